@@ -1,0 +1,149 @@
+# schedlab -- build, run and test.
+#
+#   make run     install what is missing, build, serve http://127.0.0.1:8080
+#   make test    install what is missing, build (also ASan/UBSan), run every test
+#   make bench   speed and memory table -> bench/results.json
+#   make fuzz    run every importer's libFuzzer harness for FUZZ_SECONDS each
+#
+# BUILD names the output folder, so two builds (or two people) never write
+# the same objects: `make BUILD=build-mine`.
+
+BUILD    ?= build
+ASAN_BUILD ?= build-asan
+CC       ?= cc
+PKGS     := libmicrohttpd jansson sqlite3
+OPT      ?= -O2
+CFLAGS_BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
+               -Wshadow -Wstrict-prototypes -Wmissing-prototypes -g
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS   ?=
+ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS   = $(PKG_LIBS) -lm -lpthread
+PORT     ?= 8080
+FUZZ_SECONDS ?= 60
+SMOKE_SECONDS ?= 4
+
+SIMCORE_SRC  := $(sort $(wildcard simcore/*.c))
+IMP_SRC      := $(sort $(wildcard importers/*.c))
+DB_SRC       := $(sort $(wildcard db/*.c))
+SERVER_SRC   := $(sort $(filter-out server/main.c,$(wildcard server/*.c)))
+UNIT_SRC     := $(sort $(wildcard tests/unit/test_*.c))
+FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
+HEADERS      := $(wildcard simcore/*.h importers/*.h db/*.h server/*.h tests/unit/*.h)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+LIB_OBJ = $(call obj,$(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(SERVER_SRC)) $(BUILD)/gen/schema_sql.o
+
+.PHONY: all build deps run test unit unit-asan api-test browser-test fuzz fuzz-smoke \
+        recorder bench clean asan web-vendor
+.DEFAULT_GOAL := build
+
+all build: $(BUILD)/schedlab schedlab web-vendor
+
+deps:
+	@tools/install-deps.sh
+
+# ./schedlab is what the README and the tests run.
+schedlab: $(BUILD)/schedlab
+	@cp $< $@
+
+$(BUILD)/schedlab: $(BUILD)/server/main.o $(BUILD)/libschedlab.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libschedlab.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/gen/schema_sql.c: db/schema.sql tools/embed.sh
+	@mkdir -p $(dir $@)
+	tools/embed.sh db_schema_sql < $< > $@
+
+$(BUILD)/gen/schema_sql.o: $(BUILD)/gen/schema_sql.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Chart.js is served from web/vendor (copied from node_modules, not committed).
+web-vendor: web/vendor/chart.umd.min.js
+web/vendor/chart.umd.min.js: node_modules/chart.js/dist/chart.umd.min.js
+	@mkdir -p web/vendor
+	cp $< $@
+node_modules/chart.js/dist/chart.umd.min.js:
+	@tools/install-deps.sh
+
+run: deps build
+	./schedlab serve --port $(PORT)
+
+# ---- tests ------------------------------------------------------------------
+
+UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedlab.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libschedlab.a $(LDLIBS) -lcmocka
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; SCHEDLAB_SHARED=$(CURDIR)/../shared $$t; done
+
+asan:
+	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    $(ASAN_BUILD)/schedlab $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
+
+unit-asan: asan
+	@set -e; for t in $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC)); do \
+	    echo "== $$t (ASan/UBSan)"; ASAN_OPTIONS=detect_leaks=1 SCHEDLAB_SHARED=$(CURDIR)/../shared $$t; done
+
+api-test: build
+	SCHEDLAB_BIN=$(CURDIR)/schedlab node --test tests/api/*.test.mjs
+
+browser-test: build
+	SCHEDLAB_BIN=$(CURDIR)/schedlab node --test tests/browser/*.test.mjs
+
+FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
+              -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
+FUZZ_LIB_SRC = $(SIMCORE_SRC) $(IMP_SRC)
+
+$(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_LIB_SRC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) $(LDLIBS)
+
+# Each harness runs on its seed corpus (fuzz/corpus/NAME), then explores.
+define run_fuzz
+	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); mkdir -p $(BUILD)/fuzz-work/$$n; \
+	    echo "== $$n ($(1) s)"; \
+	    $$f -max_total_time=$(1) -max_len=65536 -print_final_stats=0 $(BUILD)/fuzz-work/$$n fuzz/corpus/$${n#fuzz_} \
+	        > $(BUILD)/fuzz-work/$$n.log 2>&1 || { tail -40 $(BUILD)/fuzz-work/$$n.log; exit 1; }; \
+	    tail -1 $(BUILD)/fuzz-work/$$n.log; done
+endef
+
+fuzz-smoke: $(FUZZ_BIN)
+	$(call run_fuzz,$(SMOKE_SECONDS))
+
+fuzz: $(FUZZ_BIN)
+	$(call run_fuzz,$(FUZZ_SECONDS))
+
+# The recorder needs nvcc; without it this step says so and moves on.
+recorder:
+	@if command -v nvcc >/dev/null 2>&1; then $(MAKE) --no-print-directory -C tools/recorder; \
+	 else echo "recorder: nvcc not found, skipping the CUDA recorder build"; fi
+
+test: deps
+	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory unit
+	$(MAKE) --no-print-directory unit-asan
+	$(MAKE) --no-print-directory api-test
+	$(MAKE) --no-print-directory browser-test
+	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory recorder
+	@echo "make test: all suites passed"
+
+bench: deps build
+	$(MAKE) --no-print-directory -f bench/bench.mk BUILD=$(BUILD)
+
+clean:
+	rm -rf build build-* schedlab web/vendor

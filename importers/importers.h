@@ -1,0 +1,53 @@
+/* importers.h -- hardware trace formats into the trace model (DESIGN §3).
+ *
+ * Every importer reads bytes already in memory (the CLI reads the file, the
+ * server has the upload body), so the same code path serves both. The
+ * SQLite-based formats open the bytes with sqlite3_deserialize.
+ *
+ * Ownership: the caller owns `out` (trace_init'ed, empty); on failure the
+ * importer may have written to it and the caller must trace_free it -- the
+ * caller stores nothing from a failed import.
+ *
+ * Errors: -1 and one line in `err` naming the file, the place (line:column,
+ * row, table.column) and what is wrong, e.g.
+ *   "run.csv:14: column \"Duration\": expected a number, got \"abc\"". */
+#ifndef IMPORTERS_H
+#define IMPORTERS_H
+
+#include <stddef.h>
+
+#include "../simcore/trace.h"
+
+typedef enum imp_format {
+    IMP_UNKNOWN = -1,
+    IMP_EXAMINER_JSON = 0,
+    IMP_GLOBALTIMER_CSV,
+    IMP_NVPROF_CSV,
+    IMP_NVPROF_SQLITE,
+    IMP_NSYS_SQLITE,
+    IMP_FORMAT_COUNT
+} imp_format;
+
+typedef struct imp_file {
+    const char *name;            /* for messages; the base name is enough */
+    const unsigned char *data;
+    size_t len;
+} imp_file;
+
+/* "examiner-json", "globaltimer-csv", "nvprof-csv", "nvprof-sqlite", "nsys-sqlite" */
+const char *imp_format_name(imp_format f);
+imp_format imp_format_parse(const char *name);  /* IMP_UNKNOWN if no such name */
+
+/* Detect the format from the content (name only as a last hint). */
+imp_format imp_detect(const imp_file *file);
+
+/* Import one run from one or more files of one format. Several files only
+ * make sense for examiner-json (one file per stream of one scenario); an
+ * archive (.zip/.tar) of examiner files counts as several files. fmt may be
+ * IMP_UNKNOWN: detected from the first file. The trace is re-based so the
+ * first event is at 0, with the original origin in t->origin and in the
+ * meta key "origin_ns". Returns 0, or -1 with `err` filled. */
+int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
+               char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,70 @@
+/* sim.h -- the simulator's public face: a configuration in, a trace out.
+ *
+ * simcore is pure: no I/O, no globals, no JSON. sim_run is deterministic:
+ * the same configuration gives a byte-identical trace.
+ *
+ * Ownership: a sim_config only borrows (names, arrays); sim_run copies what
+ * it keeps into the trace, which the caller owns. */
+#ifndef SIMCORE_SIM_H
+#define SIMCORE_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+#include "trace.h"
+
+#define SIM_PRIO_NONE TRACE_PRIO_NONE
+
+typedef enum sim_op_kind { SIM_OP_KERNEL = 0, SIM_OP_COPY, SIM_OP_SYNC } sim_op_kind;
+
+typedef struct sim_stream {
+    const char *name;        /* "S1"; every process also has "null" */
+    const char *process;     /* address space, default "P0" */
+    int32_t priority;        /* lower = higher (CUDA); SIM_PRIO_NONE */
+} sim_stream;
+
+typedef struct sim_op {
+    sim_op_kind kind;
+    const char *name;        /* "K1", "C3i" */
+    int32_t stream;          /* index in sim_config.streams */
+    int64_t at;              /* host issue time, ns */
+    /* kernel */
+    int64_t blocks;
+    int32_t threads;
+    int64_t smem;            /* bytes per block */
+    int32_t regs;            /* per thread */
+    const int64_t *block_time;  /* ns, indexed by block index, cycled */
+    size_t nblock_time;
+    /* copy */
+    int64_t bytes;
+    int32_t direction;       /* trace_copy_dir */
+} sim_op;
+
+typedef struct sim_policy {
+    int32_t placement;       /* index in the placement policy table */
+    int64_t launch_latency;  /* issue -> stream queue, ns */
+    int64_t dispatch_latency;/* per block, ns */
+} sim_policy;
+
+typedef struct sim_config {
+    const char *name;
+    sim_device device;
+    sim_policy policy;
+    const sim_stream *streams;
+    size_t nstreams;
+    const sim_op *ops;
+    size_t nops;
+    uint64_t seed;
+} sim_config;
+
+/* Policy tables: a new policy is one new file plus one line in the table. */
+int32_t sim_placement_find(const char *name);   /* -1 if unknown */
+const char *sim_placement_name(int32_t id);
+size_t sim_placement_count(void);
+
+/* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
+ * with a message in err (a config the simulator cannot run, or OOM). */
+int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen);
+
+#endif

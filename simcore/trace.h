@@ -1,0 +1,167 @@
+/* trace.h -- the one in-memory trace model (DESIGN §1, §5).
+ *
+ * The simulator produces it, every importer produces it, the database stores
+ * it and the API serves it, so a comparison is always between two values of
+ * this type.
+ *
+ * Memory: a trace owns everything it points to. Strings are interned in the
+ * trace's own string table and records hold trace_str ids, so a record is a
+ * plain value and ten million blocks are ten million small structs.
+ *
+ * Errors: allocation failure is sticky, as with SQLite's mallocFailed: the
+ * add/intern calls return NULL / 0, set t->oom, and every later call is a
+ * no-op. A producer checks t->oom once at the end.
+ *
+ * Times are int64_t nanoseconds from the trace's own origin; TRACE_NONE
+ * marks what a source cannot know (JSON null). */
+#ifndef SIMCORE_TRACE_H
+#define SIMCORE_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+
+#define TRACE_NONE INT64_MIN
+#define TRACE_PRIO_NONE INT32_MIN  /* CUDA "no priority given" (TX2 §4.2) */
+
+typedef uint32_t trace_str;        /* id in the trace's string table; 0 = absent */
+
+typedef enum trace_copy_dir {
+    TRACE_COPY_H2D = 0,
+    TRACE_COPY_D2H,
+    TRACE_COPY_D2D,
+    TRACE_COPY_H2H,
+    TRACE_COPY_P2P,
+    TRACE_COPY_MEMSET,
+    TRACE_COPY_OTHER
+} trace_copy_dir;
+
+typedef struct trace_kernel {
+    trace_str name;          /* display name (demangled where it was mangled) */
+    trace_str raw_name;      /* as the source wrote it; 0 if same as name */
+    trace_str stream;        /* "S1", "null", "13" ... */
+    trace_str process;       /* address space / context: "P0", "pid 1234" */
+    int32_t priority;        /* lower = higher as in CUDA; TRACE_PRIO_NONE */
+    int32_t threads;         /* per block; 0 = unknown */
+    int64_t issue;           /* host issued the launch */
+    int64_t first_block;     /* first block assigned (kernel start) */
+    int64_t fully_dispatched;/* last block assigned */
+    int64_t end;             /* last block completed */
+    int64_t blocks;          /* grid size; 0 = unknown */
+    int64_t smem;            /* shared memory per block, bytes; TRACE_NONE = unknown */
+    int32_t regs;            /* registers per thread; 0 = unknown */
+    int32_t grid[3];         /* 0 = unknown */
+    int32_t block[3];
+} trace_kernel;
+
+typedef struct trace_block {
+    int32_t kernel;          /* index in kernels[] */
+    int32_t index;           /* blockIdx (linearised) */
+    int32_t sm;
+    int64_t start;
+    int64_t end;
+} trace_block;
+
+typedef struct trace_copy {
+    trace_str name;
+    trace_str stream;
+    trace_str process;
+    int32_t direction;       /* trace_copy_dir */
+    int32_t engine;          /* copy engine index; -1 = unknown */
+    int64_t bytes;
+    int64_t issue;
+    int64_t start;
+    int64_t end;
+} trace_copy;
+
+typedef enum trace_queue_op { TRACE_ENQUEUE = 0, TRACE_DEQUEUE = 1 } trace_queue_op;
+
+typedef struct trace_queue_event {
+    int64_t t;
+    trace_str queue;         /* "stream:P0/S1", "ee:P0:low", "ce", "runlist" */
+    trace_str item;          /* "K1", "C2o" */
+    int32_t event;           /* trace_queue_op */
+} trace_queue_event;
+
+typedef struct trace_warp_issue {
+    int32_t sm, subcore, warp, kernel;
+    int64_t cycle;
+} trace_warp_issue;
+
+typedef struct trace_job {
+    trace_str task;
+    int64_t job;
+    int64_t release, start, end, deadline;
+} trace_job;
+
+typedef struct trace_meta {
+    trace_str key, value;
+} trace_meta;
+
+#define TRACE_VEC(T) struct { T *v; size_t n, cap; }
+
+typedef struct trace {
+    char *name;
+    char *source;            /* "simulation", "nvprof-csv", ... */
+    sim_device device;
+    bool has_device;         /* false: the source named no device */
+    int64_t origin;          /* the source's own timestamp of our t = 0; 0 if none */
+
+    TRACE_VEC(trace_kernel) kernels;
+    TRACE_VEC(trace_block) blocks;
+    TRACE_VEC(trace_copy) copies;
+    TRACE_VEC(trace_queue_event) queue_events;
+    TRACE_VEC(trace_warp_issue) warp_issues;
+    TRACE_VEC(trace_job) jobs;
+    TRACE_VEC(trace_meta) meta;
+
+    /* string table: strs.v[id] points into the arena; id 0 is NULL */
+    TRACE_VEC(char *) strs;
+    struct trace_strhash *strhash;
+
+    bool oom;                /* sticky allocation failure */
+} trace;
+
+void trace_init(trace *t);
+void trace_free(trace *t);   /* leaves *t as after trace_init */
+
+/* Both copy `s` into the trace; NULL for a NULL argument. */
+int trace_set_name(trace *t, const char *s);
+int trace_set_source(trace *t, const char *s);
+
+/* Intern a string; NULL -> 0. Returns 0 and sets t->oom on failure. */
+trace_str trace_intern(trace *t, const char *s);
+trace_str trace_intern_n(trace *t, const char *s, size_t len);
+/* The string for an id; NULL for 0. */
+const char *trace_str_get(const trace *t, trace_str id);
+
+/* Append a record initialised to "unknown" (TRACE_NONE times, 0 strings,
+ * engine -1, priority TRACE_PRIO_NONE); returns NULL on OOM. The pointer is
+ * valid until the next add of the same kind. */
+trace_kernel *trace_add_kernel(trace *t);
+trace_block *trace_add_block(trace *t);
+trace_copy *trace_add_copy(trace *t);
+trace_queue_event *trace_add_queue_event(trace *t, int64_t when, trace_str queue,
+                                         trace_str item, trace_queue_op op);
+trace_warp_issue *trace_add_warp_issue(trace *t);
+trace_job *trace_add_job(trace *t);
+int trace_set_meta(trace *t, const char *key, const char *value);
+const char *trace_get_meta(const trace *t, const char *key);
+
+/* Reserve room for n more blocks (the simulator knows its total). */
+int trace_reserve_blocks(trace *t, size_t n);
+
+/* Shift every time so the earliest known time is 0; the shift is added to
+ * t->origin. Returns the shift applied. */
+int64_t trace_rebase(trace *t);
+
+/* Earliest and latest known time over every record; TRACE_NONE if empty. */
+void trace_time_span(const trace *t, int64_t *tmin, int64_t *tmax);
+
+/* Names for enums, shared by JSON writers and readers. */
+const char *trace_copy_dir_name(int32_t dir);          /* "h2d" ... */
+int trace_copy_dir_parse(const char *s);               /* -1 if unknown */
+
+#endif

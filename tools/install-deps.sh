@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# install-deps.sh -- install what schedlab needs to build, run and test, and
+# nothing that is already there. Idempotent: a second run only checks.
+#
+# Debian: the C libraries (-dev), the test framework, clang (fuzzing), and
+# chromium for the browser tests. npm: Chart.js and playwright-core, from
+# the committed package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3
+      libcmocka-dev clang libclang-rt-dev chromium nodejs npm)
+
+missing=()
+for p in "${debs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+# node and npm may come from elsewhere than Debian (e.g. a preinstalled build)
+if command -v node >/dev/null && command -v npm >/dev/null; then
+    keep=()
+    for p in "${missing[@]}"; do [[ $p == nodejs || $p == npm ]] || keep+=("$p"); done
+    missing=("${keep[@]+"${keep[@]}"}")
+fi
+if ((${#missing[@]})); then
+    echo "install-deps: installing Debian packages: ${missing[*]}"
+    SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm ci only when node_modules is missing or older than the lockfile.
+stamp=node_modules/.schedlab-stamp
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+    echo "install-deps: npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+    touch "$stamp"
+fi
