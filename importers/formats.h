@@ -1,0 +1,25 @@
+/* formats.h -- the importers' internal contract: one function per format,
+ * called by imp_import() (importers.c) after detection. Each fills an empty
+ * trace and returns 0, or -1 with one line in err naming file, place and
+ * problem. Re-basing and the "origin_ns" meta are done by imp_import. */
+#ifndef IMPORTERS_FORMATS_H
+#define IMPORTERS_FORMATS_H
+
+#include "importers.h"
+
+int imp_examiner_json(const imp_file *files, size_t nfiles, trace *out, char *err, size_t errlen);
+int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errlen);
+int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen);
+int imp_nvprof_sqlite(const imp_file *file, trace *out, char *err, size_t errlen);
+int imp_nsys_sqlite(const imp_file *file, trace *out, char *err, size_t errlen);
+
+/* Content sniffers used by imp_detect (true when the bytes look like it). */
+int imp_sqlite_kind(const unsigned char *data, size_t len); /* IMP_NVPROF_SQLITE, IMP_NSYS_SQLITE or IMP_UNKNOWN */
+
+/* demangle.c: Itanium C++ ABI names ("_Z9vectorAddPKfS0_Pfi") to a display
+ * form ("vectorAdd(float const*, float const*, float*, int)"). Writes into
+ * buf and returns buf, or returns NULL when `name` is not mangled or cannot
+ * be fully demangled (then show the raw name). */
+const char *imp_demangle(const char *name, char *buf, size_t buflen);
+
+#endif
