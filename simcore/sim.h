@@ -4,7 +4,26 @@
  * the same configuration gives a byte-identical trace.
  *
  * Ownership: a sim_config only borrows (names, arrays); sim_run copies what
- * it keeps into the trace, which the caller owns. */
+ * it keeps into the trace, which the caller owns (and frees with trace_free,
+ * also after a failed run, which may leave partial records in it).
+ *
+ * What a configuration means (the rules are those of the TX2 paper, §3-4,
+ * and the most-room paper, §4; simcore/state.h lists the files):
+ *   - streams: a stream is named by (process, name); the same pair listed
+ *     twice is one stream. A stream named "null" is its process's NULL
+ *     stream (rules N1, N2, which act within one process).
+ *   - priorities: lower = higher, any number of levels; one EE queue per
+ *     (process, level). SIM_PRIO_NONE is the lowest level: it shares the
+ *     queue of priority 0 (TX2: none = low), or of the lowest priority given
+ *     when some are above 0.
+ *   - ops are issued at `at`, in array order on ties ("launched after" of
+ *     N1/N2 is this order); a sync op holds the host's later ops of its
+ *     stream until the stream's earlier work has completed.
+ *   - copies take bytes / device.copy_bandwidth, rounded to the ns; with
+ *     copy_engines 2, d2h copies use engine 1 and everything else engine 0.
+ *   - trace queues: "stream:<process>/<stream>", "ee:<process>:<level>"
+ *     (level "high"/"low" when every priority is -1, 0 or none, else the
+ *     integer), "ce" (one engine) or "ce:0"/"ce:1". */
 #ifndef SIMCORE_SIM_H
 #define SIMCORE_SIM_H
 
@@ -42,9 +61,10 @@ typedef struct sim_op {
 } sim_op;
 
 typedef struct sim_policy {
-    int32_t placement;       /* index in the placement policy table */
+    int32_t placement;       /* index in the placement policy table; 0 = most-room */
     int64_t launch_latency;  /* issue -> stream queue, ns */
-    int64_t dispatch_latency;/* per block, ns */
+    int64_t dispatch_latency;/* per block, ns: a block starts this long after it
+                                is assigned, and the next assignment waits as long */
 } sim_policy;
 
 typedef struct sim_config {

@@ -1,0 +1,15 @@
+# bench.mk -- `make bench`: build the drivers against the normal build, then
+# bench/run.mjs runs them side by side, prints a table and writes
+# bench/results.json. Called from the top Makefile with BUILD set.
+BUILD ?= build
+include_flags = $(shell pkg-config --cflags libmicrohttpd jansson sqlite3)
+libs = $(BUILD)/libschedlab.a $(shell pkg-config --libs libmicrohttpd jansson sqlite3) -lm -lpthread
+BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra -Werror $(include_flags)
+
+.PHONY: bench
+bench: $(BUILD)/bench/bench_sim $(BUILD)/bench/bench_import
+	BENCH_BIN=$(BUILD)/bench SCHEDLAB_SHARED=$(CURDIR)/../shared node bench/run.mjs
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libschedlab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(libs)

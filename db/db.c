@@ -1,0 +1,1208 @@
+/* db.c -- experiments and runs in SQLite. See db.h for the contract. */
+#include "db.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+struct db {
+    sqlite3 *h;
+    char *path;
+};
+
+/* The migration list: step i brings user_version from i to i + 1. A schema
+ * change is a new step appended here, never an edit of an old one. */
+static const char *const migrations[DB_SCHEMA_VERSION] = {
+    db_schema_sql,
+};
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static int sqlfail(db *d, const char *what, char *err, size_t errlen) {
+    seterr(err, errlen, "%s: %s: %s", d->path, what, sqlite3_errmsg(d->h));
+    return -1;
+}
+
+static int exec(db *d, const char *sql, char *err, size_t errlen) {
+    char *msg = NULL;
+    if (sqlite3_exec(d->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        seterr(err, errlen, "%s: %s", d->path, msg ? msg : sqlite3_errmsg(d->h));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, size_t errlen) {
+    if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK) {
+        *st = NULL;
+        return sqlfail(d, "preparing a query", err, errlen);
+    }
+    return 0;
+}
+
+/* TRACE_NONE and NULL strings are SQL NULL. */
+static void bind_t(sqlite3_stmt *st, int i, int64_t v) {
+    if (v == TRACE_NONE) sqlite3_bind_null(st, i);
+    else sqlite3_bind_int64(st, i, v);
+}
+
+static void bind_s(sqlite3_stmt *st, int i, const char *s) {
+    if (s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(st, i);
+}
+
+static int64_t col_t(sqlite3_stmt *st, int i) {
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? TRACE_NONE : sqlite3_column_int64(st, i);
+}
+
+static const char *col_s(sqlite3_stmt *st, int i) {
+    return (const char *)sqlite3_column_text(st, i);
+}
+
+/* ---- open, migrate, transactions ------------------------------------------ */
+
+int db_user_version(db *d, int *version, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "PRAGMA user_version", &st, err, errlen)) return -1;
+    int rc = sqlite3_step(st);
+    *version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) return sqlfail(d, "reading PRAGMA user_version", err, errlen);
+    return 0;
+}
+
+static int migrate(db *d, char *err, size_t errlen) {
+    for (;;) {
+        int v;
+        if (db_user_version(d, &v, err, errlen)) return -1;
+        if (v > DB_SCHEMA_VERSION) {
+            seterr(err, errlen,
+                   "%s: schema version %d is newer than this schedlab's (%d); use a newer "
+                   "schedlab or another --db",
+                   d->path, v, DB_SCHEMA_VERSION);
+            return -1;
+        }
+        if (v == DB_SCHEMA_VERSION) return 0;
+        /* IMMEDIATE takes the write lock first, so two processes opening a
+         * fresh file cannot both run the same step: the second re-reads the
+         * version once the first has committed. */
+        if (exec(d, "BEGIN IMMEDIATE", err, errlen)) return -1;
+        int now;
+        if (db_user_version(d, &now, err, errlen)) goto fail;
+        if (now == v) {
+            char *msg = NULL;
+            if (sqlite3_exec(d->h, migrations[v], NULL, NULL, &msg) != SQLITE_OK) {
+                seterr(err, errlen, "%s: migration step %d: %s", d->path, v + 1,
+                       msg ? msg : sqlite3_errmsg(d->h));
+                sqlite3_free(msg);
+                goto fail;
+            }
+            char sql[64];
+            snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
+            if (exec(d, sql, err, errlen)) goto fail;
+        }
+        if (exec(d, "COMMIT", err, errlen)) goto fail;
+        continue;
+    fail:
+        exec(d, "ROLLBACK", NULL, 0);
+        return -1;
+    }
+}
+
+int db_open(const char *path, db **out, char *err, size_t errlen) {
+    *out = NULL;
+    db *d = calloc(1, sizeof *d);
+    if (!d || !(d->path = strdup(path))) {
+        free(d);
+        seterr(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = sqlite3_open_v2(path, &d->h,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                             NULL);
+    if (rc != SQLITE_OK) {
+        seterr(err, errlen, "%s: cannot open the database: %s", path,
+               d->h ? sqlite3_errmsg(d->h) : sqlite3_errstr(rc));
+        db_close(d);
+        return -1;
+    }
+    sqlite3_extended_result_codes(d->h, 1);
+    sqlite3_busy_timeout(d->h, DB_BUSY_TIMEOUT_MS);
+    /* WAL: the dashboard reads while an import writes. synchronous=NORMAL is
+     * durable across application crashes in WAL mode and makes the per-run
+     * commit cheap. The 64 MiB page cache keeps a million-block insert in
+     * memory until the commit. */
+    if (exec(d, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+                "PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
+             err, errlen) ||
+        migrate(d, err, errlen)) {
+        db_close(d);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+void db_close(db *d) {
+    if (!d) return;
+    sqlite3_close_v2(d->h);
+    free(d->path);
+    free(d);
+}
+
+const char *db_path(const db *d) { return d->path; }
+struct sqlite3 *db_handle(db *d) { return d->h; }
+
+int db_begin(db *d, char *err, size_t errlen) { return exec(d, "BEGIN IMMEDIATE", err, errlen); }
+int db_commit(db *d, char *err, size_t errlen) { return exec(d, "COMMIT", err, errlen); }
+void db_rollback(db *d) {
+    if (!sqlite3_get_autocommit(d->h)) exec(d, "ROLLBACK", NULL, 0);
+}
+
+int db_new_slug(char out[DB_SLUG_SIZE], char *err, size_t errlen) {
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    size_t n = 0;
+    while (n < DB_SLUG_LEN) {
+        unsigned char buf[32];
+        ssize_t got = getrandom(buf, sizeof buf, 0);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            seterr(err, errlen, "getrandom: %s", strerror(errno));
+            return -1;
+        }
+        for (ssize_t i = 0; i < got && n < DB_SLUG_LEN; i++)
+            if (buf[i] < 252) out[n++] = alphabet[buf[i] % 36];  /* 252 = 7*36: unbiased */
+    }
+    out[DB_SLUG_LEN] = '\0';
+    return 0;
+}
+
+/* Run an INSERT whose ?1 is a fresh slug; a slug collision (1 in 36^10 per
+ * pair) just draws again. */
+static int insert_with_slug(db *d, sqlite3_stmt *st, char slug[DB_SLUG_SIZE], const char *what,
+                            char *err, size_t errlen) {
+    for (int tries = 0; tries < 8; tries++) {
+        if (db_new_slug(slug, err, errlen)) return -1;
+        sqlite3_bind_text(st, 1, slug, -1, SQLITE_TRANSIENT);
+        int rc = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (rc == SQLITE_DONE) return 0;
+        if (rc != SQLITE_CONSTRAINT_UNIQUE) return sqlfail(d, what, err, errlen);
+    }
+    seterr(err, errlen, "%s: %s: no unused slug after 8 draws", d->path, what);
+    return -1;
+}
+
+/* ---- experiments ------------------------------------------------------------ */
+
+int db_create_experiment(db *d, const char *name, const char *description, const char *source,
+                         const char *scenario_file, const char *scenario_json,
+                         char slug[DB_SLUG_SIZE], char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "INSERT INTO experiments(slug, name, description, source, scenario_file, "
+                "scenario_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                &st, err, errlen))
+        return -1;
+    bind_s(st, 2, name ? name : "");
+    bind_s(st, 3, description);
+    bind_s(st, 4, source);
+    bind_s(st, 5, scenario_file);
+    bind_s(st, 6, scenario_json);
+    int rc = insert_with_slug(d, st, slug, "experiments", err, errlen);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+#define EXP_COLS "slug, name, description, source, scenario_file, scenario_json, created"
+
+static int experiment_rows(db *d, sqlite3_stmt *st, db_experiment_cb cb, void *ctx, bool one,
+                           char *err, size_t errlen) {
+    int rc, seen = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_experiment e = {
+            .slug = col_s(st, 0), .name = col_s(st, 1), .description = col_s(st, 2),
+            .source = col_s(st, 3), .scenario_file = col_s(st, 4),
+            .scenario_json = col_s(st, 5), .created = col_s(st, 6),
+        };
+        seen++;
+        int r = cb(ctx, &e);
+        if (r) { sqlite3_finalize(st); return r; }
+    }
+    if (rc != SQLITE_DONE) {
+        sqlfail(d, "reading experiments", err, errlen);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    return (one && !seen) ? DB_NOT_FOUND : 0;
+}
+
+int db_list_experiments(db *d, db_experiment_cb cb, void *ctx, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT " EXP_COLS " FROM experiments ORDER BY id DESC", &st, err, errlen))
+        return -1;
+    return experiment_rows(d, st, cb, ctx, false, err, errlen);
+}
+
+int db_get_experiment(db *d, const char *slug, db_experiment_cb cb, void *ctx, char *err,
+                      size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT " EXP_COLS " FROM experiments WHERE slug = ?1", &st, err, errlen))
+        return -1;
+    bind_s(st, 1, slug);
+    return experiment_rows(d, st, cb, ctx, true, err, errlen);
+}
+
+int db_has_scenario_file(db *d, const char *file, bool *found, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT 1 FROM experiments WHERE scenario_file = ?1 LIMIT 1", &st, err,
+                errlen))
+        return -1;
+    bind_s(st, 1, file);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sqlfail(d, "experiments", err, errlen);
+    *found = rc == SQLITE_ROW;
+    return 0;
+}
+
+/* ---- storing a run ------------------------------------------------------------ */
+
+static void summarize(const trace *t, db_summary *s) {
+    memset(s, 0, sizeof *s);
+    s->kernels = (int64_t)t->kernels.n;
+    s->blocks = (int64_t)t->blocks.n;
+    s->copies = (int64_t)t->copies.n;
+    s->queue_events = (int64_t)t->queue_events.n;
+    s->warp_issues = (int64_t)t->warp_issues.n;
+    s->jobs = (int64_t)t->jobs.n;
+    trace_time_span(t, &s->t_min, &s->t_max);
+    int32_t top = -1;
+    for (size_t i = 0; i < t->blocks.n; i++) {
+        const trace_block *b = &t->blocks.v[i];
+        if (b->sm > top) top = b->sm;
+        if (b->start != TRACE_NONE && b->end != TRACE_NONE && b->end - b->start > s->max_block_dur)
+            s->max_block_dur = b->end - b->start;
+    }
+    s->sms = (t->has_device && t->device.sms > 0) ? t->device.sms : top + 1;
+}
+
+/* One failed row: name the record so the user can find it in the input. */
+static int rowfail(db *d, const char *table, size_t i, char *err, size_t errlen) {
+    seterr(err, errlen, "%s: %s[%zu]: the database refused the row: %s", d->path, table, i,
+           sqlite3_errmsg(d->h));
+    return -1;
+}
+
+static int step_row(db *d, sqlite3_stmt *st, const char *table, size_t i, char *err,
+                    size_t errlen) {
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : rowfail(d, table, i, err, errlen);
+}
+
+static int store_device(db *d, int64_t run, const sim_device *dev, char *err, size_t errlen) {
+    char order[SIM_MAX_SMS * 5 + 1];
+    size_t len = 0;
+    int32_t n = dev->sms < SIM_MAX_SMS ? dev->sms : SIM_MAX_SMS;
+    order[0] = '\0';
+    for (int32_t i = 0; i < n; i++)
+        len += (size_t)snprintf(order + len, sizeof order - len, i ? ",%d" : "%d",
+                                (int)dev->sm_order[i]);
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "INSERT INTO devices(run, name, sms, threads_per_sm, max_threads_per_block, "
+                "blocks_per_sm, warps_per_sm, regs_per_sm, max_regs_per_block, smem_per_sm, "
+                "max_smem_per_block, warp_size, schedulers_per_sm, copy_engines, copy_bandwidth, "
+                "clock_hz, sm_order_kind, sm_order) VALUES "
+                "(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18)",
+                &st, err, errlen))
+        return -1;
+    char name[SIM_DEVICE_NAME_MAX + 1];
+    memcpy(name, dev->name, SIM_DEVICE_NAME_MAX);
+    name[SIM_DEVICE_NAME_MAX] = '\0';
+    sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 3, dev->sms);
+    sqlite3_bind_int(st, 4, dev->threads_per_sm);
+    sqlite3_bind_int(st, 5, dev->max_threads_per_block);
+    sqlite3_bind_int(st, 6, dev->blocks_per_sm);
+    sqlite3_bind_int(st, 7, dev->warps_per_sm);
+    sqlite3_bind_int64(st, 8, dev->regs_per_sm);
+    sqlite3_bind_int64(st, 9, dev->max_regs_per_block);
+    sqlite3_bind_int64(st, 10, dev->smem_per_sm);
+    sqlite3_bind_int64(st, 11, dev->max_smem_per_block);
+    sqlite3_bind_int(st, 12, dev->warp_size);
+    sqlite3_bind_int(st, 13, dev->schedulers_per_sm);
+    sqlite3_bind_int(st, 14, dev->copy_engines);
+    sqlite3_bind_double(st, 15, dev->copy_bandwidth);
+    sqlite3_bind_int64(st, 16, dev->clock_hz);
+    sqlite3_bind_int(st, 17, (int)dev->sm_order_kind);
+    sqlite3_bind_text(st, 18, order, -1, SQLITE_STATIC);
+    int rc = step_row(d, st, "device", 0, err, errlen);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+#define BLOCK_BATCH 64
+
+/* "INSERT INTO blocks ... VALUES (?,?,...),(...)" with BLOCK_BATCH rows. */
+static char *block_batch_sql(void) {
+    static const char head[] = "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop) VALUES ";
+    static const char row[] = "(?,?,?,?,?,?,?)";
+    size_t len = sizeof head + BLOCK_BATCH * sizeof row;
+    char *s = malloc(len);
+    if (!s) return NULL;
+    char *p = s + snprintf(s, len, "%s", head);
+    for (int i = 0; i < BLOCK_BATCH; i++) p += snprintf(p, len - (size_t)(p - s), "%s%s", i ? "," : "", row);
+    return s;
+}
+
+static int store_rows(db *d, int64_t run, const trace *t, char *err, size_t errlen) {
+    enum { META, KERNEL, BLOCK, COPY, QEVENT, WARP, JOB, BLOCKS, NSTMT };
+    static const char *const sql[NSTMT] = {
+        [META] = "INSERT INTO run_meta(run, seq, key, value) VALUES (?1,?2,?3,?4)",
+        [KERNEL] = "INSERT INTO kernels(run, id, name, raw_name, stream, process, priority, "
+                   "threads, issue, first_block, fully_dispatched, stop, blocks, smem, regs, "
+                   "grid_x, grid_y, grid_z, block_x, block_y, block_z) VALUES "
+                   "(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)",
+        [BLOCK] = "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop) VALUES "
+                  "(?1,?2,?3,?4,?5,?6,?7)",
+        [COPY] = "INSERT INTO copies(run, id, name, stream, process, direction, engine, bytes, "
+                 "issue, start, stop) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
+        [QEVENT] = "INSERT INTO queue_events(run, seq, t, queue, item, event) VALUES "
+                   "(?1,?2,?3,?4,?5,?6)",
+        [WARP] = "INSERT INTO warp_issues(run, seq, sm, subcore, warp, kernel, cycle) VALUES "
+                 "(?1,?2,?3,?4,?5,?6,?7)",
+        [JOB] = "INSERT INTO jobs(run, seq, task, job, release, start, stop, deadline) VALUES "
+                "(?1,?2,?3,?4,?5,?6,?7,?8)",
+    };
+    sqlite3_stmt *st[NSTMT] = {0};
+    int rc = -1;
+    char *batch = block_batch_sql();
+    if (!batch) {
+        snprintf(err, errlen, "%s: out of memory", d->path);
+        return -1;
+    }
+    for (int i = 0; i < NSTMT; i++) {
+        if (prepare(d, i == BLOCKS ? batch : sql[i], &st[i], err, errlen)) goto out;
+        sqlite3_bind_int64(st[i], 1, run);  /* ?1 stays bound across resets */
+    }
+
+    for (size_t i = 0; i < t->meta.n; i++) {
+        sqlite3_stmt *s = st[META];
+        sqlite3_bind_int64(s, 2, (int64_t)i);
+        bind_s(s, 3, trace_str_get(t, t->meta.v[i].key));
+        bind_s(s, 4, trace_str_get(t, t->meta.v[i].value));
+        if (step_row(d, s, "meta", i, err, errlen)) goto out;
+    }
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *k = &t->kernels.v[i];
+        sqlite3_stmt *s = st[KERNEL];
+        sqlite3_bind_int64(s, 2, (int64_t)i);
+        bind_s(s, 3, trace_str_get(t, k->name));
+        bind_s(s, 4, trace_str_get(t, k->raw_name));
+        bind_s(s, 5, trace_str_get(t, k->stream));
+        bind_s(s, 6, trace_str_get(t, k->process));
+        if (k->priority == TRACE_PRIO_NONE) sqlite3_bind_null(s, 7);
+        else sqlite3_bind_int(s, 7, k->priority);
+        sqlite3_bind_int(s, 8, k->threads);
+        bind_t(s, 9, k->issue);
+        bind_t(s, 10, k->first_block);
+        bind_t(s, 11, k->fully_dispatched);
+        bind_t(s, 12, k->end);
+        sqlite3_bind_int64(s, 13, k->blocks);
+        bind_t(s, 14, k->smem);
+        sqlite3_bind_int(s, 15, k->regs);
+        for (int j = 0; j < 3; j++) {
+            sqlite3_bind_int(s, 16 + j, k->grid[j]);
+            sqlite3_bind_int(s, 19 + j, k->block[j]);
+        }
+        if (step_row(d, s, "kernels", i, err, errlen)) goto out;
+    }
+    /* Blocks go BLOCK_BATCH rows per INSERT: one statement step per batch
+     * instead of per row roughly halves the per-block cost. */
+    size_t bi = 0;
+    for (; bi + BLOCK_BATCH <= t->blocks.n; bi += BLOCK_BATCH) {
+        sqlite3_stmt *s = st[BLOCKS];
+        for (size_t j = 0; j < BLOCK_BATCH; j++) {
+            const trace_block *b = &t->blocks.v[bi + j];
+            int p = (int)j * 7;
+            sqlite3_bind_int64(s, p + 1, run);
+            sqlite3_bind_int64(s, p + 2, (int64_t)(bi + j));
+            sqlite3_bind_int(s, p + 3, b->kernel);
+            sqlite3_bind_int(s, p + 4, b->index);
+            sqlite3_bind_int(s, p + 5, b->sm);
+            bind_t(s, p + 6, b->start);
+            bind_t(s, p + 7, b->end);
+        }
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            /* name the exact row: redo this batch one row at a time */
+            sqlite3_reset(s);
+            break;
+        }
+        sqlite3_reset(s);
+    }
+    for (; bi < t->blocks.n; bi++) {
+        const trace_block *b = &t->blocks.v[bi];
+        sqlite3_stmt *s = st[BLOCK];
+        sqlite3_bind_int64(s, 2, (int64_t)bi);
+        sqlite3_bind_int(s, 3, b->kernel);
+        sqlite3_bind_int(s, 4, b->index);
+        sqlite3_bind_int(s, 5, b->sm);
+        bind_t(s, 6, b->start);
+        bind_t(s, 7, b->end);
+        if (step_row(d, s, "blocks", bi, err, errlen)) goto out;
+    }
+    for (size_t i = 0; i < t->copies.n; i++) {
+        const trace_copy *c = &t->copies.v[i];
+        sqlite3_stmt *s = st[COPY];
+        sqlite3_bind_int64(s, 2, (int64_t)i);
+        bind_s(s, 3, trace_str_get(t, c->name));
+        bind_s(s, 4, trace_str_get(t, c->stream));
+        bind_s(s, 5, trace_str_get(t, c->process));
+        sqlite3_bind_int(s, 6, c->direction);
+        sqlite3_bind_int(s, 7, c->engine);
+        bind_t(s, 8, c->bytes);
+        bind_t(s, 9, c->issue);
+        bind_t(s, 10, c->start);
+        bind_t(s, 11, c->end);
+        if (step_row(d, s, "copies", i, err, errlen)) goto out;
+    }
+    for (size_t i = 0; i < t->queue_events.n; i++) {
+        const trace_queue_event *e = &t->queue_events.v[i];
+        sqlite3_stmt *s = st[QEVENT];
+        sqlite3_bind_int64(s, 2, (int64_t)i);
+        sqlite3_bind_int64(s, 3, e->t);
+        bind_s(s, 4, trace_str_get(t, e->queue));
+        bind_s(s, 5, trace_str_get(t, e->item));
+        sqlite3_bind_int(s, 6, e->event);
+        if (step_row(d, s, "queue_events", i, err, errlen)) goto out;
+    }
+    for (size_t i = 0; i < t->warp_issues.n; i++) {
+        const trace_warp_issue *w = &t->warp_issues.v[i];
+        sqlite3_stmt *s = st[WARP];
+        sqlite3_bind_int64(s, 2, (int64_t)i);
+        sqlite3_bind_int(s, 3, w->sm);
+        sqlite3_bind_int(s, 4, w->subcore);
+        sqlite3_bind_int(s, 5, w->warp);
+        sqlite3_bind_int(s, 6, w->kernel);
+        sqlite3_bind_int64(s, 7, w->cycle);
+        if (step_row(d, s, "warp_issues", i, err, errlen)) goto out;
+    }
+    for (size_t i = 0; i < t->jobs.n; i++) {
+        const trace_job *j = &t->jobs.v[i];
+        sqlite3_stmt *s = st[JOB];
+        sqlite3_bind_int64(s, 2, (int64_t)i);
+        bind_s(s, 3, trace_str_get(t, j->task));
+        sqlite3_bind_int64(s, 4, j->job);
+        bind_t(s, 5, j->release);
+        bind_t(s, 6, j->start);
+        bind_t(s, 7, j->end);
+        bind_t(s, 8, j->deadline);
+        if (step_row(d, s, "jobs", i, err, errlen)) goto out;
+    }
+    rc = 0;
+out:
+    for (int i = 0; i < NSTMT; i++) sqlite3_finalize(st[i]);
+    free(batch);
+    return rc;
+}
+
+static int lookup_id(db *d, const char *table, const char *slug, int64_t *id, char *err,
+                     size_t errlen) {
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT id FROM %s WHERE slug = ?1", table);
+    sqlite3_stmt *st;
+    if (prepare(d, sql, &st, err, errlen)) return -1;
+    bind_s(st, 1, slug);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW) return 0;
+    if (rc == SQLITE_DONE) {
+        seterr(err, errlen, "%s: no %s named \"%s\"", d->path,
+               strcmp(table, "runs") == 0 ? "run" : "experiment", slug);
+        return DB_NOT_FOUND;
+    }
+    return sqlfail(d, table, err, errlen);
+}
+
+int db_store_run(db *d, const char *experiment, const char *name, const trace *t,
+                 char slug[DB_SLUG_SIZE], char *err, size_t errlen) {
+    if (t->oom) {
+        seterr(err, errlen, "trace: ran out of memory while it was built; nothing stored");
+        return -1;
+    }
+    if (exec(d, "SAVEPOINT store_run", err, errlen)) return -1;
+    int64_t exp_id, run_id;
+    int rc = lookup_id(d, "experiments", experiment, &exp_id, err, errlen);
+    if (rc) goto fail;
+    rc = -1;
+
+    db_summary s;
+    summarize(t, &s);
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "INSERT INTO runs(slug, experiment, name, trace_name, source, origin, n_kernels, "
+                "n_blocks, n_copies, n_queue_events, n_warp_issues, n_jobs, t_min, t_max, sms, "
+                "max_block_dur) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+                &st, err, errlen))
+        goto fail;
+    sqlite3_bind_int64(st, 2, exp_id);
+    bind_s(st, 3, name ? name : (t->name ? t->name : "run"));
+    bind_s(st, 4, t->name);
+    bind_s(st, 5, t->source ? t->source : "unknown");
+    sqlite3_bind_int64(st, 6, t->origin);
+    sqlite3_bind_int64(st, 7, s.kernels);
+    sqlite3_bind_int64(st, 8, s.blocks);
+    sqlite3_bind_int64(st, 9, s.copies);
+    sqlite3_bind_int64(st, 10, s.queue_events);
+    sqlite3_bind_int64(st, 11, s.warp_issues);
+    sqlite3_bind_int64(st, 12, s.jobs);
+    bind_t(st, 13, s.t_min);
+    bind_t(st, 14, s.t_max);
+    sqlite3_bind_int(st, 15, s.sms);
+    sqlite3_bind_int64(st, 16, s.max_block_dur);
+    int irc = insert_with_slug(d, st, slug, "runs", err, errlen);
+    sqlite3_finalize(st);
+    if (irc) goto fail;
+    run_id = sqlite3_last_insert_rowid(d->h);
+
+    if (t->has_device && store_device(d, run_id, &t->device, err, errlen)) goto fail;
+    if (store_rows(d, run_id, t, err, errlen)) goto fail;
+    if (exec(d, "RELEASE store_run", err, errlen)) goto fail;
+    return 0;
+fail:
+    exec(d, "ROLLBACK TO store_run; RELEASE store_run", NULL, 0);
+    slug[0] = '\0';
+    return rc;
+}
+
+/* ---- reading runs --------------------------------------------------------------- */
+
+#define RUN_COLS                                                                          \
+    "r.id, r.slug, e.slug, r.name, r.source, r.created, r.trace_name, r.origin, "         \
+    "r.n_kernels, r.n_blocks, r.n_copies, r.n_queue_events, r.n_warp_issues, r.n_jobs, " \
+    "r.t_min, r.t_max, r.sms, r.max_block_dur"
+#define RUN_FROM " FROM runs r JOIN experiments e ON e.id = r.experiment "
+
+static void parse_order(const char *s, sim_device *dev) {
+    int32_t n = 0;
+    while (s && *s && n < SIM_MAX_SMS) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s) break;
+        dev->sm_order[n++] = (int16_t)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+}
+
+/* Fills dev from the devices row of `run`; *has = false when there is none. */
+static int load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err,
+                       size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "SELECT name, sms, threads_per_sm, max_threads_per_block, blocks_per_sm, "
+                "warps_per_sm, regs_per_sm, max_regs_per_block, smem_per_sm, "
+                "max_smem_per_block, warp_size, schedulers_per_sm, copy_engines, "
+                "copy_bandwidth, clock_hz, sm_order_kind, sm_order FROM devices WHERE run = ?1",
+                &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int rc = sqlite3_step(st);
+    memset(dev, 0, sizeof *dev);
+    *has = rc == SQLITE_ROW;
+    if (rc == SQLITE_ROW) {
+        const char *name = col_s(st, 0);
+        snprintf(dev->name, sizeof dev->name, "%s", name ? name : "");
+        dev->sms = sqlite3_column_int(st, 1);
+        dev->threads_per_sm = sqlite3_column_int(st, 2);
+        dev->max_threads_per_block = sqlite3_column_int(st, 3);
+        dev->blocks_per_sm = sqlite3_column_int(st, 4);
+        dev->warps_per_sm = sqlite3_column_int(st, 5);
+        dev->regs_per_sm = sqlite3_column_int64(st, 6);
+        dev->max_regs_per_block = sqlite3_column_int64(st, 7);
+        dev->smem_per_sm = sqlite3_column_int64(st, 8);
+        dev->max_smem_per_block = sqlite3_column_int64(st, 9);
+        dev->warp_size = sqlite3_column_int(st, 10);
+        dev->schedulers_per_sm = sqlite3_column_int(st, 11);
+        dev->copy_engines = sqlite3_column_int(st, 12);
+        dev->copy_bandwidth = sqlite3_column_double(st, 13);
+        dev->clock_hz = sqlite3_column_int64(st, 14);
+        dev->sm_order_kind = (sim_sm_order_kind)sqlite3_column_int(st, 15);
+        parse_order(col_s(st, 16), dev);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sqlfail(d, "devices", err, errlen);
+    return 0;
+}
+
+static int run_rows(db *d, sqlite3_stmt *st, db_run_cb cb, void *ctx, bool one, char *err,
+                    size_t errlen) {
+    int rc, seen = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        db_run r = {
+            .slug = col_s(st, 1), .experiment = col_s(st, 2), .name = col_s(st, 3),
+            .source = col_s(st, 4), .created = col_s(st, 5), .trace_name = col_s(st, 6),
+            .origin = sqlite3_column_int64(st, 7),
+        };
+        r.summary.kernels = sqlite3_column_int64(st, 8);
+        r.summary.blocks = sqlite3_column_int64(st, 9);
+        r.summary.copies = sqlite3_column_int64(st, 10);
+        r.summary.queue_events = sqlite3_column_int64(st, 11);
+        r.summary.warp_issues = sqlite3_column_int64(st, 12);
+        r.summary.jobs = sqlite3_column_int64(st, 13);
+        r.summary.t_min = col_t(st, 14);
+        r.summary.t_max = col_t(st, 15);
+        r.summary.sms = sqlite3_column_int(st, 16);
+        r.summary.max_block_dur = sqlite3_column_int64(st, 17);
+        if (load_device(d, sqlite3_column_int64(st, 0), &r.device, &r.has_device, err, errlen)) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        seen++;
+        int cr = cb(ctx, &r);
+        if (cr) { sqlite3_finalize(st); return cr; }
+    }
+    if (rc != SQLITE_DONE) {
+        sqlfail(d, "reading runs", err, errlen);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    return (one && !seen) ? DB_NOT_FOUND : 0;
+}
+
+int db_list_runs(db *d, const char *experiment, db_run_cb cb, void *ctx, char *err,
+                 size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT " RUN_COLS RUN_FROM "WHERE e.slug = ?1 ORDER BY r.id", &st, err,
+                errlen))
+        return -1;
+    bind_s(st, 1, experiment);
+    return run_rows(d, st, cb, ctx, false, err, errlen);
+}
+
+int db_get_run(db *d, const char *run, db_run_cb cb, void *ctx, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT " RUN_COLS RUN_FROM "WHERE r.slug = ?1", &st, err, errlen)) return -1;
+    bind_s(st, 1, run);
+    int rc = run_rows(d, st, cb, ctx, true, err, errlen);
+    if (rc == DB_NOT_FOUND) seterr(err, errlen, "%s: no run named \"%s\"", d->path, run);
+    return rc;
+}
+
+int db_run_meta(db *d, const char *run, db_meta_cb cb, void *ctx, char *err, size_t errlen) {
+    int64_t id;
+    int rc = lookup_id(d, "runs", run, &id, err, errlen);
+    if (rc) return rc;
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT key, value FROM run_meta WHERE run = ?1 ORDER BY seq", &st, err,
+                errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int cr = cb(ctx, col_s(st, 0), col_s(st, 1));
+        if (cr) { sqlite3_finalize(st); return cr; }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "run_meta", err, errlen);
+}
+
+int db_count_runs(db *d, int64_t *n, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT count(*) FROM runs", &st, err, errlen)) return -1;
+    int rc = sqlite3_step(st);
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : sqlfail(d, "runs", err, errlen);
+}
+
+/* Runs `sql` (?1 = run id) and hands each row to `row`; false from `row`
+ * means the trace ran out of memory. */
+static int load_rows(db *d, int64_t run, const char *sql, trace *out,
+                     bool (*row)(trace *, sqlite3_stmt *), const char *table, char *err,
+                     size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, sql, &st, err, errlen)) return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!row(out, st)) {
+            sqlite3_finalize(st);
+            seterr(err, errlen, "%s: %s: out of memory loading the run", d->path, table);
+            return -1;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, table, err, errlen);
+}
+
+static trace_str col_str(trace *t, sqlite3_stmt *st, int i) {
+    return trace_intern(t, col_s(st, i));
+}
+
+static bool row_meta(trace *t, sqlite3_stmt *st) {
+    return trace_set_meta(t, col_s(st, 0), col_s(st, 1)) == 0;
+}
+
+static bool row_kernel(trace *t, sqlite3_stmt *st) {
+    trace_kernel *k = trace_add_kernel(t);
+    if (!k) return false;
+    k->name = col_str(t, st, 0);
+    k->raw_name = col_str(t, st, 1);
+    k->stream = col_str(t, st, 2);
+    k->process = col_str(t, st, 3);
+    k->priority = sqlite3_column_type(st, 4) == SQLITE_NULL ? TRACE_PRIO_NONE
+                                                             : sqlite3_column_int(st, 4);
+    k->threads = sqlite3_column_int(st, 5);
+    k->issue = col_t(st, 6);
+    k->first_block = col_t(st, 7);
+    k->fully_dispatched = col_t(st, 8);
+    k->end = col_t(st, 9);
+    k->blocks = sqlite3_column_int64(st, 10);
+    k->smem = col_t(st, 11);
+    k->regs = sqlite3_column_int(st, 12);
+    for (int j = 0; j < 3; j++) {
+        k->grid[j] = sqlite3_column_int(st, 13 + j);
+        k->block[j] = sqlite3_column_int(st, 16 + j);
+    }
+    return !t->oom;
+}
+
+static bool row_block(trace *t, sqlite3_stmt *st) {
+    trace_block *b = trace_add_block(t);
+    if (!b) return false;
+    b->kernel = sqlite3_column_int(st, 0);
+    b->index = sqlite3_column_int(st, 1);
+    b->sm = sqlite3_column_int(st, 2);
+    b->start = col_t(st, 3);
+    b->end = col_t(st, 4);
+    return true;
+}
+
+static bool row_copy(trace *t, sqlite3_stmt *st) {
+    trace_copy *c = trace_add_copy(t);
+    if (!c) return false;
+    c->name = col_str(t, st, 0);
+    c->stream = col_str(t, st, 1);
+    c->process = col_str(t, st, 2);
+    c->direction = sqlite3_column_int(st, 3);
+    c->engine = sqlite3_column_int(st, 4);
+    c->bytes = col_t(st, 5);
+    c->issue = col_t(st, 6);
+    c->start = col_t(st, 7);
+    c->end = col_t(st, 8);
+    return !t->oom;
+}
+
+static bool row_qevent(trace *t, sqlite3_stmt *st) {
+    trace_str q = col_str(t, st, 1), item = col_str(t, st, 2);
+    return trace_add_queue_event(t, sqlite3_column_int64(st, 0), q, item,
+                                 (trace_queue_op)sqlite3_column_int(st, 3)) != NULL;
+}
+
+static bool row_warp(trace *t, sqlite3_stmt *st) {
+    trace_warp_issue *w = trace_add_warp_issue(t);
+    if (!w) return false;
+    w->sm = sqlite3_column_int(st, 0);
+    w->subcore = sqlite3_column_int(st, 1);
+    w->warp = sqlite3_column_int(st, 2);
+    w->kernel = sqlite3_column_int(st, 3);
+    w->cycle = sqlite3_column_int64(st, 4);
+    return true;
+}
+
+static bool row_job(trace *t, sqlite3_stmt *st) {
+    trace_job *j = trace_add_job(t);
+    if (!j) return false;
+    j->task = col_str(t, st, 0);
+    j->job = sqlite3_column_int64(st, 1);
+    j->release = col_t(st, 2);
+    j->start = col_t(st, 3);
+    j->end = col_t(st, 4);
+    j->deadline = col_t(st, 5);
+    return !t->oom;
+}
+
+int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT id, trace_name, source, origin, n_blocks FROM runs WHERE slug = ?1",
+                &st, err, errlen))
+        return -1;
+    bind_s(st, 1, run);
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        if (rc == SQLITE_DONE) {
+            seterr(err, errlen, "%s: no run named \"%s\"", d->path, run);
+            return DB_NOT_FOUND;
+        }
+        return sqlfail(d, "runs", err, errlen);
+    }
+    int64_t id = sqlite3_column_int64(st, 0);
+    trace_set_name(out, col_s(st, 1));
+    trace_set_source(out, col_s(st, 2));
+    out->origin = sqlite3_column_int64(st, 3);
+    int64_t nblocks = sqlite3_column_int64(st, 4);
+    sqlite3_finalize(st);
+
+    if (load_device(d, id, &out->device, &out->has_device, err, errlen)) return -1;
+    if (load_rows(d, id, "SELECT key, value FROM run_meta WHERE run = ?1 ORDER BY seq", out,
+                  row_meta, "run_meta", err, errlen))
+        return -1;
+    if ((parts & DB_LOAD_KERNELS) &&
+        load_rows(d, id,
+                  "SELECT name, raw_name, stream, process, priority, threads, issue, "
+                  "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, "
+                  "grid_z, block_x, block_y, block_z FROM kernels WHERE run = ?1 ORDER BY id",
+                  out, row_kernel, "kernels", err, errlen))
+        return -1;
+    if (parts & DB_LOAD_BLOCKS) {
+        if (nblocks > 0 && trace_reserve_blocks(out, (size_t)nblocks)) {
+            seterr(err, errlen, "%s: blocks: out of memory loading the run", d->path);
+            return -1;
+        }
+        if (load_rows(d, id,
+                      "SELECT kernel, idx, sm, start, stop FROM blocks WHERE run = ?1 "
+                      "ORDER BY seq",
+                      out, row_block, "blocks", err, errlen))
+            return -1;
+    }
+    if ((parts & DB_LOAD_COPIES) &&
+        load_rows(d, id,
+                  "SELECT name, stream, process, direction, engine, bytes, issue, start, stop "
+                  "FROM copies WHERE run = ?1 ORDER BY id",
+                  out, row_copy, "copies", err, errlen))
+        return -1;
+    if ((parts & DB_LOAD_QUEUE_EVENTS) &&
+        load_rows(d, id,
+                  "SELECT t, queue, item, event FROM queue_events WHERE run = ?1 ORDER BY seq",
+                  out, row_qevent, "queue_events", err, errlen))
+        return -1;
+    if ((parts & DB_LOAD_WARP_ISSUES) &&
+        load_rows(d, id,
+                  "SELECT sm, subcore, warp, kernel, cycle FROM warp_issues WHERE run = ?1 "
+                  "ORDER BY seq",
+                  out, row_warp, "warp_issues", err, errlen))
+        return -1;
+    if ((parts & DB_LOAD_JOBS) &&
+        load_rows(d, id,
+                  "SELECT task, job, release, start, stop, deadline FROM jobs WHERE run = ?1 "
+                  "ORDER BY seq",
+                  out, row_job, "jobs", err, errlen))
+        return -1;
+    if (out->oom) {
+        seterr(err, errlen, "%s: out of memory loading run \"%s\"", d->path, run);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- windows and bins ------------------------------------------------------------- */
+
+const char *db_blocks_window_sql(void) {
+    return "SELECT kernel, idx, sm, start, stop FROM blocks "
+           "WHERE run = ?1 AND start >= ?2 AND start < ?3 AND stop > ?4 ORDER BY start, seq";
+}
+
+static int window_stmt(db *d, const char *run, const char *sql, int64_t from, int64_t to,
+                       sqlite3_stmt **st, char *err, size_t errlen) {
+    sqlite3_stmt *q;
+    if (prepare(d, "SELECT id, max_block_dur FROM runs WHERE slug = ?1", &q, err, errlen))
+        return -1;
+    bind_s(q, 1, run);
+    int rc = sqlite3_step(q);
+    int64_t id = 0, maxdur = 0;
+    if (rc == SQLITE_ROW) {
+        id = sqlite3_column_int64(q, 0);
+        maxdur = sqlite3_column_int64(q, 1);
+    }
+    sqlite3_finalize(q);
+    if (rc == SQLITE_DONE) {
+        seterr(err, errlen, "%s: no run named \"%s\"", d->path, run);
+        return DB_NOT_FOUND;
+    }
+    if (rc != SQLITE_ROW) return sqlfail(d, "runs", err, errlen);
+    if (prepare(d, sql, st, err, errlen)) return -1;
+    /* A block overlapping [from, to) started at most max_block_dur before
+     * `from`: that bound turns the overlap test into a range of the index. */
+    int64_t lo = from < INT64_MIN + maxdur ? INT64_MIN : from - maxdur;
+    sqlite3_bind_int64(*st, 1, id);
+    sqlite3_bind_int64(*st, 2, lo);
+    sqlite3_bind_int64(*st, 3, to);
+    sqlite3_bind_int64(*st, 4, from);
+    return 0;
+}
+
+int db_blocks_window(db *d, const char *run, int64_t from, int64_t to, db_block_cb cb,
+                     void *ctx, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    int rc = window_stmt(d, run, db_blocks_window_sql(), from, to, &st, err, errlen);
+    if (rc) return rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        trace_block b = {
+            .kernel = sqlite3_column_int(st, 0), .index = sqlite3_column_int(st, 1),
+            .sm = sqlite3_column_int(st, 2), .start = sqlite3_column_int64(st, 3),
+            .end = sqlite3_column_int64(st, 4),
+        };
+        int cr = cb(ctx, &b);
+        if (cr) { sqlite3_finalize(st); return cr; }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+}
+
+int db_blocks_count(db *d, const char *run, int64_t from, int64_t to, int64_t *n, char *err,
+                    size_t errlen) {
+    sqlite3_stmt *st;
+    int rc = window_stmt(d, run,
+                         "SELECT count(*) FROM blocks "
+                         "WHERE run = ?1 AND start >= ?2 AND start < ?3 AND stop > ?4",
+                         from, to, &st, err, errlen);
+    if (rc) return rc;
+    rc = sqlite3_step(st);
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : sqlfail(d, "blocks", err, errlen);
+}
+
+int db_block_bins(db *d, const char *run, int64_t from, int64_t to, int64_t bin_ns,
+                  size_t nbins, int32_t nsms, double *threads, double *blocks, char *err,
+                  size_t errlen) {
+    if (bin_ns <= 0 || nbins == 0 || to <= from || nsms <= 0) {
+        seterr(err, errlen, "bins: need from < to, bin_ns > 0, nbins > 0 and sms > 0");
+        return -1;
+    }
+    size_t cells = (size_t)nsms * nbins;
+    memset(threads, 0, cells * sizeof *threads);
+    memset(blocks, 0, cells * sizeof *blocks);
+
+    /* threads per block of each kernel, by kernel id */
+    int64_t id;
+    int rc = lookup_id(d, "runs", run, &id, err, errlen);
+    if (rc) return rc;
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT id, threads FROM kernels WHERE run = ?1 ORDER BY id", &st, err,
+                errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    int32_t *kthreads = NULL;
+    size_t nk = 0, capk = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t k = sqlite3_column_int64(st, 0);
+        if (k < 0 || k > INT32_MAX) continue;
+        if ((size_t)k >= capk) {
+            size_t nc = capk ? capk : 64;
+            while (nc <= (size_t)k) nc *= 2;
+            int32_t *nv = realloc(kthreads, nc * sizeof *nv);
+            if (!nv) { free(kthreads); sqlite3_finalize(st); seterr(err, errlen, "bins: out of memory"); return -1; }
+            memset(nv + capk, 0, (nc - capk) * sizeof *nv);
+            kthreads = nv;
+            capk = nc;
+        }
+        kthreads[k] = sqlite3_column_int(st, 1);
+        if ((size_t)k + 1 > nk) nk = (size_t)k + 1;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) { free(kthreads); return sqlfail(d, "kernels", err, errlen); }
+
+    rc = window_stmt(d, run, db_blocks_window_sql(), from, to, &st, err, errlen);
+    if (rc) { free(kthreads); return rc; }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int32_t k = sqlite3_column_int(st, 0), sm = sqlite3_column_int(st, 2);
+        if (sm < 0 || sm >= nsms) continue;
+        int64_t s = sqlite3_column_int64(st, 3), e = sqlite3_column_int64(st, 4);
+        if (s < from) s = from;
+        if (e > to) e = to;
+        double thr = (k >= 0 && (size_t)k < nk) ? kthreads[k] : 0;
+        size_t b0 = (size_t)((s - from) / bin_ns), b1 = (size_t)((e - 1 - from) / bin_ns);
+        if (b1 >= nbins) b1 = nbins - 1;
+        for (size_t b = b0; b <= b1; b++) {
+            int64_t lo = from + (int64_t)b * bin_ns;
+            int64_t hi = (b + 1 == nbins || to - lo < bin_ns) ? to : lo + bin_ns;
+            int64_t ov = (e < hi ? e : hi) - (s > lo ? s : lo);
+            if (ov <= 0) continue;
+            double frac = (double)ov / (double)(hi - lo);
+            threads[(size_t)sm * nbins + b] += frac * thr;
+            blocks[(size_t)sm * nbins + b] += frac;
+        }
+    }
+    sqlite3_finalize(st);
+    free(kthreads);
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+}
+
+/* ---- queues ------------------------------------------------------------------ */
+
+/* Queue names and items are interned in a scratch trace, so a queue is a
+ * list of ids and a dequeue compares integers. */
+typedef struct qstate {
+    trace_str name;
+    trace_str *items;
+    size_t head, n, cap;   /* items[head..n) are in the queue */
+    int64_t *t, *len;      /* series */
+    size_t np, capp;
+} qstate;
+
+typedef struct qset {
+    trace strs;
+    qstate *q;
+    size_t n, cap;
+    bool oom;
+} qset;
+
+static void qset_free(qset *s) {
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->q[i].items);
+        free(s->q[i].t);
+        free(s->q[i].len);
+    }
+    free(s->q);
+    trace_free(&s->strs);
+}
+
+static qstate *qset_get(qset *s, trace_str name) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->q[i].name == name) return &s->q[i];
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 16;
+        qstate *nq = realloc(s->q, nc * sizeof *nq);
+        if (!nq) { s->oom = true; return NULL; }
+        s->q = nq;
+        s->cap = nc;
+    }
+    qstate *q = &s->q[s->n++];
+    memset(q, 0, sizeof *q);
+    q->name = name;
+    return q;
+}
+
+/* Apply one event; a dequeue of an item not in the queue (a trace that
+ * starts mid-way) is ignored. */
+static void qstate_apply(qset *s, qstate *q, trace_str item, int event) {
+    if (event == TRACE_ENQUEUE) {
+        if (q->n == q->cap) {
+            if (q->head > 0) {
+                memmove(q->items, q->items + q->head, (q->n - q->head) * sizeof *q->items);
+                q->n -= q->head;
+                q->head = 0;
+            }
+            if (q->n == q->cap) {
+                size_t nc = q->cap ? q->cap * 2 : 8;
+                trace_str *ni = realloc(q->items, nc * sizeof *ni);
+                if (!ni) { s->oom = true; return; }
+                q->items = ni;
+                q->cap = nc;
+            }
+        }
+        q->items[q->n++] = item;
+        return;
+    }
+    for (size_t i = q->head; i < q->n; i++) {
+        if (q->items[i] != item) continue;
+        if (i == q->head) q->head++;
+        else {
+            memmove(q->items + i, q->items + i + 1, (q->n - i - 1) * sizeof *q->items);
+            q->n--;
+        }
+        return;
+    }
+}
+
+static int queue_scan(db *d, const char *run, bool until, int64_t at, qset *s, bool series,
+                      char *err, size_t errlen) {
+    int64_t id;
+    int rc = lookup_id(d, "runs", run, &id, err, errlen);
+    if (rc) return rc;
+    sqlite3_stmt *st;
+    if (prepare(d,
+                until ? "SELECT t, queue, item, event FROM queue_events WHERE run = ?1 AND "
+                        "t <= ?2 ORDER BY t, seq"
+                      : "SELECT t, queue, item, event FROM queue_events WHERE run = ?1 "
+                        "ORDER BY t, seq",
+                &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    if (until) sqlite3_bind_int64(st, 2, at);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && !s->oom) {
+        int64_t t = sqlite3_column_int64(st, 0);
+        trace_str qn = trace_intern(&s->strs, col_s(st, 1));
+        trace_str item = trace_intern(&s->strs, col_s(st, 2));
+        qstate *q = s->strs.oom ? NULL : qset_get(s, qn);
+        if (!q) { s->oom = true; break; }
+        qstate_apply(s, q, item, sqlite3_column_int(st, 3));
+        if (!series || s->oom) continue;
+        int64_t len = (int64_t)(q->n - q->head);
+        if (q->np && q->t[q->np - 1] == t) {
+            q->len[q->np - 1] = len;
+            continue;
+        }
+        if (q->np == q->capp) {
+            size_t nc = q->capp ? q->capp * 2 : 16;
+            int64_t *nt = realloc(q->t, nc * sizeof *nt);
+            if (nt) q->t = nt;
+            int64_t *nl = nt ? realloc(q->len, nc * sizeof *nl) : NULL;
+            if (nl) q->len = nl;
+            if (!nt || !nl) { s->oom = true; break; }
+            q->capp = nc;
+        }
+        q->t[q->np] = t;
+        q->len[q->np++] = len;
+    }
+    sqlite3_finalize(st);
+    if (s->oom || s->strs.oom) {
+        seterr(err, errlen, "%s: queue_events: out of memory", d->path);
+        return -1;
+    }
+    return (rc == SQLITE_DONE || rc == SQLITE_ROW) ? 0 : sqlfail(d, "queue_events", err, errlen);
+}
+
+int db_queue_state(db *d, const char *run, int64_t at, db_queue_state_cb cb, void *ctx,
+                   char *err, size_t errlen) {
+    qset s;
+    memset(&s, 0, sizeof s);
+    trace_init(&s.strs);
+    int rc = queue_scan(d, run, true, at, &s, false, err, errlen);
+    const char **items = NULL;
+    for (size_t i = 0; rc == 0 && i < s.n; i++) {
+        qstate *q = &s.q[i];
+        size_t n = q->n - q->head;
+        const char **ni = n ? realloc(items, n * sizeof *ni) : items;
+        if (n && !ni) { seterr(err, errlen, "queues: out of memory"); rc = -1; break; }
+        items = ni;
+        for (size_t j = 0; j < n; j++) items[j] = trace_str_get(&s.strs, q->items[q->head + j]);
+        rc = cb(ctx, trace_str_get(&s.strs, q->name), items, n);
+    }
+    free(items);
+    qset_free(&s);
+    return rc;
+}
+
+int db_queue_series(db *d, const char *run, db_queue_series_cb cb, void *ctx, char *err,
+                    size_t errlen) {
+    qset s;
+    memset(&s, 0, sizeof s);
+    trace_init(&s.strs);
+    int rc = queue_scan(d, run, false, 0, &s, true, err, errlen);
+    for (size_t i = 0; rc == 0 && i < s.n; i++)
+        rc = cb(ctx, trace_str_get(&s.strs, s.q[i].name), s.q[i].t, s.q[i].len, s.q[i].np);
+    qset_free(&s);
+    return rc;
+}

@@ -1,0 +1,170 @@
+/* db.h -- the SQLite store of experiments and runs (DESIGN §1, §2).
+ *
+ * A run is one trace (simcore/trace.h) stored as rows; an experiment groups
+ * runs (the variants of one scenario, or imports). Both are named by random
+ * 10-character slugs [a-z0-9], never by row numbers.
+ *
+ * db/ knows SQLite and the trace model only: no JSON. Reads hand C values to
+ * a callback; every string a callback receives is borrowed and valid only
+ * during that call.
+ *
+ * Threads: a `db` is one SQLite connection opened with SQLITE_OPEN_FULLMUTEX;
+ * a server gives each worker its own connection (WAL lets readers run beside
+ * the one writer; writers wait up to DB_BUSY_TIMEOUT_MS).
+ *
+ * Errors: functions return 0, DB_NOT_FOUND (-2) when the slug names nothing,
+ * or -1 with one line in `err` naming the database file, the place (table,
+ * `blocks[12]`) and the problem. A callback returning non-zero stops the read
+ * and that value is returned. */
+#ifndef DB_DB_H
+#define DB_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../simcore/trace.h"
+
+#define DB_SLUG_LEN 10
+#define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
+#define DB_NOT_FOUND (-2)
+#define DB_BUSY_TIMEOUT_MS 30000
+#define DB_SCHEMA_VERSION 1      /* the number of migration steps */
+
+/* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
+extern const char db_schema_sql[];
+
+typedef struct db db;
+struct sqlite3;
+
+/* Open (creating the file when missing) and migrate to DB_SCHEMA_VERSION.
+ * A database written by a newer schedlab (user_version above ours) is an
+ * error, never downgraded. */
+int db_open(const char *path, db **out, char *err, size_t errlen);
+void db_close(db *d);                       /* NULL is fine */
+const char *db_path(const db *d);
+/* The connection, for tests and EXPLAIN QUERY PLAN; owned by d. */
+struct sqlite3 *db_handle(db *d);
+int db_user_version(db *d, int *version, char *err, size_t errlen);
+
+/* Group several writes into one transaction (e.g. an experiment and all its
+ * runs); db_store_run nests inside it as a savepoint. */
+int db_begin(db *d, char *err, size_t errlen);
+int db_commit(db *d, char *err, size_t errlen);
+void db_rollback(db *d);
+
+/* A fresh slug from getrandom(2). */
+int db_new_slug(char out[DB_SLUG_SIZE], char *err, size_t errlen);
+
+/* ---- experiments ---------------------------------------------------------- */
+
+typedef struct db_experiment {
+    const char *slug, *name, *description;  /* description may be NULL */
+    const char *source;                     /* "scenario" | "import" */
+    const char *scenario_file;              /* NULL unless seeded from scenarios/ */
+    const char *scenario_json;              /* NULL for imports */
+    const char *created;                    /* "2026-11-21T23:40:00Z" */
+} db_experiment;
+
+typedef int (*db_experiment_cb)(void *ctx, const db_experiment *e);
+
+/* `source` is "scenario" or "import"; description, scenario_file and
+ * scenario_json may be NULL. Writes the new slug into `slug`. */
+int db_create_experiment(db *d, const char *name, const char *description, const char *source,
+                         const char *scenario_file, const char *scenario_json,
+                         char slug[DB_SLUG_SIZE], char *err, size_t errlen);
+/* Newest first. */
+int db_list_experiments(db *d, db_experiment_cb cb, void *ctx, char *err, size_t errlen);
+int db_get_experiment(db *d, const char *slug, db_experiment_cb cb, void *ctx, char *err,
+                      size_t errlen);
+/* *found = whether an experiment was seeded from this scenario file name. */
+int db_has_scenario_file(db *d, const char *file, bool *found, char *err, size_t errlen);
+
+/* ---- runs ------------------------------------------------------------------ */
+
+typedef struct db_summary {
+    int64_t kernels, blocks, copies, queue_events, warp_issues, jobs;
+    int64_t t_min, t_max;        /* TRACE_NONE for an empty run */
+    int32_t sms;                 /* device SMs, else highest block SM + 1, else 0 */
+    int64_t max_block_dur;       /* longest block (ns) */
+} db_summary;
+
+typedef struct db_run {
+    const char *slug, *experiment, *name, *source, *created;
+    const char *trace_name;      /* may be NULL */
+    int64_t origin;
+    bool has_device;
+    sim_device device;
+    db_summary summary;
+} db_run;
+
+typedef int (*db_run_cb)(void *ctx, const db_run *r);
+typedef int (*db_meta_cb)(void *ctx, const char *key, const char *value);
+
+/* Store a whole trace as one new run of `experiment` in ONE transaction
+ * (a savepoint inside db_begin): on any failure nothing of it remains.
+ * Returns DB_NOT_FOUND when the experiment does not exist. */
+int db_store_run(db *d, const char *experiment, const char *name, const trace *t,
+                 char slug[DB_SLUG_SIZE], char *err, size_t errlen);
+
+/* Runs of one experiment in the order they were stored. */
+int db_list_runs(db *d, const char *experiment, db_run_cb cb, void *ctx, char *err,
+                 size_t errlen);
+int db_get_run(db *d, const char *run, db_run_cb cb, void *ctx, char *err, size_t errlen);
+int db_run_meta(db *d, const char *run, db_meta_cb cb, void *ctx, char *err, size_t errlen);
+int db_count_runs(db *d, int64_t *n, char *err, size_t errlen);
+
+/* What db_load_run reads besides name, source, origin, device and meta. */
+enum {
+    DB_LOAD_KERNELS = 1u << 0,
+    DB_LOAD_BLOCKS = 1u << 1,
+    DB_LOAD_COPIES = 1u << 2,
+    DB_LOAD_QUEUE_EVENTS = 1u << 3,
+    DB_LOAD_WARP_ISSUES = 1u << 4,
+    DB_LOAD_JOBS = 1u << 5,
+    DB_LOAD_ALL = 0x3f
+};
+
+/* Rebuild a stored run into `out` (trace_init'ed, empty; the caller owns it
+ * and must trace_free it, also after a failure). Records keep their stored
+ * order. */
+int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, size_t errlen);
+
+/* ---- windows, bins, queues ---------------------------------------------- */
+
+typedef int (*db_block_cb)(void *ctx, const trace_block *b);
+
+/* Blocks with start < to && end > from, by start time, as a bounded range
+ * scan of blocks_run_start. */
+int db_blocks_window(db *d, const char *run, int64_t from, int64_t to, db_block_cb cb,
+                     void *ctx, char *err, size_t errlen);
+int db_blocks_count(db *d, const char *run, int64_t from, int64_t to, int64_t *n, char *err,
+                    size_t errlen);
+/* The SQL of the window scan (?1 run id, ?2 from - max_block_dur, ?3 to,
+ * ?4 from), so a test can check its query plan. */
+const char *db_blocks_window_sql(void);
+
+/* Time-averaged occupancy of each SM over `nbins` bins of [from, to): bin i
+ * covers [from + i*bin_ns, min(to, from + (i+1)*bin_ns)). threads[sm*nbins+i]
+ * and blocks[sm*nbins+i] (caller-allocated, nsms*nbins each) receive the
+ * mean number of resident threads / blocks. Blocks on SMs outside 0..nsms-1
+ * are left out. */
+int db_block_bins(db *d, const char *run, int64_t from, int64_t to, int64_t bin_ns,
+                  size_t nbins, int32_t nsms, double *threads, double *blocks, char *err,
+                  size_t errlen);
+
+/* Every queue's content at time `at` (events at `at` included), items head
+ * first; queues in order of first appearance, empty queues included. */
+typedef int (*db_queue_state_cb)(void *ctx, const char *queue, const char *const *items,
+                                 size_t n);
+int db_queue_state(db *d, const char *run, int64_t at, db_queue_state_cb cb, void *ctx,
+                   char *err, size_t errlen);
+
+/* Each queue's length over time as a step function: length len[i] from t[i]
+ * until t[i+1]; one point per distinct time. */
+typedef int (*db_queue_series_cb)(void *ctx, const char *queue, const int64_t *t,
+                                  const int64_t *len, size_t n);
+int db_queue_series(db *d, const char *run, db_queue_series_cb cb, void *ctx, char *err,
+                    size_t errlen);
+
+#endif

@@ -1,0 +1,34 @@
+/* fuzz_nvprof_sqlite.c -- libFuzzer harness: any bytes through the nvprof
+ * SQLite importer (in-memory open, schema checks, row readers, sorting,
+ * demangler). It must return 0 or -1 with a one-line message, never crash,
+ * leak or read out of bounds; what it returns must be sorted and re-base
+ * without overflow. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../importers/formats.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    imp_file f = {"fuzz.prof", data, size};
+    int kind = imp_sqlite_kind(data, size);
+    if (kind != IMP_UNKNOWN && kind != IMP_NVPROF_SQLITE && kind != IMP_NSYS_SQLITE) abort();
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    int rc = imp_nvprof_sqlite(&f, &t, err, sizeof err);
+    if (rc != 0 && (rc != -1 || err[0] == '\0' || strchr(err, '\n'))) abort();
+    if (rc == 0) {
+        if (t.kernels.n == 0 && t.copies.n == 0) abort();
+        for (size_t i = 1; i < t.kernels.n; i++)
+            if (t.kernels.v[i - 1].first_block > t.kernels.v[i].first_block) abort();
+        for (size_t i = 1; i < t.copies.n; i++)
+            if (t.copies.v[i - 1].start > t.copies.v[i].start) abort();
+        trace_rebase(&t);
+    }
+    trace_free(&t);
+    return 0;
+}

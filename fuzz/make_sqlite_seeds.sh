@@ -1,0 +1,187 @@
+#!/bin/sh
+# make_sqlite_seeds.sh -- writes the seed corpora of fuzz_nvprof_sqlite and
+# fuzz_nsys_sqlite: tiny databases in the shapes of an nvprof export
+# (Version 12 and 18 column sets) and of Nsight Systems exports (2022 with
+# EXPORT_META_DATA, 2024 with META_DATA_EXPORT, greenContextId and ENUM
+# tables), a few rows each. Made from SQL here -- never copies of the real
+# traces -- and with 512-byte pages so every seed stays a few KB, far under
+# the harness's -max_len.
+#
+#   fuzz/make_sqlite_seeds.sh        (needs the sqlite3 command-line tool)
+set -eu
+cd "$(dirname "$0")"
+command -v sqlite3 >/dev/null || { echo "make_sqlite_seeds.sh: sqlite3 not found" >&2; exit 1; }
+
+NV=corpus/nvprof_sqlite
+NS=corpus/nsys_sqlite
+mkdir -p "$NV" "$NS"
+
+mk() {  # mk FILE SQL
+    rm -f "$1"
+    { echo "PRAGMA page_size=512;"; echo "$2"; echo "VACUUM;"; } | sqlite3 "$1"
+}
+
+NV_COMMON="
+CREATE TABLE Version(version INTEGER);
+CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, value TEXT NOT NULL UNIQUE);
+INSERT INTO StringTable VALUES (0, '-- null --'), (1, 'Tesla T4'),
+  (2, '_Z6vecAddPdS_S_i'), (3, '_Z7vec_add10FixSizeBoxILm128EE11KernelSlice'), (4, 'plain');
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, cbid INT NOT NULL,
+  start INT NOT NULL, end INT NOT NULL, processId INT NOT NULL, threadId INT NOT NULL,
+  correlationId INT NOT NULL, returnValue INT NOT NULL);
+CREATE INDEX INDEX_CUPTI_ACTIVITY_KIND_RUNTIME ON CUPTI_ACTIVITY_KIND_RUNTIME(correlationId);
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (1, 211, 1651206380513900000, 1651206380513901000, 1, 1, 10, 0),
+  (2, 41, 1651206380513000000, 1651206380513001000, 1, 1, 11, 0);
+CREATE TABLE CUPTI_ACTIVITY_KIND_DRIVER(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, cbid INT NOT NULL,
+  start INT NOT NULL, end INT NOT NULL, processId INT NOT NULL, threadId INT NOT NULL,
+  correlationId INT NOT NULL, returnValue INT NOT NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_DRIVER VALUES (1, 307, 1651206380514000000, 1651206380514000100, 1, 1, 12, 0);
+CREATE TABLE CUPTI_ACTIVITY_KIND_STREAM(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, contextId INT NOT NULL,
+  streamId INT NOT NULL, priority INT NOT NULL, flag INT NOT NULL, correlationId INT NOT NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_STREAM VALUES (1, 1, 7, 0, 3, 1), (2, 1, 13, -5, 1, 2);
+CREATE TABLE CUPTI_ACTIVITY_KIND_DEVICE(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, numMultiprocessors INT NOT NULL,
+  numThreadsPerWarp INT NOT NULL, maxWarpsPerMultiprocessor INT NOT NULL, coreClockRate INT NOT NULL,
+  numMemcpyEngines INT NOT NULL, id INT NOT NULL, name INT NOT NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_DEVICE VALUES (1, 40, 32, 32, 1590000, 3, 0, 1);
+"
+
+# Version 12 columns of the kernel tables (profiler-trace-formats.md §2.3)
+NV_K12="(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, cacheConfig BLOB NOT NULL, sharedMemoryConfig INT NOT NULL,
+  registersPerThread INT NOT NULL, partitionedGlobalCacheRequested INT NOT NULL,
+  partitionedGlobalCacheExecuted INT NOT NULL, start INT NOT NULL, end INT NOT NULL, completed INT NOT NULL,
+  deviceId INT NOT NULL, contextId INT NOT NULL, streamId INT NOT NULL, gridX INT NOT NULL, gridY INT NOT NULL,
+  gridZ INT NOT NULL, blockX INT NOT NULL, blockY INT NOT NULL, blockZ INT NOT NULL,
+  staticSharedMemory INT NOT NULL, dynamicSharedMemory INT NOT NULL, localMemoryPerThread INT NOT NULL,
+  localMemoryTotal INT NOT NULL, correlationId INT NOT NULL, gridId INT NOT NULL, name INT NOT NULL,
+  queued INT NOT NULL, submitted INT NOT NULL, launchType INT NOT NULL)"
+
+NV_ROWS="
+INSERT INTO CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL VALUES
+  (1, x'00', 0, 32, 1, 1, 1651206380513946774, 1651206380514946774, 1651206380514946774, 0, 1, 13,
+   196, 1, 1, 256, 1, 1, 1024, 256, 0, 0, 10, 1, 2, 0, 0, 0),
+  (2, x'20', 0, 16, 1, 1, 1651206380513846774, 1651206380513946774, 1651206380513946774, 0, 1, 7,
+   4, 2, 3, 32, 2, 1, 0, 0, 0, 0, 12, 2, 3, 0, 0, 0),
+  (3, x'00', 0, 8, 1, 1, 0, 0, 0, 0, 1, 7, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 13, 3, 4, 0, 0, 0);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES
+  (1, x'00', 0, 8, 1, 1, 1651206380513846774, 1651206380513856774, 1651206380513856774, 0, 1, 14,
+   1, 1, 1, 64, 1, 1, 0, 0, 0, 0, 14, 4, 4, 0, 0, 0);
+"
+
+mk "$NV/v12.nvvp" "$NV_COMMON
+INSERT INTO Version VALUES (12);
+CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL$NV_K12;
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL$NV_K12;
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, copyKind INT NOT NULL,
+  srcKind INT NOT NULL, dstKind INT NOT NULL, flags INT NOT NULL, bytes INT NOT NULL, start INT NOT NULL,
+  end INT NOT NULL, deviceId INT NOT NULL, contextId INT NOT NULL, streamId INT NOT NULL,
+  correlationId INT NOT NULL, runtimeCorrelationId INT NOT NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1, 1, 2, 3, 1, 400000, 1651206380513100000,
+  1651206380513200000, 0, 1, 13, 11, 0), (2, 0, 3, 1, 0, 64, 1651206380515000000,
+  1651206380515000100, 0, 1, 13, 15, 0);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, value INT NOT NULL,
+  bytes INT NOT NULL, start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL, contextId INT NOT NULL,
+  streamId INT NOT NULL, correlationId INT NOT NULL, flags INT NOT NULL, memoryKind INT NOT NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (1, 0, 4096, 1651206380513300000, 1651206380513300500,
+  0, 1, 7, 16, 0, 3);
+$NV_ROWS"
+
+# Version 18 appends columns to the kernel and memory tables
+mk "$NV/v18.prof" "$NV_COMMON
+INSERT INTO Version VALUES (18);
+CREATE TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL$NV_K12;
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL$NV_K12;
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, copyKind INT NOT NULL,
+  srcKind INT NOT NULL, dstKind INT NOT NULL, flags INT NOT NULL, bytes INT NOT NULL, start INT NOT NULL,
+  end INT NOT NULL, deviceId INT NOT NULL, contextId INT NOT NULL, streamId INT NOT NULL,
+  correlationId INT NOT NULL, runtimeCorrelationId INT NOT NULL, graphNodeId INT NOT NULL,
+  graphId INT NOT NULL, channelID INT NOT NULL, channelType INT NOT NULL);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1, 2, 3, 2, 1, 400000, 1651206380515100000,
+  1651206380515200000, 0, 1, 13, 11, 0, 0, 0, 32, 2);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, value INT NOT NULL,
+  bytes INT NOT NULL, start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL, contextId INT NOT NULL,
+  streamId INT NOT NULL, correlationId INT NOT NULL, flags INT NOT NULL, memoryKind INT NOT NULL);
+$NV_ROWS
+ALTER TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ADD COLUMN graphNodeId INT NOT NULL DEFAULT 0;
+ALTER TABLE CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ADD COLUMN clusterX INT NOT NULL DEFAULT 0;"
+
+NS_KERNEL_COLS="start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+  contextId INTEGER NOT NULL, GREEN streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+  demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, mangledName INTEGER, launchType INTEGER,
+  cacheConfig INTEGER, registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL,
+  gridZ INTEGER NOT NULL, blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
+  staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,
+  localMemoryPerThread INTEGER NOT NULL, localMemoryTotal INTEGER NOT NULL, gridId INTEGER NOT NULL,
+  sharedMemoryExecuted INTEGER, graphNodeId INTEGER, sharedMemoryLimitConfig INTEGER"
+NS_MEMCPY_COLS="start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+  contextId INTEGER NOT NULL, GREEN streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+  bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER, srcKind INTEGER,
+  dstKind INTEGER, srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER, dstContextId INTEGER,
+  migrationCause INTEGER, graphNodeId INTEGER, virtualAddress INTEGER"
+NS_COMMON="
+CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO StringIds VALUES (1, 'vecAdd(double *, double *, double *, int)'), (2, 'vecAdd'),
+  (3, '_Z6vecAddPdS_S_i'), (4, 'cudaLaunchKernel_v7000');
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL,
+  eventClass INTEGER NOT NULL, globalTid INTEGER, correlationId INTEGER, nameId INTEGER NOT NULL,
+  returnValue INTEGER NOT NULL, callchainId INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (985820683, 985830683, 1, 282088251064321, 117, 4, 0, NULL),
+  (985776845, 985786845, 1, 282088251064321, 115, 4, 0, NULL);
+CREATE TABLE TARGET_INFO_CUDA_STREAM(streamId INTEGER NOT NULL, hwId INTEGER NOT NULL, vmId INTEGER NOT NULL,
+  processId INTEGER NOT NULL, contextId INTEGER NOT NULL, priority INTEGER NOT NULL, flag INTEGER NOT NULL);
+INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (13, 0, 1, 36554, 1, 0, 1), (14, 0, 1, 36554, 1, 4294967291, 1);
+CREATE TABLE TARGET_INFO_GPU(vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, smCount INTEGER,
+  clockRate INTEGER, threadsPerWarp INTEGER, maxWarpsPerSm INTEGER, asyncEngines INTEGER);
+INSERT INTO TARGET_INFO_GPU VALUES (281474976710656, 0, 'Tesla T4', 40, 1590000000, 32, 32, 3);
+"
+NS_ROWS="
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId, correlationId, globalPid,
+  demangledName, shortName, mangledName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ,
+  staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId) VALUES
+  (986026115, 986032227, 0, 1, 13, 117, 282088251064320, 1, 2, 3, 16, 196, 1, 1, 256, 1, 1, 0, 0, 0, 0, 1),
+  (986132417, 986141185, 0, 1, 14, 121, 282088251064320, 1, 2, NULL, 16, 196, 1, 1, 256, 1, 1, 8, 0, 0, 0, 2),
+  (986000000, 986000500, 0, 1, 14, 122, 282088251064320, 2, 2, 3, 8, 2, 2, 2, 32, 4, 1, 0, 64, 0, 0, 3);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId, contextId, streamId, correlationId, globalPid,
+  bytes, copyKind, srcKind, dstKind) VALUES
+  (985814022, 985852294, 0, 1, 13, 115, 282088251064320, 400000, 1, 1, 2),
+  (986037186, 986074210, 0, 1, 13, 118, 282088251064320, 400000, 2, 2, 1),
+  (986080000, 986080100, 0, 1, 13, 119, 282088251064320, 16, 0, 0, 2);
+"
+
+mk "$NS/nsys2022.sqlite" "$NS_COMMON
+CREATE TABLE EXPORT_META_DATA(name TEXT, value TEXT);
+INSERT INTO EXPORT_META_DATA VALUES ('EXPORT_PRODUCT_VERSION', '2022.4.2.1'),
+  ('EXPORT_SCHEMA_VERSION', '3.0.0'), ('EXPORT_LAZY', 'true');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL($(echo "$NS_KERNEL_COLS" | sed 's/GREEN //'));
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY($(echo "$NS_MEMCPY_COLS" | sed 's/GREEN //'));
+$NS_ROWS"
+
+mk "$NS/nsys2024.sqlite" "$NS_COMMON
+CREATE TABLE META_DATA_EXPORT(name TEXT, value TEXT);
+INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION', '2024.5.1.113'),
+  ('EXPORT_SCHEMA_VERSION', '3.13.2'), ('EXPORT_PARAM_LAZY', 'true');
+CREATE TABLE ENUM_CUDA_MEM_KIND(id INTEGER PRIMARY KEY, name TEXT, label TEXT);
+INSERT INTO ENUM_CUDA_MEM_KIND VALUES (0, 'CUDA_MEMOPR_MEMORY_KIND_PAGEABLE', 'Pageable'),
+  (1, 'CUDA_MEMOPR_MEMORY_KIND_PINNED', 'Pinned'), (2, 'CUDA_MEMOPR_MEMORY_KIND_DEVICE', 'Device');
+CREATE TABLE ENUM_CUDA_MEMCPY_OPER(id INTEGER PRIMARY KEY, name TEXT, label TEXT);
+INSERT INTO ENUM_CUDA_MEMCPY_OPER VALUES (1, 'CUDA_MEMCPY_KIND_HTOD', 'Host-to-Device'),
+  (2, 'CUDA_MEMCPY_KIND_DTOH', 'Device-to-Host'), (11, 'CUDA_MEMCPY_KIND_UVM_HTOD', 'Unified Host-to-Device');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL($(echo "$NS_KERNEL_COLS" | sed 's/GREEN /greenContextId INTEGER, /'));
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY($(echo "$NS_MEMCPY_COLS" | sed 's/GREEN /greenContextId INTEGER, /'));
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+  contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER,
+  globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL, graphNodeId INTEGER, memKind INTEGER);
+INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES (986090000, 986090100, 0, 1, 2, 13, 120, 282088251064320, 0, 4096, NULL, 2);
+$NS_ROWS
+UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET greenContextId = 2 WHERE streamId = 14;"
+
+# a lazy export with kernels only, and no metadata or GPU tables
+mk "$NS/lazy_kernels_only.sqlite" "
+CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO StringIds VALUES (1, 'k'), (2, '_Z1kv');
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL($(echo "$NS_KERNEL_COLS" | sed 's/GREEN //'));
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId, demangledName, shortName,
+  mangledName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ, staticSharedMemory,
+  dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId) VALUES
+  (10, 20, 0, 1, 7, 1, 1, 2, 8, 1, 1, 1, 32, 1, 1, 0, 0, 0, 0, 1);"
+
+ls -l "$NV" "$NS"

@@ -1,0 +1,175 @@
+/* nvprof_sqlite.c -- nvprof exports (`nvprof -o x.nvvp`, .prof, .nvprof):
+ * an SQLite database of CUPTI activity records, schema Version 12 to 18+
+ * (profiler-trace-formats.md §2).
+ *
+ * What is read: kernels from CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL and
+ * CUPTI_ACTIVITY_KIND_KERNEL (nvprof fills the second one only when
+ * concurrent kernel tracing is off, §5 item 12), copies from ..._MEMCPY,
+ * memsets from ..._MEMSET, names from StringTable, the launch time from the
+ * RUNTIME (else DRIVER) API record with the same correlationId, stream
+ * priorities from ..._STREAM and the device from ..._DEVICE. Timestamps
+ * stay absolute epoch nanoseconds; imp_import re-bases them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+#include "sqlite_util.h"
+
+#define T_CKERNEL "CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL"
+#define T_KERNEL "CUPTI_ACTIVITY_KIND_KERNEL"
+#define T_MEMCPY "CUPTI_ACTIVITY_KIND_MEMCPY"
+#define T_MEMSET "CUPTI_ACTIVITY_KIND_MEMSET"
+#define T_RUNTIME "CUPTI_ACTIVITY_KIND_RUNTIME"
+#define T_DRIVER "CUPTI_ACTIVITY_KIND_DRIVER"
+#define T_STREAM "CUPTI_ACTIVITY_KIND_STREAM"
+#define T_DEVICE "CUPTI_ACTIVITY_KIND_DEVICE"
+
+#define SQL_MAX 4096
+
+static int has_corr(imp_sql *s, const char *table) {
+    static const char *const cols[] = { "correlationId", NULL };
+    return imp_sql_table_has(s, table, cols);
+}
+
+static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_cache *names,
+                        imp_sql_src *src) {
+    imp_sql_col cols[] = {
+        { "start", true, false }, { "end", true, false }, { "deviceId", false, false },
+        { "contextId", false, false }, { "streamId", false, false },
+        { "gridX", false, false }, { "gridY", false, false }, { "gridZ", false, false },
+        { "blockX", false, false }, { "blockY", false, false }, { "blockZ", false, false },
+        { "registersPerThread", false, false }, { "staticSharedMemory", false, false },
+        { "dynamicSharedMemory", false, false }, { "name", true, false },
+    };
+    char sql[SQL_MAX] = "SELECT k.rowid";
+    if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
+        return -1;
+    int corr = has_corr(s, table);
+    if (corr < 0) return -1;
+    size_t n = strlen(sql);
+    if (snprintf(sql + n, sizeof sql - n, ", NULL, %s, NULL, NULL FROM \"%s\" k ORDER BY k.rowid",
+                 corr ? "k.correlationId" : "NULL", table) >= (int)(sizeof sql - n))
+        return imp_sql_fail(s, table, "query too long");
+    sqlite3_stmt *st;
+    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    src->table = table;
+    int r = imp_sql_read_kernels(s, t, st, src, names);
+    sqlite3_finalize(st);
+    return r;
+}
+
+static int read_copies(imp_sql *s, trace *t, const char *table, bool memset_, imp_sql_src *src) {
+    imp_sql_col cols[] = {
+        { "start", true, false }, { "end", true, false }, { "deviceId", false, false },
+        { "contextId", false, false }, { "streamId", false, false }, { "bytes", true, false },
+        { memset_ ? NULL : "copyKind", false, false },
+        { memset_ ? "memoryKind" : "srcKind", false, false },
+        { memset_ ? NULL : "dstKind", false, false },
+    };
+    char sql[SQL_MAX] = "SELECT k.rowid";
+    if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
+        return -1;
+    int corr = has_corr(s, table);
+    if (corr < 0) return -1;
+    size_t n = strlen(sql);
+    if (snprintf(sql + n, sizeof sql - n, ", %s, NULL, NULL FROM \"%s\" k ORDER BY k.rowid",
+                 corr ? "k.correlationId" : "NULL", table) >= (int)(sizeof sql - n))
+        return imp_sql_fail(s, table, "query too long");
+    sqlite3_stmt *st;
+    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    src->table = table;
+    int r = imp_sql_read_copies(s, t, st, src, memset_);
+    sqlite3_finalize(st);
+    return r;
+}
+
+/* Launch times: RUNTIME records first (rank 0), DRIVER ones for launches
+ * made through the driver API (rank 1). Stream priorities from STREAM. */
+static int load_maps(imp_sql *s, imp_sql_map *api, imp_sql_map *prio) {
+    static const char *const api_cols[] = { "correlationId", "start", NULL };
+    static const char *const stream_cols[] = { "contextId", "streamId", "priority", NULL };
+    int r1 = imp_sql_table_has(s, T_RUNTIME, api_cols);
+    int r2 = imp_sql_table_has(s, T_DRIVER, api_cols);
+    int r3 = imp_sql_table_has(s, T_STREAM, stream_cols);
+    if (r1 < 0 || r2 < 0 || r3 < 0) return -1;
+    if (r1 == 1 && imp_sql_map_load(s, api, T_RUNTIME,
+                                    "SELECT correlationId, 0, 0, start FROM " T_RUNTIME) < 0)
+        return -1;
+    if (r2 == 1 && imp_sql_map_load(s, api, T_DRIVER,
+                                    "SELECT correlationId, 0, 1, start FROM " T_DRIVER) < 0)
+        return -1;
+    if (r3 == 1 && imp_sql_map_load(s, prio, T_STREAM,
+                                    "SELECT contextId, streamId, 0, priority FROM " T_STREAM) < 0)
+        return -1;
+    imp_sql_map_sort(api);
+    imp_sql_map_sort(prio);
+    return 0;
+}
+
+static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *api,
+                  imp_sql_map *prio) {
+    int has = imp_sql_has_table(s, "StringTable");
+    if (has < 0) return -1;
+    if (!has) {
+        if (imp_sql_has_table(s, "StringIds") == 1)
+            return imp_sql_fail(s, NULL, "not an nvprof export: table StringTable missing "
+                                         "(this is an Nsight Systems export: use --format nsys-sqlite)");
+        return imp_sql_fail(s, NULL, "not an nvprof export: table StringTable missing");
+    }
+    imp_sql_col strcols[] = { { "_id_", true, false }, { "value", true, false } };
+    char scratch[256] = "";
+    if (imp_sql_columns(s, "StringTable", "s", strcols, 2, scratch, sizeof scratch) < 0) return -1;
+
+    static const char *const kernel_tables[] = { T_CKERNEL, T_KERNEL, NULL };
+    static const char *const copy_tables[] = { T_MEMCPY, T_MEMSET, NULL };
+    bool present[4];
+    bool any = false;
+    for (int i = 0; i < 4; i++) {
+        const char *tb = i < 2 ? kernel_tables[i] : copy_tables[i - 2];
+        int h = imp_sql_has_table(s, tb);
+        if (h < 0) return -1;
+        present[i] = h;
+        any = any || h;
+    }
+    if (!any)
+        return imp_sql_fail(s, NULL, "no CUPTI activity tables (" T_CKERNEL ", " T_KERNEL ", "
+                                     T_MEMCPY ", " T_MEMSET ")");
+
+    char version[32];
+    if (imp_sql_has_table(s, "Version") == 1) {
+        if (imp_sql_text1(s, "Version", "SELECT * FROM Version", version, sizeof version) < 0)
+            return -1;
+        if (version[0] && trace_set_meta(t, "nvprof_export_version", version) < 0)
+            return imp_sql_fail(s, NULL, "out of memory");
+    }
+
+    if (load_maps(s, api, prio) < 0) return -1;
+    imp_sql_src src = { .name_col = "name", .strings = "StringTable", .strings_id = "_id_",
+                        .api = api, .prio = prio };
+    for (int i = 0; i < 2; i++)
+        if (present[i] && read_kernels(s, t, kernel_tables[i], names, &src) < 0) return -1;
+    /* CUPTI's memory-kind numbers as they are: nvprof is the reference */
+    src.mem_map = NULL;
+    src.copy_map = NULL;
+    for (int i = 0; i < 2; i++)
+        if (present[2 + i] && read_copies(s, t, copy_tables[i], i == 1, &src) < 0) return -1;
+
+    int64_t dev = 0;
+    int found = imp_sql_main_device(&src, &dev);
+    if (found && imp_sql_device(s, t, T_DEVICE, "id", dev, "StringTable", "_id_") < 0) return -1;
+    return imp_sql_finish(s, t, "nvprof-sqlite", src.skipped);
+}
+
+int imp_nvprof_sqlite(const imp_file *file, trace *out, char *err, size_t errlen) {
+    imp_sql s;
+    if (imp_sql_open(&s, file, err, errlen) < 0) return -1;
+    imp_sql_name_cache names = { NULL, 0 };
+    imp_sql_map api = { NULL, 0, 0, 0 }, prio = { NULL, 0, 0, 0 };
+    int r = import(&s, out, &names, &api, &prio);
+    free(names.v);
+    imp_sql_map_free(&api);
+    imp_sql_map_free(&prio);
+    imp_sql_close(&s);
+    return r;
+}

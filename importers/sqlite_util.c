@@ -1,0 +1,934 @@
+/* sqlite_util.c -- shared machinery of the nvprof and nsys SQLite importers:
+ * in-memory read-only open, schema questions, the row readers that turn the
+ * CUPTI activity tables into trace records, and format sniffing. See
+ * sqlite_util.h for the contract. */
+#include "sqlite_util.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats.h"
+
+/* Timestamps beyond this are not ones a profiler writes (2^62 ns is year
+ * 2116 as epoch time); refusing them keeps every difference of two trace
+ * times inside int64_t, so re-basing cannot overflow. */
+#define IMP_SQL_TMAX ((int64_t)1 << 62)
+
+/* A name longer than this is not a kernel name (alpaka's reach 512 KiB,
+ * profiler-trace-formats.md §1.5); the limit bounds what a crafted file can
+ * make SQLite allocate for one value. */
+#define IMP_SQL_MAX_VALUE (64 * 1024 * 1024)
+
+static const char sqlite_magic[16] = "SQLite format 3";   /* with its NUL */
+
+bool imp_sql_is_sqlite(const unsigned char *data, size_t len) {
+    return data && len >= 16 && memcmp(data, sqlite_magic, 16) == 0;
+}
+
+int imp_sql_fail(imp_sql *s, const char *table, const char *fmt, ...) {
+    if (!s->err || !s->errlen) return -1;
+    int n = table ? snprintf(s->err, s->errlen, "%s: table %s: ", s->file, table)
+                  : snprintf(s->err, s->errlen, "%s: ", s->file);
+    if (n < 0) n = 0;
+    if ((size_t)n < s->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(s->err + n, s->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    /* one line, whatever SQLite put in its message */
+    for (char *p = s->err; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    return -1;
+}
+
+int imp_sql_open(imp_sql *s, const imp_file *f, char *err, size_t errlen) {
+    memset(s, 0, sizeof *s);
+    s->file = (f && f->name) ? f->name : "input";
+    s->err = err;
+    s->errlen = errlen;
+    if (!f || !imp_sql_is_sqlite(f->data, f->len))
+        return imp_sql_fail(s, NULL, "not an SQLite database (the file does not start with "
+                                     "\"SQLite format 3\")");
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        sqlite3_close(db);
+        return imp_sql_fail(s, NULL, "cannot open an in-memory SQLite database: %s",
+                            sqlite3_errstr(rc));
+    }
+    /* The file is someone else's: its schema must not run code for us, and
+     * nothing we do may write to it or spill to a temporary file. */
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, IMP_SQL_MAX_VALUE);
+    sqlite3_exec(db, "PRAGMA temp_store=MEMORY", NULL, NULL, NULL);
+    /* READONLY means SQLite never writes to the buffer, so handing it the
+     * caller's const bytes without a copy is sound. */
+    rc = sqlite3_deserialize(db, "main", (unsigned char *)(uintptr_t)f->data,
+                             (sqlite3_int64)f->len, (sqlite3_int64)f->len,
+                             SQLITE_DESERIALIZE_READONLY);
+    if (rc != SQLITE_OK) {
+        imp_sql_fail(s, NULL, "cannot read the SQLite database: %s", sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return -1;
+    }
+    s->db = db;
+    /* Reading the schema now turns a damaged file into one clear message
+     * before any table is looked at. */
+    sqlite3_stmt *st = NULL;
+    rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        imp_sql_fail(s, NULL, "not a readable SQLite database: %s", sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        imp_sql_close(s);
+        return -1;
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+void imp_sql_close(imp_sql *s) {
+    if (s->db) sqlite3_close(s->db);
+    s->db = NULL;
+}
+
+int imp_sql_prepare(imp_sql *s, const char *table, const char *sql, sqlite3_stmt **st) {
+    *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
+        imp_sql_fail(s, table, "cannot be read: %s", sqlite3_errmsg(s->db));
+        sqlite3_finalize(*st);
+        *st = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int imp_sql_step(imp_sql *s, const char *table, sqlite3_stmt *st) {
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW || rc == SQLITE_DONE) return rc;
+    return imp_sql_fail(s, table, "cannot be read: %s", sqlite3_errmsg(s->db));
+}
+
+int imp_sql_has_table(imp_sql *s, const char *table) {
+    sqlite3_stmt *st;
+    if (imp_sql_prepare(s, NULL,
+                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
+                        "AND sql NOT LIKE 'CREATE VIRTUAL%'", &st) < 0)
+        return -1;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    int rc = imp_sql_step(s, NULL, st);
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : rc == SQLITE_ROW;
+}
+
+/* Calls back with each column name of `table`; -1 on a read error. */
+static int each_column(imp_sql *s, const char *table,
+                       void (*fn)(void *ctx, const char *name), void *ctx) {
+    sqlite3_stmt *st;
+    if (imp_sql_prepare(s, table, "SELECT name FROM pragma_table_info(?1)", &st) < 0) return -1;
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = imp_sql_step(s, table, st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        if (name) fn(ctx, name);
+    }
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : 0;
+}
+
+struct mark_ctx { imp_sql_col *cols; size_t n; };
+
+static void mark_col(void *ctx, const char *name) {
+    struct mark_ctx *m = ctx;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->cols[i].name && strcmp(m->cols[i].name, name) == 0) m->cols[i].present = true;
+}
+
+static int append(char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int append(char *buf, size_t cap, const char *fmt, ...) {
+    size_t used = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + used, cap - used, fmt, ap);
+    va_end(ap);
+    return (n < 0 || (size_t)n >= cap - used) ? -1 : 0;
+}
+
+int imp_sql_columns(imp_sql *s, const char *table, const char *alias,
+                    imp_sql_col *cols, size_t n, char *sel, size_t selcap) {
+    for (size_t i = 0; i < n; i++) cols[i].present = false;
+    struct mark_ctx m = { cols, n };
+    if (each_column(s, table, mark_col, &m) < 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (cols[i].required && !cols[i].present)
+            return imp_sql_fail(s, table, "column \"%s\" missing", cols[i].name);
+        int r = cols[i].present ? append(sel, selcap, ", %s.\"%s\"", alias, cols[i].name)
+                                : append(sel, selcap, ", NULL");
+        if (r < 0) return imp_sql_fail(s, table, "query too long");
+    }
+    return 0;
+}
+
+int imp_sql_table_has(imp_sql *s, const char *table, const char *const *names) {
+    int has = imp_sql_has_table(s, table);
+    if (has <= 0) return has;
+    imp_sql_col cols[16];
+    size_t n = 0;
+    for (; names[n] && n < 16; n++) cols[n] = (imp_sql_col){ names[n], false, false };
+    struct mark_ctx m = { cols, n };
+    if (each_column(s, table, mark_col, &m) < 0) return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!cols[i].present) return 0;
+    return 1;
+}
+
+static const char *type_name(int type) {
+    switch (type) {
+    case SQLITE_FLOAT: return "a real number";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "a blob";
+    default: return "NULL";
+    }
+}
+
+int imp_sql_int(imp_sql *s, sqlite3_stmt *st, int i, const char *table, int64_t row,
+                const char *col, int64_t *v) {
+    /* one column fetch, then cheap reads of the value (this runs for
+     * every column of every row) */
+    sqlite3_value *val = sqlite3_column_value(st, i);
+    int type = sqlite3_value_type(val);
+    if (type == SQLITE_INTEGER) {
+        *v = sqlite3_value_int64(val);
+        return 0;
+    }
+    *v = 0;
+    if (type == SQLITE_NULL) return 1;
+    if (type == SQLITE_FLOAT) {
+        double d = sqlite3_column_double(st, i);
+        /* 2^63 as a double: beyond it the cast is undefined */
+        if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 && d == (double)(int64_t)d) {
+            *v = (int64_t)d;
+            return 0;
+        }
+    }
+    return imp_sql_fail(s, table, "row %lld: column \"%s\": expected an integer, got %s",
+                        (long long)row, col, type_name(type));
+}
+
+int imp_sql_int_range(imp_sql *s, sqlite3_stmt *st, int i, const char *table, int64_t row,
+                      const char *col, int64_t lo, int64_t hi, int64_t *v) {
+    int r = imp_sql_int(s, st, i, table, row, col, v);
+    if (r < 0) return -1;
+    if (r == 1)
+        return imp_sql_fail(s, table, "row %lld: column \"%s\": expected an integer, got NULL",
+                            (long long)row, col);
+    if (*v < lo || *v > hi)
+        return imp_sql_fail(s, table, "row %lld: column \"%s\": %lld is out of range [%lld, %lld]",
+                            (long long)row, col, (long long)*v, (long long)lo, (long long)hi);
+    return 0;
+}
+
+int imp_sql_text1(imp_sql *s, const char *table, const char *sql, char *buf, size_t buflen) {
+    sqlite3_stmt *st;
+    if (buflen) buf[0] = '\0';
+    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    int rc = imp_sql_step(s, table, st);
+    if (rc == SQLITE_ROW && buflen) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        if (v) snprintf(buf, buflen, "%s", v);
+    }
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- enums ---------------------------------------------------------------- */
+
+int imp_sql_copy_direction(int64_t copy_kind, int src_mem, int dst_mem) {
+    /* CUpti_ActivityMemcpyKind (profiler-trace-formats.md §2.4); arrays are
+     * device memory. 11..13 are the nsys unified-memory kinds (§3.3). */
+    switch (copy_kind) {
+    case 1: case 3: case 11: return TRACE_COPY_H2D;      /* HtoD, HtoA */
+    case 2: case 4: case 12: return TRACE_COPY_D2H;      /* DtoH, AtoH */
+    case 5: case 6: case 7: case 8: case 13: return TRACE_COPY_D2D;
+    case 9: return TRACE_COPY_H2H;
+    case 10: return TRACE_COPY_P2P;
+    default: break;
+    }
+    bool src_host = src_mem == IMP_SQL_MEM_PAGEABLE || src_mem == IMP_SQL_MEM_PINNED;
+    bool dst_host = dst_mem == IMP_SQL_MEM_PAGEABLE || dst_mem == IMP_SQL_MEM_PINNED;
+    bool src_dev = src_mem == IMP_SQL_MEM_DEVICE || src_mem == IMP_SQL_MEM_ARRAY ||
+                   src_mem == IMP_SQL_MEM_DEVICE_STATIC;
+    bool dst_dev = dst_mem == IMP_SQL_MEM_DEVICE || dst_mem == IMP_SQL_MEM_ARRAY ||
+                   dst_mem == IMP_SQL_MEM_DEVICE_STATIC;
+    if (src_host && dst_dev) return TRACE_COPY_H2D;
+    if (src_dev && dst_host) return TRACE_COPY_D2H;
+    if (src_dev && dst_dev) return TRACE_COPY_D2D;
+    if (src_host && dst_host) return TRACE_COPY_H2H;
+    return TRACE_COPY_OTHER;
+}
+
+const char *imp_sql_copy_name(int64_t copy_kind) {
+    static const char *const names[] = {
+        "[CUDA memcpy Unknown]", "[CUDA memcpy HtoD]", "[CUDA memcpy DtoH]",
+        "[CUDA memcpy HtoA]", "[CUDA memcpy AtoH]", "[CUDA memcpy AtoA]",
+        "[CUDA memcpy AtoD]", "[CUDA memcpy DtoA]", "[CUDA memcpy DtoD]",
+        "[CUDA memcpy HtoH]", "[CUDA memcpy PtoP]",
+        "[Unified Memory Memcpy HtoD]", "[Unified Memory Memcpy DtoH]",
+        "[Unified Memory Memcpy DtoD]",
+    };
+    if (copy_kind < 0 || copy_kind >= (int64_t)(sizeof names / sizeof *names)) return names[0];
+    return names[copy_kind];
+}
+
+/* ---- stable sort ---------------------------------------------------------- */
+
+typedef struct sort_ent {
+    int64_t key;
+    size_t idx;              /* position before sorting: the tie-break */
+} sort_ent;
+
+static int ent_cmp(const void *pa, const void *pb) {
+    const sort_ent *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Sort (key, position) pairs -- small and cheap to move -- then move each
+ * record once, in place, cycle by cycle. Ties keep table order, so equal
+ * starts stay deterministic. Skipped when the table was already in start
+ * order. */
+static int sort_records(void *base, size_t n, size_t esz, size_t key_off) {
+    char *a = base;
+    size_t i = 1;
+    int64_t prev, cur;
+    while (i < n) {
+        memcpy(&prev, a + (i - 1) * esz + key_off, sizeof prev);
+        memcpy(&cur, a + i * esz + key_off, sizeof cur);
+        if (prev > cur) break;
+        i++;
+    }
+    if (i >= n) return 0;
+    if (n > SIZE_MAX / sizeof(sort_ent)) return -1;
+    sort_ent *e = malloc(n * sizeof *e);
+    char *tmp = malloc(esz);
+    if (!e || !tmp) { free(e); free(tmp); return -1; }
+    for (i = 0; i < n; i++) {
+        memcpy(&e[i].key, a + i * esz + key_off, sizeof e[i].key);
+        e[i].idx = i;
+    }
+    qsort(e, n, sizeof *e, ent_cmp);
+    /* slot i must receive record e[i].idx; a slot done is marked idx = i */
+    for (i = 0; i < n; i++) {
+        if (e[i].idx == i) continue;
+        memcpy(tmp, a + i * esz, esz);
+        size_t j = i;
+        for (;;) {
+            size_t k = e[j].idx;
+            e[j].idx = j;
+            if (k == i) { memcpy(a + j * esz, tmp, esz); break; }
+            memcpy(a + j * esz, a + k * esz, esz);
+            j = k;
+        }
+    }
+    free(e);
+    free(tmp);
+    return 0;
+}
+
+int imp_sql_sort_kernels(trace *t) {
+    return sort_records(t->kernels.v, t->kernels.n, sizeof *t->kernels.v,
+                        offsetof(trace_kernel, first_block));
+}
+
+int imp_sql_sort_copies(trace *t) {
+    return sort_records(t->copies.v, t->copies.n, sizeof *t->copies.v, offsetof(trace_copy, start));
+}
+
+/* ---- lookup maps ---------------------------------------------------------- */
+
+static int keyed_cmp(const void *pa, const void *pb) {
+    const imp_sql_keyed *a = pa, *b = pb;
+    for (int i = 0; i < 3; i++)
+        if (a->k[i] != b->k[i]) return a->k[i] < b->k[i] ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+int imp_sql_map_load(imp_sql *s, imp_sql_map *m, const char *table, const char *sql) {
+    sqlite3_stmt *st;
+    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    int rc;
+    while ((rc = imp_sql_step(s, table, st)) == SQLITE_ROW) {
+        imp_sql_keyed e;
+        bool ok = true;
+        for (int i = 0; i < 4 && ok; i++) {
+            sqlite3_value *val = sqlite3_column_value(st, i);
+            ok = sqlite3_value_type(val) == SQLITE_INTEGER;
+            int64_t v = sqlite3_value_int64(val);
+            if (i < 3) e.k[i] = v; else e.v = v;
+        }
+        if (!ok) continue;
+        if (m->n == m->cap) {
+            size_t ncap = m->cap ? m->cap * 2 : 256;
+            imp_sql_keyed *nv = ncap < SIZE_MAX / sizeof *nv ? realloc(m->v, ncap * sizeof *nv) : NULL;
+            if (!nv) {
+                sqlite3_finalize(st);
+                return imp_sql_fail(s, table, "out of memory");
+            }
+            m->v = nv;
+            m->cap = ncap;
+        }
+        m->v[m->n++] = e;
+    }
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : 0;
+}
+
+void imp_sql_map_sort(imp_sql_map *m) {
+    size_t i = 1;
+    while (i < m->n && keyed_cmp(&m->v[i - 1], &m->v[i]) <= 0) i++;
+    if (i < m->n) qsort(m->v, m->n, sizeof *m->v, keyed_cmp);
+}
+
+static int key_cmp(const imp_sql_keyed *e, const int64_t *key, int nkeys) {
+    for (int i = 0; i < nkeys; i++)
+        if (e->k[i] != key[i]) return e->k[i] < key[i] ? -1 : 1;
+    return 0;
+}
+
+bool imp_sql_map_find(imp_sql_map *m, const int64_t *key, int nkeys, int64_t *v) {
+    /* Records come in about the order of their API calls, so the answer is
+     * usually the entry after the last one: try there before searching. */
+    size_t h = m->hint;
+    for (size_t i = h; i < h + 2 && i < m->n; i++) {
+        if (key_cmp(&m->v[i], key, nkeys) == 0 && (i == 0 || key_cmp(&m->v[i - 1], key, nkeys) < 0)) {
+            m->hint = i + 1;
+            *v = m->v[i].v;
+            return true;
+        }
+    }
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {                     /* first entry >= key on the first nkeys */
+        size_t mid = lo + (hi - lo) / 2;
+        if (key_cmp(&m->v[mid], key, nkeys) < 0) lo = mid + 1; else hi = mid;
+    }
+    if (lo == m->n || key_cmp(&m->v[lo], key, nkeys) != 0) return false;
+    m->hint = lo + 1;
+    *v = m->v[lo].v;
+    return true;
+}
+
+void imp_sql_map_free(imp_sql_map *m) {
+    free(m->v);
+    m->v = NULL;
+    m->n = m->cap = m->hint = 0;
+}
+
+/* ---- row readers ---------------------------------------------------------- */
+
+/* Profilers write start = end = 0 when a device buffer overflowed and the
+ * timestamps were lost (profiler-trace-formats.md §5 item 9): such a row has
+ * no place on a timeline and is left out (and counted), as is one that ends
+ * before it starts. */
+static bool valid_span(int64_t start, int64_t end) {
+    if (start == 0 && end == 0) return false;
+    return start >= 0 && end >= start && end <= IMP_SQL_TMAX;
+}
+
+/* A value that only refines a record (ids used for names and lookups):
+ * what is not a plain integer there is unknown, not an error in the row. */
+static bool opt_int(sqlite3_stmt *st, int i, int64_t *v) {
+    sqlite3_value *val = sqlite3_column_value(st, i);
+    *v = 0;
+    if (sqlite3_value_type(val) != SQLITE_INTEGER) return false;
+    *v = sqlite3_value_int64(val);
+    return true;
+}
+
+/* Rows repeat the same few streams and contexts, so their names are
+ * formatted and interned once and then found by their integer ids. */
+#define NAME_SLOTS 64
+
+typedef struct name_cache {
+    bool used[NAME_SLOTS];
+    int64_t key[NAME_SLOTS][4];
+    trace_str id[NAME_SLOTS];
+} name_cache;
+
+typedef struct row_ids {
+    bool has[4];             /* pid, device, context, green */
+    int64_t v[4];
+} row_ids;
+
+static size_t slot_of(const int64_t *k, size_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint64_t)k[i]) * 1099511628211ULL;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* "gpu0 ctx1", "pid 36554 gpu0 ctx1 green2": one address space per
+ * process and context, the granularity at which the driver time-slices
+ * (GCAPS §2) -- and no '/' or ':' since it goes into queue names. */
+static trace_str process_name(trace *t, name_cache *c, const row_ids *r) {
+    int64_t key[4];
+    for (int i = 0; i < 4; i++)
+        key[i] = r->has[i] ? r->v[i] : INT64_MIN;
+    if (key[3] == 0) key[3] = INT64_MIN;          /* green 0: not a green context */
+    size_t sl = slot_of(key, 4) % NAME_SLOTS;
+    if (c->used[sl] && memcmp(c->key[sl], key, sizeof key) == 0) return c->id[sl];
+    static const char *const label[4] = { "pid ", "gpu", "ctx", "green" };
+    char buf[128];
+    size_t n = 0;
+    for (int i = 0; i < 4; i++) {
+        if (key[i] == INT64_MIN) continue;
+        int w = snprintf(buf + n, sizeof buf - n, "%s%s%lld", n ? " " : "", label[i],
+                         (long long)key[i]);
+        if (w < 0 || (size_t)w >= sizeof buf - n) break;
+        n += (size_t)w;
+    }
+    trace_str id = n ? trace_intern_n(t, buf, n) : 0;
+    c->used[sl] = true;
+    memcpy(c->key[sl], key, sizeof key);
+    c->id[sl] = id;
+    return id;
+}
+
+static trace_str stream_name(trace *t, name_cache *c, bool has, int64_t v) {
+    if (!has) return 0;
+    int64_t key[4] = { v, 0, 0, 0 };
+    size_t sl = slot_of(key, 1) % NAME_SLOTS;
+    if (c->used[sl] && c->key[sl][0] == v) return c->id[sl];
+    char buf[24];
+    int w = snprintf(buf, sizeof buf, "%lld", (long long)v);
+    trace_str id = trace_intern_n(t, buf, (size_t)w);
+    c->used[sl] = true;
+    memcpy(c->key[sl], key, sizeof key);
+    c->id[sl] = id;
+    return id;
+}
+
+static void read_ids(sqlite3_stmt *st, int pid, int dev, int ctx, int green, row_ids *r) {
+    int cols[4] = { pid, dev, ctx, green };
+    for (int i = 0; i < 4; i++) r->has[i] = opt_int(st, cols[i], &r->v[i]);
+}
+
+static void count_device(imp_sql_devs *d, const row_ids *r) {
+    if (!r->has[1]) return;
+    for (size_t i = 0; i < d->used; i++)
+        if (d->id[i] == r->v[1]) { d->n[i]++; return; }
+    if (d->used < 16) {
+        d->id[d->used] = r->v[1];
+        d->n[d->used++] = 1;
+    }
+}
+
+/* Launch time: the start of the API call with the kernel's correlationId
+ * (in the same process where the profiler says which). */
+static int64_t issue_time(const imp_sql_src *src, sqlite3_stmt *st, int corr_i, const row_ids *r) {
+    int64_t key[2], v;
+    if (!src->api || !opt_int(st, corr_i, &key[0])) return TRACE_NONE;
+    key[1] = (src->api_by_pid && r->has[0]) ? r->v[0] : 0;
+    if (!imp_sql_map_find(src->api, key, 2, &v)) return TRACE_NONE;
+    return (v >= 0 && v <= IMP_SQL_TMAX) ? v : TRACE_NONE;
+}
+
+/* The small-integer value of an enum column (memory kind, copy kind):
+ * -1 when NULL, not an integer or outside 0..63. */
+static int enum_value(sqlite3_stmt *st, int i) {
+    sqlite3_value *val = sqlite3_column_value(st, i);
+    if (sqlite3_value_type(val) != SQLITE_INTEGER) return -1;
+    int64_t v = sqlite3_value_int64(val);
+    return (v >= 0 && v < 64) ? (int)v : -1;
+}
+
+static int map_enum(const int *map, int v) {
+    return (v < 0) ? -1 : (map ? map[v] : v);
+}
+
+static trace_str display_name(trace *t, imp_sql_name_cache *c, trace_str raw) {
+    if (raw >= c->cap) {
+        size_t ncap = c->cap ? c->cap : 64;
+        while (ncap <= raw) ncap *= 2;
+        trace_str *nv = realloc(c->v, ncap * sizeof *nv);
+        if (!nv) { t->oom = true; return 0; }
+        memset(nv + c->cap, 0, (ncap - c->cap) * sizeof *nv);
+        c->v = nv;
+        c->cap = ncap;
+    }
+    if (!c->v[raw]) {
+        char buf[16384];
+        const char *d = imp_demangle(trace_str_get(t, raw), buf, sizeof buf);
+        c->v[raw] = d ? trace_intern(t, d) : raw;
+    }
+    return c->v[raw];
+}
+
+/* Dimensions CUDA allows: grid x < 2^31, y and z < 2^16; block x, y < 1024,
+ * z < 64. Anything larger is a damaged row, and the bounds keep the products
+ * (blocks per grid, threads per block) inside their types. */
+#define DIM_MAX ((int64_t)INT32_MAX)
+
+/* Kernel names by their string ids: looked up, demangled and interned once
+ * per distinct (name, mangled name) pair, not once per row. */
+#define KNAME_SLOTS 1024
+
+typedef struct kname_slot {
+    bool used;
+    int64_t name_id, raw_id;
+    trace_str name, raw;
+} kname_slot;
+
+typedef struct kname_cache {
+    sqlite3_stmt *lookup;    /* SELECT value FROM strings WHERE id = ?1 */
+    kname_slot slot[KNAME_SLOTS];
+} kname_cache;
+
+/* 1 with *out interned, 0 when the id has no string, -1 on a read error. */
+static int lookup_string(imp_sql *s, trace *t, const imp_sql_src *src, kname_cache *c,
+                         int64_t id, trace_str *out) {
+    sqlite3_reset(c->lookup);
+    sqlite3_bind_int64(c->lookup, 1, id);
+    int rc = imp_sql_step(s, src->strings, c->lookup);
+    if (rc != SQLITE_ROW) return rc < 0 ? -1 : 0;
+    const unsigned char *txt = sqlite3_column_text(c->lookup, 0);
+    if (!txt) {
+        if (sqlite3_errcode(s->db) == SQLITE_NOMEM) return imp_sql_fail(s, NULL, "out of memory");
+        return 0;
+    }
+    *out = trace_intern_n(t, (const char *)txt, (size_t)sqlite3_column_bytes(c->lookup, 0));
+    if (t->oom) return imp_sql_fail(s, NULL, "out of memory");
+    return 1;
+}
+
+/* The slot for a kernel's name ids, filled on first use: 1 with *out set,
+ * 0 when no string stands behind the ids, -1 with err filled. */
+static int kernel_name(imp_sql *s, trace *t, const imp_sql_src *src, kname_cache *c,
+                       imp_sql_name_cache *names, int64_t name_id, bool has_raw, int64_t raw_id,
+                       const kname_slot **out) {
+    if (!has_raw) raw_id = INT64_MIN;
+    int64_t key[2] = { name_id, raw_id };
+    kname_slot *sl = &c->slot[slot_of(key, 2) % KNAME_SLOTS];
+    *out = sl;
+    if (sl->used && sl->name_id == name_id && sl->raw_id == raw_id) return 1;
+    trace_str a = 0, b = 0;
+    if (lookup_string(s, t, src, c, name_id, &a) < 0) return -1;
+    if (has_raw && lookup_string(s, t, src, c, raw_id, &b) < 0) return -1;
+    if (!a && !(src->name_is_display && b)) return 0;
+    trace_str raw, display;
+    if (src->name_is_display) {
+        /* nsys: demangledName, with the mangled form beside it when kept */
+        display = a ? a : b;
+        raw = b ? b : a;
+    } else {
+        raw = display = a;
+    }
+    if (display == raw) display = display_name(t, names, raw);
+    if (t->oom) return imp_sql_fail(s, NULL, "out of memory");
+    sl->used = true;
+    sl->name_id = name_id;
+    sl->raw_id = raw_id;
+    sl->name = display;
+    sl->raw = display == raw ? 0 : raw;
+    return 1;
+}
+
+static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
+                            imp_sql_name_cache *names, name_cache *streams, name_cache *procs,
+                            kname_cache *kn_cache) {
+    static const char *const dim_col[6] = { "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ" };
+    const char *tb = src->table;
+    int rc;
+    while ((rc = imp_sql_step(s, tb, st)) == SQLITE_ROW) {
+        int64_t row = sqlite3_column_int64(st, IMP_SQL_K_ROWID);
+        int64_t start, end, v;
+        if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||
+            imp_sql_int_range(s, st, IMP_SQL_K_END, tb, row, "end", INT64_MIN, INT64_MAX, &end) < 0)
+            return -1;
+        if (!valid_span(start, end)) { src->skipped++; continue; }
+
+        int64_t dims[6];
+        for (int d = 0; d < 6; d++) {
+            int r = imp_sql_int(s, st, IMP_SQL_K_GRIDX + d, tb, row, dim_col[d], &dims[d]);
+            if (r < 0) return -1;
+            if (dims[d] < 0 || dims[d] > DIM_MAX)
+                return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range [0, %lld]",
+                                    (long long)row, dim_col[d], (long long)dims[d], (long long)DIM_MAX);
+        }
+        int64_t regs, ssmem, dsmem;
+        if (imp_sql_int(s, st, IMP_SQL_K_REGS, tb, row, "registersPerThread", &regs) < 0 ||
+            imp_sql_int(s, st, IMP_SQL_K_SSMEM, tb, row, "staticSharedMemory", &ssmem) < 0 ||
+            imp_sql_int(s, st, IMP_SQL_K_DSMEM, tb, row, "dynamicSharedMemory", &dsmem) < 0)
+            return -1;
+        if (regs < 0 || regs > 65536)
+            return imp_sql_fail(s, tb, "row %lld: column \"registersPerThread\": %lld is out of range [0, 65536]",
+                                (long long)row, (long long)regs);
+        if (ssmem < 0 || ssmem > DIM_MAX || dsmem < 0 || dsmem > DIM_MAX)
+            return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range [0, %lld]",
+                                (long long)row, (ssmem < 0 || ssmem > DIM_MAX) ? "staticSharedMemory"
+                                                                           : "dynamicSharedMemory",
+                                (long long)((ssmem < 0 || ssmem > DIM_MAX) ? ssmem : dsmem),
+                                (long long)DIM_MAX);
+
+        int64_t name_id, raw_id;
+        if (imp_sql_int_range(s, st, IMP_SQL_K_NAMEID, tb, row, src->name_col, INT64_MIN,
+                              INT64_MAX, &name_id) < 0)
+            return -1;
+        bool has_raw = opt_int(st, IMP_SQL_K_RAWID, &raw_id);
+        const kname_slot *kn;
+        int found = kernel_name(s, t, src, kn_cache, names, name_id, has_raw, raw_id, &kn);
+        if (found < 0) return -1;
+        if (!found)
+            return imp_sql_fail(s, tb, "row %lld: column \"%s\": string id %lld is not in %s",
+                                (long long)row, src->name_col, (long long)name_id, src->strings);
+
+        trace_kernel *k = trace_add_kernel(t);
+        if (!k) return imp_sql_fail(s, tb, "out of memory");
+        k->name = kn->name;
+        k->raw_name = kn->raw;
+        row_ids ids;
+        read_ids(st, IMP_SQL_K_PID, IMP_SQL_K_DEVICE, IMP_SQL_K_CONTEXT, IMP_SQL_K_GREEN, &ids);
+        int64_t stream = 0;
+        bool has_stream = opt_int(st, IMP_SQL_K_STREAM, &stream);
+        k->stream = stream_name(t, streams, has_stream, stream);
+        k->process = process_name(t, procs, &ids);
+        count_device(&src->kernel_devs, &ids);
+        k->first_block = start;
+        k->end = end;
+        k->issue = issue_time(src, st, IMP_SQL_K_CORR, &ids);
+        int64_t pkey[3] = { ids.v[2], stream, (src->prio_by_pid && ids.has[0]) ? ids.v[0] : 0 };
+        if (src->prio && ids.has[2] && has_stream && imp_sql_map_find(src->prio, pkey, 3, &v)) {
+            /* nsys stores the int32 priority as unsigned (4294967291 = -5) */
+            if (v > INT32_MAX && v <= (int64_t)UINT32_MAX) v -= (int64_t)UINT32_MAX + 1;
+            if (v >= -1024 && v <= 1024) k->priority = (int32_t)v;
+        }
+        for (int d = 0; d < 3; d++) {
+            k->grid[d] = (int32_t)dims[d];
+            k->block[d] = (int32_t)dims[3 + d];
+        }
+        /* (2^31-1)^3 overflows int64 and (2^31-1)^2 int32: multiply only
+         * when known to fit, else leave the total unknown */
+        if (dims[0] && dims[1] && dims[2] && dims[1] <= 65535 && dims[2] <= 65535)
+            k->blocks = dims[0] * dims[1] * dims[2];
+        if (dims[3] && dims[4] && dims[5] && dims[3] * dims[4] <= INT32_MAX / dims[5])
+            k->threads = (int32_t)(dims[3] * dims[4] * dims[5]);
+        k->regs = (int32_t)regs;
+        k->smem = ssmem + dsmem;
+        if (t->oom) return imp_sql_fail(s, tb, "out of memory");
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+int imp_sql_read_kernels(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
+                         imp_sql_name_cache *names) {
+    name_cache streams, procs;
+    memset(&streams, 0, sizeof streams);
+    memset(&procs, 0, sizeof procs);
+    kname_cache kn_cache;
+    memset(&kn_cache, 0, sizeof kn_cache);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT value FROM \"%s\" WHERE \"%s\" = ?1", src->strings,
+             src->strings_id);
+    if (imp_sql_prepare(s, src->strings, sql, &kn_cache.lookup) < 0) return -1;
+    int r = read_kernel_rows(s, t, st, src, names, &streams, &procs, &kn_cache);
+    sqlite3_finalize(kn_cache.lookup);
+    return r;
+}
+
+int imp_sql_read_copies(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src, bool memset_) {
+    const char *tb = src->table;
+    trace_str memset_name = memset_ ? trace_intern(t, "[CUDA memset]") : 0;
+    name_cache streams, procs;
+    memset(&streams, 0, sizeof streams);
+    memset(&procs, 0, sizeof procs);
+    int rc;
+    while ((rc = imp_sql_step(s, tb, st)) == SQLITE_ROW) {
+        int64_t row = sqlite3_column_int64(st, IMP_SQL_C_ROWID);
+        int64_t start, end, bytes;
+        if (imp_sql_int_range(s, st, IMP_SQL_C_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||
+            imp_sql_int_range(s, st, IMP_SQL_C_END, tb, row, "end", INT64_MIN, INT64_MAX, &end) < 0 ||
+            imp_sql_int_range(s, st, IMP_SQL_C_BYTES, tb, row, "bytes", 0, INT64_MAX, &bytes) < 0)
+            return -1;
+        if (!valid_span(start, end)) { src->skipped++; continue; }
+        trace_copy *c = trace_add_copy(t);
+        if (!c) return imp_sql_fail(s, tb, "out of memory");
+        if (memset_) {
+            c->name = memset_name;
+            c->direction = TRACE_COPY_MEMSET;
+        } else {
+            int kind = map_enum(src->copy_map, enum_value(st, IMP_SQL_C_KIND));
+            int sm = map_enum(src->mem_map, enum_value(st, IMP_SQL_C_SRCMEM));
+            int dm = map_enum(src->mem_map, enum_value(st, IMP_SQL_C_DSTMEM));
+            c->name = trace_intern(t, imp_sql_copy_name(kind));
+            c->direction = imp_sql_copy_direction(kind, sm, dm);
+        }
+        row_ids ids;
+        read_ids(st, IMP_SQL_C_PID, IMP_SQL_C_DEVICE, IMP_SQL_C_CONTEXT, IMP_SQL_C_GREEN, &ids);
+        int64_t stream = 0;
+        bool has_stream = opt_int(st, IMP_SQL_C_STREAM, &stream);
+        c->stream = stream_name(t, &streams, has_stream, stream);
+        c->process = process_name(t, &procs, &ids);
+        count_device(&src->copy_devs, &ids);
+        c->bytes = bytes;
+        c->start = start;
+        c->end = end;
+        c->issue = issue_time(src, st, IMP_SQL_C_CORR, &ids);
+        if (t->oom) return imp_sql_fail(s, tb, "out of memory");
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- device --------------------------------------------------------------- */
+
+/* Each device field under the column names nvprof's DEVICE table,
+ * nsys's TARGET_INFO_GPU and the 2021 TARGET_INFO_CUDA_GPU use, with the
+ * factor that turns the value into the model's unit. */
+typedef struct dev_field {
+    const char *col;
+    int64_t scale;
+    int which;
+} dev_field;
+
+enum { F_SMS, F_WARP, F_WARPS_SM, F_BLOCKS_SM, F_SMEM_SM, F_REGS_SM, F_REGS_BLOCK,
+       F_SMEM_BLOCK, F_THREADS_BLOCK, F_CLOCK, F_CE, F_COUNT };
+
+static const dev_field dev_fields[] = {
+    { "numMultiprocessors", 1, F_SMS }, { "smCount", 1, F_SMS },
+    { "numThreadsPerWarp", 1, F_WARP }, { "threadsPerWarp", 1, F_WARP },
+    { "maxWarpsPerMultiprocessor", 1, F_WARPS_SM }, { "maxWarpsPerSm", 1, F_WARPS_SM },
+    { "maxBlocksPerMultiprocessor", 1, F_BLOCKS_SM }, { "maxBlocksPerSm", 1, F_BLOCKS_SM },
+    { "maxSharedMemoryPerMultiprocessor", 1, F_SMEM_SM }, { "maxShmemPerSm", 1, F_SMEM_SM },
+    { "maxRegistersPerMultiprocessor", 1, F_REGS_SM }, { "maxRegistersPerSm", 1, F_REGS_SM },
+    { "maxRegistersPerBlock", 1, F_REGS_BLOCK },
+    { "maxSharedMemoryPerBlock", 1, F_SMEM_BLOCK }, { "maxShmemPerBlock", 1, F_SMEM_BLOCK },
+    { "maxThreadsPerBlock", 1, F_THREADS_BLOCK },
+    { "coreClockRate", 1000, F_CLOCK },   /* CUPTI: kHz */
+    { "clockRate", 1, F_CLOCK },          /* nsys: Hz */
+    { "numMemcpyEngines", 1, F_CE }, { "asyncEngines", 1, F_CE },
+};
+#define N_DEV_FIELDS (sizeof dev_fields / sizeof *dev_fields)
+
+int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
+                   int64_t dev_id, const char *strings, const char *str_id) {
+    int has = imp_sql_has_table(s, table);
+    if (has <= 0) return has;
+    imp_sql_col cols[N_DEV_FIELDS + 2];
+    cols[0] = (imp_sql_col){ key_col, false, false };
+    cols[1] = (imp_sql_col){ "name", false, false };
+    for (size_t i = 0; i < N_DEV_FIELDS; i++)
+        cols[i + 2] = (imp_sql_col){ dev_fields[i].col, false, false };
+    char sql[2048] = "SELECT 0";
+    if (imp_sql_columns(s, table, "d", cols, N_DEV_FIELDS + 2, sql, sizeof sql) < 0) return -1;
+    if (!cols[0].present) return 0;
+    char tail[256];
+    if (strings && cols[1].present)
+        snprintf(tail, sizeof tail, ", (SELECT value FROM \"%s\" WHERE \"%s\" = d.name)", strings, str_id);
+    else
+        snprintf(tail, sizeof tail, ", %s", cols[1].present ? "d.name" : "NULL");
+    if (append(sql, sizeof sql, "%s FROM \"%s\" d WHERE d.\"%s\" = ?1 LIMIT 1", tail, table,
+               key_col) < 0)
+        return imp_sql_fail(s, table, "query too long");
+    sqlite3_stmt *st;
+    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    sqlite3_bind_int64(st, 1, dev_id);
+    int rc = imp_sql_step(s, table, st);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return rc < 0 ? -1 : 0;
+    }
+    int64_t val[F_COUNT] = { 0 };
+    bool got[F_COUNT] = { false };
+    for (size_t i = 0; i < N_DEV_FIELDS; i++) {
+        int c = (int)i + 3;
+        const dev_field *f = &dev_fields[i];
+        if (got[f->which] || sqlite3_column_type(st, c) != SQLITE_INTEGER) continue;
+        int64_t v = sqlite3_column_int64(st, c);
+        /* a device limit is positive and far below 2^40; others are damage */
+        if (v <= 0 || v > ((int64_t)1 << 40)) continue;
+        val[f->which] = v * f->scale;
+        got[f->which] = true;
+    }
+    sim_device *d = &t->device;
+    const unsigned char *name = sqlite3_column_text(st, (int)N_DEV_FIELDS + 3);
+    if (name) snprintf(d->name, sizeof d->name, "%s", (const char *)name);
+    if (got[F_SMS] && val[F_SMS] <= SIM_MAX_SMS) {
+        d->sms = (int32_t)val[F_SMS];
+        /* the trace cannot show the block scheduler's tie-break order
+         * (most-room §4.3); ascending is the model's default */
+        d->sm_order_kind = SIM_SM_ORDER_ASCENDING;
+        for (int32_t i = 0; i < d->sms; i++) d->sm_order[i] = (int16_t)i;
+        t->has_device = true;
+    }
+    if (val[F_WARP] <= INT32_MAX) d->warp_size = (int32_t)val[F_WARP];
+    if (val[F_WARPS_SM] <= INT32_MAX) d->warps_per_sm = (int32_t)val[F_WARPS_SM];
+    if (val[F_WARP] && val[F_WARPS_SM] && val[F_WARP] * val[F_WARPS_SM] <= INT32_MAX)
+        d->threads_per_sm = (int32_t)(val[F_WARP] * val[F_WARPS_SM]);
+    if (val[F_BLOCKS_SM] <= INT32_MAX) d->blocks_per_sm = (int32_t)val[F_BLOCKS_SM];
+    if (val[F_THREADS_BLOCK] <= INT32_MAX) d->max_threads_per_block = (int32_t)val[F_THREADS_BLOCK];
+    d->smem_per_sm = val[F_SMEM_SM];
+    d->regs_per_sm = val[F_REGS_SM];
+    d->max_regs_per_block = val[F_REGS_BLOCK];
+    d->max_smem_per_block = val[F_SMEM_BLOCK];
+    d->clock_hz = val[F_CLOCK];
+    /* the model knows one engine for both directions or one per direction
+     * (TX2 §4, rule C1); more engines than that still serve two directions */
+    d->copy_engines = val[F_CE] > 2 ? 2 : (int32_t)val[F_CE];
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int imp_sql_main_device(const imp_sql_src *src, int64_t *id) {
+    const imp_sql_devs *d = src->kernel_devs.used ? &src->kernel_devs : &src->copy_devs;
+    if (!d->used) return 0;
+    size_t best = 0;
+    for (size_t i = 1; i < d->used; i++)
+        if (d->n[i] > d->n[best] || (d->n[i] == d->n[best] && d->id[i] < d->id[best])) best = i;
+    *id = d->id[best];
+    return 1;
+}
+
+int imp_sql_finish(imp_sql *s, trace *t, const char *source, size_t skipped) {
+    if (t->oom) return imp_sql_fail(s, NULL, "out of memory");
+    if (t->kernels.n == 0 && t->copies.n == 0) {
+        if (skipped)
+            return imp_sql_fail(s, NULL, "no kernels, copies or memsets with timestamps "
+                                         "(%zu records had none)", skipped);
+        return imp_sql_fail(s, NULL, "no kernels, copies or memsets recorded");
+    }
+    if (imp_sql_sort_kernels(t) < 0 || imp_sql_sort_copies(t) < 0)
+        return imp_sql_fail(s, NULL, "out of memory");
+    char buf[32];
+    snprintf(buf, sizeof buf, "%zu", skipped);
+    if (trace_set_source(t, source) < 0 || (skipped && trace_set_meta(t, "skipped_records", buf) < 0))
+        return imp_sql_fail(s, NULL, "out of memory");
+    return 0;
+}
+
+/* ---- detection ------------------------------------------------------------ */
+
+int imp_sqlite_kind(const unsigned char *data, size_t len) {
+    if (!imp_sql_is_sqlite(data, len)) return IMP_UNKNOWN;
+    imp_file f = { "input", data, len };
+    imp_sql s;
+    char err[8];
+    if (imp_sql_open(&s, &f, err, sizeof err) < 0) return IMP_UNKNOWN;
+    int kind = IMP_UNKNOWN;
+    /* profiler-trace-formats.md §6: Version + StringTable is nvprof;
+     * StringIds + a metadata table is nsys */
+    if (imp_sql_has_table(&s, "StringTable") == 1 && imp_sql_has_table(&s, "Version") == 1)
+        kind = IMP_NVPROF_SQLITE;
+    else if (imp_sql_has_table(&s, "StringIds") == 1 &&
+             (imp_sql_has_table(&s, "META_DATA_EXPORT") == 1 ||
+              imp_sql_has_table(&s, "EXPORT_META_DATA") == 1 ||
+              imp_sql_has_table(&s, "CUPTI_ACTIVITY_KIND_KERNEL") == 1))
+        kind = IMP_NSYS_SQLITE;
+    imp_sql_close(&s);
+    return kind;
+}

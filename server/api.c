@@ -1,0 +1,913 @@
+/* api.c -- HTTP handlers (docs/api.md) and the store operations shared with
+ * the CLI. See api.h. */
+#include "api.h"
+#include "replay.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../simcore/sim.h"
+#include "scenario.h"
+#include "trace_json.h"
+
+#define POOL_MAX 16
+#define BLOCKS_MAX_DEFAULT 20000
+#define BINS_MAX 2000
+#define COMPARE_MAX_RUNS 8
+
+struct api_ctx {
+    char *db_path, *scenarios_dir, *version;
+    pthread_mutex_t mu;
+    db *pool[POOL_MAX];
+    size_t npool;
+};
+
+/* ---- context and connection pool ------------------------------------------------ */
+
+int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
+    *out = NULL;
+    api_ctx *a = calloc(1, sizeof *a);
+    if (!a) { snprintf(err, errlen, "out of memory"); return -1; }
+    a->db_path = strdup(cfg->db_path);
+    a->scenarios_dir = cfg->scenarios_dir ? strdup(cfg->scenarios_dir) : NULL;
+    a->version = strdup(cfg->version ? cfg->version : "dev");
+    pthread_mutex_init(&a->mu, NULL);
+    db *d;
+    if (!a->db_path || !a->version || db_open(a->db_path, &d, err, errlen)) {
+        if (!a->db_path || !a->version) snprintf(err, errlen, "out of memory");
+        api_free(a);
+        return -1;
+    }
+    a->pool[a->npool++] = d;
+    *out = a;
+    return 0;
+}
+
+void api_free(api_ctx *a) {
+    if (!a) return;
+    for (size_t i = 0; i < a->npool; i++) db_close(a->pool[i]);
+    pthread_mutex_destroy(&a->mu);
+    free(a->db_path);
+    free(a->scenarios_dir);
+    free(a->version);
+    free(a);
+}
+
+static db *acquire(api_ctx *a, http_response *res) {
+    pthread_mutex_lock(&a->mu);
+    db *d = a->npool ? a->pool[--a->npool] : NULL;
+    pthread_mutex_unlock(&a->mu);
+    if (d) return d;
+    char err[512];
+    if (db_open(a->db_path, &d, err, sizeof err)) {
+        http_set_error(res, 500, "%s", err);
+        return NULL;
+    }
+    return d;
+}
+
+static void release(api_ctx *a, db *d) {
+    if (!d) return;
+    db_rollback(d);   /* a handler never leaves a transaction open */
+    pthread_mutex_lock(&a->mu);
+    if (a->npool < POOL_MAX) {
+        a->pool[a->npool++] = d;
+        d = NULL;
+    }
+    pthread_mutex_unlock(&a->mu);
+    db_close(d);
+}
+
+/* ---- small JSON helpers ----------------------------------------------------------- */
+
+static json_t *jtime(int64_t v) { return v == TRACE_NONE ? json_null() : json_integer(v); }
+
+static void db_error(http_response *res, int rc, const char *err) {
+    http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
+}
+
+static json_t *summary_json(const db_summary *s) {
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i}", "kernels",
+                     (json_int_t)s->kernels, "blocks", (json_int_t)s->blocks, "copies",
+                     (json_int_t)s->copies, "queue_events", (json_int_t)s->queue_events,
+                     "warp_issues", (json_int_t)s->warp_issues, "jobs", (json_int_t)s->jobs,
+                     "t_min", jtime(s->t_min), "t_max", jtime(s->t_max), "sms", (int)s->sms);
+}
+
+/* A query argument as an integer; false (with a 400 in res) when malformed. */
+static bool q_i64(const http_request *req, http_response *res, const char *key, int64_t *out,
+                  bool *given) {
+    const char *v = http_query(req, key);
+    *given = v && *v;
+    if (!*given) return true;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || *end) {
+        http_set_error(res, 400, "%s: expected an integer number of ns, got \"%s\"", key, v);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+/* ---- store operations (shared with the CLI) ----------------------------------------- */
+
+int api_store_scenario(db *d, const char *text, size_t len, const char *file,
+                       const char *scenario_file, char slug[DB_SLUG_SIZE], json_t **runs_out,
+                       char *err, size_t errlen) {
+    scn_scenario *s = NULL;
+    if (runs_out) *runs_out = NULL;
+    if (scn_parse(text, len, file, &s, err, errlen)) return API_BAD_INPUT;
+    json_t *runs = json_array();
+    char *copy = malloc(len + 1);
+    int rc = -1;
+    if (!runs || !copy) { snprintf(err, errlen, "out of memory"); goto out; }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    if (db_begin(d, err, errlen)) goto out;
+    if (db_create_experiment(d, scn_name(s), scn_description(s), "scenario", scenario_file, copy,
+                             slug, err, errlen))
+        goto rollback;
+    for (size_t i = 0; i < scn_run_count(s); i++) {
+        sim_config cfg;
+        trace t;
+        trace_init(&t);
+        char run[DB_SLUG_SIZE], why[400];
+        if (scn_config(s, i, &cfg, why, sizeof why) || sim_run(&cfg, &t, why, sizeof why)) {
+            snprintf(err, errlen, "%s: run \"%s\": %s", file, scn_run_name(s, i), why);
+            trace_free(&t);
+            rc = API_BAD_INPUT;
+            goto rollback;
+        }
+        if (!t.name) trace_set_name(&t, scn_name(s));
+        int src = db_store_run(d, slug, scn_run_name(s, i), &t, run, err, errlen);
+        trace_free(&t);
+        if (src) goto rollback;
+        json_array_append_new(runs, json_pack("{s:s, s:o}", "run", run, "name",
+                                              tj_string(scn_run_name(s, i))));
+    }
+    if (db_commit(d, err, errlen)) goto rollback;
+    if (runs_out) { *runs_out = runs; runs = NULL; }
+    rc = 0;
+    goto out;
+rollback:
+    db_rollback(d);
+    slug[0] = '\0';
+out:
+    json_decref(runs);
+    free(copy);
+    scn_free(s);
+    return rc;
+}
+
+static bool looks_like_trace_json(const imp_file *f) {
+    size_t n = f->len < 4096 ? f->len : 4096;
+    const char *p = memchr(f->data, '{', n);
+    if (!p) return false;
+    for (const unsigned char *c = f->data; c < (const unsigned char *)p; c++)
+        if (*c != ' ' && *c != '\n' && *c != '\r' && *c != '\t') return false;
+    for (size_t i = 0; i + 16 <= n; i++)
+        if (memcmp(f->data + i, "schedlab-trace/1", 16) == 0) return true;
+    return false;
+}
+
+int api_import(db *d, const imp_file *files, size_t nfiles, const char *format,
+               const char *experiment, const char *name, char run[DB_SLUG_SIZE],
+               char exp[DB_SLUG_SIZE], char *err, size_t errlen) {
+    run[0] = exp[0] = '\0';
+    if (nfiles == 0) { snprintf(err, errlen, "import: no file given"); return API_BAD_INPUT; }
+    bool ours = format ? strcmp(format, "schedlab-trace") == 0
+                       : (nfiles == 1 && looks_like_trace_json(&files[0]));
+    imp_format fmt = IMP_UNKNOWN;
+    if (format && !ours && (fmt = imp_format_parse(format)) == IMP_UNKNOWN) {
+        char names[256] = "";
+        size_t l = 0;
+        for (int f = 0; f < IMP_FORMAT_COUNT; f++)
+            l += (size_t)snprintf(names + l, sizeof names - l, "%s, ", imp_format_name((imp_format)f));
+        snprintf(err, errlen, "format: unknown format \"%s\" (formats: %sschedlab-trace)", format,
+                 names);
+        return API_BAD_INPUT;
+    }
+    trace t;
+    trace_init(&t);
+    int rc;
+    if (ours) {
+        if (nfiles != 1) {
+            snprintf(err, errlen, "%s: schedlab-trace imports one file at a time", files[1].name);
+            rc = API_BAD_INPUT;
+            goto out;
+        }
+        rc = tj_parse_trace((const char *)files[0].data, files[0].len, files[0].name, &t, err,
+                            errlen) ? API_BAD_INPUT : 0;
+    } else {
+        rc = imp_import(fmt, files, nfiles, &t, err, errlen) ? API_BAD_INPUT : 0;
+    }
+    if (rc) goto out;
+    char rname[256];
+    if (!name) {
+        const char *base = strrchr(files[0].name, '/');
+        snprintf(rname, sizeof rname, "%s", base ? base + 1 : files[0].name);
+        name = rname;
+    }
+    if ((rc = db_begin(d, err, errlen))) goto out;
+    if (experiment) {
+        snprintf(exp, DB_SLUG_SIZE, "%s", experiment);
+    } else {
+        char desc[512];
+        snprintf(desc, sizeof desc, "Imported from %s (%s)", files[0].name,
+                 t.source ? t.source : "unknown format");
+        if ((rc = db_create_experiment(d, t.name && *t.name ? t.name : name, desc, "import", NULL,
+                                       NULL, exp, err, errlen)))
+            goto rollback;
+    }
+    if ((rc = db_store_run(d, exp, name, &t, run, err, errlen))) goto rollback;
+    if ((rc = db_commit(d, err, errlen))) goto rollback;
+    goto out;
+rollback:
+    db_rollback(d);
+    run[0] = '\0';
+    if (!experiment) exp[0] = '\0';
+out:
+    trace_free(&t);
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int api_seed_scenarios(db *d, const char *dir, int *added, char *err, size_t errlen) {
+    *added = 0;
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        snprintf(err, errlen, "%s: cannot read the scenarios folder: %s", dir, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.') continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) break;
+            names = nn;
+        }
+        if (!(names[n] = strdup(e->d_name))) break;
+        n++;
+    }
+    closedir(dp);
+    if (n) qsort(names, n, sizeof *names, cmp_str);
+    int failed = 0;
+    err[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        bool have;
+        char why[512], path[PATH_MAX], slug[DB_SLUG_SIZE];
+        if (db_has_scenario_file(d, names[i], &have, why, sizeof why) == 0 && have) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "rb");
+        char *text = NULL;
+        long len = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+            (text = malloc((size_t)len + 1)) && fread(text, 1, (size_t)len, f) == (size_t)len) {
+            if (api_store_scenario(d, text, (size_t)len, path, names[i], slug, NULL, why,
+                                   sizeof why) == 0)
+                (*added)++;
+            else if (failed++ == 0)
+                snprintf(err, errlen, "%s", why);
+        } else if (failed++ == 0) {
+            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        }
+        if (f) fclose(f);
+        free(text);
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return failed;
+}
+
+/* ---- experiments ---------------------------------------------------------------------- */
+
+typedef struct exp_ctx {
+    db *d;
+    json_t *list;       /* experiments being built */
+    bool full;          /* one experiment: scenario + run summaries */
+    char err[512];
+} exp_ctx;
+
+static int run_brief(void *ctx, const db_run *r) {
+    json_t *runs = ctx;
+    json_t *o = json_pack("{s:s, s:o, s:s}", "run", r->slug, "name", tj_string(r->name),
+                          "source", r->source);
+    return json_array_append_new(runs, o);
+}
+
+static int run_full(void *ctx, const db_run *r) {
+    json_t *runs = ctx;
+    json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:o}", "run", r->slug, "name",
+                          tj_string(r->name), "source", r->source, "created", r->created,
+                          "summary", summary_json(&r->summary));
+    return json_array_append_new(runs, o);
+}
+
+static int on_experiment(void *vctx, const db_experiment *e) {
+    exp_ctx *c = vctx;
+    json_t *runs = json_array();
+    json_t *o = json_pack("{s:s, s:o, s:o, s:s, s:s, s:o}", "slug", e->slug, "name",
+                          tj_string(e->name), "description", tj_string(e->description),
+                          "created", e->created, "source", e->source, "runs", runs);
+    if (!o) return -1;
+    json_array_append_new(c->list, o);
+    if (c->full) {
+        json_t *scn = e->scenario_json ? json_loads(e->scenario_json, 0, NULL) : NULL;
+        json_object_set_new(o, "scenario", scn ? scn : json_null());
+        json_object_set_new(o, "scenario_file", tj_string(e->scenario_file));
+    }
+    return db_list_runs(c->d, e->slug, c->full ? run_full : run_brief, runs, c->err,
+                        sizeof c->err);
+}
+
+static void h_experiments(void *app, const http_request *req, http_response *res) {
+    (void)req;
+    api_ctx *a = app;
+    db *d = acquire(a, res);
+    if (!d) return;
+    exp_ctx c = {.d = d, .list = json_array()};
+    int rc = db_list_experiments(d, on_experiment, &c, c.err, sizeof c.err);
+    if (rc) { json_decref(c.list); db_error(res, rc, c.err); }
+    else http_set_json(res, 200, json_pack("{s:o}", "experiments", c.list));
+    release(a, d);
+}
+
+static void h_experiment(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    db *d = acquire(a, res);
+    if (!d) return;
+    exp_ctx c = {.d = d, .list = json_array(), .full = true};
+    int rc = db_get_experiment(d, req->params[0], on_experiment, &c, c.err, sizeof c.err);
+    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no experiment named \"%s\"", req->params[0]);
+    else if (rc) db_error(res, rc, c.err);
+    else http_set_json(res, 200, json_incref(json_array_get(c.list, 0)));
+    json_decref(c.list);
+    release(a, d);
+}
+
+static void h_post_experiment(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    if (!req->body || !req->body_len) {
+        http_set_error(res, 400, "scenario: the request body is empty; send scenario JSON");
+        return;
+    }
+    db *d = acquire(a, res);
+    if (!d) return;
+    char slug[DB_SLUG_SIZE], err[1024];
+    json_t *runs;
+    int rc = api_store_scenario(d, req->body, req->body_len, "scenario", NULL, slug, &runs, err,
+                                sizeof err);
+    if (rc == API_BAD_INPUT) http_set_error(res, 400, "%s", err);
+    else if (rc) http_set_error(res, 500, "%s", err);
+    else http_set_json(res, 201, json_pack("{s:s, s:o}", "slug", slug, "runs", runs));
+    release(a, d);
+}
+
+/* ---- imports ---------------------------------------------------------------------------- */
+
+static void h_import(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    if (!req->body || !req->body_len) {
+        http_set_error(res, 400, "import: the request body is empty; send the trace file as the body");
+        return;
+    }
+    const char *format = http_query(req, "format"), *exp = http_query(req, "experiment");
+    const char *name = http_query(req, "name");
+    if (format && !*format) format = NULL;
+    if (exp && !*exp) exp = NULL;
+    if (name && !*name) name = NULL;
+    db *d = acquire(a, res);
+    if (!d) return;
+    imp_file f = {.name = name ? name : "upload", .data = (const unsigned char *)req->body,
+                  .len = req->body_len};
+    char run[DB_SLUG_SIZE], es[DB_SLUG_SIZE], err[1024];
+    int rc = api_import(d, &f, 1, format, exp, name, run, es, err, sizeof err);
+    if (rc == API_BAD_INPUT) http_set_error(res, 400, "%s", err);
+    else if (rc == DB_NOT_FOUND) http_set_error(res, 404, "experiment: no experiment named \"%s\"", exp);
+    else if (rc) http_set_error(res, 500, "%s", err);
+    else http_set_json(res, 201, json_pack("{s:s, s:s}", "run", run, "experiment", es));
+    release(a, d);
+}
+
+/* ---- runs --------------------------------------------------------------------------------- */
+
+typedef struct run_ctx {
+    json_t *obj;
+    db_run run;      /* copied scalars only: strings are gone after the callback */
+} run_ctx;
+
+static int meta_pair(void *ctx, const char *k, const char *v) {
+    return json_object_set_new(ctx, k, tj_string(v));
+}
+
+static int on_run(void *vctx, const db_run *r) {
+    run_ctx *c = vctx;
+    c->run = *r;
+    c->obj = json_pack("{s:s, s:o, s:s, s:s, s:s, s:o, s:I, s:o}", "run", r->slug, "name",
+                       tj_string(r->name), "experiment", r->experiment, "source", r->source,
+                       "created", r->created, "device",
+                       r->has_device ? tj_device_json(&r->device) : json_null(), "origin",
+                       (json_int_t)r->origin, "summary", summary_json(&r->summary));
+    if (c->obj) json_object_set_new(c->obj, "trace_name", tj_string(r->trace_name));
+    return c->obj ? 0 : -1;
+}
+
+/* Look the run up; false (with 404/500 in res) when it cannot be had. */
+static bool get_run(db *d, const char *slug, run_ctx *c, http_response *res) {
+    char err[512];
+    memset(c, 0, sizeof *c);
+    int rc = db_get_run(d, slug, on_run, c, err, sizeof err);
+    if (rc == DB_NOT_FOUND) { http_set_error(res, 404, "no run named \"%s\"", slug); return false; }
+    if (rc) { json_decref(c->obj); http_set_error(res, 500, "%s", err); return false; }
+    return true;
+}
+
+static void h_run(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    db *d = acquire(a, res);
+    if (!d) return;
+    run_ctx c;
+    if (get_run(d, req->params[0], &c, res)) {
+        json_t *meta = json_object();
+        char err[512];
+        int rc = db_run_meta(d, req->params[0], meta_pair, meta, err, sizeof err);
+        json_object_set_new(c.obj, "meta", meta);
+        if (rc) { json_decref(c.obj); http_set_error(res, 500, "%s", err); }
+        else http_set_json(res, 200, c.obj);
+    }
+    release(a, d);
+}
+
+/* kernels / copies / jobs: the records as the trace export writes them */
+static void list_records(void *app, const http_request *req, http_response *res, unsigned part,
+                         const char *key) {
+    api_ctx *a = app;
+    db *d = acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    char err[512];
+    int rc = db_load_run(d, req->params[0], part, &t, err, sizeof err);
+    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+    else if (rc) http_set_error(res, 500, "%s", err);
+    else {
+        tj_buf b = {0};
+        tj_puts(&b, "{\"");
+        tj_puts(&b, key);
+        tj_puts(&b, "\":[");
+        size_t n = part == DB_LOAD_KERNELS ? t.kernels.n : part == DB_LOAD_COPIES ? t.copies.n : t.jobs.n;
+        for (size_t i = 0; i < n; i++) {
+            if (i) tj_putc(&b, ',');
+            if (part == DB_LOAD_KERNELS) tj_put_kernel(&b, &t, i);
+            else if (part == DB_LOAD_COPIES) tj_put_copy(&b, &t, i);
+            else tj_put_job(&b, &t, i);
+        }
+        tj_puts(&b, "]}");
+        http_set_buf(res, 200, &b, "application/json");
+    }
+    trace_free(&t);
+    release(a, d);
+}
+
+static void h_kernels(void *app, const http_request *req, http_response *res) {
+    list_records(app, req, res, DB_LOAD_KERNELS, "kernels");
+}
+static void h_copies(void *app, const http_request *req, http_response *res) {
+    list_records(app, req, res, DB_LOAD_COPIES, "copies");
+}
+static void h_jobs(void *app, const http_request *req, http_response *res) {
+    list_records(app, req, res, DB_LOAD_JOBS, "jobs");
+}
+
+static int put_block(void *ctx, const trace_block *b) {
+    tj_buf *buf = ctx;
+    if (buf->s && buf->s[buf->len - 1] == '}') tj_putc(buf, ',');
+    tj_put_block(buf, b);
+    return buf->oom ? -1 : 0;
+}
+
+static void h_blocks(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
+    bool has_from, has_to, has_max;
+    if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
+        !q_i64(req, res, "max", &max, &has_max))
+        return;
+    if (has_max && max < 0) { http_set_error(res, 400, "max: must be 0 or more"); return; }
+    db *d = acquire(a, res);
+    if (!d) return;
+    run_ctx c;
+    if (!get_run(d, req->params[0], &c, res)) { release(a, d); return; }
+    json_decref(c.obj);
+    const db_summary *s = &c.run.summary;
+    if (!has_from) from = s->t_min != TRACE_NONE ? s->t_min : 0;
+    if (!has_to) to = s->t_max != TRACE_NONE ? s->t_max : from;
+    if (!has_to && to <= from) to = from + 1;
+    if (to <= from) {
+        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", to, from);
+        release(a, d);
+        return;
+    }
+    char err[512];
+    int64_t total;
+    int rc = db_blocks_count(d, req->params[0], from, to, &total, err, sizeof err);
+    if (rc) { db_error(res, rc, err); release(a, d); return; }
+    if (total <= max) {
+        tj_buf b = {0};
+        char head[160];
+        snprintf(head, sizeof head,
+                 "{\"from\":%" PRId64 ",\"to\":%" PRId64 ",\"mode\":\"blocks\",\"total\":%" PRId64
+                 ",\"blocks\":[", from, to, total);
+        tj_puts(&b, head);
+        size_t start = b.len;
+        rc = db_blocks_window(d, req->params[0], from, to, put_block, &b, err, sizeof err);
+        (void)start;
+        tj_puts(&b, "]}");
+        if (rc) { tj_buf_free(&b); db_error(res, rc, err); }
+        else http_set_buf(res, 200, &b, "application/json");
+        release(a, d);
+        return;
+    }
+    /* Too many blocks to draw one by one: per-SM occupancy, with about
+     * `max` cells in all (at least one bin per SM, at most BINS_MAX). */
+    int32_t sms = s->sms > 0 ? s->sms : 1;
+    int64_t want = max / sms;
+    if (want < 1) want = 1;
+    if (want > BINS_MAX) want = BINS_MAX;
+    int64_t span = to - from;
+    int64_t bin_ns = span / want + (span % want != 0);
+    size_t nbins = (size_t)(span / bin_ns + (span % bin_ns != 0));
+    double *thr = calloc((size_t)sms * nbins, sizeof *thr);
+    double *blk = calloc((size_t)sms * nbins, sizeof *blk);
+    if (!thr || !blk) {
+        http_set_error(res, 500, "out of memory for %zu bins", (size_t)sms * nbins);
+    } else if ((rc = db_block_bins(d, req->params[0], from, to, bin_ns, nbins, sms, thr, blk, err,
+                                   sizeof err))) {
+        db_error(res, rc, err);
+    } else {
+        json_t *bins = json_array();
+        for (int32_t sm = 0; sm < sms; sm++)
+            for (size_t i = 0; i < nbins; i++)
+                json_array_append_new(
+                    bins, json_pack("{s:i, s:I, s:f, s:f}", "sm", (int)sm, "t",
+                                    (json_int_t)(from + (int64_t)i * bin_ns), "threads",
+                                    thr[(size_t)sm * nbins + i], "blocks",
+                                    blk[(size_t)sm * nbins + i]));
+        http_set_json(res, 200,
+                      json_pack("{s:I, s:I, s:s, s:I, s:I, s:i, s:o}", "from", (json_int_t)from,
+                                "to", (json_int_t)to, "mode", "bins", "total", (json_int_t)total,
+                                "bin_ns", (json_int_t)bin_ns, "sms", (int)sms, "bins", bins));
+    }
+    free(thr);
+    free(blk);
+    release(a, d);
+}
+
+static int on_queue_state(void *ctx, const char *queue, const char *const *items, size_t n) {
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(arr, tj_string(items[i]));
+    return json_array_append_new(ctx, json_pack("{s:o, s:o}", "queue", tj_string(queue),
+                                                "items", arr));
+}
+
+static int on_queue_series(void *ctx, const char *queue, const int64_t *t, const int64_t *len,
+                           size_t n) {
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, json_pack("[I, I]", (json_int_t)t[i], (json_int_t)len[i]));
+    return json_array_append_new(ctx, json_pack("{s:o, s:o}", "queue", tj_string(queue),
+                                                "series", arr));
+}
+
+static void h_queues(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int64_t at = 0;
+    bool has_at;
+    if (!q_i64(req, res, "at", &at, &has_at)) return;
+    db *d = acquire(a, res);
+    if (!d) return;
+    json_t *queues = json_array();
+    char err[512];
+    int rc = has_at ? db_queue_state(d, req->params[0], at, on_queue_state, queues, err, sizeof err)
+                    : db_queue_series(d, req->params[0], on_queue_series, queues, err, sizeof err);
+    if (rc == DB_NOT_FOUND) { json_decref(queues); http_set_error(res, 404, "no run named \"%s\"", req->params[0]); }
+    else if (rc) { json_decref(queues); db_error(res, rc, err); }
+    else if (has_at) http_set_json(res, 200, json_pack("{s:I, s:o}", "at", (json_int_t)at, "queues", queues));
+    else http_set_json(res, 200, json_pack("{s:o}", "queues", queues));
+    release(a, d);
+}
+
+static void h_export(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    const char *format = http_query(req, "format");
+    if (!format || !*format) format = "trace";
+    bool chrome = strcmp(format, "chrome") == 0;
+    if (!chrome && strcmp(format, "trace") != 0) {
+        http_set_error(res, 400, "format: expected \"trace\" or \"chrome\", got \"%s\"", format);
+        return;
+    }
+    db *d = acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    char err[512];
+    int rc = db_load_run(d, req->params[0], DB_LOAD_ALL, &t, err, sizeof err);
+    release(a, d);
+    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+    else if (rc) http_set_error(res, 500, "%s", err);
+    else {
+        tj_buf b = {0};
+        if (chrome) tj_write_chrome(&t, &b);
+        else tj_write_trace(&t, &b);
+        http_set_buf(res, 200, &b, "application/json");
+        if (res->status == 200)
+            snprintf(res->disposition, sizeof res->disposition,
+                     "attachment; filename=\"%s.%s.json\"", req->params[0],
+                     chrome ? "chrome" : "trace");
+    }
+    trace_free(&t);
+}
+
+/* The scenario a measured run replays as (replay.h), so the dashboard can
+ * POST it to /api/experiments and re-simulate the hardware's workload. */
+static void h_replay(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    const char *preset = http_query(req, "device");
+    if (preset && !*preset) preset = NULL;
+    db *d = acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    char err[512];
+    int rc = db_load_run(d, req->params[0], DB_LOAD_KERNELS | DB_LOAD_BLOCKS | DB_LOAD_COPIES, &t,
+                         err, sizeof err);
+    release(a, d);
+    if (rc == DB_NOT_FOUND) {
+        http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+    } else if (rc) {
+        http_set_error(res, 500, "%s", err);
+    } else {
+        char what[64];
+        snprintf(what, sizeof what, "run %s", req->params[0]);
+        json_t *scn = NULL;
+        if (replay_scenario(&t, what, preset, &scn, err, sizeof err) != 0)
+            http_set_error(res, 400, "%s", err);
+        else
+            http_set_json(res, 200, scn);   /* steals scn */
+    }
+    trace_free(&t);
+}
+
+/* ---- compare ------------------------------------------------------------------------------- */
+
+/* Rows matched across runs by a string key; the key interned in `keys`
+ * gives the row (ids are dense from 1 because only keys are interned). */
+typedef struct rows {
+    trace keys;
+    json_t **row;
+    size_t n, cap;
+} rows;
+
+static json_t *row_for(rows *r, const char *key, json_t *(*make)(size_t nruns, const char *label,
+                                                                 const char *extra),
+                       size_t nruns, const char *label, const char *extra) {
+    trace_str id = trace_intern(&r->keys, key);
+    if (!id) return NULL;
+    if (id - 1 < r->n) return r->row[id - 1];
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 64;
+        json_t **nr = realloc(r->row, nc * sizeof *nr);
+        if (!nr) return NULL;
+        r->row = nr;
+        r->cap = nc;
+    }
+    r->row[r->n++] = make(nruns, label, extra);
+    return r->row[r->n - 1];
+}
+
+static json_t *nulls(size_t n) {
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(a, json_null());
+    return a;
+}
+
+static json_t *make_kernel_row(size_t nruns, const char *name, const char *stream) {
+    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", tj_string(name), "stream",
+                     tj_string(stream), "response", nulls(nruns), "start", nulls(nruns), "end",
+                     nulls(nruns));
+}
+
+static json_t *make_task_row(size_t nruns, const char *task, const char *unused) {
+    (void)unused;
+    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "task", tj_string(task), "jobs", nulls(nruns),
+                     "max_response", nulls(nruns), "mean_response", nulls(nruns),
+                     "deadline_misses", nulls(nruns));
+}
+
+static void h_compare(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    const char *list = http_query(req, "runs");
+    char slugs[COMPARE_MAX_RUNS][64];
+    size_t nruns = 0;
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l) {
+            if (nruns == COMPARE_MAX_RUNS || l >= sizeof slugs[0]) {
+                http_set_error(res, 400, "runs: at most %d run ids of [a-z0-9]", COMPARE_MAX_RUNS);
+                return;
+            }
+            memcpy(slugs[nruns], p, l);
+            slugs[nruns++][l] = '\0';
+        }
+        p += l + (e ? 1 : 0);
+    }
+    if (nruns < 1) { http_set_error(res, 400, "runs: give run ids, e.g. ?runs=a,b"); return; }
+    db *d = acquire(a, res);
+    if (!d) return;
+    json_t *jruns = json_array(), *out = NULL;
+    rows kr = {0}, tr = {0};
+    trace_init(&kr.keys);
+    trace_init(&tr.keys);
+    for (size_t r = 0; r < nruns; r++) {
+        run_ctx c;
+        if (!get_run(d, slugs[r], &c, res)) goto done;
+        json_array_append_new(jruns, json_pack("{s:s, s:O, s:O}", "run", slugs[r], "name",
+                                               json_object_get(c.obj, "name"), "source",
+                                               json_object_get(c.obj, "source")));
+        json_decref(c.obj);
+        trace t;
+        trace_init(&t);
+        char err[512];
+        if (db_load_run(d, slugs[r], DB_LOAD_KERNELS | DB_LOAD_JOBS, &t, err, sizeof err)) {
+            http_set_error(res, 500, "%s", err);
+            trace_free(&t);
+            goto done;
+        }
+        /* occurrence counts per name, via a scratch interner */
+        trace occ;
+        trace_init(&occ);
+        int64_t *count = calloc(t.kernels.n + 1, sizeof *count);
+        for (size_t i = 0; count && i < t.kernels.n; i++) {
+            const trace_kernel *k = &t.kernels.v[i];
+            const char *name = trace_str_get(&t, k->name);
+            name = name ? name : "";
+            trace_str id = trace_intern(&occ, name);
+            if (!id || id > t.kernels.n) continue;
+            char key[600];
+            snprintf(key, sizeof key, "%s\x1f%" PRId64, name, count[id]++);
+            json_t *row = row_for(&kr, key, make_kernel_row, nruns, name,
+                                  trace_str_get(&t, k->stream));
+            if (!row) continue;
+            int64_t from = k->issue != TRACE_NONE ? k->issue : k->first_block;
+            json_array_set_new(json_object_get(row, "response"), r,
+                               (k->end != TRACE_NONE && from != TRACE_NONE)
+                                   ? json_integer(k->end - from) : json_null());
+            json_array_set_new(json_object_get(row, "start"), r, jtime(k->first_block));
+            json_array_set_new(json_object_get(row, "end"), r, jtime(k->end));
+        }
+        free(count);
+        trace_free(&occ);
+        /* tasks: jobs, worst and mean response (end - release), misses */
+        for (size_t i = 0; i < t.jobs.n; i++) {
+            const trace_job *j = &t.jobs.v[i];
+            const char *task = trace_str_get(&t, j->task);
+            task = task ? task : "";
+            json_t *row = row_for(&tr, task, make_task_row, nruns, task, NULL);
+            if (!row) continue;
+            json_t *jobs = json_object_get(row, "jobs");
+            json_int_t n = json_integer_value(json_array_get(jobs, r));
+            json_array_set_new(jobs, r, json_integer(n + 1));
+            if (j->end == TRACE_NONE || j->release == TRACE_NONE) continue;
+            int64_t resp = j->end - j->release;
+            json_t *mx = json_object_get(row, "max_response");
+            json_t *cur = json_array_get(mx, r);
+            if (json_is_null(cur) || resp > json_integer_value(cur))
+                json_array_set_new(mx, r, json_integer(resp));
+            /* the running sum is kept in mean_response and divided below */
+            json_t *mean = json_object_get(row, "mean_response");
+            json_array_set_new(mean, r, json_real(json_number_value(json_array_get(mean, r)) + (double)resp));
+            json_t *miss = json_object_get(row, "deadline_misses");
+            json_int_t m = json_integer_value(json_array_get(miss, r));
+            json_array_set_new(miss, r, json_integer(m + (j->deadline != TRACE_NONE && j->end > j->deadline)));
+        }
+        for (size_t i = 0; i < tr.n; i++) {
+            json_t *mean = json_object_get(tr.row[i], "mean_response");
+            json_t *jobs = json_object_get(tr.row[i], "jobs");
+            json_t *v = json_array_get(mean, r);
+            if (json_is_real(v) && json_integer_value(json_array_get(jobs, r)) > 0)
+                json_array_set_new(mean, r, json_real(json_real_value(v) /
+                                                      (double)json_integer_value(json_array_get(jobs, r))));
+        }
+        trace_free(&t);
+    }
+    json_t *kernels = json_array(), *tasks = json_array();
+    for (size_t i = 0; i < kr.n; i++) json_array_append(kernels, kr.row[i]);
+    for (size_t i = 0; i < tr.n; i++) json_array_append(tasks, tr.row[i]);
+    out = json_pack("{s:O, s:o, s:o}", "runs", jruns, "kernels", kernels, "tasks", tasks);
+    http_set_json(res, 200, out);
+done:
+    json_decref(jruns);
+    for (size_t i = 0; i < kr.n; i++) json_decref(kr.row[i]);
+    for (size_t i = 0; i < tr.n; i++) json_decref(tr.row[i]);
+    free(kr.row);
+    free(tr.row);
+    trace_free(&kr.keys);
+    trace_free(&tr.keys);
+    release(a, d);
+}
+
+/* ---- presets, scenarios, health ------------------------------------------------------------- */
+
+static void h_presets(void *app, const http_request *req, http_response *res) {
+    (void)app;
+    (void)req;
+    json_t *list = json_array();
+    for (size_t i = 0; i < sim_preset_count(); i++) {
+        const sim_device *dv = sim_preset_at(i);
+        json_array_append_new(list, json_pack("{s:o, s:o, s:o}", "name", tj_string(dv->name),
+                                              "source", tj_string(sim_preset_source(i)),
+                                              "device", tj_device_json(dv)));
+    }
+    res->cache_control = "public, max-age=60";
+    http_set_json(res, 200, json_pack("{s:o}", "presets", list));
+}
+
+static void h_scenarios(void *app, const http_request *req, http_response *res) {
+    (void)req;
+    api_ctx *a = app;
+    json_t *list = json_array();
+    DIR *dp = a->scenarios_dir ? opendir(a->scenarios_dir) : NULL;
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp))) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.') continue;
+        char **nn = realloc(names, (n + 1) * sizeof *nn);
+        if (!nn) break;
+        names = nn;
+        if ((names[n] = strdup(e->d_name))) n++;
+    }
+    if (dp) closedir(dp);
+    if (n) qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", a->scenarios_dir, names[i]);
+        json_t *root = json_load_file(path, 0, NULL);
+        json_array_append_new(list, json_pack("{s:s, s:O?, s:O?}", "file", names[i], "name",
+                                              json_object_get(root, "name"), "description",
+                                              json_object_get(root, "description")));
+        json_decref(root);
+        free(names[i]);
+    }
+    free(names);
+    http_set_json(res, 200, json_pack("{s:o}", "scenarios", list));
+}
+
+static void h_health(void *app, const http_request *req, http_response *res) {
+    (void)req;
+    api_ctx *a = app;
+    http_set_json(res, 200, json_pack("{s:s, s:s, s:s}", "status", "ok", "version", a->version,
+                                      "db", a->db_path));
+}
+
+static const http_route routes[] = {
+    {"GET", "/api/health", h_health},
+    {"GET", "/api/presets", h_presets},
+    {"GET", "/api/scenarios", h_scenarios},
+    {"GET", "/api/experiments", h_experiments},
+    {"POST", "/api/experiments", h_post_experiment},
+    {"GET", "/api/experiments/*", h_experiment},
+    {"POST", "/api/imports", h_import},
+    {"GET", "/api/runs/*", h_run},
+    {"GET", "/api/runs/*/blocks", h_blocks},
+    {"GET", "/api/runs/*/kernels", h_kernels},
+    {"GET", "/api/runs/*/copies", h_copies},
+    {"GET", "/api/runs/*/jobs", h_jobs},
+    {"GET", "/api/runs/*/queues", h_queues},
+    {"GET", "/api/runs/*/export", h_export},
+    {"GET", "/api/runs/*/replay", h_replay},
+    {"GET", "/api/compare", h_compare},
+};
+
+const http_route *api_routes(size_t *n) {
+    *n = sizeof routes / sizeof *routes;
+    return routes;
+}

@@ -1,0 +1,408 @@
+/* main.c -- the schedlab command line (DESIGN §3).
+ *
+ * Exit status: 0 success; 2 bad input (one line on stderr naming the file,
+ * the place and the problem); 1 any other failure. This is the only file
+ * that calls exit(). */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../db/db.h"
+#include "../importers/importers.h"
+#include "../simcore/sim.h"
+#include "api.h"
+#include "http.h"
+#include "replay.h"
+#include "scenario.h"
+#include "trace_json.h"
+
+#define SCHEDLAB_VERSION "0.1.0"
+#define EXIT_BAD_INPUT 2
+
+static const char usage_main[] =
+    "usage: schedlab COMMAND [options]   (schedlab COMMAND --help for details)\n"
+    "\n"
+    "  simulate SCENARIO.json [-o TRACE.json] [--variant NAME]\n"
+    "  import FILE... [--format F] [--db DB] [--name NAME] [--experiment SLUG]\n"
+    "  export RUN [--db DB] [--format trace|chrome] [-o FILE]\n"
+    "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
+    "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
+    "\n"
+    "The database is ./schedlab.db unless --db or the SCHEDLAB_DB variable names another.\n"
+    "Exit status: 0 ok, 2 bad input (one line on stderr says where), 1 other failures.\n";
+
+static const char usage_simulate[] =
+    "usage: schedlab simulate SCENARIO.json [-o TRACE.json] [--variant NAME]\n"
+    "\n"
+    "Simulate one run of a schedlab-scenario/1 file and write its schedlab-trace/1\n"
+    "JSON to stdout, or to TRACE.json with -o. The run is the scenario as written\n"
+    "(\"default\") unless --variant names one of its variants.\n";
+
+static const char usage_import[] =
+    "usage: schedlab import FILE... [--format F] [--db DB] [--name NAME] [--experiment SLUG]\n"
+    "\n"
+    "Import a profiler trace as one new run and print the run's id. Several files\n"
+    "(or one .zip/.tar) only for examiner-json, one file per stream.\n"
+    "  --format F         examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite,\n"
+    "                     nsys-sqlite or schedlab-trace; detected from the content if absent\n"
+    "  --name NAME        the run's name (default: the file name)\n"
+    "  --experiment SLUG  add the run to this experiment (default: a new experiment)\n";
+
+static const char usage_export[] =
+    "usage: schedlab export RUN [--db DB] [--format trace|chrome] [-o FILE]\n"
+    "\n"
+    "Write a stored run as schedlab-trace/1 JSON (default) or as Chrome/Perfetto\n"
+    "trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).\n";
+
+static const char usage_replay[] =
+    "usage: schedlab replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
+    "\n"
+    "Derive a schedlab-scenario/1 from a stored run (kernels with their streams,\n"
+    "issue times, grid and block sizes, per-block durations; copies), so a measured\n"
+    "trace can be simulated under other policies. The device is the trace's when\n"
+    "it is complete; --device names a preset instead.\n";
+
+static const char usage_serve[] =
+    "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
+    "\n"
+    "Serve the dashboard and the HTTP API. A missing database is created; every\n"
+    "scenario in the scenarios folder not yet stored is simulated and stored as an\n"
+    "experiment. --web and --scenarios default to web/ and scenarios/ beside the\n"
+    "executable, else in the current folder. Stops cleanly on SIGINT or SIGTERM.\n";
+
+static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void die(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("schedlab: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(code);
+}
+
+typedef struct opts {
+    const char *pos[64];
+    int npos;
+    const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
+        *scenarios, *port;
+} opts;
+
+/* Options take a value; positional arguments are collected. --help prints
+ * the command's usage. */
+static void parse_opts(int argc, char **argv, const char *usage, const char *allowed, opts *o) {
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            exit(0);
+        }
+        if (a[0] != '-' || strcmp(a, "-") == 0) {
+            if (o->npos == 64) die(EXIT_BAD_INPUT, "too many arguments");
+            o->pos[o->npos++] = a;
+            continue;
+        }
+        struct { const char *flag; const char **dst; } map[] = {
+            {"-o", &o->out}, {"--output", &o->out}, {"--variant", &o->variant},
+            {"--format", &o->format}, {"--db", &o->db}, {"--name", &o->name},
+            {"--experiment", &o->experiment}, {"--device", &o->device}, {"--bind", &o->bind},
+            {"--web", &o->web}, {"--scenarios", &o->scenarios}, {"--port", &o->port},
+        };
+        const char *val = NULL;
+        char flag[64];
+        const char *eq = strchr(a, '=');
+        if (eq && (size_t)(eq - a) < sizeof flag) {
+            memcpy(flag, a, (size_t)(eq - a));
+            flag[eq - a] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(flag, sizeof flag, "%s", a);
+        }
+        const char **dst = NULL;
+        for (size_t m = 0; m < sizeof map / sizeof *map; m++)
+            if (strcmp(flag, map[m].flag) == 0) dst = map[m].dst;
+        char needle[80];
+        snprintf(needle, sizeof needle, " %s ", flag);
+        if (!dst || !strstr(allowed, needle))
+            die(EXIT_BAD_INPUT, "unknown option %s (see --help)", flag);
+        if (!val) {
+            if (i + 1 >= argc) die(EXIT_BAD_INPUT, "option %s needs a value", flag);
+            val = argv[++i];
+        }
+        *dst = val;
+    }
+}
+
+static const char *db_default(const opts *o) {
+    if (o->db) return o->db;
+    const char *env = getenv("SCHEDLAB_DB");
+    return env && *env ? env : "schedlab.db";
+}
+
+/* The whole file in memory; NULL with errno set on failure. */
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; errno = ENOMEM; break; }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) { free(buf); buf = NULL; errno = EIO; }
+            break;
+        }
+    }
+    if (f != stdin) fclose(f);
+    if (buf) *len = n;
+    return buf;
+}
+
+static void write_out(const char *path, const char *data, size_t len) {
+    FILE *f = path ? fopen(path, "wb") : stdout;
+    if (!f) die(1, "%s: cannot write: %s", path, strerror(errno));
+    if (fwrite(data, 1, len, f) != len || (path ? fclose(f) : fflush(f)) != 0)
+        die(1, "%s: write failed: %s", path ? path : "stdout", strerror(errno));
+}
+
+static db *open_db(const opts *o) {
+    char err[1024];
+    db *d;
+    if (db_open(db_default(o), &d, err, sizeof err)) die(1, "%s", err);
+    return d;
+}
+
+/* ---- commands ------------------------------------------------------------------ */
+
+static int cmd_simulate(int argc, char **argv) {
+    opts o;
+    parse_opts(argc, argv, usage_simulate, " -o --output --variant ", &o);
+    if (o.npos != 1) die(EXIT_BAD_INPUT, "simulate needs one SCENARIO.json (see --help)");
+    char err[1024];
+    scn_scenario *s;
+    if (scn_parse_file(o.pos[0], &s, err, sizeof err)) die(EXIT_BAD_INPUT, "%s", err);
+    int run = 0;
+    if (o.variant && (run = scn_find_run(s, o.variant)) < 0) {
+        char names[512] = "";
+        size_t l = 0;
+        for (size_t i = 0; i < scn_run_count(s) && l < sizeof names; i++)
+            l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "",
+                                  scn_run_name(s, i));
+        die(EXIT_BAD_INPUT, "%s: --variant: no run named \"%s\" (runs: %s)", o.pos[0], o.variant,
+            names);
+    }
+    sim_config cfg;
+    trace t;
+    trace_init(&t);
+    if (scn_config(s, (size_t)run, &cfg, err, sizeof err) || sim_run(&cfg, &t, err, sizeof err))
+        die(EXIT_BAD_INPUT, "%s: run \"%s\": %s", o.pos[0], scn_run_name(s, (size_t)run), err);
+    if (!t.name) trace_set_name(&t, scn_name(s));
+    tj_buf b = {0};
+    if (tj_write_trace(&t, &b)) die(1, "out of memory writing the trace");
+    write_out(o.out, b.s, b.len);
+    tj_buf_free(&b);
+    trace_free(&t);
+    scn_free(s);
+    return 0;
+}
+
+static int cmd_import(int argc, char **argv) {
+    opts o;
+    parse_opts(argc, argv, usage_import, " --format --db --name --experiment ", &o);
+    if (o.npos < 1) die(EXIT_BAD_INPUT, "import needs at least one FILE (see --help)");
+    imp_file files[64];
+    char *bufs[64];
+    for (int i = 0; i < o.npos; i++) {
+        size_t len;
+        if (!(bufs[i] = read_file(o.pos[i], &len)))
+            die(EXIT_BAD_INPUT, "%s: cannot read: %s", o.pos[i], strerror(errno));
+        files[i] = (imp_file){.name = o.pos[i], .data = (const unsigned char *)bufs[i], .len = len};
+    }
+    db *d = open_db(&o);
+    char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[1024];
+    int rc = api_import(d, files, (size_t)o.npos, o.format, o.experiment, o.name, run, exp, err,
+                        sizeof err);
+    if (rc == DB_NOT_FOUND)
+        die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,
+            db_default(&o));
+    if (rc) die(rc == API_BAD_INPUT ? EXIT_BAD_INPUT : 1, "%s", err);
+    printf("%s\n", run);
+    db_close(d);
+    for (int i = 0; i < o.npos; i++) free(bufs[i]);
+    return 0;
+}
+
+static void load_or_die(const opts *o, const char *run, trace *t) {
+    db *d = open_db(o);
+    char err[1024];
+    trace_init(t);
+    int rc = db_load_run(d, run, DB_LOAD_ALL, t, err, sizeof err);
+    if (rc == DB_NOT_FOUND) die(EXIT_BAD_INPUT, "%s: no run named \"%s\"", db_default(o), run);
+    if (rc) die(1, "%s", err);
+    db_close(d);
+}
+
+static int cmd_export(int argc, char **argv) {
+    opts o;
+    parse_opts(argc, argv, usage_export, " --db --format -o --output ", &o);
+    if (o.npos != 1) die(EXIT_BAD_INPUT, "export needs one RUN id (see --help)");
+    const char *fmt = o.format ? o.format : "trace";
+    bool chrome = strcmp(fmt, "chrome") == 0;
+    if (!chrome && strcmp(fmt, "trace") != 0)
+        die(EXIT_BAD_INPUT, "--format: expected \"trace\" or \"chrome\", got \"%s\"", fmt);
+    trace t;
+    load_or_die(&o, o.pos[0], &t);
+    tj_buf b = {0};
+    if (chrome ? tj_write_chrome(&t, &b) : tj_write_trace(&t, &b))
+        die(1, "out of memory writing the export");
+    write_out(o.out, b.s, b.len);
+    tj_buf_free(&b);
+    trace_free(&t);
+    return 0;
+}
+
+static int cmd_replay(int argc, char **argv) {
+    opts o;
+    parse_opts(argc, argv, usage_replay, " --db -o --output --device ", &o);
+    if (o.npos != 1) die(EXIT_BAD_INPUT, "replay needs one RUN id (see --help)");
+    trace t;
+    load_or_die(&o, o.pos[0], &t);
+    char what[64], err[1024];
+    snprintf(what, sizeof what, "run %s", o.pos[0]);
+    json_t *scn;
+    if (replay_scenario(&t, what, o.device, &scn, err, sizeof err)) die(EXIT_BAD_INPUT, "%s", err);
+    char *text = json_dumps(scn, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (!text) die(1, "out of memory writing the scenario");
+    size_t len = strlen(text);
+    char *full = realloc(text, len + 2);
+    if (!full) die(1, "out of memory writing the scenario");
+    full[len] = '\n';
+    full[len + 1] = '\0';
+    write_out(o.out, full, len + 1);
+    free(full);
+    json_decref(scn);
+    trace_free(&t);
+    return 0;
+}
+
+/* DIR beside the executable (or one level up, for build/schedlab), else
+ * ./DIR; NULL when none exists. */
+static const char *find_dir(const char *name, char *buf, size_t n) {
+    char exe[PATH_MAX];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    struct stat st;
+    if (l > 0) {
+        exe[l] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+        if ((size_t)snprintf(buf, n, "%s/%s", exe, name) < n && stat(buf, &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            return buf;
+        slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            if ((size_t)snprintf(buf, n, "%s/%s", exe, name) < n && stat(buf, &st) == 0 &&
+                S_ISDIR(st.st_mode))
+                return buf;
+        }
+    }
+    snprintf(buf, n, "%s", name);
+    return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
+}
+
+static int cmd_serve(int argc, char **argv) {
+    opts o;
+    parse_opts(argc, argv, usage_serve, " --db --port --bind --web --scenarios ", &o);
+    if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
+    long port = 8080;
+    if (o.port) {
+        char *end;
+        port = strtol(o.port, &end, 10);
+        if (*end || port < 0 || port > 65535)
+            die(EXIT_BAD_INPUT, "--port: expected 0..65535, got \"%s\"", o.port);
+    }
+    char webbuf[PATH_MAX], scnbuf[PATH_MAX];
+    const char *web = o.web ? o.web : find_dir("web", webbuf, sizeof webbuf);
+    const char *scenarios = o.scenarios ? o.scenarios : find_dir("scenarios", scnbuf, sizeof scnbuf);
+
+    /* Block the stop signals before any thread starts, so every thread
+     * inherits the mask and sigwait below is the one place they arrive. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char err[1024];
+    api_ctx *api;
+    api_config acfg = {.db_path = db_default(&o), .scenarios_dir = scenarios,
+                       .version = SCHEDLAB_VERSION};
+    if (api_init(&acfg, &api, err, sizeof err)) die(1, "%s", err);
+    if (scenarios) {
+        db *d = open_db(&o);
+        int added = 0;
+        int failed = api_seed_scenarios(d, scenarios, &added, err, sizeof err);
+        db_close(d);
+        if (failed < 0) fprintf(stderr, "schedlab: warning: %s\n", err);
+        else if (failed) fprintf(stderr, "schedlab: warning: %d scenario(s) not stored; first: %s\n", failed, err);
+        if (added) fprintf(stderr, "schedlab: stored %d shipped scenario(s) from %s\n", added, scenarios);
+    }
+    size_t nroutes;
+    const http_route *routes = api_routes(&nroutes);
+    http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
+                        .web_dir = web, .routes = routes, .nroutes = nroutes, .app = api};
+    http_server *srv;
+    if (http_start(&hcfg, &srv, err, sizeof err)) {
+        api_free(api);
+        die(1, "%s", err);
+    }
+    fprintf(stderr, "schedlab: serving http://%s:%u/ (db %s, web %s)\n", hcfg.bind,
+            (unsigned)http_port(srv), acfg.db_path, web ? web : "none");
+    int sig = 0;
+    while (sigwait(&stop, &sig) != 0) {}
+    fprintf(stderr, "schedlab: %s, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    http_stop(srv);
+    api_free(api);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return EXIT_BAD_INPUT;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        puts("schedlab " SCHEDLAB_VERSION);
+        return 0;
+    }
+    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+        {"simulate", cmd_simulate}, {"import", cmd_import}, {"export", cmd_export},
+        {"replay", cmd_replay},     {"serve", cmd_serve},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].fn(argc - 2, argv + 2);
+    die(EXIT_BAD_INPUT, "unknown command \"%s\" (commands: simulate, import, export, replay, serve)",
+        cmd);
+}

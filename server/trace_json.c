@@ -1,0 +1,849 @@
+/* trace_json.c -- schedlab-trace/1 and Chrome trace-event JSON. See trace_json.h. */
+#include "trace_json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_SCHEMA "schedlab-trace/1"
+
+/* ---- buffer ------------------------------------------------------------------ */
+
+void tj_buf_free(tj_buf *b) {
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+static bool reserve(tj_buf *b, size_t more) {
+    if (b->oom) return false;
+    if (b->len + more + 1 <= b->cap) return true;
+    size_t nc = b->cap ? b->cap : 4096;
+    while (nc < b->len + more + 1) nc *= 2;
+    char *ns = realloc(b->s, nc);
+    if (!ns) { b->oom = true; return false; }
+    b->s = ns;
+    b->cap = nc;
+    return true;
+}
+
+static void putn(tj_buf *b, const char *s, size_t n) {
+    if (!reserve(b, n)) return;
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void tj_puts(tj_buf *b, const char *s) { putn(b, s, strlen(s)); }
+void tj_putc(tj_buf *b, char c) { putn(b, &c, 1); }
+
+static void putf(tj_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(tj_buf *b, const char *fmt, ...) {
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) putn(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+void tj_put_i64(tj_buf *b, int64_t v) {
+    if (v == TRACE_NONE) tj_puts(b, "null");
+    else putf(b, "%" PRId64, v);
+}
+
+/* 0 stands for "unknown" in counts (blocks, threads, regs). */
+static void put_count(tj_buf *b, int64_t v) {
+    if (v == 0) tj_puts(b, "null");
+    else putf(b, "%" PRId64, v);
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 if it is not one. */
+static size_t utf8_seq(const unsigned char *s) {
+    unsigned c = s[0];
+    if (c < 0x80) return 1;
+    size_t n;
+    unsigned min;
+    if (c >= 0xc2 && c <= 0xdf) { n = 2; min = 0x80; }
+    else if ((c & 0xf0) == 0xe0) { n = 3; min = 0x800; }
+    else if (c >= 0xf0 && c <= 0xf4) { n = 4; min = 0x10000; }
+    else return 0;
+    unsigned cp = c & (0x3f >> (n - 1));
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    return n;
+}
+
+void tj_put_str(tj_buf *b, const char *str) {
+    if (!str) { tj_puts(b, "null"); return; }
+    const unsigned char *s = (const unsigned char *)str;
+    tj_putc(b, '"');
+    while (*s) {
+        size_t run = 0;
+        /* copy plain ASCII in one go */
+        while (s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' && s[run] != '\\') run++;
+        if (run) { putn(b, (const char *)s, run); s += run; continue; }
+        unsigned c = *s;
+        if (c == '"') { tj_puts(b, "\\\""); s++; }
+        else if (c == '\\') { tj_puts(b, "\\\\"); s++; }
+        else if (c == '\n') { tj_puts(b, "\\n"); s++; }
+        else if (c == '\t') { tj_puts(b, "\\t"); s++; }
+        else if (c == '\r') { tj_puts(b, "\\r"); s++; }
+        else if (c < 0x20) { putf(b, "\\u%04x", c); s++; }
+        else {
+            size_t n = utf8_seq(s);
+            if (n) { putn(b, (const char *)s, n); s += n; }
+            else { tj_puts(b, "\xef\xbf\xbd"); s++; }  /* U+FFFD */
+        }
+    }
+    tj_putc(b, '"');
+}
+
+static void key(tj_buf *b, const char *k, bool first) {
+    if (!first) tj_putc(b, ',');
+    tj_putc(b, '"');
+    tj_puts(b, k);
+    tj_puts(b, "\":");
+}
+
+/* ---- records ---------------------------------------------------------------- */
+
+static const char *order_name(sim_sm_order_kind k) {
+    return k == SIM_SM_ORDER_EVENS_THEN_ODDS ? "evens-then-odds" : "ascending";
+}
+
+void tj_put_device(tj_buf *b, const sim_device *d) {
+    char name[SIM_DEVICE_NAME_MAX + 1];
+    memcpy(name, d->name, SIM_DEVICE_NAME_MAX);
+    name[SIM_DEVICE_NAME_MAX] = '\0';
+    tj_puts(b, "{\"name\":");
+    tj_put_str(b, name);
+    key(b, "sms", false); tj_put_i64(b, d->sms);
+    key(b, "threads_per_sm", false); tj_put_i64(b, d->threads_per_sm);
+    key(b, "max_threads_per_block", false); tj_put_i64(b, d->max_threads_per_block);
+    key(b, "blocks_per_sm", false); tj_put_i64(b, d->blocks_per_sm);
+    key(b, "warps_per_sm", false); tj_put_i64(b, d->warps_per_sm);
+    key(b, "regs_per_sm", false); tj_put_i64(b, d->regs_per_sm);
+    key(b, "max_regs_per_block", false); tj_put_i64(b, d->max_regs_per_block);
+    key(b, "smem_per_sm", false); tj_put_i64(b, d->smem_per_sm);
+    key(b, "max_smem_per_block", false); tj_put_i64(b, d->max_smem_per_block);
+    key(b, "warp_size", false); tj_put_i64(b, d->warp_size);
+    key(b, "schedulers_per_sm", false); tj_put_i64(b, d->schedulers_per_sm);
+    key(b, "copy_engines", false); tj_put_i64(b, d->copy_engines);
+    key(b, "copy_bandwidth", false);
+    if (isfinite(d->copy_bandwidth)) putf(b, "%.17g", d->copy_bandwidth);
+    else tj_puts(b, "null");
+    key(b, "clock", false); tj_put_i64(b, d->clock_hz);
+    key(b, "sm_order", false);
+    if (d->sm_order_kind == SIM_SM_ORDER_EXPLICIT) {
+        tj_putc(b, '[');
+        int32_t n = d->sms < SIM_MAX_SMS ? d->sms : SIM_MAX_SMS;
+        for (int32_t i = 0; i < n; i++) putf(b, i ? ",%d" : "%d", (int)d->sm_order[i]);
+        tj_putc(b, ']');
+    } else {
+        tj_put_str(b, order_name(d->sm_order_kind));
+    }
+    tj_putc(b, '}');
+}
+
+static void put_dim3(tj_buf *b, const char *k, const int32_t v[3]) {
+    if (!v[0] && !v[1] && !v[2]) return;   /* unknown: left out, as api.md says */
+    key(b, k, false);
+    putf(b, "[%d,%d,%d]", (int)v[0], (int)v[1], (int)v[2]);
+}
+
+static void put_priority(tj_buf *b, int32_t p) {
+    if (p == TRACE_PRIO_NONE) tj_puts(b, "\"none\"");
+    else putf(b, "%d", (int)p);
+}
+
+void tj_put_kernel(tj_buf *b, const trace *t, size_t i) {
+    const trace_kernel *k = &t->kernels.v[i];
+    putf(b, "{\"id\":%zu", i);
+    key(b, "name", false); tj_put_str(b, trace_str_get(t, k->name));
+    if (k->raw_name) { key(b, "raw_name", false); tj_put_str(b, trace_str_get(t, k->raw_name)); }
+    key(b, "stream", false); tj_put_str(b, trace_str_get(t, k->stream));
+    key(b, "process", false); tj_put_str(b, trace_str_get(t, k->process));
+    key(b, "priority", false); put_priority(b, k->priority);
+    key(b, "issue", false); tj_put_i64(b, k->issue);
+    key(b, "first_block", false); tj_put_i64(b, k->first_block);
+    key(b, "fully_dispatched", false); tj_put_i64(b, k->fully_dispatched);
+    key(b, "end", false); tj_put_i64(b, k->end);
+    key(b, "blocks", false); put_count(b, k->blocks);
+    key(b, "threads", false); put_count(b, k->threads);
+    key(b, "smem", false); tj_put_i64(b, k->smem);
+    key(b, "regs", false); put_count(b, k->regs);
+    put_dim3(b, "grid", k->grid);
+    put_dim3(b, "block", k->block);
+    tj_putc(b, '}');
+}
+
+void tj_put_block(tj_buf *b, const trace_block *blk) {
+    putf(b, "{\"kernel\":%d,\"index\":%d,\"sm\":%d,\"start\":", (int)blk->kernel,
+         (int)blk->index, (int)blk->sm);
+    tj_put_i64(b, blk->start);
+    tj_puts(b, ",\"end\":");
+    tj_put_i64(b, blk->end);
+    tj_putc(b, '}');
+}
+
+void tj_put_copy(tj_buf *b, const trace *t, size_t i) {
+    const trace_copy *c = &t->copies.v[i];
+    putf(b, "{\"id\":%zu", i);
+    key(b, "name", false); tj_put_str(b, trace_str_get(t, c->name));
+    key(b, "stream", false); tj_put_str(b, trace_str_get(t, c->stream));
+    key(b, "process", false); tj_put_str(b, trace_str_get(t, c->process));
+    key(b, "direction", false); tj_put_str(b, trace_copy_dir_name(c->direction));
+    key(b, "bytes", false); tj_put_i64(b, c->bytes);
+    key(b, "issue", false); tj_put_i64(b, c->issue);
+    key(b, "start", false); tj_put_i64(b, c->start);
+    key(b, "end", false); tj_put_i64(b, c->end);
+    key(b, "engine", false);
+    if (c->engine < 0) tj_puts(b, "null");
+    else putf(b, "%d", (int)c->engine);
+    tj_putc(b, '}');
+}
+
+void tj_put_queue_event(tj_buf *b, const trace *t, size_t i) {
+    const trace_queue_event *e = &t->queue_events.v[i];
+    putf(b, "{\"t\":%" PRId64 ",\"queue\":", e->t);
+    tj_put_str(b, trace_str_get(t, e->queue));
+    tj_puts(b, e->event == TRACE_DEQUEUE ? ",\"event\":\"dequeue\",\"item\":"
+                                         : ",\"event\":\"enqueue\",\"item\":");
+    tj_put_str(b, trace_str_get(t, e->item));
+    tj_putc(b, '}');
+}
+
+void tj_put_warp_issue(tj_buf *b, const trace_warp_issue *w) {
+    putf(b, "{\"sm\":%d,\"subcore\":%d,\"cycle\":%" PRId64 ",\"warp\":%d,\"kernel\":%d}",
+         (int)w->sm, (int)w->subcore, w->cycle, (int)w->warp, (int)w->kernel);
+}
+
+void tj_put_job(tj_buf *b, const trace *t, size_t i) {
+    const trace_job *j = &t->jobs.v[i];
+    tj_puts(b, "{\"task\":");
+    tj_put_str(b, trace_str_get(t, j->task));
+    putf(b, ",\"job\":%" PRId64, j->job);
+    key(b, "release", false); tj_put_i64(b, j->release);
+    key(b, "start", false); tj_put_i64(b, j->start);
+    key(b, "end", false); tj_put_i64(b, j->end);
+    key(b, "deadline", false); tj_put_i64(b, j->deadline);
+    tj_putc(b, '}');
+}
+
+json_t *tj_device_json(const sim_device *d) {
+    tj_buf b = {0};
+    tj_put_device(&b, d);
+    json_t *j = b.oom ? NULL : json_loadb(b.s, b.len, 0, NULL);
+    tj_buf_free(&b);
+    return j;
+}
+
+json_t *tj_string(const char *s) {
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    /* not UTF-8: let the writer repair it, then read it back */
+    tj_buf b = {0};
+    tj_put_str(&b, s);
+    j = b.oom ? NULL : json_loadb(b.s, b.len, JSON_DECODE_ANY, NULL);
+    tj_buf_free(&b);
+    return j;
+}
+
+/* ---- schedlab-trace/1 ---------------------------------------------------------- */
+
+#define PUT_ARRAY(b, name, n, put)             \
+    do {                                       \
+        tj_puts(b, ",\n\"" name "\":[");       \
+        for (size_t i_ = 0; i_ < (n); i_++) {  \
+            if (i_) tj_puts(b, ",\n");         \
+            put;                               \
+        }                                      \
+        tj_putc(b, ']');                       \
+    } while (0)
+
+int tj_write_trace(const trace *t, tj_buf *b) {
+    tj_puts(b, "{\"schema\":\"" TRACE_SCHEMA "\",\"name\":");
+    tj_put_str(b, t->name);
+    tj_puts(b, ",\"source\":");
+    tj_put_str(b, t->source);
+    putf(b, ",\"origin\":%" PRId64 ",\"device\":", t->origin);
+    if (t->has_device) tj_put_device(b, &t->device);
+    else tj_puts(b, "null");
+    tj_puts(b, ",\"meta\":{");
+    for (size_t i = 0; i < t->meta.n; i++) {
+        if (i) tj_putc(b, ',');
+        tj_put_str(b, trace_str_get(t, t->meta.v[i].key));
+        tj_putc(b, ':');
+        tj_put_str(b, trace_str_get(t, t->meta.v[i].value));
+    }
+    tj_putc(b, '}');
+    PUT_ARRAY(b, "kernels", t->kernels.n, tj_put_kernel(b, t, i_));
+    PUT_ARRAY(b, "blocks", t->blocks.n, tj_put_block(b, &t->blocks.v[i_]));
+    PUT_ARRAY(b, "copies", t->copies.n, tj_put_copy(b, t, i_));
+    PUT_ARRAY(b, "queue_events", t->queue_events.n, tj_put_queue_event(b, t, i_));
+    PUT_ARRAY(b, "warp_issues", t->warp_issues.n, tj_put_warp_issue(b, &t->warp_issues.v[i_]));
+    PUT_ARRAY(b, "jobs", t->jobs.n, tj_put_job(b, t, i_));
+    tj_puts(b, "}\n");
+    return b->oom ? -1 : 0;
+}
+
+/* ---- Chrome trace events ------------------------------------------------------- */
+
+/* ns as microseconds with exactly three decimals: no floating-point rounding. */
+static void put_us(tj_buf *b, int64_t ns) {
+    uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    putf(b, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", mag / 1000, (unsigned)(mag % 1000));
+}
+
+typedef struct idmap {
+    trace_str *key;     /* process, or (process, stream) pairs flattened */
+    size_t n, cap, width;
+} idmap;
+
+/* Index of the tuple `k` (width entries), added when new; -1 on OOM. */
+static long idmap_get(idmap *m, const trace_str *k) {
+    for (size_t i = 0; i < m->n; i++)
+        if (memcmp(&m->key[i * m->width], k, m->width * sizeof *k) == 0) return (long)i;
+    if (m->n == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 16;
+        trace_str *nk = realloc(m->key, nc * m->width * sizeof *nk);
+        if (!nk) return -1;
+        m->key = nk;
+        m->cap = nc;
+    }
+    memcpy(&m->key[m->n * m->width], k, m->width * sizeof *k);
+    return (long)m->n++;
+}
+
+static const char *or_unknown(const trace *t, trace_str s) {
+    const char *v = trace_str_get(t, s);
+    return v ? v : "(unknown)";
+}
+
+static void meta_event(tj_buf *b, bool *first, const char *what, long pid, long tid,
+                       const char *name, const char *suffix) {
+    tj_puts(b, *first ? "\n" : ",\n");
+    *first = false;
+    putf(b, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%ld", what, pid);
+    if (tid >= 0) putf(b, ",\"tid\":%ld", tid);
+    tj_puts(b, ",\"args\":{\"name\":");
+    if (suffix) {
+        char tmp[256];
+        snprintf(tmp, sizeof tmp, "%s%s", name, suffix);
+        tj_put_str(b, tmp);
+    } else {
+        tj_put_str(b, name);
+    }
+    tj_puts(b, "}}");
+}
+
+static void span_event(tj_buf *b, bool *first, const char *name, const char *cat, long pid,
+                       long tid, int64_t start, int64_t end) {
+    tj_puts(b, *first ? "\n" : ",\n");
+    *first = false;
+    tj_puts(b, "{\"ph\":\"X\",\"name\":");
+    tj_put_str(b, name);
+    putf(b, ",\"cat\":\"%s\",\"pid\":%ld,\"tid\":%ld,\"ts\":", cat, pid, tid);
+    put_us(b, start);
+    tj_puts(b, ",\"dur\":");
+    put_us(b, end - start);
+}
+
+int tj_write_chrome(const trace *t, tj_buf *b) {
+    idmap procs = {.width = 1}, streams = {.width = 2}, tasks = {.width = 1};
+    long *stream_tid = NULL;
+    bool first = true, oom = false;
+
+    tj_puts(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"schema\":\"" TRACE_SCHEMA
+               "\",\"name\":");
+    tj_put_str(b, t->name);
+    tj_puts(b, ",\"source\":");
+    tj_put_str(b, t->source);
+    putf(b, ",\"origin_ns\":%" PRId64 "},\"traceEvents\":[", t->origin);
+
+    /* pid 1: the device, a track per SM */
+    char devname[SIM_DEVICE_NAME_MAX + 1] = "GPU";
+    if (t->has_device && t->device.name[0]) {
+        memcpy(devname, t->device.name, SIM_DEVICE_NAME_MAX);
+        devname[SIM_DEVICE_NAME_MAX] = '\0';
+    }
+    int32_t top = -1;
+    for (size_t i = 0; i < t->blocks.n; i++)
+        if (t->blocks.v[i].sm > top) top = t->blocks.v[i].sm;
+    meta_event(b, &first, "process_name", 1, -1, devname, " (SMs)");
+    for (int32_t sm = 0; sm <= top; sm++) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "SM %d", (int)sm);
+        meta_event(b, &first, "thread_name", 1, sm, nm, NULL);
+        putf(b, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
+                "\"args\":{\"sort_index\":%d}}", (int)sm, (int)sm);
+    }
+    for (size_t i = 0; i < t->blocks.n; i++) {
+        const trace_block *blk = &t->blocks.v[i];
+        if (blk->start == TRACE_NONE || blk->end == TRACE_NONE || blk->sm < 0) continue;
+        const char *kn = blk->kernel >= 0 && (size_t)blk->kernel < t->kernels.n
+                             ? trace_str_get(t, t->kernels.v[blk->kernel].name)
+                             : NULL;
+        span_event(b, &first, kn ? kn : "block", "block", 1, blk->sm, blk->start, blk->end);
+        putf(b, ",\"args\":{\"kernel\":%d,\"index\":%d}}", (int)blk->kernel, (int)blk->index);
+    }
+
+    /* pid 2..: processes, a track per stream. Tracks are numbered in order
+     * of first appearance so the export is deterministic. */
+    size_t nrec = t->kernels.n + t->copies.n;
+    for (size_t r = 0; r < nrec && !oom; r++) {
+        trace_str key2[2];
+        if (r < t->kernels.n) {
+            key2[0] = t->kernels.v[r].process;
+            key2[1] = t->kernels.v[r].stream;
+        } else {
+            key2[0] = t->copies.v[r - t->kernels.n].process;
+            key2[1] = t->copies.v[r - t->kernels.n].stream;
+        }
+        size_t before = streams.n;
+        if (idmap_get(&procs, key2) < 0 || idmap_get(&streams, key2) < 0) { oom = true; break; }
+        if (streams.n != before) {
+            long *nt = realloc(stream_tid, streams.n * sizeof *nt);
+            if (!nt) { oom = true; break; }
+            stream_tid = nt;
+            long tid = 1;   /* per process, 1.. */
+            for (size_t s = 0; s + 1 < streams.n; s++)
+                if (streams.key[s * 2] == key2[0]) tid++;
+            stream_tid[streams.n - 1] = tid;
+        }
+    }
+    for (size_t p = 0; p < procs.n && !oom; p++)
+        meta_event(b, &first, "process_name", (long)p + 2, -1, or_unknown(t, procs.key[p]),
+                   NULL);
+    for (size_t s = 0; s < streams.n && !oom; s++) {
+        long pid = idmap_get(&procs, &streams.key[s * 2]) + 2;
+        char nm[160];
+        snprintf(nm, sizeof nm, "stream %s", or_unknown(t, streams.key[s * 2 + 1]));
+        meta_event(b, &first, "thread_name", pid, stream_tid[s], nm, NULL);
+    }
+    for (size_t r = 0; r < nrec && !oom; r++) {
+        trace_str key2[2];
+        int64_t start, end;
+        const char *name, *cat;
+        if (r < t->kernels.n) {
+            const trace_kernel *k = &t->kernels.v[r];
+            key2[0] = k->process;
+            key2[1] = k->stream;
+            start = k->first_block != TRACE_NONE ? k->first_block : k->issue;
+            end = k->end;
+            name = or_unknown(t, k->name);
+            cat = "kernel";
+        } else {
+            const trace_copy *c = &t->copies.v[r - t->kernels.n];
+            key2[0] = c->process;
+            key2[1] = c->stream;
+            start = c->start != TRACE_NONE ? c->start : c->issue;
+            end = c->end;
+            name = c->name ? trace_str_get(t, c->name) : trace_copy_dir_name(c->direction);
+            cat = "copy";
+        }
+        if (start == TRACE_NONE || end == TRACE_NONE || end < start) continue;
+        long s = idmap_get(&streams, key2), pid = idmap_get(&procs, key2) + 2;
+        span_event(b, &first, name, cat, pid, stream_tid[s], start, end);
+        if (r < t->kernels.n) {
+            putf(b, ",\"args\":{\"id\":%zu,\"issue\":", r);
+            tj_put_i64(b, t->kernels.v[r].issue);
+            tj_puts(b, "}}");
+        } else {
+            const trace_copy *c = &t->copies.v[r - t->kernels.n];
+            tj_puts(b, ",\"args\":{\"direction\":");
+            tj_put_str(b, trace_copy_dir_name(c->direction));
+            tj_puts(b, ",\"bytes\":");
+            tj_put_i64(b, c->bytes);
+            tj_puts(b, "}}");
+        }
+    }
+
+    /* real-time jobs: one pid, a track per task */
+    long task_pid = (long)procs.n + 2;
+    for (size_t i = 0; i < t->jobs.n && !oom; i++) {
+        const trace_job *j = &t->jobs.v[i];
+        size_t before = tasks.n;
+        long tid = idmap_get(&tasks, &j->task);
+        if (tid < 0) { oom = true; break; }
+        if (tasks.n != before) {
+            if (before == 0) meta_event(b, &first, "process_name", task_pid, -1, "tasks", NULL);
+            meta_event(b, &first, "thread_name", task_pid, tid + 1, or_unknown(t, j->task), NULL);
+        }
+        if (j->start == TRACE_NONE || j->end == TRACE_NONE || j->end < j->start) continue;
+        char nm[160];
+        snprintf(nm, sizeof nm, "%s #%" PRId64, or_unknown(t, j->task), j->job);
+        span_event(b, &first, nm, "job", task_pid, tid + 1, j->start, j->end);
+        tj_puts(b, ",\"args\":{\"release\":");
+        tj_put_i64(b, j->release);
+        tj_puts(b, ",\"deadline\":");
+        tj_put_i64(b, j->deadline);
+        tj_puts(b, "}}");
+    }
+    tj_puts(b, "\n]}\n");
+    free(procs.key);
+    free(streams.key);
+    free(tasks.key);
+    free(stream_tid);
+    return (oom || b->oom) ? -1 : 0;
+}
+
+/* ---- parsing ---------------------------------------------------------------------- */
+
+typedef struct pctx {
+    const char *file;
+    char *err;
+    size_t errlen;
+    trace *t;
+} pctx;
+
+static int perr(pctx *p, const char *where, size_t i, const char *field, const char *what) {
+    if (i == (size_t)-1)
+        snprintf(p->err, p->errlen, "%s: %s%s%s: %s", p->file, where, field ? "." : "",
+                 field ? field : "", what);
+    else
+        snprintf(p->err, p->errlen, "%s: %s[%zu]%s%s: %s", p->file, where, i, field ? "." : "",
+                 field ? field : "", what);
+    return -1;
+}
+
+/* Integer field: absent or null gives `unknown`. */
+static int get_int(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   int64_t unknown, int64_t lo, int64_t hi, int64_t *out) {
+    json_t *v = json_object_get(o, field);
+    if (!v || json_is_null(v)) { *out = unknown; return 0; }
+    if (!json_is_integer(v)) return perr(p, where, i, field, "expected an integer or null");
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi) return perr(p, where, i, field, "out of range");
+    *out = (int64_t)x;
+    return 0;
+}
+
+static int get_i32(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   int32_t unknown, int32_t *out) {
+    int64_t v;
+    if (get_int(p, o, where, i, field, unknown, INT32_MIN, INT32_MAX, &v)) return -1;
+    *out = (int32_t)v;
+    return 0;
+}
+
+static int get_time(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                    int64_t *out) {
+    return get_int(p, o, where, i, field, TRACE_NONE, INT64_MIN + 1, INT64_MAX, out);
+}
+
+static int get_str(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   trace_str *out) {
+    json_t *v = json_object_get(o, field);
+    if (!v || json_is_null(v)) { *out = 0; return 0; }
+    if (!json_is_string(v)) return perr(p, where, i, field, "expected a string or null");
+    *out = trace_intern_n(p->t, json_string_value(v), json_string_length(v));
+    return 0;
+}
+
+static int get_dim3(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                    int32_t out[3]) {
+    json_t *v = json_object_get(o, field);
+    out[0] = out[1] = out[2] = 0;
+    if (!v || json_is_null(v)) return 0;
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return perr(p, where, i, field, "expected an array of 3 integers");
+    for (size_t j = 0; j < 3; j++) {
+        json_t *x = json_array_get(v, j);
+        if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+            json_integer_value(x) > INT32_MAX)
+            return perr(p, where, i, field, "expected an array of 3 non-negative integers");
+        out[j] = (int32_t)json_integer_value(x);
+    }
+    return 0;
+}
+
+static json_t *get_array(pctx *p, json_t *root, const char *name, int *bad) {
+    json_t *a = json_object_get(root, name);
+    *bad = 0;
+    if (!a || json_is_null(a)) return NULL;
+    if (!json_is_array(a)) { *bad = perr(p, name, (size_t)-1, NULL, "expected an array"); return NULL; }
+    return a;
+}
+
+static int parse_kernel(pctx *p, json_t *o, size_t i) {
+    const char *w = "kernels";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_kernel *k = trace_add_kernel(p->t);
+    if (!k) return perr(p, w, i, NULL, "out of memory");
+    trace_kernel v = *k;
+    if (get_str(p, o, w, i, "name", &v.name) || get_str(p, o, w, i, "raw_name", &v.raw_name) ||
+        get_str(p, o, w, i, "stream", &v.stream) || get_str(p, o, w, i, "process", &v.process))
+        return -1;
+    json_t *pr = json_object_get(o, "priority");
+    if (!pr || json_is_null(pr) || (json_is_string(pr) && strcmp(json_string_value(pr), "none") == 0))
+        v.priority = TRACE_PRIO_NONE;
+    else if (json_is_integer(pr) && json_integer_value(pr) > INT32_MIN &&
+             json_integer_value(pr) <= INT32_MAX)
+        v.priority = (int32_t)json_integer_value(pr);
+    else
+        return perr(p, w, i, "priority", "expected an integer or \"none\"");
+    if (get_time(p, o, w, i, "issue", &v.issue) ||
+        get_time(p, o, w, i, "first_block", &v.first_block) ||
+        get_time(p, o, w, i, "fully_dispatched", &v.fully_dispatched) ||
+        get_time(p, o, w, i, "end", &v.end) ||
+        get_int(p, o, w, i, "blocks", 0, 0, INT64_MAX, &v.blocks) ||
+        get_i32(p, o, w, i, "threads", 0, &v.threads) ||
+        get_int(p, o, w, i, "smem", TRACE_NONE, 0, INT64_MAX, &v.smem) ||
+        get_i32(p, o, w, i, "regs", 0, &v.regs) || get_dim3(p, o, w, i, "grid", v.grid) ||
+        get_dim3(p, o, w, i, "block", v.block))
+        return -1;
+    p->t->kernels.v[i] = v;
+    return 0;
+}
+
+static int parse_block(pctx *p, json_t *o, size_t i) {
+    const char *w = "blocks";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_block v;
+    if (get_i32(p, o, w, i, "kernel", -1, &v.kernel) ||
+        get_i32(p, o, w, i, "index", -1, &v.index) || get_i32(p, o, w, i, "sm", -1, &v.sm) ||
+        get_time(p, o, w, i, "start", &v.start) || get_time(p, o, w, i, "end", &v.end))
+        return -1;
+    if (v.kernel < 0 || (size_t)v.kernel >= p->t->kernels.n)
+        return perr(p, w, i, "kernel", "not the id of a kernel in this trace");
+    trace_block *b = trace_add_block(p->t);
+    if (!b) return perr(p, w, i, NULL, "out of memory");
+    *b = v;
+    return 0;
+}
+
+static int parse_copy(pctx *p, json_t *o, size_t i) {
+    const char *w = "copies";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_copy *c = trace_add_copy(p->t);
+    if (!c) return perr(p, w, i, NULL, "out of memory");
+    trace_copy v = *c;
+    if (get_str(p, o, w, i, "name", &v.name) || get_str(p, o, w, i, "stream", &v.stream) ||
+        get_str(p, o, w, i, "process", &v.process) || get_time(p, o, w, i, "bytes", &v.bytes) ||
+        get_time(p, o, w, i, "issue", &v.issue) || get_time(p, o, w, i, "start", &v.start) ||
+        get_time(p, o, w, i, "end", &v.end) || get_i32(p, o, w, i, "engine", -1, &v.engine))
+        return -1;
+    json_t *d = json_object_get(o, "direction");
+    if (d && !json_is_null(d)) {
+        int dir = json_is_string(d) ? trace_copy_dir_parse(json_string_value(d)) : -1;
+        if (dir < 0)
+            return perr(p, w, i, "direction",
+                        "expected \"h2d\", \"d2h\", \"d2d\", \"h2h\", \"p2p\", \"memset\" or \"other\"");
+        v.direction = dir;
+    }
+    p->t->copies.v[i] = v;
+    return 0;
+}
+
+static int parse_qevent(pctx *p, json_t *o, size_t i) {
+    const char *w = "queue_events";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    int64_t t;
+    trace_str q, item;
+    if (get_int(p, o, w, i, "t", TRACE_NONE, INT64_MIN + 1, INT64_MAX, &t) ||
+        get_str(p, o, w, i, "queue", &q) || get_str(p, o, w, i, "item", &item))
+        return -1;
+    if (t == TRACE_NONE) return perr(p, w, i, "t", "missing: every queue event has a time");
+    if (!q) return perr(p, w, i, "queue", "missing: expected a queue name");
+    json_t *e = json_object_get(o, "event");
+    const char *es = json_is_string(e) ? json_string_value(e) : "";
+    trace_queue_op op;
+    if (strcmp(es, "enqueue") == 0) op = TRACE_ENQUEUE;
+    else if (strcmp(es, "dequeue") == 0) op = TRACE_DEQUEUE;
+    else return perr(p, w, i, "event", "expected \"enqueue\" or \"dequeue\"");
+    if (!trace_add_queue_event(p->t, t, q, item, op)) return perr(p, w, i, NULL, "out of memory");
+    return 0;
+}
+
+static int parse_warp(pctx *p, json_t *o, size_t i) {
+    const char *w = "warp_issues";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_warp_issue v;
+    if (get_i32(p, o, w, i, "sm", 0, &v.sm) || get_i32(p, o, w, i, "subcore", 0, &v.subcore) ||
+        get_i32(p, o, w, i, "warp", 0, &v.warp) || get_i32(p, o, w, i, "kernel", 0, &v.kernel) ||
+        get_int(p, o, w, i, "cycle", 0, INT64_MIN + 1, INT64_MAX, &v.cycle))
+        return -1;
+    trace_warp_issue *x = trace_add_warp_issue(p->t);
+    if (!x) return perr(p, w, i, NULL, "out of memory");
+    *x = v;
+    return 0;
+}
+
+static int parse_job(pctx *p, json_t *o, size_t i) {
+    const char *w = "jobs";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_job *j = trace_add_job(p->t);
+    if (!j) return perr(p, w, i, NULL, "out of memory");
+    trace_job v = *j;
+    if (get_str(p, o, w, i, "task", &v.task) ||
+        get_int(p, o, w, i, "job", 0, INT64_MIN + 1, INT64_MAX, &v.job) ||
+        get_time(p, o, w, i, "release", &v.release) || get_time(p, o, w, i, "start", &v.start) ||
+        get_time(p, o, w, i, "end", &v.end) || get_time(p, o, w, i, "deadline", &v.deadline))
+        return -1;
+    p->t->jobs.v[i] = v;
+    return 0;
+}
+
+int tj_parse_device(json_t *o, const char *where, sim_device *d, char *err, size_t errlen) {
+    memset(d, 0, sizeof *d);
+    if (!json_is_object(o)) {
+        snprintf(err, errlen, "%s: expected an object", where);
+        return -1;
+    }
+    json_t *name = json_object_get(o, "name");
+    if (name && !json_is_null(name)) {
+        if (!json_is_string(name)) {
+            snprintf(err, errlen, "%s.name: expected a string", where);
+            return -1;
+        }
+        snprintf(d->name, sizeof d->name, "%s", json_string_value(name));
+    }
+    struct { const char *k; int32_t *v32; int64_t *v64; } f[] = {
+        {"sms", &d->sms, NULL},
+        {"threads_per_sm", &d->threads_per_sm, NULL},
+        {"max_threads_per_block", &d->max_threads_per_block, NULL},
+        {"blocks_per_sm", &d->blocks_per_sm, NULL},
+        {"warps_per_sm", &d->warps_per_sm, NULL},
+        {"regs_per_sm", NULL, &d->regs_per_sm},
+        {"max_regs_per_block", NULL, &d->max_regs_per_block},
+        {"smem_per_sm", NULL, &d->smem_per_sm},
+        {"max_smem_per_block", NULL, &d->max_smem_per_block},
+        {"warp_size", &d->warp_size, NULL},
+        {"schedulers_per_sm", &d->schedulers_per_sm, NULL},
+        {"copy_engines", &d->copy_engines, NULL},
+        {"clock", NULL, &d->clock_hz},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        json_t *v = json_object_get(o, f[i].k);
+        if (!v || json_is_null(v)) continue;   /* unknown stays 0 */
+        json_int_t max = f[i].v32 ? INT32_MAX : INT64_MAX;
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max) {
+            snprintf(err, errlen, "%s.%s: expected a non-negative integer", where, f[i].k);
+            return -1;
+        }
+        if (f[i].v32) *f[i].v32 = (int32_t)json_integer_value(v);
+        else *f[i].v64 = (int64_t)json_integer_value(v);
+    }
+    if (d->sms > SIM_MAX_SMS) {
+        snprintf(err, errlen, "%s.sms: %d is more than %d", where, (int)d->sms, SIM_MAX_SMS);
+        return -1;
+    }
+    json_t *bw = json_object_get(o, "copy_bandwidth");
+    if (bw && !json_is_null(bw)) {
+        if (!json_is_number(bw) || json_number_value(bw) < 0) {
+            snprintf(err, errlen, "%s.copy_bandwidth: expected a non-negative number (bytes/s)",
+                     where);
+            return -1;
+        }
+        d->copy_bandwidth = json_number_value(bw);
+    }
+    json_t *ord = json_object_get(o, "sm_order");
+    if (json_is_array(ord)) {
+        if ((int32_t)json_array_size(ord) != d->sms) {
+            snprintf(err, errlen, "%s.sm_order: has %zu entries for %d SMs", where,
+                     json_array_size(ord), (int)d->sms);
+            return -1;
+        }
+        d->sm_order_kind = SIM_SM_ORDER_EXPLICIT;
+        for (size_t i = 0; i < json_array_size(ord); i++) {
+            json_t *x = json_array_get(ord, i);
+            if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+                json_integer_value(x) >= d->sms) {
+                snprintf(err, errlen, "%s.sm_order[%zu]: expected an SM id below %d", where, i,
+                         (int)d->sms);
+                return -1;
+            }
+            d->sm_order[i] = (int16_t)json_integer_value(x);
+        }
+    } else {
+        const char *s = json_is_string(ord) ? json_string_value(ord) : "ascending";
+        if (ord && !json_is_null(ord) && !json_is_string(ord)) s = "";
+        if (strcmp(s, "ascending") == 0) d->sm_order_kind = SIM_SM_ORDER_ASCENDING;
+        else if (strcmp(s, "evens-then-odds") == 0) d->sm_order_kind = SIM_SM_ORDER_EVENS_THEN_ODDS;
+        else {
+            snprintf(err, errlen,
+                     "%s.sm_order: expected \"ascending\", \"evens-then-odds\" or an array", where);
+            return -1;
+        }
+        sim_device_fill_order(d);
+    }
+    return 0;
+}
+
+int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, char *err,
+                   size_t errlen) {
+    json_error_t je;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        snprintf(err, errlen, "%s:%d:%d: JSON: %s", file, je.line, je.column, je.text);
+        return -1;
+    }
+    pctx p = {.file = file, .err = err, .errlen = errlen, .t = out};
+    int rc = -1;
+    if (!json_is_object(root)) {
+        snprintf(err, errlen, "%s: expected a JSON object (schedlab-trace/1)", file);
+        goto done;
+    }
+    json_t *schema = json_object_get(root, "schema");
+    if (!json_is_string(schema) || strcmp(json_string_value(schema), TRACE_SCHEMA) != 0) {
+        snprintf(err, errlen, "%s: schema: expected \"" TRACE_SCHEMA "\"", file);
+        goto done;
+    }
+    json_t *v = json_object_get(root, "name");
+    if (v && !json_is_null(v) && !json_is_string(v)) { perr(&p, "name", (size_t)-1, NULL, "expected a string"); goto done; }
+    trace_set_name(out, json_string_value(v));
+    v = json_object_get(root, "source");
+    if (v && !json_is_null(v) && !json_is_string(v)) { perr(&p, "source", (size_t)-1, NULL, "expected a string"); goto done; }
+    trace_set_source(out, json_string_value(v));
+    v = json_object_get(root, "origin");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v)) { perr(&p, "origin", (size_t)-1, NULL, "expected an integer (ns)"); goto done; }
+        out->origin = (int64_t)json_integer_value(v);
+    }
+    v = json_object_get(root, "device");
+    if (v && !json_is_null(v)) {
+        char where[256];
+        snprintf(where, sizeof where, "%s: device", file);
+        if (tj_parse_device(v, where, &out->device, err, errlen)) goto done;
+        out->has_device = true;
+    }
+    v = json_object_get(root, "meta");
+    if (v && !json_is_null(v)) {
+        if (!json_is_object(v)) { perr(&p, "meta", (size_t)-1, NULL, "expected an object"); goto done; }
+        const char *k;
+        json_t *mv;
+        json_object_foreach(v, k, mv) {
+            if (!json_is_string(mv)) { perr(&p, "meta", (size_t)-1, k, "expected a string"); goto done; }
+            trace_set_meta(out, k, json_string_value(mv));
+        }
+    }
+    static const struct {
+        const char *name;
+        int (*parse)(pctx *, json_t *, size_t);
+    } arrays[] = {
+        {"kernels", parse_kernel}, {"blocks", parse_block}, {"copies", parse_copy},
+        {"queue_events", parse_qevent}, {"warp_issues", parse_warp}, {"jobs", parse_job},
+    };
+    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
+        int bad;
+        json_t *arr = get_array(&p, root, arrays[a].name, &bad);
+        if (bad) goto done;
+        if (arrays[a].parse == parse_block && arr && trace_reserve_blocks(out, json_array_size(arr)))
+            { perr(&p, "blocks", (size_t)-1, NULL, "out of memory"); goto done; }
+        for (size_t i = 0; arr && i < json_array_size(arr); i++)
+            if (arrays[a].parse(&p, json_array_get(arr, i), i)) goto done;
+    }
+    if (out->oom) { snprintf(err, errlen, "%s: out of memory", file); goto done; }
+    rc = 0;
+done:
+    json_decref(root);
+    return rc;
+}

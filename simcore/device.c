@@ -1,0 +1,87 @@
+/* device.c -- SM tie-break orders and the consistency check of a device.
+ * See device.h. */
+#include "device.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void sim_device_fill_order(sim_device *dev) {
+    if (dev->sm_order_kind == SIM_SM_ORDER_EXPLICIT) return;
+    int32_t n = dev->sms;
+    if (n < 0) n = 0;
+    if (n > SIM_MAX_SMS) n = SIM_MAX_SMS;
+    /* unused entries are zeroed so that two filled copies of a device
+     * compare equal byte for byte */
+    memset(dev->sm_order, 0, sizeof dev->sm_order);
+    if (dev->sm_order_kind == SIM_SM_ORDER_EVENS_THEN_ODDS) {
+        /* Turing RTX 2080 Ti: 0, 2, ..., 66, 1, 3, ..., 67 (most-room §4.3) */
+        int32_t k = 0;
+        for (int32_t i = 0; i < n; i += 2) dev->sm_order[k++] = (int16_t)i;
+        for (int32_t i = 1; i < n; i += 2) dev->sm_order[k++] = (int16_t)i;
+    } else {
+        /* Pascal GTX 1080: 0, 1, 2, 3, 4 (most-room §4.3) */
+        for (int32_t i = 0; i < n; i++) dev->sm_order[i] = (int16_t)i;
+    }
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
+    if (d->sms < 1 || d->sms > SIM_MAX_SMS)
+        FAIL("device.sms: %d is outside 1..%d", (int)d->sms, SIM_MAX_SMS);
+    if (d->threads_per_sm < 1)
+        FAIL("device.threads_per_sm: %d is not a positive thread count", (int)d->threads_per_sm);
+    if (d->max_threads_per_block < 1 || d->max_threads_per_block > d->threads_per_sm)
+        FAIL("device.max_threads_per_block: %d is outside 1..threads_per_sm (%d)",
+             (int)d->max_threads_per_block, (int)d->threads_per_sm);
+    /* the room index keeps one bucket per possible room (sms.h) */
+    if (d->blocks_per_sm < 1 || d->blocks_per_sm > 65535)
+        FAIL("device.blocks_per_sm: %d is outside 1..65535", (int)d->blocks_per_sm);
+    if (d->warp_size < 1)
+        FAIL("device.warp_size: %d is not a positive thread count", (int)d->warp_size);
+    if (d->warps_per_sm < 1)
+        FAIL("device.warps_per_sm: %d is not a positive warp count", (int)d->warps_per_sm);
+    if (d->regs_per_sm < 1)
+        FAIL("device.regs_per_sm: %lld is not a positive register count", (long long)d->regs_per_sm);
+    if (d->max_regs_per_block < 1 || d->max_regs_per_block > d->regs_per_sm)
+        FAIL("device.max_regs_per_block: %lld is outside 1..regs_per_sm (%lld)",
+             (long long)d->max_regs_per_block, (long long)d->regs_per_sm);
+    if (d->smem_per_sm < 0)
+        FAIL("device.smem_per_sm: %lld bytes is negative", (long long)d->smem_per_sm);
+    if (d->max_smem_per_block < 0 || d->max_smem_per_block > d->smem_per_sm)
+        FAIL("device.max_smem_per_block: %lld bytes is outside 0..smem_per_sm (%lld)",
+             (long long)d->max_smem_per_block, (long long)d->smem_per_sm);
+    if (d->schedulers_per_sm < 1)
+        FAIL("device.schedulers_per_sm: %d is not a positive count", (int)d->schedulers_per_sm);
+    if (d->copy_engines < 1 || d->copy_engines > 2)
+        FAIL("device.copy_engines: %d is not 1 (one engine for both directions) or 2 "
+             "(one for h2d, one for d2h)", (int)d->copy_engines);
+    if (!(d->copy_bandwidth > 0) || !isfinite(d->copy_bandwidth))
+        FAIL("device.copy_bandwidth: %g bytes/s is not a positive bandwidth", d->copy_bandwidth);
+    if (d->clock_hz < 0)
+        FAIL("device.clock: %lld Hz is negative", (long long)d->clock_hz);
+    switch (d->sm_order_kind) {
+    case SIM_SM_ORDER_ASCENDING:
+    case SIM_SM_ORDER_EVENS_THEN_ODDS:
+    case SIM_SM_ORDER_EXPLICIT:
+        break;
+    default:
+        FAIL("device.sm_order: unknown order kind %d", (int)d->sm_order_kind);
+    }
+    /* the ascending and evens-then-odds orders are derived from sms by
+     * sim_device_fill_order; an explicit one must be a permutation, since
+     * the block scheduler walks it */
+    if (d->sm_order_kind != SIM_SM_ORDER_EXPLICIT) return 0;
+    unsigned char seen[SIM_MAX_SMS] = { 0 };
+    for (int32_t i = 0; i < d->sms; i++) {
+        int v = d->sm_order[i];
+        if (v < 0 || v >= d->sms)
+            FAIL("device.sm_order[%d]: SM %d is outside 0..%d", (int)i, v, (int)d->sms - 1);
+        if (seen[v])
+            FAIL("device.sm_order[%d]: SM %d appears twice; the order must list every SM once",
+                 (int)i, v);
+        seen[v] = 1;
+    }
+    return 0;
+}

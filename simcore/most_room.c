@@ -1,0 +1,15 @@
+/* most_room.c -- the most-room block placement policy.
+ *
+ * Most-room paper §4.1: "a kernel block will be scheduled to the streaming
+ * multiprocessor that, at the time of scheduling, can support the most
+ * blocks from the current kernel, with only one block scheduled to that SM
+ * at a time"; ties go to the first SM in the device's fixed order (§4.3).
+ * The choice is re-evaluated for every block (§4.2): the room index of
+ * sms.c is kept current as blocks start and finish, so reading the best SM
+ * is O(1) and each change O(log SMs). */
+#include "placement.h"
+
+int32_t most_room_pick_sm(sim_sms *s, int32_t kernel, const sim_need *k) {
+    sms_index(s, kernel, k);
+    return sms_most_room(s);
+}

@@ -1,0 +1,289 @@
+/* presets.c -- named devices, each number with the place it comes from.
+ *
+ * The tables are static const data (simcore has no mutable globals), so the
+ * tie-break orders are written out in full by the macros below; the unit
+ * test checks that each equals what sim_device_fill_order derives.
+ *
+ * Sources, cited per field below:
+ *   [TX2]   Amert et al., "GPU Scheduling on the NVIDIA TX2: Hidden Details
+ *           Revealed", RTSS'17 (../shared/papers/tx2-gpu-scheduling-rules-rtss17.txt)
+ *   [MR]    Gilman et al., most-room thread block placement, Table 2 and §4.3
+ *           (../shared/papers/most-room-thread-block-placement.txt)
+ *   [QAWS]  QoS-aware warp scheduling, Table Ia (GPGPU-Sim TITAN V setup)
+ *   [ISCA]  fine-grained QoS quota sharing, ISCA'17, Table 1
+ *   [CCT]   NVIDIA CUDA C++ Programming Guide, table "Technical
+ *           Specifications per Compute Capability"
+ *   [PCIe]  PCI-SIG: PCIe 3.0 x16 = 8 GT/s x 16 lanes x 128b/130b = 15.75 GB/s,
+ *           PCIe 5.0 x16 = 63.0 GB/s per direction
+ *   data sheets: NVIDIA Jetson TX2 / Xavier NX / Orin Nano module data
+ *           sheets, GeForce GTX 1080 / RTX 2080 Ti / TITAN V product pages,
+ *           Tesla V100 and H100 whitepapers. */
+#include "device.h"
+
+#include <string.h>
+
+/* ascending runs b, b+1, ... */
+#define A4(b) (b), (b) + 1, (b) + 2, (b) + 3
+#define A8(b) A4(b), A4((b) + 4)
+#define A16(b) A8(b), A8((b) + 8)
+#define A32(b) A16(b), A16((b) + 16)
+#define A64(b) A32(b), A32((b) + 32)
+#define A128(b) A64(b), A64((b) + 64)
+/* stride-two runs b, b+2, ... */
+#define E4(b) (b), (b) + 2, (b) + 4, (b) + 6
+#define E8(b) E4(b), E4((b) + 8)
+#define E16(b) E8(b), E8((b) + 16)
+#define E32(b) E16(b), E16((b) + 32)
+
+#define KB 1024LL
+#define GB 1e9
+
+typedef struct preset {
+    sim_device dev;
+    const char *source;
+} preset;
+
+static const preset presets[] = {
+    {
+        .dev = {
+            .name = "tx2",
+            .sms = 2,                      /* [TX2] §2.1: two SMs */
+            .threads_per_sm = 2048,        /* [TX2] §3.2 R2 */
+            .max_threads_per_block = 1024, /* [TX2] §3.2 R2 */
+            .blocks_per_sm = 32,           /* [CCT] compute capability 6.2 */
+            .warps_per_sm = 64,            /* [CCT] compute capability 6.2 */
+            .regs_per_sm = 65536,          /* [TX2] §3.2 register resources */
+            .max_regs_per_block = 32768,   /* [TX2] §3.2 register resources */
+            .smem_per_sm = 64 * KB,        /* [TX2] §3.2 R3 */
+            .max_smem_per_block = 48 * KB, /* [TX2] §3.2 R3 */
+            .warp_size = 32,               /* [TX2] §2.2 */
+            .schedulers_per_sm = 4,        /* [TX2] §2.2: four warp schedulers per SM */
+            .copy_engines = 1,             /* [TX2] §2.2: the TX2 has only one CE */
+            .copy_bandwidth = 59.7 * GB,   /* Jetson TX2 data sheet: 128-bit LPDDR4, 59.7 GB/s */
+            .clock_hz = 1300000000,        /* [TX2] §2.1: 1.3-GHz cores */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING, /* Pascal: [MR] §4.3 */
+            .sm_order = { 0, 1 },
+        },
+        .source = "Amert et al., RTSS'17 (TX2 paper) §2.1-§3.2; blocks/warps per SM: CUDA "
+                  "Programming Guide, compute capability 6.2; copy bandwidth: Jetson TX2 "
+                  "data sheet (59.7 GB/s LPDDR4)",
+    },
+    {
+        .dev = {
+            .name = "pascal-gilman",
+            .sms = 5,                      /* [MR] Table 2, GeForce GTX 1080 row */
+            .threads_per_sm = 2048,        /* [MR] Table 2 */
+            .max_threads_per_block = 1024, /* [MR] Table 2 */
+            .blocks_per_sm = 32,           /* [MR] Table 2 */
+            .warps_per_sm = 64,            /* [MR] Table 2 */
+            .regs_per_sm = 65536,          /* [CCT] 6.0 */
+            .max_regs_per_block = 65536,   /* [CCT] 6.0 */
+            .smem_per_sm = 64 * KB,        /* [CCT] 6.0 (the CC Table 2 gives) */
+            .max_smem_per_block = 48 * KB, /* [CCT] 6.0 */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* GTX 1080 whitepaper: 4 warp schedulers per SM */
+            .copy_engines = 2,             /* discrete GPU: one engine per direction */
+            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 */
+            .clock_hz = 1733000000,        /* GTX 1080 product page: 1733 MHz boost */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING, /* [MR] §4.3: 0, 1, 2, 3, 4 */
+            .sm_order = { A4(0), 4 },
+        },
+        .source = "Gilman et al. (most-room paper) Table 2, GTX 1080 row: 5 SMs, 2048 threads/SM, "
+                  "1024/block, 32 blocks/SM, 64 warps/SM; §4.3 ascending order; registers and "
+                  "shared memory: CUDA Programming Guide, compute capability 6.0; PCIe 3.0 x16",
+    },
+    {
+        .dev = {
+            .name = "v100",
+            .sms = 80,                     /* [MR] Table 2, Tesla V100 row */
+            .threads_per_sm = 2048,        /* [MR] Table 2 */
+            .max_threads_per_block = 1024, /* [MR] Table 2 */
+            .blocks_per_sm = 32,           /* [MR] Table 2 */
+            .warps_per_sm = 64,            /* [MR] Table 2 */
+            .regs_per_sm = 65536,          /* [CCT] 7.0 */
+            .max_regs_per_block = 65536,   /* [CCT] 7.0 */
+            .smem_per_sm = 96 * KB,        /* [CCT] 7.0 */
+            .max_smem_per_block = 96 * KB, /* [CCT] 7.0 (opt-in maximum) */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* Volta whitepaper: 4 processing blocks per SM */
+            .copy_engines = 2,
+            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (V100 PCIe) */
+            .clock_hz = 1530000000,        /* Volta whitepaper: V100 SXM2 boost 1530 MHz */
+            /* [MR] §4.3 reports no order for Volta; ascending as on Pascal */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            .sm_order = { A64(0), A16(64) },
+        },
+        .source = "Gilman et al. (most-room paper) Table 2, Tesla V100 row: 80 SMs, 2048 "
+                  "threads/SM, 1024/block, 32 blocks/SM, 64 warps/SM; registers and shared "
+                  "memory: CUDA Programming Guide, compute capability 7.0; clock: Volta "
+                  "whitepaper; PCIe 3.0 x16",
+    },
+    {
+        .dev = {
+            .name = "rtx2080ti",
+            .sms = 68,                     /* [MR] Table 2, RTX 2080 Ti row */
+            .threads_per_sm = 1024,        /* [MR] Table 2 */
+            .max_threads_per_block = 1024, /* [MR] Table 2 */
+            .blocks_per_sm = 16,           /* [MR] Table 2 */
+            .warps_per_sm = 32,            /* [MR] Table 2 */
+            .regs_per_sm = 65536,          /* [CCT] 7.5 */
+            .max_regs_per_block = 65536,   /* [CCT] 7.5 */
+            .smem_per_sm = 64 * KB,        /* [CCT] 7.5 */
+            .max_smem_per_block = 64 * KB, /* [CCT] 7.5 (opt-in maximum) */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* Turing whitepaper: 4 processing blocks per SM */
+            .copy_engines = 2,
+            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 */
+            .clock_hz = 1545000000,        /* RTX 2080 Ti product page: 1545 MHz boost */
+            .sm_order_kind = SIM_SM_ORDER_EVENS_THEN_ODDS, /* [MR] §4.3 */
+            .sm_order = { E32(0), 64, 66, E32(1), 65, 67 },
+        },
+        .source = "Gilman et al. (most-room paper) Table 2, RTX 2080 Ti row: 68 SMs, 1024 "
+                  "threads/SM, 1024/block, 16 blocks/SM, 32 warps/SM; §4.3 evens-then-odds "
+                  "order; registers and shared memory: CUDA Programming Guide, compute "
+                  "capability 7.5; PCIe 3.0 x16",
+    },
+    {
+        .dev = {
+            .name = "titanv-gpgpusim",
+            .sms = 80,                     /* [QAWS] Table Ia: 40 clusters x 2 SMs */
+            .threads_per_sm = 2048,        /* GPGPU-Sim SM7_TITANV config: shader_core_pipeline 2048:32 */
+            .max_threads_per_block = 1024, /* [CCT] 7.0 */
+            .blocks_per_sm = 32,           /* SM7_TITANV config: gpgpu_shader_cta 32 */
+            .warps_per_sm = 64,            /* SM7_TITANV config: 2048 threads / 32 */
+            .regs_per_sm = 65536,          /* SM7_TITANV config: gpgpu_shader_registers */
+            .max_regs_per_block = 65536,   /* SM7_TITANV config: gpgpu_registers_per_block */
+            .smem_per_sm = 96 * KB,        /* SM7_TITANV config: gpgpu_shmem_size 98304 */
+            .max_smem_per_block = 64 * KB, /* SM7_TITANV config: gpgpu_shmem_per_block 65536 */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* [QAWS] Table Ia */
+            .copy_engines = 2,
+            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (TITAN V) */
+            .clock_hz = 1200000000,        /* SM7_TITANV config: gpgpu_clock_domains 1200 MHz */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            .sm_order = { A64(0), A16(64) },
+        },
+        .source = "QAWS paper Table Ia (GPGPU-Sim TITAN V: 80 SMs, 4 schedulers/SM) and "
+                  "GPGPU-Sim's SM7_TITANV gpgpusim.config (2048 threads, 32 CTAs, 65536 "
+                  "registers, 96KB shared memory/SM, 64KB/block, 1200 MHz); PCIe 3.0 x16",
+    },
+    {
+        .dev = {
+            .name = "isca17-gpgpusim",
+            .sms = 16,                     /* [ISCA] Table 1: # of SMs 16 */
+            .threads_per_sm = 2048,        /* [ISCA] Table 1: Threads 2048 */
+            .max_threads_per_block = 1024, /* [CCT] 5.x-6.x */
+            .blocks_per_sm = 32,           /* [ISCA] Table 1: TB Limit 32 */
+            .warps_per_sm = 64,            /* [ISCA] Table 1: 2048 threads / 32 */
+            .regs_per_sm = 65536,          /* [ISCA] Table 1: Registers 256KB = 65536 x 4 B */
+            .max_regs_per_block = 65536,   /* [CCT] 5.x-6.x */
+            .smem_per_sm = 96 * KB,        /* [ISCA] Table 1: Shared Memory 96KB */
+            .max_smem_per_block = 48 * KB, /* [CCT] 5.x-6.x */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* [ISCA] Table 1: Warp Scheduler 4 */
+            .copy_engines = 2,             /* not modelled by the paper; a discrete GPU */
+            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (not modelled by the paper) */
+            .clock_hz = 1216000000,        /* [ISCA] Table 1: Core Freq. 1216MHz */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            .sm_order = { A16(0) },
+        },
+        .source = "Fine-grained QoS quota sharing, ISCA'17, Table 1 (GPGPU-Sim: 16 SMs, 1216 "
+                  "MHz, 256KB registers, 96KB shared memory, 2048 threads, 32 TBs, 4 warp "
+                  "schedulers); per-block limits: CUDA Programming Guide; copies: PCIe 3.0 x16 "
+                  "(not modelled by the paper)",
+    },
+    {
+        .dev = {
+            .name = "xavier-nx",
+            .sms = 6,                      /* Xavier NX data sheet: 384-core Volta GPU = 6 x 64 */
+            .threads_per_sm = 2048,        /* [CCT] 7.2 */
+            .max_threads_per_block = 1024, /* [CCT] 7.2 */
+            .blocks_per_sm = 32,           /* [CCT] 7.2 */
+            .warps_per_sm = 64,            /* [CCT] 7.2 */
+            .regs_per_sm = 65536,          /* [CCT] 7.2 */
+            .max_regs_per_block = 65536,   /* [CCT] 7.2 */
+            .smem_per_sm = 96 * KB,        /* [CCT] 7.2 */
+            .max_smem_per_block = 96 * KB, /* [CCT] 7.2 (opt-in maximum) */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* Volta SM: 4 processing blocks */
+            .copy_engines = 1,             /* integrated GPU, as the TX2 ([TX2] §2.2) */
+            .copy_bandwidth = 59.7 * GB,   /* Xavier NX data sheet: 128-bit LPDDR4x, 59.7 GB/s */
+            .clock_hz = 1100000000,        /* Xavier NX data sheet: GPU max 1100 MHz */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            .sm_order = { A4(0), 4, 5 },
+        },
+        .source = "Jetson Xavier NX data sheet (384-core Volta GPU = 6 SMs, 1100 MHz, 59.7 GB/s "
+                  "LPDDR4x); limits: CUDA Programming Guide, compute capability 7.2; one copy "
+                  "engine as on the TX2 (RTSS'17 §2.2)",
+    },
+    {
+        .dev = {
+            .name = "orin-nano",
+            .sms = 8,                      /* Orin Nano 8GB data sheet: 1024-core Ampere = 8 x 128 */
+            .threads_per_sm = 1536,        /* [CCT] 8.7 */
+            .max_threads_per_block = 1024, /* [CCT] 8.7 */
+            .blocks_per_sm = 16,           /* [CCT] 8.7 */
+            .warps_per_sm = 48,            /* [CCT] 8.7 */
+            .regs_per_sm = 65536,          /* [CCT] 8.7 */
+            .max_regs_per_block = 65536,   /* [CCT] 8.7 */
+            .smem_per_sm = 164 * KB,       /* [CCT] 8.7 */
+            .max_smem_per_block = 163 * KB,/* [CCT] 8.7 (opt-in maximum) */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* Ampere SM: 4 processing blocks */
+            .copy_engines = 1,             /* integrated GPU, as the TX2 ([TX2] §2.2) */
+            .copy_bandwidth = 68 * GB,     /* Orin Nano 8GB data sheet: 128-bit LPDDR5, 68 GB/s */
+            .clock_hz = 625000000,         /* Orin Nano 8GB data sheet: GPU max 625 MHz */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            .sm_order = { A8(0) },
+        },
+        .source = "Jetson Orin Nano 8GB data sheet (1024-core Ampere GPU = 8 SMs, 625 MHz, "
+                  "68 GB/s LPDDR5); limits: CUDA Programming Guide, compute capability 8.7; one "
+                  "copy engine as on the TX2 (RTSS'17 §2.2)",
+    },
+    {
+        .dev = {
+            .name = "h100",
+            .sms = 132,                    /* H100 whitepaper: H100 SXM5 has 132 SMs */
+            .threads_per_sm = 2048,        /* [CCT] 9.0 */
+            .max_threads_per_block = 1024, /* [CCT] 9.0 */
+            .blocks_per_sm = 32,           /* [CCT] 9.0 */
+            .warps_per_sm = 64,            /* [CCT] 9.0 */
+            .regs_per_sm = 65536,          /* [CCT] 9.0 */
+            .max_regs_per_block = 65536,   /* [CCT] 9.0 */
+            .smem_per_sm = 228 * KB,       /* [CCT] 9.0 */
+            .max_smem_per_block = 227 * KB,/* [CCT] 9.0 (opt-in maximum) */
+            .warp_size = 32,
+            .schedulers_per_sm = 4,        /* H100 whitepaper: 4 processing blocks per SM */
+            .copy_engines = 2,
+            .copy_bandwidth = 63.0 * GB,   /* [PCIe] 5.0 x16 */
+            .clock_hz = 1980000000,        /* H100 SXM5 data sheet: 1980 MHz max boost */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            .sm_order = { A128(0), A4(128) },
+        },
+        .source = "NVIDIA H100 Tensor Core GPU whitepaper / data sheet (H100 SXM5: 132 SMs, "
+                  "1980 MHz); limits: CUDA Programming Guide, compute capability 9.0 (2048 "
+                  "threads, 32 blocks, 64 warps, 65536 registers, 228KB shared memory per SM); "
+                  "PCIe 5.0 x16",
+    },
+};
+
+#define NPRESETS (sizeof presets / sizeof presets[0])
+
+size_t sim_preset_count(void) {
+    return NPRESETS;
+}
+
+const sim_device *sim_preset_at(size_t i) {
+    return i < NPRESETS ? &presets[i].dev : NULL;
+}
+
+const char *sim_preset_source(size_t i) {
+    return i < NPRESETS ? presets[i].source : NULL;
+}
+
+const sim_device *sim_preset_find(const char *name) {
+    if (!name) return NULL;
+    for (size_t i = 0; i < NPRESETS; i++)
+        if (strcmp(presets[i].dev.name, name) == 0) return &presets[i].dev;
+    return NULL;
+}

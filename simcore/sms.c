@@ -1,0 +1,180 @@
+/* sms.c -- per-SM free resources and the room index. See sms.h. */
+#include "sms.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+int sms_init(sim_sms *s, const sim_device *dev) {
+    memset(s, 0, sizeof *s);
+    s->n = dev->sms;
+    s->kernel = -1;
+    s->full.threads = dev->threads_per_sm;
+    s->full.warps = dev->warps_per_sm;
+    s->full.blocks = dev->blocks_per_sm;
+    s->full.regs = dev->regs_per_sm;
+    s->full.smem = dev->smem_per_sm;
+    s->words = (s->n + 63) / 64;
+    s->max_room = dev->blocks_per_sm;
+    s->free = malloc((size_t)s->n * sizeof *s->free);
+    s->room = calloc((size_t)s->n, sizeof *s->room);
+    s->bucket = calloc(((size_t)s->max_room + 1) * (size_t)s->words, sizeof *s->bucket);
+    if (!s->free || !s->room || !s->bucket) {
+        sms_free(s);
+        return -1;
+    }
+    for (int32_t i = 0; i < s->n; i++) {
+        s->free[i] = s->full;
+        s->order[i] = dev->sm_order[i];
+        s->rank[dev->sm_order[i]] = (int16_t)i;
+    }
+    return 0;
+}
+
+void sms_free(sim_sms *s) {
+    free(s->free);
+    free(s->room);
+    free(s->bucket);
+    s->free = NULL;
+    s->room = NULL;
+    s->bucket = NULL;
+}
+
+sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t smem) {
+    sim_need k;
+    k.threads = threads;
+    /* warps are allocated whole: 33 threads take two (most-room §4.2) */
+    k.warps = (threads + dev->warp_size - 1) / dev->warp_size;
+    k.regs = (int64_t)regs * threads;
+    k.smem = smem;
+    return k;
+}
+
+static inline int32_t room_of(const sim_sm_free *f, const sim_need *k) {
+    /* the first resource to run out limits the room (most-room §4.2);
+     * 32-bit divisions where the values allow, they are the hot path */
+    uint32_t r = (uint32_t)(f->blocks > 0 ? f->blocks : 0);
+    if (k->threads > 0) {
+        uint32_t x = f->threads > 0 ? (uint32_t)f->threads / (uint32_t)k->threads : 0;
+        if (x < r) r = x;
+    }
+    if (k->warps > 0) {
+        uint32_t x = f->warps > 0 ? (uint32_t)f->warps / (uint32_t)k->warps : 0;
+        if (x < r) r = x;
+    }
+    if (k->regs > 0 && r > 0) {
+        int64_t x = f->regs <= 0 ? 0
+                    : (f->regs <= UINT32_MAX && k->regs <= UINT32_MAX)
+                        ? (int64_t)((uint32_t)f->regs / (uint32_t)k->regs) : f->regs / k->regs;
+        if (x < (int64_t)r) r = (uint32_t)x;
+    }
+    if (k->smem > 0 && r > 0) {
+        int64_t x = f->smem <= 0 ? 0
+                    : (f->smem <= UINT32_MAX && k->smem <= UINT32_MAX)
+                        ? (int64_t)((uint32_t)f->smem / (uint32_t)k->smem) : f->smem / k->smem;
+        if (x < (int64_t)r) r = (uint32_t)x;
+    }
+    return r > INT32_MAX ? INT32_MAX : (int32_t)r;
+}
+
+int32_t sms_room(const sim_sms *s, int32_t sm, const sim_need *k) {
+    return room_of(&s->free[sm], k);
+}
+
+static inline uint64_t *bucket_of(sim_sms *s, int32_t room) {
+    return &s->bucket[(size_t)room * (size_t)s->words];
+}
+
+static inline bool bucket_empty(const sim_sms *s, int32_t room) {
+    const uint64_t *b = &s->bucket[(size_t)room * (size_t)s->words];
+    for (int32_t w = 0; w < s->words; w++)
+        if (b[w]) return false;
+    return true;
+}
+
+/* Move rank r from its room's bucket to `room`'s. */
+static void set_room(sim_sms *s, int32_t r, int32_t room) {
+    int32_t old = s->room[r];
+    if (old == room) return;
+    uint64_t bit = 1ull << (r & 63);
+    int32_t w = r >> 6;
+    s->room[r] = room;
+    if (old > 0) bucket_of(s, old)[w] &= ~bit;
+    if (room > 0) {
+        bucket_of(s, room)[w] |= bit;
+        s->fits[w] |= bit;
+    } else {
+        s->fits[w] &= ~bit;
+    }
+    if (room > s->top) {
+        s->top = room;
+    } else if (old == s->top) {
+        while (s->top > 0 && bucket_empty(s, s->top)) s->top--;
+    }
+}
+
+void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
+    if (s->kernel == kernel && kernel >= 0) return;
+    s->kernel = kernel;
+    s->need = *k;
+    for (int32_t r = 0; r < s->n; r++) {
+        int32_t old = s->room[r];
+        if (old > 0) bucket_of(s, old)[r >> 6] = 0;
+        s->room[r] = 0;
+    }
+    memset(s->fits, 0, sizeof s->fits);
+    s->top = 0;
+    for (int32_t r = 0; r < s->n; r++) set_room(s, r, room_of(&s->free[s->order[r]], k));
+}
+
+/* Lowest set rank in a bitset, from rank `from` on; -1 if none. */
+static int32_t first_bit(const uint64_t *b, int32_t words, int32_t from) {
+    for (int32_t w = from >> 6; w < words; w++) {
+        uint64_t x = b[w];
+        if (w == from >> 6) x &= ~0ull << (from & 63);
+        if (x) return w * 64 + __builtin_ctzll(x);
+    }
+    return -1;
+}
+
+int32_t sms_most_room(const sim_sms *s) {
+    if (s->top <= 0) return -1;
+    /* most room, then first in sm_order (most-room §4.1, §4.3) */
+    return s->order[first_bit(&s->bucket[(size_t)s->top * (size_t)s->words], s->words, 0)];
+}
+
+int32_t sms_first_fit(const sim_sms *s, int32_t from) {
+    int32_t r = first_bit(s->fits, s->words, from);
+    if (r < 0 && from > 0) r = first_bit(s->fits, s->words, 0);
+    return r < 0 ? -1 : s->order[r];
+}
+
+void sms_take(sim_sms *s, int32_t sm, const sim_need *k) {
+    sim_sm_free *f = &s->free[sm];
+    f->threads -= k->threads;
+    f->warps -= k->warps;
+    f->blocks -= 1;
+    f->regs -= k->regs;
+    f->smem -= k->smem;
+    if (s->kernel < 0) return;
+    int32_t r = s->rank[sm];
+    if (k == &s->need || memcmp(k, &s->need, sizeof *k) == 0) {
+        /* one more block of the indexed kernel: each floor(free / need)
+         * drops by exactly one, so the room does; no division needed */
+        set_room(s, r, s->room[r] - 1);
+        return;
+    }
+    set_room(s, r, room_of(f, &s->need));
+}
+
+void sms_give(sim_sms *s, int32_t sm, const sim_need *k) {
+    sim_sm_free *f = &s->free[sm];
+    f->threads += k->threads;
+    f->warps += k->warps;
+    f->blocks += 1;
+    f->regs += k->regs;
+    f->smem += k->smem;
+    if (s->kernel < 0) return;
+    set_room(s, s->rank[sm], room_of(f, &s->need));
+}

@@ -1,0 +1,86 @@
+/* sms.h -- what is free on every SM, and a room index over the SMs for one
+ * kernel at a time.
+ *
+ * A block fits on an SM only if every resource fits (TX2 paper, rules R1-R3;
+ * most-room paper §4.2): threads, warps (ceil(threads / warp_size)), the
+ * blocks-per-SM limit, registers (regs per thread x threads) and shared
+ * memory. The room of an SM for a kernel is how many more blocks of that
+ * kernel it could take now: the minimum over those resources (most-room §4.1).
+ *
+ * The room index keeps, for every room value, a bitset of the SMs (by rank
+ * in the tie-break order) that have exactly that room, plus the highest room
+ * any SM has. The SM with the most room, first in sm_order on ties, is the
+ * lowest bit of the top bucket; a change moves one bit between buckets. So
+ * neither placing nor finishing a block scans the SMs. The index always
+ * describes one kernel (sms_index switches it, O(SMs)); taking and giving
+ * back resources keep it current.
+ *
+ * Memory: sms_init allocates the index; sms_free releases it. */
+#ifndef SIMCORE_SMS_H
+#define SIMCORE_SMS_H
+
+#include <stdint.h>
+
+#include "device.h"
+
+/* What one block of a kernel takes from the SM it runs on. */
+typedef struct sim_need {
+    int32_t threads;
+    int32_t warps;
+    int64_t regs;            /* regs per thread x threads; 0 = none */
+    int64_t smem;            /* bytes; 0 = none */
+} sim_need;
+
+/* What is free on one SM. */
+typedef struct sim_sm_free {
+    int32_t threads;
+    int32_t warps;
+    int32_t blocks;
+    int32_t pad_;
+    int64_t regs;
+    int64_t smem;
+} sim_sm_free;
+
+typedef struct sim_sms {
+    int32_t n;                       /* SMs */
+    sim_sm_free *free;               /* [n], by SM id */
+    sim_sm_free full;                /* an empty SM */
+    int16_t order[SIM_MAX_SMS];      /* rank -> SM id (the device's sm_order) */
+    int16_t rank[SIM_MAX_SMS];       /* SM id -> rank */
+    /* room index */
+    int32_t kernel;                  /* kernel the index describes; -1 = none */
+    sim_need need;                   /* that kernel's per-block need */
+    int32_t words;                   /* 64-bit words per bitset: ceil(n / 64) */
+    int32_t top;                     /* highest room of any SM; 0 = none fits */
+    int32_t max_room;                /* blocks_per_sm: no room is larger */
+    int32_t *room;                   /* [n] by rank */
+    uint64_t *bucket;                /* [(max_room + 1) * words]: ranks with that room */
+    uint64_t fits[SIM_MAX_SMS / 64]; /* ranks with room >= 1 */
+    int32_t rr_next;                 /* round-robin: rank to try first */
+} sim_sms;
+
+int sms_init(sim_sms *s, const sim_device *dev);   /* 0, or -1 out of memory */
+void sms_free(sim_sms *s);
+
+sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t smem);
+
+/* How many more blocks of `k` SM `sm` could take now. */
+int32_t sms_room(const sim_sms *s, int32_t sm, const sim_need *k);
+
+/* Make the room index describe kernel `kernel` with need `k` (no-op when it
+ * already does). */
+void sms_index(sim_sms *s, int32_t kernel, const sim_need *k);
+
+/* With the index describing the kernel of `k`: the SM with the most room,
+ * first in sm_order on ties, or -1 when no SM has room. */
+int32_t sms_most_room(const sim_sms *s);
+
+/* With the index current: the first SM with room at rank >= from, wrapping
+ * around to rank 0; -1 when no SM has room. */
+int32_t sms_first_fit(const sim_sms *s, int32_t from);
+
+/* Place / finish one block of `k` on `sm` (the caller checked it fits). */
+void sms_take(sim_sms *s, int32_t sm, const sim_need *k);
+void sms_give(sim_sms *s, int32_t sm, const sim_need *k);
+
+#endif

@@ -1,0 +1,156 @@
+/* streams.c -- stream queues, the NULL stream and host syncs. See streams.h. */
+#include "streams.h"
+
+#include "ce.h"
+#include "ee.h"
+
+static void qevent(sim_state *st, int64_t t, trace_str q, trace_str item, trace_queue_op op) {
+    if (!trace_add_queue_event(st->t, t, q, item, op)) st->failed = true;
+}
+
+static int64_t *issue_slot(sim_state *st, int32_t op) {
+    const sim_op *o = &st->cfg->ops[op];
+    if (o->kind == SIM_OP_KERNEL) return &st->t->kernels.v[st->ops[op].rec].issue;
+    if (o->kind == SIM_OP_COPY) return &st->t->copies.v[st->ops[op].rec].issue;
+    return NULL;
+}
+
+/* The host really issues `op` now: this is its place in "launched after"
+ * (N1, N2). `inline_ok` lets it join the queue at once when there is no
+ * launch latency; otherwise the arrival is an event. */
+static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
+    sim_opstate *os = &st->ops[op];
+    os->issue_seq = st->next_issue_seq++;
+    int64_t *slot = issue_slot(st, op);
+    if (slot) *slot = t;
+    if (st->cfg->ops[op].kind == SIM_OP_SYNC) st->ss[os->stream].host_blocked = true;
+    int64_t lat = st->cfg->policy.launch_latency;
+    if (inline_ok && lat == 0) {
+        streams_arrive(st, op, t);
+    } else if (sim_engine_push(&st->eng, t + lat, EV_ARRIVE, op, 0) != 0) {
+        st->failed = true;
+    }
+}
+
+void streams_host_issue(sim_state *st, int32_t op, int64_t t) {
+    sim_sstate *s = &st->ss[st->ops[op].stream];
+    if (s->host_blocked) {
+        st->ops[op].next = -1;
+        if (s->held_tail >= 0) st->ops[s->held_tail].next = op;
+        else s->held_head = op;
+        s->held_tail = op;
+        return;
+    }
+    do_issue(st, op, t, true);
+}
+
+/* The sync at the head of stream s is satisfied: the host goes on and issues
+ * what it held, up to the next sync. Arrivals become events so that this
+ * never re-enters the settling of the stream queues. */
+static void host_release(sim_state *st, int32_t s, int64_t t) {
+    sim_sstate *ss = &st->ss[s];
+    ss->host_blocked = false;
+    while (!ss->host_blocked && ss->held_head >= 0) {
+        int32_t op = ss->held_head;
+        ss->held_head = st->ops[op].next;
+        if (ss->held_head < 0) ss->held_tail = -1;
+        st->ops[op].next = -1;
+        do_issue(st, op, t, false);
+    }
+}
+
+static void stream_pop(sim_state *st, int32_t s, int64_t t) {
+    sim_sstate *ss = &st->ss[s];
+    int32_t h = ss->head;
+    ss->head = st->ops[h].next;
+    if (ss->head < 0) ss->tail = -1;
+    ss->head_moved = false;
+    st->ops[h].next = -1;
+    qevent(st, t, ss->qname, st->ops[h].item, TRACE_DEQUEUE);
+}
+
+/* May the head op `h` of stream s move on, as far as the NULL stream goes?
+ * The paper states N1/N2 for kernels; copies obey the same implicit
+ * synchronisation of the legacy NULL stream (CUDA Programming Guide,
+ * "implicit synchronization"), so they are held the same way. Both rules
+ * look only at streams of the same process: the NULL stream belongs to an
+ * address space. */
+static bool null_rules_allow(const sim_state *st, int32_t s, int32_t h) {
+    const sim_sstate *ss = &st->ss[s];
+    uint64_t seq = st->ops[h].issue_seq;
+    if (ss->is_null) {
+        /* TX2 paper, rule N1: every other stream queue is empty or its head
+         * was launched after this kernel */
+        for (int32_t o = st->procs[ss->proc].first_stream; o >= 0; o = st->ss[o].next_in_proc) {
+            if (o == s) continue;
+            int32_t oh = st->ss[o].head;
+            if (oh >= 0 && st->ops[oh].issue_seq < seq) return false;
+        }
+        return true;
+    }
+    /* TX2 paper, rule N2: the NULL stream queue is empty or its head was
+     * launched after this kernel */
+    int32_t n = st->procs[ss->proc].null_stream;
+    if (n < 0) return true;
+    int32_t nh = st->ss[n].head;
+    return nh < 0 || st->ops[nh].issue_seq > seq;
+}
+
+/* Move every head of process p that may move, earliest-issued first, until
+ * none can: one change (a completion, an arrival) can release several heads
+ * at once (a NULL-stream kernel completing releases every stream it held),
+ * and they then reach the EE / CE queues in launch order. */
+static void settle(sim_state *st, int32_t p, int64_t t) {
+    for (;;) {
+        int32_t best = -1;
+        uint64_t best_seq = 0;
+        for (int32_t s = st->procs[p].first_stream; s >= 0; s = st->ss[s].next_in_proc) {
+            const sim_sstate *ss = &st->ss[s];
+            int32_t h = ss->head;
+            if (h < 0 || ss->head_moved) continue;
+            if (st->cfg->ops[h].kind != SIM_OP_SYNC && !null_rules_allow(st, s, h)) continue;
+            if (best < 0 || st->ops[h].issue_seq < best_seq) {
+                best = s;
+                best_seq = st->ops[h].issue_seq;
+            }
+        }
+        if (best < 0) return;
+        sim_sstate *ss = &st->ss[best];
+        int32_t h = ss->head;
+        switch (st->cfg->ops[h].kind) {
+        case SIM_OP_SYNC:
+            /* at the head, all earlier work of the stream has completed */
+            stream_pop(st, best, t);
+            host_release(st, best, t);
+            break;
+        case SIM_OP_KERNEL:
+            ss->head_moved = true;
+            ee_enqueue(st, st->ops[h].rec, t);   /* TX2 paper, rule G2 */
+            break;
+        case SIM_OP_COPY:
+            ss->head_moved = true;
+            ce_enqueue(st, h, t);                /* TX2 paper, rule C1 */
+            break;
+        }
+        if (st->failed) return;
+    }
+}
+
+void streams_arrive(sim_state *st, int32_t op, int64_t t) {
+    sim_opstate *os = &st->ops[op];
+    sim_sstate *ss = &st->ss[os->stream];
+    /* TX2 paper, rule G1: enqueued on the stream queue of its stream */
+    os->next = -1;
+    if (ss->tail >= 0) st->ops[ss->tail].next = op;
+    else ss->head = op;
+    ss->tail = op;
+    qevent(st, t, ss->qname, os->item, TRACE_ENQUEUE);
+    /* only a new head can change what may move */
+    if (ss->head == op) settle(st, ss->proc, t);
+}
+
+void streams_complete_head(sim_state *st, int32_t s, int64_t t) {
+    /* TX2 paper, rules G4 and C4: dequeued once complete */
+    stream_pop(st, s, t);
+    settle(st, st->ss[s].proc, t);
+}

@@ -1,0 +1,32 @@
+/* streams.h -- the host side and the stream queues.
+ *
+ * The host issues each op at its time (in array order on ties); the op
+ * joins its stream queue launch_latency later (TX2 paper, rule G1). The op
+ * at the head of a stream queue moves on to the EE queue (kernel, G2) or the
+ * CE queue (copy, C1) once the NULL-stream rules allow (N1, N2), and leaves
+ * the stream queue only when it has completed (G4, C4).
+ *
+ * A `sync` op models a host synchronisation on its stream: from the moment
+ * the host issues it, the host issues nothing more to that stream until all
+ * earlier work of the stream has completed, i.e. until the sync reaches the
+ * head of the stream queue; the ops held meanwhile are issued then.
+ *
+ * All state lives in the sim_state (state.h); nothing here allocates. */
+#ifndef SIMCORE_STREAMS_H
+#define SIMCORE_STREAMS_H
+
+#include <stdint.h>
+
+#include "state.h"
+
+/* The host issues op `op` at time t (or holds it behind a pending sync). */
+void streams_host_issue(sim_state *st, int32_t op, int64_t t);
+
+/* Op `op` reaches its stream queue at t (G1). */
+void streams_arrive(sim_state *st, int32_t op, int64_t t);
+
+/* The head op of stream s has completed at t: it leaves the queue (G4, C4)
+ * and whatever that unblocks moves on. */
+void streams_complete_head(sim_state *st, int32_t s, int64_t t);
+
+#endif

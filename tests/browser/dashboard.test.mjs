@@ -1,0 +1,294 @@
+// The dashboard against a real `schedlab serve`: open the Fig. 3 experiment
+// from the home page, check that exactly the API's blocks are drawn, zoom
+// by URL and by wheel, hide a kernel from the legend, reload, compare runs,
+// and see the server's error text after a bad upload.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServer, startBrowser, ready, inWindow, OUT, REPO } from './harness.mjs';
+
+let srv;
+let br;
+let page;
+const fig3 = {};   // run id, blocks, kernels of the Fig. 3 run
+
+before(async () => {
+  srv = await startServer();
+  br = await startBrowser();
+  page = br.page;
+  fs.mkdirSync(OUT, { recursive: true });
+});
+
+after(async () => {
+  if (br) await br.close();
+  if (srv) await srv.stop();
+});
+
+test('home page lists the shipped experiments and opens Fig. 3 to its timeline', async () => {
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  const { body: list } = await srv.api('/api/experiments');
+  const rows = await page.locator('#experiments tbody tr').count();
+  assert.equal(rows, list.experiments.length);
+  const exp = list.experiments.find((e) => /^TX2 basic rules/.test(e.name));
+  assert.ok(exp, 'the shipped scenarios include "TX2 basic rules…" (Fig. 3)');
+
+  await page.getByRole('link', { name: exp.name }).click();
+  await ready(page, 'experiment');
+  assert.equal(new URL(page.url()).pathname, `/experiments/${exp.slug}`);
+  assert.equal(await page.locator('#runs tbody tr').count(), exp.runs.length);
+
+  await page.locator('#runs a.run-link').first().click();
+  const st = await ready(page, 'timeline');
+  fig3.run = new URL(page.url()).pathname.split('/').pop();
+  assert.equal(fig3.run, exp.runs[0].run);
+  fig3.exp = exp;
+  const { body: blocks } = await srv.api(`/api/runs/${fig3.run}/blocks`);
+  const { body: kernels } = await srv.api(`/api/runs/${fig3.run}/kernels`);
+  const { body: run } = await srv.api(`/api/runs/${fig3.run}`);
+  fig3.blocks = blocks.blocks;
+  fig3.kernels = kernels.kernels;
+  fig3.run_meta = run;
+  assert.equal(blocks.mode, 'blocks');
+  assert.equal(fig3.blocks.length, 18);
+  assert.equal(st.drawnBlocks, 18);
+  // one legend entry per kernel name, all shown
+  const names = [...new Set(fig3.kernels.map((k) => k.name))];
+  assert.equal(await page.locator('.legend-item[aria-pressed="true"]').count(), names.length);
+
+  const shot = path.join(OUT, 'fig3-timeline.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  fs.mkdirSync(path.join(REPO, 'docs'), { recursive: true });
+  fs.copyFileSync(shot, path.join(REPO, 'docs/screenshot.png'));
+  assert.deepEqual(br.problems, []);
+});
+
+test('a zoom window in the URL draws exactly the blocks overlapping it', async () => {
+  const tMax = fig3.run_meta.summary.t_max;
+  // Pick a window that cuts the run somewhere in the middle.
+  let from = Math.round(tMax * 0.4);
+  let to = Math.round(tMax * 0.55);
+  let expected = inWindow(fig3.blocks, from, to).length;
+  for (let f = 0.05; (expected === 0 || expected === fig3.blocks.length) && f < 0.95; f += 0.05) {
+    from = Math.round(tMax * f);
+    to = Math.round(tMax * (f + 0.1));
+    expected = inWindow(fig3.blocks, from, to).length;
+  }
+  assert.ok(expected > 0 && expected < fig3.blocks.length, `window ${from}..${to} selects a strict subset`);
+  await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline&from=${from}&to=${to}`);
+  const st = await ready(page, 'timeline');
+  assert.equal(st.drawnBlocks, expected);
+  const u = new URL(page.url());
+  assert.equal(u.searchParams.get('from'), String(from));
+  assert.equal(u.searchParams.get('to'), String(to));
+});
+
+test('wheel zoom narrows the window, writes it to the URL and redraws', async () => {
+  await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline`);
+  await ready(page, 'timeline');
+  const box = await page.locator('.timeline-wrap canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.4);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -300);
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+  // the URL is written after a short pause; wait until it settles
+  let prev = '';
+  for (let i = 0; i < 20 && prev !== page.url(); i++) {
+    prev = page.url();
+    await page.waitForTimeout(150);
+  }
+  const u = new URL(page.url());
+  const from = Number(u.searchParams.get('from'));
+  const to = Number(u.searchParams.get('to'));
+  const tMax = fig3.run_meta.summary.t_max;
+  assert.ok(to - from < tMax * 0.5, `zoomed in: ${from}..${to}`);
+  const st = await ready(page, 'timeline');
+  assert.equal(st.drawnBlocks, inWindow(fig3.blocks, from, to).length);
+
+  await page.click('#reset-zoom');
+  const st2 = await ready(page, 'timeline');
+  assert.equal(st2.drawnBlocks, 18);
+  assert.equal(new URL(page.url()).searchParams.has('from'), false);
+});
+
+test('drag pans the window and the count follows', async () => {
+  const tMax = fig3.run_meta.summary.t_max;
+  const from = Math.round(tMax * 0.5);
+  const to = Math.round(tMax * 0.7);
+  await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline&from=${from}&to=${to}`);
+  await ready(page, 'timeline');
+  const box = await page.locator('.timeline-wrap canvas').boundingBox();
+  const y = box.y + box.height * 0.4;
+  await page.mouse.move(box.x + box.width * 0.5, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.6, y, { steps: 5 });
+  await page.mouse.move(box.x + box.width * 0.7, y, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction((f) => Number(new URL(location.href).searchParams.get('from')) < f, from);
+  const u = new URL(page.url());
+  const nf = Number(u.searchParams.get('from'));
+  const nt = Number(u.searchParams.get('to'));
+  // dragging right shows earlier times; the span stays the same
+  assert.ok(nf < from, `${nf} < ${from}`);
+  assert.ok(Math.abs((nt - nf) - (to - from)) <= 1);
+  const st = await ready(page, 'timeline');
+  assert.equal(st.drawnBlocks, inWindow(fig3.blocks, nf, nt).length);
+  const text = await page.locator('#window-text').textContent();
+  assert.match(text, / – /);
+});
+
+test('a legend click hides a kernel, and a reload keeps the view', async () => {
+  await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline`);
+  await ready(page, 'timeline');
+  const name = fig3.kernels[0].name;
+  const ids = new Set(fig3.kernels.filter((k) => k.name === name).map((k) => k.id));
+  const own = fig3.blocks.filter((b) => ids.has(b.kernel)).length;
+  assert.ok(own > 0);
+  await page.locator(`.legend-item[data-kernel="${name}"]`).click();
+  const st = await ready(page, 'timeline');
+  assert.equal(st.drawnBlocks, 18 - own);
+  const kernels = new URL(page.url()).searchParams.get('kernels');
+  assert.ok(kernels, 'kernels= is in the URL');
+  assert.equal(kernels.split(',').includes(name), false);
+  assert.equal(await page.locator(`.legend-item[data-kernel="${name}"]`).getAttribute('aria-pressed'), 'false');
+
+  const before = page.url();
+  await page.reload();
+  const st2 = await ready(page, 'timeline');
+  assert.equal(page.url(), before);
+  assert.equal(st2.drawnBlocks, 18 - own);
+  assert.equal(await page.locator(`.legend-item[data-kernel="${name}"]`).getAttribute('aria-pressed'), 'false');
+
+  // showing it again brings every block back and clears the filter
+  await page.locator(`.legend-item[data-kernel="${name}"]`).click();
+  const st3 = await ready(page, 'timeline');
+  assert.equal(st3.drawnBlocks, 18);
+  assert.equal(new URL(page.url()).searchParams.has('kernels'), false);
+});
+
+test('kernels and queues views show the run', async () => {
+  await page.goto(`${srv.base}/runs/${fig3.run}?view=kernels`);
+  await ready(page, 'kernels');
+  assert.equal(await page.locator('#kernels tbody tr').count(), fig3.kernels.length);
+  const first = fig3.kernels[0];
+  await assert.doesNotReject(page.locator('#kernels tbody tr').first().getByText(first.name, { exact: true }).waitFor());
+
+  await page.locator('a.tab[data-tab="queues"]').click();
+  await ready(page, 'queues');
+  if (fig3.run_meta.summary.queue_events > 0) {
+    const canvas = page.locator('#panel-queues canvas');
+    const box = await canvas.boundingBox();
+    assert.ok(box.width > 100 && box.height > 100);
+    await canvas.click({ position: { x: box.width * 0.3, y: box.height * 0.4 } });
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('at'));
+    const at = Number(new URL(page.url()).searchParams.get('at'));
+    const { body } = await srv.api(`/api/runs/${fig3.run}/queues?at=${at}`);
+    const full = body.queues.filter((q) => q.items.length);
+    await page.locator('#queue-panel h3').waitFor();
+    assert.equal(await page.locator('#queue-panel li').count(), full.length);
+  }
+});
+
+test('the compare page draws one bar series per run and a table', async () => {
+  let runs = fig3.exp.runs.map((r) => r.run);
+  if (runs.length < 2) runs = [fig3.run, fig3.run];
+  await page.goto(`${srv.base}/compare?runs=${runs.slice(0, 2).join(',')}`);
+  await ready(page, 'compare');
+  const { body } = await srv.api(`/api/compare?runs=${runs.slice(0, 2).join(',')}`);
+  const chart = await page.evaluate(() => {
+    const c = window.Chart.getChart(document.querySelector('#compare-chart canvas'));
+    return c ? { type: c.config.type, datasets: c.data.datasets.length, labels: c.data.labels.length } : null;
+  });
+  assert.deepEqual(chart, { type: 'bar', datasets: 2, labels: Math.min(body.kernels.length, 80) });
+  assert.equal(await page.locator('#compare-table tbody tr').count(), body.kernels.length);
+  await page.screenshot({ path: path.join(OUT, 'compare.png'), fullPage: true });
+});
+
+test('a scenario pasted on the home page becomes an experiment; past max the timeline shows occupancy bins', async () => {
+  // 25000 blocks of 1024 threads on the TX2 (2 SMs, 2 such blocks per SM):
+  // more than the API's 20000-block default, so the whole run comes as bins.
+  const scenario = {
+    schema: 'schedlab-scenario/1', name: 'browser test: many blocks', description: 'bins mode',
+    device: 'tx2', streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'big', stream: 'S1', at: '0s', blocks: 25000, threads: 1024, block_time: '10us' }],
+  };
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  await page.fill('#scenario-text', JSON.stringify(scenario, null, 2));
+  await page.click('#scenario-form button[type=submit]');
+  await ready(page, 'experiment');
+  assert.match(await page.locator('h1').textContent(), /browser test: many blocks/);
+  await page.locator('#runs a.run-link').first().click();
+  const st = await ready(page, 'timeline');
+  const run = new URL(page.url()).pathname.split('/').pop();
+  const { body: whole } = await srv.api(`/api/runs/${run}/blocks`);
+  assert.equal(whole.mode, 'bins');
+  assert.equal(whole.total, 25000);
+  assert.equal(st.mode, 'bins');
+  assert.equal(st.drawnBlocks, 0);
+
+  // a narrow window holds few blocks: they are drawn one by one again
+  const { body: meta } = await srv.api(`/api/runs/${run}`);
+  const from = Math.round(meta.summary.t_max / 2);
+  const to = from + 45000;
+  const { body: part } = await srv.api(`/api/runs/${run}/blocks?from=${from}&to=${to}`);
+  assert.equal(part.mode, 'blocks');
+  assert.ok(part.blocks.length > 0);
+  await page.goto(`${srv.base}/runs/${run}?view=timeline&from=${from}&to=${to}`);
+  const st2 = await ready(page, 'timeline');
+  assert.equal(st2.mode, 'blocks');
+  assert.equal(st2.drawnBlocks, part.blocks.length);
+  await page.screenshot({ path: path.join(OUT, 'bins-zoomed.png'), fullPage: true });
+});
+
+test('"Replay in simulator" re-simulates a run\'s workload as a new experiment with a round-robin variant', async () => {
+  await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline`);
+  await ready(page, 'timeline');
+  await page.locator('#replay-device option[value="tx2"]').waitFor({ state: 'attached' });
+  await page.selectOption('#replay-device', 'tx2');
+  await page.click('#replay-form button[type=submit]');
+  await ready(page, 'experiment');
+  const slug = new URL(page.url()).pathname.split('/').pop();
+  const { body: exp } = await srv.api(`/api/experiments/${slug}`);
+  assert.notEqual(slug, fig3.exp.slug);
+  assert.deepEqual(exp.runs.map((r) => r.name).sort(), ['default', 'round-robin'].sort());
+  assert.equal(await page.locator('#runs tbody tr').count(), 2);
+  // the same workload on the same device: the same 18 blocks
+  for (const r of exp.runs) assert.equal(r.summary.blocks, 18);
+  await page.locator('#runs a.run-link').first().click();
+  const st = await ready(page, 'timeline');
+  assert.equal(st.drawnBlocks, 18);
+});
+
+test('a bad upload shows the server\'s error message verbatim', async () => {
+  const junk = Buffer.from('this is not a GPU trace\n1,2,3\n');
+  // the form sends the file's name, which the server uses in its message
+  const direct = await srv.api('/api/imports?name=junk.txt', { method: 'POST', body: junk });
+  assert.equal(direct.status, 400);
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  await page.setInputFiles('#import-file', { name: 'junk.txt', mimeType: 'text/plain', buffer: junk });
+  await page.click('#import-form button[type=submit]');
+  const err = page.locator('#import-form .error');
+  await err.waitFor();
+  assert.equal(await err.textContent(), direct.body.error);
+
+  const bad = '{"schema": "schedlab-scenario/1", "name": "x", "device": "tx2", "ops": [';
+  const direct2 = await srv.api('/api/experiments', { method: 'POST', body: bad, headers: { 'Content-Type': 'application/json' } });
+  assert.equal(direct2.status, 400);
+  await page.fill('#scenario-text', bad);
+  await page.click('#scenario-form button[type=submit]');
+  const err2 = page.locator('#scenario-form .error');
+  await err2.waitFor();
+  assert.equal(await err2.textContent(), direct2.body.error);
+  assert.equal(new URL(page.url()).pathname, '/');
+});
+
+test('an unknown page and an unknown run say so', async () => {
+  await page.goto(`${srv.base}/runs/zzzzzzzzzz`);
+  const st = await ready(page);
+  assert.equal(st.view, 'error');
+  const { body } = await srv.api('/api/runs/zzzzzzzzzz');
+  assert.equal(await page.locator('.error').textContent(), body.error);
+});

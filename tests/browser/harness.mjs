@@ -1,0 +1,120 @@
+// harness.mjs -- shared by the browser tests: starts `schedlab serve` on a
+// free port with a fresh database, and Debian's chromium through
+// playwright-core with a fresh profile.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const OUT = path.join(REPO, 'tests/browser/out');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer() {
+  const bin = process.env.SCHEDLAB_BIN || path.join(REPO, 'schedlab');
+  if (!fs.existsSync(bin)) throw new Error(`${bin} does not exist: build it (make build) or set SCHEDLAB_BIN`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-web-'));
+  const port = await freePort();
+  const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1'],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout.on('data', (d) => { log += d; });
+  child.stderr.on('data', (d) => { log += d; });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`schedlab serve exited with ${child.exitCode}: ${log}`);
+    try {
+      const r = await fetch(`${base}/api/health`);
+      if (r.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`schedlab serve did not answer /api/health within 30 s: ${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    log: () => log,
+    async api(p, init) {
+      const r = await fetch(base + p, init);
+      const body = await r.json();
+      return { status: r.status, body };
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const done = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([done, new Promise((r) => setTimeout(r, 3000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startBrowser() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = context.pages()[0] || await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  return {
+    context,
+    page,
+    problems,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+// Resolves once the view named `view` has finished drawing; on a timeout
+// the message says which view is shown and what error it displays.
+export async function ready(page, view) {
+  try {
+    await page.waitForFunction((v) => window.schedlab && window.schedlab.ready === true
+      && (!v || window.schedlab.view === v), view, { timeout: 20000 });
+  } catch (e) {
+    const seen = await page.evaluate(() => ({
+      url: location.href,
+      state: window.schedlab ? { ...window.schedlab } : null,
+      errors: [...document.querySelectorAll('.error')].map((el) => el.textContent),
+    })).catch(() => null);
+    throw new Error(`waiting for view ${view || '(any)'}: ${e.message}; page: ${JSON.stringify(seen)}`);
+  }
+  return page.evaluate(() => ({ ...window.schedlab }));
+}
+
+// The API's own rule for "in the window" (docs/api.md).
+export function inWindow(blocks, from, to) {
+  return blocks.filter((b) => b.start < to && b.end > from);
+}

@@ -1,0 +1,639 @@
+/* test_db.c -- the SQLite store: exact roundtrip, atomic stores, the window
+ * scan and its query plan, occupancy bins, queue state, migrations. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../db/db.h"
+
+/* cmocka's assert_float_equal compares floats; occupancy is a double */
+#define assert_near(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-9)
+
+typedef struct fixture {
+    char dir[64];
+    char path[96];
+    db *d;
+    char exp[DB_SLUG_SIZE];
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    char tmpl[7];
+    memset(tmpl, 'X', 6);   /* mkdtemp's template */
+    tmpl[6] = '\0';
+    snprintf(f->dir, sizeof f->dir, "/tmp/schedlab-test-db-%s", tmpl);
+    if (!mkdtemp(f->dir)) return -1;
+    snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+    char err[256];
+    if (db_open(f->path, &f->d, err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
+    if (db_create_experiment(f->d, "exp", "described", "scenario", "fig3.json", "{\"a\":1}",
+                             f->exp, err, sizeof err))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    db_close(f->d);
+    char p[128];
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s%s", f->path, suffix[i]);
+        unlink(p);
+    }
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+static int64_t count_rows(db *d, const char *table) {
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* A trace that uses every field, unknowns included. */
+static void build_full(trace *t) {
+    trace_init(t);
+    trace_set_name(t, "full trace");
+    trace_set_source(t, "simulation");
+    t->origin = 123456789;
+    t->has_device = true;
+    snprintf(t->device.name, sizeof t->device.name, "tx2");
+    t->device.sms = 2;
+    t->device.threads_per_sm = 2048;
+    t->device.max_threads_per_block = 1024;
+    t->device.blocks_per_sm = 32;
+    t->device.warps_per_sm = 64;
+    t->device.regs_per_sm = 65536;
+    t->device.max_regs_per_block = 32768;
+    t->device.smem_per_sm = 65536;
+    t->device.max_smem_per_block = 49152;
+    t->device.warp_size = 32;
+    t->device.schedulers_per_sm = 4;
+    t->device.copy_engines = 1;
+    t->device.copy_bandwidth = 12.5e9;
+    t->device.clock_hz = 1300000000;
+    t->device.sm_order_kind = SIM_SM_ORDER_EXPLICIT;
+    t->device.sm_order[0] = 1;
+    t->device.sm_order[1] = 0;
+    trace_set_meta(t, "origin_ns", "42");
+    trace_set_meta(t, "tool", "unit");
+
+    trace_kernel *k = trace_add_kernel(t);
+    k->name = trace_intern(t, "K1");
+    k->raw_name = trace_intern(t, "_Z2K1v");
+    k->stream = trace_intern(t, "S1");
+    k->process = trace_intern(t, "P0");
+    k->priority = -1;
+    k->threads = 768;
+    k->issue = 0;
+    k->first_block = 10;
+    k->fully_dispatched = 20;
+    k->end = 1000;
+    k->blocks = 6;
+    k->smem = 4096;
+    k->regs = 32;
+    k->grid[0] = 6; k->grid[1] = 1; k->grid[2] = 1;
+    k->block[0] = 768; k->block[1] = 1; k->block[2] = 1;
+    k = trace_add_kernel(t);            /* all unknown */
+    k->name = trace_intern(t, "K2");
+
+    trace_block *b = trace_add_block(t);
+    *b = (trace_block){.kernel = 0, .index = 5, .sm = 1, .start = 10, .end = 500};
+    b = trace_add_block(t);
+    *b = (trace_block){.kernel = 0, .index = 4, .sm = 0, .start = 20, .end = 1000};
+
+    trace_copy *c = trace_add_copy(t);
+    c->name = trace_intern(t, "C1");
+    c->stream = trace_intern(t, "S1");
+    c->process = trace_intern(t, "P0");
+    c->direction = TRACE_COPY_D2H;
+    c->engine = 1;
+    c->bytes = 268435456;
+    c->issue = 5;
+    c->start = 6;
+    c->end = 7;
+    trace_add_copy(t);                   /* all unknown */
+
+    trace_add_queue_event(t, 0, trace_intern(t, "stream:P0/S1"), trace_intern(t, "K1"),
+                          TRACE_ENQUEUE);
+    trace_add_queue_event(t, 10, trace_intern(t, "stream:P0/S1"), trace_intern(t, "K1"),
+                          TRACE_DEQUEUE);
+    trace_warp_issue *w = trace_add_warp_issue(t);
+    *w = (trace_warp_issue){.sm = 1, .subcore = 3, .warp = 17, .kernel = 0, .cycle = 99};
+    trace_job *j = trace_add_job(t);
+    j->task = trace_intern(t, "tau1");
+    j->job = 3;
+    j->release = 100;
+    j->start = 110;
+    j->end = 190;
+    j->deadline = 200;
+    trace_add_job(t);                    /* unknown times */
+    assert_false(t->oom);
+}
+
+static void assert_str(const trace *a, trace_str x, const trace *b, trace_str y) {
+    const char *s = trace_str_get(a, x), *r = trace_str_get(b, y);
+    if (!s || !r) assert_true(s == r);
+    else assert_string_equal(s, r);
+}
+
+static void test_roundtrip(void **state) {
+    fixture *f = *state;
+    trace t, u;
+    build_full(&t);
+    char err[256], slug[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "default", &t, slug, err, sizeof err), 0);
+    assert_int_equal(strlen(slug), DB_SLUG_LEN);
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_ALL, &u, err, sizeof err), 0);
+
+    assert_string_equal(u.name, "full trace");
+    assert_string_equal(u.source, "simulation");
+    assert_int_equal(u.origin, 123456789);
+    assert_true(u.has_device);
+    assert_memory_equal(&u.device, &t.device, sizeof t.device);
+    assert_int_equal(u.meta.n, 2);
+    assert_string_equal(trace_get_meta(&u, "origin_ns"), "42");
+    assert_string_equal(trace_get_meta(&u, "tool"), "unit");
+
+    assert_int_equal(u.kernels.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const trace_kernel *a = &t.kernels.v[i], *b = &u.kernels.v[i];
+        assert_str(&t, a->name, &u, b->name);
+        assert_str(&t, a->raw_name, &u, b->raw_name);
+        assert_str(&t, a->stream, &u, b->stream);
+        assert_str(&t, a->process, &u, b->process);
+        assert_int_equal(a->priority, b->priority);
+        assert_int_equal(a->threads, b->threads);
+        assert_int_equal(a->issue, b->issue);
+        assert_int_equal(a->first_block, b->first_block);
+        assert_int_equal(a->fully_dispatched, b->fully_dispatched);
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->blocks, b->blocks);
+        assert_int_equal(a->smem, b->smem);
+        assert_int_equal(a->regs, b->regs);
+        assert_memory_equal(a->grid, b->grid, sizeof a->grid);
+        assert_memory_equal(a->block, b->block, sizeof a->block);
+    }
+    assert_int_equal(u.kernels.v[1].priority, TRACE_PRIO_NONE);
+    assert_int_equal(u.kernels.v[1].issue, TRACE_NONE);
+    assert_int_equal(u.kernels.v[1].smem, TRACE_NONE);
+
+    assert_int_equal(u.blocks.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(u.blocks.v[i].kernel, t.blocks.v[i].kernel);
+        assert_int_equal(u.blocks.v[i].index, t.blocks.v[i].index);
+        assert_int_equal(u.blocks.v[i].sm, t.blocks.v[i].sm);
+        assert_int_equal(u.blocks.v[i].start, t.blocks.v[i].start);
+        assert_int_equal(u.blocks.v[i].end, t.blocks.v[i].end);
+    }
+    assert_int_equal(u.copies.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const trace_copy *a = &t.copies.v[i], *b = &u.copies.v[i];
+        assert_str(&t, a->name, &u, b->name);
+        assert_str(&t, a->stream, &u, b->stream);
+        assert_str(&t, a->process, &u, b->process);
+        assert_int_equal(a->direction, b->direction);
+        assert_int_equal(a->engine, b->engine);
+        assert_int_equal(a->bytes, b->bytes);
+        assert_int_equal(a->issue, b->issue);
+        assert_int_equal(a->start, b->start);
+        assert_int_equal(a->end, b->end);
+    }
+    assert_int_equal(u.copies.v[1].engine, -1);
+    assert_int_equal(u.copies.v[1].bytes, TRACE_NONE);
+    assert_int_equal(u.queue_events.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(u.queue_events.v[i].t, t.queue_events.v[i].t);
+        assert_int_equal(u.queue_events.v[i].event, t.queue_events.v[i].event);
+        assert_str(&t, t.queue_events.v[i].queue, &u, u.queue_events.v[i].queue);
+        assert_str(&t, t.queue_events.v[i].item, &u, u.queue_events.v[i].item);
+    }
+    assert_int_equal(u.warp_issues.n, 1);
+    assert_int_equal(u.warp_issues.v[0].sm, 1);
+    assert_int_equal(u.warp_issues.v[0].subcore, 3);
+    assert_int_equal(u.warp_issues.v[0].warp, 17);
+    assert_int_equal(u.warp_issues.v[0].kernel, 0);
+    assert_int_equal(u.warp_issues.v[0].cycle, 99);
+    assert_int_equal(u.jobs.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const trace_job *a = &t.jobs.v[i], *b = &u.jobs.v[i];
+        assert_str(&t, a->task, &u, b->task);
+        assert_int_equal(a->job, b->job);
+        assert_int_equal(a->release, b->release);
+        assert_int_equal(a->start, b->start);
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->deadline, b->deadline);
+    }
+    trace_free(&u);
+
+    /* partial loads read only what was asked for */
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_KERNELS, &u, err, sizeof err), 0);
+    assert_int_equal(u.kernels.n, 2);
+    assert_int_equal(u.blocks.n, 0);
+    assert_int_equal(u.copies.n, 0);
+    trace_free(&u);
+    trace_free(&t);
+}
+
+typedef struct run_seen {
+    int n;
+    db_run r;
+    char slug[DB_SLUG_SIZE], name[32], exp[DB_SLUG_SIZE];
+} run_seen;
+
+static int on_run(void *ctx, const db_run *r) {
+    run_seen *s = ctx;
+    s->n++;
+    s->r = *r;
+    snprintf(s->slug, sizeof s->slug, "%s", r->slug);
+    snprintf(s->name, sizeof s->name, "%s", r->name);
+    snprintf(s->exp, sizeof s->exp, "%s", r->experiment);
+    return 0;
+}
+
+static void test_summary_and_listing(void **state) {
+    fixture *f = *state;
+    trace t;
+    build_full(&t);
+    char err[256], slug[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "most-room", &t, slug, err, sizeof err), 0);
+    run_seen s = {0};
+    assert_int_equal(db_get_run(f->d, slug, on_run, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    assert_string_equal(s.name, "most-room");
+    assert_string_equal(s.exp, f->exp);
+    assert_int_equal(s.r.summary.kernels, 2);
+    assert_int_equal(s.r.summary.blocks, 2);
+    assert_int_equal(s.r.summary.copies, 2);
+    assert_int_equal(s.r.summary.queue_events, 2);
+    assert_int_equal(s.r.summary.warp_issues, 1);
+    assert_int_equal(s.r.summary.jobs, 2);
+    assert_int_equal(s.r.summary.t_min, 0);
+    assert_int_equal(s.r.summary.t_max, 1000);
+    assert_int_equal(s.r.summary.sms, 2);
+    assert_int_equal(s.r.summary.max_block_dur, 980);
+    assert_true(s.r.has_device);
+    assert_int_equal(s.r.device.threads_per_sm, 2048);
+
+    run_seen l = {0};
+    assert_int_equal(db_list_runs(f->d, f->exp, on_run, &l, err, sizeof err), 0);
+    assert_int_equal(l.n, 1);
+    assert_int_equal(db_get_run(f->d, "nosuchrun0", on_run, &l, err, sizeof err), DB_NOT_FOUND);
+    assert_non_null(strstr(err, "nosuchrun0"));
+    assert_int_equal(db_store_run(f->d, "nosuchexp0", "x", &t, slug, err, sizeof err),
+                     DB_NOT_FOUND);
+    assert_int_equal(count_rows(f->d, "runs"), 1);
+    trace_free(&t);
+}
+
+static void test_failed_store_leaves_nothing(void **state) {
+    fixture *f = *state;
+    trace t;
+    build_full(&t);
+    for (int i = 0; i < 3; i++) {
+        trace_block *b = trace_add_block(&t);
+        *b = (trace_block){.kernel = 0, .index = i, .sm = 0, .start = 100, .end = 200};
+    }
+    t.blocks.v[3].end = 50;   /* blocks[3] ends before it starts */
+    char err[256], slug[DB_SLUG_SIZE] = "x";
+    assert_int_equal(db_store_run(f->d, f->exp, "bad", &t, slug, err, sizeof err), -1);
+    assert_non_null(strstr(err, "blocks[3]"));
+    assert_string_equal(slug, "");
+    const char *tables[] = {"runs", "devices", "run_meta", "kernels", "blocks", "copies",
+                            "queue_events", "warp_issues", "jobs"};
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        assert_int_equal(count_rows(f->d, tables[i]), 0);
+
+    /* a bad row inside a 64-row batch is still named exactly */
+    trace big;
+    trace_init(&big);
+    trace_set_source(&big, "simulation");
+    trace_add_kernel(&big)->threads = 32;
+    for (int i = 0; i < 200; i++) {
+        trace_block *b = trace_add_block(&big);
+        *b = (trace_block){.kernel = 0, .index = i, .sm = 0, .start = i, .end = i + 10};
+    }
+    big.blocks.v[70].end = 0;
+    assert_int_equal(db_store_run(f->d, f->exp, "big", &big, slug, err, sizeof err), -1);
+    assert_non_null(strstr(err, "blocks[70]:"));
+    assert_int_equal(count_rows(f->d, "blocks"), 0);
+    assert_int_equal(count_rows(f->d, "kernels"), 0);
+    big.blocks.v[70].end = 80;
+    assert_int_equal(db_store_run(f->d, f->exp, "big", &big, slug, err, sizeof err), 0);
+    trace u;
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_BLOCKS, &u, err, sizeof err), 0);
+    assert_int_equal(u.blocks.n, 200);
+    for (int i = 0; i < 200; i++) {
+        assert_int_equal(u.blocks.v[i].index, i);
+        assert_int_equal(u.blocks.v[i].start, i);
+    }
+    trace_free(&u);
+    trace_free(&big);
+    assert_int_equal(count_rows(f->d, "runs"), 1);
+
+    /* inside an outer transaction the failure undoes only its own run */
+    t.blocks.v[3].end = 250;
+    assert_int_equal(db_begin(f->d, err, sizeof err), 0);
+    assert_int_equal(db_store_run(f->d, f->exp, "good", &t, slug, err, sizeof err), 0);
+    t.blocks.v[4].end = 0;
+    assert_int_equal(db_store_run(f->d, f->exp, "bad", &t, slug, err, sizeof err), -1);
+    assert_non_null(strstr(err, "blocks[4]"));
+    assert_int_equal(db_commit(f->d, err, sizeof err), 0);
+    assert_int_equal(count_rows(f->d, "runs"), 2);
+    assert_int_equal(count_rows(f->d, "blocks"), 205);
+    trace_free(&t);
+}
+
+typedef struct win {
+    int n;
+    trace_block b[64];
+} win;
+
+static int on_block(void *ctx, const trace_block *b) {
+    win *w = ctx;
+    if (w->n < 64) w->b[w->n] = *b;
+    w->n++;
+    return 0;
+}
+
+/* Blocks: index i on SM i%2, [start, end) as listed. */
+static const int64_t spans[][2] = {
+    {0, 100}, {0, 1000}, {50, 60}, {100, 200}, {150, 300}, {300, 400}, {399, 401}, {500, 600},
+};
+
+static void store_spans(fixture *f, char slug[DB_SLUG_SIZE]) {
+    trace t;
+    trace_init(&t);
+    trace_set_source(&t, "simulation");
+    trace_kernel *k = trace_add_kernel(&t);
+    k->name = trace_intern(&t, "K");
+    k->threads = 256;
+    for (int i = 0; i < 8; i++) {
+        trace_block *b = trace_add_block(&t);
+        *b = (trace_block){.kernel = 0, .index = i, .sm = i % 2, .start = spans[i][0],
+                           .end = spans[i][1]};
+    }
+    char err[256];
+    assert_int_equal(db_store_run(f->d, f->exp, "spans", &t, slug, err, sizeof err), 0);
+    trace_free(&t);
+}
+
+static void test_window(void **state) {
+    fixture *f = *state;
+    char slug[DB_SLUG_SIZE], err[256];
+    store_spans(f, slug);
+    win w = {0};
+    /* overlap [100, 300): start < 300 && end > 100 -> indices 1, 3, 4 */
+    assert_int_equal(db_blocks_window(f->d, slug, 100, 300, on_block, &w, err, sizeof err), 0);
+    assert_int_equal(w.n, 3);
+    assert_int_equal(w.b[0].index, 1);
+    assert_int_equal(w.b[1].index, 3);
+    assert_int_equal(w.b[2].index, 4);
+    assert_int_equal(w.b[2].sm, 0);
+    assert_int_equal(w.b[2].start, 150);
+    assert_int_equal(w.b[2].end, 300);
+    int64_t n;
+    assert_int_equal(db_blocks_count(f->d, slug, 100, 300, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    /* [400, 500): only the long block 1 and the one ending at 401 */
+    memset(&w, 0, sizeof w);
+    assert_int_equal(db_blocks_window(f->d, slug, 400, 500, on_block, &w, err, sizeof err), 0);
+    assert_int_equal(w.n, 2);
+    assert_int_equal(w.b[0].index, 1);
+    assert_int_equal(w.b[1].index, 6);
+    assert_int_equal(db_blocks_count(f->d, slug, 600, 700, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);   /* block 1 [0, 1000) only */
+    assert_int_equal(db_blocks_count(f->d, slug, 1000, 1100, &n, err, sizeof err), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(db_blocks_count(f->d, slug, -10, 10000, &n, err, sizeof err), 0);
+    assert_int_equal(n, 8);
+    assert_int_equal(db_blocks_count(f->d, "nosuchrun0", 0, 1, &n, err, sizeof err),
+                     DB_NOT_FOUND);
+}
+
+static void test_window_plan(void **state) {
+    fixture *f = *state;
+    char sql[512];
+    snprintf(sql, sizeof sql, "EXPLAIN QUERY PLAN %s", db_blocks_window_sql());
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db_handle(f->d), sql, -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_int64(st, 1, 1);
+    sqlite3_bind_int64(st, 2, 0);
+    sqlite3_bind_int64(st, 3, 100);
+    sqlite3_bind_int64(st, 4, 0);
+    int rows = 0;
+    bool ranged = false, sorted = false;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *detail = (const char *)sqlite3_column_text(st, 3);
+        rows++;
+        if (strstr(detail, "SEARCH blocks USING INDEX blocks_run_start (run=? AND start>? AND start<?)"))
+            ranged = true;
+        if (strstr(detail, "TEMP B-TREE")) sorted = true;
+    }
+    sqlite3_finalize(st);
+    assert_int_equal(rows, 1);
+    assert_true(ranged);
+    assert_false(sorted);   /* the index order is the answer's order */
+}
+
+static void test_bins(void **state) {
+    fixture *f = *state;
+    char slug[DB_SLUG_SIZE], err[256];
+    store_spans(f, slug);
+    /* [0, 400) in 4 bins of 100 on 2 SMs */
+    double thr[8], blk[8];
+    assert_int_equal(db_block_bins(f->d, slug, 0, 400, 100, 4, 2, thr, blk, err, sizeof err), 0);
+    /* SM 0: blocks 0 [0,100), 2 [50,60), 4 [150,300), 6 [399,401) */
+    assert_near(blk[0], 1.1);
+    assert_near(blk[1], 0.5);
+    assert_near(blk[2], 1.0);
+    assert_near(blk[3], 0.01);
+    assert_near(thr[0], 1.1 * 256);
+    /* SM 1: blocks 1 [0,1000), 3 [100,200), 5 [300,400) */
+    assert_near(blk[4], 1.0);
+    assert_near(blk[5], 2.0);
+    assert_near(blk[6], 1.0);
+    assert_near(blk[7], 2.0);
+    /* a last bin shorter than bin_ns averages over its own length */
+    double t2[4], b2[4];
+    assert_int_equal(db_block_bins(f->d, slug, 0, 150, 100, 2, 2, t2, b2, err, sizeof err), 0);
+    assert_near(b2[1], 0.0);   /* SM 0 over [100,150): nothing */
+    assert_near(b2[3], 2.0);   /* SM 1: blocks 1 and 3 */
+}
+
+typedef struct qseen {
+    int n;
+    char text[512];
+} qseen;
+
+static int on_queue(void *ctx, const char *queue, const char *const *items, size_t n) {
+    qseen *q = ctx;
+    size_t len = strlen(q->text);
+    len += (size_t)snprintf(q->text + len, sizeof q->text - len, "%s:", queue);
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)snprintf(q->text + len, sizeof q->text - len, "%s%s", i ? "," : "", items[i]);
+    snprintf(q->text + len, sizeof q->text - len, ";");
+    q->n++;
+    return 0;
+}
+
+static int on_series(void *ctx, const char *queue, const int64_t *t, const int64_t *len,
+                     size_t n) {
+    qseen *q = ctx;
+    size_t l = strlen(q->text);
+    l += (size_t)snprintf(q->text + l, sizeof q->text - l, "%s:", queue);
+    for (size_t i = 0; i < n; i++)
+        l += (size_t)snprintf(q->text + l, sizeof q->text - l, "%s%lld=%lld", i ? "," : "",
+                              (long long)t[i], (long long)len[i]);
+    snprintf(q->text + l, sizeof q->text - l, ";");
+    q->n++;
+    return 0;
+}
+
+static void test_queues(void **state) {
+    fixture *f = *state;
+    trace t;
+    trace_init(&t);
+    trace_set_source(&t, "simulation");
+    trace_str s1 = trace_intern(&t, "stream:P0/S1"), ee = trace_intern(&t, "ee:P0:none");
+    trace_str k1 = trace_intern(&t, "K1"), k2 = trace_intern(&t, "K2"), c1 = trace_intern(&t, "C1");
+    trace_add_queue_event(&t, 0, s1, k1, TRACE_ENQUEUE);
+    trace_add_queue_event(&t, 0, s1, k2, TRACE_ENQUEUE);
+    trace_add_queue_event(&t, 0, s1, k1, TRACE_DEQUEUE);
+    trace_add_queue_event(&t, 0, ee, k1, TRACE_ENQUEUE);
+    trace_add_queue_event(&t, 10, s1, c1, TRACE_ENQUEUE);
+    trace_add_queue_event(&t, 20, ee, k1, TRACE_DEQUEUE);
+    trace_add_queue_event(&t, 30, s1, k2, TRACE_DEQUEUE);
+    char err[256], slug[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "q", &t, slug, err, sizeof err), 0);
+
+    qseen q = {0};
+    assert_int_equal(db_queue_state(f->d, slug, 10, on_queue, &q, err, sizeof err), 0);
+    assert_string_equal(q.text, "stream:P0/S1:K2,C1;ee:P0:none:K1;");
+    memset(&q, 0, sizeof q);
+    assert_int_equal(db_queue_state(f->d, slug, 25, on_queue, &q, err, sizeof err), 0);
+    assert_string_equal(q.text, "stream:P0/S1:K2,C1;ee:P0:none:;");
+    memset(&q, 0, sizeof q);
+    assert_int_equal(db_queue_state(f->d, slug, -1, on_queue, &q, err, sizeof err), 0);
+    assert_int_equal(q.n, 0);
+    memset(&q, 0, sizeof q);
+    assert_int_equal(db_queue_series(f->d, slug, on_series, &q, err, sizeof err), 0);
+    assert_string_equal(q.text, "stream:P0/S1:0=1,10=2,30=1;ee:P0:none:0=1,20=0;");
+    trace_free(&t);
+}
+
+static void test_migrations(void **state) {
+    fixture *f = *state;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/old.db", f->dir);
+    /* a database at user_version 0 (as sqlite3 leaves a new file) */
+    sqlite3 *h;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "CREATE TABLE unrelated(x); PRAGMA user_version = 0",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    db *d;
+    assert_int_equal(db_open(path, &d, err, sizeof err), 0);
+    int v = -1;
+    assert_int_equal(db_user_version(d, &v, err, sizeof err), 0);
+    assert_int_equal(v, DB_SCHEMA_VERSION);
+    assert_int_equal(count_rows(d, "blocks"), 0);
+    assert_int_equal(count_rows(d, "unrelated"), 0);
+    db_close(d);
+    /* reopening is a no-op */
+    assert_int_equal(db_open(path, &d, err, sizeof err), 0);
+    assert_int_equal(db_user_version(d, &v, err, sizeof err), 0);
+    assert_int_equal(v, DB_SCHEMA_VERSION);
+    assert_int_equal(sqlite3_exec(db_handle(d), "PRAGMA user_version = 99", NULL, NULL, NULL),
+                     SQLITE_OK);
+    db_close(d);
+    /* a newer schema is refused, not downgraded */
+    assert_int_equal(db_open(path, &d, err, sizeof err), -1);
+    assert_null(d);
+    assert_non_null(strstr(err, "schema version 99 is newer"));
+    assert_non_null(strstr(err, "old.db"));
+    char p[160];
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s%s", path, suffix[i]);
+        unlink(p);
+    }
+}
+
+typedef struct exp_seen {
+    int n;
+    char names[4][32];
+    char file[32];
+} exp_seen;
+
+static int on_exp(void *ctx, const db_experiment *e) {
+    exp_seen *s = ctx;
+    if (s->n < 4) snprintf(s->names[s->n], sizeof s->names[0], "%s", e->name);
+    if (e->scenario_file) snprintf(s->file, sizeof s->file, "%s", e->scenario_file);
+    s->n++;
+    return 0;
+}
+
+static void test_experiments_and_slugs(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE], slug2[DB_SLUG_SIZE];
+    assert_int_equal(db_create_experiment(f->d, "second", NULL, "import", NULL, NULL, slug, err,
+                                          sizeof err), 0);
+    assert_int_equal(strlen(slug), 10);
+    assert_int_equal(strspn(slug, "abcdefghijklmnopqrstuvwxyz0123456789"), 10);
+    assert_string_not_equal(slug, f->exp);
+    exp_seen s = {0};
+    assert_int_equal(db_list_experiments(f->d, on_exp, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);
+    assert_string_equal(s.names[0], "second");   /* newest first */
+    assert_string_equal(s.names[1], "exp");
+    memset(&s, 0, sizeof s);
+    assert_int_equal(db_get_experiment(f->d, f->exp, on_exp, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    assert_string_equal(s.file, "fig3.json");
+    assert_int_equal(db_get_experiment(f->d, "zzzzzzzzzz", on_exp, &s, err, sizeof err),
+                     DB_NOT_FOUND);
+    bool found;
+    assert_int_equal(db_has_scenario_file(f->d, "fig3.json", &found, err, sizeof err), 0);
+    assert_true(found);
+    assert_int_equal(db_has_scenario_file(f->d, "other.json", &found, err, sizeof err), 0);
+    assert_false(found);
+    assert_int_equal(db_new_slug(slug, err, sizeof err), 0);
+    assert_int_equal(db_new_slug(slug2, err, sizeof err), 0);
+    assert_string_not_equal(slug, slug2);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_summary_and_listing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failed_store_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_window, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_window_plan, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bins, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queues, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_experiments_and_slugs, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

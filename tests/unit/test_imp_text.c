@@ -1,0 +1,909 @@
+/* test_imp_text.c -- the text importers (nvprof CSV, globaltimer CSV,
+ * examiner JSON), format detection, the tar reader, the number parser and
+ * the demangler.
+ *
+ * The two real nvprof logs are read from $SCHEDLAB_SHARED/traces. Every
+ * expected number below was checked against the file by hand: the row was
+ * read in the file, its value scaled by the column's unit from the units row
+ * (ms = 10^6 ns, us = 10^3 ns, s = 10^9 ns, KB = 1024 B) and the origin
+ * subtracted; the counts (kernels = rows with "Grid X", copies = rows with
+ * "Size", distinct "Stream" values) were cross-checked with Python's csv
+ * module and decimal.Decimal, which share no code with the importer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../importers/archive.h"
+#include "../../importers/csv.h"
+#include "../../importers/formats.h"
+#include "../../importers/importers.h"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+static unsigned char *read_shared(const char *rel, size_t *len) {
+    const char *root = getenv("SCHEDLAB_SHARED");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root ? root : "../shared", rel);
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s (set SCHEDLAB_SHARED)", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static imp_file text_file(const char *name, const char *text) {
+    return (imp_file){name, (const unsigned char *)text, strlen(text)};
+}
+
+/* Import one in-memory text; returns the importer's result. */
+static int import_text(imp_format fmt, const char *name, const char *text, trace *t, char *err,
+                       size_t errlen) {
+    imp_file f = text_file(name, text);
+    trace_init(t);
+    err[0] = '\0';
+    return imp_import(fmt, &f, 1, t, err, errlen);
+}
+
+static const char *S(const trace *t, trace_str id) {
+    const char *s = trace_str_get(t, id);
+    return s ? s : "(absent)";
+}
+
+static size_t distinct_streams(const trace *t) {
+    trace_str seen[256];
+    size_t n = 0;
+    for (size_t pass = 0; pass < 2; pass++) {
+        size_t count = pass ? t->copies.n : t->kernels.n;
+        for (size_t i = 0; i < count; i++) {
+            trace_str s = pass ? t->copies.v[i].stream : t->kernels.v[i].stream;
+            size_t j = 0;
+            while (j < n && seen[j] != s) j++;
+            if (j == n && n < 256) seen[n++] = s;
+        }
+    }
+    return n;
+}
+
+/* Expect failure with exactly this message. */
+static void expect_error(imp_format fmt, const char *name, const char *text, const char *msg) {
+    trace t;
+    char err[512];
+    int rc = import_text(fmt, name, text, &t, err, sizeof err);
+    assert_int_equal(rc, -1);
+    assert_string_equal(err, msg);
+    trace_free(&t);
+}
+
+/* ---- nvprof CSV: the real logs -------------------------------------------- */
+
+static void test_nvprof_concurrent_kernels(void **state) {
+    (void)state;
+    size_t len;
+    unsigned char *data =
+        read_shared("traces/nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv", &len);
+    imp_file f = {"concurrentKernels.csv", data, len};
+    assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_string_equal(t.source, "nvprof-csv");
+    assert_int_equal(t.kernels.n, 9);
+    assert_int_equal(t.copies.n, 1);
+    assert_int_equal(t.blocks.n, 0);
+    assert_int_equal(distinct_streams(&t), 9);             /* streams 13..21 */
+    /* first row 598.807267 ms; the memcpy ends last: 609.598720 + 0.001120 ms */
+    assert_int_equal(t.origin, 598807267);
+    assert_string_equal(trace_get_meta(&t, "origin_ns"), "598807267");
+    assert_string_equal(trace_get_meta(&t, "format"), "nvprof-csv");
+    assert_string_equal(trace_get_meta(&t, "files"), "concurrentKernels.csv");
+    assert_string_equal(trace_get_meta(&t, "device"), "GeForce GTX 1080 Ti");
+    int64_t lo, hi;
+    trace_time_span(&t, &lo, &hi);
+    assert_int_equal(lo, 0);
+    assert_int_equal(hi, 609599840 - 598807267);
+
+    const trace_kernel *k = &t.kernels.v[0];               /* line 6 */
+    assert_string_equal(S(&t, k->name), "clock_block(long*, long)");
+    assert_string_equal(S(&t, k->raw_name), "clock_block(long*, long) [1183]");
+    assert_string_equal(S(&t, k->stream), "13");
+    assert_string_equal(S(&t, k->process), "dev0:ctx1");
+    assert_int_equal(k->first_block, 0);
+    assert_int_equal(k->end, 10733177);
+    assert_int_equal(k->issue, TRACE_NONE);
+    assert_int_equal(k->fully_dispatched, TRACE_NONE);
+    assert_int_equal(k->grid[0], 1);
+    assert_int_equal(k->grid[2], 1);
+    assert_int_equal(k->block[0], 1);
+    assert_int_equal(k->blocks, 1);
+    assert_int_equal(k->threads, 1);
+    assert_int_equal(k->regs, 8);
+    assert_int_equal(k->smem, 0);
+
+    k = &t.kernels.v[8];                                   /* line 14: sum, 609.594047 ms */
+    assert_string_equal(S(&t, k->name), "sum(long*, int)");
+    assert_string_equal(S(&t, k->stream), "21");
+    assert_int_equal(k->first_block, 609594047 - 598807267);
+    assert_int_equal(k->end, 609594047 - 598807267 + 2304);
+    assert_int_equal(k->block[0], 32);
+    assert_int_equal(k->block[1], 1);
+    assert_int_equal(k->threads, 32);
+    assert_int_equal(k->smem, 256);
+
+    const trace_copy *c = &t.copies.v[0];                  /* line 15 */
+    assert_string_equal(S(&t, c->name), "[CUDA memcpy DtoH]");
+    assert_int_equal(c->direction, TRACE_COPY_D2H);
+    assert_int_equal(c->bytes, 8);
+    assert_int_equal(c->start, 609598720 - 598807267);
+    assert_int_equal(c->end, 609599840 - 598807267);
+    assert_string_equal(S(&t, c->stream), "21");
+    trace_free(&t);
+    free(data);
+}
+
+static void test_nvprof_batch_cublas(void **state) {
+    (void)state;
+    size_t len;
+    unsigned char *data =
+        read_shared("traces/nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv", &len);
+    imp_file f = {"batchCUBLAS.csv", data, len};
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_NVPROF_CSV, &f, 1, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 44);
+    assert_int_equal(t.copies.n, 193);
+    assert_int_equal(distinct_streams(&t), 21);            /* 7 and 13..32 */
+    /* units s,us: first row 1.072523 s; the last row, 1.136928 s + 152.516 us,
+     * ends last */
+    assert_int_equal(t.origin, 1072523000);
+    int64_t lo, hi;
+    trace_time_span(&t, &lo, &hi);
+    assert_int_equal(lo, 0);
+    assert_int_equal(hi, 1137080516 - 1072523000);
+
+    const trace_copy *c = &t.copies.v[0];                  /* 0.109375 KB in 1.408 us */
+    assert_int_equal(c->bytes, 112);
+    assert_int_equal(c->start, 0);
+    assert_int_equal(c->end, 1408);
+    assert_int_equal(c->direction, TRACE_COPY_H2D);
+    assert_string_equal(S(&t, c->stream), "7");
+    size_t n64k = 0, n128k = 0, n80 = 0;
+    for (size_t i = 0; i < t.copies.n; i++) {
+        n64k += t.copies.v[i].bytes == 65536;
+        n128k += t.copies.v[i].bytes == 131072;
+        n80 += t.copies.v[i].bytes == 80;                  /* 0.078125 KB */
+    }
+    assert_int_equal(n64k, 93);
+    assert_int_equal(n128k, 93);
+    assert_int_equal(n80, 6);
+
+    const trace_kernel *k = &t.kernels.v[0];               /* line 9, 1.074118 s */
+    assert_string_equal(S(&t, k->name), "maxwell_sgemm_128x64_raggedMn_nn");
+    assert_string_equal(S(&t, k->raw_name), "maxwell_sgemm_128x64_raggedMn_nn [2143]");
+    assert_int_equal(k->first_block, 1074118000 - 1072523000);
+    assert_int_equal(k->end, 1074118000 - 1072523000 + 16769);
+    assert_int_equal(k->grid[0], 1);
+    assert_int_equal(k->grid[1], 2);
+    assert_int_equal(k->grid[2], 1);
+    assert_int_equal(k->block[0], 128);
+    assert_int_equal(k->blocks, 2);
+    assert_int_equal(k->threads, 128);
+    assert_int_equal(k->regs, 120);
+    assert_int_equal(k->smem, 12544);                      /* 12.25 KB + 0 B */
+
+    k = &t.kernels.v[1];                                   /* line 13: quoted commas */
+    assert_string_equal(S(&t, k->name),
+                        "void gemm_kernel2x2_tile_multiple_core<double, bool=1, bool=0, bool=0, "
+                        "bool=0, bool=0>(double*, double const *, double const *, int, int, "
+                        "int, int, int, int, double*, double*, double, double, int)");
+    assert_int_equal(k->grid[0], 8);
+    assert_int_equal(k->grid[1], 8);
+    assert_int_equal(k->block[0], 16);
+    assert_int_equal(k->block[1], 4);
+    assert_int_equal(k->blocks, 64);
+    assert_int_equal(k->threads, 64);
+    assert_int_equal(k->regs, 48);
+    assert_int_equal(k->smem, 4352);                       /* 4.25 KB */
+    assert_int_equal(k->first_block, 1077322000 - 1072523000);
+    assert_int_equal(k->end, 1077322000 - 1072523000 + 24609);
+
+    k = &t.kernels.v[43];                                  /* the last line */
+    assert_string_equal(S(&t, k->name), "maxwell_dgemmBatched_64x64_raggedMn_nn");
+    assert_int_equal(k->grid[2], 10);
+    assert_int_equal(k->blocks, 40);
+    assert_int_equal(k->threads, 64);
+    assert_int_equal(k->regs, 240);
+    assert_int_equal(k->smem, 16896);                      /* 16.5 KB */
+    assert_int_equal(k->end, hi);
+    trace_free(&t);
+    free(data);
+}
+
+/* ---- nvprof CSV: synthetic variants and errors --------------------------- */
+
+/* The 22-column CUDA 10 layout (SrcMemType/DstMemType, Unified Memory,
+ * Virtual Address, Correlation_ID), units s,ms and MB, CRLF line ends, a
+ * mangled name, a warning line after the preamble. */
+static const char nvprof22[] =
+    "======== Warning: 2 records have invalid timestamps due to insufficient device buffer space.\r\n"
+    "======== Profiling result:\r\n"
+    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","
+    "\"Registers Per Thread\",\"Static SMem\",\"Dynamic SMem\",\"Size\",\"Throughput\",\"SrcMemType\","
+    "\"DstMemType\",\"Device\",\"Context\",\"Stream\",\"Unified Memory\",\"Virtual Address\",\"Name\","
+    "\"Correlation_ID\"\r\n"
+    "s,ms,,,,,,,,B,KB,MB,GB/s,,,,,,B,,,\r\n"
+    "1.183779,0.000992,,,,,,,,,,0.000019,0.018777,\"Pageable\",\"Device\",\"TITAN Xp (0)\",\"1\",\"7\",,,\"[CUDA memcpy HtoD]\",105\r\n"
+    "1.204081,,,,,,,,,,,,,,,,,,\"PC 0x5e240510\",\"0x7f54d8000000\",\"[Unified Memory CPU page faults]\",\r\n"
+    "1.801239,0.276608,,,,,,,,,,,,,,\"TITAN Xp (0)\",,,\"18\",\"0x7f54d8800000\",\"[Unified Memory GPU page faults]\",\r\n"
+    "1.801250,0.004512,,,,,,,,,,,,,,\"TITAN Xp (0)\",,,65536.000000,\"0x7f54d8800000\",\"[Unified Memory Memcpy HtoD]\",\r\n"
+    "1.801299,0.287308,506,1,1,192,1,1,16,0,2.500000,,,,,\"TITAN Xp (0)\",\"1\",\"7\",,,\"_Z25cuda_initialize_variablesiPf\",121\r\n"
+    "1.802121,0.001312,,,,,,,,,,0.370605,275.853204,\"Managed\",,\"TITAN Xp (0)\",\"1\",\"7\",,,\"[CUDA memset]\",139\r\n"
+    "1.9,0.5,2,1,1,64,2,1,32,1.5,0,,,,,\"TITAN Xp (0)\",\"2\",\"14\",,,\"k(int) [7]\",140\r\n";
+
+static void test_nvprof_22_columns(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_UNKNOWN, "cfd.csv", nvprof22, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 2);
+    assert_int_equal(t.copies.n, 3);             /* HtoD, UM HtoD, memset */
+    assert_string_equal(trace_get_meta(&t, "skipped_rows"), "2");
+    assert_int_equal(t.origin, 1183779000);
+    const trace_copy *c = &t.copies.v[0];
+    assert_int_equal(c->bytes, 20);              /* 0.000019 MB = 19.92 B, rounded */
+    assert_int_equal(c->start, 0);
+    assert_int_equal(c->end, 992);               /* 0.000992 ms */
+    c = &t.copies.v[1];
+    assert_string_equal(S(&t, c->name), "[Unified Memory Memcpy HtoD]");
+    assert_int_equal(c->direction, TRACE_COPY_H2D);
+    assert_int_equal(c->bytes, 65536);
+    assert_int_equal(c->stream, 0);
+    assert_string_equal(S(&t, c->process), "dev0");
+    c = &t.copies.v[2];
+    assert_int_equal(c->direction, TRACE_COPY_MEMSET);
+    assert_int_equal(c->bytes, 388608);          /* 0.370605 MB = 388607.5 B */
+    const trace_kernel *k = &t.kernels.v[0];
+    assert_string_equal(S(&t, k->name), "cuda_initialize_variables(int, float*)");
+    assert_string_equal(S(&t, k->raw_name), "_Z25cuda_initialize_variablesiPf");
+    assert_int_equal(k->blocks, 506);
+    assert_int_equal(k->threads, 192);
+    assert_int_equal(k->regs, 16);
+    assert_int_equal(k->smem, 2560);             /* 0 B static + 2.5 KB dynamic */
+    assert_int_equal(k->first_block, 1801299000 - 1183779000);
+    assert_int_equal(k->end, 1801299000 - 1183779000 + 287308);
+    k = &t.kernels.v[1];
+    /* a Correlation_ID column exists: a " [7]" suffix is part of the name */
+    assert_string_equal(S(&t, k->name), "k(int) [7]");
+    assert_int_equal(k->raw_name, 0);
+    assert_string_equal(S(&t, k->process), "dev0:ctx2");
+    assert_int_equal(k->threads, 128);
+    assert_int_equal(k->smem, 2);                /* 1.5 B rounds half away from zero */
+    trace_free(&t);
+}
+
+/* Multi-GPU columns (Src Dev .. Dst Ctx), units us,ns and GB, a metric
+ * column nobody asked for, and rows out of time order. */
+static const char nvprof_p2p[] =
+    "==9== Profiling result:\n"
+    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","
+    "\"Registers Per Thread\",\"Static SMem\",\"Dynamic SMem\",\"Size\",\"Throughput\",\"Device\","
+    "\"Context\",\"Stream\",\"Src Dev\",\"Src Ctx\",\"Dst Dev\",\"Dst Ctx\",\"Name\",\"achieved_occupancy\"\n"
+    "us,ns,,,,,,,,B,B,GB,GB/s,,,,,,,,,\n"
+    "20.5,1500,,,,,,,,,,0.5,1.0,\"Tesla V100 (1)\",\"3\",\"20\",\"Tesla V100 (0)\",\"1\","
+    "\"Tesla V100 (1)\",\"3\",\"[CUDA memcpy PtoP]\",\n"
+    "10.25,2000.5,16,1,1,1024,1,1,255,48,49152,,,\"Tesla V100 (1)\",\"3\",\"20\",,,,,"
+    "\"void k<1>(float*)\",0.98\n";
+
+static void test_nvprof_p2p_units(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_NVPROF_CSV, "p2p.csv", nvprof_p2p, &t, err, sizeof err), 0);
+    assert_int_equal(t.origin, 10250);                     /* the kernel, 10.25 us */
+    assert_int_equal(t.copies.n, 1);
+    const trace_copy *c = &t.copies.v[0];
+    assert_int_equal(c->direction, TRACE_COPY_P2P);
+    assert_int_equal(c->bytes, 536870912);                 /* 0.5 GB, binary */
+    assert_int_equal(c->start, 20500 - 10250);
+    assert_int_equal(c->end, 20500 - 10250 + 1500);
+    assert_string_equal(S(&t, c->process), "dev1:ctx3");
+    const trace_kernel *k = &t.kernels.v[0];
+    assert_int_equal(k->first_block, 0);
+    assert_int_equal(k->end, 2001);                        /* 2000.5 ns rounds up */
+    assert_int_equal(k->blocks, 16);
+    assert_int_equal(k->threads, 1024);
+    assert_int_equal(k->regs, 255);
+    assert_int_equal(k->smem, 48 + 49152);
+    assert_string_equal(trace_get_meta(&t, "device"), "Tesla V100");
+    trace_free(&t);
+}
+
+static const char nv_head[] =
+    "==1== Profiling result:\n"
+    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","
+    "\"Size\",\"Stream\",\"Name\"\n";
+
+static void test_nvprof_errors(void **state) {
+    (void)state;
+    char text[2048];
+    snprintf(text, sizeof text, "%sms,ms,,,,,,,B,,\n1.5,abc,1,1,1,1,1,1,,\"7\",\"k\"\n", nv_head);
+    expect_error(IMP_NVPROF_CSV, "run.csv", text,
+                 "run.csv:4: column \"Duration\": expected a number, got \"abc\"");
+    snprintf(text, sizeof text, "%sms,ms,,,,,,,B,,\n1.5,2,1,1\n", nv_head);
+    expect_error(IMP_NVPROF_CSV, "run.csv", text,
+                 "run.csv:4: 4 fields, but the header (line 2) has 11");
+    snprintf(text, sizeof text, "%sms,xs,,,,,,,B,,\n", nv_head);
+    expect_error(IMP_NVPROF_CSV, "run.csv", text,
+                 "run.csv:3: column \"Duration\": unknown time unit \"xs\" (expected s, ms, us "
+                 "or ns in the units row)");
+    snprintf(text, sizeof text, "%sms,ms,,,,,,,B,,\n1.5,2,0,1,1,1,1,1,,\"7\",\"k\"\n", nv_head);
+    expect_error(IMP_NVPROF_CSV, "run.csv", text,
+                 "run.csv:4: column \"Grid X\": expected a positive integer, got \"0\"");
+    snprintf(text, sizeof text, "%sms,ms,,,,,,,B,,\n1.5,2,1,1,1,1,1,1,,\"7\",\"k(int\n",
+             nv_head);
+    expect_error(IMP_NVPROF_CSV, "run.csv", text,
+                 "run.csv:4:24: quoted field never closed (missing '\"')");
+    expect_error(IMP_NVPROF_CSV, "run.csv", "==5== Profiling application: ./a\n",
+                 "run.csv: no nvprof GPU-trace header (a line starting with \"Start\"); record "
+                 "the log with nvprof --print-gpu-trace --csv");
+    expect_error(IMP_NVPROF_CSV, "run.csv", "==5== Profiling application: ./a\n"
+                 "==5== No kernels were profiled.\n",
+                 "run.csv:2: nvprof profiled no kernels (\"No kernels were profiled.\")");
+    expect_error(IMP_NVPROF_CSV, "sum.csv",
+                 "==5== Profiling result:\n\"Type\",\"Time(%)\",\"Time\",\"Calls\",\"Avg\","
+                 "\"Min\",\"Max\",\"Name\"\n",
+                 "sum.csv:2: this is an nvprof summary table; record the trace with nvprof "
+                 "--print-gpu-trace --csv");
+    expect_error(IMP_NVPROF_CSV, "run.csv", "\"Start\",\"Duration\",\"Grid X\"\ns,s,\n",
+                 "run.csv:1: the header has no \"Name\" column");
+    snprintf(text, sizeof text, "%sms,ms,,,,,,,B,,\n", nv_head);
+    expect_error(IMP_NVPROF_CSV, "run.csv", text,
+                 "run.csv: the GPU trace has no kernel or copy rows");
+}
+
+/* ---- globaltimer CSV ------------------------------------------------------ */
+
+static const char gt_header[] =
+    "# recorded by tools/recorder/example\n"
+    "kernel,block,sm,start_ns,end_ns,stream,threads\n"
+    "spin_a,0,0,1000000500,1000002500,s1,256\n"
+    "spin_a,1,1,1000000700,1000002600,s1,256\n"
+    "\n"
+    "spin_b,0,2,1000000900,1000001900,s2,64\n"
+    "spin_a,2,0,1000002550,1000004000,s1,256\n";
+
+static void test_globaltimer_header(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_UNKNOWN, "gt.csv", gt_header, &t, err, sizeof err), 0);
+    assert_string_equal(t.source, "globaltimer-csv");
+    assert_int_equal(t.origin, 1000000500);
+    assert_int_equal(t.kernels.n, 2);
+    assert_int_equal(t.blocks.n, 4);
+    const trace_kernel *a = &t.kernels.v[0], *b = &t.kernels.v[1];
+    assert_string_equal(S(&t, a->name), "spin_a");
+    assert_string_equal(S(&t, a->stream), "s1");
+    assert_int_equal(a->blocks, 3);
+    assert_int_equal(a->threads, 256);
+    assert_int_equal(a->first_block, 0);
+    assert_int_equal(a->fully_dispatched, 2050);  /* block 2 starts last */
+    assert_int_equal(a->end, 3500);
+    assert_int_equal(a->issue, TRACE_NONE);
+    assert_string_equal(S(&t, b->name), "spin_b");
+    assert_int_equal(b->blocks, 1);
+    assert_int_equal(b->threads, 64);
+    assert_int_equal(b->first_block, 400);
+    assert_int_equal(b->end, 1400);
+    const trace_block *bl = &t.blocks.v[3];
+    assert_int_equal(bl->kernel, 0);
+    assert_int_equal(bl->index, 2);
+    assert_int_equal(bl->sm, 0);
+    assert_int_equal(bl->start, 2050);
+    assert_int_equal(bl->end, 3500);
+    assert_int_equal(t.blocks.v[2].kernel, 1);
+    assert_int_equal(t.blocks.v[2].sm, 2);
+    trace_free(&t);
+}
+
+static void test_globaltimer_positional(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    /* no header, five columns, reordered header-less rows, a mangled label */
+    const char *text = "_Z4spinPx,1,3,200,300\n_Z4spinPx,0,5,100,250\n";
+    assert_int_equal(import_text(IMP_UNKNOWN, "gt.csv", text, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 1);
+    assert_string_equal(S(&t, t.kernels.v[0].name), "spin(long long*)");
+    assert_string_equal(S(&t, t.kernels.v[0].raw_name), "_Z4spinPx");
+    assert_int_equal(t.kernels.v[0].stream, 0);
+    assert_int_equal(t.kernels.v[0].threads, 0);
+    assert_int_equal(t.kernels.v[0].first_block, 0);
+    assert_int_equal(t.kernels.v[0].fully_dispatched, 100);
+    assert_int_equal(t.kernels.v[0].end, 200);
+    assert_int_equal(t.blocks.v[1].sm, 5);
+    assert_int_equal(t.blocks.v[1].index, 0);
+    trace_free(&t);
+
+    /* header columns in another order */
+    text = "sm,kernel,end_ns,start_ns,block\n7,K,50,10,0\n";
+    assert_int_equal(import_text(IMP_GLOBALTIMER_CSV, "gt.csv", text, &t, err, sizeof err), 0);
+    assert_int_equal(t.blocks.v[0].sm, 7);
+    assert_int_equal(t.blocks.v[0].end, 40);
+    trace_free(&t);
+}
+
+static void test_globaltimer_errors(void **state) {
+    (void)state;
+    expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "K,0,1,500,400\n",
+                 "gt.csv:1: end_ns 400 is before start_ns 500");
+    expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "# c\nK,0,1,5,6\nK,1,1,5,6\nK,0,2,7,8\n",
+                 "gt.csv:4: kernel \"K\" block 0 appears twice (first at line 2)");
+    expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "K,0,x1,5,6\n",
+                 "gt.csv:1: column \"sm\": expected an integer in [0, 2147483647], got \"x1\"");
+    expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "kernel,block,smid,start_ns,end_ns\n",
+                 "gt.csv:1:3: unknown column \"smid\" (expected kernel, block, sm, start_ns, "
+                 "end_ns, stream, threads)");
+    expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "K,0,1,5,6,s1\nK,1,1,5,6,s2\n",
+                 "gt.csv:2: kernel \"K\" is on stream \"s2\" here but on \"s1\" in an earlier "
+                 "row; give each launch its own label");
+    expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "K,0,1,5,6\nK,1,1,5\n",
+                 "gt.csv:2: 4 fields, expected 5 like the first row");
+    expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "# only a comment\n",
+                 "gt.csv: no block rows (expected kernel,block,sm,start_ns,end_ns lines)");
+}
+
+/* ---- examiner JSON -------------------------------------------------------- */
+
+/* The literal example of examiner-json-format.md §1.2 (current format). */
+static const char ex_current[] =
+    "{\n"
+    "\"scenario_name\": \"Stream priority starvation test\",\n"
+    "\"benchmark_name\": \"Timer Spin\",\n"
+    "\"label\": \"K1 (low priority)\",\n"
+    "\"max_resident_threads\": 4096,\n"
+    "\"data_size\": 0,\n"
+    "\"release_time\": 0.000000,\n"
+    "\"PID\": 4242,\n"
+    "\"TID\": 4245,\n"
+    "\"times\": [{},\n"
+    "{\"copy_in_times\": [1.204311000,1.204312000], \"execute_times\": [1.204313000,1.705102000], "
+    "\"copy_out_times\": [1.705103000,1.705160000], \"cpu_times\": [1.204311000,1.705160000]},\n"
+    "{\"kernel_name\": \"GPUSpin\", \"block_count\": 2, \"thread_count\": 1024, \"shared_memory\": 0, "
+    "\"cuda_launch_times\": [1.204314000, 1.204339000, 1.705100000], \"block_times\": "
+    "[1.204351234,1.704352345,1.204351300,1.704352400], \"block_smids\": [0,1], \"cpu_core\": 1}\n"
+    "]}\n";
+
+static void test_examiner_current(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_UNKNOWN, "k1.json", ex_current, &t, err, sizeof err), 0);
+    assert_string_equal(t.source, "examiner-json");
+    assert_string_equal(t.name, "Stream priority starvation test");
+    assert_string_equal(trace_get_meta(&t, "max_resident_threads"), "4096");
+    assert_int_equal(t.origin, 1204314000);                /* the launch call */
+    assert_int_equal(t.kernels.n, 1);
+    assert_int_equal(t.blocks.n, 2);
+    const trace_kernel *k = &t.kernels.v[0];
+    assert_string_equal(S(&t, k->name), "GPUSpin");
+    assert_string_equal(S(&t, k->stream), "K1 (low priority)");
+    assert_string_equal(S(&t, k->process), "pid 4242");
+    assert_int_equal(k->issue, 0);
+    assert_int_equal(k->first_block, 37234);
+    assert_int_equal(k->fully_dispatched, 37300);
+    assert_int_equal(k->end, 500038400);
+    assert_int_equal(k->blocks, 2);
+    assert_int_equal(k->threads, 1024);
+    assert_int_equal(k->smem, 0);
+    assert_int_equal(t.blocks.v[0].sm, 0);
+    assert_int_equal(t.blocks.v[0].start, 37234);
+    assert_int_equal(t.blocks.v[0].end, 500038345);
+    assert_int_equal(t.blocks.v[1].sm, 1);
+    assert_int_equal(t.blocks.v[1].index, 1);
+    assert_int_equal(t.blocks.v[1].start, 37300);
+    trace_free(&t);
+}
+
+/* A second stream of the same scenario: multikernel, two kernels, no label,
+ * the RTSS'17-artifact kernel_times instead of cuda_launch_times. */
+static const char ex_rtss17[] =
+    "{\"scenario_name\": \"Stream priority starvation test\", \"benchmark_name\": "
+    "\"Multi-kernel submission\", \"max_resident_threads\": 4096, \"PID\": 4242, \"times\": [{},\n"
+    "{\"cpu_times\": [1.1, 1.9]},\n"
+    "{\"kernel_name\": \"K2\", \"block_count\": 1, \"thread_count\": 512, \"shared_memory\": 4096, "
+    "\"kernel_times\": [1.300000000, 1.400000000], \"block_times\": [1.300000001,1.399999999], "
+    "\"block_smids\": [1]},\n"
+    "{\"kernel_name\": \"K3\", \"block_count\": 1, \"thread_count\": 512, \"shared_memory\": 0, "
+    "\"kernel_times\": [1.400000100, 1.500000000]}\n"
+    "]}\n";
+
+static void test_examiner_two_files(void **state) {
+    (void)state;
+    imp_file files[2] = {text_file("res/k1.json", ex_current), text_file("res/mk_1.json", ex_rtss17)};
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_UNKNOWN, files, 2, &t, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(t.kernels.n, 3);
+    assert_int_equal(t.blocks.n, 3);
+    assert_int_equal(t.origin, 1204314000);
+    assert_string_equal(trace_get_meta(&t, "files"), "res/k1.json, res/mk_1.json");
+    const trace_kernel *k = &t.kernels.v[1];
+    assert_string_equal(S(&t, k->name), "K2");
+    assert_string_equal(S(&t, k->stream), "mk_1");       /* no label: the file's name */
+    assert_int_equal(k->issue, TRACE_NONE);
+    assert_int_equal(k->first_block, 1300000001 - 1204314000);
+    assert_int_equal(k->end, 1399999999 - 1204314000);
+    assert_int_equal(k->smem, 4096);
+    assert_int_equal(t.blocks.v[2].kernel, 1);
+    assert_int_equal(t.blocks.v[2].sm, 1);
+    k = &t.kernels.v[2];                                 /* kernel_times only */
+    assert_string_equal(S(&t, k->name), "K3");
+    assert_int_equal(k->blocks, 1);
+    assert_int_equal(k->first_block, 1400000100 - 1204314000);
+    assert_int_equal(k->end, 1500000000 - 1204314000);
+    assert_int_equal(k->fully_dispatched, TRACE_NONE);
+    trace_free(&t);
+}
+
+/* March 2017: keys with spaces, block/thread counts in the header, no
+ * block_smids, no kernel_name. */
+static const char ex_early[] =
+    "{\"benchmark_name\": \"Timer Spin\", \"thread_count\": 256, \"block_count\": 2,\n"
+    " \"data_size\": 0, \"PID\": 77, \"TID\": 78, \"times\": [{},\n"
+    " {\"kernel times\": [10.000100, 10.000900], \"block times\": [10.000100, 10.000500, "
+    "10.000200, 10.000900]}]}";
+
+static void test_examiner_early(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_EXAMINER_JSON, "old.json", ex_early, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 1);
+    const trace_kernel *k = &t.kernels.v[0];
+    assert_string_equal(S(&t, k->name), "Timer Spin");
+    assert_string_equal(S(&t, k->stream), "Timer Spin");
+    assert_int_equal(k->threads, 256);
+    assert_int_equal(k->blocks, 2);
+    assert_int_equal(k->first_block, 0);
+    assert_int_equal(k->fully_dispatched, 100000);
+    assert_int_equal(k->end, 800000);
+    assert_int_equal(t.blocks.v[1].sm, -1);
+    assert_int_equal(t.origin, 10000100000);
+    trace_free(&t);
+}
+
+static void test_examiner_errors(void **state) {
+    (void)state;
+    /* cut after the CPU-times line: 11 lines were written, the run died */
+    char cut[sizeof ex_current];
+    const char *p = strstr(ex_current, "{\"kernel_name\"");
+    size_t n = (size_t)(p - ex_current);
+    memcpy(cut, ex_current, n);
+    cut[n] = '\0';
+    expect_error(IMP_EXAMINER_JSON, "k1.json", cut,
+                 "k1.json: truncated at line 12 (the run did not finish writing it)");
+    expect_error(IMP_EXAMINER_JSON, "k1.json", "{\"times\": [{}, {\"block_times\": [1, x]}]}",
+                 "k1.json:1:36: invalid JSON: invalid token near 'x'");
+    expect_error(IMP_EXAMINER_JSON, "k1.json",
+                 "{\"times\": [{}, {\"block_count\": 2, \"block_times\": [1,2,3,4], "
+                 "\"block_smids\": [0]}]}",
+                 "k1.json: times[1].block_smids: 1 entries for 2 blocks");
+    expect_error(IMP_EXAMINER_JSON, "k1.json",
+                 "{\"times\": [{}, {\"block_count\": 3, \"block_times\": [1,2,3,4]}]}",
+                 "k1.json: times[1].block_times: 2 blocks, but block_count is 3");
+    expect_error(IMP_EXAMINER_JSON, "k1.json",
+                 "{\"times\": [{}, {\"block_times\": [1,2,3]}]}",
+                 "k1.json: times[1].block_times: expected an array of start,end pairs (an even "
+                 "count), got 3 values");
+    expect_error(IMP_EXAMINER_JSON, "k1.json",
+                 "{\"times\": [{}, {\"block_times\": [1,2,\"3\",4]}]}",
+                 "k1.json: times[1].block_times[2]: expected a number of seconds");
+    expect_error(IMP_EXAMINER_JSON, "k1.json",
+                 "{\"times\": [{}, {\"block_times\": [2,1]}]}",
+                 "k1.json: times[1].block_times[1]: block 0 ends before it starts");
+    expect_error(IMP_EXAMINER_JSON, "k1.json", "{\"times\": [{}, {\"cpu_times\": [1,2]}]}",
+                 "k1.json: no kernel records in \"times\" (only CPU times?)");
+    expect_error(IMP_EXAMINER_JSON, "h.json",
+                 "{\"plugin_name\": \"x\", \"times\": [{}]}",
+                 "h.json: a hip_plugin_framework result (block times in GPU clock cycles, no SM "
+                 "ids) cannot be imported");
+
+    imp_file files[2] = {text_file("a.json", ex_current),
+                         text_file("b.json", "{\"scenario_name\": \"other\", \"times\": [{}]}")};
+    trace t;
+    trace_init(&t);
+    char err[512];
+    assert_int_equal(imp_import(IMP_EXAMINER_JSON, files, 2, &t, err, sizeof err), -1);
+    assert_string_equal(err, "b.json: scenario_name \"other\" differs from \"Stream priority "
+                             "starvation test\" in a.json; import one scenario at a time");
+    trace_free(&t);
+    trace_init(&t);
+    imp_file two_csv[2] = {text_file("a.csv", "K,0,1,5,6\n"), text_file("b.csv", "K,0,1,5,6\n")};
+    assert_int_equal(imp_import(IMP_GLOBALTIMER_CSV, two_csv, 2, &t, err, sizeof err), -1);
+    assert_string_equal(err, "b.csv: only examiner-json reads several files as one run (one "
+                             "file per stream); import globaltimer-csv files one at a time");
+    trace_free(&t);
+}
+
+/* ---- tar archives of examiner files ------------------------------------- */
+
+static size_t tar_member(unsigned char *out, const char *name, const char *body) {
+    size_t len = strlen(body);
+    unsigned char *h = out;
+    memset(h, 0, 512);
+    snprintf((char *)h, 100, "%s", name);
+    memcpy(h + 100, "0000644", 8);
+    memcpy(h + 108, "0000000", 8);
+    memcpy(h + 116, "0000000", 8);
+    snprintf((char *)h + 124, 12, "%011o", (unsigned)len);
+    memcpy(h + 136, "00000000000", 12);
+    h[156] = '0';
+    memcpy(h + 257, "ustar", 6);
+    memcpy(h + 263, "00", 2);
+    unsigned sum = 0;
+    for (size_t i = 0; i < 512; i++) sum += (i >= 148 && i < 156) ? ' ' : h[i];
+    snprintf((char *)h + 148, 8, "%06o", sum);
+    h[155] = ' ';
+    memcpy(out + 512, body, len);
+    size_t padded = (len + 511) / 512 * 512;
+    memset(out + 512 + len, 0, padded - len);
+    return 512 + padded;
+}
+
+static void test_examiner_tar(void **state) {
+    (void)state;
+    size_t cap = 3 * 512 + sizeof ex_current + sizeof ex_rtss17 + 4096;
+    unsigned char *tar = calloc(1, cap);
+    assert_non_null(tar);
+    size_t n = 0;
+    /* out of name order on purpose; README.txt is not a result file */
+    n += tar_member(tar + n, "res/mk_1.json", ex_rtss17);
+    n += tar_member(tar + n, "res/README.txt", "not json");
+    n += tar_member(tar + n, "res/k1.json", ex_current);
+    n += 1024;                                   /* end-of-archive blocks */
+    imp_file f = {"results.tar", tar, n};
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(t.kernels.n, 3);
+    assert_string_equal(S(&t, t.kernels.v[0].name), "GPUSpin");   /* k1.json sorts first */
+    assert_string_equal(S(&t, t.kernels.v[1].stream), "mk_1");
+    assert_string_equal(trace_get_meta(&t, "files"), "results.tar");
+    trace_free(&t);
+
+    tar[148] = '7';                              /* break the first checksum */
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_EXAMINER_JSON, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "results.tar: byte 0: bad tar header checksum (not a tar "
+                             "archive, or a damaged one)");
+    trace_free(&t);
+    free(tar);
+
+    imp_file zip = {"r.zip", (const unsigned char *)"PK\x03\x04rest", 8};
+    assert_int_equal(imp_detect(&zip), IMP_EXAMINER_JSON);
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &zip, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "r.zip: zip archives are not read; pack the result files with "
+                             "tar (tar cf results.tar *.json) or import them as separate files");
+    trace_free(&t);
+}
+
+/* ---- detection ------------------------------------------------------------ */
+
+static void test_detect(void **state) {
+    (void)state;
+    imp_file f;
+    f = text_file("x", "  \n{\"scenario_name\": 1}");
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    f = text_file("x", "==1234== NVPROF is profiling process 1234, command: ./a\n");
+    assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
+    f = text_file("x", "[app] starting\nsome output\n======== Profiling result:\n");
+    assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
+    f = text_file("x", "\"Start\",\"Duration\",\"Name\"\n");
+    assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
+    {
+        /* 300 lines of application output, then the table */
+        char *big = malloc(300 * 12 + 64);
+        assert_non_null(big);
+        big[0] = '\0';
+        for (int i = 0; i < 300; i++) strcat(big, "iteration.\n");
+        strcat(big, "\"Start\",\"Duration\",\"Name\"\n");
+        f = text_file("x", big);
+        assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
+        free(big);
+    }
+    f = text_file("x", "# comment\nkernel,block,sm,start_ns,end_ns\n");
+    assert_int_equal(imp_detect(&f), IMP_GLOBALTIMER_CSV);
+    f = text_file("x", "K1,0,3,100,200,S1,256\n");
+    assert_int_equal(imp_detect(&f), IMP_GLOBALTIMER_CSV);
+    f = text_file("x", "K1,0,3,1.5,200\n");
+    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
+    f = text_file("x", "hello world\n");
+    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
+    f = text_file("run.json", "not json at all");
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    f = text_file("x", "");
+    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
+
+    size_t len;
+    unsigned char *d = read_shared("traces/nvprof_export_v18_ksched_rtx2080ti_timeline.prof", &len);
+    f = (imp_file){"timeline.prof", d, len};
+    assert_int_equal(imp_detect(&f), IMP_NVPROF_SQLITE);
+    free(d);
+    d = read_shared("traces/nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", &len);
+    f = (imp_file){"report2.sqlite", d, len};
+    assert_int_equal(imp_detect(&f), IMP_NSYS_SQLITE);
+    free(d);
+
+    expect_error(IMP_UNKNOWN, "x.txt", "hello world\n",
+                 "x.txt: cannot tell the format from the content; name it (examiner-json, "
+                 "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite)");
+
+    assert_string_equal(imp_format_name(IMP_NVPROF_CSV), "nvprof-csv");
+    assert_string_equal(imp_format_name(IMP_UNKNOWN), "unknown");
+    for (int i = 0; i < IMP_FORMAT_COUNT; i++)
+        assert_int_equal(imp_format_parse(imp_format_name((imp_format)i)), i);
+    assert_int_equal(imp_format_parse("nvprof"), IMP_UNKNOWN);
+}
+
+/* ---- numbers and the CSV reader ----------------------------------------- */
+
+static void test_numbers(void **state) {
+    (void)state;
+    int64_t v;
+    assert_int_equal(imp_dec_scaled("598.807267", 1000000, &v), 0);
+    assert_int_equal(v, 598807267);
+    assert_int_equal(imp_dec_scaled("1.072523", 1000000000, &v), 0);
+    assert_int_equal(v, 1072523000);
+    assert_int_equal(imp_dec_scaled("0.000019", 1048576, &v), 0);
+    assert_int_equal(v, 20);
+    assert_int_equal(imp_dec_scaled("-1.5", 1, &v), 0);
+    assert_int_equal(v, -2);
+    assert_int_equal(imp_dec_scaled(" 12 ", 1024, &v), 0);
+    assert_int_equal(v, 12288);
+    assert_int_equal(imp_dec_scaled(".5", 10, &v), 0);
+    assert_int_equal(v, 5);
+    assert_int_equal(imp_dec_scaled("9223372036.854775807", 1000000000, &v), 0);
+    assert_int_equal(v, INT64_MAX);
+    assert_int_equal(imp_dec_scaled("9223372036.854775808", 1000000000, &v), -1);
+    assert_int_equal(imp_dec_scaled("1,5", 1, &v), -1);    /* a comma-decimal locale's output */
+    assert_int_equal(imp_dec_scaled("1e5", 1, &v), -1);
+    assert_int_equal(imp_dec_scaled("", 1, &v), -1);
+    assert_int_equal(imp_dec_scaled(".", 1, &v), -1);
+    assert_int_equal(imp_parse_int64("-9223372036854775808", &v), 0);
+    assert_int_equal(v, INT64_MIN);
+    assert_int_equal(imp_parse_int64("9223372036854775808", &v), -1);
+    assert_int_equal(imp_parse_int64("12a", &v), -1);
+
+    imp_csv r;
+    const char *text = "a,\"b,\"\"c\"\"\",\r\n\"multi\nline\",x";
+    imp_csv_init(&r, text, strlen(text));
+    char err[128];
+    assert_int_equal(imp_csv_next(&r, err, sizeof err), 1);
+    assert_int_equal(r.nf, 3);
+    assert_string_equal(r.f[0].s, "a");
+    assert_string_equal(r.f[1].s, "b,\"c\"");
+    assert_true(r.f[1].quoted);
+    assert_string_equal(r.f[2].s, "");
+    assert_int_equal(imp_csv_next(&r, err, sizeof err), 1);
+    assert_int_equal(r.rec_line, 2);
+    assert_int_equal(r.nf, 2);
+    assert_string_equal(r.f[0].s, "multi\nline");
+    assert_string_equal(r.f[1].s, "x");
+    assert_int_equal(imp_csv_next(&r, err, sizeof err), 0);
+    imp_csv_free(&r);
+}
+
+/* ---- demangler ------------------------------------------------------------ */
+
+static void expect_demangled(const char *mangled, const char *want) {
+    char buf[1024];
+    const char *got = imp_demangle(mangled, buf, sizeof buf);
+    if (!want) {
+        if (got) fail_msg("%s: expected no demangling, got \"%s\"", mangled, got);
+        return;
+    }
+    if (!got) fail_msg("%s: not demangled, expected \"%s\"", mangled, want);
+    assert_string_equal(got, want);
+}
+
+/* Expected strings are GNU c++filt 2.40's output for the same input. */
+static void test_demangle(void **state) {
+    (void)state;
+    expect_demangled("_Z9vectorAddPKfS0_Pfi", "vectorAdd(float const*, float const*, float*, int)");
+    expect_demangled("_Z11clock_blockPll", "clock_block(long*, long)");
+    expect_demangled("_Z5saxpyifPfS_", "saxpy(int, float, float*, float*)");
+    expect_demangled("_Z1fv", "f()");
+    expect_demangled("_Z3fooIfLi128EEvPT_", "void foo<float, 128>(float*)");
+    expect_demangled("_Z1fIiLb1ELj5ELln3EEvT_", "void f<int, true, 5u, -3l>(int)");
+    expect_demangled("_ZN7cutlass6KernelINS_4gemm6kernel4GemmIiEEEEvNT_6ParamsE",
+                     "void cutlass::Kernel<cutlass::gemm::kernel::Gemm<int> >"
+                     "(cutlass::gemm::kernel::Gemm<int>::Params)");
+    expect_demangled("_ZN12_GLOBAL__N_16kernelEPf", "(anonymous namespace)::kernel(float*)");
+    expect_demangled("_ZL6staticPf", "static(float*)");
+    expect_demangled("_Z6kernelIJifEEvDpT_", "void kernel<int, float>(int, float)");
+    expect_demangled("_ZNSt6vectorIiSaIiEE9push_backERKi",
+                     "std::vector<int, std::allocator<int> >::push_back(int const&)");
+    expect_demangled("_Z1fIN1AIiEEEvT_", "void f<A<int> >(A<int>)");
+    expect_demangled("_ZN1AIiE1fIfEEvT_", "void A<int>::f<float>(float)");
+    expect_demangled("_Z1fPVKiRKdOc", "f(int const volatile*, double const&, char&&)");
+    expect_demangled("_Z2k1PK6float4S1_", "k1(float4 const*, float4 const*)");
+    expect_demangled("_Z1fDhDF16_", "f(half, _Float16)");
+    expect_demangled("_ZN3cub11EmptyKernelIvEEvv", "void cub::EmptyKernel<void>()");
+    expect_demangled("_ZN2ns1kIJEEEvv", "void ns::k<>()");
+    /* outside the subset, or not mangled: the caller shows the raw name */
+    expect_demangled("_Z4testILi3EEvPA3_f", NULL);          /* array type */
+    expect_demangled("_ZN1AC2Ev", NULL);                     /* constructor */
+    expect_demangled("_Z3foov.cold", NULL);                  /* clone suffix */
+    expect_demangled("_Z4foo", NULL);                        /* name runs past the end */
+    expect_demangled("_Z3foo", "foo");                       /* a variable */
+    expect_demangled("_Z1fS_", NULL);                        /* no candidate yet */
+    expect_demangled("_Z1fT_", NULL);                        /* no template args */
+    expect_demangled("clock_block", NULL);
+    expect_demangled("", NULL);
+    char small[8];
+    assert_null(imp_demangle("_Z9vectorAddPKfS0_Pfi", small, sizeof small));
+    /* a pointer chain deeper than the parser's limit is refused, not a crash */
+    char deep[4096];
+    assert_null(imp_demangle("_Z1fPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP"
+                             "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP"
+                             "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPi",
+                             deep, sizeof deep));
+    /* each step substitutes the previous type twice, B<B<A, A>, B<A, A> > ...:
+     * 40 steps would be 2^40 characters; the byte budget refuses it */
+    char bomb[2048] = "_Z1f1A1BIS_S_E";
+    for (int i = 2; i < 42; i++) {
+        char step[32];
+        snprintf(step, sizeof step, "S0_IS%c_S%c_E", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) % 36],
+                 "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) % 36]);
+        if (i - 1 >= 36) snprintf(step, sizeof step, "S0_IS1%c_S1%c_E",
+                                  "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) - 36],
+                                  "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) - 36]);
+        strcat(bomb, step);
+    }
+    assert_null(imp_demangle(bomb, deep, sizeof deep));
+    /* the first three steps of it are fine */
+    expect_demangled("_Z1f1A1BIS_S_ES0_IS1_S1_E", "f(A, B<A, A>, B<B<A, A>, B<A, A> >)");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nvprof_concurrent_kernels),
+        cmocka_unit_test(test_nvprof_batch_cublas),
+        cmocka_unit_test(test_nvprof_22_columns),
+        cmocka_unit_test(test_nvprof_p2p_units),
+        cmocka_unit_test(test_nvprof_errors),
+        cmocka_unit_test(test_globaltimer_header),
+        cmocka_unit_test(test_globaltimer_positional),
+        cmocka_unit_test(test_globaltimer_errors),
+        cmocka_unit_test(test_examiner_current),
+        cmocka_unit_test(test_examiner_two_files),
+        cmocka_unit_test(test_examiner_early),
+        cmocka_unit_test(test_examiner_errors),
+        cmocka_unit_test(test_examiner_tar),
+        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_numbers),
+        cmocka_unit_test(test_demangle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

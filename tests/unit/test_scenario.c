@@ -1,0 +1,693 @@
+/* test_scenario.c -- the schedlab-scenario/1 parser (server/scenario.c):
+ * units, exactness, did-you-mean hints, the exact error lines, variants,
+ * presets with overrides and the SM order forms. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../server/scenario.h"
+
+/* Scenarios are written with ' for " so they stay readable here. */
+static char *jq(const char *src)
+{
+    char *s = strdup(src);
+    assert_non_null(s);
+    for (char *p = s; *p; p++)
+        if (*p == '\'')
+            *p = '"';
+    return s;
+}
+
+static int parse(const char *src, scn_scenario **out, char *err, size_t errlen)
+{
+    char *json = jq(src);
+    int rc = scn_parse(json, strlen(json), "t.json", out, err, errlen);
+    free(json);
+    return rc;
+}
+
+static scn_scenario *parse_ok(const char *src)
+{
+    char err[512] = "";
+    scn_scenario *s = NULL;
+    if (parse(src, &s, err, sizeof err) != 0)
+        fail_msg("unexpected parse error: %s", err);
+    assert_non_null(s);
+    return s;
+}
+
+static void expect_error(const char *src, const char *want)
+{
+    char err[512] = "";
+    scn_scenario *s = (scn_scenario *)&err;   /* must be reset to NULL */
+    int rc = parse(src, &s, err, sizeof err);
+    if (rc == 0)
+        scn_free(s);
+    assert_int_equal(rc, -1);
+    assert_null(s);
+    assert_string_equal(err, want);
+}
+
+/* A one-kernel scenario on the TX2 whose kernel takes `kernel_tail`. */
+static char *one_kernel(const char *device, const char *kernel_tail)
+{
+    static char buf[2048];
+    snprintf(buf, sizeof buf,
+             "{'schema':'schedlab-scenario/1','device':%s,"
+             "'ops':[{'kernel':'K1','blocks':2,'threads':256,%s}]}",
+             device, kernel_tail);
+    return buf;
+}
+
+static sim_config config_of(const scn_scenario *s, size_t run)
+{
+    sim_config cfg;
+    char err[256];
+    assert_int_equal(scn_config(s, run, &cfg, err, sizeof err), 0);
+    return cfg;
+}
+
+/* ---- units ---------------------------------------------------------------- */
+
+static int64_t block_time_of(const char *value)
+{
+    char tail[256];
+    snprintf(tail, sizeof tail, "'block_time':%s", value);
+    scn_scenario *s = parse_ok(one_kernel("'tx2'", tail));
+    sim_config cfg = config_of(s, 0);
+    assert_int_equal(cfg.ops[0].nblock_time, 1);
+    int64_t v = cfg.ops[0].block_time[0];
+    scn_free(s);
+    return v;
+}
+
+static void test_duration_units(void **state)
+{
+    (void)state;
+    assert_int_equal(block_time_of("'1s'"), INT64_C(1000000000));
+    assert_int_equal(block_time_of("'0.2s'"), INT64_C(200000000));
+    assert_int_equal(block_time_of("'0.65s'"), INT64_C(650000000));
+    assert_int_equal(block_time_of("'0.1s'"), INT64_C(100000000));
+    assert_int_equal(block_time_of("'250ms'"), INT64_C(250000000));
+    assert_int_equal(block_time_of("'1.5ms'"), INT64_C(1500000));
+    assert_int_equal(block_time_of("'40us'"), INT64_C(40000));
+    assert_int_equal(block_time_of("'40\xc2\xb5s'"), INT64_C(40000));   /* 40 µs */
+    assert_int_equal(block_time_of("'.5ms'"), INT64_C(500000));
+    assert_int_equal(block_time_of("'007ns'"), INT64_C(7));
+    assert_int_equal(block_time_of("'100ns'"), INT64_C(100));
+    assert_int_equal(block_time_of("'0.000000001s'"), INT64_C(1));
+    assert_int_equal(block_time_of("'3 s'"), INT64_C(3000000000));
+    assert_int_equal(block_time_of("1000"), INT64_C(1000));
+    assert_int_equal(block_time_of("1e9"), INT64_C(1000000000));
+    /* tx2 clock is 1.3 GHz: 13 cycles = 10 ns exactly, 12 cycles = 9.23 ns -> 9 */
+    assert_int_equal(block_time_of("'13cycles'"), INT64_C(10));
+    assert_int_equal(block_time_of("'12cycles'"), INT64_C(9));
+    assert_int_equal(block_time_of("'1300000000cycles'"), INT64_C(1000000000));
+}
+
+static void test_size_and_rate_units(void **state)
+{
+    (void)state;
+    scn_scenario *s = parse_ok(
+        "{'schema':'schedlab-scenario/1',"
+        "'device':{'preset':'tx2','copy_bandwidth':'12GB/s','clock':'1.5GHz',"
+        "          'smem_per_sm':'96KB','max_smem_per_block':'0.0625MB'},"
+        "'ops':[{'kernel':'K1','blocks':1,'threads':32,'smem':'32KB','block_time':'1s'},"
+        "       {'kernel':'K2','blocks':1,'threads':32,'smem':'1.5KB','block_time':'1s'},"
+        "       {'kernel':'K3','blocks':1,'threads':32,'smem':100,'block_time':'1s'},"
+        "       {'copy':'C1','bytes':'256MB','direction':'h2d'},"
+        "       {'copy':'C2','bytes':'1GiB','direction':'d2h'},"
+        "       {'copy':'C3','bytes':'0.25KB','direction':'d2d'}]}");
+    sim_config cfg = config_of(s, 0);
+    assert_true(cfg.device.copy_bandwidth == 12.0 * 1073741824.0);
+    assert_int_equal(cfg.device.clock_hz, INT64_C(1500000000));
+    assert_int_equal(cfg.device.smem_per_sm, 98304);
+    assert_int_equal(cfg.device.max_smem_per_block, 65536);
+    assert_int_equal(cfg.ops[0].smem, 32768);
+    assert_int_equal(cfg.ops[1].smem, 1536);
+    assert_int_equal(cfg.ops[2].smem, 100);
+    assert_int_equal(cfg.ops[3].bytes, INT64_C(268435456));
+    assert_int_equal(cfg.ops[3].direction, TRACE_COPY_H2D);
+    assert_int_equal(cfg.ops[4].bytes, INT64_C(1073741824));
+    assert_int_equal(cfg.ops[4].direction, TRACE_COPY_D2H);
+    assert_int_equal(cfg.ops[5].bytes, 256);
+    assert_int_equal(cfg.ops[5].direction, TRACE_COPY_D2D);
+    scn_free(s);
+
+    /* 256MB in 0.32 s: the rate the Fig. 3 scenario uses */
+    s = parse_ok("{'schema':'schedlab-scenario/1',"
+                 "'device':{'preset':'tx2','copy_bandwidth':'800MB/s'},"
+                 "'ops':[{'copy':'C','bytes':'256MB','direction':'h2d'}]}");
+    cfg = config_of(s, 0);
+    assert_true(cfg.device.copy_bandwidth == 838860800.0);
+    scn_free(s);
+}
+
+static void test_bad_units(void **state)
+{
+    (void)state;
+    expect_error(one_kernel("'tx2'", "'block_time':'1 parsec'"),
+                 "t.json: ops[0].block_time: \"1 parsec\" has an unknown unit \"parsec\" "
+                 "(s, ms, us, ns or cycles)");
+    expect_error(one_kernel("'tx2'", "'block_time':'1.5ns'"),
+                 "t.json: ops[0].block_time: \"1.5ns\" is not a whole number of nanoseconds");
+    expect_error(one_kernel("'tx2'", "'block_time':'10'"),
+                 "t.json: ops[0].block_time: \"10\" has no unit (s, ms, us, ns or cycles)");
+    expect_error(one_kernel("'tx2'", "'block_time':'fast'"),
+                 "t.json: ops[0].block_time: \"fast\" is not a quantity (write a number and a "
+                 "unit: s, ms, us, ns or cycles)");
+    expect_error(one_kernel("'tx2'", "'block_time':'-1s'"),
+                 "t.json: ops[0].block_time: \"-1s\" is not a quantity (write a number and a "
+                 "unit: s, ms, us, ns or cycles)");
+    expect_error(one_kernel("'tx2'", "'block_time':-5"),
+                 "t.json: ops[0].block_time: -5 must not be negative");
+    expect_error(one_kernel("'tx2'", "'block_time':1.5"),
+                 "t.json: ops[0].block_time: 1.5 is not a whole number of nanoseconds (a bare "
+                 "number is ns; for seconds write \"1.5s\")");
+    expect_error(one_kernel("'tx2'", "'block_time':1,'smem':0.5"),
+                 "t.json: ops[0].smem: 0.5 is not a whole number of bytes");
+    expect_error(one_kernel("'tx2'", "'block_time':true"),
+                 "t.json: ops[0].block_time: must be a number (nanoseconds) or a string with "
+                 "a unit, not a boolean");
+    expect_error(one_kernel("'tx2'", "'block_time':'1.s'"),
+                 "t.json: ops[0].block_time: \"1.s\": a decimal point needs digits after it");
+    expect_error(one_kernel("'tx2'", "'block_time':'1.5cycles'"),
+                 "t.json: ops[0].block_time: \"1.5cycles\": give a whole number of cycles");
+    expect_error(one_kernel("{'preset':'tx2','clock':0}", "'block_time':'12cycles'"),
+                 "t.json: ops[0].block_time: 12 cycles need the device's clock; set "
+                 "device.clock (e.g. \"1300MHz\")");
+    expect_error(one_kernel("'tx2'", "'block_time':'1s','smem':'2kb'"),
+                 "t.json: ops[0].smem: \"2kb\" has an unknown unit \"kb\" (B, KB, MB, GB or TB "
+                 "(KB = 1024 bytes))");
+    expect_error(one_kernel("'tx2'", "'block_time':'1s','smem':'0.5B'"),
+                 "t.json: ops[0].smem: \"0.5B\" is not a whole number of bytes");
+    expect_error(one_kernel("'tx2'", "'block_time':'123456789012345678s'"),
+                 "t.json: ops[0].block_time: \"123456789012345678s\" has too many digits");
+    expect_error(one_kernel("'tx2'", "'block_time':'99999999999s'"),
+                 "t.json: ops[0].block_time: \"99999999999s\" is too large");
+    expect_error(one_kernel("'tx2'", "'block_time':'2000000s'"),
+                 "t.json: ops[0].block_time: the duration is longer than this build accepts "
+                 "(1000000s)");
+    expect_error(one_kernel("{'preset':'tx2','copy_bandwidth':'12GB'}", "'block_time':'1s'"),
+                 "t.json: device.copy_bandwidth: \"12GB\" has an unknown unit \"GB\" (B/s, KB/s, "
+                 "MB/s, GB/s or TB/s (KB = 1024 bytes))");
+    expect_error(one_kernel("{'preset':'tx2','clock':'1.3 GHz/s'}", "'block_time':'1s'"),
+                 "t.json: device.clock: \"1.3 GHz/s\" has an unknown unit \"GHz/s\" (Hz, kHz, "
+                 "MHz or GHz)");
+}
+
+/* ---- did you mean, unknown keys --------------------------------------------- */
+
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    expect_error(one_kernel("'tx2'", "'thread':256,'block_time':'1s'"),
+                 "t.json: ops[0]: unknown key \"thread\" (did you mean \"threads\"?)");
+    expect_error(one_kernel("'tx2'", "'block-time':'1s'"),
+                 "t.json: ops[0]: unknown key \"block-time\" (did you mean \"block_time\"?)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[],'varients':[]}",
+                 "t.json: unknown key \"varients\" (did you mean \"variants\"?)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx-2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: device: unknown preset \"tx-2\" (did you mean \"tx2\"?)");
+    expect_error("{'schema':'schedlab-scenario/1','device':{'preset':'tx2','smem_per_SM':1},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: device: unknown key \"smem_per_SM\" (did you mean \"smem_per_sm\"?)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'policy':{'placement':'most_room'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.placement: unknown placement \"most_room\" (did you mean "
+                 "\"most-room\"?)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'streams':[{'name':'S1','priority':'hgh'}],"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: streams[0].priority: unknown priority \"hgh\" (did you mean \"high\"?)");
+    /* nothing close: the full list instead of a guess */
+    expect_error(one_kernel("'tx2'", "'zzzzzz':1,'block_time':'1s'"),
+                 "t.json: ops[0]: unknown key \"zzzzzz\" (known: kernel, copy, sync, stream, "
+                 "process, at, blocks, threads, smem, regs, block_time, program, bytes, "
+                 "direction)");
+    /* a key of another op kind is named as such, not as a typo */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'copy':'C','bytes':1,'direction':'h2d','threads':4}]}",
+                 "t.json: ops[0]: \"threads\" does not apply to a copy (a copy takes: copy, "
+                 "stream, process, at, bytes, direction)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'copy':'C','bytes':1,'direction':'h2h'}]}",
+                 "t.json: ops[0].direction: unknown direction \"h2h\" (did you mean \"h2d\"?)");
+}
+
+/* ---- the error lines DESIGN §3 and the brief spell out ------------------------ */
+
+static void test_error_messages_verbatim(void **state)
+{
+    (void)state;
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
+                 "{'kernel':'K1','blocks':1,'threads':32,'block_time':1},"
+                 "{'kernel':'K2','blocks':1,'threads':32,'block_time':1},"
+                 "{'kernel':'K3','blocks':1,'threads':32,'block_time':1},"
+                 "{'kernel':'K4','blocks':1,'threads':2048,'block_time':1}]}",
+                 "t.json: ops[3].threads: 2048 is more than the device's "
+                 "max_threads_per_block (1024)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
+                 "{'kernel':'K1','blocks':1,'threads':32,'block_time':1},"
+                 "{'kernel':'K2','blocks':1,'threads':32,'smem':'96KB','block_time':1}]}",
+                 "t.json: ops[1].smem: a block needs 96KB but an SM has 64KB");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
+                 "{'kernel':'K1','blocks':1,'threads':32,'smem':'56KB','block_time':1}]}",
+                 "t.json: ops[0].smem: a block needs 56KB but the device allows 48KB per block "
+                 "(max_smem_per_block)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'streams':[{'name':'S1'},{'name':'S2'}],'ops':["
+                 "{'kernel':'K1','stream':'S1','blocks':1,'threads':32,'block_time':1},"
+                 "{'kernel':'K2','stream':'S2','blocks':1,'threads':32,'block_time':1},"
+                 "{'kernel':'K3','stream':'S9','blocks':1,'threads':32,'block_time':1}]}",
+                 "t.json: ops[2].stream: no stream named \"S9\" (streams: S1, S2)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
+                 "{'kernel':'K1','blocks':1,'threads':1024,'regs':64,'block_time':1}]}",
+                 "t.json: ops[0].regs: a block needs 65536 registers (1024 threads x 64) but "
+                 "the device allows 32768 per block (max_regs_per_block)");
+    /* JSON syntax: FILE:LINE:COL from jansson */
+    expect_error("{'schema':'schedlab-scenario/1',\n'device':'tx2',\n'ops': [,]}",
+                 "t.json:3:9: JSON: unexpected token near ','");
+    expect_error("{'schema':'schedlab-scenario/1','schema':'x'}",
+                 "t.json:1:40: JSON: duplicate object key near '\"schema\"'");
+    expect_error("[1]", "t.json: a scenario is a JSON object, not an array");
+    expect_error("{'device':'tx2'}",
+                 "t.json: schema: missing (write \"schema\": \"schedlab-scenario/1\")");
+    expect_error("{'schema':'schedlab-scenario/2'}",
+                 "t.json: schema: \"schedlab-scenario/2\" is not supported (this build reads "
+                 "\"schedlab-scenario/1\")");
+    expect_error("{'schema':'schedlab-scenario/1','ops':[]}",
+                 "t.json: device: missing (a preset name such as \"tx2\", or an object)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[]}",
+                 "t.json: ops: is empty; give at least one kernel or copy");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':1,'threads':32}]}",
+                 "t.json: ops[0]: kernel \"K1\" is missing \"block_time\"");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'copy':'C','blocks':1,'threads':32,'block_time':1}]}",
+                 "t.json: ops[0]: has both \"kernel\" and \"copy\"; an op is one of them");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'blocks':1}]}",
+                 "t.json: ops[0]: needs \"kernel\", \"copy\" or \"sync\" with the op's name, "
+                 "e.g. {\"kernel\": \"K1\", ...}");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':0,'threads':32,'block_time':1}]}",
+                 "t.json: ops[0].blocks: 0 must be at least 1");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':'6','threads':32,'block_time':1}]}",
+                 "t.json: ops[0].blocks: must be a number, not a string");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':50000001,'threads':32,'block_time':1}]}",
+                 "t.json: ops[0].blocks: the scenario's kernels would have more than 50000000 "
+                 "blocks in all, the most this build simulates");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':1,'threads':32,'block_time':[]}]}",
+                 "t.json: ops[0].block_time: must not be an empty array");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':1,'threads':32,'block_time':['1s','x']}]}",
+                 "t.json: ops[0].block_time[1]: \"x\" is not a quantity (write a number and a "
+                 "unit: s, ms, us, ns or cycles)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':1,'threads':32,'block_time':1,'program':[]}]}",
+                 "t.json: ops[0].program: warp-level programs are not supported by this build; "
+                 "give \"block_time\"");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                 "'blocks':1,'threads':32,'regs':256,'block_time':1}]}",
+                 "t.json: ops[0].regs: 256 is more than 255 registers per thread");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
+                 "{'copy':'C','bytes':'1KB'}]}",
+                 "t.json: ops[0]: copy \"C\" is missing \"direction\" (h2d, d2h or d2d)");
+}
+
+/* ---- streams ----------------------------------------------------------------- */
+
+static void test_streams_and_priorities(void **state)
+{
+    (void)state;
+    scn_scenario *s = parse_ok(
+        "{'schema':'schedlab-scenario/1','device':'tx2',"
+        "'streams':[{'name':'S1','priority':'low'},{'name':'S2','priority':'high'},"
+        "           {'name':'S3'},{'name':'S4','priority':'none','process':'P1'},"
+        "           {'name':'S5','priority':-3}],"
+        "'ops':[{'kernel':'K1','stream':'S1','blocks':1,'threads':32,'block_time':1},"
+        "       {'kernel':'K2','blocks':1,'threads':32,'block_time':1},"
+        "       {'kernel':'K3','stream':'null','process':'P1','blocks':1,'threads':32,"
+        "        'block_time':1},"
+        "       {'sync':'Y','stream':'S4','at':'1ms'},"
+        "       {'kernel':'K4','stream':'null','blocks':1,'threads':32,'block_time':1}]}");
+    sim_config cfg = config_of(s, 0);
+    /* declared streams in order, then each process's NULL stream on first use */
+    assert_int_equal(cfg.nstreams, 7);
+    assert_string_equal(cfg.streams[0].name, "S1");
+    assert_int_equal(cfg.streams[0].priority, 0);
+    assert_string_equal(cfg.streams[0].process, "P0");
+    assert_int_equal(cfg.streams[1].priority, -1);
+    assert_int_equal(cfg.streams[2].priority, SIM_PRIO_NONE);
+    assert_string_equal(cfg.streams[3].process, "P1");
+    assert_int_equal(cfg.streams[3].priority, SIM_PRIO_NONE);
+    assert_int_equal(cfg.streams[4].priority, -3);
+    assert_string_equal(cfg.streams[5].name, "null");
+    assert_string_equal(cfg.streams[5].process, "P0");
+    assert_string_equal(cfg.streams[6].name, "null");
+    assert_string_equal(cfg.streams[6].process, "P1");
+    /* ops in array order, each on its stream */
+    assert_int_equal(cfg.nops, 5);
+    assert_int_equal(cfg.ops[0].stream, 0);
+    assert_int_equal(cfg.ops[1].stream, 5);
+    assert_int_equal(cfg.ops[2].stream, 6);
+    assert_int_equal(cfg.ops[3].kind, SIM_OP_SYNC);
+    assert_int_equal(cfg.ops[3].stream, 3);
+    assert_int_equal(cfg.ops[3].at, 1000000);
+    assert_int_equal(cfg.ops[4].stream, 5);
+    assert_string_equal(cfg.ops[4].name, "K4");
+    scn_free(s);
+
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'streams':[{'name':'S1'},{'name':'S1','process':'P1'}],"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: streams[1].name: \"S1\" is already streams[0]");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'streams':[{'name':'S1','process':'P1'}],"
+                 "'ops':[{'kernel':'K','stream':'S1','process':'P0','blocks':1,'threads':1,"
+                 "'block_time':1}]}",
+                 "t.json: ops[0].stream: stream \"S1\" belongs to process \"P1\", not \"P0\"");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','stream':'S1','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: ops[0].stream: no stream named \"S1\" (streams: none declared; only "
+                 "\"null\")");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'streams':[{'name':'S1','priority':1.5}],"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: streams[0].priority: must be \"high\", \"low\", \"none\" or an "
+                 "integer, not a number");
+}
+
+/* ---- presets, overrides, full devices --------------------------------------- */
+
+static void test_presets_with_overrides(void **state)
+{
+    (void)state;
+    scn_scenario *s = parse_ok(one_kernel("'rtx2080ti'", "'block_time':1"));
+    sim_config cfg = config_of(s, 0);
+    assert_string_equal(cfg.device.name, "rtx2080ti");
+    assert_int_equal(cfg.device.sms, 68);
+    assert_int_equal(cfg.device.threads_per_sm, 1024);
+    assert_int_equal(cfg.device.sm_order_kind, SIM_SM_ORDER_EVENS_THEN_ODDS);
+    assert_int_equal(cfg.device.sm_order[33], 66);
+    assert_int_equal(cfg.device.sm_order[34], 1);
+    assert_int_equal(cfg.device.sm_order[67], 67);
+    scn_free(s);
+
+    s = parse_ok(one_kernel("{'preset':'tx2','sms':4,'threads_per_sm':1536,'name':'tx2-big',"
+                            "'copy_engines':2}", "'block_time':1"));
+    cfg = config_of(s, 0);
+    assert_string_equal(cfg.device.name, "tx2-big");
+    assert_int_equal(cfg.device.sms, 4);
+    assert_int_equal(cfg.device.threads_per_sm, 1536);
+    assert_int_equal(cfg.device.max_threads_per_block, 1024);   /* from the preset */
+    assert_int_equal(cfg.device.copy_engines, 2);
+    assert_int_equal(cfg.device.sm_order[3], 3);
+    scn_free(s);
+
+    /* a device written out in full */
+    s = parse_ok(one_kernel(
+        "{'sms':3,'threads_per_sm':2048,'max_threads_per_block':1024,'blocks_per_sm':16,"
+        "'warps_per_sm':64,'regs_per_sm':65536,'max_regs_per_block':65536,"
+        "'smem_per_sm':'64KB','max_smem_per_block':'48KB','warp_size':32,"
+        "'copy_bandwidth':'1GB/s'}", "'block_time':1"));
+    cfg = config_of(s, 0);
+    assert_string_equal(cfg.device.name, "custom");
+    assert_int_equal(cfg.device.sms, 3);
+    assert_int_equal(cfg.device.blocks_per_sm, 16);
+    assert_int_equal(cfg.device.schedulers_per_sm, 4);
+    assert_int_equal(cfg.device.copy_engines, 1);
+    assert_int_equal(cfg.device.clock_hz, 0);
+    assert_int_equal(cfg.device.sm_order[2], 2);
+    assert_true(cfg.device.copy_bandwidth == 1073741824.0);
+    scn_free(s);
+
+    expect_error(one_kernel("{'sms':3,'threads_per_sm':2048}", "'block_time':1"),
+                 "t.json: device: missing \"max_threads_per_block\" (a device without "
+                 "\"preset\" gives every field; or start from a preset: {\"preset\": \"tx2\", "
+                 "...})");
+    /* the simulator's own consistency check, re-rooted at the place */
+    expect_error(one_kernel("{'preset':'tx2','max_smem_per_block':'128KB'}", "'block_time':1"),
+                 "t.json: device.max_smem_per_block: 131072 bytes is outside 0..smem_per_sm "
+                 "(65536)");
+    expect_error(one_kernel("{'preset':'tx2','sms':0}", "'block_time':1"),
+                 "t.json: device.sms: 0 must be at least 1");
+    expect_error(one_kernel("7", "'block_time':1"),
+                 "t.json: device: must be a preset name (such as \"tx2\") or an object, not an "
+                 "integer");
+}
+
+static void test_sm_order_forms(void **state)
+{
+    (void)state;
+    scn_scenario *s = parse_ok(one_kernel("{'preset':'tx2','sms':6,'sm_order':'evens-then-odds'}",
+                                          "'block_time':1"));
+    sim_config cfg = config_of(s, 0);
+    static const int16_t eo[] = {0, 2, 4, 1, 3, 5};
+    assert_int_equal(cfg.device.sm_order_kind, SIM_SM_ORDER_EVENS_THEN_ODDS);
+    assert_memory_equal(cfg.device.sm_order, eo, sizeof eo);
+    scn_free(s);
+
+    s = parse_ok(one_kernel("{'preset':'rtx2080ti','sm_order':'ascending'}", "'block_time':1"));
+    cfg = config_of(s, 0);
+    assert_int_equal(cfg.device.sm_order_kind, SIM_SM_ORDER_ASCENDING);
+    assert_int_equal(cfg.device.sm_order[1], 1);
+    assert_int_equal(cfg.device.sm_order[67], 67);
+    scn_free(s);
+
+    s = parse_ok(one_kernel("{'preset':'tx2','sms':4,'sm_order':[2,0,3,1]}", "'block_time':1"));
+    cfg = config_of(s, 0);
+    static const int16_t ex[] = {2, 0, 3, 1};
+    assert_int_equal(cfg.device.sm_order_kind, SIM_SM_ORDER_EXPLICIT);
+    assert_memory_equal(cfg.device.sm_order, ex, sizeof ex);
+    scn_free(s);
+
+    expect_error(one_kernel("{'preset':'tx2','sm_order':[0,1,2]}", "'block_time':1"),
+                 "t.json: device.sm_order: lists 3 SMs but the device has 2");
+    expect_error(one_kernel("{'preset':'tx2','sm_order':[1,1]}", "'block_time':1"),
+                 "t.json: device.sm_order[1]: SM 1 is listed twice");
+    expect_error(one_kernel("{'preset':'tx2','sm_order':[0,2]}", "'block_time':1"),
+                 "t.json: device.sm_order[1]: 2 is not an SM of this device (0..1)");
+    expect_error(one_kernel("{'preset':'tx2','sm_order':'odds-then-evens'}", "'block_time':1"),
+                 "t.json: device.sm_order: unknown order \"odds-then-evens\" (known: ascending, "
+                 "evens-then-odds)");
+}
+
+/* ---- policy ------------------------------------------------------------------ */
+
+static void test_policy(void **state)
+{
+    (void)state;
+    scn_scenario *s = parse_ok(
+        "{'schema':'schedlab-scenario/1','device':'tx2',"
+        "'policy':{'placement':'round-robin','launch_latency':'40us',"
+        "          'dispatch_latency':'13cycles','warp':'lrr','contexts':'shared',"
+        "          'time_slice':0,'context_switch':'0s','runlist_update':'0us'},"
+        "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}");
+    sim_config cfg = config_of(s, 0);
+    assert_int_equal(cfg.policy.placement, sim_placement_find("round-robin"));
+    assert_int_equal(cfg.policy.launch_latency, 40000);
+    assert_int_equal(cfg.policy.dispatch_latency, 10);
+    assert_string_equal(scn_run_name(s, 0), "default");
+    scn_free(s);
+
+    s = parse_ok(one_kernel("'tx2'", "'block_time':1"));
+    cfg = config_of(s, 0);
+    assert_int_equal(cfg.policy.placement, sim_placement_find("most-room"));
+    assert_int_equal(cfg.policy.launch_latency, 0);
+    assert_int_equal(cfg.policy.dispatch_latency, 0);
+    scn_free(s);
+
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'warp':'gto'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.warp: \"gto\" is not supported by this build (supported: "
+                 "\"lrr\")");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'gcaps'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.contexts: \"gcaps\" is not supported by this build (supported: "
+                 "\"shared\")");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'time_slice':'1ms'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.time_slice: \"1000000\" is not supported by this build "
+                 "(supported: 0)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'runlist_update':5},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.runlist_update: 5 is not supported by this build (supported: 0)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'placement':'best'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.placement: unknown placement \"best\" (known: most-room, "
+                 "round-robin)");
+}
+
+/* ---- variants and run names -------------------------------------------------- */
+
+static void test_variants(void **state)
+{
+    (void)state;
+    scn_scenario *s = parse_ok(
+        "{'schema':'schedlab-scenario/1','name':'V','description':'d','device':'tx2',"
+        "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':'26cycles'}],"
+        "'variants':[{'name':'round-robin','policy':{'placement':'round-robin'}},"
+        "            {'name':'slow-launch','policy':{'launch_latency':'5us'}},"
+        "            {'name':'four-sms','device':{'sms':4,'clock':'2.6GHz'}},"
+        "            {'name':'pascal','device':'pascal-gilman'}]}");
+    assert_string_equal(scn_name(s), "V");
+    assert_string_equal(scn_description(s), "d");
+    assert_int_equal(scn_run_count(s), 5);
+    /* run 0 is named after what the variants change, valued as the base has it */
+    assert_string_equal(scn_run_name(s, 0), "most-room, launch_latency 0ns, tx2");
+    assert_string_equal(scn_run_name(s, 1), "round-robin");
+    assert_string_equal(scn_run_name(s, 4), "pascal");
+    assert_null(scn_run_name(s, 5));
+    assert_int_equal(scn_find_run(s, "four-sms"), 3);
+    assert_int_equal(scn_find_run(s, "most-room, launch_latency 0ns, tx2"), 0);
+    assert_int_equal(scn_find_run(s, "nope"), -1);
+
+    sim_config c0 = config_of(s, 0), c1 = config_of(s, 1), c2 = config_of(s, 2),
+               c3 = config_of(s, 3), c4 = config_of(s, 4);
+    assert_string_equal(c0.name, "V [most-room, launch_latency 0ns, tx2]");
+    assert_string_equal(c1.name, "V [round-robin]");
+    assert_int_equal(c0.policy.placement, sim_placement_find("most-room"));
+    assert_int_equal(c1.policy.placement, sim_placement_find("round-robin"));
+    assert_int_equal(c1.device.sms, 2);
+    assert_int_equal(c2.policy.placement, sim_placement_find("most-room"));
+    assert_int_equal(c2.policy.launch_latency, 5000);
+    /* a device override applies on top of the base device; cycles follow its clock */
+    assert_int_equal(c0.ops[0].block_time[0], 20);    /* 26 cycles at 1.3 GHz */
+    assert_int_equal(c3.device.sms, 4);
+    assert_string_equal(c3.device.name, "tx2");
+    assert_int_equal(c3.device.sm_order[3], 3);
+    assert_int_equal(c3.ops[0].block_time[0], 10);    /* 26 cycles at 2.6 GHz */
+    assert_string_equal(c4.device.name, "pascal-gilman");
+    assert_int_equal(c4.device.sms, 5);
+    char err[256];
+    sim_config bad;
+    assert_int_equal(scn_config(s, 5, &bad, err, sizeof err), -1);
+    assert_string_equal(err, "V: no run 5 (the scenario has 5: the base and 4 variants)");
+    scn_free(s);
+
+    s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'rr','policy':{'placement':'round-robin'}}]}");
+    assert_string_equal(scn_run_name(s, 0), "most-room");
+    assert_string_equal(scn_name(s), "t");     /* no "name": the file's base name */
+    scn_free(s);
+
+    /* the derived name would clash with a variant's: "default" instead */
+    s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'most-room','policy':{'placement':'most-room'}}]}");
+    assert_string_equal(scn_run_name(s, 0), "default");
+    scn_free(s);
+
+    /* a variant's device must still fit every kernel; the message names it */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1024,'block_time':1}],"
+                 "'variants':[{'name':'small','device':{'max_threads_per_block':512}}]}",
+                 "t.json: variants[0] (\"small\"): ops[0].threads: 1024 is more than the "
+                 "device's max_threads_per_block (512)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'a','device':{'warp_size':0}}]}",
+                 "t.json: variants[0].device.warp_size: 0 is not a positive thread count");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'a','policy':{'placement':'round-robin'}},"
+                 "            {'name':'a','policy':{}}]}",
+                 "t.json: variants[1].name: \"a\" is already variants[0]");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'a'}]}",
+                 "t.json: variants[0]: changes nothing; give \"policy\" and/or \"device\"");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'default','policy':{}}]}",
+                 "t.json: variants[0].name: \"default\" is kept for the base run; choose "
+                 "another name");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'a','ops':[]}]}",
+                 "t.json: variants[0]: unknown key \"ops\" (known: name, policy, device)");
+}
+
+static void test_block_time_array_and_copies(void **state)
+{
+    (void)state;
+    scn_scenario *s = parse_ok(
+        "{'schema':'schedlab-scenario/1','device':'pascal-gilman','seed':7,"
+        "'ops':[{'kernel':'X','blocks':5,'threads':256,'at':'0s',"
+        "        'block_time':['1s','2s','3s','4s','5s']},"
+        "       {'kernel':'Y','blocks':3,'threads':160,'at':'1.5s','block_time':'1s'}]}");
+    sim_config cfg = config_of(s, 0);
+    assert_int_equal(cfg.seed, 7);
+    assert_int_equal(cfg.nops, 2);
+    assert_int_equal(cfg.ops[0].nblock_time, 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(cfg.ops[0].block_time[i], (i + 1) * INT64_C(1000000000));
+    assert_int_equal(cfg.ops[0].blocks, 5);
+    assert_int_equal(cfg.ops[0].threads, 256);
+    assert_int_equal(cfg.ops[0].smem, 0);
+    assert_int_equal(cfg.ops[0].regs, 0);
+    assert_int_equal(cfg.ops[1].at, INT64_C(1500000000));
+    assert_int_equal(cfg.ops[1].nblock_time, 1);
+    assert_int_equal(cfg.ops[1].block_time[0], INT64_C(1000000000));
+    scn_free(s);
+}
+
+static void test_parse_file(void **state)
+{
+    (void)state;
+    scn_scenario *s = (scn_scenario *)&state;
+    char err[512];
+    assert_int_equal(scn_parse_file("/nonexistent/x.json", &s, err, sizeof err), -1);
+    assert_null(s);
+    assert_string_equal(err, "/nonexistent/x.json: cannot open: No such file or directory");
+
+    /* mkstemp's template: the six trailing dots become its six 'X's */
+    char path[] = "/tmp/test_scenario_......";
+    for (char *p = strchr(path, '.'); p && *p; p++)
+        *p = 'X';
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("{\"schema\": \"schedlab-scenario/1\",\n \"device\": \"tx2\",\n"
+          " \"ops\": [{\"kernel\": \"K\", \"blocks\": 1, \"threads\": 1, \"block_time\": 1,}]}",
+          f);
+    fclose(f);
+    assert_int_equal(scn_parse_file(path, &s, err, sizeof err), -1);
+    char want[256];
+    snprintf(want, sizeof want, "%s:3:69: JSON: string or '}' expected near '}'", path);
+    assert_string_equal(err, want);
+    remove(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_duration_units),
+        cmocka_unit_test(test_size_and_rate_units),
+        cmocka_unit_test(test_bad_units),
+        cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_error_messages_verbatim),
+        cmocka_unit_test(test_streams_and_priorities),
+        cmocka_unit_test(test_presets_with_overrides),
+        cmocka_unit_test(test_sm_order_forms),
+        cmocka_unit_test(test_policy),
+        cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_block_time_array_and_copies),
+        cmocka_unit_test(test_parse_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,631 @@
+/* test_sim_rules.c -- the simulator against the papers' experiments, with
+ * exact start times, SMs and orders derived by hand from the rules (each
+ * derivation is written next to its test).
+ *
+ * TX2 paper (tx2-gpu-scheduling-rules-rtss17.txt): Table 1 / Fig. 3 (basic
+ * rules), Table 2 / Fig. 5 (NULL stream), Tables 3-5 / Figs. 6-8 (stream
+ * priorities). Most-room paper: §4.1, §4.2 (Pascal), §5.1 (Turing), and the
+ * same workloads under round-robin. Plus copy engines, host syncs,
+ * latencies, presets and configuration errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "test_sim_util.h"
+
+/* ---- TX2 Table 1 / Fig. 3 --------------------------------------------------
+ *
+ * One address space (two tasks), streams S1 (task 0), S2 and S3 (task 1),
+ * every block spins 1 s, copies of 256MB take 0.32 s (bandwidth 256MB/0.32s).
+ * Derivation (most-room on 2 SMs, ascending tie order):
+ *  t=0    K1 heads S1 -> EE. 768 threads: 2 per SM fit (R2), blocks 0,2 on
+ *         SM0 and 1,3 on SM1; blocks 4,5 wait. K2, C2o, C3i, K3, C3o queue
+ *         behind K1 in S1 (G1).
+ *  t=0.2  K4 -> EE behind K1; X1 keeps it off the SMs.
+ *  t=0.4  K5 -> EE behind K4; C5o behind K5 in S3.
+ *  t=1    K1's first four end: blocks 4 (SM0), 5 (SM1) start; K1 fully
+ *         dispatched, leaves EE (G3). K4 (32KB each): 2 per SM by shared
+ *         memory, blocks 0..3 on SM0,SM1,SM0,SM1. K5 blocked by smem (R3).
+ *  t=2    K1 and K4 end. K1 leaves S1 (G4), K2 -> EE behind K5. K5 starts
+ *         (SM0, SM1), then K2 (SM0, SM1).
+ *  t=2.8  K6 issued, S2 empty, EE empty: starts at once on SM0, SM1.
+ *  t=3    K5 ends first (its blocks were scheduled first): C5o -> CE and
+ *         starts (C1-C3); then K2 ends: C2o waits in the CE queue.
+ *  t=3.32 C5o done; C2o starts.   t=3.64 C2o done; C3i starts.
+ *  t=3.8  K6 ends; C6o waits behind C3i.
+ *  t=3.96 C3i done: C6o starts (3.96-4.28); K3 -> EE, starts on SM0, SM1.
+ *  t=4.96 K3 ends; C3o 4.96-5.28. */
+static void fig3_build(tb *b) {
+    tb_init(b, "tx2");
+    b->cfg.device.copy_bandwidth = 256.0 * MIB / 0.32;
+    int32_t s1 = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(b, "S3", "P0", SIM_PRIO_NONE);
+    tb_kernel(b, "K1", s1, 0, 6, 768, 0, SEC);
+    tb_kernel(b, "K2", s1, 0, 2, 512, 0, SEC);
+    tb_copy(b, "C2o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
+    tb_copy(b, "C3i", s1, 0, 256 * MIB, TRACE_COPY_H2D);
+    tb_kernel(b, "K3", s1, 0, 2, 1024, 0, SEC);
+    tb_copy(b, "C3o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
+    tb_kernel(b, "K4", s2, 200 * MS, 4, 256, 32 * KIB, SEC);
+    tb_kernel(b, "K5", s3, 400 * MS, 2, 256, 32 * KIB, SEC);
+    tb_copy(b, "C5o", s3, 400 * MS, 256 * MIB, TRACE_COPY_D2H);
+    tb_kernel(b, "K6", s2, 2800 * MS, 2, 512, 0, SEC);
+    tb_copy(b, "C6o", s2, 2800 * MS, 256 * MIB, TRACE_COPY_D2H);
+}
+
+static void test_tx2_fig3(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    fig3_build(&b);
+    tb_run(&b, &t);
+    assert_int_equal(t.blocks.n, 18);
+    assert_int_equal(t.copies.n, 5);
+    assert_string_equal(t.source, "simulation");
+    assert_true(t.has_device);
+    assert_int_equal(t.device.sms, 2);
+
+    /* R2: four K1 blocks at 0 (two per SM), two at 1 s */
+    static const int k1_sm[6] = { 0, 1, 0, 1, 0, 1 };
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(blk(&t, "K1", i)->start, i < 4 ? 0 : SEC);
+        assert_int_equal(blk(&t, "K1", i)->sm, k1_sm[i]);
+    }
+    assert_int_equal(kern(&t, "K1")->fully_dispatched, SEC);
+    assert_int_equal(kern(&t, "K1")->end, 2 * SEC);
+
+    /* X1: no K4 block before K1 is fully dispatched, though it would fit */
+    assert_int_equal(kern(&t, "K4")->first_block, kern(&t, "K1")->fully_dispatched);
+    static const int k4_sm[4] = { 0, 1, 0, 1 };
+    for (int i = 0; i < 4; i++) assert_int_equal(blk(&t, "K4", i)->sm, k4_sm[i]);
+
+    /* R3: K5 needs K4's shared memory back: it starts when K4 ends, at 2 s */
+    assert_int_equal(kern(&t, "K4")->end, 2 * SEC);
+    assert_int_equal(kern(&t, "K5")->first_block, 2 * SEC);
+    assert_int_equal(kern(&t, "K2")->first_block, 2 * SEC);
+    assert_int_equal(kern(&t, "K6")->first_block, 2800 * MS);
+
+    /* copies: C5o first, then C2o, C3i, C6o, C3o, one at a time */
+    const trace_copy *c5o = copy_named(&t, "C5o"), *c2o = copy_named(&t, "C2o");
+    const trace_copy *c3i = copy_named(&t, "C3i"), *c6o = copy_named(&t, "C6o");
+    const trace_copy *c3o = copy_named(&t, "C3o");
+    assert_int_equal(c5o->start, 3 * SEC);
+    assert_int_equal(c5o->end, 3320 * MS);
+    assert_int_equal(c2o->start, 3320 * MS);
+    assert_int_equal(c3i->start, 3640 * MS);
+    assert_int_equal(c6o->issue, 2800 * MS);
+    assert_int_equal(c6o->start, 3960 * MS);
+    assert_int_equal(c3o->start, 4960 * MS);
+    assert_int_equal(c3o->end, 5280 * MS);
+    assert_true(c5o->start < c2o->start);
+    for (size_t i = 0; i < t.copies.n; i++) {
+        assert_int_equal(t.copies.v[i].engine, 0);
+        assert_int_equal(t.copies.v[i].end - t.copies.v[i].start, 320 * MS);
+        for (size_t j = 0; j < t.copies.n; j++) {
+            if (i == j) continue;
+            const trace_copy *x = &t.copies.v[i], *y = &t.copies.v[j];
+            assert_true(x->end <= y->start || y->end <= x->start);
+        }
+    }
+
+    /* K3 only after C2o and C3i (stream FIFO) */
+    assert_int_equal(kern(&t, "K3")->first_block, 3960 * MS);
+    assert_true(kern(&t, "K3")->first_block >= c2o->end);
+    assert_true(kern(&t, "K3")->first_block >= c3i->end);
+    assert_int_equal(blk(&t, "K3", 0)->sm, 0);
+    assert_int_equal(blk(&t, "K3", 1)->sm, 1);
+
+    /* threads <= 2048, smem <= 64KB (and every other limit) at all times */
+    assert_int_equal(check_sm_limits(&t), 18);
+
+    /* queues rebuilt from the queue events, at Fig. 4's instants */
+    char q[256];
+    queue_at(&t, "ee:P0:low", 1100 * MS, q, sizeof q);   /* K1 and K4 left at 1 s */
+    assert_string_equal(q, "K5");
+    queue_at(&t, "stream:P0/S1", 1100 * MS, q, sizeof q);
+    assert_string_equal(q, "K1 K2 C2o C3i K3 C3o");
+    queue_at(&t, "ce", 3100 * MS, q, sizeof q);          /* (d): C5o on the CE, C2o waits */
+    assert_string_equal(q, "C2o");
+    queue_at(&t, "stream:P0/S3", 3100 * MS, q, sizeof q);
+    assert_string_equal(q, "C5o");
+    queue_at(&t, "ce", 4000 * MS, q, sizeof q);          /* (e): CE queue empty */
+    assert_string_equal(q, "");
+    queue_at(&t, "ee:P0:low", 4000 * MS, q, sizeof q);
+    assert_string_equal(q, "");
+    queue_at(&t, "stream:P0/S1", 6 * SEC, q, sizeof q);
+    assert_string_equal(q, "");
+    trace_free(&t);
+}
+
+/* ---- TX2 Table 2 / Fig. 5: the NULL stream ------------------------------------
+ *  t=0    K1 (S1): blocks 0-3 start, 4,5 at 1 s; K1 ends at 2 s.
+ *  t=0.2  K2 (NULL): N1 holds it, S1's head K1 was launched before it.
+ *         K3 (S2, issued after K2 at the same time): N2 holds it.
+ *  t=2    K1 done: K2 -> EE, runs 2-3 s (one 1024-thread block, SM0).
+ *  t=3    K2 done; NULL head is now K5 (launched 0.6 s): K3 (0.2 s) may go
+ *         (N2), runs 3-4; K6 (0.8 s) may not; K5 may not (N1: S2's head
+ *         K3 is older).
+ *  t=4    K3 done: K4 (0.4 s, older than K5) goes, 4-5.
+ *  t=5    S2 empty, S3's head K6 is younger: K5 goes (N1), 5-6.
+ *  t=6    K5 done: K6 goes, 6-7. */
+static void test_tx2_fig5_null_stream(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t nul = tb_stream(&b, "null", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(&b, "S3", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 6, 768, 0, SEC);
+    tb_kernel(&b, "K2", nul, 200 * MS, 1, 1024, 0, SEC);
+    tb_kernel(&b, "K3", s2, 200 * MS, 4, 256, 0, SEC);
+    tb_kernel(&b, "K4", s2, 400 * MS, 4, 256, 0, SEC);
+    tb_kernel(&b, "K5", nul, 600 * MS, 1, 1024, 0, SEC);
+    tb_kernel(&b, "K6", s3, 800 * MS, 2, 256, 0, SEC);
+    tb_run(&b, &t);
+    static const char *names[6] = { "K1", "K2", "K3", "K4", "K5", "K6" };
+    static const int64_t start[6] = { 0, 2 * SEC, 3 * SEC, 4 * SEC, 5 * SEC, 6 * SEC };
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(kern(&t, names[i])->first_block, start[i]);
+        assert_int_equal(kern(&t, names[i])->end, i == 0 ? 2 * SEC : start[i] + SEC);
+    }
+    assert_int_equal(blk(&t, "K1", 4)->start, SEC);
+    assert_int_equal(blk(&t, "K2", 0)->sm, 0);
+    assert_int_equal(kern(&t, "K6")->issue, 800 * MS);
+    /* the NULL-stream kernels reach the EE queue only when their turn comes */
+    char q[64];
+    queue_at(&t, "ee:P0:low", 2500 * MS, q, sizeof q);
+    assert_string_equal(q, "");
+    queue_at(&t, "stream:P0/null", 2500 * MS, q, sizeof q);
+    assert_string_equal(q, "K2 K5");
+    assert_string_equal(queue_of(&t, "K2", "ee:"), "ee:P0:low");
+    check_sm_limits(&t);
+    trace_free(&t);
+}
+
+/* ---- TX2 Table 3 / Fig. 6: a high-priority stream starves a low one -------
+ * 1024-thread blocks: 2 per SM, 4 on the GPU at a time.
+ *  t=0    K1 (low): blocks 0-3 start.
+ *  t=0.2  K2 (high) -> ee:P0:high; A2 now stops K1's head.
+ *  t=0.5  K1's blocks end; K3 (high) issued behind K2. K2 takes all 4
+ *         slots at 0.5, 1.0, 1.5, 2.0 (fully dispatched at 2.0).
+ *  t=2.5  K3 the same: 2.5, 3.0, 3.5, 4.0; ee:P0:high empty at 4.0 but the
+ *         SMs are full.
+ *  t=4.5  K1's blocks 4-7 at last; K1 ends at 5.0. */
+static void test_tx2_fig6_priority_starvation(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", 0);
+    int32_t s2 = tb_stream(&b, "S2", "P0", -1);
+    int32_t s3 = tb_stream(&b, "S3", "P0", -1);
+    tb_kernel(&b, "K1", s1, 0, 8, 1024, 0, 500 * MS);
+    tb_kernel(&b, "K2", s2, 200 * MS, 16, 1024, 0, 500 * MS);
+    tb_kernel(&b, "K3", s3, 500 * MS, 16, 1024, 0, 500 * MS);
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K1")->first_block, 0);
+    assert_int_equal(kern(&t, "K2")->first_block, 500 * MS);
+    assert_int_equal(kern(&t, "K2")->fully_dispatched, 2000 * MS);
+    assert_int_equal(kern(&t, "K2")->end, 2500 * MS);
+    assert_int_equal(kern(&t, "K3")->first_block, 2500 * MS);
+    assert_int_equal(kern(&t, "K3")->fully_dispatched, 4000 * MS);
+    assert_int_equal(kern(&t, "K3")->end, 4500 * MS);
+    for (int i = 0; i < 8; i++) assert_int_equal(blk(&t, "K1", i)->start, i < 4 ? 0 : 4500 * MS);
+    assert_int_equal(kern(&t, "K1")->end, 5000 * MS);
+    assert_string_equal(queue_of(&t, "K2", "ee:"), "ee:P0:high");
+    assert_string_equal(queue_of(&t, "K1", "ee:"), "ee:P0:low");
+    trace_free(&t);
+}
+
+/* ---- TX2 Table 4 / Fig. 7: none shares the low level -----------------------
+ * none and low are one EE queue, in issue order (§4.2).
+ *  t=0    K1 (low): blocks 0-3, 0-0.5.   t=0.2 K2 (none) -> ee low behind K1.
+ *  t=0.3  K3 (high) -> ee high.
+ *  t=0.5  K3 takes the SMs (A2): 0.5 and 1.0; ee high empty at 1.0.
+ *  t=1.2  K4 (low) -> ee low behind K1, K2.
+ *  t=1.5  K3 done; K1 resumes (blocks 4-7), not K2: same level, K1 is the
+ *         head (X1). K1 ends 2.0.
+ *  t=2.0  K2 (2.0, 2.5), then K4 (3.0, 3.5): launch order. */
+static void test_tx2_fig7_none_is_low(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", 0);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(&b, "S3", "P0", -1);
+    int32_t s4 = tb_stream(&b, "S4", "P0", 0);
+    tb_kernel(&b, "K1", s1, 0, 8, 1024, 0, 500 * MS);
+    tb_kernel(&b, "K2", s2, 200 * MS, 8, 1024, 0, 500 * MS);
+    tb_kernel(&b, "K3", s3, 300 * MS, 8, 1024, 0, 500 * MS);
+    tb_kernel(&b, "K4", s4, 1200 * MS, 8, 1024, 0, 500 * MS);
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K1")->first_block, 0);
+    assert_int_equal(kern(&t, "K3")->first_block, 500 * MS);
+    assert_int_equal(kern(&t, "K3")->end, 1500 * MS);
+    assert_int_equal(blk(&t, "K1", 4)->start, 1500 * MS);
+    assert_int_equal(kern(&t, "K1")->end, 2000 * MS);
+    assert_int_equal(kern(&t, "K2")->first_block, 2000 * MS);
+    assert_int_equal(kern(&t, "K2")->fully_dispatched, 2500 * MS);
+    assert_int_equal(kern(&t, "K4")->first_block, 3000 * MS);
+    assert_int_equal(kern(&t, "K4")->end, 4000 * MS);
+    assert_string_equal(queue_of(&t, "K2", "ee:"), "ee:P0:low");
+    assert_string_equal(queue_of(&t, "K4", "ee:"), "ee:P0:low");
+    assert_string_equal(queue_of(&t, "K3", "ee:"), "ee:P0:high");
+    assert_int_equal(kern(&t, "K2")->priority, SIM_PRIO_NONE);
+    char q[64];
+    queue_at(&t, "ee:P0:low", 1300 * MS, q, sizeof q);
+    assert_string_equal(q, "K1 K2 K4");
+    trace_free(&t);
+}
+
+/* ---- TX2 Table 5 / Fig. 8: priorities under resource blocking --------------
+ * 512-thread blocks, most-room on 2 SMs:
+ *  K1..K7 at 0, 0.1, ..., 0.6 go to SM 0,1,0,1,0,1,0 (the SM with more room,
+ *  SM0 on ties): SM0 full, SM1 has 512 threads free.
+ *  t=0.65 K8 (high, 1024 threads) fits nowhere.   t=0.7 K9 (low, 512) would
+ *         fit SM1 but A2 holds it behind the non-empty high queue.
+ *  t=1.0  K1 ends: 512 free on each SM; K8 still fits nowhere (a block runs on
+ *         one SM); K9 still held.
+ *  t=1.1  K2 ends: 1024 free on SM1: K8 -> SM1, then K9 -> SM0. */
+static void test_tx2_fig8_priority_blocking(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    static const char *sn[9] = { "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9" };
+    static const char *kn[9] = { "K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8", "K9" };
+    int32_t s[9];
+    for (int i = 0; i < 9; i++) s[i] = tb_stream(&b, sn[i], "P0", i == 7 ? -1 : 0);
+    for (int i = 0; i < 7; i++) tb_kernel(&b, kn[i], s[i], i * 100 * MS, 1, 512, 0, SEC);
+    tb_kernel(&b, "K8", s[7], 650 * MS, 1, 1024, 0, 500 * MS);
+    tb_kernel(&b, "K9", s[8], 700 * MS, 1, 512, 0, SEC);
+    tb_run(&b, &t);
+    static const int sm[7] = { 0, 1, 0, 1, 0, 1, 0 };
+    for (int i = 0; i < 7; i++) {
+        assert_int_equal(kern(&t, kn[i])->first_block, i * 100 * MS);
+        assert_int_equal(blk(&t, kn[i], 0)->sm, sm[i]);
+    }
+    assert_int_equal(kern(&t, "K8")->first_block, 1100 * MS);
+    assert_int_equal(blk(&t, "K8", 0)->sm, 1);
+    assert_int_equal(kern(&t, "K9")->first_block, 1100 * MS);
+    assert_int_equal(blk(&t, "K9", 0)->sm, 0);
+    check_sm_limits(&t);
+    trace_free(&t);
+}
+
+/* ---- most-room paper §4.1 / §4.2 (Pascal, 5 SMs) ------------------------------
+ * Kernel X: one block per SM, X0 on SM0 ends first (1 s), the others later;
+ * Y is issued at 1.5 s when SM0 is empty and SMs 1-4 hold one X block. */
+static void mr_pascal(trace *t, int32_t x_threads, int32_t y_threads, const char *policy) {
+    tb b;
+    tb_init(&b, "pascal-gilman");
+    b.cfg.policy.placement = sim_placement_find(policy);
+    int32_t sx = tb_stream(&b, "SX", "P0", SIM_PRIO_NONE);
+    int32_t sy = tb_stream(&b, "SY", "P0", SIM_PRIO_NONE);
+    sim_op *x = tb_kernel(&b, "X", sx, 0, 5, x_threads, 0, SEC);
+    static const int64_t xt[5] = { 1 * SEC, 2 * SEC, 3 * SEC, 4 * SEC, 5 * SEC };
+    tb_times(&b, x, xt, 5);
+    tb_kernel(&b, "Y", sy, 1500 * MS, 3, y_threads, 0, SEC);
+    tb_run(&b, t);
+    for (int i = 0; i < 5; i++) assert_int_equal(blk(t, "X", i)->sm, i);
+    for (int i = 0; i < 3; i++) assert_int_equal(blk(t, "Y", i)->start, 1500 * MS);
+}
+
+static void assert_y_sms(const trace *t, int a, int b, int c) {
+    assert_int_equal(blk(t, "Y", 0)->sm, a);
+    assert_int_equal(blk(t, "Y", 1)->sm, b);
+    assert_int_equal(blk(t, "Y", 2)->sm, c);
+}
+
+/* §4.1: 160-thread Y. SM0 fits 12 (2048/160), the others 11 (1792/160):
+ * Y0 -> SM0; SM0 then fits 11 (1888/160), a tie won by SM0; then 10
+ * (1728/160) < 11: Y2 -> SM1. Round-robin continues after SM4: 0, 1, 2. */
+static void test_most_room_4_1(void **state) {
+    (void)state;
+    trace t;
+    mr_pascal(&t, 256, 160, "most-room");
+    assert_y_sms(&t, 0, 0, 1);
+    trace_free(&t);
+    mr_pascal(&t, 256, 160, "round-robin");
+    assert_y_sms(&t, 0, 1, 2);
+    trace_free(&t);
+}
+
+/* §4.2: X has 1024 threads. 32-thread Y: limited by blocks per SM (32 on
+ * SM0, 31 elsewhere): 0, 0, 1. 33-thread Y takes 2 warps: SM0 fits 32, the
+ * others 16 (32 free warps / 2): 0, 0, 0. Round-robin: 0, 1, 2 both times. */
+static void test_most_room_4_2(void **state) {
+    (void)state;
+    trace t;
+    mr_pascal(&t, 1024, 32, "most-room");
+    assert_y_sms(&t, 0, 0, 1);
+    trace_free(&t);
+    mr_pascal(&t, 1024, 33, "most-room");
+    assert_y_sms(&t, 0, 0, 0);
+    trace_free(&t);
+    mr_pascal(&t, 1024, 33, "round-robin");
+    assert_y_sms(&t, 0, 1, 2);
+    trace_free(&t);
+}
+
+/* ---- most-room paper §5.1 (Turing RTX 2080 Ti, evens-then-odds) ---------------
+ * Kernel A: 67 blocks of 512 threads, one per SM in the order 0, 2, ..., 66,
+ * 1, ..., 65 (each SM fits 2, so the next goes to the next emptiest), SM67
+ * left empty. Kernel B issued at 1 s. */
+static void mr_turing(trace *t, int64_t b_blocks, int32_t b_threads, const char *policy) {
+    tb b;
+    tb_init(&b, "rtx2080ti");
+    b.cfg.policy.placement = sim_placement_find(policy);
+    int32_t sa = tb_stream(&b, "SA", "P0", SIM_PRIO_NONE);
+    int32_t sb = tb_stream(&b, "SB", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "A", sa, 0, 67, 512, 0, 10 * SEC);
+    tb_kernel(&b, "B", sb, SEC, b_blocks, b_threads, 0, SEC);
+    tb_run(&b, t);
+    for (int i = 0; i < 67; i++) assert_int_equal(blk(t, "A", i)->sm, i < 34 ? 2 * i : 2 * (i - 34) + 1);
+}
+
+/* B = 8 x 33: SM67 fits 16 (32 warps / 2), the others 8 (16 warps / 2):
+ * all eight blocks on SM67 (16..9 > 8). */
+static void test_most_room_5_1_isolated(void **state) {
+    (void)state;
+    trace t;
+    mr_turing(&t, 8, 33, "most-room");
+    for (int i = 0; i < 8; i++) assert_int_equal(blk(&t, "B", i)->sm, 67);
+    trace_free(&t);
+}
+
+/* B = 8 x 32: SM67 fits 16 (blocks per SM), the others 15: B0 -> SM67,
+ * then every SM ties at 15: evens-then-odds order 0, 2, 4, ... */
+static void test_most_room_5_1_colocated(void **state) {
+    (void)state;
+    trace t;
+    mr_turing(&t, 8, 32, "most-room");
+    static const int sm[8] = { 67, 0, 2, 4, 6, 8, 10, 12 };
+    for (int i = 0; i < 8; i++) assert_int_equal(blk(&t, "B", i)->sm, sm[i]);
+    trace_free(&t);
+}
+
+/* B = 9 x 33: after eight on SM67 it fits 8, as do the others: the ninth
+ * goes to the first in order, SM0. */
+static void test_most_room_5_1_nine(void **state) {
+    (void)state;
+    trace t;
+    mr_turing(&t, 9, 33, "most-room");
+    int off = 0;
+    for (int i = 0; i < 9; i++)
+        if (blk(&t, "B", i)->sm != 67) {
+            off++;
+            assert_int_equal(i, 8);
+            assert_int_equal(blk(&t, "B", i)->sm, 0);
+        }
+    assert_int_equal(off, 1);
+    trace_free(&t);
+}
+
+/* Round-robin on the same workload: A ends its turn on rank 66 (SM65), so
+ * B goes to SM67, then wraps to 0, 2, 4, ...: it never isolates B. */
+static void test_round_robin_5_1(void **state) {
+    (void)state;
+    trace t;
+    mr_turing(&t, 8, 33, "round-robin");
+    static const int sm[8] = { 67, 0, 2, 4, 6, 8, 10, 12 };
+    for (int i = 0; i < 8; i++) assert_int_equal(blk(&t, "B", i)->sm, sm[i]);
+    trace_free(&t);
+}
+
+/* ---- copy engines, host syncs, latencies ----------------------------------- */
+
+/* Two engines: h2d and d2h overlap, two h2d copies queue on engine 0. */
+static void test_two_copy_engines(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "pascal-gilman");
+    b.cfg.device.copy_bandwidth = 1e9;   /* 1 byte per ns */
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(&b, "S3", "P0", SIM_PRIO_NONE);
+    tb_copy(&b, "A", s1, 0, 1000, TRACE_COPY_H2D);
+    tb_copy(&b, "B", s2, 0, 500, TRACE_COPY_D2H);
+    tb_copy(&b, "C", s3, 10, 300, TRACE_COPY_H2D);
+    tb_run(&b, &t);
+    const trace_copy *a = copy_named(&t, "A"), *bb = copy_named(&t, "B"), *c = copy_named(&t, "C");
+    assert_int_equal(a->engine, 0);
+    assert_int_equal(a->start, 0);
+    assert_int_equal(a->end, 1000);
+    assert_int_equal(bb->engine, 1);
+    assert_int_equal(bb->start, 0);
+    assert_int_equal(bb->end, 500);
+    assert_int_equal(c->engine, 0);
+    assert_int_equal(c->start, 1000);
+    assert_int_equal(c->end, 1300);
+    assert_string_equal(queue_of(&t, "B", "ce"), "ce:1");
+    assert_string_equal(queue_of(&t, "C", "ce"), "ce:0");
+    trace_free(&t);
+}
+
+/* A sync holds the host's later ops of its stream until the stream's earlier
+ * work is done; other streams are not held. */
+static void test_host_sync(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 1, 256, 0, SEC);
+    tb_op(&b, SIM_OP_SYNC, "sync1", s1, 100 * MS);
+    tb_kernel(&b, "K2", s1, 500 * MS, 1, 256, 0, SEC);
+    tb_kernel(&b, "K3", s2, 500 * MS, 1, 256, 0, SEC);
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K2")->issue, SEC);
+    assert_int_equal(kern(&t, "K2")->first_block, SEC);
+    assert_int_equal(kern(&t, "K3")->issue, 500 * MS);
+    assert_int_equal(kern(&t, "K3")->first_block, 500 * MS);
+    char q[64];
+    queue_at(&t, "stream:P0/S1", 600 * MS, q, sizeof q);
+    assert_string_equal(q, "K1 sync1");
+    queue_at(&t, "stream:P0/S1", SEC, q, sizeof q);
+    assert_string_equal(q, "K2");
+    trace_free(&t);
+}
+
+static void test_latencies(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    b.cfg.policy.launch_latency = 5000;
+    b.cfg.policy.dispatch_latency = 100;
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 3, 256, 0, 1000);
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K1")->issue, 0);
+    assert_int_equal(blk(&t, "K1", 0)->start, 5100);
+    assert_int_equal(blk(&t, "K1", 1)->start, 5200);
+    assert_int_equal(blk(&t, "K1", 2)->start, 5300);
+    assert_int_equal(kern(&t, "K1")->fully_dispatched, 5300);
+    assert_int_equal(kern(&t, "K1")->end, 6300);
+    trace_free(&t);
+}
+
+/* Block times cycle by block index. */
+static void test_block_time_cycle(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "h100");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_kernel(&b, "K", s1, 0, 5, 128, 0, 0);
+    static const int64_t bt[2] = { 10, 30 };
+    tb_times(&b, k, bt, 2);
+    tb_run(&b, &t);
+    static const int64_t end[5] = { 10, 30, 10, 30, 10 };
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(blk(&t, "K", i)->start, 0);
+        assert_int_equal(blk(&t, "K", i)->end, end[i]);
+        assert_int_equal(blk(&t, "K", i)->sm, i);   /* empty SMs: ascending order */
+    }
+    trace_free(&t);
+}
+
+/* ---- presets, policies, errors ----------------------------------------------- */
+
+static void test_presets(void **state) {
+    (void)state;
+    static const char *want[] = { "tx2", "pascal-gilman", "v100", "rtx2080ti", "titanv-gpgpusim",
+                                  "isca17-gpgpusim", "xavier-nx", "orin-nano", "h100" };
+    static const int sms[] = { 2, 5, 80, 68, 80, 16, 6, 8, 132 };
+    assert_int_equal(sim_preset_count(), 9);
+    for (size_t i = 0; i < 9; i++) {
+        const sim_device *d = sim_preset_find(want[i]);
+        assert_non_null(d);
+        assert_ptr_equal(d, sim_preset_at(i));
+        assert_int_equal(d->sms, sms[i]);
+        assert_true(strlen(sim_preset_source(i)) > 20);
+        char err[256];
+        assert_int_equal(sim_device_validate(d, err, sizeof err), 0);
+        sim_device filled = *d;
+        sim_device_fill_order(&filled);
+        assert_memory_equal(&filled, d, sizeof filled);   /* the written-out orders are right */
+    }
+    assert_null(sim_preset_find("gtx480"));
+    assert_null(sim_preset_at(9));
+    const sim_device *tx2 = sim_preset_find("tx2");
+    assert_int_equal(tx2->threads_per_sm, 2048);
+    assert_int_equal(tx2->smem_per_sm, 65536);
+    assert_int_equal(tx2->max_smem_per_block, 49152);
+    assert_int_equal(tx2->copy_engines, 1);
+    const sim_device *tu = sim_preset_find("rtx2080ti");
+    assert_int_equal(tu->sm_order[33], 66);
+    assert_int_equal(tu->sm_order[34], 1);
+    assert_int_equal(tu->sm_order[67], 67);
+    assert_int_equal(sim_preset_find("h100")->smem_per_sm, 228 * 1024);
+}
+
+static void test_policies(void **state) {
+    (void)state;
+    assert_int_equal(sim_placement_count(), 2);
+    assert_int_equal(sim_placement_find("most-room"), 0);
+    assert_int_equal(sim_placement_find("round-robin"), 1);
+    assert_int_equal(sim_placement_find("random"), -1);
+    assert_string_equal(sim_placement_name(0), "most-room");
+    assert_string_equal(sim_placement_name(1), "round-robin");
+    assert_null(sim_placement_name(2));
+}
+
+static void expect_error(tb *b, const char *needle) {
+    char err[256];
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(b), &t, err, sizeof err), -1);
+    if (!strstr(err, needle)) fail_msg("error \"%s\" does not name \"%s\"", err, needle);
+    assert_null(strchr(err, '\n'));
+    trace_free(&t);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 1, 256, 0, SEC);
+    sim_op *k = tb_kernel(&b, "K2", s1, 0, 1, 2048, 0, SEC);
+    expect_error(&b, "ops[1].threads: 2048");
+    k->threads = 256;
+    k->smem = 64 * KIB;
+    expect_error(&b, "ops[1].smem");
+    k->smem = 0;
+    k->regs = 255;   /* 255 x 256 = 65280 > 32768 per block on the TX2 */
+    expect_error(&b, "ops[1].regs");
+    k->regs = 0;
+    k->stream = 7;
+    expect_error(&b, "ops[1].stream: 7");
+    k->stream = s1;
+    k->nblock_time = 0;
+    expect_error(&b, "ops[1].block_time");
+    k->nblock_time = 1;
+    k->blocks = 0;
+    expect_error(&b, "ops[1].blocks: 0");
+    k->blocks = 1;
+    b.cfg.policy.placement = 9;
+    expect_error(&b, "policy.placement: 9");
+    b.cfg.policy.placement = 0;
+    b.cfg.device.copy_engines = 3;
+    expect_error(&b, "device.copy_engines: 3");
+    b.cfg.device.copy_engines = 1;
+    b.cfg.device.sm_order_kind = SIM_SM_ORDER_EXPLICIT;
+    b.cfg.device.sm_order[0] = 1;
+    b.cfg.device.sm_order[1] = 1;
+    expect_error(&b, "device.sm_order[1]: SM 1 appears twice");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tx2_fig3),
+        cmocka_unit_test(test_tx2_fig5_null_stream),
+        cmocka_unit_test(test_tx2_fig6_priority_starvation),
+        cmocka_unit_test(test_tx2_fig7_none_is_low),
+        cmocka_unit_test(test_tx2_fig8_priority_blocking),
+        cmocka_unit_test(test_most_room_4_1),
+        cmocka_unit_test(test_most_room_4_2),
+        cmocka_unit_test(test_most_room_5_1_isolated),
+        cmocka_unit_test(test_most_room_5_1_colocated),
+        cmocka_unit_test(test_most_room_5_1_nine),
+        cmocka_unit_test(test_round_robin_5_1),
+        cmocka_unit_test(test_two_copy_engines),
+        cmocka_unit_test(test_host_sync),
+        cmocka_unit_test(test_latencies),
+        cmocka_unit_test(test_block_time_cycle),
+        cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_policies),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

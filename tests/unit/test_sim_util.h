@@ -1,0 +1,228 @@
+/* test_sim_util.h -- helpers shared by the simulator tests (test_sim_*.c):
+ * build a sim_config in C, find records by name, check resource limits,
+ * rebuild a queue's content at a time from the queue events.
+ *
+ * Include after <cmocka.h>. Every helper is static inline so that each test
+ * binary carries its own copy and unused ones cost nothing. A builder owns
+ * its arrays; configs built from it borrow them. */
+#ifndef TEST_SIM_UTIL_H
+#define TEST_SIM_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../simcore/sim.h"
+
+#define MS 1000000LL
+#define SEC 1000000000LL
+#define KIB 1024LL
+#define MIB (1024LL * 1024LL)
+
+#define TB_MAX_STREAMS 64
+#define TB_MAX_OPS 256
+#define TB_MAX_TIMES 8
+
+typedef struct tb {
+    sim_stream streams[TB_MAX_STREAMS];
+    size_t nstreams;
+    sim_op ops[TB_MAX_OPS];
+    size_t nops;
+    int64_t times[TB_MAX_OPS][TB_MAX_TIMES];
+    sim_config cfg;
+} tb;
+
+static inline void tb_init(tb *b, const char *preset) {
+    memset(b, 0, sizeof *b);
+    const sim_device *d = sim_preset_find(preset);
+    assert_non_null(d);
+    b->cfg.name = "test";
+    b->cfg.device = *d;
+}
+
+static inline int32_t tb_stream(tb *b, const char *name, const char *proc, int32_t prio) {
+    assert_true(b->nstreams < TB_MAX_STREAMS);
+    sim_stream *s = &b->streams[b->nstreams];
+    s->name = name;
+    s->process = proc;
+    s->priority = prio;
+    return (int32_t)b->nstreams++;
+}
+
+static inline sim_op *tb_op(tb *b, sim_op_kind kind, const char *name, int32_t stream, int64_t at) {
+    assert_true(b->nops < TB_MAX_OPS);
+    sim_op *o = &b->ops[b->nops++];
+    memset(o, 0, sizeof *o);
+    o->kind = kind;
+    o->name = name;
+    o->stream = stream;
+    o->at = at;
+    return o;
+}
+
+static inline sim_op *tb_kernel(tb *b, const char *name, int32_t stream, int64_t at, int64_t blocks,
+                                int32_t threads, int64_t smem, int64_t block_time) {
+    sim_op *o = tb_op(b, SIM_OP_KERNEL, name, stream, at);
+    size_t i = (size_t)(o - b->ops);
+    b->times[i][0] = block_time;
+    o->blocks = blocks;
+    o->threads = threads;
+    o->smem = smem;
+    o->block_time = b->times[i];
+    o->nblock_time = 1;
+    return o;
+}
+
+/* Per-block durations, cycled by block index. */
+static inline void tb_times(tb *b, sim_op *o, const int64_t *times, size_t n) {
+    size_t i = (size_t)(o - b->ops);
+    assert_true(n <= TB_MAX_TIMES);
+    memcpy(b->times[i], times, n * sizeof *times);
+    o->block_time = b->times[i];
+    o->nblock_time = n;
+}
+
+static inline sim_op *tb_copy(tb *b, const char *name, int32_t stream, int64_t at, int64_t bytes,
+                              trace_copy_dir dir) {
+    sim_op *o = tb_op(b, SIM_OP_COPY, name, stream, at);
+    o->bytes = bytes;
+    o->direction = dir;
+    return o;
+}
+
+static inline const sim_config *tb_config(tb *b) {
+    b->cfg.streams = b->streams;
+    b->cfg.nstreams = b->nstreams;
+    b->cfg.ops = b->ops;
+    b->cfg.nops = b->nops;
+    return &b->cfg;
+}
+
+/* Run and require success. */
+static inline void tb_run(tb *b, trace *t) {
+    char err[256];
+    trace_init(t);
+    int rc = sim_run(tb_config(b), t, err, sizeof err);
+    if (rc != 0) fprintf(stderr, "sim_run: %s\n", err);
+    assert_int_equal(rc, 0);
+    assert_false(t->oom);
+}
+
+static inline int32_t kid(const trace *t, const char *name) {
+    for (size_t i = 0; i < t->kernels.n; i++)
+        if (strcmp(trace_str_get(t, t->kernels.v[i].name), name) == 0) return (int32_t)i;
+    fail_msg("no kernel %s in the trace", name);
+    return -1;
+}
+
+static inline const trace_kernel *kern(const trace *t, const char *name) {
+    return &t->kernels.v[kid(t, name)];
+}
+
+static inline const trace_copy *copy_named(const trace *t, const char *name) {
+    for (size_t i = 0; i < t->copies.n; i++)
+        if (strcmp(trace_str_get(t, t->copies.v[i].name), name) == 0) return &t->copies.v[i];
+    fail_msg("no copy %s in the trace", name);
+    return NULL;
+}
+
+/* Block `index` of kernel `name`. */
+static inline const trace_block *blk(const trace *t, const char *name, int32_t index) {
+    int32_t k = kid(t, name);
+    for (size_t i = 0; i < t->blocks.n; i++)
+        if (t->blocks.v[i].kernel == k && t->blocks.v[i].index == index) return &t->blocks.v[i];
+    fail_msg("no block %d of kernel %s", (int)index, name);
+    return NULL;
+}
+
+/* Every SM's occupancy stays within the device at every instant: a sweep
+ * over block starts and ends, ends first at equal times (a block ending at
+ * t frees its room for one starting at t). Returns the number of blocks
+ * checked so that callers can assert the sweep saw them all. */
+typedef struct occ_ev {
+    int64_t t;
+    int32_t delta;   /* +1 start, -1 end */
+    int32_t block;
+} occ_ev;
+
+static inline int occ_cmp(const void *a, const void *b) {
+    const occ_ev *x = a, *y = b;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    if (x->delta != y->delta) return x->delta - y->delta;
+    return x->block - y->block;
+}
+
+static inline size_t check_sm_limits(const trace *t) {
+    const sim_device *d = &t->device;
+    size_t n = t->blocks.n;
+    occ_ev *ev = malloc((2 * n + 1) * sizeof *ev);
+    assert_non_null(ev);
+    for (size_t i = 0; i < n; i++) {
+        ev[2 * i] = (occ_ev){ t->blocks.v[i].start, +1, (int32_t)i };
+        ev[2 * i + 1] = (occ_ev){ t->blocks.v[i].end, -1, (int32_t)i };
+    }
+    qsort(ev, 2 * n, sizeof *ev, occ_cmp);
+    int64_t thr[SIM_MAX_SMS] = { 0 }, warps[SIM_MAX_SMS] = { 0 }, blocks[SIM_MAX_SMS] = { 0 };
+    int64_t regs[SIM_MAX_SMS] = { 0 }, smem[SIM_MAX_SMS] = { 0 };
+    for (size_t i = 0; i < 2 * n; i++) {
+        const trace_block *b = &t->blocks.v[ev[i].block];
+        const trace_kernel *k = &t->kernels.v[b->kernel];
+        assert_in_range(b->sm, 0, d->sms - 1);
+        int64_t s = ev[i].delta;
+        thr[b->sm] += s * k->threads;
+        warps[b->sm] += s * ((k->threads + d->warp_size - 1) / d->warp_size);
+        blocks[b->sm] += s;
+        regs[b->sm] += s * (int64_t)k->regs * k->threads;
+        smem[b->sm] += s * k->smem;
+        assert_true(thr[b->sm] <= d->threads_per_sm);
+        assert_true(warps[b->sm] <= d->warps_per_sm);
+        assert_true(blocks[b->sm] <= d->blocks_per_sm);
+        assert_true(regs[b->sm] <= d->regs_per_sm);
+        assert_true(smem[b->sm] <= d->smem_per_sm);
+    }
+    free(ev);
+    return n;
+}
+
+/* Content of queue `qname` just after every event at time <= at, head
+ * first, as a space-separated list ("K2 C2o"). */
+static inline void queue_at(const trace *t, const char *qname, int64_t at, char *out, size_t outlen) {
+    const char *items[TB_MAX_OPS];
+    size_t n = 0;
+    for (size_t i = 0; i < t->queue_events.n; i++) {
+        const trace_queue_event *e = &t->queue_events.v[i];
+        if (e->t > at) break;
+        if (strcmp(trace_str_get(t, e->queue), qname) != 0) continue;
+        const char *item = trace_str_get(t, e->item);
+        if (e->event == TRACE_ENQUEUE) {
+            assert_true(n < TB_MAX_OPS);
+            items[n++] = item;
+        } else {
+            size_t j = 0;
+            while (j < n && strcmp(items[j], item) != 0) j++;
+            assert_true(j < n);   /* a dequeue always follows its enqueue */
+            memmove(&items[j], &items[j + 1], (n - j - 1) * sizeof *items);
+            n--;
+        }
+    }
+    out[0] = '\0';
+    for (size_t j = 0; j < n; j++) {
+        size_t len = strlen(out);
+        snprintf(out + len, outlen - len, "%s%s", j ? " " : "", items[j]);
+    }
+}
+
+/* The queue a kernel or copy item was first enqueued on whose name starts
+ * with `prefix` ("ee:", "ce"). */
+static inline const char *queue_of(const trace *t, const char *item, const char *prefix) {
+    for (size_t i = 0; i < t->queue_events.n; i++) {
+        const trace_queue_event *e = &t->queue_events.v[i];
+        const char *q = trace_str_get(t, e->queue);
+        if (e->event == TRACE_ENQUEUE && strcmp(trace_str_get(t, e->item), item) == 0 &&
+            strncmp(q, prefix, strlen(prefix)) == 0)
+            return q;
+    }
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,317 @@
+/* test_trace_json.c -- schedlab-trace/1 both ways and the Chrome export. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../server/trace_json.h"
+
+static void build(trace *t) {
+    trace_init(t);
+    trace_set_name(t, "two kernels");
+    trace_set_source(t, "simulation");
+    t->origin = 77;
+    t->has_device = true;
+    snprintf(t->device.name, sizeof t->device.name, "tx2");
+    t->device.sms = 2;
+    t->device.threads_per_sm = 2048;
+    t->device.max_threads_per_block = 1024;
+    t->device.blocks_per_sm = 32;
+    t->device.warps_per_sm = 64;
+    t->device.regs_per_sm = 32768;
+    t->device.max_regs_per_block = 32768;
+    t->device.smem_per_sm = 65536;
+    t->device.max_smem_per_block = 49152;
+    t->device.warp_size = 32;
+    t->device.schedulers_per_sm = 4;
+    t->device.copy_engines = 1;
+    t->device.copy_bandwidth = 1.5e10;
+    t->device.clock_hz = 1300500000;
+    t->device.sm_order_kind = SIM_SM_ORDER_EXPLICIT;
+    t->device.sm_order[0] = 1;
+    t->device.sm_order[1] = 0;
+    trace_set_meta(t, "origin_ns", "77");
+
+    trace_kernel *k = trace_add_kernel(t);
+    k->name = trace_intern(t, "K1");
+    k->raw_name = trace_intern(t, "_Z2K1v");
+    k->stream = trace_intern(t, "S1");
+    k->process = trace_intern(t, "P0");
+    k->priority = -2;
+    k->threads = 768;
+    k->issue = 0;
+    k->first_block = 1500;
+    k->fully_dispatched = 2000;
+    k->end = 1000001234;
+    k->blocks = 2;
+    k->smem = 0;
+    k->regs = 32;
+    k->grid[0] = 2; k->grid[1] = 1; k->grid[2] = 1;
+    k->block[0] = 768; k->block[1] = 1; k->block[2] = 1;
+    k = trace_add_kernel(t);   /* what nvprof cannot know stays unknown */
+    k->name = trace_intern(t, "quote\"and\\tab\t");
+    k->stream = trace_intern(t, "13");
+    k->process = trace_intern(t, "P1");
+    k->first_block = 5;
+    k->end = 9;
+
+    trace_block *b = trace_add_block(t);
+    *b = (trace_block){.kernel = 0, .index = 0, .sm = 1, .start = 1500, .end = 1000001234};
+    b = trace_add_block(t);
+    *b = (trace_block){.kernel = 0, .index = 1, .sm = 0, .start = 2000, .end = 1000000000};
+    trace_copy *c = trace_add_copy(t);
+    c->name = trace_intern(t, "C1");
+    c->stream = trace_intern(t, "S1");
+    c->process = trace_intern(t, "P0");
+    c->direction = TRACE_COPY_H2D;
+    c->engine = 0;
+    c->bytes = 268435456;
+    c->issue = 10;
+    c->start = 20;
+    c->end = 30;
+    trace_add_queue_event(t, 0, trace_intern(t, "stream:P0/S1"), trace_intern(t, "K1"),
+                          TRACE_ENQUEUE);
+    trace_add_queue_event(t, 1500, trace_intern(t, "stream:P0/S1"), trace_intern(t, "K1"),
+                          TRACE_DEQUEUE);
+    trace_warp_issue *w = trace_add_warp_issue(t);
+    *w = (trace_warp_issue){.sm = 1, .subcore = 2, .warp = 3, .kernel = 0, .cycle = 44};
+    trace_job *j = trace_add_job(t);
+    j->task = trace_intern(t, "tau");
+    j->job = 1;
+    j->release = 0;
+    j->start = 100;
+    j->end = 2100;
+    j->deadline = 5000;
+    assert_false(t->oom);
+}
+
+static void test_roundtrip(void **state) {
+    (void)state;
+    trace t, u;
+    build(&t);
+    tj_buf b = {0};
+    assert_int_equal(tj_write_trace(&t, &b), 0);
+    trace_init(&u);
+    char err[256] = "";
+    int rc = tj_parse_trace(b.s, b.len, "t.json", &u, err, sizeof err);
+    if (rc) fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_string_equal(u.name, "two kernels");
+    assert_string_equal(u.source, "simulation");
+    assert_int_equal(u.origin, 77);
+    assert_true(u.has_device);
+    assert_memory_equal(&u.device, &t.device, sizeof t.device);
+    assert_string_equal(trace_get_meta(&u, "origin_ns"), "77");
+    assert_int_equal(u.kernels.n, 2);
+    const trace_kernel *k = &u.kernels.v[0];
+    assert_string_equal(trace_str_get(&u, k->name), "K1");
+    assert_string_equal(trace_str_get(&u, k->raw_name), "_Z2K1v");
+    assert_string_equal(trace_str_get(&u, k->stream), "S1");
+    assert_string_equal(trace_str_get(&u, k->process), "P0");
+    assert_int_equal(k->priority, -2);
+    assert_int_equal(k->threads, 768);
+    assert_int_equal(k->issue, 0);
+    assert_int_equal(k->first_block, 1500);
+    assert_int_equal(k->fully_dispatched, 2000);
+    assert_int_equal(k->end, 1000001234);
+    assert_int_equal(k->blocks, 2);
+    assert_int_equal(k->smem, 0);
+    assert_int_equal(k->regs, 32);
+    assert_int_equal(k->grid[0], 2);
+    assert_int_equal(k->block[0], 768);
+    k = &u.kernels.v[1];
+    assert_string_equal(trace_str_get(&u, k->name), "quote\"and\\tab\t");
+    assert_int_equal(k->raw_name, 0);
+    assert_int_equal(k->priority, TRACE_PRIO_NONE);
+    assert_int_equal(k->issue, TRACE_NONE);
+    assert_int_equal(k->fully_dispatched, TRACE_NONE);
+    assert_int_equal(k->smem, TRACE_NONE);
+    assert_int_equal(k->blocks, 0);
+    assert_int_equal(k->threads, 0);
+    assert_int_equal(k->grid[0], 0);
+    assert_int_equal(u.blocks.n, 2);
+    assert_int_equal(u.blocks.v[0].sm, 1);
+    assert_int_equal(u.blocks.v[0].end, 1000001234);
+    assert_int_equal(u.blocks.v[1].index, 1);
+    assert_int_equal(u.blocks.v[1].start, 2000);
+    assert_int_equal(u.copies.n, 1);
+    assert_int_equal(u.copies.v[0].direction, TRACE_COPY_H2D);
+    assert_int_equal(u.copies.v[0].bytes, 268435456);
+    assert_int_equal(u.copies.v[0].engine, 0);
+    assert_int_equal(u.copies.v[0].end, 30);
+    assert_int_equal(u.queue_events.n, 2);
+    assert_int_equal(u.queue_events.v[1].t, 1500);
+    assert_int_equal(u.queue_events.v[1].event, TRACE_DEQUEUE);
+    assert_string_equal(trace_str_get(&u, u.queue_events.v[1].queue), "stream:P0/S1");
+    assert_int_equal(u.warp_issues.n, 1);
+    assert_int_equal(u.warp_issues.v[0].cycle, 44);
+    assert_int_equal(u.warp_issues.v[0].subcore, 2);
+    assert_int_equal(u.jobs.n, 1);
+    assert_int_equal(u.jobs.v[0].deadline, 5000);
+
+    /* writing the parsed trace again gives the same bytes */
+    tj_buf b2 = {0};
+    assert_int_equal(tj_write_trace(&u, &b2), 0);
+    assert_int_equal(b2.len, b.len);
+    assert_memory_equal(b2.s, b.s, b.len);
+    tj_buf_free(&b);
+    tj_buf_free(&b2);
+    trace_free(&t);
+    trace_free(&u);
+}
+
+static void test_nulls(void **state) {
+    (void)state;
+    trace t;
+    build(&t);
+    tj_buf b = {0};
+    assert_int_equal(tj_write_trace(&t, &b), 0);
+    json_t *root = json_loadb(b.s, b.len, 0, NULL);
+    assert_non_null(root);
+    json_t *k1 = json_array_get(json_object_get(root, "kernels"), 1);
+    assert_true(json_is_null(json_object_get(k1, "issue")));
+    assert_true(json_is_null(json_object_get(k1, "fully_dispatched")));
+    assert_true(json_is_null(json_object_get(k1, "smem")));
+    assert_true(json_is_null(json_object_get(k1, "blocks")));
+    assert_string_equal(json_string_value(json_object_get(k1, "priority")), "none");
+    assert_null(json_object_get(k1, "grid"));       /* unknown dims are left out */
+    assert_null(json_object_get(k1, "raw_name"));
+    json_t *k0 = json_array_get(json_object_get(root, "kernels"), 0);
+    assert_int_equal(json_integer_value(json_object_get(k0, "priority")), -2);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(k0, "grid"), 0)), 2);
+    json_t *dev = json_object_get(root, "device");
+    assert_int_equal(json_integer_value(json_object_get(dev, "clock")), 1300500000);
+    assert_int_equal(json_array_size(json_object_get(dev, "sm_order")), 2);
+    assert_string_equal(json_string_value(json_object_get(root, "schema")), "schedlab-trace/1");
+    json_decref(root);
+    tj_buf_free(&b);
+
+    /* a trace with no device says null */
+    t.has_device = false;
+    memset(&b, 0, sizeof b);
+    assert_int_equal(tj_write_trace(&t, &b), 0);
+    root = json_loadb(b.s, b.len, 0, NULL);
+    assert_true(json_is_null(json_object_get(root, "device")));
+    json_decref(root);
+    tj_buf_free(&b);
+    trace_free(&t);
+}
+
+static void test_bad_utf8(void **state) {
+    (void)state;
+    tj_buf b = {0};
+    tj_put_str(&b, "a\xff" "b\xc3\xa9" "\x01");
+    assert_string_equal(b.s, "\"a\xef\xbf\xbd" "b\xc3\xa9\\u0001\"");
+    tj_buf_free(&b);
+    json_t *s = tj_string("x\xc0y");
+    assert_non_null(s);
+    assert_string_equal(json_string_value(s), "x\xef\xbf\xbdy");
+    json_decref(s);
+}
+
+static void test_parse_errors(void **state) {
+    (void)state;
+    char err[256];
+    trace t;
+    trace_init(&t);
+    const char *bad_json = "{\"schema\": \"schedlab-trace/1\",\n  \"kernels\": [}";
+    assert_int_equal(tj_parse_trace(bad_json, strlen(bad_json), "x.json", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "x.json:2:"));
+    trace_free(&t);
+    trace_init(&t);
+    const char *bad_field = "{\"schema\":\"schedlab-trace/1\",\"kernels\":[{\"name\":\"a\"},"
+                            "{\"name\":\"b\",\"issue\":\"soon\"}]}";
+    assert_int_equal(tj_parse_trace(bad_field, strlen(bad_field), "x.json", &t, err, sizeof err), -1);
+    assert_string_equal(err, "x.json: kernels[1].issue: expected an integer or null");
+    trace_free(&t);
+    trace_init(&t);
+    const char *bad_ref = "{\"schema\":\"schedlab-trace/1\",\"blocks\":[{\"kernel\":0,\"index\":0,"
+                          "\"sm\":0,\"start\":0,\"end\":1}]}";
+    assert_int_equal(tj_parse_trace(bad_ref, strlen(bad_ref), "x.json", &t, err, sizeof err), -1);
+    assert_string_equal(err, "x.json: blocks[0].kernel: not the id of a kernel in this trace");
+    trace_free(&t);
+    trace_init(&t);
+    const char *bad_schema = "{\"schema\":\"schedlab-scenario/1\"}";
+    assert_int_equal(tj_parse_trace(bad_schema, strlen(bad_schema), "x.json", &t, err, sizeof err), -1);
+    assert_string_equal(err, "x.json: schema: expected \"schedlab-trace/1\"");
+    trace_free(&t);
+}
+
+static json_t *find_event(json_t *events, const char *ph, const char *name, json_int_t pid) {
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) {
+        if (strcmp(json_string_value(json_object_get(e, "ph")), ph) == 0 &&
+            strcmp(json_string_value(json_object_get(e, "name")), name) == 0 &&
+            json_integer_value(json_object_get(e, "pid")) == pid)
+            return e;
+    }
+    return NULL;
+}
+
+static void test_chrome(void **state) {
+    (void)state;
+    trace t;
+    build(&t);
+    tj_buf b = {0};
+    assert_int_equal(tj_write_chrome(&t, &b), 0);
+    /* ts/dur are exact: 1000001234 - 1500 ns = 999999.734 us */
+    assert_non_null(strstr(b.s, "\"ts\":1.500,\"dur\":999999.734"));
+    json_error_t je;
+    json_t *root = json_loadb(b.s, b.len, 0, &je);
+    assert_non_null(root);
+    json_t *ev = json_object_get(root, "traceEvents");
+    assert_true(json_is_array(ev));
+    /* 1 device name + 2 x (SM name, sort) + 2 blocks + 2 process names + 2 stream names
+     * + 2 kernels + 1 copy + task process + task thread + 1 job */
+    assert_int_equal(json_array_size(ev), 1 + 4 + 2 + 2 + 2 + 2 + 1 + 2 + 1);
+    size_t i;
+    json_t *e;
+    int blocks = 0;
+    json_array_foreach(ev, i, e) {
+        json_t *cat = json_object_get(e, "cat");
+        if (cat && strcmp(json_string_value(cat), "block") == 0) {
+            blocks++;
+            assert_int_equal(json_integer_value(json_object_get(e, "pid")), 1);
+            assert_string_equal(json_string_value(json_object_get(e, "name")), "K1");
+        }
+    }
+    assert_int_equal(blocks, 2);
+    /* the block on SM 1 is on tid 1 */
+    json_t *pn = find_event(ev, "M", "process_name", 1);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(pn, "args"), "name")),
+                        "tx2 (SMs)");
+    json_t *k1 = find_event(ev, "X", "K1", 2);       /* P0 is pid 2 */
+    assert_non_null(k1);
+    assert_int_equal(json_integer_value(json_object_get(k1, "tid")), 1);
+    assert_true(json_number_value(json_object_get(k1, "ts")) == 1.5);
+    json_t *c1 = find_event(ev, "X", "C1", 2);       /* same stream S1: same track */
+    assert_non_null(c1);
+    assert_int_equal(json_integer_value(json_object_get(c1, "tid")), 1);
+    assert_true(json_number_value(json_object_get(c1, "dur")) == 0.01);
+    json_t *k2 = find_event(ev, "X", "quote\"and\\tab\t", 3);   /* P1 is pid 3 */
+    assert_non_null(k2);
+    assert_int_equal(json_integer_value(json_object_get(k2, "tid")), 1);
+    json_t *job = find_event(ev, "X", "tau #1", 4);
+    assert_non_null(job);
+    assert_true(json_number_value(json_object_get(job, "dur")) == 2.0);
+    json_decref(root);
+    tj_buf_free(&b);
+    trace_free(&t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_nulls),
+        cmocka_unit_test(test_bad_utf8),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_chrome),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

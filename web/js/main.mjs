@@ -1,0 +1,77 @@
+// main.mjs -- starts the dashboard: one view at a time in <main>, chosen by
+// the URL. Each view renders into a fresh container and may hand back a
+// cleanup (charts, timers) that runs before the next view starts; a view
+// still loading when the user moves on is aborted.
+
+import { startRouter } from './router.mjs';
+import { h, clear, errorBox } from './dom.mjs';
+import { beginView, setReady, setDrawn } from './state.mjs';
+import { renderExperiments } from './views/experiments.mjs';
+import { renderExperiment } from './views/experiment.mjs';
+import { renderRun } from './views/run.mjs';
+import { renderCompare } from './views/compare.mjs';
+
+const VIEWS = {
+  experiments: renderExperiments,
+  experiment: renderExperiment,
+  run: renderRun,
+  compare: renderCompare,
+};
+
+// One look for every chart: the page's font and a text colour that keeps
+// 4.5:1 contrast on white.
+if (window.Chart) {
+  window.Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  window.Chart.defaults.color = '#374151';
+}
+
+const app = document.getElementById('app');
+let current = null;   // {abort, cleanup}
+
+async function show(route) {
+  if (current) {
+    current.abort.abort();
+    if (current.cleanup) current.cleanup();
+  }
+  const abort = new AbortController();
+  const me = { abort, cleanup: null };
+  current = me;
+  beginView(route.name);
+  clear(app);
+  document.title = 'schedlab';
+  for (const a of document.querySelectorAll('.site-nav a')) {
+    a.classList.toggle('active', a.getAttribute('href') === route.path);
+  }
+  const root = h('div', { class: 'view', dataset: { view: route.name } });
+  app.append(root);
+  const render = VIEWS[route.name];
+  if (!render) {
+    root.append(h('h1', null, 'Page not found'),
+      h('p', null, `Nothing lives at ${route.path}. `, h('a', { href: '/' }, 'Back to the experiments.')));
+    beginView('notfound');
+    setReady();
+    return;
+  }
+  root.append(h('p', { class: 'loading muted' }, 'Loading…'));
+  try {
+    const res = await render(root, route, { signal: abort.signal });
+    if (current !== me) {
+      if (res && res.cleanup) res.cleanup();
+      return;
+    }
+    root.querySelector(':scope > .loading')?.remove();
+    me.cleanup = res && res.cleanup ? res.cleanup : null;
+    beginView(res && res.view ? res.view : route.name);
+    setDrawn(res && res.drawnBlocks ? res.drawnBlocks : 0);
+    setReady();
+  } catch (e) {
+    if (e && e.name === 'AbortError') return;
+    if (current !== me) return;
+    root.querySelector(':scope > .loading')?.remove();
+    root.append(errorBox(e && e.message ? e.message : String(e)));
+    beginView('error');
+    setReady();
+  }
+}
+
+startRouter(show);
