@@ -11,7 +11,7 @@
 BUILD    ?= build
 ASAN_BUILD ?= build-asan
 CC       ?= cc
-PKGS     := libmicrohttpd jansson sqlite3
+PKGS     := libmicrohttpd jansson sqlite3 libarchive
 OPT      ?= -O2
 CFLAGS_BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextra -Werror \
                -Wshadow -Wstrict-prototypes -Wmissing-prototypes -g

@@ -1,6 +1,7 @@
-/* fuzz_detect.c -- libFuzzer harness: format detection, the tar reader and
- * the demangler on any bytes. Detection must name a format or
- * IMP_UNKNOWN; the tar reader and demangler must fail cleanly. */
+/* fuzz_detect.c -- libFuzzer harness: format detection, the archive reader
+ * (tar, tar.gz/bz2/xz, zip) and the demangler on any bytes. Detection must
+ * name a format or IMP_UNKNOWN; the archive reader and demangler must fail
+ * cleanly. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +17,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     imp_format fmt = imp_detect(&f);
     if (fmt < IMP_UNKNOWN || fmt >= IMP_FORMAT_COUNT) abort();
 
-    if (imp_archive_detect(data, size) == IMP_ARCHIVE_TAR) {
+    if (imp_archive_detect(data, size) != IMP_ARCHIVE_NONE) {
         imp_file *members;
         size_t n;
-        char err[512];
+        char err[512] = "";
         if (imp_archive_expand(&f, &members, &n, err, sizeof err) == 0) {
-            for (size_t i = 0; i < n; i++)
-                if (members[i].data < data || members[i].data + members[i].len > data + size)
+            /* members are owned copies: reading each byte lets ASan check
+             * the lengths; the limits and the name order must hold */
+            size_t total = 0;
+            volatile unsigned sum = 0;
+            for (size_t i = 0; i < n; i++) {
+                for (size_t b = 0; b < members[i].len; b++) sum += members[i].data[b];
+                total += members[i].len;
+                if (strlen(members[i].name) < 8 || (i && strcmp(members[i - 1].name,
+                                                                members[i].name) > 0))
                     abort();
+            }
+            if (n == 0 || n > IMP_ARCHIVE_MAX_MEMBERS || total > (size_t)IMP_ARCHIVE_MAX_BYTES)
+                abort();
             imp_archive_free(members, n);
+        } else if (err[0] == '\0' || strchr(err, '\n')) {
+            abort();
         }
     }
 

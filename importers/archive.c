@@ -1,53 +1,61 @@
-/* archive.c -- tar archives of examiner result files; see archive.h.
+/* archive.c -- tar, tar.gz/bz2/xz and zip archives of examiner result files,
+ * read with libarchive; see archive.h.
  *
- * Only uncompressed tar is read (POSIX ustar and GNU, with GNU long names):
- * its layout is a sequence of 512-byte headers each followed by the member's
- * bytes padded to 512, so members can be handed out in place. Compressed
- * archives are recognised only to tell the user how to repack them; that
- * keeps the importers free of a decompression dependency. */
+ * libarchive rather than a hand-written reader: zip (deflate, data
+ * descriptors, zip64) and the compressed tar variants are too much format
+ * to re-implement safely. Only the tar and zip readers and the gzip, bzip2
+ * and xz filters are enabled, not archive_read_support_*_all(): those add
+ * filters that run external programs (lrzip, lzop, grzip) and formats
+ * (iso9660, rar, cpio...) that nobody uploads results in, which would only
+ * widen what untrusted upload bytes can reach. */
 #include "archive.h"
 
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define TAR_BLOCK 512
+/* Bytes a lying header can make us reserve before any data has arrived;
+ * past it the buffer grows only as bytes are really decompressed. */
+#define FIRST_ALLOC (1u << 20)
 
 imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len) {
+    if (!data) return IMP_ARCHIVE_NONE;
     if (len >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) return IMP_ARCHIVE_ZIP;
+    /* an empty zip is only its end-of-central-directory record (22 bytes) */
+    if (len >= 22 && memcmp(data, "PK\x05\x06", 4) == 0) return IMP_ARCHIVE_ZIP;
     if (len >= 2 && data[0] == 0x1f && data[1] == 0x8b) return IMP_ARCHIVE_GZIP;
-    if (len >= TAR_BLOCK && memcmp(data + 257, "ustar", 5) == 0) return IMP_ARCHIVE_TAR;
+    /* "BZh", block size digit, then the block magic (BCD pi) */
+    if (len >= 10 && memcmp(data, "BZh", 3) == 0 && data[3] >= '1' && data[3] <= '9' &&
+        memcmp(data + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0)
+        return IMP_ARCHIVE_BZIP2;
+    if (len >= 6 && memcmp(data, "\xfd" "7zXZ\x00", 6) == 0) return IMP_ARCHIVE_XZ;
+    if (len >= 512 && memcmp(data + 257, "ustar", 5) == 0) return IMP_ARCHIVE_TAR;
     return IMP_ARCHIVE_NONE;
 }
 
-/* Octal field, NUL/space terminated; -1 if malformed or too large. */
-static long long octal(const unsigned char *p, size_t n) {
-    long long v = 0;
-    size_t i = 0;
-    while (i < n && p[i] == ' ') i++;
-    bool any = false;
-    for (; i < n && p[i] >= '0' && p[i] <= '7'; i++) {
-        if (v > (0x7fffffffffffLL >> 3)) return -1;
-        v = v * 8 + (p[i] - '0');
-        any = true;
-    }
-    for (; i < n; i++)
-        if (p[i] != ' ' && p[i] != '\0') return -1;
-    return any ? v : -1;
-}
-
-static bool all_zero(const unsigned char *p) {
-    for (size_t i = 0; i < TAR_BLOCK; i++)
-        if (p[i]) return false;
-    return true;
-}
-
 static bool wanted(const char *path) {
+    /* macOS's Finder zips a "__MACOSX/" tree of resource forks and its tar
+     * adds "._name" next to each file: neither holds results */
+    if (strncmp(path, "__MACOSX/", 9) == 0 || strstr(path, "/__MACOSX/")) return false;
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
     size_t n = strlen(b);
-    /* macOS tar adds "._name" resource forks next to each file */
-    return n > 5 && strcmp(b + n - 5, ".json") == 0 && strncmp(b, "._", 2) != 0;
+    return b[0] != '.' && n > 5 && strcmp(b + n - 5, ".json") == 0;
+}
+
+/* Member names come from the upload; a newline in one would split the
+ * one-line messages that quote it. */
+static void one_line(char *s) {
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = '?';
+}
+
+static const char *la_msg(struct archive *a) {
+    const char *m = archive_error_string(a);
+    return m ? m : "unreadable archive data";
 }
 
 static int cmp_file(const void *a, const void *b) {
@@ -56,110 +64,152 @@ static int cmp_file(const void *a, const void *b) {
 
 void imp_archive_free(imp_file *files, size_t n) {
     if (!files) return;
-    for (size_t i = 0; i < n; i++) free((void *)files[i].name);
+    for (size_t i = 0; i < n; i++) {
+        free((void *)files[i].name);
+        free((void *)files[i].data);
+    }
     free(files);
 }
 
-int imp_archive_expand(const imp_file *tar, imp_file **out, size_t *nout, char *err,
+/* Copy the current member's bytes into a fresh buffer, never holding more
+ * than `budget` bytes. Returns 0, -1 on a read error (libarchive's message is
+ * in `a`), -2 past the budget, -3 out of memory. */
+static int read_member(struct archive *a, struct archive_entry *e, long long budget,
+                       unsigned char **out, size_t *outlen) {
+    long long declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+    if (declared > budget) return -2;
+    size_t cap = (declared > 0 && declared < FIRST_ALLOC ? (size_t)declared : FIRST_ALLOC) + 1;
+    unsigned char *buf = malloc(cap);
+    size_t len = 0;
+    if (!buf) return -3;
+    for (;;) {
+        if (len == cap) {
+            /* len <= budget here, so the new size is always larger */
+            size_t ncap = (long long)cap * 2 > budget + 1 ? (size_t)budget + 1 : cap * 2;
+            unsigned char *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                return -3;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        la_ssize_t got = archive_read_data(a, buf + len, cap - len);
+        if (got < 0) {
+            free(buf);
+            return -1;
+        }
+        if (got == 0) break;
+        len += (size_t)got;
+        if ((long long)len > budget) {
+            free(buf);
+            return -2;
+        }
+    }
+    *out = buf;
+    *outlen = len;
+    return 0;
+}
+
+int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *err,
                        size_t errlen) {
-    const char *an = tar->name ? tar->name : "archive.tar";
-    const unsigned char *d = tar->data;
-    size_t len = tar->len, pos = 0;
+    const char *an = arc->name ? arc->name : "archive";
     imp_file *files = NULL;
-    size_t n = 0, cap = 0;
-    char *longname = NULL;
+    size_t n = 0, cap = 0, members = 0;
+    long long total = 0;
+    const char *path = "";
+    char prev[256] = "";         /* the entry (and its path) is reused per header */
     *out = NULL;
     *nout = 0;
-    while (pos + TAR_BLOCK <= len) {
-        const unsigned char *h = d + pos;
-        if (all_zero(h)) break;
-        long long sum = octal(h + 148, 8);
-        long long calc = 0;
-        for (size_t i = 0; i < TAR_BLOCK; i++) calc += (i >= 148 && i < 156) ? ' ' : h[i];
-        if (sum != calc) {
-            snprintf(err, errlen, "%s: byte %zu: bad tar header checksum (not a tar archive, "
-                                  "or a damaged one)", an, pos);
-            goto bad;
-        }
-        long long size = octal(h + 124, 12);
-        if (size < 0) {
-            snprintf(err, errlen, "%s: byte %zu: unreadable member size", an, pos);
-            goto bad;
-        }
-        size_t body = pos + TAR_BLOCK;
-        if ((unsigned long long)size > len - body) {
-            snprintf(err, errlen, "%s: byte %zu: archive truncated inside a member", an, pos);
-            goto bad;
-        }
-        char type = (char)h[156];
-        if (type == 'L') {           /* GNU: the next member's long name */
-            free(longname);
-            longname = malloc((size_t)size + 1);
-            if (!longname) goto oom;
-            memcpy(longname, d + body, (size_t)size);
-            longname[size] = '\0';
-        } else if (type == '0' || type == '\0') {
-            char *name;
-            if (longname) {
-                name = longname;
-                longname = NULL;
-            } else {
-                char prefix[156], base[101];
-                memcpy(prefix, h + 345, 155);
-                prefix[155] = '\0';
-                memcpy(base, h, 100);
-                base[100] = '\0';
-                size_t need = strlen(prefix) + strlen(base) + 2;
-                name = malloc(need);
-                if (!name) goto oom;
-                snprintf(name, need, "%s%s%s", prefix, *prefix ? "/" : "", base);
-            }
-            if (wanted(name)) {
-                size_t need = strlen(an) + strlen(name) + 3;
-                char *shown = malloc(need);
-                if (!shown) {
-                    free(name);
-                    goto oom;
-                }
-                snprintf(shown, need, "%s(%s)", an, name);
-                free(name);
-                if (n == cap) {
-                    size_t ncap = cap ? cap * 2 : 8;
-                    imp_file *nf = realloc(files, ncap * sizeof *nf);
-                    if (!nf) {
-                        free(shown);
-                        goto oom;
-                    }
-                    files = nf;
-                    cap = ncap;
-                }
-                files[n++] = (imp_file){shown, d + body, (size_t)size};
-            } else {
-                free(name);
-            }
-        } else {
-            /* directories, links, pax headers: nothing to import */
-            free(longname);
-            longname = NULL;
-        }
-        size_t padded = ((size_t)size + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
-        if (padded > len - body) break;   /* last member without its padding */
-        pos = body + padded;
-    }
-    free(longname);
-    longname = NULL;
-    if (n == 0) {
-        snprintf(err, errlen, "%s: the archive holds no .json result files", an);
+    struct archive *a = archive_read_new();
+    if (!a) goto oom;
+    archive_read_support_format_tar(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_filter_gzip(a);
+    archive_read_support_filter_bzip2(a);
+    archive_read_support_filter_xz(a);
+    if (archive_read_open_memory(a, arc->data, arc->len) != ARCHIVE_OK) {
+        snprintf(err, errlen, "%s: cannot read it as a tar, tar.gz or zip archive: %s", an, la_msg(a));
         goto bad;
     }
+    for (;;) {
+        struct archive_entry *e;
+        int r = archive_read_next_header(a, &e);
+        if (r == ARCHIVE_EOF) break;
+        /* A warning (e.g. a name's charset) still gives an entry. RETRY is a
+         * damaged header that libarchive would skip past: a result file
+         * silently dropped, so it is an error here. */
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+            if (members == 0)
+                snprintf(err, errlen, "%s: first member: %s", an, la_msg(a));
+            else
+                snprintf(err, errlen, "%s: member after \"%s\": %s", an, prev, la_msg(a));
+            goto bad;
+        }
+        if (++members > IMP_ARCHIVE_MAX_MEMBERS) {
+            snprintf(err, errlen, "%s: more than %d members; split the archive", an,
+                     IMP_ARCHIVE_MAX_MEMBERS);
+            goto bad;
+        }
+        path = archive_entry_pathname(e);
+        if (!path) path = "?";
+        snprintf(prev, sizeof prev, "%s", path);
+        if (archive_entry_filetype(e) != AE_IFREG || !wanted(path)) {
+            /* skipped bytes still cost decompression time */
+            if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0)
+                total += archive_entry_size(e);
+            if (total > IMP_ARCHIVE_MAX_BYTES) goto too_big;
+            continue;
+        }
+        unsigned char *data;
+        size_t len;
+        int rr = read_member(a, e, IMP_ARCHIVE_MAX_BYTES - total, &data, &len);
+        if (rr == -1) {
+            snprintf(err, errlen, "%s: member \"%s\": %s", an, path, la_msg(a));
+            goto bad;
+        }
+        if (rr == -2) goto too_big;
+        if (rr == -3) goto oom;
+        total += (long long)len;
+        size_t need = strlen(an) + strlen(path) + 3;
+        char *shown = malloc(need);
+        if (!shown) {
+            free(data);
+            goto oom;
+        }
+        snprintf(shown, need, "%s(%s)", an, path);
+        one_line(shown);
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 8;
+            imp_file *nf = realloc(files, ncap * sizeof *nf);
+            if (!nf) {
+                free(shown);
+                free(data);
+                goto oom;
+            }
+            files = nf;
+            cap = ncap;
+        }
+        files[n++] = (imp_file){shown, data, len};
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "%s: no .json result files in the archive", an);
+        goto bad;
+    }
+    archive_read_free(a);
     qsort(files, n, sizeof *files, cmp_file);
     *out = files;
     *nout = n;
     return 0;
+too_big:
+    snprintf(err, errlen, "%s: member \"%s\": the archive expands to more than %lld MiB; "
+             "split it", an, path, IMP_ARCHIVE_MAX_BYTES >> 20);
+    goto bad;
 oom:
     snprintf(err, errlen, "%s: out of memory expanding the archive", an);
 bad:
-    free(longname);
+    one_line(err);
+    archive_read_free(a);
     imp_archive_free(files, n);
     return -1;
 }

@@ -1,28 +1,45 @@
 /* archive.h -- several examiner result files in one upload: a tar archive
- * (ustar or GNU, uncompressed) is expanded into one imp_file per member
- * ending in ".json", sorted by name so the stream order does not depend on
- * how the archive was made.
+ * (ustar, GNU or pax; plain or compressed with gzip, bzip2 or xz) or a zip
+ * archive is expanded, through libarchive, into one imp_file per regular
+ * member whose name ends in ".json" -- directories, dot-files (macOS "._x"
+ * resource forks) and anything under "__MACOSX/" are left out -- sorted by
+ * name so the stream order does not depend on how the archive was made.
+ * Each member is named "ARCHIVE(path/in/archive.json)".
  *
- * Memory: the expanded files point into the archive's own bytes (no copy);
- * their names live in one block owned by the returned array. Free both with
- * imp_archive_free(); the archive must outlive them. */
+ * Memory: decompression means members cannot point into the archive, so
+ * every returned imp_file owns its name and a copy of its bytes; the archive
+ * may be freed at once. Free them with imp_archive_free(), which frees the
+ * name and the data of each entry and then the array.
+ *
+ * Limits against zip bombs: at most IMP_ARCHIVE_MAX_MEMBERS members of any
+ * kind and IMP_ARCHIVE_MAX_BYTES expanded bytes (kept and skipped members
+ * together) per archive. */
 #ifndef IMPORTERS_ARCHIVE_H
 #define IMPORTERS_ARCHIVE_H
 
 #include "importers.h"
 
+#define IMP_ARCHIVE_MAX_MEMBERS 10000
+#define IMP_ARCHIVE_MAX_BYTES (1LL << 30)
+
 typedef enum imp_archive_kind {
     IMP_ARCHIVE_NONE = 0,
     IMP_ARCHIVE_TAR,
-    IMP_ARCHIVE_ZIP,         /* recognised, to say what to do instead */
-    IMP_ARCHIVE_GZIP
+    IMP_ARCHIVE_ZIP,
+    IMP_ARCHIVE_GZIP,            /* read as tar.gz */
+    IMP_ARCHIVE_BZIP2,           /* read as tar.bz2 */
+    IMP_ARCHIVE_XZ               /* read as tar.xz */
 } imp_archive_kind;
 
+/* From the magic bytes only: ustar at offset 257, "PK\3\4" (or "PK\5\6",
+ * an empty zip), and the gzip, bzip2 and xz stream headers. */
 imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len);
 
-/* Expand a tar archive. Returns 0 with *out and *nout set (at least one member),
- * or -1 with "name: place: problem" in err. */
-int imp_archive_expand(const imp_file *tar, imp_file **out, size_t *nout, char *err,
+/* Expand an archive. Returns 0 with *out and *nout set (at least one
+ * member), or -1 with one line in err, e.g.
+ *   "results.zip: member \"res/k1.json\": ZIP bad CRC: ..."
+ *   "results.zip: no .json result files in the archive". */
+int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *err,
                        size_t errlen);
 void imp_archive_free(imp_file *files, size_t n);
 

@@ -138,51 +138,60 @@ static int dispatch(imp_format fmt, const imp_file *files, size_t nfiles, trace 
     return -1;
 }
 
-/* examiner-json: every tar in the list is replaced by its .json members. */
+/* A plain file beside archives, owned like an archive member. */
+static int own_copy(const imp_file *f, imp_file *dst) {
+    char *name = strdup(file_name(f));
+    unsigned char *data = malloc(f->len ? f->len : 1);
+    if (!name || !data) {
+        free(name);
+        free(data);
+        return -1;
+    }
+    if (f->len) memcpy(data, f->data, f->len);
+    *dst = (imp_file){name, data, f->len};
+    return 0;
+}
+
+/* Every archive among the examiner files expanded in place, in upload
+ * order. With no archive *out stays NULL and the caller reads `files` as
+ * given. Otherwise every entry of *out owns its name and bytes -- archive
+ * members are moved out of imp_archive_expand's array, plain files copied --
+ * so imp_archive_free(*out, *nout) is the one way to release it. */
 static int expand_archives(const imp_file *files, size_t nfiles, imp_file **out, size_t *nout,
                            char *err, size_t errlen) {
     imp_file *all = NULL;
-    size_t n = 0;
+    size_t n = 0, i;
     *out = NULL;
     *nout = 0;
-    for (size_t i = 0; i < nfiles; i++) {
-        imp_archive_kind k = imp_archive_detect(files[i].data, files[i].len);
-        if (k == IMP_ARCHIVE_ZIP || k == IMP_ARCHIVE_GZIP) {
-            snprintf(err, errlen, "%s: %s archives are not read; pack the result files with "
-                     "tar (tar cf results.tar *.json) or import them as separate files",
-                     file_name(&files[i]), k == IMP_ARCHIVE_ZIP ? "zip" : "compressed");
-            goto bad;
-        }
+    for (i = 0; i < nfiles; i++)
+        if (imp_archive_detect(files[i].data, files[i].len) != IMP_ARCHIVE_NONE) break;
+    if (i == nfiles) return 0;
+    for (i = 0; i < nfiles; i++) {
         imp_file *members = NULL;
         size_t nm = 1;
-        if (k == IMP_ARCHIVE_TAR &&
+        if (imp_archive_detect(files[i].data, files[i].len) != IMP_ARCHIVE_NONE &&
             imp_archive_expand(&files[i], &members, &nm, err, errlen) < 0)
             goto bad;
         imp_file *grown = realloc(all, (n + nm) * sizeof *grown);
         if (!grown) {
             imp_archive_free(members, nm);
-            snprintf(err, errlen, "%s: out of memory", file_name(&files[i]));
-            goto bad;
+            goto oom;
         }
         all = grown;
-        for (size_t m = 0; m < nm; m++) {
-            imp_file f = members ? members[m] : files[i];
-            /* names are re-owned by `all` so one free path serves both */
-            const char *src = file_name(&f);
-            char *copy = strdup(src);
-            if (!copy) {
-                imp_archive_free(members, nm);
-                snprintf(err, errlen, "%s: out of memory", src);
-                goto bad;
-            }
-            f.name = copy;
-            all[n++] = f;
+        if (members) {
+            memcpy(all + n, members, nm * sizeof *members);
+            free(members);               /* the entries now belong to `all` */
+            n += nm;
+        } else {
+            if (own_copy(&files[i], &all[n]) < 0) goto oom;
+            n++;
         }
-        imp_archive_free(members, members ? nm : 0);
     }
     *out = all;
     *nout = n;
     return 0;
+oom:
+    snprintf(err, errlen, "%s: out of memory", file_name(&files[i]));
 bad:
     imp_archive_free(all, n);
     return -1;
@@ -218,7 +227,8 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
         imp_file *all;
         size_t n;
         if (expand_archives(files, nfiles, &all, &n, err, errlen) < 0) return -1;
-        rc = dispatch(fmt, all, n, out, err, errlen);
+        rc = all ? dispatch(fmt, all, n, out, err, errlen)
+                 : dispatch(fmt, files, nfiles, out, err, errlen);
         imp_archive_free(all, n);
     } else {
         rc = dispatch(fmt, files, nfiles, out, err, errlen);
@@ -226,7 +236,10 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
     if (rc < 0) return -1;
 
     if (!out->source) trace_set_source(out, imp_format_name(fmt));
-    if (!out->name) trace_set_name(out, file_name(&files[0]));
+    if (!out->name) {
+        const char *base = strrchr(file_name(&files[0]), '/');
+        trace_set_name(out, base ? base + 1 : file_name(&files[0]));
+    }
     trace_rebase(out);
     char num[32];
     snprintf(num, sizeof num, "%lld", (long long)out->origin);

@@ -54,7 +54,8 @@ int imp_sql_open(imp_sql *s, const imp_file *f, char *err, size_t errlen) {
         return imp_sql_fail(s, NULL, "not an SQLite database (the file does not start with "
                                      "\"SQLite format 3\")");
     sqlite3 *db = NULL;
-    int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    int rc = sqlite3_open_v2(":memory:", &db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         sqlite3_close(db);
         return imp_sql_fail(s, NULL, "cannot open an in-memory SQLite database: %s",
@@ -68,9 +69,23 @@ int imp_sql_open(imp_sql *s, const imp_file *f, char *err, size_t errlen) {
     sqlite3_exec(db, "PRAGMA temp_store=MEMORY", NULL, NULL, NULL);
     /* READONLY means SQLite never writes to the buffer, so handing it the
      * caller's const bytes without a copy is sound. */
-    rc = sqlite3_deserialize(db, "main", (unsigned char *)(uintptr_t)f->data,
-                             (sqlite3_int64)f->len, (sqlite3_int64)f->len,
-                             SQLITE_DESERIALIZE_READONLY);
+    unsigned char *bytes = (unsigned char *)(uintptr_t)f->data;
+    unsigned flags = SQLITE_DESERIALIZE_READONLY;
+    if (f->len >= 20 && (bytes[18] == 2 || bytes[19] == 2)) {
+        /* A database last written in WAL mode: the in-memory VFS has no WAL
+         * and refuses it, so read a copy marked as rollback-journal (bytes
+         * 18-19 of the header); what sat in a -wal file is not in an upload
+         * anyway. */
+        bytes = sqlite3_malloc64(f->len);
+        if (!bytes) {
+            sqlite3_close(db);
+            return imp_sql_fail(s, NULL, "out of memory");
+        }
+        memcpy(bytes, f->data, f->len);
+        bytes[18] = bytes[19] = 1;
+        flags |= SQLITE_DESERIALIZE_FREEONCLOSE;
+    }
+    rc = sqlite3_deserialize(db, "main", bytes, (sqlite3_int64)f->len, (sqlite3_int64)f->len, flags);
     if (rc != SQLITE_OK) {
         imp_sql_fail(s, NULL, "cannot read the SQLite database: %s", sqlite3_errmsg(db));
         sqlite3_close(db);
@@ -117,8 +132,9 @@ int imp_sql_step(imp_sql *s, const char *table, sqlite3_stmt *st) {
 int imp_sql_has_table(imp_sql *s, const char *table) {
     sqlite3_stmt *st;
     if (imp_sql_prepare(s, NULL,
-                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1 "
-                        "AND sql NOT LIKE 'CREATE VIRTUAL%'", &st) < 0)
+                        "SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                        " AND name = ?1 COLLATE NOCASE AND sql NOT LIKE 'CREATE VIRTUAL%'",
+                        &st) < 0)
         return -1;
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     int rc = imp_sql_step(s, NULL, st);
@@ -643,13 +659,15 @@ static int kernel_name(imp_sql *s, trace *t, const imp_sql_src *src, kname_cache
 static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
                             imp_sql_name_cache *names, name_cache *streams, name_cache *procs,
                             kname_cache *kn_cache) {
-    static const char *const dim_col[6] = { "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ" };
+    static const char *const dim_col[6] = { "gridX", "gridY", "gridZ",
+                                            "blockX", "blockY", "blockZ" };
     const char *tb = src->table;
     int rc;
     while ((rc = imp_sql_step(s, tb, st)) == SQLITE_ROW) {
         int64_t row = sqlite3_column_int64(st, IMP_SQL_K_ROWID);
         int64_t start, end, v;
-        if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||
+        if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX,
+                              &start) < 0 ||
             imp_sql_int_range(s, st, IMP_SQL_K_END, tb, row, "end", INT64_MIN, INT64_MAX, &end) < 0)
             return -1;
         if (!valid_span(start, end)) { src->skipped++; continue; }
@@ -659,17 +677,20 @@ static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src 
             int r = imp_sql_int(s, st, IMP_SQL_K_GRIDX + d, tb, row, dim_col[d], &dims[d]);
             if (r < 0) return -1;
             if (dims[d] < 0 || dims[d] > DIM_MAX)
-                return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range [0, %lld]",
-                                    (long long)row, dim_col[d], (long long)dims[d], (long long)DIM_MAX);
+                return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range "
+                                    "[0, %lld]", (long long)row, dim_col[d], (long long)dims[d],
+                                    (long long)DIM_MAX);
         }
         int64_t regs, ssmem, dsmem;
-        if (imp_sql_int(s, st, IMP_SQL_K_REGS, tb, row, "registersPerThread", &regs) < 0 ||
-            imp_sql_int(s, st, IMP_SQL_K_SSMEM, tb, row, "staticSharedMemory", &ssmem) < 0 ||
-            imp_sql_int(s, st, IMP_SQL_K_DSMEM, tb, row, "dynamicSharedMemory", &dsmem) < 0)
-            return -1;
+        int r_null = imp_sql_int(s, st, IMP_SQL_K_REGS, tb, row, "registersPerThread", &regs);
+        int s_null = r_null < 0 ? -1 : imp_sql_int(s, st, IMP_SQL_K_SSMEM, tb, row,
+                                                   "staticSharedMemory", &ssmem);
+        int d_null = s_null < 0 ? -1 : imp_sql_int(s, st, IMP_SQL_K_DSMEM, tb, row,
+                                                   "dynamicSharedMemory", &dsmem);
+        if (d_null < 0) return -1;
         if (regs < 0 || regs > 65536)
-            return imp_sql_fail(s, tb, "row %lld: column \"registersPerThread\": %lld is out of range [0, 65536]",
-                                (long long)row, (long long)regs);
+            return imp_sql_fail(s, tb, "row %lld: column \"registersPerThread\": %lld is out of "
+                                "range [0, 65536]", (long long)row, (long long)regs);
         if (ssmem < 0 || ssmem > DIM_MAX || dsmem < 0 || dsmem > DIM_MAX)
             return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range [0, %lld]",
                                 (long long)row, (ssmem < 0 || ssmem > DIM_MAX) ? "staticSharedMemory"
@@ -720,7 +741,7 @@ static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src 
         if (dims[3] && dims[4] && dims[5] && dims[3] * dims[4] <= INT32_MAX / dims[5])
             k->threads = (int32_t)(dims[3] * dims[4] * dims[5]);
         k->regs = (int32_t)regs;
-        k->smem = ssmem + dsmem;
+        if (s_null == 0 || d_null == 0) k->smem = ssmem + dsmem;   /* else unknown */
         if (t->oom) return imp_sql_fail(s, tb, "out of memory");
     }
     return rc < 0 ? -1 : 0;
@@ -877,8 +898,10 @@ int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
     d->max_regs_per_block = val[F_REGS_BLOCK];
     d->max_smem_per_block = val[F_SMEM_BLOCK];
     d->clock_hz = val[F_CLOCK];
-    /* the model knows one engine for both directions or one per direction
-     * (TX2 §4, rule C1); more engines than that still serve two directions */
+    /* device.h models one copy engine for both directions or one per
+     * direction (TX2 paper §2.2: a CE performs one copy at a time); the
+     * extra engines a profiler counts (3 on Turing, 5 on A100) still only
+     * give the two directions */
     d->copy_engines = val[F_CE] > 2 ? 2 : (int32_t)val[F_CE];
     sqlite3_finalize(st);
     return 0;

@@ -414,7 +414,8 @@ static void test_nvprof_rules(void **state) {
                                   "(8, 1000, 1900, 0, 1, 14, 1, 1, 1, 64, 1, 1, 0, 0, 12, 2),"
                                   "(8, 0, 0, 0, 1, 14, 1, 1, 1, 64, 1, 1, 0, 0, 13, 2),"
                                   "(8, 2000, 2100, 0, 1, 7, 1, 1, 1, 64, 1, 1, 0, 0, 14, 2)")
-        NV_K("KERNEL", "(16, 2000, 2200, 0, 1, 7, 2, 1, 1, 128, 1, 1, 0, 0, 15, 2)")
+        /* no shared-memory values: unknown, not 0 */
+        NV_K("KERNEL", "(16, 2000, 2200, 0, 1, 7, 2, 1, 1, 128, 1, 1, NULL, NULL, 15, 2)")
         "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(cbid, start, end, processId, threadId,"
         " correlationId, returnValue) VALUES (211, 900, 950, 1, 1, 12, 0), (211, 2900, 2950, 1, 1, 11, 0);"
         /* correlation 14 was launched through the driver API */
@@ -440,6 +441,8 @@ static void test_nvprof_rules(void **state) {
     assert_int_equal(t.kernels.v[2].first_block, 2000);
     assert_int_equal(t.kernels.v[2].grid[0], 2);
     assert_int_equal(t.kernels.v[2].block[0], 128);
+    assert_int_equal(t.kernels.v[2].smem, TRACE_NONE);
+    assert_int_equal(t.kernels.v[1].smem, 0);
     const trace_kernel *k = &t.kernels.v[3];
     assert_string_equal(S(&t, k->name), "vecAdd(double*, double*, double*, int)");
     assert_string_equal(S(&t, k->raw_name), "_Z6vecAddPdS_S_i");
@@ -588,6 +591,25 @@ static void test_nsys_enum_tables(void **state) {
     trace_free(&t);
 }
 
+/* A file last written in WAL mode (header bytes 18-19 = 2) reads the same;
+ * the caller's bytes stay untouched. */
+static void test_wal_header(void **state) {
+    (void)state;
+    db_bytes b = make_db(NV_TABLES NV_K("KERNEL", "(8, 10, 20, 0, 1, 7, 1, 1, 1, 32, 1, 1, 0, 0, 1, 2)"));
+    b.data[18] = b.data[19] = 2;
+    imp_file f = { "wal.prof", b.data, b.len };
+    assert_int_equal(imp_sqlite_kind(b.data, b.len), IMP_NVPROF_SQLITE);
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_nvprof_sqlite(&f, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 1);
+    assert_string_equal(S(&t, t.kernels.v[0].name), "plain_kernel");
+    assert_int_equal(b.data[18], 2);
+    trace_free(&t);
+    sqlite3_free(b.data);
+}
+
 /* ---- errors --------------------------------------------------------------- */
 
 static void test_not_sqlite(void **state) {
@@ -612,6 +634,10 @@ static void test_not_sqlite(void **state) {
     assert_int_equal(imp_nvprof_sqlite(&f, &t, err, sizeof err), -1);
     assert_string_equal(err, "bad.prof: not a readable SQLite database: file is not a database");
     assert_int_equal(imp_sqlite_kind(bad, sizeof bad), IMP_UNKNOWN);
+    /* the header cut short before its journal-mode bytes (found by fuzzing) */
+    f = (imp_file){ "short.prof", bad, 18 };
+    assert_int_equal(imp_nvprof_sqlite(&f, &t, err, sizeof err), -1);
+    assert_string_equal(err, "short.prof: not a readable SQLite database: file is not a database");
     trace_free(&t);
 }
 
@@ -767,6 +793,7 @@ int main(void) {
         cmocka_unit_test(test_nvprof_rules),
         cmocka_unit_test(test_nsys_rules),
         cmocka_unit_test(test_nsys_enum_tables),
+        cmocka_unit_test(test_wal_header),
         cmocka_unit_test(test_not_sqlite),
         cmocka_unit_test(test_foreign_sqlite),
         cmocka_unit_test(test_missing_column),

@@ -1,6 +1,6 @@
 /* test_imp_text.c -- the text importers (nvprof CSV, globaltimer CSV,
- * examiner JSON), format detection, the tar reader, the number parser and
- * the demangler.
+ * examiner JSON), format detection, the archive reader (tar, tar.gz/bz2/xz,
+ * zip), the number parser and the demangler.
  *
  * The two real nvprof logs are read from $SCHEDLAB_SHARED/traces. Every
  * expected number below was checked against the file by hand: the row was
@@ -18,6 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <archive.h>
+#include <archive_entry.h>
 
 #include "../../importers/archive.h"
 #include "../../importers/csv.h"
@@ -93,7 +96,7 @@ static void test_nvprof_concurrent_kernels(void **state) {
     size_t len;
     unsigned char *data =
         read_shared("traces/nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv", &len);
-    imp_file f = {"concurrentKernels.csv", data, len};
+    imp_file f = {"traces/concurrentKernels.csv", data, len};
     assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
     trace t;
     trace_init(&t);
@@ -109,7 +112,8 @@ static void test_nvprof_concurrent_kernels(void **state) {
     assert_int_equal(t.origin, 598807267);
     assert_string_equal(trace_get_meta(&t, "origin_ns"), "598807267");
     assert_string_equal(trace_get_meta(&t, "format"), "nvprof-csv");
-    assert_string_equal(trace_get_meta(&t, "files"), "concurrentKernels.csv");
+    assert_string_equal(trace_get_meta(&t, "files"), "traces/concurrentKernels.csv");
+    assert_string_equal(t.name, "concurrentKernels.csv");
     assert_string_equal(trace_get_meta(&t, "device"), "GeForce GTX 1080 Ti");
     int64_t lo, hi;
     trace_time_span(&t, &lo, &hi);
@@ -392,6 +396,7 @@ static void test_globaltimer_header(void **state) {
     char err[512];
     assert_int_equal(import_text(IMP_UNKNOWN, "gt.csv", gt_header, &t, err, sizeof err), 0);
     assert_string_equal(t.source, "globaltimer-csv");
+    assert_string_equal(t.name, "gt.csv");
     assert_int_equal(t.origin, 1000000500);
     assert_int_equal(t.kernels.n, 2);
     assert_int_equal(t.blocks.n, 4);
@@ -544,6 +549,7 @@ static void test_examiner_two_files(void **state) {
     assert_int_equal(t.blocks.n, 3);
     assert_int_equal(t.origin, 1204314000);
     assert_string_equal(trace_get_meta(&t, "files"), "res/k1.json, res/mk_1.json");
+    assert_string_equal(t.name, "Stream priority starvation test");
     const trace_kernel *k = &t.kernels.v[1];
     assert_string_equal(S(&t, k->name), "K2");
     assert_string_equal(S(&t, k->stream), "mk_1");       /* no label: the file's name */
@@ -642,8 +648,11 @@ static void test_examiner_errors(void **state) {
     trace_free(&t);
 }
 
-/* ---- tar archives of examiner files ------------------------------------- */
+/* ---- archives of examiner files (tar, tar.gz, zip) ------------------------ */
 
+/* The tar is built by hand, byte by byte, so the reader is checked against
+ * the ustar layout itself; the zip and compressed tars come from
+ * libarchive's writer, which shares the library but not the code path. */
 static size_t tar_member(unsigned char *out, const char *name, const char *body) {
     size_t len = strlen(body);
     unsigned char *h = out;
@@ -667,6 +676,135 @@ static size_t tar_member(unsigned char *out, const char *name, const char *body)
     return 512 + padded;
 }
 
+typedef struct arc_member {
+    const char *path;
+    const char *body;            /* NULL: a directory */
+} arc_member;
+
+/* Out of name order on purpose; only res/k1.json and res/mk_1.json are results. */
+static const arc_member two_streams[] = {
+    {"res/", NULL},
+    {"res/mk_1.json", ex_rtss17},
+    {"res/README.txt", "not json"},
+    {"__MACOSX/res/._k1.json", "resource fork"},
+    {"res/._mk_1.json", "resource fork"},
+    {"res/sub.json/", NULL},
+    {"res/k1.json", ex_current},
+};
+
+enum { ARC_ZIP, ARC_TAR_GZ, ARC_TAR_BZ2, ARC_TAR_XZ };
+
+/* An archive in memory (malloc'ed, *len bytes) with libarchive's writer. */
+static unsigned char *write_archive(int kind, const arc_member *m, size_t nm, size_t *len) {
+    size_t cap = 1 << 16;
+    for (size_t i = 0; i < nm; i++) cap += 1024 + strlen(m[i].path) + (m[i].body ? strlen(m[i].body) : 0);
+    unsigned char *buf = malloc(cap);
+    assert_non_null(buf);
+    struct archive *a = archive_write_new();
+    assert_non_null(a);
+    if (kind == ARC_ZIP) {
+        assert_int_equal(archive_write_set_format_zip(a), ARCHIVE_OK);
+    } else {
+        assert_int_equal(archive_write_set_format_pax_restricted(a), ARCHIVE_OK);
+        int r = kind == ARC_TAR_GZ    ? archive_write_add_filter_gzip(a)
+                : kind == ARC_TAR_BZ2 ? archive_write_add_filter_bzip2(a)
+                                      : archive_write_add_filter_xz(a);
+        assert_int_equal(r, ARCHIVE_OK);
+    }
+    size_t used = 0;
+    assert_int_equal(archive_write_open_memory(a, buf, cap, &used), ARCHIVE_OK);
+    for (size_t i = 0; i < nm; i++) {
+        struct archive_entry *e = archive_entry_new();
+        assert_non_null(e);
+        archive_entry_set_pathname(e, m[i].path);
+        archive_entry_set_mtime(e, 1700000000, 0);
+        if (m[i].body) {
+            size_t blen = strlen(m[i].body);
+            archive_entry_set_filetype(e, AE_IFREG);
+            archive_entry_set_perm(e, 0644);
+            archive_entry_set_size(e, (la_int64_t)blen);
+            assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
+            assert_int_equal(archive_write_data(a, m[i].body, blen), (la_ssize_t)blen);
+        } else {
+            archive_entry_set_filetype(e, AE_IFDIR);
+            archive_entry_set_perm(e, 0755);
+            assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
+        }
+        archive_entry_free(e);
+    }
+    assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+    archive_write_free(a);
+    *len = used;
+    return buf;
+}
+
+/* What test_examiner_two_files asserts for res/k1.json + res/mk_1.json:
+ * an archive of the two must give the very same run. */
+static void assert_two_streams(const trace *t) {
+    assert_int_equal(t->kernels.n, 3);
+    assert_int_equal(t->blocks.n, 3);
+    assert_int_equal(t->origin, 1204314000);
+    assert_string_equal(t->name, "Stream priority starvation test");
+    const trace_kernel *k = &t->kernels.v[0];           /* k1.json sorts first */
+    assert_string_equal(S(t, k->name), "GPUSpin");
+    assert_string_equal(S(t, k->stream), "K1 (low priority)");
+    assert_int_equal(k->first_block, 37234);
+    assert_int_equal(k->end, 500038400);
+    k = &t->kernels.v[1];
+    assert_string_equal(S(t, k->name), "K2");
+    assert_string_equal(S(t, k->stream), "mk_1");         /* the member's base name */
+    assert_int_equal(k->first_block, 1300000001 - 1204314000);
+    assert_int_equal(k->end, 1399999999 - 1204314000);
+    assert_int_equal(k->smem, 4096);
+    assert_string_equal(S(t, t->kernels.v[2].name), "K3");
+    assert_int_equal(t->blocks.v[0].sm, 0);
+    assert_int_equal(t->blocks.v[0].start, 37234);
+    assert_int_equal(t->blocks.v[1].sm, 1);
+    assert_int_equal(t->blocks.v[1].start, 37300);
+    assert_int_equal(t->blocks.v[2].kernel, 1);
+    assert_int_equal(t->blocks.v[2].sm, 1);
+}
+
+/* The archive expanded directly: exactly the two results, sorted, each an
+ * owned copy of its bytes. */
+static void assert_two_members(const imp_file *arc, const char *n1, const char *n2) {
+    imp_file *m = NULL;
+    size_t n = 0;
+    char err[512] = "";
+    assert_int_equal(imp_archive_expand(arc, &m, &n, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(n, 2);
+    assert_string_equal(m[0].name, n1);
+    assert_int_equal(m[0].len, strlen(ex_current));
+    assert_memory_equal(m[0].data, ex_current, m[0].len);
+    assert_string_equal(m[1].name, n2);
+    assert_int_equal(m[1].len, strlen(ex_rtss17));
+    assert_memory_equal(m[1].data, ex_rtss17, m[1].len);
+    assert_true(m[0].data < arc->data || m[0].data >= arc->data + arc->len);
+    imp_archive_free(m, n);
+}
+
+static void import_archive_ok(const imp_file *f) {
+    assert_int_equal(imp_detect(f), IMP_EXAMINER_JSON);
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_UNKNOWN, f, 1, &t, err, sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_two_streams(&t);
+    assert_string_equal(trace_get_meta(&t, "files"), f->name);
+    trace_free(&t);
+}
+
+static void import_archive_err(const imp_file *f, const char *want) {
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_EXAMINER_JSON, f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    trace_free(&t);
+}
+
 static void test_examiner_tar(void **state) {
     (void)state;
     size_t cap = 3 * 512 + sizeof ex_current + sizeof ex_rtss17 + 4096;
@@ -679,33 +817,137 @@ static void test_examiner_tar(void **state) {
     n += tar_member(tar + n, "res/k1.json", ex_current);
     n += 1024;                                   /* end-of-archive blocks */
     imp_file f = {"results.tar", tar, n};
-    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    assert_int_equal(imp_archive_detect(tar, n), IMP_ARCHIVE_TAR);
+    import_archive_ok(&f);
+    assert_two_members(&f, "results.tar(res/k1.json)", "results.tar(res/mk_1.json)");
+
+    size_t second = 512 + (sizeof ex_rtss17 - 1 + 511) / 512 * 512;
+    tar[second + 148] ^= 1;                      /* README.txt's header checksum */
+    import_archive_err(&f, "results.tar: member after \"res/mk_1.json\": Damaged tar archive");
+    tar[second + 148] ^= 1;
+
+    tar[148] = '7';                              /* break the first checksum */
+    import_archive_err(&f, "results.tar: cannot read it as a tar, tar.gz or zip "
+                           "archive: Unrecognized archive format");
+    free(tar);
+}
+
+static void test_examiner_zip(void **state) {
+    (void)state;
+    size_t len;
+    unsigned char *zip = write_archive(ARC_ZIP, two_streams,
+                                       sizeof two_streams / sizeof two_streams[0], &len);
+    imp_file f = {"results.zip", zip, len};
+    assert_int_equal(imp_archive_detect(zip, len), IMP_ARCHIVE_ZIP);
+    import_archive_ok(&f);
+    assert_two_members(&f, "results.zip(res/k1.json)", "results.zip(res/mk_1.json)");
+
+    /* one plain file beside the archive: archive members and the file
+     * together, in upload order */
+    imp_file mixed[2] = {f, text_file("extra/k9.json", ex_current)};
     trace t;
     trace_init(&t);
     char err[512] = "";
-    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
-    assert_string_equal(err, "");
-    assert_int_equal(t.kernels.n, 3);
-    assert_string_equal(S(&t, t.kernels.v[0].name), "GPUSpin");   /* k1.json sorts first */
-    assert_string_equal(S(&t, t.kernels.v[1].stream), "mk_1");
-    assert_string_equal(trace_get_meta(&t, "files"), "results.tar");
+    assert_int_equal(imp_import(IMP_UNKNOWN, mixed, 2, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 4);
+    assert_string_equal(S(&t, t.kernels.v[3].name), "GPUSpin");
+    assert_string_equal(trace_get_meta(&t, "files"), "results.zip, extra/k9.json");
     trace_free(&t);
 
-    tar[148] = '7';                              /* break the first checksum */
-    trace_init(&t);
-    assert_int_equal(imp_import(IMP_EXAMINER_JSON, &f, 1, &t, err, sizeof err), -1);
-    assert_string_equal(err, "results.tar: byte 0: bad tar header checksum (not a tar "
-                             "archive, or a damaged one)");
-    trace_free(&t);
-    free(tar);
+    /* damage k1.json's deflated bytes, found from its local header */
+    size_t hdr = 0;
+    while (hdr + 41 < len && memcmp(zip + hdr + 30, "res/k1.json", 11) != 0) hdr++;
+    assert_memory_equal(zip + hdr, "PK\x03\x04", 4);
+    size_t extra = zip[hdr + 28] | (size_t)zip[hdr + 29] << 8;
+    zip[hdr + 30 + 11 + extra + 5] ^= 0x55;
+    import_archive_err(&f, "results.zip: member \"res/k1.json\": ZIP decompression failed (-3)");
+    free(zip);
 
-    imp_file zip = {"r.zip", (const unsigned char *)"PK\x03\x04rest", 8};
-    assert_int_equal(imp_detect(&zip), IMP_EXAMINER_JSON);
-    trace_init(&t);
-    assert_int_equal(imp_import(IMP_UNKNOWN, &zip, 1, &t, err, sizeof err), -1);
-    assert_string_equal(err, "r.zip: zip archives are not read; pack the result files with "
-                             "tar (tar cf results.tar *.json) or import them as separate files");
-    trace_free(&t);
+    static const arc_member no_json[] = {{"res/", NULL}, {"res/README.txt", "hello"},
+                                         {"__MACOSX/res/._a.json", "fork"}};
+    zip = write_archive(ARC_ZIP, no_json, 3, &len);
+    f = (imp_file){"r.zip", zip, len};
+    import_archive_err(&f, "r.zip: no .json result files in the archive");
+    free(zip);
+
+    /* an empty zip is only the end-of-central-directory record */
+    static const unsigned char empty[22] = "PK\x05\x06";
+    assert_int_equal(imp_archive_detect(empty, sizeof empty), IMP_ARCHIVE_ZIP);
+    f = (imp_file){"empty.zip", empty, sizeof empty};
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    import_archive_err(&f, "empty.zip: no .json result files in the archive");
+
+    f = (imp_file){"r.zip", (const unsigned char *)"PK\x03\x04rest", 8};
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    import_archive_err(&f, "r.zip: first member: Truncated ZIP file header");
+}
+
+static void test_examiner_tar_compressed(void **state) {
+    (void)state;
+    static const struct {
+        int kind;
+        imp_archive_kind detected;
+        const char *name;
+    } cases[] = {{ARC_TAR_GZ, IMP_ARCHIVE_GZIP, "results.tar.gz"},
+                 {ARC_TAR_BZ2, IMP_ARCHIVE_BZIP2, "results.tar.bz2"},
+                 {ARC_TAR_XZ, IMP_ARCHIVE_XZ, "results.tar.xz"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t len;
+        unsigned char *d = write_archive(cases[c].kind, two_streams,
+                                         sizeof two_streams / sizeof two_streams[0], &len);
+        assert_int_equal(imp_archive_detect(d, len), cases[c].detected);
+        imp_file f = {cases[c].name, d, len};
+        import_archive_ok(&f);
+        char n1[64], n2[64];
+        snprintf(n1, sizeof n1, "%s(res/k1.json)", cases[c].name);
+        snprintf(n2, sizeof n2, "%s(res/mk_1.json)", cases[c].name);
+        assert_two_members(&f, n1, n2);
+        free(d);
+    }
+
+    /* a gzip stream cut short: the compressed data ends inside k1.json */
+    size_t len;
+    unsigned char *gz = write_archive(ARC_TAR_GZ, two_streams,
+                                      sizeof two_streams / sizeof two_streams[0], &len);
+    imp_file f = {"cut.tar.gz", gz, len - 40};
+    import_archive_err(&f, "cut.tar.gz: cannot read it as a tar, tar.gz or zip archive: "
+                           "truncated gzip input");
+    free(gz);
+}
+
+/* Zip-bomb guard: the member count is capped whatever the members hold. */
+static void test_archive_limits(void **state) {
+    (void)state;
+    size_t nm = IMP_ARCHIVE_MAX_MEMBERS + 1;
+    arc_member *m = calloc(nm, sizeof *m);
+    char (*names)[16] = calloc(nm, sizeof *names);
+    assert_non_null(m);
+    assert_non_null(names);
+    for (size_t i = 0; i < nm; i++) {
+        snprintf(names[i], sizeof names[i], "%05zu.json", i);
+        m[i] = (arc_member){names[i], ""};
+    }
+    size_t len;
+    unsigned char *zip = write_archive(ARC_ZIP, m, nm, &len);
+    imp_file f = {"many.zip", zip, len};
+    import_archive_err(&f, "many.zip: more than 10000 members; split the archive");
+    /* one fewer is accepted up to the reader: 10000 empty results */
+    imp_file *out = NULL;
+    size_t n = 0;
+    char err[512] = "";
+    free(zip);
+    zip = write_archive(ARC_ZIP, m, nm - 1, &len);
+    f.data = zip;
+    f.len = len;
+    assert_int_equal(imp_archive_expand(&f, &out, &n, err, sizeof err), 0);
+    assert_int_equal(n, IMP_ARCHIVE_MAX_MEMBERS);
+    assert_string_equal(out[0].name, "many.zip(00000.json)");
+    assert_string_equal(out[n - 1].name, "many.zip(09999.json)");
+    assert_int_equal(out[n - 1].len, 0);
+    imp_archive_free(out, n);
+    free(zip);
+    free(names);
+    free(m);
 }
 
 /* ---- detection ------------------------------------------------------------ */
@@ -901,6 +1143,9 @@ int main(void) {
         cmocka_unit_test(test_examiner_early),
         cmocka_unit_test(test_examiner_errors),
         cmocka_unit_test(test_examiner_tar),
+        cmocka_unit_test(test_examiner_zip),
+        cmocka_unit_test(test_examiner_tar_compressed),
+        cmocka_unit_test(test_archive_limits),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_demangle),
