@@ -106,7 +106,7 @@ browser-test: build
 FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
               -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
-FUZZ_LIB_SRC = $(SIMCORE_SRC) $(IMP_SRC) server/scenario.c
+FUZZ_LIB_SRC = $(SIMCORE_SRC) $(IMP_SRC) server/scenario.c server/trace_json.c
 
 $(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_LIB_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -143,7 +143,7 @@ test: deps
 	@echo "make test: all suites passed"
 
 bench: deps build
-	$(MAKE) --no-print-directory -f bench/bench.mk BUILD=$(BUILD)
+	$(MAKE) --no-print-directory -f bench/bench.mk BUILD=$(BUILD) PKGS="$(PKGS)"
 
 clean:
 	rm -rf build build-* schedlab web/vendor

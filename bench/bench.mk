@@ -2,8 +2,9 @@
 # bench/run.mjs runs them side by side, prints a table and writes
 # bench/results.json. Called from the top Makefile with BUILD set.
 BUILD ?= build
-include_flags = $(shell pkg-config --cflags libmicrohttpd jansson sqlite3)
-libs = $(BUILD)/libschedlab.a $(shell pkg-config --libs libmicrohttpd jansson sqlite3) -lm -lpthread
+PKGS ?= libmicrohttpd jansson sqlite3 libarchive
+include_flags = $(shell pkg-config --cflags $(PKGS))
+libs = $(BUILD)/libschedlab.a $(shell pkg-config --libs $(PKGS)) -lm -lpthread
 BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra -Werror $(include_flags)
 
 .PHONY: bench

@@ -10,9 +10,15 @@
 #include <string.h>
 #include <sys/random.h>
 
+/* The tables db_store_run fills from the trace's arrays (bulk_tables). */
+#define DB_NBULK 8
+
 struct db {
     sqlite3 *h;
     char *path;
+    /* db_store_run's INSERTs, one row and many rows per table, prepared
+     * once per connection. */
+    sqlite3_stmt *bulk[DB_NBULK][2];
 };
 
 /* The migration list: step i brings user_version from i to i + 1. A schema
@@ -159,6 +165,8 @@ int db_open(const char *path, db **out, char *err, size_t errlen) {
 
 void db_close(db *d) {
     if (!d) return;
+    for (int w = 0; w < DB_NBULK; w++)
+        for (int m = 0; m < 2; m++) sqlite3_finalize(d->bulk[w][m]);
     sqlite3_close_v2(d->h);
     free(d->path);
     free(d);
@@ -359,168 +367,308 @@ static int store_device(db *d, int64_t run, const sim_device *dev, char *err, si
     return rc;
 }
 
-#define BLOCK_BATCH 64
+/* ---- bulk rows ------------------------------------------------------------------ */
 
-/* "INSERT INTO blocks ... VALUES (?,?,...),(...)" with BLOCK_BATCH rows. */
-static char *block_batch_sql(void) {
-    static const char head[] = "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop) VALUES ";
-    static const char row[] = "(?,?,?,?,?,?,?)";
-    size_t len = sizeof head + BLOCK_BATCH * sizeof row;
-    char *s = malloc(len);
-    if (!s) return NULL;
-    char *p = s + snprintf(s, len, "%s", head);
-    for (int i = 0; i < BLOCK_BATCH; i++) p += snprintf(p, len - (size_t)(p - s), "%s%s", i ? "," : "", row);
-    return s;
+/* Every trace array is stored the same way: rows (run, seq, ...) inserted
+ * many per statement. A statement step per row opens a fresh cursor and
+ * descends the b-tree for every row; a multi-row INSERT keeps its cursor on
+ * the rightmost leaf, where each next row belongs. Measured on a 200k-row
+ * nvprof CSV: 36% fewer instructions in db_store_run than one row per step. */
+
+/* Parameters per multi-row statement: 512, 2048 and 8192 measured within 5%
+ * of each other, all far below SQLITE_MAX_VARIABLE_NUMBER (32766). */
+#define BULK_PARAMS 2048
+
+/* What the binders read: the trace, and the ids of the strings its rows use
+ * (strs[i] is row i of table `strings`). */
+typedef struct bulk_src {
+    const trace *t;
+    trace_str *strs;
+    size_t nstrs;
+} bulk_src;
+
+typedef struct bulk_table {
+    const char *what;       /* the trace array, as errors name a row: "blocks[12]" */
+    const char *insert;     /* "INSERT INTO t(run, seq, ...)": run, then ncols columns */
+    int ncols;
+    size_t (*count)(const bulk_src *src);
+    /* Binds row i to parameters p .. p + ncols - 1. Text is bound
+     * SQLITE_STATIC: it lives in the trace, which outlives the step. */
+    void (*bind)(sqlite3_stmt *st, int p, const bulk_src *src, size_t i);
+} bulk_table;
+
+/* A string column holds the trace's id; an id trace_str_get would not
+ * resolve is no string (NULL), as before. */
+static trace_str str_id(const trace *t, trace_str id) { return id < t->strs.n ? id : 0; }
+
+static void bind_id(sqlite3_stmt *s, int i, const trace *t, trace_str id) {
+    id = str_id(t, id);
+    if (id) sqlite3_bind_int64(s, i, id);
+    else sqlite3_bind_null(s, i);
 }
 
-static int store_rows(db *d, int64_t run, const trace *t, char *err, size_t errlen) {
-    enum { META, KERNEL, BLOCK, COPY, QEVENT, WARP, JOB, BLOCKS, NSTMT };
-    static const char *const sql[NSTMT] = {
-        [META] = "INSERT INTO run_meta(run, seq, key, value) VALUES (?1,?2,?3,?4)",
-        [KERNEL] = "INSERT INTO kernels(run, id, name, raw_name, stream, process, priority, "
-                   "threads, issue, first_block, fully_dispatched, stop, blocks, smem, regs, "
-                   "grid_x, grid_y, grid_z, block_x, block_y, block_z) VALUES "
-                   "(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)",
-        [BLOCK] = "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop) VALUES "
-                  "(?1,?2,?3,?4,?5,?6,?7)",
-        [COPY] = "INSERT INTO copies(run, id, name, stream, process, direction, engine, bytes, "
-                 "issue, start, stop) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)",
-        [QEVENT] = "INSERT INTO queue_events(run, seq, t, queue, item, event) VALUES "
-                   "(?1,?2,?3,?4,?5,?6)",
-        [WARP] = "INSERT INTO warp_issues(run, seq, sm, subcore, warp, kernel, cycle) VALUES "
-                 "(?1,?2,?3,?4,?5,?6,?7)",
-        [JOB] = "INSERT INTO jobs(run, seq, task, job, release, start, stop, deadline) VALUES "
-                "(?1,?2,?3,?4,?5,?6,?7,?8)",
-    };
-    sqlite3_stmt *st[NSTMT] = {0};
-    int rc = -1;
-    char *batch = block_batch_sql();
-    if (!batch) {
-        snprintf(err, errlen, "%s: out of memory", d->path);
-        return -1;
-    }
-    for (int i = 0; i < NSTMT; i++) {
-        if (prepare(d, i == BLOCKS ? batch : sql[i], &st[i], err, errlen)) goto out;
-        sqlite3_bind_int64(st[i], 1, run);  /* ?1 stays bound across resets */
-    }
-
-    for (size_t i = 0; i < t->meta.n; i++) {
-        sqlite3_stmt *s = st[META];
-        sqlite3_bind_int64(s, 2, (int64_t)i);
-        bind_s(s, 3, trace_str_get(t, t->meta.v[i].key));
-        bind_s(s, 4, trace_str_get(t, t->meta.v[i].value));
-        if (step_row(d, s, "meta", i, err, errlen)) goto out;
-    }
+/* The ids of the strings that rows refer to, in id order; meta keys and
+ * values (stored as text in run_meta) and strings nothing stores are left
+ * out. */
+static int used_strings(const trace *t, bulk_src *src) {
+    unsigned char *used = calloc(t->strs.n + 1, 1);
+    if (!used) return -1;
+#define MARK(id) (used[str_id(t, (id))] = 1)
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
-        sqlite3_stmt *s = st[KERNEL];
-        sqlite3_bind_int64(s, 2, (int64_t)i);
-        bind_s(s, 3, trace_str_get(t, k->name));
-        bind_s(s, 4, trace_str_get(t, k->raw_name));
-        bind_s(s, 5, trace_str_get(t, k->stream));
-        bind_s(s, 6, trace_str_get(t, k->process));
-        if (k->priority == TRACE_PRIO_NONE) sqlite3_bind_null(s, 7);
-        else sqlite3_bind_int(s, 7, k->priority);
-        sqlite3_bind_int(s, 8, k->threads);
-        bind_t(s, 9, k->issue);
-        bind_t(s, 10, k->first_block);
-        bind_t(s, 11, k->fully_dispatched);
-        bind_t(s, 12, k->end);
-        sqlite3_bind_int64(s, 13, k->blocks);
-        bind_t(s, 14, k->smem);
-        sqlite3_bind_int(s, 15, k->regs);
-        for (int j = 0; j < 3; j++) {
-            sqlite3_bind_int(s, 16 + j, k->grid[j]);
-            sqlite3_bind_int(s, 19 + j, k->block[j]);
-        }
-        if (step_row(d, s, "kernels", i, err, errlen)) goto out;
-    }
-    /* Blocks go BLOCK_BATCH rows per INSERT: one statement step per batch
-     * instead of per row roughly halves the per-block cost. */
-    size_t bi = 0;
-    for (; bi + BLOCK_BATCH <= t->blocks.n; bi += BLOCK_BATCH) {
-        sqlite3_stmt *s = st[BLOCKS];
-        for (size_t j = 0; j < BLOCK_BATCH; j++) {
-            const trace_block *b = &t->blocks.v[bi + j];
-            int p = (int)j * 7;
-            sqlite3_bind_int64(s, p + 1, run);
-            sqlite3_bind_int64(s, p + 2, (int64_t)(bi + j));
-            sqlite3_bind_int(s, p + 3, b->kernel);
-            sqlite3_bind_int(s, p + 4, b->index);
-            sqlite3_bind_int(s, p + 5, b->sm);
-            bind_t(s, p + 6, b->start);
-            bind_t(s, p + 7, b->end);
-        }
-        if (sqlite3_step(s) != SQLITE_DONE) {
-            /* name the exact row: redo this batch one row at a time */
-            sqlite3_reset(s);
-            break;
-        }
-        sqlite3_reset(s);
-    }
-    for (; bi < t->blocks.n; bi++) {
-        const trace_block *b = &t->blocks.v[bi];
-        sqlite3_stmt *s = st[BLOCK];
-        sqlite3_bind_int64(s, 2, (int64_t)bi);
-        sqlite3_bind_int(s, 3, b->kernel);
-        sqlite3_bind_int(s, 4, b->index);
-        sqlite3_bind_int(s, 5, b->sm);
-        bind_t(s, 6, b->start);
-        bind_t(s, 7, b->end);
-        if (step_row(d, s, "blocks", bi, err, errlen)) goto out;
+        MARK(k->name), MARK(k->raw_name), MARK(k->stream), MARK(k->process);
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
-        sqlite3_stmt *s = st[COPY];
-        sqlite3_bind_int64(s, 2, (int64_t)i);
-        bind_s(s, 3, trace_str_get(t, c->name));
-        bind_s(s, 4, trace_str_get(t, c->stream));
-        bind_s(s, 5, trace_str_get(t, c->process));
-        sqlite3_bind_int(s, 6, c->direction);
-        sqlite3_bind_int(s, 7, c->engine);
-        bind_t(s, 8, c->bytes);
-        bind_t(s, 9, c->issue);
-        bind_t(s, 10, c->start);
-        bind_t(s, 11, c->end);
-        if (step_row(d, s, "copies", i, err, errlen)) goto out;
+        MARK(c->name), MARK(c->stream), MARK(c->process);
     }
-    for (size_t i = 0; i < t->queue_events.n; i++) {
-        const trace_queue_event *e = &t->queue_events.v[i];
-        sqlite3_stmt *s = st[QEVENT];
-        sqlite3_bind_int64(s, 2, (int64_t)i);
-        sqlite3_bind_int64(s, 3, e->t);
-        bind_s(s, 4, trace_str_get(t, e->queue));
-        bind_s(s, 5, trace_str_get(t, e->item));
-        sqlite3_bind_int(s, 6, e->event);
-        if (step_row(d, s, "queue_events", i, err, errlen)) goto out;
+    for (size_t i = 0; i < t->queue_events.n; i++)
+        MARK(t->queue_events.v[i].queue), MARK(t->queue_events.v[i].item);
+    for (size_t i = 0; i < t->jobs.n; i++) MARK(t->jobs.v[i].task);
+#undef MARK
+    size_t n = 0;
+    for (size_t id = 1; id < t->strs.n; id++) n += used[id];
+    src->strs = malloc((n ? n : 1) * sizeof *src->strs);
+    if (!src->strs) {
+        free(used);
+        return -1;
     }
-    for (size_t i = 0; i < t->warp_issues.n; i++) {
-        const trace_warp_issue *w = &t->warp_issues.v[i];
-        sqlite3_stmt *s = st[WARP];
-        sqlite3_bind_int64(s, 2, (int64_t)i);
-        sqlite3_bind_int(s, 3, w->sm);
-        sqlite3_bind_int(s, 4, w->subcore);
-        sqlite3_bind_int(s, 5, w->warp);
-        sqlite3_bind_int(s, 6, w->kernel);
-        sqlite3_bind_int64(s, 7, w->cycle);
-        if (step_row(d, s, "warp_issues", i, err, errlen)) goto out;
+    src->nstrs = 0;
+    for (size_t id = 1; id < t->strs.n; id++)
+        if (used[id]) src->strs[src->nstrs++] = (trace_str)id;
+    free(used);
+    return 0;
+}
+
+static size_t count_strings(const bulk_src *s) { return s->nstrs; }
+static size_t count_meta(const bulk_src *s) { return s->t->meta.n; }
+static size_t count_kernels(const bulk_src *s) { return s->t->kernels.n; }
+static size_t count_blocks(const bulk_src *s) { return s->t->blocks.n; }
+static size_t count_copies(const bulk_src *s) { return s->t->copies.n; }
+static size_t count_qevents(const bulk_src *s) { return s->t->queue_events.n; }
+static size_t count_warps(const bulk_src *s) { return s->t->warp_issues.n; }
+static size_t count_jobs(const bulk_src *s) { return s->t->jobs.n; }
+
+static void bind_string(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    sqlite3_bind_int64(s, p, src->strs[i]);
+    bind_s(s, p + 1, trace_str_get(src->t, src->strs[i]));
+}
+
+static void bind_meta(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace *t = src->t;
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    bind_s(s, p + 1, trace_str_get(t, t->meta.v[i].key));
+    bind_s(s, p + 2, trace_str_get(t, t->meta.v[i].value));
+}
+
+static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace *t = src->t;
+    const trace_kernel *k = &t->kernels.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    bind_id(s, p + 1, t, k->name);
+    bind_id(s, p + 2, t, k->raw_name);
+    bind_id(s, p + 3, t, k->stream);
+    bind_id(s, p + 4, t, k->process);
+    if (k->priority == TRACE_PRIO_NONE) sqlite3_bind_null(s, p + 5);
+    else sqlite3_bind_int(s, p + 5, k->priority);
+    sqlite3_bind_int(s, p + 6, k->threads);
+    bind_t(s, p + 7, k->issue);
+    bind_t(s, p + 8, k->first_block);
+    bind_t(s, p + 9, k->fully_dispatched);
+    bind_t(s, p + 10, k->end);
+    sqlite3_bind_int64(s, p + 11, k->blocks);
+    bind_t(s, p + 12, k->smem);
+    sqlite3_bind_int(s, p + 13, k->regs);
+    for (int j = 0; j < 3; j++) {
+        sqlite3_bind_int(s, p + 14 + j, k->grid[j]);
+        sqlite3_bind_int(s, p + 17 + j, k->block[j]);
     }
-    for (size_t i = 0; i < t->jobs.n; i++) {
-        const trace_job *j = &t->jobs.v[i];
-        sqlite3_stmt *s = st[JOB];
-        sqlite3_bind_int64(s, 2, (int64_t)i);
-        bind_s(s, 3, trace_str_get(t, j->task));
-        sqlite3_bind_int64(s, 4, j->job);
-        bind_t(s, 5, j->release);
-        bind_t(s, 6, j->start);
-        bind_t(s, 7, j->end);
-        bind_t(s, 8, j->deadline);
-        if (step_row(d, s, "jobs", i, err, errlen)) goto out;
+}
+
+static void bind_block(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace_block *b = &src->t->blocks.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    sqlite3_bind_int(s, p + 1, b->kernel);
+    sqlite3_bind_int(s, p + 2, b->index);
+    sqlite3_bind_int(s, p + 3, b->sm);
+    bind_t(s, p + 4, b->start);
+    bind_t(s, p + 5, b->end);
+}
+
+static void bind_copy(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace *t = src->t;
+    const trace_copy *c = &t->copies.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    bind_id(s, p + 1, t, c->name);
+    bind_id(s, p + 2, t, c->stream);
+    bind_id(s, p + 3, t, c->process);
+    sqlite3_bind_int(s, p + 4, c->direction);
+    sqlite3_bind_int(s, p + 5, c->engine);
+    bind_t(s, p + 6, c->bytes);
+    bind_t(s, p + 7, c->issue);
+    bind_t(s, p + 8, c->start);
+    bind_t(s, p + 9, c->end);
+}
+
+static void bind_qevent(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace *t = src->t;
+    const trace_queue_event *e = &t->queue_events.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    sqlite3_bind_int64(s, p + 1, e->t);
+    bind_id(s, p + 2, t, e->queue);
+    bind_id(s, p + 3, t, e->item);
+    sqlite3_bind_int(s, p + 4, e->event);
+}
+
+static void bind_warp(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace_warp_issue *w = &src->t->warp_issues.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    sqlite3_bind_int(s, p + 1, w->sm);
+    sqlite3_bind_int(s, p + 2, w->subcore);
+    sqlite3_bind_int(s, p + 3, w->warp);
+    sqlite3_bind_int(s, p + 4, w->kernel);
+    sqlite3_bind_int64(s, p + 5, w->cycle);
+}
+
+static void bind_job(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace *t = src->t;
+    const trace_job *j = &t->jobs.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    bind_id(s, p + 1, t, j->task);
+    sqlite3_bind_int64(s, p + 2, j->job);
+    bind_t(s, p + 3, j->release);
+    bind_t(s, p + 4, j->start);
+    bind_t(s, p + 5, j->end);
+    bind_t(s, p + 6, j->deadline);
+}
+
+static const bulk_table bulk_tables[DB_NBULK] = {
+    {"strings", "INSERT INTO strings(run, id, text)", 2, count_strings, bind_string},
+    {"meta", "INSERT INTO run_meta(run, seq, key, value)", 3, count_meta, bind_meta},
+    {"kernels",
+     "INSERT INTO kernels(run, id, name, raw_name, stream, process, priority, threads, issue, "
+     "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, "
+     "block_x, block_y, block_z)",
+     20, count_kernels, bind_kernel},
+    {"blocks", "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop)", 6, count_blocks,
+     bind_block},
+    {"copies",
+     "INSERT INTO copies(run, id, name, stream, process, direction, engine, bytes, issue, "
+     "start, stop)",
+     10, count_copies, bind_copy},
+    {"queue_events", "INSERT INTO queue_events(run, seq, t, queue, item, event)", 5,
+     count_qevents, bind_qevent},
+    {"warp_issues", "INSERT INTO warp_issues(run, seq, sm, subcore, warp, kernel, cycle)", 6,
+     count_warps, bind_warp},
+    {"jobs", "INSERT INTO jobs(run, seq, task, job, release, start, stop, deadline)", 7,
+     count_jobs, bind_job},
+};
+
+static size_t bulk_rows(const bulk_table *tb) { return (size_t)(BULK_PARAMS / tb->ncols); }
+
+/* "<insert> VALUES (?1,?,...,?),(?1,?,...)": ?1 is the run in every row and
+ * stays bound across resets; the anonymous ? number on, so row j's first
+ * column is parameter 2 + j * ncols. */
+static char *bulk_sql(const bulk_table *tb, size_t rows) {
+    size_t head = strlen(tb->insert), row = 5 + 2 * (size_t)tb->ncols;  /* ",(?1" ",?"... ")" */
+    char *s = malloc(head + 8 + rows * row + 1);
+    if (!s) return NULL;
+    char *p = s;
+    memcpy(p, tb->insert, head);
+    p += head;
+    memcpy(p, " VALUES ", 8);
+    p += 8;
+    for (size_t j = 0; j < rows; j++) {
+        if (j) *p++ = ',';
+        memcpy(p, "(?1", 3);
+        p += 3;
+        for (int c = 0; c < tb->ncols; c++) {
+            memcpy(p, ",?", 2);
+            p += 2;
+        }
+        *p++ = ')';
     }
-    rc = 0;
-out:
-    for (int i = 0; i < NSTMT; i++) sqlite3_finalize(st[i]);
-    free(batch);
+    *p = '\0';
+    return s;
+}
+
+/* The connection's cached INSERT of one row (many = false) or of
+ * bulk_rows() rows of table `which`, prepared on first use. */
+static int bulk_stmt(db *d, int which, bool many, sqlite3_stmt **out, char *err, size_t errlen) {
+    sqlite3_stmt **slot = &d->bulk[which][many];
+    if (!*slot) {
+        const bulk_table *tb = &bulk_tables[which];
+        char *sql = bulk_sql(tb, many ? bulk_rows(tb) : 1);
+        if (!sql) {
+            seterr(err, errlen, "%s: out of memory", d->path);
+            return -1;
+        }
+        int rc = prepare(d, sql, slot, err, errlen);
+        free(sql);
+        if (rc) return -1;
+    }
+    *out = *slot;
+    return 0;
+}
+
+/* Rows [from, to) of one table, one statement step each, so a refused row
+ * is named exactly. */
+static int store_single(db *d, int which, int64_t run, const bulk_src *src, size_t from,
+                        size_t to, char *err, size_t errlen) {
+    if (from >= to) return 0;
+    const bulk_table *tb = &bulk_tables[which];
+    sqlite3_stmt *s;
+    if (bulk_stmt(d, which, false, &s, err, errlen)) return -1;
+    sqlite3_bind_int64(s, 1, run);
+    for (size_t i = from; i < to; i++) {
+        tb->bind(s, 2, src, i);
+        if (step_row(d, s, tb->what, i, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+/* Whole batches of bulk_rows() rows, then the tail one row at a time. */
+static int store_table(db *d, int which, int64_t run, const bulk_src *src, char *err,
+                       size_t errlen) {
+    const bulk_table *tb = &bulk_tables[which];
+    size_t n = tb->count(src), rows = bulk_rows(tb), i = 0;
+    if (n >= rows) {
+        sqlite3_stmt *s;
+        if (bulk_stmt(d, which, true, &s, err, errlen)) return -1;
+        sqlite3_bind_int64(s, 1, run);
+        for (; i + rows <= n; i += rows) {
+            for (size_t j = 0; j < rows; j++) tb->bind(s, 2 + (int)j * tb->ncols, src, i + j);
+            int rc = sqlite3_step(s);
+            sqlite3_reset(s);
+            if (rc == SQLITE_DONE) continue;
+            /* Some errors (disk full, I/O) roll back the whole transaction:
+             * retrying row by row would then write outside it. */
+            if (sqlite3_get_autocommit(d->h)) {
+                seterr(err, errlen, "%s: %s[%zu..%zu]: the database refused the rows: %s",
+                       d->path, tb->what, i, i + rows - 1, sqlite3_errmsg(d->h));
+                return -1;
+            }
+            /* The failed statement undid its own rows: redo them one at a
+             * time to name the row the database refuses. */
+            if (store_single(d, which, run, src, i, i + rows, err, errlen)) return -1;
+        }
+    }
+    return store_single(d, which, run, src, i, n, err, errlen);
+}
+
+static int store_rows(db *d, int64_t run, const trace *t, char *err, size_t errlen) {
+    bulk_src src = {.t = t};
+    if (used_strings(t, &src)) {
+        seterr(err, errlen, "%s: out of memory", d->path);
+        return -1;
+    }
+    int rc = 0;
+    for (int w = 0; w < DB_NBULK && !rc; w++) rc = store_table(d, w, run, &src, err, errlen);
+    /* Leave no pointer into the caller's trace in the cached statements. */
+    for (int w = 0; w < DB_NBULK; w++)
+        for (int m = 0; m < 2; m++)
+            if (d->bulk[w][m]) sqlite3_clear_bindings(d->bulk[w][m]);
+    free(src.strs);
     return rc;
 }
 
@@ -736,15 +884,59 @@ int db_count_runs(db *d, int64_t *n, char *err, size_t errlen) {
 
 /* Runs `sql` (?1 = run id) and hands each row to `row`; false from `row`
  * means the trace ran out of memory. */
-static int load_rows(db *d, int64_t run, const char *sql, trace *out,
-                     bool (*row)(trace *, sqlite3_stmt *), const char *table, char *err,
-                     size_t errlen) {
+/* A run's strings interned into a trace: v[id] is the trace_str of stored
+ * id (0 where none). */
+typedef struct strmap {
+    trace_str *v;
+    size_t n;
+} strmap;
+
+static int load_strings(db *d, int64_t run, trace *t, strmap *m, char *err, size_t errlen) {
+    m->v = NULL;
+    m->n = 0;
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT id, text FROM strings WHERE run = ?1 ORDER BY id", &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, run);
+    int rc;
+    bool oom = false;
+    while (!oom && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        if (id <= 0 || id > (int64_t)UINT32_MAX) continue;   /* no trace_str names it */
+        if ((size_t)id >= m->n) {
+            size_t nn = (size_t)id + 1 > 2 * m->n ? (size_t)id + 1 : 2 * m->n;
+            trace_str *nv = realloc(m->v, nn * sizeof *nv);
+            if (!nv) { oom = true; break; }
+            memset(nv + m->n, 0, (nn - m->n) * sizeof *nv);
+            m->v = nv;
+            m->n = nn;
+        }
+        m->v[id] = trace_intern(t, col_s(st, 1));
+        oom = t->oom;
+    }
+    sqlite3_finalize(st);
+    if (oom) {
+        seterr(err, errlen, "%s: strings: out of memory loading the run", d->path);
+        return -1;
+    }
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "strings", err, errlen);
+}
+
+/* A strings.id column (NULL: no string). */
+static trace_str col_str(const strmap *m, sqlite3_stmt *st, int i) {
+    int64_t id = sqlite3_column_int64(st, i);
+    return id > 0 && (uint64_t)id < m->n ? m->v[id] : 0;
+}
+
+static int load_rows(db *d, int64_t run, const char *sql, trace *out, const strmap *m,
+                     bool (*row)(trace *, const strmap *, sqlite3_stmt *), const char *table,
+                     char *err, size_t errlen) {
     sqlite3_stmt *st;
     if (prepare(d, sql, &st, err, errlen)) return -1;
     sqlite3_bind_int64(st, 1, run);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (!row(out, st)) {
+        if (!row(out, m, st)) {
             sqlite3_finalize(st);
             seterr(err, errlen, "%s: %s: out of memory loading the run", d->path, table);
             return -1;
@@ -754,21 +946,18 @@ static int load_rows(db *d, int64_t run, const char *sql, trace *out,
     return rc == SQLITE_DONE ? 0 : sqlfail(d, table, err, errlen);
 }
 
-static trace_str col_str(trace *t, sqlite3_stmt *st, int i) {
-    return trace_intern(t, col_s(st, i));
-}
-
-static bool row_meta(trace *t, sqlite3_stmt *st) {
+static bool row_meta(trace *t, const strmap *m, sqlite3_stmt *st) {
+    (void)m;
     return trace_set_meta(t, col_s(st, 0), col_s(st, 1)) == 0;
 }
 
-static bool row_kernel(trace *t, sqlite3_stmt *st) {
+static bool row_kernel(trace *t, const strmap *m, sqlite3_stmt *st) {
     trace_kernel *k = trace_add_kernel(t);
     if (!k) return false;
-    k->name = col_str(t, st, 0);
-    k->raw_name = col_str(t, st, 1);
-    k->stream = col_str(t, st, 2);
-    k->process = col_str(t, st, 3);
+    k->name = col_str(m, st, 0);
+    k->raw_name = col_str(m, st, 1);
+    k->stream = col_str(m, st, 2);
+    k->process = col_str(m, st, 3);
     k->priority = sqlite3_column_type(st, 4) == SQLITE_NULL ? TRACE_PRIO_NONE
                                                              : sqlite3_column_int(st, 4);
     k->threads = sqlite3_column_int(st, 5);
@@ -786,7 +975,8 @@ static bool row_kernel(trace *t, sqlite3_stmt *st) {
     return !t->oom;
 }
 
-static bool row_block(trace *t, sqlite3_stmt *st) {
+static bool row_block(trace *t, const strmap *m, sqlite3_stmt *st) {
+    (void)m;
     trace_block *b = trace_add_block(t);
     if (!b) return false;
     b->kernel = sqlite3_column_int(st, 0);
@@ -797,12 +987,12 @@ static bool row_block(trace *t, sqlite3_stmt *st) {
     return true;
 }
 
-static bool row_copy(trace *t, sqlite3_stmt *st) {
+static bool row_copy(trace *t, const strmap *m, sqlite3_stmt *st) {
     trace_copy *c = trace_add_copy(t);
     if (!c) return false;
-    c->name = col_str(t, st, 0);
-    c->stream = col_str(t, st, 1);
-    c->process = col_str(t, st, 2);
+    c->name = col_str(m, st, 0);
+    c->stream = col_str(m, st, 1);
+    c->process = col_str(m, st, 2);
     c->direction = sqlite3_column_int(st, 3);
     c->engine = sqlite3_column_int(st, 4);
     c->bytes = col_t(st, 5);
@@ -812,13 +1002,14 @@ static bool row_copy(trace *t, sqlite3_stmt *st) {
     return !t->oom;
 }
 
-static bool row_qevent(trace *t, sqlite3_stmt *st) {
-    trace_str q = col_str(t, st, 1), item = col_str(t, st, 2);
+static bool row_qevent(trace *t, const strmap *m, sqlite3_stmt *st) {
+    trace_str q = col_str(m, st, 1), item = col_str(m, st, 2);
     return trace_add_queue_event(t, sqlite3_column_int64(st, 0), q, item,
                                  (trace_queue_op)sqlite3_column_int(st, 3)) != NULL;
 }
 
-static bool row_warp(trace *t, sqlite3_stmt *st) {
+static bool row_warp(trace *t, const strmap *m, sqlite3_stmt *st) {
+    (void)m;
     trace_warp_issue *w = trace_add_warp_issue(t);
     if (!w) return false;
     w->sm = sqlite3_column_int(st, 0);
@@ -829,10 +1020,10 @@ static bool row_warp(trace *t, sqlite3_stmt *st) {
     return true;
 }
 
-static bool row_job(trace *t, sqlite3_stmt *st) {
+static bool row_job(trace *t, const strmap *m, sqlite3_stmt *st) {
     trace_job *j = trace_add_job(t);
     if (!j) return false;
-    j->task = col_str(t, st, 0);
+    j->task = col_str(m, st, 0);
     j->job = sqlite3_column_int64(st, 1);
     j->release = col_t(st, 2);
     j->start = col_t(st, 3);
@@ -864,55 +1055,61 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
     sqlite3_finalize(st);
 
     if (load_device(d, id, &out->device, &out->has_device, err, errlen)) return -1;
+    strmap m = {NULL, 0};
+    rc = -1;
     if (load_rows(d, id, "SELECT key, value FROM run_meta WHERE run = ?1 ORDER BY seq", out,
-                  row_meta, "run_meta", err, errlen))
-        return -1;
+                  NULL, row_meta, "run_meta", err, errlen) ||
+        load_strings(d, id, out, &m, err, errlen))
+        goto out;
     if ((parts & DB_LOAD_KERNELS) &&
         load_rows(d, id,
                   "SELECT name, raw_name, stream, process, priority, threads, issue, "
                   "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, "
                   "grid_z, block_x, block_y, block_z FROM kernels WHERE run = ?1 ORDER BY id",
-                  out, row_kernel, "kernels", err, errlen))
-        return -1;
+                  out, &m, row_kernel, "kernels", err, errlen))
+        goto out;
     if (parts & DB_LOAD_BLOCKS) {
         if (nblocks > 0 && trace_reserve_blocks(out, (size_t)nblocks)) {
             seterr(err, errlen, "%s: blocks: out of memory loading the run", d->path);
-            return -1;
+            goto out;
         }
         if (load_rows(d, id,
                       "SELECT kernel, idx, sm, start, stop FROM blocks WHERE run = ?1 "
                       "ORDER BY seq",
-                      out, row_block, "blocks", err, errlen))
-            return -1;
+                      out, &m, row_block, "blocks", err, errlen))
+            goto out;
     }
     if ((parts & DB_LOAD_COPIES) &&
         load_rows(d, id,
                   "SELECT name, stream, process, direction, engine, bytes, issue, start, stop "
                   "FROM copies WHERE run = ?1 ORDER BY id",
-                  out, row_copy, "copies", err, errlen))
-        return -1;
+                  out, &m, row_copy, "copies", err, errlen))
+        goto out;
     if ((parts & DB_LOAD_QUEUE_EVENTS) &&
         load_rows(d, id,
                   "SELECT t, queue, item, event FROM queue_events WHERE run = ?1 ORDER BY seq",
-                  out, row_qevent, "queue_events", err, errlen))
-        return -1;
+                  out, &m, row_qevent, "queue_events", err, errlen))
+        goto out;
     if ((parts & DB_LOAD_WARP_ISSUES) &&
         load_rows(d, id,
                   "SELECT sm, subcore, warp, kernel, cycle FROM warp_issues WHERE run = ?1 "
                   "ORDER BY seq",
-                  out, row_warp, "warp_issues", err, errlen))
-        return -1;
+                  out, &m, row_warp, "warp_issues", err, errlen))
+        goto out;
     if ((parts & DB_LOAD_JOBS) &&
         load_rows(d, id,
                   "SELECT task, job, release, start, stop, deadline FROM jobs WHERE run = ?1 "
                   "ORDER BY seq",
-                  out, row_job, "jobs", err, errlen))
-        return -1;
+                  out, &m, row_job, "jobs", err, errlen))
+        goto out;
     if (out->oom) {
         seterr(err, errlen, "%s: out of memory loading run \"%s\"", d->path, run);
-        return -1;
+        goto out;
     }
-    return 0;
+    rc = 0;
+out:
+    free(m.v);
+    return rc;
 }
 
 /* ---- windows and bins ------------------------------------------------------------- */
@@ -1051,8 +1248,8 @@ int db_block_bins(db *d, const char *run, int64_t from, int64_t to, int64_t bin_
 
 /* ---- queues ------------------------------------------------------------------ */
 
-/* Queue names and items are interned in a scratch trace, so a queue is a
- * list of ids and a dequeue compares integers. */
+/* Queue names and items are the run's strings, loaded into a scratch trace,
+ * so a queue is a list of ids and a dequeue compares integers. */
 typedef struct qstate {
     trace_str name;
     trace_str *items;
@@ -1131,21 +1328,27 @@ static int queue_scan(db *d, const char *run, bool until, int64_t at, qset *s, b
     int64_t id;
     int rc = lookup_id(d, "runs", run, &id, err, errlen);
     if (rc) return rc;
+    strmap m;
+    if (load_strings(d, id, &s->strs, &m, err, errlen)) {
+        free(m.v);
+        return -1;
+    }
     sqlite3_stmt *st;
     if (prepare(d,
                 until ? "SELECT t, queue, item, event FROM queue_events WHERE run = ?1 AND "
                         "t <= ?2 ORDER BY t, seq"
                       : "SELECT t, queue, item, event FROM queue_events WHERE run = ?1 "
                         "ORDER BY t, seq",
-                &st, err, errlen))
+                &st, err, errlen)) {
+        free(m.v);
         return -1;
+    }
     sqlite3_bind_int64(st, 1, id);
     if (until) sqlite3_bind_int64(st, 2, at);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW && !s->oom) {
         int64_t t = sqlite3_column_int64(st, 0);
-        trace_str qn = trace_intern(&s->strs, col_s(st, 1));
-        trace_str item = trace_intern(&s->strs, col_s(st, 2));
-        qstate *q = s->strs.oom ? NULL : qset_get(s, qn);
+        trace_str qn = col_str(&m, st, 1), item = col_str(&m, st, 2);
+        qstate *q = qset_get(s, qn);
         if (!q) { s->oom = true; break; }
         qstate_apply(s, q, item, sqlite3_column_int(st, 3));
         if (!series || s->oom) continue;
@@ -1167,7 +1370,8 @@ static int queue_scan(db *d, const char *run, bool until, int64_t at, qset *s, b
         q->len[q->np++] = len;
     }
     sqlite3_finalize(st);
-    if (s->oom || s->strs.oom) {
+    free(m.v);
+    if (s->oom) {
         seterr(err, errlen, "%s: queue_events: out of memory", d->path);
         return -1;
     }

@@ -1,17 +1,23 @@
 -- schema.sql -- schedlab's SQLite store, migration step 1 (db.c runs it on a
 -- database whose PRAGMA user_version is 0, then sets user_version = 1).
 --
--- One run is one trace (simcore/trace.h). Strings are stored as text in the
--- rows that use them: a run's strings are few and short, and interning them in
--- a string table would cost a join on every read for no measured gain.
--- Unknown values (TRACE_NONE, TRACE_PRIO_NONE) are NULL.
+-- One run is one trace (simcore/trace.h). The strings of a run's rows
+-- (kernel and copy names, streams, processes, queues, items, tasks) are stored
+-- once per run in `strings`, under the id the trace interned them with, and
+-- rows carry that id: a 1M-row nvprof import repeats a few dozen names, and
+-- text in every row made its database 2.5x larger and db_store_run 1.4x
+-- slower (measured: 0.94 s -> 0.65 s). Readers load a run's strings once and
+-- map ids, which costs fewer instructions than interning text per row.
+-- Unknown values (TRACE_NONE, TRACE_PRIO_NONE, absent strings) are NULL.
 -- Child rows carry `run` (runs.id) first so every per-run read is a range scan
--- of a primary key or index. The small child tables reference runs(id) with
--- ON DELETE CASCADE; the bulk ones (blocks, queue_events, warp_issues) do not:
--- the per-row foreign-key lookup made storing a million blocks 1.8x slower
--- (0.30 -> 0.53 M blocks/s measured), and db_store_run writes them only for the
--- run it has just inserted, in the same transaction. Deleting a run must
--- delete its rows of those three tables explicitly.
+-- of a primary key or index. The small child tables (devices, run_meta)
+-- reference runs(id) with ON DELETE CASCADE; the bulk ones (strings, kernels,
+-- blocks, copies, queue_events, warp_issues, jobs) do not: the per-row
+-- foreign-key lookup made storing a million blocks 1.8x slower (0.30 -> 0.53 M
+-- blocks/s measured) and costs a 200k-row nvprof import 9% of its store
+-- instructions, and db_store_run writes them only for the run it has just
+-- inserted, in the same transaction. Deleting a run must delete its rows of
+-- those seven tables explicitly.
 
 CREATE TABLE experiments (
     id            INTEGER PRIMARY KEY,
@@ -80,13 +86,21 @@ CREATE TABLE run_meta (
     PRIMARY KEY (run, seq)
 ) WITHOUT ROWID;
 
+-- A run's strings; the columns marked "strings.id" below name one of them.
+CREATE TABLE strings (
+    run  INTEGER NOT NULL,
+    id   INTEGER NOT NULL,   -- the trace_str id the trace interned it with
+    text TEXT NOT NULL,
+    PRIMARY KEY (run, id)
+) WITHOUT ROWID;
+
 CREATE TABLE kernels (
-    run              INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    run              INTEGER NOT NULL,
     id               INTEGER NOT NULL,   -- index in trace.kernels
-    name             TEXT,
-    raw_name         TEXT,
-    stream           TEXT,
-    process          TEXT,
+    name             INTEGER,            -- strings.id, as are raw_name, stream, process
+    raw_name         INTEGER,
+    stream           INTEGER,
+    process          INTEGER,
     priority         INTEGER,
     threads          INTEGER NOT NULL,
     issue            INTEGER,
@@ -118,11 +132,11 @@ CREATE TABLE blocks (
 CREATE INDEX blocks_run_start ON blocks(run, start);
 
 CREATE TABLE copies (
-    run       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    run       INTEGER NOT NULL,
     id        INTEGER NOT NULL,
-    name      TEXT,
-    stream    TEXT,
-    process   TEXT,
+    name      INTEGER,            -- strings.id, as are stream, process
+    stream    INTEGER,
+    process   INTEGER,
     direction INTEGER NOT NULL,   -- trace_copy_dir
     engine    INTEGER NOT NULL,
     bytes     INTEGER,
@@ -136,8 +150,8 @@ CREATE TABLE queue_events (
     run   INTEGER NOT NULL,
     seq   INTEGER NOT NULL,
     t     INTEGER NOT NULL,
-    queue TEXT NOT NULL,
-    item  TEXT,
+    queue INTEGER NOT NULL,   -- strings.id
+    item  INTEGER,            -- strings.id
     event INTEGER NOT NULL CHECK (event IN (0, 1)),   -- trace_queue_op
     PRIMARY KEY (run, seq)
 ) WITHOUT ROWID;
@@ -155,9 +169,9 @@ CREATE TABLE warp_issues (
 ) WITHOUT ROWID;
 
 CREATE TABLE jobs (
-    run      INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    run      INTEGER NOT NULL,
     seq      INTEGER NOT NULL,
-    task     TEXT,
+    task     INTEGER,            -- strings.id
     job      INTEGER NOT NULL,
     release  INTEGER,
     start    INTEGER,

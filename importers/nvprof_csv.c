@@ -329,6 +329,9 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
     int ret = -1;
     int64_t skipped = 0;
     const char *device = NULL;
+    char last_dev[128] = "", last_ctx[64] = "";
+    trace_str proc = 0;
+    bool have_proc = false;
     if (find_header(&c, &r) < 0 || map_columns(&c, &r) < 0 || read_units(&c, &r) < 0) goto done;
 
     for (;;) {
@@ -375,7 +378,16 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
         }
         const char *st = cell(&r, &c, C_STREAM);
         trace_str stream = *st ? trace_intern(out, st) : 0;
-        trace_str proc = process_name(out, dev, cell(&r, &c, C_CONTEXT));
+        /* rows repeat one device and context: name the process once */
+        const char *ctx = cell(&r, &c, C_CONTEXT);
+        if (!have_proc || strcmp(dev, last_dev) != 0 || strcmp(ctx, last_ctx) != 0) {
+            proc = process_name(out, dev, ctx);
+            have_proc = strlen(dev) < sizeof last_dev && strlen(ctx) < sizeof last_ctx;
+            if (have_proc) {
+                strcpy(last_dev, dev);
+                strcpy(last_ctx, ctx);
+            }
+        }
         const char *name = cell(&r, &c, C_NAME);
 
         if (*cell(&r, &c, C_GX)) {

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3
-      libcmocka-dev libarchive-dev clang libclang-rt-dev chromium nodejs npm)
+      libcmocka-dev libarchive-dev clang libclang-rt-dev chromium fonts-liberation nodejs npm)
 
 missing=()
 for p in "${debs[@]}"; do

@@ -322,6 +322,7 @@ static void test_failed_store_leaves_nothing(void **state) {
                             "queue_events", "warp_issues", "jobs"};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         assert_int_equal(count_rows(f->d, tables[i]), 0);
+    assert_int_equal(count_rows(f->d, "strings"), 0);
 
     /* a bad row inside a 64-row batch is still named exactly */
     trace big;
@@ -361,6 +362,221 @@ static void test_failed_store_leaves_nothing(void **state) {
     assert_int_equal(db_commit(f->d, err, sizeof err), 0);
     assert_int_equal(count_rows(f->d, "runs"), 2);
     assert_int_equal(count_rows(f->d, "blocks"), 205);
+    trace_free(&t);
+}
+
+/* ---- bulk stores: several multi-row batches and a tail in every table ---------- */
+
+#define BULK_N 5000   /* not a multiple of any table's batch, so each has a tail */
+
+/* Row i of every table; `tag` varies the strings between traces. Uses
+ * exactly 26 distinct strings (bulk_strings) for rows, plus meta. */
+static void build_bulk(trace *t, const char *tag) {
+    char s[32];
+    trace_init(t);
+    trace_set_source(t, "simulation");
+    trace_set_meta(t, "note", "a meta value no row uses");
+    for (size_t i = 0; i < BULK_N; i++) {
+        trace_kernel *k = trace_add_kernel(t);
+        snprintf(s, sizeof s, "%s-K%zu", tag, i % 3);
+        k->name = trace_intern(t, s);
+        k->raw_name = i % 2 ? trace_intern(t, "_Z2Kav") : 0;
+        snprintf(s, sizeof s, "S%zu", i % 4);
+        k->stream = trace_intern(t, s);
+        k->process = trace_intern(t, "P0");
+        k->priority = i % 5 == 0 ? TRACE_PRIO_NONE : (int32_t)(i % 3) - 1;
+        k->threads = 32 * (int32_t)(1 + i % 8);
+        k->issue = i % 7 == 0 ? TRACE_NONE : (int64_t)i * 10;
+        k->first_block = (int64_t)i * 10 + 1;
+        k->fully_dispatched = (int64_t)i * 10 + 2;
+        k->end = (int64_t)i * 10 + 9;
+        k->blocks = (int64_t)i + 1;
+        k->smem = i % 2 ? TRACE_NONE : (int64_t)i * 4;
+        k->regs = (int32_t)(i % 64);
+        for (int j = 0; j < 3; j++) {
+            k->grid[j] = (int32_t)i + j;
+            k->block[j] = (int32_t)i * 2 + j;
+        }
+        trace_block *b = trace_add_block(t);
+        *b = (trace_block){.kernel = (int32_t)i, .index = (int32_t)(i * 3), .sm = (int32_t)(i % 4),
+                           .start = (int64_t)i, .end = i % 11 ? (int64_t)i + 5 : TRACE_NONE};
+        trace_copy *c = trace_add_copy(t);
+        c->name = trace_intern(t, i % 2 ? "HtoD" : "DtoH");
+        c->stream = trace_intern(t, "S1");
+        c->process = i % 3 ? trace_intern(t, "P0") : 0;
+        c->direction = (int32_t)(i % 2);
+        c->engine = (int32_t)(i % 3) - 1;
+        c->bytes = i % 13 ? (int64_t)i * 1024 : TRACE_NONE;
+        c->issue = (int64_t)i;
+        c->start = (int64_t)i + 1;
+        c->end = (int64_t)i + 2;
+        snprintf(s, sizeof s, "q%zu", i % 2);
+        trace_str q = trace_intern(t, s);
+        snprintf(s, sizeof s, "I%zu", i % 10);
+        trace_add_queue_event(t, (int64_t)i, q, i % 17 ? trace_intern(t, s) : 0,
+                              (trace_queue_op)(i % 2));
+        trace_warp_issue *w = trace_add_warp_issue(t);
+        *w = (trace_warp_issue){.sm = (int32_t)(i % 4), .subcore = (int32_t)(i % 4),
+                                .warp = (int32_t)(i % 48), .kernel = (int32_t)i,
+                                .cycle = (int64_t)i * 3};
+        trace_job *jb = trace_add_job(t);
+        snprintf(s, sizeof s, "tau%zu", i % 3);
+        jb->task = trace_intern(t, s);
+        jb->job = (int64_t)i;
+        jb->release = (int64_t)i * 100;
+        jb->start = i % 4 ? (int64_t)i * 100 + 5 : TRACE_NONE;
+        jb->end = (int64_t)i * 100 + 50;
+        jb->deadline = (int64_t)i * 100 + 90;
+    }
+    assert_false(t->oom);
+}
+/* K0..K2, _Z2Kav, S0..S3, P0, HtoD, DtoH, q0, q1, I0..I9, tau0..tau2 */
+static const int64_t bulk_strings = 3 + 1 + 4 + 1 + 2 + 2 + 10 + 3;
+
+static void assert_bulk_equal(const trace *t, const trace *u) {
+    assert_int_equal(u->kernels.n, BULK_N);
+    assert_int_equal(u->blocks.n, BULK_N);
+    assert_int_equal(u->copies.n, BULK_N);
+    assert_int_equal(u->queue_events.n, BULK_N);
+    assert_int_equal(u->warp_issues.n, BULK_N);
+    assert_int_equal(u->jobs.n, BULK_N);
+    for (size_t i = 0; i < BULK_N; i++) {
+        const trace_kernel *a = &t->kernels.v[i], *b = &u->kernels.v[i];
+        assert_str(t, a->name, u, b->name);
+        assert_str(t, a->raw_name, u, b->raw_name);
+        assert_str(t, a->stream, u, b->stream);
+        assert_str(t, a->process, u, b->process);
+        assert_int_equal(a->priority, b->priority);
+        assert_int_equal(a->threads, b->threads);
+        assert_int_equal(a->issue, b->issue);
+        assert_int_equal(a->first_block, b->first_block);
+        assert_int_equal(a->fully_dispatched, b->fully_dispatched);
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->blocks, b->blocks);
+        assert_int_equal(a->smem, b->smem);
+        assert_int_equal(a->regs, b->regs);
+        assert_memory_equal(a->grid, b->grid, sizeof a->grid);
+        assert_memory_equal(a->block, b->block, sizeof a->block);
+        const trace_block *ba = &t->blocks.v[i], *bb = &u->blocks.v[i];
+        assert_int_equal(ba->kernel, bb->kernel);
+        assert_int_equal(ba->index, bb->index);
+        assert_int_equal(ba->sm, bb->sm);
+        assert_int_equal(ba->start, bb->start);
+        assert_int_equal(ba->end, bb->end);
+        const trace_copy *c = &t->copies.v[i], *e = &u->copies.v[i];
+        assert_str(t, c->name, u, e->name);
+        assert_str(t, c->stream, u, e->stream);
+        assert_str(t, c->process, u, e->process);
+        assert_int_equal(c->direction, e->direction);
+        assert_int_equal(c->engine, e->engine);
+        assert_int_equal(c->bytes, e->bytes);
+        assert_int_equal(c->issue, e->issue);
+        assert_int_equal(c->start, e->start);
+        assert_int_equal(c->end, e->end);
+        const trace_queue_event *q = &t->queue_events.v[i], *r = &u->queue_events.v[i];
+        assert_int_equal(q->t, r->t);
+        assert_int_equal(q->event, r->event);
+        assert_str(t, q->queue, u, r->queue);
+        assert_str(t, q->item, u, r->item);
+        const trace_warp_issue *wa = &t->warp_issues.v[i], *wb = &u->warp_issues.v[i];
+        assert_int_equal(wa->sm, wb->sm);
+        assert_int_equal(wa->subcore, wb->subcore);
+        assert_int_equal(wa->warp, wb->warp);
+        assert_int_equal(wa->kernel, wb->kernel);
+        assert_int_equal(wa->cycle, wb->cycle);
+        const trace_job *j = &t->jobs.v[i], *k = &u->jobs.v[i];
+        assert_str(t, j->task, u, k->task);
+        assert_int_equal(j->job, k->job);
+        assert_int_equal(j->release, k->release);
+        assert_int_equal(j->start, k->start);
+        assert_int_equal(j->end, k->end);
+        assert_int_equal(j->deadline, k->deadline);
+    }
+    /* spot checks against literal values, not only against the input */
+    assert_string_equal(trace_str_get(u, u->kernels.v[4].name), "a-K1");
+    assert_null(trace_str_get(u, u->kernels.v[4].raw_name));
+    assert_string_equal(trace_str_get(u, u->kernels.v[4999].raw_name), "_Z2Kav");
+    assert_int_equal(u->kernels.v[4995].priority, TRACE_PRIO_NONE);
+    assert_int_equal(u->blocks.v[4994].end, TRACE_NONE);
+    assert_int_equal(u->blocks.v[4999].start, 4999);
+    assert_null(trace_str_get(u, u->copies.v[4998].process));
+    assert_null(trace_str_get(u, u->queue_events.v[4998].item));   /* 4998 = 17 * 294 */
+    assert_string_equal(trace_str_get(u, u->queue_events.v[4999].item), "I9");
+    assert_int_equal(u->warp_issues.v[4999].cycle, 14997);
+}
+
+static void test_bulk_roundtrip(void **state) {
+    fixture *f = *state;
+    char err[256], s1[DB_SLUG_SIZE], s2[DB_SLUG_SIZE];
+    trace t, u;
+    build_bulk(&t, "a");
+    assert_int_equal(db_store_run(f->d, f->exp, "a", &t, s1, err, sizeof err), 0);
+    trace_free(&t);   /* the cached statements must not read this trace again */
+    build_bulk(&t, "b");
+    assert_int_equal(db_store_run(f->d, f->exp, "b", &t, s2, err, sizeof err), 0);
+    const char *tables[] = {"kernels", "blocks", "copies", "queue_events", "warp_issues", "jobs"};
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        assert_int_equal(count_rows(f->d, tables[i]), 2 * BULK_N);
+    /* each run's strings once, the meta value not among them */
+    assert_int_equal(count_rows(f->d, "strings"), 2 * bulk_strings);
+    assert_int_equal(count_rows(f->d, "run_meta"), 2);
+
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, s2, DB_LOAD_ALL, &u, err, sizeof err), 0);
+    assert_string_equal(trace_get_meta(&u, "note"), "a meta value no row uses");
+    assert_string_equal(trace_str_get(&u, u.kernels.v[0].name), "b-K0");
+    trace_free(&u);
+    trace_free(&t);
+    build_bulk(&t, "a");
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, s1, DB_LOAD_ALL, &u, err, sizeof err), 0);
+    assert_bulk_equal(&t, &u);
+    trace_free(&u);
+    trace_free(&t);
+}
+
+static void test_bulk_failure_names_row(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE] = "x";
+    trace t;
+    build_bulk(&t, "a");
+    const char *tables[] = {"runs", "strings", "run_meta", "kernels", "blocks", "copies",
+                            "queue_events", "warp_issues", "jobs"};
+
+    /* a refused row deep inside a batch of blocks, then of queue events */
+    t.blocks.v[1000].end = 0;
+    assert_int_equal(db_store_run(f->d, f->exp, "bad", &t, slug, err, sizeof err), -1);
+    assert_non_null(strstr(err, "blocks[1000]:"));
+    assert_non_null(strstr(err, "CHECK"));
+    assert_string_equal(slug, "");
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        assert_int_equal(count_rows(f->d, tables[i]), 0);
+    t.blocks.v[1000].end = 1005;
+    t.queue_events.v[1500].event = 2;
+    assert_int_equal(db_store_run(f->d, f->exp, "bad", &t, slug, err, sizeof err), -1);
+    assert_non_null(strstr(err, "queue_events[1500]:"));
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        assert_int_equal(count_rows(f->d, tables[i]), 0);
+    /* the last row, in the tail stored one row at a time */
+    t.queue_events.v[1500].event = TRACE_DEQUEUE;
+    t.queue_events.v[BULK_N - 1].queue = 0;
+    assert_int_equal(db_store_run(f->d, f->exp, "bad", &t, slug, err, sizeof err), -1);
+    assert_non_null(strstr(err, "queue_events[4999]:"));
+    assert_non_null(strstr(err, "NOT NULL"));
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        assert_int_equal(count_rows(f->d, tables[i]), 0);
+
+    t.queue_events.v[BULK_N - 1].queue = trace_intern(&t, "q1");
+    assert_int_equal(db_store_run(f->d, f->exp, "good", &t, slug, err, sizeof err), 0);
+    assert_int_equal(count_rows(f->d, "runs"), 1);
+    assert_int_equal(count_rows(f->d, "queue_events"), BULK_N);
+    assert_int_equal(count_rows(f->d, "strings"), bulk_strings);
+    trace u;
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_ALL, &u, err, sizeof err), 0);
+    assert_bulk_equal(&t, &u);
+    assert_int_equal(u.queue_events.v[1500].event, TRACE_DEQUEUE);
+    trace_free(&u);
     trace_free(&t);
 }
 
@@ -634,6 +850,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_queues, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_experiments_and_slugs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bulk_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bulk_failure_names_row, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

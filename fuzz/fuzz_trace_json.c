@@ -1,0 +1,26 @@
+/* fuzz_trace_json.c -- libFuzzer harness for the schedlab-trace/1 reader:
+ * `schedlab import` and POST /api/imports accept an exported trace back.
+ * Every input either parses into a trace that writes out again, or fails
+ * with one line. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../server/trace_json.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
+    char err[512] = "";
+    trace t;
+    trace_init(&t);
+    if (tj_parse_trace((const char *)data, len, "fuzz.json", &t, err, sizeof err) != 0) {
+        if (err[0] == '\0' || strchr(err, '\n')) abort();
+    } else {
+        tj_buf b = {0};
+        tj_write_trace(&t, &b);
+        tj_buf_free(&b);
+    }
+    trace_free(&t);
+    return 0;
+}
