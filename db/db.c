@@ -138,7 +138,7 @@ int db_open(const char *path, db **out, char *err, size_t errlen) {
         return -1;
     }
     int rc = sqlite3_open_v2(path, &d->h,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                              NULL);
     if (rc != SQLITE_OK) {
         seterr(err, errlen, "%s: cannot open the database: %s", path,

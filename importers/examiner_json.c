@@ -30,14 +30,10 @@ typedef struct ex_ctx {
 } ex_ctx;
 
 static int efail(ex_ctx *c, const char *fmt, ...) {
-    int n = snprintf(c->err, c->errlen, "%s: ", c->file);
-    if (n < 0) n = 0;
-    if ((size_t)n < c->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    imp_verror(c->err, c->errlen, c->file, ": ", fmt, ap);
+    va_end(ap);
     return -1;
 }
 

@@ -5,6 +5,8 @@
 #ifndef IMPORTERS_FORMATS_H
 #define IMPORTERS_FORMATS_H
 
+#include <stdarg.h>
+
 #include "importers.h"
 
 int imp_examiner_json(const imp_file *files, size_t nfiles, trace *out, char *err, size_t errlen);
@@ -12,6 +14,14 @@ int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errl
 int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen);
 int imp_nvprof_sqlite(const imp_file *file, trace *out, char *err, size_t errlen);
 int imp_nsys_sqlite(const imp_file *file, trace *out, char *err, size_t errlen);
+
+/* errors.c: write "FILE<sep>message" into err as one printable line (control
+ * characters escaped) and return -1, so `return imp_error(...)` reads as the
+ * failure it is. */
+int imp_verror(char *err, size_t errlen, const char *file, const char *sep, const char *fmt,
+               va_list ap);
+int imp_error(char *err, size_t errlen, const char *file, const char *sep, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Content sniffers used by imp_detect (true when the bytes look like it). */
 int imp_sqlite_kind(const unsigned char *data, size_t len); /* IMP_NVPROF_SQLITE, IMP_NSYS_SQLITE or IMP_UNKNOWN */

@@ -29,19 +29,12 @@ bool imp_sql_is_sqlite(const unsigned char *data, size_t len) {
 }
 
 int imp_sql_fail(imp_sql *s, const char *table, const char *fmt, ...) {
-    if (!s->err || !s->errlen) return -1;
-    int n = table ? snprintf(s->err, s->errlen, "%s: table %s: ", s->file, table)
-                  : snprintf(s->err, s->errlen, "%s: ", s->file);
-    if (n < 0) n = 0;
-    if ((size_t)n < s->errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(s->err + n, s->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
-    /* one line, whatever SQLite put in its message */
-    for (char *p = s->err; *p; p++)
-        if (*p == '\n' || *p == '\r') *p = ' ';
+    char what[512];
+    if (table) snprintf(what, sizeof what, ": table %s: ", table);
+    va_list ap;
+    va_start(ap, fmt);
+    imp_verror(s->err, s->errlen, s->file, table ? what : ": ", fmt, ap);
+    va_end(ap);
     return -1;
 }
 

@@ -26,25 +26,10 @@
 #include "../../importers/csv.h"
 #include "../../importers/formats.h"
 #include "../../importers/importers.h"
+#include "test_imp_util.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
-static unsigned char *read_shared(const char *rel, size_t *len) {
-    const char *root = getenv("SCHEDLAB_SHARED");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", root ? root : "../shared", rel);
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s (set SCHEDLAB_SHARED)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 static imp_file text_file(const char *name, const char *text) {
     return (imp_file){name, (const unsigned char *)text, strlen(text)};
