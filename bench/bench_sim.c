@@ -11,12 +11,16 @@
  * Prints one JSON object per line and run:
  *   {"bench":"sim","mode":"memory","blocks":N,"seconds":s,"blocks_per_s":x,
  *    "cpu_seconds":c,"peak_rss_mb":m}
- * "memory" times sim_run alone; with --db FILE (recreated) a second line per
- * size, mode "sqlite", times sim_run plus storing the trace as one run
- * (db_store_run). `seconds` is wall time; `cpu_seconds` is this process's
- * CPU time over the same span, which tells a busy machine from a slow
- * simulator. Exit 1 (with a line on stderr) if a run fails, 2 on bad
- * arguments. */
+ * Mode "memory" (no --db) times sim_run keeping the whole trace in memory.
+ * Mode "stream" (--db FILE, recreated) times sim_run with a block sink that
+ * hands every batch of blocks to db_run_add_blocks, plus db_run_finish: the
+ * run ends up in SQLite and at most one batch of blocks is ever in memory.
+ * Its line adds "store_seconds", the wall time spent inside the database
+ * calls (the rest is the simulator). `seconds` is wall time; `cpu_seconds`
+ * is this process's CPU time over the same span, which tells a busy machine
+ * from a slow simulator. peak_rss_mb is the process's peak, so run one size
+ * per process to read each size's own. Exit 1 (with a line on stderr) if a
+ * run fails, 2 on bad arguments. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +62,23 @@ static double peak_rss_mb(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return (double)ru.ru_maxrss / 1024.0;   /* Linux: kilobytes */
+}
+
+/* The block sink of mode "stream": every batch straight into the run. */
+typedef struct stream_sink {
+    db_run_writer *w;
+    int64_t blocks;
+    double store_s;          /* wall time inside the database calls */
+    char err[256];
+} stream_sink;
+
+static int stream_emit(void *ctx, const trace_block *b, size_t n) {
+    stream_sink *ss = ctx;
+    double t0 = now_s();
+    int rc = db_run_add_blocks(ss->w, b, n, ss->err, sizeof ss->err);
+    ss->store_s += now_s() - t0;
+    ss->blocks += (int64_t)n;
+    return rc;
 }
 
 static int bench(int64_t total, db *store) {
@@ -108,36 +129,58 @@ static int bench(int64_t total, db *store) {
     trace t;
     trace_init(&t);
     char err[256];
-    double t0 = now_s(), c0 = cpu_s();
-    int rc = sim_run(&cfg, &t, err, sizeof err);
-    double secs = now_s() - t0, cpu = cpu_s() - c0;
-    if (rc != 0 || (int64_t)t.blocks.n != total) {
-        fprintf(stderr, "bench_sim: %lld blocks: %s\n", (long long)total,
-                rc ? err : "not every block was placed");
-        trace_free(&t);
-        return -1;
-    }
-    printf("{\"bench\":\"sim\",\"mode\":\"memory\",\"blocks\":%lld,\"seconds\":%.3f,"
-           "\"blocks_per_s\":%.0f,\"cpu_seconds\":%.3f,\"peak_rss_mb\":%.1f}\n",
-           (long long)total, secs, (double)total / secs, cpu, peak_rss_mb());
-    fflush(stdout);
-    if (store) {
-        char exp[DB_SLUG_SIZE], run[DB_SLUG_SIZE];
-        double s0 = now_s(), sc0 = cpu_s();
-        if (db_create_experiment(store, "bench", NULL, "scenario", NULL, NULL, exp, err,
-                                 sizeof err) != 0 ||
-            db_store_run(store, exp, "bench", &t, run, err, sizeof err) != 0) {
-            fprintf(stderr, "bench_sim: %lld blocks: %s\n", (long long)total, err);
+    if (!store) {
+        double t0 = now_s(), c0 = cpu_s();
+        int rc = sim_run(&cfg, &t, err, sizeof err);
+        double secs = now_s() - t0, cpu = cpu_s() - c0;
+        if (rc != 0 || (int64_t)t.blocks.n != total) {
+            fprintf(stderr, "bench_sim: %lld blocks: %s\n", (long long)total,
+                    rc ? err : "not every block was placed");
             trace_free(&t);
             return -1;
         }
-        double all = secs + (now_s() - s0), allcpu = cpu + (cpu_s() - sc0);
-        printf("{\"bench\":\"sim\",\"mode\":\"sqlite\",\"blocks\":%lld,\"seconds\":%.3f,"
+        printf("{\"bench\":\"sim\",\"mode\":\"memory\",\"blocks\":%lld,\"seconds\":%.3f,"
                "\"blocks_per_s\":%.0f,\"cpu_seconds\":%.3f,\"peak_rss_mb\":%.1f}\n",
-               (long long)total, all, (double)total / all, allcpu, peak_rss_mb());
+               (long long)total, secs, (double)total / secs, cpu, peak_rss_mb());
         fflush(stdout);
+        trace_free(&t);
+        return 0;
     }
+
+    char exp[DB_SLUG_SIZE], run[DB_SLUG_SIZE];
+    if (db_create_experiment(store, "bench", NULL, "scenario", NULL, NULL, exp, err,
+                             sizeof err) != 0) {
+        fprintf(stderr, "bench_sim: %s\n", err);
+        return -1;
+    }
+    stream_sink ss = {0};
+    sim_block_sink sink = {.ctx = &ss, .emit = stream_emit};
+    cfg.block_sink = &sink;
+    double t0 = now_s(), c0 = cpu_s();
+    int rc = db_run_begin(store, exp, "bench", run, &ss.w, ss.err, sizeof ss.err);
+    ss.store_s = now_s() - t0;
+    if (rc == 0 && sim_run(&cfg, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "bench_sim: %lld blocks: %s%s%s\n", (long long)total, err,
+                ss.err[0] ? ": " : "", ss.err);
+        db_run_abort(ss.w);
+        trace_free(&t);
+        return -1;
+    }
+    double f0 = now_s();
+    if (rc == 0) rc = db_run_finish(ss.w, &t, ss.err, sizeof ss.err);
+    ss.store_s += now_s() - f0;
+    double secs = now_s() - t0, cpu = cpu_s() - c0;
     trace_free(&t);
+    if (rc != 0 || ss.blocks != total) {
+        fprintf(stderr, "bench_sim: %lld blocks: %s\n", (long long)total,
+                rc ? ss.err : "not every block was streamed");
+        return -1;
+    }
+    printf("{\"bench\":\"sim\",\"mode\":\"stream\",\"blocks\":%lld,\"seconds\":%.3f,"
+           "\"blocks_per_s\":%.0f,\"cpu_seconds\":%.3f,\"store_seconds\":%.3f,"
+           "\"peak_rss_mb\":%.1f}\n",
+           (long long)total, secs, (double)total / secs, cpu, ss.store_s, peak_rss_mb());
+    fflush(stdout);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 // run.mjs -- drive the benchmarks, print one table, write bench/results.json.
 // Everything is measured in this one run on this one machine, so the ratios
-// (ours against the sqlite3 CLI, 4M against 1M blocks) are like for like.
+// (ours against the sqlite3 CLI, 16M against 1M blocks, streamed against in
+// memory) are like for like.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -32,12 +33,18 @@ const results = {
 };
 
 // ---- simulator: blocks placed per second, in memory and streamed to SQLite
-// One process per size, so each peak RSS is that size's own. Storing 16M
-// blocks takes minutes on this class of machine, so SQLite runs stop at 4M.
+// One process per size and mode, so each peak RSS is that run's own. Mode
+// "memory" keeps the whole trace; mode "stream" hands the blocks to SQLite
+// in batches while simulating (sim_block_sink -> db_run_add_blocks), so its
+// memory should not grow with the block count.
 const simSizes = quick ? [1000000] : [1000000, 4000000, 16000000];
+const simDb = `${work}/sim-stream.db`;
+const rmDb = () => { for (const s of ['', '-wal', '-shm']) try { execFileSync('rm', ['-f', simDb + s]); } catch { /* none */ } };
 for (const n of simSizes) {
-  const args = n <= 4000000 ? ['--db', `${work}/sim.db`, String(n)] : [String(n)];
-  for (const line of jsonLines(run(path.join(bin, 'bench_sim'), args))) results.sim.push(line);
+  for (const args of [[String(n)], ['--db', simDb, String(n)]]) {
+    for (const line of jsonLines(run(path.join(bin, 'bench_sim'), args))) results.sim.push(line);
+    rmDb();
+  }
 }
 
 // ---- importers: ours end to end against the sqlite3 CLI's .import
@@ -64,13 +71,22 @@ for (const [format, file] of [['nvprof-csv', csv], ['nvprof-sqlite', prof]]) {
 const fmt = (n) => (n >= 1e6 ? (n / 1e6).toFixed(2) + 'M' : n >= 1e3 ? (n / 1e3).toFixed(1) + 'k' : String(n));
 console.log(`\nmachine: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.memory_gb} GiB\n`);
 console.log('simulator (h100 preset, synthetic workload)');
-console.log('  blocks      mode       seconds   blocks/s   peak RSS MB');
+console.log('  blocks      mode      seconds   blocks/s   cpu s    store s   peak RSS MB');
 for (const r of results.sim)
-  console.log(`  ${fmt(r.blocks).padEnd(10)}  ${String(r.mode).padEnd(9)}  ${r.seconds.toFixed(3).padStart(7)}   ${fmt(r.blocks_per_s).padStart(8)}   ${r.peak_rss_mb.toFixed(0).padStart(6)}`);
-const mem = results.sim.filter((r) => r.mode === 'memory');
-if (mem.length > 1) {
-  const a = mem[0], b = mem[mem.length - 1];
-  console.log(`  linearity: ${fmt(b.blocks)}/${fmt(a.blocks)} blocks took ${(b.seconds / a.seconds).toFixed(2)}x the time (ideal ${(b.blocks / a.blocks).toFixed(0)}x)`);
+  console.log(`  ${fmt(r.blocks).padEnd(10)}  ${String(r.mode).padEnd(8)}  ${r.seconds.toFixed(3).padStart(7)}   ${fmt(r.blocks_per_s).padStart(8)}   ${r.cpu_seconds.toFixed(2).padStart(6)}   ${r.store_seconds !== undefined ? r.store_seconds.toFixed(2).padStart(7) : '      -'}   ${r.peak_rss_mb.toFixed(0).padStart(11)}`);
+for (const mode of ['memory', 'stream']) {
+  const rs = results.sim.filter((r) => r.mode === mode);
+  if (rs.length > 1) {
+    const a = rs[0], b = rs[rs.length - 1];
+    console.log(`  ${mode} linearity: ${fmt(b.blocks)}/${fmt(a.blocks)} blocks took ${(b.seconds / a.seconds).toFixed(2)}x the time (ideal ${(b.blocks / a.blocks).toFixed(0)}x)`);
+  }
+}
+const top = Math.max(...results.sim.map((r) => r.blocks));
+const memTop = results.sim.find((r) => r.mode === 'memory' && r.blocks === top);
+const strTop = results.sim.find((r) => r.mode === 'stream' && r.blocks === top);
+if (memTop && strTop) {
+  results.sim_stream_vs_memory = { blocks: top, stream_peak_rss_mb: strTop.peak_rss_mb, memory_peak_rss_mb: memTop.peak_rss_mb };
+  console.log(`  streamed peak RSS at ${fmt(top)} blocks: ${strTop.peak_rss_mb.toFixed(0)} MB vs ${memTop.peak_rss_mb.toFixed(0)} MB with the trace in memory (${(memTop.peak_rss_mb / strTop.peak_rss_mb).toFixed(1)}x less)`);
 }
 console.log('\nimporters (parse + store as one run)');
 console.log('  format          rows      total s   rows/s     parse rows/s   sqlite3 .import s   ours/CLI');

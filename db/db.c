@@ -291,23 +291,55 @@ int db_has_scenario_file(db *d, const char *file, bool *found, char *err, size_t
 
 /* ---- storing a run ------------------------------------------------------------ */
 
-static void summarize(const trace *t, db_summary *s) {
+/* What the runs row says about a run's blocks, gathered as they are stored
+ * (streamed batches, then the trace's own). */
+typedef struct block_stats {
+    int64_t n;
+    int64_t t_min, t_max;        /* TRACE_NONE until a block has a time */
+    int64_t max_dur;
+    int32_t top_sm;              /* -1 until a block is seen */
+} block_stats;
+
+static void stats_init(block_stats *bs) {
+    *bs = (block_stats){.t_min = TRACE_NONE, .t_max = TRACE_NONE, .top_sm = -1};
+}
+
+static void stats_time(block_stats *bs, int64_t x) {
+    if (x == TRACE_NONE) return;
+    if (bs->t_min == TRACE_NONE || x < bs->t_min) bs->t_min = x;
+    if (bs->t_max == TRACE_NONE || x > bs->t_max) bs->t_max = x;
+}
+
+static void stats_add(block_stats *bs, const trace_block *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (b[i].sm > bs->top_sm) bs->top_sm = b[i].sm;
+        stats_time(bs, b[i].start);
+        stats_time(bs, b[i].end);
+        if (b[i].start != TRACE_NONE && b[i].end != TRACE_NONE &&
+            b[i].end - b[i].start > bs->max_dur)
+            bs->max_dur = b[i].end - b[i].start;
+    }
+    bs->n += (int64_t)n;
+}
+
+/* The summary of trace t whose blocks, streamed ones included, are in bs. */
+static void summarize(const trace *t, const block_stats *bs, db_summary *s) {
     memset(s, 0, sizeof *s);
     s->kernels = (int64_t)t->kernels.n;
-    s->blocks = (int64_t)t->blocks.n;
+    s->blocks = bs->n;
     s->copies = (int64_t)t->copies.n;
     s->queue_events = (int64_t)t->queue_events.n;
     s->warp_issues = (int64_t)t->warp_issues.n;
     s->jobs = (int64_t)t->jobs.n;
-    trace_time_span(t, &s->t_min, &s->t_max);
-    int32_t top = -1;
-    for (size_t i = 0; i < t->blocks.n; i++) {
-        const trace_block *b = &t->blocks.v[i];
-        if (b->sm > top) top = b->sm;
-        if (b->start != TRACE_NONE && b->end != TRACE_NONE && b->end - b->start > s->max_block_dur)
-            s->max_block_dur = b->end - b->start;
-    }
-    s->sms = (t->has_device && t->device.sms > 0) ? t->device.sms : top + 1;
+    block_stats span = *bs;
+    int64_t lo, hi;
+    trace_time_span(t, &lo, &hi);
+    stats_time(&span, lo);
+    stats_time(&span, hi);
+    s->t_min = span.t_min;
+    s->t_max = span.t_max;
+    s->max_block_dur = bs->max_dur;
+    s->sms = (t->has_device && t->device.sms > 0) ? t->device.sms : bs->top_sm + 1;
 }
 
 /* One failed row: name the record so the user can find it in the input. */
@@ -379,12 +411,20 @@ static int store_device(db *d, int64_t run, const sim_device *dev, char *err, si
  * of each other, all far below SQLITE_MAX_VARIABLE_NUMBER (32766). */
 #define BULK_PARAMS 2048
 
-/* What the binders read: the trace, and the ids of the strings its rows use
- * (strs[i] is row i of table `strings`). */
+/* Where bulk_tables[BULK_BLOCKS] is; streamed blocks go through it alone. */
+#define BULK_BLOCKS 3
+
+/* What the binders read: the trace, the ids of the strings its rows use
+ * (strs[i] is row i of table `strings`), and the blocks, which come from a
+ * streamed batch or from the trace. base[w] is the run's row number (seq)
+ * of the first row here of table w: 0, except for blocks after a stream. */
 typedef struct bulk_src {
     const trace *t;
     trace_str *strs;
     size_t nstrs;
+    const trace_block *blocks;
+    size_t nblocks;
+    size_t base[DB_NBULK];
 } bulk_src;
 
 typedef struct bulk_table {
@@ -443,7 +483,7 @@ static int used_strings(const trace *t, bulk_src *src) {
 static size_t count_strings(const bulk_src *s) { return s->nstrs; }
 static size_t count_meta(const bulk_src *s) { return s->t->meta.n; }
 static size_t count_kernels(const bulk_src *s) { return s->t->kernels.n; }
-static size_t count_blocks(const bulk_src *s) { return s->t->blocks.n; }
+static size_t count_blocks(const bulk_src *s) { return s->nblocks; }
 static size_t count_copies(const bulk_src *s) { return s->t->copies.n; }
 static size_t count_qevents(const bulk_src *s) { return s->t->queue_events.n; }
 static size_t count_warps(const bulk_src *s) { return s->t->warp_issues.n; }
@@ -486,7 +526,7 @@ static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
 }
 
 static void bind_block(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
-    const trace_block *b = &src->t->blocks.v[i];
+    const trace_block *b = &src->blocks[i - src->base[BULK_BLOCKS]];
     sqlite3_bind_int64(s, p, (int64_t)i);
     sqlite3_bind_int(s, p + 1, b->kernel);
     sqlite3_bind_int(s, p + 2, b->index);
@@ -627,12 +667,13 @@ static int store_single(db *d, int which, int64_t run, const bulk_src *src, size
     return 0;
 }
 
-/* Whole batches of bulk_rows() rows, then the tail one row at a time. */
+/* Whole batches of bulk_rows() rows, then the tail one row at a time. Row
+ * numbers (seq, and the index errors name) count from src->base[which]. */
 static int store_table(db *d, int which, int64_t run, const bulk_src *src, char *err,
                        size_t errlen) {
     const bulk_table *tb = &bulk_tables[which];
-    size_t n = tb->count(src), rows = bulk_rows(tb), i = 0;
-    if (n >= rows) {
+    size_t i = src->base[which], n = i + tb->count(src), rows = bulk_rows(tb);
+    if (n - i >= rows) {
         sqlite3_stmt *s;
         if (bulk_stmt(d, which, true, &s, err, errlen)) return -1;
         sqlite3_bind_int64(s, 1, run);
@@ -656,8 +697,11 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
     return store_single(d, which, run, src, i, n, err, errlen);
 }
 
-static int store_rows(db *d, int64_t run, const trace *t, char *err, size_t errlen) {
-    bulk_src src = {.t = t};
+/* Every row of t; its blocks follow the `streamed` ones already stored. */
+static int store_rows(db *d, int64_t run, const trace *t, size_t streamed, char *err,
+                      size_t errlen) {
+    bulk_src src = {.t = t, .blocks = t->blocks.v, .nblocks = t->blocks.n};
+    src.base[BULK_BLOCKS] = streamed;
     if (used_strings(t, &src)) {
         seterr(err, errlen, "%s: out of memory", d->path);
         return -1;
@@ -691,55 +735,155 @@ static int lookup_id(db *d, const char *table, const char *slug, int64_t *id, ch
     return sqlfail(d, table, err, errlen);
 }
 
+struct db_run_writer {
+    db *d;
+    int64_t run;
+    char slug[DB_SLUG_SIZE];
+    bool name_given;         /* false: the run takes the trace's name at finish */
+    bool failed;             /* a step failed and rolled the run back */
+    block_stats bs;          /* the blocks stored so far */
+};
+
+/* Undo everything of the run; the writer stays for abort/finish to free. */
+static void writer_fail(db_run_writer *w) {
+    if (w->failed) return;
+    w->failed = true;
+    exec(w->d, "ROLLBACK TO store_run; RELEASE store_run", NULL, 0);
+}
+
+static int writer_gone(const db_run_writer *w, char *err, size_t errlen) {
+    seterr(err, errlen, "%s: run %s: an earlier error abandoned this run; nothing of it was stored",
+           w->d->path, w->slug);
+    return -1;
+}
+
+int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_SLUG_SIZE],
+                 db_run_writer **out, char *err, size_t errlen) {
+    *out = NULL;
+    slug[0] = '\0';
+    db_run_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        seterr(err, errlen, "%s: out of memory", d->path);
+        return -1;
+    }
+    w->d = d;
+    w->name_given = name != NULL;
+    stats_init(&w->bs);
+    if (exec(d, "SAVEPOINT store_run", err, errlen)) {
+        free(w);
+        return -1;
+    }
+    int64_t exp_id;
+    int rc = lookup_id(d, "experiments", experiment, &exp_id, err, errlen);
+    if (rc) goto fail;
+    rc = -1;
+    /* The summary and what comes from the trace are known at finish; the row
+     * exists now because every child row carries its id. */
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "INSERT INTO runs(slug, experiment, name, source, n_kernels, n_blocks, n_copies, "
+                "n_queue_events, n_warp_issues, n_jobs, sms) "
+                "VALUES (?1, ?2, ?3, 'unknown', 0, 0, 0, 0, 0, 0, 0)",
+                &st, err, errlen))
+        goto fail;
+    sqlite3_bind_int64(st, 2, exp_id);
+    bind_s(st, 3, name ? name : "run");
+    int irc = insert_with_slug(d, st, w->slug, "runs", err, errlen);
+    sqlite3_finalize(st);
+    if (irc) goto fail;
+    w->run = sqlite3_last_insert_rowid(d->h);
+    memcpy(slug, w->slug, DB_SLUG_SIZE);
+    *out = w;
+    return 0;
+fail:
+    exec(d, "ROLLBACK TO store_run; RELEASE store_run", NULL, 0);
+    free(w);
+    return rc;
+}
+
+int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *err,
+                      size_t errlen) {
+    if (w->failed) return writer_gone(w, err, errlen);
+    if (n == 0) return 0;
+    bulk_src src = {.blocks = b, .nblocks = n};
+    src.base[BULK_BLOCKS] = (size_t)w->bs.n;
+    if (store_table(w->d, BULK_BLOCKS, w->run, &src, err, errlen)) {
+        writer_fail(w);
+        return -1;
+    }
+    stats_add(&w->bs, b, n);
+    return 0;
+}
+
+void db_run_abort(db_run_writer *w) {
+    if (!w) return;
+    writer_fail(w);
+    free(w);
+}
+
+int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
+    db *d = w->d;
+    if (w->failed) {
+        writer_gone(w, err, errlen);
+        free(w);
+        return -1;
+    }
+    if (t->oom) {
+        seterr(err, errlen, "trace: ran out of memory while it was built; nothing stored");
+        goto fail;
+    }
+    if (t->has_device && store_device(d, w->run, &t->device, err, errlen)) goto fail;
+    if (store_rows(d, w->run, t, (size_t)w->bs.n, err, errlen)) goto fail;
+    stats_add(&w->bs, t->blocks.v, t->blocks.n);
+    db_summary s;
+    summarize(t, &w->bs, &s);
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "UPDATE runs SET name = coalesce(?2, name), trace_name = ?3, source = ?4, "
+                "origin = ?5, n_kernels = ?6, n_blocks = ?7, n_copies = ?8, n_queue_events = ?9, "
+                "n_warp_issues = ?10, n_jobs = ?11, t_min = ?12, t_max = ?13, sms = ?14, "
+                "max_block_dur = ?15 WHERE id = ?1",
+                &st, err, errlen))
+        goto fail;
+    sqlite3_bind_int64(st, 1, w->run);
+    bind_s(st, 2, w->name_given ? NULL : t->name);
+    bind_s(st, 3, t->name);
+    bind_s(st, 4, t->source ? t->source : "unknown");
+    sqlite3_bind_int64(st, 5, t->origin);
+    sqlite3_bind_int64(st, 6, s.kernels);
+    sqlite3_bind_int64(st, 7, s.blocks);
+    sqlite3_bind_int64(st, 8, s.copies);
+    sqlite3_bind_int64(st, 9, s.queue_events);
+    sqlite3_bind_int64(st, 10, s.warp_issues);
+    sqlite3_bind_int64(st, 11, s.jobs);
+    bind_t(st, 12, s.t_min);
+    bind_t(st, 13, s.t_max);
+    sqlite3_bind_int(st, 14, s.sms);
+    sqlite3_bind_int64(st, 15, s.max_block_dur);
+    int urc = sqlite3_step(st) == SQLITE_DONE ? 0 : sqlfail(d, "runs: writing the summary", err, errlen);
+    sqlite3_finalize(st);
+    if (urc || exec(d, "RELEASE store_run", err, errlen)) goto fail;
+    free(w);
+    return 0;
+fail:
+    db_run_abort(w);
+    return -1;
+}
+
 int db_store_run(db *d, const char *experiment, const char *name, const trace *t,
                  char slug[DB_SLUG_SIZE], char *err, size_t errlen) {
     if (t->oom) {
         seterr(err, errlen, "trace: ran out of memory while it was built; nothing stored");
         return -1;
     }
-    if (exec(d, "SAVEPOINT store_run", err, errlen)) return -1;
-    int64_t exp_id, run_id;
-    int rc = lookup_id(d, "experiments", experiment, &exp_id, err, errlen);
-    if (rc) goto fail;
-    rc = -1;
-
-    db_summary s;
-    summarize(t, &s);
-    sqlite3_stmt *st;
-    if (prepare(d,
-                "INSERT INTO runs(slug, experiment, name, trace_name, source, origin, n_kernels, "
-                "n_blocks, n_copies, n_queue_events, n_warp_issues, n_jobs, t_min, t_max, sms, "
-                "max_block_dur) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
-                &st, err, errlen))
-        goto fail;
-    sqlite3_bind_int64(st, 2, exp_id);
-    bind_s(st, 3, name ? name : (t->name ? t->name : "run"));
-    bind_s(st, 4, t->name);
-    bind_s(st, 5, t->source ? t->source : "unknown");
-    sqlite3_bind_int64(st, 6, t->origin);
-    sqlite3_bind_int64(st, 7, s.kernels);
-    sqlite3_bind_int64(st, 8, s.blocks);
-    sqlite3_bind_int64(st, 9, s.copies);
-    sqlite3_bind_int64(st, 10, s.queue_events);
-    sqlite3_bind_int64(st, 11, s.warp_issues);
-    sqlite3_bind_int64(st, 12, s.jobs);
-    bind_t(st, 13, s.t_min);
-    bind_t(st, 14, s.t_max);
-    sqlite3_bind_int(st, 15, s.sms);
-    sqlite3_bind_int64(st, 16, s.max_block_dur);
-    int irc = insert_with_slug(d, st, slug, "runs", err, errlen);
-    sqlite3_finalize(st);
-    if (irc) goto fail;
-    run_id = sqlite3_last_insert_rowid(d->h);
-
-    if (t->has_device && store_device(d, run_id, &t->device, err, errlen)) goto fail;
-    if (store_rows(d, run_id, t, err, errlen)) goto fail;
-    if (exec(d, "RELEASE store_run", err, errlen)) goto fail;
+    db_run_writer *w;
+    int rc = db_run_begin(d, experiment, name, slug, &w, err, errlen);
+    if (rc) return rc;
+    if (db_run_finish(w, t, err, errlen)) {
+        slug[0] = '\0';
+        return -1;
+    }
     return 0;
-fail:
-    exec(d, "ROLLBACK TO store_run; RELEASE store_run", NULL, 0);
-    slug[0] = '\0';
-    return rc;
 }
 
 /* ---- reading runs --------------------------------------------------------------- */

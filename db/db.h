@@ -106,9 +106,41 @@ typedef int (*db_meta_cb)(void *ctx, const char *key, const char *value);
 
 /* Store a whole trace as one new run of `experiment` in ONE transaction
  * (a savepoint inside db_begin): on any failure nothing of it remains.
- * Returns DB_NOT_FOUND when the experiment does not exist. */
+ * Returns DB_NOT_FOUND when the experiment does not exist. The run is named
+ * `name`, else the trace's name, else "run". It is db_run_begin followed by
+ * db_run_finish(t), so both ways store the same rows. */
 int db_store_run(db *d, const char *experiment, const char *name, const trace *t,
                  char slug[DB_SLUG_SIZE], char *err, size_t errlen);
+
+/* Storing a run whose blocks arrive in batches (sim_block_sink), so that no
+ * more than a batch of them is ever in memory:
+ *
+ *   db_run_begin        opens the savepoint and inserts the runs row; writes
+ *                       the new slug into `slug` (it names a run only once
+ *                       db_run_finish has succeeded)
+ *   db_run_add_blocks   stores blocks as the run's next rows (seq continues
+ *                       across calls); the array is only read during the call
+ *   db_run_finish       stores the rest of trace t (device, meta, strings,
+ *                       kernels, copies, queue events, warp issues, jobs, and
+ *                       t's own blocks after the streamed ones), fills the
+ *                       summary over every block and releases the savepoint
+ *   db_run_abort        rolls the run back
+ *
+ * All or nothing, as db_store_run: when add_blocks or finish fails, the run
+ * is rolled back at once (err names the row by its index in the whole run,
+ * `blocks[1048580]`) and later calls fail. finish and abort free the writer,
+ * whatever the result; every writer ends with exactly one of them. While a
+ * writer is open its connection writes nothing else (the savepoint would
+ * take it in), and one connection has at most one writer open.
+ * db_run_begin returns DB_NOT_FOUND when the experiment does not exist. */
+typedef struct db_run_writer db_run_writer;
+
+int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_SLUG_SIZE],
+                 db_run_writer **w, char *err, size_t errlen);
+int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *err,
+                      size_t errlen);
+int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen);
+void db_run_abort(db_run_writer *w);          /* NULL is fine */
 
 /* Runs of one experiment in the order they were stored. */
 int db_list_runs(db *d, const char *experiment, db_run_cb cb, void *ctx, char *err,

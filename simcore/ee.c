@@ -79,6 +79,20 @@ static void place(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     if (idx == 0) tk->first_block = start;
     if (K->placed == K->blocks) tk->fully_dispatched = start;
     if (sim_engine_push(&st->eng, start + dur, EV_BLOCK_DONE, k, sm) != 0) st->failed = true;
+    if (st->sink && st->t->blocks.n >= st->sink_batch) ee_flush_blocks(st);
+}
+
+void ee_flush_blocks(sim_state *st) {
+    trace *t = st->t;
+    if (!st->sink || st->failed || t->blocks.n == 0) return;
+    if (st->sink->emit(st->sink->ctx, t->blocks.v, t->blocks.n) != 0) {
+        st->sink_failed = st->failed = true;
+        return;
+    }
+    st->emitted += t->blocks.n;
+    /* nothing in simcore reads a block back once placed, so the buffer
+     * is reused for the next batch */
+    t->blocks.n = 0;
 }
 
 /* TX2 paper, rule G3: dequeued from the EE queue once fully dispatched */

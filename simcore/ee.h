@@ -24,6 +24,10 @@ void ee_dispatch(sim_state *st, int64_t t);
 /* A block of kernel k finished on SM sm at t. */
 void ee_block_done(sim_state *st, int32_t k, int32_t sm, int64_t t);
 
+/* With a block sink, hand it the blocks now in the trace and drop them
+ * from it (sim.h, sim_block_sink); sets st->sink_failed when it refuses. */
+void ee_flush_blocks(sim_state *st);
+
 /* The queue name "ee:<process>:<level>" of EE queue q, interned on first use. */
 trace_str ee_queue_name(sim_state *st, int32_t q);
 

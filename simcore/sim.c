@@ -279,6 +279,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (cfg->nops && !cfg->ops) FAIL("ops: %zu ops but no array", cfg->nops);
     if (cfg->nstreams && !cfg->streams) FAIL("streams: %zu streams but no array", cfg->nstreams);
     if (cfg->nops > INT32_MAX) FAIL("ops: %zu ops is more than %d", cfg->nops, INT32_MAX);
+    st->sink = cfg->block_sink;
+    if (st->sink) {
+        if (!st->sink->emit) FAIL("block_sink.emit: missing; a sink needs a function to call");
+        st->sink_batch = st->sink->batch ? st->sink->batch : SIM_SINK_BATCH;
+    }
 
     size_t nblocks = 0;
     for (size_t i = 0; i < cfg->nops; i++) {
@@ -370,8 +375,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     }
     qsort(order, cfg->nops, sizeof *order, cmp_issue);
 
-    /* every block is one record; no allocation per block while running */
-    if (trace_reserve_blocks(out, nblocks) != 0) FAIL("simulation: out of memory for %zu blocks", nblocks);
+    /* every block is one record; no allocation per block while running
+     * (with a sink, the trace holds one batch at a time) */
+    size_t keep = st->sink && st->sink_batch < nblocks ? st->sink_batch : nblocks;
+    if (trace_reserve_blocks(out, keep) != 0) FAIL("simulation: out of memory for %zu blocks", keep);
     size_t slots = (size_t)st->dev->sms * (size_t)st->dev->blocks_per_sm;
     if (slots > nblocks) slots = nblocks;
     if (sim_engine_reserve(&st->eng, slots + cfg->nops + 8) != 0) FAIL("simulation: out of memory");
@@ -396,6 +403,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             }
         }
         if (!st->failed) ee_dispatch(st, t);
+        if (st->sink_failed) goto sink_fail;
         if (st->failed || out->oom) FAIL("simulation: out of memory");
     }
 
@@ -410,11 +418,16 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             FAIL("ops[%zu]: %s never completed; the simulator is stuck (please report this "
                  "configuration)", i, trace_str_get(out, st->ops[i].item));
     }
+    ee_flush_blocks(st);
+    if (st->sink_failed) goto sink_fail;
 
     free(order);
     state_free(st);
     return 0;
 
+sink_fail:
+    snprintf(err, errlen, "block sink failed on blocks[%zu..%zu]; the run stopped there",
+             st->emitted, st->emitted + out->blocks.n - 1);
 fail:
     free(order);
     state_free(st);

@@ -67,6 +67,28 @@ typedef struct sim_policy {
                                 is assigned, and the next assignment waits as long */
 } sim_policy;
 
+/* Where blocks go instead of the trace, for runs too big to keep (a 16M-block
+ * run is 512 MiB of trace_block). With a sink, sim_run hands the blocks to
+ * emit() in batches of `batch` (0 = SIM_SINK_BATCH), in exactly the order
+ * they would have had in trace->blocks, and drops each batch from the trace
+ * once emit() returns 0: the trace's blocks stay at most `batch` long and
+ * are empty after a successful run; kernels, copies and queue events are
+ * recorded as without a sink. Block i of the run is the i-th block emitted;
+ * its `kernel` indexes trace->kernels, which sim_run fills up front.
+ *
+ * Ownership: the blocks passed to emit() are borrowed for that call only.
+ * emit() returns 0 to go on; non-zero stops the run, and sim_run returns -1
+ * with "block sink failed ..." in err; the sink keeps its own error text in
+ * its ctx. simcore does no I/O itself: the sink is where a caller streams
+ * blocks to a database or a file. */
+#define SIM_SINK_BATCH 65536
+
+typedef struct sim_block_sink {
+    void *ctx;
+    int (*emit)(void *ctx, const trace_block *blocks, size_t n);
+    size_t batch;
+} sim_block_sink;
+
 typedef struct sim_config {
     const char *name;
     sim_device device;
@@ -76,6 +98,7 @@ typedef struct sim_config {
     const sim_op *ops;
     size_t nops;
     uint64_t seed;
+    const sim_block_sink *block_sink;  /* NULL: every block stays in the trace */
 } sim_config;
 
 /* Policy tables: a new policy is one new file plus one line in the table. */
@@ -84,7 +107,8 @@ const char *sim_placement_name(int32_t id);
 size_t sim_placement_count(void);
 
 /* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
- * with a message in err (a config the simulator cannot run, or OOM). */
+ * with a message in err (a config the simulator cannot run, OOM, or a block
+ * sink that refused a batch). */
 int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen);
 
 #endif

@@ -109,6 +109,10 @@ typedef struct sim_state {
     uint64_t next_issue_seq;
     uint64_t next_ee_seq;
     int64_t sched_free_at;   /* dispatch latency: next block decision */
+    const sim_block_sink *sink; /* cfg->block_sink: NULL keeps blocks in the trace */
+    size_t sink_batch;       /* blocks per emit() */
+    size_t emitted;          /* blocks handed to the sink so far */
+    bool sink_failed;        /* emit() refused a batch (failed is set too) */
     bool failed;             /* out of memory in the engine or trace */
 } sim_state;
 

@@ -1,5 +1,6 @@
-/* test_db.c -- the SQLite store: exact roundtrip, atomic stores, the window
- * scan and its query plan, occupancy bins, queue state, migrations. */
+/* test_db.c -- the SQLite store: exact roundtrip, atomic stores, streamed
+ * stores (db_run_writer), the window scan and its query plan, occupancy
+ * bins, queue state, migrations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -580,6 +581,226 @@ static void test_bulk_failure_names_row(void **state) {
     trace_free(&t);
 }
 
+/* ---- streamed stores: db_run_begin, db_run_add_blocks, db_run_finish -------- */
+
+static const char *const all_tables[] = {"runs", "devices", "strings", "run_meta", "kernels",
+                                         "blocks", "copies", "queue_events", "warp_issues",
+                                         "jobs"};
+
+static void assert_all_empty(db *d) {
+    for (size_t i = 0; i < sizeof all_tables / sizeof *all_tables; i++)
+        if (count_rows(d, all_tables[i]) != 0) fail_msg("table %s is not empty", all_tables[i]);
+}
+
+/* Everything of run `slug` as its runs row says it, against run `want`. */
+static void assert_same_run_row(db *d, const char *slug, const char *want) {
+    char err[256];
+    run_seen a = {0}, b = {0};
+    assert_int_equal(db_get_run(d, slug, on_run, &a, err, sizeof err), 0);
+    assert_int_equal(db_get_run(d, want, on_run, &b, err, sizeof err), 0);
+    assert_string_equal(a.name, b.name);
+    assert_int_equal(a.r.origin, b.r.origin);
+    assert_int_equal(a.r.has_device, b.r.has_device);
+    assert_int_equal(a.r.summary.kernels, b.r.summary.kernels);
+    assert_int_equal(a.r.summary.blocks, b.r.summary.blocks);
+    assert_int_equal(a.r.summary.copies, b.r.summary.copies);
+    assert_int_equal(a.r.summary.queue_events, b.r.summary.queue_events);
+    assert_int_equal(a.r.summary.warp_issues, b.r.summary.warp_issues);
+    assert_int_equal(a.r.summary.jobs, b.r.summary.jobs);
+    assert_int_equal(a.r.summary.t_min, b.r.summary.t_min);
+    assert_int_equal(a.r.summary.t_max, b.r.summary.t_max);
+    assert_int_equal(a.r.summary.sms, b.r.summary.sms);
+    assert_int_equal(a.r.summary.max_block_dur, b.r.summary.max_block_dur);
+}
+
+/* Stream the first `streamed` blocks of build_bulk("a") in batches of
+ * `cuts` (cycled), then finish with a trace holding the rest. */
+static void stream_bulk(fixture *f, size_t streamed, const size_t *cuts, size_t ncuts,
+                        char slug[DB_SLUG_SIZE]) {
+    char err[256];
+    trace t;
+    build_bulk(&t, "a");
+    db_run_writer *w;
+    assert_int_equal(db_run_begin(f->d, f->exp, "bulk", slug, &w, err, sizeof err), 0);
+    assert_int_equal(strlen(slug), DB_SLUG_LEN);
+    for (size_t at = 0, c = 0; at < streamed; c++) {
+        size_t n = cuts[c % ncuts] < streamed - at ? cuts[c % ncuts] : streamed - at;
+        if (db_run_add_blocks(w, t.blocks.v + at, n, err, sizeof err)) fail_msg("%s", err);
+        at += n;
+    }
+    memmove(t.blocks.v, t.blocks.v + streamed, (BULK_N - streamed) * sizeof *t.blocks.v);
+    t.blocks.n = BULK_N - streamed;
+    if (db_run_finish(w, &t, err, sizeof err)) fail_msg("%s", err);
+    trace_free(&t);
+}
+
+static void test_stream_equals_store(void **state) {
+    fixture *f = *state;
+    char err[256], whole[DB_SLUG_SIZE], part[DB_SLUG_SIZE], all[DB_SLUG_SIZE];
+    trace t, u;
+    build_bulk(&t, "a");
+    assert_int_equal(db_store_run(f->d, f->exp, "bulk", &t, whole, err, sizeof err), 0);
+    /* uneven batches: a single row, around one statement's 341 rows, more */
+    static const size_t cuts[] = {1, 340, 341, 342, 683, 1293, 1000};
+    stream_bulk(f, 4000, cuts, 7, part);       /* the last 1000 blocks come with the trace */
+    static const size_t halves[] = {2500};
+    stream_bulk(f, BULK_N, halves, 1, all);    /* every block streamed */
+    assert_int_equal(count_rows(f->d, "runs"), 3);
+    assert_int_equal(count_rows(f->d, "blocks"), 3 * BULK_N);
+    assert_int_equal(count_rows(f->d, "strings"), 3 * bulk_strings);
+    const char *slugs[] = {part, all};
+    for (int i = 0; i < 2; i++) {
+        trace_init(&u);
+        assert_int_equal(db_load_run(f->d, slugs[i], DB_LOAD_ALL, &u, err, sizeof err), 0);
+        assert_bulk_equal(&t, &u);
+        assert_string_equal(trace_get_meta(&u, "note"), "a meta value no row uses");
+        trace_free(&u);
+        assert_same_run_row(f->d, slugs[i], whole);
+    }
+    /* the summary counts streamed blocks: sms and max_block_dur come from
+     * blocks alone (no device), t_min from block 0 (kernel 0 has no issue) */
+    run_seen r = {0};
+    assert_int_equal(db_get_run(f->d, all, on_run, &r, err, sizeof err), 0);
+    assert_int_equal(r.r.summary.blocks, BULK_N);
+    assert_int_equal(r.r.summary.sms, 4);
+    assert_int_equal(r.r.summary.max_block_dur, 5);
+    assert_int_equal(r.r.summary.t_min, 0);
+    assert_string_equal(r.name, "bulk");
+    trace_free(&t);
+
+    /* blocks only: the summary's times are the streamed blocks' */
+    trace b;
+    trace_init(&b);
+    trace_set_name(&b, "named by the trace");
+    trace_set_source(&b, "simulation");
+    trace_kernel *k = trace_add_kernel(&b);
+    k->threads = 32;
+    db_run_writer *w;
+    assert_int_equal(db_run_begin(f->d, f->exp, NULL, part, &w, err, sizeof err), 0);
+    trace_block blocks[3] = {{.kernel = 0, .index = 0, .sm = 7, .start = 40, .end = 90},
+                             {.kernel = 0, .index = 1, .sm = 2, .start = 15, .end = 30},
+                             {.kernel = 0, .index = 2, .sm = 0, .start = 50, .end = TRACE_NONE}};
+    assert_int_equal(db_run_add_blocks(w, blocks, 2, err, sizeof err), 0);
+    assert_int_equal(db_run_add_blocks(w, blocks + 2, 1, err, sizeof err), 0);
+    assert_int_equal(db_run_add_blocks(w, blocks, 0, err, sizeof err), 0);
+    assert_int_equal(db_run_finish(w, &b, err, sizeof err), 0);
+    memset(&r, 0, sizeof r);
+    assert_int_equal(db_get_run(f->d, part, on_run, &r, err, sizeof err), 0);
+    assert_string_equal(r.name, "named by the trace");
+    assert_int_equal(r.r.summary.blocks, 3);
+    assert_int_equal(r.r.summary.t_min, 15);
+    assert_int_equal(r.r.summary.t_max, 90);
+    assert_int_equal(r.r.summary.sms, 8);
+    assert_int_equal(r.r.summary.max_block_dur, 50);
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, part, DB_LOAD_BLOCKS, &u, err, sizeof err), 0);
+    assert_int_equal(u.blocks.n, 3);
+    assert_int_equal(u.blocks.v[1].sm, 2);
+    assert_int_equal(u.blocks.v[2].end, TRACE_NONE);
+    trace_free(&u);
+    trace_free(&b);
+}
+
+static void test_stream_failure_leaves_nothing(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE];
+    trace t;
+    build_bulk(&t, "a");
+    trace_block *bad = malloc(BULK_N * sizeof *bad);
+    assert_non_null(bad);
+    memcpy(bad, t.blocks.v, BULK_N * sizeof *bad);
+    bad[1580].end = 0;   /* ends before it starts: the CHECK refuses it */
+
+    /* the fifth batch of 5000 fails: the row is named across the stream */
+    db_run_writer *w;
+    assert_int_equal(db_run_begin(f->d, f->exp, "bad", slug, &w, err, sizeof err), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(db_run_add_blocks(w, t.blocks.v, BULK_N, err, sizeof err), 0);
+    assert_int_equal(count_rows(f->d, "blocks"), 4 * BULK_N);
+    assert_int_equal(db_run_add_blocks(w, bad, BULK_N, err, sizeof err), -1);
+    assert_non_null(strstr(err, "blocks[21580]:"));
+    assert_non_null(strstr(err, "CHECK"));
+    assert_all_empty(f->d);
+    /* the writer is spent: later calls fail and store nothing */
+    assert_int_equal(db_run_add_blocks(w, t.blocks.v, 10, err, sizeof err), -1);
+    assert_non_null(strstr(err, "an earlier error abandoned this run"));
+    assert_int_equal(db_run_finish(w, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "an earlier error abandoned this run"));
+    assert_all_empty(f->d);
+
+    /* a bad block in the trace's own blocks, after streamed ones */
+    assert_int_equal(db_run_begin(f->d, f->exp, "bad", slug, &w, err, sizeof err), 0);
+    assert_int_equal(db_run_add_blocks(w, t.blocks.v, 4000, err, sizeof err), 0);
+    trace part;
+    build_bulk(&part, "a");
+    memmove(part.blocks.v, part.blocks.v + 4000, 1000 * sizeof *part.blocks.v);
+    part.blocks.n = 1000;
+    part.blocks.v[10].end = 0;
+    assert_int_equal(db_run_finish(w, &part, err, sizeof err), -1);
+    assert_non_null(strstr(err, "blocks[4010]:"));
+    assert_all_empty(f->d);
+    trace_free(&part);
+
+    /* another table fails at finish: the streamed blocks go too */
+    assert_int_equal(db_run_begin(f->d, f->exp, "bad", slug, &w, err, sizeof err), 0);
+    assert_int_equal(db_run_add_blocks(w, t.blocks.v, BULK_N, err, sizeof err), 0);
+    trace_str q = t.queue_events.v[BULK_N - 1].queue;
+    t.queue_events.v[BULK_N - 1].queue = 0;
+    t.blocks.n = 0;
+    assert_int_equal(db_run_finish(w, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "queue_events[4999]:"));
+    assert_all_empty(f->d);
+    t.queue_events.v[BULK_N - 1].queue = q;
+    t.blocks.n = BULK_N;
+
+    /* the savepoint is gone: the connection stores normally again */
+    assert_int_equal(db_store_run(f->d, f->exp, "good", &t, slug, err, sizeof err), 0);
+    assert_int_equal(count_rows(f->d, "runs"), 1);
+    assert_int_equal(count_rows(f->d, "blocks"), BULK_N);
+    free(bad);
+    trace_free(&t);
+}
+
+static void test_stream_abort(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE] = "x", good[DB_SLUG_SIZE];
+    trace t;
+    build_bulk(&t, "a");
+    db_run_writer *w = (db_run_writer *)&w;   /* overwritten with NULL */
+    assert_int_equal(db_run_begin(f->d, "nosuchexp0", "x", slug, &w, err, sizeof err),
+                     DB_NOT_FOUND);
+    assert_null(w);
+    assert_string_equal(slug, "");
+    assert_non_null(strstr(err, "nosuchexp0"));
+    assert_all_empty(f->d);
+    db_run_abort(NULL);
+
+    assert_int_equal(db_run_begin(f->d, f->exp, "aborted", slug, &w, err, sizeof err), 0);
+    db_run_abort(w);
+    assert_all_empty(f->d);
+    assert_int_equal(db_run_begin(f->d, f->exp, "aborted", slug, &w, err, sizeof err), 0);
+    assert_int_equal(db_run_add_blocks(w, t.blocks.v, BULK_N, err, sizeof err), 0);
+    assert_int_equal(count_rows(f->d, "blocks"), BULK_N);
+    db_run_abort(w);
+    assert_all_empty(f->d);
+    run_seen none = {0};
+    assert_int_equal(db_get_run(f->d, slug, on_run, &none, err, sizeof err), DB_NOT_FOUND);
+
+    /* inside an outer transaction an abort undoes only its own run */
+    assert_int_equal(db_begin(f->d, err, sizeof err), 0);
+    assert_int_equal(db_store_run(f->d, f->exp, "good", &t, good, err, sizeof err), 0);
+    assert_int_equal(db_run_begin(f->d, f->exp, "aborted", slug, &w, err, sizeof err), 0);
+    assert_int_equal(db_run_add_blocks(w, t.blocks.v, 100, err, sizeof err), 0);
+    db_run_abort(w);
+    assert_int_equal(db_commit(f->d, err, sizeof err), 0);
+    assert_int_equal(count_rows(f->d, "runs"), 1);
+    assert_int_equal(count_rows(f->d, "blocks"), BULK_N);
+    run_seen r = {0};
+    assert_int_equal(db_get_run(f->d, good, on_run, &r, err, sizeof err), 0);
+    assert_string_equal(r.name, "good");
+    trace_free(&t);
+}
+
 typedef struct win {
     int n;
     trace_block b[64];
@@ -852,6 +1073,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_experiments_and_slugs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bulk_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bulk_failure_names_row, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stream_equals_store, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stream_failure_leaves_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stream_abort, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,397 @@
+/* test_sim_stream.c -- sim_run with a block sink (sim.h, sim_block_sink).
+ *
+ * A sink must see exactly the blocks that trace->blocks holds without one,
+ * record for record and in the same order, in batches of the size asked
+ * for, while everything else of the trace stays as without a sink. Checked
+ * on every run of every shipped scenario and on random scenarios, with
+ * small batches so that batch boundaries fall everywhere; then a sink that
+ * fails, and the end-to-end path the bench and a server use: blocks
+ * streamed into SQLite (db_run_add_blocks) read back equal to the
+ * in-memory trace stored with db_store_run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include "../../db/db.h"
+#include "../../server/scenario.h"
+#include "test_sim_util.h"
+
+/* What a sink saw: every block, and the size of every batch. */
+typedef struct seen {
+    trace_block *v;
+    size_t n, cap;
+    size_t calls, small_calls;   /* small: fewer blocks than the batch */
+    size_t batch;
+    int fail_at_call;            /* return -1 on this call (1-based); 0 = never */
+} seen;
+
+static int collect(void *ctx, const trace_block *b, size_t n) {
+    seen *s = ctx;
+    s->calls++;
+    assert_true(n >= 1);
+    assert_true(n <= s->batch);
+    if (n < s->batch) s->small_calls++;
+    if (s->fail_at_call && (int)s->calls == s->fail_at_call) return -1;
+    if (s->n + n > s->cap) {
+        s->cap = (s->n + n) * 2;
+        s->v = realloc(s->v, s->cap * sizeof *s->v);
+        assert_non_null(s->v);
+    }
+    memcpy(s->v + s->n, b, n * sizeof *b);
+    s->n += n;
+    return 0;
+}
+
+static void assert_blocks_equal(const trace_block *a, const trace_block *b, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].kernel != b[i].kernel || a[i].index != b[i].index || a[i].sm != b[i].sm ||
+            a[i].start != b[i].start || a[i].end != b[i].end)
+            fail_msg("block %zu: kernel %d index %d SM %d [%lld, %lld), expected kernel %d "
+                     "index %d SM %d [%lld, %lld)", i, a[i].kernel, a[i].index, a[i].sm,
+                     (long long)a[i].start, (long long)a[i].end, b[i].kernel, b[i].index,
+                     b[i].sm, (long long)b[i].start, (long long)b[i].end);
+    }
+}
+
+/* Everything but the blocks is as without a sink, string ids included. */
+static void assert_rest_equal(const trace *u, const trace *t) {
+    assert_string_equal(u->name, t->name);
+    assert_string_equal(u->source, t->source);
+    assert_int_equal(u->strs.n, t->strs.n);
+    for (size_t i = 1; i < t->strs.n; i++)
+        assert_string_equal(trace_str_get(u, (trace_str)i), trace_str_get(t, (trace_str)i));
+    assert_int_equal(u->meta.n, t->meta.n);
+    assert_int_equal(u->kernels.n, t->kernels.n);
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *a = &u->kernels.v[i], *b = &t->kernels.v[i];
+        assert_int_equal(a->name, b->name);
+        assert_int_equal(a->stream, b->stream);
+        assert_int_equal(a->process, b->process);
+        assert_int_equal(a->priority, b->priority);
+        assert_int_equal(a->issue, b->issue);
+        assert_int_equal(a->first_block, b->first_block);
+        assert_int_equal(a->fully_dispatched, b->fully_dispatched);
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->blocks, b->blocks);
+    }
+    assert_int_equal(u->copies.n, t->copies.n);
+    for (size_t i = 0; i < t->copies.n; i++) {
+        const trace_copy *a = &u->copies.v[i], *b = &t->copies.v[i];
+        assert_int_equal(a->name, b->name);
+        assert_int_equal(a->engine, b->engine);
+        assert_int_equal(a->issue, b->issue);
+        assert_int_equal(a->start, b->start);
+        assert_int_equal(a->end, b->end);
+    }
+    assert_int_equal(u->queue_events.n, t->queue_events.n);
+    for (size_t i = 0; i < t->queue_events.n; i++) {
+        const trace_queue_event *a = &u->queue_events.v[i], *b = &t->queue_events.v[i];
+        assert_int_equal(a->t, b->t);
+        assert_int_equal(a->queue, b->queue);
+        assert_int_equal(a->item, b->item);
+        assert_int_equal(a->event, b->event);
+    }
+}
+
+/* Run cfg without and with a sink of `batch` blocks; the sink must see
+ * t's blocks. Returns the number of blocks. */
+static size_t check_config(const sim_config *cfg, size_t batch) {
+    char err[256];
+    trace t, u;
+    trace_init(&t);
+    if (sim_run(cfg, &t, err, sizeof err) != 0) fail_msg("sim_run: %s", err);
+    assert_null(cfg->block_sink);
+
+    seen s = {.batch = batch ? batch : SIM_SINK_BATCH};
+    sim_block_sink sink = {.ctx = &s, .emit = collect, .batch = batch};
+    sim_config c = *cfg;
+    c.block_sink = &sink;
+    trace_init(&u);
+    if (sim_run(&c, &u, err, sizeof err) != 0) fail_msg("sim_run with a sink: %s", err);
+    assert_false(u.oom);
+    assert_int_equal(u.blocks.n, 0);            /* every block went to the sink */
+    /* no more than a batch was kept (capacities grow from 16 by doubling) */
+    assert_true(u.blocks.cap <= (s.batch < 16 ? 16 : 2 * s.batch));
+    assert_int_equal(s.n, t.blocks.n);
+    assert_blocks_equal(s.v, t.blocks.v, t.blocks.n);
+    /* full batches, then one short batch if the count is not a multiple */
+    assert_int_equal(s.calls, (t.blocks.n + s.batch - 1) / s.batch);
+    assert_int_equal(s.small_calls, t.blocks.n % s.batch ? 1 : 0);
+    assert_rest_equal(&u, &t);
+    size_t n = t.blocks.n;
+    free(s.v);
+    trace_free(&u);
+    trace_free(&t);
+    return n;
+}
+
+/* ---- shipped scenarios ------------------------------------------------------ */
+
+static void scenario_dir(char *buf, size_t n) {
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(buf, n, "%s%sscenarios", root ? root : "", root ? "/" : "");
+}
+
+static void test_shipped_scenarios(void **state) {
+    (void)state;
+    char dir[1024];
+    scenario_dir(dir, sizeof dir);
+    DIR *d = opendir(dir);
+    if (!d) fail_msg("cannot open %s (set SCHEDLAB_ROOT or run from the repository root)", dir);
+    size_t files = 0, runs = 0, blocks = 0, crossed = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l <= 5 || strcmp(e->d_name + l - 5, ".json") != 0) continue;
+        char path[2048], err[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        scn_scenario *s = NULL;
+        if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
+        files++;
+        for (size_t r = 0; r < scn_run_count(s); r++) {
+            sim_config cfg;
+            assert_int_equal(scn_config(s, r, &cfg, err, sizeof err), 0);
+            size_t n = check_config(&cfg, 7);
+            crossed += n > 14;
+            blocks += n;
+            assert_int_equal(check_config(&cfg, 1), n);
+            assert_int_equal(check_config(&cfg, 0), n);   /* SIM_SINK_BATCH: one short batch */
+            runs++;
+        }
+        scn_free(s);
+    }
+    closedir(d);
+    assert_int_equal(files, 11);
+    assert_int_equal(runs, 17);
+    /* the batches of 7 really were split: runs of three and more batches */
+    assert_true(crossed >= 6);
+    assert_true(blocks > 200);
+}
+
+/* ---- random scenarios --------------------------------------------------------- */
+
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int64_t rng_range(uint64_t *s, int64_t lo, int64_t hi) {   /* [lo, hi] */
+    return lo + (int64_t)(rng_next(s) % (uint64_t)(hi - lo + 1));
+}
+
+static const char *const presets[] = {"tx2", "pascal-gilman", "orin-nano", "rtx2080ti", "h100"};
+static const char *const snames[] = {"S0", "S1", "S2", "S3", "S4", "S5"};
+static const char *const onames[] = {"op0", "op1", "op2", "op3", "op4", "op5", "op6", "op7",
+                                     "op8", "op9", "op10", "op11", "op12", "op13", "op14",
+                                     "op15"};
+static const char *const pnames[] = {"P0", "P1"};
+
+/* Streams in one or two processes (NULL streams and priorities among them),
+ * kernels of 1..300 blocks, copies and host syncs at coarse times so that
+ * ties happen, either placement policy, with and without latencies. */
+static void generate(tb *b, uint64_t seed) {
+    uint64_t s = seed;
+    tb_init(b, presets[rng_range(&s, 0, 4)]);
+    const sim_device *d = &b->cfg.device;
+    b->cfg.policy.placement = (int32_t)rng_range(&s, 0, 1);
+    if (rng_range(&s, 0, 2) == 0) b->cfg.policy.launch_latency = rng_range(&s, 1, 20000);
+    if (rng_range(&s, 0, 2) == 0) b->cfg.policy.dispatch_latency = rng_range(&s, 1, 3000);
+    int nproc = (int)rng_range(&s, 1, 2);
+    int nstreams = (int)rng_range(&s, 1, 6);
+    for (int i = 0; i < nstreams; i++) {
+        const char *p = pnames[rng_range(&s, 0, nproc - 1)];
+        int64_t k = rng_range(&s, 0, 4);
+        if (k == 0) tb_stream(b, "null", p, SIM_PRIO_NONE);
+        else tb_stream(b, snames[i], p, k == 1 ? SIM_PRIO_NONE : (int32_t)rng_range(&s, -2, 0));
+    }
+    int nops = (int)rng_range(&s, 3, 16);
+    for (int i = 0; i < nops; i++) {
+        int32_t st = (int32_t)rng_range(&s, 0, (int64_t)b->nstreams - 1);
+        int64_t at = rng_range(&s, 0, 5) * 50000;
+        int64_t kind = rng_range(&s, 0, 9);
+        if (kind < 7) {
+            int32_t threads = (int32_t)rng_range(&s, 1, d->max_threads_per_block / 32) * 32;
+            int64_t smem = rng_range(&s, 0, 1) ? 0 : rng_range(&s, 0, d->max_smem_per_block);
+            sim_op *o = tb_kernel(b, onames[i], st, at, rng_range(&s, 1, 300), threads, smem, 0);
+            int64_t times[3];
+            size_t nt = (size_t)rng_range(&s, 1, 3);
+            for (size_t j = 0; j < nt; j++) times[j] = rng_range(&s, 0, 1) ? 100000 : rng_range(&s, 1, 200000);
+            tb_times(b, o, times, nt);
+        } else if (kind < 9) {
+            tb_copy(b, onames[i], st, at, rng_range(&s, 1, 16) * MIB,
+                    (trace_copy_dir)rng_range(&s, 0, 2));
+        } else {
+            tb_op(b, SIM_OP_SYNC, onames[i], st, at);
+        }
+    }
+}
+
+static void test_random_scenarios(void **state) {
+    (void)state;
+    tb *b = malloc(sizeof *b);
+    assert_non_null(b);
+    static const size_t batches[] = {7, 1, 3, 64, 1000};
+    size_t total = 0, multi = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        generate(b, seed);
+        size_t batch = batches[seed % 5];
+        size_t n = check_config(tb_config(b), batch);
+        total += n;
+        multi += n > 2 * batch;
+    }
+    free(b);
+    assert_true(total > 100000);
+    assert_true(multi > 200);   /* most runs crossed several batch boundaries */
+}
+
+/* ---- a sink that fails ---------------------------------------------------------- */
+
+static void fail_config(tb *b) {
+    tb_init(b, "tx2");
+    int32_t s1 = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(b, "K1", s1, 0, 40, 256, 0, 1000);
+}
+
+static void test_failing_sink(void **state) {
+    (void)state;
+    tb *b = malloc(sizeof *b);
+    assert_non_null(b);
+    fail_config(b);
+    seen s = {.batch = 7, .fail_at_call = 2};
+    sim_block_sink sink = {.ctx = &s, .emit = collect, .batch = 7};
+    b->cfg.block_sink = &sink;
+    char err[256];
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "block sink failed on blocks[7..13]; the run stopped there");
+    assert_int_equal(s.calls, 2);   /* nothing more was handed over */
+    assert_int_equal(s.n, 7);
+    trace_free(&t);
+    free(s.v);
+
+    /* the last, short batch fails: the message names it */
+    s = (seen){.batch = 7, .fail_at_call = 6};
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "block sink failed on blocks[35..39]; the run stopped there");
+    assert_int_equal(s.calls, 6);
+    assert_int_equal(s.n, 35);
+    trace_free(&t);
+    free(s.v);
+
+    /* a sink without a function is a config error, before anything runs */
+    sink.emit = NULL;
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(b), &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "block_sink.emit: missing"));
+    assert_int_equal(t.kernels.n, 0);
+    trace_free(&t);
+    free(b);
+}
+
+/* ---- streamed into SQLite ----------------------------------------------------------- */
+
+typedef struct db_sink {
+    db_run_writer *w;
+    size_t calls;
+    char err[256];
+} db_sink;
+
+static int to_db(void *ctx, const trace_block *b, size_t n) {
+    db_sink *s = ctx;
+    s->calls++;
+    return db_run_add_blocks(s->w, b, n, s->err, sizeof s->err);
+}
+
+static int on_run(void *ctx, const db_run *r) {
+    *(db_summary *)ctx = r->summary;
+    return 0;
+}
+
+static void test_stream_to_db(void **state) {
+    (void)state;
+    char dir[] = "/tmp/schedlab-test-stream-XXXXXX", path[64], err[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/s.db", dir);
+    db *d;
+    assert_int_equal(db_open(path, &d, err, sizeof err), 0);
+    char exp[DB_SLUG_SIZE], mem[DB_SLUG_SIZE], str[DB_SLUG_SIZE];
+    assert_int_equal(db_create_experiment(d, "e", NULL, "scenario", NULL, NULL, exp, err,
+                                          sizeof err), 0);
+    tb *b = malloc(sizeof *b);
+    assert_non_null(b);
+    generate(b, 11);
+    const sim_config *cfg = tb_config(b);
+
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(cfg, &t, err, sizeof err), 0);
+    assert_true(t.blocks.n > 200);
+    assert_int_equal(db_store_run(d, exp, "memory", &t, mem, err, sizeof err), 0);
+
+    db_sink s = {0};
+    sim_block_sink sink = {.ctx = &s, .emit = to_db, .batch = 7};
+    sim_config c = *cfg;
+    c.block_sink = &sink;
+    trace u;
+    trace_init(&u);
+    assert_int_equal(db_run_begin(d, exp, "stream", str, &s.w, err, sizeof err), 0);
+    assert_int_equal(sim_run(&c, &u, err, sizeof err), 0);
+    assert_int_equal(db_run_finish(s.w, &u, err, sizeof err), 0);
+    assert_int_equal(s.calls, (t.blocks.n + 6) / 7);
+
+    trace lm, ls;
+    trace_init(&lm);
+    trace_init(&ls);
+    assert_int_equal(db_load_run(d, mem, DB_LOAD_ALL, &lm, err, sizeof err), 0);
+    assert_int_equal(db_load_run(d, str, DB_LOAD_ALL, &ls, err, sizeof err), 0);
+    assert_int_equal(ls.blocks.n, t.blocks.n);
+    assert_blocks_equal(ls.blocks.v, t.blocks.v, t.blocks.n);
+    assert_int_equal(ls.kernels.n, lm.kernels.n);
+    assert_int_equal(ls.queue_events.n, lm.queue_events.n);
+    assert_int_equal(ls.copies.n, lm.copies.n);
+    db_summary sm, ss;
+    assert_int_equal(db_get_run(d, mem, on_run, &sm, err, sizeof err), 0);
+    assert_int_equal(db_get_run(d, str, on_run, &ss, err, sizeof err), 0);
+    assert_int_equal(ss.kernels, sm.kernels);
+    assert_int_equal(ss.blocks, sm.blocks);
+    assert_int_equal(ss.copies, sm.copies);
+    assert_int_equal(ss.queue_events, sm.queue_events);
+    assert_int_equal(ss.t_min, sm.t_min);
+    assert_int_equal(ss.t_max, sm.t_max);
+    assert_int_equal(ss.sms, sm.sms);
+    assert_int_equal(ss.max_block_dur, sm.max_block_dur);
+    assert_int_equal(ss.blocks, (int64_t)t.blocks.n);
+
+    trace_free(&lm);
+    trace_free(&ls);
+    trace_free(&u);
+    trace_free(&t);
+    free(b);
+    db_close(d);
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char p[96];
+        snprintf(p, sizeof p, "%s%s", path, suffix[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shipped_scenarios),
+        cmocka_unit_test(test_random_scenarios),
+        cmocka_unit_test(test_failing_sink),
+        cmocka_unit_test(test_stream_to_db),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
