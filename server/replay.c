@@ -85,11 +85,11 @@ static json_t *device_json(const trace *t, const char *what, const char *preset,
         }
         if (sim_preset_find(t->device.name)) return json_string(t->device.name);
         snprintf(err, errlen,
-                 "%s: the trace's device \"%s\" is incomplete (%s); name a preset with --device",
+                 "%s: the trace's device \"%s\" is incomplete (%s); replay it on a device preset (--device PRESET)",
                  what, t->device.name, why);
         return NULL;
     }
-    snprintf(err, errlen, "%s: the trace names no device; name a preset with --device", what);
+    snprintf(err, errlen, "%s: the trace names no device; replay it on a device preset (--device PRESET)", what);
     return NULL;
 }
 

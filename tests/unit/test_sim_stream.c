@@ -318,7 +318,8 @@ static int on_run(void *ctx, const db_run *r) {
 
 static void test_stream_to_db(void **state) {
     (void)state;
-    char dir[] = "/tmp/schedlab-test-stream-XXXXXX", path[64], err[256];
+    char dir[64] = "/tmp/schedlab-test-stream-", path[96], err[256];
+    memset(dir + strlen(dir), 'X', 6);   /* mkdtemp's template */
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/s.db", dir);
     db *d;

@@ -131,7 +131,18 @@ function replayForm(c) {
     h('label', { for: 'replay-device' }, 'device'), select, button, msg);
   api.presets().then((p) => {
     const names = (p.presets || []).map((x) => x.name);
-    const want = c.run.device && names.includes(c.run.device.name) ? c.run.device.name : names[0];
+    const dev = c.run.device;
+    // A recorded device that is no preset replays as itself, when the trace
+    // recorded every limit the simulator needs (profilers often do not).
+    const limits = ['sms', 'threads_per_sm', 'max_threads_per_block', 'blocks_per_sm', 'warps_per_sm',
+      'regs_per_sm', 'max_regs_per_block', 'smem_per_sm', 'max_smem_per_block', 'warp_size',
+      'schedulers_per_sm', 'copy_engines', 'copy_bandwidth'];
+    const own = dev && dev.name && !names.includes(dev.name) && limits.every((f) => dev[f] > 0);
+    if (own) select.append(h('option', { value: '', selected: true }, `as recorded (${dev.name})`));
+    // otherwise the preset the recorded name mentions ("Tesla V100-SXM2" -> v100)
+    const squash = (x) => String(x).toLowerCase().replace(/[^a-z0-9]/g, '');
+    const named = dev && dev.name ? names.find((n) => squash(dev.name).includes(squash(n.split('-')[0]))) : null;
+    const want = own ? null : dev && names.includes(dev.name) ? dev.name : named || names[0];
     for (const n of names) select.append(h('option', { value: n, selected: n === want }, n));
   }).catch((e) => {
     if (e.name !== 'AbortError') msg.replaceChildren(errorBox(e.message));
