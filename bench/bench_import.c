@@ -9,23 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include "../db/db.h"
 #include "../importers/importers.h"
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double peak_rss_mb(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0;
-}
+#include "bench_util.h"
 
 static unsigned char *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
@@ -51,7 +38,7 @@ int main(int argc, char **argv) {
     char err[512];
     imp_format fmt = imp_format_parse(argv[1]);
     size_t len;
-    double t0 = now();
+    double t0 = now_s();
     unsigned char *data = slurp(argv[2], &len);
     if (!data) {
         fprintf(stderr, "%s: cannot read\n", argv[2]);
@@ -60,12 +47,12 @@ int main(int argc, char **argv) {
     imp_file file = {argv[2], data, len};
     trace t;
     trace_init(&t);
-    double t1 = now();
+    double t1 = now_s();
     if (imp_import(fmt, &file, 1, &t, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
-    double t2 = now();
+    double t2 = now_s();
     size_t rows = t.kernels.n + t.copies.n + t.blocks.n;
 
     remove(argv[3]);
@@ -78,7 +65,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     db_close(d);
-    double t3 = now();
+    double t3 = now_s();
     printf("{\"bench\":\"import\",\"format\":\"%s\",\"rows\":%zu,\"bytes\":%zu,"
            "\"read_s\":%.4f,\"parse_s\":%.4f,\"store_s\":%.4f,\"total_s\":%.4f,"
            "\"rows_per_s\":%.0f,\"parse_rows_per_s\":%.0f,\"peak_rss_mb\":%.1f}\n",

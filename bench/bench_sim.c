@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../db/db.h"
+#include "bench_util.h"
 #include "../simcore/sim.h"
 
 #define NKERNELS 4096
@@ -44,24 +45,6 @@ static uint64_t rng_next(uint64_t *s) {
 
 static int64_t rng_range(uint64_t *s, int64_t lo, int64_t hi) {
     return lo + (int64_t)(rng_next(s) % (uint64_t)(hi - lo + 1));
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double peak_rss_mb(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0;   /* Linux: kilobytes */
 }
 
 /* The block sink of mode "stream": every batch straight into the run. */

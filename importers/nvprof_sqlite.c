@@ -32,6 +32,20 @@ static int has_corr(imp_sql *s, const char *table) {
     return imp_sql_table_has(s, table, cols);
 }
 
+/* Finish "SELECT k.rowid, <columns>" with `pre`, the correlation id (NULL
+ * where the table has none), `post` and the FROM clause, then prepare it:
+ * the row shape imp_sql_read_kernels / imp_sql_read_copies expect. */
+static int prepare_rows(imp_sql *s, const char *table, char *sql, size_t cap, const char *pre,
+                        const char *post, sqlite3_stmt **st) {
+    int corr = has_corr(s, table);
+    if (corr < 0) return -1;
+    size_t n = strlen(sql);
+    if (snprintf(sql + n, cap - n, "%s, %s%s FROM \"%s\" k ORDER BY k.rowid", pre,
+                 corr ? "k.correlationId" : "NULL", post, table) >= (int)(cap - n))
+        return imp_sql_fail(s, table, "query too long");
+    return imp_sql_prepare(s, table, sql, st);
+}
+
 static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_cache *names,
                         imp_sql_src *src) {
     imp_sql_col cols[] = {
@@ -45,14 +59,8 @@ static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_ca
     char sql[SQL_MAX] = "SELECT k.rowid";
     if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
         return -1;
-    int corr = has_corr(s, table);
-    if (corr < 0) return -1;
-    size_t n = strlen(sql);
-    if (snprintf(sql + n, sizeof sql - n, ", NULL, %s, NULL, NULL FROM \"%s\" k ORDER BY k.rowid",
-                 corr ? "k.correlationId" : "NULL", table) >= (int)(sizeof sql - n))
-        return imp_sql_fail(s, table, "query too long");
     sqlite3_stmt *st;
-    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    if (prepare_rows(s, table, sql, sizeof sql, ", NULL", ", NULL, NULL", &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_kernels(s, t, st, src, names);
     sqlite3_finalize(st);
@@ -70,14 +78,8 @@ static int read_copies(imp_sql *s, trace *t, const char *table, bool memset_, im
     char sql[SQL_MAX] = "SELECT k.rowid";
     if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
         return -1;
-    int corr = has_corr(s, table);
-    if (corr < 0) return -1;
-    size_t n = strlen(sql);
-    if (snprintf(sql + n, sizeof sql - n, ", %s, NULL, NULL FROM \"%s\" k ORDER BY k.rowid",
-                 corr ? "k.correlationId" : "NULL", table) >= (int)(sizeof sql - n))
-        return imp_sql_fail(s, table, "query too long");
     sqlite3_stmt *st;
-    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    if (prepare_rows(s, table, sql, sizeof sql, "", ", NULL, NULL", &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_copies(s, t, st, src, memset_);
     sqlite3_finalize(st);
