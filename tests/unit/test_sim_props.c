@@ -391,8 +391,91 @@ static void test_generator_coverage(void **state) {
     assert_true(waited > NSEEDS);   /* contention: kernels do queue */
 }
 
+
+/* ---- golden digests --------------------------------------------------------
+ * A 64-bit FNV-1a digest of every record of each seed's trace (strings by
+ * text, not id), compared with tests/golden/props.digests, written before the
+ * simcore seams refactor (issue 7): the refactor must leave every trace of
+ * every seed unchanged, record for record. SCHEDLAB_WRITE_GOLDEN=1 rewrites
+ * the file instead (only when a change of behaviour is intended). */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 0x100000001B3ULL;
+    return h;
+}
+#define FNV_VAL(h, v) do { int64_t v_ = (int64_t)(v); h = fnv(h, &v_, sizeof v_); } while (0)
+static uint64_t fnv_str(uint64_t h, const trace *t, trace_str id) {
+    const char *s = trace_str_get(t, id);
+    return s ? fnv(h, s, strlen(s) + 1) : fnv(h, "", 1);
+}
+
+static uint64_t trace_digest(const trace *t) {
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *k = &t->kernels.v[i];
+        h = fnv_str(h, t, k->name); h = fnv_str(h, t, k->stream); h = fnv_str(h, t, k->process);
+        FNV_VAL(h, k->priority); FNV_VAL(h, k->threads); FNV_VAL(h, k->issue);
+        FNV_VAL(h, k->first_block); FNV_VAL(h, k->fully_dispatched); FNV_VAL(h, k->end);
+        FNV_VAL(h, k->blocks); FNV_VAL(h, k->smem); FNV_VAL(h, k->regs);
+    }
+    for (size_t i = 0; i < t->blocks.n; i++) {
+        const trace_block *b = &t->blocks.v[i];
+        FNV_VAL(h, b->kernel); FNV_VAL(h, b->index); FNV_VAL(h, b->sm);
+        FNV_VAL(h, b->start); FNV_VAL(h, b->end);
+    }
+    for (size_t i = 0; i < t->copies.n; i++) {
+        const trace_copy *c = &t->copies.v[i];
+        h = fnv_str(h, t, c->name); h = fnv_str(h, t, c->stream); h = fnv_str(h, t, c->process);
+        FNV_VAL(h, c->direction); FNV_VAL(h, c->engine); FNV_VAL(h, c->bytes);
+        FNV_VAL(h, c->issue); FNV_VAL(h, c->start); FNV_VAL(h, c->end);
+    }
+    for (size_t i = 0; i < t->queue_events.n; i++) {
+        const trace_queue_event *q = &t->queue_events.v[i];
+        FNV_VAL(h, q->t); h = fnv_str(h, t, q->queue); h = fnv_str(h, t, q->item);
+        FNV_VAL(h, q->event);
+    }
+    for (size_t i = 0; i < t->meta.n; i++) {
+        h = fnv_str(h, t, t->meta.v[i].key); h = fnv_str(h, t, t->meta.v[i].value);
+    }
+    return h;
+}
+
+static void test_golden_digests(void **state) {
+    (void)state;
+    const char *dir = getenv("SCHEDLAB_GOLDEN_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/props.digests", dir ? dir : "tests/golden");
+    bool write = getenv("SCHEDLAB_WRITE_GOLDEN") && strcmp(getenv("SCHEDLAB_WRITE_GOLDEN"), "1") == 0;
+    FILE *f = fopen(path, write ? "w" : "r");
+    if (!f) fail_msg("cannot open %s (run the test from the repository root)", path);
+    tb *b = malloc(sizeof *b);
+    assert_non_null(b);
+    for (uint64_t seed = 1; seed <= NSEEDS; seed++) {
+        gen g;
+        generate(b, seed, &g);
+        trace t;
+        tb_run(b, &t);
+        uint64_t d = trace_digest(&t);
+        trace_free(&t);
+        if (write) {
+            fprintf(f, "%llu %016llx\n", (unsigned long long)seed, (unsigned long long)d);
+            continue;
+        }
+        unsigned long long s_file = 0, d_file = 0;
+        if (fscanf(f, "%llu %llx", &s_file, &d_file) != 2 || s_file != seed)
+            fail_msg("%s: no digest for seed %llu", path, (unsigned long long)seed);
+        if (d_file != d)
+            fail_msg("seed %llu: trace digest %016llx differs from the golden %016llx: the "
+                     "simulator's behaviour changed", (unsigned long long)seed,
+                     (unsigned long long)d, d_file);
+    }
+    free(b);
+    fclose(f);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_digests),
         cmocka_unit_test(test_random_scenarios),
         cmocka_unit_test(test_generator_coverage),
     };

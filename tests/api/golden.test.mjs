@@ -1,0 +1,40 @@
+// golden.test.mjs -- every shipped scenario, every variant, simulated by the
+// CLI, is byte-identical to the trace committed in tests/golden/scenarios/
+// (written before the simcore seams refactor of issue 7). A difference means
+// the simulator's behaviour or the trace writer changed: if that is intended,
+// regenerate with tests/golden/make_golden.sh and say why in the commit.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { cli, repo } from './server.mjs';
+
+const scenarios = readdirSync(join(repo, 'scenarios')).filter((f) => f.endsWith('.json')).sort();
+
+test('there are shipped scenarios and a golden trace for each run of each', () => {
+  assert.ok(scenarios.length >= 11, `only ${scenarios.length} scenarios`);
+});
+
+for (const file of scenarios) {
+  const spec = JSON.parse(readFileSync(join(repo, 'scenarios', file), 'utf8'));
+  const runs = [null, ...(spec.variants || []).map((v) => v.name)];
+  for (const run of runs) {
+    const base = file.replace(/\.json$/, '');
+    const golden = join(repo, 'tests/golden/scenarios', `${base}${run ? `--${run}` : ''}.trace.json`);
+    test(`${file}${run ? ` --variant ${run}` : ''} matches its golden trace byte for byte`, () => {
+      const args = ['simulate', join(repo, 'scenarios', file)];
+      if (run) args.push('--variant', run);
+      const r = cli(args);
+      assert.equal(r.code, 0, r.stderr);
+      const want = readFileSync(golden, 'utf8');
+      if (r.stdout !== want) {
+        let i = 0;
+        while (i < want.length && r.stdout[i] === want[i]) i++;
+        assert.fail(`${golden}: first difference at byte ${i}: got ` +
+          `${JSON.stringify(r.stdout.slice(Math.max(0, i - 40), i + 80))}, want ` +
+          `${JSON.stringify(want.slice(Math.max(0, i - 40), i + 80))}`);
+      }
+    });
+  }
+}
