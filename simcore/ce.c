@@ -1,7 +1,6 @@
 /* ce.c -- CE queues and copy engines. See ce.h. */
 #include "ce.h"
 
-#include "streams.h"
 
 int32_t ce_engine_for(int32_t dir, int32_t n) {
     return (n >= 2 && dir == TRACE_COPY_D2H) ? 1 : 0;
@@ -19,13 +18,10 @@ static void qevent(sim_state *st, int64_t t, int32_t e, int32_t op, trace_queue_
 
 static void start_next(sim_state *st, int32_t e, int64_t t) {
     ce_engine *ce = &st->ce[e];
-    if (ce->busy || ce->head < 0) return;
+    if (ce->busy || fifo_empty(&ce->q)) return;
     /* TX2 paper, rules C2 and C3: the head of the CE queue is assigned to the
      * free engine and leaves the CE queue */
-    int32_t op = ce->head;
-    ce->head = st->ops[op].ce_next;
-    if (ce->head < 0) ce->tail = -1;
-    st->ops[op].ce_next = -1;
+    int32_t op = fifo_pop(&ce->q, st->op_ce_next);
     qevent(st, t, e, op, TRACE_DEQUEUE);
     ce->busy = true;
     trace_copy *c = &st->t->copies.v[st->ops[op].rec];
@@ -39,10 +35,7 @@ void ce_enqueue(sim_state *st, int32_t op, int64_t t) {
     int32_t e = ce_engine_for(st->cfg->ops[op].direction, st->nce);
     ce_engine *ce = &st->ce[e];
     /* TX2 paper, rule C1 */
-    st->ops[op].ce_next = -1;
-    if (ce->tail >= 0) st->ops[ce->tail].ce_next = op;
-    else ce->head = op;
-    ce->tail = op;
+    fifo_push(&ce->q, st->op_ce_next, op);
     qevent(st, t, e, op, TRACE_ENQUEUE);
     start_next(st, e, t);
 }
@@ -50,6 +43,6 @@ void ce_enqueue(sim_state *st, int32_t op, int64_t t) {
 void ce_copy_done(sim_state *st, int32_t e, int32_t op, int64_t t) {
     /* TX2 paper §2.2: a CE performs only one copy operation at a time */
     st->ce[e].busy = false;
+    (void)op;   /* its stream's head completes: the caller's (C4) */
     start_next(st, e, t);
-    streams_complete_head(st, st->ops[op].stream, t);
 }

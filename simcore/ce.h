@@ -11,7 +11,7 @@
  * for d2h, each with its own FIFO queue "ce:0" / "ce:1", so that a copy in
  * one direction never waits behind the other direction.
  *
- * All state lives in the sim_state (state.h). */
+ * ce.c calls nothing above it. All state lives in the sim_state (state.h). */
 #ifndef SIMCORE_CE_H
 #define SIMCORE_CE_H
 
@@ -29,7 +29,8 @@ int64_t ce_copy_ns(int64_t bytes, double bandwidth);
 /* Copy op `op` joins the CE queue of its engine at t. */
 void ce_enqueue(sim_state *st, int32_t op, int64_t t);
 
-/* Engine e finished copy op `op` at t. */
+/* Engine e finished copy op `op` at t: the engine takes the next copy of
+ * its queue. The copy's stream head completing (C4) is the caller's. */
 void ce_copy_done(sim_state *st, int32_t e, int32_t op, int64_t t);
 
 #endif

@@ -3,8 +3,66 @@
 #include "device.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+#define SIM_DT_int32_t SIM_DT_I32
+#define SIM_DT_int64_t SIM_DT_I64
+#define SIM_DT_double SIM_DT_F64
+#define FIELD_ROW(field, type, kind, key, required, doc) \
+    { #field, key, SIM_DT_##type, kind, required, doc, offsetof(sim_device, field) },
+
+const sim_device_field sim_device_fields[] = { SIM_DEVICE_FIELDS(FIELD_ROW) };
+const size_t sim_device_nfields = sizeof sim_device_fields / sizeof sim_device_fields[0];
+
+const sim_device_field *sim_device_field_by_key(const char *key) {
+    for (size_t i = 0; key && i < sim_device_nfields; i++)
+        if (strcmp(sim_device_fields[i].key, key) == 0) return &sim_device_fields[i];
+    return NULL;
+}
+
+/* The fields are addressed by offset so that one loop serves every type;
+ * memcpy keeps the accesses free of aliasing questions. */
+int64_t sim_device_get_i64(const sim_device *d, const sim_device_field *f) {
+    const char *p = (const char *)d + f->offset;
+    int32_t i32;
+    int64_t i64;
+    double f64;
+    switch (f->type) {
+    case SIM_DT_I32: memcpy(&i32, p, sizeof i32); return i32;
+    case SIM_DT_I64: memcpy(&i64, p, sizeof i64); return i64;
+    case SIM_DT_F64: memcpy(&f64, p, sizeof f64);
+        return isfinite(f64) && fabs(f64) < 9.2e18 ? (int64_t)f64 : 0;
+    }
+    return 0;
+}
+
+double sim_device_get_f64(const sim_device *d, const sim_device_field *f) {
+    if (f->type != SIM_DT_F64) return (double)sim_device_get_i64(d, f);
+    double v;
+    memcpy(&v, (const char *)d + f->offset, sizeof v);
+    return v;
+}
+
+void sim_device_set_i64(sim_device *d, const sim_device_field *f, int64_t v) {
+    char *p = (char *)d + f->offset;
+    int32_t i32 = (int32_t)v;
+    double f64 = (double)v;
+    switch (f->type) {
+    case SIM_DT_I32: memcpy(p, &i32, sizeof i32); break;
+    case SIM_DT_I64: memcpy(p, &v, sizeof v); break;
+    case SIM_DT_F64: memcpy(p, &f64, sizeof f64); break;
+    }
+}
+
+void sim_device_set_f64(sim_device *d, const sim_device_field *f, double v) {
+    if (f->type != SIM_DT_F64) {
+        sim_device_set_i64(d, f, (int64_t)v);
+        return;
+    }
+    memcpy((char *)d + f->offset, &v, sizeof v);
+}
 
 void sim_device_fill_order(sim_device *dev) {
     if (dev->sm_order_kind == SIM_SM_ORDER_EXPLICIT) return;

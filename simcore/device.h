@@ -40,6 +40,71 @@ typedef struct sim_device {
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
 } sim_device;
 
+/* Every numeric field of sim_device, declared once (as Redis declares its
+ * configuration in one static_configs[] table). Scenario parsing, the trace
+ * JSON reader and writer, the database's devices table and /api/presets all
+ * walk this list, so a new device field is one line here (plus its column in
+ * a db migration). `name` and `sm_order` are not numbers and are handled
+ * where they are read.
+ *
+ *   X(field, type, kind, key, required, doc)
+ *     field    the struct member, and the column of the devices table
+ *     type     its C type: int32_t, int64_t or double
+ *     kind     how scenarios write it: SIM_DF_COUNT (a plain integer),
+ *              SIM_DF_SIZE (bytes, "48KiB"), SIM_DF_BANDWIDTH (bytes per
+ *              second, "25.6GB/s"), SIM_DF_FREQUENCY (Hz, "1.3GHz")
+ *     key      the JSON key (scenario, trace JSON, /api/presets)
+ *     required a device written out in full, without "preset", must give it
+ *     doc      one line for the docs and the dashboard */
+#define SIM_DEVICE_FIELDS(X) \
+    X(sms,                   int32_t, SIM_DF_COUNT,     "sms",                   1, "streaming multiprocessors (SMs)") \
+    X(threads_per_sm,        int32_t, SIM_DF_COUNT,     "threads_per_sm",        1, "resident threads per SM") \
+    X(max_threads_per_block, int32_t, SIM_DF_COUNT,     "max_threads_per_block", 1, "threads per block at most") \
+    X(blocks_per_sm,         int32_t, SIM_DF_COUNT,     "blocks_per_sm",         1, "resident blocks per SM") \
+    X(warps_per_sm,          int32_t, SIM_DF_COUNT,     "warps_per_sm",          1, "resident warps per SM") \
+    X(regs_per_sm,           int64_t, SIM_DF_COUNT,     "regs_per_sm",           1, "32-bit registers per SM") \
+    X(max_regs_per_block,    int64_t, SIM_DF_COUNT,     "max_regs_per_block",    1, "registers per block at most") \
+    X(smem_per_sm,           int64_t, SIM_DF_SIZE,      "smem_per_sm",           1, "shared memory per SM, bytes") \
+    X(max_smem_per_block,    int64_t, SIM_DF_SIZE,      "max_smem_per_block",    1, "shared memory per block at most, bytes") \
+    X(warp_size,             int32_t, SIM_DF_COUNT,     "warp_size",             1, "threads per warp") \
+    X(schedulers_per_sm,     int32_t, SIM_DF_COUNT,     "schedulers_per_sm",     0, "warp schedulers (sub-cores) per SM; default 4") \
+    X(copy_engines,          int32_t, SIM_DF_COUNT,     "copy_engines",          0, "copy engines: 1 for both directions, 2 for h2d + d2h; default 1") \
+    X(copy_bandwidth,        double,  SIM_DF_BANDWIDTH, "copy_bandwidth",        1, "bytes per second of one copy engine") \
+    X(clock_hz,              int64_t, SIM_DF_FREQUENCY, "clock",                 0, "SM clock in Hz; 0 = unknown (\"cycles\" units need it)")
+
+typedef enum sim_device_kind {
+    SIM_DF_COUNT = 0,
+    SIM_DF_SIZE,
+    SIM_DF_BANDWIDTH,
+    SIM_DF_FREQUENCY
+} sim_device_kind;
+
+typedef enum sim_device_type { SIM_DT_I32 = 0, SIM_DT_I64, SIM_DT_F64 } sim_device_type;
+
+/* One row of SIM_DEVICE_FIELDS as data, for code that loops over fields. */
+typedef struct sim_device_field {
+    const char *field;       /* struct member and db column */
+    const char *key;         /* JSON key */
+    sim_device_type type;
+    sim_device_kind kind;
+    int required;
+    const char *doc;
+    size_t offset;           /* offsetof(sim_device, field) */
+} sim_device_field;
+
+extern const sim_device_field sim_device_fields[];
+extern const size_t sim_device_nfields;
+
+/* The field whose JSON key is `key`; NULL when none is. */
+const sim_device_field *sim_device_field_by_key(const char *key);
+
+/* Read / write a field as a number (integers convert exactly; a double field
+ * reads as its value rounded toward zero through the _i64 accessor). */
+int64_t sim_device_get_i64(const sim_device *d, const sim_device_field *f);
+double sim_device_get_f64(const sim_device *d, const sim_device_field *f);
+void sim_device_set_i64(sim_device *d, const sim_device_field *f, int64_t v);
+void sim_device_set_f64(sim_device *d, const sim_device_field *f, double v);
+
 /* Fill dev->sm_order[] from sm_order_kind (no-op for SIM_SM_ORDER_EXPLICIT). */
 void sim_device_fill_order(sim_device *dev);
 

@@ -23,6 +23,7 @@ static inline size_t key_before_bit(const sim_engine_key *x, const sim_engine_ke
 void sim_engine_init(sim_engine *e) {
     e->heap = NULL;
     e->payload = NULL;
+    e->slot_id = NULL;
     e->free_slots = NULL;
     e->n = e->cap = e->nfree = 0;
     e->next_seq = 0;
@@ -31,6 +32,7 @@ void sim_engine_init(sim_engine *e) {
 void sim_engine_free(sim_engine *e) {
     free(e->heap);
     free(e->payload);
+    free(e->slot_id);
     free(e->free_slots);
     sim_engine_init(e);
 }
@@ -44,6 +46,10 @@ int sim_engine_reserve(sim_engine *e, size_t n) {
     sim_engine_payload *p = realloc(e->payload, n * sizeof *p);
     if (!p) return -1;
     e->payload = p;
+    sim_event_id *ids = realloc(e->slot_id, n * sizeof *ids);
+    if (!ids) return -1;
+    e->slot_id = ids;
+    for (size_t s = e->cap; s < n; s++) e->slot_id[s] = 0;
     uint32_t *f = realloc(e->free_slots, n * sizeof *f);
     if (!f) return -1;
     e->free_slots = f;
@@ -53,16 +59,19 @@ int sim_engine_reserve(sim_engine *e, size_t n) {
     return 0;
 }
 
-int sim_engine_push(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
+sim_event_id sim_engine_schedule(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
     if (e->n == e->cap) {
         size_t want = e->cap ? e->cap * 2 : 64;
         if (want > MAX_PENDING) want = MAX_PENDING;
-        if (want <= e->cap || sim_engine_reserve(e, want) != 0) return -1;
+        if (want <= e->cap || sim_engine_reserve(e, want) != 0) return 0;
     }
-    if (e->next_seq >= MAX_SEQ) return -1;
+    if (e->next_seq >= MAX_SEQ) return 0;
     uint32_t slot = e->free_slots[--e->nfree];
     e->payload[slot] = (sim_engine_payload){ .type = type, .a = a, .b = b };
     sim_engine_key k = { .t = t, .seq_slot = (e->next_seq++ << SLOT_BITS) | slot };
+    /* the packed key is unique; +1 keeps 0 free to mean "none" */
+    sim_event_id id = k.seq_slot + 1;
+    e->slot_id[slot] = id;
     /* sift up with a hole instead of swaps: one store per level */
     size_t i = e->n++;
     while (i > 0) {
@@ -72,23 +81,33 @@ int sim_engine_push(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b
         i = parent;
     }
     e->heap[i] = k;
-    return 0;
+    return id;
 }
 
-int64_t sim_engine_next_time(const sim_engine *e) {
-    return e->n ? e->heap[0].t : INT64_MAX;
+int sim_engine_push(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
+    return sim_engine_schedule(e, t, type, a, b) ? 0 : -1;
 }
 
-bool sim_engine_pop(sim_engine *e, sim_event *out) {
-    if (!e->n) return false;
+bool sim_engine_cancel(sim_engine *e, sim_event_id id) {
+    if (id == 0) return false;
+    uint32_t slot = (uint32_t)((id - 1) & SLOT_MASK);
+    if (slot >= e->cap || e->slot_id[slot] != id ||
+        e->payload[slot].type == SIM_EV_CANCELLED) return false;
+    e->payload[slot].type = SIM_EV_CANCELLED;
+    return true;
+}
+
+/* Remove the top of the heap into *out (cancelled or not). */
+static void pop_top(sim_engine *e, sim_event *out) {
     sim_engine_key top = e->heap[0];
     uint32_t slot = (uint32_t)(top.seq_slot & SLOT_MASK);
     const sim_engine_payload *p = &e->payload[slot];
     *out = (sim_event){ .t = top.t, .seq = top.seq_slot >> SLOT_BITS,
                         .type = p->type, .a = p->a, .b = p->b };
+    e->slot_id[slot] = 0;
     e->free_slots[e->nfree++] = slot;
     size_t n = --e->n;
-    if (!n) return true;
+    if (!n) return;
     sim_engine_key last = e->heap[n];
     /* Bottom-up deletion (Floyd): walk the hole down to a leaf along the
      * smaller children, one comparison per level, then sift `last` up from
@@ -109,6 +128,24 @@ bool sim_engine_pop(sim_engine *e, sim_event *out) {
         i = parent;
     }
     e->heap[i] = last;
+}
+
+/* Drop cancelled events from the top, so the top is a pending event. */
+static void drop_cancelled(sim_engine *e) {
+    sim_event dead;
+    while (e->n && e->payload[e->heap[0].seq_slot & SLOT_MASK].type == SIM_EV_CANCELLED)
+        pop_top(e, &dead);
+}
+
+int64_t sim_engine_next_time(sim_engine *e) {
+    drop_cancelled(e);
+    return e->n ? e->heap[0].t : INT64_MAX;
+}
+
+bool sim_engine_pop(sim_engine *e, sim_event *out) {
+    drop_cancelled(e);
+    if (!e->n) return false;
+    pop_top(e, out);
     return true;
 }
 

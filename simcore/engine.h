@@ -12,6 +12,15 @@
  * 2^24 events pending at once and 2^40 events scheduled per engine; a push
  * beyond them fails like an allocation failure.
  *
+ * Cancellation: an event scheduled with sim_engine_schedule has an id;
+ * sim_engine_cancel(id) removes it before it fires (a time slice that ends
+ * early, a preempted block's completion). Cancelled events stay in the heap
+ * and are dropped when they reach its top (lazy deletion): O(1) to cancel,
+ * nothing to search. An id names its event only while it is pending: each
+ * payload slot carries the id of the event that holds it, so cancelling an
+ * event that already fired (or was cancelled) is a no-op that says so.
+ * Type 0 is the engine's mark for "cancelled"; callers' types start at 1.
+ *
  * Memory: the engine owns its arrays; sim_engine_free releases them.
  * No globals: every run has its own engine. */
 #ifndef SIMCORE_ENGINE_H
@@ -40,9 +49,14 @@ typedef struct sim_engine_payload {
     int64_t b;
 } sim_engine_payload;
 
+typedef uint64_t sim_event_id;   /* 0 = none */
+
+#define SIM_EV_CANCELLED 0
+
 typedef struct sim_engine {
     sim_engine_key *heap;
     sim_engine_payload *payload;  /* [cap], by slot */
+    sim_event_id *slot_id;        /* [cap]: id of the pending event in the slot; 0 = free */
     uint32_t *free_slots;         /* stack of unused slots */
     size_t n, cap, nfree;
     uint64_t next_seq;
@@ -59,13 +73,22 @@ int sim_engine_reserve(sim_engine *e, size_t n);
  * above (nothing queued). */
 int sim_engine_push(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b);
 
-/* Time of the earliest event, or INT64_MAX when none is pending. */
-int64_t sim_engine_next_time(const sim_engine *e);
+/* The same, returning the event's id (0 on failure) for sim_engine_cancel. */
+sim_event_id sim_engine_schedule(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b);
 
-/* Remove the earliest event (smallest t, then smallest seq) into *out;
- * false when empty. */
+/* Cancel a pending event. Returns true when it was pending (it will not
+ * fire), false when it already fired or was cancelled. */
+bool sim_engine_cancel(sim_engine *e, sim_event_id id);
+
+/* Time of the earliest pending event, or INT64_MAX when none is (drops
+ * cancelled events from the top of the heap on the way). */
+int64_t sim_engine_next_time(sim_engine *e);
+
+/* Remove the earliest pending event (smallest t, then smallest seq) into
+ * *out; false when none is pending. */
 bool sim_engine_pop(sim_engine *e, sim_event *out);
 
+/* Events in the heap, cancelled ones not yet dropped included. */
 size_t sim_engine_size(const sim_engine *e);
 
 #endif

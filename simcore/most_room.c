@@ -6,10 +6,18 @@
  * at a time"; ties go to the first SM in the device's fixed order (§4.3).
  * The choice is re-evaluated for every block (§4.2): the room index of
  * sms.c is kept current as blocks start and finish, so reading the best SM
- * is O(1) and each change O(log SMs). */
-#include "placement.h"
+ * is O(1) and each change O(log SMs). Stateless. */
+#include "policy.h"
 
-int32_t most_room_pick_sm(sim_sms *s, int32_t kernel, const sim_need *k) {
+int32_t most_room_pick_sm(void *self, sim_sms *s, int32_t kernel, const sim_need *k) {
+    (void)self;
     sms_index(s, kernel, k);
     return sms_most_room(s);
 }
+
+const placement_policy placement_most_room = {
+    .name = "most-room",
+    .doc = "the SM with room for the most further blocks of the kernel, ties in the device's "
+           "SM order (Gilman et al., most-room paper §4)",
+    .pick = most_room_pick_sm,
+};

@@ -5,11 +5,24 @@
  * GPGPU-Sim's block issue loop, the turn is kept for the whole device: the
  * next block goes to the first SM after the last one used (in the device's
  * sm_order, wrapping around) that has room for it. */
-#include "placement.h"
+#include "policy.h"
 
-int32_t round_robin_pick_sm(sim_sms *s, int32_t kernel, const sim_need *k) {
+typedef struct rr_state {
+    int32_t next;            /* rank in sm_order to try first */
+} rr_state;
+
+static int32_t round_robin_pick_sm(void *self, sim_sms *s, int32_t kernel, const sim_need *k) {
+    rr_state *rr = self;
     sms_index(s, kernel, k);
-    int32_t sm = sms_first_fit(s, s->rr_next);
-    if (sm >= 0) s->rr_next = (s->rank[sm] + 1) % s->n;
+    int32_t sm = sms_first_fit(s, rr->next);
+    if (sm >= 0) rr->next = (s->rank[sm] + 1) % s->n;
     return sm;
 }
+
+const placement_policy placement_round_robin = {
+    .name = "round-robin",
+    .doc = "the next SM in the device's SM order after the last one used that has room "
+           "(the belief the most-room paper §4.1 tests)",
+    .state_size = sizeof(rr_state),
+    .pick = round_robin_pick_sm,
+};

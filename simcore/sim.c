@@ -1,13 +1,18 @@
 /* sim.c -- sim_run: check the configuration, set up the run state, drive the
- * event loop and fill the trace. The scheduling rules themselves live in
- * streams.c (G1, G4, C4, N1, N2, syncs), ee.c (G2, G3, X1, A1, A2, R1-R3),
- * ce.c (C1-C4), sms.c and the placement policies.
+ * event loop, route events and fill the trace. The scheduling rules
+ * themselves live in streams.c (G1, G4, C4, N1, N2, syncs), ee.c (G2, G3,
+ * X1, A1, A2, R1-R3), ce.c (C1-C4), sms.c and the policies (policy.h).
  *
- * Order within one instant t (deterministic, DESIGN §8): first every host
- * issue at t in (time, array index) order, then every event due at t in the
- * order it was scheduled, then block dispatch. Dispatch waits for the whole
- * instant so that blocks finishing together are all gone before the
- * scheduler looks for room. */
+ * Order within one instant t (deterministic, DESIGN §8): first the host
+ * acts (every op due at t, in (time, array index) order), then every event
+ * due at t in the order it was scheduled, then block dispatch. Dispatch
+ * waits for the whole instant so that blocks finishing together are all
+ * gone before the scheduler looks for room.
+ *
+ * sim.c is the top of the call graph: the layers below report completions
+ * by return value (ee_block_done) or by the event that fired, and sim.c
+ * passes them up (streams_complete_head, host op_done). It also hands
+ * blocks to the block sink, so nothing below knows there is one. */
 #include "sim.h"
 
 #include <stdio.h>
@@ -16,6 +21,7 @@
 
 #include "ce.h"
 #include "ee.h"
+#include "qnames.h"
 #include "state.h"
 #include "streams.h"
 
@@ -27,21 +33,6 @@
 
 static const char *proc_name(const sim_stream *s) {
     return s->process ? s->process : "P0";
-}
-
-static trace_str intern_join(trace *t, const char *a, const char *b, const char *c, const char *d) {
-    const char *parts[4] = { a, b, c, d };
-    size_t len[4], n = 1;
-    for (int i = 0; i < 4; i++) n += len[i] = strlen(parts[i]);
-    char buf[256];
-    char *s = n <= sizeof buf ? buf : malloc(n);
-    if (!s) { t->oom = true; return 0; }
-    char *w = s;
-    for (int i = 0; i < 4; i++) { memcpy(w, parts[i], len[i]); w += len[i]; }
-    *w = '\0';
-    trace_str id = trace_intern(t, s);
-    if (s != buf) free(s);
-    return id;
 }
 
 /* Check one op against the device; the message names ops[i].field. */
@@ -64,30 +55,9 @@ static int check_op(const sim_config *cfg, const sim_device *d, size_t i, char *
                      INT32_MAX);
             return -1;
         }
-        if (o->threads < 1 || o->threads > d->max_threads_per_block) {
-            snprintf(err, errlen, "ops[%zu].threads: %d is outside 1..max_threads_per_block (%d) of "
-                     "device %s", i, (int)o->threads, (int)d->max_threads_per_block, d->name);
-            return -1;
-        }
-        int64_t warps = (o->threads + d->warp_size - 1) / d->warp_size;
-        if (warps > d->warps_per_sm) {
-            snprintf(err, errlen, "ops[%zu].threads: %d threads take %lld warps, more than "
-                     "warps_per_sm (%d) of device %s", i, (int)o->threads, (long long)warps,
-                     (int)d->warps_per_sm, d->name);
-            return -1;
-        }
-        if (o->regs < 0 || (int64_t)o->regs * o->threads > d->max_regs_per_block) {
-            snprintf(err, errlen, "ops[%zu].regs: %d registers x %d threads is outside "
-                     "0..max_regs_per_block (%lld) of device %s", i, (int)o->regs, (int)o->threads,
-                     (long long)d->max_regs_per_block, d->name);
-            return -1;
-        }
-        if (o->smem < 0 || o->smem > d->max_smem_per_block) {
-            snprintf(err, errlen, "ops[%zu].smem: %lld bytes is outside 0..max_smem_per_block "
-                     "(%lld) of device %s", i, (long long)o->smem,
-                     (long long)d->max_smem_per_block, d->name);
-            return -1;
-        }
+        char path[32];
+        snprintf(path, sizeof path, "ops[%zu]", i);
+        if (sim_kernel_fits(d, o->threads, o->smem, o->regs, path, err, errlen) != 0) return -1;
         if (!o->block_time || o->nblock_time == 0) {
             snprintf(err, errlen, "ops[%zu].block_time: missing; a kernel needs at least one "
                      "block duration", i);
@@ -131,28 +101,64 @@ static int cmp_i32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Issue order: time, then array index. */
-typedef struct issue_key {
-    int64_t at;
-    int32_t op;
-} issue_key;
+/* The block sink (sim.h): while the trace holds a whole batch, hand the
+ * sink the oldest `batch` blocks and drop them. Batches are always exactly
+ * `batch` blocks but the last, whatever the instants they span. Returns -1
+ * when the sink refused a batch. */
+typedef struct sink_state {
+    const sim_block_sink *sink;
+    size_t batch;            /* blocks per emit() */
+    size_t emitted;          /* blocks handed over so far */
+} sink_state;
 
-static int cmp_issue(const void *a, const void *b) {
-    const issue_key *x = a, *y = b;
-    if (x->at != y->at) return x->at < y->at ? -1 : 1;
-    return (x->op > y->op) - (x->op < y->op);
+static int sink_flush(sink_state *k, trace *t, bool final) {
+    if (!k->sink) return 0;
+    size_t off = 0;
+    while (t->blocks.n - off >= k->batch || (final && t->blocks.n > off)) {
+        size_t n = t->blocks.n - off < k->batch ? t->blocks.n - off : k->batch;
+        if (k->sink->emit(k->sink->ctx, t->blocks.v + off, n) != 0) {
+            /* keep the refused batch first in the trace for the message */
+            memmove(t->blocks.v, t->blocks.v + off, (t->blocks.n - off) * sizeof *t->blocks.v);
+            t->blocks.n -= off;
+            return -1;
+        }
+        k->emitted += n;
+        off += n;
+    }
+    /* nothing in simcore reads a block back once placed, so the buffer is
+     * reused for the next batch */
+    memmove(t->blocks.v, t->blocks.v + off, (t->blocks.n - off) * sizeof *t->blocks.v);
+    t->blocks.n -= off;
+    return 0;
 }
 
 static void state_free(sim_state *st) {
+    if (st->host && st->host->fini && st->host_state) st->host->fini(st->host_state);
+    if (st->driver && st->driver->fini && st->driver_state) st->driver->fini(st->driver_state);
+    if (st->exec && st->exec->fini && st->exec_state) st->exec->fini(st->exec_state);
+    free(st->host_state);
+    free(st->driver_state);
+    free(st->exec_state);
+    free(st->placement_state);
     sim_engine_free(&st->eng);
     sms_free(&st->sms);
     free(st->ops);
+    free(st->op_next);
+    free(st->op_ce_next);
     free(st->ks);
+    free(st->k_ee_next);
     free(st->ss);
     free(st->stream_of);
     free(st->procs);
+    free(st->cand);
     free(st->levels);
     free(st->ee);
+}
+
+/* A policy's state: state_size zeroed bytes (one byte when it keeps none,
+ * so that NULL always means "out of memory"). */
+static void *policy_state(size_t size) {
+    return calloc(1, size ? size : 1);
 }
 
 /* Processes, streams (one per distinct process/name) and EE levels. */
@@ -162,8 +168,9 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
     st->ss = calloc(n ? n : 1, sizeof *st->ss);
     st->stream_of = calloc(n ? n : 1, sizeof *st->stream_of);
     st->procs = calloc(n ? n : 1, sizeof *st->procs);
+    st->cand = calloc(n ? n : 1, sizeof *st->cand);
     st->levels = calloc(n ? n : 1, sizeof *st->levels);
-    if (!st->ss || !st->stream_of || !st->procs || !st->levels) {
+    if (!st->ss || !st->stream_of || !st->procs || !st->cand || !st->levels) {
         snprintf(err, errlen, "simulation: out of memory");
         return -1;
     }
@@ -218,10 +225,10 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
         ss->priority = s->priority;
         ss->level = prio;    /* a priority value for now; an index below */
         ss->is_null = strcmp(s->name, "null") == 0;
-        ss->head = ss->tail = ss->held_head = ss->held_tail = -1;
+        ss->queue = ss->held = SIM_FIFO_EMPTY;
         ss->next_in_proc = -1;
         ss->name = trace_intern(st->t, s->name);
-        ss->qname = intern_join(st->t, "stream:", pn, "/", s->name);
+        ss->qname = qname_stream(st->t, pn, s->name);
         if (ss->is_null) st->procs[p].null_stream = si;
         /* link at the end of the process's list: config order */
         if (st->procs[p].first_stream < 0) {
@@ -248,30 +255,69 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
         snprintf(err, errlen, "simulation: out of memory");
         return -1;
     }
-    for (size_t q = 0; q < nq; q++) st->ee[q].head = st->ee[q].tail = -1;
+    for (size_t q = 0; q < nq; q++) st->ee[q].q = SIM_FIFO_EMPTY;
     return 0;
+}
+
+/* An event is passed to the layer that owns it; what it completes goes up
+ * from here (the one-way rule of state.h). */
+static void route_event(sim_state *st, const sim_event *ev) {
+    int64_t t = ev->t;
+    switch (ev->type) {
+    case EV_ARRIVE:
+        streams_arrive(st, ev->a, t);
+        break;
+    case EV_BLOCK_DONE:
+        if (ee_block_done(st, ev->a, (int32_t)ev->b, t)) {
+            int32_t op = st->ks[ev->a].op;
+            streams_complete_head(st, st->ops[op].stream, t);   /* TX2 paper, rule G4 */
+            if (st->host->op_done) st->host->op_done(st->host_state, st, op, t);
+        }
+        break;
+    case EV_COPY_DONE:
+        ce_copy_done(st, ev->a, (int32_t)ev->b, t);
+        streams_complete_head(st, st->ops[ev->b].stream, t);     /* TX2 paper, rule C4 */
+        if (st->host->op_done) st->host->op_done(st->host_state, st, (int32_t)ev->b, t);
+        break;
+    case EV_DISPATCH:
+        break;   /* the dispatch after the instant's events runs anyway */
+    case EV_EXEC:
+        if (st->exec->on_event) st->exec->on_event(st->exec_state, st, ev);
+        break;
+    case EV_DRIVER:
+        if (st->driver->on_event) st->driver->on_event(st->driver_state, st, ev);
+        break;
+    }
 }
 
 int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     sim_state stv;
     sim_state *st = &stv;
     memset(st, 0, sizeof *st);
-    issue_key *order = NULL;
+    sink_state sink = { 0 };
     st->cfg = cfg;
     st->t = out;
     sim_engine_init(&st->eng);
     if (errlen) err[0] = '\0';
 
-    const placement_policy *pol = placement_get(cfg->policy.placement);
-    if (!pol) FAIL("policy.placement: %d is not a placement policy (0..%zu)",
-                   (int)cfg->policy.placement, sim_placement_count() - 1);
+    st->placement = placement_get(cfg->policy.placement);
+    st->exec = exec_get(cfg->policy.execution);
+    st->driver = driver_get(cfg->policy.driver);
+    st->host = host_get(cfg->policy.host);
+    if (!st->placement) FAIL("policy.placement: %d is not a placement policy (0..%zu)",
+                             (int)cfg->policy.placement, sim_placement_count() - 1);
+    if (!st->exec) FAIL("policy.execution: %d is not an execution model (0..%zu)",
+                        (int)cfg->policy.execution, sim_policy_count(SIM_TABLE_EXECUTION) - 1);
+    if (!st->driver) FAIL("policy.driver: %d is not a driver policy (0..%zu)",
+                          (int)cfg->policy.driver, sim_policy_count(SIM_TABLE_DRIVER) - 1);
+    if (!st->host) FAIL("policy.host: %d is not a host policy (0..%zu)",
+                        (int)cfg->policy.host, sim_policy_count(SIM_TABLE_HOST) - 1);
     if (cfg->policy.launch_latency < 0 || cfg->policy.launch_latency > SIM_TIME_LIMIT)
         FAIL("policy.launch_latency: %lld ns is outside 0..%lld ns",
              (long long)cfg->policy.launch_latency, (long long)SIM_TIME_LIMIT);
     if (cfg->policy.dispatch_latency < 0 || cfg->policy.dispatch_latency > SIM_TIME_LIMIT)
         FAIL("policy.dispatch_latency: %lld ns is outside 0..%lld ns",
              (long long)cfg->policy.dispatch_latency, (long long)SIM_TIME_LIMIT);
-    st->pick = pol->pick;
     st->devcopy = cfg->device;
     sim_device_fill_order(&st->devcopy);
     st->dev = &st->devcopy;
@@ -279,10 +325,12 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (cfg->nops && !cfg->ops) FAIL("ops: %zu ops but no array", cfg->nops);
     if (cfg->nstreams && !cfg->streams) FAIL("streams: %zu streams but no array", cfg->nstreams);
     if (cfg->nops > INT32_MAX) FAIL("ops: %zu ops is more than %d", cfg->nops, INT32_MAX);
-    st->sink = cfg->block_sink;
-    if (st->sink) {
-        if (!st->sink->emit) FAIL("block_sink.emit: missing; a sink needs a function to call");
-        st->sink_batch = st->sink->batch ? st->sink->batch : SIM_SINK_BATCH;
+    sink.sink = cfg->block_sink;
+    st->block_limit = SIZE_MAX;
+    if (sink.sink) {
+        if (!sink.sink->emit) FAIL("block_sink.emit: missing; a sink needs a function to call");
+        sink.batch = sink.sink->batch ? sink.sink->batch : SIM_SINK_BATCH;
+        st->block_limit = sink.batch;
     }
 
     size_t nblocks = 0;
@@ -300,30 +348,31 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         FAIL("simulation: out of memory");
     out->device = st->devcopy;
     out->has_device = true;
-    trace_set_meta(out, "placement", pol->name);
+    trace_set_meta(out, "placement", st->placement->name);
 
     if (setup_streams(st, err, errlen) != 0) goto fail;
 
-    st->ops = calloc(cfg->nops ? cfg->nops : 1, sizeof *st->ops);
-    st->ks = calloc(st->nkernels ? st->nkernels : 1, sizeof *st->ks);
-    order = malloc((cfg->nops ? cfg->nops : 1) * sizeof *order);
-    if (!st->ops || !st->ks || !order) FAIL("simulation: out of memory");
+    size_t nops1 = cfg->nops ? cfg->nops : 1, nk1 = st->nkernels ? st->nkernels : 1;
+    st->ops = calloc(nops1, sizeof *st->ops);
+    st->op_next = malloc(nops1 * sizeof *st->op_next);
+    st->op_ce_next = malloc(nops1 * sizeof *st->op_ce_next);
+    st->ks = calloc(nk1, sizeof *st->ks);
+    st->k_ee_next = malloc(nk1 * sizeof *st->k_ee_next);
+    if (!st->ops || !st->op_next || !st->op_ce_next || !st->ks || !st->k_ee_next)
+        FAIL("simulation: out of memory");
     if (sms_init(&st->sms, st->dev) != 0) FAIL("simulation: out of memory");
 
     st->nce = st->dev->copy_engines;
     for (int32_t e = 0; e < st->nce; e++) {
-        st->ce[e].head = st->ce[e].tail = -1;
-        char qn[16];
-        if (st->nce == 1) snprintf(qn, sizeof qn, "ce");
-        else snprintf(qn, sizeof qn, "ce:%d", (int)e);
-        st->ce[e].qname = trace_intern(out, qn);
+        st->ce[e].q = SIM_FIFO_EMPTY;
+        st->ce[e].qname = qname_ce(out, e, st->nce);
     }
 
     size_t nk = 0;
     for (size_t i = 0; i < cfg->nops; i++) {
         const sim_op *o = &cfg->ops[i];
         sim_opstate *os = &st->ops[i];
-        os->next = os->ce_next = -1;
+        st->op_next[i] = st->op_ce_next[i] = -1;
         os->stream = st->stream_of[o->stream];
         const sim_sstate *ss = &st->ss[os->stream];
         char fallback[32];
@@ -333,14 +382,12 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             name = fallback;
         }
         os->item = trace_intern(out, name);
-        order[i].at = o->at;
-        order[i].op = (int32_t)i;
         if (o->kind == SIM_OP_KERNEL) {
             sim_kstate *K = &st->ks[nk];
             K->op = (int32_t)i;
             K->proc = ss->proc;
             K->level = ss->level;
-            K->ee_next = -1;
+            st->k_ee_next[nk] = -1;
             K->need = sms_need(st->dev, o->threads, o->regs, o->smem);
             K->blocks = o->blocks;
             K->block_time = o->block_time;
@@ -373,38 +420,45 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             os->rec = -1;
         }
     }
-    qsort(order, cfg->nops, sizeof *order, cmp_issue);
+
+    /* the policies' state, placement first: nothing has run yet */
+    st->placement_state = policy_state(st->placement->state_size);
+    st->exec_state = policy_state(st->exec->state_size);
+    st->driver_state = policy_state(st->driver->state_size);
+    st->host_state = policy_state(st->host->state_size);
+    if (!st->placement_state || !st->exec_state || !st->driver_state || !st->host_state)
+        FAIL("simulation: out of memory");
+    if (st->placement->init) st->placement->init(st->placement_state, &st->sms);
+    if (st->exec->init && st->exec->init(st->exec_state, st) != 0)
+        FAIL("simulation: out of memory");
+    if (st->driver->init && st->driver->init(st->driver_state, st) != 0)
+        FAIL("simulation: out of memory");
+    if (st->host->init && st->host->init(st->host_state, st, err, errlen) != 0) goto fail;
 
     /* every block is one record; no allocation per block while running
      * (with a sink, the trace holds one batch at a time) */
-    size_t keep = st->sink && st->sink_batch < nblocks ? st->sink_batch : nblocks;
+    size_t keep = sink.sink && sink.batch < nblocks ? sink.batch : nblocks;
     if (trace_reserve_blocks(out, keep) != 0) FAIL("simulation: out of memory for %zu blocks", keep);
     size_t slots = (size_t)st->dev->sms * (size_t)st->dev->blocks_per_sm;
     if (slots > nblocks) slots = nblocks;
     if (sim_engine_reserve(&st->eng, slots + cfg->nops + 8) != 0) FAIL("simulation: out of memory");
     if (out->oom) FAIL("simulation: out of memory");
 
-    size_t cursor = 0;
     for (;;) {
-        int64_t t_issue = cursor < cfg->nops ? order[cursor].at : INT64_MAX;
+        int64_t t_host = st->host->next_time(st->host_state);
         int64_t t_ev = sim_engine_next_time(&st->eng);
-        if (t_issue == INT64_MAX && t_ev == INT64_MAX) break;
-        int64_t t = t_issue < t_ev ? t_issue : t_ev;
-        while (cursor < cfg->nops && order[cursor].at == t)
-            streams_host_issue(st, order[cursor++].op, t);
+        if (t_host == INT64_MAX && t_ev == INT64_MAX) break;
+        int64_t t = t_host < t_ev ? t_host : t_ev;
+        if (t_host == t) st->host->issue(st->host_state, st, t);
         sim_event ev;
         while (sim_engine_next_time(&st->eng) == t && !st->failed) {
             sim_engine_pop(&st->eng, &ev);
-            switch (ev.type) {
-            case EV_ARRIVE: streams_arrive(st, ev.a, t); break;
-            case EV_BLOCK_DONE: ee_block_done(st, ev.a, (int32_t)ev.b, t); break;
-            case EV_COPY_DONE: ce_copy_done(st, ev.a, (int32_t)ev.b, t); break;
-            case EV_DISPATCH: break;   /* the dispatch below runs anyway */
-            }
+            route_event(st, &ev);
         }
-        if (!st->failed) ee_dispatch(st, t);
-        if (st->sink_failed) goto sink_fail;
+        while (!st->failed && ee_dispatch(st, t) == EE_DISPATCH_FULL)
+            if (sink_flush(&sink, out, false) != 0) goto sink_fail;
         if (st->failed || out->oom) FAIL("simulation: out of memory");
+        if (sink_flush(&sink, out, false) != 0) goto sink_fail;
     }
 
     /* every op completes under the rules (each kernel fits an empty SM and
@@ -418,18 +472,17 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             FAIL("ops[%zu]: %s never completed; the simulator is stuck (please report this "
                  "configuration)", i, trace_str_get(out, st->ops[i].item));
     }
-    ee_flush_blocks(st);
-    if (st->sink_failed) goto sink_fail;
+    if (sink_flush(&sink, out, true) != 0) goto sink_fail;
 
-    free(order);
     state_free(st);
     return 0;
 
-sink_fail:
-    snprintf(err, errlen, "block sink failed on blocks[%zu..%zu]; the run stopped there",
-             st->emitted, st->emitted + out->blocks.n - 1);
+sink_fail: {
+        size_t n = out->blocks.n < sink.batch ? out->blocks.n : sink.batch;
+        snprintf(err, errlen, "block sink failed on blocks[%zu..%zu]; the run stopped there",
+                 sink.emitted, sink.emitted + n - 1);
+    }
 fail:
-    free(order);
     state_free(st);
     return -1;
 }

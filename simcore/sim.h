@@ -60,8 +60,13 @@ typedef struct sim_op {
     int32_t direction;       /* trace_copy_dir */
 } sim_op;
 
+/* Each field below names an entry of one policy table (policy.h); 0 is the
+ * table's default, so a zeroed sim_policy is today's model. */
 typedef struct sim_policy {
-    int32_t placement;       /* index in the placement policy table; 0 = most-room */
+    int32_t placement;       /* placement table; 0 = most-room */
+    int32_t execution;       /* execution table; 0 = fixed (the op's block_time) */
+    int32_t driver;          /* driver table ("contexts"); 0 = shared */
+    int32_t host;            /* host table; 0 = script (the ops at their times) */
     int64_t launch_latency;  /* issue -> stream queue, ns */
     int64_t dispatch_latency;/* per block, ns: a block starts this long after it
                                 is assigned, and the next assignment waits as long */
@@ -101,10 +106,33 @@ typedef struct sim_config {
     const sim_block_sink *block_sink;  /* NULL: every block stays in the trace */
 } sim_config;
 
-/* Policy tables: a new policy is one new file plus one line in the table. */
+/* Policy tables: a new policy is one new file plus one line in its table
+ * (simcore/policies.c). */
+typedef enum sim_policy_table {
+    SIM_TABLE_PLACEMENT = 0,
+    SIM_TABLE_EXECUTION,
+    SIM_TABLE_DRIVER,
+    SIM_TABLE_HOST
+} sim_policy_table;
+#define SIM_NTABLES 4
+
+size_t sim_policy_count(sim_policy_table table);
+const char *sim_policy_name(sim_policy_table table, int32_t id);   /* NULL if out of range */
+const char *sim_policy_doc(sim_policy_table table, int32_t id);    /* one line */
+int32_t sim_policy_find(sim_policy_table table, const char *name); /* -1 if unknown */
+/* "placement", "execution", "contexts" (the driver table), "host" */
+const char *sim_policy_table_name(sim_policy_table table);
+
 int32_t sim_placement_find(const char *name);   /* -1 if unknown */
 const char *sim_placement_name(int32_t id);
 size_t sim_placement_count(void);
+
+/* Does one block of a kernel (threads, smem bytes, regs per thread) fit an
+ * empty SM of device d (TX2 paper, rules R1-R3)? Returns 0, or -1 with a
+ * message "PATH.field: why" in err (PATH as given, e.g. "ops[3]"; the
+ * scenario parser passes its own path, sim_run "ops[i]"). check.c. */
+int sim_kernel_fits(const sim_device *d, int32_t threads, int64_t smem, int32_t regs,
+                    const char *path, char *err, size_t errlen);
 
 /* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
  * with a message in err (a config the simulator cannot run, OOM, or a block

@@ -56,7 +56,6 @@ typedef struct sim_sms {
     int32_t *room;                   /* [n] by rank */
     uint64_t *bucket;                /* [(max_room + 1) * words]: ranks with that room */
     uint64_t fits[SIM_MAX_SMS / 64]; /* ranks with room >= 1 */
-    int32_t rr_next;                 /* round-robin: rank to try first */
 } sim_sms;
 
 int sms_init(sim_sms *s, const sim_device *dev);   /* 0, or -1 out of memory */

@@ -35,10 +35,7 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
 void streams_host_issue(sim_state *st, int32_t op, int64_t t) {
     sim_sstate *s = &st->ss[st->ops[op].stream];
     if (s->host_blocked) {
-        st->ops[op].next = -1;
-        if (s->held_tail >= 0) st->ops[s->held_tail].next = op;
-        else s->held_head = op;
-        s->held_tail = op;
+        fifo_push(&s->held, st->op_next, op);
         return;
     }
     do_issue(st, op, t, true);
@@ -50,22 +47,14 @@ void streams_host_issue(sim_state *st, int32_t op, int64_t t) {
 static void host_release(sim_state *st, int32_t s, int64_t t) {
     sim_sstate *ss = &st->ss[s];
     ss->host_blocked = false;
-    while (!ss->host_blocked && ss->held_head >= 0) {
-        int32_t op = ss->held_head;
-        ss->held_head = st->ops[op].next;
-        if (ss->held_head < 0) ss->held_tail = -1;
-        st->ops[op].next = -1;
-        do_issue(st, op, t, false);
-    }
+    while (!ss->host_blocked && !fifo_empty(&ss->held))
+        do_issue(st, fifo_pop(&ss->held, st->op_next), t, false);
 }
 
 static void stream_pop(sim_state *st, int32_t s, int64_t t) {
     sim_sstate *ss = &st->ss[s];
-    int32_t h = ss->head;
-    ss->head = st->ops[h].next;
-    if (ss->head < 0) ss->tail = -1;
+    int32_t h = fifo_pop(&ss->queue, st->op_next);
     ss->head_moved = false;
-    st->ops[h].next = -1;
     qevent(st, t, ss->qname, st->ops[h].item, TRACE_DEQUEUE);
 }
 
@@ -83,7 +72,7 @@ static bool null_rules_allow(const sim_state *st, int32_t s, int32_t h) {
          * was launched after this kernel */
         for (int32_t o = st->procs[ss->proc].first_stream; o >= 0; o = st->ss[o].next_in_proc) {
             if (o == s) continue;
-            int32_t oh = st->ss[o].head;
+            int32_t oh = st->ss[o].queue.head;
             if (oh >= 0 && st->ops[oh].issue_seq < seq) return false;
         }
         return true;
@@ -92,7 +81,7 @@ static bool null_rules_allow(const sim_state *st, int32_t s, int32_t h) {
      * launched after this kernel */
     int32_t n = st->procs[ss->proc].null_stream;
     if (n < 0) return true;
-    int32_t nh = st->ss[n].head;
+    int32_t nh = st->ss[n].queue.head;
     return nh < 0 || st->ops[nh].issue_seq > seq;
 }
 
@@ -106,7 +95,7 @@ static void settle(sim_state *st, int32_t p, int64_t t) {
         uint64_t best_seq = 0;
         for (int32_t s = st->procs[p].first_stream; s >= 0; s = st->ss[s].next_in_proc) {
             const sim_sstate *ss = &st->ss[s];
-            int32_t h = ss->head;
+            int32_t h = ss->queue.head;
             if (h < 0 || ss->head_moved) continue;
             if (st->cfg->ops[h].kind != SIM_OP_SYNC && !null_rules_allow(st, s, h)) continue;
             if (best < 0 || st->ops[h].issue_seq < best_seq) {
@@ -116,7 +105,7 @@ static void settle(sim_state *st, int32_t p, int64_t t) {
         }
         if (best < 0) return;
         sim_sstate *ss = &st->ss[best];
-        int32_t h = ss->head;
+        int32_t h = ss->queue.head;
         switch (st->cfg->ops[h].kind) {
         case SIM_OP_SYNC:
             /* at the head, all earlier work of the stream has completed */
@@ -140,13 +129,10 @@ void streams_arrive(sim_state *st, int32_t op, int64_t t) {
     sim_opstate *os = &st->ops[op];
     sim_sstate *ss = &st->ss[os->stream];
     /* TX2 paper, rule G1: enqueued on the stream queue of its stream */
-    os->next = -1;
-    if (ss->tail >= 0) st->ops[ss->tail].next = op;
-    else ss->head = op;
-    ss->tail = op;
+    fifo_push(&ss->queue, st->op_next, op);
     qevent(st, t, ss->qname, os->item, TRACE_ENQUEUE);
     /* only a new head can change what may move */
-    if (ss->head == op) settle(st, ss->proc, t);
+    if (ss->queue.head == op) settle(st, ss->proc, t);
 }
 
 void streams_complete_head(sim_state *st, int32_t s, int64_t t) {

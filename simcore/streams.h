@@ -11,7 +11,9 @@
  * earlier work of the stream has completed, i.e. until the sync reaches the
  * head of the stream queue; the ops held meanwhile are issued then.
  *
- * All state lives in the sim_state (state.h); nothing here allocates. */
+ * streams.c calls down into ee.c and ce.c only; completions reach it from
+ * sim.c (streams_complete_head). All state lives in the sim_state
+ * (state.h); nothing here allocates. */
 #ifndef SIMCORE_STREAMS_H
 #define SIMCORE_STREAMS_H
 

@@ -49,6 +49,7 @@ void trace_free(trace *t) {
     free(t->queue_events.v);
     free(t->warp_issues.v);
     free(t->jobs.v);
+    free(t->pauses.v);
     free(t->meta.v);
     for (size_t i = 0; i < t->strs.n; i++) free(t->strs.v[i]);
     free(t->strs.v);
@@ -176,6 +177,15 @@ trace_warp_issue *trace_add_warp_issue(trace *t) {
     return w;
 }
 
+trace_pause *trace_add_pause(trace *t, int64_t block, int64_t start, int64_t end) {
+    trace_pause *p = VEC_PUSH(t, t->pauses);
+    if (!p) return NULL;
+    p->block = block;
+    p->start = start;
+    p->end = end;
+    return p;
+}
+
 trace_job *trace_add_job(trace *t) {
     trace_job *j = VEC_PUSH(t, t->jobs);
     if (!j) return NULL;
@@ -272,6 +282,10 @@ int64_t trace_rebase(trace *t) {
         shift(&t->copies.v[i].end, lo);
     }
     for (size_t i = 0; i < t->queue_events.n; i++) shift(&t->queue_events.v[i].t, lo);
+    for (size_t i = 0; i < t->pauses.n; i++) {
+        shift(&t->pauses.v[i].start, lo);
+        shift(&t->pauses.v[i].end, lo);
+    }
     for (size_t i = 0; i < t->jobs.n; i++) {
         shift(&t->jobs.v[i].release, lo);
         shift(&t->jobs.v[i].start, lo);

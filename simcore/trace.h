@@ -64,6 +64,22 @@ typedef struct trace_block {
     int64_t end;
 } trace_block;
 
+/* A preempted block: the interval [start, end) in which block `block` (its
+ * index in the run's blocks, as stored and as a block sink numbers them)
+ * was resident but did not run, because the driver switched its context
+ * out (a time slice of another TSG, a GCAPS preemption: GCAPS paper §4,
+ * TX2 paper appendix A). The block's own record keeps the span the
+ * hardware would show, from its first start to its final end, so a
+ * measured trace (which has only start and end) and a simulated one
+ * compare directly; a block paused twice has two pauses. The time it
+ * really ran is (end - start) minus its pauses. Pauses are listed in the
+ * order they begin. */
+typedef struct trace_pause {
+    int64_t block;
+    int64_t start;
+    int64_t end;
+} trace_pause;
+
 typedef struct trace_copy {
     trace_str name;
     trace_str stream;
@@ -111,6 +127,7 @@ typedef struct trace {
 
     TRACE_VEC(trace_kernel) kernels;
     TRACE_VEC(trace_block) blocks;
+    TRACE_VEC(trace_pause) pauses;
     TRACE_VEC(trace_copy) copies;
     TRACE_VEC(trace_queue_event) queue_events;
     TRACE_VEC(trace_warp_issue) warp_issues;
@@ -147,6 +164,7 @@ trace_queue_event *trace_add_queue_event(trace *t, int64_t when, trace_str queue
                                          trace_str item, trace_queue_op op);
 trace_warp_issue *trace_add_warp_issue(trace *t);
 trace_job *trace_add_job(trace *t);
+trace_pause *trace_add_pause(trace *t, int64_t block, int64_t start, int64_t end);
 int trace_set_meta(trace *t, const char *key, const char *value);
 const char *trace_get_meta(const trace *t, const char *key);
 

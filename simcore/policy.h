@@ -1,0 +1,117 @@
+/* policy.h -- the simulator's four policy tables.
+ *
+ * Each decision the model leaves open is a table of policies, and each
+ * policy is one file plus one line in policies.c, in the spirit of
+ * GPGPU-Sim's scheduler_unit::order_warps (each warp policy overrides only
+ * its ordering), without its repeated constructors:
+ *
+ *   placement  which SM the next block of the eligible kernel goes to
+ *              (most-room paper §4; most_room.c, round_robin.c)
+ *   execution  how long a placed block runs (exec_fixed.c: the op's
+ *              block_time; the warp-level model is the next entry)
+ *   driver     which process's work the block scheduler takes next
+ *              (driver_shared.c: one shared address space order; GPU
+ *              contexts time-sliced or preempted are the next entries)
+ *   host       what issues ops to the streams (host_script.c: the scenario's
+ *              op list at its times; periodic real-time tasks are next)
+ *
+ * A policy has per-run state: `state_size` bytes that sim_run allocates
+ * zeroed before `init` and frees after `fini` (either hook may be NULL).
+ * Policies keep nothing global, so runs are independent and deterministic.
+ *
+ * Calls go one way (DESIGN §2, docs/modules.md): host -> streams ->
+ * ee / ce -> placement -> sms. A policy is called by the layer that owns
+ * its decision and reports back by return value; anything that happens
+ * later is an engine event, which sim.c routes. */
+#ifndef SIMCORE_POLICY_H
+#define SIMCORE_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "sim.h"
+#include "sms.h"
+
+typedef struct sim_state sim_state;
+
+/* ---- placement ------------------------------------------------------------
+ * pick: the SM for one block of `kernel` (need `k`), or -1 when no SM can
+ * take it now (TX2 paper, rules R1-R3: only SMs where every resource fits);
+ * the caller then places the block there. */
+typedef struct placement_policy {
+    const char *name;        /* as in scenario JSON: policy.placement */
+    const char *doc;         /* one line for /api/capabilities */
+    size_t state_size;
+    void (*init)(void *self, const sim_sms *s);
+    int32_t (*pick)(void *self, sim_sms *s, int32_t kernel, const sim_need *k);
+} placement_policy;
+
+/* ---- execution ------------------------------------------------------------
+ * block_end: block `index` of kernel k (index in the trace's kernels) was
+ * placed on `sm` and starts at `start`; return the time it ends, or
+ * SIM_END_LATER when the model decides that later: it then schedules an
+ * EV_BLOCK_DONE event (a = kernel, b = sm) itself, from on_event, and
+ * sim.c routes it like any other completion. on_event receives the events
+ * of type EV_EXEC the policy scheduled. */
+#define SIM_END_LATER INT64_MAX
+
+typedef struct exec_policy {
+    const char *name;
+    const char *doc;
+    size_t state_size;
+    int (*init)(void *self, sim_state *st);
+    void (*fini)(void *self);
+    int64_t (*block_end)(void *self, sim_state *st, int32_t k, int64_t index, int32_t sm,
+                         int64_t start);
+    void (*on_event)(void *self, sim_state *st, const sim_event *ev);
+} exec_policy;
+
+/* ---- driver ---------------------------------------------------------------
+ * pick_process: cand[p] is process p's kernel that may place blocks now
+ * (the head of its highest non-empty EE queue, rules X1 and A2), or -1
+ * when it has none or could not place a block in this round. Return the
+ * process the block scheduler serves next, or -1 to leave the GPU to
+ * nobody now. on_event receives the EV_DRIVER events it scheduled (a time
+ * slice expiring, a context switch done). */
+typedef struct driver_policy {
+    const char *name;
+    const char *doc;
+    size_t state_size;
+    int (*init)(void *self, sim_state *st);
+    void (*fini)(void *self);
+    int32_t (*pick_process)(void *self, const sim_state *st, const int32_t *cand, int64_t t);
+    void (*on_event)(void *self, sim_state *st, const sim_event *ev);
+} driver_policy;
+
+/* ---- host -----------------------------------------------------------------
+ * next_time: when the host next acts (INT64_MAX: never again, as far as it
+ * knows now). issue: act at t (issue every op due at t, in order).
+ * op_done: op `op` completed at t (sim.c reports every kernel and copy),
+ * for hosts that wait on their own work; may be NULL. init may refuse the
+ * configuration with a message. */
+typedef struct host_policy {
+    const char *name;
+    const char *doc;
+    size_t state_size;
+    int (*init)(void *self, sim_state *st, char *err, size_t errlen);
+    void (*fini)(void *self);
+    int64_t (*next_time)(void *self);
+    void (*issue)(void *self, sim_state *st, int64_t t);
+    void (*op_done)(void *self, sim_state *st, int32_t op, int64_t t);
+} host_policy;
+
+/* The tables (policies.c); NULL when id is not in the table. */
+const placement_policy *placement_get(int32_t id);
+const exec_policy *exec_get(int32_t id);
+const driver_policy *driver_get(int32_t id);
+const host_policy *host_get(int32_t id);
+
+/* The entries, one file each. */
+int32_t most_room_pick_sm(void *self, sim_sms *s, int32_t kernel, const sim_need *k);
+extern const placement_policy placement_most_room, placement_round_robin;
+extern const exec_policy exec_fixed;
+extern const driver_policy driver_shared;
+extern const host_policy host_script;
+
+#endif
