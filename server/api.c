@@ -1,5 +1,5 @@
-/* api.c -- HTTP handlers (docs/api.md) and the store operations shared with
- * the CLI. See api.h. */
+/* api.c -- HTTP handlers (docs/api.md): arguments in, JSON out. What stores
+ * runs is server/store.c, shared with the CLI. See api.h. */
 #include "api.h"
 #include "replay.h"
 
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "../simcore/sim.h"
-#include "scenario.h"
+#include "store.h"
 #include "trace_json.h"
 
 #define POOL_MAX 16
@@ -117,182 +117,8 @@ static bool q_i64(const http_request *req, http_response *res, const char *key, 
     return true;
 }
 
-/* ---- store operations (shared with the CLI) ----------------------------------------- */
-
-int api_store_scenario(db *d, const char *text, size_t len, const char *file,
-                       const char *scenario_file, char slug[DB_SLUG_SIZE], json_t **runs_out,
-                       char *err, size_t errlen) {
-    scn_scenario *s = NULL;
-    if (runs_out) *runs_out = NULL;
-    if (scn_parse(text, len, file, &s, err, errlen)) return API_BAD_INPUT;
-    json_t *runs = json_array();
-    char *copy = malloc(len + 1);
-    int rc = -1;
-    if (!runs || !copy) { snprintf(err, errlen, "out of memory"); goto out; }
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    if (db_begin(d, err, errlen)) goto out;
-    if (db_create_experiment(d, scn_name(s), scn_description(s), "scenario", scenario_file, copy,
-                             slug, err, errlen))
-        goto rollback;
-    for (size_t i = 0; i < scn_run_count(s); i++) {
-        sim_config cfg;
-        trace t;
-        trace_init(&t);
-        char run[DB_SLUG_SIZE], why[400];
-        if (scn_config(s, i, &cfg, why, sizeof why) || sim_run(&cfg, &t, why, sizeof why)) {
-            snprintf(err, errlen, "%s: run \"%s\": %s", file, scn_run_name(s, i), why);
-            trace_free(&t);
-            rc = API_BAD_INPUT;
-            goto rollback;
-        }
-        if (!t.name) trace_set_name(&t, scn_name(s));
-        int src = db_store_run(d, slug, scn_run_name(s, i), &t, run, err, errlen);
-        trace_free(&t);
-        if (src) goto rollback;
-        json_array_append_new(runs, json_pack("{s:s, s:o}", "run", run, "name",
-                                              tj_string(scn_run_name(s, i))));
-    }
-    if (db_commit(d, err, errlen)) goto rollback;
-    if (runs_out) { *runs_out = runs; runs = NULL; }
-    rc = 0;
-    goto out;
-rollback:
-    db_rollback(d);
-    slug[0] = '\0';
-out:
-    json_decref(runs);
-    free(copy);
-    scn_free(s);
-    return rc;
-}
-
-static bool looks_like_trace_json(const imp_file *f) {
-    size_t n = f->len < 4096 ? f->len : 4096;
-    const char *p = memchr(f->data, '{', n);
-    if (!p) return false;
-    for (const unsigned char *c = f->data; c < (const unsigned char *)p; c++)
-        if (*c != ' ' && *c != '\n' && *c != '\r' && *c != '\t') return false;
-    for (size_t i = 0; i + 16 <= n; i++)
-        if (memcmp(f->data + i, "schedlab-trace/1", 16) == 0) return true;
-    return false;
-}
-
-int api_import(db *d, const imp_file *files, size_t nfiles, const char *format,
-               const char *experiment, const char *name, char run[DB_SLUG_SIZE],
-               char exp[DB_SLUG_SIZE], char *err, size_t errlen) {
-    run[0] = exp[0] = '\0';
-    if (nfiles == 0) { snprintf(err, errlen, "import: no file given"); return API_BAD_INPUT; }
-    bool ours = format ? strcmp(format, "schedlab-trace") == 0
-                       : (nfiles == 1 && looks_like_trace_json(&files[0]));
-    imp_format fmt = IMP_UNKNOWN;
-    if (format && !ours && (fmt = imp_format_parse(format)) == IMP_UNKNOWN) {
-        char names[256] = "";
-        size_t l = 0;
-        for (int f = 0; f < IMP_FORMAT_COUNT; f++)
-            l += (size_t)snprintf(names + l, sizeof names - l, "%s, ", imp_format_name((imp_format)f));
-        snprintf(err, errlen, "format: unknown format \"%s\" (formats: %sschedlab-trace)", format,
-                 names);
-        return API_BAD_INPUT;
-    }
-    trace t;
-    trace_init(&t);
-    int rc;
-    if (ours) {
-        if (nfiles != 1) {
-            snprintf(err, errlen, "%s: schedlab-trace imports one file at a time", files[1].name);
-            rc = API_BAD_INPUT;
-            goto out;
-        }
-        rc = tj_parse_trace((const char *)files[0].data, files[0].len, files[0].name, &t, err,
-                            errlen) ? API_BAD_INPUT : 0;
-    } else {
-        rc = imp_import(fmt, files, nfiles, &t, err, errlen) ? API_BAD_INPUT : 0;
-    }
-    if (rc) goto out;
-    char rname[256];
-    if (!name) {
-        const char *base = strrchr(files[0].name, '/');
-        snprintf(rname, sizeof rname, "%s", base ? base + 1 : files[0].name);
-        name = rname;
-    }
-    if ((rc = db_begin(d, err, errlen))) goto out;
-    if (experiment) {
-        snprintf(exp, DB_SLUG_SIZE, "%s", experiment);
-    } else {
-        char desc[512];
-        snprintf(desc, sizeof desc, "Imported from %s (%s)", files[0].name,
-                 t.source ? t.source : "unknown format");
-        if ((rc = db_create_experiment(d, t.name && *t.name ? t.name : name, desc, "import", NULL,
-                                       NULL, exp, err, errlen)))
-            goto rollback;
-    }
-    if ((rc = db_store_run(d, exp, name, &t, run, err, errlen))) goto rollback;
-    if ((rc = db_commit(d, err, errlen))) goto rollback;
-    goto out;
-rollback:
-    db_rollback(d);
-    run[0] = '\0';
-    if (!experiment) exp[0] = '\0';
-out:
-    trace_free(&t);
-    return rc;
-}
-
 static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int api_seed_scenarios(db *d, const char *dir, int *added, char *err, size_t errlen) {
-    *added = 0;
-    DIR *dp = opendir(dir);
-    if (!dp) {
-        snprintf(err, errlen, "%s: cannot read the scenarios folder: %s", dir, strerror(errno));
-        return -1;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        size_t l = strlen(e->d_name);
-        if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.') continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) break;
-            names = nn;
-        }
-        if (!(names[n] = strdup(e->d_name))) break;
-        n++;
-    }
-    closedir(dp);
-    if (n) qsort(names, n, sizeof *names, cmp_str);
-    int failed = 0;
-    err[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        bool have;
-        char why[512], path[PATH_MAX], slug[DB_SLUG_SIZE];
-        if (db_has_scenario_file(d, names[i], &have, why, sizeof why) == 0 && have) continue;
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "rb");
-        char *text = NULL;
-        long len = -1;
-        if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-            (text = malloc((size_t)len + 1)) && fread(text, 1, (size_t)len, f) == (size_t)len) {
-            if (api_store_scenario(d, text, (size_t)len, path, names[i], slug, NULL, why,
-                                   sizeof why) == 0)
-                (*added)++;
-            else if (failed++ == 0)
-                snprintf(err, errlen, "%s", why);
-        } else if (failed++ == 0) {
-            snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        }
-        if (f) fclose(f);
-        free(text);
-    }
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
-    return failed;
 }
 
 /* ---- experiments ---------------------------------------------------------------------- */
@@ -371,9 +197,9 @@ static void h_post_experiment(void *app, const http_request *req, http_response 
     if (!d) return;
     char slug[DB_SLUG_SIZE], err[1024];
     json_t *runs;
-    int rc = api_store_scenario(d, req->body, req->body_len, "scenario", NULL, slug, &runs, err,
-                                sizeof err);
-    if (rc == API_BAD_INPUT) http_set_error(res, 400, "%s", err);
+    int rc = store_scenario(d, req->body, req->body_len, "scenario", NULL, slug, &runs, err,
+                            sizeof err);
+    if (rc == STORE_BAD_INPUT) http_set_error(res, 400, "%s", err);
     else if (rc) http_set_error(res, 500, "%s", err);
     else http_set_json(res, 201, json_pack("{s:s, s:o}", "slug", slug, "runs", runs));
     release(a, d);
@@ -397,8 +223,8 @@ static void h_import(void *app, const http_request *req, http_response *res) {
     imp_file f = {.name = name ? name : "upload", .data = (const unsigned char *)req->body,
                   .len = req->body_len};
     char run[DB_SLUG_SIZE], es[DB_SLUG_SIZE], err[1024];
-    int rc = api_import(d, &f, 1, format, exp, name, run, es, err, sizeof err);
-    if (rc == API_BAD_INPUT) http_set_error(res, 400, "%s", err);
+    int rc = store_import(d, &f, 1, format, exp, name, run, es, err, sizeof err);
+    if (rc == STORE_BAD_INPUT) http_set_error(res, 400, "%s", err);
     else if (rc == DB_NOT_FOUND) http_set_error(res, 404, "experiment: no experiment named \"%s\"", exp);
     else if (rc) http_set_error(res, 500, "%s", err);
     else http_set_json(res, 201, json_pack("{s:s, s:s}", "run", run, "experiment", es));
@@ -888,8 +714,41 @@ static void h_health(void *app, const http_request *req, http_response *res) {
                                       "db", a->db_path));
 }
 
+/* What this build can do, so the dashboard lists formats, policies and
+ * presets from the server instead of hard-coding them. Each policy table of
+ * simcore (policy.h) is one key of "policies": a new policy file appears
+ * here with no edit. */
+static void h_capabilities(void *app, const http_request *req, http_response *res) {
+    (void)app;
+    (void)req;
+    json_t *formats = json_array();
+    for (int f = 0; f < IMP_FORMAT_COUNT; f++)
+        json_array_append_new(formats, json_string(imp_format_name((imp_format)f)));
+    json_array_append_new(formats, json_string("schedlab-trace"));
+    json_t *policies = json_object();
+    for (int tb = 0; tb < SIM_NTABLES; tb++) {
+        json_t *list = json_array();
+        for (size_t i = 0; i < sim_policy_count((sim_policy_table)tb); i++)
+            json_array_append_new(list, json_pack("{s:s, s:s}",
+                "name", sim_policy_name((sim_policy_table)tb, (int32_t)i),
+                "doc", sim_policy_doc((sim_policy_table)tb, (int32_t)i)));
+        json_object_set_new(policies, sim_policy_table_name((sim_policy_table)tb), list);
+    }
+    json_t *presets = json_array();
+    for (size_t i = 0; i < sim_preset_count(); i++)
+        json_array_append_new(presets, tj_string(sim_preset_at(i)->name));
+    json_t *fields = json_array();
+    for (size_t i = 0; i < sim_device_nfields; i++)
+        json_array_append_new(fields, json_pack("{s:s, s:s}", "key", sim_device_fields[i].key,
+                                                "doc", sim_device_fields[i].doc));
+    res->cache_control = "public, max-age=60";
+    http_set_json(res, 200, json_pack("{s:o, s:o, s:o, s:o}", "formats", formats, "policies",
+                                      policies, "presets", presets, "device_fields", fields));
+}
+
 static const http_route routes[] = {
     {"GET", "/api/health", h_health},
+    {"GET", "/api/capabilities", h_capabilities},
     {"GET", "/api/presets", h_presets},
     {"GET", "/api/scenarios", h_scenarios},
     {"GET", "/api/experiments", h_experiments},

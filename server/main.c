@@ -23,6 +23,7 @@
 #include "http.h"
 #include "replay.h"
 #include "scenario.h"
+#include "store.h"
 #include "trace_json.h"
 
 #define SCHEDLAB_VERSION "0.1.0"
@@ -236,12 +237,12 @@ static int cmd_import(int argc, char **argv) {
     }
     db *d = open_db(&o);
     char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[1024];
-    int rc = api_import(d, files, (size_t)o.npos, o.format, o.experiment, o.name, run, exp, err,
+    int rc = store_import(d, files, (size_t)o.npos, o.format, o.experiment, o.name, run, exp, err,
                         sizeof err);
     if (rc == DB_NOT_FOUND)
         die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,
             db_default(&o));
-    if (rc) die(rc == API_BAD_INPUT ? EXIT_BAD_INPUT : 1, "%s", err);
+    if (rc) die(rc == STORE_BAD_INPUT ? EXIT_BAD_INPUT : 1, "%s", err);
     printf("%s\n", run);
     db_close(d);
     for (int i = 0; i < o.npos; i++) free(bufs[i]);
@@ -358,7 +359,7 @@ static int cmd_serve(int argc, char **argv) {
     if (scenarios) {
         db *d = open_db(&o);
         int added = 0;
-        int failed = api_seed_scenarios(d, scenarios, &added, err, sizeof err);
+        int failed = store_seed(d, scenarios, &added, err, sizeof err);
         db_close(d);
         if (failed < 0) fprintf(stderr, "schedlab: warning: %s\n", err);
         else if (failed) fprintf(stderr, "schedlab: warning: %d scenario(s) not stored; first: %s\n", failed, err);

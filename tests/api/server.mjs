@@ -50,6 +50,7 @@ export async function startServer() {
     base,
     db,
     dir,
+    pid: child.pid,
     stderr: () => stderr,
     async stop() {
       if (child.exitCode === null) {

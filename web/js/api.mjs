@@ -49,6 +49,9 @@ export function postRaw(path, body, contentType, signal) {
 
 const enc = encodeURIComponent;
 
+// GET /api/capabilities never changes while a server runs: asked once.
+let capabilities = null;
+
 export const api = {
   experiments: (signal) => getJSON('/api/experiments', signal),
   experiment: (slug, signal) => getJSON(`/api/experiments/${enc(slug)}`, signal),
@@ -66,6 +69,16 @@ export const api = {
   queueSeries: (run, signal) => getJSON(`/api/runs/${enc(run)}/queues`, signal),
   queuesAt: (run, at, signal) => getJSON(`/api/runs/${enc(run)}/queues?at=${enc(String(at))}`, signal),
   presets: (signal) => getJSON('/api/presets', signal),
+  // formats, policies per table, presets, device fields (docs/api.md)
+  capabilities() {
+    if (!capabilities) {
+      capabilities = getJSON('/api/capabilities').catch((e) => {
+        capabilities = null;
+        throw e;
+      });
+    }
+    return capabilities;
+  },
   replay: (run, device, signal) => getJSON(`/api/runs/${enc(run)}/replay${device ? `?device=${enc(device)}` : ''}`, signal),
   compare: (runs, signal) => getJSON(`/api/compare?runs=${runs.map(enc).join(',')}`, signal),
   createExperiment: (text, signal) => postRaw('/api/experiments', text, 'application/json', signal),

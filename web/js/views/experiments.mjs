@@ -8,12 +8,14 @@ import { h, table, errorBox } from '../dom.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate } from '../router.mjs';
 
-const FORMATS = ['', 'examiner-json', 'globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite', 'nsys-sqlite'];
-
 function importForm() {
   const file = h('input', { type: 'file', id: 'import-file', name: 'file', required: true });
+  // the formats this server reads (GET /api/capabilities), after "detect"
   const format = h('select', { id: 'import-format', name: 'format' },
-    FORMATS.map((f) => h('option', { value: f }, f || 'detect from content')));
+    h('option', { value: '' }, 'detect from content'));
+  api.capabilities().then((c) => {
+    for (const f of c.formats || []) format.append(h('option', { value: f }, f));
+  }).catch(() => { /* detection still works; the select offers only it */ });
   const name = h('input', { type: 'text', id: 'import-name', name: 'name', placeholder: 'file name' });
   const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
   const button = h('button', { type: 'submit', class: 'primary' }, 'Import trace');

@@ -121,22 +121,21 @@ function header(c, tab, route) {
 }
 
 // "Replay in simulator" (docs/api.md, /replay): the run's workload as a
-// scenario on a chosen device preset, simulated with the default placement
-// and a round-robin variant, opened as a new experiment.
+// scenario on a chosen device preset, simulated under every placement
+// policy the server has (GET /api/capabilities), opened as a new experiment.
 function replayForm(c) {
   const select = h('select', { id: 'replay-device', 'aria-label': 'device preset for the replay' });
   const button = h('button', { type: 'submit' }, 'Replay in simulator');
   const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
   const form = h('form', { class: 'replay', id: 'replay-form' },
     h('label', { for: 'replay-device' }, 'device'), select, button, msg);
-  api.presets().then((p) => {
+  Promise.all([api.presets(), api.capabilities()]).then(([p, caps]) => {
     const names = (p.presets || []).map((x) => x.name);
     const dev = c.run.device;
     // A recorded device that is no preset replays as itself, when the trace
-    // recorded every limit the simulator needs (profilers often do not).
-    const limits = ['sms', 'threads_per_sm', 'max_threads_per_block', 'blocks_per_sm', 'warps_per_sm',
-      'regs_per_sm', 'max_regs_per_block', 'smem_per_sm', 'max_smem_per_block', 'warp_size',
-      'schedulers_per_sm', 'copy_engines', 'copy_bandwidth'];
+    // recorded every limit the simulator needs (profilers often do not);
+    // the clock is optional (only "cycles" units need it).
+    const limits = (caps.device_fields || []).map((f) => f.key).filter((k) => k !== 'clock');
     const own = dev && dev.name && !names.includes(dev.name) && limits.every((f) => dev[f] > 0);
     if (own) select.append(h('option', { value: '', selected: true }, `as recorded (${dev.name})`));
     // otherwise the preset the recorded name mentions ("Tesla V100-SXM2" -> v100)
@@ -154,7 +153,9 @@ function replayForm(c) {
     try {
       const scenario = await api.replay(c.id, select.value);
       if (!Array.isArray(scenario.variants) || !scenario.variants.length) {
-        scenario.variants = [{ name: 'round-robin', policy: { placement: 'round-robin' } }];
+        const caps = await api.capabilities();
+        const placements = (caps.policies && caps.policies.placement) || [];
+        scenario.variants = placements.slice(1).map((pl) => ({ name: pl.name, policy: { placement: pl.name } }));
       }
       const res = await api.createExperiment(JSON.stringify(scenario));
       navigate(`/experiments/${encodeURIComponent(res.slug)}`);
