@@ -9,7 +9,7 @@
  * is O(1) and each change O(log SMs). Stateless. */
 #include "policy.h"
 
-int32_t most_room_pick_sm(void *self, sim_sms *s, int32_t kernel, const sim_need *k) {
+static int32_t most_room_pick_sm(void *self, sim_sms *s, int32_t kernel, const sim_need *k) {
     (void)self;
     sms_index(s, kernel, k);
     return sms_most_room(s);

@@ -1,26 +1,36 @@
 /* policies.c -- the four policy tables behind sim_policy_find/name/count.
- * A new policy is its own file plus one line here; index 0 of each table is
- * the default (a zeroed sim_policy). */
+ * A new policy is its own file (defining `const <table>_policy NAME`) plus
+ * one X(...) line here, which both declares it and lists it. */
 #include "policy.h"
 
 #include <string.h>
 
-static const placement_policy *const placements[] = {
-    &placement_most_room,        /* most-room paper §4 */
-    &placement_round_robin,      /* the literature's baseline, most-room §4.1 */
-};
+/* The tables. Each line names a policy object defined in its own file;
+ * the first entry of a table is its default (a zeroed sim_policy). */
+#define PLACEMENTS(X) \
+    X(placement_policy, placement_most_room)    /* most-room paper §4 */ \
+    X(placement_policy, placement_round_robin)  /* the literature's baseline, most-room §4.1 */
 
-static const exec_policy *const executions[] = {
-    &exec_fixed,                 /* the op's block_time */
-};
+#define EXECUTIONS(X) \
+    X(exec_policy, exec_fixed)                  /* the op's block_time */
 
-static const driver_policy *const drivers[] = {
-    &driver_shared,              /* one shared order across processes */
-};
+#define DRIVERS(X) \
+    X(driver_policy, driver_shared)             /* one shared order across processes */
 
-static const host_policy *const hosts[] = {
-    &host_script,                /* the scenario's ops at their times */
-};
+#define HOSTS(X) \
+    X(host_policy, host_script)                 /* the scenario's ops at their times */
+
+#define DECLARE(type, sym) extern const type sym;
+#define ENTRY(type, sym) &sym,
+PLACEMENTS(DECLARE)
+EXECUTIONS(DECLARE)
+DRIVERS(DECLARE)
+HOSTS(DECLARE)
+
+static const placement_policy *const placements[] = { PLACEMENTS(ENTRY) };
+static const exec_policy *const executions[] = { EXECUTIONS(ENTRY) };
+static const driver_policy *const drivers[] = { DRIVERS(ENTRY) };
+static const host_policy *const hosts[] = { HOSTS(ENTRY) };
 
 #define COUNT(a) ((int32_t)(sizeof a / sizeof a[0]))
 #define GET(table, id) ((id) >= 0 && (id) < COUNT(table) ? (table)[id] : NULL)

@@ -107,11 +107,6 @@ const exec_policy *exec_get(int32_t id);
 const driver_policy *driver_get(int32_t id);
 const host_policy *host_get(int32_t id);
 
-/* The entries, one file each. */
-int32_t most_room_pick_sm(void *self, sim_sms *s, int32_t kernel, const sim_need *k);
-extern const placement_policy placement_most_room, placement_round_robin;
-extern const exec_policy exec_fixed;
-extern const driver_policy driver_shared;
-extern const host_policy host_script;
+/* The entries are declared where they are listed, in policies.c. */
 
 #endif
