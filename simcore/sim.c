@@ -118,8 +118,10 @@ static int sink_flush(sink_state *k, trace *t, bool final) {
         size_t n = t->blocks.n - off < k->batch ? t->blocks.n - off : k->batch;
         if (k->sink->emit(k->sink->ctx, t->blocks.v + off, n) != 0) {
             /* keep the refused batch first in the trace for the message */
-            memmove(t->blocks.v, t->blocks.v + off, (t->blocks.n - off) * sizeof *t->blocks.v);
-            t->blocks.n -= off;
+            if (off) {
+                memmove(t->blocks.v, t->blocks.v + off, (t->blocks.n - off) * sizeof *t->blocks.v);
+                t->blocks.n -= off;
+            }
             return -1;
         }
         k->emitted += n;
@@ -127,8 +129,10 @@ static int sink_flush(sink_state *k, trace *t, bool final) {
     }
     /* nothing in simcore reads a block back once placed, so the buffer is
      * reused for the next batch */
-    memmove(t->blocks.v, t->blocks.v + off, (t->blocks.n - off) * sizeof *t->blocks.v);
-    t->blocks.n -= off;
+    if (off) {
+        memmove(t->blocks.v, t->blocks.v + off, (t->blocks.n - off) * sizeof *t->blocks.v);
+        t->blocks.n -= off;
+    }
     return 0;
 }
 
