@@ -4,6 +4,7 @@
 #   make test    install what is missing, build (also ASan/UBSan), run every test
 #   make bench   speed and memory table -> bench/results.json
 #   make fuzz    run every importer's libFuzzer harness for FUZZ_SECONDS each
+#   make install PREFIX=/usr/local   binary, dashboard, scenarios, man page
 #
 # BUILD names the output folder, so two builds (or two people) never write
 # the same objects: `make BUILD=build-mine`.
@@ -19,7 +20,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS   ?=
 ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS   = $(PKG_LIBS) -lm -lpthread
+LDLIBS   = $(PKG_LIBS) -liberty -lm -lpthread
 PORT     ?= 8080
 FUZZ_SECONDS ?= 60
 SMOKE_SECONDS ?= 4
@@ -33,10 +34,12 @@ FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 HEADERS      := $(wildcard simcore/*.h importers/*.h db/*.h server/*.h tests/unit/*.h)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
-LIB_OBJ = $(call obj,$(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(SERVER_SRC)) $(BUILD)/gen/schema_sql.o
+# every db/NAME.sql is a migration step, embedded as db_NAME_sql
+LIB_OBJ = $(call obj,$(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(SERVER_SRC)) \
+          $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(wildcard db/*.sql))
 
 .PHONY: all build deps run test unit unit-asan api-test browser-test fuzz fuzz-smoke \
-        recorder bench clean asan web-vendor
+        recorder bench clean asan web-vendor install
 .DEFAULT_GOAL := build
 
 all build: $(BUILD)/schedlab schedlab web-vendor
@@ -55,15 +58,27 @@ $(BUILD)/libschedlab.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# `schedlab --version` names the demangler's version (libiberty has no call for it).
+LIBIBERTY_VERSION := $(shell dpkg-query -W -f='$${Version}' libiberty-dev 2>/dev/null)
+$(BUILD)/server/main.o: ALL_CFLAGS += -DSCHEDLAB_LIBIBERTY_VERSION='"$(or $(LIBIBERTY_VERSION),(version unknown))"'
+
 $(BUILD)/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/gen/schema_sql.c: db/schema.sql tools/embed.sh
+# simcore is pure C11 and libc (DESIGN §2): it compiles with no package's
+# flags at all, like Lua's core apart from its libraries, so an include of
+# jansson, SQLite or libmicrohttpd there fails the build.
+SIMCORE_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(CFLAGS)
+$(BUILD)/simcore/%.o: simcore/%.c $(wildcard simcore/*.h)
 	@mkdir -p $(dir $@)
-	tools/embed.sh db_schema_sql < $< > $@
+	$(CC) $(SIMCORE_CFLAGS) -c -o $@ $<
 
-$(BUILD)/gen/schema_sql.o: $(BUILD)/gen/schema_sql.c
+$(BUILD)/gen/%_sql.c: db/%.sql tools/embed.sh
+	@mkdir -p $(dir $@)
+	tools/embed.sh db_$*_sql < $< > $@
+
+$(BUILD)/gen/%_sql.o: $(BUILD)/gen/%_sql.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Chart.js is served from web/vendor (copied from node_modules, not committed).
@@ -77,6 +92,24 @@ node_modules/chart.js/dist/chart.umd.min.js:
 run: deps build
 	./schedlab serve --port $(PORT)
 
+# ---- install ----------------------------------------------------------------
+# make install PREFIX=/opt/schedlab [DESTDIR=/staging]: the binary, the
+# dashboard and the shipped scenarios (PREFIX/share/schedlab, where the
+# binary looks first, relative to itself: the tree can be moved whole) and
+# the man page generated from the --help texts.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+$(BUILD)/schedlab.1: $(BUILD)/schedlab tools/make-man.sh
+	tools/make-man.sh $(BUILD)/schedlab > $@.tmp && mv $@.tmp $@
+
+install: $(BUILD)/schedlab $(BUILD)/schedlab.1 web-vendor
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/schedlab \
+	    $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/schedlab $(DESTDIR)$(PREFIX)/bin/schedlab
+	rm -rf $(DESTDIR)$(PREFIX)/share/schedlab/web $(DESTDIR)$(PREFIX)/share/schedlab/scenarios
+	cp -R web scenarios $(DESTDIR)$(PREFIX)/share/schedlab/
+	install -m 644 $(BUILD)/schedlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/schedlab.1
+
 # ---- tests ------------------------------------------------------------------
 
 UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -85,20 +118,33 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedlab.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libschedlab.a $(LDLIBS) -lcmocka
 
-unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; SCHEDLAB_SHARED=$(CURDIR)/../shared $$t; done
+# Synthetic traces, one per format, written by a script (never committed):
+# what the importer tests read on a fresh clone.
+FIXTURES = $(BUILD)/fixtures/.stamp
+$(FIXTURES): tests/fixtures/make_fixtures.sh
+	tests/fixtures/make_fixtures.sh $(BUILD)/fixtures
+	@touch $@
+
+# The real traces are not in the repository: tests that need them look in
+# SCHEDLAB_TRACES and are skipped (one line each) when it is absent, or fail
+# with SCHEDLAB_REQUIRE_TRACES=1 (.ci/run).
+SCHEDLAB_TRACES ?= $(CURDIR)/../shared/traces
+TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CURDIR)/$(BUILD)/fixtures
+
+unit: $(UNIT_BIN) $(FIXTURES)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(TEST_ENV) $$t; done
 
 asan:
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 \
 	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    $(ASAN_BUILD)/schedlab $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
 
-unit-asan: asan
+unit-asan: asan $(FIXTURES)
 	@set -e; for t in $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC)); do \
-	    echo "== $$t (ASan/UBSan)"; ASAN_OPTIONS=detect_leaks=1 SCHEDLAB_SHARED=$(CURDIR)/../shared $$t; done
+	    echo "== $$t (ASan/UBSan)"; ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) $$t; done
 
-api-test: build
-	SCHEDLAB_BIN=$(CURDIR)/schedlab node --test tests/api/*.test.mjs
+api-test: build $(FIXTURES)
+	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_BUILD=$(BUILD) $(TEST_ENV) node --test tests/api/*.test.mjs
 
 browser-test: build
 	SCHEDLAB_BIN=$(CURDIR)/schedlab node --test tests/browser/*.test.mjs
@@ -106,7 +152,8 @@ browser-test: build
 FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
               -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
-FUZZ_LIB_SRC = $(SIMCORE_SRC) $(IMP_SRC) server/scenario.c server/trace_json.c
+FUZZ_LIB_SRC = $(SIMCORE_SRC) $(IMP_SRC) server/scenario.c server/scenario_tasks.c server/trace_json.c server/jsonr.c \
+               server/units.c server/device_json.c server/taskset.c
 
 $(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_LIB_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -124,8 +171,20 @@ endef
 fuzz-smoke: $(FUZZ_BIN)
 	$(call run_fuzz,$(SMOKE_SECONDS))
 
+# `make fuzz` keeps what it finds: each harness explores from its corpus in
+# the repository (fuzz/corpus/NAME) and the inputs it found that add
+# coverage are merged into that corpus (the seeds stay as they are), so the
+# corpus grows by what is new, run after run. The last line per harness says
+# how long it ran clean and how many runs.
 fuzz: $(FUZZ_BIN)
-	$(call run_fuzz,$(FUZZ_SECONDS))
+	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); c=fuzz/corpus/$${n#fuzz_}; w=$(BUILD)/fuzz-work/$$n; \
+	    mkdir -p $$c $$w; echo "== $$n ($(FUZZ_SECONDS) s, corpus $$c)"; \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $$w $$c \
+	        > $$w.log 2>&1 || { tail -40 $$w.log; exit 1; }; \
+	    before=$$(ls $$c | wc -l); \
+	    $$f -merge=1 -max_len=65536 $$c $$w > $$w.merge.log 2>&1 || { tail -20 $$w.merge.log; exit 1; }; \
+	    echo "$$n: $(FUZZ_SECONDS) s clean, $$(grep -o 'Done [0-9]* runs' $$w.log | tail -1 | cut -d' ' -f2) runs, corpus $$before -> $$(ls $$c | wc -l) files"; \
+	done
 
 # The recorder needs nvcc; without it this step says so and moves on.
 recorder:

@@ -4,12 +4,12 @@
 BUILD ?= build
 PKGS ?= libmicrohttpd jansson sqlite3 libarchive
 include_flags = $(shell pkg-config --cflags $(PKGS))
-libs = $(BUILD)/libschedlab.a $(shell pkg-config --libs $(PKGS)) -lm -lpthread
+libs = $(BUILD)/libschedlab.a $(shell pkg-config --libs $(PKGS)) -liberty -lm -lpthread
 BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra -Werror $(include_flags)
 
 .PHONY: bench
-bench: $(BUILD)/bench/bench_sim $(BUILD)/bench/bench_import
-	BENCH_BIN=$(BUILD)/bench SCHEDLAB_SHARED=$(CURDIR)/../shared node bench/run.mjs
+bench: $(BUILD)/bench/bench_sim $(BUILD)/bench/bench_import $(BUILD)/bench/bench_rta $(BUILD)/bench/bench_tasks $(BUILD)/bench/bench_warp
+	BENCH_BIN=$(BUILD)/bench node bench/run.mjs
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libschedlab.a
 	@mkdir -p $(dir $@)

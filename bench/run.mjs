@@ -29,7 +29,7 @@ const results = {
     cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length,
     memory_gb: Math.round(os.totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(),
   },
-  sim: [], import: [],
+  sim: [], import: [], rta: [], tasks: [],
 };
 
 // ---- simulator: blocks placed per second, in memory and streamed to SQLite
@@ -67,6 +67,33 @@ for (const [format, file] of [['nvprof-csv', csv], ['nvprof-sqlite', prof]]) {
   results.import.push(r);
 }
 
+// ---- response-time analysis (issue 14): (taskset, approach) analyses per
+// second over the GCAPS Fig. 8(a) sweep, on every core and on one, and the
+// share of thread time spent drawing tasksets vs analysing them
+for (const line of jsonLines(run(path.join(bin, 'bench_rta'), [quick ? '200' : '1000', quick ? '3' : '5']))) results.rta.push(line);
+
+// ---- real-time tasks (issue 13): simulated seconds of the GCAPS case study
+// (Table 4 taskset, 30 s) per wall-clock second, each of its four runs
+for (const line of jsonLines(run(path.join(bin, 'bench_tasks'), ['scenarios/gcaps-case-study.json', quick ? '5' : '20']))) results.tasks.push(line);
+
+// ---- warp-level model (issue 11): simulated warp instructions per second on
+// one core for a full titanv-gpgpusim GPU (80 SMs x 4 sub-cores) under GTO
+// with a mixed compute/memory workload; how that scales with the SMs and
+// with the warps per sub-core; and the peak memory of a 1G-instruction run
+// with issue recording off. One process per row, so each peak RSS is its own.
+results.warp = [];
+const warpRun = (what, args) => {
+  const r = jsonLines(run(path.join(bin, 'bench_warp'), args))[0];
+  results.warp.push({ case: what, ...r });
+};
+warpRun('headline', []);
+for (const sms of [10, 20, 40, 80]) warpRun('sms', ['--sms', String(sms), '--blocks', String(25 * sms)]);
+for (const w of [16, 32, 64]) warpRun('warps', ['--warps-per-sm', String(w)]);
+warpRun('policy', ['--policy', 'lrr']);
+warpRun('policy', ['--policy', 'qaws']);
+warpRun('recording', ['--record']);
+warpRun('1G', ['--blocks', quick ? '12500' : '125000']);
+
 // ---- table
 const fmt = (n) => (n >= 1e6 ? (n / 1e6).toFixed(2) + 'M' : n >= 1e3 ? (n / 1e3).toFixed(1) + 'k' : String(n));
 console.log(`\nmachine: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.memory_gb} GiB\n`);
@@ -92,6 +119,21 @@ console.log('\nimporters (parse + store as one run)');
 console.log('  format          rows      total s   rows/s     parse rows/s   sqlite3 .import s   ours/CLI');
 for (const r of results.import)
   console.log(`  ${r.format.padEnd(14)}  ${fmt(r.rows).padEnd(8)}  ${r.total_s.toFixed(3).padStart(7)}   ${fmt(r.rows_per_s).padStart(7)}    ${fmt(r.parse_rows_per_s).padStart(7)}        ${r.sqlite3_cli_s !== undefined ? r.sqlite3_cli_s.toFixed(3).padStart(7) : '      -'}             ${r.ratio_vs_sqlite3_cli ?? '-'}`);
+
+console.log('\nresponse-time analysis (GCAPS Fig. 8(a) sweep, 6 analyses per taskset; authors\' Python: ~2.8k/s)');
+console.log('  threads  analyses   best/s    median/s   x Python   draw share   us/taskset drawn   us/analysis   per CPU-second');
+for (const r of results.rta)
+  console.log(`  ${String(r.threads).padEnd(7)}  ${fmt(r.analyses).padEnd(8)}  ${fmt(r.best_analyses_per_s).padStart(7)}   ${fmt(r.median_analyses_per_s).padStart(7)}    ${(r.best_analyses_per_s / 2800).toFixed(0).padStart(5)}x     ${(100 * r.draw_share).toFixed(1).padStart(5)}%       ${r.draw_us_per_taskset.toFixed(2).padStart(8)}          ${r.analyse_us_per_analysis.toFixed(2).padStart(6)}      ${fmt(r.analyses_per_cpu_s).padStart(7)}`);
+
+console.log('\nreal-time tasks: the GCAPS case study (Table 4 taskset, 30 s simulated; target: < 50 ms a run)');
+console.log('  run                    ms/run   fastest ms   simulated s per s   jobs   blocks   pauses');
+for (const r of results.tasks)
+  console.log(`  ${r.run.padEnd(21)}  ${r.ms_per_run.toFixed(1).padStart(6)}   ${r.min_ms.toFixed(1).padStart(9)}   ${fmt(r.sim_s_per_wall_s).padStart(16)}   ${String(r.jobs).padStart(5)}   ${fmt(r.blocks).padStart(6)}   ${fmt(r.pauses).padStart(6)}`);
+
+console.log('\nwarp-level model (titanv-gpgpusim, GTO unless said, compute + memory kernels; M warp instructions/s)');
+console.log('  case        SMs  warps/sub-core  instructions   wall s   M/s wall   M/s CPU   peak RSS MB');
+for (const r of results.warp)
+  console.log(`  ${(r.case + (r.policy !== 'gto' ? ' ' + r.policy : '')).padEnd(10)}  ${String(r.sms).padStart(3)}  ${String(r.warps_per_subcore).padStart(14)}  ${fmt(r.instructions).padStart(12)}   ${r.seconds.toFixed(2).padStart(6)}   ${(r.instr_per_s / 1e6).toFixed(1).padStart(8)}   ${(r.instr_per_cpu_s / 1e6).toFixed(1).padStart(7)}   ${r.peak_rss_mb.toFixed(0).padStart(11)}`);
 
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 console.log('\nwrote bench/results.json');

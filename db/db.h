@@ -32,10 +32,17 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 1      /* the number of migration steps */
+#define DB_SCHEMA_VERSION 5      /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
+/* db/sweep.sql (see db/sweep.h): migration v2. */
+extern const char db_sweep_sql[];
+extern const char db_fidelity_sql[];
+/* db/pauses.sql: migration v4, the pauses of preempted blocks (issue 13) */
+extern const char db_pauses_sql[];
+/* db/warp.sql: the warp-level model (issue 11). */
+extern const char db_warp_sql[];
 
 typedef struct db db;
 struct sqlite3;
@@ -44,6 +51,10 @@ struct sqlite3;
  * A database written by a newer schedlab (user_version above ours) is an
  * error, never downgraded. */
 int db_open(const char *path, db **out, char *err, size_t errlen);
+/* Open an existing database for reading only: never creates the file, never
+ * migrates (another schema version is an error). For the read commands
+ * (export, replay); writes through it fail. */
+int db_open_readonly(const char *path, db **out, char *err, size_t errlen);
 void db_close(db *d);                       /* NULL is fine */
 const char *db_path(const db *d);
 /* The connection, for tests and EXPLAIN QUERY PLAN; owned by d. */
@@ -175,6 +186,12 @@ int db_blocks_window(db *d, const char *run, int64_t from, int64_t to, db_block_
                      void *ctx, char *err, size_t errlen);
 int db_blocks_count(db *d, const char *run, int64_t from, int64_t to, int64_t *n, char *err,
                     size_t errlen);
+/* The pauses (trace.h, trace_pause) of the blocks db_blocks_window gives
+ * for the same window, each with its block's kernel and index, in the order
+ * they begin per block: cb(ctx, kernel, index, start, end). */
+typedef int (*db_pause_cb)(void *ctx, int32_t kernel, int32_t index, int64_t start, int64_t end);
+int db_pauses_window(db *d, const char *run, int64_t from, int64_t to, db_pause_cb cb, void *ctx,
+                     char *err, size_t errlen);
 /* The SQL of the window scan (?1 run id, ?2 from - max_block_dur, ?3 to,
  * ?4 from), so a test can check its query plan. */
 const char *db_blocks_window_sql(void);

@@ -15,7 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     trace t;
     trace_init(&t);
     if (tj_parse_trace((const char *)data, len, "fuzz.json", &t, err, sizeof err) != 0) {
-        if (err[0] == '\0' || strchr(err, '\n')) abort();
+        if (err[0] == '\0') abort();
+        /* one printable line: every control character the input had is escaped (issue 16) */
+        for (const unsigned char *p = (const unsigned char *)err; *p; p++)
+            if (*p < 0x20 || *p == 0x7f) abort();
     } else {
         tj_buf b = {0};
         tj_write_trace(&t, &b);

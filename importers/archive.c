@@ -117,6 +117,11 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
     imp_file *files = NULL;
     size_t n = 0, cap = 0, members = 0;
     long long total = 0;
+    /* the expanded size allowed: by ratio to the archive, within floor and cap */
+    long long limit = (long long)arc->len > IMP_ARCHIVE_MAX_BYTES / IMP_ARCHIVE_MAX_RATIO
+                          ? IMP_ARCHIVE_MAX_BYTES
+                          : (long long)arc->len * IMP_ARCHIVE_MAX_RATIO;
+    if (limit < IMP_ARCHIVE_RATIO_FLOOR) limit = IMP_ARCHIVE_RATIO_FLOOR;
     const char *path = "";
     char prev[256] = "";         /* the entry (and its path) is reused per header */
     *out = NULL;
@@ -158,12 +163,12 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
             /* skipped bytes still cost decompression time */
             if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0)
                 total += archive_entry_size(e);
-            if (total > IMP_ARCHIVE_MAX_BYTES) goto too_big;
+            if (total > limit) goto too_big;
             continue;
         }
         unsigned char *data;
         size_t len;
-        int rr = read_member(a, e, IMP_ARCHIVE_MAX_BYTES - total, &data, &len);
+        int rr = read_member(a, e, limit - total, &data, &len);
         if (rr == -1) {
             snprintf(err, errlen, "%s: member \"%s\": %s", an, path, la_msg(a));
             goto bad;
@@ -202,8 +207,10 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
     *nout = n;
     return 0;
 too_big:
-    snprintf(err, errlen, "%s: member \"%s\": the archive expands to more than %lld MiB; "
-             "split it", an, path, IMP_ARCHIVE_MAX_BYTES >> 20);
+    snprintf(err, errlen, "%s: member \"%s\": the archive expands to more than %lld MiB (at "
+             "most %d times its %zu bytes, at least %lld MiB, at most %lld MiB); split it", an,
+             path, limit >> 20, IMP_ARCHIVE_MAX_RATIO, arc->len, IMP_ARCHIVE_RATIO_FLOOR >> 20,
+             IMP_ARCHIVE_MAX_BYTES >> 20);
     goto bad;
 oom:
     snprintf(err, errlen, "%s: out of memory expanding the archive", an);

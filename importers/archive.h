@@ -12,8 +12,12 @@
  * name and the data of each entry and then the array.
  *
  * Limits against zip bombs: at most IMP_ARCHIVE_MAX_MEMBERS members of any
- * kind and IMP_ARCHIVE_MAX_BYTES expanded bytes (kept and skipped members
- * together) per archive. */
+ * kind, and expanded bytes (kept and skipped members together) of at most
+ * IMP_ARCHIVE_MAX_RATIO times the archive's own size (but at least
+ * IMP_ARCHIVE_RATIO_FLOOR, so small archives of JSON, which compresses
+ * well, still open) and never more than IMP_ARCHIVE_MAX_BYTES. Reading stops
+ * as soon as a limit is passed, so an 869-byte bomb costs at most the floor
+ * in memory. */
 #ifndef IMPORTERS_ARCHIVE_H
 #define IMPORTERS_ARCHIVE_H
 
@@ -21,6 +25,8 @@
 
 #define IMP_ARCHIVE_MAX_MEMBERS 10000
 #define IMP_ARCHIVE_MAX_BYTES (1LL << 30)
+#define IMP_ARCHIVE_MAX_RATIO 100
+#define IMP_ARCHIVE_RATIO_FLOOR (16LL << 20)
 
 typedef enum imp_archive_kind {
     IMP_ARCHIVE_NONE = 0,

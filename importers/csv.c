@@ -86,6 +86,7 @@ int imp_csv_next(imp_csv *r, char *err, size_t errlen) {
                     r->pos++;
                     break;
                 }
+                if (c == '\0') goto nul;
                 if (buf_put(r, c) < 0) goto oom;
                 r->pos++;
                 if (c == '\n') newline(r);
@@ -99,6 +100,7 @@ int imp_csv_next(imp_csv *r, char *err, size_t errlen) {
             if (c == ',' || c == '\n') break;
             if (c == '\r' && r->pos + 1 < r->len && d[r->pos + 1] == '\n') break;
             if (c == '\r' && r->pos + 1 == r->len) break;
+            if (c == '\0') goto nul;
             if (buf_put(r, c) < 0) goto oom;
             r->pos++;
         }
@@ -115,6 +117,11 @@ int imp_csv_next(imp_csv *r, char *err, size_t errlen) {
     }
     for (size_t i = 0; i < r->nf; i++) r->f[i].s = r->buf + r->off[i];
     return 1;
+nul:
+    /* a NUL would silently cut the field (a kernel name) short */
+    snprintf(err, errlen, "%ld:%zu: NUL byte in a field (not a text CSV file?)", r->line,
+             r->pos - r->line_start + 1);
+    return -1;
 oom:
     snprintf(err, errlen, "%ld: out of memory reading the record", r->line);
     return -1;

@@ -14,6 +14,7 @@
  * latest block start, end = latest block end, blocks = rows. */
 #include "csv.h"
 #include "formats.h"
+#include "trace_check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -114,7 +115,7 @@ static int add_row(gt_ctx *c, const imp_csv *r, trace *t) {
     if (klen == 0) return gfail(c, "%ld: column \"kernel\": empty kernel label", r->rec_line);
     int64_t index, sm, start, end, threads = 0;
     if (int_field(c, r, G_BLOCK, 0, INT32_MAX, &index) < 0 ||
-        int_field(c, r, G_SM, 0, INT32_MAX, &sm) < 0 ||
+        int_field(c, r, G_SM, 0, IMP_MAX_SMS - 1, &sm) < 0 ||   /* trace_check.h */
         int_field(c, r, G_START, 0, INT64_MAX, &start) < 0 ||
         int_field(c, r, G_END, 0, INT64_MAX, &end) < 0)
         return -1;

@@ -16,6 +16,7 @@ static const char *const format_names[IMP_FORMAT_COUNT] = {
     [IMP_NVPROF_CSV] = "nvprof-csv",
     [IMP_NVPROF_SQLITE] = "nvprof-sqlite",
     [IMP_NSYS_SQLITE] = "nsys-sqlite",
+    [IMP_SCHEDLAB_TRACE] = "schedlab-trace",
 };
 
 const char *imp_format_name(imp_format f) {
@@ -87,7 +88,15 @@ imp_format imp_detect(const imp_file *file) {
     if (len >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) pos = 3;
     while (pos < len && (d[pos] == ' ' || d[pos] == '\t' || d[pos] == '\r' || d[pos] == '\n'))
         pos++;
-    if (pos < len && d[pos] == '{') return IMP_EXAMINER_JSON;   /* results are objects */
+    if (pos < len && d[pos] == '{') {
+        /* our own trace names its schema near the top ("schema" is the
+         * first key `export` writes); examiner results are other objects */
+        size_t scan = len - pos < 4096 ? len - pos : 4096;
+        static const char schema[] = "\"schedlab-trace/1\"";
+        for (size_t i = pos; i + sizeof schema - 1 <= pos + scan; i++)
+            if (memcmp(d + i, schema, sizeof schema - 1) == 0) return IMP_SCHEDLAB_TRACE;
+        return IMP_EXAMINER_JSON;
+    }
 
     /* The globaltimer format is decided by its first significant line; an
      * nvprof log may start with application output, so its markers are
@@ -132,6 +141,10 @@ static int dispatch(imp_format fmt, const imp_file *files, size_t nfiles, trace 
     case IMP_NVPROF_CSV: return imp_nvprof_csv(&files[0], out, err, errlen);
     case IMP_NVPROF_SQLITE: return imp_nvprof_sqlite(&files[0], out, err, errlen);
     case IMP_NSYS_SQLITE: return imp_nsys_sqlite(&files[0], out, err, errlen);
+    case IMP_SCHEDLAB_TRACE:
+        snprintf(err, errlen, "%s: schedlab-trace JSON is read by the trace JSON reader "
+                 "(tj_parse_trace), not by imp_import", file_name(&files[0]));
+        return -1;
     default: break;
     }
     snprintf(err, errlen, "%s: unknown format", file_name(&files[0]));
@@ -207,8 +220,8 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
         fmt = imp_detect(&files[0]);
         if (fmt == IMP_UNKNOWN) {
             snprintf(err, errlen, "%s: cannot tell the format from the content; name it "
-                     "(examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite)",
-                     file_name(&files[0]));
+                     "(examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, "
+                     "schedlab-trace)", file_name(&files[0]));
             return -1;
         }
     }

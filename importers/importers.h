@@ -25,6 +25,11 @@ typedef enum imp_format {
     IMP_NVPROF_CSV,
     IMP_NVPROF_SQLITE,
     IMP_NSYS_SQLITE,
+    /* schedlab's own trace JSON, as `export` writes it (DESIGN §5): detected
+     * here like every format, read by the server's trace JSON reader
+     * (server/trace_json.c, tj_parse_trace), which shares its JSON reader
+     * with scenarios; imp_import refuses it with a message saying so */
+    IMP_SCHEDLAB_TRACE,
     IMP_FORMAT_COUNT
 } imp_format;
 
@@ -34,7 +39,8 @@ typedef struct imp_file {
     size_t len;
 } imp_file;
 
-/* "examiner-json", "globaltimer-csv", "nvprof-csv", "nvprof-sqlite", "nsys-sqlite" */
+/* "examiner-json", "globaltimer-csv", "nvprof-csv", "nvprof-sqlite", "nsys-sqlite",
+ * "schedlab-trace" */
 const char *imp_format_name(imp_format f);
 imp_format imp_format_parse(const char *name);  /* IMP_UNKNOWN if no such name */
 

@@ -612,7 +612,21 @@ static int lookup_string(imp_sql *s, trace *t, const imp_sql_src *src, kname_cac
         if (sqlite3_errcode(s->db) == SQLITE_NOMEM) return imp_sql_fail(s, NULL, "out of memory");
         return 0;
     }
-    *out = trace_intern_n(t, (const char *)txt, (size_t)sqlite3_column_bytes(c->lookup, 0));
+    size_t n = (size_t)sqlite3_column_bytes(c->lookup, 0);
+    if (memchr(txt, '\0', n)) {
+        /* a NUL inside a name would cut it short unseen: shown as "\0" */
+        char *esc = malloc(2 * n + 1);
+        if (!esc) return imp_sql_fail(s, NULL, "out of memory");
+        size_t o = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (txt[i]) esc[o++] = (char)txt[i];
+            else { esc[o++] = '\\'; esc[o++] = '0'; }
+        }
+        *out = trace_intern_n(t, esc, o);
+        free(esc);
+    } else {
+        *out = trace_intern_n(t, (const char *)txt, n);
+    }
     if (t->oom) return imp_sql_fail(s, NULL, "out of memory");
     return 1;
 }

@@ -2,31 +2,66 @@
  * runs is server/store.c, shared with the CLI. See api.h. */
 #include "api.h"
 #include "replay.h"
+#include "replay_api.h"
+#include "rta_api.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../simcore/sim.h"
+#include "../importers/trace_check.h"
+#include "budget.h"
+#include "device_json.h"
+#include "jobs.h"
 #include "store.h"
 #include "trace_json.h"
+#include "pause_index.h"
+#include "task_bounds.h"
+#include "writes.h"
 
 #define POOL_MAX 16
 #define BLOCKS_MAX_DEFAULT 20000
+#define BLOCKS_MAX_CEILING 200000   /* a response of at most some 15 MB */
 #define BINS_MAX 2000
 #define COMPARE_MAX_RUNS 8
 
 struct api_ctx {
     char *db_path, *scenarios_dir, *version;
+    const char *db_name;         /* the file name alone: answers never show paths */
     pthread_mutex_t mu;
     db *pool[POOL_MAX];
     size_t npool;
+    job_queue *jobs;             /* long work, off the request threads (writes.c) */
+    budget budget;
+    char health[256];            /* PRAGMA quick_check at start: "" when ok */
 };
+
+/* PRAGMA quick_check once at start: a corrupt database is reported by
+ * /api/health instead of "ok". */
+static void check_health(api_ctx *a, db *d) {
+    sqlite3_stmt *st;
+    a->health[0] = '\0';
+    if (sqlite3_prepare_v2(db_handle(d), "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
+        snprintf(a->health, sizeof a->health, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
+        return;
+    }
+    int rc = sqlite3_step(st);
+    const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+    if (!v) snprintf(a->health, sizeof a->health, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
+    else if (strcmp(v, "ok") != 0) snprintf(a->health, sizeof a->health, "database corrupt: %s", v);
+    sqlite3_finalize(st);
+}
+
+job_queue *api_jobs(api_ctx *a) { return a->jobs; }
+const budget *api_budget(api_ctx *a) { return &a->budget; }
+void api_stop_jobs(api_ctx *a, int grace_ms) { jobs_stop(a->jobs, grace_ms); }
 
 /* ---- context and connection pool ------------------------------------------------ */
 
@@ -38,6 +73,12 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
     a->scenarios_dir = cfg->scenarios_dir ? strdup(cfg->scenarios_dir) : NULL;
     a->version = strdup(cfg->version ? cfg->version : "dev");
     pthread_mutex_init(&a->mu, NULL);
+    if (cfg->budget) a->budget = *cfg->budget;
+    else budget_default(&a->budget);
+    if (a->db_path) {
+        const char *slash = strrchr(a->db_path, '/');
+        a->db_name = slash ? slash + 1 : a->db_path;
+    }
     db *d;
     if (!a->db_path || !a->version || db_open(a->db_path, &d, err, errlen)) {
         if (!a->db_path || !a->version) snprintf(err, errlen, "out of memory");
@@ -45,12 +86,18 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
         return -1;
     }
     a->pool[a->npool++] = d;
+    check_health(a, d);
+    if (jobs_start((unsigned)a->budget.workers, (size_t)a->budget.queue, &a->jobs, err, errlen)) {
+        api_free(a);
+        return -1;
+    }
     *out = a;
     return 0;
 }
 
 void api_free(api_ctx *a) {
     if (!a) return;
+    jobs_free(a->jobs);
     for (size_t i = 0; i < a->npool; i++) db_close(a->pool[i]);
     pthread_mutex_destroy(&a->mu);
     free(a->db_path);
@@ -75,6 +122,13 @@ static db *acquire(api_ctx *a, http_response *res) {
 static void release(api_ctx *a, db *d) {
     if (!d) return;
     db_rollback(d);   /* a handler never leaves a transaction open */
+    /* A big request grew this connection's page cache: give it back, so the
+     * server's memory returns after it (the OS page cache still holds the
+     * file). Small caches are kept for the next request. */
+    int cur = 0, hi = 0;
+    if (sqlite3_db_status(db_handle(d), SQLITE_DBSTATUS_CACHE_USED, &cur, &hi, 0) == SQLITE_OK &&
+        cur > (512 << 10))
+        sqlite3_db_release_memory(db_handle(d));
     pthread_mutex_lock(&a->mu);
     if (a->npool < POOL_MAX) {
         a->pool[a->npool++] = d;
@@ -83,6 +137,10 @@ static void release(api_ctx *a, db *d) {
     pthread_mutex_unlock(&a->mu);
     db_close(d);
 }
+
+/* The pool for handlers in other files (rta_api.h). */
+db *api_db_acquire(api_ctx *a, http_response *res) { return acquire(a, res); }
+void api_db_release(api_ctx *a, db *d) { release(a, d); }
 
 /* ---- small JSON helpers ----------------------------------------------------------- */
 
@@ -187,49 +245,7 @@ static void h_experiment(void *app, const http_request *req, http_response *res)
     release(a, d);
 }
 
-static void h_post_experiment(void *app, const http_request *req, http_response *res) {
-    api_ctx *a = app;
-    if (!req->body || !req->body_len) {
-        http_set_error(res, 400, "scenario: the request body is empty; send scenario JSON");
-        return;
-    }
-    db *d = acquire(a, res);
-    if (!d) return;
-    char slug[DB_SLUG_SIZE], err[1024];
-    json_t *runs;
-    int rc = store_scenario(d, req->body, req->body_len, "scenario", NULL, slug, &runs, err,
-                            sizeof err);
-    if (rc == STORE_BAD_INPUT) http_set_error(res, 400, "%s", err);
-    else if (rc) http_set_error(res, 500, "%s", err);
-    else http_set_json(res, 201, json_pack("{s:s, s:o}", "slug", slug, "runs", runs));
-    release(a, d);
-}
-
-/* ---- imports ---------------------------------------------------------------------------- */
-
-static void h_import(void *app, const http_request *req, http_response *res) {
-    api_ctx *a = app;
-    if (!req->body || !req->body_len) {
-        http_set_error(res, 400, "import: the request body is empty; send the trace file as the body");
-        return;
-    }
-    const char *format = http_query(req, "format"), *exp = http_query(req, "experiment");
-    const char *name = http_query(req, "name");
-    if (format && !*format) format = NULL;
-    if (exp && !*exp) exp = NULL;
-    if (name && !*name) name = NULL;
-    db *d = acquire(a, res);
-    if (!d) return;
-    imp_file f = {.name = name ? name : "upload", .data = (const unsigned char *)req->body,
-                  .len = req->body_len};
-    char run[DB_SLUG_SIZE], es[DB_SLUG_SIZE], err[1024];
-    int rc = store_import(d, &f, 1, format, exp, name, run, es, err, sizeof err);
-    if (rc == STORE_BAD_INPUT) http_set_error(res, 400, "%s", err);
-    else if (rc == DB_NOT_FOUND) http_set_error(res, 404, "experiment: no experiment named \"%s\"", exp);
-    else if (rc) http_set_error(res, 500, "%s", err);
-    else http_set_json(res, 201, json_pack("{s:s, s:s}", "run", run, "experiment", es));
-    release(a, d);
-}
+/* POST /api/experiments and /api/imports are in writes.c (budget, jobs). */
 
 /* ---- runs --------------------------------------------------------------------------------- */
 
@@ -321,10 +337,79 @@ static void h_jobs(void *app, const http_request *req, http_response *res) {
     list_records(app, req, res, DB_LOAD_JOBS, "jobs");
 }
 
+/* A block of the window, with its pauses when its context was switched out
+ * (issue 13, pause_index.h). */
+typedef struct block_out {
+    tj_buf *buf;
+    const pause_index *pauses;
+} block_out;
+
+/* The warp-level records of a run (issue 11): its warp issues with cycles in
+ * [from, to), at most `max` of them, and every per-epoch count of issue
+ * slots. ?from=&to= are cycles (default: all); max defaults to 100000. */
+#define WARPS_MAX_DEFAULT 100000
+#define WARPS_MAX_CEILING 1000000
+static void h_warps(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int64_t from = 0, to = INT64_MAX, max = WARPS_MAX_DEFAULT;
+    bool has_from, has_to, has_max;
+    if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
+        !q_i64(req, res, "max", &max, &has_max))
+        return;
+    if (max < 0 || max > WARPS_MAX_CEILING) {
+        http_set_error(res, 400, "max: %" PRId64 " is out of range (0..%d)", max,
+                       WARPS_MAX_CEILING);
+        return;
+    }
+    if (has_to && to <= from) {
+        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", to, from);
+        return;
+    }
+    db *d = acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    char err[512];
+    int rc = db_load_run(d, req->params[0], DB_LOAD_WARP_ISSUES, &t, err, sizeof err);
+    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+    else if (rc) http_set_error(res, 500, "%s", err);
+    else {
+        tj_buf b = {0};
+        size_t total = 0, shown = 0;
+        for (size_t i = 0; i < t.warp_issues.n; i++)
+            total += t.warp_issues.v[i].cycle >= from && t.warp_issues.v[i].cycle < to;
+        tj_puts(&b, "{\"from\":");
+        tj_put_i64(&b, from);
+        tj_puts(&b, ",\"to\":");
+        if (has_to) tj_put_i64(&b, to);
+        else tj_puts(&b, "null");
+        tj_puts(&b, ",\"total\":");
+        tj_put_i64(&b, (int64_t)total);
+        tj_puts(&b, (int64_t)total > max ? ",\"truncated\":true" : ",\"truncated\":false");
+        tj_puts(&b, ",\"warp_issues\":[");
+        for (size_t i = 0; i < t.warp_issues.n && (int64_t)shown < max; i++) {
+            const trace_warp_issue *w = &t.warp_issues.v[i];
+            if (w->cycle < from || w->cycle >= to) continue;
+            if (shown++) tj_putc(&b, ',');
+            tj_put_warp_issue(&b, w);
+        }
+        tj_puts(&b, "],\"warp_epochs\":[");
+        for (size_t i = 0; i < t.warp_epochs.n; i++) {
+            if (i) tj_putc(&b, ',');
+            tj_put_warp_epoch(&b, &t.warp_epochs.v[i]);
+        }
+        tj_puts(&b, "]}");
+        http_set_buf(res, 200, &b, "application/json");
+    }
+    trace_free(&t);
+    release(a, d);
+}
+
 static int put_block(void *ctx, const trace_block *b) {
-    tj_buf *buf = ctx;
+    block_out *o = ctx;
+    tj_buf *buf = o->buf;
     if (buf->s && buf->s[buf->len - 1] == '}') tj_putc(buf, ',');
-    tj_put_block(buf, b);
+    pause_index_put_block(o->pauses, buf, b);
     return buf->oom ? -1 : 0;
 }
 
@@ -335,7 +420,18 @@ static void h_blocks(void *app, const http_request *req, http_response *res) {
     if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
         !q_i64(req, res, "max", &max, &has_max))
         return;
-    if (has_max && max < 0) { http_set_error(res, 400, "max: must be 0 or more"); return; }
+    if (has_max && (max < 0 || max > BLOCKS_MAX_CEILING)) {
+        http_set_error(res, 400, "max: %" PRId64 " is out of range (0..%d)", max, BLOCKS_MAX_CEILING);
+        return;
+    }
+    /* times within +-2^62 (as every stored time is), so to - from cannot overflow */
+    if ((has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME)) ||
+        (has_to && (to <= -IMP_MAX_TIME || to >= IMP_MAX_TIME))) {
+        bool f = has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME);
+        http_set_error(res, 400, "%s: %" PRId64 " ns is out of range (times are within +-2^62 ns)",
+                       f ? "from" : "to", f ? from : to);
+        return;
+    }
     db *d = acquire(a, res);
     if (!d) return;
     run_ctx c;
@@ -362,7 +458,12 @@ static void h_blocks(void *app, const http_request *req, http_response *res) {
                  ",\"blocks\":[", from, to, total);
         tj_puts(&b, head);
         size_t start = b.len;
-        rc = db_blocks_window(d, req->params[0], from, to, put_block, &b, err, sizeof err);
+        pause_index *pauses = NULL;
+        rc = pause_index_load(d, req->params[0], from, to, &pauses, err, sizeof err);
+        block_out bo = {&b, pauses};
+        if (!rc)
+            rc = db_blocks_window(d, req->params[0], from, to, put_block, &bo, err, sizeof err);
+        pause_index_free(pauses);
         (void)start;
         tj_puts(&b, "]}");
         if (rc) { tj_buf_free(&b); db_error(res, rc, err); }
@@ -373,6 +474,7 @@ static void h_blocks(void *app, const http_request *req, http_response *res) {
     /* Too many blocks to draw one by one: per-SM occupancy, with about
      * `max` cells in all (at least one bin per SM, at most BINS_MAX). */
     int32_t sms = s->sms > 0 ? s->sms : 1;
+    if (sms > IMP_MAX_SMS) sms = IMP_MAX_SMS;   /* a run stored before the range checks */
     int64_t want = max / sms;
     if (want < 1) want = 1;
     if (want > BINS_MAX) want = BINS_MAX;
@@ -541,9 +643,10 @@ static json_t *make_kernel_row(size_t nruns, const char *name, const char *strea
 
 static json_t *make_task_row(size_t nruns, const char *task, const char *unused) {
     (void)unused;
-    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "task", tj_string(task), "jobs", nulls(nruns),
-                     "max_response", nulls(nruns), "mean_response", nulls(nruns),
-                     "deadline_misses", nulls(nruns));
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "task", tj_string(task), "jobs",
+                     nulls(nruns), "max_response", nulls(nruns), "mean_response", nulls(nruns),
+                     "min_response", nulls(nruns), "deadline_misses", nulls(nruns), "bound",
+                     nulls(nruns));
 }
 
 static void h_compare(void *app, const http_request *req, http_response *res) {
@@ -565,6 +668,7 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
         p += l + (e ? 1 : 0);
     }
     if (nruns < 1) { http_set_error(res, 400, "runs: give run ids, e.g. ?runs=a,b"); return; }
+    char experiment[64];
     db *d = acquire(a, res);
     if (!d) return;
     json_t *jruns = json_array(), *out = NULL;
@@ -577,6 +681,8 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
         json_array_append_new(jruns, json_pack("{s:s, s:O, s:O}", "run", slugs[r], "name",
                                                json_object_get(c.obj, "name"), "source",
                                                json_object_get(c.obj, "source")));
+        snprintf(experiment, sizeof experiment, "%s",
+                 json_string_value(json_object_get(c.obj, "experiment")) ? json_string_value(json_object_get(c.obj, "experiment")) : "");
         json_decref(c.obj);
         trace t;
         trace_init(&t);
@@ -626,6 +732,10 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
             json_t *cur = json_array_get(mx, r);
             if (json_is_null(cur) || resp > json_integer_value(cur))
                 json_array_set_new(mx, r, json_integer(resp));
+            json_t *mn = json_object_get(row, "min_response");
+            cur = json_array_get(mn, r);
+            if (json_is_null(cur) || resp < json_integer_value(cur))
+                json_array_set_new(mn, r, json_integer(resp));
             /* the running sum is kept in mean_response and divided below */
             json_t *mean = json_object_get(row, "mean_response");
             json_array_set_new(mean, r, json_real(json_number_value(json_array_get(mean, r)) + (double)resp));
@@ -633,6 +743,15 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
             json_int_t m = json_integer_value(json_array_get(miss, r));
             json_array_set_new(miss, r, json_integer(m + (j->deadline != TRACE_NONE && j->end > j->deadline)));
         }
+        /* the analysis bound of each task under this run's approach (task_bounds.h) */
+        json_t *bounds = task_bounds_stored(d, experiment, &t);
+        const char *bk;
+        json_t *bv;
+        json_object_foreach(bounds, bk, bv) {
+            json_t *row = row_for(&tr, bk, make_task_row, nruns, bk, NULL);
+            if (row) json_array_set(json_object_get(row, "bound"), r, bv);
+        }
+        json_decref(bounds);
         for (size_t i = 0; i < tr.n; i++) {
             json_t *mean = json_object_get(tr.row[i], "mean_response");
             json_t *jobs = json_object_get(tr.row[i], "jobs");
@@ -672,7 +791,8 @@ static void h_presets(void *app, const http_request *req, http_response *res) {
                                               "device", tj_device_json(dv)));
     }
     res->cache_control = "public, max-age=60";
-    http_set_json(res, 200, json_pack("{s:o}", "presets", list));
+    /* fields: what each device key means, from simcore's field table */
+    http_set_json(res, 200, json_pack("{s:o, s:o*}", "presets", list, "fields", dj_fields_json()));
 }
 
 static void h_scenarios(void *app, const http_request *req, http_response *res) {
@@ -710,8 +830,14 @@ static void h_scenarios(void *app, const http_request *req, http_response *res) 
 static void h_health(void *app, const http_request *req, http_response *res) {
     (void)req;
     api_ctx *a = app;
-    http_set_json(res, 200, json_pack("{s:s, s:s, s:s}", "status", "ok", "version", a->version,
-                                      "db", a->db_path));
+    if (a->health[0]) {
+        http_scrub_paths(a->health);
+        http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",
+                                          a->health, "version", a->version, "db", a->db_name));
+        return;
+    }
+    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I}", "status", "ok", "version", a->version,
+                                      "db", a->db_name, "jobs", (json_int_t)jobs_pending(a->jobs)));
 }
 
 /* What this build can do, so the dashboard lists formats, policies and
@@ -724,7 +850,6 @@ static void h_capabilities(void *app, const http_request *req, http_response *re
     json_t *formats = json_array();
     for (int f = 0; f < IMP_FORMAT_COUNT; f++)
         json_array_append_new(formats, json_string(imp_format_name((imp_format)f)));
-    json_array_append_new(formats, json_string("schedlab-trace"));
     json_t *policies = json_object();
     for (int tb = 0; tb < SIM_NTABLES; tb++) {
         json_t *list = json_array();
@@ -752,18 +877,24 @@ static const http_route routes[] = {
     {"GET", "/api/presets", h_presets},
     {"GET", "/api/scenarios", h_scenarios},
     {"GET", "/api/experiments", h_experiments},
-    {"POST", "/api/experiments", h_post_experiment},
+    {"POST", "/api/experiments", writes_post_experiment},
     {"GET", "/api/experiments/*", h_experiment},
-    {"POST", "/api/imports", h_import},
+    {"POST", "/api/imports", writes_post_import},
+    {"GET", "/api/jobs/*", writes_get_job},
     {"GET", "/api/runs/*", h_run},
     {"GET", "/api/runs/*/blocks", h_blocks},
     {"GET", "/api/runs/*/kernels", h_kernels},
     {"GET", "/api/runs/*/copies", h_copies},
     {"GET", "/api/runs/*/jobs", h_jobs},
+    {"GET", "/api/runs/*/warps", h_warps},
     {"GET", "/api/runs/*/queues", h_queues},
     {"GET", "/api/runs/*/export", h_export},
     {"GET", "/api/runs/*/replay", h_replay},
+    {"POST", "/api/runs/*/replay", replay_api_post},
+    {"GET", "/api/runs/*/fidelity", replay_api_fidelity},
     {"GET", "/api/compare", h_compare},
+    {"POST", "/api/rta", rta_api_post},
+    {"GET", "/api/experiments/*/sweep", rta_api_sweep},
 };
 
 const http_route *api_routes(size_t *n) {

@@ -23,11 +23,15 @@ typedef struct api_config {
     const char *db_path;
     const char *scenarios_dir;   /* shipped scenarios; may be NULL */
     const char *version;
+    const struct budget *budget; /* work limits (budget.h); NULL: the defaults */
 } api_config;
 
 /* Opens (creating and migrating) the database once to fail early. */
 int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen);
 void api_free(api_ctx *a);
+/* SIGTERM: queued jobs are dropped, running ones get grace_ms to finish and
+ * are then cancelled (rolled back); returns once every job has ended. */
+void api_stop_jobs(api_ctx *a, int grace_ms);
 /* The route table for http_config.routes (static storage). */
 const http_route *api_routes(size_t *n);
 

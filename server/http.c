@@ -1,36 +1,163 @@
-/* http.c -- libmicrohttpd glue: routing, bodies, static files. See http.h. */
+/* http.c -- libmicrohttpd glue: routing, the guard, bodies, static files.
+ * See http.h. */
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#ifndef O_TMPFILE
+#define O_TMPFILE 0
+#endif
+
+/* Only our own scripts; styles may be set inline by Chart.js; the favicon is
+ * a data: URL. No framing, no plugins, no <base>, forms only to us. */
+#define CSP "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " \
+            "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "        \
+            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+/* Requests or responses this big return their memory to the system after. */
+#define HTTP_TRIM_BYTES ((size_t)1 << 20)
 
 struct http_server {
     struct MHD_Daemon *d;
     http_config cfg;
     char *web_real;              /* realpath of the web folder, or NULL */
+    char *tmp_dir;
     uint16_t port;
+    atomic_int inflight;         /* requests begun and not completed */
+    atomic_int bodies;           /* request bodies being received */
+    atomic_bool stopping;        /* every request refused (503) */
+    atomic_bool no_writes;       /* writes refused (503), reads still answered */
 };
 
-/* Per-connection state while a request body arrives. */
-typedef struct conn_state {
-    char *body;
+struct http_body {
+    char *mem;                   /* first part (or all) of the body */
     size_t len, cap;
-    bool too_large;
+    int fd;                      /* -1: all in mem */
+    char *map;                   /* the whole body + NUL, once finished with fd */
+    size_t maplen;
+};
+
+/* Per-request state. */
+typedef struct conn_state {
+    http_server *srv;
+    http_body *body;
+    size_t limit;                /* the cap for this request's body */
+    size_t discarded;            /* bytes dropped past the cap, or of a refused request */
+    bool body_coming;            /* Content-Length > 0 or chunked */
+    bool drop_body;              /* a GET's body: read, not kept */
+    int deferred, deferred_retry;/* a refusal answered once the body is read */
+    char deferred_msg[512];
+    bool too_large, answered, counted_body, trim, io_error;
 } conn_state;
+
+/* ---- bodies --------------------------------------------------------------------- */
+
+const char *http_body_data(const http_body *b) {
+    return !b ? NULL : b->map ? b->map : b->mem;
+}
+size_t http_body_len(const http_body *b) { return b ? b->len : 0; }
+
+void http_body_free(http_body *b) {
+    if (!b) return;
+    if (b->map) munmap(b->map, b->maplen);
+    if (b->fd >= 0) close(b->fd);
+    free(b->mem);
+    free(b);
+}
+
+static int tmp_open(const char *dir) {
+    int fd = -1;
+    if (O_TMPFILE) fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+    char path[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/schedlab-body-XXXXXX", dir) >= sizeof path)
+        return -1;
+    fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+static int write_all(int fd, const char *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Append; past HTTP_BODY_RAM the bytes go to a temporary file. */
+static int body_append(http_server *srv, http_body *b, const char *p, size_t n) {
+    if (b->fd < 0 && b->len + n + 1 <= HTTP_BODY_RAM) {
+        if (b->len + n + 1 > b->cap) {
+            size_t nc = b->cap ? b->cap : 16384;
+            while (nc < b->len + n + 1) nc *= 2;
+            char *nb = realloc(b->mem, nc);
+            if (!nb) return -1;
+            b->mem = nb;
+            b->cap = nc;
+        }
+        memcpy(b->mem + b->len, p, n);
+        b->len += n;
+        b->mem[b->len] = '\0';
+        return 0;
+    }
+    if (b->fd < 0) {
+        if ((b->fd = tmp_open(srv->tmp_dir)) < 0) return -1;
+        if (b->len && write_all(b->fd, b->mem, b->len)) return -1;
+        free(b->mem);
+        b->mem = NULL;
+        b->cap = 0;
+    }
+    if (write_all(b->fd, p, n)) return -1;
+    b->len += n;
+    return 0;
+}
+
+/* Map a spilled body (with a NUL after it) once it is complete. */
+static int body_finish(http_body *b) {
+    if (b->fd < 0) return 0;
+    if (write_all(b->fd, "", 1)) return -1;
+    b->maplen = b->len + 1;
+    void *m = mmap(NULL, b->maplen, PROT_READ, MAP_PRIVATE, b->fd, 0);
+    if (m == MAP_FAILED) return -1;
+    b->map = m;
+    return 0;
+}
+
+http_body *http_take_body(const http_request *req) {
+    conn_state *cs = req->priv;
+    if (!cs || !cs->body || !cs->body->len) return NULL;
+    http_body *b = cs->body;
+    cs->body = NULL;
+    return b;
+}
 
 /* ---- responses ------------------------------------------------------------------ */
 
@@ -48,12 +175,19 @@ void http_set_json(http_response *res, int status, json_t *body) {
 }
 
 void http_set_error(http_response *res, int status, const char *fmt, ...) {
-    char msg[1024];
+    char msg[1024], out[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    http_set_json(res, status, json_pack("{s:o}", "error", tj_string(msg)));
+    /* an error quoting input keeps control characters escaped: one line */
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof out; p++) {
+        if (*p >= 0x20 && *p != 0x7f) out[o++] = (char)*p;
+        else o += (size_t)snprintf(out + o, sizeof out - o, *p == '\n' ? "\\n" : "\\x%02x", *p);
+    }
+    out[o] = '\0';
+    http_set_json(res, status, json_pack("{s:o}", "error", tj_string(out)));
 }
 
 void http_set_buf(http_response *res, int status, tj_buf *buf, const char *content_type) {
@@ -97,7 +231,57 @@ const char *http_mime_type(const char *path) {
     return "application/octet-stream";
 }
 
-static enum MHD_Result send_response(struct MHD_Connection *conn, http_response *res) {
+/* A path token starts after one of these and ends before one of the others. */
+static bool path_start(char c) {
+    return c == ' ' || c == '"' || c == '\'' || c == '(' || c == '=' || c == '[' || c == '`';
+}
+static bool path_end(char c) {
+    return c == '\0' || c == ' ' || c == '"' || c == '\'' || c == ':' || c == ',' ||
+           c == ')' || c == ']' || c == ';' || c == '`' || c == '\\';
+}
+
+void http_scrub_paths(char *s) {
+    if (!s) return;
+    char *w = s;
+    for (char *r = s; *r;) {
+        if (*r == '/' && (r == s || path_start(r[-1]))) {
+            char *e = r, *last = r;
+            int slashes = 0;
+            while (!path_end(*e)) {
+                if (*e == '/') { slashes++; last = e; }
+                e++;
+            }
+            if (slashes >= 2 && last + 1 < e) {
+                for (char *p = last + 1; p < e;) *w++ = *p++;
+                r = e;
+                continue;
+            }
+            while (r < e) *w++ = *r++;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
+
+static void common_headers(struct MHD_Response *r) {
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Content-Security-Policy", CSP);
+    MHD_add_response_header(r, "X-Frame-Options", "DENY");
+    MHD_add_response_header(r, "Referrer-Policy", "same-origin");
+    MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
+}
+
+static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs,
+                                     http_response *res, bool close_conn) {
+    if (res->status >= 500 && res->body) {
+        http_scrub_paths(res->body);
+        res->len = strlen(res->body);
+    }
+    if (cs) {
+        cs->answered = true;
+        if (res->len >= HTTP_TRIM_BYTES) cs->trim = true;
+    }
     struct MHD_Response *r = MHD_create_response_from_buffer(res->len, res->body ? res->body : (void *)"",
                                                              res->body ? MHD_RESPMEM_MUST_FREE
                                                                        : MHD_RESPMEM_PERSISTENT);
@@ -110,26 +294,38 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, http_response 
                             res->content_type ? res->content_type : "application/json");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
                             res->cache_control ? res->cache_control : "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    common_headers(r);
     if (res->disposition[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, res->disposition);
+    if (res->retry_after > 0) {
+        char ra[16];
+        snprintf(ra, sizeof ra, "%d", res->retry_after);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
+    }
+    if (res->status == 401) MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+    if (close_conn) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)res->status, r);
     MHD_destroy_response(r);
     return ret;
 }
 
-static enum MHD_Result send_error(struct MHD_Connection *conn, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static enum MHD_Result send_error(struct MHD_Connection *conn, int status, const char *fmt, ...) {
+static enum MHD_Result send_error_ex(struct MHD_Connection *conn, conn_state *cs, int status,
+                                     bool close_conn, int retry_after, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static enum MHD_Result send_error_ex(struct MHD_Connection *conn, conn_state *cs, int status,
+                                     bool close_conn, int retry_after, const char *fmt, ...) {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     http_response res = {0};
+    res.retry_after = retry_after;
     http_set_error(&res, status, "%s", msg);
-    return send_response(conn, &res);
+    return send_response(conn, cs, &res, close_conn);
 }
+
+#define send_error(conn, cs, status, ...) send_error_ex(conn, cs, status, false, 0, __VA_ARGS__)
 
 /* ---- static files ---------------------------------------------------------------- */
 
@@ -155,22 +351,22 @@ static bool safe_path(const char *path) {
     return true;
 }
 
-static enum MHD_Result serve_file(http_server *srv, struct MHD_Connection *conn,
+static enum MHD_Result serve_file(http_server *srv, struct MHD_Connection *conn, conn_state *cs,
                                   const char *path) {
     const char *rel = is_page(path) ? "/index.html" : path;
-    if (!srv->web_real) return send_error(conn, 404, "no web folder: %s", path);
-    if (!safe_path(rel)) return send_error(conn, 403, "%s: path outside the web folder", path);
+    if (!srv->web_real) return send_error(conn, cs, 404, "no web folder: %s", path);
+    if (!safe_path(rel)) return send_error(conn, cs, 403, "%s: path outside the web folder", path);
     char full[PATH_MAX], real[PATH_MAX];
     if ((size_t)snprintf(full, sizeof full, "%s%s", srv->web_real, rel) >= sizeof full)
-        return send_error(conn, 404, "no such page or file: %s", path);
+        return send_error(conn, cs, 404, "no such page or file: %s", path);
     size_t wl = strlen(srv->web_real);
     if (!realpath(full, real) || strncmp(real, srv->web_real, wl) != 0 || real[wl] != '/')
-        return send_error(conn, 404, "no such page or file: %s", path);
+        return send_error(conn, cs, 404, "no such page or file: %s", path);
     int fd = open(real, O_RDONLY | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         if (fd >= 0) close(fd);
-        return send_error(conn, 404, "no such page or file: %s", path);
+        return send_error(conn, cs, 404, "no such page or file: %s", path);
     }
     /* Revalidated on every load (no-cache) but answered 304 when unchanged;
      * vendored libraries never change under one name. */
@@ -195,11 +391,12 @@ static enum MHD_Result serve_file(http_server *srv, struct MHD_Connection *conn,
         if (status == MHD_HTTP_OK) close(fd);
         return MHD_NO;
     }
+    cs->answered = true;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, http_mime_type(rel));
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
                             vendor ? "public, max-age=86400" : "no-cache");
     MHD_add_response_header(r, MHD_HTTP_HEADER_LAST_MODIFIED, modified);
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    common_headers(r);
     enum MHD_Result ret = MHD_queue_response(conn, status, r);
     MHD_destroy_response(r);
     return ret;
@@ -236,13 +433,31 @@ static bool match(const char *pattern, const char *path, char *buf, size_t bufle
     return true;
 }
 
+/* 0: a route takes (method, url); 1: the path is known, not the method;
+ * 2: no route has the path. */
+static int route_kind(http_server *srv, const char *url, const char *m) {
+    char buf[1024];
+    const char *params[HTTP_MAX_PARAMS];
+    size_t np;
+    int kind = 2;
+    for (size_t i = 0; i < srv->cfg.nroutes; i++) {
+        const http_route *rt = &srv->cfg.routes[i];
+        if (!match(rt->pattern, url, buf, sizeof buf, params, &np)) continue;
+        if (strcmp(rt->method, m) == 0) return 0;
+        kind = 1;
+    }
+    return kind;
+}
+
+static bool is_api(const char *url) { return strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0; }
+
 static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, const char *url,
                                 const char *method, conn_state *cs) {
     bool head = strcmp(method, "HEAD") == 0;
     const char *m = head ? "GET" : method;
     char buf[1024];
-    http_request req = {.method = m, .path = url, .conn = conn,
-                        .body = cs->body, .body_len = cs->len};
+    http_request req = {.method = m, .path = url, .conn = conn, .priv = cs,
+                        .body = http_body_data(cs->body), .body_len = http_body_len(cs->body)};
     bool path_known = false;
     for (size_t i = 0; i < srv->cfg.nroutes; i++) {
         const http_route *rt = &srv->cfg.routes[i];
@@ -254,13 +469,225 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
         if (res.status >= 500)
             fprintf(stderr, "schedlab: %s %s -> %d %.*s\n", method, url, res.status,
                     (int)(res.len < 300 ? res.len : 300), res.body ? res.body : "");
-        return send_response(conn, &res);
+        return send_response(conn, cs, &res, false);
     }
-    if (path_known) return send_error(conn, 405, "%s is not allowed on %s", method, url);
-    if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0)
-        return send_error(conn, 404, "no such API route: %s %s", method, url);
-    if (strcmp(m, "GET") != 0) return send_error(conn, 405, "%s is not allowed on %s", method, url);
-    return serve_file(srv, conn, url);
+    if (path_known) return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);
+    if (is_api(url)) return send_error(conn, cs, 404, "no such API route: %s %s", method, url);
+    if (strcmp(m, "GET") != 0) return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);
+    return serve_file(srv, conn, cs, url);
+}
+
+/* ---- the guard ------------------------------------------------------------------------ */
+
+static const char *header(struct MHD_Connection *conn, const char *name) {
+    return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+}
+
+/* Host without its port; false when it does not fit or is malformed. */
+static bool host_name(const char *host, char *out, size_t n) {
+    size_t l;
+    if (host[0] == '[') {
+        const char *e = strchr(host, ']');
+        if (!e) return false;
+        l = (size_t)(e - host) + 1;
+    } else {
+        const char *c = strchr(host, ':');
+        l = c ? (size_t)(c - host) : strlen(host);
+    }
+    if (l == 0 || l >= n) return false;
+    for (size_t i = 0; i < l; i++) out[i] = (char)tolower((unsigned char)host[i]);
+    out[l] = '\0';
+    return true;
+}
+
+static bool host_allowed(http_server *srv, const char *host) {
+    char name[256], tmp[256];
+    if (!host || !host_name(host, name, sizeof name)) return false;
+    if (strcmp(name, "localhost") == 0) return true;
+    unsigned char addr[16];
+    if (inet_pton(AF_INET, name, addr) == 1) return true;
+    size_t l = strlen(name);
+    if (name[0] == '[' && l > 2) {
+        memcpy(tmp, name + 1, l - 2);
+        tmp[l - 2] = '\0';
+        if (inet_pton(AF_INET6, tmp, addr) == 1) return true;
+    }
+    for (size_t i = 0; i < srv->cfg.nallow_hosts; i++)
+        if (strcasecmp(srv->cfg.allow_hosts[i], name) == 0) return true;
+    return false;
+}
+
+/* Origin (scheme://host[:port]) must name the host the request was sent to. */
+static bool origin_ok(const char *origin, const char *host) {
+    const char *p = strstr(origin, "://");
+    if (!p || !host) return false;
+    size_t sl = (size_t)(p - origin);
+    if (!((sl == 4 && strncasecmp(origin, "http", 4) == 0) ||
+          (sl == 5 && strncasecmp(origin, "https", 5) == 0)))
+        return false;
+    return strcasecmp(p + 3, host) == 0;
+}
+
+/* The media type of a Content-Type, lower case, without parameters. */
+static void media_type(const char *ct, char *out, size_t n) {
+    size_t i = 0;
+    while (ct && *ct == ' ') ct++;
+    for (; ct && ct[i] && ct[i] != ';' && ct[i] != ' ' && i + 1 < n; i++)
+        out[i] = (char)tolower((unsigned char)ct[i]);
+    out[i] = '\0';
+}
+
+static bool upload_type(const char *mt) {
+    static const char *const ok[] = {
+        "application/octet-stream", "application/json", "text/csv", "application/csv",
+        "application/gzip", "application/x-gzip", "application/zip",
+        "application/x-zip-compressed", "application/x-tar", "application/x-bzip2",
+        "application/x-xz", "application/vnd.sqlite3", "application/x-sqlite3",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (strcmp(mt, ok[i]) == 0) return true;
+    return false;
+}
+
+static bool is_upload_path(const char *url) { return strcmp(url, "/api/imports") == 0; }
+
+/* Constant-time token comparison. */
+static bool token_ok(const char *want, const char *auth) {
+    if (!auth || strncasecmp(auth, "Bearer ", 7) != 0) return false;
+    const char *got = auth + 7;
+    while (*got == ' ') got++;
+    size_t wl = strlen(want), gl = strlen(got);
+    unsigned char diff = (unsigned char)(wl != gl);
+    for (size_t i = 0; i < wl; i++) diff |= (unsigned char)(want[i] ^ (i < gl ? got[i] : 0));
+    return diff == 0;
+}
+
+/* A NUL decoded from %00 would cut a name short unseen: such a query
+ * argument (or header) is refused. */
+static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *key,
+                                size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    if ((key && strlen(key) != key_size) || (value && strlen(value) != value_size)) {
+        *(const char **)cls = key ? key : "";
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
+/* Check a request from its headers. Returns MHD_YES with cs->answered set
+ * when it was refused (the answer is queued), MHD_YES otherwise. */
+/* Refuse a request from its headers. When a body (within the cap) is still
+ * to come, the answer waits until that body has been read and dropped: a
+ * client still sending it then reads the answer, where closing under it
+ * would give it a broken pipe instead. Otherwise it goes at once. */
+static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int status, int retry,
+                              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int status, int retry,
+                              const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (cs->body_coming) {
+        cs->deferred = status;
+        cs->deferred_retry = retry;
+        snprintf(cs->deferred_msg, sizeof cs->deferred_msg, "%s", msg);
+        return MHD_YES;
+    }
+    return send_error_ex(conn, cs, status, true, retry, "%s", msg);
+}
+
+static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn_state *cs,
+                             const char *url, const char *method) {
+    /* framing first: with it in doubt, nothing after the headers can be trusted */
+    const char *te = header(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    const char *cl = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (te && strcasecmp(te, "chunked") != 0)
+        return send_error_ex(conn, cs, 501, true, 0,
+                             "Transfer-Encoding \"%.60s\" is not supported (only chunked)", te);
+    if (te && cl)
+        return send_error_ex(conn, cs, 400, true, 0,
+                             "a request may not have both Content-Length and Transfer-Encoding");
+    bool head = strcmp(method, "HEAD") == 0;
+    bool read_only = head || strcmp(method, "GET") == 0;
+    const char *m = head ? "GET" : method;
+    int rk = route_kind(srv, url, m);
+    bool upload = is_upload_path(url);
+    /* a GET needs no body: one is read (up to the JSON cap) and dropped */
+    cs->limit = read_only ? HTTP_MAX_JSON_BODY
+              : upload   ? srv->cfg.max_body
+                         : (srv->cfg.max_body < HTTP_MAX_JSON_BODY ? srv->cfg.max_body
+                                                                   : HTTP_MAX_JSON_BODY);
+    unsigned long long clen = 0;
+    if (cl) {
+        char *end;
+        errno = 0;
+        clen = strtoull(cl, &end, 10);
+        if (errno || *end || cl[0] == '-' || !cl[0] || clen > cs->limit)
+            return send_error_ex(conn, cs, 413, true, 0,
+                                 "request body of %.30s bytes is over the %zu MiB limit", cl,
+                                 cs->limit >> 20);
+    }
+    cs->body_coming = te || clen > 0;
+    cs->drop_body = read_only;
+
+    if (atomic_load(&srv->stopping) || (!read_only && atomic_load(&srv->no_writes)))
+        return refuse(conn, cs, 503, 5, "the server is stopping; try again shortly");
+    const char *host = header(conn, MHD_HTTP_HEADER_HOST);
+    if (!host_allowed(srv, host))
+        return refuse(conn, cs, 421, 0,
+                      "Host \"%.100s\" is not a name this server answers to (it answers IP "
+                      "addresses, localhost and the names given with --allow-host)",
+                      host ? host : "");
+    const char *nul = NULL;
+    MHD_get_connection_values_n(conn, MHD_GET_ARGUMENT_KIND | MHD_HEADER_KIND, find_nul, &nul);
+    if (nul)
+        return refuse(conn, cs, 400, 0,
+                      "%.60s: a NUL byte (%%00) is not allowed in a query argument or header", nul);
+    if (!read_only) {
+        if (rk == 1) return refuse(conn, cs, 405, 0, "%s is not allowed on %s", method, url);
+        if (rk == 2)
+            return refuse(conn, cs, is_api(url) ? 404 : 405, 0, "%s %s: %s", method, url,
+                          is_api(url) ? "no such API route" : "not allowed");
+        const char *origin = header(conn, "Origin");
+        const char *site = header(conn, "Sec-Fetch-Site");
+        if ((origin && !origin_ok(origin, host)) || (site && strcasecmp(site, "cross-site") == 0))
+            return refuse(conn, cs, 403, 0,
+                          "cross-origin write refused (Origin \"%.100s\"): only pages served "
+                          "by this schedlab may write to it",
+                          origin ? origin : "");
+        if (srv->cfg.token && *srv->cfg.token &&
+            !token_ok(srv->cfg.token, header(conn, MHD_HTTP_HEADER_AUTHORIZATION)))
+            return refuse(conn, cs, 401, 0,
+                          "this server needs a token for writes: send \"Authorization: Bearer "
+                          "TOKEN\" (serve --token)");
+        char mt[96];
+        media_type(header(conn, MHD_HTTP_HEADER_CONTENT_TYPE), mt, sizeof mt);
+        if (upload ? !upload_type(mt) : strcmp(mt, "application/json") != 0)
+            return refuse(conn, cs, 415, 0,
+                          upload ? "Content-Type \"%s\" is not an upload type: send the raw "
+                                   "file as application/octet-stream"
+                                 : "Content-Type \"%s\": send the JSON as application/json",
+                          mt);
+        if (cs->body_coming) {
+            size_t max = srv->cfg.max_bodies;
+            if ((size_t)atomic_fetch_add(&srv->bodies, 1) >= max) {
+                atomic_fetch_sub(&srv->bodies, 1);
+                return refuse(conn, cs, 503, 5, "%zu uploads are arriving already; try again shortly",
+                              max);
+            }
+            cs->counted_body = true;
+        }
+    }
+    return MHD_YES;
+}
+
+static void body_done(conn_state *cs) {
+    if (cs->counted_body) {
+        atomic_fetch_sub(&cs->srv->bodies, 1);
+        cs->counted_body = false;
+    }
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -270,54 +697,79 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
     http_server *srv = cls;
     conn_state *cs = *con_cls;
-    size_t max = srv->cfg.max_body ? srv->cfg.max_body : HTTP_DEFAULT_MAX_BODY;
     if (!cs) {
         cs = calloc(1, sizeof *cs);
         if (!cs) return MHD_NO;
+        cs->srv = srv;
         *con_cls = cs;
-        /* refuse a declared oversize body before reading any of it */
-        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > max)
-            return send_error(conn, 413, "request body of %s bytes is over the %zu MiB limit",
-                              cl, max >> 20);
-        return MHD_YES;
+        atomic_fetch_add(&srv->inflight, 1);
+        return guard(srv, conn, cs, url, method);
     }
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (cs->too_large || n > max - cs->len) {
+        if (cs->too_large || cs->deferred || cs->drop_body) {
+            /* libmicrohttpd 0.9.75 cannot answer before the body has been
+             * read: the rest is read and dropped (no memory, no disk), the
+             * 413 follows; a client that sends on past twice the cap is cut off */
+            cs->discarded += n;
+            return cs->discarded > cs->limit ? MHD_NO : MHD_YES;
+        }
+        if (cs->answered || cs->io_error) return MHD_YES;   /* discarded */
+        if (!cs->body) {
+            cs->body = calloc(1, sizeof *cs->body);
+            if (!cs->body) return MHD_NO;
+            cs->body->fd = -1;
+        }
+        if (n > cs->limit - cs->body->len) {
+            /* the cap, as bytes arrive (chunked bodies have no length to check first) */
             cs->too_large = true;
+            cs->discarded = n;
+            http_body_free(cs->body);
+            cs->body = NULL;
+            body_done(cs);
             return MHD_YES;
         }
-        if (cs->len + n + 1 > cs->cap) {
-            size_t nc = cs->cap ? cs->cap : 65536;
-            while (nc < cs->len + n + 1) nc *= 2;
-            char *nb = realloc(cs->body, nc);
-            if (!nb) return MHD_NO;
-            cs->body = nb;
-            cs->cap = nc;
+        if (body_append(srv, cs->body, upload_data, n)) {
+            cs->io_error = true;
+            http_body_free(cs->body);
+            cs->body = NULL;
         }
-        memcpy(cs->body + cs->len, upload_data, n);
-        cs->len += n;
-        cs->body[cs->len] = '\0';
+        if (cs->body && cs->body->len >= HTTP_TRIM_BYTES) cs->trim = true;
         return MHD_YES;
     }
+    if (cs->answered) return MHD_YES;
+    body_done(cs);
+    if (cs->deferred)
+        return send_error_ex(conn, cs, cs->deferred, false, cs->deferred_retry, "%s",
+                             cs->deferred_msg);
     if (cs->too_large)
-        return send_error(conn, 413, "request body over the %zu MiB limit", max >> 20);
+        return send_error_ex(conn, cs, 413, true, 0, "request body over the %zu MiB limit",
+                             cs->limit >> 20);
+    if (cs->io_error || (cs->body && body_finish(cs->body)))
+        return send_error_ex(conn, cs, 503, true, 10,
+                             "cannot keep the request body (temporary folder full or unwritable)");
     return dispatch(srv, conn, url, method, cs);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
-    (void)cls;
     (void)conn;
     (void)toe;
+    http_server *srv = cls;
     conn_state *cs = *con_cls;
     if (cs) {
-        free(cs->body);
+        body_done(cs);
+        bool trim = cs->trim;
+        http_body_free(cs->body);
         free(cs);
         *con_cls = NULL;
+        atomic_fetch_sub(&srv->inflight, 1);
+#ifdef __GLIBC__
+        if (trim) malloc_trim(0);   /* hand a big request's memory back to the system */
+#else
+        (void)trim;
+#endif
     }
 }
 
@@ -326,19 +778,35 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
     http_server *srv = calloc(1, sizeof *srv);
     if (!srv) { snprintf(err, errlen, "out of memory"); return -1; }
     srv->cfg = *cfg;
+    if (!srv->cfg.max_body) srv->cfg.max_body = HTTP_DEFAULT_MAX_BODY;
+    if (!srv->cfg.max_bodies) srv->cfg.max_bodies = HTTP_DEFAULT_MAX_BODIES;
+    atomic_init(&srv->inflight, 0);
+    atomic_init(&srv->bodies, 0);
+    atomic_init(&srv->stopping, false);
+    atomic_init(&srv->no_writes, false);
+    const char *tmp = cfg->tmp_dir;
+    if (!tmp || !*tmp) tmp = getenv("TMPDIR");
+    srv->tmp_dir = strdup(tmp && *tmp ? tmp : "/tmp");
     if (cfg->web_dir) {
         char real[PATH_MAX];
         if (realpath(cfg->web_dir, real)) srv->web_real = strdup(real);
     }
-    unsigned threads = cfg->threads;
-    if (!threads) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n < 2 ? 2 : n > 16 ? 16 : (unsigned)n;
-    }
+#ifdef __GLIBC__
+    /* Big buffers (bodies, responses, batches) as their own mappings, given
+     * back on free; few arenas, so worker threads do not each keep a heap. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    mallopt(M_ARENA_MAX, 4);
+#endif
+    /* One thread per connection (issue 16): a slow handler (a big export,
+     * a small scenario simulated at once) then delays only its own client,
+     * never /api/health or anyone else's request on the same worker, as a
+     * fixed pool of event-loop threads would. HTTP_MAX_CONNECTIONS bounds
+     * the threads. cfg->threads is not used in this mode. */
     const char *bind = cfg->bind ? cfg->bind : "127.0.0.1";
     struct sockaddr_storage addr;
     memset(&addr, 0, sizeof addr);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL_LINUX_ONLY | MHD_USE_ERROR_LOG;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL |
+                     MHD_USE_ERROR_LOG | MHD_USE_ITC;
     struct sockaddr_in *a4 = (struct sockaddr_in *)&addr;
     struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&addr;
     if (inet_pton(AF_INET, bind, &a4->sin_addr) == 1) {
@@ -351,20 +819,29 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
     } else {
         snprintf(err, errlen, "--bind: \"%s\" is not an IPv4 or IPv6 address", bind);
         free(srv->web_real);
+        free(srv->tmp_dir);
         free(srv);
         return -1;
     }
     errno = 0;
+    /* libmicrohttpd 0.9.75 (Debian 12's, the newest Debian has): idle
+     * connections are closed after HTTP_TIMEOUT_S, at most
+     * HTTP_MAX_CONNECTIONS at once (64 per client address), and 128 KiB per
+     * connection for the request line and headers (the default 32 KiB left
+     * some 500 query parameters unanswered). */
     srv->d = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, srv,
-                              MHD_OPTION_THREAD_POOL_SIZE, threads,
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)300,
+                              MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_S,
+                              MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)64,
+                              MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)128 * 1024,
                               MHD_OPTION_END);
     if (!srv->d) {
         snprintf(err, errlen, "cannot listen on %s port %u: %s", bind, (unsigned)cfg->port,
                  errno ? strerror(errno) : "libmicrohttpd refused to start");
         free(srv->web_real);
+        free(srv->tmp_dir);
         free(srv);
         return -1;
     }
@@ -376,9 +853,31 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
 
 uint16_t http_port(const http_server *s) { return s->port; }
 
+void http_refuse_writes(http_server *s) {
+    if (s) atomic_store(&s->no_writes, true);
+}
+
+void http_quiesce(http_server *s) {
+    if (!s) return;
+    atomic_store(&s->stopping, true);
+    MHD_socket fd = MHD_quiesce_daemon(s->d);
+    if (fd != MHD_INVALID_SOCKET) close(fd);
+}
+
+int http_wait_idle(http_server *s, int ms) {
+    if (!s) return 0;
+    for (int waited = 0; waited < ms; waited += 10) {
+        if (atomic_load(&s->inflight) <= 0) return 0;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return atomic_load(&s->inflight);
+}
+
 void http_stop(http_server *s) {
     if (!s) return;
     MHD_stop_daemon(s->d);
     free(s->web_real);
+    free(s->tmp_dir);
     free(s);
 }

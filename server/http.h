@@ -8,15 +8,42 @@
  * shell (web/index.html) for `/`, `/experiments/...`, `/runs/...` and
  * `/compare`; a file under the web folder; otherwise a JSON 404.
  *
- * Threads: handlers run on MHD's worker threads, several at once; `app` is
- * shared and must be thread-safe.
+ * The guard (issue 16: a server on a shared lab machine), checked from the
+ * headers alone, before any body byte is read:
+ *   - Host must be an IP literal, "localhost" or one of allow_hosts: a DNS
+ *     rebinding page always comes with a host name of its own (421).
+ *   - Transfer-Encoding other than "chunked", or together with
+ *     Content-Length, is refused and the connection closed (501/400): the
+ *     request smuggling libmicrohttpd 0.9.75 would otherwise let through.
+ *   - Writes (any method but GET/HEAD): an Origin, when sent, must be this
+ *     server's own (http://HOST of the request) and Sec-Fetch-Site must not
+ *     be "cross-site" (403); with a token, `Authorization: Bearer TOKEN`
+ *     (401); Content-Type application/json, or for /api/imports one of the
+ *     upload types (415), so a page's `no-cors` text/plain POST never
+ *     reaches a handler; a declared body over the cap is 413 at once, and
+ *     past max_bodies bodies arriving at once 503 with Retry-After.
+ *   - GET and HEAD stay open (shared links work without a token).
+ * Every response carries Content-Security-Policy (only our own scripts),
+ * X-Frame-Options: DENY, Referrer-Policy and nosniff; 5xx texts have
+ * absolute file paths cut to their last component.
+ *
+ * Bodies: the first HTTP_BODY_RAM bytes in memory, the rest streamed to an
+ * unlinked temporary file (tmp_dir) and mapped read-only once complete, so
+ * an upload is never whole on the heap; the cap is enforced as bytes
+ * arrive, chunked bodies included. The body is NUL-terminated (body[len]).
+ *
+ * Threads: one thread per connection (at most HTTP_MAX_CONNECTIONS), so a
+ * slow handler delays only its own client; handlers run several at once,
+ * and `app` is shared and must be thread-safe.
  *
  * Memory: a handler fills an http_response whose `body` (malloc'ed) becomes
- * MHD's to free. http_set_json steals the reference it is given. */
+ * MHD's to free. http_set_json steals the reference it is given. A handler
+ * that hands the body to another thread takes it with http_take_body. */
 #ifndef SERVER_HTTP_H
 #define SERVER_HTTP_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,8 +51,20 @@
 
 #define HTTP_MAX_PARAMS 4
 #define HTTP_DEFAULT_MAX_BODY ((size_t)512 << 20)   /* 512 MiB: a large nsys export */
+/* JSON bodies (scenarios, tasksets): the CLI's limit for a scenario file. */
+#define HTTP_MAX_JSON_BODY ((size_t)64 << 20)
+#define HTTP_BODY_RAM ((size_t)1 << 20)             /* past it, a temporary file */
+#define HTTP_DEFAULT_MAX_BODIES 16                  /* bodies arriving at once */
+#define HTTP_TIMEOUT_S 30                           /* idle connections closed */
+#define HTTP_MAX_CONNECTIONS 256
 
 struct MHD_Connection;
+
+/* A request body: in memory or a mapped temporary file. */
+typedef struct http_body http_body;
+const char *http_body_data(const http_body *b);
+size_t http_body_len(const http_body *b);
+void http_body_free(http_body *b);                  /* NULL is fine */
 
 typedef struct http_request {
     const char *method;
@@ -35,6 +74,7 @@ typedef struct http_request {
     const char *body;                       /* NULL when there was none */
     size_t body_len;
     struct MHD_Connection *conn;
+    void *priv;                             /* http.c's; see http_take_body */
 } http_request;
 
 typedef struct http_response {
@@ -44,6 +84,7 @@ typedef struct http_response {
     const char *content_type;    /* static string */
     const char *cache_control;   /* static string; NULL: "no-store" */
     char disposition[160];       /* Content-Disposition, "" for none */
+    int retry_after;             /* seconds; 0: no Retry-After header */
 } http_response;
 
 typedef void (*http_handler)(void *app, const http_request *req, http_response *res);
@@ -57,8 +98,13 @@ typedef struct http_route {
 typedef struct http_config {
     const char *bind;            /* "127.0.0.1", "0.0.0.0", "::1" */
     uint16_t port;               /* 0: any free port (see http_port) */
-    unsigned threads;            /* worker threads; 0: one per CPU, at least 2 */
-    size_t max_body;             /* 0: HTTP_DEFAULT_MAX_BODY */
+    unsigned threads;            /* unused: one thread per connection */
+    size_t max_body;             /* uploads (/api/imports); 0: HTTP_DEFAULT_MAX_BODY */
+    size_t max_bodies;           /* bodies arriving at once; 0: HTTP_DEFAULT_MAX_BODIES */
+    const char *tmp_dir;         /* spilled bodies; NULL: $TMPDIR, else /tmp */
+    const char *token;           /* writes need "Authorization: Bearer token"; NULL: none */
+    const char *const *allow_hosts;  /* Host names answered besides IPs and localhost */
+    size_t nallow_hosts;
     const char *web_dir;         /* static files; NULL: none */
     const http_route *routes;
     size_t nroutes;
@@ -70,11 +116,23 @@ typedef struct http_server http_server;
 /* Start listening; returns 0, or -1 with a message (address in use, ...). */
 int http_start(const http_config *cfg, http_server **out, char *err, size_t errlen);
 uint16_t http_port(const http_server *s);
-/* Stop accepting, finish the requests in flight, free everything. */
+/* From now on writes get 503 (the server is stopping); reads, job polls
+ * among them, are still answered. */
+void http_refuse_writes(http_server *s);
+/* Stop accepting: the listening socket closes, requests arriving on open
+ * connections get 503; requests in flight go on. */
+void http_quiesce(http_server *s);
+/* Wait until no request is in flight (every client answered) or ms pass;
+ * returns the number still in flight. */
+int http_wait_idle(http_server *s, int ms);
+/* Stop, finish the requests in flight, free everything. */
 void http_stop(http_server *s);
 
 /* A query argument (decoded), or NULL. */
 const char *http_query(const http_request *req, const char *key);
+/* Take the request body over (NULL when there is none); req->body stays
+ * valid only until the handler returns, the taken body until freed. */
+http_body *http_take_body(const http_request *req);
 
 /* Fill `res`. The JSON is written compactly; the reference is stolen. */
 void http_set_json(http_response *res, int status, json_t *body);
@@ -85,5 +143,9 @@ void http_set_buf(http_response *res, int status, tj_buf *buf, const char *conte
 
 /* The MIME type for a file name, by extension. */
 const char *http_mime_type(const char *path);
+
+/* Cut absolute file paths in s (in place) to their last component, so no
+ * answer tells a client where the server keeps its files. */
+void http_scrub_paths(char *s);
 
 #endif

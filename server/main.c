@@ -16,17 +16,27 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <sqlite3.h>
+
 #include "../db/db.h"
 #include "../importers/importers.h"
 #include "../simcore/sim.h"
 #include "api.h"
+#include "budget.h"
+#include "store.h"
 #include "http.h"
 #include "replay.h"
+#include "rta_cli.h"
 #include "scenario.h"
-#include "store.h"
 #include "trace_json.h"
 
 #define SCHEDLAB_VERSION "0.1.0"
+#ifndef SCHEDLAB_LIBIBERTY_VERSION  /* the Makefile passes libiberty-dev's version */
+#define SCHEDLAB_LIBIBERTY_VERSION "(version unknown)"
+#endif
 #define EXIT_BAD_INPUT 2
 
 static const char usage_main[] =
@@ -37,8 +47,14 @@ static const char usage_main[] =
     "  export RUN [--db DB] [--format trace|chrome] [-o FILE]\n"
     "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
+    "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
+    "  rta TASKSET.json\n"
+    "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N]\n"
+    "  merge SHARD.json... [--db DB] [-o RESULT.json]\n"
+    "  --version          the version of schedlab and of the libraries it uses\n"
     "\n"
-    "The database is ./schedlab.db unless --db or the SCHEDLAB_DB variable names another.\n"
+    "The database is ./schedlab.db unless --db or the SCHEDLAB_DB variable names another;\n"
+    "import and serve create it, export and replay only read it.\n"
     "Exit status: 0 ok, 2 bad input (one line on stderr says where), 1 other failures.\n";
 
 static const char usage_simulate[] =
@@ -62,7 +78,8 @@ static const char usage_export[] =
     "usage: schedlab export RUN [--db DB] [--format trace|chrome] [-o FILE]\n"
     "\n"
     "Write a stored run as schedlab-trace/1 JSON (default) or as Chrome/Perfetto\n"
-    "trace-event JSON (open it in ui.perfetto.dev or chrome://tracing).\n";
+    "trace-event JSON (open it in ui.perfetto.dev or chrome://tracing). The database\n"
+    "is opened read-only: a missing one is an error, never created.\n";
 
 static const char usage_replay[] =
     "usage: schedlab replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
@@ -70,24 +87,52 @@ static const char usage_replay[] =
     "Derive a schedlab-scenario/1 from a stored run (kernels with their streams,\n"
     "issue times, grid and block sizes, per-block durations; copies), so a measured\n"
     "trace can be simulated under other policies. The device is the trace's when\n"
-    "it is complete; --device names a preset instead.\n";
+    "it is complete; --device names a preset instead. The scenario runs most-room\n"
+    "placement and has every other placement policy as a variant (--variant\n"
+    "round-robin). The database is opened read-only.\n";
 
 static const char usage_serve[] =
     "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
+    "                      [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
     "\n"
     "Serve the dashboard and the HTTP API. A missing database is created; every\n"
     "scenario in the scenarios folder not yet stored is simulated and stored as an\n"
-    "experiment. --web and --scenarios default to web/ and scenarios/ beside the\n"
-    "executable, else in the current folder. Stops cleanly on SIGINT or SIGTERM.\n";
+    "experiment. --web and --scenarios default to the installed ones\n"
+    "(PREFIX/share/schedlab/ for PREFIX/bin/schedlab), or those of the checkout the\n"
+    "executable is in, else web/ and scenarios/ in the current folder.\n"
+    "\n"
+    "On a shared machine:\n"
+    "  --token T          writes (POST) need \"Authorization: Bearer T\"; reads stay open\n"
+    "                     so shared links work. Default: $SCHEDLAB_TOKEN. Binding to\n"
+    "                     another address than loopback without a token warns.\n"
+    "  --max-upload SIZE  largest upload (512MiB by default; 100MB, 2GiB, bytes), answered\n"
+    "                     413 past it; scenario and taskset bodies are capped at 64MiB\n"
+    "  --allow-host NAMES host names this server answers to besides IP addresses and\n"
+    "                     localhost (comma-separated), e.g. gpu-lab.example.org\n"
+    "  --budget KEY=N,... work allowed per request: blocks (20000000: all kernels'\n"
+    "                     blocks times the runs), ops (200000), variants (64), events\n"
+    "                     (100000000), seconds (1000000 simulated), sync (200000 events:\n"
+    "                     above it the work runs as a job, 202), sync_bytes (4194304),\n"
+    "                     queue (16 jobs; past it 503), workers (1 job thread)\n"
+    "Stops cleanly on SIGINT or SIGTERM: no new writes, queued jobs dropped, running\n"
+    "jobs given 5 s to finish then rolled back, every request in flight answered.\n";
 
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void die(int code, const char *fmt, ...) {
+    char msg[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("schedlab: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* messages quote input (file names, JSON tokens): any control character
+     * in them is escaped, so the error stays one printable line (issue 16) */
+    fputs("schedlab: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p == '\n') fputs("\\n", stderr);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
+        else fputc(*p, stderr);
+    }
+    fputc('\n', stderr);
     exit(code);
 }
 
@@ -95,7 +140,7 @@ typedef struct opts {
     const char *pos[64];
     int npos;
     const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
-        *scenarios, *port;
+        *scenarios, *port, *token, *max_upload, *allow_host, *budget;
 } opts;
 
 /* Options take a value; positional arguments are collected. --help prints
@@ -118,6 +163,8 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             {"--format", &o->format}, {"--db", &o->db}, {"--name", &o->name},
             {"--experiment", &o->experiment}, {"--device", &o->device}, {"--bind", &o->bind},
             {"--web", &o->web}, {"--scenarios", &o->scenarios}, {"--port", &o->port},
+            {"--token", &o->token}, {"--max-upload", &o->max_upload},
+            {"--allow-host", &o->allow_host}, {"--budget", &o->budget},
         };
         const char *val = NULL;
         char flag[64];
@@ -249,8 +296,22 @@ static int cmd_import(int argc, char **argv) {
     return 0;
 }
 
+/* The read commands (export, replay) never create or migrate a database:
+ * a missing file is named, not made. */
+static db *open_db_readonly(const opts *o) {
+    const char *path = db_default(o);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        die(EXIT_BAD_INPUT, "%s: no such database (--db or SCHEDLAB_DB names the file; "
+            "`schedlab import` or `schedlab serve` creates one)", path);
+    char err[1024];
+    db *d;
+    if (db_open_readonly(path, &d, err, sizeof err)) die(1, "%s", err);
+    return d;
+}
+
 static void load_or_die(const opts *o, const char *run, trace *t) {
-    db *d = open_db(o);
+    db *d = open_db_readonly(o);
     char err[1024];
     trace_init(t);
     int rc = db_load_run(d, run, DB_LOAD_ALL, t, err, sizeof err);
@@ -302,8 +363,11 @@ static int cmd_replay(int argc, char **argv) {
     return 0;
 }
 
-/* DIR beside the executable (or one level up, for build/schedlab), else
- * ./DIR; NULL when none exists. */
+/* Where the data folder NAME (web, scenarios) is, for an executable in
+ * EXE_DIR: EXE_DIR/NAME (./schedlab in a checkout), then the installed
+ * layout EXE_DIR/../share/schedlab/NAME (PREFIX/bin/schedlab after `make
+ * install`, wherever PREFIX is), then EXE_DIR/../NAME (build/schedlab in a
+ * checkout), else ./NAME; NULL when none exists. */
 static const char *find_dir(const char *name, char *buf, size_t n) {
     char exe[PATH_MAX];
     ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -312,24 +376,51 @@ static const char *find_dir(const char *name, char *buf, size_t n) {
         exe[l] = '\0';
         char *slash = strrchr(exe, '/');
         if (slash) *slash = '\0';
-        if ((size_t)snprintf(buf, n, "%s/%s", exe, name) < n && stat(buf, &st) == 0 &&
-            S_ISDIR(st.st_mode))
-            return buf;
-        slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            if ((size_t)snprintf(buf, n, "%s/%s", exe, name) < n && stat(buf, &st) == 0 &&
-                S_ISDIR(st.st_mode))
+        for (int i = 0; i < 3; i++) {
+            int w = 0;
+            if (i == 0) w = snprintf(buf, n, "%s/%s", exe, name);
+            else if (i == 1) w = snprintf(buf, n, "%s/../share/schedlab/%s", exe, name);
+            else w = snprintf(buf, n, "%s/../%s", exe, name);
+            if (w > 0 && (size_t)w < n && stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+                char real[PATH_MAX];   /* ".../bin/../share/..." reads better resolved */
+                if (realpath(buf, real) && strlen(real) < n) memcpy(buf, real, strlen(real) + 1);
                 return buf;
+            }
         }
     }
     snprintf(buf, n, "%s", name);
     return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
 }
 
+/* "512MiB", "100MB", "2G", "1000000" -> bytes (K/M/G/T binary). */
+static int parse_size(const char *s, size_t *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !(v > 0)) return -1;
+    double mult = 1;
+    switch (*end) {
+    case 'k': case 'K': mult = 1024.0; end++; break;
+    case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (mult > 1 && *end == 'i') end++;
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end || v * mult > 1e15) return -1;
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
+static bool is_loopback(const char *bind) {
+    return strncmp(bind, "127.", 4) == 0 || strcmp(bind, "::1") == 0 || strcmp(bind, "localhost") == 0;
+}
+
 static int cmd_serve(int argc, char **argv) {
     opts o;
-    parse_opts(argc, argv, usage_serve, " --db --port --bind --web --scenarios ", &o);
+    parse_opts(argc, argv, usage_serve,
+               " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget ", &o);
     if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
     long port = 8080;
     if (o.port) {
@@ -337,6 +428,27 @@ static int cmd_serve(int argc, char **argv) {
         port = strtol(o.port, &end, 10);
         if (*end || port < 0 || port > 65535)
             die(EXIT_BAD_INPUT, "--port: expected 0..65535, got \"%s\"", o.port);
+    }
+    size_t max_upload = HTTP_DEFAULT_MAX_BODY;
+    if (o.max_upload && parse_size(o.max_upload, &max_upload))
+        die(EXIT_BAD_INPUT, "--max-upload: expected a size such as 512MiB, 2GB or 1000000, got \"%s\"",
+            o.max_upload);
+    budget bud;
+    budget_default(&bud);
+    char berr[256];
+    if (o.budget && budget_parse(o.budget, &bud, berr, sizeof berr)) die(EXIT_BAD_INPUT, "%s", berr);
+    const char *token = o.token ? o.token : getenv("SCHEDLAB_TOKEN");
+    if (token && !*token) token = NULL;
+    const char *hosts[16];
+    size_t nhosts = 0;
+    char hostbuf[1024];
+    if (o.allow_host) {
+        if (strlen(o.allow_host) >= sizeof hostbuf) die(EXIT_BAD_INPUT, "--allow-host: too long");
+        snprintf(hostbuf, sizeof hostbuf, "%s", o.allow_host);
+        for (char *save = NULL, *h = strtok_r(hostbuf, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
+            if (nhosts == sizeof hosts / sizeof *hosts) die(EXIT_BAD_INPUT, "--allow-host: at most 16 names");
+            hosts[nhosts++] = h;
+        }
     }
     char webbuf[PATH_MAX], scnbuf[PATH_MAX];
     const char *web = o.web ? o.web : find_dir("web", webbuf, sizeof webbuf);
@@ -354,7 +466,7 @@ static int cmd_serve(int argc, char **argv) {
     char err[1024];
     api_ctx *api;
     api_config acfg = {.db_path = db_default(&o), .scenarios_dir = scenarios,
-                       .version = SCHEDLAB_VERSION};
+                       .version = SCHEDLAB_VERSION, .budget = &bud};
     if (api_init(&acfg, &api, err, sizeof err)) die(1, "%s", err);
     if (scenarios) {
         db *d = open_db(&o);
@@ -368,7 +480,12 @@ static int cmd_serve(int argc, char **argv) {
     size_t nroutes;
     const http_route *routes = api_routes(&nroutes);
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
-                        .web_dir = web, .routes = routes, .nroutes = nroutes, .app = api};
+                        .web_dir = web, .routes = routes, .nroutes = nroutes, .app = api,
+                        .max_body = max_upload, .token = token, .allow_hosts = hosts,
+                        .nallow_hosts = nhosts};
+    if (!token && !is_loopback(hcfg.bind))
+        fprintf(stderr, "schedlab: warning: serving on %s without --token: anyone who can reach "
+                "this port can store runs (give --token T or SCHEDLAB_TOKEN)\n", hcfg.bind);
     http_server *srv;
     if (http_start(&hcfg, &srv, err, sizeof err)) {
         api_free(api);
@@ -379,9 +496,27 @@ static int cmd_serve(int argc, char **argv) {
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) {}
     fprintf(stderr, "schedlab: %s, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    /* No new writes; jobs end (finished, or rolled back after the grace);
+     * then no new requests, and every one in flight gets its answer. */
+    http_refuse_writes(srv);
+    api_stop_jobs(api, 5000);
+    http_quiesce(srv);
+    int left = http_wait_idle(srv, 10000);
+    if (left) fprintf(stderr, "schedlab: %d request(s) still in flight, closing them\n", left);
     http_stop(srv);
     api_free(api);
     return 0;
+}
+
+/* The version, then each library's as linked (run time, not build time). */
+static void print_version(void) {
+    printf("schedlab %s\n", SCHEDLAB_VERSION);
+    printf("SQLite %s\n", sqlite3_libversion());
+    printf("jansson %s\n", jansson_version_str());
+    printf("libmicrohttpd %s\n", MHD_get_version());
+    const char *av = archive_version_string();
+    printf("libarchive %s\n", strncmp(av, "libarchive ", 11) == 0 ? av + 11 : av);
+    printf("libiberty %s (GNU C++ demangler, linked statically)\n", SCHEDLAB_LIBIBERTY_VERSION);
 }
 
 int main(int argc, char **argv) {
@@ -395,15 +530,16 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        puts("schedlab " SCHEDLAB_VERSION);
+        print_version();
         return 0;
     }
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"simulate", cmd_simulate}, {"import", cmd_import}, {"export", cmd_export},
         {"replay", cmd_replay},     {"serve", cmd_serve},
+        {"rta", rta_cli_rta},       {"sweep", rta_cli_sweep},   {"merge", rta_cli_merge},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].fn(argc - 2, argv + 2);
-    die(EXIT_BAD_INPUT, "unknown command \"%s\" (commands: simulate, import, export, replay, serve)",
+    die(EXIT_BAD_INPUT, "unknown command \"%s\" (commands: simulate, import, export, replay, serve, rta, sweep, merge)",
         cmd);
 }

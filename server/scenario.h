@@ -30,15 +30,18 @@
  * - kernels need blocks, threads and block_time; smem and regs default to 0
  *   (not a limiting resource). Every kernel is checked against each run's
  *   device: a block that can never fit on an SM is an error, not a hang.
- * - a device written out in full (no "preset") must give sms,
- *   threads_per_sm, max_threads_per_block, blocks_per_sm, warps_per_sm,
- *   regs_per_sm, max_regs_per_block, smem_per_sm, max_smem_per_block,
- *   warp_size and copy_bandwidth; name defaults to "custom",
- *   schedulers_per_sm to 4, copy_engines to 1, clock to 0 (unknown: cycles
- *   are then an error), sm_order to "ascending".
- * - policy keys of models this build lacks (warp, contexts, time_slice,
- *   context_switch, runlist_update) accept only the value that means
- *   "absent": "lrr", "shared", 0. */
+ * - a device written out in full (no "preset") must give every field that
+ *   simcore's table (SIM_DEVICE_FIELDS, simcore/device.h) marks required;
+ *   name defaults to "custom", schedulers_per_sm to 4, copy_engines to 1,
+ *   clock to 0 (unknown: cycles are then an error), sm_order to
+ *   "ascending" (device_json.h).
+ * - policy keys of models this build lacks (warp) accept only the value
+ *   that means "absent": "lrr". contexts names a driver ("shared",
+ *   "time-slice", "gcaps"), gpu_wait is "suspend" or "busy", time_slice
+ *   (0 = the driver's 1024us), context_switch and runlist_update are
+ *   durations.
+ * - "tasks", "cpus", "duration": real-time tasks (scenario_tasks.h); with
+ *   tasks a scenario needs no ops, and its runs use the host "tasks". */
 #ifndef SERVER_SCENARIO_H
 #define SERVER_SCENARIO_H
 

@@ -4,89 +4,252 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "../importers/trace_check.h"
 #include "../simcore/sim.h"
 #include "scenario.h"
 #include "trace_json.h"
 
-/* The block sink of a simulated run: each batch straight into the run's
- * rows, so the server holds at most one batch (SIM_SINK_BATCH blocks) of a
- * run in memory, however many blocks it has. */
-typedef struct writer_sink {
-    db_run_writer *w;
-    char err[400];
-} writer_sink;
+#ifndef O_TMPFILE
+#define O_TMPFILE 0
+#endif
 
-static int writer_emit(void *ctx, const trace_block *b, size_t n) {
-    writer_sink *ws = ctx;
-    return db_run_add_blocks(ws->w, b, n, ws->err, sizeof ws->err);
+/* ---- the write lock ------------------------------------------------------------ */
+
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool writing;
+
+static bool cancelled(const store_ctl *ctl) { return ctl && ctl->cancel && atomic_load(ctl->cancel); }
+static void progress(const store_ctl *ctl, long long n) {
+    if (ctl && ctl->done) atomic_fetch_add(ctl->done, n);
 }
 
-/* Simulate run i of s straight into a new run of experiment `slug`. */
-static int store_run(db *d, const scn_scenario *s, size_t i, const char *file, const char *slug,
-                     char run[DB_SLUG_SIZE], char *err, size_t errlen) {
+/* Take the write lock: at once, within lock_ms, or (lock_ms < 0) when it
+ * comes, giving up if the work is cancelled meanwhile. */
+static int lock_writes(const store_ctl *ctl, char *err, size_t errlen) {
+    int ms = ctl ? ctl->lock_ms : -1;
+    for (int waited = 0;; waited += 20) {
+        if (pthread_mutex_trylock(&write_lock) == 0) {
+            atomic_store(&writing, true);
+            return 0;
+        }
+        if (cancelled(ctl)) {
+            snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+            return STORE_ABORTED;
+        }
+        if (ms >= 0 && waited >= ms) {
+            snprintf(err, errlen, "another write is under way");
+            return STORE_BUSY;
+        }
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void unlock_writes(void) {
+    atomic_store(&writing, false);
+    pthread_mutex_unlock(&write_lock);
+}
+
+bool store_writing(void) { return atomic_load(&writing); }
+
+/* ---- simulated blocks through a temporary file ----------------------------------- */
+
+static FILE *spill_open(void) {
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    int fd = -1;
+    if (O_TMPFILE) fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        char path[PATH_MAX];
+        if ((size_t)snprintf(path, sizeof path, "%s/schedlab-blocks-XXXXXX", dir) >= sizeof path)
+            return NULL;
+        fd = mkstemp(path);
+        if (fd >= 0) unlink(path);
+    }
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "w+b");
+    if (!f) close(fd);
+    return f;
+}
+
+/* One simulated run waiting to be stored: its trace without blocks and the
+ * blocks in a temporary file. */
+typedef struct sim_done {
+    trace t;
+    FILE *blocks;
+    size_t nblocks;
+} sim_done;
+
+typedef struct spill_sink {
+    FILE *f;
+    size_t n;
+    const store_ctl *ctl;
+    char err[200];
+} spill_sink;
+
+static int spill_emit(void *ctx, const trace_block *b, size_t n) {
+    spill_sink *s = ctx;
+    if (cancelled(s->ctl)) {
+        snprintf(s->err, sizeof s->err, "aborted: the server is stopping; nothing was stored");
+        return -1;
+    }
+    if (s->ctl && s->ctl->drop_blocks) {   /* counted, not kept */
+        progress(s->ctl, (long long)n);
+        return 0;
+    }
+    if (fwrite(b, sizeof *b, n, s->f) != n) {
+        snprintf(s->err, sizeof s->err, "cannot write simulated blocks to a temporary file: %s",
+                 strerror(errno));
+        return -1;
+    }
+    s->n += n;
+    progress(s->ctl, (long long)n);
+    return 0;
+}
+
+/* Simulate run i of s into `out` (outside any transaction). */
+static int simulate_run(const scn_scenario *s, size_t i, const char *file, const store_ctl *ctl,
+                        sim_done *out, char *err, size_t errlen) {
     sim_config cfg;
     char why[400];
+    trace_init(&out->t);
+    out->nblocks = 0;
     if (scn_config(s, i, &cfg, why, sizeof why)) {
         snprintf(err, errlen, "%s: run \"%s\": %s", file, scn_run_name(s, i), why);
         return STORE_BAD_INPUT;
     }
-    writer_sink ws = { .w = NULL, .err = "" };
-    int rc = db_run_begin(d, slug, scn_run_name(s, i), run, &ws.w, err, errlen);
-    if (rc) return rc;
-    sim_block_sink sink = { .ctx = &ws, .emit = writer_emit, .batch = 0 };
-    cfg.block_sink = &sink;
-    trace t;
-    trace_init(&t);
-    if (sim_run(&cfg, &t, why, sizeof why)) {
-        db_run_abort(ws.w);   /* a writer that failed has rolled back already; abort frees it */
-        if (ws.err[0]) {
-            snprintf(err, errlen, "%s", ws.err);
-            rc = -1;
-        } else {
-            snprintf(err, errlen, "%s: run \"%s\": %s", file, scn_run_name(s, i), why);
-            rc = STORE_BAD_INPUT;
-        }
-        trace_free(&t);
-        return rc;
+    if (!(out->blocks = spill_open())) {
+        snprintf(err, errlen, "cannot open a temporary file for simulated blocks: %s",
+                 strerror(errno));
+        return -1;
     }
-    if (!t.name) trace_set_name(&t, scn_name(s));
-    rc = db_run_finish(ws.w, &t, err, errlen);
-    trace_free(&t);
-    return rc;
+    spill_sink ss = {.f = out->blocks, .ctl = ctl};
+    sim_block_sink sink = {.ctx = &ss, .emit = spill_emit, .batch = 0};
+    cfg.block_sink = &sink;
+    if (sim_run(&cfg, &out->t, why, sizeof why)) {
+        if (ss.err[0]) {
+            snprintf(err, errlen, "%s", ss.err);
+            return cancelled(ctl) ? STORE_ABORTED : -1;
+        }
+        snprintf(err, errlen, "%s: run \"%s\": %s", file, scn_run_name(s, i), why);
+        return STORE_BAD_INPUT;
+    }
+    if (!out->t.name) trace_set_name(&out->t, scn_name(s));
+    if (ctl && ctl->drop_blocks) trace_set_meta(&out->t, "blocks", "simulated, not stored");
+    out->nblocks = ss.n;
+    if (fflush(out->blocks) != 0 || fseek(out->blocks, 0, SEEK_SET) != 0) {
+        snprintf(err, errlen, "cannot read back simulated blocks: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
-int store_scenario(db *d, const char *text, size_t len, const char *file,
-                   const char *scenario_file, char slug[DB_SLUG_SIZE], json_t **runs_out,
-                   char *err, size_t errlen) {
+/* Store a simulated run (inside the open transaction). */
+static int store_done(db *d, sim_done *sd, const char *slug, const char *name,
+                      const store_ctl *ctl, char run[DB_SLUG_SIZE], char *err, size_t errlen) {
+    db_run_writer *w;
+    int rc = db_run_begin(d, slug, name, run, &w, err, errlen);
+    if (rc) return rc;
+    trace_block *buf = malloc(SIM_SINK_BATCH * sizeof *buf);
+    if (!buf) {
+        db_run_abort(w);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t left = sd->nblocks;
+    while (left) {
+        if (cancelled(ctl)) {
+            db_run_abort(w);
+            free(buf);
+            snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+            return STORE_ABORTED;
+        }
+        size_t want = left < SIM_SINK_BATCH ? left : SIM_SINK_BATCH;
+        if (fread(buf, sizeof *buf, want, sd->blocks) != want) {
+            db_run_abort(w);
+            free(buf);
+            snprintf(err, errlen, "cannot read back simulated blocks: %s",
+                     ferror(sd->blocks) ? strerror(errno) : "short file");
+            return -1;
+        }
+        if (db_run_add_blocks(w, buf, want, err, errlen)) {
+            db_run_abort(w);   /* already rolled back; abort frees the writer */
+            free(buf);
+            return -1;
+        }
+        left -= want;
+        progress(ctl, (long long)want);
+    }
+    free(buf);
+    return db_run_finish(w, &sd->t, err, errlen);
+}
+
+int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
+                       const char *scenario_file, const store_ctl *ctl, char slug[DB_SLUG_SIZE],
+                       json_t **runs_out, char *err, size_t errlen) {
     scn_scenario *s = NULL;
     if (runs_out) *runs_out = NULL;
+    slug[0] = '\0';
     if (scn_parse(text, len, file, &s, err, errlen)) return STORE_BAD_INPUT;
+    size_t nruns = scn_run_count(s);
     json_t *runs = json_array();
     char *copy = malloc(len + 1);
+    sim_done *done = calloc(nruns, sizeof *done);
     int rc = -1;
-    if (!runs || !copy) {
+    bool locked = false;
+    size_t nsim = 0;
+    if (!runs || !copy || !done) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
     memcpy(copy, text, len);
     copy[len] = '\0';
+    /* every run simulated before any transaction opens */
+    for (; nsim < nruns; nsim++)
+        if ((rc = simulate_run(s, nsim, file, ctl, &done[nsim], err, errlen)) != 0) {
+            nsim++;
+            goto out;
+        }
+    if ((rc = lock_writes(ctl, err, errlen)) != 0) goto out;
+    locked = true;
+    rc = -1;
     if (db_begin(d, err, errlen)) goto out;
+    if (scenario_file) {
+        /* seeding: another server seeding the same file meanwhile wins */
+        bool have = false;
+        if (db_has_scenario_file(d, scenario_file, &have, err, errlen)) goto rollback;
+        if (have) {
+            db_rollback(d);
+            rc = 0;
+            goto out;
+        }
+    }
     if (db_create_experiment(d, scn_name(s), scn_description(s), "scenario", scenario_file, copy,
                              slug, err, errlen))
         goto rollback;
-    for (size_t i = 0; i < scn_run_count(s); i++) {
+    for (size_t i = 0; i < nruns; i++) {
         char run[DB_SLUG_SIZE];
-        if ((rc = store_run(d, s, i, file, slug, run, err, errlen)) != 0) goto rollback;
+        if ((rc = store_done(d, &done[i], slug, scn_run_name(s, i), ctl, run, err, errlen)) != 0)
+            goto rollback;
         json_array_append_new(runs, json_pack("{s:s, s:o}", "run", run, "name",
                                               tj_string(scn_run_name(s, i))));
     }
     rc = -1;
+    if (cancelled(ctl)) {
+        snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+        rc = STORE_ABORTED;
+        goto rollback;
+    }
     if (db_commit(d, err, errlen)) goto rollback;
     if (runs_out) {
         *runs_out = runs;
@@ -98,46 +261,55 @@ rollback:
     db_rollback(d);
     slug[0] = '\0';
 out:
+    if (locked) unlock_writes();
+    for (size_t i = 0; done && i < nsim; i++) {
+        trace_free(&done[i].t);
+        if (done[i].blocks) fclose(done[i].blocks);
+    }
+    free(done);
     json_decref(runs);
     free(copy);
     scn_free(s);
     return rc;
 }
 
-static bool looks_like_trace_json(const imp_file *f) {
-    size_t n = f->len < 4096 ? f->len : 4096;
-    const char *p = memchr(f->data, '{', n);
-    if (!p) return false;
-    for (const unsigned char *c = f->data; c < (const unsigned char *)p; c++)
-        if (*c != ' ' && *c != '\n' && *c != '\r' && *c != '\t') return false;
-    for (size_t i = 0; i + 16 <= n; i++)
-        if (memcmp(f->data + i, "schedlab-trace/1", 16) == 0) return true;
-    return false;
+int store_scenario(db *d, const char *text, size_t len, const char *file,
+                   const char *scenario_file, char slug[DB_SLUG_SIZE], json_t **runs_out,
+                   char *err, size_t errlen) {
+    return store_scenario_ctl(d, text, len, file, scenario_file, NULL, slug, runs_out, err,
+                              errlen);
 }
 
-int store_import(db *d, const imp_file *files, size_t nfiles, const char *format,
-                 const char *experiment, const char *name, char run[DB_SLUG_SIZE],
-                 char exp[DB_SLUG_SIZE], char *err, size_t errlen) {
+static int exp_source(void *ctx, const db_experiment *e) {
+    snprintf(ctx, 16, "%s", e->source ? e->source : "");
+    return 0;
+}
+
+int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *format,
+                     const char *experiment, const char *name, const store_ctl *ctl,
+                     char run[DB_SLUG_SIZE], char exp[DB_SLUG_SIZE], char *err, size_t errlen) {
     run[0] = exp[0] = '\0';
     if (nfiles == 0) {
         snprintf(err, errlen, "import: no file given");
         return STORE_BAD_INPUT;
     }
-    bool ours = format ? strcmp(format, "schedlab-trace") == 0
-                       : (nfiles == 1 && looks_like_trace_json(&files[0]));
-    imp_format fmt = IMP_UNKNOWN;
-    if (format && !ours && (fmt = imp_format_parse(format)) == IMP_UNKNOWN) {
+    /* the format named, else detected (imp_detect knows schedlab-trace
+     * JSON too); only schedlab-trace is read here rather than by imp_import */
+    imp_format fmt = format ? imp_format_parse(format) : imp_detect(&files[0]);
+    if (format && fmt == IMP_UNKNOWN) {
         char names[256] = "";
         size_t l = 0;
-        for (int f = 0; f < IMP_FORMAT_COUNT; f++)
-            l += (size_t)snprintf(names + l, sizeof names - l, "%s, ", imp_format_name((imp_format)f));
-        snprintf(err, errlen, "format: unknown format \"%s\" (formats: %sschedlab-trace)", format,
-                 names);
+        for (int f = 0; f < IMP_FORMAT_COUNT && l < sizeof names; f++)
+            l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", f ? ", " : "",
+                                  imp_format_name((imp_format)f));
+        snprintf(err, errlen, "format: unknown format \"%s\" (formats: %s)", format, names);
         return STORE_BAD_INPUT;
     }
+    bool ours = fmt == IMP_SCHEDLAB_TRACE;
     trace t;
     trace_init(&t);
     int rc;
+    bool locked = false;
     if (ours) {
         if (nfiles != 1) {
             snprintf(err, errlen, "%s: schedlab-trace imports one file at a time", files[1].name);
@@ -150,14 +322,33 @@ int store_import(db *d, const imp_file *files, size_t nfiles, const char *format
         rc = imp_import(fmt, files, nfiles, &t, err, errlen) ? STORE_BAD_INPUT : 0;
     }
     if (rc) goto out;
+    /* every number in range before anything is stored (issue 16, item 3) */
+    if (imp_check_trace(&t, files[0].name, err, errlen)) {
+        rc = STORE_BAD_INPUT;
+        goto out;
+    }
+    progress(ctl, 1);
     char rname[256];
     if (!name) {
         const char *base = strrchr(files[0].name, '/');
         snprintf(rname, sizeof rname, "%s", base ? base + 1 : files[0].name);
         name = rname;
     }
+    if ((rc = lock_writes(ctl, err, errlen))) goto out;
+    locked = true;
     if ((rc = db_begin(d, err, errlen))) goto out;
     if (experiment) {
+        char source[16] = "";
+        rc = db_get_experiment(d, experiment, exp_source, source, err, errlen);
+        if (rc) goto rollback;
+        if (strcmp(source, "import") != 0) {
+            /* a simulated experiment is its scenario's runs, nothing else */
+            snprintf(err, errlen,
+                     "experiment: \"%s\" holds the runs of a scenario; imports may only add "
+                     "to experiments made by imports", experiment);
+            rc = STORE_FORBIDDEN;
+            goto rollback;
+        }
         snprintf(exp, DB_SLUG_SIZE, "%s", experiment);
     } else {
         char desc[512];
@@ -167,16 +358,30 @@ int store_import(db *d, const imp_file *files, size_t nfiles, const char *format
                                        NULL, exp, err, errlen)))
             goto rollback;
     }
+    if (cancelled(ctl)) {
+        snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+        rc = STORE_ABORTED;
+        goto rollback;
+    }
     if ((rc = db_store_run(d, exp, name, &t, run, err, errlen))) goto rollback;
     if ((rc = db_commit(d, err, errlen))) goto rollback;
+    progress(ctl, 1);
     goto out;
 rollback:
     db_rollback(d);
     run[0] = '\0';
     if (!experiment) exp[0] = '\0';
 out:
+    if (locked) unlock_writes();
     trace_free(&t);
     return rc;
+}
+
+int store_import(db *d, const imp_file *files, size_t nfiles, const char *format,
+                 const char *experiment, const char *name, char run[DB_SLUG_SIZE],
+                 char exp[DB_SLUG_SIZE], char *err, size_t errlen) {
+    return store_import_ctl(d, files, nfiles, format, experiment, name, NULL, run, exp, err,
+                            errlen);
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -220,8 +425,9 @@ int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen) {
         if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
             (text = malloc((size_t)len + 1)) && fread(text, 1, (size_t)len, f) == (size_t)len) {
             if (store_scenario(d, text, (size_t)len, path, names[i], slug, NULL, why,
-                               sizeof why) == 0)
-                (*added)++;
+                               sizeof why) == 0) {
+                if (slug[0]) (*added)++;   /* "" when another process stored it first */
+            }
             else if (failed++ == 0)
                 snprintf(err, errlen, "%s", why);
         } else if (failed++ == 0) {

@@ -3,25 +3,52 @@
  * which keep only argument and HTTP handling.
  *
  *   store_scenario   parse scenario text, simulate every run, store them
- *                    as one new experiment; simulated blocks stream into
- *                    SQLite through the block sink (sim.h) and the run
- *                    writer (db.h), so a 16M-block run never holds its
- *                    blocks in memory
+ *                    as one new experiment
  *   store_import     import trace files (any format importers/ detects,
  *                    or schedlab-trace JSON) as one new run
  *   store_seed       store the shipped scenarios not stored yet
  *
- * Each is one transaction: on any failure nothing of it remains. */
+ * Each is one transaction: on any failure nothing of it remains.
+ *
+ * Write transactions open only to store a finished result (issue 16): a
+ * scenario's runs are simulated first, their blocks streamed through the
+ * block sink (sim.h) into an unlinked temporary file ($TMPDIR, else /tmp),
+ * never held in memory; only then is the transaction begun and the blocks
+ * copied into SQLite through the run writer (db.h). Within the process one
+ * mutex (the write lock) admits one write transaction at a time, so two
+ * requests never meet SQLite's "database is locked"; another process
+ * writing the same file is still waited for up to DB_BUSY_TIMEOUT_MS.
+ *
+ * A store_ctl (may be NULL) lets a job follow and stop the work: *done
+ * counts progress units (a scenario: blocks simulated plus blocks stored;
+ * an import: 1 once parsed, 2 once stored), *cancel set makes the work stop
+ * at its next batch and roll back (STORE_ABORTED), and lock_ms bounds the
+ * wait for the write lock (STORE_BUSY when it passes). */
 #ifndef SERVER_STORE_H
 #define SERVER_STORE_H
 
 #include <jansson.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../db/db.h"
 #include "../importers/importers.h"
 
 #define STORE_BAD_INPUT (-3)   /* the input is wrong: HTTP 400, CLI exit 2 */
+#define STORE_BUSY (-4)        /* the write lock was not had within lock_ms */
+#define STORE_ABORTED (-5)     /* *cancel was set: nothing was stored */
+#define STORE_FORBIDDEN (-6)   /* the experiment is not one an import may add to */
+
+typedef struct store_ctl {
+    atomic_bool *cancel;       /* may be NULL */
+    atomic_llong *done;        /* may be NULL */
+    int lock_ms;               /* < 0: wait for the write lock as long as it takes */
+    bool drop_blocks;          /* simulate, but store no blocks (a replay of a trace
+                                  without block records whose simulation has more
+                                  blocks than it keeps: issue 10); the run's meta
+                                  "blocks" says so */
+} store_ctl;
 
 /* `file` names the input in messages; `scenario_file` (may be NULL) marks a
  * shipped scenario. On success the slug is in `slug` and, when runs_out is
@@ -30,19 +57,30 @@
 int store_scenario(db *d, const char *text, size_t len, const char *file,
                    const char *scenario_file, char slug[DB_SLUG_SIZE], json_t **runs_out,
                    char *err, size_t errlen);
+/* The same with a control; also STORE_BUSY and STORE_ABORTED. */
+int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
+                       const char *scenario_file, const store_ctl *ctl, char slug[DB_SLUG_SIZE],
+                       json_t **runs_out, char *err, size_t errlen);
 
 /* Import files of one format (`format` NULL: detected by imp_detect, which
  * also knows schedlab-trace/1 JSON as written by `export`) as one new run,
  * into `experiment` or, when NULL, a new experiment. `name` (may be NULL)
- * names the run. Returns 0, STORE_BAD_INPUT, DB_NOT_FOUND (no such
- * experiment) or -1. */
+ * names the run. Every number of the imported trace is range-checked first
+ * (imp_check_trace). Returns 0, STORE_BAD_INPUT, DB_NOT_FOUND (no such
+ * experiment), STORE_FORBIDDEN (an experiment not made by an import) or -1. */
 int store_import(db *d, const imp_file *files, size_t nfiles, const char *format,
                  const char *experiment, const char *name, char run[DB_SLUG_SIZE],
                  char exp[DB_SLUG_SIZE], char *err, size_t errlen);
+int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *format,
+                     const char *experiment, const char *name, const store_ctl *ctl,
+                     char run[DB_SLUG_SIZE], char exp[DB_SLUG_SIZE], char *err, size_t errlen);
 
 /* Store every DIR/ *.json not yet stored (matched by file name), in name
  * order. Returns the number of files that failed (their first message in
  * err) or -1 when the folder cannot be read; *added counts new ones. */
 int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen);
+
+/* Whether a write transaction of this process is under way now. */
+bool store_writing(void);
 
 #endif

@@ -123,22 +123,20 @@ void tj_put_device(tj_buf *b, const sim_device *d) {
     name[SIM_DEVICE_NAME_MAX] = '\0';
     tj_puts(b, "{\"name\":");
     tj_put_str(b, name);
-    key(b, "sms", false); tj_put_i64(b, d->sms);
-    key(b, "threads_per_sm", false); tj_put_i64(b, d->threads_per_sm);
-    key(b, "max_threads_per_block", false); tj_put_i64(b, d->max_threads_per_block);
-    key(b, "blocks_per_sm", false); tj_put_i64(b, d->blocks_per_sm);
-    key(b, "warps_per_sm", false); tj_put_i64(b, d->warps_per_sm);
-    key(b, "regs_per_sm", false); tj_put_i64(b, d->regs_per_sm);
-    key(b, "max_regs_per_block", false); tj_put_i64(b, d->max_regs_per_block);
-    key(b, "smem_per_sm", false); tj_put_i64(b, d->smem_per_sm);
-    key(b, "max_smem_per_block", false); tj_put_i64(b, d->max_smem_per_block);
-    key(b, "warp_size", false); tj_put_i64(b, d->warp_size);
-    key(b, "schedulers_per_sm", false); tj_put_i64(b, d->schedulers_per_sm);
-    key(b, "copy_engines", false); tj_put_i64(b, d->copy_engines);
-    key(b, "copy_bandwidth", false);
-    if (isfinite(d->copy_bandwidth)) putf(b, "%.17g", d->copy_bandwidth);
-    else tj_puts(b, "null");
-    key(b, "clock", false); tj_put_i64(b, d->clock_hz);
+    /* every numeric field, in the order of simcore's table (device.h) */
+    for (size_t i = 0; i < sim_device_nfields; i++) {
+        const sim_device_field *f = &sim_device_fields[i];
+        /* the warp model's fields, when unknown, are left out (device.h) */
+        if (sim_device_field_unset(d, f)) continue;
+        key(b, f->key, false);
+        if (f->type != SIM_DT_F64) {
+            tj_put_i64(b, sim_device_get_i64(d, f));
+        } else {
+            double v = sim_device_get_f64(d, f);
+            if (isfinite(v)) putf(b, "%.17g", v);
+            else tj_puts(b, "null");
+        }
+    }
     key(b, "sm_order", false);
     if (d->sm_order_kind == SIM_SM_ORDER_EXPLICIT) {
         tj_putc(b, '[');
@@ -180,6 +178,12 @@ void tj_put_kernel(tj_buf *b, const trace *t, size_t i) {
     key(b, "regs", false); put_count(b, k->regs);
     put_dim3(b, "grid", k->grid);
     put_dim3(b, "block", k->block);
+    /* warp-level runs only (trace.h) */
+    if (k->instructions > 0) {
+        putf(b, ",\"instructions\":%" PRId64 ",\"ipc\":", k->instructions);
+        if (isfinite(k->ipc)) putf(b, "%.17g", k->ipc);
+        else tj_puts(b, "null");
+    }
     tj_putc(b, '}');
 }
 
@@ -222,6 +226,11 @@ void tj_put_queue_event(tj_buf *b, const trace *t, size_t i) {
 void tj_put_warp_issue(tj_buf *b, const trace_warp_issue *w) {
     putf(b, "{\"sm\":%d,\"subcore\":%d,\"cycle\":%" PRId64 ",\"warp\":%d,\"kernel\":%d}",
          (int)w->sm, (int)w->subcore, w->cycle, (int)w->warp, (int)w->kernel);
+}
+
+void tj_put_warp_epoch(tj_buf *b, const trace_warp_epoch *w) {
+    putf(b, "{\"kernel\":%d,\"cycle\":%" PRId64 ",\"cycles\":%" PRId64 ",\"issues\":%" PRId64
+         "}", (int)w->kernel, w->cycle, w->cycles, w->issues);
 }
 
 void tj_put_job(tj_buf *b, const trace *t, size_t i) {
@@ -289,7 +298,15 @@ int tj_write_trace(const trace *t, tj_buf *b) {
     PUT_ARRAY(b, "copies", t->copies.n, tj_put_copy(b, t, i_));
     PUT_ARRAY(b, "queue_events", t->queue_events.n, tj_put_queue_event(b, t, i_));
     PUT_ARRAY(b, "warp_issues", t->warp_issues.n, tj_put_warp_issue(b, &t->warp_issues.v[i_]));
+    /* only warp-level runs have epochs; other traces read as before */
+    if (t->warp_epochs.n)
+        PUT_ARRAY(b, "warp_epochs", t->warp_epochs.n, tj_put_warp_epoch(b, &t->warp_epochs.v[i_]));
     PUT_ARRAY(b, "jobs", t->jobs.n, tj_put_job(b, t, i_));
+    /* only when there are any, so traces without preemption stay as they were */
+    if (t->pauses.n)
+        PUT_ARRAY(b, "pauses", t->pauses.n,
+                  putf(b, "{\"block\":%" PRId64 ",\"start\":%" PRId64 ",\"end\":%" PRId64 "}",
+                       t->pauses.v[i_].block, t->pauses.v[i_].start, t->pauses.v[i_].end));
     tj_puts(b, "}\n");
     return b->oom ? -1 : 0;
 }
@@ -497,28 +514,26 @@ int tj_write_chrome(const trace *t, tj_buf *b) {
 
 /* ---- parsing ---------------------------------------------------------------------- */
 
+/* Traces are machine-written: unknown keys are passed over (a newer writer
+ * may add some), and what is absent or null reads as unknown. */
 typedef struct pctx {
-    const char *file;
-    char *err;
-    size_t errlen;
+    jr_ctx jr;
     trace *t;
 } pctx;
 
+/* "FILE: where[i].field: what"; i == (size_t)-1 leaves out the index. */
 static int perr(pctx *p, const char *where, size_t i, const char *field, const char *what) {
-    if (i == (size_t)-1)
-        snprintf(p->err, p->errlen, "%s: %s%s%s: %s", p->file, where, field ? "." : "",
-                 field ? field : "", what);
-    else
-        snprintf(p->err, p->errlen, "%s: %s[%zu]%s%s: %s", p->file, where, i, field ? "." : "",
-                 field ? field : "", what);
-    return -1;
+    char a[JR_PATH_MAX], b[JR_PATH_MAX];
+    const char *path = i == (size_t)-1 ? where : jr_index(a, where, i);
+    if (field) path = jr_join(b, path, field);
+    return jr_fail(&p->jr, path, "%s", what);
 }
 
 /* Integer field: absent or null gives `unknown`. */
 static int get_int(pctx *p, json_t *o, const char *where, size_t i, const char *field,
                    int64_t unknown, int64_t lo, int64_t hi, int64_t *out) {
-    json_t *v = json_object_get(o, field);
-    if (!v || json_is_null(v)) { *out = unknown; return 0; }
+    json_t *v = jr_opt(o, field);
+    if (!v) { *out = unknown; return 0; }
     if (!json_is_integer(v)) return perr(p, where, i, field, "expected an integer or null");
     json_int_t x = json_integer_value(v);
     if (x < lo || x > hi) return perr(p, where, i, field, "out of range");
@@ -541,8 +556,8 @@ static int get_time(pctx *p, json_t *o, const char *where, size_t i, const char 
 
 static int get_str(pctx *p, json_t *o, const char *where, size_t i, const char *field,
                    trace_str *out) {
-    json_t *v = json_object_get(o, field);
-    if (!v || json_is_null(v)) { *out = 0; return 0; }
+    json_t *v = jr_opt(o, field);
+    if (!v) { *out = 0; return 0; }
     if (!json_is_string(v)) return perr(p, where, i, field, "expected a string or null");
     *out = trace_intern_n(p->t, json_string_value(v), json_string_length(v));
     return 0;
@@ -550,9 +565,9 @@ static int get_str(pctx *p, json_t *o, const char *where, size_t i, const char *
 
 static int get_dim3(pctx *p, json_t *o, const char *where, size_t i, const char *field,
                     int32_t out[3]) {
-    json_t *v = json_object_get(o, field);
+    json_t *v = jr_opt(o, field);
     out[0] = out[1] = out[2] = 0;
-    if (!v || json_is_null(v)) return 0;
+    if (!v) return 0;
     if (!json_is_array(v) || json_array_size(v) != 3)
         return perr(p, where, i, field, "expected an array of 3 integers");
     for (size_t j = 0; j < 3; j++) {
@@ -566,9 +581,9 @@ static int get_dim3(pctx *p, json_t *o, const char *where, size_t i, const char 
 }
 
 static json_t *get_array(pctx *p, json_t *root, const char *name, int *bad) {
-    json_t *a = json_object_get(root, name);
+    json_t *a = jr_opt(root, name);
     *bad = 0;
-    if (!a || json_is_null(a)) return NULL;
+    if (!a) return NULL;
     if (!json_is_array(a)) { *bad = perr(p, name, (size_t)-1, NULL, "expected an array"); return NULL; }
     return a;
 }
@@ -598,8 +613,15 @@ static int parse_kernel(pctx *p, json_t *o, size_t i) {
         get_i32(p, o, w, i, "threads", 0, &v.threads) ||
         get_int(p, o, w, i, "smem", TRACE_NONE, 0, INT64_MAX, &v.smem) ||
         get_i32(p, o, w, i, "regs", 0, &v.regs) || get_dim3(p, o, w, i, "grid", v.grid) ||
-        get_dim3(p, o, w, i, "block", v.block))
+        get_dim3(p, o, w, i, "block", v.block) ||
+        get_int(p, o, w, i, "instructions", 0, 0, INT64_MAX, &v.instructions))
         return -1;
+    json_t *ipc = json_object_get(o, "ipc");
+    if (ipc && !json_is_null(ipc)) {
+        if (!json_is_number(ipc) || !(json_number_value(ipc) >= 0))
+            return perr(p, w, i, "ipc", "expected a non-negative number");
+        v.ipc = json_number_value(ipc);
+    }
     p->t->kernels.v[i] = v;
     return 0;
 }
@@ -617,6 +639,27 @@ static int parse_block(pctx *p, json_t *o, size_t i) {
     trace_block *b = trace_add_block(p->t);
     if (!b) return perr(p, w, i, NULL, "out of memory");
     *b = v;
+    return 0;
+}
+
+/* A preempted block's pause (trace.h): the block it belongs to is one of
+ * this trace's, and the interval lies within that block's span. */
+static int parse_pause(pctx *p, json_t *o, size_t i) {
+    const char *w = "pauses";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    int64_t blk, s, e;
+    if (get_int(p, o, w, i, "block", -1, 0, INT64_MAX, &blk) || get_time(p, o, w, i, "start", &s) ||
+        get_time(p, o, w, i, "end", &e))
+        return -1;
+    if (blk < 0 || (size_t)blk >= p->t->blocks.n)
+        return perr(p, w, i, "block", "not the index of a block in this trace");
+    if (s == TRACE_NONE || e == TRACE_NONE) return perr(p, w, i, s == TRACE_NONE ? "start" : "end",
+                                                          "missing: a pause has a start and an end");
+    if (e < s) return perr(p, w, i, "end", "before its start");
+    const trace_block *b = &p->t->blocks.v[blk];
+    if ((b->start != TRACE_NONE && s < b->start) || (b->end != TRACE_NONE && e > b->end))
+        return perr(p, w, i, NULL, "outside its block's start..end");
+    if (!trace_add_pause(p->t, blk, s, e)) return perr(p, w, i, NULL, "out of memory");
     return 0;
 }
 
@@ -677,6 +720,22 @@ static int parse_warp(pctx *p, json_t *o, size_t i) {
     return 0;
 }
 
+static int parse_wepoch(pctx *p, json_t *o, size_t i) {
+    const char *w = "warp_epochs";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_warp_epoch v;
+    memset(&v, 0, sizeof v);
+    if (get_i32(p, o, w, i, "kernel", 0, &v.kernel) ||
+        get_int(p, o, w, i, "cycle", 0, 0, INT64_MAX, &v.cycle) ||
+        get_int(p, o, w, i, "cycles", 0, 0, INT64_MAX, &v.cycles) ||
+        get_int(p, o, w, i, "issues", 0, 0, INT64_MAX, &v.issues))
+        return -1;
+    trace_warp_epoch *x = trace_add_warp_epoch(p->t);
+    if (!x) return perr(p, w, i, NULL, "out of memory");
+    *x = v;
+    return 0;
+}
+
 static int parse_job(pctx *p, json_t *o, size_t i) {
     const char *w = "jobs";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
@@ -692,75 +751,47 @@ static int parse_job(pctx *p, json_t *o, size_t i) {
     return 0;
 }
 
-int tj_parse_device(json_t *o, const char *where, sim_device *d, char *err, size_t errlen) {
+int tj_parse_device(jr_ctx *c, json_t *o, const char *path, sim_device *d) {
+    char p[JR_PATH_MAX];
     memset(d, 0, sizeof *d);
-    if (!json_is_object(o)) {
-        snprintf(err, errlen, "%s: expected an object", where);
-        return -1;
-    }
-    json_t *name = json_object_get(o, "name");
-    if (name && !json_is_null(name)) {
-        if (!json_is_string(name)) {
-            snprintf(err, errlen, "%s.name: expected a string", where);
-            return -1;
-        }
+    if (!json_is_object(o)) return jr_fail(c, path, "expected an object");
+    json_t *name = jr_opt(o, "name");
+    if (name) {
+        if (!json_is_string(name)) return jr_fail(c, jr_join(p, path, "name"), "expected a string");
         snprintf(d->name, sizeof d->name, "%s", json_string_value(name));
     }
-    struct { const char *k; int32_t *v32; int64_t *v64; } f[] = {
-        {"sms", &d->sms, NULL},
-        {"threads_per_sm", &d->threads_per_sm, NULL},
-        {"max_threads_per_block", &d->max_threads_per_block, NULL},
-        {"blocks_per_sm", &d->blocks_per_sm, NULL},
-        {"warps_per_sm", &d->warps_per_sm, NULL},
-        {"regs_per_sm", NULL, &d->regs_per_sm},
-        {"max_regs_per_block", NULL, &d->max_regs_per_block},
-        {"smem_per_sm", NULL, &d->smem_per_sm},
-        {"max_smem_per_block", NULL, &d->max_smem_per_block},
-        {"warp_size", &d->warp_size, NULL},
-        {"schedulers_per_sm", &d->schedulers_per_sm, NULL},
-        {"copy_engines", &d->copy_engines, NULL},
-        {"clock", NULL, &d->clock_hz},
-    };
-    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
-        json_t *v = json_object_get(o, f[i].k);
-        if (!v || json_is_null(v)) continue;   /* unknown stays 0 */
-        json_int_t max = f[i].v32 ? INT32_MAX : INT64_MAX;
-        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max) {
-            snprintf(err, errlen, "%s.%s: expected a non-negative integer", where, f[i].k);
-            return -1;
+    /* every numeric field of simcore's table (device.h); unknown stays 0 */
+    for (size_t i = 0; i < sim_device_nfields; i++) {
+        const sim_device_field *f = &sim_device_fields[i];
+        json_t *v = jr_opt(o, f->key);
+        if (!v) continue;
+        jr_join(p, path, f->key);
+        if (f->type == SIM_DT_F64) {
+            if (!json_is_number(v) || json_number_value(v) < 0)
+                return jr_fail(c, p, "expected a non-negative number%s",
+                               f->kind == SIM_DF_BANDWIDTH ? " (bytes/s)" : "");
+            sim_device_set_f64(d, f, json_number_value(v));
+        } else {
+            json_int_t max = f->type == SIM_DT_I32 ? INT32_MAX : INT64_MAX;
+            if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+                return jr_fail(c, p, "expected a non-negative integer");
+            sim_device_set_i64(d, f, (int64_t)json_integer_value(v));
         }
-        if (f[i].v32) *f[i].v32 = (int32_t)json_integer_value(v);
-        else *f[i].v64 = (int64_t)json_integer_value(v);
     }
-    if (d->sms > SIM_MAX_SMS) {
-        snprintf(err, errlen, "%s.sms: %d is more than %d", where, (int)d->sms, SIM_MAX_SMS);
-        return -1;
-    }
-    json_t *bw = json_object_get(o, "copy_bandwidth");
-    if (bw && !json_is_null(bw)) {
-        if (!json_is_number(bw) || json_number_value(bw) < 0) {
-            snprintf(err, errlen, "%s.copy_bandwidth: expected a non-negative number (bytes/s)",
-                     where);
-            return -1;
-        }
-        d->copy_bandwidth = json_number_value(bw);
-    }
+    if (d->sms > SIM_MAX_SMS)
+        return jr_fail(c, jr_join(p, path, "sms"), "%d is more than %d", (int)d->sms, SIM_MAX_SMS);
     json_t *ord = json_object_get(o, "sm_order");
+    jr_join(p, path, "sm_order");
     if (json_is_array(ord)) {
-        if ((int32_t)json_array_size(ord) != d->sms) {
-            snprintf(err, errlen, "%s.sm_order: has %zu entries for %d SMs", where,
-                     json_array_size(ord), (int)d->sms);
-            return -1;
-        }
+        if ((int32_t)json_array_size(ord) != d->sms)
+            return jr_fail(c, p, "has %zu entries for %d SMs", json_array_size(ord), (int)d->sms);
         d->sm_order_kind = SIM_SM_ORDER_EXPLICIT;
         for (size_t i = 0; i < json_array_size(ord); i++) {
             json_t *x = json_array_get(ord, i);
+            char pi[JR_PATH_MAX];
             if (!json_is_integer(x) || json_integer_value(x) < 0 ||
-                json_integer_value(x) >= d->sms) {
-                snprintf(err, errlen, "%s.sm_order[%zu]: expected an SM id below %d", where, i,
-                         (int)d->sms);
-                return -1;
-            }
+                json_integer_value(x) >= d->sms)
+                return jr_fail(c, jr_index(pi, p, i), "expected an SM id below %d", (int)d->sms);
             d->sm_order[i] = (int16_t)json_integer_value(x);
         }
     } else {
@@ -768,11 +799,7 @@ int tj_parse_device(json_t *o, const char *where, sim_device *d, char *err, size
         if (ord && !json_is_null(ord) && !json_is_string(ord)) s = "";
         if (strcmp(s, "ascending") == 0) d->sm_order_kind = SIM_SM_ORDER_ASCENDING;
         else if (strcmp(s, "evens-then-odds") == 0) d->sm_order_kind = SIM_SM_ORDER_EVENS_THEN_ODDS;
-        else {
-            snprintf(err, errlen,
-                     "%s.sm_order: expected \"ascending\", \"evens-then-odds\" or an array", where);
-            return -1;
-        }
+        else return jr_fail(c, p, "expected \"ascending\", \"evens-then-odds\" or an array");
         sim_device_fill_order(d);
     }
     return 0;
@@ -780,21 +807,17 @@ int tj_parse_device(json_t *o, const char *where, sim_device *d, char *err, size
 
 int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, char *err,
                    size_t errlen) {
-    json_error_t je;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        snprintf(err, errlen, "%s:%d:%d: JSON: %s", file, je.line, je.column, je.text);
-        return -1;
-    }
-    pctx p = {.file = file, .err = err, .errlen = errlen, .t = out};
+    pctx p = {.jr = {.file = file, .err = err, .errlen = errlen, .pfx = ""}, .t = out};
+    json_t *root = jr_load(&p.jr, text, len);
+    if (!root) return -1;
     int rc = -1;
     if (!json_is_object(root)) {
-        snprintf(err, errlen, "%s: expected a JSON object (schedlab-trace/1)", file);
+        jr_fail(&p.jr, "", "expected a JSON object (schedlab-trace/1)");
         goto done;
     }
     json_t *schema = json_object_get(root, "schema");
     if (!json_is_string(schema) || strcmp(json_string_value(schema), TRACE_SCHEMA) != 0) {
-        snprintf(err, errlen, "%s: schema: expected \"" TRACE_SCHEMA "\"", file);
+        jr_fail(&p.jr, "schema", "expected \"" TRACE_SCHEMA "\"");
         goto done;
     }
     json_t *v = json_object_get(root, "name");
@@ -808,11 +831,9 @@ int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, c
         if (!json_is_integer(v)) { perr(&p, "origin", (size_t)-1, NULL, "expected an integer (ns)"); goto done; }
         out->origin = (int64_t)json_integer_value(v);
     }
-    v = json_object_get(root, "device");
-    if (v && !json_is_null(v)) {
-        char where[256];
-        snprintf(where, sizeof where, "%s: device", file);
-        if (tj_parse_device(v, where, &out->device, err, errlen)) goto done;
+    v = jr_opt(root, "device");
+    if (v) {
+        if (tj_parse_device(&p.jr, v, "device", &out->device)) goto done;
         out->has_device = true;
     }
     v = json_object_get(root, "meta");
@@ -830,7 +851,9 @@ int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, c
         int (*parse)(pctx *, json_t *, size_t);
     } arrays[] = {
         {"kernels", parse_kernel}, {"blocks", parse_block}, {"copies", parse_copy},
-        {"queue_events", parse_qevent}, {"warp_issues", parse_warp}, {"jobs", parse_job},
+        {"queue_events", parse_qevent}, {"warp_issues", parse_warp},
+        {"warp_epochs", parse_wepoch}, {"jobs", parse_job},
+        {"pauses", parse_pause},
     };
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
         int bad;
@@ -841,7 +864,7 @@ int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, c
         for (size_t i = 0; arr && i < json_array_size(arr); i++)
             if (arrays[a].parse(&p, json_array_get(arr, i), i)) goto done;
     }
-    if (out->oom) { snprintf(err, errlen, "%s: out of memory", file); goto done; }
+    if (out->oom) { jr_oom(&p.jr); goto done; }
     rc = 0;
 done:
     json_decref(root);

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "../simcore/trace.h"
+#include "jsonr.h"
 
 typedef struct tj_buf {
     char *s;          /* NUL-terminated while !oom */
@@ -40,6 +41,7 @@ void tj_put_block(tj_buf *b, const trace_block *blk);
 void tj_put_copy(tj_buf *b, const trace *t, size_t i);
 void tj_put_queue_event(tj_buf *b, const trace *t, size_t i);
 void tj_put_warp_issue(tj_buf *b, const trace_warp_issue *w);
+void tj_put_warp_epoch(tj_buf *b, const trace_warp_epoch *w);
 void tj_put_job(tj_buf *b, const trace *t, size_t i);
 
 /* A new reference to the device object (NULL on OOM). */
@@ -63,8 +65,10 @@ int tj_write_chrome(const trace *t, tj_buf *out);
 int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, char *err,
                    size_t errlen);
 
-/* Device object (as tj_put_device writes it) into *d; `where` prefixes
- * messages ("trace.json: device"). Missing fields are 0 (unknown). */
-int tj_parse_device(json_t *obj, const char *where, sim_device *d, char *err, size_t errlen);
+/* Device object (as tj_put_device writes it) into *d; messages go through
+ * c at `path` ("trace.json: device.sms: expected a non-negative integer").
+ * Missing or null fields are 0 (unknown). Its numeric fields are those of
+ * simcore's table (SIM_DEVICE_FIELDS), as tj_put_device writes them. */
+int tj_parse_device(jr_ctx *c, json_t *obj, const char *path, sim_device *d);
 
 #endif

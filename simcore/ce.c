@@ -27,11 +27,26 @@ static void start_next(sim_state *st, int32_t e, int64_t t) {
     trace_copy *c = &st->t->copies.v[st->ops[op].rec];
     c->engine = e;
     c->start = t;
-    c->end = t + ce_copy_ns(st->cfg->ops[op].bytes, st->dev->copy_bandwidth);
+    /* a replay gives a copy its measured duration (sim.h) */
+    c->end = t + (st->cfg->ops[op].duration > 0
+                      ? st->cfg->ops[op].duration
+                      : ce_copy_ns(st->cfg->ops[op].bytes, st->dev->copy_bandwidth));
     if (sim_engine_push(&st->eng, c->end, EV_COPY_DONE, e, op) != 0) st->failed = true;
 }
 
 void ce_enqueue(sim_state *st, int32_t op, int64_t t) {
+    int32_t dir = st->cfg->ops[op].direction;
+    if (dir == TRACE_COPY_MEMSET || dir == TRACE_COPY_H2H || dir == TRACE_COPY_OTHER) {
+        /* A memset (or other stream work that is no engine copy) holds its
+         * stream for its measured duration and waits behind no copy: no
+         * copy engine serves it (sim.h, sim_op.duration). */
+        trace_copy *c = &st->t->copies.v[st->ops[op].rec];
+        c->engine = -1;
+        c->start = t;
+        c->end = t + (st->cfg->ops[op].duration > 0 ? st->cfg->ops[op].duration : 0);
+        if (sim_engine_push(&st->eng, c->end, EV_COPY_DONE, -1, op) != 0) st->failed = true;
+        return;
+    }
     int32_t e = ce_engine_for(st->cfg->ops[op].direction, st->nce);
     ce_engine *ce = &st->ce[e];
     /* TX2 paper, rule C1 */
@@ -41,6 +56,7 @@ void ce_enqueue(sim_state *st, int32_t op, int64_t t) {
 }
 
 void ce_copy_done(sim_state *st, int32_t e, int32_t op, int64_t t) {
+    if (e < 0) return;   /* a memset: no engine to free */
     /* TX2 paper §2.2: a CE performs only one copy operation at a time */
     st->ce[e].busy = false;
     (void)op;   /* its stream's head completes: the caller's (C4) */

@@ -64,6 +64,10 @@ void sim_device_set_f64(sim_device *d, const sim_device_field *f, double v) {
     memcpy((char *)d + f->offset, &v, sizeof v);
 }
 
+int sim_device_field_unset(const sim_device *d, const sim_device_field *f) {
+    return (f->kind == SIM_DF_CYCLES || f->kind == SIM_DF_RATE) && sim_device_get_f64(d, f) == 0;
+}
+
 void sim_device_fill_order(sim_device *dev) {
     if (dev->sm_order_kind == SIM_SM_ORDER_EXPLICIT) return;
     int32_t n = dev->sms;
@@ -119,6 +123,14 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
         FAIL("device.copy_bandwidth: %g bytes/s is not a positive bandwidth", d->copy_bandwidth);
     if (d->clock_hz < 0)
         FAIL("device.clock: %lld Hz is negative", (long long)d->clock_hz);
+    if (!(d->mem_bandwidth >= 0) || !isfinite(d->mem_bandwidth) || d->mem_bandwidth > 65536 ||
+        (d->mem_bandwidth > 0 && d->mem_bandwidth < 0.001))
+        FAIL("device.mem_bandwidth: %g requests per cycle is outside 0.001..65536 (0: unknown)",
+             d->mem_bandwidth);
+    if (d->latency_alu < 0 || d->latency_sfu < 0 || d->latency_shared < 0 || d->latency_mem < 0)
+        FAIL("device.latency_%s: a latency is a number of cycles, not negative",
+             d->latency_alu < 0 ? "alu" : d->latency_sfu < 0 ? "sfu"
+             : d->latency_shared < 0 ? "shared" : "mem");
     switch (d->sm_order_kind) {
     case SIM_SM_ORDER_ASCENDING:
     case SIM_SM_ORDER_EVENS_THEN_ODDS:

@@ -36,6 +36,13 @@ typedef struct sim_device {
     int32_t copy_engines;         /* 1: one CE for both directions; 2: h2d + d2h */
     double copy_bandwidth;        /* bytes per second */
     int64_t clock_hz;             /* SM clock; 0 = unknown ("cycles" units need it) */
+    /* the warp-level model (exec_warp.c); 0 = unknown, then a program that
+     * needs the value must give it (a kernel op's "latency") */
+    double mem_bandwidth;         /* warp memory requests served per cycle, all SMs */
+    int32_t latency_alu;          /* cycles until a warp may issue after an ALU instruction */
+    int32_t latency_sfu;          /* ... after a special-function-unit instruction */
+    int32_t latency_shared;       /* ... after a shared-memory access */
+    int32_t latency_mem;          /* ... after a global-memory access, unloaded */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
 } sim_device;
@@ -52,7 +59,12 @@ typedef struct sim_device {
  *     type     its C type: int32_t, int64_t or double
  *     kind     how scenarios write it: SIM_DF_COUNT (a plain integer),
  *              SIM_DF_SIZE (bytes, "48KiB"), SIM_DF_BANDWIDTH (bytes per
- *              second, "25.6GB/s"), SIM_DF_FREQUENCY (Hz, "1.3GHz")
+ *              second, "25.6GB/s"), SIM_DF_FREQUENCY (Hz, "1.3GHz"),
+ *              SIM_DF_CYCLES (a latency: an integer or "400cycles"),
+ *              SIM_DF_RATE (a non-negative number per cycle). The warp
+ *              model's fields (the last two kinds) are 0 when unknown and
+ *              are then left out of trace JSON (sim_device_field_unset), so
+ *              the traces of block-time runs read as before they existed.
  *     key      the JSON key (scenario, trace JSON, /api/presets)
  *     required a device written out in full, without "preset", must give it
  *     doc      one line for the docs and the dashboard */
@@ -70,13 +82,20 @@ typedef struct sim_device {
     X(schedulers_per_sm,     int32_t, SIM_DF_COUNT,     "schedulers_per_sm",     0, "warp schedulers (sub-cores) per SM; default 4") \
     X(copy_engines,          int32_t, SIM_DF_COUNT,     "copy_engines",          0, "copy engines: 1 for both directions, 2 for h2d + d2h; default 1") \
     X(copy_bandwidth,        double,  SIM_DF_BANDWIDTH, "copy_bandwidth",        1, "bytes per second of one copy engine") \
-    X(clock_hz,              int64_t, SIM_DF_FREQUENCY, "clock",                 0, "SM clock in Hz; 0 = unknown (\"cycles\" units need it)")
+    X(clock_hz,              int64_t, SIM_DF_FREQUENCY, "clock",                 0, "SM clock in Hz; 0 = unknown (\"cycles\" units need it)") \
+    X(mem_bandwidth,         double,  SIM_DF_RATE,      "mem_bandwidth",         0, "warp memory requests (128-byte accesses) the memory system serves per cycle, all SMs together; 0 = unknown") \
+    X(latency_alu,           int32_t, SIM_DF_CYCLES,    "latency_alu",           0, "cycles after an ALU instruction before the warp issues again; 0 = unknown") \
+    X(latency_sfu,           int32_t, SIM_DF_CYCLES,    "latency_sfu",           0, "cycles after a special-function (SFU) instruction; 0 = unknown") \
+    X(latency_shared,        int32_t, SIM_DF_CYCLES,    "latency_shared",        0, "cycles after a shared-memory access; 0 = unknown") \
+    X(latency_mem,           int32_t, SIM_DF_CYCLES,    "latency_mem",           0, "cycles after a global-memory access with the memory system idle; 0 = unknown")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,
     SIM_DF_SIZE,
     SIM_DF_BANDWIDTH,
-    SIM_DF_FREQUENCY
+    SIM_DF_FREQUENCY,
+    SIM_DF_CYCLES,
+    SIM_DF_RATE
 } sim_device_kind;
 
 typedef enum sim_device_type { SIM_DT_I32 = 0, SIM_DT_I64, SIM_DT_F64 } sim_device_type;
@@ -104,6 +123,10 @@ int64_t sim_device_get_i64(const sim_device *d, const sim_device_field *f);
 double sim_device_get_f64(const sim_device *d, const sim_device_field *f);
 void sim_device_set_i64(sim_device *d, const sim_device_field *f, int64_t v);
 void sim_device_set_f64(sim_device *d, const sim_device_field *f, double v);
+
+/* A warp-model field (kind SIM_DF_CYCLES or SIM_DF_RATE) that is 0: unknown,
+ * and left out where devices are written as JSON. */
+int sim_device_field_unset(const sim_device *d, const sim_device_field *f);
 
 /* Fill dev->sm_order[] from sm_order_kind (no-op for SIM_SM_ORDER_EXPLICIT). */
 void sim_device_fill_order(sim_device *dev);

@@ -9,7 +9,7 @@
  * (cand = -1) does not hold up the others. Stateless. */
 #include "state.h"
 
-static int32_t shared_pick_process(void *self, const sim_state *st, const int32_t *cand,
+static int32_t shared_pick_process(void *self, sim_state *st, const int32_t *cand,
                                    int64_t t) {
     (void)self;
     (void)t;

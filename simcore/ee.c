@@ -61,8 +61,11 @@ static void place(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     trace_kernel *tk = &st->t->kernels.v[k];
     if (idx == 0) tk->first_block = start;
     if (K->placed == K->blocks) tk->fully_dispatched = start;
-    if (end != SIM_END_LATER && sim_engine_push(&st->eng, end, EV_BLOCK_DONE, k, sm) != 0)
-        st->failed = true;
+    if (end == SIM_END_LATER) return;
+    /* a driver that switches contexts owns the completion: it may pause the
+     * block (GCAPS paper §2; TX2 paper appendix A) */
+    if (st->driver->block_placed) st->driver->block_placed(st->driver_state, st, k, sm, start, end);
+    else if (sim_engine_push(&st->eng, end, EV_BLOCK_DONE, k, sm) != 0) st->failed = true;
 }
 
 /* TX2 paper, rule G3: dequeued from the EE queue once fully dispatched */

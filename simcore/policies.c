@@ -2,6 +2,7 @@
  * A new policy is its own file (defining `const <table>_policy NAME`) plus
  * one X(...) line here, which both declares it and lists it. */
 #include "policy.h"
+#include "warp.h"
 
 #include <string.h>
 
@@ -12,13 +13,22 @@
     X(placement_policy, placement_round_robin)  /* the literature's baseline, most-room §4.1 */
 
 #define EXECUTIONS(X) \
-    X(exec_policy, exec_fixed)                  /* the op's block_time */
+    X(exec_policy, exec_fixed)                  /* the op's block_time */ \
+    X(exec_policy, exec_warp)                   /* warps on sub-cores, QAWS paper §II, §IV */
 
 #define DRIVERS(X) \
-    X(driver_policy, driver_shared)             /* one shared order across processes */
+    X(driver_policy, driver_shared)             /* one shared order across processes */ \
+    X(driver_policy, driver_time_slice)         /* TSG round robin, GCAPS paper §2 */ \
+    X(driver_policy, driver_gcaps)              /* GCAPS paper §5, Alg. 1 */
 
 #define HOSTS(X) \
-    X(host_policy, host_script)                 /* the scenario's ops at their times */
+    X(host_policy, host_script)                 /* the scenario's ops at their times */ \
+    X(host_policy, host_tasks)                  /* periodic real-time tasks, GCAPS paper §4 */
+
+#define WARPS(X) \
+    X(warp_policy, warp_gto)                    /* GPGPU-Sim's default; QAWS §II-A */ \
+    X(warp_policy, warp_lrr)                    /* QAWS §II-A */ \
+    X(warp_policy, warp_qaws)                   /* QAWS §IV, Algorithm 1 */
 
 #define DECLARE(type, sym) extern const type sym;
 #define ENTRY(type, sym) &sym,
@@ -26,11 +36,13 @@ PLACEMENTS(DECLARE)
 EXECUTIONS(DECLARE)
 DRIVERS(DECLARE)
 HOSTS(DECLARE)
+WARPS(DECLARE)
 
 static const placement_policy *const placements[] = { PLACEMENTS(ENTRY) };
 static const exec_policy *const executions[] = { EXECUTIONS(ENTRY) };
 static const driver_policy *const drivers[] = { DRIVERS(ENTRY) };
 static const host_policy *const hosts[] = { HOSTS(ENTRY) };
+static const warp_policy *const warps[] = { WARPS(ENTRY) };
 
 #define COUNT(a) ((int32_t)(sizeof a / sizeof a[0]))
 #define GET(table, id) ((id) >= 0 && (id) < COUNT(table) ? (table)[id] : NULL)
@@ -39,6 +51,7 @@ const placement_policy *placement_get(int32_t id) { return GET(placements, id); 
 const exec_policy *exec_get(int32_t id) { return GET(executions, id); }
 const driver_policy *driver_get(int32_t id) { return GET(drivers, id); }
 const host_policy *host_get(int32_t id) { return GET(hosts, id); }
+const warp_policy *warp_get(int32_t id) { return GET(warps, id); }
 
 size_t sim_policy_count(sim_policy_table table) {
     switch (table) {
@@ -46,6 +59,7 @@ size_t sim_policy_count(sim_policy_table table) {
     case SIM_TABLE_EXECUTION: return (size_t)COUNT(executions);
     case SIM_TABLE_DRIVER: return (size_t)COUNT(drivers);
     case SIM_TABLE_HOST: return (size_t)COUNT(hosts);
+    case SIM_TABLE_WARP: return (size_t)COUNT(warps);
     }
     return 0;
 }
@@ -56,6 +70,7 @@ const char *sim_policy_name(sim_policy_table table, int32_t id) {
     case SIM_TABLE_EXECUTION: return exec_get(id) ? exec_get(id)->name : NULL;
     case SIM_TABLE_DRIVER: return driver_get(id) ? driver_get(id)->name : NULL;
     case SIM_TABLE_HOST: return host_get(id) ? host_get(id)->name : NULL;
+    case SIM_TABLE_WARP: return warp_get(id) ? warp_get(id)->name : NULL;
     }
     return NULL;
 }
@@ -66,6 +81,7 @@ const char *sim_policy_doc(sim_policy_table table, int32_t id) {
     case SIM_TABLE_EXECUTION: return exec_get(id) ? exec_get(id)->doc : NULL;
     case SIM_TABLE_DRIVER: return driver_get(id) ? driver_get(id)->doc : NULL;
     case SIM_TABLE_HOST: return host_get(id) ? host_get(id)->doc : NULL;
+    case SIM_TABLE_WARP: return warp_get(id) ? warp_get(id)->doc : NULL;
     }
     return NULL;
 }
@@ -84,6 +100,7 @@ const char *sim_policy_table_name(sim_policy_table table) {
     case SIM_TABLE_EXECUTION: return "execution";
     case SIM_TABLE_DRIVER: return "contexts";
     case SIM_TABLE_HOST: return "host";
+    case SIM_TABLE_WARP: return "warp";
     }
     return NULL;
 }

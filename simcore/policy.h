@@ -11,9 +11,11 @@
  *              block_time; the warp-level model is the next entry)
  *   driver     which process's work the block scheduler takes next
  *              (driver_shared.c: one shared address space order; GPU
- *              contexts time-sliced or preempted are the next entries)
+ *              contexts time-sliced or preempted: driver_time_slice.c,
+ *              driver_gcaps.c on tsg.c)
  *   host       what issues ops to the streams (host_script.c: the scenario's
- *              op list at its times; periodic real-time tasks are next)
+ *              op list at its times; host_tasks.c: periodic real-time
+ *              tasks on CPU cores)
  *
  * A policy has per-run state: `state_size` bytes that sim_run allocates
  * zeroed before `init` and frees after `fini` (either hook may be NULL).
@@ -26,6 +28,7 @@
 #ifndef SIMCORE_POLICY_H
 #define SIMCORE_POLICY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,11 +63,26 @@ typedef struct exec_policy {
     const char *name;
     const char *doc;
     size_t state_size;
+    /* block_end may return SIM_END_LATER: a block sink then gets each block
+     * once its end is known (sim.c holds later blocks back meanwhile) */
+    bool ends_later;
+    /* may refuse a configuration before anything is set up, with a message
+     * naming the field (ops[i].program...); driver_pauses: the driver
+     * policy pauses blocks (it has block_placed). NULL: accepts every one */
+    int (*check)(const sim_config *cfg, const sim_device *d, bool driver_pauses, char *err,
+                 size_t errlen);
     int (*init)(void *self, sim_state *st);
     void (*fini)(void *self);
     int64_t (*block_end)(void *self, sim_state *st, int32_t k, int64_t index, int32_t sm,
                          int64_t start);
     void (*on_event)(void *self, sim_state *st, const sim_event *ev);
+    /* called once the instant t is over (its events routed, its blocks
+     * placed), so that what the model does at t sees every block placed at
+     * t (exec_warp: the cycle that begins at t); may schedule events at t,
+     * which make one more instant t. `horizon` is when the host acts next
+     * (INT64_MAX: never): with no engine event before it either, nothing
+     * else happens until then. NULL: none. */
+    void (*instant_end)(void *self, sim_state *st, int64_t t, int64_t horizon);
 } exec_policy;
 
 /* ---- driver ---------------------------------------------------------------
@@ -80,8 +98,20 @@ typedef struct driver_policy {
     size_t state_size;
     int (*init)(void *self, sim_state *st);
     void (*fini)(void *self);
-    int32_t (*pick_process)(void *self, const sim_state *st, const int32_t *cand, int64_t t);
+    int32_t (*pick_process)(void *self, sim_state *st, const int32_t *cand, int64_t t);
     void (*on_event)(void *self, sim_state *st, const sim_event *ev);
+    /* Drivers that switch contexts (may be NULL otherwise): a block of
+     * kernel k was placed on sm (its record is the trace's last block) and
+     * would run [start, end); the driver schedules its completion itself,
+     * so it can pause the block, and later pushes EV_BLOCK_DONE (a = k,
+     * b = sm) at the time it really ends. */
+    void (*block_placed)(void *self, sim_state *st, int32_t k, int32_t sm, int64_t start,
+                         int64_t end);
+    /* GCAPS's gcapsGpuSegBegin / gcapsGpuSegEnd (GCAPS paper §5.1, Alg. 1),
+     * called by the host when the runlist update is submitted; NULL: the
+     * driver has no such macros (and the host charges no runlist update). */
+    void (*segment)(void *self, sim_state *st, int32_t proc, bool begin, int32_t gpu_priority,
+                    bool best_effort, int64_t t);
 } driver_policy;
 
 /* ---- host -----------------------------------------------------------------
@@ -94,6 +124,12 @@ typedef struct host_policy {
     const char *name;
     const char *doc;
     size_t state_size;
+    /* Hosts that make their own ops (one kernel per job of a periodic task)
+     * write the configuration the run uses into *out before anything is set
+     * up: the caller's streams and ops first, then theirs. *mem is theirs,
+     * released with expand_free. Both may be NULL. */
+    int (*expand)(const sim_config *in, sim_config *out, void **mem, char *err, size_t errlen);
+    void (*expand_free)(void *mem);
     int (*init)(void *self, sim_state *st, char *err, size_t errlen);
     void (*fini)(void *self);
     int64_t (*next_time)(void *self);
@@ -106,6 +142,7 @@ const placement_policy *placement_get(int32_t id);
 const exec_policy *exec_get(int32_t id);
 const driver_policy *driver_get(int32_t id);
 const host_policy *host_get(int32_t id);
+/* warp_get (the warp table: which warp issues on a sub-core) is in warp.h */
 
 /* The entries are declared where they are listed, in policies.c. */
 

@@ -11,6 +11,9 @@
  *           (../shared/papers/most-room-thread-block-placement.txt)
  *   [QAWS]  QoS-aware warp scheduling, Table Ia (GPGPU-Sim TITAN V setup)
  *   [ISCA]  fine-grained QoS quota sharing, ISCA'17, Table 1
+ *   [GS]    GPGPU-Sim 4.x, configs/tested-cfgs/SM7_TITANV/gpgpusim.config
+ *           (github.com/gpgpu-sim/gpgpu-sim_distribution), the configuration
+ *           the QAWS paper ran (its Table Ia)
  *   [CCT]   NVIDIA CUDA C++ Programming Guide, table "Technical
  *           Specifications per Compute Capability"
  *   [PCIe]  PCI-SIG: PCIe 3.0 x16 = 8 GT/s x 16 lanes x 128b/130b = 15.75 GB/s,
@@ -160,12 +163,23 @@ static const preset presets[] = {
             .copy_engines = 2,
             .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (TITAN V) */
             .clock_hz = 1200000000,        /* SM7_TITANV config: gpgpu_clock_domains 1200 MHz */
+            /* [GS] 24 channels (gpgpu_n_mem 24) x 16-byte bus (gpgpu_dram_buswidth)
+             * x 2 (dram_data_command_freq_ratio, HBM is DDR) x 850 MHz DRAM clock
+             * = 652.8 GB/s (the TITAN V's data-sheet figure) = 544 bytes per
+             * 1200-MHz core cycle = 4.25 128-byte warp requests per cycle */
+            .mem_bandwidth = 4.25,
+            .latency_alu = 4,              /* [GS] ptx_opcode_latency_int / _fp: 4 */
+            .latency_sfu = 100,            /* [GS] ptx_opcode_latency_sfu 100 */
+            .latency_shared = 20,          /* [GS] gpgpu_smem_latency 20 */
+            .latency_mem = 260,            /* [GS] gpgpu_l2_rop_latency 160 + dram_latency 100 */
             .sm_order_kind = SIM_SM_ORDER_ASCENDING,
             .sm_order = { A64(0), A16(64) },
         },
         .source = "QAWS paper Table Ia (GPGPU-Sim TITAN V: 80 SMs, 4 schedulers/SM) and "
                   "GPGPU-Sim's SM7_TITANV gpgpusim.config (2048 threads, 32 CTAs, 65536 "
-                  "registers, 96KB shared memory/SM, 64KB/block, 1200 MHz); PCIe 3.0 x16",
+                  "registers, 96KB shared memory/SM, 64KB/block, 1200 MHz; latencies ALU 4, SFU 100, shared "
+                  "20, memory 160 + 100 cycles; 24 x 16-byte HBM2 channels at 850 MHz DDR = "
+                  "652.8 GB/s = 4.25 128-byte requests per cycle); PCIe 3.0 x16",
     },
     {
         .dev = {
@@ -184,13 +198,25 @@ static const preset presets[] = {
             .copy_engines = 2,             /* not modelled by the paper; a discrete GPU */
             .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (not modelled by the paper) */
             .clock_hz = 1216000000,        /* [ISCA] Table 1: Core Freq. 1216MHz */
+            /* [ISCA] Table 1: 4 memory controllers at 7 GHz (GDDR5 data rate);
+             * assuming a 64-bit channel per controller (the GTX 980's 256-bit
+             * bus) = 224 GB/s = 184 bytes per 1216-MHz cycle = 1.44 128-byte
+             * warp requests per cycle */
+            .mem_bandwidth = 1.44,
+            /* the paper gives no latencies: GPGPU-Sim's own ([GS]), as above */
+            .latency_alu = 4,
+            .latency_sfu = 100,
+            .latency_shared = 20,
+            .latency_mem = 260,
             .sm_order_kind = SIM_SM_ORDER_ASCENDING,
             .sm_order = { A16(0) },
         },
         .source = "Fine-grained QoS quota sharing, ISCA'17, Table 1 (GPGPU-Sim: 16 SMs, 1216 "
                   "MHz, 256KB registers, 96KB shared memory, 2048 threads, 32 TBs, 4 warp "
-                  "schedulers); per-block limits: CUDA Programming Guide; copies: PCIe 3.0 x16 "
-                  "(not modelled by the paper)",
+                  "schedulers; 4 memory controllers at 7 GHz, taken as 64-bit each: 224 GB/s = 1.44 "
+                  "128-byte requests per cycle); latencies: GPGPU-Sim's SM7_TITANV config; "
+                  "per-block limits: CUDA Programming Guide; copies: PCIe 3.0 x16 (not "
+                  "modelled by the paper)",
     },
     {
         .dev = {

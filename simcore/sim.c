@@ -58,9 +58,18 @@ static int check_op(const sim_config *cfg, const sim_device *d, size_t i, char *
         char path[32];
         snprintf(path, sizeof path, "ops[%zu]", i);
         if (sim_kernel_fits(d, o->threads, o->smem, o->regs, path, err, errlen) != 0) return -1;
-        if (!o->block_time || o->nblock_time == 0) {
-            snprintf(err, errlen, "ops[%zu].block_time: missing; a kernel needs at least one "
-                     "block duration", i);
+        /* a block's time is given (block_time) or comes out of its warps
+         * (program, the warp-level model): one of the two */
+        bool timed = o->block_time && o->nblock_time > 0;
+        if (o->program && timed) {
+            snprintf(err, errlen, "ops[%zu]: kernel %s gives both block_time and program; its "
+                     "blocks take one or the other", i, o->name ? o->name : "(unnamed)");
+            return -1;
+        }
+        if (o->program) return 0;
+        if (!timed) {
+            snprintf(err, errlen, "ops[%zu].block_time: missing; kernel %s needs at least one "
+                     "block duration or a program", i, o->name ? o->name : "(unnamed)");
             return -1;
         }
         for (size_t j = 0; j < o->nblock_time; j++) {
@@ -109,13 +118,23 @@ typedef struct sink_state {
     const sim_block_sink *sink;
     size_t batch;            /* blocks per emit() */
     size_t emitted;          /* blocks handed over so far */
+    bool hold_open;          /* keep blocks whose end is unknown (TRACE_NONE): a driver
+                                that switches contexts, or an execution model whose
+                                blocks end later (exec_warp), sets it when they finish */
 } sink_state;
 
 static int sink_flush(sink_state *k, trace *t, bool final) {
     if (!k->sink) return 0;
+    size_t avail = t->blocks.n;   /* the leading blocks that may go */
+    if (k->hold_open && !final && avail >= k->batch)
+        for (size_t i = 0; i < avail; i++)
+            if (t->blocks.v[i].end == TRACE_NONE) {
+                avail = i;
+                break;
+            }
     size_t off = 0;
-    while (t->blocks.n - off >= k->batch || (final && t->blocks.n > off)) {
-        size_t n = t->blocks.n - off < k->batch ? t->blocks.n - off : k->batch;
+    while (avail - off >= k->batch || (final && avail > off)) {
+        size_t n = avail - off < k->batch ? avail - off : k->batch;
         if (k->sink->emit(k->sink->ctx, t->blocks.v + off, n) != 0) {
             /* keep the refused batch first in the trace for the message */
             if (off) {
@@ -138,6 +157,7 @@ static int sink_flush(sink_state *k, trace *t, bool final) {
 
 static void state_free(sim_state *st) {
     if (st->host && st->host->fini && st->host_state) st->host->fini(st->host_state);
+    if (st->host && st->host->expand_free && st->xmem) st->host->expand_free(st->xmem);
     if (st->driver && st->driver->fini && st->driver_state) st->driver->fini(st->driver_state);
     if (st->exec && st->exec->fini && st->exec_state) st->exec->fini(st->exec_state);
     free(st->host_state);
@@ -316,6 +336,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
                           (int)cfg->policy.driver, sim_policy_count(SIM_TABLE_DRIVER) - 1);
     if (!st->host) FAIL("policy.host: %d is not a host policy (0..%zu)",
                         (int)cfg->policy.host, sim_policy_count(SIM_TABLE_HOST) - 1);
+    if (cfg->ntasks && !st->host->expand)
+        FAIL("tasks: the host policy \"%s\" runs no tasks (host \"tasks\" does)", st->host->name);
+    if (st->driver->block_placed && st->exec != exec_get(0))
+        FAIL("policy.contexts: \"%s\" pauses blocks, which needs each block's time known when "
+             "it is placed (execution \"%s\")", st->driver->name, exec_get(0)->name);
     if (cfg->policy.launch_latency < 0 || cfg->policy.launch_latency > SIM_TIME_LIMIT)
         FAIL("policy.launch_latency: %lld ns is outside 0..%lld ns",
              (long long)cfg->policy.launch_latency, (long long)SIM_TIME_LIMIT);
@@ -326,6 +351,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     sim_device_fill_order(&st->devcopy);
     st->dev = &st->devcopy;
     if (sim_device_validate(st->dev, err, errlen) != 0) goto fail;
+    if (st->host->expand) {
+        /* the host's own ops (one kernel per job of each task) join the config */
+        if (st->host->expand(cfg, &st->xcfg, &st->xmem, err, errlen) != 0) goto fail;
+        cfg = st->cfg = &st->xcfg;
+    }
     if (cfg->nops && !cfg->ops) FAIL("ops: %zu ops but no array", cfg->nops);
     if (cfg->nstreams && !cfg->streams) FAIL("streams: %zu streams but no array", cfg->nstreams);
     if (cfg->nops > INT32_MAX) FAIL("ops: %zu ops is more than %d", cfg->nops, INT32_MAX);
@@ -335,16 +365,25 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         if (!sink.sink->emit) FAIL("block_sink.emit: missing; a sink needs a function to call");
         sink.batch = sink.sink->batch ? sink.sink->batch : SIM_SINK_BATCH;
         st->block_limit = sink.batch;
+        /* paused blocks end later than placed: dispatch never waits for the
+         * sink, which takes only blocks that have ended */
+        sink.hold_open = st->driver->block_placed != NULL || st->exec->ends_later;
+        if (sink.hold_open) st->block_limit = SIZE_MAX;
     }
 
     size_t nblocks = 0;
     for (size_t i = 0; i < cfg->nops; i++) {
         if (check_op(cfg, st->dev, i, err, errlen) != 0) goto fail;
         if (cfg->ops[i].kind == SIM_OP_KERNEL) {
+            const sim_op *o = &cfg->ops[i];
             st->nkernels++;
-            nblocks += (size_t)cfg->ops[i].blocks;
+            nblocks += o->program && o->program->persistent && o->blocks > st->dev->sms
+                     ? (size_t)st->dev->sms : (size_t)o->blocks;
         }
     }
+    if (st->exec->check &&
+        st->exec->check(cfg, st->dev, st->driver->block_placed != NULL, err, errlen) != 0)
+        goto fail;
 
     /* the trace: device, names, one record per kernel and copy up front so
      * that records are addressed by index while the simulation runs */
@@ -353,6 +392,21 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     out->device = st->devcopy;
     out->has_device = true;
     trace_set_meta(out, "placement", st->placement->name);
+    if (cfg->policy.driver) {
+        /* what a reader needs to analyse the run (server: compare, rta) */
+        char v[32];
+        trace_set_meta(out, "contexts", st->driver->name);
+        snprintf(v, sizeof v, "%lld", (long long)(cfg->policy.time_slice > 0
+                                                      ? cfg->policy.time_slice
+                                                      : SIM_DEFAULT_TIME_SLICE));
+        trace_set_meta(out, "time_slice", v);
+        snprintf(v, sizeof v, "%lld", (long long)cfg->policy.context_switch);
+        trace_set_meta(out, "context_switch", v);
+        snprintf(v, sizeof v, "%lld", (long long)cfg->policy.runlist_update);
+        trace_set_meta(out, "runlist_update", v);
+    }
+    if (cfg->ntasks)
+        trace_set_meta(out, "gpu_wait", cfg->policy.gpu_wait == SIM_WAIT_BUSY ? "busy" : "suspend");
 
     if (setup_streams(st, err, errlen) != 0) goto fail;
 
@@ -394,6 +448,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             st->k_ee_next[nk] = -1;
             K->need = sms_need(st->dev, o->threads, o->regs, o->smem);
             K->blocks = o->blocks;
+            /* persistent threads (QAWS §V-A): one block per SM does the
+             * work of all of them (exec_warp.c splits it) */
+            if (o->program && o->program->persistent && K->blocks > st->dev->sms)
+                K->blocks = st->dev->sms;
             K->block_time = o->block_time;
             K->nblock_time = o->nblock_time;
             trace_kernel *k = trace_add_kernel(out);
@@ -403,10 +461,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             k->process = st->procs[ss->proc].name;
             k->priority = ss->priority;
             k->threads = o->threads;
-            k->blocks = o->blocks;
+            k->blocks = K->blocks;
             k->smem = o->smem;
             k->regs = o->regs;
-            k->grid[0] = (int32_t)o->blocks;
+            k->grid[0] = (int32_t)K->blocks;
             k->grid[1] = k->grid[2] = 1;
             k->block[0] = o->threads;
             k->block[1] = k->block[2] = 1;
@@ -459,10 +517,15 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             sim_engine_pop(&st->eng, &ev);
             route_event(st, &ev);
         }
-        while (!st->failed && ee_dispatch(st, t) == EE_DISPATCH_FULL)
+        while (!st->failed && ee_dispatch(st, t) == EE_DISPATCH_FULL) {
             if (sink_flush(&sink, out, false) != 0) goto sink_fail;
+            st->blocks_flushed = sink.emitted;
+        }
+        if (st->exec->instant_end && !st->failed)
+            st->exec->instant_end(st->exec_state, st, t, st->host->next_time(st->host_state));
         if (st->failed || out->oom) FAIL("simulation: out of memory");
         if (sink_flush(&sink, out, false) != 0) goto sink_fail;
+        st->blocks_flushed = sink.emitted;
     }
 
     /* every op completes under the rules (each kernel fits an empty SM and

@@ -19,14 +19,18 @@
  *   - ops are issued at `at`, in array order on ties ("launched after" of
  *     N1/N2 is this order); a sync op holds the host's later ops of its
  *     stream until the stream's earlier work has completed.
- *   - copies take bytes / device.copy_bandwidth, rounded to the ns; with
- *     copy_engines 2, d2h copies use engine 1 and everything else engine 0.
+ *   - copies take bytes / device.copy_bandwidth, rounded to the ns, or their
+ *     `duration` when it is given; with copy_engines 2, d2h copies use
+ *     engine 1 and everything else engine 0; memsets and other stream work
+ *     (TRACE_COPY_MEMSET, _H2H, _OTHER) use no engine: they hold their
+ *     stream for `duration`.
  *   - trace queues: "stream:<process>/<stream>", "ee:<process>:<level>"
  *     (level "high"/"low" when every priority is -1, 0 or none, else the
  *     integer), "ce" (one engine) or "ce:0"/"ce:1". */
 #ifndef SIMCORE_SIM_H
 #define SIMCORE_SIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +47,43 @@ typedef struct sim_stream {
     int32_t priority;        /* lower = higher (CUDA); SIM_PRIO_NONE */
 } sim_stream;
 
+/* Warp-level timing (exec_warp.c, the QAWS paper's model): a kernel runs a
+ * program instead of a block_time. Every instruction issues in one slot of
+ * its sub-core and belongs to a class with a latency: the warp cannot issue
+ * its next instruction until that many cycles have passed (in order, the
+ * stalls of QAWS Fig. 3). mem instructions also queue for the device's
+ * memory bandwidth. */
+typedef enum sim_iclass {
+    SIM_ICLASS_ALU = 0,
+    SIM_ICLASS_SFU,
+    SIM_ICLASS_SHARED,
+    SIM_ICLASS_MEM,
+    SIM_NICLASS
+} sim_iclass;
+
+/* "alu", "sfu", "shared", "mem"; NULL / -1 when out of range / unknown. */
+const char *sim_iclass_name(int32_t iclass);
+int32_t sim_iclass_find(const char *name);
+
+typedef struct sim_instr {
+    int32_t iclass;          /* sim_iclass */
+    int32_t count;           /* this many in a row (>= 1) */
+} sim_instr;
+
+typedef struct sim_program {
+    const sim_instr *body;   /* what every warp runs, `repeat` times */
+    size_t nbody;
+    int64_t repeat;          /* >= 1 */
+    int32_t latency[SIM_NICLASS];  /* cycles; 0 = the device's latency_<class> */
+    /* memory requests (128-byte transactions) one mem instruction makes:
+     * 1 (0) for a coalesced warp access of 4-byte words, more for wider or
+     * scattered ones (GPGPU-Sim's coalescer splits an access the same way) */
+    int32_t mem_requests;
+    /* persistent threads (QAWS §V-A): one block per SM, the work of
+     * `blocks` blocks split evenly over them (in body repetitions) */
+    int persistent;
+} sim_program;
+
 typedef struct sim_op {
     sim_op_kind kind;
     const char *name;        /* "K1", "C3i" */
@@ -55,9 +96,15 @@ typedef struct sim_op {
     int32_t regs;            /* per thread */
     const int64_t *block_time;  /* ns, indexed by block index, cycled */
     size_t nblock_time;
+    const sim_program *program; /* instead of block_time: warp-level timing */
+    int32_t budget;          /* QAWS budget (QAWS §IV); 0 = 1 */
     /* copy */
     int64_t bytes;
     int32_t direction;       /* trace_copy_dir */
+    int64_t duration;        /* ns when > 0: the copy takes exactly this long (a replay's
+                                measured duration) instead of bytes / copy_bandwidth.
+                                A TRACE_COPY_MEMSET, _H2H or _OTHER op uses no copy engine
+                                (engine -1): it holds its stream for `duration` */
 } sim_op;
 
 /* Each field below names an entry of one policy table (policy.h); 0 is the
@@ -70,14 +117,69 @@ typedef struct sim_policy {
     int64_t launch_latency;  /* issue -> stream queue, ns */
     int64_t dispatch_latency;/* per block, ns: a block starts this long after it
                                 is assigned, and the next assignment waits as long */
+    /* warp-level timing (execution "warp", exec_warp.c) */
+    int32_t warp;            /* warp table; 0 = gto */
+    int64_t warp_issue_limit;/* warp_issues recorded at most; 0 = SIM_WARP_ISSUE_LIMIT,
+                                < 0 = none */
+    int64_t warp_epoch;      /* cycles per warp_epochs record; 0 = SIM_WARP_EPOCH */
+    /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
+    int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
+    int64_t context_switch;  /* theta (Def. 1), ns */
+    int64_t runlist_update;  /* epsilon (Def. 2), ns: CPU cost of each GCAPS macro */
+    int32_t gpu_wait;        /* sim_gpu_wait: what a task does during pure GPU work */
 } sim_policy;
+
+#define SIM_WARP_ISSUE_LIMIT 1000000
+#define SIM_WARP_EPOCH 1000
+
+/* GCAPS paper §7.1.1: "1024 us ... the default value set in the driver" */
+#define SIM_DEFAULT_TIME_SLICE 1024000
+
+/* Real-time host tasks (tasks host, GCAPS paper §4): periodic jobs, each an
+ * alternating sequence of CPU and GPU segments, on partitioned cores. */
+typedef enum sim_gpu_wait {
+    SIM_WAIT_DEFAULT = 0,    /* task: policy.gpu_wait; policy: suspend */
+    SIM_WAIT_SUSPEND,
+    SIM_WAIT_BUSY
+} sim_gpu_wait;
+
+typedef enum sim_seg_kind { SIM_SEG_CPU = 0, SIM_SEG_GPU } sim_seg_kind;
+
+typedef struct sim_segment {
+    sim_seg_kind kind;
+    int64_t cpu;             /* CPU segment: its execution time, ns */
+    int64_t misc;            /* GPU segment: G^m, CPU time of launches and driver calls */
+    int64_t exec;            /* GPU segment without ops: G^e as one kernel that fills the GPU */
+    const sim_op *ops;       /* or these kernels and copies (stream and at are ignored:
+                                they go to the task's own stream when the job gets here) */
+    size_t nops;
+} sim_segment;
+
+typedef struct sim_task {
+    const char *name;        /* also its process (GPU context) and its kernels' prefix */
+    int32_t cpu;             /* core, 0..cpus-1 */
+    int32_t priority;        /* CPU priority, larger = higher (SCHED_FIFO) */
+    int32_t gpu_priority;    /* GCAPS GPU-segment priority (§5.3) when has_gpu_priority */
+    bool has_gpu_priority;
+    bool best_effort;        /* no real-time priority: below every real-time task */
+    int32_t mode;            /* sim_gpu_wait */
+    int64_t period, deadline, offset;
+    const sim_segment *segments;
+    size_t nsegments;
+} sim_task;
+
+/* Tasks run until every job released before `duration` has completed;
+ * 0 = the hyperperiod (plus the largest offset), capped at this. */
+#define SIM_DEFAULT_DURATION_CAP 60000000000LL
 
 /* Where blocks go instead of the trace, for runs too big to keep (a 16M-block
  * run is 512 MiB of trace_block). With a sink, sim_run hands the blocks to
  * emit() in batches of `batch` (0 = SIM_SINK_BATCH), in exactly the order
  * they would have had in trace->blocks, and drops each batch from the trace
- * once emit() returns 0: the trace's blocks stay at most `batch` long and
- * are empty after a successful run; kernels, copies and queue events are
+ * once emit() returns 0: the trace's blocks stay at most `batch` long (plus,
+ * under a driver that pauses blocks or the warp-level model, whose blocks end
+ * when their last warp does, those that have not ended: a block goes to the
+ * sink only with its final end) and are empty after a successful run; kernels, copies and queue events are
  * recorded as without a sink. Block i of the run is the i-th block emitted;
  * its `kernel` indexes trace->kernels, which sim_run fills up front.
  *
@@ -104,6 +206,10 @@ typedef struct sim_config {
     size_t nops;
     uint64_t seed;
     const sim_block_sink *block_sink;  /* NULL: every block stays in the trace */
+    const sim_task *tasks;   /* real-time tasks (host "tasks"); may be NULL */
+    size_t ntasks;
+    int32_t cpus;            /* cores for the tasks; 0 = 1 */
+    int64_t duration;        /* jobs are released before this; 0 = see SIM_DEFAULT_DURATION_CAP */
 } sim_config;
 
 /* Policy tables: a new policy is one new file plus one line in its table
@@ -112,15 +218,16 @@ typedef enum sim_policy_table {
     SIM_TABLE_PLACEMENT = 0,
     SIM_TABLE_EXECUTION,
     SIM_TABLE_DRIVER,
-    SIM_TABLE_HOST
+    SIM_TABLE_HOST,
+    SIM_TABLE_WARP
 } sim_policy_table;
-#define SIM_NTABLES 4
+#define SIM_NTABLES 5
 
 size_t sim_policy_count(sim_policy_table table);
 const char *sim_policy_name(sim_policy_table table, int32_t id);   /* NULL if out of range */
 const char *sim_policy_doc(sim_policy_table table, int32_t id);    /* one line */
 int32_t sim_policy_find(sim_policy_table table, const char *name); /* -1 if unknown */
-/* "placement", "execution", "contexts" (the driver table), "host" */
+/* "placement", "execution", "contexts" (the driver table), "host", "warp" */
 const char *sim_policy_table_name(sim_policy_table table);
 
 int32_t sim_placement_find(const char *name);   /* -1 if unknown */

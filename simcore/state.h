@@ -7,7 +7,8 @@
  *   host_*.c     the host policy: what is issued when (policy.h)
  *   streams.c    stream queues, the NULL stream, host syncs
  *   ee.c         EE queues and block dispatch;  ce.c  CE queues and engines
- *   driver_*.c   which process the block scheduler serves (policy.h)
+ *   driver_*.c   which process the block scheduler serves (policy.h); tsg.c:
+ *                GPU contexts on the runlist, paused blocks
  *   exec_*.c     how long a placed block runs (policy.h)
  *   placement    most_room.c, round_robin.c: which SM (policy.h)
  *   sms.c        what is free on each SM, the room index
@@ -128,6 +129,9 @@ typedef struct sim_state {
     uint64_t next_ee_seq;
     int64_t sched_free_at;   /* dispatch latency: next block decision */
     size_t block_limit;      /* ee_dispatch pauses when the trace holds this many blocks */
+    size_t blocks_flushed;   /* blocks handed to the sink: t->blocks.v[0] is block number this */
+    sim_config xcfg;         /* the configuration a host expanded (policy.h), cfg points here */
+    void *xmem;              /* what the host's expand allocated */
     bool failed;             /* out of memory in the engine or trace */
 } sim_state;
 

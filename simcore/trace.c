@@ -48,6 +48,7 @@ void trace_free(trace *t) {
     free(t->copies.v);
     free(t->queue_events.v);
     free(t->warp_issues.v);
+    free(t->warp_epochs.v);
     free(t->jobs.v);
     free(t->pauses.v);
     free(t->meta.v);
@@ -173,6 +174,12 @@ trace_queue_event *trace_add_queue_event(trace *t, int64_t when, trace_str queue
 
 trace_warp_issue *trace_add_warp_issue(trace *t) {
     trace_warp_issue *w = VEC_PUSH(t, t->warp_issues);
+    if (w) memset(w, 0, sizeof *w);
+    return w;
+}
+
+trace_warp_epoch *trace_add_warp_epoch(trace *t) {
+    trace_warp_epoch *w = VEC_PUSH(t, t->warp_epochs);
     if (w) memset(w, 0, sizeof *w);
     return w;
 }

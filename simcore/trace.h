@@ -54,6 +54,11 @@ typedef struct trace_kernel {
     int32_t regs;            /* registers per thread; 0 = unknown */
     int32_t grid[3];         /* 0 = unknown */
     int32_t block[3];
+    /* warp-level runs only (exec_warp.c; 0 elsewhere, and then left out of
+     * JSON): warp instructions issued, and per cycle of the device clock from
+     * the first block's start to the kernel's end */
+    int64_t instructions;
+    double ipc;
 } trace_kernel;
 
 typedef struct trace_block {
@@ -106,6 +111,18 @@ typedef struct trace_warp_issue {
     int64_t cycle;
 } trace_warp_issue;
 
+/* Issue slots a kernel used in one epoch of `cycles` cycles starting at
+ * `cycle`, over the whole GPU: what a warp-level run records for every
+ * epoch, so that a run too long to list every issue (warp_issues stops at
+ * the run's limit) can still be drawn. */
+typedef struct trace_warp_epoch {
+    int32_t kernel;
+    int32_t pad_;
+    int64_t cycle;
+    int64_t cycles;
+    int64_t issues;
+} trace_warp_epoch;
+
 typedef struct trace_job {
     trace_str task;
     int64_t job;
@@ -131,6 +148,7 @@ typedef struct trace {
     TRACE_VEC(trace_copy) copies;
     TRACE_VEC(trace_queue_event) queue_events;
     TRACE_VEC(trace_warp_issue) warp_issues;
+    TRACE_VEC(trace_warp_epoch) warp_epochs;
     TRACE_VEC(trace_job) jobs;
     TRACE_VEC(trace_meta) meta;
 
@@ -163,6 +181,7 @@ trace_copy *trace_add_copy(trace *t);
 trace_queue_event *trace_add_queue_event(trace *t, int64_t when, trace_str queue,
                                          trace_str item, trace_queue_op op);
 trace_warp_issue *trace_add_warp_issue(trace *t);
+trace_warp_epoch *trace_add_warp_epoch(trace *t);
 trace_job *trace_add_job(trace *t);
 trace_pause *trace_add_pause(trace *t, int64_t block, int64_t start, int64_t end);
 int trace_set_meta(trace *t, const char *key, const char *value);

@@ -2,14 +2,17 @@
 # install-deps.sh -- install what schedlab needs to build, run and test, and
 # nothing that is already there. Idempotent: a second run only checks.
 #
-# Debian: the C libraries (-dev), the test framework, clang (fuzzing), and
-# chromium for the browser tests. npm: Chart.js and playwright-core, from
-# the committed package-lock.json.
+# Debian: the C libraries (-dev; libiberty-dev is the GNU C++ demangler),
+# the test framework, binutils (c++filt, which the demangler test compares
+# with), clang (fuzzing), and chromium for the browser tests. npm: Chart.js
+# and playwright-core, from the committed package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3
-      libcmocka-dev libarchive-dev clang libclang-rt-dev chromium fonts-liberation nodejs npm)
+      libcmocka-dev libarchive-dev libiberty-dev binutils clang libclang-rt-dev chromium
+      fonts-liberation nodejs npm
+      slurm-wlm munge)   # a throw-away single-node Slurm for the sweep job-array test
 
 missing=()
 for p in "${debs[@]}"; do

@@ -4,9 +4,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-import { getJson, repo, shared, startServer } from './server.mjs';
+import { fixture, getJson, realTrace, repo, startServer } from './server.mjs';
 
-const NVPROF_CSV = 'traces/nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
+const NVPROF_CSV = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
+// an upload is the raw file
+const RAW = { 'Content-Type': 'application/octet-stream' };
+const JSON_BODY = { 'Content-Type': 'application/json' };
 
 const smallScenario = {
   schema: 'schedlab-scenario/1',
@@ -177,7 +180,7 @@ describe('Fig. 3 scenario', () => {
 });
 
 test('POST /api/experiments simulates every run; a bad scenario is a 400 naming the place', async () => {
-  const r = await getJson(`${srv.base}/api/experiments`, { method: 'POST', body: JSON.stringify(smallScenario) });
+  const r = await getJson(`${srv.base}/api/experiments`, { method: 'POST', body: JSON.stringify(smallScenario), headers: JSON_BODY });
   assert.equal(r.status, 201);
   assert.match(r.body.slug, /^[a-z0-9]{10}$/);
   // run 0 is named after its placement policy when variants differ in it (scn_run_name)
@@ -201,29 +204,37 @@ test('POST /api/experiments simulates every run; a bad scenario is a 400 naming 
   const before = await runCount();
   const bad = structuredClone(smallScenario);
   bad.ops[0].threads = 2048;
-  const br = await getJson(`${srv.base}/api/experiments`, { method: 'POST', body: JSON.stringify(bad) });
+  const br = await getJson(`${srv.base}/api/experiments`, { method: 'POST', body: JSON.stringify(bad), headers: JSON_BODY });
   assert.equal(br.status, 400);
   assert.match(br.body.error, /^scenario: ops\[0\]\.threads: /);
-  const broken = await getJson(`${srv.base}/api/experiments`, { method: 'POST', body: '{"schema": ' });
+  const broken = await getJson(`${srv.base}/api/experiments`, { method: 'POST', body: '{"schema": ', headers: JSON_BODY });
   assert.equal(broken.status, 400);
   assert.match(broken.body.error, /^scenario:1:/);
   assert.equal(await runCount(), before);
 });
 
 test('POST /api/imports of an nvprof CSV; a malformed import stores nothing', async () => {
-  const csv = readFileSync(join(shared, NVPROF_CSV));
-  const r = await getJson(`${srv.base}/api/imports?format=nvprof-csv&name=concurrentKernels`, { method: 'POST', body: csv });
+  // the fixture: vectorAdd and a mangled lambda on streams 7 and 13, a copy
+  // each way (tests/fixtures/make_fixtures.sh)
+  const csv = readFileSync(fixture('nvprof.csv'));
+  const r = await getJson(`${srv.base}/api/imports?format=nvprof-csv&name=fixture`, { method: 'POST', body: csv, headers: RAW });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   assert.match(r.body.run, /^[a-z0-9]{10}$/);
   const run = (await getJson(`${srv.base}/api/runs/${r.body.run}`)).body;
-  assert.equal(run.name, 'concurrentKernels');
+  assert.equal(run.name, 'fixture');
   assert.equal(run.source, 'nvprof-csv');
   assert.equal(run.experiment, r.body.experiment);
   const kernels = (await getJson(`${srv.base}/api/runs/${r.body.run}/kernels`)).body.kernels;
-  assert.equal(kernels.length, 9);           // 8 clock_block + sum
-  assert.equal(kernels.filter((k) => k.name.startsWith('clock_block')).length, 8);
+  assert.deepEqual(kernels.map((k) => [k.name, k.stream, k.first_block, k.end]), [
+    ['vectorAdd(float const *, float const *, float*, int)', '7', 1000000, 3000000],
+    ['void clover::par_ranged2d_kernel<build_field(global_variables&)::{lambda(int, int)#1}>'
+      + '(clover::Range2d, build_field(global_variables&)::{lambda(int, int)#1})', '13', 1500000, 2500000],
+  ]);
+  const copies = (await getJson(`${srv.base}/api/runs/${r.body.run}/copies`)).body.copies;
+  assert.deepEqual(copies.map((c) => [c.direction, c.bytes, c.start, c.end]),
+    [['h2d', 262144, 0, 500000], ['d2h', 262144, 4000000, 4250000]]);
   // detection without ?format= and into the same experiment
-  const again = await getJson(`${srv.base}/api/imports?experiment=${r.body.experiment}`, { method: 'POST', body: csv });
+  const again = await getJson(`${srv.base}/api/imports?experiment=${r.body.experiment}`, { method: 'POST', body: csv, headers: RAW });
   assert.equal(again.status, 201);
   assert.equal(again.body.experiment, r.body.experiment);
   const e = (await getJson(`${srv.base}/api/experiments/${r.body.experiment}`)).body;
@@ -232,16 +243,46 @@ test('POST /api/imports of an nvprof CSV; a malformed import stores nothing', as
   assert.equal(e.scenario, null);
 
   const before = await runCount();
-  const bad = await getJson(`${srv.base}/api/imports?format=nvprof-csv`, { method: 'POST', body: 'Start,Duration\nms,ms\nabc,1\n' });
+  const bad = await getJson(`${srv.base}/api/imports?format=nvprof-csv`, { method: 'POST', body: 'Start,Duration\nms,ms\nabc,1\n', headers: RAW });
   assert.equal(bad.status, 400);
   assert.equal(typeof bad.body.error, 'string');
   assert.ok(bad.body.error.length > 10);
-  const unknown = await getJson(`${srv.base}/api/imports?format=nope`, { method: 'POST', body: 'x' });
+  const unknown = await getJson(`${srv.base}/api/imports?format=nope`, { method: 'POST', body: 'x', headers: RAW });
   assert.equal(unknown.status, 400);
   assert.match(unknown.body.error, /^format: unknown format "nope"/);
-  const noexp = await getJson(`${srv.base}/api/imports?experiment=zzzzzzzzzz`, { method: 'POST', body: csv });
+  const noexp = await getJson(`${srv.base}/api/imports?experiment=zzzzzzzzzz`, { method: 'POST', body: csv, headers: RAW });
   assert.equal(noexp.status, 404);
   assert.equal(await runCount(), before);
+});
+
+test('POST /api/imports detects every fixture format', async () => {
+  const want = {
+    'nvprof.csv': ['nvprof-csv', 2, 2, 0],
+    'nvprof.nvvp': ['nvprof-sqlite', 2, 1, 0],
+    'nsys.sqlite': ['nsys-sqlite', 2, 1, 0],
+    'examiner.json': ['examiner-json', 1, 0, 2],
+    'globaltimer.csv': ['globaltimer-csv', 2, 0, 3],
+  };
+  for (const [name, [source, nk, nc, nb]] of Object.entries(want)) {
+    const r = await getJson(`${srv.base}/api/imports`, { method: 'POST', body: readFileSync(fixture(name)), headers: RAW });
+    assert.equal(r.status, 201, `${name}: ${JSON.stringify(r.body)}`);
+    const run = (await getJson(`${srv.base}/api/runs/${r.body.run}`)).body;
+    assert.equal(run.source, source, name);
+    assert.equal((await getJson(`${srv.base}/api/runs/${r.body.run}/kernels`)).body.kernels.length, nk, name);
+    assert.equal((await getJson(`${srv.base}/api/runs/${r.body.run}/copies`)).body.copies.length, nc, name);
+    const blocks = (await getJson(`${srv.base}/api/runs/${r.body.run}/blocks`)).body.blocks || [];
+    assert.equal(blocks.length, nb, name);
+  }
+});
+
+test('POST /api/imports of the real concurrentKernels nvprof log', async (t) => {
+  const path = realTrace(t, NVPROF_CSV);
+  if (!path) return;
+  const r = await getJson(`${srv.base}/api/imports?format=nvprof-csv&name=concurrentKernels`, { method: 'POST', body: readFileSync(path), headers: RAW });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const kernels = (await getJson(`${srv.base}/api/runs/${r.body.run}/kernels`)).body.kernels;
+  assert.equal(kernels.length, 9);           // 8 clock_block + sum
+  assert.equal(kernels.filter((k) => k.name.startsWith('clock_block')).length, 8);
 });
 
 test('page URLs answer the app shell; static files carry their MIME type', async () => {

@@ -1,13 +1,14 @@
 // cli.test.mjs -- the command line of DESIGN §3: simulate, import, export, replay.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, repo, shared, tempDir } from './server.mjs';
+import { cli, fixture, realTrace, repo, tempDir } from './server.mjs';
 
 const FIG3 = join(repo, 'scenarios/tx2-fig3-basic-rules.json');
-const NVPROF_CSV = join(shared, 'traces/nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv');
+const NVPROF_CSV = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
 
 let dir, db;
 before(() => {
@@ -71,7 +72,8 @@ test('every command has --help', () => {
 });
 
 test('import prints a slug; export gives it back; replay gives a scenario simulate accepts', () => {
-  const imp = cli(['import', NVPROF_CSV, '--db', db, '--name', 'ck']);
+  // the nvprof CSV fixture: two kernels on streams 7 and 13, two copies on 7
+  const imp = cli(['import', fixture('nvprof.csv'), '--db', db, '--name', 'fx']);
   assert.equal(imp.code, 0, imp.stderr);
   assert.match(imp.stdout, /^[a-z0-9]{10}\n$/);
   const run = imp.stdout.trim();
@@ -80,14 +82,16 @@ test('import prints a slug; export gives it back; replay gives a scenario simula
   assert.equal(ex.code, 0, ex.stderr);
   const t = JSON.parse(ex.stdout);
   assert.equal(t.source, 'nvprof-csv');
-  assert.equal(t.kernels.length, 9);
-  assert.equal(t.copies.length, 1);
+  assert.deepEqual(t.kernels.map((k) => [k.stream, k.first_block, k.end, k.blocks, k.threads]),
+    [['7', 1000000, 3000000, 4, 256], ['13', 1500000, 2500000, 2, 128]]);
+  assert.deepEqual(t.copies.map((c) => [c.direction, c.start, c.end]),
+    [['h2d', 0, 500000], ['d2h', 4000000, 4250000]]);
   const ch = cli(['export', run, '--db', db, '--format', 'chrome']);
   assert.equal(ch.code, 0, ch.stderr);
   const events = JSON.parse(ch.stdout).traceEvents.filter((e) => e.ph === 'X');
-  assert.equal(events.filter((e) => e.cat === 'kernel').length, 9);
-  // nine streams 13..21: nine tracks
-  assert.equal(new Set(events.filter((e) => e.cat === 'kernel').map((e) => `${e.pid}/${e.tid}`)).size, 9);
+  assert.equal(events.filter((e) => e.cat === 'kernel').length, 2);
+  // streams 7 and 13: two kernel tracks
+  assert.equal(new Set(events.filter((e) => e.cat === 'kernel').map((e) => `${e.pid}/${e.tid}`)).size, 2);
 
   // nvprof names no complete device: replay needs a preset
   const nodev = cli(['replay', run, '--db', db]);
@@ -99,13 +103,81 @@ test('import prints a slug; export gives it back; replay gives a scenario simula
   const scn = JSON.parse(readFileSync(scnFile, 'utf8'));
   assert.equal(scn.schema, 'schedlab-scenario/1');
   assert.equal(scn.device, 'pascal-gilman');
+  assert.deepEqual(scn.policy, { placement: 'most-room' });
+  // every other placement policy is a variant of the replay
+  assert.deepEqual(scn.variants, [{ name: 'round-robin', policy: { placement: 'round-robin' } }]);
+  assert.deepEqual(scn.ops.map((o) => [o.kernel || o.copy, o.stream, o.at]), [
+    ['[CUDA memcpy HtoD]', '7', 0],
+    ['vectorAdd(float const *, float const *, float*, int)', '7', 1000000],
+    ['void clover::par_ranged2d_kernel<build_field(global_variables&)::{lambda(int, int)#1}>'
+      + '(clover::Range2d, build_field(global_variables&)::{lambda(int, int)#1})', '13', 1500000],
+    ['[CUDA memcpy DtoH]', '7', 4000000],
+  ]);
+  assert.deepEqual(scn.streams.map((x) => x.name), ['7', '13']);
+  // the base run is named after its placement, the variant after its own
+  for (const variant of [null, 'most-room', 'round-robin']) {
+    const sim = cli(['simulate', scnFile, ...(variant ? ['--variant', variant] : [])]);
+    assert.equal(sim.code, 0, `${variant}: ${sim.stderr}`);
+    const st = JSON.parse(sim.stdout);
+    assert.equal(st.kernels.length, 2, variant);
+    assert.equal(st.blocks.length, 6, variant);      // 4 + 2
+  }
+  assert.equal(cli(['replay', run, '--db', db, '--device', 'nope']).code, 2);
+});
+
+test('the real concurrentKernels log: 9 kernels on 9 streams, replayed', (t) => {
+  const path = realTrace(t, NVPROF_CSV);
+  if (!path) return;
+  const imp = cli(['import', path, '--db', db, '--name', 'ck']);
+  assert.equal(imp.code, 0, imp.stderr);
+  const run = imp.stdout.trim();
+  const tr = JSON.parse(cli(['export', run, '--db', db]).stdout);
+  assert.equal(tr.kernels.length, 9);
+  assert.equal(tr.copies.length, 1);
+  const ch = JSON.parse(cli(['export', run, '--db', db, '--format', 'chrome']).stdout);
+  const kev = ch.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'kernel');
+  assert.equal(kev.length, 9);
+  assert.equal(new Set(kev.map((e) => `${e.pid}/${e.tid}`)).size, 9);   // streams 13..21
+  const scnFile = join(dir, 'ck-replay.json');
+  assert.equal(cli(['replay', run, '--db', db, '--device', 'pascal-gilman', '-o', scnFile]).code, 0);
+  const scn = JSON.parse(readFileSync(scnFile, 'utf8'));
   assert.equal(scn.ops.filter((o) => o.kernel).length, 9);
   assert.equal(scn.ops.filter((o) => o.copy).length, 1);
   assert.equal(scn.streams.length, 9);
-  const sim = cli(['simulate', scnFile]);
+  const sim = cli(['simulate', scnFile, '--variant', 'round-robin']);
   assert.equal(sim.code, 0, sim.stderr);
   assert.equal(JSON.parse(sim.stdout).kernels.length, 9);
-  assert.equal(cli(['replay', run, '--db', db, '--device', 'nope']).code, 2);
+});
+
+test('export and replay never create a database: a missing one is named, exit 2', () => {
+  const typo = join(dir, 'typo.db');
+  for (const args of [['export', 'abcdefghij'], ['replay', 'abcdefghij', '--device', 'tx2']]) {
+    const r = cli([...args, '--db', typo]);
+    assert.equal(r.code, 2, args[0]);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `schedlab: ${typo}: no such database (--db or SCHEDLAB_DB names the file; `
+      + '`schedlab import` or `schedlab serve` creates one)\n');
+    assert.equal(existsSync(typo), false, args[0]);
+  }
+  // the same through SCHEDLAB_DB
+  const env = { ...process.env, SCHEDLAB_DB: typo };
+  const r = cli(['export', 'abcdefghij'], { env });
+  assert.equal(r.code, 2);
+  assert.equal(existsSync(typo), false);
+});
+
+test('--version names schedlab and the libraries it runs with', () => {
+  const r = cli(['--version']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, 6, r.stdout);
+  assert.match(lines[0], /^schedlab \d+\.\d+\.\d+$/);
+  const modversion = (pkg) => spawnSync('pkg-config', ['--modversion', pkg], { encoding: 'utf8' }).stdout.trim();
+  assert.equal(lines[1], `SQLite ${modversion('sqlite3')}`);
+  assert.equal(lines[2], `jansson ${modversion('jansson')}`);
+  assert.equal(lines[3], `libmicrohttpd ${modversion('libmicrohttpd')}`);
+  assert.equal(lines[4], `libarchive ${modversion('libarchive')}`);
+  assert.match(lines[5], /^libiberty \S+ \(GNU C\+\+ demangler, linked statically\)$/);
 });
 
 test('a simulated trace round-trips through import, and replays with its own device', () => {
@@ -120,13 +192,22 @@ test('a simulated trace round-trips through import, and replays with its own dev
   assert.equal(rp.code, 0, rp.stderr);
   const scn = JSON.parse(rp.stdout);
   assert.equal(scn.device.name, 'tx2');
+  // every block measured at 1 s: one block_time for them all
   const k1 = scn.ops.find((o) => o.kernel === 'K1');
-  assert.deepEqual(k1.block_time, Array(6).fill(1000000000));
+  assert.equal(k1.block_time, 1000000000);
   const scnFile = join(dir, 'fig3-replay.json');
   writeFileSync(scnFile, rp.stdout);
   const sim = cli(['simulate', scnFile]);
   assert.equal(sim.code, 0, sim.stderr);
-  assert.deepEqual(kernelCounts(JSON.parse(sim.stdout)), { K1: 6, K2: 2, K3: 2, K4: 4, K5: 2, K6: 2 });
+  const again = JSON.parse(sim.stdout);
+  assert.deepEqual(kernelCounts(again), { K1: 6, K2: 2, K3: 2, K4: 4, K5: 2, K6: 2 });
+  // the same schedule: K3 stays behind C2o and C3i in S1 (3.96 s, not 3.0 s)
+  const first = JSON.parse(readFileSync(trace, 'utf8'));
+  const starts = (t) => t.kernels.map((k) => [k.name, k.first_block, k.end]);
+  assert.deepEqual(starts(again), starts(first));
+  assert.equal(again.kernels.find((k) => k.name === 'K3').first_block, 3960000000);
+  assert.deepEqual(again.blocks, first.blocks);
+  assert.deepEqual(again.copies.map((c) => [c.name, c.start, c.end]), first.copies.map((c) => [c.name, c.start, c.end]));
 });
 
 test('import of a malformed file exits 2 and stores nothing', () => {

@@ -2,7 +2,7 @@
 // a free port with a fresh database, wait for /api/health, stop it after.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -10,7 +10,36 @@ import { fileURLToPath } from 'node:url';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const bin = process.env.SCHEDLAB_BIN || join(repo, 'schedlab');
-export const shared = process.env.SCHEDLAB_SHARED || resolve(repo, '../shared');
+
+// The real traces (recorded on hardware, never in the repository): a test
+// that needs one calls realTrace(t, name), which skips it with one line
+// saying which file is missing -- or fails it when SCHEDLAB_REQUIRE_TRACES=1.
+export const traces = process.env.SCHEDLAB_TRACES || resolve(repo, '../shared/traces');
+
+export function realTrace(t, name) {
+  const path = join(traces, name);
+  if (existsSync(path)) return path;
+  if (process.env.SCHEDLAB_REQUIRE_TRACES === '1') {
+    throw new Error(`real trace ${path} not found (SCHEDLAB_REQUIRE_TRACES=1)`);
+  }
+  t.skip(`needs the real trace ${path}, not found (set SCHEDLAB_TRACES to the folder of the real traces)`);
+  return null;
+}
+
+// The synthetic fixtures of tests/fixtures/make_fixtures.sh: $SCHEDLAB_FIXTURES
+// (make sets it), else written once into a temporary folder.
+let fixtureDir = process.env.SCHEDLAB_FIXTURES || null;
+export function fixture(name) {
+  if (!fixtureDir) {
+    fixtureDir = mkdtempSync(join(tmpdir(), 'schedlab-fixtures-'));
+    const r = spawnSync(join(repo, 'tests/fixtures/make_fixtures.sh'), [fixtureDir], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`make_fixtures.sh: ${r.stderr}`);
+    process.on('exit', () => rmSync(fixtureDir, { recursive: true, force: true }));
+  }
+  const path = join(fixtureDir, name);
+  if (!existsSync(path)) throw new Error(`fixture ${path} missing (tests/fixtures/make_fixtures.sh writes it)`);
+  return path;
+}
 
 export function tempDir(tag) {
   return mkdtempSync(join(tmpdir(), `schedlab-${tag}-`));
@@ -25,11 +54,12 @@ export async function freePort() {
 }
 
 // Start a server on a fresh database; resolves once /api/health answers.
-export async function startServer() {
+// `exe` is the binary to serve with (default: the one under test).
+export async function startServer({ exe = bin } = {}) {
   const dir = tempDir('api');
   const db = join(dir, 'test.db');
   const port = await freePort();
-  const child = spawn(bin, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1'], {
+  const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1'], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

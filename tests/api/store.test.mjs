@@ -18,22 +18,29 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   assert.deepEqual(body.formats, ['examiner-json', 'globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite',
     'nsys-sqlite', 'schedlab-trace']);
   const names = (table) => body.policies[table].map((p) => p.name);
-  assert.deepEqual(Object.keys(body.policies), ['placement', 'execution', 'contexts', 'host']);
+  assert.deepEqual(Object.keys(body.policies), ['placement', 'execution', 'contexts', 'host', 'warp']);
   assert.deepEqual(names('placement'), ['most-room', 'round-robin']);
-  assert.deepEqual(names('execution'), ['fixed']);
-  assert.deepEqual(names('contexts'), ['shared']);
-  assert.deepEqual(names('host'), ['script']);
+  assert.deepEqual(names('execution'), ['fixed', 'warp']);
+  assert.deepEqual(names('warp'), ['gto', 'lrr', 'qaws']);
+  assert.deepEqual(names('contexts'), ['shared', 'time-slice', 'gcaps']);
+  assert.deepEqual(names('host'), ['script', 'tasks']);
   for (const table of Object.values(body.policies))
     for (const p of table) assert.ok(p.doc.length > 20, `${p.name} has a one-line doc`);
   assert.ok(body.presets.includes('tx2') && body.presets.includes('h100'));
   assert.deepEqual(body.device_fields.map((f) => f.key), ['sms', 'threads_per_sm',
     'max_threads_per_block', 'blocks_per_sm', 'warps_per_sm', 'regs_per_sm', 'max_regs_per_block',
     'smem_per_sm', 'max_smem_per_block', 'warp_size', 'schedulers_per_sm', 'copy_engines',
-    'copy_bandwidth', 'clock']);
-  // the device object of /api/presets has exactly the same keys, plus name and sm_order
+    'copy_bandwidth', 'clock', 'mem_bandwidth', 'latency_alu', 'latency_sfu', 'latency_shared',
+    'latency_mem']);
+  // the device object of /api/presets has exactly the same keys, plus name and sm_order;
+  // the warp-level model's fields only where the preset knows them
   const presets = await getJson(`${srv.base}/api/presets`);
+  const keys = body.device_fields.map((f) => f.key);
+  const titanv = presets.body.presets.find((p) => p.name === 'titanv-gpgpusim').device;
+  assert.deepEqual(Object.keys(titanv), ['name', ...keys, 'sm_order']);
   const tx2 = presets.body.presets.find((p) => p.name === 'tx2').device;
-  assert.deepEqual(Object.keys(tx2), ['name', ...body.device_fields.map((f) => f.key), 'sm_order']);
+  assert.deepEqual(Object.keys(tx2), ['name', ...keys.filter((k) => !/^(mem_bandwidth|latency_)/.test(k)),
+    'sm_order']);
 });
 
 function peakRssKiB(pid) {
@@ -54,8 +61,17 @@ test('a 2M-block scenario streams into the database: every block stored, peak RS
   const r = await getJson(`${srv.base}/api/experiments`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(scenario),
   });
-  assert.equal(r.status, 201, JSON.stringify(r.body));
-  const run = await getJson(`${srv.base}/api/runs/${r.body.runs[0].run}`);
+  // 2M blocks is past the synchronous budget: a job (202), polled to its end
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  let job;
+  for (;;) {
+    job = (await getJson(`${srv.base}/api/jobs/${r.body.job}`)).body;
+    if (!['queued', 'running'].includes(job.state)) break;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  assert.equal(job.state, 'done', JSON.stringify(job));
+  assert.equal(job.status, 201);
+  const run = await getJson(`${srv.base}/api/runs/${job.result.runs[0].run}`);
   assert.equal(run.body.summary.blocks, 2000000);
   // h100: 132 SMs x 2 blocks of 1024 threads = 264 per wave; 7576 waves of 10 us
   assert.equal(run.body.summary.t_max, Math.ceil(2000000 / 264) * 10000);

@@ -242,32 +242,54 @@ test('a scenario pasted on the home page becomes an experiment; past max the tim
   await page.screenshot({ path: path.join(OUT, 'bins-zoomed.png'), fullPage: true });
 });
 
-test('"Replay in simulator" re-simulates a run\'s workload as a new experiment with a round-robin variant', async () => {
+test('"Replay in simulator" opens the hardware run beside its simulations on one time axis, with the fidelity report', async () => {
   await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline`);
   await ready(page, 'timeline');
   await page.locator('#replay-device option[value="tx2"]').waitFor({ state: 'attached' });
-  await page.selectOption('#replay-device', 'tx2');
+  // automatic: the run's own (complete) device, as the CLI picks it
+  assert.equal(await page.locator('#replay-device').inputValue(), '');
   await page.click('#replay-form button[type=submit]');
-  await ready(page, 'experiment');
-  const slug = new URL(page.url()).pathname.split('/').pop();
-  const { body: exp } = await srv.api(`/api/experiments/${slug}`);
-  assert.notEqual(slug, fig3.exp.slug);
+  await ready(page, 'compare');
+  const url = new URL(page.url());
+  const ids = url.searchParams.get('runs').split(',');
+  // the hardware run stays in the comparison, first
+  assert.equal(ids[0], fig3.run);
+  assert.equal(ids.length, 3);
+  const { body: exp } = await srv.api(`/api/experiments/${url.searchParams.get('replay')}`);
+  assert.notEqual(exp.slug, fig3.exp.slug);
   // the replayed workload under the default placement, and round-robin
-  assert.equal(exp.runs.length, 2);
+  assert.deepEqual(exp.runs.map((r) => r.run), ids.slice(1));
   assert.ok(exp.runs.some((r) => r.name === 'round-robin'), exp.runs.map((r) => r.name).join(', '));
-  assert.ok(exp.scenario.variants.some((v) => v.policy && v.policy.placement === 'round-robin'));
-  assert.equal(await page.locator('#runs tbody tr').count(), 2);
   // the same workload on the same device: the same 18 blocks
   for (const r of exp.runs) assert.equal(r.summary.blocks, 18);
-  await page.locator('#runs a.run-link').first().click();
-  const st = await ready(page, 'timeline');
-  assert.equal(st.drawnBlocks, 18);
+  // a simulated run replayed reproduces itself: every target met
+  const { body: rep } = await srv.api(`/api/runs/${ids[1]}/fidelity`);
+  assert.equal(rep.measured_run, fig3.run);
+  assert.equal(rep.ok, true);
+  assert.equal(rep.duration_error_median, 0);
+  assert.equal(await page.locator('#fidelity tbody tr').count(), 2);
+  assert.equal(await page.locator('#fidelity tbody tr', { hasText: 'all met' }).count(), 2);
+  // one time axis: the measured run on top, then each simulated run
+  const sets = await page.evaluate(() => {
+    const c = window.Chart.getChart(document.querySelector('#replay-timelines canvas'));
+    return c.data.datasets.map((d) => [d.label, d.data.length]);
+  });
+  assert.equal(sets.length, 3);
+  assert.match(sets[0][0], /measured/);
+  for (const [, n] of sets) assert.equal(n, fig3.kernels.length);
+  // every policy of the replay is already shown
+  assert.equal(await page.locator('#replay-more-run option').first().getAttribute('value'), '');
+  await page.screenshot({ path: path.join(OUT, 'replay-compare.png'), fullPage: true });
+  // a run that is no replay has no report
+  const { status, body: none } = await srv.api(`/api/runs/${fig3.run}/fidelity`);
+  assert.equal(status, 200);
+  assert.equal(none.replay, false);
 });
 
 test('a bad upload shows the server\'s error message verbatim', async () => {
   const junk = Buffer.from('this is not a GPU trace\n1,2,3\n');
   // the form sends the file's name, which the server uses in its message
-  const direct = await srv.api('/api/imports?name=junk.txt', { method: 'POST', body: junk });
+  const direct = await srv.api('/api/imports?name=junk.txt', { method: 'POST', body: junk, headers: { 'Content-Type': 'application/octet-stream' } });
   assert.equal(direct.status, 400);
   await page.goto(`${srv.base}/`);
   await ready(page, 'experiments');

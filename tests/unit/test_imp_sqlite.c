@@ -1,7 +1,9 @@
 /* test_imp_sqlite.c -- the SQLite importers: nvprof exports (.prof/.nvvp)
  * and Nsight Systems exports (.sqlite), their detection, and their errors.
  *
- * The three real exports are read from $SCHEDLAB_SHARED/traces. Every
+ * The three real exports are read from $SCHEDLAB_TRACES (those tests are
+ * skipped when it is absent; test_fixtures.c covers both importers on
+ * generated exports). Every
  * expected number was taken from the file with the sqlite3 command-line
  * tool; the query is written next to each one (K = the kernel table, M =
  * CUPTI_ACTIVITY_KIND_MEMCPY, R = CUPTI_ACTIVITY_KIND_RUNTIME). The other
@@ -24,20 +26,20 @@
 #include "../../importers/importers.h"
 #include "test_imp_util.h"
 
-#define KSCHED "traces/nvprof_export_v18_ksched_rtx2080ti_timeline.prof"
-#define T4 "traces/nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite"
-#define CLOVER "traces/nsys2024.5_export_pipit_cloverleaf_a100.sqlite"
+#define KSCHED "nvprof_export_v18_ksched_rtx2080ti_timeline.prof"
+#define T4 "nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite"
+#define CLOVER "nsys2024.5_export_pipit_cloverleaf_a100.sqlite"
 
 /* ---- helpers -------------------------------------------------------------- */
 
 
 typedef int (*importer)(const imp_file *, trace *, char *, size_t);
 
-/* Import a shared trace with one importer called directly; fails the test
+/* Import a real trace with one importer called directly; fails the test
  * with the importer's message on error. */
 static void import_shared(importer fn, const char *rel, trace *t) {
     size_t len;
-    unsigned char *d = read_shared(rel, &len);
+    unsigned char *d = read_trace(rel, &len);
     imp_file f = { rel, d, len };
     char err[512] = "";
     trace_init(t);
@@ -328,7 +330,7 @@ static void test_imp_import_detects(void **state) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t len;
-        unsigned char *d = read_shared(cases[i].rel, &len);
+        unsigned char *d = read_trace(cases[i].rel, &len);
         assert_int_equal(imp_sqlite_kind(d, len), cases[i].fmt);
         imp_file f = { "upload.bin", d, len };
         assert_int_equal(imp_detect(&f), cases[i].fmt);

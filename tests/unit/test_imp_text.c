@@ -2,7 +2,8 @@
  * examiner JSON), format detection, the archive reader (tar, tar.gz/bz2/xz,
  * zip), the number parser and the demangler.
  *
- * The two real nvprof logs are read from $SCHEDLAB_SHARED/traces. Every
+ * The two real nvprof logs are read from $SCHEDLAB_TRACES (skipped when
+ * absent; test_fixtures.c covers every importer without them). Every
  * expected number below was checked against the file by hand: the row was
  * read in the file, its value scaled by the column's unit from the units row
  * (ms = 10^6 ns, us = 10^3 ns, s = 10^9 ns, KB = 1024 B) and the origin
@@ -80,7 +81,7 @@ static void test_nvprof_concurrent_kernels(void **state) {
     (void)state;
     size_t len;
     unsigned char *data =
-        read_shared("traces/nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv", &len);
+        read_trace("nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv", &len);
     imp_file f = {"traces/concurrentKernels.csv", data, len};
     assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
     trace t;
@@ -147,7 +148,7 @@ static void test_nvprof_batch_cublas(void **state) {
     (void)state;
     size_t len;
     unsigned char *data =
-        read_shared("traces/nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv", &len);
+        read_trace("nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv", &len);
     imp_file f = {"batchCUBLAS.csv", data, len};
     trace t;
     trace_init(&t);
@@ -444,7 +445,7 @@ static void test_globaltimer_errors(void **state) {
     expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "# c\nK,0,1,5,6\nK,1,1,5,6\nK,0,2,7,8\n",
                  "gt.csv:4: kernel \"K\" block 0 appears twice (first at line 2)");
     expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "K,0,x1,5,6\n",
-                 "gt.csv:1: column \"sm\": expected an integer in [0, 2147483647], got \"x1\"");
+                 "gt.csv:1: column \"sm\": expected an integer in [0, 1023], got \"x1\"");
     expect_error(IMP_GLOBALTIMER_CSV, "gt.csv", "kernel,block,smid,start_ns,end_ns\n",
                  "gt.csv:1:3: unknown column \"smid\" (expected kernel, block, sm, start_ns, "
                  "end_ns, stream, threads)");
@@ -577,6 +578,37 @@ static void test_examiner_early(void **state) {
     assert_int_equal(k->end, 800000);
     assert_int_equal(t.blocks.v[1].sm, -1);
     assert_int_equal(t.origin, 10000100000);
+    trace_free(&t);
+}
+
+/* Seconds become ns by rounding, not truncation: 1.000015838 s is
+ * 1000015837.9999999 ns in a double, so truncating would lose a ns. The
+ * launch call 1.000015838 is the origin; the block starts at 1.000016000
+ * (exact in ns) and ends at 1.500000007 (exact): 162 and 499984169 ns after
+ * the origin (truncation would give 163 and 499984170).
+ * Mutant: examiner-sec-truncate. */
+static const char ex_rounding[] =
+    "{\"scenario_name\": \"rounding\", \"benchmark_name\": \"Timer Spin\", \"PID\": 1, \"times\": [{},\n"
+    "{\"kernel_name\": \"K\", \"block_count\": 1, \"thread_count\": 64, \"shared_memory\": 0, "
+    "\"cuda_launch_times\": [1.000015838, 1.000015900, 1.600000000], "
+    "\"block_times\": [1.000016000, 1.500000007], \"block_smids\": [3]}]}\n";
+
+static void test_examiner_times_rounded(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_EXAMINER_JSON, "r.json", ex_rounding, &t, err, sizeof err), 0);
+    assert_int_equal(t.origin, 1000015838);
+    assert_int_equal(t.kernels.n, 1);
+    assert_int_equal(t.blocks.n, 1);
+    const trace_kernel *k = &t.kernels.v[0];
+    assert_int_equal(k->issue, 0);
+    assert_int_equal(k->first_block, 162);
+    assert_int_equal(k->fully_dispatched, 162);
+    assert_int_equal(k->end, 499984169);
+    assert_int_equal(t.blocks.v[0].sm, 3);
+    assert_int_equal(t.blocks.v[0].start, 162);
+    assert_int_equal(t.blocks.v[0].end, 499984169);
     trace_free(&t);
 }
 
@@ -973,18 +1005,33 @@ static void test_detect(void **state) {
     assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
 
     size_t len;
-    unsigned char *d = read_shared("traces/nvprof_export_v18_ksched_rtx2080ti_timeline.prof", &len);
+    /* the generated SQLite fixtures; the real exports' detection is in
+     * test_imp_sqlite.c */
+    unsigned char *d = read_fixture("nvprof.nvvp", &len);
     f = (imp_file){"timeline.prof", d, len};
     assert_int_equal(imp_detect(&f), IMP_NVPROF_SQLITE);
     free(d);
-    d = read_shared("traces/nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", &len);
+    d = read_fixture("nsys.sqlite", &len);
     f = (imp_file){"report2.sqlite", d, len};
     assert_int_equal(imp_detect(&f), IMP_NSYS_SQLITE);
     free(d);
 
     expect_error(IMP_UNKNOWN, "x.txt", "hello world\n",
                  "x.txt: cannot tell the format from the content; name it (examiner-json, "
-                 "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite)");
+                 "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, schedlab-trace)");
+
+    /* schedlab's own trace JSON is detected apart from examiner results
+     * (both are objects), and imp_import leaves reading it to tj_parse_trace */
+    static const char ours[] = "{\"schema\":\"schedlab-trace/1\",\"name\":\"t\",\"kernels\":[]}";
+    f = (imp_file){"t.json", (const unsigned char *)ours, sizeof ours - 1};
+    assert_int_equal(imp_detect(&f), IMP_SCHEDLAB_TRACE);
+    assert_int_equal(imp_format_parse("schedlab-trace"), IMP_SCHEDLAB_TRACE);
+    static const char theirs[] = "{\"scenario_name\":\"x\",\"times\":[]}";
+    f = (imp_file){"r.json", (const unsigned char *)theirs, sizeof theirs - 1};
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    expect_error(IMP_UNKNOWN, "t.json", ours,
+                 "t.json: schedlab-trace JSON is read by the trace JSON reader (tj_parse_trace), "
+                 "not by imp_import");
 
     assert_string_equal(imp_format_name(IMP_NVPROF_CSV), "nvprof-csv");
     assert_string_equal(imp_format_name(IMP_UNKNOWN), "unknown");
@@ -1054,7 +1101,8 @@ static void expect_demangled(const char *mangled, const char *want) {
     assert_string_equal(got, want);
 }
 
-/* Expected strings are GNU c++filt 2.40's output for the same input. */
+/* Expected strings are GNU c++filt 2.40's output for the same input: the
+ * importers demangle with libiberty, c++filt's own demangler and flags. */
 static void test_demangle(void **state) {
     (void)state;
     expect_demangled("_Z9vectorAddPKfS0_Pfi", "vectorAdd(float const*, float const*, float*, int)");
@@ -1078,26 +1126,45 @@ static void test_demangle(void **state) {
     expect_demangled("_Z1fDhDF16_", "f(half, _Float16)");
     expect_demangled("_ZN3cub11EmptyKernelIvEEvv", "void cub::EmptyKernel<void>()");
     expect_demangled("_ZN2ns1kIJEEEvv", "void ns::k<>()");
-    /* outside the subset, or not mangled: the caller shows the raw name */
-    expect_demangled("_Z4testILi3EEvPA3_f", NULL);          /* array type */
-    expect_demangled("_ZN1AC2Ev", NULL);                     /* constructor */
-    expect_demangled("_Z3foov.cold", NULL);                  /* clone suffix */
+    /* what the hand-written subset demangler of old gave up on */
+    expect_demangled("_ZN6clover19par_ranged2d_kernelIZ11build_fieldR16global_variablesEUliiE_EEvNS_7Range2dET_",
+                     "void clover::par_ranged2d_kernel<build_field(global_variables&)::{lambda(int, int)#1}>"
+                     "(clover::Range2d, build_field(global_variables&)::{lambda(int, int)#1})");
+    expect_demangled("_ZZ4mainENKUlvE_clEv", "main::{lambda()#1}::operator()() const");
+    expect_demangled("_Z4testILi3EEvPA3_f", "void test<3>(float (*) [3])");   /* array type */
+    expect_demangled("_ZN1AC2Ev", "A::A()");                                   /* constructor */
+    expect_demangled("_Z3foov.cold", "foo() [clone .cold]");                  /* clone suffix */
+    expect_demangled("_ZSt4sortIPiEvT_S1_", "void std::sort<int*>(int*, int*)");
+    /* c++filt's verbose form of the standard abbreviations */
+    expect_demangled("_Z1fSs", "f(std::basic_string<char, std::char_traits<char>, std::allocator<char> >)");
+    expect_demangled("_Z3foo", "foo");                                         /* a variable */
+    /* malformed, or not mangled: the caller shows the raw name (c++filt
+     * prints these unchanged) */
     expect_demangled("_Z4foo", NULL);                        /* name runs past the end */
-    expect_demangled("_Z3foo", "foo");                       /* a variable */
     expect_demangled("_Z1fS_", NULL);                        /* no candidate yet */
     expect_demangled("_Z1fT_", NULL);                        /* no template args */
+    expect_demangled("_ZN6clover11par_kernelIZ15update_halo_topR16global_variablesEUliiE_EEvNS_7Range2dET_",
+                     NULL);                                  /* length 11 for a 10-letter name */
     expect_demangled("clock_block", NULL);
+    expect_demangled("f", NULL);                             /* extern "C": not the type float */
+    expect_demangled("i", NULL);
     expect_demangled("", NULL);
+    /* output that does not fit the buffer is refused, never truncated */
     char small[8];
     assert_null(imp_demangle("_Z9vectorAddPKfS0_Pfi", small, sizeof small));
-    /* a pointer chain deeper than the parser's limit is refused, not a crash */
-    char deep[4096];
-    assert_null(imp_demangle("_Z1fPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP"
-                             "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPP"
-                             "PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPi",
-                             deep, sizeof deep));
+    char exact[6];                                           /* "f(int)" needs 7 bytes */
+    assert_null(imp_demangle("_Z1fi", exact, sizeof exact));
+    char fits[7];
+    assert_string_equal(imp_demangle("_Z1fi", fits, sizeof fits), "f(int)");
+    /* a pointer chain deeper than the demangler's recursion limit is
+     * refused, not a crash */
+    char deep[8192] = "_Z1f";
+    for (int i = 0; i < 5000; i++) strcat(deep, "P");
+    strcat(deep, "i");
+    char out[4096];
+    assert_null(imp_demangle(deep, out, sizeof out));
     /* each step substitutes the previous type twice, B<B<A, A>, B<A, A> > ...:
-     * 40 steps would be 2^40 characters; the byte budget refuses it */
+     * 40 steps would be 2^40 characters; output past the buffer stops it */
     char bomb[2048] = "_Z1f1A1BIS_S_E";
     for (int i = 2; i < 42; i++) {
         char step[32];
@@ -1108,9 +1175,17 @@ static void test_demangle(void **state) {
                                   "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(i - 1) - 36]);
         strcat(bomb, step);
     }
-    assert_null(imp_demangle(bomb, deep, sizeof deep));
+    assert_null(imp_demangle(bomb, out, sizeof out));
     /* the first three steps of it are fine */
     expect_demangled("_Z1f1A1BIS_S_ES0_IS1_S1_E", "f(A, B<A, A>, B<B<A, A>, B<A, A> >)");
+    /* a name longer than the demangler is handed (8192 bytes) stays raw */
+    char *longname = malloc(9000);
+    assert_non_null(longname);
+    memset(longname, 'a', 8999);
+    memcpy(longname, "_Z8999", 6);
+    longname[8999] = '\0';
+    assert_null(imp_demangle(longname, out, sizeof out));
+    free(longname);
 }
 
 int main(void) {
@@ -1126,6 +1201,7 @@ int main(void) {
         cmocka_unit_test(test_examiner_current),
         cmocka_unit_test(test_examiner_two_files),
         cmocka_unit_test(test_examiner_early),
+        cmocka_unit_test(test_examiner_times_rounded),
         cmocka_unit_test(test_examiner_errors),
         cmocka_unit_test(test_examiner_tar),
         cmocka_unit_test(test_examiner_zip),

@@ -1,29 +1,84 @@
-/* test_imp_util.h -- helpers shared by the importer tests (test_imp_*.c).
- * Include after <cmocka.h>; static inline, so each test binary carries only
- * what it uses. */
+/* test_imp_util.h -- helpers shared by the importer tests (test_imp_*.c,
+ * test_fixtures.c, test_demangle_traces.c). Include after <cmocka.h>;
+ * static inline, so each test binary carries only what it uses.
+ *
+ * Two kinds of input files:
+ *
+ *   fixtures    small synthetic traces written by tests/fixtures/make_fixtures.sh
+ *               into $SCHEDLAB_FIXTURES (the Makefile sets it to
+ *               $(BUILD)/fixtures and makes them first). Always there: a
+ *               missing fixture fails the test.
+ *   real traces recorded on hardware by others, never copied into the
+ *               repository: $SCHEDLAB_TRACES (default ../shared/traces). A
+ *               test that needs one is skipped, with one line saying which
+ *               file and why, when it is absent -- unless
+ *               SCHEDLAB_REQUIRE_TRACES=1 (CI, .ci/run), where that fails. */
 #ifndef TEST_IMP_UTIL_H
 #define TEST_IMP_UTIL_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* The bytes of a file under ../shared (SCHEDLAB_SHARED, set by the Makefile);
- * fails the test when it cannot be read. The caller frees the buffer. */
-static inline unsigned char *read_shared(const char *rel, size_t *len) {
-    const char *root = getenv("SCHEDLAB_SHARED");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", root ? root : "../shared", rel);
-    FILE *f = fopen(path, "rb");
-    if (!f) fail_msg("cannot open %s (set SCHEDLAB_SHARED)", path);
+static inline unsigned char *test_slurp(FILE *f, size_t *len) {
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
     unsigned char *buf = malloc((size_t)n + 1);
     assert_non_null(buf);
     assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
     fclose(f);
     *len = (size_t)n;
     return buf;
+}
+
+/* The folder of the real traces. */
+static inline const char *traces_dir(void) {
+    const char *d = getenv("SCHEDLAB_TRACES");
+    return d && *d ? d : "../shared/traces";
+}
+
+static inline int traces_required(void) {
+    const char *r = getenv("SCHEDLAB_REQUIRE_TRACES");
+    return r && strcmp(r, "1") == 0;
+}
+
+/* The path of real trace `name`, or NULL after skipping (or failing) the
+ * calling test when it is absent. */
+static inline const char *trace_path(const char *name, char *path, size_t n) {
+    snprintf(path, n, "%s/%s", traces_dir(), name);
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        fclose(f);
+        return path;
+    }
+    if (traces_required())
+        fail_msg("real trace %s not found (SCHEDLAB_REQUIRE_TRACES=1)", path);
+    printf("[  SKIP    ] needs the real trace %s, not found (set SCHEDLAB_TRACES to the "
+           "folder of the real traces)\n", path);
+    fflush(stdout);
+    skip();
+    return NULL;
+}
+
+/* The bytes of real trace `name` (see trace_path); the caller frees them. */
+static inline unsigned char *read_trace(const char *name, size_t *len) {
+    char path[1024];
+    trace_path(name, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    return test_slurp(f, len);
+}
+
+/* The bytes of fixture `name`; the caller frees them. */
+static inline unsigned char *read_fixture(const char *name, size_t *len) {
+    const char *root = getenv("SCHEDLAB_FIXTURES");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root && *root ? root : "build/fixtures", name);
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open fixture %s (make writes them: tests/fixtures/make_fixtures.sh)", path);
+    return test_slurp(f, len);
 }
 
 #endif

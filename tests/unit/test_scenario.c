@@ -14,8 +14,7 @@
 #include "../../server/scenario.h"
 
 /* Scenarios are written with ' for " so they stay readable here. */
-static char *jq(const char *src)
-{
+static char *jq(const char *src) {
     char *s = strdup(src);
     assert_non_null(s);
     for (char *p = s; *p; p++)
@@ -24,16 +23,14 @@ static char *jq(const char *src)
     return s;
 }
 
-static int parse(const char *src, scn_scenario **out, char *err, size_t errlen)
-{
+static int parse(const char *src, scn_scenario **out, char *err, size_t errlen) {
     char *json = jq(src);
     int rc = scn_parse(json, strlen(json), "t.json", out, err, errlen);
     free(json);
     return rc;
 }
 
-static scn_scenario *parse_ok(const char *src)
-{
+static scn_scenario *parse_ok(const char *src) {
     char err[512] = "";
     scn_scenario *s = NULL;
     if (parse(src, &s, err, sizeof err) != 0)
@@ -42,8 +39,7 @@ static scn_scenario *parse_ok(const char *src)
     return s;
 }
 
-static void expect_error(const char *src, const char *want)
-{
+static void expect_error(const char *src, const char *want) {
     char err[512] = "";
     scn_scenario *s = (scn_scenario *)&err;   /* must be reset to NULL */
     int rc = parse(src, &s, err, sizeof err);
@@ -55,8 +51,7 @@ static void expect_error(const char *src, const char *want)
 }
 
 /* A one-kernel scenario on the TX2 whose kernel takes `kernel_tail`. */
-static char *one_kernel(const char *device, const char *kernel_tail)
-{
+static char *one_kernel(const char *device, const char *kernel_tail) {
     static char buf[2048];
     snprintf(buf, sizeof buf,
              "{'schema':'schedlab-scenario/1','device':%s,"
@@ -65,8 +60,7 @@ static char *one_kernel(const char *device, const char *kernel_tail)
     return buf;
 }
 
-static sim_config config_of(const scn_scenario *s, size_t run)
-{
+static sim_config config_of(const scn_scenario *s, size_t run) {
     sim_config cfg;
     char err[256];
     assert_int_equal(scn_config(s, run, &cfg, err, sizeof err), 0);
@@ -75,8 +69,7 @@ static sim_config config_of(const scn_scenario *s, size_t run)
 
 /* ---- units ---------------------------------------------------------------- */
 
-static int64_t block_time_of(const char *value)
-{
+static int64_t block_time_of(const char *value) {
     char tail[256];
     snprintf(tail, sizeof tail, "'block_time':%s", value);
     scn_scenario *s = parse_ok(one_kernel("'tx2'", tail));
@@ -87,8 +80,7 @@ static int64_t block_time_of(const char *value)
     return v;
 }
 
-static void test_duration_units(void **state)
-{
+static void test_duration_units(void **state) {
     (void)state;
     assert_int_equal(block_time_of("'1s'"), INT64_C(1000000000));
     assert_int_equal(block_time_of("'0.2s'"), INT64_C(200000000));
@@ -111,8 +103,7 @@ static void test_duration_units(void **state)
     assert_int_equal(block_time_of("'1300000000cycles'"), INT64_C(1000000000));
 }
 
-static void test_size_and_rate_units(void **state)
-{
+static void test_size_and_rate_units(void **state) {
     (void)state;
     scn_scenario *s = parse_ok(
         "{'schema':'schedlab-scenario/1',"
@@ -149,8 +140,7 @@ static void test_size_and_rate_units(void **state)
     scn_free(s);
 }
 
-static void test_bad_units(void **state)
-{
+static void test_bad_units(void **state) {
     (void)state;
     expect_error(one_kernel("'tx2'", "'block_time':'1 parsec'"),
                  "t.json: ops[0].block_time: \"1 parsec\" has an unknown unit \"parsec\" "
@@ -204,8 +194,7 @@ static void test_bad_units(void **state)
 
 /* ---- did you mean, unknown keys --------------------------------------------- */
 
-static void test_did_you_mean(void **state)
-{
+static void test_did_you_mean(void **state) {
     (void)state;
     expect_error(one_kernel("'tx2'", "'thread':256,'block_time':'1s'"),
                  "t.json: ops[0]: unknown key \"thread\" (did you mean \"threads\"?)");
@@ -231,22 +220,64 @@ static void test_did_you_mean(void **state)
     /* nothing close: the full list instead of a guess */
     expect_error(one_kernel("'tx2'", "'zzzzzz':1,'block_time':'1s'"),
                  "t.json: ops[0]: unknown key \"zzzzzz\" (known: kernel, copy, sync, stream, "
-                 "process, at, blocks, threads, smem, regs, block_time, program, bytes, "
-                 "direction)");
+                 "process, at, blocks, threads, smem, regs, block_time, program, latency, "
+                 "budget, bytes, "
+                 "direction, duration)");
     /* a key of another op kind is named as such, not as a typo */
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','threads':4}]}",
                  "t.json: ops[0]: \"threads\" does not apply to a copy (a copy takes: copy, "
-                 "stream, process, at, bytes, direction)");
+                 "stream, process, at, bytes, direction, duration)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2h'}]}",
                  "t.json: ops[0].direction: unknown direction \"h2h\" (did you mean \"h2d\"?)");
+    /* a memset is stream work without an engine: its bytes give no time */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'copy':'M','bytes':64,'direction':'memset'}]}",
+                 "t.json: ops[0]: memset \"M\" needs \"duration\" (it uses no copy engine, so "
+                 "its bytes give no time)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'copy':'C','bytes':64,'direction':'h2d','duration':0}]}",
+                 "t.json: ops[0].duration: must be more than 0");
+}
+
+/* A copy with "duration" takes exactly that long on its engine; a memset
+ * holds its stream for its duration on no engine, so a later copy of
+ * another stream does not wait for it, and the next op of its own stream
+ * does (issue 10: what a replay writes). */
+static void test_copy_duration_and_memset(void **state) {
+    (void)state;
+    scn_scenario *s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
+        "'streams':[{'name':'S1'},{'name':'S2'}],"
+        "'ops':[{'copy':'C1','stream':'S1','bytes':'256MB','direction':'h2d','duration':'3ms'},"
+        "       {'copy':'M','stream':'S2','bytes':64,'direction':'memset','duration':'5ms'},"
+        "       {'kernel':'K','stream':'S2','blocks':1,'threads':32,'block_time':'1ms'},"
+        "       {'copy':'C2','stream':'S1','bytes':1,'direction':'h2d'}]}");
+    sim_config cfg;
+    char err[512];
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.ops[0].duration, 3000000);
+    assert_int_equal(cfg.ops[1].direction, TRACE_COPY_MEMSET);
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), 0);
+    /* C1 on engine 0 for exactly 3 ms; the memset beside it from 0 to 5 ms
+     * on no engine; K after it in S2; C2 after C1 in S1 */
+    assert_int_equal(t.copies.v[0].start, 0);
+    assert_int_equal(t.copies.v[0].end, 3000000);
+    assert_int_equal(t.copies.v[0].engine, 0);
+    assert_int_equal(t.copies.v[1].start, 0);
+    assert_int_equal(t.copies.v[1].end, 5000000);
+    assert_int_equal(t.copies.v[1].engine, -1);
+    assert_int_equal(t.kernels.v[0].first_block, 5000000);
+    assert_int_equal(t.copies.v[2].start, 3000000);
+    trace_free(&t);
+    scn_free(s);
 }
 
 /* ---- the error lines DESIGN §3 and the brief spell out ------------------------ */
 
-static void test_error_messages_verbatim(void **state)
-{
+static void test_error_messages_verbatim(void **state) {
     (void)state;
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
                  "{'kernel':'K1','blocks':1,'threads':32,'block_time':1},"
@@ -290,7 +321,8 @@ static void test_error_messages_verbatim(void **state)
                  "t.json: ops: is empty; give at least one kernel or copy");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
                  "'blocks':1,'threads':32}]}",
-                 "t.json: ops[0]: kernel \"K1\" is missing \"block_time\"");
+                 "t.json: ops[0]: kernel \"K1\" needs \"block_time\" (how long each block runs) "
+                 "or \"program\" (the instructions its warps run)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
                  "'copy':'C','blocks':1,'threads':32,'block_time':1}]}",
                  "t.json: ops[0]: has both \"kernel\" and \"copy\"; an op is one of them");
@@ -316,8 +348,8 @@ static void test_error_messages_verbatim(void **state)
                  "unit: s, ms, us, ns or cycles)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
                  "'blocks':1,'threads':32,'block_time':1,'program':[]}]}",
-                 "t.json: ops[0].program: warp-level programs are not supported by this build; "
-                 "give \"block_time\"");
+                 "t.json: ops[0]: kernel \"K1\" gives both \"block_time\" and \"program\"; its "
+                 "blocks take one or the other");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
                  "'blocks':1,'threads':32,'regs':256,'block_time':1}]}",
                  "t.json: ops[0].regs: 256 is more than 255 registers per thread");
@@ -328,8 +360,7 @@ static void test_error_messages_verbatim(void **state)
 
 /* ---- streams ----------------------------------------------------------------- */
 
-static void test_streams_and_priorities(void **state)
-{
+static void test_streams_and_priorities(void **state) {
     (void)state;
     scn_scenario *s = parse_ok(
         "{'schema':'schedlab-scenario/1','device':'tx2',"
@@ -391,8 +422,7 @@ static void test_streams_and_priorities(void **state)
 
 /* ---- presets, overrides, full devices --------------------------------------- */
 
-static void test_presets_with_overrides(void **state)
-{
+static void test_presets_with_overrides(void **state) {
     (void)state;
     scn_scenario *s = parse_ok(one_kernel("'rtx2080ti'", "'block_time':1"));
     sim_config cfg = config_of(s, 0);
@@ -448,8 +478,7 @@ static void test_presets_with_overrides(void **state)
                  "integer");
 }
 
-static void test_sm_order_forms(void **state)
-{
+static void test_sm_order_forms(void **state) {
     (void)state;
     scn_scenario *s = parse_ok(one_kernel("{'preset':'tx2','sms':6,'sm_order':'evens-then-odds'}",
                                           "'block_time':1"));
@@ -476,9 +505,10 @@ static void test_sm_order_forms(void **state)
     expect_error(one_kernel("{'preset':'tx2','sm_order':[0,1,2]}", "'block_time':1"),
                  "t.json: device.sm_order: lists 3 SMs but the device has 2");
     expect_error(one_kernel("{'preset':'tx2','sm_order':[1,1]}", "'block_time':1"),
-                 "t.json: device.sm_order[1]: SM 1 is listed twice");
+                 "t.json: device.sm_order[1]: SM 1 appears twice; the order must list every SM "
+                 "once");
     expect_error(one_kernel("{'preset':'tx2','sm_order':[0,2]}", "'block_time':1"),
-                 "t.json: device.sm_order[1]: 2 is not an SM of this device (0..1)");
+                 "t.json: device.sm_order[1]: SM 2 is outside 0..1");
     expect_error(one_kernel("{'preset':'tx2','sm_order':'odds-then-evens'}", "'block_time':1"),
                  "t.json: device.sm_order: unknown order \"odds-then-evens\" (known: ascending, "
                  "evens-then-odds)");
@@ -486,8 +516,7 @@ static void test_sm_order_forms(void **state)
 
 /* ---- policy ------------------------------------------------------------------ */
 
-static void test_policy(void **state)
-{
+static void test_policy(void **state) {
     (void)state;
     scn_scenario *s = parse_ok(
         "{'schema':'schedlab-scenario/1','device':'tx2',"
@@ -509,21 +538,27 @@ static void test_policy(void **state)
     assert_int_equal(cfg.policy.dispatch_latency, 0);
     scn_free(s);
 
-    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'warp':'gto'},"
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'warp':'fifo'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
-                 "t.json: policy.warp: \"gto\" is not supported by this build (supported: "
-                 "\"lrr\")");
-    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'gcaps'},"
+                 "t.json: policy.warp: unknown warp policy \"fifo\" (known: gto, lrr, qaws)");
+    /* GPU contexts (issue 13): the driver table and its times */
+    s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'policy':{'contexts':'gcaps','time_slice':'2ms','context_switch':'200us',"
+                 "          'runlist_update':'1ms','gpu_wait':'busy'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}");
+    cfg = config_of(s, 0);
+    assert_int_equal(cfg.policy.driver, sim_policy_find(SIM_TABLE_DRIVER, "gcaps"));
+    assert_int_equal(cfg.policy.time_slice, 2000000);
+    assert_int_equal(cfg.policy.context_switch, 200000);
+    assert_int_equal(cfg.policy.runlist_update, 1000000);
+    assert_int_equal(cfg.policy.gpu_wait, SIM_WAIT_BUSY);
+    scn_free(s);
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'gcap'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
-                 "t.json: policy.contexts: \"gcaps\" is not supported by this build (supported: "
-                 "\"shared\")");
-    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'time_slice':'1ms'},"
+                 "t.json: policy.contexts: unknown contexts \"gcap\" (did you mean \"gcaps\"?)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'gpu_wait':'spin'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
-                 "t.json: policy.time_slice: \"1000000\" is not supported by this build "
-                 "(supported: 0)");
-    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'runlist_update':5},"
-                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
-                 "t.json: policy.runlist_update: 5 is not supported by this build (supported: 0)");
+                 "t.json: policy.gpu_wait: unknown gpu_wait \"spin\" (known: suspend, busy)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'placement':'best'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
                  "t.json: policy.placement: unknown placement \"best\" (known: most-room, "
@@ -532,8 +567,7 @@ static void test_policy(void **state)
 
 /* ---- variants and run names -------------------------------------------------- */
 
-static void test_variants(void **state)
-{
+static void test_variants(void **state) {
     (void)state;
     scn_scenario *s = parse_ok(
         "{'schema':'schedlab-scenario/1','name':'V','description':'d','device':'tx2',"
@@ -609,7 +643,8 @@ static void test_variants(void **state)
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
                  "'variants':[{'name':'a'}]}",
-                 "t.json: variants[0]: changes nothing; give \"policy\" and/or \"device\"");
+                 "t.json: variants[0]: changes nothing; give \"policy\", \"device\" and/or "
+                 "\"budgets\"");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
                  "'variants':[{'name':'default','policy':{}}]}",
@@ -618,11 +653,10 @@ static void test_variants(void **state)
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
                  "'variants':[{'name':'a','ops':[]}]}",
-                 "t.json: variants[0]: unknown key \"ops\" (known: name, policy, device)");
+                 "t.json: variants[0]: unknown key \"ops\" (known: name, policy, device, budgets)");
 }
 
-static void test_block_time_array_and_copies(void **state)
-{
+static void test_block_time_array_and_copies(void **state) {
     (void)state;
     scn_scenario *s = parse_ok(
         "{'schema':'schedlab-scenario/1','device':'pascal-gilman','seed':7,"
@@ -645,8 +679,7 @@ static void test_block_time_array_and_copies(void **state)
     scn_free(s);
 }
 
-static void test_parse_file(void **state)
-{
+static void test_parse_file(void **state) {
     (void)state;
     scn_scenario *s = (scn_scenario *)&state;
     char err[512];
@@ -673,13 +706,13 @@ static void test_parse_file(void **state)
     remove(path);
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
         cmocka_unit_test(test_size_and_rate_units),
         cmocka_unit_test(test_bad_units),
         cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_copy_duration_and_memset),
         cmocka_unit_test(test_error_messages_verbatim),
         cmocka_unit_test(test_streams_and_priorities),
         cmocka_unit_test(test_presets_with_overrides),

@@ -23,12 +23,19 @@
 #define SEC(x) MS((x) * 1000)
 
 static const char *const shipped[] = {
+    "gcaps-case-study.json",            /* runs checked in test_contexts_shipped.c */
     "most-room-pascal-4.1.json",
     "most-room-pascal-4.2-33-threads.json",
     "most-room-pascal-4.2.json",
+    "most-room-table1-compute.json",     /* warp-level: runs checked in test_warp_scenarios.c */
+    "most-room-table1-memory.json",      /* ditto */
     "most-room-turing-5.1-9-blocks.json",
     "most-room-turing-5.1-colocated.json",
     "most-room-turing-5.1.json",
+    "qaws-fig3.json",                    /* warp-level: runs checked in test_warp_scenarios.c */
+    "qaws-v-homogeneous-compute.json",   /* ditto */
+    "qaws-v-homogeneous-latency.json",   /* ditto */
+    "tx2-appendix-a-processes.json",    /* runs checked in test_contexts_shipped.c */
     "tx2-fig3-basic-rules.json",
     "tx2-fig5-null-stream.json",
     "tx2-fig6-starvation.json",
@@ -37,14 +44,12 @@ static const char *const shipped[] = {
 };
 #define NSHIPPED (sizeof shipped / sizeof shipped[0])
 
-static void scenario_path(char *buf, size_t n, const char *file)
-{
+static void scenario_path(char *buf, size_t n, const char *file) {
     const char *root = getenv("SCHEDLAB_ROOT");
     snprintf(buf, n, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
 }
 
-static scn_scenario *load(const char *file)
-{
+static scn_scenario *load(const char *file) {
     char path[1024], err[512] = "";
     scn_scenario *s = NULL;
     scenario_path(path, sizeof path, file);
@@ -54,8 +59,7 @@ static scn_scenario *load(const char *file)
 }
 
 /* Run `run` of a shipped scenario; the caller trace_free()s *t. */
-static void simulate(const char *file, const char *run_name, trace *t)
-{
+static void simulate(const char *file, const char *run_name, trace *t) {
     scn_scenario *s = load(file);
     int run = scn_find_run(s, run_name);
     if (run < 0)
@@ -70,8 +74,7 @@ static void simulate(const char *file, const char *run_name, trace *t)
     scn_free(s);
 }
 
-static int32_t kernel_index(const trace *t, const char *name)
-{
+static int32_t kernel_index(const trace *t, const char *name) {
     for (size_t i = 0; i < t->kernels.n; i++) {
         const char *n = trace_str_get(t, t->kernels.v[i].name);
         if (n && strcmp(n, name) == 0)
@@ -82,8 +85,7 @@ static int32_t kernel_index(const trace *t, const char *name)
 }
 
 static void check_kernel(const trace *t, const char *name, int64_t issue, int64_t first,
-                         int64_t fully, int64_t end)
-{
+                         int64_t fully, int64_t end) {
     const trace_kernel *k = &t->kernels.v[kernel_index(t, name)];
     if (k->issue != issue || k->first_block != first || k->fully_dispatched != fully ||
         k->end != end)
@@ -95,8 +97,7 @@ static void check_kernel(const trace *t, const char *name, int64_t issue, int64_
 
 /* Every block of kernel `name`, by block index: its SM, start and end. */
 static void check_blocks(const trace *t, const char *name, size_t n, const int32_t *sm,
-                         const int64_t *start, const int64_t *end)
-{
+                         const int64_t *start, const int64_t *end) {
     int32_t k = kernel_index(t, name);
     size_t seen = 0;
     for (size_t i = 0; i < t->blocks.n; i++) {
@@ -116,8 +117,7 @@ static void check_blocks(const trace *t, const char *name, size_t n, const int32
 }
 
 static void check_copy(const trace *t, const char *name, int64_t issue, int64_t start,
-                       int64_t end)
-{
+                       int64_t end) {
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
         const char *n = trace_str_get(t, c->name);
@@ -136,13 +136,11 @@ static void check_copy(const trace *t, const char *name, int64_t issue, int64_t 
 
 /* ---- the set of shipped files -------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
+static int cmp_str(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void test_every_scenario_is_checked(void **state)
-{
+static void test_every_scenario_is_checked(void **state) {
     (void)state;
     char dir[1024];
     scenario_path(dir, sizeof dir, "");
@@ -169,11 +167,14 @@ static void test_every_scenario_is_checked(void **state)
     for (size_t i = 0; i < NSHIPPED; i++) {
         scn_scenario *s = load(shipped[i]);
         assert_true(strlen(scn_description(s)) > 100);
-        if (strncmp(shipped[i], "most-room", 9) == 0) {
+        if (strncmp(shipped[i], "qaws-", 5) == 0 || strstr(shipped[i], "table1")) {
+            /* warp-level: runs named and checked in test_warp_scenarios.c */
+        } else if (strncmp(shipped[i], "most-room", 9) == 0) {
             assert_int_equal(scn_run_count(s), 2);
             assert_string_equal(scn_run_name(s, 0), "most-room");
             assert_string_equal(scn_run_name(s, 1), "round-robin");
-        } else {
+        } else if (strcmp(shipped[i], "gcaps-case-study.json") != 0 &&
+                   strcmp(shipped[i], "tx2-appendix-a-processes.json") != 0) {
             assert_int_equal(scn_run_count(s), 1);
             assert_string_equal(scn_run_name(s, 0), "default");
         }
@@ -204,8 +205,7 @@ static void test_every_scenario_is_checked(void **state)
  * t=3.8  K6 ends; C6o waits on the CE queue behind the running C3i.
  * t=3.96 C3i done: K3 (2 x 1024) -> SM0, SM1 on empty SMs; C6o 3.96-4.28.
  * t=4.96 K3 ends; C3o 4.96-5.28. */
-static void test_tx2_fig3(void **state)
-{
+static void test_tx2_fig3(void **state) {
     (void)state;
     trace t;
     simulate("tx2-fig3-basic-rules.json", "default", &t);
@@ -262,8 +262,7 @@ static void test_tx2_fig3(void **state)
  * t=4.0  K3 completes; K4 (0.4 s) heads S2, launched before K5: K4 runs.
  * t=5.0  K4 completes, S2 empty, S3's head K6 launched after K5: K5 runs.
  * t=6.0  K5 completes: K6 finally runs, 5.2 s after its launch. */
-static void test_tx2_fig5(void **state)
-{
+static void test_tx2_fig5(void **state) {
     (void)state;
     trace t;
     simulate("tx2-fig5-null-stream.json", "default", &t);
@@ -314,8 +313,7 @@ static void test_tx2_fig5(void **state)
  * t=2.5  K2 done: K3 in waves at 2.5, 3.0, 3.5, 4.0; fully dispatched at
  *        4.0 (the high queue is empty, but the GPU is full); ends 4.5.
  * t=4.5  K1's blocks 4-7 at last; K1 ends 5.0. */
-static void test_tx2_fig6(void **state)
-{
+static void test_tx2_fig6(void **state) {
     (void)state;
     trace t;
     simulate("tx2-fig6-starvation.json", "default", &t);
@@ -355,8 +353,7 @@ static void test_tx2_fig6(void **state)
  * t=1.5  high queue empty: K1 resumes, blocks 4-7; K2 cannot pre-empt it.
  * t=2.0  K1 done: K2 (launched 0.2) before K4 (launched 1.2): K2 at 2.0 and
  *        2.5, K4 at 3.0 and 3.5. */
-static void test_tx2_fig7(void **state)
-{
+static void test_tx2_fig7(void **state) {
     (void)state;
     trace t;
     simulate("tx2-fig7-priority-none.json", "default", &t);
@@ -391,8 +388,7 @@ static void test_tx2_fig7(void **state)
  *        on SM1 but may not pass K8 (A2).
  * t=1.0  K1 ends: 512 free on each SM, still no SM with 1024 for K8.
  * t=1.1  K2 ends: SM1 has 1024 free: K8 -> SM1, then K9 -> SM0. */
-static void test_tx2_fig8(void **state)
-{
+static void test_tx2_fig8(void **state) {
     (void)state;
     trace t;
     simulate("tx2-fig8-priority-blocking.json", "default", &t);
@@ -420,8 +416,7 @@ static void test_tx2_fig8(void **state)
 
 /* Kernel X: five blocks, Xi on SM i (each placement leaves that SM with the
  * least room, ties by ascending order), Xi ending at i+1 s. */
-static void check_x(const trace *t, int32_t threads)
-{
+static void check_x(const trace *t, int32_t threads) {
     int32_t sm[5];
     int64_t start[5], end[5];
     for (int i = 0; i < 5; i++) {
@@ -434,8 +429,7 @@ static void check_x(const trace *t, int32_t threads)
     assert_int_equal(t->kernels.v[kernel_index(t, "X")].threads, threads);
 }
 
-static void check_y(const trace *t, const int32_t sm[3])
-{
+static void check_y(const trace *t, const int32_t sm[3]) {
     static const int64_t start[] = {MS(1500), MS(1500), MS(1500)};
     static const int64_t end[] = {MS(2500), MS(2500), MS(2500)};
     check_kernel(t, "Y", MS(1500), MS(1500), MS(1500), MS(2500));
@@ -447,8 +441,7 @@ static void check_y(const trace *t, const int32_t sm[3])
  * others min(1792/160, 56/5) = 11 -> Y0 on SM0; then SM0 min(1888/160,
  * 59/5) = 11, a tie with SM1-4 -> SM0; then SM0 has 10 -> Y2 on SM1.
  * Round-robin (the turn kept over the device) goes on from SM0: 0, 1, 2. */
-static void test_most_room_4_1(void **state)
-{
+static void test_most_room_4_1(void **state) {
     (void)state;
     trace t;
     simulate("most-room-pascal-4.1.json", "most-room", &t);
@@ -467,8 +460,7 @@ static void test_most_room_4_1(void **state)
 /* §4.2, X = 5 x 1024. Y = 3 x 32 threads: SM0 room min(2048/32, 64, 32) =
  * 32, the others min(1024/32, 32, 32 - 1) = 31 (blocks per SM limit) ->
  * Y0 SM0; all tied at 31 -> Y1 SM0; SM0 at 30 -> Y2 SM1. */
-static void test_most_room_4_2(void **state)
-{
+static void test_most_room_4_2(void **state) {
     (void)state;
     trace t;
     simulate("most-room-pascal-4.2.json", "most-room", &t);
@@ -486,8 +478,7 @@ static void test_most_room_4_2(void **state)
 /* §4.2, Y = 3 x 33 threads = 2 warps: SM0 room min(2048/33, 64/2, 32) =
  * 32, the others min(1024/33, 32/2, 31) = 16 (warps) -> all on SM0
  * (32, 31, 30 > 16). */
-static void test_most_room_4_2_33(void **state)
-{
+static void test_most_room_4_2_33(void **state) {
     (void)state;
     trace t;
     simulate("most-room-pascal-4.2-33-threads.json", "most-room", &t);
@@ -507,13 +498,11 @@ static void test_most_room_4_2_33(void **state)
  * order (every placement leaves that SM with room 1 against 2), so A0-A33
  * on SMs 0, 2, ..., 66, A34-A66 on SMs 1, 3, ..., 65, SM67 empty. Under
  * round-robin the turn walks the same order, with the same result. */
-static int32_t turing_a_sm(int i)
-{
+static int32_t turing_a_sm(int i) {
     return i < 34 ? 2 * i : 2 * (i - 34) + 1;
 }
 
-static void check_a(const trace *t)
-{
+static void check_a(const trace *t) {
     int32_t sm[67];
     int64_t start[67], end[67];
     for (int i = 0; i < 67; i++) {
@@ -525,8 +514,7 @@ static void check_a(const trace *t)
     check_kernel(t, "A", 0, 0, 0, SEC(1));
 }
 
-static void check_b(const trace *t, size_t n, const int32_t *sm)
-{
+static void check_b(const trace *t, size_t n, const int32_t *sm) {
     int64_t start[16], end[16];
     for (size_t i = 0; i < n; i++) {
         start[i] = MS(100);
@@ -539,8 +527,7 @@ static void check_b(const trace *t, size_t n, const int32_t *sm)
 /* B = 8 x 33 (2 warps): SM67 room min(1024/33, 32/2, 16) = 16, an SM with
  * an A block min(512/33, 16/2, 15) = 8; SM67 stays ahead (16 .. 9 > 8):
  * all of B on SM67. Round-robin: SM67, then 0, 2, ..., 12. */
-static void test_most_room_5_1_isolated(void **state)
-{
+static void test_most_room_5_1_isolated(void **state) {
     (void)state;
     trace t;
     simulate("most-room-turing-5.1.json", "most-room", &t);
@@ -559,8 +546,7 @@ static void test_most_room_5_1_isolated(void **state)
 /* B = 8 x 32: SM67 room min(1024/32, 32, 16) = 16, the others
  * min(512/32, 16, 15) = 15 (blocks per SM) -> B0 SM67, then a tie at 15
  * everywhere, broken by the order: 0, 2, 4, 6, 8, 10, 12. */
-static void test_most_room_5_1_colocated(void **state)
-{
+static void test_most_room_5_1_colocated(void **state) {
     (void)state;
     trace t;
     static const int32_t want[] = {67, 0, 2, 4, 6, 8, 10, 12};
@@ -577,8 +563,7 @@ static void test_most_room_5_1_colocated(void **state)
 
 /* B = 9 x 33: after eight blocks SM67 has room 8, tied with every SM
  * holding an A block: the ninth goes to SM0, first in the order. */
-static void test_most_room_5_1_nine(void **state)
-{
+static void test_most_room_5_1_nine(void **state) {
     (void)state;
     trace t;
     simulate("most-room-turing-5.1-9-blocks.json", "most-room", &t);
@@ -593,8 +578,7 @@ static void test_most_room_5_1_nine(void **state)
     trace_free(&t);
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_scenario_is_checked),
         cmocka_unit_test(test_tx2_fig3),

@@ -515,6 +515,182 @@ static void test_block_time_cycle(void **state) {
     trace_free(&t);
 }
 
+/* ---- pinned before the seams refactor (issue 7) ------------------------------
+ * Each test below is one that a mutant of tests/mutation/mutants.txt breaks
+ * (named next to it); the unit tests let those mutants through before. */
+
+/* N2 variant of Fig. 5: one NULL-stream kernel holds three streams, which
+ * the config lists in the opposite order to their launches (S1, S2, S3 vs
+ * K4, K3, K2). Every kernel fills the TX2 (4 x 1024 threads, 2 per SM).
+ *  t=0    K1 (NULL) -> EE, runs 0-1 s.
+ *  t=0.1  K2 (S3), 0.2 K3 (S2), 0.3 K4 (S1): N2 holds each in its stream.
+ *  t=1    K1 done: all three heads may move at once; they reach ee:P0:low
+ *         in launch order K2, K3, K4 (not config order), so they run
+ *         1-2, 2-3, 3-4 s.
+ * Mutants: settle-config-order, settle-latest-first. */
+static void test_tx2_n2_release_in_launch_order(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(&b, "S3", "P0", SIM_PRIO_NONE);
+    int32_t nul = tb_stream(&b, "null", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", nul, 0, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K2", s3, 100 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K3", s2, 200 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K4", s1, 300 * MS, 4, 1024, 0, SEC);
+    tb_run(&b, &t);
+    char q[64];
+    queue_at(&t, "ee:P0:low", 500 * MS, q, sizeof q);   /* N2: nothing moved yet */
+    assert_string_equal(q, "");
+    queue_at(&t, "stream:P0/S3", 500 * MS, q, sizeof q);
+    assert_string_equal(q, "K2");
+    /* the enqueues on the EE queue at 1 s, in the order they happened */
+    q[0] = '\0';
+    for (size_t i = 0; i < t.queue_events.n; i++) {
+        const trace_queue_event *e = &t.queue_events.v[i];
+        if (e->t != SEC || e->event != TRACE_ENQUEUE ||
+            strcmp(trace_str_get(&t, e->queue), "ee:P0:low") != 0) continue;
+        size_t len = strlen(q);
+        snprintf(q + len, sizeof q - len, "%s%s", len ? " " : "", trace_str_get(&t, e->item));
+    }
+    assert_string_equal(q, "K2 K3 K4");
+    queue_at(&t, "ee:P0:low", SEC, q, sizeof q);         /* K2 fully dispatched at 1 s */
+    assert_string_equal(q, "K3 K4");
+    assert_int_equal(kern(&t, "K1")->first_block, 0);
+    assert_int_equal(kern(&t, "K2")->first_block, SEC);
+    assert_int_equal(kern(&t, "K3")->first_block, 2 * SEC);
+    assert_int_equal(kern(&t, "K4")->first_block, 3 * SEC);
+    assert_int_equal(kern(&t, "K4")->end, 4 * SEC);
+    for (int i = 0; i < 4; i++) assert_int_equal(blk(&t, "K2", i)->sm, i % 2);
+    trace_free(&t);
+}
+
+/* Two processes, first half of ee_dispatch's documented order: "the process
+ * whose eligible kernel reached its EE queue first goes first". P0 is
+ * listed (and scanned) first, but P1's KB reached its EE queue first.
+ *  t=0    F (P0) fills the TX2 until 1 s.
+ *  t=0.1  KB (P1) -> ee:P1:low.   t=0.2 KA (P0) -> ee:P0:low.
+ *  t=1    F done: KB takes all four slots (1-2 s), KA waits for them (2-3 s).
+ * Mutants: xproc-latest-first, xproc-process-order. */
+static void test_two_processes_earliest_ee_first(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t sf = tb_stream(&b, "SF", "P0", SIM_PRIO_NONE);
+    int32_t sa = tb_stream(&b, "SA", "P0", SIM_PRIO_NONE);
+    int32_t sb = tb_stream(&b, "SB", "P1", SIM_PRIO_NONE);
+    tb_kernel(&b, "F", sf, 0, 4, 1024, 0, SEC);
+    tb_kernel(&b, "KB", sb, 100 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "KA", sa, 200 * MS, 4, 1024, 0, SEC);
+    tb_run(&b, &t);
+    assert_string_equal(queue_of(&t, "KB", "ee:"), "ee:P1:low");
+    assert_string_equal(queue_of(&t, "KA", "ee:"), "ee:P0:low");
+    assert_int_equal(kern(&t, "KB")->first_block, SEC);
+    assert_int_equal(kern(&t, "KB")->fully_dispatched, SEC);
+    assert_int_equal(kern(&t, "KA")->first_block, 2 * SEC);
+    assert_int_equal(kern(&t, "KA")->end, 3 * SEC);
+    trace_free(&t);
+}
+
+/* Second half: "one that cannot place a block does not hold up the others".
+ * F (4 x 768 threads, most-room: two per SM) leaves 512 threads free on each
+ * SM until 1 s.
+ *  t=0.1  KA (P0, one 1024-thread block) reaches its EE queue first but fits
+ *         nowhere until F ends at 1 s.
+ *  t=0.2  KB (P1, one 512-thread block) fits: it starts at once on SM0 (both
+ *         SMs have room for one; SM0 wins the tie).
+ * Within one process the same KB would wait behind KA in the one EE queue
+ * (X1) until 1 s: the contrast pins that the skip is per process.
+ *  t=1    F ends. Apart: KA -> SM1 (2048 free; SM0 has 1536, KB is on it).
+ *         Together: KA -> SM0 (both empty, tie), then KB -> SM1 (4 vs 2).
+ * Mutant: xproc-stuck-holds-all. */
+static void test_two_processes_stuck_does_not_hold_others(void **state) {
+    (void)state;
+    for (int same = 0; same < 2; same++) {
+        tb b;
+        trace t;
+        tb_init(&b, "tx2");
+        int32_t sf = tb_stream(&b, "SF", "P0", SIM_PRIO_NONE);
+        int32_t sa = tb_stream(&b, "SA", "P0", SIM_PRIO_NONE);
+        int32_t sb = tb_stream(&b, "SB", same ? "P0" : "P1", SIM_PRIO_NONE);
+        tb_kernel(&b, "F", sf, 0, 4, 768, 0, SEC);
+        tb_kernel(&b, "KA", sa, 100 * MS, 1, 1024, 0, SEC);
+        tb_kernel(&b, "KB", sb, 200 * MS, 1, 512, 0, SEC);
+        tb_run(&b, &t);
+        static const int f_sm[4] = { 0, 1, 0, 1 };
+        for (int i = 0; i < 4; i++) assert_int_equal(blk(&t, "F", i)->sm, f_sm[i]);
+        assert_int_equal(kern(&t, "KA")->first_block, SEC);
+        assert_int_equal(kern(&t, "KB")->first_block, same ? SEC : 200 * MS);
+        assert_int_equal(blk(&t, "KB", 0)->sm, same ? 1 : 0);
+        assert_int_equal(blk(&t, "KA", 0)->sm, same ? 0 : 1);
+        check_sm_limits(&t);
+        trace_free(&t);
+    }
+}
+
+/* Copy times are rounded to the nearest ns, not truncated: at 3 GB/s,
+ * 2000 B take 666.67 ns -> 667 and 1000 B take 333.33 ns -> 333. The two
+ * copies share a stream, so the second starts when the first ends.
+ * Mutants: copy-ns-truncate, copy-ns-ceil. */
+static void test_copy_time_rounding(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    b.cfg.device.copy_bandwidth = 3e9;
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_copy(&b, "C1", s1, 0, 2000, TRACE_COPY_H2D);
+    tb_copy(&b, "C2", s1, 0, 1000, TRACE_COPY_D2H);
+    tb_run(&b, &t);
+    assert_int_equal(copy_named(&t, "C1")->start, 0);
+    assert_int_equal(copy_named(&t, "C1")->end, 667);
+    assert_int_equal(copy_named(&t, "C2")->start, 667);
+    assert_int_equal(copy_named(&t, "C2")->end, 1000);
+    trace_free(&t);
+}
+
+/* Fig. 3's copy rules (C1-C3) with three copies waiting at once, which
+ * Fig. 3 itself never has: streams S1..S4 each hold a kernel and then a
+ * 256MB D2H copy (0.32 s at Fig. 3's bandwidth). The kernels (one
+ * 1024-thread block each, all four fit the TX2) end at 1.0, 1.1, 1.2 and
+ * 1.25 s, so C1o starts at 1.0 and C2o, C3o, C4o queue on the one CE in that
+ * order; they are served FIFO: 1.32, 1.64, 1.96 s, ending 2.28 s.
+ * Mutant: ce-lifo. */
+static void test_tx2_fig3_ce_queue_fifo(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    b.cfg.device.copy_bandwidth = 256.0 * MIB / 0.32;
+    static const char *sn[4] = { "S1", "S2", "S3", "S4" };
+    static const char *kn[4] = { "K1", "K2", "K3", "K4" };
+    static const char *cn[4] = { "C1o", "C2o", "C3o", "C4o" };
+    static const int64_t kt[4] = { 1000 * MS, 1100 * MS, 1200 * MS, 1250 * MS };
+    for (int i = 0; i < 4; i++) {
+        int32_t s = tb_stream(&b, sn[i], "P0", SIM_PRIO_NONE);
+        tb_kernel(&b, kn[i], s, 0, 1, 1024, 0, kt[i]);
+        tb_copy(&b, cn[i], s, 0, 256 * MIB, TRACE_COPY_D2H);
+    }
+    tb_run(&b, &t);
+    static const int64_t start[4] = { 1000 * MS, 1320 * MS, 1640 * MS, 1960 * MS };
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(kern(&t, kn[i])->end, kt[i]);
+        assert_int_equal(copy_named(&t, cn[i])->start, start[i]);
+        assert_int_equal(copy_named(&t, cn[i])->end, start[i] + 320 * MS);
+        assert_int_equal(copy_named(&t, cn[i])->engine, 0);
+    }
+    char q[64];
+    queue_at(&t, "ce", 1300 * MS, q, sizeof q);     /* C1o on the CE, three wait */
+    assert_string_equal(q, "C2o C3o C4o");
+    queue_at(&t, "ce", 1320 * MS, q, sizeof q);
+    assert_string_equal(q, "C3o C4o");
+    trace_free(&t);
+}
+
 /* ---- presets, policies, errors ----------------------------------------------- */
 
 static void test_presets(void **state) {
@@ -626,6 +802,11 @@ int main(void) {
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_policies),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_tx2_n2_release_in_launch_order),
+        cmocka_unit_test(test_two_processes_earliest_ee_first),
+        cmocka_unit_test(test_two_processes_stuck_does_not_hold_others),
+        cmocka_unit_test(test_copy_time_rounding),
+        cmocka_unit_test(test_tx2_fig3_ce_queue_fifo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,8 +115,11 @@ static size_t check_config(const sim_config *cfg, size_t batch) {
     if (sim_run(&c, &u, err, sizeof err) != 0) fail_msg("sim_run with a sink: %s", err);
     assert_false(u.oom);
     assert_int_equal(u.blocks.n, 0);            /* every block went to the sink */
-    /* no more than a batch was kept (capacities grow from 16 by doubling) */
-    assert_true(u.blocks.cap <= (s.batch < 16 ? 16 : 2 * s.batch));
+    /* no more than a batch was kept (capacities grow from 16 by doubling),
+     * unless blocks are paused: those wait for their end (sim.h) */
+    /* (warp-level runs: blocks wait for their last warp likewise) */
+    if (t.pauses.n == 0 && cfg->policy.execution == 0)
+        assert_true(u.blocks.cap <= (s.batch < 16 ? 16 : 2 * s.batch));
     assert_int_equal(s.n, t.blocks.n);
     assert_blocks_equal(s.v, t.blocks.v, t.blocks.n);
     /* full batches, then one short batch if the count is not a multiple */
@@ -166,8 +169,8 @@ static void test_shipped_scenarios(void **state) {
         scn_free(s);
     }
     closedir(d);
-    assert_int_equal(files, 11);
-    assert_int_equal(runs, 17);
+    assert_int_equal(files, 18);   /* 5 warp-level ones */
+    assert_int_equal(runs, 39);
     /* the batches of 7 really were split: runs of three and more batches */
     assert_true(crossed >= 6);
     assert_true(blocks > 200);

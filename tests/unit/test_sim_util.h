@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../simcore/queue_state.h"
 #include "../../simcore/sim.h"
 
 #define MS 1000000LL
@@ -185,31 +186,25 @@ static inline size_t check_sm_limits(const trace *t) {
 }
 
 /* Content of queue `qname` just after every event at time <= at, head
- * first, as a space-separated list ("K2 C2o"). */
+ * first, as a space-separated list ("K2 C2o"): the simulator's queue
+ * replay (simcore/queue_state.h), which the database's /queues uses too. */
 static inline void queue_at(const trace *t, const char *qname, int64_t at, char *out, size_t outlen) {
-    const char *items[TB_MAX_OPS];
-    size_t n = 0;
-    for (size_t i = 0; i < t->queue_events.n; i++) {
-        const trace_queue_event *e = &t->queue_events.v[i];
-        if (e->t > at) break;
-        if (strcmp(trace_str_get(t, e->queue), qname) != 0) continue;
-        const char *item = trace_str_get(t, e->item);
-        if (e->event == TRACE_ENQUEUE) {
-            assert_true(n < TB_MAX_OPS);
-            items[n++] = item;
-        } else {
-            size_t j = 0;
-            while (j < n && strcmp(items[j], item) != 0) j++;
-            assert_true(j < n);   /* a dequeue always follows its enqueue */
-            memmove(&items[j], &items[j + 1], (n - j - 1) * sizeof *items);
-            n--;
+    sim_qstate s;
+    sim_qstate_init(&s, false);
+    assert_int_equal(sim_qstate_replay(&s, t, at), 0);
+    assert_int_equal(s.stray, 0);   /* a dequeue always follows its enqueue */
+    out[0] = '\0';
+    for (size_t i = 0; i < s.n; i++) {
+        const sim_qstate_queue *q = &s.q[i];
+        const char *name = trace_str_get(t, q->name);
+        if (!name || strcmp(name, qname) != 0) continue;
+        for (size_t j = 0; j < sim_qstate_len(q); j++) {
+            size_t len = strlen(out);
+            snprintf(out + len, outlen - len, "%s%s", j ? " " : "",
+                     trace_str_get(t, sim_qstate_items(q)[j]));
         }
     }
-    out[0] = '\0';
-    for (size_t j = 0; j < n; j++) {
-        size_t len = strlen(out);
-        snprintf(out + len, outlen - len, "%s%s", j ? " " : "", items[j]);
-    }
+    sim_qstate_free(&s);
 }
 
 /* The queue a kernel or copy item was first enqueued on whose name starts

@@ -10,8 +10,34 @@ export class ApiError extends Error {
   }
 }
 
-async function request(path, options = {}) {
+// The write token of a server started with --token (issue 16): asked for
+// once when a write is refused with 401, kept for this tab only.
+const TOKEN_KEY = 'schedlab-token';
+function savedToken() {
+  try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
+}
+
+const sleep = (ms, signal) => new Promise((ok, fail) => {
+  const t = setTimeout(ok, ms);
+  if (signal) signal.addEventListener('abort', () => { clearTimeout(t); fail(new DOMException('aborted', 'AbortError')); }, { once: true });
+});
+
+// Long work answers 202 {job}: poll GET /api/jobs/{id}, reporting progress
+// (0..1) to onProgress, until the job has its result (or its error).
+async function waitJob(job, onProgress, signal) {
+  for (;;) {
+    const j = await request(`/api/jobs/${encodeURIComponent(job)}`, { signal, headers: { Accept: 'application/json' } });
+    if (onProgress) onProgress(typeof j.progress === 'number' ? j.progress : 0, j.state);
+    if (j.state === 'done') return j.result;
+    if (j.state === 'failed' || j.state === 'aborted') throw new ApiError(j.error || `job ${job} ${j.state}`, j.status || 500);
+    await sleep(400, signal);
+  }
+}
+
+async function request(path, options = {}, onProgress = null) {
   let res;
+  const write = options.method && options.method !== 'GET';
+  if (write && savedToken()) options = { ...options, headers: { ...options.headers, Authorization: `Bearer ${savedToken()}` } };
   try {
     res = await fetch(path, options);
   } catch (e) {
@@ -27,6 +53,14 @@ async function request(path, options = {}) {
       body = null;
     }
   }
+  if (res.status === 401 && write && typeof window !== 'undefined' && window.prompt) {
+    const t = window.prompt('This schedlab server needs its token for changes (serve --token):');
+    if (t) {
+      try { sessionStorage.setItem(TOKEN_KEY, t.trim()); } catch { /* private mode: asked again next time */ }
+      return request(path, options, onProgress);
+    }
+  }
+  if (res.status === 202 && body && body.job) return waitJob(body.job, onProgress, options.signal);
   if (!res.ok) {
     if (body && typeof body.error === 'string') throw new ApiError(body.error, res.status);
     throw new ApiError(`${path}: HTTP ${res.status} ${res.statusText}`.trim(), res.status);
@@ -41,10 +75,11 @@ export function getJSON(path, signal) {
 
 // body: a string or a File/Blob, sent as is (the server detects formats
 // from the content, so nothing is re-encoded here).
-export function postRaw(path, body, contentType, signal) {
+// onProgress(fraction, state) is called while the server works on it as a job.
+export function postRaw(path, body, contentType, signal, onProgress = null) {
   const headers = { Accept: 'application/json' };
   if (contentType) headers['Content-Type'] = contentType;
-  return request(path, { method: 'POST', body, headers, signal });
+  return request(path, { method: 'POST', body, headers, signal }, onProgress);
 }
 
 const enc = encodeURIComponent;
@@ -80,15 +115,21 @@ export const api = {
     return capabilities;
   },
   replay: (run, device, signal) => getJSON(`/api/runs/${enc(run)}/replay${device ? `?device=${enc(device)}` : ''}`, signal),
+  // POST /api/runs/{run}/replay: a job that simulates the replay under every
+  // placement policy and stores fidelity reports; device '' = as the server
+  // picks it (the trace's own device, or the preset its name names)
+  replayRun: (run, device, signal, onProgress) => postRaw(`/api/runs/${enc(run)}/replay`,
+    JSON.stringify(device ? { device } : {}), 'application/json', signal, onProgress),
+  fidelity: (run, signal) => getJSON(`/api/runs/${enc(run)}/fidelity`, signal),
   compare: (runs, signal) => getJSON(`/api/compare?runs=${runs.map(enc).join(',')}`, signal),
-  createExperiment: (text, signal) => postRaw('/api/experiments', text, 'application/json', signal),
-  importTrace(file, { format, name, experiment } = {}, signal) {
+  createExperiment: (text, signal, onProgress) => postRaw('/api/experiments', text, 'application/json', signal, onProgress),
+  importTrace(file, { format, name, experiment } = {}, signal, onProgress) {
     const q = new URLSearchParams();
     if (format) q.set('format', format);
     if (name) q.set('name', name);
     if (experiment) q.set('experiment', experiment);
     const qs = q.toString();
-    return postRaw(`/api/imports${qs ? `?${qs}` : ''}`, file, 'application/octet-stream', signal);
+    return postRaw(`/api/imports${qs ? `?${qs}` : ''}`, file, 'application/octet-stream', signal, onProgress);
   },
   exportUrl: (run, format) => `/api/runs/${enc(run)}/export?format=${enc(format)}`,
 };

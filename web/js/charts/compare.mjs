@@ -47,3 +47,60 @@ export function createCompareChart(host, { labels, runs, values }) {
     },
   };
 }
+
+// Measured and simulated kernels on one time axis, one run above the other
+// (a replay's comparison, issue 10): one row per run and stream, each kernel
+// a bar from its first block to its end, in its run's colour; the kernels
+// the fidelity report finds differing (duration off by more than 10 %, or
+// start off by more than 1 % of the span) in red.
+// rows: [{run, name, colorIndex, kernels: [{id, stream, name, first_block, end}], differ: Set(id)}]
+export const DIFFER = '#d62728';
+export function createAlignedTimelines(host, rows) {
+  const Chart = window.Chart;
+  const labels = [];
+  const datasets = [];
+  let max = 0;
+  let min = Infinity;
+  rows.forEach((r) => {
+    const streams = [...new Set(r.kernels.map((k) => String(k.stream ?? 'null')))].sort();
+    for (const s of streams) labels.push(`${r.name} · ${s}`);
+    const pts = [];
+    const colors = [];
+    for (const k of r.kernels) {
+      if (k.first_block === null || k.end === null) continue;
+      pts.push({ x: [k.first_block, Math.max(k.end, k.first_block + 1)], y: `${r.name} · ${String(k.stream ?? 'null')}`, k });
+      colors.push(r.differ.has(k.id) ? DIFFER : colorAt(r.colorIndex));
+      if (k.end > max) max = k.end;
+      if (k.first_block < min) min = k.first_block;
+    }
+    datasets.push({ label: r.name, data: pts, backgroundColor: colors, borderColor: colors, borderWidth: 0,
+      borderSkipped: false, barPercentage: 0.8, categoryPercentage: 1, grouped: false, minBarLength: 2 });
+  });
+  const canvas = h('canvas', { role: 'img', 'aria-label': 'measured and simulated kernels on one time axis' });
+  const wrap = h('div', { class: 'chart-wrap', style: { height: `${Math.max(200, 60 + labels.length * 26)}px` } }, canvas);
+  host.append(wrap);
+  const unit = unitFor(max || 1);
+  const chart = new Chart(canvas, {
+    type: 'bar',
+    data: { labels, datasets },
+    options: {
+      indexAxis: 'y', animation: false, responsive: true, maintainAspectRatio: false, parsing: { xAxisKey: 'x', yAxisKey: 'y' },
+      scales: {
+        x: { type: 'linear', min: Number.isFinite(min) && min < 0 ? min : 0, max: max || 1, title: { display: true, text: 'time (one axis for every run)' },
+          ticks: { callback: (v, i, ticks) => formatTick(v, unit, ticks.length > 1 ? ticks[1].value - ticks[0].value : 0) } },
+        y: { type: 'category', labels },
+      },
+      plugins: {
+        legend: { position: 'top' },
+        tooltip: { callbacks: { label: (c) => `${c.raw.k.name}: ${formatNs(c.raw.x[0])} – ${formatNs(c.raw.x[1])}` } },
+      },
+    },
+  });
+  return {
+    chart,
+    destroy() {
+      chart.destroy();
+      wrap.remove();
+    },
+  };
+}

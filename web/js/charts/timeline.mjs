@@ -154,6 +154,7 @@ function buildBlocks(d, blocks) {
       y0: lane + 1 - PAD - ((st.offset[i] + items[i].size) / cap) * u,
       y1: lane + 1 - PAD - (st.offset[i] / cap) * u,
       name, color: d.colors.get(name) || '#888', label: `${name}:${b.index}`, info: { block: b, kernel: k },
+      pauses: b.pauses,
     };
   });
 }
@@ -292,6 +293,31 @@ export function createTimeline(host, d) {
         ctx.strokeStyle = 'rgba(17, 24, 39, 0.55)';
         ctx.lineWidth = 1;
         ctx.strokeRect(Math.round(x0) + 0.5, Math.round(y0) + 0.5, Math.max(0, Math.round(w) - 1), Math.max(0, Math.round(y1 - y0) - 1));
+      }
+      // A preempted block (its context switched out: TX2 paper appendix A,
+      // GCAPS §2) keeps its first start and final end; the intervals it did
+      // not run are hatched.
+      if (b.pauses) {
+        for (const [ps, pe] of b.pauses) {
+          const p0 = Math.max(px(ps), x0);
+          const p1 = Math.min(px(pe), x0 + w);
+          if (p1 <= p0) continue;
+          ctx.save();
+          ctx.beginPath();
+          ctx.rect(p0, y0, p1 - p0, y1 - y0);
+          ctx.clip();
+          ctx.fillStyle = 'rgba(255, 255, 255, 0.7)';
+          ctx.fillRect(p0, y0, p1 - p0, y1 - y0);
+          ctx.strokeStyle = b.color;
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          for (let x = p0 - (y1 - y0); x < p1; x += 6) {
+            ctx.moveTo(x, y1);
+            ctx.lineTo(x + (y1 - y0), y0);
+          }
+          ctx.stroke();
+          ctx.restore();
+        }
       }
       if (b.label && y1 - y0 >= 11 && w > 20) {
         const tw = ctx.measureText(b.label).width;
@@ -521,6 +547,8 @@ export function createTimeline(host, d) {
         ['kernel', `${k.name ?? b.kernel}${known(k.stream) ? ` (stream ${k.stream})` : ''}`],
         ['block', String(b.index)], ['SM', String(b.sm)],
         ['start', formatNs(b.start)], ['end', formatNs(b.end)], ['duration', formatNs(b.end - b.start)],
+        ...(b.pauses ? [['paused', b.pauses.map(([ps, pe]) => `${formatNs(ps)}–${formatNs(pe)}`).join(', ')],
+          ['ran', formatNs(b.end - b.start - b.pauses.reduce((a2, [ps, pe]) => a2 + pe - ps, 0))]] : []),
       ];
     }
     if (hit.kind === 'copy') {

@@ -5,6 +5,7 @@
 import { api } from '../api.mjs';
 import { h, table } from '../dom.mjs';
 import { formatNs, formatCount, formatDate } from '../format.mjs';
+import { renderSweep } from './sweep.mjs';
 
 function duration(s) {
   if (!s || s.t_max === null || s.t_max === undefined || s.t_min === null || s.t_min === undefined) return null;
@@ -13,6 +14,7 @@ function duration(s) {
 
 export async function renderExperiment(root, route, ctx) {
   const e = await api.experiment(route.params.slug, ctx.signal);
+  if (e.source === 'sweep') return renderSweep(root, e, ctx);   // a sweep has a chart, not runs
   const runs = e.runs || [];
   document.title = `${e.name} · schedlab`;
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),

@@ -8,6 +8,17 @@ import { h, table, errorBox } from '../dom.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate } from '../router.mjs';
 
+// A progress bar for work the server runs as a job (202 {job}).
+function jobProgress(msg, label) {
+  const bar = h('progress', { class: 'job-progress', max: '1', value: '0' });
+  const text = h('span', { class: 'muted' }, label);
+  return (fraction, state) => {
+    if (!bar.isConnected) msg.replaceChildren(h('div', { class: 'job' }, bar, ' ', text));
+    bar.value = fraction;
+    text.textContent = `${label} ${state === 'queued' ? '(queued)' : `${Math.round(fraction * 100)} %`}`;
+  };
+}
+
 function importForm() {
   const file = h('input', { type: 'file', id: 'import-file', name: 'file', required: true });
   // the formats this server reads (GET /api/capabilities), after "detect"
@@ -38,7 +49,8 @@ function importForm() {
     button.disabled = true;
     msg.append(h('span', { class: 'muted' }, `Uploading ${f.name}…`));
     try {
-      const res = await api.importTrace(f, { format: format.value, name: name.value.trim() || f.name });
+      const res = await api.importTrace(f, { format: format.value, name: name.value.trim() || f.name },
+        undefined, jobProgress(msg, `Importing ${f.name}…`));
       navigate(`/runs/${encodeURIComponent(res.run)}`);
     } catch (e) {
       msg.replaceChildren(errorBox(e.message));
@@ -76,7 +88,7 @@ function scenarioForm() {
     }
     button.disabled = true;
     try {
-      const res = await api.createExperiment(text.value);
+      const res = await api.createExperiment(text.value, undefined, jobProgress(msg, 'Simulating…'));
       navigate(`/experiments/${encodeURIComponent(res.slug)}`);
     } catch (e) {
       msg.replaceChildren(errorBox(e.message));

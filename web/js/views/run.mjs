@@ -97,7 +97,10 @@ function header(c, tab, route) {
   };
   const facts = [
     ['source', r.source],
-    ['device', dev ? `${dev.name}${dev.sms ? ` · ${dev.sms} SMs` : ''}${dev.threads_per_sm ? ` · ${dev.threads_per_sm} threads/SM` : ''}` : 'unknown'],
+    // a trace that names its device without its limits (an nvprof log's
+    // Device column) keeps the name in its meta
+    ['device', dev ? `${dev.name}${dev.sms ? ` · ${dev.sms} SMs` : ''}${dev.threads_per_sm ? ` · ${dev.threads_per_sm} threads/SM` : ''}`
+      : r.meta && r.meta.device ? r.meta.device : 'unknown'],
     ['kernels', formatCount(s.kernels)], ['blocks', formatCount(s.blocks)], ['copies', formatCount(s.copies)],
     ['duration', formatNs(s.t_max !== null && s.t_max !== undefined && s.t_min !== null && s.t_min !== undefined ? s.t_max - s.t_min : null)],
   ];
@@ -120,29 +123,22 @@ function header(c, tab, route) {
       h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'chrome'), download: true }, 'Perfetto JSON')));
 }
 
-// "Replay in simulator" (docs/api.md, /replay): the run's workload as a
-// scenario on a chosen device preset, simulated under every placement
-// policy the server has (GET /api/capabilities), opened as a new experiment.
+// "Replay in simulator" (docs/api.md, POST /replay): the run's workload as a
+// scenario calibrated from the trace, simulated under every placement policy
+// the server has, with a fidelity report per simulated run; it opens the
+// comparison of the hardware run with the simulations. The device is the
+// server's choice unless one is picked (the CLI chooses the same way: the
+// trace's own device when complete, else the preset its name names by whole
+// words), and the page says which it chose.
 function replayForm(c) {
   const select = h('select', { id: 'replay-device', 'aria-label': 'device preset for the replay' });
   const button = h('button', { type: 'submit' }, 'Replay in simulator');
   const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
   const form = h('form', { class: 'replay', id: 'replay-form' },
     h('label', { for: 'replay-device' }, 'device'), select, button, msg);
-  Promise.all([api.presets(), api.capabilities()]).then(([p, caps]) => {
-    const names = (p.presets || []).map((x) => x.name);
-    const dev = c.run.device;
-    // A recorded device that is no preset replays as itself, when the trace
-    // recorded every limit the simulator needs (profilers often do not);
-    // the clock is optional (only "cycles" units need it).
-    const limits = (caps.device_fields || []).map((f) => f.key).filter((k) => k !== 'clock');
-    const own = dev && dev.name && !names.includes(dev.name) && limits.every((f) => dev[f] > 0);
-    if (own) select.append(h('option', { value: '', selected: true }, `as recorded (${dev.name})`));
-    // otherwise the preset the recorded name mentions ("Tesla V100-SXM2" -> v100)
-    const squash = (x) => String(x).toLowerCase().replace(/[^a-z0-9]/g, '');
-    const named = dev && dev.name ? names.find((n) => squash(dev.name).includes(squash(n.split('-')[0]))) : null;
-    const want = own ? null : dev && names.includes(dev.name) ? dev.name : named || names[0];
-    for (const n of names) select.append(h('option', { value: n, selected: n === want }, n));
+  select.append(h('option', { value: '', selected: true }, 'automatic (the trace\'s device)'));
+  api.presets().then((p) => {
+    for (const x of p.presets || []) select.append(h('option', { value: x.name }, x.name));
   }).catch((e) => {
     if (e.name !== 'AbortError') msg.replaceChildren(errorBox(e.message));
   });
@@ -151,14 +147,10 @@ function replayForm(c) {
     button.disabled = true;
     msg.replaceChildren(h('span', { class: 'muted' }, 'Simulating…'));
     try {
-      const scenario = await api.replay(c.id, select.value);
-      if (!Array.isArray(scenario.variants) || !scenario.variants.length) {
-        const caps = await api.capabilities();
-        const placements = (caps.policies && caps.policies.placement) || [];
-        scenario.variants = placements.slice(1).map((pl) => ({ name: pl.name, policy: { placement: pl.name } }));
-      }
-      const res = await api.createExperiment(JSON.stringify(scenario));
-      navigate(`/experiments/${encodeURIComponent(res.slug)}`);
+      const res = await api.replayRun(c.id, select.value, undefined, (f) => {
+        msg.replaceChildren(h('span', { class: 'muted' }, `Simulating… ${Math.round(f * 100)} %`));
+      });
+      navigate(`${res.compare}&replay=${encodeURIComponent(res.slug)}`);
     } catch (e) {
       msg.replaceChildren(errorBox(e.message));
     } finally {

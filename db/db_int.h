@@ -1,0 +1,121 @@
+/* db_int.h -- what the db/ files share and nothing outside db/ may include
+ * (as SQLite's whereInt.h is to where.c, wherecode.c and whereexpr.c).
+ *
+ *   db.c        open, migrate, transactions, slugs, experiments' creation
+ *   db_store.c  storing a run: devices row, bulk rows, the streaming writer
+ *   db_load.c   loading a stored run back into a trace
+ *   db_query.c  listings, block windows and bins, queue state and series
+ *
+ * The small helpers are static inline so every file keeps its short call
+ * sites; the few larger shared functions carry the dbi_ prefix. */
+#ifndef DB_DB_INT_H
+#define DB_DB_INT_H
+
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db.h"
+
+/* The tables db_store_run fills from the trace's arrays (bulk_tables). */
+#define DB_NBULK 10
+
+struct db {
+    sqlite3 *h;
+    char *path;
+    /* db_store_run's INSERTs, one row and many rows per table, prepared
+     * once per connection. */
+    sqlite3_stmt *bulk[DB_NBULK][2];
+    /* The devices row's INSERT and SELECT, built from sim_device_fields and
+     * prepared on first use (a run listing reads one device per run). */
+    sqlite3_stmt *dev_insert, *dev_select;
+};
+
+static inline void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void seterr(char *err, size_t errlen, const char *fmt, ...) {
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static inline int sqlfail(db *d, const char *what, char *err, size_t errlen) {
+    seterr(err, errlen, "%s: %s: %s", d->path, what, sqlite3_errmsg(d->h));
+    return -1;
+}
+
+static inline int exec(db *d, const char *sql, char *err, size_t errlen) {
+    char *msg = NULL;
+    if (sqlite3_exec(d->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        seterr(err, errlen, "%s: %s", d->path, msg ? msg : sqlite3_errmsg(d->h));
+        sqlite3_free(msg);
+        return -1;
+    }
+    return 0;
+}
+
+static inline int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, size_t errlen) {
+    if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK) {
+        *st = NULL;
+        return sqlfail(d, "preparing a query", err, errlen);
+    }
+    return 0;
+}
+
+/* TRACE_NONE and NULL strings are SQL NULL. */
+static inline void bind_t(sqlite3_stmt *st, int i, int64_t v) {
+    if (v == TRACE_NONE) sqlite3_bind_null(st, i);
+    else sqlite3_bind_int64(st, i, v);
+}
+
+static inline void bind_s(sqlite3_stmt *st, int i, const char *s) {
+    if (s) sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+    else sqlite3_bind_null(st, i);
+}
+
+static inline int64_t col_t(sqlite3_stmt *st, int i) {
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? TRACE_NONE : sqlite3_column_int64(st, i);
+}
+
+static inline const char *col_s(sqlite3_stmt *st, int i) {
+    return (const char *)sqlite3_column_text(st, i);
+}
+
+/* ---- db.c ------------------------------------------------------------------ */
+
+/* Run an INSERT whose ?1 is a fresh slug; a slug collision (1 in 36^10 per
+ * pair) just draws again. */
+int dbi_insert_with_slug(db *d, sqlite3_stmt *st, char slug[DB_SLUG_SIZE], const char *what,
+                         char *err, size_t errlen);
+/* The row id of the experiment or run (`table` "experiments" or "runs")
+ * named `slug`; DB_NOT_FOUND with a message naming it when none is. */
+int dbi_lookup_id(db *d, const char *table, const char *slug, int64_t *id, char *err,
+                  size_t errlen);
+
+/* ---- db_load.c ------------------------------------------------------------- */
+
+/* A run's strings interned into a trace: v[id] is the trace_str of stored
+ * id (0 where none). */
+typedef struct strmap {
+    trace_str *v;
+    size_t n;
+} strmap;
+
+/* Interns every string of `run` into t; the caller frees m->v, also after
+ * a failure. */
+int dbi_load_strings(db *d, int64_t run, trace *t, strmap *m, char *err, size_t errlen);
+
+/* A strings.id column (NULL: no string). */
+static inline trace_str col_str(const strmap *m, sqlite3_stmt *st, int i) {
+    int64_t id = sqlite3_column_int64(st, i);
+    return id > 0 && (uint64_t)id < m->n ? m->v[id] : 0;
+}
+
+/* Fills dev from the devices row of `run`; *has = false when there is none. */
+int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, size_t errlen);
+
+#endif

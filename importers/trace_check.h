@@ -1,0 +1,28 @@
+/* trace_check.h -- range checks on an imported trace before it is stored
+ * (issue 16): whatever a file says, the numbers schedlab keeps stay where
+ * the database, the API and the dashboard can do arithmetic on them.
+ *
+ *   SMs        0 <= sm < IMP_MAX_SMS (the device's sms too); the largest GPUs
+ *              have some 150 SMs, so 1024 leaves room while a timeline of
+ *              one lane per SM stays drawable
+ *   times      strictly within +-IMP_MAX_TIME (2^62 ns, 146 years), so any
+ *              difference of two times, and any span, fits an int64_t
+ *   counts     blocks, threads, bytes, shared memory, registers >= 0
+ *   indices    a block's kernel names a kernel of the trace
+ *
+ * Returns 0, or -1 with "FILE: blocks[12].sm: 2147483647 is out of range
+ * (0..1023 ...)" in err. */
+#ifndef IMPORTERS_TRACE_CHECK_H
+#define IMPORTERS_TRACE_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../simcore/trace.h"
+
+#define IMP_MAX_SMS 1024
+#define IMP_MAX_TIME (INT64_C(1) << 62)
+
+int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen);
+
+#endif

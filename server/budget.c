@@ -1,0 +1,143 @@
+/* budget.c -- the work budget of one request. See budget.h. */
+#include "budget.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void budget_default(budget *b) {
+    b->blocks = 20000000;      /* 20 M blocks: some 20 s of simulation and storing */
+    b->ops = 200000;
+    b->variants = 64;
+    b->events = 100000000;
+    b->seconds = 1000000;      /* 11.6 simulated days */
+    b->sync_events = 200000;   /* about 0.1 s of work answers at once */
+    b->sync_bytes = 4 << 20;
+    b->queue = 16;
+    b->workers = 1;
+}
+
+static const struct { const char *key; size_t off; } keys[] = {
+    {"blocks", offsetof(budget, blocks)},       {"ops", offsetof(budget, ops)},
+    {"variants", offsetof(budget, variants)},   {"events", offsetof(budget, events)},
+    {"seconds", offsetof(budget, seconds)},     {"sync", offsetof(budget, sync_events)},
+    {"sync_bytes", offsetof(budget, sync_bytes)}, {"queue", offsetof(budget, queue)},
+    {"workers", offsetof(budget, workers)},
+};
+
+int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
+    const char *p = spec;
+    while (p && *p) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        char item[96];
+        if (l >= sizeof item) {
+            snprintf(err, errlen, "--budget: \"%.40s...\" is too long", p);
+            return -1;
+        }
+        memcpy(item, p, l);
+        item[l] = '\0';
+        char shown[96];
+        memcpy(shown, item, l + 1);
+        char *eq = strchr(item, '=');
+        size_t k = 0;
+        if (eq) {
+            *eq = '\0';
+            for (; k < sizeof keys / sizeof *keys; k++)
+                if (strcmp(keys[k].key, item) == 0) break;
+        }
+        if (!eq || k == sizeof keys / sizeof *keys) {
+            snprintf(err, errlen, "--budget: \"%s\": expected KEY=N with KEY one of blocks, ops, "
+                     "variants, events, seconds, sync, sync_bytes, queue, workers", shown);
+            return -1;
+        }
+        char *end;
+        errno = 0;
+        double v = strtod(eq + 1, &end);
+        if (errno || *end || end == eq + 1 || !(v >= 0) || v > 9e18 || v != floor(v) ||
+            ((strcmp(item, "workers") == 0 || strcmp(item, "queue") == 0) && (v < 1 || v > 64))) {
+            snprintf(err, errlen, "--budget: %s: \"%s\" is not a whole number in range", item,
+                     eq + 1);
+            return -1;
+        }
+        *(long long *)((char *)b + keys[k].off) = (long long)v;
+        p += l + (e ? 1 : 0);
+    }
+    return 0;
+}
+
+json_t *budget_json(const budget *b) {
+    return json_pack("{s:I, s:I, s:I, s:I, s:I}", "blocks", (json_int_t)b->blocks, "ops",
+                     (json_int_t)b->ops, "variants", (json_int_t)b->variants, "events",
+                     (json_int_t)b->events, "seconds", (json_int_t)b->seconds);
+}
+
+static long long sat_add(long long a, long long b) { return a > LLONG_MAX - b ? LLONG_MAX : a + b; }
+static long long sat_mul(long long a, long long b) {
+    return a && b > LLONG_MAX / a ? LLONG_MAX : a * b;
+}
+
+int budget_estimate(const scn_scenario *s, budget_work *w, char *err, size_t errlen) {
+    memset(w, 0, sizeof *w);
+    size_t runs = scn_run_count(s);
+    w->variants = (long long)runs - 1;
+    for (size_t r = 0; r < runs; r++) {
+        sim_config cfg;
+        char why[400];
+        if (scn_config(s, r, &cfg, why, sizeof why)) {
+            snprintf(err, errlen, "run \"%s\": %s", scn_run_name(s, r), why);
+            return -1;
+        }
+        long long blocks = 0;
+        double t_end = 0, work = 0;
+        int32_t sms = cfg.device.sms > 0 ? cfg.device.sms : 1;
+        for (size_t i = 0; i < cfg.nops; i++) {
+            const sim_op *op = &cfg.ops[i];
+            if ((double)op->at > t_end) t_end = (double)op->at;
+            if (op->kind == SIM_OP_KERNEL) {
+                blocks = sat_add(blocks, op->blocks > 0 ? op->blocks : 0);
+                int64_t bt = 0;
+                for (size_t k = 0; k < op->nblock_time; k++)
+                    if (op->block_time[k] > bt) bt = op->block_time[k];
+                double waves = ceil((double)(op->blocks > 0 ? op->blocks : 0) / sms);
+                work += waves * ((double)bt + (double)cfg.policy.dispatch_latency) +
+                        (double)cfg.policy.launch_latency;
+            } else if (op->kind == SIM_OP_COPY && cfg.device.copy_bandwidth > 0) {
+                work += (double)op->bytes / cfg.device.copy_bandwidth * 1e9;
+            }
+        }
+        if (r == 0) w->ops = (long long)cfg.nops;
+        w->blocks = sat_add(w->blocks, blocks);
+        w->events = sat_add(w->events, sat_add(sat_mul(2, blocks), sat_mul(4, (long long)cfg.nops)));
+        double secs = (t_end + work) / 1e9;
+        if (secs > w->seconds) w->seconds = secs;
+    }
+    return 0;
+}
+
+json_t *budget_check(const budget *b, const budget_work *w) {
+    char msg[1024] = "";
+    size_t n = 0;
+#define OVER(val, lim, what)                                                                     \
+    if ((double)(val) > (double)(lim))                                                           \
+        n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s: %.0f is over the limit of %lld",   \
+                              n ? "; " : "", what, (double)(val), (long long)(lim));              \
+    if (n >= sizeof msg) n = sizeof msg - 1;
+    OVER(w->blocks, b->blocks, "blocks (all kernels' blocks times the runs)")
+    OVER(w->ops, b->ops, "ops")
+    OVER(w->variants, b->variants, "variants")
+    OVER(w->events, b->events, "simulated events (estimated)")
+    OVER(w->seconds, b->seconds, "simulated seconds (estimated)")
+#undef OVER
+    if (!n) return NULL;
+    json_t *work = json_pack("{s:I, s:I, s:I, s:I, s:f}", "blocks", (json_int_t)w->blocks, "ops",
+                             (json_int_t)w->ops, "variants", (json_int_t)w->variants, "events",
+                             (json_int_t)w->events, "seconds", w->seconds);
+    char full[1200];
+    snprintf(full, sizeof full, "scenario: too much work for one request: %s (serve --budget "
+             "sets the limits)", msg);
+    return json_pack("{s:s, s:o, s:o}", "error", full, "work", work, "budget", budget_json(b));
+}

@@ -1,0 +1,240 @@
+/* jsonr.c -- paths, "did you mean", typed getters and one-line errors for
+ * JSON inputs. See jsonr.h. */
+#include "jsonr.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- messages ---------------------------------------------------------------- */
+
+/* The message quotes the user's own strings, which may hold control
+ * characters; escape them so an error stays one printable line. */
+void jr_one_line(char *msg, size_t cap) {
+    char tmp[1024];
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof tmp; p++) {
+        if (*p >= 0x20 && *p != 0x7f) {
+            tmp[o++] = (char)*p;
+        } else {
+            static const char hex[] = "0123456789abcdef";
+            tmp[o++] = '\\';
+            if (*p == '\n') tmp[o++] = 'n';
+            else if (*p == '\t') tmp[o++] = 't';
+            else if (*p == '\r') tmp[o++] = 'r';
+            else { tmp[o++] = 'x'; tmp[o++] = hex[*p >> 4]; tmp[o++] = hex[*p & 15]; }
+        }
+    }
+    tmp[o] = '\0';
+    snprintf(msg, cap, "%s", tmp);
+}
+
+int jr_fail(jr_ctx *c, const char *path, const char *fmt, ...) {
+    if (!c->err || c->errlen == 0)
+        return -1;
+    int n = snprintf(c->err, c->errlen, "%s: %s%s%s", c->file, c->pfx ? c->pfx : "",
+                     path && *path ? path : "", path && *path ? ": " : "");
+    if (n < 0 || (size_t)n >= c->errlen)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    jr_one_line(c->err, c->errlen);
+    return -1;
+}
+
+int jr_oom(jr_ctx *c) {
+    return jr_fail(c, "", "out of memory");
+}
+
+json_t *jr_load(jr_ctx *c, const char *text, size_t len) {
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root && c->err && c->errlen) {
+        snprintf(c->err, c->errlen, "%s:%d:%d: JSON: %s", c->file, jerr.line, jerr.column,
+                 jerr.text);
+        jr_one_line(c->err, c->errlen);   /* jansson quotes the bad token, newlines and all */
+    }
+    return root;
+}
+
+/* ---- paths ------------------------------------------------------------------- */
+
+const char *jr_join(char buf[JR_PATH_MAX], const char *base, const char *key) {
+    int n = snprintf(buf, JR_PATH_MAX, "%s%s%s", base, *base ? "." : "", key);
+    if (n < 0)
+        buf[0] = '\0';
+    return buf;
+}
+
+const char *jr_index(char buf[JR_PATH_MAX], const char *base, size_t i) {
+    int n = snprintf(buf, JR_PATH_MAX, "%s[%zu]", base, i);
+    if (n < 0)
+        buf[0] = '\0';
+    return buf;
+}
+
+/* ---- keys and names ---------------------------------------------------------- */
+
+const char *jr_type_name(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+static size_t edit_distance(const char *a, const char *b) {
+    enum { MAXL = 64 };
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > MAXL || lb > MAXL)
+        return SIZE_MAX;
+    size_t prev[MAXL + 1], cur[MAXL + 1];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            char ca = a[i - 1], cb = b[j - 1];
+            if (ca >= 'A' && ca <= 'Z')
+                ca = (char)(ca - 'A' + 'a');
+            if (cb >= 'A' && cb <= 'Z')
+                cb = (char)(cb - 'A' + 'a');
+            size_t sub = prev[j - 1] + (ca == cb ? 0 : 1);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
+    }
+    return prev[lb];
+}
+
+const char *jr_suggest(const char *word, const char *const *cands, size_t n) {
+    const char *best = NULL;
+    size_t bestd = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(word, cands[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = cands[i];
+        }
+    }
+    size_t len = strlen(word);
+    size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    return bestd <= limit ? best : NULL;
+}
+
+size_t jr_count(const char *const *list) {
+    size_t n = 0;
+    while (list[n])
+        n++;
+    return n;
+}
+
+void jr_list_names(char *buf, size_t n, const char *const *cands, size_t ncands,
+                   const char *quote) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ncands && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s%s%s", i ? ", " : "", quote, cands[i], quote);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+int jr_fail_unknown(jr_ctx *c, const char *path, const char *what, const char *word,
+                    const char *const *cands, size_t ncands) {
+    const char *near = jr_suggest(word, cands, ncands);
+    if (near)
+        return jr_fail(c, path, "unknown %s \"%s\" (did you mean \"%s\"?)", what, word, near);
+    char list[512];
+    jr_list_names(list, sizeof list, cands, ncands, "");
+    return jr_fail(c, path, "unknown %s \"%s\" (known: %s)", what, word, list);
+}
+
+int jr_check_keys(jr_ctx *c, json_t *obj, const char *path, const char *const *known) {
+    const char *key;
+    json_t *val;
+    size_t n = jr_count(known);
+    json_object_foreach(obj, key, val) {
+        bool ok = false;
+        for (size_t i = 0; i < n && !ok; i++)
+            ok = strcmp(key, known[i]) == 0;
+        if (!ok)
+            return jr_fail_unknown(c, path, "key", key, known, n);
+    }
+    return 0;
+}
+
+/* ---- typed getters ------------------------------------------------------------- */
+
+json_t *jr_opt(json_t *obj, const char *key) {
+    json_t *v = json_object_get(obj, key);
+    return v && !json_is_null(v) ? v : NULL;
+}
+
+int jr_need_object(jr_ctx *c, json_t *v, const char *path) {
+    if (!json_is_object(v))
+        return jr_fail(c, path, "must be an object, not %s", jr_type_name(v));
+    return 0;
+}
+
+int jr_need_array(jr_ctx *c, json_t *v, const char *path) {
+    if (!json_is_array(v))
+        return jr_fail(c, path, "must be an array, not %s", jr_type_name(v));
+    return 0;
+}
+
+int jr_get_string(jr_ctx *c, json_t *v, const char *path, const char **out) {
+    if (!json_is_string(v))
+        return jr_fail(c, path, "must be a string, not %s", jr_type_name(v));
+    *out = json_string_value(v);
+    return 0;
+}
+
+int jr_get_name(jr_ctx *c, json_t *v, const char *path, const char **out) {
+    if (jr_get_string(c, v, path, out))
+        return -1;
+    if (!**out)
+        return jr_fail(c, path, "must not be empty");
+    return 0;
+}
+
+int jr_get_whole(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
+    if (json_is_integer(v)) {
+        *out = json_integer_value(v);
+        return 0;
+    }
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (isfinite(d) && d == floor(d) && fabs(d) < 9.0e18) {
+            *out = (int64_t)d;
+            return 0;
+        }
+        return jr_fail(c, path, "%g is not a whole number", d);
+    }
+    return jr_fail(c, path, "must be a number, not %s", jr_type_name(v));
+}
+
+int jr_get_count(jr_ctx *c, json_t *v, const char *path, int64_t min, int64_t max,
+                 int64_t *out) {
+    if (jr_get_whole(c, v, path, out))
+        return -1;
+    if (*out < min)
+        return jr_fail(c, path, "%" PRId64 " must be at least %" PRId64, *out, min);
+    if (*out > max)
+        return jr_fail(c, path, "%" PRId64 " is more than %" PRId64 ", the most this build accepts",
+                       *out, max);
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* sweep.h -- schedulability sweeps (the GCAPS paper's §7.1, Fig. 8): draw
+ * tasksets per point of a swept parameter, analyse each with every
+ * approach on every core, count the schedulable ones.
+ *
+ * Spec (schedlab-sweep/1):
+ *   {"schema": "schedlab-sweep/1", "name", "description"?, "seed": 1,
+ *    "tasksets": 1000,                       per point
+ *    "x": {"param": "tasks" | "util_per_cpu" | "cpus" | "gpu_ratio" |
+ *                   "g_to_c" | "be_ratio", "values": [2, 4, ...]},
+ *    "approaches"?: [names of rta.h; default all six],
+ *    "semantics"?: "printed" | "released-code",     the analysis (rta.h)
+ *    "generator"?: "paper" | "released-code",       the draw (rta_gen.h)
+ *    "epsilon"?: "1ms", "theta"?: "200us", "time_slice"?: "1024us",
+ *    "params"?: {"cpus": 4, "tasks": 0, "tasks_per_cpu": [3, 6],
+ *                "util_per_cpu": [0.4, 0.6], "task_util": [0.05, 0.25],
+ *                "task_util_step": 0.05, "gpu_ratio": [0.4, 0.6],
+ *                "period_ms": [30, 500], "gpu_segments": [1, 3],
+ *                "g_to_c": [0.2, 2], "misc_ratio": [0.1, 0.3],
+ *                "be_ratio": 0}}
+ * Defaults are Table 3 of the paper. The swept parameter overrides its
+ * entry of `params` at each point (a range becomes [x, x]); "be_ratio"
+ * also fixes tasks per core at the range's top, as the authors' code does.
+ *
+ * Result (schedlab-sweep-result/1): the normalised spec, "x", "approaches",
+ * "tasksets" and "schedulable": {APPROACH: [count per point]}; a shard's
+ * result also has "shard": {"index", "count", "tasksets"}: shard i of n
+ * holds the tasksets numbered i, i + n, i + 2n, ... (taskset k of point p
+ * is number p * tasksets + k), so each shard gets its share of the costly
+ * points. Every taskset is drawn from (seed, p, k) alone, so any slicing
+ * computes the same counts, and sweep_merge of all shards gives the same
+ * text as the one-process sweep (sweep_text: sorted keys).
+ *
+ * Memory: results are jansson references the caller owns. */
+#ifndef SERVER_SWEEP_H
+#define SERVER_SWEEP_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sweep_spec sweep_spec;
+
+typedef struct sweep_stats {
+    double wall_s;          /* the whole sweep */
+    double gen_s, rta_s;    /* summed over threads: drawing vs analysing */
+    uint64_t tasksets, analyses;
+    int threads;
+} sweep_stats;
+
+int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec **out, char *err,
+                     size_t errlen);
+void sweep_spec_free(sweep_spec *s);
+const char *sweep_spec_name(const sweep_spec *s);
+
+/* Shard `index` of `count` (0 of 1: everything) on `threads` threads
+ * (0: one per online CPU). */
+int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **result,
+              sweep_stats *st, char *err, size_t errlen);
+
+/* Check the shards belong to one spec and cover it exactly once; sum. */
+int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen);
+
+/* The canonical text of a result (sorted keys, newline-terminated);
+ * malloc'ed. */
+char *sweep_text(const json_t *result);
+
+#endif

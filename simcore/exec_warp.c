@@ -1,0 +1,722 @@
+/* exec_warp.c -- the warp-level execution model (the QAWS paper's, §II and
+ * §IV): a block's time comes out of simulating its warps on the SM's
+ * sub-cores, cycle by cycle, under a warp policy (warp.h: gto, lrr, qaws).
+ *
+ * Rules, each with its source:
+ *   - Each SM has schedulers_per_sm sub-cores, and a placed block's warps
+ *     are dealt to them round-robin (QAWS §II: "Warps are distributed
+ *     through the sub-cores in a round-robin manner [9], [10]"); the deal
+ *     goes on from SM to SM where the last block's left off.
+ *   - Each sub-core issues at most one instruction per cycle, from its
+ *     ready warps, in the order of the warp policy (QAWS §II-A: "The warp
+ *     scheduling policy determines which instruction from a ready warp is
+ *     issued every cycle"; §IV-A: "iterates through the warps in Qissue
+ *     until it finds a ready warp").
+ *   - A warp runs its kernel's program in order; after an instruction of
+ *     class X it cannot issue again for latency_X cycles (QAWS §II-A:
+ *     "Anytime a warp stalls at an instruction, the warp scheduler chooses
+ *     another warp"; the stalls of Fig. 3). A warp ends when its last
+ *     instruction's latency has passed; a block ends when its last warp
+ *     ends, and block placement, queues and streams go on as before.
+ *   - mem instructions are served by one memory system shared by all SMs
+ *     at mem_bandwidth requests per cycle, first come first served: a
+ *     request waits for its slot, then takes latency_mem cycles, so
+ *     memory-bound kernels that share the GPU lengthen each other's
+ *     latencies (most-room paper §5.4: "the increase in contention for
+ *     global memory throughput").
+ *   - Cycles in which no sub-core can issue are skipped: each sub-core is
+ *     woken at the first cycle one of its warps is ready, and the model
+ *     schedules one engine event per cycle in which some sub-core is due.
+ *
+ * Time: cycle c of the device clock begins at ceil(c * 1e9 / clock) ns; a
+ * block placed at t starts issuing at the first cycle at or after t (and
+ * never in a cycle already simulated).
+ *
+ * Blocks of kernels without a program (block_time) run for their
+ * block_time, as under the fixed model, beside the warps.
+ *
+ * Records: every issue as a warp_issues entry {sm, subcore, cycle, warp,
+ * kernel} up to policy.warp_issue_limit, and for the whole run the issue
+ * slots each kernel used per epoch of policy.warp_epoch cycles
+ * (warp_epochs); each kernel's instructions and ipc when it ends.
+ *
+ * Memory: everything is allocated in init (sized by the device: warps_per_sm
+ * per sub-core, blocks_per_sm per SM) and freed in fini; nothing is
+ * allocated per cycle or per instruction, only the trace's own records. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+#include "warp.h"
+
+#define EW_MAX_BODY (1 << 24)           /* instructions in one body, flattened */
+#define EW_MAX_LATENCY 1000000000       /* cycles */
+#define EW_FRAC 16                      /* memory slots in 1/65536 cycle */
+#define EW_MAX_CYCLES 1e13                /* a run's longest (2^43), far from int64 in 1/65536 */
+#define EW_WHEEL 512                   /* cycles ahead the timing wheel holds */
+
+typedef struct ew_kernel {
+    uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
+    int32_t len;
+    int32_t budget;
+    int64_t mem_span;        /* memory slots one mem instruction takes - 1, 1/65536 cycles */
+    int64_t per_block;       /* body repetitions of each block ... */
+    int64_t extra;           /* ... plus one for blocks below this index */
+    int64_t blocks, done;    /* blocks the kernel launches / that have ended */
+    int64_t instructions;
+    int64_t first_cycle;     /* first block's first cycle; -1 before */
+    int64_t epoch_issues;    /* issues in the current epoch */
+} ew_kernel;
+
+typedef struct ew_block {
+    int32_t kernel, sm;
+    int32_t warps_left;
+    int32_t next_free;
+    int64_t end;             /* cycle: the latest end of its warps so far */
+    int64_t rec;             /* its number among the run's blocks (state.h blocks_flushed) */
+} ew_block;
+
+typedef struct ew_due {
+    int64_t c;
+    int32_t s;
+} ew_due;
+
+typedef struct ew_state {
+    const warp_policy *wp;
+    trace *t;
+    int64_t clock;
+    int32_t nsub;            /* sub-cores per SM */
+    int32_t nsubs;           /* all of them */
+    warp_sub *subs;          /* [nsubs]: SM s, sub-core j is subs[s * nsub + j] */
+    int64_t *due;            /* [nsubs] cycle the sub-core is next due; INT64_MAX idle */
+    int32_t words;           /* 64-bit words of a bitset of sub-cores */
+    uint64_t *now;           /* [words] the sub-cores due in the cycle being run */
+    uint64_t *wheel;         /* [EW_WHEEL * words]: slot c % EW_WHEEL holds the
+                                sub-cores due in cycle c, for c in cur+1 .. cur+EW_WHEEL */
+    uint64_t summary[EW_WHEEL / 64];   /* slots that are not empty */
+    ew_due *heap;            /* sub-cores due later than the wheel reaches (stale
+                                when due[] has moved since) */
+    size_t hn, hcap;
+    int64_t cur;             /* last cycle simulated; -1 before the first */
+    int64_t pending;         /* cycle of the pending EV_EXEC; INT64_MAX none */
+    int64_t armed;           /* cycle whose EV_EXEC fired in this instant; -1 none */
+    sim_event_id pending_id;
+    int32_t *rr;             /* [sms] sub-core the next warp is dealt to */
+    ew_kernel *ks;
+    size_t nk;
+    ew_block *blocks;        /* [sms * blocks_per_sm] */
+    int32_t free_block;
+    int64_t mem_next;        /* first free memory slot, 1/65536 cycles */
+    int64_t mem_interval;    /* 65536 / mem_bandwidth */
+    int64_t next_wid;
+    int64_t limit;           /* warp_issues to record at most */
+    int64_t epoch_len, epoch;
+    int32_t *touched;        /* kernels with issues in the current epoch */
+    int32_t ntouched;
+    void *arena;             /* the sub-cores' arrays, one allocation */
+} ew_state;
+
+/* ---- time --------------------------------------------------------------- */
+
+static int64_t ns_of_cycle(const ew_state *E, int64_t c) {
+    int64_t f = E->clock;
+    return c / f * 1000000000 + ((c % f) * 1000000000 + f - 1) / f;
+}
+
+static int64_t cycle_of_ns(const ew_state *E, int64_t t) {
+    int64_t f = E->clock;
+    return t / 1000000000 * f + ((t % 1000000000) * f + 999999999) / 1000000000;
+}
+
+/* ---- configuration -------------------------------------------------------- */
+
+static int32_t class_latency(const sim_device *d, const sim_program *p, int32_t c) {
+    if (p->latency[c] > 0) return p->latency[c];
+    switch (c) {
+    case SIM_ICLASS_ALU: return d->latency_alu;
+    case SIM_ICLASS_SFU: return d->latency_sfu;
+    case SIM_ICLASS_SHARED: return d->latency_shared;
+    case SIM_ICLASS_MEM: return d->latency_mem;
+    }
+    return 0;
+}
+
+static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pauses,
+                      char *err, size_t errlen) {
+    if (driver_pauses) {
+        snprintf(err, errlen, "policy.contexts: the warp-level model runs with the shared "
+                 "driver only (time-sliced contexts would pause its warps)");
+        return -1;
+    }
+    if (d->clock_hz <= 0 || d->clock_hz > 9000000000LL) {
+        snprintf(err, errlen, "device.clock: %s; the warp-level model counts cycles of a clock "
+                 "of at most 9 GHz", d->clock_hz <= 0 ? "unknown" : "more than 9 GHz");
+        return -1;
+    }
+    /* every time the model computes stays far from int64 (cycles << 16 for
+     * memory slots): bound the run by its instructions times the longest
+     * each can take */
+    double bound = 0;
+    for (size_t i = 0; i < cfg->nops; i++) {
+        const sim_op *o = &cfg->ops[i];
+        const sim_program *p = o->program;
+        if (o->kind != SIM_OP_KERNEL || !p) continue;
+        if (p->nbody == 0 || !p->body) {
+            snprintf(err, errlen, "ops[%zu].program.body: empty; a program needs at least one "
+                     "instruction", i);
+            return -1;
+        }
+        int64_t len = 0;
+        bool mem = false;
+        for (size_t j = 0; j < p->nbody; j++) {
+            int32_t c = p->body[j].iclass;
+            if (c < 0 || c >= SIM_NICLASS) {
+                snprintf(err, errlen, "ops[%zu].program.body[%zu].op: %d is not an instruction "
+                         "class", i, j, (int)c);
+                return -1;
+            }
+            if (p->body[j].count < 1 || p->body[j].count > EW_MAX_BODY) {
+                snprintf(err, errlen, "ops[%zu].program.body[%zu].count: %d is outside 1..%d", i,
+                         j, (int)p->body[j].count, EW_MAX_BODY);
+                return -1;
+            }
+            len += p->body[j].count;
+            mem |= c == SIM_ICLASS_MEM;
+            int32_t lat = class_latency(d, p, c);
+            if (lat < 1 || lat > EW_MAX_LATENCY) {
+                snprintf(err, errlen, "ops[%zu].latency.%s: %s; give the latency of %s "
+                         "instructions here or as the device's latency_%s", i, sim_iclass_name(c),
+                         lat < 1 ? "unknown (the device gives none)" : "more than 1e9 cycles",
+                         sim_iclass_name(c), sim_iclass_name(c));
+                return -1;
+            }
+        }
+        if (len > EW_MAX_BODY) {
+            snprintf(err, errlen, "ops[%zu].program.body: %lld instructions; at most %d in one "
+                     "body (use repeat)", i, (long long)len, EW_MAX_BODY);
+            return -1;
+        }
+        if (p->repeat < 1 || p->repeat > 1000000000000LL / o->blocks) {
+            snprintf(err, errlen, "ops[%zu].program.repeat: %lld is outside 1..%lld for %lld "
+                     "blocks", i, (long long)p->repeat, 1000000000000LL / o->blocks,
+                     (long long)o->blocks);
+            return -1;
+        }
+        if (p->mem_requests < 0 || p->mem_requests > 1024) {
+            snprintf(err, errlen, "ops[%zu].program.mem_requests: %d is outside 1..1024", i,
+                     (int)p->mem_requests);
+            return -1;
+        }
+        if (mem && !(d->mem_bandwidth > 0)) {
+            snprintf(err, errlen, "device.mem_bandwidth: unknown; ops[%zu] has mem instructions "
+                     "and the model needs the memory bandwidth (requests per cycle)", i);
+            return -1;
+        }
+        int32_t maxlat = 1;
+        for (int32_t c = 0; c < SIM_NICLASS; c++)
+            if (class_latency(d, p, c) > maxlat) maxlat = class_latency(d, p, c);
+        double per = (double)maxlat;
+        if (mem) per += (double)(p->mem_requests > 1 ? p->mem_requests : 1) / d->mem_bandwidth;
+        double warps = (double)((o->threads + d->warp_size - 1) / d->warp_size);
+        bound += (double)o->blocks * warps * (double)len * (double)p->repeat * per;
+        if (bound > EW_MAX_CYCLES) {
+            snprintf(err, errlen, "ops[%zu].program: the run could take %.3g cycles, more than "
+                     "the model's %.3g (fewer blocks, repetitions or cycles of latency)", i,
+                     bound, EW_MAX_CYCLES);
+            return -1;
+        }
+        if (o->budget < 0) {
+            snprintf(err, errlen, "ops[%zu].budget: %d is negative", i, (int)o->budget);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the due-cycle structure: a timing wheel of sub-core bitsets for the
+ * next EW_WHEEL cycles (insert and remove O(1), exact), a heap beyond ---- */
+
+static bool due_less(ew_due a, ew_due b) {
+    return a.c < b.c || (a.c == b.c && a.s < b.s);
+}
+
+static int heap_push(ew_state *E, int64_t c, int32_t s) {
+    if (E->hn == E->hcap) {
+        size_t cap = E->hcap ? 2 * E->hcap : 256;
+        ew_due *h = realloc(E->heap, cap * sizeof *h);
+        if (!h) return -1;
+        E->heap = h;
+        E->hcap = cap;
+    }
+    size_t i = E->hn++;
+    ew_due x = { c, s };
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!due_less(x, E->heap[p])) break;
+        E->heap[i] = E->heap[p];
+        i = p;
+    }
+    E->heap[i] = x;
+    return 0;
+}
+
+static void heap_pop(ew_state *E) {
+    ew_due x = E->heap[--E->hn];
+    size_t i = 0, n = E->hn;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t m = l + 1 < n && due_less(E->heap[l + 1], E->heap[l]) ? l + 1 : l;
+        if (!due_less(E->heap[m], x)) break;
+        E->heap[i] = E->heap[m];
+        i = m;
+    }
+    if (n) E->heap[i] = x;
+}
+
+/* Drop entries whose sub-core has moved; the earliest valid due cycle. */
+static int64_t heap_top(ew_state *E) {
+    while (E->hn && E->due[E->heap[0].s] != E->heap[0].c) heap_pop(E);
+    return E->hn ? E->heap[0].c : INT64_MAX;
+}
+
+static bool in_wheel(const ew_state *E, int64_t c) {
+    return c > E->cur && c <= E->cur + EW_WHEEL;
+}
+
+/* Sub-core s is due at cycle c (> cur) instead of when it was. */
+static inline int set_due(ew_state *E, int32_t s, int64_t c) {
+    int64_t old = E->due[s];
+    uint64_t bit = 1ULL << (s & 63);
+    if (old > E->cur && old <= E->cur + EW_WHEEL) {
+        size_t slot = (size_t)(old & (EW_WHEEL - 1));
+        uint64_t *w = E->wheel + slot * (size_t)E->words;
+        w[s >> 6] &= ~bit;
+        bool any = false;
+        for (int32_t i = 0; i < E->words && !any; i++) any = w[i] != 0;
+        if (!any) E->summary[slot >> 6] &= ~(1ULL << (slot & 63));
+    }
+    E->due[s] = c;
+    if (!in_wheel(E, c)) return heap_push(E, c, s);
+    size_t slot = (size_t)(c & (EW_WHEEL - 1));
+    E->wheel[slot * (size_t)E->words + (size_t)(s >> 6)] |= bit;
+    E->summary[slot >> 6] |= 1ULL << (slot & 63);
+    return 0;
+}
+
+/* The first cycle after cur in which a sub-core is due; INT64_MAX: none. */
+static int64_t next_due(ew_state *E) {
+    int64_t best = heap_top(E);
+    /* the wheel's slots cur+1 .. cur+EW_WHEEL, in cycle order */
+    size_t start = (size_t)((E->cur + 1) & (EW_WHEEL - 1));
+    for (size_t k = 0; k < EW_WHEEL / 64 + 1; k++) {
+        size_t wi = ((start >> 6) + k) % (EW_WHEEL / 64);
+        uint64_t m = E->summary[wi];
+        if (k == 0) m &= ~0ULL << (start & 63);
+        else if (k == EW_WHEEL / 64) m &= (start & 63) ? ~(~0ULL << (start & 63)) : 0;
+        if (!m) continue;
+        size_t slot = wi * 64 + (size_t)__builtin_ctzll(m);
+        int64_t c = E->cur + 1 + (int64_t)((slot - start) & (EW_WHEEL - 1));
+        return c < best ? c : best;
+    }
+    return best;
+}
+
+/* Make sure an EV_EXEC is pending for cycle c or earlier. */
+static void wake_at(ew_state *E, sim_state *st, int64_t c) {
+    if (E->pending <= c) return;
+    if (E->pending_id) sim_engine_cancel(&st->eng, E->pending_id);
+    E->pending_id = sim_engine_schedule(&st->eng, ns_of_cycle(E, c), EV_EXEC, 0, c);
+    E->pending = c;
+    if (!E->pending_id) st->failed = true;
+}
+
+/* ---- records ---------------------------------------------------------------- */
+
+static void epoch_flush(ew_state *E) {
+    for (int32_t i = 0; i < E->ntouched; i++) {
+        ew_kernel *K = &E->ks[E->touched[i]];
+        trace_warp_epoch *w = trace_add_warp_epoch(E->t);
+        if (w) {
+            w->kernel = E->touched[i];
+            w->cycle = E->epoch * E->epoch_len;
+            w->cycles = E->epoch_len;
+            w->issues = K->epoch_issues;
+        }
+        K->epoch_issues = 0;
+    }
+    E->ntouched = 0;
+}
+
+/* ---- warps ---------------------------------------------------------------- */
+
+static void remove_warp(warp_sub *w, int32_t p) {
+    int32_t m = w->n - p - 1;
+    memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
+    memmove(w->info + p, w->info + p + 1, (size_t)m * sizeof *w->info);
+    w->n--;
+    if (w->greedy == p) w->greedy = -1;
+    else if (w->greedy > p) w->greedy--;
+    /* round robin goes on with the warp that now holds the place */
+    if (w->last >= p) w->last--;
+}
+
+/* The last warp of block b ended: the block ends at its latest warp's end. */
+static void block_done(ew_state *E, sim_state *st, int32_t b) {
+    ew_block *B = &E->blocks[b];
+    int64_t t = ns_of_cycle(E, B->end);
+    size_t at = (size_t)(B->rec - (int64_t)st->blocks_flushed);
+    if (at < st->t->blocks.n) st->t->blocks.v[at].end = t;
+    if (sim_engine_push(&st->eng, t, EV_BLOCK_DONE, B->kernel, B->sm) != 0) st->failed = true;
+    ew_kernel *K = &E->ks[B->kernel];
+    if (++K->done == K->blocks) {
+        trace_kernel *tk = &st->t->kernels.v[B->kernel];
+        tk->instructions = K->instructions;
+        int64_t cycles = B->end - K->first_cycle;
+        tk->ipc = cycles > 0 ? (double)K->instructions / (double)cycles : 0;
+    }
+    B->next_free = E->free_block;
+    E->free_block = b;
+}
+
+/* Sub-core s issues warp p's next instruction at cycle c. */
+static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p, int64_t c) {
+    warp_info *wi = &w->info[p];
+    int32_t k = wi->kernel;
+    ew_kernel *K = &E->ks[k];
+    uint32_t op = K->code[wi->pc];
+    int64_t r;
+    if (op & 1) {
+        /* the shared memory system, first come first served: the
+         * instruction's requests take the next free slots, and its latency
+         * runs from the last of them */
+        int64_t at = c << EW_FRAC;
+        if (at < E->mem_next) at = E->mem_next;
+        at += K->mem_span;
+        E->mem_next = at + E->mem_interval;
+        r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
+    } else {
+        r = c + (op >> 1);
+    }
+    w->ready[p] = r;
+    w->greedy = w->last = p;
+    w->gbud = wi->budget;
+    K->instructions++;
+    if (K->epoch_issues++ == 0) E->touched[E->ntouched++] = k;
+    if (E->limit > 0) {
+        E->limit--;
+        trace_warp_issue *x = trace_add_warp_issue(st->t);
+        if (x) {
+            x->sm = s / E->nsub;
+            x->subcore = s % E->nsub;
+            x->cycle = c;
+            x->warp = (int32_t)(wi->wid & INT32_MAX);
+            x->kernel = k;
+        }
+    }
+    if (++wi->pc < K->len) return;
+    wi->pc = 0;
+    if (--wi->iters > 0) return;
+    /* the warp's last instruction: it ends when that one's latency has passed */
+    int32_t b = wi->block;
+    remove_warp(w, p);
+    ew_block *B = &E->blocks[b];
+    if (r > B->end) B->end = r;
+    if (--B->warps_left == 0) block_done(E, st, b);
+}
+
+static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
+    warp_sub *w = &E->subs[s];
+    int32_t p = E->wp->pick(w, c);
+    if (p >= 0) issue(E, st, s, w, p, c);
+    if (w->n == 0) {
+        E->due[s] = INT64_MAX;
+        return;
+    }
+    /* due again at its earliest ready warp, at the earliest the next cycle
+     * (four running minima, so the loop is not one chain of compares) */
+    const int64_t *r = w->ready;
+    int64_t m0 = INT64_MAX, m1 = INT64_MAX, m2 = INT64_MAX, m3 = INT64_MAX;
+    int32_t i = 0, n = w->n;
+    for (; i + 4 <= n; i += 4) {
+        m0 = r[i] < m0 ? r[i] : m0;
+        m1 = r[i + 1] < m1 ? r[i + 1] : m1;
+        m2 = r[i + 2] < m2 ? r[i + 2] : m2;
+        m3 = r[i + 3] < m3 ? r[i + 3] : m3;
+    }
+    for (; i < n; i++) m0 = r[i] < m0 ? r[i] : m0;
+    m0 = m1 < m0 ? m1 : m0;
+    m2 = m3 < m2 ? m3 : m2;
+    int64_t d = m2 < m0 ? m2 : m0;
+    if (d <= c) d = c + 1;
+    /* it was due now, so it is in no slot: straight into its new one */
+    E->due[s] = d;
+    if (in_wheel(E, d)) {
+        size_t slot = (size_t)(d & (EW_WHEEL - 1));
+        E->wheel[slot * (size_t)E->words + (size_t)(s >> 6)] |= 1ULL << (s & 63);
+        E->summary[slot >> 6] |= 1ULL << (slot & 63);
+    } else if (heap_push(E, d, s) != 0) {
+        st->failed = true;
+    }
+}
+
+/* ---- the policy hooks ------------------------------------------------------- */
+
+static void warp_fini(void *self) {
+    ew_state *E = self;
+    if (E->t && E->ntouched) epoch_flush(E);
+    for (size_t k = 0; k < E->nk; k++) free(E->ks[k].code);
+    free(E->ks);
+    free(E->subs);
+    free(E->due);
+    free(E->now);
+    free(E->wheel);
+    free(E->heap);
+    free(E->rr);
+    free(E->blocks);
+    free(E->touched);
+    free(E->arena);
+}
+
+static int warp_init(void *self, sim_state *st) {
+    ew_state *E = self;
+    const sim_device *d = st->dev;
+    const sim_config *cfg = st->cfg;
+    E->wp = warp_get(cfg->policy.warp);
+    if (!E->wp) E->wp = warp_get(0);
+    E->t = st->t;
+    E->clock = d->clock_hz;
+    E->nsub = d->schedulers_per_sm;
+    E->nsubs = d->sms * E->nsub;
+    E->cur = -1;
+    E->armed = -1;
+    E->pending = INT64_MAX;
+    E->limit = cfg->policy.warp_issue_limit == 0 ? SIM_WARP_ISSUE_LIMIT
+             : cfg->policy.warp_issue_limit < 0 ? 0 : cfg->policy.warp_issue_limit;
+    E->epoch_len = cfg->policy.warp_epoch > 0 ? cfg->policy.warp_epoch : SIM_WARP_EPOCH;
+    if (d->mem_bandwidth > 0) {
+        double iv = (double)(1 << EW_FRAC) / d->mem_bandwidth;
+        E->mem_interval = iv < 1 ? 1 : (int64_t)(iv + 0.5);
+    }
+    trace_set_meta(st->t, "execution", "warp");
+    trace_set_meta(st->t, "warp", E->wp->name);
+
+    size_t cap = (size_t)d->warps_per_sm, ns = (size_t)E->nsubs;
+    E->words = (int32_t)((ns + 63) / 64);
+    E->subs = calloc(ns, sizeof *E->subs);
+    E->due = malloc(ns * sizeof *E->due);
+    E->now = calloc((size_t)E->words, sizeof *E->now);
+    E->wheel = calloc((size_t)EW_WHEEL * (size_t)E->words, sizeof *E->wheel);
+    E->rr = calloc((size_t)d->sms, sizeof *E->rr);
+    size_t nb = (size_t)d->sms * (size_t)d->blocks_per_sm;
+    E->blocks = malloc(nb * sizeof *E->blocks);
+    E->nk = st->nkernels;
+    E->ks = calloc(E->nk ? E->nk : 1, sizeof *E->ks);
+    E->touched = malloc((E->nk ? E->nk : 1) * sizeof *E->touched);
+    /* per sub-core, back to back: ready, info, ncs_key, ncs */
+    size_t per = cap * (sizeof(int64_t) + sizeof(warp_info) + 2 * sizeof(int32_t));
+    E->arena = malloc(ns * per);
+    if (!E->subs || !E->due || !E->now || !E->wheel || !E->rr || !E->blocks || !E->ks ||
+        !E->touched || !E->arena)
+        return -1;
+    char *a = E->arena;
+    for (size_t i = 0; i < ns; i++) {
+        warp_sub *w = &E->subs[i];
+        w->greedy = w->last = -1;
+        w->ready = (int64_t *)(void *)a; a += cap * sizeof(int64_t);
+        w->info = (warp_info *)(void *)a; a += cap * sizeof(warp_info);
+        w->ncs_key = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
+        w->ncs = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
+        E->due[i] = INT64_MAX;
+    }
+    for (size_t b = 0; b < nb; b++) E->blocks[b].next_free = b + 1 < nb ? (int32_t)b + 1 : -1;
+    E->free_block = 0;
+
+    for (size_t k = 0; k < E->nk; k++) {
+        ew_kernel *K = &E->ks[k];
+        const sim_op *o = &cfg->ops[st->ks[k].op];
+        K->blocks = st->ks[k].blocks;
+        K->first_cycle = -1;
+        K->budget = o->budget > 0 ? o->budget : 1;
+        const sim_program *p = o->program;
+        if (!p) continue;
+        int64_t len = 0;
+        for (size_t j = 0; j < p->nbody; j++) len += p->body[j].count;
+        K->len = (int32_t)len;
+        K->mem_span = (int64_t)(p->mem_requests > 1 ? p->mem_requests - 1 : 0) * E->mem_interval;
+        K->code = malloc((size_t)len * sizeof *K->code);
+        if (!K->code) return -1;
+        int64_t at = 0;
+        for (size_t j = 0; j < p->nbody; j++) {
+            int32_t c = p->body[j].iclass;
+            uint32_t code = (uint32_t)class_latency(d, p, c) << 1 | (c == SIM_ICLASS_MEM);
+            for (int32_t n = 0; n < p->body[j].count; n++) K->code[at++] = code;
+        }
+        /* persistent threads: the op's blocks' work, split evenly (QAWS §V-A) */
+        int64_t total = o->blocks * p->repeat;
+        K->per_block = total / K->blocks;
+        K->extra = total % K->blocks;
+    }
+    return 0;
+}
+
+static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t index, int32_t sm,
+                              int64_t start) {
+    ew_state *E = self;
+    ew_kernel *K = &E->ks[k];
+    const sim_kstate *SK = &st->ks[k];
+    if (!K->code) {
+        int64_t dur = SK->nblock_time == 1 ? SK->block_time[0]
+                                           : SK->block_time[(size_t)index % SK->nblock_time];
+        return start + dur;
+    }
+    int64_t c = cycle_of_ns(E, start);
+    if (c <= E->cur) c = E->cur + 1;
+    if (K->first_cycle < 0) K->first_cycle = c;
+    int32_t b = E->free_block;
+    if (b < 0) {              /* cannot happen: blocks_per_sm bounds residency */
+        st->failed = true;
+        return start;
+    }
+    E->free_block = E->blocks[b].next_free;
+    ew_block *B = &E->blocks[b];
+    B->kernel = k;
+    B->sm = sm;
+    B->warps_left = SK->need.warps;
+    B->end = c;
+    /* ee.c adds the block's record right after this call */
+    B->rec = (int64_t)st->blocks_flushed + (int64_t)st->t->blocks.n;
+    int64_t iters = K->per_block + (index < K->extra);
+    if (iters == 0) {         /* more persistent blocks than work: nothing to run */
+        B->warps_left = 0;
+        st->failed = true;
+        return start;
+    }
+    for (int32_t i = 0; i < SK->need.warps; i++) {
+        /* QAWS §II: warps dealt to the sub-cores round-robin */
+        int32_t j = E->rr[sm];
+        E->rr[sm] = j + 1 == E->nsub ? 0 : j + 1;
+        int32_t s = sm * E->nsub + j;
+        warp_sub *w = &E->subs[s];
+        int32_t n = w->n++;
+        w->ready[n] = c;
+        w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
+                                  .iters = iters, .wid = E->next_wid++ };
+        if (c < E->due[s] && set_due(E, s, c) != 0) st->failed = true;
+    }
+    wake_at(E, st, c);
+    return SIM_END_LATER;
+}
+
+/* The cycle's event only arms it: the cycle runs at the end of its instant
+ * (instant_end), after the blocks placed in that instant have joined. */
+static void warp_on_event(void *self, sim_state *st, const sim_event *ev) {
+    ew_state *E = self;
+    (void)st;
+    E->armed = ev->b;
+    E->pending = INT64_MAX;
+    E->pending_id = 0;
+}
+
+/* Run cycle c: every sub-core due in it, in ascending order. */
+static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
+    uint64_t *now = E->now;
+    if (in_wheel(E, c)) {
+        size_t slot = (size_t)(c & (EW_WHEEL - 1));
+        uint64_t *w = E->wheel + slot * (size_t)E->words;
+        for (int32_t i = 0; i < E->words; i++) {
+            now[i] = w[i];
+            w[i] = 0;
+        }
+        E->summary[slot >> 6] &= ~(1ULL << (slot & 63));
+    }
+    while (heap_top(E) == c) {
+        int32_t s = E->heap[0].s;
+        now[s >> 6] |= 1ULL << (s & 63);
+        heap_pop(E);
+    }
+    E->cur = c;
+    if (c / E->epoch_len != E->epoch) {
+        epoch_flush(E);
+        E->epoch = c / E->epoch_len;
+    }
+    /* the next sub-core's warps are fetched into the cache while this one
+     * runs (a full GPU's warps do not fit in L1) */
+    int32_t s = -1;
+    for (int32_t i = 0; i < E->words; i++) {
+        while (now[i]) {
+            int32_t n = i * 64 + __builtin_ctzll(now[i]);
+            now[i] &= now[i] - 1;
+            const warp_sub *nw = &E->subs[n];
+            __builtin_prefetch(nw->ready);
+            __builtin_prefetch(nw->ready + 8);
+            if (nw->greedy >= 0) __builtin_prefetch(&nw->info[nw->greedy]);
+            if (s >= 0) run_subcore(E, st, s, c);
+            s = n;
+        }
+    }
+    if (s >= 0) run_subcore(E, st, s, c);
+}
+
+/* The armed cycle runs once its instant is over; so do the cycles after it
+ * that begin before anything else happens (the next event, or the host's
+ * next action, at `horizon`): nothing can place a block before them. A
+ * cycle that begins at the horizon waits for its own event, so that blocks
+ * placed then take part in it. */
+static void warp_instant_end(void *self, sim_state *st, int64_t t, int64_t horizon) {
+    ew_state *E = self;
+    (void)t;
+    int64_t c = E->armed;
+    if (c < 0) return;
+    E->armed = -1;
+    /* a block placed in this instant may have asked for this very cycle */
+    if (E->pending == c) {
+        if (E->pending_id) sim_engine_cancel(&st->eng, E->pending_id);
+        E->pending = INT64_MAX;
+        E->pending_id = 0;
+    }
+    for (;;) {
+        run_cycle(E, st, c);
+        if (st->failed) return;
+        int64_t nx = next_due(E);
+        if (nx == INT64_MAX) return;
+        int64_t tn = ns_of_cycle(E, nx), te = sim_engine_next_time(&st->eng);
+        if (tn >= horizon || tn >= te) {
+            wake_at(E, st, nx);
+            return;
+        }
+        c = nx;
+    }
+}
+
+const exec_policy exec_warp = {
+    .name = "warp",
+    .doc = "warp-level timing: blocks run their kernel's program on the SM's sub-cores under "
+           "policy.warp (QAWS paper §II, §IV)",
+    .state_size = sizeof(ew_state),
+    .ends_later = true,
+    .check = warp_check,
+    .init = warp_init,
+    .fini = warp_fini,
+    .block_end = warp_block_end,
+    .on_event = warp_on_event,
+    .instant_end = warp_instant_end,
+};
+
+static const char *const iclass_names[SIM_NICLASS] = {
+    [SIM_ICLASS_ALU] = "alu",
+    [SIM_ICLASS_SFU] = "sfu",
+    [SIM_ICLASS_SHARED] = "shared",
+    [SIM_ICLASS_MEM] = "mem",
+};
+
+const char *sim_iclass_name(int32_t iclass) {
+    return iclass >= 0 && iclass < SIM_NICLASS ? iclass_names[iclass] : NULL;
+}
+
+int32_t sim_iclass_find(const char *name) {
+    for (int32_t i = 0; name && i < SIM_NICLASS; i++)
+        if (strcmp(iclass_names[i], name) == 0) return i;
+    return -1;
+}

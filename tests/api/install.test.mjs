@@ -1,0 +1,88 @@
+// install.test.mjs -- `make install PREFIX=…` into a temporary prefix: the
+// binary, the dashboard, the shipped scenarios and the man page land there,
+// and the installed `schedlab serve`, started far from the checkout, finds
+// its web/ and scenarios/ (PREFIX/share/schedlab), also after the whole
+// prefix is moved elsewhere.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { cli, getJson, repo, startServer, tempDir } from './server.mjs';
+
+const build = process.env.SCHEDLAB_BUILD || 'build';
+const scenarioFiles = readdirSync(join(repo, 'scenarios')).filter((f) => f.endsWith('.json')).sort();
+let root, prefix;
+
+before(() => {
+  root = tempDir('install');
+  prefix = join(root, 'prefix');
+  const r = spawnSync('make', ['--no-print-directory', '-C', repo, `BUILD=${build}`, 'install', `PREFIX=${prefix}`],
+    { encoding: 'utf8' });
+  assert.equal(r.status, 0, `make install: ${r.stdout}${r.stderr}`);
+});
+after(() => rmSync(root, { recursive: true, force: true }));
+
+test('make install puts binary, dashboard, scenarios and man page under PREFIX', () => {
+  assert.ok(existsSync(join(prefix, 'bin/schedlab')));
+  const share = join(prefix, 'share/schedlab');
+  assert.deepEqual(readdirSync(join(share, 'scenarios')).sort(), scenarioFiles);
+  assert.equal(readFileSync(join(share, 'web/index.html'), 'utf8'), readFileSync(join(repo, 'web/index.html'), 'utf8'));
+  assert.ok(existsSync(join(share, 'web/vendor/chart.umd.min.js')), 'Chart.js is installed with the dashboard');
+  const v = cli(['--version'], { cwd: root });
+  const iv = spawnSync(join(prefix, 'bin/schedlab'), ['--version'], { encoding: 'utf8' });
+  assert.equal(iv.status, 0);
+  assert.equal(iv.stdout, v.stdout);
+});
+
+test('the man page is the --help texts, every command a section', () => {
+  const man = readFileSync(join(prefix, 'share/man/man1/schedlab.1'), 'utf8');
+  const version = cli(['--version']).stdout.split('\n')[0].replace('schedlab ', '');
+  assert.equal(man.split('\n')[0], `.TH SCHEDLAB 1 "" "schedlab ${version}" "User Commands"`);
+  // every command `schedlab --help` lists, in its order
+  const commands = cli(['--help']).stdout.split('\n').map((l) => /^  ([a-z][a-z-]*) /.exec(l)).filter(Boolean).map((m) => m[1]);
+  for (const c of ['simulate', 'import', 'export', 'replay', 'serve']) assert.ok(commands.includes(c), c);
+  const sections = man.split('\n').filter((l) => l.startsWith('.SS ')).map((l) => l.slice(4));
+  assert.deepEqual(sections, commands);
+  for (const c of [...commands, null]) {
+    const help = cli(c ? [c, '--help'] : ['--help']).stdout;
+    for (const line of help.split('\n').filter(Boolean)) {
+      const roff = line.replace(/\\/g, '\\e').replace(/^([.'])/, '\\&$1');
+      assert.ok(man.includes(`${roff}\n`), `${c || 'schedlab'} --help line missing from the man page: ${line}`);
+    }
+  }
+});
+
+async function servesFromPrefix(exe) {
+  const srv = await startServer({ exe });   // cwd: a fresh temporary folder
+  try {
+    const scn = await getJson(`${srv.base}/api/scenarios`);
+    assert.equal(scn.status, 200);
+    assert.equal(scn.body.scenarios.length, scenarioFiles.length);
+    const exps = await getJson(`${srv.base}/api/experiments`);
+    assert.equal(exps.body.experiments.length, scenarioFiles.length);
+    const page = await fetch(`${srv.base}/`);
+    assert.equal(page.status, 200);
+    assert.equal(await page.text(), readFileSync(join(repo, 'web/index.html'), 'utf8'));
+    assert.equal((await fetch(`${srv.base}/vendor/chart.umd.min.js`)).status, 200);
+    const web = realpathSync(join(exe, '../../share/schedlab/web'));
+    assert.ok(srv.stderr().includes(`, web ${web})\n`), srv.stderr());
+  } finally {
+    await srv.stop();
+  }
+}
+
+test('the installed schedlab serve works outside the checkout', async () => {
+  await servesFromPrefix(join(prefix, 'bin/schedlab'));
+});
+
+test('the installed tree can be moved whole', async () => {
+  const moved = join(root, 'moved');
+  renameSync(prefix, moved);
+  try {
+    await servesFromPrefix(join(moved, 'bin/schedlab'));
+  } finally {
+    renameSync(moved, prefix);
+  }
+});

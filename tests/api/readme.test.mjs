@@ -1,0 +1,151 @@
+// readme.test.mjs -- the README's "Command line" section, run as written.
+//
+// In a fresh temporary folder holding `./schedlab` (the binary under test),
+// `scenarios/` (the shipped ones) and `my-run.csv` (the nvprof CSV fixture of
+// tests/fixtures/make_fixtures.sh), with the default database ./schedlab.db:
+//
+//   - every line of the synopsis block is the binary's own: a line of
+//     `schedlab --help`, and `usage: <line>` heads `schedlab COMMAND --help`;
+//   - a ```json file=NAME block is written to NAME;
+//   - a ```console block runs command by command (`$ ` lines); each must
+//     print exactly the lines under it (stdout and stderr together) and
+//     nothing else; `echo $?` sees the previous command's exit status;
+//   - each line of the ```sh block (the typical session) must exit 0; the id
+//     `import` prints replaces the README's example id q7c2m0x9ab in the lines
+//     after it.
+//
+// Also: README and docs/ link only to files in the repository.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { bin, cli, fixture, repo, tempDir } from './server.mjs';
+
+const README = readFileSync(join(repo, 'README.md'), 'utf8');
+const EXAMPLE_ID = 'q7c2m0x9ab';
+
+// The fenced blocks of one `## ` section, in order: {info, lines}.
+function blocks(md, heading) {
+  const start = md.indexOf(`\n## ${heading}\n`);
+  assert.ok(start >= 0, `README has no "## ${heading}" section`);
+  const next = md.indexOf('\n## ', start + 1);
+  const body = md.slice(start, next < 0 ? md.length : next);
+  const out = [];
+  const re = /^```([^\n]*)\n([\s\S]*?)^```$/gm;
+  for (let m; (m = re.exec(body));) out.push({ info: m[1].trim(), lines: m[2].replace(/\n$/, '').split('\n') });
+  return out;
+}
+
+const section = blocks(README, 'Command line');
+let dir;
+let env;
+
+before(() => {
+  dir = tempDir('readme');
+  symlinkSync(bin, join(dir, 'schedlab'));
+  symlinkSync(join(repo, 'scenarios'), join(dir, 'scenarios'));
+  copyFileSync(fixture('nvprof.csv'), join(dir, 'my-run.csv'));
+  env = { ...process.env };
+  delete env.SCHEDLAB_DB;
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function sh(script) {
+  return spawnSync('bash', ['-c', script], { cwd: dir, env, encoding: 'utf8', maxBuffer: 256 << 20 });
+}
+
+test('the synopsis is the binary\'s own usage', () => {
+  const synopsis = section.find((b) => b.info === '');
+  assert.ok(synopsis, 'no synopsis block');
+  const main = cli(['--help']).stdout.split('\n');
+  const seen = [];
+  for (const line of synopsis.lines) {
+    assert.match(line, /^schedlab (\S+)/);
+    const cmd = line.split(' ')[1];
+    seen.push(cmd);
+    if (cmd === '--version') {
+      const v = cli(['--version']);
+      assert.equal(v.code, 0);
+      assert.match(v.stdout, /^schedlab \d+\.\d+\.\d+\n/);
+      assert.ok(main.some((l) => l.startsWith('  --version ')), '--version missing from schedlab --help');
+      continue;
+    }
+    assert.ok(main.includes(`  ${line.slice('schedlab '.length)}`), `not in schedlab --help: ${line}`);
+    const help = cli([cmd, '--help']);
+    assert.equal(help.code, 0, cmd);
+    assert.equal(help.stdout.split('\n')[0], `usage: ${line}`);
+  }
+  // every command the binary lists is in the README
+  const listed = main.filter((l) => /^  [a-z-]+ /.test(l) || l.startsWith('  --version')).map((l) => l.trim().split(' ')[0]);
+  assert.deepEqual(seen, listed);
+});
+
+test('the examples and the typical session run as the README says', () => {
+  let id = null;
+  let ran = 0;
+  const session = [];
+  for (const b of section) {
+    const file = /^json file=(\S+)$/.exec(b.info);
+    if (file) {
+      writeFileSync(join(dir, file[1]), `${b.lines.join('\n')}\n`);
+    } else if (b.info === 'console') {
+      const steps = [];
+      for (const l of b.lines) {
+        if (l.startsWith('$ ')) steps.push({ cmd: l.slice(2), want: [] });
+        else steps.at(-1).want.push(l);
+      }
+      const END = '@@schedlab-readme-end@@';
+      const script = ['prev=0', ...steps.map((s) => `(exit $prev); { ${s.cmd}\n} 2>&1; prev=$?; echo ${END}`)].join('\n');
+      const r = sh(script);
+      const got = r.stdout.split(`${END}\n`);
+      for (let i = 0; i < steps.length; i++) {
+        const want = steps[i].want.length ? `${steps[i].want.join('\n')}\n` : '';
+        assert.equal(got[i], want, `$ ${steps[i].cmd}`);
+        ran++;
+      }
+    } else if (b.info === 'sh') {
+      for (const raw of b.lines) {
+        const line = id ? raw.replaceAll(EXAMPLE_ID, id) : raw;
+        const r = sh(line);
+        assert.equal(r.status, 0, `${line}\n${r.stderr}`);
+        assert.equal(r.stderr, '', line);
+        if (/^\.\/schedlab import /.test(line)) {
+          assert.match(r.stdout, /^[a-z0-9]{10}\n$/, line);
+          id = r.stdout.trim();
+        }
+        session.push({ line, stdout: r.stdout });
+        ran++;
+      }
+    }
+  }
+  assert.ok(ran >= 8, `only ${ran} commands found in the README's Command line section`);
+  // the session did what its comments say
+  assert.deepEqual(session.map((s) => s.line.split(' ')[1]), ['simulate', 'import', 'export', 'replay', 'simulate']);
+  assert.equal(JSON.parse(readFileSync(join(dir, 'fig3.json'), 'utf8')).schema, 'schedlab-trace/1');
+  assert.ok(JSON.parse(readFileSync(join(dir, 'my-run.perfetto.json'), 'utf8')).traceEvents.length > 0);
+  const scn = JSON.parse(readFileSync(join(dir, 'my-run.scenario.json'), 'utf8'));
+  assert.equal(scn.device, 'rtx2080ti');
+  assert.ok(scn.variants.some((v) => v.name === 'round-robin'));
+  const last = JSON.parse(session.at(-1).stdout);
+  assert.equal(last.name, 'Replay of my-run.csv [round-robin]');
+  assert.equal(last.kernels.length, 2);
+  // the read commands made no database of the typo
+  assert.equal(existsSync(join(dir, 'typo.db')), false);
+});
+
+test('README and docs/ link only to files in the repository', () => {
+  const files = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  for (const f of files) {
+    const text = readFileSync(join(repo, f), 'utf8');
+    assert.ok(!text.includes('../shared'), `${f} points outside the repository (../shared)`);
+    for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1].split('#')[0];
+      if (!target || /^[a-z]+:/.test(target)) continue;   // in-page anchor or URL
+      const path = resolve(dirname(join(repo, f)), target);
+      assert.ok(path.startsWith(repo), `${f}: ${m[1]} is outside the repository`);
+      assert.ok(existsSync(path), `${f}: ${m[1]} does not exist`);
+    }
+  }
+});

@@ -1,0 +1,145 @@
+// replay.test.mjs -- issue 10: POST /api/runs/{run}/replay (a job: the
+// calibrated scenario simulated under every placement policy, a fidelity
+// report per simulated run) and GET /api/runs/{run}/fidelity, against a real
+// `schedlab serve`: on the shipped Fig. 3 run (a simulated run replays into
+// itself exactly), on an nvprof fixture, and on the real traces (each figure
+// printed, the issue's targets asserted).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+
+import { fixture, getJson, realTrace, startServer } from './server.mjs';
+
+const JSON_BODY = { 'Content-Type': 'application/json' };
+const RAW = { 'Content-Type': 'application/octet-stream' };
+
+let srv;
+let fig3Run;
+
+before(async () => {
+  srv = await startServer();
+  const { body } = await getJson(`${srv.base}/api/experiments`);
+  for (const e of body.experiments) {
+    const full = await getJson(`${srv.base}/api/experiments/${e.slug}`);
+    if (full.body.scenario_file === 'tx2-fig3-basic-rules.json') fig3Run = full.body.runs[0].run;
+  }
+  assert.ok(fig3Run);
+});
+
+after(async () => {
+  assert.equal(await srv.stop(), 0);
+});
+
+// POST the replay, follow its job to the end; the job's {status, result, error}.
+async function replay(run, body = {}) {
+  const r = await getJson(`${srv.base}/api/runs/${run}/replay`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(body) });
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  assert.match(r.body.url, /^\/api\/jobs\//);
+  for (let i = 0; i < 600; i++) {
+    const j = await getJson(`${srv.base}${r.body.url}`);
+    assert.equal(j.body.kind, 'replay');
+    if (!['queued', 'running'].includes(j.body.state)) return j.body;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('the replay job did not finish');
+}
+
+async function importFile(path, name) {
+  const r = await getJson(`${srv.base}/api/imports?name=${name}`, { method: 'POST', headers: RAW, body: readFileSync(path) });
+  assert.ok(r.status === 201 || r.status === 202, JSON.stringify(r.body));
+  if (r.status === 201) return r.body.run;
+  for (;;) {
+    const j = await getJson(`${srv.base}${r.body.url}`);
+    if (j.body.state === 'done') return j.body.result.run;
+    assert.ok(['queued', 'running'].includes(j.body.state), JSON.stringify(j.body));
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+test('a simulated run replays into itself: the hardware run is kept, every report is exact', async () => {
+  const job = await replay(fig3Run);
+  assert.equal(job.state, 'done', job.error);
+  assert.equal(job.status, 201);
+  const res = job.result;
+  assert.equal(res.measured, fig3Run);
+  assert.equal(res.device, 'tx2');
+  assert.match(res.device_why, /the trace's own device "tx2"/);
+  assert.deepEqual(res.runs.map((r) => r.name), ['most-room', 'round-robin']);
+  assert.equal(res.compare, `/compare?runs=${[fig3Run, ...res.runs.map((r) => r.run)].join(',')}`);
+  for (const r of res.runs) {
+    assert.deepEqual(r.fidelity, { ok: true, duration_error_median: 0, duration_error_p90: 0, start_error_median_share: 0, makespan_difference: 0 });
+    const { status, body: rep } = await getJson(`${srv.base}/api/runs/${r.run}/fidelity`);
+    assert.equal(status, 200);
+    assert.equal(rep.schema, 'schedlab-fidelity/1');
+    assert.equal(rep.replay, true);
+    assert.equal(rep.measured_run, fig3Run);
+    assert.equal(rep.simulated_run, r.run);
+    assert.equal(rep.kernels_matched, 6);
+    assert.equal(rep.blocks_compared, 18);
+    assert.equal(rep.blocks_same_sm, 18);
+    assert.equal(rep.kernels.length, 6);
+    assert.deepEqual(rep.worst, []);
+    for (const t of Object.values(rep.targets)) assert.equal(t.ok, true);
+  }
+  // the replay's experiment holds the simulations; K3 at 3.96 s as in Fig. 3
+  const { body: k } = await getJson(`${srv.base}/api/runs/${res.runs[0].run}/kernels`);
+  assert.equal(k.kernels.find((x) => x.name === 'K3').first_block, 3960000000);
+});
+
+test('the device: a preset by name; an unknown one, a bad body and an unknown run are refused', async () => {
+  const job = await replay(fig3Run, { device: 'v100' });
+  assert.equal(job.status, 201);
+  assert.equal(job.result.device, 'v100');
+  assert.equal(job.result.device_why, 'the preset v100, as asked');
+  const bad = await replay(fig3Run, { device: 'nope' });
+  assert.equal(bad.state, 'failed');
+  assert.equal(bad.status, 400);
+  assert.match(bad.error, /no preset named "nope"/);
+  const r = await getJson(`${srv.base}/api/runs/${fig3Run}/replay`, { method: 'POST', headers: JSON_BODY, body: '{"devise": "tx2"}' });
+  assert.equal(r.status, 400);
+  assert.match(r.body.error, /unknown key "devise"/);
+  const missing = await replay('zzzzzzzzzz');
+  assert.equal(missing.status, 404);
+  const f = await getJson(`${srv.base}/api/runs/zzzzzzzzzz/fidelity`);
+  assert.equal(f.status, 404);
+  const none = await getJson(`${srv.base}/api/runs/${fig3Run}/fidelity`);
+  assert.deepEqual([none.status, none.body], [200, { replay: false }]);
+});
+
+test('an nvprof log names its device in its Device column; a device no preset names needs one named', async () => {
+  const run = await importFile(fixture('nvprof.csv'), 'nvprof.csv');
+  const job = await replay(run);
+  assert.equal(job.status, 400);
+  assert.match(job.error, /names no preset|names no device/);
+  const ok = await replay(run, { device: 'pascal-gilman' });
+  assert.equal(ok.status, 201, ok.error);
+  for (const r of ok.result.runs) assert.equal(r.fidelity.ok, true, JSON.stringify(r.fidelity));
+});
+
+// The real traces: the issue's table, after.
+const REAL = [
+  ['nvprof_export_v18_ksched_rtx2080ti_timeline.prof', {}, 'NVIDIA GeForce RTX 2080 Ti'],
+  ['nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite', {}, 'Tesla T4'],
+  ['nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv', { device: 'pascal-gilman' }, 'pascal-gilman'],
+  ['nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv', { device: 'pascal-gilman' }, 'pascal-gilman'],
+];
+for (const [file, body, device] of REAL) {
+  test(`the real trace ${file} replays within the issue's targets`, async (t) => {
+    const path = realTrace(t, file);
+    if (!path) return;
+    const run = await importFile(path, file);
+    const job = await replay(run, body);
+    assert.equal(job.status, 201, job.error);
+    assert.equal(job.result.device, device);
+    const { body: rep } = await getJson(`${srv.base}/api/runs/${job.result.runs[0].run}/fidelity`);
+    const pct = (v) => `${(v * 100).toFixed(3)} %`;
+    console.log(`  ${file} on ${device}: duration error median ${pct(rep.duration_error_median)}, p90 ${pct(rep.duration_error_p90)}, `
+      + `start error median ${pct(rep.start_error_median_share)} of the span, makespan ${pct(rep.makespan_difference)}`);
+    assert.equal(rep.kernels_unmatched_measured, 0);
+    assert.ok(rep.duration_error_median <= 0.02);
+    assert.ok(rep.duration_error_p90 <= 0.10);
+    assert.ok(rep.start_error_median_share <= 0.01);
+    assert.ok(Math.abs(rep.makespan_difference) <= 0.02);
+    assert.equal(rep.ok, true);
+  });
+}

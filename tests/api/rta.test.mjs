@@ -1,0 +1,181 @@
+// rta.test.mjs -- `schedlab rta`, POST /api/rta, `schedlab sweep --shard` and
+// `schedlab merge` (issue 14): exact bounds of the GCAPS paper's Example 2,
+// the same answer from a scenario's tasks and over HTTP, one-line errors
+// that name the place, and shards that merge into the one-process sweep
+// byte for byte.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { cli, getJson, startServer, tempDir } from './server.mjs';
+
+const MS = 1e6;
+// Table 2 of the paper (§5.3), RM priorities, tau1, tau2, tau4 on core 0.
+const TABLE2 = {
+  schema: 'schedlab-taskset/1', cpus: 2, epsilon: '1ms', theta: '200us', time_slice: '1024us',
+  tasks: [
+    { name: 'tau1', cpu: 0, priority: 4, period: '80ms', cpu_segments: ['2ms', '4ms', '3ms'],
+      gpu_segments: [{ misc: '2ms', exec: '4ms' }, { misc: '2ms', exec: '2ms' }] },
+    { name: 'tau2', cpu: 0, priority: 3, period: '150ms', cpu_segments: ['40ms'] },
+    { name: 'tau3', cpu: 1, priority: 2, period: '190ms', cpu_segments: ['4ms', '30ms'],
+      gpu_segments: [{ misc: '5ms', exec: '80ms' }] },
+    { name: 'tau4', cpu: 0, priority: 1, period: '200ms', cpu_segments: ['16ms', '2ms'],
+      gpu_segments: [{ misc: '2ms', exec: '10ms' }] },
+  ],
+};
+const wcrts = (a) => Object.fromEntries(Object.entries(a.tasks).map(([k, v]) => [k, v.wcrt]));
+
+let dir;
+before(() => { dir = tempDir('rta'); });
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name, obj) {
+  const p = join(dir, name);
+  writeFileSync(p, typeof obj === 'string' ? obj : JSON.stringify(obj));
+  return p;
+}
+
+test('rta: Example 2 fails with RM GPU priorities and passes with the assigned ones', () => {
+  const r = cli(['rta', file('t2.json', TABLE2)]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.schema, 'schedlab-rta/1');
+  assert.deepEqual(Object.keys(out.analyses), ['tsg_rr_busy', 'tsg_rr_suspend', 'gcaps_busy',
+    'gcaps_suspend', 'gcaps_busy_gprio', 'gcaps_suspend_gprio']);
+  const gs = out.analyses.gcaps_suspend;
+  assert.equal(gs.schedulable, false);
+  assert.deepEqual(wcrts(gs), { tau1: 26 * MS, tau2: 58 * MS, tau3: 153 * MS, tau4: null });
+  const gp = out.analyses.gcaps_suspend_gprio;
+  assert.equal(gp.schedulable, true);
+  assert.equal(gp.gpu_priority_assigned, true);
+  assert.deepEqual(wcrts(gp), { tau1: 26 * MS, tau2: 75 * MS, tau3: 187 * MS, tau4: 143 * MS });
+  assert.deepEqual(Object.fromEntries(Object.entries(gp.tasks).map(([k, v]) => [k, v.gpu_priority])),
+    { tau1: 4, tau2: 3, tau3: 1, tau4: 2 });
+  // Lemma 1: tau1 = C + G + (L + θ)·2 others·(⌈4/1.024⌉ + ⌈2/1.024⌉) = 19 + 1.224·2·6 ms
+  assert.equal(out.analyses.tsg_rr_suspend.tasks.tau1.wcrt, 33688000);
+});
+
+test('rta: given GPU priorities are analysed as §6.4 says (D-based jitter)', () => {
+  const t = structuredClone(TABLE2);
+  [40, 30, 10, 20].forEach((g, i) => { t.tasks[i].gpu_priority = g; });
+  const out = JSON.parse(cli(['rta', file('t2g.json', t)]).stdout);
+  assert.equal(out.analyses.gcaps_suspend.schedulable, true);
+  assert.deepEqual(wcrts(out.analyses.gcaps_suspend), { tau1: 26 * MS, tau2: 75 * MS, tau3: 187 * MS, tau4: 143 * MS });
+});
+
+test('rta: a scenario with tasks gives the same analysis as the taskset', () => {
+  const seg = (t) => {
+    const out = [];
+    const g = t.gpu_segments || [];
+    t.cpu_segments.forEach((c, i) => {
+      out.push({ cpu: c });
+      if (g[i]) out.push({ gpu: g[i] });
+    });
+    return out;
+  };
+  const scn = {
+    schema: 'schedlab-scenario/1', name: 'Example 2', device: 'xavier-nx', cpus: 2,
+    policy: { contexts: 'gcaps', time_slice: '1024us', context_switch: '200us', runlist_update: '1ms' },
+    tasks: TABLE2.tasks.map((t) => ({ name: t.name, cpu: t.cpu, priority: t.priority, period: t.period,
+      mode: 'suspend', segments: seg(t) })),
+  };
+  const a = cli(['rta', file('scn.json', scn)]);
+  assert.equal(a.code, 0, a.stderr);
+  const b = cli(['rta', file('t2.json', TABLE2)]);
+  assert.equal(a.stdout, b.stdout);
+});
+
+test('rta: bad input exits 2 with one line naming the file and the place', () => {
+  const t = structuredClone(TABLE2);
+  t.tasks[2].period = '3xs';
+  const p = file('bad.json', t);
+  const r = cli(['rta', p]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, `schedlab: ${p}: tasks[2].period: "3xs" has an unknown unit "xs" (s, ms, us or ns)\n`);
+  const t2 = structuredClone(TABLE2);
+  t2.tasks[1].priority = 4;
+  const r2 = cli(['rta', file('dup.json', t2)]);
+  assert.equal(r2.code, 2);
+  assert.match(r2.stderr, /tasks\[1\]\.priority: 4 is also tasks\[0\]'s priority/);
+  const r3 = cli(['rta', file('junk.json', '{"cpus": 2,')]);
+  assert.equal(r3.code, 2);
+  assert.match(r3.stderr, /junk\.json:1:\d+: JSON: /);
+});
+
+test('POST /api/rta answers what the command prints; 400 names the place', async () => {
+  const srv = await startServer();
+  try {
+    const want = JSON.parse(cli(['rta', file('t2.json', TABLE2)]).stdout);
+    const post = (body) => getJson(`${srv.base}/api/rta`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await post(TABLE2);
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, want);
+    const t = structuredClone(TABLE2);
+    t.tasks[0].gpu_segments[1].exec = -1;
+    const e = await post(t);
+    assert.equal(e.status, 400);
+    assert.equal(e.body.error, 'taskset: tasks[0].gpu_segments[1].exec: must not be negative');
+  } finally {
+    await srv.stop();
+  }
+});
+
+const SPEC = {
+  schema: 'schedlab-sweep/1', name: 'shard test', seed: 11, tasksets: 60,
+  x: { param: 'tasks', values: [4, 10, 16] },
+};
+
+test('sweep --shard i/n then merge gives the one-process sweep byte for byte', () => {
+  const spec = file('spec.json', SPEC);
+  const db = join(dir, 'sweep.db');
+  const full = join(dir, 'full.json');
+  const one = cli(['sweep', spec, '--db', db, '-o', full]);
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(one.stdout, /^[a-z0-9]{10}\n$/);
+  const shards = [];
+  for (const i of [2, 0, 3, 1]) {   // any order, any thread count
+    const p = join(dir, `shard${i}.json`);
+    const r = cli(['sweep', spec, '--shard', `${i}/4`, '--threads', String(1 + (i % 2)), '-o', p]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    shards.push(p);
+  }
+  const merged = join(dir, 'merged.json');
+  const m = cli(['merge', ...shards, '--db', db, '-o', merged]);
+  assert.equal(m.code, 0, m.stderr);
+  assert.equal(readFileSync(merged, 'utf8'), readFileSync(full, 'utf8'));
+  const res = JSON.parse(readFileSync(full, 'utf8'));
+  assert.equal(res.schema, 'schedlab-sweep-result/1');
+  assert.deepEqual(res.x.values, [4, 10, 16]);
+  assert.equal(res.approaches.length, 6);
+  for (const a of res.approaches) assert.equal(res.schedulable[a].length, 3);
+  const missing = cli(['merge', shards[0], shards[1], '--db', db]);
+  assert.equal(missing.code, 2);
+  assert.equal(missing.stderr, 'schedlab: merge: the shards say there are 4 of them, 2 given\n');
+  const twice = cli(['merge', shards[0], shards[0], shards[1], shards[2], '--db', db]);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /given twice/);
+});
+
+test('a stored sweep is served at /api/experiments/{slug}/sweep', async () => {
+  const srv = await startServer();
+  try {
+    const r = cli(['sweep', file('spec2.json', { ...SPEC, tasksets: 10 }), '--db', srv.db]);
+    assert.equal(r.code, 0, r.stderr);
+    const slug = r.stdout.trim();
+    const e = await getJson(`${srv.base}/api/experiments/${slug}`);
+    assert.equal(e.status, 200);
+    assert.equal(e.body.source, 'sweep');
+    assert.deepEqual(e.body.runs, []);
+    const s = await getJson(`${srv.base}/api/experiments/${slug}/sweep`);
+    assert.equal(s.status, 200);
+    assert.equal(s.body.tasksets, 10);
+    assert.equal(s.body.schedulable.gcaps_suspend.length, 3);
+    const none = await getJson(`${srv.base}/api/experiments/nosuchslug/sweep`);
+    assert.equal(none.status, 404);
+  } finally {
+    await srv.stop();
+  }
+});

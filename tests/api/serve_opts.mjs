@@ -1,0 +1,108 @@
+// serve_opts.mjs -- `schedlab serve` with options of our choosing (issue 16
+// tests: tokens, budgets, upload caps, kills), on a free loopback port.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+
+import { bin, freePort, tempDir } from './server.mjs';
+
+export const JSON_BODY = { 'Content-Type': 'application/json' };
+export const RAW = { 'Content-Type': 'application/octet-stream' };
+
+// Start a server; resolves once /api/health answers (any status: a corrupt
+// database answers 503). `dir`/`db` reuse a database across restarts.
+export async function serve(args = [], { env = {}, dir = null, db = null, keep = false } = {}) {
+  dir = dir || tempDir('h16');
+  db = db || join(dir, 'test.db');
+  const port = await freePort();
+  const child = spawn(bin, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`schedlab serve exited ${child.exitCode}: ${stderr}`);
+    try {
+      await fetch(`${base}/api/health`);
+      break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) throw new Error(`schedlab serve did not answer: ${stderr}`);
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  return {
+    base, port, db, dir, child, pid: child.pid,
+    stderr: () => stderr,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill(signal);
+        await once(child, 'exit');
+      }
+      if (!keep) rmSync(dir, { recursive: true, force: true });
+      return child.exitCode;
+    },
+  };
+}
+
+export async function json(url, init) {
+  const r = await fetch(url, init);
+  const text = await r.text();
+  let body;
+  try { body = JSON.parse(text); } catch { body = text; }
+  return { status: r.status, headers: r.headers, body };
+}
+
+// Poll a job until it has ended; returns its last state object.
+export async function waitJob(base, id, { timeout = 120000 } = {}) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const r = await json(`${base}/api/jobs/${id}`);
+    if (r.status !== 200) throw new Error(`GET /api/jobs/${id}: ${r.status} ${JSON.stringify(r.body)}`);
+    if (!['queued', 'running'].includes(r.body.state)) return r.body;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${r.body.state}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+}
+
+// Bytes on a raw socket, for requests no HTTP client would send; resolves
+// with what came back before the server closed or `ms` passed.
+export function raw(port, data, ms = 3000) {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    let out = Buffer.alloc(0);
+    const done = () => { s.destroy(); resolve(out.toString('latin1')); };
+    const t = setTimeout(done, ms);
+    s.on('data', (d) => { out = Buffer.concat([out, d]); });
+    s.on('close', () => { clearTimeout(t); done(); });
+    s.on('error', () => { clearTimeout(t); done(); });
+    s.write(data);
+  });
+}
+
+// RSS of a process in KiB (Linux).
+import { readFileSync } from 'node:fs';
+export function rssKiB(pid) {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : 0;
+}
+
+// A scenario of one kernel of `blocks` blocks, with `variants` variants.
+export function scenario(blocks, { variants = 0, name = 'h16 test' } = {}) {
+  const s = {
+    schema: 'schedlab-scenario/1',
+    name,
+    device: 'tx2',
+    streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'K1', stream: 'S1', at: 0, blocks, threads: 256, block_time: '10us' }],
+  };
+  if (variants) {
+    s.variants = [];
+    for (let i = 0; i < variants; i++) s.variants.push({ name: `v${i}`, policy: { placement: i % 2 ? 'most-room' : 'round-robin' } });
+  }
+  return s;
+}

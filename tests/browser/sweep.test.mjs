@@ -1,0 +1,98 @@
+// A sweep experiment in the dashboard: `schedlab sweep` stores a small
+// sweep, `schedlab serve` serves it, and /experiments/{slug} draws it like
+// the GCAPS paper's Fig. 8: one line per approach, one point per x value,
+// the percentages of the stored counts.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startBrowser, ready, REPO } from './harness.mjs';
+
+const BIN = process.env.SCHEDLAB_BIN || path.join(REPO, 'schedlab');
+let dir;
+let child;
+let base;
+let br;
+let slug;
+let result;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-sweep-web-'));
+  const spec = path.join(dir, 'spec.json');
+  fs.writeFileSync(spec, JSON.stringify({
+    schema: 'schedlab-sweep/1', name: 'web sweep', seed: 7, tasksets: 40,
+    x: { param: 'tasks', values: [4, 8, 12] },
+    approaches: ['tsg_rr_suspend', 'gcaps_suspend', 'gcaps_suspend_gprio'],
+  }));
+  const db = path.join(dir, 't.db');
+  const r = spawnSync(BIN, ['sweep', spec, '--db', db, '-o', path.join(dir, 'r.json')], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  slug = r.stdout.trim();
+  result = JSON.parse(fs.readFileSync(path.join(dir, 'r.json'), 'utf8'));
+  const port = await freePort();
+  child = spawn(BIN, ['serve', '--db', db, '--port', String(port), '--scenarios', dir],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'ignore'] });
+  base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch { /* not yet */ }
+    if (i > 300) throw new Error('schedlab serve did not start');
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  br = await startBrowser();
+});
+
+after(async () => {
+  if (br) await br.close();
+  if (child && child.exitCode === null) child.kill('SIGTERM');
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a sweep experiment draws one series per approach and one point per x value', async () => {
+  const { page, problems } = br;
+  await page.goto(`${base}/experiments/${slug}`);
+  const st = await ready(page, 'sweep');
+  assert.deepEqual(st.sweep, { series: 3, points: 3 });
+  const drawn = await page.evaluate(() => {
+    const c = window.Chart.getChart(document.querySelector('#sweep-chart canvas'));
+    return { labels: c.data.labels, sets: c.data.datasets.map((d) => ({ label: d.label, data: d.data })) };
+  });
+  assert.deepEqual(drawn.labels, ['4', '8', '12']);
+  assert.deepEqual(drawn.sets.map((d) => d.label), ['tsg_rr_suspend', 'gcaps_suspend', 'gcaps_suspend_gprio']);
+  for (const d of drawn.sets) {
+    assert.deepEqual(d.data, result.schedulable[d.label].map((c) => Math.round((c / 40) * 1000) / 10));
+  }
+  assert.equal(await page.locator('#sweep-table tbody tr').count(), 3);
+  assert.deepEqual(problems, []);
+});
+
+test('the taskset form shows each task\'s bound per analysis (Example 2 of the paper)', async () => {
+  const { page, problems } = br;
+  await page.click('#rta-run');
+  await page.waitForFunction(() => window.schedlab.rta);
+  assert.deepEqual(await page.evaluate(() => window.schedlab.rta), { tasks: 4, analyses: 6 });
+  const row = (t) => page.locator('#rta-table tbody tr', { hasText: t }).first().locator('td');
+  // columns: task, tsg_rr_busy, tsg_rr_suspend, gcaps_busy, gcaps_suspend, *_gprio
+  assert.equal(await row('tau3').nth(4).textContent(), '153 ms');
+  assert.equal(await row('tau4').nth(4).textContent(), '—');
+  assert.equal(await row('tau4').nth(6).textContent(), '143 ms');
+  assert.equal(await row('schedulable').nth(5).textContent(), 'yes');
+  assert.deepEqual(problems, []);
+});

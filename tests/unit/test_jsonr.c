@@ -1,0 +1,194 @@
+/* test_jsonr.c -- the JSON reader helpers shared by the scenario, trace and
+ * taskset readers (server/jsonr.c), units (server/units.c) and the device
+ * object driven by simcore's field table (server/device_json.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../server/device_json.h"
+#include "../../server/jsonr.h"
+#include "../../server/trace_json.h"
+#include "../../server/units.h"
+
+static char err[512];
+static jr_ctx ctx(void) {
+    err[0] = '\0';
+    return (jr_ctx){"in.json", err, sizeof err, ""};
+}
+
+static json_t *js(const char *text) {
+    json_t *v = json_loads(text, JSON_DECODE_ANY, NULL);
+    assert_non_null(v);
+    return v;
+}
+
+static void test_paths_and_messages(void **state) {
+    (void)state;
+    char a[JR_PATH_MAX], b[JR_PATH_MAX];
+    assert_string_equal(jr_join(b, jr_index(a, "ops", 3), "threads"), "ops[3].threads");
+    assert_string_equal(jr_join(a, "", "device"), "device");
+    jr_ctx c = ctx();
+    assert_int_equal(jr_fail(&c, "ops[3]", "bad \"%s\"", "a\nb"), -1);
+    assert_string_equal(err, "in.json: ops[3]: bad \"a\\nb\"");
+    c.pfx = "variants[0] (\"v\"): ";
+    jr_fail(&c, "", "no path");
+    assert_string_equal(err, "in.json: variants[0] (\"v\"): no path");
+    c = ctx();
+    assert_null(jr_load(&c, "{\"a\":1,\n\"a\":2}", 14));
+    assert_non_null(strstr(err, "in.json:2:"));
+    jr_ctx quiet = {"x", NULL, 0, NULL};
+    assert_int_equal(jr_fail(&quiet, "p", "dropped"), -1);
+}
+
+static void test_keys_and_getters(void **state) {
+    (void)state;
+    static const char *const known[] = {"threads", "blocks", "block_time", NULL};
+    assert_string_equal(jr_suggest("thread", known, 3), "threads");
+    assert_null(jr_suggest("zzzzzz", known, 3));
+    json_t *o = js("{\"threads\":1,\"Blocks\":2}");
+    jr_ctx c = ctx();
+    assert_int_equal(jr_check_keys(&c, o, "ops[0]", known), -1);
+    assert_string_equal(err, "in.json: ops[0]: unknown key \"Blocks\" (did you mean \"blocks\"?)");
+    json_decref(o);
+    o = js("{\"zzzzzz\":1}");
+    jr_check_keys(&c, o, "", known);
+    assert_string_equal(err, "in.json: unknown key \"zzzzzz\" (known: threads, blocks, block_time)");
+    json_decref(o);
+
+    int64_t x;
+    json_t *v = js("1e3");
+    assert_int_equal(jr_get_count(&c, v, "n", 0, 5000, &x), 0);
+    assert_int_equal(x, 1000);
+    assert_int_equal(jr_get_count(&c, v, "n", 0, 10, &x), -1);
+    assert_string_equal(err, "in.json: n: 1000 is more than 10, the most this build accepts");
+    json_decref(v);
+    v = js("1.5");
+    jr_get_whole(&c, v, "n", &x);
+    assert_string_equal(err, "in.json: n: 1.5 is not a whole number");
+    json_decref(v);
+    v = js("\"\"");
+    const char *s;
+    assert_int_equal(jr_get_string(&c, v, "s", &s), 0);
+    assert_int_equal(jr_get_name(&c, v, "s", &s), -1);
+    assert_string_equal(err, "in.json: s: must not be empty");
+    json_decref(v);
+    o = js("{\"a\":null,\"b\":[]}");
+    assert_null(jr_opt(o, "a"));
+    assert_null(jr_opt(o, "c"));
+    assert_int_equal(jr_need_array(&c, jr_opt(o, "b"), "b"), 0);
+    assert_int_equal(jr_need_object(&c, jr_opt(o, "b"), "b"), -1);
+    assert_string_equal(err, "in.json: b: must be an object, not an array");
+    json_decref(o);
+}
+
+static int64_t qty(const char *text, units_kind k) {
+    json_t *v = js(text);
+    jr_ctx c = ctx();
+    int64_t x = -1;
+    bool cyc = false;
+    if (units_parse(&c, v, "q", k, &x, k == UNITS_DURATION ? &cyc : NULL)) x = -1;
+    json_decref(v);
+    return cyc ? -1000 - x : x;
+}
+
+static void test_units(void **state) {
+    (void)state;
+    assert_int_equal(qty("\"0.2s\"", UNITS_DURATION), 200000000);
+    assert_int_equal(qty("\"1.5ms\"", UNITS_DURATION), 1500000);
+    assert_int_equal(qty("\"13cycles\"", UNITS_DURATION), -1013);
+    assert_int_equal(qty("\"48KiB\"", UNITS_SIZE), 49152);
+    assert_int_equal(qty("\"48KB\"", UNITS_SIZE), 49152);
+    assert_int_equal(qty("\"12.5GB/s\"", UNITS_BANDWIDTH), INT64_C(13421772800));
+    /* binary prefixes: 25.6 x 2^30 is not a whole number of bytes */
+    assert_int_equal(qty("\"25.6GB/s\"", UNITS_BANDWIDTH), -1);
+    assert_int_equal(qty("\"1.3GHz\"", UNITS_FREQUENCY), INT64_C(1300000000));
+    assert_int_equal(qty("\"1.5ns\"", UNITS_DURATION), -1);
+    assert_string_equal(err, "in.json: q: \"1.5ns\" is not a whole number of nanoseconds");
+    assert_int_equal(qty("\"1.3 GHz/s\"", UNITS_FREQUENCY), -1);
+
+    int64_t out;
+    bool inexact;
+    assert_int_equal(units_scale_exact(15, 1000, 10, &out, &inexact), 0);
+    assert_int_equal(out, 1500);
+    assert_int_equal(units_scale_exact(15, 1, 10, &out, &inexact), -1);
+    assert_true(inexact);
+    assert_int_equal(units_scale_exact(INT64_MAX, 2, 1, &out, &inexact), -1);
+    assert_false(inexact);
+
+    sim_device d = *sim_preset_find("tx2");
+    jr_ctx c = ctx();
+    int64_t ns;
+    assert_int_equal(units_resolve(&c, (units_dur){13, true}, &d, "p", &ns), 0);
+    assert_int_equal(ns, 10);   /* 13 cycles at 1.3 GHz */
+    d.clock_hz = 0;
+    assert_int_equal(units_resolve(&c, (units_dur){13, true}, &d, "p", &ns), -1);
+    char b[32];
+    assert_string_equal(units_fmt_ns(b, sizeof b, 40000), "40us");
+    assert_string_equal(units_fmt_ns(b, sizeof b, 7), "7ns");
+}
+
+/* A device written out in full needs exactly the table's required keys. */
+static void test_device_from_table(void **state) {
+    (void)state;
+    const sim_device *tx2 = sim_preset_find("tx2");
+    json_t *o = json_object();
+    for (size_t i = 0; i < sim_device_nfields; i++) {
+        const sim_device_field *f = &sim_device_fields[i];
+        if (!f->required) continue;
+        if (f->type == SIM_DT_F64)
+            json_object_set_new(o, f->key, json_real(sim_device_get_f64(tx2, f)));
+        else
+            json_object_set_new(o, f->key, json_integer(sim_device_get_i64(tx2, f)));
+    }
+    jr_ctx c = ctx();
+    sim_device d;
+    if (dj_parse(&c, o, "device", NULL, &d)) fail_msg("%s", err);
+    assert_string_equal(d.name, "custom");
+    assert_int_equal(d.schedulers_per_sm, 4);
+    assert_int_equal(d.copy_engines, 1);
+    assert_int_equal(d.smem_per_sm, tx2->smem_per_sm);
+    assert_true(d.copy_bandwidth == tx2->copy_bandwidth);
+    json_object_del(o, "warp_size");
+    assert_int_equal(dj_parse(&c, o, "device", NULL, &d), -1);
+    assert_non_null(strstr(err, "in.json: device: missing \"warp_size\""));
+    json_decref(o);
+
+    /* the explicit order is checked by simcore, re-rooted at the path */
+    o = js("{\"preset\":\"tx2\",\"sm_order\":[1,1]}");
+    assert_int_equal(dj_parse(&c, o, "variants[0].device", tx2, &d), -1);
+    assert_string_equal(err, "in.json: variants[0].device.sm_order[1]: SM 1 appears twice; "
+                        "the order must list every SM once");
+    json_decref(o);
+
+    /* the trace JSON writer and reader agree through the same table */
+    json_t *w = tj_device_json(tx2);
+    assert_non_null(w);
+    assert_int_equal(tj_parse_device(&c, w, "device", &d), 0);
+    assert_memory_equal(&d, tx2, sizeof d);
+    json_object_set_new(w, "clock", json_string("1GHz"));
+    assert_int_equal(tj_parse_device(&c, w, "device", &d), -1);
+    assert_string_equal(err, "in.json: device.clock: expected a non-negative integer");
+    json_decref(w);
+
+    json_t *fields = dj_fields_json();
+    assert_int_equal(json_array_size(fields), sim_device_nfields);
+    json_t *f0 = json_array_get(fields, 0);
+    assert_string_equal(json_string_value(json_object_get(f0, "key")), sim_device_fields[0].key);
+    json_decref(fields);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_paths_and_messages),
+        cmocka_unit_test(test_keys_and_getters),
+        cmocka_unit_test(test_units),
+        cmocka_unit_test(test_device_from_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,399 @@
+/* test_replay_fidelity.c -- issue 10: replay reproduces what it replays.
+ *
+ *  - Round trip: every shipped scenario and each of its variants is
+ *    simulated, written as schedlab-trace/1, read back, replayed, and the
+ *    replay simulated under the same placement: kernels, every block (start,
+ *    end, SM) and every copy (start, end, engine) come out identical.
+ *  - Real traces (../shared/traces, SCHEDLAB_TRACES): imported, replayed
+ *    (device as the CLI picks it, or the preset the issue's table used
+ *    where the trace names none), simulated, and compared (fidelity.h):
+ *    median duration error <= 2 %, 90th percentile <= 10 %, median start
+ *    error <= 1 % of the span, makespan within 2 %. Each figure is printed.
+ *    A trace the model cannot meet is pinned as such: the report must say
+ *    why (the test lists it).
+ *  - Device names match presets by whole words ("tx2" is not in
+ *    "rtx2080ti"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../importers/importers.h"
+#include "../../server/fidelity.h"
+#include "../../server/replay.h"
+#include "../../server/scenario.h"
+#include "../../server/trace_json.h"
+#include "test_imp_util.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static void simulate(const scn_scenario *s, size_t run, trace *out) {
+    sim_config cfg;
+    char err[512] = "";
+    if (scn_config(s, run, &cfg, err, sizeof err) != 0) fail_msg("scn_config: %s", err);
+    trace_init(out);
+    if (sim_run(&cfg, out, err, sizeof err) != 0) fail_msg("sim_run: %s", err);
+}
+
+static scn_scenario *parse_json(const json_t *j) {
+    char *txt = json_dumps(j, JSON_COMPACT);
+    assert_non_null(txt);
+    scn_scenario *s = NULL;
+    char err[512] = "";
+    if (scn_parse(txt, strlen(txt), "replay", &s, err, sizeof err) != 0)
+        fail_msg("the replay does not parse: %s", err);
+    free(txt);
+    return s;
+}
+
+static int cmp_block(const void *a, const void *b) {
+    const trace_block *x = a, *y = b;
+    if (x->kernel != y->kernel) return x->kernel < y->kernel ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* ---- round trip ---------------------------------------------------------- */
+
+static void round_trip(const char *file, size_t run) {
+    char path[1024], err[1024] = "";
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+    scn_scenario *s = NULL;
+    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    trace a;
+    simulate(s, run, &a);
+    sim_config cfg;
+    assert_int_equal(scn_config(s, run, &cfg, err, sizeof err), 0);
+    const char *placement = sim_placement_name(cfg.policy.placement);
+
+    /* as `schedlab export` writes it and `import` reads it */
+    tj_buf b = {0};
+    assert_int_equal(tj_write_trace(&a, &b), 0);
+    trace a2;
+    trace_init(&a2);
+    if (tj_parse_trace(b.s, b.len, "trace.json", &a2, err, sizeof err) != 0) fail_msg("%s", err);
+    tj_buf_free(&b);
+
+    json_t *scn = NULL;
+    if (replay_scenario(&a2, file, NULL, &scn, err, sizeof err) != 0) fail_msg("%s", err);
+    scn_scenario *r = parse_json(scn);
+    int rr = strcmp(placement, sim_placement_name(0)) == 0 ? 0 : scn_find_run(r, placement);
+    assert_true(rr >= 0);
+    trace c;
+    simulate(r, (size_t)rr, &c);
+
+    /* the same schedule: kernels, blocks, copies */
+    assert_int_equal(c.kernels.n, a.kernels.n);
+    for (size_t i = 0; i < a.kernels.n; i++) {
+        const trace_kernel *x = &a.kernels.v[i], *y = &c.kernels.v[i];
+        assert_string_equal(trace_str_get(&a, x->name), trace_str_get(&c, y->name));
+        assert_int_equal(x->issue, y->issue);
+        assert_int_equal(x->first_block, y->first_block);
+        assert_int_equal(x->fully_dispatched, y->fully_dispatched);
+        assert_int_equal(x->end, y->end);
+    }
+    assert_int_equal(c.blocks.n, a.blocks.n);
+    qsort(a.blocks.v, a.blocks.n, sizeof *a.blocks.v, cmp_block);
+    qsort(c.blocks.v, c.blocks.n, sizeof *c.blocks.v, cmp_block);
+    for (size_t i = 0; i < a.blocks.n; i++) {
+        assert_int_equal(a.blocks.v[i].kernel, c.blocks.v[i].kernel);
+        assert_int_equal(a.blocks.v[i].index, c.blocks.v[i].index);
+        assert_int_equal(a.blocks.v[i].sm, c.blocks.v[i].sm);
+        assert_int_equal(a.blocks.v[i].start, c.blocks.v[i].start);
+        assert_int_equal(a.blocks.v[i].end, c.blocks.v[i].end);
+    }
+    /* time-sliced runs: the same pauses of preempted blocks */
+    assert_int_equal(c.pauses.n, a.pauses.n);
+    int64_t pa = 0, pc = 0;
+    for (size_t i = 0; i < a.pauses.n; i++) pa += a.pauses.v[i].end - a.pauses.v[i].start;
+    for (size_t i = 0; i < c.pauses.n; i++) pc += c.pauses.v[i].end - c.pauses.v[i].start;
+    assert_int_equal(pa, pc);
+    assert_int_equal(c.copies.n, a.copies.n);
+    for (size_t i = 0; i < a.copies.n; i++) {
+        const trace_copy *x = &a.copies.v[i], *y = &c.copies.v[i];
+        assert_string_equal(trace_str_get(&a, x->name), trace_str_get(&c, y->name));
+        assert_int_equal(x->start, y->start);
+        assert_int_equal(x->end, y->end);
+        assert_int_equal(x->engine, y->engine);
+    }
+    /* and the fidelity report says so */
+    fidelity f;
+    assert_int_equal(fidelity_compare(&a, &c, &f, err, sizeof err), 0);
+    assert_int_equal(f.nk, a.kernels.n);
+    assert_true(f.dur_median == 0 && f.dur_p90 == 0 && f.start_median == 0);
+    assert_true(f.makespan_diff == 0);
+    assert_int_equal(f.blocks_compared, a.blocks.n);
+    assert_int_equal(f.blocks_same_sm, a.blocks.n);
+    printf("  round trip %-36s %-12s %zu kernels, %zu blocks, %zu copies: identical\n", file,
+           scn_run_name(s, run), a.kernels.n, a.blocks.n, a.copies.n);
+    fidelity_free(&f);
+    json_decref(scn);
+    scn_free(r);
+    scn_free(s);
+    trace_free(&a);
+    trace_free(&a2);
+    trace_free(&c);
+}
+
+static void test_round_trip_every_shipped_scenario(void **state) {
+    (void)state;
+    char dir[1024];
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(dir, sizeof dir, "%s%sscenarios", root ? root : "", root ? "/" : "");
+    DIR *d = opendir(dir);
+    if (!d) fail_msg("cannot open %s (set SCHEDLAB_ROOT or run from the repository root)", dir);
+    char *files[128];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < 128) {
+        size_t l = strlen(e->d_name);
+        if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) files[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    assert_true(n >= 11);
+    size_t runs = 0, skipped = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[1200], err[512];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        scn_scenario *s = NULL;
+        if (scn_parse_file(path, &s, err, sizeof err) != 0) {
+            /* test_scenarios_shipped fails it; here it has no runs to replay */
+            printf("  round trip %-36s skipped: it does not parse in this build: %s\n", files[i],
+                   err);
+            free(files[i]);
+            continue;
+        }
+        size_t nr = scn_run_count(s);
+        bool tasks[64] = {false};
+        for (size_t r = 0; r < nr && r < 64; r++) {
+            /* real-time tasks (CPU segments, periods: issue 13) are not in a
+             * trace: the replay of such a run is its kernels as ops, not the
+             * tasks. GPU contexts are: a simulated run's meta names its
+             * driver policy and its pauses say how long each block was
+             * switched out, so time-sliced runs round-trip too. */
+            sim_config cfg;
+            if (scn_config(s, r, &cfg, err, sizeof err) != 0) fail_msg("%s", err);
+            tasks[r] = cfg.ntasks != 0;
+        }
+        for (size_t r = 0; r < nr; r++) {
+            if (r < 64 && tasks[r]) {
+                printf("  round trip %-36s %-12s skipped: its real-time tasks are not in a trace\n",
+                       files[i], scn_run_name(s, r));
+                skipped++;
+                continue;
+            }
+            round_trip(files[i], r);
+            runs++;
+        }
+        scn_free(s);
+        free(files[i]);
+    }
+    printf("  %zu runs of %zu shipped scenarios reproduced exactly (%zu runs of real-time tasks "
+           "skipped)\n", runs, n, skipped);
+    assert_true(runs >= 17);
+}
+
+/* Fig. 3: K3 shares its issue time with C2o and C3i, behind them in S1; a
+ * replay that put kernels before copies started it at 3.0 s, not 3.96 s. */
+static void test_fig3_k3_stays_behind_its_copies(void **state) {
+    (void)state;
+    round_trip("tx2-fig3-basic-rules.json", 0);
+}
+
+/* ---- device names -------------------------------------------------------- */
+
+static void test_device_names_match_whole_words(void **state) {
+    (void)state;
+    assert_string_equal(replay_preset_for("NVIDIA GeForce RTX 2080 Ti"), "rtx2080ti");
+    assert_string_equal(replay_preset_for("GeForce RTX 2080 Ti (0)"), "rtx2080ti");
+    assert_string_equal(replay_preset_for("NVIDIA Jetson TX2"), "tx2");
+    assert_string_equal(replay_preset_for("Tesla V100-SXM2-16GB"), "v100");
+    assert_string_equal(replay_preset_for("NVIDIA H100 80GB HBM3"), "h100");
+    assert_string_equal(replay_preset_for("Xavier NX"), "xavier-nx");
+    assert_null(replay_preset_for("GeForce GTX 1080 Ti"));
+    assert_null(replay_preset_for("xtx2 board"));
+    assert_null(replay_preset_for(""));
+}
+
+/* ---- block traces ---------------------------------------------------------- */
+
+/* A trace with block records (the globaltimer and examiner fixtures) replays
+ * with its measured block times, and the report compares it block by block:
+ * start and SM. */
+static void block_fixture(const char *name, const char *preset) {
+    size_t len = 0;
+    unsigned char *data = read_fixture(name, &len);
+    imp_file f = {name, data, len};
+    trace m;
+    trace_init(&m);
+    char err[1024] = "";
+    if (imp_import(IMP_UNKNOWN, &f, 1, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    free(data);
+    assert_true(m.blocks.n > 0);
+    json_t *scn = NULL;
+    replay_info info;
+    if (replay_scenario_info(&m, name, preset, &scn, &info, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(info.calibrated, 0);   /* every kernel has its blocks */
+    scn_scenario *s = parse_json(scn);
+    trace sim;
+    simulate(s, 0, &sim);
+    fidelity fi;
+    assert_int_equal(fidelity_compare(&m, &sim, &fi, err, sizeof err), 0);
+    assert_int_equal(fi.nk, m.kernels.n);
+    assert_int_equal(fi.blocks_compared, m.blocks.n);
+    json_t *rep = fidelity_json(&fi, &m, &sim, 10);
+    assert_int_equal(json_integer_value(json_object_get(rep, "blocks_compared")),
+                     (json_int_t)m.blocks.n);
+    printf("  %s on %s: %zu kernels, %zu blocks compared, %zu on the measured SM, block start "
+           "error median %lld ns; duration error median %.2f %%, p90 %.2f %%\n",
+           name, info.device, fi.nk, fi.blocks_compared, fi.blocks_same_sm,
+           (long long)fi.block_start_median, fi.dur_median * 100, fi.dur_p90 * 100);
+    json_decref(rep);
+    json_decref(scn);
+    fidelity_free(&fi);
+    scn_free(s);
+    trace_free(&sim);
+    trace_free(&m);
+}
+
+static void test_block_traces_compare_block_by_block(void **state) {
+    (void)state;
+    block_fixture("globaltimer.csv", "h100");
+    block_fixture("examiner.json", "h100");
+}
+
+/* ---- real traces --------------------------------------------------------- */
+
+typedef struct real {
+    const char *file;
+    const char *preset;      /* NULL: as the CLI picks it */
+    const char *device;      /* the device the replay must choose */
+    int meets;               /* 1: every target holds; 0: the report says why not */
+} real;
+
+static const real reals[] = {
+    {"nvprof_export_v18_ksched_rtx2080ti_timeline.prof", NULL, "NVIDIA GeForce RTX 2080 Ti", 1},
+    {"nvprof_export_v18_ksched_rtx2080ti_timeline.prof", "rtx2080ti", "rtx2080ti", 1},
+    {"nsys2024.5_export_pipit_cloverleaf_a100.sqlite", NULL, "NVIDIA A100-SXM4-80GB", 1},
+    {"nsys2024.5_export_pipit_cloverleaf_a100.sqlite", "h100", "h100", 1},
+    {"nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", NULL, "Tesla T4", 1},
+    {"nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", "rtx2080ti", "rtx2080ti", 1},
+    /* the CSVs name a GTX 1080 Ti, which no preset is: the issue's table
+     * replays them on pascal-gilman */
+    {"nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv", "pascal-gilman", "pascal-gilman", 1},
+    {"nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv", "pascal-gilman", "pascal-gilman", 1},
+};
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void check_real(const real *rt) {
+    size_t len = 0;
+    unsigned char *data = read_trace(rt->file, &len);
+    imp_file f = {rt->file, data, len};
+    trace m;
+    trace_init(&m);
+    char err[1024] = "";
+    if (imp_import(IMP_UNKNOWN, &f, 1, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    free(data);
+    json_t *scn = NULL;
+    replay_info info;
+    double t0 = now_s();
+    if (replay_scenario_info(&m, rt->file, rt->preset, &scn, &info, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_string_equal(info.device, rt->device);
+    scn_scenario *s = parse_json(scn);
+    trace sim;
+    simulate(s, 0, &sim);
+    double secs = now_s() - t0;
+    fidelity fi;
+    assert_int_equal(fidelity_compare(&m, &sim, &fi, err, sizeof err), 0);
+    printf("  %s on %s: %zu kernels; duration error median %.2f %% (alone %.2f %%), "
+           "p90 %.2f %% (alone %.2f %%); start error median %.4f %% of the span; makespan "
+           "%+.3f %%; launch latency %lld ns, copy gap %lld ns, %d passes, %.1f s\n",
+           rt->file, info.device, fi.nk, fi.dur_median * 100, info.alone_median * 100,
+           fi.dur_p90 * 100, info.alone_p90 * 100, fi.start_median_share * 100,
+           fi.makespan_diff * 100, (long long)info.launch_latency, (long long)info.copy_gap,
+           info.passes, secs);
+    assert_int_equal(fi.nk, m.kernels.n);
+    assert_int_equal(fi.unmatched_measured, 0);
+    json_t *rep = fidelity_json(&fi, &m, &sim, 10);
+    assert_non_null(rep);
+    if (rt->meets) {
+        assert_true(fi.dur_median <= FID_DUR_MEDIAN);
+        assert_true(fi.dur_p90 <= FID_DUR_P90);
+        assert_true(fi.start_median_share <= FID_START_MEDIAN);
+        assert_true(fabs(fi.makespan_diff) <= FID_MAKESPAN);
+        assert_true(json_is_true(json_object_get(rep, "ok")));
+    } else {
+        assert_true(json_is_false(json_object_get(rep, "ok")));
+        /* every missed target says why */
+        json_t *tg = json_object_get(rep, "targets");
+        const char *k;
+        json_t *v;
+        int missed = 0;
+        json_object_foreach(tg, k, v) {
+            if (json_is_true(json_object_get(v, "ok"))) continue;
+            missed++;
+            const char *why = json_string_value(json_object_get(v, "why"));
+            assert_non_null(why);
+            printf("    not met: %s\n", why);
+        }
+        assert_true(missed > 0);
+    }
+    /* a long replay stays quick (CloverLeaf: 1312 kernels, 38 M blocks: about
+     * 5 s here, several times that under ASan) */
+#if defined(__SANITIZE_ADDRESS__)
+    assert_true(secs < 300);
+#else
+    assert_true(secs < 60);
+#endif
+    json_decref(rep);
+    json_decref(scn);
+    fidelity_free(&fi);
+    scn_free(s);
+    trace_free(&sim);
+    trace_free(&m);
+}
+
+#define REAL_TEST(n) \
+    static void test_real_##n(void **state) { (void)state; check_real(&reals[n]); }
+REAL_TEST(0)
+REAL_TEST(1)
+REAL_TEST(2)
+REAL_TEST(3)
+REAL_TEST(4)
+REAL_TEST(5)
+REAL_TEST(6)
+REAL_TEST(7)
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_names_match_whole_words),
+        cmocka_unit_test(test_fig3_k3_stays_behind_its_copies),
+        cmocka_unit_test(test_round_trip_every_shipped_scenario),
+        cmocka_unit_test(test_block_traces_compare_block_by_block),
+        cmocka_unit_test(test_real_0),
+        cmocka_unit_test(test_real_1),
+        cmocka_unit_test(test_real_2),
+        cmocka_unit_test(test_real_3),
+        cmocka_unit_test(test_real_4),
+        cmocka_unit_test(test_real_5),
+        cmocka_unit_test(test_real_6),
+        cmocka_unit_test(test_real_7),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

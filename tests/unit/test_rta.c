@@ -1,0 +1,383 @@
+/* test_rta.c -- the GCAPS response-time analysis (simcore/rta.c): the
+ * paper's Example 2 / Table 2 with and without separate GPU priorities,
+ * and small hand-computed cases, one per lemma, with exact bounds. Times
+ * are written in ms (MS) so each case reads like the paper. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../simcore/rta.h"
+
+#define MS INT64_C(1000000)
+#define US INT64_C(1000)
+
+/* A task with up to 3 GPU segments, written inline. */
+typedef struct tdef {
+    int cpu, prio, gprio;
+    int64_t T, C;
+    int nseg;
+    int64_t misc[3], exec[3];
+    int be;
+} tdef;
+
+typedef struct tset {
+    rta_task t[16];
+    size_t n;
+    rta_taskset ts;
+} tset;
+
+static void build(tset *s, const tdef *d, size_t n, int cpus, int64_t eps, int64_t theta,
+                  int64_t L, rta_semantics sem) {
+    memset(s, 0, sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        static char names[16][8];
+        snprintf(names[i], sizeof names[i], "t%zu", i + 1);
+        s->t[i] = (rta_task){.name = names[i], .cpu = d[i].cpu, .priority = d[i].prio,
+                             .gpu_priority = d[i].gprio, .has_gpu_priority = d[i].gprio != 0,
+                             .best_effort = d[i].be != 0, .period = d[i].T, .deadline = d[i].T,
+                             .cpu_total = d[i].C, .cpu_segments = d[i].nseg + 1,
+                             .gpu_segments = d[i].nseg, .misc = d[i].misc, .exec = d[i].exec};
+    }
+    s->n = n;
+    s->ts = (rta_taskset){.tasks = s->t, .n = n, .cpus = cpus, .epsilon = eps, .theta = theta,
+                          .time_slice = L, .semantics = sem};
+}
+
+static bool run(const tset *s, rta_approach a, int64_t *wcrt, int32_t *gp) {
+    char err[256];
+    if (rta_check(&s->ts, err, sizeof err) != 0)
+        fail_msg("rta_check: %s", err);
+    rta_result r = {.wcrt = wcrt, .gpu_priority = gp};
+    rta_analyse(&s->ts, a, &r);
+    return r.schedulable;
+}
+
+/* ---- Example 2 / Table 2 (§5.3), self-suspension, ε = 1 ------------------- */
+
+static const tdef table2[] = {
+    {0, 4, 0, 80 * MS, 9 * MS, 2, {2 * MS, 2 * MS}, {4 * MS, 2 * MS}, 0},
+    {0, 3, 0, 150 * MS, 40 * MS, 0, {0}, {0}, 0},
+    {1, 2, 0, 190 * MS, 34 * MS, 1, {5 * MS}, {80 * MS}, 0},
+    {0, 1, 0, 200 * MS, 18 * MS, 1, {2 * MS}, {10 * MS}, 0},
+};
+
+static void test_table2_default_priorities_fail(void **state) {
+    (void)state;
+    tset s;
+    build(&s, table2, 4, 2, 1 * MS, 200 * US, 1 * MS, RTA_PRINTED);
+    int64_t w[4];
+    assert_false(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    /* gcaps-analysis.md §5, case (a): 26, 58, 153, > 200 */
+    assert_int_equal(w[0], 26 * MS);
+    assert_int_equal(w[1], 58 * MS);
+    assert_int_equal(w[2], 153 * MS);
+    assert_int_equal(w[3], RTA_FAILED);
+}
+
+static void test_table2_given_gpu_priorities_pass(void **state) {
+    (void)state;
+    tdef d[4];
+    memcpy(d, table2, sizeof d);
+    /* GPU priority τ1 > τ2 > τ4 > τ3 */
+    d[0].gprio = 40; d[1].gprio = 30; d[2].gprio = 10; d[3].gprio = 20;
+    tset s;
+    build(&s, d, 4, 2, 1 * MS, 200 * US, 1 * MS, RTA_PRINTED);
+    int64_t w[4];
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    /* case (b), D-based jitter (§6.4): 26, 75, 187, 143 */
+    assert_int_equal(w[0], 26 * MS);
+    assert_int_equal(w[1], 75 * MS);
+    assert_int_equal(w[2], 187 * MS);
+    assert_int_equal(w[3], 143 * MS);
+    /* ε = 0.5 gives the same verdicts */
+    build(&s, d, 4, 2, 500 * US, 200 * US, 1 * MS, RTA_PRINTED);
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    build(&s, table2, 4, 2, 500 * US, 200 * US, 1 * MS, RTA_PRINTED);
+    assert_false(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+}
+
+static void test_table2_audsley_finds_an_order(void **state) {
+    (void)state;
+    tset s;
+    build(&s, table2, 4, 2, 1 * MS, 200 * US, 1 * MS, RTA_PRINTED);
+    int64_t w[4];
+    int32_t gp[4];
+    assert_true(run(&s, RTA_GCAPS_SUSPEND_GPRIO, w, gp));
+    /* Lowest level first, lowest CPU priority first: τ4 cannot be lowest
+     * (143 only with τ3 below it), τ3 can: 187; then τ4 (its core's
+     * lowest), τ2, τ1. The order is the paper's τ1 > τ2 > τ4 > τ3. */
+    assert_int_equal(gp[2], 1);
+    assert_int_equal(gp[3], 2);
+    assert_int_equal(gp[1], 3);
+    assert_int_equal(gp[0], 4);
+    assert_int_equal(w[0], 26 * MS);
+    assert_int_equal(w[1], 75 * MS);
+    assert_int_equal(w[2], 187 * MS);
+    assert_int_equal(w[3], 143 * MS);
+}
+
+static void test_same_core_inversion_is_infeasible(void **state) {
+    (void)state;
+    tdef d[4];
+    memcpy(d, table2, sizeof d);
+    /* τ4 above τ1 on the GPU while both are on core 0 (§5.3) */
+    d[0].gprio = 10; d[1].gprio = 30; d[2].gprio = 20; d[3].gprio = 40;
+    tset s;
+    build(&s, d, 4, 2, 1 * MS, 200 * US, 1 * MS, RTA_PRINTED);
+    int64_t w[4];
+    rta_result r = {.wcrt = w};
+    rta_analyse(&s.ts, RTA_GCAPS_SUSPEND, &r);
+    assert_false(r.schedulable);
+    assert_true(r.order_inverted);
+    assert_int_equal(w[0], RTA_FAILED);
+}
+
+
+/* ---- Lemmas 1-3 (default driver, interleaving; best-effort contenders) -- */
+
+static void test_lemma1_interleaving_counts_best_effort(void **state) {
+    (void)state;
+    /* L = 1 ms, θ = 0.5 ms: each slice costs 1.5 ms per contender. τa has
+     * two contenders (τb and the best-effort task): 1.5 * 2 * ceil(5/1). */
+    const tdef d[] = {
+        {0, 2, 0, 100 * MS, 10 * MS, 1, {2 * MS}, {5 * MS}, 0},
+        {1, 1, 0, 200 * MS, 20 * MS, 1, {1 * MS}, {3500 * US}, 0},
+        {1, 0, 0, 50 * MS, 5 * MS, 1, {1 * MS}, {30 * MS}, 1},
+    };
+    tset s;
+    build(&s, d, 3, 2, 1 * MS, 500 * US, 1 * MS, RTA_PRINTED);
+    int64_t w[3];
+    for (int a = RTA_TSG_RR_BUSY; a <= RTA_TSG_RR_SUSPEND; a++) {
+        assert_true(run(&s, a, w, NULL));
+        assert_int_equal(w[0], 32 * MS);            /* 10 + 7 + 15 */
+        assert_int_equal(w[1], 36500 * US);         /* 20 + 4.5 + 1.5*2*ceil(3.5) */
+        assert_int_equal(w[2], RTA_NOT_ANALYSED);   /* M2 */
+    }
+}
+
+/* Case B: core 0 holds τh (prio 3, GPU) and τi (prio 1, GPU); core 1 τr
+ * (prio 4, GPU). L = 1 ms, θ = 0. R_r = 8, R_h = 18. */
+static const tdef caseB[] = {
+    {0, 3, 0, 50 * MS, 5 * MS, 1, {1 * MS}, {4 * MS}, 0},
+    {0, 1, 0, 200 * MS, 10 * MS, 1, {2 * MS}, {3 * MS}, 0},
+    {1, 4, 0, 100 * MS, 1 * MS, 1, {1 * MS}, {2 * MS}, 0},
+};
+
+static void test_lemma4_5_busy(void **state) {
+    (void)state;
+    tset s;
+    build(&s, caseB, 3, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    int64_t w[3];
+    assert_true(run(&s, RTA_TSG_RR_BUSY, w, NULL));
+    assert_int_equal(w[2], 8 * MS);
+    assert_int_equal(w[0], 18 * MS);
+    /* base 10 + 5 + 1*2*3 = 21; τh per job: C_h + G^m_h = 6 (Lemma 5) plus
+     * its 4 slices with |{τi, τr} ∪ {τh}| = 3 contenders (Lemma 4, M4):
+     * 21 + 18 = 39 */
+    assert_int_equal(w[1], 39 * MS);
+}
+
+static void test_lemma6_7_suspend(void **state) {
+    (void)state;
+    tset s;
+    build(&s, caseB, 3, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    int64_t w[3];
+    assert_true(run(&s, RTA_TSG_RR_SUSPEND, w, NULL));
+    /* Lemma 7: ceil((R + J)/50) * 6 with J = R_h - 6 = 12: 21 + 6 = 27 */
+    assert_int_equal(w[1], 27 * MS);
+}
+
+static void test_released_code_default_driver(void **state) {
+    (void)state;
+    tset s;
+    build(&s, caseB, 3, 2, 1 * MS, 0, 1 * MS, RTA_RELEASED_CODE);
+    int64_t w[3];
+    assert_true(run(&s, RTA_TSG_RR_BUSY, w, NULL));
+    /* N_id = 1 (τr in hp \ hpp) + 0 (its lp_set is positions 0..-1): per
+     * job of τh 1*1*4 + G_h 5 + C_h + G^m_h 6 = 15: 21 + 15 = 36 */
+    assert_int_equal(w[1], 36 * MS);
+    assert_true(run(&s, RTA_TSG_RR_SUSPEND, w, NULL));
+    /* J = T_h - 6 = 44: 21 + 2 * 6 = 33 */
+    assert_int_equal(w[1], 33 * MS);
+}
+
+/* ---- Lemmas 8-15 (GCAPS): case B plus a CPU-only τc (prio 2) on core 0,
+ * ε = 1 ms. R_r = 1 + 3 + 4ε = 8; R_h = 14 + one job of τr's
+ * G^{e*} = 4 (jitter 8 - 2) = 18. */
+static const tdef caseC[] = {
+    {0, 3, 0, 50 * MS, 5 * MS, 1, {1 * MS}, {4 * MS}, 0},
+    {0, 1, 0, 200 * MS, 10 * MS, 1, {2 * MS}, {3 * MS}, 0},
+    {1, 4, 0, 100 * MS, 1 * MS, 1, {1 * MS}, {2 * MS}, 0},
+    {0, 2, 0, 100 * MS, 10 * MS, 0, {0}, {0}, 0},
+};
+
+static void test_lemma8_to_12_busy(void **state) {
+    (void)state;
+    tset s;
+    build(&s, caseC, 4, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    int64_t w[4];
+    assert_true(run(&s, RTA_GCAPS_BUSY, w, NULL));
+    assert_int_equal(w[2], 8 * MS);
+    assert_int_equal(w[0], 18 * MS);
+    /* τc: C + B^C = 11 (Lemma 8: (0 + 1)ε even CPU-only), Lemma 12: τh's
+     * C_h + G^m_h = 6, Lemma 11: τr's G^{e*} = 4 (M5): 11 + 6 + 4 = 21 */
+    assert_int_equal(w[3], 21 * MS);
+    /* τi: 10 + 5 + 4ε = 19; τh: 6 + G^{e*}_h 6 (Lemma 10, first sum);
+     * τc: 10; τr: 4: 19 + 12 + 10 + 4 = 45 */
+    assert_int_equal(w[1], 45 * MS);
+}
+
+static void test_lemma13_to_15_suspend(void **state) {
+    (void)state;
+    tset s;
+    build(&s, caseC, 4, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    int64_t w[4];
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    /* τc: 11 + ceil((R + 12)/50) * (6 + 2ε) (Lemma 15) = 19 */
+    assert_int_equal(w[3], 19 * MS);
+    /* τi: 19 + Lemma 15 (J 12, W 8) + Lemma 13 same core (J 14, W 4) +
+     * τc 10 + Lemma 13 remote (J 6, W 4): 35, 45, then 57 */
+    assert_int_equal(w[1], 57 * MS);
+}
+
+static void test_released_code_gcaps_busy_cpu_only(void **state) {
+    (void)state;
+    tset s;
+    build(&s, caseC, 4, 2, 1 * MS, 0, 1 * MS, RTA_RELEASED_CODE);
+    int64_t w[4];
+    assert_true(run(&s, RTA_GCAPS_BUSY, w, NULL));
+    /* the released code charges τc for τh's busy-wait: C_h + G_h + 2ε = 12 */
+    assert_int_equal(w[3], 27 * MS);
+    assert_int_equal(w[1], 45 * MS);    /* a GPU-using τi: the same as printed */
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    assert_int_equal(w[3], 19 * MS);
+    assert_int_equal(w[1], 57 * MS);
+}
+
+static void test_first_failure_fails_the_rest(void **state) {
+    (void)state;
+    tdef d[4];
+    memcpy(d, caseC, sizeof d);
+    tset s;
+    build(&s, d, 4, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    s.t[0].deadline = 17 * MS;          /* R_h = 18 */
+    int64_t w[4];
+    assert_false(run(&s, RTA_GCAPS_BUSY, w, NULL));
+    assert_int_equal(w[2], 8 * MS);
+    assert_int_equal(w[0], RTA_FAILED);
+    assert_int_equal(w[3], RTA_FAILED);  /* M7: not analysed further */
+    assert_int_equal(w[1], RTA_FAILED);
+}
+
+static void test_check_messages(void **state) {
+    (void)state;
+    tdef d[4];
+    memcpy(d, table2, sizeof d);
+    d[3].prio = 4;
+    tset s;
+    build(&s, d, 4, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    char err[256];
+    assert_int_equal(rta_check(&s.ts, err, sizeof err), -1);
+    assert_string_equal(err, "tasks[3].priority: 4 is also tasks[0]'s priority (the analysis "
+                             "needs distinct priorities)");
+    build(&s, table2, 4, 1, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    assert_int_equal(rta_check(&s.ts, err, sizeof err), -1);
+    assert_string_equal(err, "tasks[2].cpu: 1 is not a core of 1 (cores are 0..cpus-1)");
+    assert_int_equal(rta_approach_parse("gcaps_busy_gprio"), RTA_GCAPS_BUSY_GPRIO);
+    assert_int_equal(rta_approach_parse("fmlp"), -1);
+}
+
+
+/* ---- the case study: Table 4 (§7.2) with a stated split ------------------
+ * Table 4 gives C_i and G_i only; the authors' code has one GPU segment per
+ * job (η^g = 1). With G^m = 2 ms of each G_i, ε = 1 ms, θ = 200 us,
+ * L = 1024 us and task 7 (graphics, best effort) on core 4, the verdicts
+ * are Table 5's: tsg_rr_busy fails at task 5, every other analysis passes,
+ * and task 1's tsg_rr bound is Table 5's 60 ms (59.96). The other printed
+ * bounds are not reproducible from Table 4 (see the closing note). */
+static const tdef table4[] = {
+    {1, 70, 0, 100 * MS, 1 * MS, 1, {2 * MS}, {8 * MS}, 0},
+    {2, 69, 0, 150 * MS, 2 * MS, 1, {2 * MS}, {10 * MS}, 0},
+    {2, 68, 0, 200 * MS, 67 * MS, 0, {0}, {0}, 0},
+    {1, 67, 0, 300 * MS, 12 * MS, 1, {2 * MS}, {13 * MS}, 0},
+    {1, 66, 0, 400 * MS, 2 * MS, 1, {2 * MS}, {14 * MS}, 0},
+    {4, 0, 0, 200 * MS, 4 * MS, 1, {2 * MS}, {42 * MS}, 1},
+    {4, 0, 0, 67 * MS, 4 * MS, 1, {2 * MS}, {25 * MS}, 1},
+};
+
+static void test_table4_case_study_verdicts(void **state) {
+    (void)state;
+    tset s;
+    build(&s, table4, 7, 6, 1 * MS, 200 * US, 1024 * US, RTA_PRINTED);
+    int64_t w[7];
+    assert_false(run(&s, RTA_TSG_RR_BUSY, w, NULL));
+    assert_int_equal(w[0], 59960 * US);     /* 11 + 1.224 * 5 others * ceil(8/1.024) */
+    assert_int_equal(w[1], 75200 * US);
+    assert_int_equal(w[2], 144440 * US);
+    assert_int_equal(w[3], 291816 * US);
+    assert_int_equal(w[4], RTA_FAILED);     /* "Failed" at task 5, as Table 5 */
+    assert_int_equal(w[5], RTA_NOT_ANALYSED);
+    static const int64_t want[][5] = {
+        {59960, 75200, 71000, 112560, 123680},       /* tsg_rr_suspend */
+        {15000, 28000, 82000, 56000, 76000},         /* gcaps_busy */
+        {15000, 28000, 74000, 56000, 76000},         /* gcaps_suspend */
+    };
+    for (int a = RTA_TSG_RR_SUSPEND; a <= RTA_GCAPS_SUSPEND_GPRIO; a++) {
+        assert_true(run(&s, a, w, NULL));
+        const int64_t *x = want[a == RTA_TSG_RR_SUSPEND ? 0 : (a - RTA_GCAPS_BUSY) % 2 + 1];
+        for (int i = 0; i < 5; i++)
+            assert_int_equal(w[i], x[i] * US);
+    }
+}
+
+
+/* M9: a taskset built to converge slowly (a higher-priority task using all
+ * but 1 ppm of the core, long deadlines below it) stops at the work budget
+ * with the open bounds failed, instead of holding the caller for hours. */
+static void test_work_budget(void **state) {
+    (void)state;
+    static rta_task t[40];
+    static const int64_t none[1] = {0};
+    for (int i = 0; i < 40; i++)
+        t[i] = (rta_task){.name = "x", .cpu = 0, .priority = 100 - i, .period = INT64_C(1000000000000000),
+                          .deadline = INT64_C(1000000000000000), .cpu_total = 1000000,
+                          .cpu_segments = 1, .misc = none, .exec = none};
+    t[0].period = t[0].deadline = 1000000;
+    t[0].cpu_total = 999999;
+    rta_taskset ts = {.tasks = t, .n = 40, .cpus = 1, .time_slice = 1000000};
+    char err[256];
+    assert_int_equal(rta_check(&ts, err, sizeof err), 0);
+    int64_t w[40];
+    rta_result r = {.wcrt = w};
+    rta_analyse(&ts, RTA_GCAPS_SUSPEND, &r);
+    assert_true(r.budget_exhausted);
+    assert_false(r.schedulable);
+    assert_int_equal(w[0], 999999);
+    assert_int_equal(w[39], RTA_FAILED);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table2_default_priorities_fail),
+        cmocka_unit_test(test_table2_given_gpu_priorities_pass),
+        cmocka_unit_test(test_table2_audsley_finds_an_order),
+        cmocka_unit_test(test_same_core_inversion_is_infeasible),
+        cmocka_unit_test(test_lemma1_interleaving_counts_best_effort),
+        cmocka_unit_test(test_lemma4_5_busy),
+        cmocka_unit_test(test_lemma6_7_suspend),
+        cmocka_unit_test(test_released_code_default_driver),
+        cmocka_unit_test(test_lemma8_to_12_busy),
+        cmocka_unit_test(test_lemma13_to_15_suspend),
+        cmocka_unit_test(test_released_code_gcaps_busy_cpu_only),
+        cmocka_unit_test(test_first_failure_fails_the_rest),
+        cmocka_unit_test(test_check_messages),
+        cmocka_unit_test(test_table4_case_study_verdicts),
+        cmocka_unit_test(test_work_budget),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,248 @@
+/* test_rta_io.c -- around the analysis: the schedlab-taskset/1 reader and a
+ * scenario's tasks (server/taskset.c), the taskset generator
+ * (simcore/rta_gen.c) and sweeps cut into shards (server/sweep.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../server/sweep.h"
+#include "../../server/taskset.h"
+#include "../../simcore/rta_gen.h"
+
+/* JSON written with ' for " */
+static char *jq(const char *src) {
+    char *s = strdup(src);
+    assert_non_null(s);
+    for (char *p = s; *p; p++)
+        if (*p == '\'')
+            *p = '"';
+    return s;
+}
+
+static int parse(const char *src, tset **out, char *err) {
+    char *j = jq(src);
+    int rc = tset_parse(j, strlen(j), "t.json", out, err, 512);
+    free(j);
+    return rc;
+}
+
+#define HEAD "{'schema': 'schedlab-taskset/1', 'cpus': 2, 'epsilon': '0.5ms', 'theta': '250us', " \
+             "'time_slice': 1000000, 'tasks': ["
+
+static void test_units_are_exact(void **state) {
+    (void)state;
+    char err[512] = "";
+    tset *t;
+    int rc = parse(HEAD "{'name': 'a', 'cpu': 1, 'priority': 50, 'period': '0.1s', "
+                   "'deadline': '99.5ms', 'cpu_segments': ['1ms', '250us', '3ns', 7], "
+                   "'gpu_segments': [{'misc': '1.5us', 'exec': '2ms'}]},"
+                   "{'cpu': 0, 'best_effort': true, 'period': '1s', 'cpu_segments': ['1ms']}]}",
+                   &t, err);
+    if (rc)
+        fail_msg("%s", err);
+    const rta_taskset *ts = tset_rta(t);
+    assert_int_equal(ts->n, 2);
+    assert_int_equal(ts->epsilon, 500000);
+    assert_int_equal(ts->theta, 250000);
+    assert_int_equal(ts->time_slice, 1000000);
+    assert_int_equal(ts->tasks[0].period, 100000000);
+    assert_int_equal(ts->tasks[0].deadline, 99500000);
+    assert_int_equal(ts->tasks[0].cpu_total, 1000000 + 250000 + 3 + 7);
+    assert_int_equal(ts->tasks[0].cpu_segments, 4);
+    assert_int_equal(ts->tasks[0].gpu_segments, 1);
+    assert_int_equal(ts->tasks[0].misc[0], 1500);
+    assert_int_equal(ts->tasks[0].exec[0], 2000000);
+    assert_string_equal(ts->tasks[1].name, "t2");
+    assert_true(ts->tasks[1].best_effort);
+    assert_int_equal(ts->tasks[1].deadline, 1000000000);
+    tset_free(t);
+}
+
+static void expect(const char *src, const char *want) {
+    char err[512] = "";
+    tset *t = (tset *)err;
+    assert_int_equal(parse(src, &t, err), -1);
+    assert_null(t);
+    assert_string_equal(err, want);
+}
+
+static void test_errors_name_the_place(void **state) {
+    (void)state;
+    expect(HEAD "{'cpu': 0, 'priority': 1, 'period': '3xs'}]}",
+           "t.json: tasks[0].period: \"3xs\" has an unknown unit \"xs\" (s, ms, us or ns)");
+    expect(HEAD "{'cpu': 0, 'priority': 1, 'period': '10ms', 'cpu_segments': ['0.5ns']}]}",
+           "t.json: tasks[0].cpu_segments[0]: \"0.5ns\" is not a whole number of nanoseconds");
+    expect(HEAD "{'cpu': 2, 'priority': 1, 'period': '10ms'}]}",
+           "t.json: tasks[0].cpu: 2 is out of range (0..1)");
+    expect(HEAD "{'cpu': 0, 'priority': 1, 'period': '10ms', 'deadline': '11ms', "
+           "'cpu_segments': ['1ms']}]}",
+           "t.json: tasks[0].deadline: must be positive and at most the period (constrained "
+           "deadlines)");
+    expect(HEAD "{'cpu': 0, 'best_effort': true, 'priority': 3, 'period': '10ms'}]}",
+           "t.json: tasks[0].priority: a best-effort task has no real-time priority; leave it out");
+    expect(HEAD "{'cpu': 0, 'priority': 1, 'period': '10ms', 'cpu_segments': ['1ms'], "
+           "'gpu_segments': [{'misc': '1ms'}]}]}",
+           "t.json: tasks[0].gpu_segments[0].exec: missing (a duration: a number of ns or a "
+           "string like \"2.5ms\")");
+    expect(HEAD "{'cpu': 0, 'priority': 1, 'period': '10ms', 'cpu_segmnts': []}]}",
+           "t.json: tasks[0].cpu_segmnts: unknown key (known: name, cpu, priority, gpu_priority, "
+           "period, deadline, best_effort, cpu_segments, gpu_segments)");
+    expect(HEAD "{'name': 'x', 'cpu': 0, 'priority': 1, 'period': '10ms', 'cpu_segments': [1]},"
+           "{'name': 'x', 'cpu': 0, 'priority': 2, 'period': '10ms', 'cpu_segments': [1]}]}",
+           "t.json: tasks[1].name: \"x\" is also tasks[0]'s name");
+    expect("{'schema': 'schedlab-trace/1'}",
+           "t.json: schema: expected \"schedlab-taskset/1\" (or a \"schedlab-scenario/1\" with "
+           "tasks), got \"schedlab-trace/1\"");
+    expect("{'schema': 'schedlab-scenario/1', 'tasks': [{'cpu': 0, 'priority': 1, 'period': "
+           "'10ms', 'segments': [{'gpu': {'misc': '1ms', 'ops': []}}]}]}",
+           "t.json: tasks[0].segments[0].gpu: the analysis needs the segment's \"exec\" (its "
+           "pure GPU WCET); \"ops\" alone has no bound");
+}
+
+static void test_scenario_tasks(void **state) {
+    (void)state;
+    char err[512] = "";
+    tset *t;
+    int rc = parse("{'schema': 'schedlab-scenario/1', 'name': 'x', 'cpus': 2, 'policy': "
+                   "{'contexts': 'gcaps', 'runlist_update': '1ms', 'context_switch': '200us'}, "
+                   "'tasks': [{'name': 'a', 'cpu': 1, 'priority': 9, 'period': '50ms', 'offset': "
+                   "'1ms', 'mode': 'busy', 'segments': [{'cpu': '1ms'}, {'gpu': {'misc': '2ms', "
+                   "'exec': '8ms'}}, {'cpu': '3ms'}]}]}",
+                   &t, err);
+    if (rc)
+        fail_msg("%s", err);
+    const rta_taskset *ts = tset_rta(t);
+    assert_int_equal(ts->time_slice, 1024000);   /* the contexts issue's default */
+    assert_int_equal(ts->epsilon, 1000000);
+    assert_int_equal(ts->theta, 200000);
+    assert_int_equal(ts->tasks[0].cpu_total, 4000000);
+    assert_int_equal(ts->tasks[0].cpu_segments, 2);
+    assert_int_equal(ts->tasks[0].exec[0], 8000000);
+    tset_free(t);
+}
+
+/* ---- generator ------------------------------------------------------------ */
+
+static void test_generator_is_deterministic_and_in_range(void **state) {
+    (void)state;
+    static rta_gen_buf a, b;
+    rta_gen_params p;
+    rta_gen_defaults(&p);
+    char err[256];
+    assert_int_equal(rta_gen_check(&p, err, sizeof err), 0);
+    for (uint64_t k = 0; k < 200; k++) {
+        rta_taskset x = {0}, y = {0};
+        size_t n = rta_gen_taskset(&p, 9, 3, k, &a, &x);
+        assert_int_equal(rta_gen_taskset(&p, 9, 3, k, &b, &y), n);
+        assert_true(n >= 12 && n <= 24);              /* 4 CPUs x [3, 6] */
+        int64_t util[4] = {0};                         /* ppm of a core */
+        for (size_t i = 0; i < n; i++) {
+            const rta_task *t = &x.tasks[i];
+            assert_int_equal(t->period, y.tasks[i].period);
+            assert_int_equal(t->cpu_total, y.tasks[i].cpu_total);
+            assert_true(t->period >= 30000000 && t->period <= 500000000);
+            assert_true(t->period % 1000000 == 0);
+            assert_true(t->gpu_segments >= 0 && t->gpu_segments <= 3);
+            int64_t e = t->cpu_total;
+            for (int j = 0; j < t->gpu_segments; j++) {
+                assert_int_equal(t->misc[j], y.tasks[i].misc[j]);
+                e += t->misc[j] + t->exec[j];
+            }
+            assert_true(t->cpu >= 0 && t->cpu < 4);
+            util[t->cpu] += e * 1000000 / t->period;
+            for (size_t h = 0; h < i; h++)       /* RM: distinct, shorter period higher */
+                if (x.tasks[h].period < t->period)
+                    assert_true(x.tasks[h].priority > t->priority);
+        }
+        for (int c = 0; c < 4; c++)              /* [0.40, 0.60], each task at least 0.01 */
+            assert_true(util[c] >= 399000 && util[c] <= 601000 + 60000);
+    }
+    /* another index, another taskset */
+    rta_taskset x = {0}, y = {0};
+    rta_gen_taskset(&p, 9, 3, 0, &a, &x);
+    rta_gen_taskset(&p, 9, 3, 1, &b, &y);
+    assert_true(x.n != y.n || x.tasks[0].period != y.tasks[0].period ||
+                x.tasks[0].cpu_total != y.tasks[0].cpu_total);
+}
+
+/* ---- sweeps ---------------------------------------------------------------- */
+
+static const char spec_src[] =
+    "{'schema': 'schedlab-sweep/1', 'name': 's', 'seed': 3, 'tasksets': 37, "
+    "'x': {'param': 'util_per_cpu', 'values': [0.2, 0.5, 0.8]}, "
+    "'approaches': ['tsg_rr_busy', 'gcaps_suspend_gprio']}";
+
+static void test_shards_sum_to_the_sweep(void **state) {
+    (void)state;
+    char *j = jq(spec_src), err[512];
+    sweep_spec *s;
+    if (sweep_spec_parse(j, strlen(j), "s.json", &s, err, sizeof err))
+        fail_msg("%s", err);
+    free(j);
+    json_t *full, *sh[5];
+    assert_int_equal(sweep_run(s, 0, 1, 2, &full, NULL, err, sizeof err), 0);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(sweep_run(s, i, 5, 1 + i % 2, &sh[i], NULL, err, sizeof err), 0);
+    json_t *m;
+    json_t *order[5] = {sh[3], sh[1], sh[4], sh[0], sh[2]};
+    assert_int_equal(sweep_merge(order, 5, &m, err, sizeof err), 0);
+    char *a = sweep_text(full), *b = sweep_text(m);
+    assert_string_equal(a, b);
+    json_t *c = json_object_get(json_object_get(full, "schedulable"), "tsg_rr_busy");
+    assert_int_equal(json_array_size(c), 3);
+    /* more utilisation, fewer schedulable tasksets */
+    assert_true(json_integer_value(json_array_get(c, 0)) >= json_integer_value(json_array_get(c, 2)));
+    json_decref(m);
+    assert_int_equal(sweep_merge(sh, 4, &m, err, sizeof err), -1);
+    assert_null(m);
+    assert_string_equal(err, "merge: the shards say there are 5 of them, 4 given");
+    free(a);
+    free(b);
+    json_decref(full);
+    for (int i = 0; i < 5; i++)
+        json_decref(sh[i]);
+    sweep_spec_free(s);
+}
+
+static void test_spec_errors(void **state) {
+    (void)state;
+    static const struct { const char *src, *want; } cases[] = {
+        {"{'schema': 'schedlab-sweep/1', 'name': 's', 'x': {'param': 'tasks', 'values': [2, 300]}}",
+         "s.json: x.values[1]: must be an integer in 1..256"},
+        {"{'schema': 'schedlab-sweep/1', 'name': 's', 'x': {'param': 'size', 'values': [1]}}",
+         "s.json: x.param: expected tasks, util_per_cpu, cpus, gpu_ratio, g_to_c or be_ratio"},
+        {"{'schema': 'schedlab-sweep/1', 'name': 's', 'approaches': ['fmlp'], 'x': {'param': "
+         "'tasks', 'values': [2]}}",
+         "s.json: approaches[0]: expected tsg_rr_busy, tsg_rr_suspend, gcaps_busy, "
+         "gcaps_suspend, gcaps_busy_gprio or gcaps_suspend_gprio"},
+        {"{'schema': 'schedlab-sweep/1', 'name': 's', 'params': {'g_to_c': [0.2, 0.333]}, 'x': "
+         "{'param': 'tasks', 'values': [2]}}",
+         "s.json: params.g_to_c[1]: 0.333 is not a whole number of hundredths"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *j = jq(cases[i].src), err[512] = "";
+        sweep_spec *s = NULL;
+        assert_int_equal(sweep_spec_parse(j, strlen(j), "s.json", &s, err, sizeof err), -1);
+        assert_null(s);
+        assert_string_equal(err, cases[i].want);
+        free(j);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_units_are_exact),
+        cmocka_unit_test(test_errors_name_the_place),
+        cmocka_unit_test(test_scenario_tasks),
+        cmocka_unit_test(test_generator_is_deterministic_and_in_range),
+        cmocka_unit_test(test_shards_sum_to_the_sweep),
+        cmocka_unit_test(test_spec_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,585 @@
+/* test_warp.c -- the warp-level execution model (simcore/exec_warp.c) and
+ * its warp policies (warp_gto.c, warp_lrr.c, warp_qaws.c), on
+ * configurations built here in C:
+ *
+ *   - QAWS paper Fig. 3, cycle by cycle: the nine-instruction program whose
+ *     schedule gives every cycle the paper's text names (see fig3_prog);
+ *   - the rules of the model: sub-cores dealt round-robin, skipped idle
+ *     cycles, the memory system's bandwidth, persistent blocks, records;
+ *   - the block sink with blocks whose end is decided later;
+ *   - configuration errors.
+ *
+ * The shipped scenarios (qaws-*, most-room-table1-*) are checked from their
+ * files in test_scenarios_shipped.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../simcore/sim.h"
+#include "test_sim_util.h"
+
+/* ---- QAWS Fig. 3 ------------------------------------------------------------
+ * The paper gives the figure's program only as "the same code with only nine
+ * instructions" and pins, for QAWS with budgets K1 = 1 and K2 = 4 (Fig. 3c):
+ * w0 issues until it stalls at cycle 1, w1 follows, from the stall at cycle
+ * 2 K2's warps issue until cycle 12, where K1's issue again; with K2's budget
+ * 6 (Fig. 3d) K2 issues until cycle 18; in Fig. 3c w3 stalls at cycle 22
+ * with w2 done and issues again at 26; and the average execution time is 29
+ * cycles under GTO (Fig. 3a) and 31 under QAWS with budget 6 (Fig. 3d).
+ * Searching every program of nine instructions with latencies 1..8 for
+ * these facts leaves two, which differ only in the third instruction's
+ * latency (2 or 3); this is the shorter:
+ *
+ *     sfu alu sfu alu alu alu mem alu alu     latencies 2 1 2 1 1 1 5 1 1
+ *
+ * One SM with one sub-core and a 1-GHz clock, so cycle = ns; K2 is launched
+ * one cycle after K1. The strings below give, per cycle, the warp that
+ * issued ('.' none): w0, w1 are K1's, w2, w3 K2's. */
+static const sim_instr fig3_body[] = {
+    { SIM_ICLASS_SFU, 1 }, { SIM_ICLASS_ALU, 1 }, { SIM_ICLASS_SFU, 1 },
+    { SIM_ICLASS_ALU, 3 }, { SIM_ICLASS_MEM, 1 }, { SIM_ICLASS_ALU, 2 },
+};
+
+typedef struct fig3_result {
+    char issue[64];          /* per cycle */
+    int64_t end1, end2;      /* kernels' ends, cycles (= ns) */
+    double ipc1, ipc2;
+    int64_t instr1, instr2;
+} fig3_result;
+
+static void fig3_run(const char *policy, int32_t budget2, fig3_result *r) {
+    static const sim_program prog = {
+        .body = fig3_body, .nbody = 6, .repeat = 1,
+        .latency = { [SIM_ICLASS_ALU] = 1, [SIM_ICLASS_SFU] = 2, [SIM_ICLASS_MEM] = 5 },
+    };
+    tb b;
+    tb_init(&b, "titanv-gpgpusim");
+    b.cfg.device.sms = 1;
+    b.cfg.device.schedulers_per_sm = 1;
+    b.cfg.device.clock_hz = 1000000000;
+    b.cfg.device.mem_bandwidth = 1;
+    b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, policy);
+    assert_true(b.cfg.policy.execution > 0 && b.cfg.policy.warp >= 0);
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    sim_op *k1 = tb_op(&b, SIM_OP_KERNEL, "K1", s1, 0);
+    sim_op *k2 = tb_op(&b, SIM_OP_KERNEL, "K2", s2, 1);
+    k1->blocks = k2->blocks = 1;
+    k1->threads = k2->threads = 64;
+    k1->program = k2->program = &prog;
+    k1->budget = 1;
+    k2->budget = budget2;
+    trace t;
+    tb_run(&b, &t);
+    memset(r, 0, sizeof *r);
+    memset(r->issue, '.', sizeof r->issue - 1);
+    int64_t last = 0;
+    for (size_t i = 0; i < t.warp_issues.n; i++) {
+        const trace_warp_issue *w = &t.warp_issues.v[i];
+        assert_int_equal(w->sm, 0);
+        assert_int_equal(w->subcore, 0);
+        assert_true(w->cycle < 63);
+        assert_true(r->issue[w->cycle] == '.');        /* one issue per cycle */
+        assert_int_equal(w->kernel, w->warp < 2 ? 0 : 1);
+        r->issue[w->cycle] = (char)('0' + w->warp);
+        if (w->cycle > last) last = w->cycle;
+    }
+    r->issue[last + 1] = '\0';
+    assert_int_equal(t.warp_issues.n, 36);             /* 4 warps x 9 instructions */
+    r->end1 = kern(&t, "K1")->end;
+    r->end2 = kern(&t, "K2")->end;
+    r->ipc1 = kern(&t, "K1")->ipc;
+    r->ipc2 = kern(&t, "K2")->ipc;
+    r->instr1 = kern(&t, "K1")->instructions;
+    r->instr2 = kern(&t, "K2")->instructions;
+    /* one block each, ending with its kernel */
+    assert_int_equal(blk(&t, "K1", 0)->end, r->end1);
+    assert_int_equal(blk(&t, "K2", 0)->end, r->end2);
+    assert_int_equal(blk(&t, "K2", 0)->start, 1);
+    trace_free(&t);
+}
+
+static void test_fig3_qaws_budget4(void **state) {
+    (void)state;
+    fig3_result r;
+    fig3_run("qaws", 4, &r);
+    /* w0 issues at 0 and stalls at 1; w1 issues at 1 (K1's one context
+     * switch, Alg. 1 line 16); at the stall in cycle 2 K1's budget is spent
+     * (line 18) and K2's warps issue in cycles 2..11; at 12 K2 has used its
+     * 4 switches and K1 issues again */
+    assert_string_equal(r.issue, "0123223322220011223333000033111100..11");
+    for (int c = 2; c < 12; c++) assert_true(r.issue[c] == '2' || r.issue[c] == '3');
+    assert_true(r.issue[12] == '0' || r.issue[12] == '1');
+    /* w2 is done (its last issue at 17); w3 issues at 21, is stalled at 22
+     * (K1's w0 fills cycles 22..25 while K2 keeps priority, lines 22-23)
+     * and issues again at 26, the cycle it is ready */
+    assert_true(strrchr(r.issue, '2') - r.issue == 17);
+    assert_int_equal(r.issue[21], '3');
+    for (int c = 22; c < 26; c++) assert_int_not_equal(r.issue[c], '3');
+    assert_int_equal(r.issue[26], '3');
+    assert_int_equal(r.end1, 38);
+    assert_int_equal(r.end2, 28);
+    assert_int_equal(r.instr1, 18);
+    assert_int_equal(r.instr2, 18);
+}
+
+static void test_fig3_qaws_budget6(void **state) {
+    (void)state;
+    fig3_result r;
+    fig3_run("qaws", 6, &r);
+    /* K2 goes on past cycle 12 up to cycle 18 (Fig. 3d) */
+    assert_string_equal(r.issue, "0123223322223333220011330000111100..11");
+    for (int c = 2; c < 18; c++) assert_true(r.issue[c] == '2' || r.issue[c] == '3');
+    assert_true(r.issue[18] == '0' || r.issue[18] == '1');
+    assert_int_equal(r.end1, 38);
+    assert_int_equal(r.end2, 24);
+    /* "QAWS in Fig. 3d achieves an average execution time of 31 cycles" */
+    assert_int_equal(r.end1 + r.end2, 2 * 31);
+}
+
+static void test_fig3_gto(void **state) {
+    (void)state;
+    fig3_result r;
+    fig3_run("gto", 1, &r);
+    /* the older K1 warps first: K2 (higher QoS, launched later) ends last */
+    assert_string_equal(r.issue, "0100110000111100231122332222333322..33");
+    assert_int_equal(r.end1, 20);
+    assert_int_equal(r.end2, 38);
+    /* "an average of 29 cycles achieved by GTO in Fig. 3a" */
+    assert_int_equal(r.end1 + r.end2, 2 * 29);
+    /* ipc: 18 instructions from the first block's cycle to the end */
+    assert_true(r.ipc1 > 0.8999 && r.ipc1 < 0.9001);              /* 18 / 20 */
+    assert_true(r.ipc2 > 18.0 / 37 - 1e-9 && r.ipc2 < 18.0 / 37 + 1e-9);
+}
+
+static void test_fig3_lrr(void **state) {
+    (void)state;
+    fig3_result r;
+    fig3_run("lrr", 1, &r);
+    /* equal progress: both kernels late */
+    assert_string_equal(r.issue, "012300112233000011112222333300112233");
+    assert_int_equal(r.end1, 32);
+    assert_int_equal(r.end2, 36);
+}
+
+static void test_fig3_budgets(void **state) {
+    (void)state;
+    fig3_result gto, lrr, q[7];
+    fig3_run("gto", 1, &gto);
+    fig3_run("lrr", 1, &lrr);
+    for (int b = 1; b <= 6; b++) fig3_run("qaws", b, &q[b]);
+    /* K2's end (it is launched at 1) by budget 1..6 */
+    static const int64_t want[7] = { 0, 38, 32, 26, 28, 24, 24 };
+    for (int b = 1; b <= 6; b++) assert_int_equal(q[b].end2, want[b]);
+    /* equal budgets are one group: QAWS is GTO (Alg. 1 line 9) */
+    assert_string_equal(q[1].issue, gto.issue);
+    /* LRR delays both: K1 against GTO, K2 against QAWS */
+    assert_true(lrr.end1 > gto.end1);
+    assert_true(lrr.end2 > q[4].end2);
+    /* QAWS with K2's budget raised cuts K2's response time below both GTO's
+     * and LRR's; budget 6 gives the best K2 of all four panels */
+    assert_true(q[4].end2 < gto.end2 && q[4].end2 < lrr.end2);
+    assert_true(q[6].end2 < q[4].end2);
+    /* falling back to budget 1 K2 rises back to GTO's */
+    assert_true(q[2].end2 > q[4].end2 && q[1].end2 == gto.end2);
+}
+
+/* ---- model rules ----------------------------------------------------------- */
+
+static void warp_tb(tb *b, const char *preset, const char *policy) {
+    tb_init(b, preset);
+    b->cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    b->cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, policy);
+}
+
+/* A block's warps are dealt to the sub-cores round-robin (QAWS §II), one
+ * instruction per sub-core per cycle; latency-1 ALU work of one warp per
+ * sub-core issues every cycle. */
+static void test_subcores_round_robin(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 10 } };
+    static const sim_program prog = { .body = body, .nbody = 1, .repeat = 1,
+                                       .latency = { [SIM_ICLASS_ALU] = 1 } };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "gto");
+    b.cfg.device.sms = 1;
+    b.cfg.device.clock_hz = 1000000000;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = 6 * 32;   /* 6 warps on 4 sub-cores: 2, 2, 1, 1 */
+    k->program = &prog;
+    trace t;
+    tb_run(&b, &t);
+    int per[4] = { 0 };
+    for (size_t i = 0; i < t.warp_issues.n; i++) {
+        const trace_warp_issue *w = &t.warp_issues.v[i];
+        assert_int_equal(w->subcore, w->warp % 4);
+        per[w->subcore]++;
+    }
+    assert_int_equal(per[0], 20);
+    assert_int_equal(per[1], 20);
+    assert_int_equal(per[2], 10);
+    assert_int_equal(per[3], 10);
+    /* sub-cores 0 and 1 issue 20 instructions back to back: cycles 0..19 */
+    assert_int_equal(kern(&t, "K")->end, 20);
+    assert_int_equal(kern(&t, "K")->instructions, 60);
+    assert_string_equal(trace_get_meta(&t, "execution"), "warp");
+    assert_string_equal(trace_get_meta(&t, "warp"), "gto");
+    trace_free(&t);
+}
+
+/* Long stalls cost nothing: a warp whose instructions wait a million
+ * cycles each still ends at the right cycle, and the run takes no time. */
+static void test_idle_cycles_skipped(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_program prog = { .body = body, .nbody = 1, .repeat = 1000,
+                                       .latency = { [SIM_ICLASS_MEM] = 1000000 } };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "lrr");
+    b.cfg.device.clock_hz = 1000000000;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = 32;
+    k->program = &prog;
+    trace t;
+    tb_run(&b, &t);
+    /* 1000 requests, each 1e6 cycles after the last: 1e9 cycles = 1 s */
+    assert_int_equal(kern(&t, "K")->end, 1000000000);
+    assert_int_equal(t.warp_issues.n, 1000);
+    assert_int_equal(t.warp_issues.v[999].cycle, 999000000);
+    trace_free(&t);
+}
+
+/* The memory system serves mem_bandwidth requests per cycle to all SMs:
+ * 8 warps on 8 SMs issuing one request each at cycle 0 with bandwidth 2
+ * get slots 0, 0.5, 1, ..., 3.5 and are ready at ceil(slot) + latency. */
+static void test_memory_bandwidth(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_program prog = { .body = body, .nbody = 1, .repeat = 1,
+                                       .latency = { [SIM_ICLASS_MEM] = 100 } };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "gto");
+    b.cfg.device.sms = 8;
+    b.cfg.device.clock_hz = 1000000000;
+    b.cfg.device.mem_bandwidth = 2;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 8;
+    k->threads = 32;
+    k->program = &prog;
+    trace t;
+    tb_run(&b, &t);
+    /* blocks on SMs 0..7 (most-room), served in SM order */
+    for (int32_t i = 0; i < 8; i++) {
+        const trace_block *x = blk(&t, "K", i);
+        assert_int_equal(x->sm, i);
+        assert_int_equal(x->end, (i + 1) / 2 + 100);
+    }
+    assert_int_equal(kern(&t, "K")->end, 104);
+    trace_free(&t);
+
+    /* four requests per instruction: twice as long per warp */
+    sim_program wide = prog;
+    wide.mem_requests = 4;
+    k->program = &wide;
+    tb_run(&b, &t);
+    /* warp i's requests take slots 2i .. 2i + 1.5: ready at ceil(2i + 1.5) + 100 */
+    for (int32_t i = 0; i < 8; i++) assert_int_equal(blk(&t, "K", i)->end, 2 * i + 2 + 100);
+    trace_free(&t);
+}
+
+/* Persistent threads: one block per SM does the work of all the op's
+ * blocks, split evenly in body repetitions (QAWS §V-A). */
+static void test_persistent(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 1 } };
+    sim_program prog = { .body = body, .nbody = 1, .repeat = 3, .persistent = 1,
+                         .latency = { [SIM_ICLASS_ALU] = 1 } };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "gto");
+    b.cfg.device.sms = 4;
+    b.cfg.device.clock_hz = 1000000000;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 10;      /* 30 repetitions over 4 blocks: 8, 8, 7, 7 */
+    k->threads = 32;
+    k->program = &prog;
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(t.blocks.n, 4);
+    assert_int_equal(kern(&t, "K")->blocks, 4);
+    assert_int_equal(blk(&t, "K", 0)->end, 8);
+    assert_int_equal(blk(&t, "K", 1)->end, 8);
+    assert_int_equal(blk(&t, "K", 2)->end, 7);
+    assert_int_equal(blk(&t, "K", 3)->end, 7);
+    assert_int_equal(kern(&t, "K")->instructions, 30);
+    trace_free(&t);
+}
+
+/* warp_issues stop at the limit; epochs count every issue of the run. */
+static void test_records_limit_and_epochs(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 1 } };
+    static const sim_program prog = { .body = body, .nbody = 1, .repeat = 2500,
+                                       .latency = { [SIM_ICLASS_ALU] = 1 } };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "gto");
+    b.cfg.device.sms = 1;
+    b.cfg.device.clock_hz = 1000000000;
+    b.cfg.policy.warp_issue_limit = 100;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = 32;
+    k->program = &prog;
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(t.warp_issues.n, 100);
+    assert_int_equal(t.warp_epochs.n, 3);    /* cycles 0..999, 1000..1999, 2000..2499 */
+    assert_int_equal(t.warp_epochs.v[0].cycle, 0);
+    assert_int_equal(t.warp_epochs.v[0].cycles, SIM_WARP_EPOCH);
+    assert_int_equal(t.warp_epochs.v[0].issues, 1000);
+    assert_int_equal(t.warp_epochs.v[2].cycle, 2000);
+    assert_int_equal(t.warp_epochs.v[2].issues, 500);
+    trace_free(&t);
+    b.cfg.policy.warp_issue_limit = -1;
+    tb_run(&b, &t);
+    assert_int_equal(t.warp_issues.n, 0);
+    assert_int_equal(t.warp_epochs.n, 3);
+    trace_free(&t);
+}
+
+/* ---- the block sink: blocks leave complete, in placement order, in batches
+ * of exactly `batch` but the last ---------------------------------------- */
+
+typedef struct sink_seen {
+    trace_block v[4096];
+    size_t n, calls, small, batch;
+} sink_seen;
+
+static int sink_collect(void *ctx, const trace_block *b, size_t n) {
+    sink_seen *s = ctx;
+    assert_true(n >= 1 && n <= s->batch);
+    s->calls++;
+    if (n < s->batch) s->small++;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(b[i].end != TRACE_NONE);
+        assert_true(s->n < 4096);
+        s->v[s->n++] = b[i];
+    }
+    return 0;
+}
+
+static void test_sink_holds_blocks_back(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 3 }, { SIM_ICLASS_MEM, 1 } };
+    static const sim_program prog = { .body = body, .nbody = 2, .repeat = 5 };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "qaws");
+    b.cfg.device.sms = 3;
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    sim_op *k1 = tb_op(&b, SIM_OP_KERNEL, "K1", s1, 0);
+    k1->blocks = 300;
+    k1->threads = 96;
+    k1->program = &prog;
+    sim_op *k2 = tb_op(&b, SIM_OP_KERNEL, "K2", s2, 5);
+    k2->blocks = 200;
+    k2->threads = 256;
+    k2->program = &prog;
+    k2->budget = 3;
+    trace whole;
+    tb_run(&b, &whole);
+    static const size_t batches[] = { 1, 7, 64, 499, 500, 1000 };
+    for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {
+        static sink_seen seen;
+        memset(&seen, 0, sizeof seen);
+        seen.batch = batches[i];
+        sim_block_sink sink = { .ctx = &seen, .emit = sink_collect, .batch = batches[i] };
+        b.cfg.block_sink = &sink;
+        trace t;
+        tb_run(&b, &t);
+        b.cfg.block_sink = NULL;
+        assert_int_equal(t.blocks.n, 0);
+        assert_int_equal(seen.n, whole.blocks.n);
+        assert_int_equal(seen.calls, (whole.blocks.n + seen.batch - 1) / seen.batch);
+        assert_int_equal(seen.small, whole.blocks.n % seen.batch ? 1 : 0);
+        for (size_t j = 0; j < seen.n; j++) {
+            assert_int_equal(seen.v[j].kernel, whole.blocks.v[j].kernel);
+            assert_int_equal(seen.v[j].index, whole.blocks.v[j].index);
+            assert_int_equal(seen.v[j].sm, whole.blocks.v[j].sm);
+            assert_int_equal(seen.v[j].start, whole.blocks.v[j].start);
+            assert_int_equal(seen.v[j].end, whole.blocks.v[j].end);
+        }
+        trace_free(&t);
+    }
+    for (size_t j = 0; j < whole.blocks.n; j++) assert_true(whole.blocks.v[j].end != TRACE_NONE);
+    trace_free(&whole);
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+static void expect_error(tb *b, const char *want) {
+    trace t;
+    char err[256] = "";
+    trace_init(&t);
+    assert_int_not_equal(sim_run(tb_config(b), &t, err, sizeof err), 0);
+    if (!strstr(err, want)) fail_msg("error \"%s\" does not say \"%s\"", err, want);
+    trace_free(&t);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_SFU, 1 }, { SIM_ICLASS_MEM, 1 } };
+    sim_program prog = { .body = body, .nbody = 2, .repeat = 1 };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "gto");
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_kernel(&b, "K7", s, 0, 1, 32, 0, 1000);
+    k->program = &prog;
+    expect_error(&b, "ops[0]: kernel K7 gives both block_time and program");
+    k->block_time = NULL;
+    k->nblock_time = 0;
+    k->program = NULL;
+    expect_error(&b, "ops[0].block_time: missing; kernel K7 needs at least one block duration "
+                     "or a program");
+    k->program = &prog;
+    /* tx2 knows no warp-model latencies */
+    b.cfg.device = *sim_preset_find("tx2");
+    expect_error(&b, "ops[0].latency.sfu: unknown");
+    prog.latency[SIM_ICLASS_SFU] = 10;
+    prog.latency[SIM_ICLASS_MEM] = 10;
+    expect_error(&b, "device.mem_bandwidth: unknown");
+    b.cfg.device = *sim_preset_find("titanv-gpgpusim");
+    b.cfg.device.clock_hz = 0;
+    expect_error(&b, "device.clock");
+    b.cfg.device = *sim_preset_find("titanv-gpgpusim");
+    prog.repeat = 0;
+    expect_error(&b, "ops[0].program.repeat");
+    prog.repeat = 1;
+    /* the fixed model runs no programs */
+    b.cfg.policy.execution = 0;
+    expect_error(&b, "ops[0].program: the fixed execution model runs block_time only");
+    /* and a block_time kernel runs beside warps under the warp model */
+    b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    tb_kernel(&b, "T", s, 0, 2, 32, 0, 5000);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "T")->end - kern(&t, "T")->first_block, 5000);
+    trace_free(&t);
+}
+
+/* ---- random configurations -------------------------------------------------
+ * Small random devices, programs, budgets and policies: every run completes,
+ * every kernel issues exactly blocks x warps x body x repeat instructions,
+ * each sub-core issues at most once per cycle, and the same configuration
+ * gives the same trace (determinism, DESIGN §8). */
+static uint64_t rnd(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int cmp_issue(const void *a, const void *b) {
+    const trace_warp_issue *x = a, *y = b;
+    if (x->sm != y->sm) return x->sm - y->sm;
+    if (x->subcore != y->subcore) return x->subcore - y->subcore;
+    return (x->cycle > y->cycle) - (x->cycle < y->cycle);
+}
+
+static void test_random_configs(void **state) {
+    (void)state;
+    static const char *const pols[] = { "gto", "lrr", "qaws" };
+    for (uint64_t seed = 1; seed <= 150; seed++) {
+        uint64_t x = seed;
+        sim_instr body[4][4];
+        sim_program prog[4];
+        tb b;
+        warp_tb(&b, "titanv-gpgpusim", pols[rnd(&x) % 3]);
+        b.cfg.device.sms = 1 + (int32_t)(rnd(&x) % 4);
+        b.cfg.device.schedulers_per_sm = 1 + (int32_t)(rnd(&x) % 4);
+        b.cfg.device.mem_bandwidth = 0.25 * (double)(1 + rnd(&x) % 8);
+        b.cfg.device.clock_hz = (int64_t)(500000000 + rnd(&x) % 2000000000);
+        b.cfg.device.sm_order_kind = SIM_SM_ORDER_ASCENDING;
+        sim_device_fill_order(&b.cfg.device);
+        int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+        int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+        int nk = 1 + (int)(rnd(&x) % 4);
+        int64_t want[4];
+        static const char *const names[] = { "K0", "K1", "K2", "K3" };
+        for (int k = 0; k < nk; k++) {
+            size_t nb = 1 + rnd(&x) % 4;
+            int64_t len = 0;
+            for (size_t j = 0; j < nb; j++) {
+                body[k][j].iclass = (int32_t)(rnd(&x) % SIM_NICLASS);
+                body[k][j].count = 1 + (int32_t)(rnd(&x) % 5);
+                len += body[k][j].count;
+            }
+            memset(&prog[k], 0, sizeof prog[k]);
+            prog[k].body = body[k];
+            prog[k].nbody = nb;
+            prog[k].repeat = 1 + (int64_t)(rnd(&x) % 6);
+            prog[k].persistent = rnd(&x) % 4 == 0;
+            prog[k].mem_requests = (int32_t)(rnd(&x) % 3);
+            prog[k].latency[SIM_ICLASS_SFU] = (int32_t)(rnd(&x) % 30);
+            sim_op *o = tb_op(&b, SIM_OP_KERNEL, names[k], rnd(&x) % 2 ? s1 : s2,
+                              (int64_t)(rnd(&x) % 200));
+            o->blocks = 1 + (int64_t)(rnd(&x) % 12);
+            o->threads = 1 + (int32_t)(rnd(&x) % 512);
+            o->program = &prog[k];
+            o->budget = (int32_t)(rnd(&x) % 5);
+            int64_t warps = (o->threads + 31) / 32;
+            want[k] = o->blocks * warps * len * prog[k].repeat;
+        }
+        trace t1, t2;
+        tb_run(&b, &t1);
+        tb_run(&b, &t2);
+        for (int k = 0; k < nk; k++) {
+            const trace_kernel *tk = kern(&t1, names[k]);
+            assert_int_equal(tk->instructions, want[k]);
+            assert_true(tk->end != TRACE_NONE && tk->end >= tk->first_block);
+        }
+        for (size_t i = 0; i < t1.blocks.n; i++) {
+            assert_true(t1.blocks.v[i].end >= t1.blocks.v[i].start);
+            assert_int_equal(t1.blocks.v[i].end, t2.blocks.v[i].end);
+            assert_int_equal(t1.blocks.v[i].sm, t2.blocks.v[i].sm);
+        }
+        assert_int_equal(t1.warp_issues.n, t2.warp_issues.n);
+        assert_memory_equal(t1.warp_issues.v, t2.warp_issues.v,
+                            t1.warp_issues.n * sizeof *t1.warp_issues.v);
+        /* one issue per sub-core and cycle */
+        qsort(t1.warp_issues.v, t1.warp_issues.n, sizeof *t1.warp_issues.v, cmp_issue);
+        for (size_t i = 1; i < t1.warp_issues.n; i++)
+            assert_true(cmp_issue(&t1.warp_issues.v[i - 1], &t1.warp_issues.v[i]) < 0);
+        trace_free(&t1);
+        trace_free(&t2);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fig3_qaws_budget4),
+        cmocka_unit_test(test_fig3_qaws_budget6),
+        cmocka_unit_test(test_fig3_gto),
+        cmocka_unit_test(test_fig3_lrr),
+        cmocka_unit_test(test_fig3_budgets),
+        cmocka_unit_test(test_subcores_round_robin),
+        cmocka_unit_test(test_idle_cycles_skipped),
+        cmocka_unit_test(test_memory_bandwidth),
+        cmocka_unit_test(test_persistent),
+        cmocka_unit_test(test_records_limit_and_epochs),
+        cmocka_unit_test(test_sink_holds_blocks_back),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_random_configs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
