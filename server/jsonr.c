@@ -6,7 +6,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- messages ---------------------------------------------------------------- */
@@ -237,4 +239,48 @@ int jr_get_count(jr_ctx *c, json_t *v, const char *path, int64_t min, int64_t ma
         return jr_fail(c, path, "%" PRId64 " is more than %" PRId64 ", the most this build accepts",
                        *out, max);
     return 0;
+}
+
+char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, char *err,
+                   size_t errlen) {
+    bool in = strcmp(path, "-") == 0;
+    FILE *f = in ? stdin : fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    const char *why = NULL;
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;                 /* end of file, or an error below */
+        if (cap >= max) {
+            why = "too large";
+            break;
+        }
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) break;
+        buf = nb;
+        cap *= 2;
+    }
+    int read_err = ferror(f) ? errno : 0;
+    if (!in) fclose(f);
+    if (why) {
+        snprintf(err, errlen, "%s: larger than %zu MB; not a %s", path, max >> 20, what);
+    } else if (!buf || n == cap) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        why = "oom";
+    } else if (read_err) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(read_err));
+        why = "read";
+    }
+    if (why) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
 }

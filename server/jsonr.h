@@ -51,6 +51,14 @@ void jr_one_line(char *msg, size_t cap);
  * with "FILE:LINE:COL: JSON: ..." in c->err. */
 json_t *jr_load(jr_ctx *c, const char *text, size_t len);
 
+/* A JSON input file ("-": standard input) whole in memory, NUL-terminated,
+ * refused past `max` bytes ("larger than N MB; not a WHAT"). Returns a
+ * malloc'ed buffer (the caller frees it) with its length in *len, or NULL
+ * with "PATH: why" in err. Scenarios, task sets and sweep specs read their
+ * files through it. */
+char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, char *err,
+                   size_t errlen);
+
 /* ---- paths ------------------------------------------------------------------- */
 
 /* buf = "base.key" ("key" when base is ""); returns buf. */

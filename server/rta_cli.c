@@ -1,5 +1,6 @@
 /* rta_cli.c -- `schedlab rta`, `sweep` and `merge`. See rta_cli.h. */
 #include "rta_cli.h"
+#include "jsonr.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -91,37 +92,6 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
     return 0;
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = !strcmp(path, "-") ? stdin : fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 14, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (f != stdin)
-        fclose(f);
-    if (buf) {
-        buf[n] = '\0';
-        *len = n;
-    }
-    return buf;
-}
-
 static int write_text(const char *path, const char *text) {
     FILE *f = path ? fopen(path, "wb") : stdout;
     if (!f)
@@ -205,10 +175,10 @@ int rta_cli_sweep(int argc, char **argv) {
         threads = (int)t;
     }
     size_t len;
-    char *text = slurp(o.pos[0], &len);
-    if (!text)
-        return say(EXIT_BAD_INPUT, "%s: cannot read: %s", o.pos[0], strerror(errno));
     char err[1024];
+    char *text = jr_read_file(o.pos[0], 64u << 20, "sweep spec", &len, err, sizeof err);
+    if (!text)
+        return say(EXIT_BAD_INPUT, "%s", err);
     sweep_spec *s;
     int rc = sweep_spec_parse(text, len, o.pos[0], &s, err, sizeof err);
     free(text);

@@ -1186,47 +1186,10 @@ int scn_parse(const char *text, size_t len, const char *file, scn_scenario **out
 
 int scn_parse_file(const char *path, scn_scenario **out, char *err, size_t errlen) {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    size_t len;
+    char *buf = jr_read_file(path, SCN_MAX_FILE, "scenario", &len, err, errlen);
+    if (!buf)
         return -1;
-    }
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (len < cap)
-            break;
-        if (cap >= SCN_MAX_FILE) {
-            free(buf);
-            fclose(f);
-            snprintf(err, errlen, "%s: larger than %u MB; not a scenario", path,
-                     SCN_MAX_FILE >> 20);
-            return -1;
-        }
-        char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    if (!buf) {
-        fclose(f);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
-    if (ferror(f)) {
-        int e = errno;
-        free(buf);
-        fclose(f);
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
-        return -1;
-    }
-    fclose(f);
     int rc = scn_parse(buf, len, path, out, err, errlen);
     free(buf);
     return rc;

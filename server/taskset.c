@@ -1,6 +1,8 @@
 /* taskset.c -- schedlab-taskset/1 and a scenario's `tasks` into an
  * rta_taskset; schedlab-rta/1 out. See taskset.h. */
 #include "taskset.h"
+#include "jsonr.h"
+#include "units.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,171 +25,42 @@ struct tset {
     size_t n;
 };
 
-typedef struct pctx {
-    const char *file;
-    char *err;
-    size_t errlen;
-} pctx;
-
-/* "FILE: PATH: message", one printable line (user strings are escaped). */
-static int fail(pctx *c, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(pctx *c, const char *path, const char *fmt, ...) {
-    if (!c->err || !c->errlen)
-        return -1;
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    char line[1024];
-    snprintf(line, sizeof line, "%s: %s%s%s", c->file, path ? path : "", path && *path ? ": " : "",
-             msg);
-    size_t o = 0;
-    for (const unsigned char *p = (const unsigned char *)line; *p && o + 5 < c->errlen; p++) {
-        if (*p >= 0x20 && *p != 0x7f) {
-            c->err[o++] = (char)*p;
-        } else {
-            o += (size_t)snprintf(c->err + o, c->errlen - o, "\\x%02x", *p);
-        }
-    }
-    c->err[o < c->errlen ? o : c->errlen - 1] = '\0';
-    return -1;
-}
-
-static const char *type_name(const json_t *v) {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: case JSON_REAL: return "a number";
-    case JSON_TRUE: case JSON_FALSE: return "a boolean";
-    default: return "null";
-    }
-}
-
-static const char *at(char *buf, size_t n, const char *base, const char *key) {
-    snprintf(buf, n, "%s%s%s", base, *base ? "." : "", key);
-    return buf;
-}
-
-static const char *idx(char *buf, size_t n, const char *base, size_t i) {
-    snprintf(buf, n, "%s[%zu]", base, i);
-    return buf;
-}
-
-/* Unknown keys are errors, never ignored. */
-static int check_keys(pctx *c, json_t *obj, const char *path, const char *const *known) {
-    const char *key;
-    json_t *v;
-    json_object_foreach(obj, key, v) {
-        bool ok = false;
-        for (const char *const *k = known; *k && !ok; k++)
-            ok = strcmp(key, *k) == 0;
-        if (!ok) {
-            char list[512] = "";
-            size_t l = 0;
-            for (const char *const *k = known; *k && l < sizeof list; k++)
-                l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", k == known ? "" : ", ", *k);
-            char p[256];
-            return fail(c, at(p, sizeof p, path, key), "unknown key (known: %s)", list);
-        }
-    }
-    return 0;
-}
+/* Messages, paths, key checks and typed reads are jsonr.h's, durations
+ * units.h's: the same words as the scenario parser's for the same
+ * mistakes. */
 
 /* ---- durations ------------------------------------------------------------ */
 
-static int dur(pctx *c, json_t *v, const char *path, int64_t *out) {
+static int dur(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
     if (!v)
-        return fail(c, path, "missing (a duration: a number of ns or a string like \"2.5ms\")");
-    if (json_is_integer(v)) {
-        *out = json_integer_value(v);
-    } else if (json_is_real(v)) {
-        double d = json_real_value(v);
-        if (!(isfinite(d) && d == floor(d) && fabs(d) < 9.0e18))
-            return fail(c, path, "%g is not a whole number of nanoseconds (a bare number is ns; "
-                        "write \"%gms\" for milliseconds)", d, d);
-        *out = (int64_t)d;
-    } else if (json_is_string(v)) {
-        const char *s = json_string_value(v), *p = s;
-        int64_t mant = 0;
-        int digits = 0, frac = 0;
-        bool point = false;
-        for (; (*p >= '0' && *p <= '9') || (*p == '.' && !point); p++) {
-            if (*p == '.') {
-                point = true;
-                continue;
-            }
-            if (digits || *p != '0' || point)
-                if (++digits > 17)
-                    return fail(c, path, "\"%s\" has too many digits", s);
-            mant = mant * 10 + (*p - '0');
-            frac += point;
-        }
-        if (p == s || (p - s == 1 && *s == '.') || (point && frac == 0))
-            return fail(c, path, "\"%s\" is not a duration (write a number and a unit: s, ms, "
-                        "us or ns)", s);
-        if (*p == ' ')
-            p++;
-        static const struct { const char *u; int64_t ns; } units[] = {
-            {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"ns", 1}};
-        int64_t scale = 0;
-        for (size_t u = 0; u < sizeof units / sizeof *units; u++)
-            if (strcmp(p, units[u].u) == 0)
-                scale = units[u].ns;
-        if (!*p)
-            return fail(c, path, "\"%s\" has no unit (s, ms, us or ns)", s);
-        if (!scale)
-            return fail(c, path, "\"%s\" has an unknown unit \"%s\" (s, ms, us or ns)", s, p);
-        int64_t div = 1;
-        for (int k = 0; k < frac; k++)
-            div *= 10;
-        /* mant * scale / div, exactly: both are powers of ten apart. */
-        if (scale >= div) {
-            if (mant > INT64_MAX / (scale / div))
-                return fail(c, path, "\"%s\" is too long", s);
-            *out = mant * (scale / div);
-        } else {
-            int64_t d2 = div / scale;
-            if (mant % d2)
-                return fail(c, path, "\"%s\" is not a whole number of nanoseconds", s);
-            *out = mant / d2;
-        }
-    } else {
-        return fail(c, path, "must be a duration (a number of ns or a string like \"2.5ms\"), "
-                    "not %s", type_name(v));
-    }
-    if (*out < 0)
-        return fail(c, path, "must not be negative");
-    if (*out > TSET_MAX_DURATION)
-        return fail(c, path, "is longer than this build accepts (1000000s)");
-    return 0;
+        return jr_fail(c, path, "missing (a duration: a number of ns or a string like \"2.5ms\")");
+    /* no device clock here: "12cycles" is refused with the reason */
+    return units_parse(c, v, path, UNITS_DURATION, out, NULL);
 }
 
 int tset_duration(json_t *v, const char *path, int64_t *ns, char *err, size_t errlen) {
-    pctx c = {.file = "", .err = err, .errlen = errlen};
+    jr_ctx c = {.file = "", .err = err, .errlen = errlen};
     int rc = dur(&c, v, path, ns);
     if (rc && err && errlen && strncmp(err, ": ", 2) == 0)
         memmove(err, err + 2, strlen(err + 2) + 1);
     return rc;
 }
 
-static int get_int(pctx *c, json_t *v, const char *path, long long lo, long long hi, int32_t *out) {
+static int get_int(jr_ctx *c, json_t *v, const char *path, long long lo, long long hi, int32_t *out) {
     if (!json_is_integer(v))
-        return fail(c, path, "must be an integer, not %s", v ? type_name(v) : "missing");
+        return jr_fail(c, path, "must be an integer, not %s", v ? jr_type_name(v) : "missing");
     long long x = json_integer_value(v);
     if (x < lo || x > hi)
-        return fail(c, path, "%lld is out of range (%lld..%lld)", x, lo, hi);
+        return jr_fail(c, path, "%lld is out of range (%lld..%lld)", x, lo, hi);
     *out = (int32_t)x;
     return 0;
 }
 
-static int get_bool(pctx *c, json_t *v, const char *path, bool *out) {
+static int get_bool(jr_ctx *c, json_t *v, const char *path, bool *out) {
     if (!v)
         return 0;
     if (!json_is_boolean(v))
-        return fail(c, path, "must be true or false, not %s", type_name(v));
+        return jr_fail(c, path, "must be true or false, not %s", jr_type_name(v));
     *out = json_is_true(v);
     return 0;
 }
@@ -226,96 +99,96 @@ static tset *alloc_tset(size_t n, size_t nseg) {
 
 /* What both input forms share per task: name, cpu, priorities, period,
  * deadline, best_effort. */
-static int read_common(pctx *c, tset *t, json_t *o, size_t i, const char *path) {
+static int read_common(jr_ctx *c, tset *t, json_t *o, size_t i, const char *path) {
     rta_task *k = &t->tasks[i];
-    char p[256];
+    char p[JR_PATH_MAX];
     json_t *name = json_object_get(o, "name");
     if (name && !json_is_string(name))
-        return fail(c, at(p, sizeof p, path, "name"), "must be a string, not %s", type_name(name));
+        return jr_fail(c, jr_join(p, path, "name"), "must be a string, not %s", jr_type_name(name));
     char def[32];
     snprintf(def, sizeof def, "t%zu", i + 1);
     const char *nm = name ? json_string_value(name) : def;
     if (!*nm)
-        return fail(c, at(p, sizeof p, path, "name"), "must not be empty");
+        return jr_fail(c, jr_join(p, path, "name"), "must not be empty");
     for (size_t h = 0; h < i; h++)
         if (strcmp(t->names[h], nm) == 0)
-            return fail(c, at(p, sizeof p, path, "name"), "\"%s\" is also tasks[%zu]'s name", nm, h);
+            return jr_fail(c, jr_join(p, path, "name"), "\"%s\" is also tasks[%zu]'s name", nm, h);
     if (!(t->names[i] = strdup(nm)))
-        return fail(c, path, "out of memory");
+        return jr_fail(c, path, "out of memory");
     t->n = i + 1;
     k->name = t->names[i];
-    if (get_int(c, json_object_get(o, "cpu"), at(p, sizeof p, path, "cpu"), 0, t->ts.cpus - 1,
+    if (get_int(c, json_object_get(o, "cpu"), jr_join(p, path, "cpu"), 0, t->ts.cpus - 1,
                 &k->cpu))
         return -1;
-    if (get_bool(c, json_object_get(o, "best_effort"), at(p, sizeof p, path, "best_effort"),
+    if (get_bool(c, json_object_get(o, "best_effort"), jr_join(p, path, "best_effort"),
                  &k->best_effort))
         return -1;
     json_t *prio = json_object_get(o, "priority");
     if (k->best_effort) {
         if (prio)
-            return fail(c, at(p, sizeof p, path, "priority"),
+            return jr_fail(c, jr_join(p, path, "priority"),
                         "a best-effort task has no real-time priority; leave it out");
-    } else if (get_int(c, prio, at(p, sizeof p, path, "priority"), 1, 99, &k->priority)) {
+    } else if (get_int(c, prio, jr_join(p, path, "priority"), 1, 99, &k->priority)) {
         return -1;
     }
     json_t *gp = json_object_get(o, "gpu_priority");
     if (gp) {
         if (k->best_effort)
-            return fail(c, at(p, sizeof p, path, "gpu_priority"),
+            return jr_fail(c, jr_join(p, path, "gpu_priority"),
                         "a best-effort task has no real-time priority; leave it out");
-        if (get_int(c, gp, at(p, sizeof p, path, "gpu_priority"), INT32_MIN + 1, INT32_MAX,
+        if (get_int(c, gp, jr_join(p, path, "gpu_priority"), INT32_MIN + 1, INT32_MAX,
                     &k->gpu_priority))
             return -1;
         k->has_gpu_priority = true;
     }
-    if (dur(c, json_object_get(o, "period"), at(p, sizeof p, path, "period"), &k->period))
+    if (dur(c, json_object_get(o, "period"), jr_join(p, path, "period"), &k->period))
         return -1;
     if (k->period == 0)
-        return fail(c, at(p, sizeof p, path, "period"), "must be positive");
+        return jr_fail(c, jr_join(p, path, "period"), "must be positive");
     json_t *dl = json_object_get(o, "deadline");
     k->deadline = k->period;
-    if (dl && dur(c, dl, at(p, sizeof p, path, "deadline"), &k->deadline))
+    if (dl && dur(c, dl, jr_join(p, path, "deadline"), &k->deadline))
         return -1;
     if (k->deadline == 0 || k->deadline > k->period)
-        return fail(c, at(p, sizeof p, path, "deadline"),
+        return jr_fail(c, jr_join(p, path, "deadline"),
                     "must be positive and at most the period (constrained deadlines)");
     return 0;
 }
 
-static int read_gpu_seg(pctx *c, json_t *g, const char *path, int64_t *misc, int64_t *exec) {
-    char p[256];
+static int read_gpu_seg(jr_ctx *c, json_t *g, const char *path, int64_t *misc, int64_t *exec) {
+    char p[JR_PATH_MAX];
     if (!json_is_object(g))
-        return fail(c, path, "must be an object {\"misc\": d, \"exec\": d}, not %s", type_name(g));
+        return jr_fail(c, path, "must be an object {\"misc\": d, \"exec\": d}, not %s", jr_type_name(g));
     if (json_object_get(g, "ops") && !json_object_get(g, "exec"))
-        return fail(c, path, "the analysis needs the segment's \"exec\" (its pure GPU WCET); "
+        return jr_fail(c, path, "the analysis needs the segment's \"exec\" (its pure GPU WCET); "
                     "\"ops\" alone has no bound");
     static const char *const keys[] = {"misc", "exec", "ops", NULL};
-    if (check_keys(c, g, path, keys))
+    if (jr_check_keys(c, g, path, keys))
         return -1;
-    if (dur(c, json_object_get(g, "misc"), at(p, sizeof p, path, "misc"), misc) ||
-        dur(c, json_object_get(g, "exec"), at(p, sizeof p, path, "exec"), exec))
+    if (dur(c, json_object_get(g, "misc"), jr_join(p, path, "misc"), misc) ||
+        dur(c, json_object_get(g, "exec"), jr_join(p, path, "exec"), exec))
         return -1;
     return 0;
 }
 
-static int finish(pctx *c, tset *t) {
+static int finish(jr_ctx *c, tset *t) {
     t->ts.n = t->n;
     char err[512];
     if (rta_check(&t->ts, err, sizeof err))
-        return fail(c, "", "%s", err);
+        return jr_fail(c, "", "%s", err);
     return 0;
 }
 
-static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
-    char p[256];
+static int read_top(jr_ctx *c, json_t *root, tset **out, bool scenario) {
+    char p[JR_PATH_MAX];
     json_t *tasks = json_object_get(root, "tasks");
     if (!json_is_array(tasks))
-        return fail(c, "tasks", "%s", tasks ? "must be an array of tasks" : "missing");
+        return jr_fail(c, "tasks", "%s", tasks ? "must be an array of tasks" : "missing");
     size_t n = json_array_size(tasks);
     if (n == 0)
-        return fail(c, "tasks", "is empty");
+        return jr_fail(c, "tasks", "is empty");
     if (n > RTA_MAX_TASKS)
-        return fail(c, "tasks", "%zu tasks; this build analyses at most %d", n, RTA_MAX_TASKS);
+        return jr_fail(c, "tasks", "%zu tasks; this build analyses at most %d", n, RTA_MAX_TASKS);
     size_t nseg = 0;
     for (size_t i = 0; i < n; i++) {
         json_t *o = json_array_get(tasks, i);
@@ -325,7 +198,7 @@ static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
     }
     tset *t = alloc_tset(n, nseg);
     if (!t)
-        return fail(c, "", "out of memory");
+        return jr_fail(c, "", "out of memory");
     int32_t cpus = 1;
     json_t *jc = json_object_get(root, "cpus");
     if ((jc || !scenario) && get_int(c, jc, "cpus", 1, 4096, &cpus))
@@ -335,7 +208,7 @@ static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
         json_t *pol = json_object_get(root, "policy");
         t->ts.time_slice = 1024000;   /* the contexts issue's default */
         if (pol && !json_is_object(pol)) {
-            fail(c, "policy", "must be an object, not %s", type_name(pol));
+            jr_fail(c, "policy", "must be an object, not %s", jr_type_name(pol));
             goto bad;
         }
         json_t *v;
@@ -349,19 +222,19 @@ static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
             dur(c, v, "policy.runlist_update", &t->ts.epsilon))
             goto bad;
         if (t->ts.time_slice == 0) {
-            fail(c, "policy.time_slice", "must be positive");
+            jr_fail(c, "policy.time_slice", "must be positive");
             goto bad;
         }
     } else {
         static const char *const keys[] = {"schema", "name", "description", "cpus", "epsilon",
                                            "theta", "time_slice", "semantics", "tasks", NULL};
-        if (check_keys(c, root, "", keys) ||
+        if (jr_check_keys(c, root, "", keys) ||
             dur(c, json_object_get(root, "epsilon"), "epsilon", &t->ts.epsilon) ||
             dur(c, json_object_get(root, "theta"), "theta", &t->ts.theta) ||
             dur(c, json_object_get(root, "time_slice"), "time_slice", &t->ts.time_slice))
             goto bad;
         if (t->ts.time_slice == 0) {
-            fail(c, "time_slice", "must be positive");
+            jr_fail(c, "time_slice", "must be positive");
             goto bad;
         }
         json_t *sem = json_object_get(root, "semantics");
@@ -370,7 +243,7 @@ static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
             if (s && strcmp(s, "printed") == 0) t->ts.semantics = RTA_PRINTED;
             else if (s && strcmp(s, "released-code") == 0) t->ts.semantics = RTA_RELEASED_CODE;
             else {
-                fail(c, "semantics", "expected \"printed\" or \"released-code\"");
+                jr_fail(c, "semantics", "expected \"printed\" or \"released-code\"");
                 goto bad;
             }
         }
@@ -378,10 +251,10 @@ static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
         json_t *o = json_array_get(tasks, i);
-        char tp[64];
-        idx(tp, sizeof tp, "tasks", i);
+        char tp[JR_PATH_MAX];
+        jr_index(tp, "tasks", i);
         if (!json_is_object(o)) {
-            fail(c, tp, "must be an object, not %s", type_name(o));
+            jr_fail(c, tp, "must be an object, not %s", jr_type_name(o));
             goto bad;
         }
         static const char *const tkeys[] = {"name", "cpu", "priority", "gpu_priority", "period",
@@ -390,7 +263,7 @@ static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
         static const char *const skeys[] = {"name", "cpu", "priority", "gpu_priority", "period",
                                             "deadline", "offset", "mode", "best_effort",
                                             "segments", NULL};
-        if (check_keys(c, o, tp, scenario ? skeys : tkeys) || read_common(c, t, o, i, tp))
+        if (jr_check_keys(c, o, tp, scenario ? skeys : tkeys) || read_common(c, t, o, i, tp))
             goto bad;
         rta_task *k = &t->tasks[i];
         /* seg holds every misc, then every exec: each task's are contiguous. */
@@ -403,85 +276,85 @@ static int read_top(pctx *c, json_t *root, tset **out, bool scenario) {
             json_t *v;
             if ((v = json_object_get(o, "offset"))) {
                 int64_t off;
-                if (dur(c, v, at(p, sizeof p, tp, "offset"), &off))
+                if (dur(c, v, jr_join(p, tp, "offset"), &off))
                     goto bad;
             }
             if ((v = json_object_get(o, "mode"))) {
                 const char *s = json_string_value(v);
                 if (!s || (strcmp(s, "busy") && strcmp(s, "suspend"))) {
-                    fail(c, at(p, sizeof p, tp, "mode"), "expected \"busy\" or \"suspend\"");
+                    jr_fail(c, jr_join(p, tp, "mode"), "expected \"busy\" or \"suspend\"");
                     goto bad;
                 }
             }
             json_t *segs = json_object_get(o, "segments");
-            char sp[128];
-            at(sp, sizeof sp, tp, "segments");
+            char sp[JR_PATH_MAX];
+            jr_join(sp, tp, "segments");
             if (!json_is_array(segs)) {
-                fail(c, sp, "%s", segs ? "must be an array" : "missing");
+                jr_fail(c, sp, "%s", segs ? "must be an array" : "missing");
                 goto bad;
             }
             for (size_t j = 0; j < json_array_size(segs); j++) {
                 json_t *s = json_array_get(segs, j);
-                char jp[160];
-                idx(jp, sizeof jp, sp, j);
+                char jp[JR_PATH_MAX];
+                jr_index(jp, sp, j);
                 json_t *cv = json_object_get(s, "cpu"), *gv = json_object_get(s, "gpu");
                 if (!json_is_object(s) || json_object_size(s) != 1 || (!cv && !gv)) {
-                    fail(c, jp, "must be {\"cpu\": duration} or {\"gpu\": {\"misc\": d, \"exec\": d}}");
+                    jr_fail(c, jp, "must be {\"cpu\": duration} or {\"gpu\": {\"misc\": d, \"exec\": d}}");
                     goto bad;
                 }
                 if (cv) {
                     int64_t d;
-                    if (dur(c, cv, at(p, sizeof p, jp, "cpu"), &d))
+                    if (dur(c, cv, jr_join(p, jp, "cpu"), &d))
                         goto bad;
                     ctot += d;
                     ncpu++;
                 } else {
                     if (ngpu == RTA_MAX_SEGMENTS) {
-                        fail(c, jp, "more than %d GPU segments", RTA_MAX_SEGMENTS);
+                        jr_fail(c, jp, "more than %d GPU segments", RTA_MAX_SEGMENTS);
                         goto bad;
                     }
-                    if (read_gpu_seg(c, gv, at(p, sizeof p, jp, "gpu"), &m[ngpu], &e[ngpu]))
+                    if (read_gpu_seg(c, gv, jr_join(p, jp, "gpu"), &m[ngpu], &e[ngpu]))
                         goto bad;
                     ngpu++;
                 }
             }
         } else {
             json_t *cs = json_object_get(o, "cpu_segments"), *gs = json_object_get(o, "gpu_segments");
-            char sp[128];
+            char sp[JR_PATH_MAX];
             if (cs && !json_is_array(cs)) {
-                fail(c, at(sp, sizeof sp, tp, "cpu_segments"), "must be an array of durations");
+                jr_fail(c, jr_join(sp, tp, "cpu_segments"), "must be an array of durations");
                 goto bad;
             }
             if (gs && !json_is_array(gs)) {
-                fail(c, at(sp, sizeof sp, tp, "gpu_segments"), "must be an array of {misc, exec}");
+                jr_fail(c, jr_join(sp, tp, "gpu_segments"), "must be an array of {misc, exec}");
                 goto bad;
             }
-            at(sp, sizeof sp, tp, "cpu_segments");
+            jr_join(sp, tp, "cpu_segments");
             for (size_t j = 0; j < json_array_size(cs); j++) {
                 int64_t d;
-                if (dur(c, json_array_get(cs, j), idx(p, sizeof p, sp, j), &d))
+                if (dur(c, json_array_get(cs, j), jr_index(p, sp, j), &d))
                     goto bad;
                 ctot += d;
                 ncpu++;
             }
-            at(sp, sizeof sp, tp, "gpu_segments");
+            jr_join(sp, tp, "gpu_segments");
             for (size_t j = 0; j < json_array_size(gs); j++) {
                 if (ngpu == RTA_MAX_SEGMENTS) {
-                    fail(c, sp, "more than %d GPU segments", RTA_MAX_SEGMENTS);
+                    jr_fail(c, sp, "more than %d GPU segments", RTA_MAX_SEGMENTS);
                     goto bad;
                 }
-                if (read_gpu_seg(c, json_array_get(gs, j), idx(p, sizeof p, sp, j), &m[ngpu],
+                if (read_gpu_seg(c, json_array_get(gs, j), jr_index(p, sp, j), &m[ngpu],
                                  &e[ngpu]))
                     goto bad;
                 ngpu++;
             }
         }
         if (ncpu == 0 && ngpu == 0) {
-            fail(c, tp, "has no segments");
+            jr_fail(c, tp, "has no segments");
             goto bad;
         }
         if (ctot > TSET_MAX_DURATION) {
-            fail(c, tp, "its CPU segments add up to more than this build accepts (1000000s)");
+            jr_fail(c, tp, "its CPU segments add up to more than this build accepts (1000000s)");
             goto bad;
         }
         k->cpu_total = ctot;
@@ -499,29 +372,29 @@ bad:
 }
 
 int tset_from_scenario(json_t *root, const char *file, tset **out, char *err, size_t errlen) {
-    pctx c = {.file = file, .err = err, .errlen = errlen};
+    jr_ctx c = {.file = file, .err = err, .errlen = errlen};
     *out = NULL;
     if (!json_is_object(root))
-        return fail(&c, "", "must be a JSON object");
+        return jr_fail(&c, "", "must be a JSON object");
     return read_top(&c, root, out, true);
 }
 
 int tset_from_json(json_t *root, const char *file, tset **out, char *err, size_t errlen) {
-    pctx c = {.file = file, .err = err, .errlen = errlen};
+    jr_ctx c = {.file = file, .err = err, .errlen = errlen};
     *out = NULL;
     if (!json_is_object(root))
-        return fail(&c, "", "must be a JSON object (a schedlab-taskset/1)");
+        return jr_fail(&c, "", "must be a JSON object (a schedlab-taskset/1)");
     json_t *schema = json_object_get(root, "schema");
     const char *s = json_string_value(schema);
     if (schema && !s)
-        return fail(&c, "schema", "must be a string");
+        return jr_fail(&c, "schema", "must be a string");
     if (s && strcmp(s, "schedlab-scenario/1") == 0) {
         if (!json_object_get(root, "tasks"))
-            return fail(&c, "tasks", "missing: this scenario has no real-time tasks to analyse");
+            return jr_fail(&c, "tasks", "missing: this scenario has no real-time tasks to analyse");
         return read_top(&c, root, out, true);
     }
     if (s && strcmp(s, "schedlab-taskset/1") != 0)
-        return fail(&c, "schema", "expected \"schedlab-taskset/1\" (or a \"schedlab-scenario/1\" "
+        return jr_fail(&c, "schema", "expected \"schedlab-taskset/1\" (or a \"schedlab-scenario/1\" "
                     "with tasks), got \"%s\"", s);
     return read_top(&c, root, out, false);
 }
@@ -543,36 +416,10 @@ int tset_parse(const char *text, size_t len, const char *file, tset **out, char 
 
 int tset_parse_file(const char *path, tset **out, char *err, size_t errlen) {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    size_t n;
+    char *buf = jr_read_file(path, 64u << 20, "task set", &n, err, errlen);
+    if (!buf)
         return -1;
-    }
-    size_t cap = 1 << 14, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    bool rerr = ferror(f);
-    fclose(f);
-    if (!buf || rerr) {
-        free(buf);
-        snprintf(err, errlen, "%s: cannot read: %s", path, buf ? "read error" : "out of memory");
-        return -1;
-    }
     int rc = tset_parse(buf, n, path, out, err, errlen);
     free(buf);
     return rc;

@@ -92,7 +92,7 @@ test('rta: bad input exits 2 with one line naming the file and the place', () =>
   const p = file('bad.json', t);
   const r = cli(['rta', p]);
   assert.equal(r.code, 2);
-  assert.equal(r.stderr, `schedlab: ${p}: tasks[2].period: "3xs" has an unknown unit "xs" (s, ms, us or ns)\n`);
+  assert.equal(r.stderr, `schedlab: ${p}: tasks[2].period: "3xs" has an unknown unit "xs" (s, ms, us, ns or cycles)\n`);
   const t2 = structuredClone(TABLE2);
   t2.tasks[1].priority = 4;
   const r2 = cli(['rta', file('dup.json', t2)]);
@@ -116,7 +116,7 @@ test('POST /api/rta answers what the command prints; 400 names the place', async
     t.tasks[0].gpu_segments[1].exec = -1;
     const e = await post(t);
     assert.equal(e.status, 400);
-    assert.equal(e.body.error, 'taskset: tasks[0].gpu_segments[1].exec: must not be negative');
+    assert.equal(e.body.error, 'taskset: tasks[0].gpu_segments[1].exec: -1 must not be negative');
   } finally {
     await srv.stop();
   }
