@@ -13,6 +13,7 @@
 
 #include "../simcore/rta.h"
 #include "../simcore/rta_gen.h"
+#include "jsonr.h"
 #include "taskset.h"
 
 #define SWEEP_MAX_POINTS 1000
@@ -209,12 +210,10 @@ static int apply_x(rta_gen_params *p, xparam x, json_t *v, const char *path, cha
 int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec **out, char *err,
                      size_t errlen) {
     *out = NULL;
-    json_error_t je;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        snprintf(err, errlen, "%s:%d:%d: JSON: %s", file, je.line, je.column, je.text);
+    jr_ctx c = {.file = file, .err = err, .errlen = errlen};
+    json_t *root = jr_load(&c, text, len);   /* "FILE:12:5: JSON: ...", as scenarios */
+    if (!root)
         return -1;
-    }
     sweep_spec *s = calloc(1, sizeof *s);
     if (!s) {
         json_decref(root);

@@ -402,13 +402,10 @@ int tset_from_json(json_t *root, const char *file, tset **out, char *err, size_t
 int tset_parse(const char *text, size_t len, const char *file, tset **out, char *err,
                size_t errlen) {
     *out = NULL;
-    json_error_t je;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        /* "FILE:12:5: JSON: ..." like the scenario parser */
-        snprintf(err, errlen, "%s:%d:%d: JSON: %s", file, je.line, je.column, je.text);
+    jr_ctx c = {.file = file, .err = err, .errlen = errlen};
+    json_t *root = jr_load(&c, text, len);   /* "FILE:12:5: JSON: ...", as scenarios */
+    if (!root)
         return -1;
-    }
     int rc = tset_from_json(root, file, out, err, errlen);
     json_decref(root);
     return rc;
