@@ -296,6 +296,17 @@ static void h_run(void *app, const http_request *req, http_response *res) {
     release(a, d);
 }
 
+/* Load `part` of the run the URL names into t; false, with the 404 or 500
+ * already in res, when it cannot be. */
+static bool load_url_run(db *d, const http_request *req, unsigned part, trace *t,
+                         http_response *res) {
+    char err[512];
+    int rc = db_load_run(d, req->params[0], part, t, err, sizeof err);
+    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+    else if (rc) http_set_error(res, 500, "%s", err);
+    return rc == 0;
+}
+
 /* kernels / copies / jobs: the records as the trace export writes them */
 static void list_records(void *app, const http_request *req, http_response *res, unsigned part,
                          const char *key) {
@@ -304,11 +315,7 @@ static void list_records(void *app, const http_request *req, http_response *res,
     if (!d) return;
     trace t;
     trace_init(&t);
-    char err[512];
-    int rc = db_load_run(d, req->params[0], part, &t, err, sizeof err);
-    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
-    else if (rc) http_set_error(res, 500, "%s", err);
-    else {
+    if (load_url_run(d, req, part, &t, res)) {
         tj_buf b = {0};
         tj_puts(&b, "{\"");
         tj_puts(&b, key);
@@ -369,11 +376,7 @@ static void h_warps(void *app, const http_request *req, http_response *res) {
     if (!d) return;
     trace t;
     trace_init(&t);
-    char err[512];
-    int rc = db_load_run(d, req->params[0], DB_LOAD_WARP_ISSUES, &t, err, sizeof err);
-    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
-    else if (rc) http_set_error(res, 500, "%s", err);
-    else {
+    if (load_url_run(d, req, DB_LOAD_WARP_ISSUES, &t, res)) {
         tj_buf b = {0};
         size_t total = 0, shown = 0;
         for (size_t i = 0; i < t.warp_issues.n; i++)
@@ -554,12 +557,9 @@ static void h_export(void *app, const http_request *req, http_response *res) {
     if (!d) return;
     trace t;
     trace_init(&t);
-    char err[512];
-    int rc = db_load_run(d, req->params[0], DB_LOAD_ALL, &t, err, sizeof err);
+    bool ok = load_url_run(d, req, DB_LOAD_ALL, &t, res);
     release(a, d);
-    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
-    else if (rc) http_set_error(res, 500, "%s", err);
-    else {
+    if (ok) {
         tj_buf b = {0};
         if (chrome) tj_write_chrome(&t, &b);
         else tj_write_trace(&t, &b);
@@ -582,15 +582,10 @@ static void h_replay(void *app, const http_request *req, http_response *res) {
     if (!d) return;
     trace t;
     trace_init(&t);
-    char err[512];
-    int rc = db_load_run(d, req->params[0], DB_LOAD_KERNELS | DB_LOAD_BLOCKS | DB_LOAD_COPIES, &t,
-                         err, sizeof err);
+    bool ok = load_url_run(d, req, DB_LOAD_KERNELS | DB_LOAD_BLOCKS | DB_LOAD_COPIES, &t, res);
     release(a, d);
-    if (rc == DB_NOT_FOUND) {
-        http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
-    } else if (rc) {
-        http_set_error(res, 500, "%s", err);
-    } else {
+    if (ok) {
+        char err[512];
         char what[64];
         snprintf(what, sizeof what, "run %s", req->params[0]);
         json_t *scn = NULL;

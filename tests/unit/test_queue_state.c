@@ -210,30 +210,11 @@ static void test_replay_order(void **state) {
  *         K3 heads S1 and was placed at 3.96 s. K6 ended at 3.8 s and C6o,
  *         queued behind C3i, started at 3.96 s: the CE queue is empty.
  *  6 s    everything is done: every queue is empty. */
-static void fig3_build(tb *b) {
-    tb_init(b, "tx2");
-    b->cfg.device.copy_bandwidth = 256.0 * MIB / 0.32;
-    int32_t s1 = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
-    int32_t s2 = tb_stream(b, "S2", "P0", SIM_PRIO_NONE);
-    int32_t s3 = tb_stream(b, "S3", "P0", SIM_PRIO_NONE);
-    tb_kernel(b, "K1", s1, 0, 6, 768, 0, SEC);
-    tb_kernel(b, "K2", s1, 0, 2, 512, 0, SEC);
-    tb_copy(b, "C2o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
-    tb_copy(b, "C3i", s1, 0, 256 * MIB, TRACE_COPY_H2D);
-    tb_kernel(b, "K3", s1, 0, 2, 1024, 0, SEC);
-    tb_copy(b, "C3o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
-    tb_kernel(b, "K4", s2, 200 * MS, 4, 256, 32 * KIB, SEC);
-    tb_kernel(b, "K5", s3, 400 * MS, 2, 256, 32 * KIB, SEC);
-    tb_copy(b, "C5o", s3, 400 * MS, 256 * MIB, TRACE_COPY_D2H);
-    tb_kernel(b, "K6", s2, 2800 * MS, 2, 512, 0, SEC);
-    tb_copy(b, "C6o", s2, 2800 * MS, 256 * MIB, TRACE_COPY_D2H);
-}
-
 static void test_tx2_fig3_queues(void **state) {
     (void)state;
     tb b;
     trace t;
-    fig3_build(&b);
+    tb_fig3(&b);
     tb_run(&b, &t);
     char buf[512];
     assert_string_equal(state_at(&t, 500 * MS, buf, sizeof buf),

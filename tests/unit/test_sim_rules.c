@@ -37,30 +37,11 @@
  *  t=3.8  K6 ends; C6o waits behind C3i.
  *  t=3.96 C3i done: C6o starts (3.96-4.28); K3 -> EE, starts on SM0, SM1.
  *  t=4.96 K3 ends; C3o 4.96-5.28. */
-static void fig3_build(tb *b) {
-    tb_init(b, "tx2");
-    b->cfg.device.copy_bandwidth = 256.0 * MIB / 0.32;
-    int32_t s1 = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
-    int32_t s2 = tb_stream(b, "S2", "P0", SIM_PRIO_NONE);
-    int32_t s3 = tb_stream(b, "S3", "P0", SIM_PRIO_NONE);
-    tb_kernel(b, "K1", s1, 0, 6, 768, 0, SEC);
-    tb_kernel(b, "K2", s1, 0, 2, 512, 0, SEC);
-    tb_copy(b, "C2o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
-    tb_copy(b, "C3i", s1, 0, 256 * MIB, TRACE_COPY_H2D);
-    tb_kernel(b, "K3", s1, 0, 2, 1024, 0, SEC);
-    tb_copy(b, "C3o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
-    tb_kernel(b, "K4", s2, 200 * MS, 4, 256, 32 * KIB, SEC);
-    tb_kernel(b, "K5", s3, 400 * MS, 2, 256, 32 * KIB, SEC);
-    tb_copy(b, "C5o", s3, 400 * MS, 256 * MIB, TRACE_COPY_D2H);
-    tb_kernel(b, "K6", s2, 2800 * MS, 2, 512, 0, SEC);
-    tb_copy(b, "C6o", s2, 2800 * MS, 256 * MIB, TRACE_COPY_D2H);
-}
-
 static void test_tx2_fig3(void **state) {
     (void)state;
     tb b;
     trace t;
-    fig3_build(&b);
+    tb_fig3(&b);
     tb_run(&b, &t);
     assert_int_equal(t.blocks.n, 18);
     assert_int_equal(t.copies.n, 5);

@@ -109,6 +109,29 @@ static inline void tb_run(tb *b, trace *t) {
     assert_false(t->oom);
 }
 
+/* The TX2 paper's Fig. 3 experiment (Table 1): three streams of one
+ * process, six kernels and five 256 MB copies on the TX2, the copy engine
+ * taking 0.32 s per copy. test_sim_rules.c walks its schedule rule by rule,
+ * test_queue_state.c its queues instant by instant. */
+static inline void tb_fig3(tb *b) {
+    tb_init(b, "tx2");
+    b->cfg.device.copy_bandwidth = 256.0 * MIB / 0.32;
+    int32_t s1 = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(b, "S3", "P0", SIM_PRIO_NONE);
+    tb_kernel(b, "K1", s1, 0, 6, 768, 0, SEC);
+    tb_kernel(b, "K2", s1, 0, 2, 512, 0, SEC);
+    tb_copy(b, "C2o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
+    tb_copy(b, "C3i", s1, 0, 256 * MIB, TRACE_COPY_H2D);
+    tb_kernel(b, "K3", s1, 0, 2, 1024, 0, SEC);
+    tb_copy(b, "C3o", s1, 0, 256 * MIB, TRACE_COPY_D2H);
+    tb_kernel(b, "K4", s2, 200 * MS, 4, 256, 32 * KIB, SEC);
+    tb_kernel(b, "K5", s3, 400 * MS, 2, 256, 32 * KIB, SEC);
+    tb_copy(b, "C5o", s3, 400 * MS, 256 * MIB, TRACE_COPY_D2H);
+    tb_kernel(b, "K6", s2, 2800 * MS, 2, 512, 0, SEC);
+    tb_copy(b, "C6o", s2, 2800 * MS, 256 * MIB, TRACE_COPY_D2H);
+}
+
 static inline int32_t kid(const trace *t, const char *name) {
     for (size_t i = 0; i < t->kernels.n; i++)
         if (strcmp(trace_str_get(t, t->kernels.v[i].name), name) == 0) return (int32_t)i;
