@@ -7,6 +7,8 @@ include_flags = $(shell pkg-config --cflags $(PKGS))
 libs = $(BUILD)/libschedlab.a $(shell pkg-config --libs $(PKGS)) -liberty -lm -lpthread
 BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Wall -Wextra -Werror $(include_flags)
 
+# bench/run.mjs also runs $(BUILD)/schedlab itself (the QoS sweep rows, bench/qos.mjs),
+# which `make bench` builds first (the top Makefile's bench: build).
 .PHONY: bench
 bench: $(BUILD)/bench/bench_sim $(BUILD)/bench/bench_import $(BUILD)/bench/bench_rta $(BUILD)/bench/bench_tasks $(BUILD)/bench/bench_warp
 	BENCH_BIN=$(BUILD)/bench node bench/run.mjs

@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { printQos, qosSweep } from './qos.mjs';
+import { issue9, printIssue9 } from './issue9.mjs';
 
 const bin = process.env.BENCH_BIN || 'build/bench';
 const work = 'bench/work';
@@ -94,6 +96,20 @@ warpRun('policy', ['--policy', 'qaws']);
 warpRun('recording', ['--record']);
 warpRun('1G', ['--blocks', quick ? '12500' : '125000']);
 
+// ---- big traces (issue 9): the HTTP API against nginx serving the same
+// bytes, the dashboard in headless Chromium, `schedlab simulate`/`import`
+// through the CLI, each judged against the issue's goals (bench/issue9.mjs,
+// docs/bench.md). Runs against the schedlab binary of the same build.
+results.issue9 = await issue9({
+  schedlab: process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab'),
+  benchBin: bin, work, quick, repo: process.cwd(), simRows: results.sim, csv, csvRows: rows,
+  genCsv: (n, file) => run('sh', ['bench/gen_nvprof_csv.sh', String(n), file]),
+});
+
+// ---- the ISCA'17 QoS sweep (issue 12): sweep points per second
+// (bench/qos.mjs), with the schedlab binary of the same build
+results.qos_sweep = qosSweep({ schedlab: process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab'), work, quick });
+
 // ---- table
 const fmt = (n) => (n >= 1e6 ? (n / 1e6).toFixed(2) + 'M' : n >= 1e3 ? (n / 1e3).toFixed(1) + 'k' : String(n));
 console.log(`\nmachine: ${results.machine.cpu}, ${results.machine.cores} cores, ${results.machine.memory_gb} GiB\n`);
@@ -134,6 +150,10 @@ console.log('\nwarp-level model (titanv-gpgpusim, GTO unless said, compute + mem
 console.log('  case        SMs  warps/sub-core  instructions   wall s   M/s wall   M/s CPU   peak RSS MB');
 for (const r of results.warp)
   console.log(`  ${(r.case + (r.policy !== 'gto' ? ' ' + r.policy : '')).padEnd(10)}  ${String(r.sms).padStart(3)}  ${String(r.warps_per_subcore).padStart(14)}  ${fmt(r.instructions).padStart(12)}   ${r.seconds.toFixed(2).padStart(6)}   ${(r.instr_per_s / 1e6).toFixed(1).padStart(8)}   ${(r.instr_per_cpu_s / 1e6).toFixed(1).padStart(7)}   ${r.peak_rss_mb.toFixed(0).padStart(11)}`);
+
+printIssue9(results.issue9);
+
+printQos(results.qos_sweep);
 
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 console.log('\nwrote bench/results.json');

@@ -17,6 +17,9 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_fidelity_sql, /* db/fidelity.sql: fidelity reports of replays (issue 10) */
     db_pauses_sql,   /* db/pauses.sql: pauses of preempted blocks (issue 13) */
     db_warp_sql,     /* db/warp.sql: the warp-level model (issue 11) */
+    db_qos_sql,      /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12) */
+    db_versions_sql, /* db/versions.sql: experiment versions, edit and re-run (issue 15) */
+    db_pyramid_sql,  /* db/pyramid.sql: occupancy pyramids, covering window index (issue 9) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */
@@ -146,6 +149,7 @@ void db_close(db *d) {
         for (int m = 0; m < 2; m++) sqlite3_finalize(d->bulk[w][m]);
     sqlite3_finalize(d->dev_insert);
     sqlite3_finalize(d->dev_select);
+    for (int q = 0; q < DBI_NCACHED; q++) sqlite3_finalize(d->cached[q]);
     sqlite3_close_v2(d->h);
     free(d->path);
     free(d);

@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 5      /* the number of migration steps */
+#define DB_SCHEMA_VERSION 8      /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -43,6 +43,13 @@ extern const char db_fidelity_sql[];
 extern const char db_pauses_sql[];
 /* db/warp.sql: the warp-level model (issue 11). */
 extern const char db_warp_sql[];
+/* db/versions.sql: experiment versions (issue 15, db/versions.h). */
+extern const char db_versions_sql[];
+/* db/pyramid.sql: occupancy pyramids and the covering window index (issue 9,
+ * db/pyramid.h). */
+extern const char db_pyramid_sql[];
+/* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
+extern const char db_qos_sql[];
 
 typedef struct db db;
 struct sqlite3;
@@ -101,6 +108,11 @@ typedef struct db_summary {
     int64_t t_min, t_max;        /* TRACE_NONE for an empty run */
     int32_t sms;                 /* device SMs, else highest block SM + 1, else 0 */
     int64_t max_block_dur;       /* longest block (ns) */
+    /* runs with QoS goals (ISCA'17 quota policies; 0 elsewhere): kernels with
+     * a goal, those that met it, and the mean over the non-QoS kernels of
+     * ipc_shared / ipc_isolated (NaN when there is none) */
+    int64_t qos_kernels, qos_met;
+    double nonqos_throughput;
 } db_summary;
 
 typedef struct db_run {
@@ -122,6 +134,16 @@ typedef int (*db_meta_cb)(void *ctx, const char *key, const char *value);
  * db_run_finish(t), so both ways store the same rows. */
 int db_store_run(db *d, const char *experiment, const char *name, const trace *t,
                  char slug[DB_SLUG_SIZE], char *err, size_t errlen);
+
+/* Follow the rows db_store_run and db_run_finish write (issue 15: an import
+ * job's store phase): fn(user, done, total) after each multi-row INSERT and
+ * once at the end of every table, done counting the trace's rows stored of
+ * `total` (every table's rows; blocks streamed earlier by db_run_add_blocks
+ * are not counted). Called on the storing thread, a few thousand times for
+ * millions of rows. fn NULL stops it; a pooled connection should be given
+ * back with it stopped. */
+typedef void (*db_rows_fn)(void *user, long long done, long long total);
+void db_on_rows(db *d, db_rows_fn fn, void *user);
 
 /* Storing a run whose blocks arrive in batches (sim_block_sink), so that no
  * more than a batch of them is ever in memory:
@@ -150,6 +172,11 @@ int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_S
                  db_run_writer **w, char *err, size_t errlen);
 int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *err,
                       size_t errlen);
+/* The trace whose kernels the streamed blocks name (read at each
+ * db_run_add_blocks; its kernels may still grow, as a simulation's do): the
+ * occupancy pyramid (pyramid.h) then takes each batch as it comes. Without
+ * it db_run_finish reads the streamed blocks back to build the pyramid. */
+void db_run_kernels(db_run_writer *w, const trace *t);
 int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen);
 void db_run_abort(db_run_writer *w);          /* NULL is fine */
 

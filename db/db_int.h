@@ -19,6 +19,16 @@
 
 #include "db.h"
 
+/* The connection's cached read statements (struct db, dbi_cached). */
+enum {
+    DBI_Q_RUN,          /* a run's id, extent, sms, block count and pyramid levels */
+    DBI_Q_WINDOW,       /* db_blocks_window_sql() */
+    DBI_Q_HAS_PAUSES,   /* does the run have pauses at all */
+    DBI_Q_TILES,        /* a range of pyramid tiles */
+    DBI_Q_FRAGMENT,     /* blocks with their kernel's threads, for pyramid edges */
+    DBI_NCACHED
+};
+
 /* The tables db_store_run fills from the trace's arrays (bulk_tables). */
 #define DB_NBULK 10
 
@@ -31,6 +41,13 @@ struct db {
     /* The devices row's INSERT and SELECT, built from sim_device_fields and
      * prepared on first use (a run listing reads one device per run). */
     sqlite3_stmt *dev_insert, *dev_select;
+    /* The window and pyramid reads (db_query.c, pyramid.c: DBI_Q_*), prepared
+     * on first use and kept: preparing them cost more than running them. */
+    sqlite3_stmt *cached[DBI_NCACHED];
+    /* db_on_rows (db.h): who follows store_rows, and how far it is */
+    db_rows_fn rows_fn;
+    void *rows_user;
+    long long rows_done, rows_total;
 };
 
 static inline void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -63,6 +80,16 @@ static inline int prepare(db *d, const char *sql, sqlite3_stmt **st, char *err, 
         *st = NULL;
         return sqlfail(d, "preparing a query", err, errlen);
     }
+    return 0;
+}
+
+/* The cached statement `which`, prepared from `sql` on first use. The caller
+ * must sqlite3_reset it when done: a statement left mid-scan holds the
+ * connection's read snapshot open. */
+static inline int dbi_cached(db *d, int which, const char *sql, sqlite3_stmt **st, char *err,
+                             size_t errlen) {
+    if (!d->cached[which] && prepare(d, sql, &d->cached[which], err, errlen)) return -1;
+    *st = d->cached[which];
     return 0;
 }
 

@@ -149,6 +149,10 @@ static bool row_kernel(trace *t, const strmap *m, sqlite3_stmt *st) {
     }
     k->instructions = sqlite3_column_int64(st, 19);
     k->ipc = sqlite3_column_double(st, 20);
+    k->qos_goal = sqlite3_column_double(st, 21);
+    k->ipc_isolated = sqlite3_column_double(st, 22);
+    k->ipc_shared = sqlite3_column_double(st, 23);
+    k->qos_met = sqlite3_column_int(st, 24) != 0;
     return !t->oom;
 }
 
@@ -259,7 +263,8 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
         load_rows(d, id,
                   "SELECT name, raw_name, stream, process, priority, threads, issue, "
                   "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, "
-                  "grid_z, block_x, block_y, block_z, instructions, ipc FROM kernels "
+                  "grid_z, block_x, block_y, block_z, instructions, ipc, qos_goal, "
+                  "ipc_isolated, ipc_shared, qos_met FROM kernels "
                   "WHERE run = ?1 ORDER BY id",
                   out, &m, row_kernel, "kernels", err, errlen))
         goto out;

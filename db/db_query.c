@@ -3,6 +3,7 @@
  * the queues at a time or over time. See db.h for the contract. */
 #include "db_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +69,7 @@ int db_has_scenario_file(db *d, const char *file, bool *found, char *err, size_t
 #define RUN_COLS                                                                          \
     "r.id, r.slug, e.slug, r.name, r.source, r.created, r.trace_name, r.origin, "         \
     "r.n_kernels, r.n_blocks, r.n_copies, r.n_queue_events, r.n_warp_issues, r.n_jobs, " \
-    "r.t_min, r.t_max, r.sms, r.max_block_dur"
+    "r.t_min, r.t_max, r.sms, r.max_block_dur, r.n_qos, r.n_qos_met, r.nonqos_throughput"
 #define RUN_FROM " FROM runs r JOIN experiments e ON e.id = r.experiment "
 
 static int run_rows(db *d, sqlite3_stmt *st, db_run_cb cb, void *ctx, bool one, char *err,
@@ -90,6 +91,10 @@ static int run_rows(db *d, sqlite3_stmt *st, db_run_cb cb, void *ctx, bool one, 
         r.summary.t_max = col_t(st, 15);
         r.summary.sms = sqlite3_column_int(st, 16);
         r.summary.max_block_dur = sqlite3_column_int64(st, 17);
+        r.summary.qos_kernels = sqlite3_column_int64(st, 18);
+        r.summary.qos_met = sqlite3_column_int64(st, 19);
+        r.summary.nonqos_throughput = sqlite3_column_type(st, 20) == SQLITE_NULL
+                                    ? NAN : sqlite3_column_double(st, 20);
         if (dbi_load_device(d, sqlite3_column_int64(st, 0), &r.device, &r.has_device, err,
                             errlen)) {
             sqlite3_finalize(st);

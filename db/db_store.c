@@ -2,6 +2,7 @@
  * rows, and the streaming run writer that db_store_run is one use of. See
  * db.h for the contract. */
 #include "db_int.h"
+#include "pyramid.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +59,20 @@ static void summarize(const trace *t, const block_stats *bs, db_summary *s) {
     s->t_max = span.t_max;
     s->max_block_dur = bs->max_dur;
     s->sms = (t->has_device && t->device.sms > 0) ? t->device.sms : bs->top_sm + 1;
+    double sum = 0;
+    int64_t n = 0;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *k = &t->kernels.v[i];
+        if (!(k->ipc_isolated > 0)) continue;
+        if (k->qos_goal > 0) {
+            s->qos_kernels++;
+            s->qos_met += k->qos_met;
+        } else {
+            sum += k->ipc_shared / k->ipc_isolated;
+            n++;
+        }
+    }
+    s->nonqos_throughput = n ? sum / (double)n : NAN;
 }
 
 /* One failed row: name the record so the user can find it in the input. */
@@ -257,6 +272,10 @@ static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     }
     sqlite3_bind_int64(s, p + 20, k->instructions);
     sqlite3_bind_double(s, p + 21, isfinite(k->ipc) ? k->ipc : 0);
+    sqlite3_bind_double(s, p + 22, isfinite(k->qos_goal) ? k->qos_goal : 0);
+    sqlite3_bind_double(s, p + 23, isfinite(k->ipc_isolated) ? k->ipc_isolated : 0);
+    sqlite3_bind_double(s, p + 24, isfinite(k->ipc_shared) ? k->ipc_shared : 0);
+    sqlite3_bind_int(s, p + 25, k->qos_met ? 1 : 0);
 }
 
 static void bind_block(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
@@ -341,8 +360,8 @@ static const bulk_table bulk_tables[DB_NBULK] = {
     {"kernels",
      "INSERT INTO kernels(run, id, name, raw_name, stream, process, priority, threads, issue, "
      "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, "
-     "block_x, block_y, block_z, instructions, ipc)",
-     22, count_kernels, bind_kernel},
+     "block_x, block_y, block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met)",
+     26, count_kernels, bind_kernel},
     {"blocks", "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop)", 6, count_blocks,
      bind_block},
     {"copies",
@@ -425,6 +444,18 @@ static int store_single(db *d, int which, int64_t run, const bulk_src *src, size
 
 /* Whole batches of bulk_rows() rows, then the tail one row at a time. Row
  * numbers (seq, and the index errors name) count from src->base[which]. */
+void db_on_rows(db *d, db_rows_fn fn, void *user) {
+    d->rows_fn = fn;
+    d->rows_user = user;
+}
+
+/* Report rows stored by store_rows (rows_total is 0 outside it). */
+static void rows_stored(db *d, long long n) {
+    if (!d->rows_fn || d->rows_total <= 0) return;
+    d->rows_done += n;
+    d->rows_fn(d->rows_user, d->rows_done, d->rows_total);
+}
+
 static int store_table(db *d, int which, int64_t run, const bulk_src *src, char *err,
                        size_t errlen) {
     const bulk_table *tb = &bulk_tables[which];
@@ -437,7 +468,10 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
             for (size_t j = 0; j < rows; j++) tb->bind(s, 2 + (int)j * tb->ncols, src, i + j);
             int rc = sqlite3_step(s);
             sqlite3_reset(s);
-            if (rc == SQLITE_DONE) continue;
+            if (rc == SQLITE_DONE) {
+                rows_stored(d, rows);
+                continue;
+            }
             /* Some errors (disk full, I/O) roll back the whole transaction:
              * retrying row by row would then write outside it. */
             if (sqlite3_get_autocommit(d->h)) {
@@ -450,7 +484,9 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
             if (store_single(d, which, run, src, i, i + rows, err, errlen)) return -1;
         }
     }
-    return store_single(d, which, run, src, i, n, err, errlen);
+    if (store_single(d, which, run, src, i, n, err, errlen)) return -1;
+    rows_stored(d, (long long)(n - i));
+    return 0;
 }
 
 /* Every row of t; its blocks follow the `streamed` ones already stored. */
@@ -463,7 +499,10 @@ static int store_rows(db *d, int64_t run, const trace *t, size_t streamed, char 
         return -1;
     }
     int rc = 0;
+    d->rows_done = d->rows_total = 0;
+    for (int w = 0; w < DB_NBULK; w++) d->rows_total += (long long)bulk_tables[w].count(&src);
     for (int w = 0; w < DB_NBULK && !rc; w++) rc = store_table(d, w, run, &src, err, errlen);
+    d->rows_total = 0;
     /* Leave no pointer into the caller's trace in the cached statements. */
     for (int w = 0; w < DB_NBULK; w++)
         for (int m = 0; m < 2; m++)
@@ -481,7 +520,11 @@ struct db_run_writer {
     bool name_given;         /* false: the run takes the trace's name at finish */
     bool failed;             /* a step failed and rolled the run back */
     block_stats bs;          /* the blocks stored so far */
+    pyr_acc *pyr;            /* the occupancy pyramid, block by block (pyramid.h) */
+    const trace *kernels;    /* db_run_kernels: whose kernels the blocks name */
 };
+
+void db_run_kernels(db_run_writer *w, const trace *t) { w->kernels = t; }
 
 /* Undo everything of the run; the writer stays for abort/finish to free. */
 static void writer_fail(db_run_writer *w) {
@@ -508,7 +551,9 @@ int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_S
     w->d = d;
     w->name_given = name != NULL;
     stats_init(&w->bs);
+    w->pyr = pyr_acc_new();   /* NULL: finish reads the blocks back instead */
     if (exec(d, "SAVEPOINT store_run", err, errlen)) {
+        pyr_acc_free(w->pyr);
         free(w);
         return -1;
     }
@@ -536,6 +581,7 @@ int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_S
     return 0;
 fail:
     exec(d, "ROLLBACK TO store_run; RELEASE store_run", NULL, 0);
+    pyr_acc_free(w->pyr);
     free(w);
     return rc;
 }
@@ -551,12 +597,14 @@ int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *er
         return -1;
     }
     stats_add(&w->bs, b, n);
+    pyr_acc_add(w->pyr, b, n, w->kernels);
     return 0;
 }
 
 void db_run_abort(db_run_writer *w) {
     if (!w) return;
     writer_fail(w);
+    pyr_acc_free(w->pyr);
     free(w);
 }
 
@@ -564,6 +612,7 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
     db *d = w->d;
     if (w->failed) {
         writer_gone(w, err, errlen);
+        pyr_acc_free(w->pyr);
         free(w);
         return -1;
     }
@@ -574,6 +623,7 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
     if (t->has_device && store_device(d, w->run, &t->device, err, errlen)) goto fail;
     if (store_rows(d, w->run, t, (size_t)w->bs.n, err, errlen)) goto fail;
     stats_add(&w->bs, t->blocks.v, t->blocks.n);
+    pyr_acc_add(w->pyr, t->blocks.v, t->blocks.n, t);
     db_summary s;
     summarize(t, &w->bs, &s);
     sqlite3_stmt *st;
@@ -581,7 +631,8 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
                 "UPDATE runs SET name = coalesce(?2, name), trace_name = ?3, source = ?4, "
                 "origin = ?5, n_kernels = ?6, n_blocks = ?7, n_copies = ?8, n_queue_events = ?9, "
                 "n_warp_issues = ?10, n_jobs = ?11, t_min = ?12, t_max = ?13, sms = ?14, "
-                "max_block_dur = ?15 WHERE id = ?1",
+                "max_block_dur = ?15, n_qos = ?16, n_qos_met = ?17, nonqos_throughput = ?18 "
+                "WHERE id = ?1",
                 &st, err, errlen))
         goto fail;
     sqlite3_bind_int64(st, 1, w->run);
@@ -599,9 +650,16 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
     bind_t(st, 13, s.t_max);
     sqlite3_bind_int(st, 14, s.sms);
     sqlite3_bind_int64(st, 15, s.max_block_dur);
+    sqlite3_bind_int64(st, 16, s.qos_kernels);
+    sqlite3_bind_int64(st, 17, s.qos_met);
+    if (isfinite(s.nonqos_throughput)) sqlite3_bind_double(st, 18, s.nonqos_throughput);
+    else sqlite3_bind_null(st, 18);
     int urc = sqlite3_step(st) == SQLITE_DONE ? 0 : sqlfail(d, "runs: writing the summary", err, errlen);
     sqlite3_finalize(st);
+    /* the occupancy pyramid (pyramid.h) */
+    if (!urc) urc = dbi_pyramid_finish(d, w->run, w->pyr, err, errlen);
     if (urc || exec(d, "RELEASE store_run", err, errlen)) goto fail;
+    pyr_acc_free(w->pyr);
     free(w);
     return 0;
 fail:

@@ -27,6 +27,10 @@ typedef struct ex_ctx {
     const char *file;
     char *err;
     size_t errlen;
+    /* progress (issue 15): bytes of the files before this one, this one's
+     * bytes, and all files' bytes; the JSON parse counts for half a file,
+     * its "times" entries for the other half */
+    double bytes_before, bytes_file, bytes_all;
 } ex_ctx;
 
 static int efail(ex_ctx *c, const char *fmt, ...) {
@@ -227,7 +231,10 @@ static int import_one(ex_ctx *c, trace *t, json_t *root, const char *stream, siz
                                      "(SM cycles), not globaltimer: its blocks do not line up");
     json_t *times = json_object_get(root, "times");
     if (!json_is_array(times)) return efail(c, "no \"times\" array");
-    for (size_t i = 0; i < json_array_size(times); i++) {
+    size_t ntimes = json_array_size(times);
+    for (size_t i = 0; i < ntimes; i++) {
+        imp_progress_at(c->bytes_before + c->bytes_file * (0.5 + 0.5 * (double)i / (double)ntimes),
+                        c->bytes_all);
         json_t *e = json_array_get(times, i);
         if (!json_is_object(e)) return efail(c, "times[%zu]: expected an object", i);
         if (!is_kernel_entry(e)) continue;  /* times[0] = {} and CPU-time objects */
@@ -261,10 +268,14 @@ int imp_examiner_json(const imp_file *files, size_t nfiles, trace *out, char *er
     int ret = -1;
     size_t nkernels = 0;
     int64_t max_threads = 0;
+    for (size_t f = 0; f < nfiles; f++) c.bytes_all += (double)files[f].len;
     for (size_t f = 0; f < nfiles; f++) {
         c.file = files[f].name ? files[f].name : "examiner.json";
+        c.bytes_file = (double)files[f].len;
+        imp_progress_at(c.bytes_before, c.bytes_all);
         json_t *root = load(&c, &files[f]);
         if (!root) goto done;
+        imp_progress_at(c.bytes_before + 0.5 * c.bytes_file, c.bytes_all);
         int rc = -1;
         if (!json_is_object(root)) {
             efail(&c, "expected a JSON object (a cuda_scheduling_examiner result file)");
@@ -321,6 +332,7 @@ int imp_examiner_json(const imp_file *files, size_t nfiles, trace *out, char *er
     next:
         json_decref(root);
         if (rc < 0) goto done;
+        c.bytes_before += c.bytes_file;
     }
     if (nkernels == 0) {
         c.file = files[0].name ? files[0].name : "examiner.json";

@@ -6,6 +6,7 @@
 #define IMPORTERS_FORMATS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 #include "importers.h"
 
@@ -22,6 +23,21 @@ int imp_verror(char *err, size_t errlen, const char *file, const char *sep, cons
                va_list ap);
 int imp_error(char *err, size_t errlen, const char *file, const char *sep, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* progress.c: the progress sink of the import running on this thread
+ * (importers.h, imp_options). It is per thread, not a parameter, so the
+ * per-format functions above keep their signatures (the fuzzers and unit
+ * tests call them directly) while server workers import side by side.
+ * imp_progress_begin/end bracket one imp_import_opts; imp_progress_at
+ * reports done/total of the parse, throttled to 1 % steps and kept below
+ * 1.0 (only a finished import reports 1.0) and never decreasing. Without a
+ * sink every call is a cheap no-op. */
+void imp_progress_begin(const imp_options *opts);
+void imp_progress_at(double done, double total);
+void imp_progress_end(bool ok);
+/* True when this thread's import has a sink: work done only to measure
+ * progress (the SQLite formats' count(*)) is skipped without one. */
+bool imp_progress_active(void);
 
 /* Content sniffers used by imp_detect (true when the bytes look like it). */
 int imp_sqlite_kind(const unsigned char *data, size_t len); /* IMP_NVPROF_SQLITE, IMP_NSYS_SQLITE or IMP_UNKNOWN */

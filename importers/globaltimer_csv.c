@@ -214,6 +214,7 @@ int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errl
     bool first = true;
     size_t ncols = 0;
     for (;;) {
+        imp_progress_at((double)r.pos, (double)r.len);   /* bytes read (issue 15) */
         const char *line;
         size_t len;
         if (!imp_csv_peek_line(&r, &line, &len)) break;

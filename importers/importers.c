@@ -212,6 +212,22 @@ bad:
 
 int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out, char *err,
                size_t errlen) {
+    return imp_import_opts(fmt, files, nfiles, NULL, out, err, errlen);
+}
+
+static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
+                      char *err, size_t errlen);
+
+int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,
+                    const imp_options *opts, trace *out, char *err, size_t errlen) {
+    imp_progress_begin(opts);
+    int rc = import_run(fmt, files, nfiles, out, err, errlen);
+    imp_progress_end(rc == 0);
+    return rc;
+}
+
+static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
+                      char *err, size_t errlen) {
     if (!files || nfiles == 0) {
         snprintf(err, errlen, "import: no input file given");
         return -1;

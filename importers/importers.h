@@ -56,4 +56,23 @@ imp_format imp_detect(const imp_file *file);
 int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
                char *err, size_t errlen);
 
+/* Progress of one import (issue 15), so a server job can show how far the
+ * parse is: `progress` (may be NULL) is called on the importing thread with
+ * a fraction in [0, 1] that never decreases, at most about every 1 % (a
+ * hundred calls, whatever the size), and with exactly 1.0 last when the
+ * import succeeds. What each format measures: the CSV formats the bytes
+ * read, examiner-json the bytes of the files done plus the share of the
+ * current file's "times" entries, the SQLite formats the activity rows read
+ * of their count(*). A plain function pointer so the importers need nothing
+ * of the server. */
+typedef void (*imp_progress_fn)(void *user, double fraction);
+typedef struct imp_options {
+    imp_progress_fn progress;    /* may be NULL */
+    void *user;                  /* passed back to progress */
+} imp_options;
+
+/* imp_import with options; opts may be NULL (then it is imp_import). */
+int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,
+                    const imp_options *opts, trace *out, char *err, size_t errlen);
+
 #endif

@@ -270,6 +270,8 @@ static int import(ctx *c, imp_sql_name_cache *names) {
                         .mem_map = c->mem_map, .copy_map = c->copy_map,
                         .api = &c->api, .prio = &c->prio };
     if (load_maps(c, &src) < 0) return -1;
+    for (int i = 0; i < 3 && imp_progress_active(); i++)
+        if (present[i] && imp_sql_count_rows(s, tables[i]) < 0) return -1;
     if (present[0] && read_kernels(c, names, &src) < 0) return -1;
     if (present[1] && read_copies(c, T_MEMCPY, false, &src) < 0) return -1;
     if (present[2] && read_copies(c, T_MEMSET, true, &src) < 0) return -1;

@@ -331,6 +331,7 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
     if (find_header(&c, &r) < 0 || map_columns(&c, &r) < 0 || read_units(&c, &r) < 0) goto done;
 
     for (;;) {
+        imp_progress_at((double)r.pos, (double)r.len);   /* bytes read (issue 15) */
         const char *line;
         size_t len;
         if (!imp_csv_peek_line(&r, &line, &len)) break;

@@ -149,6 +149,9 @@ static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *
     if (load_maps(s, api, prio) < 0) return -1;
     imp_sql_src src = { .name_col = "name", .strings = "StringTable", .strings_id = "_id_",
                         .api = api, .prio = prio };
+    for (int i = 0; i < 4 && imp_progress_active(); i++)
+        if (present[i] && imp_sql_count_rows(s, i < 2 ? kernel_tables[i] : copy_tables[i - 2]) < 0)
+            return -1;
     for (int i = 0; i < 2; i++)
         if (present[i] && read_kernels(s, t, kernel_tables[i], names, &src) < 0) return -1;
     /* CUPTI's memory-kind numbers as they are: nvprof is the reference */

@@ -671,6 +671,7 @@ static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src 
     const char *tb = src->table;
     int rc;
     while ((rc = imp_sql_step(s, tb, st)) == SQLITE_ROW) {
+        imp_progress_at((double)s->rows_done++, (double)s->rows_total);
         int64_t row = sqlite3_column_int64(st, IMP_SQL_K_ROWID);
         int64_t start, end, v;
         if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX,
@@ -754,6 +755,17 @@ static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src 
     return rc < 0 ? -1 : 0;
 }
 
+int imp_sql_count_rows(imp_sql *s, const char *table) {
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", table);
+    sqlite3_stmt *st;
+    if (imp_sql_prepare(s, table, sql, &st) < 0) return -1;
+    int rc = imp_sql_step(s, table, st);
+    if (rc == SQLITE_ROW) s->rows_total += sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc < 0 ? -1 : 0;
+}
+
 int imp_sql_read_kernels(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
                          imp_sql_name_cache *names) {
     name_cache streams, procs;
@@ -778,6 +790,7 @@ int imp_sql_read_copies(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src
     memset(&procs, 0, sizeof procs);
     int rc;
     while ((rc = imp_sql_step(s, tb, st)) == SQLITE_ROW) {
+        imp_progress_at((double)s->rows_done++, (double)s->rows_total);
         int64_t row = sqlite3_column_int64(st, IMP_SQL_C_ROWID);
         int64_t start, end, bytes;
         if (imp_sql_int_range(s, st, IMP_SQL_C_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||

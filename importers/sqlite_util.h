@@ -30,6 +30,9 @@ typedef struct imp_sql {
     const char *file;        /* name for messages */
     char *err;
     size_t errlen;
+    /* progress (issue 15): activity rows read by imp_sql_read_kernels and
+     * imp_sql_read_copies, of the count(*) imp_sql_count_rows added up */
+    int64_t rows_done, rows_total;
 } imp_sql;
 
 /* A column a query wants: `present` is set by imp_sql_columns(). */
@@ -191,6 +194,11 @@ enum {
     IMP_SQL_C_STREAM, IMP_SQL_C_BYTES, IMP_SQL_C_KIND, IMP_SQL_C_SRCMEM, IMP_SQL_C_DSTMEM,
     IMP_SQL_C_CORR, IMP_SQL_C_PID, IMP_SQL_C_GREEN, IMP_SQL_C_NCOLS
 };
+
+/* Add count(*) of `table` to s->rows_total, the estimate the progress of
+ * the row readers below is measured against (rows they skip or a join
+ * leaves out only make the estimate high). 0, or -1 with err filled. */
+int imp_sql_count_rows(imp_sql *s, const char *table);
 
 /* Step `st` (laid out as above) to the end, appending one trace record per
  * row with valid timestamps. 0, or -1 with err naming table, row, column. */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -22,14 +23,14 @@
 #include "jobs.h"
 #include "store.h"
 #include "trace_json.h"
-#include "pause_index.h"
 #include "task_bounds.h"
+#include "window.h"
 #include "writes.h"
+#include "experiments_edit.h"
 
 #define POOL_MAX 16
 #define BLOCKS_MAX_DEFAULT 20000
 #define BLOCKS_MAX_CEILING 200000   /* a response of at most some 15 MB */
-#define BINS_MAX 2000
 #define COMPARE_MAX_RUNS 8
 
 struct api_ctx {
@@ -151,11 +152,20 @@ static void db_error(http_response *res, int rc, const char *err) {
 }
 
 static json_t *summary_json(const db_summary *s) {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i}", "kernels",
+    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i}", "kernels",
                      (json_int_t)s->kernels, "blocks", (json_int_t)s->blocks, "copies",
                      (json_int_t)s->copies, "queue_events", (json_int_t)s->queue_events,
                      "warp_issues", (json_int_t)s->warp_issues, "jobs", (json_int_t)s->jobs,
                      "t_min", jtime(s->t_min), "t_max", jtime(s->t_max), "sms", (int)s->sms);
+    /* runs with QoS goals only (ISCA'17 quota policies) */
+    if (o && s->qos_kernels > 0) {
+        json_object_set_new(o, "qos_kernels", json_integer((json_int_t)s->qos_kernels));
+        json_object_set_new(o, "qos_met", json_integer((json_int_t)s->qos_met));
+        json_object_set_new(o, "nonqos_throughput", isfinite(s->nonqos_throughput)
+                                                        ? json_real(s->nonqos_throughput)
+                                                        : json_null());
+    }
+    return o;
 }
 
 /* A query argument as an integer; false (with a 400 in res) when malformed. */
@@ -240,6 +250,8 @@ static void h_experiment(void *app, const http_request *req, http_response *res)
     int rc = db_get_experiment(d, req->params[0], on_experiment, &c, c.err, sizeof c.err);
     if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no experiment named \"%s\"", req->params[0]);
     else if (rc) db_error(res, rc, c.err);
+    /* each run's version and the experiment's versions (issue 15) */
+    else if (expedit_annotate(d, json_array_get(c.list, 0), c.err, sizeof c.err)) db_error(res, -1, c.err);
     else http_set_json(res, 200, json_incref(json_array_get(c.list, 0)));
     json_decref(c.list);
     release(a, d);
@@ -308,6 +320,54 @@ static bool load_url_run(db *d, const http_request *req, unsigned part, trace *t
 }
 
 /* kernels / copies / jobs: the records as the trace export writes them */
+/* Lists of at least this many records are streamed (http_set_stream). */
+#define RECORDS_STREAM_MIN 4096
+
+/* The list's text from record *i on, until `until` bytes are pending or it
+ * is complete (the head goes out with record 0, the tail after record n).
+ * Returns 1 while there is more, 0 when done, -1 on OOM. */
+static int rs_fill_some(jw_buf *b, const trace *t, unsigned part, const char *key, size_t *i,
+                        size_t n, size_t until) {
+    if (*i == 0) {
+        tj_puts(b, "{\"");
+        tj_puts(b, key);
+        tj_puts(b, "\":[");
+    }
+    /* at least one record a call: the head is never written twice */
+    for (bool first = true; *i < n && (first || jw_pending(b) < until); (*i)++, first = false) {
+        if (*i) tj_putc(b, ',');
+        if (part == DB_LOAD_KERNELS) tj_put_kernel(b, t, *i);
+        else if (part == DB_LOAD_COPIES) tj_put_copy(b, t, *i);
+        else tj_put_job(b, t, *i);
+    }
+    if (*i == n) {
+        tj_puts(b, "]}");
+        (*i)++;   /* past the end: done */
+    }
+    if (b->oom) return -1;
+    return *i > n ? 0 : 1;
+}
+
+typedef struct record_stream {
+    trace t;
+    unsigned part;
+    const char *key;    /* static */
+    size_t i, n;
+} record_stream;
+
+static int record_stream_fill(void *ctx, jw_buf *w) {
+    record_stream *rs = ctx;
+    if (rs->i > rs->n) return 0;
+    return rs_fill_some(w, &rs->t, rs->part, rs->key, &rs->i, rs->n,
+                        jw_pending(w) + HTTP_STREAM_CHUNK);
+}
+
+static void record_stream_free(void *ctx) {
+    record_stream *rs = ctx;
+    trace_free(&rs->t);
+    free(rs);
+}
+
 static void list_records(void *app, const http_request *req, http_response *res, unsigned part,
                          const char *key) {
     api_ctx *a = app;
@@ -316,19 +376,19 @@ static void list_records(void *app, const http_request *req, http_response *res,
     trace t;
     trace_init(&t);
     if (load_url_run(d, req, part, &t, res)) {
-        tj_buf b = {0};
-        tj_puts(&b, "{\"");
-        tj_puts(&b, key);
-        tj_puts(&b, "\":[");
         size_t n = part == DB_LOAD_KERNELS ? t.kernels.n : part == DB_LOAD_COPIES ? t.copies.n : t.jobs.n;
-        for (size_t i = 0; i < n; i++) {
-            if (i) tj_putc(&b, ',');
-            if (part == DB_LOAD_KERNELS) tj_put_kernel(&b, &t, i);
-            else if (part == DB_LOAD_COPIES) tj_put_copy(&b, &t, i);
-            else tj_put_job(&b, &t, i);
+        record_stream *rs = n >= RECORDS_STREAM_MIN ? malloc(sizeof *rs) : NULL;
+        if (rs) {
+            /* a big run's list (a 1 M-row import): streamed, never whole */
+            *rs = (record_stream){.t = t, .part = part, .key = key, .n = n};
+            trace_init(&t);
+            http_set_stream(res, 200, "application/json", record_stream_fill,
+                            record_stream_free, rs);
+        } else {
+            tj_buf b = {0};
+            rs_fill_some(&b, &t, part, key, &(size_t){0}, n, SIZE_MAX);
+            http_set_buf(res, 200, &b, "application/json");
         }
-        tj_puts(&b, "]}");
-        http_set_buf(res, 200, &b, "application/json");
     }
     trace_free(&t);
     release(a, d);
@@ -343,13 +403,6 @@ static void h_copies(void *app, const http_request *req, http_response *res) {
 static void h_jobs(void *app, const http_request *req, http_response *res) {
     list_records(app, req, res, DB_LOAD_JOBS, "jobs");
 }
-
-/* A block of the window, with its pauses when its context was switched out
- * (issue 13, pause_index.h). */
-typedef struct block_out {
-    tj_buf *buf;
-    const pause_index *pauses;
-} block_out;
 
 /* The warp-level records of a run (issue 11): its warp issues with cycles in
  * [from, to), at most `max` of them, and every per-epoch count of issue
@@ -408,14 +461,6 @@ static void h_warps(void *app, const http_request *req, http_response *res) {
     release(a, d);
 }
 
-static int put_block(void *ctx, const trace_block *b) {
-    block_out *o = ctx;
-    tj_buf *buf = o->buf;
-    if (buf->s && buf->s[buf->len - 1] == '}') tj_putc(buf, ',');
-    pause_index_put_block(o->pauses, buf, b);
-    return buf->oom ? -1 : 0;
-}
-
 static void h_blocks(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
@@ -437,76 +482,24 @@ static void h_blocks(void *app, const http_request *req, http_response *res) {
     }
     db *d = acquire(a, res);
     if (!d) return;
-    run_ctx c;
-    if (!get_run(d, req->params[0], &c, res)) { release(a, d); return; }
-    json_decref(c.obj);
-    const db_summary *s = &c.run.summary;
-    if (!has_from) from = s->t_min != TRACE_NONE ? s->t_min : 0;
-    if (!has_to) to = s->t_max != TRACE_NONE ? s->t_max : from;
-    if (!has_to && to <= from) to = from + 1;
-    if (to <= from) {
-        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", to, from);
-        release(a, d);
-        return;
-    }
-    char err[512];
-    int64_t total;
-    int rc = db_blocks_count(d, req->params[0], from, to, &total, err, sizeof err);
-    if (rc) { db_error(res, rc, err); release(a, d); return; }
-    if (total <= max) {
-        tj_buf b = {0};
-        char head[160];
-        snprintf(head, sizeof head,
-                 "{\"from\":%" PRId64 ",\"to\":%" PRId64 ",\"mode\":\"blocks\",\"total\":%" PRId64
-                 ",\"blocks\":[", from, to, total);
-        tj_puts(&b, head);
-        size_t start = b.len;
-        pause_index *pauses = NULL;
-        rc = pause_index_load(d, req->params[0], from, to, &pauses, err, sizeof err);
-        block_out bo = {&b, pauses};
-        if (!rc)
-            rc = db_blocks_window(d, req->params[0], from, to, put_block, &bo, err, sizeof err);
-        pause_index_free(pauses);
-        (void)start;
-        tj_puts(&b, "]}");
-        if (rc) { tj_buf_free(&b); db_error(res, rc, err); }
-        else http_set_buf(res, 200, &b, "application/json");
-        release(a, d);
-        return;
-    }
-    /* Too many blocks to draw one by one: per-SM occupancy, with about
-     * `max` cells in all (at least one bin per SM, at most BINS_MAX). */
-    int32_t sms = s->sms > 0 ? s->sms : 1;
-    if (sms > IMP_MAX_SMS) sms = IMP_MAX_SMS;   /* a run stored before the range checks */
-    int64_t want = max / sms;
-    if (want < 1) want = 1;
-    if (want > BINS_MAX) want = BINS_MAX;
-    int64_t span = to - from;
-    int64_t bin_ns = span / want + (span % want != 0);
-    size_t nbins = (size_t)(span / bin_ns + (span % bin_ns != 0));
-    double *thr = calloc((size_t)sms * nbins, sizeof *thr);
-    double *blk = calloc((size_t)sms * nbins, sizeof *blk);
-    if (!thr || !blk) {
-        http_set_error(res, 500, "out of memory for %zu bins", (size_t)sms * nbins);
-    } else if ((rc = db_block_bins(d, req->params[0], from, to, bin_ns, nbins, sms, thr, blk, err,
-                                   sizeof err))) {
-        db_error(res, rc, err);
-    } else {
-        json_t *bins = json_array();
-        for (int32_t sm = 0; sm < sms; sm++)
-            for (size_t i = 0; i < nbins; i++)
-                json_array_append_new(
-                    bins, json_pack("{s:i, s:I, s:f, s:f}", "sm", (int)sm, "t",
-                                    (json_int_t)(from + (int64_t)i * bin_ns), "threads",
-                                    thr[(size_t)sm * nbins + i], "blocks",
-                                    blk[(size_t)sm * nbins + i]));
-        http_set_json(res, 200,
-                      json_pack("{s:I, s:I, s:s, s:I, s:I, s:i, s:o}", "from", (json_int_t)from,
-                                "to", (json_int_t)to, "mode", "bins", "total", (json_int_t)total,
-                                "bin_ns", (json_int_t)bin_ns, "sms", (int)sms, "bins", bins));
-    }
-    free(thr);
-    free(blk);
+    /* window.c: one bounded scan of a covering index, or the pyramid's bins */
+    window_blocks(d, req, req->params[0], from, has_from, to, has_to, max, res);
+    release(a, d);
+}
+
+static void h_tiles(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    db *d = acquire(a, res);
+    if (!d) return;
+    window_tile_info(d, req->params[0], res);
+    release(a, d);
+}
+
+static void h_tile(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    db *d = acquire(a, res);
+    if (!d) return;
+    window_tile(d, req, req->params[0], req->params[1], req->params[2], res);
     release(a, d);
 }
 
@@ -544,6 +537,77 @@ static void h_queues(void *app, const http_request *req, http_response *res) {
     release(a, d);
 }
 
+/* An export's file name (issue 15): "experiment-run" rather than the run's
+ * slug, so a folder of downloads says what each file is. Only [A-Za-z0-9._-]
+ * survive (anything else becomes one '_'), which keeps the quoted
+ * Content-Disposition value free of quotes, slashes and control bytes; an
+ * import's experiment named after the same file as its run is said once
+ * (as the dashboard's title does). Falls back to the slug. */
+static int export_name_run(void *ctx, const db_run *r) {
+    char *out = ctx;   /* "experiment slug\0run name" scratch, 2 x 256 */
+    snprintf(out, 256, "%s", r->experiment ? r->experiment : "");
+    snprintf(out + 256, 256, "%s", r->name ? r->name : "");
+    return 0;
+}
+
+static int export_name_exp(void *ctx, const db_experiment *e) {
+    snprintf(ctx, 256, "%s", e->name ? e->name : "");
+    return 0;
+}
+
+/* in -> out with only [A-Za-z0-9._-], other runs as one '_', no separator
+ * at either end; at most 58 bytes (two of them and a '-' fit fname). */
+static size_t export_clean(const char *in, char *out) {
+    size_t o = 0;
+    for (const char *p = in; *p && o < 58; p++) {
+        unsigned char ch = (unsigned char)*p;
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                    ch == '.' || ch == '-' || ch == '_';
+        if (keep) out[o++] = (char)ch;
+        else if (o && out[o - 1] != '_') out[o++] = '_';
+    }
+    while (o && (out[o - 1] == '_' || out[o - 1] == '.' || out[o - 1] == '-')) o--;
+    size_t lead = 0;
+    while (lead < o && (out[lead] == '_' || out[lead] == '.' || out[lead] == '-')) lead++;
+    memmove(out, out + lead, o - lead);
+    out[o - lead] = '\0';
+    return o - lead;
+}
+
+static void export_name(db *d, const char *slug, char *out, size_t n) {
+    char run[512] = {0}, exp[256] = {0}, err[256], ce[59], cr[59];
+    snprintf(out, n, "%s", slug);
+    if (db_get_run(d, slug, export_name_run, run, err, sizeof err) || !run[256]) return;
+    if (run[0] && db_get_experiment(d, run, export_name_exp, exp, err, sizeof err)) exp[0] = '\0';
+    size_t el = strlen(exp), rl = strlen(run + 256);
+    bool same = el >= rl && strcmp(exp + el - rl, run + 256) == 0;
+    size_t e = same ? 0 : export_clean(exp, ce);
+    size_t r = export_clean(run + 256, cr);
+    if (e && r) snprintf(out, n, "%s-%s", ce, cr);
+    else if (e || r) snprintf(out, n, "%s", e ? ce : cr);
+}
+
+/* GET /api/runs/{run}/export streamed: the loaded run and where its text is. */
+typedef struct export_stream {
+    trace t;
+    bool chrome;
+    tj_stream s;        /* format=trace */
+    tj_chrome c;        /* format=chrome */
+} export_stream;
+
+static int export_stream_fill(void *ctx, jw_buf *w) {
+    export_stream *es = ctx;
+    size_t until = jw_pending(w) + HTTP_STREAM_CHUNK;
+    return es->chrome ? tj_chrome_step(&es->c, w, until) : tj_stream_step(&es->s, w, until);
+}
+
+static void export_stream_free(void *ctx) {
+    export_stream *es = ctx;
+    if (es->chrome) tj_chrome_free(&es->c);
+    trace_free(&es->t);
+    free(es);
+}
+
 static void h_export(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *format = http_query(req, "format");
@@ -558,16 +622,32 @@ static void h_export(void *app, const http_request *req, http_response *res) {
     trace t;
     trace_init(&t);
     bool ok = load_url_run(d, req, DB_LOAD_ALL, &t, res);
+    char fname[120];   /* fits res->disposition with its quotes and suffix */
+    if (ok) export_name(d, req->params[0], fname, sizeof fname);
     release(a, d);
     if (ok) {
-        tj_buf b = {0};
-        if (chrome) tj_write_chrome(&t, &b);
-        else tj_write_trace(&t, &b);
-        http_set_buf(res, 200, &b, "application/json");
-        if (res->status == 200)
-            snprintf(res->disposition, sizeof res->disposition,
-                     "attachment; filename=\"%s.%s.json\"", req->params[0],
-                     chrome ? "chrome" : "trace");
+        /* streamed: the run in memory, its text made chunk by chunk as it
+         * is sent, never whole (issue 9) */
+        export_stream *es = calloc(1, sizeof *es);
+        if (!es) {
+            http_set_error(res, 500, "out of memory writing the response");
+        } else {
+            es->t = t;   /* moved: freed by export_stream_free */
+            trace_init(&t);
+            es->chrome = chrome;
+            if (chrome && tj_chrome_init(&es->c, &es->t)) {
+                es->chrome = false;
+                export_stream_free(es);
+                http_set_error(res, 500, "out of memory writing the response");
+            } else {
+                if (!chrome) tj_stream_init(&es->s, &es->t, NULL);
+                http_set_stream(res, 200, "application/json", export_stream_fill,
+                                export_stream_free, es);
+                snprintf(res->disposition, sizeof res->disposition,
+                         "attachment; filename=\"%s.%s.json\"", fname,
+                         chrome ? "chrome" : "trace");
+            }
+        }
     }
     trace_free(&t);
 }
@@ -673,11 +753,17 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
     for (size_t r = 0; r < nruns; r++) {
         run_ctx c;
         if (!get_run(d, slugs[r], &c, res)) goto done;
-        json_array_append_new(jruns, json_pack("{s:s, s:O, s:O}", "run", slugs[r], "name",
-                                               json_object_get(c.obj, "name"), "source",
-                                               json_object_get(c.obj, "source")));
         snprintf(experiment, sizeof experiment, "%s",
                  json_string_value(json_object_get(c.obj, "experiment")) ? json_string_value(json_object_get(c.obj, "experiment")) : "");
+        /* runs of any experiments: each labelled "experiment · run" (issue 15) */
+        char ename[256], label[600];
+        expedit_experiment_name(d, experiment, ename, sizeof ename);
+        snprintf(label, sizeof label, "%s \u00b7 %s", ename[0] ? ename : experiment,
+                 json_string_value(json_object_get(c.obj, "name")) ? json_string_value(json_object_get(c.obj, "name")) : slugs[r]);
+        json_array_append_new(jruns, json_pack("{s:s, s:O, s:O, s:s, s:s, s:s}", "run", slugs[r], "name",
+                                               json_object_get(c.obj, "name"), "source",
+                                               json_object_get(c.obj, "source"), "experiment", experiment,
+                                               "experiment_name", ename, "label", label));
         json_decref(c.obj);
         trace t;
         trace_init(&t);
@@ -874,10 +960,15 @@ static const http_route routes[] = {
     {"GET", "/api/experiments", h_experiments},
     {"POST", "/api/experiments", writes_post_experiment},
     {"GET", "/api/experiments/*", h_experiment},
+    {"DELETE", "/api/experiments/*", expedit_delete},
+    {"GET", "/api/experiments/*/versions", expedit_get_versions},
+    {"POST", "/api/experiments/*/versions", expedit_post_version},
     {"POST", "/api/imports", writes_post_import},
     {"GET", "/api/jobs/*", writes_get_job},
     {"GET", "/api/runs/*", h_run},
     {"GET", "/api/runs/*/blocks", h_blocks},
+    {"GET", "/api/runs/*/tiles", h_tiles},
+    {"GET", "/api/runs/*/tiles/*/*", h_tile},
     {"GET", "/api/runs/*/kernels", h_kernels},
     {"GET", "/api/runs/*/copies", h_copies},
     {"GET", "/api/runs/*/jobs", h_jobs},

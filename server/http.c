@@ -161,7 +161,70 @@ http_body *http_take_body(const http_request *req) {
 
 /* ---- responses ------------------------------------------------------------------ */
 
+/* ---- streamed bodies (http_set_stream) ---------------------------------------------- */
+
+struct http_stream {
+    http_stream_fill fill;
+    void (*free_ctx)(void *ctx);
+    void *ctx;
+    jw_buf w;            /* pull mode: made by fill, read out by MHD */
+    bool done;           /* fill said the text is complete */
+};
+
+static void stream_free(void *cls) {
+    struct http_stream *st = cls;
+    if (!st) return;
+    if (st->free_ctx) st->free_ctx(st->ctx);
+    jw_free(&st->w);
+    free(st);
+}
+
+/* A response's streamed body given up before it was sent (the handler set
+ * another body after it). */
+static void drop_stream(http_response *res) {
+    stream_free(res->stream);
+    res->stream = NULL;
+}
+
+/* libmicrohttpd's content reader: fill until `max` bytes are ready (or the
+ * end), then hand them over. MHD sends them as chunks of a chunked body. */
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
+    (void)pos;
+    struct http_stream *st = cls;
+    while (!st->done && jw_pending(&st->w) < max) {
+        size_t before = jw_pending(&st->w);
+        int r = st->fill(st->ctx, &st->w);
+        if (r < 0 || st->w.oom) return MHD_CONTENT_READER_END_WITH_ERROR;
+        if (r == 0) st->done = true;
+        else if (jw_pending(&st->w) == before) break;   /* it added nothing: send what is there */
+    }
+    size_t n = jw_read(&st->w, buf, max);
+    if (!n) return st->done ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
+    return (ssize_t)n;
+}
+
+void http_set_stream(http_response *res, int status, const char *content_type,
+                     http_stream_fill fill, void (*free_ctx)(void *ctx), void *ctx) {
+    drop_stream(res);
+    free(res->body);
+    res->body = NULL;
+    res->len = 0;
+    struct http_stream *st = calloc(1, sizeof *st);
+    if (!st) {
+        if (free_ctx) free_ctx(ctx);
+        http_set_error(res, 500, "out of memory writing the response");
+        return;
+    }
+    st->fill = fill;
+    st->free_ctx = free_ctx;
+    st->ctx = ctx;
+    res->stream = st;
+    res->status = status;
+    res->content_type = content_type;
+}
+
 void http_set_json(http_response *res, int status, json_t *body) {
+    drop_stream(res);
     free(res->body);
     res->body = body ? json_dumps(body, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
     json_decref(body);
@@ -191,6 +254,7 @@ void http_set_error(http_response *res, int status, const char *fmt, ...) {
 }
 
 void http_set_buf(http_response *res, int status, tj_buf *buf, const char *content_type) {
+    drop_stream(res);
     free(res->body);
     if (buf->oom) {
         tj_buf_free(buf);
@@ -272,6 +336,31 @@ static void common_headers(struct MHD_Response *r) {
     MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
 }
 
+/* If-None-Match holds `etag` (a list of entity tags, weak ones compared
+ * weakly as RFC 9110 §13.1.2 says for GET, or "*"). */
+static bool etag_fresh(struct MHD_Connection *conn, const char *etag) {
+    const char *v = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                MHD_HTTP_HEADER_IF_NONE_MATCH);
+    if (!v) return false;
+    size_t el = strlen(etag);
+    while (*v) {
+        while (*v == ' ' || *v == '\t' || *v == ',') v++;
+        if (*v == '*') return true;
+        if (v[0] == 'W' && v[1] == '/') v += 2;
+        const char *e = v;
+        while (*e && *e != ',') e++;
+        size_t n = (size_t)(e - v);
+        while (n && (v[n - 1] == ' ' || v[n - 1] == '\t')) n--;
+        if (n == el && memcmp(v, etag, el) == 0) return true;
+        v = e;
+    }
+    return false;
+}
+
+bool http_etag_fresh(const http_request *req, const char *etag) {
+    return req->conn && etag_fresh(req->conn, etag);   /* no connection: a handler called directly */
+}
+
 static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs,
                                      http_response *res, bool close_conn) {
     if (res->status >= 500 && res->body) {
@@ -282,12 +371,35 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         cs->answered = true;
         if (res->len >= HTTP_TRIM_BYTES) cs->trim = true;
     }
-    struct MHD_Response *r = MHD_create_response_from_buffer(res->len, res->body ? res->body : (void *)"",
-                                                             res->body ? MHD_RESPMEM_MUST_FREE
-                                                                       : MHD_RESPMEM_PERSISTENT);
-    if (!r) {
+    /* An immutable answer the client already holds (res->etag, issue 9):
+     * 304 and no body. */
+    if (res->etag[0] && res->status == 200 && !res->stream && etag_fresh(conn, res->etag)) {
         free(res->body);
-        return MHD_NO;
+        res->body = NULL;
+        res->len = 0;
+        res->status = MHD_HTTP_NOT_MODIFIED;
+    }
+    struct MHD_Response *r;
+    if (res->stream) {
+        /* built as it is sent: no Content-Length, chunked (http_set_stream) */
+        free(res->body);
+        res->body = NULL;
+        if (cs) cs->trim = true;
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_CHUNK, stream_read,
+                                              res->stream, stream_free);
+        if (!r) {
+            drop_stream(res);
+            return MHD_NO;
+        }
+        res->stream = NULL;   /* MHD's now: stream_free runs when it is done */
+    } else {
+        r = MHD_create_response_from_buffer(res->len, res->body ? res->body : (void *)"",
+                                            res->body ? MHD_RESPMEM_MUST_FREE
+                                                      : MHD_RESPMEM_PERSISTENT);
+        if (!r) {
+            free(res->body);
+            return MHD_NO;
+        }
     }
     res->body = NULL;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
@@ -297,6 +409,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
     common_headers(r);
     if (res->disposition[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, res->disposition);
+    if (res->etag[0]) MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, res->etag);
     if (res->retry_after > 0) {
         char ra[16];
         snprintf(ra, sizeof ra, "%d", res->retry_after);
@@ -353,7 +466,15 @@ static bool safe_path(const char *path) {
 
 static enum MHD_Result serve_file(http_server *srv, struct MHD_Connection *conn, conn_state *cs,
                                   const char *path) {
-    const char *rel = is_page(path) ? "/index.html" : path;
+    /* a browser asking for a path that is no page of the app and names no
+     * file (no extension in its last segment) gets the app shell with status
+     * 404, so it shows the dashboard's own "not found" page (issue 15);
+     * other clients keep the JSON 404 */
+    const char *last = strrchr(path, '/');
+    const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    bool shell404 = !is_page(path) && !strchr(last ? last : path, '.') && accept &&
+                    strstr(accept, "text/html");
+    const char *rel = is_page(path) || shell404 ? "/index.html" : path;
     if (!srv->web_real) return send_error(conn, cs, 404, "no web folder: %s", path);
     if (!safe_path(rel)) return send_error(conn, cs, 403, "%s: path outside the web folder", path);
     char full[PATH_MAX], real[PATH_MAX];
@@ -379,16 +500,16 @@ static enum MHD_Result serve_file(http_server *srv, struct MHD_Connection *conn,
     bool vendor = strncmp(rel, "/vendor/", 8) == 0;
     struct MHD_Response *r;
     unsigned status;
-    if (ims && strcmp(ims, modified) == 0) {
+    if (ims && strcmp(ims, modified) == 0 && !shell404) {
         close(fd);
         r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
         status = MHD_HTTP_NOT_MODIFIED;
     } else {
         r = MHD_create_response_from_fd64((uint64_t)st.st_size, fd);   /* MHD closes fd */
-        status = MHD_HTTP_OK;
+        status = shell404 ? MHD_HTTP_NOT_FOUND : MHD_HTTP_OK;
     }
     if (!r) {
-        if (status == MHD_HTTP_OK) close(fd);
+        if (status != MHD_HTTP_NOT_MODIFIED) close(fd);
         return MHD_NO;
     }
     cs->answered = true;
@@ -466,6 +587,10 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
         if (strcmp(rt->method, m) != 0) continue;
         http_response res = {.status = 500};
         rt->fn(srv->cfg.app, &req, &res);
+        /* HEAD: the headers of the GET, no body. libmicrohttpd leaves out a
+         * buffered body itself but still sends the chunks of a callback
+         * (streamed) one, which a client reads as the next response. */
+        if (head) drop_stream(&res);
         if (res.status >= 500)
             fprintf(stderr, "schedlab: %s %s -> %d %.*s\n", method, url, res.status,
                     (int)(res.len < 300 ? res.len : 300), res.body ? res.body : "");
@@ -664,7 +789,9 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
                           "TOKEN\" (serve --token)");
         char mt[96];
         media_type(header(conn, MHD_HTTP_HEADER_CONTENT_TYPE), mt, sizeof mt);
-        if (upload ? !upload_type(mt) : strcmp(mt, "application/json") != 0)
+        /* a DELETE without a body has no type to check (issue 15) */
+        bool bodiless = strcmp(m, "DELETE") == 0 && !cs->body_coming;
+        if (!bodiless && (upload ? !upload_type(mt) : strcmp(mt, "application/json") != 0))
             return refuse(conn, cs, 415, 0,
                           upload ? "Content-Type \"%s\" is not an upload type: send the raw "
                                    "file as application/octet-stream"

@@ -85,6 +85,11 @@ typedef struct http_response {
     const char *cache_control;   /* static string; NULL: "no-store" */
     char disposition[160];       /* Content-Disposition, "" for none */
     int retry_after;             /* seconds; 0: no Retry-After header */
+    /* ETag of an answer that never changes ("" for none): a 200 whose
+     * request's If-None-Match holds it is sent as 304 without a body */
+    char etag[80];
+    /* a streamed body (http_set_stream) instead of `body`; NULL: none */
+    struct http_stream *stream;
 } http_response;
 
 typedef void (*http_handler)(void *app, const http_request *req, http_response *res);
@@ -140,6 +145,26 @@ void http_set_error(http_response *res, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Hand a buffer's text over as the body (the buffer is left empty). */
 void http_set_buf(http_response *res, int status, tj_buf *buf, const char *content_type);
+
+/* A large body built as it is sent (libmicrohttpd's content-reader callback,
+ * chunked transfer encoding) instead of whole in memory. Each time the
+ * connection wants bytes, fill(ctx, w) appends the next records to the jw_buf
+ * (jw.h) -- about HTTP_STREAM_CHUNK bytes more than jw_pending(w) is a good
+ * amount, more is fine; it must add something unless it is done -- and
+ * returns 1 while there is more to come, 0 after the last bytes, -1 on an
+ * error (the connection is then cut: the status line is long gone).
+ * free_ctx(ctx) runs once when the response is done or abandoned, on any
+ * thread; it must release whatever ctx holds (a db handle back to its pool).
+ * The response's other fields (content_type, disposition, cache_control)
+ * apply as for a whole body. On OOM it answers 500 and calls free_ctx. */
+#define HTTP_STREAM_CHUNK ((size_t)64 << 10)
+typedef int (*http_stream_fill)(void *ctx, jw_buf *w);
+void http_set_stream(http_response *res, int status, const char *content_type,
+                     http_stream_fill fill, void (*free_ctx)(void *ctx), void *ctx);
+
+/* Whether the request's If-None-Match names `etag` (the client holds that
+ * answer): a handler may skip building the body, set res->etag and a 200. */
+bool http_etag_fresh(const http_request *req, const char *etag);
 
 /* The MIME type for a file name, by extension. */
 const char *http_mime_type(const char *path);

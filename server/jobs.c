@@ -159,6 +159,7 @@ int jobs_submit(job_queue *j, const char *kind, job_fn fn, void *arg, void (*fre
     atomic_init(&jb->ctl.done, 0);
     atomic_init(&jb->ctl.total, total > 0 ? total : 1);
     atomic_init(&jb->ctl.cancel, false);
+    atomic_init(&jb->ctl.phase, NULL);
     pthread_mutex_lock(&j->mu);
     int rc = j->stopping ? -2 : j->queued + j->running >= j->max_queue ? -1 : 0;
     if (rc) {
@@ -191,6 +192,9 @@ json_t *jobs_status(job_queue *j, const char *id) {
         o = json_pack("{s:s, s:s, s:s, s:f, s:I, s:I}", "job", jb->id, "kind", jb->kind, "state",
                       state_names[jb->state], "progress", p, "done", (json_int_t)done, "total",
                       (json_int_t)total);
+        const char *phase = atomic_load(&jb->ctl.phase);
+        if (o && phase && jb->state == J_RUNNING)
+            json_object_set_new(o, "phase", json_string(phase));
         if (o && jb->state >= J_DONE) {
             json_object_set_new(o, "status", json_integer(jb->status));
             json_object_set(o, "result", jb->result ? jb->result : json_null());

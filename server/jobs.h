@@ -28,6 +28,9 @@
 typedef struct job_ctl {
     atomic_llong done, total;
     atomic_bool cancel;
+    /* what the job is doing now, for jobs with phases (an import: "parsing",
+     * then "storing"); a static string, NULL when the job has none */
+    _Atomic(const char *) phase;
 } job_ctl;
 
 /* Fill *status (an HTTP status: 201, 400, ...) and either *result (a new
@@ -44,7 +47,8 @@ int jobs_start(unsigned workers, size_t max_queue, job_queue **out, char *err, s
 int jobs_submit(job_queue *j, const char *kind, job_fn fn, void *arg, void (*free_arg)(void *),
                 long long total, char id[JOBS_ID_SIZE]);
 /* {"job", "kind", "state": queued|running|done|failed|aborted, "progress"
- * (0..1), "done", "total", "status", "result", "error"}; NULL if no such
+ * (0..1), "done", "total", "phase" (while running, when the job has
+ * phases), "status", "result", "error"}; NULL if no such
  * job. A new reference. */
 json_t *jobs_status(job_queue *j, const char *id);
 /* Jobs queued or running. */

@@ -4,6 +4,7 @@
  * the place and the problem); 1 any other failure. This is the only file
  * that calls exit(). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -222,11 +224,106 @@ static char *read_file(const char *path, size_t *len) {
     return buf;
 }
 
+/* A regular file mapped read-only rather than copied onto the heap (issue 9:
+ * an import held the whole file twice, as the read buffer grew by
+ * doubling): its pages are the page cache's, read once in order. *maplen is
+ * the mapping's length, 0 when the bytes were read instead (stdin, a pipe,
+ * an empty file). The importers read data[0..len) only. */
+static char *map_file(const char *path, size_t *len, size_t *maplen) {
+    *maplen = 0;
+    struct stat st;
+    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size < SIZE_MAX) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m != MAP_FAILED) {
+            close(fd);
+            madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+            *len = *maplen = (size_t)st.st_size;
+            return m;
+        }
+    }
+    if (fd >= 0) close(fd);
+    return read_file(path, len);
+}
+
 static void write_out(const char *path, const char *data, size_t len) {
     FILE *f = path ? fopen(path, "wb") : stdout;
     if (!f) die(1, "%s: cannot write: %s", path, strerror(errno));
     if (fwrite(data, 1, len, f) != len || (path ? fclose(f) : fflush(f)) != 0)
         die(1, "%s: write failed: %s", path ? path : "stdout", strerror(errno));
+}
+
+/* ---- streamed output (simulate, export) ----------------------------------------- */
+
+/* The output file (or stdout) with a jw writer flushing to it in chunks. */
+typedef struct stream_out {
+    const char *path;   /* NULL: stdout */
+    int fd;
+    int err;            /* errno of a failed write */
+    jw_buf w;
+} stream_out;
+
+#define OUT_CHUNK ((size_t)256 << 10)
+
+static int out_sink(void *ctx, const char *p, size_t n) {
+    stream_out *o = ctx;
+    if (jw_fd_sink(&o->fd, p, n) == 0) return 0;
+    o->err = errno ? errno : EIO;
+    return -1;
+}
+
+static void out_open(stream_out *o, const char *path) {
+    o->path = path;
+    o->err = 0;
+    o->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : STDOUT_FILENO;
+    if (o->fd < 0) die(1, "%s: cannot write: %s", path, strerror(errno));
+    jw_init_sink(&o->w, out_sink, o, OUT_CHUNK);
+}
+
+/* rc: the writer's result. A failed write names the file and its errno. */
+static void out_close(stream_out *o, int rc) {
+    if (rc == 0) rc = jw_finish(&o->w);
+    if (rc == 0 && o->path && close(o->fd) != 0) {
+        o->err = errno;
+        rc = -1;
+    }
+    jw_free(&o->w);
+    if (rc && o->err)
+        die(1, "%s: write failed: %s", o->path ? o->path : "stdout", strerror(o->err));
+    if (rc) die(1, "out of memory writing the output");
+}
+
+/* Simulated blocks through an unlinked temporary file. */
+typedef struct spill {
+    FILE *f;
+    trace_block *buf;   /* read back SIM_SINK_BATCH at a time */
+    int failed;         /* errno of a failed write or read */
+} spill;
+
+static int spill_emit(void *ctx, const trace_block *b, size_t n) {
+    spill *sp = ctx;
+    if (fwrite(b, sizeof *b, n, sp->f) != n) {
+        sp->failed = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+static int spill_next(void *ctx, const trace_block **v, size_t *n) {
+    spill *sp = ctx;
+    if (!sp->buf && !(sp->buf = malloc(SIM_SINK_BATCH * sizeof *sp->buf))) {
+        sp->failed = ENOMEM;
+        return -1;
+    }
+    size_t got = fread(sp->buf, sizeof *sp->buf, SIM_SINK_BATCH, sp->f);
+    if (got == 0 && ferror(sp->f)) {
+        sp->failed = errno ? errno : EIO;
+        return -1;
+    }
+    *v = sp->buf;
+    *n = got;
+    return 0;
 }
 
 static db *open_db(const opts *o) {
@@ -258,13 +355,35 @@ static int cmd_simulate(int argc, char **argv) {
     sim_config cfg;
     trace t;
     trace_init(&t);
-    if (scn_config(s, (size_t)run, &cfg, err, sizeof err) || sim_run(&cfg, &t, err, sizeof err))
+    /* Constant memory whatever the run's size (issue 9): the blocks go to an
+     * unlinked temporary file as they are simulated (the trace lists kernels,
+     * whose ends come last, before blocks), then the text is written in
+     * chunks as it is made, the blocks read back batch by batch. */
+    spill sp = {0};
+    if (!(sp.f = tmpfile()))
+        die(1, "cannot open a temporary file for simulated blocks: %s", strerror(errno));
+    sim_block_sink sink = {.ctx = &sp, .emit = spill_emit, .batch = 0};
+    if (scn_config(s, (size_t)run, &cfg, err, sizeof err))
         die(EXIT_BAD_INPUT, "%s: run \"%s\": %s", o.pos[0], scn_run_name(s, (size_t)run), err);
+    cfg.block_sink = &sink;
+    if (sim_run(&cfg, &t, err, sizeof err)) {
+        if (sp.failed)
+            die(1, "cannot write simulated blocks to a temporary file: %s", strerror(sp.failed));
+        die(EXIT_BAD_INPUT, "%s: run \"%s\": %s", o.pos[0], scn_run_name(s, (size_t)run), err);
+    }
     if (!t.name) trace_set_name(&t, scn_name(s));
-    tj_buf b = {0};
-    if (tj_write_trace(&t, &b)) die(1, "out of memory writing the trace");
-    write_out(o.out, b.s, b.len);
-    tj_buf_free(&b);
+    if (fflush(sp.f) != 0 || fseek(sp.f, 0, SEEK_SET) != 0)
+        die(1, "cannot read back simulated blocks: %s", strerror(errno));
+    tj_block_src src = {.ctx = &sp, .next = spill_next};
+    tj_stream ts;
+    tj_stream_init(&ts, &t, &src);
+    stream_out out;
+    out_open(&out, o.out);
+    int rc = tj_stream_step(&ts, &out.w, SIZE_MAX);
+    if (sp.failed) die(1, "cannot read back simulated blocks: %s", strerror(sp.failed));
+    out_close(&out, rc);
+    fclose(sp.f);
+    free(sp.buf);
     trace_free(&t);
     scn_free(s);
     return 0;
@@ -276,9 +395,10 @@ static int cmd_import(int argc, char **argv) {
     if (o.npos < 1) die(EXIT_BAD_INPUT, "import needs at least one FILE (see --help)");
     imp_file files[64];
     char *bufs[64];
+    size_t maps[64];   /* mapped length; 0: bufs[i] is malloc'ed */
     for (int i = 0; i < o.npos; i++) {
         size_t len;
-        if (!(bufs[i] = read_file(o.pos[i], &len)))
+        if (!(bufs[i] = map_file(o.pos[i], &len, &maps[i])))
             die(EXIT_BAD_INPUT, "%s: cannot read: %s", o.pos[i], strerror(errno));
         files[i] = (imp_file){.name = o.pos[i], .data = (const unsigned char *)bufs[i], .len = len};
     }
@@ -292,7 +412,10 @@ static int cmd_import(int argc, char **argv) {
     if (rc) die(rc == STORE_BAD_INPUT ? EXIT_BAD_INPUT : 1, "%s", err);
     printf("%s\n", run);
     db_close(d);
-    for (int i = 0; i < o.npos; i++) free(bufs[i]);
+    for (int i = 0; i < o.npos; i++) {
+        if (maps[i]) munmap(bufs[i], maps[i]);
+        else free(bufs[i]);
+    }
     return 0;
 }
 
@@ -330,11 +453,9 @@ static int cmd_export(int argc, char **argv) {
         die(EXIT_BAD_INPUT, "--format: expected \"trace\" or \"chrome\", got \"%s\"", fmt);
     trace t;
     load_or_die(&o, o.pos[0], &t);
-    tj_buf b = {0};
-    if (chrome ? tj_write_chrome(&t, &b) : tj_write_trace(&t, &b))
-        die(1, "out of memory writing the export");
-    write_out(o.out, b.s, b.len);
-    tj_buf_free(&b);
+    stream_out out;   /* written as it is made, never whole (issue 9) */
+    out_open(&out, o.out);
+    out_close(&out, chrome ? tj_write_chrome(&t, &out.w) : tj_write_trace(&t, &out.w));
     trace_free(&t);
     return 0;
 }

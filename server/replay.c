@@ -765,6 +765,8 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     json_object_set_new(root, "ops", jops);
     json_t *variants = json_array();
     for (size_t p = 1; variants && p < sim_placement_count(); p++) {
+        /* a replay has no SM partitions: spart would place as most-room */
+        if (sim_placement_partitioned((int32_t)p)) continue;
         const char *pn = sim_placement_name((int32_t)p);
         json_array_append_new(variants, json_pack("{s:s, s:{s:s}}", "name", pn, "policy",
                                                   "placement", pn));

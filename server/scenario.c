@@ -49,6 +49,7 @@ typedef struct scn_rawop {
     units_dur latency[SIM_NICLASS];
     bool latency_given[SIM_NICLASS];
     int32_t budget;          /* QAWS budget; 0 = 1 */
+    double qos_goal;         /* ISCA'17 QoS goal in (0, 1]; 0 = none */
     int64_t bytes;
     int32_t direction;
     units_dur duration;      /* copies: measured duration (replay); 0 = bytes / bandwidth */
@@ -78,6 +79,7 @@ typedef struct scn_rawpolicy {
     int32_t warp;            /* warp table (policy.warp) */
     int64_t warp_issue_limit;
     int64_t warp_epoch;
+    int64_t quota_epoch;     /* T_epoch of the quota warp policies; 0 = SIM_QUOTA_EPOCH */
     unsigned given;          /* POL_* keys this object wrote */
 } scn_rawpolicy;
 
@@ -139,7 +141,7 @@ static char *own(pctx *c, const char *str) {
 
 static const char *const policy_keys[] = {
     "placement", "launch_latency", "dispatch_latency", "warp", "warp_issue_limit",
-    "warp_epoch", "contexts", "time_slice",
+    "warp_epoch", "quota_epoch", "contexts", "time_slice",
     "context_switch", "runlist_update", "gpu_wait", NULL};
 
 static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol) {
@@ -200,6 +202,10 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
         } else if (strcmp(key, "warp_epoch") == 0) {
             if (jr_get_count(&c->jr, val, p, 1, INT64_C(1) << 40, &pol->warp_epoch))
                 return -1;
+        } else if (strcmp(key, "quota_epoch") == 0) {
+            /* ISCA'17 §3.4.1 T_epoch, cycles (default 10K, §4.1) */
+            if (jr_get_count(&c->jr, val, p, 1, INT64_C(1) << 40, &pol->quota_epoch))
+                return -1;
         } else if (strcmp(key, "contexts") == 0) {
             /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
             const char *s = NULL;
@@ -249,7 +255,7 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
 
 /* ---- streams ------------------------------------------------------------- */
 
-static const char *const stream_keys[] = {"name", "process", "priority", NULL};
+static const char *const stream_keys[] = {"name", "process", "priority", "sms", NULL};
 
 /* TX2 paper §4.2: cudaDeviceGetStreamPriorityRange gives -1 (high) and 0
  * (low); priority-none is its own value, which the simulator ranks with
@@ -294,6 +300,7 @@ static int add_stream(pctx *c, const char *name, const char *process, int32_t pr
         *cap = nc;
     }
     sim_stream *st = &s->streams[s->nstreams];
+    memset(st, 0, sizeof *st);
     st->name = own(c, name);
     st->process = own(c, process);
     st->priority = prio;
@@ -336,6 +343,26 @@ static int parse_streams(pctx *c, json_t *v, size_t *cap) {
         }
         if (add_stream(c, name, process, prio, cap))
             return -1;
+        /* the stream's SM partition under placement "spart" (spart.c,
+         * ISCA'17 §4.1): {"first": rank, "count": SMs} of the sm_order */
+        json_t *js = json_object_get(o, "sms");
+        if (js) {
+            static const char *const sms_keys[] = {"first", "count", NULL};
+            char r[JR_PATH_MAX];
+            int64_t first = 0, count = 0;
+            jr_join(q, p, "sms");
+            if (jr_need_object(&c->jr, js, q) || jr_check_keys(&c->jr, js, q, sms_keys))
+                return -1;
+            json_t *jf = json_object_get(js, "first"), *jc = json_object_get(js, "count");
+            if (!jc)
+                return jr_fail(&c->jr, q, "missing \"count\" (SMs of the partition)");
+            if ((jf && jr_get_count(&c->jr, jf, jr_join(r, q, "first"), 0, SIM_MAX_SMS - 1,
+                                    &first)) ||
+                jr_get_count(&c->jr, jc, jr_join(r, q, "count"), 1, SIM_MAX_SMS, &count))
+                return -1;
+            c->s->streams[c->s->nstreams - 1].sm_first = (int32_t)first;
+            c->s->streams[c->s->nstreams - 1].sm_count = (int32_t)count;
+        }
     }
     return 0;
 }
@@ -383,10 +410,11 @@ static int resolve_stream(pctx *c, const char *name, const char *process, const 
 
 static const char *const op_keys[] = {
     "kernel", "copy", "sync", "stream", "process", "at", "blocks", "threads", "smem", "regs",
-    "block_time", "program", "latency", "budget", "bytes", "direction", "duration", NULL};
+    "block_time", "program", "latency", "budget", "qos_goal", "bytes", "direction", "duration",
+    NULL};
 static const char *const kernel_keys[] = {
     "kernel", "stream", "process", "at", "blocks", "threads", "smem", "regs", "block_time",
-    "program", "latency", "budget", NULL};
+    "program", "latency", "budget", "qos_goal", NULL};
 static const char *const copy_keys[] = {
     "copy", "stream", "process", "at", "bytes", "direction", "duration", NULL};
 static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
@@ -586,6 +614,22 @@ static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
             if (jr_get_count(&c->jr, jbud, jr_join(q, p, "budget"), 1, 1000000, &b))
                 return -1;
             op->budget = (int32_t)b;
+        }
+        json_t *jgoal = json_object_get(o, "qos_goal");
+        if (jgoal) {
+            /* ISCA'17 §3.2: a fraction of the IPC the kernel reaches alone */
+            jr_join(q, p, "qos_goal");
+            if (!json_is_number(jgoal))
+                return jr_fail(&c->jr, q, "must be a number in (0, 1], not %s",
+                               jr_type_name(jgoal));
+            double g = json_number_value(jgoal);
+            if (!(g > 0 && g <= 1))
+                return jr_fail(&c->jr, q, "%g is outside (0, 1] (a fraction of the IPC the "
+                               "kernel reaches alone on the device)", g);
+            if (!jprog)
+                return jr_fail(&c->jr, q, "kernel \"%s\" runs for a fixed block_time; a QoS "
+                               "goal needs a \"program\" (the warp-level model)", name);
+            op->qos_goal = g;
         }
         int64_t x;
         if (jr_get_count(&c->jr, json_object_get(o, "blocks"), jr_join(q, p, "blocks"), 1,
@@ -869,6 +913,17 @@ static int build_run(pctx *c, size_t r) {
     run->policy.warp = run->raw.warp;
     run->policy.warp_issue_limit = run->raw.warp_issue_limit;
     run->policy.warp_epoch = run->raw.warp_epoch;
+    run->policy.quota_epoch = run->raw.quota_epoch;
+    /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
+     * all named quota-*) */
+    const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->rawops[i].qos_goal > 0 && (!wname || strncmp(wname, "quota-", 6) != 0)) {
+            jr_index(p, "ops", i);
+            return jr_fail(&c->jr, jr_join(q, p, "qos_goal"), "needs a quota warp policy "
+                           "(policy.warp quota-naive, quota-history, quota-elastic or "
+                           "quota-rollover), not \"%s\"", wname ? wname : "?");
+        }
     /* kernels with a program run under the warp-level model */
     for (size_t i = 0; i < s->nops; i++)
         if (s->rawops[i].has_program)
@@ -922,6 +977,7 @@ static int build_run(pctx *c, size_t r) {
             op->block_time = ro->nblock_time ? &run->times[t] : NULL;
             op->nblock_time = ro->nblock_time;
             op->budget = run->budgets && run->budgets[i] ? run->budgets[i] : ro->budget;
+            op->qos_goal = ro->qos_goal;
             int64_t longest = 0;
             if (ro->has_program) {
                 /* latencies: cycles as given, times in this run's clock;

@@ -16,6 +16,7 @@
 
 #include "../importers/trace_check.h"
 #include "../simcore/sim.h"
+#include "../db/versions.h"
 #include "scenario.h"
 #include "trace_json.h"
 
@@ -31,6 +32,30 @@ static atomic_bool writing;
 static bool cancelled(const store_ctl *ctl) { return ctl && ctl->cancel && atomic_load(ctl->cancel); }
 static void progress(const store_ctl *ctl, long long n) {
     if (ctl && ctl->done) atomic_fetch_add(ctl->done, n);
+}
+
+/* ---- an import's progress (issue 15): *done only ever grows ---------------------- */
+
+static void import_at(const store_ctl *ctl, long long units) {
+    if (!ctl || !ctl->done) return;
+    long long cur = atomic_load(ctl->done);
+    while (cur < units && !atomic_compare_exchange_weak(ctl->done, &cur, units)) {}
+}
+
+static void import_phase(const store_ctl *ctl, const char *phase) {
+    if (ctl && ctl->phase) atomic_store(ctl->phase, phase);
+}
+
+/* imp_options.progress: the parse's fraction into the first units */
+static void parse_progress(void *user, double f) {
+    import_at(user, (long long)(f * STORE_IMPORT_PARSE));
+}
+
+/* db_on_rows: the rows stored into the rest, short of the whole until the
+ * commit */
+static void rows_progress(void *user, long long done, long long total) {
+    long long span = STORE_IMPORT_UNITS - STORE_IMPORT_PARSE - 1;
+    import_at(user, STORE_IMPORT_PARSE + (total > 0 ? done * span / total : 0));
 }
 
 /* Take the write lock: at once, within lock_ms, or (lock_ms < 0) when it
@@ -160,6 +185,7 @@ static int store_done(db *d, sim_done *sd, const char *slug, const char *name,
     db_run_writer *w;
     int rc = db_run_begin(d, slug, name, run, &w, err, errlen);
     if (rc) return rc;
+    db_run_kernels(w, &sd->t);   /* the pyramid takes each batch (db/pyramid.h) */
     trace_block *buf = malloc(SIM_SINK_BATCH * sizeof *buf);
     if (!buf) {
         db_run_abort(w);
@@ -194,10 +220,19 @@ static int store_done(db *d, sim_done *sd, const char *slug, const char *name,
     return db_run_finish(w, &sd->t, err, errlen);
 }
 
-int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
-                       const char *scenario_file, const store_ctl *ctl, char slug[DB_SLUG_SIZE],
-                       json_t **runs_out, char *err, size_t errlen) {
+static int exp_source(void *ctx, const db_experiment *e) {
+    snprintf(ctx, 16, "%s", e->source ? e->source : "");
+    return 0;
+}
+
+/* `into` NULL: a new experiment; else the runs go into that scenario
+ * experiment as its next version (issue 15), number in *version_out. */
+static int scenario_into(db *d, const char *text, size_t len, const char *file,
+                         const char *scenario_file, const char *into, const store_ctl *ctl,
+                         char slug[DB_SLUG_SIZE], json_t **runs_out, int64_t *version_out,
+                         char *err, size_t errlen) {
     scn_scenario *s = NULL;
+    int64_t version = 1;
     if (runs_out) *runs_out = NULL;
     slug[0] = '\0';
     if (scn_parse(text, len, file, &s, err, errlen)) return STORE_BAD_INPUT;
@@ -234,13 +269,34 @@ int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
             goto out;
         }
     }
-    if (db_create_experiment(d, scn_name(s), scn_description(s), "scenario", scenario_file, copy,
-                             slug, err, errlen))
+    if (into) {
+        char source[16] = "";
+        if ((rc = db_get_experiment(d, into, exp_source, source, err, errlen)) != 0) {
+            if (rc == DB_NOT_FOUND) snprintf(err, errlen, "no experiment named \"%s\"", into);
+            goto rollback;
+        }
+        if (strcmp(source, "scenario") != 0) {
+            /* an import's runs are recorded, not simulated: nothing to re-run */
+            snprintf(err, errlen, "experiment: \"%s\" is not a scenario experiment (%s); only "
+                     "scenarios can be edited and re-run", into, source);
+            rc = STORE_FORBIDDEN;
+            goto rollback;
+        }
+        rc = -1;
+        if (db_version_latest(d, into, &version, err, errlen)) goto rollback;
+        version += 1;
+        if (db_version_add(d, into, version, copy, err, errlen)) goto rollback;
+        snprintf(slug, DB_SLUG_SIZE, "%s", into);
+    } else if (db_create_experiment(d, scn_name(s), scn_description(s), "scenario", scenario_file,
+                                    copy, slug, err, errlen)) {
         goto rollback;
+    }
     for (size_t i = 0; i < nruns; i++) {
         char run[DB_SLUG_SIZE];
         if ((rc = store_done(d, &done[i], slug, scn_run_name(s, i), ctl, run, err, errlen)) != 0)
             goto rollback;
+        rc = -1;
+        if (into && db_run_set_version(d, run, version, err, errlen)) goto rollback;
         json_array_append_new(runs, json_pack("{s:s, s:o}", "run", run, "name",
                                               tj_string(scn_run_name(s, i))));
     }
@@ -255,6 +311,7 @@ int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
         *runs_out = runs;
         runs = NULL;
     }
+    if (version_out) *version_out = version;
     rc = 0;
     goto out;
 rollback:
@@ -273,16 +330,40 @@ out:
     return rc;
 }
 
+int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
+                       const char *scenario_file, const store_ctl *ctl, char slug[DB_SLUG_SIZE],
+                       json_t **runs_out, char *err, size_t errlen) {
+    return scenario_into(d, text, len, file, scenario_file, NULL, ctl, slug, runs_out, NULL, err,
+                         errlen);
+}
+
+int store_scenario_version(db *d, const char *experiment, const char *text, size_t len,
+                           const store_ctl *ctl, json_t **runs_out, int64_t *version, char *err,
+                           size_t errlen) {
+    char slug[DB_SLUG_SIZE];
+    return scenario_into(d, text, len, "scenario", NULL, experiment, ctl, slug, runs_out, version,
+                         err, errlen);
+}
+
+int store_delete_experiment(db *d, const char *experiment, const store_ctl *ctl, int64_t *runs,
+                            char *err, size_t errlen) {
+    int rc = lock_writes(ctl, err, errlen);
+    if (rc) return rc;
+    if ((rc = db_begin(d, err, errlen)) == 0) {
+        rc = db_delete_experiment(d, experiment, runs, err, errlen);
+        if (rc == DB_NOT_FOUND) snprintf(err, errlen, "no experiment named \"%s\"", experiment);
+        if (rc == 0) rc = db_commit(d, err, errlen);
+        if (rc) db_rollback(d);
+    }
+    unlock_writes();
+    return rc;
+}
+
 int store_scenario(db *d, const char *text, size_t len, const char *file,
                    const char *scenario_file, char slug[DB_SLUG_SIZE], json_t **runs_out,
                    char *err, size_t errlen) {
     return store_scenario_ctl(d, text, len, file, scenario_file, NULL, slug, runs_out, err,
                               errlen);
-}
-
-static int exp_source(void *ctx, const db_experiment *e) {
-    snprintf(ctx, 16, "%s", e->source ? e->source : "");
-    return 0;
 }
 
 int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *format,
@@ -306,6 +387,7 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
         return STORE_BAD_INPUT;
     }
     bool ours = fmt == IMP_SCHEDLAB_TRACE;
+    import_phase(ctl, "parsing");
     trace t;
     trace_init(&t);
     int rc;
@@ -319,7 +401,9 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
         rc = tj_parse_trace((const char *)files[0].data, files[0].len, files[0].name, &t, err,
                             errlen) ? STORE_BAD_INPUT : 0;
     } else {
-        rc = imp_import(fmt, files, nfiles, &t, err, errlen) ? STORE_BAD_INPUT : 0;
+        imp_options io = {.progress = ctl && ctl->done ? parse_progress : NULL,
+                          .user = (void *)ctl};
+        rc = imp_import_opts(fmt, files, nfiles, &io, &t, err, errlen) ? STORE_BAD_INPUT : 0;
     }
     if (rc) goto out;
     /* every number in range before anything is stored (issue 16, item 3) */
@@ -327,7 +411,8 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
         rc = STORE_BAD_INPUT;
         goto out;
     }
-    progress(ctl, 1);
+    import_at(ctl, STORE_IMPORT_PARSE);
+    import_phase(ctl, "storing");
     char rname[256];
     if (!name) {
         const char *base = strrchr(files[0].name, '/');
@@ -363,9 +448,12 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
         rc = STORE_ABORTED;
         goto rollback;
     }
-    if ((rc = db_store_run(d, exp, name, &t, run, err, errlen))) goto rollback;
+    if (ctl && ctl->done) db_on_rows(d, rows_progress, (void *)ctl);
+    rc = db_store_run(d, exp, name, &t, run, err, errlen);
+    db_on_rows(d, NULL, NULL);
+    if (rc) goto rollback;
     if ((rc = db_commit(d, err, errlen))) goto rollback;
-    progress(ctl, 1);
+    import_at(ctl, STORE_IMPORT_UNITS);
     goto out;
 rollback:
     db_rollback(d);

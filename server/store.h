@@ -21,7 +21,10 @@
  *
  * A store_ctl (may be NULL) lets a job follow and stop the work: *done
  * counts progress units (a scenario: blocks simulated plus blocks stored;
- * an import: 1 once parsed, 2 once stored), *cancel set makes the work stop
+ * an import: STORE_IMPORT_UNITS in all, the parse mapped to the first
+ * STORE_IMPORT_PARSE of them and the rows stored to the rest, issue 15),
+ * *phase (may be NULL) names the import's phase ("parsing", "storing"),
+ * *cancel set makes the work stop
  * at its next batch and roll back (STORE_ABORTED), and lock_ms bounds the
  * wait for the write lock (STORE_BUSY when it passes). */
 #ifndef SERVER_STORE_H
@@ -40,9 +43,15 @@
 #define STORE_ABORTED (-5)     /* *cancel was set: nothing was stored */
 #define STORE_FORBIDDEN (-6)   /* the experiment is not one an import may add to */
 
+/* An import's progress units: the parse (what the importer reports,
+ * importers.h imp_options) fills the first 800, storing the rows the rest. */
+#define STORE_IMPORT_UNITS 1000
+#define STORE_IMPORT_PARSE 800
+
 typedef struct store_ctl {
     atomic_bool *cancel;       /* may be NULL */
     atomic_llong *done;        /* may be NULL */
+    _Atomic(const char *) *phase;  /* may be NULL; a static string */
     int lock_ms;               /* < 0: wait for the write lock as long as it takes */
     bool drop_blocks;          /* simulate, but store no blocks (a replay of a trace
                                   without block records whose simulation has more
@@ -61,6 +70,20 @@ int store_scenario(db *d, const char *text, size_t len, const char *file,
 int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
                        const char *scenario_file, const store_ctl *ctl, char slug[DB_SLUG_SIZE],
                        json_t **runs_out, char *err, size_t errlen);
+
+/* Edit and re-run (issue 15): simulate `text` and store its runs in the
+ * scenario experiment `experiment` as its next version (db/versions.h);
+ * the number goes to *version. DB_NOT_FOUND, STORE_FORBIDDEN (not a
+ * scenario experiment), STORE_BAD_INPUT, STORE_BUSY, STORE_ABORTED or -1. */
+int store_scenario_version(db *d, const char *experiment, const char *text, size_t len,
+                           const store_ctl *ctl, json_t **runs_out, int64_t *version, char *err,
+                           size_t errlen);
+
+/* Delete an experiment with its runs and all their rows, in one
+ * transaction under the write lock; *runs = runs deleted (may be NULL).
+ * DB_NOT_FOUND, STORE_BUSY or -1. */
+int store_delete_experiment(db *d, const char *experiment, const store_ctl *ctl, int64_t *runs,
+                            char *err, size_t errlen);
 
 /* Import files of one format (`format` NULL: detected by imp_detect, which
  * also knows schedlab-trace/1 JSON as written by `export`) as one new run,

@@ -14,6 +14,7 @@
 #include "../simcore/rta.h"
 #include "../simcore/rta_gen.h"
 #include "jsonr.h"
+#include "qos_sweep.h"
 #include "taskset.h"
 
 #define SWEEP_MAX_POINTS 1000
@@ -38,6 +39,7 @@ struct sweep_spec {
     size_t napproaches;
     int64_t epsilon, theta, time_slice;
     rta_semantics semantics;
+    qos_spec *qos;                   /* "kind": "qos": the ISCA'17 QoSreach sweep instead */
 };
 
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
@@ -58,6 +60,7 @@ void sweep_spec_free(sweep_spec *s) {
     if (!s)
         return;
     json_decref(s->norm);
+    qos_spec_free(s->qos);
     free(s->name);
     free(s);
 }
@@ -227,6 +230,32 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
         fail(err, errlen, file, "must be a JSON object (a schedlab-sweep/1 spec)");
         goto bad;
     }
+    /* kinds (docs/rta.md, docs/qos.md): schedulability (the default) or
+     * "qos", the ISCA'17 QoSreach sweep over a scenario template */
+    v = json_object_get(root, "kind");
+    if (v && (!json_is_string(v) || (strcmp(json_string_value(v), "qos") &&
+                                     strcmp(json_string_value(v), "schedulability")))) {
+        fail(err, errlen, file, "kind: expected \"schedulability\" (the default) or \"qos\"");
+        goto bad;
+    }
+    if (v && !strcmp(json_string_value(v), "qos")) {
+        const char *schema = json_string_value(json_object_get(root, "schema"));
+        if (!schema || strcmp(schema, "schedlab-sweep/1") != 0) {
+            fail(err, errlen, file, "schema: expected \"schedlab-sweep/1\"");
+            goto bad;
+        }
+        if (qos_spec_parse(root, file, &s->qos, err, errlen))
+            goto bad;
+        s->name = strdup(qos_spec_name(s->qos));
+        if (!s->name) {
+            fail(err, errlen, file, "out of memory");
+            goto bad;
+        }
+        json_decref(root);
+        *out = s;
+        return 0;
+    }
+    json_object_del(root, "kind");
     if (check_keys(root, "", keys, err, errlen, file))
         goto bad;
     const char *schema = json_string_value(json_object_get(root, "schema"));
@@ -452,6 +481,14 @@ static int online_cpus(void) {
 int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **result,
               sweep_stats *st, char *err, size_t errlen) {
     *result = NULL;
+    if (s->qos) {
+        qos_stats q;
+        int rc = qos_run(s->qos, index, count, threads, result, &q, err, errlen);
+        if (st)
+            *st = (sweep_stats){.wall_s = q.wall_s, .threads = q.threads, .qos = true,
+                                .points = q.points, .sims = q.sims};
+        return rc;
+    }
     if (count < 1 || index < 0 || index >= count)
         return fail(err, errlen, "--shard", "expected i/n with 0 <= i < n");
     if (threads <= 0)
@@ -558,6 +595,9 @@ int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, siz
     if (n == 0)
         return fail(err, errlen, "merge", "no shard files");
     json_t *first = shards[0];
+    const char *kind = json_string_value(json_object_get(first, "kind"));
+    if (kind && !strcmp(kind, "qos"))
+        return qos_merge(shards, n, merged, err, errlen);
     json_t *sh0 = json_object_get(first, "shard");
     const char *schema = json_string_value(json_object_get(first, "schema"));
     if (!schema || strcmp(schema, "schedlab-sweep-result/1") != 0)

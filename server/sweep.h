@@ -30,11 +30,15 @@
  * computes the same counts, and sweep_merge of all shards gives the same
  * text as the one-process sweep (sweep_text: sorted keys).
  *
+ * A spec with "kind": "qos" is the ISCA'17 QoSreach sweep over a scenario
+ * template instead (qos_sweep.h): the same CLI, sharding and storage.
+ *
  * Memory: results are jansson references the caller owns. */
 #ifndef SERVER_SWEEP_H
 #define SERVER_SWEEP_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +49,9 @@ typedef struct sweep_stats {
     double gen_s, rta_s;    /* summed over threads: drawing vs analysing */
     uint64_t tasksets, analyses;
     int threads;
+    /* kind "qos" (qos_sweep.h): (pair, goal, scheme) points and simulations */
+    bool qos;
+    uint64_t points, sims;
 } sweep_stats;
 
 int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec **out, char *err,

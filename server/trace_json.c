@@ -10,35 +10,14 @@
 
 #define TRACE_SCHEMA "schedlab-trace/1"
 
-/* ---- buffer ------------------------------------------------------------------ */
+/* ---- buffer: jw (jw.h) ---------------------------------------------------------- */
 
-void tj_buf_free(tj_buf *b) {
-    free(b->s);
-    memset(b, 0, sizeof *b);
-}
+void tj_buf_free(tj_buf *b) { jw_free(b); }
+void tj_puts(tj_buf *b, const char *s) { jw_puts(b, s); }
+void tj_putc(tj_buf *b, char c) { jw_putc(b, c); }
 
-static bool reserve(tj_buf *b, size_t more) {
-    if (b->oom) return false;
-    if (b->len + more + 1 <= b->cap) return true;
-    size_t nc = b->cap ? b->cap : 4096;
-    while (nc < b->len + more + 1) nc *= 2;
-    char *ns = realloc(b->s, nc);
-    if (!ns) { b->oom = true; return false; }
-    b->s = ns;
-    b->cap = nc;
-    return true;
-}
-
-static void putn(tj_buf *b, const char *s, size_t n) {
-    if (!reserve(b, n)) return;
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-void tj_puts(tj_buf *b, const char *s) { putn(b, s, strlen(s)); }
-void tj_putc(tj_buf *b, char c) { putn(b, &c, 1); }
-
+/* printf only where it is rare (doubles, names of tracks); the per-record
+ * paths format integers with jw. */
 static void putf(tj_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void putf(tj_buf *b, const char *fmt, ...) {
     char tmp[128];
@@ -46,63 +25,23 @@ static void putf(tj_buf *b, const char *fmt, ...) {
     va_start(ap, fmt);
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
-    if (n > 0) putn(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    if (n > 0) jw_putn(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
+#define PUTL(b, lit) jw_putn((b), (lit), sizeof(lit) - 1)
+
 void tj_put_i64(tj_buf *b, int64_t v) {
-    if (v == TRACE_NONE) tj_puts(b, "null");
-    else putf(b, "%" PRId64, v);
+    if (v == TRACE_NONE) PUTL(b, "null");
+    else jw_i64_raw(b, v);
 }
 
 /* 0 stands for "unknown" in counts (blocks, threads, regs). */
 static void put_count(tj_buf *b, int64_t v) {
-    if (v == 0) tj_puts(b, "null");
-    else putf(b, "%" PRId64, v);
+    if (v == 0) PUTL(b, "null");
+    else jw_i64_raw(b, v);
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 if it is not one. */
-static size_t utf8_seq(const unsigned char *s) {
-    unsigned c = s[0];
-    if (c < 0x80) return 1;
-    size_t n;
-    unsigned min;
-    if (c >= 0xc2 && c <= 0xdf) { n = 2; min = 0x80; }
-    else if ((c & 0xf0) == 0xe0) { n = 3; min = 0x800; }
-    else if (c >= 0xf0 && c <= 0xf4) { n = 4; min = 0x10000; }
-    else return 0;
-    unsigned cp = c & (0x3f >> (n - 1));
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-    return n;
-}
-
-void tj_put_str(tj_buf *b, const char *str) {
-    if (!str) { tj_puts(b, "null"); return; }
-    const unsigned char *s = (const unsigned char *)str;
-    tj_putc(b, '"');
-    while (*s) {
-        size_t run = 0;
-        /* copy plain ASCII in one go */
-        while (s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' && s[run] != '\\') run++;
-        if (run) { putn(b, (const char *)s, run); s += run; continue; }
-        unsigned c = *s;
-        if (c == '"') { tj_puts(b, "\\\""); s++; }
-        else if (c == '\\') { tj_puts(b, "\\\\"); s++; }
-        else if (c == '\n') { tj_puts(b, "\\n"); s++; }
-        else if (c == '\t') { tj_puts(b, "\\t"); s++; }
-        else if (c == '\r') { tj_puts(b, "\\r"); s++; }
-        else if (c < 0x20) { putf(b, "\\u%04x", c); s++; }
-        else {
-            size_t n = utf8_seq(s);
-            if (n) { putn(b, (const char *)s, n); s += n; }
-            else { tj_puts(b, "\xef\xbf\xbd"); s++; }  /* U+FFFD */
-        }
-    }
-    tj_putc(b, '"');
-}
+void tj_put_str(tj_buf *b, const char *str) { jw_str_raw(b, str); }
 
 static void key(tj_buf *b, const char *k, bool first) {
     if (!first) tj_putc(b, ',');
@@ -152,17 +91,24 @@ void tj_put_device(tj_buf *b, const sim_device *d) {
 static void put_dim3(tj_buf *b, const char *k, const int32_t v[3]) {
     if (!v[0] && !v[1] && !v[2]) return;   /* unknown: left out, as api.md says */
     key(b, k, false);
-    putf(b, "[%d,%d,%d]", (int)v[0], (int)v[1], (int)v[2]);
+    jw_putc(b, '[');
+    jw_i64_raw(b, v[0]);
+    jw_putc(b, ',');
+    jw_i64_raw(b, v[1]);
+    jw_putc(b, ',');
+    jw_i64_raw(b, v[2]);
+    jw_putc(b, ']');
 }
 
 static void put_priority(tj_buf *b, int32_t p) {
     if (p == TRACE_PRIO_NONE) tj_puts(b, "\"none\"");
-    else putf(b, "%d", (int)p);
+    else jw_i64_raw(b, p);
 }
 
 void tj_put_kernel(tj_buf *b, const trace *t, size_t i) {
     const trace_kernel *k = &t->kernels.v[i];
-    putf(b, "{\"id\":%zu", i);
+    PUTL(b, "{\"id\":");
+    jw_u64_raw(b, i);
     key(b, "name", false); tj_put_str(b, trace_str_get(t, k->name));
     if (k->raw_name) { key(b, "raw_name", false); tj_put_str(b, trace_str_get(t, k->raw_name)); }
     key(b, "stream", false); tj_put_str(b, trace_str_get(t, k->stream));
@@ -180,25 +126,64 @@ void tj_put_kernel(tj_buf *b, const trace *t, size_t i) {
     put_dim3(b, "block", k->block);
     /* warp-level runs only (trace.h) */
     if (k->instructions > 0) {
-        putf(b, ",\"instructions\":%" PRId64 ",\"ipc\":", k->instructions);
+        PUTL(b, ",\"instructions\":");
+        jw_i64_raw(b, k->instructions);
+        PUTL(b, ",\"ipc\":");
         if (isfinite(k->ipc)) putf(b, "%.17g", k->ipc);
         else tj_puts(b, "null");
+    }
+    /* runs with QoS goals only (trace.h; ISCA'17 quota policies) */
+    if (k->ipc_isolated > 0 && isfinite(k->ipc_isolated)) {
+        if (k->qos_goal > 0) {
+            PUTL(b, ",\"qos_goal\":");
+            putf(b, "%.17g", k->qos_goal);
+        }
+        PUTL(b, ",\"ipc_isolated\":");
+        putf(b, "%.17g", k->ipc_isolated);
+        if (k->qos_goal > 0) {
+            PUTL(b, ",\"qos_met\":");
+            tj_puts(b, k->qos_met ? "true" : "false");
+        } else if (isfinite(k->ipc_shared)) {
+            PUTL(b, ",\"ipc_shared\":");
+            putf(b, "%.17g", k->ipc_shared);
+        }
     }
     tj_putc(b, '}');
 }
 
+/* Literal text then a number into tmp at n; TRACE_NONE is null. */
+#define CAT_LIT(tmp, n, lit) (memcpy((tmp) + (n), (lit), sizeof(lit) - 1), (n) += sizeof(lit) - 1)
+static size_t cat_time(char *tmp, size_t n, int64_t v) {
+    if (v == TRACE_NONE) {
+        memcpy(tmp + n, "null", 4);
+        return n + 4;
+    }
+    return n + jw_fmt_i64(tmp + n, v);
+}
+
+/* The hottest record (16 M of them in a big run): formatted on the stack
+ * and appended in one piece, one bounds check instead of eleven. */
 void tj_put_block(tj_buf *b, const trace_block *blk) {
-    putf(b, "{\"kernel\":%d,\"index\":%d,\"sm\":%d,\"start\":", (int)blk->kernel,
-         (int)blk->index, (int)blk->sm);
-    tj_put_i64(b, blk->start);
-    tj_puts(b, ",\"end\":");
-    tj_put_i64(b, blk->end);
-    tj_putc(b, '}');
+    char tmp[160];   /* 5 literals (47) + 3 x int32 (33) + 2 x int64 (42) */
+    size_t n = 0;
+    CAT_LIT(tmp, n, "{\"kernel\":");
+    n += jw_fmt_i64(tmp + n, blk->kernel);
+    CAT_LIT(tmp, n, ",\"index\":");
+    n += jw_fmt_i64(tmp + n, blk->index);
+    CAT_LIT(tmp, n, ",\"sm\":");
+    n += jw_fmt_i64(tmp + n, blk->sm);
+    CAT_LIT(tmp, n, ",\"start\":");
+    n = cat_time(tmp, n, blk->start);
+    CAT_LIT(tmp, n, ",\"end\":");
+    n = cat_time(tmp, n, blk->end);
+    tmp[n++] = '}';
+    jw_putn(b, tmp, n);
 }
 
 void tj_put_copy(tj_buf *b, const trace *t, size_t i) {
     const trace_copy *c = &t->copies.v[i];
-    putf(b, "{\"id\":%zu", i);
+    PUTL(b, "{\"id\":");
+    jw_u64_raw(b, i);
     key(b, "name", false); tj_put_str(b, trace_str_get(t, c->name));
     key(b, "stream", false); tj_put_str(b, trace_str_get(t, c->stream));
     key(b, "process", false); tj_put_str(b, trace_str_get(t, c->process));
@@ -209,13 +194,15 @@ void tj_put_copy(tj_buf *b, const trace *t, size_t i) {
     key(b, "end", false); tj_put_i64(b, c->end);
     key(b, "engine", false);
     if (c->engine < 0) tj_puts(b, "null");
-    else putf(b, "%d", (int)c->engine);
+    else jw_i64_raw(b, c->engine);
     tj_putc(b, '}');
 }
 
 void tj_put_queue_event(tj_buf *b, const trace *t, size_t i) {
     const trace_queue_event *e = &t->queue_events.v[i];
-    putf(b, "{\"t\":%" PRId64 ",\"queue\":", e->t);
+    PUTL(b, "{\"t\":");
+    jw_i64_raw(b, e->t);
+    PUTL(b, ",\"queue\":");
     tj_put_str(b, trace_str_get(t, e->queue));
     tj_puts(b, e->event == TRACE_DEQUEUE ? ",\"event\":\"dequeue\",\"item\":"
                                          : ",\"event\":\"enqueue\",\"item\":");
@@ -224,8 +211,17 @@ void tj_put_queue_event(tj_buf *b, const trace *t, size_t i) {
 }
 
 void tj_put_warp_issue(tj_buf *b, const trace_warp_issue *w) {
-    putf(b, "{\"sm\":%d,\"subcore\":%d,\"cycle\":%" PRId64 ",\"warp\":%d,\"kernel\":%d}",
-         (int)w->sm, (int)w->subcore, w->cycle, (int)w->warp, (int)w->kernel);
+    PUTL(b, "{\"sm\":");
+    jw_i64_raw(b, w->sm);
+    PUTL(b, ",\"subcore\":");
+    jw_i64_raw(b, w->subcore);
+    PUTL(b, ",\"cycle\":");
+    jw_i64_raw(b, w->cycle);
+    PUTL(b, ",\"warp\":");
+    jw_i64_raw(b, w->warp);
+    PUTL(b, ",\"kernel\":");
+    jw_i64_raw(b, w->kernel);
+    jw_putc(b, '}');
 }
 
 void tj_put_warp_epoch(tj_buf *b, const trace_warp_epoch *w) {
@@ -237,7 +233,8 @@ void tj_put_job(tj_buf *b, const trace *t, size_t i) {
     const trace_job *j = &t->jobs.v[i];
     tj_puts(b, "{\"task\":");
     tj_put_str(b, trace_str_get(t, j->task));
-    putf(b, ",\"job\":%" PRId64, j->job);
+    PUTL(b, ",\"job\":");
+    jw_i64_raw(b, j->job);
     key(b, "release", false); tj_put_i64(b, j->release);
     key(b, "start", false); tj_put_i64(b, j->start);
     key(b, "end", false); tj_put_i64(b, j->end);
@@ -267,48 +264,152 @@ json_t *tj_string(const char *s) {
 
 /* ---- schedlab-trace/1 ---------------------------------------------------------- */
 
-#define PUT_ARRAY(b, name, n, put)             \
-    do {                                       \
-        tj_puts(b, ",\n\"" name "\":[");       \
-        for (size_t i_ = 0; i_ < (n); i_++) {  \
-            if (i_) tj_puts(b, ",\n");         \
-            put;                               \
-        }                                      \
-        tj_putc(b, ']');                       \
-    } while (0)
+static void put_pause(tj_buf *b, const trace_pause *p) {
+    PUTL(b, "{\"block\":");
+    jw_i64_raw(b, p->block);
+    PUTL(b, ",\"start\":");
+    jw_i64_raw(b, p->start);
+    PUTL(b, ",\"end\":");
+    jw_i64_raw(b, p->end);
+    jw_putc(b, '}');
+}
+
+/* The parts of schedlab-trace/1 in the order they are written. */
+enum {
+    TS_HEAD, TS_KERNELS, TS_BLOCKS, TS_COPIES, TS_QUEUE_EVENTS, TS_WARP_ISSUES,
+    TS_WARP_EPOCHS, TS_JOBS, TS_PAUSES, TS_TAIL, TS_DONE
+};
+
+static const char *const part_name[] = {
+    [TS_KERNELS] = ",\n\"kernels\":[",
+    [TS_BLOCKS] = ",\n\"blocks\":[",
+    [TS_COPIES] = ",\n\"copies\":[",
+    [TS_QUEUE_EVENTS] = ",\n\"queue_events\":[",
+    [TS_WARP_ISSUES] = ",\n\"warp_issues\":[",
+    [TS_WARP_EPOCHS] = ",\n\"warp_epochs\":[",
+    [TS_JOBS] = ",\n\"jobs\":[",
+    [TS_PAUSES] = ",\n\"pauses\":[",
+};
+
+void tj_stream_init(tj_stream *s, const trace *t, const tj_block_src *blocks) {
+    memset(s, 0, sizeof *s);
+    s->t = t;
+    s->blocks = blocks;
+}
+
+static size_t part_count(const tj_stream *s) {
+    const trace *t = s->t;
+    switch (s->part) {
+    case TS_KERNELS: return t->kernels.n;
+    case TS_COPIES: return t->copies.n;
+    case TS_QUEUE_EVENTS: return t->queue_events.n;
+    case TS_WARP_ISSUES: return t->warp_issues.n;
+    case TS_WARP_EPOCHS: return t->warp_epochs.n;
+    case TS_JOBS: return t->jobs.n;
+    case TS_PAUSES: return t->pauses.n;
+    default: return 0;
+    }
+}
+
+/* The next block: from the source's batches, or the trace's own. 1 when
+ * there is one, 0 at the end, -1 when the source failed. */
+static int next_block(tj_stream *s, const trace_block **out) {
+    if (!s->blocks) {
+        if (s->i >= s->t->blocks.n) return 0;
+        *out = &s->t->blocks.v[s->i];
+        return 1;
+    }
+    if (s->bi == s->bn) {
+        s->bi = s->bn = 0;
+        if (s->blocks->next(s->blocks->ctx, &s->bv, &s->bn)) return -1;
+        if (!s->bn) return 0;
+    }
+    *out = &s->bv[s->bi++];
+    return 1;
+}
+
+int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
+    const trace *t = s->t;
+    while (s->part != TS_DONE) {
+        if (b->oom) return -1;
+        if (jw_pending(b) >= until) return 1;
+        switch (s->part) {
+        case TS_HEAD:
+            PUTL(b, "{\"schema\":\"" TRACE_SCHEMA "\",\"name\":");
+            tj_put_str(b, t->name);
+            PUTL(b, ",\"source\":");
+            tj_put_str(b, t->source);
+            PUTL(b, ",\"origin\":");
+            jw_i64_raw(b, t->origin);
+            PUTL(b, ",\"device\":");
+            if (t->has_device) tj_put_device(b, &t->device);
+            else PUTL(b, "null");
+            PUTL(b, ",\"meta\":{");
+            for (size_t i = 0; i < t->meta.n; i++) {
+                if (i) jw_putc(b, ',');
+                tj_put_str(b, trace_str_get(t, t->meta.v[i].key));
+                jw_putc(b, ':');
+                tj_put_str(b, trace_str_get(t, t->meta.v[i].value));
+            }
+            jw_putc(b, '}');
+            s->part = TS_KERNELS;
+            break;
+        case TS_TAIL:
+            PUTL(b, "}\n");
+            s->part = TS_DONE;
+            break;
+        default: {
+            /* only warp-level runs have epochs, and only preempted runs
+             * pauses: other traces read as they always did */
+            size_t n = part_count(s);
+            if ((s->part == TS_WARP_EPOCHS || s->part == TS_PAUSES) && !n) {
+                s->part++;
+                break;
+            }
+            if (!s->open) {
+                jw_puts(b, part_name[s->part]);
+                s->open = true;
+                s->i = 0;
+            }
+            /* records until the budget is spent or the array ends */
+            while (jw_pending(b) < until && !b->oom) {
+                const trace_block *blk = NULL;
+                if (s->part == TS_BLOCKS) {
+                    int r = next_block(s, &blk);
+                    if (r < 0) { b->oom = true; return -1; }
+                    if (!r) { n = s->i; }
+                    else n = s->i + 1;
+                }
+                if (s->i >= n) {
+                    jw_putc(b, ']');
+                    s->open = false;
+                    s->part++;
+                    break;
+                }
+                if (s->i) PUTL(b, ",\n");
+                switch (s->part) {
+                case TS_KERNELS: tj_put_kernel(b, t, s->i); break;
+                case TS_BLOCKS: tj_put_block(b, blk); break;
+                case TS_COPIES: tj_put_copy(b, t, s->i); break;
+                case TS_QUEUE_EVENTS: tj_put_queue_event(b, t, s->i); break;
+                case TS_WARP_ISSUES: tj_put_warp_issue(b, &t->warp_issues.v[s->i]); break;
+                case TS_WARP_EPOCHS: tj_put_warp_epoch(b, &t->warp_epochs.v[s->i]); break;
+                case TS_JOBS: tj_put_job(b, t, s->i); break;
+                default: put_pause(b, &t->pauses.v[s->i]); break;
+                }
+                s->i++;
+            }
+            break;
+        }
+        }
+    }
+    return b->oom ? -1 : 0;
+}
 
 int tj_write_trace(const trace *t, tj_buf *b) {
-    tj_puts(b, "{\"schema\":\"" TRACE_SCHEMA "\",\"name\":");
-    tj_put_str(b, t->name);
-    tj_puts(b, ",\"source\":");
-    tj_put_str(b, t->source);
-    putf(b, ",\"origin\":%" PRId64 ",\"device\":", t->origin);
-    if (t->has_device) tj_put_device(b, &t->device);
-    else tj_puts(b, "null");
-    tj_puts(b, ",\"meta\":{");
-    for (size_t i = 0; i < t->meta.n; i++) {
-        if (i) tj_putc(b, ',');
-        tj_put_str(b, trace_str_get(t, t->meta.v[i].key));
-        tj_putc(b, ':');
-        tj_put_str(b, trace_str_get(t, t->meta.v[i].value));
-    }
-    tj_putc(b, '}');
-    PUT_ARRAY(b, "kernels", t->kernels.n, tj_put_kernel(b, t, i_));
-    PUT_ARRAY(b, "blocks", t->blocks.n, tj_put_block(b, &t->blocks.v[i_]));
-    PUT_ARRAY(b, "copies", t->copies.n, tj_put_copy(b, t, i_));
-    PUT_ARRAY(b, "queue_events", t->queue_events.n, tj_put_queue_event(b, t, i_));
-    PUT_ARRAY(b, "warp_issues", t->warp_issues.n, tj_put_warp_issue(b, &t->warp_issues.v[i_]));
-    /* only warp-level runs have epochs; other traces read as before */
-    if (t->warp_epochs.n)
-        PUT_ARRAY(b, "warp_epochs", t->warp_epochs.n, tj_put_warp_epoch(b, &t->warp_epochs.v[i_]));
-    PUT_ARRAY(b, "jobs", t->jobs.n, tj_put_job(b, t, i_));
-    /* only when there are any, so traces without preemption stay as they were */
-    if (t->pauses.n)
-        PUT_ARRAY(b, "pauses", t->pauses.n,
-                  putf(b, "{\"block\":%" PRId64 ",\"start\":%" PRId64 ",\"end\":%" PRId64 "}",
-                       t->pauses.v[i_].block, t->pauses.v[i_].start, t->pauses.v[i_].end));
-    tj_puts(b, "}\n");
-    return b->oom ? -1 : 0;
+    tj_stream s;
+    tj_stream_init(&s, t, NULL);
+    return tj_stream_step(&s, b, SIZE_MAX) < 0 ? -1 : 0;
 }
 
 /* ---- Chrome trace events ------------------------------------------------------- */
@@ -316,7 +417,16 @@ int tj_write_trace(const trace *t, tj_buf *b) {
 /* ns as microseconds with exactly three decimals: no floating-point rounding. */
 static void put_us(tj_buf *b, int64_t ns) {
     uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-    putf(b, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", mag / 1000, (unsigned)(mag % 1000));
+    char tmp[32];
+    size_t n = 0;
+    if (ns < 0) tmp[n++] = '-';
+    n += jw_fmt_u64(tmp + n, mag / 1000);
+    unsigned frac = (unsigned)(mag % 1000);
+    tmp[n++] = '.';
+    tmp[n++] = (char)('0' + frac / 100);
+    tmp[n++] = (char)('0' + frac / 10 % 10);
+    tmp[n++] = (char)('0' + frac % 10);
+    jw_putn(b, tmp, n);
 }
 
 typedef struct idmap {
@@ -367,55 +477,59 @@ static void span_event(tj_buf *b, bool *first, const char *name, const char *cat
     *first = false;
     tj_puts(b, "{\"ph\":\"X\",\"name\":");
     tj_put_str(b, name);
-    putf(b, ",\"cat\":\"%s\",\"pid\":%ld,\"tid\":%ld,\"ts\":", cat, pid, tid);
+    PUTL(b, ",\"cat\":\"");
+    jw_puts(b, cat);
+    PUTL(b, "\",\"pid\":");
+    jw_i64_raw(b, pid);
+    PUTL(b, ",\"tid\":");
+    jw_i64_raw(b, tid);
+    PUTL(b, ",\"ts\":");
     put_us(b, start);
     tj_puts(b, ",\"dur\":");
     put_us(b, end - start);
 }
 
-int tj_write_chrome(const trace *t, tj_buf *b) {
-    idmap procs = {.width = 1}, streams = {.width = 2}, tasks = {.width = 1};
-    long *stream_tid = NULL;
-    bool first = true, oom = false;
+/* The Chrome export in steps (tj_chrome_step): which part is being written
+ * and the track numbering, computed up front so each part can stop after
+ * any record and go on later. */
+enum { CH_HEAD, CH_SMS, CH_BLOCKS, CH_PROCS, CH_STREAMS, CH_RECORDS, CH_JOBS, CH_TAIL, CH_DONE };
 
-    tj_puts(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"schema\":\"" TRACE_SCHEMA
-               "\",\"name\":");
-    tj_put_str(b, t->name);
-    tj_puts(b, ",\"source\":");
-    tj_put_str(b, t->source);
-    putf(b, ",\"origin_ns\":%" PRId64 "},\"traceEvents\":[", t->origin);
+struct tj_chrome_state {
+    idmap procs, streams, tasks;
+    long *stream_tid;
+    int32_t top;              /* highest SM with a block */
+    long task_pid;
+};
 
-    /* pid 1: the device, a track per SM */
-    char devname[SIM_DEVICE_NAME_MAX + 1] = "GPU";
-    if (t->has_device && t->device.name[0]) {
-        memcpy(devname, t->device.name, SIM_DEVICE_NAME_MAX);
-        devname[SIM_DEVICE_NAME_MAX] = '\0';
+void tj_chrome_free(tj_chrome *c) {
+    struct tj_chrome_state *st = c->st;
+    if (st) {
+        free(st->procs.key);
+        free(st->streams.key);
+        free(st->tasks.key);
+        free(st->stream_tid);
+        free(st);
     }
-    int32_t top = -1;
+    c->st = NULL;
+}
+
+int tj_chrome_init(tj_chrome *c, const trace *t) {
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->first = true;
+    struct tj_chrome_state *st = calloc(1, sizeof *st);
+    if (!st) return -1;
+    c->st = st;
+    st->procs.width = 1;
+    st->streams.width = 2;
+    st->tasks.width = 1;
+    st->top = -1;
     for (size_t i = 0; i < t->blocks.n; i++)
-        if (t->blocks.v[i].sm > top) top = t->blocks.v[i].sm;
-    meta_event(b, &first, "process_name", 1, -1, devname, " (SMs)");
-    for (int32_t sm = 0; sm <= top; sm++) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "SM %d", (int)sm);
-        meta_event(b, &first, "thread_name", 1, sm, nm, NULL);
-        putf(b, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
-                "\"args\":{\"sort_index\":%d}}", (int)sm, (int)sm);
-    }
-    for (size_t i = 0; i < t->blocks.n; i++) {
-        const trace_block *blk = &t->blocks.v[i];
-        if (blk->start == TRACE_NONE || blk->end == TRACE_NONE || blk->sm < 0) continue;
-        const char *kn = blk->kernel >= 0 && (size_t)blk->kernel < t->kernels.n
-                             ? trace_str_get(t, t->kernels.v[blk->kernel].name)
-                             : NULL;
-        span_event(b, &first, kn ? kn : "block", "block", 1, blk->sm, blk->start, blk->end);
-        putf(b, ",\"args\":{\"kernel\":%d,\"index\":%d}}", (int)blk->kernel, (int)blk->index);
-    }
-
+        if (t->blocks.v[i].sm > st->top) st->top = t->blocks.v[i].sm;
     /* pid 2..: processes, a track per stream. Tracks are numbered in order
      * of first appearance so the export is deterministic. */
     size_t nrec = t->kernels.n + t->copies.n;
-    for (size_t r = 0; r < nrec && !oom; r++) {
+    for (size_t r = 0; r < nrec; r++) {
         trace_str key2[2];
         if (r < t->kernels.n) {
             key2[0] = t->kernels.v[r].process;
@@ -424,92 +538,192 @@ int tj_write_chrome(const trace *t, tj_buf *b) {
             key2[0] = t->copies.v[r - t->kernels.n].process;
             key2[1] = t->copies.v[r - t->kernels.n].stream;
         }
-        size_t before = streams.n;
-        if (idmap_get(&procs, key2) < 0 || idmap_get(&streams, key2) < 0) { oom = true; break; }
-        if (streams.n != before) {
-            long *nt = realloc(stream_tid, streams.n * sizeof *nt);
-            if (!nt) { oom = true; break; }
-            stream_tid = nt;
+        size_t before = st->streams.n;
+        if (idmap_get(&st->procs, key2) < 0 || idmap_get(&st->streams, key2) < 0) goto oom;
+        if (st->streams.n != before) {
+            long *nt = realloc(st->stream_tid, st->streams.n * sizeof *nt);
+            if (!nt) goto oom;
+            st->stream_tid = nt;
             long tid = 1;   /* per process, 1.. */
-            for (size_t s = 0; s + 1 < streams.n; s++)
-                if (streams.key[s * 2] == key2[0]) tid++;
-            stream_tid[streams.n - 1] = tid;
+            for (size_t k = 0; k + 1 < st->streams.n; k++)
+                if (st->streams.key[k * 2] == key2[0]) tid++;
+            st->stream_tid[st->streams.n - 1] = tid;
         }
     }
-    for (size_t p = 0; p < procs.n && !oom; p++)
-        meta_event(b, &first, "process_name", (long)p + 2, -1, or_unknown(t, procs.key[p]),
-                   NULL);
-    for (size_t s = 0; s < streams.n && !oom; s++) {
-        long pid = idmap_get(&procs, &streams.key[s * 2]) + 2;
-        char nm[160];
-        snprintf(nm, sizeof nm, "stream %s", or_unknown(t, streams.key[s * 2 + 1]));
-        meta_event(b, &first, "thread_name", pid, stream_tid[s], nm, NULL);
-    }
-    for (size_t r = 0; r < nrec && !oom; r++) {
-        trace_str key2[2];
-        int64_t start, end;
-        const char *name, *cat;
-        if (r < t->kernels.n) {
-            const trace_kernel *k = &t->kernels.v[r];
-            key2[0] = k->process;
-            key2[1] = k->stream;
-            start = k->first_block != TRACE_NONE ? k->first_block : k->issue;
-            end = k->end;
-            name = or_unknown(t, k->name);
-            cat = "kernel";
-        } else {
-            const trace_copy *c = &t->copies.v[r - t->kernels.n];
-            key2[0] = c->process;
-            key2[1] = c->stream;
-            start = c->start != TRACE_NONE ? c->start : c->issue;
-            end = c->end;
-            name = c->name ? trace_str_get(t, c->name) : trace_copy_dir_name(c->direction);
-            cat = "copy";
-        }
-        if (start == TRACE_NONE || end == TRACE_NONE || end < start) continue;
-        long s = idmap_get(&streams, key2), pid = idmap_get(&procs, key2) + 2;
-        span_event(b, &first, name, cat, pid, stream_tid[s], start, end);
-        if (r < t->kernels.n) {
-            putf(b, ",\"args\":{\"id\":%zu,\"issue\":", r);
-            tj_put_i64(b, t->kernels.v[r].issue);
-            tj_puts(b, "}}");
-        } else {
-            const trace_copy *c = &t->copies.v[r - t->kernels.n];
-            tj_puts(b, ",\"args\":{\"direction\":");
-            tj_put_str(b, trace_copy_dir_name(c->direction));
-            tj_puts(b, ",\"bytes\":");
-            tj_put_i64(b, c->bytes);
-            tj_puts(b, "}}");
-        }
-    }
+    /* real-time jobs: one pid after the processes, a track per task */
+    st->task_pid = (long)st->procs.n + 2;
+    return 0;
+oom:
+    tj_chrome_free(c);
+    return -1;
+}
 
-    /* real-time jobs: one pid, a track per task */
-    long task_pid = (long)procs.n + 2;
-    for (size_t i = 0; i < t->jobs.n && !oom; i++) {
-        const trace_job *j = &t->jobs.v[i];
-        size_t before = tasks.n;
-        long tid = idmap_get(&tasks, &j->task);
-        if (tid < 0) { oom = true; break; }
-        if (tasks.n != before) {
-            if (before == 0) meta_event(b, &first, "process_name", task_pid, -1, "tasks", NULL);
-            meta_event(b, &first, "thread_name", task_pid, tid + 1, or_unknown(t, j->task), NULL);
-        }
-        if (j->start == TRACE_NONE || j->end == TRACE_NONE || j->end < j->start) continue;
-        char nm[160];
-        snprintf(nm, sizeof nm, "%s #%" PRId64, or_unknown(t, j->task), j->job);
-        span_event(b, &first, nm, "job", task_pid, tid + 1, j->start, j->end);
-        tj_puts(b, ",\"args\":{\"release\":");
-        tj_put_i64(b, j->release);
-        tj_puts(b, ",\"deadline\":");
-        tj_put_i64(b, j->deadline);
-        tj_puts(b, "}}");
+/* One record of part CH_RECORDS: kernel or copy r. */
+static void chrome_record(tj_chrome *c, struct tj_chrome_state *st, tj_buf *b, size_t r) {
+    const trace *t = c->t;
+    trace_str key2[2];
+    int64_t start, end;
+    const char *name, *cat;
+    if (r < t->kernels.n) {
+        const trace_kernel *k = &t->kernels.v[r];
+        key2[0] = k->process;
+        key2[1] = k->stream;
+        start = k->first_block != TRACE_NONE ? k->first_block : k->issue;
+        end = k->end;
+        name = or_unknown(t, k->name);
+        cat = "kernel";
+    } else {
+        const trace_copy *cp = &t->copies.v[r - t->kernels.n];
+        key2[0] = cp->process;
+        key2[1] = cp->stream;
+        start = cp->start != TRACE_NONE ? cp->start : cp->issue;
+        end = cp->end;
+        name = cp->name ? trace_str_get(t, cp->name) : trace_copy_dir_name(cp->direction);
+        cat = "copy";
     }
-    tj_puts(b, "\n]}\n");
-    free(procs.key);
-    free(streams.key);
-    free(tasks.key);
-    free(stream_tid);
-    return (oom || b->oom) ? -1 : 0;
+    if (start == TRACE_NONE || end == TRACE_NONE || end < start) return;
+    /* both keys are in the maps already (tj_chrome_init): no allocation */
+    long sidx = idmap_get(&st->streams, key2), pid = idmap_get(&st->procs, key2) + 2;
+    span_event(b, &c->first, name, cat, pid, st->stream_tid[sidx], start, end);
+    if (r < t->kernels.n) {
+        PUTL(b, ",\"args\":{\"id\":");
+        jw_u64_raw(b, r);
+        PUTL(b, ",\"issue\":");
+        tj_put_i64(b, t->kernels.v[r].issue);
+        PUTL(b, "}}");
+    } else {
+        const trace_copy *cp = &t->copies.v[r - t->kernels.n];
+        PUTL(b, ",\"args\":{\"direction\":");
+        tj_put_str(b, trace_copy_dir_name(cp->direction));
+        PUTL(b, ",\"bytes\":");
+        tj_put_i64(b, cp->bytes);
+        PUTL(b, "}}");
+    }
+}
+
+/* One job of part CH_JOBS (its task's tracks named on its first job). */
+static int chrome_job(tj_chrome *c, struct tj_chrome_state *st, tj_buf *b, size_t i) {
+    const trace *t = c->t;
+    const trace_job *j = &t->jobs.v[i];
+    size_t before = st->tasks.n;
+    long tid = idmap_get(&st->tasks, &j->task);
+    if (tid < 0) return -1;
+    if (st->tasks.n != before) {
+        if (before == 0) meta_event(b, &c->first, "process_name", st->task_pid, -1, "tasks", NULL);
+        meta_event(b, &c->first, "thread_name", st->task_pid, tid + 1, or_unknown(t, j->task),
+                   NULL);
+    }
+    if (j->start == TRACE_NONE || j->end == TRACE_NONE || j->end < j->start) return 0;
+    char nm[160];
+    snprintf(nm, sizeof nm, "%s #%" PRId64, or_unknown(t, j->task), j->job);
+    span_event(b, &c->first, nm, "job", st->task_pid, tid + 1, j->start, j->end);
+    PUTL(b, ",\"args\":{\"release\":");
+    tj_put_i64(b, j->release);
+    PUTL(b, ",\"deadline\":");
+    tj_put_i64(b, j->deadline);
+    PUTL(b, "}}");
+    return 0;
+}
+
+int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
+    const trace *t = c->t;
+    struct tj_chrome_state *st = c->st;
+    if (!st) return -1;
+    while (c->phase != CH_DONE) {
+        if (b->oom) return -1;
+        if (jw_pending(b) >= until) return 1;
+        switch (c->phase) {
+        case CH_HEAD: {
+            PUTL(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"schema\":\"" TRACE_SCHEMA
+                    "\",\"name\":");
+            tj_put_str(b, t->name);
+            PUTL(b, ",\"source\":");
+            tj_put_str(b, t->source);
+            PUTL(b, ",\"origin_ns\":");
+            jw_i64_raw(b, t->origin);
+            PUTL(b, "},\"traceEvents\":[");
+            /* pid 1: the device, a track per SM */
+            char devname[SIM_DEVICE_NAME_MAX + 1] = "GPU";
+            if (t->has_device && t->device.name[0]) {
+                memcpy(devname, t->device.name, SIM_DEVICE_NAME_MAX);
+                devname[SIM_DEVICE_NAME_MAX] = '\0';
+            }
+            meta_event(b, &c->first, "process_name", 1, -1, devname, " (SMs)");
+            c->phase = CH_SMS;
+            c->i = 0;
+            break;
+        }
+        case CH_SMS:
+            if ((int64_t)c->i > st->top) { c->phase = CH_BLOCKS; c->i = 0; break; }
+            {
+                char nm[32];
+                int sm = (int)c->i;
+                snprintf(nm, sizeof nm, "SM %d", sm);
+                meta_event(b, &c->first, "thread_name", 1, sm, nm, NULL);
+                putf(b, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
+                        "\"args\":{\"sort_index\":%d}}", sm, sm);
+                c->i++;
+            }
+            break;
+        case CH_BLOCKS:
+            while (c->i < t->blocks.n && jw_pending(b) < until) {
+                const trace_block *blk = &t->blocks.v[c->i++];
+                if (blk->start == TRACE_NONE || blk->end == TRACE_NONE || blk->sm < 0) continue;
+                const char *kn = blk->kernel >= 0 && (size_t)blk->kernel < t->kernels.n
+                                     ? trace_str_get(t, t->kernels.v[blk->kernel].name)
+                                     : NULL;
+                span_event(b, &c->first, kn ? kn : "block", "block", 1, blk->sm, blk->start,
+                           blk->end);
+                PUTL(b, ",\"args\":{\"kernel\":");
+                jw_i64_raw(b, blk->kernel);
+                PUTL(b, ",\"index\":");
+                jw_i64_raw(b, blk->index);
+                PUTL(b, "}}");
+            }
+            if (c->i >= t->blocks.n) { c->phase = CH_PROCS; c->i = 0; }
+            break;
+        case CH_PROCS:
+            for (size_t p = 0; p < st->procs.n; p++)
+                meta_event(b, &c->first, "process_name", (long)p + 2, -1,
+                           or_unknown(t, st->procs.key[p]), NULL);
+            c->phase = CH_STREAMS;
+            break;
+        case CH_STREAMS:
+            for (size_t k = 0; k < st->streams.n; k++) {
+                long pid = idmap_get(&st->procs, &st->streams.key[k * 2]) + 2;
+                char nm[160];
+                snprintf(nm, sizeof nm, "stream %s", or_unknown(t, st->streams.key[k * 2 + 1]));
+                meta_event(b, &c->first, "thread_name", pid, st->stream_tid[k], nm, NULL);
+            }
+            c->phase = CH_RECORDS;
+            c->i = 0;
+            break;
+        case CH_RECORDS: {
+            size_t nrec = t->kernels.n + t->copies.n;
+            while (c->i < nrec && jw_pending(b) < until) chrome_record(c, st, b, c->i++);
+            if (c->i >= nrec) { c->phase = CH_JOBS; c->i = 0; }
+            break;
+        }
+        case CH_JOBS:
+            while (c->i < t->jobs.n && jw_pending(b) < until)
+                if (chrome_job(c, st, b, c->i++)) { b->oom = true; return -1; }
+            if (c->i >= t->jobs.n) c->phase = CH_TAIL;
+            break;
+        default:
+            PUTL(b, "\n]}\n");
+            c->phase = CH_DONE;
+            break;
+        }
+    }
+    return b->oom ? -1 : 0;
+}
+
+int tj_write_chrome(const trace *t, tj_buf *b) {
+    tj_chrome c;
+    if (tj_chrome_init(&c, t)) return -1;
+    int rc = tj_chrome_step(&c, b, SIZE_MAX);
+    tj_chrome_free(&c);
+    return rc < 0 ? -1 : 0;
 }
 
 /* ---- parsing ---------------------------------------------------------------------- */
@@ -621,6 +835,23 @@ static int parse_kernel(pctx *p, json_t *o, size_t i) {
         if (!json_is_number(ipc) || !(json_number_value(ipc) >= 0))
             return perr(p, w, i, "ipc", "expected a non-negative number");
         v.ipc = json_number_value(ipc);
+    }
+    /* QoS runs (ISCA'17): goal in (0, 1], IPCs non-negative, qos_met bool */
+    static const char *const qkeys[] = {"qos_goal", "ipc_isolated", "ipc_shared"};
+    double *qv[] = {&v.qos_goal, &v.ipc_isolated, &v.ipc_shared};
+    for (int j = 0; j < 3; j++) {
+        json_t *x = json_object_get(o, qkeys[j]);
+        if (!x || json_is_null(x)) continue;
+        if (!json_is_number(x) || !(json_number_value(x) >= 0) ||
+            (j == 0 && !(json_number_value(x) > 0 && json_number_value(x) <= 1)))
+            return perr(p, w, i, qkeys[j], j == 0 ? "expected a number in (0, 1]"
+                                                  : "expected a non-negative number");
+        *qv[j] = json_number_value(x);
+    }
+    json_t *met = json_object_get(o, "qos_met");
+    if (met && !json_is_null(met)) {
+        if (!json_is_boolean(met)) return perr(p, w, i, "qos_met", "expected true or false");
+        v.qos_met = json_is_true(met);
     }
     p->t->kernels.v[i] = v;
     return 0;

@@ -21,12 +21,11 @@
 
 #include "../simcore/trace.h"
 #include "jsonr.h"
+#include "jw.h"
 
-typedef struct tj_buf {
-    char *s;          /* NUL-terminated while !oom */
-    size_t len, cap;
-    bool oom;         /* sticky: later writes are no-ops */
-} tj_buf;
+/* The writer is jw (jw.h): whole-buffer (`tj_buf b = {0}`), or streaming to
+ * a sink, with identical bytes. */
+typedef jw_buf tj_buf;
 
 void tj_buf_free(tj_buf *b);
 void tj_puts(tj_buf *b, const char *s);              /* raw text */
@@ -49,8 +48,37 @@ json_t *tj_device_json(const sim_device *d);
 /* A new reference to a JSON string (U+FFFD for bad UTF-8), or null for NULL. */
 json_t *tj_string(const char *s);
 
-/* The whole trace as schedlab-trace/1. Returns 0, or -1 on OOM. */
+/* The whole trace as schedlab-trace/1. Returns 0, or -1 on OOM (or when a
+ * streaming writer's sink failed). With a writer in push mode (jw_init_sink)
+ * the text goes out as it is made: memory is the trace plus one chunk. */
 int tj_write_trace(const trace *t, tj_buf *out);
+
+/* Where the blocks of a streamed trace come from when they are not in
+ * trace->blocks (a simulation's blocks spilled to a file, see
+ * `schedlab simulate`): next() sets *v, *n to the next batch (borrowed until
+ * the next call), *n = 0 at the end; non-zero on failure. */
+typedef struct tj_block_src {
+    void *ctx;
+    int (*next)(void *ctx, const trace_block **v, size_t *n);
+} tj_block_src;
+
+/* schedlab-trace/1 written in steps, for a pull-mode writer (an HTTP
+ * response built as it is sent, http_set_stream): tj_stream_step appends
+ * records until jw_pending(out) >= until (SIZE_MAX: to the end) and returns
+ * 1 while there is more, 0 when the text is complete, -1 on failure. The
+ * bytes are those of tj_write_trace, however the steps fall. blocks: NULL
+ * for trace->blocks. `t` (and the source) must outlive the stream. */
+typedef struct tj_stream {
+    const trace *t;
+    const tj_block_src *blocks;
+    int part;                    /* which array is being written */
+    bool open;                   /* its '[' is out */
+    size_t i;                    /* records of it written */
+    const trace_block *bv;       /* the source's current batch */
+    size_t bn, bi;
+} tj_stream;
+void tj_stream_init(tj_stream *s, const trace *t, const tj_block_src *blocks);
+int tj_stream_step(tj_stream *s, tj_buf *out, size_t until);
 
 /* Chrome/Perfetto trace-event JSON: pid 1 is the device with one track (tid)
  * per SM holding its blocks; pid 2.. one per process with one track per
@@ -58,6 +86,22 @@ int tj_write_trace(const trace *t, tj_buf *out);
  * with one track per task. ts/dur are microseconds written as exact decimals
  * with three fractional digits (ns precision). Returns 0, or -1 on OOM. */
 int tj_write_chrome(const trace *t, tj_buf *out);
+
+/* The Chrome export in steps, as tj_stream for schedlab-trace/1: init
+ * numbers the tracks (0, or -1 on OOM), step appends until
+ * jw_pending(out) >= until and returns 1 while there is more, 0 when done,
+ * -1 on failure; free releases the track tables. Same bytes as
+ * tj_write_chrome however the steps fall. */
+typedef struct tj_chrome {
+    const trace *t;
+    int phase;
+    size_t i;
+    bool first;                  /* no event written yet */
+    struct tj_chrome_state *st;
+} tj_chrome;
+int tj_chrome_init(tj_chrome *c, const trace *t);
+int tj_chrome_step(tj_chrome *c, tj_buf *out, size_t until);
+void tj_chrome_free(tj_chrome *c);
 
 /* Parse schedlab-trace/1 text into `out` (trace_init'ed, empty; the caller
  * frees it, also on failure). `file` names the input in messages:

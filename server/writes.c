@@ -152,13 +152,18 @@ static void do_import(api_ctx *a, const char *data, size_t len, const char *form
     if (rc == DB_NOT_FOUND) snprintf(err, errlen, "experiment: no experiment named \"%s\"", exp);
     if (rc) { *status = import_status(rc); return; }
     *status = 201;
-    *result = json_pack("{s:s, s:s}", "run", run, "experiment", es);
+    /* the format read, named or detected, so the dashboard can show it per
+     * file (issue 15) */
+    const char *fname = imp_format_name(format ? imp_format_parse(format) : imp_detect(&f));
+    *result = json_pack("{s:s, s:s, s:s}", "run", run, "experiment", es, "format",
+                        fname ? fname : "unknown");
 }
 
 static void imp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
                     size_t errlen) {
     imp_job *ij = arg;
-    store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1};
+    store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .phase = &ctl->phase,
+                    .lock_ms = -1};
     do_import(ij->a, http_body_data(ij->body), http_body_len(ij->body), ij->format, ij->exp,
               ij->name, &sc, status, result, err, errlen);
 }
@@ -210,7 +215,9 @@ void writes_post_import(void *app, const http_request *req, http_response *res) 
     ij->a = a;
     ij->body = http_take_body(req);
     char id[JOBS_ID_SIZE];
-    int rc = jobs_submit(api_jobs(a), "import", imp_run, ij, imp_job_free, 2, id);
+    /* progress: the parse, then the rows stored (store.h, issue 15) */
+    int rc = jobs_submit(api_jobs(a), "import", imp_run, ij, imp_job_free, STORE_IMPORT_UNITS,
+                         id);
     if (rc) imp_job_free(ij);
     queued(res, rc, id);
 }

@@ -27,4 +27,5 @@ const driver_policy driver_shared = {
     .doc = "one address space order: the process whose eligible kernel reached its EE queue "
            "first (TX2 and most-room papers)",
     .pick_process = shared_pick_process,
+    .pick_only = true,
 };

@@ -48,7 +48,12 @@ static void place(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     sms_take(&st->sms, sm, &K->need);
     int64_t start = t + st->cfg->policy.dispatch_latency;
     int64_t end = st->exec->block_end(st->exec_state, st, k, idx, sm, start);
-    trace_block *b = trace_add_block(st->t);
+    /* sim_run reserved every block's record (with a sink, a batch's), so
+     * this is nearly always a store into room already there; every field
+     * is written below */
+    trace *tr = st->t;
+    trace_block *b = tr->blocks.n < tr->blocks.cap ? &tr->blocks.v[tr->blocks.n++]
+                                                   : trace_add_block(tr);
     if (!b) {
         st->failed = true;
         return;
@@ -84,8 +89,12 @@ ee_dispatch_result ee_dispatch(sim_state *st, int64_t t) {
     for (;;) {
         /* which process is served is the driver's choice; a process that
          * could not place a block in this round is no candidate */
-        for (size_t p = 0; p < st->nprocs; p++)
+        bool any = false;
+        for (size_t p = 0; p < st->nprocs; p++) {
             st->cand[p] = st->procs[p].stuck ? -1 : eligible(st, (int32_t)p);
+            any |= st->cand[p] >= 0;
+        }
+        if (!any && st->driver->pick_only) return EE_DISPATCH_DONE;
         int32_t bp = st->driver->pick_process(st->driver_state, st, st->cand, t);
         if (bp < 0) return EE_DISPATCH_DONE;
         int32_t best = st->cand[bp];

@@ -1,24 +1,34 @@
-/* engine.h -- the simulator's discrete-event engine: a binary min-heap of
- * events ordered by (time, sequence number of scheduling), so events at the
- * same time fire in the order they were scheduled (DESIGN §8). That order is
- * what makes a run deterministic.
+/* engine.h -- the simulator's discrete-event engine: events ordered by
+ * (time, sequence number of scheduling), so events at the same time fire in
+ * the order they were scheduled (DESIGN §8; docs/modules.md, "Within one
+ * instant ... the events due in the order they were scheduled"). That order
+ * is what makes a run deterministic.
  *
  * The engine knows nothing about what an event means: an event is a time,
  * a type and two integer payloads that the caller interprets.
  *
- * Speed: the heap holds 16-byte keys (time; sequence number and payload
- * slot packed in one word), the payloads sit in a side array, so a pop moves
- * half the bytes it would with whole events. Limits that follow: at most
- * 2^24 events pending at once and 2^40 events scheduled per engine; a push
- * beyond them fails like an allocation failure.
+ * Speed: most pending events end within a short horizon of now (a block
+ * time), so the engine is a calendar queue (Brown 1988) in its simplest
+ * form: a wheel of SIM_WHEEL_SLOTS time slots of 2^shift ns each covers
+ * [base, base + span); an event in that window joins its slot's list, kept
+ * sorted by (time, sequence number), and a bitmap of non-empty slots finds
+ * the earliest slot with one count-trailing-zeros per 64 slots. Events
+ * outside the window (far ahead, or before base) go to a binary min-heap of
+ * 16-byte keys (time; sequence number and payload slot packed in one word).
+ * The earliest event is the smaller of the wheel's first and the heap's top,
+ * compared on the same (time, sequence number) key, so where an event waits
+ * never changes the order in which events fire; sim_engine_set_span only
+ * tunes the slot width. base follows the time of the last event popped.
+ * Limits: at most 2^24 events pending at once and 2^40 events scheduled per
+ * engine; a push beyond them fails like an allocation failure.
  *
  * Cancellation: an event scheduled with sim_engine_schedule has an id;
  * sim_engine_cancel(id) removes it before it fires (a time slice that ends
- * early, a preempted block's completion). Cancelled events stay in the heap
- * and are dropped when they reach its top (lazy deletion): O(1) to cancel,
- * nothing to search. An id names its event only while it is pending: each
- * payload slot carries the id of the event that holds it, so cancelling an
- * event that already fired (or was cancelled) is a no-op that says so.
+ * early, a preempted block's completion). Cancelled events stay where they
+ * wait and are dropped when they reach the front (lazy deletion): O(1) to
+ * cancel, nothing to search. An id names its event only while it is pending:
+ * each slot carries the key of the event that holds it, so cancelling
+ * an event that already fired (or was cancelled) is a no-op that says so.
  * Type 0 is the engine's mark for "cancelled"; callers' types start at 1.
  *
  * Memory: the engine owns its arrays; sim_engine_free releases them.
@@ -38,28 +48,49 @@ typedef struct sim_event {
     int64_t b;               /* caller-defined payload */
 } sim_event;
 
+typedef uint64_t sim_event_id;   /* 0 = none */
+
+#define SIM_EV_CANCELLED 0
+
 typedef struct sim_engine_key {
     int64_t t;
     uint64_t seq_slot;       /* seq << 24 | payload slot */
 } sim_engine_key;
 
-typedef struct sim_engine_payload {
-    int32_t type;
-    int32_t a;
+#define SIM_WHEEL_SLOTS 4096
+
+/* One event, by payload slot: everything a push or a pop touches in one
+ * record (one or two cache lines, not four arrays). */
+typedef struct sim_engine_ev {
+    sim_engine_key key;
     int64_t b;
-} sim_engine_payload;
-
-typedef uint64_t sim_event_id;   /* 0 = none */
-
-#define SIM_EV_CANCELLED 0
+    int32_t type;            /* SIM_EV_CANCELLED, a caller's type, or -1: a free slot */
+    int32_t a;
+    uint32_t next;           /* next event in the same wheel slot */
+    uint32_t pad_;
+} sim_engine_ev;
 
 typedef struct sim_engine {
-    sim_engine_key *heap;
-    sim_engine_payload *payload;  /* [cap], by slot */
-    sim_event_id *slot_id;        /* [cap]: id of the pending event in the slot; 0 = free */
+    sim_engine_ev *ev;            /* [cap], by payload slot */
     uint32_t *free_slots;         /* stack of unused slots */
     size_t n, cap, nfree;
+    size_t ncancelled;            /* cancelled and not yet dropped: while 0, the
+                                     front needs no check */
     uint64_t next_seq;
+    /* the wheel: events with base <= t < base + (SIM_WHEEL_SLOTS << shift) */
+    uint32_t *whead;              /* [SIM_WHEEL_SLOTS]: first event of each time slot */
+    uint32_t *wtail;              /* [SIM_WHEEL_SLOTS]: its last, when it holds any */
+    uint64_t wbits[SIM_WHEEL_SLOTS / 64];   /* slots that hold events */
+    int64_t base;                 /* a multiple of 2^shift */
+    int32_t shift;
+    size_t nwheel;
+    /* the rest: a binary min-heap of keys */
+    sim_engine_key *heap;         /* [cap] */
+    size_t nheap;
+    /* the earliest event, found once per pop rather than on every look */
+    bool front_ok;
+    int32_t front_w;              /* its wheel slot, or -1: the heap's top */
+    sim_engine_key front;
 } sim_engine;
 
 void sim_engine_init(sim_engine *e);
@@ -68,6 +99,11 @@ void sim_engine_free(sim_engine *e);   /* leaves *e as after sim_engine_init */
 /* Make room for n pending events so that pushes up to that count never
  * allocate. Returns 0, or -1 when out of memory (or n > 2^24). */
 int sim_engine_reserve(sim_engine *e, size_t n);
+
+/* Tune the wheel to cover at least `span` ns ahead (a hint: the order in
+ * which events fire does not depend on it). Call it while no event is
+ * pending; otherwise it does nothing. */
+void sim_engine_set_span(sim_engine *e, int64_t span);
 
 /* Schedule an event. Returns 0, or -1 when out of memory or past the limits
  * above (nothing queued). */
@@ -81,14 +117,24 @@ sim_event_id sim_engine_schedule(sim_engine *e, int64_t t, int32_t type, int32_t
 bool sim_engine_cancel(sim_engine *e, sim_event_id id);
 
 /* Time of the earliest pending event, or INT64_MAX when none is (drops
- * cancelled events from the top of the heap on the way). */
-int64_t sim_engine_next_time(sim_engine *e);
+ * cancelled events from the front on the way). The event loop asks twice
+ * per event, so the common case (the front is known and nothing is
+ * cancelled) is answered inline. */
+int64_t sim_engine_next_time_slow(sim_engine *e);
+static inline int64_t sim_engine_next_time(sim_engine *e) {
+    return e->front_ok && !e->ncancelled ? e->front.t : sim_engine_next_time_slow(e);
+}
 
 /* Remove the earliest pending event (smallest t, then smallest seq) into
  * *out; false when none is pending. */
 bool sim_engine_pop(sim_engine *e, sim_event *out);
 
-/* Events in the heap, cancelled ones not yet dropped included. */
+/* The same, but only when that event is due at t: false (nothing removed)
+ * when none is pending or the earliest comes later. The event loop drains
+ * an instant with it, one look at the front per event instead of two. */
+bool sim_engine_pop_at(sim_engine *e, int64_t t, sim_event *out);
+
+/* Events pending, cancelled ones not yet dropped included. */
 size_t sim_engine_size(const sim_engine *e);
 
 #endif

@@ -10,8 +10,12 @@ static int64_t fixed_block_end(void *self, sim_state *st, int32_t k, int64_t ind
     (void)self;
     (void)sm;
     const sim_kstate *K = &st->ks[k];
-    int64_t dur = K->nblock_time == 1 ? K->block_time[0]
-                                      : K->block_time[(size_t)index % K->nblock_time];
+    /* a block index fits 32 bits (sim_run checks blocks <= INT32_MAX), and a
+     * 32-bit division is several times cheaper than a 64-bit one */
+    size_t n = K->nblock_time;
+    int64_t dur = n == 1 ? K->block_time[0]
+                : n <= UINT32_MAX ? K->block_time[(uint32_t)index % (uint32_t)n]
+                                  : K->block_time[(size_t)index % n];
     return start + dur;
 }
 

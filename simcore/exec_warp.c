@@ -24,6 +24,11 @@
  *     memory-bound kernels that share the GPU lengthen each other's
  *     latencies (most-room paper §5.4: "the increase in contention for
  *     global memory throughput").
+ *   - Under a quota warp policy (ISCA'17 quota sharing; quota.h, the QoS
+ *     manager, and warp_quota_*.c) a warp issues only while its kernel's
+ *     quota counter on the sub-core is positive; each warp instruction is
+ *     charged its threads when it completes, and the manager renews the
+ *     counters every policy.quota_epoch cycles (§3.3-§3.5).
  *   - Cycles in which no sub-core can issue are skipped: each sub-core is
  *     woken at the first cycle one of its warps is ready, and the model
  *     schedules one engine event per cycle in which some sub-core is due.
@@ -47,6 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quota.h"
 #include "state.h"
 #include "warp.h"
 
@@ -67,6 +73,8 @@ typedef struct ew_kernel {
     int64_t instructions;
     int64_t first_cycle;     /* first block's first cycle; -1 before */
     int64_t epoch_issues;    /* issues in the current epoch */
+    int32_t warps;           /* warps per block */
+    int32_t lanes_last;      /* threads of a block's last warp; 0 = a full warp */
 } ew_kernel;
 
 typedef struct ew_block {
@@ -75,6 +83,7 @@ typedef struct ew_block {
     int32_t next_free;
     int64_t end;             /* cycle: the latest end of its warps so far */
     int64_t rec;             /* its number among the run's blocks (state.h blocks_flushed) */
+    int64_t wid0;            /* its first warp's dynamic id */
 } ew_block;
 
 typedef struct ew_due {
@@ -115,6 +124,9 @@ typedef struct ew_state {
     int32_t *touched;        /* kernels with issues in the current epoch */
     int32_t ntouched;
     void *arena;             /* the sub-cores' arrays, one allocation */
+    bool quota;              /* a quota warp policy (ISCA'17): q runs */
+    quota_state q;
+    int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
 } ew_state;
 
 /* ---- time --------------------------------------------------------------- */
@@ -355,6 +367,7 @@ static void remove_warp(warp_sub *w, int32_t p) {
     int32_t m = w->n - p - 1;
     memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
     memmove(w->info + p, w->info + p + 1, (size_t)m * sizeof *w->info);
+    if (w->quota_owe) memmove(w->quota_owe + p, w->quota_owe + p + 1, (size_t)m * sizeof *w->quota_owe);
     w->n--;
     if (w->greedy == p) w->greedy = -1;
     else if (w->greedy > p) w->greedy--;
@@ -404,6 +417,16 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
     w->gbud = wi->budget;
     K->instructions++;
     if (K->epoch_issues++ == 0) E->touched[E->ntouched++] = k;
+    /* ISCA'17 §3.4.1: "When a warp instruction of k is completed, C_k is
+     * decremented by the number of instructions that are actually executed
+     * in the warp instruction": the warp's threads (a block's last warp may
+     * be partial), owed until the instruction's latency has passed */
+    int32_t lanes = 0;
+    if (E->quota) {
+        lanes = st->dev->warp_size;
+        if (K->lanes_last && wi->wid - E->blocks[wi->block].wid0 == K->warps - 1)
+            lanes = K->lanes_last;
+    }
     if (E->limit > 0) {
         E->limit--;
         trace_warp_issue *x = trace_add_warp_issue(st->t);
@@ -415,18 +438,74 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
             x->kernel = k;
         }
     }
-    if (++wi->pc < K->len) return;
-    wi->pc = 0;
-    if (--wi->iters > 0) return;
-    /* the warp's last instruction: it ends when that one's latency has passed */
+    if (++wi->pc < K->len || (wi->pc = 0, --wi->iters > 0)) {
+        if (E->quota) w->quota_owe[p] = lanes;
+        return;
+    }
+    /* the warp's last instruction: it ends when that one's latency has
+     * passed (a quota charges it now: the warp leaves the sub-core) */
+    if (E->quota) quota_charge(&E->q, s, k, lanes, c);
     int32_t b = wi->block;
     remove_warp(w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
-    if (--B->warps_left == 0) block_done(E, st, b);
+    if (E->quota) quota_leave(&E->q, s, k);
+    if (--B->warps_left == 0) {
+        block_done(E, st, b);
+        /* the quota window ends with the kernel's last issue slot */
+        if (E->quota && K->done == K->blocks) quota_done(&E->q, k, c + 1);
+    }
+}
+
+/* run_subcore under a quota policy: a warp whose kernel has used its quota
+ * cannot issue before the sub-core gets quota again (quota_wake), so the
+ * sub-core sleeps until then instead of polling every cycle. */
+static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) {
+    warp_sub *w = &E->subs[s];
+    /* the instructions that have completed are charged (quota_owe) */
+    int32_t *owe = w->quota_owe;
+    for (int32_t i = 0; i < w->n; i++) {
+        if (owe[i] && w->ready[i] <= c) {
+            quota_charge(&E->q, s, w->info[i].kernel, owe[i], c);
+            owe[i] = 0;
+        }
+    }
+    quota_begin(&E->q, s, c);
+    int32_t p = quota_pick(w, c);
+    if (p >= 0) issue(E, st, s, w, p, c);
+    if (w->n == 0) {
+        E->due[s] = INT64_MAX;
+        return;
+    }
+    const int64_t *r = w->ready, *cnt = w->quota_cnt;
+    int64_t d = INT64_MAX;
+    if (!quota_held(&E->q, s)) {
+        /* nothing throttled here: the earliest ready warp, as without quotas */
+        for (int32_t i = 0; i < w->n; i++) d = r[i] < d ? r[i] : d;
+    } else {
+        int64_t wake = quota_wake(&E->q, s, c);
+        for (int32_t i = 0; i < w->n; i++) {
+            int64_t t = r[i];
+            if (cnt[w->info[i].kernel] <= 0 && t < wake) t = wake;
+            if (t < d) d = t;
+        }
+    }
+    if (d <= c) d = c + 1;
+    E->due[s] = d;
+    if (in_wheel(E, d)) {
+        size_t slot = (size_t)(d & (EW_WHEEL - 1));
+        E->wheel[slot * (size_t)E->words + (size_t)(s >> 6)] |= 1ULL << (s & 63);
+        E->summary[slot >> 6] |= 1ULL << (slot & 63);
+    } else if (heap_push(E, d, s) != 0) {
+        st->failed = true;
+    }
 }
 
 static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
+    if (E->quota) {
+        run_subcore_quota(E, st, s, c);
+        return;
+    }
     warp_sub *w = &E->subs[s];
     int32_t p = E->wp->pick(w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
@@ -463,9 +542,30 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
 
 /* ---- the policy hooks ------------------------------------------------------- */
 
+/* Non-QoS kernels of a quota run: the IPC they reached while a QoS kernel
+ * ran, over the cycles [first QoS start, last QoS end) they ran in (the
+ * paper measures sharers that all run the whole time, §4.1). */
+static void quota_record(ew_state *E) {
+    const quota_state *q = &E->q;
+    for (int32_t k = 0; k < q->nk; k++) {
+        const quota_kernel *K = &q->k[k];
+        if (K->qos || K->first_cycle < 0 || q->win_start < 0) continue;
+        int64_t from = K->first_cycle > q->win_start ? K->first_cycle : q->win_start;
+        int64_t to = q->win_end >= 0 ? q->win_end : E->cur + 1;
+        if (K->end_cycle >= 0 && K->end_cycle < to) to = K->end_cycle;
+        if (to > from && (size_t)k < E->t->kernels.n)
+            E->t->kernels.v[k].ipc_shared = (double)K->shared_instr / (double)(to - from);
+    }
+}
+
 static void warp_fini(void *self) {
     ew_state *E = self;
     if (E->t && E->ntouched) epoch_flush(E);
+    if (E->quota) {
+        if (E->t) quota_record(E);
+        quota_free(&E->q);
+    }
+    free(E->owe);
     for (size_t k = 0; k < E->nk; k++) free(E->ks[k].code);
     free(E->ks);
     free(E->subs);
@@ -532,6 +632,21 @@ static int warp_init(void *self, sim_state *st) {
     }
     for (size_t b = 0; b < nb; b++) E->blocks[b].next_free = b + 1 < nb ? (int32_t)b + 1 : -1;
     E->free_block = 0;
+    if (E->wp->quota) {
+        /* the QoS manager (ISCA'17 §3.3): one counter per kernel and sub-core */
+        int64_t T = cfg->policy.quota_epoch > 0 ? cfg->policy.quota_epoch : SIM_QUOTA_EPOCH;
+        if (quota_init(&E->q, E->wp->quota, (int32_t)E->nk, E->nsubs, T) != 0) {
+            quota_free(&E->q);
+            return -1;
+        }
+        E->quota = true;
+        E->owe = calloc(ns * cap, sizeof *E->owe);
+        if (!E->owe) return -1;
+        for (size_t i = 0; i < ns; i++) {
+            E->subs[i].quota_cnt = E->q.cnt + i * E->nk;
+            E->subs[i].quota_owe = E->owe + i * cap;
+        }
+    }
 
     for (size_t k = 0; k < E->nk; k++) {
         ew_kernel *K = &E->ks[k];
@@ -539,6 +654,15 @@ static int warp_init(void *self, sim_state *st) {
         K->blocks = st->ks[k].blocks;
         K->first_cycle = -1;
         K->budget = o->budget > 0 ? o->budget : 1;
+        K->warps = st->ks[k].need.warps;
+        K->lanes_last = o->threads % d->warp_size;
+        if (E->quota) {
+            /* IPC_goal in thread instructions per cycle (quota.h: units) */
+            double lanes = K->warps > 0 ? (double)o->threads / K->warps : d->warp_size;
+            double iso = st->ipc_isolated ? st->ipc_isolated[k] : 0;
+            quota_kernel_set(&E->q, (int32_t)k, o->qos_goal > 0 ? o->qos_goal * iso * lanes : 0,
+                             lanes);
+        }
         const sim_program *p = o->program;
         if (!p) continue;
         int64_t len = 0;
@@ -587,6 +711,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
     B->end = c;
     /* ee.c adds the block's record right after this call */
     B->rec = (int64_t)st->blocks_flushed + (int64_t)st->t->blocks.n;
+    B->wid0 = E->next_wid;
     int64_t iters = K->per_block + (index < K->extra);
     if (iters == 0) {         /* more persistent blocks than work: nothing to run */
         B->warps_left = 0;
@@ -601,8 +726,10 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         warp_sub *w = &E->subs[s];
         int32_t n = w->n++;
         w->ready[n] = c;
+        if (w->quota_owe) w->quota_owe[n] = 0;
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
+        if (E->quota) quota_join(&E->q, s, k, 1, c);
         if (c < E->due[s] && set_due(E, s, c) != 0) st->failed = true;
     }
     wake_at(E, st, c);
@@ -637,6 +764,8 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
         heap_pop(E);
     }
     E->cur = c;
+    /* the QoS manager's epoch boundary, before any sub-core issues in it */
+    if (E->quota && c >= E->q.next_boundary) quota_epoch(&E->q, c);
     if (c / E->epoch_len != E->epoch) {
         epoch_flush(E);
         E->epoch = c / E->epoch_len;

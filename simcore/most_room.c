@@ -6,7 +6,8 @@
  * at a time"; ties go to the first SM in the device's fixed order (§4.3).
  * The choice is re-evaluated for every block (§4.2): the room index of
  * sms.c is kept current as blocks start and finish, so reading the best SM
- * is O(1) and each change O(log SMs). Stateless. */
+ * is O(1) and so is each change (one bit between two room buckets).
+ * Stateless. */
 #include "policy.h"
 
 static int32_t most_room_pick_sm(void *self, sim_sms *s, int32_t kernel, const sim_need *k) {

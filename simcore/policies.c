@@ -10,7 +10,8 @@
  * the first entry of a table is its default (a zeroed sim_policy). */
 #define PLACEMENTS(X) \
     X(placement_policy, placement_most_room)    /* most-room paper §4 */ \
-    X(placement_policy, placement_round_robin)  /* the literature's baseline, most-room §4.1 */
+    X(placement_policy, placement_round_robin)  /* the literature's baseline, most-room §4.1 */ \
+    X(placement_policy, placement_spart)        /* SM partitions, ISCA'17 §2.3, §4.1 (Spart) */
 
 #define EXECUTIONS(X) \
     X(exec_policy, exec_fixed)                  /* the op's block_time */ \
@@ -28,7 +29,11 @@
 #define WARPS(X) \
     X(warp_policy, warp_gto)                    /* GPGPU-Sim's default; QAWS §II-A */ \
     X(warp_policy, warp_lrr)                    /* QAWS §II-A */ \
-    X(warp_policy, warp_qaws)                   /* QAWS §IV, Algorithm 1 */
+    X(warp_policy, warp_qaws)                   /* QAWS §IV, Algorithm 1 */ \
+    X(warp_policy, warp_quota_naive)            /* ISCA'17 §3.4.1 */ \
+    X(warp_policy, warp_quota_history)          /* ISCA'17 §3.4.2 */ \
+    X(warp_policy, warp_quota_elastic)          /* ISCA'17 §3.4.3 */ \
+    X(warp_policy, warp_quota_rollover)         /* ISCA'17 §3.4.4 */
 
 #define DECLARE(type, sym) extern const type sym;
 #define ENTRY(type, sym) &sym,
@@ -108,3 +113,4 @@ const char *sim_policy_table_name(sim_policy_table table) {
 int32_t sim_placement_find(const char *name) { return sim_policy_find(SIM_TABLE_PLACEMENT, name); }
 const char *sim_placement_name(int32_t id) { return sim_policy_name(SIM_TABLE_PLACEMENT, id); }
 size_t sim_placement_count(void) { return sim_policy_count(SIM_TABLE_PLACEMENT); }
+bool sim_placement_partitioned(int32_t id) { return placement_get(id) && placement_get(id)->partitioned; }

@@ -6,7 +6,8 @@
  * its ordering), without its repeated constructors:
  *
  *   placement  which SM the next block of the eligible kernel goes to
- *              (most-room paper §4; most_room.c, round_robin.c)
+ *              (most-room paper §4; most_room.c, round_robin.c; spart.c:
+ *              within each stream's SM partition, ISCA'17 §4.1's Spart)
  *   execution  how long a placed block runs (exec_fixed.c: the op's
  *              block_time; the warp-level model is the next entry)
  *   driver     which process's work the block scheduler takes next
@@ -46,8 +47,14 @@ typedef struct placement_policy {
     const char *name;        /* as in scenario JSON: policy.placement */
     const char *doc;         /* one line for /api/capabilities */
     size_t state_size;
-    void (*init)(void *self, const sim_sms *s);
+    /* may refuse the configuration (spart: a partition off the device),
+     * with a message naming the field; NULL: accepts every one */
+    int (*init)(void *self, const sim_state *st, char *err, size_t errlen);
     int32_t (*pick)(void *self, sim_sms *s, int32_t kernel, const sim_need *k);
+    /* places by the streams' SM partitions (streams[].sms, spart.c): a
+     * configuration without them places as most-room, so a replay, which
+     * has none, makes no variant of it (sim_placement_partitioned) */
+    bool partitioned;
 } placement_policy;
 
 /* ---- execution ------------------------------------------------------------
@@ -112,6 +119,11 @@ typedef struct driver_policy {
      * driver has no such macros (and the host charges no runlist update). */
     void (*segment)(void *self, sim_state *st, int32_t proc, bool begin, int32_t gpu_priority,
                     bool best_effort, int64_t t);
+    /* true: pick_process only chooses (no effects on the driver's state)
+     * and returns -1 whenever every cand is -1, so dispatch leaves it
+     * uncalled when no process has a candidate (twice per instant on a
+     * busy GPU otherwise). false for drivers that act in pick_process. */
+    bool pick_only;
 } driver_policy;
 
 /* ---- host -----------------------------------------------------------------

@@ -24,6 +24,7 @@
 #include "qnames.h"
 #include "state.h"
 #include "streams.h"
+#include "warp.h"
 
 /* Longest single duration accepted (about 11.6 days), so that sums of
  * times stay far from int64 overflow. */
@@ -105,6 +106,44 @@ static int check_op(const sim_config *cfg, const sim_device *d, size_t i, char *
     return -1;
 }
 
+/* QoS goals (ISCA'17 §3.2): in (0, 1], on kernels with a program, under a
+ * quota warp policy. Returns 1 when some op has a goal, 0 when none, -1
+ * with "ops[i].qos_goal: why" in err. */
+static int check_goals(const sim_config *cfg, char *err, size_t errlen) {
+    int any = 0;
+    for (size_t i = 0; i < cfg->nops; i++) {
+        const sim_op *o = &cfg->ops[i];
+        if (o->qos_goal == 0) continue;
+        if (!(o->qos_goal > 0 && o->qos_goal <= 1)) {
+            snprintf(err, errlen, "ops[%zu].qos_goal: %g is outside (0, 1] (a fraction of the "
+                     "IPC the kernel reaches alone)", i, o->qos_goal);
+            return -1;
+        }
+        if (o->kind != SIM_OP_KERNEL) {
+            snprintf(err, errlen, "ops[%zu].qos_goal: only kernels have QoS goals", i);
+            return -1;
+        }
+        if (!o->program) {
+            snprintf(err, errlen, "ops[%zu].qos_goal: kernel %s runs for a fixed block_time; a "
+                     "QoS goal needs a program (execution \"warp\")", i,
+                     o->name ? o->name : "(unnamed)");
+            return -1;
+        }
+        const exec_policy *ex = exec_get(cfg->policy.execution);
+        const warp_policy *wp = warp_get(cfg->policy.warp);
+        if (!ex || strcmp(ex->name, "warp") != 0 || !wp || !wp->quota) {
+            snprintf(err, errlen, "ops[%zu].qos_goal: %s; QoS goals need a quota warp policy "
+                     "(policy.warp quota-naive, quota-history, quota-elastic or "
+                     "quota-rollover)", i,
+                     !ex || strcmp(ex->name, "warp") != 0 ? "execution is not \"warp\""
+                     : !wp ? "policy.warp is unknown" : "policy.warp has no quotas");
+            return -1;
+        }
+        any = 1;
+    }
+    return any;
+}
+
 static int cmp_i32(const void *a, const void *b) {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
     return (x > y) - (x < y);
@@ -176,6 +215,7 @@ static void state_free(sim_state *st) {
     free(st->procs);
     free(st->cand);
     free(st->levels);
+    free(st->ipc_isolated);
     free(st->ee);
 }
 
@@ -384,6 +424,26 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (st->exec->check &&
         st->exec->check(cfg, st->dev, st->driver->block_placed != NULL, err, errlen) != 0)
         goto fail;
+    int goals = check_goals(cfg, err, errlen);
+    if (goals < 0) goto fail;
+    if (goals) {
+        /* ISCA'17 §3.2: every program kernel's IPC alone on the device, the
+         * QoS kernels' for their goals, the others' for their throughput */
+        sim_ipc_cache own;
+        sim_ipc_cache *cache = cfg->ipc_cache ? cfg->ipc_cache : &own;
+        if (!cfg->ipc_cache) sim_ipc_cache_init(&own);
+        st->ipc_isolated = calloc(st->nkernels ? st->nkernels : 1, sizeof *st->ipc_isolated);
+        int rc = st->ipc_isolated ? 0 : -1;
+        if (rc) snprintf(err, errlen, "simulation: out of memory");
+        for (size_t i = 0, k = 0; rc == 0 && i < cfg->nops; i++) {
+            if (cfg->ops[i].kind != SIM_OP_KERNEL) continue;
+            if (cfg->ops[i].program)
+                rc = sim_ipc_isolated(cfg, i, cache, &st->ipc_isolated[k], err, errlen);
+            k++;
+        }
+        if (!cfg->ipc_cache) sim_ipc_cache_free(&own);
+        if (rc) goto fail;
+    }
 
     /* the trace: device, names, one record per kernel and copy up front so
      * that records are addressed by index while the simulation runs */
@@ -490,7 +550,8 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     st->host_state = policy_state(st->host->state_size);
     if (!st->placement_state || !st->exec_state || !st->driver_state || !st->host_state)
         FAIL("simulation: out of memory");
-    if (st->placement->init) st->placement->init(st->placement_state, &st->sms);
+    if (st->placement->init && st->placement->init(st->placement_state, st, err, errlen) != 0)
+        goto fail;
     if (st->exec->init && st->exec->init(st->exec_state, st) != 0)
         FAIL("simulation: out of memory");
     if (st->driver->init && st->driver->init(st->driver_state, st) != 0)
@@ -504,6 +565,14 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     size_t slots = (size_t)st->dev->sms * (size_t)st->dev->blocks_per_sm;
     if (slots > nblocks) slots = nblocks;
     if (sim_engine_reserve(&st->eng, slots + cfg->nops + 8) != 0) FAIL("simulation: out of memory");
+    /* most pending events are block completions: let the engine's wheel
+     * reach twice the longest block time ahead (only a speed hint, engine.h) */
+    int64_t longest = 0;
+    for (size_t i = 0; i < cfg->nops; i++)
+        if (cfg->ops[i].kind == SIM_OP_KERNEL && cfg->ops[i].block_time)
+            for (size_t j = 0; j < cfg->ops[i].nblock_time; j++)
+                if (cfg->ops[i].block_time[j] > longest) longest = cfg->ops[i].block_time[j];
+    if (longest > 0) sim_engine_set_span(&st->eng, 2 * (longest + cfg->policy.dispatch_latency));
     if (out->oom) FAIL("simulation: out of memory");
 
     for (;;) {
@@ -513,10 +582,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         int64_t t = t_host < t_ev ? t_host : t_ev;
         if (t_host == t) st->host->issue(st->host_state, st, t);
         sim_event ev;
-        while (sim_engine_next_time(&st->eng) == t && !st->failed) {
-            sim_engine_pop(&st->eng, &ev);
-            route_event(st, &ev);
-        }
+        while (!st->failed && sim_engine_pop_at(&st->eng, t, &ev)) route_event(st, &ev);
         while (!st->failed && ee_dispatch(st, t) == EE_DISPATCH_FULL) {
             if (sink_flush(&sink, out, false) != 0) goto sink_fail;
             st->blocks_flushed = sink.emitted;
@@ -524,8 +590,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         if (st->exec->instant_end && !st->failed)
             st->exec->instant_end(st->exec_state, st, t, st->host->next_time(st->host_state));
         if (st->failed || out->oom) FAIL("simulation: out of memory");
-        if (sink_flush(&sink, out, false) != 0) goto sink_fail;
-        st->blocks_flushed = sink.emitted;
+        /* without a sink there is nothing to flush: no call per instant */
+        if (sink.sink) {
+            if (sink_flush(&sink, out, false) != 0) goto sink_fail;
+            st->blocks_flushed = sink.emitted;
+        }
     }
 
     /* every op completes under the rules (each kernel fits an empty SM and
@@ -540,6 +609,19 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
                  "configuration)", i, trace_str_get(out, st->ops[i].item));
     }
     if (sink_flush(&sink, out, true) != 0) goto sink_fail;
+    if (st->ipc_isolated) {
+        /* ISCA'17 §4.1: a goal is reached when the kernel's IPC (§3.2:
+         * its instructions over its execution time) is at least the goal
+         * times its isolated IPC */
+        for (size_t i = 0; i < cfg->nops; i++) {
+            const sim_op *o = &cfg->ops[i];
+            if (o->kind != SIM_OP_KERNEL || !o->program) continue;
+            trace_kernel *k = &out->kernels.v[st->ops[i].rec];
+            k->ipc_isolated = st->ipc_isolated[st->ops[i].rec];
+            k->qos_goal = o->qos_goal;
+            k->qos_met = o->qos_goal > 0 && k->ipc >= o->qos_goal * k->ipc_isolated;
+        }
+    }
 
     state_free(st);
     return 0;

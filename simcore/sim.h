@@ -45,6 +45,11 @@ typedef struct sim_stream {
     const char *name;        /* "S1"; every process also has "null" */
     const char *process;     /* address space, default "P0" */
     int32_t priority;        /* lower = higher (CUDA); SIM_PRIO_NONE */
+    /* spatial partition (placement "spart", spart.c; ISCA'17 §2.3, §4.1's
+     * Spart): this stream's kernels place blocks only on the SMs at ranks
+     * [sm_first, sm_first + sm_count) of the device's sm_order; sm_count 0 =
+     * every SM. Other placements ignore it. */
+    int32_t sm_first, sm_count;
 } sim_stream;
 
 /* Warp-level timing (exec_warp.c, the QAWS paper's model): a kernel runs a
@@ -98,6 +103,11 @@ typedef struct sim_op {
     size_t nblock_time;
     const sim_program *program; /* instead of block_time: warp-level timing */
     int32_t budget;          /* QAWS budget (QAWS §IV); 0 = 1 */
+    /* QoS goal (ISCA'17 quota sharing, §3.2): the fraction, in (0, 1], of
+     * the IPC the kernel reaches alone on the device (sim_ipc_isolated) that
+     * it must reach sharing it; 0 = a non-QoS kernel. Only under a quota
+     * warp policy (policy.warp "quota-*", warp_quota_*.c). */
+    double qos_goal;
     /* copy */
     int64_t bytes;
     int32_t direction;       /* trace_copy_dir */
@@ -122,6 +132,8 @@ typedef struct sim_policy {
     int64_t warp_issue_limit;/* warp_issues recorded at most; 0 = SIM_WARP_ISSUE_LIMIT,
                                 < 0 = none */
     int64_t warp_epoch;      /* cycles per warp_epochs record; 0 = SIM_WARP_EPOCH */
+    int64_t quota_epoch;     /* T_epoch of the quota warp policies (ISCA'17 §3.4.1), cycles;
+                                0 = SIM_QUOTA_EPOCH */
     /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */
@@ -131,6 +143,8 @@ typedef struct sim_policy {
 
 #define SIM_WARP_ISSUE_LIMIT 1000000
 #define SIM_WARP_EPOCH 1000
+/* ISCA'17 §4.1: "The epoch length is 10K cycles" */
+#define SIM_QUOTA_EPOCH 10000
 
 /* GCAPS paper §7.1.1: "1024 us ... the default value set in the driver" */
 #define SIM_DEFAULT_TIME_SLICE 1024000
@@ -210,6 +224,9 @@ typedef struct sim_config {
     size_t ntasks;
     int32_t cpus;            /* cores for the tasks; 0 = 1 */
     int64_t duration;        /* jobs are released before this; 0 = see SIM_DEFAULT_DURATION_CAP */
+    /* isolated IPCs of QoS kernels (sim_ipc_isolated), shared across runs;
+     * NULL: sim_run keeps one of its own for the run */
+    struct sim_ipc_cache *ipc_cache;
 } sim_config;
 
 /* Policy tables: a new policy is one new file plus one line in its table
@@ -233,6 +250,9 @@ const char *sim_policy_table_name(sim_policy_table table);
 int32_t sim_placement_find(const char *name);   /* -1 if unknown */
 const char *sim_placement_name(int32_t id);
 size_t sim_placement_count(void);
+/* Does placement `id` place by the streams' SM partitions (sim_stream
+ * sm_first/sm_count: "spart")? Without partitions it places as most-room. */
+bool sim_placement_partitioned(int32_t id);
 
 /* Does one block of a kernel (threads, smem bytes, regs per thread) fit an
  * empty SM of device d (TX2 paper, rules R1-R3)? Returns 0, or -1 with a
@@ -240,6 +260,35 @@ size_t sim_placement_count(void);
  * scenario parser passes its own path, sim_run "ops[i]"). check.c. */
 int sim_kernel_fits(const sim_device *d, int32_t threads, int64_t smem, int32_t regs,
                     const char *path, char *err, size_t errlen);
+
+/* ---- isolated IPC (ISCA'17 quota sharing, §3.2: IPC_goal is a fraction of
+ * IPC_isolated, "the application ... run in isolation") ---- qos.c
+ *
+ * sim_ipc_isolated: the IPC (warp instructions per cycle, trace_kernel.ipc:
+ * from the kernel's first block's first cycle to its last warp's end) that
+ * kernel op `op` (an index in cfg->ops: a kernel with a program) reaches
+ * alone on the device: cfg's device and policies, with only that op, issued
+ * at 0 on its own stream, and under the warp scheduler the quota policies
+ * are built on (GTO, ISCA'17 Table 1) when policy.warp is a quota policy
+ * (any other policy.warp is kept). Pure and deterministic like sim_run.
+ *
+ * The result depends only on the kernel's shape (program, blocks, threads,
+ * smem, regs, budget) and on the device and policies, so it is cached per
+ * shape in `cache` (a simulation per distinct shape, then lookups); cache
+ * may be NULL (no caching). One cache may serve many configs and runs (a
+ * sweep): the key holds the device and policies too. Not thread-safe: one
+ * cache per thread. Returns 0 with *ipc, or -1 with "ops[i]...: why" in
+ * err. */
+typedef struct sim_ipc_cache {
+    struct sim_ipc_entry *v;
+    size_t n, cap;
+    int64_t runs;            /* simulations made (not cache hits): what tests count */
+} sim_ipc_cache;
+
+void sim_ipc_cache_init(sim_ipc_cache *c);
+void sim_ipc_cache_free(sim_ipc_cache *c);
+int sim_ipc_isolated(const sim_config *cfg, size_t op, sim_ipc_cache *cache, double *ipc,
+                     char *err, size_t errlen);
 
 /* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
  * with a message in err (a config the simulator cannot run, OOM, or a block

@@ -20,7 +20,8 @@ int sms_init(sim_sms *s, const sim_device *dev) {
     s->free = malloc((size_t)s->n * sizeof *s->free);
     s->room = calloc((size_t)s->n, sizeof *s->room);
     s->bucket = calloc(((size_t)s->max_room + 1) * (size_t)s->words, sizeof *s->bucket);
-    if (!s->free || !s->room || !s->bucket) {
+    s->count = calloc((size_t)s->max_room + 1, sizeof *s->count);
+    if (!s->free || !s->room || !s->bucket || !s->count) {
         sms_free(s);
         return -1;
     }
@@ -36,9 +37,11 @@ void sms_free(sim_sms *s) {
     free(s->free);
     free(s->room);
     free(s->bucket);
+    free(s->count);
     s->free = NULL;
     s->room = NULL;
     s->bucket = NULL;
+    s->count = NULL;
 }
 
 sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t smem) {
@@ -78,6 +81,39 @@ static inline int32_t room_of(const sim_sm_free *f, const sim_need *k) {
     return r > INT32_MAX ? INT32_MAX : (int32_t)r;
 }
 
+/* Division by a constant as a multiplication (Granlund & Montgomery 1994):
+ * with m = ceil(2^40 / d), (n * m) >> 40 = floor(n / d) whenever n * d <
+ * 2^40, which n, d < 2^20 guarantees; n * m < 2^60 does not overflow. The
+ * room of an SM for the indexed kernel is recomputed on every finishing
+ * block, with up to four divisions of 20-40 cycles each otherwise. */
+#define MAGIC_SHIFT 40
+#define MAGIC_LIMIT ((int64_t)1 << 20)
+
+static inline uint64_t magic_of(int64_t d) {
+    return d > 0 ? (((uint64_t)1 << MAGIC_SHIFT) + (uint64_t)d - 1) / (uint64_t)d : 0;
+}
+
+static inline uint32_t quot(int64_t n, uint64_t m) {
+    return n > 0 ? (uint32_t)(((uint64_t)n * m) >> MAGIC_SHIFT) : 0;
+}
+
+/* room_of for the indexed kernel (s->need); the same value. No branch per
+ * resource: a resource the kernel does not use has quotient ~0 (the OR
+ * with `unlimited`), so the minimum skips it, as room_of's `> 0` tests do. */
+static inline int32_t room_indexed(const sim_sms *s, const sim_sm_free *f) {
+    if (!s->fast) return room_of(f, &s->need);
+    uint32_t r = (uint32_t)(f->blocks > 0 ? f->blocks : 0);
+    uint32_t x0 = quot(f->threads, s->magic[0]) | s->unlimited[0];
+    uint32_t x1 = quot(f->warps, s->magic[1]) | s->unlimited[1];
+    uint32_t x2 = quot(f->regs, s->magic[2]) | s->unlimited[2];
+    uint32_t x3 = quot(f->smem, s->magic[3]) | s->unlimited[3];
+    r = x0 < r ? x0 : r;
+    r = x1 < r ? x1 : r;
+    r = x2 < r ? x2 : r;
+    r = x3 < r ? x3 : r;
+    return (int32_t)r;
+}
+
 int32_t sms_room(const sim_sms *s, int32_t sm, const sim_need *k) {
     return room_of(&s->free[sm], k);
 }
@@ -86,46 +122,84 @@ static inline uint64_t *bucket_of(sim_sms *s, int32_t room) {
     return &s->bucket[(size_t)room * (size_t)s->words];
 }
 
-static inline bool bucket_empty(const sim_sms *s, int32_t room) {
-    const uint64_t *b = &s->bucket[(size_t)room * (size_t)s->words];
-    for (int32_t w = 0; w < s->words; w++)
-        if (b[w]) return false;
-    return true;
-}
-
 /* Move rank r from its room's bucket to `room`'s. */
-static void set_room(sim_sms *s, int32_t r, int32_t room) {
+static inline void set_room(sim_sms *s, int32_t r, int32_t room) {
     int32_t old = s->room[r];
     if (old == room) return;
     uint64_t bit = 1ull << (r & 63);
     int32_t w = r >> 6;
     s->room[r] = room;
-    if (old > 0) bucket_of(s, old)[w] &= ~bit;
+    if (old > 0) {
+        bucket_of(s, old)[w] &= ~bit;
+        s->count[old]--;
+    } else {
+        s->fits[w] |= bit;        /* 0 -> room > 0 */
+    }
     if (room > 0) {
         bucket_of(s, room)[w] |= bit;
-        s->fits[w] |= bit;
+        s->count[room]++;
     } else {
-        s->fits[w] &= ~bit;
+        s->fits[w] &= ~bit;       /* old > 0 -> 0 */
     }
     if (room > s->top) {
         s->top = room;
     } else if (old == s->top) {
-        while (s->top > 0 && bucket_empty(s, s->top)) s->top--;
+        while (s->top > 0 && !s->count[s->top]) s->top--;
     }
 }
 
-void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
-    if (s->kernel == kernel && kernel >= 0) return;
+/* set_room(s, r, room[r] + 1): a block of the indexed kernel ends there. */
+static inline void room_inc(sim_sms *s, int32_t r) {
+    int32_t old = s->room[r], room = old + 1;
+    uint64_t bit = 1ull << (r & 63);
+    int32_t w = r >> 6;
+    s->room[r] = room;
+    if (old > 0) {
+        bucket_of(s, old)[w] &= ~bit;
+        s->count[old]--;
+    } else {
+        s->fits[w] |= bit;
+    }
+    bucket_of(s, room)[w] |= bit;
+    s->count[room]++;
+    if (room > s->top) s->top = room;
+}
+
+void sms_index_switch(sim_sms *s, int32_t kernel, const sim_need *k) {
     s->kernel = kernel;
     s->need = *k;
-    for (int32_t r = 0; r < s->n; r++) {
-        int32_t old = s->room[r];
-        if (old > 0) bucket_of(s, old)[r >> 6] = 0;
-        s->room[r] = 0;
-    }
+    s->need_src = k;
+    /* free never exceeds an empty SM, so bounding the full SM and the need
+     * bounds every quotient taken until the next switch */
+    s->fast = s->full.threads < MAGIC_LIMIT && s->full.warps < MAGIC_LIMIT &&
+              s->full.blocks < MAGIC_LIMIT && s->full.regs < MAGIC_LIMIT &&
+              s->full.smem < MAGIC_LIMIT && k->threads < MAGIC_LIMIT &&
+              k->warps < MAGIC_LIMIT && k->regs < MAGIC_LIMIT && k->smem < MAGIC_LIMIT;
+    s->magic[0] = magic_of(k->threads);
+    s->magic[1] = magic_of(k->warps);
+    s->magic[2] = magic_of(k->regs);
+    s->magic[3] = magic_of(k->smem);
+    s->unlimited[0] = k->threads > 0 ? 0 : UINT32_MAX;
+    s->unlimited[1] = k->warps > 0 ? 0 : UINT32_MAX;
+    s->unlimited[2] = k->regs > 0 ? 0 : UINT32_MAX;
+    s->unlimited[3] = k->smem > 0 ? 0 : UINT32_MAX;
+    /* rebuilt from scratch: every bucket and count cleared (a few hundred
+     * bytes), then each rank added once */
+    memset(s->bucket, 0, ((size_t)s->max_room + 1) * (size_t)s->words * sizeof *s->bucket);
+    memset(s->count, 0, ((size_t)s->max_room + 1) * sizeof *s->count);
     memset(s->fits, 0, sizeof s->fits);
-    s->top = 0;
-    for (int32_t r = 0; r < s->n; r++) set_room(s, r, room_of(&s->free[s->order[r]], k));
+    int32_t top = 0;
+    for (int32_t r = 0; r < s->n; r++) {
+        int32_t room = room_indexed(s, &s->free[s->order[r]]);
+        s->room[r] = room;
+        if (room <= 0) continue;
+        uint64_t bit = 1ull << (r & 63);
+        bucket_of(s, room)[r >> 6] |= bit;
+        s->fits[r >> 6] |= bit;
+        s->count[room]++;
+        if (room > top) top = room;
+    }
+    s->top = top;
 }
 
 /* Lowest set rank in a bitset, from rank `from` on; -1 if none. */
@@ -138,19 +212,13 @@ static int32_t first_bit(const uint64_t *b, int32_t words, int32_t from) {
     return -1;
 }
 
-int32_t sms_most_room(const sim_sms *s) {
-    if (s->top <= 0) return -1;
-    /* most room, then first in sm_order (most-room §4.1, §4.3) */
-    return s->order[first_bit(&s->bucket[(size_t)s->top * (size_t)s->words], s->words, 0)];
-}
-
 int32_t sms_first_fit(const sim_sms *s, int32_t from) {
     int32_t r = first_bit(s->fits, s->words, from);
     if (r < 0 && from > 0) r = first_bit(s->fits, s->words, 0);
     return r < 0 ? -1 : s->order[r];
 }
 
-void sms_take(sim_sms *s, int32_t sm, const sim_need *k) {
+void sms_take_any(sim_sms *s, int32_t sm, const sim_need *k) {
     sim_sm_free *f = &s->free[sm];
     f->threads -= k->threads;
     f->warps -= k->warps;
@@ -159,13 +227,15 @@ void sms_take(sim_sms *s, int32_t sm, const sim_need *k) {
     f->smem -= k->smem;
     if (s->kernel < 0) return;
     int32_t r = s->rank[sm];
-    if (k == &s->need || memcmp(k, &s->need, sizeof *k) == 0) {
+    if (k == s->need_src || k == &s->need || memcmp(k, &s->need, sizeof *k) == 0) {
         /* one more block of the indexed kernel: each floor(free / need)
          * drops by exactly one, so the room does; no division needed */
-        set_room(s, r, s->room[r] - 1);
-        return;
+        if (s->room[r] > 0) {
+            sms_room_dec(s, r);
+            return;
+        }
     }
-    set_room(s, r, room_of(f, &s->need));
+    set_room(s, r, room_indexed(s, f));
 }
 
 void sms_give(sim_sms *s, int32_t sm, const sim_need *k) {
@@ -176,5 +246,15 @@ void sms_give(sim_sms *s, int32_t sm, const sim_need *k) {
     f->regs += k->regs;
     f->smem += k->smem;
     if (s->kernel < 0) return;
-    set_room(s, s->rank[sm], room_of(f, &s->need));
+    int32_t r = s->rank[sm];
+    if (k == s->need_src) {
+        /* a block of the indexed kernel ends: each floor(free / need) grows
+         * by exactly one (floor((f + n) / n) = floor(f / n) + 1), so the
+         * room does. Only tried for the need the index was built from (the
+         * same kernel, nearly always): any other need takes the general
+         * path, which computes the same room. */
+        room_inc(s, r);
+        return;
+    }
+    set_room(s, r, room_indexed(s, f));
 }

@@ -19,6 +19,7 @@
 #ifndef SIMCORE_SMS_H
 #define SIMCORE_SMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "device.h"
@@ -50,11 +51,21 @@ typedef struct sim_sms {
     /* room index */
     int32_t kernel;                  /* kernel the index describes; -1 = none */
     sim_need need;                   /* that kernel's per-block need */
+    const sim_need *need_src;        /* where sms_index read it: take and give
+                                        with that pointer skip comparing needs */
+    /* floor(free / need) as (free * magic) >> 40 per resource (threads,
+     * warps, regs, smem), exact while both are below 2^20 (sms.c); false:
+     * a resource is that large and rooms are divided */
+    bool fast;
+    uint64_t magic[4];
+    uint32_t unlimited[4];           /* ~0 where the need is 0: that resource never limits */
     int32_t words;                   /* 64-bit words per bitset: ceil(n / 64) */
     int32_t top;                     /* highest room of any SM; 0 = none fits */
     int32_t max_room;                /* blocks_per_sm: no room is larger */
     int32_t *room;                   /* [n] by rank */
     uint64_t *bucket;                /* [(max_room + 1) * words]: ranks with that room */
+    int32_t *count;                  /* [max_room + 1]: how many ranks have that room, so
+                                        that the top bucket emptying is one load to see */
     uint64_t fits[SIM_MAX_SMS / 64]; /* ranks with room >= 1 */
 } sim_sms;
 
@@ -67,19 +78,69 @@ sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t 
 int32_t sms_room(const sim_sms *s, int32_t sm, const sim_need *k);
 
 /* Make the room index describe kernel `kernel` with need `k` (no-op when it
- * already does). */
-void sms_index(sim_sms *s, int32_t kernel, const sim_need *k);
+ * already does: the placement policies ask before every block, so that
+ * answer is inline). *k must stay unchanged while the index describes that
+ * kernel (sim_kstate.need is set once): sms_take and sms_give recognise the
+ * indexed kernel's blocks by that pointer. */
+void sms_index_switch(sim_sms *s, int32_t kernel, const sim_need *k);
+static inline void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
+    if (s->kernel == kernel && kernel >= 0) return;
+    sms_index_switch(s, kernel, k);
+}
 
 /* With the index describing the kernel of `k`: the SM with the most room,
- * first in sm_order on ties, or -1 when no SM has room. */
-int32_t sms_most_room(const sim_sms *s);
+ * first in sm_order on ties, or -1 when no SM has room. Most room, then
+ * first in sm_order (most-room §4.1, §4.3): the lowest rank in the top
+ * room's bucket. */
+static inline int32_t sms_most_room(const sim_sms *s) {
+    if (s->top <= 0) return -1;
+    const uint64_t *b = &s->bucket[(size_t)s->top * (size_t)s->words];
+    for (int32_t w = 0;; w++)   /* the top bucket is never empty */
+        if (b[w]) return s->order[w * 64 + __builtin_ctzll(b[w])];
+}
 
 /* With the index current: the first SM with room at rank >= from, wrapping
  * around to rank 0; -1 when no SM has room. */
 int32_t sms_first_fit(const sim_sms *s, int32_t from);
 
 /* Place / finish one block of `k` on `sm` (the caller checked it fits). */
-void sms_take(sim_sms *s, int32_t sm, const sim_need *k);
+void sms_take_any(sim_sms *s, int32_t sm, const sim_need *k);
 void sms_give(sim_sms *s, int32_t sm, const sim_need *k);
+
+/* Rank r (room > 0) takes one more block of the indexed kernel: each
+ * floor(free / need) drops by exactly one, so the room does, and the rank
+ * moves one bucket down; when it was the last of the top bucket, the new
+ * top is its new room (0 included). */
+static inline void sms_room_dec(sim_sms *s, int32_t r) {
+    int32_t old = s->room[r], room = old - 1;
+    uint64_t bit = 1ull << (r & 63);
+    int32_t w = r >> 6;
+    s->room[r] = room;
+    s->bucket[(size_t)old * (size_t)s->words + (size_t)w] &= ~bit;
+    if (room > 0) {
+        s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= bit;
+        s->count[room]++;
+    } else {
+        s->fits[w] &= ~bit;
+    }
+    if (--s->count[old] == 0 && old == s->top) s->top = room;
+}
+
+/* sms_take_any; inline for what dispatch does once per block: take a block
+ * of the indexed kernel (recognised by its need's address, sms_index). */
+static inline void sms_take(sim_sms *s, int32_t sm, const sim_need *k) {
+    int32_t r = s->rank[sm];
+    if (k != s->need_src || s->kernel < 0 || s->room[r] <= 0) {
+        sms_take_any(s, sm, k);
+        return;
+    }
+    sim_sm_free *f = &s->free[sm];
+    f->threads -= k->threads;
+    f->warps -= k->warps;
+    f->blocks -= 1;
+    f->regs -= k->regs;
+    f->smem -= k->smem;
+    sms_room_dec(s, r);
+}
 
 #endif

@@ -10,7 +10,7 @@
  *   driver_*.c   which process the block scheduler serves (policy.h); tsg.c:
  *                GPU contexts on the runlist, paused blocks
  *   exec_*.c     how long a placed block runs (policy.h)
- *   placement    most_room.c, round_robin.c: which SM (policy.h)
+ *   placement    most_room.c, round_robin.c, spart.c: which SM (policy.h)
  *   sms.c        what is free on each SM, the room index
  *
  * Queues are intrusive FIFOs (fifo.h) linked through the arrays op_next,
@@ -133,6 +133,8 @@ typedef struct sim_state {
     sim_config xcfg;         /* the configuration a host expanded (policy.h), cfg points here */
     void *xmem;              /* what the host's expand allocated */
     bool failed;             /* out of memory in the engine or trace */
+    double *ipc_isolated;    /* [nkernels] runs with QoS goals: each program kernel's
+                                isolated IPC (sim_ipc_isolated); NULL otherwise */
 } sim_state;
 
 #endif

@@ -59,6 +59,15 @@ typedef struct trace_kernel {
      * the first block's start to the kernel's end */
     int64_t instructions;
     double ipc;
+    /* runs with QoS goals only (quota warp policies, ISCA'17; 0 elsewhere,
+     * and then left out of JSON): the op's qos_goal (0: not a QoS kernel),
+     * the ipc the kernel reaches alone on the device (sim_ipc_isolated),
+     * and whether ipc >= qos_goal x ipc_isolated (QoS kernels); a non-QoS
+     * kernel's ipc over the cycles it shared with the QoS kernels */
+    double qos_goal;
+    double ipc_isolated;
+    double ipc_shared;
+    bool qos_met;
 } trace_kernel;
 
 typedef struct trace_block {

@@ -47,15 +47,23 @@ typedef struct warp_sub {
     int32_t *ncs_key;        /* QAWS: budgets that have a context switch count */
     int32_t *ncs;            /* QAWS: g.ncs of Alg. 1, per budget group */
     int32_t nncs;
+    const int64_t *quota_cnt;/* quota policies (quota.h): [kernels] C_k of this sub-core;
+                                a warp may issue only while its kernel's is positive */
+    int32_t *quota_owe;      /* quota policies: [n] threads of each warp's instruction in
+                                flight, charged to C_k when it completes; NULL otherwise */
 } warp_sub;
 
 /* A warp policy: pick returns the position of the warp that issues at
  * cycle c, or -1 when no resident warp is ready. It must pick a ready warp
- * whenever there is one (a scheduler never idles with a ready warp). */
+ * whenever there is one (a scheduler never idles with a ready warp), except
+ * under a quota policy, whose scheduler throttles kernels that have used
+ * their quota (ISCA'17 §3.3). */
+struct quota_scheme;
 typedef struct warp_policy {
     const char *name;        /* as in scenario JSON: policy.warp */
     const char *doc;
     int32_t (*pick)(warp_sub *s, int64_t c);
+    const struct quota_scheme *quota;  /* quota policies (quota.h); NULL otherwise */
 } warp_policy;
 
 const warp_policy *warp_get(int32_t id);   /* policies.c; NULL out of range */

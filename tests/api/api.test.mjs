@@ -124,12 +124,15 @@ describe('Fig. 3 scenario', () => {
     assert.equal(r.mode, 'bins');
     assert.equal(r.total, 18);
     assert.equal(r.sms, 2);
-    // about max cells: 5 / 2 SMs -> 2 bins per SM over [0, 5.28 s)
+    // about max cells: 5 / 2 SMs -> 2 bins per SM over [0, 5.28 s); bins are
+    // the occupancy pyramid's (issue 9): a power-of-two width >= 2.64 s on a
+    // grid fixed at 0, the last one cut at `to`
     assert.equal(r.to - r.from, 5280000000);
-    assert.equal(r.bin_ns, 2640000000);
+    assert.equal(r.bin_ns, 2 ** 32);
     assert.equal(r.bins.length, 4);
+    assert.deepEqual(r.bins.map((b) => `${b.sm}@${b.t}`), ['0@0', `0@${2 ** 32}`, '1@0', `1@${2 ** 32}`]);
     for (const bin of r.bins) {
-      const lo = bin.t, hi = Math.min(bin.t + r.bin_ns, r.to);
+      const lo = Math.max(bin.t, r.from), hi = Math.min(bin.t + r.bin_ns, r.to);
       let blocks = 0, threads = 0;
       for (const b of all.blocks) {
         if (b.sm !== bin.sm) continue;
@@ -158,14 +161,17 @@ describe('Fig. 3 scenario', () => {
   test('export as trace and as chrome', async () => {
     const r = await fetch(`${srv.base}/api/runs/${fig3Run}/export?format=trace`);
     assert.equal(r.status, 200);
-    assert.match(r.headers.get('content-disposition'), new RegExp(`^attachment; filename="${fig3Run}\\.trace\\.json"`));
+    // named after experiment and run, only [A-Za-z0-9._-] (issue 15, docs/api.md)
+    assert.equal(r.headers.get('content-disposition'),
+      'attachment; filename="TX2_basic_rules_Amert_et_al._2017_Fig._3-default.trace.json"');
     const t = await r.json();
     assert.equal(t.schema, 'schedlab-trace/1');
     assert.equal(t.kernels.length, 6);
     assert.equal(t.blocks.length, 18);
     assert.equal(t.copies.length, 5);
     const c = await fetch(`${srv.base}/api/runs/${fig3Run}/export?format=chrome`);
-    assert.match(c.headers.get('content-disposition'), /attachment/);
+    assert.equal(c.headers.get('content-disposition'),
+      'attachment; filename="TX2_basic_rules_Amert_et_al._2017_Fig._3-default.chrome.json"');
     const ch = await c.json();
     const spans = ch.traceEvents.filter((e) => e.ph === 'X');
     assert.equal(spans.filter((e) => e.cat === 'block').length, 18);

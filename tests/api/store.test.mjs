@@ -19,9 +19,9 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
     'nsys-sqlite', 'schedlab-trace']);
   const names = (table) => body.policies[table].map((p) => p.name);
   assert.deepEqual(Object.keys(body.policies), ['placement', 'execution', 'contexts', 'host', 'warp']);
-  assert.deepEqual(names('placement'), ['most-room', 'round-robin']);
+  assert.deepEqual(names('placement'), ['most-room', 'round-robin', 'spart']);
   assert.deepEqual(names('execution'), ['fixed', 'warp']);
-  assert.deepEqual(names('warp'), ['gto', 'lrr', 'qaws']);
+  assert.deepEqual(names('warp'), ['gto', 'lrr', 'qaws', 'quota-naive', 'quota-history', 'quota-elastic', 'quota-rollover']);
   assert.deepEqual(names('contexts'), ['shared', 'time-slice', 'gcaps']);
   assert.deepEqual(names('host'), ['script', 'tasks']);
   for (const table of Object.values(body.policies))

@@ -51,14 +51,18 @@ test('case study: the task table puts MORT next to the analysis bound for each r
   const runs = e.runs.map((r) => r.run);
   await page.goto(`${srv.base}/compare?runs=${runs.join(',')}`);
   await ready(page, 'compare');
+  // columns are numbered by the run key above the table ("experiment · run")
+  const keys = await page.locator('section.card', { has: page.locator('#compare-tasks') }).locator('ol.run-key li').allTextContents();
+  assert.equal(keys.length, runs.length, keys.join('|'));
+  const col = (run, what) => `${keys.findIndex((k) => k.endsWith(`· ${run}`)) + 1}: ${what}`;
   const heads = await page.locator('#compare-tasks thead th').allTextContents();
-  assert.ok(heads.includes('gcaps-busy MORT') && heads.includes('gcaps-busy bound'), heads.join('|'));
+  assert.ok(heads.includes(col('gcaps-busy', 'MORT')) && heads.includes(col('gcaps-busy', 'bound')), heads.join('|'));
   const hist = page.locator('#compare-tasks tbody tr', { hasText: 'histogram' });
   const cells = await hist.locator('td').allTextContents();
   const at = (h) => cells[heads.indexOf(h)];
-  assert.equal(at('gcaps-busy MORT'), '13 ms');
-  assert.equal(at('gcaps-busy bound'), '15 ms');
-  assert.equal(at('time-slice, suspend MORT'), '54.9 ms');
+  assert.equal(at(col('gcaps-busy', 'MORT')), '13 ms');
+  assert.equal(at(col('gcaps-busy', 'bound')), '15 ms');
+  assert.equal(at(col('time-slice, suspend', 'MORT')), '54.9 ms');
   assert.equal(await page.locator('#compare-tasks tbody tr').count(), 7);
   await page.screenshot({ path: path.join(OUT, 'case-study-compare.png'), fullPage: true });
   assert.deepEqual(br.problems, []);

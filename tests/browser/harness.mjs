@@ -25,12 +25,13 @@ function freePort() {
   });
 }
 
-export async function startServer() {
+// extra: more `serve` arguments (a --token, a --budget).
+export async function startServer(extra = []) {
   const bin = process.env.SCHEDLAB_BIN || path.join(REPO, 'schedlab');
   if (!fs.existsSync(bin)) throw new Error(`${bin} does not exist: build it (make build) or set SCHEDLAB_BIN`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-web-'));
   const port = await freePort();
-  const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1'],
+  const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1', ...extra],
     { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout.on('data', (d) => { log += d; });

@@ -3,10 +3,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNs, formatTick, axisUnit, formatBytes } from '../../web/js/format.mjs';
+import {
+  formatNs, formatTick, axisUnit, formatBytes, timeFormat, shortName, encodeRanges, decodeRanges, encodeBits, decodeBits,
+} from '../../web/js/format.mjs';
 import { stackBlocks, stackUnits } from '../../web/js/charts/stacking.mjs';
 import { parseQuery, queryList, queryInt, queryString, buildQuery, matchRoute } from '../../web/js/router.mjs';
-import { colorMap, textOn } from '../../web/js/colors.mjs';
+import { colorMap, textOn, PALETTE, hashName } from '../../web/js/colors.mjs';
 
 test('formatNs picks the unit a person would say', () => {
   assert.equal(formatNs(1320000000), '1.32 s');
@@ -122,10 +124,40 @@ test('routes: every page URL of docs/api.md maps to its view', () => {
   assert.equal(matchRoute('/nope', '').name, 'notfound');
 });
 
-test('kernel colours are stable by first appearance and labels stay readable', () => {
+test('kernel colours come from the name (issue 15): the same set, the same colours, in any order', () => {
   const m = colorMap(['K1', 'K2', 'K1', 'K3']);
   assert.deepEqual([...m.keys()], ['K1', 'K2', 'K3']);
-  assert.equal(m.get('K1'), '#4e79a7');
+  // FNV-1a of the name into Tableau 10 (up to 10 names)
+  assert.deepEqual([...m.values()], [PALETTE[hashName('K1') % 10], PALETTE[hashName('K2') % 10], PALETTE[hashName('K3') % 10]]);
+  assert.equal(m.get('K1'), '#edc948');
+  const r = colorMap(['K3', 'K2', 'K1']);
+  for (const k of ['K1', 'K2', 'K3']) assert.equal(r.get(k), m.get(k));
+  // 40 names: 40 different colours
+  const many = colorMap(Array.from({ length: 40 }, (_, i) => `kernel_${i}`));
+  assert.equal(new Set(many.values()).size, 40);
   assert.equal(textOn('#4e79a7'), '#fff');
   assert.equal(textOn('#edc948'), '#111');
+});
+
+test('times at the window\'s precision, short kernel names, compact id lists (issue 15)', () => {
+  const w = timeFormat(278_000);
+  assert.equal(w.format(235_123_456), '235,123.456 µs');
+  assert.equal(w.format(235_401_000), '235,401.000 µs');
+  assert.equal(timeFormat(5.32e9).format(1e9), '1.00000 s');
+  assert.equal(timeFormat(50).format(17), '17 ns');
+  assert.equal(timeFormat(2_405_000).format(20_000), '0.02000 ms');
+  assert.equal(w.format(null), '—');
+  const clover = 'void clover::par_ranged2d_kernel<update_halo_kernel(int, int, const std::array<int, (unsigned long)4> &)::[lambda(int, int) (instance 7)]>(clover::Range2d, T1)';
+  assert.equal(shortName(clover), 'par_ranged2d_kernel<update_halo_kernel::λ7>');
+  assert.equal(shortName(clover, 38), 'par_ranged2d_kernel<…halo_kernel::λ7>');
+  assert.equal(shortName('K1'), 'K1');
+  assert.equal(shortName('void vectorAdd(const float *, const float *, float *, int)'), 'vectorAdd');
+  assert.equal(encodeRanges([12, 3, 4, 5, 6, 7, 9, 10]), '3-7,9,10,12');
+  assert.deepEqual(decodeRanges('3-7,9,10,12'), [3, 4, 5, 6, 7, 9, 10, 12]);
+  assert.deepEqual(decodeRanges('0-5', 3), [0, 1, 2]);
+  assert.equal(decodeRanges('K1,K2'), null);
+  const ids = Array.from({ length: 4096 }, (_, i) => i).filter((i) => i % 2);
+  const bits = encodeBits(ids, 4096);
+  assert.equal(bits.length, 683);
+  assert.deepEqual(decodeBits(bits, 4096), ids);
 });

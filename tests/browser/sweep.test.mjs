@@ -19,6 +19,8 @@ let base;
 let br;
 let slug;
 let result;
+let qslug;
+let qresult;
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -45,6 +47,21 @@ before(async () => {
   assert.equal(r.status, 0, r.stderr);
   slug = r.stdout.trim();
   result = JSON.parse(fs.readFileSync(path.join(dir, 'r.json'), 'utf8'));
+  // a small ISCA'17 QoS sweep (kind "qos") in the same database
+  const sweeps = path.join(REPO, 'sweeps');
+  const qspec = path.join(dir, 'qos.json');
+  fs.writeFileSync(qspec, JSON.stringify({
+    schema: 'schedlab-sweep/1', kind: 'qos', name: 'web qos',
+    template: path.join(sweeps, 'isca17-pair.json'), kernels: path.join(sweeps, 'isca17-kernels.json'),
+    pairs: [['c-sfu', 'm-light'], ['m-light', 'c-sfu']], goals: [0.6, 0.9],
+    schemes: [{ name: 'naive', policy: { warp: 'quota-naive' } },
+      { name: 'spart', policy: { placement: 'spart' }, partition: 'hill-climb' }],
+    other_repeat: 3,
+  }));
+  const q = spawnSync(BIN, ['sweep', qspec, '--db', db, '-o', path.join(dir, 'q.json')], { encoding: 'utf8' });
+  assert.equal(q.status, 0, q.stderr);
+  qslug = q.stdout.trim();
+  qresult = JSON.parse(fs.readFileSync(path.join(dir, 'q.json'), 'utf8'));
   const port = await freePort();
   child = spawn(BIN, ['serve', '--db', db, '--port', String(port), '--scenarios', dir],
     { cwd: REPO, stdio: ['ignore', 'ignore', 'ignore'] });
@@ -94,5 +111,37 @@ test('the taskset form shows each task\'s bound per analysis (Example 2 of the p
   assert.equal(await row('tau4').nth(4).textContent(), '—');
   assert.equal(await row('tau4').nth(6).textContent(), '143 ms');
   assert.equal(await row('schedulable').nth(5).textContent(), 'yes');
+  assert.deepEqual(problems, []);
+});
+
+test('a QoS sweep draws QoSreach and non-QoS throughput per scheme against the goal (ISCA\'17 Fig. 6a, 8a)', async () => {
+  const { page, problems } = br;
+  await page.goto(`${base}/experiments/${qslug}`);
+  const st = await ready(page, 'sweep');
+  const pct = (v) => (v === null ? null : Math.round(v * 1000) / 10);
+  assert.deepEqual(st.sweep, {
+    kind: 'qos', schemes: 2, goals: 2, points: 8,
+    qosreach: { naive: pct(qresult.qosreach.naive), spart: pct(qresult.qosreach.spart) },
+  });
+  const drawn = await page.evaluate(() => ['#qos-reach-chart', '#qos-throughput-chart'].map((id) => {
+    const c = window.Chart.getChart(document.querySelector(`${id} canvas`));
+    return { type: c.config.type, labels: c.data.labels, sets: c.data.datasets.map((d) => ({ label: d.label, data: d.data })) };
+  }));
+  for (const d of drawn) {
+    assert.equal(d.type, 'bar');
+    assert.deepEqual(d.labels, ['60%', '90%', 'avg']);
+    assert.deepEqual(d.sets.map((x) => x.label), ['naive', 'spart']);
+  }
+  for (const [i, s] of ['naive', 'spart'].entries()) {
+    assert.deepEqual(drawn[0].sets[i].data, [...qresult.qosreach_by_goal[s].map(pct), pct(qresult.qosreach[s])]);
+    assert.deepEqual(drawn[1].sets[i].data, [...qresult.throughput_by_goal[s].map(pct), pct(qresult.throughput[s])]);
+  }
+  // the per-scheme table: QoSreach as the points say, the paper's number beside it
+  const met = qresult.points.filter((p) => p.scheme === 'spart' && p.qos_met).length;
+  const row = page.locator('#qos-table tbody tr').nth(1).locator('td');
+  assert.equal(await row.nth(0).textContent(), 'spart');
+  assert.equal(await row.nth(1).textContent(), (Math.round((met / 4) * 1000) / 10).toFixed(1));
+  assert.equal(await row.nth(2).textContent(), '78.8');
+  assert.equal(await page.locator('#qos-kernels tbody tr').count(), 8);
   assert.deepEqual(problems, []);
 });

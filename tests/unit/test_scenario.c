@@ -221,7 +221,7 @@ static void test_did_you_mean(void **state) {
     expect_error(one_kernel("'tx2'", "'zzzzzz':1,'block_time':'1s'"),
                  "t.json: ops[0]: unknown key \"zzzzzz\" (known: kernel, copy, sync, stream, "
                  "process, at, blocks, threads, smem, regs, block_time, program, latency, "
-                 "budget, bytes, "
+                 "budget, qos_goal, bytes, "
                  "direction, duration)");
     /* a key of another op kind is named as such, not as a typo */
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
@@ -540,7 +540,8 @@ static void test_policy(void **state) {
 
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'warp':'fifo'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
-                 "t.json: policy.warp: unknown warp policy \"fifo\" (known: gto, lrr, qaws)");
+                 "t.json: policy.warp: unknown warp policy \"fifo\" (known: gto, lrr, qaws, quota-naive, "
+                 "quota-history, quota-elastic, quota-rollover)");
     /* GPU contexts (issue 13): the driver table and its times */
     s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'policy':{'contexts':'gcaps','time_slice':'2ms','context_switch':'200us',"
@@ -562,7 +563,7 @@ static void test_policy(void **state) {
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'placement':'best'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
                  "t.json: policy.placement: unknown placement \"best\" (known: most-room, "
-                 "round-robin)");
+                 "round-robin, spart)");
 }
 
 /* ---- variants and run names -------------------------------------------------- */

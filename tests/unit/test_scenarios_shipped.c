@@ -24,6 +24,7 @@
 
 static const char *const shipped[] = {
     "gcaps-case-study.json",            /* runs checked in test_contexts_shipped.c */
+    "isca17-quota-pair.json",           /* quota QoS: runs checked in test_quota.c */
     "most-room-pascal-4.1.json",
     "most-room-pascal-4.2-33-threads.json",
     "most-room-pascal-4.2.json",
@@ -169,6 +170,8 @@ static void test_every_scenario_is_checked(void **state) {
         assert_true(strlen(scn_description(s)) > 100);
         if (strncmp(shipped[i], "qaws-", 5) == 0 || strstr(shipped[i], "table1")) {
             /* warp-level: runs named and checked in test_warp_scenarios.c */
+        } else if (strncmp(shipped[i], "isca17-", 7) == 0) {
+            /* quota QoS: runs named and checked in test_quota.c */
         } else if (strncmp(shipped[i], "most-room", 9) == 0) {
             assert_int_equal(scn_run_count(s), 2);
             assert_string_equal(scn_run_name(s, 0), "most-room");

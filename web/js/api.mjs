@@ -27,7 +27,8 @@ const sleep = (ms, signal) => new Promise((ok, fail) => {
 async function waitJob(job, onProgress, signal) {
   for (;;) {
     const j = await request(`/api/jobs/${encodeURIComponent(job)}`, { signal, headers: { Accept: 'application/json' } });
-    if (onProgress) onProgress(typeof j.progress === 'number' ? j.progress : 0, j.state);
+    // phase: what a running import does now ("parsing", "storing"; docs/api.md)
+    if (onProgress) onProgress(typeof j.progress === 'number' ? j.progress : 0, j.state, j.phase || null);
     if (j.state === 'done') return j.result;
     if (j.state === 'failed' || j.state === 'aborted') throw new ApiError(j.error || `job ${job} ${j.state}`, j.status || 500);
     await sleep(400, signal);
@@ -82,6 +83,55 @@ export function postRaw(path, body, contentType, signal, onProgress = null) {
   return request(path, { method: 'POST', body, headers, signal }, onProgress);
 }
 
+// A trace upload through XHR rather than fetch, since only XHR reports
+// upload progress (issue 15): onSend(0..1) while the body goes out, then,
+// when the server imports it as a job (202), onJob(0..1, state) as
+// request() does. Resolves to the 201 body ({run, experiment, format}).
+function xhrPost(path, body, onSend) {
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open('POST', path);
+    x.setRequestHeader('Content-Type', 'application/octet-stream');
+    x.setRequestHeader('Accept', 'application/json');
+    if (savedToken()) x.setRequestHeader('Authorization', `Bearer ${savedToken()}`);
+    x.upload.addEventListener('progress', (ev) => {
+      if (ev.lengthComputable && onSend) onSend(ev.loaded / ev.total);
+    });
+    x.addEventListener('load', () => {
+      if (onSend) onSend(1);
+      let b = null;
+      try { b = JSON.parse(x.responseText); } catch { b = null; }
+      resolve({ status: x.status, body: b });
+    });
+    x.addEventListener('error', () => reject(new ApiError(`Cannot reach the schedlab server (${path})`, 0)));
+    x.send(body);
+  });
+}
+
+export async function importWithProgress(file, { format, experiment, name } = {}, onSend = null, onJob = null, signal = undefined) {
+  const q = new URLSearchParams();
+  if (format) q.set('format', format);
+  if (experiment) q.set('experiment', experiment);
+  if (name) q.set('name', name);
+  const path = `/api/imports${q.toString() ? `?${q}` : ''}`;
+  let res = await xhrPost(path, file, onSend);
+  if (res.status === 401 && typeof window !== 'undefined' && window.prompt) {
+    const t = window.prompt('This schedlab server needs its token for changes (serve --token):');
+    if (t) {
+      try { sessionStorage.setItem(TOKEN_KEY, t.trim()); } catch { /* private mode: asked again next time */ }
+      res = await xhrPost(path, file, onSend);
+    }
+  }
+  if (res.status === 202 && res.body && res.body.job) return waitJob(res.body.job, onJob, signal);
+  if (res.status >= 200 && res.status < 300 && res.body) return res.body;
+  throw new ApiError(res.body && typeof res.body.error === 'string' ? res.body.error : `${path}: HTTP ${res.status}`, res.status);
+}
+
+// DELETE (issue 15: an experiment); the token prompt as for any write.
+export function deleteJSON(path, signal) {
+  return request(path, { method: 'DELETE', signal, headers: { Accept: 'application/json' } });
+}
+
 const enc = encodeURIComponent;
 
 // GET /api/capabilities never changes while a server runs: asked once.
@@ -123,6 +173,9 @@ export const api = {
   fidelity: (run, signal) => getJSON(`/api/runs/${enc(run)}/fidelity`, signal),
   compare: (runs, signal) => getJSON(`/api/compare?runs=${runs.map(enc).join(',')}`, signal),
   createExperiment: (text, signal, onProgress) => postRaw('/api/experiments', text, 'application/json', signal, onProgress),
+  // edit and re-run (issue 15): the edited scenario as the next version
+  newVersion: (slug, text, signal, onProgress) => postRaw(`/api/experiments/${enc(slug)}/versions`, text, 'application/json', signal, onProgress),
+  deleteExperiment: (slug, signal) => deleteJSON(`/api/experiments/${enc(slug)}`, signal),
   importTrace(file, { format, name, experiment } = {}, signal, onProgress) {
     const q = new URLSearchParams();
     if (format) q.set('format', format);

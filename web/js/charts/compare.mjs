@@ -104,3 +104,61 @@ export function createAlignedTimelines(host, rows) {
     },
   };
 }
+
+// Block-duration CDFs, one line per run (as the TX2 paper's Fig. 10 plots
+// the distribution of block times per configuration): x the duration, y the
+// share of the run's blocks that took at most that long. One point per
+// block up to MAX_CDF_POINTS, past that evenly spaced quantiles.
+// series: [{label, color, durations: number[] (ns)}]
+export const MAX_CDF_POINTS = 2000;
+export function cdfPoints(durations) {
+  const d = [...durations].sort((a, b) => a - b);
+  const n = d.length;
+  if (n <= MAX_CDF_POINTS) return d.map((v, i) => ({ x: v, y: (i + 1) / n }));
+  const pts = [];
+  for (let j = 1; j <= MAX_CDF_POINTS; j++) {
+    const i = Math.ceil((j / MAX_CDF_POINTS) * n) - 1;
+    pts.push({ x: d[i], y: (i + 1) / n });
+  }
+  return pts;
+}
+
+export function createCdfChart(host, series) {
+  const Chart = window.Chart;
+  const canvas = h('canvas', { role: 'img', 'aria-label': 'block duration CDF per run' });
+  const wrap = h('div', { class: 'chart-wrap', style: { height: '320px' } }, canvas);
+  host.append(wrap);
+  let max = 0;
+  const datasets = series.map((s) => {
+    const data = cdfPoints(s.durations);
+    for (const p of data) if (p.x > max) max = p.x;
+    return { label: s.label, data, borderColor: s.color, backgroundColor: s.color, stepped: 'before',
+      pointRadius: 0, borderWidth: 2, fill: false };
+  });
+  const unit = unitFor(max || 1);
+  const chart = new Chart(canvas, {
+    type: 'line',
+    data: { datasets },
+    options: {
+      animation: false, responsive: true, maintainAspectRatio: false, parsing: false,
+      scales: {
+        x: { type: 'linear', beginAtZero: true, title: { display: true, text: 'block duration' },
+          ticks: { callback: (v, i, ticks) => formatTick(v, unit, ticks.length > 1 ? ticks[1].value - ticks[0].value : 0) } },
+        y: { min: 0, max: 1, title: { display: true, text: 'share of blocks (CDF)' } },
+      },
+      plugins: {
+        legend: { position: 'top', labels: { generateLabels: (c) => Chart.defaults.plugins.legend.labels.generateLabels(c)
+          .map((l) => ({ ...l, text: l.text.length > 60 ? `${l.text.slice(0, 28)}…${l.text.slice(-28)}` : l.text })) } },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${formatNs(c.parsed.x)} · ${(c.parsed.y * 100).toFixed(1)} %` } },
+      },
+    },
+  });
+  return {
+    chart,
+    points: () => datasets.map((ds) => ds.data.length),
+    destroy() {
+      chart.destroy();
+      wrap.remove();
+    },
+  };
+}

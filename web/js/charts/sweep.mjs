@@ -51,3 +51,62 @@ export function createSweepChart(host, result) {
     },
   };
 }
+
+// ---- the ISCA'17 QoS sweep (kind "qos"), drawn like the paper's Fig. 6(a)
+// and 8(a): per QoS goal, one bar per scheme; the last group is the average
+// over all goals. QoSreach is the share of (pair, goal) points whose goal
+// is met; throughput is the non-QoS kernel's, normalised to its isolated
+// IPC, over the points that meet the goal (null: none does, no bar).
+
+const pct = (v) => (v === null || v === undefined ? null : Math.round(v * 1000) / 10);
+
+// result: schedlab-sweep-result/1 with kind "qos"
+export function qosSeries(result) {
+  const labels = [...result.goals.map((g) => `${Math.round(g * 100)}%`), 'avg'];
+  return {
+    labels,
+    reach: result.schemes.map((s) => ({ scheme: s, data: [...result.qosreach_by_goal[s].map(pct), pct(result.qosreach[s])] })),
+    throughput: result.schemes.map((s) => ({ scheme: s, data: [...result.throughput_by_goal[s].map(pct), pct(result.throughput[s])] })),
+  };
+}
+
+function bars(host, labels, series, yTitle, aria, max) {
+  const Chart = window.Chart;
+  const canvas = h('canvas', { role: 'img', 'aria-label': aria });
+  const wrap = h('div', { class: 'chart-wrap', style: { height: '360px' } }, canvas);
+  host.append(wrap);
+  const chart = new Chart(canvas, {
+    type: 'bar',
+    data: {
+      labels,
+      datasets: series.map((s, i) => ({ label: s.scheme, data: s.data, backgroundColor: colorAt(i), borderColor: colorAt(i) })),
+    },
+    options: {
+      animation: false, responsive: true, maintainAspectRatio: false,
+      scales: {
+        x: { title: { display: true, text: 'QoS goal (share of the isolated IPC)' } },
+        y: { min: 0, max, title: { display: true, text: yTitle } },
+      },
+      plugins: {
+        legend: { position: 'top' },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${c.parsed.y}%` } },
+      },
+    },
+  });
+  return { chart, wrap };
+}
+
+export function createQosCharts(reachHost, thrHost, result) {
+  const s = qosSeries(result);
+  const a = bars(reachHost, s.labels, s.reach, 'QoSreach (%)', 'QoSreach (%) per scheme against the QoS goal', 100);
+  const b = bars(thrHost, s.labels, s.throughput, 'non-QoS throughput (% of isolated)', 'normalised throughput of the non-QoS kernels per scheme against the QoS goal', undefined);
+  return {
+    charts: [a.chart, b.chart],
+    destroy() {
+      a.chart.destroy();
+      b.chart.destroy();
+      a.wrap.remove();
+      b.wrap.remove();
+    },
+  };
+}

@@ -9,13 +9,19 @@
 // Chart.js draws the axes; a plugin draws everything else straight on the
 // canvas, and wheel zoom / drag pan / hover are handled here so no zoom
 // plugin is needed. The caller owns the data and the URL: this module only
-// reports window changes (onWindow), picked times (onPick) and legend
-// clicks (onToggle).
+// reports window changes (onWindow), picked times (onPick) and the set of
+// hidden kernels (onHidden, from the legend of legend.mjs).
+//
+// Keyboard (issue 15): the canvas is focusable; + and − zoom around the
+// middle, ← and → pan by a fifth of the window, Home shows the whole run.
+// Colours of lanes, grid and text come from the page's CSS variables, so
+// the dark theme (prefers-color-scheme) applies to the canvas too.
 
 import { h, clear } from '../dom.mjs';
-import { formatNs, formatBytes, formatTick, unitFor } from '../format.mjs';
-import { textOn } from '../colors.mjs';
+import { formatBytes, formatTick, unitFor, timeFormat, shortName } from '../format.mjs';
+import { textOn, chartTheme } from '../colors.mjs';
 import { stackBlocks, stackUnits } from './stacking.mjs';
+import { createLegend } from './legend.mjs';
 
 const PAD = 0.08;             // empty share of a lane above and below its bars
 const CE_SIZE = 0.55;         // a copy-engine lane, relative to an SM lane
@@ -44,12 +50,26 @@ function heat(f) {
   return `hsl(212, 70%, ${l.toFixed(1)}%)`;
 }
 
+// 64 steps of it: bins are drawn one path per step, so a window of tens of
+// thousands of bins sets the fill style 64 times, not once per bin (issue 9:
+// a zoom step redraws in a few ms).
+const HEAT_STEPS = 64;
+const HEAT = Array.from({ length: HEAT_STEPS }, (_, i) => heat((i + 0.5) / HEAT_STEPS));
+
 function known(v) {
   return v !== null && v !== undefined;
 }
 
 function streamKey(k) {
   return `${k.process ?? ''}\u0000${k.stream ?? ''}`;
+}
+
+// Stream lanes in numeric order (7, 16, 20, not first-seen order): names
+// compare as text with their digit runs compared as numbers.
+const NATURAL = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+function laneOrder(p, q) {
+  return NATURAL.compare(String(p.process ?? ''), String(q.process ?? ''))
+    || NATURAL.compare(String(p.stream ?? ''), String(q.stream ?? ''));
 }
 
 // Builds lanes and bar geometry once per data set; drawing then only maps
@@ -67,6 +87,8 @@ function buildModel(d) {
         keys.push(k);
       }
     }
+    keys.sort(laneOrder);
+    keys.forEach((k, i) => seen.set(streamKey(k), i));
     const procs = new Set(d.kernels.map((k) => k.process ?? ''));
     for (const k of keys) {
       const label = procs.size > 1 ? `${k.process ?? '?'}/${k.stream ?? '?'}` : `stream ${k.stream ?? '?'}`;
@@ -145,16 +167,25 @@ function buildBlocks(d, blocks) {
   for (const v of st.extent.values()) cap = Math.max(cap, v);
   cap = cap || 1;
   const u = 1 - 2 * PAD;
+  const shorts = new Map();   // name -> short label, once per kernel name
   return blocks.map((b, i) => {
     const k = byId.get(b.kernel);
     const name = k ? k.name : `kernel ${b.kernel}`;
+    let short = shorts.get(name);
+    if (short === undefined) {
+      short = shortName(name, 24);
+      shorts.set(name, short);
+    }
     const lane = b.sm;
     return {
       x0: b.start, x1: b.end, lane, kind: 'block',
       y0: lane + 1 - PAD - ((st.offset[i] + items[i].size) / cap) * u,
       y1: lane + 1 - PAD - (st.offset[i] / cap) * u,
-      name, color: d.colors.get(name) || '#888', label: `${name}:${b.index}`, info: { block: b, kernel: k },
+      name, color: d.colors.get(name) || '#888', label: `${short}:${b.index}`, info: { block: b, kernel: k },
       pauses: b.pauses,
+      // compare view (issue 15): a block placed differently than in the
+      // first run gets a red frame; d.isMarked(block) decides
+      marked: d.isMarked ? d.isMarked(b) : false,
     };
   });
 }
@@ -162,7 +193,8 @@ function buildBlocks(d, blocks) {
 export function createTimeline(host, d) {
   // d: {mode: 'blocks'|'streams', kernels, copies, blocks|null, bins|null,
   //     sms, threadsPerSm, colors, extent:{min,max}, window:{from,to},
-  //     hidden:Set, at, onWindow(from,to), onPick(t), onToggle(name|null)}
+  //     hidden:Set, at, onWindow(from,to), onPick(t), onHidden(Set),
+  //     onLegend({rows, rendered}), onTip(lines of the tooltip shown)}
   const Chart = window.Chart;
   const model = buildModel(d);
   let blockBars = d.blocks ? buildBlocks(d, d.blocks) : [];
@@ -172,47 +204,48 @@ export function createTimeline(host, d) {
   let at = known(d.at) ? d.at : null;
   let drawn = 0;
   let hits = [];
+  let theme = chartTheme();
   const nLanes = model.lanes.length;
 
-  const legend = h('div', { class: 'legend', role: 'group', 'aria-label': 'kernels' });
-  const canvas = h('canvas', { role: 'img', 'aria-label': 'block timeline' });
+  const legendHost = h('div', { class: 'legend-host' });
+  const canvas = h('canvas', {
+    role: 'img', tabindex: '0', 'aria-label': 'block timeline (keys: + and − zoom, arrows pan, Home shows all)',
+  });
   const tip = h('div', { class: 'tooltip', hidden: true });
   const wrap = h('div', { class: 'chart-wrap timeline-wrap', style: { height: `${Math.round(model.span * laneHeight(nLanes)) + 110}px` } }, canvas, tip);
-  host.append(legend, wrap);
+  host.append(legendHost, wrap);
 
   function isShown(name) {
     return !hidden.has(name);
   }
 
+  // Copy directions have fixed colours; they sit beside the search box.
+  const copyDirs = [...new Set(d.copies.filter((c) => known(c.start)).map((c) => c.direction))];
+  const legend = createLegend(legendHost, {
+    names: [...d.colors.keys()], colors: d.colors, hidden,
+    onChange(set) {
+      hidden = new Set(set);
+      redraw();
+      if (d.onHidden) d.onHidden(hidden);
+    },
+    onStats: d.onLegend,
+    extras: copyDirs.length ? h('span', { class: 'legend-copies' }, copyDirs.map((dir) => h('span', { class: 'legend-static' },
+      h('span', { class: 'swatch', style: { background: copyColor(dir) } }), `copy ${dir ?? ''}`))) : null,
+  });
+
+  // Per-kernel block counts of the loaded data, and the occupancy note.
   function renderLegend() {
-    clear(legend);
-    const names = [...d.colors.keys()];
-    const counts = new Map();
-    if (d.mode === 'blocks' && !bins) for (const b of blockBars) counts.set(b.name, (counts.get(b.name) || 0) + 1);
     if (bins) {
-      legend.append(h('span', { class: 'legend-note' },
-        h('span', { class: 'heat-scale', 'aria-hidden': 'true' }),
+      legend.setNote(h('span', null, h('span', { class: 'heat-scale', 'aria-hidden': 'true' }),
         ' SM occupancy (time-averaged threads / threads per SM); zoom in to see blocks'));
-    } else {
-      for (const name of names) {
-        const shown = isShown(name);
-        const n = counts.get(name);
-        legend.append(h('button', {
-          type: 'button', class: `legend-item${shown ? '' : ' off'}`, 'aria-pressed': shown ? 'true' : 'false',
-          title: `${shown ? 'hide' : 'show'} ${name}`, dataset: { kernel: name },
-          onclick: () => d.onToggle(name),
-        }, h('span', { class: 'swatch', style: { background: d.colors.get(name) } }), h('span', { class: 'legend-name' }, name),
-        n !== undefined ? h('span', { class: 'legend-count' }, ` ${n}`) : null));
-      }
-      if (hidden.size) {
-        legend.append(h('button', { type: 'button', class: 'legend-all', onclick: () => d.onToggle(null) }, 'show all'));
-      }
+      legend.setCounts(null);
+      return;
     }
-    const dirs = [...new Set(d.copies.filter((c) => known(c.start)).map((c) => c.direction))];
-    for (const dir of dirs) {
-      legend.append(h('span', { class: 'legend-static' },
-        h('span', { class: 'swatch', style: { background: copyColor(dir) } }), `copy ${dir ?? ''}`));
-    }
+    legend.setNote(null);
+    if (d.mode !== 'blocks') return;
+    const counts = new Map();
+    for (const b of blockBars) counts.set(b.name, (counts.get(b.name) || 0) + 1);
+    legend.setCounts(counts);
   }
 
   function xTicks(value, index, ticks) {
@@ -229,9 +262,9 @@ export function createTimeline(host, d) {
       for (let i = 0; i < nLanes; i++) {
         const y0 = scales.y.getPixelForValue(model.lanes[i].pos);
         const y1 = scales.y.getPixelForValue(model.lanes[i].pos + model.lanes[i].size);
-        ctx.fillStyle = model.lanes[i].ce ? '#f3f4f6' : i % 2 ? '#fafbfc' : '#ffffff';
+        ctx.fillStyle = model.lanes[i].ce ? theme.ce : i % 2 ? theme.alt : theme.bg;
         ctx.fillRect(a.left, y0, a.right - a.left, y1 - y0);
-        ctx.strokeStyle = '#d0d5dd';
+        ctx.strokeStyle = theme.line;
         ctx.lineWidth = 1;
         ctx.beginPath();
         ctx.moveTo(a.left, Math.round(y1) + 0.5);
@@ -268,40 +301,92 @@ export function createTimeline(host, d) {
       const cap = d.threadsPerSm > 0 ? d.threadsPerSm : 0;
       let maxBlocks = 0;
       if (!cap) for (const b of bins.bins) maxBlocks = Math.max(maxBlocks, b.blocks || 0);
+      const paths = Array.from({ length: HEAT_STEPS }, () => null);
+      const x0w = px(win.from) - 2;
+      const x1w = px(win.to) + 2;
+      // Neighbouring bins of one SM at one step are one rectangle: a busy
+      // SM is a single bar however many bins it spans. (Hover finds the
+      // bin under the pointer from the data, see binAt.)
+      let run = null;   // {sm, step, t0, t1}
+      const flush = () => {
+        if (!run) return;
+        const x0 = px(run.t0);
+        const y0 = ys.getPixelForValue(run.sm + PAD / 2);
+        const y1 = ys.getPixelForValue(run.sm + 1 - PAD / 2);
+        const path = paths[run.step] || (paths[run.step] = new Path2D());
+        path.rect(x0, y0, Math.max(1, px(run.t1) - x0), y1 - y0);
+        run = null;
+      };
       for (const b of bins.bins) {
+        const t1 = b.t + bins.bin_ns;
         const x0 = px(b.t);
-        const x1 = px(b.t + bins.bin_ns);
-        const y0 = ys.getPixelForValue(b.sm + PAD / 2);
-        const y1 = ys.getPixelForValue(b.sm + 1 - PAD / 2);
+        const x1 = px(t1);
+        if (x1 < x0w || x0 > x1w) continue;
         const f = cap ? b.threads / cap : maxBlocks ? b.blocks / maxBlocks : 0;
         if (f <= 0) continue;
-        ctx.fillStyle = heat(f);
-        ctx.fillRect(x0, y0, Math.max(1, x1 - x0), y1 - y0);
-        hits.push({ x0, x1: Math.max(x0 + 1, x1), y0, y1, kind: 'bin', info: b });
+        const step = Math.min(HEAT_STEPS - 1, Math.floor(Math.min(1, f) * HEAT_STEPS));
+        if (run && run.sm === b.sm && run.step === step && run.t1 === b.t) run.t1 = t1;
+        else {
+          flush();
+          run = { sm: b.sm, step, t0: b.t, t1 };
+        }
       }
+      flush();
+      paths.forEach((path, i) => {
+        if (!path) return;
+        ctx.fillStyle = HEAT[i];
+        ctx.fill(path);
+      });
     }
 
+    // Rectangles too small for an outline or a label are collected per
+    // colour and filled as one path each (a dense window of tens of
+    // thousands of blocks is then a handful of fills, not one per block).
+    const small = new Map();   // colour -> Path2D
     const drawOne = (b) => {
       const x0 = Math.max(px(b.x0), a.left - 2);
       const x1 = Math.min(px(b.x1), a.right + 2);
       const y0 = ys.getPixelForValue(b.y0);
       const y1 = ys.getPixelForValue(b.y1);
       const w = Math.max(1, x1 - x0);
+      if (w <= 3 && !b.marked) {
+        let path = small.get(b.color);
+        if (!path) small.set(b.color, (path = new Path2D()));
+        path.rect(x0, y0, w, y1 - y0);   // (pauses of a 3 px block would not show)
+        hits.push({ x0, x1: x0 + w, y0, y1, kind: b.kind, info: b.info });
+        return;
+      }
       ctx.fillStyle = b.color;
       ctx.fillRect(x0, y0, w, y1 - y0);
       if (w > 3 && y1 - y0 > 3) {
-        ctx.strokeStyle = 'rgba(17, 24, 39, 0.55)';
+        ctx.strokeStyle = theme.stroke;
         ctx.lineWidth = 1;
         ctx.strokeRect(Math.round(x0) + 0.5, Math.round(y0) + 0.5, Math.max(0, Math.round(w) - 1), Math.max(0, Math.round(y1 - y0) - 1));
       }
-      // A preempted block (its context switched out: TX2 paper appendix A,
-      // GCAPS §2) keeps its first start and final end; the intervals it did
-      // not run are hatched.
-      if (b.pauses) {
+      if (b.marked) {   // compare view: placement differs from the first run
+        ctx.strokeStyle = '#d62728';
+        ctx.lineWidth = 3;
+        ctx.strokeRect(x0 + 1.5, y0 + 1.5, Math.max(1, w - 3), Math.max(1, y1 - y0 - 3));
+      }
+      if (b.pauses) drawPauses(b, x0, w, y0, y1);
+      if (b.label && y1 - y0 >= 11 && w > 20) {
+        const tw = ctx.measureText(b.label).width;
+        if (tw + 6 <= w) {
+          ctx.fillStyle = textOn(b.color);
+          ctx.fillText(b.label, x0 + w / 2, (y0 + y1) / 2);
+        }
+      }
+      hits.push({ x0, x1: x0 + w, y0, y1, kind: b.kind, info: b.info });
+    };
+    // A preempted block (its context switched out: TX2 paper appendix A,
+    // GCAPS §2) keeps its first start and final end; the intervals it did
+    // not run are hatched (those under a pixel wide would not show).
+    function drawPauses(b, x0, w, y0, y1) {
+      {
         for (const [ps, pe] of b.pauses) {
           const p0 = Math.max(px(ps), x0);
           const p1 = Math.min(px(pe), x0 + w);
-          if (p1 <= p0) continue;
+          if (p1 - p0 < 1) continue;
           ctx.save();
           ctx.beginPath();
           ctx.rect(p0, y0, p1 - p0, y1 - y0);
@@ -319,14 +404,13 @@ export function createTimeline(host, d) {
           ctx.restore();
         }
       }
-      if (b.label && y1 - y0 >= 11 && w > 20) {
-        const tw = ctx.measureText(b.label).width;
-        if (tw + 6 <= w) {
-          ctx.fillStyle = textOn(b.color);
-          ctx.fillText(b.label, x0 + w / 2, (y0 + y1) / 2);
-        }
+    }
+    const flushSmall = () => {
+      for (const [color, path] of small) {
+        ctx.fillStyle = color;
+        ctx.fill(path);
       }
-      hits.push({ x0, x1: x0 + w, y0, y1, kind: b.kind, info: b.info });
+      small.clear();
     };
 
     if (!bins) {
@@ -335,15 +419,17 @@ export function createTimeline(host, d) {
         drawOne(b);
         drawn += 1;
       }
+      flushSmall();
     }
     for (const b of model.bars) {
       if (!visible(b)) continue;
       if (b.kind === 'kernel' && !isShown(b.name)) continue;
       drawOne(b);
     }
+    flushSmall();
     if (at !== null && at >= win.from && at <= win.to) {
       const x = Math.round(px(at)) + 0.5;
-      ctx.strokeStyle = '#111827';
+      ctx.strokeStyle = theme.mark;
       ctx.setLineDash([5, 4]);
       ctx.beginPath();
       ctx.moveTo(x, a.top);
@@ -384,7 +470,7 @@ export function createTimeline(host, d) {
       const x = Math.round(g.x) + 0.5;
       // demangled C++ names run to hundreds of characters: the tooltip has
       // them whole
-      let label = g.names.map((n) => (n.length > 28 ? `${n.slice(0, 27)}…` : n)).join(' ');
+      let label = g.names.map((n) => shortName(n, 28)).join(' ');
       if (label.length > 40) label = `${label.slice(0, 39)}…`;
       const w = ctx.measureText(label).width;
       // a label goes in the first row where it does not run into the
@@ -410,7 +496,7 @@ export function createTimeline(host, d) {
       ctx.closePath();
       ctx.fill();
       if (row >= 0) {
-        ctx.fillStyle = '#374151';
+        ctx.fillStyle = theme.ink;
         ctx.fillText(label, x + 5, top + 9 + row * 11);
         rowEnd[row] = x + 5 + w;
       }
@@ -431,10 +517,10 @@ export function createTimeline(host, d) {
       scales: {
         x: {
           type: 'linear', min: win.from, max: win.to,
-          title: { display: true, text: 'time since trace start', color: '#374151' },
-          ticks: { padding: 32, callback: xTicks, color: '#374151', maxRotation: 0, includeBounds: false },
-          grid: { color: '#e5e7eb', drawTicks: false },
-          border: { color: '#9ca3af' },
+          title: { display: true, text: 'time since trace start', color: theme.ink },
+          ticks: { padding: 32, callback: xTicks, color: theme.ink, maxRotation: 0, includeBounds: false },
+          grid: { color: theme.grid, drawTicks: false },
+          border: { color: theme.axis },
         },
         y: {
           type: 'linear', min: 0, max: model.span, reverse: true,
@@ -443,12 +529,12 @@ export function createTimeline(host, d) {
           },
           ticks: {
             autoSkip: nLanes > 40,
-            color: '#374151',
+            color: theme.ink,
             font: { weight: '600' },
             callback: (v) => model.lanes.find((l) => v >= l.pos && v < l.pos + l.size)?.label ?? '',
           },
           grid: { display: false },
-          border: { color: '#9ca3af' },
+          border: { color: theme.axis },
         },
       },
       plugins: { legend: { display: false }, tooltip: { enabled: false } },
@@ -537,35 +623,51 @@ export function createTimeline(host, d) {
     tip.hidden = true;
   }
 
+  // Times at the precision of the visible window (format.mjs timeFormat):
+  // at a 278 µs zoom every time reads in µs with 3 decimals.
   function tipLines(hit) {
     const i = hit.info;
+    const f = timeFormat(win.to - win.from).format;
     if (hit.kind === 'block') {
       const k = i.kernel || {};
       const b = i.block;
       return [
         [`${k.name ?? b.kernel}:${b.index}`],
-        ['kernel', `${k.name ?? b.kernel}${known(k.stream) ? ` (stream ${k.stream})` : ''}`],
+        ['stream', known(k.stream) ? String(k.stream) : '—'],
         ['block', String(b.index)], ['SM', String(b.sm)],
-        ['start', formatNs(b.start)], ['end', formatNs(b.end)], ['duration', formatNs(b.end - b.start)],
-        ...(b.pauses ? [['paused', b.pauses.map(([ps, pe]) => `${formatNs(ps)}–${formatNs(pe)}`).join(', ')],
-          ['ran', formatNs(b.end - b.start - b.pauses.reduce((a2, [ps, pe]) => a2 + pe - ps, 0))]] : []),
+        ['start', f(b.start)], ['end', f(b.end)], ['duration', f(b.end - b.start)],
+        ...(b.pauses ? [['paused', b.pauses.map(([ps, pe]) => `${f(ps)}–${f(pe)}`).join(', ')],
+          ['ran', f(b.end - b.start - b.pauses.reduce((a2, [ps, pe]) => a2 + pe - ps, 0))]] : []),
       ];
     }
     if (hit.kind === 'copy') {
       return [[i.name || 'copy'], ['direction', i.direction ?? '—'], ['bytes', formatBytes(i.bytes)],
-        ['stream', i.stream ?? '—'], ['start', formatNs(i.start)], ['end', formatNs(i.end)],
-        ['duration', formatNs(i.end - i.start)]];
+        ['stream', i.stream ?? '—'], ['start', f(i.start)], ['end', f(i.end)],
+        ['duration', f(i.end - i.start)]];
     }
     if (hit.kind === 'kernel') {
       const start = known(i.first_block) ? i.first_block : i.issue;
-      return [[i.name], ['stream', i.stream ?? '—'], ['issue', formatNs(i.issue)], ['start', formatNs(start)],
-        ['end', formatNs(i.end)], ['duration', formatNs(i.end - start)]];
+      return [[i.name], ['stream', i.stream ?? '—'], ['issue', f(i.issue)], ['start', f(start)],
+        ['end', f(i.end)], ['duration', f(i.end - start)]];
     }
     if (hit.kind === 'launch') {
-      return [['kernel launch'], ...i.map((k) => [k.name, `${formatNs(k.issue)}${known(k.stream) ? ` · stream ${k.stream}` : ''}`])];
+      return [['kernel launch'], ...i.map((k) => [shortName(k.name, 40), `${f(k.issue)}${known(k.stream) ? ` · stream ${k.stream}` : ''}`])];
     }
-    return [[`SM ${i.sm}`], ['from', formatNs(i.t)], ['to', formatNs(i.t + bins.bin_ns)],
+    return [[`SM ${i.sm}`], ['from', f(i.t)], ['to', f(i.t + bins.bin_ns)],
       ['avg threads', i.threads.toFixed(1)], ['avg blocks', i.blocks.toFixed(2)]];
+  }
+
+  // The occupancy bin under a point, from the data (bins are not hit boxes).
+  function binAt(p) {
+    if (!bins) return null;
+    const t = chart.scales.x.getValueForPixel(p.x);
+    const v = chart.scales.y.getValueForPixel(p.y);
+    const sm = Math.floor(v);
+    if (v - sm < PAD / 2 || v - sm > 1 - PAD / 2) return null;
+    for (const b of bins.bins) {
+      if (b.sm === sm && b.t <= t && t < b.t + bins.bin_ns && (b.threads > 0 || b.blocks > 0)) return { kind: 'bin', info: b };
+    }
+    return null;
   }
 
   function hover(p) {
@@ -577,6 +679,7 @@ export function createTimeline(host, d) {
         break;
       }
     }
+    if (!hit && p.inside) hit = binAt(p);
     if (!hit) {
       tip.hidden = true;
       canvas.style.cursor = '';
@@ -590,10 +693,30 @@ export function createTimeline(host, d) {
     for (const [k, v] of lines.slice(1)) dl.append(h('dt', null, k), h('dd', null, v));
     tip.append(dl);
     tip.hidden = false;
+    // the tooltip's width is capped in CSS (names wrap), so it fits beside
+    // the pointer on one side or the other
     const w = wrap.clientWidth;
     const left = p.x + 14 + tip.offsetWidth > w ? p.x - 14 - tip.offsetWidth : p.x + 14;
     tip.style.left = `${Math.max(0, left)}px`;
-    tip.style.top = `${Math.max(0, p.y - 10)}px`;
+    tip.style.top = `${Math.max(0, Math.min(p.y - 10, wrap.clientHeight - tip.offsetHeight))}px`;
+    if (d.onTip) d.onTip(lines);
+  }
+
+  function onKey(ev) {
+    const span = win.to - win.from;
+    const mid = (win.from + win.to) / 2;
+    let nw = null;
+    if (ev.key === '+' || ev.key === '=') nw = clampWindow(mid - span / 4, mid + span / 4);
+    else if (ev.key === '-' || ev.key === '_' || ev.key === '−') nw = clampWindow(mid - span, mid + span);
+    else if (ev.key === 'ArrowLeft') nw = clampWindow(win.from - span / 5, win.to - span / 5);
+    else if (ev.key === 'ArrowRight') nw = clampWindow(win.from + span / 5, win.to + span / 5);
+    else if (ev.key === 'Home') nw = clampWindow(d.extent.min, d.extent.max);
+    else return;
+    ev.preventDefault();
+    if (nw.from === win.from && nw.to === win.to) return;
+    win = nw;
+    redraw();
+    d.onWindow(win.from, win.to);
   }
 
   canvas.addEventListener('wheel', onWheel, { passive: false });
@@ -601,8 +724,23 @@ export function createTimeline(host, d) {
   canvas.addEventListener('pointermove', onMove);
   canvas.addEventListener('pointerup', onUp);
   canvas.addEventListener('pointerleave', onLeave);
+  canvas.addEventListener('keydown', onKey);
 
   renderLegend();
+  // A theme switch (prefers-color-scheme) repaints with the new colours.
+  const dark = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  const onScheme = () => {
+    theme = chartTheme();
+    const o = chart.options.scales;
+    o.x.title.color = theme.ink;
+    o.x.ticks.color = theme.ink;
+    o.x.grid.color = theme.grid;
+    o.x.border.color = theme.axis;
+    o.y.ticks.color = theme.ink;
+    o.y.border.color = theme.axis;
+    chart.update('none');
+  };
+  if (dark) dark.addEventListener('change', onScheme);
 
   return {
     // the number of block rectangles drawn by the last paint
@@ -614,9 +752,16 @@ export function createTimeline(host, d) {
     },
     setHidden(set) {
       hidden = new Set(set);
-      renderLegend();
+      legend.setHidden(hidden);
       redraw();
     },
+    // lane labels, top down
+    lanes: () => model.lanes.map((l) => l.label),
+    // the window setWindow(from, to) would show (clamped to the run, whole ns)
+    clamp: (from, to) => clampWindow(from, to),
+    canvas,
+    // the chart as a PNG (canvas.toBlob), for the export button
+    png: () => new Promise((resolve) => canvas.toBlob(resolve, 'image/png')),
     setAt(t) {
       at = known(t) ? t : null;
       redraw();
@@ -629,9 +774,11 @@ export function createTimeline(host, d) {
       redraw();
     },
     destroy() {
+      if (dark) dark.removeEventListener('change', onScheme);
       chart.destroy();
       wrap.remove();
-      legend.remove();
+      legend.destroy();
+      legendHost.remove();
     },
   };
 }

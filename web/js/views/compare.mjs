@@ -1,22 +1,33 @@
-// views/compare.mjs -- "/compare?runs=a,b[,…]": per-kernel response times
-// of several runs side by side (GET /api/compare), as grouped bars and as a
-// table with the difference to the first run. When the runs are a replay
-// (POST /api/runs/{run}/replay: the hardware run first, then its simulated
-// runs, each with a fidelity report), the page opens on the replay: the
+// views/compare.mjs -- "/compare?runs=a,b[,…]": any runs of any
+// experiments side by side (issue 15), chosen with a picker on the page:
+// their block timelines one above the other on one shared time axis (zoom
+// and pan move all), the blocks placed differently than in the first run
+// framed in red (matched by kernel occurrence and block index: on another
+// SM or starting at another time), a sortable per-kernel table (start,
+// duration, response, Δ vs the first run), the response-time chart, and
+// block-duration CDFs per run (the TX2 paper's Fig. 10). Every run is
+// labelled "experiment · run". When the runs are a replay (POST
+// /api/runs/{run}/replay: the hardware run first, then its simulated runs,
+// each with a fidelity report), the page also shows the replay: the
 // measured and simulated kernels on one time axis with the differing ones
 // highlighted, the fidelity figures against their targets, the kernels that
-// differ most linked to both timelines, and a choice to replay under another
-// policy or device, which adds runs to this comparison.
+// differ most linked to both timelines, and a choice to replay under
+// another policy or device, which adds runs to this comparison.
 
 import { api } from '../api.mjs';
-import { h, table, errorBox } from '../dom.mjs';
+import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatNs } from '../format.mjs';
 import { queryList, navigate } from '../router.mjs';
-import { colorAt } from '../colors.mjs';
-import { createCompareChart, createAlignedTimelines } from '../charts/compare.mjs';
+import { colorAt, colorMap } from '../colors.mjs';
+import { setExtra, setDrawn } from '../state.mjs';
+import { createCompareChart, createAlignedTimelines, createCdfChart } from '../charts/compare.mjs';
+import { createTimeline } from '../charts/timeline.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
+// whole runs up to this many blocks are loaded to match blocks across runs
+// (the API's ceiling); a bigger run shows occupancy and is not matched
+const FULL_BLOCKS = 200000;
 
 function delta(v, base) {
   if (v === null || v === undefined || base === null || base === undefined) return '—';
@@ -39,73 +50,376 @@ function labelsFor(kernels) {
   });
 }
 
+// "a very long experiment name · run" -> "a very long exp…name · run": the
+// middle goes, so both the experiment and the run stay recognisable; the
+// element's title has the whole label.
+export function midEllipsis(s, max = 48) {
+  const t = String(s ?? '');
+  if (t.length <= max) return t;
+  const head = Math.ceil((max - 1) / 2);
+  const tail = max - 1 - head;
+  return `${t.slice(0, head)}…${t.slice(t.length - tail)}`;
+}
+
+function runLabel(r, max) {
+  const full = r.label || r.name || r.run;
+  return h('span', { class: 'run-label', title: full }, midEllipsis(full, max));
+}
+
+const known = (v) => v !== null && v !== undefined;
+
+// Blocks matched across runs by kernel occurrence (the 3rd "K1" of one run
+// with the 3rd "K1" of the other, as GET /api/compare matches kernels) and
+// block index: "K1\u0000 2/5" -> {sm, start} per run.
+function blockKeys(kernels) {
+  const occ = new Map();
+  const key = new Map();
+  for (const k of [...kernels].sort((a, b) => a.id - b.id)) {
+    const n = occ.get(k.name) || 0;
+    occ.set(k.name, n + 1);
+    key.set(k.id, `${k.name}\u0000${n}`);
+  }
+  return key;
+}
+
+// Per run: which of its blocks sit on another SM or start at another time
+// than the same block of the first run. The first run's marks are the
+// blocks that differ in any other run.
+function placementDiffs(loaded) {
+  const base = loaded[0];
+  const out = loaded.map(() => ({ marked: new Set(), count: 0, compared: 0, sm: 0, start: 0, known: false }));
+  if (!base.blocks) return out;
+  const bk = blockKeys(base.kernels);
+  const baseBy = new Map();
+  for (const b of base.blocks) baseBy.set(`${bk.get(b.kernel)}/${b.index}`, b);
+  out[0].known = true;
+  for (let r = 1; r < loaded.length; r++) {
+    const L = loaded[r];
+    if (!L.blocks) continue;
+    const o = out[r];
+    o.known = true;
+    const rk = blockKeys(L.kernels);
+    for (const b of L.blocks) {
+      const m = baseBy.get(`${rk.get(b.kernel)}/${b.index}`);
+      if (!m) continue;
+      o.compared += 1;
+      const sm = b.sm !== m.sm;
+      const st = b.start !== m.start;
+      if (sm) o.sm += 1;
+      if (st) o.start += 1;
+      if (sm || st) {
+        o.count += 1;
+        o.marked.add(`${b.kernel}/${b.index}`);
+        out[0].marked.add(`${m.kernel}/${m.index}`);
+      }
+    }
+  }
+  out[0].count = out[0].marked.size;
+  return out;
+}
+
+// The picker: the runs compared (each removable) and a search over every
+// experiment's runs to add more. Changing the set opens the new URL.
+function picker(ids, runs, signal) {
+  const go = (list) => navigate(list.length ? `/compare?runs=${list.map(encodeURIComponent).join(',')}` : '/compare');
+  const chips = h('ul', { class: 'run-chips', id: 'compare-runs' });
+  ids.forEach((id, i) => {
+    const r = runs.find((x) => x.run === id) || { run: id };
+    chips.append(h('li', { class: 'run-chip' },
+      h('span', { class: 'swatch', style: { background: colorAt(i) } }),
+      h('a', { href: `/runs/${encodeURIComponent(id)}` }, runLabel(r, 40)),
+      h('button', { type: 'button', class: 'chip-remove', 'aria-label': `remove ${r.label || id} from the comparison`, title: 'remove',
+        onclick: () => go(ids.filter((x, j) => j !== i)) }, '×')));
+  });
+  const search = h('input', { type: 'search', id: 'compare-search', placeholder: 'search experiments and runs to add…',
+    'aria-label': 'search experiments and runs', autocomplete: 'off' });
+  const results = h('ul', { class: 'compare-results', id: 'compare-results' });
+  let all = null;
+  const show = () => {
+    clear(results);
+    if (!all) return;
+    const q = search.value.trim().toLowerCase();
+    const hits = [];
+    for (const e of all) {
+      for (const r of e.runs || []) {
+        const label = `${e.name || e.slug} · ${r.name || r.run}`;
+        const hay = `${label} ${e.description || ''} ${e.source || ''} ${r.run}`.toLowerCase();
+        if (q && !q.split(/\s+/).every((w) => hay.includes(w))) continue;
+        hits.push({ e, r, label });
+      }
+    }
+    for (const x of hits.slice(0, 40)) {
+      const added = ids.includes(x.r.run);
+      results.append(h('li', null,
+        h('button', { type: 'button', class: 'add-run', disabled: added || ids.length >= 8, dataset: { run: x.r.run },
+          onclick: () => go([...ids, x.r.run]) }, added ? 'added' : 'add'), ' ',
+        h('span', { class: 'run-label', title: x.label }, midEllipsis(x.label, 70))));
+    }
+    if (hits.length > 40) results.append(h('li', { class: 'muted' }, `${hits.length - 40} more: type to narrow the search`));
+    if (!hits.length) results.append(h('li', { class: 'muted' }, 'No run matches.'));
+  };
+  search.addEventListener('input', show);
+  api.experiments(signal).then((d) => {
+    all = (d.experiments || []).filter((e) => (e.runs || []).length);
+    show();
+  }).catch((e) => {
+    if (e.name !== 'AbortError') results.replaceChildren(h('li', null, errorBox(e.message)));
+  });
+  return h('section', { class: 'card', id: 'compare-picker' },
+    h('h2', null, `Runs compared (${ids.length})`), chips,
+    h('label', { for: 'compare-search' }, 'Add a run (up to 8)'), search, results);
+}
+
+// A table whose headers sort it (click again: the other direction). cols:
+// [{label, num, value(row) (sort key), cell(row)}]; head: an extra header
+// row above. onSort(order of rows) after every sort.
+function sortableTable(cols, rows, { id, head, onSort }) {
+  const tbody = h('tbody');
+  let sort = { col: -1, dir: 1 };
+  const ths = cols.map((c, i) => h('th', { scope: 'col', class: `${c.num ? 'num ' : ''}sortable`, 'aria-sort': 'none' },
+    h('button', { type: 'button', class: 'sort', onclick: () => apply(i) }, c.label)));
+  const fill = (list) => {
+    clear(tbody);
+    for (const r of list) tbody.append(h('tr', null, cols.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r)))));
+    if (onSort) onSort(list, sort);
+  };
+  function apply(i) {
+    sort = { col: i, dir: sort.col === i ? -sort.dir : 1 };
+    const c = cols[i];
+    const list = rows.map((r, j) => [r, j]).sort(([a, ja], [b, jb]) => {
+      const va = c.value(a);
+      const vb = c.value(b);
+      // unknown values last in either direction
+      if (!known(va) && !known(vb)) return ja - jb;
+      if (!known(va)) return 1;
+      if (!known(vb)) return -1;
+      const d = typeof va === 'number' ? va - vb : String(va).localeCompare(String(vb));
+      return d ? d * sort.dir : ja - jb;
+    }).map(([r]) => r);
+    ths.forEach((th, j) => th.setAttribute('aria-sort', j === i ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none'));
+    fill(list);
+  }
+  fill(rows);
+  return h('div', { class: 'table-wrap' }, h('table', { id, class: 'list dense' },
+    h('thead', null, head || null, h('tr', null, ths)), tbody));
+}
+
 export async function renderCompare(root, route, ctx) {
-  const ids = queryList(route.query, 'runs') || [];
+  const ids = queryList(route.query, 'runs') || [];   // a run may be compared with itself
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
     h('div', { class: 'page-head' }, h('h1', null, 'Compare runs')));
+  setExtra('timelines', 0);
+  setExtra('placementDiffs', []);
+  setExtra('cdfPoints', []);
+  setExtra('compareOrder', []);
   if (ids.length < 2) {
-    root.append(errorBox('Name at least two runs to compare, as in /compare?runs=RUN_A,RUN_B.'));
+    root.append(picker(ids, [], ctx.signal),
+      h('p', { class: 'empty', id: 'compare-empty' }, 'Pick at least two runs, from any experiments, to compare them.'));
     return { view: 'compare', cleanup: null };
   }
   const data = await api.compare(ids, ctx.signal);
   const runs = data.runs || [];
   const kernels = data.kernels || [];
+  const labels = runs.map((r) => r.label || r.name || r.run);
+  setExtra('runLabels', labels);
   document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
-  root.querySelector('.page-head').append(h('p', { class: 'lead' },
-    runs.map((r, i) => [i ? ' vs ' : null, h('span', { class: 'swatch', style: { background: colorAt(i) } }),
-      h('a', { href: `/runs/${encodeURIComponent(r.run)}` }, r.name || r.run), h('span', { class: 'muted' }, ` (${r.source})`)])));
+  root.append(picker(ids, runs, ctx.signal));
 
   const replay = await replaySection(root, runs, ids, ctx);
+  const cleanups = [replay].filter(Boolean);
 
-  const tasks = data.tasks || [];
-  if (tasks.length) {
-    // Real-time tasks first (their kernels, one per job, can be thousands).
-    // Per task and run: the maximum observed response time (MORT, as the
-    // GCAPS paper's Table 5 reports it), the mean, and the response-time
-    // analysis bound of that run's approach when the run has one.
-    const cols = [{ label: 'Task', cell: (t) => h('span', { class: 'strong' }, String(t.task ?? t.name ?? '—')) }];
-    const at = (a, i) => (Array.isArray(a) ? a[i] ?? null : null);
-    const anyBound = tasks.some((t) => Array.isArray(t.bound) && t.bound.some((v) => v !== null));
-    const anyMiss = tasks.some((t) => Array.isArray(t.deadline_misses) && t.deadline_misses.some((v) => v > 0));
-    runs.forEach((run, i) => {
-      cols.push({ label: `${run.name} MORT`, num: true, cell: (t) => formatNs(at(t.max_response, i)) });
-      cols.push({ label: `${run.name} mean`, num: true, cell: (t) => formatNs(at(t.mean_response, i) === null ? null : Math.round(at(t.mean_response, i))) });
-      if (anyBound) cols.push({ label: `${run.name} bound`, num: true, cell: (t) => formatNs(at(t.bound, i)) });
-      if (anyMiss) cols.push({ label: `${run.name} misses`, num: true, cell: (t) => String(at(t.deadline_misses, i) ?? '—') });
-    });
-    root.append(h('section', { class: 'card' }, h('h2', null, 'Task response times'), table(cols, tasks, { id: 'compare-tasks', class: 'list dense' })));
+  // ---- the runs' timelines on one time axis ---------------------------------
+  const loaded = await Promise.all(runs.map(async (r) => {
+    const [run, ks, blocks] = await Promise.all([api.run(r.run, ctx.signal), api.kernels(r.run, ctx.signal),
+      api.blocks(r.run, { max: FULL_BLOCKS }, ctx.signal)]);
+    const full = blocks.mode === 'blocks';
+    return { r, run, kernels: ks.kernels || [], blocks: full ? blocks.blocks : null, bins: full ? null : blocks };
+  }));
+  const diffs = placementDiffs(loaded);
+  setExtra('placementDiffs', diffs.map((d) => (d.known ? d.count : null)));
+  setExtra('placementCompared', diffs.map((d) => d.compared));
+  const colors = colorMap(loaded.flatMap((L) => L.kernels.map((k) => k.name)));
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const L of loaded) {
+    const s = L.run.summary || {};
+    if (known(s.t_min)) lo = Math.min(lo, s.t_min);
+    if (known(s.t_max)) hi = Math.max(hi, s.t_max);
+    for (const k of L.kernels) {
+      if (known(k.issue)) lo = Math.min(lo, k.issue);
+      if (known(k.end)) hi = Math.max(hi, k.end);
+    }
   }
-  let chart = null;
+  if (!Number.isFinite(lo)) lo = 0;
+  if (!Number.isFinite(hi) || hi <= lo) hi = lo + 1000;
+  const extent = { min: Math.min(0, lo), max: hi };
+  const qFrom = Number(route.query.get('from'));
+  const qTo = Number(route.query.get('to'));
+  const win0 = Number.isSafeInteger(qFrom) && Number.isSafeInteger(qTo) && qTo > qFrom && route.query.has('from')
+    ? { from: qFrom, to: qTo } : { from: extent.min, to: extent.max };
+
+  const section = h('section', { class: 'card', id: 'compare-timelines' }, h('h2', null, 'Blocks on one time axis'));
+  const base = diffs[0];
+  const note = [];
+  for (let r = 1; r < runs.length; r++) {
+    if (!diffs[r].known || !base.known) continue;
+    note.push(h('li', { dataset: { run: runs[r].run } }, runLabel(runs[r], 50),
+      `: ${diffs[r].count} of ${diffs[r].compared} blocks placed differently (${diffs[r].sm} on another SM, ${diffs[r].start} starting at another time)`));
+  }
+  section.append(h('p', { class: 'muted' }, 'Zoom (wheel) and pan (drag) move every run. Blocks framed in red are on another SM or start at another time than the same block (same kernel occurrence and block index) of the first run.'),
+    note.length ? h('ul', { class: 'diff-summary', id: 'placement-summary' }, note)
+      : h('p', { class: 'muted', id: 'placement-summary' }, base.known ? 'No run has blocks to match against the first.' : 'The first run has no block records (or more than can be matched here): placement is not compared.'));
+  root.append(section);
+  const timelines = [];
+  let urlTimer = null;
+  const refetchers = [];
+  const sync = (src, from, to) => {
+    for (const t of timelines) if (t !== src) t.setWindow(from, to);
+    setExtra('compareWindow', { from, to });
+    setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => {
+      // runs first, as written; other keys (a replay's) kept
+      const rest = location.search.slice(1).split('&').filter((p) => p && !/^(runs|from|to)=/.test(p));
+      history.replaceState(null, '', `${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`].join('&')}`);
+    }, 80);
+    for (const f of refetchers) f(from, to);
+  };
+  loaded.forEach((L, r) => {
+    const lane = h('div', { class: 'compare-lane', dataset: { run: L.r.run } },
+      h('h3', { class: 'lane-title' }, h('span', { class: 'swatch', style: { background: colorAt(r) } }), runLabel(L.r, 70),
+        r === 0 ? h('span', { class: 'muted' }, ' (first: the others are compared with it)')
+          : diffs[r].known && base.known ? h('span', { class: 'diff-count' }, ` ${diffs[r].count} blocks differ`) : null));
+    section.append(lane);
+    const hasBlocks = L.blocks || L.bins;
+    const mode = hasBlocks && (L.run.summary?.blocks || 0) > 0 ? 'blocks' : 'streams';
+    const marked = diffs[r].marked;
+    const tl = createTimeline(lane, {
+      mode, kernels: L.kernels, copies: [],
+      blocks: mode === 'blocks' ? L.blocks : null, bins: mode === 'blocks' ? L.bins : null,
+      sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
+      colors, extent, window: win0, hidden: new Set(), at: null,
+      isMarked: (b) => marked.has(`${b.kernel}/${b.index}`),
+      onWindow(from, to) { sync(tl, from, to); },
+      onHidden(set) { for (const t of timelines) if (t !== tl) t.setHidden(set); },
+      onToggle() {},
+    });
+    timelines.push(tl);
+    if (L.bins) {
+      // too many blocks for the whole run: the window's blocks (or bins) are
+      // fetched as the window moves, as in the run view
+      let seq = 0;
+      refetchers.push(async (from, to) => {
+        const mine = ++seq;
+        try {
+          const w = await api.blocks(L.r.run, { from, to }, ctx.signal);
+          if (mine !== seq) return;
+          tl.setData(w.mode === 'blocks' ? { blocks: w.blocks, bins: null } : { blocks: null, bins: w });
+        } catch (e) {
+          if (e.name !== 'AbortError') lane.append(errorBox(e.message));
+        }
+      });
+    }
+  });
+  setExtra('timelines', timelines.length);
+  setExtra('compareWindow', { ...win0 });
+  setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
+  cleanups.push({ destroy: () => { clearTimeout(urlTimer); timelines.forEach((t) => t.destroy()); } });
+
+  // ---- per-kernel table and response-time chart -----------------------------
+  if (data.tasks && data.tasks.length) root.append(tasksCard(data.tasks, runs));
   if (!kernels.length) {
     root.append(h('p', { class: 'empty' }, 'These runs have no kernels to compare.'));
   } else {
-    const labels = labelsFor(kernels);
+    const klabels = labelsFor(kernels);
+    const short = runs.map((r, i) => ({ name: midEllipsis(labels[i], 40) }));
     const shown = kernels.slice(0, CHART_KERNELS);
-    const host = h('section', { class: 'card', id: 'compare-chart' });
+    const host = h('section', { class: 'card', id: 'compare-chart' }, h('h2', null, 'Response time per kernel'));
     root.append(host);
-    chart = createCompareChart(host, {
-      labels: labels.slice(0, CHART_KERNELS),
-      runs,
+    cleanups.push(createCompareChart(host, {
+      labels: klabels.slice(0, CHART_KERNELS).map((l) => midEllipsis(l, 40)),
+      runs: short,
       values: runs.map((_, i) => shown.map((k) => (k.response ? k.response[i] ?? null : null))),
-    });
+    }));
     if (kernels.length > CHART_KERNELS) {
       host.append(h('p', { class: 'muted' }, `The chart shows the first ${CHART_KERNELS} of ${kernels.length} kernels; the table has them all.`));
     }
-    const rows = kernels.slice(0, TABLE_ROWS).map((k, i) => ({ k, label: labels[i] }));
+    const rows = kernels.slice(0, TABLE_ROWS).map((k, i) => ({ k, label: klabels[i] }));
+    const at = (r, f, i) => (r.k[f] ? r.k[f][i] ?? null : null);
+    const dur = (r, i) => (known(at(r, 'start', i)) && known(at(r, 'end', i)) ? at(r, 'end', i) - at(r, 'start', i) : null);
     const cols = [
-      { label: 'Kernel', cell: (r) => h('span', { class: 'strong' }, r.label) },
-      { label: 'Stream', cell: (r) => r.k.stream ?? '—' },
+      { label: 'Kernel', value: (r) => r.label, cell: (r) => h('span', { class: 'strong kname', title: r.label }, midEllipsis(r.label, 48)) },
+      { label: 'Stream', value: (r) => r.k.stream ?? null, cell: (r) => r.k.stream ?? '—' },
     ];
+    const group = [h('th', { colspan: 2 })];
     runs.forEach((run, i) => {
-      cols.push({ label: `${run.name} response`, num: true, cell: (r) => formatNs(r.k.response ? r.k.response[i] : null) });
-      if (i > 0) cols.push({ label: `Δ vs ${runs[0].name}`, num: true, cell: (r) => delta(r.k.response?.[i], r.k.response?.[0]) });
+      const n = i > 0 ? 4 : 3;
+      group.push(h('th', { colspan: n, class: 'run-group', scope: 'colgroup' }, runLabel(run, 36)));
+      cols.push({ label: 'start', num: true, value: (r) => at(r, 'start', i), cell: (r) => formatNs(at(r, 'start', i)) });
+      cols.push({ label: 'duration', num: true, value: (r) => dur(r, i), cell: (r) => formatNs(dur(r, i)) });
+      cols.push({ label: 'response', num: true, value: (r) => at(r, 'response', i), cell: (r) => formatNs(at(r, 'response', i)) });
+      if (i > 0) {
+        cols.push({ label: 'Δ vs first', num: true,
+          value: (r) => (known(at(r, 'response', i)) && known(at(r, 'response', 0)) ? at(r, 'response', i) - at(r, 'response', 0) : null),
+          cell: (r) => delta(at(r, 'response', i), at(r, 'response', 0)) });
+      }
     });
-    root.append(h('section', { class: 'card' }, h('h2', null, 'Kernel response times'), table(cols, rows, { id: 'compare-table', class: 'list dense' })));
+    const card = h('section', { class: 'card', id: 'compare-kernels' }, h('h2', null, 'Kernels'),
+      h('p', { class: 'muted' }, 'Start is the first block’s start, duration first block to end, response issue to end. Click a heading to sort.'),
+      sortableTable(cols, rows, {
+        id: 'compare-table', head: h('tr', null, group),
+        onSort: (list, sort) => {
+          setExtra('compareOrder', list.map((r) => r.label));
+          setExtra('compareSort', sort.col < 0 ? null : { column: cols[sort.col].label, index: sort.col, dir: sort.dir > 0 ? 'asc' : 'desc' });
+        },
+      }));
+    if (kernels.length > TABLE_ROWS) card.append(h('p', { class: 'muted' }, `The first ${TABLE_ROWS} of ${kernels.length} kernels.`));
+    root.append(card);
   }
 
-  const cleanups = [chart, replay].filter(Boolean);
-  return { view: 'compare', cleanup: cleanups.length ? () => cleanups.forEach((c) => c.destroy()) : null };
+  // ---- block-duration CDFs (TX2 Fig. 10) -----------------------------------
+  const withBlocks = loaded.map((L, i) => ({ L, i })).filter((x) => x.L.blocks && x.L.blocks.length);
+  const cdfHost = h('section', { class: 'card', id: 'compare-cdf' }, h('h2', null, 'Block durations (CDF)'),
+    h('p', { class: 'muted' }, 'The share of each run’s blocks that took at most a given time, as the TX2 paper’s Fig. 10 plots block times.'));
+  root.append(cdfHost);
+  if (withBlocks.length) {
+    const cdf = createCdfChart(cdfHost, withBlocks.map(({ L, i }) => ({
+      label: labels[i], color: colorAt(i), durations: L.blocks.map((b) => b.end - b.start),
+    })));
+    setExtra('cdfPoints', loaded.map((L, i) => {
+      const j = withBlocks.findIndex((x) => x.i === i);
+      return j < 0 ? 0 : cdf.points()[j];
+    }));
+    cleanups.push(cdf);
+  } else {
+    cdfHost.append(h('p', { class: 'empty' }, 'None of these runs has block records to plot.'));
+  }
+
+  return { view: 'compare', drawnBlocks: timelines.reduce((a, t) => a + t.drawnBlocks(), 0),
+    cleanup: () => cleanups.forEach((c) => c.destroy()) };
 }
+
+function tasksCard(tasks, runs) {
+  // Real-time tasks first (their kernels, one per job, can be thousands).
+  // Per task and run: the maximum observed response time (MORT, as the
+  // GCAPS paper's Table 5 reports it), the mean, and the response-time
+  // analysis bound of that run's approach when the run has one.
+  const cols = [{ label: 'Task', cell: (t) => h('span', { class: 'strong' }, String(t.task ?? t.name ?? '—')) }];
+  const at = (a, i) => (Array.isArray(a) ? a[i] ?? null : null);
+  const anyBound = tasks.some((t) => Array.isArray(t.bound) && t.bound.some((v) => v !== null));
+  const anyMiss = tasks.some((t) => Array.isArray(t.deadline_misses) && t.deadline_misses.some((v) => v > 0));
+  runs.forEach((run, i) => {
+    const n = `${i + 1}`;
+    cols.push({ label: `${n}: MORT`, num: true, cell: (t) => formatNs(at(t.max_response, i)) });
+    cols.push({ label: `${n}: mean`, num: true, cell: (t) => formatNs(at(t.mean_response, i) === null ? null : Math.round(at(t.mean_response, i))) });
+    if (anyBound) cols.push({ label: `${n}: bound`, num: true, cell: (t) => formatNs(at(t.bound, i)) });
+    if (anyMiss) cols.push({ label: `${n}: misses`, num: true, cell: (t) => String(at(t.deadline_misses, i) ?? '—') });
+  });
+  return h('section', { class: 'card' }, h('h2', null, 'Task response times'),
+    h('ol', { class: 'run-key' }, runs.map((r) => h('li', null, runLabel(r, 60)))),
+    table(cols, tasks, { id: 'compare-tasks', class: 'list dense' }));
+}
+
 
 const pct = (v, digits = 2) => (typeof v === 'number' ? `${(v * 100).toFixed(digits)} %` : '—');
 const signedPct = (v) => (typeof v === 'number' ? `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v * 100).toFixed(3)} %` : '—');

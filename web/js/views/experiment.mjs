@@ -1,9 +1,13 @@
 // views/experiment.mjs -- "/experiments/{slug}": what the experiment is,
-// its runs with their summaries, and links to each run's timeline and to a
-// comparison of the selected runs.
+// its runs with their summaries (and versions), links to each run's
+// timeline and to a comparison of the selected runs, the scenario JSON in
+// an editor to edit and re-run as the next version (issue 15), and delete.
 
 import { api } from '../api.mjs';
-import { h, table } from '../dom.mjs';
+import { h, table, errorBox } from '../dom.mjs';
+import { navigate } from '../router.mjs';
+import { setExtra } from '../state.mjs';
+import { createEditor, errorLine } from '../editor.mjs';
 import { formatNs, formatCount, formatDate } from '../format.mjs';
 import { renderSweep } from './sweep.mjs';
 
@@ -23,7 +27,12 @@ export async function renderExperiment(root, route, ctx) {
       e.description ? h('p', { class: 'lead' }, e.description) : null,
       h('p', { class: 'meta' }, h('span', { class: `tag tag-${e.source}` }, e.source || '—'), ` created ${formatDate(e.created)}`)));
 
-  const selected = new Set(runs.map((r) => r.run));
+  const versions = (e.versions || []).length || 1;
+  setExtra('versions', versions);
+  root.querySelector('.page-head').append(deleteButton(e));
+  // of a re-run experiment, the newest version's runs start selected
+  const latest = Math.max(1, ...runs.map((r) => r.version ?? 1));
+  const selected = new Set(runs.filter((r) => (r.version ?? 1) === latest || runs.length <= 2).map((r) => r.run));
   const compareLink = h('a', { class: 'button', id: 'compare-link' }, 'Compare runs');
   const syncLink = () => {
     const ids = runs.map((r) => r.run).filter((id) => selected.has(id));
@@ -38,7 +47,7 @@ export async function renderExperiment(root, route, ctx) {
   const cols = [
     {
       label: '', cell: (r) => h('input', {
-        type: 'checkbox', checked: true, 'aria-label': `compare ${r.name}`,
+        type: 'checkbox', checked: selected.has(r.run), 'aria-label': `compare ${r.name}`,
         onchange: (ev) => {
           if (ev.target.checked) selected.add(r.run);
           else selected.delete(r.run);
@@ -47,6 +56,7 @@ export async function renderExperiment(root, route, ctx) {
       }),
     },
     { label: 'Run', cell: (r) => h('a', { href: `/runs/${encodeURIComponent(r.run)}`, class: 'strong run-link' }, r.name || r.run) },
+    ...(versions > 1 ? [{ label: 'Version', num: true, cell: (r) => h('span', { class: 'version' }, `v${r.version ?? 1}`) }] : []),
     { label: 'Source', cell: (r) => r.source || '—' },
     { label: 'Kernels', num: true, cell: (r) => formatCount(r.summary?.kernels) },
     { label: 'Blocks', num: true, cell: (r) => formatCount(r.summary?.blocks) },
@@ -66,10 +76,65 @@ export async function renderExperiment(root, route, ctx) {
     runs.length ? table(cols, runs, { id: 'runs', class: 'list' }) : h('p', { class: 'empty' }, 'This experiment has no runs.')));
   syncLink();
 
-  if (e.scenario) {
-    root.append(h('details', { class: 'card scenario' },
-      h('summary', null, 'Scenario JSON'),
-      h('pre', null, JSON.stringify(e.scenario, null, 2))));
-  }
+  if (e.scenario) root.append(scenarioEditor(e, versions));
   return { view: 'experiment' };
+}
+
+// Delete, after a confirm dialog; a server with --token asks for it (api.mjs).
+function deleteButton(e) {
+  const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
+  const b = h('button', { type: 'button', class: 'danger', id: 'delete-experiment' }, 'Delete experiment');
+  b.addEventListener('click', async () => {
+    const n = (e.runs || []).length;
+    if (!window.confirm(`Delete “${e.name || e.slug}” and its ${n} run${n === 1 ? '' : 's'}? This cannot be undone.`)) return;
+    b.disabled = true;
+    msg.replaceChildren();
+    try {
+      await api.deleteExperiment(e.slug);
+      navigate('/');
+    } catch (err) {
+      msg.replaceChildren(errorBox(err.message));
+      b.disabled = false;
+    }
+  });
+  return h('div', { class: 'head-actions' }, b, msg);
+}
+
+// The scenario in an editor with line numbers; "re-run" stores the edited
+// text as the next version of this experiment, and a validation error is
+// shown at the line it names.
+function scenarioEditor(e, versions) {
+  const editor = createEditor({ id: 'scenario-editor', value: JSON.stringify(e.scenario, null, 2), label: 'scenario JSON' });
+  const msg = h('div', { class: 'form-msg', id: 'editor-msg', 'aria-live': 'polite' });
+  const button = h('button', { type: 'submit', class: 'primary', id: 'rerun' }, `Re-run as version ${versions + 1}`);
+  const form = h('form', { class: 'card form scenario', id: 'scenario-edit' },
+    h('div', { class: 'section-head' }, h('h2', null, 'Scenario'),
+      h('span', { class: 'muted' }, versions > 1 ? `version ${versions} of ${versions}` : 'version 1')),
+    h('p', { class: 'hint' }, 'Edit the scenario and re-run it: the new runs join this experiment as its next version, beside the old ones.'),
+    editor.el, h('div', { class: 'actions' }, button), msg);
+  setExtra('editorErrorLine', null);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    msg.replaceChildren();
+    editor.markLine(null);
+    setExtra('editorErrorLine', null);
+    button.disabled = true;
+    const bar = h('progress', { class: 'job-progress', max: '1', value: '0' });
+    try {
+      await api.newVersion(e.slug, editor.value(), undefined, (f) => {
+        if (!bar.isConnected) msg.replaceChildren(h('div', { class: 'job' }, bar, ' ', h('span', { class: 'muted' }, 'Simulating…')));
+        bar.value = f;
+      });
+      navigate(`/experiments/${encodeURIComponent(e.slug)}`);
+    } catch (err) {
+      const line = errorLine(editor.value(), err.message);
+      setExtra('editorErrorLine', line);
+      editor.markLine(line);
+      msg.replaceChildren(h('div', { class: 'error', role: 'alert' },
+        line ? h('span', { class: 'error-line' }, `line ${line}: `) : null, err.message));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
 }

@@ -1,12 +1,15 @@
-// views/experiments.mjs -- "/": every experiment, plus the two ways to add
-// one: upload a recorded trace (POST /api/imports) or paste/upload a
-// scenario (POST /api/experiments). The server's error text is shown as is,
-// since it names the file, the place and the problem.
+// views/experiments.mjs -- "/": the upload area first (several trace files
+// at once, with progress: upload.mjs), then every experiment, searchable by
+// name, description and source, and a scenario to paste or upload (POST
+// /api/experiments). The server's error text is shown as is, since it names
+// the file, the place and the problem.
 
 import { api } from '../api.mjs';
-import { h, table, errorBox } from '../dom.mjs';
+import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate } from '../router.mjs';
+import { setExtra } from '../state.mjs';
+import { uploadArea } from '../upload.mjs';
 
 // A progress bar for work the server runs as a job (202 {job}).
 function jobProgress(msg, label) {
@@ -17,48 +20,6 @@ function jobProgress(msg, label) {
     bar.value = fraction;
     text.textContent = `${label} ${state === 'queued' ? '(queued)' : `${Math.round(fraction * 100)} %`}`;
   };
-}
-
-function importForm() {
-  const file = h('input', { type: 'file', id: 'import-file', name: 'file', required: true });
-  // the formats this server reads (GET /api/capabilities), after "detect"
-  const format = h('select', { id: 'import-format', name: 'format' },
-    h('option', { value: '' }, 'detect from content'));
-  api.capabilities().then((c) => {
-    for (const f of c.formats || []) format.append(h('option', { value: f }, f));
-  }).catch(() => { /* detection still works; the select offers only it */ });
-  const name = h('input', { type: 'text', id: 'import-name', name: 'name', placeholder: 'file name' });
-  const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
-  const button = h('button', { type: 'submit', class: 'primary' }, 'Import trace');
-  const form = h('form', { class: 'card form', id: 'import-form' },
-    h('h2', null, 'Import a trace'),
-    h('p', { class: 'hint' }, 'nvprof CSV or .prof, Nsight Systems SQLite export, globaltimer/%smid block CSV, or the examiner JSON.'),
-    h('label', { for: 'import-file' }, 'Trace file'), file,
-    h('div', { class: 'row' },
-      h('div', null, h('label', { for: 'import-format' }, 'Format'), format),
-      h('div', null, h('label', { for: 'import-name' }, 'Run name (optional)'), name)),
-    h('div', { class: 'actions' }, button), msg);
-  form.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    msg.replaceChildren();
-    const f = file.files && file.files[0];
-    if (!f) {
-      msg.append(errorBox('Choose a trace file first.'));
-      return;
-    }
-    button.disabled = true;
-    msg.append(h('span', { class: 'muted' }, `Uploading ${f.name}…`));
-    try {
-      const res = await api.importTrace(f, { format: format.value, name: name.value.trim() || f.name },
-        undefined, jobProgress(msg, `Importing ${f.name}…`));
-      navigate(`/runs/${encodeURIComponent(res.run)}`);
-    } catch (e) {
-      msg.replaceChildren(errorBox(e.message));
-    } finally {
-      button.disabled = false;
-    }
-  });
-  return form;
 }
 
 function scenarioForm() {
@@ -99,23 +60,60 @@ function scenarioForm() {
   return form;
 }
 
+// Every word of the query must occur in the experiment's name,
+// description, source or slug (case-insensitive).
+export function matches(e, q) {
+  const hay = `${e.name || ''} ${e.description || ''} ${e.source || ''} ${e.slug}`.toLowerCase();
+  return q.trim().toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w));
+}
+
 export async function renderExperiments(root, route, ctx) {
   const data = await api.experiments(ctx.signal);
   const exps = data.experiments || [];
   root.append(h('div', { class: 'page-head' },
     h('h1', null, 'Experiments'),
     h('p', { class: 'lead' }, 'Simulated scenarios from the papers and traces recorded on real GPUs. Open one to see its runs.')));
-  if (!exps.length) {
-    root.append(h('p', { class: 'empty' }, 'No experiments yet: import a trace or paste a scenario below.'));
-  } else {
-    root.append(table([
+  root.append(uploadArea(exps, (states) => {
+    // one file imported: open it, as the single-file form did; several:
+    // stay, each row links to its run
+    const ok = states.filter((x) => x.state === 'done');
+    if (states.length === 1 && ok.length === 1) navigate(`/runs/${encodeURIComponent(ok[0].run)}`);
+  }));
+  const q = route.query.get('q') ? decodeURIComponent(route.query.get('q').replace(/\+/g, ' ')) : '';
+  const search = h('input', { type: 'search', id: 'experiment-search', value: q, placeholder: 'search name, description, source…',
+    'aria-label': 'search experiments', autocomplete: 'off' });
+  const count = h('span', { class: 'muted', id: 'experiment-count' });
+  const host = h('div', { id: 'experiments-host' });
+  const draw = () => {
+    const shown = exps.filter((e) => matches(e, search.value));
+    setExtra('experimentsShown', shown.map((e) => e.slug));
+    count.textContent = search.value.trim() ? `${shown.length} of ${exps.length}` : `${exps.length}`;
+    clear(host);
+    if (!exps.length) {
+      host.append(h('p', { class: 'empty' }, 'No experiments yet: upload a trace above or paste a scenario below.'));
+      return;
+    }
+    if (!shown.length) {
+      host.append(h('p', { class: 'empty' }, `No experiment matches “${search.value.trim()}”.`));
+      return;
+    }
+    host.append(table([
       { label: 'Experiment', cell: (e) => h('a', { href: `/experiments/${encodeURIComponent(e.slug)}`, class: 'strong' }, e.name || e.slug) },
       { label: 'Description', cell: (e) => h('span', { class: 'desc' }, e.description || '') },
       { label: 'Source', cell: (e) => h('span', { class: `tag tag-${e.source}` }, e.source || '—') },
       { label: 'Runs', num: true, cell: (e) => String((e.runs || []).length) },
       { label: 'Created', cell: (e) => h('span', { class: 'muted nowrap' }, formatDate(e.created)) },
-    ], exps, { id: 'experiments', class: 'list' }));
-  }
-  root.append(h('div', { class: 'forms' }, importForm(), scenarioForm()));
+    ], shown, { id: 'experiments', class: 'list' }));
+  };
+  search.addEventListener('input', () => {
+    draw();
+    // the search is part of the URL, so a link to it opens the same list
+    const v = search.value.trim();
+    history.replaceState(null, '', v ? `/?q=${encodeURIComponent(v)}` : '/');
+  });
+  root.append(h('div', { class: 'section-head search-head' }, h('h2', null, 'All experiments ', count),
+    h('label', { class: 'search' }, h('span', { class: 'visually-hidden' }, 'search experiments'), search)), host);
+  draw();
+  root.append(h('div', { class: 'forms' }, scenarioForm()));
   return { view: 'experiments' };
 }

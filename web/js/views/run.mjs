@@ -1,21 +1,41 @@
-// views/run.mjs -- "/runs/{run}?view=timeline|kernels|queues&from=&to=&kernels=&at=".
+// views/run.mjs -- "/runs/{run}?view=timeline|kernels|queues&from=&to=&k=&at=".
 // Everything the picture depends on is in the URL: the zoom window (from,
-// to), the kernels shown (kernels=, absent = all) and the picked time (at),
-// so a copied link reopens the same picture. Zooming rewrites the URL with
-// replaceState; switching tabs is a normal navigation.
+// to), the kernels shown and the picked time (at), so a copied link reopens
+// the same picture. Zooming rewrites the URL with replaceState; switching
+// tabs is a normal navigation and keeps the window.
+//
+// Kernels in the URL (issue 15; docs/api.md "Share links"): `k=0-3,7`
+// lists the shown kernels by their index among the run's distinct kernel
+// names (in order of first appearance by kernel id), as ranges; when that
+// would be long, `kb=` carries the same set as a base64url bit field, so
+// any link stays well under 2,000 characters. Absent = all shown; `k=`
+// empty = none. Links of the older form `kernels=NAME,NAME` (DESIGN §6)
+// are still read, and rewritten in the new form.
+//
+// window.schedlab hooks (state.mjs) set here: mode, window {from, to},
+// fetches (GET /blocks requests of this view), legendRows/legendRendered,
+// lanes (lane labels top down), tip (the last tooltip's lines), tableRows,
+// tableOrder (kernel ids of the table's first 50 rows), queuesWindow, and
+// zoom(factor) -> Promise: one zoom step about the window's middle
+// (factor 0.5 = in), resolved once it is drawn (bench: issue 9's zoom step).
 
 import { api } from '../api.mjs';
-import { h, table, errorBox, clear } from '../dom.mjs';
-import { formatNs, formatCount, formatPriority, formatBytes } from '../format.mjs';
-import { queryInt, queryList, queryString, replaceQuery, buildQuery, navigate } from '../router.mjs';
+import { h, errorBox, clear } from '../dom.mjs';
+import {
+  formatNs, formatCount, formatPriority, formatBytes, timeFormat, shortName,
+  encodeRanges, decodeRanges, encodeBits, decodeBits,
+} from '../format.mjs';
+import { queryInt, queryList, queryString, replaceQuery, buildQuery, navigate, parseQuery } from '../router.mjs';
 import { colorMap } from '../colors.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
 import { createQueueChart } from '../charts/queues.mjs';
-import { setBusy, setReady, setDrawn, setExtra } from '../state.mjs';
+import { createVTable, toCsv } from '../vtable.mjs';
+import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../state.mjs';
 
 const MAX_BLOCKS = 20000;     // the API's default; past it the server bins
-const TABLE_ROWS = 5000;      // a longer table freezes the page for nothing
 const TABS = [['timeline', 'Timeline'], ['kernels', 'Kernels'], ['queues', 'Queues']];
+const RANGES_MAX = 400;       // chars of k= before the bit field (kb=) is shorter
+const KEEP = ['from', 'to', 'k', 'kb', 'kernels', 'at'];   // what tab links carry over
 
 // The last run's static data, so switching tabs does not refetch it.
 let cache = null;
@@ -35,7 +55,103 @@ async function loadRun(id, signal) {
     }
   }
   cache = { id, run, experiment, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined };
+  cache.names = [];
+  const seen = new Set();
+  for (const k of cache.kernels) {
+    if (!seen.has(k.name)) {
+      seen.add(k.name);
+      cache.names.push(k.name);
+    }
+  }
   return cache;
+}
+
+// ---- kernels in the URL ----------------------------------------------------
+
+// The hidden kernel names the URL asks for: k= (index ranges), kb= (bits),
+// or an older link's kernels= (names shown).
+export function hiddenFromQuery(query, names) {
+  let shown = null;
+  if (query.get('k') !== undefined) {
+    const raw = queryString(query, 'k');
+    shown = raw === '' ? [] : decodeRanges(raw, names.length);
+  } else if (query.get('kb') !== undefined) {
+    shown = decodeBits(queryString(query, 'kb'), names.length);
+  }
+  if (shown) {
+    const keep = new Set(shown);
+    return new Set(names.filter((_, i) => !keep.has(i)));
+  }
+  const byName = queryList(query, 'kernels');
+  return new Set(byName ? names.filter((n) => !byName.includes(n)) : []);
+}
+
+// URL parameters for a hidden set: {k: [...parts]} or {kb: '...'}, or
+// nothing when every kernel is shown.
+export function kernelsQuery(hidden, names) {
+  if (!hidden.size) return {};
+  const ids = [];
+  names.forEach((n, i) => {
+    if (!hidden.has(n)) ids.push(i);
+  });
+  const ranges = encodeRanges(ids);
+  if (ranges.length > RANGES_MAX) return { kb: encodeBits(ids, names.length) };
+  // an array, so the router joins the parts with bare commas
+  return { k: ranges === '' ? '' : ranges.split(',') };
+}
+
+// ---- exports ---------------------------------------------------------------
+
+// "experiment-run" made safe as a file name: letters, digits, . _ - only.
+export function fileBase(c) {
+  // the same rule as the server's export names (server/api.c export_name)
+  const clean = (x) => x.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 58).replace(/^[_.-]+|[_.-]+$/g, '');
+  const exp = c.experiment?.name || '';
+  const run = c.run.name || '';
+  const parts = [exp && !exp.endsWith(run) ? clean(exp) : '', clean(run)].filter(Boolean);
+  return parts.join('-') || c.run.run;
+}
+
+function download(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  setExtra('downloaded', name);
+}
+
+function pngButton(c, what, chartOf) {
+  return h('button', {
+    type: 'button', class: 'export-png', id: `${what}-png`, title: `save the ${what} chart as PNG`,
+    onclick: async () => {
+      const blob = await chartOf().png();
+      if (blob) download(blob, `${fileBase(c)}-${what}.png`);
+    },
+  }, 'PNG');
+}
+
+// "copy link": the page's URL (always short: see the k= form above).
+function copyLinkButton() {
+  const msg = h('span', { class: 'muted copy-msg', 'aria-live': 'polite' });
+  const btn = h('button', {
+    type: 'button', id: 'copy-link', title: 'copy a link to this view',
+    onclick: async () => {
+      const url = location.href;
+      setExtra('copied', url);
+      try {
+        await navigator.clipboard.writeText(url);
+        msg.textContent = 'link copied';
+      } catch {
+        // no clipboard permission (http on another host): show it to copy by hand
+        const input = h('input', { type: 'text', value: url, readonly: true, class: 'copy-fallback', 'aria-label': 'link to this view' });
+        msg.replaceChildren(input);
+        input.select();
+      }
+    },
+  }, 'Copy link');
+  return [btn, msg];
 }
 
 function responseOf(k) {
@@ -82,19 +198,26 @@ function header(c, tab, route) {
   const s = r.summary || {};
   const dev = r.device;
   const keep = {};
-  for (const k of ['from', 'to', 'kernels', 'at']) {
+  for (const k of KEEP) {
     const v = route.query.get(k);
     if (v !== undefined) keep[k] = v;
   }
-  const tabLink = (name, label) => {
-    // keep the raw (already encoded) values of the other parameters
-    const extra = Object.entries(keep).map(([k, v]) => `&${k}=${v}`).join('');
-    return h('a', {
-      href: `/runs/${encodeURIComponent(r.run)}?view=${name}${extra}`,
-      class: `tab${name === tab ? ' active' : ''}`, 'aria-current': name === tab ? 'page' : null,
-      dataset: { tab: name },
-    }, label);
-  };
+  // keep the raw (already encoded) values of the other parameters
+  const hrefFor = (name, kept) => `/runs/${encodeURIComponent(r.run)}?view=${name}${
+    Object.entries(kept).map(([k, v]) => `&${k}=${v}`).join('')}`;
+  const tabLink = (name, label) => h('a', {
+    href: hrefFor(name, keep),
+    class: `tab${name === tab ? ' active' : ''}`, 'aria-current': name === tab ? 'page' : null,
+    dataset: { tab: name },
+    // the view may have moved the window since (replaceState): carry the
+    // URL as it is now, so the next tab opens on the same window
+    onclick: (ev) => {
+      const now = parseQuery(location.search);
+      const kept = {};
+      for (const k of KEEP) if (now.get(k) !== undefined) kept[k] = now.get(k);
+      ev.currentTarget.setAttribute('href', hrefFor(name, kept));
+    },
+  }, label);
   const facts = [
     ['source', r.source],
     // a trace that names its device without its limits (an nvprof log's
@@ -119,6 +242,7 @@ function header(c, tab, route) {
       c.kernels.length ? replayForm(c) : null),
     h('nav', { class: 'tabs', 'aria-label': 'run views' }, TABS.map(([n, l]) => tabLink(n, l)),
       h('span', { class: 'tab-spacer' }),
+      copyLinkButton(),
       h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'trace'), download: true }, 'trace JSON'),
       h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'chrome'), download: true }, 'Perfetto JSON')));
 }
@@ -160,12 +284,12 @@ function replayForm(c) {
   return form;
 }
 
-function queueList(resp) {
+function queueList(resp, f = formatNs) {
   const queues = resp.queues || [];
   const full = queues.filter((q) => q.items && q.items.length);
   const empty = queues.length - full.length;
   return h('div', { class: 'queue-list' },
-    h('h3', null, `Queues at ${formatNs(resp.at)}`),
+    h('h3', null, `Queues at ${f(resp.at)}`),
     full.length ? h('ul', { class: 'queues' }, full.map((q) => h('li', null,
       h('span', { class: 'queue-name' }, q.queue),
       h('span', { class: 'queue-items' }, q.items.map((it, i) => h('span', { class: `chip${i === 0 ? ' head' : ''}` }, it))))))
@@ -174,7 +298,7 @@ function queueList(resp) {
 }
 
 // The panel under a chart that shows GET /queues?at=.
-function queuePanel(c, ctx) {
+function queuePanel(c, ctx, fmt = () => formatNs) {
   const el = h('div', { class: 'card queue-panel', id: 'queue-panel' });
   let seq = 0;
   return {
@@ -190,7 +314,7 @@ function queuePanel(c, ctx) {
         const resp = await api.queuesAt(c.id, t, ctx.signal);
         if (mine !== seq) return;
         clear(el);
-        el.append(queueList(resp));
+        el.append(queueList(resp, fmt()));
       } catch (e) {
         if (e.name === 'AbortError') return;
         clear(el);
@@ -208,6 +332,96 @@ function smCount(c, first) {
   return n;
 }
 
+// The URL's zoom window, or the whole extent.
+function urlWindow(route, extent) {
+  const from = queryInt(route.query, 'from');
+  const to = queryInt(route.query, 'to');
+  if (from === null || to === null || to <= from) return { from: extent.min, to: extent.max };
+  return { from, to };
+}
+
+// The URL a view writes: the tab, the window when zoomed, the kernels, at.
+function writeState(view, w, extent, hidden, names, at) {
+  const zoomed = w.from !== extent.min || w.to !== extent.max;
+  replaceQuery({
+    view,
+    from: zoomed ? w.from : null,
+    to: zoomed ? w.to : null,
+    ...kernelsQuery(hidden, names),
+    at,
+  });
+  setExtra('window', { from: w.from, to: w.to });
+}
+
+// Issue 9: each window is fetched once. A run with at most MAX_BLOCKS
+// blocks comes whole in one request and zooms locally. A bigger one is
+// asked for the URL's window first (never the whole run and then the
+// window); a window inside one already answered with every block (mode
+// "blocks") needs no request at all; answers are kept per window, so
+// going back costs nothing; and while a request is out the chart redraws
+// at once from what it has (bins stretch, blocks are clipped).
+function blockSource(c, ctx) {
+  const answers = new Map();     // "from:to" -> response
+  const pending = new Map();     // "from:to" -> promise of a response
+  let have = null;               // the response drawn now
+  let fetches = 0;
+  const count = () => setExtra('fetches', fetches);
+  count();
+  const load = (w) => {
+    const key = `${w.from}:${w.to}`;
+    let p = pending.get(key);
+    if (!p) {
+      fetches += 1;
+      count();
+      // not tied to one view's abort: a prefetch may serve the next step
+      p = api.blocks(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS }, ctx.signal).then((r) => {
+        r.from = w.from;
+        r.to = w.to;
+        answers.set(key, r);
+        if (answers.size > 64) answers.delete(answers.keys().next().value);
+        return r;
+      }).finally(() => pending.delete(key));
+      pending.set(key, p);
+    }
+    return p;
+  };
+  return {
+    get have() { return have; },
+    // A response that answers window w without a request, or null.
+    cached(w) {
+      const hit = answers.get(`${w.from}:${w.to}`);
+      if (hit) return hit;
+      for (const r of answers.values()) if (r.mode === 'blocks' && r.from <= w.from && r.to >= w.to) return r;
+      return null;
+    },
+    // The answer for w: kept, already asked for (a prefetch), or asked now.
+    // A caller that gives up (signal) stops waiting; the request goes on
+    // and its answer is kept.
+    get(w, signal) {
+      const hit = this.cached(w);
+      if (hit) return Promise.resolve(hit);
+      const p = load(w);
+      if (!signal) return p;
+      return new Promise((resolve, reject) => {
+        const stop = () => reject(new DOMException('aborted', 'AbortError'));
+        if (signal.aborted) stop();
+        signal.addEventListener('abort', stop, { once: true });
+        p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+      });
+    },
+    // The next zoom-in step (the window a "+" gives) asked for ahead, the
+    // way map viewers fetch the next zoom level's tiles: when occupancy is
+    // shown, the step then draws from memory. Errors are left to the step.
+    prefetch(w) {
+      if (this.cached(w) || pending.has(`${w.from}:${w.to}`)) return;
+      load(w).catch(() => {});
+    },
+    use(r) {
+      have = r;
+    },
+  };
+}
+
 async function timelineTab(panel, c, route, ctx) {
   const s = c.run.summary || {};
   const hasBlocks = (s.blocks || 0) > 0;
@@ -216,88 +430,126 @@ async function timelineTab(panel, c, route, ctx) {
     return { drawn: 0 };
   }
   const mode = hasBlocks ? 'blocks' : 'streams';
-  // Blocks: the whole run once when it fits under the limit (zoom is then
-  // local); otherwise per window, which may come back as occupancy bins.
-  if (hasBlocks && c.blocks === undefined) {
+  // A run that fits under the limit comes whole, once per page (the
+  // summary says how many blocks it has, so no request is spent finding out).
+  const local = hasBlocks && s.blocks <= MAX_BLOCKS;
+  if (local && c.blocks === undefined) {
     const all = await api.blocks(c.id, { max: MAX_BLOCKS }, ctx.signal);
-    c.blocks = all.mode === 'blocks' ? all.blocks : null;
-    c.wholeBins = all.mode === 'blocks' ? null : all;
-  }
-  const local = hasBlocks && c.blocks !== null;
+    c.blocks = all.mode === 'blocks' ? all.blocks : [];
+    setExtra('fetches', 1);
+  } else if (!hasBlocks || local) setExtra('fetches', 0);
   const extent = extentOf(c);
-  let from = queryInt(route.query, 'from');
-  let to = queryInt(route.query, 'to');
-  if (from === null || to === null || to <= from) {
-    from = extent.min;
-    to = extent.max;
-  }
+  let { from, to } = urlWindow(route, extent);
   let at = queryInt(route.query, 'at');
-  const names = [];
-  for (const k of c.kernels) if (!names.includes(k.name)) names.push(k.name);
+  const names = c.names;
   const colors = colorMap(names);
-  const shownList = queryList(route.query, 'kernels');
-  const hidden = new Set(shownList ? names.filter((n) => !shownList.includes(n)) : []);
+  const hidden = hiddenFromQuery(route.query, names);
+  const src = hasBlocks && !local ? blockSource(c, ctx) : null;
   let first = null;
-  if (hasBlocks && !local) {
-    const w = c.wholeBins;
-    first = w && w.from === from && w.to === to ? w : await api.blocks(c.id, { from, to, max: MAX_BLOCKS }, ctx.signal);
+  if (src) {
+    first = await src.get({ from, to }, ctx.signal);
+    src.use(first);
   }
 
   const windowText = h('span', { class: 'window-text', id: 'window-text' });
   const reset = h('button', { type: 'button', id: 'reset-zoom' }, 'Reset zoom');
-  const zoomIn = h('button', { type: 'button', id: 'zoom-in', 'aria-label': 'zoom in', title: 'zoom in' }, '+');
-  const zoomOut = h('button', { type: 'button', id: 'zoom-out', 'aria-label': 'zoom out', title: 'zoom out' }, '−');
+  const zoomIn = h('button', { type: 'button', id: 'zoom-in', 'aria-label': 'zoom in', title: 'zoom in (+)' }, '+');
+  const zoomOut = h('button', { type: 'button', id: 'zoom-out', 'aria-label': 'zoom out', title: 'zoom out (−)' }, '−');
   const status = h('span', { class: 'muted', id: 'timeline-status' });
+  const hasQueues = (s.queue_events || 0) > 0;
+  // "click: queues at that time" only where the run recorded queues
+  const hint = `wheel or +/−: zoom · drag or ←/→: pan${hasQueues ? ' · click: queues at that time' : ''}`;
+  let tl = null;
   panel.append(h('div', { class: 'toolbar' }, h('span', { class: 'btn-group' }, zoomOut, zoomIn), reset, windowText,
-    h('span', { class: 'hint' }, 'wheel: zoom · drag: pan · click: queues at that time'), status));
+    h('span', { class: 'hint', id: 'timeline-hint' }, hint), status, h('span', { class: 'tab-spacer' }),
+    pngButton(c, 'timeline', () => tl)));
   const chartHost = h('div', { class: 'card timeline-card' });
   panel.append(chartHost);
-  const queues = (s.queue_events || 0) > 0 ? queuePanel(c, ctx) : null;
+  const fmt = () => timeFormat(tl ? tl.window().to - tl.window().from : to - from).format;
+  const queues = hasQueues ? queuePanel(c, ctx, fmt) : null;
   if (queues) panel.append(queues.el);
 
-  const writeUrl = () => {
-    const w = tl.window();
-    const zoomed = w.from !== extent.min || w.to !== extent.max;
-    replaceQuery({
-      view: 'timeline',
-      from: zoomed ? w.from : null,
-      to: zoomed ? w.to : null,
-      kernels: hidden.size ? names.filter((n) => !hidden.has(n)) : null,
-      at,
-    });
-  };
+  const writeUrl = () => writeState('timeline', tl.window(), extent, hidden, names, at);
   const showWindow = () => {
     const w = tl.window();
-    windowText.textContent = `${formatNs(w.from)} – ${formatNs(w.to)}`;
+    const f = timeFormat(w.to - w.from).format;
+    windowText.textContent = `${f(w.from)} – ${f(w.to)}`;
+    setExtra('window', w);
+  };
+  const modeText = (r) => {
+    status.textContent = r.mode === 'bins' ? `${formatCount(r.total)} blocks in view: occupancy shown` : '';
+    setExtra('mode', r.mode);
   };
 
   let fetchTimer = null;
   let fetchSeq = 0;
-  const refetch = () => {
+  let inflight = null;
+  // After occupancy is drawn, and the page has been idle a moment (a wheel
+  // burst or a drag has moved on by then): ask for the "+" step's window.
+  let aheadTimer = null;
+  const ahead = (r) => {
+    clearTimeout(aheadTimer);
+    if (!src || r.mode !== 'bins') return;
+    aheadTimer = setTimeout(() => {
+      if (!tl || ctx.signal.aborted || src.have !== r) return;
+      const w = tl.window();
+      const mid = (w.from + w.to) / 2;
+      const half = (w.to - w.from) / 4;
+      src.prefetch(tl.clamp(mid - half, mid + half));
+    }, 120);
+  };
+  // After a window change: draw from what is there, then fetch what is not.
+  const follow = (delay) => {
+    if (!src) {
+      setDrawn(tl.drawnBlocks());
+      return;
+    }
     clearTimeout(fetchTimer);
+    const w = tl.window();
+    const hit = src.cached(w);
+    if (hit) {
+      if (hit !== src.have) {
+        src.use(hit);
+        tl.setData(hit.mode === 'blocks' ? { blocks: hit.blocks } : { bins: hit });
+        modeText(hit);
+      }
+      fetchSeq += 1;       // a slower request for an older window is stale now
+      if (inflight) inflight.abort();
+      setDrawn(tl.drawnBlocks());
+      setReady();
+      ahead(hit);
+      return;
+    }
     setBusy();
     fetchTimer = setTimeout(async () => {
       const mine = ++fetchSeq;
-      const w = tl.window();
+      if (inflight) inflight.abort();
+      const ac = new AbortController();
+      inflight = ac;
+      const onAbort = () => ac.abort();
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
       status.textContent = 'loading…';
       try {
-        const resp = await api.blocks(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS }, ctx.signal);
+        const resp = await src.get(tl.window(), ac.signal);
         if (mine !== fetchSeq) return;
+        src.use(resp);
         tl.setData(resp.mode === 'blocks' ? { blocks: resp.blocks } : { bins: resp });
-        status.textContent = resp.mode === 'bins' ? `${formatCount(resp.total)} blocks in view: occupancy shown` : '';
-        setExtra('mode', resp.mode);
+        modeText(resp);
         setDrawn(tl.drawnBlocks());
         setReady();
+        ahead(resp);
       } catch (e) {
         if (e.name === 'AbortError') return;
         status.textContent = e.message;
         setReady();
+      } finally {
+        ctx.signal.removeEventListener('abort', onAbort);
       }
-    }, 200);
+    }, delay);
   };
 
   let urlTimer = null;
-  const tl = createTimeline(chartHost, {
+  tl = createTimeline(chartHost, {
     mode, kernels: c.kernels, copies: c.copies,
     blocks: local ? c.blocks : first && first.mode === 'blocks' ? first.blocks : null,
     bins: first && first.mode === 'bins' ? first : null,
@@ -308,16 +560,21 @@ async function timelineTab(panel, c, route, ctx) {
       showWindow();
       clearTimeout(urlTimer);
       urlTimer = setTimeout(writeUrl, 80);
-      if (local || mode !== 'blocks') setDrawn(tl.drawnBlocks());
-      else refetch();
+      // wheel and drag send bursts: wait for a pause before fetching
+      follow(40);
     },
-    onToggle(name) {
-      if (name === null) hidden.clear();
-      else if (hidden.has(name)) hidden.delete(name);
-      else hidden.add(name);
-      tl.setHidden(hidden);
+    onHidden(set) {
+      hidden.clear();
+      for (const n of set) hidden.add(n);
       setDrawn(tl.drawnBlocks());
       writeUrl();
+    },
+    onTip(lines) {
+      setExtra('tip', lines);
+    },
+    onLegend({ rows, rendered }) {
+      setExtra('legendRows', rows);
+      setExtra('legendRendered', rendered);
     },
     onPick(t) {
       if (!queues) return;
@@ -327,13 +584,14 @@ async function timelineTab(panel, c, route, ctx) {
       queues.show(t);
     },
   });
+  setExtra('lanes', tl.lanes());
+  setExtra('tip', null);
   // Buttons do what the wheel does, for keyboards and touch pads.
   const applyWindow = (f, t) => {
     tl.setWindow(f, t);
     showWindow();
     writeUrl();
-    if (local || mode !== 'blocks') setDrawn(tl.drawnBlocks());
-    else refetch();
+    follow(0);
   };
   const zoomBy = (factor) => {
     const w = tl.window();
@@ -344,56 +602,114 @@ async function timelineTab(panel, c, route, ctx) {
   reset.addEventListener('click', () => applyWindow(extent.min, extent.max));
   zoomIn.addEventListener('click', () => zoomBy(0.5));
   zoomOut.addEventListener('click', () => zoomBy(2));
+  setExtra('zoom', (factor) => {
+    zoomBy(factor);
+    return whenReady();
+  });
   showWindow();
   setExtra('mode', first ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
-  if (first && first.mode === 'bins') status.textContent = `${formatCount(first.total)} blocks in view: occupancy shown`;
+  if (first) modeText(first);
+  if (first) ahead(first);
   if (queues) await queues.show(at);
   return {
     drawn: tl.drawnBlocks(),
     cleanup() {
       clearTimeout(fetchTimer);
       clearTimeout(urlTimer);
+      clearTimeout(aheadTimer);
+      if (inflight) inflight.abort();
       tl.destroy();
     },
   };
 }
 
+// The kernels table: every kernel, virtualised, sortable by any column,
+// filtered by name or stream, with CSV export. Times carry the decimals
+// that tell the run's shortest kernel's issue, first block and end apart.
 function kernelsTab(panel, c) {
   const ks = c.kernels;
   if (!ks.length) {
     panel.append(h('p', { class: 'empty' }, 'This run has no kernels.'));
     return {};
   }
-  const rows = ks.slice(0, TABLE_ROWS);
-  panel.append(table([
-    { label: '#', num: true, cell: (k) => String(k.id) },
-    { label: 'Kernel', cell: (k) => h('span', { class: 'strong', title: k.raw_name || k.name }, k.name) },
-    { label: 'Stream', cell: (k) => (k.process && k.process !== 'P0' ? `${k.process}/${k.stream ?? '—'}` : k.stream ?? '—') },
-    { label: 'Priority', cell: (k) => formatPriority(k.priority) },
-    { label: 'Blocks × threads', num: true, cell: (k) => `${formatCount(k.blocks)} × ${formatCount(k.threads)}` },
-    { label: 'Issue', num: true, cell: (k) => formatNs(k.issue) },
-    { label: 'First block', num: true, cell: (k) => formatNs(k.first_block) },
-    { label: 'Fully dispatched', num: true, cell: (k) => formatNs(k.fully_dispatched) },
-    { label: 'End', num: true, cell: (k) => formatNs(k.end) },
-    { label: 'Response', num: true, cell: (k) => h('span', { class: 'strong' }, formatNs(responseOf(k))) },
-  ], rows, { id: 'kernels', class: 'list dense' }));
-  if (ks.length > rows.length) {
-    panel.append(h('p', { class: 'muted' }, `Showing the first ${formatCount(rows.length)} of ${formatCount(ks.length)} kernels; export the trace for all of them.`));
+  const extent = extentOf(c);
+  let shortest = Infinity;
+  for (const k of ks) {
+    for (const [p, q] of [[k.issue, k.first_block], [k.first_block, k.end], [k.issue, k.end]]) {
+      if (p !== null && p !== undefined && q !== null && q !== undefined && q > p) shortest = Math.min(shortest, q - p);
+    }
   }
+  const f = timeFormat(Math.min(extent.max - extent.min, Number.isFinite(shortest) ? shortest * 1000 : Infinity)).format;
+  const stream = (k) => (k.process && k.process !== 'P0' ? `${k.process}/${k.stream ?? '—'}` : k.stream ?? '—');
+  // names are cut in the middle to what their column (a quarter of the
+  // width) holds, so no ellipsis hides the end where instances differ
+  const nameChars = Math.max(16, Math.floor(((panel.clientWidth || 1200) * 0.25 - 20) / 7.8));
+  const columns = [
+    { key: 'id', label: '#', num: true, width: '4%', cell: (k) => String(k.id), sort: (k) => k.id, csv: (k) => k.id },
+    {
+      key: 'name', label: 'Kernel', width: '25%', text: (k) => k.name, sort: (k) => k.name, csv: (k) => k.name,
+      cell: (k) => h('span', { class: 'strong cell-name', title: k.name }, shortName(k.name, nameChars)),
+    },
+    { key: 'stream', label: 'Stream', width: '8%', cell: stream, text: stream, sort: (k) => String(stream(k)), csv: stream },
+    { key: 'priority', label: 'Prio', num: true, width: '5%', cell: (k) => formatPriority(k.priority), sort: (k) => k.priority, csv: (k) => k.priority },
+    {
+      key: 'blocks', label: 'Blocks × thr', num: true, width: '10%', cell: (k) => `${formatCount(k.blocks)} × ${formatCount(k.threads)}`,
+      sort: (k) => k.blocks, csv: (k) => k.blocks,
+    },
+    { key: 'threads', label: 'threads', csv: (k) => k.threads, hidden: true },
+    { key: 'issue', label: 'Issue', num: true, width: '10%', cell: (k) => f(k.issue), sort: (k) => k.issue, csv: (k) => k.issue },
+    { key: 'first_block', label: 'First block', num: true, width: '10%', cell: (k) => f(k.first_block), sort: (k) => k.first_block, csv: (k) => k.first_block },
+    { key: 'fully_dispatched', label: 'Dispatched', num: true, width: '10%', cell: (k) => f(k.fully_dispatched), sort: (k) => k.fully_dispatched, csv: (k) => k.fully_dispatched },
+    { key: 'end', label: 'End', num: true, width: '9%', cell: (k) => f(k.end), sort: (k) => k.end, csv: (k) => k.end },
+    {
+      key: 'response', label: 'Response', num: true, width: '9%', cell: (k) => h('span', { class: 'strong' }, f(responseOf(k))),
+      sort: responseOf, csv: responseOf,
+    },
+  ];
+  const shownCols = columns.filter((x) => !x.hidden);
+  const csvCols = columns.map((x) => ({ ...x, label: x.key === 'blocks' ? 'blocks' : x.key }));
+  const host = h('div', { class: 'card table-card' });
+  let t = null;
+  const csv = h('button', {
+    type: 'button', id: 'kernels-csv', class: 'export-csv', title: 'the kernels shown, in this order, as CSV (times in ns)',
+    onclick: () => download(new Blob([toCsv(csvCols, t.rows())], { type: 'text/csv' }), `${fileBase(c)}-kernels.csv`),
+  }, 'CSV');
+  panel.append(h('div', { class: 'section-head' }, h('h2', null, `Kernels (${formatCount(ks.length)})`), csv), host);
+  const t0 = performance.now();
+  t = createVTable(host, {
+    id: 'kernels', columns: shownCols, rows: ks, filterLabel: 'filter by kernel name or stream',
+    onState({ rows, sort, dir }) {
+      setExtra('tableRows', rows);
+      setExtra('tableSort', sort ? `${sort} ${dir > 0 ? 'asc' : 'desc'}` : null);
+      setExtra('tableOrder', t ? t.rows().slice(0, 50).map((k) => k.id) : ks.slice(0, 50).map((k) => k.id));
+    },
+  });
+  setExtra('tableOrder', t.rows().slice(0, 50).map((k) => k.id));
+  setExtra('tableMs', Math.round(performance.now() - t0));
   if (c.copies.length) {
-    panel.append(h('h2', null, 'Copies'), table([
-      { label: 'Copy', cell: (x) => x.name || '—' },
-      { label: 'Stream', cell: (x) => x.stream ?? '—' },
-      { label: 'Direction', cell: (x) => x.direction ?? '—' },
-      { label: 'Bytes', num: true, cell: (x) => formatBytes(x.bytes) },
-      { label: 'Issue', num: true, cell: (x) => formatNs(x.issue) },
-      { label: 'Start', num: true, cell: (x) => formatNs(x.start) },
-      { label: 'End', num: true, cell: (x) => formatNs(x.end) },
-    ], c.copies.slice(0, TABLE_ROWS), { id: 'copies', class: 'list dense' }));
+    const copyCols = [
+      { key: 'name', label: 'Copy', width: '22%', cell: (x) => x.name || '—', text: (x) => x.name, sort: (x) => x.name, csv: (x) => x.name },
+      { key: 'stream', label: 'Stream', width: '10%', cell: (x) => x.stream ?? '—', text: (x) => x.stream, sort: (x) => x.stream, csv: (x) => x.stream },
+      { key: 'direction', label: 'Direction', width: '10%', cell: (x) => x.direction ?? '—', sort: (x) => x.direction, csv: (x) => x.direction },
+      { key: 'bytes', label: 'Bytes', num: true, width: '12%', cell: (x) => formatBytes(x.bytes), sort: (x) => x.bytes, csv: (x) => x.bytes },
+      { key: 'issue', label: 'Issue', num: true, width: '15%', cell: (x) => f(x.issue), sort: (x) => x.issue, csv: (x) => x.issue },
+      { key: 'start', label: 'Start', num: true, width: '15%', cell: (x) => f(x.start), sort: (x) => x.start, csv: (x) => x.start },
+      { key: 'end', label: 'End', num: true, width: '16%', cell: (x) => f(x.end), sort: (x) => x.end, csv: (x) => x.end },
+    ];
+    const chost = h('div', { class: 'card table-card' });
+    let ct = null;
+    const ccsv = h('button', {
+      type: 'button', id: 'copies-csv', class: 'export-csv',
+      onclick: () => download(new Blob([toCsv(copyCols, ct.rows())], { type: 'text/csv' }), `${fileBase(c)}-copies.csv`),
+    }, 'CSV');
+    panel.append(h('div', { class: 'section-head' }, h('h2', null, `Copies (${formatCount(c.copies.length)})`), ccsv), chost);
+    ct = createVTable(chost, { id: 'copies', columns: copyCols, rows: c.copies, filterLabel: 'filter by copy name or stream' });
   }
   return {};
 }
 
+// Queue lengths in the window the timeline shows (from/to of the URL),
+// zoomed and panned like it; the window goes back into the URL.
 async function queuesTab(panel, c, route, ctx) {
   const s = c.run.summary || {};
   if (!(s.queue_events > 0)) {
@@ -402,20 +718,40 @@ async function queuesTab(panel, c, route, ctx) {
   }
   const resp = await api.queueSeries(c.id, ctx.signal);
   const extent = extentOf(c);
+  const w0 = urlWindow(route, extent);
+  const hidden = hiddenFromQuery(route.query, c.names);
   let at = queryInt(route.query, 'at');
   const host = h('div', { class: 'card' });
-  panel.append(h('p', { class: 'hint' }, 'Queue lengths over time (TX2 paper §3.2: stream, EE and CE queues). Click to see what each queue holds.'), host);
-  const qp = queuePanel(c, ctx);
+  const windowText = h('span', { class: 'window-text', id: 'window-text' });
+  let chart = null;
+  const reset = h('button', { type: 'button', id: 'reset-zoom', onclick: () => { chart.setWindow(extent.min, extent.max); moved(); } }, 'Reset zoom');
+  panel.append(h('div', { class: 'toolbar' }, reset, windowText,
+    h('span', { class: 'hint' }, 'Queue lengths over time (TX2 paper §3.2: stream, EE and CE queues). Wheel or +/−: zoom · drag or ←/→: pan · click: what each queue holds.'),
+    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), host);
+  const fmt = () => timeFormat(chart ? chart.window().to - chart.window().from : w0.to - w0.from).format;
+  const qp = queuePanel(c, ctx, fmt);
   panel.append(qp.el);
-  const chart = createQueueChart(host, {
-    series: resp.queues || [], tMin: extent.min, tMax: extent.max, at,
+  const show = () => {
+    const w = chart.window();
+    const f = timeFormat(w.to - w.from).format;
+    windowText.textContent = `${f(w.from)} – ${f(w.to)}`;
+    setExtra('queuesWindow', w);
+  };
+  function moved() {
+    show();
+    writeState('queues', chart.window(), extent, hidden, c.names, at);
+  }
+  chart = createQueueChart(host, {
+    series: resp.queues || [], tMin: extent.min, tMax: extent.max, window: w0, at,
+    onWindow: moved,
     onPick(t) {
       at = t;
-      replaceQuery({ view: 'queues', from: queryString(route.query, 'from'), to: queryString(route.query, 'to'),
-        kernels: queryList(route.query, 'kernels'), at });
+      writeState('queues', chart.window(), extent, hidden, c.names, at);
       qp.show(t);
     },
   });
+  show();
+  setExtra('window', chart.window());
   await qp.show(at);
   return { cleanup: () => chart.destroy() };
 }

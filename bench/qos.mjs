@@ -1,0 +1,40 @@
+// qos.mjs -- `make bench`'s QoS sweep rows (issue 12): (pair, goal, scheme)
+// points per second of `schedlab sweep` on the ISCA'17 QoSreach spec
+// (sweeps/isca17-qosreach.json), reduced to a few pairs so that it takes
+// seconds, on every core and on one. Each point is a simulation of the pair
+// on isca17-gpgpusim (Spart's hill climbing adds a few per pair, shared by
+// its goals), so points/s is the sweep's own speed, isolated runs included.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const LINE = /sweep: (\d+) points \((\d+) simulations\) in ([\d.]+) s on (\d+) threads: ([\d.]+) points\/s/;
+
+export function qosSweep({ schedlab, work, quick }) {
+  const spec = JSON.parse(readFileSync('sweeps/isca17-qosreach.json', 'utf8'));
+  spec.template = path.resolve('sweeps', spec.template);
+  spec.kernels = path.resolve('sweeps', spec.kernels);
+  spec.pairs = quick ? [['c-sfu', 'm-light'], ['m-stream', 'c-alu']]
+    : [['c-sfu', 'c-shared'], ['c-alu', 'm-stream'], ['m-stream', 'c-alu'], ['m-light', 'm-scatter']];
+  spec.goals = quick ? [0.6, 0.9] : [0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+  const file = path.join(work, 'qos-spec.json');
+  writeFileSync(file, JSON.stringify(spec));
+  const rows = [];
+  for (const threads of [0, 1]) {
+    const args = ['sweep', file, '--db', path.join(work, 'qos.db'), '-o', path.join(work, 'qos-result.json')];
+    if (threads) args.push('--threads', String(threads));
+    const r = spawnSync(schedlab, args, { encoding: 'utf8' });
+    const m = LINE.exec(r.stderr || '');
+    if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS): ${r.stderr}`);
+    rows.push({ threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3], points_per_s: +m[5],
+      simulations_per_s: +(+m[2] / +m[3]).toFixed(2) });
+  }
+  return rows;
+}
+
+export function printQos(rows) {
+  console.log('\nQoS sweep (ISCA\'17 QoSreach spec, reduced; schedlab sweep, kind "qos")');
+  console.log('  threads  points  simulations   seconds   points/s   simulations/s');
+  for (const r of rows)
+    console.log(`  ${String(r.threads).padEnd(7)}  ${String(r.points).padStart(6)}  ${String(r.simulations).padStart(11)}   ${r.seconds.toFixed(2).padStart(7)}   ${r.points_per_s.toFixed(2).padStart(8)}   ${r.simulations_per_s.toFixed(2).padStart(13)}`);
+}

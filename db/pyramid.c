@@ -1,0 +1,892 @@
+/* pyramid.c -- the occupancy pyramid: built once per stored run, read by
+ * window queries at any zoom (see pyramid.h for the contract and
+ * pyramid.sql for the tables). Also the window reads by run id that the
+ * blocks API uses, on the connection's cached statements. */
+#include "pyramid.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_int.h"
+
+/* floor(a / 2^z) and its inverse, for negative times too */
+static int64_t bin_of(int64_t t, int z) {
+    int64_t w = (int64_t)1 << z, q = t / w;
+    return (t % w != 0 && t < 0) ? q - 1 : q;
+}
+
+static int64_t bin_start(int64_t k, int z) { return k * ((int64_t)1 << z); }
+
+/* ---- cells as tiles: unsigned LEB128 varints ----------------------------------- */
+
+typedef struct vbuf {
+    unsigned char *p;
+    size_t n, cap;
+    bool oom;
+} vbuf;
+
+static void put_var(vbuf *b, uint64_t v) {
+    if (b->cap - b->n < 10) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        unsigned char *p = realloc(b->p, cap);
+        if (!p) { b->oom = true; return; }
+        b->p = p;
+        b->cap = cap;
+    }
+    while (v >= 0x80) {
+        b->p[b->n++] = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    b->p[b->n++] = (unsigned char)v;
+}
+
+/* false at the end of the blob or on a malformed varint */
+static bool get_var(const unsigned char **p, const unsigned char *end, uint64_t *v) {
+    uint64_t r = 0;
+    for (int shift = 0; *p < end && shift < 64; shift += 7) {
+        unsigned char c = *(*p)++;
+        r |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) { *v = r; return true; }
+    }
+    return false;
+}
+
+static bool cell_zero(const pyr_cell *c) { return !c->thr && !c->blk && !c->starts && !c->live; }
+
+/* ---- building ------------------------------------------------------------------ */
+
+typedef struct level {
+    int z;
+    int64_t k_lo;        /* first bin */
+    int64_t nb;          /* bins */
+    int32_t sms;
+    pyr_cell *c;         /* c[(k - k_lo) * sms + sm] */
+} level;
+
+static int store_level(db *d, int64_t id, const level *l, sqlite3_stmt *ins, char *err,
+                       size_t errlen) {
+    int64_t k_hi = l->k_lo + l->nb - 1;
+    vbuf b = {0};
+    int rc = 0;
+    for (int64_t tile = bin_of(l->k_lo, 6), last = bin_of(k_hi, 6); tile <= last && !rc; tile++) {
+        b.n = 0;
+        int64_t first = tile * PYR_TILE_BINS, prev = -1;
+        int64_t k0 = first > l->k_lo ? first : l->k_lo;
+        int64_t k1 = first + PYR_TILE_BINS - 1 < k_hi ? first + PYR_TILE_BINS - 1 : k_hi;
+        for (int64_t k = k0; k <= k1; k++)
+            for (int32_t sm = 0; sm < l->sms; sm++) {
+                const pyr_cell *c = &l->c[(size_t)(k - l->k_lo) * (size_t)l->sms + (size_t)sm];
+                if (cell_zero(c)) continue;
+                int64_t pos = (k - first) * l->sms + sm;
+                put_var(&b, (uint64_t)(pos - prev - 1));
+                prev = pos;
+                put_var(&b, (uint64_t)c->thr);
+                put_var(&b, (uint64_t)c->blk);
+                put_var(&b, (uint64_t)c->starts);
+                put_var(&b, (uint64_t)c->live);
+            }
+        if (b.oom) {
+            seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+            rc = -1;
+            break;
+        }
+        if (b.n == 0) continue;
+        sqlite3_bind_int64(ins, 1, id);
+        sqlite3_bind_int(ins, 2, l->z);
+        sqlite3_bind_int64(ins, 3, tile);
+        sqlite3_bind_blob(ins, 4, b.p, (int)b.n, SQLITE_STATIC);
+        if (sqlite3_step(ins) != SQLITE_DONE) rc = sqlfail(d, "pyramid_tiles", err, errlen);
+        sqlite3_reset(ins);
+    }
+    sqlite3_clear_bindings(ins);
+    free(b.p);
+    return rc;
+}
+
+/* Level z+1 from level z: a bin is its two halves; running at its start is
+ * what ran at its left half's start (nothing, when that half is before the
+ * run). */
+static int coarsen(const level *l, level *up) {
+    up->z = l->z + 1;
+    up->sms = l->sms;
+    up->k_lo = bin_of(l->k_lo, 1);
+    up->nb = bin_of(l->k_lo + l->nb - 1, 1) - up->k_lo + 1;
+    up->c = calloc((size_t)up->nb * (size_t)up->sms, sizeof *up->c);
+    if (!up->c) return -1;
+    for (int64_t i = 0; i < l->nb; i++) {
+        int64_t k = l->k_lo + i;
+        int64_t j = bin_of(k, 1) - up->k_lo;
+        bool left = k == 2 * bin_of(k, 1);
+        for (int32_t sm = 0; sm < l->sms; sm++) {
+            const pyr_cell *c = &l->c[(size_t)i * (size_t)l->sms + (size_t)sm];
+            pyr_cell *u = &up->c[(size_t)j * (size_t)up->sms + (size_t)sm];
+            u->thr += c->thr;
+            u->blk += c->blk;
+            u->starts += c->starts;
+            if (left) u->live = c->live;
+        }
+    }
+    return 0;
+}
+
+/* ---- the accumulator: blocks in, the finest level's cells out ------------------- */
+
+typedef struct span_diff {
+    int64_t cnt, thr;    /* blocks covering whole bins from here on, their threads */
+} span_diff;
+
+/* Cells of level zb over bins [klo, klo + nb) and SMs [0, nsm), grown as
+ * blocks arrive (a simulation's come in completion order, an import's in
+ * any order) and coarsened when they would pass PYR_MAX_CELLS; the level
+ * stored as finest is chosen at the end, when the run's extent is known. */
+struct pyr_acc {
+    int zb;
+    int64_t klo, nb;
+    int32_t nsm;
+    pyr_cell *c;          /* c[(k - klo) * nsm + sm] */
+    span_diff *diff;      /* long blocks' whole bins, summed in acc_resolve */
+    int64_t first, last;  /* the blocks' first start and last end */
+    int64_t n;            /* blocks added */
+    int32_t sms_hint;     /* the device's SMs when known: the cells' width from the start */
+    bool dead;            /* threads unknown or out of memory: finish scans instead */
+};
+
+#define ACC_MAX_SM 65536
+
+/* t >> z is floor(t / 2^z), negative t too: GCC and Clang define >> of a
+ * negative value as the arithmetic shift (C11 leaves it to them). */
+static inline int64_t shr(int64_t t, int z) { return t >> z; }
+/* k * 2^z: a left shift of a negative value is undefined */
+static inline int64_t shl(int64_t k, int z) { return k * ((int64_t)1 << z); }
+
+pyr_acc *pyr_acc_new(void) {
+    pyr_acc *a = calloc(1, sizeof *a);
+    if (a) {
+        a->first = INT64_MAX;
+        a->last = INT64_MIN;
+    }
+    return a;
+}
+
+static void acc_drop(pyr_acc *a) {
+    a->dead = true;
+    free(a->c);
+    free(a->diff);
+    a->c = NULL;
+    a->diff = NULL;
+    a->nb = 0;
+    a->nsm = 0;
+}
+
+void pyr_acc_free(pyr_acc *a) {
+    if (!a) return;
+    free(a->c);
+    free(a->diff);
+    free(a);
+}
+
+/* Fold the long blocks' differences into the cells. */
+static void acc_resolve(pyr_acc *a) {
+    if (!a->diff) return;
+    for (int32_t sm = 0; sm < a->nsm; sm++) {
+        int64_t cnt = 0, thr = 0;
+        for (int64_t i = 0; i < a->nb; i++) {
+            span_diff *dd = &a->diff[(size_t)i * (size_t)a->nsm + (size_t)sm];
+            cnt += dd->cnt;
+            thr += dd->thr;
+            pyr_cell *c = &a->c[(size_t)i * (size_t)a->nsm + (size_t)sm];
+            c->blk += shl(cnt, a->zb);
+            c->thr += shl(thr, a->zb);
+            c->live += cnt;
+        }
+    }
+    free(a->diff);
+    a->diff = NULL;
+}
+
+/* The cells again at level z >= zb over bins [klo, klo + nb) and nsm SMs
+ * (cells of SMs >= nsm are dropped): a bin of level z is the sum of the
+ * bins of zb in it, and what ran at its start is what ran at its first
+ * one's. */
+static bool acc_relayout(pyr_acc *a, int z, int64_t klo, int64_t nb, int32_t nsm) {
+    acc_resolve(a);
+    pyr_cell *c = calloc((size_t)nb * (size_t)nsm, sizeof *c);
+    if (!c) {
+        acc_drop(a);
+        return false;
+    }
+    int dz = z - a->zb;
+    for (int64_t i = 0; i < a->nb; i++) {
+        int64_t k = a->klo + i, j = shr(k, dz) - klo;
+        if (j < 0 || j >= nb) continue;
+        bool head = shl(shr(k, dz), dz) == k;
+        int32_t m = a->nsm < nsm ? a->nsm : nsm;
+        for (int32_t sm = 0; sm < m; sm++) {
+            const pyr_cell *o = &a->c[(size_t)i * (size_t)a->nsm + (size_t)sm];
+            pyr_cell *u = &c[(size_t)j * (size_t)nsm + (size_t)sm];
+            u->thr += o->thr;
+            u->blk += o->blk;
+            u->starts += o->starts;
+            if (head) u->live = o->live;
+        }
+    }
+    free(a->c);
+    a->c = c;
+    a->zb = z;
+    a->klo = klo;
+    a->nb = nb;
+    a->nsm = nsm;
+    return true;
+}
+
+/* Make room for bins [kmin, kmax] of level zb and SM sm: grow with slack
+ * in the direction of growth, coarsen while the cells would pass the cap. */
+static bool acc_fit(pyr_acc *a, int64_t kmin, int64_t kmax, int32_t sm) {
+    /* SMs by powers of two and time by four times what is needed: a run
+     * that grows one SM or one bin at a time (a simulation's blocks come in
+     * time order) moves its cells a few times, not once per block (one move
+     * per new SM took 46% of a streamed store) */
+    int32_t nsm = a->nsm ? a->nsm : a->sms_hint > 0 ? a->sms_hint : 1;
+    while (nsm < sm + 1) nsm *= 2;
+    if (nsm > ACC_MAX_SM) nsm = ACC_MAX_SM;
+    int64_t lo = kmin, hi = kmax;
+    if (a->nb) {
+        int64_t olo = a->klo, ohi = a->klo + a->nb - 1;
+        if (lo > olo) lo = olo;
+        if (hi < ohi) hi = ohi;
+        int64_t span = hi - lo;
+        if (span > INT64_MAX / 8) span = INT64_MAX / 8;
+        if (hi > ohi) hi = hi > INT64_MAX / 2 - 3 * span ? INT64_MAX / 2 : hi + 3 * span + 64;
+        if (lo < olo) lo = lo < INT64_MIN / 2 + 3 * span ? INT64_MIN / 2 : lo - 3 * span - 64;
+    } else {
+        hi += 64;
+    }
+    int dz = 0;
+    while (a->zb + dz < PYR_MAX_Z &&
+           (uint64_t)(shr(hi, dz) - shr(lo, dz) + 1) * (uint64_t)nsm > PYR_MAX_CELLS)
+        dz++;
+    if (!a->nb) {   /* the first block: nothing to move */
+        a->zb += dz;
+        a->klo = shr(lo, dz);
+        a->nb = shr(hi, dz) - a->klo + 1;
+        a->nsm = nsm;
+        if (!(a->c = calloc((size_t)a->nb * (size_t)nsm, sizeof *a->c))) {
+            acc_drop(a);
+            return false;
+        }
+        return true;
+    }
+    return acc_relayout(a, a->zb + dz, shr(lo, dz), shr(hi, dz) - shr(lo, dz) + 1, nsm);
+}
+
+static void acc_add1(pyr_acc *a, int32_t sm, int64_t s, int64_t e, int64_t th) {
+    if (sm < 0 || sm >= ACC_MAX_SM) return;
+    if (e < s) e = s;
+    a->n++;
+    if (s < a->first) a->first = s;
+    if (e > a->last) a->last = e;
+    int64_t ks = shr(s, a->zb), ke = e > s ? shr(e - 1, a->zb) : ks;
+    if (ks < a->klo || ke >= a->klo + a->nb || sm >= a->nsm) {
+        if (!acc_fit(a, ks, ke, sm)) return;
+        ks = shr(s, a->zb);
+        ke = e > s ? shr(e - 1, a->zb) : ks;
+    }
+    int z = a->zb;
+    size_t nsm = (size_t)a->nsm;
+    ks -= a->klo;
+    ke -= a->klo;
+    pyr_cell *c = &a->c[(size_t)ks * nsm + (size_t)sm];
+    c->starts++;
+    if (e <= s) return;
+    if (ks == ke) {
+        c->blk += e - s;
+        c->thr += (e - s) * th;
+        return;
+    }
+    int64_t ov = shl(a->klo + ks + 1, z) - s;
+    c->blk += ov;
+    c->thr += ov * th;
+    pyr_cell *end = &a->c[(size_t)ke * nsm + (size_t)sm];
+    ov = e - shl(a->klo + ke, z);
+    end->blk += ov;
+    end->thr += ov * th;
+    end->live++;
+    if (ke - ks - 1 <= 16) {   /* a few whole bins between: add them (no diff array) */
+        for (int64_t i = ks + 1; i < ke; i++) {
+            pyr_cell *m = &a->c[(size_t)i * nsm + (size_t)sm];
+            m->blk += (int64_t)1 << z;
+            m->thr += shl(th, z);
+            m->live++;
+        }
+        return;
+    }
+    /* a long block: its whole bins as a difference, summed once in
+     * acc_resolve, so a block covering the run costs as much as a short one */
+    if (!a->diff && !(a->diff = calloc((size_t)a->nb * nsm, sizeof *a->diff))) {
+        acc_drop(a);
+        return;
+    }
+    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].cnt++;
+    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].thr += th;
+    a->diff[(size_t)ke * nsm + (size_t)sm].cnt--;
+    a->diff[(size_t)ke * nsm + (size_t)sm].thr -= th;
+}
+
+void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t) {
+    if (!a || a->dead) return;
+    if (!t) {   /* no kernels: no threads; finish will read the blocks back */
+        acc_drop(a);
+        return;
+    }
+    if (t->has_device && t->device.sms > 0 && t->device.sms <= ACC_MAX_SM) a->sms_hint = t->device.sms;
+    for (size_t i = 0; i < n && !a->dead; i++) {
+        if (b[i].start == TRACE_NONE || b[i].end == TRACE_NONE) continue;
+        int64_t th = 0;
+        if (b[i].kernel >= 0 && (size_t)b[i].kernel < t->kernels.n)
+            th = t->kernels.v[b[i].kernel].threads > 0 ? t->kernels.v[b[i].kernel].threads : 0;
+        acc_add1(a, b[i].sm, b[i].start, b[i].end, th);
+    }
+}
+
+/* ---- storing the levels ---------------------------------------------------------- */
+
+static int step_one(db *d, const char *sql, int64_t id, sqlite3_stmt **keep, char *err,
+                    size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, sql, &st, err, errlen)) return -1;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    if (keep && rc == SQLITE_ROW) { *keep = st; return 0; }
+    sqlite3_finalize(st);
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) return 0;
+    return sqlfail(d, "pyramid", err, errlen);
+}
+
+/* threads per block of each kernel of run id, by kernel id */
+static int load_threads(db *d, int64_t id, int64_t **out, size_t *n, char *err, size_t errlen) {
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT id, threads FROM kernels WHERE run = ?1 ORDER BY id", &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t k = sqlite3_column_int64(st, 0);
+        if (k < 0 || k > INT32_MAX) continue;
+        if ((size_t)k >= cap) {
+            size_t nc = cap ? cap : 64;
+            while (nc <= (size_t)k) nc *= 2;
+            int64_t *v = realloc(*out, nc * sizeof *v);
+            if (!v) {
+                sqlite3_finalize(st);
+                seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+                return -1;
+            }
+            memset(v + cap, 0, (nc - cap) * sizeof *v);
+            *out = v;
+            cap = nc;
+        }
+        int64_t th = sqlite3_column_int64(st, 1);
+        (*out)[k] = th > 0 ? th : 0;
+        if ((size_t)k + 1 > *n) *n = (size_t)k + 1;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "kernels", err, errlen);
+}
+
+/* The stored blocks of run id, in their order, into a. */
+static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
+    int64_t *threads;
+    size_t nk;
+    if (load_threads(d, id, &threads, &nk, err, errlen)) return -1;
+    sqlite3_stmt *st;
+    /* in stored order, as db_store.c fed the accumulator: the same cells */
+    if (prepare(d, "SELECT kernel, sm, start, stop FROM blocks WHERE run = ?1 AND start IS NOT NULL "
+                   "AND stop IS NOT NULL ORDER BY seq", &st, err, errlen)) {
+        free(threads);
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, id);
+    int rc;
+    while (!a->dead && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t k = sqlite3_column_int64(st, 0);
+        acc_add1(a, sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
+                 sqlite3_column_int64(st, 3), k >= 0 && (uint64_t)k < nk ? threads[k] : 0);
+    }
+    sqlite3_finalize(st);
+    free(threads);
+    if (a->dead) {
+        seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+        return -1;
+    }
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+}
+
+int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen) {
+    pyr_acc *own = NULL;
+    if (!acc || acc->dead) {   /* read the stored blocks back */
+        if (!(own = pyr_acc_new())) {
+            seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+            return -1;
+        }
+        /* the device's SMs, as pyr_acc_add takes them from the trace: the
+         * same cells whichever way the blocks came */
+        sqlite3_stmt *dv = NULL;
+        if (step_one(d, "SELECT sms FROM devices WHERE run = ?1", id, &dv, err, errlen)) {
+            pyr_acc_free(own);
+            return -1;
+        }
+        if (dv) {
+            int64_t n = sqlite3_column_int64(dv, 0);
+            if (n > 0 && n <= ACC_MAX_SM) own->sms_hint = (int32_t)n;
+            sqlite3_finalize(dv);
+        }
+        if (acc_scan(d, id, own, err, errlen)) {
+            pyr_acc_free(own);
+            return -1;
+        }
+        acc = own;
+    }
+    int rc = -1;
+    sqlite3_stmt *st = NULL, *ins = NULL;
+    level l = {0};
+    if (step_one(d, "DELETE FROM pyramid_tiles WHERE run = ?1", id, NULL, err, errlen) ||
+        step_one(d, "DELETE FROM pyramids WHERE run = ?1", id, NULL, err, errlen))
+        goto out;
+    int64_t nblocks = 0;
+    int32_t sms = 1;
+    if (step_one(d, "SELECT sms, n_blocks FROM runs WHERE id = ?1", id, &st, err, errlen)) goto out;
+    if (st) {
+        sms = sqlite3_column_int(st, 0);
+        nblocks = sqlite3_column_int64(st, 1);
+        sqlite3_finalize(st);
+        st = NULL;
+    }
+    if (sms < 1) sms = 1;
+    if (sms > ACC_MAX_SM) sms = ACC_MAX_SM;   /* a run stored before the importers' range checks */
+    int z0 = 1, ztop = 0;   /* z0 > ztop: no blocks */
+    if (acc->n && acc->nb) {
+        /* The finest level: about as many bins per SM as the run has blocks
+         * per SM (so a window of `max` blocks still has bins finer than it
+         * needs), at least 256, at most PYR_MAX_CELLS cells in all; never
+         * finer than what the accumulator kept. */
+        int64_t target = nblocks / sms * 2;
+        if (target < 256) target = 256;
+        if (target > 65536) target = 65536;
+        if (target > (int64_t)(PYR_MAX_CELLS / (size_t)sms)) target = (int64_t)(PYR_MAX_CELLS / (size_t)sms);
+        if (target < 1) target = 1;
+        int64_t hi = acc->last > acc->first ? acc->last - 1 : acc->first;
+        z0 = acc->zb;
+        while (z0 < PYR_MAX_Z && shr(hi, z0) - shr(acc->first, z0) + 1 > target) z0++;
+        if (!acc_relayout(acc, z0, shr(acc->first, z0), shr(hi, z0) - shr(acc->first, z0) + 1, sms)) {
+            seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+            goto out;
+        }
+        l = (level){.z = z0, .k_lo = acc->klo, .nb = acc->nb, .sms = sms, .c = acc->c};
+        acc->c = NULL;   /* l's now */
+        acc->nb = 0;
+        if (prepare(d, "INSERT INTO pyramid_tiles(run, z, tile, cells) VALUES (?1, ?2, ?3, ?4)",
+                    &ins, err, errlen))
+            goto out;
+        for (;;) {
+            if (store_level(d, id, &l, ins, err, errlen)) goto out;
+            if (l.nb == 1 || l.z == PYR_MAX_Z) break;
+            level up;
+            if (coarsen(&l, &up)) {
+                seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+                goto out;
+            }
+            free(l.c);
+            l = up;
+        }
+        ztop = l.z;
+    }
+    if (prepare(d, "INSERT INTO pyramids(run, z0, ztop, sms, t_lo, t_hi) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                &st, err, errlen))
+        goto out;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int(st, 2, z0);
+    sqlite3_bind_int(st, 3, ztop);
+    sqlite3_bind_int(st, 4, sms);
+    if (z0 <= ztop) {
+        sqlite3_bind_int64(st, 5, acc->first);
+        sqlite3_bind_int64(st, 6, acc->last);
+    }
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : sqlfail(d, "pyramids", err, errlen);
+out:
+    sqlite3_finalize(st);
+    sqlite3_finalize(ins);
+    free(l.c);
+    pyr_acc_free(own);
+    return rc;
+}
+
+int dbi_pyramid_build(db *d, int64_t id, char *err, size_t errlen) {
+    return dbi_pyramid_finish(d, id, NULL, err, errlen);
+}
+
+/* ---- reading -------------------------------------------------------------------- */
+
+static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (dbi_cached(d, DBI_Q_RUN,
+                   "SELECT r.id, r.t_min, r.t_max, r.n_blocks, r.max_block_dur, r.sms, p.z0, "
+                   "p.ztop, p.sms, p.t_lo, p.t_hi FROM runs r LEFT JOIN pyramids p ON p.run = r.id "
+                   "WHERE r.slug = ?1",
+                   &st, err, errlen))
+        return -1;
+    bind_s(st, 1, run);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        memset(r, 0, sizeof *r);
+        r->id = sqlite3_column_int64(st, 0);
+        r->t_min = col_t(st, 1);
+        r->t_max = col_t(st, 2);
+        r->n_blocks = sqlite3_column_int64(st, 3);
+        r->max_block_dur = sqlite3_column_int64(st, 4);
+        if (r->max_block_dur < 0) r->max_block_dur = 0;
+        *has = sqlite3_column_type(st, 6) != SQLITE_NULL;
+        r->z0 = sqlite3_column_int(st, 6);
+        r->ztop = sqlite3_column_int(st, 7);
+        r->sms = *has ? sqlite3_column_int(st, 8) : 1;
+        r->t_lo = sqlite3_column_int64(st, 9);
+        r->t_hi = sqlite3_column_int64(st, 10);
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    if (rc == SQLITE_DONE) {
+        seterr(err, errlen, "%s: no run named \"%s\"", d->path, run);
+        return DB_NOT_FOUND;
+    }
+    return rc == SQLITE_ROW ? 0 : sqlfail(d, "runs", err, errlen);
+}
+
+int db_pyramid_run(db *d, const char *run, pyr_run *out, char *err, size_t errlen) {
+    bool has = false;
+    int rc = run_row(d, run, out, &has, err, errlen);
+    if (rc || has) return rc;
+    /* Stored before pyramids: build it now, once. Outside a transaction,
+     * BEGIN IMMEDIATE takes the write lock first (a deferred one could not
+     * upgrade after another writer's commit); then look again, another
+     * request may have built it meanwhile. */
+    bool own = sqlite3_get_autocommit(d->h);
+    if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT pyramid_build", err, errlen)) return -1;
+    rc = run_row(d, run, out, &has, err, errlen);
+    if (!rc && !has) rc = dbi_pyramid_build(d, out->id, err, errlen);
+    if (rc) {
+        exec(d, own ? "ROLLBACK" : "ROLLBACK TO pyramid_build; RELEASE pyramid_build", NULL, 0);
+        return rc;
+    }
+    if (exec(d, own ? "COMMIT" : "RELEASE pyramid_build", err, errlen)) {
+        if (own) exec(d, "ROLLBACK", NULL, 0);
+        return -1;
+    }
+    return run_row(d, run, out, &has, err, errlen);
+}
+
+/* Adds stored cells of level z (z0 <= z <= ztop) with bins in [k0, k1) into
+ * out; map_z > z sums them into bins of level map_z instead (levels above
+ * ztop), where `live` is the left-most stored bin's. */
+static int read_level(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, int map_z,
+                      int64_t m0, int64_t m1, pyr_cell *out, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (dbi_cached(d, DBI_Q_TILES,
+                   "SELECT tile, cells FROM pyramid_tiles WHERE run = ?1 AND z = ?2 AND "
+                   "tile >= ?3 AND tile <= ?4 ORDER BY tile",
+                   &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->id);
+    sqlite3_bind_int(st, 2, z);
+    sqlite3_bind_int64(st, 3, bin_of(k0, 6));
+    sqlite3_bind_int64(st, 4, bin_of(k1 - 1, 6));
+    int rc;
+    bool bad = false;
+    while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t first = sqlite3_column_int64(st, 0) * PYR_TILE_BINS;
+        const unsigned char *p = sqlite3_column_blob(st, 1);
+        const unsigned char *end = p + sqlite3_column_bytes(st, 1);
+        int64_t pos = -1;
+        while (p && p < end) {
+            uint64_t gap, v[4];
+            if (!get_var(&p, end, &gap) || !get_var(&p, end, &v[0]) || !get_var(&p, end, &v[1]) ||
+                !get_var(&p, end, &v[2]) || !get_var(&p, end, &v[3]) ||
+                gap > (uint64_t)PYR_TILE_BINS * (uint64_t)r->sms) {
+                bad = true;
+                break;
+            }
+            pos += (int64_t)gap + 1;
+            int64_t k = first + pos / r->sms;
+            int32_t sm = (int32_t)(pos % r->sms);
+            if (k >= k1) break;   /* cells are in bin order */
+            if (k < k0) continue;
+            int64_t i = k - k0;
+            bool live = true;
+            if (map_z > z) {
+                int64_t m = bin_of(k, map_z - z);
+                if (m < m0 || m >= m1) continue;
+                live = bin_start(m, map_z) == bin_start(k, z);
+                i = m - m0;
+            }
+            pyr_cell *c = &out[(size_t)i * (size_t)r->sms + (size_t)sm];
+            c->thr += (int64_t)v[0];
+            c->blk += (int64_t)v[1];
+            c->starts += (int64_t)v[2];
+            if (live) c->live += (int64_t)v[3];
+        }
+    }
+    sqlite3_reset(st);
+    if (bad) {
+        seterr(err, errlen, "%s: pyramid_tiles: run %lld level %d: a malformed tile", d->path,
+               (long long)r->id, z);
+        return -1;
+    }
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : sqlfail(d, "pyramid_tiles", err, errlen);
+}
+
+int db_pyramid_cells(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, pyr_cell *out,
+                     char *err, size_t errlen) {
+    if (z > PYR_MAX_Z || k1 <= k0 || k1 - k0 > ((int64_t)1 << 24) ||
+        (r->z0 <= r->ztop && z < r->z0)) {
+        seterr(err, errlen, "pyramid: level %d bins [%lld, %lld): out of range (levels %d..%d)",
+               z, (long long)k0, (long long)k1, r->z0, PYR_MAX_Z);
+        return -1;
+    }
+    if (r->z0 > r->ztop) return 0;   /* no blocks */
+    if (z <= r->ztop) return read_level(d, r, z, k0, k1, z, k0, k1, out, err, errlen);
+    /* above ztop: the stored top level's bins, summed */
+    return read_level(d, r, r->ztop, INT64_MIN / 2, INT64_MAX / 2, z, k0, k1, out, err, errlen);
+}
+
+/* out[sm] += the blocks' integrals over [lo, hi), read from the blocks */
+static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *out, char *err,
+                     size_t errlen) {
+    sqlite3_stmt *st;
+    if (dbi_cached(d, DBI_Q_FRAGMENT,
+                   "SELECT b.sm, b.start, b.stop, k.threads FROM blocks b "
+                   "LEFT JOIN kernels k ON k.run = b.run AND k.id = b.kernel "
+                   "WHERE b.run = ?1 AND b.start >= ?2 AND b.start < ?3 AND b.stop > ?4",
+                   &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->id);
+    sqlite3_bind_int64(st, 2, lo < INT64_MIN + r->max_block_dur ? INT64_MIN : lo - r->max_block_dur);
+    sqlite3_bind_int64(st, 3, hi);
+    sqlite3_bind_int64(st, 4, lo);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int32_t sm = sqlite3_column_int(st, 0);
+        if (sm < 0 || sm >= r->sms) continue;
+        int64_t s = sqlite3_column_int64(st, 1), e = sqlite3_column_int64(st, 2);
+        int64_t th = sqlite3_column_int64(st, 3);
+        if (th < 0) th = 0;
+        int64_t ov = (e < hi ? e : hi) - (s > lo ? s : lo);
+        if (ov <= 0) continue;
+        out[sm].blk += ov;
+        out[sm].thr += ov * th;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+}
+
+/* out[sm] += the cells of [a, b) (multiples of 2^z0) in the fewest aligned
+ * bins: from a, each step the coarsest bin that starts there and fits. */
+static int dyadic(db *d, const pyr_run *r, int64_t a, int64_t b, pyr_cell *out, char *err,
+                  size_t errlen) {
+    pyr_cell *one = calloc((size_t)r->sms, sizeof *one);
+    if (!one) {
+        seterr(err, errlen, "pyramid: out of memory");
+        return -1;
+    }
+    int rc = 0;
+    while (a < b && !rc) {
+        int z = r->z0;
+        while (z + 1 <= PYR_MAX_Z && bin_start(bin_of(a, z + 1), z + 1) == a &&
+               b - a >= ((int64_t)1 << (z + 1)))
+            z++;
+        memset(one, 0, (size_t)r->sms * sizeof *one);
+        int64_t k = bin_of(a, z);
+        rc = db_pyramid_cells(d, r, z, k, k + 1, one, err, errlen);
+        for (int32_t sm = 0; sm < r->sms && !rc; sm++) {
+            out[sm].thr += one[sm].thr;
+            out[sm].blk += one[sm].blk;
+            out[sm].starts += one[sm].starts;
+        }
+        a += (int64_t)1 << z;
+    }
+    free(one);
+    return rc;
+}
+
+/* out[sm] += the cells of [a, b) (multiples of 2^z0): up to a few tiles'
+ * worth, bins of level z0 read in one range (one tile decoded, not one per
+ * level); longer spans in dyadic bins. */
+static int aligned(db *d, const pyr_run *r, int64_t a, int64_t b, pyr_cell *out, char *err,
+                   size_t errlen) {
+    int64_t n = (b - a) >> r->z0;
+    if (n > 4 * PYR_TILE_BINS) return dyadic(d, r, a, b, out, err, errlen);
+    pyr_cell *c = calloc((size_t)n * (size_t)r->sms, sizeof *c);
+    if (!c) {
+        seterr(err, errlen, "pyramid: out of memory");
+        return -1;
+    }
+    int rc = read_level(d, r, r->z0, bin_of(a, r->z0), bin_of(b, r->z0), r->z0, 0, 0, c, err,
+                        errlen);
+    for (int64_t i = 0; i < n && !rc; i++)
+        for (int32_t sm = 0; sm < r->sms; sm++) {
+            const pyr_cell *x = &c[(size_t)i * (size_t)r->sms + (size_t)sm];
+            out[sm].thr += x->thr;
+            out[sm].blk += x->blk;
+            out[sm].starts += x->starts;
+        }
+    free(c);
+    return rc;
+}
+
+int db_pyramid_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *out, char *err,
+                     size_t errlen) {
+    if (r->z0 > r->ztop) return 0;
+    /* nothing lies outside the blocks' extent */
+    if (lo < r->t_lo) lo = r->t_lo;
+    if (hi > r->t_hi) hi = r->t_hi;
+    if (hi <= lo) return 0;
+    int64_t a = bin_start(bin_of(lo, r->z0), r->z0), b = bin_start(bin_of(hi, r->z0), r->z0);
+    if (a < lo) a += (int64_t)1 << r->z0;
+    if (a >= b) return raw_range(d, r, lo, hi, out, err, errlen);
+    pyr_cell *mid = calloc((size_t)r->sms, sizeof *mid);
+    if (!mid) {
+        seterr(err, errlen, "pyramid: out of memory");
+        return -1;
+    }
+    int rc = (lo < a ? raw_range(d, r, lo, a, out, err, errlen) : 0);
+    if (!rc) rc = aligned(d, r, a, b, mid, err, errlen);
+    if (!rc && b < hi) rc = raw_range(d, r, b, hi, out, err, errlen);
+    for (int32_t sm = 0; sm < r->sms && !rc; sm++) {
+        out[sm].thr += mid[sm].thr;
+        out[sm].blk += mid[sm].blk;
+    }
+    free(mid);
+    return rc;
+}
+
+int db_pyramid_starts_within(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t *n,
+                             char *err, size_t errlen) {
+    *n = 0;
+    if (r->z0 > r->ztop || to <= from) return 0;
+    int64_t a = bin_start(bin_of(from, r->z0) + 1, r->z0), b = bin_start(bin_of(to, r->z0), r->z0);
+    if (a >= b) return 0;
+    pyr_cell *c = calloc((size_t)r->sms, sizeof *c);
+    if (!c) {
+        seterr(err, errlen, "pyramid: out of memory");
+        return -1;
+    }
+    int rc = aligned(d, r, a, b, c, err, errlen);
+    for (int32_t sm = 0; sm < r->sms; sm++) *n += c[sm].starts;
+    free(c);
+    return rc;
+}
+
+int db_pyramid_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t want,
+                    pyr_bins *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    if (to <= from || want < 1) {
+        seterr(err, errlen, "bins: need from < to and at least one bin");
+        return -1;
+    }
+    /* the coarsest of z0 and the level whose bins are at least span / want */
+    uint64_t span = (uint64_t)to - (uint64_t)from;
+    uint64_t need = span / (uint64_t)want + (span % (uint64_t)want != 0);
+    int z = r->z0 <= r->ztop ? r->z0 : 0;
+    while (z < PYR_MAX_Z && ((uint64_t)1 << z) < need) z++;
+    int64_t k0 = bin_of(from, z), k1 = bin_of(to - 1, z) + 1;
+    if (k1 - k0 > ((int64_t)1 << 24)) {
+        seterr(err, errlen, "bins: %lld bins of level %d are too many", (long long)(k1 - k0), z);
+        return -1;
+    }
+    out->z = z;
+    out->bin_ns = (int64_t)1 << z;
+    out->k0 = k0;
+    out->nbins = (size_t)(k1 - k0);
+    out->sms = r->sms;
+    out->cells = calloc(out->nbins * (size_t)r->sms, sizeof *out->cells);
+    pyr_cell *cut = calloc((size_t)r->sms, sizeof *cut);
+    int rc = -1;
+    if (!out->cells || !cut) {
+        seterr(err, errlen, "bins: out of memory for %zu bins", out->nbins * (size_t)r->sms);
+        goto out;
+    }
+    if (db_pyramid_cells(d, r, z, k0, k1, out->cells, err, errlen)) goto out;
+    for (int32_t sm = 0; sm < r->sms; sm++) out->total += out->cells[sm].live;
+    for (size_t i = 0; i < out->nbins * (size_t)r->sms; i++) out->total += out->cells[i].starts;
+    /* the first and last bins cut to [from, to): take away what lies outside */
+    for (int side = 0; side < 2; side++) {
+        int64_t lo = side ? to : bin_start(k0, z), hi = side ? bin_start(k1, z) : from;
+        if (lo >= hi) continue;
+        memset(cut, 0, (size_t)r->sms * sizeof *cut);
+        if (db_pyramid_range(d, r, lo, hi, cut, err, errlen)) goto out;
+        pyr_cell *bin = &out->cells[(side ? out->nbins - 1 : 0) * (size_t)r->sms];
+        for (int32_t sm = 0; sm < r->sms; sm++) {
+            bin[sm].thr -= cut[sm].thr;
+            bin[sm].blk -= cut[sm].blk;
+        }
+    }
+    rc = 0;
+out:
+    free(cut);
+    if (rc) pyr_bins_free(out);
+    return rc;
+}
+
+void pyr_bins_free(pyr_bins *b) {
+    free(b->cells);
+    b->cells = NULL;
+    b->nbins = 0;
+}
+
+/* ---- window reads by run ------------------------------------------------------- */
+
+int db_window_blocks(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t limit,
+                     db_block_cb cb, void *ctx, int64_t *n, char *err, size_t errlen) {
+    *n = 0;
+    sqlite3_stmt *st;
+    /* db_blocks_window_sql() with a LIMIT: the caller asks for one row more
+     * than it will show, which tells whether the window overflows without a
+     * second scan to count it */
+    if (dbi_cached(d, DBI_Q_WINDOW,
+                   "SELECT kernel, idx, sm, start, stop FROM blocks WHERE run = ?1 AND "
+                   "start >= ?2 AND start < ?3 AND stop > ?4 ORDER BY start, seq LIMIT ?5",
+                   &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->id);
+    sqlite3_bind_int64(st, 2,
+                       from < INT64_MIN + r->max_block_dur ? INT64_MIN : from - r->max_block_dur);
+    sqlite3_bind_int64(st, 3, to);
+    sqlite3_bind_int64(st, 4, from);
+    sqlite3_bind_int64(st, 5, limit);
+    int rc, cr = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        trace_block b = {
+            .kernel = sqlite3_column_int(st, 0), .index = sqlite3_column_int(st, 1),
+            .sm = sqlite3_column_int(st, 2), .start = sqlite3_column_int64(st, 3),
+            .end = sqlite3_column_int64(st, 4),
+        };
+        (*n)++;
+        if ((cr = cb(ctx, &b)) != 0) break;
+    }
+    sqlite3_reset(st);
+    if (cr) return cr;
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+}
+
+int db_run_has_pauses(db *d, const pyr_run *r, bool *has, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (dbi_cached(d, DBI_Q_HAS_PAUSES, "SELECT 1 FROM pauses WHERE run = ?1 LIMIT 1", &st, err,
+                   errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, r->id);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    *has = rc == SQLITE_ROW;
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlfail(d, "pauses", err, errlen);
+}

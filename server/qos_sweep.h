@@ -1,0 +1,74 @@
+/* qos_sweep.h -- the QoS sweep of the ISCA'17 quota sharing paper (§4.1,
+ * Fig. 6-8): a scenario template filled with pairs of synthetic kernels, one
+ * QoS kernel beside one non-QoS kernel, simulated under every scheme at
+ * every QoS goal; QoSreach per scheme (the share of (pair, goal) points
+ * whose goal is met) and the non-QoS kernels' throughput normalised to
+ * isolated execution. The "qos" kind of a schedlab-sweep/1 spec
+ * (sweep.h dispatches here on "kind": "qos"); docs/qos.md.
+ *
+ * Spec:
+ *   {"schema": "schedlab-sweep/1", "kind": "qos", "name", "description"?,
+ *    "template": "isca17-pair.json" | {schedlab-scenario/1},
+ *    "kernels": "isca17-kernels.json" | {"kernels": [...]} | [...],
+ *    "pairs": "all" | [["QOS KERNEL", "NON-QOS KERNEL"], ...],
+ *    "goals": [0.5, 0.55, ...],            fractions of IPC_isolated
+ *    "schemes": [{"name", "policy": {scenario policy keys},
+ *                 "partition"?: "hill-climb"}],
+ *    "other_repeat"?: 4}                   the non-QoS kernel's program.repeat
+ *                                           is multiplied by this
+ * File names are relative to the spec's folder. The template is a scenario
+ * whose ops include one kernel named "$qos" and one named "$other" (each
+ * with its own declared stream); each point puts a kernel of the set in
+ * each place (its blocks, threads, smem, regs, program), the scheme's policy
+ * over the template's, and "qos_goal" on the QoS kernel under a quota warp
+ * policy ("quota-*"). A scheme with "partition": "hill-climb" is Spart: its
+ * streams get SM partitions (streams[].sms) chosen by qos_hill_climb.
+ *
+ * Result (schedlab-sweep-result/1, "kind": "qos"): "spec" (normalised,
+ * kernels and template resolved), "schemes", "goals", "pairs", "kernels"
+ * (with ipc_isolated), "points" (one per pair x goal x scheme: qos_met,
+ * attained = ipc / ipc_isolated, throughput = the non-QoS kernel's
+ * normalised throughput, sms = Spart's partition), and the summaries
+ * "qosreach", "qosreach_by_goal", "throughput", "throughput_by_goal".
+ * Shards hold the points of pairs i, i + n, ...; qos_merge joins them.
+ *
+ * Memory: results are jansson references the caller owns. */
+#ifndef SERVER_QOS_SWEEP_H
+#define SERVER_QOS_SWEEP_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct qos_spec qos_spec;
+
+typedef struct qos_stats {
+    double wall_s;
+    uint64_t points;         /* (pair, goal, scheme) points computed */
+    uint64_t sims;           /* simulations run, isolated and hill-climbing steps included */
+    int threads;
+} qos_stats;
+
+/* root: the parsed spec (borrowed); file: its path (messages, relative
+ * names). */
+int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, size_t errlen);
+void qos_spec_free(qos_spec *s);
+const char *qos_spec_name(const qos_spec *s);
+
+int qos_run(const qos_spec *s, int index, int count, int threads, json_t **result,
+            qos_stats *st, char *err, size_t errlen);
+
+int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen);
+
+/* Spart's search (ISCA'17 §2.3 and §4.1, after Aguilera et al. [3]):
+ * SMs 1..n-1 for the QoS kernel, the rest for the other. eval(m) simulates
+ * the pair with m SMs for the QoS kernel and says whether its goal is met
+ * and the non-QoS kernel's throughput. Start from the even split n/2; while
+ * the goal is missed, move one SM to the QoS kernel; once it is met, move
+ * SMs one at a time to the non-QoS kernel while the goal stays met and its
+ * throughput improves. Returns the chosen m (with *met and *thr of it), or
+ * -1 when eval fails. */
+typedef int (*qos_eval_fn)(void *ctx, int32_t m, int *met, double *thr);
+int32_t qos_hill_climb(int32_t n, qos_eval_fn eval, void *ctx, int *met, double *thr);
+
+#endif

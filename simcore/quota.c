@@ -1,0 +1,258 @@
+/* quota.c -- the QoS manager and the quota counters of the ISCA'17
+ * quota-based QoS schemes (quota.h says what and why). */
+#include "quota.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define AT(q, s, k) ((size_t)(s) * (size_t)(q)->nk + (size_t)(k))
+
+int quota_init(quota_state *q, const quota_scheme *sch, int32_t nk, int32_t nsubs, int64_t T) {
+    memset(q, 0, sizeof *q);
+    q->sch = sch;
+    q->nk = nk;
+    q->nsubs = nsubs;
+    q->T = T;
+    q->epoch_start = -1;
+    q->next_boundary = 0;
+    q->win_start = q->win_end = -1;
+    size_t n = (size_t)nk * (size_t)nsubs, n1 = n ? n : 1;
+    q->k = calloc(nk ? (size_t)nk : 1, sizeof *q->k);
+    q->cnt = calloc(n1, sizeof *q->cnt);
+    q->alloc = calloc(n1, sizeof *q->alloc);
+    q->w = calloc(n1, sizeof *q->w);
+    q->ends = calloc(nsubs ? (size_t)nsubs : 1, sizeof *q->ends);
+    if (!q->k || !q->cnt || !q->alloc || !q->w || !q->ends) return -1;
+    for (int32_t k = 0; k < nk; k++) {
+        q->k[k].first_cycle = q->k[k].end_cycle = -1;
+        q->k[k].alpha = 1;
+        q->k[k].lanes = 32;
+    }
+    /* before the first boundary nothing is throttled */
+    for (size_t i = 0; i < n; i++) q->cnt[i] = QUOTA_FREE;
+    return 0;
+}
+
+void quota_free(quota_state *q) {
+    free(q->k);
+    free(q->cnt);
+    free(q->alloc);
+    free(q->w);
+    free(q->ends);
+    memset(q, 0, sizeof *q);
+}
+
+void quota_kernel_set(quota_state *q, int32_t k, double goal, double lanes) {
+    q->k[k].qos = goal > 0;
+    q->k[k].goal = goal;
+    q->k[k].lanes = lanes > 0 ? lanes : 32;
+}
+
+/* Split Quota_k over the sub-cores by the kernel's warps on each
+ * (§3.4.1: "proportionally to the TBs hosted by each SM"). At least one
+ * thread instruction: a share rounded down to nothing would stop the
+ * kernel's warps there for good (Naive never raises a quota). */
+static int64_t share(const quota_kernel *K, int64_t warps) {
+    if (K->wsplit <= 0 || warps <= 0) return 0;
+    int64_t a = (int64_t)(K->quota * (double)warps / (double)K->wsplit);
+    return a > 0 ? a : 1;
+}
+
+void quota_epoch(quota_state *q, int64_t c) {
+    const quota_scheme *sch = q->sch;
+    int64_t prev = q->epoch_start;
+    /* 1. measure the epoch that ended and the history (§3.4.2, §3.5) and
+     * compute alpha_k and the QoS kernels' quotas, eq. (1):
+     *     Quota_k = alpha_k x IPC_goal x T_epoch,
+     *     alpha_k = max(IPC_goal of k / IPC_history of k, 1) */
+    for (int32_t k = 0; k < q->nk; k++) {
+        quota_kernel *K = &q->k[k];
+        int64_t from = prev > K->first_cycle ? prev : K->first_cycle;
+        /* IPC_epoch over the part of the epoch the kernel ran (a whole
+         * epoch but for its first); 0 = nothing measured yet */
+        K->measured = K->live && prev >= 0 && c > from;
+        K->ipc_epoch = K->measured ? (double)K->epoch_instr / (double)(c - from) : 0;
+        K->epoch_instr = 0;
+        if (!K->qos) continue;
+        K->alpha = 1;
+        if (sch->history && K->live && c > K->first_cycle && K->instr > 0) {
+            double hist = (double)K->instr / (double)(c - K->first_cycle);
+            if (K->goal / hist > 1) K->alpha = K->goal / hist;
+        }
+        K->quota = K->alpha * K->goal * (double)q->T;
+    }
+    /* 2. the non-QoS kernels (§3.5): an artificial goal
+     *     IPC_goal = IPC_epoch x prod over QoS kernels k of
+     *                IPC_epoch of k / (alpha_k x IPC_goal of k)
+     * with IPC_epoch "initially set to a conservatively small value ... 1"
+     * (thread instructions per cycle), which is also its floor here so
+     * that a kernel that could not issue in an epoch is not locked out for
+     * good; then Quota = IPC_goal x T_epoch, eq. (1). QoS kernels that have
+     * no measured epoch yet leave the product as it is. */
+    double ratio = 1;
+    bool any_qos = false;
+    for (int32_t k = 0; k < q->nk; k++) {
+        const quota_kernel *K = &q->k[k];
+        if (!K->qos || !K->live) continue;
+        any_qos = true;
+        if (K->measured) ratio *= K->ipc_epoch / (K->alpha * K->goal);
+    }
+    for (int32_t k = 0; k < q->nk; k++) {
+        quota_kernel *K = &q->k[k];
+        if (K->qos) {
+            K->managed = K->live;
+            continue;
+        }
+        double base = K->ipc_epoch > 1 ? K->ipc_epoch : 1;
+        K->quota = base * ratio * (double)q->T;
+        /* nothing to protect while no QoS kernel runs */
+        K->managed = K->live && any_qos;
+    }
+    /* 3. split over the sub-cores and renew the counters */
+    for (int32_t k = 0; k < q->nk; k++) q->k[k].wsplit = q->k[k].warps;
+    for (int32_t s = 0; s < q->nsubs; s++) {
+        for (int32_t k = 0; k < q->nk; k++) {
+            const quota_kernel *K = &q->k[k];
+            size_t i = AT(q, s, k);
+            if (!K->managed) {
+                q->alloc[i] = 0;
+                q->cnt[i] = QUOTA_FREE;
+                continue;
+            }
+            q->alloc[i] = share(K, q->w[i]);
+            if (sch->elastic) {
+                /* Elastic Epoch: the sub-core's own epochs renew its
+                 * counters; a kernel throttled for the first time starts
+                 * with its quota */
+                if (q->cnt[i] == QUOTA_FREE) q->cnt[i] = q->alloc[i];
+                continue;
+            }
+            int64_t left = q->cnt[i] == QUOTA_FREE ? 0 : q->cnt[i];
+            q->cnt[i] = q->w[i] > 0 ? sch->renew(left, q->alloc[i], K->qos) : 0;
+        }
+        /* Elastic Epoch: the sub-cores' own epochs begin with the first */
+        if (sch->elastic && prev < 0) q->ends[s] = c + q->T;
+    }
+    q->epoch_start = c;
+    q->next_boundary = c + q->T;
+}
+
+void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
+    quota_kernel *K = &q->k[k];
+    size_t i = AT(q, s, k);
+    if (!K->live && K->end_cycle < 0) {
+        /* §3.2: goals "are passed to the GPU upon dispatching the kernel":
+         * the manager starts a new epoch with it, before the cycle runs */
+        K->live = true;
+        K->first_cycle = c;
+        q->next_boundary = c;
+        if (K->qos) {
+            if (q->qos_live++ == 0 && q->win_start < 0) q->win_start = c;
+        }
+    }
+    K->warps += n;
+    bool had = q->w[i] > 0;
+    q->w[i] += n;
+    /* warps joining a sub-core that had none of the kernel's at the
+     * boundary bring their share of Quota_k */
+    if (K->managed && !had && q->alloc[i] == 0) {
+        int64_t a = share(K, n);
+        q->alloc[i] = a;
+        if (q->cnt[i] == QUOTA_FREE || q->cnt[i] <= 0) q->cnt[i] = a;
+        else q->cnt[i] += a;
+    }
+}
+
+void quota_leave(quota_state *q, int32_t s, int32_t k) {
+    q->w[AT(q, s, k)]--;
+    q->k[k].warps--;
+}
+
+void quota_done(quota_state *q, int32_t k, int64_t end) {
+    quota_kernel *K = &q->k[k];
+    if (!K->live) return;
+    K->live = false;
+    K->end_cycle = end;
+    if (K->qos && --q->qos_live == 0) q->win_end = end;
+}
+
+void quota_begin(quota_state *q, int32_t s, int64_t c) {
+    if (!q->sch->elastic || c < q->ends[s] || q->epoch_start < 0) return;
+    /* §3.4.3: the epoch ran its full length without every quota used up:
+     * the scheme renews the counters as at a fixed boundary */
+    size_t i0 = AT(q, s, 0);
+    for (int32_t k = 0; k < q->nk; k++) {
+        size_t i = i0 + (size_t)k;
+        if (q->cnt[i] == QUOTA_FREE) continue;
+        q->cnt[i] = q->w[i] > 0 ? q->sch->renew(q->cnt[i], q->alloc[i], q->k[k].qos) : 0;
+    }
+    q->ends[s] = c + q->T;
+}
+
+/* Every kernel resident on sub-core s that passes `which` has used its quota. */
+static bool all_used(const quota_state *q, int32_t s, int which) {
+    size_t i0 = AT(q, s, 0);
+    for (int32_t k = 0; k < q->nk; k++) {
+        size_t i = i0 + (size_t)k;
+        if (q->w[i] == 0 || q->cnt[i] == QUOTA_FREE) continue;
+        if (which == 1 && !q->k[k].qos) continue;
+        if (q->cnt[i] > 0) return false;
+    }
+    return true;
+}
+
+void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c) {
+    quota_kernel *K = &q->k[k];
+    size_t i = AT(q, s, k);
+    K->instr += lanes;
+    K->epoch_instr += lanes;
+    if (q->qos_live > 0) K->shared_instr++;
+    if (q->cnt[i] == QUOTA_FREE) return;
+    /* §3.4.1: "When a warp instruction of k is completed, C_k is
+     * decremented by the number of instructions that are actually
+     * executed in the warp instruction" */
+    q->cnt[i] -= lanes;
+    if (q->cnt[i] > 0) return;
+    size_t i0 = AT(q, s, 0);
+    if (q->sch->elastic) {
+        /* §3.4.3: "Once all kernels consume their quota before the end of
+         * an epoch, a new epoch immediately starts ... the C_k values are
+         * added to the new quota values" */
+        if (!all_used(q, s, 0)) return;
+        for (int32_t j = 0; j < q->nk; j++) {
+            size_t x = i0 + (size_t)j;
+            if (q->w[x] > 0 && q->cnt[x] != QUOTA_FREE) q->cnt[x] += q->alloc[x];
+        }
+        q->ends[s] = c + 1 + q->T;
+        return;
+    }
+    /* §3.4.1: "checks if C_k for all k in the SM are zero or negative, to
+     * ensure all QoS kernels have exhausted their quotas. If so, some
+     * quantity, e.g., quota_k, is added to C_k for all non-QoS kernels to
+     * keep them running until the end of the current epoch. For QoS
+     * kernels, once the IPC goal has been reached, no further quota is
+     * given." A non-QoS kernel is refilled once it has used its own (Fig.
+     * 4a: C_K1 is reallocated by adding 50 when both are used up). */
+    if (!all_used(q, s, 1)) return;
+    for (int32_t j = 0; j < q->nk; j++) {
+        size_t x = i0 + (size_t)j;
+        if (q->k[j].qos || q->w[x] == 0 || q->cnt[x] == QUOTA_FREE || q->cnt[x] > 0) continue;
+        q->cnt[x] += q->alloc[x];
+    }
+}
+
+int64_t quota_wake(const quota_state *q, int32_t s, int64_t c) {
+    int64_t t = q->next_boundary > c ? q->next_boundary : c + 1;
+    if (q->sch->elastic && q->ends[s] > c && q->ends[s] < t) t = q->ends[s];
+    return t;
+}
+
+int32_t quota_pick(warp_sub *s, int64_t c) {
+    const int64_t *cnt = s->quota_cnt;
+    if (s->greedy >= 0 && s->ready[s->greedy] <= c && cnt[s->info[s->greedy].kernel] > 0)
+        return s->greedy;
+    const int64_t *r = s->ready;
+    for (int32_t i = 0; i < s->n; i++)
+        if (r[i] <= c && cnt[s->info[i].kernel] > 0) return i;
+    return -1;
+}

@@ -1,0 +1,163 @@
+/* quota.h -- the QoS manager and enhanced warp scheduler (EWS) of the
+ * quota-based fine-grained QoS schemes (Wang et al., "Quality of Service
+ * Support for Fine-Grained Sharing on GPUs", ISCA'17, §3.3-§3.5; here
+ * "ISCA'17"), shared by the four warp policies warp_quota_naive.c,
+ * warp_quota_history.c, warp_quota_elastic.c and warp_quota_rollover.c.
+ * exec_warp.c drives it.
+ *
+ * Units. The paper counts quotas in instructions "actually executed in the
+ * warp instruction (<= 32 due to branch divergence)" (§3.4.1): thread
+ * instructions. The model has no divergence, so a warp instruction counts
+ * its warp's threads (warp_size, fewer for a block's last partial warp).
+ * IPCs here are thread instructions per cycle; a kernel's trace ipc (warp
+ * instructions per cycle) times its threads per warp is the same measure.
+ * The charge comes when the instruction completes ("When a warp
+ * instruction of k is completed, C_k is decremented"): exec_warp.c keeps
+ * each warp's instruction in flight owed (warp_sub.quota_owe) until its
+ * latency has passed, so a kernel with instructions in flight can issue
+ * past its quota, as in the paper (Fig. 4a: "C_k1 is over-consumed"). A
+ * warp's last instruction is charged when it issues (the warp leaves).
+ *
+ * Epochs. The manager runs every T_epoch cycles (§4.1: 10K;
+ * policy.quota_epoch), at the first simulated cycle at or after the
+ * boundary, and also when a kernel starts (§3.2: goals "are passed to the
+ * GPU upon dispatching the kernel"), which begins a new epoch:
+ * it measures each kernel's IPC over the epoch that ended (IPC_epoch) and
+ * since its start (IPC_history), computes each kernel's GPU-wide quota
+ * (eq. 1; §3.4.2; §3.5) and splits it over the sub-cores (below). Under
+ * every scheme but Elastic Epoch the sub-cores' counters are renewed there
+ * (the scheme's `renew`); under Elastic Epoch (§3.4.3) each sub-core runs
+ * its own epochs: a new one starts when every kernel on it has used its
+ * quota, or T_epoch cycles after the last one began.
+ *
+ * Counters. §3.4.1: "distributes it to all SMs proportionally to the TBs
+ * hosted by each SM" (quota_k of SM_i = Quota_k x T_i / T). An SM here has
+ * one counter per kernel per sub-core (the SM's quota split among its warp
+ * schedulers by the kernel's warps on each, which the round-robin deal
+ * keeps even): alloc = floor(Quota_k x w_sk / W_k), w_sk the kernel's warps
+ * on sub-core s and W_k on the whole GPU at the boundary. Warps of a kernel
+ * that join a sub-core which had none of them at the boundary bring their
+ * share, Quota_k x joined / W_k (the blocks of a kernel placed after the
+ * epoch began with its first ones). A non-QoS kernel is not throttled while
+ * no QoS kernel runs (there is no goal to protect).
+ *
+ * Memory: quota_init allocates everything; nothing is allocated per cycle
+ * or per instruction (the bookkeeping is O(1) per issue slot, O(kernels)
+ * when a counter runs out). */
+#ifndef SIMCORE_QUOTA_H
+#define SIMCORE_QUOTA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "warp.h"
+
+/* Counter of a kernel the manager does not throttle this epoch. */
+#define QUOTA_FREE (INT64_MAX / 4)
+
+/* What distinguishes the four schemes (ISCA'17 §3.4.1-§3.4.4), one object
+ * per warp_quota_*.c. */
+typedef struct quota_scheme {
+    /* §3.4.2: scale a QoS kernel's quota by alpha_k = max(IPC_goal /
+     * IPC_history, 1); false: alpha_k = 1 (eq. 1 as it stands) */
+    bool history;
+    /* §3.4.3: each sub-core starts a new epoch as soon as every kernel on
+     * it has used its quota, adding the new quota to what is left */
+    bool elastic;
+    /* The counter at a fixed epoch boundary: `left` is what is left of the
+     * last epoch (<= 0 when used up), `alloc` the new quota. Naive: alloc
+     * ("discards the excess and resets C_k to quota_k"); Rollover keeps a
+     * QoS kernel's unused quota (§3.4.4). */
+    int64_t (*renew)(int64_t left, int64_t alloc, bool qos);
+} quota_scheme;
+
+/* The QoS manager's view of one kernel. */
+typedef struct quota_kernel {
+    bool qos;                /* has a goal (ISCA'17 §3: a "QoS kernel") */
+    bool live;               /* its first block has started and it has not ended */
+    bool managed;            /* throttled in this epoch (else QUOTA_FREE) */
+    double goal;             /* IPC_goal, thread instructions per cycle (0: non-QoS) */
+    double lanes;            /* threads per warp instruction, on average */
+    int64_t first_cycle;     /* -1 before its first issue slot */
+    int64_t end_cycle;       /* its last warp's end; -1 before */
+    int64_t instr;           /* thread instructions since it started */
+    int64_t epoch_instr;     /* ... in the manager's current epoch */
+    int64_t shared_instr;    /* warp instructions issued while a QoS kernel ran */
+    int64_t warps;           /* resident warps, all sub-cores */
+    int64_t wsplit;          /* W_k: resident warps when the quota was split */
+    double alpha;            /* alpha_k of the current epoch (§3.4.2) */
+    double ipc_epoch;        /* IPC_epoch of the last epoch (§3.5) */
+    bool measured;           /* ipc_epoch was measured (the kernel ran in that epoch) */
+    double quota;            /* Quota_k of the current epoch, GPU-wide */
+} quota_kernel;
+
+typedef struct quota_state {
+    const quota_scheme *sch;
+    int32_t nk, nsubs;
+    int64_t T;               /* T_epoch, cycles */
+    int64_t epoch_start;     /* cycle the manager's current epoch began; -1 before */
+    int64_t next_boundary;   /* the manager runs at the first cycle >= this */
+    quota_kernel *k;         /* [nk] */
+    int64_t *cnt;            /* [nsubs * nk] C_k of each sub-core (ISCA'17 §3.4.1) */
+    int64_t *alloc;          /* [nsubs * nk] quota_k of each sub-core this epoch */
+    int32_t *w;              /* [nsubs * nk] warps of kernel k on sub-core s */
+    int64_t *ends;           /* [nsubs] Elastic Epoch: the sub-core's epoch ends here */
+    int32_t qos_live;        /* QoS kernels running */
+    int64_t win_start, win_end;   /* first QoS start, last QoS end (cycles) */
+} quota_state;
+
+/* Allocate for nk kernels on nsubs sub-cores; epoch T cycles. 0 / -1 (OOM). */
+int quota_init(quota_state *q, const quota_scheme *sch, int32_t nk, int32_t nsubs, int64_t T);
+void quota_free(quota_state *q);
+
+/* Kernel k is a QoS kernel with IPC_goal `goal` (thread instructions per
+ * cycle; 0 = non-QoS) and `lanes` threads per warp instruction. */
+void quota_kernel_set(quota_state *q, int32_t k, double goal, double lanes);
+
+/* The manager's epoch boundary at cycle c (exec_warp.c calls it at the
+ * first cycle >= next_boundary, before any sub-core runs in that cycle). */
+void quota_epoch(quota_state *q, int64_t c);
+
+/* `n` warps of kernel k joined sub-core s at cycle c / one left it. */
+void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c);
+void quota_leave(quota_state *q, int32_t s, int32_t k);
+/* Kernel k's last warp ends at cycle `end`. */
+void quota_done(quota_state *q, int32_t k, int64_t end);
+
+/* Before sub-core s picks at cycle c: Elastic Epoch's time-out (§3.4.3). */
+void quota_begin(quota_state *q, int32_t s, int64_t c);
+
+/* Sub-core s issued a warp instruction of kernel k with `lanes` threads at
+ * cycle c: C_k drops by them (§3.4.1), and the refill rules run when a
+ * counter runs out. */
+void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c);
+
+/* The first cycle after c at which sub-core s can get quota without issuing
+ * (the next boundary, or its elastic epoch's end). */
+int64_t quota_wake(const quota_state *q, int32_t s, int64_t c);
+
+/* Does sub-core s hold warps of a kernel that has used its quota? */
+static inline bool quota_held(const quota_state *q, int32_t s) {
+    const int64_t *cnt = q->cnt + (size_t)s * (size_t)q->nk;
+    const int32_t *w = q->w + (size_t)s * (size_t)q->nk;
+    for (int32_t k = 0; k < q->nk; k++)
+        if (w[k] > 0 && cnt[k] <= 0) return true;
+    return false;
+}
+
+/* The EWS pick (§3.3: "EWS does the usual scheduling but checks in each
+ * cycle if the quota of a kernel has been reached"): greedy-then-oldest
+ * (ISCA'17 Table 1, Sched. Policy GTO) over the warps whose kernel's
+ * counter on this sub-core is positive. */
+int32_t quota_pick(warp_sub *s, int64_t c);
+
+/* A QoS kernel's share, for tests and records: C_k and quota_k of sub-core s. */
+static inline int64_t quota_counter(const quota_state *q, int32_t s, int32_t k) {
+    return q->cnt[(size_t)s * (size_t)q->nk + (size_t)k];
+}
+static inline int64_t quota_alloc(const quota_state *q, int32_t s, int32_t k) {
+    return q->alloc[(size_t)s * (size_t)q->nk + (size_t)k];
+}
+
+#endif

@@ -1,0 +1,23 @@
+/* warp_quota_rollover.c -- Rollover allocation (ISCA'17 §3.4.4), with the
+ * history-based adjustment of §3.4.2 (kept by the evaluated schemes, §4.8):
+ * "When allocating quotas in the next epoch, the unused quota of QoS
+ * kernels from the last epoch are added to the quota of this epoch. The
+ * quotas of non-QoS kernels are discarded as usual" (Fig. 4c). Only what
+ * is unused rolls over: a counter the last warp instruction took below
+ * zero carries nothing. The machinery is quota.c's. */
+#include "quota.h"
+
+static int64_t rollover_renew(int64_t left, int64_t alloc, bool qos) {
+    return qos && left > 0 ? alloc + left : alloc;
+}
+
+static const quota_scheme rollover = { .history = true, .elastic = false,
+                                       .renew = rollover_renew };
+
+const warp_policy warp_quota_rollover = {
+    .name = "quota-rollover",
+    .doc = "quota-based QoS, rollover: a QoS kernel's unused quota is added to its next "
+           "epoch's (ISCA'17 §3.4.4)",
+    .pick = quota_pick,
+    .quota = &rollover,
+};

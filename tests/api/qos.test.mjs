@@ -1,0 +1,152 @@
+// qos.test.mjs -- the ISCA'17 QoSreach sweep (issue 12): `schedlab sweep` on
+// a spec of kind "qos" over the shipped scenario template and kernel set,
+// reduced to four pairs (C+C, C+M, M+C, M+M) and three goals so that it
+// runs in seconds. What must hold (ISCA'17 §4.2, Fig. 6a and 8a): Rollover
+// >= Elastic > Naive in QoSreach, and Rollover >= Spart in QoSreach and in
+// the non-QoS kernels' normalised throughput (a todo test: not reached yet,
+// see there). Also: the summaries are what
+// the points say, shards merge into the one-process result byte for byte,
+// the result is served as a sweep experiment, and bad specs get one line
+// naming the place.
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { cli, getJson, startServer, tempDir } from './server.mjs';
+
+const SWEEPS = resolve('sweeps');
+const SCHEMES = JSON.parse(readFileSync(join(SWEEPS, 'isca17-qosreach.json'), 'utf8')).schemes;
+const REDUCED = {
+  schema: 'schedlab-sweep/1', kind: 'qos', name: 'QoSreach, reduced',
+  template: join(SWEEPS, 'isca17-pair.json'), kernels: join(SWEEPS, 'isca17-kernels.json'),
+  pairs: [['c-sfu', 'c-shared'], ['c-alu', 'm-stream'], ['m-stream', 'c-alu'], ['m-light', 'm-scatter']],
+  goals: [0.6, 0.8, 0.95], schemes: SCHEMES, other_repeat: 3,
+};
+
+let dir, res, slugDb;
+before(() => { dir = tempDir('qos'); });
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name, obj) {
+  const p = join(dir, name);
+  writeFileSync(p, typeof obj === 'string' ? obj : JSON.stringify(obj));
+  return p;
+}
+
+test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme', () => {
+  slugDb = join(dir, 'qos.db');
+  const out = join(dir, 'reduced.json');
+  const r = cli(['sweep', file('reduced-spec.json', REDUCED), '--db', slugDb, '-o', out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^[a-z0-9]{10}\n$/);
+  assert.match(r.stderr, /^schedlab: sweep: 60 points \(\d+ simulations\) in [\d.]+ s on \d+ threads: [\d.]+ points\/s\n$/);
+  res = JSON.parse(readFileSync(out, 'utf8'));
+  assert.equal(res.schema, 'schedlab-sweep-result/1');
+  assert.equal(res.kind, 'qos');
+  assert.deepEqual(res.schemes, ['naive', 'history', 'elastic', 'rollover', 'spart']);
+  assert.deepEqual(res.goals, [0.6, 0.8, 0.95]);
+  assert.deepEqual(res.pairs.map((p) => p.classes), ['C+C', 'C+M', 'M+C', 'M+M']);
+  assert.equal(res.points.length, 4 * 3 * 5);
+  // each kernel's isolated IPC was measured in the role it has in some pair
+  // (0: never in that role)
+  for (const k of res.kernels) {
+    assert.equal(k.ipc_isolated > 0, res.pairs.some((p) => p.qos === k.name), k.name);
+    assert.equal(k.ipc_isolated_other > 0, res.pairs.some((p) => p.other === k.name), k.name);
+  }
+  // the summaries are the points': QoSreach = met / all, throughput over met points
+  for (const s of res.schemes) {
+    const pts = res.points.filter((p) => p.scheme === s);
+    assert.equal(pts.length, 12);
+    const met = pts.filter((p) => p.qos_met);
+    // (results carry 10 significant digits)
+    assert.ok(Math.abs(res.qosreach[s] - met.length / 12) < 1e-9, s);
+    // qos_met is ipc >= goal x ipc_isolated, attained = ipc / ipc_isolated
+    for (const p of pts) if (Math.abs(p.attained - p.goal) > 1e-9) assert.equal(p.qos_met, p.attained > p.goal, s);
+    if (met.length) assert.ok(Math.abs(res.throughput[s] - met.reduce((a, p) => a + p.throughput, 0) / met.length) < 1e-9);
+    // Spart's partition is on the device (16 SMs, at least one each)
+    for (const p of pts) if (s === 'spart') assert.ok(p.sms >= 1 && p.sms <= 15);
+  }
+  // Pinned as the model stands (goals met of 12 per scheme), so a change to
+  // a scheme, the kernel set or the sweep shows here first.
+  assert.deepEqual(Object.fromEntries(res.schemes.map((s) => [s, Math.round(res.qosreach[s] * 12)])),
+    { naive: 7, history: 7, elastic: 9, rollover: 7, spart: 8 });
+});
+
+// The paper's order (ISCA'17 §4.2, Fig. 6a): not reached yet. With these
+// single-wave synthetic kernels the QoS kernel uses up its quota in every
+// epoch (so History and Rollover have nothing to correct and equal Naive),
+// and its misses come from the drain after the last epoch boundary. What is
+// missing is the paper's workload: §3.6's equal per-SM share of thread
+// blocks while a QoS kernel runs, and kernels re-executed over a fixed
+// window (§4.1, 2M cycles), so that there are many waves and many epochs.
+test('ISCA\'17 §4.2 order on the reduced sweep: Rollover >= Elastic > Naive, Rollover >= Spart',
+  { todo: 'needs §3.6 equal per-SM thread-block shares and §4.1 re-executed kernels (docs/qos.md)' }, () => {
+  const q = res.qosreach, t = res.throughput;
+  assert.ok(q.rollover >= q.elastic, `QoSreach rollover ${q.rollover} >= elastic ${q.elastic}`);
+  assert.ok(q.elastic > q.naive, `QoSreach elastic ${q.elastic} > naive ${q.naive}`);
+  assert.ok(q.rollover >= q.spart, `QoSreach rollover ${q.rollover} >= spart ${q.spart}`);
+  assert.ok(t.rollover >= t.spart, `throughput rollover ${t.rollover} >= spart ${t.spart}`);
+});
+
+test('a QoS sweep is served as a sweep experiment', async () => {
+  const srv = await startServer();
+  try {
+    const r = cli(['sweep', file('tiny.json', { ...REDUCED, name: 'tiny', pairs: [['c-sfu', 'm-light']], goals: [0.7] }), '--db', srv.db]);
+    assert.equal(r.code, 0, r.stderr);
+    const slug = r.stdout.trim();
+    const e = await getJson(`${srv.base}/api/experiments/${slug}`);
+    assert.equal(e.body.source, 'sweep');
+    const s = await getJson(`${srv.base}/api/experiments/${slug}/sweep`);
+    assert.equal(s.status, 200);
+    assert.equal(s.body.kind, 'qos');
+    assert.equal(s.body.points.length, 5);
+    assert.deepEqual(Object.keys(s.body.qosreach).sort(), ['elastic', 'history', 'naive', 'rollover', 'spart']);
+  } finally {
+    await srv.stop();
+  }
+});
+
+test('QoS sweep shards merge into the one-process result byte for byte', () => {
+  const spec = file('shard-spec.json', { ...REDUCED, name: 'shards', goals: [0.9],
+    pairs: [['c-sfu', 'm-light'], ['m-light', 'c-sfu'], ['c-shared', 'c-sfu']],
+    schemes: SCHEMES.filter((s) => s.name === 'naive' || s.name === 'spart') });
+  const db = join(dir, 'shards.db');
+  const full = join(dir, 'shards-full.json');
+  const one = cli(['sweep', spec, '--db', db, '-o', full, '--threads', '2']);
+  assert.equal(one.code, 0, one.stderr);
+  const parts = [];
+  for (const i of [1, 0]) {
+    const p = join(dir, `qshard${i}.json`);
+    const r = cli(['sweep', spec, '--shard', `${i}/2`, '--threads', '1', '-o', p]);
+    assert.equal(r.code, 0, r.stderr);
+    parts.push(p);
+  }
+  const merged = join(dir, 'shards-merged.json');
+  const m = cli(['merge', ...parts, '--db', db, '-o', merged]);
+  assert.equal(m.code, 0, m.stderr);
+  assert.equal(readFileSync(merged, 'utf8'), readFileSync(full, 'utf8'));
+  const short = cli(['merge', parts[0], '--db', db]);
+  assert.equal(short.code, 2);
+  assert.equal(short.stderr, 'schedlab: merge: the shards say there are 2 of them, 1 given\n');
+});
+
+test('bad QoS specs: one line naming the place', () => {
+  const cases = [
+    [{ ...REDUCED, pairs: [['c-alu', 'nope']] }, 'pairs[0]: expected [QOS KERNEL, NON-QOS KERNEL], two different names of the kernel set'],
+    [{ ...REDUCED, goals: [0.5, 1.5] }, 'goals[1]: must be a number in (0, 1]'],
+    [{ ...REDUCED, schemes: [{ name: 'x', policy: {}, partition: 'binary' }] }, 'schemes[0].partition: expected "hill-climb"'],
+    [{ ...REDUCED, seed: 3 }, 'seed: unknown key (kind "qos")'],
+    [{ ...REDUCED, template: { schema: 'schedlab-scenario/1', name: 't', device: 'isca17-gpgpusim', streams: [{ name: 'A' }], ops: [{ kernel: '$qos', stream: 'A' }] } },
+      'template.ops: needs one kernel "$qos" and one "$other" (the QoS and the non-QoS kernel of each pair)'],
+    [{ ...REDUCED, kind: 'other' }, 'kind: expected "schedulability" (the default) or "qos"'],
+    [{ ...REDUCED, schemes: [...SCHEMES, { name: 'best', policy: { warp: 'quota-best' } }] },
+      'template: policy.warp: unknown warp policy "quota-best" (known: gto, lrr, qaws, quota-naive, quota-history, quota-elastic, quota-rollover) (schemes[5] "best", pair 0)'],
+  ];
+  cases.forEach(([spec, msg], i) => {
+    const p = file(`bad${i}.json`, spec);
+    const r = cli(['sweep', p, '--db', join(dir, 'bad.db')]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `schedlab: ${p}: ${msg}\n`);
+  });
+});

@@ -1,0 +1,160 @@
+// The compare view (issue 15): runs of any experiments picked on the page,
+// their timelines on one time axis, the blocks placed differently framed,
+// a sortable per-kernel table, the response-time chart and block-duration
+// CDFs, every run labelled "experiment · run".
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServer, startBrowser, ready, OUT, REPO } from './harness.mjs';
+
+let srv;
+let br;
+let page;
+let pascal;   // Most-room placement on Pascal (Gilman et al., §4.1)
+let fig3;     // TX2 basic rules (Fig. 3)
+
+before(async () => {
+  srv = await startServer();
+  br = await startBrowser();
+  page = br.page;
+  fs.mkdirSync(OUT, { recursive: true });
+  const { body } = await srv.api('/api/experiments');
+  pascal = body.experiments.find((e) => /^Most-room placement on Pascal/.test(e.name));
+  fig3 = body.experiments.find((e) => /^TX2 basic rules/.test(e.name));
+  assert.ok(pascal && fig3, 'the shipped scenarios are seeded');
+});
+
+after(async () => {
+  if (br) await br.close();
+  if (srv) await srv.stop();
+});
+
+const runOf = (e, name) => e.runs.find((r) => r.name === name).run;
+
+test('most-room vs round-robin: two aligned timelines, exactly the 2 blocks of Y that land elsewhere framed', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  const st = await ready(page, 'compare');
+  assert.equal(st.timelines, 2);
+  // By hand from the trace (GET /api/runs/{run}/blocks): X's 5 blocks go to
+  // SMs 0-4 at t=0 under both policies; Y (3 blocks, t=1.5 s) goes to SMs
+  // 0, 0, 1 under most-room (the SMs with the most room) and 0, 1, 2 under
+  // round-robin. So Y:1 and Y:2 are on another SM, no block starts at
+  // another time, and the response times are equal (the issue's "±0").
+  assert.deepEqual(st.placementDiffs, [2, 2]);
+  assert.deepEqual(st.placementCompared, [0, 8]);
+  assert.match(await page.locator('#placement-summary').textContent(), /2 of 8 blocks placed differently \(2 on another SM, 0 starting at another time\)/);
+  // every block of both runs drawn
+  assert.equal(st.drawnBlocks, 16);
+  // labels "experiment · run", never wider than their card
+  assert.deepEqual(st.runLabels, [`${pascal.name} · most-room`, `${pascal.name} · round-robin`]);
+  const over = await page.evaluate(() => [...document.querySelectorAll('.run-label')].filter((el) => {
+    const card = el.closest('.card');
+    if (!card) return false;
+    const r = el.getBoundingClientRect();
+    const c = card.getBoundingClientRect();
+    return r.right > c.right + 0.5 || r.left < c.left - 0.5;
+  }).map((el) => el.textContent));
+  assert.deepEqual(over, []);
+  const titled = await page.locator('#compare-runs .run-label').first().getAttribute('title');
+  assert.equal(titled, `${pascal.name} · most-room`);
+  // the CDFs: one point per block
+  assert.deepEqual(st.cdfPoints, [8, 8]);
+  const cdf = await page.evaluate(() => {
+    const c = window.Chart.getChart(document.querySelector('#compare-cdf canvas'));
+    return c.data.datasets.map((d) => [d.data.length, d.data[d.data.length - 1].y]);
+  });
+  assert.deepEqual(cdf, [[8, 1], [8, 1]]);
+  // the response-time chart: one series per run
+  const bars = await page.evaluate(() => window.Chart.getChart(document.querySelector('#compare-chart canvas')).data.datasets.length);
+  assert.equal(bars, 2);
+  await page.screenshot({ path: path.join(OUT, 'compare-placement.png'), fullPage: true });
+  await page.screenshot({ path: path.join(REPO, 'docs/img/compare.png'), fullPage: true });
+  assert.deepEqual(br.problems, []);
+});
+
+test('zoom on one timeline moves every timeline and the URL', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  await ready(page, 'compare');
+  const canvas = page.locator('#compare-timelines .compare-lane').nth(1).locator('canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 3);
+  await page.mouse.wheel(0, -400);
+  await page.waitForFunction(() => /from=/.test(location.search));
+  const wins = await page.evaluate(() => [...document.querySelectorAll('#compare-timelines canvas')].map((c) => {
+    const ch = window.Chart.getChart(c);
+    return ch ? [ch.scales.x.min, ch.scales.x.max] : null;
+  }).filter(Boolean));
+  assert.equal(wins.length, 2);
+  assert.deepEqual(wins[0], wins[1]);
+  const url = new URL(page.url());
+  assert.deepEqual([Number(url.searchParams.get('from')), Number(url.searchParams.get('to'))], wins[0]);
+  const st = await page.evaluate(() => ({ ...window.schedlab }));
+  assert.deepEqual([st.compareWindow.from, st.compareWindow.to], wins[0]);
+  assert.ok(wins[0][1] - wins[0][0] < 3000000000, `zoomed in: ${wins[0]}`);
+  // the shared link reopens the same window on both
+  await page.reload();
+  await ready(page, 'compare');
+  const again = await page.evaluate(() => [...document.querySelectorAll('#compare-timelines canvas')].map((c) => {
+    const ch = window.Chart.getChart(c);
+    return ch ? [ch.scales.x.min, ch.scales.x.max] : null;
+  }).filter(Boolean));
+  assert.deepEqual(again, [wins[0], wins[0]]);
+  assert.deepEqual(br.problems, []);
+});
+
+test('the kernels table sorts by a column, both ways', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  let st = await ready(page, 'compare');
+  assert.deepEqual(st.compareOrder, ['X', 'Y']);
+  // the first run's "start" column: X starts at 0, Y at 1.5 s
+  const startHead = page.locator('#compare-table thead tr').nth(1).locator('th').nth(2).locator('button');
+  assert.equal(await startHead.textContent(), 'start');
+  await startHead.click();
+  st = await page.evaluate(() => ({ ...window.schedlab }));
+  assert.deepEqual(st.compareOrder, ['X', 'Y']);
+  assert.deepEqual(st.compareSort, { column: 'start', index: 2, dir: 'asc' });
+  await startHead.click();
+  st = await page.evaluate(() => ({ ...window.schedlab }));
+  assert.deepEqual(st.compareOrder, ['Y', 'X']);
+  assert.equal(st.compareSort.dir, 'desc');
+  const first = await page.locator('#compare-table tbody tr').first().locator('td').first().textContent();
+  assert.equal(first, 'Y');
+  assert.deepEqual(br.problems, []);
+});
+
+test('the picker adds a run of another experiment and removes one', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const f3 = fig3.runs[0].run;
+  await page.goto(`${srv.base}/compare?runs=${mr}`);
+  let st = await ready(page, 'compare');
+  assert.equal(st.timelines, 0);
+  await page.locator('#compare-empty').waitFor();
+  await page.fill('#compare-search', 'basic rules');
+  const add = page.locator(`#compare-results button[data-run="${f3}"]`);
+  await add.waitFor();
+  assert.equal(await page.locator('#compare-results button.add-run').count(), fig3.runs.length);
+  await add.click();
+  st = await ready(page, 'compare');
+  assert.equal(new URL(page.url()).searchParams.get('runs'), `${mr},${f3}`);
+  assert.equal(st.timelines, 2);
+  assert.deepEqual(st.runLabels, [`${pascal.name} · most-room`, `${fig3.name} · ${fig3.runs[0].name}`]);
+  // different workloads: kernels X, Y and Fig. 3's K1..K6 share no name, so
+  // no block is matched
+  assert.deepEqual(st.placementCompared, [0, 0]);
+  await page.screenshot({ path: path.join(OUT, 'compare-two-experiments.png'), fullPage: true });
+  await page.locator('#compare-runs .chip-remove').first().click();
+  st = await ready(page, 'compare');
+  assert.equal(new URL(page.url()).searchParams.get('runs'), f3);
+  assert.equal(st.timelines, 0);
+  assert.deepEqual(br.problems, []);
+});

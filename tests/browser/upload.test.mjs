@@ -1,0 +1,114 @@
+// The upload area (issue 15): at the top of the home page, several files
+// at once (chosen or dropped), per file a transfer bar and an import bar
+// (the server runs imports over sync_bytes as jobs with progress), the
+// detected format or the server's error, into a new or an existing import
+// experiment.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServer, startBrowser, ready, OUT, REPO } from './harness.mjs';
+
+const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
+const CK = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
+const CUBLAS = 'nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv';
+
+let srv;
+let br;
+let page;
+
+before(async () => {
+  // every body over 1000 bytes is imported as a job: both CSVs are
+  srv = await startServer(['--budget', 'sync_bytes=1000']);
+  br = await startBrowser();
+  page = br.page;
+  fs.mkdirSync(OUT, { recursive: true });
+});
+
+after(async () => {
+  if (br) await br.close();
+  if (srv) await srv.stop();
+});
+
+const haveTraces = () => fs.existsSync(path.join(TRACES, CK)) && fs.existsSync(path.join(TRACES, CUBLAS));
+
+test('the upload area is the first card of the home page', async () => {
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  const first = await page.evaluate(() => document.querySelector('#app .view .card')?.id);
+  assert.equal(first, 'import-form');
+  const top = await page.locator('#import-form').boundingBox();
+  assert.ok(top.y < 300, `upload area at y=${top.y}`);
+  assert.equal(await page.locator('#import-file').getAttribute('multiple'), '');
+  assert.deepEqual(br.problems, []);
+});
+
+test('three files at once: two real nvprof traces imported as jobs to 100 %, the junk one with the server\'s error', async (t) => {
+  if (!haveTraces()) return t.skip(`needs ${CK} and ${CUBLAS} in ${TRACES}`);
+  const junk = Buffer.from('this is not a GPU trace\n1,2,3\n');
+  const direct = await srv.api('/api/imports?name=junk.txt', { method: 'POST', body: junk, headers: { 'Content-Type': 'application/octet-stream' } });
+  assert.equal(direct.status, 400);
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  await page.setInputFiles('#import-file', [
+    { name: CK, mimeType: 'text/csv', buffer: fs.readFileSync(path.join(TRACES, CK)) },
+    { name: CUBLAS, mimeType: 'text/csv', buffer: fs.readFileSync(path.join(TRACES, CUBLAS)) },
+    { name: 'junk.txt', mimeType: 'text/plain', buffer: junk },
+  ]);
+  await page.click('#import-form button[type=submit]');
+  await page.waitForFunction(() => (window.schedlab.uploads || []).length === 3
+    && window.schedlab.uploads.every((u) => u.state === 'done' || u.state === 'failed'), null, { timeout: 30000 });
+  const ups = await page.evaluate(() => window.schedlab.uploads);
+  assert.deepEqual(ups.map((u) => [u.name, u.state, u.send, u.format]), [
+    [CK, 'done', 1, 'nvprof-csv'], [CUBLAS, 'done', 1, 'nvprof-csv'], ['junk.txt', 'failed', 1, null]]);
+  assert.deepEqual(ups.slice(0, 2).map((u) => u.import), [1, 1]);
+  assert.equal(ups[2].error, direct.body.error);
+  // the bars and what the rows say
+  const rows = page.locator('#upload-list li');
+  assert.equal(await rows.count(), 3);
+  assert.equal(await rows.nth(0).locator('progress.send').evaluate((p) => p.value), 1);
+  assert.equal(await rows.nth(0).locator('progress.import').evaluate((p) => p.value), 1);
+  assert.equal(await rows.nth(0).locator('.tag.format').textContent(), 'nvprof-csv');
+  assert.equal(await rows.nth(2).locator('.error').textContent(), direct.body.error);
+  // both went through the job queue (sync_bytes=1000), the junk did not
+  assert.deepEqual(ups.map((u) => u.job), [true, true, false]);
+  const run = await srv.api(`/api/runs/${ups[0].run}`);
+  assert.equal(run.status, 200);
+  assert.equal(run.body.source, 'nvprof-csv');
+  await page.screenshot({ path: path.join(OUT, 'upload-three.png'), fullPage: true });
+  // one new experiment per file
+  assert.notEqual(ups[0].experiment, ups[1].experiment);
+  // the junk file's console error (its 400) is the only one
+  assert.deepEqual(br.problems.filter((p) => !/status of 400/.test(p)), []);
+  br.problems.length = 0;
+});
+
+test('dropped files go into an existing import experiment', async (t) => {
+  if (!haveTraces()) return t.skip(`needs ${CK} in ${TRACES}`);
+  const { body } = await srv.api('/api/experiments');
+  const target = body.experiments.find((e) => e.source === 'import');
+  assert.ok(target, 'the previous test made import experiments');
+  const before = target.runs.length;
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  await page.selectOption('#import-experiment', target.slug);
+  const text = fs.readFileSync(path.join(TRACES, CK), 'utf8');
+  const dt = await page.evaluateHandle((csv) => {
+    const d = new DataTransfer();
+    d.items.add(new File([csv], 'first.csv', { type: 'text/csv' }));
+    d.items.add(new File([csv], 'second.csv', { type: 'text/csv' }));
+    return d;
+  }, text);
+  await page.dispatchEvent('#dropzone', 'drop', { dataTransfer: dt });
+  await page.waitForFunction(() => (window.schedlab.uploads || []).length === 2
+    && window.schedlab.uploads.every((u) => u.state === 'done' || u.state === 'failed'), null, { timeout: 30000 });
+  const ups = await page.evaluate(() => window.schedlab.uploads);
+  assert.deepEqual(ups.map((u) => [u.name, u.state, u.import, u.format, u.experiment]),
+    [['first.csv', 'done', 1, 'nvprof-csv', target.slug], ['second.csv', 'done', 1, 'nvprof-csv', target.slug]]);
+  const { body: exp } = await srv.api(`/api/experiments/${target.slug}`);
+  assert.equal(exp.runs.length, before + 2);
+  assert.deepEqual(exp.runs.slice(-2).map((r) => r.name), ['first.csv', 'second.csv']);
+  await page.screenshot({ path: path.join(OUT, 'upload-drop.png'), fullPage: true });
+  assert.deepEqual(br.problems, []);
+});

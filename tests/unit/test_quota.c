@@ -1,0 +1,612 @@
+/* test_quota.c -- the quota-based QoS warp policies of ISCA'17 (Wang et
+ * al., "Quality of Service Support for Fine-Grained Sharing on GPUs"):
+ * simcore/quota.c and warp_quota_{naive,history,elastic,rollover}.c, the
+ * isolated IPC (simcore/qos.c) and the QoS records.
+ *
+ *   - the counters of each scheme, on the paper's Fig. 4 example (one
+ *     sub-core, T_epoch = 50 cycles, a QoS kernel K0 whose quota is 100
+ *     thread instructions and a non-QoS K1 whose first quota is 50, every
+ *     warp instruction 32 threads), computed by hand below from §3.4-§3.5;
+ *   - which warps may issue (the EWS pick) as counters run out;
+ *   - the split of a quota over sub-cores, and warps that join later;
+ *   - the shipped pair (scenarios/isca17-quota-pair.json): the QoS kernel
+ *     misses its goal under naive, history and elastic, reaches it under
+ *     rollover;
+ *   - isolated IPCs cached per kernel shape; determinism; bad goals. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../server/scenario.h"
+#include "../../server/trace_json.h"
+#include "../../simcore/quota.h"
+#include "../../simcore/sim.h"
+#include "test_sim_util.h"
+
+extern const warp_policy warp_quota_naive, warp_quota_history, warp_quota_elastic,
+    warp_quota_rollover;
+
+/* ---- Fig. 4 on one sub-core ----------------------------------------------------
+ * K0 (QoS): IPC_goal 2 thread instructions per cycle, T_epoch 50, so eq. (1)
+ * gives Quota_K0 = 2 x 50 = 100. K1 (non-QoS): §3.5 with IPC_epoch
+ * initially 1 and no QoS epoch measured yet: 1 x 50 = 50. One warp of each
+ * (K0's older), both joined at cycle 0, the first boundary at cycle 0. */
+typedef struct fig4 {
+    quota_state q;
+    warp_sub sub;
+    int64_t ready[2];
+    warp_info info[2];
+} fig4;
+
+static void fig4_setup(fig4 *f, const warp_policy *wp) {
+    memset(f, 0, sizeof *f);
+    assert_non_null(wp->quota);
+    assert_int_equal(quota_init(&f->q, wp->quota, 2, 1, 50), 0);
+    quota_kernel_set(&f->q, 0, 2.0, 32);
+    quota_kernel_set(&f->q, 1, 0, 32);
+    quota_join(&f->q, 0, 0, 1, 0);
+    quota_join(&f->q, 0, 1, 1, 0);
+    quota_epoch(&f->q, 0);
+    f->sub.n = 2;
+    f->sub.greedy = f->sub.last = -1;
+    f->sub.ready = f->ready;
+    f->sub.info = f->info;
+    f->info[0] = (warp_info){ .kernel = 0, .budget = 1, .wid = 0 };
+    f->info[1] = (warp_info){ .kernel = 1, .budget = 1, .wid = 1 };
+    f->sub.quota_cnt = f->q.cnt;
+}
+
+static void charge(fig4 *f, int32_t k, int n, int64_t c) {
+    for (int i = 0; i < n; i++) quota_charge(&f->q, 0, k, 32, c);
+}
+
+static void test_naive_fig4a(void **state) {
+    (void)state;
+    fig4 f;
+    fig4_setup(&f, &warp_quota_naive);
+    assert_int_equal(quota_alloc(&f.q, 0, 0), 100);
+    assert_int_equal(quota_alloc(&f.q, 0, 1), 50);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 100);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 50);
+    /* both have quota: GTO picks the oldest ready warp, K0's */
+    assert_int_equal(quota_pick(&f.sub, 1), 0);
+    /* K1 runs out first (50 -> 18 -> -14): no refill while K0 has quota */
+    charge(&f, 1, 2, 1);
+    assert_int_equal(quota_counter(&f.q, 0, 1), -14);
+    f.sub.greedy = 1;                       /* even as the greedy warp, K1 is held */
+    assert_int_equal(quota_pick(&f.sub, 2), 0);
+    /* K0: 100 -> 68 -> 36 -> 4, still positive */
+    charge(&f, 0, 3, 2);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 4);
+    assert_int_equal(quota_counter(&f.q, 0, 1), -14);
+    /* K0 goes to -28: every QoS kernel is out, so K1 gets quota_K1 again
+     * (Fig. 4a: "C_k1 is then reallocated by adding 50, but C_k0 is not") */
+    charge(&f, 0, 1, 3);
+    assert_int_equal(quota_counter(&f.q, 0, 0), -28);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 36);
+    f.sub.greedy = 0;
+    assert_int_equal(quota_pick(&f.sub, 4), 1);   /* K0's warp may not issue */
+    charge(&f, 1, 1, 4);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 4);
+    /* no ready warp of a kernel with quota: none issues */
+    f.ready[1] = 100;
+    assert_int_equal(quota_pick(&f.sub, 5), -1);
+    assert_int_equal(quota_wake(&f.q, 0, 5), 50);
+    /* the boundary at 50: K0's -28 is discarded, reset to 100. K1 (§3.5):
+     * IPC_epoch = 96 / 50 = 1.92, K0's IPC_epoch = 128 / 50 = 2.56 against
+     * alpha x goal = 2: 1.92 x 1.28 x 50 = 122.88 -> 122 */
+    quota_epoch(&f.q, 50);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 100);
+    assert_int_equal(quota_alloc(&f.q, 0, 1), 122);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 122);
+    assert_true(f.q.k[0].alpha == 1.0);          /* naive: no history */
+    assert_int_equal(f.q.next_boundary, 100);
+    quota_free(&f.q);
+}
+
+/* History (§3.4.2): K0 issues one warp instruction (32) in the first
+ * epoch, so IPC_history = 32 / 50 = 0.64 and alpha = 2 / 0.64 = 3.125:
+ * Quota = 3.125 x 2 x 50 = 312.5 -> 312. K1 issued nothing: IPC_epoch 0,
+ * floored at the initial 1; the product is 0.64 / (3.125 x 2) = 0.1024:
+ * 1 x 0.1024 x 50 = 5.12 -> 5. */
+static void test_history_alpha(void **state) {
+    (void)state;
+    fig4 f;
+    fig4_setup(&f, &warp_quota_history);
+    charge(&f, 0, 1, 1);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 68);
+    quota_epoch(&f.q, 50);
+    assert_true(f.q.k[0].alpha == 3.125);
+    assert_int_equal(quota_alloc(&f.q, 0, 0), 312);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 312);    /* the unused 68 discarded */
+    assert_int_equal(quota_alloc(&f.q, 0, 1), 5);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 5);
+    quota_free(&f.q);
+}
+
+/* Rollover (§3.4.4), the same epoch: K0's unused 68 is added to its new
+ * 312; K1's unused 50 is discarded (Fig. 4c). Then K0 over-uses its quota:
+ * a negative counter carries nothing. */
+static void test_rollover_carries(void **state) {
+    (void)state;
+    fig4 f;
+    fig4_setup(&f, &warp_quota_rollover);
+    charge(&f, 0, 1, 1);
+    quota_epoch(&f.q, 50);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 312 + 68);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 5);
+    /* 380 = 11 x 32 + 28: twelve instructions take it to -4 */
+    charge(&f, 0, 12, 60);
+    assert_int_equal(quota_counter(&f.q, 0, 0), -4);
+    /* epoch 2: IPC_history = 13 x 32 / 100 = 4.16 >= 2: alpha = 1, quota 100 */
+    quota_epoch(&f.q, 100);
+    assert_true(f.q.k[0].alpha == 1.0);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 100);
+    quota_free(&f.q);
+}
+
+/* Elastic Epoch (§3.4.3, Fig. 4b): when every kernel has used its quota
+ * a new epoch starts at once, the counters' (negative) values added to
+ * the new quotas; an epoch that runs T_epoch cycles discards leftovers. */
+static void test_elastic_epoch(void **state) {
+    (void)state;
+    fig4 f;
+    fig4_setup(&f, &warp_quota_elastic);
+    assert_int_equal(f.q.ends[0], 50);
+    charge(&f, 0, 4, 10);                 /* K0: -28; K1 still has 50 */
+    assert_int_equal(quota_counter(&f.q, 0, 0), -28);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 50);
+    assert_int_equal(quota_pick(&f.sub, 11), 1);
+    charge(&f, 1, 1, 11);                 /* K1: 18 */
+    assert_int_equal(quota_counter(&f.q, 0, 1), 18);
+    charge(&f, 1, 1, 12);                 /* K1: -14, all used: new epoch */
+    assert_int_equal(quota_counter(&f.q, 0, 0), -28 + 100);
+    assert_int_equal(quota_counter(&f.q, 0, 1), -14 + 50);
+    assert_int_equal(f.q.ends[0], 12 + 1 + 50);
+    /* the global boundary at 50 recomputes quotas but leaves the counters */
+    quota_epoch(&f.q, 50);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 72);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 36);
+    /* the sub-core's epoch times out at 63: renewed, leftovers discarded;
+     * K0: IPC_history = 128 / 50 = 2.56 >= 2, quota 100; K1: IPC_epoch
+     * 64 / 50 = 1.28, K0's 2.56 / 2: 1.28 x 1.28 x 50 = 81.92 -> 81 */
+    quota_begin(&f.q, 0, 62);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 72);
+    quota_begin(&f.q, 0, 63);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 100);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 81);
+    assert_int_equal(f.q.ends[0], 113);
+    quota_free(&f.q);
+}
+
+/* §3.4.1: a kernel's quota is split by the blocks (here warps) each SM
+ * (sub-core) hosts; warps that join a sub-core later bring their share. */
+static void test_split_over_subcores(void **state) {
+    (void)state;
+    quota_state q;
+    assert_int_equal(quota_init(&q, warp_quota_naive.quota, 1, 3, 50), 0);
+    quota_kernel_set(&q, 0, 2.0, 32);
+    quota_join(&q, 0, 0, 3, 0);
+    quota_join(&q, 1, 0, 1, 0);
+    quota_epoch(&q, 0);
+    assert_int_equal(quota_alloc(&q, 0, 0), 75);
+    assert_int_equal(quota_alloc(&q, 1, 0), 25);
+    assert_int_equal(quota_counter(&q, 2, 0), 0);
+    quota_join(&q, 2, 0, 2, 7);           /* 100 x 2 / 4 */
+    assert_int_equal(quota_counter(&q, 2, 0), 50);
+    /* at the next boundary the split is over the 6 warps now resident */
+    quota_epoch(&q, 50);
+    assert_int_equal(quota_alloc(&q, 0, 0), 50);
+    assert_int_equal(quota_alloc(&q, 1, 0), 16);
+    assert_int_equal(quota_alloc(&q, 2, 0), 33);
+    quota_free(&q);
+}
+
+/* ---- the shipped pair ----------------------------------------------------------- */
+
+typedef struct pair_result {
+    double ipc_q, iso_q, ipc_c, iso_c, shared_c;
+    bool met;
+    int64_t end_q, end_c;
+} pair_result;
+
+static void run_pair(const char *variant, sim_ipc_cache *cache, trace *t) {
+    char path[1024], err[512] = "";
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(path, sizeof path, "%s%sscenarios/isca17-quota-pair.json", root ? root : "",
+             root ? "/" : "");
+    scn_scenario *s = NULL;
+    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    int run = scn_find_run(s, variant);
+    assert_true(run >= 0);
+    sim_config cfg;
+    assert_int_equal(scn_config(s, (size_t)run, &cfg, err, sizeof err), 0);
+    cfg.ipc_cache = cache;
+    trace_init(t);
+    if (sim_run(&cfg, t, err, sizeof err) != 0) fail_msg("%s", err);
+    scn_free(s);
+}
+
+static void pair(const char *variant, pair_result *r) {
+    trace t;
+    run_pair(variant, NULL, &t);
+    assert_int_equal(t.kernels.n, 2);
+    const trace_kernel *c = &t.kernels.v[0], *q = &t.kernels.v[1];
+    assert_string_equal(trace_str_get(&t, q->name), "Q");
+    assert_true(q->qos_goal == 0.8);
+    assert_true(c->qos_goal == 0);
+    r->ipc_q = q->ipc;
+    r->iso_q = q->ipc_isolated;
+    r->ipc_c = c->ipc;
+    r->iso_c = c->ipc_isolated;
+    r->shared_c = c->ipc_shared;
+    r->met = q->qos_met;
+    r->end_q = q->end;
+    r->end_c = c->end;
+    assert_true(r->met == (q->ipc >= 0.8 * q->ipc_isolated));
+    trace_free(&t);
+}
+
+#define NEAR(a, b) assert_float_equal((a), (b), 1e-9)
+
+static void test_pair_rollover_meets_naive_misses(void **state) {
+    (void)state;
+    pair_result n, h, e, r;
+    pair("quota-naive", &n);
+    pair("quota-history", &h);
+    pair("quota-elastic", &e);
+    pair("quota-rollover", &r);
+    /* the same kernels alone: Q 3.747 (memory-bound: 1.44 requests per
+     * cycle, one per 4 instructions, less the latency), C 64 (4 sub-cores
+     * x 16 SMs, one ALU instruction each per cycle) */
+    NEAR(n.iso_q, 3.7471411581740006);
+    NEAR(n.iso_c, 63.99400056244727);
+    NEAR(r.iso_q, n.iso_q);
+    /* goal 0.8 x 3.747 = 2.998 */
+    NEAR(n.ipc_q, 2.623421207696052);
+    NEAR(h.ipc_q, 2.932542921374057);
+    NEAR(e.ipc_q, 2.76495207236398);
+    NEAR(r.ipc_q, 3.010392321147712);
+    assert_false(n.met);
+    assert_false(h.met);
+    assert_false(e.met);
+    assert_true(r.met);
+    /* the paper's order (§4.2): Rollover > Elastic > Naive */
+    assert_true(r.ipc_q > e.ipc_q && e.ipc_q > n.ipc_q);
+    /* what it costs the non-QoS kernel while Q runs (Fig. 8's measure) */
+    NEAR(n.shared_c, 19.031539984062924);
+    assert_true(r.shared_c / r.iso_c < n.shared_c / n.iso_c);
+    assert_int_equal(n.end_q, 64210);
+    assert_int_equal(r.end_q, 55958);
+}
+
+/* ---- isolated IPC ---------------------------------------------------------------- */
+
+static const sim_instr mem_body[] = { { SIM_ICLASS_ALU, 3 }, { SIM_ICLASS_MEM, 1 } };
+static const sim_instr alu_body[] = { { SIM_ICLASS_ALU, 8 } };
+
+static void build_three(tb *b, const sim_program *pm, const sim_program *pa, const char *warp) {
+    tb_init(b, "isca17-gpgpusim");
+    b->cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    b->cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, warp);
+    b->cfg.policy.warp_issue_limit = -1;
+    int32_t s1 = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(b, "S3", "P0", SIM_PRIO_NONE);
+    sim_op *a = tb_op(b, SIM_OP_KERNEL, "A", s1, 0);
+    sim_op *a2 = tb_op(b, SIM_OP_KERNEL, "A2", s2, 5);
+    sim_op *c = tb_op(b, SIM_OP_KERNEL, "C", s3, 0);
+    a->blocks = a2->blocks = 16;
+    c->blocks = 32;
+    a->threads = a2->threads = c->threads = 256;
+    a->program = a2->program = pm;
+    c->program = pa;
+    a->qos_goal = 0.5;
+    a2->qos_goal = 0.6;                   /* the goal is no part of the shape */
+    tb_config(b);
+}
+
+static void test_isolated_cached_per_shape(void **state) {
+    (void)state;
+    static const sim_program pm = { .body = mem_body, .nbody = 2, .repeat = 20 };
+    static const sim_program pa = { .body = alu_body, .nbody = 1, .repeat = 10 };
+    tb b;
+    build_three(&b, &pm, &pa, "quota-rollover");
+    sim_ipc_cache cache;
+    sim_ipc_cache_init(&cache);
+    b.cfg.ipc_cache = &cache;
+    trace t;
+    trace_init(&t);
+    char err[256];
+    if (sim_run(&b.cfg, &t, err, sizeof err) != 0) fail_msg("%s", err);
+    /* A and A2 have one shape: two isolated runs, not three */
+    assert_int_equal(cache.runs, 2);
+    assert_int_equal(cache.n, 2);
+    const trace_kernel *a = &t.kernels.v[0], *a2 = &t.kernels.v[1], *c = &t.kernels.v[2];
+    assert_true(a->ipc_isolated > 0);
+    assert_true(a->ipc_isolated == a2->ipc_isolated);
+    assert_true(c->ipc_isolated > a->ipc_isolated);
+    /* ... and it is the IPC of A simulated alone under GTO */
+    double iso;
+    assert_int_equal(sim_ipc_isolated(&b.cfg, 0, NULL, &iso, err, sizeof err), 0);
+    assert_true(iso == a->ipc_isolated);
+    tb alone;
+    tb_init(&alone, "isca17-gpgpusim");
+    alone.cfg.policy.execution = b.cfg.policy.execution;
+    alone.cfg.policy.warp_issue_limit = -1;
+    int32_t s = tb_stream(&alone, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *o = tb_op(&alone, SIM_OP_KERNEL, "A", s, 0);
+    o->blocks = 16;
+    o->threads = 256;
+    o->program = &pm;
+    tb_config(&alone);
+    trace ta;
+    trace_init(&ta);
+    if (sim_run(&alone.cfg, &ta, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_true(ta.kernels.v[0].ipc == iso);
+    trace_free(&ta);
+    /* a second run with the same cache simulates nothing alone */
+    trace t2;
+    trace_init(&t2);
+    if (sim_run(&b.cfg, &t2, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(cache.runs, 2);
+    assert_true(t2.kernels.v[0].ipc_isolated == a->ipc_isolated);
+    /* a non-program op has none */
+    assert_int_equal(sim_ipc_isolated(&b.cfg, 7, &cache, &iso, err, sizeof err), -1);
+    assert_string_equal(err, "ops[7]: not a kernel with a program; only those have an isolated "
+                             "IPC");
+    trace_free(&t2);
+    trace_free(&t);
+    sim_ipc_cache_free(&cache);
+}
+
+/* ---- determinism and records ----------------------------------------------------- */
+
+static void test_deterministic(void **state) {
+    (void)state;
+    trace t1, t2;
+    run_pair("quota-rollover", NULL, &t1);
+    sim_ipc_cache cache;
+    sim_ipc_cache_init(&cache);
+    run_pair("quota-rollover", &cache, &t2);
+    assert_int_equal(t1.kernels.n, t2.kernels.n);
+    for (size_t i = 0; i < t1.kernels.n; i++) {
+        const trace_kernel *a = &t1.kernels.v[i], *b = &t2.kernels.v[i];
+        assert_int_equal(a->end, b->end);
+        assert_int_equal(a->instructions, b->instructions);
+        assert_true(a->ipc == b->ipc && a->ipc_isolated == b->ipc_isolated &&
+                    a->ipc_shared == b->ipc_shared && a->qos_met == b->qos_met);
+    }
+    assert_int_equal(t1.warp_epochs.n, t2.warp_epochs.n);
+    assert_memory_equal(t1.warp_epochs.v, t2.warp_epochs.v,
+                        t1.warp_epochs.n * sizeof *t1.warp_epochs.v);
+    assert_string_equal(trace_get_meta(&t1, "warp"), "quota-rollover");
+    trace_free(&t1);
+    trace_free(&t2);
+    sim_ipc_cache_free(&cache);
+}
+
+/* The QoS fields go out to trace JSON and come back exactly; a run
+ * without goals writes none of them; bad values are refused by name. */
+static void test_trace_json_both_ways(void **state) {
+    (void)state;
+    trace t;
+    run_pair("quota-rollover", NULL, &t);
+    tj_buf b = { 0 };
+    assert_int_equal(tj_write_trace(&t, &b), 0);
+    assert_non_null(strstr(b.s, "\"qos_goal\":0.80000000000000004,\"ipc_isolated\":"
+                                "3.7471411581740006,\"qos_met\":true}"));
+    assert_non_null(strstr(b.s, ",\"ipc_isolated\":63.994000562447269,\"ipc_shared\":"));
+    trace u;
+    trace_init(&u);
+    char err[256];
+    assert_int_equal(tj_parse_trace(b.s, b.len, "t.json", &u, err, sizeof err), 0);
+    for (size_t i = 0; i < 2; i++) {
+        const trace_kernel *x = &t.kernels.v[i], *y = &u.kernels.v[i];
+        assert_true(x->qos_goal == y->qos_goal && x->ipc_isolated == y->ipc_isolated &&
+                    x->ipc_shared == y->ipc_shared && x->qos_met == y->qos_met);
+    }
+    /* bad values, named */
+    char *bad = strdup(b.s);
+    char *at = strstr(bad, "\"qos_goal\":0.8");
+    memcpy(at, "\"qos_goal\":1.8", 14);
+    trace v;
+    trace_init(&v);
+    assert_int_equal(tj_parse_trace(bad, b.len, "t.json", &v, err, sizeof err), -1);
+    assert_string_equal(err, "t.json: kernels[1].qos_goal: expected a number in (0, 1]");
+    trace_free(&v);
+    free(bad);
+    trace_free(&u);
+    tj_buf_free(&b);
+    trace_free(&t);
+    /* no goals: no QoS keys (golden traces stay as they were) */
+    static const sim_program pa = { .body = alu_body, .nbody = 1, .repeat = 2 };
+    tb g;
+    tb_init(&g, "isca17-gpgpusim");
+    g.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    g.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "quota-rollover");
+    sim_op *o = tb_op(&g, SIM_OP_KERNEL, "K", tb_stream(&g, "S1", "P0", SIM_PRIO_NONE), 0);
+    o->blocks = 2;
+    o->threads = 64;
+    o->program = &pa;
+    tb_config(&g);
+    trace w;
+    trace_init(&w);
+    if (sim_run(&g.cfg, &w, err, sizeof err) != 0) fail_msg("%s", err);
+    tj_buf wb = { 0 };
+    assert_int_equal(tj_write_trace(&w, &wb), 0);
+    assert_null(strstr(wb.s, "qos"));
+    assert_null(strstr(wb.s, "ipc_isolated"));
+    tj_buf_free(&wb);
+    trace_free(&w);
+}
+
+/* ---- random configurations ------------------------------------------------------------
+ * Whatever the quotas, every kernel runs to its end and issues exactly its
+ * instructions (throttling never loses or stalls work for good), and the
+ * records follow their definitions. Short epochs exercise the boundaries. */
+static uint64_t rnd(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void test_random_configs(void **state) {
+    (void)state;
+    static const char *const pols[] = { "quota-naive", "quota-history", "quota-elastic",
+                                        "quota-rollover" };
+    sim_ipc_cache cache;
+    sim_ipc_cache_init(&cache);
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        uint64_t x = seed * 0x9E3779B97F4A7C15ULL;
+        sim_instr body[3][3];
+        sim_program prog[3];
+        tb b;
+        tb_init(&b, "isca17-gpgpusim");
+        b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+        b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, pols[rnd(&x) % 4]);
+        b.cfg.policy.warp_issue_limit = -1;
+        b.cfg.policy.quota_epoch = 20 + (int64_t)(rnd(&x) % 400);
+        b.cfg.device.sms = 1 + (int32_t)(rnd(&x) % 3);
+        b.cfg.device.schedulers_per_sm = 1 + (int32_t)(rnd(&x) % 4);
+        b.cfg.ipc_cache = seed % 2 ? &cache : NULL;
+        int nk = 2 + (int)(rnd(&x) % 2);
+        int64_t expect[3];
+        for (int k = 0; k < nk; k++) {
+            int n = 1 + (int)(rnd(&x) % 3);
+            int64_t len = 0;
+            for (int j = 0; j < n; j++) {
+                body[k][j].iclass = (int32_t)(rnd(&x) % SIM_NICLASS);
+                body[k][j].count = 1 + (int32_t)(rnd(&x) % 4);
+                len += body[k][j].count;
+            }
+            prog[k] = (sim_program){ .body = body[k], .nbody = (size_t)n,
+                                     .repeat = 1 + (int64_t)(rnd(&x) % 6) };
+            int32_t s = tb_stream(&b, k == 0 ? "S0" : k == 1 ? "S1" : "S2", "P0", SIM_PRIO_NONE);
+            sim_op *o = tb_op(&b, SIM_OP_KERNEL, k == 0 ? "K0" : k == 1 ? "K1" : "K2", s,
+                              (int64_t)(rnd(&x) % 3000));
+            o->blocks = 1 + (int64_t)(rnd(&x) % 6);
+            o->threads = 32 * (1 + (int32_t)(rnd(&x) % 8)) - (int32_t)(rnd(&x) % 2) * 7;
+            o->program = &prog[k];
+            if (k == 0 || rnd(&x) % 2) o->qos_goal = 0.05 * (double)(1 + rnd(&x) % 20);
+            int64_t warps = (o->threads + 31) / 32;
+            expect[k] = o->blocks * warps * len * prog[k].repeat;
+        }
+        tb_config(&b);
+        trace t;
+        trace_init(&t);
+        char err[256];
+        if (sim_run(&b.cfg, &t, err, sizeof err) != 0) fail_msg("seed %llu: %s",
+                                                                (unsigned long long)seed, err);
+        for (int k = 0; k < nk; k++) {
+            const trace_kernel *K = &t.kernels.v[k];
+            assert_int_equal(K->instructions, expect[k]);
+            assert_true(K->end != TRACE_NONE);
+            assert_true(K->ipc_isolated > 0);
+            assert_true(K->qos_goal == b.ops[k].qos_goal);
+            assert_true(K->qos_met == (K->qos_goal > 0 && K->ipc >= K->qos_goal * K->ipc_isolated));
+            if (K->qos_goal > 0) assert_true(K->ipc_shared == 0);
+        }
+        trace_free(&t);
+    }
+    sim_ipc_cache_free(&cache);
+}
+
+/* ---- bad goals -------------------------------------------------------------------- */
+
+static void expect_error(tb *b, const char *msg) {
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(sim_run(&b->cfg, &t, err, sizeof err), -1);
+    assert_string_equal(err, msg);
+    trace_free(&t);
+}
+
+static void test_goal_errors(void **state) {
+    (void)state;
+    static const sim_program pm = { .body = mem_body, .nbody = 2, .repeat = 2 };
+    static const sim_program pa = { .body = alu_body, .nbody = 1, .repeat = 2 };
+    tb b;
+    build_three(&b, &pm, &pa, "quota-naive");
+    b.ops[1].qos_goal = 1.5;
+    expect_error(&b, "ops[1].qos_goal: 1.5 is outside (0, 1] (a fraction of the IPC the kernel "
+                     "reaches alone)");
+    b.ops[1].qos_goal = -0.2;
+    expect_error(&b, "ops[1].qos_goal: -0.2 is outside (0, 1] (a fraction of the IPC the kernel "
+                     "reaches alone)");
+    b.ops[1].qos_goal = 0.6;
+    b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto");
+    expect_error(&b, "ops[0].qos_goal: policy.warp has no quotas; QoS goals need a quota warp "
+                     "policy (policy.warp quota-naive, quota-history, quota-elastic or "
+                     "quota-rollover)");
+    /* a goal on a block_time kernel */
+    tb f;
+    tb_init(&f, "isca17-gpgpusim");
+    int32_t s = tb_stream(&f, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_kernel(&f, "K", s, 0, 4, 256, 0, 1000);
+    k->qos_goal = 0.5;
+    tb_config(&f);
+    expect_error(&f, "ops[0].qos_goal: kernel K runs for a fixed block_time; a QoS goal needs a "
+                     "program (execution \"warp\")");
+}
+
+static void test_scenario_goal_errors(void **state) {
+    (void)state;
+    static const char *const bad[][2] = {
+        {"\"qos_goal\": 0", "ops[0].qos_goal: 0 is outside (0, 1] (a fraction of the IPC the "
+                            "kernel reaches alone on the device)"},
+        {"\"qos_goal\": \"80%\"", "ops[0].qos_goal: must be a number in (0, 1], not a string"},
+    };
+    char text[2048], err[512];
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(text, sizeof text,
+                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":\"isca17-gpgpusim\","
+                 "\"policy\":{\"warp\":\"quota-naive\"},\"ops\":[{\"kernel\":\"K\",\"blocks\":1,"
+                 "\"threads\":32,%s,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}",
+                 bad[i][0]);
+        scn_scenario *s = NULL;
+        assert_int_equal(scn_parse(text, strlen(text), "x.json", &s, err, sizeof err), -1);
+        assert_non_null(strstr(err, bad[i][1]));
+    }
+    /* a goal with a non-quota policy, in a variant */
+    snprintf(text, sizeof text,
+             "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":\"isca17-gpgpusim\","
+             "\"policy\":{\"warp\":\"quota-naive\"},\"ops\":[{\"kernel\":\"K\",\"blocks\":1,"
+             "\"threads\":32,\"qos_goal\":0.5,\"program\":{\"body\":[{\"op\":\"alu\"}]}}],"
+             "\"variants\":[{\"name\":\"g\",\"policy\":{\"warp\":\"gto\"}}]}");
+    scn_scenario *s = NULL;
+    assert_int_equal(scn_parse(text, strlen(text), "x.json", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "ops[0].qos_goal: needs a quota warp policy (policy.warp "
+                                "quota-naive, quota-history, quota-elastic or quota-rollover), "
+                                "not \"gto\""));
+    /* a goal on a block_time kernel */
+    snprintf(text, sizeof text,
+             "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":\"isca17-gpgpusim\","
+             "\"policy\":{\"warp\":\"quota-naive\"},\"ops\":[{\"kernel\":\"K\",\"blocks\":1,"
+             "\"threads\":32,\"qos_goal\":0.5,\"block_time\":\"1us\"}]}");
+    assert_int_equal(scn_parse(text, strlen(text), "x.json", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "ops[0].qos_goal: kernel \"K\" runs for a fixed block_time"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_naive_fig4a),
+        cmocka_unit_test(test_history_alpha),
+        cmocka_unit_test(test_rollover_carries),
+        cmocka_unit_test(test_elastic_epoch),
+        cmocka_unit_test(test_split_over_subcores),
+        cmocka_unit_test(test_pair_rollover_meets_naive_misses),
+        cmocka_unit_test(test_isolated_cached_per_shape),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_random_configs),
+        cmocka_unit_test(test_trace_json_both_ways),
+        cmocka_unit_test(test_goal_errors),
+        cmocka_unit_test(test_scenario_goal_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

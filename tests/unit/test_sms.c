@@ -1,0 +1,209 @@
+/* test_sms.c -- the room index of sms.h against brute force.
+ *
+ * The index keeps, for the kernel it describes, every SM's room (how many
+ * more blocks fit: the minimum over threads, warps, blocks, registers and
+ * shared memory, most-room paper §4.1-§4.2) without dividing on the hot
+ * path: placing a block of the indexed kernel lowers its SM's room by one,
+ * and every other change recomputes the room with multiplications by
+ * precomputed reciprocals (sms.c). These tests drive random placements and
+ * completions of blocks of several kernels and check, after every step,
+ * each SM's room against the plain division (sms_room), and the most-room
+ * pick and the first fit against a scan: on the h100 preset (reciprocals)
+ * and on a device whose shared memory is too large for them (divisions). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../../simcore/sms.h"
+
+static uint64_t lcg(uint64_t *s) {
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+/* The SM with the most room for k, first in sm_order on ties; -1: none. */
+static int32_t brute_most_room(const sim_sms *s, const sim_need *k) {
+    int32_t best = -1, best_room = 0;
+    for (int32_t r = 0; r < s->n; r++) {
+        int32_t sm = s->order[r], room = sms_room(s, sm, k);
+        if (room > best_room) {
+            best = sm;
+            best_room = room;
+        }
+    }
+    return best;
+}
+
+/* The first SM with room at rank >= from, wrapping around; -1: none. */
+static int32_t brute_first_fit(const sim_sms *s, const sim_need *k, int32_t from) {
+    for (int32_t i = 0; i < s->n; i++) {
+        int32_t sm = s->order[(from + i) % s->n];
+        if (sms_room(s, sm, k) > 0) return sm;
+    }
+    return -1;
+}
+
+static void check_index(const sim_sms *s) {
+    int32_t top = 0;
+    for (int32_t sm = 0; sm < s->n; sm++) {
+        int32_t room = sms_room(s, sm, &s->need);
+        assert_int_equal(s->room[s->rank[sm]], room);
+        if (room > top) top = room;
+    }
+    assert_int_equal(s->top, top);
+    /* each bucket holds exactly the ranks with its room, and its count says
+     * how many (the top falls through empty buckets by count) */
+    for (int32_t room = 1; room <= s->max_room; room++) {
+        int32_t c = 0;
+        for (int32_t r = 0; r < s->n; r++) {
+            bool in = (s->bucket[(size_t)room * (size_t)s->words + (size_t)(r >> 6)] >> (r & 63)) & 1;
+            assert_int_equal(in, s->room[r] == room);
+            c += s->room[r] == room;
+        }
+        assert_int_equal(s->count[room], c);
+    }
+    assert_int_equal(sms_most_room(s), brute_most_room(s, &s->need));
+    for (int32_t from = 0; from < s->n; from += 37)
+        assert_int_equal(sms_first_fit(s, from), brute_first_fit(s, &s->need, from));
+}
+
+typedef struct placed {
+    int32_t sm, kernel;
+} placed;
+
+/* Random steps over `dev`: place a block of a random kernel on its
+ * most-room SM (the index switched to it), or finish a random placed
+ * block, checking the index after each. Returns the blocks placed. */
+static int run_random(const sim_device *dev, const sim_need *needs, int nneeds, uint64_t seed,
+                      bool expect_fast) {
+    static placed live[1 << 16];
+    sim_sms s;
+    assert_int_equal(sms_init(&s, dev), 0);
+    int nlive = 0, placed_total = 0;
+    for (int step = 0; step < 6000; step++) {
+        int32_t k = (int32_t)(lcg(&seed) % (uint64_t)nneeds);
+        bool finish = nlive > 0 && (lcg(&seed) % 100 < 45);
+        if (finish) {
+            int i = (int)(lcg(&seed) % (uint64_t)nlive);
+            sms_give(&s, live[i].sm, &needs[live[i].kernel]);
+            live[i] = live[--nlive];
+        } else {
+            sms_index(&s, k, &needs[k]);
+            assert_true(s.fast == expect_fast);
+            int32_t sm = sms_most_room(&s);
+            assert_int_equal(sm, brute_most_room(&s, &needs[k]));
+            if (sm >= 0) {
+                sms_take(&s, sm, &needs[k]);
+                live[nlive++] = (placed){ .sm = sm, .kernel = k };
+                placed_total++;
+            }
+        }
+        check_index(&s);
+    }
+    /* everything back: every SM is empty again */
+    while (nlive > 0) {
+        nlive--;
+        sms_give(&s, live[nlive].sm, &needs[live[nlive].kernel]);
+    }
+    check_index(&s);
+    for (int32_t sm = 0; sm < s.n; sm++)
+        assert_memory_equal(&s.free[sm], &s.full, sizeof s.full);
+    sms_free(&s);
+    return placed_total;
+}
+
+static void test_room_index_h100(void **state) {
+    (void)state;
+    const sim_device *dev = sim_preset_find("h100");
+    assert_non_null(dev);
+    sim_device d = *dev;
+    sim_device_fill_order(&d);
+    const sim_need needs[4] = {
+        sms_need(&d, 64, 16, 0),
+        sms_need(&d, 256, 64, 48 * 1024),
+        sms_need(&d, 1024, 32, 1000),
+        sms_need(&d, 33, 255, 7 * 1024),     /* 33 threads: two warps */
+    };
+    assert_int_equal(needs[3].warps, 2);
+    int n = run_random(&d, needs, 4, 1, true);
+    assert_true(n > 2000);
+}
+
+/* Two kernels with the same need (separate records): a block of one ends
+ * while the index describes the other, so the room is recomputed rather
+ * than raised by one (sms_give recognises the indexed kernel by the need's
+ * address), and the answers still match the divisions. */
+static void test_room_index_same_need(void **state) {
+    (void)state;
+    sim_device d = *sim_preset_find("h100");
+    sim_device_fill_order(&d);
+    const sim_need needs[3] = {
+        sms_need(&d, 256, 32, 16 * 1024),
+        sms_need(&d, 256, 32, 16 * 1024),
+        sms_need(&d, 128, 64, 0),
+    };
+    int n = run_random(&d, needs, 3, 3, true);
+    assert_true(n > 2000);
+}
+
+/* Shared memory of 2^21 bytes per SM: past the reciprocals' range, so the
+ * index divides; the answers are the same. */
+static void test_room_index_large_device(void **state) {
+    (void)state;
+    sim_device d = *sim_preset_find("h100");
+    d.smem_per_sm = (int64_t)1 << 21;
+    d.sms = 20;
+    sim_device_fill_order(&d);
+    const sim_need needs[3] = {
+        sms_need(&d, 128, 32, 300 * 1024),
+        sms_need(&d, 512, 16, 0),
+        sms_need(&d, 96, 40, 4096),
+    };
+    int n = run_random(&d, needs, 3, 2, false);
+    assert_true(n > 1000);
+}
+
+/* Exact multiples, where a reciprocal rounded the wrong way would be one
+ * short: 1536 threads, 48 warps and 192 KB of shared memory per SM hold
+ * exactly 16 blocks of 96 threads (3 warps) and 12 KB; registers allow 17. */
+static void test_room_exact_multiples(void **state) {
+    (void)state;
+    sim_device d = *sim_preset_find("h100");
+    d.threads_per_sm = 1536;
+    d.warps_per_sm = 48;
+    d.smem_per_sm = 196608;
+    d.sms = 3;
+    sim_device_fill_order(&d);
+    sim_sms s;
+    assert_int_equal(sms_init(&s, &d), 0);
+    const sim_need k = sms_need(&d, 96, 40, 12288), other = sms_need(&d, 32, 8, 0);
+    assert_int_equal(k.warps, 3);
+    sms_index(&s, 0, &k);
+    assert_true(s.fast);
+    for (int32_t r = 0; r < s.n; r++) assert_int_equal(s.room[r], 16);
+    /* a block of another kernel comes and goes: both recompute the room */
+    sms_take(&s, 1, &other);
+    assert_int_equal(s.room[s.rank[1]], 15);   /* 1504 threads: 15 x 96 = 1440 */
+    sms_give(&s, 1, &other);
+    assert_int_equal(s.room[s.rank[1]], 16);
+    /* four of its own blocks: 12 left, then back to 16 */
+    for (int i = 0; i < 4; i++) sms_take(&s, 2, &k);
+    assert_int_equal(s.room[s.rank[2]], 12);
+    for (int i = 0; i < 4; i++) sms_give(&s, 2, &k);
+    assert_int_equal(s.room[s.rank[2]], 16);
+    assert_int_equal(s.top, 16);
+    sms_free(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_room_index_h100),
+        cmocka_unit_test(test_room_index_same_need),
+        cmocka_unit_test(test_room_index_large_device),
+        cmocka_unit_test(test_room_exact_multiples),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

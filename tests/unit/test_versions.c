@@ -1,0 +1,209 @@
+/* test_versions.c -- db/versions.c: an experiment's versions (edit and
+ * re-run, issue 15) and deleting an experiment with every row of its runs,
+ * the other experiments' rows untouched. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../db/db.h"
+#include "../../db/versions.h"
+
+typedef struct fixture {
+    char dir[64], path[96];
+    db *d;
+    char exp[DB_SLUG_SIZE], other[DB_SLUG_SIZE];
+} fixture;
+
+/* One kernel with two blocks, a copy, a queue event and a meta pair: rows
+ * in blocks, kernels, strings, copies, queue_events, run_meta, devices. */
+static void build(trace *t, int64_t shift) {
+    trace_init(t);
+    trace_set_source(t, "simulation");
+    t->has_device = true;
+    snprintf(t->device.name, sizeof t->device.name, "tx2");
+    t->device.sms = 2;
+    t->device.threads_per_sm = 2048;
+    trace_set_meta(t, "tool", "unit");
+    trace_kernel *k = trace_add_kernel(t);
+    k->name = trace_intern(t, "K1");
+    k->stream = trace_intern(t, "S1");
+    k->threads = 256;
+    k->issue = 0;
+    k->first_block = shift;
+    k->end = 1000 + shift;
+    k->blocks = 2;
+    trace_block *b = trace_add_block(t);
+    *b = (trace_block){.kernel = 0, .index = 0, .sm = 0, .start = shift, .end = 500 + shift};
+    b = trace_add_block(t);
+    *b = (trace_block){.kernel = 0, .index = 1, .sm = 1, .start = shift, .end = 1000 + shift};
+    trace_copy *c = trace_add_copy(t);
+    c->name = trace_intern(t, "C1");
+    c->start = 1;
+    c->end = 2;
+    trace_add_queue_event(t, 0, trace_intern(t, "stream:S1"), trace_intern(t, "K1"), TRACE_ENQUEUE);
+    assert_false(t->oom);
+}
+
+static void store(fixture *f, const char *exp, const char *name, int64_t shift, char run[DB_SLUG_SIZE]) {
+    trace t;
+    build(&t, shift);
+    char err[256];
+    assert_int_equal(db_store_run(f->d, exp, name, &t, run, err, sizeof err), 0);
+    trace_free(&t);
+}
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/schedlab-test-versions-XXXXXX");
+    if (!mkdtemp(f->dir)) return -1;
+    snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+    char err[256];
+    if (db_open(f->path, &f->d, err, sizeof err)) return -1;
+    if (db_create_experiment(f->d, "exp", NULL, "scenario", NULL, "{\"v\":1}", f->exp, err, sizeof err) ||
+        db_create_experiment(f->d, "other", NULL, "scenario", NULL, "{\"v\":9}", f->other, err, sizeof err))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    db_close(f->d);
+    char p[128];
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s%s", f->path, suffix[i]);
+        unlink(p);
+    }
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+static int64_t scalar(db *d, const char *sql) {
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+typedef struct seen {
+    int64_t version[8], runs[8];
+    bool dated[8];
+    int n;
+} seen;
+
+static int on_version(void *ctx, int64_t version, const char *created, int64_t runs) {
+    seen *s = ctx;
+    s->version[s->n] = version;
+    s->runs[s->n] = runs;
+    s->dated[s->n] = created != NULL;
+    s->n++;
+    return 0;
+}
+
+static int on_run_version(void *ctx, const char *run, int64_t version) {
+    (void)run;
+    seen *s = ctx;
+    s->version[s->n++] = version;
+    return 0;
+}
+
+static void test_versions(void **state) {
+    fixture *f = *state;
+    char err[256], r1[DB_SLUG_SIZE], r2[DB_SLUG_SIZE], r3[DB_SLUG_SIZE];
+    store(f, f->exp, "a", 0, r1);
+    store(f, f->exp, "b", 0, r2);
+    int64_t v = 0;
+    assert_int_equal(db_version_latest(f->d, f->exp, &v, err, sizeof err), 0);
+    assert_int_equal(v, 1);
+    seen s = {0};
+    assert_int_equal(db_list_versions(f->d, f->exp, on_version, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.version[0], 1);
+    assert_int_equal(s.runs[0], 2);
+    assert_false(s.dated[0]);     /* never edited: no row of its own yet */
+
+    /* version 2: the old text becomes version 1's row, the new one current */
+    assert_int_equal(db_version_add(f->d, f->exp, 2, "{\"v\":2}", err, sizeof err), 0);
+    store(f, f->exp, "a", 7, r3);
+    assert_int_equal(db_run_set_version(f->d, r3, 2, err, sizeof err), 0);
+    assert_int_equal(db_version_latest(f->d, f->exp, &v, err, sizeof err), 0);
+    assert_int_equal(v, 2);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(db_list_versions(f->d, f->exp, on_version, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.version[0], 1);
+    assert_int_equal(s.runs[0], 2);
+    assert_true(s.dated[0]);
+    assert_int_equal(s.version[1], 2);
+    assert_int_equal(s.runs[1], 1);
+    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiment_versions WHERE version = 1 AND scenario_json = '{\"v\":1}'"), 1);
+    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiments WHERE name = 'exp' AND scenario_json = '{\"v\":2}'"), 1);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(db_list_run_versions(f->d, f->exp, on_run_version, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.version[0], 1);
+    assert_int_equal(s.version[1], 1);
+    assert_int_equal(s.version[2], 2);
+    /* a version number taken twice is refused */
+    assert_int_equal(db_version_add(f->d, f->exp, 2, "{}", err, sizeof err), -1);
+    assert_int_equal(db_version_latest(f->d, "zzzzzzzzzz", &v, err, sizeof err), DB_NOT_FOUND);
+    assert_int_equal(db_run_set_version(f->d, "zzzzzzzzzz", 2, err, sizeof err), DB_NOT_FOUND);
+}
+
+static void test_delete(void **state) {
+    fixture *f = *state;
+    char err[256], run[DB_SLUG_SIZE], keep[DB_SLUG_SIZE];
+    store(f, f->exp, "a", 0, run);
+    store(f, f->exp, "b", 3, run);
+    store(f, f->other, "kept", 5, keep);
+    assert_int_equal(db_version_add(f->d, f->exp, 2, "{\"v\":2}", err, sizeof err), 0);
+    /* every table with a `run` column, before: 2/3 of its rows are exp's */
+    const char *tables[] = {"kernels", "blocks", "strings", "copies", "queue_events", "run_meta", "devices"};
+    int64_t before[7];
+    for (int i = 0; i < 7; i++) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables[i]);
+        before[i] = scalar(f->d, sql);
+        assert_true(before[i] > 0);
+        assert_int_equal(before[i] % 3, 0);
+    }
+    int64_t n = 0;
+    assert_int_equal(db_delete_experiment(f->d, f->exp, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < 7; i++) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables[i]);
+        assert_int_equal(scalar(f->d, sql), before[i] / 3);
+    }
+    assert_int_equal(scalar(f->d, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiments"), 1);
+    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiment_versions"), 0);
+    /* the other experiment's run is whole */
+    trace t;
+    trace_init(&t);
+    assert_int_equal(db_load_run(f->d, keep, DB_LOAD_ALL, &t, err, sizeof err), 0);
+    assert_int_equal(t.blocks.n, 2);
+    assert_int_equal(t.blocks.v[1].start, 5);
+    trace_free(&t);
+    assert_int_equal(db_delete_experiment(f->d, f->exp, &n, err, sizeof err), DB_NOT_FOUND);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_versions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_delete, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

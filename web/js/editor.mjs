@@ -1,0 +1,138 @@
+// editor.mjs -- the scenario editor of the experiment page (issue 15): a
+// textarea with line numbers, and the server's validation message shown at
+// the line it is about. The scenario parser names a JSON path
+// ("scenario: ops[3].threads: …", server/jsonr.c); jansson's syntax errors
+// name line and column ("scenario:4:12: JSON: …"). Both become a line.
+
+import { h } from './dom.mjs';
+
+// "ops[3].threads" -> ['ops', 3, 'threads']
+export function parsePath(path) {
+  const out = [];
+  const re = /([^.[\]]+)|\[(\d+)\]/g;
+  let m;
+  while ((m = re.exec(path))) out.push(m[2] !== undefined ? Number(m[2]) : m[1]);
+  return out;
+}
+
+// The 1-based line of every value in JSON text, by path (the key of an
+// object member: the line of its key). A small scanner, not JSON.parse,
+// because positions are what it is for; invalid text gives what it read.
+export function lineMap(text) {
+  const lines = new Map();
+  let i = 0;
+  let line = 1;
+  const ws = () => {
+    while (i < text.length && /\s/.test(text[i])) {
+      if (text[i] === '\n') line += 1;
+      i += 1;
+    }
+  };
+  const str = () => {
+    let s = '';
+    i += 1;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') { s += text[i + 1]; i += 2; continue; }
+      if (text[i] === '\n') line += 1;
+      s += text[i];
+      i += 1;
+    }
+    i += 1;
+    return s;
+  };
+  const value = (path, at) => {
+    ws();
+    lines.set(path.join('\u0000'), at ?? line);
+    const c = text[i];
+    if (c === '{') {
+      i += 1;
+      for (;;) {
+        ws();
+        if (text[i] === '}') { i += 1; return; }
+        if (text[i] !== '"') return;
+        const keyLine = line;
+        const k = str();
+        ws();
+        if (text[i] !== ':') return;
+        i += 1;
+        value([...path, k], keyLine);
+        ws();
+        if (text[i] === ',') { i += 1; continue; }
+        if (text[i] === '}') { i += 1; return; }
+        return;
+      }
+    } else if (c === '[') {
+      i += 1;
+      for (let n = 0; ; n++) {
+        ws();
+        if (text[i] === ']') { i += 1; return; }
+        value([...path, n]);
+        ws();
+        if (text[i] === ',') { i += 1; continue; }
+        if (text[i] === ']') { i += 1; return; }
+        return;
+      }
+    } else if (c === '"') {
+      str();
+    } else {
+      while (i < text.length && !/[\s,\]}]/.test(text[i])) i += 1;
+    }
+  };
+  value([]);
+  return lines;
+}
+
+// The line a server message is about, or null. The deepest prefix of the
+// path that exists in the text counts (a missing key: the line of the
+// object that lacks it).
+export function errorLine(text, message) {
+  const m = /^[^:\s]*:(\d+):(\d+): JSON:/.exec(message);
+  if (m) return Number(m[1]);
+  const p = /^[^:]*: (?:[a-z]+ )?((?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*): /.exec(message);
+  if (!p) return null;
+  const path = parsePath(p[1]);
+  const map = lineMap(text);
+  for (let n = path.length; n >= 1; n--) {
+    const l = map.get(path.slice(0, n).join('\u0000'));
+    if (l !== undefined) return l;
+  }
+  return null;
+}
+
+// A textarea with a gutter of line numbers; markLine(n) highlights line n.
+export function createEditor({ id, value, label }) {
+  const gutter = h('div', { class: 'gutter', 'aria-hidden': 'true' });
+  const area = h('textarea', { id, spellcheck: 'false', 'aria-label': label, wrap: 'off', rows: 24 });
+  area.value = value;
+  const wrap = h('div', { class: 'code-editor' }, gutter, area);
+  let bad = null;
+  const numbers = () => {
+    const n = area.value.split('\n').length;
+    if (gutter.childElementCount !== n) {
+      gutter.replaceChildren(...Array.from({ length: n }, (_, i) => h('div', { class: 'ln', dataset: { line: String(i + 1) } }, String(i + 1))));
+    }
+    gutter.querySelectorAll('.ln.bad').forEach((el) => el.classList.remove('bad'));
+    if (bad && bad <= n) gutter.children[bad - 1].classList.add('bad');
+  };
+  area.addEventListener('input', () => { numbers(); });
+  area.addEventListener('scroll', () => { gutter.scrollTop = area.scrollTop; });
+  numbers();
+  return {
+    el: wrap,
+    area,
+    value: () => area.value,
+    markLine(n) {
+      bad = n;
+      numbers();
+      if (n) {
+        // bring the line into view and put the caret on it
+        const lines = area.value.split('\n');
+        const pos = lines.slice(0, n - 1).reduce((a, l) => a + l.length + 1, 0);
+        const lh = parseFloat(getComputedStyle(area).lineHeight) || 18;
+        area.scrollTop = Math.max(0, (n - 4) * lh);
+        gutter.scrollTop = area.scrollTop;
+        area.setSelectionRange(pos, pos + lines[n - 1].length);
+      }
+    },
+  };
+}

@@ -1,0 +1,145 @@
+// upload.mjs -- the upload area at the top of the home page (issue 15):
+// several trace files at once, dropped or chosen, each with a bar for the
+// transfer (XHR upload progress: fetch reports none) and then one for the
+// import, which the server runs as a job for big files (202 {job}, polled
+// at GET /api/jobs/{id}: parsed, then stored; api.mjs importWithProgress
+// does the requests); the detected format and any error per file; into a
+// new experiment per file or an existing import experiment
+// (POST /api/imports?experiment=).
+
+import { api, importWithProgress } from './api.mjs';
+import { h, clear, errorBox } from './dom.mjs';
+import { setExtra } from './state.mjs';
+
+function importOne(file, { format, experiment }, row) {
+  return importWithProgress(file, { format, experiment, name: file.name },
+    (f) => row.send(f), (f, state, phase) => row.imported(f, state, phase));
+}
+
+// One row per file: name, two bars, the outcome. Its state goes to
+// window.schedlab.uploads for the tests.
+function fileRow(list, file, states, i) {
+  const sendBar = h('progress', { class: 'send', max: '1', value: '0', 'aria-label': `${file.name}: transfer` });
+  const impBar = h('progress', { class: 'import', max: '1', value: '0', 'aria-label': `${file.name}: import` });
+  const pct = h('span', { class: 'pct muted' }, '0 %');
+  const outcome = h('div', { class: 'outcome' }, h('span', { class: 'muted' }, 'waiting…'));
+  const li = h('li', { class: 'upload-file', dataset: { file: file.name } },
+    h('div', { class: 'upload-name', title: file.name }, file.name, h('span', { class: 'muted' }, ` · ${(file.size / 1024).toFixed(1)} KiB`)),
+    h('div', { class: 'bars' }, h('span', { class: 'bar-label' }, 'transfer'), sendBar, h('span', { class: 'bar-label' }, 'import'), impBar, pct),
+    outcome);
+  list.append(li);
+  // job: the server imported it as a job (202), with progress
+  const st = { name: file.name, send: 0, import: 0, phase: null, state: 'waiting', job: false, format: null, run: null, experiment: null, error: null };
+  states[i] = st;
+  const publish = () => setExtra('uploads', states.map((s) => ({ ...s })));
+  publish();
+  return {
+    send(f) {
+      st.send = Math.max(st.send, f);
+      st.state = 'sending';
+      sendBar.value = st.send;
+      pct.textContent = `${Math.round(st.send * 100)} % sent`;
+      outcome.replaceChildren(h('span', { class: 'muted' }, 'uploading…'));
+      publish();
+    },
+    // phase: the server's "parsing" (the first 80 % of the bar) or
+    // "storing" (the rest), while the job runs
+    imported(f, state, phase) {
+      st.job = true;
+      st.import = Math.max(st.import, f);
+      st.state = state === 'queued' ? 'queued' : 'importing';
+      if (phase) st.phase = phase;
+      impBar.value = st.import;
+      pct.textContent = `${Math.round(st.import * 100)} % imported`;
+      const doing = state === 'queued' ? 'queued on the server…'
+        : st.phase === 'parsing' ? 'parsing the file…' : st.phase === 'storing' ? 'storing the rows…' : 'importing…';
+      outcome.replaceChildren(h('span', { class: 'muted' }, doing));
+      publish();
+    },
+    done(res) {
+      Object.assign(st, { send: 1, import: 1, state: 'done', format: res.format || null, run: res.run, experiment: res.experiment });
+      sendBar.value = 1;
+      impBar.value = 1;
+      pct.textContent = '100 %';
+      outcome.replaceChildren(h('span', null, h('span', { class: 'ok' }, 'imported'),
+        res.format ? [' as ', h('span', { class: 'tag format' }, res.format)] : null, ' · ',
+        h('a', { href: `/runs/${encodeURIComponent(res.run)}` }, 'open the run'), ' · ',
+        h('a', { href: `/experiments/${encodeURIComponent(res.experiment)}` }, 'its experiment')));
+      publish();
+    },
+    fail(e) {
+      st.state = 'failed';
+      st.error = e.message;
+      outcome.replaceChildren(errorBox(e.message));
+      publish();
+    },
+  };
+}
+
+// The form; onDone() after a batch (the page refreshes its list).
+export function uploadArea(experiments, onDone) {
+  const input = h('input', { type: 'file', id: 'import-file', name: 'file', multiple: true });
+  const format = h('select', { id: 'import-format', name: 'format' }, h('option', { value: '' }, 'detect from content'));
+  api.capabilities().then((c) => {
+    for (const f of c.formats || []) format.append(h('option', { value: f }, f));
+  }).catch(() => { /* detection still works; the select offers only it */ });
+  const target = h('select', { id: 'import-experiment', name: 'experiment' },
+    h('option', { value: '' }, 'a new experiment per file'),
+    experiments.filter((e) => e.source === 'import').map((e) => h('option', { value: e.slug }, `${e.name || e.slug} (${(e.runs || []).length} runs)`)));
+  const list = h('ul', { class: 'upload-list', id: 'upload-list' });
+  const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
+  const button = h('button', { type: 'submit', class: 'primary' }, 'Upload');
+  const drop = h('div', { class: 'dropzone', id: 'dropzone', tabindex: '0', role: 'button', 'aria-label': 'drop trace files here or choose them' },
+    h('strong', null, 'Drop trace files here'), h('span', { class: 'muted' }, ' or '), input);
+  const form = h('form', { class: 'card form upload', id: 'import-form' },
+    h('h2', null, 'Upload traces'),
+    h('p', { class: 'hint' }, 'nvprof CSV or .prof, Nsight Systems SQLite export, globaltimer/%smid block CSV, the examiner JSON or a schedlab trace: several at once.'),
+    drop,
+    h('div', { class: 'row' },
+      h('div', null, h('label', { for: 'import-format' }, 'Format'), format),
+      h('div', null, h('label', { for: 'import-experiment' }, 'Into'), target)),
+    h('div', { class: 'actions' }, button), msg, list);
+  let busy = false;
+  async function run(files) {
+    if (!files.length) {
+      msg.replaceChildren(errorBox('Choose or drop trace files first.'));
+      return;
+    }
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    msg.replaceChildren();
+    clear(list);
+    const states = [];
+    const rows = files.map((f, i) => fileRow(list, f, states, i));
+    // one after another: the server imports one at a time anyway, and the
+    // bars then read in order
+    for (let i = 0; i < files.length; i++) {
+      try {
+        rows[i].done(await importOne(files[i], { format: format.value, experiment: target.value }, rows[i]));
+      } catch (e) {
+        rows[i].fail(e);
+      }
+    }
+    busy = false;
+    button.disabled = false;
+    if (onDone) onDone(states);
+  }
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    run([...(input.files || [])]);
+  });
+  for (const name of ['dragenter', 'dragover']) {
+    drop.addEventListener(name, (ev) => {
+      ev.preventDefault();
+      drop.classList.add('over');
+    });
+  }
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (ev) => {
+    ev.preventDefault();
+    drop.classList.remove('over');
+    run([...(ev.dataTransfer?.files || [])]);
+  });
+  return form;
+}
