@@ -6,6 +6,7 @@
 import { startRouter } from './router.mjs';
 import { h, clear, errorBox } from './dom.mjs';
 import { beginView, setReady, setDrawn } from './state.mjs';
+import { watchExports } from './exports.mjs';
 import { renderExperiments } from './views/experiments.mjs';
 import { renderExperiment } from './views/experiment.mjs';
 import { renderRun } from './views/run.mjs';
@@ -32,9 +33,10 @@ async function show(route) {
   if (current) {
     current.abort.abort();
     if (current.cleanup) current.cleanup();
+    current.unwatch();
   }
   const abort = new AbortController();
-  const me = { abort, cleanup: null };
+  const me = { abort, cleanup: null, unwatch: () => {} };
   current = me;
   beginView(route.name);
   clear(app);
@@ -44,6 +46,8 @@ async function show(route) {
   }
   const root = h('div', { class: 'view', dataset: { view: route.name } });
   app.append(root);
+  // PNG and CSV buttons on every chart and table card (exports.mjs)
+  me.unwatch = watchExports(root);
   const render = VIEWS[route.name];
   if (!render) {
     root.append(h('h1', null, 'Page not found'),
