@@ -500,6 +500,8 @@ async function timelineTab(panel, c, route, ctx) {
   };
   // After a window change: draw from what is there, then fetch what is not.
   const follow = (delay) => {
+    // a look-ahead still waiting was for the window before this one
+    clearTimeout(aheadTimer);
     if (!src) {
       setDrawn(tl.drawnBlocks());
       return;
