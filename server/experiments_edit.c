@@ -72,25 +72,12 @@ void expedit_post_version(void *app, const http_request *req, http_response *res
         http_set_error(res, 404, "no experiment named \"%s\"", slug);
         return;
     }
-    if (!req->body || !req->body_len) {
-        http_set_error(res, 400, "scenario: the request body is empty; send scenario JSON");
-        return;
-    }
     /* the same checks, in the same words, as POST /api/experiments */
-    char err[1024];
-    scn_scenario *s;
-    if (scn_parse(req->body, req->body_len, "scenario", &s, err, sizeof err)) {
-        http_set_error(res, 400, "%s", err);
-        return;
-    }
     budget_work w;
-    int rc = budget_estimate(s, &w, err, sizeof err);
-    scn_free(s);
-    if (rc) { http_set_error(res, 400, "scenario: %s", err); return; }
-    const budget *b = api_budget(a);
-    json_t *over = budget_check(b, &w);
-    if (over) { http_set_json(res, 422, over); return; }
-    if (w.events <= b->sync_events && !store_writing()) {
+    int sync, rc;
+    if (writes_admit_scenario(a, req, res, &w, &sync)) return;
+    if (sync) {
+        char err[1024];
         store_ctl sc = {.lock_ms = SYNC_LOCK_MS};
         int status = 500;
         json_t *result = NULL;
@@ -107,16 +94,8 @@ void expedit_post_version(void *app, const http_request *req, http_response *res
     char id[JOBS_ID_SIZE];
     /* progress: every block simulated, then stored (as writes.c) */
     rc = jobs_submit(api_jobs(a), "simulation", ver_run, vj, ver_job_free, 2 * w.blocks + 1, id);
-    if (rc) {
-        ver_job_free(vj);
-        res->retry_after = rc == -2 ? 5 : 10;
-        http_set_error(res, 503, rc == -2 ? "the server is stopping; try again shortly"
-                                          : "the job queue is full; try again shortly");
-        return;
-    }
-    char url[64];
-    snprintf(url, sizeof url, "/api/jobs/%s", id);
-    http_set_json(res, 202, json_pack("{s:s, s:s, s:s}", "job", id, "state", "queued", "url", url));
+    if (rc) ver_job_free(vj);
+    writes_queued(res, rc, id);
 }
 
 /* ---- versions ------------------------------------------------------------------- */

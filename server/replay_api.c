@@ -207,16 +207,8 @@ void replay_api_post(void *app, const http_request *req, http_response *res) {
     snprintf(j->run, sizeof j->run, "%s", req->params[0]);
     char id[JOBS_ID_SIZE];
     int rc = jobs_submit(api_jobs(a), "replay", rp_run, j, rp_job_free, 1, id);
-    if (rc) {
-        rp_job_free(j);
-        res->retry_after = rc == -2 ? 5 : 10;
-        http_set_error(res, 503, rc == -2 ? "the server is stopping; try again shortly"
-                                          : "the job queue is full; try again shortly");
-        return;
-    }
-    char url[64];
-    snprintf(url, sizeof url, "/api/jobs/%s", id);
-    http_set_json(res, 202, json_pack("{s:s, s:s, s:s}", "job", id, "state", "queued", "url", url));
+    if (rc) rp_job_free(j);
+    writes_queued(res, rc, id);
 }
 
 static int count_run(void *ctx, const db_run *r) {

@@ -25,7 +25,7 @@ static db *job_db(api_ctx *a, char *err, size_t errlen) {
     return d;
 }
 
-static void queued(http_response *res, int rc, const char *id) {
+void writes_queued(http_response *res, int rc, const char *id) {
     if (rc == -2) {
         res->retry_after = 5;
         http_set_error(res, 503, "the server is stopping; try again shortly");
@@ -72,26 +72,35 @@ static void scn_run(void *arg, job_ctl *ctl, int *status, json_t **result, char 
     *result = json_pack("{s:s, s:o}", "slug", slug, "runs", runs);
 }
 
-void writes_post_experiment(void *app, const http_request *req, http_response *res) {
-    api_ctx *a = app;
+int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *res,
+                          budget_work *w, int *sync) {
     if (!req->body || !req->body_len) {
         http_set_error(res, 400, "scenario: the request body is empty; send scenario JSON");
-        return;
+        return -1;
     }
     char err[1024];
     scn_scenario *s;
     if (scn_parse(req->body, req->body_len, "scenario", &s, err, sizeof err)) {
         http_set_error(res, 400, "%s", err);
-        return;
+        return -1;
     }
-    budget_work w;
-    int rc = budget_estimate(s, &w, err, sizeof err);
+    int rc = budget_estimate(s, w, err, sizeof err);
     scn_free(s);
-    if (rc) { http_set_error(res, 400, "scenario: %s", err); return; }
+    if (rc) { http_set_error(res, 400, "scenario: %s", err); return -1; }
     const budget *b = api_budget(a);
-    json_t *over = budget_check(b, &w);
-    if (over) { http_set_json(res, 422, over); return; }
-    if (w.events <= b->sync_events && !store_writing()) {
+    json_t *over = budget_check(b, w);
+    if (over) { http_set_json(res, 422, over); return -1; }
+    *sync = w->events <= b->sync_events && !store_writing();
+    return 0;
+}
+
+void writes_post_experiment(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    budget_work w;
+    int sync, rc;
+    if (writes_admit_scenario(a, req, res, &w, &sync)) return;
+    if (sync) {
+        char err[1024];
         db *d = api_db_acquire(a, res);
         if (!d) return;
         char slug[DB_SLUG_SIZE];
@@ -114,7 +123,7 @@ void writes_post_experiment(void *app, const http_request *req, http_response *r
     /* progress: every block simulated, then stored */
     rc = jobs_submit(api_jobs(a), "simulation", scn_run, sj, scn_job_free, 2 * w.blocks + 1, id);
     if (rc) scn_job_free(sj);
-    queued(res, rc, id);
+    writes_queued(res, rc, id);
 }
 
 /* ---- imports --------------------------------------------------------------------- */
@@ -219,7 +228,7 @@ void writes_post_import(void *app, const http_request *req, http_response *res) 
     int rc = jobs_submit(api_jobs(a), "import", imp_run, ij, imp_job_free, STORE_IMPORT_UNITS,
                          id);
     if (rc) imp_job_free(ij);
-    queued(res, rc, id);
+    writes_queued(res, rc, id);
 }
 
 /* ---- jobs -------------------------------------------------------------------------- */

@@ -20,6 +20,17 @@ void writes_post_experiment(void *app, const http_request *req, http_response *r
 void writes_post_import(void *app, const http_request *req, http_response *res);
 void writes_get_job(void *app, const http_request *req, http_response *res);
 
+/* What POST /api/experiments and POST /api/experiments/{slug}/versions both
+ * check, in the same words: a body, a scenario that parses, work within the
+ * budget (422 with the numbers). 0: admitted, *w is the work and *sync says
+ * whether it may run in the request (small, and no other write under way);
+ * else the error is in res. */
+int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *res,
+                          budget_work *w, int *sync);
+/* The answer to a jobs_submit() that returned rc: 202 {job, state, url}, or
+ * 503 with Retry-After when the queue is full or the server stopping. */
+void writes_queued(http_response *res, int rc, const char *id);
+
 /* defined in api.c */
 db *api_db_acquire(api_ctx *a, http_response *res);
 void api_db_release(api_ctx *a, db *d);

@@ -15,27 +15,22 @@
 #include <unistd.h>
 
 #include "../../db/db.h"
+#include "test_db_util.h"
 
 /* cmocka's assert_float_equal compares floats; occupancy is a double */
 #define assert_near(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-9)
 
 typedef struct fixture {
-    char dir[64];
-    char path[96];
-    db *d;
+    tdb t;                      /* the throw-away database */
+    db *d;                      /* = t.d */
     char exp[DB_SLUG_SIZE];
 } fixture;
 
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
-    char tmpl[7];
-    memset(tmpl, 'X', 6);   /* mkdtemp's template */
-    tmpl[6] = '\0';
-    snprintf(f->dir, sizeof f->dir, "/tmp/schedlab-test-db-%s", tmpl);
-    if (!mkdtemp(f->dir)) return -1;
-    snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+    if (!f || tdb_open(&f->t, "db")) return -1;
+    f->d = f->t.d;
     char err[256];
-    if (db_open(f->path, &f->d, err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
     if (db_create_experiment(f->d, "exp", "described", "scenario", "fig3.json", "{\"a\":1}",
                              f->exp, err, sizeof err))
         return -1;
@@ -45,14 +40,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    db_close(f->d);
-    char p[128];
-    const char *suffix[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s%s", f->path, suffix[i]);
-        unlink(p);
-    }
-    rmdir(f->dir);
+    tdb_close(&f->t);
     free(f);
     return 0;
 }
@@ -60,12 +48,7 @@ static int teardown(void **state) {
 static int64_t count_rows(db *d, const char *table) {
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
+    return tdb_scalar(d, sql);
 }
 
 /* A trace that uses every field, unknowns included. */
@@ -983,7 +966,7 @@ static void test_queues(void **state) {
 static void test_migrations(void **state) {
     fixture *f = *state;
     char path[128], err[256];
-    snprintf(path, sizeof path, "%s/old.db", f->dir);
+    snprintf(path, sizeof path, "%s/old.db", f->t.dir);
     /* a database at user_version 0 (as sqlite3 leaves a new file) */
     sqlite3 *h;
     assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);

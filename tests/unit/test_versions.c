@@ -14,11 +14,12 @@
 #include <unistd.h>
 
 #include "../../db/db.h"
+#include "test_db_util.h"
 #include "../../db/versions.h"
 
 typedef struct fixture {
-    char dir[64], path[96];
-    db *d;
+    tdb t;                      /* the throw-away database */
+    db *d;                      /* = t.d */
     char exp[DB_SLUG_SIZE], other[DB_SLUG_SIZE];
 } fixture;
 
@@ -62,11 +63,9 @@ static void store(fixture *f, const char *exp, const char *name, int64_t shift, 
 
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/schedlab-test-versions-XXXXXX");
-    if (!mkdtemp(f->dir)) return -1;
-    snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+    if (!f || tdb_open(&f->t, "versions")) return -1;
+    f->d = f->t.d;
     char err[256];
-    if (db_open(f->path, &f->d, err, sizeof err)) return -1;
     if (db_create_experiment(f->d, "exp", NULL, "scenario", NULL, "{\"v\":1}", f->exp, err, sizeof err) ||
         db_create_experiment(f->d, "other", NULL, "scenario", NULL, "{\"v\":9}", f->other, err, sizeof err))
         return -1;
@@ -76,26 +75,11 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    db_close(f->d);
-    char p[128];
-    const char *suffix[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s%s", f->path, suffix[i]);
-        unlink(p);
-    }
-    rmdir(f->dir);
+    tdb_close(&f->t);
     free(f);
     return 0;
 }
 
-static int64_t scalar(db *d, const char *sql) {
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return v;
-}
 
 typedef struct seen {
     int64_t version[8], runs[8];
@@ -148,8 +132,8 @@ static void test_versions(void **state) {
     assert_true(s.dated[0]);
     assert_int_equal(s.version[1], 2);
     assert_int_equal(s.runs[1], 1);
-    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiment_versions WHERE version = 1 AND scenario_json = '{\"v\":1}'"), 1);
-    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiments WHERE name = 'exp' AND scenario_json = '{\"v\":2}'"), 1);
+    assert_int_equal(tdb_scalar(f->d, "SELECT count(*) FROM experiment_versions WHERE version = 1 AND scenario_json = '{\"v\":1}'"), 1);
+    assert_int_equal(tdb_scalar(f->d, "SELECT count(*) FROM experiments WHERE name = 'exp' AND scenario_json = '{\"v\":2}'"), 1);
     memset(&s, 0, sizeof s);
     assert_int_equal(db_list_run_versions(f->d, f->exp, on_run_version, &s, err, sizeof err), 0);
     assert_int_equal(s.n, 3);
@@ -175,7 +159,7 @@ static void test_delete(void **state) {
     for (int i = 0; i < 7; i++) {
         char sql[96];
         snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables[i]);
-        before[i] = scalar(f->d, sql);
+        before[i] = tdb_scalar(f->d, sql);
         assert_true(before[i] > 0);
         assert_int_equal(before[i] % 3, 0);
     }
@@ -185,11 +169,11 @@ static void test_delete(void **state) {
     for (int i = 0; i < 7; i++) {
         char sql[96];
         snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables[i]);
-        assert_int_equal(scalar(f->d, sql), before[i] / 3);
+        assert_int_equal(tdb_scalar(f->d, sql), before[i] / 3);
     }
-    assert_int_equal(scalar(f->d, "SELECT count(*) FROM runs"), 1);
-    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiments"), 1);
-    assert_int_equal(scalar(f->d, "SELECT count(*) FROM experiment_versions"), 0);
+    assert_int_equal(tdb_scalar(f->d, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(tdb_scalar(f->d, "SELECT count(*) FROM experiments"), 1);
+    assert_int_equal(tdb_scalar(f->d, "SELECT count(*) FROM experiment_versions"), 0);
     /* the other experiment's run is whole */
     trace t;
     trace_init(&t);
