@@ -16,6 +16,8 @@ const REPEATS = 3;
 const WINDOW_BLOCKS = 10000;      // the issue's window: 10 K blocks
 const ZOOM_BLOCKS = 80000;        // a zoomed-in window still past the API's max (bins)
 const API_MAX = 20000;            // the API's default max, which the dashboard asks for
+const COMPARE_BLOCKS = 1000000;   // the compare view's row: two runs of this size
+const compareName = (n) => `bench ${label(n)} blocks, two placements`;
 
 const label = (n) => (n % 1e6 === 0 ? `${n / 1e6}M` : `${n / 1e3}k`);
 const stats = (xs) => {
@@ -69,12 +71,14 @@ async function windowOf(srv, run, sum, want) {
 // The dashboard rows of one run: REPEATS navigations, each with its zoom
 // step. Returns the first block request the page made (the bins row asks
 // exactly that), or null.
-async function browserRows(out, { srv, browser, run, n, quick }) {
+// `page`: the page's path (the run's own page unless given: the compare
+// view's row asks for /compare?runs=A,B); `what`: how the goals name it.
+async function browserRows(out, { srv, browser, run, n, quick, page = `/runs/${run}`, what = `${label(n)} run: dashboard` }) {
   const navs = [];
   let failed = null;
   for (let i = 0; i < REPEATS && !failed; i++) {
     try {
-      navs.push(await timeRunPage(browser, `${srv.base}/runs/${run}`, { timeoutMs: quick ? 60000 : 120000 }));
+      navs.push(await timeRunPage(browser, `${srv.base}${page}`, { timeoutMs: quick ? 60000 : 120000 }));
     } catch (e) {
       // a page that never draws is a failed row, not a failed bench
       failed = e.message.split('\n')[0];
@@ -84,7 +88,7 @@ async function browserRows(out, { srv, browser, run, n, quick }) {
   const nav = stats(navs.map((r) => r.nav_ms)), zoom = stats(navs.map((r) => r.zoom_ms));
   const r1 = (v) => (v === null ? null : +v.toFixed(1));
   out.browser.push({
-    run_blocks: n, run, repeats: REPEATS,
+    run_blocks: n, run, page, what, repeats: REPEATS,
     nav_ms: navs.map((r) => r1(r.nav_ms)), zoom_ms: navs.map((r) => r1(r.zoom_ms)),
     nav_ms_min: nav.min, nav_ms_median: nav.median, zoom_ms_min: zoom.min, zoom_ms_median: zoom.median,
     zoom_fetched: navs.map((r) => r.zoom_fetched), zoom_why: navs.map((r) => r.zoom_why).find((x) => x) || null,
@@ -126,6 +130,16 @@ async function runRows(out, { srv, browser, exps, n, quick, canHttp, wrkSeconds 
   const sum = (await srv.json(`/api/runs/${run}`)).summary;
   if (sum.blocks !== n) throw new Error(`run ${run} has ${sum.blocks} blocks, not ${n}`);
   const firstBlocks = browser ? await browserRows(out, { srv, browser, run, n, quick }) : null;
+  // issue 15: the same targets on the compare view, two runs of this size
+  // (the same kernels placed by most-room and by round-robin) one above
+  // the other
+  const cmp = exps.find((e) => e.name === compareName(n));
+  if (browser && cmp) {
+    if (cmp.runs.length !== 2) throw new Error(`${compareName(n)}: ${cmp.runs.length} runs stored, not 2`);
+    const runs = cmp.runs.map((r) => r.run);
+    await browserRows(out, { srv, browser, run: runs.join(','), n, quick, page: `/compare?runs=${runs.join(',')}`,
+      what: `two ${label(n)} runs: compare view` });
+  }
   if (!canHttp) return;
 
   // the exact responses, fetched once: ours are served from them by nginx
@@ -171,6 +185,11 @@ export async function issue9({ schedlab, benchBin, work, quick, repo, simRows, c
     scnFile[n] = path.join(scn, `bench-${label(n)}.json`);
     fs.writeFileSync(scnFile[n], JSON.stringify(benchScenario(n), null, 1));
   }
+  // the compare view's row (1 M blocks): the same kernels under most-room
+  // and round-robin, one experiment of two runs
+  const cmpScn = { ...benchScenario(COMPARE_BLOCKS), name: compareName(COMPARE_BLOCKS),
+    variants: [{ name: 'round-robin', policy: { placement: 'round-robin' } }] };
+  fs.writeFileSync(path.join(scn, `bench-${label(COMPARE_BLOCKS)}-compare.json`), JSON.stringify(cmpScn, null, 1));
   const wrkSeconds = quick ? 3 : 5;
   const canHttp = have('wrk') && have('nginx');
   if (!canHttp) out.notes.push('wrk or nginx is missing (tools/install-deps.sh installs both): no HTTP rows');
@@ -271,10 +290,10 @@ function goals(out, simAll, simTop) {
     }
   }
   for (const b of out.browser) {
-    const tag = `${label(b.run_blocks)} run`;
-    add(`${tag}: dashboard navigation -> drawn${b.error ? ` (${b.error.slice(0, 60)})` : ''}`, 'ms', stats(b.nav_ms), '< 1000 ms',
+    const tag = b.what || `${label(b.run_blocks)} run: dashboard`;
+    add(`${tag} navigation -> drawn${b.error ? ` (${b.error.slice(0, 60)})` : ''}`, 'ms', stats(b.nav_ms), '< 1000 ms',
       !b.error && stats(b.nav_ms).median < 1000, stats(b.nav_ms).median / 1000);
-    add(`${tag}: one zoom step${b.zoom_why ? ` (${b.zoom_why})` : ''}`, 'ms', stats(b.zoom_ms), '< 150 ms', stats(b.zoom_ms).n === b.zoom_ms.length && stats(b.zoom_ms).median < 150, stats(b.zoom_ms).median / 150);
+    add(`${tag}, one zoom step${b.zoom_why ? ` (${b.zoom_why})` : ''}`, 'ms', stats(b.zoom_ms), '< 150 ms', stats(b.zoom_ms).n === b.zoom_ms.length && stats(b.zoom_ms).median < 150, stats(b.zoom_ms).median / 150);
   }
   if (out.simulate.length) {
     const n = label(out.simulate[0].blocks);
@@ -316,7 +335,7 @@ export function printIssue9(r) {
     console.log(`  ${label(h.run_blocks).padEnd(4)}  ${h.what.padEnd(37)}  ${String(Math.round(h.bytes / 1024)).padStart(6)}  ${String(h.conns).padStart(5)}   ${`${fmtN(o.rps_median)} (${fmtN(o.rps_min)}-${fmtN(o.rps_max)})${o.how === 'wrk' ? '' : '*'}`.padEnd(22)}  ${fmtN(o.p50_ms_median, 'ms').padStart(7)}  ${fmtN(o.p99_ms_median, 'ms').padStart(8)}     ${`${fmtN(n.rps_median)} (${fmtN(n.rps_min)}-${fmtN(n.rps_max)})`.padEnd(22)}  ${fmtN(n.p99_ms_median, 'ms').padStart(6)}   ${h.ratio_rps.toFixed(3)}`);
   }
   for (const b of r.browser)
-    console.log(`  ${label(b.run_blocks).padEnd(4)}  dashboard: navigation -> drawn ${fmtN(b.nav_ms_median, 'ms')} ms (min ${fmtN(b.nav_ms_min, 'ms')}), one zoom step ${fmtN(b.zoom_ms_median, 'ms')} ms (min ${fmtN(b.zoom_ms_min, 'ms')}); ${b.nav_requests.length} API requests to draw, ${b.zoom_requests.length} to zoom`);
+    console.log(`  ${label(b.run_blocks).padEnd(4)}  ${b.page && b.page.startsWith('/compare') ? 'compare view (two runs)' : 'dashboard'}: navigation -> drawn ${fmtN(b.nav_ms_median, 'ms')} ms (min ${fmtN(b.nav_ms_min, 'ms')}), one zoom step ${fmtN(b.zoom_ms_median, 'ms')} ms (min ${fmtN(b.zoom_ms_min, 'ms')}); ${b.nav_requests.length} API requests to draw, ${b.zoom_requests.length} to zoom`);
   for (const s of r.simulate)
     console.log(`  schedlab simulate ${label(s.blocks)} blocks: ${s.seconds.toFixed(2)} s, ${fmtN(s.blocks_per_s)} blocks/s, peak RSS ${s.peak_rss_mb.toFixed(0)} MB`);
   for (const s of r.import_cli)

@@ -20,6 +20,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_qos_sql,      /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12) */
     db_versions_sql, /* db/versions.sql: experiment versions, edit and re-run (issue 15) */
     db_pyramid_sql,  /* db/pyramid.sql: occupancy pyramids, covering window index (issue 9) */
+    db_kpyramid_sql, /* db/kpyramid.sql: per-kernel occupancy pyramids (issue 9) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 8      /* the number of migration steps */
+#define DB_SCHEMA_VERSION 9      /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -48,6 +48,7 @@ extern const char db_versions_sql[];
 /* db/pyramid.sql: occupancy pyramids and the covering window index (issue 9,
  * db/pyramid.h). */
 extern const char db_pyramid_sql[];
+extern const char db_kpyramid_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 
@@ -177,6 +178,26 @@ int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *er
  * occupancy pyramid (pyramid.h) then takes each batch as it comes. Without
  * it db_run_finish reads the streamed blocks back to build the pyramid. */
 void db_run_kernels(db_run_writer *w, const trace *t);
+/* Kernels and copies in batches too (issue 9: a streaming import, importers.h
+ * imp_stream): t's kernels (copies) are stored as the run's next ones, ids
+ * continuing from the batches before; those t holds at db_run_finish follow
+ * them. Their string ids are t's: every batch and finish must come from the
+ * one trace whose string table only grows; of t, add_kernels/_copies read
+ * only those rows and the table's size (strs.n), so a batch may be a copy
+ * of the rows beside that size while another thread grows the table
+ * (server/store.c). db_run_shift_times adds delta to
+ * every time of the kernels and copies stored so far (an origin found after
+ * they were stored: imp_stream.shift). All three fail the run as
+ * add_blocks does. */
+int db_run_add_kernels(db_run_writer *w, const trace *t, char *err, size_t errlen);
+int db_run_add_copies(db_run_writer *w, const trace *t, char *err, size_t errlen);
+int db_run_shift_times(db_run_writer *w, int64_t delta, char *err, size_t errlen);
+/* Set the connection's page cache (PRAGMA cache_size units: pages, or KiB
+ * when negative); the setting it had goes to *old (may be NULL). A
+ * streaming import appends to tables without secondary indexes and needs
+ * few pages: a small cache keeps its memory the same whatever the file's
+ * size (issue 9). */
+int db_cache_size(db *d, int64_t set, int64_t *old, char *err, size_t errlen);
 int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen);
 void db_run_abort(db_run_writer *w);          /* NULL is fine */
 

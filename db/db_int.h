@@ -26,6 +26,8 @@ enum {
     DBI_Q_HAS_PAUSES,   /* does the run have pauses at all */
     DBI_Q_TILES,        /* a range of pyramid tiles */
     DBI_Q_FRAGMENT,     /* blocks with their kernel's threads, for pyramid edges */
+    DBI_Q_KTILES,       /* a range of kernel tiles (kpyramid.sql) */
+    DBI_Q_KLEVEL,       /* a kernel's stored level at or below a level */
     DBI_NCACHED
 };
 

@@ -5,6 +5,7 @@
 #include "pyramid.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,12 +42,43 @@ static void stats_add(block_stats *bs, const trace_block *b, size_t n) {
     bs->n += (int64_t)n;
 }
 
-/* The summary of trace t whose blocks, streamed ones included, are in bs. */
-static void summarize(const trace *t, const block_stats *bs, db_summary *s) {
+/* The QoS figures of the summary over kernels, accumulated in kernel order
+ * (batches of db_run_add_kernels, then the trace's own) so the sum is the
+ * same as over the whole array at once. */
+typedef struct qos_stats {
+    int64_t kernels, met, n;
+    double sum;
+} qos_stats;
+
+static void qos_add(qos_stats *q, const trace_kernel *k, size_t n) {
+    for (size_t i = 0; i < n; i++, k++) {
+        if (!(k->ipc_isolated > 0)) continue;
+        if (k->qos_goal > 0) {
+            q->kernels++;
+            q->met += k->qos_met;
+        } else {
+            q->sum += k->ipc_shared / k->ipc_isolated;
+            q->n++;
+        }
+    }
+}
+
+/* Kernels and copies stored ahead of db_run_finish (db_run_add_kernels,
+ * db_run_add_copies): how many, their times (t_min, t_max of a block_stats)
+ * and QoS figures. Zero for a run stored whole. */
+typedef struct row_stats {
+    size_t kernels, copies;
+    block_stats span;
+    qos_stats qos;
+} row_stats;
+
+/* The summary of trace t whose blocks, streamed ones included, are in bs,
+ * after the kernels and copies of rs. */
+static void summarize(const trace *t, const block_stats *bs, const row_stats *rs, db_summary *s) {
     memset(s, 0, sizeof *s);
-    s->kernels = (int64_t)t->kernels.n;
+    s->kernels = (int64_t)(rs->kernels + t->kernels.n);
     s->blocks = bs->n;
-    s->copies = (int64_t)t->copies.n;
+    s->copies = (int64_t)(rs->copies + t->copies.n);
     s->queue_events = (int64_t)t->queue_events.n;
     s->warp_issues = (int64_t)t->warp_issues.n;
     s->jobs = (int64_t)t->jobs.n;
@@ -55,24 +87,17 @@ static void summarize(const trace *t, const block_stats *bs, db_summary *s) {
     trace_time_span(t, &lo, &hi);
     stats_time(&span, lo);
     stats_time(&span, hi);
+    stats_time(&span, rs->span.t_min);
+    stats_time(&span, rs->span.t_max);
     s->t_min = span.t_min;
     s->t_max = span.t_max;
     s->max_block_dur = bs->max_dur;
     s->sms = (t->has_device && t->device.sms > 0) ? t->device.sms : bs->top_sm + 1;
-    double sum = 0;
-    int64_t n = 0;
-    for (size_t i = 0; i < t->kernels.n; i++) {
-        const trace_kernel *k = &t->kernels.v[i];
-        if (!(k->ipc_isolated > 0)) continue;
-        if (k->qos_goal > 0) {
-            s->qos_kernels++;
-            s->qos_met += k->qos_met;
-        } else {
-            sum += k->ipc_shared / k->ipc_isolated;
-            n++;
-        }
-    }
-    s->nonqos_throughput = n ? sum / (double)n : NAN;
+    qos_stats q = rs->qos;
+    qos_add(&q, t->kernels.v, t->kernels.n);
+    s->qos_kernels = q.kernels;
+    s->qos_met = q.met;
+    s->nonqos_throughput = q.n ? q.sum / (double)q.n : NAN;
 }
 
 /* One failed row: name the record so the user can find it in the input. */
@@ -156,8 +181,11 @@ static int store_device(db *d, int64_t run, const sim_device *dev, char *err, si
  * of each other, all far below SQLITE_MAX_VARIABLE_NUMBER (32766). */
 #define BULK_PARAMS 2048
 
-/* Where bulk_tables[BULK_BLOCKS] is; streamed blocks go through it alone. */
+/* Where bulk_tables[BULK_BLOCKS] is; streamed blocks go through it alone.
+ * Kernels and copies may be streamed too (db_run_add_kernels, _copies). */
+#define BULK_KERNELS 2
 #define BULK_BLOCKS 3
+#define BULK_COPIES 4
 
 /* What the binders read: the trace, the ids of the strings its rows use
  * (strs[i] is row i of table `strings`), and the blocks, which come from a
@@ -192,12 +220,8 @@ static void bind_id(sqlite3_stmt *s, int i, const trace *t, trace_str id) {
     else sqlite3_bind_null(s, i);
 }
 
-/* The ids of the strings that rows refer to, in id order; meta keys and
- * values (stored as text in run_meta) and strings nothing stores are left
- * out. */
-static int used_strings(const trace *t, bulk_src *src) {
-    unsigned char *used = calloc(t->strs.n + 1, 1);
-    if (!used) return -1;
+/* Mark the strings of kernels and copies in used[0 .. t->strs.n]. */
+static void mark_rows(const trace *t, unsigned char *used) {
 #define MARK(id) (used[str_id(t, (id))] = 1)
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
@@ -207,6 +231,20 @@ static int used_strings(const trace *t, bulk_src *src) {
         const trace_copy *c = &t->copies.v[i];
         MARK(c->name), MARK(c->stream), MARK(c->process);
     }
+#undef MARK
+}
+
+/* The ids of the strings that rows refer to, in id order; meta keys and
+ * values (stored as text in run_meta) and strings nothing stores are left
+ * out. `streamed` (nstreamed entries, may be NULL) marks the strings of
+ * rows stored ahead (db_run_add_kernels, _copies). */
+static int used_strings(const trace *t, bulk_src *src, const unsigned char *streamed,
+                        size_t nstreamed) {
+    unsigned char *used = calloc(t->strs.n + 1, 1);
+    if (!used) return -1;
+    for (size_t id = 0; id < nstreamed && id <= t->strs.n; id++) used[id] |= streamed[id];
+    mark_rows(t, used);
+#define MARK(id) (used[str_id(t, (id))] = 1)
     for (size_t i = 0; i < t->queue_events.n; i++)
         MARK(t->queue_events.v[i].queue), MARK(t->queue_events.v[i].item);
     for (size_t i = 0; i < t->jobs.n; i++) MARK(t->jobs.v[i].task);
@@ -250,7 +288,7 @@ static void bind_meta(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
 
 static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
-    const trace_kernel *k = &t->kernels.v[i];
+    const trace_kernel *k = &t->kernels.v[i - src->base[BULK_KERNELS]];
     sqlite3_bind_int64(s, p, (int64_t)i);
     bind_id(s, p + 1, t, k->name);
     bind_id(s, p + 2, t, k->raw_name);
@@ -290,7 +328,7 @@ static void bind_block(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
 
 static void bind_copy(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
-    const trace_copy *c = &t->copies.v[i];
+    const trace_copy *c = &t->copies.v[i - src->base[BULK_COPIES]];
     sqlite3_bind_int64(s, p, (int64_t)i);
     bind_id(s, p + 1, t, c->name);
     bind_id(s, p + 2, t, c->stream);
@@ -489,12 +527,15 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
     return 0;
 }
 
-/* Every row of t; its blocks follow the `streamed` ones already stored. */
-static int store_rows(db *d, int64_t run, const trace *t, size_t streamed, char *err,
-                      size_t errlen) {
+/* Every row of t; its blocks follow the `streamed` ones already stored,
+ * its kernels and copies those of rs (whose strings are marked in used). */
+static int store_rows(db *d, int64_t run, const trace *t, size_t streamed, const row_stats *rs,
+                      const unsigned char *used, size_t nused, char *err, size_t errlen) {
     bulk_src src = {.t = t, .blocks = t->blocks.v, .nblocks = t->blocks.n};
     src.base[BULK_BLOCKS] = streamed;
-    if (used_strings(t, &src)) {
+    src.base[BULK_KERNELS] = rs->kernels;
+    src.base[BULK_COPIES] = rs->copies;
+    if (used_strings(t, &src, used, nused)) {
         seterr(err, errlen, "%s: out of memory", d->path);
         return -1;
     }
@@ -522,6 +563,9 @@ struct db_run_writer {
     block_stats bs;          /* the blocks stored so far */
     pyr_acc *pyr;            /* the occupancy pyramid, block by block (pyramid.h) */
     const trace *kernels;    /* db_run_kernels: whose kernels the blocks name */
+    row_stats rows;          /* kernels and copies stored ahead (db_run_add_kernels) */
+    unsigned char *used;     /* the string ids their rows use, nused entries */
+    size_t nused;
 };
 
 void db_run_kernels(db_run_writer *w, const trace *t) { w->kernels = t; }
@@ -551,6 +595,7 @@ int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_S
     w->d = d;
     w->name_given = name != NULL;
     stats_init(&w->bs);
+    stats_init(&w->rows.span);
     w->pyr = pyr_acc_new();   /* NULL: finish reads the blocks back instead */
     if (exec(d, "SAVEPOINT store_run", err, errlen)) {
         pyr_acc_free(w->pyr);
@@ -601,10 +646,113 @@ int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *er
     return 0;
 }
 
+/* Kernels or copies of t (which: BULK_KERNELS or BULK_COPIES) as the run's
+ * next rows: their strings marked, their times and QoS figures counted. */
+static int add_rows(db_run_writer *w, int which, const trace *t, char *err, size_t errlen) {
+    if (w->failed) return writer_gone(w, err, errlen);
+    bool k = which == BULK_KERNELS;
+    size_t n = k ? t->kernels.n : t->copies.n;
+    if (n == 0) return 0;
+    if (t->strs.n + 1 > w->nused) {
+        unsigned char *u = realloc(w->used, t->strs.n + 1);
+        if (!u) {
+            seterr(err, errlen, "%s: out of memory", w->d->path);
+            writer_fail(w);
+            return -1;
+        }
+        memset(u + w->nused, 0, t->strs.n + 1 - w->nused);
+        w->used = u;
+        w->nused = t->strs.n + 1;
+    }
+    bulk_src src = {.t = t};
+    src.base[which] = k ? w->rows.kernels : w->rows.copies;
+    if (store_table(w->d, which, w->run, &src, err, errlen)) {
+        writer_fail(w);
+        return -1;
+    }
+    /* the rows bind text STATIC from t: leave no pointer behind */
+    for (int m = 0; m < 2; m++)
+        if (w->d->bulk[which][m]) sqlite3_clear_bindings(w->d->bulk[which][m]);
+    block_stats *sp = &w->rows.span;
+    if (k) {
+        for (size_t i = 0; i < n; i++) {
+            const trace_kernel *x = &t->kernels.v[i];
+            stats_time(sp, x->issue), stats_time(sp, x->first_block);
+            stats_time(sp, x->fully_dispatched), stats_time(sp, x->end);
+        }
+        qos_add(&w->rows.qos, t->kernels.v, n);
+        w->rows.kernels += n;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            const trace_copy *x = &t->copies.v[i];
+            stats_time(sp, x->issue), stats_time(sp, x->start), stats_time(sp, x->end);
+        }
+        w->rows.copies += n;
+    }
+    /* mark_rows walks both arrays: hand it only the one stored here */
+    trace only = *t;
+    if (k) only.copies.n = 0;
+    else only.kernels.n = 0;
+    mark_rows(&only, w->used);
+    return 0;
+}
+
+int db_run_add_kernels(db_run_writer *w, const trace *t, char *err, size_t errlen) {
+    return add_rows(w, BULK_KERNELS, t, err, errlen);
+}
+
+int db_run_add_copies(db_run_writer *w, const trace *t, char *err, size_t errlen) {
+    return add_rows(w, BULK_COPIES, t, err, errlen);
+}
+
+int db_cache_size(db *d, int64_t set, int64_t *old, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "PRAGMA cache_size", &st, err, errlen)) return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && old) *old = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) return sqlfail(d, "reading PRAGMA cache_size", err, errlen);
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA cache_size=%lld", (long long)set);
+    return exec(d, sql, err, errlen);
+}
+
+int db_run_shift_times(db_run_writer *w, int64_t delta, char *err, size_t errlen) {
+    if (w->failed) return writer_gone(w, err, errlen);
+    if (delta == 0) return 0;
+    static const char *const sql[] = {
+        "UPDATE kernels SET issue = issue + ?2, first_block = first_block + ?2, "
+        "fully_dispatched = fully_dispatched + ?2, stop = stop + ?2 WHERE run = ?1",
+        "UPDATE copies SET issue = issue + ?2, start = start + ?2, stop = stop + ?2 "
+        "WHERE run = ?1",
+    };
+    for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
+        sqlite3_stmt *st;
+        if (prepare(w->d, sql[i], &st, err, errlen)) {
+            writer_fail(w);
+            return -1;
+        }
+        sqlite3_bind_int64(st, 1, w->run);
+        sqlite3_bind_int64(st, 2, delta);
+        int rc = sqlite3_step(st);
+        sqlite3_finalize(st);
+        if (rc != SQLITE_DONE) {
+            sqlfail(w->d, i ? "copies: shifting times" : "kernels: shifting times", err, errlen);
+            writer_fail(w);
+            return -1;
+        }
+    }
+    block_stats *sp = &w->rows.span;
+    if (sp->t_min != TRACE_NONE) sp->t_min += delta;
+    if (sp->t_max != TRACE_NONE) sp->t_max += delta;
+    return 0;
+}
+
 void db_run_abort(db_run_writer *w) {
     if (!w) return;
     writer_fail(w);
     pyr_acc_free(w->pyr);
+    free(w->used);
     free(w);
 }
 
@@ -613,6 +761,7 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
     if (w->failed) {
         writer_gone(w, err, errlen);
         pyr_acc_free(w->pyr);
+        free(w->used);
         free(w);
         return -1;
     }
@@ -621,11 +770,12 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
         goto fail;
     }
     if (t->has_device && store_device(d, w->run, &t->device, err, errlen)) goto fail;
-    if (store_rows(d, w->run, t, (size_t)w->bs.n, err, errlen)) goto fail;
+    if (store_rows(d, w->run, t, (size_t)w->bs.n, &w->rows, w->used, w->nused, err, errlen))
+        goto fail;
     stats_add(&w->bs, t->blocks.v, t->blocks.n);
     pyr_acc_add(w->pyr, t->blocks.v, t->blocks.n, t);
     db_summary s;
-    summarize(t, &w->bs, &s);
+    summarize(t, &w->bs, &w->rows, &s);
     sqlite3_stmt *st;
     if (prepare(d,
                 "UPDATE runs SET name = coalesce(?2, name), trace_name = ?3, source = ?4, "
@@ -660,6 +810,7 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
     if (!urc) urc = dbi_pyramid_finish(d, w->run, w->pyr, err, errlen);
     if (urc || exec(d, "RELEASE store_run", err, errlen)) goto fail;
     pyr_acc_free(w->pyr);
+    free(w->used);
     free(w);
     return 0;
 fail:

@@ -132,6 +132,79 @@ static int coarsen(const level *l, level *up) {
 
 /* ---- the accumulator: blocks in, the finest level's cells out ------------------- */
 
+/* A cell of one kernel: the per-SM cell split by kernel (kpyramid.sql),
+ * one list per per-SM cell (few kernels share an SM in a bin, so a walk of
+ * the list is a step or two). */
+typedef struct kent {
+    int32_t kernel, next;   /* next: the list's next entry, -1 at its end */
+    pyr_cell c;
+} kent;
+
+/* Kernel cells at most, before the accumulator coarsens to stay bounded
+ * (80 MiB): a run where many kernels share each SM in each bin. */
+#define KENT_MAX ((size_t)1 << 21)
+
+/* The kernel cells' pool: chunks of 2^13, so growing it never copies it (a
+ * realloc to twice the size held three times the cells at its peak). */
+#define KCHUNK_BITS 13
+typedef struct kpool {
+    kent **chunk;
+    size_t nchunk, n;     /* n: entries handed out, free ones included */
+    size_t used;          /* entries in use */
+    int32_t free;         /* released entries, linked by next; -1: none */
+} kpool;
+
+static inline kent *kp_at(const kpool *p, int32_t i) {
+    return &p->chunk[(size_t)i >> KCHUNK_BITS][(size_t)i & (((size_t)1 << KCHUNK_BITS) - 1)];
+}
+
+/* a new zeroed entry's index, -1: out of memory */
+static int32_t kp_new(kpool *p) {
+    if (p->free >= 0) {
+        int32_t i = p->free;
+        p->free = kp_at(p, i)->next;
+        *kp_at(p, i) = (kent){0};
+        p->used++;
+        return i;
+    }
+    if (p->n >= (size_t)INT32_MAX) return -1;
+    if (p->n == p->nchunk << KCHUNK_BITS) {
+        kent **c = realloc(p->chunk, (p->nchunk + 1) * sizeof *c);
+        if (!c) return -1;
+        p->chunk = c;
+        if (!(c[p->nchunk] = malloc(sizeof **c << KCHUNK_BITS))) return -1;
+        p->nchunk++;
+    }
+    int32_t i = (int32_t)p->n++;
+    *kp_at(p, i) = (kent){0};
+    p->used++;
+    return i;
+}
+
+static void kp_release(kpool *p, int32_t i) {
+    kp_at(p, i)->next = p->free;
+    p->free = i;
+    p->used--;
+}
+
+static void kp_free(kpool *p) {
+    for (size_t i = 0; i < p->nchunk; i++) free(p->chunk[i]);
+    free(p->chunk);
+    *p = (kpool){.free = -1};
+}
+
+/* Kernel cells are stored every KLEVEL_STEP levels (and at each kernel's
+ * top): a level between is read from the stored one below it, at most
+ * 2^(KLEVEL_STEP-1) of its bins per bin. A kernel spread over every SM has
+ * nearly as many cells at z+1 as at z (its SMs, not its time, make them), so
+ * every level would cost several times the per-SM pyramid. */
+#define KLEVEL_STEP 3
+
+/* A long block's whole bins past this many are a span, not kernel cells
+ * (acc_add1): at the accumulator's fine level a GCAPS run's blocks cover
+ * tens of bins each, and cells made one by one peaked at 5x those kept. */
+#define KSPAN_MIN 2
+
 typedef struct span_diff {
     int64_t cnt, thr;    /* blocks covering whole bins from here on, their threads */
 } span_diff;
@@ -150,7 +223,31 @@ struct pyr_acc {
     int64_t n;            /* blocks added */
     int32_t sms_hint;     /* the device's SMs when known: the cells' width from the start */
     bool dead;            /* threads unknown or out of memory: finish scans instead */
+    int32_t *khead;       /* per cell of c: its first kernel cell in kp, -1 none */
+    kpool kp;             /* the kernel cells (kpyramid.sql) */
+    /* The first block's kernel (-1: none) is never kept in kernel cells:
+     * its cells are the per-SM cells minus every other kernel's, made when
+     * the run is stored (store_kernels). While every block is of it (!multi)
+     * no kernel cell exists at all: a run of one big kernel costs nothing
+     * more; the first block of another kernel (or of none) sets multi. */
+    int32_t sole;
+    bool multi;
+    /* The whole bins of long blocks' kernel cells, as spans (the kernel
+     * cells' difference array): made into cells only at the finest stored
+     * level (acc_spans_out), where a block has few bins; expanding them at
+     * the accumulator's level made a GCAPS run's paused blocks millions of
+     * cells. */
+    struct kspan *sp;
+    size_t nsp, capsp;
 };
+
+/* Whole bins [k0, k1) of level zb (absolute bin numbers) of one block of
+ * `kernel` on `sm`, `th` threads: every one fully covered, running at each
+ * one's start. */
+typedef struct kspan {
+    int64_t k0, k1, th;
+    int32_t kernel, sm;
+} kspan;
 
 #define ACC_MAX_SM 65536
 
@@ -163,6 +260,8 @@ static inline int64_t shl(int64_t k, int z) { return k * ((int64_t)1 << z); }
 pyr_acc *pyr_acc_new(void) {
     pyr_acc *a = calloc(1, sizeof *a);
     if (a) {
+        a->kp.free = -1;
+        a->sole = -1;
         a->first = INT64_MAX;
         a->last = INT64_MIN;
     }
@@ -173,8 +272,14 @@ static void acc_drop(pyr_acc *a) {
     a->dead = true;
     free(a->c);
     free(a->diff);
+    free(a->khead);
+    kp_free(&a->kp);
+    free(a->sp);
+    a->sp = NULL;
+    a->nsp = a->capsp = 0;
     a->c = NULL;
     a->diff = NULL;
+    a->khead = NULL;
     a->nb = 0;
     a->nsm = 0;
 }
@@ -183,12 +288,65 @@ void pyr_acc_free(pyr_acc *a) {
     if (!a) return;
     free(a->c);
     free(a->diff);
+    free(a->khead);
+    kp_free(&a->kp);
+    free(a->sp);
     free(a);
+}
+
+/* The cell of `kernel` in per-SM cell ci of (head, p), made when missing;
+ * NULL: out of memory. */
+static pyr_cell *kcell(int32_t *head, kpool *p, size_t ci, int32_t kernel) {
+    for (int32_t e = head[ci]; e >= 0; e = kp_at(p, e)->next)
+        if (kp_at(p, e)->kernel == kernel) return &kp_at(p, e)->c;
+    int32_t i = kp_new(p);
+    if (i < 0) return NULL;
+    kent *e = kp_at(p, i);
+    e->kernel = kernel;
+    e->next = head[ci];
+    head[ci] = i;
+    return &e->c;
+}
+
+/* What acc_add1 adds to a per-SM cell, added to its kernel's cell too. */
+static bool kadd(pyr_acc *a, size_t ci, int32_t kernel, int64_t thr, int64_t blk, int64_t starts,
+                 int64_t live) {
+    if (!a->multi || kernel == a->sole) return true;   /* the implicit kernel's */
+    pyr_cell *c = kcell(a->khead, &a->kp, ci, kernel);
+    if (!c) {
+        acc_drop(a);
+        return false;
+    }
+    c->thr += thr;
+    c->blk += blk;
+    c->starts += starts;
+    c->live += live;
+    return true;
+}
+
+static int32_t *heads_new(size_t n) {
+    int32_t *h = malloc((n ? n : 1) * sizeof *h);
+    if (h) memset(h, 0xff, n * sizeof *h);   /* -1 */
+    return h;
+}
+
+static void acc_resolve(pyr_acc *a);
+
+/* The sole kernel's cells made: each nonzero per-SM cell is its. */
+static bool acc_multi(pyr_acc *a) {
+    a->multi = true;
+    /* the lists' heads exist from now on (a run of one kernel never has
+     * them); the sole kernel's cells stay implicit */
+    if (a->nb && !(a->khead = heads_new((size_t)a->nb * (size_t)a->nsm))) {
+        acc_drop(a);
+        return false;
+    }
+    return true;
 }
 
 /* Fold the long blocks' differences into the cells. */
 static void acc_resolve(pyr_acc *a) {
-    if (!a->diff) return;
+    if (!a || !a->diff) return;
     for (int32_t sm = 0; sm < a->nsm; sm++) {
         int64_t cnt = 0, thr = 0;
         for (int64_t i = 0; i < a->nb; i++) {
@@ -212,31 +370,120 @@ static void acc_resolve(pyr_acc *a) {
 static bool acc_relayout(pyr_acc *a, int z, int64_t klo, int64_t nb, int32_t nsm) {
     acc_resolve(a);
     pyr_cell *c = calloc((size_t)nb * (size_t)nsm, sizeof *c);
-    if (!c) {
+    int32_t *head = a->multi ? heads_new((size_t)nb * (size_t)nsm) : NULL;
+    if (!c || (a->multi && !head)) {
+        free(c);
+        free(head);
         acc_drop(a);
         return false;
     }
     int dz = z - a->zb;
     for (int64_t i = 0; i < a->nb; i++) {
         int64_t k = a->klo + i, j = shr(k, dz) - klo;
-        if (j < 0 || j >= nb) continue;
-        bool head = shl(shr(k, dz), dz) == k;
+        if (j < 0 || j >= nb) {   /* outside the new cells: empty, or dropped */
+            for (int32_t sm = 0; sm < a->nsm && head; sm++)
+                for (int32_t e = a->khead[(size_t)i * (size_t)a->nsm + (size_t)sm], nx; e >= 0; e = nx) {
+                    nx = kp_at(&a->kp, e)->next;
+                    kp_release(&a->kp, e);
+                }
+            continue;
+        }
+        bool first = shl(shr(k, dz), dz) == k;
         int32_t m = a->nsm < nsm ? a->nsm : nsm;
+        for (int32_t sm = m; sm < a->nsm && head; sm++)   /* SMs dropped */
+            for (int32_t e = a->khead[(size_t)i * (size_t)a->nsm + (size_t)sm], nx; e >= 0; e = nx) {
+                nx = kp_at(&a->kp, e)->next;
+                kp_release(&a->kp, e);
+            }
         for (int32_t sm = 0; sm < m; sm++) {
             const pyr_cell *o = &a->c[(size_t)i * (size_t)a->nsm + (size_t)sm];
             pyr_cell *u = &c[(size_t)j * (size_t)nsm + (size_t)sm];
             u->thr += o->thr;
             u->blk += o->blk;
             u->starts += o->starts;
-            if (head) u->live = o->live;
+            if (first) u->live = o->live;
+            /* the kernel cells move in place: each joins the new cell's
+             * list, or is added into its kernel's entry there and released
+             * (no second pool: moving them took twice their memory) */
+            size_t ci = (size_t)j * (size_t)nsm + (size_t)sm;
+            if (!head) continue;
+            for (int32_t e = a->khead[(size_t)i * (size_t)a->nsm + (size_t)sm], nx; e >= 0; e = nx) {
+                kent *o2 = kp_at(&a->kp, e);
+                nx = o2->next;
+                int32_t f = head[ci];
+                while (f >= 0 && kp_at(&a->kp, f)->kernel != o2->kernel) f = kp_at(&a->kp, f)->next;
+                if (f < 0) {
+                    if (!first) o2->c.live = 0;   /* ran at the bin's start: its first part's */
+                    o2->next = head[ci];
+                    head[ci] = e;
+                    continue;
+                }
+                kent *u2 = kp_at(&a->kp, f);
+                u2->c.thr += o2->c.thr;
+                u2->c.blk += o2->c.blk;
+                u2->c.starts += o2->c.starts;
+                if (first) u2->c.live = o2->c.live;
+                kp_release(&a->kp, e);
+            }
         }
     }
     free(a->c);
+    free(a->khead);
+    a->khead = head;
     a->c = c;
+    /* spans at the new level: the coarse bins they cover whole stay a span,
+     * the (at most two) they cover in part become cells */
+    size_t m2 = 0;
+    for (size_t x = 0; x < a->nsp; x++) {
+        kspan sp = a->sp[x];
+        if (sp.sm >= nsm) continue;
+        int64_t t0 = shl(sp.k0, a->zb), t1 = shl(sp.k1, a->zb);   /* the span's times */
+        int64_t c0 = shr(sp.k0 + ((int64_t)1 << dz) - 1, dz), c1 = shr(sp.k1, dz);   /* whole coarse */
+        for (int64_t cb = shr(sp.k0, dz); cb <= shr(sp.k1 - 1, dz); cb++) {
+            if (cb >= c0 && cb < c1) continue;
+            int64_t lo = shl(cb, z), hi = shl(cb + 1, z);
+            int64_t ov = (hi < t1 ? hi : t1) - (lo > t0 ? lo : t0);
+            int64_t j = cb - klo;
+            if (ov <= 0 || j < 0 || j >= nb) continue;
+            pyr_cell *u = kcell(a->khead, &a->kp, (size_t)j * (size_t)nsm + (size_t)sp.sm, sp.kernel);
+            if (!u) {
+                acc_drop(a);
+                return false;
+            }
+            u->thr += ov * sp.th;
+            u->blk += ov;
+            u->live += lo >= t0 && lo < t1;
+        }
+        if (c0 < c1) a->sp[m2++] = (kspan){c0, c1, sp.th, sp.kernel, sp.sm};
+    }
+    a->nsp = m2;
     a->zb = z;
     a->klo = klo;
     a->nb = nb;
     a->nsm = nsm;
+    return true;
+}
+
+/* The spans made into kernel cells, at the level the accumulator is at
+ * (the finest stored one, in dbi_pyramid_finish). */
+static bool acc_spans_out(pyr_acc *a) {
+    for (size_t x = 0; x < a->nsp; x++) {
+        const kspan *sp = &a->sp[x];
+        if (sp->sm >= a->nsm) continue;
+        for (int64_t k = sp->k0; k < sp->k1; k++) {
+            if (k < a->klo || k >= a->klo + a->nb) continue;
+            pyr_cell *u = kcell(a->khead, &a->kp,
+                                (size_t)(k - a->klo) * (size_t)a->nsm + (size_t)sp->sm, sp->kernel);
+            if (!u) {
+                acc_drop(a);
+                return false;
+            }
+            u->thr += shl(sp->th, a->zb);
+            u->blk += (int64_t)1 << a->zb;
+            u->live++;
+        }
+    }
+    a->nsp = 0;
     return true;
 }
 
@@ -271,7 +518,8 @@ static bool acc_fit(pyr_acc *a, int64_t kmin, int64_t kmax, int32_t sm) {
         a->klo = shr(lo, dz);
         a->nb = shr(hi, dz) - a->klo + 1;
         a->nsm = nsm;
-        if (!(a->c = calloc((size_t)a->nb * (size_t)nsm, sizeof *a->c))) {
+        if (!(a->c = calloc((size_t)a->nb * (size_t)nsm, sizeof *a->c)) ||
+            (a->multi && !(a->khead = heads_new((size_t)a->nb * (size_t)nsm)))) {
             acc_drop(a);
             return false;
         }
@@ -280,8 +528,11 @@ static bool acc_fit(pyr_acc *a, int64_t kmin, int64_t kmax, int32_t sm) {
     return acc_relayout(a, a->zb + dz, shr(lo, dz), shr(hi, dz) - shr(lo, dz) + 1, nsm);
 }
 
-static void acc_add1(pyr_acc *a, int32_t sm, int64_t s, int64_t e, int64_t th) {
+static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t e, int64_t th) {
     if (sm < 0 || sm >= ACC_MAX_SM) return;
+    if (kernel < 0) kernel = -1;   /* no kernel: kept as kernel -1, never stored */
+    if (!a->n) a->sole = kernel;
+    else if (!a->multi && kernel != a->sole && !acc_multi(a)) return;
     if (e < s) e = s;
     a->n++;
     if (s < a->first) a->first = s;
@@ -296,22 +547,48 @@ static void acc_add1(pyr_acc *a, int32_t sm, int64_t s, int64_t e, int64_t th) {
     size_t nsm = (size_t)a->nsm;
     ks -= a->klo;
     ke -= a->klo;
-    pyr_cell *c = &a->c[(size_t)ks * nsm + (size_t)sm];
+    size_t cs = (size_t)ks * nsm + (size_t)sm, ce = (size_t)ke * nsm + (size_t)sm;
+    pyr_cell *c = &a->c[cs];
     c->starts++;
-    if (e <= s) return;
+    if (e <= s) {
+        kadd(a, cs, kernel, 0, 0, 1, 0);
+        return;
+    }
     if (ks == ke) {
         c->blk += e - s;
         c->thr += (e - s) * th;
+        kadd(a, cs, kernel, (e - s) * th, e - s, 1, 0);
         return;
     }
     int64_t ov = shl(a->klo + ks + 1, z) - s;
     c->blk += ov;
     c->thr += ov * th;
-    pyr_cell *end = &a->c[(size_t)ke * nsm + (size_t)sm];
+    if (!kadd(a, cs, kernel, ov * th, ov, 1, 0)) return;
+    pyr_cell *end = &a->c[ce];
     ov = e - shl(a->klo + ke, z);
     end->blk += ov;
     end->thr += ov * th;
     end->live++;
+    if (!kadd(a, ce, kernel, ov * th, ov, 0, 1)) return;
+    /* the kernel's cells of the whole bins between: a few one by one, more
+     * as a span, made into cells at the finest stored level */
+    if (a->multi && kernel != a->sole && ke - ks - 1 > KSPAN_MIN) {
+        if (a->nsp == a->capsp) {
+            size_t cap = a->capsp ? a->capsp * 2 : 256;
+            kspan *v = realloc(a->sp, cap * sizeof *v);
+            if (!v) {
+                acc_drop(a);
+                return;
+            }
+            a->sp = v;
+            a->capsp = cap;
+        }
+        a->sp[a->nsp++] = (kspan){a->klo + ks + 1, a->klo + ke, th, kernel, sm};
+    } else {
+        for (int64_t i = ks + 1; i < ke; i++)
+            if (!kadd(a, (size_t)i * nsm + (size_t)sm, kernel, shl(th, z), (int64_t)1 << z, 0, 1))
+                return;
+    }
     if (ke - ks - 1 <= 16) {   /* a few whole bins between: add them (no diff array) */
         for (int64_t i = ks + 1; i < ke; i++) {
             pyr_cell *m = &a->c[(size_t)i * nsm + (size_t)sm];
@@ -333,6 +610,15 @@ static void acc_add1(pyr_acc *a, int32_t sm, int64_t s, int64_t e, int64_t th) {
     a->diff[(size_t)ke * nsm + (size_t)sm].thr -= th;
 }
 
+/* Too many kernel cells: the accumulator's next level, where neighbouring
+ * bins' kernel cells are one. */
+static void acc_kbound(pyr_acc *a) {
+    while (!a->dead && a->kp.used > KENT_MAX && a->zb < PYR_MAX_Z) {
+        int64_t lo = shr(a->klo, 1), hi = shr(a->klo + a->nb - 1, 1);
+        acc_relayout(a, a->zb + 1, lo, hi - lo + 1, a->nsm);
+    }
+}
+
 void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t) {
     if (!a || a->dead) return;
     if (!t) {   /* no kernels: no threads; finish will read the blocks back */
@@ -345,8 +631,210 @@ void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t) {
         int64_t th = 0;
         if (b[i].kernel >= 0 && (size_t)b[i].kernel < t->kernels.n)
             th = t->kernels.v[b[i].kernel].threads > 0 ? t->kernels.v[b[i].kernel].threads : 0;
-        acc_add1(a, b[i].sm, b[i].start, b[i].end, th);
+        acc_add1(a, b[i].kernel, b[i].sm, b[i].start, b[i].end, th);
+        acc_kbound(a);
     }
+}
+
+/* ---- the kernel cells' levels (kpyramid.sql) ---------------------------------------- */
+
+typedef struct kc {
+    int64_t bin;
+    int32_t kernel, sm;
+    pyr_cell c;
+} kc;
+
+static int kc_cmp(const void *x, const void *y) {
+    const kc *a = x, *b = y;
+    if (a->kernel != b->kernel) return a->kernel < b->kernel ? -1 : 1;
+    if (a->bin != b->bin) return a->bin < b->bin ? -1 : 1;
+    return (a->sm > b->sm) - (a->sm < b->sm);
+}
+
+/* Sort v by (kernel, bin, SM) and sum equal keys; returns the new count. */
+static size_t kc_merge(kc *v, size_t n) {
+    qsort(v, n, sizeof *v, kc_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && v[m - 1].kernel == v[i].kernel && v[m - 1].bin == v[i].bin &&
+            v[m - 1].sm == v[i].sm) {
+            v[m - 1].c.thr += v[i].c.thr;
+            v[m - 1].c.blk += v[i].c.blk;
+            v[m - 1].c.starts += v[i].c.starts;
+            v[m - 1].c.live += v[i].c.live;   /* at most one of them is a left half's */
+        } else {
+            v[m++] = v[i];
+        }
+    }
+    return m;
+}
+
+/* Store level z of one kernel's cells v (sorted by bin, SM): one row per
+ * tile, in the per-SM tiles' varint format. */
+static int store_klevel(db *d, int64_t id, int32_t kernel, int z, const kc *v, size_t n,
+                        int32_t sms, sqlite3_stmt *ins, vbuf *b, char *err, size_t errlen) {
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc;) {
+        int64_t tile = bin_of(v[i].bin, 6), first = tile * PYR_TILE_BINS, prev = -1;
+        b->n = 0;
+        for (; i < n && bin_of(v[i].bin, 6) == tile; i++) {
+            if (cell_zero(&v[i].c)) continue;
+            int64_t pos = (v[i].bin - first) * sms + v[i].sm;
+            put_var(b, (uint64_t)(pos - prev - 1));
+            prev = pos;
+            put_var(b, (uint64_t)v[i].c.thr);
+            put_var(b, (uint64_t)v[i].c.blk);
+            put_var(b, (uint64_t)v[i].c.starts);
+            put_var(b, (uint64_t)v[i].c.live);
+        }
+        if (b->oom) {
+            seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+            return -1;
+        }
+        if (b->n == 0) continue;
+        sqlite3_bind_int64(ins, 1, id);
+        sqlite3_bind_int(ins, 2, kernel);
+        sqlite3_bind_int(ins, 3, z);
+        sqlite3_bind_int64(ins, 4, tile);
+        sqlite3_bind_blob(ins, 5, b->p, (int)b->n, SQLITE_STATIC);
+        if (sqlite3_step(ins) != SQLITE_DONE) rc = sqlfail(d, "kernel_tiles", err, errlen);
+        sqlite3_reset(ins);
+    }
+    return rc;
+}
+
+/* One kernel's cells v (level z0, sorted by bin and SM) stored sparsely
+ * (kpyramid.sql): at z0, every KLEVEL_STEP-th level above, and its top
+ * level, the first where its cells lie in at most two bins (above it, its
+ * cells are that level's, summed: the reads map them). Each level from the
+ * one below as the per-SM levels are (coarsen): a bin's running-at-start
+ * from its left half. */
+static int store_kernel(db *d, int64_t id, int32_t kernel, kc *v, size_t n, int z0, int32_t sms,
+                        sqlite3_stmt *ins, vbuf *b, char *err, size_t errlen) {
+    for (int z = z0; n; z++) {
+        bool top = v[n - 1].bin - v[0].bin <= 1 || z == PYR_MAX_Z;
+        if ((top || (z - z0) % KLEVEL_STEP == 0) &&
+            store_klevel(d, id, kernel, z, v, n, sms, ins, b, err, errlen))
+            return -1;
+        if (top) break;
+        for (size_t i = 0; i < n; i++) {
+            if (v[i].bin != 2 * shr(v[i].bin, 1)) v[i].c.live = 0;   /* a right half */
+            v[i].bin = shr(v[i].bin, 1);
+        }
+        n = kc_merge(v, n);
+    }
+    return 0;
+}
+
+/* The kernel cells of acc (laid out at level z0 over its bins and sms SMs,
+ * spent here): re-linked into one list per kernel, in (bin, SM) order as
+ * the cells are walked, then each kernel stored on its own, so no more than
+ * one kernel's cells are ever copied or sorted. */
+static int store_kernels(db *d, int64_t id, pyr_acc *acc, int z0, int32_t sms, char *err,
+                         size_t errlen) {
+    /* the implicit kernel's cells: the per-SM cells minus the others' */
+    kc *v0 = NULL;
+    size_t n0 = 0, cap0 = 0;
+    for (int64_t i = 0; i < acc->nb && acc->sole >= 0; i++)
+        for (int32_t sm = 0; sm < acc->nsm; sm++) {
+            size_t ci = (size_t)i * (size_t)acc->nsm + (size_t)sm;
+            pyr_cell rest = acc->c[ci];
+            for (int32_t e = acc->khead[ci]; e >= 0; e = kp_at(&acc->kp, e)->next) {
+                const pyr_cell *o = &kp_at(&acc->kp, e)->c;
+                rest.thr -= o->thr;
+                rest.blk -= o->blk;
+                rest.starts -= o->starts;
+                rest.live -= o->live;
+            }
+            if (cell_zero(&rest)) continue;
+            if (n0 == cap0) {
+                size_t nc = cap0 ? cap0 * 2 : 1024;
+                kc *nv = realloc(v0, nc * sizeof *nv);
+                if (!nv) {
+                    free(v0);
+                    seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+                    return -1;
+                }
+                v0 = nv;
+                cap0 = nc;
+            }
+            v0[n0++] = (kc){.bin = acc->klo + i, .kernel = acc->sole, .sm = sm, .c = rest};
+        }
+    int32_t kmax = acc->sole;
+    for (size_t e = 0; e < acc->kp.n; e++)
+        if (kp_at(&acc->kp, (int32_t)e)->kernel > kmax) kmax = kp_at(&acc->kp, (int32_t)e)->kernel;
+    if (kmax < 0) {
+        free(v0);
+        return 0;
+    }
+    int32_t *head = malloc(((size_t)kmax + 1) * sizeof *head);
+    int32_t *tail = malloc(((size_t)kmax + 1) * sizeof *tail);
+    int32_t *cnt = calloc((size_t)kmax + 1, sizeof *cnt);
+    if (!head || !tail || !cnt) {
+        free(head);
+        free(tail);
+        free(cnt);
+        seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+        return -1;
+    }
+    memset(head, 0xff, ((size_t)kmax + 1) * sizeof *head);
+    /* the entry's kernel field becomes its cell's position: the list says
+     * whose it is (kernel -1's, blocks of no kernel, are in no list) */
+    for (int64_t i = 0; i < acc->nb; i++)
+        for (int32_t sm = 0; sm < acc->nsm; sm++) {
+            size_t ci = (size_t)i * (size_t)acc->nsm + (size_t)sm;
+            for (int32_t e = acc->khead[ci], nx; e >= 0; e = nx) {
+                kent *x = kp_at(&acc->kp, e);
+                nx = x->next;
+                int32_t k = x->kernel;
+                if (k < 0) continue;
+                x->kernel = (int32_t)ci;
+                x->next = -1;
+                if (head[k] < 0) head[k] = e;
+                else kp_at(&acc->kp, tail[k])->next = e;
+                tail[k] = e;
+                cnt[k]++;
+            }
+            acc->khead[ci] = -1;
+        }
+    sqlite3_stmt *ins = NULL;
+    int rc = prepare(d, "INSERT INTO kernel_tiles(run, kernel, z, tile, cells) VALUES (?1, ?2, ?3, ?4, ?5)",
+                     &ins, err, errlen);
+    kc *v = NULL;
+    size_t cap = 0;
+    vbuf b = {0};
+    for (int32_t k = 0; k <= kmax && !rc; k++) {
+        if (k == acc->sole) {
+            rc = n0 ? store_kernel(d, id, k, v0, n0, z0, sms, ins, &b, err, errlen) : 0;
+            continue;
+        }
+        if (!cnt[k]) continue;
+        if ((size_t)cnt[k] > cap) {
+            kc *nv = realloc(v, (size_t)cnt[k] * sizeof *nv);
+            if (!nv) {
+                seterr(err, errlen, "%s: pyramid: out of memory", d->path);
+                rc = -1;
+                break;
+            }
+            v = nv;
+            cap = (size_t)cnt[k];
+        }
+        size_t n = 0;
+        for (int32_t e = head[k]; e >= 0; e = kp_at(&acc->kp, e)->next) {
+            const kent *x = kp_at(&acc->kp, e);
+            v[n++] = (kc){.bin = acc->klo + x->kernel / acc->nsm, .kernel = k,
+                          .sm = x->kernel % acc->nsm, .c = x->c};
+        }
+        rc = store_kernel(d, id, k, v, n, z0, sms, ins, &b, err, errlen);
+    }
+    sqlite3_finalize(ins);
+    free(b.p);
+    free(v);
+    free(v0);
+    free(head);
+    free(tail);
+    free(cnt);
+    return rc;
 }
 
 /* ---- storing the levels ---------------------------------------------------------- */
@@ -413,8 +901,10 @@ static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
     int rc;
     while (!a->dead && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t k = sqlite3_column_int64(st, 0);
-        acc_add1(a, sqlite3_column_int(st, 1), sqlite3_column_int64(st, 2),
-                 sqlite3_column_int64(st, 3), k >= 0 && (uint64_t)k < nk ? threads[k] : 0);
+        acc_add1(a, k >= 0 && k <= INT32_MAX ? (int32_t)k : -1, sqlite3_column_int(st, 1),
+                 sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+                 k >= 0 && (uint64_t)k < nk ? threads[k] : 0);
+        acc_kbound(a);
     }
     sqlite3_finalize(st);
     free(threads);
@@ -454,7 +944,9 @@ int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen
     sqlite3_stmt *st = NULL, *ins = NULL;
     level l = {0};
     if (step_one(d, "DELETE FROM pyramid_tiles WHERE run = ?1", id, NULL, err, errlen) ||
-        step_one(d, "DELETE FROM pyramids WHERE run = ?1", id, NULL, err, errlen))
+        step_one(d, "DELETE FROM pyramids WHERE run = ?1", id, NULL, err, errlen) ||
+        step_one(d, "DELETE FROM kernel_tiles WHERE run = ?1", id, NULL, err, errlen) ||
+        step_one(d, "DELETE FROM kernel_pyramids WHERE run = ?1", id, NULL, err, errlen))
         goto out;
     int64_t nblocks = 0;
     int32_t sms = 1;
@@ -481,13 +973,16 @@ int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen
         int64_t hi = acc->last > acc->first ? acc->last - 1 : acc->first;
         z0 = acc->zb;
         while (z0 < PYR_MAX_Z && shr(hi, z0) - shr(acc->first, z0) + 1 > target) z0++;
-        if (!acc_relayout(acc, z0, shr(acc->first, z0), shr(hi, z0) - shr(acc->first, z0) + 1, sms)) {
+        if (!acc_relayout(acc, z0, shr(acc->first, z0), shr(hi, z0) - shr(acc->first, z0) + 1, sms) ||
+            (acc->multi && !acc_spans_out(acc))) {
             seterr(err, errlen, "%s: pyramid: out of memory", d->path);
             goto out;
         }
+        /* the kernel cells, while the per-SM cells of z0 are there (the
+         * implicit kernel's are what the others leave of them) */
+        if (acc->multi && store_kernels(d, id, acc, z0, sms, err, errlen)) goto out;
         l = (level){.z = z0, .k_lo = acc->klo, .nb = acc->nb, .sms = sms, .c = acc->c};
-        acc->c = NULL;   /* l's now */
-        acc->nb = 0;
+        acc->c = NULL;   /* l's now; the kernel cells (khead, nb) stay for store_kernels */
         if (prepare(d, "INSERT INTO pyramid_tiles(run, z, tile, cells) VALUES (?1, ?2, ?3, ?4)",
                     &ins, err, errlen))
             goto out;
@@ -504,6 +999,17 @@ int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen
         }
         ztop = l.z;
     }
+    sqlite3_finalize(st);
+    if (prepare(d, "INSERT INTO kernel_pyramids(run, sole_kernel) VALUES (?1, ?2)", &st, err, errlen))
+        goto out;
+    sqlite3_bind_int64(st, 1, id);
+    if (!acc->multi && acc->sole >= 0) sqlite3_bind_int(st, 2, acc->sole);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        sqlfail(d, "kernel_pyramids", err, errlen);
+        goto out;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
     if (prepare(d, "INSERT INTO pyramids(run, z0, ztop, sms, t_lo, t_hi) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 &st, err, errlen))
         goto out;
@@ -534,8 +1040,9 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
     sqlite3_stmt *st;
     if (dbi_cached(d, DBI_Q_RUN,
                    "SELECT r.id, r.t_min, r.t_max, r.n_blocks, r.max_block_dur, r.sms, p.z0, "
-                   "p.ztop, p.sms, p.t_lo, p.t_hi FROM runs r LEFT JOIN pyramids p ON p.run = r.id "
-                   "WHERE r.slug = ?1",
+                   "p.ztop, p.sms, p.t_lo, p.t_hi, r.n_kernels, k.run IS NOT NULL, k.sole_kernel "
+                   "FROM runs r LEFT JOIN pyramids p ON p.run = r.id "
+                   "LEFT JOIN kernel_pyramids k ON k.run = r.id WHERE r.slug = ?1",
                    &st, err, errlen))
         return -1;
     bind_s(st, 1, run);
@@ -554,6 +1061,9 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
         r->sms = *has ? sqlite3_column_int(st, 8) : 1;
         r->t_lo = sqlite3_column_int64(st, 9);
         r->t_hi = sqlite3_column_int64(st, 10);
+        r->n_kernels = sqlite3_column_int64(st, 11);
+        r->kpyr = *has && sqlite3_column_int(st, 12);
+        r->ksole = sqlite3_column_type(st, 13) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 13);
     }
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
@@ -564,10 +1074,11 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
     return rc == SQLITE_ROW ? 0 : sqlfail(d, "runs", err, errlen);
 }
 
-int db_pyramid_run(db *d, const char *run, pyr_run *out, char *err, size_t errlen) {
+static int pyramid_run(db *d, const char *run, pyr_run *out, bool kernels, char *err,
+                       size_t errlen) {
     bool has = false;
     int rc = run_row(d, run, out, &has, err, errlen);
-    if (rc || has) return rc;
+    if (rc || (has && (!kernels || out->kpyr))) return rc;
     /* Stored before pyramids: build it now, once. Outside a transaction,
      * BEGIN IMMEDIATE takes the write lock first (a deferred one could not
      * upgrade after another writer's commit); then look again, another
@@ -575,7 +1086,7 @@ int db_pyramid_run(db *d, const char *run, pyr_run *out, char *err, size_t errle
     bool own = sqlite3_get_autocommit(d->h);
     if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT pyramid_build", err, errlen)) return -1;
     rc = run_row(d, run, out, &has, err, errlen);
-    if (!rc && !has) rc = dbi_pyramid_build(d, out->id, err, errlen);
+    if (!rc && !(has && (!kernels || out->kpyr))) rc = dbi_pyramid_build(d, out->id, err, errlen);
     if (rc) {
         exec(d, own ? "ROLLBACK" : "ROLLBACK TO pyramid_build; RELEASE pyramid_build", NULL, 0);
         return rc;
@@ -587,17 +1098,37 @@ int db_pyramid_run(db *d, const char *run, pyr_run *out, char *err, size_t errle
     return run_row(d, run, out, &has, err, errlen);
 }
 
+int db_pyramid_run(db *d, const char *run, pyr_run *out, char *err, size_t errlen) {
+    return pyramid_run(d, run, out, false, err, errlen);
+}
+
+int db_pyramid_run_k(db *d, const char *run, pyr_run *out, char *err, size_t errlen) {
+    return pyramid_run(d, run, out, true, err, errlen);
+}
+
+static bool ks_has(const pyr_kset *ks, int64_t k) {
+    bool in = k >= 0 && k < ks->nbits && (ks->bits[k >> 3] >> (k & 7) & 1);
+    return in != ks->negate;
+}
+
 /* Adds stored cells of level z (z0 <= z <= ztop) with bins in [k0, k1) into
  * out; map_z > z sums them into bins of level map_z instead (levels above
  * ztop), where `live` is the left-most stored bin's. */
 static int read_level(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, int map_z,
-                      int64_t m0, int64_t m1, pyr_cell *out, char *err, size_t errlen) {
+                      int64_t m0, int64_t m1, int64_t kernel, pyr_cell *out, char *err,
+                      size_t errlen) {
     sqlite3_stmt *st;
-    if (dbi_cached(d, DBI_Q_TILES,
-                   "SELECT tile, cells FROM pyramid_tiles WHERE run = ?1 AND z = ?2 AND "
-                   "tile >= ?3 AND tile <= ?4 ORDER BY tile",
-                   &st, err, errlen))
+    bool ks = kernel >= 0;   /* one kernel's tiles (kpyramid.sql), not the per-SM ones */
+    if (ks ? dbi_cached(d, DBI_Q_KTILES,
+                        "SELECT tile, cells FROM kernel_tiles WHERE run = ?1 AND kernel = ?5 AND "
+                        "z = ?2 AND tile >= ?3 AND tile <= ?4 ORDER BY tile",
+                        &st, err, errlen)
+           : dbi_cached(d, DBI_Q_TILES,
+                        "SELECT tile, cells FROM pyramid_tiles WHERE run = ?1 AND z = ?2 AND "
+                        "tile >= ?3 AND tile <= ?4 ORDER BY tile",
+                        &st, err, errlen))
         return -1;
+    if (ks) sqlite3_bind_int64(st, 5, kernel);
     sqlite3_bind_int64(st, 1, r->id);
     sqlite3_bind_int(st, 2, z);
     sqlite3_bind_int64(st, 3, bin_of(k0, 6));
@@ -639,15 +1170,51 @@ static int read_level(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, in
     }
     sqlite3_reset(st);
     if (bad) {
-        seterr(err, errlen, "%s: pyramid_tiles: run %lld level %d: a malformed tile", d->path,
-               (long long)r->id, z);
+        seterr(err, errlen, "%s: %s: run %lld level %d: a malformed tile", d->path,
+               ks ? "kernel_tiles" : "pyramid_tiles", (long long)r->id, z);
         return -1;
     }
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : sqlfail(d, "pyramid_tiles", err, errlen);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0
+                                                 : sqlfail(d, ks ? "kernel_tiles" : "pyramid_tiles", err, errlen);
 }
 
-int db_pyramid_cells(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, pyr_cell *out,
-                     char *err, size_t errlen) {
+static int cells_k(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, const pyr_kset *ks,
+                   pyr_cell *out, char *err, size_t errlen);
+
+/* Adds the cells of bins [k0, k1) of level z of the kernels of ks into out:
+ * per kernel, from the stored level at or below z (kernel tiles are stored
+ * every KLEVEL_STEP levels and at the kernel's top), its bins summed into
+ * level z's. One kernel after another: the set read is the smaller of the
+ * shown and the hidden kernels (db_pyramid_bins_k). */
+static int read_kernels(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1,
+                        const pyr_kset *ks, pyr_cell *out, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (dbi_cached(d, DBI_Q_KLEVEL,
+                   "SELECT z FROM kernel_tiles WHERE run = ?1 AND kernel = ?2 AND z <= ?3 "
+                   "ORDER BY z DESC LIMIT 1",
+                   &st, err, errlen))
+        return -1;
+    if (r->ksole >= 0)   /* one kernel's blocks: the per-SM cells are its */
+        return ks_has(ks, r->ksole) ? cells_k(d, r, z, k0, k1, NULL, out, err, errlen) : 0;
+    int64_t n = ks->nbits > r->n_kernels ? ks->nbits : r->n_kernels;
+    for (int64_t k = 0; k < n; k++) {
+        if (!ks_has(ks, k)) continue;
+        sqlite3_bind_int64(st, 1, r->id);
+        sqlite3_bind_int64(st, 2, k);
+        sqlite3_bind_int(st, 3, z);
+        int rc = sqlite3_step(st);
+        int zs = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+        sqlite3_reset(st);
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sqlfail(d, "kernel_tiles", err, errlen);
+        if (zs < 0) continue;   /* no cells: no counted blocks */
+        int64_t w = (int64_t)1 << (z - zs);   /* bins of zs per bin of z */
+        if (read_level(d, r, zs, k0 * w, k1 * w, z, k0, k1, k, out, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+static int cells_k(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, const pyr_kset *ks,
+                   pyr_cell *out, char *err, size_t errlen) {
     if (z > PYR_MAX_Z || k1 <= k0 || k1 - k0 > ((int64_t)1 << 24) ||
         (r->z0 <= r->ztop && z < r->z0)) {
         seterr(err, errlen, "pyramid: level %d bins [%lld, %lld): out of range (levels %d..%d)",
@@ -655,17 +1222,33 @@ int db_pyramid_cells(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, pyr
         return -1;
     }
     if (r->z0 > r->ztop) return 0;   /* no blocks */
-    if (z <= r->ztop) return read_level(d, r, z, k0, k1, z, k0, k1, out, err, errlen);
+    if (ks) return read_kernels(d, r, z, k0, k1, ks, out, err, errlen);
+    if (z <= r->ztop) return read_level(d, r, z, k0, k1, z, k0, k1, -1, out, err, errlen);
     /* above ztop: the stored top level's bins, summed */
-    return read_level(d, r, r->ztop, INT64_MIN / 2, INT64_MAX / 2, z, k0, k1, out, err, errlen);
+    return read_level(d, r, r->ztop, INT64_MIN / 2, INT64_MAX / 2, z, k0, k1, -1, out, err, errlen);
+}
+
+int db_pyramid_cells(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, pyr_cell *out,
+                     char *err, size_t errlen) {
+    return cells_k(d, r, z, k0, k1, NULL, out, err, errlen);
+}
+
+int db_pyramid_cells_k(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1,
+                       const pyr_kset *ks, pyr_cell *out, char *err, size_t errlen) {
+    if (!r->kpyr) {
+        seterr(err, errlen, "pyramid: run %lld has no kernel pyramid (db_pyramid_run_k)",
+               (long long)r->id);
+        return -1;
+    }
+    return cells_k(d, r, z, k0, k1, ks, out, err, errlen);
 }
 
 /* out[sm] += the blocks' integrals over [lo, hi), read from the blocks */
-static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *out, char *err,
-                     size_t errlen) {
+static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, const pyr_kset *ks,
+                     pyr_cell *out, char *err, size_t errlen) {
     sqlite3_stmt *st;
     if (dbi_cached(d, DBI_Q_FRAGMENT,
-                   "SELECT b.sm, b.start, b.stop, k.threads FROM blocks b "
+                   "SELECT b.sm, b.start, b.stop, k.threads, b.kernel FROM blocks b "
                    "LEFT JOIN kernels k ON k.run = b.run AND k.id = b.kernel "
                    "WHERE b.run = ?1 AND b.start >= ?2 AND b.start < ?3 AND b.stop > ?4",
                    &st, err, errlen))
@@ -677,7 +1260,7 @@ static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int32_t sm = sqlite3_column_int(st, 0);
-        if (sm < 0 || sm >= r->sms) continue;
+        if (sm < 0 || sm >= r->sms || (ks && !ks_has(ks, sqlite3_column_int64(st, 4)))) continue;
         int64_t s = sqlite3_column_int64(st, 1), e = sqlite3_column_int64(st, 2);
         int64_t th = sqlite3_column_int64(st, 3);
         if (th < 0) th = 0;
@@ -692,8 +1275,8 @@ static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *
 
 /* out[sm] += the cells of [a, b) (multiples of 2^z0) in the fewest aligned
  * bins: from a, each step the coarsest bin that starts there and fits. */
-static int dyadic(db *d, const pyr_run *r, int64_t a, int64_t b, pyr_cell *out, char *err,
-                  size_t errlen) {
+static int dyadic(db *d, const pyr_run *r, int64_t a, int64_t b, const pyr_kset *ks,
+                  pyr_cell *out, char *err, size_t errlen) {
     pyr_cell *one = calloc((size_t)r->sms, sizeof *one);
     if (!one) {
         seterr(err, errlen, "pyramid: out of memory");
@@ -707,7 +1290,7 @@ static int dyadic(db *d, const pyr_run *r, int64_t a, int64_t b, pyr_cell *out, 
             z++;
         memset(one, 0, (size_t)r->sms * sizeof *one);
         int64_t k = bin_of(a, z);
-        rc = db_pyramid_cells(d, r, z, k, k + 1, one, err, errlen);
+        rc = cells_k(d, r, z, k, k + 1, ks, one, err, errlen);
         for (int32_t sm = 0; sm < r->sms && !rc; sm++) {
             out[sm].thr += one[sm].thr;
             out[sm].blk += one[sm].blk;
@@ -722,17 +1305,18 @@ static int dyadic(db *d, const pyr_run *r, int64_t a, int64_t b, pyr_cell *out, 
 /* out[sm] += the cells of [a, b) (multiples of 2^z0): up to a few tiles'
  * worth, bins of level z0 read in one range (one tile decoded, not one per
  * level); longer spans in dyadic bins. */
-static int aligned(db *d, const pyr_run *r, int64_t a, int64_t b, pyr_cell *out, char *err,
-                   size_t errlen) {
+static int aligned(db *d, const pyr_run *r, int64_t a, int64_t b, const pyr_kset *ks,
+                   pyr_cell *out, char *err, size_t errlen) {
     int64_t n = (b - a) >> r->z0;
-    if (n > 4 * PYR_TILE_BINS) return dyadic(d, r, a, b, out, err, errlen);
+    if (n > 4 * PYR_TILE_BINS) return dyadic(d, r, a, b, ks, out, err, errlen);
     pyr_cell *c = calloc((size_t)n * (size_t)r->sms, sizeof *c);
     if (!c) {
         seterr(err, errlen, "pyramid: out of memory");
         return -1;
     }
-    int rc = read_level(d, r, r->z0, bin_of(a, r->z0), bin_of(b, r->z0), r->z0, 0, 0, c, err,
-                        errlen);
+    int rc = ks ? read_kernels(d, r, r->z0, bin_of(a, r->z0), bin_of(b, r->z0), ks, c, err, errlen)
+                : read_level(d, r, r->z0, bin_of(a, r->z0), bin_of(b, r->z0), r->z0, 0, 0, -1, c, err,
+                             errlen);
     for (int64_t i = 0; i < n && !rc; i++)
         for (int32_t sm = 0; sm < r->sms; sm++) {
             const pyr_cell *x = &c[(size_t)i * (size_t)r->sms + (size_t)sm];
@@ -744,8 +1328,8 @@ static int aligned(db *d, const pyr_run *r, int64_t a, int64_t b, pyr_cell *out,
     return rc;
 }
 
-int db_pyramid_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *out, char *err,
-                     size_t errlen) {
+static int range_k(db *d, const pyr_run *r, int64_t lo, int64_t hi, const pyr_kset *ks,
+                   pyr_cell *out, char *err, size_t errlen) {
     if (r->z0 > r->ztop) return 0;
     /* nothing lies outside the blocks' extent */
     if (lo < r->t_lo) lo = r->t_lo;
@@ -753,21 +1337,26 @@ int db_pyramid_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *
     if (hi <= lo) return 0;
     int64_t a = bin_start(bin_of(lo, r->z0), r->z0), b = bin_start(bin_of(hi, r->z0), r->z0);
     if (a < lo) a += (int64_t)1 << r->z0;
-    if (a >= b) return raw_range(d, r, lo, hi, out, err, errlen);
+    if (a >= b) return raw_range(d, r, lo, hi, ks, out, err, errlen);
     pyr_cell *mid = calloc((size_t)r->sms, sizeof *mid);
     if (!mid) {
         seterr(err, errlen, "pyramid: out of memory");
         return -1;
     }
-    int rc = (lo < a ? raw_range(d, r, lo, a, out, err, errlen) : 0);
-    if (!rc) rc = aligned(d, r, a, b, mid, err, errlen);
-    if (!rc && b < hi) rc = raw_range(d, r, b, hi, out, err, errlen);
+    int rc = (lo < a ? raw_range(d, r, lo, a, ks, out, err, errlen) : 0);
+    if (!rc) rc = aligned(d, r, a, b, ks, mid, err, errlen);
+    if (!rc && b < hi) rc = raw_range(d, r, b, hi, ks, out, err, errlen);
     for (int32_t sm = 0; sm < r->sms && !rc; sm++) {
         out[sm].thr += mid[sm].thr;
         out[sm].blk += mid[sm].blk;
     }
     free(mid);
     return rc;
+}
+
+int db_pyramid_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, pyr_cell *out, char *err,
+                     size_t errlen) {
+    return range_k(d, r, lo, hi, NULL, out, err, errlen);
 }
 
 int db_pyramid_starts_within(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t *n,
@@ -781,14 +1370,14 @@ int db_pyramid_starts_within(db *d, const pyr_run *r, int64_t from, int64_t to, 
         seterr(err, errlen, "pyramid: out of memory");
         return -1;
     }
-    int rc = aligned(d, r, a, b, c, err, errlen);
+    int rc = aligned(d, r, a, b, NULL, c, err, errlen);
     for (int32_t sm = 0; sm < r->sms; sm++) *n += c[sm].starts;
     free(c);
     return rc;
 }
 
-int db_pyramid_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t want,
-                    pyr_bins *out, char *err, size_t errlen) {
+static int bins_k(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t want,
+                  const pyr_kset *ks, pyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     if (to <= from || want < 1) {
         seterr(err, errlen, "bins: need from < to and at least one bin");
@@ -816,7 +1405,7 @@ int db_pyramid_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t w
         seterr(err, errlen, "bins: out of memory for %zu bins", out->nbins * (size_t)r->sms);
         goto out;
     }
-    if (db_pyramid_cells(d, r, z, k0, k1, out->cells, err, errlen)) goto out;
+    if (cells_k(d, r, z, k0, k1, ks, out->cells, err, errlen)) goto out;
     for (int32_t sm = 0; sm < r->sms; sm++) out->total += out->cells[sm].live;
     for (size_t i = 0; i < out->nbins * (size_t)r->sms; i++) out->total += out->cells[i].starts;
     /* the first and last bins cut to [from, to): take away what lies outside */
@@ -824,7 +1413,7 @@ int db_pyramid_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t w
         int64_t lo = side ? to : bin_start(k0, z), hi = side ? bin_start(k1, z) : from;
         if (lo >= hi) continue;
         memset(cut, 0, (size_t)r->sms * sizeof *cut);
-        if (db_pyramid_range(d, r, lo, hi, cut, err, errlen)) goto out;
+        if (range_k(d, r, lo, hi, ks, cut, err, errlen)) goto out;
         pyr_cell *bin = &out->cells[(side ? out->nbins - 1 : 0) * (size_t)r->sms];
         for (int32_t sm = 0; sm < r->sms; sm++) {
             bin[sm].thr -= cut[sm].thr;
@@ -836,6 +1425,49 @@ out:
     free(cut);
     if (rc) pyr_bins_free(out);
     return rc;
+}
+
+int db_pyramid_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t want,
+                    pyr_bins *out, char *err, size_t errlen) {
+    return bins_k(d, r, from, to, want, NULL, out, err, errlen);
+}
+
+int db_pyramid_bins_k(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t want,
+                      const uint8_t *bits, int64_t nbits, pyr_bins *out, char *err,
+                      size_t errlen) {
+    memset(out, 0, sizeof *out);
+    if (!r->kpyr) {
+        seterr(err, errlen, "pyramid: run %lld has no kernel pyramid (db_pyramid_run_k)",
+               (long long)r->id);
+        return -1;
+    }
+    int64_t in = 0;
+    for (int64_t k = 0; k < nbits; k++) in += bits[k >> 3] >> (k & 7) & 1;
+    /* Few kernels shown: their cells. Most shown (a few hidden, the
+     * legend's usual case): the per-SM cells minus the hidden kernels'
+     * (kernels past nbits are hidden too). Integers, so both are exact; the
+     * second reads the hidden kernels' cells only. */
+    if (2 * in <= r->n_kernels) {
+        pyr_kset ks = {bits, nbits, false};
+        return bins_k(d, r, from, to, want, &ks, out, err, errlen);
+    }
+    pyr_kset hidden = {bits, nbits, true};
+    pyr_bins h;
+    if (bins_k(d, r, from, to, want, NULL, out, err, errlen)) return -1;
+    if (bins_k(d, r, from, to, want, &hidden, &h, err, errlen)) {
+        pyr_bins_free(out);
+        return -1;
+    }
+    /* the same level and bins: both chose them from (from, to, want, z0) */
+    for (size_t i = 0; i < out->nbins * (size_t)out->sms; i++) {
+        out->cells[i].thr -= h.cells[i].thr;
+        out->cells[i].blk -= h.cells[i].blk;
+        out->cells[i].starts -= h.cells[i].starts;
+        out->cells[i].live -= h.cells[i].live;
+    }
+    out->total -= h.total;
+    pyr_bins_free(&h);
+    return 0;
 }
 
 void pyr_bins_free(pyr_bins *b) {

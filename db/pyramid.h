@@ -47,6 +47,9 @@ typedef struct pyr_run {
     int32_t sms;                 /* cells per bin; at least 1 */
     int z0, ztop;                /* levels stored; z0 > ztop when the run has no blocks */
     int64_t t_lo, t_hi;          /* the counted blocks' first start and last end */
+    int64_t n_kernels;           /* runs.n_kernels */
+    bool kpyr;                   /* its kernel pyramid (kpyramid.sql) is stored */
+    int64_t ksole;               /* kernel_pyramids.sole_kernel: every block is of it; -1 */
 } pyr_run;
 
 /* Look up `run` (a slug) and its pyramid, building the pyramid first when
@@ -92,6 +95,31 @@ typedef struct pyr_bins {
 int db_pyramid_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t want,
                     pyr_bins *out, char *err, size_t errlen);
 void pyr_bins_free(pyr_bins *b);
+
+/* ---- the per-kernel pyramid (db/kpyramid.sql) ------------------------------------ */
+
+/* A set of kernel ids: bit k of bits (k < nbits), or its complement. */
+typedef struct pyr_kset {
+    const uint8_t *bits;
+    int64_t nbits;
+    bool negate;
+} pyr_kset;
+
+/* db_pyramid_run, and the run's kernel pyramid built first when it was
+ * stored before kernel pyramids existed (r->kpyr is then true). */
+int db_pyramid_run_k(db *d, const char *run, pyr_run *out, char *err, size_t errlen);
+
+/* db_pyramid_cells of the kernels of ks only (r from db_pyramid_run_k). */
+int db_pyramid_cells_k(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1,
+                       const pyr_kset *ks, pyr_cell *out, char *err, size_t errlen);
+
+/* db_pyramid_bins of the blocks of the kernels whose bit is set in bits
+ * (nbits of them; kernels past nbits are left out), equal to the same bins
+ * computed from those blocks alone. Reads whichever is fewer: the shown
+ * kernels' cells, or the per-SM cells minus the hidden kernels'. */
+int db_pyramid_bins_k(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t want,
+                      const uint8_t *bits, int64_t nbits, pyr_bins *out, char *err,
+                      size_t errlen);
 
 /* ---- window reads by run ------------------------------------------------------- */
 

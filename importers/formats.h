@@ -39,6 +39,22 @@ void imp_progress_end(bool ok);
  * progress (the SQLite formats' count(*)) is skipped without one. */
 bool imp_progress_active(void);
 
+/* stream.c: the batch sink of the import running on this thread
+ * (importers.h, imp_stream; issue 9), per thread like progress.
+ * imp_stream_begin/end bracket one import (NULL: not streaming, and every
+ * call below is a no-op returning 0). A streaming format calls
+ * imp_stream_rows after adding a row: when a batch is full it is re-based,
+ * handed to the caller and emptied, and the first `read` bytes of a mapped
+ * `file` (may be NULL) are dropped; imp_stream_flush hands over the rest
+ * before the format returns. Both return 0, or -1 with the caller's error
+ * in err. imp_stream_end sets t->origin, shift and range_ok. A format
+ * counts its rows itself: t's kernels and copies are emptied per batch. */
+void imp_stream_begin(imp_stream *s);
+bool imp_stream_active(void);
+int imp_stream_rows(trace *t, const imp_file *file, size_t read, char *err, size_t errlen);
+int imp_stream_flush(trace *t, char *err, size_t errlen);
+void imp_stream_end(trace *t);
+
 /* Content sniffers used by imp_detect (true when the bytes look like it). */
 int imp_sqlite_kind(const unsigned char *data, size_t len); /* IMP_NVPROF_SQLITE, IMP_NSYS_SQLITE or IMP_UNKNOWN */
 

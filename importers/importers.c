@@ -215,19 +215,22 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
     return imp_import_opts(fmt, files, nfiles, NULL, out, err, errlen);
 }
 
-static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
-                      char *err, size_t errlen);
+bool imp_can_stream(imp_format fmt) { return fmt == IMP_NVPROF_CSV; }
+
+static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_stream *stream,
+                      trace *out, char *err, size_t errlen);
 
 int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,
                     const imp_options *opts, trace *out, char *err, size_t errlen) {
     imp_progress_begin(opts);
-    int rc = import_run(fmt, files, nfiles, out, err, errlen);
+    int rc = import_run(fmt, files, nfiles, opts ? opts->stream : NULL, out, err, errlen);
+    imp_stream_begin(NULL);   /* a failed import leaves no sink behind */
     imp_progress_end(rc == 0);
     return rc;
 }
 
-static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
-                      char *err, size_t errlen) {
+static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_stream *stream,
+                      trace *out, char *err, size_t errlen) {
     if (!files || nfiles == 0) {
         snprintf(err, errlen, "import: no input file given");
         return -1;
@@ -252,6 +255,16 @@ static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, trac
         return -1;
     }
     int rc;
+    if (stream) {
+        imp_stream_begin(stream);
+        /* a streaming format names neither: the first batch's receiver
+         * sees the name and source the trace ends with */
+        if (imp_can_stream(fmt)) {
+            const char *base = strrchr(file_name(&files[0]), '/');
+            trace_set_source(out, imp_format_name(fmt));
+            trace_set_name(out, base ? base + 1 : file_name(&files[0]));
+        }
+    }
     if (fmt == IMP_EXAMINER_JSON) {
         imp_file *all;
         size_t n;
@@ -263,6 +276,7 @@ static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, trac
         rc = dispatch(fmt, files, nfiles, out, err, errlen);
     }
     if (rc < 0) return -1;
+    imp_stream_end(out);
 
     if (!out->source) trace_set_source(out, imp_format_name(fmt));
     if (!out->name) {

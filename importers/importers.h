@@ -14,7 +14,9 @@
 #ifndef IMPORTERS_H
 #define IMPORTERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../simcore/trace.h"
 
@@ -66,10 +68,57 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
  * of their count(*). A plain function pointer so the importers need nothing
  * of the server. */
 typedef void (*imp_progress_fn)(void *user, double fraction);
+/* Streaming (issue 9): the formats that can (nvprof-csv; see
+ * docs/trace-format.md) hand their kernels and copies over in batches as
+ * they read, so an import's memory does not grow with the file. Every
+ * `rows` kernels + copies, batch(user, t, ...) is called with t's kernels
+ * and copies holding the next rows (t->kernels.v[0] is kernel number
+ * `kernels` of the run, copies likewise); it stores them and returns 0, or
+ * -1 with err filled, which ends the import with that error. After the
+ * call the importer empties t's kernels and copies; the string table,
+ * meta and device stay in t to the end.
+ *
+ * The run is re-based to its earliest time as imp_import always does, but
+ * a stream cannot know that time before the last row: batch times are
+ * relative to `base`, the earliest time of the first batch (and
+ * t->origin stays 0 until the end). When the import succeeds, t->origin
+ * and "origin_ns" hold the true origin and `shift` is what to add to every
+ * time already handed over to re-base it (0 unless a later row was earlier
+ * than the whole first batch: nvprof lists rows by start). The formats
+ * that cannot stream ignore this and fill t whole as before
+ * (`streamed` stays false). */
+typedef struct imp_stream {
+    int (*batch)(void *user, const trace *t, size_t kernels, size_t copies, char *err,
+                 size_t errlen);
+    void *user;
+    size_t rows;                 /* batch size; 0: 65536 */
+    /* the files' bytes are read-only file mappings (mmap) the caller owns:
+     * the import drops the pages it has read behind itself (madvise
+     * MADV_DONTNEED; they come back from the page cache if read again), so
+     * a 10 GB file is never resident at once. Never for heap memory:
+     * dropping it would zero it. */
+    bool mapped;
+    /* set by the import */
+    bool streamed;               /* batches were used (a streaming format) */
+    size_t kernels, copies;      /* rows handed over so far */
+    int64_t base;                /* the origin of the batches' times */
+    int64_t shift;               /* after success: add to every handed-over time */
+    /* after success: every handed-over time, re-based, is within the range
+     * imp_check_trace allows (trace_check.h); when false the caller must
+     * not keep the run (import again without streaming for the message) */
+    bool range_ok;
+} imp_stream;
+
 typedef struct imp_options {
     imp_progress_fn progress;    /* may be NULL */
     void *user;                  /* passed back to progress */
+    imp_stream *stream;          /* may be NULL: the trace is filled whole */
 } imp_options;
+
+/* True for the formats that stream (imp_stream): nvprof-csv. The SQLite
+ * formats sort their rows once read and pick the device the most rows used,
+ * and the JSON ones parse whole with jansson, so they fill the trace whole. */
+bool imp_can_stream(imp_format fmt);
 
 /* imp_import with options; opts may be NULL (then it is imp_import). */
 int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,

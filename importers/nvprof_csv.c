@@ -10,7 +10,12 @@
  * A row is a kernel when "Grid X" is filled, a copy or memset when "Size" is
  * filled, a Unified Memory copy when its name says so and "Unified Memory"
  * holds a byte count; page-fault groups and rows without a duration carry no
- * GPU interval and are counted in the meta key "skipped_rows". */
+ * GPU interval and are counted in the meta key "skipped_rows".
+ *
+ * The format streams (issue 9, stream.c): after each row imp_stream_rows may
+ * hand the rows read so far to the caller and empty the trace's arrays, so
+ * rows are counted here, not read back from the trace. Repeated names go
+ * through small caches (str_cache) rather than the demangler each row. */
 #include "csv.h"
 #include "formats.h"
 
@@ -32,6 +37,51 @@ static const char *const col_names[C_COUNT] = {
     [C_NAME] = "Name", [C_CORR] = "Correlation_ID", [C_UM] = "Unified Memory",
 };
 
+/* Strings seen lately, so one that repeats (most kernel names, streams and
+ * copy names do, row after row) is demangled and interned once: slots
+ * direct-mapped by a hash of the text. Interning is idempotent, so a hit
+ * gives the ids a miss would: the trace's string table is the same. */
+#define STR_CACHE 64
+
+typedef struct str_slot {
+    char *text;                  /* owned; NULL: empty slot */
+    trace_str id, raw;           /* a kernel's display name and raw name (0: same) */
+} str_slot;
+
+typedef struct str_cache {
+    str_slot slot[STR_CACHE];
+} str_cache;
+
+static str_slot *cache_slot(str_cache *c, const char *s, bool *hit) {
+    uint32_t h = 2166136261u;    /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) h = (h ^ *p) * 16777619u;
+    str_slot *sl = &c->slot[h % STR_CACHE];
+    *hit = sl->text && strcmp(sl->text, s) == 0;
+    return sl;
+}
+
+/* Remember `s` in its slot (on failure the slot stays empty: a miss). */
+static void cache_keep(str_slot *sl, const char *s, trace_str id, trace_str raw) {
+    free(sl->text);
+    sl->text = strdup(s);
+    sl->id = id;
+    sl->raw = raw;
+}
+
+static void cache_free(str_cache *c) {
+    for (size_t i = 0; i < STR_CACHE; i++) free(c->slot[i].text);
+}
+
+/* The id of `s` in t, through the cache. */
+static trace_str intern_cached(str_cache *c, trace *t, const char *s) {
+    bool hit;
+    str_slot *sl = cache_slot(c, s, &hit);
+    if (hit) return sl->id;
+    trace_str id = trace_intern(t, s);
+    if (id) cache_keep(sl, s, id, 0);
+    return id;
+}
+
 typedef struct nv_ctx {
     const char *file;
     char *err;
@@ -40,6 +90,7 @@ typedef struct nv_ctx {
     int64_t mult[C_COUNT];   /* unit multiplier to ns or bytes */
     size_t ncols;
     long header_line;
+    str_cache kernels, streams, copies;   /* names of kernels, streams, copies */
 } nv_ctx;
 
 static int fail(nv_ctx *c, const char *fmt, ...) {
@@ -243,7 +294,7 @@ static size_t strip_corr(const char *s, size_t len) {
 }
 
 static int add_kernel(nv_ctx *c, const imp_csv *r, trace *t, int64_t start, int64_t dur,
-                      trace_str stream, trace_str proc) {
+                      trace_str stream, trace_str proc, size_t *rows) {
     int32_t g[3], b[3];
     static const int gc[3] = {C_GX, C_GY, C_GZ}, bc[3] = {C_BX, C_BY, C_BZ};
     for (int i = 0; i < 3; i++) {
@@ -279,6 +330,17 @@ static int add_kernel(nv_ctx *c, const imp_csv *r, trace *t, int64_t start, int6
     }
 
     const char *raw = cell(r, c, C_NAME);
+    bool hit;
+    str_slot *sl = cache_slot(&c->kernels, raw, &hit);
+    trace_kernel *k;
+    if (hit) {
+        k = trace_add_kernel(t);
+        if (k) {
+            k->name = sl->id;
+            k->raw_name = sl->raw;
+        }
+        goto fill;
+    }
     size_t rawlen = strlen(raw);
     size_t keep = c->col[C_CORR] < 0 ? strip_corr(raw, rawlen) : rawlen;
     char *base = malloc(keep + 1);
@@ -291,10 +353,17 @@ static int add_kernel(nv_ctx *c, const imp_csv *r, trace *t, int64_t start, int6
     const char *shown = dbuf ? imp_demangle(base, dbuf, dlen) : NULL;
     if (!shown) shown = base;
 
-    trace_kernel *k = trace_add_kernel(t);
+    k = trace_add_kernel(t);
     if (k) {
         k->name = trace_intern(t, shown);
         k->raw_name = strcmp(shown, raw) == 0 ? 0 : trace_intern(t, raw);
+        if (k->name && !t->oom) cache_keep(sl, raw, k->name, k->raw_name);
+    }
+    free(base);
+    free(dbuf);
+fill:
+    if (k) {
+        ++*rows;
         k->stream = stream;
         k->process = proc;
         k->first_block = start;
@@ -309,8 +378,6 @@ static int add_kernel(nv_ctx *c, const imp_csv *r, trace *t, int64_t start, int6
         k->regs = (int32_t)regs;
         k->smem = have_smem ? ss + ds : TRACE_NONE;
     }
-    free(base);
-    free(dbuf);
     return 0;
 }
 
@@ -328,6 +395,9 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
     char last_dev[128] = "", last_ctx[64] = "";
     trace_str proc = 0;
     bool have_proc = false;
+    /* kernels and copies read: a streaming import (imp_stream) empties the
+     * trace's arrays batch by batch */
+    size_t rows = 0;
     if (find_header(&c, &r) < 0 || map_columns(&c, &r) < 0 || read_units(&c, &r) < 0) goto done;
 
     for (;;) {
@@ -374,7 +444,7 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
             trace_set_meta(out, "device", name);
         }
         const char *st = cell(&r, &c, C_STREAM);
-        trace_str stream = *st ? trace_intern(out, st) : 0;
+        trace_str stream = *st ? intern_cached(&c.streams, out, st) : 0;
         /* rows repeat one device and context: name the process once */
         const char *ctx = cell(&r, &c, C_CONTEXT);
         if (!have_proc || strcmp(dev, last_dev) != 0 || strcmp(ctx, last_ctx) != 0) {
@@ -388,7 +458,9 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
         const char *name = cell(&r, &c, C_NAME);
 
         if (*cell(&r, &c, C_GX)) {
-            if (add_kernel(&c, &r, out, start, dur, stream, proc) < 0) goto done;
+            if (add_kernel(&c, &r, out, start, dur, stream, proc, &rows) < 0 ||
+                imp_stream_rows(out, file, r.pos, err, errlen) < 0)
+                goto done;
             continue;
         }
         int64_t bytes;
@@ -404,7 +476,8 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
         }
         trace_copy *cp = trace_add_copy(out);
         if (cp) {
-            cp->name = trace_intern(out, name);
+            rows++;
+            cp->name = intern_cached(&c.copies, out, name);
             cp->stream = stream;
             cp->process = proc;
             cp->direction = copy_direction(name);
@@ -412,8 +485,9 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
             cp->start = start;
             cp->end = start + dur;
         }
+        if (imp_stream_rows(out, file, r.pos, err, errlen) < 0) goto done;
     }
-    if (out->kernels.n == 0 && out->copies.n == 0) {
+    if (rows == 0) {
         fail(&c, " the GPU trace has no kernel or copy rows");
         goto done;
     }
@@ -426,8 +500,12 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
         fail(&c, " out of memory");
         goto done;
     }
+    if (imp_stream_flush(out, err, errlen) < 0) goto done;
     ret = 0;
 done:
+    cache_free(&c.kernels);
+    cache_free(&c.streams);
+    cache_free(&c.copies);
     imp_csv_free(&r);
     return ret;
 }

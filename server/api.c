@@ -25,6 +25,7 @@
 #include "trace_json.h"
 #include "task_bounds.h"
 #include "window.h"
+#include "occupancy.h"
 #include "writes.h"
 #include "experiments_edit.h"
 
@@ -484,6 +485,32 @@ static void h_blocks(void *app, const http_request *req, http_response *res) {
     if (!d) return;
     /* window.c: one bounded scan of a covering index, or the pyramid's bins */
     window_blocks(d, req, req->params[0], from, has_from, to, has_to, max, res);
+    release(a, d);
+}
+
+/* GET /api/runs/{run}/occupancy: /blocks' bins of some kernels (occupancy.c) */
+static void h_occupancy(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
+    bool has_from, has_to, has_max;
+    if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
+        !q_i64(req, res, "max", &max, &has_max))
+        return;
+    if (has_max && (max < 1 || max > BLOCKS_MAX_CEILING)) {
+        http_set_error(res, 400, "max: %" PRId64 " is out of range (1..%d)", max, BLOCKS_MAX_CEILING);
+        return;
+    }
+    if ((has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME)) ||
+        (has_to && (to <= -IMP_MAX_TIME || to >= IMP_MAX_TIME))) {
+        bool f = has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME);
+        http_set_error(res, 400, "%s: %" PRId64 " ns is out of range (times are within +-2^62 ns)",
+                       f ? "from" : "to", f ? from : to);
+        return;
+    }
+    db *d = acquire(a, res);
+    if (!d) return;
+    occupancy_bins(d, req, req->params[0], from, has_from, to, has_to, max,
+                   http_query(req, "kernels"), res);
     release(a, d);
 }
 
@@ -968,6 +995,7 @@ static const http_route routes[] = {
     {"GET", "/api/runs/*", h_run},
     {"GET", "/api/runs/*/blocks", h_blocks},
     {"GET", "/api/runs/*/tiles", h_tiles},
+    {"GET", "/api/runs/*/occupancy", h_occupancy},
     {"GET", "/api/runs/*/tiles/*/*", h_tile},
     {"GET", "/api/runs/*/kernels", h_kernels},
     {"GET", "/api/runs/*/copies", h_copies},

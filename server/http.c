@@ -186,6 +186,28 @@ static void drop_stream(http_response *res) {
     res->stream = NULL;
 }
 
+/* A shared body (http_set_shared) given up: its owner gets it back. */
+static void drop_shared(http_response *res) {
+    if (res->release) res->release(res->release_cls);
+    res->shared = NULL;
+    res->release = NULL;
+    res->release_cls = NULL;
+}
+
+void http_set_shared(http_response *res, int status, const char *data, size_t len,
+                     const char *content_type, void (*release)(void *cls), void *cls) {
+    drop_stream(res);
+    drop_shared(res);
+    free(res->body);
+    res->body = NULL;
+    res->shared = data;
+    res->len = len;
+    res->release = release;
+    res->release_cls = cls;
+    res->status = status;
+    res->content_type = content_type;
+}
+
 /* libmicrohttpd's content reader: fill until `max` bytes are ready (or the
  * end), then hand them over. MHD sends them as chunks of a chunked body. */
 static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
@@ -206,6 +228,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max) {
 void http_set_stream(http_response *res, int status, const char *content_type,
                      http_stream_fill fill, void (*free_ctx)(void *ctx), void *ctx) {
     drop_stream(res);
+    drop_shared(res);
     free(res->body);
     res->body = NULL;
     res->len = 0;
@@ -225,6 +248,7 @@ void http_set_stream(http_response *res, int status, const char *content_type,
 
 void http_set_json(http_response *res, int status, json_t *body) {
     drop_stream(res);
+    drop_shared(res);
     free(res->body);
     res->body = body ? json_dumps(body, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
     json_decref(body);
@@ -255,6 +279,7 @@ void http_set_error(http_response *res, int status, const char *fmt, ...) {
 
 void http_set_buf(http_response *res, int status, tj_buf *buf, const char *content_type) {
     drop_stream(res);
+    drop_shared(res);
     free(res->body);
     if (buf->oom) {
         tj_buf_free(buf);
@@ -369,11 +394,13 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
     }
     if (cs) {
         cs->answered = true;
-        if (res->len >= HTTP_TRIM_BYTES) cs->trim = true;
+        /* (a shared body was not allocated for this request: nothing to trim) */
+        if (res->len >= HTTP_TRIM_BYTES && !res->shared) cs->trim = true;
     }
     /* An immutable answer the client already holds (res->etag, issue 9):
      * 304 and no body. */
     if (res->etag[0] && res->status == 200 && !res->stream && etag_fresh(conn, res->etag)) {
+        drop_shared(res);
         free(res->body);
         res->body = NULL;
         res->len = 0;
@@ -392,6 +419,18 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
             return MHD_NO;
         }
         res->stream = NULL;   /* MHD's now: stream_free runs when it is done */
+    } else if (res->shared) {
+        /* the cache's bytes as they are: MHD sends from them and calls
+         * release when done (a 650 KB answer copied per request was half
+         * the CPU of a cached window, issue 9) */
+        r = MHD_create_response_from_buffer_with_free_callback_cls(
+            res->len, (void *)res->shared, res->release, res->release_cls);
+        if (!r) {
+            drop_shared(res);
+            return MHD_NO;
+        }
+        res->shared = NULL;   /* MHD's now */
+        res->release = NULL;
     } else {
         r = MHD_create_response_from_buffer(res->len, res->body ? res->body : (void *)"",
                                             res->body ? MHD_RESPMEM_MUST_FREE

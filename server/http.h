@@ -90,6 +90,11 @@ typedef struct http_response {
     char etag[80];
     /* a streamed body (http_set_stream) instead of `body`; NULL: none */
     struct http_stream *stream;
+    /* a body shared with others (http_set_shared) instead of `body`: sent
+     * as is, never copied; release(release_cls) once it is sent or given up */
+    const char *shared;
+    void (*release)(void *cls);
+    void *release_cls;
 } http_response;
 
 typedef void (*http_handler)(void *app, const http_request *req, http_response *res);
@@ -161,6 +166,14 @@ void http_set_buf(http_response *res, int status, tj_buf *buf, const char *conte
 typedef int (*http_stream_fill)(void *ctx, jw_buf *w);
 void http_set_stream(http_response *res, int status, const char *content_type,
                      http_stream_fill fill, void (*free_ctx)(void *ctx), void *ctx);
+
+/* A body someone else keeps (an answers' cache entry, issue 9): `len`
+ * bytes at `data`, handed to libmicrohttpd as they are, without a copy per
+ * request. release(cls) runs exactly once (on any thread) when the
+ * response no longer needs them: after sending, or when the handler sets
+ * another body. */
+void http_set_shared(http_response *res, int status, const char *data, size_t len,
+                     const char *content_type, void (*release)(void *cls), void *cls);
 
 /* Whether the request's If-None-Match names `etag` (the client holds that
  * answer): a handler may skip building the body, set res->etag and a 200. */

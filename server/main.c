@@ -404,8 +404,11 @@ static int cmd_import(int argc, char **argv) {
     }
     db *d = open_db(&o);
     char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[1024];
-    int rc = store_import(d, files, (size_t)o.npos, o.format, o.experiment, o.name, run, exp, err,
-                        sizeof err);
+    /* mapped files let a streaming import drop what it has read (issue 9) */
+    store_ctl sc = {.lock_ms = -1, .files_mapped = true};
+    for (int i = 0; i < o.npos; i++) sc.files_mapped = sc.files_mapped && maps[i];
+    int rc = store_import_ctl(d, files, (size_t)o.npos, o.format, o.experiment, o.name, &sc, run,
+                              exp, err, sizeof err);
     if (rc == DB_NOT_FOUND)
         die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,
             db_default(&o));

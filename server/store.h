@@ -57,6 +57,9 @@ typedef struct store_ctl {
                                   without block records whose simulation has more
                                   blocks than it keeps: issue 10); the run's meta
                                   "blocks" says so */
+    bool files_mapped;         /* an import's files are read-only mmaps the caller
+                                  owns: a streaming import drops the pages it has
+                                  read (importers.h imp_stream.mapped; issue 9) */
 } store_ctl;
 
 /* `file` names the input in messages; `scenario_file` (may be NULL) marks a

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,8 @@ static void put_mean(jw_buf *w, int64_t num, int64_t den) {
     jw_putc(w, '.');
     jw_putn(w, d, (size_t)n);
 }
+
+void window_put_mean(jw_buf *w, int64_t num, int64_t den) { put_mean(w, num, den); }
 
 /* ---- blocks --------------------------------------------------------------------- */
 
@@ -169,15 +172,30 @@ static void answer_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64
  * WINDOW_CACHE_BYTES in all: a stored run never changes, so an answer is
  * right until its run is deleted, and window_blocks looks the run up before
  * the cache (a deleted run is a 404, its answers age out). A dashboard asks
- * the same windows again (back, forward, a shared link), and a hit is one
- * copy of the body instead of a scan and its formatting. */
+ * the same windows again (back, forward, a shared link), and a hit is a
+ * reference to the stored bytes, which libmicrohttpd sends as they are
+ * (http_set_shared): no scan, no formatting, and no copy of the body. */
 #define WINDOW_CACHE_ENTRIES 64
 #define WINDOW_CACHE_BYTES ((size_t)32 << 20)
+
+/* An answer's bytes, held by the cache and by every response sending
+ * them: the last reference frees them (a response being sent may outlive
+ * its entry's eviction). */
+typedef struct cache_body {
+    atomic_int refs;
+    size_t len;
+    char data[];
+} cache_body;
+
+static void cache_body_unref(void *cls) {
+    cache_body *b = cls;
+    if (atomic_fetch_sub_explicit(&b->refs, 1, memory_order_acq_rel) == 1) free(b);
+}
 
 typedef struct cache_entry {
     int64_t run_id, from, to, max;
     char slug[DB_SLUG_SIZE];
-    char *body;                  /* NULL: free slot */
+    cache_body *body;            /* NULL: free slot */
     size_t len;
     uint64_t used;
 } cache_entry;
@@ -203,30 +221,27 @@ static bool cache_get(int64_t id, const char *slug, int64_t from, int64_t to, in
                       http_response *res) {
     pthread_mutex_lock(&cache.mu);
     cache_entry *e = cache_find(id, slug, from, to, max);
-    char *body = NULL;
-    size_t len = 0;
-    if (e && (body = malloc(e->len + 1))) {
-        memcpy(body, e->body, e->len + 1);
-        len = e->len;
+    cache_body *body = NULL;
+    if (e) {
+        body = e->body;
+        atomic_fetch_add_explicit(&body->refs, 1, memory_order_relaxed);
         e->used = ++cache.clock;
     }
     pthread_mutex_unlock(&cache.mu);
     if (!body) return false;
-    free(res->body);
-    res->body = body;
-    res->len = len;
-    res->status = 200;
-    res->content_type = "application/json";
+    http_set_shared(res, 200, body->data, body->len, "application/json", cache_body_unref, body);
     return true;
 }
 
 static void cache_put(int64_t id, const char *slug, int64_t from, int64_t to, int64_t max,
                       const http_response *res) {
     if (!res->body || res->len > WINDOW_CACHE_BYTES / 8 || strlen(slug) >= DB_SLUG_SIZE) return;
-    char *copy = malloc(res->len + 1);
+    cache_body *copy = malloc(sizeof *copy + res->len + 1);
     if (!copy) return;
-    memcpy(copy, res->body, res->len);
-    copy[res->len] = '\0';
+    atomic_init(&copy->refs, 1);   /* the cache's */
+    copy->len = res->len;
+    memcpy(copy->data, res->body, res->len);
+    copy->data[res->len] = '\0';
     pthread_mutex_lock(&cache.mu);
     if (cache_find(id, slug, from, to, max)) {   /* another request put it first */
         pthread_mutex_unlock(&cache.mu);
@@ -247,7 +262,7 @@ static void cache_put(int64_t id, const char *slug, int64_t from, int64_t to, in
             break;
         }
         cache.bytes -= lru->len;
-        free(lru->body);
+        cache_body_unref(lru->body);   /* freed once no response sends it */
         lru->body = NULL;
     }
     pthread_mutex_unlock(&cache.mu);

@@ -196,6 +196,51 @@ describe('GET /api/runs/{run}/tiles/{z}/{index}', () => {
   });
 });
 
+describe('the answers\' cache hands out shared bytes', () => {
+  // window.c keeps each answer once and every hit sends those bytes
+  // (http_set_shared, no copy): concurrent hits, hits while other windows
+  // evict it, and HEAD must all see the whole, same answer
+  test('32 hits at once get the same bytes; HEAD the same length; hits during evictions stay whole', async () => {
+    const url = `${srv.base}/api/runs/${run}/blocks?max=1400`;
+    const first = await fetch(url);
+    assert.equal(first.status, 200);
+    const body = Buffer.from(await first.arrayBuffer());
+    const hits = await Promise.all(Array.from({ length: 32 }, () => fetch(url).then(async (r) => [r.status, Buffer.from(await r.arrayBuffer())])));
+    for (const [status, b] of hits) {
+      assert.equal(status, 200);
+      assert.equal(Buffer.compare(b, body), 0);
+    }
+    const head = await fetch(url, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-length'), String(body.length));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+    // 80 other windows (past the cache's 64 entries: this one is evicted
+    // while hits of it may still be sending) asked by 4 clients while 2
+    // others keep asking for it (a few connections: the server takes at
+    // most 64 per client address)
+    let done = false;
+    const seen = [];
+    const hitter = async () => {
+      while (!done) seen.push(Buffer.from(await (await fetch(url)).arrayBuffer()));
+    };
+    const evicter = async (k) => {
+      for (let i = k; i < 80; i += 4) {
+        const r = await fetch(`${srv.base}/api/runs/${run}/blocks?max=${1500 + i}`);
+        assert.equal(r.status, 200);
+        await r.arrayBuffer();
+      }
+    };
+    const hitters = [hitter(), hitter()];
+    await Promise.all([0, 1, 2, 3].map(evicter));
+    done = true;
+    await Promise.all(hitters);
+    assert.ok(seen.length >= 2, `${seen.length} hits`);
+    for (const b of seen) assert.equal(Buffer.compare(b, body), 0);
+    // evicted and asked again: computed anew, the same bytes
+    assert.equal(Buffer.compare(Buffer.from(await (await fetch(url)).arrayBuffer()), body), 0);
+  });
+});
+
 describe('the blocks answer is immutable', () => {
   // last: it deletes the run
   test('ETag and If-None-Match -> 304; a cached answer is the same bytes; a deleted run is a 404', async () => {

@@ -158,3 +158,65 @@ test('the picker adds a run of another experiment and removes one', async () => 
   assert.equal(st.timelines, 0);
   assert.deepEqual(br.problems, []);
 });
+
+test('two runs past the whole-run limit: each asks for the window shown, the toolbar\'s + draws both from the look-ahead', async () => {
+  // 250,000 blocks: past the 200,000 the page matches block by block, so
+  // each lane asks for its window (occupancy bins past 20,000 blocks)
+  const made = await srv.api('/api/experiments', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      schema: 'schedlab-scenario/1', name: 'compare: two big runs', device: 'tx2', streams: [{ name: 'S1' }],
+      ops: [{ kernel: 'big', stream: 'S1', at: '0s', blocks: 250000, threads: 1024, block_time: '10us' }],
+      variants: [{ name: 'round-robin', policy: { placement: 'round-robin' } }],
+    }),
+  });
+  // (as big as this, the server simulates it as a job: 202, then polled)
+  assert.ok(made.status === 201 || made.status === 202, JSON.stringify(made.body));
+  for (let job = made.body; made.status === 202 && job.state !== 'done';) {
+    assert.ok(job.state === 'queued' || job.state === 'running', JSON.stringify(job));
+    await new Promise((ok) => setTimeout(ok, 100));
+    job = (await srv.api(`/api/jobs/${made.body.job}`)).body;
+  }
+  const exp = (await srv.api('/api/experiments')).body.experiments.find((e) => e.name === 'compare: two big runs');
+  const [a, b] = exp.runs.map((r) => r.run);
+  const requests = [];
+  const onReq = (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.endsWith('/blocks')) requests.push(`${u.pathname.split('/')[3]}${u.search}`);
+  };
+  page.on('request', onReq);
+  try {
+    await page.goto(`${srv.base}/compare?runs=${a},${b}`);
+    let st = await ready(page, 'compare');
+    assert.equal(st.timelines, 2);
+    const w = st.compareWindow;
+    const q = (x) => `?from=${x.from}&to=${x.to}&max=20000`;
+    // the window shown, once per run (no whole-run request first) ...
+    assert.deepEqual(requests.slice(0, 2).sort(), [`${a}${q(w)}`, `${b}${q(w)}`].sort());
+    // ... then the "+" step's window of both, asked for ahead
+    const step = { from: Math.round((w.from + w.to) / 2 - (w.to - w.from) / 4) };
+    step.to = step.from + (w.to - w.from) / 2;
+    await page.waitForFunction(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/blocks?')).length === 4);
+    assert.deepEqual(requests.slice(2).sort(), [`${a}${q(step)}`, `${b}${q(step)}`].sort());
+    // the step draws both lanes from memory: no request for it
+    await page.click('#zoom-in');
+    st = await ready(page, 'compare');
+    assert.deepEqual(st.compareWindow, step);
+    // (what follows it, once idle, is the next step's look-ahead)
+    assert.equal(requests.filter((r) => r.endsWith(q(step))).length, 2, requests.join(' '));
+    assert.ok(requests.slice(4).every((r) => !r.endsWith(q(step)) && !r.endsWith(q(w))), requests.join(' '));
+    const wins = await page.evaluate(() => [...document.querySelectorAll('#compare-timelines canvas')].map((c) => {
+      const ch = window.Chart.getChart(c);
+      return ch ? [ch.scales.x.min, ch.scales.x.max] : null;
+    }).filter(Boolean));
+    assert.deepEqual(wins, [[step.from, step.to], [step.from, step.to]]);
+    // "Reset zoom": the first window again, kept: no request either
+    await page.click('#reset-zoom');
+    st = await ready(page, 'compare');
+    assert.deepEqual(st.compareWindow, w);
+    assert.ok(requests.slice(4).every((r) => !r.endsWith(q(w))), requests.join(' '));
+  } finally {
+    page.off('request', onReq);
+  }
+  assert.deepEqual(br.problems, []);
+});

@@ -174,3 +174,46 @@ test('an unknown page gets the app\'s own "not found" page; an unknown API route
   await page.screenshot({ path: path.join(OUT, 'notfound.png') });
   assert.deepEqual(br.problems.filter((p) => !/status of 404/.test(p)), []);
 });
+
+test('a long scenario: the editor numbers only the lines in view, and follows the text when it scrolls', async () => {
+  const problemsBefore = br.problems.length;   // (the test before leaves its 404s)
+  const ops = Array.from({ length: 600 }, (_, i) => ({ kernel: `K${i}`, stream: 'S1', at: `${i}us`, blocks: 1, threads: 32, block_time: '1us' }));
+  const made = await srv.api('/api/experiments', {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ schema: 'schedlab-scenario/1', name: 'editor: 600 ops', device: 'tx2', streams: [{ name: 'S1' }], ops }),
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  await page.goto(`${srv.base}/experiments/${made.body.slug}`);
+  await ready(page, 'experiment');
+  const lines = await page.evaluate(() => document.querySelector('#scenario-editor').value.split('\n').length);
+  assert.ok(lines > 4000, `${lines} lines`);
+  const gutter = () => page.evaluate(() => {
+    const g = document.querySelector('.code-editor .gutter');
+    const a = document.querySelector('#scenario-editor');
+    const ln = [...g.querySelectorAll('.ln')];
+    // the number drawn level with the text's top line
+    const top = a.getBoundingClientRect().top + parseFloat(getComputedStyle(a).paddingTop);
+    const at = ln.find((el) => Math.abs(el.getBoundingClientRect().top - top) < 2);
+    return { count: ln.length, first: ln[0].textContent, atTop: at ? Number(at.textContent) : null,
+      topLine: Math.round(a.scrollTop / parseFloat(getComputedStyle(a).lineHeight)) + 1,
+      tall: g.scrollHeight, text: a.scrollHeight };
+  });
+  let g = await gutter();
+  // a few screens of numbers, not one element per line
+  assert.ok(g.count < 200, `${g.count} line numbers`);
+  assert.equal(g.first, '1');
+  assert.equal(g.atTop, 1);
+  // the gutter as tall as the text, so the numbers stay level with it
+  assert.ok(Math.abs(g.tall - g.text) < 30, `${g.tall} vs ${g.text}`);
+  // scrolled to the end: the last line's number is there, level with its line
+  await page.evaluate(() => {
+    const a = document.querySelector('#scenario-editor');
+    a.scrollTop = a.scrollHeight;
+    a.dispatchEvent(new Event('scroll'));
+  });
+  g = await gutter();
+  assert.equal(g.atTop, g.topLine);
+  assert.ok(g.count < 200, `${g.count} line numbers`);
+  assert.equal(await page.locator('.code-editor .ln').last().textContent(), String(lines));
+  assert.deepEqual(br.problems.slice(problemsBefore), []);
+});

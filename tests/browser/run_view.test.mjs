@@ -415,18 +415,18 @@ test('a big run: the URL\'s window is the only request, zooming inside blocks as
     await page.goto(`${srv.base}/runs/${big.run}`);
     let st = await ready(page, 'timeline');
     assert.equal(st.mode, 'bins');
-    assert.equal(st.fetches, 1);
-    assert.equal(requests.length, 1);
-    assert.deepEqual(requests, [`?from=${st.window.from}&to=${st.window.to}&max=20000`]);
+    // drawn from the URL's window alone (no whole-run request first)
+    assert.equal(requests[0], `?from=${st.window.from}&to=${st.window.to}&max=20000`);
     // the legend stays in occupancy mode
     assert.equal(await page.locator('#legend-search').isVisible(), true);
     assert.equal(st.legendRows, 1);
-    // occupancy shown: the "+" step's window is asked for ahead, once idle ...
+    // occupancy shown: the "+" step's window is asked for ahead, at once
+    // on a page just opened (issue 9: the first step is the likeliest) ...
     await page.waitForFunction(() => window.schedlab.fetches === 2);
     const w = st.window;
     const step = { from: Math.round((w.from + w.to) / 2 - (w.to - w.from) / 4) };
     step.to = step.from + (w.to - w.from) / 2;
-    assert.equal(requests[1], `?from=${step.from}&to=${step.to}&max=20000`);
+    assert.deepEqual(requests, [`?from=${w.from}&to=${w.to}&max=20000`, `?from=${step.from}&to=${step.to}&max=20000`]);
     // ... so the step draws from memory
     await page.waitForFunction(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/blocks?')).length === 2);
     await page.evaluate(() => window.schedlab.zoom(0.5));

@@ -151,6 +151,12 @@ export const api = {
     const qs = q.toString();
     return getJSON(`/api/runs/${enc(run)}/blocks${qs ? `?${qs}` : ''}`, signal);
   },
+  // occupancy bins of the kernels listed ("3-7,12"): what /blocks' bins
+  // would be with every other kernel hidden (issue 9, for the legend)
+  occupancy(run, { from, to, max, kernels }, signal) {
+    const q = new URLSearchParams({ from: String(from), to: String(to), max: String(max), kernels });
+    return getJSON(`/api/runs/${enc(run)}/occupancy?${q}`, signal);
+  },
   queueSeries: (run, signal) => getJSON(`/api/runs/${enc(run)}/queues`, signal),
   queuesAt: (run, at, signal) => getJSON(`/api/runs/${enc(run)}/queues?at=${enc(String(at))}`, signal),
   presets: (signal) => getJSON('/api/presets', signal),

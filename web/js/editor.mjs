@@ -106,17 +106,53 @@ export function createEditor({ id, value, label }) {
   area.value = value;
   const wrap = h('div', { class: 'code-editor' }, gutter, area);
   let bad = null;
-  const numbers = () => {
-    const n = area.value.split('\n').length;
-    if (gutter.childElementCount !== n) {
-      gutter.replaceChildren(...Array.from({ length: n }, (_, i) => h('div', { class: 'ln', dataset: { line: String(i + 1) } }, String(i + 1))));
+  // Only the numbers of the lines in view (and a margin) exist, between two
+  // spacers that keep the gutter as tall as the text: a 4,096-kernel
+  // scenario is tens of thousands of lines, and an element per line took
+  // seconds of layout before the page showed (issue 15: the big-traces
+  // first-paint target applies to every view).
+  const before = h('div');
+  const lines = h('div');
+  const after = h('div');
+  gutter.append(before, lines, after);
+  let n = 0;
+  let lh = 0;
+  let shown = '';
+  const draw = () => {
+    // (the text's own line height: the gutter's smaller font would drift
+    // half a pixel a line from it, lines apart by the thousandth)
+    if (!lh && area.isConnected) {
+      lh = parseFloat(getComputedStyle(area).lineHeight) || 0;
+      if (lh) lines.style.lineHeight = `${lh}px`;
     }
-    gutter.querySelectorAll('.ln.bad').forEach((el) => el.classList.remove('bad'));
-    if (bad && bad <= n) gutter.children[bad - 1].classList.add('bad');
+    const step = lh || 18;
+    const first = Math.max(0, Math.floor(area.scrollTop / step) - 40);
+    const last = Math.min(n, first + Math.ceil((area.clientHeight || 600) / step) + 80);
+    const key = `${first}:${last}:${bad}:${step}`;
+    if (key !== shown) {
+      shown = key;
+      const els = [];
+      for (let i = first; i < last; i++) {
+        els.push(h('div', { class: i + 1 === bad ? 'ln bad' : 'ln', dataset: { line: String(i + 1) } }, String(i + 1)));
+      }
+      lines.replaceChildren(...els);
+      before.style.height = `${first * step}px`;
+      after.style.height = `${(n - last) * step}px`;
+    }
+    gutter.scrollTop = area.scrollTop;
+  };
+  const numbers = () => {
+    let c = 1;
+    for (let i = area.value.indexOf('\n'); i >= 0; i = area.value.indexOf('\n', i + 1)) c++;
+    if (c !== n) shown = '';
+    n = c;
+    draw();
   };
   area.addEventListener('input', () => { numbers(); });
-  area.addEventListener('scroll', () => { gutter.scrollTop = area.scrollTop; });
+  area.addEventListener('scroll', draw);
   numbers();
+  // once on the page, the real line height is known: drawn again with it
+  requestAnimationFrame(draw);
   return {
     el: wrap,
     area,
@@ -130,7 +166,7 @@ export function createEditor({ id, value, label }) {
         const pos = lines.slice(0, n - 1).reduce((a, l) => a + l.length + 1, 0);
         const lh = parseFloat(getComputedStyle(area).lineHeight) || 18;
         area.scrollTop = Math.max(0, (n - 4) * lh);
-        gutter.scrollTop = area.scrollTop;
+        draw();
         area.setSelectionRange(pos, pos + lines[n - 1].length);
       }
     },

@@ -173,6 +173,7 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
     el,
     // Counts per name (blocks loaded); only the rows on screen change.
     setCounts(m) {
+      if (m === null && counts === null) return;   /* occupancy to occupancy: nothing changes */
       counts = m;
       render();
     },

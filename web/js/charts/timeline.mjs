@@ -234,14 +234,19 @@ export function createTimeline(host, d) {
   });
 
   // Per-kernel block counts of the loaded data, and the occupancy note.
+  // (occupancy to occupancy, the usual zoom step on a big run, changes
+  // neither: nothing in the legend is rebuilt)
+  let noteBins = null;
   function renderLegend() {
+    if (noteBins !== !!bins) {
+      noteBins = !!bins;
+      legend.setNote(bins ? h('span', null, h('span', { class: 'heat-scale', 'aria-hidden': 'true' }),
+        ' SM occupancy (time-averaged threads / threads per SM); zoom in to see blocks') : null);
+    }
     if (bins) {
-      legend.setNote(h('span', null, h('span', { class: 'heat-scale', 'aria-hidden': 'true' }),
-        ' SM occupancy (time-averaged threads / threads per SM); zoom in to see blocks'));
       legend.setCounts(null);
       return;
     }
-    legend.setNote(null);
     if (d.mode !== 'blocks') return;
     const counts = new Map();
     for (const b of blockBars) counts.set(b.name, (counts.get(b.name) || 0) + 1);
@@ -294,7 +299,17 @@ export function createTimeline(host, d) {
     ctx.font = LABEL_FONT;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
-    const px = (v) => xs.getPixelForValue(v);
+    // The x axis is linear: its pixel for a value is one multiply-add, as
+    // getPixelForValue computes it (clamped to the int16 range as Chart.js
+    // does) without its per-call overhead -- a paint maps tens of
+    // thousands of bins and blocks (issue 9's zoom step).
+    const xp0 = xs.getPixelForValue(xs.min);
+    const xk = xs.max > xs.min ? (xs.getPixelForValue(xs.max) - xp0) / (xs.max - xs.min) : 0;
+    const xm = xs.min;
+    const px = (v) => {
+      const p = xp0 + (v - xm) * xk;
+      return p < -32768 ? -32768 : p > 32767 ? 32767 : p;
+    };
     const visible = (b) => b.x0 < win.to && b.x1 > win.from;
 
     if (bins) {
@@ -308,11 +323,13 @@ export function createTimeline(host, d) {
       // SM is a single bar however many bins it spans. (Hover finds the
       // bin under the pointer from the data, see binAt.)
       let run = null;   // {sm, step, t0, t1}
+      const laneY = [];   // sm -> [y0, y1], asked of the y axis once per paint
       const flush = () => {
         if (!run) return;
         const x0 = px(run.t0);
-        const y0 = ys.getPixelForValue(run.sm + PAD / 2);
-        const y1 = ys.getPixelForValue(run.sm + 1 - PAD / 2);
+        const ly = laneY[run.sm] || (laneY[run.sm] = [ys.getPixelForValue(run.sm + PAD / 2), ys.getPixelForValue(run.sm + 1 - PAD / 2)]);
+        const y0 = ly[0];
+        const y1 = ly[1];
         const path = paths[run.step] || (paths[run.step] = new Path2D());
         path.rect(x0, y0, Math.max(1, px(run.t1) - x0), y1 - y0);
         run = null;
@@ -443,6 +460,9 @@ export function createTimeline(host, d) {
   // TX2 §3.1, Fig. 3: "Arrows below the x-axis indicate kernel launch
   // times." Launches closer than a few pixels share one arrow (grey when
   // they are several kernels) and one label, so none hides another.
+  // label -> its width in the markers' font: a zoom step draws the same
+  // labels again (measureText was a tenth of a 4,096-kernel run's paint)
+  const markWidth = new Map();
   function drawMarkers(chart) {
     const { ctx, chartArea: a, scales } = chart;
     const marks = [];
@@ -470,17 +490,31 @@ export function createTimeline(host, d) {
       const x = Math.round(g.x) + 0.5;
       // demangled C++ names run to hundreds of characters: the tooltip has
       // them whole
-      let label = g.names.map((n) => shortName(n, 28)).join(' ');
-      if (label.length > 40) label = `${label.slice(0, 39)}…`;
-      const w = ctx.measureText(label).width;
       // a label goes in the first row where it does not run into the
       // previous one; the arrow's shaft reaches down to it
       // in the top row a label must also end before the next arrow, which
       // would otherwise be drawn across it
+      // (an arrow with both rows still taken beside it gets no label
+      // whatever its width: nothing to name or measure)
+      const free0 = x + 5 > rowEnd[0] + 6;
+      const free1 = x + 5 > rowEnd[1] + 6;
+      let label = '';
+      let w = 0;
+      if (free0 || free1) {
+        // (names past the 40th character would be cut anyway: a group of
+        // hundreds of launches shortens only the few that show)
+        for (let i = 0; i < g.names.length && label.length <= 40; i++) label += (i ? ' ' : '') + shortName(g.names[i], 28);
+        if (label.length > 40) label = `${label.slice(0, 39)}…`;
+        w = markWidth.get(label);
+        if (w === undefined) {
+          if (markWidth.size > 20000) markWidth.clear();
+          markWidth.set(label, (w = ctx.measureText(label).width));
+        }
+      }
       const next = gi + 1 < groups.length ? groups[gi + 1].x - 4 : a.right + 30;
       let row = -1;
-      if (x + 5 > rowEnd[0] + 6 && x + 5 + w < next) row = 0;
-      else if (x + 5 > rowEnd[1] + 6 && x + 5 + w < a.right + 30) row = 1;
+      if (free0 && x + 5 + w < next) row = 0;
+      else if (free1 && x + 5 + w < a.right + 30) row = 1;
       const color = g.names.length === 1 ? d.colors.get(g.names[0]) || '#555' : '#4b5563';
       ctx.strokeStyle = color;
       ctx.fillStyle = color;
@@ -541,6 +575,12 @@ export function createTimeline(host, d) {
     },
     plugins: [drawPlugin],
   });
+
+  function setData({ blocks, bins: newBins }) {
+    bins = newBins || null;
+    blockBars = blocks ? buildBlocks(d, blocks) : [];
+    renderLegend();
+  }
 
   function redraw() {
     chart.options.scales.x.min = win.from;
@@ -746,8 +786,12 @@ export function createTimeline(host, d) {
     // the number of block rectangles drawn by the last paint
     drawnBlocks: () => drawn,
     window: () => ({ ...win }),
-    setWindow(from, to) {
+    // data (optional, as setData's): the new window's own answer, when the
+    // caller already has it (a prefetch), so the step is one redraw with
+    // it instead of the old data stretched first (issue 9's zoom step)
+    setWindow(from, to, data) {
       win = clampWindow(from, to);
+      if (data) setData(data);
       redraw();
     },
     setHidden(set) {
@@ -767,10 +811,8 @@ export function createTimeline(host, d) {
       redraw();
     },
     // Data for the current window after a refetch: blocks or bins.
-    setData({ blocks, bins: newBins }) {
-      bins = newBins || null;
-      blockBars = blocks ? buildBlocks(d, blocks) : [];
-      renderLegend();
+    setData(data) {
+      setData(data);
       redraw();
     },
     destroy() {

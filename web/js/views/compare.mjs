@@ -19,15 +19,57 @@ import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatNs } from '../format.mjs';
 import { queryList, navigate } from '../router.mjs';
 import { colorAt, colorMap } from '../colors.mjs';
-import { setExtra, setDrawn } from '../state.mjs';
+import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
 import { createCompareChart, createAlignedTimelines, createCdfChart } from '../charts/compare.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
+const TABLE_FIRST = 200;      // rows built before the first paint (sortableTable)
 // whole runs up to this many blocks are loaded to match blocks across runs
 // (the API's ceiling); a bigger run shows occupancy and is not matched
 const FULL_BLOCKS = 200000;
+// a bigger run is asked for the window shown, as the run view asks (the
+// API's default max: past it, occupancy bins)
+const WINDOW_MAX = 20000;
+
+// A big run's window answers (issue 9's targets on this view too, issue
+// 15): each window asked for once and kept, a window inside one answered
+// block by block needs no request, and a prefetch (the next zoom-in step)
+// is shared with the step that wants it.
+function windowSource(run, signal) {
+  const answers = new Map();     // "from:to" -> response
+  const pending = new Map();     // "from:to" -> promise of a response
+  const key = (w) => `${w.from}:${w.to}`;
+  return {
+    cached(w) {
+      const hit = answers.get(key(w));
+      if (hit) return hit;
+      for (const r of answers.values()) if (r.mode === 'blocks' && r.from <= w.from && r.to >= w.to) return r;
+      return null;
+    },
+    get(w) {
+      const hit = this.cached(w);
+      if (hit) return Promise.resolve(hit);
+      let p = pending.get(key(w));
+      if (!p) {
+        p = api.blocks(run, { from: w.from, to: w.to, max: WINDOW_MAX }, signal).then((r) => {
+          r.from = w.from;
+          r.to = w.to;
+          answers.set(key(w), r);
+          if (answers.size > 64) answers.delete(answers.keys().next().value);
+          return r;
+        }).finally(() => pending.delete(key(w)));
+        pending.set(key(w), p);
+      }
+      return p;
+    },
+    prefetch(w) {
+      if (!this.cached(w)) this.get(w).catch(() => {});
+    },
+  };
+}
+const dataOf = (r) => (r.mode === 'blocks' ? { blocks: r.blocks, bins: null } : { blocks: null, bins: r });
 
 function delta(v, base) {
   if (v === null || v === undefined || base === null || base === undefined) return '—';
@@ -178,9 +220,24 @@ function sortableTable(cols, rows, { id, head, onSort }) {
   let sort = { col: -1, dir: 1 };
   const ths = cols.map((c, i) => h('th', { scope: 'col', class: `${c.num ? 'num ' : ''}sortable`, 'aria-sort': 'none' },
     h('button', { type: 'button', class: 'sort', onclick: () => apply(i) }, c.label)));
+  const row = (r) => h('tr', null, cols.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r))));
+  // A table of thousands of kernels (a 4,096-kernel run took 150 ms to
+  // build, before any layout): its first rows at once, the rest in the
+  // task after, so the timelines above are drawn first (issue 15: the
+  // big-traces first-paint target applies to every view).
+  let rest = null;
   const fill = (list) => {
+    clearTimeout(rest);
     clear(tbody);
-    for (const r of list) tbody.append(h('tr', null, cols.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r)))));
+    const now = list.length > TABLE_FIRST * 2 ? TABLE_FIRST : list.length;
+    for (let i = 0; i < now; i++) tbody.append(row(list[i]));
+    if (now < list.length) {
+      rest = setTimeout(() => {
+        const frag = document.createDocumentFragment();
+        for (let i = now; i < list.length; i++) frag.append(row(list[i]));
+        tbody.append(frag);
+      }, 0);
+    }
     if (onSort) onSort(list, sort);
   };
   function apply(i) {
@@ -200,48 +257,18 @@ function sortableTable(cols, rows, { id, head, onSort }) {
     fill(list);
   }
   fill(rows);
-  return h('div', { class: 'table-wrap' }, h('table', { id, class: 'list dense' },
+  // (off screen, as a long table below the charts is, it is not laid out)
+  return h('div', { class: 'table-wrap', style: rows.length > TABLE_FIRST ? { contentVisibility: 'auto', containIntrinsicSize: `auto ${rows.length * 36}px` } : null },
+    h('table', { id, class: 'list dense' },
     h('thead', null, head || null, h('tr', null, ths)), tbody));
 }
 
-export async function renderCompare(root, route, ctx) {
-  const ids = queryList(route.query, 'runs') || [];   // a run may be compared with itself
-  root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
-    h('div', { class: 'page-head' }, h('h1', null, 'Compare runs')));
-  setExtra('timelines', 0);
-  setExtra('placementDiffs', []);
-  setExtra('cdfPoints', []);
-  setExtra('compareOrder', []);
-  if (ids.length < 2) {
-    root.append(picker(ids, [], ctx.signal),
-      h('p', { class: 'empty', id: 'compare-empty' }, 'Pick at least two runs, from any experiments, to compare them.'));
-    return { view: 'compare', cleanup: null };
-  }
-  const data = await api.compare(ids, ctx.signal);
-  const runs = data.runs || [];
-  const kernels = data.kernels || [];
-  const labels = runs.map((r) => r.label || r.name || r.run);
-  setExtra('runLabels', labels);
-  document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
-  root.append(picker(ids, runs, ctx.signal));
-
-  const replay = await replaySection(root, runs, ids, ctx);
-  const cleanups = [replay].filter(Boolean);
-
-  // ---- the runs' timelines on one time axis ---------------------------------
-  const loaded = await Promise.all(runs.map(async (r) => {
-    const [run, ks, blocks] = await Promise.all([api.run(r.run, ctx.signal), api.kernels(r.run, ctx.signal),
-      api.blocks(r.run, { max: FULL_BLOCKS }, ctx.signal)]);
-    const full = blocks.mode === 'blocks';
-    return { r, run, kernels: ks.kernels || [], blocks: full ? blocks.blocks : null, bins: full ? null : blocks };
-  }));
-  const diffs = placementDiffs(loaded);
-  setExtra('placementDiffs', diffs.map((d) => (d.known ? d.count : null)));
-  setExtra('placementCompared', diffs.map((d) => d.compared));
-  const colors = colorMap(loaded.flatMap((L) => L.kernels.map((k) => k.name)));
+// The time axis the runs share (their summaries' and kernels' times, from
+// 0 when they start later) and the window shown first (the URL's).
+function axisOf(list, route) {
   let lo = Infinity;
   let hi = -Infinity;
-  for (const L of loaded) {
+  for (const L of list) {
     const s = L.run.summary || {};
     if (known(s.t_min)) lo = Math.min(lo, s.t_min);
     if (known(s.t_max)) hi = Math.max(hi, s.t_max);
@@ -257,6 +284,87 @@ export async function renderCompare(root, route, ctx) {
   const qTo = Number(route.query.get('to'));
   const win0 = Number.isSafeInteger(qFrom) && Number.isSafeInteger(qTo) && qTo > qFrom && route.query.has('from')
     ? { from: qFrom, to: qTo } : { from: extent.min, to: extent.max };
+  return { extent, win0 };
+}
+
+export async function renderCompare(root, route, ctx) {
+  const ids = queryList(route.query, 'runs') || [];   // a run may be compared with itself
+  root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
+    h('div', { class: 'page-head' }, h('h1', null, 'Compare runs')));
+  setExtra('timelines', 0);
+  setExtra('placementDiffs', []);
+  setExtra('cdfPoints', []);
+  setExtra('compareOrder', []);
+  if (ids.length < 2) {
+    root.append(picker(ids, [], ctx.signal),
+      h('p', { class: 'empty', id: 'compare-empty' }, 'Pick at least two runs, from any experiments, to compare them.'));
+    return { view: 'compare', cleanup: null };
+  }
+  // Each run's summary, kernels and (for a run small enough to match block
+  // by block) its blocks are asked for at once, beside the comparison: one
+  // round of requests before the first paint, not three (issue 15: the
+  // big-traces issue's first-paint target applies to every view).
+  const perRun = new Map();
+  const early = (id) => {
+    if (!perRun.has(id)) {
+      const info = Promise.all([api.run(id, ctx.signal), api.kernels(id, ctx.signal)]);
+      const full = info.then(([run]) => ((run.summary?.blocks || 0) <= FULL_BLOCKS
+        ? api.blocks(id, { max: FULL_BLOCKS }, ctx.signal) : null));
+      // (a failure is reported where it is awaited; none goes unhandled)
+      info.catch(() => {});
+      full.catch(() => {});
+      perRun.set(id, { info, full });
+    }
+    return perRun.get(id);
+  };
+  ids.forEach(early);
+  // The shared time axis comes from the runs' own summaries and kernels, so
+  // a big run's window is asked for beside the comparison, not after it.
+  const axisP = Promise.all(ids.map((id) => early(id).info)).then((infos) => {
+    const ax = axisOf(infos.map(([run, ks]) => ({ run, kernels: ks.kernels || [] })), route);
+    for (const id of ids) {
+      const e = early(id);
+      if (!e.first) {
+        e.first = e.full.then((f) => {
+          if (f && f.mode === 'blocks') return null;
+          e.src = windowSource(id, ctx.signal);
+          return e.src.get(ax.win0);
+        });
+        e.first.catch(() => {});
+      }
+    }
+    return ax;
+  });
+  axisP.catch(() => {});
+  const data = await api.compare(ids, ctx.signal);
+  const runs = data.runs || [];
+  const kernels = data.kernels || [];
+  const labels = runs.map((r) => r.label || r.name || r.run);
+  setExtra('runLabels', labels);
+  document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
+  root.append(picker(ids, runs, ctx.signal));
+
+  const replay = await replaySection(root, runs, ids, ctx);
+  const cleanups = [replay].filter(Boolean);
+
+  // ---- the runs' timelines on one time axis ---------------------------------
+  const loaded = await Promise.all(runs.map(async (r) => {
+    const e = early(r.run);
+    const [[run, ks], whole] = await Promise.all([e.info, e.full]);
+    const full = whole && whole.mode === 'blocks';
+    // a big run: its window is asked for below, once the shared axis is known
+    await axisP;
+    await e.first;
+    return { r, run, kernels: ks.kernels || [], blocks: full ? whole.blocks : null, bins: null,
+      src: full ? null : e.src };
+  }));
+  const diffs = placementDiffs(loaded);
+  setExtra('placementDiffs', diffs.map((d) => (d.known ? d.count : null)));
+  setExtra('placementCompared', diffs.map((d) => d.compared));
+  const colors = colorMap(loaded.flatMap((L) => L.kernels.map((k) => k.name)));
+  const { extent, win0 } = await axisP;
+  // the big runs' first answers: the window shown (asked for already)
+  const firsts = await Promise.all(loaded.map((L) => (L.src ? early(L.r.run).first : null)));
 
   const section = h('section', { class: 'card', id: 'compare-timelines' }, h('h2', null, 'Blocks on one time axis'));
   const base = diffs[0];
@@ -269,12 +377,65 @@ export async function renderCompare(root, route, ctx) {
   section.append(h('p', { class: 'muted' }, 'Zoom (wheel) and pan (drag) move every run. Blocks framed in red are on another SM or start at another time than the same block (same kernel occurrence and block index) of the first run.'),
     note.length ? h('ul', { class: 'diff-summary', id: 'placement-summary' }, note)
       : h('p', { class: 'muted', id: 'placement-summary' }, base.known ? 'No run has blocks to match against the first.' : 'The first run has no block records (or more than can be matched here): placement is not compared.'));
+  const toolbar = h('div', { class: 'toolbar' });
+  section.append(toolbar);
   root.append(section);
   const timelines = [];
   let urlTimer = null;
-  const refetchers = [];
+  const sources = [];     // the big runs' lanes (windowSource)
+  let waiting = 0;        // their window requests still out
+  let aheadTimer = null;
+  let followTimer = null;
+  let followPending = false;   // a follow waiting out its pause
+  // Occupancy shown: the next zoom-in step's window asked for ahead (as
+  // map viewers fetch the next level's tiles), at once on a page just
+  // opened, else once the page has been idle a moment.
+  const ahead = (delay) => {
+    clearTimeout(aheadTimer);
+    if (!sources.some((x) => x.showing()?.mode === 'bins')) return;
+    aheadTimer = setTimeout(() => {
+      if (ctx.signal.aborted || !timelines.length) return;
+      const w = timelines[0].window();
+      const mid = (w.from + w.to) / 2;
+      const half = (w.to - w.from) / 4;
+      const next = timelines[0].clamp(mid - half, mid + half);
+      for (const x of sources) if (x.showing()?.mode === 'bins') x.prefetch(next);
+    }, delay);
+  };
+  // After a window change: the big runs' lanes get the window's answers
+  // (from memory when they are here), after a pause for wheel bursts.
+  const follow = (delay) => {
+    clearTimeout(aheadTimer);
+    clearTimeout(followTimer);
+    if (!sources.length) return;
+    const w = timelines[0].window();
+    if (sources.some((x) => !x.has(w))) setBusy();
+    followPending = true;
+    followTimer = setTimeout(async () => {
+      followPending = false;
+      await Promise.all(sources.map((x) => x.follow(w)));
+      if (!waiting && !followPending) setReady();
+      ahead(120);
+    }, delay);
+  };
+  // The toolbar's steps: every lane gets the new window with its answer
+  // when that is here (one redraw each); a missing one is asked for before
+  // the lanes redraw from what they have.
+  const applyAll = (from, to) => {
+    const w = timelines[0].clamp(from, to);
+    for (const t of timelines) {
+      const x = sources.find((y) => y.tl === t);
+      const got = x ? x.take(w) : null;
+      if (x && !got) x.prefetch(w);
+      t.setWindow(w.from, w.to, got ? got.data : undefined);
+    }
+    moved(w.from, w.to, 0);
+  };
   const sync = (src, from, to) => {
     for (const t of timelines) if (t !== src) t.setWindow(from, to);
+    moved(from, to, 40);
+  };
+  const moved = (from, to, delay) => {
     setExtra('compareWindow', { from, to });
     setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
     clearTimeout(urlTimer);
@@ -283,7 +444,7 @@ export async function renderCompare(root, route, ctx) {
       const rest = location.search.slice(1).split('&').filter((p) => p && !/^(runs|from|to)=/.test(p));
       history.replaceState(null, '', `${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`].join('&')}`);
     }, 80);
-    for (const f of refetchers) f(from, to);
+    follow(delay);
   };
   loaded.forEach((L, r) => {
     const lane = h('div', { class: 'compare-lane', dataset: { run: L.r.run } },
@@ -291,12 +452,14 @@ export async function renderCompare(root, route, ctx) {
         r === 0 ? h('span', { class: 'muted' }, ' (first: the others are compared with it)')
           : diffs[r].known && base.known ? h('span', { class: 'diff-count' }, ` ${diffs[r].count} blocks differ`) : null));
     section.append(lane);
-    const hasBlocks = L.blocks || L.bins;
+    const first = firsts[r];
+    const hasBlocks = L.blocks || first;
     const mode = hasBlocks && (L.run.summary?.blocks || 0) > 0 ? 'blocks' : 'streams';
     const marked = diffs[r].marked;
     const tl = createTimeline(lane, {
       mode, kernels: L.kernels, copies: [],
-      blocks: mode === 'blocks' ? L.blocks : null, bins: mode === 'blocks' ? L.bins : null,
+      blocks: mode !== 'blocks' ? null : first ? dataOf(first).blocks : L.blocks,
+      bins: mode === 'blocks' && first ? dataOf(first).bins : null,
       sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
       colors, extent, window: win0, hidden: new Set(), at: null,
       isMarked: (b) => marked.has(`${b.kernel}/${b.index}`),
@@ -305,26 +468,81 @@ export async function renderCompare(root, route, ctx) {
       onToggle() {},
     });
     timelines.push(tl);
-    if (L.bins) {
+    if (L.src && mode === 'blocks') {
       // too many blocks for the whole run: the window's blocks (or bins) are
-      // fetched as the window moves, as in the run view
+      // fetched as the window moves, as in the run view; the page is busy
+      // (window.schedlab.ready false) until every lane has its window drawn
       let seq = 0;
-      refetchers.push(async (from, to) => {
-        const mine = ++seq;
-        try {
-          const w = await api.blocks(L.r.run, { from, to }, ctx.signal);
-          if (mine !== seq) return;
-          tl.setData(w.mode === 'blocks' ? { blocks: w.blocks, bins: null } : { blocks: null, bins: w });
-        } catch (e) {
-          if (e.name !== 'AbortError') lane.append(errorBox(e.message));
-        }
+      let have = first;
+      const show = (resp) => {
+        if (resp === have) return;
+        have = resp;
+        tl.setData(dataOf(resp));
+      };
+      sources.push({
+        tl,
+        // the window's answer if it is here: drawn with the window, in one redraw
+        // ({} when it is what the lane shows already)
+        take(w) {
+          const hit = L.src.cached(w);
+          if (!hit) return null;
+          seq += 1;     // an answer still coming for an older window is stale
+          if (hit === have) return {};
+          have = hit;
+          return { data: dataOf(hit) };
+        },
+        prefetch: (w) => L.src.prefetch(w),
+        has: (w) => L.src.cached(w) !== null,
+        showing: () => have,
+        async follow(w) {
+          const hit = L.src.cached(w);
+          if (hit) {
+            seq += 1;
+            show(hit);
+            return;
+          }
+          const mine = ++seq;
+          waiting += 1;
+          setBusy();
+          try {
+            const resp = await L.src.get(w);
+            if (mine === seq) show(resp);
+          } catch (e) {
+            if (e.name !== 'AbortError') lane.append(errorBox(e.message));
+          } finally {
+            waiting -= 1;
+            if (!waiting && !followPending) {
+              setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
+              setReady();
+            }
+          }
+        },
       });
     }
   });
   setExtra('timelines', timelines.length);
   setExtra('compareWindow', { ...win0 });
   setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
-  cleanups.push({ destroy: () => { clearTimeout(urlTimer); timelines.forEach((t) => t.destroy()); } });
+  // Buttons do what the wheel does, on every lane at once.
+  if (timelines.length) {
+    const zoomBy = (factor) => {
+      const w = timelines[0].window();
+      const mid = (w.from + w.to) / 2;
+      const half = ((w.to - w.from) * factor) / 2;
+      applyAll(mid - half, mid + half);
+    };
+    toolbar.append(h('span', { class: 'btn-group' },
+      h('button', { type: 'button', id: 'zoom-out', 'aria-label': 'zoom out', title: 'zoom out (−)', onclick: () => zoomBy(2) }, '−'),
+      h('button', { type: 'button', id: 'zoom-in', 'aria-label': 'zoom in', title: 'zoom in (+)', onclick: () => zoomBy(0.5) }, '+')),
+    h('button', { type: 'button', id: 'reset-zoom', onclick: () => applyAll(extent.min, extent.max) }, 'Reset zoom'));
+  }
+  ahead(0);
+  cleanups.push({ destroy: () => {
+    clearTimeout(urlTimer);
+    clearTimeout(aheadTimer);
+    clearTimeout(followTimer);
+    timelines.forEach((t) => t.destroy());
+  } });
 
   // ---- per-kernel table and response-time chart -----------------------------
   if (data.tasks && data.tasks.length) root.append(tasksCard(data.tasks, runs));

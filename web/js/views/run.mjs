@@ -46,16 +46,20 @@ async function loadRun(id, signal) {
   const [run, kernels, copies] = await Promise.all([
     api.run(id, signal), api.kernels(id, signal), api.copies(id, signal),
   ]);
-  let experiment = null;
-  if (run.experiment) {
-    try {
-      experiment = await api.experiment(run.experiment, signal);
-    } catch (e) {
-      if (e.name === 'AbortError') throw e;
-      experiment = null;     // the run still shows; only the breadcrumb loses its name
-    }
-  }
-  cache = { id, run, experiment, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined };
+  // The experiment is wanted only for its name (breadcrumb, title, export
+  // file names), and nobody waits for it on the way to the first draw: on a
+  // 4,096-kernel run its answer (the whole scenario) took longer than
+  // everything else navigation -> drawn waits for (issue 9). It is asked
+  // for now, beside the window's blocks, so the server builds it while the
+  // page draws (asked beside the kernels, it slowed them on a busy server).
+  const expP = (run.experiment ? api.experiment(run.experiment, signal) : Promise.resolve(null))
+    .catch(() => null);     // the run still shows; only the breadcrumb loses its name
+  const c = { id, run, experiment: null, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined };
+  c.experimentP = expP.then((e) => {
+    c.experiment = e;
+    return e;
+  });
+  cache = c;
   cache.names = [];
   const seen = new Set();
   for (const k of cache.kernels) {
@@ -103,7 +107,8 @@ export function kernelsQuery(hidden, names) {
 
 // ---- exports ---------------------------------------------------------------
 
-// "experiment-run" made safe as a file name (exports.mjs safeName).
+// "experiment-run" made safe as a file name (exports.mjs safeName); once
+// the experiment's name is here (loadRun), see namedBase.
 export function fileBase(c) {
   const exp = c.experiment?.name || '';
   const run = c.run.name || '';
@@ -111,12 +116,18 @@ export function fileBase(c) {
   return parts.join('-') || c.run.run;
 }
 
+// fileBase after the experiment's answer (an export is named after it).
+async function namedBase(c) {
+  if (c.experimentP) await c.experimentP;
+  return fileBase(c);
+}
+
 function pngButton(c, what, chartOf) {
   return h('button', {
     type: 'button', class: 'export-png', id: `${what}-png`, title: `save the ${what} chart as PNG`,
     onclick: async () => {
       const blob = await chartOf().png();
-      if (blob) download(blob, `${fileBase(c)}-${what}.png`);
+      if (blob) download(blob, `${await namedBase(c)}-${what}.png`);
     },
   }, 'PNG');
 }
@@ -218,15 +229,24 @@ function header(c, tab, route) {
   ];
   // An import's experiment is usually named after the same file as the run;
   // saying it twice in the title helps nobody.
-  const expName = c.experiment?.name || '';
-  const context = expName && !expName.endsWith(r.name || r.run) ? expName : null;
+  // (the experiment's name comes after the first draw: filled in then)
+  const crumb = r.experiment ? h('a', { href: `/experiments/${encodeURIComponent(r.experiment)}` }, 'experiment') : null;
+  const title = h('h1', null, r.name || r.run);
+  const named = () => {
+    const expName = c.experiment?.name || '';
+    const context = expName && !expName.endsWith(r.name || r.run) ? expName : null;
+    if (crumb && expName) crumb.textContent = expName;
+    if (context) title.prepend(h('span', { class: 'h1-context' }, `${context} · `));
+  };
+  if (c.experiment || !c.experimentP) named();
+  else c.experimentP.then(named);
   return h('div', null,
     h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' },
       h('a', { href: '/' }, 'Experiments'), ' / ',
-      r.experiment ? h('a', { href: `/experiments/${encodeURIComponent(r.experiment)}` }, c.experiment?.name || 'experiment') : null,
+      crumb,
       r.experiment ? ' / ' : null),
     h('div', { class: 'page-head' },
-      h('h1', null, context ? h('span', { class: 'h1-context' }, `${context} · `) : null, r.name || r.run),
+      title,
       h('dl', { class: 'facts' }, facts.map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v ?? '—')))),
       c.kernels.length ? replayForm(c) : null),
     h('nav', { class: 'tabs', 'aria-label': 'run views' }, TABS.map(([n, l]) => tabLink(n, l)),
@@ -349,26 +369,48 @@ function writeState(view, w, extent, hidden, names, at) {
 // "blocks") needs no request at all; answers are kept per window, so
 // going back costs nothing; and while a request is out the chart redraws
 // at once from what it has (bins stretch, blocks are clipped).
-function blockSource(c, ctx) {
-  const answers = new Map();     // "from:to" -> response
-  const pending = new Map();     // "from:to" -> promise of a response
+// With kernels hidden (shownSpec() gives the shown kernel ids as "3-7,12",
+// null when none is hidden), a window answered with bins is asked again of
+// /occupancy for the shown kernels' bins: occupancy follows the legend.
+// Blocks answers hold every kernel (the chart hides blocks itself), so they
+// serve any legend; bins answers are kept per set of shown kernels.
+function blockSource(c, ctx, shownSpec) {
+  const answers = new Map();     // "from:to:spec" -> response ("*": every kernel)
+  const pending = new Map();     // the same keys -> promise of a response
   let have = null;               // the response drawn now
   let fetches = 0;
   const count = () => setExtra('fetches', fetches);
   count();
+  const keep = (key, r) => {
+    answers.set(key, r);
+    if (answers.size > 64) answers.delete(answers.keys().next().value);
+    return r;
+  };
   const load = (w) => {
-    const key = `${w.from}:${w.to}`;
+    const spec = shownSpec();
+    const all = `${w.from}:${w.to}:*`;
+    const key = `${w.from}:${w.to}:${spec ?? '*'}`;
     let p = pending.get(key);
     if (!p) {
       fetches += 1;
       count();
+      const base = answers.get(all);
       // not tied to one view's abort: a prefetch may serve the next step
-      p = api.blocks(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS }, ctx.signal).then((r) => {
-        r.from = w.from;
-        r.to = w.to;
-        answers.set(key, r);
-        if (answers.size > 64) answers.delete(answers.keys().next().value);
-        return r;
+      const first = base ? Promise.resolve(base)
+        : api.blocks(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS }, ctx.signal).then((r) => {
+          r.from = w.from;
+          r.to = w.to;
+          return keep(all, r);
+        });
+      p = first.then((r) => {
+        if (r.mode !== 'bins' || spec === null) return r;
+        return api.occupancy(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS, kernels: spec }, ctx.signal)
+          .then((o) => {
+            o.from = w.from;
+            o.to = w.to;
+            o.kernels = spec;
+            return keep(key, o);
+          });
       }).finally(() => pending.delete(key));
       pending.set(key, p);
     }
@@ -378,8 +420,11 @@ function blockSource(c, ctx) {
     get have() { return have; },
     // A response that answers window w without a request, or null.
     cached(w) {
-      const hit = answers.get(`${w.from}:${w.to}`);
+      const spec = shownSpec();
+      const hit = answers.get(`${w.from}:${w.to}:${spec ?? '*'}`);
       if (hit) return hit;
+      const any = answers.get(`${w.from}:${w.to}:*`);
+      if (any && any.mode === 'blocks') return any;
       for (const r of answers.values()) if (r.mode === 'blocks' && r.from <= w.from && r.to >= w.to) return r;
       return null;
     },
@@ -402,7 +447,7 @@ function blockSource(c, ctx) {
     // way map viewers fetch the next zoom level's tiles: when occupancy is
     // shown, the step then draws from memory. Errors are left to the step.
     prefetch(w) {
-      if (this.cached(w) || pending.has(`${w.from}:${w.to}`)) return;
+      if (this.cached(w) || pending.has(`${w.from}:${w.to}:${shownSpec() ?? '*'}`)) return;
       load(w).catch(() => {});
     },
     use(r) {
@@ -433,7 +478,11 @@ async function timelineTab(panel, c, route, ctx) {
   const names = c.names;
   const colors = colorMap(names);
   const hidden = hiddenFromQuery(route.query, names);
-  const src = hasBlocks && !local ? blockSource(c, ctx) : null;
+  // the shown kernels' ids for /occupancy, null when every kernel is shown
+  const shownSpec = () => (hidden.size
+    ? encodeRanges(c.kernels.map((k, i) => [k, i]).filter(([k]) => !hidden.has(k.name)).map(([k, i]) => k.id ?? i))
+    : null);
+  const src = hasBlocks && !local ? blockSource(c, ctx, shownSpec) : null;
   let first = null;
   if (src) {
     first = await src.get({ from, to }, ctx.signal);
@@ -466,8 +515,16 @@ async function timelineTab(panel, c, route, ctx) {
     setExtra('window', w);
   };
   const modeText = (r) => {
-    status.textContent = r.mode === 'bins' ? `${formatCount(r.total)} blocks in view: occupancy shown` : '';
+    status.textContent = r.mode === 'bins'
+      ? `${formatCount(r.total)} blocks${r.kernels !== undefined ? ' of the shown kernels' : ''} in view: occupancy shown` : '';
     setExtra('mode', r.mode);
+    // what the occupancy drawn counts (for tests, through window.schedlab):
+    // the shown kernels ("*": all), its blocks, its bins with any block
+    setExtra('occupancy', r.mode === 'bins' ? {
+      kernels: r.kernels ?? '*',
+      total: r.total,
+      busy: r.bins.reduce((a, b) => a + (b.blocks > 0), 0),
+    } : null);
   };
 
   let fetchTimer = null;
@@ -476,7 +533,7 @@ async function timelineTab(panel, c, route, ctx) {
   // After occupancy is drawn, and the page has been idle a moment (a wheel
   // burst or a drag has moved on by then): ask for the "+" step's window.
   let aheadTimer = null;
-  const ahead = (r) => {
+  const ahead = (r, delay = 120) => {
     clearTimeout(aheadTimer);
     if (!src || r.mode !== 'bins') return;
     aheadTimer = setTimeout(() => {
@@ -485,7 +542,7 @@ async function timelineTab(panel, c, route, ctx) {
       const mid = (w.from + w.to) / 2;
       const half = (w.to - w.from) / 4;
       src.prefetch(tl.clamp(mid - half, mid + half));
-    }, 120);
+    }, delay);
   };
   // After a window change: draw from what is there, then fetch what is not.
   const follow = (delay) => {
@@ -559,6 +616,9 @@ async function timelineTab(panel, c, route, ctx) {
       for (const n of set) hidden.add(n);
       setDrawn(tl.drawnBlocks());
       writeUrl();
+      // occupancy counts every kernel per SM: the shown kernels' bins are
+      // another answer (blocks are hidden by the chart itself)
+      if (src && src.have && src.have.mode === 'bins') follow(0);
     },
     onTip(lines) {
       setExtra('tip', lines);
@@ -579,7 +639,21 @@ async function timelineTab(panel, c, route, ctx) {
   setExtra('tip', null);
   // Buttons do what the wheel does, for keyboards and touch pads.
   const applyWindow = (f, t) => {
-    tl.setWindow(f, t);
+    // The new window's answer when it is here already (the look-ahead's):
+    // drawn with the window in one redraw, not after the old data
+    // stretched to it (that first redraw was half of issue 9's zoom step).
+    const w = tl.clamp(f, t);
+    const hit = src && src.cached(w);
+    if (hit && hit !== src.have) {
+      src.use(hit);
+      tl.setWindow(w.from, w.to, hit.mode === 'blocks' ? { blocks: hit.blocks } : { bins: hit });
+      modeText(hit);
+    } else {
+      // not here: asked for before the interim redraw, so the server works
+      // on it while the page draws (follow then waits on this request)
+      if (src && !hit) src.prefetch(w);
+      tl.setWindow(f, t);
+    }
     showWindow();
     writeUrl();
     follow(0);
@@ -600,7 +674,9 @@ async function timelineTab(panel, c, route, ctx) {
   showWindow();
   setExtra('mode', first ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
   if (first) modeText(first);
-  if (first) ahead(first);
+  // (a page just opened has no burst to wait out: the next level is asked
+  // for at once, as the first step is the likeliest)
+  if (first) ahead(first, 0);
   if (queues) await queues.show(at);
   return {
     drawn: tl.drawnBlocks(),
@@ -663,7 +739,7 @@ function kernelsTab(panel, c) {
   let t = null;
   const csv = h('button', {
     type: 'button', id: 'kernels-csv', class: 'export-csv', title: 'the kernels shown, in this order, as CSV (times in ns)',
-    onclick: () => download(new Blob([toCsv(csvCols, t.rows())], { type: 'text/csv' }), `${fileBase(c)}-kernels.csv`),
+    onclick: async () => download(new Blob([toCsv(csvCols, t.rows())], { type: 'text/csv' }), `${await namedBase(c)}-kernels.csv`),
   }, 'CSV');
   panel.append(h('div', { class: 'section-head' }, h('h2', null, `Kernels (${formatCount(ks.length)})`), csv), host);
   const t0 = performance.now();
@@ -691,7 +767,7 @@ function kernelsTab(panel, c) {
     let ct = null;
     const ccsv = h('button', {
       type: 'button', id: 'copies-csv', class: 'export-csv',
-      onclick: () => download(new Blob([toCsv(copyCols, ct.rows())], { type: 'text/csv' }), `${fileBase(c)}-copies.csv`),
+      onclick: async () => download(new Blob([toCsv(copyCols, ct.rows())], { type: 'text/csv' }), `${await namedBase(c)}-copies.csv`),
     }, 'CSV');
     panel.append(h('div', { class: 'section-head' }, h('h2', null, `Copies (${formatCount(c.copies.length)})`), ccsv), chost);
     ct = createVTable(chost, { id: 'copies', columns: copyCols, rows: c.copies, filterLabel: 'filter by copy name or stream' });
