@@ -2,6 +2,7 @@
  * database, transactions, slugs, creating experiments. See db.h for the
  * contract and db_int.h for how the other db/ files divide the rest. */
 #include "db_int.h"
+#include "bpage.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_qos_sql,      /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12) */
     db_versions_sql, /* db/versions.sql: experiment versions, edit and re-run (issue 15) */
     db_pyramid_sql,  /* db/pyramid.sql: occupancy pyramids, covering window index (issue 9) */
+    db_block_pages_sql, /* db/block_pages.sql: blocks in pages, then dbi_bpage_migrate (issue 9) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */
@@ -60,6 +62,9 @@ static int migrate(db *d, char *err, size_t errlen) {
                 sqlite3_free(msg);
                 goto fail;
             }
+            /* the step whose data SQL cannot convert (bpage.h) */
+            if (migrations[v] == db_block_pages_sql && dbi_bpage_migrate(d, err, errlen))
+                goto fail;
             char sql[64];
             snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
             if (exec(d, sql, err, errlen)) goto fail;

@@ -3,6 +3,7 @@
  * db.h for the contract. */
 #include "db_int.h"
 #include "pyramid.h"
+#include "bpage.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -170,11 +171,13 @@ typedef struct bulk_src {
     const trace_block *blocks;
     size_t nblocks;
     size_t base[DB_NBULK];
+    bpage_writer *pages;     /* where blocks go (bpage.h), not a bulk INSERT */
 } bulk_src;
 
 typedef struct bulk_table {
     const char *what;       /* the trace array, as errors name a row: "blocks[12]" */
-    const char *insert;     /* "INSERT INTO t(run, seq, ...)": run, then ncols columns */
+    const char *insert;     /* "INSERT INTO t(run, seq, ...)": run, then ncols columns;
+                               NULL for blocks, which store_table hands to bpage_add */
     int ncols;
     size_t (*count)(const bulk_src *src);
     /* Binds row i to parameters p .. p + ncols - 1. Text is bound
@@ -278,16 +281,6 @@ static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     sqlite3_bind_int(s, p + 25, k->qos_met ? 1 : 0);
 }
 
-static void bind_block(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
-    const trace_block *b = &src->blocks[i - src->base[BULK_BLOCKS]];
-    sqlite3_bind_int64(s, p, (int64_t)i);
-    sqlite3_bind_int(s, p + 1, b->kernel);
-    sqlite3_bind_int(s, p + 2, b->index);
-    sqlite3_bind_int(s, p + 3, b->sm);
-    bind_t(s, p + 4, b->start);
-    bind_t(s, p + 5, b->end);
-}
-
 static void bind_copy(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
     const trace_copy *c = &t->copies.v[i];
@@ -362,8 +355,7 @@ static const bulk_table bulk_tables[DB_NBULK] = {
      "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, "
      "block_x, block_y, block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met)",
      26, count_kernels, bind_kernel},
-    {"blocks", "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop)", 6, count_blocks,
-     bind_block},
+    {"blocks", NULL, 0, count_blocks, NULL},
     {"copies",
      "INSERT INTO copies(run, id, name, stream, process, direction, engine, bytes, issue, "
      "start, stop)",
@@ -456,8 +448,22 @@ static void rows_stored(db *d, long long n) {
     d->rows_fn(d->rows_user, d->rows_done, d->rows_total);
 }
 
+/* Blocks go into pages (bpage.h), a chunk at a time so db_on_rows still
+ * follows them. */
+#define BLOCK_CHUNK 4096
+
+static int store_blocks(db *d, const bulk_src *src, char *err, size_t errlen) {
+    for (size_t i = 0; i < src->nblocks; i += BLOCK_CHUNK) {
+        size_t n = src->nblocks - i < BLOCK_CHUNK ? src->nblocks - i : BLOCK_CHUNK;
+        if (bpage_add(src->pages, src->blocks + i, n, err, errlen)) return -1;
+        rows_stored(d, (long long)n);
+    }
+    return 0;
+}
+
 static int store_table(db *d, int which, int64_t run, const bulk_src *src, char *err,
                        size_t errlen) {
+    if (which == BULK_BLOCKS) return store_blocks(d, src, err, errlen);
     const bulk_table *tb = &bulk_tables[which];
     size_t i = src->base[which], n = i + tb->count(src), rows = bulk_rows(tb);
     if (n - i >= rows) {
@@ -490,10 +496,10 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
 }
 
 /* Every row of t; its blocks follow the `streamed` ones already stored. */
-static int store_rows(db *d, int64_t run, const trace *t, size_t streamed, char *err,
+static int store_rows(db *d, int64_t run, const trace *t, bpage_writer *pages, char *err,
                       size_t errlen) {
-    bulk_src src = {.t = t, .blocks = t->blocks.v, .nblocks = t->blocks.n};
-    src.base[BULK_BLOCKS] = streamed;
+    bulk_src src = {.t = t, .blocks = t->blocks.v, .nblocks = t->blocks.n, .pages = pages};
+    src.base[BULK_BLOCKS] = (size_t)pages->seq;
     if (used_strings(t, &src)) {
         seterr(err, errlen, "%s: out of memory", d->path);
         return -1;
@@ -522,6 +528,7 @@ struct db_run_writer {
     block_stats bs;          /* the blocks stored so far */
     pyr_acc *pyr;            /* the occupancy pyramid, block by block (pyramid.h) */
     const trace *kernels;    /* db_run_kernels: whose kernels the blocks name */
+    bpage_writer pages;      /* the blocks, a page at a time (bpage.h) */
 };
 
 void db_run_kernels(db_run_writer *w, const trace *t) { w->kernels = t; }
@@ -576,6 +583,7 @@ int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_S
     sqlite3_finalize(st);
     if (irc) goto fail;
     w->run = sqlite3_last_insert_rowid(d->h);
+    bpage_writer_init(&w->pages, d, w->run);
     memcpy(slug, w->slug, DB_SLUG_SIZE);
     *out = w;
     return 0;
@@ -590,9 +598,7 @@ int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *er
                       size_t errlen) {
     if (w->failed) return writer_gone(w, err, errlen);
     if (n == 0) return 0;
-    bulk_src src = {.blocks = b, .nblocks = n};
-    src.base[BULK_BLOCKS] = (size_t)w->bs.n;
-    if (store_table(w->d, BULK_BLOCKS, w->run, &src, err, errlen)) {
+    if (bpage_add(&w->pages, b, n, err, errlen)) {
         writer_fail(w);
         return -1;
     }
@@ -621,7 +627,9 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
         goto fail;
     }
     if (t->has_device && store_device(d, w->run, &t->device, err, errlen)) goto fail;
-    if (store_rows(d, w->run, t, (size_t)w->bs.n, err, errlen)) goto fail;
+    if (store_rows(d, w->run, t, &w->pages, err, errlen) ||
+        bpage_finish(&w->pages, err, errlen))
+        goto fail;
     stats_add(&w->bs, t->blocks.v, t->blocks.n);
     pyr_acc_add(w->pyr, t->blocks.v, t->blocks.n, t);
     db_summary s;
