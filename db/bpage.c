@@ -68,16 +68,22 @@ static int flush(bpage_writer *w, char *err, size_t errlen) {
 }
 
 int bpage_add(bpage_writer *w, const trace_block *b, size_t n, char *err, size_t errlen) {
-    for (size_t i = 0; i < n; i++) {
-        if (b[i].start != TRACE_NONE && b[i].end != TRACE_NONE && b[i].end < b[i].start) {
-            seterr(err, errlen,
-                   "%s: blocks[%lld]: the database refused the row: CHECK constraint failed: "
-                   "stop >= start (it ends at %lld, before its start %lld)",
-                   w->d->path, (long long)w->seq, (long long)b[i].end, (long long)b[i].start);
-            return -1;
-        }
-        w->buf[w->n++] = b[i];
-        w->seq++;
+    for (size_t i = 0; i < n;) {
+        /* as much as the page has room for, copied at once */
+        size_t m = BPAGE_BLOCKS - w->n < n - i ? BPAGE_BLOCKS - w->n : n - i;
+        for (size_t j = i; j < i + m; j++)
+            if (b[j].start != TRACE_NONE && b[j].end != TRACE_NONE && b[j].end < b[j].start) {
+                seterr(err, errlen,
+                       "%s: blocks[%lld]: the database refused the row: CHECK constraint failed: "
+                       "stop >= start (it ends at %lld, before its start %lld)",
+                       w->d->path, (long long)(w->seq + (int64_t)(j - i)), (long long)b[j].end,
+                       (long long)b[j].start);
+                return -1;
+            }
+        memcpy(w->buf + w->n, b + i, m * sizeof *b);
+        w->n += m;
+        w->seq += (int64_t)m;
+        i += m;
         if (w->n == BPAGE_BLOCKS && flush(w, err, errlen)) return -1;
     }
     return 0;

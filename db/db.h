@@ -152,8 +152,10 @@ void db_on_rows(db *d, db_rows_fn fn, void *user);
  *   db_run_begin        opens the savepoint and inserts the runs row; writes
  *                       the new slug into `slug` (it names a run only once
  *                       db_run_finish has succeeded)
- *   db_run_add_blocks   stores blocks as the run's next rows (seq continues
- *                       across calls); the array is only read during the call
+ *   db_run_add_blocks   stores blocks as the run's next blocks (seq continues
+ *                       across calls), a page of 256 at a time (bpage.h: the
+ *                       last partial page at finish); the array is only read
+ *                       during the call
  *   db_run_finish       stores the rest of trace t (device, meta, strings,
  *                       kernels, copies, queue events, warp issues, jobs, and
  *                       t's own blocks after the streamed ones), fills the
