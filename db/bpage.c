@@ -171,6 +171,7 @@ typedef struct pending {
 /* Sorts p by (start, seq) and hands on those with start < bound (every
  * block when all), counting against *left; keeps the rest. */
 static int drain(pending *p, int64_t bound, bool all, int64_t *left, bpage_cb cb, void *ctx) {
+    if (p->n == 0) return 0;
     bool sorted = true;
     for (size_t i = 1; i < p->n && sorted; i++) sorted = wcmp(&p->v[i - 1], &p->v[i]) <= 0;
     if (!sorted) qsort(p->v, p->n, sizeof *p->v, wcmp);

@@ -58,6 +58,7 @@ static inline int get(const uint8_t **pp, const uint8_t *end, int bits, uint64_t
 }
 
 int bpage_decode(const uint8_t *p, size_t len, size_t n, trace_block *out) {
+    if (!p) return len == 0 && n == 0 ? 0 : -1;   /* SQLite's empty blob is NULL */
     const uint8_t *end = p + len;
     uint32_t pk = 0, pi = 0;
     uint64_t ps = 0;

@@ -137,7 +137,8 @@ int db_store_run(db *d, const char *experiment, const char *name, const trace *t
                  char slug[DB_SLUG_SIZE], char *err, size_t errlen);
 
 /* Follow the rows db_store_run and db_run_finish write (issue 15: an import
- * job's store phase): fn(user, done, total) after each multi-row INSERT and
+ * job's store phase): fn(user, done, total) after each multi-row INSERT (for
+ * blocks, each 4096 handed to their pages) and
  * once at the end of every table, done counting the trace's rows stored of
  * `total` (every table's rows; blocks streamed earlier by db_run_add_blocks
  * are not counted). Called on the storing thread, a few thousand times for

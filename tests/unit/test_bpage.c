@@ -421,6 +421,39 @@ static void test_pauses_window(void **state) {
     trace_free(&t);
 }
 
+/* A damaged page (a foreign or broken file) is an error naming it, never a
+ * wrong answer. */
+static void test_damaged_page(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE], want[256];
+    trace t;
+    build_run(&t, 2 * BPAGE_BLOCKS + 3, true, 4);
+    assert_int_equal(db_store_run(f->d, f->exp, "d", &t, slug, err, sizeof err), 0);
+    /* a byte too many in the last page: a window over its blocks */
+    assert_int_equal(sqlite3_exec(db_handle(f->d),
+                                  "UPDATE block_pages SET cells = cells || x'00' WHERE page = 2",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    got *g = malloc(sizeof *g);
+    g->n = 0;
+    int64_t last = t.blocks.v[t.blocks.n - 1].start;
+    assert_int_equal(db_blocks_window(f->d, slug, last, last + 1, on_block, g, err, sizeof err), -1);
+    assert_non_null(strstr(err, ": run 1: block page 2 is damaged (3 blocks in "));
+    free(g);
+    /* an empty blob in the middle: the export stops there */
+    assert_int_equal(sqlite3_exec(db_handle(f->d), "UPDATE block_pages SET cells = x'' WHERE page = 1",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    trace u;
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_BLOCKS, &u, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: run 1: block page 1 is damaged (256 blocks in 0 bytes)",
+             f->path);
+    assert_string_equal(err, want);
+    trace_free(&u);
+    trace_free(&t);
+}
+
 /* ---- migration of the old layout ------------------------------------------------ */
 
 static void old_db(const char *path, int nblocks, bool gap) {
@@ -536,6 +569,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_windows_shuffled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stream_batches, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pauses_window, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_damaged_page, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_old_layout, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
