@@ -2,6 +2,7 @@
  * database, transactions, slugs, creating experiments. See db.h for the
  * contract and db_int.h for how the other db/ files divide the rest. */
 #include "db_int.h"
+#include "bpage.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_versions_sql, /* db/versions.sql: experiment versions, edit and re-run (issue 15) */
     db_pyramid_sql,  /* db/pyramid.sql: occupancy pyramids, covering window index (issue 9) */
     db_kpyramid_sql, /* db/kpyramid.sql: per-kernel occupancy pyramids (issue 9) */
+    db_block_pages_sql, /* db/block_pages.sql: blocks in pages, then dbi_bpage_migrate (issue 9) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */
@@ -61,6 +63,9 @@ static int migrate(db *d, char *err, size_t errlen) {
                 sqlite3_free(msg);
                 goto fail;
             }
+            /* the step whose data SQL cannot convert (bpage.h) */
+            if (migrations[v] == db_block_pages_sql && dbi_bpage_migrate(d, err, errlen))
+                goto fail;
             char sql[64];
             snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
             if (exec(d, sql, err, errlen)) goto fail;

@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 9      /* the number of migration steps */
+#define DB_SCHEMA_VERSION 10     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -49,6 +49,7 @@ extern const char db_versions_sql[];
  * db/pyramid.h). */
 extern const char db_pyramid_sql[];
 extern const char db_kpyramid_sql[];
+extern const char db_block_pages_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 
@@ -137,7 +138,8 @@ int db_store_run(db *d, const char *experiment, const char *name, const trace *t
                  char slug[DB_SLUG_SIZE], char *err, size_t errlen);
 
 /* Follow the rows db_store_run and db_run_finish write (issue 15: an import
- * job's store phase): fn(user, done, total) after each multi-row INSERT and
+ * job's store phase): fn(user, done, total) after each multi-row INSERT (for
+ * blocks, each 4096 handed to their pages) and
  * once at the end of every table, done counting the trace's rows stored of
  * `total` (every table's rows; blocks streamed earlier by db_run_add_blocks
  * are not counted). Called on the storing thread, a few thousand times for
@@ -152,8 +154,10 @@ void db_on_rows(db *d, db_rows_fn fn, void *user);
  *   db_run_begin        opens the savepoint and inserts the runs row; writes
  *                       the new slug into `slug` (it names a run only once
  *                       db_run_finish has succeeded)
- *   db_run_add_blocks   stores blocks as the run's next rows (seq continues
- *                       across calls); the array is only read during the call
+ *   db_run_add_blocks   stores blocks as the run's next blocks (seq continues
+ *                       across calls), a page of 256 at a time (bpage.h: the
+ *                       last partial page at finish); the array is only read
+ *                       during the call
  *   db_run_finish       stores the rest of trace t (device, meta, strings,
  *                       kernels, copies, queue events, warp issues, jobs, and
  *                       t's own blocks after the streamed ones), fills the
@@ -228,8 +232,9 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
 
 typedef int (*db_block_cb)(void *ctx, const trace_block *b);
 
-/* Blocks with start < to && end > from, by start time, as a bounded range
- * scan of blocks_run_start. */
+/* Blocks with start < to && end > from, by start time (then seq), merged
+ * from the run's block pages that a range of block_pages_start selects
+ * (db/bpage.h). */
 int db_blocks_window(db *d, const char *run, int64_t from, int64_t to, db_block_cb cb,
                      void *ctx, char *err, size_t errlen);
 int db_blocks_count(db *d, const char *run, int64_t from, int64_t to, int64_t *n, char *err,
@@ -240,8 +245,9 @@ int db_blocks_count(db *d, const char *run, int64_t from, int64_t to, int64_t *n
 typedef int (*db_pause_cb)(void *ctx, int32_t kernel, int32_t index, int64_t start, int64_t end);
 int db_pauses_window(db *d, const char *run, int64_t from, int64_t to, db_pause_cb cb, void *ctx,
                      char *err, size_t errlen);
-/* The SQL of the window scan (?1 run id, ?2 from - max_block_dur, ?3 to,
- * ?4 from), so a test can check its query plan. */
+/* The SQL that selects a window's block pages (bpage_window_sql: ?1 run
+ * id, ?2 the lowest page start, ?3 to, ?4 from - max_block_dur, ?5 from),
+ * so a test can check its query plan. */
 const char *db_blocks_window_sql(void);
 
 /* Time-averaged occupancy of each SM over `nbins` bins of [from, to): bin i

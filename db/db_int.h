@@ -5,6 +5,7 @@
  *   db_store.c  storing a run: devices row, bulk rows, the streaming writer
  *   db_load.c   loading a stored run back into a trace
  *   db_query.c  listings, block windows and bins, queue state and series
+ *   bpage.c     the blocks' pages: writer, window merge, migration (bpage.h)
  *
  * The small helpers are static inline so every file keeps its short call
  * sites; the few larger shared functions carry the dbi_ prefix. */
@@ -22,12 +23,15 @@
 /* The connection's cached read statements (struct db, dbi_cached). */
 enum {
     DBI_Q_RUN,          /* a run's id, extent, sms, block count and pyramid levels */
-    DBI_Q_WINDOW,       /* db_blocks_window_sql() */
+    DBI_Q_WINDOW,       /* bpage_window_sql(): a window's candidate block pages */
     DBI_Q_HAS_PAUSES,   /* does the run have pauses at all */
     DBI_Q_TILES,        /* a range of pyramid tiles */
-    DBI_Q_FRAGMENT,     /* blocks with their kernel's threads, for pyramid edges */
+    DBI_Q_FRAGMENT,     /* a kernel's threads, for the blocks of pyramid edges */
     DBI_Q_KTILES,       /* a range of kernel tiles (kpyramid.sql) */
     DBI_Q_KLEVEL,       /* a kernel's stored level at or below a level */
+    DBI_Q_SPAN,         /* a run's widest block page (bpage.c) */
+    DBI_Q_PAGE,         /* one block page by number (bpage_get) */
+    DBI_Q_PAGE_INSERT,  /* the block page INSERT (bpage_writer) */
     DBI_NCACHED
 };
 

@@ -2,6 +2,7 @@
  * the two readers the queries share with it: a run's device and its string
  * table. See db.h for the contract. */
 #include "db_int.h"
+#include "bpage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,16 +168,13 @@ static bool row_wepoch(trace *t, const strmap *m, sqlite3_stmt *st) {
     return !t->oom;
 }
 
-static bool row_block(trace *t, const strmap *m, sqlite3_stmt *st) {
-    (void)m;
-    trace_block *b = trace_add_block(t);
-    if (!b) return false;
-    b->kernel = sqlite3_column_int(st, 0);
-    b->index = sqlite3_column_int(st, 1);
-    b->sm = sqlite3_column_int(st, 2);
-    b->start = col_t(st, 3);
-    b->end = col_t(st, 4);
-    return true;
+/* A block from its page (bpage_scan, seq order), into the trace. */
+static int page_block(void *ctx, const trace_block *blk, int64_t seq) {
+    (void)seq;
+    trace_block *b = trace_add_block(ctx);
+    if (!b) return 1;
+    *b = *blk;
+    return 0;
 }
 
 static bool row_pause(trace *t, const strmap *m, sqlite3_stmt *st) {
@@ -273,11 +271,9 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
             seterr(err, errlen, "%s: blocks: out of memory loading the run", d->path);
             goto out;
         }
-        if (load_rows(d, id,
-                      "SELECT kernel, idx, sm, start, stop FROM blocks WHERE run = ?1 "
-                      "ORDER BY seq",
-                      out, &m, row_block, "blocks", err, errlen))
-            goto out;
+        int brc = bpage_scan(d, id, page_block, out, err, errlen);
+        if (brc > 0) seterr(err, errlen, "%s: blocks: out of memory loading the run", d->path);
+        if (brc) goto out;
     }
     if ((parts & DB_LOAD_COPIES) &&
         load_rows(d, id,

@@ -2,6 +2,7 @@
  * experiments and runs, blocks in a time window, per-SM occupancy bins, and
  * the queues at a time or over time. See db.h for the contract. */
 #include "db_int.h"
+#include "bpage.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -160,21 +161,21 @@ int db_count_runs(db *d, int64_t *n, char *err, size_t errlen) {
 
 /* ---- windows and bins ------------------------------------------------------------- */
 
-const char *db_blocks_window_sql(void) {
-    return "SELECT kernel, idx, sm, start, stop FROM blocks "
-           "WHERE run = ?1 AND start >= ?2 AND start < ?3 AND stop > ?4 ORDER BY start, seq";
-}
+const char *db_blocks_window_sql(void) { return bpage_window_sql(); }
 
-static int window_stmt(db *d, const char *run, const char *sql, int64_t from, int64_t to,
-                       sqlite3_stmt **st, char *err, size_t errlen) {
+/* The run's id and the window's lowest start: a block overlapping
+ * [from, to) started at most max_block_dur before `from`, and that bound
+ * turns the overlap test into a range of page starts (bpage_window). */
+static int window_run(db *d, const char *run, int64_t from, int64_t *id, int64_t *lo, char *err,
+                      size_t errlen) {
     sqlite3_stmt *q;
     if (prepare(d, "SELECT id, max_block_dur FROM runs WHERE slug = ?1", &q, err, errlen))
         return -1;
     bind_s(q, 1, run);
     int rc = sqlite3_step(q);
-    int64_t id = 0, maxdur = 0;
+    int64_t maxdur = 0;
     if (rc == SQLITE_ROW) {
-        id = sqlite3_column_int64(q, 0);
+        *id = sqlite3_column_int64(q, 0);
         maxdur = sqlite3_column_int64(q, 1);
     }
     sqlite3_finalize(q);
@@ -183,66 +184,181 @@ static int window_stmt(db *d, const char *run, const char *sql, int64_t from, in
         return DB_NOT_FOUND;
     }
     if (rc != SQLITE_ROW) return sqlfail(d, "runs", err, errlen);
-    if (prepare(d, sql, st, err, errlen)) return -1;
-    /* A block overlapping [from, to) started at most max_block_dur before
-     * `from`: that bound turns the overlap test into a range of the index. */
-    int64_t lo = from < INT64_MIN + maxdur ? INT64_MIN : from - maxdur;
-    sqlite3_bind_int64(*st, 1, id);
-    sqlite3_bind_int64(*st, 2, lo);
-    sqlite3_bind_int64(*st, 3, to);
-    sqlite3_bind_int64(*st, 4, from);
+    *lo = from < INT64_MIN + maxdur ? INT64_MIN : from - maxdur;
     return 0;
+}
+
+typedef struct window_cb {
+    db_block_cb cb;
+    void *ctx;
+} window_cb;
+
+static int pass_block(void *ctx, const trace_block *b, int64_t seq) {
+    (void)seq;
+    window_cb *w = ctx;
+    return w->cb(w->ctx, b);
 }
 
 int db_blocks_window(db *d, const char *run, int64_t from, int64_t to, db_block_cb cb,
                      void *ctx, char *err, size_t errlen) {
-    sqlite3_stmt *st;
-    int rc = window_stmt(d, run, db_blocks_window_sql(), from, to, &st, err, errlen);
+    int64_t id, lo;
+    int rc = window_run(d, run, from, &id, &lo, err, errlen);
     if (rc) return rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        trace_block b = {
-            .kernel = sqlite3_column_int(st, 0), .index = sqlite3_column_int(st, 1),
-            .sm = sqlite3_column_int(st, 2), .start = sqlite3_column_int64(st, 3),
-            .end = sqlite3_column_int64(st, 4),
-        };
-        int cr = cb(ctx, &b);
-        if (cr) { sqlite3_finalize(st); return cr; }
+    window_cb w = {cb, ctx};
+    return bpage_window(d, id, lo, to, from, true, -1, pass_block, &w, err, errlen);
+}
+
+/* The window's blocks by seq, for the pauses join. */
+typedef struct seqblock {
+    int64_t seq;
+    int32_t kernel, index;
+} seqblock;
+
+typedef struct seqset {
+    seqblock *v;
+    size_t n, cap;
+    bool oom;
+} seqset;
+
+static int add_seq(void *ctx, const trace_block *b, int64_t seq) {
+    seqset *s = ctx;
+    if (s->n == s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 1024;
+        seqblock *nv = realloc(s->v, nc * sizeof *nv);
+        if (!nv) {
+            s->oom = true;
+            return -1;
+        }
+        s->v = nv;
+        s->cap = nc;
     }
-    sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+    s->v[s->n++] = (seqblock){seq, b->kernel, b->index};
+    return 0;
+}
+
+static int cmp_seqblock(const void *a, const void *b) {
+    const seqblock *x = a, *y = b;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* A pause of a window's block, as the answer orders them (by p.seq). */
+typedef struct wpause {
+    int64_t seq, start, stop;
+    int32_t kernel, index;
+} wpause;
+
+static int cmp_wpause(const void *a, const void *b) {
+    const wpause *x = a, *y = b;
+    return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 int db_pauses_window(db *d, const char *run, int64_t from, int64_t to, db_pause_cb cb, void *ctx,
                      char *err, size_t errlen) {
-    sqlite3_stmt *st;
-    int rc = window_stmt(d, run,
-                         "SELECT b.kernel, b.idx, p.start, p.stop FROM blocks b "
-                         "JOIN pauses p ON p.run = b.run AND p.block = b.seq "
-                         "WHERE b.run = ?1 AND b.start >= ?2 AND b.start < ?3 AND b.stop > ?4 "
-                         "ORDER BY p.seq",
-                         from, to, &st, err, errlen);
+    int64_t id, lo;
+    int rc = window_run(d, run, from, &id, &lo, err, errlen);
     if (rc) return rc;
+    /* the window's blocks, then the pauses whose block is one of them: a
+     * range of pauses_run_block over the blocks' seqs, each pause kept when
+     * its block is in the set */
+    seqset s = {0};
+    rc = bpage_window(d, id, lo, to, from, false, -1, add_seq, &s, err, errlen);
+    if (s.oom) seterr(err, errlen, "%s: pauses: out of memory", d->path);
+    if (rc || s.oom || s.n == 0) {
+        free(s.v);
+        return s.oom ? -1 : rc;
+    }
+    qsort(s.v, s.n, sizeof *s.v, cmp_seqblock);
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "SELECT seq, block, start, stop FROM pauses WHERE run = ?1 AND block >= ?2 AND "
+                "block <= ?3",
+                &st, err, errlen)) {
+        free(s.v);
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, s.v[0].seq);
+    sqlite3_bind_int64(st, 3, s.v[s.n - 1].seq);
+    wpause *p = NULL;
+    size_t np = 0, cap = 0;
+    int cr = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int cr = cb(ctx, sqlite3_column_int(st, 0), sqlite3_column_int(st, 1),
-                    sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3));
-        if (cr) { sqlite3_finalize(st); return cr; }
+        seqblock key = {.seq = sqlite3_column_int64(st, 1)};
+        const seqblock *b = bsearch(&key, s.v, s.n, sizeof *s.v, cmp_seqblock);
+        if (!b) continue;
+        if (np == cap) {
+            size_t nc = cap ? 2 * cap : 256;
+            wpause *nv = realloc(p, nc * sizeof *nv);
+            if (!nv) {
+                seterr(err, errlen, "%s: pauses: out of memory", d->path);
+                cr = -1;
+                break;
+            }
+            p = nv;
+            cap = nc;
+        }
+        p[np++] = (wpause){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
+                           sqlite3_column_int64(st, 3), b->kernel, b->index};
     }
     sqlite3_finalize(st);
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "pauses", err, errlen);
+    free(s.v);
+    if (!cr && rc != SQLITE_DONE) cr = sqlfail(d, "pauses", err, errlen);
+    if (!cr) {
+        qsort(p, np, sizeof *p, cmp_wpause);
+        for (size_t i = 0; i < np && !cr; i++)
+            cr = cb(ctx, p[i].kernel, p[i].index, p[i].start, p[i].stop);
+    }
+    free(p);
+    return cr;
+}
+
+static int count_block(void *ctx, const trace_block *b, int64_t seq) {
+    (void)b, (void)seq;
+    ++*(int64_t *)ctx;
+    return 0;
 }
 
 int db_blocks_count(db *d, const char *run, int64_t from, int64_t to, int64_t *n, char *err,
                     size_t errlen) {
-    sqlite3_stmt *st;
-    int rc = window_stmt(d, run,
-                         "SELECT count(*) FROM blocks "
-                         "WHERE run = ?1 AND start >= ?2 AND start < ?3 AND stop > ?4",
-                         from, to, &st, err, errlen);
+    int64_t id, lo;
+    *n = 0;
+    int rc = window_run(d, run, from, &id, &lo, err, errlen);
     if (rc) return rc;
-    rc = sqlite3_step(st);
-    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : sqlfail(d, "blocks", err, errlen);
+    return bpage_window(d, id, lo, to, from, false, -1, count_block, n, err, errlen);
+}
+
+/* db_block_bins' sums, block by block in window order (the doubles add up
+ * in the order they always did) */
+typedef struct bins_acc {
+    int64_t from, to, bin_ns;
+    size_t nbins, nk;
+    int32_t nsms;
+    const int32_t *kthreads;
+    double *threads, *blocks;
+} bins_acc;
+
+static int bin_block(void *ctx, const trace_block *blk, int64_t seq) {
+    (void)seq;
+    const bins_acc *a = ctx;
+    int32_t k = blk->kernel, sm = blk->sm;
+    if (sm < 0 || sm >= a->nsms) return 0;
+    int64_t s = blk->start, e = blk->end, from = a->from, to = a->to, bin_ns = a->bin_ns;
+    size_t nbins = a->nbins;
+    if (s < from) s = from;
+    if (e > to) e = to;
+    double thr = (k >= 0 && (size_t)k < a->nk) ? a->kthreads[k] : 0;
+    size_t b0 = (size_t)((s - from) / bin_ns), b1 = (size_t)((e - 1 - from) / bin_ns);
+    if (b1 >= nbins) b1 = nbins - 1;
+    for (size_t b = b0; b <= b1; b++) {
+        int64_t lo = from + (int64_t)b * bin_ns;
+        int64_t hi = (b + 1 == nbins || to - lo < bin_ns) ? to : lo + bin_ns;
+        int64_t ov = (e < hi ? e : hi) - (s > lo ? s : lo);
+        if (ov <= 0) continue;
+        double frac = (double)ov / (double)(hi - lo);
+        a->threads[(size_t)sm * nbins + b] += frac * thr;
+        a->blocks[(size_t)sm * nbins + b] += frac;
+    }
+    return 0;
 }
 
 int db_block_bins(db *d, const char *run, int64_t from, int64_t to, int64_t bin_ns,
@@ -285,30 +401,13 @@ int db_block_bins(db *d, const char *run, int64_t from, int64_t to, int64_t bin_
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) { free(kthreads); return sqlfail(d, "kernels", err, errlen); }
 
-    rc = window_stmt(d, run, db_blocks_window_sql(), from, to, &st, err, errlen);
+    int64_t lo;
+    rc = window_run(d, run, from, &id, &lo, err, errlen);
     if (rc) { free(kthreads); return rc; }
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int32_t k = sqlite3_column_int(st, 0), sm = sqlite3_column_int(st, 2);
-        if (sm < 0 || sm >= nsms) continue;
-        int64_t s = sqlite3_column_int64(st, 3), e = sqlite3_column_int64(st, 4);
-        if (s < from) s = from;
-        if (e > to) e = to;
-        double thr = (k >= 0 && (size_t)k < nk) ? kthreads[k] : 0;
-        size_t b0 = (size_t)((s - from) / bin_ns), b1 = (size_t)((e - 1 - from) / bin_ns);
-        if (b1 >= nbins) b1 = nbins - 1;
-        for (size_t b = b0; b <= b1; b++) {
-            int64_t lo = from + (int64_t)b * bin_ns;
-            int64_t hi = (b + 1 == nbins || to - lo < bin_ns) ? to : lo + bin_ns;
-            int64_t ov = (e < hi ? e : hi) - (s > lo ? s : lo);
-            if (ov <= 0) continue;
-            double frac = (double)ov / (double)(hi - lo);
-            threads[(size_t)sm * nbins + b] += frac * thr;
-            blocks[(size_t)sm * nbins + b] += frac;
-        }
-    }
-    sqlite3_finalize(st);
+    bins_acc a = {from, to, bin_ns, nbins, nk, nsms, kthreads, threads, blocks};
+    rc = bpage_window(d, id, lo, to, from, true, -1, bin_block, &a, err, errlen);
     free(kthreads);
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+    return rc;
 }
 
 /* ---- queues ------------------------------------------------------------------ */

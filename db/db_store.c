@@ -3,6 +3,7 @@
  * db.h for the contract. */
 #include "db_int.h"
 #include "pyramid.h"
+#include "bpage.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -198,11 +199,13 @@ typedef struct bulk_src {
     const trace_block *blocks;
     size_t nblocks;
     size_t base[DB_NBULK];
+    bpage_writer *pages;     /* where blocks go (bpage.h), not a bulk INSERT */
 } bulk_src;
 
 typedef struct bulk_table {
     const char *what;       /* the trace array, as errors name a row: "blocks[12]" */
-    const char *insert;     /* "INSERT INTO t(run, seq, ...)": run, then ncols columns */
+    const char *insert;     /* "INSERT INTO t(run, seq, ...)": run, then ncols columns;
+                               NULL for blocks, which store_table hands to bpage_add */
     int ncols;
     size_t (*count)(const bulk_src *src);
     /* Binds row i to parameters p .. p + ncols - 1. Text is bound
@@ -316,16 +319,6 @@ static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     sqlite3_bind_int(s, p + 25, k->qos_met ? 1 : 0);
 }
 
-static void bind_block(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
-    const trace_block *b = &src->blocks[i - src->base[BULK_BLOCKS]];
-    sqlite3_bind_int64(s, p, (int64_t)i);
-    sqlite3_bind_int(s, p + 1, b->kernel);
-    sqlite3_bind_int(s, p + 2, b->index);
-    sqlite3_bind_int(s, p + 3, b->sm);
-    bind_t(s, p + 4, b->start);
-    bind_t(s, p + 5, b->end);
-}
-
 static void bind_copy(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
     const trace_copy *c = &t->copies.v[i - src->base[BULK_COPIES]];
@@ -400,8 +393,7 @@ static const bulk_table bulk_tables[DB_NBULK] = {
      "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, "
      "block_x, block_y, block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met)",
      26, count_kernels, bind_kernel},
-    {"blocks", "INSERT INTO blocks(run, seq, kernel, idx, sm, start, stop)", 6, count_blocks,
-     bind_block},
+    {"blocks", NULL, 0, count_blocks, NULL},
     {"copies",
      "INSERT INTO copies(run, id, name, stream, process, direction, engine, bytes, issue, "
      "start, stop)",
@@ -494,8 +486,22 @@ static void rows_stored(db *d, long long n) {
     d->rows_fn(d->rows_user, d->rows_done, d->rows_total);
 }
 
+/* Blocks go into pages (bpage.h), a chunk at a time so db_on_rows still
+ * follows them. */
+#define BLOCK_CHUNK 4096
+
+static int store_blocks(db *d, const bulk_src *src, char *err, size_t errlen) {
+    for (size_t i = 0; i < src->nblocks; i += BLOCK_CHUNK) {
+        size_t n = src->nblocks - i < BLOCK_CHUNK ? src->nblocks - i : BLOCK_CHUNK;
+        if (bpage_add(src->pages, src->blocks + i, n, err, errlen)) return -1;
+        rows_stored(d, (long long)n);
+    }
+    return 0;
+}
+
 static int store_table(db *d, int which, int64_t run, const bulk_src *src, char *err,
                        size_t errlen) {
+    if (which == BULK_BLOCKS) return store_blocks(d, src, err, errlen);
     const bulk_table *tb = &bulk_tables[which];
     size_t i = src->base[which], n = i + tb->count(src), rows = bulk_rows(tb);
     if (n - i >= rows) {
@@ -527,12 +533,12 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
     return 0;
 }
 
-/* Every row of t; its blocks follow the `streamed` ones already stored,
- * its kernels and copies those of rs (whose strings are marked in used). */
-static int store_rows(db *d, int64_t run, const trace *t, size_t streamed, const row_stats *rs,
+/* Every row of t; its blocks follow those already in pages, its kernels and
+ * copies those of rs (whose strings are marked in used). */
+static int store_rows(db *d, int64_t run, const trace *t, bpage_writer *pages, const row_stats *rs,
                       const unsigned char *used, size_t nused, char *err, size_t errlen) {
-    bulk_src src = {.t = t, .blocks = t->blocks.v, .nblocks = t->blocks.n};
-    src.base[BULK_BLOCKS] = streamed;
+    bulk_src src = {.t = t, .blocks = t->blocks.v, .nblocks = t->blocks.n, .pages = pages};
+    src.base[BULK_BLOCKS] = (size_t)pages->seq;
     src.base[BULK_KERNELS] = rs->kernels;
     src.base[BULK_COPIES] = rs->copies;
     if (used_strings(t, &src, used, nused)) {
@@ -566,6 +572,7 @@ struct db_run_writer {
     row_stats rows;          /* kernels and copies stored ahead (db_run_add_kernels) */
     unsigned char *used;     /* the string ids their rows use, nused entries */
     size_t nused;
+    bpage_writer pages;      /* the blocks, a page at a time (bpage.h) */
 };
 
 void db_run_kernels(db_run_writer *w, const trace *t) { w->kernels = t; }
@@ -621,6 +628,7 @@ int db_run_begin(db *d, const char *experiment, const char *name, char slug[DB_S
     sqlite3_finalize(st);
     if (irc) goto fail;
     w->run = sqlite3_last_insert_rowid(d->h);
+    bpage_writer_init(&w->pages, d, w->run);
     memcpy(slug, w->slug, DB_SLUG_SIZE);
     *out = w;
     return 0;
@@ -635,9 +643,7 @@ int db_run_add_blocks(db_run_writer *w, const trace_block *b, size_t n, char *er
                       size_t errlen) {
     if (w->failed) return writer_gone(w, err, errlen);
     if (n == 0) return 0;
-    bulk_src src = {.blocks = b, .nblocks = n};
-    src.base[BULK_BLOCKS] = (size_t)w->bs.n;
-    if (store_table(w->d, BULK_BLOCKS, w->run, &src, err, errlen)) {
+    if (bpage_add(&w->pages, b, n, err, errlen)) {
         writer_fail(w);
         return -1;
     }
@@ -770,7 +776,8 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
         goto fail;
     }
     if (t->has_device && store_device(d, w->run, &t->device, err, errlen)) goto fail;
-    if (store_rows(d, w->run, t, (size_t)w->bs.n, &w->rows, w->used, w->nused, err, errlen))
+    if (store_rows(d, w->run, t, &w->pages, &w->rows, w->used, w->nused, err, errlen) ||
+        bpage_finish(&w->pages, err, errlen))
         goto fail;
     stats_add(&w->bs, t->blocks.v, t->blocks.n);
     pyr_acc_add(w->pyr, t->blocks.v, t->blocks.n, t);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db_int.h"
+#include "bpage.h"
 
 /* floor(a / 2^z) and its inverse, for negative times too */
 static int64_t bin_of(int64_t t, int z) {
@@ -885,34 +886,37 @@ static int load_threads(db *d, int64_t id, int64_t **out, size_t *n, char *err, 
     return rc == SQLITE_DONE ? 0 : sqlfail(d, "kernels", err, errlen);
 }
 
+typedef struct scan_ctx {
+    pyr_acc *a;
+    const int64_t *threads;
+    size_t nk;
+} scan_ctx;
+
+static int scan_block(void *ctx, const trace_block *b, int64_t seq) {
+    (void)seq;
+    scan_ctx *c = ctx;
+    if (b->start == TRACE_NONE || b->end == TRACE_NONE) return 0;
+    int64_t k = b->kernel;
+    acc_add1(c->a, b->kernel, b->sm, b->start, b->end,
+             k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0);
+    acc_kbound(c->a);
+    return c->a->dead ? 1 : 0;
+}
+
 /* The stored blocks of run id, in their order, into a. */
 static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
     int64_t *threads;
     size_t nk;
     if (load_threads(d, id, &threads, &nk, err, errlen)) return -1;
-    sqlite3_stmt *st;
     /* in stored order, as db_store.c fed the accumulator: the same cells */
-    if (prepare(d, "SELECT kernel, sm, start, stop FROM blocks WHERE run = ?1 AND start IS NOT NULL "
-                   "AND stop IS NOT NULL ORDER BY seq", &st, err, errlen)) {
-        free(threads);
-        return -1;
-    }
-    sqlite3_bind_int64(st, 1, id);
-    int rc;
-    while (!a->dead && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t k = sqlite3_column_int64(st, 0);
-        acc_add1(a, k >= 0 && k <= INT32_MAX ? (int32_t)k : -1, sqlite3_column_int(st, 1),
-                 sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
-                 k >= 0 && (uint64_t)k < nk ? threads[k] : 0);
-        acc_kbound(a);
-    }
-    sqlite3_finalize(st);
+    scan_ctx c = {a, threads, nk};
+    int rc = bpage_scan(d, id, scan_block, &c, err, errlen);
     free(threads);
     if (a->dead) {
         seterr(err, errlen, "%s: pyramid: out of memory", d->path);
         return -1;
     }
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+    return rc;
 }
 
 int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen) {
@@ -1243,34 +1247,77 @@ int db_pyramid_cells_k(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1,
     return cells_k(d, r, z, k0, k1, ks, out, err, errlen);
 }
 
+/* raw_range's sums; a kernel's threads are looked up once per run of
+ * blocks of the same kernel through a small direct-mapped memo */
+#define FRAG_MEMO 256
+
+typedef struct frag {
+    db *d;
+    const pyr_run *r;
+    int64_t lo, hi;
+    const pyr_kset *ks;      /* NULL: every kernel */
+    pyr_cell *out;
+    int64_t memo_k[FRAG_MEMO], memo_th[FRAG_MEMO];
+    char *err;
+    size_t errlen;
+} frag;
+
+/* threads of kernel k of the run (0: no such kernel, as the old LEFT JOIN) */
+static int frag_threads(frag *f, int64_t k, int64_t *th) {
+    size_t slot = (size_t)((uint64_t)k % FRAG_MEMO);
+    if (f->memo_k[slot] == k) {
+        *th = f->memo_th[slot];
+        return 0;
+    }
+    sqlite3_stmt *st;
+    if (dbi_cached(f->d, DBI_Q_FRAGMENT, "SELECT threads FROM kernels WHERE run = ?1 AND id = ?2",
+                   &st, f->err, f->errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, f->r->id);
+    sqlite3_bind_int64(st, 2, k);
+    int rc = sqlite3_step(st);
+    *th = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sqlfail(f->d, "kernels", f->err, f->errlen);
+    f->memo_k[slot] = k;
+    f->memo_th[slot] = *th;
+    return 0;
+}
+
+static int frag_block(void *ctx, const trace_block *b, int64_t seq) {
+    (void)seq;
+    frag *f = ctx;
+    int32_t sm = b->sm;
+    if (sm < 0 || sm >= f->r->sms || (f->ks && !ks_has(f->ks, b->kernel))) return 0;
+    int64_t s = b->start, e = b->end, lo = f->lo, hi = f->hi;
+    int64_t ov = (e < hi ? e : hi) - (s > lo ? s : lo);
+    if (ov <= 0) return 0;
+    int64_t th;
+    if (frag_threads(f, b->kernel, &th)) return -1;
+    if (th < 0) th = 0;
+    f->out[sm].blk += ov;
+    f->out[sm].thr += ov * th;
+    return 0;
+}
+
 /* out[sm] += the blocks' integrals over [lo, hi), read from the blocks */
 static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, const pyr_kset *ks,
                      pyr_cell *out, char *err, size_t errlen) {
-    sqlite3_stmt *st;
-    if (dbi_cached(d, DBI_Q_FRAGMENT,
-                   "SELECT b.sm, b.start, b.stop, k.threads, b.kernel FROM blocks b "
-                   "LEFT JOIN kernels k ON k.run = b.run AND k.id = b.kernel "
-                   "WHERE b.run = ?1 AND b.start >= ?2 AND b.start < ?3 AND b.stop > ?4",
-                   &st, err, errlen))
+    frag *f = malloc(sizeof *f);
+    if (!f) {
+        seterr(err, errlen, "%s: pyramid: out of memory", d->path);
         return -1;
-    sqlite3_bind_int64(st, 1, r->id);
-    sqlite3_bind_int64(st, 2, lo < INT64_MIN + r->max_block_dur ? INT64_MIN : lo - r->max_block_dur);
-    sqlite3_bind_int64(st, 3, hi);
-    sqlite3_bind_int64(st, 4, lo);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int32_t sm = sqlite3_column_int(st, 0);
-        if (sm < 0 || sm >= r->sms || (ks && !ks_has(ks, sqlite3_column_int64(st, 4)))) continue;
-        int64_t s = sqlite3_column_int64(st, 1), e = sqlite3_column_int64(st, 2);
-        int64_t th = sqlite3_column_int64(st, 3);
-        if (th < 0) th = 0;
-        int64_t ov = (e < hi ? e : hi) - (s > lo ? s : lo);
-        if (ov <= 0) continue;
-        out[sm].blk += ov;
-        out[sm].thr += ov * th;
     }
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+    *f = (frag){.d = d, .r = r, .lo = lo, .hi = hi, .ks = ks, .out = out, .err = err,
+                .errlen = errlen};
+    /* a kernel id that is never a slot's: INT64_MIN % FRAG_MEMO is slot 0,
+     * and no kernel (an int32) is INT64_MIN */
+    for (size_t i = 0; i < FRAG_MEMO; i++) f->memo_k[i] = INT64_MIN;
+    int rc = bpage_window(d, r->id,
+                          lo < INT64_MIN + r->max_block_dur ? INT64_MIN : lo - r->max_block_dur,
+                          hi, lo, false, -1, frag_block, f, err, errlen);
+    free(f);
+    return rc;
 }
 
 /* out[sm] += the cells of [a, b) (multiples of 2^z0) in the fewest aligned
@@ -1478,37 +1525,29 @@ void pyr_bins_free(pyr_bins *b) {
 
 /* ---- window reads by run ------------------------------------------------------- */
 
+typedef struct counted_cb {
+    db_block_cb cb;
+    void *ctx;
+    int64_t *n;
+} counted_cb;
+
+static int counted_block(void *ctx, const trace_block *b, int64_t seq) {
+    (void)seq;
+    counted_cb *c = ctx;
+    (*c->n)++;
+    return c->cb(c->ctx, b);
+}
+
 int db_window_blocks(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t limit,
                      db_block_cb cb, void *ctx, int64_t *n, char *err, size_t errlen) {
     *n = 0;
-    sqlite3_stmt *st;
-    /* db_blocks_window_sql() with a LIMIT: the caller asks for one row more
+    /* db_blocks_window with a limit: the caller asks for one block more
      * than it will show, which tells whether the window overflows without a
      * second scan to count it */
-    if (dbi_cached(d, DBI_Q_WINDOW,
-                   "SELECT kernel, idx, sm, start, stop FROM blocks WHERE run = ?1 AND "
-                   "start >= ?2 AND start < ?3 AND stop > ?4 ORDER BY start, seq LIMIT ?5",
-                   &st, err, errlen))
-        return -1;
-    sqlite3_bind_int64(st, 1, r->id);
-    sqlite3_bind_int64(st, 2,
-                       from < INT64_MIN + r->max_block_dur ? INT64_MIN : from - r->max_block_dur);
-    sqlite3_bind_int64(st, 3, to);
-    sqlite3_bind_int64(st, 4, from);
-    sqlite3_bind_int64(st, 5, limit);
-    int rc, cr = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        trace_block b = {
-            .kernel = sqlite3_column_int(st, 0), .index = sqlite3_column_int(st, 1),
-            .sm = sqlite3_column_int(st, 2), .start = sqlite3_column_int64(st, 3),
-            .end = sqlite3_column_int64(st, 4),
-        };
-        (*n)++;
-        if ((cr = cb(ctx, &b)) != 0) break;
-    }
-    sqlite3_reset(st);
-    if (cr) return cr;
-    return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
+    counted_cb c = {cb, ctx, n};
+    return bpage_window(d, r->id,
+                        from < INT64_MIN + r->max_block_dur ? INT64_MIN : from - r->max_block_dur,
+                        to, from, true, limit, counted_block, &c, err, errlen);
 }
 
 int db_run_has_pauses(db *d, const pyr_run *r, bool *has, char *err, size_t errlen) {

@@ -115,7 +115,8 @@ CREATE TABLE kernels (
     PRIMARY KEY (run, id)
 ) WITHOUT ROWID;
 
--- Blocks are the bulk of a run (millions). The primary key keeps the trace's
+-- Blocks are the bulk of a run (millions). (Since db/block_pages.sql they are
+-- stored as pages of 256 in `block_pages` and this table is dropped.) The primary key keeps the trace's
 -- order for export; blocks_run_start makes "blocks of run R overlapping
 -- [from, to)" the range `start >= from - max_block_dur AND start < to`.
 CREATE TABLE blocks (

@@ -128,7 +128,7 @@ test('delete removes the experiment, its runs and every row of theirs', async ()
   if (ids !== null) {
     // no row of any table names a deleted run
     const tables = sql(srv.db, "SELECT m.name FROM sqlite_schema m, pragma_table_info(m.name) p WHERE m.type = 'table' AND p.name = 'run'").split('\n');
-    assert.ok(tables.includes('blocks') && tables.includes('strings'), tables.join(','));
+    assert.ok(tables.includes('block_pages') && tables.includes('strings'), tables.join(','));
     for (const t of tables) assert.equal(sql(srv.db, `SELECT count(*) FROM ${t} WHERE run IN (${ids})`), '0', t);
     assert.equal(sql(srv.db, `SELECT count(*) FROM experiment_versions v WHERE NOT EXISTS (SELECT 1 FROM experiments e WHERE e.id = v.experiment)`), '0');
   }

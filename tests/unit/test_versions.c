@@ -154,7 +154,7 @@ static void test_delete(void **state) {
     store(f, f->other, "kept", 5, keep);
     assert_int_equal(db_version_add(f->d, f->exp, 2, "{\"v\":2}", err, sizeof err), 0);
     /* every table with a `run` column, before: 2/3 of its rows are exp's */
-    const char *tables[] = {"kernels", "blocks", "strings", "copies", "queue_events", "run_meta", "devices"};
+    const char *tables[] = {"kernels", "block_pages", "strings", "copies", "queue_events", "run_meta", "devices"};
     int64_t before[7];
     for (int i = 0; i < 7; i++) {
         char sql[96];
