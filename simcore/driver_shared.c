@@ -28,4 +28,5 @@ const driver_policy driver_shared = {
            "first (TX2 and most-room papers)",
     .pick_process = shared_pick_process,
     .pick_only = true,
+    .earliest_ee = true,
 };

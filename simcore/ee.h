@@ -34,8 +34,26 @@ typedef enum ee_dispatch_result {
  * is full). */
 ee_dispatch_result ee_dispatch(sim_state *st, int64_t t);
 
+/* The fast path's completions (blockq.h): every block in st->bq that ends
+ * at t (= st->bq.next) gives its SM back and is counted; a kernel whose
+ * last block that was gets its EV_KERNEL_DONE at its place in the engine's
+ * order (sim_kstate.last_end_seq). */
+void ee_blocks_due(sim_state *st, int64_t t);
+
+/* A block of kernel k ended on SM sm at t, in a run on the fast path (an
+ * EV_BLOCK_DONE of a block too long for st->bq): the same as one of
+ * ee_blocks_due's. */
+void ee_block_done_fast(sim_state *st, int32_t k, int32_t sm, int64_t t);
+
 /* A block of kernel k finished on SM sm at t. Returns true when that was
- * the kernel's last block: the kernel has completed (G4 is the caller's). */
-bool ee_block_done(sim_state *st, int32_t k, int32_t sm, int64_t t);
+ * the kernel's last block: the kernel has completed (G4 is the caller's).
+ * Inline: sim.c calls it once per block. */
+static inline bool ee_block_done(sim_state *st, int32_t k, int32_t sm, int64_t t) {
+    sim_kstate *K = &st->ks[k];
+    sms_give(&st->sms, sm, &K->need);
+    if (++K->done < K->blocks) return false;
+    st->t->kernels.v[k].end = t;
+    return true;
+}
 
 #endif

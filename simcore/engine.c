@@ -4,12 +4,13 @@
 
 #include <stdlib.h>
 
-#define SLOT_BITS 24
+#define SLOT_BITS SIM_ENGINE_SLOT_BITS
 #define SLOT_MASK ((1u << SLOT_BITS) - 1)
 #define MAX_PENDING ((size_t)1 << SLOT_BITS)
-#define MAX_SEQ ((uint64_t)1 << (64 - SLOT_BITS))
-#define NONE UINT32_MAX
-#define SLOT_FREE (-1)       /* sim_engine_ev.type of a slot no event holds */
+#define MAX_SEQ SIM_ENGINE_MAX_SEQ
+#define NONE SIM_ENGINE_NONE
+#define SLOT_FREE (-1)       /* sim_engine_ev.type of a slot no event holds (engine.h's
+                                inline pop writes the same -1) */
 #define WHEEL_MASK (SIM_WHEEL_SLOTS - 1)
 #define WHEEL_WORDS (SIM_WHEEL_SLOTS / 64)
 #define DEFAULT_SHIFT 4      /* 16 ns slots, 65.5 us ahead */
@@ -180,15 +181,20 @@ static size_t wheel_first(const sim_engine *e) {
     return 0;   /* not reached: the caller checked nwheel */
 }
 
-static inline sim_event_id schedule(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
+/* seq: the event's sequence number, or MAX_SEQ for the next one */
+static inline sim_event_id schedule(sim_engine *e, int64_t t, uint64_t seq, int32_t type,
+                                    int32_t a, int64_t b) {
     if (e->n == e->cap) {
         size_t want = e->cap ? e->cap * 2 : 64;
         if (want > MAX_PENDING) want = MAX_PENDING;
         if (want <= e->cap || sim_engine_reserve(e, want) != 0) return 0;
     }
-    if (e->next_seq >= MAX_SEQ) return 0;
+    if (seq == MAX_SEQ) {
+        if (e->next_seq >= MAX_SEQ) return 0;
+        seq = e->next_seq++;
+    }
     uint32_t slot = e->free_slots[--e->nfree];
-    sim_engine_key k = { .t = t, .seq_slot = (e->next_seq++ << SLOT_BITS) | slot };
+    sim_engine_key k = { .t = t, .seq_slot = (seq << SLOT_BITS) | slot };
     sim_engine_ev *E = &e->ev[slot];
     E->key = k;
     E->b = b;
@@ -209,12 +215,21 @@ static inline sim_event_id schedule(sim_engine *e, int64_t t, int32_t type, int3
 }
 
 sim_event_id sim_engine_schedule(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
-    return schedule(e, t, type, a, b);
+    return schedule(e, t, MAX_SEQ, type, a, b);
 }
 
-/* the same body inlined: every placed block pushes its completion */
-int sim_engine_push(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
-    return schedule(e, t, type, a, b) ? 0 : -1;
+/* the same body inlined: the cases engine.h's sim_engine_push leaves */
+int sim_engine_push_slow(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
+    return schedule(e, t, MAX_SEQ, type, a, b) ? 0 : -1;
+}
+
+/* an older sequence number than the newest pending event's: the wheel's
+ * sorted insert (or the heap) puts it in its place, and the front moves
+ * when it comes first (schedule) */
+int sim_engine_push_seq(sim_engine *e, int64_t t, uint64_t seq, int32_t type, int32_t a,
+                        int64_t b) {
+    if (seq >= MAX_SEQ || seq >= e->next_seq) return -1;
+    return schedule(e, t, seq, type, a, b) ? 0 : -1;
 }
 
 bool sim_engine_cancel(sim_engine *e, sim_event_id id) {
@@ -308,7 +323,7 @@ bool sim_engine_pop(sim_engine *e, sim_event *out) {
     return true;
 }
 
-bool sim_engine_pop_at(sim_engine *e, int64_t t, sim_event *out) {
+bool sim_engine_pop_at_slow(sim_engine *e, int64_t t, sim_event *out) {
     if (!e->n) return false;
     if (e->ncancelled) drop_cancelled(e);   /* INT64_MAX only when empty */
     else find_front(e);

@@ -105,9 +105,66 @@ int sim_engine_reserve(sim_engine *e, size_t n);
  * pending; otherwise it does nothing. */
 void sim_engine_set_span(sim_engine *e, int64_t span);
 
+#define SIM_ENGINE_SLOT_BITS 24                    /* seq_slot: seq << 24 | payload slot */
+#define SIM_ENGINE_NONE UINT32_MAX                  /* end of a wheel slot's list */
+#define SIM_ENGINE_MAX_SEQ ((uint64_t)1 << (64 - SIM_ENGINE_SLOT_BITS))
+
 /* Schedule an event. Returns 0, or -1 when out of memory or past the limits
- * above (nothing queued). */
-int sim_engine_push(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b);
+ * above (nothing queued). sim_engine_push_slow is the general case;
+ * sim_engine_push answers the common one inline (issue 9: every placed
+ * block pushes its completion): room without growing, a time inside the
+ * wheel's window, and a slot that is empty or whose last event is not
+ * later. The new event's seq is larger than any pending one's, so its key
+ * comes after the tail's exactly when its time is not earlier, and before
+ * the cached front exactly when its time is earlier: the same list and
+ * front as the general path, without its walk or its heap. */
+int sim_engine_push_slow(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b);
+__attribute__((always_inline))   /* GCC and clang; the compiler's own choice was a call */
+static inline int sim_engine_push(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b) {
+    if (e->n < e->cap && t >= e->base &&
+        (uint64_t)(t - e->base) < ((uint64_t)SIM_WHEEL_SLOTS << e->shift) &&
+        e->next_seq < SIM_ENGINE_MAX_SEQ) {
+        size_t w = (size_t)(t >> e->shift) & (SIM_WHEEL_SLOTS - 1);
+        uint32_t head = e->whead[w];
+        if (head == SIM_ENGINE_NONE || e->ev[e->wtail[w]].key.t <= t) {
+            uint32_t slot = e->free_slots[--e->nfree];
+            sim_engine_key k = { .t = t,
+                                 .seq_slot = (e->next_seq++ << SIM_ENGINE_SLOT_BITS) | slot };
+            sim_engine_ev *E = &e->ev[slot];
+            E->key = k;
+            E->b = b;
+            E->type = type;
+            E->a = a;
+            E->next = SIM_ENGINE_NONE;
+            if (head == SIM_ENGINE_NONE) e->whead[w] = slot;
+            else e->ev[e->wtail[w]].next = slot;
+            e->wtail[w] = slot;
+            e->wbits[w >> 6] |= 1ull << (w & 63);
+            e->nwheel++;
+            e->n++;
+            if (e->front_ok && t < e->front.t) {
+                e->front = k;
+                e->front_w = (int32_t)w;
+            }
+            return 0;
+        }
+    }
+    return sim_engine_push_slow(e, t, type, a, b);
+}
+
+/* For a caller that keeps some events elsewhere (blockq.h) and hands the
+ * one that needs the engine's order back later: take the next sequence
+ * number now, as a push would (false past the limits above), and schedule
+ * an event with a sequence number so taken (each at most once; 0 or -1 as
+ * sim_engine_push). It fires where a push at the time the number was taken
+ * would have. */
+static inline bool sim_engine_take_seq(sim_engine *e, uint64_t *seq) {
+    if (e->next_seq >= SIM_ENGINE_MAX_SEQ) return false;
+    *seq = e->next_seq++;
+    return true;
+}
+int sim_engine_push_seq(sim_engine *e, int64_t t, uint64_t seq, int32_t type, int32_t a,
+                        int64_t b);
 
 /* The same, returning the event's id (0 on failure) for sim_engine_cancel. */
 sim_event_id sim_engine_schedule(sim_engine *e, int64_t t, int32_t type, int32_t a, int64_t b);
@@ -131,8 +188,48 @@ bool sim_engine_pop(sim_engine *e, sim_event *out);
 
 /* The same, but only when that event is due at t: false (nothing removed)
  * when none is pending or the earliest comes later. The event loop drains
- * an instant with it, one look at the front per event instead of two. */
-bool sim_engine_pop_at(sim_engine *e, int64_t t, sim_event *out);
+ * an instant with it, one look at the front per event instead of two.
+ * sim_engine_pop_at_slow is the general case; the inline front answers the
+ * common one (issue 9: every block's completion is popped here): the
+ * front known, nothing cancelled, the front on the wheel. It does what
+ * pop_front (engine.c) does for a wheel event, step for step. */
+bool sim_engine_pop_at_slow(sim_engine *e, int64_t t, sim_event *out);
+static inline bool sim_engine_pop_at(sim_engine *e, int64_t t, sim_event *out) {
+    if (!e->front_ok || e->ncancelled || e->front_w < 0 || e->front.t != t) {
+        /* the known front comes later: the instant is over (the loop's
+         * last look, once per instant) */
+        if (e->front_ok && !e->ncancelled && e->front.t != t) return false;
+        return sim_engine_pop_at_slow(e, t, out);
+    }
+    sim_engine_key k = e->front;
+    int32_t w = e->front_w;
+    uint32_t slot = (uint32_t)(k.seq_slot & ((1u << SIM_ENGINE_SLOT_BITS) - 1));
+    sim_engine_ev *E = &e->ev[slot];
+    uint32_t nx = E->next;
+    e->whead[w] = nx;
+    e->nwheel--;
+    e->front_ok = false;
+    if (nx == SIM_ENGINE_NONE) {
+        e->wbits[w >> 6] &= ~(1ull << (w & 63));
+    } else {
+        /* the slot stays the wheel's first: its next event is the front
+         * unless the heap's top comes first */
+        sim_engine_key nk = e->ev[nx].key;
+        if (!e->nheap || nk.t < e->heap[0].t ||
+            (nk.t == e->heap[0].t && nk.seq_slot < e->heap[0].seq_slot)) {
+            e->front = nk;
+            e->front_ok = true;
+        }
+    }
+    *out = (sim_event){ .t = k.t, .seq = k.seq_slot >> SIM_ENGINE_SLOT_BITS,
+                        .type = E->type, .a = E->a, .b = E->b };
+    E->type = -1;   /* a free slot (engine.c: SLOT_FREE) */
+    e->free_slots[e->nfree++] = slot;
+    e->n--;
+    int64_t nb = k.t & ~(((int64_t)1 << e->shift) - 1);
+    if (nb > e->base) e->base = nb;
+    return true;
+}
 
 /* Events pending, cancelled ones not yet dropped included. */
 size_t sim_engine_size(const sim_engine *e);

@@ -39,4 +39,5 @@ const exec_policy exec_fixed = {
     .doc = "each block runs for the op's block_time (TX2 and most-room papers)",
     .check = fixed_check,
     .block_end = fixed_block_end,
+    .fixed = true,
 };

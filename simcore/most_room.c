@@ -21,4 +21,5 @@ const placement_policy placement_most_room = {
     .doc = "the SM with room for the most further blocks of the kernel, ties in the device's "
            "SM order (Gilman et al., most-room paper §4)",
     .pick = most_room_pick_sm,
+    .most_room = true,
 };

@@ -55,6 +55,10 @@ typedef struct placement_policy {
      * configuration without them places as most-room, so a replay, which
      * has none, makes no variant of it (sim_placement_partitioned) */
     bool partitioned;
+    /* pick is exactly "sms_index, then sms_most_room" (most_room.c): the
+     * block scheduler's fast path (ee.c) reads the room index itself
+     * rather than call pick once per block (issue 9) */
+    bool most_room;
 } placement_policy;
 
 /* ---- execution ------------------------------------------------------------
@@ -90,6 +94,10 @@ typedef struct exec_policy {
      * (INT64_MAX: never): with no engine event before it either, nothing
      * else happens until then. NULL: none. */
     void (*instant_end)(void *self, sim_state *st, int64_t t, int64_t horizon);
+    /* block_end is exactly start + block_time[index % nblock_time] and the
+     * policy keeps no state and has no events (exec_fixed.c): the block
+     * scheduler's fast path (ee.c) computes the end itself (issue 9) */
+    bool fixed;
 } exec_policy;
 
 /* ---- driver ---------------------------------------------------------------
@@ -124,6 +132,11 @@ typedef struct driver_policy {
      * uncalled when no process has a candidate (twice per instant on a
      * busy GPU otherwise). false for drivers that act in pick_process. */
     bool pick_only;
+    /* pick_process is exactly "the candidate whose kernel reached its EE
+     * queue first (smallest ee_seq), first process on ties", with no
+     * state, events or block_placed (driver_shared.c): the block
+     * scheduler's fast path (ee.c) picks itself (issue 9) */
+    bool earliest_ee;
 } driver_policy;
 
 /* ---- host -----------------------------------------------------------------

@@ -204,6 +204,7 @@ static void state_free(sim_state *st) {
     free(st->exec_state);
     free(st->placement_state);
     sim_engine_free(&st->eng);
+    bq_free(&st->bq);
     sms_free(&st->sms);
     free(st->ops);
     free(st->op_next);
@@ -332,12 +333,23 @@ static void route_event(sim_state *st, const sim_event *ev) {
         streams_arrive(st, ev->a, t);
         break;
     case EV_BLOCK_DONE:
-        if (ee_block_done(st, ev->a, (int32_t)ev->b, t)) {
+        if (st->fast_dispatch) {
+            /* a block too long for st->bq: its kernel completes by an
+             * EV_KERNEL_DONE, as those in st->bq do (blockq.h) */
+            ee_block_done_fast(st, ev->a, (int32_t)ev->b, t);
+        } else if (ee_block_done(st, ev->a, (int32_t)ev->b, t)) {
             int32_t op = st->ks[ev->a].op;
             streams_complete_head(st, st->ops[op].stream, t);   /* TX2 paper, rule G4 */
             if (st->host->op_done) st->host->op_done(st->host_state, st, op, t);
         }
         break;
+    case EV_KERNEL_DONE: {
+        int32_t op = st->ks[ev->a].op;
+        st->t->kernels.v[ev->a].end = t;
+        streams_complete_head(st, st->ops[op].stream, t);       /* TX2 paper, rule G4 */
+        if (st->host->op_done) st->host->op_done(st->host_state, st, op, t);
+        break;
+    }
     case EV_COPY_DONE:
         ce_copy_done(st, ev->a, (int32_t)ev->b, t);
         streams_complete_head(st, st->ops[ev->b].stream, t);     /* TX2 paper, rule C4 */
@@ -543,6 +555,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         }
     }
 
+    /* ee.c's fused block scheduler: the shared driver, fixed block times,
+     * no dispatch latency (what it inlines; most-room too when chosen) */
+    st->fast_dispatch = st->driver->earliest_ee && !st->driver->block_placed &&
+                        st->exec->fixed && cfg->policy.dispatch_latency == 0;
+
     /* the policies' state, placement first: nothing has run yet */
     st->placement_state = policy_state(st->placement->state_size);
     st->exec_state = policy_state(st->exec->state_size);
@@ -573,14 +590,24 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             for (size_t j = 0; j < cfg->ops[i].nblock_time; j++)
                 if (cfg->ops[i].block_time[j] > longest) longest = cfg->ops[i].block_time[j];
     if (longest > 0) sim_engine_set_span(&st->eng, 2 * (longest + cfg->policy.dispatch_latency));
+    /* the fast path's blocks end in st->bq (blockq.h): one 1-ns slot per
+     * time up to the longest block time, one node per block slot of the
+     * device (each pending block holds one) */
+    st->bq.next = INT64_MAX;
+    if (st->fast_dispatch && nblocks && bq_init(&st->bq, longest + 1, slots) != 0)
+        FAIL("simulation: out of memory");
     if (out->oom) FAIL("simulation: out of memory");
 
     for (;;) {
         int64_t t_host = st->host->next_time(st->host_state);
         int64_t t_ev = sim_engine_next_time(&st->eng);
+        if (st->bq.next < t_ev) t_ev = st->bq.next;
         if (t_host == INT64_MAX && t_ev == INT64_MAX) break;
         int64_t t = t_host < t_ev ? t_host : t_ev;
         if (t_host == t) st->host->issue(st->host_state, st, t);
+        /* the fast path's blocks ending at t first: giving SMs back and
+         * counting commutes with every event of the instant (blockq.h) */
+        if (st->bq.next == t) ee_blocks_due(st, t);
         sim_event ev;
         while (!st->failed && sim_engine_pop_at(&st->eng, t, &ev)) route_event(st, &ev);
         while (!st->failed && ee_dispatch(st, t) == EE_DISPATCH_FULL) {

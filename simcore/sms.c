@@ -94,7 +94,9 @@ static inline uint64_t magic_of(int64_t d) {
 }
 
 static inline uint32_t quot(int64_t n, uint64_t m) {
-    return n > 0 ? (uint32_t)(((uint64_t)n * m) >> MAGIC_SHIFT) : 0;
+    /* max(n, 0) as a select (a conditional move), not a branch */
+    n = n > 0 ? n : 0;
+    return (uint32_t)(((uint64_t)n * m) >> MAGIC_SHIFT);
 }
 
 /* room_of for the indexed kernel (s->need); the same value. No branch per
@@ -146,23 +148,6 @@ static inline void set_room(sim_sms *s, int32_t r, int32_t room) {
     } else if (old == s->top) {
         while (s->top > 0 && !s->count[s->top]) s->top--;
     }
-}
-
-/* set_room(s, r, room[r] + 1): a block of the indexed kernel ends there. */
-static inline void room_inc(sim_sms *s, int32_t r) {
-    int32_t old = s->room[r], room = old + 1;
-    uint64_t bit = 1ull << (r & 63);
-    int32_t w = r >> 6;
-    s->room[r] = room;
-    if (old > 0) {
-        bucket_of(s, old)[w] &= ~bit;
-        s->count[old]--;
-    } else {
-        s->fits[w] |= bit;
-    }
-    bucket_of(s, room)[w] |= bit;
-    s->count[room]++;
-    if (room > s->top) s->top = room;
 }
 
 void sms_index_switch(sim_sms *s, int32_t kernel, const sim_need *k) {
@@ -238,23 +223,6 @@ void sms_take_any(sim_sms *s, int32_t sm, const sim_need *k) {
     set_room(s, r, room_indexed(s, f));
 }
 
-void sms_give(sim_sms *s, int32_t sm, const sim_need *k) {
-    sim_sm_free *f = &s->free[sm];
-    f->threads += k->threads;
-    f->warps += k->warps;
-    f->blocks += 1;
-    f->regs += k->regs;
-    f->smem += k->smem;
-    if (s->kernel < 0) return;
-    int32_t r = s->rank[sm];
-    if (k == s->need_src) {
-        /* a block of the indexed kernel ends: each floor(free / need) grows
-         * by exactly one (floor((f + n) / n) = floor(f / n) + 1), so the
-         * room does. Only tried for the need the index was built from (the
-         * same kernel, nearly always): any other need takes the general
-         * path, which computes the same room. */
-        room_inc(s, r);
-        return;
-    }
-    set_room(s, r, room_indexed(s, f));
+void sms_reroom(sim_sms *s, int32_t r) {
+    set_room(s, r, room_indexed(s, &s->free[s->order[r]]));
 }

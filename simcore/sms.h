@@ -92,20 +92,38 @@ static inline void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
  * first in sm_order on ties, or -1 when no SM has room. Most room, then
  * first in sm_order (most-room §4.1, §4.3): the lowest rank in the top
  * room's bucket. */
+static inline int32_t sms_top_rank(const sim_sms *s) {
+    /* the top bucket is never empty: its lowest set bit, found without a
+     * branch on the bits (which word holds it is a coin toss the branch
+     * predictor lost once per block); the loop runs `words` times, the
+     * same every time, from the last word down so the first non-zero
+     * word's answer is the one kept */
+    const uint64_t *b = &s->bucket[(size_t)s->top * (size_t)s->words];
+    int32_t r = 0;
+    for (int32_t w = s->words - 1; w >= 0; w--) {
+        uint64_t x = b[w];
+        int32_t c = w * 64 + __builtin_ctzll(x | (1ull << 63));
+        r = x ? c : r;
+    }
+    return r;
+}
 static inline int32_t sms_most_room(const sim_sms *s) {
     if (s->top <= 0) return -1;
-    const uint64_t *b = &s->bucket[(size_t)s->top * (size_t)s->words];
-    for (int32_t w = 0;; w++)   /* the top bucket is never empty */
-        if (b[w]) return s->order[w * 64 + __builtin_ctzll(b[w])];
+    return s->order[sms_top_rank(s)];
 }
 
 /* With the index current: the first SM with room at rank >= from, wrapping
  * around to rank 0; -1 when no SM has room. */
 int32_t sms_first_fit(const sim_sms *s, int32_t from);
 
-/* Place / finish one block of `k` on `sm` (the caller checked it fits). */
+/* Place / finish one block of `k` on `sm` (the caller checked it fits);
+ * sms_take and sms_give below are their inline fronts. */
 void sms_take_any(sim_sms *s, int32_t sm, const sim_need *k);
-void sms_give(sim_sms *s, int32_t sm, const sim_need *k);
+
+/* Recompute the room of rank r for the indexed kernel from its SM's free
+ * resources and move it to that bucket (what a change by any other
+ * kernel's block needs). */
+void sms_reroom(sim_sms *s, int32_t r);
 
 /* Rank r (room > 0) takes one more block of the indexed kernel: each
  * floor(free / need) drops by exactly one, so the room does, and the rank
@@ -117,13 +135,63 @@ static inline void sms_room_dec(sim_sms *s, int32_t r) {
     int32_t w = r >> 6;
     s->room[r] = room;
     s->bucket[(size_t)old * (size_t)s->words + (size_t)w] &= ~bit;
-    if (room > 0) {
-        s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= bit;
-        s->count[room]++;
+    /* no branches on the room (data the predictor misses): bucket 0 and
+     * count[0] are never read, so room 0 may add nothing to them */
+    uint64_t keep = room > 0 ? bit : 0;
+    s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= keep;
+    s->count[room] += room > 0;
+    s->fits[w] &= ~(bit ^ keep);
+    int32_t left = --s->count[old];
+    s->top = left == 0 && old == s->top ? room : s->top;
+}
+
+/* Rank r gains room for one more block of the indexed kernel: a block of
+ * that kernel ended there (floor((f + n) / n) = floor(f / n) + 1). */
+static inline void sms_room_inc(sim_sms *s, int32_t r) {
+    int32_t old = s->room[r], room = old + 1;
+    uint64_t bit = 1ull << (r & 63);
+    int32_t w = r >> 6;
+    s->room[r] = room;
+    if (old > 0) {
+        s->bucket[(size_t)old * (size_t)s->words + (size_t)w] &= ~bit;
+        s->count[old]--;
     } else {
-        s->fits[w] &= ~bit;
+        s->fits[w] |= bit;
     }
-    if (--s->count[old] == 0 && old == s->top) s->top = room;
+    s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= bit;
+    s->count[room]++;
+    if (room > s->top) s->top = room;
+}
+
+/* Rank r (room > 0) takes one block of the indexed kernel: sms_take with
+ * the SM already known to be the index's (the block scheduler's fast
+ * path: the rank comes from sms_top_rank, so no lookup and no test). */
+static inline void sms_take_rank(sim_sms *s, int32_t r) {
+    sim_sm_free *f = &s->free[s->order[r]];
+    f->threads -= s->need.threads;
+    f->warps -= s->need.warps;
+    f->blocks -= 1;
+    f->regs -= s->need.regs;
+    f->smem -= s->need.smem;
+    sms_room_dec(s, r);
+}
+
+/* A block of `k` ends on `sm`: its resources come back, and the SM's room
+ * for the indexed kernel grows by one when it was that kernel's block
+ * (recognised by its need's address, sms_index), or is recomputed. Inline:
+ * every finishing block comes here. */
+__attribute__((always_inline))   /* GCC and clang; the compiler's own choice was a call */
+static inline void sms_give(sim_sms *s, int32_t sm, const sim_need *k) {
+    sim_sm_free *f = &s->free[sm];
+    f->threads += k->threads;
+    f->warps += k->warps;
+    f->blocks += 1;
+    f->regs += k->regs;
+    f->smem += k->smem;
+    if (s->kernel < 0) return;
+    int32_t r = s->rank[sm];
+    if (k == s->need_src) sms_room_inc(s, r);
+    else sms_reroom(s, r);
 }
 
 /* sms_take_any; inline for what dispatch does once per block: take a block

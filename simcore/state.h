@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "blockq.h"
 #include "engine.h"
 #include "fifo.h"
 #include "policy.h"
@@ -38,7 +39,9 @@ enum {
     EV_COPY_DONE,            /* a = engine, b = op */
     EV_DISPATCH,             /* the block scheduler is free again */
     EV_EXEC,                 /* the execution policy's own (policy.h) */
-    EV_DRIVER                /* the driver policy's own (policy.h) */
+    EV_DRIVER,               /* the driver policy's own (policy.h) */
+    EV_KERNEL_DONE           /* a = kernel: its last block ended (the fast path's
+                                blocks end in st->bq; blockq.h) */
 };
 
 typedef struct sim_opstate {
@@ -57,6 +60,11 @@ typedef struct sim_kstate {
     int64_t blocks, placed, done;
     const int64_t *block_time;
     size_t nblock_time;
+    size_t bt_next;          /* placed % nblock_time, kept by ee.c's fast path
+                                instead of a division per block */
+    int64_t last_end;        /* fast path: the latest end of a placed block, and the */
+    uint64_t last_end_seq;   /* sequence number of the last placed block ending then:
+                                the kernel completes there (blockq.h) */
 } sim_kstate;
 
 typedef struct sim_sstate {
@@ -97,6 +105,7 @@ typedef struct sim_state {
     sim_device devcopy;      /* cfg->device with its order filled */
     trace *t;
     sim_engine eng;
+    sim_bq bq;               /* the fast path's block completions (blockq.h); span 0: unused */
     sim_sms sms;
 
     /* the policies of this run and their state (policy.h) */
@@ -133,6 +142,8 @@ typedef struct sim_state {
     sim_config xcfg;         /* the configuration a host expanded (policy.h), cfg points here */
     void *xmem;              /* what the host's expand allocated */
     bool failed;             /* out of memory in the engine or trace */
+    bool fast_dispatch;      /* ee.c's fused block scheduler applies (sim_run decides once:
+                                earliest_ee driver, fixed execution, no dispatch latency) */
     double *ipc_isolated;    /* [nkernels] runs with QoS goals: each program kernel's
                                 isolated IPC (sim_ipc_isolated); NULL otherwise */
 } sim_state;
