@@ -22,12 +22,14 @@
 #include "device_json.h"
 #include "jobs.h"
 #include "store.h"
+#include "queue_bins.h"
 #include "trace_json.h"
 #include "task_bounds.h"
 #include "window.h"
 #include "occupancy.h"
 #include "writes.h"
 #include "experiments_edit.h"
+#include "compare_cache.h"
 
 #define POOL_MAX 16
 #define BLOCKS_MAX_DEFAULT 20000
@@ -196,6 +198,7 @@ typedef struct exp_ctx {
     db *d;
     json_t *list;       /* experiments being built */
     bool full;          /* one experiment: scenario + run summaries */
+    bool no_scenario;   /* ?scenario=0: all but the scenario text (issue 15) */
     char err[512];
 } exp_ctx;
 
@@ -223,8 +226,10 @@ static int on_experiment(void *vctx, const db_experiment *e) {
     if (!o) return -1;
     json_array_append_new(c->list, o);
     if (c->full) {
-        json_t *scn = e->scenario_json ? json_loads(e->scenario_json, 0, NULL) : NULL;
-        json_object_set_new(o, "scenario", scn ? scn : json_null());
+        /* a page after the name and the runs (the run and compare views) skips
+         * parsing and re-encoding a scenario of up to a few MB */
+        json_t *scn = e->scenario_json && !c->no_scenario ? json_loads(e->scenario_json, 0, NULL) : NULL;
+        if (!c->no_scenario) json_object_set_new(o, "scenario", scn ? scn : json_null());
         json_object_set_new(o, "scenario_file", tj_string(e->scenario_file));
     }
     return db_list_runs(c->d, e->slug, c->full ? run_full : run_brief, runs, c->err,
@@ -245,9 +250,14 @@ static void h_experiments(void *app, const http_request *req, http_response *res
 
 static void h_experiment(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
+    const char *scn = http_query(req, "scenario");
+    if (scn && strcmp(scn, "0") != 0 && strcmp(scn, "1") != 0) {
+        http_set_error(res, 400, "scenario: expected 0 (leave the scenario out) or 1, got \"%s\"", scn);
+        return;
+    }
     db *d = acquire(a, res);
     if (!d) return;
-    exp_ctx c = {.d = d, .list = json_array(), .full = true};
+    exp_ctx c = {.d = d, .list = json_array(), .full = true, .no_scenario = scn && strcmp(scn, "0") == 0};
     int rc = db_get_experiment(d, req->params[0], on_experiment, &c, c.err, sizeof c.err);
     if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no experiment named \"%s\"", req->params[0]);
     else if (rc) db_error(res, rc, c.err);
@@ -548,11 +558,22 @@ static int on_queue_series(void *ctx, const char *queue, const int64_t *t, const
 
 static void h_queues(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
-    int64_t at = 0;
-    bool has_at;
-    if (!q_i64(req, res, "at", &at, &has_at)) return;
+    int64_t at = 0, from = 0, to = 0, bins = 0;
+    bool has_at, has_from, has_to, has_bins;
+    if (!q_i64(req, res, "at", &at, &has_at) || !q_i64(req, res, "from", &from, &has_from) ||
+        !q_i64(req, res, "to", &to, &has_to) || !q_i64(req, res, "bins", &bins, &has_bins))
+        return;
+    if (has_bins && (has_at || !has_from || !has_to)) {
+        http_set_error(res, 400, "bins: needs from and to, and no at");
+        return;
+    }
     db *d = acquire(a, res);
     if (!d) return;
+    if (has_bins) {   /* a window's lengths binned, from the queue pyramid (queue_bins.h) */
+        queue_bins(d, req->params[0], from, to, bins, res);
+        release(a, d);
+        return;
+    }
     json_t *queues = json_array();
     char err[512];
     int rc = has_at ? db_queue_state(d, req->params[0], at, on_queue_state, queues, err, sizeof err)
@@ -770,17 +791,26 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
         p += l + (e ? 1 : 0);
     }
     if (nruns < 1) { http_set_error(res, 400, "runs: give run ids, e.g. ?runs=a,b"); return; }
-    char experiment[64];
+    char experiments[COMPARE_MAX_RUNS][64];
     db *d = acquire(a, res);
     if (!d) return;
-    json_t *jruns = json_array(), *out = NULL;
+    json_t *jruns = json_array();
     rows kr = {0}, tr = {0};
     trace_init(&kr.keys);
     trace_init(&tr.keys);
+    /* the kernel table's cache key: each run by slug and creation time
+     * (compare_cache.h) */
+    char ckey[COMPARE_MAX_RUNS * 96] = "";
+    char *ctext = NULL;
+    size_t clen = 0;
     for (size_t r = 0; r < nruns; r++) {
         run_ctx c;
+        char *experiment = experiments[r];
         if (!get_run(d, slugs[r], &c, res)) goto done;
-        snprintf(experiment, sizeof experiment, "%s",
+        size_t kl = strlen(ckey);
+        snprintf(ckey + kl, sizeof ckey - kl, "%s@%s;", slugs[r],
+                 json_string_value(json_object_get(c.obj, "created")) ? json_string_value(json_object_get(c.obj, "created")) : "");
+        snprintf(experiment, 64, "%s",
                  json_string_value(json_object_get(c.obj, "experiment")) ? json_string_value(json_object_get(c.obj, "experiment")) : "");
         /* runs of any experiments: each labelled "experiment · run" (issue 15) */
         char ename[256], label[600];
@@ -792,10 +822,15 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
                                                json_object_get(c.obj, "source"), "experiment", experiment,
                                                "experiment_name", ename, "label", label));
         json_decref(c.obj);
+    }
+    /* a hit leaves only the task rows to build: the kernels are not loaded */
+    bool cached = cmpcache_get(ckey, &ctext, &clen);
+    for (size_t r = 0; r < nruns; r++) {
+        const char *experiment = experiments[r];
         trace t;
         trace_init(&t);
         char err[512];
-        if (db_load_run(d, slugs[r], DB_LOAD_KERNELS | DB_LOAD_JOBS, &t, err, sizeof err)) {
+        if (db_load_run(d, slugs[r], (cached ? 0u : DB_LOAD_KERNELS) | DB_LOAD_JOBS, &t, err, sizeof err)) {
             http_set_error(res, 500, "%s", err);
             trace_free(&t);
             goto done;
@@ -803,7 +838,7 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
         /* occurrence counts per name, via a scratch interner */
         trace occ;
         trace_init(&occ);
-        int64_t *count = calloc(t.kernels.n + 1, sizeof *count);
+        int64_t *count = cached ? NULL : calloc(t.kernels.n + 1, sizeof *count);
         for (size_t i = 0; count && i < t.kernels.n; i++) {
             const trace_kernel *k = &t.kernels.v[i];
             const char *name = trace_str_get(&t, k->name);
@@ -870,12 +905,40 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
         }
         trace_free(&t);
     }
-    json_t *kernels = json_array(), *tasks = json_array();
-    for (size_t i = 0; i < kr.n; i++) json_array_append(kernels, kr.row[i]);
+    if (!cached) {
+        json_t *kernels = json_array();
+        for (size_t i = 0; i < kr.n; i++) json_array_append(kernels, kr.row[i]);
+        ctext = json_dumps(kernels, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        json_decref(kernels);
+        if (!ctext) { http_set_error(res, 500, "out of memory writing the response"); goto done; }
+        clen = strlen(ctext);
+        cmpcache_put(ckey, ctext, clen);
+    }
+    json_t *tasks = json_array();
     for (size_t i = 0; i < tr.n; i++) json_array_append(tasks, tr.row[i]);
-    out = json_pack("{s:O, s:o, s:o}", "runs", jruns, "kernels", kernels, "tasks", tasks);
-    http_set_json(res, 200, out);
+    /* the bytes http_set_json would write for {runs, kernels, tasks}, with
+     * the kernels' text spliced in as stored */
+    char *truns = json_dumps(jruns, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    char *ttasks = json_dumps(tasks, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    json_decref(tasks);
+    jw_buf b = {0};
+    jw_puts(&b, "{\"runs\":");
+    jw_puts(&b, truns ? truns : "");
+    jw_puts(&b, ",\"kernels\":");
+    jw_puts(&b, ctext);
+    jw_puts(&b, ",\"tasks\":");
+    jw_puts(&b, ttasks ? ttasks : "");
+    jw_putc(&b, '}');
+    if (!truns || !ttasks || b.oom) {
+        jw_free(&b);
+        http_set_error(res, 500, "out of memory writing the response");
+    } else {
+        http_set_buf(res, 200, &b, "application/json");
+    }
+    free(truns);
+    free(ttasks);
 done:
+    free(ctext);
     json_decref(jruns);
     for (size_t i = 0; i < kr.n; i++) json_decref(kr.row[i]);
     for (size_t i = 0; i < tr.n; i++) json_decref(tr.row[i]);

@@ -217,3 +217,33 @@ test('a long scenario: the editor numbers only the lines in view, and follows th
   assert.equal(await page.locator('.code-editor .ln').last().textContent(), String(lines));
   assert.deepEqual(br.problems.slice(problemsBefore), []);
 });
+
+test('a scenario past 256 KB of text waits for a click before its editor is built', async () => {
+  const problemsBefore = br.problems.length;
+  // 2,000 ops: ~330 KB pretty-printed, over EDITOR_DEFER_CHARS (views/experiment.mjs)
+  const ops = Array.from({ length: 2000 }, (_, i) => ({ kernel: `K${i}`, stream: 'S1', at: `${i}us`, blocks: 1, threads: 32, block_time: '1us' }));
+  const made = await srv.api('/api/experiments', {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ schema: 'schedlab-scenario/1', name: 'editor: 2000 ops', device: 'tx2', streams: [{ name: 'S1' }], ops }),
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const text = JSON.stringify((await srv.api(`/api/experiments/${made.body.slug}`)).body.scenario, null, 2);
+  assert.ok(text.length > 256 * 1024, `${text.length} chars`);
+  await page.goto(`${srv.base}/experiments/${made.body.slug}`);
+  await ready(page, 'experiment');
+  // drawn without the editor: no textarea of the text, a card saying its size
+  assert.equal(await page.locator('#scenario-editor').count(), 0);
+  assert.equal(await page.evaluate(() => window.schedlab.editorDeferred), true);
+  const lines = text.split('\n').length;
+  assert.equal(await page.locator('#scenario-deferred .hint').textContent(),
+    `${lines.toLocaleString('en-US')} lines (${Math.round(text.length / 1024)} KB) of scenario JSON: opened on demand, since an editor this long takes a moment to lay out.`);
+  // the click builds the editor with the whole text, focused, ready to re-run
+  await page.click('#open-editor');
+  await page.locator('#scenario-editor').waitFor();
+  assert.equal(await page.inputValue('#scenario-editor'), text);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'scenario-editor');
+  assert.equal(await page.evaluate(() => window.schedlab.editorDeferred), false);
+  assert.equal(await page.locator('#scenario-deferred').count(), 0);
+  assert.equal(await page.locator('#rerun').textContent(), 'Re-run as version 2');
+  assert.deepEqual(br.problems.slice(problemsBefore), []);
+});

@@ -570,6 +570,44 @@ static void test_bulk_failure_names_row(void **state) {
     trace_free(&t);
 }
 
+/* The edges of multi-row statements and of a table's tail (db_store.c,
+ * store_table). queue_events take 5 columns: 409 rows a statement, so
+ * BULK_N = 5000 ends in 12 * 409 = 4908 and a tail of 92 rows. A refused row
+ * on either side of that edge and along the tail is named exactly, and
+ * nothing is left; then every row of the tail comes back, in order. */
+static void test_bulk_tail_edges(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE];
+    trace t;
+    build_bulk(&t, "a");
+    static const size_t bad[] = {4907, 4908, 4971, 4972, 4987, 4988, 4995, 4996, 4999};
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+        trace_str keep = t.queue_events.v[bad[b]].queue;
+        t.queue_events.v[bad[b]].queue = 0;
+        assert_int_equal(db_store_run(f->d, f->exp, "bad", &t, slug, err, sizeof err), -1);
+        char want[64];
+        snprintf(want, sizeof want, "queue_events[%zu]: the database refused the row", bad[b]);
+        if (!strstr(err, want) || !strstr(err, "NOT NULL")) fail_msg("%zu: %s", bad[b], err);
+        assert_int_equal(count_rows(f->d, "queue_events"), 0);
+        assert_int_equal(count_rows(f->d, "runs"), 0);
+        t.queue_events.v[bad[b]].queue = keep;
+    }
+    assert_int_equal(db_store_run(f->d, f->exp, "good", &t, slug, err, sizeof err), 0);
+    assert_int_equal(count_rows(f->d, "queue_events"), BULK_N);
+    trace u;
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_ALL, &u, err, sizeof err), 0);
+    assert_bulk_equal(&t, &u);
+    /* the tail's rows by literal value, not only against the input */
+    assert_string_equal(trace_str_get(&u, u.queue_events.v[4999].item), "I9");
+    for (size_t i = 4907; i < BULK_N; i++) {   /* queue event i is at time i */
+        assert_int_equal(u.queue_events.v[i].t, (int64_t)i);
+        assert_int_equal(u.queue_events.v[i].event, (int)(i % 2));
+    }
+    trace_free(&u);
+    trace_free(&t);
+}
+
 /* ---- streamed stores: db_run_begin, db_run_add_blocks, db_run_finish -------- */
 
 static const char *const all_tables[] = {"runs", "devices", "strings", "run_meta", "kernels",
@@ -1066,6 +1104,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_experiments_and_slugs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bulk_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bulk_failure_names_row, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bulk_tail_edges, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stream_equals_store, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stream_failure_leaves_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stream_abort, setup, teardown),

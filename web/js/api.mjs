@@ -140,6 +140,9 @@ let capabilities = null;
 export const api = {
   experiments: (signal) => getJSON('/api/experiments', signal),
   experiment: (slug, signal) => getJSON(`/api/experiments/${enc(slug)}`, signal),
+  // the same without the scenario text, for pages after the name and runs
+  // (a 4,096-kernel scenario is ~600 KB to parse and send, issue 15)
+  experimentBrief: (slug, signal) => getJSON(`/api/experiments/${enc(slug)}?scenario=0`, signal),
   run: (run, signal) => getJSON(`/api/runs/${enc(run)}`, signal),
   kernels: (run, signal) => getJSON(`/api/runs/${enc(run)}/kernels`, signal),
   copies: (run, signal) => getJSON(`/api/runs/${enc(run)}/copies`, signal),
@@ -158,6 +161,8 @@ export const api = {
     return getJSON(`/api/runs/${enc(run)}/occupancy?${q}`, signal);
   },
   queueSeries: (run, signal) => getJSON(`/api/runs/${enc(run)}/queues`, signal),
+  // a window's queue lengths as power-of-two bins (issue 9: the queue pyramid)
+  queueBins: (run, from, to, bins, signal) => getJSON(`/api/runs/${enc(run)}/queues?from=${from}&to=${to}&bins=${bins}`, signal),
   queuesAt: (run, at, signal) => getJSON(`/api/runs/${enc(run)}/queues?at=${enc(String(at))}`, signal),
   presets: (signal) => getJSON('/api/presets', signal),
   // formats, policies per table, presets, device fields (docs/api.md)

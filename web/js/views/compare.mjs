@@ -26,6 +26,7 @@ import { createTimeline } from '../charts/timeline.mjs';
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
 const TABLE_FIRST = 200;      // rows built before the first paint (sortableTable)
+const TABLE_SLICE = 400;      // rows per task after it
 // whole runs up to this many blocks are loaded to match blocks across runs
 // (the API's ceiling); a bigger run shows occupancy and is not matched
 const FULL_BLOCKS = 200000;
@@ -222,21 +223,29 @@ function sortableTable(cols, rows, { id, head, onSort }) {
     h('button', { type: 'button', class: 'sort', onclick: () => apply(i) }, c.label)));
   const row = (r) => h('tr', null, cols.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r))));
   // A table of thousands of kernels (a 4,096-kernel run took 150 ms to
-  // build, before any layout): its first rows at once, the rest in the
-  // task after, so the timelines above are drawn first (issue 15: the
-  // big-traces first-paint target applies to every view).
+  // build, before any layout): its first rows at once, the rest after the
+  // first paint (a frame, then a task: a task queued at once ran before the
+  // paint and held it ~200 ms), TABLE_SLICE rows a task so a zoom step is
+  // not held either (issue 15: the big-traces first-paint and redraw
+  // targets apply to every view).
   let rest = null;
+  let restFrame = 0;
   const fill = (list) => {
     clearTimeout(rest);
+    cancelAnimationFrame(restFrame);
     clear(tbody);
     const now = list.length > TABLE_FIRST * 2 ? TABLE_FIRST : list.length;
     for (let i = 0; i < now; i++) tbody.append(row(list[i]));
     if (now < list.length) {
-      rest = setTimeout(() => {
+      let i = now;
+      const more = () => {
         const frag = document.createDocumentFragment();
-        for (let i = now; i < list.length; i++) frag.append(row(list[i]));
+        const end = Math.min(list.length, i + TABLE_SLICE);
+        for (; i < end; i++) frag.append(row(list[i]));
         tbody.append(frag);
-      }, 0);
+        if (i < list.length) rest = setTimeout(more, 0);
+      };
+      restFrame = requestAnimationFrame(() => { rest = setTimeout(more, 0); });
     }
     if (onSort) onSort(list, sort);
   };
@@ -742,7 +751,7 @@ async function replaySection(root, runs, ids, ctx) {
       again.disabled = false;
     }
   });
-  Promise.all([api.run(first.r.run, ctx.signal).then((r) => api.experiment(r.experiment, ctx.signal)), api.presets(ctx.signal)]).then(([exp, p]) => {
+  Promise.all([api.run(first.r.run, ctx.signal).then((r) => api.experimentBrief(r.experiment, ctx.signal)), api.presets(ctx.signal)]).then(([exp, p]) => {
     const others = (exp.runs || []).filter((r) => !ids.includes(r.run));
     pick.append(...(others.length ? others.map((r) => h('option', { value: r.run }, r.name)) : [h('option', { value: '' }, 'every policy is shown')]));
     dev.append(h('option', { value: '' }, 'automatic'), ...(p.presets || []).map((x) => h('option', { value: x.name }, x.name)));

@@ -76,8 +76,34 @@ export async function renderExperiment(root, route, ctx) {
     runs.length ? table(cols, runs, { id: 'runs', class: 'list' }) : h('p', { class: 'empty' }, 'This experiment has no runs.')));
   syncLink();
 
-  if (e.scenario) root.append(scenarioEditor(e, versions));
+  if (e.scenario) root.append(scenarioCard(e, versions));
   return { view: 'experiment' };
+}
+
+// Past this many characters of text the editor waits for a click: laying out
+// a textarea of a 4,096-kernel scenario (1 MB, 62,000 lines) took ~1 s of
+// the first frame, after the page said it was drawn (issue 15: the
+// big-traces first-paint target applies to every view).
+export const EDITOR_DEFER_CHARS = 256 * 1024;
+
+function scenarioCard(e, versions) {
+  const text = JSON.stringify(e.scenario, null, 2);
+  if (text.length <= EDITOR_DEFER_CHARS) return scenarioEditor(e, versions, text);
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  const open = h('button', { type: 'button', id: 'open-editor' }, 'Open the scenario to edit it');
+  const card = h('section', { class: 'card scenario', id: 'scenario-deferred' },
+    h('div', { class: 'section-head' }, h('h2', null, 'Scenario')),
+    h('p', { class: 'hint' }, `${formatCount(lines)} lines (${formatCount(Math.round(text.length / 1024))} KB) of scenario JSON: opened on demand, since an editor this long takes a moment to lay out.`),
+    h('div', { class: 'actions' }, open));
+  setExtra('editorDeferred', true);
+  open.addEventListener('click', () => {
+    setExtra('editorDeferred', false);
+    const ed = scenarioEditor(e, versions, text);
+    card.replaceWith(ed);
+    ed.querySelector('textarea').focus();
+  });
+  return card;
 }
 
 // Delete, after a confirm dialog; a server with --token asks for it (api.mjs).
@@ -103,8 +129,8 @@ function deleteButton(e) {
 // The scenario in an editor with line numbers; "re-run" stores the edited
 // text as the next version of this experiment, and a validation error is
 // shown at the line it names.
-function scenarioEditor(e, versions) {
-  const editor = createEditor({ id: 'scenario-editor', value: JSON.stringify(e.scenario, null, 2), label: 'scenario JSON' });
+function scenarioEditor(e, versions, text) {
+  const editor = createEditor({ id: 'scenario-editor', value: text, label: 'scenario JSON' });
   const msg = h('div', { class: 'form-msg', id: 'editor-msg', 'aria-live': 'polite' });
   const button = h('button', { type: 'submit', class: 'primary', id: 'rerun' }, `Re-run as version ${versions + 1}`);
   const form = h('form', { class: 'card form scenario', id: 'scenario-edit' },

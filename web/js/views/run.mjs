@@ -15,7 +15,8 @@
 // window.schedlab hooks (state.mjs) set here: mode, window {from, to},
 // fetches (GET /blocks requests of this view), legendRows/legendRendered,
 // lanes (lane labels top down), tip (the last tooltip's lines), tableRows,
-// tableOrder (kernel ids of the table's first 50 rows), queuesWindow, and
+// tableOrder (kernel ids of the table's first 50 rows), queuesWindow,
+// queuesDrawn (what the Queues chart drew: steps, or the pyramid's bins), and
 // zoom(factor) -> Promise: one zoom step about the window's middle
 // (factor 0.5 = in), resolved once it is drawn (bench: issue 9's zoom step).
 
@@ -52,7 +53,7 @@ async function loadRun(id, signal) {
   // everything else navigation -> drawn waits for (issue 9). It is asked
   // for now, beside the window's blocks, so the server builds it while the
   // page draws (asked beside the kernels, it slowed them on a busy server).
-  const expP = (run.experiment ? api.experiment(run.experiment, signal) : Promise.resolve(null))
+  const expP = (run.experiment ? api.experimentBrief(run.experiment, signal) : Promise.resolve(null))
     .catch(() => null);     // the run still shows; only the breadcrumb loses its name
   const c = { id, run, experiment: null, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined };
   c.experimentP = expP.then((e) => {
@@ -811,6 +812,8 @@ async function queuesTab(panel, c, route, ctx) {
   chart = createQueueChart(host, {
     series: resp.queues || [], tMin: extent.min, tMax: extent.max, window: w0, at,
     onWindow: moved,
+    fetchBins: (from, to, n) => api.queueBins(c.id, from, to, n, ctx.signal),
+    onDrawn: (d) => setExtra('queuesDrawn', d),
     onPick(t) {
       at = t;
       writeState('queues', chart.window(), extent, hidden, c.names, at);
@@ -819,6 +822,7 @@ async function queuesTab(panel, c, route, ctx) {
   });
   show();
   setExtra('window', chart.window());
+  await chart.drawn();
   await qp.show(at);
   return { cleanup: () => chart.destroy() };
 }

@@ -1,0 +1,403 @@
+/* qpyramid.c -- the queue-length pyramid: building it from a run's queue
+ * events and reading a window's bins. See qpyramid.h and qpyramid.sql. */
+#include "qpyramid.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../simcore/queue_state.h"
+#include "db_int.h"
+
+/* floor(t / 2^z), also for negative t */
+static int64_t fl(int64_t t, int z) {
+    return t >= 0 ? t >> z : -((-(t + 1)) >> z) - 1;
+}
+
+void qpyr_bins_from_series(const int64_t *t, const int64_t *len, size_t np, int z, int64_t k0,
+                           size_t n, int64_t *out) {
+    int64_t w = (int64_t)1 << z;
+    int64_t a = k0 * w;
+    size_t i = 0;
+    int64_t cur = 0;
+    for (size_t b = 0; b < n; b++, a += w) {
+        /* the length at the bin's start is the one after its events at a */
+        while (i < np && t[i] <= a) cur = len[i++];
+        int64_t end = a + w, pos = a, integ = 0, mx = cur;
+        while (i < np && t[i] < end) {
+            integ += cur * (t[i] - pos);
+            pos = t[i];
+            cur = len[i++];
+            if (cur > mx) mx = cur;
+        }
+        integ += cur * (end - pos);
+        out[2 * b] = integ;
+        out[2 * b + 1] = mx;
+    }
+}
+
+/* ---- building ------------------------------------------------------------------------ */
+
+/* One queue's level: bins k0 .. k0 + n - 1, and the rule outside them. */
+typedef struct qlevel {
+    int64_t k0;
+    size_t n;
+    int64_t *v;         /* 2n: integral, max */
+    int64_t last_len;
+} qlevel;
+
+static void bin_at(const qlevel *L, int z, int64_t k, int64_t *integ, int64_t *mx) {
+    if (k < L->k0) *integ = 0, *mx = 0;
+    else if (k >= L->k0 + (int64_t)L->n) *integ = L->last_len * ((int64_t)1 << z), *mx = L->last_len;
+    else *integ = L->v[2 * (k - L->k0)], *mx = L->v[2 * (k - L->k0) + 1];
+}
+
+/* A level's blob: per bin, its integral and max minus the previous bin's
+ * (0 before the first), zigzag-mapped and written as LEB128 varints. Runs of
+ * an unchanged length, the common case, cost 2 bytes a bin. */
+static size_t put_zz(unsigned char *p, int64_t v) {
+    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    size_t n = 0;
+    do {
+        p[n++] = (unsigned char)((u & 0x7f) | (u > 0x7f ? 0x80 : 0));
+        u >>= 7;
+    } while (u);
+    return n;
+}
+
+static int put_level(db *d, sqlite3_stmt *ins, int64_t id, size_t q, const char *name, int z,
+                     const qlevel *L, char *err, size_t errlen) {
+    unsigned char *blob = malloc(L->n * 20 + 1);
+    if (!blob) { seterr(err, errlen, "queue pyramid: out of memory"); return -1; }
+    size_t nb = 0;
+    for (size_t i = 0; i < 2 * L->n; i++) nb += put_zz(blob + nb, L->v[i] - (i >= 2 ? L->v[i - 2] : 0));
+    sqlite3_reset(ins);
+    sqlite3_bind_int64(ins, 1, id);
+    sqlite3_bind_int64(ins, 2, (int64_t)q);
+    sqlite3_bind_text(ins, 3, name, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(ins, 4, z);
+    sqlite3_bind_int64(ins, 5, L->k0);
+    sqlite3_bind_int64(ins, 6, L->last_len);
+    sqlite3_bind_blob(ins, 7, blob, (int)nb, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : sqlfail(d, "queue_bins", err, errlen);
+    free(blob);
+    return rc;
+}
+
+/* Replays the run's queue events into s (with series), as db_queue_series. */
+static int scan(db *d, int64_t id, trace *strs, sim_qstate *s, char *err, size_t errlen) {
+    strmap m;
+    if (dbi_load_strings(d, id, strs, &m, err, errlen)) {
+        free(m.v);
+        return -1;
+    }
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT t, queue, item, event FROM queue_events WHERE run = ?1 ORDER BY t, seq",
+                &st, err, errlen)) {
+        free(m.v);
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, id);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (sim_qstate_apply(s, sqlite3_column_int64(st, 0), col_str(&m, st, 1), col_str(&m, st, 2),
+                             sqlite3_column_int(st, 3)))
+            break;
+    sqlite3_finalize(st);
+    free(m.v);
+    if (s->oom) { seterr(err, errlen, "%s: queue_events: out of memory", d->path); return -1; }
+    return rc == SQLITE_DONE ? 0 : sqlfail(d, "queue_events", err, errlen);
+}
+
+static int build_levels(db *d, int64_t id, const sim_qstate *s, const trace *strs, int *z0o,
+                        int *ztopo, char *err, size_t errlen) {
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    for (size_t q = 0; q < s->n; q++) {
+        if (!s->q[q].np) continue;
+        if (s->q[q].t[0] < t0) t0 = s->q[q].t[0];
+        if (s->q[q].t[s->q[q].np - 1] > t1) t1 = s->q[q].t[s->q[q].np - 1];
+    }
+    *z0o = 1, *ztopo = 0;
+    if (t0 > t1) return 0;   /* no events */
+    /* bins finer than about one event per queue and bin add rows but no
+     * drawing: a window of them holds fewer steps than bins, and the view
+     * draws those steps (charts/queues.mjs) */
+    size_t nev = 0;
+    for (size_t q = 0; q < s->n; q++) nev += s->q[q].np;
+    size_t cells = nev + 64 * s->n;
+    if (cells > QPYR_MAX_CELLS) cells = QPYR_MAX_CELLS;
+    int z0 = 0;
+    while (z0 < QPYR_MAX_Z && (size_t)(fl(t1, z0) - fl(t0, z0) + 1) * s->n > cells) z0++;
+    int ztop = z0;
+    while (ztop < QPYR_MAX_Z && fl(t1, ztop) != fl(t0, ztop)) ztop++;
+    *z0o = z0, *ztopo = ztop;
+    sqlite3_stmt *ins;
+    if (prepare(d, "INSERT INTO queue_bins(run, queue, name, z, k0, last_len, bins) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                &ins, err, errlen))
+        return -1;
+    size_t cap = (size_t)(fl(t1, z0) - fl(t0, z0) + 1);
+    int64_t *va = malloc(cap * 2 * sizeof *va), *vb = malloc(cap * 2 * sizeof *vb);
+    int rc = 0;
+    if (!va || !vb) { seterr(err, errlen, "queue pyramid: out of memory"); rc = -1; }
+    for (size_t q = 0; !rc && q < s->n; q++) {
+        const sim_qstate_queue *Q = &s->q[q];
+        const char *name = trace_str_get(strs, Q->name);
+        qlevel L = {fl(t0, z0), cap, va, Q->np ? Q->len[Q->np - 1] : 0};
+        qpyr_bins_from_series(Q->t, Q->len, Q->np, z0, L.k0, L.n, L.v);
+        rc = put_level(d, ins, id, q, name, z0, &L, err, errlen);
+        /* a coarser bin is its two halves: sum of integrals, max of maxima */
+        for (int z = z0 + 1; !rc && z <= ztop; z++) {
+            qlevel U = {fl(t0, z), (size_t)(fl(t1, z) - fl(t0, z) + 1), L.v == va ? vb : va,
+                        L.last_len};
+            for (size_t i = 0; i < U.n; i++) {
+                int64_t k = U.k0 + (int64_t)i, i0, m0, i1, m1;
+                bin_at(&L, z - 1, 2 * k, &i0, &m0);
+                bin_at(&L, z - 1, 2 * k + 1, &i1, &m1);
+                U.v[2 * i] = i0 + i1;
+                U.v[2 * i + 1] = m0 > m1 ? m0 : m1;
+            }
+            L = U;
+            rc = put_level(d, ins, id, q, name, z, &L, err, errlen);
+        }
+    }
+    free(va);
+    free(vb);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+/* Store the levels of the replayed state s (names in strs) as run id's. */
+static int store(db *d, int64_t id, const sim_qstate *s, const trace *strs, char *err,
+                 size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "DELETE FROM queue_bins WHERE run = ?1", &st, err, errlen)) return -1;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : sqlfail(d, "queue_bins", err, errlen);
+    sqlite3_finalize(st);
+    if (rc) return rc;
+    int z0 = 1, ztop = 0;
+    rc = build_levels(d, id, s, strs, &z0, &ztop, err, errlen);
+    size_t nq = s->n;
+    if (rc) return rc;
+    if (prepare(d, "INSERT OR REPLACE INTO queue_pyramids(run, z0, ztop, nqueues) "
+                   "VALUES (?1, ?2, ?3, ?4)",
+                &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int(st, 2, z0);
+    sqlite3_bind_int(st, 3, ztop);
+    sqlite3_bind_int64(st, 4, (int64_t)nq);
+    rc = sqlite3_step(st) == SQLITE_DONE ? 0 : sqlfail(d, "queue_pyramids", err, errlen);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+int dbi_qpyramid_build(db *d, int64_t id, char *err, size_t errlen) {
+    trace strs;
+    trace_init(&strs);
+    sim_qstate s;
+    sim_qstate_init(&s, true);
+    int rc = scan(d, id, &strs, &s, err, errlen);
+    if (!rc) rc = store(d, id, &s, &strs, err, errlen);
+    sim_qstate_free(&s);
+    trace_free(&strs);
+    return rc;
+}
+
+/* ---- reading ------------------------------------------------------------------------- */
+
+static int levels_row(db *d, int64_t id, bool *has, int *z0, int *ztop, size_t *nq, char *err,
+                      size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT z0, ztop, nqueues FROM queue_pyramids WHERE run = ?1", &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st);
+    *has = rc == SQLITE_ROW;
+    if (*has) {
+        *z0 = sqlite3_column_int(st, 0);
+        *ztop = sqlite3_column_int(st, 1);
+        *nq = (size_t)sqlite3_column_int64(st, 2);
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlfail(d, "queue_pyramids", err, errlen);
+}
+
+/* The run's pyramid levels, building them first for a run stored before
+ * queue pyramids (as pyramid.c's pyramid_run: the write lock first, then
+ * look again). */
+static int ensure(db *d, int64_t id, int *z0, int *ztop, size_t *nq, char *err, size_t errlen) {
+    bool has;
+    int rc = levels_row(d, id, &has, z0, ztop, nq, err, errlen);
+    if (rc || has) return rc;
+    bool own = sqlite3_get_autocommit(d->h);
+    if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT qpyramid_build", err, errlen)) return -1;
+    rc = levels_row(d, id, &has, z0, ztop, nq, err, errlen);
+    if (!rc && !has) rc = dbi_qpyramid_build(d, id, err, errlen);
+    if (rc) {
+        exec(d, own ? "ROLLBACK" : "ROLLBACK TO qpyramid_build; RELEASE qpyramid_build", NULL, 0);
+        return rc;
+    }
+    if (exec(d, own ? "COMMIT" : "RELEASE qpyramid_build", err, errlen)) {
+        if (own) exec(d, "ROLLBACK", NULL, 0);
+        return -1;
+    }
+    return levels_row(d, id, &has, z0, ztop, nq, err, errlen);
+}
+
+/* put_level's blob back into v (2 values a bin, at most cap bins); the
+ * number of bins, or -1 when the blob is damaged. */
+static int64_t get_level(const unsigned char *p, size_t len, int64_t *v, size_t cap) {
+    size_t i = 0, at = 0;
+    while (at < len) {
+        uint64_t u = 0;
+        int sh = 0;
+        for (;;) {
+            if (at >= len || sh > 63) return -1;
+            unsigned char c = p[at++];
+            u |= (uint64_t)(c & 0x7f) << sh;
+            sh += 7;
+            if (!(c & 0x80)) break;
+        }
+        if (i >= 2 * cap) return -1;
+        int64_t dv = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+        v[i] = (int64_t)((uint64_t)dv + (uint64_t)(i >= 2 ? v[i - 2] : 0));
+        i++;
+    }
+    return i % 2 ? -1 : (int64_t)(i / 2);
+}
+
+void qpyr_bins_free(qpyr_bins *b) {
+    if (b->names)
+        for (size_t q = 0; q < b->nqueues; q++) free(b->names[q]);
+    free(b->names);
+    free(b->integral);
+    free(b->max);
+    memset(b, 0, sizeof *b);
+}
+
+int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t want,
+                     qpyr_bins *out, char *err, size_t errlen) {
+    memset(out, 0, sizeof *out);
+    if (from >= to || want < 1) {
+        seterr(err, errlen, "queue bins: need from < to and bins >= 1");
+        return -1;
+    }
+    int64_t id;
+    int rc = dbi_lookup_id(d, "runs", run, &id, err, errlen);
+    if (rc) return rc;
+    int z0, ztop;
+    size_t nq;
+    if (ensure(d, id, &z0, &ztop, &nq, err, errlen)) return -1;
+    uint64_t span = (uint64_t)to - (uint64_t)from;
+    int z = 0;
+    while (z < 63 && ((uint64_t)1 << z) * (uint64_t)want < span) z++;
+    if (z0 <= ztop && z < z0) z = z0;
+    if (z > QPYR_MAX_Z) {
+        seterr(err, errlen, "queue bins: bins of 2^%d ns are wider than the largest, 2^%d ns", z,
+               QPYR_MAX_Z);
+        return -1;
+    }
+    out->z = z;
+    out->bin_ns = (int64_t)1 << z;
+    out->k0 = fl(from, z);
+    int64_t nb = fl(to - 1, z) - out->k0 + 1;
+    if (nb > QPYR_MAX_BINS) {
+        seterr(err, errlen, "queue bins: %lld bins asked, at most %d", (long long)nb, QPYR_MAX_BINS);
+        return -1;
+    }
+    out->nbins = (size_t)nb;
+    out->nqueues = nq;
+    out->names = calloc(nq ? nq : 1, sizeof *out->names);
+    out->integral = calloc(nq * out->nbins + 1, sizeof *out->integral);
+    out->max = calloc(nq * out->nbins + 1, sizeof *out->max);
+    if (!out->names || !out->integral || !out->max) {
+        qpyr_bins_free(out);
+        seterr(err, errlen, "queue bins: out of memory");
+        return -1;
+    }
+    /* the stored level: z itself, or ztop whose bins sum into coarser ones */
+    int zs = z > ztop ? ztop : z;
+    int sh = z - zs;
+    sqlite3_stmt *st;
+    if (nq && prepare(d, "SELECT queue, name, k0, last_len, bins FROM queue_bins "
+                         "WHERE run = ?1 AND z = ?2 ORDER BY queue",
+                      &st, err, errlen)) {
+        qpyr_bins_free(out);
+        return -1;
+    }
+    rc = SQLITE_DONE;
+    if (nq) {
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, zs);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            int64_t q = sqlite3_column_int64(st, 0);
+            if (q < 0 || (size_t)q >= nq) continue;
+            out->names[q] = strdup((const char *)sqlite3_column_text(st, 1));
+            size_t len = (size_t)sqlite3_column_bytes(st, 4);
+            const unsigned char *p = sqlite3_column_blob(st, 4);
+            /* a bin takes 2 bytes at least */
+            int64_t *v = malloc((len / 2 + 1) * 2 * sizeof *v);
+            int64_t nv = v ? get_level(p, len, v, len / 2 + 1) : -1;
+            if (nv < 0) {
+                free(v);
+                sqlite3_finalize(st);
+                qpyr_bins_free(out);
+                if (v) seterr(err, errlen, "%s: queue_bins: run %lld queue %lld level %d: damaged bins",
+                              d->path, (long long)id, (long long)q, zs);
+                else seterr(err, errlen, "queue bins: out of memory");
+                return -1;
+            }
+            qlevel L = {sqlite3_column_int64(st, 2), (size_t)nv, v, sqlite3_column_int64(st, 3)};
+            for (size_t i = 0; i < out->nbins; i++) {
+                int64_t k = out->k0 + (int64_t)i, integ = 0, mx = 0;
+                /* bins [k << sh, (k + 1) << sh) of level zs: stored ones, and
+                 * the whole rule outside them at once */
+                int64_t a = k * ((int64_t)1 << sh), b = a + ((int64_t)1 << sh);
+                int64_t s0 = a > L.k0 ? a : L.k0, s1 = b < L.k0 + (int64_t)L.n ? b : L.k0 + (int64_t)L.n;
+                for (int64_t j = s0; j < s1; j++) {
+                    integ += L.v[2 * (j - L.k0)];
+                    if (L.v[2 * (j - L.k0) + 1] > mx) mx = L.v[2 * (j - L.k0) + 1];
+                }
+                int64_t after = b - (a > L.k0 + (int64_t)L.n ? a : L.k0 + (int64_t)L.n);
+                if (after > 0) {
+                    integ += L.last_len * after * ((int64_t)1 << zs);
+                    if (L.last_len > mx) mx = L.last_len;
+                }
+                out->integral[(size_t)q * out->nbins + i] = integ;
+                out->max[(size_t)q * out->nbins + i] = mx;
+            }
+            free(v);
+        }
+        sqlite3_finalize(st);
+    }
+    if (rc != SQLITE_DONE) {
+        qpyr_bins_free(out);
+        return sqlfail(d, "queue_bins", err, errlen);
+    }
+    for (size_t q = 0; q < nq; q++)
+        if (!out->names[q] && !(out->names[q] = strdup(""))) {
+            qpyr_bins_free(out);
+            seterr(err, errlen, "queue bins: out of memory");
+            return -1;
+        }
+    /* how many events the window holds: the client draws steps below its
+     * limit and these bins above it */
+    if (prepare(d, "SELECT count(*) FROM queue_events WHERE run = ?1 AND t >= ?2 AND t < ?3", &st,
+                err, errlen)) {
+        qpyr_bins_free(out);
+        return -1;
+    }
+    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 2, from);
+    sqlite3_bind_int64(st, 3, to);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) out->events = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) {
+        qpyr_bins_free(out);
+        return sqlfail(d, "queue_events", err, errlen);
+    }
+    return 0;
+}
