@@ -1,4 +1,4 @@
-/* blockq.h -- the block completions of the fused block scheduler (ee.c's
+/* blockq.h -- the block completions of the fused block scheduler (ee.h's
  * fast path, issue 9), kept out of the event engine.
  *
  * Why a second queue: nearly every event of a block-level run is a block
@@ -11,7 +11,7 @@
  * completion (G4: the stream moves on, the host is told), goes back to the
  * engine as one event at the place its last block's ending had: the
  * largest sequence number among the kernel's blocks that end last (sim_run
- * and ee.c keep it per kernel). So the trace is the one the engine alone
+ * and ee.h keep it per kernel). So the trace is the one the engine alone
  * gives, byte for byte, with one engine event per kernel instead of one
  * per block.
  *
@@ -20,7 +20,7 @@
  * span) for the current instant t, so slot = time mod span is unique. A
  * bitmap of non-empty slots and a summary of non-empty bitmap words find
  * the next time. A block whose time lies beyond the span goes to the
- * engine instead (ee.c), which orders it just as well.
+ * engine instead (ee.h), which orders it just as well.
  *
  * Memory: bq_init allocates everything (nodes for `cap` pending blocks:
  * at most one per block slot of the device); bq_free releases it. Pure:

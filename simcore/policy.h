@@ -56,7 +56,7 @@ typedef struct placement_policy {
      * has none, makes no variant of it (sim_placement_partitioned) */
     bool partitioned;
     /* pick is exactly "sms_index, then sms_most_room" (most_room.c): the
-     * block scheduler's fast path (ee.c) reads the room index itself
+     * block scheduler's fast path (ee.h) reads the room index itself
      * rather than call pick once per block (issue 9) */
     bool most_room;
 } placement_policy;

@@ -555,7 +555,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         }
     }
 
-    /* ee.c's fused block scheduler: the shared driver, fixed block times,
+    /* the fused block scheduler (ee.h): the shared driver, fixed block times,
      * no dispatch latency (what it inlines; most-room too when chosen) */
     st->fast_dispatch = st->driver->earliest_ee && !st->driver->block_placed &&
                         st->exec->fixed && cfg->policy.dispatch_latency == 0;
@@ -610,7 +610,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         if (st->bq.next == t) ee_blocks_due(st, t);
         sim_event ev;
         while (!st->failed && sim_engine_pop_at(&st->eng, t, &ev)) route_event(st, &ev);
-        while (!st->failed && ee_dispatch(st, t) == EE_DISPATCH_FULL) {
+        /* the fast path inline (ee.h); it has no dispatch latency, so no
+         * sched_free_at to wait for */
+        while (!st->failed && (st->fast_dispatch ? ee_dispatch_fast(st, t) : ee_dispatch(st, t))
+                                  == EE_DISPATCH_FULL) {
             if (sink_flush(&sink, out, false) != 0) goto sink_fail;
             st->blocks_flushed = sink.emitted;
         }

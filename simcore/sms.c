@@ -86,34 +86,18 @@ static inline int32_t room_of(const sim_sm_free *f, const sim_need *k) {
  * 2^40, which n, d < 2^20 guarantees; n * m < 2^60 does not overflow. The
  * room of an SM for the indexed kernel is recomputed on every finishing
  * block, with up to four divisions of 20-40 cycles each otherwise. */
-#define MAGIC_SHIFT 40
+#define MAGIC_SHIFT SMS_MAGIC_SHIFT   /* sms.h: sms_reroom_up divides the same way */
 #define MAGIC_LIMIT ((int64_t)1 << 20)
 
 static inline uint64_t magic_of(int64_t d) {
     return d > 0 ? (((uint64_t)1 << MAGIC_SHIFT) + (uint64_t)d - 1) / (uint64_t)d : 0;
 }
 
-static inline uint32_t quot(int64_t n, uint64_t m) {
-    /* max(n, 0) as a select (a conditional move), not a branch */
-    n = n > 0 ? n : 0;
-    return (uint32_t)(((uint64_t)n * m) >> MAGIC_SHIFT);
-}
-
-/* room_of for the indexed kernel (s->need); the same value. No branch per
- * resource: a resource the kernel does not use has quotient ~0 (the OR
- * with `unlimited`), so the minimum skips it, as room_of's `> 0` tests do. */
+/* room_of for the indexed kernel (s->need); the same value (sms.h,
+ * sms_room_magic, when s->fast). */
 static inline int32_t room_indexed(const sim_sms *s, const sim_sm_free *f) {
     if (!s->fast) return room_of(f, &s->need);
-    uint32_t r = (uint32_t)(f->blocks > 0 ? f->blocks : 0);
-    uint32_t x0 = quot(f->threads, s->magic[0]) | s->unlimited[0];
-    uint32_t x1 = quot(f->warps, s->magic[1]) | s->unlimited[1];
-    uint32_t x2 = quot(f->regs, s->magic[2]) | s->unlimited[2];
-    uint32_t x3 = quot(f->smem, s->magic[3]) | s->unlimited[3];
-    r = x0 < r ? x0 : r;
-    r = x1 < r ? x1 : r;
-    r = x2 < r ? x2 : r;
-    r = x3 < r ? x3 : r;
-    return (int32_t)r;
+    return sms_room_magic(s, f);
 }
 
 int32_t sms_room(const sim_sms *s, int32_t sm, const sim_need *k) {

@@ -125,6 +125,58 @@ void sms_take_any(sim_sms *s, int32_t sm, const sim_need *k);
  * kernel's block needs). */
 void sms_reroom(sim_sms *s, int32_t r);
 
+/* The room of an SM with free resources *f for the indexed kernel, with
+ * s->fast: floor(free / need) per resource as (free * magic) >> 40
+ * (Granlund & Montgomery 1994; exact below 2^20, sms.c), the minimum with
+ * the free block slots (most-room §4.1, §4.2). No branch per resource: a
+ * resource the kernel does not use has quotient ~0 (the OR with
+ * `unlimited`), so the minimum skips it. */
+#define SMS_MAGIC_SHIFT 40
+static inline uint32_t sms_quot(int64_t n, uint64_t m) {
+    /* max(n, 0) as a select (a conditional move), not a branch */
+    n = n > 0 ? n : 0;
+    return (uint32_t)(((uint64_t)n * m) >> SMS_MAGIC_SHIFT);
+}
+static inline int32_t sms_room_magic(const sim_sms *s, const sim_sm_free *f) {
+    uint32_t r = (uint32_t)(f->blocks > 0 ? f->blocks : 0);
+    uint32_t x0 = sms_quot(f->threads, s->magic[0]) | s->unlimited[0];
+    uint32_t x1 = sms_quot(f->warps, s->magic[1]) | s->unlimited[1];
+    uint32_t x2 = sms_quot(f->regs, s->magic[2]) | s->unlimited[2];
+    uint32_t x3 = sms_quot(f->smem, s->magic[3]) | s->unlimited[3];
+    r = x0 < r ? x0 : r;
+    r = x1 < r ? x1 : r;
+    r = x2 < r ? x2 : r;
+    r = x3 < r ? x3 : r;
+    return (int32_t)r;
+}
+
+/* sms_reroom after resources came back to rank r's SM (*f, a block of
+ * another kernel ended): inline, as every such ending comes here (issue
+ * 9). Every floor(free / need) and the free block slots only grew, so the
+ * room only grows: the rank moves up a bucket or stays, and the top can
+ * only rise, which spares set_room's tests and its search down for a new
+ * top. */
+static inline void sms_reroom_up(sim_sms *s, int32_t r, const sim_sm_free *f) {
+    if (!s->fast) {
+        sms_reroom(s, r);
+        return;
+    }
+    int32_t old = s->room[r], room = sms_room_magic(s, f);
+    if (room == old) return;
+    uint64_t bit = 1ull << (r & 63);
+    int32_t w = r >> 6;
+    s->room[r] = room;
+    if (old > 0) {
+        s->bucket[(size_t)old * (size_t)s->words + (size_t)w] &= ~bit;
+        s->count[old]--;
+    } else {
+        s->fits[w] |= bit;        /* 0 -> room > 0 */
+    }
+    s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= bit;
+    s->count[room]++;
+    if (room > s->top) s->top = room;
+}
+
 /* Rank r (room > 0) takes one more block of the indexed kernel: each
  * floor(free / need) drops by exactly one, so the room does, and the rank
  * moves one bucket down; when it was the last of the top bucket, the new
@@ -191,7 +243,7 @@ static inline void sms_give(sim_sms *s, int32_t sm, const sim_need *k) {
     if (s->kernel < 0) return;
     int32_t r = s->rank[sm];
     if (k == s->need_src) sms_room_inc(s, r);
-    else sms_reroom(s, r);
+    else sms_reroom_up(s, r, f);
 }
 
 /* sms_take_any; inline for what dispatch does once per block: take a block

@@ -60,7 +60,7 @@ typedef struct sim_kstate {
     int64_t blocks, placed, done;
     const int64_t *block_time;
     size_t nblock_time;
-    size_t bt_next;          /* placed % nblock_time, kept by ee.c's fast path
+    size_t bt_next;          /* placed % nblock_time, kept by the fast path (ee.h)
                                 instead of a division per block */
     int64_t last_end;        /* fast path: the latest end of a placed block, and the */
     uint64_t last_end_seq;   /* sequence number of the last placed block ending then:
@@ -142,7 +142,7 @@ typedef struct sim_state {
     sim_config xcfg;         /* the configuration a host expanded (policy.h), cfg points here */
     void *xmem;              /* what the host's expand allocated */
     bool failed;             /* out of memory in the engine or trace */
-    bool fast_dispatch;      /* ee.c's fused block scheduler applies (sim_run decides once:
+    bool fast_dispatch;      /* ee.h's fused block scheduler applies (sim_run decides once:
                                 earliest_ee driver, fixed execution, no dispatch latency) */
     double *ipc_isolated;    /* [nkernels] runs with QoS goals: each program kernel's
                                 isolated IPC (sim_ipc_isolated); NULL otherwise */
