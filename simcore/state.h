@@ -135,6 +135,10 @@ typedef struct sim_state {
     bool failed;             /* out of memory in the engine or trace */
     double *ipc_isolated;    /* [nkernels] runs with QoS goals: each program kernel's
                                 isolated IPC (sim_ipc_isolated); NULL otherwise */
+    /* ISCA'17 §3.6 static resource management (ee.c): runs with QoS goals
+     * under a quota warp policy count each kernel's resident blocks per SM,
+     * [nkernels * sms]; NULL otherwise (the rule never applies) */
+    int32_t *share_res;
 } sim_state;
 
 #endif
