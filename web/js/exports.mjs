@@ -12,8 +12,14 @@
 import { h } from './dom.mjs';
 import { setExtra } from './state.mjs';
 
-export function cleanName(x) {
-  return x.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 58).replace(/^[_.-]+|[_.-]+$/g, '') || 'schedlab';
+// A name made safe as a file name: letters, digits, . _ - only (the rule of
+// the server's export names, server/api.c export_name); '' when none is left.
+export function safeName(x) {
+  return x.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 58).replace(/^[_.-]+|[_.-]+$/g, '');
+}
+
+function cleanName(x) {
+  return safeName(x) || 'schedlab';
 }
 
 function stem() {

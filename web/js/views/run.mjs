@@ -30,6 +30,7 @@ import { colorMap } from '../colors.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
 import { createQueueChart } from '../charts/queues.mjs';
 import { createVTable, toCsv } from '../vtable.mjs';
+import { download, safeName } from '../exports.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../state.mjs';
 
 const MAX_BLOCKS = 20000;     // the API's default; past it the server bins
@@ -102,24 +103,12 @@ export function kernelsQuery(hidden, names) {
 
 // ---- exports ---------------------------------------------------------------
 
-// "experiment-run" made safe as a file name: letters, digits, . _ - only.
+// "experiment-run" made safe as a file name (exports.mjs safeName).
 export function fileBase(c) {
-  // the same rule as the server's export names (server/api.c export_name)
-  const clean = (x) => x.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 58).replace(/^[_.-]+|[_.-]+$/g, '');
   const exp = c.experiment?.name || '';
   const run = c.run.name || '';
-  const parts = [exp && !exp.endsWith(run) ? clean(exp) : '', clean(run)].filter(Boolean);
+  const parts = [exp && !exp.endsWith(run) ? safeName(exp) : '', safeName(run)].filter(Boolean);
   return parts.join('-') || c.run.run;
-}
-
-function download(blob, name) {
-  const url = URL.createObjectURL(blob);
-  const a = h('a', { href: url, download: name, hidden: true });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-  setExtra('downloaded', name);
 }
 
 function pngButton(c, what, chartOf) {
@@ -500,6 +489,8 @@ async function timelineTab(panel, c, route, ctx) {
   };
   // After a window change: draw from what is there, then fetch what is not.
   const follow = (delay) => {
+    // a look-ahead still waiting was for the window before this one
+    clearTimeout(aheadTimer);
     if (!src) {
       setDrawn(tl.drawnBlocks());
       return;
