@@ -798,6 +798,15 @@ static double now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* x as the result file writes it (10 significant digits, sweep.c): the
+ * one-process run summarises the very numbers `schedlab merge` reads back
+ * from the shards, so both write the same means to the last digit. */
+static double sig10(double x) {
+    char b[40];
+    snprintf(b, sizeof b, "%.10g", x);
+    return strtod(b, NULL);
+}
+
 /* The summaries of a result's points (qos_run and qos_merge): QoSreach =
  * met / all (ISCA'17 §4.1: "# of Success Cases / # of Total Cases"), and
  * the mean normalised throughput of the non-QoS kernel over the points
@@ -910,7 +919,8 @@ int qos_run(const qos_spec *s, int index, int count, int threads, json_t **resul
                 const point *q = &pts[units[u] * s->ngoals + g];
                 json_t *o = json_pack("{s:i, s:s, s:f, s:b, s:f, s:f}", "pair", (int)pair,
                                       "scheme", s->sch[k].name, "goal", s->goal[g], "qos_met",
-                                      q->met, "attained", q->attained, "throughput", q->thr);
+                                      q->met, "attained", sig10(q->attained), "throughput",
+                                      sig10(q->thr));
                 if (s->sch[k].hill) json_object_set_new(o, "sms", json_integer(q->sms));
                 json_array_append_new(points, o);
             }

@@ -450,7 +450,7 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
     remove_warp(w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
-    if (E->quota) quota_leave(&E->q, s, E->qk[k]);
+    if (E->quota) quota_leave(&E->q, s, E->qk[k], c);
     if (--B->warps_left == 0) {
         block_done(E, st, b);
         /* the quota window ends with the kernel's last issue slot */

@@ -167,9 +167,17 @@ void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
     }
 }
 
-void quota_leave(quota_state *q, int32_t s, int32_t k) {
-    q->w[AT(q, s, k)]--;
+static void refill(quota_state *q, int32_t s, int64_t c);
+
+void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c) {
+    size_t i = AT(q, s, k);
+    q->w[i]--;
     q->k[k].warps--;
+    /* the kernel's last warp on the sub-core left with quota unused: the
+     * kernels still there may now be the ones whose quota is all used
+     * (§3.4.1 "checks if C_k for all ks in the SM are zero or negative";
+     * §3.4.3 "Once all kernels consume their quota") */
+    if (q->w[i] == 0 && q->cnt[i] > 0 && q->cnt[i] != QUOTA_FREE) refill(q, s, c);
 }
 
 void quota_done(quota_state *q, int32_t k, int64_t end) {
@@ -217,6 +225,12 @@ void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c
      * executed in the warp instruction" */
     q->cnt[i] -= lanes;
     if (q->cnt[i] > 0) return;
+    refill(q, s, c);
+}
+
+/* A counter on sub-core s ran out at cycle c (or a kernel left it): the
+ * scheme's refill rules. */
+static void refill(quota_state *q, int32_t s, int64_t c) {
     size_t i0 = AT(q, s, 0);
     if (q->sch->elastic) {
         /* §3.4.3: "Once all kernels consume their quota before the end of

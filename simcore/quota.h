@@ -127,7 +127,7 @@ void quota_epoch(quota_state *q, int64_t c);
 
 /* `n` warps of kernel k joined sub-core s at cycle c / one left it. */
 void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c);
-void quota_leave(quota_state *q, int32_t s, int32_t k);
+void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c);
 /* Kernel k's last warp ends at cycle `end`. */
 void quota_done(quota_state *q, int32_t k, int64_t end);
 
