@@ -54,6 +54,8 @@ struct qos_spec {
     int32_t sms;             /* the template's device */
     size_t op_q, op_o;       /* the template's "$qos" and "$other" ops */
     int32_t kq, ko;          /* their kernel indices in a run's trace */
+    int64_t runs[2];         /* the template ops' "runs" (ISCA'17 §4.1 re-execution): $qos, $other */
+    int64_t window;          /* the template's "window": cycles measured (0: the QoS kernel's life) */
 };
 
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
@@ -112,7 +114,7 @@ static int find_kernel(const qos_spec *s, const char *name) {
 }
 
 static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_scheme *sc,
-                     int32_t qos_sms);
+                     int32_t qos_sms, int only);
 
 static int parse_kernels(qos_spec *s, json_t *kv, const char *file, char *err, size_t errlen) {
     json_t *arr = json_is_object(kv) ? json_object_get(kv, "kernels") : kv;
@@ -152,6 +154,16 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
         return fail(err, errlen, file, "template: must be a schedlab-scenario/1 with ops");
     bool hq = false, ho = false;
     int32_t nkern = 0;
+    /* ISCA'17 §4.1: the programs run over a fixed simulated window (2M
+     * cycles there); "window" measures the first that many cycles from the
+     * QoS kernel's first block (the runs must outlast it) */
+    json_t *wv = json_object_get(s->tmpl, "window");
+    if (wv) {
+        if (!json_is_integer(wv) || json_integer_value(wv) < 1)
+            return fail(err, errlen, file, "template.window: must be a positive integer (cycles)");
+        s->window = json_integer_value(wv);
+        json_object_del(s->tmpl, "window");
+    }
     for (size_t i = 0; i < json_array_size(ops); i++) {
         json_t *o = json_array_get(ops, i);
         const char *k = json_string_value(json_object_get(o, "kernel"));
@@ -160,6 +172,17 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
         if ((q || x) && !json_is_string(json_object_get(o, "stream")))
             return fail(err, errlen, file, "template.ops[%zu].stream: \"%s\" needs a declared "
                         "stream (its SM partition under Spart)", i, k);
+        if (q || x) {
+            /* ISCA'17 §4.1: each program is re-executed back to back on its
+             * stream; "runs" launches the op that many times */
+            json_t *rv = json_object_get(o, "runs");
+            if (rv && (!json_is_integer(rv) || json_integer_value(rv) < 1 ||
+                       json_integer_value(rv) > 1000))
+                return fail(err, errlen, file, "template.ops[%zu].runs: must be an integer in "
+                            "1..1000", i);
+            s->runs[q ? 0 : 1] = rv ? json_integer_value(rv) : 1;
+            if (rv) json_object_del(o, "runs");
+        }
         if (q) {
             if (hq) return fail(err, errlen, file, "template.ops[%zu]: a second \"$qos\"", i);
             hq = true;
@@ -185,7 +208,7 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
      * takes the kernels and every scheme's policy: the first pair as each
      * scheme runs it (a partition of 1 SM where it has one) */
     for (size_t k = 0; k < s->nsch; k++) {
-        json_t *j = build(s, 0, s->goal[0], &s->sch[k], s->sch[k].hill ? 1 : 0);
+        json_t *j = build(s, 0, s->goal[0], &s->sch[k], s->sch[k].hill ? 1 : 0, -1);
         char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
         if (!text) return fail(err, errlen, file, "out of memory");
@@ -390,9 +413,13 @@ bad:
 /* The template with pair `pair` in place: the scheme's policy over the
  * template's, qos_goal on the QoS kernel under a quota policy, and SM
  * partitions when qos_sms > 0 (Spart: the QoS kernel's stream gets ranks
- * 0..qos_sms-1, the other's the rest). */
+ * 0..qos_sms-1, the other's the rest). Each kernel's op is launched its
+ * template op's "runs" times, the copies appended to the ops (its stream
+ * runs them back to back: ISCA'17 §4.1 re-executes each program over the
+ * simulated window). only = 0 / 1: that role's kernel alone (the other
+ * role's ops removed); -1 both. */
 static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_scheme *sc,
-                     int32_t qos_sms) {
+                     int32_t qos_sms, int only) {
     json_t *j = json_deep_copy(s->tmpl);
     if (!j) return NULL;
     json_t *pol = json_object_get(j, "policy");
@@ -426,8 +453,11 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
         if (role == 0 && sc->quota) json_object_set_new(o, "qos_goal", json_real(goal));
         if (role == 0) sq = json_string_value(json_object_get(t, "stream"));
         else so = json_string_value(json_object_get(t, "stream"));
+        if (only < 0 || only == role)
+            for (int64_t n = 1; n < s->runs[role]; n++) json_array_append_new(ops, json_deep_copy(o));
         json_array_set_new(ops, at, o);
     }
+    if (only >= 0) json_array_remove(ops, only ? s->op_q : s->op_o);
     if (qos_sms > 0) {
         json_t *streams = json_object_get(j, "streams");
         for (size_t i = 0; i < json_array_size(streams); i++) {
@@ -458,7 +488,9 @@ typedef struct wctx {
     sim_ipc_cache cache;     /* the quota policies' IPC_isolated, per thread (sim.h) */
 } wctx;
 
-static int simulate(wctx *w, json_t *j, run_out *r, char *err, size_t errlen) {
+static int simulate(wctx *w, json_t *j, size_t pair, run_out *r, char *err, size_t errlen) {
+    /* the pair's kernels: their ops carry the kernel set's names */
+    const char *names[2] = {w->s->k[w->s->pair[pair][0]].name, w->s->k[w->s->pair[pair][1]].name};
     char *text = json_dumps(j, JSON_COMPACT);
     if (!text) return fail(err, errlen, "sweep", "out of memory");
     scn_scenario *sc;
@@ -478,26 +510,78 @@ static int simulate(wctx *w, json_t *j, run_out *r, char *err, size_t errlen) {
     rc = sim_run(&cfg, &t, err, errlen);
     w->sims++;
     if (rc == 0) {
-        int32_t kq = t.kernels.n > 1 ? w->s->kq : 0, ko = t.kernels.n > 1 ? w->s->ko : 0;
-        const trace_kernel *q = &t.kernels.v[kq], *o = &t.kernels.v[ko];
-        r->ipc_q = q->ipc;
-        r->ipc_o = o->ipc;
+        /* each role's runs (ISCA'17 §4.1: a program re-executed over the
+         * window): its warp instructions over the cycles from its first
+         * run's first block to its last run's end; the runs are the kernel
+         * ops named as the role's kernel, in op order */
+        double hz = (double)cfg.device.clock_hz;
+        double instr[2] = {0, 0}, c0[2] = {-1, -1}, c1[2] = {-1, -1};
+        int8_t *role = calloc(t.kernels.n ? t.kernels.n : 1, 1);
+        if (!role) {
+            trace_free(&t);
+            scn_free(sc);
+            return fail(err, errlen, "sweep", "out of memory");
+        }
+        size_t kn = 0;
+        for (size_t i = 0; i < cfg.nops && kn < t.kernels.n; i++) {
+            const sim_op *op = &cfg.ops[i];
+            if (op->kind != SIM_OP_KERNEL) continue;
+            role[kn] = -1;
+            for (int x = 0; x < 2; x++)
+                if (names[x] && op->name && !strcmp(op->name, names[x])) role[kn] = (int8_t)x;
+            kn++;
+        }
+        for (size_t i = 0; i < t.kernels.n; i++) {
+            const trace_kernel *k = &t.kernels.v[i];
+            int x = role[i];
+            if (x < 0 || k->end <= k->first_block) continue;
+            double a = (double)k->first_block * hz / 1e9, b = (double)k->end * hz / 1e9;
+            instr[x] += (double)k->instructions;
+            if (c0[x] < 0 || a < c0[x]) c0[x] = a;
+            if (b > c1[x]) c1[x] = b;
+        }
+        int64_t W = w->s->window;
+        for (int x = 0; W > 0 && x < 2; x++) {
+            /* a fixed window from the role's first block: its issues there
+             * (epochs cut by the window count pro rata) */
+            if (!(c1[x] > c0[x])) continue;
+            if (c1[x] > c0[x] + (double)W) c1[x] = c0[x] + (double)W;
+            instr[x] = 0;
+            for (size_t i = 0; i < t.warp_epochs.n; i++) {
+                const trace_warp_epoch *e = &t.warp_epochs.v[i];
+                if (e->kernel < 0 || (size_t)e->kernel >= t.kernels.n || role[e->kernel] != x)
+                    continue;
+                double a = (double)e->cycle, b = a + (double)e->cycles;
+                double lo = a > c0[x] ? a : c0[x], hi = b < c1[x] ? b : c1[x];
+                if (hi > lo) instr[x] += (double)e->issues * (hi - lo) / (b - a);
+            }
+        }
+        r->ipc_q = c1[0] > c0[0] ? instr[0] / (c1[0] - c0[0]) : 0;
+        r->ipc_o = c1[1] > c0[1] ? instr[1] / (c1[1] - c0[1]) : 0;
+        /* one run, no window: the trace's own IPC (the same measure) */
+        for (int x = 0; x < 2 && W <= 0; x++) {
+            int found = 0;
+            size_t at = 0;
+            for (size_t i = 0; i < t.kernels.n; i++)
+                if (role[i] == x && found++ == 0) at = i;
+            if (found == 1) *(x ? &r->ipc_o : &r->ipc_q) = t.kernels.v[at].ipc;
+        }
         r->window_ipc_o = 0;
-        if (t.kernels.n > 1 && q->end > q->first_block) {
+        if (c1[0] > c0[0] && c1[1] > c0[1]) {
             /* the QoS kernel's life in cycles, and the other's issues in it
              * (epochs cut by the window count pro rata) */
-            double hz = (double)cfg.device.clock_hz;
-            double c0 = (double)q->first_block * hz / 1e9, c1 = (double)q->end * hz / 1e9;
             double issues = 0;
             for (size_t i = 0; i < t.warp_epochs.n; i++) {
                 const trace_warp_epoch *e = &t.warp_epochs.v[i];
-                if (e->kernel != ko) continue;
+                if (e->kernel < 0 || (size_t)e->kernel >= t.kernels.n || role[e->kernel] != 1)
+                    continue;
                 double a = (double)e->cycle, b = a + (double)e->cycles;
-                double lo = a > c0 ? a : c0, hi = b < c1 ? b : c1;
+                double lo = a > c0[0] ? a : c0[0], hi = b < c1[0] ? b : c1[0];
                 if (hi > lo) issues += (double)e->issues * (hi - lo) / (b - a);
             }
-            r->window_ipc_o = issues / (c1 - c0);
+            r->window_ipc_o = issues / (c1[0] - c0[0]);
         }
+        free(role);
     }
     trace_free(&t);
     scn_free(sc);
@@ -516,14 +600,13 @@ static int isolated(wctx *w, size_t kernel, int role, double *ipc, char *err, si
         return 0;
     }
     qos_scheme plain = {.name = "isolated", .policy = json_object()};
-    json_t *j = build(s, pair, 1.0, &plain, 0);
+    json_t *j = build(s, pair, 1.0, &plain, 0, role);
     json_decref(plain.policy);
     if (!j) return fail(err, errlen, "sweep", "out of memory");
-    json_array_remove(json_object_get(j, "ops"), role ? s->op_q : s->op_o);
     run_out r;
-    int rc = simulate(w, j, &r, err, errlen);
+    int rc = simulate(w, j, pair, &r, err, errlen);
     json_decref(j);
-    *ipc = r.ipc_q;
+    *ipc = role ? r.ipc_o : r.ipc_q;
     return rc;
 }
 
@@ -582,9 +665,9 @@ static bool goal_met(double ipc, double goal, double iso) {
 static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
     hctx *h = ctx;
     if (!h->have[m]) {
-        json_t *j = build(h->w->s, h->pair, h->goal, h->sc, m);
+        json_t *j = build(h->w->s, h->pair, h->goal, h->sc, m, -1);
         if (!j) return fail(h->err, h->errlen, "sweep", "out of memory");
-        int rc = simulate(h->w, j, &h->cache[m], h->err, h->errlen);
+        int rc = simulate(h->w, j, h->pair, &h->cache[m], h->err, h->errlen);
         json_decref(j);
         if (rc) return -1;
         h->have[m] = true;
@@ -642,13 +725,13 @@ static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
                            .attained = iso_q > 0 ? h->cache[m].ipc_q / iso_q : 0};
             continue;
         }
-        json_t *j = build(s, pair, s->goal[g], sc, 0);
+        json_t *j = build(s, pair, s->goal[g], sc, 0, -1);
         if (!j) {
             rc = fail(err, errlen, "sweep", "out of memory");
             break;
         }
         run_out r;
-        rc = simulate(w, j, &r, err, errlen);
+        rc = simulate(w, j, pair, &r, err, errlen);
         json_decref(j);
         if (rc == 0)
             p[g] = (point){.met = goal_met(r.ipc_q, s->goal[g], iso_q),
@@ -713,6 +796,15 @@ static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* x as the result file writes it (10 significant digits, sweep.c): the
+ * one-process run summarises the very numbers `schedlab merge` reads back
+ * from the shards, so both write the same means to the last digit. */
+static double sig10(double x) {
+    char b[40];
+    snprintf(b, sizeof b, "%.10g", x);
+    return strtod(b, NULL);
 }
 
 /* The summaries of a result's points (qos_run and qos_merge): QoSreach =
@@ -827,7 +919,8 @@ int qos_run(const qos_spec *s, int index, int count, int threads, json_t **resul
                 const point *q = &pts[units[u] * s->ngoals + g];
                 json_t *o = json_pack("{s:i, s:s, s:f, s:b, s:f, s:f}", "pair", (int)pair,
                                       "scheme", s->sch[k].name, "goal", s->goal[g], "qos_met",
-                                      q->met, "attained", q->attained, "throughput", q->thr);
+                                      q->met, "attained", sig10(q->attained), "throughput",
+                                      sig10(q->thr));
                 if (s->sch[k].hill) json_object_set_new(o, "sms", json_integer(q->sms));
                 json_array_append_new(points, o);
             }

@@ -34,6 +34,7 @@ static void place(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     sim_kstate *K = &st->ks[k];
     int64_t idx = K->placed++;
     sms_take(&st->sms, sm, &K->need);
+    if (st->share_res) st->share_res[(size_t)k * (size_t)st->sms.n + (size_t)sm]++;
     int64_t start = t + st->cfg->policy.dispatch_latency;
     int64_t end = st->exec->block_end(st->exec_state, st, k, idx, sm, start);
     /* sim_run reserved every block's record (with a sink, a batch's), so
@@ -69,6 +70,51 @@ void ee_dequeue_head(sim_state *st, int32_t k, int64_t t) {
     qevent(st, t, q, k, TRACE_DEQUEUE);
 }
 
+/* ISCA'17 §3.6, static resource management: "when a QoS kernel is running
+ * ... an equal number of threads are assigned to the kernels on that SM".
+ * While a kernel with a QoS goal is live (runs with goals have a quota warp
+ * policy: sim.c), a kernel may hold on an SM at most the blocks that fit in
+ * 1/n of an empty SM, n the kernels live (blocks resident, or the head of an
+ * EE queue now); 0 when the rule does not apply. */
+static int32_t share_cap(sim_state *st, int32_t k) {
+    if (!st->share_res) return 0;
+    int32_t n = 0;
+    bool qos = false;
+    for (size_t j = 0; j < st->nkernels; j++) {
+        const sim_kstate *J = &st->ks[j];
+        bool live = J->placed > J->done;
+        for (size_t p = 0; !live && p < st->nprocs; p++) live = st->cand[p] == (int32_t)j;
+        if (!live) continue;
+        n++;
+        qos |= st->cfg->ops[J->op].qos_goal > 0;
+    }
+    if (!qos || n < 2) return 0;
+    int32_t cap = sms_share(&st->sms, &st->ks[k].need, n);
+    return cap > 0 ? cap : 1;
+}
+
+/* The SM for the next block of k under the §3.6 share `cap`: one where k
+ * holds fewer than cap blocks and the block fits, fewest of k's blocks
+ * first (the share is spread over the SMs), then most room, then the
+ * device's SM order; -1 when none. */
+static int32_t share_pick(sim_state *st, int32_t k, int32_t cap) {
+    const sim_kstate *K = &st->ks[k];
+    const int32_t *res = st->share_res + (size_t)k * (size_t)st->sms.n;
+    int32_t best = -1, bres = 0, broom = 0;
+    for (int32_t r = 0; r < st->sms.n; r++) {
+        int32_t sm = st->sms.order[r];
+        if (res[sm] >= cap) continue;
+        int32_t room = sms_room(&st->sms, sm, &K->need);
+        if (room <= 0) continue;
+        if (best < 0 || res[sm] < bres || (res[sm] == bres && room > broom)) {
+            best = sm;
+            bres = res[sm];
+            broom = room;
+        }
+    }
+    return best;
+}
+
 ee_dispatch_result ee_dispatch(sim_state *st, int64_t t) {
     /* a dispatch latency keeps the block scheduler busy per block */
     if (t < st->sched_free_at) return EE_DISPATCH_DONE;
@@ -91,7 +137,9 @@ ee_dispatch_result ee_dispatch(sim_state *st, int64_t t) {
         while (K->placed < K->blocks) {
             /* TX2 paper, rules R1-R3: a block is assigned only where all of
              * its resources are available; the policy picks among those SMs */
-            int32_t sm = st->placement->pick(st->placement_state, &st->sms, best, &K->need);
+            int32_t cap = share_cap(st, best);
+            int32_t sm = cap > 0 ? share_pick(st, best, cap)
+                                 : st->placement->pick(st->placement_state, &st->sms, best, &K->need);
             if (sm < 0) break;
             place(st, best, sm, t);
             if (st->failed) return EE_DISPATCH_DONE;

@@ -195,6 +195,7 @@ void ee_block_done_fast(sim_state *st, int32_t k, int32_t sm, int64_t t);
 static inline bool ee_block_done(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     sim_kstate *K = &st->ks[k];
     sms_give(&st->sms, sm, &K->need);
+    if (st->share_res) st->share_res[(size_t)k * (size_t)st->sms.n + (size_t)sm]--;
     if (++K->done < K->blocks) return false;
     st->t->kernels.v[k].end = t;
     return true;

@@ -127,6 +127,7 @@ typedef struct ew_state {
     bool quota;              /* a quota warp policy (ISCA'17): q runs */
     quota_state q;
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
+    int32_t *qk;             /* [nk] the QoS manager's kernel of each kernel (quota.h) */
 } ew_state;
 
 /* ---- time --------------------------------------------------------------- */
@@ -444,16 +445,16 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
     }
     /* the warp's last instruction: it ends when that one's latency has
      * passed (a quota charges it now: the warp leaves the sub-core) */
-    if (E->quota) quota_charge(&E->q, s, k, lanes, c);
+    if (E->quota) quota_charge(&E->q, s, E->qk[k], lanes, c);
     int32_t b = wi->block;
     remove_warp(w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
-    if (E->quota) quota_leave(&E->q, s, k);
+    if (E->quota) quota_leave(&E->q, s, E->qk[k], c);
     if (--B->warps_left == 0) {
         block_done(E, st, b);
         /* the quota window ends with the kernel's last issue slot */
-        if (E->quota && K->done == K->blocks) quota_done(&E->q, k, c + 1);
+        if (E->quota && K->done == K->blocks) quota_done(&E->q, E->qk[k], c + 1);
     }
 }
 
@@ -466,7 +467,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     int32_t *owe = w->quota_owe;
     for (int32_t i = 0; i < w->n; i++) {
         if (owe[i] && w->ready[i] <= c) {
-            quota_charge(&E->q, s, w->info[i].kernel, owe[i], c);
+            quota_charge(&E->q, s, E->qk[w->info[i].kernel], owe[i], c);
             owe[i] = 0;
         }
     }
@@ -486,7 +487,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         int64_t wake = quota_wake(&E->q, s, c);
         for (int32_t i = 0; i < w->n; i++) {
             int64_t t = r[i];
-            if (cnt[w->info[i].kernel] <= 0 && t < wake) t = wake;
+            if (cnt[E->qk[w->info[i].kernel]] <= 0 && t < wake) t = wake;
             if (t < d) d = t;
         }
     }
@@ -566,6 +567,7 @@ static void warp_fini(void *self) {
         quota_free(&E->q);
     }
     free(E->owe);
+    free(E->qk);
     for (size_t k = 0; k < E->nk; k++) free(E->ks[k].code);
     free(E->ks);
     free(E->subs);
@@ -641,8 +643,27 @@ static int warp_init(void *self, sim_state *st) {
         }
         E->quota = true;
         E->owe = calloc(ns * cap, sizeof *E->owe);
-        if (!E->owe) return -1;
+        E->qk = malloc((E->nk ? E->nk : 1) * sizeof *E->qk);
+        if (!E->owe || !E->qk) return -1;
+        /* ISCA'17 §4.1 re-executes each program over the simulated window,
+         * and the QoS manager's state (history, Rollover's leftover) is
+         * the kernel's across its runs: a kernel launched on the same
+         * stream under the same name and goal as an earlier one is that
+         * kernel again (quota.h) */
+        for (size_t k = 0; k < E->nk; k++) {
+            const sim_op *o = &cfg->ops[st->ks[k].op];
+            E->qk[k] = (int32_t)k;
+            for (size_t j = 0; j < k && o->name; j++) {
+                const sim_op *p = &cfg->ops[st->ks[j].op];
+                if (p->name && !strcmp(p->name, o->name) && p->stream == o->stream &&
+                    p->qos_goal == o->qos_goal) {
+                    E->qk[k] = E->qk[j];
+                    break;
+                }
+            }
+        }
         for (size_t i = 0; i < ns; i++) {
+            E->subs[i].quota_qk = E->qk;
             E->subs[i].quota_cnt = E->q.cnt + i * E->nk;
             E->subs[i].quota_owe = E->owe + i * cap;
         }
@@ -656,7 +677,7 @@ static int warp_init(void *self, sim_state *st) {
         K->budget = o->budget > 0 ? o->budget : 1;
         K->warps = st->ks[k].need.warps;
         K->lanes_last = o->threads % d->warp_size;
-        if (E->quota) {
+        if (E->quota && E->qk[k] == (int32_t)k) {
             /* IPC_goal in thread instructions per cycle (quota.h: units) */
             double lanes = K->warps > 0 ? (double)o->threads / K->warps : d->warp_size;
             double iso = st->ipc_isolated ? st->ipc_isolated[k] : 0;
@@ -729,7 +750,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         if (w->quota_owe) w->quota_owe[n] = 0;
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
-        if (E->quota) quota_join(&E->q, s, k, 1, c);
+        if (E->quota) quota_join(&E->q, s, E->qk[k], 1, c);
         if (c < E->due[s] && set_due(E, s, c) != 0) st->failed = true;
     }
     wake_at(E, st, c);

@@ -140,11 +140,15 @@ void quota_epoch(quota_state *q, int64_t c) {
 void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
     quota_kernel *K = &q->k[k];
     size_t i = AT(q, s, k);
-    if (!K->live && K->end_cycle < 0) {
+    if (!K->live) {
         /* §3.2: goals "are passed to the GPU upon dispatching the kernel":
-         * the manager starts a new epoch with it, before the cycle runs */
+         * the manager starts a new epoch with it, before the cycle runs.
+         * A kernel that joins again after its end is the same kernel
+         * re-executed (§4.1; exec_warp.c maps the re-executions onto one
+         * manager kernel): its history (first cycle, instructions) and its
+         * counters carry over */
         K->live = true;
-        K->first_cycle = c;
+        if (K->end_cycle < 0) K->first_cycle = c;
         q->next_boundary = c;
         if (K->qos) {
             if (q->qos_live++ == 0 && q->win_start < 0) q->win_start = c;
@@ -163,9 +167,17 @@ void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
     }
 }
 
-void quota_leave(quota_state *q, int32_t s, int32_t k) {
-    q->w[AT(q, s, k)]--;
+static void refill(quota_state *q, int32_t s, int64_t c);
+
+void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c) {
+    size_t i = AT(q, s, k);
+    q->w[i]--;
     q->k[k].warps--;
+    /* the kernel's last warp on the sub-core left with quota unused: the
+     * kernels still there may now be the ones whose quota is all used
+     * (§3.4.1 "checks if C_k for all ks in the SM are zero or negative";
+     * §3.4.3 "Once all kernels consume their quota") */
+    if (q->w[i] == 0 && q->cnt[i] > 0 && q->cnt[i] != QUOTA_FREE) refill(q, s, c);
 }
 
 void quota_done(quota_state *q, int32_t k, int64_t end) {
@@ -213,6 +225,12 @@ void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c
      * executed in the warp instruction" */
     q->cnt[i] -= lanes;
     if (q->cnt[i] > 0) return;
+    refill(q, s, c);
+}
+
+/* A counter on sub-core s ran out at cycle c (or a kernel left it): the
+ * scheme's refill rules. */
+static void refill(quota_state *q, int32_t s, int64_t c) {
     size_t i0 = AT(q, s, 0);
     if (q->sch->elastic) {
         /* §3.4.3: "Once all kernels consume their quota before the end of
@@ -249,10 +267,14 @@ int64_t quota_wake(const quota_state *q, int32_t s, int64_t c) {
 
 int32_t quota_pick(warp_sub *s, int64_t c) {
     const int64_t *cnt = s->quota_cnt;
-    if (s->greedy >= 0 && s->ready[s->greedy] <= c && cnt[s->info[s->greedy].kernel] > 0)
+    /* quota_qk: the manager's kernel of each kernel (NULL: itself) */
+    const int32_t *qk = s->quota_qk;
+#define QK(k) (qk ? qk[(k)] : (k))
+    if (s->greedy >= 0 && s->ready[s->greedy] <= c && cnt[QK(s->info[s->greedy].kernel)] > 0)
         return s->greedy;
     const int64_t *r = s->ready;
     for (int32_t i = 0; i < s->n; i++)
-        if (r[i] <= c && cnt[s->info[i].kernel] > 0) return i;
+        if (r[i] <= c && cnt[QK(s->info[i].kernel)] > 0) return i;
+#undef QK
     return -1;
 }

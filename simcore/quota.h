@@ -41,6 +41,12 @@
  * epoch began with its first ones). A non-QoS kernel is not throttled while
  * no QoS kernel runs (there is no goal to protect).
  *
+ * Re-execution (§4.1: each program re-executed over the simulated
+ * window): kernels launched again on the same stream under the same name
+ * and goal are one kernel to the manager (exec_warp.c maps them onto the
+ * first's index): its history and Rollover's leftover carry over from one
+ * run to the next; the gap between runs counts in IPC_history.
+ *
  * Memory: quota_init allocates everything; nothing is allocated per cycle
  * or per instruction (the bookkeeping is O(1) per issue slot, O(kernels)
  * when a counter runs out). */
@@ -121,7 +127,7 @@ void quota_epoch(quota_state *q, int64_t c);
 
 /* `n` warps of kernel k joined sub-core s at cycle c / one left it. */
 void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c);
-void quota_leave(quota_state *q, int32_t s, int32_t k);
+void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c);
 /* Kernel k's last warp ends at cycle `end`. */
 void quota_done(quota_state *q, int32_t k, int64_t end);
 

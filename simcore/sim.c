@@ -217,6 +217,7 @@ static void state_free(sim_state *st) {
     free(st->cand);
     free(st->levels);
     free(st->ipc_isolated);
+    free(st->share_res);
     free(st->ee);
 }
 
@@ -491,6 +492,12 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (!st->ops || !st->op_next || !st->op_ce_next || !st->ks || !st->k_ee_next)
         FAIL("simulation: out of memory");
     if (sms_init(&st->sms, st->dev) != 0) FAIL("simulation: out of memory");
+    if (goals) {
+        /* ISCA'17 §3.6: the equal per-SM share of each co-running kernel
+         * while a QoS kernel runs (ee.c) */
+        st->share_res = calloc(nk1 * (size_t)st->dev->sms, sizeof *st->share_res);
+        if (!st->share_res) FAIL("simulation: out of memory");
+    }
 
     st->nce = st->dev->copy_engines;
     for (int32_t e = 0; e < st->nce; e++) {
@@ -558,7 +565,8 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     /* the fused block scheduler (ee.h): the shared driver, fixed block times,
      * no dispatch latency (what it inlines; most-room too when chosen) */
     st->fast_dispatch = st->driver->earliest_ee && !st->driver->block_placed &&
-                        st->exec->fixed && cfg->policy.dispatch_latency == 0;
+                        st->exec->fixed && cfg->policy.dispatch_latency == 0 &&
+                        !st->share_res;   /* ISCA'17 §3.6's share: the general loop */
 
     /* the policies' state, placement first: nothing has run yet */
     st->placement_state = policy_state(st->placement->state_size);

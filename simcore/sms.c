@@ -104,6 +104,18 @@ int32_t sms_room(const sim_sms *s, int32_t sm, const sim_need *k) {
     return room_of(&s->free[sm], k);
 }
 
+int32_t sms_share(const sim_sms *s, const sim_need *k, int32_t parts) {
+    sim_sm_free f = s->full;
+    if (parts > 1) {
+        f.threads /= parts;
+        f.warps /= parts;
+        f.blocks /= parts;
+        f.regs /= parts;
+        f.smem /= parts;
+    }
+    return room_of(&f, k);
+}
+
 static inline uint64_t *bucket_of(sim_sms *s, int32_t room) {
     return &s->bucket[(size_t)room * (size_t)s->words];
 }

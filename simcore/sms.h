@@ -77,6 +77,10 @@ sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t 
 /* How many more blocks of `k` SM `sm` could take now. */
 int32_t sms_room(const sim_sms *s, int32_t sm, const sim_need *k);
 
+/* How many blocks of `k` fit in 1/parts of an empty SM (each resource
+ * divided by parts): ISCA'17 §3.6's equal share of a kernel on an SM. */
+int32_t sms_share(const sim_sms *s, const sim_need *k, int32_t parts);
+
 /* Make the room index describe kernel `kernel` with need `k` (no-op when it
  * already does: the placement policies ask before every block, so that
  * answer is inline). *k must stay unchanged while the index describes that

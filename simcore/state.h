@@ -146,6 +146,10 @@ typedef struct sim_state {
                                 earliest_ee driver, fixed execution, no dispatch latency) */
     double *ipc_isolated;    /* [nkernels] runs with QoS goals: each program kernel's
                                 isolated IPC (sim_ipc_isolated); NULL otherwise */
+    /* ISCA'17 §3.6 static resource management (ee.c): runs with QoS goals
+     * under a quota warp policy count each kernel's resident blocks per SM,
+     * [nkernels * sms]; NULL otherwise (the rule never applies) */
+    int32_t *share_res;
 } sim_state;
 
 #endif

@@ -49,6 +49,8 @@ typedef struct warp_sub {
     int32_t nncs;
     const int64_t *quota_cnt;/* quota policies (quota.h): [kernels] C_k of this sub-core;
                                 a warp may issue only while its kernel's is positive */
+    const int32_t *quota_qk; /* quota policies: [kernels] the QoS manager's kernel of each
+                                (re-executions of one kernel share it; quota.h) */
     int32_t *quota_owe;      /* quota policies: [n] threads of each warp's instruction in
                                 flight, charged to C_k when it completes; NULL otherwise */
 } warp_sub;

@@ -3,8 +3,9 @@
 // reduced to four pairs (C+C, C+M, M+C, M+M) and three goals so that it
 // runs in seconds. What must hold (ISCA'17 §4.2, Fig. 6a and 8a): Rollover
 // >= Elastic > Naive in QoSreach, and Rollover >= Spart in QoSreach and in
-// the non-QoS kernels' normalised throughput (a todo test: not reached yet,
-// see there). Also: the summaries are what
+// the non-QoS kernels' normalised throughput (Elastic > Naive and the
+// throughput hold and are asserted; the two Rollover >= QoSreach parts are
+// a todo test: not reached, see there). Also: the summaries are what
 // the points say, shards merge into the one-process result byte for byte,
 // the result is served as a sweep experiment, and bad specs get one line
 // naming the place.
@@ -21,7 +22,7 @@ const REDUCED = {
   schema: 'schedlab-sweep/1', kind: 'qos', name: 'QoSreach, reduced',
   template: join(SWEEPS, 'isca17-pair.json'), kernels: join(SWEEPS, 'isca17-kernels.json'),
   pairs: [['c-sfu', 'c-shared'], ['c-alu', 'm-stream'], ['m-stream', 'c-alu'], ['m-light', 'm-scatter']],
-  goals: [0.6, 0.8, 0.95], schemes: SCHEMES, other_repeat: 3,
+  goals: [0.6, 0.8, 0.95], schemes: SCHEMES, other_repeat: 1,
 };
 
 let dir, res, slugDb;
@@ -67,26 +68,43 @@ test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme'
     // Spart's partition is on the device (16 SMs, at least one each)
     for (const p of pts) if (s === 'spart') assert.ok(p.sms >= 1 && p.sms <= 15);
   }
-  // Pinned as the model stands (goals met of 12 per scheme), so a change to
-  // a scheme, the kernel set or the sweep shows here first.
+  // Pinned as the model stands (goals met of 12 per scheme, and which), so
+  // a change to a scheme, the kernel set or the sweep shows here first.
+  // Each point runs both programs 4 times back to back and measures 150K
+  // cycles (§4.1 re-execution, sweeps/isca17-pair.json).
   assert.deepEqual(Object.fromEntries(res.schemes.map((s) => [s, Math.round(res.qosreach[s] * 12)])),
-    { naive: 7, history: 7, elastic: 9, rollover: 7, spart: 8 });
+    { naive: 3, history: 3, elastic: 8, rollover: 6, spart: 8 });
+  const metOf = (s) => res.points.filter((p) => p.scheme === s && p.qos_met)
+    .map((p) => `${res.pairs[p.pair].classes} ${p.goal}`);
+  assert.deepEqual(metOf('naive'), ['C+C 0.6', 'C+M 0.6', 'M+C 0.6']);
+  assert.deepEqual(metOf('rollover'), ['C+C 0.6', 'C+C 0.8', 'C+M 0.6', 'C+M 0.8', 'M+C 0.6', 'M+C 0.8']);
+  // Elastic meets the C+M and M+C 0.95 goals by starving the other kernel
+  // (its throughput there: 27 % and 1.5 % of isolated, Rollover's 49 % and 26 %)
+  assert.deepEqual(metOf('elastic'), ['C+C 0.6', 'C+C 0.8', 'C+M 0.6', 'C+M 0.8', 'C+M 0.95', 'M+C 0.6', 'M+C 0.8', 'M+C 0.95']);
+  // nothing but Spart at 0.6 meets an M+M goal: m-scatter's uncoalesced
+  // loads in flight outrun its quota (docs/qos.md)
+  assert.deepEqual(metOf('spart'), ['C+C 0.6', 'C+C 0.8', 'C+C 0.95', 'C+M 0.6', 'M+C 0.6', 'M+C 0.8', 'M+C 0.95', 'M+M 0.6']);
 });
 
-// The paper's order (ISCA'17 §4.2, Fig. 6a): not reached yet. With these
-// single-wave synthetic kernels the QoS kernel uses up its quota in every
-// epoch (so History and Rollover have nothing to correct and equal Naive),
-// and its misses come from the drain after the last epoch boundary. What is
-// missing is the paper's workload: §3.6's equal per-SM share of thread
-// blocks while a QoS kernel runs, and kernels re-executed over a fixed
-// window (§4.1, 2M cycles), so that there are many waves and many epochs.
-test('ISCA\'17 §4.2 order on the reduced sweep: Rollover >= Elastic > Naive, Rollover >= Spart',
-  { todo: 'needs §3.6 equal per-SM thread-block shares and §4.1 re-executed kernels (docs/qos.md)' }, () => {
+// The paper's order (ISCA'17 §4.2, Fig. 6a, 8a), the parts that hold:
+// Elastic > Naive in QoSreach, Rollover >= Spart in non-QoS throughput.
+test('ISCA\'17 §4.2 on the reduced sweep: Elastic > Naive, Rollover >= Spart in throughput', () => {
   const q = res.qosreach, t = res.throughput;
-  assert.ok(q.rollover >= q.elastic, `QoSreach rollover ${q.rollover} >= elastic ${q.elastic}`);
   assert.ok(q.elastic > q.naive, `QoSreach elastic ${q.elastic} > naive ${q.naive}`);
-  assert.ok(q.rollover >= q.spart, `QoSreach rollover ${q.rollover} >= spart ${q.spart}`);
+  assert.ok(q.rollover > q.naive, `QoSreach rollover ${q.rollover} > naive ${q.naive}`);
   assert.ok(t.rollover >= t.spart, `throughput rollover ${t.rollover} >= spart ${t.spart}`);
+});
+
+// The parts not reached (docs/qos.md, "Not reached"): Rollover misses the
+// 0.95 goals that Elastic meets by starving the other kernel (the §3.5
+// non-QoS quota settles where the QoS kernel is a few % short: the other
+// kernel's instructions in flight outrun its shrinking quota), and every
+// quota scheme misses M+M.
+test('ISCA\'17 §4.2 order on the reduced sweep: Rollover >= Elastic, Rollover >= Spart in QoSreach',
+  { todo: 'Rollover 6 of 12 against Elastic 8 and Spart 8 (docs/qos.md)' }, () => {
+  const q = res.qosreach;
+  assert.ok(q.rollover >= q.elastic, `QoSreach rollover ${q.rollover} >= elastic ${q.elastic}`);
+  assert.ok(q.rollover >= q.spart, `QoSreach rollover ${q.rollover} >= spart ${q.spart}`);
 });
 
 test('a QoS sweep is served as a sweep experiment', async () => {

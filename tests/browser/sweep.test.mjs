@@ -56,7 +56,7 @@ before(async () => {
     pairs: [['c-sfu', 'm-light'], ['m-light', 'c-sfu']], goals: [0.6, 0.9],
     schemes: [{ name: 'naive', policy: { warp: 'quota-naive' } },
       { name: 'spart', policy: { placement: 'spart' }, partition: 'hill-climb' }],
-    other_repeat: 3,
+    other_repeat: 1,
   }));
   const q = spawnSync(BIN, ['sweep', qspec, '--db', db, '-o', path.join(dir, 'q.json')], { encoding: 'utf8' });
   assert.equal(q.status, 0, q.stderr);
