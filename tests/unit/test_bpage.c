@@ -22,22 +22,20 @@
 
 #include "../../db/bpage.h"
 #include "../../db/db.h"
+#include "test_db_util.h"
 #include "../../db/pyramid.h"
 
 typedef struct fixture {
-    char dir[64];
-    char path[96];
-    db *d;
+    tdb t;                      /* the throw-away database */
+    db *d;                      /* = t.d */
     char exp[DB_SLUG_SIZE];
 } fixture;
 
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/schedlab-test-bpage-XXXXXX");
-    if (!mkdtemp(f->dir)) return -1;
-    snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+    if (!f || tdb_open(&f->t, "bpage")) return -1;
+    f->d = f->t.d;
     char err[256];
-    if (db_open(f->path, &f->d, err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
     if (db_create_experiment(f->d, "exp", NULL, "import", NULL, NULL, f->exp, err, sizeof err))
         return -1;
     *state = f;
@@ -55,12 +53,10 @@ static void unlink_db(const char *path) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    db_close(f->d);
-    unlink_db(f->path);
-    char old[128];
-    snprintf(old, sizeof old, "%s/old.db", f->dir);
+    char old[128];   /* the migration test's second database */
+    snprintf(old, sizeof old, "%s/old.db", f->t.dir);
     unlink_db(old);
-    rmdir(f->dir);
+    tdb_close(&f->t);
     free(f);
     return 0;
 }
@@ -448,7 +444,7 @@ static void test_damaged_page(void **state) {
     trace_init(&u);
     assert_int_equal(db_load_run(f->d, slug, DB_LOAD_BLOCKS, &u, err, sizeof err), -1);
     snprintf(want, sizeof want, "%s: run 1: block page 1 is damaged (256 blocks in 0 bytes)",
-             f->path);
+             f->t.path);
     assert_string_equal(err, want);
     trace_free(&u);
     trace_free(&t);
@@ -502,7 +498,7 @@ static void old_db(const char *path, int nblocks, bool gap) {
 static void test_migrate_old_layout(void **state) {
     fixture *f = *state;
     char path[128], err[256];
-    snprintf(path, sizeof path, "%s/old.db", f->dir);
+    snprintf(path, sizeof path, "%s/old.db", f->t.dir);
     old_db(path, 600, false);
     db *d;
     assert_int_equal(db_open(path, &d, err, sizeof err), 0);

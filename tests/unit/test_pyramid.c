@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../../db/db.h"
+#include "test_db_util.h"
 #include "../../db/pyramid.h"
 #include "../../importers/importers.h"
 #include "../../server/scenario.h"
@@ -27,19 +28,16 @@
 #include "test_imp_util.h"
 
 typedef struct fixture {
-    char dir[64];
-    char path[96];
-    db *d;
+    tdb t;                      /* the throw-away database */
+    db *d;                      /* = t.d */
     char exp[DB_SLUG_SIZE];
 } fixture;
 
 static int setup(void **state) {
     fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/schedlab-test-pyr-XXXXXX");
-    if (!mkdtemp(f->dir)) return -1;
-    snprintf(f->path, sizeof f->path, "%s/t.db", f->dir);
+    if (!f || tdb_open(&f->t, "pyr")) return -1;
+    f->d = f->t.d;
     char err[256];
-    if (db_open(f->path, &f->d, err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
     if (db_create_experiment(f->d, "exp", NULL, "import", NULL, NULL, f->exp, err, sizeof err))
         return -1;
     *state = f;
@@ -48,14 +46,7 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     fixture *f = *state;
-    db_close(f->d);
-    char p[128];
-    const char *suffix[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s%s", f->path, suffix[i]);
-        unlink(p);
-    }
-    rmdir(f->dir);
+    tdb_close(&f->t);
     free(f);
     return 0;
 }
