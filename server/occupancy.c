@@ -129,34 +129,7 @@ void occupancy_bins(db *d, const http_request *req, const char *run, int64_t fro
         return;
     }
     jw_buf b = {0};
-    jw_puts(&b, "{\"from\":");
-    jw_i64_raw(&b, from);
-    jw_puts(&b, ",\"to\":");
-    jw_i64_raw(&b, to);
-    jw_puts(&b, ",\"mode\":\"bins\",\"total\":");
-    jw_i64_raw(&b, pb.total);
-    jw_puts(&b, ",\"bin_ns\":");
-    jw_i64_raw(&b, pb.bin_ns);
-    jw_puts(&b, ",\"sms\":");
-    jw_i64_raw(&b, pb.sms);
-    jw_puts(&b, ",\"bins\":[");
-    for (int32_t sm = 0; sm < pb.sms; sm++)
-        for (size_t i = 0; i < pb.nbins; i++) {
-            int64_t t = (pb.k0 + (int64_t)i) * pb.bin_ns;
-            int64_t lo = t > from ? t : from;   /* the part of the bin inside [from, to) */
-            int64_t hi = (to - t > pb.bin_ns) ? t + pb.bin_ns : to;
-            const pyr_cell *c = &pb.cells[i * (size_t)pb.sms + (size_t)sm];
-            jw_puts(&b, sm || i ? ",{\"sm\":" : "{\"sm\":");
-            jw_i64_raw(&b, sm);
-            jw_puts(&b, ",\"t\":");
-            jw_i64_raw(&b, t);
-            jw_puts(&b, ",\"threads\":");
-            window_put_mean(&b, c->thr, hi - lo);
-            jw_puts(&b, ",\"blocks\":");
-            window_put_mean(&b, c->blk, hi - lo);
-            jw_putc(&b, '}');
-        }
-    jw_puts(&b, "]}");
+    window_bins_json(&b, &pb, from, to);
     pyr_bins_free(&pb);
     http_set_buf(res, 200, &b, "application/json");
 }

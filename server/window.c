@@ -46,7 +46,6 @@ static void put_mean(jw_buf *w, int64_t num, int64_t den) {
     jw_putn(w, d, (size_t)n);
 }
 
-void window_put_mean(jw_buf *w, int64_t num, int64_t den) { put_mean(w, num, den); }
 
 /* ---- blocks --------------------------------------------------------------------- */
 
@@ -113,6 +112,38 @@ static bool answer_blocks(db *d, const char *run, const pyr_run *r, int64_t from
     return true;
 }
 
+void window_bins_json(jw_buf *w, const pyr_bins *pb, int64_t from, int64_t to) {
+    jw_puts(w, "{\"from\":");
+    jw_i64_raw(w, from);
+    jw_puts(w, ",\"to\":");
+    jw_i64_raw(w, to);
+    jw_puts(w, ",\"mode\":\"bins\",\"total\":");
+    jw_i64_raw(w, pb->total);
+    jw_puts(w, ",\"bin_ns\":");
+    jw_i64_raw(w, pb->bin_ns);
+    jw_puts(w, ",\"sms\":");
+    jw_i64_raw(w, pb->sms);
+    jw_puts(w, ",\"bins\":[");
+    for (int32_t sm = 0; sm < pb->sms; sm++)
+        for (size_t i = 0; i < pb->nbins; i++) {
+            int64_t t = (pb->k0 + (int64_t)i) * pb->bin_ns;
+            /* the part of the bin inside [from, to) */
+            int64_t lo = t > from ? t : from;
+            int64_t hi = (to - t > pb->bin_ns) ? t + pb->bin_ns : to;
+            const pyr_cell *c = &pb->cells[i * (size_t)pb->sms + (size_t)sm];
+            jw_puts(w, sm || i ? ",{\"sm\":" : "{\"sm\":");
+            jw_i64_raw(w, sm);
+            jw_puts(w, ",\"t\":");
+            jw_i64_raw(w, t);
+            jw_puts(w, ",\"threads\":");
+            put_mean(w, c->thr, hi - lo);
+            jw_puts(w, ",\"blocks\":");
+            put_mean(w, c->blk, hi - lo);
+            jw_putc(w, '}');
+        }
+    jw_puts(w, "]}");
+}
+
 static void answer_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64_t max,
                         http_response *res) {
     /* about `max` cells in all: at least one bin per SM, at most
@@ -133,35 +164,7 @@ static void answer_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64
         b.cap = cap;
         b.s[0] = '\0';
     }
-    jw_puts(&b, "{\"from\":");
-    jw_i64_raw(&b, from);
-    jw_puts(&b, ",\"to\":");
-    jw_i64_raw(&b, to);
-    jw_puts(&b, ",\"mode\":\"bins\",\"total\":");
-    jw_i64_raw(&b, pb.total);
-    jw_puts(&b, ",\"bin_ns\":");
-    jw_i64_raw(&b, pb.bin_ns);
-    jw_puts(&b, ",\"sms\":");
-    jw_i64_raw(&b, pb.sms);
-    jw_puts(&b, ",\"bins\":[");
-    for (int32_t sm = 0; sm < pb.sms; sm++)
-        for (size_t i = 0; i < pb.nbins; i++) {
-            int64_t t = (pb.k0 + (int64_t)i) * pb.bin_ns;
-            /* the part of the bin inside [from, to) */
-            int64_t lo = t > from ? t : from;
-            int64_t hi = (to - t > pb.bin_ns) ? t + pb.bin_ns : to;
-            const pyr_cell *c = &pb.cells[i * (size_t)pb.sms + (size_t)sm];
-            jw_puts(&b, sm || i ? ",{\"sm\":" : "{\"sm\":");
-            jw_i64_raw(&b, sm);
-            jw_puts(&b, ",\"t\":");
-            jw_i64_raw(&b, t);
-            jw_puts(&b, ",\"threads\":");
-            put_mean(&b, c->thr, hi - lo);
-            jw_puts(&b, ",\"blocks\":");
-            put_mean(&b, c->blk, hi - lo);
-            jw_putc(&b, '}');
-        }
-    jw_puts(&b, "]}");
+    window_bins_json(&b, &pb, from, to);
     pyr_bins_free(&pb);
     http_set_buf(res, 200, &b, "application/json");
 }

@@ -24,10 +24,13 @@
  * in a small process-wide cache of recent answers (thread-safe). */
 void window_blocks(db *d, const http_request *req, const char *run, int64_t from, bool has_from,
                    int64_t to, bool has_to, int64_t max_blocks, http_response *res);
-/* A bin's mean (num / den, den > 0) as the bins answers write it:
- * six decimals at most, trailing zeros dropped (occupancy.c's bins too). */
+/* The bins answer ({from, to, mode: "bins", total, bin_ns, sms, bins: [{sm,
+ * t, threads, blocks}]}, docs/api.md) of pb over [from, to), appended to w;
+ * means with six decimals at most. /blocks past `max` and /occupancy
+ * (occupancy.c) both answer with it. */
 struct jw_buf;
-void window_put_mean(struct jw_buf *w, int64_t num, int64_t den);
+struct pyr_bins;
+void window_bins_json(struct jw_buf *w, const struct pyr_bins *pb, int64_t from, int64_t to);
 /* The pyramid's levels and tile size. */
 void window_tile_info(db *d, const char *run, http_response *res);
 /* One tile; z and index are the URL's segments (validated here). */
