@@ -472,25 +472,34 @@ static void h_warps(void *app, const http_request *req, http_response *res) {
     release(a, d);
 }
 
+/* The window arguments of /blocks and /occupancy: from, to (times within
+ * +-2^62, as every stored time is, so to - from cannot overflow) and max in
+ * max_lo..BLOCKS_MAX_CEILING. false: the 400 is in res. */
+static bool window_args(const http_request *req, http_response *res, int64_t *from,
+                        bool *has_from, int64_t *to, bool *has_to, int64_t *max, int64_t max_lo) {
+    bool has_max;
+    if (!q_i64(req, res, "from", from, has_from) || !q_i64(req, res, "to", to, has_to) ||
+        !q_i64(req, res, "max", max, &has_max))
+        return false;
+    if (has_max && (*max < max_lo || *max > BLOCKS_MAX_CEILING)) {
+        http_set_error(res, 400, "max: %" PRId64 " is out of range (%" PRId64 "..%d)", *max,
+                       max_lo, BLOCKS_MAX_CEILING);
+        return false;
+    }
+    bool bad_from = *has_from && (*from <= -IMP_MAX_TIME || *from >= IMP_MAX_TIME);
+    if (bad_from || (*has_to && (*to <= -IMP_MAX_TIME || *to >= IMP_MAX_TIME))) {
+        http_set_error(res, 400, "%s: %" PRId64 " ns is out of range (times are within +-2^62 ns)",
+                       bad_from ? "from" : "to", bad_from ? *from : *to);
+        return false;
+    }
+    return true;
+}
+
 static void h_blocks(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
-    bool has_from, has_to, has_max;
-    if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
-        !q_i64(req, res, "max", &max, &has_max))
-        return;
-    if (has_max && (max < 0 || max > BLOCKS_MAX_CEILING)) {
-        http_set_error(res, 400, "max: %" PRId64 " is out of range (0..%d)", max, BLOCKS_MAX_CEILING);
-        return;
-    }
-    /* times within +-2^62 (as every stored time is), so to - from cannot overflow */
-    if ((has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME)) ||
-        (has_to && (to <= -IMP_MAX_TIME || to >= IMP_MAX_TIME))) {
-        bool f = has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME);
-        http_set_error(res, 400, "%s: %" PRId64 " ns is out of range (times are within +-2^62 ns)",
-                       f ? "from" : "to", f ? from : to);
-        return;
-    }
+    bool has_from, has_to;
+    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 0)) return;
     db *d = acquire(a, res);
     if (!d) return;
     /* window.c: one bounded scan of a covering index, or the pyramid's bins */
@@ -502,21 +511,8 @@ static void h_blocks(void *app, const http_request *req, http_response *res) {
 static void h_occupancy(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
-    bool has_from, has_to, has_max;
-    if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
-        !q_i64(req, res, "max", &max, &has_max))
-        return;
-    if (has_max && (max < 1 || max > BLOCKS_MAX_CEILING)) {
-        http_set_error(res, 400, "max: %" PRId64 " is out of range (1..%d)", max, BLOCKS_MAX_CEILING);
-        return;
-    }
-    if ((has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME)) ||
-        (has_to && (to <= -IMP_MAX_TIME || to >= IMP_MAX_TIME))) {
-        bool f = has_from && (from <= -IMP_MAX_TIME || from >= IMP_MAX_TIME);
-        http_set_error(res, 400, "%s: %" PRId64 " ns is out of range (times are within +-2^62 ns)",
-                       f ? "from" : "to", f ? from : to);
-        return;
-    }
+    bool has_from, has_to;
+    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 1)) return;
     db *d = acquire(a, res);
     if (!d) return;
     occupancy_bins(d, req, req->params[0], from, has_from, to, has_to, max,
