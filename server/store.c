@@ -225,6 +225,22 @@ static int exp_source(void *ctx, const db_experiment *e) {
     return 0;
 }
 
+/* An import may add runs only to an experiment made by imports: a
+ * simulated experiment is its scenario's runs, nothing else. 0, or the
+ * error (STORE_FORBIDDEN, DB_NOT_FOUND, -1) in err. */
+static int import_target(db *d, const char *experiment, char *err, size_t errlen) {
+    char source[16] = "";
+    int rc = db_get_experiment(d, experiment, exp_source, source, err, errlen);
+    if (rc) return rc;
+    if (strcmp(source, "import") != 0) {
+        snprintf(err, errlen,
+                 "experiment: \"%s\" holds the runs of a scenario; imports may only add to "
+                 "experiments made by imports", experiment);
+        return STORE_FORBIDDEN;
+    }
+    return 0;
+}
+
 /* `into` NULL: a new experiment; else the runs go into that scenario
  * experiment as its next version (issue 15), number in *version_out. */
 static int scenario_into(db *d, const char *text, size_t len, const char *file,
@@ -593,16 +609,7 @@ static int import_stream(db *d, const imp_file *file, imp_format fmt, const char
     if (rc) goto out;
     if ((rc = db_begin(d, err, errlen))) goto unlock;
     if (experiment) {
-        char source[16] = "";
-        rc = db_get_experiment(d, experiment, exp_source, source, err, errlen);
-        if (rc) goto rollback;
-        if (strcmp(source, "import") != 0) {
-            snprintf(err, errlen,
-                     "experiment: \"%s\" holds the runs of a scenario; imports may only add "
-                     "to experiments made by imports", experiment);
-            rc = STORE_FORBIDDEN;
-            goto rollback;
-        }
+        if ((rc = import_target(d, experiment, err, errlen))) goto rollback;
         snprintf(exp, DB_SLUG_SIZE, "%s", experiment);
         c.experiment = exp;
     }
@@ -737,17 +744,7 @@ static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format 
     locked = true;
     if ((rc = db_begin(d, err, errlen))) goto out;
     if (experiment) {
-        char source[16] = "";
-        rc = db_get_experiment(d, experiment, exp_source, source, err, errlen);
-        if (rc) goto rollback;
-        if (strcmp(source, "import") != 0) {
-            /* a simulated experiment is its scenario's runs, nothing else */
-            snprintf(err, errlen,
-                     "experiment: \"%s\" holds the runs of a scenario; imports may only add "
-                     "to experiments made by imports", experiment);
-            rc = STORE_FORBIDDEN;
-            goto rollback;
-        }
+        if ((rc = import_target(d, experiment, err, errlen))) goto rollback;
         snprintf(exp, DB_SLUG_SIZE, "%s", experiment);
     } else {
         char desc[512];
