@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { getJson, startServer } from './server.mjs';
+import { getJson, startServer, postScenario } from './server.mjs';
 
 let srv, run, all, kernels, sms;
 
@@ -22,19 +22,7 @@ function scenario() {
 
 before(async () => {
   srv = await startServer();
-  let r = await getJson(`${srv.base}/api/experiments`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenario()),
-  });
-  if (r.status === 202) {
-    for (;;) {
-      await new Promise((ok) => setTimeout(ok, 200));
-      const j = (await getJson(`${srv.base}${r.body.url}`)).body;
-      if (j.state === 'done') { r = { status: j.status, body: j.result }; break; }
-      assert.notEqual(j.state, 'failed', JSON.stringify(j));
-    }
-  }
-  assert.equal(r.status, 201, JSON.stringify(r.body));
-  run = r.body.runs[0].run;
+  run = (await postScenario(srv.base, scenario())).runs[0].run;
   const b = (await getJson(`${srv.base}/api/runs/${run}/blocks?max=200000`)).body;
   assert.equal(b.mode, 'blocks');
   all = b.blocks;

@@ -101,6 +101,25 @@ export async function getJson(url, init) {
   return { status: r.status, headers: r.headers, body };
 }
 
+// POST a scenario to /api/experiments and wait for it: the 201 answer, or
+// the job's result when the server queued it (202). Returns {slug, runs}.
+export async function postScenario(base, scenario) {
+  let r = await getJson(`${base}/api/experiments`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenario),
+  });
+  if (r.status === 202) {
+    const url = r.body.url;
+    for (;;) {
+      await new Promise((ok) => setTimeout(ok, 200));
+      const j = (await getJson(`${base}${url}`)).body;
+      if (j.state === 'done') { r = { status: j.status, body: j.result }; break; }
+      if (j.state === 'failed') throw new Error(`scenario job failed: ${JSON.stringify(j)}`);
+    }
+  }
+  if (r.status !== 201) throw new Error(`POST /api/experiments: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
 // Run the CLI synchronously.
 export function cli(args, opts = {}) {
   const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 256 << 20, ...opts });
