@@ -27,15 +27,15 @@ function importsOf(text) {
 // Every module reachable from `entry` (a URL path like /js/main.mjs).
 function reachable(entry) {
   const seen = new Set();
-  const todo = [entry];
-  while (todo.length) {
-    const url = todo.pop();
+  const pending = [entry];
+  while (pending.length) {
+    const url = pending.pop();
     if (seen.has(url)) continue;
     seen.add(url);
     const text = fs.readFileSync(path.join(WEB, url), 'utf8');
     for (const spec of importsOf(text)) {
       assert.ok(spec.startsWith('.'), `${url}: import "${spec}" is not a relative path`);
-      todo.push(new URL(spec, `http://x${url}`).pathname);
+      pending.push(new URL(spec, `http://x${url}`).pathname);
     }
   }
   return seen;

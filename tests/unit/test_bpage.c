@@ -25,22 +25,7 @@
 #include "test_db_util.h"
 #include "../../db/pyramid.h"
 
-typedef struct fixture {
-    tdb t;                      /* the throw-away database */
-    db *d;                      /* = t.d */
-    char exp[DB_SLUG_SIZE];
-} fixture;
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    if (!f || tdb_open(&f->t, "bpage")) return -1;
-    f->d = f->t.d;
-    char err[256];
-    if (db_create_experiment(f->d, "exp", NULL, "import", NULL, NULL, f->exp, err, sizeof err))
-        return -1;
-    *state = f;
-    return 0;
-}
+typedef tdb_exp fixture;
 
 static void unlink_db(const char *path) {
     char p[160];
@@ -56,9 +41,7 @@ static int teardown(void **state) {
     char old[128];   /* the migration test's second database */
     snprintf(old, sizeof old, "%s/old.db", f->t.dir);
     unlink_db(old);
-    tdb_close(&f->t);
-    free(f);
-    return 0;
+    return tdb_exp_teardown(state);
 }
 
 static uint64_t rng(uint64_t *s) {
@@ -563,12 +546,12 @@ int main(void) {
         cmocka_unit_test(test_codec_bytes),
         cmocka_unit_test(test_codec_roundtrip),
         cmocka_unit_test(test_codec_refuses),
-        cmocka_unit_test_setup_teardown(test_windows_sorted, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_windows_shuffled, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_stream_batches, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_pauses_window, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_damaged_page, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_migrate_old_layout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_windows_sorted, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_windows_shuffled, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stream_batches, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pauses_window, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_damaged_page, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_migrate_old_layout, tdb_exp_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,102 +21,16 @@
 
 #include "../../db/db.h"
 #include "test_db_util.h"
+#include "test_pyr_util.h"
 #include "../../db/pyramid.h"
 #include "../../server/scenario.h"
 #include "../../simcore/sim.h"
 
-typedef struct fixture {
-    tdb t;                      /* the throw-away database */
-    db *d;                      /* = t.d */
-    char exp[DB_SLUG_SIZE];
-} fixture;
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    if (!f || tdb_open(&f->t, "kpyr")) return -1;
-    f->d = f->t.d;
-    char err[256];
-    if (db_create_experiment(f->d, "exp", NULL, "import", NULL, NULL, f->exp, err, sizeof err))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    tdb_close(&f->t);
-    free(f);
-    return 0;
-}
-
-static uint64_t rng_next(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-static int64_t floordiv(int64_t a, int64_t w) {
-    int64_t q = a / w;
-    return (a % w != 0 && a < 0) ? q - 1 : q;
-}
+typedef tdb_exp fixture;
 
 /* ---- the reference: straight from the blocks of the set's kernels ----------------- */
 
-typedef struct ref {
-    trace t;
-    int32_t sms;
-    const uint8_t *bits;   /* the kernel set */
-    int64_t nbits;
-} ref;
-
-static bool in_set(const ref *x, int32_t k) {
-    return k >= 0 && k < x->nbits && (x->bits[k >> 3] >> (k & 7) & 1);
-}
-
-static bool counted(const ref *x, const trace_block *b) {
-    return b->sm >= 0 && b->sm < x->sms && b->start != TRACE_NONE && b->end != TRACE_NONE &&
-           in_set(x, b->kernel);
-}
-
-static int64_t threads_of(const ref *x, const trace_block *b) {
-    if (b->kernel < 0 || (size_t)b->kernel >= x->t.kernels.n) return 0;
-    int32_t th = x->t.kernels.v[b->kernel].threads;
-    return th > 0 ? th : 0;
-}
-
-static void ref_range(const ref *x, int64_t lo, int64_t hi, pyr_cell *out) {
-    memset(out, 0, (size_t)x->sms * sizeof *out);
-    for (size_t i = 0; i < x->t.blocks.n; i++) {
-        const trace_block *b = &x->t.blocks.v[i];
-        if (!counted(x, b)) continue;
-        int64_t ov = (b->end < hi ? b->end : hi) - (b->start > lo ? b->start : lo);
-        if (ov <= 0) continue;
-        out[b->sm].blk += ov;
-        out[b->sm].thr += ov * threads_of(x, b);
-    }
-}
-
-static void ref_cells(const ref *x, int z, int64_t k0, int64_t k1, pyr_cell *out) {
-    int64_t w = (int64_t)1 << z;
-    memset(out, 0, (size_t)(k1 - k0) * (size_t)x->sms * sizeof *out);
-    for (size_t i = 0; i < x->t.blocks.n; i++) {
-        const trace_block *b = &x->t.blocks.v[i];
-        if (!counted(x, b)) continue;
-        int64_t ks = floordiv(b->start, w);
-        if (ks >= k0 && ks < k1) out[(ks - k0) * x->sms + b->sm].starts++;
-        for (int64_t k = ks > k0 ? ks : k0; k < k1 && k * w < b->end; k++) {
-            int64_t lo = k * w, hi = lo + w;
-            pyr_cell *c = &out[(k - k0) * x->sms + b->sm];
-            int64_t ov = (b->end < hi ? b->end : hi) - (b->start > lo ? b->start : lo);
-            if (ov > 0) {
-                c->blk += ov;
-                c->thr += ov * threads_of(x, b);
-            }
-            if (b->start < lo && lo < b->end) c->live++;
-        }
-    }
-}
+typedef pyr_ref ref;   /* test_pyr_util.h: the cells straight from the blocks of a kernel set */
 
 /* ---- the check ------------------------------------------------------------------------- */
 
@@ -135,7 +49,7 @@ static void check_set(fixture *f, const char *slug, const trace *t, const uint8_
         if (b->start == TRACE_NONE || b->end == TRACE_NONE) continue;
         if (b->start < all_lo) all_lo = b->start;
         if (b->end > all_hi) all_hi = b->end;
-        if (!counted(&x, b)) continue;
+        if (!ref_counted(&x, b)) continue;
         if (b->start < lo) lo = b->start;
         if (b->end > hi) hi = b->end;
     }
@@ -180,7 +94,7 @@ static void check_set(fixture *f, const char *slug, const trace *t, const uint8_
             int64_t A = pb.k0 * pb.bin_ns, B = (pb.k0 + (int64_t)pb.nbins) * pb.bin_ns, total = 0;
             for (size_t k = 0; k < t->blocks.n; k++) {
                 const trace_block *bl = &t->blocks.v[k];
-                if (!counted(&x, bl)) continue;
+                if (!ref_counted(&x, bl)) continue;
                 total += (bl->start < A && bl->end > A) || (bl->start >= A && bl->start < B);
             }
             if (pb.total != total)
@@ -245,15 +159,7 @@ static void synthetic(trace *t) {
     t->device = *h100;
     t->device.sms = 24;
     for (int k = 0; k < 60; k++) {
-        trace_kernel *kk = trace_add_kernel(t);
-        kk->threads = k % 7 == 0 ? 0 : 32 * (1 + k % 32);
-        kk->blocks = 1;
-        kk->regs = 32;
-        kk->priority = TRACE_PRIO_NONE;
-        kk->grid[0] = kk->grid[1] = kk->grid[2] = 1;
-        kk->block[0] = kk->block[1] = kk->block[2] = 1;
-        kk->issue = kk->first_block = kk->fully_dispatched = kk->end = TRACE_NONE;
-        kk->smem = TRACE_NONE;
+        ref_synthetic_kernel(t, k);
     }
     uint64_t s = 777;
     for (int i = 0; i < 6000; i++) {
@@ -269,17 +175,6 @@ static void synthetic(trace *t) {
                                               : 1 + (int64_t)(rng_next(&s) % 9000);
         b->end = i % 1499 == 0 ? TRACE_NONE : b->start + dur;
     }
-}
-
-/* a query's single integer, with the run's slug as ?1 */
-static int64_t rows(fixture *f, const char *sql, const char *slug) {
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db_handle(f->d), sql, -1, &st, NULL), SQLITE_OK);
-    sqlite3_bind_text(st, 1, slug, -1, SQLITE_STATIC);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
 }
 
 /* the run's kernel tiles, concatenated in key order, as hex */
@@ -314,11 +209,11 @@ static void test_synthetic(void **state) {
              "SELECT count(*) FROM kernel_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1) "
              "AND z = %d AND ((tile + 1) * 64 << z <= kernel * 40000 - 50000 - (64 << z) "
              "OR tile * 64 << z >= kernel * 40000 + 40000 + 600000)", r.z0);
-    assert_int_equal(rows(f, sql, slug), 0);
-    assert_true(rows(f, "SELECT count(*) FROM kernel_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)",
+    assert_int_equal(tdb_scalar_slug(f->d, sql, slug), 0);
+    assert_true(tdb_scalar_slug(f->d, "SELECT count(*) FROM kernel_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)",
                      slug) > 60);
     /* one row per run says the kernel tiles are there */
-    assert_int_equal(rows(f, "SELECT count(*) FROM kernel_pyramids WHERE run = (SELECT id FROM runs WHERE slug = ?1)",
+    assert_int_equal(tdb_scalar_slug(f->d, "SELECT count(*) FROM kernel_pyramids WHERE run = (SELECT id FROM runs WHERE slug = ?1)",
                           slug), 1);
 }
 
@@ -354,11 +249,6 @@ static void test_streamed(void **state) {
     check_run(f, slugs[2], "streamed");
 }
 
-static int sink_emit(void *ctx, const trace_block *b, size_t n) {
-    char err[256];
-    return db_run_add_blocks(ctx, b, n, err, sizeof err);
-}
-
 /* A simulated H100 run of 48 kernels on 132 SMs, streamed from the
  * simulator's block sink as `serve` stores it; and the size of its kernel
  * tiles against the per-SM tiles'. */
@@ -385,15 +275,15 @@ static void test_simulated_h100(void **state) {
     trace t;
     trace_init(&t);
     db_run_kernels(w, &t);
-    sim_block_sink sink = {.ctx = w, .emit = sink_emit, .batch = 700};
+    sim_block_sink sink = {.ctx = w, .emit = ref_sink_emit, .batch = 700};
     cfg.block_sink = &sink;
     assert_int_equal(sim_run(&cfg, &t, err, sizeof err), 0);
     assert_int_equal(db_run_finish(w, &t, err, sizeof err), 0);
     trace_free(&t);
     scn_free(s);
     check_run(f, slug, "h100");
-    int64_t kbytes = rows(f, "SELECT sum(length(cells)) FROM kernel_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)", slug);
-    int64_t sbytes = rows(f, "SELECT sum(length(cells)) FROM pyramid_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)", slug);
+    int64_t kbytes = tdb_scalar_slug(f->d, "SELECT sum(length(cells)) FROM kernel_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)", slug);
+    int64_t sbytes = tdb_scalar_slug(f->d, "SELECT sum(length(cells)) FROM pyramid_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)", slug);
     /* proportional to the per-SM pyramid, not 48x it */
     if (kbytes > 4 * sbytes) fail_msg("kernel tiles %lld bytes, per-SM tiles %lld", (long long)kbytes, (long long)sbytes);
 }
@@ -441,7 +331,7 @@ static void test_sole_kernel(void **state) {
     pyr_run r;
     assert_int_equal(db_pyramid_run_k(f->d, slug, &r, err, sizeof err), 0);
     assert_int_equal(r.ksole, 5);
-    assert_int_equal(rows(f, "SELECT count(*) FROM kernel_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)", slug), 0);
+    assert_int_equal(tdb_scalar_slug(f->d, "SELECT count(*) FROM kernel_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)", slug), 0);
     check_run(f, slug, "sole");
     /* streamed: kernel 5's blocks, then a batch with kernel 9's among them */
     for (size_t i = t.blocks.n / 2; i < t.blocks.n; i++) t.blocks.v[i].kernel = (int32_t)(i % 3 ? 5 : 9);
@@ -487,12 +377,12 @@ static void test_gcaps(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_synthetic, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_streamed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_simulated_h100, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_lazy, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_sole_kernel, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_gcaps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_synthetic, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_streamed, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_simulated_h100, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_lazy, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_sole_kernel, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_gcaps, tdb_exp_setup, tdb_exp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,93 +26,19 @@
 #include "../../server/scenario.h"
 #include "../../simcore/sim.h"
 #include "test_imp_util.h"
+#include "test_pyr_util.h"
 
-typedef struct fixture {
-    tdb t;                      /* the throw-away database */
-    db *d;                      /* = t.d */
-    char exp[DB_SLUG_SIZE];
-} fixture;
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    if (!f || tdb_open(&f->t, "pyr")) return -1;
-    f->d = f->t.d;
-    char err[256];
-    if (db_create_experiment(f->d, "exp", NULL, "import", NULL, NULL, f->exp, err, sizeof err))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    tdb_close(&f->t);
-    free(f);
-    return 0;
-}
+typedef tdb_exp fixture;
 
 /* ---- the reference: straight from the blocks ---------------------------------------- */
 
-typedef struct ref {
-    trace t;            /* the run as stored: kernels and blocks */
-    int32_t sms;
-} ref;
-
-static int64_t threads_of(const ref *x, const trace_block *b) {
-    if (b->kernel < 0 || (size_t)b->kernel >= x->t.kernels.n) return 0;
-    int32_t th = x->t.kernels.v[b->kernel].threads;
-    return th > 0 ? th : 0;
-}
-
-static bool counted(const ref *x, const trace_block *b) {
-    return b->sm >= 0 && b->sm < x->sms && b->start != TRACE_NONE && b->end != TRACE_NONE;
-}
-
-/* thread-ns and block-ns of every SM over [lo, hi) */
-static void ref_range(const ref *x, int64_t lo, int64_t hi, pyr_cell *out) {
-    memset(out, 0, (size_t)x->sms * sizeof *out);
-    for (size_t i = 0; i < x->t.blocks.n; i++) {
-        const trace_block *b = &x->t.blocks.v[i];
-        if (!counted(x, b)) continue;
-        int64_t ov = (b->end < hi ? b->end : hi) - (b->start > lo ? b->start : lo);
-        if (ov <= 0) continue;
-        out[b->sm].blk += ov;
-        out[b->sm].thr += ov * threads_of(x, b);
-    }
-}
-
-static int64_t floordiv(int64_t a, int64_t w) {
-    int64_t q = a / w;
-    return (a % w != 0 && a < 0) ? q - 1 : q;
-}
-
-/* all four fields of bins [k0, k1) of level z */
-static void ref_cells(const ref *x, int z, int64_t k0, int64_t k1, pyr_cell *out) {
-    int64_t w = (int64_t)1 << z;
-    memset(out, 0, (size_t)(k1 - k0) * (size_t)x->sms * sizeof *out);
-    for (size_t i = 0; i < x->t.blocks.n; i++) {
-        const trace_block *b = &x->t.blocks.v[i];
-        if (!counted(x, b)) continue;
-        int64_t ks = floordiv(b->start, w);
-        if (ks >= k0 && ks < k1) out[(ks - k0) * x->sms + b->sm].starts++;
-        int64_t first = ks > k0 ? ks : k0;
-        for (int64_t k = first; k < k1 && k * w < b->end; k++) {
-            int64_t lo = k * w, hi = lo + w;
-            pyr_cell *c = &out[(k - k0) * x->sms + b->sm];
-            int64_t ov = (b->end < hi ? b->end : hi) - (b->start > lo ? b->start : lo);
-            if (ov > 0) {
-                c->blk += ov;
-                c->thr += ov * threads_of(x, b);
-            }
-            if (b->start < lo && lo < b->end) c->live++;
-        }
-    }
-}
+typedef pyr_ref ref;   /* test_pyr_util.h: the cells straight from the blocks */
 
 /* ---- checks ------------------------------------------------------------------------------ */
 
 static void load_ref(fixture *f, const char *slug, ref *x) {
     char err[256];
+    *x = (ref){.bits = NULL};   /* every kernel */
     trace_init(&x->t);
     assert_int_equal(db_load_run(f->d, slug, DB_LOAD_KERNELS | DB_LOAD_BLOCKS, &x->t, err, sizeof err), 0);
     pyr_run r;
@@ -131,14 +57,6 @@ static void expect_cells(const pyr_cell *got, const pyr_cell *want, size_t n, co
                      (long long)want[i].blk, (long long)want[i].starts, (long long)want[i].live);
 }
 
-/* a tiny deterministic generator (tests must not depend on rand()) */
-static uint64_t rng_next(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Returns the number of levels checked. */
 static int check_run(fixture *f, const char *slug, const char *what) {
     char err[256];
@@ -150,7 +68,7 @@ static int check_run(fixture *f, const char *slug, const char *what) {
     size_t nb = 0;
     for (size_t i = 0; i < x.t.blocks.n; i++) {
         const trace_block *b = &x.t.blocks.v[i];
-        if (!counted(&x, b)) continue;
+        if (!ref_counted(&x, b)) continue;
         nb++;
         if (b->start < lo) lo = b->start;
         if (b->end > hi) hi = b->end;
@@ -208,7 +126,7 @@ static int check_run(fixture *f, const char *slug, const char *what) {
             int64_t A = pb.k0 * pb.bin_ns, B = (pb.k0 + (int64_t)pb.nbins) * pb.bin_ns, total = 0;
             for (size_t k = 0; k < x.t.blocks.n; k++) {
                 const trace_block *bl = &x.t.blocks.v[k];
-                if (!counted(&x, bl)) continue;
+                if (!ref_counted(&x, bl)) continue;
                 total += (bl->start < A && bl->end > A) || (bl->start >= A && bl->start < B);
             }
             assert_int_equal(pb.total, total);
@@ -231,7 +149,7 @@ static int check_run(fixture *f, const char *slug, const char *what) {
         int64_t expect = 0, overlapping = 0;
         for (size_t k = 0; k < x.t.blocks.n; k++) {
             const trace_block *bl = &x.t.blocks.v[k];
-            if (!counted(&x, bl)) continue;
+            if (!ref_counted(&x, bl)) continue;
             expect += bl->start >= ca && bl->start < cb;
             overlapping += bl->start < b && bl->end > a;
         }
@@ -260,15 +178,7 @@ static void synthetic(trace *t) {
     t->device = *h100;
     t->device.sms = 40;
     for (int k = 0; k < 300; k++) {
-        trace_kernel *kk = trace_add_kernel(t);
-        kk->threads = k % 7 == 0 ? 0 : 32 * (1 + k % 32);
-        kk->blocks = 1;
-        kk->regs = 32;
-        kk->priority = TRACE_PRIO_NONE;
-        kk->grid[0] = kk->grid[1] = kk->grid[2] = 1;
-        kk->block[0] = kk->block[1] = kk->block[2] = 1;
-        kk->issue = kk->first_block = kk->fully_dispatched = kk->end = TRACE_NONE;
-        kk->smem = TRACE_NONE;
+        ref_synthetic_kernel(t, k);
     }
     uint64_t s = 12345;
     for (int i = 0; i < 20000; i++) {
@@ -366,11 +276,6 @@ static int simulate_store(fixture *f, const char *text, const char *file, char s
     return n;
 }
 
-static int sink_emit(void *ctx, const trace_block *b, size_t n) {
-    char err[256];
-    return db_run_add_blocks(ctx, b, n, err, sizeof err);
-}
-
 static void test_simulated_h100(void **state) {
     fixture *f = *state;
     /* 24 kernels on 6 streams, 132 SMs, block times cycling 3..40 us */
@@ -406,7 +311,7 @@ static void test_simulated_h100(void **state) {
     trace t;
     trace_init(&t);
     db_run_kernels(w, &t);
-    sim_block_sink sink = {.ctx = w, .emit = sink_emit, .batch = 700};
+    sim_block_sink sink = {.ctx = w, .emit = ref_sink_emit, .batch = 700};
     cfg.block_sink = &sink;
     assert_int_equal(sim_run(&cfg, &t, err, sizeof err), 0);
     assert_int_equal(db_run_finish(w, &t, err, sizeof err), 0);
@@ -480,16 +385,6 @@ static void test_imported(void **state) {
     pyr_bins_free(&pb);
 }
 
-static int64_t rows(fixture *f, const char *sql, const char *slug) {
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db_handle(f->d), sql, -1, &st, NULL), SQLITE_OK);
-    sqlite3_bind_text(st, 1, slug, -1, SQLITE_STATIC);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
-}
-
 /* a run stored before pyramids existed gets one the first time it is read */
 static void test_lazy_build(void **state) {
     fixture *f = *state;
@@ -500,17 +395,17 @@ static void test_lazy_build(void **state) {
     trace_free(&t);
     const char *tiles = "SELECT count(*) FROM pyramid_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1)";
     const char *head = "SELECT count(*) FROM pyramids WHERE run = (SELECT id FROM runs WHERE slug = ?1)";
-    int64_t stored = rows(f, tiles, slug);
+    int64_t stored = tdb_scalar_slug(f->d, tiles, slug);
     assert_true(stored > 0);
     char *before = tiles_of(f, slug);
-    assert_int_equal(rows(f, head, slug), 1);
+    assert_int_equal(tdb_scalar_slug(f->d, head, slug), 1);
     assert_int_equal(sqlite3_exec(db_handle(f->d),
                                   "DELETE FROM pyramid_tiles; DELETE FROM pyramids", NULL, NULL, NULL),
                      SQLITE_OK);
-    assert_int_equal(rows(f, head, slug), 0);
+    assert_int_equal(tdb_scalar_slug(f->d, head, slug), 0);
     check_run(f, slug, "lazy");
-    assert_int_equal(rows(f, head, slug), 1);
-    assert_int_equal(rows(f, tiles, slug), stored);   /* the same tiles as at store time */
+    assert_int_equal(tdb_scalar_slug(f->d, head, slug), 1);
+    assert_int_equal(tdb_scalar_slug(f->d, tiles, slug), stored);   /* the same tiles as at store time */
     char *again = tiles_of(f, slug);
     assert_string_equal(before, again);
     free(before);
@@ -556,13 +451,13 @@ static void test_window_limit(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_synthetic_whole, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_synthetic_streamed, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_simulated_h100, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_contexts_pauses, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_imported, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_lazy_build, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_window_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_synthetic_whole, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_synthetic_streamed, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_simulated_h100, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_contexts_pauses, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_imported, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_lazy_build, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_window_limit, tdb_exp_setup, tdb_exp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

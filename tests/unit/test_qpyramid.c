@@ -23,27 +23,7 @@
 #include "../../simcore/trace.h"
 #include "test_db_util.h"
 
-typedef struct fixture {
-    tdb t;
-    char exp[DB_SLUG_SIZE];
-} fixture;
-
-static int setup(void **state) {
-    fixture *f = calloc(1, sizeof *f);
-    if (tdb_open(&f->t, "qpyr")) return -1;
-    char err[256];
-    if (db_create_experiment(f->t.d, "exp", NULL, "import", NULL, NULL, f->exp, err, sizeof err))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state) {
-    fixture *f = *state;
-    tdb_close(&f->t);
-    free(f);
-    return 0;
-}
+typedef tdb_exp fixture;
 
 static uint64_t rng(uint64_t *s) {
     *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
@@ -318,10 +298,10 @@ static void test_empty(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_exact, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_random_runs, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_lazy, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exact, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_random_runs, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_lazy, tdb_exp_setup, tdb_exp_teardown),
+        cmocka_unit_test_setup_teardown(test_empty, tdb_exp_setup, tdb_exp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
