@@ -53,6 +53,16 @@ void imp_stream_begin(imp_stream *s);
 bool imp_stream_active(void);
 int imp_stream_rows(trace *t, const imp_file *file, size_t read, char *err, size_t errlen);
 int imp_stream_flush(trace *t, char *err, size_t errlen);
+/* A format that reads its file more than once (globaltimer-csv: summaries,
+ * then blocks) drops the pages of a pass behind itself with
+ * imp_stream_drop (no-op when not streaming or not mapped) and calls
+ * imp_stream_rewind before reading the file again from its start. */
+void imp_stream_drop(const imp_file *file, size_t read);
+void imp_stream_rewind(void);
+/* A format that reads its file out of order (the SQLite ones) drops every
+ * page of a mapped file now and then instead; they come back from the page
+ * cache when read again, so a read-only mapping stays valid. */
+void imp_stream_forget(const imp_file *f);
 void imp_stream_end(trace *t);
 
 /* Content sniffers used by imp_detect (true when the bytes look like it). */

@@ -41,6 +41,7 @@ typedef struct gt_ctx {
     size_t kidx_n;
     gt_row_ref *refs;
     size_t nrefs, refcap;
+    struct gt_stream *st;    /* streaming's state (issue 9), else NULL */
 } gt_ctx;
 
 static int gfail(gt_ctx *c, const char *fmt, ...) {
@@ -109,7 +110,9 @@ static const char *trimmed(const char *s, size_t *len) {
     return s;
 }
 
-static int add_row(gt_ctx *c, const imp_csv *r, trace *t) {
+/* One row checked and folded into its kernel's summary; its block's
+ * kernel, index, SM and times in *b. */
+static int parse_row(gt_ctx *c, const imp_csv *r, trace *t, trace_block *b) {
     size_t klen;
     const char *label = trimmed(r->f[c->col[G_KERNEL]].s, &klen);
     if (klen == 0) return gfail(c, "%ld: column \"kernel\": empty kernel label", r->rec_line);
@@ -184,13 +187,23 @@ static int add_row(gt_ctx *c, const imp_csv *r, trace *t) {
         if (end > k->end) k->end = end;
     }
     k->blocks++;
+    *b = (trace_block){.kernel = ki, .index = (int32_t)index, .sm = (int32_t)sm,
+                       .start = start, .end = end};
+    return 0;
+}
+
+static int add_row(gt_ctx *c, const imp_csv *r, trace *t) {
+    trace_block row;
+    if (parse_row(c, r, t, &row) < 0) return -1;
     trace_block *b = trace_add_block(t);
     if (!b) return gfail(c, "%ld: out of memory", r->rec_line);
-    b->kernel = ki;
-    b->index = (int32_t)index;
-    b->sm = (int32_t)sm;
-    b->start = start;
-    b->end = end;
+    b->kernel = row.kernel;
+    b->index = row.index;
+    b->sm = row.sm;
+    b->start = row.start;
+    b->end = row.end;
+    int32_t ki = row.kernel;
+    int64_t index = row.index;
     if (c->nrefs == c->refcap) {
         size_t ncap = c->refcap ? c->refcap * 2 : 256;
         gt_row_ref *nr = realloc(c->refs, ncap * sizeof *nr);
@@ -202,19 +215,20 @@ static int add_row(gt_ctx *c, const imp_csv *r, trace *t) {
     return 0;
 }
 
-int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
-    gt_ctx c;
-    memset(&c, 0, sizeof c);
-    c.file = file->name ? file->name : "globaltimer.csv";
-    c.err = err;
-    c.errlen = errlen;
+typedef int (*gt_row_fn)(gt_ctx *c, const imp_csv *r, trace *t);
+
+/* Read the file once, calling fn for every block row: comments and blank
+ * lines skipped, the header (or the first row's width) fixing the columns.
+ * Progress counts this pass as [p0, p0 + pw) of the import. */
+static int scan(gt_ctx *c, const imp_file *file, trace *out, gt_row_fn fn, double p0, double pw) {
     imp_csv r;
     imp_csv_init(&r, (const char *)file->data, file->len);
     int ret = -1;
     bool first = true;
-    size_t ncols = 0;
+    size_t ncols = 0, rows = 0;
     for (;;) {
-        imp_progress_at((double)r.pos, (double)r.len);   /* bytes read (issue 15) */
+        /* bytes read (issue 15) */
+        imp_progress_at(p0 * (double)r.len + pw * (double)r.pos, (double)r.len);
         const char *line;
         size_t len;
         if (!imp_csv_peek_line(&r, &line, &len)) break;
@@ -225,7 +239,7 @@ int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errl
         char e[256];
         int rc = imp_csv_next(&r, e, sizeof e);
         if (rc < 0) {
-            gfail(&c, "%s", e);
+            gfail(c, "%s", e);
             goto done;
         }
         if (rc == 0) break;
@@ -238,24 +252,189 @@ int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errl
                 header = n == 8 && strncmp(fi, "start_ns", 8) == 0;
             }
             if (header) {
-                if (lookup_header(&c, &r) < 0) goto done;
+                if (lookup_header(c, &r) < 0) goto done;
                 ncols = r.nf;
                 continue;
             }
             if (r.nf < 5 || r.nf > 7) {
-                gfail(&c, "%ld: %zu fields; expected kernel,block,sm,start_ns,end_ns"
-                          "[,stream][,threads]", r.rec_line, r.nf);
+                gfail(c, "%ld: %zu fields; expected kernel,block,sm,start_ns,end_ns"
+                         "[,stream][,threads]", r.rec_line, r.nf);
                 goto done;
             }
-            for (int k = 0; k < G_COUNT; k++) c.col[k] = k < (int)r.nf ? k : -1;
+            for (int k = 0; k < G_COUNT; k++) c->col[k] = k < (int)r.nf ? k : -1;
             ncols = r.nf;
         }
         if (r.nf != ncols) {
-            gfail(&c, "%ld: %zu fields, expected %zu like the first row", r.rec_line, r.nf, ncols);
+            gfail(c, "%ld: %zu fields, expected %zu like the first row", r.rec_line, r.nf, ncols);
             goto done;
         }
-        if (add_row(&c, &r, out) < 0) goto done;
+        if (fn(c, &r, out) < 0) goto done;
+        /* a mapped file's pages read are dropped (issue 9; a no-op unless
+         * streaming) */
+        if (++rows % 4096 == 0) imp_stream_drop(file, r.pos);
     }
+    ret = 0;
+done:
+    imp_csv_free(&r);
+    return ret;
+}
+
+/* ---- streaming (issue 9) -------------------------------------------------------------
+ *
+ * The whole-file import holds every block, and a reference per row for the
+ * duplicate check. Streamed, the file is read twice instead: the first
+ * pass checks every row as above and keeps only the kernels' summaries
+ * (first_block, fully_dispatched, end, blocks: known only at the end) and
+ * one bit per block index of each kernel for the duplicate check; the
+ * kernels go to the caller as the first batch, and their earliest block is
+ * the run's origin, so the blocks of the second pass are re-based as they
+ * are read and no stored time ever needs a shift. Memory: the kernels, the
+ * bitsets (a kernel's largest block index / 8 bytes) and one batch. Every
+ * message is the whole-file import's: the passes read in file order, and a
+ * duplicate found by the bits is named by a third pass that looks for its
+ * first two lines. */
+
+typedef struct gt_bits {
+    uint64_t *w;
+    size_t nw;
+    int64_t dup;             /* the smallest block index seen twice, or -1 */
+} gt_bits;
+
+typedef struct gt_stream {
+    gt_bits *bits;           /* per kernel */
+    size_t nbits;
+    size_t rows;
+    int32_t dup_kernel;      /* the duplicate to name (third pass) */
+    int64_t dup_index;
+    long dup_line[2];
+    size_t dup_found;
+} gt_stream;
+
+static int sum_row(gt_ctx *c, const imp_csv *r, trace *t) {
+    trace_block b;
+    if (parse_row(c, r, t, &b) < 0) return -1;
+    c->st->rows++;
+    if ((size_t)b.kernel >= c->st->nbits) {
+        size_t n = c->st->nbits ? c->st->nbits * 2 : 64;
+        while (n <= (size_t)b.kernel) n *= 2;
+        gt_bits *nb = realloc(c->st->bits, n * sizeof *nb);
+        if (!nb) return gfail(c, "%ld: out of memory", r->rec_line);
+        for (size_t i = c->st->nbits; i < n; i++) nb[i] = (gt_bits){NULL, 0, -1};
+        c->st->bits = nb;
+        c->st->nbits = n;
+    }
+    gt_bits *g = &c->st->bits[b.kernel];
+    size_t w = (size_t)b.index / 64;
+    if (w >= g->nw) {
+        size_t n = g->nw ? g->nw * 2 : 4;
+        while (n <= w) n *= 2;
+        uint64_t *nw = realloc(g->w, n * sizeof *nw);
+        if (!nw) return gfail(c, "%ld: out of memory", r->rec_line);
+        memset(nw + g->nw, 0, (n - g->nw) * sizeof *nw);
+        g->w = nw;
+        g->nw = n;
+    }
+    uint64_t bit = (uint64_t)1 << (b.index % 64);
+    if ((g->w[w] & bit) && (g->dup < 0 || b.index < g->dup)) g->dup = b.index;
+    g->w[w] |= bit;
+    return 0;
+}
+
+/* The kernel of a row already checked by the first pass. */
+static int32_t row_kernel(gt_ctx *c, const imp_csv *r, trace *t) {
+    size_t klen;
+    const char *label = trimmed(r->f[c->col[G_KERNEL]].s, &klen);
+    trace_str id = trace_intern_n(t, label, klen);
+    return id < c->kidx_n ? c->kidx[id] - 1 : -1;
+}
+
+static int block_row(gt_ctx *c, const imp_csv *r, trace *t) {
+    int64_t index, sm, start, end;
+    int32_t ki = row_kernel(c, r, t);
+    if (ki < 0 || int_field(c, r, G_BLOCK, 0, INT32_MAX, &index) < 0 ||
+        int_field(c, r, G_SM, 0, IMP_MAX_SMS - 1, &sm) < 0 ||
+        int_field(c, r, G_START, 0, INT64_MAX, &start) < 0 ||
+        int_field(c, r, G_END, 0, INT64_MAX, &end) < 0)
+        return ki < 0 ? gfail(c, "%ld: the file changed while it was read", r->rec_line) : -1;
+    trace_block *b = trace_add_block(t);
+    if (!b) return gfail(c, "%ld: out of memory", r->rec_line);
+    *b = (trace_block){.kernel = ki, .index = (int32_t)index, .sm = (int32_t)sm,
+                       .start = start, .end = end};
+    return imp_stream_rows(t, NULL, 0, c->err, c->errlen);
+}
+
+static int dup_row(gt_ctx *c, const imp_csv *r, trace *t) {
+    int64_t index;
+    if (row_kernel(c, r, t) != c->st->dup_kernel ||
+        int_field(c, r, G_BLOCK, 0, INT32_MAX, &index) < 0 || index != c->st->dup_index)
+        return 0;
+    if (c->st->dup_found < 2) c->st->dup_line[c->st->dup_found++] = r->rec_line;
+    return 0;
+}
+
+static int stream_import(gt_ctx *c, const imp_file *file, trace *out) {
+    gt_stream st = {.dup_kernel = -1};
+    c->st = &st;
+    int ret = -1;
+    if (scan(c, file, out, sum_row, 0, 0.5) < 0) goto done;
+    if (st.rows == 0) {
+        gfail(c, " no block rows (expected kernel,block,sm,start_ns,end_ns lines)");
+        goto done;
+    }
+    for (size_t k = 0; k < out->kernels.n && k < st.nbits; k++)
+        if (st.bits[k].dup >= 0) {
+            st.dup_kernel = (int32_t)k;
+            st.dup_index = st.bits[k].dup;
+            break;
+        }
+    if (st.dup_kernel >= 0) {
+        imp_stream_rewind();
+        if (scan(c, file, out, dup_row, 0.5, 0.5) < 0) goto done;
+        const trace_kernel *k = &out->kernels.v[st.dup_kernel];
+        trace_str label = k->raw_name ? k->raw_name : k->name;
+        char q[64];
+        gfail(c, "%ld: kernel \"%s\" block %d appears twice (first at line %ld)", st.dup_line[1],
+              imp_quote_value(q, sizeof q, trace_str_get(out, label), 40), (int)st.dup_index,
+              st.dup_line[0]);
+        goto done;
+    }
+    if (out->oom) {
+        gfail(c, " out of memory");
+        goto done;
+    }
+    for (size_t k = 0; k < st.nbits; k++) free(st.bits[k].w);
+    free(st.bits);
+    st.bits = NULL;
+    st.nbits = 0;
+    /* the kernels first: their earliest time is the origin (imp_stream's base) */
+    if (imp_stream_flush(out, c->err, c->errlen) < 0) goto done;
+    imp_stream_rewind();
+    if (scan(c, file, out, block_row, 0.5, 0.5) < 0) goto done;
+    if (imp_stream_flush(out, c->err, c->errlen) < 0) goto done;
+    if (out->oom) {
+        gfail(c, " out of memory");
+        goto done;
+    }
+    ret = 0;
+done:
+    for (size_t k = 0; k < st.nbits; k++) free(st.bits[k].w);
+    free(st.bits);
+    c->st = NULL;
+    return ret;
+}
+
+int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
+    gt_ctx c;
+    memset(&c, 0, sizeof c);
+    c.file = file->name ? file->name : "globaltimer.csv";
+    c.err = err;
+    c.errlen = errlen;
+    int ret = -1;
+    if (imp_stream_active()) {
+        ret = stream_import(&c, file, out);
+        goto done;
+    }
+    if (scan(&c, file, out, add_row, 0, 1) < 0) goto done;
     if (out->blocks.n == 0) {
         gfail(&c, " no block rows (expected kernel,block,sm,start_ns,end_ns lines)");
         goto done;
@@ -280,6 +459,5 @@ int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errl
 done:
     free(c.kidx);
     free(c.refs);
-    imp_csv_free(&r);
     return ret;
 }

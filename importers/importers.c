@@ -215,7 +215,10 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
     return imp_import_opts(fmt, files, nfiles, NULL, out, err, errlen);
 }
 
-bool imp_can_stream(imp_format fmt) { return fmt == IMP_NVPROF_CSV; }
+bool imp_can_stream(imp_format fmt) {
+    return fmt == IMP_NVPROF_CSV || fmt == IMP_GLOBALTIMER_CSV || fmt == IMP_NVPROF_SQLITE ||
+           fmt == IMP_NSYS_SQLITE;
+}
 
 static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_stream *stream,
                       trace *out, char *err, size_t errlen);
@@ -275,7 +278,14 @@ static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_
     } else {
         rc = dispatch(fmt, files, nfiles, out, err, errlen);
     }
-    if (rc < 0) return -1;
+    if (rc < 0) {
+        /* the SQLite formats stream rows by start: the first bad one they
+         * meet need not be the first by rowid that the whole-file import
+         * names */
+        if (stream && (fmt == IMP_NVPROF_SQLITE || fmt == IMP_NSYS_SQLITE))
+            stream->whole_message = true;
+        return -1;
+    }
     imp_stream_end(out);
 
     if (!out->source) trace_set_source(out, imp_format_name(fmt));

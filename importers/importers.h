@@ -68,15 +68,18 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
  * of their count(*). A plain function pointer so the importers need nothing
  * of the server. */
 typedef void (*imp_progress_fn)(void *user, double fraction);
-/* Streaming (issue 9): the formats that can (nvprof-csv; see
- * docs/trace-format.md) hand their kernels and copies over in batches as
- * they read, so an import's memory does not grow with the file. Every
- * `rows` kernels + copies, batch(user, t, ...) is called with t's kernels
- * and copies holding the next rows (t->kernels.v[0] is kernel number
- * `kernels` of the run, copies likewise); it stores them and returns 0, or
- * -1 with err filled, which ends the import with that error. After the
- * call the importer empties t's kernels and copies; the string table,
- * meta and device stay in t to the end.
+/* Streaming (issue 9): the formats that can (nvprof-csv, globaltimer-csv,
+ * nvprof-sqlite, nsys-sqlite; see docs/trace-format.md) hand their kernels,
+ * copies and blocks over in batches as they read, so an import's memory
+ * does not grow with the file. Every `rows` kernels + copies + blocks,
+ * batch(user, t, ...) is called with t's kernels, copies and blocks
+ * holding the next rows (t->kernels.v[0] is kernel number `kernels` of the
+ * run, copies and blocks likewise: `blocks` below); it stores them and
+ * returns 0, or -1 with err filled, which ends the import with that error.
+ * After the call the importer empties t's kernels, copies and blocks; the
+ * string table, meta and device stay in t to the end. Blocks name kernels
+ * by their number in the run (globaltimer-csv hands every kernel over in
+ * its first batch, before any block).
  *
  * The run is re-based to its earliest time as imp_import always does, but
  * a stream cannot know that time before the last row: batch times are
@@ -101,12 +104,17 @@ typedef struct imp_stream {
     /* set by the import */
     bool streamed;               /* batches were used (a streaming format) */
     size_t kernels, copies;      /* rows handed over so far */
+    size_t blocks;               /* blocks handed over so far (globaltimer-csv) */
     int64_t base;                /* the origin of the batches' times */
     int64_t shift;               /* after success: add to every handed-over time */
     /* after success: every handed-over time, re-based, is within the range
      * imp_check_trace allows (trace_check.h); when false the caller must
      * not keep the run (import again without streaming for the message) */
     bool range_ok;
+    /* after a failure: the message may not be the one the file gets parsed
+     * whole (the SQLite formats meet rows by start, not by rowid): import
+     * it again without streaming for that message */
+    bool whole_message;
 } imp_stream;
 
 typedef struct imp_options {
@@ -115,9 +123,10 @@ typedef struct imp_options {
     imp_stream *stream;          /* may be NULL: the trace is filled whole */
 } imp_options;
 
-/* True for the formats that stream (imp_stream): nvprof-csv. The SQLite
- * formats sort their rows once read and pick the device the most rows used,
- * and the JSON ones parse whole with jansson, so they fill the trace whole. */
+/* True for the formats that stream (imp_stream): nvprof-csv,
+ * globaltimer-csv (read twice: checks and kernel summaries, then blocks),
+ * nvprof-sqlite and nsys-sqlite (rows by start). The JSON ones parse whole
+ * with jansson, so they fill the trace whole. */
 bool imp_can_stream(imp_format fmt);
 
 /* imp_import with options; opts may be NULL (then it is imp_import). */

@@ -127,9 +127,9 @@ static int read_meta(ctx *c) {
 static int add_tail(ctx *c, const char *table, char *sql, const char *from, bool corr, bool pid,
                     bool green) {
     size_t n = strlen(sql);
-    if (snprintf(sql + n, SQL_MAX - n, ", %s, %s, %s%s ORDER BY k.rowid",
+    if (snprintf(sql + n, SQL_MAX - n, ", %s, %s, %s%s ORDER BY %s",
                  corr ? "k.correlationId" : "NULL", pid ? PID_OF("k.globalPid") : "NULL",
-                 green ? "k.greenContextId" : "NULL", from) >= (int)(SQL_MAX - n))
+                 green ? "k.greenContextId" : "NULL", from, IMP_SQL_ORDER(c->s)) >= (int)(SQL_MAX - n))
         return imp_sql_fail(c->s, table, "query too long");
     return 0;
 }
@@ -145,7 +145,7 @@ static int present_cols(ctx *c, const char *table, bool *corr, bool *pid, bool *
     return 0;
 }
 
-static int read_kernels(ctx *c, imp_sql_name_cache *names, imp_sql_src *src) {
+static int prepare_kernels(ctx *c, sqlite3_stmt **st) {
     imp_sql_col cols[] = {
         { "start", true, false }, { "end", true, false }, { "deviceId", false, false },
         { "contextId", false, false }, { "streamId", false, false },
@@ -166,15 +166,19 @@ static int read_kernels(ctx *c, imp_sql_name_cache *names, imp_sql_src *src) {
     snprintf(sel + n, sizeof sel - n, "%s", has_mangled ? ", k.mangledName" : ", NULL");
     snprintf(from, sizeof from, " FROM " T_KERNEL " k");
     if (add_tail(c, T_KERNEL, sel, from, corr, pid, green) < 0) return -1;
+    return imp_sql_prepare(c->s, T_KERNEL, sel, st);
+}
+
+static int read_kernels(ctx *c, imp_sql_name_cache *names, imp_sql_src *src) {
     sqlite3_stmt *st;
-    if (imp_sql_prepare(c->s, T_KERNEL, sel, &st) < 0) return -1;
+    if (prepare_kernels(c, &st) < 0) return -1;
     src->table = T_KERNEL;
     int r = imp_sql_read_kernels(c->s, c->t, st, src, names);
     sqlite3_finalize(st);
     return r;
 }
 
-static int read_copies(ctx *c, const char *table, bool memset_, imp_sql_src *src) {
+static int prepare_copies(ctx *c, const char *table, bool memset_, sqlite3_stmt **st) {
     /* MEMSET's kind column is memKind in the exports seen (§3.3); accept
      * CUPTI's memoryKind spelling too */
     static const char *const mem_kind[] = { "memKind", NULL };
@@ -194,8 +198,12 @@ static int read_copies(ctx *c, const char *table, bool memset_, imp_sql_src *src
     if (present_cols(c, table, &corr, &pid, &green) < 0) return -1;
     snprintf(from, sizeof from, " FROM \"%s\" k", table);
     if (add_tail(c, table, sel, from, corr, pid, green) < 0) return -1;
+    return imp_sql_prepare(c->s, table, sel, st);
+}
+
+static int read_copies(ctx *c, const char *table, bool memset_, imp_sql_src *src) {
     sqlite3_stmt *st;
-    if (imp_sql_prepare(c->s, table, sel, &st) < 0) return -1;
+    if (prepare_copies(c, table, memset_, &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_copies(c->s, c->t, st, src, memset_);
     sqlite3_finalize(st);
@@ -205,7 +213,7 @@ static int read_copies(ctx *c, const char *table, bool memset_, imp_sql_src *src
 /* Launch times from RUNTIME and stream priorities from
  * TARGET_INFO_CUDA_STREAM, matched within the process where both sides say
  * which one it is (correlation ids are per process). */
-static int load_maps(ctx *c, imp_sql_src *src) {
+static int load_maps(ctx *c, imp_sql_src *src, bool temp) {
     static const char *const api_cols[] = { "correlationId", "start", NULL };
     static const char *const api_pid[] = { "globalTid", NULL };
     static const char *const kernel_pid[] = { "globalPid", NULL };
@@ -219,11 +227,12 @@ static int load_maps(ctx *c, imp_sql_src *src) {
     if (r1 < 0 || r2 < 0 || r3 < 0 || r4 < 0 || k1 < 0) return -1;
     src->api_by_pid = r2 == 1 && k1 == 1;
     src->prio_by_pid = r4 == 1 && k1 == 1;
-    if (r1 == 1 &&
-        imp_sql_map_load(c->s, &c->api, T_RUNTIME,
-                         src->api_by_pid ? "SELECT correlationId, " PID_OF("globalTid")
-                                           ", 0, start FROM " T_RUNTIME
-                                         : "SELECT correlationId, 0, 0, start FROM " T_RUNTIME) < 0)
+    const char *api_sql = src->api_by_pid ? "SELECT correlationId, " PID_OF("globalTid")
+                                            ", 0, start FROM " T_RUNTIME
+                                          : "SELECT correlationId, 0, 0, start FROM " T_RUNTIME;
+    /* streaming: the API calls into temp.api (sqlite_util.h), not memory */
+    if (r1 == 1 && (temp ? imp_sql_api_temp(c->s, T_RUNTIME, api_sql)
+                         : imp_sql_map_load(c->s, &c->api, T_RUNTIME, api_sql)) < 0)
         return -1;
     if (r3 == 1 &&
         imp_sql_map_load(c->s, &c->prio, T_STREAM,
@@ -233,6 +242,39 @@ static int load_maps(ctx *c, imp_sql_src *src) {
     imp_sql_map_sort(&c->api);
     imp_sql_map_sort(&c->prio);
     return 0;
+}
+
+/* A streaming import's rows (sqlite_util.h): by start, the launch times
+ * from temp.api. */
+static int stream_rows(ctx *c, imp_sql_name_cache *names, imp_sql_src *src, const bool present[3]) {
+    imp_sql *s = c->s;
+    int r = imp_sql_api_index(s, &src->api_q);
+    s->order = IMP_SQL_BY_START;
+    sqlite3_stmt *st[2] = { NULL, NULL };
+    static const char *const ktables[] = { T_KERNEL };
+    static const char *const all_copies[] = { T_MEMCPY, T_MEMSET };
+    if (r == 0 && present[0]) {
+        r = prepare_kernels(c, &st[0]);
+        if (r == 0) r = imp_sql_stream_kernels(s, c->t, st, ktables, 1, src, names);
+        sqlite3_finalize(st[0]);
+        st[0] = NULL;
+    }
+    const char *tables[2];
+    bool memset_[2];
+    size_t n = 0;
+    for (int i = 0; i < 2 && r == 0; i++) {
+        if (!present[1 + i]) continue;
+        tables[n] = all_copies[i];
+        memset_[n] = i == 1;
+        r = prepare_copies(c, all_copies[i], i == 1, &st[n]);
+        if (r == 0) n++;
+    }
+    if (r == 0) r = imp_sql_stream_copies(s, c->t, st, tables, memset_, n, src);
+    for (size_t i = 0; i < n; i++) sqlite3_finalize(st[i]);
+    if (r == 0) r = imp_stream_flush(c->t, s->err, s->errlen);
+    sqlite3_finalize(src->api_q);
+    src->api_q = NULL;
+    return r;
 }
 
 static int import(ctx *c, imp_sql_name_cache *names) {
@@ -269,12 +311,19 @@ static int import(ctx *c, imp_sql_name_cache *names) {
                         .name_is_display = true,
                         .mem_map = c->mem_map, .copy_map = c->copy_map,
                         .api = &c->api, .prio = &c->prio };
-    if (load_maps(c, &src) < 0) return -1;
+    bool streaming = imp_stream_active();
+    if (streaming && imp_sql_stream_begin(s) < 0) return -1;
+    if (load_maps(c, &src, streaming) < 0) return -1;
+    if (streaming) src.api = NULL;
     for (int i = 0; i < 3 && imp_progress_active(); i++)
         if (present[i] && imp_sql_count_rows(s, tables[i]) < 0) return -1;
-    if (present[0] && read_kernels(c, names, &src) < 0) return -1;
-    if (present[1] && read_copies(c, T_MEMCPY, false, &src) < 0) return -1;
-    if (present[2] && read_copies(c, T_MEMSET, true, &src) < 0) return -1;
+    if (streaming) {
+        if (stream_rows(c, names, &src, present) < 0) return -1;
+    } else {
+        if (present[0] && read_kernels(c, names, &src) < 0) return -1;
+        if (present[1] && read_copies(c, T_MEMCPY, false, &src) < 0) return -1;
+        if (present[2] && read_copies(c, T_MEMSET, true, &src) < 0) return -1;
+    }
 
     int64_t dev = 0;
     int found = imp_sql_main_device(&src, &dev);
@@ -285,7 +334,8 @@ static int import(ctx *c, imp_sql_name_cache *names) {
                 : imp_sql_device(s, c->t, "TARGET_INFO_CUDA_GPU", "deviceId", dev, NULL, NULL))
             return -1;
     }
-    return imp_sql_finish(s, c->t, "nsys-sqlite", src.skipped);
+    if (!streaming) return imp_sql_finish(s, c->t, "nsys-sqlite", src.skipped);
+    return imp_sql_finish_stream(s, c->t, "nsys-sqlite", src.skipped, src.kept);
 }
 
 int imp_nsys_sqlite(const imp_file *file, trace *out, char *err, size_t errlen) {

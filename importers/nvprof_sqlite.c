@@ -40,14 +40,13 @@ static int prepare_rows(imp_sql *s, const char *table, char *sql, size_t cap, co
     int corr = has_corr(s, table);
     if (corr < 0) return -1;
     size_t n = strlen(sql);
-    if (snprintf(sql + n, cap - n, "%s, %s%s FROM \"%s\" k ORDER BY k.rowid", pre,
-                 corr ? "k.correlationId" : "NULL", post, table) >= (int)(cap - n))
+    if (snprintf(sql + n, cap - n, "%s, %s%s FROM \"%s\" k ORDER BY %s", pre,
+                 corr ? "k.correlationId" : "NULL", post, table, IMP_SQL_ORDER(s)) >= (int)(cap - n))
         return imp_sql_fail(s, table, "query too long");
     return imp_sql_prepare(s, table, sql, st);
 }
 
-static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_cache *names,
-                        imp_sql_src *src) {
+static int prepare_kernels(imp_sql *s, const char *table, sqlite3_stmt **st) {
     imp_sql_col cols[] = {
         { "start", true, false }, { "end", true, false }, { "deviceId", false, false },
         { "contextId", false, false }, { "streamId", false, false },
@@ -59,15 +58,20 @@ static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_ca
     char sql[SQL_MAX] = "SELECT k.rowid";
     if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
         return -1;
+    return prepare_rows(s, table, sql, sizeof sql, ", NULL", ", NULL, NULL", st);
+}
+
+static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_cache *names,
+                        imp_sql_src *src) {
     sqlite3_stmt *st;
-    if (prepare_rows(s, table, sql, sizeof sql, ", NULL", ", NULL, NULL", &st) < 0) return -1;
+    if (prepare_kernels(s, table, &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_kernels(s, t, st, src, names);
     sqlite3_finalize(st);
     return r;
 }
 
-static int read_copies(imp_sql *s, trace *t, const char *table, bool memset_, imp_sql_src *src) {
+static int prepare_copies(imp_sql *s, const char *table, bool memset_, sqlite3_stmt **st) {
     imp_sql_col cols[] = {
         { "start", true, false }, { "end", true, false }, { "deviceId", false, false },
         { "contextId", false, false }, { "streamId", false, false }, { "bytes", true, false },
@@ -78,27 +82,39 @@ static int read_copies(imp_sql *s, trace *t, const char *table, bool memset_, im
     char sql[SQL_MAX] = "SELECT k.rowid";
     if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
         return -1;
+    return prepare_rows(s, table, sql, sizeof sql, "", ", NULL, NULL", st);
+}
+
+static int read_copies(imp_sql *s, trace *t, const char *table, bool memset_, imp_sql_src *src) {
     sqlite3_stmt *st;
-    if (prepare_rows(s, table, sql, sizeof sql, "", ", NULL, NULL", &st) < 0) return -1;
+    if (prepare_copies(s, table, memset_, &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_copies(s, t, st, src, memset_);
     sqlite3_finalize(st);
     return r;
 }
 
+static int api_temp(imp_sql *s, imp_sql_map *m, const char *table, const char *sql) {
+    (void)m;
+    return imp_sql_api_temp(s, table, sql);
+}
+
 /* Launch times: RUNTIME records first (rank 0), DRIVER ones for launches
  * made through the driver API (rank 1). Stream priorities from STREAM. */
-static int load_maps(imp_sql *s, imp_sql_map *api, imp_sql_map *prio) {
+static int load_maps(imp_sql *s, imp_sql_map *api, imp_sql_map *prio, bool temp) {
+    /* streaming: the API calls into temp.api (sqlite_util.h), not memory */
+    int (*load_api)(imp_sql *, imp_sql_map *, const char *, const char *) =
+        temp ? api_temp : imp_sql_map_load;
     static const char *const api_cols[] = { "correlationId", "start", NULL };
     static const char *const stream_cols[] = { "contextId", "streamId", "priority", NULL };
     int r1 = imp_sql_table_has(s, T_RUNTIME, api_cols);
     int r2 = imp_sql_table_has(s, T_DRIVER, api_cols);
     int r3 = imp_sql_table_has(s, T_STREAM, stream_cols);
     if (r1 < 0 || r2 < 0 || r3 < 0) return -1;
-    if (r1 == 1 && imp_sql_map_load(s, api, T_RUNTIME,
+    if (r1 == 1 && load_api(s, api, T_RUNTIME,
                                     "SELECT correlationId, 0, 0, start FROM " T_RUNTIME) < 0)
         return -1;
-    if (r2 == 1 && imp_sql_map_load(s, api, T_DRIVER,
+    if (r2 == 1 && load_api(s, api, T_DRIVER,
                                     "SELECT correlationId, 0, 1, start FROM " T_DRIVER) < 0)
         return -1;
     if (r3 == 1 && imp_sql_map_load(s, prio, T_STREAM,
@@ -107,6 +123,39 @@ static int load_maps(imp_sql *s, imp_sql_map *api, imp_sql_map *prio) {
     imp_sql_map_sort(api);
     imp_sql_map_sort(prio);
     return 0;
+}
+
+/* A streaming import's rows (sqlite_util.h): by start, the launch times
+ * from temp.api. */
+static int stream_rows(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_src *src,
+                       const bool present[4]) {
+    static const char *const all[] = { T_CKERNEL, T_KERNEL, T_MEMCPY, T_MEMSET };
+    int r = imp_sql_api_index(s, &src->api_q);
+    s->order = IMP_SQL_BY_START;
+    sqlite3_stmt *st[2] = { NULL, NULL };
+    const char *tables[2];
+    bool memset_[2];
+    for (int part = 0; part < 2 && r == 0; part++) {
+        size_t n = 0;
+        for (int i = 0; i < 2 && r == 0; i++) {
+            int k = 2 * part + i;
+            if (!present[k]) continue;
+            tables[n] = all[k];
+            memset_[n] = k == 3;
+            r = part ? prepare_copies(s, all[k], k == 3, &st[n]) : prepare_kernels(s, all[k], &st[n]);
+            if (r == 0) n++;
+        }
+        /* CUPTI's memory-kind numbers as they are, as read_copies has them */
+        if (r == 0)
+            r = part ? imp_sql_stream_copies(s, t, st, tables, memset_, n, src)
+                     : imp_sql_stream_kernels(s, t, st, tables, n, src, names);
+        for (size_t i = 0; i < n; i++) sqlite3_finalize(st[i]);
+        st[0] = st[1] = NULL;
+    }
+    if (r == 0) r = imp_stream_flush(t, s->err, s->errlen);
+    sqlite3_finalize(src->api_q);
+    src->api_q = NULL;
+    return r;
 }
 
 static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *api,
@@ -146,24 +195,30 @@ static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *
             return imp_sql_fail(s, NULL, "out of memory");
     }
 
-    if (load_maps(s, api, prio) < 0) return -1;
+    bool streaming = imp_stream_active();
+    if (streaming && imp_sql_stream_begin(s) < 0) return -1;
+    if (load_maps(s, api, prio, streaming) < 0) return -1;
     imp_sql_src src = { .name_col = "name", .strings = "StringTable", .strings_id = "_id_",
-                        .api = api, .prio = prio };
+                        .api = streaming ? NULL : api, .prio = prio };
     for (int i = 0; i < 4 && imp_progress_active(); i++)
         if (present[i] && imp_sql_count_rows(s, i < 2 ? kernel_tables[i] : copy_tables[i - 2]) < 0)
             return -1;
-    for (int i = 0; i < 2; i++)
-        if (present[i] && read_kernels(s, t, kernel_tables[i], names, &src) < 0) return -1;
-    /* CUPTI's memory-kind numbers as they are: nvprof is the reference */
-    src.mem_map = NULL;
-    src.copy_map = NULL;
-    for (int i = 0; i < 2; i++)
-        if (present[2 + i] && read_copies(s, t, copy_tables[i], i == 1, &src) < 0) return -1;
+    /* CUPTI's memory-kind numbers as they are (src.mem_map, copy_map NULL):
+     * nvprof is the reference */
+    if (streaming) {
+        if (stream_rows(s, t, names, &src, present) < 0) return -1;
+    } else {
+        for (int i = 0; i < 2; i++)
+            if (present[i] && read_kernels(s, t, kernel_tables[i], names, &src) < 0) return -1;
+        for (int i = 0; i < 2; i++)
+            if (present[2 + i] && read_copies(s, t, copy_tables[i], i == 1, &src) < 0) return -1;
+    }
 
     int64_t dev = 0;
     int found = imp_sql_main_device(&src, &dev);
     if (found && imp_sql_device(s, t, T_DEVICE, "id", dev, "StringTable", "_id_") < 0) return -1;
-    return imp_sql_finish(s, t, "nvprof-sqlite", src.skipped);
+    if (!streaming) return imp_sql_finish(s, t, "nvprof-sqlite", src.skipped);
+    return imp_sql_finish_stream(s, t, "nvprof-sqlite", src.skipped, src.kept);
 }
 
 int imp_nvprof_sqlite(const imp_file *file, trace *out, char *err, size_t errlen) {

@@ -41,6 +41,7 @@ int imp_sql_fail(imp_sql *s, const char *table, const char *fmt, ...) {
 int imp_sql_open(imp_sql *s, const imp_file *f, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     s->file = (f && f->name) ? f->name : "input";
+    s->f = f;
     s->err = err;
     s->errlen = errlen;
     if (!f || !imp_sql_is_sqlite(f->data, f->len))
@@ -543,9 +544,18 @@ static void count_device(imp_sql_devs *d, const row_ids *r) {
  * (in the same process where the profiler says which). */
 static int64_t issue_time(const imp_sql_src *src, sqlite3_stmt *st, int corr_i, const row_ids *r) {
     int64_t key[2], v;
-    if (!src->api || !opt_int(st, corr_i, &key[0])) return TRACE_NONE;
+    if ((!src->api && !src->api_q) || !opt_int(st, corr_i, &key[0])) return TRACE_NONE;
     key[1] = (src->api_by_pid && r->has[0]) ? r->v[0] : 0;
-    if (!imp_sql_map_find(src->api, key, 2, &v)) return TRACE_NONE;
+    if (src->api_q) {
+        /* temp.api, indexed: the same answer as imp_sql_map_find's */
+        sqlite3_reset(src->api_q);
+        sqlite3_bind_int64(src->api_q, 1, key[0]);
+        sqlite3_bind_int64(src->api_q, 2, key[1]);
+        if (sqlite3_step(src->api_q) != SQLITE_ROW) return TRACE_NONE;
+        v = sqlite3_column_int64(src->api_q, 0);
+    } else if (!imp_sql_map_find(src->api, key, 2, &v)) {
+        return TRACE_NONE;
+    }
     return (v >= 0 && v <= IMP_SQL_TMAX) ? v : TRACE_NONE;
 }
 
@@ -663,95 +673,104 @@ static int kernel_name(imp_sql *s, trace *t, const imp_sql_src *src, kname_cache
     return 1;
 }
 
-static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
-                            imp_sql_name_cache *names, name_cache *streams, name_cache *procs,
-                            kname_cache *kn_cache) {
+/* The current row of st: checked, and appended to t unless it has no valid
+ * timestamps (counted in src->skipped). */
+static int kernel_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
+                      imp_sql_name_cache *names, name_cache *streams, name_cache *procs,
+                      kname_cache *kn_cache) {
     static const char *const dim_col[6] = { "gridX", "gridY", "gridZ",
                                             "blockX", "blockY", "blockZ" };
     const char *tb = src->table;
-    int rc;
-    while ((rc = imp_sql_step(s, tb, st)) == SQLITE_ROW) {
-        imp_progress_at((double)s->rows_done++, (double)s->rows_total);
-        int64_t row = sqlite3_column_int64(st, IMP_SQL_K_ROWID);
-        int64_t start, end, v;
-        if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX,
-                              &start) < 0 ||
-            imp_sql_int_range(s, st, IMP_SQL_K_END, tb, row, "end", INT64_MIN, INT64_MAX, &end) < 0)
-            return -1;
-        if (!valid_span(start, end)) { src->skipped++; continue; }
+    imp_progress_at((double)s->rows_done++, (double)s->rows_total);
+    int64_t row = sqlite3_column_int64(st, IMP_SQL_K_ROWID);
+    int64_t start, end, v;
+    if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX,
+                          &start) < 0 ||
+        imp_sql_int_range(s, st, IMP_SQL_K_END, tb, row, "end", INT64_MIN, INT64_MAX, &end) < 0)
+        return -1;
+    if (!valid_span(start, end)) { src->skipped++; return 0; }
 
-        int64_t dims[6];
-        for (int d = 0; d < 6; d++) {
-            int r = imp_sql_int(s, st, IMP_SQL_K_GRIDX + d, tb, row, dim_col[d], &dims[d]);
-            if (r < 0) return -1;
-            if (dims[d] < 0 || dims[d] > DIM_MAX)
-                return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range "
-                                    "[0, %lld]", (long long)row, dim_col[d], (long long)dims[d],
-                                    (long long)DIM_MAX);
-        }
-        int64_t regs, ssmem, dsmem;
-        int r_null = imp_sql_int(s, st, IMP_SQL_K_REGS, tb, row, "registersPerThread", &regs);
-        int s_null = r_null < 0 ? -1 : imp_sql_int(s, st, IMP_SQL_K_SSMEM, tb, row,
-                                                   "staticSharedMemory", &ssmem);
-        int d_null = s_null < 0 ? -1 : imp_sql_int(s, st, IMP_SQL_K_DSMEM, tb, row,
-                                                   "dynamicSharedMemory", &dsmem);
-        if (d_null < 0) return -1;
-        if (regs < 0 || regs > 65536)
-            return imp_sql_fail(s, tb, "row %lld: column \"registersPerThread\": %lld is out of "
-                                "range [0, 65536]", (long long)row, (long long)regs);
-        if (ssmem < 0 || ssmem > DIM_MAX || dsmem < 0 || dsmem > DIM_MAX)
-            return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range [0, %lld]",
-                                (long long)row, (ssmem < 0 || ssmem > DIM_MAX) ? "staticSharedMemory"
-                                                                           : "dynamicSharedMemory",
-                                (long long)((ssmem < 0 || ssmem > DIM_MAX) ? ssmem : dsmem),
+    int64_t dims[6];
+    for (int d = 0; d < 6; d++) {
+        int r = imp_sql_int(s, st, IMP_SQL_K_GRIDX + d, tb, row, dim_col[d], &dims[d]);
+        if (r < 0) return -1;
+        if (dims[d] < 0 || dims[d] > DIM_MAX)
+            return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range "
+                                "[0, %lld]", (long long)row, dim_col[d], (long long)dims[d],
                                 (long long)DIM_MAX);
-
-        int64_t name_id, raw_id;
-        if (imp_sql_int_range(s, st, IMP_SQL_K_NAMEID, tb, row, src->name_col, INT64_MIN,
-                              INT64_MAX, &name_id) < 0)
-            return -1;
-        bool has_raw = opt_int(st, IMP_SQL_K_RAWID, &raw_id);
-        const kname_slot *kn;
-        int found = kernel_name(s, t, src, kn_cache, names, name_id, has_raw, raw_id, &kn);
-        if (found < 0) return -1;
-        if (!found)
-            return imp_sql_fail(s, tb, "row %lld: column \"%s\": string id %lld is not in %s",
-                                (long long)row, src->name_col, (long long)name_id, src->strings);
-
-        trace_kernel *k = trace_add_kernel(t);
-        if (!k) return imp_sql_fail(s, tb, "out of memory");
-        k->name = kn->name;
-        k->raw_name = kn->raw;
-        row_ids ids;
-        read_ids(st, IMP_SQL_K_PID, IMP_SQL_K_DEVICE, IMP_SQL_K_CONTEXT, IMP_SQL_K_GREEN, &ids);
-        int64_t stream = 0;
-        bool has_stream = opt_int(st, IMP_SQL_K_STREAM, &stream);
-        k->stream = stream_name(t, streams, has_stream, stream);
-        k->process = process_name(t, procs, &ids);
-        count_device(&src->kernel_devs, &ids);
-        k->first_block = start;
-        k->end = end;
-        k->issue = issue_time(src, st, IMP_SQL_K_CORR, &ids);
-        int64_t pkey[3] = { ids.v[2], stream, (src->prio_by_pid && ids.has[0]) ? ids.v[0] : 0 };
-        if (src->prio && ids.has[2] && has_stream && imp_sql_map_find(src->prio, pkey, 3, &v)) {
-            /* nsys stores the int32 priority as unsigned (4294967291 = -5) */
-            if (v > INT32_MAX && v <= (int64_t)UINT32_MAX) v -= (int64_t)UINT32_MAX + 1;
-            if (v >= -1024 && v <= 1024) k->priority = (int32_t)v;
-        }
-        for (int d = 0; d < 3; d++) {
-            k->grid[d] = (int32_t)dims[d];
-            k->block[d] = (int32_t)dims[3 + d];
-        }
-        /* (2^31-1)^3 overflows int64 and (2^31-1)^2 int32: multiply only
-         * when known to fit, else leave the total unknown */
-        if (dims[0] && dims[1] && dims[2] && dims[1] <= 65535 && dims[2] <= 65535)
-            k->blocks = dims[0] * dims[1] * dims[2];
-        if (dims[3] && dims[4] && dims[5] && dims[3] * dims[4] <= INT32_MAX / dims[5])
-            k->threads = (int32_t)(dims[3] * dims[4] * dims[5]);
-        k->regs = (int32_t)regs;
-        if (s_null == 0 || d_null == 0) k->smem = ssmem + dsmem;   /* else unknown */
-        if (t->oom) return imp_sql_fail(s, tb, "out of memory");
     }
+    int64_t regs, ssmem, dsmem;
+    int r_null = imp_sql_int(s, st, IMP_SQL_K_REGS, tb, row, "registersPerThread", &regs);
+    int s_null = r_null < 0 ? -1 : imp_sql_int(s, st, IMP_SQL_K_SSMEM, tb, row,
+                                               "staticSharedMemory", &ssmem);
+    int d_null = s_null < 0 ? -1 : imp_sql_int(s, st, IMP_SQL_K_DSMEM, tb, row,
+                                               "dynamicSharedMemory", &dsmem);
+    if (d_null < 0) return -1;
+    if (regs < 0 || regs > 65536)
+        return imp_sql_fail(s, tb, "row %lld: column \"registersPerThread\": %lld is out of "
+                            "range [0, 65536]", (long long)row, (long long)regs);
+    if (ssmem < 0 || ssmem > DIM_MAX || dsmem < 0 || dsmem > DIM_MAX)
+        return imp_sql_fail(s, tb, "row %lld: column \"%s\": %lld is out of range [0, %lld]",
+                            (long long)row, (ssmem < 0 || ssmem > DIM_MAX) ? "staticSharedMemory"
+                                                                       : "dynamicSharedMemory",
+                            (long long)((ssmem < 0 || ssmem > DIM_MAX) ? ssmem : dsmem),
+                            (long long)DIM_MAX);
+
+    int64_t name_id, raw_id;
+    if (imp_sql_int_range(s, st, IMP_SQL_K_NAMEID, tb, row, src->name_col, INT64_MIN,
+                          INT64_MAX, &name_id) < 0)
+        return -1;
+    bool has_raw = opt_int(st, IMP_SQL_K_RAWID, &raw_id);
+    const kname_slot *kn;
+    int found = kernel_name(s, t, src, kn_cache, names, name_id, has_raw, raw_id, &kn);
+    if (found < 0) return -1;
+    if (!found)
+        return imp_sql_fail(s, tb, "row %lld: column \"%s\": string id %lld is not in %s",
+                            (long long)row, src->name_col, (long long)name_id, src->strings);
+
+    trace_kernel *k = trace_add_kernel(t);
+    if (!k) return imp_sql_fail(s, tb, "out of memory");
+    k->name = kn->name;
+    k->raw_name = kn->raw;
+    row_ids ids;
+    read_ids(st, IMP_SQL_K_PID, IMP_SQL_K_DEVICE, IMP_SQL_K_CONTEXT, IMP_SQL_K_GREEN, &ids);
+    int64_t stream = 0;
+    bool has_stream = opt_int(st, IMP_SQL_K_STREAM, &stream);
+    k->stream = stream_name(t, streams, has_stream, stream);
+    k->process = process_name(t, procs, &ids);
+    count_device(&src->kernel_devs, &ids);
+    k->first_block = start;
+    k->end = end;
+    k->issue = issue_time(src, st, IMP_SQL_K_CORR, &ids);
+    int64_t pkey[3] = { ids.v[2], stream, (src->prio_by_pid && ids.has[0]) ? ids.v[0] : 0 };
+    if (src->prio && ids.has[2] && has_stream && imp_sql_map_find(src->prio, pkey, 3, &v)) {
+        /* nsys stores the int32 priority as unsigned (4294967291 = -5) */
+        if (v > INT32_MAX && v <= (int64_t)UINT32_MAX) v -= (int64_t)UINT32_MAX + 1;
+        if (v >= -1024 && v <= 1024) k->priority = (int32_t)v;
+    }
+    for (int d = 0; d < 3; d++) {
+        k->grid[d] = (int32_t)dims[d];
+        k->block[d] = (int32_t)dims[3 + d];
+    }
+    /* (2^31-1)^3 overflows int64 and (2^31-1)^2 int32: multiply only
+     * when known to fit, else leave the total unknown */
+    if (dims[0] && dims[1] && dims[2] && dims[1] <= 65535 && dims[2] <= 65535)
+        k->blocks = dims[0] * dims[1] * dims[2];
+    if (dims[3] && dims[4] && dims[5] && dims[3] * dims[4] <= INT32_MAX / dims[5])
+        k->threads = (int32_t)(dims[3] * dims[4] * dims[5]);
+    k->regs = (int32_t)regs;
+    if (s_null == 0 || d_null == 0) k->smem = ssmem + dsmem;   /* else unknown */
+    if (t->oom) return imp_sql_fail(s, tb, "out of memory");
+    src->kept++;
+    return 0;
+}
+
+static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
+                            imp_sql_name_cache *names, name_cache *streams, name_cache *procs,
+                            kname_cache *kn_cache) {
+    int rc;
+    while ((rc = imp_sql_step(s, src->table, st)) == SQLITE_ROW)
+        if (kernel_row(s, t, st, src, names, streams, procs, kn_cache) < 0) return -1;
     return rc < 0 ? -1 : 0;
 }
 
@@ -782,47 +801,55 @@ int imp_sql_read_kernels(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *sr
     return r;
 }
 
-int imp_sql_read_copies(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src, bool memset_) {
+/* The current row of st as kernel_row, for copies, and for memsets when
+ * memset_name (their name's id) is not 0. */
+static int copy_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
+                    trace_str memset_name, name_cache *streams, name_cache *procs) {
     const char *tb = src->table;
+    imp_progress_at((double)s->rows_done++, (double)s->rows_total);
+    int64_t row = sqlite3_column_int64(st, IMP_SQL_C_ROWID);
+    int64_t start, end, bytes;
+    if (imp_sql_int_range(s, st, IMP_SQL_C_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||
+        imp_sql_int_range(s, st, IMP_SQL_C_END, tb, row, "end", INT64_MIN, INT64_MAX, &end) < 0 ||
+        imp_sql_int_range(s, st, IMP_SQL_C_BYTES, tb, row, "bytes", 0, INT64_MAX, &bytes) < 0)
+        return -1;
+    if (!valid_span(start, end)) { src->skipped++; return 0; }
+    trace_copy *c = trace_add_copy(t);
+    if (!c) return imp_sql_fail(s, tb, "out of memory");
+    if (memset_name) {
+        c->name = memset_name;
+        c->direction = TRACE_COPY_MEMSET;
+    } else {
+        int kind = map_enum(src->copy_map, enum_value(st, IMP_SQL_C_KIND));
+        int sm = map_enum(src->mem_map, enum_value(st, IMP_SQL_C_SRCMEM));
+        int dm = map_enum(src->mem_map, enum_value(st, IMP_SQL_C_DSTMEM));
+        c->name = trace_intern(t, imp_sql_copy_name(kind));
+        c->direction = imp_sql_copy_direction(kind, sm, dm);
+    }
+    row_ids ids;
+    read_ids(st, IMP_SQL_C_PID, IMP_SQL_C_DEVICE, IMP_SQL_C_CONTEXT, IMP_SQL_C_GREEN, &ids);
+    int64_t stream = 0;
+    bool has_stream = opt_int(st, IMP_SQL_C_STREAM, &stream);
+    c->stream = stream_name(t, streams, has_stream, stream);
+    c->process = process_name(t, procs, &ids);
+    count_device(&src->copy_devs, &ids);
+    c->bytes = bytes;
+    c->start = start;
+    c->end = end;
+    c->issue = issue_time(src, st, IMP_SQL_C_CORR, &ids);
+    if (t->oom) return imp_sql_fail(s, tb, "out of memory");
+    src->kept++;
+    return 0;
+}
+
+int imp_sql_read_copies(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src, bool memset_) {
     trace_str memset_name = memset_ ? trace_intern(t, "[CUDA memset]") : 0;
     name_cache streams, procs;
     memset(&streams, 0, sizeof streams);
     memset(&procs, 0, sizeof procs);
     int rc;
-    while ((rc = imp_sql_step(s, tb, st)) == SQLITE_ROW) {
-        imp_progress_at((double)s->rows_done++, (double)s->rows_total);
-        int64_t row = sqlite3_column_int64(st, IMP_SQL_C_ROWID);
-        int64_t start, end, bytes;
-        if (imp_sql_int_range(s, st, IMP_SQL_C_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||
-            imp_sql_int_range(s, st, IMP_SQL_C_END, tb, row, "end", INT64_MIN, INT64_MAX, &end) < 0 ||
-            imp_sql_int_range(s, st, IMP_SQL_C_BYTES, tb, row, "bytes", 0, INT64_MAX, &bytes) < 0)
-            return -1;
-        if (!valid_span(start, end)) { src->skipped++; continue; }
-        trace_copy *c = trace_add_copy(t);
-        if (!c) return imp_sql_fail(s, tb, "out of memory");
-        if (memset_) {
-            c->name = memset_name;
-            c->direction = TRACE_COPY_MEMSET;
-        } else {
-            int kind = map_enum(src->copy_map, enum_value(st, IMP_SQL_C_KIND));
-            int sm = map_enum(src->mem_map, enum_value(st, IMP_SQL_C_SRCMEM));
-            int dm = map_enum(src->mem_map, enum_value(st, IMP_SQL_C_DSTMEM));
-            c->name = trace_intern(t, imp_sql_copy_name(kind));
-            c->direction = imp_sql_copy_direction(kind, sm, dm);
-        }
-        row_ids ids;
-        read_ids(st, IMP_SQL_C_PID, IMP_SQL_C_DEVICE, IMP_SQL_C_CONTEXT, IMP_SQL_C_GREEN, &ids);
-        int64_t stream = 0;
-        bool has_stream = opt_int(st, IMP_SQL_C_STREAM, &stream);
-        c->stream = stream_name(t, &streams, has_stream, stream);
-        c->process = process_name(t, &procs, &ids);
-        count_device(&src->copy_devs, &ids);
-        c->bytes = bytes;
-        c->start = start;
-        c->end = end;
-        c->issue = issue_time(src, st, IMP_SQL_C_CORR, &ids);
-        if (t->oom) return imp_sql_fail(s, tb, "out of memory");
-    }
+    while ((rc = imp_sql_step(s, src->table, st)) == SQLITE_ROW)
+        if (copy_row(s, t, st, src, memset_name, &streams, &procs) < 0) return -1;
     return rc < 0 ? -1 : 0;
 }
 
@@ -937,21 +964,163 @@ int imp_sql_main_device(const imp_sql_src *src, int64_t *id) {
     return 1;
 }
 
-int imp_sql_finish(imp_sql *s, trace *t, const char *source, size_t skipped) {
+static int finish(imp_sql *s, trace *t, const char *source, size_t skipped, size_t kept,
+                  bool sort) {
     if (t->oom) return imp_sql_fail(s, NULL, "out of memory");
-    if (t->kernels.n == 0 && t->copies.n == 0) {
+    if (kept == 0) {
         if (skipped)
             return imp_sql_fail(s, NULL, "no kernels, copies or memsets with timestamps "
                                          "(%zu records had none)", skipped);
         return imp_sql_fail(s, NULL, "no kernels, copies or memsets recorded");
     }
-    if (imp_sql_sort_kernels(t) < 0 || imp_sql_sort_copies(t) < 0)
+    if (sort && (imp_sql_sort_kernels(t) < 0 || imp_sql_sort_copies(t) < 0))
         return imp_sql_fail(s, NULL, "out of memory");
     char buf[32];
     snprintf(buf, sizeof buf, "%zu", skipped);
     if (trace_set_source(t, source) < 0 || (skipped && trace_set_meta(t, "skipped_records", buf) < 0))
         return imp_sql_fail(s, NULL, "out of memory");
     return 0;
+}
+
+int imp_sql_finish(imp_sql *s, trace *t, const char *source, size_t skipped) {
+    return finish(s, t, source, skipped, t->kernels.n + t->copies.n, true);
+}
+
+int imp_sql_finish_stream(imp_sql *s, trace *t, const char *source, size_t skipped,
+                          size_t kept) {
+    return finish(s, t, source, skipped, kept, false);
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+/* The database is read where it lies (sqlite3_deserialize), so a mapped
+ * file's pages stay resident once read -- the whole file by the end of a
+ * pass, or within one statement that sorts or copies a table. Every 2^20
+ * VM steps they are dropped (sqlite_util.h); they come back from the page
+ * cache when read again. */
+static int drop_pages(void *arg) {
+    imp_stream_forget(((imp_sql *)arg)->f);
+    return 0;
+}
+
+int imp_sql_stream_begin(imp_sql *s) {
+    sqlite3_progress_handler(s->db, 1 << 20, drop_pages, s);
+    /* the ORDER BY sorter and temp.api spill to temporary files (deleted
+     * when closed) past a page cache of a few MB, where temp_store=MEMORY
+     * would hold them whole */
+    if (sqlite3_exec(s->db, "PRAGMA temp_store=FILE; PRAGMA temp.cache_size=-4096", NULL, NULL,
+                     NULL) != SQLITE_OK)
+        return imp_sql_fail(s, NULL, "cannot set up a temporary store: %s",
+                            sqlite3_errmsg(s->db));
+    return 0;
+}
+
+int imp_sql_api_temp(imp_sql *s, const char *table, const char *sql) {
+    /* the rows imp_sql_map_load keeps (four integers), keyed as the map is
+     * sorted; the same row twice changes no answer */
+    char *ins = sqlite3_mprintf("CREATE TEMP TABLE IF NOT EXISTS api(k0 INTEGER, k1 INTEGER, "
+                                "k2 INTEGER, v INTEGER, PRIMARY KEY (k0, k1, k2, v)) WITHOUT ROWID;"
+                                "WITH q(k0, k1, k2, v) AS (%s) INSERT OR IGNORE INTO temp.api "
+                                "SELECT k0, k1, k2, v FROM q WHERE typeof(k0) = 'integer' AND "
+                                "typeof(k1) = 'integer' AND typeof(k2) = 'integer' AND "
+                                "typeof(v) = 'integer'", sql);
+    if (!ins) return imp_sql_fail(s, table, "out of memory");
+    int rc = sqlite3_exec(s->db, ins, NULL, NULL, NULL);
+    sqlite3_free(ins);
+    if (rc != SQLITE_OK)
+        return imp_sql_fail(s, table, "cannot be read: %s", sqlite3_errmsg(s->db));
+    return 0;
+}
+
+int imp_sql_api_index(imp_sql *s, sqlite3_stmt **q) {
+    *q = NULL;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM temp.sqlite_master WHERE name = 'api'", -1, &st,
+                           NULL) != SQLITE_OK)
+        return imp_sql_fail(s, NULL, "temporary table: %s", sqlite3_errmsg(s->db));
+    int has = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+    if (!has) return 0;
+    if (sqlite3_prepare_v2(s->db, "SELECT v FROM temp.api WHERE k0 = ?1 AND k1 = ?2 "
+                                  "ORDER BY k2, v LIMIT 1", -1, q, NULL) != SQLITE_OK)
+        return imp_sql_fail(s, NULL, "temporary table: %s", sqlite3_errmsg(s->db));
+    return 0;
+}
+
+/* Step st[i]; keys[i] its row's start, live[i] false at its end. */
+static int merge_step(imp_sql *s, sqlite3_stmt **st, const char *const *tables, size_t i,
+                      int start_col, bool *live, int64_t *keys) {
+    int rc = imp_sql_step(s, tables[i], st[i]);
+    if (rc < 0) return -1;
+    live[i] = rc == SQLITE_ROW;
+    /* a start that is not an integer (NULL, text, a fraction) sorts
+     * anywhere, but its row is refused when it is read, and the import with
+     * it (whole_message): a kept row's start is an integer, and SQLite
+     * orders integers and integral reals as int64 does */
+    if (live[i]) keys[i] = sqlite3_column_int64(st[i], start_col);
+    return 0;
+}
+
+/* The table whose row comes next: the earliest start, the first table on a
+ * tie; n when all are done. */
+static size_t merge_next(const bool *live, const int64_t *keys, size_t n) {
+    size_t best = n;
+    for (size_t i = 0; i < n; i++)
+        if (live[i] && (best == n || keys[i] < keys[best])) best = i;
+    return best;
+}
+
+#define MERGE_MAX 4
+
+int imp_sql_stream_kernels(imp_sql *s, trace *t, sqlite3_stmt **st, const char *const *tables,
+                           size_t n, imp_sql_src *src, imp_sql_name_cache *names) {
+    if (n > MERGE_MAX) return imp_sql_fail(s, NULL, "too many kernel tables");
+    name_cache streams, procs;
+    memset(&streams, 0, sizeof streams);
+    memset(&procs, 0, sizeof procs);
+    kname_cache kn_cache;
+    memset(&kn_cache, 0, sizeof kn_cache);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT value FROM \"%s\" WHERE \"%s\" = ?1", src->strings,
+             src->strings_id);
+    if (imp_sql_prepare(s, src->strings, sql, &kn_cache.lookup) < 0) return -1;
+    bool live[MERGE_MAX];
+    int64_t keys[MERGE_MAX];
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++)
+        r = merge_step(s, st, tables, i, IMP_SQL_K_START, live, keys);
+    for (size_t i; r == 0 && (i = merge_next(live, keys, n)) < n;) {
+        src->table = tables[i];
+        if (kernel_row(s, t, st[i], src, names, &streams, &procs, &kn_cache) < 0 ||
+            imp_stream_rows(t, NULL, 0, s->err, s->errlen) < 0 ||
+            merge_step(s, st, tables, i, IMP_SQL_K_START, live, keys) < 0)
+            r = -1;
+    }
+    sqlite3_finalize(kn_cache.lookup);
+    return r;
+}
+
+int imp_sql_stream_copies(imp_sql *s, trace *t, sqlite3_stmt **st, const char *const *tables,
+                          const bool *memset_, size_t n, imp_sql_src *src) {
+    if (n > MERGE_MAX) return imp_sql_fail(s, NULL, "too many copy tables");
+    name_cache streams, procs;
+    memset(&streams, 0, sizeof streams);
+    memset(&procs, 0, sizeof procs);
+    trace_str mname[MERGE_MAX];
+    for (size_t i = 0; i < n; i++) mname[i] = memset_[i] ? trace_intern(t, "[CUDA memset]") : 0;
+    bool live[MERGE_MAX];
+    int64_t keys[MERGE_MAX];
+    int r = 0;
+    for (size_t i = 0; i < n && r == 0; i++)
+        r = merge_step(s, st, tables, i, IMP_SQL_C_START, live, keys);
+    for (size_t i; r == 0 && (i = merge_next(live, keys, n)) < n;) {
+        src->table = tables[i];
+        if (copy_row(s, t, st[i], src, mname[i], &streams, &procs) < 0 ||
+            imp_stream_rows(t, NULL, 0, s->err, s->errlen) < 0 ||
+            merge_step(s, st, tables, i, IMP_SQL_C_START, live, keys) < 0)
+            r = -1;
+    }
+    return r;
 }
 
 /* ---- detection ------------------------------------------------------------ */

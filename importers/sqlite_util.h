@@ -33,7 +33,15 @@ typedef struct imp_sql {
     /* progress (issue 15): activity rows read by imp_sql_read_kernels and
      * imp_sql_read_copies, of the count(*) imp_sql_count_rows added up */
     int64_t rows_done, rows_total;
+    const imp_file *f;       /* the bytes it reads (dropped behind a streaming import) */
+    /* the row order the activity queries ask for: NULL, the table's
+     * ("k.rowid"); a streaming import's second pass sets IMP_SQL_BY_START */
+    const char *order;
 } imp_sql;
+
+#define IMP_SQL_BY_START "k.\"start\", k.rowid"
+/* The ORDER BY of an activity query. */
+#define IMP_SQL_ORDER(s) ((s)->order ? (s)->order : "k.rowid")
 
 /* A column a query wants: `present` is set by imp_sql_columns(). */
 typedef struct imp_sql_col {
@@ -170,6 +178,9 @@ typedef struct imp_sql_src {
     bool api_by_pid;         /* the maps hold real pids; else pid keys are 0 */
     bool prio_by_pid;
     size_t skipped;          /* rows without valid timestamps (left out) */
+    size_t kept;             /* records made (handed over, when streaming) */
+    sqlite3_stmt *api_q;     /* streaming: the launch time from temp.api (imp_sql_api_temp)
+                                rather than the api map */
     imp_sql_devs kernel_devs, copy_devs;
 } imp_sql_src;
 
@@ -206,6 +217,41 @@ int imp_sql_read_kernels(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *sr
                          imp_sql_name_cache *names);
 int imp_sql_read_copies(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
                         bool memset);
+
+/* ---- streaming (issue 9; importers.h imp_stream) ----------------------------
+ *
+ * Streamed, an import reads each activity table ordered by start (SQLite
+ * sorts, spilling to temporary files rather than memory) and merges the
+ * tables -- ties to the earlier table, then rowid: the order the stable
+ * sort of imp_sql_finish gives -- handing the records over in batches. The
+ * launch times come from an indexed temporary table (temp.api) rather than
+ * the api map, so memory holds neither the rows nor the API calls. The
+ * device and the skipped rows are counted as the rows go by. Two things
+ * differ from the whole-file import, neither visible in the run: strings
+ * are interned in start order (other ids, the same texts), and a bad row
+ * found first is the earliest by start, not by rowid -- so a streamed
+ * import that fails sets imp_stream.whole_message and the caller imports
+ * the file again whole for the message (importers.c). */
+
+/* Temporary objects go to files (SQLite's page cache, a few MB, in memory):
+ * call before the first imp_sql_api_temp. 0, or -1 with err filled. */
+int imp_sql_stream_begin(imp_sql *s);
+/* As imp_sql_map_load, into temp.api (keyed as the map is sorted);
+ * imp_sql_api_index then prepares *q, the lookup src->api_q takes (NULL
+ * when no table was loaded). */
+int imp_sql_api_temp(imp_sql *s, const char *table, const char *sql);
+int imp_sql_api_index(imp_sql *s, sqlite3_stmt **q);
+/* The rows: st[i] reads tables[i] ordered by IMP_SQL_BY_START;
+ * every record is appended to t and handed over with imp_stream_rows. For
+ * copies memset[i] says whether tables[i] holds memsets. */
+int imp_sql_stream_kernels(imp_sql *s, trace *t, sqlite3_stmt **st, const char *const *tables,
+                           size_t n, imp_sql_src *src, imp_sql_name_cache *names);
+int imp_sql_stream_copies(imp_sql *s, trace *t, sqlite3_stmt **st, const char *const *tables,
+                          const bool *memset, size_t n, imp_sql_src *src);
+/* imp_sql_finish after streaming: `kept` records were made and handed
+ * over, so nothing is left to sort. */
+int imp_sql_finish_stream(imp_sql *s, trace *t, const char *source, size_t skipped,
+                          size_t kept);
 
 /* The device the timeline is about: the one most kernels ran on (most
  * copies when there are no kernels; the smaller id on a tie). 1 with *id

@@ -1,11 +1,13 @@
 /* stream.c -- the import's batch sink (importers.h, imp_stream; issue 9).
  *
- * A streaming format adds kernels and copies to its trace as before and
- * calls imp_stream_rows after each row: every imp_stream.rows rows the
- * batch is re-based to a provisional origin, handed to the caller and
- * emptied, and the file's pages read so far are dropped when it is a
+ * A streaming format adds kernels, copies and blocks to its trace as
+ * before and calls imp_stream_rows after each row: every imp_stream.rows
+ * rows the batch is re-based to a provisional origin, handed to the caller
+ * and emptied, and the file's pages read so far are dropped when it is a
  * mapping. So the import holds one batch, the string table and one page
- * window of the file, whatever the file's size.
+ * window of the file, whatever the file's size. A format that reads its
+ * file twice (globaltimer-csv) rewinds the window; one that reads it out of
+ * order (the SQLite ones) drops every page now and then (imp_stream_forget).
  *
  * The origin. imp_import re-bases a whole trace to its earliest time
  * (trace_rebase), which a stream knows only at the end. Batches are
@@ -44,9 +46,10 @@ void imp_stream_begin(imp_stream *s) {
     cur = (stream_state){.s = s};
     if (!s) return;
     s->streamed = false;
-    s->kernels = s->copies = 0;
+    s->kernels = s->copies = s->blocks = 0;
     s->base = s->shift = 0;
     s->range_ok = true;
+    s->whole_message = false;
 }
 
 bool imp_stream_active(void) { return cur.s != NULL; }
@@ -78,9 +81,21 @@ static void drop_behind(const imp_file *f, size_t upto) {
     cur.dropped = upto;
 }
 
+void imp_stream_drop(const imp_file *file, size_t read) {
+    if (cur.s) drop_behind(file, read);
+}
+
+void imp_stream_rewind(void) { cur.dropped = 0; }
+
+void imp_stream_forget(const imp_file *f) {
+    if (!cur.s || !cur.s->mapped || !f || !f->data || !f->len) return;
+    /* the mapping starts on a page; const dropped only for the call */
+    madvise((void *)f->data, f->len, MADV_DONTNEED);
+}
+
 int imp_stream_flush(trace *t, char *err, size_t errlen) {
     imp_stream *s = cur.s;
-    if (!s || (t->kernels.n == 0 && t->copies.n == 0)) return 0;
+    if (!s || (t->kernels.n == 0 && t->copies.n == 0 && t->blocks.n == 0)) return 0;
     /* after an allocation failure the rows may be partial: the format
      * reports the failure at its end, nothing more is handed over */
     if (t->oom) return 0;
@@ -93,6 +108,7 @@ int imp_stream_flush(trace *t, char *err, size_t errlen) {
         const trace_copy *c = &t->copies.v[i];
         seen(c->issue), seen(c->start), seen(c->end);
     }
+    for (size_t i = 0; i < t->blocks.n; i++) seen(t->blocks.v[i].start), seen(t->blocks.v[i].end);
     if (first) s->base = cur.have_base ? cur.lo : 0;
     s->streamed = true;
     int64_t b = s->base;
@@ -104,11 +120,14 @@ int imp_stream_flush(trace *t, char *err, size_t errlen) {
         trace_copy *c = &t->copies.v[i];
         rel(&c->issue, b), rel(&c->start, b), rel(&c->end, b);
     }
+    for (size_t i = 0; i < t->blocks.n; i++) rel(&t->blocks.v[i].start, b), rel(&t->blocks.v[i].end, b);
     if (s->batch(s->user, t, s->kernels, s->copies, err, errlen) < 0) return -1;
     s->kernels += t->kernels.n;
     s->copies += t->copies.n;
+    s->blocks += t->blocks.n;
     t->kernels.n = 0;
     t->copies.n = 0;
+    t->blocks.n = 0;
     return 0;
 }
 
@@ -116,7 +135,7 @@ int imp_stream_rows(trace *t, const imp_file *file, size_t read, char *err, size
     imp_stream *s = cur.s;
     if (!s) return 0;
     size_t rows = s->rows ? s->rows : DEFAULT_ROWS;
-    if (t->kernels.n + t->copies.n < rows) return 0;
+    if (t->kernels.n + t->copies.n + t->blocks.n < rows) return 0;
     if (imp_stream_flush(t, err, errlen) < 0) return -1;
     drop_behind(file, read);
     return 0;

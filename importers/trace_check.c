@@ -25,6 +25,29 @@ static int bad_count(const char *file, const char *what, size_t i, const char *f
     if ((rec)->f < 0 && (int64_t)(rec)->f != TRACE_NONE) \
         return bad_count(file, what, i, #f, (int64_t)(rec)->f, err, errlen)
 
+int imp_check_blocks(const trace_block *v, size_t n, size_t first, size_t nkernels,
+                     const char *file, char *err, size_t errlen) {
+    if (!file) file = "trace";
+    for (size_t j = 0; j < n; j++) {
+        const trace_block *b = &v[j];
+        size_t i = first + j;
+        if (b->sm < 0 || b->sm >= IMP_MAX_SMS) {
+            snprintf(err, errlen, "%s: blocks[%zu].sm: %d is out of range (0..%d, the most SMs "
+                     "schedlab stores)", file, i, (int)b->sm, IMP_MAX_SMS - 1);
+            return -1;
+        }
+        if (b->kernel < 0 || (size_t)b->kernel >= nkernels) {
+            snprintf(err, errlen, "%s: blocks[%zu].kernel: %d names no kernel (the trace has %zu)",
+                     file, i, (int)b->kernel, nkernels);
+            return -1;
+        }
+        COUNT("blocks", i, b, index);
+        TIME("blocks", i, b, start);
+        TIME("blocks", i, b, end);
+    }
+    return 0;
+}
+
 int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) {
     if (!file) file = "trace";
     if (t->has_device && (t->device.sms < 0 || t->device.sms > IMP_MAX_SMS)) {
@@ -45,22 +68,8 @@ int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) 
         COUNT("kernels", i, k, smem);
         COUNT("kernels", i, k, regs);
     }
-    for (size_t i = 0; i < t->blocks.n; i++) {
-        const trace_block *b = &t->blocks.v[i];
-        if (b->sm < 0 || b->sm >= IMP_MAX_SMS) {
-            snprintf(err, errlen, "%s: blocks[%zu].sm: %d is out of range (0..%d, the most SMs "
-                     "schedlab stores)", file, i, (int)b->sm, IMP_MAX_SMS - 1);
-            return -1;
-        }
-        if (b->kernel < 0 || (size_t)b->kernel >= t->kernels.n) {
-            snprintf(err, errlen, "%s: blocks[%zu].kernel: %d names no kernel (the trace has %zu)",
-                     file, i, (int)b->kernel, t->kernels.n);
-            return -1;
-        }
-        COUNT("blocks", i, b, index);
-        TIME("blocks", i, b, start);
-        TIME("blocks", i, b, end);
-    }
+    if (imp_check_blocks(t->blocks.v, t->blocks.n, 0, t->kernels.n, file, err, errlen))
+        return -1;
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
         TIME("copies", i, c, issue);

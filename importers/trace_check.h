@@ -24,5 +24,10 @@
 #define IMP_MAX_TIME (INT64_C(1) << 62)
 
 int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen);
+/* The block part of imp_check_trace for a streamed batch (issue 9): b[0]
+ * is block number `first` of a run of `nkernels` kernels, and messages name
+ * blocks by that number, as the whole trace's check would. */
+int imp_check_blocks(const trace_block *b, size_t n, size_t first, size_t nkernels,
+                     const char *file, char *err, size_t errlen);
 
 #endif

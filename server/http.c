@@ -78,6 +78,7 @@ const char *http_body_data(const http_body *b) {
     return !b ? NULL : b->map ? b->map : b->mem;
 }
 size_t http_body_len(const http_body *b) { return b ? b->len : 0; }
+bool http_body_mapped(const http_body *b) { return b && b->map; }
 
 void http_body_free(http_body *b) {
     if (!b) return;
@@ -617,7 +618,8 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
     const char *m = head ? "GET" : method;
     char buf[1024];
     http_request req = {.method = m, .path = url, .conn = conn, .priv = cs,
-                        .body = http_body_data(cs->body), .body_len = http_body_len(cs->body)};
+                        .body = http_body_data(cs->body), .body_len = http_body_len(cs->body),
+                        .body_mapped = http_body_mapped(cs->body)};
     bool path_known = false;
     for (size_t i = 0; i < srv->cfg.nroutes; i++) {
         const http_route *rt = &srv->cfg.routes[i];

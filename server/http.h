@@ -64,6 +64,9 @@ struct MHD_Connection;
 typedef struct http_body http_body;
 const char *http_body_data(const http_body *b);
 size_t http_body_len(const http_body *b);
+/* True when the body is a mapped temporary file (past HTTP_BODY_RAM): an
+ * import may drop the pages it has read (store_ctl.files_mapped, issue 9). */
+bool http_body_mapped(const http_body *b);
 void http_body_free(http_body *b);                  /* NULL is fine */
 
 typedef struct http_request {
@@ -73,6 +76,7 @@ typedef struct http_request {
     size_t nparams;
     const char *body;                       /* NULL when there was none */
     size_t body_len;
+    bool body_mapped;                       /* http_body_mapped of the body */
     struct MHD_Connection *conn;
     void *priv;                             /* http.c's; see http_take_body */
 } http_request;

@@ -385,9 +385,11 @@ int store_scenario(db *d, const char *text, size_t len, const char *file,
 /* ---- a streaming import (issue 9) ----------------------------------------------- */
 
 /* The formats that stream (importers.h, imp_stream) hand over kernels and
- * copies in batches while they read, and each batch goes into the run at
- * once: the write lock and the transaction are taken before the parse, the
- * experiment and the run begin with the first batch. Still one transaction:
+ * copies (globaltimer-csv: its kernels, then its blocks, which go into the
+ * block pages: db_run_add_blocks) in batches while they read, and each
+ * batch goes into the run at once: the write lock and the transaction are
+ * taken before the parse, the experiment and the run begin with the first
+ * batch. Still one transaction:
  * a bad file rolls back everything, its message the importer's own.
  *
  * Two threads: the importer parses on the caller's thread while a store
@@ -417,7 +419,8 @@ int store_scenario(db *d, const char *text, size_t len, const char *file,
 typedef struct stream_slot {
     trace_kernel *k;
     trace_copy *c;
-    size_t nk, nc, capk, capc;
+    trace_block *b;              /* globaltimer-csv's blocks, after all its kernels */
+    size_t nk, nc, capk, capc, nb, capb;
     size_t nstrs;                /* the string table's size when it was taken */
 } stream_slot;
 
@@ -431,6 +434,7 @@ typedef struct stream_ctx {
     char *ename, *source;        /* the trace's name and source, for a new experiment */
     db_run_writer *w;            /* NULL until the first batch is stored */
     bool whole;                  /* a range check failed: import whole for its message */
+    size_t nblocks;              /* blocks handed over so far */
     int cb_rc;                   /* the batch callback failed for the store, not the
                                     file: what the import's failure returns */
 
@@ -472,7 +476,8 @@ static int store_slot(stream_ctx *c, const stream_slot *sl, char *err, size_t er
     view.copies.v = sl->c;
     view.copies.n = view.copies.cap = sl->nc;
     view.strs.n = sl->nstrs;
-    if (db_run_add_kernels(c->w, &view, err, errlen) || db_run_add_copies(c->w, &view, err, errlen))
+    if (db_run_add_kernels(c->w, &view, err, errlen) || db_run_add_copies(c->w, &view, err, errlen) ||
+        db_run_add_blocks(c->w, sl->b, sl->nb, err, errlen))
         return -1;
     return 0;
 }
@@ -514,11 +519,18 @@ static bool grow(void **v, size_t *cap, size_t n, size_t size) {
 static int stream_batch(void *user, const trace *t, size_t kernels, size_t copies, char *err,
                         size_t errlen) {
     stream_ctx *c = user;
-    (void)kernels, (void)copies;   /* the writer numbers the rows itself */
-    if (imp_check_trace(t, c->file->name, err, errlen)) {
+    (void)copies;   /* the writer numbers the rows itself */
+    /* blocks name kernels of earlier batches: checked against the run's
+     * kernels so far, numbered as in the whole trace */
+    trace rows = *t;
+    rows.blocks.n = 0;
+    if (imp_check_trace(&rows, c->file->name, err, errlen) ||
+        imp_check_blocks(t->blocks.v, t->blocks.n, c->nblocks, kernels + t->kernels.n,
+                         c->file->name, err, errlen)) {
         c->whole = true;
         return -1;
     }
+    c->nblocks += t->blocks.n;
     if (!c->started) {
         /* fixed before the first batch (imp_import names a streamed trace
          * first); copied so the store thread reads nothing of t */
@@ -544,15 +556,18 @@ static int stream_batch(void *user, const trace *t, size_t kernels, size_t copie
     /* the slot after the full ones is the importer's alone until posted */
     stream_slot *sl = &c->slot[(c->head + c->count) % STREAM_SLOTS];
     if (!grow((void **)&sl->k, &sl->capk, t->kernels.n, sizeof *sl->k) ||
-        !grow((void **)&sl->c, &sl->capc, t->copies.n, sizeof *sl->c)) {
+        !grow((void **)&sl->c, &sl->capc, t->copies.n, sizeof *sl->c) ||
+        !grow((void **)&sl->b, &sl->capb, t->blocks.n, sizeof *sl->b)) {
         snprintf(err, errlen, "%s: out of memory", c->file->name);
         c->cb_rc = -1;
         return -1;
     }
     if (t->kernels.n) memcpy(sl->k, t->kernels.v, t->kernels.n * sizeof *sl->k);
     if (t->copies.n) memcpy(sl->c, t->copies.v, t->copies.n * sizeof *sl->c);
+    if (t->blocks.n) memcpy(sl->b, t->blocks.v, t->blocks.n * sizeof *sl->b);
     sl->nk = t->kernels.n;
     sl->nc = t->copies.n;
+    sl->nb = t->blocks.n;
     sl->nstrs = t->strs.n;
     pthread_mutex_lock(&c->mu);
     c->count++;
@@ -580,6 +595,7 @@ static void stream_free(stream_ctx *c) {
     for (size_t i = 0; i < STREAM_SLOTS; i++) {
         free(c->slot[i].k);
         free(c->slot[i].c);
+        free(c->slot[i].b);
     }
     free(c->ename);
     free(c->source);
@@ -625,7 +641,9 @@ static int import_stream(db *d, const imp_file *file, imp_format fmt, const char
         /* the file's error first; the store's when the import stopped for it */
         char serr[8];
         stream_join(&c, serr, sizeof serr);
-        *whole = c.whole;
+        /* a refusal the importer may name otherwise than whole: not when
+         * the store stopped it (cb_rc: its own message, a cancel) */
+        *whole = c.whole || (st.whole_message && !c.cb_rc);
         rc = c.cb_rc ? c.cb_rc : STORE_BAD_INPUT;
         goto rollback;
     }

@@ -171,8 +171,11 @@ static void do_import(api_ctx *a, const char *data, size_t len, const char *form
 static void imp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
                     size_t errlen) {
     imp_job *ij = arg;
+    /* a body past HTTP_BODY_RAM is a mapped temporary file: a streaming
+     * import drops the pages it has read, so RSS does not grow by the
+     * upload's size (issue 9) */
     store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .phase = &ctl->phase,
-                    .lock_ms = -1};
+                    .lock_ms = -1, .files_mapped = http_body_mapped(ij->body)};
     do_import(ij->a, http_body_data(ij->body), http_body_len(ij->body), ij->format, ij->exp,
               ij->name, &sc, status, result, err, errlen);
 }
@@ -205,7 +208,7 @@ void writes_post_import(void *app, const http_request *req, http_response *res) 
     const char *format = arg(req, "format"), *exp = arg(req, "experiment"), *name = arg(req, "name");
     const budget *b = api_budget(a);
     if ((long long)req->body_len <= b->sync_bytes && !store_writing()) {
-        store_ctl sc = {.lock_ms = SYNC_LOCK_MS};
+        store_ctl sc = {.lock_ms = SYNC_LOCK_MS, .files_mapped = req->body_mapped};
         int status = 500;
         json_t *result = NULL;
         char err[1024] = "";
