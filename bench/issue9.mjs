@@ -17,6 +17,7 @@ const WINDOW_BLOCKS = 10000;      // the issue's window: 10 K blocks
 const ZOOM_BLOCKS = 80000;        // a zoomed-in window still past the API's max (bins)
 const API_MAX = 20000;            // the API's default max, which the dashboard asks for
 const COMPARE_BLOCKS = 1000000;   // the compare view's row: two runs of this size
+const KERNEL_RUN = 1000000;       // the kernel-level row: an nvprof import of this many kernels
 const compareName = (n) => `bench ${label(n)} blocks, two placements`;
 
 const label = (n) => (n % 1e6 === 0 ? `${n / 1e6}M` : `${n / 1e3}k`);
@@ -173,6 +174,61 @@ async function runRows(out, { srv, browser, exps, n, quick, canHttp, wrkSeconds 
   }
 }
 
+// The dashboard rows of a kernel-level run (nvprof, no blocks) of
+// KERNEL_RUN kernels, imported by `schedlab import` from
+// bench/gen_nvprof_kernels.sh's CSV: drawn by window from the per-stream
+// pyramid (db/spyramid.h), which the run's first read builds (timed apart:
+// once per run, a note).
+export async function kernelRows(out, { schedlab, dir, browser, quick, repo }) {
+  const csvK = path.join(dir, 'kernels-nvprof.csv');
+  const db = path.join(dir, 'kernels.db');
+  rm(db);
+  execFileSync('sh', [path.join(repo, 'bench/gen_nvprof_kernels.sh'), String(KERNEL_RUN), csvK]);
+  const run = execFileSync(schedlab, ['import', csvK, '--format', 'nvprof-csv', '--db', db, '--name', `bench-${label(KERNEL_RUN)}-kernels`],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  fs.rmSync(csvK, { force: true });
+  const scn = path.join(dir, 'kernels-scenarios');
+  fs.mkdirSync(scn, { recursive: true });
+  const srv = await startSchedlab(schedlab, { db, scenarios: scn, cwd: repo });
+  try {
+    const t0 = Date.now();
+    const first = await srv.json(`/api/runs/${run}/kernels?max=20000`);
+    if (first.mode !== 'bins' || first.kernels_total !== KERNEL_RUN) throw new Error(`run ${run}: ${first.kernels_total} kernels, mode ${first.mode}`);
+    out.notes.push(`${label(KERNEL_RUN)}-kernel nvprof run: per-stream pyramid built on its first read in ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+    await browserRows(out, { srv, browser, run, n: KERNEL_RUN, quick, what: `${label(KERNEL_RUN)}-kernel nvprof run: dashboard` });
+  } finally {
+    await srv.stop();
+    rm(db);
+  }
+}
+
+// The same rows for the real case: bench/gen_nvprof_csv.sh's CSV of
+// KERNEL_RUN rows, the shape of a real nvprof trace (batchCUBLAS: about
+// 81 % memcpy rows), drawn by window from both pyramids: the kernels'
+// per-stream bins and the copies' per-engine bins (issue 9's copy lanes).
+export async function mixedRows(out, { schedlab, dir, browser, quick, repo }) {
+  const csvM = path.join(dir, 'mixed-nvprof.csv');
+  const db = path.join(dir, 'mixed.db');
+  rm(db);
+  execFileSync('sh', [path.join(repo, 'bench/gen_nvprof_csv.sh'), String(KERNEL_RUN), csvM]);
+  const run = execFileSync(schedlab, ['import', csvM, '--format', 'nvprof-csv', '--db', db, '--name', `bench-${label(KERNEL_RUN)}-mixed`],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  fs.rmSync(csvM, { force: true });
+  const scn = path.join(dir, 'mixed-scenarios');
+  fs.mkdirSync(scn, { recursive: true });
+  const srv = await startSchedlab(schedlab, { db, scenarios: scn, cwd: repo });
+  try {
+    const t0 = Date.now();
+    const [k, c] = [await srv.json(`/api/runs/${run}/kernels?max=20000`), await srv.json(`/api/runs/${run}/copies?max=20000`)];
+    if (k.kernels_total + c.copies_total !== KERNEL_RUN) throw new Error(`run ${run}: ${k.kernels_total} kernels and ${c.copies_total} copies, modes ${k.mode}/${c.mode}`);
+    out.notes.push(`${label(KERNEL_RUN)}-row nvprof run (${c.copies_total} copies, ${k.kernels_total} kernels): both pyramids built on their first reads in ${((Date.now() - t0) / 1000).toFixed(2)} s`);
+    await browserRows(out, { srv, browser, run, n: KERNEL_RUN, quick, what: `${label(KERNEL_RUN)}-row nvprof run (kernels + copies): dashboard` });
+  } finally {
+    await srv.stop();
+    rm(db);
+  }
+}
+
 export async function issue9({ schedlab, benchBin, work, quick, repo, simRows, csv, csvRows, genCsv }) {
   const out = { http: [], browser: [], simulate: [], sim_repeats: [], import_cli: [], goals: [], notes: [], errors: [] };
   const sizes = quick ? [1000000] : [1000000, 16000000];
@@ -210,8 +266,13 @@ export async function issue9({ schedlab, benchBin, work, quick, repo, simRows, c
     // a row that breaks is a failed goal, not a failed bench
     for (const n of sizes) await attempt(out, `${label(n)} run`, () => runRows(out, { srv, browser, exps, n, quick, canHttp, wrkSeconds }));
   } finally {
-    if (browser) await browser.close();
     await srv.stop();
+  }
+  try {
+    if (browser) await attempt(out, `${label(KERNEL_RUN)}-kernel nvprof run`, () => kernelRows(out, { schedlab, dir, browser, quick, repo }));
+    if (browser) await attempt(out, `${label(KERNEL_RUN)}-row nvprof run (kernels + copies)`, () => mixedRows(out, { schedlab, dir, browser, quick, repo }));
+  } finally {
+    if (browser) await browser.close();
   }
   rm(db);
 
@@ -335,7 +396,7 @@ export function printIssue9(r) {
     console.log(`  ${label(h.run_blocks).padEnd(4)}  ${h.what.padEnd(37)}  ${String(Math.round(h.bytes / 1024)).padStart(6)}  ${String(h.conns).padStart(5)}   ${`${fmtN(o.rps_median)} (${fmtN(o.rps_min)}-${fmtN(o.rps_max)})${o.how === 'wrk' ? '' : '*'}`.padEnd(22)}  ${fmtN(o.p50_ms_median, 'ms').padStart(7)}  ${fmtN(o.p99_ms_median, 'ms').padStart(8)}     ${`${fmtN(n.rps_median)} (${fmtN(n.rps_min)}-${fmtN(n.rps_max)})`.padEnd(22)}  ${fmtN(n.p99_ms_median, 'ms').padStart(6)}   ${h.ratio_rps.toFixed(3)}`);
   }
   for (const b of r.browser)
-    console.log(`  ${label(b.run_blocks).padEnd(4)}  ${b.page && b.page.startsWith('/compare') ? 'compare view (two runs)' : 'dashboard'}: navigation -> drawn ${fmtN(b.nav_ms_median, 'ms')} ms (min ${fmtN(b.nav_ms_min, 'ms')}), one zoom step ${fmtN(b.zoom_ms_median, 'ms')} ms (min ${fmtN(b.zoom_ms_min, 'ms')}); ${b.nav_requests.length} API requests to draw, ${b.zoom_requests.length} to zoom`);
+    console.log(`  ${label(b.run_blocks).padEnd(4)}  ${b.page && b.page.startsWith('/compare') ? 'compare view (two runs)' : b.what && b.what.includes('-kernel') ? 'kernel-level nvprof run' : b.what && b.what.includes('-row nvprof') ? 'nvprof run, kernels + copies' : 'dashboard'}: navigation -> drawn ${fmtN(b.nav_ms_median, 'ms')} ms (min ${fmtN(b.nav_ms_min, 'ms')}), one zoom step ${fmtN(b.zoom_ms_median, 'ms')} ms (min ${fmtN(b.zoom_ms_min, 'ms')}); ${b.nav_requests.length} API requests to draw, ${b.zoom_requests.length} to zoom`);
   for (const s of r.simulate)
     console.log(`  schedlab simulate ${label(s.blocks)} blocks: ${s.seconds.toFixed(2)} s, ${fmtN(s.blocks_per_s)} blocks/s, peak RSS ${s.peak_rss_mb.toFixed(0)} MB`);
   for (const s of r.import_cli)

@@ -24,6 +24,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_kpyramid_sql, /* db/kpyramid.sql: per-kernel occupancy pyramids (issue 9) */
     db_block_pages_sql, /* db/block_pages.sql: blocks in pages, then dbi_bpage_migrate (issue 9) */
     db_qpyramid_sql, /* db/qpyramid.sql: queue-length pyramids (issue 9) */
+    db_spyramid_sql, /* db/spyramid.sql: per-stream pyramids (issue 9; step 13 after the merge) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

@@ -148,6 +148,14 @@ static inline trace_str col_str(const strmap *m, sqlite3_stmt *st, int i) {
     return id > 0 && (uint64_t)id < m->n ? m->v[id] : 0;
 }
 
+/* The kernels columns dbi_row_kernel reads (from column 0), as db_load_run */
+#define DBI_KERNEL_COLS                                                                     \
+    "name, raw_name, stream, process, priority, threads, issue, first_block, "             \
+    "fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, block_x, block_y, " \
+    "block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met"
+/* One kernels row into t (false: out of memory). */
+bool dbi_row_kernel(trace *t, const strmap *m, sqlite3_stmt *st);
+
 /* Fills dev from the devices row of `run`; *has = false when there is none. */
 int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, size_t errlen);
 

@@ -157,6 +157,12 @@ static bool row_kernel(trace *t, const strmap *m, sqlite3_stmt *st) {
     return !t->oom;
 }
 
+/* row_kernel for a window's kernels (spyramid.c), the columns of
+ * DBI_KERNEL_COLS from 0 */
+bool dbi_row_kernel(trace *t, const strmap *m, sqlite3_stmt *st) {
+    return row_kernel(t, m, st);
+}
+
 static bool row_wepoch(trace *t, const strmap *m, sqlite3_stmt *st) {
     (void)m;
     trace_warp_epoch *w = trace_add_warp_epoch(t);

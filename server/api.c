@@ -23,6 +23,7 @@
 #include "jobs.h"
 #include "store.h"
 #include "queue_bins.h"
+#include "stream_bins.h"
 #include "trace_json.h"
 #include "task_bounds.h"
 #include "window.h"
@@ -405,11 +406,40 @@ static void list_records(void *app, const http_request *req, http_response *res,
     release(a, d);
 }
 
+static bool window_args(const http_request *req, http_response *res, int64_t *from,
+                        bool *has_from, int64_t *to, bool *has_to, int64_t *max, int64_t max_lo);
+
+/* GET /kernels: every kernel (DESIGN §5); with from, to or max a window's
+ * kernels or per-stream bins past max (stream_bins.c, issue 9) */
 static void h_kernels(void *app, const http_request *req, http_response *res) {
-    list_records(app, req, res, DB_LOAD_KERNELS, "kernels");
+    if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
+        list_records(app, req, res, DB_LOAD_KERNELS, "kernels");
+        return;
+    }
+    api_ctx *a = app;
+    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
+    bool has_from, has_to;
+    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 0)) return;
+    db *d = acquire(a, res);
+    if (!d) return;
+    sbin_kernels(d, req, req->params[0], from, has_from, to, has_to, max, res);
+    release(a, d);
 }
+/* GET /copies: every copy (DESIGN §5); with from, to or max a window's
+ * copies or per-engine copy bins past max (stream_bins.c, issue 9) */
 static void h_copies(void *app, const http_request *req, http_response *res) {
-    list_records(app, req, res, DB_LOAD_COPIES, "copies");
+    if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
+        list_records(app, req, res, DB_LOAD_COPIES, "copies");
+        return;
+    }
+    api_ctx *a = app;
+    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
+    bool has_from, has_to;
+    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 0)) return;
+    db *d = acquire(a, res);
+    if (!d) return;
+    sbin_copies(d, req, req->params[0], from, has_from, to, has_to, max, res);
+    release(a, d);
 }
 static void h_jobs(void *app, const http_request *req, http_response *res) {
     list_records(app, req, res, DB_LOAD_JOBS, "jobs");
@@ -517,6 +547,20 @@ static void h_occupancy(void *app, const http_request *req, http_response *res) 
     if (!d) return;
     occupancy_bins(d, req, req->params[0], from, has_from, to, has_to, max,
                    http_query(req, "kernels"), res);
+    release(a, d);
+}
+
+/* GET /api/runs/{run}/streams: per-stream busy bins of some kernel names
+ * (stream_bins.c, issue 9) */
+static void h_streams(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
+    bool has_from, has_to;
+    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 1)) return;
+    db *d = acquire(a, res);
+    if (!d) return;
+    sbin_streams(d, req, req->params[0], from, has_from, to, has_to, max, http_query(req, "names"),
+                 res);
     release(a, d);
 }
 
@@ -1055,6 +1099,7 @@ static const http_route routes[] = {
     {"GET", "/api/runs/*/blocks", h_blocks},
     {"GET", "/api/runs/*/tiles", h_tiles},
     {"GET", "/api/runs/*/occupancy", h_occupancy},
+    {"GET", "/api/runs/*/streams", h_streams},
     {"GET", "/api/runs/*/tiles/*/*", h_tile},
     {"GET", "/api/runs/*/kernels", h_kernels},
     {"GET", "/api/runs/*/copies", h_copies},

@@ -106,9 +106,13 @@ static void put_priority(tj_buf *b, int32_t p) {
 }
 
 void tj_put_kernel(tj_buf *b, const trace *t, size_t i) {
+    tj_put_kernel_id(b, t, i, (int64_t)i);
+}
+
+void tj_put_kernel_id(tj_buf *b, const trace *t, size_t i, int64_t id) {
     const trace_kernel *k = &t->kernels.v[i];
     PUTL(b, "{\"id\":");
-    jw_u64_raw(b, i);
+    jw_i64_raw(b, id);
     key(b, "name", false); tj_put_str(b, trace_str_get(t, k->name));
     if (k->raw_name) { key(b, "raw_name", false); tj_put_str(b, trace_str_get(t, k->raw_name)); }
     key(b, "stream", false); tj_put_str(b, trace_str_get(t, k->stream));
@@ -181,9 +185,13 @@ void tj_put_block(tj_buf *b, const trace_block *blk) {
 }
 
 void tj_put_copy(tj_buf *b, const trace *t, size_t i) {
+    tj_put_copy_id(b, t, i, (int64_t)i);
+}
+
+void tj_put_copy_id(tj_buf *b, const trace *t, size_t i, int64_t id) {
     const trace_copy *c = &t->copies.v[i];
     PUTL(b, "{\"id\":");
-    jw_u64_raw(b, i);
+    jw_i64_raw(b, id);
     key(b, "name", false); tj_put_str(b, trace_str_get(t, c->name));
     key(b, "stream", false); tj_put_str(b, trace_str_get(t, c->stream));
     key(b, "process", false); tj_put_str(b, trace_str_get(t, c->process));

@@ -36,8 +36,12 @@ void tj_put_i64(tj_buf *b, int64_t v);               /* null for TRACE_NONE */
 /* One record each, as in DESIGN §5 / docs/api.md. */
 void tj_put_device(tj_buf *b, const sim_device *d);
 void tj_put_kernel(tj_buf *b, const trace *t, size_t i);
+/* the same with another id: a window's kernels keep their ids in the run */
+void tj_put_kernel_id(tj_buf *b, const trace *t, size_t i, int64_t id);
 void tj_put_block(tj_buf *b, const trace_block *blk);
 void tj_put_copy(tj_buf *b, const trace *t, size_t i);
+/* the same with another id: a window's copies keep their ids in the run */
+void tj_put_copy_id(tj_buf *b, const trace *t, size_t i, int64_t id);
 void tj_put_queue_event(tj_buf *b, const trace *t, size_t i);
 void tj_put_warp_issue(tj_buf *b, const trace_warp_issue *w);
 void tj_put_warp_epoch(tj_buf *b, const trace_warp_epoch *w);

@@ -145,7 +145,32 @@ export const api = {
   experimentBrief: (slug, signal) => getJSON(`/api/experiments/${enc(slug)}?scenario=0`, signal),
   run: (run, signal) => getJSON(`/api/runs/${enc(run)}`, signal),
   kernels: (run, signal) => getJSON(`/api/runs/${enc(run)}/kernels`, signal),
+  // a kernel-level run's window (issue 9): {mode: "kernels", kernels} when it
+  // holds at most max, else {mode: "bins", names, lanes} per-stream busy bins;
+  // without from/to every kernel of a run of at most max
+  kernelsWindow(run, { from, to, max }, signal) {
+    const q = new URLSearchParams({ max: String(max) });
+    if (from !== undefined && from !== null) q.set('from', String(from));
+    if (to !== undefined && to !== null) q.set('to', String(to));
+    return getJSON(`/api/runs/${enc(run)}/kernels?${q}`, signal);
+  },
+  // per-stream busy bins of the kernel names listed ("0-3,7": indices into
+  // the bins answer's names), for the legend
+  streams(run, { from, to, max, names }, signal) {
+    const q = new URLSearchParams({ from: String(from), to: String(to), max: String(max), names });
+    return getJSON(`/api/runs/${enc(run)}/streams?${q}`, signal);
+  },
   copies: (run, signal) => getJSON(`/api/runs/${enc(run)}/copies`, signal),
+  // a run's copies by window (issue 9: a big nvprof trace is mostly copies):
+  // {mode: "copies", copies} when the window holds at most max, else
+  // {mode: "bins", lanes} per copy engine; without from/to every copy of a
+  // run of at most max
+  copiesWindow(run, { from, to, max }, signal) {
+    const q = new URLSearchParams({ max: String(max) });
+    if (from !== undefined && from !== null) q.set('from', String(from));
+    if (to !== undefined && to !== null) q.set('to', String(to));
+    return getJSON(`/api/runs/${enc(run)}/copies?${q}`, signal);
+  },
   blocks(run, { from, to, max } = {}, signal) {
     const q = new URLSearchParams();
     if (from !== undefined && from !== null) q.set('from', String(from));

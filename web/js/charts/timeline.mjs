@@ -77,10 +77,13 @@ function laneOrder(p, q) {
 function buildModel(d) {
   const lanes = [];
   const bars = [];      // {x0, x1, y0, y1 (lane units), lane, kind, color, label, info}
+  let seen = null;
   if (d.mode === 'streams') {
+    // lanes: the streams of the kernels, or (a big kernel-level run drawn
+    // by window, issue 9) every stream of the run, whatever the window holds
     const keys = [];
-    const seen = new Map();
-    for (const k of d.kernels) {
+    seen = new Map();
+    for (const k of d.streamLanes || d.kernels) {
       const key = streamKey(k);
       if (!seen.has(key)) {
         seen.set(key, keys.length);
@@ -89,69 +92,88 @@ function buildModel(d) {
     }
     keys.sort(laneOrder);
     keys.forEach((k, i) => seen.set(streamKey(k), i));
-    const procs = new Set(d.kernels.map((k) => k.process ?? ''));
+    const procs = new Set(keys.map((k) => k.process ?? ''));
     for (const k of keys) {
       const label = procs.size > 1 ? `${k.process ?? '?'}/${k.stream ?? '?'}` : `stream ${k.stream ?? '?'}`;
       lanes.push({ label });
     }
-    const items = [];
-    const ks = [];
-    for (const k of d.kernels) {
-      const start = known(k.first_block) ? k.first_block : k.issue;
-      if (!known(start) || !known(k.end)) continue;
-      items.push({ lane: seen.get(streamKey(k)), start, end: k.end });
-      ks.push(k);
-    }
-    const st = stackUnits(items);
-    items.forEach((it, i) => {
-      const cap = st.extent.get(it.lane) || 1;
-      const u = 1 - 2 * PAD;
-      const k = ks[i];
-      bars.push({
-        x0: it.start, x1: it.end, lane: it.lane, kind: 'kernel',
-        y0: it.lane + 1 - PAD - ((st.offset[i] + 1) / cap) * u,
-        y1: it.lane + 1 - PAD - (st.offset[i] / cap) * u,
-        name: k.name, color: d.colors.get(k.name), label: k.name, info: k,
-      });
-    });
+    bars.push(...kernelBars(d, d.kernels, seen));
   } else {
     const sms = Math.max(d.sms || 0, 1);
     for (let i = 0; i < sms; i++) lanes.push({ label: `SM ${i}` });
   }
-  // Copy engines: one lane each, under the SMs (or streams).
-  const copies = d.copies.filter((c) => known(c.start) && known(c.end));
-  const engines = [...new Set(copies.map((c) => (known(c.engine) && c.engine >= 0 ? c.engine : 0)))].sort((a, b) => a - b);
+  // Copy engines: one lane each, under the SMs (or streams); a run of many
+  // copies (issue 9) names every engine (copyLanes), whatever the window holds.
+  const engines = d.copyLanes || [...new Set(d.copies.filter((c) => known(c.start) && known(c.end))
+    .map(engineOf))].sort((a, b) => a - b);
   const ceBase = lanes.length;
   engines.forEach((e, j) => lanes.push({
     label: engines.length > 1 ? `CE ${e}` : 'CE', ce: true, pos: ceBase + j * CE_SIZE, size: CE_SIZE,
   }));
-  if (copies.length) {
-    const items = copies.map((c) => ({
-      lane: ceBase + engines.indexOf(known(c.engine) && c.engine >= 0 ? c.engine : 0), start: c.start, end: c.end,
-    }));
-    const st = stackUnits(items);
-    items.forEach((it, i) => {
-      const cap = st.extent.get(it.lane) || 1;
-      const { pos, size } = lanes[it.lane];
-      const u = size * (1 - 2 * PAD);
-      const bottom = pos + size * (1 - PAD);
-      const c = copies[i];
-      bars.push({
-        x0: it.start, x1: it.end, lane: it.lane, kind: 'copy',
-        y0: bottom - ((st.offset[i] + 1) / cap) * u,
-        y1: bottom - (st.offset[i] / cap) * u,
-        name: null, color: copyColor(c.direction), label: c.name || '', info: c,
-      });
-    });
-  }
   lanes.forEach((l, i) => {
     if (l.pos === undefined) {
       l.pos = i;
       l.size = 1;
     }
   });
+  const ce = { base: ceBase, engines };
+  // (one by one: a spread of a run's 800,000 copies overflows the stack)
+  for (const b of copyBars(d.copies, lanes, ce)) bars.push(b);
   const span = lanes.length ? lanes[lanes.length - 1].pos + lanes[lanes.length - 1].size : 1;
-  return { lanes, bars, span };
+  return { lanes, bars, span, seen, ce };
+}
+
+function engineOf(c) {
+  return known(c.engine) && c.engine >= 0 ? c.engine : 0;
+}
+
+// Copies as bars on their engine's lane, overlapping ones stacked.
+function copyBars(all, lanes, ce) {
+  const copies = all.filter((c) => known(c.start) && known(c.end) && ce.engines.includes(engineOf(c)));
+  if (!copies.length) return [];
+  const items = copies.map((c) => ({ lane: ce.base + ce.engines.indexOf(engineOf(c)), start: c.start, end: c.end }));
+  const st = stackUnits(items);
+  return items.map((it, i) => {
+    const cap = st.extent.get(it.lane) || 1;
+    const { pos, size } = lanes[it.lane];
+    const u = size * (1 - 2 * PAD);
+    const bottom = pos + size * (1 - PAD);
+    const c = copies[i];
+    return {
+      x0: it.start, x1: it.end, lane: it.lane, kind: 'copy',
+      y0: bottom - ((st.offset[i] + 1) / cap) * u,
+      y1: bottom - (st.offset[i] / cap) * u,
+      name: null, color: copyColor(c.direction), label: c.name || '', info: c,
+    };
+  });
+}
+
+// Kernel bars per stream (traces without blocks): overlapping kernels of
+// one stream stacked. seen: stream key -> lane.
+function kernelBars(d, kernels, seen) {
+  const bars = [];
+  const items = [];
+  const ks = [];
+  for (const k of kernels) {
+    const start = known(k.first_block) ? k.first_block : k.issue;
+    const lane = seen.get(streamKey(k));
+    if (!known(start) || !known(k.end) || lane === undefined) continue;
+    items.push({ lane, start, end: k.end });
+    ks.push(k);
+  }
+  const st = stackUnits(items);
+  items.forEach((it, i) => {
+    const cap = st.extent.get(it.lane) || 1;
+    const u = 1 - 2 * PAD;
+    const k = ks[i];
+    bars.push({
+      x0: it.start, x1: it.end, lane: it.lane, kind: 'kernel',
+      y0: it.lane + 1 - PAD - ((st.offset[i] + 1) / cap) * u,
+      y1: it.lane + 1 - PAD - (st.offset[i] / cap) * u,
+      name: k.name, color: d.colors.get(k.name), label: k.name, info: k,
+    });
+  });
+  return bars;
 }
 
 // Block rectangles: TX2 §3.1 Fig. 3, height = threads / threads_per_sm.
@@ -199,6 +221,17 @@ export function createTimeline(host, d) {
   const model = buildModel(d);
   let blockBars = d.blocks ? buildBlocks(d, d.blocks) : [];
   let bins = d.bins || null;
+  // a big kernel-level run's per-stream busy bins (issue 9): {t, bin_ns,
+  // nbins, lanes: [{process, stream, kernel_ns, thread_ns, max_kernels, …}]}
+  let sbins = d.sbins || null;
+  // a run of many copies zoomed out: per-engine copy bins {t, bin_ns,
+  // nbins, lanes: [{engine, copy_ns, max_copies, directions: {dir: […]}}]}
+  let cbins = d.cbins || null;
+  let cBars = model.bars.filter((b) => b.kind === 'copy');
+  let drawnKernels = 0;
+  let drawnBins = 0;
+  let drawnCopyBars = 0;
+  let drawnCopyBins = 0;
   let hidden = new Set(d.hidden || []);
   let win = { from: d.window.from, to: d.window.to };
   let at = known(d.at) ? d.at : null;
@@ -220,7 +253,7 @@ export function createTimeline(host, d) {
   }
 
   // Copy directions have fixed colours; they sit beside the search box.
-  const copyDirs = [...new Set(d.copies.filter((c) => known(c.start)).map((c) => c.direction))];
+  const copyDirs = d.copyDirs || [...new Set(d.copies.filter((c) => known(c.start)).map((c) => c.direction))];
   const legend = createLegend(legendHost, {
     names: [...d.colors.keys()], colors: d.colors, hidden,
     onChange(set) {
@@ -238,12 +271,16 @@ export function createTimeline(host, d) {
   // neither: nothing in the legend is rebuilt)
   let noteBins = null;
   function renderLegend() {
-    if (noteBins !== !!bins) {
-      noteBins = !!bins;
+    const note = bins ? 'sm' : sbins ? 'stream' : null;
+    if (noteBins !== note) {
+      noteBins = note;
       legend.setNote(bins ? h('span', null, h('span', { class: 'heat-scale', 'aria-hidden': 'true' }),
-        ' SM occupancy (time-averaged threads / threads per SM); zoom in to see blocks') : null);
+        ' SM occupancy (time-averaged threads / threads per SM); zoom in to see blocks')
+        : sbins ? h('span', null, h('span', { class: 'heat-scale', 'aria-hidden': 'true' }),
+          ' stream busy (time-averaged running kernels of the shown names, 1 and more darkest); zoom in to see kernels')
+          : null);
     }
-    if (bins) {
+    if (bins || sbins) {
       legend.setCounts(null);
       return;
     }
@@ -292,6 +329,10 @@ export function createTimeline(host, d) {
     const ys = scales.y;
     hits = [];
     drawn = 0;
+    drawnKernels = 0;
+    drawnBins = 0;
+    drawnCopyBars = 0;
+    drawnCopyBins = 0;
     ctx.save();
     ctx.beginPath();
     ctx.rect(a.left, a.top, a.right - a.left, a.bottom - a.top);
@@ -354,6 +395,94 @@ export function createTimeline(host, d) {
         ctx.fillStyle = HEAT[i];
         ctx.fill(path);
       });
+    }
+
+    // Per-stream busy bins (a big kernel-level run zoomed out, issue 9):
+    // each lane's bins as a heat strip of its time-averaged running
+    // kernels, neighbouring bins of one step merged into one rectangle.
+    if (sbins) {
+      const paths = Array.from({ length: HEAT_STEPS }, () => null);
+      const x0w = px(win.from) - 2;
+      const x1w = px(win.to) + 2;
+      for (const L of sbins.lanes) {
+        const lane = model.seen.get(streamKey(L));
+        if (lane === undefined) continue;
+        const y0 = ys.getPixelForValue(lane + PAD / 2);
+        const y1 = ys.getPixelForValue(lane + 1 - PAD / 2);
+        let run = null;
+        const flush = () => {
+          if (!run) return;
+          const x0 = px(run.t0);
+          const path = paths[run.step] || (paths[run.step] = new Path2D());
+          path.rect(x0, y0, Math.max(1, px(run.t1) - x0), y1 - y0);
+          run = null;
+        };
+        for (let i = 0; i < sbins.nbins; i++) {
+          const t = sbins.t + i * sbins.bin_ns;
+          const t1 = t + sbins.bin_ns;
+          const f = L.kernel_ns[i] / sbins.bin_ns;
+          if (f <= 0 || px(t1) < x0w || px(t) > x1w) {
+            flush();
+            continue;
+          }
+          drawnBins += 1;
+          const step = Math.min(HEAT_STEPS - 1, Math.floor(Math.min(1, f) * HEAT_STEPS));
+          if (run && run.step === step && run.t1 === t) run.t1 = t1;
+          else {
+            flush();
+            run = { step, t0: t, t1 };
+          }
+        }
+        flush();
+      }
+      paths.forEach((path, i) => {
+        if (!path) return;
+        ctx.fillStyle = HEAT[i];
+        ctx.fill(path);
+      });
+    }
+
+    // Copy bins (a run of many copies zoomed out, issue 9): per engine and
+    // bin a bar from the lane's bottom whose height is the engine's busy
+    // share (copy-ns / bin width, at most 1), split by direction in the
+    // copies' colours; one path per colour.
+    if (cbins) {
+      const paths = new Map();   // colour -> Path2D
+      const x0w = px(win.from) - 2;
+      const x1w = px(win.to) + 2;
+      for (const L of cbins.lanes) {
+        const j = model.ce.engines.indexOf(L.engine);
+        if (j < 0) continue;
+        const { pos, size } = model.lanes[model.ce.base + j];
+        const u = size * (1 - 2 * PAD);
+        const bottom = pos + size * (1 - PAD);
+        const dirs = Object.entries(L.directions);
+        for (let i = 0; i < cbins.nbins; i++) {
+          if (!(L.copy_ns[i] > 0)) continue;
+          const t = cbins.t + i * cbins.bin_ns;
+          const x0 = px(t);
+          const x1 = px(t + cbins.bin_ns);
+          if (x1 < x0w || x0 > x1w) continue;
+          drawnCopyBins += 1;
+          const f = Math.min(1, L.copy_ns[i] / cbins.bin_ns);
+          let y = bottom;
+          for (const [dir, v] of dirs) {
+            if (!(v[i] > 0)) continue;
+            const hgt = (f * u * v[i]) / L.copy_ns[i];
+            const color = copyColor(dir);
+            let path = paths.get(color);
+            if (!path) paths.set(color, (path = new Path2D()));
+            const yt = ys.getPixelForValue(y - hgt);
+            const yb = ys.getPixelForValue(y);
+            path.rect(x0, yt, Math.max(1, x1 - x0), Math.max(1, yb - yt));
+            y -= hgt;
+          }
+        }
+      }
+      for (const [color, path] of paths) {
+        ctx.fillStyle = color;
+        ctx.fill(path);
+      }
     }
 
     // Rectangles too small for an outline or a label are collected per
@@ -441,6 +570,8 @@ export function createTimeline(host, d) {
     for (const b of model.bars) {
       if (!visible(b)) continue;
       if (b.kind === 'kernel' && !isShown(b.name)) continue;
+      if (b.kind === 'kernel') drawnKernels += 1;
+      else if (b.kind === 'copy') drawnCopyBars += 1;
       drawOne(b);
     }
     flushSmall();
@@ -576,9 +707,22 @@ export function createTimeline(host, d) {
     plugins: [drawPlugin],
   });
 
-  function setData({ blocks, bins: newBins }) {
+  function setData({ blocks, bins: newBins, kernels, sbins: newSbins, copies, cbins: newCbins }) {
     bins = newBins || null;
+    sbins = newSbins || null;
     blockBars = blocks ? buildBlocks(d, blocks) : [];
+    if (d.copyLanes) {
+      // a run of many copies: this window's copies (none when binned)
+      cbins = newCbins || null;
+      d.copies = copies || [];
+      cBars = copyBars(d.copies, model.lanes, model.ce);
+      model.bars = model.bars.filter((b) => b.kind !== 'copy').concat(cBars);
+    }
+    if (d.streamLanes) {
+      // a big kernel-level run: this window's kernels (none when binned)
+      d.kernels = kernels || [];
+      model.bars = kernelBars(d, d.kernels, model.seen).concat(cBars);
+    }
     renderLegend();
   }
 
@@ -693,12 +837,33 @@ export function createTimeline(host, d) {
     if (hit.kind === 'launch') {
       return [['kernel launch'], ...i.map((k) => [shortName(k.name, 40), `${f(k.issue)}${known(k.stream) ? ` · stream ${k.stream}` : ''}`])];
     }
+    if (hit.kind === 'cbin') {
+      const L = i.lane;
+      const t0 = cbins.t + i.i * cbins.bin_ns;
+      return [[model.lanes[model.ce.base + model.ce.engines.indexOf(L.engine)].label], ['from', f(t0)],
+        ['to', f(t0 + cbins.bin_ns)], ['avg copies', (L.copy_ns[i.i] / cbins.bin_ns).toFixed(3)],
+        ['max copies', String(L.max_copies[i.i])],
+        ...Object.entries(L.directions).filter(([, v]) => v[i.i] > 0)
+          .map(([dir, v]) => [`copy ${dir}`, f(v[i.i])])];
+    }
+    if (hit.kind === 'sbin') {
+      const L = i.lane;
+      const t0 = sbins.t + i.i * sbins.bin_ns;
+      return [[model.lanes[model.seen.get(streamKey(L))].label], ['from', f(t0)], ['to', f(t0 + sbins.bin_ns)],
+        ['avg kernels', (L.kernel_ns[i.i] / sbins.bin_ns).toFixed(3)],
+        ['avg threads', (L.thread_ns[i.i] / sbins.bin_ns).toFixed(1)],
+        [sbins.max_exact ? 'max kernels' : 'max kernels (at most)', String(L.max_kernels[i.i])],
+        [sbins.max_exact ? 'max threads' : 'max threads (at most)', String(L.max_threads[i.i])]];
+    }
     return [[`SM ${i.sm}`], ['from', f(i.t)], ['to', f(i.t + bins.bin_ns)],
       ['avg threads', i.threads.toFixed(1)], ['avg blocks', i.blocks.toFixed(2)]];
   }
 
   // The occupancy bin under a point, from the data (bins are not hit boxes).
   function binAt(p) {
+    const cb = cbins && copyBinAt(p);
+    if (cb) return cb;
+    if (sbins) return streamBinAt(p);
     if (!bins) return null;
     const t = chart.scales.x.getValueForPixel(p.x);
     const v = chart.scales.y.getValueForPixel(p.y);
@@ -708,6 +873,34 @@ export function createTimeline(host, d) {
       if (b.sm === sm && b.t <= t && t < b.t + bins.bin_ns && (b.threads > 0 || b.blocks > 0)) return { kind: 'bin', info: b };
     }
     return null;
+  }
+
+  // A copy bin under a point (its engine's lane, any height).
+  function copyBinAt(p) {
+    const t = chart.scales.x.getValueForPixel(p.x);
+    const v = chart.scales.y.getValueForPixel(p.y);
+    const j = model.ce.engines.findIndex((e, k) => {
+      const l = model.lanes[model.ce.base + k];
+      return v >= l.pos && v < l.pos + l.size;
+    });
+    if (j < 0) return null;
+    const i = Math.floor((t - cbins.t) / cbins.bin_ns);
+    const L = cbins.lanes.find((l) => l.engine === model.ce.engines[j]);
+    if (!L || i < 0 || i >= cbins.nbins || !(L.copy_ns[i] > 0)) return null;
+    return { kind: 'cbin', info: { lane: L, i } };
+  }
+
+  // A big kernel-level run's stream bin under a point.
+  function streamBinAt(p) {
+    const t = chart.scales.x.getValueForPixel(p.x);
+    const v = chart.scales.y.getValueForPixel(p.y);
+    const lane = Math.floor(v);
+    if (v - lane < PAD / 2 || v - lane > 1 - PAD / 2) return null;
+    const i = Math.floor((t - sbins.t) / sbins.bin_ns);
+    if (i < 0 || i >= sbins.nbins) return null;
+    const L = sbins.lanes.find((l) => model.seen.get(streamKey(l)) === lane);
+    if (!L || !(L.kernel_ns[i] > 0)) return null;
+    return { kind: 'sbin', info: { lane: L, i } };
   }
 
   function hover(p) {
@@ -785,6 +978,10 @@ export function createTimeline(host, d) {
   return {
     // the number of block rectangles drawn by the last paint
     drawnBlocks: () => drawn,
+    // a kernel-level run's last paint: kernel bars and busy bins drawn
+    drawnStreams: () => ({ kernels: drawnKernels, bins: drawnBins }),
+    // the copies' last paint: copy bars and copy bins (bins with copy-ns) drawn
+    drawnCopies: () => ({ copies: drawnCopyBars, bins: drawnCopyBins }),
     window: () => ({ ...win }),
     // data (optional, as setData's): the new window's own answer, when the
     // caller already has it (a prefetch), so the step is one redraw with

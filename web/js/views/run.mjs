@@ -35,6 +35,13 @@ import { download, safeName } from '../exports.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../state.mjs';
 
 const MAX_BLOCKS = 20000;     // the API's default; past it the server bins
+// A kernel-level run (no blocks) of more kernels than this is never fetched
+// whole (issue 9: a 1M-kernel nvprof import): the timeline asks for each
+// window's kernels, or per-stream busy bins past it.
+const MAX_KERNELS = 20000;
+// The same for copies (a 1M-row nvprof trace is 81 % memcpy rows): past it
+// the CE lanes are drawn from the window's copies or per-engine copy bins.
+const MAX_COPIES = 20000;
 const TABS = [['timeline', 'Timeline'], ['kernels', 'Kernels'], ['queues', 'Queues']];
 const RANGES_MAX = 400;       // chars of k= before the bit field (kb=) is shorter
 const KEEP = ['from', 'to', 'k', 'kb', 'kernels', 'at'];   // what tab links carry over
@@ -44,9 +51,24 @@ let cache = null;
 
 async function loadRun(id, signal) {
   if (cache && cache.id === id) return cache;
-  const [run, kernels, copies] = await Promise.all([
-    api.run(id, signal), api.kernels(id, signal), api.copies(id, signal),
+  const [run, listed, copies] = await Promise.all([
+    api.run(id, signal), api.kernelsWindow(id, { max: MAX_KERNELS }, signal),
+    api.copiesWindow(id, { max: MAX_COPIES }, signal),
   ]);
+  // past MAX_COPIES: the whole run's copy bins, and copies by window after
+  const bigCopies = copies.mode === 'bins' ? copies : null;
+  // past MAX_KERNELS the answer is the whole run's per-stream bins, with the
+  // run's kernel names and streams: a kernel-level run is then drawn by
+  // window; a run of blocks still wants every kernel (its blocks name them)
+  let kernels = listed;
+  let big = null;
+  if (listed.mode === 'bins') {
+    if ((run.summary?.blocks || 0) > 0) kernels = await api.kernels(id, signal);
+    else {
+      big = listed;
+      kernels = { kernels: [] };
+    }
+  }
   // The experiment is wanted only for its name (breadcrumb, title, export
   // file names), and nobody waits for it on the way to the first draw: on a
   // 4,096-kernel run its answer (the whole scenario) took longer than
@@ -55,14 +77,14 @@ async function loadRun(id, signal) {
   // page draws (asked beside the kernels, it slowed them on a busy server).
   const expP = (run.experiment ? api.experimentBrief(run.experiment, signal) : Promise.resolve(null))
     .catch(() => null);     // the run still shows; only the breadcrumb loses its name
-  const c = { id, run, experiment: null, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined };
+  const c = { id, run, experiment: null, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined, big, bigCopies };
   c.experimentP = expP.then((e) => {
     c.experiment = e;
     return e;
   });
   cache = c;
-  cache.names = [];
-  const seen = new Set();
+  cache.names = big ? big.names : [];
+  const seen = new Set(cache.names);
   for (const k of cache.kernels) {
     if (!seen.has(k.name)) {
       seen.add(k.name);
@@ -176,6 +198,8 @@ function extentOf(c) {
   see(s.t_min);
   see(s.t_max);
   for (const k of c.kernels) [k.issue, k.first_block, k.end].forEach(see);
+  if (c.big) [c.big.from, c.big.to].forEach(see);
+  if (c.bigCopies) [c.bigCopies.from, c.bigCopies.to].forEach(see);
   for (const cp of c.copies) [cp.issue, cp.start, cp.end].forEach(see);
   if (c.blocks) {
     for (const b of c.blocks) {
@@ -249,7 +273,7 @@ function header(c, tab, route) {
     h('div', { class: 'page-head' },
       title,
       h('dl', { class: 'facts' }, facts.map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v ?? '—')))),
-      c.kernels.length ? replayForm(c) : null),
+      c.kernels.length || c.big ? replayForm(c) : null),
     h('nav', { class: 'tabs', 'aria-label': 'run views' }, TABS.map(([n, l]) => tabLink(n, l)),
       h('span', { class: 'tab-spacer' }),
       copyLinkButton(),
@@ -375,7 +399,11 @@ function writeState(view, w, extent, hidden, names, at) {
 // /occupancy for the shown kernels' bins: occupancy follows the legend.
 // Blocks answers hold every kernel (the chart hides blocks itself), so they
 // serve any legend; bins answers are kept per set of shown kernels.
-function blockSource(c, ctx, shownSpec) {
+// A big kernel-level run (kind 'kernels', issue 9) is read the same way:
+// /kernels?from&to&max answers a window's kernels (mode "kernels", they
+// serve any window inside) or per-stream busy bins, and /streams the bins
+// of the shown kernel names (shownSpec: name indices) when some are hidden.
+function blockSource(c, ctx, shownSpec, kind = 'blocks') {
   const answers = new Map();     // "from:to:spec" -> response ("*": every kernel)
   const pending = new Map();     // the same keys -> promise of a response
   let have = null;               // the response drawn now
@@ -387,6 +415,11 @@ function blockSource(c, ctx, shownSpec) {
     if (answers.size > 64) answers.delete(answers.keys().next().value);
     return r;
   };
+  // a big kernel-level run's whole-run answer came with the run: the
+  // first window (the whole run) is drawn without asking again
+  if (kind === 'kernels' && c.big) keep(`${c.big.from}:${c.big.to}:*`, c.bigCopies ? { ...c.big, copyWin: c.bigCopies } : c.big);
+  // an answer serves windows inside its own when nothing in it is binned
+  const whole = (r) => r.mode !== 'bins' && !(r.copyWin && r.copyWin.mode === 'bins');
   const load = (w) => {
     const spec = shownSpec();
     const all = `${w.from}:${w.to}:*`;
@@ -397,19 +430,28 @@ function blockSource(c, ctx, shownSpec) {
       count();
       const base = answers.get(all);
       // not tied to one view's abort: a prefetch may serve the next step
+      // a run of many copies (c.bigCopies): the window's copies beside,
+      // kept in the same answer (copyWin); kind 'copies' asks for those only
+      const main = kind === 'blocks' ? api.blocks(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS }, ctx.signal)
+        : kind === 'kernels' ? api.kernelsWindow(c.id, { from: w.from, to: w.to, max: MAX_KERNELS }, ctx.signal)
+          : Promise.resolve({ mode: 'copies' });
+      const cw = c.bigCopies ? api.copiesWindow(c.id, { from: w.from, to: w.to, max: MAX_COPIES }, ctx.signal) : null;
       const first = base ? Promise.resolve(base)
-        : api.blocks(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS }, ctx.signal).then((r) => {
+        : Promise.all([main, cw]).then(([r, cr]) => {
           r.from = w.from;
           r.to = w.to;
+          if (cr) r.copyWin = cr;
           return keep(all, r);
         });
       p = first.then((r) => {
         if (r.mode !== 'bins' || spec === null) return r;
-        return api.occupancy(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS, kernels: spec }, ctx.signal)
+        return (kind === 'blocks' ? api.occupancy(c.id, { from: w.from, to: w.to, max: MAX_BLOCKS, kernels: spec }, ctx.signal)
+          : api.streams(c.id, { from: w.from, to: w.to, max: MAX_KERNELS, names: spec }, ctx.signal))
           .then((o) => {
             o.from = w.from;
             o.to = w.to;
-            o.kernels = spec;
+            o.shown = spec;
+            if (r.copyWin) o.copyWin = r.copyWin;
             return keep(key, o);
           });
       }).finally(() => pending.delete(key));
@@ -425,8 +467,8 @@ function blockSource(c, ctx, shownSpec) {
       const hit = answers.get(`${w.from}:${w.to}:${spec ?? '*'}`);
       if (hit) return hit;
       const any = answers.get(`${w.from}:${w.to}:*`);
-      if (any && any.mode === 'blocks') return any;
-      for (const r of answers.values()) if (r.mode === 'blocks' && r.from <= w.from && r.to >= w.to) return r;
+      if (any && whole(any)) return any;
+      for (const r of answers.values()) if (whole(r) && r.from <= w.from && r.to >= w.to) return r;
       return null;
     },
     // The answer for w: kept, already asked for (a prefetch), or asked now.
@@ -460,11 +502,13 @@ function blockSource(c, ctx, shownSpec) {
 async function timelineTab(panel, c, route, ctx) {
   const s = c.run.summary || {};
   const hasBlocks = (s.blocks || 0) > 0;
-  if (!hasBlocks && !c.kernels.length && !c.copies.length) {
+  if (!hasBlocks && !c.kernels.length && !c.big && !c.copies.length && !c.bigCopies) {
     panel.append(h('p', { class: 'empty' }, 'This run has no kernels, blocks or copies to draw.'));
     return { drawn: 0 };
   }
   const mode = hasBlocks ? 'blocks' : 'streams';
+  // a kernel-level run of more than MAX_KERNELS kernels: drawn by window
+  const big = !hasBlocks && c.big ? c.big : null;
   // A run that fits under the limit comes whole, once per page (the
   // summary says how many blocks it has, so no request is spent finding out).
   const local = hasBlocks && s.blocks <= MAX_BLOCKS;
@@ -480,10 +524,27 @@ async function timelineTab(panel, c, route, ctx) {
   const colors = colorMap(names);
   const hidden = hiddenFromQuery(route.query, names);
   // the shown kernels' ids for /occupancy, null when every kernel is shown
-  const shownSpec = () => (hidden.size
-    ? encodeRanges(c.kernels.map((k, i) => [k, i]).filter(([k]) => !hidden.has(k.name)).map(([k, i]) => k.id ?? i))
-    : null);
-  const src = hasBlocks && !local ? blockSource(c, ctx, shownSpec) : null;
+  // (a big kernel-level run's: the shown names' indices, for /streams)
+  const shownSpec = () => (!hidden.size ? null : big
+    ? encodeRanges(names.map((n, i) => [n, i]).filter(([n]) => !hidden.has(n)).map(([, i]) => i))
+    : encodeRanges(c.kernels.map((k, i) => [k, i]).filter(([k]) => !hidden.has(k.name)).map(([k, i]) => k.id ?? i)));
+  const src = hasBlocks && !local ? blockSource(c, ctx, shownSpec)
+    : big ? blockSource(c, ctx, shownSpec, 'kernels')
+      : c.bigCopies ? blockSource(c, ctx, shownSpec, 'copies') : null;
+  // an answer as the chart's data (with its window's copies or copy bins
+  // when the run has many copies)
+  const copyData = (r) => (!r.copyWin ? {} : r.copyWin.mode === 'bins' ? { copies: [], cbins: r.copyWin }
+    : { copies: r.copyWin.copies, cbins: null });
+  const dataOf = (r) => ({
+    ...(r.mode === 'blocks' ? { blocks: r.blocks } : r.mode === 'kernels' ? { kernels: r.kernels }
+      : r.mode === 'copies' ? { blocks: local ? c.blocks : null } : big ? { sbins: r } : { bins: r }),
+    ...copyData(r),
+  });
+  const drawnNow = () => {
+    setDrawn(tl.drawnBlocks());
+    if (big) setExtra('streams', tl.drawnStreams());
+    if (c.bigCopies) setExtra('copies', tl.drawnCopies());
+  };
   let first = null;
   if (src) {
     first = await src.get({ from, to }, ctx.signal);
@@ -516,13 +577,35 @@ async function timelineTab(panel, c, route, ctx) {
     setExtra('window', w);
   };
   const modeText = (r) => {
+    if (c.bigCopies) {
+      const cw = r.copyWin;
+      setExtra('copyMode', cw ? cw.mode : null);
+      if (r.mode === 'copies') {
+        // a run of few kernels and many copies: only the copies come by window
+        status.textContent = cw && cw.mode === 'bins' ? `more than ${formatCount(MAX_COPIES)} copies in view: copy-engine busy shown` : '';
+        return;
+      }
+    }
+    if (big) {
+      // a kernel-level run: the window's kernels, or per-stream busy bins
+      status.textContent = r.mode === 'bins'
+        ? `more than ${formatCount(MAX_KERNELS)} kernels${r.shown !== undefined ? ' of the shown names' : ''} in view: stream busy shown` : '';
+      setExtra('mode', r.mode);
+      setExtra('occupancy', null);
+      setExtra('streamBins', r.mode === 'bins' ? {
+        names: r.shown ?? '*',
+        bins: r.nbins,
+        busy: r.lanes.reduce((a, l) => a + l.kernel_ns.reduce((x, v) => x + (v > 0), 0), 0),
+      } : null);
+      return;
+    }
     status.textContent = r.mode === 'bins'
-      ? `${formatCount(r.total)} blocks${r.kernels !== undefined ? ' of the shown kernels' : ''} in view: occupancy shown` : '';
+      ? `${formatCount(r.total)} blocks${r.shown !== undefined ? ' of the shown kernels' : ''} in view: occupancy shown` : '';
     setExtra('mode', r.mode);
     // what the occupancy drawn counts (for tests, through window.schedlab):
     // the shown kernels ("*": all), its blocks, its bins with any block
     setExtra('occupancy', r.mode === 'bins' ? {
-      kernels: r.kernels ?? '*',
+      kernels: r.shown ?? '*',
       total: r.total,
       busy: r.bins.reduce((a, b) => a + (b.blocks > 0), 0),
     } : null);
@@ -536,7 +619,7 @@ async function timelineTab(panel, c, route, ctx) {
   let aheadTimer = null;
   const ahead = (r, delay = 120) => {
     clearTimeout(aheadTimer);
-    if (!src || r.mode !== 'bins') return;
+    if (!src || (r.mode !== 'bins' && !(r.copyWin && r.copyWin.mode === 'bins'))) return;
     aheadTimer = setTimeout(() => {
       if (!tl || ctx.signal.aborted || src.have !== r) return;
       const w = tl.window();
@@ -550,7 +633,7 @@ async function timelineTab(panel, c, route, ctx) {
     // a look-ahead still waiting was for the window before this one
     clearTimeout(aheadTimer);
     if (!src) {
-      setDrawn(tl.drawnBlocks());
+      drawnNow();
       return;
     }
     clearTimeout(fetchTimer);
@@ -559,12 +642,12 @@ async function timelineTab(panel, c, route, ctx) {
     if (hit) {
       if (hit !== src.have) {
         src.use(hit);
-        tl.setData(hit.mode === 'blocks' ? { blocks: hit.blocks } : { bins: hit });
+        tl.setData(dataOf(hit));
         modeText(hit);
       }
       fetchSeq += 1;       // a slower request for an older window is stale now
       if (inflight) inflight.abort();
-      setDrawn(tl.drawnBlocks());
+      drawnNow();
       setReady();
       ahead(hit);
       return;
@@ -582,9 +665,9 @@ async function timelineTab(panel, c, route, ctx) {
         const resp = await src.get(tl.window(), ac.signal);
         if (mine !== fetchSeq) return;
         src.use(resp);
-        tl.setData(resp.mode === 'blocks' ? { blocks: resp.blocks } : { bins: resp });
+        tl.setData(dataOf(resp));
         modeText(resp);
-        setDrawn(tl.drawnBlocks());
+        drawnNow();
         setReady();
         ahead(resp);
       } catch (e) {
@@ -599,9 +682,18 @@ async function timelineTab(panel, c, route, ctx) {
 
   let urlTimer = null;
   tl = createTimeline(chartHost, {
-    mode, kernels: c.kernels, copies: c.copies,
+    mode, kernels: big ? (first.mode === 'kernels' ? first.kernels : []) : c.kernels,
+    copies: first && first.copyWin ? copyData(first).copies : c.copies,
+    // a run of many copies: every engine's lane whatever the window holds,
+    // the window's copies or per-engine copy bins (cbins)
+    copyLanes: c.bigCopies ? c.bigCopies.lanes.map((l) => l.engine) : null,
+    copyDirs: c.bigCopies ? [...new Set(c.bigCopies.lanes.flatMap((l) => Object.keys(l.directions)))] : null,
+    cbins: first && first.copyWin ? copyData(first).cbins : null,
     blocks: local ? c.blocks : first && first.mode === 'blocks' ? first.blocks : null,
-    bins: first && first.mode === 'bins' ? first : null,
+    bins: !big && first && first.mode === 'bins' ? first : null,
+    // a big kernel-level run: every stream's lane, whatever the window holds
+    streamLanes: big ? big.lanes : null,
+    sbins: big && first.mode === 'bins' ? first : null,
     sms: smCount(c, first),
     threadsPerSm: c.run.device?.threads_per_sm || 0,
     colors, extent, window: { from, to }, hidden, at,
@@ -615,7 +707,7 @@ async function timelineTab(panel, c, route, ctx) {
     onHidden(set) {
       hidden.clear();
       for (const n of set) hidden.add(n);
-      setDrawn(tl.drawnBlocks());
+      drawnNow();
       writeUrl();
       // occupancy counts every kernel per SM: the shown kernels' bins are
       // another answer (blocks are hidden by the chart itself)
@@ -647,7 +739,7 @@ async function timelineTab(panel, c, route, ctx) {
     const hit = src && src.cached(w);
     if (hit && hit !== src.have) {
       src.use(hit);
-      tl.setWindow(w.from, w.to, hit.mode === 'blocks' ? { blocks: hit.blocks } : { bins: hit });
+      tl.setWindow(w.from, w.to, dataOf(hit));
       modeText(hit);
     } else {
       // not here: asked for before the interim redraw, so the server works
@@ -673,7 +765,9 @@ async function timelineTab(panel, c, route, ctx) {
     return whenReady();
   });
   showWindow();
-  setExtra('mode', first ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
+  setExtra('mode', first && first.mode !== 'copies' ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
+  if (big) setExtra('streams', tl.drawnStreams());
+  if (c.bigCopies) setExtra('copies', tl.drawnCopies());
   if (first) modeText(first);
   // (a page just opened has no burst to wait out: the next level is asked
   // for at once, as the first step is the likeliest)
@@ -694,8 +788,7 @@ async function timelineTab(panel, c, route, ctx) {
 // The kernels table: every kernel, virtualised, sortable by any column,
 // filtered by name or stream, with CSV export. Times carry the decimals
 // that tell the run's shortest kernel's issue, first block and end apart.
-function kernelsTab(panel, c) {
-  const ks = c.kernels;
+function kernelsTab(panel, c, ks = c.kernels) {
   if (!ks.length) {
     panel.append(h('p', { class: 'empty' }, 'This run has no kernels.'));
     return {};
@@ -754,7 +847,8 @@ function kernelsTab(panel, c) {
   });
   setExtra('tableOrder', t.rows().slice(0, 50).map((k) => k.id));
   setExtra('tableMs', Math.round(performance.now() - t0));
-  if (c.copies.length) {
+  const copies = c.bigCopies ? c.allCopies || [] : c.copies;
+  if (copies.length) {
     const copyCols = [
       { key: 'name', label: 'Copy', width: '22%', cell: (x) => x.name || '—', text: (x) => x.name, sort: (x) => x.name, csv: (x) => x.name },
       { key: 'stream', label: 'Stream', width: '10%', cell: (x) => x.stream ?? '—', text: (x) => x.stream, sort: (x) => x.stream, csv: (x) => x.stream },
@@ -770,8 +864,8 @@ function kernelsTab(panel, c) {
       type: 'button', id: 'copies-csv', class: 'export-csv',
       onclick: async () => download(new Blob([toCsv(copyCols, ct.rows())], { type: 'text/csv' }), `${await namedBase(c)}-copies.csv`),
     }, 'CSV');
-    panel.append(h('div', { class: 'section-head' }, h('h2', null, `Copies (${formatCount(c.copies.length)})`), ccsv), chost);
-    ct = createVTable(chost, { id: 'copies', columns: copyCols, rows: c.copies, filterLabel: 'filter by copy name or stream' });
+    panel.append(h('div', { class: 'section-head' }, h('h2', null, `Copies (${formatCount(copies.length)})`), ccsv), chost);
+    ct = createVTable(chost, { id: 'copies', columns: copyCols, rows: copies, filterLabel: 'filter by copy name or stream' });
   }
   return {};
 }
@@ -839,7 +933,12 @@ export async function renderRun(root, route, ctx) {
     return { view: 'timeline', drawnBlocks: r.drawn, cleanup: r.cleanup };
   }
   if (tab === 'kernels') {
-    kernelsTab(panel, c);
+    // a big kernel-level run's table wants every kernel: asked for here,
+    // only when the table is opened (the timeline never waits for it)
+    if (c.big && !c.allKernels) c.allKernels = (await api.kernels(c.id, ctx.signal)).kernels || [];
+    // (so does its copies table, for a run of many copies)
+    if (c.bigCopies && !c.allCopies) c.allCopies = (await api.copies(c.id, ctx.signal)).copies || [];
+    kernelsTab(panel, c, c.big ? c.allKernels : c.kernels);
     return { view: 'kernels' };
   }
   if (tab === 'queues') {

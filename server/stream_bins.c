@@ -1,0 +1,462 @@
+/* stream_bins.c -- per-stream bins and a window's kernels of a kernel-level
+ * trace, per-engine copy bins and a window's copies (see stream_bins.h).
+ * Arguments in, JSON out; the bins and the window's rows come from
+ * db/spyramid.h. */
+#include "stream_bins.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../db/spyramid.h"
+#include "jw.h"
+#include "trace_json.h"
+#include "window.h"
+
+#define IMMUTABLE "public, max-age=31536000, immutable"
+
+/* a decimal index at *p (advanced), within 0..INT32_MAX */
+static bool read_idx(const char **p, int64_t *out) {
+    const char *s = *p;
+    if (*s < '0' || *s > '9') return false;
+    int64_t v = 0;
+    while (*s >= '0' && *s <= '9') {
+        v = v * 10 + (*s++ - '0');
+        if (v > INT32_MAX) return false;
+    }
+    *p = s;
+    *out = v;
+    return true;
+}
+
+bool sbin_parse_names(const char *param, const char *s, int64_t n, uint8_t *bits, char *err,
+                      size_t errlen) {
+    const char *p = s;
+    while (*p) {
+        const char *item = p;
+        int64_t a, b;
+        if (!read_idx(&p, &a)) {
+            snprintf(err, errlen, "%s: \"%.40s\" at character %td: expected a name index", param,
+                     item, item - s + 1);
+            return false;
+        }
+        b = a;
+        if (*p == '-') {
+            p++;
+            if (!read_idx(&p, &b)) {
+                snprintf(err, errlen, "%s: \"%.40s\" at character %td: expected a name index after '-'",
+                         param, item, item - s + 1);
+                return false;
+            }
+            if (b < a) {
+                snprintf(err, errlen, "%s: range %" PRId64 "-%" PRId64 " at character %td runs backwards",
+                         param, a, b, item - s + 1);
+                return false;
+            }
+        }
+        if (*p && *p != ',') {
+            snprintf(err, errlen, "%s: \"%.40s\" at character %td: expected ',' between indices",
+                     param, p, p - s + 1);
+            return false;
+        }
+        if (*p) p++;
+        if (b >= n) {
+            if (n) snprintf(err, errlen, "%s: %" PRId64 " is not a kernel name of the run (indices 0..%" PRId64 ")",
+                            param, b, n - 1);
+            else snprintf(err, errlen, "%s: %" PRId64 " is not a kernel name of the run (it has none)",
+                          param, b);
+            return false;
+        }
+        for (int64_t k = a; k <= b; k++) bits[k >> 3] |= (uint8_t)(1u << (k & 7));
+    }
+    return true;
+}
+
+/* FNV-1a of the set: the ETag names the set, however it was spelled */
+static uint64_t set_hash(const uint8_t *bits, size_t n) {
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++) h = (h ^ bits[i]) * 1099511628211u;
+    return h;
+}
+
+static void put_ints(jw_buf *w, const char *key, const int64_t *v, size_t n) {
+    jw_puts(w, ",\"");
+    jw_puts(w, key);
+    jw_puts(w, "\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) jw_putc(w, ',');
+        jw_i64_raw(w, v[i]);
+    }
+    jw_putc(w, ']');
+}
+
+/* The bins answer: integrals and maxima per lane and bin, whole bins (not
+ * cut at from/to), exact integers (docs/api.md). */
+static void bins_json(jw_buf *w, const spyr_info *in, const spyr_bins *sb, int64_t from, int64_t to) {
+    jw_puts(w, "{\"from\":");
+    jw_i64_raw(w, from);
+    jw_puts(w, ",\"to\":");
+    jw_i64_raw(w, to);
+    jw_puts(w, ",\"mode\":\"bins\",\"kernels_total\":");
+    jw_i64_raw(w, in->total_kernels);
+    jw_puts(w, ",\"z\":");
+    jw_i64_raw(w, sb->z);
+    jw_puts(w, ",\"bin_ns\":");
+    jw_i64_raw(w, sb->bin_ns);
+    jw_puts(w, ",\"t\":");
+    jw_i64_raw(w, sb->k0 * sb->bin_ns);
+    jw_puts(w, ",\"nbins\":");
+    jw_i64_raw(w, (int64_t)sb->nbins);
+    jw_puts(w, sb->max_exact ? ",\"max_exact\":true" : ",\"max_exact\":false");
+    jw_puts(w, ",\"names\":[");
+    for (size_t n = 0; n < in->nnames; n++) {
+        if (n) jw_putc(w, ',');
+        tj_put_str(w, in->names[n]);
+    }
+    jw_puts(w, "],\"lanes\":[");
+    for (size_t l = 0; l < sb->nlanes; l++) {
+        jw_puts(w, l ? ",{\"process\":" : "{\"process\":");
+        tj_put_str(w, in->process[l]);
+        jw_puts(w, ",\"stream\":");
+        tj_put_str(w, in->stream[l]);
+        size_t o = l * sb->nbins;
+        put_ints(w, "kernel_ns", sb->kernel_ns + o, sb->nbins);
+        put_ints(w, "thread_ns", sb->thread_ns + o, sb->nbins);
+        put_ints(w, "max_kernels", sb->max_kernels + o, sb->nbins);
+        put_ints(w, "max_threads", sb->max_threads + o, sb->nbins);
+        jw_putc(w, '}');
+    }
+    jw_puts(w, "]}");
+}
+
+/* run: the run asked for, named in a 404 as the other run routes do
+ * (load_url_run), without the database's path */
+static void fail(http_response *res, int rc, const char *err, const char *run) {
+    res->etag[0] = '\0';
+    res->cache_control = NULL;
+    if (rc == DB_NOT_FOUND && run) http_set_error(res, 404, "no run named \"%s\"", run);
+    else http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
+}
+
+/* from/to of the window: the run's kernels' extent where not given */
+static bool window(const spyr_info *in, int64_t *from, bool has_from, int64_t *to, bool has_to,
+                   http_response *res) {
+    if (!has_from) *from = in->t_min != TRACE_NONE ? in->t_min : 0;
+    if (!has_to) *to = in->t_max != TRACE_NONE ? in->t_max : *from;
+    if (!has_to && *to <= *from) *to = *from + 1;
+    if (*to <= *from) {
+        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", *to, *from);
+        return false;
+    }
+    return true;
+}
+
+/* about `max` values in all: at least one bin per lane, at most
+ * WINDOW_BINS_MAX, as /blocks' bins */
+static int64_t want_bins(const spyr_info *in, int64_t max) {
+    int64_t want = max / (int64_t)(in->nlanes ? in->nlanes : 1);
+    if (want < 1) want = 1;
+    if (want > WINDOW_BINS_MAX) want = WINDOW_BINS_MAX;
+    return want;
+}
+
+static void answer_bins(db *d, const spyr_info *in, int64_t from, int64_t to, int64_t max,
+                        const uint8_t *shown, http_response *res) {
+    char err[512];
+    spyr_bins sb;
+    int rc = db_spyramid_bins(d, in, from, to, want_bins(in, max), shown, &sb, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, NULL);
+        return;
+    }
+    jw_buf b = {0};
+    bins_json(&b, in, &sb, from, to);
+    spyr_bins_free(&sb);
+    http_set_buf(res, 200, &b, "application/json");
+}
+
+void sbin_streams(db *d, const http_request *req, const char *run, int64_t from, bool has_from,
+                  int64_t to, bool has_to, int64_t max, const char *names, http_response *res) {
+    char err[512];
+    spyr_info in;
+    int rc = db_spyramid_info(d, run, &in, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, run);
+        return;
+    }
+    size_t nbytes = (in.nnames + 7) / 8;
+    uint8_t *bits = calloc(nbytes + 1, 1);
+    if (!bits) {
+        http_set_error(res, 500, "out of memory for the name set");
+    } else if (!names) {
+        memset(bits, 0xff, nbytes);
+    } else if (!sbin_parse_names("names", names, (int64_t)in.nnames, bits, err, sizeof err)) {
+        http_set_error(res, 400, "%s", err);
+        free(bits);
+        bits = NULL;
+    }
+    if (bits && window(&in, &from, has_from, &to, has_to, res)) {
+        snprintf(res->etag, sizeof res->etag,
+                 "\"%s.s%" PRId64 ".%" PRId64 ".%" PRId64 ".n%016" PRIx64 "\"", run, from, to, max,
+                 set_hash(bits, nbytes));
+        res->cache_control = IMMUTABLE;
+        if (http_etag_fresh(req, res->etag)) {
+            res->status = 200;
+            res->content_type = "application/json";
+        } else {
+            answer_bins(d, &in, from, to, max, bits, res);
+        }
+    }
+    free(bits);
+    spyr_info_free(&in);
+}
+
+static void answer_kernels(jw_buf *b, const trace *t, const int64_t *ids, size_t n, int64_t from,
+                           int64_t to, bool window) {
+    jw_puts(b, "{\"from\":");
+    if (window) jw_i64_raw(b, from);
+    else jw_puts(b, "null");
+    jw_puts(b, ",\"to\":");
+    if (window) jw_i64_raw(b, to);
+    else jw_puts(b, "null");
+    jw_puts(b, ",\"mode\":\"kernels\",\"total\":");
+    jw_i64_raw(b, (int64_t)n);
+    jw_puts(b, ",\"kernels\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) jw_putc(b, ',');
+        tj_put_kernel_id(b, t, i, ids ? ids[i] : (int64_t)i);
+    }
+    jw_puts(b, "]}");
+}
+
+void sbin_kernels(db *d, const http_request *req, const char *run, int64_t from, bool has_from,
+                  int64_t to, bool has_to, int64_t max, http_response *res) {
+    char err[512];
+    bool win = has_from || has_to;
+    int64_t count = 0;
+    int rc = win ? 0 : db_spyramid_count(d, run, &count, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, run);
+        return;
+    }
+    if (!win && count <= max) {
+        /* every kernel, those without times too, as the plain list; no
+         * pyramid is built for a run this small */
+        trace t;
+        trace_init(&t);
+        rc = db_load_run(d, run, DB_LOAD_KERNELS, &t, err, sizeof err);
+        if (rc) {
+            fail(res, rc, err, run);
+        } else {
+            jw_buf b = {0};
+            answer_kernels(&b, &t, NULL, t.kernels.n, 0, 0, false);
+            http_set_buf(res, 200, &b, "application/json");
+        }
+        trace_free(&t);
+        return;
+    }
+    spyr_info in;
+    rc = db_spyramid_info(d, run, &in, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, run);
+        return;
+    }
+    if (!window(&in, &from, has_from, &to, has_to, res)) {
+        spyr_info_free(&in);
+        return;
+    }
+    snprintf(res->etag, sizeof res->etag, "\"%s.k%s%" PRId64 ".%" PRId64 ".%" PRId64 "\"", run,
+             win ? "w" : "", from, to, max);
+    res->cache_control = IMMUTABLE;
+    if (http_etag_fresh(req, res->etag)) {
+        res->status = 200;
+        res->content_type = "application/json";
+        spyr_info_free(&in);
+        return;
+    }
+    trace t;
+    trace_init(&t);
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (win) {
+        rc = db_spyramid_kernels(d, &in, from, to, max, &t, &ids, &n, err, sizeof err);
+    } else {
+        n = (size_t)max + 1;   /* more than max: bins */
+    }
+    if (rc) {
+        fail(res, rc, err, run);
+    } else if ((int64_t)n > max) {
+        answer_bins(d, &in, from, to, max, NULL, res);
+    } else {
+        jw_buf b = {0};
+        answer_kernels(&b, &t, ids, n, from, to, win);
+        http_set_buf(res, 200, &b, "application/json");
+    }
+    free(ids);
+    trace_free(&t);
+    spyr_info_free(&in);
+}
+
+/* ---- copies: GET /copies?from=&to=&max= (issue 9: a 1M-row nvprof trace
+ * is mostly memcpy / memset rows, drawn per copy engine) ---------------- */
+
+/* from/to of the window: the run's copies' extent where not given */
+static bool copy_window(const cpyr_info *in, int64_t *from, bool has_from, int64_t *to, bool has_to,
+                        http_response *res) {
+    if (!has_from) *from = in->t_min != TRACE_NONE ? in->t_min : 0;
+    if (!has_to) *to = in->t_max != TRACE_NONE ? in->t_max : *from;
+    if (!has_to && *to <= *from) *to = *from + 1;
+    if (*to <= *from) {
+        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", *to, *from);
+        return false;
+    }
+    return true;
+}
+
+/* The copy bins answer: per engine lane, copy-ns and the most copies at
+ * once per bin, and each direction's copy-ns (only directions the lane
+ * has), whole bins, exact integers (docs/api.md). */
+static void copy_bins_json(jw_buf *w, const cpyr_info *in, const cpyr_bins *cb, int64_t from,
+                           int64_t to) {
+    jw_puts(w, "{\"from\":");
+    jw_i64_raw(w, from);
+    jw_puts(w, ",\"to\":");
+    jw_i64_raw(w, to);
+    jw_puts(w, ",\"mode\":\"bins\",\"copies_total\":");
+    jw_i64_raw(w, in->total_copies);
+    jw_puts(w, ",\"z\":");
+    jw_i64_raw(w, cb->z);
+    jw_puts(w, ",\"bin_ns\":");
+    jw_i64_raw(w, cb->bin_ns);
+    jw_puts(w, ",\"t\":");
+    jw_i64_raw(w, cb->k0 * cb->bin_ns);
+    jw_puts(w, ",\"nbins\":");
+    jw_i64_raw(w, (int64_t)cb->nbins);
+    jw_puts(w, ",\"lanes\":[");
+    for (size_t l = 0; l < cb->nlanes; l++) {
+        jw_puts(w, l ? ",{\"engine\":" : "{\"engine\":");
+        jw_i64_raw(w, in->engines[l]);
+        size_t o = l * cb->nbins;
+        put_ints(w, "copy_ns", cb->copy_ns + o, cb->nbins);
+        put_ints(w, "max_copies", cb->max_copies + o, cb->nbins);
+        jw_puts(w, ",\"directions\":{");
+        bool first = true;
+        for (int dir = 0; dir < SPYR_COPY_DIRS; dir++) {
+            const int64_t *v = cb->dir_ns + (l * SPYR_COPY_DIRS + (size_t)dir) * cb->nbins;
+            size_t i = 0;
+            while (i < cb->nbins && !v[i]) i++;
+            if (i == cb->nbins) continue;
+            jw_puts(w, first ? "\"" : ",\"");
+            first = false;
+            jw_puts(w, trace_copy_dir_name(dir));
+            jw_puts(w, "\":[");
+            for (i = 0; i < cb->nbins; i++) {
+                if (i) jw_putc(w, ',');
+                jw_i64_raw(w, v[i]);
+            }
+            jw_putc(w, ']');
+        }
+        jw_puts(w, "}}");
+    }
+    jw_puts(w, "]}");
+}
+
+static void answer_copy_bins(db *d, const cpyr_info *in, int64_t from, int64_t to, int64_t max,
+                             http_response *res) {
+    char err[512];
+    cpyr_bins cb;
+    int64_t want = max / (int64_t)(in->nengines ? in->nengines : 1);
+    if (want < 1) want = 1;
+    if (want > WINDOW_BINS_MAX) want = WINDOW_BINS_MAX;
+    int rc = db_spyramid_copy_bins(d, in, from, to, want, &cb, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, NULL);
+        return;
+    }
+    jw_buf b = {0};
+    copy_bins_json(&b, in, &cb, from, to);
+    cpyr_bins_free(&cb);
+    http_set_buf(res, 200, &b, "application/json");
+}
+
+static void answer_copies(jw_buf *b, const trace *t, const int64_t *ids, size_t n, int64_t from,
+                          int64_t to, bool window) {
+    jw_puts(b, "{\"from\":");
+    if (window) jw_i64_raw(b, from);
+    else jw_puts(b, "null");
+    jw_puts(b, ",\"to\":");
+    if (window) jw_i64_raw(b, to);
+    else jw_puts(b, "null");
+    jw_puts(b, ",\"mode\":\"copies\",\"total\":");
+    jw_i64_raw(b, (int64_t)n);
+    jw_puts(b, ",\"copies\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) jw_putc(b, ',');
+        tj_put_copy_id(b, t, i, ids ? ids[i] : (int64_t)i);
+    }
+    jw_puts(b, "]}");
+}
+
+void sbin_copies(db *d, const http_request *req, const char *run, int64_t from, bool has_from,
+                 int64_t to, bool has_to, int64_t max, http_response *res) {
+    char err[512];
+    bool win = has_from || has_to;
+    int64_t count = 0;
+    int rc = win ? 0 : db_spyramid_copy_count(d, run, &count, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, run);
+        return;
+    }
+    if (!win && count <= max) {
+        /* every copy, those without times too; no pyramid for a run this small */
+        trace t;
+        trace_init(&t);
+        rc = db_load_run(d, run, DB_LOAD_COPIES, &t, err, sizeof err);
+        if (rc) {
+            fail(res, rc, err, run);
+        } else {
+            jw_buf b = {0};
+            answer_copies(&b, &t, NULL, t.copies.n, 0, 0, false);
+            http_set_buf(res, 200, &b, "application/json");
+        }
+        trace_free(&t);
+        return;
+    }
+    cpyr_info in;
+    rc = db_spyramid_copy_info(d, run, &in, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, run);
+        return;
+    }
+    if (!copy_window(&in, &from, has_from, &to, has_to, res)) {
+        cpyr_info_free(&in);
+        return;
+    }
+    snprintf(res->etag, sizeof res->etag, "\"%s.c%s%" PRId64 ".%" PRId64 ".%" PRId64 "\"", run,
+             win ? "w" : "", from, to, max);
+    res->cache_control = IMMUTABLE;
+    if (http_etag_fresh(req, res->etag)) {
+        res->status = 200;
+        res->content_type = "application/json";
+        cpyr_info_free(&in);
+        return;
+    }
+    trace t;
+    trace_init(&t);
+    int64_t *ids = NULL;
+    size_t n = (size_t)max + 1;   /* no window: more than max, bins */
+    if (win) rc = db_spyramid_copies(d, &in, from, to, max, &t, &ids, &n, err, sizeof err);
+    if (rc) {
+        fail(res, rc, err, run);
+    } else if ((int64_t)n > max) {
+        answer_copy_bins(d, &in, from, to, max, res);
+    } else {
+        jw_buf b = {0};
+        answer_copies(&b, &t, ids, n, from, to, win);
+        http_set_buf(res, 200, &b, "application/json");
+    }
+    free(ids);
+    trace_free(&t);
+    cpyr_info_free(&in);
+}
