@@ -182,11 +182,14 @@ static int store_device(db *d, int64_t run, const sim_device *dev, char *err, si
  * the rightmost leaf, where each next row belongs. Measured on a 200k-row
  * nvprof CSV: 36% fewer instructions in db_store_run than one row per step.
  *
- * Where a streamed import's store thread goes (issue 9; callgrind, 1 M-row
+ * Where a streamed import's store thread went (issue 9; callgrind, 1 M-row
  * nvprof CSV, SQLite 3.40: 6.0 k instructions a row): 20% binding, 19% leaf
  * splits (an append to a WITHOUT ROWID b-tree rebalances three siblings,
  * balance_nonroot; only rowid tables get balance_quick), 8% the primary
- * key's uniqueness seek, the rest the VDBE's per-row opcodes. Tried and
+ * key's uniqueness seek, the rest the VDBE's per-row opcodes. Kernels and
+ * copies are therefore rowid tables, a run's rows a range of rowids
+ * (row_ranges.h) that SQLite numbers itself: 3.9 k instructions a row. Binding
+ * the rowid instead (a seek per row) saved only 8%. Tried and
  * dropped: an INSERT leaving out columns at their defaults (9 fewer binds
  * per nvprof kernel) ran 1% more instructions, SQLite copying the omitted
  * defaults in per row; tails as 2^k-row statements saved 1.3% but the
