@@ -21,6 +21,12 @@
     "(SELECT copy_base + n_copies - 1 FROM runs WHERE id = ?1)"
 /* a row's kernel id (index in trace.kernels) in run ?1 */
 #define DBI_KERNEL_ID "rowid - (SELECT kernel_base FROM runs WHERE id = ?1)"
+/* kernels lo <= id < hi of run ?1 (lo, hi: parameters or numbers as SQL
+ * text; the caller keeps 0 <= lo <= hi <= n_kernels, or the range runs into
+ * the next run's rows) */
+#define DBI_KERNEL_IDS(lo, hi)                                                         \
+    "rowid >= (SELECT kernel_base FROM runs WHERE id = ?1) + " lo " AND "              \
+    "rowid < (SELECT kernel_base FROM runs WHERE id = ?1) + " hi
 
 /* The base of the next run's rows in `table` ("kernels" or "copies"): one
  * past its largest rowid. */

@@ -20,6 +20,7 @@
 
 #include "../../db/db.h"
 #include "../../db/pyramid.h"
+#include "../../db/row_ranges.h"
 #include "../../db/versions.h"
 #include "../../server/trace_json.h"
 #include "test_db_util.h"
@@ -277,6 +278,23 @@ static void test_ranges_of_new_runs(void **state) {
     assert_int_equal(t.kernels.v[299].issue, 100 * 299 + 5);
     assert_int_equal(t.copies.v[449].start, 50 * 449 + 5 + 2);
     trace_free(&t);
+    /* kernels 3 <= id < 6 of run d by DBI_KERNEL_IDS, ids by DBI_KERNEL_ID */
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db_handle(d),
+                                        "SELECT " DBI_KERNEL_ID ", issue FROM kernels WHERE "
+                                        DBI_KERNEL_IDS("?2", "?3") " ORDER BY rowid",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(st, 1, tdb_scalar(d, "SELECT max(id) FROM runs"));
+    sqlite3_bind_int(st, 2, 3);
+    sqlite3_bind_int(st, 3, 6);
+    for (int id = 3; id < 6; id++) {
+        assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+        assert_int_equal(sqlite3_column_int64(st, 0), id);
+        assert_int_equal(sqlite3_column_int64(st, 1), 100 * id + 5);
+    }
+    assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
     world_free(&w);
 }
 
