@@ -216,7 +216,7 @@ typedef struct bulk_src {
     const trace_block *blocks;
     size_t nblocks;
     size_t base[DB_NBULK];
-    int64_t rowid[DB_NBULK]; /* kernels, copies: the rowid of the run's row 0 */
+    int64_t rowid[DB_NBULK]; /* kernels, copies: the rowid the run's row 0 has */
     bpage_writer *pages;     /* where blocks go (bpage.h), not a bulk INSERT */
 } bulk_src;
 
@@ -229,8 +229,9 @@ typedef struct bulk_table {
     /* Binds row i to parameters p .. p + ncols - 1. Text is bound
      * SQLITE_STATIC: it lives in the trace, which outlives the step. */
     void (*bind)(sqlite3_stmt *st, int p, const bulk_src *src, size_t i);
-    bool ranged;            /* "INSERT INTO t(rowid, ...)": ncols columns, the first the
-                               rowid, and no run (row_ranges.h: kernels, copies) */
+    bool ranged;            /* "INSERT INTO t(a, ...)": ncols columns and no run or id:
+                               SQLite numbers the rows, the run's range (row_ranges.h:
+                               kernels, copies) */
 } bulk_table;
 
 /* A string column holds the trace's id; an id trace_str_get would not
@@ -432,7 +433,7 @@ static size_t bulk_rows(const bulk_table *tb) { return (size_t)(BULK_PARAMS / tb
 /* "<insert> VALUES (?1,?,...,?),(?1,?,...)": ?1 is the run in every row and
  * stays bound across resets; the anonymous ? number on, so row j's first
  * column is parameter 2 + j * ncols. A ranged table's rows have no run:
- * "(?,?,...)", row j's first column (its rowid) parameter 1 + j * ncols. */
+ * "(?,?,...)", row j's first column parameter 1 + j * ncols. */
 static char *bulk_sql(const bulk_table *tb, size_t rows) {
     size_t head = strlen(tb->insert), row = 5 + 2 * (size_t)tb->ncols;  /* ",(?1" ",?"... ")" */
     char *s = malloc(head + 8 + rows * row + 1);
