@@ -3,6 +3,7 @@
  * contract and db_int.h for how the other db/ files divide the rest. */
 #include "db_int.h"
 #include "bpage.h"
+#include "row_ranges.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +25,8 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_kpyramid_sql, /* db/kpyramid.sql: per-kernel occupancy pyramids (issue 9) */
     db_block_pages_sql, /* db/block_pages.sql: blocks in pages, then dbi_bpage_migrate (issue 9) */
     db_qpyramid_sql, /* db/qpyramid.sql: queue-length pyramids (issue 9) */
-    db_spyramid_sql, /* db/spyramid.sql: per-stream pyramids (issue 9; step 13 after the merge) */
+    db_row_ranges_sql, /* db/row_ranges.sql: kernels, copies as rowid ranges (issue 9) */
+    db_spyramid_sql, /* db/spyramid.sql: per-lane pyramids of kernel-level traces (issue 9) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */
@@ -67,6 +69,8 @@ static int migrate(db *d, char *err, size_t errlen) {
             }
             /* the step whose data SQL cannot convert (bpage.h) */
             if (migrations[v] == db_block_pages_sql && dbi_bpage_migrate(d, err, errlen))
+                goto fail;
+            if (migrations[v] == db_row_ranges_sql && dbi_row_ranges_migrate(d, err, errlen))
                 goto fail;
             char sql[64];
             snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);

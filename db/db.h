@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 12     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 13     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -52,8 +52,11 @@ extern const char db_kpyramid_sql[];
 extern const char db_block_pages_sql[];
 /* db/qpyramid.sql: queue-length pyramids (issue 9, db/qpyramid.h). */
 extern const char db_qpyramid_sql[];
-/* db/spyramid.sql (see db/spyramid.h): per-stream pyramids of kernel-level traces
- * (issue 9; step 13 once the qos work's step 12 is merged before it). */
+/* db/row_ranges.sql: kernels and copies as per-run rowid ranges (issue 9,
+ * db/row_ranges.h). */
+extern const char db_row_ranges_sql[];
+/* db/spyramid.sql (see db/spyramid.h): per-lane pyramids of kernel-level
+ * traces (issue 9). */
 extern const char db_spyramid_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];

@@ -2,6 +2,7 @@
  * the two readers the queries share with it: a run's device and its string
  * table. See db.h for the contract. */
 #include "db_int.h"
+#include "row_ranges.h"
 #include "bpage.h"
 
 #include <stdlib.h>
@@ -269,7 +270,7 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
                   "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, "
                   "grid_z, block_x, block_y, block_z, instructions, ipc, qos_goal, "
                   "ipc_isolated, ipc_shared, qos_met FROM kernels "
-                  "WHERE run = ?1 ORDER BY id",
+                  "WHERE " DBI_KERNELS_OF_RUN " ORDER BY rowid",
                   out, &m, row_kernel, "kernels", err, errlen))
         goto out;
     if (parts & DB_LOAD_BLOCKS) {
@@ -284,7 +285,7 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
     if ((parts & DB_LOAD_COPIES) &&
         load_rows(d, id,
                   "SELECT name, stream, process, direction, engine, bytes, issue, start, stop "
-                  "FROM copies WHERE run = ?1 ORDER BY id",
+                  "FROM copies WHERE " DBI_COPIES_OF_RUN " ORDER BY rowid",
                   out, &m, row_copy, "copies", err, errlen))
         goto out;
     if ((parts & DB_LOAD_QUEUE_EVENTS) &&

@@ -2,6 +2,7 @@
  * experiments and runs, blocks in a time window, per-SM occupancy bins, and
  * the queues at a time or over time. See db.h for the contract. */
 #include "db_int.h"
+#include "row_ranges.h"
 #include "bpage.h"
 
 #include <math.h>
@@ -377,8 +378,10 @@ int db_block_bins(db *d, const char *run, int64_t from, int64_t to, int64_t bin_
     int rc = dbi_lookup_id(d, "runs", run, &id, err, errlen);
     if (rc) return rc;
     sqlite3_stmt *st;
-    if (prepare(d, "SELECT id, threads FROM kernels WHERE run = ?1 ORDER BY id", &st, err,
-                errlen))
+    if (prepare(d,
+                "SELECT " DBI_KERNEL_ID ", threads FROM kernels WHERE " DBI_KERNELS_OF_RUN
+                " ORDER BY rowid",
+                &st, err, errlen))
         return -1;
     sqlite3_bind_int64(st, 1, id);
     int32_t *kthreads = NULL;

@@ -4,6 +4,7 @@
 #include "db_int.h"
 #include "pyramid.h"
 #include "bpage.h"
+#include "row_ranges.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -69,6 +70,9 @@ static void qos_add(qos_stats *q, const trace_kernel *k, size_t n) {
  * and QoS figures. Zero for a run stored whole. */
 typedef struct row_stats {
     size_t kernels, copies;
+    /* the rowid of the run's kernel 0 and copy 0 (row_ranges.h); 0 until
+     * the first is stored */
+    int64_t kbase, cbase;
     block_stats span;
     qos_stats qos;
 } row_stats;
@@ -178,11 +182,14 @@ static int store_device(db *d, int64_t run, const sim_device *dev, char *err, si
  * the rightmost leaf, where each next row belongs. Measured on a 200k-row
  * nvprof CSV: 36% fewer instructions in db_store_run than one row per step.
  *
- * Where a streamed import's store thread goes (issue 9; callgrind, 1 M-row
+ * Where a streamed import's store thread went (issue 9; callgrind, 1 M-row
  * nvprof CSV, SQLite 3.40: 6.0 k instructions a row): 20% binding, 19% leaf
  * splits (an append to a WITHOUT ROWID b-tree rebalances three siblings,
  * balance_nonroot; only rowid tables get balance_quick), 8% the primary
- * key's uniqueness seek, the rest the VDBE's per-row opcodes. Tried and
+ * key's uniqueness seek, the rest the VDBE's per-row opcodes. Kernels and
+ * copies are therefore rowid tables, a run's rows a range of rowids
+ * (row_ranges.h) that SQLite numbers itself: 3.9 k instructions a row. Binding
+ * the rowid instead (a seek per row) saved only 8%. Tried and
  * dropped: an INSERT leaving out columns at their defaults (9 fewer binds
  * per nvprof kernel) ran 1% more instructions, SQLite copying the omitted
  * defaults in per row; tails as 2^k-row statements saved 1.3% but the
@@ -209,6 +216,7 @@ typedef struct bulk_src {
     const trace_block *blocks;
     size_t nblocks;
     size_t base[DB_NBULK];
+    int64_t rowid[DB_NBULK]; /* kernels, copies: the rowid the run's row 0 has */
     bpage_writer *pages;     /* where blocks go (bpage.h), not a bulk INSERT */
 } bulk_src;
 
@@ -221,6 +229,9 @@ typedef struct bulk_table {
     /* Binds row i to parameters p .. p + ncols - 1. Text is bound
      * SQLITE_STATIC: it lives in the trace, which outlives the step. */
     void (*bind)(sqlite3_stmt *st, int p, const bulk_src *src, size_t i);
+    bool ranged;            /* "INSERT INTO t(a, ...)": ncols columns and no run or id:
+                               SQLite numbers the rows, the run's range (row_ranges.h:
+                               kernels, copies) */
 } bulk_table;
 
 /* A string column holds the trace's id; an id trace_str_get would not
@@ -302,46 +313,44 @@ static void bind_meta(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
 static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
     const trace_kernel *k = &t->kernels.v[i - src->base[BULK_KERNELS]];
-    sqlite3_bind_int64(s, p, (int64_t)i);
-    bind_id(s, p + 1, t, k->name);
-    bind_id(s, p + 2, t, k->raw_name);
-    bind_id(s, p + 3, t, k->stream);
-    bind_id(s, p + 4, t, k->process);
-    if (k->priority == TRACE_PRIO_NONE) sqlite3_bind_null(s, p + 5);
-    else sqlite3_bind_int(s, p + 5, k->priority);
-    sqlite3_bind_int(s, p + 6, k->threads);
-    bind_t(s, p + 7, k->issue);
-    bind_t(s, p + 8, k->first_block);
-    bind_t(s, p + 9, k->fully_dispatched);
-    bind_t(s, p + 10, k->end);
-    sqlite3_bind_int64(s, p + 11, k->blocks);
-    bind_t(s, p + 12, k->smem);
-    sqlite3_bind_int(s, p + 13, k->regs);
+    bind_id(s, p, t, k->name);
+    bind_id(s, p + 1, t, k->raw_name);
+    bind_id(s, p + 2, t, k->stream);
+    bind_id(s, p + 3, t, k->process);
+    if (k->priority == TRACE_PRIO_NONE) sqlite3_bind_null(s, p + 4);
+    else sqlite3_bind_int(s, p + 4, k->priority);
+    sqlite3_bind_int(s, p + 5, k->threads);
+    bind_t(s, p + 6, k->issue);
+    bind_t(s, p + 7, k->first_block);
+    bind_t(s, p + 8, k->fully_dispatched);
+    bind_t(s, p + 9, k->end);
+    sqlite3_bind_int64(s, p + 10, k->blocks);
+    bind_t(s, p + 11, k->smem);
+    sqlite3_bind_int(s, p + 12, k->regs);
     for (int j = 0; j < 3; j++) {
-        sqlite3_bind_int(s, p + 14 + j, k->grid[j]);
-        sqlite3_bind_int(s, p + 17 + j, k->block[j]);
+        sqlite3_bind_int(s, p + 13 + j, k->grid[j]);
+        sqlite3_bind_int(s, p + 16 + j, k->block[j]);
     }
-    sqlite3_bind_int64(s, p + 20, k->instructions);
-    sqlite3_bind_double(s, p + 21, isfinite(k->ipc) ? k->ipc : 0);
-    sqlite3_bind_double(s, p + 22, isfinite(k->qos_goal) ? k->qos_goal : 0);
-    sqlite3_bind_double(s, p + 23, isfinite(k->ipc_isolated) ? k->ipc_isolated : 0);
-    sqlite3_bind_double(s, p + 24, isfinite(k->ipc_shared) ? k->ipc_shared : 0);
-    sqlite3_bind_int(s, p + 25, k->qos_met ? 1 : 0);
+    sqlite3_bind_int64(s, p + 19, k->instructions);
+    sqlite3_bind_double(s, p + 20, isfinite(k->ipc) ? k->ipc : 0);
+    sqlite3_bind_double(s, p + 21, isfinite(k->qos_goal) ? k->qos_goal : 0);
+    sqlite3_bind_double(s, p + 22, isfinite(k->ipc_isolated) ? k->ipc_isolated : 0);
+    sqlite3_bind_double(s, p + 23, isfinite(k->ipc_shared) ? k->ipc_shared : 0);
+    sqlite3_bind_int(s, p + 24, k->qos_met ? 1 : 0);
 }
 
 static void bind_copy(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
     const trace_copy *c = &t->copies.v[i - src->base[BULK_COPIES]];
-    sqlite3_bind_int64(s, p, (int64_t)i);
-    bind_id(s, p + 1, t, c->name);
-    bind_id(s, p + 2, t, c->stream);
-    bind_id(s, p + 3, t, c->process);
-    sqlite3_bind_int(s, p + 4, c->direction);
-    sqlite3_bind_int(s, p + 5, c->engine);
-    bind_t(s, p + 6, c->bytes);
-    bind_t(s, p + 7, c->issue);
-    bind_t(s, p + 8, c->start);
-    bind_t(s, p + 9, c->end);
+    bind_id(s, p, t, c->name);
+    bind_id(s, p + 1, t, c->stream);
+    bind_id(s, p + 2, t, c->process);
+    sqlite3_bind_int(s, p + 3, c->direction);
+    sqlite3_bind_int(s, p + 4, c->engine);
+    bind_t(s, p + 5, c->bytes);
+    bind_t(s, p + 6, c->issue);
+    bind_t(s, p + 7, c->start);
+    bind_t(s, p + 8, c->end);
 }
 
 static void bind_qevent(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
@@ -396,34 +405,35 @@ static void bind_pause(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
 }
 
 static const bulk_table bulk_tables[DB_NBULK] = {
-    {"strings", "INSERT INTO strings(run, id, text)", 2, count_strings, bind_string},
-    {"meta", "INSERT INTO run_meta(run, seq, key, value)", 3, count_meta, bind_meta},
+    {"strings", "INSERT INTO strings(run, id, text)", 2, count_strings, bind_string, false},
+    {"meta", "INSERT INTO run_meta(run, seq, key, value)", 3, count_meta, bind_meta, false},
     {"kernels",
-     "INSERT INTO kernels(run, id, name, raw_name, stream, process, priority, threads, issue, "
+     "INSERT INTO kernels(name, raw_name, stream, process, priority, threads, issue, "
      "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, "
      "block_x, block_y, block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met)",
-     26, count_kernels, bind_kernel},
-    {"blocks", NULL, 0, count_blocks, NULL},
+     25, count_kernels, bind_kernel, true},
+    {"blocks", NULL, 0, count_blocks, NULL, false},
     {"copies",
-     "INSERT INTO copies(run, id, name, stream, process, direction, engine, bytes, issue, "
+     "INSERT INTO copies(name, stream, process, direction, engine, bytes, issue, "
      "start, stop)",
-     10, count_copies, bind_copy},
+     9, count_copies, bind_copy, true},
     {"queue_events", "INSERT INTO queue_events(run, seq, t, queue, item, event)", 5,
-     count_qevents, bind_qevent},
+     count_qevents, bind_qevent, false},
     {"warp_issues", "INSERT INTO warp_issues(run, seq, sm, subcore, warp, kernel, cycle)", 6,
-     count_warps, bind_warp},
+     count_warps, bind_warp, false},
     {"jobs", "INSERT INTO jobs(run, seq, task, job, release, start, stop, deadline)", 7,
-     count_jobs, bind_job},
-    {"pauses", "INSERT INTO pauses(run, seq, block, start, stop)", 4, count_pauses, bind_pause},
+     count_jobs, bind_job, false},
+    {"pauses", "INSERT INTO pauses(run, seq, block, start, stop)", 4, count_pauses, bind_pause, false},
     {"warp_epochs", "INSERT INTO warp_epochs(run, seq, kernel, cycle, cycles, issues)", 5,
-     count_wepochs, bind_wepoch},
+     count_wepochs, bind_wepoch, false},
 };
 
 static size_t bulk_rows(const bulk_table *tb) { return (size_t)(BULK_PARAMS / tb->ncols); }
 
 /* "<insert> VALUES (?1,?,...,?),(?1,?,...)": ?1 is the run in every row and
  * stays bound across resets; the anonymous ? number on, so row j's first
- * column is parameter 2 + j * ncols. */
+ * column is parameter 2 + j * ncols. A ranged table's rows have no run:
+ * "(?,?,...)", row j's first column parameter 1 + j * ncols. */
 static char *bulk_sql(const bulk_table *tb, size_t rows) {
     size_t head = strlen(tb->insert), row = 5 + 2 * (size_t)tb->ncols;  /* ",(?1" ",?"... ")" */
     char *s = malloc(head + 8 + rows * row + 1);
@@ -435,9 +445,14 @@ static char *bulk_sql(const bulk_table *tb, size_t rows) {
     p += 8;
     for (size_t j = 0; j < rows; j++) {
         if (j) *p++ = ',';
-        memcpy(p, "(?1", 3);
-        p += 3;
-        for (int c = 0; c < tb->ncols; c++) {
+        if (tb->ranged) {
+            memcpy(p, "(?", 2);
+            p += 2;
+        } else {
+            memcpy(p, "(?1", 3);
+            p += 3;
+        }
+        for (int c = tb->ranged; c < tb->ncols; c++) {
             memcpy(p, ",?", 2);
             p += 2;
         }
@@ -474,9 +489,9 @@ static int store_single(db *d, int which, int64_t run, const bulk_src *src, size
     const bulk_table *tb = &bulk_tables[which];
     sqlite3_stmt *s;
     if (bulk_stmt(d, which, false, &s, err, errlen)) return -1;
-    sqlite3_bind_int64(s, 1, run);
+    if (!tb->ranged) sqlite3_bind_int64(s, 1, run);
     for (size_t i = from; i < to; i++) {
-        tb->bind(s, 2, src, i);
+        tb->bind(s, tb->ranged ? 1 : 2, src, i);
         if (step_row(d, s, tb->what, i, err, errlen)) return -1;
     }
     return 0;
@@ -517,9 +532,10 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
     if (n - i >= rows) {
         sqlite3_stmt *s;
         if (bulk_stmt(d, which, true, &s, err, errlen)) return -1;
-        sqlite3_bind_int64(s, 1, run);
+        if (!tb->ranged) sqlite3_bind_int64(s, 1, run);
+        int p0 = tb->ranged ? 1 : 2;
         for (; i + rows <= n; i += rows) {
-            for (size_t j = 0; j < rows; j++) tb->bind(s, 2 + (int)j * tb->ncols, src, i + j);
+            for (size_t j = 0; j < rows; j++) tb->bind(s, p0 + (int)j * tb->ncols, src, i + j);
             int rc = sqlite3_step(s);
             sqlite3_reset(s);
             if (rc == SQLITE_DONE) {
@@ -540,17 +556,49 @@ static int store_table(db *d, int which, int64_t run, const bulk_src *src, char 
     }
     if (store_single(d, which, run, src, i, n, err, errlen)) return -1;
     rows_stored(d, (long long)(n - i));
+    /* a ranged table's rows take rowids max + 1, max + 2, ... (no rowid is
+     * bound: SQLite's own append is cheaper than seeking a given one), and
+     * take_base checked that max + 1 is where the run's range goes on */
+    if (tb->ranged && n > src->base[which] &&
+        sqlite3_last_insert_rowid(d->h) != src->rowid[which] + (int64_t)n - 1) {
+        seterr(err, errlen, "%s: %s[%zu]: stored as row %lld, not %lld of the run's range",
+               d->path, tb->what, n - 1, (long long)sqlite3_last_insert_rowid(d->h),
+               (long long)(src->rowid[which] + (int64_t)n - 1));
+        return -1;
+    }
+    return 0;
+}
+
+/* Before kernels or copies (which) are stored after the `stored` rows the
+ * run has of them: *base, the rowid of its row 0 (row_ranges.h). The first
+ * rows take one past the table's largest rowid, so the run's range follows
+ * every other; later ones must find the run's own rows still at the end. */
+static int take_base(db *d, int which, size_t stored, int64_t *base, char *err, size_t errlen) {
+    const char *table = which == BULK_KERNELS ? "kernels" : "copies";
+    int64_t next;
+    if (dbi_rows_next_base(d, table, &next, err, errlen)) return -1;
+    if (stored == 0) *base = next;
+    else if (next != *base + (int64_t)stored) {
+        seterr(err, errlen, "%s: %s: another run's rows were stored between this run's (a run's "
+               "%s must be written while no other run's are)", d->path, table, table);
+        return -1;
+    }
     return 0;
 }
 
 /* Every row of t; its blocks follow those already in pages, its kernels and
  * copies those of rs (whose strings are marked in used). */
-static int store_rows(db *d, int64_t run, const trace *t, bpage_writer *pages, const row_stats *rs,
+static int store_rows(db *d, int64_t run, const trace *t, bpage_writer *pages, row_stats *rs,
                       const unsigned char *used, size_t nused, char *err, size_t errlen) {
+    if ((t->kernels.n && take_base(d, BULK_KERNELS, rs->kernels, &rs->kbase, err, errlen)) ||
+        (t->copies.n && take_base(d, BULK_COPIES, rs->copies, &rs->cbase, err, errlen)))
+        return -1;
     bulk_src src = {.t = t, .blocks = t->blocks.v, .nblocks = t->blocks.n, .pages = pages};
     src.base[BULK_BLOCKS] = (size_t)pages->seq;
     src.base[BULK_KERNELS] = rs->kernels;
     src.base[BULK_COPIES] = rs->copies;
+    src.rowid[BULK_KERNELS] = rs->kbase;
+    src.rowid[BULK_COPIES] = rs->cbase;
     if (used_strings(t, &src, used, nused)) {
         seterr(err, errlen, "%s: out of memory", d->path);
         return -1;
@@ -682,6 +730,12 @@ static int add_rows(db_run_writer *w, int which, const trace *t, char *err, size
     }
     bulk_src src = {.t = t};
     src.base[which] = k ? w->rows.kernels : w->rows.copies;
+    int64_t *base = k ? &w->rows.kbase : &w->rows.cbase;
+    if (take_base(w->d, which, src.base[which], base, err, errlen)) {
+        writer_fail(w);
+        return -1;
+    }
+    src.rowid[which] = *base;
     if (store_table(w->d, which, w->run, &src, err, errlen)) {
         writer_fail(w);
         return -1;
@@ -736,20 +790,25 @@ int db_cache_size(db *d, int64_t set, int64_t *old, char *err, size_t errlen) {
 int db_run_shift_times(db_run_writer *w, int64_t delta, char *err, size_t errlen) {
     if (w->failed) return writer_gone(w, err, errlen);
     if (delta == 0) return 0;
+    /* the rows stored so far: the run's range (row_ranges.h) */
     static const char *const sql[] = {
         "UPDATE kernels SET issue = issue + ?2, first_block = first_block + ?2, "
-        "fully_dispatched = fully_dispatched + ?2, stop = stop + ?2 WHERE run = ?1",
+        "fully_dispatched = fully_dispatched + ?2, stop = stop + ?2 WHERE rowid BETWEEN ?1 AND ?3",
         "UPDATE copies SET issue = issue + ?2, start = start + ?2, stop = stop + ?2 "
-        "WHERE run = ?1",
+        "WHERE rowid BETWEEN ?1 AND ?3",
     };
+    const int64_t base[] = {w->rows.kbase, w->rows.cbase};
+    const size_t n[] = {w->rows.kernels, w->rows.copies};
     for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
+        if (n[i] == 0) continue;
         sqlite3_stmt *st;
         if (prepare(w->d, sql[i], &st, err, errlen)) {
             writer_fail(w);
             return -1;
         }
-        sqlite3_bind_int64(st, 1, w->run);
+        sqlite3_bind_int64(st, 1, base[i]);
         sqlite3_bind_int64(st, 2, delta);
+        sqlite3_bind_int64(st, 3, base[i] + (int64_t)n[i] - 1);
         int rc = sqlite3_step(st);
         sqlite3_finalize(st);
         if (rc != SQLITE_DONE) {
@@ -798,8 +857,8 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
                 "UPDATE runs SET name = coalesce(?2, name), trace_name = ?3, source = ?4, "
                 "origin = ?5, n_kernels = ?6, n_blocks = ?7, n_copies = ?8, n_queue_events = ?9, "
                 "n_warp_issues = ?10, n_jobs = ?11, t_min = ?12, t_max = ?13, sms = ?14, "
-                "max_block_dur = ?15, n_qos = ?16, n_qos_met = ?17, nonqos_throughput = ?18 "
-                "WHERE id = ?1",
+                "max_block_dur = ?15, n_qos = ?16, n_qos_met = ?17, nonqos_throughput = ?18, "
+                "kernel_base = ?19, copy_base = ?20 WHERE id = ?1",
                 &st, err, errlen))
         goto fail;
     sqlite3_bind_int64(st, 1, w->run);
@@ -821,6 +880,8 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
     sqlite3_bind_int64(st, 17, s.qos_met);
     if (isfinite(s.nonqos_throughput)) sqlite3_bind_double(st, 18, s.nonqos_throughput);
     else sqlite3_bind_null(st, 18);
+    sqlite3_bind_int64(st, 19, s.kernels ? w->rows.kbase : 0);
+    sqlite3_bind_int64(st, 20, s.copies ? w->rows.cbase : 0);
     int urc = sqlite3_step(st) == SQLITE_DONE ? 0 : sqlfail(d, "runs: writing the summary", err, errlen);
     sqlite3_finalize(st);
     /* the occupancy pyramid (pyramid.h) */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db_int.h"
+#include "row_ranges.h"
 #include "bpage.h"
 
 /* floor(a / 2^z) and its inverse, for negative times too */
@@ -857,7 +858,10 @@ static int load_threads(db *d, int64_t id, int64_t **out, size_t *n, char *err, 
     *out = NULL;
     *n = 0;
     sqlite3_stmt *st;
-    if (prepare(d, "SELECT id, threads FROM kernels WHERE run = ?1 ORDER BY id", &st, err, errlen))
+    if (prepare(d,
+                "SELECT " DBI_KERNEL_ID ", threads FROM kernels WHERE " DBI_KERNELS_OF_RUN
+                " ORDER BY rowid",
+                &st, err, errlen))
         return -1;
     sqlite3_bind_int64(st, 1, id);
     size_t cap = 0;
@@ -1270,7 +1274,10 @@ static int frag_threads(frag *f, int64_t k, int64_t *th) {
         return 0;
     }
     sqlite3_stmt *st;
-    if (dbi_cached(f->d, DBI_Q_FRAGMENT, "SELECT threads FROM kernels WHERE run = ?1 AND id = ?2",
+    /* kernel ?2 of run ?1: row kernel_base + ?2, if ?2 < n_kernels */
+    if (dbi_cached(f->d, DBI_Q_FRAGMENT,
+                   "SELECT threads FROM kernels WHERE rowid = (SELECT kernel_base + ?2 FROM runs "
+                   "WHERE id = ?1 AND ?2 >= 0 AND ?2 < n_kernels)",
                    &st, f->err, f->errlen))
         return -1;
     sqlite3_bind_int64(st, 1, f->r->id);

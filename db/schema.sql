@@ -94,6 +94,8 @@ CREATE TABLE strings (
     PRIMARY KEY (run, id)
 ) WITHOUT ROWID;
 
+-- (Since db/row_ranges.sql kernels and copies are rowid tables without run
+-- and id, each run's rows a contiguous range of rowids; see there.)
 CREATE TABLE kernels (
     run              INTEGER NOT NULL,
     id               INTEGER NOT NULL,   -- index in trace.kernels

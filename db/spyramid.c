@@ -11,6 +11,7 @@
 
 #include "db_int.h"
 #include "qpyramid.h"
+#include "row_ranges.h"
 
 /* floor(t / 2^z), also for negative t */
 static int64_t fl(int64_t t, int z) {
@@ -237,8 +238,8 @@ int dbi_spyramid_build(db *d, int64_t id, char *err, size_t errlen) {
     int rc = -1;
     int64_t tmin = INT64_MAX, tmax = INT64_MIN;
     if (dbi_load_strings(d, id, &strs, &m, err, errlen)) goto out;
-    if (prepare(d, "SELECT id, name, process, stream, coalesce(first_block, issue), stop, "
-                   "threads, blocks FROM kernels WHERE run = ?1 ORDER BY id",
+    if (prepare(d, "SELECT " DBI_KERNEL_ID ", name, process, stream, coalesce(first_block, issue), "
+                   "stop, threads, blocks FROM kernels WHERE " DBI_KERNELS_OF_RUN " ORDER BY rowid",
                 &st, err, errlen))
         goto out;
     sqlite3_bind_int64(st, 1, id);
@@ -840,10 +841,11 @@ out:
 
 int db_spyramid_kernels(db *d, const spyr_info *info, int64_t from, int64_t to, int64_t max,
                         trace *out, int64_t **ids, size_t *n, char *err, size_t errlen) {
-    /* the one read of a window's kernels (DBI_KERNELS_OF_RUN at the merge) */
+    /* the one read of a window's kernels */
     return window_rows(d, info->id, "kernels", "SELECT chunks FROM stream_pyramids WHERE run = ?1",
-                       "SELECT " DBI_KERNEL_COLS ", id FROM kernels WHERE run = ?1 AND id >= ?2 "
-                       "AND id < ?3 AND stop > ?4 AND coalesce(first_block, issue) < ?5 ORDER BY id",
+                       "SELECT " DBI_KERNEL_COLS ", " DBI_KERNEL_ID " FROM kernels WHERE "
+                       DBI_KERNEL_IDS("?2", "?3") " AND stop > ?4 AND coalesce(first_block, issue) < ?5 "
+                       "ORDER BY rowid",
                        dbi_row_kernel, 25, from, to, max, out, ids, n, err, errlen);
 }
 
@@ -876,8 +878,9 @@ int dbi_spyramid_copies_build(db *d, int64_t id, char *err, size_t errlen) {
     sqlite3_stmt *st = NULL, *ins = NULL;
     int rc = -1;
     int64_t tmin = INT64_MAX, tmax = INT64_MIN;
-    /* the one read of a run's copies here (DBI_COPIES_OF_RUN at the merge) */
-    if (prepare(d, "SELECT id, engine, direction, start, stop FROM copies WHERE run = ?1 ORDER BY id",
+    /* the one read of a run's copies here */
+    if (prepare(d, "SELECT " DBI_COPY_ID ", engine, direction, start, stop FROM copies WHERE "
+                   DBI_COPIES_OF_RUN " ORDER BY rowid",
                 &st, err, errlen))
         goto out;
     sqlite3_bind_int64(st, 1, id);
@@ -1256,10 +1259,10 @@ static bool row_copy(trace *t, const strmap *m, sqlite3_stmt *st) {
 
 int db_spyramid_copies(db *d, const cpyr_info *info, int64_t from, int64_t to, int64_t max,
                        trace *out, int64_t **ids, size_t *n, char *err, size_t errlen) {
-    /* the one read of a window's copies (DBI_COPIES_OF_RUN at the merge) */
+    /* the one read of a window's copies */
     return window_rows(d, info->id, "copies", "SELECT chunks FROM copy_pyramids WHERE run = ?1",
                        "SELECT name, stream, process, direction, engine, bytes, issue, start, stop, "
-                       "id FROM copies WHERE run = ?1 AND id >= ?2 AND id < ?3 AND stop > ?4 "
-                       "AND start < ?5 AND stop >= start ORDER BY id",
+                       DBI_COPY_ID " FROM copies WHERE " DBI_COPY_IDS("?2", "?3") " AND stop > ?4 "
+                       "AND start < ?5 AND stop >= start ORDER BY rowid",
                        row_copy, 9, from, to, max, out, ids, n, err, errlen);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "db_int.h"
+#include "row_ranges.h"
 
 int db_version_latest(db *d, const char *experiment, int64_t *version, char *err, size_t errlen) {
     int64_t id;
@@ -158,6 +159,8 @@ int db_delete_experiment(db *d, const char *experiment, int64_t *runs, char *err
     if (s != SQLITE_DONE && s != SQLITE_ROW) return sqlfail(d, "listing tables", err, errlen);
     for (size_t i = 0; i < n; i++)
         if (delete_rows(d, tables[i][0], tables[i][1], id, err, errlen)) return -1;
+    /* kernels and copies have no run column: their rows are the runs' ranges */
+    if (dbi_row_ranges_delete(d, id, err, errlen)) return -1;
     if (prepare(d, "DELETE FROM runs WHERE experiment = ?1", &st, err, errlen)) return -1;
     sqlite3_bind_int64(st, 1, id);
     if (step_done(d, st, "runs", err, errlen)) return -1;

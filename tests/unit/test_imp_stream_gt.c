@@ -99,6 +99,15 @@ static int64_t run_int(db *d, const char *run, const char *col) {
     return tdb_scalar(d, sql);
 }
 
+/* `table` with its run in column `run`: kernels' rows are a range of each
+ * run's (db/row_ranges.h), given their run and id here */
+static const char *rows_src(const char *table) {
+    return strcmp(table, "kernels") ? table
+                                    : "(SELECT r.id AS run, k.rowid - r.kernel_base AS id, k.* "
+                                      "FROM kernels k JOIN runs r ON k.rowid BETWEEN "
+                                      "r.kernel_base AND r.kernel_base + r.n_kernels - 1)";
+}
+
 /* Rows of `table` (its run in column `run`) that the two runs do not
  * share, every other column compared. */
 static int64_t differing(db *d, const char *table, const char *a, const char *b) {
@@ -108,19 +117,20 @@ static int64_t differing(db *d, const char *table, const char *a, const char *b)
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    snprintf(cols, sizeof cols, "%s", (const char *)sqlite3_column_text(st, 0));
+    snprintf(cols, sizeof cols, "%s%s", strcmp(table, "kernels") ? "" : "id,",
+             (const char *)sqlite3_column_text(st, 0));
     sqlite3_finalize(st);
     snprintf(sql, sizeof sql,
              "SELECT count(*) FROM (SELECT %s FROM %s WHERE run = (SELECT id FROM runs WHERE "
              "slug = '%s') EXCEPT SELECT %s FROM %s WHERE run = (SELECT id FROM runs WHERE "
-             "slug = '%s'))", cols, table, a, cols, table, b);
+             "slug = '%s'))", cols, rows_src(table), a, cols, rows_src(table), b);
     return tdb_scalar(d, sql);
 }
 
 static int64_t rows_of(db *d, const char *table, const char *run) {
     char sql[300];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE run = (SELECT id FROM runs WHERE "
-             "slug = '%s')", table, run);
+             "slug = '%s')", rows_src(table), run);
     return tdb_scalar(d, sql);
 }
 
@@ -159,7 +169,7 @@ static void same_run(int earliest, int64_t origin) {
      * (index 99) starts 990 ns later */
     char sql[320];
     snprintf(sql, sizeof sql, "SELECT first_block || ',' || fully_dispatched || ',' || blocks "
-             "FROM kernels k JOIN runs r ON r.id = k.run WHERE r.slug = '%s' AND k.id = 7", b);
+             "FROM kernels k JOIN runs r ON k.rowid = r.kernel_base + 7 WHERE r.slug = '%s'", b);
     char want[96];
     snprintf(want, sizeof want, "%lld,%lld,100", (long long)(T0 + 7000 - origin),
              (long long)(T0 + 7990 - origin));
