@@ -188,6 +188,19 @@ static int choose_device(const trace *t, const char *what, const char *preset, j
             json_t *j = tj_device_json(&d);
             if (!j) return -1;
             if (d.clock_hz == 0) json_object_del(j, "clock");
+            /* H100-C1: a preset's carveouts are no trace field (device.h), so
+             * a device named as a preset that has them runs on that preset
+             * with every field of the trace over it */
+            const sim_device *cp = sim_preset_find(d.name);
+            if (cp && cp->nsmem_carveouts > 0) {
+                if (json_object_set_new(j, "preset", json_string(cp->name)) != 0) {
+                    json_decref(j);
+                    return -1;
+                }
+                d.nsmem_carveouts = cp->nsmem_carveouts;
+                memcpy(d.smem_carveouts_kb, cp->smem_carveouts_kb, sizeof d.smem_carveouts_kb);
+                d.smem_reserved_per_block = cp->smem_reserved_per_block;
+            }
             *dev = d;
             *out = j;
             snprintf(info->device, sizeof info->device, "%s", d.name);

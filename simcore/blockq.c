@@ -64,10 +64,12 @@ void bq_advance_far(sim_bq *q, int64_t t) {
         q->next = INT64_MAX;
         return;
     }
-    /* bq_advance looked at t + 1's bitmap word and the next one */
+    /* bq_advance looked at t + 1's bitmap word and the rest of its
+     * summary word: on from the next summary word (wrapping around to
+     * w0's own, whose words before w0 hold the latest times) */
     size_t mask = (size_t)q->span - 1, nw = (size_t)q->span / 64;
     size_t s0 = (size_t)(t + 1) & mask, w0 = s0 >> 6;
-    size_t w = first_word(q, (w0 + 2) & (nw - 1));
+    size_t w = first_word(q, ((w0 | 63) + 1) & (nw - 1));
     size_t s = (w << 6) + (size_t)__builtin_ctzll(q->bits[w]);
     q->next = t + 1 + (int64_t)((s - s0) & mask);
 }

@@ -98,10 +98,13 @@ static inline void bq_release(sim_bq *q, uint32_t i) {
 }
 
 /* After the instant t was taken: the next pending time (after t), or
- * INT64_MAX. Inline for the common case, the next time within the same or
- * the next 64 slots (a busy device: every instant); bq_advance_far scans
- * the summary. Every pending time lies in (t, t + span), so circular order
- * from t + 1's slot is time order. */
+ * INT64_MAX. Inline for the common cases, the next time within the same
+ * 64 slots as t + 1 or in a later bitmap word of the same 4096 (that
+ * word's summary: one mask and one count-trailing-zeros, where walking
+ * the words one by one cost a call to bq_advance_far on one instant in
+ * four, issue 9); bq_advance_far scans the summary words after it. Every
+ * pending time lies in (t, t + span), so circular order from t + 1's slot
+ * is time order, and within one summary word slot order is time order. */
 void bq_advance_far(sim_bq *q, int64_t t);
 static inline void bq_advance(sim_bq *q, int64_t t) {
     size_t mask = (size_t)q->span - 1;
@@ -112,10 +115,13 @@ static inline void bq_advance(sim_bq *q, int64_t t) {
         q->next = t + 1 + (int64_t)(s - s0);
         return;
     }
-    size_t w1 = (w0 + 1) & (mask >> 6);
-    if (q->bits[w1]) {
-        size_t s = (w1 << 6) + (size_t)__builtin_ctzll(q->bits[w1]);
-        q->next = t + 1 + (int64_t)((s - s0) & mask);
+    /* the non-empty words after w0 in its summary word (two shifts: a
+     * shift by 64 would be undefined when w0 is the group's last) */
+    uint64_t y = q->sum[w0 >> 6] & ((~0ull << (w0 & 63)) << 1);
+    if (y) {
+        size_t w = (w0 & ~(size_t)63) + (size_t)__builtin_ctzll(y);
+        size_t s = (w << 6) + (size_t)__builtin_ctzll(q->bits[w]);
+        q->next = t + 1 + (int64_t)(s - s0);
         return;
     }
     bq_advance_far(q, t);

@@ -13,6 +13,7 @@
 
 #define SIM_MAX_SMS 256          /* H100 has 132; leaves room for what comes */
 #define SIM_DEVICE_NAME_MAX 64
+#define SIM_MAX_CARVEOUTS 16     /* CC 9.0 has 10 */
 
 typedef enum sim_sm_order_kind {
     SIM_SM_ORDER_ASCENDING = 0,  /* 0, 1, 2, ... (Pascal, most-room §4.3) */
@@ -45,6 +46,15 @@ typedef struct sim_device {
     int32_t latency_mem;          /* ... after a global-memory access, unloaded */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
+    /* The L1 / shared memory splits (carveouts) an SM can be configured
+     * to, ascending, in KB, and the shared memory reserved per block that
+     * uses any (carveout.h: H100-C1, measured). A preset field only: not in
+     * SIM_DEVICE_FIELDS, so no scenario key, trace JSON or db column; a
+     * device with none (every device but the h100 preset) has no such
+     * rule. */
+    int32_t nsmem_carveouts;
+    int32_t smem_carveouts_kb[SIM_MAX_CARVEOUTS];
+    int64_t smem_reserved_per_block; /* bytes */
 } sim_device;
 
 /* Every numeric field of sim_device, declared once (as Redis declares its

@@ -25,6 +25,7 @@ void ee_enqueue(sim_state *st, int32_t k, int64_t t) {
     int32_t q = K->proc * (int32_t)st->nlevels + K->level;
     K->ee_seq = st->next_ee_seq++;
     fifo_push(&st->ee[q].q, st->k_ee_next, k);
+    if (st->nlevels <= EE_BUSY_LEVELS) st->procs[K->proc].ee_busy |= 1ull << K->level;
     qevent(st, t, q, k, TRACE_ENQUEUE);
 }
 
@@ -33,7 +34,8 @@ void ee_enqueue(sim_state *st, int32_t k, int64_t t) {
 static void place(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     sim_kstate *K = &st->ks[k];
     int64_t idx = K->placed++;
-    sms_take(&st->sms, sm, &K->need);
+    if (st->sms.carve) carve_take(&st->sms, sm, &K->need);   /* H100-C1 */
+    else sms_take(&st->sms, sm, &K->need);
     if (st->share_res) st->share_res[(size_t)k * (size_t)st->sms.n + (size_t)sm]++;
     int64_t start = t + st->cfg->policy.dispatch_latency;
     int64_t end = st->exec->block_end(st->exec_state, st, k, idx, sm, start);
@@ -67,6 +69,8 @@ void ee_dequeue_head(sim_state *st, int32_t k, int64_t t) {
     const sim_kstate *K = &st->ks[k];
     int32_t q = K->proc * (int32_t)st->nlevels + K->level;
     fifo_pop(&st->ee[q].q, st->k_ee_next);
+    if (st->nlevels <= EE_BUSY_LEVELS && fifo_empty(&st->ee[q].q))
+        st->procs[K->proc].ee_busy &= ~(1ull << K->level);
     qevent(st, t, q, k, TRACE_DEQUEUE);
 }
 

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "carveout.h"
 #include "state.h"
 
 /* Kernel k (index in st->ks) joins the EE queue of its process and priority. */
@@ -30,9 +31,19 @@ typedef enum ee_dispatch_result {
                                 them to the sink and call again */
 } ee_dispatch_result;
 
+#define EE_BUSY_LEVELS 64   /* sim_proc.ee_busy has a bit per level up to this many */
+
 /* The kernel of process p whose blocks may be assigned now, or -1. */
 static inline int32_t ee_eligible(const sim_state *st, int32_t p) {
     const ee_queue *e = &st->ee[(size_t)p * st->nlevels];
+    if (st->nlevels <= EE_BUSY_LEVELS) {
+        /* TX2 paper, rules A2 and X1 as in the loop below, the non-empty
+         * EE queues read from a bitmask: its lowest set bit is the
+         * highest-priority one (issue 9: the loop over the levels ran
+         * once per instant) */
+        uint64_t busy = st->procs[p].ee_busy;
+        return busy ? e[__builtin_ctzll(busy)].q.head : -1;
+    }
     for (size_t lvl = 0; lvl < st->nlevels; lvl++) {
         /* TX2 paper, rule A2: a lower-priority head waits while any
          * higher-priority EE queue of the process is non-empty; rule X1:
@@ -52,7 +63,9 @@ void ee_dequeue_head(sim_state *st, int32_t k, int64_t t);
  * straight from the room index (any other placement is still asked per
  * block). The same rules in the same order as the general loop below, so
  * the same trace: X1/A2 (eligible), the driver's pick, R1-R3 (a block
- * only where every resource fits: the index's rooms), G3 (dequeue_head);
+ * only where every resource fits: the index's rooms), H100-C1 where the
+ * device has carveouts (carveout.h's carve_take_rank / carve_give_fast
+ * keep the same rooms), G3 (dequeue_head);
  * what it skips is the calls, the per-round candidate array and the
  * general placement record's tests. Inline: sim_run calls it once per
  * instant (st->fast_dispatch), where a call's register saves and restores
@@ -96,11 +109,14 @@ static inline ee_dispatch_result ee_dispatch_fast(sim_state *st, int64_t t) {
                 if (s->top <= 0) break;
                 int32_t r = sms_top_rank(s);
                 sm = s->order[r];
-                sms_take_rank(s, r);
+                /* H100-C1 (carveout.h): its configuration too */
+                if (s->carve) carve_take_rank(s, r);
+                else sms_take_rank(s, r);
             } else {
                 sm = st->placement->pick(st->placement_state, s, best, &K->need);
                 if (sm < 0) break;
-                sms_take(s, sm, &K->need);
+                if (s->carve) carve_take(s, sm, &K->need);   /* H100-C1 */
+                else sms_take(s, sm, &K->need);
             }
             int64_t idx = K->placed++;
             /* exec_fixed: block_time[index % nblock_time], cycled */
@@ -158,7 +174,8 @@ ee_dispatch_result ee_dispatch(sim_state *st, int64_t t);
 __attribute__((always_inline))   /* GCC and clang: once per block in ee_blocks_due's loop */
 static inline void ee_block_ended(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     sim_kstate *K = &st->ks[k];
-    sms_give(&st->sms, sm, &K->need);
+    if (st->sms.carve) carve_give_fast(&st->sms, sm, &K->need);   /* H100-C1 */
+    else sms_give(&st->sms, sm, &K->need);
     if (++K->done < K->blocks) return;
     if (sim_engine_push_seq(&st->eng, t, K->last_end_seq, EV_KERNEL_DONE, k, 0) != 0)
         st->failed = true;
@@ -194,7 +211,8 @@ void ee_block_done_fast(sim_state *st, int32_t k, int32_t sm, int64_t t);
  * Inline: sim.c calls it once per block. */
 static inline bool ee_block_done(sim_state *st, int32_t k, int32_t sm, int64_t t) {
     sim_kstate *K = &st->ks[k];
-    sms_give(&st->sms, sm, &K->need);
+    if (st->sms.carve) carve_give(&st->sms, sm, &K->need);   /* H100-C1 */
+    else sms_give(&st->sms, sm, &K->need);
     if (st->share_res) st->share_res[(size_t)k * (size_t)st->sms.n + (size_t)sm]--;
     if (++K->done < K->blocks) return false;
     st->t->kernels.v[k].end = t;

@@ -175,11 +175,13 @@ bool sim_engine_cancel(sim_engine *e, sim_event_id id);
 
 /* Time of the earliest pending event, or INT64_MAX when none is (drops
  * cancelled events from the front on the way). The event loop asks twice
- * per event, so the common case (the front is known and nothing is
- * cancelled) is answered inline. */
+ * per event, so the common cases are answered inline: the front is known
+ * and nothing is cancelled, or nothing is pending at all (a run on the
+ * fast path, whose block completions wait in blockq.h: most instants). */
 int64_t sim_engine_next_time_slow(sim_engine *e);
 static inline int64_t sim_engine_next_time(sim_engine *e) {
-    return e->front_ok && !e->ncancelled ? e->front.t : sim_engine_next_time_slow(e);
+    if (e->front_ok && !e->ncancelled) return e->front.t;
+    return e->n ? sim_engine_next_time_slow(e) : INT64_MAX;
 }
 
 /* Remove the earliest pending event (smallest t, then smallest seq) into
@@ -199,7 +201,8 @@ static inline bool sim_engine_pop_at(sim_engine *e, int64_t t, sim_event *out) {
         /* the known front comes later: the instant is over (the loop's
          * last look, once per instant) */
         if (e->front_ok && !e->ncancelled && e->front.t != t) return false;
-        return sim_engine_pop_at_slow(e, t, out);
+        /* nothing pending: what the slow path would answer, without the call */
+        return e->n ? sim_engine_pop_at_slow(e, t, out) : false;
     }
     sim_engine_key k = e->front;
     int32_t w = e->front_w;

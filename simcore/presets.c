@@ -281,15 +281,45 @@ static const preset presets[] = {
             .warp_size = 32,
             .schedulers_per_sm = 4,        /* H100 whitepaper: 4 processing blocks per SM */
             .copy_engines = 2,
-            .copy_bandwidth = 63.0 * GB,   /* [PCIe] 5.0 x16 */
+            /* measured: pinned cudaMemcpyAsync of 256 MiB, h2d 55.16-55.25 GB/s,
+             * d2h 55.11-55.17 GB/s (tests/fixtures/h100/probe.txt) */
+            .copy_bandwidth = 55.2 * GB,
             .clock_hz = 1980000000,        /* H100 SXM5 data sheet: 1980 MHz max boost */
-            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
-            .sm_order = { A128(0), A4(128) },
+            /* measured: the SMs that blocks 0..131 of a kernel with one block
+             * per SM (132 x 1024 threads, 200KB shared memory) start on, on an
+             * idle H100 SXM5, identical in 10 runs over two machine sessions
+             * (tests/fixtures/h100/h100-sm-order-r*.csv): SMs 124-131 first,
+             * then pairs (TPCs) striding by 16. Used as most-room's tie-break
+             * order (most-room paper §4.3: the order in which empty SMs are
+             * filled). Kernels with 2 blocks per SM start in another order
+             * there (README, "H100 recordings"). */
+            .sm_order_kind = SIM_SM_ORDER_EXPLICIT,
+            .sm_order = { 124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 48, 49,
+                          2, 3, 18, 19, 34, 35, 50, 51, 64, 65, 78, 79, 92, 93, 106, 107,
+                          4, 5, 20, 21, 36, 37, 52, 53, 66, 67, 80, 81, 94, 95, 108, 109,
+                          6, 7, 22, 23, 38, 39, 54, 55, 68, 69, 82, 83, 96, 97, 110, 111,
+                          8, 9, 24, 25, 40, 41, 56, 57, 70, 71, 84, 85, 98, 99, 112, 113,
+                          10, 11, 26, 27, 42, 43, 58, 59, 72, 73, 86, 87, 100, 101, 114, 115,
+                          12, 13, 28, 29, 44, 45, 60, 61, 74, 75, 88, 89, 102, 103, 116, 117,
+                          120, 121, 14, 15, 30, 31, 46, 47, 62, 63, 76, 77, 90, 91, 104, 105,
+                          118, 119, 122, 123 },
+            /* CUDA Programming Guide, compute capability 9.0: "the shared
+             * memory capacity can be set to 0, 8, 16, 32, 64, 100, 132, 164,
+             * 196 or 228 KB" and 1 KB of shared memory is reserved per block
+             * (measured too: reservedSharedMemoryPerBlock 1024,
+             * tests/fixtures/h100/probe.txt). How an SM picks one: H100-C1
+             * (carveout.h, measured: tests/fixtures/h100/h100-smem-carveout-r1.csv
+             * and c1-*.csv). */
+            .nsmem_carveouts = 10,
+            .smem_carveouts_kb = { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 },
+            .smem_reserved_per_block = KB,
         },
         .source = "NVIDIA H100 Tensor Core GPU whitepaper / data sheet (H100 SXM5: 132 SMs, "
                   "1980 MHz); limits: CUDA Programming Guide, compute capability 9.0 (2048 "
                   "threads, 32 blocks, 64 warps, 65536 registers, 228KB shared memory per SM); "
-                  "PCIe 5.0 x16",
+                  "SM order and copy bandwidth measured on an H100 80GB HBM3 (driver "
+                  "580.159.04, CUDA 13.0) with tools/recorder's schedlab-play: "
+                  "tests/fixtures/h100/h100-sm-order-r1.csv, tests/fixtures/h100/probe.txt",
     },
 };
 

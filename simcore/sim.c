@@ -526,6 +526,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             K->level = ss->level;
             st->k_ee_next[nk] = -1;
             K->need = sms_need(st->dev, o->threads, o->regs, o->smem);
+            carve_need(st->dev, &K->need);   /* H100-C1: the device's carveouts, if any */
             K->blocks = o->blocks;
             /* persistent threads (QAWS §V-A): one block per SM does the
              * work of all of them (exec_warp.c splits it) */
@@ -566,7 +567,8 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
      * no dispatch latency (what it inlines; most-room too when chosen) */
     st->fast_dispatch = st->driver->earliest_ee && !st->driver->block_placed &&
                         st->exec->fixed && cfg->policy.dispatch_latency == 0 &&
-                        !st->share_res;   /* ISCA'17 §3.6's share: the general loop */
+                        !st->share_res &&   /* ISCA'17 §3.6's share: the general loop */
+                        !cfg->general_loop;
 
     /* the policies' state, placement first: nothing has run yet */
     st->placement_state = policy_state(st->placement->state_size);

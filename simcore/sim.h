@@ -227,6 +227,10 @@ typedef struct sim_config {
     /* isolated IPCs of QoS kernels (sim_ipc_isolated), shared across runs;
      * NULL: sim_run keeps one of its own for the run */
     struct sim_ipc_cache *ipc_cache;
+    /* tests: run the general block scheduler (ee.c, ee_dispatch) where the
+     * fused one (ee.h, ee_dispatch_fast) would run, to compare their traces,
+     * which are the same (tests/unit/test_fast_path.c); false everywhere else */
+    bool general_loop;
 } sim_config;
 
 /* Policy tables: a new policy is one new file plus one line in its table

@@ -15,13 +15,18 @@ int sms_init(sim_sms *s, const sim_device *dev) {
     s->full.blocks = dev->blocks_per_sm;
     s->full.regs = dev->regs_per_sm;
     s->full.smem = dev->smem_per_sm;
+    s->full.carve_kb = INT32_MAX;
+    s->carve = dev->nsmem_carveouts > 0;
+    s->carve_steps = s->carve;
+    for (int32_t i = 0; i < dev->nsmem_carveouts; i++)
+        if ((int64_t)dev->smem_carveouts_kb[i] * 1024 > dev->smem_per_sm) s->carve_steps = false;
     s->words = (s->n + 63) / 64;
     s->max_room = dev->blocks_per_sm;
     s->free = malloc((size_t)s->n * sizeof *s->free);
     s->room = calloc((size_t)s->n, sizeof *s->room);
-    s->bucket = calloc(((size_t)s->max_room + 1) * (size_t)s->words, sizeof *s->bucket);
-    s->count = calloc((size_t)s->max_room + 1, sizeof *s->count);
-    if (!s->free || !s->room || !s->bucket || !s->count) {
+    s->bucket = calloc(((size_t)s->max_room + 1) * SMS_STRIDE, sizeof *s->bucket);
+    s->nz = calloc((size_t)s->max_room + 1, sizeof *s->nz);
+    if (!s->free || !s->room || !s->bucket || !s->nz) {
         sms_free(s);
         return -1;
     }
@@ -37,11 +42,11 @@ void sms_free(sim_sms *s) {
     free(s->free);
     free(s->room);
     free(s->bucket);
-    free(s->count);
+    free(s->nz);
     s->free = NULL;
     s->room = NULL;
     s->bucket = NULL;
-    s->count = NULL;
+    s->nz = NULL;
 }
 
 sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t smem) {
@@ -51,6 +56,8 @@ sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t 
     k.warps = (threads + dev->warp_size - 1) / dev->warp_size;
     k.regs = (int64_t)regs * threads;
     k.smem = smem;
+    k.carve_kb = 0;
+    k.carve_pad_ = 0;
     return k;
 }
 
@@ -58,6 +65,8 @@ static inline int32_t room_of(const sim_sm_free *f, const sim_need *k) {
     /* the first resource to run out limits the room (most-room §4.2);
      * 32-bit divisions where the values allow, they are the hot path */
     uint32_t r = (uint32_t)(f->blocks > 0 ? f->blocks : 0);
+    /* H100-C1 (carveout.h): a busy SM configured below the block's carveout */
+    if (k->carve_kb > f->carve_kb) return 0;
     if (k->threads > 0) {
         uint32_t x = f->threads > 0 ? (uint32_t)f->threads / (uint32_t)k->threads : 0;
         if (x < r) r = x;
@@ -97,6 +106,8 @@ static inline uint64_t magic_of(int64_t d) {
  * sms_room_magic, when s->fast). */
 static inline int32_t room_indexed(const sim_sms *s, const sim_sm_free *f) {
     if (!s->fast) return room_of(f, &s->need);
+    /* H100-C1 (carveout.h), as in room_of; never true without carveouts */
+    if (s->need.carve_kb > f->carve_kb) return 0;
     return sms_room_magic(s, f);
 }
 
@@ -116,33 +127,18 @@ int32_t sms_share(const sim_sms *s, const sim_need *k, int32_t parts) {
     return room_of(&f, k);
 }
 
-static inline uint64_t *bucket_of(sim_sms *s, int32_t room) {
-    return &s->bucket[(size_t)room * (size_t)s->words];
-}
-
 /* Move rank r from its room's bucket to `room`'s. */
 static inline void set_room(sim_sms *s, int32_t r, int32_t room) {
     int32_t old = s->room[r];
     if (old == room) return;
-    uint64_t bit = 1ull << (r & 63);
-    int32_t w = r >> 6;
     s->room[r] = room;
-    if (old > 0) {
-        bucket_of(s, old)[w] &= ~bit;
-        s->count[old]--;
-    } else {
-        s->fits[w] |= bit;        /* 0 -> room > 0 */
-    }
-    if (room > 0) {
-        bucket_of(s, room)[w] |= bit;
-        s->count[room]++;
-    } else {
-        s->fits[w] &= ~bit;       /* old > 0 -> 0 */
-    }
+    sms_move(s, r >> 6, 1ull << (r & 63), old, room);
     if (room > s->top) {
         s->top = room;
     } else if (old == s->top) {
-        while (s->top > 0 && !s->count[s->top]) s->top--;
+        /* the top bucket emptied: down to the next non-empty one (r's own
+         * at the latest); bucket 0 counts, so top 0 means none fits */
+        while (s->top > 0 && !s->nz[s->top]) s->top--;
     }
 }
 
@@ -164,38 +160,39 @@ void sms_index_switch(sim_sms *s, int32_t kernel, const sim_need *k) {
     s->unlimited[1] = k->warps > 0 ? 0 : UINT32_MAX;
     s->unlimited[2] = k->regs > 0 ? 0 : UINT32_MAX;
     s->unlimited[3] = k->smem > 0 ? 0 : UINT32_MAX;
-    /* rebuilt from scratch: every bucket and count cleared (a few hundred
-     * bytes), then each rank added once */
-    memset(s->bucket, 0, ((size_t)s->max_room + 1) * (size_t)s->words * sizeof *s->bucket);
-    memset(s->count, 0, ((size_t)s->max_room + 1) * sizeof *s->count);
-    memset(s->fits, 0, sizeof s->fits);
+    s->empty_room = room_indexed(s, &s->full);
+    /* rebuilt from scratch: the buckets up to the old top cleared (those
+     * above it are empty already: no rank had that room), then each rank
+     * added once */
+    size_t used = (size_t)s->top + 1;
+    memset(s->bucket, 0, used * SMS_STRIDE * sizeof *s->bucket);
+    memset(s->nz, 0, used * sizeof *s->nz);
     int32_t top = 0;
     for (int32_t r = 0; r < s->n; r++) {
         int32_t room = room_indexed(s, &s->free[s->order[r]]);
         s->room[r] = room;
-        if (room <= 0) continue;
-        uint64_t bit = 1ull << (r & 63);
-        bucket_of(s, room)[r >> 6] |= bit;
-        s->fits[r >> 6] |= bit;
-        s->count[room]++;
+        s->bucket[(size_t)room * SMS_STRIDE + (size_t)(r >> 6)] |= 1ull << (r & 63);
+        s->nz[room] |= 1u << (r >> 6);
         if (room > top) top = room;
     }
     s->top = top;
 }
 
-/* Lowest set rank in a bitset, from rank `from` on; -1 if none. */
-static int32_t first_bit(const uint64_t *b, int32_t words, int32_t from) {
-    for (int32_t w = from >> 6; w < words; w++) {
-        uint64_t x = b[w];
+/* Lowest rank with room (not in bucket 0), from rank `from` on; -1 if
+ * none. Bucket 0's bits above n - 1 are clear too, so they are masked. */
+static int32_t first_fit_rank(const sim_sms *s, int32_t from) {
+    for (int32_t w = from >> 6; w < s->words; w++) {
+        uint64_t x = ~s->bucket[w];
         if (w == from >> 6) x &= ~0ull << (from & 63);
+        if (w == (s->n - 1) >> 6 && (s->n & 63)) x &= (1ull << (s->n & 63)) - 1;
         if (x) return w * 64 + __builtin_ctzll(x);
     }
     return -1;
 }
 
 int32_t sms_first_fit(const sim_sms *s, int32_t from) {
-    int32_t r = first_bit(s->fits, s->words, from);
-    if (r < 0 && from > 0) r = first_bit(s->fits, s->words, 0);
+    int32_t r = first_fit_rank(s, from);
+    if (r < 0 && from > 0) r = first_fit_rank(s, 0);
     return r < 0 ? -1 : s->order[r];
 }
 

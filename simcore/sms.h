@@ -7,13 +7,17 @@
  * memory. The room of an SM for a kernel is how many more blocks of that
  * kernel it could take now: the minimum over those resources (most-room §4.1).
  *
- * The room index keeps, for every room value, a bitset of the SMs (by rank
- * in the tie-break order) that have exactly that room, plus the highest room
+ * The room index keeps, for every room value (0 included), a bitset of the
+ * SMs (by rank in the tie-break order) that have exactly that room, a
+ * summary of which of its 64-bit words are non-zero, and the highest room
  * any SM has. The SM with the most room, first in sm_order on ties, is the
- * lowest bit of the top bucket; a change moves one bit between buckets. So
- * neither placing nor finishing a block scans the SMs. The index always
- * describes one kernel (sms_index switches it, O(SMs)); taking and giving
- * back resources keep it current.
+ * lowest bit of the top bucket: its summary's lowest bit names the word,
+ * that word's lowest bit the rank (two count-trailing-zeros, issue 9); a
+ * change moves one bit between buckets. So neither placing nor finishing a
+ * block scans the SMs. Bucket 0 (the SMs with no room) makes every move
+ * the same two bit flips, with no test for "no room", and is what
+ * sms_first_fit reads. The index always describes one kernel (sms_index
+ * switches it, O(SMs)); taking and giving back resources keep it current.
  *
  * Memory: sms_init allocates the index; sms_free releases it. */
 #ifndef SIMCORE_SMS_H
@@ -30,6 +34,11 @@ typedef struct sim_need {
     int32_t warps;
     int64_t regs;            /* regs per thread x threads; 0 = none */
     int64_t smem;            /* bytes; 0 = none */
+    /* the carveout (KB) a block asks of its SM: an empty SM is configured
+     * to it, a busy one takes the block only if configured to at least it
+     * (carveout.h, H100-C1); 0 on devices without carveouts */
+    int32_t carve_kb;
+    int32_t carve_pad_;
 } sim_need;
 
 /* What is free on one SM. */
@@ -37,10 +46,16 @@ typedef struct sim_sm_free {
     int32_t threads;
     int32_t warps;
     int32_t blocks;
-    int32_t pad_;
+    int32_t carve_kb;        /* the SM's carveout while it runs blocks, KB;
+                                INT32_MAX when empty: any (carveout.h) */
     int64_t regs;
     int64_t smem;
 } sim_sm_free;
+
+/* 64-bit words per bucket: every bucket has room for SIM_MAX_SMS ranks, so
+ * a bucket's address is room * SMS_STRIDE (a shift), and the summary of a
+ * bucket has at most 4 bits (device.h: SIM_MAX_SMS 256). */
+#define SMS_STRIDE (SIM_MAX_SMS / 64)
 
 typedef struct sim_sms {
     int32_t n;                       /* SMs */
@@ -48,6 +63,12 @@ typedef struct sim_sms {
     sim_sm_free full;                /* an empty SM */
     int16_t order[SIM_MAX_SMS];      /* rank -> SM id (the device's sm_order) */
     int16_t rank[SIM_MAX_SMS];       /* SM id -> rank */
+    bool carve;                      /* the device has carveouts: placing and
+                                        ending blocks go through carveout.h
+                                        (not sms_take / sms_give) */
+    bool carve_steps;                /* with carve: no carveout exceeds an empty
+                                        SM's shared memory, so carveout.h's fused
+                                        path keeps rooms by steps (carveout.h) */
     /* room index */
     int32_t kernel;                  /* kernel the index describes; -1 = none */
     sim_need need;                   /* that kernel's per-block need */
@@ -59,14 +80,16 @@ typedef struct sim_sms {
     bool fast;
     uint64_t magic[4];
     uint32_t unlimited[4];           /* ~0 where the need is 0: that resource never limits */
-    int32_t words;                   /* 64-bit words per bitset: ceil(n / 64) */
+    int32_t words;                   /* 64-bit words that hold ranks: ceil(n / 64) */
     int32_t top;                     /* highest room of any SM; 0 = none fits */
     int32_t max_room;                /* blocks_per_sm: no room is larger */
+    int32_t empty_room;              /* the indexed kernel's room on an empty SM */
     int32_t *room;                   /* [n] by rank */
-    uint64_t *bucket;                /* [(max_room + 1) * words]: ranks with that room */
-    int32_t *count;                  /* [max_room + 1]: how many ranks have that room, so
-                                        that the top bucket emptying is one load to see */
-    uint64_t fits[SIM_MAX_SMS / 64]; /* ranks with room >= 1 */
+    uint64_t *bucket;                /* [(max_room + 1) * SMS_STRIDE]: ranks with that room;
+                                        rooms above top are all empty */
+    uint32_t *nz;                    /* [max_room + 1]: bit w set when the bucket's word w
+                                        is non-zero, so a bucket emptying is one load to see
+                                        and its lowest rank two count-trailing-zeros */
 } sim_sms;
 
 int sms_init(sim_sms *s, const sim_device *dev);   /* 0, or -1 out of memory */
@@ -97,19 +120,12 @@ static inline void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
  * first in sm_order (most-room §4.1, §4.3): the lowest rank in the top
  * room's bucket. */
 static inline int32_t sms_top_rank(const sim_sms *s) {
-    /* the top bucket is never empty: its lowest set bit, found without a
-     * branch on the bits (which word holds it is a coin toss the branch
-     * predictor lost once per block); the loop runs `words` times, the
-     * same every time, from the last word down so the first non-zero
-     * word's answer is the one kept */
-    const uint64_t *b = &s->bucket[(size_t)s->top * (size_t)s->words];
-    int32_t r = 0;
-    for (int32_t w = s->words - 1; w >= 0; w--) {
-        uint64_t x = b[w];
-        int32_t c = w * 64 + __builtin_ctzll(x | (1ull << 63));
-        r = x ? c : r;
-    }
-    return r;
+    /* the top bucket is never empty: its first non-zero word from the
+     * summary, the lowest rank in it; no loop over the words and no branch
+     * on which word holds it (a coin toss the predictor lost per block) */
+    size_t top = (size_t)s->top;
+    int32_t w = __builtin_ctz(s->nz[top]);
+    return w * 64 + __builtin_ctzll(s->bucket[top * SMS_STRIDE + (size_t)w]);
 }
 static inline int32_t sms_most_room(const sim_sms *s) {
     if (s->top <= 0) return -1;
@@ -154,6 +170,21 @@ static inline int32_t sms_room_magic(const sim_sms *s, const sim_sm_free *f) {
     return (int32_t)r;
 }
 
+/* Move rank r (bit `bit` of word w) from bucket `old` to bucket `room`
+ * (old != room), keeping both summaries; the caller sets room[r] and the
+ * top. Branch-free: both buckets exist (bucket 0 included), so it is the
+ * same two bit flips whatever the rooms. */
+static inline void sms_move(sim_sms *s, int32_t w, uint64_t bit, int32_t old, int32_t room) {
+    uint64_t *ob = &s->bucket[(size_t)old * SMS_STRIDE + (size_t)w];
+    uint64_t left = *ob & ~bit;
+    *ob = left;
+    s->bucket[(size_t)room * SMS_STRIDE + (size_t)w] |= bit;
+    /* nz[old]'s bit w is set (r was in that word), so the xor clears it
+     * exactly when the word emptied */
+    s->nz[old] ^= (uint32_t)(left == 0) << w;
+    s->nz[room] |= 1u << w;
+}
+
 /* sms_reroom after resources came back to rank r's SM (*f, a block of
  * another kernel ended): inline, as every such ending comes here (issue
  * 9). Every floor(free / need) and the free block slots only grew, so the
@@ -167,17 +198,8 @@ static inline void sms_reroom_up(sim_sms *s, int32_t r, const sim_sm_free *f) {
     }
     int32_t old = s->room[r], room = sms_room_magic(s, f);
     if (room == old) return;
-    uint64_t bit = 1ull << (r & 63);
-    int32_t w = r >> 6;
     s->room[r] = room;
-    if (old > 0) {
-        s->bucket[(size_t)old * (size_t)s->words + (size_t)w] &= ~bit;
-        s->count[old]--;
-    } else {
-        s->fits[w] |= bit;        /* 0 -> room > 0 */
-    }
-    s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= bit;
-    s->count[room]++;
+    sms_move(s, r >> 6, 1ull << (r & 63), old, room);
     if (room > s->top) s->top = room;
 }
 
@@ -187,36 +209,19 @@ static inline void sms_reroom_up(sim_sms *s, int32_t r, const sim_sm_free *f) {
  * top is its new room (0 included). */
 static inline void sms_room_dec(sim_sms *s, int32_t r) {
     int32_t old = s->room[r], room = old - 1;
-    uint64_t bit = 1ull << (r & 63);
-    int32_t w = r >> 6;
     s->room[r] = room;
-    s->bucket[(size_t)old * (size_t)s->words + (size_t)w] &= ~bit;
-    /* no branches on the room (data the predictor misses): bucket 0 and
-     * count[0] are never read, so room 0 may add nothing to them */
-    uint64_t keep = room > 0 ? bit : 0;
-    s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= keep;
-    s->count[room] += room > 0;
-    s->fits[w] &= ~(bit ^ keep);
-    int32_t left = --s->count[old];
-    s->top = left == 0 && old == s->top ? room : s->top;
+    sms_move(s, r >> 6, 1ull << (r & 63), old, room);
+    /* a select, not a branch on the room (data the predictor misses) */
+    s->top = s->nz[old] == 0 && old == s->top ? room : s->top;
 }
 
 /* Rank r gains room for one more block of the indexed kernel: a block of
  * that kernel ended there (floor((f + n) / n) = floor(f / n) + 1). */
 static inline void sms_room_inc(sim_sms *s, int32_t r) {
     int32_t old = s->room[r], room = old + 1;
-    uint64_t bit = 1ull << (r & 63);
-    int32_t w = r >> 6;
     s->room[r] = room;
-    if (old > 0) {
-        s->bucket[(size_t)old * (size_t)s->words + (size_t)w] &= ~bit;
-        s->count[old]--;
-    } else {
-        s->fits[w] |= bit;
-    }
-    s->bucket[(size_t)room * (size_t)s->words + (size_t)w] |= bit;
-    s->count[room]++;
-    if (room > s->top) s->top = room;
+    sms_move(s, r >> 6, 1ull << (r & 63), old, room);
+    s->top = room > s->top ? room : s->top;
 }
 
 /* Rank r (room > 0) takes one block of the indexed kernel: sms_take with

@@ -86,6 +86,8 @@ typedef struct sim_proc {
     int32_t first_stream;
     int32_t null_stream;     /* -1: the process never uses its NULL stream */
     bool stuck;              /* scratch of ee_dispatch: could not place this round */
+    uint64_t ee_busy;        /* bit l: EE queue level l of the process holds a kernel
+                                (kept while nlevels <= 64; ee_eligible, ee.h) */
 } sim_proc;
 
 typedef struct ee_queue {

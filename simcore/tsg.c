@@ -1,6 +1,8 @@
 /* tsg.c -- GPU contexts on the runlist. See tsg.h. */
 #include "tsg.h"
 
+#include "carveout.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -75,7 +77,8 @@ static void stop(tsg *g, sim_state *st, int64_t t) {
             continue;
         }
         b->end -= t;               /* now: the run time it has left */
-        sms_give(&st->sms, b->sm, &st->ks[b->k].need);
+        if (st->sms.carve) carve_give(&st->sms, b->sm, &st->ks[b->k].need);   /* H100-C1 */
+        else sms_give(&st->sms, b->sm, &st->ks[b->k].need);
         b->pause = (int64_t)st->t->pauses.n;
         if (!trace_add_pause(st->t, b->rec, t, TRACE_NONE)) st->failed = true;
     }
@@ -92,7 +95,8 @@ static void resume(tsg *g, sim_state *st, int64_t t) {
     for (int32_t s = g->ctx[p].head; s >= 0; s = g->blk[s].next) {
         tsg_blk *b = &g->blk[s];
         /* the SMs hold no other context's blocks: what fitted fits again */
-        sms_take(&st->sms, b->sm, &st->ks[b->k].need);
+        if (st->sms.carve) carve_take(&st->sms, b->sm, &st->ks[b->k].need);   /* H100-C1 */
+        else sms_take(&st->sms, b->sm, &st->ks[b->k].need);
         b->end += t;
         if (b->pause >= 0) st->t->pauses.v[b->pause].end = t;
         b->pause = -1;

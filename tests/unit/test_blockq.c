@@ -257,6 +257,77 @@ static void test_long_blocks_through_engine(void **state) {
     assert_int_equal(kern(&t, "KA2")->first_block, 2 * MS + 1000);
     trace_free(&t);
 }
+/* bq_advance's ways to the next time: in t + 1's bitmap word, in a later
+ * word of the same summary word (one mask, the summary word's last word
+ * included), past it (bq_advance_far), and wrapping around, where the
+ * earliest time sits in a slot before now's. Random pushes (1 ns up to a
+ * span ahead, most of them near) and drains, on a calendar of one summary
+ * word and one of 32: each drain must come at the smallest pending time
+ * and hand back exactly the nodes pushed for it. */
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void test_next_time_random(void **state) {
+    (void)state;
+    static const int64_t spans[2] = { 4096, 100000 };   /* 4,096 and 131,072 slots */
+    for (int si = 0; si < 2; si++) {
+        enum { CAP = 48 };
+        sim_bq q;
+        assert_int_equal(bq_init(&q, spans[si], CAP), 0);
+        int64_t pend_t[CAP], now = 0;
+        int32_t pend_id[CAP], next_id = 0;
+        int np = 0;
+        uint64_t seed = 42 + (uint64_t)si;
+        int64_t same_word = 0, same_sum = 0, far = 0;
+        for (int step = 0; step < 20000; step++) {
+            while (np < CAP && (np == 0 || splitmix(&seed) % 4 != 0)) {
+                /* a delay under 64 ns, under 4,096 or anywhere in the span */
+                uint64_t kind = splitmix(&seed) % 3;
+                int64_t lim = kind == 0 ? 64 : kind == 1 ? 4096 : q.span;
+                int64_t d = 1 + (int64_t)(splitmix(&seed) % (uint64_t)(lim - 1));
+                assert_true(bq_fits(&q, d));
+                bq_push(&q, now + d, next_id, 0);
+                pend_t[np] = now + d;
+                pend_id[np++] = next_id++;
+            }
+            int64_t min = INT64_MAX;
+            int due = 0;
+            for (int i = 0; i < np; i++) min = pend_t[i] < min ? pend_t[i] : min;
+            for (int i = 0; i < np; i++) due += pend_t[i] == min;
+            /* which way bq_advance took to find it (slot = time mod span) */
+            int64_t s0 = (now + 1) & (q.span - 1), s = min & (q.span - 1);
+            if (s >= s0 && s >> 6 == s0 >> 6) same_word++;
+            else if (s > s0 && s >> 12 == s0 >> 12) same_sum++;
+            else far++;
+            assert_int_equal(q.next, min);
+            int32_t got[CAP][2];
+            assert_int_equal(drain(&q, min, got), due);
+            for (int j = 0; j < due; j++) {
+                int hit = 0;
+                for (int i = 0; i < np; i++) hit += pend_id[i] == got[j][0] && pend_t[i] == min;
+                assert_int_equal(hit, 1);
+            }
+            int keep = 0;
+            for (int i = 0; i < np; i++) {
+                if (pend_t[i] == min) continue;
+                pend_t[keep] = pend_t[i];
+                pend_id[keep++] = pend_id[i];
+            }
+            np = keep;
+            now = min;
+        }
+        assert_int_equal(q.n, (size_t)np);
+        /* every way was taken, many times */
+        assert_true(same_word > 1000);
+        assert_true(same_sum > 1000);
+        assert_true(far > 100);
+        bq_free(&q);
+    }
+}
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -268,6 +339,7 @@ int main(void) {
         cmocka_unit_test(test_same_instant_order),
         cmocka_unit_test(test_latest_block_not_last_placed),
         cmocka_unit_test(test_long_blocks_through_engine),
+        cmocka_unit_test(test_next_time_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -54,16 +54,21 @@ static void check_index(const sim_sms *s) {
         if (room > top) top = room;
     }
     assert_int_equal(s->top, top);
-    /* each bucket holds exactly the ranks with its room, and its count says
-     * how many (the top falls through empty buckets by count) */
-    for (int32_t room = 1; room <= s->max_room; room++) {
-        int32_t c = 0;
-        for (int32_t r = 0; r < s->n; r++) {
-            bool in = (s->bucket[(size_t)room * (size_t)s->words + (size_t)(r >> 6)] >> (r & 63)) & 1;
-            assert_int_equal(in, s->room[r] == room);
-            c += s->room[r] == room;
+    /* each bucket (room 0 included) holds exactly the ranks with its room
+     * and no bit past the last rank, and its summary has bit w set exactly
+     * when word w is non-zero (the top falls through empty buckets by it) */
+    for (int32_t room = 0; room <= s->max_room; room++) {
+        uint32_t nz = 0;
+        for (int32_t w = 0; w < SMS_STRIDE; w++) {
+            uint64_t word = s->bucket[(size_t)room * SMS_STRIDE + (size_t)w];
+            for (int32_t b = 0; b < 64; b++) {
+                int32_t r = w * 64 + b;
+                bool in = (word >> b) & 1;
+                assert_int_equal(in, r < s->n && s->room[r] == room);
+            }
+            if (word) nz |= 1u << w;
         }
-        assert_int_equal(s->count[room], c);
+        assert_int_equal(s->nz[room], nz);
     }
     assert_int_equal(sms_most_room(s), brute_most_room(s, &s->need));
     for (int32_t from = 0; from < s->n; from += 37)
@@ -120,6 +125,7 @@ static void test_room_index_h100(void **state) {
     const sim_device *dev = sim_preset_find("h100");
     assert_non_null(dev);
     sim_device d = *dev;
+    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
     sim_device_fill_order(&d);
     const sim_need needs[4] = {
         sms_need(&d, 64, 16, 0),
@@ -139,6 +145,7 @@ static void test_room_index_h100(void **state) {
 static void test_room_index_same_need(void **state) {
     (void)state;
     sim_device d = *sim_preset_find("h100");
+    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
     sim_device_fill_order(&d);
     const sim_need needs[3] = {
         sms_need(&d, 256, 32, 16 * 1024),
@@ -154,8 +161,10 @@ static void test_room_index_same_need(void **state) {
 static void test_room_index_large_device(void **state) {
     (void)state;
     sim_device d = *sim_preset_find("h100");
+    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
     d.smem_per_sm = (int64_t)1 << 21;
     d.sms = 20;
+    d.sm_order_kind = SIM_SM_ORDER_ASCENDING;   /* fewer SMs than the preset's order */
     sim_device_fill_order(&d);
     const sim_need needs[3] = {
         sms_need(&d, 128, 32, 300 * 1024),
@@ -172,10 +181,12 @@ static void test_room_index_large_device(void **state) {
 static void test_room_exact_multiples(void **state) {
     (void)state;
     sim_device d = *sim_preset_find("h100");
+    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
     d.threads_per_sm = 1536;
     d.warps_per_sm = 48;
     d.smem_per_sm = 196608;
     d.sms = 3;
+    d.sm_order_kind = SIM_SM_ORDER_ASCENDING;   /* fewer SMs than the preset's order */
     sim_device_fill_order(&d);
     sim_sms s;
     assert_int_equal(sms_init(&s, &d), 0);
