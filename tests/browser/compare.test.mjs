@@ -139,7 +139,7 @@ test('the picker adds a run of another experiment and removes one', async () => 
   let st = await ready(page, 'compare');
   assert.equal(st.timelines, 0);
   await page.locator('#compare-empty').waitFor();
-  await page.fill('#compare-search', 'basic rules');
+  await page.fill('#compare-search', 'basic rules Amert');
   const add = page.locator(`#compare-results button[data-run="${f3}"]`);
   await add.waitFor();
   assert.equal(await page.locator('#compare-results button.add-run').count(), fig3.runs.length);

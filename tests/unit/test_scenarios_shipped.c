@@ -24,6 +24,11 @@
 
 static const char *const shipped[] = {
     "gcaps-case-study.json",            /* runs checked in test_contexts_shipped.c */
+    "h100-basic-rules.json",            /* h100: checked against the recordings in test_h100_recordings.c */
+    "h100-most-room.json",              /* ditto */
+    "h100-priority.json",               /* ditto */
+    "h100-sm-order.json",               /* ditto */
+    "h100-smem-carveout.json",          /* ditto */
     "isca17-quota-pair.json",           /* quota QoS: runs checked in test_quota.c */
     "most-room-pascal-4.1.json",
     "most-room-pascal-4.2-33-threads.json",
@@ -172,7 +177,8 @@ static void test_every_scenario_is_checked(void **state) {
             /* warp-level: runs named and checked in test_warp_scenarios.c */
         } else if (strncmp(shipped[i], "isca17-", 7) == 0) {
             /* quota QoS: runs named and checked in test_quota.c */
-        } else if (strncmp(shipped[i], "most-room", 9) == 0) {
+        } else if (strncmp(shipped[i], "most-room", 9) == 0 ||
+                   strcmp(shipped[i], "h100-most-room.json") == 0) {
             assert_int_equal(scn_run_count(s), 2);
             assert_string_equal(scn_run_name(s, 0), "most-room");
             assert_string_equal(scn_run_name(s, 1), "round-robin");

@@ -169,8 +169,8 @@ static void test_shipped_scenarios(void **state) {
         scn_free(s);
     }
     closedir(d);
-    assert_int_equal(files, 19);   /* 6 warp-level ones */
-    assert_int_equal(runs, 43);
+    assert_int_equal(files, 24);   /* 6 warp-level ones, 5 h100-* (one with a variant) */
+    assert_int_equal(runs, 49);
     /* the batches of 7 really were split: runs of three and more batches */
     assert_true(crossed >= 6);
     assert_true(blocks > 200);
