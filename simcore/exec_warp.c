@@ -26,7 +26,7 @@
  *     global memory throughput").
  *   - Under a quota warp policy (ISCA'17 quota sharing; quota.h, the QoS
  *     manager, and warp_quota_*.c) a warp issues only while its kernel's
- *     quota counter on the sub-core is positive; each warp instruction is
+ *     quota counter on the SM is positive; each warp instruction is
  *     charged its threads when it completes, and the manager renews the
  *     counters every policy.quota_epoch cycles (§3.3-§3.5).
  *   - Cycles in which no sub-core can issue are skipped: each sub-core is

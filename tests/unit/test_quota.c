@@ -4,11 +4,12 @@
  * isolated IPC (simcore/qos.c) and the QoS records.
  *
  *   - the counters of each scheme, on the paper's Fig. 4 example (one
- *     sub-core, T_epoch = 50 cycles, a QoS kernel K0 whose quota is 100
+ *     SM, T_epoch = 50 cycles, a QoS kernel K0 whose quota is 100
  *     thread instructions and a non-QoS K1 whose first quota is 50, every
  *     warp instruction 32 threads), computed by hand below from §3.4-§3.5;
  *   - which warps may issue (the EWS pick) as counters run out;
- *   - the split of a quota over sub-cores, and warps that join later;
+ *   - the split of a quota over SMs (one counter per kernel per SM, shared
+ *     by its sub-cores, §3.4.1), and warps that join later;
  *   - the shipped pair (scenarios/isca17-quota-pair.json): the QoS kernel
  *     misses its goal under naive, history and elastic, reaches it under
  *     rollover;
@@ -217,7 +218,7 @@ static void test_leave_refills(void **state) {
 }
 
 /* §3.4.1: a kernel's quota is split by the blocks (here warps) each SM
- * (sub-core) hosts; warps that join a sub-core later bring their share. */
+ * hosts; warps that join an SM later bring their share. */
 static void test_split_over_subcores(void **state) {
     (void)state;
     quota_state q;
