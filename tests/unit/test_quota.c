@@ -393,6 +393,25 @@ static void test_isolated_cached_per_shape(void **state) {
     assert_int_equal(sim_ipc_isolated(&b.cfg, 7, &cache, &iso, err, sizeof err), -1);
     assert_string_equal(err, "ops[7]: not a kernel with a program; only those have an isolated "
                              "IPC");
+    assert_int_equal(sim_ipc_cache_put(&cache, &b.cfg, 7, 1.0), -1);
+    /* IPC_isolated told to the cache (the QoS sweep's, over its window:
+     * §3.2 has one IPC_isolated) is what A and A2 get, for their goal too:
+     * no simulation alone, the entry replaced rather than added */
+    assert_int_equal(sim_ipc_cache_put(&cache, &b.cfg, 1, 3.5), 0);
+    assert_int_equal(cache.n, 2);
+    assert_int_equal(sim_ipc_isolated(&b.cfg, 0, &cache, &iso, err, sizeof err), 0);
+    assert_true(iso == 3.5);
+    trace t3;
+    trace_init(&t3);
+    if (sim_run(&b.cfg, &t3, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(cache.runs, 2);
+    assert_true(t3.kernels.v[0].ipc_isolated == 3.5 && t3.kernels.v[1].ipc_isolated == 3.5);
+    assert_true(t3.kernels.v[2].ipc_isolated == c->ipc_isolated);
+    /* A's goal, 0.5 x 3.5 warp instructions per cycle, is the one judged
+     * (this short run ends before its quota binds: the sweep's pair in
+     * tests/api/qos.test.mjs shows the goal pursued) */
+    assert_true(t3.kernels.v[0].qos_met == (t3.kernels.v[0].ipc >= 0.5 * 3.5));
+    trace_free(&t3);
     trace_free(&t2);
     trace_free(&t);
     sim_ipc_cache_free(&cache);
