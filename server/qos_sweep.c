@@ -488,7 +488,12 @@ typedef struct wctx {
     sim_ipc_cache cache;     /* the quota policies' IPC_isolated, per thread (sim.h) */
 } wctx;
 
-static int simulate(wctx *w, json_t *j, size_t pair, run_out *r, char *err, size_t errlen) {
+/* iso_q > 0: the QoS kernel's IPC_isolated as the sweep measures it (over
+ * the window), told to the simulator so that the goal the quota policies
+ * pursue is the goal judged (ISCA'17 §3.2: IPC_goal is a share of one
+ * IPC_isolated) */
+static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, run_out *r, char *err,
+                    size_t errlen) {
     /* the pair's kernels: their ops carry the kernel set's names */
     const char *names[2] = {w->s->k[w->s->pair[pair][0]].name, w->s->k[w->s->pair[pair][1]].name};
     char *text = json_dumps(j, JSON_COMPACT);
@@ -505,6 +510,12 @@ static int simulate(wctx *w, json_t *j, size_t pair, run_out *r, char *err, size
     cfg.policy.warp_issue_limit = -1;             /* no per-issue records: epochs suffice */
     cfg.policy.warp_epoch = QOS_WINDOW_EPOCH;
     cfg.ipc_cache = &w->cache;
+    for (size_t i = 0; iso_q > 0 && i < cfg.nops; i++)
+        if (cfg.ops[i].kind == SIM_OP_KERNEL && cfg.ops[i].qos_goal > 0 &&
+            sim_ipc_cache_put(&w->cache, &cfg, i, iso_q) != 0) {
+            scn_free(sc);
+            return fail(err, errlen, "sweep", "out of memory");
+        }
     trace t;
     trace_init(&t);
     rc = sim_run(&cfg, &t, err, errlen);
@@ -604,7 +615,7 @@ static int isolated(wctx *w, size_t kernel, int role, double *ipc, char *err, si
     json_decref(plain.policy);
     if (!j) return fail(err, errlen, "sweep", "out of memory");
     run_out r;
-    int rc = simulate(w, j, pair, &r, err, errlen);
+    int rc = simulate(w, j, pair, 0, &r, err, errlen);
     json_decref(j);
     *ipc = role ? r.ipc_o : r.ipc_q;
     return rc;
@@ -667,7 +678,7 @@ static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
     if (!h->have[m]) {
         json_t *j = build(h->w->s, h->pair, h->goal, h->sc, m, -1);
         if (!j) return fail(h->err, h->errlen, "sweep", "out of memory");
-        int rc = simulate(h->w, j, h->pair, &h->cache[m], h->err, h->errlen);
+        int rc = simulate(h->w, j, h->pair, 0, &h->cache[m], h->err, h->errlen);
         json_decref(j);
         if (rc) return -1;
         h->have[m] = true;
@@ -731,7 +742,7 @@ static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
             break;
         }
         run_out r;
-        rc = simulate(w, j, pair, &r, err, errlen);
+        rc = simulate(w, j, pair, iso_q, &r, err, errlen);
         json_decref(j);
         if (rc == 0)
             p[g] = (point){.met = goal_met(r.ipc_q, s->goal[g], iso_q),

@@ -26,7 +26,7 @@
  *     global memory throughput").
  *   - Under a quota warp policy (ISCA'17 quota sharing; quota.h, the QoS
  *     manager, and warp_quota_*.c) a warp issues only while its kernel's
- *     quota counter on the sub-core is positive; each warp instruction is
+ *     quota counter on the SM is positive; each warp instruction is
  *     charged its threads when it completes, and the manager renews the
  *     counters every policy.quota_epoch cycles (§3.3-§3.5).
  *   - Cycles in which no sub-core can issue are skipped: each sub-core is
@@ -445,12 +445,12 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
     }
     /* the warp's last instruction: it ends when that one's latency has
      * passed (a quota charges it now: the warp leaves the sub-core) */
-    if (E->quota) quota_charge(&E->q, s, E->qk[k], lanes, c);
+    if (E->quota) quota_charge(&E->q, s / E->nsub, E->qk[k], lanes, c);
     int32_t b = wi->block;
     remove_warp(w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
-    if (E->quota) quota_leave(&E->q, s, E->qk[k], c);
+    if (E->quota) quota_leave(&E->q, s / E->nsub, E->qk[k], c);
     if (--B->warps_left == 0) {
         block_done(E, st, b);
         /* the quota window ends with the kernel's last issue slot */
@@ -467,11 +467,11 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     int32_t *owe = w->quota_owe;
     for (int32_t i = 0; i < w->n; i++) {
         if (owe[i] && w->ready[i] <= c) {
-            quota_charge(&E->q, s, E->qk[w->info[i].kernel], owe[i], c);
+            quota_charge(&E->q, s / E->nsub, E->qk[w->info[i].kernel], owe[i], c);
             owe[i] = 0;
         }
     }
-    quota_begin(&E->q, s, c);
+    quota_begin(&E->q, s / E->nsub, c);
     int32_t p = quota_pick(w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
     if (w->n == 0) {
@@ -480,11 +480,18 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     const int64_t *r = w->ready, *cnt = w->quota_cnt;
     int64_t d = INT64_MAX;
-    if (!quota_held(&E->q, s)) {
+    int32_t sm = s / E->nsub;
+    if (!quota_held(&E->q, sm)) {
         /* nothing throttled here: the earliest ready warp, as without quotas */
         for (int32_t i = 0; i < w->n; i++) d = r[i] < d ? r[i] : d;
     } else {
-        int64_t wake = quota_wake(&E->q, s, c);
+        /* the SM's counters are shared by its sub-cores (quota.h): while
+         * another sub-core of the SM holds warps, a charge or a warp
+         * leaving there may refill them at any cycle, so a throttled warp
+         * looks again the next cycle */
+        int64_t wake = quota_wake(&E->q, sm, c);
+        for (int32_t j = sm * E->nsub; j < (sm + 1) * E->nsub; j++)
+            if (j != s && E->subs[j].n > 0) wake = c + 1;
         for (int32_t i = 0; i < w->n; i++) {
             int64_t t = r[i];
             if (cnt[E->qk[w->info[i].kernel]] <= 0 && t < wake) t = wake;
@@ -637,7 +644,7 @@ static int warp_init(void *self, sim_state *st) {
     if (E->wp->quota) {
         /* the QoS manager (ISCA'17 §3.3): one counter per kernel and sub-core */
         int64_t T = cfg->policy.quota_epoch > 0 ? cfg->policy.quota_epoch : SIM_QUOTA_EPOCH;
-        if (quota_init(&E->q, E->wp->quota, (int32_t)E->nk, E->nsubs, T) != 0) {
+        if (quota_init(&E->q, E->wp->quota, (int32_t)E->nk, E->nsubs / E->nsub, T) != 0) {
             quota_free(&E->q);
             return -1;
         }
@@ -664,7 +671,7 @@ static int warp_init(void *self, sim_state *st) {
         }
         for (size_t i = 0; i < ns; i++) {
             E->subs[i].quota_qk = E->qk;
-            E->subs[i].quota_cnt = E->q.cnt + i * E->nk;
+            E->subs[i].quota_cnt = E->q.cnt + (i / (size_t)E->nsub) * E->nk;
             E->subs[i].quota_owe = E->owe + i * cap;
         }
     }
@@ -750,7 +757,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         if (w->quota_owe) w->quota_owe[n] = 0;
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
-        if (E->quota) quota_join(&E->q, s, E->qk[k], 1, c);
+        if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
         if (c < E->due[s] && set_due(E, s, c) != 0) st->failed = true;
     }
     wake_at(E, st, c);

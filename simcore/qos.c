@@ -86,6 +86,68 @@ void sim_ipc_cache_free(sim_ipc_cache *c) {
     memset(c, 0, sizeof *c);
 }
 
+/* The isolated run of op `op` (the op alone, at 0, on a stream of its own;
+ * a quota policy's own scheduler underneath, ISCA'17 Table 1: GTO) into
+ * *alone / *one / *stream, and its cache key into kb. */
+static void alone_of(const sim_config *cfg, size_t op, sim_config *alone, sim_op *one,
+                     sim_stream *stream, keybuf *kb) {
+    *one = cfg->ops[op];
+    one->stream = 0;
+    one->at = 0;
+    one->qos_goal = 0;
+    *stream = (sim_stream){ .name = "S1", .process = "P0", .priority = SIM_PRIO_NONE };
+    *alone = (sim_config){ 0 };
+    alone->name = "isolated";
+    alone->device = cfg->device;
+    alone->policy = cfg->policy;
+    const warp_policy *wp = warp_get(cfg->policy.warp);
+    if (wp && wp->quota) alone->policy.warp = 0;
+    alone->policy.host = 0;
+    alone->policy.warp_issue_limit = -1;     /* no issue records: only the ipc is read */
+    alone->streams = stream;
+    alone->nstreams = 1;
+    alone->ops = one;
+    alone->nops = 1;
+    alone->seed = cfg->seed;
+    key_of(kb, alone, one);
+}
+
+static int cache_add(sim_ipc_cache *cache, keybuf *kb, double v) {
+    for (size_t i = 0; i < cache->n; i++) {
+        if (cache->v[i].len == kb->n && memcmp(cache->v[i].key, kb->v, kb->n) == 0) {
+            free(kb->v);
+            cache->v[i].ipc = v;
+            return 0;
+        }
+    }
+    if (cache->n == cache->cap) {
+        size_t cap = cache->cap ? 2 * cache->cap : 16;
+        sim_ipc_entry *nv = realloc(cache->v, cap * sizeof *nv);
+        if (!nv) {
+            free(kb->v);
+            return -1;
+        }
+        cache->v = nv;
+        cache->cap = cap;
+    }
+    cache->v[cache->n++] = (sim_ipc_entry){ .key = kb->v, .len = kb->n, .ipc = v };
+    return 0;
+}
+
+int sim_ipc_cache_put(sim_ipc_cache *cache, const sim_config *cfg, size_t op, double ipc) {
+    if (op >= cfg->nops || cfg->ops[op].kind != SIM_OP_KERNEL || !cfg->ops[op].program) return -1;
+    sim_config alone;
+    sim_op one;
+    sim_stream stream;
+    keybuf kb = { 0 };
+    alone_of(cfg, op, &alone, &one, &stream, &kb);
+    if (kb.oom) {
+        free(kb.v);
+        return -1;
+    }
+    return cache_add(cache, &kb, ipc);
+}
+
 int sim_ipc_isolated(const sim_config *cfg, size_t op, sim_ipc_cache *cache, double *ipc,
                      char *err, size_t errlen) {
     if (op >= cfg->nops || cfg->ops[op].kind != SIM_OP_KERNEL || !cfg->ops[op].program) {
@@ -93,29 +155,11 @@ int sim_ipc_isolated(const sim_config *cfg, size_t op, sim_ipc_cache *cache, dou
                  "isolated IPC", op);
         return -1;
     }
-    /* the isolated run: the op alone, at 0, on a stream of its own; a quota
-     * policy's own scheduler underneath (ISCA'17 Table 1: GTO) */
-    sim_op one = cfg->ops[op];
-    one.stream = 0;
-    one.at = 0;
-    one.qos_goal = 0;
-    sim_stream stream = { .name = "S1", .process = "P0", .priority = SIM_PRIO_NONE };
-    sim_config alone = { 0 };
-    alone.name = "isolated";
-    alone.device = cfg->device;
-    alone.policy = cfg->policy;
-    const warp_policy *wp = warp_get(cfg->policy.warp);
-    if (wp && wp->quota) alone.policy.warp = 0;
-    alone.policy.host = 0;
-    alone.policy.warp_issue_limit = -1;     /* no issue records: only the ipc is read */
-    alone.streams = &stream;
-    alone.nstreams = 1;
-    alone.ops = &one;
-    alone.nops = 1;
-    alone.seed = cfg->seed;
-
+    sim_config alone;
+    sim_op one;
+    sim_stream stream;
     keybuf kb = { 0 };
-    key_of(&kb, &alone, &one);
+    alone_of(cfg, op, &alone, &one, &stream, &kb);
     if (kb.oom) {
         free(kb.v);
         snprintf(err, errlen, "ops[%zu]: out of memory", op);
@@ -143,18 +187,10 @@ int sim_ipc_isolated(const sim_config *cfg, size_t op, sim_ipc_cache *cache, dou
     }
     if (cache) {
         cache->runs++;
-        if (cache->n == cache->cap) {
-            size_t cap = cache->cap ? 2 * cache->cap : 16;
-            sim_ipc_entry *nv = realloc(cache->v, cap * sizeof *nv);
-            if (!nv) {
-                free(kb.v);
-                snprintf(err, errlen, "ops[%zu]: out of memory", op);
-                return -1;
-            }
-            cache->v = nv;
-            cache->cap = cap;
+        if (cache_add(cache, &kb, v) != 0) {
+            snprintf(err, errlen, "ops[%zu]: out of memory", op);
+            return -1;
         }
-        cache->v[cache->n++] = (sim_ipc_entry){ .key = kb.v, .len = kb.n, .ipc = v };
     } else {
         free(kb.v);
     }

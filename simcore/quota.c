@@ -7,21 +7,21 @@
 
 #define AT(q, s, k) ((size_t)(s) * (size_t)(q)->nk + (size_t)(k))
 
-int quota_init(quota_state *q, const quota_scheme *sch, int32_t nk, int32_t nsubs, int64_t T) {
+int quota_init(quota_state *q, const quota_scheme *sch, int32_t nk, int32_t nsms, int64_t T) {
     memset(q, 0, sizeof *q);
     q->sch = sch;
     q->nk = nk;
-    q->nsubs = nsubs;
+    q->nsms = nsms;
     q->T = T;
     q->epoch_start = -1;
     q->next_boundary = 0;
     q->win_start = q->win_end = -1;
-    size_t n = (size_t)nk * (size_t)nsubs, n1 = n ? n : 1;
+    size_t n = (size_t)nk * (size_t)nsms, n1 = n ? n : 1;
     q->k = calloc(nk ? (size_t)nk : 1, sizeof *q->k);
     q->cnt = calloc(n1, sizeof *q->cnt);
     q->alloc = calloc(n1, sizeof *q->alloc);
     q->w = calloc(n1, sizeof *q->w);
-    q->ends = calloc(nsubs ? (size_t)nsubs : 1, sizeof *q->ends);
+    q->ends = calloc(nsms ? (size_t)nsms : 1, sizeof *q->ends);
     if (!q->k || !q->cnt || !q->alloc || !q->w || !q->ends) return -1;
     for (int32_t k = 0; k < nk; k++) {
         q->k[k].first_cycle = q->k[k].end_cycle = -1;
@@ -48,7 +48,7 @@ void quota_kernel_set(quota_state *q, int32_t k, double goal, double lanes) {
     q->k[k].lanes = lanes > 0 ? lanes : 32;
 }
 
-/* Split Quota_k over the sub-cores by the kernel's warps on each
+/* Split Quota_k over the SMs by the kernel's warps on each
  * (§3.4.1: "proportionally to the TBs hosted by each SM"). At least one
  * thread instruction: a share rounded down to nothing would stop the
  * kernel's warps there for good (Naive never raises a quota). */
@@ -108,9 +108,9 @@ void quota_epoch(quota_state *q, int64_t c) {
         /* nothing to protect while no QoS kernel runs */
         K->managed = K->live && any_qos;
     }
-    /* 3. split over the sub-cores and renew the counters */
+    /* 3. split over the SMs and renew the counters */
     for (int32_t k = 0; k < q->nk; k++) q->k[k].wsplit = q->k[k].warps;
-    for (int32_t s = 0; s < q->nsubs; s++) {
+    for (int32_t s = 0; s < q->nsms; s++) {
         for (int32_t k = 0; k < q->nk; k++) {
             const quota_kernel *K = &q->k[k];
             size_t i = AT(q, s, k);
@@ -121,7 +121,7 @@ void quota_epoch(quota_state *q, int64_t c) {
             }
             q->alloc[i] = share(K, q->w[i]);
             if (sch->elastic) {
-                /* Elastic Epoch: the sub-core's own epochs renew its
+                /* Elastic Epoch: the SM's own epochs renew its
                  * counters; a kernel throttled for the first time starts
                  * with its quota */
                 if (q->cnt[i] == QUOTA_FREE) q->cnt[i] = q->alloc[i];
@@ -130,7 +130,7 @@ void quota_epoch(quota_state *q, int64_t c) {
             int64_t left = q->cnt[i] == QUOTA_FREE ? 0 : q->cnt[i];
             q->cnt[i] = q->w[i] > 0 ? sch->renew(left, q->alloc[i], K->qos) : 0;
         }
-        /* Elastic Epoch: the sub-cores' own epochs begin with the first */
+        /* Elastic Epoch: the SMs' own epochs begin with the first */
         if (sch->elastic && prev < 0) q->ends[s] = c + q->T;
     }
     q->epoch_start = c;
@@ -157,7 +157,7 @@ void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
     K->warps += n;
     bool had = q->w[i] > 0;
     q->w[i] += n;
-    /* warps joining a sub-core that had none of the kernel's at the
+    /* warps joining an SM that had none of the kernel's at the
      * boundary bring their share of Quota_k */
     if (K->managed && !had && q->alloc[i] == 0) {
         int64_t a = share(K, n);
@@ -173,7 +173,7 @@ void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c) {
     size_t i = AT(q, s, k);
     q->w[i]--;
     q->k[k].warps--;
-    /* the kernel's last warp on the sub-core left with quota unused: the
+    /* the kernel's last warp on the SM left with quota unused: the
      * kernels still there may now be the ones whose quota is all used
      * (§3.4.1 "checks if C_k for all ks in the SM are zero or negative";
      * §3.4.3 "Once all kernels consume their quota") */
@@ -201,7 +201,7 @@ void quota_begin(quota_state *q, int32_t s, int64_t c) {
     q->ends[s] = c + q->T;
 }
 
-/* Every kernel resident on sub-core s that passes `which` has used its quota. */
+/* Every kernel resident on SM s that passes `which` has used its quota. */
 static bool all_used(const quota_state *q, int32_t s, int which) {
     size_t i0 = AT(q, s, 0);
     for (int32_t k = 0; k < q->nk; k++) {
@@ -228,7 +228,7 @@ void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c
     refill(q, s, c);
 }
 
-/* A counter on sub-core s ran out at cycle c (or a kernel left it): the
+/* A counter on SM s ran out at cycle c (or a kernel left it): the
  * scheme's refill rules. */
 static void refill(quota_state *q, int32_t s, int64_t c) {
     size_t i0 = AT(q, s, 0);

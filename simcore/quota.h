@@ -24,19 +24,22 @@
  * GPU upon dispatching the kernel"), which begins a new epoch:
  * it measures each kernel's IPC over the epoch that ended (IPC_epoch) and
  * since its start (IPC_history), computes each kernel's GPU-wide quota
- * (eq. 1; §3.4.2; §3.5) and splits it over the sub-cores (below). Under
- * every scheme but Elastic Epoch the sub-cores' counters are renewed there
- * (the scheme's `renew`); under Elastic Epoch (§3.4.3) each sub-core runs
+ * (eq. 1; §3.4.2; §3.5) and splits it over the SMs (below). Under
+ * every scheme but Elastic Epoch the SMs' counters are renewed there
+ * (the scheme's `renew`); under Elastic Epoch (§3.4.3) each SM runs
  * its own epochs: a new one starts when every kernel on it has used its
  * quota, or T_epoch cycles after the last one began.
  *
  * Counters. §3.4.1: "distributes it to all SMs proportionally to the TBs
- * hosted by each SM" (quota_k of SM_i = Quota_k x T_i / T). An SM here has
- * one counter per kernel per sub-core (the SM's quota split among its warp
- * schedulers by the kernel's warps on each, which the round-robin deal
- * keeps even): alloc = floor(Quota_k x w_sk / W_k), w_sk the kernel's warps
- * on sub-core s and W_k on the whole GPU at the boundary. Warps of a kernel
- * that join a sub-core which had none of them at the boundary bring their
+ * hosted by each SM" (quota_k of SM_i = Quota_k x T_i / T), "a local
+ * counter C_k for storing quota_k", and the refill "checks if C_ks for all
+ * ks in the SM are zero or negative": one counter per kernel per SM, which
+ * the SM's warp schedulers (sub-cores) share: alloc = floor(Quota_k x w_sk
+ * / W_k), w_sk the kernel's warps (TBs x warps per TB) on SM s and W_k on
+ * the whole GPU at the boundary. exec_warp.c lets a sub-core whose warps
+ * are throttled look again every cycle while another sub-core of its SM
+ * holds warps (a charge there may refill the shared counter). Warps of a
+ * kernel that join an SM which had none of them at the boundary bring their
  * share, Quota_k x joined / W_k (the blocks of a kernel placed after the
  * epoch began with its first ones). A non-QoS kernel is not throttled while
  * no QoS kernel runs (there is no goal to protect).
@@ -68,7 +71,7 @@ typedef struct quota_scheme {
     /* §3.4.2: scale a QoS kernel's quota by alpha_k = max(IPC_goal /
      * IPC_history, 1); false: alpha_k = 1 (eq. 1 as it stands) */
     bool history;
-    /* §3.4.3: each sub-core starts a new epoch as soon as every kernel on
+    /* §3.4.3: each SM starts a new epoch as soon as every kernel on
      * it has used its quota, adding the new quota to what is left */
     bool elastic;
     /* The counter at a fixed epoch boundary: `left` is what is left of the
@@ -90,7 +93,7 @@ typedef struct quota_kernel {
     int64_t instr;           /* thread instructions since it started */
     int64_t epoch_instr;     /* ... in the manager's current epoch */
     int64_t shared_instr;    /* warp instructions issued while a QoS kernel ran */
-    int64_t warps;           /* resident warps, all sub-cores */
+    int64_t warps;           /* resident warps, all SMs */
     int64_t wsplit;          /* W_k: resident warps when the quota was split */
     double alpha;            /* alpha_k of the current epoch (§3.4.2) */
     double ipc_epoch;        /* IPC_epoch of the last epoch (§3.5) */
@@ -100,21 +103,21 @@ typedef struct quota_kernel {
 
 typedef struct quota_state {
     const quota_scheme *sch;
-    int32_t nk, nsubs;
+    int32_t nk, nsms;
     int64_t T;               /* T_epoch, cycles */
     int64_t epoch_start;     /* cycle the manager's current epoch began; -1 before */
     int64_t next_boundary;   /* the manager runs at the first cycle >= this */
     quota_kernel *k;         /* [nk] */
-    int64_t *cnt;            /* [nsubs * nk] C_k of each sub-core (ISCA'17 §3.4.1) */
-    int64_t *alloc;          /* [nsubs * nk] quota_k of each sub-core this epoch */
-    int32_t *w;              /* [nsubs * nk] warps of kernel k on sub-core s */
-    int64_t *ends;           /* [nsubs] Elastic Epoch: the sub-core's epoch ends here */
+    int64_t *cnt;            /* [nsms * nk] C_k of each SM (ISCA'17 §3.4.1) */
+    int64_t *alloc;          /* [nsms * nk] quota_k of each SM this epoch */
+    int32_t *w;              /* [nsms * nk] warps of kernel k on SM s */
+    int64_t *ends;           /* [nsms] Elastic Epoch: the SM's epoch ends here */
     int32_t qos_live;        /* QoS kernels running */
     int64_t win_start, win_end;   /* first QoS start, last QoS end (cycles) */
 } quota_state;
 
-/* Allocate for nk kernels on nsubs sub-cores; epoch T cycles. 0 / -1 (OOM). */
-int quota_init(quota_state *q, const quota_scheme *sch, int32_t nk, int32_t nsubs, int64_t T);
+/* Allocate for nk kernels on nsms SMs; epoch T cycles. 0 / -1 (OOM). */
+int quota_init(quota_state *q, const quota_scheme *sch, int32_t nk, int32_t nsms, int64_t T);
 void quota_free(quota_state *q);
 
 /* Kernel k is a QoS kernel with IPC_goal `goal` (thread instructions per
@@ -122,16 +125,16 @@ void quota_free(quota_state *q);
 void quota_kernel_set(quota_state *q, int32_t k, double goal, double lanes);
 
 /* The manager's epoch boundary at cycle c (exec_warp.c calls it at the
- * first cycle >= next_boundary, before any sub-core runs in that cycle). */
+ * first cycle >= next_boundary, before any SM runs in that cycle). */
 void quota_epoch(quota_state *q, int64_t c);
 
-/* `n` warps of kernel k joined sub-core s at cycle c / one left it. */
+/* `n` warps of kernel k joined SM s at cycle c / one left it. */
 void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c);
 void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c);
 /* Kernel k's last warp ends at cycle `end`. */
 void quota_done(quota_state *q, int32_t k, int64_t end);
 
-/* Before sub-core s picks at cycle c: Elastic Epoch's time-out (§3.4.3). */
+/* Before SM s picks at cycle c: Elastic Epoch's time-out (§3.4.3). */
 void quota_begin(quota_state *q, int32_t s, int64_t c);
 
 /* Sub-core s issued a warp instruction of kernel k with `lanes` threads at
@@ -139,11 +142,11 @@ void quota_begin(quota_state *q, int32_t s, int64_t c);
  * counter runs out. */
 void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c);
 
-/* The first cycle after c at which sub-core s can get quota without issuing
+/* The first cycle after c at which SM s can get quota without issuing
  * (the next boundary, or its elastic epoch's end). */
 int64_t quota_wake(const quota_state *q, int32_t s, int64_t c);
 
-/* Does sub-core s hold warps of a kernel that has used its quota? */
+/* Does SM s hold warps of a kernel that has used its quota? */
 static inline bool quota_held(const quota_state *q, int32_t s) {
     const int64_t *cnt = q->cnt + (size_t)s * (size_t)q->nk;
     const int32_t *w = q->w + (size_t)s * (size_t)q->nk;
@@ -155,10 +158,10 @@ static inline bool quota_held(const quota_state *q, int32_t s) {
 /* The EWS pick (§3.3: "EWS does the usual scheduling but checks in each
  * cycle if the quota of a kernel has been reached"): greedy-then-oldest
  * (ISCA'17 Table 1, Sched. Policy GTO) over the warps whose kernel's
- * counter on this sub-core is positive. */
+ * counter on this SM is positive. */
 int32_t quota_pick(warp_sub *s, int64_t c);
 
-/* A QoS kernel's share, for tests and records: C_k and quota_k of sub-core s. */
+/* A QoS kernel's share, for tests and records: C_k and quota_k of SM s. */
 static inline int64_t quota_counter(const quota_state *q, int32_t s, int32_t k) {
     return q->cnt[(size_t)s * (size_t)q->nk + (size_t)k];
 }

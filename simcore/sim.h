@@ -293,6 +293,11 @@ void sim_ipc_cache_init(sim_ipc_cache *c);
 void sim_ipc_cache_free(sim_ipc_cache *c);
 int sim_ipc_isolated(const sim_config *cfg, size_t op, sim_ipc_cache *cache, double *ipc,
                      char *err, size_t errlen);
+/* Tell `cache` that op `op` of cfg reaches `ipc` alone (replacing what it
+ * held): a caller that measures IPC_isolated its own way (the QoS sweep,
+ * over its window: ISCA'17 §3.2 has one IPC_isolated, for the goal told to
+ * the GPU and the goal judged). 0, or -1 (not a program kernel, OOM). */
+int sim_ipc_cache_put(sim_ipc_cache *cache, const sim_config *cfg, size_t op, double ipc);
 
 /* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
  * with a message in err (a config the simulator cannot run, OOM, or a block

@@ -3,9 +3,10 @@
 // reduced to four pairs (C+C, C+M, M+C, M+M) and three goals so that it
 // runs in seconds. What must hold (ISCA'17 §4.2, Fig. 6a and 8a): Rollover
 // >= Elastic > Naive in QoSreach, and Rollover >= Spart in QoSreach and in
-// the non-QoS kernels' normalised throughput (Elastic > Naive and the
-// throughput hold and are asserted; the two Rollover >= QoSreach parts are
-// a todo test: not reached, see there). Also: the summaries are what
+// the non-QoS kernels' normalised throughput (Elastic > Naive and Rollover >
+// Naive hold and are asserted; Rollover >= Elastic, Rollover >= Spart in
+// QoSreach and, on this reduced sweep, in throughput are a todo test: not
+// reached, see there and docs/qos.md). Also: the summaries are what
 // the points say, shards merge into the one-process result byte for byte,
 // the result is served as a sweep experiment, and bad specs get one line
 // naming the place.
@@ -71,15 +72,21 @@ test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme'
   // Pinned as the model stands (goals met of 12 per scheme, and which), so
   // a change to a scheme, the kernel set or the sweep shows here first.
   // Each point runs both programs 4 times back to back and measures 150K
-  // cycles (§4.1 re-execution, sweeps/isca17-pair.json).
+  // cycles (§4.1 re-execution, sweeps/isca17-pair.json); the quota counters
+  // are per SM (§3.4.1) and the GPU is told the IPC_isolated the sweep
+  // judges by (§3.2).
   assert.deepEqual(Object.fromEntries(res.schemes.map((s) => [s, Math.round(res.qosreach[s] * 12)])),
     { naive: 3, history: 3, elastic: 8, rollover: 6, spart: 8 });
+  // and the non-QoS throughput over the met points, in % of isolated
+  assert.deepEqual(Object.fromEntries(res.schemes.map((s) => [s, Math.round(res.throughput[s] * 1000) / 10])),
+    { naive: 65.1, history: 65.1, elastic: 44.1, rollover: 55.1, spart: 56.8 });
   const metOf = (s) => res.points.filter((p) => p.scheme === s && p.qos_met)
     .map((p) => `${res.pairs[p.pair].classes} ${p.goal}`);
   assert.deepEqual(metOf('naive'), ['C+C 0.6', 'C+M 0.6', 'M+C 0.6']);
   assert.deepEqual(metOf('rollover'), ['C+C 0.6', 'C+C 0.8', 'C+M 0.6', 'C+M 0.8', 'M+C 0.6', 'M+C 0.8']);
   // Elastic meets the C+M and M+C 0.95 goals by starving the other kernel
-  // (its throughput there: 27 % and 1.5 % of isolated, Rollover's 49 % and 26 %)
+  // (its throughput there: 27 % and 1.5 % of isolated, Rollover's 49 % and
+  // 26 %; Rollover attains 0.912 and 0.932 of isolated)
   assert.deepEqual(metOf('elastic'), ['C+C 0.6', 'C+C 0.8', 'C+M 0.6', 'C+M 0.8', 'C+M 0.95', 'M+C 0.6', 'M+C 0.8', 'M+C 0.95']);
   // nothing but Spart at 0.6 meets an M+M goal: m-scatter's uncoalesced
   // loads in flight outrun its quota (docs/qos.md)
@@ -87,24 +94,26 @@ test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme'
 });
 
 // The paper's order (ISCA'17 §4.2, Fig. 6a, 8a), the parts that hold:
-// Elastic > Naive in QoSreach, Rollover >= Spart in non-QoS throughput.
-test('ISCA\'17 §4.2 on the reduced sweep: Elastic > Naive, Rollover >= Spart in throughput', () => {
-  const q = res.qosreach, t = res.throughput;
+// Elastic > Naive and Rollover > Naive in QoSreach.
+test('ISCA\'17 §4.2 on the reduced sweep: Elastic > Naive, Rollover > Naive', () => {
+  const q = res.qosreach;
   assert.ok(q.elastic > q.naive, `QoSreach elastic ${q.elastic} > naive ${q.naive}`);
   assert.ok(q.rollover > q.naive, `QoSreach rollover ${q.rollover} > naive ${q.naive}`);
-  assert.ok(t.rollover >= t.spart, `throughput rollover ${t.rollover} >= spart ${t.spart}`);
 });
 
 // The parts not reached (docs/qos.md, "Not reached"): Rollover misses the
 // 0.95 goals that Elastic meets by starving the other kernel (the §3.5
 // non-QoS quota settles where the QoS kernel is a few % short: the other
 // kernel's instructions in flight outrun its shrinking quota), and every
-// quota scheme misses M+M.
-test('ISCA\'17 §4.2 order on the reduced sweep: Rollover >= Elastic, Rollover >= Spart in QoSreach',
-  { todo: 'Rollover 6 of 12 against Elastic 8 and Spart 8 (docs/qos.md)' }, () => {
-  const q = res.qosreach;
+// quota scheme misses M+M. Rollover >= Spart in throughput holds on the full
+// sweep (62.9 % against 59.1 %) but not on these 12 points (55.1 against
+// 56.8 %: Rollover's C+C 0.8 point, met at 42 %, is in its mean).
+test('ISCA\'17 §4.2 order on the reduced sweep: Rollover >= Elastic, Rollover >= Spart',
+  { todo: 'Rollover 6 of 12 against Elastic 8 and Spart 8; throughput 55.1 against Spart 56.8 % (docs/qos.md)' }, () => {
+  const q = res.qosreach, t = res.throughput;
   assert.ok(q.rollover >= q.elastic, `QoSreach rollover ${q.rollover} >= elastic ${q.elastic}`);
   assert.ok(q.rollover >= q.spart, `QoSreach rollover ${q.rollover} >= spart ${q.spart}`);
+  assert.ok(t.rollover >= t.spart, `throughput rollover ${t.rollover} >= spart ${t.spart}`);
 });
 
 test('a QoS sweep is served as a sweep experiment', async () => {
