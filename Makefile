@@ -153,7 +153,7 @@ FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
               -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
 FUZZ_LIB_SRC = $(SIMCORE_SRC) $(IMP_SRC) server/scenario.c server/scenario_tasks.c server/trace_json.c server/jw.c server/jsonr.c \
-               server/units.c server/device_json.c server/taskset.c db/bpage_codec.c
+               server/units.c server/device_json.c server/taskset.c server/idset.c db/bpage_codec.c
 
 $(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_LIB_SRC) $(HEADERS)
 	@mkdir -p $(dir $@)

@@ -11,70 +11,14 @@
 #include <string.h>
 
 #include "../db/pyramid.h"
+#include "idset.h"
 #include "jw.h"
 #include "window.h"
 
-#define IMMUTABLE "public, max-age=31536000, immutable"
-
-/* a decimal id at *p (advanced), within 0..INT32_MAX */
-static bool read_id(const char **p, int64_t *out) {
-    const char *s = *p;
-    if (*s < '0' || *s > '9') return false;
-    int64_t v = 0;
-    while (*s >= '0' && *s <= '9') {
-        v = v * 10 + (*s++ - '0');
-        if (v > INT32_MAX) return false;
-    }
-    *p = s;
-    *out = v;
-    return true;
-}
+static const idset_words kernel_ids = {"kernels", "a kernel id", "ids", "a kernel"};
 
 bool occ_parse_kernels(const char *s, int64_t n_kernels, uint8_t *bits, char *err, size_t errlen) {
-    const char *p = s;
-    while (*p) {
-        const char *item = p;
-        int64_t a, b;
-        if (!read_id(&p, &a)) {
-            snprintf(err, errlen, "kernels: \"%.40s\" at character %td: expected a kernel id",
-                     item, item - s + 1);
-            return false;
-        }
-        b = a;
-        if (*p == '-') {
-            p++;
-            if (!read_id(&p, &b)) {
-                snprintf(err, errlen, "kernels: \"%.40s\" at character %td: expected a kernel id after '-'",
-                         item, item - s + 1);
-                return false;
-            }
-            if (b < a) {
-                snprintf(err, errlen, "kernels: range %" PRId64 "-%" PRId64
-                         " at character %td runs backwards", a, b, item - s + 1);
-                return false;
-            }
-        }
-        if (*p && *p != ',') {
-            snprintf(err, errlen, "kernels: \"%.40s\" at character %td: expected ',' between ids",
-                     p, p - s + 1);
-            return false;
-        }
-        if (*p) p++;
-        if (b >= n_kernels) {
-            snprintf(err, errlen, "kernels: %" PRId64 " is not a kernel of the run (ids 0..%" PRId64 ")",
-                     b, n_kernels - 1);
-            return false;
-        }
-        for (int64_t k = a; k <= b; k++) bits[k >> 3] |= (uint8_t)(1u << (k & 7));
-    }
-    return true;
-}
-
-/* FNV-1a of the set: the ETag names the set, however it was spelled */
-static uint64_t set_hash(const uint8_t *bits, size_t n) {
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < n; i++) h = (h ^ bits[i]) * 1099511628211u;
-    return h;
+    return idset_parse(&kernel_ids, s, n_kernels, bits, err, errlen);
 }
 
 void occupancy_bins(db *d, const http_request *req, const char *run, int64_t from,
@@ -107,8 +51,8 @@ void occupancy_bins(db *d, const http_request *req, const char *run, int64_t fro
         return;
     }
     snprintf(res->etag, sizeof res->etag, "\"%s.%" PRId64 ".%" PRId64 ".%" PRId64 ".k%016" PRIx64 "\"",
-             run, from, to, max, set_hash(bits, nbytes));
-    res->cache_control = IMMUTABLE;
+             run, from, to, max, idset_hash(bits, nbytes));
+    res->cache_control = IDSET_IMMUTABLE;
     if (http_etag_fresh(req, res->etag)) {
         free(bits);
         res->status = 200;

@@ -10,74 +10,15 @@
 #include <string.h>
 
 #include "../db/spyramid.h"
+#include "idset.h"
 #include "jw.h"
 #include "trace_json.h"
 #include "window.h"
 
-#define IMMUTABLE "public, max-age=31536000, immutable"
-
-/* a decimal index at *p (advanced), within 0..INT32_MAX */
-static bool read_idx(const char **p, int64_t *out) {
-    const char *s = *p;
-    if (*s < '0' || *s > '9') return false;
-    int64_t v = 0;
-    while (*s >= '0' && *s <= '9') {
-        v = v * 10 + (*s++ - '0');
-        if (v > INT32_MAX) return false;
-    }
-    *p = s;
-    *out = v;
-    return true;
-}
-
 bool sbin_parse_names(const char *param, const char *s, int64_t n, uint8_t *bits, char *err,
                       size_t errlen) {
-    const char *p = s;
-    while (*p) {
-        const char *item = p;
-        int64_t a, b;
-        if (!read_idx(&p, &a)) {
-            snprintf(err, errlen, "%s: \"%.40s\" at character %td: expected a name index", param,
-                     item, item - s + 1);
-            return false;
-        }
-        b = a;
-        if (*p == '-') {
-            p++;
-            if (!read_idx(&p, &b)) {
-                snprintf(err, errlen, "%s: \"%.40s\" at character %td: expected a name index after '-'",
-                         param, item, item - s + 1);
-                return false;
-            }
-            if (b < a) {
-                snprintf(err, errlen, "%s: range %" PRId64 "-%" PRId64 " at character %td runs backwards",
-                         param, a, b, item - s + 1);
-                return false;
-            }
-        }
-        if (*p && *p != ',') {
-            snprintf(err, errlen, "%s: \"%.40s\" at character %td: expected ',' between indices",
-                     param, p, p - s + 1);
-            return false;
-        }
-        if (*p) p++;
-        if (b >= n) {
-            if (n) snprintf(err, errlen, "%s: %" PRId64 " is not a kernel name of the run (indices 0..%" PRId64 ")",
-                            param, b, n - 1);
-            else snprintf(err, errlen, "%s: %" PRId64 " is not a kernel name of the run (it has none)",
-                          param, b);
-            return false;
-        }
-        for (int64_t k = a; k <= b; k++) bits[k >> 3] |= (uint8_t)(1u << (k & 7));
-    }
-    return true;
-}
-
-/* FNV-1a of the set: the ETag names the set, however it was spelled */
-static uint64_t set_hash(const uint8_t *bits, size_t n) {
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < n; i++) h = (h ^ bits[i]) * 1099511628211u;
-    return h;
+    const idset_words names = {param, "a name index", "indices", "a kernel name"};
+    return idset_parse(&names, s, n, bits, err, errlen);
 }
 
 static void put_ints(jw_buf *w, const char *key, const int64_t *v, size_t n) {
@@ -199,8 +140,8 @@ void sbin_streams(db *d, const http_request *req, const char *run, int64_t from,
     if (bits && window(&in, &from, has_from, &to, has_to, res)) {
         snprintf(res->etag, sizeof res->etag,
                  "\"%s.s%" PRId64 ".%" PRId64 ".%" PRId64 ".n%016" PRIx64 "\"", run, from, to, max,
-                 set_hash(bits, nbytes));
-        res->cache_control = IMMUTABLE;
+                 idset_hash(bits, nbytes));
+        res->cache_control = IDSET_IMMUTABLE;
         if (http_etag_fresh(req, res->etag)) {
             res->status = 200;
             res->content_type = "application/json";
@@ -268,7 +209,7 @@ void sbin_kernels(db *d, const http_request *req, const char *run, int64_t from,
     }
     snprintf(res->etag, sizeof res->etag, "\"%s.k%s%" PRId64 ".%" PRId64 ".%" PRId64 "\"", run,
              win ? "w" : "", from, to, max);
-    res->cache_control = IMMUTABLE;
+    res->cache_control = IDSET_IMMUTABLE;
     if (http_etag_fresh(req, res->etag)) {
         res->status = 200;
         res->content_type = "application/json";
@@ -435,7 +376,7 @@ void sbin_copies(db *d, const http_request *req, const char *run, int64_t from, 
     }
     snprintf(res->etag, sizeof res->etag, "\"%s.c%s%" PRId64 ".%" PRId64 ".%" PRId64 "\"", run,
              win ? "w" : "", from, to, max);
-    res->cache_control = IMMUTABLE;
+    res->cache_control = IDSET_IMMUTABLE;
     if (http_etag_fresh(req, res->etag)) {
         res->status = 200;
         res->content_type = "application/json";

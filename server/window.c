@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "../db/pyramid.h"
+#include "idset.h"
 #include "jw.h"
 #include "pause_index.h"
 #include "trace_json.h"
 
 /* A finished run never changes: its tiles may be kept for good. */
-#define IMMUTABLE "public, max-age=31536000, immutable"
+#define IMMUTABLE IDSET_IMMUTABLE
 
 static void db_fail(http_response *res, int rc, const char *err) {
     http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
