@@ -170,6 +170,30 @@ void db_close(db *d) {
 const char *db_path(const db *d) { return d->path; }
 struct sqlite3 *db_handle(db *d) { return d->h; }
 
+int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, void *ctx,
+                   char *err, size_t errlen) {
+    bool has;
+    int rc = look(d, ctx, &has, err, errlen);
+    if (rc || has) return rc;
+    bool own = sqlite3_get_autocommit(d->h);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SAVEPOINT %s", sp);
+    if (exec(d, own ? "BEGIN IMMEDIATE" : sql, err, errlen)) return -1;
+    rc = look(d, ctx, &has, err, errlen);
+    if (!rc && !has) rc = build(d, ctx, err, errlen);
+    if (rc) {
+        snprintf(sql, sizeof sql, "ROLLBACK TO %s; RELEASE %s", sp, sp);
+        exec(d, own ? "ROLLBACK" : sql, NULL, 0);
+        return rc;
+    }
+    snprintf(sql, sizeof sql, "RELEASE %s", sp);
+    if (exec(d, own ? "COMMIT" : sql, err, errlen)) {
+        if (own) exec(d, "ROLLBACK", NULL, 0);
+        return -1;
+    }
+    return look(d, ctx, &has, err, errlen);
+}
+
 int db_begin(db *d, char *err, size_t errlen) { return exec(d, "BEGIN IMMEDIATE", err, errlen); }
 int db_commit(db *d, char *err, size_t errlen) { return exec(d, "COMMIT", err, errlen); }
 void db_rollback(db *d) {

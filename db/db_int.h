@@ -128,6 +128,35 @@ int dbi_insert_with_slug(db *d, sqlite3_stmt *st, char slug[DB_SLUG_SIZE], const
  * named `slug`; DB_NOT_FOUND with a message naming it when none is. */
 int dbi_lookup_id(db *d, const char *table, const char *slug, int64_t *id, char *err,
                   size_t errlen);
+/* A derived table's row for a run stored before that table (the pyramids):
+ * look(ctx) reads it (*has = whether there is one); when missing, build(ctx)
+ * writes it under the write lock, taken first (BEGIN IMMEDIATE outside a
+ * transaction, else SAVEPOINT `sp`: a deferred one could not upgrade after
+ * another writer's commit), after looking again (another request may have
+ * built it meanwhile); then look once more. */
+typedef int (*dbi_look_fn)(db *d, void *ctx, bool *has, char *err, size_t errlen);
+typedef int (*dbi_build_fn)(db *d, void *ctx, char *err, size_t errlen);
+int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, void *ctx,
+                   char *err, size_t errlen);
+
+/* ---- qpyramid.c ------------------------------------------------------------ */
+
+/* A pyramid window read's arguments: from < to and want >= 1, else an
+ * error that `what` ("queue bins", "stream bins", "copy bins") starts. */
+int dbi_bins_args(const char *what, int64_t from, int64_t to, int64_t want, char *err,
+                  size_t errlen);
+/* The bins of a pyramid window read [from, to) in about `want` bins (the
+ * queue, stream and copy pyramids alike): level z, the finest whose 2^z ns
+ * bins cover the span in at most want, no finer than the stored z0 (when
+ * a level is stored: z0 <= ztop); bin k0 the first, nbins of them. At most
+ * level maxz and maxbins bins, else an error that `what` starts. */
+typedef struct dbi_window {
+    int z;
+    int64_t bin_ns, k0;
+    size_t nbins;
+} dbi_window;
+int dbi_bins_window(const char *what, int64_t from, int64_t to, int64_t want, int z0, int ztop,
+                    int maxz, int maxbins, dbi_window *w, char *err, size_t errlen);
 
 /* ---- db_load.c ------------------------------------------------------------- */
 
@@ -155,6 +184,10 @@ static inline trace_str col_str(const strmap *m, sqlite3_stmt *st, int i) {
     "block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met"
 /* One kernels row into t (false: out of memory). */
 bool dbi_row_kernel(trace *t, const strmap *m, sqlite3_stmt *st);
+/* The copies columns dbi_row_copy reads (from column 0), as db_load_run */
+#define DBI_COPY_COLS "name, stream, process, direction, engine, bytes, issue, start, stop"
+/* One copies row into t (false: out of memory). */
+bool dbi_row_copy(trace *t, const strmap *m, sqlite3_stmt *st);
 
 /* Fills dev from the devices row of `run`; *has = false when there is none. */
 int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, size_t errlen);

@@ -190,7 +190,8 @@ static bool row_pause(trace *t, const strmap *m, sqlite3_stmt *st) {
                            sqlite3_column_int64(st, 2)) != NULL;
 }
 
-static bool row_copy(trace *t, const strmap *m, sqlite3_stmt *st) {
+/* also a window's copies (spyramid.c), the columns of DBI_COPY_COLS from 0 */
+bool dbi_row_copy(trace *t, const strmap *m, sqlite3_stmt *st) {
     trace_copy *c = trace_add_copy(t);
     if (!c) return false;
     c->name = col_str(m, st, 0);
@@ -284,9 +285,8 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
     }
     if ((parts & DB_LOAD_COPIES) &&
         load_rows(d, id,
-                  "SELECT name, stream, process, direction, engine, bytes, issue, start, stop "
-                  "FROM copies WHERE " DBI_COPIES_OF_RUN " ORDER BY rowid",
-                  out, &m, row_copy, "copies", err, errlen))
+                  "SELECT " DBI_COPY_COLS " FROM copies WHERE " DBI_COPIES_OF_RUN " ORDER BY rowid",
+                  out, &m, dbi_row_copy, "copies", err, errlen))
         goto out;
     if ((parts & DB_LOAD_QUEUE_EVENTS) &&
         load_rows(d, id,

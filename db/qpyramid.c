@@ -207,43 +207,62 @@ int dbi_qpyramid_build(db *d, int64_t id, char *err, size_t errlen) {
 
 /* ---- reading ------------------------------------------------------------------------- */
 
-static int levels_row(db *d, int64_t id, bool *has, int *z0, int *ztop, size_t *nq, char *err,
-                      size_t errlen) {
+/* The run's queue_pyramids row (a dbi_look_fn): id in, the rest out. */
+typedef struct qlevels {
+    int64_t id;
+    int z0, ztop;
+    size_t nq;
+} qlevels;
+
+static int levels_row(db *d, void *ctx, bool *has, char *err, size_t errlen) {
+    qlevels *q = ctx;
     sqlite3_stmt *st;
     if (prepare(d, "SELECT z0, ztop, nqueues FROM queue_pyramids WHERE run = ?1", &st, err, errlen))
         return -1;
-    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 1, q->id);
     int rc = sqlite3_step(st);
     *has = rc == SQLITE_ROW;
     if (*has) {
-        *z0 = sqlite3_column_int(st, 0);
-        *ztop = sqlite3_column_int(st, 1);
-        *nq = (size_t)sqlite3_column_int64(st, 2);
+        q->z0 = sqlite3_column_int(st, 0);
+        q->ztop = sqlite3_column_int(st, 1);
+        q->nq = (size_t)sqlite3_column_int64(st, 2);
     }
     sqlite3_finalize(st);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlfail(d, "queue_pyramids", err, errlen);
 }
 
-/* The run's pyramid levels, building them first for a run stored before
- * queue pyramids (as pyramid.c's pyramid_run: the write lock first, then
- * look again). */
-static int ensure(db *d, int64_t id, int *z0, int *ztop, size_t *nq, char *err, size_t errlen) {
-    bool has;
-    int rc = levels_row(d, id, &has, z0, ztop, nq, err, errlen);
-    if (rc || has) return rc;
-    bool own = sqlite3_get_autocommit(d->h);
-    if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT qpyramid_build", err, errlen)) return -1;
-    rc = levels_row(d, id, &has, z0, ztop, nq, err, errlen);
-    if (!rc && !has) rc = dbi_qpyramid_build(d, id, err, errlen);
-    if (rc) {
-        exec(d, own ? "ROLLBACK" : "ROLLBACK TO qpyramid_build; RELEASE qpyramid_build", NULL, 0);
-        return rc;
-    }
-    if (exec(d, own ? "COMMIT" : "RELEASE qpyramid_build", err, errlen)) {
-        if (own) exec(d, "ROLLBACK", NULL, 0);
+static int levels_build(db *d, void *ctx, char *err, size_t errlen) {
+    return dbi_qpyramid_build(d, ((qlevels *)ctx)->id, err, errlen);
+}
+
+int dbi_bins_args(const char *what, int64_t from, int64_t to, int64_t want, char *err,
+                  size_t errlen) {
+    if (from < to && want >= 1) return 0;
+    seterr(err, errlen, "%s: need from < to and bins >= 1", what);
+    return -1;
+}
+
+int dbi_bins_window(const char *what, int64_t from, int64_t to, int64_t want, int z0, int ztop,
+                    int maxz, int maxbins, dbi_window *w, char *err, size_t errlen) {
+    uint64_t span = (uint64_t)to - (uint64_t)from;
+    int z = 0;
+    while (z < 63 && ((uint64_t)1 << z) * (uint64_t)want < span) z++;
+    if (z0 <= ztop && z < z0) z = z0;
+    if (z > maxz) {
+        seterr(err, errlen, "%s: bins of 2^%d ns are wider than the largest, 2^%d ns", what, z,
+               maxz);
         return -1;
     }
-    return levels_row(d, id, &has, z0, ztop, nq, err, errlen);
+    w->z = z;
+    w->bin_ns = (int64_t)1 << z;
+    w->k0 = fl(from, z);
+    int64_t nb = fl(to - 1, z) - w->k0 + 1;
+    if (nb > maxbins) {
+        seterr(err, errlen, "%s: %lld bins asked, at most %d", what, (long long)nb, maxbins);
+        return -1;
+    }
+    w->nbins = (size_t)nb;
+    return 0;
 }
 
 /* put_level's blob back into v (2 values a bin, at most cap bins); the
@@ -280,34 +299,21 @@ void qpyr_bins_free(qpyr_bins *b) {
 int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t want,
                      qpyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    if (from >= to || want < 1) {
-        seterr(err, errlen, "queue bins: need from < to and bins >= 1");
-        return -1;
-    }
+    if (dbi_bins_args("queue bins", from, to, want, err, errlen)) return -1;
     int64_t id;
     int rc = dbi_lookup_id(d, "runs", run, &id, err, errlen);
     if (rc) return rc;
-    int z0, ztop;
-    size_t nq;
-    if (ensure(d, id, &z0, &ztop, &nq, err, errlen)) return -1;
-    uint64_t span = (uint64_t)to - (uint64_t)from;
-    int z = 0;
-    while (z < 63 && ((uint64_t)1 << z) * (uint64_t)want < span) z++;
-    if (z0 <= ztop && z < z0) z = z0;
-    if (z > QPYR_MAX_Z) {
-        seterr(err, errlen, "queue bins: bins of 2^%d ns are wider than the largest, 2^%d ns", z,
-               QPYR_MAX_Z);
+    /* the levels, built first for a run stored before queue pyramids */
+    qlevels lv = {id, 0, 0, 0};
+    if (dbi_build_once(d, "qpyramid_build", levels_row, levels_build, &lv, err, errlen)) return -1;
+    int z0 = lv.z0, ztop = lv.ztop;
+    size_t nq = lv.nq;
+    dbi_window w;
+    if (dbi_bins_window("queue bins", from, to, want, z0, ztop, QPYR_MAX_Z, QPYR_MAX_BINS, &w, err,
+                        errlen))
         return -1;
-    }
-    out->z = z;
-    out->bin_ns = (int64_t)1 << z;
-    out->k0 = fl(from, z);
-    int64_t nb = fl(to - 1, z) - out->k0 + 1;
-    if (nb > QPYR_MAX_BINS) {
-        seterr(err, errlen, "queue bins: %lld bins asked, at most %d", (long long)nb, QPYR_MAX_BINS);
-        return -1;
-    }
-    out->nbins = (size_t)nb;
+    int z = w.z;
+    out->z = z, out->bin_ns = w.bin_ns, out->k0 = w.k0, out->nbins = w.nbins;
     out->nqueues = nq;
     out->names = calloc(nq ? nq : 1, sizeof *out->names);
     out->integral = calloc(nq * out->nbins + 1, sizeof *out->integral);

@@ -214,6 +214,225 @@ static int exec_bind(db *d, const char *sql, int64_t id, char *err, size_t errle
     return rc;
 }
 
+/* What both builds (kernels, copies) gather from their one read of the
+ * rows, and every step after that read: the two differ only in which rows
+ * they read and how a row names its two cells, so the rest is here once. */
+typedef struct sbuild {
+    const char *what;   /* "stream pyramid" / "copy pyramid", for errors */
+    skern *ks;          /* lane: the row's whole cell; ncell: its second cell, both final */
+    size_t nk, capk, nchunks, ncl;
+    int64_t *chunks;    /* CW per chunk: min start, max end, timed rows */
+    int64_t tmin, tmax;
+    scell *cells;
+    uint32_t *order;
+    int z0, ztop;
+} sbuild;
+
+static void sb_init(sbuild *b, const char *what) {
+    memset(b, 0, sizeof *b);
+    b->what = what;
+    b->tmin = INT64_MAX, b->tmax = INT64_MIN;
+}
+
+static void sb_free(sbuild *b) {
+    free(b->ks);
+    free(b->chunks);
+    free(b->order);
+    free(b->cells);
+}
+
+static int sb_oom(const sbuild *b, char *err, size_t errlen) {
+    seterr(err, errlen, "%s: out of memory", b->what);
+    return -1;
+}
+
+/* One timed row k, of id rid (its chunk: rid / SPYR_CHUNK); false: out of memory. */
+static bool sb_add(sbuild *b, int64_t rid, skern k) {
+    if (b->nk == b->capk) {
+        size_t nc = b->capk ? 2 * b->capk : 1024;
+        skern *nks = realloc(b->ks, nc * sizeof *nks);
+        if (!nks) return false;
+        b->ks = nks, b->capk = nc;
+    }
+    b->ks[b->nk++] = k;
+    size_t ch = (size_t)(rid / SPYR_CHUNK);
+    if (ch >= b->nchunks) {
+        size_t nc = ch + 1 > 2 * b->nchunks ? ch + 1 : 2 * b->nchunks;
+        int64_t *nch = realloc(b->chunks, nc * CW * sizeof *nch);
+        if (!nch) return false;
+        for (size_t i = b->nchunks; i < nc; i++)
+            nch[CW * i] = INT64_MAX, nch[CW * i + 1] = INT64_MIN, nch[CW * i + 2] = 0;
+        b->chunks = nch, b->nchunks = nc;
+    }
+    int64_t *c = &b->chunks[CW * ch];
+    if (k.start < c[0]) c[0] = k.start;
+    if (k.end > c[1]) c[1] = k.end;
+    c[2]++;
+    if (k.start < b->tmin) b->tmin = k.start;
+    if (k.end > b->tmax) b->tmax = k.end;
+    return true;
+}
+
+/* ncl cells of unknown times (lane and name set by the caller after). */
+static bool sb_cells(sbuild *b, size_t ncl) {
+    /* trim the chunk array to the last chunk with an id */
+    while (b->nchunks && b->chunks[CW * (b->nchunks - 1)] == INT64_MAX) b->nchunks--;
+    b->ncl = ncl;
+    b->cells = calloc(ncl ? ncl : 1, sizeof *b->cells);
+    b->order = malloc((2 * b->nk + 1) * sizeof *b->order);
+    if (!b->cells || !b->order) return false;
+    for (size_t c = 0; c < ncl; c++)
+        b->cells[c].t0 = INT64_MAX, b->cells[c].t1 = INT64_MIN, b->cells[c].name = -1;
+    return true;
+}
+
+/* Each cell's rows in order, its times, then the levels z0..ztop, each
+ * cell's bins of nv values inserted by bins_sql. */
+static int sb_levels(db *d, int64_t id, sbuild *b, int nv, const char *bins_sql, char *err,
+                     size_t errlen) {
+    scell *cells = b->cells;
+    size_t ncl = b->ncl, nk = b->nk;
+    for (size_t i = 0; i < nk; i++) {
+        uint32_t cs[2] = {b->ks[i].lane, b->ks[i].ncell};
+        for (int j = 0; j < 2; j++) {
+            scell *C = &cells[cs[j]];
+            C->n++;
+            if (b->ks[i].start < C->t0) C->t0 = b->ks[i].start;
+            if (b->ks[i].end > C->t1) C->t1 = b->ks[i].end;
+        }
+    }
+    size_t maxn = 0;
+    for (size_t c = 0, at = 0; c < ncl; c++) {
+        cells[c].first = at;
+        at += cells[c].n;
+        if (cells[c].n > maxn) maxn = cells[c].n;
+        cells[c].n = 0;
+    }
+    for (size_t i = 0; i < nk; i++) {
+        uint32_t cs[2] = {b->ks[i].lane, b->ks[i].ncell};
+        for (int j = 0; j < 2; j++) b->order[cells[cs[j]].first + cells[cs[j]].n++] = (uint32_t)i;
+    }
+    b->z0 = 1, b->ztop = 0;
+    if (!nk) return 0;
+    size_t cap = 2 * nk + 64 * ncl;
+    if (cap > SPYR_MAX_CELLS) cap = SPYR_MAX_CELLS;
+    int z0 = 0;
+    for (;; z0++) {
+        size_t tot = 0;
+        for (size_t c = 0; c < ncl && tot <= cap; c++)
+            if (cells[c].n) tot += (size_t)(fl(cells[c].t1, z0) - fl(cells[c].t0, z0) + 1);
+        if (tot <= cap || z0 >= SPYR_MAX_Z) break;
+    }
+    int ztop = z0;
+    while (ztop < SPYR_MAX_Z && fl(b->tmax, ztop) != fl(b->tmin, ztop)) ztop++;
+    b->z0 = z0, b->ztop = ztop;
+    size_t maxbins = 0;
+    for (size_t c = 0; c < ncl; c++) {
+        if (!cells[c].n) continue;
+        size_t nb = (size_t)(fl(cells[c].t1, z0) - fl(cells[c].t0, z0) + 1);
+        if (nb > maxbins) maxbins = nb;
+    }
+    int rc = -1;
+    sqlite3_stmt *ins = NULL;
+    sev *ev = malloc(2 * maxn * sizeof *ev);
+    int64_t *st = malloc(2 * maxn * sizeof *st), *sk = malloc(2 * maxn * sizeof *sk);
+    int64_t *sth = malloc(2 * maxn * sizeof *sth);   /* all zero for copies: no threads */
+    int64_t *va = malloc((size_t)nv * maxbins * sizeof *va);
+    int64_t *vb = malloc((size_t)nv * maxbins * sizeof *vb);
+    int64_t *tmp = malloc(2 * maxbins * sizeof *tmp);
+    unsigned char *blob = malloc((size_t)nv * maxbins * 10 + 1);
+    if (!ev || !st || !sk || !sth || !va || !vb || !tmp || !blob) {
+        sb_oom(b, err, errlen);
+        goto out;
+    }
+    if (prepare(d, bins_sql, &ins, err, errlen)) goto out;
+    for (size_t c = 0; c < ncl; c++)
+        if (cells[c].n && build_cell(d, ins, id, c, &cells[c], nv, b->ks, b->order, z0, ztop, va,
+                                     vb, ev, st, sk, sth, blob, tmp, err, errlen))
+            goto out;
+    rc = 0;
+out:
+    sqlite3_finalize(ins);
+    free(ev);
+    free(st);
+    free(sk);
+    free(sth);
+    free(va);
+    free(vb);
+    free(tmp);
+    free(blob);
+    return rc;
+}
+
+/* The cells' (lane, name) rows by cells_sql (?1 run, ?2 cell, ?3 lane, ?4 name). */
+static int sb_store_cells(db *d, int64_t id, const sbuild *b, const char *cells_sql,
+                          const char *table, char *err, size_t errlen) {
+    sqlite3_stmt *ins;
+    if (prepare(d, cells_sql, &ins, err, errlen)) return -1;
+    int rc = 0;
+    for (size_t c = 0; c < b->ncl && !rc; c++) {
+        sqlite3_reset(ins);
+        sqlite3_bind_int64(ins, 1, id);
+        sqlite3_bind_int64(ins, 2, (int64_t)c);
+        sqlite3_bind_int64(ins, 3, b->cells[c].lane);
+        sqlite3_bind_int64(ins, 4, b->cells[c].name);
+        if (sqlite3_step(ins) != SQLITE_DONE) rc = sqlfail(d, table, err, errlen);
+    }
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+/* The pyramid's row by pyr_sql: ?1 run, ?2 z0, ?3 ztop, then the nextra
+ * values of extra, then ncells, the row count, t_min, t_max and the chunk
+ * index (little-endian int64s, whatever the host). */
+static int sb_store_pyramid(db *d, int64_t id, const sbuild *b, const char *pyr_sql,
+                            const char *table, const int64_t *extra, int nextra, char *err,
+                            size_t errlen) {
+    sqlite3_stmt *ins;
+    if (prepare(d, pyr_sql, &ins, err, errlen)) return -1;
+    int col = 1;
+    sqlite3_bind_int64(ins, col++, id);
+    sqlite3_bind_int(ins, col++, b->z0);
+    sqlite3_bind_int(ins, col++, b->ztop);
+    for (int i = 0; i < nextra; i++) sqlite3_bind_int64(ins, col++, extra[i]);
+    sqlite3_bind_int64(ins, col++, (int64_t)b->ncl);
+    sqlite3_bind_int64(ins, col++, (int64_t)b->nk);
+    bind_t(ins, col++, b->nk ? b->tmin : TRACE_NONE);
+    bind_t(ins, col++, b->nk ? b->tmax : TRACE_NONE);
+    unsigned char *cb = malloc(b->nchunks * CW * 8 + 1);
+    int rc;
+    if (!cb) {
+        rc = sb_oom(b, err, errlen);
+    } else {
+        for (size_t i = 0; i < CW * b->nchunks; i++)
+            for (int k = 0; k < 8; k++)
+                cb[8 * i + k] = (unsigned char)((uint64_t)b->chunks[i] >> (8 * k));
+        sqlite3_bind_blob(ins, col, cb, (int)(b->nchunks * CW * 8), free);
+        rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : sqlfail(d, table, err, errlen);
+    }
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+/* The tables a build writes, kernels' or copies' */
+typedef struct sb_tables {
+    int nv;                  /* values a bin: NV or CNV */
+    const char *bins_sql;    /* sb_levels' */
+    const char *cells_sql;   /* sb_store_cells', and its table for errors */
+    const char *cells_table;
+    const char *pyr_sql;     /* sb_store_pyramid's, and its table */
+    const char *pyr_table;
+} sb_tables;
+
+/* Every write after the read: the levels, the cells, the pyramid's row. */
+static int sb_store(db *d, int64_t id, sbuild *b, const sb_tables *t, const int64_t *extra,
+                    int nextra, char *err, size_t errlen) {
+    if (sb_levels(d, id, b, t->nv, t->bins_sql, err, errlen) ||
+        sb_store_cells(d, id, b, t->cells_sql, t->cells_table, err, errlen))
+        return -1;
+    return sb_store_pyramid(d, id, b, t->pyr_sql, t->pyr_table, extra, nextra, err, errlen);
+}
+
 int dbi_spyramid_build(db *d, int64_t id, char *err, size_t errlen) {
     static const char *const del[] = {
         "DELETE FROM stream_bins WHERE run = ?1",  "DELETE FROM stream_cells WHERE run = ?1",
@@ -226,17 +445,10 @@ int dbi_spyramid_build(db *d, int64_t id, char *err, size_t errlen) {
     trace_init(&strs);
     strmap m = {NULL, 0};
     imap lanes = {0}, names = {0}, ncells = {0};
-    skern *ks = NULL;
-    size_t nk = 0, capk = 0, nchunks = 0;
-    int64_t *chunks = NULL;          /* CW per chunk: min start, max end, timed kernels */
-    uint32_t *order = NULL;
-    scell *cells = NULL;
-    sev *ev = NULL;
-    int64_t *st_ = NULL, *sk = NULL, *sth = NULL, *va = NULL, *vb = NULL, *tmp = NULL;
-    unsigned char *blob = NULL;
-    sqlite3_stmt *st = NULL, *ins = NULL, *lins = NULL, *nins = NULL;
+    sbuild b;
+    sb_init(&b, "stream pyramid");
+    sqlite3_stmt *st = NULL, *lins = NULL, *nins = NULL;
     int rc = -1;
-    int64_t tmin = INT64_MAX, tmax = INT64_MIN;
     if (dbi_load_strings(d, id, &strs, &m, err, errlen)) goto out;
     if (prepare(d, "SELECT " DBI_KERNEL_ID ", name, process, stream, coalesce(first_block, issue), "
                    "stop, threads, blocks FROM kernels WHERE " DBI_KERNELS_OF_RUN " ORDER BY rowid",
@@ -247,7 +459,7 @@ int dbi_spyramid_build(db *d, int64_t id, char *err, size_t errlen) {
                 &lins, err, errlen) ||
         prepare(d, "INSERT INTO stream_names(run, idx, name) VALUES (?1, ?2, ?3)", &nins, err,
                 errlen)) {
-        goto fail_ins;
+        goto out;
     }
     int src;
     while ((src = sqlite3_step(st)) == SQLITE_ROW) {
@@ -266,7 +478,7 @@ int dbi_spyramid_build(db *d, int64_t id, char *err, size_t errlen) {
             const char *ss = ssid && ssid < m.n ? trace_str_get(&strs, m.v[ssid]) : NULL;
             bind_s(lins, 3, ps);
             bind_s(lins, 4, ss);
-            if (sqlite3_step(lins) != SQLITE_DONE) { sqlfail(d, "stream_lanes", err, errlen); goto fail_ins; }
+            if (sqlite3_step(lins) != SQLITE_DONE) { sqlfail(d, "stream_lanes", err, errlen); goto out; }
         }
         int64_t name = imap_get(&names, nsid, &fresh);
         if (name < 0) goto oom;
@@ -276,189 +488,66 @@ int dbi_spyramid_build(db *d, int64_t id, char *err, size_t errlen) {
             sqlite3_bind_int64(nins, 1, id);
             sqlite3_bind_int64(nins, 2, name);
             sqlite3_bind_text(nins, 3, ns ? ns : "", -1, SQLITE_STATIC);
-            if (sqlite3_step(nins) != SQLITE_DONE) { sqlfail(d, "stream_names", err, errlen); goto fail_ins; }
+            if (sqlite3_step(nins) != SQLITE_DONE) { sqlfail(d, "stream_names", err, errlen); goto out; }
         }
         int64_t start = col_t(st, 4), end = col_t(st, 5);
         if (start == TRACE_NONE || end == TRACE_NONE || end < start) continue;
         int64_t ncell = imap_get(&ncells, (uint64_t)lane << 32 | (uint64_t)name, &fresh);
         if (ncell < 0) goto oom;
-        if (nk == capk) {
-            size_t nc = capk ? 2 * capk : 1024;
-            skern *nks = realloc(ks, nc * sizeof *nks);
-            if (!nks) goto oom;
-            ks = nks, capk = nc;
-        }
         int64_t thr = sqlite3_column_int64(st, 6) * sqlite3_column_int64(st, 7);
-        ks[nk++] = (skern){start, end, thr, (uint32_t)lane, (uint32_t)ncell};
-        size_t ch = (size_t)(kid / SPYR_CHUNK);
-        if (ch >= nchunks) {
-            size_t nc = ch + 1 > 2 * nchunks ? ch + 1 : 2 * nchunks;
-            int64_t *nch = realloc(chunks, nc * CW * sizeof *nch);
-            if (!nch) goto oom;
-            for (size_t i = nchunks; i < nc; i++)
-                nch[CW * i] = INT64_MAX, nch[CW * i + 1] = INT64_MIN, nch[CW * i + 2] = 0;
-            chunks = nch, nchunks = nc;
-        }
-        if (start < chunks[CW * ch]) chunks[CW * ch] = start;
-        if (end > chunks[CW * ch + 1]) chunks[CW * ch + 1] = end;
-        chunks[CW * ch + 2]++;
-        if (start < tmin) tmin = start;
-        if (end > tmax) tmax = end;
+        if (!sb_add(&b, kid, (skern){start, end, thr, (uint32_t)lane, (uint32_t)ncell})) goto oom;
     }
-    sqlite3_finalize(lins);
-    sqlite3_finalize(nins);
-    lins = nins = NULL;
     if (src != SQLITE_DONE) { sqlfail(d, "kernels", err, errlen); goto out; }
-    /* trim the chunk array to the last chunk with an id */
-    while (nchunks && chunks[CW * (nchunks - 1)] == INT64_MAX) nchunks--;
 
     /* cells: the lanes' whole cells, then the (lane, name) cells */
-    size_t nl = lanes.n, ncl = nl + ncells.n;
-    cells = calloc(ncl ? ncl : 1, sizeof *cells);
-    order = malloc((2 * nk + 1) * sizeof *order);
-    if (!cells || !order) goto oom;
-    for (size_t c = 0; c < ncl; c++) cells[c].t0 = INT64_MAX, cells[c].t1 = INT64_MIN, cells[c].name = -1;
+    size_t nl = lanes.n;
+    if (!sb_cells(&b, nl + ncells.n)) goto oom;
     for (size_t i = 0; i < ncells.cap; i++) {
         if (ncells.v[i] == UINT32_MAX) continue;
-        scell *C = &cells[nl + ncells.v[i]];
+        scell *C = &b.cells[nl + ncells.v[i]];
         C->lane = (uint32_t)(ncells.k[i] >> 32);
         C->name = (int32_t)(ncells.k[i] & 0xffffffffu);
     }
-    for (size_t l = 0; l < nl; l++) cells[l].lane = (uint32_t)l;
-    for (size_t i = 0; i < nk; i++) {
-        size_t cs[2] = {ks[i].lane, nl + ks[i].ncell};
-        for (int j = 0; j < 2; j++) {
-            scell *C = &cells[cs[j]];
-            C->n++;
-            if (ks[i].start < C->t0) C->t0 = ks[i].start;
-            if (ks[i].end > C->t1) C->t1 = ks[i].end;
-        }
-    }
-    size_t maxn = 0;
-    for (size_t c = 0, at = 0; c < ncl; c++) {
-        cells[c].first = at;
-        at += cells[c].n;
-        if (cells[c].n > maxn) maxn = cells[c].n;
-        cells[c].n = 0;
-    }
-    for (size_t i = 0; i < nk; i++) {
-        size_t cs[2] = {ks[i].lane, nl + ks[i].ncell};
-        for (int j = 0; j < 2; j++) order[cells[cs[j]].first + cells[cs[j]].n++] = (uint32_t)i;
-    }
-
-    /* the levels */
-    int z0 = 1, ztop = 0;
-    if (nk) {
-        size_t cap = 2 * nk + 64 * ncl;
-        if (cap > SPYR_MAX_CELLS) cap = SPYR_MAX_CELLS;
-        z0 = 0;
-        for (;; z0++) {
-            size_t tot = 0;
-            for (size_t c = 0; c < ncl && tot <= cap; c++)
-                if (cells[c].n) tot += (size_t)(fl(cells[c].t1, z0) - fl(cells[c].t0, z0) + 1);
-            if (tot <= cap || z0 >= SPYR_MAX_Z) break;
-        }
-        ztop = z0;
-        while (ztop < SPYR_MAX_Z && fl(tmax, ztop) != fl(tmin, ztop)) ztop++;
-        size_t maxbins = 0;
-        for (size_t c = 0; c < ncl; c++) {
-            if (!cells[c].n) continue;
-            size_t b = (size_t)(fl(cells[c].t1, z0) - fl(cells[c].t0, z0) + 1);
-            if (b > maxbins) maxbins = b;
-        }
-        ev = malloc(2 * maxn * sizeof *ev);
-        st_ = malloc(2 * maxn * sizeof *st_);
-        sk = malloc(2 * maxn * sizeof *sk);
-        sth = malloc(2 * maxn * sizeof *sth);
-        va = malloc(NV * maxbins * sizeof *va);
-        vb = malloc(NV * maxbins * sizeof *vb);
-        tmp = malloc(2 * maxbins * sizeof *tmp);
-        blob = malloc(NV * maxbins * 10 + 1);
-        if (!ev || !st_ || !sk || !sth || !va || !vb || !tmp || !blob) goto oom;
-        if (prepare(d, "INSERT INTO stream_bins(run, z, cell, k0, bins) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    &ins, err, errlen))
-            goto out;
-        for (size_t c = 0; c < ncl; c++)
-            if (cells[c].n && build_cell(d, ins, id, c, &cells[c], NV, ks, order, z0, ztop, va, vb, ev,
-                                         st_, sk, sth, blob, tmp, err, errlen))
-                goto out;
-        sqlite3_finalize(ins);
-        ins = NULL;
-    }
-    if (prepare(d, "INSERT INTO stream_cells(run, cell, lane, name) VALUES (?1, ?2, ?3, ?4)",
-                &ins, err, errlen))
-        goto out;
-    for (size_t c = 0; c < ncl; c++) {
-        sqlite3_reset(ins);
-        sqlite3_bind_int64(ins, 1, id);
-        sqlite3_bind_int64(ins, 2, (int64_t)c);
-        sqlite3_bind_int64(ins, 3, cells[c].lane);
-        sqlite3_bind_int64(ins, 4, cells[c].name);
-        if (sqlite3_step(ins) != SQLITE_DONE) { sqlfail(d, "stream_cells", err, errlen); goto out; }
-    }
-    sqlite3_finalize(ins);
-    ins = NULL;
-    if (prepare(d, "INSERT INTO stream_pyramids(run, z0, ztop, nlanes, nnames, ncells, nkernels, "
-                   "t_min, t_max, chunks) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                &ins, err, errlen))
-        goto out;
-    sqlite3_bind_int64(ins, 1, id);
-    sqlite3_bind_int(ins, 2, z0);
-    sqlite3_bind_int(ins, 3, ztop);
-    sqlite3_bind_int64(ins, 4, (int64_t)nl);
-    sqlite3_bind_int64(ins, 5, (int64_t)names.n);
-    sqlite3_bind_int64(ins, 6, (int64_t)ncl);
-    sqlite3_bind_int64(ins, 7, (int64_t)nk);
-    bind_t(ins, 8, nk ? tmin : TRACE_NONE);
-    bind_t(ins, 9, nk ? tmax : TRACE_NONE);
-    /* little-endian int64 pairs, whatever the host */
-    unsigned char *cb = malloc(nchunks * CW * 8 + 1);
-    if (!cb) goto oom;
-    for (size_t i = 0; i < CW * nchunks; i++)
-        for (int b = 0; b < 8; b++) cb[8 * i + b] = (unsigned char)((uint64_t)chunks[i] >> (8 * b));
-    sqlite3_bind_blob(ins, 10, cb, (int)(nchunks * CW * 8), free);
-    rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : sqlfail(d, "stream_pyramids", err, errlen);
-    goto out;
-fail_ins:
-    sqlite3_finalize(lins);
-    sqlite3_finalize(nins);
+    for (size_t l = 0; l < nl; l++) b.cells[l].lane = (uint32_t)l;
+    for (size_t i = 0; i < b.nk; i++) b.ks[i].ncell += (uint32_t)nl;   /* now a cell index */
+    const int64_t extra[] = {(int64_t)nl, (int64_t)names.n};
+    static const sb_tables tables = {
+        NV,
+        "INSERT INTO stream_bins(run, z, cell, k0, bins) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO stream_cells(run, cell, lane, name) VALUES (?1, ?2, ?3, ?4)",
+        "stream_cells",
+        "INSERT INTO stream_pyramids(run, z0, ztop, nlanes, nnames, ncells, nkernels, t_min, "
+        "t_max, chunks) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "stream_pyramids",
+    };
+    rc = sb_store(d, id, &b, &tables, extra, 2, err, errlen);
     goto out;
 oom:
-    sqlite3_finalize(lins);
-    sqlite3_finalize(nins);
-    seterr(err, errlen, "stream pyramid: out of memory");
+    sb_oom(&b, err, errlen);
 out:
     sqlite3_finalize(st);
-    sqlite3_finalize(ins);
+    sqlite3_finalize(lins);
+    sqlite3_finalize(nins);
     free(m.v);
     trace_free(&strs);
     imap_free(&lanes);
     imap_free(&names);
     imap_free(&ncells);
-    free(ks);
-    free(chunks);
-    free(order);
-    free(cells);
-    free(ev);
-    free(st_);
-    free(sk);
-    free(sth);
-    free(va);
-    free(vb);
-    free(tmp);
-    free(blob);
+    sb_free(&b);
     return rc;
 }
 
 /* ---- reading ------------------------------------------------------------------------- */
 
-static int info_row(db *d, int64_t id, bool *has, spyr_info *out, char *err, size_t errlen) {
+/* the run's stream_pyramids row into out (out->id the run): a dbi_look_fn */
+static int info_row(db *d, void *ctx, bool *has, char *err, size_t errlen) {
+    spyr_info *out = ctx;
     sqlite3_stmt *st;
     if (prepare(d, "SELECT z0, ztop, nlanes, nnames, nkernels, t_min, t_max FROM stream_pyramids "
                    "WHERE run = ?1",
                 &st, err, errlen))
         return -1;
-    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 1, out->id);
     int rc = sqlite3_step(st);
     *has = rc == SQLITE_ROW;
     if (*has) {
@@ -474,25 +563,8 @@ static int info_row(db *d, int64_t id, bool *has, spyr_info *out, char *err, siz
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlfail(d, "stream_pyramids", err, errlen);
 }
 
-/* Build the run's pyramid when missing (as qpyramid.c's ensure: the write
- * lock first, then look again). */
-static int ensure(db *d, int64_t id, spyr_info *out, char *err, size_t errlen) {
-    bool has;
-    int rc = info_row(d, id, &has, out, err, errlen);
-    if (rc || has) return rc;
-    bool own = sqlite3_get_autocommit(d->h);
-    if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT spyramid_build", err, errlen)) return -1;
-    rc = info_row(d, id, &has, out, err, errlen);
-    if (!rc && !has) rc = dbi_spyramid_build(d, id, err, errlen);
-    if (rc) {
-        exec(d, own ? "ROLLBACK" : "ROLLBACK TO spyramid_build; RELEASE spyramid_build", NULL, 0);
-        return rc;
-    }
-    if (exec(d, own ? "COMMIT" : "RELEASE spyramid_build", err, errlen)) {
-        if (own) exec(d, "ROLLBACK", NULL, 0);
-        return -1;
-    }
-    return info_row(d, id, &has, out, err, errlen);
+static int info_build(db *d, void *ctx, char *err, size_t errlen) {
+    return dbi_spyramid_build(d, ((spyr_info *)ctx)->id, err, errlen);
 }
 
 void spyr_info_free(spyr_info *i) {
@@ -512,10 +584,13 @@ static char *dup_col(sqlite3_stmt *st, int i) {
     return s ? strdup(s) : NULL;
 }
 
-static int count_kernels(db *d, int64_t id, int64_t *n, char *err, size_t errlen) {
+/* The run's own count by sql ("SELECT n_kernels / n_copies FROM runs WHERE
+ * id = ?1"): a count(*) of a 1M-kernel run is a 100 MB scan. */
+#define KERNEL_COUNT "SELECT n_kernels FROM runs WHERE id = ?1"
+#define COPY_COUNT "SELECT n_copies FROM runs WHERE id = ?1"
+static int run_count(db *d, const char *sql, int64_t id, int64_t *n, char *err, size_t errlen) {
     sqlite3_stmt *st;
-    /* the run's own count (a count(*) of a 1M-kernel run is a 100 MB scan) */
-    if (prepare(d, "SELECT n_kernels FROM runs WHERE id = ?1", &st, err, errlen)) return -1;
+    if (prepare(d, sql, &st, err, errlen)) return -1;
     sqlite3_bind_int64(st, 1, id);
     int rc = sqlite3_step(st);
     *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
@@ -526,14 +601,15 @@ static int count_kernels(db *d, int64_t id, int64_t *n, char *err, size_t errlen
 int db_spyramid_count(db *d, const char *run, int64_t *n, char *err, size_t errlen) {
     int64_t id;
     int rc = dbi_lookup_id(d, "runs", run, &id, err, errlen);
-    return rc ? rc : count_kernels(d, id, n, err, errlen);
+    return rc ? rc : run_count(d, KERNEL_COUNT, id, n, err, errlen);
 }
 
 int db_spyramid_info(db *d, const char *run, spyr_info *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     int rc = dbi_lookup_id(d, "runs", run, &out->id, err, errlen);
     if (rc) return rc;
-    if (ensure(d, out->id, out, err, errlen)) return -1;
+    /* built when missing */
+    if (dbi_build_once(d, "spyramid_build", info_row, info_build, out, err, errlen)) return -1;
     out->process = calloc(out->nlanes + 1, sizeof *out->process);
     out->stream = calloc(out->nlanes + 1, sizeof *out->stream);
     out->names = calloc(out->nnames + 1, sizeof *out->names);
@@ -561,7 +637,7 @@ int db_spyramid_info(db *d, const char *run, spyr_info *out, char *err, size_t e
     if (rc != SQLITE_DONE) { sqlfail(d, "stream_names", err, errlen); goto fail; }
     for (size_t n = 0; n < out->nnames; n++)
         if (!out->names[n] && !(out->names[n] = strdup(""))) goto oom;
-    if (count_kernels(d, out->id, &out->total_kernels, err, errlen)) goto fail;
+    if (run_count(d, KERNEL_COUNT, out->id, &out->total_kernels, err, errlen)) goto fail;
     return 0;
 oom:
     seterr(err, errlen, "stream pyramid: out of memory");
@@ -585,28 +661,13 @@ static bool bit(const uint8_t *bits, int64_t i) {
 int db_spyramid_bins(db *d, const spyr_info *info, int64_t from, int64_t to, int64_t want,
                      const uint8_t *shown, spyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    if (from >= to || want < 1) {
-        seterr(err, errlen, "stream bins: need from < to and bins >= 1");
+    dbi_window w;
+    if (dbi_bins_args("stream bins", from, to, want, err, errlen) ||
+        dbi_bins_window("stream bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
+                        SPYR_MAX_BINS, &w, err, errlen))
         return -1;
-    }
-    uint64_t span = (uint64_t)to - (uint64_t)from;
-    int z = 0;
-    while (z < 63 && ((uint64_t)1 << z) * (uint64_t)want < span) z++;
-    if (info->z0 <= info->ztop && z < info->z0) z = info->z0;
-    if (z > SPYR_MAX_Z) {
-        seterr(err, errlen, "stream bins: bins of 2^%d ns are wider than the largest, 2^%d ns", z,
-               SPYR_MAX_Z);
-        return -1;
-    }
-    out->z = z;
-    out->bin_ns = (int64_t)1 << z;
-    out->k0 = fl(from, z);
-    int64_t nb = fl(to - 1, z) - out->k0 + 1;
-    if (nb > SPYR_MAX_BINS) {
-        seterr(err, errlen, "stream bins: %lld bins asked, at most %d", (long long)nb, SPYR_MAX_BINS);
-        return -1;
-    }
-    out->nbins = (size_t)nb;
+    int z = w.z;
+    out->z = z, out->bin_ns = w.bin_ns, out->k0 = w.k0, out->nbins = w.nbins;
     out->nlanes = info->nlanes;
     out->max_exact = true;
     size_t ncell = info->nlanes * out->nbins + 1;
@@ -867,17 +928,10 @@ int dbi_spyramid_copies_build(db *d, int64_t id, char *err, size_t errlen) {
     for (size_t i = 0; i < sizeof del / sizeof *del; i++)
         if (exec_bind(d, del[i], id, err, errlen)) return -1;
     imap cmap = {0};
-    skern *ks = NULL;   /* lane: the engine's cell, ncell: the (engine, direction) cell */
-    size_t nk = 0, capk = 0, nchunks = 0;
-    int64_t *chunks = NULL;
-    uint32_t *order = NULL;
-    scell *cells = NULL;
-    sev *ev = NULL;
-    int64_t *st_ = NULL, *sk = NULL, *sth = NULL, *va = NULL, *vb = NULL, *tmp = NULL;
-    unsigned char *blob = NULL;
-    sqlite3_stmt *st = NULL, *ins = NULL;
+    sbuild b;   /* lane: the engine's cell, ncell: the (engine, direction) cell */
+    sb_init(&b, "copy pyramid");
+    sqlite3_stmt *st = NULL;
     int rc = -1;
-    int64_t tmin = INT64_MAX, tmax = INT64_MIN;
     /* the one read of a run's copies here */
     if (prepare(d, "SELECT " DBI_COPY_ID ", engine, direction, start, stop FROM copies WHERE "
                    DBI_COPIES_OF_RUN " ORDER BY rowid",
@@ -896,160 +950,47 @@ int dbi_spyramid_copies_build(db *d, int64_t id, char *err, size_t errlen) {
         int64_t whole = imap_get(&cmap, (uint64_t)eng << 8, &fresh);
         int64_t dcell = whole < 0 ? -1 : imap_get(&cmap, (uint64_t)eng << 8 | (uint64_t)(dir + 1), &fresh);
         if (dcell < 0) goto oom;
-        if (nk == capk) {
-            size_t nc = capk ? 2 * capk : 1024;
-            skern *nks = realloc(ks, nc * sizeof *nks);
-            if (!nks) goto oom;
-            ks = nks, capk = nc;
-        }
-        ks[nk++] = (skern){start, end, 0, (uint32_t)whole, (uint32_t)dcell};
-        size_t ch = (size_t)(cid / SPYR_CHUNK);
-        if (ch >= nchunks) {
-            size_t nc = ch + 1 > 2 * nchunks ? ch + 1 : 2 * nchunks;
-            int64_t *nch = realloc(chunks, nc * CW * sizeof *nch);
-            if (!nch) goto oom;
-            for (size_t i = nchunks; i < nc; i++)
-                nch[CW * i] = INT64_MAX, nch[CW * i + 1] = INT64_MIN, nch[CW * i + 2] = 0;
-            chunks = nch, nchunks = nc;
-        }
-        if (start < chunks[CW * ch]) chunks[CW * ch] = start;
-        if (end > chunks[CW * ch + 1]) chunks[CW * ch + 1] = end;
-        chunks[CW * ch + 2]++;
-        if (start < tmin) tmin = start;
-        if (end > tmax) tmax = end;
+        if (!sb_add(&b, cid, (skern){start, end, 0, (uint32_t)whole, (uint32_t)dcell})) goto oom;
     }
     if (src != SQLITE_DONE) { sqlfail(d, "copies", err, errlen); goto out; }
     sqlite3_finalize(st);
     st = NULL;
-    while (nchunks && chunks[CW * (nchunks - 1)] == INT64_MAX) nchunks--;
 
-    size_t ncl = cmap.n;
-    cells = calloc(ncl ? ncl : 1, sizeof *cells);
-    order = malloc((2 * nk + 1) * sizeof *order);
-    if (!cells || !order) goto oom;
+    if (!sb_cells(&b, cmap.n)) goto oom;
     for (size_t i = 0; i < cmap.cap; i++) {
         if (cmap.v[i] == UINT32_MAX) continue;
-        scell *C = &cells[cmap.v[i]];
+        scell *C = &b.cells[cmap.v[i]];
         C->lane = (uint32_t)(cmap.k[i] >> 8);                 /* the engine */
         C->name = (int32_t)(cmap.k[i] & 0xff) - 1;           /* the direction, -1: all */
-        C->t0 = INT64_MAX, C->t1 = INT64_MIN;
     }
-    for (size_t i = 0; i < nk; i++) {
-        uint32_t cs[2] = {ks[i].lane, ks[i].ncell};
-        for (int j = 0; j < 2; j++) {
-            scell *C = &cells[cs[j]];
-            C->n++;
-            if (ks[i].start < C->t0) C->t0 = ks[i].start;
-            if (ks[i].end > C->t1) C->t1 = ks[i].end;
-        }
-    }
-    size_t maxn = 0;
-    for (size_t c = 0, at = 0; c < ncl; c++) {
-        cells[c].first = at;
-        at += cells[c].n;
-        if (cells[c].n > maxn) maxn = cells[c].n;
-        cells[c].n = 0;
-    }
-    for (size_t i = 0; i < nk; i++) {
-        uint32_t cs[2] = {ks[i].lane, ks[i].ncell};
-        for (int j = 0; j < 2; j++) order[cells[cs[j]].first + cells[cs[j]].n++] = (uint32_t)i;
-    }
-    int z0 = 1, ztop = 0;
-    if (nk) {
-        size_t cap = 2 * nk + 64 * ncl;
-        if (cap > SPYR_MAX_CELLS) cap = SPYR_MAX_CELLS;
-        z0 = 0;
-        for (;; z0++) {
-            size_t tot = 0;
-            for (size_t c = 0; c < ncl && tot <= cap; c++)
-                if (cells[c].n) tot += (size_t)(fl(cells[c].t1, z0) - fl(cells[c].t0, z0) + 1);
-            if (tot <= cap || z0 >= SPYR_MAX_Z) break;
-        }
-        ztop = z0;
-        while (ztop < SPYR_MAX_Z && fl(tmax, ztop) != fl(tmin, ztop)) ztop++;
-        size_t maxbins = 0;
-        for (size_t c = 0; c < ncl; c++) {
-            if (!cells[c].n) continue;
-            size_t b = (size_t)(fl(cells[c].t1, z0) - fl(cells[c].t0, z0) + 1);
-            if (b > maxbins) maxbins = b;
-        }
-        ev = malloc(2 * maxn * sizeof *ev);
-        st_ = malloc(2 * maxn * sizeof *st_);
-        sk = malloc(2 * maxn * sizeof *sk);
-        sth = malloc(2 * maxn * sizeof *sth);   /* all zero: copies have no threads */
-        va = malloc(CNV * maxbins * sizeof *va);
-        vb = malloc(CNV * maxbins * sizeof *vb);
-        tmp = malloc(2 * maxbins * sizeof *tmp);
-        blob = malloc(CNV * maxbins * 10 + 1);
-        if (!ev || !st_ || !sk || !sth || !va || !vb || !tmp || !blob) goto oom;
-        if (prepare(d, "INSERT INTO copy_bins(run, z, cell, k0, bins) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    &ins, err, errlen))
-            goto out;
-        for (size_t c = 0; c < ncl; c++)
-            if (cells[c].n && build_cell(d, ins, id, c, &cells[c], CNV, ks, order, z0, ztop, va, vb,
-                                         ev, st_, sk, sth, blob, tmp, err, errlen))
-                goto out;
-        sqlite3_finalize(ins);
-        ins = NULL;
-    }
-    if (prepare(d, "INSERT INTO copy_cells(run, cell, engine, direction) VALUES (?1, ?2, ?3, ?4)",
-                &ins, err, errlen))
-        goto out;
-    for (size_t c = 0; c < ncl; c++) {
-        sqlite3_reset(ins);
-        sqlite3_bind_int64(ins, 1, id);
-        sqlite3_bind_int64(ins, 2, (int64_t)c);
-        sqlite3_bind_int64(ins, 3, cells[c].lane);
-        sqlite3_bind_int64(ins, 4, cells[c].name);
-        if (sqlite3_step(ins) != SQLITE_DONE) { sqlfail(d, "copy_cells", err, errlen); goto out; }
-    }
-    sqlite3_finalize(ins);
-    ins = NULL;
-    if (prepare(d, "INSERT INTO copy_pyramids(run, z0, ztop, ncells, ncopies, t_min, t_max, chunks) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                &ins, err, errlen))
-        goto out;
-    sqlite3_bind_int64(ins, 1, id);
-    sqlite3_bind_int(ins, 2, z0);
-    sqlite3_bind_int(ins, 3, ztop);
-    sqlite3_bind_int64(ins, 4, (int64_t)ncl);
-    sqlite3_bind_int64(ins, 5, (int64_t)nk);
-    bind_t(ins, 6, nk ? tmin : TRACE_NONE);
-    bind_t(ins, 7, nk ? tmax : TRACE_NONE);
-    unsigned char *cb = malloc(nchunks * CW * 8 + 1);
-    if (!cb) goto oom;
-    for (size_t i = 0; i < CW * nchunks; i++)
-        for (int b = 0; b < 8; b++) cb[8 * i + b] = (unsigned char)((uint64_t)chunks[i] >> (8 * b));
-    sqlite3_bind_blob(ins, 8, cb, (int)(nchunks * CW * 8), free);
-    rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : sqlfail(d, "copy_pyramids", err, errlen);
+    static const sb_tables tables = {
+        CNV,
+        "INSERT INTO copy_bins(run, z, cell, k0, bins) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO copy_cells(run, cell, engine, direction) VALUES (?1, ?2, ?3, ?4)",
+        "copy_cells",
+        "INSERT INTO copy_pyramids(run, z0, ztop, ncells, ncopies, t_min, t_max, chunks) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "copy_pyramids",
+    };
+    rc = sb_store(d, id, &b, &tables, NULL, 0, err, errlen);
     goto out;
 oom:
-    seterr(err, errlen, "copy pyramid: out of memory");
+    sb_oom(&b, err, errlen);
 out:
     sqlite3_finalize(st);
-    sqlite3_finalize(ins);
     imap_free(&cmap);
-    free(ks);
-    free(chunks);
-    free(order);
-    free(cells);
-    free(ev);
-    free(st_);
-    free(sk);
-    free(sth);
-    free(va);
-    free(vb);
-    free(tmp);
-    free(blob);
+    sb_free(&b);
     return rc;
 }
 
-static int copy_info_row(db *d, int64_t id, bool *has, cpyr_info *out, char *err, size_t errlen) {
+/* as info_row, the copy_pyramids row */
+static int copy_info_row(db *d, void *ctx, bool *has, char *err, size_t errlen) {
+    cpyr_info *out = ctx;
     sqlite3_stmt *st;
     if (prepare(d, "SELECT z0, ztop, ncopies, t_min, t_max FROM copy_pyramids WHERE run = ?1", &st,
                 err, errlen))
         return -1;
-    sqlite3_bind_int64(st, 1, id);
+    sqlite3_bind_int64(st, 1, out->id);
     int rc = sqlite3_step(st);
     *has = rc == SQLITE_ROW;
     if (*has) {
@@ -1063,47 +1004,22 @@ static int copy_info_row(db *d, int64_t id, bool *has, cpyr_info *out, char *err
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : sqlfail(d, "copy_pyramids", err, errlen);
 }
 
-/* as ensure(), for the copy tables */
-static int copy_ensure(db *d, int64_t id, cpyr_info *out, char *err, size_t errlen) {
-    bool has;
-    int rc = copy_info_row(d, id, &has, out, err, errlen);
-    if (rc || has) return rc;
-    bool own = sqlite3_get_autocommit(d->h);
-    if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT cpyramid_build", err, errlen)) return -1;
-    rc = copy_info_row(d, id, &has, out, err, errlen);
-    if (!rc && !has) rc = dbi_spyramid_copies_build(d, id, err, errlen);
-    if (rc) {
-        exec(d, own ? "ROLLBACK" : "ROLLBACK TO cpyramid_build; RELEASE cpyramid_build", NULL, 0);
-        return rc;
-    }
-    if (exec(d, own ? "COMMIT" : "RELEASE cpyramid_build", err, errlen)) {
-        if (own) exec(d, "ROLLBACK", NULL, 0);
-        return -1;
-    }
-    return copy_info_row(d, id, &has, out, err, errlen);
-}
-
-static int count_copies(db *d, int64_t id, int64_t *n, char *err, size_t errlen) {
-    sqlite3_stmt *st;
-    if (prepare(d, "SELECT n_copies FROM runs WHERE id = ?1", &st, err, errlen)) return -1;
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
-    *n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    sqlite3_finalize(st);
-    return rc == SQLITE_ROW ? 0 : sqlfail(d, "runs", err, errlen);
+static int copy_info_build(db *d, void *ctx, char *err, size_t errlen) {
+    return dbi_spyramid_copies_build(d, ((cpyr_info *)ctx)->id, err, errlen);
 }
 
 int db_spyramid_copy_count(db *d, const char *run, int64_t *n, char *err, size_t errlen) {
     int64_t id;
     int rc = dbi_lookup_id(d, "runs", run, &id, err, errlen);
-    return rc ? rc : count_copies(d, id, n, err, errlen);
+    return rc ? rc : run_count(d, COPY_COUNT, id, n, err, errlen);
 }
 
 int db_spyramid_copy_info(db *d, const char *run, cpyr_info *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     int rc = dbi_lookup_id(d, "runs", run, &out->id, err, errlen);
     if (rc) return rc;
-    if (copy_ensure(d, out->id, out, err, errlen)) return -1;
+    if (dbi_build_once(d, "cpyramid_build", copy_info_row, copy_info_build, out, err, errlen))
+        return -1;
     sqlite3_stmt *st;
     if (prepare(d, "SELECT DISTINCT engine FROM copy_cells WHERE run = ?1 ORDER BY engine", &st, err,
                 errlen))
@@ -1130,7 +1046,7 @@ int db_spyramid_copy_info(db *d, const char *run, cpyr_info *out, char *err, siz
         cpyr_info_free(out);
         return -1;
     }
-    if (count_copies(d, out->id, &out->total_copies, err, errlen)) {
+    if (run_count(d, COPY_COUNT, out->id, &out->total_copies, err, errlen)) {
         cpyr_info_free(out);
         return -1;
     }
@@ -1152,28 +1068,13 @@ void cpyr_bins_free(cpyr_bins *b) {
 int db_spyramid_copy_bins(db *d, const cpyr_info *info, int64_t from, int64_t to, int64_t want,
                           cpyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    if (from >= to || want < 1) {
-        seterr(err, errlen, "copy bins: need from < to and bins >= 1");
+    dbi_window w;
+    if (dbi_bins_args("copy bins", from, to, want, err, errlen) ||
+        dbi_bins_window("copy bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
+                        SPYR_MAX_BINS, &w, err, errlen))
         return -1;
-    }
-    uint64_t span = (uint64_t)to - (uint64_t)from;
-    int z = 0;
-    while (z < 63 && ((uint64_t)1 << z) * (uint64_t)want < span) z++;
-    if (info->z0 <= info->ztop && z < info->z0) z = info->z0;
-    if (z > SPYR_MAX_Z) {
-        seterr(err, errlen, "copy bins: bins of 2^%d ns are wider than the largest, 2^%d ns", z,
-               SPYR_MAX_Z);
-        return -1;
-    }
-    out->z = z;
-    out->bin_ns = (int64_t)1 << z;
-    out->k0 = fl(from, z);
-    int64_t nb = fl(to - 1, z) - out->k0 + 1;
-    if (nb > SPYR_MAX_BINS) {
-        seterr(err, errlen, "copy bins: %lld bins asked, at most %d", (long long)nb, SPYR_MAX_BINS);
-        return -1;
-    }
-    out->nbins = (size_t)nb;
+    int z = w.z;
+    out->z = z, out->bin_ns = w.bin_ns, out->k0 = w.k0, out->nbins = w.nbins;
     out->nlanes = info->nengines;
     size_t nc = out->nlanes * out->nbins + 1;
     out->copy_ns = calloc(nc, sizeof *out->copy_ns);
@@ -1241,28 +1142,12 @@ int db_spyramid_copy_bins(db *d, const cpyr_info *info, int64_t from, int64_t to
     return 0;
 }
 
-/* One copies row (SPYR_COPY_COLS) into t, as db_load_run reads it. */
-static bool row_copy(trace *t, const strmap *m, sqlite3_stmt *st) {
-    trace_copy *c = trace_add_copy(t);
-    if (!c) return false;
-    c->name = col_str(m, st, 0);
-    c->stream = col_str(m, st, 1);
-    c->process = col_str(m, st, 2);
-    c->direction = sqlite3_column_int(st, 3);
-    c->engine = sqlite3_column_int(st, 4);
-    c->bytes = col_t(st, 5);
-    c->issue = col_t(st, 6);
-    c->start = col_t(st, 7);
-    c->end = col_t(st, 8);
-    return !t->oom;
-}
-
 int db_spyramid_copies(db *d, const cpyr_info *info, int64_t from, int64_t to, int64_t max,
                        trace *out, int64_t **ids, size_t *n, char *err, size_t errlen) {
     /* the one read of a window's copies */
     return window_rows(d, info->id, "copies", "SELECT chunks FROM copy_pyramids WHERE run = ?1",
-                       "SELECT name, stream, process, direction, engine, bytes, issue, start, stop, "
-                       DBI_COPY_ID " FROM copies WHERE " DBI_COPY_IDS("?2", "?3") " AND stop > ?4 "
-                       "AND start < ?5 AND stop >= start ORDER BY rowid",
-                       row_copy, 9, from, to, max, out, ids, n, err, errlen);
+                       "SELECT " DBI_COPY_COLS ", " DBI_COPY_ID " FROM copies WHERE "
+                       DBI_COPY_IDS("?2", "?3") " AND stop > ?4 AND start < ?5 AND stop >= start "
+                       "ORDER BY rowid",
+                       dbi_row_copy, 9, from, to, max, out, ids, n, err, errlen);
 }

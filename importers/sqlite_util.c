@@ -559,6 +559,29 @@ static int64_t issue_time(const imp_sql_src *src, sqlite3_stmt *st, int corr_i, 
     return (v >= 0 && v <= IMP_SQL_TMAX) ? v : TRACE_NONE;
 }
 
+/* Where a kernel or copy row ran, from its statement's columns (cols: pid,
+ * device, context, green, stream, correlation id), as both rows read it:
+ * its ids, its stream's and process's names (interned in this order), its
+ * device counted in devs, and its launch time. */
+typedef struct row_where {
+    row_ids ids;
+    int64_t stream;
+    bool has_stream;
+    trace_str stream_name, process;
+    int64_t issue;
+} row_where;
+
+static void read_where(trace *t, sqlite3_stmt *st, const imp_sql_src *src, const int cols[6],
+                       imp_sql_devs *devs, name_cache *streams, name_cache *procs, row_where *w) {
+    read_ids(st, cols[0], cols[1], cols[2], cols[3], &w->ids);
+    w->stream = 0;
+    w->has_stream = opt_int(st, cols[4], &w->stream);
+    w->stream_name = stream_name(t, streams, w->has_stream, w->stream);
+    w->process = process_name(t, procs, &w->ids);
+    count_device(devs, &w->ids);
+    w->issue = issue_time(src, st, cols[5], &w->ids);
+}
+
 /* The small-integer value of an enum column (memory kind, copy kind):
  * -1 when NULL, not an integer or outside 0..63. */
 static int enum_value(sqlite3_stmt *st, int i) {
@@ -732,18 +755,18 @@ static int kernel_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     if (!k) return imp_sql_fail(s, tb, "out of memory");
     k->name = kn->name;
     k->raw_name = kn->raw;
-    row_ids ids;
-    read_ids(st, IMP_SQL_K_PID, IMP_SQL_K_DEVICE, IMP_SQL_K_CONTEXT, IMP_SQL_K_GREEN, &ids);
-    int64_t stream = 0;
-    bool has_stream = opt_int(st, IMP_SQL_K_STREAM, &stream);
-    k->stream = stream_name(t, streams, has_stream, stream);
-    k->process = process_name(t, procs, &ids);
-    count_device(&src->kernel_devs, &ids);
+    static const int where_cols[6] = { IMP_SQL_K_PID, IMP_SQL_K_DEVICE, IMP_SQL_K_CONTEXT,
+                                       IMP_SQL_K_GREEN, IMP_SQL_K_STREAM, IMP_SQL_K_CORR };
+    row_where w;
+    read_where(t, st, src, where_cols, &src->kernel_devs, streams, procs, &w);
+    k->stream = w.stream_name;
+    k->process = w.process;
     k->first_block = start;
     k->end = end;
-    k->issue = issue_time(src, st, IMP_SQL_K_CORR, &ids);
-    int64_t pkey[3] = { ids.v[2], stream, (src->prio_by_pid && ids.has[0]) ? ids.v[0] : 0 };
-    if (src->prio && ids.has[2] && has_stream && imp_sql_map_find(src->prio, pkey, 3, &v)) {
+    k->issue = w.issue;
+    const row_ids *ids = &w.ids;
+    int64_t pkey[3] = { ids->v[2], w.stream, (src->prio_by_pid && ids->has[0]) ? ids->v[0] : 0 };
+    if (src->prio && ids->has[2] && w.has_stream && imp_sql_map_find(src->prio, pkey, 3, &v)) {
         /* nsys stores the int32 priority as unsigned (4294967291 = -5) */
         if (v > INT32_MAX && v <= (int64_t)UINT32_MAX) v -= (int64_t)UINT32_MAX + 1;
         if (v >= -1024 && v <= 1024) k->priority = (int32_t)v;
@@ -763,6 +786,22 @@ static int kernel_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     if (t->oom) return imp_sql_fail(s, tb, "out of memory");
     src->kept++;
     return 0;
+}
+
+/* The name caches of one kernel read (imp_sql_read_kernels, the merged
+ * imp_sql_stream_kernels): empty, with the kernel-name lookup prepared
+ * (the caller finalizes kn.lookup). */
+typedef struct kernel_caches {
+    name_cache streams, procs;
+    kname_cache kn;
+} kernel_caches;
+
+static int kernel_caches_open(imp_sql *s, const imp_sql_src *src, kernel_caches *kc) {
+    memset(kc, 0, sizeof *kc);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT value FROM \"%s\" WHERE \"%s\" = ?1", src->strings,
+             src->strings_id);
+    return imp_sql_prepare(s, src->strings, sql, &kc->kn.lookup) < 0 ? -1 : 0;
 }
 
 static int read_kernel_rows(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
@@ -787,17 +826,10 @@ int imp_sql_count_rows(imp_sql *s, const char *table) {
 
 int imp_sql_read_kernels(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
                          imp_sql_name_cache *names) {
-    name_cache streams, procs;
-    memset(&streams, 0, sizeof streams);
-    memset(&procs, 0, sizeof procs);
-    kname_cache kn_cache;
-    memset(&kn_cache, 0, sizeof kn_cache);
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT value FROM \"%s\" WHERE \"%s\" = ?1", src->strings,
-             src->strings_id);
-    if (imp_sql_prepare(s, src->strings, sql, &kn_cache.lookup) < 0) return -1;
-    int r = read_kernel_rows(s, t, st, src, names, &streams, &procs, &kn_cache);
-    sqlite3_finalize(kn_cache.lookup);
+    kernel_caches kc;
+    if (kernel_caches_open(s, src, &kc) < 0) return -1;
+    int r = read_kernel_rows(s, t, st, src, names, &kc.streams, &kc.procs, &kc.kn);
+    sqlite3_finalize(kc.kn.lookup);
     return r;
 }
 
@@ -826,17 +858,16 @@ static int copy_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
         c->name = trace_intern(t, imp_sql_copy_name(kind));
         c->direction = imp_sql_copy_direction(kind, sm, dm);
     }
-    row_ids ids;
-    read_ids(st, IMP_SQL_C_PID, IMP_SQL_C_DEVICE, IMP_SQL_C_CONTEXT, IMP_SQL_C_GREEN, &ids);
-    int64_t stream = 0;
-    bool has_stream = opt_int(st, IMP_SQL_C_STREAM, &stream);
-    c->stream = stream_name(t, streams, has_stream, stream);
-    c->process = process_name(t, procs, &ids);
-    count_device(&src->copy_devs, &ids);
+    static const int where_cols[6] = { IMP_SQL_C_PID, IMP_SQL_C_DEVICE, IMP_SQL_C_CONTEXT,
+                                       IMP_SQL_C_GREEN, IMP_SQL_C_STREAM, IMP_SQL_C_CORR };
+    row_where w;
+    read_where(t, st, src, where_cols, &src->copy_devs, streams, procs, &w);
+    c->stream = w.stream_name;
+    c->process = w.process;
     c->bytes = bytes;
     c->start = start;
     c->end = end;
-    c->issue = issue_time(src, st, IMP_SQL_C_CORR, &ids);
+    c->issue = w.issue;
     if (t->oom) return imp_sql_fail(s, tb, "out of memory");
     src->kept++;
     return 0;
@@ -1075,15 +1106,8 @@ static size_t merge_next(const bool *live, const int64_t *keys, size_t n) {
 int imp_sql_stream_kernels(imp_sql *s, trace *t, sqlite3_stmt **st, const char *const *tables,
                            size_t n, imp_sql_src *src, imp_sql_name_cache *names) {
     if (n > MERGE_MAX) return imp_sql_fail(s, NULL, "too many kernel tables");
-    name_cache streams, procs;
-    memset(&streams, 0, sizeof streams);
-    memset(&procs, 0, sizeof procs);
-    kname_cache kn_cache;
-    memset(&kn_cache, 0, sizeof kn_cache);
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT value FROM \"%s\" WHERE \"%s\" = ?1", src->strings,
-             src->strings_id);
-    if (imp_sql_prepare(s, src->strings, sql, &kn_cache.lookup) < 0) return -1;
+    kernel_caches kc;
+    if (kernel_caches_open(s, src, &kc) < 0) return -1;
     bool live[MERGE_MAX];
     int64_t keys[MERGE_MAX];
     int r = 0;
@@ -1091,12 +1115,12 @@ int imp_sql_stream_kernels(imp_sql *s, trace *t, sqlite3_stmt **st, const char *
         r = merge_step(s, st, tables, i, IMP_SQL_K_START, live, keys);
     for (size_t i; r == 0 && (i = merge_next(live, keys, n)) < n;) {
         src->table = tables[i];
-        if (kernel_row(s, t, st[i], src, names, &streams, &procs, &kn_cache) < 0 ||
+        if (kernel_row(s, t, st[i], src, names, &kc.streams, &kc.procs, &kc.kn) < 0 ||
             imp_stream_rows(t, NULL, 0, s->err, s->errlen) < 0 ||
             merge_step(s, st, tables, i, IMP_SQL_K_START, live, keys) < 0)
             r = -1;
     }
-    sqlite3_finalize(kn_cache.lookup);
+    sqlite3_finalize(kc.kn.lookup);
     return r;
 }
 

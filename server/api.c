@@ -409,37 +409,45 @@ static void list_records(void *app, const http_request *req, http_response *res,
 static bool window_args(const http_request *req, http_response *res, int64_t *from,
                         bool *has_from, int64_t *to, bool *has_to, int64_t *max, int64_t max_lo);
 
-/* GET /kernels: every kernel (DESIGN §5); with from, to or max a window's
- * kernels or per-stream bins past max (stream_bins.c, issue 9) */
-static void h_kernels(void *app, const http_request *req, http_response *res) {
-    if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
-        list_records(app, req, res, DB_LOAD_KERNELS, "kernels");
-        return;
-    }
+/* A window read of a run (window_blocks, sbin_kernels, ...): the
+ * arguments window_args parsed, the answer into res */
+typedef void (*window_read_fn)(db *d, const http_request *req, const char *run, int64_t from,
+                               bool has_from, int64_t to, bool has_to, int64_t max,
+                               http_response *res);
+
+/* The window routes' one flow: ?from=&to=&max= (max at least max_lo),
+ * then `rd` on a pooled connection */
+static void windowed(void *app, const http_request *req, http_response *res, int64_t max_lo,
+                     window_read_fn rd) {
     api_ctx *a = app;
     int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
     bool has_from, has_to;
-    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 0)) return;
+    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, max_lo)) return;
     db *d = acquire(a, res);
     if (!d) return;
-    sbin_kernels(d, req, req->params[0], from, has_from, to, has_to, max, res);
+    rd(d, req, req->params[0], from, has_from, to, has_to, max, res);
     release(a, d);
+}
+
+/* GET /kernels or /copies: every record (list_records: part, key); with
+ * from, to or max a window's records or its bins past max (rows) */
+static void windowed_records(void *app, const http_request *req, http_response *res,
+                             unsigned part, const char *key, window_read_fn rows) {
+    if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
+        list_records(app, req, res, part, key);
+        return;
+    }
+    windowed(app, req, res, 0, rows);
+}
+/* GET /kernels: every kernel (DESIGN §5); with from, to or max a window's
+ * kernels or per-stream bins past max (stream_bins.c, issue 9) */
+static void h_kernels(void *app, const http_request *req, http_response *res) {
+    windowed_records(app, req, res, DB_LOAD_KERNELS, "kernels", sbin_kernels);
 }
 /* GET /copies: every copy (DESIGN §5); with from, to or max a window's
  * copies or per-engine copy bins past max (stream_bins.c, issue 9) */
 static void h_copies(void *app, const http_request *req, http_response *res) {
-    if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
-        list_records(app, req, res, DB_LOAD_COPIES, "copies");
-        return;
-    }
-    api_ctx *a = app;
-    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
-    bool has_from, has_to;
-    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 0)) return;
-    db *d = acquire(a, res);
-    if (!d) return;
-    sbin_copies(d, req, req->params[0], from, has_from, to, has_to, max, res);
-    release(a, d);
+    windowed_records(app, req, res, DB_LOAD_COPIES, "copies", sbin_copies);
 }
 static void h_jobs(void *app, const http_request *req, http_response *res) {
     list_records(app, req, res, DB_LOAD_JOBS, "jobs");
@@ -526,42 +534,28 @@ static bool window_args(const http_request *req, http_response *res, int64_t *fr
 }
 
 static void h_blocks(void *app, const http_request *req, http_response *res) {
-    api_ctx *a = app;
-    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
-    bool has_from, has_to;
-    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 0)) return;
-    db *d = acquire(a, res);
-    if (!d) return;
     /* window.c: one bounded scan of a covering index, or the pyramid's bins */
-    window_blocks(d, req, req->params[0], from, has_from, to, has_to, max, res);
-    release(a, d);
+    windowed(app, req, res, 0, window_blocks);
 }
 
 /* GET /api/runs/{run}/occupancy: /blocks' bins of some kernels (occupancy.c) */
+static void occupancy_read(db *d, const http_request *req, const char *run, int64_t from,
+                           bool has_from, int64_t to, bool has_to, int64_t max,
+                           http_response *res) {
+    occupancy_bins(d, req, run, from, has_from, to, has_to, max, http_query(req, "kernels"), res);
+}
 static void h_occupancy(void *app, const http_request *req, http_response *res) {
-    api_ctx *a = app;
-    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
-    bool has_from, has_to;
-    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 1)) return;
-    db *d = acquire(a, res);
-    if (!d) return;
-    occupancy_bins(d, req, req->params[0], from, has_from, to, has_to, max,
-                   http_query(req, "kernels"), res);
-    release(a, d);
+    windowed(app, req, res, 1, occupancy_read);
 }
 
 /* GET /api/runs/{run}/streams: per-stream busy bins of some kernel names
  * (stream_bins.c, issue 9) */
+static void streams_read(db *d, const http_request *req, const char *run, int64_t from,
+                         bool has_from, int64_t to, bool has_to, int64_t max, http_response *res) {
+    sbin_streams(d, req, run, from, has_from, to, has_to, max, http_query(req, "names"), res);
+}
 static void h_streams(void *app, const http_request *req, http_response *res) {
-    api_ctx *a = app;
-    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
-    bool has_from, has_to;
-    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, 1)) return;
-    db *d = acquire(a, res);
-    if (!d) return;
-    sbin_streams(d, req, req->params[0], from, has_from, to, has_to, max, http_query(req, "names"),
-                 res);
-    release(a, d);
+    windowed(app, req, res, 1, streams_read);
 }
 
 static void h_tiles(void *app, const http_request *req, http_response *res) {
