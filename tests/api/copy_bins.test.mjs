@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { getJson, startServer } from './server.mjs';
+import { checkWindow, expectError, expectImmutable, getJson, startServer } from './server.mjs';
 
 let srv, run, copies;
 
@@ -112,14 +112,7 @@ test('plain GET /copies is the whole list; max alone answers it whole or as bins
 test('a window\'s copies: those overlapping it, by id; past max its bins', async () => {
   for (const [a, w] of [[0, 30000], [5000, 2000], [9000, 300], [copies[40].start, 1]]) {
     const want = copies.filter((c) => timed(c) && c.start < a + w && c.end > a);
-    const r = (await getJson(`${srv.base}/api/runs/${run}/copies?from=${a}&to=${a + w}&max=1000`)).body;
-    assert.equal(r.mode, 'copies');
-    assert.deepEqual([r.from, r.to, r.total], [a, a + w, want.length]);
-    assert.deepEqual(r.copies, want);
-    if (want.length > 1) {
-      const b = (await getJson(`${srv.base}/api/runs/${run}/copies?from=${a}&to=${a + w}&max=${want.length - 1}`)).body;
-      checkBins(b, a, a + w);
-    }
+    await checkWindow(srv.base, run, 'copies', a, w, want, checkBins);
   }
 });
 
@@ -140,17 +133,8 @@ test('every level\'s bins equal the copies\'', async () => {
 });
 
 test('immutable answers with an ETag; errors name the parameter', async () => {
-  const u = `${srv.base}/api/runs/${run}/copies?from=0&to=100000&max=40`;
-  const r = await fetch(u);
-  assert.equal(r.status, 200);
-  assert.match(r.headers.get('cache-control'), /immutable/);
-  const again = await fetch(u, { headers: { 'If-None-Match': r.headers.get('etag') } });
-  assert.equal(again.status, 304);
-  const bad = async (path, status, msg) => {
-    const x = await getJson(`${srv.base}${path}`);
-    assert.equal(x.status, status, JSON.stringify(x.body));
-    assert.equal(x.body.error, msg);
-  };
+  await expectImmutable(`${srv.base}/api/runs/${run}/copies?from=0&to=100000&max=40`);
+  const bad = (path, status, msg) => expectError(srv.base, path, status, msg);
   await bad(`/api/runs/${run}/copies?from=10&to=5`, 400, 'to: 5 is not after from (10)');
   await bad(`/api/runs/${run}/copies?max=x`, 400, 'max: expected an integer number of ns, got "x"');
   // max=0, as /kernels': every window is bins

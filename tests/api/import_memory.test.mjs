@@ -56,22 +56,31 @@ function importPeak(file, db, format = 'nvprof-csv') {
   });
 }
 
+// Imports small.file and big.file (format fmt), each into its own
+// database, sampling peak RSS: both succeed and the big one peaks within the
+// bench's allowance of the small one (<= 1.25x + 8 MB; the message counts
+// `what` at 400K against 50K). Answers the big run's export.
+async function bigPeaksLikeSmall(small, big, fmt, what) {
+  const s = await importPeak(small.file, small.db, fmt);
+  assert.equal(s.code, 0, s.stderr);
+  const b = await importPeak(big.file, big.db, fmt);
+  assert.equal(b.code, 0, b.stderr);
+  assert.ok(s.peak > 0 && b.peak > 0, 'VmHWM sampled');
+  assert.ok(b.peak <= 1.25 * s.peak + 8 * 1024,
+    `peak RSS ${b.peak} KiB at 400K ${what} against ${s.peak} KiB at 50K`);
+  const e = cli(['export', b.stdout, '--db', big.db]);
+  assert.equal(e.code, 0, e.stderr);
+  return JSON.parse(e.stdout);
+}
+
 test('import memory does not grow with the file: 400K rows peak within 1.25x + 8 MB of 50K', async () => {
   const small = join(dir, 'small.csv'), big = join(dir, 'big.csv');
   writeFileSync(small, nvprofCsv(50000));
   writeFileSync(big, nvprofCsv(400000));
-  const s = await importPeak(small, join(dir, 'small.db'));
-  assert.equal(s.code, 0, s.stderr);
-  const b = await importPeak(big, join(dir, 'big.db'));
-  assert.equal(b.code, 0, b.stderr);
-  assert.ok(s.peak > 0 && b.peak > 0, 'VmHWM sampled');
-  assert.ok(b.peak <= 1.25 * s.peak + 8 * 1024,
-    `peak RSS ${b.peak} KiB at 400K rows against ${s.peak} KiB at 50K`);
+  const t = await bigPeaksLikeSmall({ file: small, db: join(dir, 'small.db') },
+    { file: big, db: join(dir, 'big.db') }, 'nvprof-csv', 'rows');
   // every row stored: 266,666 kernels and 133,334 copies, from 1 s; the last
   // kernel is row 399,998
-  const e = cli(['export', b.stdout, '--db', join(dir, 'big.db')]);
-  assert.equal(e.code, 0, e.stderr);
-  const t = JSON.parse(e.stdout);
   assert.equal(t.kernels.length, 266666);
   assert.equal(t.copies.length, 133334);
   assert.equal(t.meta.origin_ns, '1000000000');
@@ -99,16 +108,8 @@ test('globaltimer-csv import memory does not grow with the blocks: 400K peak wit
   const small = join(dir, 'small-gt.csv'), big = join(dir, 'big-gt.csv');
   writeFileSync(small, globaltimerCsv(50));
   writeFileSync(big, globaltimerCsv(400));
-  const s = await importPeak(small, join(dir, 'small-gt.db'), 'globaltimer-csv');
-  assert.equal(s.code, 0, s.stderr);
-  const b = await importPeak(big, join(dir, 'big-gt.db'), 'globaltimer-csv');
-  assert.equal(b.code, 0, b.stderr);
-  assert.ok(s.peak > 0 && b.peak > 0, 'VmHWM sampled');
-  assert.ok(b.peak <= 1.25 * s.peak + 8 * 1024,
-    `peak RSS ${b.peak} KiB at 400K blocks against ${s.peak} KiB at 50K`);
-  const e = cli(['export', b.stdout, '--db', join(dir, 'big-gt.db')]);
-  assert.equal(e.code, 0, e.stderr);
-  const t = JSON.parse(e.stdout);
+  const t = await bigPeaksLikeSmall({ file: small, db: join(dir, 'small-gt.db') },
+    { file: big, db: join(dir, 'big-gt.db') }, 'globaltimer-csv', 'blocks');
   assert.equal(t.kernels.length, 400);
   assert.equal(t.blocks.length, 400000);
   assert.equal(t.meta.origin_ns, '1700000000000');
@@ -145,16 +146,8 @@ test('nvprof-sqlite import memory does not grow with the kernels: 400K peak with
   const small = join(dir, 'small.nvvp'), big = join(dir, 'big.nvvp');
   nvprofSqlite(small, 50000);
   nvprofSqlite(big, 400000);
-  const s = await importPeak(small, join(dir, 'small-sql.db'), 'nvprof-sqlite');
-  assert.equal(s.code, 0, s.stderr);
-  const b = await importPeak(big, join(dir, 'big-sql.db'), 'nvprof-sqlite');
-  assert.equal(b.code, 0, b.stderr);
-  assert.ok(s.peak > 0 && b.peak > 0, 'VmHWM sampled');
-  assert.ok(b.peak <= 1.25 * s.peak + 8 * 1024,
-    `peak RSS ${b.peak} KiB at 400K kernels against ${s.peak} KiB at 50K`);
-  const e = cli(['export', b.stdout, '--db', join(dir, 'big-sql.db')]);
-  assert.equal(e.code, 0, e.stderr);
-  const t = JSON.parse(e.stdout);
+  const t = await bigPeaksLikeSmall({ file: small, db: join(dir, 'small-sql.db') },
+    { file: big, db: join(dir, 'big-sql.db') }, 'nvprof-sqlite', 'kernels');
   assert.equal(t.kernels.length, 400000);
   assert.equal(t.copies.length, 200000);
   // the origin is kernel 0's launch, 1 s before it starts

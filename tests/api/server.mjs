@@ -1,5 +1,6 @@
 // server.mjs -- helpers for the API and CLI tests: start `schedlab serve` on
 // a free port with a fresh database, wait for /api/health, stop it after.
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -124,4 +125,46 @@ export async function postScenario(base, scenario) {
 export function cli(args, opts = {}) {
   const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 256 << 20, ...opts });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// An nvprof --print-gpu-trace --csv log of the given data lines, times in
+// us: the lines nvprof writes before them, then one per line.
+export function nvprofCsv(lines) {
+  return `${[
+    '==1== NVPROF is profiling process 1, command: ./app',
+    '==1== Profiling application: ./app',
+    '==1== Profiling result:',
+    '"Start","Duration","Grid X","Grid Y","Grid Z","Block X","Block Y","Block Z","Registers Per Thread","Static SMem","Dynamic SMem","Size","Throughput","Device","Context","Stream","Name"',
+    'us,us,,,,,,,,B,B,KB,GB/s,,,,',
+    ...lines,
+  ].join('\n')}\n`;
+}
+
+// GET base + path answers `status` with {error: msg}.
+export async function expectError(base, path, status, msg) {
+  const x = await getJson(`${base}${path}`);
+  assert.equal(x.status, status, JSON.stringify(x.body));
+  assert.equal(x.body.error, msg);
+}
+
+// url answers 200, cacheable for good, and 304 to its own ETag.
+export async function expectImmutable(url) {
+  const r = await fetch(url);
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('cache-control'), /immutable/);
+  const again = await fetch(url, { headers: { 'If-None-Match': r.headers.get('etag') } });
+  assert.equal(again.status, 304);
+}
+
+// GET /api/runs/{run}/{kind}?from=a&to=a+w (kind: kernels, copies) with
+// max=1000 answers exactly `want`, the rows overlapping the window by id;
+// with max one less than their number, bins that checkBins(answer, a, a + w)
+// accepts.
+export async function checkWindow(base, run, kind, a, w, want, checkBins) {
+  const u = `${base}/api/runs/${run}/${kind}?from=${a}&to=${a + w}`;
+  const r = (await getJson(`${u}&max=1000`)).body;
+  assert.equal(r.mode, kind);
+  assert.deepEqual([r.from, r.to, r.total], [a, a + w, want.length]);
+  assert.deepEqual(r[kind], want);
+  if (want.length > 1) checkBins((await getJson(`${u}&max=${want.length - 1}`)).body, a, a + w);
 }

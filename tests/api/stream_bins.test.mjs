@@ -8,20 +8,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { getJson, startServer } from './server.mjs';
+import { checkWindow, expectError, expectImmutable, getJson, nvprofCsv, startServer } from './server.mjs';
 
 let srv, run, kernels;
 
 // 300 kernels of 3 names on 4 streams: overlapping kernels in stream 7,
 // zero-length ones, kernels starting on the same ns (nvprof CSV, us)
 function csv() {
-  const rows = [
-    '==1== NVPROF is profiling process 1, command: ./app',
-    '==1== Profiling application: ./app',
-    '==1== Profiling result:',
-    '"Start","Duration","Grid X","Grid Y","Grid Z","Block X","Block Y","Block Z","Registers Per Thread","Static SMem","Dynamic SMem","Size","Throughput","Device","Context","Stream","Name"',
-    'us,us,,,,,,,,B,B,KB,GB/s,,,,',
-  ];
+  const rows = [];
   const names = ['gemm', 'axpy', 'scan'];
   const streams = ['7', '13', '14', '15'];
   let s = 1;
@@ -34,7 +28,7 @@ function csv() {
     const dur = i % 17 === 0 ? 0 : 1 + rnd(9);
     rows.push(`${start}.${rnd(1000)},${dur}.${rnd(10)},${1 + rnd(4)},1,1,${32 * (1 + rnd(4))},1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","${streams[i % 7 === 0 ? 0 : rnd(4)]}","${names[rnd(3)]}"`);
   }
-  return `${rows.join('\n')}\n`;
+  return nvprofCsv(rows);
 }
 
 before(async () => {
@@ -118,14 +112,7 @@ test('a window\'s kernels: those overlapping it, by id; past max its bins', asyn
   const t1 = Math.max(...kernels.map((k) => k.end));
   for (const [a, w] of [[0, t1 + 1], [200000, 50000], [400000, 3000], [start(kernels[34]), 1]]) {
     const want = kernels.filter((k) => start(k) < a + w && k.end > a);
-    const r = (await getJson(`${srv.base}/api/runs/${run}/kernels?from=${a}&to=${a + w}&max=1000`)).body;
-    assert.equal(r.mode, 'kernels');
-    assert.deepEqual([r.from, r.to, r.total], [a, a + w, want.length]);
-    assert.deepEqual(r.kernels, want);
-    if (want.length > 1) {
-      const b = (await getJson(`${srv.base}/api/runs/${run}/kernels?from=${a}&to=${a + w}&max=${want.length - 1}`)).body;
-      checkBins(b, a, a + w);
-    }
+    await checkWindow(srv.base, run, 'kernels', a, w, want, checkBins);
   }
 });
 
@@ -151,17 +138,8 @@ test('/streams: every level\'s bins equal the kernels\', with names hidden too',
 });
 
 test('immutable answers with an ETag; errors name the parameter', async () => {
-  const u = `${srv.base}/api/runs/${run}/streams?from=0&to=100000&max=40&names=1`;
-  const r = await fetch(u);
-  assert.equal(r.status, 200);
-  assert.match(r.headers.get('cache-control'), /immutable/);
-  const again = await fetch(u, { headers: { 'If-None-Match': r.headers.get('etag') } });
-  assert.equal(again.status, 304);
-  const bad = async (path, status, msg) => {
-    const x = await getJson(`${srv.base}${path}`);
-    assert.equal(x.status, status, JSON.stringify(x.body));
-    assert.equal(x.body.error, msg);
-  };
+  await expectImmutable(`${srv.base}/api/runs/${run}/streams?from=0&to=100000&max=40&names=1`);
+  const bad = (path, status, msg) => expectError(srv.base, path, status, msg);
   await bad(`/api/runs/${run}/streams?names=0-x`, 400, 'names: "0-x" at character 1: expected a name index after \'-\'');
   await bad(`/api/runs/${run}/streams?names=2-1`, 400, 'names: range 2-1 at character 1 runs backwards');
   await bad(`/api/runs/${run}/streams?names=3`, 400, 'names: 3 is not a kernel name of the run (indices 0..2)');

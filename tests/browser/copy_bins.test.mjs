@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, nvprofCsv, recordRequests, zoomInFromMemory } from './harness.mjs';
 
 let srv;
 let br;
@@ -22,13 +22,6 @@ const NC = 24000;
 // copy i: HtoD or DtoH (i % 2) on stream 7, 2 us long, one every 5 us;
 // kernel j: 3 us on stream 13, one every `every` us
 function csv(nk, every) {
-  const rows = [
-    '==1== NVPROF is profiling process 1, command: ./app',
-    '==1== Profiling application: ./app',
-    '==1== Profiling result:',
-    '"Start","Duration","Grid X","Grid Y","Grid Z","Block X","Block Y","Block Z","Registers Per Thread","Static SMem","Dynamic SMem","Size","Throughput","Device","Context","Stream","Name"',
-    'us,us,,,,,,,,B,B,KB,GB/s,,,,',
-  ];
   const lines = [];
   for (let i = 0; i < NC; i++) {
     lines.push([1000 + 5 * i, `${1000 + 5 * i},2,,,,,,,,,,64,1.0,"GeForce GTX 1080 Ti (0)","1","7","[CUDA memcpy ${i % 2 ? 'DtoH' : 'HtoD'}]"`]);
@@ -37,7 +30,7 @@ function csv(nk, every) {
     lines.push([1001 + every * j, `${1001 + every * j},3,2,1,1,128,1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","13","gemm_a"`]);
   }
   lines.sort((a, b) => a[0] - b[0]);
-  return `${rows.concat(lines.map((l) => l[1])).join('\n')}\n`;
+  return nvprofCsv(lines.map((l) => l[1]));
 }
 
 async function importCsv(name, body) {
@@ -59,16 +52,10 @@ after(async () => {
   if (srv) await srv.stop();
 });
 
-const state = () => page.evaluate(() => ({ ...window.schedlab, zoom: undefined }));
 const busyBins = (b) => b.lanes.reduce((n, l) => n + l.copy_ns.filter((v) => v > 0).length, 0);
 
 async function check(run, kernelMode) {
-  const asked = [];
-  const onReq = (r) => {
-    const u = new URL(r.url());
-    if (/\/copies$/.test(u.pathname)) asked.push(`copies?${u.searchParams}`);
-  };
-  page.on('request', onReq);
+  const { asked, stop } = recordRequests(page, /\/copies$/);
   try {
     await page.goto(`${srv.base}/runs/${run}`);
     let st = await ready(page, 'timeline');
@@ -104,13 +91,7 @@ async function check(run, kernelMode) {
     assert.equal(st.copies.copies, win.total);
     assert.equal(st.copies.bins, 0);
     // one zoom step in: the copies of the smaller window, from memory
-    const before = asked.length;
-    await page.evaluate(() => window.schedlab.zoom(0.5));
-    st = await state();
-    const w2 = st.window;
-    const inner = (await srv.api(`/api/runs/${run}/copies?from=${w2.from}&to=${w2.to}&max=20000`)).body;
-    assert.equal(st.copies.copies, inner.total);
-    assert.equal(asked.length, before);
+    await zoomInFromMemory(page, srv, run, 'copies', (x) => x.copies.copies, asked);
 
     // the copies table still lists every copy: asked for when it opens
     await page.goto(`${srv.base}/runs/${run}?view=kernels`);
@@ -118,7 +99,7 @@ async function check(run, kernelMode) {
     assert.equal(await page.locator('.section-head h2', { hasText: 'Copies' }).textContent(), 'Copies (24,000)');
     assert.ok(asked.includes('copies?'), asked.join(' '));
   } finally {
-    page.off('request', onReq);
+    stop();
   }
   assert.deepEqual(br.problems, []);
 }

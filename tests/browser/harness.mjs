@@ -2,6 +2,7 @@
 // free port with a fresh database, and Debian's chromium through
 // playwright-core with a fresh profile.
 
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -9,6 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+// the API tests' nvprof CSV writer: the big imports of the windowed views
+export { nvprofCsv } from '../api/server.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const OUT = path.join(REPO, 'tests/browser/out');
@@ -118,4 +122,31 @@ export async function ready(page, view) {
 // The API's own rule for "in the window" (docs/api.md).
 export function inWindow(blocks, from, to) {
   return blocks.filter((b) => b.start < to && b.end > from);
+}
+
+// Records the page's requests whose path matches re, as
+// 'last-path-segment?query' in `asked`, until stop().
+export function recordRequests(page, re) {
+  const asked = [];
+  const onReq = (r) => {
+    const u = new URL(r.url());
+    if (re.test(u.pathname)) asked.push(`${u.pathname.split('/').pop()}?${u.searchParams}`);
+  };
+  page.on('request', onReq);
+  return { asked, stop: () => page.off('request', onReq) };
+}
+
+// With a window of run drawn as bars of `kind` (kernels, copies): one zoom
+// step in draws the smaller window's rows -- drawn(state) of them, as many
+// as GET /api/runs/{run}/{kind} answers for it -- from memory: no request
+// is added to `asked` (recordRequests). Answers the page's state.
+export async function zoomInFromMemory(page, srv, run, kind, drawn, asked) {
+  const before = asked.length;
+  await page.evaluate(() => window.schedlab.zoom(0.5));
+  const st = await page.evaluate(() => ({ ...window.schedlab, zoom: undefined }));
+  const w2 = st.window;
+  const inner = (await srv.api(`/api/runs/${run}/${kind}?from=${w2.from}&to=${w2.to}&max=20000`)).body;
+  assert.equal(drawn(st), inner.total);
+  assert.equal(asked.length, before);
+  return st;
 }

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, nvprofCsv, recordRequests, zoomInFromMemory } from './harness.mjs';
 
 let srv;
 let br;
@@ -22,19 +22,13 @@ const N = 24000;
 // kernel i: stream 7, 13 or 14 (i % 3), name gemm_a / axpy_b / reduce_c
 // (i % 3 as well, so each stream runs one name), 3 us long, one every 4 us
 function csv() {
-  const rows = [
-    '==1== NVPROF is profiling process 1, command: ./app',
-    '==1== Profiling application: ./app',
-    '==1== Profiling result:',
-    '"Start","Duration","Grid X","Grid Y","Grid Z","Block X","Block Y","Block Z","Registers Per Thread","Static SMem","Dynamic SMem","Size","Throughput","Device","Context","Stream","Name"',
-    'us,us,,,,,,,,B,B,KB,GB/s,,,,',
-  ];
+  const rows = [];
   const names = ['gemm_a', 'axpy_b', 'reduce_c'];
   const streams = ['7', '13', '14'];
   for (let i = 0; i < N; i++) {
     rows.push(`${1000 + 4 * i},3,${1 + (i % 3)},1,1,128,1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","${streams[i % 3]}","${names[i % 3]}"`);
   }
-  return `${rows.join('\n')}\n`;
+  return nvprofCsv(rows);
 }
 
 before(async () => {
@@ -57,12 +51,7 @@ const state = () => page.evaluate(() => ({ ...window.schedlab, zoom: undefined }
 const busyBins = (b) => b.lanes.reduce((n, l) => n + l.kernel_ns.filter((v) => v > 0).length, 0);
 
 test('a big kernel-level run: stream bins zoomed out, kernel bars zoomed in, bins follow the legend', async () => {
-  const asked = [];
-  const onReq = (r) => {
-    const u = new URL(r.url());
-    if (/\/kernels$|\/streams$/.test(u.pathname)) asked.push(`${u.pathname.split('/').pop()}?${u.searchParams}`);
-  };
-  page.on('request', onReq);
+  const { asked, stop } = recordRequests(page, /\/kernels$|\/streams$/);
   try {
     await page.goto(`${srv.base}/runs/${run}`);
     let st = await ready(page, 'timeline');
@@ -110,13 +99,7 @@ test('a big kernel-level run: stream bins zoomed out, kernel bars zoomed in, bin
     assert.equal(st.streams.bins, 0);
     await page.screenshot({ path: path.join(OUT, 'stream-kernels.png'), fullPage: true });
     // one zoom step in: the kernels of the smaller window, from memory
-    const before = asked.length;
-    await page.evaluate(() => window.schedlab.zoom(0.5));
-    st = await state();
-    const w2 = st.window;
-    const inner = (await srv.api(`/api/runs/${run}/kernels?from=${w2.from}&to=${w2.to}&max=20000`)).body;
-    assert.equal(st.streams.kernels, inner.total);
-    assert.equal(asked.length, before);
+    await zoomInFromMemory(page, srv, run, 'kernels', (x) => x.streams.kernels, asked);
 
     // the kernels table still lists every kernel: asked for when it opens
     await page.goto(`${srv.base}/runs/${run}?view=kernels`);
@@ -124,7 +107,7 @@ test('a big kernel-level run: stream bins zoomed out, kernel bars zoomed in, bin
     await page.waitForFunction((n) => window.schedlab.tableRows === n, N);
     assert.ok(asked.includes('kernels?'), asked.join(' '));
   } finally {
-    page.off('request', onReq);
+    stop();
   }
   assert.deepEqual(br.problems, []);
 });

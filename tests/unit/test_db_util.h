@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../../db/db.h"
+#include "../../server/trace_json.h"
 
 typedef struct tdb {
     char dir[64];
@@ -66,6 +67,71 @@ static inline int64_t tdb_scalar_slug(db *d, const char *sql, const char *slug) 
     return v;
 }
 
+/* How many rows of `table` (its run in column run) are run slug's. */
+static inline int64_t tdb_run_rows(db *d, const char *table, const char *slug) {
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM %s WHERE run = (SELECT id FROM runs WHERE slug = ?1)", table);
+    return tdb_scalar_slug(d, sql, slug);
+}
+
+/* Column `col` of the run's row in runs (origin, n_kernels, t_max ...). */
+static inline int64_t tdb_run_int(db *d, const char *run, const char *col) {
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT %s FROM runs WHERE slug = '%s'", col, run);
+    return tdb_scalar(d, sql);
+}
+
+/* The run loaded whole (DB_LOAD_ALL) and written as trace JSON, appended
+ * to b: the bytes the tests compare two stores of a run by. */
+static inline void tdb_export_to(db *d, const char *run, tj_buf *b) {
+    trace t;
+    trace_init(&t);
+    char err[512];
+    assert_int_equal(db_load_run(d, run, DB_LOAD_ALL, &t, err, sizeof err), 0);
+    assert_int_equal(tj_write_trace(&t, b), 0);
+    trace_free(&t);
+}
+
+/* The same as a string of its own; the caller frees it. */
+static inline char *tdb_export(db *d, const char *run) {
+    tj_buf b = {0};
+    tdb_export_to(d, run, &b);
+    return b.s;
+}
+
+/* Runs a and b are the same run: the same export, byte for byte, and the
+ * same value in each of the runs columns `cols`. */
+static inline void tdb_same_runs(db *d, const char *a, const char *b, const char *const *cols,
+                                 size_t ncols) {
+    char *ea = tdb_export(d, a), *eb = tdb_export(d, b);
+    assert_string_equal(ea, eb);
+    free(ea);
+    free(eb);
+    for (size_t i = 0; i < ncols; i++)
+        assert_int_equal(tdb_run_int(d, a, cols[i]), tdb_run_int(d, b, cols[i]));
+}
+
+/* Trace t stored whole with db_store_run, as every run was before issue 9,
+ * as file `file` of a new import experiment named after the trace. */
+static inline void tdb_store_whole(db *d, const trace *t, const char *file,
+                                   char run[DB_SLUG_SIZE]) {
+    char err[512], exp[DB_SLUG_SIZE];
+    assert_int_equal(db_create_experiment(d, t->name, "whole", "import", NULL, NULL, exp, err,
+                                          sizeof err), 0);
+    assert_int_equal(db_store_run(d, exp, file, t, run, err, sizeof err), 0);
+}
+
+/* Nothing stored: each of `tables` is empty. */
+static inline void tdb_expect_empty(db *d, const char *const *tables, size_t ntables) {
+    for (size_t i = 0; i < ntables; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", tables[i]);
+        int64_t rows = tdb_scalar(d, sql);
+        if (rows != 0) fail_msg("%s holds %lld rows, expected none", tables[i], (long long)rows);
+    }
+}
+
 /* The fixture of the tests that store runs: a fresh database holding one
  * empty import experiment, whose slug the runs are stored under. Use as
  * cmocka_unit_test_setup_teardown(test, tdb_exp_setup, tdb_exp_teardown);
@@ -90,6 +156,14 @@ static inline int tdb_exp_setup(void **state) {
     }
     *state = f;
     return 0;
+}
+
+/* Trace t stored as run `name` of the fixture's experiment, its slug in
+ * slug; a store that fails fails the test with the store's message. */
+static inline void tdb_exp_store(tdb_exp *f, const char *name, const trace *t,
+                                 char slug[DB_SLUG_SIZE]) {
+    char err[256];
+    if (db_store_run(f->d, f->exp, name, t, slug, err, sizeof err)) fail_msg("%s", err);
 }
 
 static inline int tdb_exp_teardown(void **state) {

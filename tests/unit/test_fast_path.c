@@ -22,18 +22,6 @@
 
 #include "test_sim_util.h"
 
-static uint64_t rng_next(uint64_t *s) {
-    /* splitmix64: a fixed sequence per seed, so a failure is reproducible */
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static int64_t rng_range(uint64_t *s, int64_t lo, int64_t hi) {   /* [lo, hi] */
-    return lo + (int64_t)(rng_next(s) % (uint64_t)(hi - lo + 1));
-}
-
 static const char *const stream_names[] = { "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7" };
 static char op_names[TB_MAX_OPS][8];
 
@@ -45,29 +33,29 @@ static char op_names[TB_MAX_OPS][8];
 static void scenario(tb *b, uint64_t seed, size_t nops) {
     uint64_t s = seed;
     tb_init(b, "h100");
-    int32_t nstreams = (int32_t)rng_range(&s, 1, 8);
-    bool two_procs = rng_range(&s, 0, 1);
+    int32_t nstreams = (int32_t)tb_rng_range(&s, 1, 8);
+    bool two_procs = tb_rng_range(&s, 0, 1);
     for (int32_t i = 0; i < nstreams; i++)
         tb_stream(b, stream_names[i], two_procs && (i & 1) ? "P1" : "P0",
-                  rng_range(&s, 0, 2) == 0 ? SIM_PRIO_NONE : (int32_t)rng_range(&s, -2, 0));
+                  tb_rng_range(&s, 0, 2) == 0 ? SIM_PRIO_NONE : (int32_t)tb_rng_range(&s, -2, 0));
     static const int32_t threads[] = { 32, 64, 96, 128, 256, 384, 512, 768, 1024 };
     static const int64_t edges[] = { 7 * KIB, 8 * KIB, 15 * KIB, 31 * KIB, 33 * KIB, 49 * KIB };
     for (size_t i = 0; i < nops; i++) {
         snprintf(op_names[i], sizeof op_names[i], "K%zu", i);
         int64_t smem;
-        switch (rng_range(&s, 0, 3)) {
+        switch (tb_rng_range(&s, 0, 3)) {
         case 0: smem = 0; break;
-        case 1: smem = edges[rng_range(&s, 0, 5)]; break;
-        default: smem = rng_range(&s, 1, 100 * KIB); break;
+        case 1: smem = edges[tb_rng_range(&s, 0, 5)]; break;
+        default: smem = tb_rng_range(&s, 1, 100 * KIB); break;
         }
-        sim_op *o = tb_kernel(b, op_names[i], (int32_t)rng_range(&s, 0, nstreams - 1),
-                              rng_range(&s, 0, 20000), rng_range(&s, 1, 600),
-                              threads[rng_range(&s, 0, 8)], smem, 0);
+        sim_op *o = tb_kernel(b, op_names[i], (int32_t)tb_rng_range(&s, 0, nstreams - 1),
+                              tb_rng_range(&s, 0, 20000), tb_rng_range(&s, 1, 600),
+                              threads[tb_rng_range(&s, 0, 8)], smem, 0);
         int64_t most = 65536 / o->threads;   /* an SM's registers hold one block */
-        o->regs = (int32_t)rng_range(&s, 0, most < 128 ? most : 128);
+        o->regs = (int32_t)tb_rng_range(&s, 0, most < 128 ? most : 128);
         int64_t times[4];
-        size_t nt = (size_t)rng_range(&s, 1, 4);
-        for (size_t j = 0; j < nt; j++) times[j] = rng_range(&s, 1, 3000);
+        size_t nt = (size_t)tb_rng_range(&s, 1, 4);
+        for (size_t j = 0; j < nt; j++) times[j] = tb_rng_range(&s, 1, 3000);
         tb_times(b, o, times, nt);
     }
 }

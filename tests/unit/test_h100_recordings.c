@@ -31,6 +31,7 @@
 #include "../../server/replay.h"
 #include "../../server/scenario.h"
 #include "../../simcore/device.h"
+#include "test_imp_util.h"
 
 #define MS(x) ((int64_t)((x) * 1000000.0))
 /* t within 0.2 ms of x: a measured time against the scenario's (the first
@@ -46,15 +47,7 @@ static void root_path(char *buf, size_t n, const char *rel) {
 static unsigned char *slurp(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) fail_msg("cannot open %s (set SCHEDLAB_ROOT or run from the repository root)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    unsigned char *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return b;
+    return test_slurp(f, len);
 }
 
 /* A recording of tests/fixtures/h100/ as the importer reads it. */

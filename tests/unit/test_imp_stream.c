@@ -26,6 +26,7 @@
 #include "../../server/store.h"
 #include "../../server/trace_json.h"
 #include "test_db_util.h"
+#include "test_imp_util.h"
 
 /* ---- generated nvprof --print-gpu-trace --csv logs ------------------------------ */
 
@@ -107,35 +108,8 @@ static char *make_csv(int early, int bad, int huge, size_t *len) {
 
 /* ---- the two ways of storing a file ---------------------------------------------- */
 
-/* As before issue 9: parsed whole, checked, stored with db_store_run. */
-static void store_whole(db *d, const imp_file *f, char run[DB_SLUG_SIZE]) {
-    trace t;
-    trace_init(&t);
-    char err[512], exp[DB_SLUG_SIZE];
-    assert_int_equal(imp_import(IMP_NVPROF_CSV, f, 1, &t, err, sizeof err), 0);
-    assert_int_equal(imp_check_trace(&t, f->name, err, sizeof err), 0);
-    assert_int_equal(db_create_experiment(d, t.name, "whole", "import", NULL, NULL, exp, err,
-                                          sizeof err), 0);
-    assert_int_equal(db_store_run(d, exp, "run.csv", &t, run, err, sizeof err), 0);
-    trace_free(&t);
-}
-
-static char *export(db *d, const char *run) {
-    trace t;
-    trace_init(&t);
-    char err[512];
-    assert_int_equal(db_load_run(d, run, DB_LOAD_ALL, &t, err, sizeof err), 0);
-    tj_buf b = {0};
-    assert_int_equal(tj_write_trace(&t, &b), 0);
-    trace_free(&t);
-    return b.s;
-}
-
-static int64_t run_int(db *d, const char *run, const char *col) {
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT %s FROM runs WHERE slug = '%s'", col, run);
-    return tdb_scalar(d, sql);
-}
+/* As before issue 9: parsed whole, checked, stored with db_store_run
+ * (imp_store_whole, test_imp_util.h); streamed with store_import. */
 
 /* Stream and whole store of the same file give the same run. */
 static void same_run(int early, int64_t origin) {
@@ -145,20 +119,17 @@ static void same_run(int early, int64_t origin) {
     char *csv = make_csv(early, -1, -1, &len);
     imp_file f = {"run.csv", (const unsigned char *)csv, len};
     char a[DB_SLUG_SIZE], b[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[512];
-    store_whole(t.d, &f, a);
+    imp_store_whole(t.d, IMP_NVPROF_CSV, &f, a);
     assert_int_equal(store_import(t.d, &f, 1, "nvprof-csv", NULL, NULL, b, exp, err, sizeof err),
                      0);
-    char *ea = export(t.d, a), *eb = export(t.d, b);
-    assert_string_equal(ea, eb);
     static const char *const cols[] = {
         "origin", "n_kernels", "n_copies", "n_blocks", "t_min", "t_max", "sms", "max_block_dur",
     };
-    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
-        assert_int_equal(run_int(t.d, a, cols[i]), run_int(t.d, b, cols[i]));
+    tdb_same_runs(t.d, a, b, cols, sizeof cols / sizeof *cols);
     /* row 0 is a copy at 1 s; rows 1, 2, 4, 5 ... kernels: 13333 of them */
-    assert_int_equal(run_int(t.d, b, "origin"), origin);
-    assert_int_equal(run_int(t.d, b, "n_kernels"), 13333);
-    assert_int_equal(run_int(t.d, b, "n_copies"), 6667);
+    assert_int_equal(tdb_run_int(t.d, b, "origin"), origin);
+    assert_int_equal(tdb_run_int(t.d, b, "n_kernels"), 13333);
+    assert_int_equal(tdb_run_int(t.d, b, "n_copies"), 6667);
     /* kernel 7 is row 11, 1 s + 110 us; kernel 5461 is row 8192, the
      * first of the second batch, 1 s + 81.92 ms; both re-based */
     assert_int_equal(ROW_OF_KERNEL(7), 11);
@@ -181,8 +152,6 @@ static void same_run(int early, int64_t origin) {
              "x.text = y.text WHERE x.run = (SELECT id FROM runs WHERE slug = '%s') AND "
              "y.run = (SELECT id FROM runs WHERE slug = '%s')", a, b);
     assert_int_equal(tdb_scalar(t.d, sql), nstr);
-    free(ea);
-    free(eb);
     free(csv);
     tdb_close(&t);
 }
@@ -230,12 +199,8 @@ static void batches(void **state) {
     imp_file f = {"run.csv", (const unsigned char *)csv, len};
     collect c = {0};
     imp_stream st = {.batch = on_batch, .user = &c, .rows = 3000};
-    imp_options o = {.stream = &st};
     trace t;
-    trace_init(&t);
-    char err[512];
-    assert_int_equal(imp_import_opts(IMP_NVPROF_CSV, &f, 1, &o, &t, err, sizeof err), 0);
-    assert_true(st.streamed);
+    imp_stream_file(IMP_NVPROF_CSV, &f, &st, &t);
     assert_int_equal(c.calls, 7);             /* 20000 rows by 3000 */
     assert_int_equal(c.max_rows, 3000);
     assert_int_equal(c.kernels, 13333);
@@ -260,12 +225,10 @@ static void batches(void **state) {
 
 /* ---- bad files: the old messages, nothing stored ------------------------------------ */
 
+/* The tables a bad file must leave empty. */
 static void expect_nothing_stored(db *d) {
-    assert_int_equal(tdb_scalar(d, "SELECT count(*) FROM runs"), 0);
-    assert_int_equal(tdb_scalar(d, "SELECT count(*) FROM experiments"), 0);
-    assert_int_equal(tdb_scalar(d, "SELECT count(*) FROM kernels"), 0);
-    assert_int_equal(tdb_scalar(d, "SELECT count(*) FROM copies"), 0);
-    assert_int_equal(tdb_scalar(d, "SELECT count(*) FROM strings"), 0);
+    static const char *const tables[] = {"runs", "experiments", "kernels", "copies", "strings"};
+    tdb_expect_empty(d, tables, sizeof tables / sizeof *tables);
 }
 
 static void bad_file(int bad, int huge, bool apart, const char *want) {
@@ -274,19 +237,8 @@ static void bad_file(int bad, int huge, bool apart, const char *want) {
     size_t len;
     char *csv = make_csv_apart(-1, bad, huge, apart, &len);
     imp_file f = {"run.csv", (const unsigned char *)csv, len};
-    /* the message the file gets parsed whole */
-    trace w;
-    trace_init(&w);
-    char werr[512] = "", err[512] = "", run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
-    int wrc = imp_import(IMP_NVPROF_CSV, &f, 1, &w, werr, sizeof werr);
-    if (wrc == 0) assert_int_equal(imp_check_trace(&w, f.name, werr, sizeof werr), -1);
-    trace_free(&w);
-    assert_string_equal(werr, want);
-    assert_int_equal(store_import(t.d, &f, 1, "nvprof-csv", NULL, NULL, run, exp, err,
-                                  sizeof err), STORE_BAD_INPUT);
-    assert_string_equal(err, want);
-    assert_string_equal(run, "");
-    assert_string_equal(exp, "");
+    /* the message the file gets parsed whole, streamed */
+    imp_expect_refused(t.d, IMP_NVPROF_CSV, &f, false, want);
     expect_nothing_stored(t.d);
     free(csv);
     tdb_close(&t);

@@ -24,6 +24,7 @@
 #include "../../server/store.h"
 #include "../../server/trace_json.h"
 #include "test_db_util.h"
+#include "test_imp_util.h"
 
 #define KERNELS 300
 #define BLOCKS 100
@@ -70,35 +71,6 @@ static char *make_gt(const change *ch, size_t nch, int earliest, size_t *len) {
     return s;
 }
 
-static void store_whole(db *d, const imp_file *f, char run[DB_SLUG_SIZE]) {
-    trace t;
-    trace_init(&t);
-    char err[512], exp[DB_SLUG_SIZE];
-    assert_int_equal(imp_import(IMP_GLOBALTIMER_CSV, f, 1, &t, err, sizeof err), 0);
-    assert_int_equal(imp_check_trace(&t, f->name, err, sizeof err), 0);
-    assert_int_equal(db_create_experiment(d, t.name, "whole", "import", NULL, NULL, exp, err,
-                                          sizeof err), 0);
-    assert_int_equal(db_store_run(d, exp, "run.csv", &t, run, err, sizeof err), 0);
-    trace_free(&t);
-}
-
-static char *export(db *d, const char *run) {
-    trace t;
-    trace_init(&t);
-    char err[512];
-    assert_int_equal(db_load_run(d, run, DB_LOAD_ALL, &t, err, sizeof err), 0);
-    tj_buf b = {0};
-    assert_int_equal(tj_write_trace(&t, &b), 0);
-    trace_free(&t);
-    return b.s;
-}
-
-static int64_t run_int(db *d, const char *run, const char *col) {
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT %s FROM runs WHERE slug = '%s'", col, run);
-    return tdb_scalar(d, sql);
-}
-
 /* `table` with its run in column `run`: kernels' rows are a range of each
  * run's (db/row_ranges.h), given their run and id here */
 static const char *rows_src(const char *table) {
@@ -141,19 +113,16 @@ static void same_run(int earliest, int64_t origin) {
     char *csv = make_gt(NULL, 0, earliest, &len);
     imp_file f = {"run.csv", (const unsigned char *)csv, len};
     char a[DB_SLUG_SIZE], b[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[512];
-    store_whole(t.d, &f, a);
+    imp_store_whole(t.d, IMP_GLOBALTIMER_CSV, &f, a);
     assert_int_equal(store_import(t.d, &f, 1, "globaltimer-csv", NULL, NULL, b, exp, err,
                                   sizeof err), 0);
-    char *ea = export(t.d, a), *eb = export(t.d, b);
-    assert_string_equal(ea, eb);
     static const char *const cols[] = {
         "origin", "n_kernels", "n_blocks", "t_min", "t_max", "sms", "max_block_dur",
     };
-    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
-        assert_int_equal(run_int(t.d, a, cols[i]), run_int(t.d, b, cols[i]));
-    assert_int_equal(run_int(t.d, b, "origin"), origin);
-    assert_int_equal(run_int(t.d, b, "n_kernels"), KERNELS);
-    assert_int_equal(run_int(t.d, b, "n_blocks"), ROWS);
+    tdb_same_runs(t.d, a, b, cols, sizeof cols / sizeof *cols);
+    assert_int_equal(tdb_run_int(t.d, b, "origin"), origin);
+    assert_int_equal(tdb_run_int(t.d, b, "n_kernels"), KERNELS);
+    assert_int_equal(tdb_run_int(t.d, b, "n_blocks"), ROWS);
     /* the block pages, the occupancy pyramid and the kernel cells: the same
      * rows (the streamed run's pyramid is built from the stored blocks) */
     static const char *const tables[] = {
@@ -178,8 +147,6 @@ static void same_run(int earliest, int64_t origin) {
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_string_equal((const char *)sqlite3_column_text(st, 0), want);
     sqlite3_finalize(st);
-    free(ea);
-    free(eb);
     free(csv);
     tdb_close(&t);
 }
@@ -236,12 +203,8 @@ static void batches(void **state) {
     imp_file f = {"run.csv", (const unsigned char *)csv, len};
     collect c = {.min_start = INT64_MAX};
     imp_stream st = {.batch = on_batch, .user = &c, .rows = 4000};
-    imp_options o = {.stream = &st};
     trace t;
-    trace_init(&t);
-    char err[512];
-    assert_int_equal(imp_import_opts(IMP_GLOBALTIMER_CSV, &f, 1, &o, &t, err, sizeof err), 0);
-    assert_true(st.streamed);
+    imp_stream_file(IMP_GLOBALTIMER_CSV, &f, &st, &t);
     assert_int_equal(c.first_kernels, KERNELS);
     assert_int_equal(c.first_blocks, 0);
     assert_int_equal(c.calls, 1 + 8);         /* 30000 blocks by 4000 */
@@ -269,23 +232,10 @@ static void bad_file(const change *ch, size_t nch, const char *want) {
     size_t len;
     char *csv = make_gt(ch, nch, -1, &len);
     imp_file f = {"run.csv", (const unsigned char *)csv, len};
-    trace w;
-    trace_init(&w);
-    char werr[512] = "", err[512] = "", run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
-    int wrc = imp_import(IMP_GLOBALTIMER_CSV, &f, 1, &w, werr, sizeof werr);
-    if (wrc == 0) assert_int_equal(imp_check_trace(&w, f.name, werr, sizeof werr), -1);
-    trace_free(&w);
-    assert_string_equal(werr, want);
-    assert_int_equal(store_import(t.d, &f, 1, "globaltimer-csv", NULL, NULL, run, exp, err,
-                                  sizeof err), STORE_BAD_INPUT);
-    assert_string_equal(err, want);
-    assert_string_equal(run, "");
-    assert_string_equal(exp, "");
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM runs"), 0);
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM experiments"), 0);
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM kernels"), 0);
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM block_pages"), 0);
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM strings"), 0);
+    imp_expect_refused(t.d, IMP_GLOBALTIMER_CSV, &f, false, want);
+    static const char *const tables[] = {"runs", "experiments", "kernels", "block_pages",
+                                         "strings"};
+    tdb_expect_empty(t.d, tables, sizeof tables / sizeof *tables);
     free(csv);
     tdb_close(&t);
 }

@@ -24,6 +24,7 @@
 #include "../../server/store.h"
 #include "../../server/trace_json.h"
 #include "test_db_util.h"
+#include "test_imp_util.h"
 
 #define N 30000              /* concurrent kernels: four of the store's 8192-row batches */
 
@@ -153,23 +154,6 @@ static unsigned char *make_db(bool nsys, int bad, int bad2, size_t *len) {
     return out;
 }
 
-static char *export(db *d, const char *run) {
-    trace t;
-    trace_init(&t);
-    char err[512];
-    assert_int_equal(db_load_run(d, run, DB_LOAD_ALL, &t, err, sizeof err), 0);
-    tj_buf b = {0};
-    assert_int_equal(tj_write_trace(&t, &b), 0);
-    trace_free(&t);
-    return b.s;
-}
-
-static int64_t run_int(db *d, const char *run, const char *col) {
-    char sql[160];
-    snprintf(sql, sizeof sql, "SELECT %s FROM runs WHERE slug = '%s'", col, run);
-    return tdb_scalar(d, sql);
-}
-
 /* Stored whole (db_store_run) and streamed (store_import): the same run. */
 static void same_run(bool nsys, int64_t kernels, int64_t copies, const char *skipped) {
     tdb t;
@@ -191,21 +175,16 @@ static void same_run(bool nsys, int64_t kernels, int64_t copies, const char *ski
     for (size_t i = 0; i < w.kernels.n; i++) noissue += w.kernels.v[i].issue == TRACE_NONE;
     assert_true(noissue > 0 && noissue < w.kernels.n / 2);
     if (skipped) assert_string_equal(trace_get_meta(&w, "skipped_records"), skipped);
-    assert_int_equal(db_create_experiment(t.d, w.name, "whole", "import", NULL, NULL, exp, err,
-                                          sizeof err), 0);
-    assert_int_equal(db_store_run(t.d, exp, "run.sqlite", &w, a, err, sizeof err), 0);
+    tdb_store_whole(t.d, &w, "run.sqlite", a);
     trace_free(&w);
     assert_int_equal(store_import(t.d, &f, 1, imp_format_name(fmt), NULL, NULL, b, exp, err,
                                   sizeof err), 0);
-    char *ea = export(t.d, a), *eb = export(t.d, b);
-    assert_string_equal(ea, eb);
     static const char *const cols[] = {
         "origin", "n_kernels", "n_copies", "t_min", "t_max", "sms",
     };
-    for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
-        assert_int_equal(run_int(t.d, a, cols[i]), run_int(t.d, b, cols[i]));
-    assert_int_equal(run_int(t.d, b, "n_kernels"), kernels);
-    assert_int_equal(run_int(t.d, b, "n_copies"), copies);
+    tdb_same_runs(t.d, a, b, cols, sizeof cols / sizeof *cols);
+    assert_int_equal(tdb_run_int(t.d, b, "n_kernels"), kernels);
+    assert_int_equal(tdb_run_int(t.d, b, "n_copies"), copies);
     char sql[400];
     snprintf(sql, sizeof sql, "SELECT count(*) FROM strings s JOIN runs r ON r.id = s.run "
              "WHERE r.slug = '%s'", b);
@@ -220,8 +199,6 @@ static void same_run(bool nsys, int64_t kernels, int64_t copies, const char *ski
              "(SELECT id FROM runs WHERE slug = '%s') EXCEPT SELECT text FROM strings WHERE "
              "run = (SELECT id FROM runs WHERE slug = '%s'))", a, b);
     assert_int_equal(tdb_scalar(t.d, sql), 0);
-    free(ea);
-    free(eb);
     free(bytes);
     tdb_close(&t);
 }
@@ -274,12 +251,8 @@ static void nvprof_batches(void **state) {
     imp_file f = {"run.sqlite", bytes, len};
     collect c = {.last_kernel = INT64_MIN, .last_copy = INT64_MIN, .ordered = true};
     imp_stream st = {.batch = on_batch, .user = &c, .rows = 4000};
-    imp_options o = {.stream = &st};
     trace t;
-    trace_init(&t);
-    char err[512];
-    assert_int_equal(imp_import_opts(IMP_NVPROF_SQLITE, &f, 1, &o, &t, err, sizeof err), 0);
-    assert_true(st.streamed);
+    imp_stream_file(IMP_NVPROF_SQLITE, &f, &st, &t);
     assert_true(c.ordered);
     /* 30020 kernels and 15000 copies by 4000: the last batch has 1020 */
     assert_int_equal(c.calls, 12);
@@ -310,20 +283,9 @@ static void bad_rows(int bad, int bad2, const char *want) {
     size_t len;
     unsigned char *bytes = make_db(false, bad, bad2, &len);
     imp_file f = {"run.sqlite", bytes, len};
-    trace w;
-    trace_init(&w);
-    char werr[512] = "", err[512] = "", run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
-    assert_int_equal(imp_import(IMP_NVPROF_SQLITE, &f, 1, &w, werr, sizeof werr), -1);
-    trace_free(&w);
-    assert_string_equal(werr, want);
-    assert_int_equal(store_import(t.d, &f, 1, "nvprof-sqlite", NULL, NULL, run, exp, err,
-                                  sizeof err), STORE_BAD_INPUT);
-    assert_string_equal(err, want);
-    assert_string_equal(run, "");
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM runs"), 0);
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM experiments"), 0);
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM kernels"), 0);
-    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM strings"), 0);
+    imp_expect_refused(t.d, IMP_NVPROF_SQLITE, &f, true, want);
+    static const char *const tables[] = {"runs", "experiments", "kernels", "strings"};
+    tdb_expect_empty(t.d, tables, sizeof tables / sizeof *tables);
     free(bytes);
     tdb_close(&t);
 }

@@ -81,4 +81,60 @@ static inline unsigned char *read_fixture(const char *name, size_t *len) {
     return test_slurp(f, len);
 }
 
+/* ---- the streaming imports' tests (test_imp_stream*.c, issue 9) ---------------
+ * Each compares store_import, which streams a file into the store, with the
+ * file parsed whole; they include test_db_util.h first. */
+#ifdef TEST_DB_UTIL_H
+#include <stdbool.h>
+
+#include "../../importers/importers.h"
+#include "../../importers/trace_check.h"
+#include "../../server/store.h"
+
+/* File f parsed whole and checked (imp_import, imp_check_trace), stored
+ * with db_store_run under the file's name: the run streaming must equal. */
+static inline void imp_store_whole(db *d, imp_format fmt, const imp_file *f,
+                                   char run[DB_SLUG_SIZE]) {
+    trace t;
+    trace_init(&t);
+    char err[512];
+    assert_int_equal(imp_import(fmt, f, 1, &t, err, sizeof err), 0);
+    assert_int_equal(imp_check_trace(&t, f->name, err, sizeof err), 0);
+    tdb_store_whole(d, &t, f->name, run);
+    trace_free(&t);
+}
+
+/* File f imported (format fmt) with st's batch callback, rows and user
+ * set: succeeds, streamed. t holds what the importer left (the caller
+ * trace_free()s it). */
+static inline void imp_stream_file(imp_format fmt, const imp_file *f, imp_stream *st, trace *t) {
+    imp_options o = {.stream = st};
+    trace_init(t);
+    char err[512];
+    assert_int_equal(imp_import_opts(fmt, f, 1, &o, t, err, sizeof err), 0);
+    assert_true(st->streamed);
+}
+
+/* Bad file f: parsed whole it gets message `want` (from the importer, or
+ * when parse_fails is false possibly from imp_check_trace), and streamed
+ * with store_import the same message, STORE_BAD_INPUT, and neither a run
+ * nor an experiment. */
+static inline void imp_expect_refused(db *d, imp_format fmt, const imp_file *f, bool parse_fails,
+                                      const char *want) {
+    trace w;
+    trace_init(&w);
+    char werr[512] = "", err[512] = "", run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
+    int wrc = imp_import(fmt, f, 1, &w, werr, sizeof werr);
+    if (parse_fails) assert_int_equal(wrc, -1);
+    else if (wrc == 0) assert_int_equal(imp_check_trace(&w, f->name, werr, sizeof werr), -1);
+    trace_free(&w);
+    assert_string_equal(werr, want);
+    assert_int_equal(store_import(d, f, 1, imp_format_name(fmt), NULL, NULL, run, exp, err,
+                                  sizeof err), STORE_BAD_INPUT);
+    assert_string_equal(err, want);
+    assert_string_equal(run, "");
+    assert_string_equal(exp, "");
+}
+#endif
+
 #endif

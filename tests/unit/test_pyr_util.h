@@ -31,6 +31,18 @@ static inline uint64_t rng_next(uint64_t *s) {
     return *s;
 }
 
+/* The start of a random window of *want (1 .. 30) bins of level z over a
+ * run ending at t1 (the stream and copy pyramids' tests): on a bin edge
+ * when on_edge, else half a bin before a random time. Draws two numbers
+ * from *s, want's first. */
+static inline int64_t pyr_random_window(uint64_t *s, int64_t t1, int z, bool on_edge,
+                                        int64_t *want) {
+    *want = 1 + (int64_t)(rng_next(s) % 30);
+    int64_t from = (int64_t)(rng_next(s) % (uint64_t)(t1 + 2));
+    if (on_edge) return from >> z << z;
+    return from - ((int64_t)1 << z) / 2;
+}
+
 /* the bin of time a at width w, rounding down also before time 0 */
 static inline int64_t floordiv(int64_t a, int64_t w) {
     int64_t q = a / w;

@@ -85,13 +85,9 @@ static void store(db *d, const char *exp, const char *name, int nk, int nc, int 
  * occupancy bins (threads per kernel), and the pyramid's range over a window
  * whose unaligned edges are read from the blocks (a kernel's threads each). */
 static char *answers(db *d, const char *run) {
-    trace t;
-    trace_init(&t);
-    char err[512];
-    assert_int_equal(db_load_run(d, run, DB_LOAD_ALL, &t, err, sizeof err), 0);
     tj_buf b = {0};
-    assert_int_equal(tj_write_trace(&t, &b), 0);
-    trace_free(&t);
+    tdb_export_to(d, run, &b);
+    char err[512];
     double thr[2 * 8], blk[2 * 8];
     if (db_block_bins(d, run, 0, 4096, 512, 8, 2, thr, blk, err, sizeof err)) fail_msg("%s", err);
     pyr_run r;
@@ -177,22 +173,23 @@ static void write_old(const char *from, const char *old_path, bool gap) {
     }
     sqlite3_finalize(st);
     /* the rows in reverse order, so nothing depends on insertion order */
-    columns(h, "main", "kernels", "run", "id", "", cols, sizeof cols);
-    columns(h, "main", "kernels", "run", "id", "k.", pcols, sizeof pcols);
-    snprintf(sql, sizeof sql,
-             "INSERT INTO main.kernels(run, id, %s) SELECT r.id, k.rowid - r.kernel_base, %s FROM "
-             "n.kernels k JOIN n.runs r ON k.rowid BETWEEN r.kernel_base AND "
-             "r.kernel_base + r.n_kernels - 1 ORDER BY k.rowid DESC",
-             cols, pcols);
-    exec_ok(h, sql);
-    columns(h, "main", "copies", "run", "id", "", cols, sizeof cols);
-    columns(h, "main", "copies", "run", "id", "c.", pcols, sizeof pcols);
-    snprintf(sql, sizeof sql,
-             "INSERT INTO main.copies(run, id, %s) SELECT r.id, c.rowid - r.copy_base, %s FROM "
-             "n.copies c JOIN n.runs r ON c.rowid BETWEEN r.copy_base AND "
-             "r.copy_base + r.n_copies - 1 ORDER BY c.rowid DESC",
-             cols, pcols);
-    exec_ok(h, sql);
+    static const struct { const char *table, *alias, *base, *count; } ranged[] = {
+        {"kernels", "k", "kernel_base", "n_kernels"},
+        {"copies", "c", "copy_base", "n_copies"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        const char *tb = ranged[i].table, *a = ranged[i].alias, *base = ranged[i].base;
+        char prefix[4];
+        snprintf(prefix, sizeof prefix, "%s.", a);
+        columns(h, "main", tb, "run", "id", "", cols, sizeof cols);
+        columns(h, "main", tb, "run", "id", prefix, pcols, sizeof pcols);
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO main.%s(run, id, %s) SELECT r.id, %s.rowid - r.%s, %s FROM "
+                 "n.%s %s JOIN n.runs r ON %s.rowid BETWEEN r.%s AND "
+                 "r.%s + r.%s - 1 ORDER BY %s.rowid DESC",
+                 tb, cols, a, base, pcols, tb, a, a, base, base, ranged[i].count, a);
+        exec_ok(h, sql);
+    }
     if (gap)
         exec_ok(h, "UPDATE main.kernels SET id = 5 WHERE id = 1 AND "
                    "run = (SELECT min(run) FROM main.kernels)");
@@ -241,6 +238,23 @@ static void world_make(world *w) {
     for (int i = 0; i < NRUNS; i++) w->want[i] = answers(w->t.d, w->run[i]);
 }
 
+/* Runs from .. NRUNS - 1, read from database d, answer as they did in
+ * world_make. */
+static void expect_answers(db *d, const world *w, int from) {
+    for (int i = from; i < NRUNS; i++) {
+        char *got = answers(d, w->run[i]);
+        assert_string_equal(got, w->want[i]);
+        free(got);
+    }
+}
+
+/* The runs' kernel and copy ranges start where want says, as
+ * kernel_base * 10000 + copy_base. */
+#define BASES_OF "SELECT kernel_base * 10000 + copy_base FROM runs WHERE slug = '%s'"
+static void expect_bases(db *d, const world *w, const int64_t want[NRUNS]) {
+    for (int i = 0; i < NRUNS; i++) assert_int_equal(scalar(d, BASES_OF, w->run[i]), want[i]);
+}
+
 static void world_free(world *w) {
     for (int i = 0; i < NRUNS; i++) free(w->want[i]);
     tdb_close(&w->t);
@@ -258,11 +272,9 @@ static void test_ranges_of_new_runs(void **state) {
     /* a: kernels 1..5, copies 1..7; gone: kernels 6..9, copies 8..307;
      * b: copies 308..310; c: kernels 10..15; d: kernels 16..315, copies
      * 311..760 */
-    const char *q = "SELECT kernel_base * 10000 + copy_base FROM runs WHERE slug = '%s'";
-    assert_int_equal(scalar(d, q, w.run[0]), 1 * 10000 + 1);
-    assert_int_equal(scalar(d, q, w.run[1]), 0 * 10000 + 308);
-    assert_int_equal(scalar(d, q, w.run[2]), 10 * 10000 + 0);
-    assert_int_equal(scalar(d, q, w.run[3]), 16 * 10000 + 311);
+    static const int64_t bases[NRUNS] = {1 * 10000 + 1, 0 * 10000 + 308, 10 * 10000 + 0,
+                                         16 * 10000 + 311};
+    expect_bases(d, &w, bases);
     assert_int_equal(tdb_scalar(d, "SELECT count(*) * 100000 + sum(rowid) FROM kernels"),
                      311 * 100000 + (5 * 6 / 2) + (10 + 15) * 6 / 2 + (16 + 315) * 300 / 2);
     assert_int_equal(tdb_scalar(d, "SELECT count(*) FROM copies"), 7 + 3 + 450);
@@ -323,20 +335,14 @@ static void test_migrate_schema_11(void **state) {
                      0);
     /* a: kernels 1..5, copies 1..7; b: copies 8..10; c: kernels 6..11;
      * d: kernels 12..311, copies 11..460 (the deleted run's hole closed) */
-    const char *q = "SELECT kernel_base * 10000 + copy_base FROM runs WHERE slug = '%s'";
-    assert_int_equal(scalar(d, q, w.run[0]), 1 * 10000 + 1);
-    assert_int_equal(scalar(d, q, w.run[1]), 0 * 10000 + 8);
-    assert_int_equal(scalar(d, q, w.run[2]), 6 * 10000 + 0);
-    assert_int_equal(scalar(d, q, w.run[3]), 12 * 10000 + 11);
+    static const int64_t bases[NRUNS] = {1 * 10000 + 1, 0 * 10000 + 8, 6 * 10000 + 0,
+                                         12 * 10000 + 11};
+    expect_bases(d, &w, bases);
     assert_int_equal(tdb_scalar(d, "SELECT max(rowid) * 1000 + count(*) FROM kernels"),
                      311 * 1000 + 311);
     assert_int_equal(tdb_scalar(d, "SELECT max(rowid) * 1000 + count(*) FROM copies"),
                      460 * 1000 + 460);
-    for (int i = 0; i < NRUNS; i++) {
-        char *got = answers(d, w.run[i]);
-        assert_string_equal(got, w.want[i]);
-        free(got);
-    }
+    expect_answers(d, &w, 0);
     /* a pyramid rebuilt after the migration reads the kernels' threads from
      * the ranges (db_pyramid_run builds a missing one) */
     assert_int_equal(sqlite3_exec(db_handle(d),
@@ -344,16 +350,12 @@ static void test_migrate_schema_11(void **state) {
                                   "DELETE FROM kernel_tiles; DELETE FROM kernel_pyramids;",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
-    for (int i = 0; i < NRUNS; i++) {
-        char *got = answers(d, w.run[i]);
-        assert_string_equal(got, w.want[i]);
-        free(got);
-    }
+    expect_answers(d, &w, 0);
     /* a run stored now follows the last rows; deleting e0 deletes a's and
      * b's ranges and nothing else */
     char e[DB_SLUG_SIZE];
     store(d, w.exp[0], "new", 2, 2, 9, e);
-    assert_int_equal(scalar(d, q, e), 312 * 10000 + 461);
+    assert_int_equal(scalar(d, BASES_OF, e), 312 * 10000 + 461);
     int64_t runs = 0;
     assert_int_equal(db_delete_experiment(d, w.exp[0], &runs, err, sizeof err), 0);
     assert_int_equal(runs, 3);
@@ -361,11 +363,7 @@ static void test_migrate_schema_11(void **state) {
                      6 * 1000 + 306);
     assert_int_equal(tdb_scalar(d, "SELECT min(rowid) * 1000 + count(*) FROM copies"),
                      11 * 1000 + 450);
-    for (int i = 2; i < NRUNS; i++) {
-        char *got = answers(d, w.run[i]);
-        assert_string_equal(got, w.want[i]);
-        free(got);
-    }
+    expect_answers(d, &w, 2);
     db_close(d);
     unlink_db(old);
     world_free(&w);

@@ -31,17 +31,6 @@
 #define NSEEDS 1000
 #define US 1000LL
 
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static int64_t rng_range(uint64_t *s, int64_t lo, int64_t hi) {   /* [lo, hi] */
-    return lo + (int64_t)(rng_next(s) % (uint64_t)(hi - lo + 1));
-}
-
 static const char *const presets[] = { "tx2", "pascal-gilman", "orin-nano", "rtx2080ti",
                                        "isca17-gpgpusim" };
 static const char *const snames[] = { "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7" };
@@ -58,53 +47,53 @@ typedef struct gen {
 
 static void generate(tb *b, uint64_t seed, gen *g) {
     uint64_t s = seed;
-    tb_init(b, presets[rng_range(&s, 0, 4)]);
+    tb_init(b, presets[tb_rng_range(&s, 0, 4)]);
     const sim_device *d = &b->cfg.device;
-    b->cfg.policy.placement = (int32_t)rng_range(&s, 0, 1);
-    if (rng_range(&s, 0, 3) == 0) b->cfg.policy.launch_latency = rng_range(&s, 1, 50 * US);
-    if (rng_range(&s, 0, 3) == 0) b->cfg.policy.dispatch_latency = rng_range(&s, 1, 5 * US);
+    b->cfg.policy.placement = (int32_t)tb_rng_range(&s, 0, 1);
+    if (tb_rng_range(&s, 0, 3) == 0) b->cfg.policy.launch_latency = tb_rng_range(&s, 1, 50 * US);
+    if (tb_rng_range(&s, 0, 3) == 0) b->cfg.policy.dispatch_latency = tb_rng_range(&s, 1, 5 * US);
     g->zero_dispatch = b->cfg.policy.dispatch_latency == 0;
     g->has_sync = false;
-    int nproc = rng_range(&s, 0, 2) == 0 ? 2 : 1;
-    bool tx2_prios = rng_range(&s, 0, 1) == 0;
-    int nstreams = (int)rng_range(&s, 1, 6);
+    int nproc = tb_rng_range(&s, 0, 2) == 0 ? 2 : 1;
+    bool tx2_prios = tb_rng_range(&s, 0, 1) == 0;
+    int nstreams = (int)tb_rng_range(&s, 1, 6);
     bool null_made[2] = { false, false };
     for (int i = 0; i < nstreams; i++) {
-        int p = (int)rng_range(&s, 0, nproc - 1);
-        if (!null_made[p] && rng_range(&s, 0, 4) == 0) {
+        int p = (int)tb_rng_range(&s, 0, nproc - 1);
+        if (!null_made[p] && tb_rng_range(&s, 0, 4) == 0) {
             null_made[p] = true;
             tb_stream(b, "null", pnames[p], SIM_PRIO_NONE);
             continue;
         }
-        int32_t prio = tx2_prios ? (int32_t)rng_range(&s, -1, 1) : (int32_t)rng_range(&s, -2, 2);
+        int32_t prio = tx2_prios ? (int32_t)tb_rng_range(&s, -1, 1) : (int32_t)tb_rng_range(&s, -2, 2);
         if (prio == 1 && tx2_prios) prio = SIM_PRIO_NONE;
         if (prio == 2) prio = SIM_PRIO_NONE;
         tb_stream(b, snames[i], pnames[p], prio);
     }
-    int nops = (int)rng_range(&s, 4, 20);
+    int nops = (int)tb_rng_range(&s, 4, 20);
     for (int i = 0; i < nops; i++) {
-        int32_t st = (int32_t)rng_range(&s, 0, (int64_t)b->nstreams - 1);
-        int64_t at = rng_range(&s, 0, 7) * 100 * US;
-        int64_t kind = rng_range(&s, 0, 9);
+        int32_t st = (int32_t)tb_rng_range(&s, 0, (int64_t)b->nstreams - 1);
+        int64_t at = tb_rng_range(&s, 0, 7) * 100 * US;
+        int64_t kind = tb_rng_range(&s, 0, 9);
         if (kind < 7) {
-            int32_t threads = rng_range(&s, 0, 1) ? (int32_t)rng_range(&s, 1, d->max_threads_per_block / 32) * 32
-                                                  : (int32_t)rng_range(&s, 1, d->max_threads_per_block);
-            int64_t smem = rng_range(&s, 0, 1) ? 0 : rng_range(&s, 0, d->max_smem_per_block);
-            sim_op *o = tb_kernel(b, onames[i], st, at, rng_range(&s, 1, 12), threads, smem, 0);
+            int32_t threads = tb_rng_range(&s, 0, 1) ? (int32_t)tb_rng_range(&s, 1, d->max_threads_per_block / 32) * 32
+                                                  : (int32_t)tb_rng_range(&s, 1, d->max_threads_per_block);
+            int64_t smem = tb_rng_range(&s, 0, 1) ? 0 : tb_rng_range(&s, 0, d->max_smem_per_block);
+            sim_op *o = tb_kernel(b, onames[i], st, at, tb_rng_range(&s, 1, 12), threads, smem, 0);
             int64_t maxregs = d->max_regs_per_block / threads;
             if (maxregs > 255) maxregs = 255;
-            o->regs = rng_range(&s, 0, 1) ? 0 : (int32_t)rng_range(&s, 0, maxregs);
+            o->regs = tb_rng_range(&s, 0, 1) ? 0 : (int32_t)tb_rng_range(&s, 0, maxregs);
             int64_t times[4];
-            size_t nt = (size_t)rng_range(&s, 1, 4);
+            size_t nt = (size_t)tb_rng_range(&s, 1, 4);
             for (size_t j = 0; j < nt; j++)
-                times[j] = rng_range(&s, 0, 1) ? rng_range(&s, 1, 4) * 100 * US : rng_range(&s, 1, 500 * US);
+                times[j] = tb_rng_range(&s, 0, 1) ? tb_rng_range(&s, 1, 4) * 100 * US : tb_rng_range(&s, 1, 500 * US);
             tb_times(b, o, times, nt);
         } else if (kind < 9) {
             /* one draw per statement: the order of evaluation of function
              * arguments differs between compilers (gcc drew the direction
              * first, and the golden digests were written by gcc) */
-            trace_copy_dir dir = (trace_copy_dir)rng_range(&s, 0, 2);
-            int64_t bytes = rng_range(&s, 1, 64) * MIB;
+            trace_copy_dir dir = (trace_copy_dir)tb_rng_range(&s, 0, 2);
+            int64_t bytes = tb_rng_range(&s, 1, 64) * MIB;
             tb_copy(b, onames[i], st, at, bytes, dir);
         } else {
             tb_op(b, SIM_OP_SYNC, onames[i], st, at);

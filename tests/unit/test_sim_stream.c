@@ -178,17 +178,6 @@ static void test_shipped_scenarios(void **state) {
 
 /* ---- random scenarios --------------------------------------------------------- */
 
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static int64_t rng_range(uint64_t *s, int64_t lo, int64_t hi) {   /* [lo, hi] */
-    return lo + (int64_t)(rng_next(s) % (uint64_t)(hi - lo + 1));
-}
-
 static const char *const presets[] = {"tx2", "pascal-gilman", "orin-nano", "rtx2080ti", "h100"};
 static const char *const snames[] = {"S0", "S1", "S2", "S3", "S4", "S5"};
 static const char *const onames[] = {"op0", "op1", "op2", "op3", "op4", "op5", "op6", "op7",
@@ -201,35 +190,35 @@ static const char *const pnames[] = {"P0", "P1"};
  * ties happen, either placement policy, with and without latencies. */
 static void generate(tb *b, uint64_t seed) {
     uint64_t s = seed;
-    tb_init(b, presets[rng_range(&s, 0, 4)]);
+    tb_init(b, presets[tb_rng_range(&s, 0, 4)]);
     const sim_device *d = &b->cfg.device;
-    b->cfg.policy.placement = (int32_t)rng_range(&s, 0, 1);
-    if (rng_range(&s, 0, 2) == 0) b->cfg.policy.launch_latency = rng_range(&s, 1, 20000);
-    if (rng_range(&s, 0, 2) == 0) b->cfg.policy.dispatch_latency = rng_range(&s, 1, 3000);
-    int nproc = (int)rng_range(&s, 1, 2);
-    int nstreams = (int)rng_range(&s, 1, 6);
+    b->cfg.policy.placement = (int32_t)tb_rng_range(&s, 0, 1);
+    if (tb_rng_range(&s, 0, 2) == 0) b->cfg.policy.launch_latency = tb_rng_range(&s, 1, 20000);
+    if (tb_rng_range(&s, 0, 2) == 0) b->cfg.policy.dispatch_latency = tb_rng_range(&s, 1, 3000);
+    int nproc = (int)tb_rng_range(&s, 1, 2);
+    int nstreams = (int)tb_rng_range(&s, 1, 6);
     for (int i = 0; i < nstreams; i++) {
-        const char *p = pnames[rng_range(&s, 0, nproc - 1)];
-        int64_t k = rng_range(&s, 0, 4);
+        const char *p = pnames[tb_rng_range(&s, 0, nproc - 1)];
+        int64_t k = tb_rng_range(&s, 0, 4);
         if (k == 0) tb_stream(b, "null", p, SIM_PRIO_NONE);
-        else tb_stream(b, snames[i], p, k == 1 ? SIM_PRIO_NONE : (int32_t)rng_range(&s, -2, 0));
+        else tb_stream(b, snames[i], p, k == 1 ? SIM_PRIO_NONE : (int32_t)tb_rng_range(&s, -2, 0));
     }
-    int nops = (int)rng_range(&s, 3, 16);
+    int nops = (int)tb_rng_range(&s, 3, 16);
     for (int i = 0; i < nops; i++) {
-        int32_t st = (int32_t)rng_range(&s, 0, (int64_t)b->nstreams - 1);
-        int64_t at = rng_range(&s, 0, 5) * 50000;
-        int64_t kind = rng_range(&s, 0, 9);
+        int32_t st = (int32_t)tb_rng_range(&s, 0, (int64_t)b->nstreams - 1);
+        int64_t at = tb_rng_range(&s, 0, 5) * 50000;
+        int64_t kind = tb_rng_range(&s, 0, 9);
         if (kind < 7) {
-            int32_t threads = (int32_t)rng_range(&s, 1, d->max_threads_per_block / 32) * 32;
-            int64_t smem = rng_range(&s, 0, 1) ? 0 : rng_range(&s, 0, d->max_smem_per_block);
-            sim_op *o = tb_kernel(b, onames[i], st, at, rng_range(&s, 1, 300), threads, smem, 0);
+            int32_t threads = (int32_t)tb_rng_range(&s, 1, d->max_threads_per_block / 32) * 32;
+            int64_t smem = tb_rng_range(&s, 0, 1) ? 0 : tb_rng_range(&s, 0, d->max_smem_per_block);
+            sim_op *o = tb_kernel(b, onames[i], st, at, tb_rng_range(&s, 1, 300), threads, smem, 0);
             int64_t times[3];
-            size_t nt = (size_t)rng_range(&s, 1, 3);
-            for (size_t j = 0; j < nt; j++) times[j] = rng_range(&s, 0, 1) ? 100000 : rng_range(&s, 1, 200000);
+            size_t nt = (size_t)tb_rng_range(&s, 1, 3);
+            for (size_t j = 0; j < nt; j++) times[j] = tb_rng_range(&s, 0, 1) ? 100000 : tb_rng_range(&s, 1, 200000);
             tb_times(b, o, times, nt);
         } else if (kind < 9) {
-            tb_copy(b, onames[i], st, at, rng_range(&s, 1, 16) * MIB,
-                    (trace_copy_dir)rng_range(&s, 0, 2));
+            tb_copy(b, onames[i], st, at, tb_rng_range(&s, 1, 16) * MIB,
+                    (trace_copy_dir)tb_rng_range(&s, 0, 2));
         } else {
             tb_op(b, SIM_OP_SYNC, onames[i], st, at);
         }

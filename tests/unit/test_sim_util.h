@@ -99,6 +99,20 @@ static inline const sim_config *tb_config(tb *b) {
     return &b->cfg;
 }
 
+/* splitmix64: a fixed sequence per seed, so a failing random scenario is
+ * reproducible from its seed (the property tests' generators). */
+static inline uint64_t tb_rng(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A number in [lo, hi]. */
+static inline int64_t tb_rng_range(uint64_t *s, int64_t lo, int64_t hi) {
+    return lo + (int64_t)(tb_rng(s) % (uint64_t)(hi - lo + 1));
+}
+
 /* Run and require success. */
 static inline void tb_run(tb *b, trace *t) {
     char err[256];

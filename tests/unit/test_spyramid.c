@@ -24,13 +24,9 @@
 #include "../../db/spyramid.h"
 #include "../../simcore/trace.h"
 #include "test_db_util.h"
+#include "test_pyr_util.h"
 
 typedef tdb_exp fixture;
-
-static uint64_t rng(uint64_t *s) {
-    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
-    return *s;
-}
 
 /* ---- the reference: straight from the trace's kernels --------------------------------- */
 
@@ -113,17 +109,17 @@ static void random_trace(trace *t, uint64_t *s, size_t nl, size_t n, int64_t spa
     for (size_t i = 0; i < 8; i++) snprintf(buf, sizeof buf, "%zu", 7 + i), streams[i] = trace_intern(t, buf);
     for (size_t i = 0; i < n; i++) {
         trace_kernel *k = trace_add_kernel(t);
-        k->name = names[rng(s) % 3];
-        size_t l = rng(s) % nl;
+        k->name = names[rng_next(s) % 3];
+        size_t l = rng_next(s) % nl;
         k->stream = streams[l % 8];
-        k->process = procs[l / 8 % 2 ? 1 : (rng(s) % 7 == 0)];
-        k->threads = (int32_t)(32 * (1 + rng(s) % 8));
-        k->blocks = (int64_t)(1 + rng(s) % 100);
-        int64_t st = (int64_t)(rng(s) % (uint64_t)span);
-        int64_t len = rng(s) % 6 == 0 ? 0 : (int64_t)(rng(s) % (uint64_t)(span / 10 + 2));
+        k->process = procs[l / 8 % 2 ? 1 : (rng_next(s) % 7 == 0)];
+        k->threads = (int32_t)(32 * (1 + rng_next(s) % 8));
+        k->blocks = (int64_t)(1 + rng_next(s) % 100);
+        int64_t st = (int64_t)(rng_next(s) % (uint64_t)span);
+        int64_t len = rng_next(s) % 6 == 0 ? 0 : (int64_t)(rng_next(s) % (uint64_t)(span / 10 + 2));
         k->issue = st;
-        if (rng(s) % 5) k->first_block = st;
-        if (rng(s) % 23) k->end = st + len;
+        if (rng_next(s) % 5) k->first_block = st;
+        if (rng_next(s) % 23) k->end = st + len;
     }
 }
 
@@ -182,11 +178,21 @@ static void check_window(fixture *f, const spyr_info *in, const rk *ks, size_t n
     spyr_bins_free(&b);
 }
 
-static int64_t rows(fixture *f, const char *table, const char *slug) {
-    char sql[256];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s x JOIN runs r ON r.id = x.run WHERE r.slug = '%s'",
-             table, slug);
-    return tdb_scalar(f->t.d, sql);
+/* The window [from, to) read with at most max kernels: n rows, the first
+ * nids of them kernels ids[]. */
+static void expect_kernels(fixture *f, const spyr_info *in, int64_t from, int64_t to, int64_t max,
+                           size_t want_n, const int64_t *want_ids, size_t nids) {
+    trace w;
+    int64_t *ids;
+    size_t n;
+    char err[256];
+    trace_init(&w);
+    assert_int_equal(db_spyramid_kernels(f->t.d, in, from, to, max, &w, &ids, &n, err, sizeof err),
+                     0);
+    assert_int_equal(n, want_n);
+    for (size_t i = 0; i < nids; i++) assert_int_equal(ids[i], want_ids[i]);
+    free(ids);
+    trace_free(&w);
 }
 
 /* the window's kernels against the trace's: ids in order, at most max + 1 */
@@ -232,18 +238,18 @@ static void test_random_runs(void **state) {
     rk *ks = malloc(3000 * sizeof *ks);
     for (int r = 0; r < 8; r++) {
         trace t;
-        size_t nk = 30 + (size_t)(rng(&s) % 300);
+        size_t nk = 30 + (size_t)(rng_next(&s) % 300);
         /* run 3: 800 kernels in 2 lanes over 2^30 ns: z0 above 0 */
         if (r == 3) nk = 800;
-        random_trace(&t, &s, r == 3 ? 2 : 1 + (size_t)(rng(&s) % 10), nk, spans[r % 4]);
+        random_trace(&t, &s, r == 3 ? 2 : 1 + (size_t)(rng_next(&s) % 10), nk, spans[r % 4]);
         char slug[DB_SLUG_SIZE], err[256], name[16];
         snprintf(name, sizeof name, "r%d", r);
-        if (db_store_run(f->t.d, f->exp, name, &t, slug, err, sizeof err)) fail_msg("%s", err);
+        tdb_exp_store(f, name, &t, slug);
         /* built by the first read, not by the store */
-        assert_int_equal(rows(f, "stream_pyramids", slug), 0);
+        assert_int_equal(tdb_run_rows(f->t.d, "stream_pyramids", slug), 0);
         spyr_info in;
         if (db_spyramid_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
-        assert_int_equal(rows(f, "stream_pyramids", slug), 1);
+        assert_int_equal(tdb_run_rows(f->t.d, "stream_pyramids", slug), 1);
         size_t *lane = malloc(t.kernels.n * sizeof *lane), *nm = malloc(t.kernels.n * sizeof *nm);
         lanes_names(&t, lane, nm);
         size_t n = ref_kernels(&t, lane, nm, ks);
@@ -267,20 +273,17 @@ static void test_random_runs(void **state) {
         int64_t t1 = in.t_max;
         for (int z = in.z0; z <= in.ztop + 2; z++)
             for (int k = 0; k < 3; k++) {
-                int64_t want = 1 + (int64_t)(rng(&s) % 30);
                 /* on a bin edge, or off it */
-                int64_t from = (int64_t)(rng(&s) % (uint64_t)(t1 + 2));
-                if (k == 0) from = from >> z << z;
-                else from -= ((int64_t)1 << z) / 2;
+                int64_t want, from = pyr_random_window(&s, t1, z, k == 0, &want);
                 int64_t to = from + want * ((int64_t)1 << z);
-                uint8_t shown[1] = {(uint8_t)(rng(&s) & 7)};
+                uint8_t shown[1] = {(uint8_t)(rng_next(&s) & 7)};
                 check_window(f, &in, ks, n, from, to, want, NULL, z);
                 check_window(f, &in, ks, n, from, to, want, shown, z);
             }
         /* a window finer than z0 is answered at z0 */
         check_window(f, &in, ks, n, t1 / 3, t1 / 3 + 1, 100, NULL, in.z0);
         for (int k = 0; k < 6; k++) {
-            int64_t a = (int64_t)(rng(&s) % (uint64_t)(t1 + 1)), w = 1 + (int64_t)(rng(&s) % (uint64_t)(t1 / 4 + 1));
+            int64_t a = (int64_t)(rng_next(&s) % (uint64_t)(t1 + 1)), w = 1 + (int64_t)(rng_next(&s) % (uint64_t)(t1 / 4 + 1));
             check_kernels(f, &in, &t, a, a + w, k % 2 ? 5 : 100000);
         }
         check_kernels(f, &in, &t, -100, t1 + 1, 100000);
@@ -312,7 +315,7 @@ static void test_exact(void **state) {
         k->issue = k->first_block = kk[i].s, k->end = kk[i].e;
     }
     char slug[DB_SLUG_SIZE], err[256];
-    if (db_store_run(f->t.d, f->exp, "x", &t, slug, err, sizeof err)) fail_msg("%s", err);
+    tdb_exp_store(f, "x", &t, slug);
     trace_free(&t);
     spyr_info in;
     if (db_spyramid_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
@@ -361,37 +364,21 @@ static void test_exact(void **state) {
     assert_int_equal(sb.kernel_ns[1], 2);
     spyr_bins_free(&sb);
     /* the window [5, 6): a and b; [6, 12): b only; [10, 12): none */
-    trace w;
-    int64_t *ids;
-    size_t n;
-    trace_init(&w);
-    assert_int_equal(db_spyramid_kernels(f->t.d, &in, 5, 6, 10, &w, &ids, &n, err, sizeof err), 0);
-    assert_int_equal(n, 2);
-    assert_int_equal(ids[0], 0);
-    assert_int_equal(ids[1], 1);
-    free(ids);
-    trace_free(&w);
-    trace_init(&w);
-    assert_int_equal(db_spyramid_kernels(f->t.d, &in, 10, 12, 10, &w, &ids, &n, err, sizeof err), 0);
-    assert_int_equal(n, 0);
-    free(ids);
-    trace_free(&w);
+    static const int64_t ab[] = {0, 1};
+    expect_kernels(f, &in, 5, 6, 10, 2, ab, 2);
+    expect_kernels(f, &in, 10, 12, 10, 0, NULL, 0);
     /* max 1: stops at 2 (more than max) */
-    trace_init(&w);
-    assert_int_equal(db_spyramid_kernels(f->t.d, &in, 0, 16, 1, &w, &ids, &n, err, sizeof err), 0);
-    assert_int_equal(n, 2);
-    free(ids);
-    trace_free(&w);
+    expect_kernels(f, &in, 0, 16, 1, 2, NULL, 0);
     spyr_info_free(&in);
     /* built once; gone rows are built again identically */
-    assert_int_equal(rows(f, "stream_pyramids", slug), 1);
-    int64_t cells = rows(f, "stream_bins", slug);
+    assert_int_equal(tdb_run_rows(f->t.d, "stream_pyramids", slug), 1);
+    int64_t cells = tdb_run_rows(f->t.d, "stream_bins", slug);
     assert_true(cells > 0);
     char sql[160];
     snprintf(sql, sizeof sql, "DELETE FROM stream_pyramids WHERE run = (SELECT id FROM runs WHERE slug = '%s')", slug);
     assert_int_equal(sqlite3_exec(db_handle(f->t.d), sql, NULL, NULL, NULL), SQLITE_OK);
     if (db_spyramid_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
-    assert_int_equal(rows(f, "stream_bins", slug), cells);
+    assert_int_equal(tdb_run_rows(f->t.d, "stream_bins", slug), cells);
     spyr_info_free(&in);
     assert_int_equal(db_spyramid_info(f->t.d, "nosuchrun0", &in, err, sizeof err), DB_NOT_FOUND);
 }
@@ -407,7 +394,7 @@ static void test_untimed(void **state) {
         k->issue = 10 * i;
     }
     char slug[DB_SLUG_SIZE], err[256];
-    if (db_store_run(f->t.d, f->exp, "u", &t, slug, err, sizeof err)) fail_msg("%s", err);
+    tdb_exp_store(f, "u", &t, slug);
     trace_free(&t);
     spyr_info in;
     if (db_spyramid_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
@@ -421,14 +408,7 @@ static void test_untimed(void **state) {
     assert_int_equal(sb.nbins, 8);
     for (size_t i = 0; i < 8; i++) assert_int_equal(sb.kernel_ns[i] + sb.max_kernels[i], 0);
     spyr_bins_free(&sb);
-    trace w;
-    int64_t *ids;
-    size_t n;
-    trace_init(&w);
-    assert_int_equal(db_spyramid_kernels(f->t.d, &in, 0, 100, 10, &w, &ids, &n, err, sizeof err), 0);
-    assert_int_equal(n, 0);
-    free(ids);
-    trace_free(&w);
+    expect_kernels(f, &in, 0, 100, 10, 0, NULL, 0);
     spyr_info_free(&in);
 }
 

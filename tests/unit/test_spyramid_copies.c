@@ -24,13 +24,9 @@
 #include "../../db/spyramid.h"
 #include "../../simcore/trace.h"
 #include "test_db_util.h"
+#include "test_pyr_util.h"
 
 typedef tdb_exp fixture;
-
-static uint64_t rng(uint64_t *s) {
-    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
-    return *s;
-}
 
 static bool timed(const trace_copy *c) {
     return c->start != TRACE_NONE && c->end != TRACE_NONE && c->end >= c->start;
@@ -75,26 +71,19 @@ static void random_trace(trace *t, uint64_t *s, size_t n, int64_t span) {
     trace_str st = trace_intern(t, "7");
     for (size_t i = 0; i < n; i++) {
         trace_copy *c = trace_add_copy(t);
-        c->name = nm[rng(s) % 3];
+        c->name = nm[rng_next(s) % 3];
         c->stream = st;
-        c->direction = (int32_t)(rng(s) % SPYR_COPY_DIRS);
-        c->engine = engines[rng(s) % 4];
-        c->bytes = (int64_t)(rng(s) % 100000);
-        c->issue = (int64_t)(rng(s) % (uint64_t)span);
-        c->start = c->issue + (int64_t)(rng(s) % 7);
-        uint64_t k = rng(s) % 20;
-        c->end = k == 0 ? c->start : c->start + 1 + (int64_t)(rng(s) % (uint64_t)(span / 8 + 1));
+        c->direction = (int32_t)(rng_next(s) % SPYR_COPY_DIRS);
+        c->engine = engines[rng_next(s) % 4];
+        c->bytes = (int64_t)(rng_next(s) % 100000);
+        c->issue = (int64_t)(rng_next(s) % (uint64_t)span);
+        c->start = c->issue + (int64_t)(rng_next(s) % 7);
+        uint64_t k = rng_next(s) % 20;
+        c->end = k == 0 ? c->start : c->start + 1 + (int64_t)(rng_next(s) % (uint64_t)(span / 8 + 1));
         if (k == 1) c->start = TRACE_NONE;
         if (k == 2) c->end = TRACE_NONE;
         if (k == 3) c->end = c->start - 1;
     }
-}
-
-static int64_t rows(fixture *f, const char *table, const char *slug) {
-    char sql[160];
-    snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM %s WHERE run = (SELECT id FROM runs WHERE slug = ?1)", table);
-    return tdb_scalar_slug(f->t.d, sql, slug);
 }
 
 static void check_window(fixture *f, const cpyr_info *in, const trace *t, int64_t from, int64_t to,
@@ -162,15 +151,15 @@ static void test_random_runs(void **state) {
     static const int64_t spans[] = {40, 5000, 300000, (int64_t)1 << 30};
     for (int r = 0; r < 8; r++) {
         trace t;
-        size_t n = r == 3 ? 1500 : 20 + (size_t)(rng(&s) % 250);
+        size_t n = r == 3 ? 1500 : 20 + (size_t)(rng_next(&s) % 250);
         random_trace(&t, &s, n, spans[r % 4]);
         char slug[DB_SLUG_SIZE], err[256], name[16];
         snprintf(name, sizeof name, "c%d", r);
-        if (db_store_run(f->t.d, f->exp, name, &t, slug, err, sizeof err)) fail_msg("%s", err);
-        assert_int_equal(rows(f, "copy_pyramids", slug), 0);
+        tdb_exp_store(f, name, &t, slug);
+        assert_int_equal(tdb_run_rows(f->t.d, "copy_pyramids", slug), 0);
         cpyr_info in;
         if (db_spyramid_copy_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
-        assert_int_equal(rows(f, "copy_pyramids", slug), 1);
+        assert_int_equal(tdb_run_rows(f->t.d, "copy_pyramids", slug), 1);
         assert_int_equal(in.total_copies, (int64_t)t.copies.n);
         /* the engines of timed copies, ascending, none as 0 */
         bool has[4] = {false};
@@ -190,16 +179,13 @@ static void test_random_runs(void **state) {
         int64_t t1 = in.t_max;
         for (int z = in.z0; z <= in.ztop + 2; z++)
             for (int k = 0; k < 3; k++) {
-                int64_t want = 1 + (int64_t)(rng(&s) % 30);
-                int64_t from = (int64_t)(rng(&s) % (uint64_t)(t1 + 2));
-                if (k == 0) from = from >> z << z;
-                else from -= ((int64_t)1 << z) / 2;
+                int64_t want, from = pyr_random_window(&s, t1, z, k == 0, &want);
                 check_window(f, &in, &t, from, from + want * ((int64_t)1 << z), want, z);
             }
         check_window(f, &in, &t, t1 / 3, t1 / 3 + 1, 100, in.z0);
         for (int k = 0; k < 6; k++) {
-            int64_t a = (int64_t)(rng(&s) % (uint64_t)(t1 + 1)),
-                    w = 1 + (int64_t)(rng(&s) % (uint64_t)(t1 / 4 + 1));
+            int64_t a = (int64_t)(rng_next(&s) % (uint64_t)(t1 + 1)),
+                    w = 1 + (int64_t)(rng_next(&s) % (uint64_t)(t1 / 4 + 1));
             check_copies(f, &in, &t, a, a + w, k % 2 ? 5 : 100000);
         }
         check_copies(f, &in, &t, -100, t1 + 1, 100000);
@@ -232,7 +218,7 @@ static void test_exact(void **state) {
         c->bytes = 64;
     }
     char slug[DB_SLUG_SIZE], err[256];
-    if (db_store_run(f->t.d, f->exp, "x", &t, slug, err, sizeof err)) fail_msg("%s", err);
+    tdb_exp_store(f, "x", &t, slug);
     cpyr_info in;
     if (db_spyramid_copy_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
     assert_int_equal(in.nengines, 2);
@@ -284,7 +270,7 @@ static void test_none(void **state) {
     c->engine = 0;
     c->start = c->end = TRACE_NONE;
     char slug[DB_SLUG_SIZE], err[256];
-    if (db_store_run(f->t.d, f->exp, "n", &t, slug, err, sizeof err)) fail_msg("%s", err);
+    tdb_exp_store(f, "n", &t, slug);
     cpyr_info in;
     if (db_spyramid_copy_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
     assert_int_equal(in.nengines, 0);
