@@ -30,21 +30,13 @@ void carve_take(sim_sms *s, int32_t sm, const sim_need *k) {
         f->carve_kb = k->carve_kb;
         f->smem = (int64_t)k->carve_kb * CARVE_KB;
     }
-    f->threads -= k->threads;
-    f->warps -= k->warps;
-    f->blocks -= 1;
-    f->regs -= k->regs;
-    f->smem -= k->smem;   /* C1c: what the configuration has left */
+    sms_free_take(f, k);   /* C1c: the shared memory from what the configuration has left */
     if (s->kernel >= 0) sms_reroom(s, s->rank[sm]);
 }
 
 void carve_give(sim_sms *s, int32_t sm, const sim_need *k) {
     sim_sm_free *f = &s->free[sm];
-    f->threads += k->threads;
-    f->warps += k->warps;
-    f->blocks += 1;
-    f->regs += k->regs;
-    f->smem += k->smem;
+    sms_free_give(f, k);
     if (f->blocks == s->full.blocks) {
         /* C1b: empty again, free to take any configuration */
         f->carve_kb = s->full.carve_kb;

@@ -87,11 +87,7 @@ static inline void carve_take_rank(sim_sms *s, int32_t r) {
             return;
         }
     }
-    f->threads -= s->need.threads;
-    f->warps -= s->need.warps;
-    f->blocks -= 1;
-    f->regs -= s->need.regs;
-    f->smem -= s->need.smem;   /* C1c: what the configuration has left */
+    sms_free_take(f, &s->need);   /* C1c: the shared memory from what the configuration has left */
     sms_room_dec(s, r);
 }
 
@@ -99,11 +95,7 @@ static inline void carve_take_rank(sim_sms *s, int32_t r) {
 __attribute__((always_inline))   /* GCC and clang: once per finishing block */
 static inline void carve_give_fast(sim_sms *s, int32_t sm, const sim_need *k) {
     sim_sm_free *f = &s->free[sm];
-    f->threads += k->threads;
-    f->warps += k->warps;
-    f->blocks += 1;
-    f->regs += k->regs;
-    f->smem += k->smem;
+    sms_free_give(f, k);
     int32_t r = s->rank[sm];
     if (f->blocks == s->full.blocks) {
         /* C1b: empty again, free to take any configuration */

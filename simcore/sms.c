@@ -198,11 +198,7 @@ int32_t sms_first_fit(const sim_sms *s, int32_t from) {
 
 void sms_take_any(sim_sms *s, int32_t sm, const sim_need *k) {
     sim_sm_free *f = &s->free[sm];
-    f->threads -= k->threads;
-    f->warps -= k->warps;
-    f->blocks -= 1;
-    f->regs -= k->regs;
-    f->smem -= k->smem;
+    sms_free_take(f, k);
     if (s->kernel < 0) return;
     int32_t r = s->rank[sm];
     if (k == s->need_src || k == &s->need || memcmp(k, &s->need, sizeof *k) == 0) {

@@ -215,6 +215,27 @@ static inline void sms_room_dec(sim_sms *s, int32_t r) {
     s->top = s->nz[old] == 0 && old == s->top ? room : s->top;
 }
 
+/* A block's resources leave (sms_free_take) or come back to (sms_free_give)
+ * an SM's free counts: threads, warps, a block slot, registers and shared
+ * memory (RTSS'17 rules R1-R3; under H100-C1 the shared memory is what the
+ * SM's carveout has left). One place for the five counts, so no path can
+ * forget one. */
+static inline void sms_free_take(sim_sm_free *f, const sim_need *k) {
+    f->threads -= k->threads;
+    f->warps -= k->warps;
+    f->blocks -= 1;
+    f->regs -= k->regs;
+    f->smem -= k->smem;
+}
+
+static inline void sms_free_give(sim_sm_free *f, const sim_need *k) {
+    f->threads += k->threads;
+    f->warps += k->warps;
+    f->blocks += 1;
+    f->regs += k->regs;
+    f->smem += k->smem;
+}
+
 /* Rank r gains room for one more block of the indexed kernel: a block of
  * that kernel ended there (floor((f + n) / n) = floor(f / n) + 1). */
 static inline void sms_room_inc(sim_sms *s, int32_t r) {
@@ -229,11 +250,7 @@ static inline void sms_room_inc(sim_sms *s, int32_t r) {
  * path: the rank comes from sms_top_rank, so no lookup and no test). */
 static inline void sms_take_rank(sim_sms *s, int32_t r) {
     sim_sm_free *f = &s->free[s->order[r]];
-    f->threads -= s->need.threads;
-    f->warps -= s->need.warps;
-    f->blocks -= 1;
-    f->regs -= s->need.regs;
-    f->smem -= s->need.smem;
+    sms_free_take(f, &s->need);
     sms_room_dec(s, r);
 }
 
@@ -244,11 +261,7 @@ static inline void sms_take_rank(sim_sms *s, int32_t r) {
 __attribute__((always_inline))   /* GCC and clang; the compiler's own choice was a call */
 static inline void sms_give(sim_sms *s, int32_t sm, const sim_need *k) {
     sim_sm_free *f = &s->free[sm];
-    f->threads += k->threads;
-    f->warps += k->warps;
-    f->blocks += 1;
-    f->regs += k->regs;
-    f->smem += k->smem;
+    sms_free_give(f, k);
     if (s->kernel < 0) return;
     int32_t r = s->rank[sm];
     if (k == s->need_src) sms_room_inc(s, r);
@@ -264,11 +277,7 @@ static inline void sms_take(sim_sms *s, int32_t sm, const sim_need *k) {
         return;
     }
     sim_sm_free *f = &s->free[sm];
-    f->threads -= k->threads;
-    f->warps -= k->warps;
-    f->blocks -= 1;
-    f->regs -= k->regs;
-    f->smem -= k->smem;
+    sms_free_take(f, k);
     sms_room_dec(s, r);
 }
 
