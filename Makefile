@@ -193,12 +193,12 @@ recorder:
 
 test: deps
 	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory recorder    # before api-test: recorder_play.test.mjs runs it
 	$(MAKE) --no-print-directory unit
 	$(MAKE) --no-print-directory unit-asan
 	$(MAKE) --no-print-directory api-test
 	$(MAKE) --no-print-directory browser-test
 	$(MAKE) --no-print-directory fuzz-smoke
-	$(MAKE) --no-print-directory recorder
 	@echo "make test: all suites passed"
 
 bench: deps build

@@ -258,6 +258,11 @@ test('request-level fuzz of a live server', async () => {
   assert.ok(health.max < 1000, `/api/health took up to ${health.max.toFixed(1)} ms (${JSON.stringify(health.bad.slice(0, 5))})`);
   assert.ok(health.bad.length <= Math.ceil(health.n * 0.05),
     `/api/health over 100 ms in ${health.bad.length} of ${health.n} probes (${JSON.stringify(health.bad.slice(0, 5))})`);
-  assert.ok(stats.rssEnd <= stats.rssStart * 1.2, `RSS ${stats.rssStart} KiB at the start, ${stats.rssEnd} KiB after`);
+  // back within 20 % or 6 MiB, whichever is more: at a ~19 MB start the
+  // allocator's arenas alone have moved it by 4 MB (+21 %), while leaking
+  // an answer buffer (5 KB and up) on each of the 1,200 requests would add
+  // more than 6 MiB; small leaks are the ASan unit runs' to find
+  assert.ok(stats.rssEnd <= Math.max(stats.rssStart * 1.2, stats.rssStart + 6144),
+    `RSS ${stats.rssStart} KiB at the start, ${stats.rssEnd} KiB after (${stats.requests} requests)`);
   agent.destroy();
 });

@@ -61,7 +61,7 @@ test('the run summary counts goals met and normalises the non-QoS throughput', a
   assert.equal(naive.qos_kernels, 1);
   assert.equal(naive.qos_met, 0);
   // C's IPC while Q ran over its IPC alone (the summary's reals carry 9 digits)
-  assert.ok(Math.abs(naive.nonqos_throughput - 19.155270801737654 / 63.99400056244727) < 1e-9);
+  assert.ok(Math.abs(naive.nonqos_throughput - 19.115672313189215 / 63.99400056244727) < 1e-9);
   const roll = (await getJson(`${srv.base}/api/runs/${runs['quota-rollover']}`)).body.summary;
   assert.equal(roll.qos_kernels, 1);
   assert.equal(roll.qos_met, 1);
