@@ -88,14 +88,37 @@ void quota_epoch(quota_state *q, int64_t c) {
      * (thread instructions per cycle), which is also its floor here so
      * that a kernel that could not issue in an epoch is not locked out for
      * good; then Quota = IPC_goal x T_epoch, eq. (1). QoS kernels that have
-     * no measured epoch yet leave the product as it is. */
+     * no measured epoch yet leave the product as it is.
+     *
+     * alpha_k x IPC_goal of k is the QoS kernel's quota per cycle,
+     * Quota_k / T_epoch: §3.5 puts alpha_k there "to take the history-based
+     * adjustment into consideration when limiting the performance of
+     * non-QoS kernels". Rollover (§3.4.4) adjusts the quota too, by the
+     * unused quota it adds to the next epoch's, and that is taken into
+     * consideration the same way: the denominator is alpha_k x IPC_goal of
+     * k + kept / T_epoch, kept what the scheme keeps of k's counters (0 but
+     * under Rollover). Without it the non-QoS quota settles where the QoS
+     * kernel stays short of its goal for good: it shrinks by the ratio each
+     * epoch while the instructions it has in flight when its counter runs
+     * out (charged at completion, §3.4.1) add as much back, and the QoS
+     * kernel's leftover grows without ever buying an issue slot (c-alu
+     * beside c-shared at goal 0.8 held 0.79 of isolated for 20 epochs, the
+     * non-QoS kernel 0.21; docs/qos.md). */
     double ratio = 1;
     bool any_qos = false;
     for (int32_t k = 0; k < q->nk; k++) {
         const quota_kernel *K = &q->k[k];
         if (!K->qos || !K->live) continue;
         any_qos = true;
-        if (K->measured) ratio *= K->ipc_epoch / (K->alpha * K->goal);
+        if (!K->measured) continue;
+        /* what the scheme keeps of the counters (Rollover: the unused
+         * quota it adds to the next epoch's) */
+        double kept = 0;
+        for (int32_t s = 0; s < q->nsms; s++) {
+            size_t i = AT(q, s, k);
+            if (q->w[i] > 0 && q->cnt[i] != QUOTA_FREE) kept += (double)sch->renew(q->cnt[i], 0, true);
+        }
+        ratio *= K->ipc_epoch / (K->alpha * K->goal + kept / (double)q->T);
     }
     for (int32_t k = 0; k < q->nk; k++) {
         quota_kernel *K = &q->k[k];
