@@ -1082,28 +1082,31 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
     return rc == SQLITE_ROW ? 0 : sqlfail(d, "runs", err, errlen);
 }
 
+/* The run's row (dbi_build_once's look): there when its pyramid is, and
+ * its per-kernel pyramid too when `kernels`. */
+typedef struct pyr_look {
+    const char *run;
+    pyr_run *out;
+    bool kernels;
+} pyr_look;
+
+static int look_pyramid(db *d, void *ctx, bool *has, char *err, size_t errlen) {
+    pyr_look *l = ctx;
+    bool row = false;
+    int rc = run_row(d, l->run, l->out, &row, err, errlen);
+    *has = row && (!l->kernels || l->out->kpyr);
+    return rc;
+}
+
+static int build_pyramid(db *d, void *ctx, char *err, size_t errlen) {
+    return dbi_pyramid_build(d, ((pyr_look *)ctx)->out->id, err, errlen);
+}
+
+/* A run stored before pyramids gets its pyramid on the first read, once. */
 static int pyramid_run(db *d, const char *run, pyr_run *out, bool kernels, char *err,
                        size_t errlen) {
-    bool has = false;
-    int rc = run_row(d, run, out, &has, err, errlen);
-    if (rc || (has && (!kernels || out->kpyr))) return rc;
-    /* Stored before pyramids: build it now, once. Outside a transaction,
-     * BEGIN IMMEDIATE takes the write lock first (a deferred one could not
-     * upgrade after another writer's commit); then look again, another
-     * request may have built it meanwhile. */
-    bool own = sqlite3_get_autocommit(d->h);
-    if (exec(d, own ? "BEGIN IMMEDIATE" : "SAVEPOINT pyramid_build", err, errlen)) return -1;
-    rc = run_row(d, run, out, &has, err, errlen);
-    if (!rc && !(has && (!kernels || out->kpyr))) rc = dbi_pyramid_build(d, out->id, err, errlen);
-    if (rc) {
-        exec(d, own ? "ROLLBACK" : "ROLLBACK TO pyramid_build; RELEASE pyramid_build", NULL, 0);
-        return rc;
-    }
-    if (exec(d, own ? "COMMIT" : "RELEASE pyramid_build", err, errlen)) {
-        if (own) exec(d, "ROLLBACK", NULL, 0);
-        return -1;
-    }
-    return run_row(d, run, out, &has, err, errlen);
+    pyr_look l = { run, out, kernels };
+    return dbi_build_once(d, "pyramid_build", look_pyramid, build_pyramid, &l, err, errlen);
 }
 
 int db_pyramid_run(db *d, const char *run, pyr_run *out, char *err, size_t errlen) {

@@ -440,7 +440,10 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         }
     }
     if (++wi->pc < K->len || (wi->pc = 0, --wi->iters > 0)) {
-        if (E->quota) w->quota_owe[p] = lanes;
+        if (E->quota) {
+            w->quota_owe[p] = lanes;
+            if (r < w->owe_due) w->owe_due = r;
+        }
         return;
     }
     /* the warp's last instruction: it ends when that one's latency has
@@ -463,13 +466,22 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
  * sub-core sleeps until then instead of polling every cycle. */
 static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) {
     warp_sub *w = &E->subs[s];
-    /* the instructions that have completed are charged (quota_owe) */
-    int32_t *owe = w->quota_owe;
-    for (int32_t i = 0; i < w->n; i++) {
-        if (owe[i] && w->ready[i] <= c) {
-            quota_charge(&E->q, s / E->nsub, E->qk[w->info[i].kernel], owe[i], c);
-            owe[i] = 0;
+    /* the instructions that have completed are charged (quota_owe); a
+     * throttled sub-core looks every cycle, so the scan waits for the
+     * first owed completion (owe_due) */
+    if (c >= w->owe_due) {
+        int32_t *owe = w->quota_owe;
+        int64_t next = INT64_MAX;
+        for (int32_t i = 0; i < w->n; i++) {
+            if (!owe[i]) continue;
+            if (w->ready[i] <= c) {
+                quota_charge(&E->q, s / E->nsub, E->qk[w->info[i].kernel], owe[i], c);
+                owe[i] = 0;
+            } else if (w->ready[i] < next) {
+                next = w->ready[i];
+            }
         }
+        w->owe_due = next;
     }
     quota_begin(&E->q, s / E->nsub, c);
     int32_t p = quota_pick(w, c);
@@ -633,6 +645,7 @@ static int warp_init(void *self, sim_state *st) {
     for (size_t i = 0; i < ns; i++) {
         warp_sub *w = &E->subs[i];
         w->greedy = w->last = -1;
+        w->owe_due = 0;
         w->ready = (int64_t *)(void *)a; a += cap * sizeof(int64_t);
         w->info = (warp_info *)(void *)a; a += cap * sizeof(warp_info);
         w->ncs_key = (int32_t *)(void *)a; a += cap * sizeof(int32_t);

@@ -53,6 +53,8 @@ typedef struct warp_sub {
                                 (re-executions of one kernel share it; quota.h) */
     int32_t *quota_owe;      /* quota policies: [n] threads of each warp's instruction in
                                 flight, charged to C_k when it completes; NULL otherwise */
+    int64_t owe_due;         /* quota policies: no instruction owed completes before this
+                                cycle (a lower bound: the charge loop is skipped before it) */
 } warp_sub;
 
 /* A warp policy: pick returns the position of the warp that issues at

@@ -178,18 +178,13 @@ static void synthetic(trace *t) {
 }
 
 /* the run's kernel tiles, concatenated in key order, as hex */
+#define KTILES_SQL                                                                              \
+    "SELECT group_concat(z || '/' || tile || '/' || kernel || ':' || hex(cells), ' ') "          \
+    "FROM (SELECT z, tile, kernel, cells FROM kernel_tiles WHERE run = "                         \
+    "(SELECT id FROM runs WHERE slug = ?1) ORDER BY z, tile, kernel)"
+
 static char *ktiles_of(fixture *f, const char *slug) {
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db_handle(f->d),
-                                        "SELECT group_concat(z || '/' || tile || '/' || kernel || ':' || hex(cells), ' ') "
-                                        "FROM (SELECT z, tile, kernel, cells FROM kernel_tiles WHERE run = "
-                                        "(SELECT id FROM runs WHERE slug = ?1) ORDER BY z, tile, kernel)",
-                                        -1, &st, NULL), SQLITE_OK);
-    sqlite3_bind_text(st, 1, slug, -1, SQLITE_STATIC);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    char *s = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
-    sqlite3_finalize(st);
-    return s;
+    return pyr_rows_text(f->d, KTILES_SQL, slug);
 }
 
 static void test_synthetic(void **state) {
@@ -221,31 +216,9 @@ static void test_synthetic(void **state) {
  * the blocks back): the same kernel tiles as the whole store */
 static void test_streamed(void **state) {
     fixture *f = *state;
-    char slugs[3][DB_SLUG_SIZE], err[256];
-    trace t;
-    synthetic(&t);
-    assert_int_equal(db_store_run(f->d, f->exp, "whole", &t, slugs[0], err, sizeof err), 0);
-    trace_free(&t);
-    for (int known = 0; known < 2; known++) {
-        synthetic(&t);
-        db_run_writer *w;
-        assert_int_equal(db_run_begin(f->d, f->exp, "streamed", slugs[1 + known], &w, err, sizeof err), 0);
-        if (known) db_run_kernels(w, &t);
-        for (size_t i = 0; i < t.blocks.n; i += 500)
-            assert_int_equal(db_run_add_blocks(w, t.blocks.v + i,
-                                               t.blocks.n - i < 500 ? t.blocks.n - i : 500, err,
-                                               sizeof err), 0);
-        t.blocks.n = 0;
-        assert_int_equal(db_run_finish(w, &t, err, sizeof err), 0);
-        trace_free(&t);
-    }
-    char *a = ktiles_of(f, slugs[0]), *b = ktiles_of(f, slugs[1]), *c = ktiles_of(f, slugs[2]);
-    assert_true(strlen(a) > 1000);
-    assert_string_equal(a, b);
-    assert_string_equal(a, c);
-    free(a);
-    free(b);
-    free(c);
+    char slugs[3][DB_SLUG_SIZE];
+    pyr_store_three(f->d, f->exp, synthetic, 500, slugs);
+    pyr_expect_same_tiles(f->d, KTILES_SQL, slugs);
     check_run(f, slugs[2], "streamed");
 }
 

@@ -5,8 +5,10 @@
 #ifndef TEST_PYR_UTIL_H
 #define TEST_PYR_UTIL_H
 
+#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../db/db.h"
@@ -111,6 +113,60 @@ static inline void ref_synthetic_kernel(trace *t, int k) {
     kk->block[0] = kk->block[1] = kk->block[2] = 1;
     kk->issue = kk->first_block = kk->fully_dispatched = kk->end = TRACE_NONE;
     kk->smem = TRACE_NONE;
+}
+
+/* A run's rows as one text, in order: `sql` selects one text column of
+ * one row from the run whose slug is ?1 (a group_concat of its tiles, as
+ * hex); the caller frees it. Two runs with the same text have the same
+ * tiles, byte for byte. */
+static inline char *pyr_rows_text(db *d, const char *sql, const char *slug) {
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL), SQLITE_OK);
+    sqlite3_bind_text(st, 1, slug, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const unsigned char *v = sqlite3_column_text(st, 0);
+    char *text = strdup(v ? (const char *)v : "");
+    sqlite3_finalize(st);
+    assert_non_null(text);
+    return text;
+}
+
+/* The synthetic trace `make` builds, stored three times in experiment exp:
+ * whole (slugs[0]), then streamed in batches of `batch` blocks without the
+ * kernels known (slugs[1]: finish reads the blocks back) and with them
+ * (slugs[2]: the accumulators take each batch as it comes). */
+static inline void pyr_store_three(db *d, const char *exp, void (*make)(trace *), size_t batch,
+                                   char slugs[3][DB_SLUG_SIZE]) {
+    char err[256];
+    trace t;
+    make(&t);
+    assert_int_equal(db_store_run(d, exp, "whole", &t, slugs[0], err, sizeof err), 0);
+    trace_free(&t);
+    for (int known = 0; known < 2; known++) {
+        make(&t);
+        db_run_writer *w;
+        assert_int_equal(db_run_begin(d, exp, "streamed", slugs[1 + known], &w, err, sizeof err), 0);
+        if (known) db_run_kernels(w, &t);
+        for (size_t i = 0; i < t.blocks.n; i += batch)
+            assert_int_equal(db_run_add_blocks(w, t.blocks.v + i, t.blocks.n - i < batch ? t.blocks.n - i : batch,
+                                               err, sizeof err), 0);
+        t.blocks.n = 0;
+        assert_int_equal(db_run_finish(w, &t, err, sizeof err), 0);
+        trace_free(&t);
+    }
+}
+
+/* the three runs of pyr_store_three have the same tiles (`sql` as for
+ * pyr_rows_text), and there are tiles */
+static inline void pyr_expect_same_tiles(db *d, const char *sql, char slugs[3][DB_SLUG_SIZE]) {
+    char *a = pyr_rows_text(d, sql, slugs[0]), *b = pyr_rows_text(d, sql, slugs[1]),
+         *c = pyr_rows_text(d, sql, slugs[2]);
+    assert_true(strlen(a) > 1000);
+    assert_string_equal(a, b);
+    assert_string_equal(a, c);
+    free(a);
+    free(b);
+    free(c);
 }
 
 /* the simulator's block sink, writing into a db_run_writer */

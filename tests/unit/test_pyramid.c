@@ -206,18 +206,13 @@ static void test_synthetic_whole(void **state) {
 }
 
 /* the run's tiles, concatenated in order, as hex */
+#define TILES_SQL                                                                                  \
+    "SELECT group_concat(z || '/' || tile || ':' || hex(cells), ' ') FROM "                        \
+    "(SELECT z, tile, cells FROM pyramid_tiles WHERE run = (SELECT id FROM runs WHERE slug = ?1) " \
+    "ORDER BY z, tile)"
+
 static char *tiles_of(fixture *f, const char *slug) {
-    sqlite3_stmt *st;
-    assert_int_equal(sqlite3_prepare_v2(db_handle(f->d),
-                                        "SELECT group_concat(z || '/' || tile || ':' || hex(cells), ' ') FROM "
-                                        "(SELECT z, tile, cells FROM pyramid_tiles WHERE run = "
-                                        "(SELECT id FROM runs WHERE slug = ?1) ORDER BY z, tile)",
-                                        -1, &st, NULL), SQLITE_OK);
-    sqlite3_bind_text(st, 1, slug, -1, SQLITE_STATIC);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    char *s = strdup(sqlite3_column_text(st, 0) ? (const char *)sqlite3_column_text(st, 0) : "");
-    sqlite3_finalize(st);
-    return s;
+    return pyr_rows_text(f->d, TILES_SQL, slug);
 }
 
 /* Streamed in batches: with the kernels known (the accumulator takes each
@@ -225,32 +220,11 @@ static char *tiles_of(fixture *f, const char *slug) {
  * the same tiles as the whole store. */
 static void test_synthetic_streamed(void **state) {
     fixture *f = *state;
-    char slugs[3][DB_SLUG_SIZE], err[256];
-    trace t;
-    synthetic(&t);
-    assert_int_equal(db_store_run(f->d, f->exp, "whole", &t, slugs[0], err, sizeof err), 0);
-    trace_free(&t);
-    for (int known = 0; known < 2; known++) {
-        synthetic(&t);
-        db_run_writer *w;
-        assert_int_equal(db_run_begin(f->d, f->exp, "streamed", slugs[1 + known], &w, err, sizeof err), 0);
-        if (known) db_run_kernels(w, &t);
-        for (size_t i = 0; i < t.blocks.n; i += 1000)
-            assert_int_equal(db_run_add_blocks(w, t.blocks.v + i,
-                                               t.blocks.n - i < 1000 ? t.blocks.n - i : 1000, err,
-                                               sizeof err), 0);
-        t.blocks.n = 0;
-        assert_int_equal(db_run_finish(w, &t, err, sizeof err), 0);
-        trace_free(&t);
-        check_run(f, slugs[1 + known], known ? "streamed, kernels known" : "streamed");
-    }
-    char *a = tiles_of(f, slugs[0]), *b = tiles_of(f, slugs[1]), *c = tiles_of(f, slugs[2]);
-    assert_true(strlen(a) > 1000);
-    assert_string_equal(a, b);
-    assert_string_equal(a, c);
-    free(a);
-    free(b);
-    free(c);
+    char slugs[3][DB_SLUG_SIZE];
+    pyr_store_three(f->d, f->exp, synthetic, 1000, slugs);
+    check_run(f, slugs[1], "streamed");
+    check_run(f, slugs[2], "streamed, kernels known");
+    pyr_expect_same_tiles(f->d, TILES_SQL, slugs);
 }
 
 /* a scenario simulated and stored as `schedlab serve` stores it */
