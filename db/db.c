@@ -27,6 +27,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_qpyramid_sql, /* db/qpyramid.sql: queue-length pyramids (issue 9) */
     db_row_ranges_sql, /* db/row_ranges.sql: kernels, copies as rowid ranges (issue 9) */
     db_spyramid_sql, /* db/spyramid.sql: per-lane pyramids of kernel-level traces (issue 9) */
+    db_rorder_sql,   /* db/rorder.sql: sort orders of kernels, copies for paged tables */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 13     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 14     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -58,6 +58,9 @@ extern const char db_row_ranges_sql[];
 /* db/spyramid.sql (see db/spyramid.h): per-lane pyramids of kernel-level
  * traces (issue 9). */
 extern const char db_spyramid_sql[];
+/* db/rorder.sql (see db/rorder.h): stored sort orders of a run's kernels
+ * and copies, for paged tables. */
+extern const char db_rorder_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 

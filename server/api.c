@@ -23,6 +23,7 @@
 #include "jobs.h"
 #include "store.h"
 #include "queue_bins.h"
+#include "record_pages.h"
 #include "stream_bins.h"
 #include "trace_json.h"
 #include "task_bounds.h"
@@ -433,6 +434,16 @@ static void windowed(void *app, const http_request *req, http_response *res, int
  * from, to or max a window's records or its bins past max (rows) */
 static void windowed_records(void *app, const http_request *req, http_response *res,
                              unsigned part, const char *key, window_read_fn rows) {
+    /* ?offset=&limit=&sort=&order=&name=: a page of the run view's table
+     * (record_pages.c) */
+    if (rpage_wanted(req)) {
+        api_ctx *a = app;
+        db *d = acquire(a, res);
+        if (!d) return;
+        rpage_records(d, req, req->params[0], part == DB_LOAD_COPIES, res);
+        release(a, d);
+        return;
+    }
     if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
         list_records(app, req, res, part, key);
         return;

@@ -64,6 +64,14 @@ export async function startServer(extra = []) {
       const body = await r.json();
       return { status: r.status, body };
     },
+    // an nvprof CSV uploaded as a new experiment: its run's id
+    async importNvprof(name, body) {
+      const r = await this.api(`/api/imports?format=nvprof-csv&name=${name}`, {
+        method: 'POST', body, headers: { 'Content-Type': 'text/csv' },
+      });
+      if (r.status !== 201) throw new Error(`import ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body.run;
+    },
     async stop() {
       if (child.exitCode === null) {
         const done = new Promise((r) => child.once('exit', r));

@@ -161,6 +161,15 @@ export const api = {
     return getJSON(`/api/runs/${enc(run)}/streams?${q}`, signal);
   },
   copies: (run, signal) => getJSON(`/api/runs/${enc(run)}/copies`, signal),
+  // a page of a run's kernels or copies (kind), in a column's order, maybe
+  // of one name only: {total, offset, limit, sort, order, kernels | copies}
+  recordsPage(run, kind, { offset, limit, sort, order, name }, signal) {
+    const q = new URLSearchParams({ offset: String(offset), limit: String(limit) });
+    if (sort) q.set('sort', sort);
+    if (order) q.set('order', order);
+    if (name) q.set('name', name);
+    return getJSON(`/api/runs/${enc(run)}/${kind}?${q}`, signal);
+  },
   // a run's copies by window (issue 9: a big nvprof trace is mostly copies):
   // {mode: "copies", copies} when the window holds at most max, else
   // {mode: "bins", lanes} per copy engine; without from/to every copy of a

@@ -16,7 +16,7 @@
 
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
-import { formatNs } from '../format.mjs';
+import { formatCount, formatNs } from '../format.mjs';
 import { queryList, navigate } from '../router.mjs';
 import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
@@ -33,6 +33,23 @@ const FULL_BLOCKS = 200000;
 // a bigger run is asked for the window shown, as the run view asks (the
 // API's default max: past it, occupancy bins)
 const WINDOW_MAX = 20000;
+// A kernel-level run (nvprof / Nsight: no blocks) of more kernels than this
+// is never fetched whole here (a 1M-kernel import): its whole-run
+// per-stream busy bins are drawn instead, as the run view draws it zoomed
+// out (the run view's MAX_KERNELS), and the page says so.
+const MAX_KERNELS = 20000;
+
+// A run's kernels when it has at most MAX_KERNELS ({kernels}), else, for a
+// kernel-level run, {kernels: [], big: the whole run's per-stream bins
+// (names, lanes)}; a run of blocks still gets every kernel (its blocks
+// name them), as in the run view. runP: the run's summary (a promise).
+async function kernelsOrBins(id, runP, signal) {
+  const r = await api.kernelsWindow(id, { max: MAX_KERNELS }, signal);
+  if (r.mode !== 'bins') return { kernels: r.kernels || [] };
+  const run = await runP;
+  if ((run.summary?.blocks || 0) > 0) return { kernels: (await api.kernels(id, signal)).kernels || [] };
+  return { kernels: [], big: r };
+}
 
 // A big run's window answers (issue 9's targets on this view too, issue
 // 15): each window asked for once and kept, a window inside one answered
@@ -285,6 +302,9 @@ function axisOf(list, route) {
       if (known(k.issue)) lo = Math.min(lo, k.issue);
       if (known(k.end)) hi = Math.max(hi, k.end);
     }
+    // a big kernel-level run: its kernels' extent, from its bins' answer
+    if (L.big && known(L.big.from)) lo = Math.min(lo, L.big.from);
+    if (L.big && known(L.big.to)) hi = Math.max(hi, L.big.to);
   }
   if (!Number.isFinite(lo)) lo = 0;
   if (!Number.isFinite(hi) || hi <= lo) hi = lo + 1000;
@@ -316,7 +336,8 @@ export async function renderCompare(root, route, ctx) {
   const perRun = new Map();
   const early = (id) => {
     if (!perRun.has(id)) {
-      const info = Promise.all([api.run(id, ctx.signal), api.kernels(id, ctx.signal)]);
+      const runP = api.run(id, ctx.signal);
+      const info = Promise.all([runP, kernelsOrBins(id, runP, ctx.signal)]);
       const full = info.then(([run]) => ((run.summary?.blocks || 0) <= FULL_BLOCKS
         ? api.blocks(id, { max: FULL_BLOCKS }, ctx.signal) : null));
       // (a failure is reported where it is awaited; none goes unhandled)
@@ -330,7 +351,7 @@ export async function renderCompare(root, route, ctx) {
   // The shared time axis comes from the runs' own summaries and kernels, so
   // a big run's window is asked for beside the comparison, not after it.
   const axisP = Promise.all(ids.map((id) => early(id).info)).then((infos) => {
-    const ax = axisOf(infos.map(([run, ks]) => ({ run, kernels: ks.kernels || [] })), route);
+    const ax = axisOf(infos.map(([run, ks]) => ({ run, kernels: ks.kernels || [], big: ks.big })), route);
     for (const id of ids) {
       const e = early(id);
       if (!e.first) {
@@ -364,13 +385,13 @@ export async function renderCompare(root, route, ctx) {
     // a big run: its window is asked for below, once the shared axis is known
     await axisP;
     await e.first;
-    return { r, run, kernels: ks.kernels || [], blocks: full ? whole.blocks : null, bins: null,
+    return { r, run, kernels: ks.kernels || [], big: ks.big || null, blocks: full ? whole.blocks : null, bins: null,
       src: full ? null : e.src };
   }));
   const diffs = placementDiffs(loaded);
   setExtra('placementDiffs', diffs.map((d) => (d.known ? d.count : null)));
   setExtra('placementCompared', diffs.map((d) => d.compared));
-  const colors = colorMap(loaded.flatMap((L) => L.kernels.map((k) => k.name)));
+  const colors = colorMap(loaded.flatMap((L) => (L.big ? L.big.names : L.kernels.map((k) => k.name))));
   const { extent, win0 } = await axisP;
   // the big runs' first answers: the window shown (asked for already)
   const firsts = await Promise.all(loaded.map((L) => (L.src ? early(L.r.run).first : null)));
@@ -465,8 +486,16 @@ export async function renderCompare(root, route, ctx) {
     const hasBlocks = L.blocks || first;
     const mode = hasBlocks && (L.run.summary?.blocks || 0) > 0 ? 'blocks' : 'streams';
     const marked = diffs[r].marked;
+    // a big kernel-level run: the whole run's stream busy, not its kernels
+    const big = mode === 'streams' && L.big ? L.big : null;
+    if (big) {
+      lane.append(h('p', { class: 'muted big-run-note', dataset: { run: L.r.run } },
+        `${formatCount(big.kernels_total)} kernels, more than ${formatCount(MAX_KERNELS)}: each stream's busy share over the whole run is shown, not the kernels. `,
+        h('a', { href: `/runs/${encodeURIComponent(L.r.run)}?view=timeline` }, 'Open the run'), ' to zoom into its kernels.'));
+    }
     const tl = createTimeline(lane, {
       mode, kernels: L.kernels, copies: [],
+      streamLanes: big ? big.lanes : undefined, sbins: big || undefined,
       blocks: mode !== 'blocks' ? null : first ? dataOf(first).blocks : L.blocks,
       bins: mode === 'blocks' && first ? dataOf(first).bins : null,
       sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
@@ -696,7 +725,8 @@ async function replaySection(root, runs, ids, ctx) {
 
   // one time axis, the hardware run on top
   const order = [{ r: runs[mi], i: mi, rep: null }, ...sims];
-  const kernelLists = await Promise.all(order.map((x) => api.kernels(x.r.run, ctx.signal)));
+  // (a kernel-level run past MAX_KERNELS: not fetched, not drawn; said below)
+  const kernelLists = await Promise.all(order.map((x) => kernelsOrBins(x.r.run, api.run(x.r.run, ctx.signal), ctx.signal)));
   const measuredDiff = new Set();
   const rows = order.map((x, j) => {
     const d = x.rep ? differing(x.rep) : null;
@@ -707,6 +737,9 @@ async function replaySection(root, runs, ids, ctx) {
   const host = h('div', { id: 'replay-timelines' });
   section.append(h('h3', null, 'Kernels on one time axis'),
     h('p', { class: 'muted' }, `Differing kernels (duration off by more than 10 %, or start by more than 1 % of the span) are red: ${measuredDiff.size} of ${rows[0].kernels.length}.`),
+    ...order.filter((x, j) => kernelLists[j].big).map((x, j) => h('p', { class: 'muted big-run-note', dataset: { run: x.r.run } },
+      `${x.r.name || x.r.run}: more than ${formatCount(MAX_KERNELS)} kernels, not drawn here (`,
+      h('a', { href: `/runs/${encodeURIComponent(x.r.run)}?view=timeline` }, 'its timeline'), ' draws them by window).')),
     host);
   const chart = createAlignedTimelines(host, rows);
 

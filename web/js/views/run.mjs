@@ -26,11 +26,12 @@ import {
   formatNs, formatCount, formatPriority, formatBytes, timeFormat, shortName,
   encodeRanges, decodeRanges, encodeBits, decodeBits,
 } from '../format.mjs';
-import { queryInt, queryList, queryString, replaceQuery, buildQuery, navigate, parseQuery } from '../router.mjs';
+import { queryInt, queryList, queryString, replaceQuery, buildQuery, navigate, parseQuery, encodeItem } from '../router.mjs';
 import { colorMap } from '../colors.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
 import { createQueueChart } from '../charts/queues.mjs';
 import { createVTable, toCsv } from '../vtable.mjs';
+import { createPTable, PAGE_ROWS } from '../ptable.mjs';
 import { download, safeName } from '../exports.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../state.mjs';
 
@@ -788,7 +789,11 @@ async function timelineTab(panel, c, route, ctx) {
 // The kernels table: every kernel, virtualised, sortable by any column,
 // filtered by name or stream, with CSV export. Times carry the decimals
 // that tell the run's shortest kernel's issue, first block and end apart.
-function kernelsTab(panel, c, ks = c.kernels) {
+function kernelsTab(panel, c, route, ks = c.kernels) {
+  if (c.big || c.bigCopies) {
+    pagedTables(panel, c, route);
+    return {};
+  }
   if (!ks.length) {
     panel.append(h('p', { class: 'empty' }, 'This run has no kernels.'));
     return {};
@@ -847,7 +852,7 @@ function kernelsTab(panel, c, ks = c.kernels) {
   });
   setExtra('tableOrder', t.rows().slice(0, 50).map((k) => k.id));
   setExtra('tableMs', Math.round(performance.now() - t0));
-  const copies = c.bigCopies ? c.allCopies || [] : c.copies;
+  const copies = c.copies;
   if (copies.length) {
     const copyCols = [
       { key: 'name', label: 'Copy', width: '22%', cell: (x) => x.name || '—', text: (x) => x.name, sort: (x) => x.name, csv: (x) => x.name },
@@ -868,6 +873,135 @@ function kernelsTab(panel, c, ks = c.kernels) {
     ct = createVTable(chost, { id: 'copies', columns: copyCols, rows: copies, filterLabel: 'filter by copy name or stream' });
   }
   return {};
+}
+
+// The Kernels tab of a big kernel-level run (a 1M-kernel nvprof import):
+// its kernels (and copies, past MAX_COPIES) a page of PAGE_ROWS at a time,
+// sorted and filtered by the server (GET /kernels?offset=&limit=&sort=
+// &order=&name=), never the whole list. A run of at most MAX_KERNELS
+// kernels keeps the whole-list table above. The page, sort and name are in
+// the URL: page, sort, order, name for kernels; cpage, csort, corder for
+// copies (defaults: page 1 by id ascending, left out).
+const PAGED_KEYS = ['page', 'sort', 'order', 'name', 'cpage', 'csort', 'corder'];
+
+function pagedTables(panel, c, route) {
+  const extent = extentOf(c);
+  // the time format of the page shown: the digits that tell its shortest
+  // kernel's times apart, as the whole-list table does for the run
+  let f = timeFormat(extent.max - extent.min).format;
+  const formatFor = (rows, spans) => {
+    let shortest = Infinity;
+    for (const k of rows) {
+      for (const [p, q] of spans(k)) if (p !== null && p !== undefined && q !== null && q !== undefined && q > p) shortest = Math.min(shortest, q - p);
+    }
+    f = timeFormat(Math.min(extent.max - extent.min, Number.isFinite(shortest) ? shortest * 1000 : Infinity)).format;
+  };
+  const q = route.query;
+  const url = { page: null, sort: null, order: null, name: null, cpage: null, csort: null, corder: null };
+  const writeUrl = () => {
+    // the other keys (window, hidden kernels) as they are
+    const rest = location.search.slice(1).split('&').filter((p) => p && !PAGED_KEYS.includes(decodeURIComponent(p.split('=')[0])));
+    const mine = Object.entries(url).filter(([, v]) => v !== null).map(([k, v]) => `${k}=${encodeItem(v)}`);
+    const search = [...rest, ...mine].join('&');
+    history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}`);
+  };
+  const stateOf = (p, sortKey, orderKey, keys) => {
+    const page = queryInt(q, p);
+    const sort = queryString(q, sortKey);
+    return {
+      page: page && page > 0 ? page : 1,
+      sort: sort && keys.includes(sort) ? sort : 'id',
+      order: queryString(q, orderKey) === 'desc' ? 'desc' : 'asc',
+    };
+  };
+  const remember = (p, sortKey, orderKey, st) => {
+    url[p] = st.page > 1 ? st.page : null;
+    url[sortKey] = st.sort !== 'id' ? st.sort : null;
+    url[orderKey] = st.order !== 'asc' ? st.order : null;
+  };
+  const stream = (k) => (k.process && k.process !== 'P0' ? `${k.process}/${k.stream ?? '—'}` : k.stream ?? '—');
+  const nameChars = Math.max(16, Math.floor(((panel.clientWidth || 1200) * 0.25 - 20) / 7.8));
+  const waits = [];
+  if (c.big) {
+    const columns = [
+      { key: 'id', label: '#', num: true, width: '6%', sortable: true, cell: (k) => String(k.id) },
+      { key: 'name', label: 'Kernel', width: '20%', sortable: true, cell: (k) => h('span', { class: 'strong cell-name', title: k.name }, shortName(k.name, nameChars)) },
+      { key: 'stream', label: 'Stream', width: '10%', sortable: true, cell: stream },
+      { key: 'priority', label: 'Prio', num: true, width: '5%', sortable: true, cell: (k) => formatPriority(k.priority) },
+      { key: 'blocks', label: 'Blocks × thr', num: true, width: '10%', sortable: true, cell: (k) => `${formatCount(k.blocks)} × ${formatCount(k.threads)}` },
+      { key: 'issue', label: 'Issue', num: true, width: '9%', sortable: true, cell: (k) => f(k.issue) },
+      { key: 'first_block', label: 'First block', num: true, width: '10%', sortable: true, cell: (k) => f(k.first_block) },
+      { key: 'fully_dispatched', label: 'Dispatched', num: true, width: '9%', sortable: true, cell: (k) => f(k.fully_dispatched) },
+      { key: 'end', label: 'End', num: true, width: '11%', sortable: true, cell: (k) => f(k.end) },
+      { key: 'response', label: 'Response', num: true, width: '10%', sortable: true, cell: (k) => h('span', { class: 'strong' }, f(responseOf(k))) },
+    ];
+    const st = stateOf('page', 'sort', 'order', columns.map((x) => x.key));
+    const name = queryString(q, 'name');
+    st.name = name && c.names.includes(name) ? name : null;
+    const host = h('div', { class: 'card table-card' });
+    let t = null;
+    const csv = h('button', {
+      type: 'button', id: 'kernels-csv', class: 'export-csv', title: 'the kernels of this page, in this order, as CSV (times in ns)',
+      onclick: async () => download(new Blob([toCsv(columns.map((x) => ({ ...x, csv: (k) => (x.key === 'stream' ? stream(k) : k[x.key] ?? (x.key === 'response' ? responseOf(k) : null)) })), t.rows())], { type: 'text/csv' }), `${await namedBase(c)}-kernels-page.csv`),
+    }, 'CSV (this page)');
+    panel.append(h('div', { class: 'section-head' }, h('h2', null, `Kernels (${formatCount(c.big.kernels_total)})`), csv),
+      h('p', { class: 'muted', id: 'kernels-paged-note' }, `More than ${formatCount(MAX_KERNELS)} kernels: shown ${PAGE_ROWS} at a time, sorted by the server (click a column to sort).`), host);
+    t = createPTable(host, {
+      id: 'kernels', columns, names: c.names, state: st,
+      async fetchPage(a) {
+        const r = await api.recordsPage(c.id, 'kernels', a, c.pageSignal);
+        formatFor(r.kernels, (k) => [[k.issue, k.first_block], [k.first_block, k.end], [k.issue, k.end]]);
+        return { total: r.total, rows: r.kernels };
+      },
+      onState(s) {
+        remember('page', 'sort', 'order', s);
+        url.name = s.name;
+        writeUrl();
+        setExtra('tablePage', { page: s.page, sort: s.sort, order: s.order, name: s.name, total: s.total, ids: s.rows.map((k) => k.id) });
+      },
+    });
+    waits.push(t.loaded());
+  }
+  // a run of many copies but few kernels: its kernels' whole-list table
+  if (!c.big && c.kernels.length) {
+    const only = { ...c, bigCopies: null, copies: [] };
+    kernelsTab(panel, only, route);
+  }
+  if (c.bigCopies) {
+    const columns = [
+      { key: 'id', label: '#', num: true, width: '6%', sortable: true, cell: (x) => String(x.id) },
+      { key: 'name', label: 'Copy', width: '20%', sortable: true, cell: (x) => x.name || '—' },
+      { key: 'stream', label: 'Stream', width: '10%', sortable: true, cell: (x) => x.stream ?? '—' },
+      { key: 'direction', label: 'Direction', width: '10%', sortable: true, cell: (x) => x.direction ?? '—' },
+      { key: 'bytes', label: 'Bytes', num: true, width: '12%', sortable: true, cell: (x) => formatBytes(x.bytes) },
+      { key: 'issue', label: 'Issue', num: true, width: '14%', sortable: true, cell: (x) => f(x.issue) },
+      { key: 'start', label: 'Start', num: true, width: '14%', sortable: true, cell: (x) => f(x.start) },
+      { key: 'end', label: 'End', num: true, width: '14%', sortable: true, cell: (x) => f(x.end) },
+    ];
+    const chost = h('div', { class: 'card table-card' });
+    let ct = null;
+    const ccsv = h('button', {
+      type: 'button', id: 'copies-csv', class: 'export-csv', title: 'the copies of this page, in this order, as CSV (times in ns)',
+      onclick: async () => download(new Blob([toCsv(columns.map((x) => ({ ...x, csv: (r) => r[x.key] ?? null })), ct.rows())], { type: 'text/csv' }), `${await namedBase(c)}-copies-page.csv`),
+    }, 'CSV (this page)');
+    panel.append(h('div', { class: 'section-head' }, h('h2', null, `Copies (${formatCount(c.bigCopies.copies_total)})`), ccsv),
+      h('p', { class: 'muted', id: 'copies-paged-note' }, `More than ${formatCount(MAX_COPIES)} copies: shown ${PAGE_ROWS} at a time, sorted by the server.`), chost);
+    ct = createPTable(chost, {
+      id: 'copies', columns, names: null, state: stateOf('cpage', 'csort', 'corder', columns.map((x) => x.key)),
+      async fetchPage(a) {
+        const r = await api.recordsPage(c.id, 'copies', a, c.pageSignal);
+        formatFor(r.copies, (x) => [[x.start, x.end]]);
+        return { total: r.total, rows: r.copies };
+      },
+      onState(s) {
+        remember('cpage', 'csort', 'corder', s);
+        writeUrl();
+        setExtra('copiesPage', { page: s.page, sort: s.sort, order: s.order, total: s.total, ids: s.rows.map((x) => x.id) });
+      },
+    });
+    waits.push(ct.loaded());
+  }
+  c.pagesLoaded = Promise.all(waits);
 }
 
 // Queue lengths in the window the timeline shows (from/to of the URL),
@@ -933,12 +1067,11 @@ export async function renderRun(root, route, ctx) {
     return { view: 'timeline', drawnBlocks: r.drawn, cleanup: r.cleanup };
   }
   if (tab === 'kernels') {
-    // a big kernel-level run's table wants every kernel: asked for here,
-    // only when the table is opened (the timeline never waits for it)
-    if (c.big && !c.allKernels) c.allKernels = (await api.kernels(c.id, ctx.signal)).kernels || [];
-    // (so does its copies table, for a run of many copies)
-    if (c.bigCopies && !c.allCopies) c.allCopies = (await api.copies(c.id, ctx.signal)).copies || [];
-    kernelsTab(panel, c, c.big ? c.allKernels : c.kernels);
+    // a big kernel-level run's tables (more than MAX_KERNELS kernels, or
+    // MAX_COPIES copies) are read a page at a time (pagedTables): never whole
+    c.pageSignal = ctx.signal;   // the pages' requests end with the view
+    kernelsTab(panel, c, route);
+    if (c.big || c.bigCopies) await c.pagesLoaded;
     return { view: 'kernels' };
   }
   if (tab === 'queues') {
