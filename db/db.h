@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 14     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 15     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -61,6 +61,8 @@ extern const char db_spyramid_sql[];
 /* db/rorder.sql (see db/rorder.h): stored sort orders of a run's kernels
  * and copies, for paged tables. */
 extern const char db_rorder_sql[];
+/* db/front_end.sql: the warp model's front end and SM memory ports. */
+extern const char db_front_end_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 

@@ -96,7 +96,7 @@ static int parse_field(jr_ctx *c, json_t *v, const char *path, const sim_device_
         sim_device_set_i64(out, f, x);
         return 0;
     }
-    if (f->kind == SIM_DF_COUNT) {
+    if (f->kind == SIM_DF_COUNT || f->kind == SIM_DF_OPTION) {
         /* sms sizes the SM order and the block scheduler's arrays */
         bool sms = f->offset == offsetof(sim_device, sms);
         if (jr_get_count(c, v, path, sms ? 1 : 0, sms ? SIM_MAX_SMS : INT32_MAX, &x))
@@ -219,6 +219,7 @@ json_t *dj_fields_json(void) {
         [SIM_DF_FREQUENCY] = "frequency",
         [SIM_DF_CYCLES] = "cycles",
         [SIM_DF_RATE] = "rate",
+        [SIM_DF_OPTION] = "count",
     };
     json_t *list = json_array();
     for (size_t i = 0; list && i < sim_device_nfields; i++) {

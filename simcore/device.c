@@ -65,7 +65,8 @@ void sim_device_set_f64(sim_device *d, const sim_device_field *f, double v) {
 }
 
 int sim_device_field_unset(const sim_device *d, const sim_device_field *f) {
-    return (f->kind == SIM_DF_CYCLES || f->kind == SIM_DF_RATE) && sim_device_get_f64(d, f) == 0;
+    return (f->kind == SIM_DF_CYCLES || f->kind == SIM_DF_RATE || f->kind == SIM_DF_OPTION) &&
+           sim_device_get_f64(d, f) == 0;
 }
 
 void sim_device_fill_order(sim_device *dev) {
@@ -127,10 +128,23 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
         (d->mem_bandwidth > 0 && d->mem_bandwidth < 0.001))
         FAIL("device.mem_bandwidth: %g requests per cycle is outside 0.001..65536 (0: unknown)",
              d->mem_bandwidth);
+    if (!(d->sm_mem_bandwidth >= 0) || !isfinite(d->sm_mem_bandwidth) || d->sm_mem_bandwidth > 65536 ||
+        (d->sm_mem_bandwidth > 0 && d->sm_mem_bandwidth < 0.001))
+        FAIL("device.sm_mem_bandwidth: %g requests per cycle is outside 0.001..65536 (0: no limit)",
+             d->sm_mem_bandwidth);
     if (d->latency_alu < 0 || d->latency_sfu < 0 || d->latency_shared < 0 || d->latency_mem < 0)
         FAIL("device.latency_%s: a latency is a number of cycles, not negative",
              d->latency_alu < 0 ? "alu" : d->latency_sfu < 0 ? "sfu"
              : d->latency_shared < 0 ? "shared" : "mem");
+    /* exec_warp.c keeps an SM's warp slots as the bits of one word */
+    if (d->fetch_warps < 0 || d->fetch_warps > 64)
+        FAIL("device.fetch_warps: %d is outside 0..64 (0: the front end is not modelled)",
+             (int)d->fetch_warps);
+    if (d->ibuffer < 0 || d->ibuffer > 64)
+        FAIL("device.ibuffer: %d is outside 0..64", (int)d->ibuffer);
+    if (d->fetch_warps > 0 && d->ibuffer < 1)
+        FAIL("device.ibuffer: 0; with fetch_warps %d the front end decodes ibuffer "
+             "instructions per fetch (GPGPU-Sim: 2)", (int)d->fetch_warps);
     switch (d->sm_order_kind) {
     case SIM_SM_ORDER_ASCENDING:
     case SIM_SM_ORDER_EVENS_THEN_ODDS:

@@ -40,10 +40,13 @@ typedef struct sim_device {
     /* the warp-level model (exec_warp.c); 0 = unknown, then a program that
      * needs the value must give it (a kernel op's "latency") */
     double mem_bandwidth;         /* warp memory requests served per cycle, all SMs */
+    double sm_mem_bandwidth;      /* ... that one SM's port passes per cycle; 0 = no limit */
     int32_t latency_alu;          /* cycles until a warp may issue after an ALU instruction */
     int32_t latency_sfu;          /* ... after a special-function-unit instruction */
     int32_t latency_shared;       /* ... after a shared-memory access */
     int32_t latency_mem;          /* ... after a global-memory access, unloaded */
+    int32_t fetch_warps;          /* warps an SM's front end fetches for per cycle; 0 = not modelled */
+    int32_t ibuffer;              /* instructions one fetch decodes into a warp's buffer */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
     /* The L1 / shared memory splits (carveouts) an SM can be configured
@@ -71,8 +74,9 @@ typedef struct sim_device {
  *              SIM_DF_SIZE (bytes, "48KiB"), SIM_DF_BANDWIDTH (bytes per
  *              second, "25.6GB/s"), SIM_DF_FREQUENCY (Hz, "1.3GHz"),
  *              SIM_DF_CYCLES (a latency: an integer or "400cycles"),
- *              SIM_DF_RATE (a non-negative number per cycle). The warp
- *              model's fields (the last two kinds) are 0 when unknown and
+ *              SIM_DF_RATE (a non-negative number per cycle),
+ *              SIM_DF_OPTION (a plain integer, 0 = not modelled). The warp
+ *              model's fields (the last three kinds) are 0 when unknown and
  *              are then left out of trace JSON (sim_device_field_unset), so
  *              the traces of block-time runs read as before they existed.
  *     key      the JSON key (scenario, trace JSON, /api/presets)
@@ -94,10 +98,13 @@ typedef struct sim_device {
     X(copy_bandwidth,        double,  SIM_DF_BANDWIDTH, "copy_bandwidth",        1, "bytes per second of one copy engine") \
     X(clock_hz,              int64_t, SIM_DF_FREQUENCY, "clock",                 0, "SM clock in Hz; 0 = unknown (\"cycles\" units need it)") \
     X(mem_bandwidth,         double,  SIM_DF_RATE,      "mem_bandwidth",         0, "warp memory requests (128-byte accesses) the memory system serves per cycle, all SMs together; 0 = unknown") \
+    X(sm_mem_bandwidth,      double,  SIM_DF_RATE,      "sm_mem_bandwidth",      0, "warp memory requests one SM's port to the memory system passes per cycle (GPGPU-Sim: a 32-byte flit a cycle into each SM); 0 = no limit but mem_bandwidth") \
     X(latency_alu,           int32_t, SIM_DF_CYCLES,    "latency_alu",           0, "cycles after an ALU instruction before the warp issues again; 0 = unknown") \
     X(latency_sfu,           int32_t, SIM_DF_CYCLES,    "latency_sfu",           0, "cycles after a special-function (SFU) instruction; 0 = unknown") \
     X(latency_shared,        int32_t, SIM_DF_CYCLES,    "latency_shared",        0, "cycles after a shared-memory access; 0 = unknown") \
-    X(latency_mem,           int32_t, SIM_DF_CYCLES,    "latency_mem",           0, "cycles after a global-memory access with the memory system idle; 0 = unknown")
+    X(latency_mem,           int32_t, SIM_DF_CYCLES,    "latency_mem",           0, "cycles after a global-memory access with the memory system idle; 0 = unknown") \
+    X(fetch_warps,           int32_t, SIM_DF_OPTION,    "fetch_warps",           0, "warps whose next instructions an SM's front end fetches and decodes per cycle (GPGPU-Sim: 1); 0 = not modelled, a warp's next instruction is always decoded") \
+    X(ibuffer,               int32_t, SIM_DF_OPTION,    "ibuffer",               0, "instructions one fetch decodes into a warp's instruction buffer, which it refills only when empty (GPGPU-Sim: 2); read with fetch_warps")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,
@@ -105,7 +112,8 @@ typedef enum sim_device_kind {
     SIM_DF_BANDWIDTH,
     SIM_DF_FREQUENCY,
     SIM_DF_CYCLES,
-    SIM_DF_RATE
+    SIM_DF_RATE,
+    SIM_DF_OPTION
 } sim_device_kind;
 
 typedef enum sim_device_type { SIM_DT_I32 = 0, SIM_DT_I64, SIM_DT_F64 } sim_device_type;
@@ -134,8 +142,9 @@ double sim_device_get_f64(const sim_device *d, const sim_device_field *f);
 void sim_device_set_i64(sim_device *d, const sim_device_field *f, int64_t v);
 void sim_device_set_f64(sim_device *d, const sim_device_field *f, double v);
 
-/* A warp-model field (kind SIM_DF_CYCLES or SIM_DF_RATE) that is 0: unknown,
- * and left out where devices are written as JSON. */
+/* A warp-model field (kind SIM_DF_CYCLES, SIM_DF_RATE or SIM_DF_OPTION)
+ * that is 0: unknown or not modelled, and left out where devices are
+ * written as JSON. */
 int sim_device_field_unset(const sim_device *d, const sim_device_field *f);
 
 /* Fill dev->sm_order[] from sm_order_kind (no-op for SIM_SM_ORDER_EXPLICIT). */

@@ -23,15 +23,33 @@
  *     request waits for its slot, then takes latency_mem cycles, so
  *     memory-bound kernels that share the GPU lengthen each other's
  *     latencies (most-room paper §5.4: "the increase in contention for
- *     global memory throughput").
+ *     global memory throughput"). With device.sm_mem_bandwidth > 0 (the
+ *     isca17-gpgpusim preset) each SM's port passes that many requests per
+ *     cycle, first come first served too, and a request waits for the later
+ *     of its two slots ([GS] the interconnect delivers one 32-byte flit a
+ *     cycle into each SM), so a kernel held to a few SMs (Spart) cannot
+ *     draw the whole memory system's bandwidth through them.
  *   - Under a quota warp policy (ISCA'17 quota sharing; quota.h, the QoS
  *     manager, and warp_quota_*.c) a warp issues only while its kernel's
  *     quota counter on the SM is positive; each warp instruction is
  *     charged its threads when it completes, and the manager renews the
  *     counters every policy.quota_epoch cycles (§3.3-§3.5).
+ *   - With device.fetch_warps > 0 (the isca17-gpgpusim preset) the SM has
+ *     GPGPU-Sim's front end ([GS] shader_core_ctx::fetch, decode,
+ *     scheduler_unit::cycle): a warp issues only instructions decoded into
+ *     its instruction buffer; each cycle the SM fetches for fetch_warps
+ *     warps whose buffer is empty, in round-robin order of their warp
+ *     slots from the one fetched last, and decodes up to ibuffer of their
+ *     next instructions; those issue from two cycles after the fetch (issue
+ *     runs before decode and decode before fetch in each cycle), and no
+ *     sooner than the warp's last instruction's latency allows. The SM's
+ *     instruction supply is then shared by its warps in turn whatever the
+ *     warp policy, which GPGPU-Sim's schedulers see (ISCA'17 §4.1 runs on
+ *     it); a warp's slot is the lowest free one when its block is placed.
  *   - Cycles in which no sub-core can issue are skipped: each sub-core is
  *     woken at the first cycle one of its warps is ready, and the model
- *     schedules one engine event per cycle in which some sub-core is due.
+ *     schedules one engine event per cycle in which some sub-core is due
+ *     (or, with a front end, some SM has a warp to fetch for).
  *
  * Time: cycle c of the device clock begins at ceil(c * 1e9 / clock) ns; a
  * block placed at t starts issuing at the first cycle at or after t (and
@@ -61,12 +79,15 @@
 #define EW_FRAC 16                      /* memory slots in 1/65536 cycle */
 #define EW_MAX_CYCLES 1e13                /* a run's longest (2^43), far from int64 in 1/65536 */
 #define EW_WHEEL 512                   /* cycles ahead the timing wheel holds */
+#define EW_NEVER INT64_MAX             /* ready[] of a warp waiting for a fetch */
+#define EW_SLOTS 64                    /* warp slots of an SM the front end tracks */
 
 typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
     int32_t len;
     int32_t budget;
     int64_t mem_span;        /* memory slots one mem instruction takes - 1, 1/65536 cycles */
+    int64_t port_span;       /* the same in slots of the SM's memory port */
     int64_t per_block;       /* body repetitions of each block ... */
     int64_t extra;           /* ... plus one for blocks below this index */
     int64_t blocks, done;    /* blocks the kernel launches / that have ended */
@@ -118,6 +139,8 @@ typedef struct ew_state {
     int32_t free_block;
     int64_t mem_next;        /* first free memory slot, 1/65536 cycles */
     int64_t mem_interval;    /* 65536 / mem_bandwidth */
+    int64_t *port_next;      /* [sms] first free slot of each SM's memory port; NULL: no limit */
+    int64_t port_interval;   /* 65536 / sm_mem_bandwidth */
     int64_t next_wid;
     int64_t limit;           /* warp_issues to record at most */
     int64_t epoch_len, epoch;
@@ -128,6 +151,16 @@ typedef struct ew_state {
     quota_state q;
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
     int32_t *qk;             /* [nk] the QoS manager's kernel of each kernel (quota.h) */
+    /* the front end (device.fetch_warps > 0) */
+    int32_t fe_warps;        /* warps fetched per SM and cycle; 0 = not modelled */
+    int32_t fe_ibuf;         /* instructions decoded per fetch */
+    uint64_t *fe_used;       /* [sms] warp slots held */
+    uint64_t *fe_want;       /* [sms] slots whose warp's buffer is empty */
+    int32_t *fe_last;        /* [sms] slot fetched last */
+    int32_t *fe_sub;         /* [sms * EW_SLOTS] sub-core of each held slot */
+    int32_t sm_words;        /* 64-bit words of a bitset of SMs */
+    uint64_t *fe_sms;        /* [sm_words] SMs with a warp to fetch for */
+    int32_t fe_nsms;         /* how many */
 } ew_state;
 
 /* ---- time --------------------------------------------------------------- */
@@ -160,6 +193,11 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
     if (driver_pauses) {
         snprintf(err, errlen, "policy.contexts: the warp-level model runs with the shared "
                  "driver only (time-sliced contexts would pause its warps)");
+        return -1;
+    }
+    if (d->fetch_warps > 0 && d->warps_per_sm > EW_SLOTS) {
+        snprintf(err, errlen, "device.fetch_warps: the front end tracks at most %d warp slots "
+                 "per SM, and warps_per_sm is %d", EW_SLOTS, (int)d->warps_per_sm);
         return -1;
     }
     if (d->clock_hz <= 0 || d->clock_hz > 9000000000LL) {
@@ -230,7 +268,9 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
         for (int32_t c = 0; c < SIM_NICLASS; c++)
             if (class_latency(d, p, c) > maxlat) maxlat = class_latency(d, p, c);
         double per = (double)maxlat;
-        if (mem) per += (double)(p->mem_requests > 1 ? p->mem_requests : 1) / d->mem_bandwidth;
+        double rate = d->mem_bandwidth;
+        if (d->sm_mem_bandwidth > 0 && d->sm_mem_bandwidth < rate) rate = d->sm_mem_bandwidth;
+        if (mem) per += (double)(p->mem_requests > 1 ? p->mem_requests : 1) / rate;
         double warps = (double)((o->threads + d->warp_size - 1) / d->warp_size);
         bound += (double)o->blocks * warps * (double)len * (double)p->repeat * per;
         if (bound > EW_MAX_CYCLES) {
@@ -318,8 +358,10 @@ static inline int set_due(ew_state *E, int32_t s, int64_t c) {
     return 0;
 }
 
-/* The first cycle after cur in which a sub-core is due; INT64_MAX: none. */
+/* The first cycle after cur in which a sub-core is due, or the front end
+ * has a warp to fetch for; INT64_MAX: none. */
 static int64_t next_due(ew_state *E) {
+    if (E->fe_nsms) return E->cur + 1;
     int64_t best = heap_top(E);
     /* the wheel's slots cur+1 .. cur+EW_WHEEL, in cycle order */
     size_t start = (size_t)((E->cur + 1) & (EW_WHEEL - 1));
@@ -369,6 +411,11 @@ static void remove_warp(warp_sub *w, int32_t p) {
     memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
     memmove(w->info + p, w->info + p + 1, (size_t)m * sizeof *w->info);
     if (w->quota_owe) memmove(w->quota_owe + p, w->quota_owe + p + 1, (size_t)m * sizeof *w->quota_owe);
+    if (w->fe_ibuf) {
+        memmove(w->fe_done + p, w->fe_done + p + 1, (size_t)m * sizeof *w->fe_done);
+        memmove(w->fe_ibuf + p, w->fe_ibuf + p + 1, (size_t)m * sizeof *w->fe_ibuf);
+        memmove(w->fe_slot + p, w->fe_slot + p + 1, (size_t)m * sizeof *w->fe_slot);
+    }
     w->n--;
     if (w->greedy == p) w->greedy = -1;
     else if (w->greedy > p) w->greedy--;
@@ -394,6 +441,49 @@ static void block_done(ew_state *E, sim_state *st, int32_t b) {
     E->free_block = b;
 }
 
+/* ---- the front end (GPGPU-Sim's fetch and decode) ------------------------- */
+
+/* Warp p of sub-core s (slot `slot` of SM sm) has an empty instruction
+ * buffer: it waits for a fetch. */
+static void fe_want(ew_state *E, warp_sub *w, int32_t p, int32_t sm) {
+    w->ready[p] = EW_NEVER;
+    if (!E->fe_want[sm]) {
+        E->fe_sms[sm >> 6] |= 1ULL << (sm & 63);
+        E->fe_nsms++;
+    }
+    E->fe_want[sm] |= 1ULL << w->fe_slot[p];
+}
+
+/* [GS] shader_core_ctx::fetch: the SM fetches for the first warp after the
+ * slot fetched last (wrapping) whose buffer is empty, and decode puts up
+ * to ibuffer of its next instructions in the buffer; they issue from the
+ * cycle after decode, c + 2 (an I-cache that always hits). */
+static void fe_fetch(ew_state *E, sim_state *st, int32_t sm, int64_t c) {
+    for (int32_t n = 0; n < E->fe_warps && E->fe_want[sm]; n++) {
+        uint64_t m = E->fe_want[sm];
+        int32_t after = E->fe_last[sm] + 1;
+        uint64_t hi = after < EW_SLOTS ? m & (~0ULL << after) : 0;
+        int32_t slot = __builtin_ctzll(hi ? hi : m);
+        E->fe_want[sm] = m & ~(1ULL << slot);
+        E->fe_last[sm] = slot;
+        int32_t s = E->fe_sub[sm * EW_SLOTS + slot];
+        warp_sub *w = &E->subs[s];
+        int32_t p = 0;
+        while (w->fe_slot[p] != slot) p++;
+        const warp_info *wi = &w->info[p];
+        const ew_kernel *K = &E->ks[wi->kernel];
+        int64_t left = (int64_t)(K->len - wi->pc) + (wi->iters - 1) * K->len;
+        w->fe_ibuf[p] = left < E->fe_ibuf ? (int32_t)left : E->fe_ibuf;
+        int64_t r = w->fe_done[p] > c + 2 ? w->fe_done[p] : c + 2;
+        w->ready[p] = r;
+        if (r < E->due[s] && set_due(E, s, r) != 0) st->failed = true;
+    }
+    if (!E->fe_want[sm]) {
+        E->fe_sms[sm >> 6] &= ~(1ULL << (sm & 63));
+        E->fe_nsms--;
+    }
+}
+
 /* Sub-core s issues warp p's next instruction at cycle c. */
 static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     warp_info *wi = &w->info[p];
@@ -409,6 +499,15 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         if (at < E->mem_next) at = E->mem_next;
         at += K->mem_span;
         E->mem_next = at + E->mem_interval;
+        if (E->port_next) {
+            /* and through the SM's own port, first come first served */
+            int64_t *pn = &E->port_next[s / E->nsub];
+            int64_t pt = c << EW_FRAC;
+            if (pt < *pn) pt = *pn;
+            pt += K->port_span;
+            *pn = pt + E->port_interval;
+            if (pt > at) at = pt;
+        }
         r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
     } else {
         r = c + (op >> 1);
@@ -439,13 +538,17 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
             x->kernel = k;
         }
     }
+    if (w->fe_ibuf) w->fe_done[p] = r;
     if (++wi->pc < K->len || (wi->pc = 0, --wi->iters > 0)) {
         if (E->quota) {
             w->quota_owe[p] = lanes;
             if (r < w->owe_due) w->owe_due = r;
         }
+        if (w->fe_ibuf && --w->fe_ibuf[p] == 0) fe_want(E, w, p, s / E->nsub);
         return;
     }
+    /* the warp has issued its last instruction: its slot is free */
+    if (w->fe_ibuf) E->fe_used[s / E->nsub] &= ~(1ULL << w->fe_slot[p]);
     /* the warp's last instruction: it ends when that one's latency has
      * passed (a quota charges it now: the warp leaves the sub-core) */
     if (E->quota) quota_charge(&E->q, s / E->nsub, E->qk[k], lanes, c);
@@ -471,14 +574,17 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
      * first owed completion (owe_due) */
     if (c >= w->owe_due) {
         int32_t *owe = w->quota_owe;
+        /* an instruction completes when the warp may issue again, or, with
+         * a front end, at the latency kept apart from the fetch */
+        const int64_t *done = w->fe_done ? w->fe_done : w->ready;
         int64_t next = INT64_MAX;
         for (int32_t i = 0; i < w->n; i++) {
             if (!owe[i]) continue;
-            if (w->ready[i] <= c) {
+            if (done[i] <= c) {
                 quota_charge(&E->q, s / E->nsub, E->qk[w->info[i].kernel], owe[i], c);
                 owe[i] = 0;
-            } else if (w->ready[i] < next) {
-                next = w->ready[i];
+            } else if (done[i] < next) {
+                next = done[i];
             }
         }
         w->owe_due = next;
@@ -512,6 +618,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     if (d <= c) d = c + 1;
     E->due[s] = d;
+    if (d == EW_NEVER) return;   /* every warp waits for a fetch (fe_fetch wakes it) */
     if (in_wheel(E, d)) {
         size_t slot = (size_t)(d & (EW_WHEEL - 1));
         E->wheel[slot * (size_t)E->words + (size_t)(s >> 6)] |= 1ULL << (s & 63);
@@ -551,6 +658,7 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
     if (d <= c) d = c + 1;
     /* it was due now, so it is in no slot: straight into its new one */
     E->due[s] = d;
+    if (d == EW_NEVER) return;   /* every warp waits for a fetch (fe_fetch wakes it) */
     if (in_wheel(E, d)) {
         size_t slot = (size_t)(d & (EW_WHEEL - 1));
         E->wheel[slot * (size_t)E->words + (size_t)(s >> 6)] |= 1ULL << (s & 63);
@@ -598,6 +706,12 @@ static void warp_fini(void *self) {
     free(E->blocks);
     free(E->touched);
     free(E->arena);
+    free(E->fe_used);
+    free(E->fe_want);
+    free(E->fe_last);
+    free(E->fe_sub);
+    free(E->fe_sms);
+    free(E->port_next);
 }
 
 static int warp_init(void *self, sim_state *st) {
@@ -620,6 +734,12 @@ static int warp_init(void *self, sim_state *st) {
         double iv = (double)(1 << EW_FRAC) / d->mem_bandwidth;
         E->mem_interval = iv < 1 ? 1 : (int64_t)(iv + 0.5);
     }
+    if (d->sm_mem_bandwidth > 0) {
+        double iv = (double)(1 << EW_FRAC) / d->sm_mem_bandwidth;
+        E->port_interval = iv < 1 ? 1 : (int64_t)(iv + 0.5);
+        E->port_next = calloc((size_t)d->sms, sizeof *E->port_next);
+        if (!E->port_next) return -1;
+    }
     trace_set_meta(st->t, "execution", "warp");
     trace_set_meta(st->t, "warp", E->wp->name);
 
@@ -635,8 +755,24 @@ static int warp_init(void *self, sim_state *st) {
     E->nk = st->nkernels;
     E->ks = calloc(E->nk ? E->nk : 1, sizeof *E->ks);
     E->touched = malloc((E->nk ? E->nk : 1) * sizeof *E->touched);
-    /* per sub-core, back to back: ready, info, ncs_key, ncs */
+    E->fe_warps = d->fetch_warps;
+    E->fe_ibuf = d->ibuffer;
+    bool fe = E->fe_warps > 0;
+    if (fe) {
+        size_t sms = (size_t)d->sms;
+        E->sm_words = (int32_t)((sms + 63) / 64);
+        E->fe_used = calloc(sms, sizeof *E->fe_used);
+        E->fe_want = calloc(sms, sizeof *E->fe_want);
+        E->fe_last = calloc(sms, sizeof *E->fe_last);
+        E->fe_sub = calloc(sms * EW_SLOTS, sizeof *E->fe_sub);
+        E->fe_sms = calloc((size_t)E->sm_words, sizeof *E->fe_sms);
+        if (!E->fe_used || !E->fe_want || !E->fe_last || !E->fe_sub || !E->fe_sms) return -1;
+        /* [GS] m_last_warp_fetched starts at 0: the first fetch tries slot 1 */
+    }
+    /* per sub-core, back to back: ready, info, ncs_key, ncs (and the front
+     * end's done, ibuf, slot) */
     size_t per = cap * (sizeof(int64_t) + sizeof(warp_info) + 2 * sizeof(int32_t));
+    if (fe) per += cap * (sizeof(int64_t) + 2 * sizeof(int32_t));
     E->arena = malloc(ns * per);
     if (!E->subs || !E->due || !E->now || !E->wheel || !E->rr || !E->blocks || !E->ks ||
         !E->touched || !E->arena)
@@ -650,6 +786,11 @@ static int warp_init(void *self, sim_state *st) {
         w->info = (warp_info *)(void *)a; a += cap * sizeof(warp_info);
         w->ncs_key = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
         w->ncs = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
+        if (fe) {
+            w->fe_done = (int64_t *)(void *)a; a += cap * sizeof(int64_t);
+            w->fe_ibuf = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
+            w->fe_slot = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
+        }
         E->due[i] = INT64_MAX;
     }
     for (size_t b = 0; b < nb; b++) E->blocks[b].next_free = b + 1 < nb ? (int32_t)b + 1 : -1;
@@ -710,6 +851,7 @@ static int warp_init(void *self, sim_state *st) {
         for (size_t j = 0; j < p->nbody; j++) len += p->body[j].count;
         K->len = (int32_t)len;
         K->mem_span = (int64_t)(p->mem_requests > 1 ? p->mem_requests - 1 : 0) * E->mem_interval;
+        K->port_span = (int64_t)(p->mem_requests > 1 ? p->mem_requests - 1 : 0) * E->port_interval;
         K->code = malloc((size_t)len * sizeof *K->code);
         if (!K->code) return -1;
         int64_t at = 0;
@@ -771,6 +913,24 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
         if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
+        if (w->fe_ibuf) {
+            /* the lowest free warp slot (GPGPU-Sim's find_available_hwtid
+             * takes the first free range a whole block fits in; the two
+             * differ only when blocks of different sizes leave holes);
+             * the warp's buffer starts empty */
+            if (E->fe_used[sm] == ~0ULL) {   /* cannot happen: warps_per_sm <= 64 */
+                st->failed = true;
+                return start;
+            }
+            int32_t slot = __builtin_ctzll(~E->fe_used[sm]);
+            E->fe_used[sm] |= 1ULL << slot;
+            E->fe_sub[sm * EW_SLOTS + slot] = s;
+            w->fe_slot[n] = slot;
+            w->fe_ibuf[n] = 0;
+            w->fe_done[n] = c;
+            fe_want(E, w, n, sm);
+            continue;
+        }
         if (c < E->due[s] && set_due(E, s, c) != 0) st->failed = true;
     }
     wake_at(E, st, c);
@@ -827,6 +987,15 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
         }
     }
     if (s >= 0) run_subcore(E, st, s, c);
+    /* then each SM's front end, which sees the buffers this cycle emptied */
+    for (int32_t i = 0; E->fe_nsms && i < E->sm_words; i++) {
+        uint64_t m = E->fe_sms[i];
+        while (m) {
+            int32_t sm = i * 64 + __builtin_ctzll(m);
+            m &= m - 1;
+            fe_fetch(E, st, sm, c);
+        }
+    }
 }
 
 /* The armed cycle runs once its instant is over; so do the cycles after it

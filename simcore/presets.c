@@ -208,13 +208,25 @@ static const preset presets[] = {
             .latency_sfu = 100,
             .latency_shared = 20,
             .latency_mem = 260,
+            /* [GS] shader_core_ctx::fetch / decode: one warp per SM and
+             * cycle (gpgpu_inst_fetch_throughput 1), two instructions into
+             * its buffer (shd_warp_t::IBUFFER_SIZE 2), refilled when empty */
+            .fetch_warps = 1,
+            .ibuffer = 2,
+            /* [GS] config_fermi_islip.icnt: flit_size 32, output_speedup 1:
+             * one 32-byte flit a cycle into each SM, a 128-byte reply and
+             * its 8-byte header (READ_PACKET_SIZE) in 5 */
+            .sm_mem_bandwidth = 0.2,
             .sm_order_kind = SIM_SM_ORDER_ASCENDING,
             .sm_order = { A16(0) },
         },
         .source = "Fine-grained QoS quota sharing, ISCA'17, Table 1 (GPGPU-Sim: 16 SMs, 1216 "
                   "MHz, 256KB registers, 96KB shared memory, 2048 threads, 32 TBs, 4 warp "
                   "schedulers; 4 memory controllers at 7 GHz, taken as 64-bit each: 224 GB/s = 1.44 "
-                  "128-byte requests per cycle); latencies: GPGPU-Sim's SM7_TITANV config; "
+                  "128-byte requests per cycle); GPGPU-Sim's front end (one warp fetched per SM "
+                  "and cycle, 2 instructions into its buffer) and interconnect (one 32-byte flit a "
+                  "cycle into each SM: 0.2 replies of 128 + 8 bytes); latencies: GPGPU-Sim's "
+                  "SM7_TITANV config; "
                   "per-block limits: CUDA Programming Guide; copies: PCIe 3.0 x16 (not "
                   "modelled by the paper)",
     },

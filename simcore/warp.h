@@ -55,6 +55,12 @@ typedef struct warp_sub {
                                 flight, charged to C_k when it completes; NULL otherwise */
     int64_t owe_due;         /* quota policies: no instruction owed completes before this
                                 cycle (a lower bound: the charge loop is skipped before it) */
+    /* the front end (device.fetch_warps > 0; exec_warp.c): a warp whose
+     * instruction buffer is empty waits for a fetch with ready[] = EW_NEVER,
+     * so the policies need not know of it; NULL otherwise */
+    int64_t *fe_done;        /* [n] cycle the warp's last issued instruction completes */
+    int32_t *fe_ibuf;        /* [n] decoded instructions in its buffer */
+    int32_t *fe_slot;        /* [n] its warp slot on the SM (the fetch round robin's order) */
 } warp_sub;
 
 /* A warp policy: pick returns the position of the warp that issues at

@@ -41,14 +41,14 @@ test('kernels carry the goal, the isolated IPC and whether the goal was met', as
     assert.equal(status, 200);
     const [c, q] = body.kernels;
     assert.equal(q.name, 'Q');
-    assert.equal(q.qos_goal, 0.8);
-    assert.equal(q.ipc_isolated, 3.7471411581740006);
-    assert.equal(q.qos_met, q.ipc >= 0.8 * q.ipc_isolated);
+    assert.equal(q.qos_goal, 0.6);
+    assert.equal(q.ipc_isolated, 15.617918772877811);
+    assert.equal(q.qos_met, q.ipc >= 0.6 * q.ipc_isolated);
     assert.equal('ipc_shared' in q, false);
     assert.equal(c.name, 'C');
     assert.equal('qos_goal' in c, false);
     assert.equal('qos_met' in c, false);
-    assert.equal(c.ipc_isolated, 63.99400056244727);
+    assert.equal(c.ipc_isolated, 1.7970360137248627);
     assert.ok(c.ipc_shared > 0);
     met[name] = q.qos_met;
   }
@@ -61,7 +61,7 @@ test('the run summary counts goals met and normalises the non-QoS throughput', a
   assert.equal(naive.qos_kernels, 1);
   assert.equal(naive.qos_met, 0);
   // C's IPC while Q ran over its IPC alone (the summary's reals carry 9 digits)
-  assert.ok(Math.abs(naive.nonqos_throughput - 19.115672313189215 / 63.99400056244727) < 1e-9);
+  assert.ok(Math.abs(naive.nonqos_throughput - 1.130785068480888 / 1.7970360137248627) < 1e-9);
   const roll = (await getJson(`${srv.base}/api/runs/${runs['quota-rollover']}`)).body.summary;
   assert.equal(roll.qos_kernels, 1);
   assert.equal(roll.qos_met, 1);

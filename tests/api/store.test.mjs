@@ -30,17 +30,21 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   assert.deepEqual(body.device_fields.map((f) => f.key), ['sms', 'threads_per_sm',
     'max_threads_per_block', 'blocks_per_sm', 'warps_per_sm', 'regs_per_sm', 'max_regs_per_block',
     'smem_per_sm', 'max_smem_per_block', 'warp_size', 'schedulers_per_sm', 'copy_engines',
-    'copy_bandwidth', 'clock', 'mem_bandwidth', 'latency_alu', 'latency_sfu', 'latency_shared',
-    'latency_mem']);
+    'copy_bandwidth', 'clock', 'mem_bandwidth', 'sm_mem_bandwidth', 'latency_alu', 'latency_sfu', 'latency_shared',
+    'latency_mem', 'fetch_warps', 'ibuffer']);
   // the device object of /api/presets has exactly the same keys, plus name and sm_order;
-  // the warp-level model's fields only where the preset knows them
+  // the warp-level model's fields only where the preset knows them (the front end
+  // and the SMs' memory ports: only isca17-gpgpusim's)
   const presets = await getJson(`${srv.base}/api/presets`);
   const keys = body.device_fields.map((f) => f.key);
-  const titanv = presets.body.presets.find((p) => p.name === 'titanv-gpgpusim').device;
-  assert.deepEqual(Object.keys(titanv), ['name', ...keys, 'sm_order']);
-  const tx2 = presets.body.presets.find((p) => p.name === 'tx2').device;
-  assert.deepEqual(Object.keys(tx2), ['name', ...keys.filter((k) => !/^(mem_bandwidth|latency_)/.test(k)),
-    'sm_order']);
+  const device = (name) => presets.body.presets.find((p) => p.name === name).device;
+  assert.deepEqual(Object.keys(device('isca17-gpgpusim')), ['name', ...keys, 'sm_order']);
+  assert.deepEqual(Object.keys(device('titanv-gpgpusim')),
+    ['name', ...keys.filter((k) => !/^(fetch_warps|ibuffer|sm_mem_bandwidth)$/.test(k)), 'sm_order']);
+  assert.deepEqual(Object.keys(device('tx2')),
+    ['name', ...keys.filter((k) => !/^(mem_bandwidth|sm_mem_bandwidth|latency_|fetch_warps|ibuffer)/.test(k)),
+      'sm_order']);
+  assert.match(body.device_fields.find((f) => f.key === 'fetch_warps').doc, /GPGPU-Sim: 1/);
 });
 
 function peakRssKiB(pid) {

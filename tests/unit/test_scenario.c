@@ -476,6 +476,28 @@ static void test_presets_with_overrides(void **state) {
     expect_error(one_kernel("7", "'block_time':1"),
                  "t.json: device: must be a preset name (such as \"tx2\") or an object, not an "
                  "integer");
+    /* the warp model's front end: a count, from the preset or given */
+    s = parse_ok(one_kernel("'isca17-gpgpusim'", "'block_time':1"));
+    cfg = config_of(s, 0);
+    assert_int_equal(cfg.device.fetch_warps, 1);
+    assert_int_equal(cfg.device.ibuffer, 2);
+    assert_true(cfg.device.sm_mem_bandwidth == 0.2);
+    scn_free(s);
+    s = parse_ok(one_kernel("{'preset':'titanv-gpgpusim','fetch_warps':2,'ibuffer':4}",
+                            "'block_time':1"));
+    cfg = config_of(s, 0);
+    assert_int_equal(cfg.device.fetch_warps, 2);
+    assert_int_equal(cfg.device.ibuffer, 4);
+    scn_free(s);
+    expect_error(one_kernel("{'preset':'titanv-gpgpusim','fetch_warps':1}", "'block_time':1"),
+                 "t.json: device.ibuffer: 0; with fetch_warps 1 the front end decodes ibuffer "
+                 "instructions per fetch (GPGPU-Sim: 2)");
+    expect_error(one_kernel("{'preset':'isca17-gpgpusim','sm_mem_bandwidth':0.0001}",
+                            "'block_time':1"),
+                 "t.json: device.sm_mem_bandwidth: 0.0001 requests per cycle is outside "
+                 "0.001..65536 (0: no limit)");
+    expect_error(one_kernel("{'preset':'isca17-gpgpusim','fetch_warps':1.5}", "'block_time':1"),
+                 "t.json: device.fetch_warps: 1.5 is not a whole number");
 }
 
 static void test_sm_order_forms(void **state) {

@@ -196,6 +196,16 @@ static void warp_tb(tb *b, const char *preset, const char *policy) {
     b->cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, policy);
 }
 
+/* Kernel "K" on stream S1 at time 0: `blocks` blocks of `threads` threads
+ * running prog. */
+static sim_op *warp_kernel(tb *b, const sim_program *prog, int64_t blocks, int32_t threads) {
+    sim_op *k = tb_op(b, SIM_OP_KERNEL, "K", tb_stream(b, "S1", "P0", SIM_PRIO_NONE), 0);
+    k->blocks = blocks;
+    k->threads = threads;
+    k->program = prog;
+    return k;
+}
+
 /* A block's warps are dealt to the sub-cores round-robin (QAWS §II), one
  * instruction per sub-core per cycle; latency-1 ALU work of one warp per
  * sub-core issues every cycle. */
@@ -208,11 +218,7 @@ static void test_subcores_round_robin(void **state) {
     warp_tb(&b, "titanv-gpgpusim", "gto");
     b.cfg.device.sms = 1;
     b.cfg.device.clock_hz = 1000000000;
-    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
-    k->blocks = 1;
-    k->threads = 6 * 32;   /* 6 warps on 4 sub-cores: 2, 2, 1, 1 */
-    k->program = &prog;
+    warp_kernel(&b, &prog, 1, 6 * 32); /* 6 warps on 4 sub-cores: 2, 2, 1, 1 */
     trace t;
     tb_run(&b, &t);
     int per[4] = { 0 };
@@ -243,11 +249,7 @@ static void test_idle_cycles_skipped(void **state) {
     tb b;
     warp_tb(&b, "titanv-gpgpusim", "lrr");
     b.cfg.device.clock_hz = 1000000000;
-    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
-    k->blocks = 1;
-    k->threads = 32;
-    k->program = &prog;
+    warp_kernel(&b, &prog, 1, 32);
     trace t;
     tb_run(&b, &t);
     /* 1000 requests, each 1e6 cycles after the last: 1e9 cycles = 1 s */
@@ -270,11 +272,7 @@ static void test_memory_bandwidth(void **state) {
     b.cfg.device.sms = 8;
     b.cfg.device.clock_hz = 1000000000;
     b.cfg.device.mem_bandwidth = 2;
-    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
-    k->blocks = 8;
-    k->threads = 32;
-    k->program = &prog;
+    sim_op *k = warp_kernel(&b, &prog, 8, 32);
     trace t;
     tb_run(&b, &t);
     /* blocks on SMs 0..7 (most-room), served in SM order */
@@ -296,6 +294,145 @@ static void test_memory_bandwidth(void **state) {
     trace_free(&t);
 }
 
+/* GPGPU-Sim's front end (device.fetch_warps, ibuffer; exec_warp.c): one
+ * SM, one sub-core, three warps of four latency-1 ALU instructions under
+ * GTO. Each cycle the SM fetches for one warp whose buffer is empty, in
+ * slot order from the one fetched last (at first slot 0, so slot 1 goes
+ * first), two instructions that issue from two cycles later:
+ *
+ *   cycle  0 1 2 3 4 5 6 7 8 9 10 11 12 13 14
+ *   fetch  1 2 0 1 . 0 . . . .  .  2  .  .  .   (warp whose buffer it fills)
+ *   issue  . . 1 1 0 0 1 1 0 0  2  2  .  2  2
+ *
+ * w1 is fetched at 0 and issues at 2 and 3; its buffer is empty after 3,
+ * so its next pair issues from 5 (fetch 3 + 2), and w0 (fetched at 2,
+ * older than w2) takes cycle 4; w2, fetched at 1, waits for the older
+ * warps; its second fetch is at 11, so cycle 12 is idle. Without a front
+ * end GTO runs each warp's four instructions back to back. */
+static void test_front_end(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 4 } };
+    static const sim_program prog = { .body = body, .nbody = 1, .repeat = 1,
+                                       .latency = { [SIM_ICLASS_ALU] = 1 } };
+    static const struct { int32_t fetch, ibuf; const char *issue; int64_t end; } cases[] = {
+        { 1, 2, "..1100110022.22", 15 },
+        { 0, 0, "000011112222", 12 },
+        /* a buffer of one: a fetch per instruction, so the warps take
+         * turns in slot order from w1 */
+        { 1, 1, "..120120120120", 14 },
+        /* two fetches a cycle (w1 and w2 at 0, w0 at 1, then each warp
+         * the cycle it issues) keep w1 and w0 supplied: GTO alternates
+         * them and w2 waits for both to end */
+        { 2, 1, "..101010102.2.2.2", 17 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tb b;
+        warp_tb(&b, "isca17-gpgpusim", "gto");
+        b.cfg.device.sms = 1;
+        b.cfg.device.schedulers_per_sm = 1;
+        b.cfg.device.clock_hz = 1000000000;
+        b.cfg.device.fetch_warps = cases[i].fetch;
+        b.cfg.device.ibuffer = cases[i].ibuf;
+        warp_kernel(&b, &prog, 1, 3 * 32);
+        trace t;
+        tb_run(&b, &t);
+        char issue[32];
+        memset(issue, '.', sizeof issue);
+        int64_t last = 0;
+        for (size_t j = 0; j < t.warp_issues.n; j++) {
+            const trace_warp_issue *w = &t.warp_issues.v[j];
+            assert_true(w->cycle < 31 && issue[w->cycle] == '.');
+            issue[w->cycle] = (char)('0' + w->warp);
+            if (w->cycle > last) last = w->cycle;
+        }
+        issue[last + 1] = '\0';
+        assert_string_equal(issue, cases[i].issue);
+        assert_int_equal(kern(&t, "K")->end, cases[i].end);
+        assert_int_equal(kern(&t, "K")->instructions, 12);
+        trace_free(&t);
+    }
+}
+
+/* The front end is the SM's instruction supply: 32 warps of dependent
+ * latency-4 ALU instructions on four sub-cores issue four a cycle alone
+ * (one per sub-core), and at most ibuffer x fetch_warps = 2 a cycle
+ * through GPGPU-Sim's front end, shared by the SM's warps in slot order
+ * whatever their sub-core. */
+static void test_front_end_supply(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 1 } };
+    static const sim_program prog = { .body = body, .nbody = 1, .repeat = 1000,
+                                       .latency = { [SIM_ICLASS_ALU] = 4 } };
+    for (int fe = 0; fe < 2; fe++) {
+        tb b;
+        warp_tb(&b, "isca17-gpgpusim", "gto");
+        b.cfg.device.sms = 1;
+        b.cfg.device.clock_hz = 1000000000;
+        b.cfg.device.fetch_warps = fe;
+        b.cfg.device.ibuffer = 2 * fe;
+        b.cfg.policy.warp_issue_limit = 32000;
+        warp_kernel(&b, &prog, 1, 1024);
+        trace t;
+        tb_run(&b, &t);
+        const trace_kernel *K = kern(&t, "K");
+        assert_int_equal(K->instructions, 32000);
+        /* alone: 8 warps per sub-core cover the latency, 8000 cycles and
+         * the last instruction's 4 */
+        if (!fe) {
+            assert_int_equal(K->end, 8003);
+            trace_free(&t);
+            continue;
+        }
+        /* through the front end: 16000 fetches of two, one per cycle
+         * from cycle 0 without a gap; the round robin starts at slot 1,
+         * so the last is w0's at cycle 15999 and its pair issues at 16001
+         * and 16005; w31's, fetched at 15998, waits a cycle for w27 on
+         * its sub-core, so both end the kernel 4 cycles after 16005 */
+        assert_int_equal(K->end, 16009);
+        const trace_warp_issue *x = &t.warp_issues.v[t.warp_issues.n - 2];
+        assert_int_equal(x[0].cycle, 16005);
+        assert_int_equal(x[0].warp, 0);
+        assert_int_equal(x[1].cycle, 16005);
+        assert_int_equal(x[1].warp, 31);
+        for (size_t j = 0; j < t.warp_issues.n; j++)
+            assert_true(t.warp_issues.v[j].cycle >= 2);
+        trace_free(&t);
+    }
+}
+
+/* Each SM's port to the memory system passes sm_mem_bandwidth requests
+ * per cycle (GPGPU-Sim's interconnect: one 32-byte flit a cycle into each
+ * SM), first come first served as the memory system: 8 one-warp blocks on
+ * 2 SMs (0, 2, 4, 6 on SM 0; 1, 3, 5, 7 on SM 1) each issue a request at
+ * cycle 0. The memory system (2 a cycle) gives them slots 0, 0.5, ... 3.5
+ * in issue order (SM 0's first), each SM's port (0.5 a cycle) 0, 2, 4, 6:
+ * a request waits for the later of its two slots, then 100 cycles. */
+static void test_sm_memory_port(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_program prog = { .body = body, .nbody = 1, .repeat = 1,
+                                       .latency = { [SIM_ICLASS_MEM] = 100 } };
+    static const int64_t port_end[8] = { 100, 102, 102, 103, 104, 104, 106, 106 };
+    static const int64_t free_end[8] = { 100, 102, 101, 103, 101, 103, 102, 104 };
+    for (int port = 0; port < 2; port++) {
+        tb b;
+        warp_tb(&b, "titanv-gpgpusim", "gto");
+        b.cfg.device.sms = 2;
+        b.cfg.device.clock_hz = 1000000000;
+        b.cfg.device.mem_bandwidth = 2;
+        b.cfg.device.sm_mem_bandwidth = port ? 0.5 : 0;
+        warp_kernel(&b, &prog, 8, 32);
+        trace t;
+        tb_run(&b, &t);
+        for (int32_t i = 0; i < 8; i++) {
+            const trace_block *x = blk(&t, "K", i);
+            assert_int_equal(x->sm, i % 2);
+            assert_int_equal(x->end, port ? port_end[i] : free_end[i]);
+        }
+        trace_free(&t);
+    }
+}
+
 /* Persistent threads: one block per SM does the work of all the op's
  * blocks, split evenly in body repetitions (QAWS §V-A). */
 static void test_persistent(void **state) {
@@ -307,11 +444,7 @@ static void test_persistent(void **state) {
     warp_tb(&b, "titanv-gpgpusim", "gto");
     b.cfg.device.sms = 4;
     b.cfg.device.clock_hz = 1000000000;
-    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
-    k->blocks = 10;      /* 30 repetitions over 4 blocks: 8, 8, 7, 7 */
-    k->threads = 32;
-    k->program = &prog;
+    warp_kernel(&b, &prog, 10, 32); /* 30 repetitions over 4 blocks: 8, 8, 7, 7 */
     trace t;
     tb_run(&b, &t);
     assert_int_equal(t.blocks.n, 4);
@@ -335,11 +468,7 @@ static void test_records_limit_and_epochs(void **state) {
     b.cfg.device.sms = 1;
     b.cfg.device.clock_hz = 1000000000;
     b.cfg.policy.warp_issue_limit = 100;
-    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
-    k->blocks = 1;
-    k->threads = 32;
-    k->program = &prog;
+    warp_kernel(&b, &prog, 1, 32);
     trace t;
     tb_run(&b, &t);
     assert_int_equal(t.warp_issues.n, 100);
@@ -461,6 +590,25 @@ static void test_errors(void **state) {
     b.cfg.device = *sim_preset_find("titanv-gpgpusim");
     b.cfg.device.clock_hz = 0;
     expect_error(&b, "device.clock");
+    /* the front end: a buffer to decode into, and an SM's slots in 64 bits */
+    b.cfg.device = *sim_preset_find("titanv-gpgpusim");
+    b.cfg.device.fetch_warps = 1;
+    expect_error(&b, "device.ibuffer: 0; with fetch_warps 1 the front end decodes ibuffer "
+                     "instructions per fetch (GPGPU-Sim: 2)");
+    b.cfg.device.ibuffer = 65;
+    expect_error(&b, "device.ibuffer: 65 is outside 0..64");
+    b.cfg.device.ibuffer = 2;
+    b.cfg.device.fetch_warps = -1;
+    expect_error(&b, "device.fetch_warps: -1 is outside 0..64");
+    b.cfg.device.fetch_warps = 1;
+    b.cfg.device.warps_per_sm = 96;
+    b.cfg.device.threads_per_sm = 3072;
+    expect_error(&b, "device.fetch_warps: the front end tracks at most 64 warp slots per SM, "
+                     "and warps_per_sm is 96");
+    b.cfg.device = *sim_preset_find("titanv-gpgpusim");
+    b.cfg.device.sm_mem_bandwidth = -1;
+    expect_error(&b, "device.sm_mem_bandwidth: -1 requests per cycle is outside 0.001..65536 "
+                     "(0: no limit)");
     b.cfg.device = *sim_preset_find("titanv-gpgpusim");
     prog.repeat = 0;
     expect_error(&b, "ops[0].program.repeat");
@@ -478,7 +626,8 @@ static void test_errors(void **state) {
 }
 
 /* ---- random configurations -------------------------------------------------
- * Small random devices, programs, budgets and policies: every run completes,
+ * Small random devices (with and without the front end and SM memory
+ * ports), programs, budgets and policies: every run completes,
  * every kernel issues exactly blocks x warps x body x repeat instructions,
  * each sub-core issues at most once per cycle, and the same configuration
  * gives the same trace (determinism, DESIGN §8). */
@@ -509,6 +658,9 @@ static void test_random_configs(void **state) {
         b.cfg.device.schedulers_per_sm = 1 + (int32_t)(rnd(&x) % 4);
         b.cfg.device.mem_bandwidth = 0.25 * (double)(1 + rnd(&x) % 8);
         b.cfg.device.clock_hz = (int64_t)(500000000 + rnd(&x) % 2000000000);
+        b.cfg.device.fetch_warps = (int32_t)(rnd(&x) % 3);
+        b.cfg.device.ibuffer = 1 + (int32_t)(rnd(&x) % 3);
+        b.cfg.device.sm_mem_bandwidth = rnd(&x) % 2 ? 0 : 0.125 * (double)(1 + rnd(&x) % 8);
         b.cfg.device.sm_order_kind = SIM_SM_ORDER_ASCENDING;
         sim_device_fill_order(&b.cfg.device);
         int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
@@ -575,6 +727,9 @@ int main(void) {
         cmocka_unit_test(test_subcores_round_robin),
         cmocka_unit_test(test_idle_cycles_skipped),
         cmocka_unit_test(test_memory_bandwidth),
+        cmocka_unit_test(test_sm_memory_port),
+        cmocka_unit_test(test_front_end),
+        cmocka_unit_test(test_front_end_supply),
         cmocka_unit_test(test_persistent),
         cmocka_unit_test(test_records_limit_and_epochs),
         cmocka_unit_test(test_sink_holds_blocks_back),
