@@ -616,6 +616,9 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
             if (t < d) d = t;
         }
     }
+    /* with a front end a warp may wait for its fetch past its instruction's
+     * completion, when the charge is due (§3.4.1): wake for it */
+    if (w->fe_done && w->owe_due < d) d = w->owe_due;
     if (d <= c) d = c + 1;
     E->due[s] = d;
     if (d == EW_NEVER) return;   /* every warp waits for a fetch (fe_fetch wakes it) */
