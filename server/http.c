@@ -26,6 +26,12 @@
 #include <malloc.h>
 #endif
 
+/* glibc names O_TMPFILE only under _GNU_SOURCE, __O_TMPFILE always: without
+ * it the file would exist with a name between mkstemp and unlink, and a
+ * crash there would leave it behind */
+#if !defined(O_TMPFILE) && defined(__O_TMPFILE)
+#define O_TMPFILE __O_TMPFILE
+#endif
 #ifndef O_TMPFILE
 #define O_TMPFILE 0
 #endif
