@@ -197,8 +197,9 @@ static int64_t host_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-// Launch one kernel of the pair: `which` 0 = A, 1 = B with `bthreads`.
 static unsigned *g_started_host, *g_started_dev;   // mapped: A's block 0 has started
+
+// Launch one kernel of the pair: `which` 0 = A, 1 = B with `bthreads`.
 
 static void launch(pair_state *p, const shape *sh, int which, int bthreads, rec_block *rec,
                    cudaStream_t st) {
