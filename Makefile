@@ -117,6 +117,8 @@ UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedlab.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libschedlab.a $(LDLIBS) -lcmocka
+# the recorder's host-side check, shared with tools/recorder/mostroom.cu
+$(BUILD)/tests/test_mostroom_check: tools/recorder/mostroom_check.h
 
 # Synthetic traces, one per format, written by a script (never committed):
 # what the importer tests read on a fresh clone.
