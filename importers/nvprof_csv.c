@@ -18,6 +18,7 @@
  * through small caches (str_cache) rather than the demangler each row. */
 #include "csv.h"
 #include "formats.h"
+#include "unit_table.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,24 +120,12 @@ static bool is_blank_line(const char *s, size_t len) {
     return true;
 }
 
-/* nvprof's auto-scaled units; KB/MB/GB are binary (verified against the
- * throughput column in profiler-trace-formats.md §1.4). */
-static int64_t time_unit(const char *u) {
-    if (strcmp(u, "s") == 0) return 1000000000;
-    if (strcmp(u, "ms") == 0) return 1000000;
-    if (strcmp(u, "us") == 0) return 1000;
-    if (strcmp(u, "ns") == 0) return 1;
-    return 0;
-}
-
-static int64_t size_unit(const char *u) {
-    if (strcmp(u, "B") == 0) return 1;
-    if (strcmp(u, "KB") == 0) return 1024;
-    if (strcmp(u, "MB") == 0) return 1024 * 1024;
-    if (strcmp(u, "GB") == 0) return 1024LL * 1024 * 1024;
-    if (strcmp(u, "TB") == 0) return 1024LL * 1024 * 1024 * 1024;
-    return 0;
-}
+/* nvprof's auto-scaled units (s, ms, us, ns; B, KB, MB, GB, TB), read
+ * through the one unit table (unit_table.h); KB/MB/GB are binary
+ * (verified against the throughput column in profiler-trace-formats.md
+ * §1.4). */
+static int64_t time_unit(const char *u) { return imp_unit_scale(imp_time_units, u); }
+static int64_t size_unit(const char *u) { return imp_unit_scale(imp_size_units, u); }
 
 static const char *cell(const imp_csv *r, const nv_ctx *c, int col) {
     return c->col[col] >= 0 ? r->f[c->col[col]].s : "";
