@@ -24,6 +24,8 @@ LDLIBS   = $(PKG_LIBS) -liberty -lm -lpthread
 PORT     ?= 8080
 FUZZ_SECONDS ?= 60
 SMOKE_SECONDS ?= 4
+# make test runs its builds and its suites JOBS at a time (default: the CPUs)
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 
 SIMCORE_SRC  := $(sort $(wildcard simcore/*.c))
 IMP_SRC      := $(sort $(wildcard importers/*.c))
@@ -31,12 +33,21 @@ DB_SRC       := $(sort $(wildcard db/*.c))
 SERVER_SRC   := $(sort $(filter-out server/main.c,$(wildcard server/*.c)))
 UNIT_SRC     := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
-HEADERS      := $(wildcard simcore/*.h importers/*.h db/*.h server/*.h tests/unit/*.h)
+# everything but main.c: the library the binary, the unit tests, the
+# recorder's player and (built again, instrumented) the fuzz harnesses link
+LIB_SRC      := $(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(SERVER_SRC)
+SQL_SRC      := $(sort $(wildcard db/*.sql))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 # every db/NAME.sql is a migration step, embedded as db_NAME_sql
-LIB_OBJ = $(call obj,$(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(SERVER_SRC)) \
-          $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(wildcard db/*.sql))
+LIB_OBJ = $(call obj,$(LIB_SRC)) $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_SRC))
+
+# Each object depends on the headers it includes, as the compiler found them
+# (-MMD writes $(BUILD)/x/y.d beside y.o; -MP adds a target per header so a
+# deleted header is no error): touching one header rebuilds what includes it.
+DEPFLAGS = -MMD -MP
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/main.o \
+           $(call obj,$(UNIT_SRC)) $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC) $(FUZZ_SRC)))
 
 .PHONY: all build deps run test unit unit-asan api-test browser-test fuzz fuzz-smoke \
         recorder bench clean asan web-vendor install
@@ -62,17 +73,17 @@ $(BUILD)/libschedlab.a: $(LIB_OBJ)
 LIBIBERTY_VERSION := $(shell dpkg-query -W -f='$${Version}' libiberty-dev 2>/dev/null)
 $(BUILD)/server/main.o: ALL_CFLAGS += -DSCHEDLAB_LIBIBERTY_VERSION='"$(or $(LIBIBERTY_VERSION),(version unknown))"'
 
-$(BUILD)/%.o: %.c $(HEADERS)
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # simcore is pure C11 and libc (DESIGN §2): it compiles with no package's
 # flags at all, like Lua's core apart from its libraries, so an include of
 # jansson, SQLite or libmicrohttpd there fails the build.
 SIMCORE_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(CFLAGS)
-$(BUILD)/simcore/%.o: simcore/%.c $(wildcard simcore/*.h)
+$(BUILD)/simcore/%.o: simcore/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(SIMCORE_CFLAGS) -c -o $@ $<
+	$(CC) $(SIMCORE_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(BUILD)/gen/%_sql.c: db/%.sql tools/embed.sh
 	@mkdir -p $(dir $@)
@@ -113,9 +124,11 @@ install: $(BUILD)/schedlab $(BUILD)/schedlab.1 web-vendor
 # ---- tests ------------------------------------------------------------------
 
 UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+ASAN_UNIT_BIN = $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedlab.a $(HEADERS)
-	@mkdir -p $(dir $@)
+# a test's object ($(BUILD)/tests/unit/test_x.o) comes from the pattern rule
+# above, with its dependency file
+$(UNIT_BIN): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libschedlab.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libschedlab.a $(LDLIBS) -lcmocka
 # the recorder's host-side check, shared with tools/recorder/mostroom.cu
 $(BUILD)/tests/test_mostroom_check: tools/recorder/mostroom_check.h
@@ -131,43 +144,75 @@ $(FIXTURES): tests/fixtures/make_fixtures.sh
 # SCHEDLAB_TRACES and are skipped (one line each) when it is absent, or fail
 # with SCHEDLAB_REQUIRE_TRACES=1 (.ci/run).
 SCHEDLAB_TRACES ?= $(CURDIR)/../shared/traces
-TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CURDIR)/$(BUILD)/fixtures
+# The tests' throw-away databases and files go to a tmpfs where there is one
+# (TMPDIR, which node's os.tmpdir(), the server's upload bodies and the C
+# tests' test_db_util.h follow): on a disk every SQLite commit of a test
+# waits for an fsync, which on a shared machine is most of a test's time.
+TEST_TMPDIR := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp)
+TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CURDIR)/$(BUILD)/fixtures \
+           TMPDIR=$(TEST_TMPDIR)
 
+# tools/run-units.sh runs the binaries JOBS at a time, each into its own log
+# (printed when it fails), and names the slowest.
 unit: $(UNIT_BIN) $(FIXTURES)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(TEST_ENV) $$t; done
+	@$(TEST_ENV) tools/run-units.sh $(JOBS) $(UNIT_BIN)
 
+ASAN_SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
-	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 \
-	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	    $(ASAN_BUILD)/schedlab $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
+	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 SAN="$(ASAN_SAN)" \
+	    $(ASAN_BUILD)/schedlab $(ASAN_UNIT_BIN)
 
 unit-asan: asan $(FIXTURES)
-	@set -e; for t in $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC)); do \
-	    echo "== $$t (ASan/UBSan)"; ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) $$t; done
+	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN)
 
-api-test: build $(FIXTURES)
-	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_BUILD=$(BUILD) $(TEST_ENV) node --test tests/api/*.test.mjs
+# The servers of the API and browser tests start on a copy of one seeded
+# database (tests/api/seed.mjs) instead of each storing every shipped
+# scenario again.
+SEED_DB = $(BUILD)/test-seed.db
+$(SEED_DB): schedlab $(wildcard scenarios/*.json) tests/api/seed.mjs tests/api/server.mjs
+	SCHEDLAB_BIN=$(CURDIR)/schedlab TMPDIR=$(TEST_TMPDIR) node tests/api/seed.mjs $@
 
-browser-test: build
-	SCHEDLAB_BIN=$(CURDIR)/schedlab node --test tests/browser/*.test.mjs
+# node runs the test files JOBS at a time (each file's tests in order, as
+# before; the servers take free ports and fresh folders)
+api-test: build $(FIXTURES) $(SEED_DB)
+	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_BUILD=$(BUILD) SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
+	    node --test --test-concurrency=$(JOBS) tests/api/*.test.mjs
 
+browser-test: build $(SEED_DB)
+	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) TMPDIR=$(TEST_TMPDIR) \
+	    node --test --test-concurrency=$(JOBS) tests/browser/*.test.mjs
+
+# The harnesses link one instrumented library, the whole of LIB_SRC built
+# once with the fuzzer's coverage (fuzzer-no-link) and ASan/UBSan into
+# $(BUILD)/fuzz-obj; each takes from it what it calls, as the binary does
+# from libschedlab.a.
 FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
-              -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
-FUZZ_LIB_SRC = $(SIMCORE_SRC) $(IMP_SRC) server/scenario.c server/scenario_tasks.c server/trace_json.c server/jw.c server/jsonr.c \
-               server/units.c server/device_json.c server/taskset.c server/idset.c db/bpage_codec.c
+              -fsanitize=fuzzer-no-link,address,undefined $(PKG_CFLAGS)
+FUZZ_LIB = $(BUILD)/fuzz-obj/libschedlab-fuzz.a
+FUZZ_LIB_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC)) \
+               $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_SRC))
 
-$(BUILD)/fuzz/%: fuzz/%.c $(FUZZ_LIB_SRC) $(HEADERS)
+$(BUILD)/fuzz-obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz-obj/fuzz/%.o $(FUZZ_LIB)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 # Each harness runs on its seed corpus (fuzz/corpus/NAME), then explores.
+# (JOBS harnesses at a time; each still runs $(1) s of its own)
 define run_fuzz
-	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); mkdir -p $(BUILD)/fuzz-work/$$n; \
-	    echo "== $$n ($(1) s)"; \
+	@printf '%s\n' $(FUZZ_BIN) | xargs -P $(JOBS) -I{} sh -c 'f={}; n=$$(basename $$f); \
+	    mkdir -p $(BUILD)/fuzz-work/$$n; \
 	    $$f -max_total_time=$(1) -max_len=65536 -print_final_stats=0 $(BUILD)/fuzz-work/$$n fuzz/corpus/$${n#fuzz_} \
-	        > $(BUILD)/fuzz-work/$$n.log 2>&1 || { tail -40 $(BUILD)/fuzz-work/$$n.log; exit 1; }; \
-	    tail -1 $(BUILD)/fuzz-work/$$n.log; done
+	        > $(BUILD)/fuzz-work/$$n.log 2>&1 || { echo "== $$n FAILED"; tail -40 $(BUILD)/fuzz-work/$$n.log; exit 1; }; \
+	    echo "== $$n ($(1) s): $$(tail -1 $(BUILD)/fuzz-work/$$n.log)"'
 endef
 
 fuzz-smoke: $(FUZZ_BIN)
@@ -193,11 +238,14 @@ recorder:
 	@if command -v nvcc >/dev/null 2>&1; then $(MAKE) --no-print-directory -C tools/recorder; \
 	 else echo "recorder: nvcc not found, skipping the CUDA recorder build"; fi
 
+# Everything is built in one parallel make (the binary, the unit tests, the
+# ASan/UBSan tree, the fuzz harnesses), then the recorder (its own make
+# checks libschedlab.a, so not beside the first), then the suites, each
+# JOBS at a time; the plain and the ASan unit tests share one pool.
 test: deps
-	$(MAKE) --no-print-directory build
+	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) $(FUZZ_BIN) asan
 	$(MAKE) --no-print-directory recorder    # before api-test: recorder_play.test.mjs runs it
-	$(MAKE) --no-print-directory unit
-	$(MAKE) --no-print-directory unit-asan
+	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(UNIT_BIN) $(ASAN_UNIT_BIN)
 	$(MAKE) --no-print-directory api-test
 	$(MAKE) --no-print-directory browser-test
 	$(MAKE) --no-print-directory fuzz-smoke

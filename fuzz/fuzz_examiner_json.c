@@ -15,7 +15,7 @@ static void check(const imp_file *files, size_t n) {
     trace t;
     trace_init(&t);
     char err[512] = "";
-    int rc = imp_examiner_json(files, n, &t, err, sizeof err);
+    int rc = imp_examiner_json(NULL, files, n, &t, err, sizeof err);
     if (rc != 0 && (rc != -1 || err[0] == '\0' || strchr(err, '\n'))) abort();
     trace_free(&t);
 }

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     trace t;
     trace_init(&t);
     char err[512] = "";
-    int rc = imp_globaltimer_csv(&f, &t, err, sizeof err);
+    int rc = imp_globaltimer_csv(NULL, &f, 1, &t, err, sizeof err);
     if (rc != 0 && (rc != -1 || err[0] == '\0' || strchr(err, '\n'))) abort();
     trace_free(&t);
     return 0;

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     trace t;
     trace_init(&t);
     char err[512] = "";
-    int rc = imp_nvprof_sqlite(&f, &t, err, sizeof err);
+    int rc = imp_nvprof_sqlite(NULL, &f, 1, &t, err, sizeof err);
     if (rc != 0 && (rc != -1 || err[0] == '\0' || strchr(err, '\n'))) abort();
     if (rc == 0) {
         if (t.kernels.n == 0 && t.copies.n == 0) abort();

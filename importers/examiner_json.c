@@ -13,6 +13,7 @@
  * All times are seconds (%.9f) on one clock; they become integer ns here.
  * A truncated file (a failed run never writes its closing "]}") is an error
  * naming the line, so nothing of it is imported. */
+#include "archive.h"
 #include "csv.h"
 #include "formats.h"
 
@@ -24,6 +25,7 @@
 #include <string.h>
 
 typedef struct ex_ctx {
+    imp_ctx *cx;             /* the import's progress sink (may be NULL) */
     const char *file;
     char *err;
     size_t errlen;
@@ -233,7 +235,7 @@ static int import_one(ex_ctx *c, trace *t, json_t *root, const char *stream, siz
     if (!json_is_array(times)) return efail(c, "no \"times\" array");
     size_t ntimes = json_array_size(times);
     for (size_t i = 0; i < ntimes; i++) {
-        imp_progress_at(c->bytes_before + c->bytes_file * (0.5 + 0.5 * (double)i / (double)ntimes),
+        imp_progress_at(c->cx, c->bytes_before + c->bytes_file * (0.5 + 0.5 * (double)i / (double)ntimes),
                         c->bytes_all);
         json_t *e = json_array_get(times, i);
         if (!json_is_object(e)) return efail(c, "times[%zu]: expected an object", i);
@@ -257,9 +259,9 @@ static void base_name(const char *path, char *out, size_t outlen) {
     snprintf(out, outlen, "%.*s", (int)(n < 200 ? n : 200), b);
 }
 
-int imp_examiner_json(const imp_file *files, size_t nfiles, trace *out, char *err,
+int imp_examiner_json(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
                       size_t errlen) {
-    ex_ctx c = {.file = "examiner.json", .err = err, .errlen = errlen};
+    ex_ctx c = {.cx = cx, .file = "examiner.json", .err = err, .errlen = errlen};
     if (nfiles == 0) return efail(&c, "no files given");
     char *scenario = NULL;
     const char *scenario_file = NULL;
@@ -272,10 +274,10 @@ int imp_examiner_json(const imp_file *files, size_t nfiles, trace *out, char *er
     for (size_t f = 0; f < nfiles; f++) {
         c.file = files[f].name ? files[f].name : "examiner.json";
         c.bytes_file = (double)files[f].len;
-        imp_progress_at(c.bytes_before, c.bytes_all);
+        imp_progress_at(cx, c.bytes_before, c.bytes_all);
         json_t *root = load(&c, &files[f]);
         if (!root) goto done;
-        imp_progress_at(c.bytes_before + 0.5 * c.bytes_file, c.bytes_all);
+        imp_progress_at(cx, c.bytes_before + 0.5 * c.bytes_file, c.bytes_all);
         int rc = -1;
         if (!json_is_object(root)) {
             efail(&c, "expected a JSON object (a cuda_scheduling_examiner result file)");
@@ -359,3 +361,20 @@ done:
     free(scenario);
     return ret;
 }
+
+/* an archive (only examiner results come as several files, hence as one)
+ * or a JSON object that is not schedlab's own trace */
+static bool detect(const imp_file *f) {
+    bool schema;
+    if (imp_archive_detect(f->data, f->len) != IMP_ARCHIVE_NONE) return true;
+    return imp_sniff_json_object(f->data, f->len, &schema) && !schema;
+}
+
+const imp_importer imp_examiner_json_format = {
+    .name = "examiner-json",
+    .hint = "cuda_scheduling_examiner result JSON, one file per stream or a .zip/.tar of them",
+    .detect = detect,
+    .suffix = ".json",
+    .read = imp_examiner_json,
+    .multi_file = true,
+};

@@ -1,7 +1,10 @@
-/* formats.h -- the importers' internal contract: one function per format,
- * called by imp_import() (importers.c) after detection. Each fills an empty
- * trace and returns 0, or -1 with one line in err naming file, place and
- * problem. Re-basing and the "origin_ns" meta are done by imp_import. */
+/* formats.h -- the importers' internal contract: one reader per format
+ * (imp_read_fn, importers.h), named by its descriptor in the format's own
+ * file and called by imp_import() (importers.c) after detection. Each fills
+ * an empty trace and returns 0, or -1 with one line in err naming file,
+ * place and problem. Re-basing and the "origin_ns" meta are done by
+ * imp_import. The readers are also called directly (fuzz/, the unit tests)
+ * with a NULL context: no progress, no streaming. */
 #ifndef IMPORTERS_FORMATS_H
 #define IMPORTERS_FORMATS_H
 
@@ -10,11 +13,31 @@
 
 #include "importers.h"
 
-int imp_examiner_json(const imp_file *files, size_t nfiles, trace *out, char *err, size_t errlen);
-int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errlen);
-int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen);
-int imp_nvprof_sqlite(const imp_file *file, trace *out, char *err, size_t errlen);
-int imp_nsys_sqlite(const imp_file *file, trace *out, char *err, size_t errlen);
+/* The context of one import: its progress sink and its batch sink, made by
+ * imp_import_opts on its stack and handed to the reader, which passes it to
+ * the calls below. NULL everywhere means neither (every call a no-op). */
+struct imp_ctx {
+    /* progress.c */
+    imp_progress_fn progress;    /* NULL: no sink */
+    void *user;
+    double last;                 /* the last fraction reported */
+    /* stream.c */
+    imp_stream *s;               /* NULL: not streaming */
+    bool have_base;
+    int64_t lo, hi;              /* earliest and latest time seen (absolute) */
+    size_t dropped;              /* bytes of the mapped file already dropped */
+};
+
+int imp_examiner_json(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                      size_t errlen);
+int imp_globaltimer_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                        size_t errlen);
+int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                   size_t errlen);
+int imp_nvprof_sqlite(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                      size_t errlen);
+int imp_nsys_sqlite(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                    size_t errlen);
 
 /* errors.c: write "FILE<sep>message" into err as one printable line (control
  * characters escaped) and return -1, so `return imp_error(...)` reads as the
@@ -24,49 +47,56 @@ int imp_verror(char *err, size_t errlen, const char *file, const char *sep, cons
 int imp_error(char *err, size_t errlen, const char *file, const char *sep, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* progress.c: the progress sink of the import running on this thread
- * (importers.h, imp_options). It is per thread, not a parameter, so the
- * per-format functions above keep their signatures (the fuzzers and unit
- * tests call them directly) while server workers import side by side.
- * imp_progress_begin/end bracket one imp_import_opts; imp_progress_at
- * reports done/total of the parse, throttled to 1 % steps and kept below
- * 1.0 (only a finished import reports 1.0) and never decreasing. Without a
- * sink every call is a cheap no-op. */
-void imp_progress_begin(const imp_options *opts);
-void imp_progress_at(double done, double total);
-void imp_progress_end(bool ok);
-/* True when this thread's import has a sink: work done only to measure
- * progress (the SQLite formats' count(*)) is skipped without one. */
-bool imp_progress_active(void);
+/* progress.c: the progress sink of an import (importers.h, imp_options),
+ * in its context. imp_progress_begin/end bracket one imp_import_opts;
+ * imp_progress_at reports done/total of the parse, throttled to 1 % steps
+ * and kept below 1.0 (only a finished import reports 1.0) and never
+ * decreasing. Without a sink (or a context) every call is a cheap no-op. */
+void imp_progress_begin(imp_ctx *cx, const imp_options *opts);
+void imp_progress_at(imp_ctx *cx, double done, double total);
+void imp_progress_end(imp_ctx *cx, bool ok);
+/* True when the import has a sink: work done only to measure progress
+ * (the SQLite formats' count(*)) is skipped without one. */
+bool imp_progress_active(const imp_ctx *cx);
 
-/* stream.c: the batch sink of the import running on this thread
- * (importers.h, imp_stream; issue 9), per thread like progress.
- * imp_stream_begin/end bracket one import (NULL: not streaming, and every
- * call below is a no-op returning 0). A streaming format calls
+/* stream.c: the batch sink of an import (importers.h, imp_stream; issue 9),
+ * in its context like progress. imp_stream_begin/end bracket one import
+ * (NULL: not streaming, and every call below is a no-op returning 0). A
+ * streaming format calls
  * imp_stream_rows after adding a row: when a batch is full it is re-based,
  * handed to the caller and emptied, and the first `read` bytes of a mapped
  * `file` (may be NULL) are dropped; imp_stream_flush hands over the rest
  * before the format returns. Both return 0, or -1 with the caller's error
  * in err. imp_stream_end sets t->origin, shift and range_ok. A format
  * counts its rows itself: t's kernels and copies are emptied per batch. */
-void imp_stream_begin(imp_stream *s);
-bool imp_stream_active(void);
-int imp_stream_rows(trace *t, const imp_file *file, size_t read, char *err, size_t errlen);
-int imp_stream_flush(trace *t, char *err, size_t errlen);
+void imp_stream_begin(imp_ctx *cx, imp_stream *s);
+bool imp_stream_active(const imp_ctx *cx);
+int imp_stream_rows(imp_ctx *cx, trace *t, const imp_file *file, size_t read, char *err,
+                    size_t errlen);
+int imp_stream_flush(imp_ctx *cx, trace *t, char *err, size_t errlen);
 /* A format that reads its file more than once (globaltimer-csv: summaries,
  * then blocks) drops the pages of a pass behind itself with
  * imp_stream_drop (no-op when not streaming or not mapped) and calls
  * imp_stream_rewind before reading the file again from its start. */
-void imp_stream_drop(const imp_file *file, size_t read);
-void imp_stream_rewind(void);
+void imp_stream_drop(imp_ctx *cx, const imp_file *file, size_t read);
+void imp_stream_rewind(imp_ctx *cx);
 /* A format that reads its file out of order (the SQLite ones) drops every
  * page of a mapped file now and then instead; they come back from the page
  * cache when read again, so a read-only mapping stays valid. */
-void imp_stream_forget(const imp_file *f);
-void imp_stream_end(trace *t);
+void imp_stream_forget(imp_ctx *cx, const imp_file *f);
+void imp_stream_end(imp_ctx *cx, trace *t);
 
-/* Content sniffers used by imp_detect (true when the bytes look like it). */
+/* Content sniffers behind the descriptors' detect (true when the bytes look
+ * like it). */
 int imp_sqlite_kind(const unsigned char *data, size_t len); /* IMP_NVPROF_SQLITE, IMP_NSYS_SQLITE or IMP_UNKNOWN */
+/* detect.c: the JSON formats: the bytes (after a BOM and white space) open
+ * an object; `schema` is then whether schedlab's "schedlab-trace/1" is
+ * named in its first 4 KiB. The text formats: IMP_NVPROF_CSV,
+ * IMP_GLOBALTIMER_CSV or IMP_UNKNOWN for bytes that are not SQLite, an
+ * archive or a JSON object -- one scan, since which of the two a file is
+ * depends on where in it each one's markers come first. */
+bool imp_sniff_json_object(const unsigned char *d, size_t len, bool *schema);
+imp_format imp_sniff_text(const unsigned char *d, size_t len);
 
 /* demangle.c: Itanium C++ ABI names ("_Z9vectorAddPKfS0_Pfi") to a display
  * form ("vectorAdd(float const*, float const*, float*, int)"). Writes into

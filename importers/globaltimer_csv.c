@@ -33,6 +33,7 @@ typedef struct gt_row_ref {
 } gt_row_ref;
 
 typedef struct gt_ctx {
+    imp_ctx *cx;             /* the import's progress and batch sinks (may be NULL) */
     const char *file;
     char *err;
     size_t errlen;
@@ -228,7 +229,7 @@ static int scan(gt_ctx *c, const imp_file *file, trace *out, gt_row_fn fn, doubl
     size_t ncols = 0, rows = 0;
     for (;;) {
         /* bytes read (issue 15) */
-        imp_progress_at(p0 * (double)r.len + pw * (double)r.pos, (double)r.len);
+        imp_progress_at(c->cx, p0 * (double)r.len + pw * (double)r.pos, (double)r.len);
         const char *line;
         size_t len;
         if (!imp_csv_peek_line(&r, &line, &len)) break;
@@ -271,7 +272,7 @@ static int scan(gt_ctx *c, const imp_file *file, trace *out, gt_row_fn fn, doubl
         if (fn(c, &r, out) < 0) goto done;
         /* a mapped file's pages read are dropped (issue 9; a no-op unless
          * streaming) */
-        if (++rows % 4096 == 0) imp_stream_drop(file, r.pos);
+        if (++rows % 4096 == 0) imp_stream_drop(c->cx, file, r.pos);
     }
     ret = 0;
 done:
@@ -360,7 +361,7 @@ static int block_row(gt_ctx *c, const imp_csv *r, trace *t) {
     if (!b) return gfail(c, "%ld: out of memory", r->rec_line);
     *b = (trace_block){.kernel = ki, .index = (int32_t)index, .sm = (int32_t)sm,
                        .start = start, .end = end};
-    return imp_stream_rows(t, NULL, 0, c->err, c->errlen);
+    return imp_stream_rows(c->cx, t, NULL, 0, c->err, c->errlen);
 }
 
 static int dup_row(gt_ctx *c, const imp_csv *r, trace *t) {
@@ -388,7 +389,7 @@ static int stream_import(gt_ctx *c, const imp_file *file, trace *out) {
             break;
         }
     if (st.dup_kernel >= 0) {
-        imp_stream_rewind();
+        imp_stream_rewind(c->cx);
         if (scan(c, file, out, dup_row, 0.5, 0.5) < 0) goto done;
         const trace_kernel *k = &out->kernels.v[st.dup_kernel];
         trace_str label = k->raw_name ? k->raw_name : k->name;
@@ -407,10 +408,10 @@ static int stream_import(gt_ctx *c, const imp_file *file, trace *out) {
     st.bits = NULL;
     st.nbits = 0;
     /* the kernels first: their earliest time is the origin (imp_stream's base) */
-    if (imp_stream_flush(out, c->err, c->errlen) < 0) goto done;
-    imp_stream_rewind();
+    if (imp_stream_flush(c->cx, out, c->err, c->errlen) < 0) goto done;
+    imp_stream_rewind(c->cx);
     if (scan(c, file, out, block_row, 0.5, 0.5) < 0) goto done;
-    if (imp_stream_flush(out, c->err, c->errlen) < 0) goto done;
+    if (imp_stream_flush(c->cx, out, c->err, c->errlen) < 0) goto done;
     if (out->oom) {
         gfail(c, " out of memory");
         goto done;
@@ -423,14 +424,18 @@ done:
     return ret;
 }
 
-int imp_globaltimer_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
+int imp_globaltimer_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                        size_t errlen) {
+    (void)nfiles;   /* one file (not multi_file) */
+    const imp_file *file = &files[0];
     gt_ctx c;
     memset(&c, 0, sizeof c);
+    c.cx = cx;
     c.file = file->name ? file->name : "globaltimer.csv";
     c.err = err;
     c.errlen = errlen;
     int ret = -1;
-    if (imp_stream_active()) {
+    if (imp_stream_active(cx)) {
         ret = stream_import(&c, file, out);
         goto done;
     }
@@ -461,3 +466,15 @@ done:
     free(c.refs);
     return ret;
 }
+
+static bool detect(const imp_file *f) {
+    return imp_sniff_text(f->data, f->len) == IMP_GLOBALTIMER_CSV;
+}
+
+const imp_importer imp_globaltimer_csv_format = {
+    .name = "globaltimer-csv",
+    .hint = "tools/recorder block CSV: kernel,block,sm,start_ns,end_ns (.csv)",
+    .detect = detect,
+    .read = imp_globaltimer_csv,
+    .stream = true,
+};

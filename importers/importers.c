@@ -5,149 +5,70 @@
 
 #include "archive.h"
 #include "formats.h"
+#include "sqlite_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const format_names[IMP_FORMAT_COUNT] = {
-    [IMP_EXAMINER_JSON] = "examiner-json",
-    [IMP_GLOBALTIMER_CSV] = "globaltimer-csv",
-    [IMP_NVPROF_CSV] = "nvprof-csv",
-    [IMP_NVPROF_SQLITE] = "nvprof-sqlite",
-    [IMP_NSYS_SQLITE] = "nsys-sqlite",
-    [IMP_SCHEDLAB_TRACE] = "schedlab-trace",
-};
+/* The table: IMP_FORMATS (importers.h) lists each format's descriptor. */
+#define IMP_FORMAT_ENTRY(id, desc) [id] = &desc,
+static const imp_importer *const importers[IMP_FORMAT_COUNT] = { IMP_FORMATS(IMP_FORMAT_ENTRY) };
+#undef IMP_FORMAT_ENTRY
+
+const imp_importer *imp_importer_get(imp_format f) {
+    return f >= 0 && f < IMP_FORMAT_COUNT ? importers[f] : NULL;
+}
 
 const char *imp_format_name(imp_format f) {
-    if (f < 0 || f >= IMP_FORMAT_COUNT) return "unknown";
-    return format_names[f];
+    const imp_importer *im = imp_importer_get(f);
+    return im ? im->name : "unknown";
 }
 
 imp_format imp_format_parse(const char *name) {
     if (!name) return IMP_UNKNOWN;
     for (int i = 0; i < IMP_FORMAT_COUNT; i++)
-        if (strcmp(name, format_names[i]) == 0) return (imp_format)i;
+        if (strcmp(name, importers[i]->name) == 0) return (imp_format)i;
     return IMP_UNKNOWN;
 }
 
-static bool has_prefix(const char *s, size_t len, const char *p) {
-    size_t n = strlen(p);
-    return len >= n && memcmp(s, p, n) == 0;
+const char *imp_format_list(char *buf, size_t len) {
+    size_t o = 0;
+    if (len) buf[0] = '\0';
+    for (int i = 0; i < IMP_FORMAT_COUNT && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", importers[i]->name);
+    return buf;
 }
 
-/* "K1,0,3,100,200[,S1][,256]": five to seven fields, the 2nd to 5th integers. */
-static bool looks_like_block_row(const char *s, size_t len) {
-    size_t field = 0, start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i < len && s[i] != ',') continue;
-        if (field >= 1 && field <= 4) {
-            size_t a = start, b = i;
-            while (a < b && s[a] == ' ') a++;
-            while (b > a && s[b - 1] == ' ') b--;
-            if (a == b) return false;
-            for (size_t k = a; k < b; k++)
-                if (s[k] < '0' || s[k] > '9') return false;
-        }
-        field++;
-        start = i + 1;
-    }
-    return field >= 5 && field <= 7;
-}
-
-/* A globaltimer header names start_ns and end_ns in some order. */
-static bool header_line(const char *s, size_t len) {
-    bool start = false, end = false;
-    for (size_t i = 0; i < len; i++) {
-        if (len - i >= 8 && memcmp(s + i, "start_ns", 8) == 0) start = true;
-        if (len - i >= 6 && memcmp(s + i, "end_ns", 6) == 0) end = true;
-    }
-    return start && end;
-}
-
-/* nvprof's live preamble is "==<pid>== ", its import-mode one "======== ". */
-static bool nvprof_marker(const char *s, size_t len) {
-    if (has_prefix(s, len, "\"Start\",") || has_prefix(s, len, "Start,\"Duration\"")) return true;
-    if (!has_prefix(s, len, "==")) return false;
-    size_t i = 2;
-    while (i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '=')) i++;
-    return i >= 4 && s[i - 1] == '=' && s[i - 2] == '=';
-}
-
+/* The first format whose content test accepts the bytes, in table order;
+ * else, for a file that is not SQLite (an SQLite file of neither kind is
+ * nobody's), the first whose name suffix the file's name ends with. */
 imp_format imp_detect(const imp_file *file) {
-    const unsigned char *d = file->data;
-    size_t len = file->len;
-    if (!d) return IMP_UNKNOWN;
-    if (len >= 16 && memcmp(d, "SQLite format 3", 16) == 0) {
-        int k = imp_sqlite_kind(d, len);
-        return (k == IMP_NVPROF_SQLITE || k == IMP_NSYS_SQLITE) ? (imp_format)k : IMP_UNKNOWN;
-    }
-    /* only examiner results come as several files, hence as an archive */
-    if (imp_archive_detect(d, len) != IMP_ARCHIVE_NONE) return IMP_EXAMINER_JSON;
-    size_t pos = 0;
-    if (len >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF) pos = 3;
-    while (pos < len && (d[pos] == ' ' || d[pos] == '\t' || d[pos] == '\r' || d[pos] == '\n'))
-        pos++;
-    if (pos < len && d[pos] == '{') {
-        /* our own trace names its schema near the top ("schema" is the
-         * first key `export` writes); examiner results are other objects */
-        size_t scan = len - pos < 4096 ? len - pos : 4096;
-        static const char schema[] = "\"schedlab-trace/1\"";
-        for (size_t i = pos; i + sizeof schema - 1 <= pos + scan; i++)
-            if (memcmp(d + i, schema, sizeof schema - 1) == 0) return IMP_SCHEDLAB_TRACE;
-        return IMP_EXAMINER_JSON;
-    }
-
-    /* The globaltimer format is decided by its first significant line; an
-     * nvprof log may start with application output, so its markers are
-     * looked for further down. */
-    bool first = true;
-    for (int lines = 0; pos < len && lines < 200; lines++) {
-        const char *s = (const char *)d + pos;
-        const char *nl = memchr(s, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - s) : len - pos;
-        pos += n + (nl ? 1 : 0);
-        if (n && s[n - 1] == '\r') n--;
-        size_t lead = 0;
-        while (lead < n && (s[lead] == ' ' || s[lead] == '\t')) lead++;
-        if (lead == n) continue;
-        if (nvprof_marker(s, n)) return IMP_NVPROF_CSV;
-        if (first) {
-            if (s[lead] == '#') continue;
-            first = false;
-            if (has_prefix(s + lead, n - lead, "kernel,") || header_line(s, n) ||
-                looks_like_block_row(s, n))
-                return IMP_GLOBALTIMER_CSV;
-        }
-    }
-    /* a long run of application output before the table */
-    static const char hdr[] = "\n\"Start\",\"Duration\",";
-    size_t scan = len < 65536 ? len : 65536;
-    for (size_t i = 0; i + sizeof hdr - 1 <= scan; i++)
-        if (d[i] == '\n' && memcmp(d + i, hdr, sizeof hdr - 1) == 0) return IMP_NVPROF_CSV;
+    if (!file->data) return IMP_UNKNOWN;
+    for (int i = 0; i < IMP_FORMAT_COUNT; i++)
+        if (importers[i]->detect && importers[i]->detect(file)) return (imp_format)i;
+    if (imp_sql_is_sqlite(file->data, file->len)) return IMP_UNKNOWN;
     const char *name = file->name;
     size_t nl = name ? strlen(name) : 0;
-    if (nl > 5 && strcmp(name + nl - 5, ".json") == 0) return IMP_EXAMINER_JSON;
+    for (int i = 0; i < IMP_FORMAT_COUNT; i++) {
+        const char *suf = importers[i]->suffix;
+        size_t sl = suf ? strlen(suf) : 0;
+        if (sl && nl > sl && strcmp(name + nl - sl, suf) == 0) return (imp_format)i;
+    }
     return IMP_UNKNOWN;
 }
 
 static const char *file_name(const imp_file *f) { return f->name ? f->name : "input"; }
 
-static int dispatch(imp_format fmt, const imp_file *files, size_t nfiles, trace *out, char *err,
-                    size_t errlen) {
-    switch (fmt) {
-    case IMP_EXAMINER_JSON: return imp_examiner_json(files, nfiles, out, err, errlen);
-    case IMP_GLOBALTIMER_CSV: return imp_globaltimer_csv(&files[0], out, err, errlen);
-    case IMP_NVPROF_CSV: return imp_nvprof_csv(&files[0], out, err, errlen);
-    case IMP_NVPROF_SQLITE: return imp_nvprof_sqlite(&files[0], out, err, errlen);
-    case IMP_NSYS_SQLITE: return imp_nsys_sqlite(&files[0], out, err, errlen);
-    case IMP_SCHEDLAB_TRACE:
+static int dispatch(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
+                    char *err, size_t errlen) {
+    const imp_importer *im = imp_importer_get(fmt);
+    if (im && im->read) return im->read(cx, files, nfiles, out, err, errlen);
+    if (fmt == IMP_SCHEDLAB_TRACE)
         snprintf(err, errlen, "%s: schedlab-trace JSON is read by the trace JSON reader "
                  "(tj_parse_trace), not by imp_import", file_name(&files[0]));
-        return -1;
-    default: break;
-    }
-    snprintf(err, errlen, "%s: unknown format", file_name(&files[0]));
+    else
+        snprintf(err, errlen, "%s: unknown format", file_name(&files[0]));
     return -1;
 }
 
@@ -216,24 +137,25 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
 }
 
 bool imp_can_stream(imp_format fmt) {
-    return fmt == IMP_NVPROF_CSV || fmt == IMP_GLOBALTIMER_CSV || fmt == IMP_NVPROF_SQLITE ||
-           fmt == IMP_NSYS_SQLITE;
+    const imp_importer *im = imp_importer_get(fmt);
+    return im && im->stream;
 }
 
-static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_stream *stream,
-                      trace *out, char *err, size_t errlen);
+static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t nfiles,
+                      imp_stream *stream, trace *out, char *err, size_t errlen);
 
 int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,
                     const imp_options *opts, trace *out, char *err, size_t errlen) {
-    imp_progress_begin(opts);
-    int rc = import_run(fmt, files, nfiles, opts ? opts->stream : NULL, out, err, errlen);
-    imp_stream_begin(NULL);   /* a failed import leaves no sink behind */
-    imp_progress_end(rc == 0);
+    imp_ctx cx = {0};
+    imp_progress_begin(&cx, opts);
+    imp_stream_begin(&cx, NULL);
+    int rc = import_run(&cx, fmt, files, nfiles, opts ? opts->stream : NULL, out, err, errlen);
+    imp_progress_end(&cx, rc == 0);
     return rc;
 }
 
-static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_stream *stream,
-                      trace *out, char *err, size_t errlen) {
+static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t nfiles,
+                      imp_stream *stream, trace *out, char *err, size_t errlen) {
     if (!files || nfiles == 0) {
         snprintf(err, errlen, "import: no input file given");
         return -1;
@@ -241,9 +163,9 @@ static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_
     if (fmt == IMP_UNKNOWN) {
         fmt = imp_detect(&files[0]);
         if (fmt == IMP_UNKNOWN) {
-            snprintf(err, errlen, "%s: cannot tell the format from the content; name it "
-                     "(examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, "
-                     "schedlab-trace)", file_name(&files[0]));
+            char names[256];
+            snprintf(err, errlen, "%s: cannot tell the format from the content; name it (%s)",
+                     file_name(&files[0]), imp_format_list(names, sizeof names));
             return -1;
         }
     }
@@ -251,42 +173,49 @@ static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_
         snprintf(err, errlen, "%s: unknown format", file_name(&files[0]));
         return -1;
     }
-    if (nfiles > 1 && fmt != IMP_EXAMINER_JSON) {
-        snprintf(err, errlen, "%s: only examiner-json reads several files as one run (one "
+    const imp_importer *im = importers[fmt];
+    if (nfiles > 1 && !im->multi_file) {
+        char many[128] = "";
+        size_t o = 0;
+        for (int i = 0, k = 0; i < IMP_FORMAT_COUNT && o < sizeof many; i++)
+            if (importers[i]->multi_file)
+                o += (size_t)snprintf(many + o, sizeof many - o, "%s%s", k++ ? " and " : "",
+                                      importers[i]->name);
+        snprintf(err, errlen, "%s: only %s reads several files as one run (one "
                  "file per stream); import %s files one at a time", file_name(&files[1]),
-                 imp_format_name(fmt));
+                 many, im->name);
         return -1;
     }
     int rc;
     if (stream) {
-        imp_stream_begin(stream);
+        imp_stream_begin(cx, stream);
         /* a streaming format names neither: the first batch's receiver
          * sees the name and source the trace ends with */
-        if (imp_can_stream(fmt)) {
+        if (im->stream) {
             const char *base = strrchr(file_name(&files[0]), '/');
             trace_set_source(out, imp_format_name(fmt));
             trace_set_name(out, base ? base + 1 : file_name(&files[0]));
         }
     }
-    if (fmt == IMP_EXAMINER_JSON) {
+    if (im->multi_file) {
+        /* several files come as an archive too */
         imp_file *all;
         size_t n;
         if (expand_archives(files, nfiles, &all, &n, err, errlen) < 0) return -1;
-        rc = all ? dispatch(fmt, all, n, out, err, errlen)
-                 : dispatch(fmt, files, nfiles, out, err, errlen);
+        rc = all ? dispatch(cx, fmt, all, n, out, err, errlen)
+                 : dispatch(cx, fmt, files, nfiles, out, err, errlen);
         imp_archive_free(all, n);
     } else {
-        rc = dispatch(fmt, files, nfiles, out, err, errlen);
+        rc = dispatch(cx, fmt, files, nfiles, out, err, errlen);
     }
     if (rc < 0) {
         /* the SQLite formats stream rows by start: the first bad one they
          * meet need not be the first by rowid that the whole-file import
          * names */
-        if (stream && (fmt == IMP_NVPROF_SQLITE || fmt == IMP_NSYS_SQLITE))
-            stream->whole_message = true;
+        if (stream && im->out_of_order) stream->whole_message = true;
         return -1;
     }
-    imp_stream_end(out);
+    imp_stream_end(cx, out);
 
     if (!out->source) trace_set_source(out, imp_format_name(fmt));
     if (!out->name) {

@@ -20,18 +20,25 @@
 
 #include "../simcore/trace.h"
 
+/* The formats, one line each: its enum constant and its descriptor
+ * (imp_importer, below), defined in the format's own file. A new format is
+ * that file plus one line here: names, detection, dispatch, streaming, the
+ * several-files rule, the server's messages, /api/capabilities and the
+ * upload form all follow this list. Detection tries the descriptors in this
+ * order (docs/extending.md, "A trace format"). */
+#define IMP_FORMATS(X) \
+    X(IMP_EXAMINER_JSON, imp_examiner_json_format)      /* cuda_scheduling_examiner */ \
+    X(IMP_GLOBALTIMER_CSV, imp_globaltimer_csv_format)  /* tools/recorder's CSV */ \
+    X(IMP_NVPROF_CSV, imp_nvprof_csv_format)            /* nvprof --print-gpu-trace --csv */ \
+    X(IMP_NVPROF_SQLITE, imp_nvprof_sqlite_format)      /* nvprof -o / nvvp */ \
+    X(IMP_NSYS_SQLITE, imp_nsys_sqlite_format)          /* nsys export --type sqlite */ \
+    X(IMP_SCHEDLAB_TRACE, imp_schedlab_trace_format)    /* `schedlab export`, DESIGN §5 */
+
 typedef enum imp_format {
     IMP_UNKNOWN = -1,
-    IMP_EXAMINER_JSON = 0,
-    IMP_GLOBALTIMER_CSV,
-    IMP_NVPROF_CSV,
-    IMP_NVPROF_SQLITE,
-    IMP_NSYS_SQLITE,
-    /* schedlab's own trace JSON, as `export` writes it (DESIGN §5): detected
-     * here like every format, read by the server's trace JSON reader
-     * (server/trace_json.c, tj_parse_trace), which shares its JSON reader
-     * with scenarios; imp_import refuses it with a message saying so */
-    IMP_SCHEDLAB_TRACE,
+#define IMP_FORMAT_ENUM(id, desc) id,
+    IMP_FORMATS(IMP_FORMAT_ENUM)
+#undef IMP_FORMAT_ENUM
     IMP_FORMAT_COUNT
 } imp_format;
 
@@ -40,6 +47,45 @@ typedef struct imp_file {
     const unsigned char *data;
     size_t len;
 } imp_file;
+
+/* One import's progress and batch sinks (formats.h); NULL: neither. */
+typedef struct imp_ctx imp_ctx;
+
+/* A format's reader: fills the empty `out` from nfiles files (one unless
+ * the format is multi_file), 0 or -1 with one line in err. */
+typedef int (*imp_read_fn)(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out,
+                           char *err, size_t errlen);
+
+/* What a format is, declared once in its own file (IMP_FORMATS above), in
+ * the style of simcore's policy tables. */
+typedef struct imp_importer {
+    const char *name;            /* --format and ?format=, e.g. "nvprof-csv" */
+    const char *hint;            /* one line for people: what file this is (the upload form) */
+    /* true when the content is this format; imp_detect asks each in order */
+    bool (*detect)(const imp_file *f);
+    /* a name ending the detection when no content matched (".json"), or NULL */
+    const char *suffix;
+    /* NULL: not read by imp_import (schedlab-trace: the server's trace JSON
+     * reader, server/trace_json.c, which shares its JSON reader with the
+     * scenarios; importers cannot reach it) */
+    imp_read_fn read;
+    bool stream;                 /* hands rows over in batches (imp_stream) */
+    bool multi_file;             /* several files (or an archive of them) are one run */
+    /* streams rows by start, not in file order: after a failed stream the
+     * first bad row met need not be the one the whole-file import names
+     * (imp_stream.whole_message) */
+    bool out_of_order;
+} imp_importer;
+
+#define IMP_FORMAT_DECLARE(id, desc) extern const imp_importer desc;
+IMP_FORMATS(IMP_FORMAT_DECLARE)
+#undef IMP_FORMAT_DECLARE
+
+/* The descriptor of f, or NULL for IMP_UNKNOWN and out-of-range values. */
+const imp_importer *imp_importer_get(imp_format f);
+/* "examiner-json, globaltimer-csv, ..." into buf (truncated to fit): the
+ * list the messages name. Returns buf. */
+const char *imp_format_list(char *buf, size_t len);
 
 /* "examiner-json", "globaltimer-csv", "nvprof-csv", "nvprof-sqlite", "nsys-sqlite",
  * "schedlab-trace" */
@@ -123,10 +169,10 @@ typedef struct imp_options {
     imp_stream *stream;          /* may be NULL: the trace is filled whole */
 } imp_options;
 
-/* True for the formats that stream (imp_stream): nvprof-csv,
- * globaltimer-csv (read twice: checks and kernel summaries, then blocks),
- * nvprof-sqlite and nsys-sqlite (rows by start). The JSON ones parse whole
- * with jansson, so they fill the trace whole. */
+/* True for the formats that stream (imp_stream; their descriptor's
+ * `stream`): nvprof-csv, globaltimer-csv (read twice: checks and kernel
+ * summaries, then blocks), nvprof-sqlite and nsys-sqlite (rows by start).
+ * The JSON ones parse whole with jansson, so they fill the trace whole. */
 bool imp_can_stream(imp_format fmt);
 
 /* imp_import with options; opts may be NULL (then it is imp_import). */

@@ -271,7 +271,7 @@ static int stream_rows(ctx *c, imp_sql_name_cache *names, imp_sql_src *src, cons
     }
     if (r == 0) r = imp_sql_stream_copies(s, c->t, st, tables, memset_, n, src);
     for (size_t i = 0; i < n; i++) sqlite3_finalize(st[i]);
-    if (r == 0) r = imp_stream_flush(c->t, s->err, s->errlen);
+    if (r == 0) r = imp_stream_flush(s->cx, c->t, s->err, s->errlen);
     sqlite3_finalize(src->api_q);
     src->api_q = NULL;
     return r;
@@ -311,11 +311,11 @@ static int import(ctx *c, imp_sql_name_cache *names) {
                         .name_is_display = true,
                         .mem_map = c->mem_map, .copy_map = c->copy_map,
                         .api = &c->api, .prio = &c->prio };
-    bool streaming = imp_stream_active();
+    bool streaming = imp_stream_active(s->cx);
     if (streaming && imp_sql_stream_begin(s) < 0) return -1;
     if (load_maps(c, &src, streaming) < 0) return -1;
     if (streaming) src.api = NULL;
-    for (int i = 0; i < 3 && imp_progress_active(); i++)
+    for (int i = 0; i < 3 && imp_progress_active(s->cx); i++)
         if (present[i] && imp_sql_count_rows(s, tables[i]) < 0) return -1;
     if (streaming) {
         if (stream_rows(c, names, &src, present) < 0) return -1;
@@ -338,9 +338,12 @@ static int import(ctx *c, imp_sql_name_cache *names) {
     return imp_sql_finish_stream(s, c->t, "nsys-sqlite", src.skipped, src.kept);
 }
 
-int imp_nsys_sqlite(const imp_file *file, trace *out, char *err, size_t errlen) {
+int imp_nsys_sqlite(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                    size_t errlen) {
+    (void)nfiles;   /* one file (not multi_file) */
     imp_sql s;
-    if (imp_sql_open(&s, file, err, errlen) < 0) return -1;
+    if (imp_sql_open(&s, &files[0], err, errlen) < 0) return -1;
+    s.cx = cx;
     ctx c;
     memset(&c, 0, sizeof c);
     c.s = &s;
@@ -353,3 +356,16 @@ int imp_nsys_sqlite(const imp_file *file, trace *out, char *err, size_t errlen) 
     imp_sql_close(&s);
     return r;
 }
+
+static bool detect(const imp_file *f) {
+    return imp_sqlite_kind(f->data, f->len) == IMP_NSYS_SQLITE;
+}
+
+const imp_importer imp_nsys_sqlite_format = {
+    .name = "nsys-sqlite",
+    .hint = "nsys export --type sqlite database (.sqlite)",
+    .detect = detect,
+    .read = imp_nsys_sqlite,
+    .stream = true,
+    .out_of_order = true,
+};

@@ -18,6 +18,7 @@
  * through small caches (str_cache) rather than the demangler each row. */
 #include "csv.h"
 #include "formats.h"
+#include "unit_table.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,24 +120,12 @@ static bool is_blank_line(const char *s, size_t len) {
     return true;
 }
 
-/* nvprof's auto-scaled units; KB/MB/GB are binary (verified against the
- * throughput column in profiler-trace-formats.md §1.4). */
-static int64_t time_unit(const char *u) {
-    if (strcmp(u, "s") == 0) return 1000000000;
-    if (strcmp(u, "ms") == 0) return 1000000;
-    if (strcmp(u, "us") == 0) return 1000;
-    if (strcmp(u, "ns") == 0) return 1;
-    return 0;
-}
-
-static int64_t size_unit(const char *u) {
-    if (strcmp(u, "B") == 0) return 1;
-    if (strcmp(u, "KB") == 0) return 1024;
-    if (strcmp(u, "MB") == 0) return 1024 * 1024;
-    if (strcmp(u, "GB") == 0) return 1024LL * 1024 * 1024;
-    if (strcmp(u, "TB") == 0) return 1024LL * 1024 * 1024 * 1024;
-    return 0;
-}
+/* nvprof's auto-scaled units (s, ms, us, ns; B, KB, MB, GB, TB), read
+ * through the one unit table (unit_table.h); KB/MB/GB are binary
+ * (verified against the throughput column in profiler-trace-formats.md
+ * §1.4). */
+static int64_t time_unit(const char *u) { return imp_unit_scale(imp_time_units, u); }
+static int64_t size_unit(const char *u) { return imp_unit_scale(imp_size_units, u); }
 
 static const char *cell(const imp_csv *r, const nv_ctx *c, int col) {
     return c->col[col] >= 0 ? r->f[c->col[col]].s : "";
@@ -381,7 +370,10 @@ fill:
     return 0;
 }
 
-int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
+int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                   size_t errlen) {
+    (void)nfiles;   /* one file (not multi_file) */
+    const imp_file *file = &files[0];
     nv_ctx c;
     memset(&c, 0, sizeof c);
     c.file = file->name ? file->name : "nvprof.csv";
@@ -401,7 +393,7 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
     if (find_header(&c, &r) < 0 || map_columns(&c, &r) < 0 || read_units(&c, &r) < 0) goto done;
 
     for (;;) {
-        imp_progress_at((double)r.pos, (double)r.len);   /* bytes read (issue 15) */
+        imp_progress_at(cx, (double)r.pos, (double)r.len);   /* bytes read (issue 15) */
         const char *line;
         size_t len;
         if (!imp_csv_peek_line(&r, &line, &len)) break;
@@ -459,7 +451,7 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
 
         if (*cell(&r, &c, C_GX)) {
             if (add_kernel(&c, &r, out, start, dur, stream, proc, &rows) < 0 ||
-                imp_stream_rows(out, file, r.pos, err, errlen) < 0)
+                imp_stream_rows(cx, out, file, r.pos, err, errlen) < 0)
                 goto done;
             continue;
         }
@@ -485,7 +477,7 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
             cp->start = start;
             cp->end = start + dur;
         }
-        if (imp_stream_rows(out, file, r.pos, err, errlen) < 0) goto done;
+        if (imp_stream_rows(cx, out, file, r.pos, err, errlen) < 0) goto done;
     }
     if (rows == 0) {
         fail(&c, " the GPU trace has no kernel or copy rows");
@@ -500,7 +492,7 @@ int imp_nvprof_csv(const imp_file *file, trace *out, char *err, size_t errlen) {
         fail(&c, " out of memory");
         goto done;
     }
-    if (imp_stream_flush(out, err, errlen) < 0) goto done;
+    if (imp_stream_flush(cx, out, err, errlen) < 0) goto done;
     ret = 0;
 done:
     cache_free(&c.kernels);
@@ -509,3 +501,13 @@ done:
     imp_csv_free(&r);
     return ret;
 }
+
+static bool detect(const imp_file *f) { return imp_sniff_text(f->data, f->len) == IMP_NVPROF_CSV; }
+
+const imp_importer imp_nvprof_csv_format = {
+    .name = "nvprof-csv",
+    .hint = "nvprof --print-gpu-trace --csv log (.csv)",
+    .detect = detect,
+    .read = imp_nvprof_csv,
+    .stream = true,
+};

@@ -152,7 +152,7 @@ static int stream_rows(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_
         for (size_t i = 0; i < n; i++) sqlite3_finalize(st[i]);
         st[0] = st[1] = NULL;
     }
-    if (r == 0) r = imp_stream_flush(t, s->err, s->errlen);
+    if (r == 0) r = imp_stream_flush(s->cx, t, s->err, s->errlen);
     sqlite3_finalize(src->api_q);
     src->api_q = NULL;
     return r;
@@ -195,12 +195,12 @@ static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *
             return imp_sql_fail(s, NULL, "out of memory");
     }
 
-    bool streaming = imp_stream_active();
+    bool streaming = imp_stream_active(s->cx);
     if (streaming && imp_sql_stream_begin(s) < 0) return -1;
     if (load_maps(s, api, prio, streaming) < 0) return -1;
     imp_sql_src src = { .name_col = "name", .strings = "StringTable", .strings_id = "_id_",
                         .api = streaming ? NULL : api, .prio = prio };
-    for (int i = 0; i < 4 && imp_progress_active(); i++)
+    for (int i = 0; i < 4 && imp_progress_active(s->cx); i++)
         if (present[i] && imp_sql_count_rows(s, i < 2 ? kernel_tables[i] : copy_tables[i - 2]) < 0)
             return -1;
     /* CUPTI's memory-kind numbers as they are (src.mem_map, copy_map NULL):
@@ -221,9 +221,12 @@ static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *
     return imp_sql_finish_stream(s, t, "nvprof-sqlite", src.skipped, src.kept);
 }
 
-int imp_nvprof_sqlite(const imp_file *file, trace *out, char *err, size_t errlen) {
+int imp_nvprof_sqlite(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                      size_t errlen) {
+    (void)nfiles;   /* one file (not multi_file) */
     imp_sql s;
-    if (imp_sql_open(&s, file, err, errlen) < 0) return -1;
+    if (imp_sql_open(&s, &files[0], err, errlen) < 0) return -1;
+    s.cx = cx;
     imp_sql_name_cache names = { NULL, 0 };
     imp_sql_map api = { NULL, 0, 0, 0 }, prio = { NULL, 0, 0, 0 };
     int r = import(&s, out, &names, &api, &prio);
@@ -233,3 +236,16 @@ int imp_nvprof_sqlite(const imp_file *file, trace *out, char *err, size_t errlen
     imp_sql_close(&s);
     return r;
 }
+
+static bool detect(const imp_file *f) {
+    return imp_sqlite_kind(f->data, f->len) == IMP_NVPROF_SQLITE;
+}
+
+const imp_importer imp_nvprof_sqlite_format = {
+    .name = "nvprof-sqlite",
+    .hint = "nvprof -o / --export-profile database (.nvvp, .prof)",
+    .detect = detect,
+    .read = imp_nvprof_sqlite,
+    .stream = true,
+    .out_of_order = true,
+};

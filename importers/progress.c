@@ -1,4 +1,6 @@
-/* progress.c -- the per-thread progress sink of formats.h (issue 15).
+/* progress.c -- the progress sink of formats.h (issue 15), in the import's
+ * context (imp_ctx), so server workers import side by side with nothing
+ * shared between them.
  *
  * Throttling lives here so the format loops can call imp_progress_at on
  * every row: a report goes out only when the fraction has grown by 1 % or
@@ -6,40 +8,31 @@
  * a row costs one division and a compare. */
 #include "formats.h"
 
-typedef struct prog_state {
-    imp_progress_fn fn;
-    void *user;
-    double last;                 /* the last fraction reported */
-} prog_state;
-
-/* one import runs per thread at a time: the server's workers each run one */
-static _Thread_local prog_state cur;
-
 /* the smallest growth worth a report */
 #define STEP 0.01
 /* the parse never claims to be done before it is */
 #define CAP 0.999
 
-void imp_progress_begin(const imp_options *opts) {
-    cur.fn = opts ? opts->progress : NULL;
-    cur.user = opts ? opts->user : NULL;
-    cur.last = 0.0;
-    if (cur.fn) cur.fn(cur.user, 0.0);
+void imp_progress_begin(imp_ctx *cx, const imp_options *opts) {
+    cx->progress = opts ? opts->progress : NULL;
+    cx->user = opts ? opts->user : NULL;
+    cx->last = 0.0;
+    if (cx->progress) cx->progress(cx->user, 0.0);
 }
 
-void imp_progress_at(double done, double total) {
-    if (!cur.fn || !(total > 0)) return;
+void imp_progress_at(imp_ctx *cx, double done, double total) {
+    if (!cx || !cx->progress || !(total > 0)) return;
     double f = done / total;
     if (f > CAP) f = CAP;
-    if (!(f >= cur.last + STEP)) return;   /* also refuses NaN */
-    cur.last = f;
-    cur.fn(cur.user, f);
+    if (!(f >= cx->last + STEP)) return;   /* also refuses NaN */
+    cx->last = f;
+    cx->progress(cx->user, f);
 }
 
-bool imp_progress_active(void) { return cur.fn != NULL; }
+bool imp_progress_active(const imp_ctx *cx) { return cx && cx->progress != NULL; }
 
-void imp_progress_end(bool ok) {
-    if (cur.fn && ok) cur.fn(cur.user, 1.0);
-    cur.fn = NULL;
-    cur.user = NULL;
+void imp_progress_end(imp_ctx *cx, bool ok) {
+    if (cx->progress && ok) cx->progress(cx->user, 1.0);
+    cx->progress = NULL;
+    cx->user = NULL;
 }

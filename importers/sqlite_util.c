@@ -704,7 +704,7 @@ static int kernel_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     static const char *const dim_col[6] = { "gridX", "gridY", "gridZ",
                                             "blockX", "blockY", "blockZ" };
     const char *tb = src->table;
-    imp_progress_at((double)s->rows_done++, (double)s->rows_total);
+    imp_progress_at(s->cx, (double)s->rows_done++, (double)s->rows_total);
     int64_t row = sqlite3_column_int64(st, IMP_SQL_K_ROWID);
     int64_t start, end, v;
     if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX,
@@ -838,7 +838,7 @@ int imp_sql_read_kernels(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *sr
 static int copy_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
                     trace_str memset_name, name_cache *streams, name_cache *procs) {
     const char *tb = src->table;
-    imp_progress_at((double)s->rows_done++, (double)s->rows_total);
+    imp_progress_at(s->cx, (double)s->rows_done++, (double)s->rows_total);
     int64_t row = sqlite3_column_int64(st, IMP_SQL_C_ROWID);
     int64_t start, end, bytes;
     if (imp_sql_int_range(s, st, IMP_SQL_C_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||
@@ -1030,7 +1030,7 @@ int imp_sql_finish_stream(imp_sql *s, trace *t, const char *source, size_t skipp
  * VM steps they are dropped (sqlite_util.h); they come back from the page
  * cache when read again. */
 static int drop_pages(void *arg) {
-    imp_stream_forget(((imp_sql *)arg)->f);
+    imp_stream_forget(((imp_sql *)arg)->cx, ((imp_sql *)arg)->f);
     return 0;
 }
 
@@ -1116,7 +1116,7 @@ int imp_sql_stream_kernels(imp_sql *s, trace *t, sqlite3_stmt **st, const char *
     for (size_t i; r == 0 && (i = merge_next(live, keys, n)) < n;) {
         src->table = tables[i];
         if (kernel_row(s, t, st[i], src, names, &kc.streams, &kc.procs, &kc.kn) < 0 ||
-            imp_stream_rows(t, NULL, 0, s->err, s->errlen) < 0 ||
+            imp_stream_rows(s->cx, t, NULL, 0, s->err, s->errlen) < 0 ||
             merge_step(s, st, tables, i, IMP_SQL_K_START, live, keys) < 0)
             r = -1;
     }
@@ -1140,7 +1140,7 @@ int imp_sql_stream_copies(imp_sql *s, trace *t, sqlite3_stmt **st, const char *c
     for (size_t i; r == 0 && (i = merge_next(live, keys, n)) < n;) {
         src->table = tables[i];
         if (copy_row(s, t, st[i], src, mname[i], &streams, &procs) < 0 ||
-            imp_stream_rows(t, NULL, 0, s->err, s->errlen) < 0 ||
+            imp_stream_rows(s->cx, t, NULL, 0, s->err, s->errlen) < 0 ||
             merge_step(s, st, tables, i, IMP_SQL_C_START, live, keys) < 0)
             r = -1;
     }

@@ -26,6 +26,7 @@
 #include "importers.h"
 
 typedef struct imp_sql {
+    imp_ctx *cx;             /* the import's progress and batch sinks (may be NULL); set after imp_sql_open */
     sqlite3 *db;
     const char *file;        /* name for messages */
     char *err;

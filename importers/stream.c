@@ -23,8 +23,8 @@
  * unsigned arithmetic: a file may hold any int64, and wrapping here only
  * produces values range_ok then refuses.
  *
- * Per thread, as progress.c: the per-format functions keep their
- * signatures, and server workers import side by side. */
+ * The state lives in the import's context (imp_ctx, formats.h), as
+ * progress.c's: server workers import side by side. */
 #include "formats.h"
 #include "trace_check.h"
 
@@ -33,17 +33,11 @@
 
 #define DEFAULT_ROWS 65536
 
-typedef struct stream_state {
-    imp_stream *s;               /* NULL: not streaming */
-    bool have_base;
-    int64_t lo, hi;              /* earliest and latest time seen (absolute) */
-    size_t dropped;              /* bytes of the mapped file already dropped */
-} stream_state;
-
-static _Thread_local stream_state cur;
-
-void imp_stream_begin(imp_stream *s) {
-    cur = (stream_state){.s = s};
+void imp_stream_begin(imp_ctx *cx, imp_stream *s) {
+    cx->s = s;
+    cx->have_base = false;
+    cx->lo = cx->hi = 0;
+    cx->dropped = 0;
     if (!s) return;
     s->streamed = false;
     s->kernels = s->copies = s->blocks = 0;
@@ -52,13 +46,13 @@ void imp_stream_begin(imp_stream *s) {
     s->whole_message = false;
 }
 
-bool imp_stream_active(void) { return cur.s != NULL; }
+bool imp_stream_active(const imp_ctx *cx) { return cx && cx->s != NULL; }
 
-static void seen(int64_t x) {
+static void seen(imp_ctx *cx, int64_t x) {
     if (x == TRACE_NONE) return;
-    if (!cur.have_base || x < cur.lo) cur.lo = x;
-    if (!cur.have_base || x > cur.hi) cur.hi = x;
-    cur.have_base = true;
+    if (!cx->have_base || x < cx->lo) cx->lo = x;
+    if (!cx->have_base || x > cx->hi) cx->hi = x;
+    cx->have_base = true;
 }
 
 static void rel(int64_t *x, int64_t base) {
@@ -66,35 +60,37 @@ static void rel(int64_t *x, int64_t base) {
 }
 
 /* Pages of a mapped file before `upto` will not be read again. */
-static void drop_behind(const imp_file *f, size_t upto) {
-    if (!f || !cur.s->mapped || !f->data) return;
+static void drop_behind(imp_ctx *cx, const imp_file *f, size_t upto) {
+    if (!f || !cx->s->mapped || !f->data) return;
     static size_t page;
     if (!page) {
         long p = sysconf(_SC_PAGESIZE);
         page = p > 0 ? (size_t)p : 4096;
     }
     upto -= upto % page;
-    if (upto <= cur.dropped) return;
+    if (upto <= cx->dropped) return;
     /* an mmap'ed region starts on a page; the cast drops const only for
      * the call, which never writes */
-    madvise((void *)(f->data + cur.dropped), upto - cur.dropped, MADV_DONTNEED);
-    cur.dropped = upto;
+    madvise((void *)(f->data + cx->dropped), upto - cx->dropped, MADV_DONTNEED);
+    cx->dropped = upto;
 }
 
-void imp_stream_drop(const imp_file *file, size_t read) {
-    if (cur.s) drop_behind(file, read);
+void imp_stream_drop(imp_ctx *cx, const imp_file *file, size_t read) {
+    if (cx && cx->s) drop_behind(cx, file, read);
 }
 
-void imp_stream_rewind(void) { cur.dropped = 0; }
+void imp_stream_rewind(imp_ctx *cx) {
+    if (cx) cx->dropped = 0;
+}
 
-void imp_stream_forget(const imp_file *f) {
-    if (!cur.s || !cur.s->mapped || !f || !f->data || !f->len) return;
+void imp_stream_forget(imp_ctx *cx, const imp_file *f) {
+    if (!cx || !cx->s || !cx->s->mapped || !f || !f->data || !f->len) return;
     /* the mapping starts on a page; const dropped only for the call */
     madvise((void *)f->data, f->len, MADV_DONTNEED);
 }
 
-int imp_stream_flush(trace *t, char *err, size_t errlen) {
-    imp_stream *s = cur.s;
+int imp_stream_flush(imp_ctx *cx, trace *t, char *err, size_t errlen) {
+    imp_stream *s = cx ? cx->s : NULL;
     if (!s || (t->kernels.n == 0 && t->copies.n == 0 && t->blocks.n == 0)) return 0;
     /* after an allocation failure the rows may be partial: the format
      * reports the failure at its end, nothing more is handed over */
@@ -102,14 +98,16 @@ int imp_stream_flush(trace *t, char *err, size_t errlen) {
     bool first = !s->streamed;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
-        seen(k->issue), seen(k->first_block), seen(k->fully_dispatched), seen(k->end);
+        seen(cx, k->issue), seen(cx, k->first_block), seen(cx, k->fully_dispatched),
+            seen(cx, k->end);
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
-        seen(c->issue), seen(c->start), seen(c->end);
+        seen(cx, c->issue), seen(cx, c->start), seen(cx, c->end);
     }
-    for (size_t i = 0; i < t->blocks.n; i++) seen(t->blocks.v[i].start), seen(t->blocks.v[i].end);
-    if (first) s->base = cur.have_base ? cur.lo : 0;
+    for (size_t i = 0; i < t->blocks.n; i++)
+        seen(cx, t->blocks.v[i].start), seen(cx, t->blocks.v[i].end);
+    if (first) s->base = cx->have_base ? cx->lo : 0;
     s->streamed = true;
     int64_t b = s->base;
     for (size_t i = 0; i < t->kernels.n; i++) {
@@ -131,25 +129,26 @@ int imp_stream_flush(trace *t, char *err, size_t errlen) {
     return 0;
 }
 
-int imp_stream_rows(trace *t, const imp_file *file, size_t read, char *err, size_t errlen) {
-    imp_stream *s = cur.s;
+int imp_stream_rows(imp_ctx *cx, trace *t, const imp_file *file, size_t read, char *err,
+                    size_t errlen) {
+    imp_stream *s = cx ? cx->s : NULL;
     if (!s) return 0;
     size_t rows = s->rows ? s->rows : DEFAULT_ROWS;
     if (t->kernels.n + t->copies.n + t->blocks.n < rows) return 0;
-    if (imp_stream_flush(t, err, errlen) < 0) return -1;
-    drop_behind(file, read);
+    if (imp_stream_flush(cx, t, err, errlen) < 0) return -1;
+    drop_behind(cx, file, read);
     return 0;
 }
 
-void imp_stream_end(trace *t) {
-    imp_stream *s = cur.s;
-    cur.s = NULL;
+void imp_stream_end(imp_ctx *cx, trace *t) {
+    imp_stream *s = cx->s;
+    cx->s = NULL;
     if (!s || !s->streamed) return;
     /* trace_rebase's origin: the earliest time, left at 0 when it is 0 or
      * there is none */
-    int64_t m = cur.have_base ? cur.lo : 0;
+    int64_t m = cx->have_base ? cx->lo : 0;
     t->origin += m;
     s->shift = (int64_t)((uint64_t)s->base - (uint64_t)m);
     s->range_ok = m > -IMP_MAX_TIME && m < IMP_MAX_TIME &&
-                  (uint64_t)cur.hi - (uint64_t)cur.lo < (uint64_t)IMP_MAX_TIME;
+                  (uint64_t)cx->hi - (uint64_t)cx->lo < (uint64_t)IMP_MAX_TIME;
 }

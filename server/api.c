@@ -1063,9 +1063,16 @@ static void h_health(void *app, const http_request *req, http_response *res) {
 static void h_capabilities(void *app, const http_request *req, http_response *res) {
     (void)app;
     (void)req;
-    json_t *formats = json_array();
-    for (int f = 0; f < IMP_FORMAT_COUNT; f++)
-        json_array_append_new(formats, json_string(imp_format_name((imp_format)f)));
+    /* the importers' table (importers.h, IMP_FORMATS): "formats" names
+     * them, "importers" says what each is for the upload form */
+    json_t *formats = json_array(), *importers = json_array();
+    for (int f = 0; f < IMP_FORMAT_COUNT; f++) {
+        const imp_importer *im = imp_importer_get((imp_format)f);
+        json_array_append_new(formats, json_string(im->name));
+        json_array_append_new(importers, json_pack("{s:s, s:s, s:b, s:b}", "name", im->name,
+                                                   "hint", im->hint, "multi_file", im->multi_file,
+                                                   "stream", im->stream));
+    }
     json_t *policies = json_object();
     for (int tb = 0; tb < SIM_NTABLES; tb++) {
         json_t *list = json_array();
@@ -1083,8 +1090,9 @@ static void h_capabilities(void *app, const http_request *req, http_response *re
         json_array_append_new(fields, json_pack("{s:s, s:s}", "key", sim_device_fields[i].key,
                                                 "doc", sim_device_fields[i].doc));
     res->cache_control = "public, max-age=60";
-    http_set_json(res, 200, json_pack("{s:o, s:o, s:o, s:o}", "formats", formats, "policies",
-                                      policies, "presets", presets, "device_fields", fields));
+    http_set_json(res, 200, json_pack("{s:o, s:o, s:o, s:o, s:o}", "formats", formats, "importers",
+                                      importers, "policies", policies, "presets", presets,
+                                      "device_fields", fields));
 }
 
 static const http_route routes[] = {

@@ -709,12 +709,9 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
      * JSON too); only schedlab-trace is read here rather than by imp_import */
     imp_format fmt = format ? imp_format_parse(format) : imp_detect(&files[0]);
     if (format && fmt == IMP_UNKNOWN) {
-        char names[256] = "";
-        size_t l = 0;
-        for (int f = 0; f < IMP_FORMAT_COUNT && l < sizeof names; f++)
-            l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", f ? ", " : "",
-                                  imp_format_name((imp_format)f));
-        snprintf(err, errlen, "format: unknown format \"%s\" (formats: %s)", format, names);
+        char names[256];
+        snprintf(err, errlen, "format: unknown format \"%s\" (formats: %s)", format,
+                 imp_format_list(names, sizeof names));
         return STORE_BAD_INPUT;
     }
     bool ours = fmt == IMP_SCHEDLAB_TRACE;

@@ -2,6 +2,8 @@
  * integer scaling. See units.h. */
 #include "units.h"
 
+#include "../importers/unit_table.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,19 +11,8 @@
 
 #define NS_PER_S INT64_C(1000000000)
 
-typedef struct unit {
-    const char *name;
-    int64_t scale;
-} unit;
-
-static const unit dur_units[] = {
-    {"s", NS_PER_S}, {"ms", 1000000}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"ns", 1}, {NULL, 0}};
-static const unit size_units[] = {
-    {"B", 1}, {"KB", INT64_C(1) << 10}, {"KiB", INT64_C(1) << 10}, {"MB", INT64_C(1) << 20},
-    {"MiB", INT64_C(1) << 20}, {"GB", INT64_C(1) << 30}, {"GiB", INT64_C(1) << 30},
-    {"TB", INT64_C(1) << 40}, {"TiB", INT64_C(1) << 40}, {NULL, 0}};
-static const unit freq_units[] = {
-    {"Hz", 1}, {"kHz", 1000}, {"KHz", 1000}, {"MHz", 1000000}, {"GHz", NS_PER_S}, {NULL, 0}};
+/* the unit names and scales: the one table the importers read too
+ * (importers/unit_table.h) */
 
 static const char *const kind_units[] = {
     "s, ms, us, ns or cycles", "B, KB, MB, GB or TB (KB = 1024 bytes)",
@@ -138,18 +129,13 @@ int units_parse(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *o
             if (ul - 2 < sizeof pre) {
                 memcpy(pre, p, ul - 2);
                 pre[ul - 2] = '\0';
-                for (const unit *u = size_units; u->name; u++)
-                    if (strcmp(pre, u->name) == 0)
-                        scale = u->scale;
+                scale = imp_unit_scale(imp_size_units, pre);
             }
         }
     } else {
-        const unit *table = k == UNITS_DURATION ? dur_units
-                            : k == UNITS_SIZE   ? size_units
-                                                : freq_units;
-        for (const unit *u = table; u->name; u++)
-            if (strcmp(p, u->name) == 0)
-                scale = u->scale;
+        scale = imp_unit_scale(k == UNITS_DURATION ? imp_time_units
+                               : k == UNITS_SIZE   ? imp_size_units
+                                                   : imp_freq_units, p);
     }
     if (!scale)
         return jr_fail(c, path, "\"%s\" has an unknown unit \"%s\" (%s)", str, p, kind_units[k]);

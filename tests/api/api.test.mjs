@@ -25,7 +25,7 @@ let srv;
 let fig3Run;
 
 before(async () => {
-  srv = await startServer();
+  srv = await startServer({ fresh: true });   // "a fresh start" below: seeds itself
   const { body } = await getJson(`${srv.base}/api/experiments`);
   for (const e of body.experiments) {
     const full = await getJson(`${srv.base}/api/experiments/${e.slug}`);

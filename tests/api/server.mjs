@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -54,11 +54,22 @@ export async function freePort() {
   return port;
 }
 
+// A database as the first start of `schedlab serve` leaves it (migrated,
+// every shipped scenario stored): SCHEDLAB_SEED_DB, written once per
+// `make test` by the binary under test (tests/api/seed.mjs). Storing the
+// shipped scenarios costs a start about 10 CPU-seconds; a server started on
+// a copy finds them stored and starts at once, with the same rows.
+export const seedDb = process.env.SCHEDLAB_SEED_DB || null;
+
 // Start a server on a fresh database; resolves once /api/health answers.
-// `exe` is the binary to serve with (default: the one under test).
-export async function startServer({ exe = bin } = {}) {
+// `exe` is the binary to serve with (default: the one under test). The
+// database is a copy of the seed (above) when there is one and `exe` is the
+// binary under test; `fresh: true` (or another binary) starts on an empty
+// file, which the server seeds itself.
+export async function startServer({ exe = bin, fresh = false, waitMs = 30000 } = {}) {
   const dir = tempDir('api');
   const db = join(dir, 'test.db');
+  if (seedDb && !fresh && exe === bin) copyFileSync(seedDb, db);
   const port = await freePort();
   const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1'], {
     cwd: dir,
@@ -67,14 +78,17 @@ export async function startServer({ exe = bin } = {}) {
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30000;
+  const deadline = Date.now() + waitMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`schedlab serve exited ${child.exitCode}: ${stderr}`);
     try {
       const r = await fetch(`${base}/api/health`);
       if (r.ok) break;
     } catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`schedlab serve did not answer: ${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`schedlab serve did not answer: ${stderr}`);
+    }
     await new Promise((ok) => setTimeout(ok, 100));
   }
   return {
@@ -83,11 +97,13 @@ export async function startServer({ exe = bin } = {}) {
     dir,
     pid: child.pid,
     stderr: () => stderr,
-    async stop() {
+    // keepDb: a path to copy the database to before the folder goes
+    async stop({ keepDb } = {}) {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
         await once(child, 'exit');
       }
+      if (keepDb) copyFileSync(db, keepDb);
       rmSync(dir, { recursive: true, force: true });
       return child.exitCode;
     },

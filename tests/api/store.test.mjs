@@ -17,6 +17,14 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   assert.equal(status, 200);
   assert.deepEqual(body.formats, ['examiner-json', 'globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite',
     'nsys-sqlite', 'schedlab-trace']);
+  // the importer table behind them: one entry per format, in the same order, each
+  // saying what file it reads; only examiner-json takes several files as one run,
+  // and the four formats of docs/trace-format.md's streaming section stream
+  assert.deepEqual(body.importers.map((i) => i.name), body.formats);
+  for (const i of body.importers) assert.ok(i.hint.length > 15, `${i.name} has a hint`);
+  assert.deepEqual(body.importers.filter((i) => i.multi_file).map((i) => i.name), ['examiner-json']);
+  assert.deepEqual(body.importers.filter((i) => i.stream).map((i) => i.name),
+    ['globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite', 'nsys-sqlite']);
   const names = (table) => body.policies[table].map((p) => p.name);
   assert.deepEqual(Object.keys(body.policies), ['placement', 'execution', 'contexts', 'host', 'warp']);
   assert.deepEqual(names('placement'), ['most-room', 'round-robin', 'spart']);

@@ -34,6 +34,8 @@ export async function startServer(extra = []) {
   const bin = process.env.SCHEDLAB_BIN || path.join(REPO, 'schedlab');
   if (!fs.existsSync(bin)) throw new Error(`${bin} does not exist: build it (make build) or set SCHEDLAB_BIN`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-web-'));
+  // the API tests' seed database, when make made one (tests/api/server.mjs)
+  if (process.env.SCHEDLAB_SEED_DB) fs.copyFileSync(process.env.SCHEDLAB_SEED_DB, path.join(dir, 't.db'));
   const port = await freePort();
   const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1', ...extra],
     { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -3,8 +3,10 @@
  * <cmocka.h>; static inline, so each test binary carries only what it uses.
  *
  * Each test gets a fresh file in its own mkdtemp() folder, so tests never
- * see each other's rows and a crashed run leaves only a /tmp folder behind;
- * tdb_close() removes the file with its WAL and shared-memory companions. */
+ * see each other's rows and a crashed run leaves only a temporary folder
+ * behind; tdb_close() removes the file with its WAL and shared-memory
+ * companions. The folder is under $TMPDIR (else /tmp): `make test` points
+ * it at a tmpfs where there is one, so the tests do not wait on fsync. */
 #ifndef TEST_DB_UTIL_H
 #define TEST_DB_UTIL_H
 
@@ -12,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../../db/db.h"
@@ -23,10 +26,17 @@ typedef struct tdb {
     db *d;
 } tdb;
 
-/* Opens (creates, migrates) /tmp/schedlab-test-TAG-XXXXXX/t.db. 0 or -1,
+/* $TMPDIR, else /tmp (also when $TMPDIR is too long for tdb's paths):
+ * where the tests' throw-away files go. */
+static inline const char *tdb_tmpdir(void) {
+    const char *t = getenv("TMPDIR");
+    return t && *t && strlen(t) <= 24 ? t : "/tmp";
+}
+
+/* Opens (creates, migrates) $TMPDIR/schedlab-test-TAG-XXXXXX/t.db. 0 or -1,
  * with the reason on stderr. */
 static inline int tdb_open(tdb *t, const char *tag) {
-    snprintf(t->dir, sizeof t->dir, "/tmp/schedlab-test-%s-XXXXXX", tag);
+    snprintf(t->dir, sizeof t->dir, "%s/schedlab-test-%s-XXXXXX", tdb_tmpdir(), tag);
     if (!mkdtemp(t->dir)) { perror(t->dir); return -1; }
     snprintf(t->path, sizeof t->path, "%s/t.db", t->dir);
     char err[256];

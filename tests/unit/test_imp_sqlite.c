@@ -33,7 +33,7 @@
 /* ---- helpers -------------------------------------------------------------- */
 
 
-typedef int (*importer)(const imp_file *, trace *, char *, size_t);
+typedef imp_read_fn importer;   /* called with no context: no progress, no streaming */
 
 /* Import a real trace with one importer called directly; fails the test
  * with the importer's message on error. */
@@ -43,7 +43,7 @@ static void import_shared(importer fn, const char *rel, trace *t) {
     imp_file f = { rel, d, len };
     char err[512] = "";
     trace_init(t);
-    int r = fn(&f, t, err, sizeof err);
+    int r = fn(NULL, &f, 1, t, err, sizeof err);
     free(d);
     if (r != 0) fail_msg("%s: %s", rel, err);
 }
@@ -74,7 +74,7 @@ static int import_sql(importer fn, const char *name, const char *sql, trace *t, 
     imp_file f = { name, b.data, b.len };
     trace_init(t);
     err[0] = '\0';
-    int r = fn(&f, t, err, errlen);
+    int r = fn(NULL, &f, 1, t, err, errlen);
     sqlite3_free(b.data);
     return r;
 }
@@ -589,7 +589,7 @@ static void test_wal_header(void **state) {
     trace t;
     trace_init(&t);
     char err[512] = "";
-    assert_int_equal(imp_nvprof_sqlite(&f, &t, err, sizeof err), 0);
+    assert_int_equal(imp_nvprof_sqlite(NULL, &f, 1, &t, err, sizeof err), 0);
     assert_int_equal(t.kernels.n, 1);
     assert_string_equal(S(&t, t.kernels.v[0].name), "plain_kernel");
     assert_int_equal(b.data[18], 2);
@@ -606,10 +606,10 @@ static void test_not_sqlite(void **state) {
     trace t;
     trace_init(&t);
     char err[512];
-    assert_int_equal(imp_nvprof_sqlite(&f, &t, err, sizeof err), -1);
+    assert_int_equal(imp_nvprof_sqlite(NULL, &f, 1, &t, err, sizeof err), -1);
     assert_string_equal(err, "trace.sqlite: not an SQLite database (the file does not start "
                              "with \"SQLite format 3\")");
-    assert_int_equal(imp_nsys_sqlite(&f, &t, err, sizeof err), -1);
+    assert_int_equal(imp_nsys_sqlite(NULL, &f, 1, &t, err, sizeof err), -1);
     assert_string_equal(err, "trace.sqlite: not an SQLite database (the file does not start "
                              "with \"SQLite format 3\")");
     assert_int_equal(imp_sqlite_kind(junk, sizeof junk - 1), IMP_UNKNOWN);
@@ -618,12 +618,12 @@ static void test_not_sqlite(void **state) {
     memset(bad, 0xAB, sizeof bad);
     memcpy(bad, "SQLite format 3", 16);
     f = (imp_file){ "bad.prof", bad, sizeof bad };
-    assert_int_equal(imp_nvprof_sqlite(&f, &t, err, sizeof err), -1);
+    assert_int_equal(imp_nvprof_sqlite(NULL, &f, 1, &t, err, sizeof err), -1);
     assert_string_equal(err, "bad.prof: not a readable SQLite database: file is not a database");
     assert_int_equal(imp_sqlite_kind(bad, sizeof bad), IMP_UNKNOWN);
     /* the header cut short before its journal-mode bytes (found by fuzzing) */
     f = (imp_file){ "short.prof", bad, 18 };
-    assert_int_equal(imp_nvprof_sqlite(&f, &t, err, sizeof err), -1);
+    assert_int_equal(imp_nvprof_sqlite(NULL, &f, 1, &t, err, sizeof err), -1);
     assert_string_equal(err, "short.prof: not a readable SQLite database: file is not a database");
     trace_free(&t);
 }

@@ -1033,6 +1033,35 @@ static void test_detect(void **state) {
                  "t.json: schedlab-trace JSON is read by the trace JSON reader (tj_parse_trace), "
                  "not by imp_import");
 
+    /* the importer table: each generated fixture is taken by its own
+     * format's content test and by no other one, so the order of
+     * IMP_FORMATS decides nothing for them (fuzz_detect checks any bytes) */
+    static const struct { const char *fixture; imp_format fmt; } own[] = {
+        {"examiner.json", IMP_EXAMINER_JSON}, {"globaltimer.csv", IMP_GLOBALTIMER_CSV},
+        {"nvprof.csv", IMP_NVPROF_CSV}, {"nvprof.nvvp", IMP_NVPROF_SQLITE},
+        {"nsys.sqlite", IMP_NSYS_SQLITE}};
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
+        d = read_fixture(own[k].fixture, &len);
+        f = (imp_file){"x", d, len};
+        for (int i = 0; i < IMP_FORMAT_COUNT; i++)
+            if (imp_importer_get((imp_format)i)->detect(&f) != (i == (int)own[k].fmt))
+                fail_msg("%s: the detect of %s says %s", own[k].fixture,
+                         imp_format_name((imp_format)i), i == (int)own[k].fmt ? "no" : "yes");
+        free(d);
+    }
+    f = (imp_file){"t.json", (const unsigned char *)ours, sizeof ours - 1};
+    for (int i = 0; i < IMP_FORMAT_COUNT; i++)
+        assert_int_equal(imp_importer_get((imp_format)i)->detect(&f), i == IMP_SCHEDLAB_TRACE);
+    /* only examiner-json names a suffix, ".json", and only it takes several files */
+    for (int i = 0; i < IMP_FORMAT_COUNT; i++) {
+        const imp_importer *im = imp_importer_get((imp_format)i);
+        assert_int_equal(im->suffix != NULL, i == IMP_EXAMINER_JSON);
+        assert_int_equal(im->multi_file, i == IMP_EXAMINER_JSON);
+        assert_int_equal(im->read == NULL, i == IMP_SCHEDLAB_TRACE);
+    }
+    assert_null(imp_importer_get(IMP_UNKNOWN));
+    assert_null(imp_importer_get(IMP_FORMAT_COUNT));
+
     assert_string_equal(imp_format_name(IMP_NVPROF_CSV), "nvprof-csv");
     assert_string_equal(imp_format_name(IMP_UNKNOWN), "unknown");
     for (int i = 0; i < IMP_FORMAT_COUNT; i++)

@@ -80,8 +80,13 @@ function fileRow(list, file, states, i) {
 export function uploadArea(experiments, onDone) {
   const input = h('input', { type: 'file', id: 'import-file', name: 'file', multiple: true });
   const format = h('select', { id: 'import-format', name: 'format' }, h('option', { value: '' }, 'detect from content'));
+  // the formats and what each file is come from the server's importer table
+  // (GET /api/capabilities, "importers"): a new importer shows here unedited
+  const hint = h('p', { class: 'hint' }, 'Trace files of any format below: several at once.');
   api.capabilities().then((c) => {
     for (const f of c.formats || []) format.append(h('option', { value: f }, f));
+    const what = (c.importers || []).map((i) => i.hint);
+    if (what.length) hint.textContent = `${what.join('; ')}: several at once.`;
   }).catch(() => { /* detection still works; the select offers only it */ });
   const target = h('select', { id: 'import-experiment', name: 'experiment' },
     h('option', { value: '' }, 'a new experiment per file'),
@@ -93,7 +98,7 @@ export function uploadArea(experiments, onDone) {
     h('strong', null, 'Drop trace files here'), h('span', { class: 'muted' }, ' or '), input);
   const form = h('form', { class: 'card form upload', id: 'import-form' },
     h('h2', null, 'Upload traces'),
-    h('p', { class: 'hint' }, 'nvprof CSV or .prof, Nsight Systems SQLite export, globaltimer/%smid block CSV, the examiner JSON or a schedlab trace: several at once.'),
+    hint,
     drop,
     h('div', { class: 'row' },
       h('div', null, h('label', { for: 'import-format' }, 'Format'), format),
