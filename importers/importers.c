@@ -17,6 +17,7 @@ static const char *const format_names[IMP_FORMAT_COUNT] = {
     [IMP_NVPROF_SQLITE] = "nvprof-sqlite",
     [IMP_NSYS_SQLITE] = "nsys-sqlite",
     [IMP_SCHEDLAB_TRACE] = "schedlab-trace",
+    [IMP_PYTORCH] = "pytorch",
 };
 
 const char *imp_format_name(imp_format f) {
@@ -78,6 +79,7 @@ imp_format imp_detect(const imp_file *file) {
     const unsigned char *d = file->data;
     size_t len = file->len;
     if (!d) return IMP_UNKNOWN;
+    if (imp_pytorch_detect(d, len)) return IMP_PYTORCH;
     if (len >= 16 && memcmp(d, "SQLite format 3", 16) == 0) {
         int k = imp_sqlite_kind(d, len);
         return (k == IMP_NVPROF_SQLITE || k == IMP_NSYS_SQLITE) ? (imp_format)k : IMP_UNKNOWN;
@@ -141,6 +143,7 @@ static int dispatch(imp_format fmt, const imp_file *files, size_t nfiles, trace 
     case IMP_NVPROF_CSV: return imp_nvprof_csv(&files[0], out, err, errlen);
     case IMP_NVPROF_SQLITE: return imp_nvprof_sqlite(&files[0], out, err, errlen);
     case IMP_NSYS_SQLITE: return imp_nsys_sqlite(&files[0], out, err, errlen);
+    case IMP_PYTORCH: return imp_pytorch_json(files, nfiles, out, err, errlen);
     case IMP_SCHEDLAB_TRACE:
         snprintf(err, errlen, "%s: schedlab-trace JSON is read by the trace JSON reader "
                  "(tj_parse_trace), not by imp_import", file_name(&files[0]));
@@ -243,7 +246,7 @@ static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_
         if (fmt == IMP_UNKNOWN) {
             snprintf(err, errlen, "%s: cannot tell the format from the content; name it "
                      "(examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, "
-                     "schedlab-trace)", file_name(&files[0]));
+                     "schedlab-trace, pytorch)", file_name(&files[0]));
             return -1;
         }
     }
@@ -251,9 +254,9 @@ static int import_run(imp_format fmt, const imp_file *files, size_t nfiles, imp_
         snprintf(err, errlen, "%s: unknown format", file_name(&files[0]));
         return -1;
     }
-    if (nfiles > 1 && fmt != IMP_EXAMINER_JSON) {
-        snprintf(err, errlen, "%s: only examiner-json reads several files as one run (one "
-                 "file per stream); import %s files one at a time", file_name(&files[1]),
+    if (nfiles > 1 && fmt != IMP_EXAMINER_JSON && fmt != IMP_PYTORCH) {
+        snprintf(err, errlen, "%s: only examiner-json (one file per stream) and pytorch (one "
+                 "file per rank) read several files as one run; import %s files one at a time", file_name(&files[1]),
                  imp_format_name(fmt));
         return -1;
     }

@@ -32,6 +32,7 @@ typedef enum imp_format {
      * (server/trace_json.c, tj_parse_trace), which shares its JSON reader
      * with scenarios; imp_import refuses it with a message saying so */
     IMP_SCHEDLAB_TRACE,
+    IMP_PYTORCH,                 /* PyTorch profiler (kineto) JSON, one file per rank (issue 29) */
     IMP_FORMAT_COUNT
 } imp_format;
 
@@ -42,7 +43,7 @@ typedef struct imp_file {
 } imp_file;
 
 /* "examiner-json", "globaltimer-csv", "nvprof-csv", "nvprof-sqlite", "nsys-sqlite",
- * "schedlab-trace" */
+ * "schedlab-trace", "pytorch" */
 const char *imp_format_name(imp_format f);
 imp_format imp_format_parse(const char *name);  /* IMP_UNKNOWN if no such name */
 
@@ -50,8 +51,9 @@ imp_format imp_format_parse(const char *name);  /* IMP_UNKNOWN if no such name *
 imp_format imp_detect(const imp_file *file);
 
 /* Import one run from one or more files of one format. Several files only
- * make sense for examiner-json (one file per stream of one scenario); an
- * archive (.zip/.tar) of examiner files counts as several files. fmt may be
+ * make sense for examiner-json (one file per stream of one scenario) and
+ * pytorch (one file per rank of a job); an archive (.zip/.tar) of such
+ * files counts as several files. fmt may be
  * IMP_UNKNOWN: detected from the first file. The trace is re-based so the
  * first event is at 0, with the original origin in t->origin and in the
  * meta key "origin_ns". Returns 0, or -1 with `err` filled. */

@@ -75,7 +75,7 @@ static const char usage_import[] =
     "Import a profiler trace as one new run and print the run's id. Several files\n"
     "(or one .zip/.tar) only for examiner-json, one file per stream.\n"
     "  --format F         examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite,\n"
-    "                     nsys-sqlite or schedlab-trace; detected from the content if absent\n"
+    "                     nsys-sqlite, schedlab-trace or pytorch; detected from the content if absent\n"
     "  --name NAME        the run's name (default: the file name)\n"
     "  --experiment SLUG  add the run to this experiment (default: a new experiment)\n";
 
