@@ -121,7 +121,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedlab.a $(HEADERS)
 # Synthetic traces, one per format, written by a script (never committed):
 # what the importer tests read on a fresh clone.
 FIXTURES = $(BUILD)/fixtures/.stamp
-$(FIXTURES): tests/fixtures/make_fixtures.sh
+$(FIXTURES): tests/fixtures/make_fixtures.sh tests/fixtures/make_pytorch_fixtures.sh
 	tests/fixtures/make_fixtures.sh $(BUILD)/fixtures
 	@touch $@
 
