@@ -660,8 +660,9 @@ static void test_examiner_errors(void **state) {
     trace_init(&t);
     imp_file two_csv[2] = {text_file("a.csv", "K,0,1,5,6\n"), text_file("b.csv", "K,0,1,5,6\n")};
     assert_int_equal(imp_import(IMP_GLOBALTIMER_CSV, two_csv, 2, &t, err, sizeof err), -1);
-    assert_string_equal(err, "b.csv: only examiner-json reads several files as one run (one "
-                             "file per stream); import globaltimer-csv files one at a time");
+    assert_string_equal(err, "b.csv: only examiner-json (one file per stream) and pytorch (one "
+                             "file per rank) read several files as one run; import globaltimer-csv "
+                             "files one at a time");
     trace_free(&t);
 }
 
@@ -1018,7 +1019,7 @@ static void test_detect(void **state) {
 
     expect_error(IMP_UNKNOWN, "x.txt", "hello world\n",
                  "x.txt: cannot tell the format from the content; name it (examiner-json, "
-                 "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, schedlab-trace)");
+                 "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, schedlab-trace, pytorch)");
 
     /* schedlab's own trace JSON is detected apart from examiner results
      * (both are objects), and imp_import leaves reading it to tj_parse_trace */
