@@ -16,7 +16,7 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   const { status, body } = await getJson(`${srv.base}/api/capabilities`);
   assert.equal(status, 200);
   assert.deepEqual(body.formats, ['examiner-json', 'globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite',
-    'nsys-sqlite', 'schedlab-trace']);
+    'nsys-sqlite', 'schedlab-trace', 'pytorch']);
   const names = (table) => body.policies[table].map((p) => p.name);
   assert.deepEqual(Object.keys(body.policies), ['placement', 'execution', 'contexts', 'host', 'warp']);
   assert.deepEqual(names('placement'), ['most-room', 'round-robin', 'spart']);
