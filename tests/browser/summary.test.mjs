@@ -14,9 +14,12 @@ let srv;
 let br;
 let run;
 let fixtures;
+let noScenarios;
 
 before(async () => {
-  srv = await startServer();
+  // no shipped scenarios to simulate first: a fresh server answers sooner
+  noScenarios = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-noscn-'));
+  srv = await startServer(['--scenarios', noScenarios]);
   br = await startBrowser();
   fixtures = process.env.SCHEDLAB_FIXTURES || fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-fx-'));
   if (!process.env.SCHEDLAB_FIXTURES) {
@@ -35,6 +38,7 @@ after(async () => {
   if (br) await br.close();
   if (srv) await srv.stop();
   if (!process.env.SCHEDLAB_FIXTURES) fs.rmSync(fixtures, { recursive: true, force: true });
+  fs.rmSync(noScenarios, { recursive: true, force: true });
 });
 
 test('the Summary tab shows the summary of the run', async () => {
