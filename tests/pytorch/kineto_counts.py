@@ -13,6 +13,8 @@ earliest GPU event start or launch-call start, as schedlab re-bases):
   origin NS           absolute ns of the origin
   sum_start / sum_end / sum_issue NS   over kernels, copies and memsets
   sum_blocks / sum_threads / sum_bytes N
+  names N BYTES       distinct kernel names, and the UTF-8 bytes of every
+                      kernel's name added up
   first NAME          the name of the earliest kernel (ties: file order)
 LANE is "rankR gpuD" (distributedInfo.rank) or "gpuD".
 """
@@ -89,6 +91,8 @@ def main(paths):
     print('sum_blocks', sum(e[5] for e in events))
     print('sum_threads', sum(e[6] for e in events))
     print('sum_bytes', sum(e[7] for e in events))
+    kn = [e[4] for e in events if e[3] == 'kernels']
+    print('names', len(set(kn)), sum(len(n.encode('utf-8')) for n in kn))
     ks = sorted((e for e in events if e[3] == 'kernels'), key=lambda e: (e[0], e[8]))
     print('first', ks[0][4])
 

@@ -396,6 +396,23 @@ static void check_real(const char *const *files, size_t n) {
             if (count != nrec) fail_msg("%s %s stream %s: %ld, python counts %ld", kind, lane_a, stream, count, nrec);
             continue;
         }
+        if (!strncmp(line, "names ", 6)) {
+            long long distinct, bytes, nb = 0;
+            assert_int_equal(sscanf(line + 6, "%lld %lld", &distinct, &bytes), 2);
+            trace_str *seen = calloc(t.kernels.n + 1, sizeof *seen);
+            size_t nseen = 0;
+            for (size_t i = 0; i < t.kernels.n; i++) {
+                trace_str id = t.kernels.v[i].raw_name ? t.kernels.v[i].raw_name : t.kernels.v[i].name;
+                nb += (long long)strlen(S(&t, id));
+                size_t j = 0;
+                while (j < nseen && seen[j] != id) j++;
+                if (j == nseen) seen[nseen++] = id;
+            }
+            free(seen);
+            if ((long long)nseen != distinct || nb != bytes)
+                fail_msg("names: %zu distinct, %lld bytes; python says %lld, %lld", nseen, nb, distinct, bytes);
+            continue;
+        }
         char *sp = strchr(line, ' ');
         assert_non_null(sp);
         *sp = '\0';
