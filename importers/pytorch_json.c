@@ -881,21 +881,34 @@ static int cmp_ent(const void *a, const void *b) {
     return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Records by start, ties in file order. */
+/* Records by start, ties in file order, permuted in place (cycle by
+ * cycle, one record of scratch) so the sort does not copy the run. */
 static int sort_by(void *v, size_t n, size_t esz, size_t key_off) {
     if (n < 2) return 0;
     sort_ent *e = malloc(n * sizeof *e);
-    char *out = malloc(n * esz);
-    if (!e || !out) { free(e); free(out); return -1; }
+    char *tmp = malloc(esz);
+    char *a = v;
+    if (!e || !tmp) { free(e); free(tmp); return -1; }
     for (size_t i = 0; i < n; i++) {
-        memcpy(&e[i].key, (char *)v + i * esz + key_off, sizeof e[i].key);
+        memcpy(&e[i].key, a + i * esz + key_off, sizeof e[i].key);
         e[i].idx = i;
     }
     qsort(e, n, sizeof *e, cmp_ent);
-    for (size_t i = 0; i < n; i++) memcpy(out + i * esz, (char *)v + e[i].idx * esz, esz);
-    memcpy(v, out, n * esz);
+    /* slot i must receive record e[i].idx; a slot done is marked idx = i */
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].idx == i) continue;
+        memcpy(tmp, a + i * esz, esz);
+        size_t j = i;
+        for (;;) {
+            size_t k = e[j].idx;
+            e[j].idx = j;
+            if (k == i) { memcpy(a + j * esz, tmp, esz); break; }
+            memcpy(a + j * esz, a + k * esz, esz);
+            j = k;
+        }
+    }
     free(e);
-    free(out);
+    free(tmp);
     return 0;
 }
 
