@@ -11,8 +11,12 @@ import { startServer, getJson, fixture, realTrace, repo, tempDir } from './serve
 
 const RAW = { 'Content-Type': 'application/octet-stream' };
 let srv;
-before(async () => { srv = await startServer(); });
-after(async () => { assert.equal(await srv.stop(), 0); });
+const noScenarios = tempDir('noscn');   // no shipped scenarios to simulate first
+before(async () => { srv = await startServer({ args: ['--scenarios', noScenarios] }); });
+after(async () => {
+  assert.equal(await srv.stop(), 0);
+  rmSync(noScenarios, { recursive: true, force: true });
+});
 
 async function runCount() {
   const e = (await getJson(`${srv.base}/api/experiments`)).body;

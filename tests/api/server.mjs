@@ -56,11 +56,13 @@ export async function freePort() {
 
 // Start a server on a fresh database; resolves once /api/health answers.
 // `exe` is the binary to serve with (default: the one under test).
-export async function startServer({ exe = bin } = {}) {
+// `args`: more options for `serve` (e.g. ['--scenarios', EMPTY_DIR] to skip
+// simulating the shipped scenarios, which a loaded machine may take 30 s for).
+export async function startServer({ exe = bin, args = [] } = {}) {
   const dir = tempDir('api');
   const db = join(dir, 'test.db');
   const port = await freePort();
-  const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1'], {
+  const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
