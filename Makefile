@@ -136,7 +136,7 @@ $(BUILD)/tests/test_mostroom_check: tools/recorder/mostroom_check.h
 # Synthetic traces, one per format, written by a script (never committed):
 # what the importer tests read on a fresh clone.
 FIXTURES = $(BUILD)/fixtures/.stamp
-$(FIXTURES): tests/fixtures/make_fixtures.sh
+$(FIXTURES): tests/fixtures/make_fixtures.sh tests/fixtures/make_pytorch_fixtures.sh
 	tests/fixtures/make_fixtures.sh $(BUILD)/fixtures
 	@touch $@
 

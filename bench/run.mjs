@@ -3,7 +3,7 @@
 // (ours against the sqlite3 CLI, 16M against 1M blocks, streamed against in
 // memory) are like for like.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, statSync } from 'node:fs';
+import { mkdirSync, writeFileSync, statSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { printQos, qosSweep } from './qos.mjs';
@@ -67,6 +67,25 @@ for (const [format, file] of [['nvprof-csv', csv], ['nvprof-sqlite', prof]]) {
     r.ratio_vs_sqlite3_cli = +(r.total_s / s).toFixed(2);
   }
   results.import.push(r);
+}
+
+// ---- PyTorch profiler traces (issue 29): our importer's parse of a
+// synthetic kineto trace (bench/gen_pytorch_json.py, 500 MB; 100 MB quick)
+// against Python's json.load of the same file, the parser a user would
+// otherwise script against; target: >= 3x as fast, in bounded memory.
+{
+  const mb = Number(process.env.BENCH_PYTORCH_MB || (quick ? 100 : 500));
+  const file = `${work}/big-kineto.json`;
+  run('python3', ['bench/gen_pytorch_json.py', String(mb), file]);
+  const r = jsonLines(run(path.join(bin, 'bench_pytorch'), [file]))[0];
+  const tf = `${work}/python-time.json`;
+  run('/usr/bin/time', ['-o', tf, '-f', '{"python_s":%e,"python_peak_rss_mb":%M}', 'python3', '-c',
+    'import json,sys; json.load(open(sys.argv[1]))', file]);
+  const p = JSON.parse(readFileSync(tf, 'utf8').trim().split('\n').pop());
+  p.python_peak_rss_mb = +(p.python_peak_rss_mb / 1024).toFixed(1);
+  results.pytorch = { file_mb: +(statSync(file).size / 2 ** 20).toFixed(1), ...r, ...p,
+    speedup_vs_python: +(p.python_s / r.parse_s).toFixed(2) };
+  try { execFileSync('rm', ['-f', file]); } catch { /* none */ }
 }
 
 // ---- response-time analysis (issue 14): (taskset, approach) analyses per
@@ -136,6 +155,12 @@ console.log('  format          rows      total s   rows/s     parse rows/s   sql
 for (const r of results.import)
   console.log(`  ${r.format.padEnd(14)}  ${fmt(r.rows).padEnd(8)}  ${r.total_s.toFixed(3).padStart(7)}   ${fmt(r.rows_per_s).padStart(7)}    ${fmt(r.parse_rows_per_s).padStart(7)}        ${r.sqlite3_cli_s !== undefined ? r.sqlite3_cli_s.toFixed(3).padStart(7) : '      -'}             ${r.ratio_vs_sqlite3_cli ?? '-'}`);
 
+if (results.pytorch) {
+  const r = results.pytorch;
+  console.log('\nPyTorch profiler trace (synthetic kineto JSON; target: >= 3x Python json.load, bounded memory)');
+  console.log(`  ${r.file_mb} MB, ${fmt(r.kernels)} kernels: ours ${r.parse_s.toFixed(2)} s (${r.mb_per_s} MB/s, peak RSS ${r.peak_rss_mb} MB incl. the mapped file, records ${r.trace_mb} MB)`
+    + `  json.load ${r.python_s.toFixed(2)} s (peak RSS ${r.python_peak_rss_mb} MB)  ${r.speedup_vs_python}x`);
+}
 console.log('\nresponse-time analysis (GCAPS Fig. 8(a) sweep, 6 analyses per taskset; authors\' Python: ~2.8k/s)');
 console.log('  threads  analyses   best/s    median/s   x Python   draw share   us/taskset drawn   us/analysis   per CPU-second');
 for (const r of results.rta)

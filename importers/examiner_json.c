@@ -362,10 +362,12 @@ done:
     return ret;
 }
 
-/* an archive (only examiner results come as several files, hence as one)
- * or a JSON object that is not schedlab's own trace */
+/* an archive or a JSON object that is neither schedlab's own trace nor a
+ * PyTorch profiler trace (or a job of them): the descriptors' content tests
+ * never both say yes (fuzz_detect) */
 static bool detect(const imp_file *f) {
     bool schema;
+    if (imp_pytorch_detect(f->data, f->len)) return false;
     if (imp_archive_detect(f->data, f->len) != IMP_ARCHIVE_NONE) return true;
     return imp_sniff_json_object(f->data, f->len, &schema) && !schema;
 }

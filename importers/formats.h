@@ -38,6 +38,11 @@ int imp_nvprof_sqlite(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *
                       size_t errlen);
 int imp_nsys_sqlite(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
                     size_t errlen);
+/* pytorch_json.c: one or more rank files (plain, gzipped, or in a zip/tar) */
+int imp_pytorch_json(const imp_file *files, size_t nfiles, trace *out, char *err, size_t errlen);
+bool imp_pytorch_detect(const unsigned char *data, size_t len);
+/* JSON number text in microseconds to exact nanoseconds; 0 or -1 (overflow) */
+int imp_pytorch_us_to_ns(const char *s, int64_t *out);
 
 /* errors.c: write "FILE<sep>message" into err as one printable line (control
  * characters escaped) and return -1, so `return imp_error(...)` reads as the

@@ -181,9 +181,8 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
             if (importers[i]->multi_file)
                 o += (size_t)snprintf(many + o, sizeof many - o, "%s%s", k++ ? " and " : "",
                                       importers[i]->name);
-        snprintf(err, errlen, "%s: only %s reads several files as one run (one "
-                 "file per stream); import %s files one at a time", file_name(&files[1]),
-                 many, im->name);
+        snprintf(err, errlen, "%s: only %s read several files as one run; import %s "
+                 "files one at a time", file_name(&files[1]), many, im->name);
         return -1;
     }
     int rc;
@@ -197,7 +196,7 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
             trace_set_name(out, base ? base + 1 : file_name(&files[0]));
         }
     }
-    if (im->multi_file) {
+    if (im->multi_file && !im->own_archives) {
         /* several files come as an archive too */
         imp_file *all;
         size_t n;

@@ -32,7 +32,8 @@
     X(IMP_NVPROF_CSV, imp_nvprof_csv_format)            /* nvprof --print-gpu-trace --csv */ \
     X(IMP_NVPROF_SQLITE, imp_nvprof_sqlite_format)      /* nvprof -o / nvvp */ \
     X(IMP_NSYS_SQLITE, imp_nsys_sqlite_format)          /* nsys export --type sqlite */ \
-    X(IMP_SCHEDLAB_TRACE, imp_schedlab_trace_format)    /* `schedlab export`, DESIGN §5 */
+    X(IMP_SCHEDLAB_TRACE, imp_schedlab_trace_format)    /* `schedlab export`, DESIGN §5 */ \
+    X(IMP_PYTORCH, imp_pytorch_format)                  /* torch.profiler (libkineto) JSON */
 
 typedef enum imp_format {
     IMP_UNKNOWN = -1,
@@ -71,6 +72,9 @@ typedef struct imp_importer {
     imp_read_fn read;
     bool stream;                 /* hands rows over in batches (imp_stream) */
     bool multi_file;             /* several files (or an archive of them) are one run */
+    /* the reader opens archives and gzip itself (a .json.gz is one file, a
+     * .tar.gz a job), so imp_import hands the files over as uploaded */
+    bool own_archives;
     /* streams rows by start, not in file order: after a failed stream the
      * first bad row met need not be the one the whole-file import names
      * (imp_stream.whole_message) */
@@ -88,7 +92,7 @@ const imp_importer *imp_importer_get(imp_format f);
 const char *imp_format_list(char *buf, size_t len);
 
 /* "examiner-json", "globaltimer-csv", "nvprof-csv", "nvprof-sqlite", "nsys-sqlite",
- * "schedlab-trace" */
+ * "schedlab-trace", "pytorch" */
 const char *imp_format_name(imp_format f);
 imp_format imp_format_parse(const char *name);  /* IMP_UNKNOWN if no such name */
 
@@ -96,8 +100,9 @@ imp_format imp_format_parse(const char *name);  /* IMP_UNKNOWN if no such name *
 imp_format imp_detect(const imp_file *file);
 
 /* Import one run from one or more files of one format. Several files only
- * make sense for examiner-json (one file per stream of one scenario); an
- * archive (.zip/.tar) of examiner files counts as several files. fmt may be
+ * make sense for examiner-json (one file per stream of one scenario) and
+ * pytorch (one file per rank of a job); an archive (.zip/.tar) of such
+ * files counts as several files. fmt may be
  * IMP_UNKNOWN: detected from the first file. The trace is re-based so the
  * first event is at 0, with the original origin in t->origin and in the
  * meta key "origin_ns". Returns 0, or -1 with `err` filled. */

@@ -3,6 +3,7 @@
 #include "api.h"
 #include "replay.h"
 #include "replay_api.h"
+#include "summary_api.h"
 #include "rta_api.h"
 
 #include <dirent.h>
@@ -1123,6 +1124,7 @@ static const http_route routes[] = {
     {"GET", "/api/runs/*/replay", h_replay},
     {"POST", "/api/runs/*/replay", replay_api_post},
     {"GET", "/api/runs/*/fidelity", replay_api_fidelity},
+    {"GET", "/api/runs/*/summary", summary_api_get},
     {"GET", "/api/compare", h_compare},
     {"POST", "/api/rta", rta_api_post},
     {"GET", "/api/experiments/*/sweep", rta_api_sweep},

@@ -73,9 +73,10 @@ static const char usage_import[] =
     "usage: schedlab import FILE... [--format F] [--db DB] [--name NAME] [--experiment SLUG]\n"
     "\n"
     "Import a profiler trace as one new run and print the run's id. Several files\n"
-    "(or one .zip/.tar) only for examiner-json, one file per stream.\n"
+    "(or one .zip/.tar) only for examiner-json (one file per stream) and pytorch\n"
+    "(one file per rank of a job).\n"
     "  --format F         examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite,\n"
-    "                     nsys-sqlite or schedlab-trace; detected from the content if absent\n"
+    "                     nsys-sqlite, schedlab-trace or pytorch; detected from the content if absent\n"
     "  --name NAME        the run's name (default: the file name)\n"
     "  --experiment SLUG  add the run to this experiment (default: a new experiment)\n";
 

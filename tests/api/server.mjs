@@ -65,13 +65,14 @@ export const seedDb = process.env.SCHEDLAB_SEED_DB || null;
 // `exe` is the binary to serve with (default: the one under test). The
 // database is a copy of the seed (above) when there is one and `exe` is the
 // binary under test; `fresh: true` (or another binary) starts on an empty
-// file, which the server seeds itself.
-export async function startServer({ exe = bin, fresh = false, waitMs = 30000 } = {}) {
+// file, which the server seeds itself. `args`: more options for `serve`
+// (e.g. ['--scenarios', EMPTY_DIR] to skip the shipped scenarios).
+export async function startServer({ exe = bin, fresh = false, waitMs = 30000, args = [] } = {}) {
   const dir = tempDir('api');
   const db = join(dir, 'test.db');
   if (seedDb && !fresh && exe === bin) copyFileSync(seedDb, db);
   const port = await freePort();
-  const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1'], {
+  const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -16,13 +16,13 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   const { status, body } = await getJson(`${srv.base}/api/capabilities`);
   assert.equal(status, 200);
   assert.deepEqual(body.formats, ['examiner-json', 'globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite',
-    'nsys-sqlite', 'schedlab-trace']);
+    'nsys-sqlite', 'schedlab-trace', 'pytorch']);
   // the importer table behind them: one entry per format, in the same order, each
-  // saying what file it reads; only examiner-json takes several files as one run,
+  // saying what file it reads; examiner-json and pytorch (rank files) take several files as one run,
   // and the four formats of docs/trace-format.md's streaming section stream
   assert.deepEqual(body.importers.map((i) => i.name), body.formats);
   for (const i of body.importers) assert.ok(i.hint.length > 15, `${i.name} has a hint`);
-  assert.deepEqual(body.importers.filter((i) => i.multi_file).map((i) => i.name), ['examiner-json']);
+  assert.deepEqual(body.importers.filter((i) => i.multi_file).map((i) => i.name), ['examiner-json', 'pytorch']);
   assert.deepEqual(body.importers.filter((i) => i.stream).map((i) => i.name),
     ['globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite', 'nsys-sqlite']);
   const names = (table) => body.policies[table].map((p) => p.name);

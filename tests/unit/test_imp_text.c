@@ -660,8 +660,8 @@ static void test_examiner_errors(void **state) {
     trace_init(&t);
     imp_file two_csv[2] = {text_file("a.csv", "K,0,1,5,6\n"), text_file("b.csv", "K,0,1,5,6\n")};
     assert_int_equal(imp_import(IMP_GLOBALTIMER_CSV, two_csv, 2, &t, err, sizeof err), -1);
-    assert_string_equal(err, "b.csv: only examiner-json reads several files as one run (one "
-                             "file per stream); import globaltimer-csv files one at a time");
+    assert_string_equal(err, "b.csv: only examiner-json and pytorch read several files as one "
+                             "run; import globaltimer-csv files one at a time");
     trace_free(&t);
 }
 
@@ -1018,7 +1018,7 @@ static void test_detect(void **state) {
 
     expect_error(IMP_UNKNOWN, "x.txt", "hello world\n",
                  "x.txt: cannot tell the format from the content; name it (examiner-json, "
-                 "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, schedlab-trace)");
+                 "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, schedlab-trace, pytorch)");
 
     /* schedlab's own trace JSON is detected apart from examiner results
      * (both are objects), and imp_import leaves reading it to tj_parse_trace */
@@ -1039,7 +1039,8 @@ static void test_detect(void **state) {
     static const struct { const char *fixture; imp_format fmt; } own[] = {
         {"examiner.json", IMP_EXAMINER_JSON}, {"globaltimer.csv", IMP_GLOBALTIMER_CSV},
         {"nvprof.csv", IMP_NVPROF_CSV}, {"nvprof.nvvp", IMP_NVPROF_SQLITE},
-        {"nsys.sqlite", IMP_NSYS_SQLITE}};
+        {"nsys.sqlite", IMP_NSYS_SQLITE}, {"pytorch_2x.json", IMP_PYTORCH},
+        {"pytorch_2x.json.gz", IMP_PYTORCH}, {"pytorch_job.tar.gz", IMP_PYTORCH}};
     for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
         d = read_fixture(own[k].fixture, &len);
         f = (imp_file){"x", d, len};
@@ -1052,11 +1053,13 @@ static void test_detect(void **state) {
     f = (imp_file){"t.json", (const unsigned char *)ours, sizeof ours - 1};
     for (int i = 0; i < IMP_FORMAT_COUNT; i++)
         assert_int_equal(imp_importer_get((imp_format)i)->detect(&f), i == IMP_SCHEDLAB_TRACE);
-    /* only examiner-json names a suffix, ".json", and only it takes several files */
+    /* only examiner-json names a suffix, ".json"; it and pytorch (rank
+     * files) take several files, pytorch opening its archives itself */
     for (int i = 0; i < IMP_FORMAT_COUNT; i++) {
         const imp_importer *im = imp_importer_get((imp_format)i);
         assert_int_equal(im->suffix != NULL, i == IMP_EXAMINER_JSON);
-        assert_int_equal(im->multi_file, i == IMP_EXAMINER_JSON);
+        assert_int_equal(im->multi_file, i == IMP_EXAMINER_JSON || i == IMP_PYTORCH);
+        assert_int_equal(im->own_archives, i == IMP_PYTORCH);
         assert_int_equal(im->read == NULL, i == IMP_SCHEDLAB_TRACE);
     }
     assert_null(imp_importer_get(IMP_UNKNOWN));

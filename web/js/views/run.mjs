@@ -34,6 +34,7 @@ import { createVTable, toCsv } from '../vtable.mjs';
 import { createPTable, PAGE_ROWS } from '../ptable.mjs';
 import { download, safeName } from '../exports.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../state.mjs';
+import { summaryTab } from './summary.mjs';
 
 const MAX_BLOCKS = 20000;     // the API's default; past it the server bins
 // A kernel-level run (no blocks) of more kernels than this is never fetched
@@ -43,7 +44,7 @@ const MAX_KERNELS = 20000;
 // The same for copies (a 1M-row nvprof trace is 81 % memcpy rows): past it
 // the CE lanes are drawn from the window's copies or per-engine copy bins.
 const MAX_COPIES = 20000;
-const TABS = [['timeline', 'Timeline'], ['kernels', 'Kernels'], ['queues', 'Queues']];
+const TABS = [['timeline', 'Timeline'], ['kernels', 'Kernels'], ['queues', 'Queues'], ['summary', 'Summary']];
 const RANGES_MAX = 400;       // chars of k= before the bit field (kb=) is shorter
 const KEEP = ['from', 'to', 'k', 'kb', 'kernels', 'at'];   // what tab links carry over
 
@@ -1077,6 +1078,10 @@ export async function renderRun(root, route, ctx) {
   if (tab === 'queues') {
     const r = await queuesTab(panel, c, route, ctx);
     return { view: 'queues', cleanup: r.cleanup };
+  }
+  if (tab === 'summary') {
+    await summaryTab(panel, c, ctx);
+    return { view: 'summary' };
   }
   panel.append(errorBox(`Unknown view "${tab}" in the URL: use ${TABS.map(([n]) => n).join(', ')}.`));
   return { view: 'error' };

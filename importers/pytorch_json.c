@@ -1,0 +1,1211 @@
+/* pytorch_json.c -- PyTorch profiler traces (torch.profiler / libkineto
+ * Chrome-trace JSON, `*.pt.trace.json[.gz]`; issue 29), one file per rank,
+ * several files (or a zip / tar archive of them) read as one job.
+ *
+ * What is read (../shared/docs/pytorch-profiler-trace-format.md, checked
+ * against the kineto_* traces of ../shared/traces):
+ *   - "X" events of cat kernel / Kernel (2021): a kernel on args.device,
+ *     args.stream, with grid, block, "registers per thread" and "shared
+ *     memory" (static + dynamic bytes);
+ *   - gpu_memcpy / Memcpy and gpu_memset / Memset: copies, their kind from
+ *     the name ("Memcpy HtoD (Pinned -> Device)") and args.bytes;
+ *   - cuda_runtime / Runtime and cuda_driver: host calls; a GPU event's
+ *     launch (issue) time is the start of the call with the same
+ *     args.correlation (cudaLaunchKernel, cudaLaunchKernelExC,
+ *     cuLaunchKernel, cudaGraphLaunch -- one graph launch correlates with
+ *     every kernel of the graph);
+ *   - deviceProperties -> the run's device (the GPU with the most kernels)
+ *     and the "devices" meta (every GPU used); distributedInfo -> the
+ *     "rank"/"world_size" meta and the lanes' process names ("rank0 gpu0");
+ *   - baseTimeNanoseconds: PyTorch 2.x writes ts as float microseconds
+ *     from it; older traces write integer Unix-epoch microseconds. Both are
+ *     read from their decimal text, exactly, to the nanosecond.
+ * Everything else (cpu_op, python_function, ac2g flows...) is skipped
+ * token by token: the file is never held as a tree (pjson.h), and a .gz
+ * is inflated chunk by chunk through libarchive's raw reader.
+ *
+ * Refused, with the reason: a ROCm trace (hip* runtime calls), a CPU-only
+ * trace, a trace without GPU events. */
+#include <archive.h>
+#include <errno.h>
+#include <archive_entry.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive.h"
+#include "formats.h"
+#include "pjson.h"
+
+#define PT_MAX_DEVS 64
+/* each of base and offset below 2^61 ns, so their sum stays inside
+ * IMP_MAX_TIME (trace_check.h) */
+#define IMP_PT_TMAX (INT64_C(1) << 61)
+#define PT_ROCM_MSG "a ROCm trace: hipLaunchKernel calls, no grid or block sizes — schedlab models NVIDIA GPUs"
+
+/* ---- exact decimal times ---------------------------------------------------- */
+
+/* JSON number text in microseconds to nanoseconds, exactly where the text
+ * has at most three decimals, rounded half away from zero beyond. 0, or
+ * -1 when the value does not fit an int64_t. */
+int imp_pytorch_us_to_ns(const char *s, int64_t *out) {
+    bool neg = false;
+    if (*s == '-') { neg = true; s++; }
+    uint64_t m = 0;
+    int digits = 0, e10 = 3;
+    int round_digit = -1;          /* the first digit dropped, for rounding */
+    bool frac = false;
+    for (; *s; s++) {
+        if (*s == '.') { frac = true; continue; }
+        if (*s == 'e' || *s == 'E') break;
+        int d = *s - '0';
+        if (digits == 0 && d == 0) {
+            if (frac) e10--;
+            continue;
+        }
+        if (digits < 19) {
+            m = m * 10 + (uint64_t)d;
+            digits++;
+            if (frac) e10--;
+        } else {
+            if (!frac) e10++;
+            if (round_digit < 0) round_digit = d;
+        }
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        bool eneg = *s == '-';
+        if (*s == '-' || *s == '+') s++;
+        long e = 0;
+        for (; *s; s++) {
+            if (e < 100000) e = e * 10 + (*s - '0');
+        }
+        e10 += (int)(eneg ? -e : e);
+    }
+    if (m == 0) { *out = 0; return 0; }
+    if (e10 > 0) {
+        for (int i = 0; i < e10; i++) {
+            if (m > UINT64_MAX / 10) return -1;
+            m *= 10;
+        }
+        round_digit = -1;
+    } else if (e10 < 0) {
+        for (int i = 0; i < -e10; i++) {
+            round_digit = (int)(m % 10);
+            m /= 10;
+            if (m == 0 && i > 20) break;
+        }
+    }
+    if (round_digit >= 5) m++;
+    if (m > (uint64_t)INT64_MAX) return -1;
+    *out = neg ? -(int64_t)m : (int64_t)m;
+    return 0;
+}
+
+/* An integer-valued JSON number ("3", "3.0", "3e2"); 0 or -1. */
+static int num_int(const char *s, int64_t *out) {
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end == '\0' && errno == 0) { *out = v; return 0; }
+    double d = strtod(s, &end);
+    if (*end != '\0' || !(d >= -9.2e18 && d <= 9.2e18) || d != (double)(long long)d) return -1;
+    *out = (long long)d;
+    return 0;
+}
+
+/* ---- one file's state ------------------------------------------------------ */
+
+typedef struct pt_dev {
+    int64_t id;
+    char name[SIM_DEVICE_NAME_MAX];
+    int64_t sms, major, minor, max_tpb, tpsm, regs_blk, regs_sm, warp, smem_blk, smem_sm, optin;
+} pt_dev;
+
+typedef struct pt_corr { int64_t corr, ts; } pt_corr;
+
+/* Per GPU record, what is resolved at the end of its file: the launch
+ * call, the lane, the clock base. */
+typedef struct pt_side {
+    int64_t corr;
+    int64_t dev;
+    uint32_t file;
+    bool has_corr;
+} pt_side;
+
+typedef struct pt_file {
+    const char *name;
+    int64_t base;                  /* baseTimeNanoseconds; 0 if absent */
+    bool has_base;
+    bool has_rank, has_world, has_devprops;
+    int64_t rank, world;
+    char backend[32];
+    pt_dev devs[PT_MAX_DEVS];
+    size_t ndevs;
+    TRACE_VEC(pt_corr) calls;      /* runtime + driver calls with a correlation */
+    size_t hip_calls, cpu_events, runtime_events;
+    int64_t min_call_corr;
+    size_t k0, c0;                 /* this file's first kernel and copy */
+} pt_file;
+
+typedef struct pt_ctx {
+    trace *t;
+    char *err;
+    size_t errlen;
+    pt_file *f;                    /* the file being read */
+    uint32_t fileno;
+    pj_reader r;
+    TRACE_VEC(pt_side) kside;
+    TRACE_VEC(pt_side) cside;
+    size_t event;                  /* index in traceEvents */
+    size_t comm;                   /* communication kernels */
+    size_t before_window, unmatched;
+    /* progress over all files: compressed bytes */
+    double done_before, total;
+    struct archive *gz;
+    const imp_file *file;
+    /* the current event */
+    char ph[4], cat[24];
+    char *name;
+    size_t name_len, name_cap;
+    bool has_ts, has_dur, has_dev, has_stream, has_corr, has_bytes, has_regs, has_smem;
+    int64_t ts, dur, dev, stream, corr, bytes, regs, smem, tid, pid;
+    bool has_tid;
+    int32_t grid[3], block[3];
+    bool has_grid, has_block;
+    imp_ctx *cx;                 /* the import's progress sink (NULL: none) */
+} pt_ctx;
+
+#define VEC_PUSH(vec, val, okvar) do { \
+    if ((vec).n == (vec).cap) { \
+        size_t nc_ = (vec).cap ? (vec).cap * 2 : 256; \
+        void *nv_ = realloc((vec).v, nc_ * sizeof *(vec).v); \
+        if (!nv_) { okvar = false; break; } \
+        (vec).v = nv_; (vec).cap = nc_; \
+    } \
+    (vec).v[(vec).n++] = (val); \
+} while (0)
+
+static int fail(pt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(pt_ctx *c, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int r = imp_verror(c->err, c->errlen, c->f ? c->f->name : "input", ": ", fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+static int json_fail(pt_ctx *c) {
+    return fail(c, "%s", c->r.err[0] ? c->r.err : "malformed JSON");
+}
+
+static int event_fail(pt_ctx *c, const char *field, const char *what) {
+    return fail(c, "traceEvents[%zu].%s: %s", c->event, field, what);
+}
+
+/* ---- reading values ---------------------------------------------------------- */
+
+static int want_int(pt_ctx *c, pj_tok t, const char *field, int64_t *v) {
+    if (t != PJ_NUMBER || num_int(c->r.str, v) < 0) {
+        if (t == PJ_ERROR) return json_fail(c);
+        char what[96];
+        snprintf(what, sizeof what, "expected an integer, got %s%.40s%s",
+                 t == PJ_NUMBER || t == PJ_STRING ? "\"" : "",
+                 t == PJ_NUMBER || t == PJ_STRING ? c->r.str : "another value",
+                 t == PJ_NUMBER || t == PJ_STRING ? "\"" : "");
+        return event_fail(c, field, what);
+    }
+    return 0;
+}
+
+static int want_time(pt_ctx *c, pj_tok t, const char *field, int64_t *v) {
+    if (t == PJ_ERROR) return json_fail(c);
+    if (t != PJ_NUMBER) return event_fail(c, field, "expected a number of microseconds");
+    if (imp_pytorch_us_to_ns(c->r.str, v) < 0 || *v > IMP_PT_TMAX || *v < -IMP_PT_TMAX)
+        return event_fail(c, field, "out of range");
+    return 0;
+}
+
+/* [x, y, z] of positive integers within CUDA's limits. */
+static int want_dim3(pt_ctx *c, pj_tok t, const char *field, int32_t d[3]) {
+    if (t == PJ_ERROR) return json_fail(c);
+    if (t != PJ_ARR) return event_fail(c, field, "expected [x, y, z]");
+    int n = 0;
+    for (;;) {
+        t = pj_next(&c->r);
+        if (t == PJ_ARR_END) break;
+        int64_t v;
+        if (want_int(c, t, field, &v) < 0) return -1;
+        if (n >= 3) return event_fail(c, field, "more than three dimensions");
+        if (v < 0 || v > INT32_MAX) return event_fail(c, field, "a dimension out of range");
+        d[n++] = (int32_t)v;
+    }
+    if (n != 3) return event_fail(c, field, "expected three dimensions");
+    return 0;
+}
+
+static void copy_str(char *dst, size_t cap, const char *s) {
+    size_t n = strlen(s);
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+static int read_args(pt_ctx *c) {
+    for (;;) {
+        pj_tok t = pj_next(&c->r);
+        if (t == PJ_OBJ_END) return 0;
+        if (t != PJ_KEY) return json_fail(c);
+        const char *k = c->r.str;
+        int r = 0;
+        int64_t v;
+        if (strcmp(k, "device") == 0) {
+            t = pj_next(&c->r);
+            if (t == PJ_NUMBER) { r = want_int(c, t, "args.device", &c->dev); c->has_dev = true; }
+            else r = pj_skip(&c->r, t) < 0 ? json_fail(c) : 0;
+        } else if (strcmp(k, "stream") == 0) {
+            /* ROCm writes "0x0" for the runtime call's stream: only numbers count */
+            t = pj_next(&c->r);
+            if (t == PJ_NUMBER) { r = want_int(c, t, "args.stream", &c->stream); c->has_stream = true; }
+            else r = pj_skip(&c->r, t) < 0 ? json_fail(c) : 0;
+        } else if (strcmp(k, "correlation") == 0) {
+            t = pj_next(&c->r);
+            if (t == PJ_NUMBER) { r = want_int(c, t, "args.correlation", &c->corr); c->has_corr = true; }
+            else r = pj_skip(&c->r, t) < 0 ? json_fail(c) : 0;
+        } else if (strcmp(k, "grid") == 0) {
+            r = want_dim3(c, pj_next(&c->r), "args.grid", c->grid);
+            c->has_grid = r == 0;
+        } else if (strcmp(k, "block") == 0) {
+            r = want_dim3(c, pj_next(&c->r), "args.block", c->block);
+            c->has_block = r == 0;
+        } else if (strcmp(k, "registers per thread") == 0) {
+            r = want_int(c, pj_next(&c->r), "args.registers per thread", &v);
+            if (r == 0 && (v < 0 || v > 65536)) r = event_fail(c, "args.registers per thread", "out of range");
+            c->regs = v;
+            c->has_regs = true;
+        } else if (strcmp(k, "shared memory") == 0) {
+            r = want_int(c, pj_next(&c->r), "args.shared memory", &v);
+            if (r == 0 && (v < 0 || v > ((int64_t)1 << 40))) r = event_fail(c, "args.shared memory", "out of range");
+            c->smem = v;
+            c->has_smem = true;
+        } else if (strcmp(k, "bytes") == 0) {
+            r = want_int(c, pj_next(&c->r), "args.bytes", &v);
+            if (r == 0 && (v < 0 || v > ((int64_t)1 << 50))) r = event_fail(c, "args.bytes", "out of range");
+            c->bytes = v;
+            c->has_bytes = true;
+        } else {
+            r = pj_skip(&c->r, pj_next(&c->r)) < 0 ? json_fail(c) : 0;
+        }
+        if (r < 0) return -1;
+    }
+}
+
+/* "stream 7" (2021 traces) or 7. */
+static void read_tid(pt_ctx *c, pj_tok t) {
+    c->has_tid = false;
+    const char *s = c->r.str;
+    if (t == PJ_STRING) {
+        if (strncmp(s, "stream ", 7) != 0) return;
+        s += 7;
+    } else if (t != PJ_NUMBER) {
+        return;
+    }
+    if (num_int(s, &c->tid) == 0) c->has_tid = true;
+}
+
+static int read_event(pt_ctx *c) {
+    c->ph[0] = c->cat[0] = '\0';
+    c->name_len = 0;
+    if (c->name) c->name[0] = '\0';
+    c->has_ts = c->has_dur = c->has_dev = c->has_stream = c->has_corr = false;
+    c->has_bytes = c->has_regs = c->has_smem = c->has_grid = c->has_block = c->has_tid = false;
+    c->regs = c->smem = c->bytes = 0;
+    for (;;) {
+        pj_tok t = pj_next(&c->r);
+        if (t == PJ_OBJ_END) return 0;
+        if (t != PJ_KEY) return json_fail(c);
+        const char *k = c->r.str;
+        int r = 0;
+        if (k[0] == 'p' && k[1] == 'h' && !k[2]) {
+            t = pj_next(&c->r);
+            if (t == PJ_STRING) copy_str(c->ph, sizeof c->ph, c->r.str);
+            else if (pj_skip(&c->r, t) < 0) r = json_fail(c);
+        } else if (strcmp(k, "cat") == 0) {
+            t = pj_next(&c->r);
+            if (t == PJ_STRING) copy_str(c->cat, sizeof c->cat, c->r.str);
+            else if (pj_skip(&c->r, t) < 0) r = json_fail(c);
+        } else if (strcmp(k, "name") == 0) {
+            t = pj_next(&c->r);
+            if (t == PJ_STRING) {
+                size_t n = c->r.len;
+                if (n + 1 > c->name_cap) {
+                    size_t nc = c->name_cap ? c->name_cap : 256;
+                    while (nc < n + 1) nc *= 2;
+                    char *nn = realloc(c->name, nc);
+                    if (!nn) return fail(c, "out of memory");
+                    c->name = nn;
+                    c->name_cap = nc;
+                }
+                memcpy(c->name, c->r.str, n + 1);
+                c->name_len = n;
+            } else if (pj_skip(&c->r, t) < 0) {
+                r = json_fail(c);
+            }
+        } else if (strcmp(k, "ts") == 0) {
+            r = want_time(c, pj_next(&c->r), "ts", &c->ts);
+            c->has_ts = true;
+        } else if (strcmp(k, "dur") == 0) {
+            r = want_time(c, pj_next(&c->r), "dur", &c->dur);
+            c->has_dur = true;
+        } else if (strcmp(k, "tid") == 0) {
+            t = pj_next(&c->r);
+            read_tid(c, t);
+            if (pj_skip(&c->r, t) < 0) r = json_fail(c);
+        } else if (strcmp(k, "args") == 0) {
+            t = pj_next(&c->r);
+            if (t == PJ_OBJ) r = read_args(c);
+            else if (pj_skip(&c->r, t) < 0) r = json_fail(c);
+        } else {
+            if (pj_skip(&c->r, pj_next(&c->r)) < 0) r = json_fail(c);
+        }
+        if (r < 0) return -1;
+    }
+}
+
+enum { EV_OTHER, EV_KERNEL, EV_MEMCPY, EV_MEMSET, EV_CALL, EV_CPU };
+
+static int event_kind(const char *cat) {
+    if (!strcmp(cat, "kernel") || !strcmp(cat, "Kernel")) return EV_KERNEL;
+    if (!strcmp(cat, "gpu_memcpy") || !strcmp(cat, "Memcpy")) return EV_MEMCPY;
+    if (!strcmp(cat, "gpu_memset") || !strcmp(cat, "Memset")) return EV_MEMSET;
+    if (!strcmp(cat, "cuda_runtime") || !strcmp(cat, "Runtime") || !strcmp(cat, "cuda_driver"))
+        return EV_CALL;
+    if (!strcmp(cat, "cpu_op") || !strcmp(cat, "Operator") || !strcmp(cat, "python_function") ||
+        !strcmp(cat, "user_annotation"))
+        return EV_CPU;
+    return EV_OTHER;
+}
+
+/* NCCL's kernels: "ncclKernel_..." (older), "ncclDevKernel_..." (newer),
+ * sometimes with "void " in front (pytorch-profiler-trace-format.md,
+ * "Variations"). The summary (simcore/summary.c) uses the same rule. */
+static bool comm_name(const char *n) {
+    if (strncmp(n, "void ", 5) == 0) n += 5;
+    return strncmp(n, "nccl", 4) == 0;
+}
+
+static int copy_kind(const char *name, bool memset_) {
+    if (memset_) return TRACE_COPY_MEMSET;
+    /* "Memcpy HtoD (Pinned -> Device)", "Memcpy DtoH (Device -> Pageable)" */
+    static const struct { const char *k; int dir; } kinds[] = {
+        { "HtoD", TRACE_COPY_H2D }, { "DtoH", TRACE_COPY_D2H }, { "DtoD", TRACE_COPY_D2D },
+        { "HtoH", TRACE_COPY_H2H }, { "PtoP", TRACE_COPY_P2P },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (strstr(name, kinds[i].k)) return kinds[i].dir;
+    return TRACE_COPY_OTHER;
+}
+
+static int add_gpu_event(pt_ctx *c, int kind) {
+    const char *what = kind == EV_KERNEL ? "kernel" : kind == EV_MEMCPY ? "memcpy" : "memset";
+    if (!c->has_ts) return fail(c, "traceEvents[%zu] (%s): no ts", c->event, what);
+    if (!c->has_dur) return fail(c, "traceEvents[%zu] (%s): no dur", c->event, what);
+    if (c->dur < 0) return event_fail(c, "dur", "negative");
+    if (c->ts > IMP_PT_TMAX - c->dur) return event_fail(c, "dur", "out of range");
+    int64_t stream = c->has_stream ? c->stream : c->has_tid ? c->tid : -1;
+    char sbuf[24];
+    trace_str sname = 0;
+    if (stream >= 0) {
+        int w = snprintf(sbuf, sizeof sbuf, "%lld", (long long)stream);
+        sname = trace_intern_n(c->t, sbuf, (size_t)w);
+    }
+    pt_side side = { c->corr, c->has_dev ? c->dev : -1, c->fileno, c->has_corr };
+    bool ok = true;
+    const char *name = c->name ? c->name : "";
+    if (kind == EV_KERNEL) {
+        trace_kernel *k = trace_add_kernel(c->t);
+        if (!k) return fail(c, "out of memory");
+        char dbuf[16384];
+        const char *shown = imp_demangle(name, dbuf, sizeof dbuf);
+        k->name = trace_intern(c->t, shown ? shown : name);
+        if (shown) k->raw_name = trace_intern(c->t, name);
+        k->stream = sname;
+        k->first_block = c->ts;
+        k->end = c->ts + c->dur;
+        if (c->has_grid) {
+            memcpy(k->grid, c->grid, sizeof k->grid);
+            k->blocks = (int64_t)c->grid[0] * c->grid[1] * c->grid[2];
+        }
+        if (c->has_block) {
+            memcpy(k->block, c->block, sizeof k->block);
+            int64_t th = (int64_t)c->block[0] * c->block[1] * c->block[2];
+            k->threads = th <= INT32_MAX ? (int32_t)th : 0;
+        }
+        if (c->has_regs) k->regs = (int32_t)c->regs;
+        if (c->has_smem) k->smem = c->smem;
+        if (comm_name(name)) c->comm++;
+        VEC_PUSH(c->kside, side, ok);
+    } else {
+        trace_copy *cp = trace_add_copy(c->t);
+        if (!cp) return fail(c, "out of memory");
+        cp->name = trace_intern(c->t, name);
+        cp->stream = sname;
+        cp->direction = copy_kind(name, kind == EV_MEMSET);
+        cp->bytes = c->has_bytes ? c->bytes : 0;
+        cp->start = c->ts;
+        cp->end = c->ts + c->dur;
+        VEC_PUSH(c->cside, side, ok);
+    }
+    if (!ok || c->t->oom) return fail(c, "out of memory");
+    return 0;
+}
+
+static int read_events(pt_ctx *c) {
+    pj_tok t = pj_next(&c->r);
+    if (t == PJ_ERROR) return json_fail(c);
+    if (t != PJ_ARR) return fail(c, "traceEvents: expected an array");
+    for (c->event = 0;; c->event++) {
+        t = pj_next(&c->r);
+        if (t == PJ_ARR_END) return 0;
+        if (t == PJ_ERROR) return json_fail(c);
+        if ((c->event & 4095) == 0 && imp_progress_active(c->cx)) {
+            double done = c->gz ? (double)archive_filter_bytes(c->gz, -1)
+                                : (double)pj_offset(&c->r);
+            imp_progress_at(c->cx, c->done_before + done, c->total);
+        }
+        if (t != PJ_OBJ) {
+            if (pj_skip(&c->r, t) < 0) return json_fail(c);
+            continue;
+        }
+        if (read_event(c) < 0) return -1;
+        int kind = event_kind(c->cat);
+        if (kind == EV_OTHER) continue;
+        if (kind == EV_CPU) {
+            c->f->cpu_events++;
+            continue;
+        }
+        /* complete events only: "X" (kineto writes its GPU and API
+         * activities so); flows and instant events carry no duration */
+        if (strcmp(c->ph, "X") != 0) continue;
+        if (kind == EV_CALL) {
+            c->f->runtime_events++;
+            if (strncmp(c->name ? c->name : "", "hip", 3) == 0) c->f->hip_calls++;
+            if (c->has_corr && c->has_ts) {
+                bool ok = true;
+                pt_corr pc = { c->corr, c->ts };
+                VEC_PUSH(c->f->calls, pc, ok);
+                if (!ok) return fail(c, "out of memory");
+            }
+            continue;
+        }
+        if (add_gpu_event(c, kind) < 0) return -1;
+    }
+}
+
+static int read_device(pt_ctx *c, size_t index) {
+    pt_dev d;
+    memset(&d, 0, sizeof d);
+    d.id = (int64_t)index;
+    static const struct { const char *key; size_t off; } fields[] = {
+        { "id", offsetof(pt_dev, id) },
+        { "numSms", offsetof(pt_dev, sms) },
+        { "computeMajor", offsetof(pt_dev, major) },
+        { "computeMinor", offsetof(pt_dev, minor) },
+        { "maxThreadsPerBlock", offsetof(pt_dev, max_tpb) },
+        { "maxThreadsPerMultiprocessor", offsetof(pt_dev, tpsm) },
+        { "regsPerBlock", offsetof(pt_dev, regs_blk) },
+        { "regsPerMultiprocessor", offsetof(pt_dev, regs_sm) },
+        { "warpSize", offsetof(pt_dev, warp) },
+        { "sharedMemPerBlock", offsetof(pt_dev, smem_blk) },
+        { "sharedMemPerMultiprocessor", offsetof(pt_dev, smem_sm) },
+        { "sharedMemPerBlockOptin", offsetof(pt_dev, optin) },
+    };
+    for (;;) {
+        pj_tok t = pj_next(&c->r);
+        if (t == PJ_OBJ_END) break;
+        if (t != PJ_KEY) return json_fail(c);
+        char key[48];
+        copy_str(key, sizeof key, c->r.str);
+        t = pj_next(&c->r);
+        if (t == PJ_ERROR) return json_fail(c);
+        if (strcmp(key, "name") == 0 && t == PJ_STRING) {
+            copy_str(d.name, sizeof d.name, c->r.str);
+            continue;
+        }
+        bool done = false;
+        for (size_t i = 0; i < sizeof fields / sizeof *fields && !done; i++) {
+            if (strcmp(key, fields[i].key) != 0) continue;
+            int64_t v;
+            if (t != PJ_NUMBER || num_int(c->r.str, &v) < 0 || v < 0 || v > ((int64_t)1 << 50))
+                return fail(c, "deviceProperties[%zu].%s: expected a non-negative integer", index, key);
+            memcpy((char *)&d + fields[i].off, &v, sizeof v);
+            done = true;
+        }
+        if (!done && pj_skip(&c->r, t) < 0) return json_fail(c);
+    }
+    if (c->f->ndevs < PT_MAX_DEVS) c->f->devs[c->f->ndevs++] = d;
+    return 0;
+}
+
+static int read_distributed(pt_ctx *c) {
+    for (;;) {
+        pj_tok t = pj_next(&c->r);
+        if (t == PJ_OBJ_END) return 0;
+        if (t != PJ_KEY) return json_fail(c);
+        char key[32];
+        copy_str(key, sizeof key, c->r.str);
+        t = pj_next(&c->r);
+        if (t == PJ_ERROR) return json_fail(c);
+        int64_t v;
+        if (strcmp(key, "rank") == 0 || strcmp(key, "world_size") == 0) {
+            if (t != PJ_NUMBER || num_int(c->r.str, &v) < 0 || v < 0 || v > (1 << 24))
+                return fail(c, "distributedInfo.%s: expected a non-negative integer", key);
+            if (key[0] == 'r') { c->f->rank = v; c->f->has_rank = true; }
+            else { c->f->world = v; c->f->has_world = true; }
+        } else if (strcmp(key, "backend") == 0 && t == PJ_STRING) {
+            copy_str(c->f->backend, sizeof c->f->backend, c->r.str);
+        } else if (pj_skip(&c->r, t) < 0) {
+            return json_fail(c);
+        }
+    }
+}
+
+static int read_top(pt_ctx *c) {
+    pj_tok t = pj_next(&c->r);
+    if (t == PJ_ERROR) return json_fail(c);
+    if (t != PJ_OBJ) return fail(c, "not a PyTorch profiler trace: the top level is not an object");
+    bool events = false;
+    for (;;) {
+        t = pj_next(&c->r);
+        if (t == PJ_OBJ_END) break;
+        if (t != PJ_KEY) return json_fail(c);
+        if (strcmp(c->r.str, "traceEvents") == 0) {
+            if (read_events(c) < 0) return -1;
+            events = true;
+        } else if (strcmp(c->r.str, "deviceProperties") == 0) {
+            t = pj_next(&c->r);
+            if (t != PJ_ARR) return t == PJ_ERROR ? json_fail(c) : fail(c, "deviceProperties: expected an array");
+            c->f->has_devprops = true;
+            for (size_t i = 0;; i++) {
+                t = pj_next(&c->r);
+                if (t == PJ_ARR_END) break;
+                if (t == PJ_OBJ) {
+                    if (read_device(c, i) < 0) return -1;
+                } else if (pj_skip(&c->r, t) < 0) {
+                    return json_fail(c);
+                }
+            }
+        } else if (strcmp(c->r.str, "distributedInfo") == 0) {
+            t = pj_next(&c->r);
+            if (t == PJ_OBJ) {
+                if (read_distributed(c) < 0) return -1;
+            } else if (pj_skip(&c->r, t) < 0) {
+                return json_fail(c);
+            }
+        } else if (strcmp(c->r.str, "baseTimeNanoseconds") == 0) {
+            t = pj_next(&c->r);
+            if (t != PJ_NUMBER || num_int(c->r.str, &c->f->base) < 0 || c->f->base < 0 ||
+                c->f->base > IMP_PT_TMAX)
+                return t == PJ_ERROR ? json_fail(c) : fail(c, "baseTimeNanoseconds: expected a non-negative integer");
+            c->f->has_base = true;
+        } else if (pj_skip(&c->r, pj_next(&c->r)) < 0) {
+            return json_fail(c);
+        }
+    }
+    t = pj_next(&c->r);
+    if (t != PJ_END) return json_fail(c);
+    if (!events) return fail(c, "not a PyTorch profiler trace: no traceEvents array");
+    return 0;
+}
+
+/* ---- input: plain bytes, or gzip inflated chunk by chunk ------------------- */
+
+static int gz_refill(void *user, const unsigned char **buf, size_t *len) {
+    pt_ctx *c = user;
+    const void *b;
+    size_t n;
+    la_int64_t off;
+    int r = archive_read_data_block(c->gz, &b, &n, &off);
+    if (r == ARCHIVE_EOF) {
+        *len = 0;
+        return 0;
+    }
+    if (r < ARCHIVE_WARN) {
+        const char *m = archive_error_string(c->gz);
+        pj_fail(&c->r, "gzip: %s", m ? m : "unreadable compressed data");
+        return -1;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+static struct archive *gz_open(const unsigned char *data, size_t len) {
+    struct archive *a = archive_read_new();
+    struct archive_entry *e;
+    if (!a) return NULL;
+    if (archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
+        archive_read_support_format_raw(a) != ARCHIVE_OK ||
+        archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
+        archive_read_next_header(a, &e) != ARCHIVE_OK) {
+        archive_read_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+static bool is_gzip(const unsigned char *d, size_t len) {
+    return len >= 2 && d[0] == 0x1f && d[1] == 0x8b;
+}
+
+/* The first `cap` bytes of the document (inflated when gzipped). */
+static size_t peek_doc(const unsigned char *d, size_t len, unsigned char *buf, size_t cap) {
+    if (!is_gzip(d, len)) {
+        size_t n = len < cap ? len : cap;
+        memcpy(buf, d, n);
+        return n;
+    }
+    struct archive *a = gz_open(d, len);
+    if (!a) return 0;
+    size_t n = 0;
+    while (n < cap) {
+        la_ssize_t r = archive_read_data(a, buf + n, cap - n);
+        if (r <= 0) break;
+        n += (size_t)r;
+    }
+    archive_read_free(a);
+    return n;
+}
+
+/* A PyTorch profiler document: an object naming one of kineto's top-level
+ * keys near its start (deviceProperties lists every GPU, and
+ * distributedInfo a job's process groups, before traceEvents). */
+static bool doc_is_pytorch(const unsigned char *b, size_t n) {
+    size_t i = 0;
+    if (n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF) i = 3;
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n')) i++;
+    if (i >= n || b[i] != '{') return false;
+    static const char *const keys[] = { "\"traceEvents\"", "\"deviceProperties\"",
+                                        "\"distributedInfo\"", "\"baseTimeNanoseconds\"" };
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        size_t kl = strlen(keys[k]);
+        for (size_t j = i; j + kl <= n; j++)
+            if (b[j] == '"' && memcmp(b + j, keys[k], kl) == 0) return true;
+    }
+    return false;
+}
+
+#define PEEK_BYTES 65536
+
+/* tar (plain or gzipped) or zip: the first member's first bytes, with
+ * archive.c's readers (no external-program filters). */
+static bool archive_first_member_is_pytorch(const unsigned char *d, size_t len) {
+    struct archive *a = archive_read_new();
+    if (!a) return false;
+    archive_read_support_format_tar(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_filter_gzip(a);
+    archive_read_support_filter_bzip2(a);
+    archive_read_support_filter_xz(a);
+    bool yes = false;
+    struct archive_entry *e;
+    if (archive_read_open_memory(a, d, len) == ARCHIVE_OK) {
+        for (int i = 0; i < 64 && archive_read_next_header(a, &e) == ARCHIVE_OK; i++) {
+            const char *p = archive_entry_pathname(e);
+            size_t pl = p ? strlen(p) : 0;
+            const char *b = p ? strrchr(p, '/') : NULL;
+            b = b ? b + 1 : p;
+            if (archive_entry_filetype(e) != AE_IFREG || pl < 5 || strcmp(p + pl - 5, ".json") != 0 ||
+                !b || b[0] == '.' || strstr(p, "__MACOSX/"))
+                continue;
+            unsigned char *buf = malloc(PEEK_BYTES);
+            if (!buf) break;
+            size_t n = 0;
+            while (n < PEEK_BYTES) {
+                la_ssize_t r = archive_read_data(a, buf + n, PEEK_BYTES - n);
+                if (r <= 0) break;
+                n += (size_t)r;
+            }
+            yes = doc_is_pytorch(buf, n);
+            free(buf);
+            break;
+        }
+    }
+    archive_read_free(a);
+    return yes;
+}
+
+/* gzip holding a tar rather than one JSON document */
+static bool gzip_is_tar(const unsigned char *d, size_t len) {
+    unsigned char buf[512];
+    size_t n = peek_doc(d, len, buf, sizeof buf);
+    return n >= 262 && memcmp(buf + 257, "ustar", 5) == 0;
+}
+
+bool imp_pytorch_detect(const unsigned char *d, size_t len) {
+    if (!d || len == 0) return false;
+    imp_archive_kind k = imp_archive_detect(d, len);
+    if (k == IMP_ARCHIVE_GZIP && !gzip_is_tar(d, len)) {
+        unsigned char *buf = malloc(PEEK_BYTES);
+        if (!buf) return false;
+        size_t n = peek_doc(d, len, buf, PEEK_BYTES);
+        bool yes = doc_is_pytorch(buf, n);
+        free(buf);
+        return yes;
+    }
+    if (k != IMP_ARCHIVE_NONE) return archive_first_member_is_pytorch(d, len);
+    return doc_is_pytorch(d, len < PEEK_BYTES ? len : PEEK_BYTES);
+}
+
+/* ---- one file -------------------------------------------------------------- */
+
+static int read_file(pt_ctx *c, const imp_file *file) {
+    c->file = file;
+    c->f->k0 = c->t->kernels.n;
+    c->f->c0 = c->t->copies.n;
+    c->f->min_call_corr = INT64_MAX;
+    c->gz = NULL;
+    if (is_gzip(file->data, file->len)) {
+        c->gz = gz_open(file->data, file->len);
+        if (!c->gz) return fail(c, "not a readable gzip file");
+        pj_init(&c->r, NULL, 0, gz_refill, c);
+    } else {
+        pj_init(&c->r, file->data, file->len, NULL, NULL);
+    }
+    int rc = read_top(c);
+    pj_free(&c->r);
+    if (c->gz) archive_read_free(c->gz);
+    c->gz = NULL;
+    return rc;
+}
+
+static int cmp_corr(const void *a, const void *b) {
+    const pt_corr *x = a, *y = b;
+    if (x->corr != y->corr) return x->corr < y->corr ? -1 : 1;
+    return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* The launch call of correlation id `corr`: its earliest start (a
+ * runtime call and the driver call it makes may share the id). */
+static bool find_call(const pt_file *f, int64_t corr, int64_t *ts) {
+    size_t lo = 0, hi = f->calls.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->calls.v[mid].corr < corr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < f->calls.n && f->calls.v[lo].corr == corr) {
+        *ts = f->calls.v[lo].ts;
+        return true;
+    }
+    return false;
+}
+
+static const char *base_name(const char *p) {
+    const char *b = strrchr(p, '/');
+    return b ? b + 1 : p;
+}
+
+/* The lane's process name: "rank1 gpu1", or "gpu0" for a lone file, or
+ * "NAME gpu0" in a job of files without distributedInfo. */
+static trace_str lane_name(pt_ctx *c, const pt_file *f, int64_t dev, size_t nfiles) {
+    char buf[160];
+    char d[32] = "";
+    if (dev >= 0) snprintf(d, sizeof d, "gpu%lld", (long long)dev);
+    else snprintf(d, sizeof d, "gpu?");
+    if (f->has_rank) snprintf(buf, sizeof buf, "rank%lld %s", (long long)f->rank, d);
+    else if (nfiles > 1) {
+        snprintf(buf, sizeof buf, "%.100s %s", base_name(f->name), d);
+        for (char *p = buf; *p; p++)
+            if (*p == '/' || *p == ':') *p = '_';
+    } else snprintf(buf, sizeof buf, "%s", d);
+    return trace_intern(c->t, buf);
+}
+
+/* Resolve what only the whole file tells: the launch calls, the lanes and
+ * the clock base. */
+static int finish_file(pt_ctx *c, size_t nfiles) {
+    pt_file *f = c->f;
+    qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
+    if (f->calls.n) f->min_call_corr = f->calls.v[0].corr;
+    int64_t base = f->has_base ? f->base : 0;
+    trace_str lane_cache[4] = { 0 };
+    int64_t lane_dev[4] = { INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN };
+    for (int pass = 0; pass < 2; pass++) {
+        size_t from = pass ? f->c0 : f->k0;
+        size_t to = pass ? c->t->copies.n : c->t->kernels.n;
+        for (size_t i = from; i < to; i++) {
+            const pt_side *s = pass ? &c->cside.v[i] : &c->kside.v[i];
+            int64_t issue = TRACE_NONE, ts;
+            if (s->has_corr && find_call(f, s->corr, &ts)) {
+                issue = ts + base;
+            } else if (!pass) {
+                if (s->has_corr && f->calls.n && s->corr < f->min_call_corr) c->before_window++;
+                else c->unmatched++;
+            }
+            trace_str lane = 0;
+            int slot = (int)((uint64_t)s->dev & 3);
+            if (lane_dev[slot] == s->dev) lane = lane_cache[slot];
+            else {
+                lane = lane_name(c, f, s->dev, nfiles);
+                lane_dev[slot] = s->dev;
+                lane_cache[slot] = lane;
+            }
+            if (pass) {
+                trace_copy *cp = &c->t->copies.v[i];
+                cp->issue = issue;
+                cp->start += base;
+                cp->end += base;
+                cp->process = lane;
+            } else {
+                trace_kernel *k = &c->t->kernels.v[i];
+                k->issue = issue;
+                k->first_block += base;
+                k->end += base;
+                k->process = lane;
+            }
+        }
+    }
+    if (c->t->oom) return fail(c, "out of memory");
+    return 0;
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+typedef struct sort_ent { int64_t key; size_t idx; } sort_ent;
+
+static int cmp_ent(const void *a, const void *b) {
+    const sort_ent *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Records by start, ties in file order, permuted in place (cycle by
+ * cycle, one record of scratch) so the sort does not copy the run. */
+static int sort_by(void *v, size_t n, size_t esz, size_t key_off) {
+    if (n < 2) return 0;
+    sort_ent *e = malloc(n * sizeof *e);
+    char *tmp = malloc(esz);
+    char *a = v;
+    if (!e || !tmp) { free(e); free(tmp); return -1; }
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&e[i].key, a + i * esz + key_off, sizeof e[i].key);
+        e[i].idx = i;
+    }
+    qsort(e, n, sizeof *e, cmp_ent);
+    /* slot i must receive record e[i].idx; a slot done is marked idx = i */
+    for (size_t i = 0; i < n; i++) {
+        if (e[i].idx == i) continue;
+        memcpy(tmp, a + i * esz, esz);
+        size_t j = i;
+        for (;;) {
+            size_t k = e[j].idx;
+            e[j].idx = j;
+            if (k == i) { memcpy(a + j * esz, tmp, esz); break; }
+            memcpy(a + j * esz, a + k * esz, esz);
+            j = k;
+        }
+    }
+    free(e);
+    free(tmp);
+    return 0;
+}
+
+/* Resident blocks per SM by compute capability: CUDA C++ Programming
+ * Guide, "Technical Specifications per Compute Capability" (the trace's
+ * deviceProperties do not carry it). 0 when not listed. */
+static int32_t blocks_per_sm(int64_t major, int64_t minor) {
+    int cc = (int)(major * 10 + minor);
+    switch (cc) {
+    case 50: case 52: case 53: case 60: case 61: case 62: case 70: case 72: case 80: case 87:
+    case 90: case 100: case 103: return 32;
+    case 75: return 16;
+    case 86: case 120: return 16;
+    case 89: return 24;
+    default: return 0;
+    }
+}
+
+static void set_device(trace *t, const pt_dev *d) {
+    sim_device *s = &t->device;
+    snprintf(s->name, sizeof s->name, "%s", d->name);
+    if (d->sms > 0 && d->sms <= SIM_MAX_SMS) {
+        s->sms = (int32_t)d->sms;
+        /* the trace cannot show the block scheduler's tie-break order
+         * (most-room §4.3); ascending is the model's default */
+        s->sm_order_kind = SIM_SM_ORDER_ASCENDING;
+        for (int32_t i = 0; i < s->sms; i++) s->sm_order[i] = (int16_t)i;
+        t->has_device = true;
+    }
+    if (d->tpsm <= INT32_MAX) s->threads_per_sm = (int32_t)d->tpsm;
+    if (d->max_tpb <= INT32_MAX) s->max_threads_per_block = (int32_t)d->max_tpb;
+    if (d->warp > 0 && d->warp <= INT32_MAX) {
+        s->warp_size = (int32_t)d->warp;
+        if (d->tpsm / d->warp <= INT32_MAX) s->warps_per_sm = (int32_t)(d->tpsm / d->warp);
+    }
+    s->regs_per_sm = d->regs_sm;
+    s->max_regs_per_block = d->regs_blk;
+    s->smem_per_sm = d->smem_sm;
+    /* kernels may opt in to more than the 48 KB default (cudaFuncSetAttribute) */
+    s->max_smem_per_block = d->optin > d->smem_blk ? d->optin : d->smem_blk;
+    s->blocks_per_sm = blocks_per_sm(d->major, d->minor);
+}
+
+static const pt_dev *find_dev(const pt_file *f, int64_t id) {
+    for (size_t i = 0; i < f->ndevs; i++)
+        if (f->devs[i].id == id) return &f->devs[i];
+    return NULL;
+}
+
+static int appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int appendf(char **buf, size_t *len, size_t *cap, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int w = vsnprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, fmt, ap);
+        va_end(ap);
+        if (w < 0) return -1;
+        if (*buf && *len + (size_t)w < *cap) {
+            *len += (size_t)w;
+            return 0;
+        }
+        size_t nc = (*cap ? *cap * 2 : 256) + (size_t)w;
+        char *nb = realloc(*buf, nc);
+        if (!nb) return -1;
+        if (!*buf) nb[0] = '\0';
+        *buf = nb;
+        *cap = nc;
+    }
+}
+
+/* The GPUs used, by lane: meta "devices", and the run's device (the one
+ * with the most kernels, then copies). */
+static int describe_devices(pt_ctx *c, pt_file *files, size_t nfiles) {
+    typedef struct { uint32_t file; int64_t dev; size_t kernels, copies; } use;
+    use u[64];
+    size_t nu = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n = pass ? c->cside.n : c->kside.n;
+        for (size_t i = 0; i < n; i++) {
+            const pt_side *s = pass ? &c->cside.v[i] : &c->kside.v[i];
+            size_t j = 0;
+            while (j < nu && !(u[j].file == s->file && u[j].dev == s->dev)) j++;
+            if (j == nu) {
+                if (nu == 64) continue;
+                u[nu++] = (use){ s->file, s->dev, 0, 0 };
+            }
+            if (pass) u[j].copies++; else u[j].kernels++;
+        }
+    }
+    size_t best = 0;
+    for (size_t j = 1; j < nu; j++)
+        if (u[j].kernels > u[best].kernels ||
+            (u[j].kernels == u[best].kernels && u[j].copies > u[best].copies))
+            best = j;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc = 0;
+    for (size_t j = 0; j < nu && rc == 0; j++) {
+        const pt_file *f = &files[u[j].file];
+        const pt_dev *d = find_dev(f, u[j].dev);
+        char lane[128] = "";
+        const char *ln = trace_str_get(c->t, lane_name(c, f, u[j].dev, nfiles));
+        snprintf(lane, sizeof lane, "%s", ln ? ln : "");
+        if (d)
+            rc = appendf(&buf, &len, &cap, "%s%s: %s (%lld SMs, CC %lld.%lld, %lld KiB shared "
+                         "memory per block opt-in, %zu kernels, %zu copies)", j ? "; " : "", lane,
+                         d->name, (long long)d->sms, (long long)d->major, (long long)d->minor,
+                         (long long)((d->optin > d->smem_blk ? d->optin : d->smem_blk) / 1024),
+                         u[j].kernels, u[j].copies);
+        else
+            rc = appendf(&buf, &len, &cap, "%s%s: not in deviceProperties (%zu kernels, %zu "
+                         "copies)", j ? "; " : "", lane, u[j].kernels, u[j].copies);
+        if (j == best && d) {
+            set_device(c->t, d);
+            char cc[32];
+            snprintf(cc, sizeof cc, "%lld.%lld", (long long)d->major, (long long)d->minor);
+            if (trace_set_meta(c->t, "compute_capability", cc) < 0) rc = -1;
+        }
+    }
+    if (rc == 0 && buf && trace_set_meta(c->t, "devices", buf) < 0) rc = -1;
+    free(buf);
+    return rc < 0 ? fail(c, "out of memory") : 0;
+}
+
+static int set_meta_num(trace *t, const char *key, long long v) {
+    char b[32];
+    snprintf(b, sizeof b, "%lld", v);
+    return trace_set_meta(t, key, b);
+}
+
+static int run_meta(pt_ctx *c, pt_file *files, size_t nfiles) {
+    char *ranks = NULL;
+    size_t len = 0, cap = 0;
+    int rc = 0;
+    int64_t world = -1;
+    bool worlds_differ = false;
+    const char *backend = NULL;
+    for (size_t i = 0; i < nfiles && rc == 0; i++) {
+        if (files[i].has_rank)
+            rc = appendf(&ranks, &len, &cap, "%s%lld", len ? ", " : "", (long long)files[i].rank);
+        if (files[i].has_world) {
+            if (world >= 0 && world != files[i].world) worlds_differ = true;
+            world = files[i].world;
+        }
+        if (files[i].backend[0]) backend = files[i].backend;
+    }
+    if (rc == 0 && ranks) rc = trace_set_meta(c->t, nfiles > 1 ? "ranks" : "rank", ranks);
+    free(ranks);
+    if (rc == 0 && world >= 0 && !worlds_differ) rc = set_meta_num(c->t, "world_size", world);
+    if (rc == 0 && backend) rc = trace_set_meta(c->t, "distributed_backend", backend);
+    if (rc == 0 && c->comm) rc = set_meta_num(c->t, "communication_kernels", (long long)c->comm);
+    if (rc == 0 && c->before_window) {
+        rc = set_meta_num(c->t, "kernels_before_window", (long long)c->before_window);
+        char note[200];
+        snprintf(note, sizeof note, "%zu kernels were launched before the profiling window "
+                 "opened (no launch call in the trace; their correlation ids are below the "
+                 "first call's): kept, with no issue time", c->before_window);
+        if (rc == 0) rc = trace_set_meta(c->t, "note", note);
+    }
+    if (rc == 0 && c->unmatched)
+        rc = set_meta_num(c->t, "kernels_without_launch_call", (long long)c->unmatched);
+    return rc < 0 ? fail(c, "out of memory") : 0;
+}
+
+/* The refusals: decided on the whole file, so nothing is half-read. */
+static int check_file(pt_ctx *c, size_t kernels, size_t copies) {
+    pt_file *f = c->f;
+    if (f->hip_calls) return fail(c, PT_ROCM_MSG);
+    if (kernels + copies > 0) return 0;
+    if (f->runtime_events == 0 && f->ndevs == 0)
+        return fail(c, "a CPU-only trace: no GPU in deviceProperties and no CUDA runtime calls "
+                    "(%zu CPU events) -- record with ProfilerActivity.CUDA on a GPU", f->cpu_events);
+    return fail(c, "no GPU events: no kernel, gpu_memcpy or gpu_memset in traceEvents (%zu CUDA "
+                "runtime calls) -- record with ProfilerActivity.CUDA", f->runtime_events);
+}
+
+static int import_files(pt_ctx *c, const imp_file *files, size_t nfiles, pt_file *pf) {
+    double total = 0;
+    for (size_t i = 0; i < nfiles; i++) total += (double)files[i].len;
+    c->total = total > 0 ? total : 1;
+    for (size_t i = 0; i < nfiles; i++) {
+        c->f = &pf[i];
+        c->fileno = (uint32_t)i;
+        pf[i].name = files[i].name ? files[i].name : "input";
+        if (read_file(c, &files[i]) < 0) return -1;
+        if (check_file(c, c->t->kernels.n - pf[i].k0, c->t->copies.n - pf[i].c0) < 0) return -1;
+        if (finish_file(c, nfiles) < 0) return -1;
+        c->done_before += (double)files[i].len;
+    }
+    c->f = &pf[0];
+    if (describe_devices(c, pf, nfiles) < 0 || run_meta(c, pf, nfiles) < 0) return -1;
+    if (sort_by(c->t->kernels.v, c->t->kernels.n, sizeof *c->t->kernels.v,
+                offsetof(trace_kernel, first_block)) < 0 ||
+        sort_by(c->t->copies.v, c->t->copies.n, sizeof *c->t->copies.v,
+                offsetof(trace_copy, start)) < 0)
+        return fail(c, "out of memory");
+    if (trace_set_source(c->t, "pytorch") < 0) return fail(c, "out of memory");
+    return 0;
+}
+
+/* Archives among the files (a job's rank files in a zip or tar) expanded
+ * with archive.c, in place, in upload order; gzipped JSON stays as it is. */
+static int expand(const imp_file *files, size_t nfiles, imp_file **out, size_t *nout,
+                  bool **owned, char *err, size_t errlen) {
+    imp_file *all = NULL;
+    bool *own = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < nfiles; i++) {
+        imp_archive_kind k = imp_archive_detect(files[i].data, files[i].len);
+        bool arc = k != IMP_ARCHIVE_NONE &&
+                   !(k == IMP_ARCHIVE_GZIP && !gzip_is_tar(files[i].data, files[i].len));
+        imp_file *members = NULL;
+        size_t nm = 1;
+        if (arc && imp_archive_expand(&files[i], &members, &nm, err, errlen) < 0) goto bad;
+        imp_file *ga = realloc(all, (n + nm) * sizeof *ga);
+        bool *go = ga ? realloc(own, (n + nm) * sizeof *go) : NULL;
+        if (ga) all = ga;
+        if (go) own = go;
+        if (!ga || !go) {
+            imp_archive_free(members, nm);
+            snprintf(err, errlen, "%s: out of memory", files[i].name ? files[i].name : "input");
+            goto bad;
+        }
+        if (members) {
+            for (size_t j = 0; j < nm; j++) {
+                all[n] = members[j];
+                own[n++] = true;
+            }
+            free(members);
+        } else {
+            all[n] = files[i];
+            own[n++] = false;
+        }
+    }
+    *out = all;
+    *nout = n;
+    *owned = own;
+    return 0;
+bad:
+    for (size_t i = 0; i < n; i++)
+        if (own[i]) {
+            free((void *)all[i].name);
+            free((void *)all[i].data);
+        }
+    free(all);
+    free(own);
+    return -1;
+}
+
+static int read_all(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                    size_t errlen) {
+    imp_file *all = NULL;
+    bool *own = NULL;
+    size_t n = 0;
+    if (expand(files, nfiles, &all, &n, &own, err, errlen) < 0) return -1;
+    pt_ctx c;
+    memset(&c, 0, sizeof c);
+    c.cx = cx;
+    c.t = out;
+    c.err = err;
+    c.errlen = errlen;
+    pt_file *pf = calloc(n ? n : 1, sizeof *pf);
+    int rc;
+    if (!pf) rc = imp_error(err, errlen, files[0].name ? files[0].name : "input", ": ", "out of memory");
+    else rc = import_files(&c, all, n, pf);
+    for (size_t i = 0; pf && i < n; i++) free(pf[i].calls.v);
+    free(pf);
+    free(c.kside.v);
+    free(c.cside.v);
+    free(c.name);
+    for (size_t i = 0; i < n; i++)
+        if (own[i]) {
+            free((void *)all[i].name);
+            free((void *)all[i].data);
+        }
+    free(all);
+    free(own);
+    return rc;
+}
+
+/* ---- the descriptor (importers.h, IMP_FORMATS) ----------------------------- */
+
+int imp_pytorch_json(const imp_file *files, size_t nfiles, trace *out, char *err, size_t errlen) {
+    return read_all(NULL, files, nfiles, out, err, errlen);
+}
+
+static bool detect(const imp_file *f) { return imp_pytorch_detect(f->data, f->len); }
+
+const imp_importer imp_pytorch_format = {
+    .name = "pytorch",
+    .hint = "PyTorch profiler (torch.profiler / libkineto) trace JSON or .json.gz, one file per "
+            "rank or a .zip/.tar.gz of a job",
+    .detect = detect,
+    .read = read_all,   /* progress, no batches: a kernel's launch call may come
+                         * later in the file than the kernel (docs/pytorch.md) */
+    .multi_file = true,
+    .own_archives = true,
+};
