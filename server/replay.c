@@ -627,6 +627,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     size_t *byk = malloc((t->blocks.n + 1) * sizeof *byk);
     int rc = -1;
     if (!ops || !ord || !first || !byk) goto oom;
+    info.copy_engines = dev.copy_engines;
     if (launch_latency(t, &info.launch_latency) != 0) goto oom;
     int64_t lat = info.launch_latency;
     if (copy_gap(t, &dev, &info.copy_gap) != 0) goto oom;

@@ -75,6 +75,7 @@ typedef struct replay_info {
     size_t memsets;          /* memsets and other stream work with measured durations */
     size_t skipped;          /* records without the times a scenario needs */
     int64_t copy_gap;        /* ns a copy engine left between back-to-back copies */
+    int32_t copy_engines;    /* the chosen device's (ce.h: 1 for both directions, 2 one each) */
     int passes;              /* simulation passes of the refinement (0: none ran) */
     /* duration errors of the calibrated kernels (fractions): with block
      * times calibrated alone, and after the refinement */

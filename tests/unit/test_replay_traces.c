@@ -27,6 +27,8 @@
 
 #include "../../importers/importers.h"
 #include "../../server/fidelity.h"
+#include "../../server/fidelity_causes.h"
+#include "../../server/replay_heldout.h"
 #include "../../server/replay.h"
 #include "../../server/scenario.h"
 #include "../../simcore/cc.h"
@@ -101,6 +103,31 @@ static void check(const real *rt) {
     fflush(stdout);
     json_t *rep = fidelity_json(&fi, &m, &sim, 10);
     assert_non_null(rep);
+    replay_heldout h;
+    assert_int_equal(replay_heldout_run(&m, rt->file, NULL, &h, err, sizeof err), 0);
+    assert_int_equal(fidelity_explain(rep, &m, &info, &h), 0);
+    if (h.done)
+        printf("      held-out: %zu predicted, %zu unpredicted: dur med %6.2f %% p90 %6.2f %%  "
+               "start med %7.3f %%  makespan %+7.2f %%\n",
+               h.predicted, h.unpredicted, h.dur_median * 100, h.dur_p90 * 100,
+               h.start_median_share * 100, h.makespan_diff * 100);
+    else
+        printf("      held-out: none: %s\n", h.why);
+    /* the report says where its block times came from */
+    json_t *cal = json_object_get(rep, "calibration");
+    assert_int_equal(json_integer_value(json_object_get(cal, "calibrated_kernels")),
+                     (json_int_t)info.calibrated);
+    if (info.calibrated) assert_non_null(strstr(json_string_value(json_object_get(cal, "text")),
+                                                "calibrated from this very trace"));
+    /* only kernels that differ are listed */
+    size_t wi;
+    json_t *we;
+    json_array_foreach(json_object_get(rep, "worst"), wi, we) {
+        double de = json_real_value(json_object_get(we, "duration_error"));
+        int64_t se = json_integer_value(json_object_get(we, "simulated_start")) -
+                     json_integer_value(json_object_get(we, "measured_start"));
+        assert_true(de > 0 || se != 0);
+    }
     if (!json_is_true(json_object_get(rep, "ok"))) {
         json_t *tg = json_object_get(rep, "targets");
         const char *k;
@@ -111,6 +138,12 @@ static void check(const real *rt) {
             assert_non_null(why);
             printf("      not met: %s: %s\n", k, why);
         }
+        /* a missed target on these traces has a measured cause */
+        assert_true(json_array_size(json_object_get(rep, "causes")) > 0);
+        size_t ci;
+        json_t *c;
+        json_array_foreach(json_object_get(rep, "causes"), ci, c)
+            printf("      cause: %s\n", json_string_value(json_object_get(c, "text")));
     }
     json_decref(rep);
     fidelity_free(&fi);
