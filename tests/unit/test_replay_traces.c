@@ -38,19 +38,25 @@ typedef struct real {
     const char *file;
     const char *device;      /* the trace's own device, SOURCES.md */
     int sms;
+    const char *cause;       /* a cause the report must name (SOURCES.md), or NULL */
 } real;
 
 static const real reals[] = {
-    {"nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv", "GeForce GTX 1080 Ti", 28},
-    {"nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv", "GeForce GTX 1080 Ti", 28},
-    {"nvprof_export_v18_ksched_rtx2080ti_timeline.prof", "NVIDIA GeForce RTX 2080 Ti", 68},
-    {"nsys2024.5_export_pipit_cloverleaf_a100.sqlite", "NVIDIA A100-SXM4-80GB", 108},
-    {"nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", "Tesla T4", 40},
-    {"nsys2024.6_export_fuser_h100_report2.sqlite", "NVIDIA H100 80GB HBM3", 132},
-    {"nsys2026.1_export_testcuda_rtx4060ti_4streams_report1.sqlite", "NVIDIA GeForce RTX 4060 Ti", 34},
-    {"nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp", "Tesla V100-SXM2-32GB", 80},
-    {"nvprof_gputrace_leimingyu_trans_kernel_model_3streams_gtx950_trace_s3_5m.csv", "GeForce GTX 950", 6},
-    {"nsys2022.4_export_rodinia_gaussian_rtx3090_8k_kernels_report2.sqlite", "NVIDIA GeForce RTX 3090", 82},
+    {"nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv", "GeForce GTX 1080 Ti", 28, NULL},
+    {"nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv", "GeForce GTX 1080 Ti", 28, NULL},
+    {"nvprof_export_v18_ksched_rtx2080ti_timeline.prof", "NVIDIA GeForce RTX 2080 Ti", 68, NULL},
+    {"nsys2024.5_export_pipit_cloverleaf_a100.sqlite", "NVIDIA A100-SXM4-80GB", 108, NULL},
+    {"nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", "Tesla T4", 40, NULL},
+    {"nsys2024.6_export_fuser_h100_report2.sqlite", "NVIDIA H100 80GB HBM3", 132, NULL},
+    /* the first HtoD copy of stream 13: call 1412.333-1412.357 ms, copy from
+     * 1429.496 ms, its stream idle and no other copy running */
+    {"nsys2026.1_export_testcuda_rtx4060ti_4streams_report1.sqlite", "NVIDIA GeForce RTX 4060 Ti", 34, "host"},
+    /* "NCCL work on 4 GPUs in one nvprof export" */
+    {"nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp", "Tesla V100-SXM2-32GB", 80, "several_gpus"},
+    /* "6 HtoD copies of 19.07 MB on streams 13/14/15 overlap in time" */
+    {"nvprof_gputrace_leimingyu_trans_kernel_model_3streams_gtx950_trace_s3_5m.csv", "GeForce GTX 950", 6,
+     "overlapping_copies"},
+    {"nsys2022.4_export_rodinia_gaussian_rtx3090_8k_kernels_report2.sqlite", "NVIDIA GeForce RTX 3090", 82, NULL},
 };
 
 static scn_scenario *parse_json(const json_t *j, char *err, size_t errlen) {
@@ -81,6 +87,10 @@ static void check(const real *rt) {
     scn_scenario *s = parse_json(scn, err, sizeof err);
     if (!s) {
         printf("  %-76s %-28s does not simulate: %s\n", rt->file, info.device, err);
+        /* issue 28 point 5 (cost by kernels, not blocks) is not done: the
+         * Gaussian's 4.29 G blocks are past the simulator's block limit.
+         * Every other trace simulates (the H100's opt-in kernels too). */
+        if (!strstr(rt->file, "gaussian")) fail_msg("%s does not simulate: %s", rt->file, err);
         json_decref(scn);
         trace_free(&m);
         return;
@@ -101,6 +111,9 @@ static void check(const real *rt) {
            rt->file, info.device, fi.dur_median * 100, fi.dur_p90 * 100,
            fi.start_median_share * 100, fi.makespan_diff * 100, (long long)info.launch_latency);
     fflush(stdout);
+    /* the 41 ms first cudaLaunchKernel no longer runs the kernels 26 ms
+     * early (issue 28: 12.8 % of the span before; target 1 %) */
+    if (strstr(rt->file, "rtx4060ti")) assert_true(fi.start_median_share <= FID_START_MEDIAN);
     json_t *rep = fidelity_json(&fi, &m, &sim, 10);
     assert_non_null(rep);
     replay_heldout h;
@@ -127,6 +140,14 @@ static void check(const real *rt) {
         int64_t se = json_integer_value(json_object_get(we, "simulated_start")) -
                      json_integer_value(json_object_get(we, "measured_start"));
         assert_true(de > 0 || se != 0);
+    }
+    if (rt->cause) {
+        int named = 0;
+        size_t ci;
+        json_t *c;
+        json_array_foreach(json_object_get(rep, "causes"), ci, c)
+            named |= strcmp(json_string_value(json_object_get(c, "cause")), rt->cause) == 0;
+        if (!named) fail_msg("%s: the report does not name the cause \"%s\"", rt->file, rt->cause);
     }
     if (!json_is_true(json_object_get(rep, "ok"))) {
         json_t *tg = json_object_get(rep, "targets");
