@@ -227,9 +227,19 @@ static int load_maps(ctx *c, imp_sql_src *src, bool temp) {
     if (r1 < 0 || r2 < 0 || r3 < 0 || r4 < 0 || k1 < 0) return -1;
     src->api_by_pid = r2 == 1 && k1 == 1;
     src->prio_by_pid = r4 == 1 && k1 == 1;
-    const char *api_sql = src->api_by_pid ? "SELECT correlationId, " PID_OF("globalTid")
-                                            ", 0, start FROM " T_RUNTIME
-                                          : "SELECT correlationId, 0, 0, start FROM " T_RUNTIME;
+    static const char *const end_col[] = { "end", NULL };
+    int e1 = r1 == 1 ? imp_sql_table_has(c->s, T_RUNTIME, end_col) : 0;
+    if (e1 < 0) return -1;
+    /* each call's start (third key 0) and end (1): sqlite_util.c
+     * issue_time takes the time it handed the work over */
+    const char *api_sql =
+        src->api_by_pid
+            ? (e1 ? "SELECT correlationId, " PID_OF("globalTid") ", 0, start FROM " T_RUNTIME
+                    " UNION ALL SELECT correlationId, " PID_OF("globalTid") ", 1, end FROM " T_RUNTIME
+                  : "SELECT correlationId, " PID_OF("globalTid") ", 0, start FROM " T_RUNTIME)
+            : (e1 ? "SELECT correlationId, 0, 0, start FROM " T_RUNTIME
+                    " UNION ALL SELECT correlationId, 0, 1, end FROM " T_RUNTIME
+                  : "SELECT correlationId, 0, 0, start FROM " T_RUNTIME);
     /* streaming: the API calls into temp.api (sqlite_util.h), not memory */
     if (r1 == 1 && (temp ? imp_sql_api_temp(c->s, T_RUNTIME, api_sql)
                          : imp_sql_map_load(c->s, &c->api, T_RUNTIME, api_sql)) < 0)

@@ -107,15 +107,24 @@ static int load_maps(imp_sql *s, imp_sql_map *api, imp_sql_map *prio, bool temp)
         temp ? api_temp : imp_sql_map_load;
     static const char *const api_cols[] = { "correlationId", "start", NULL };
     static const char *const stream_cols[] = { "contextId", "streamId", "priority", NULL };
+    static const char *const end_col[] = { "end", NULL };
     int r1 = imp_sql_table_has(s, T_RUNTIME, api_cols);
     int r2 = imp_sql_table_has(s, T_DRIVER, api_cols);
     int r3 = imp_sql_table_has(s, T_STREAM, stream_cols);
-    if (r1 < 0 || r2 < 0 || r3 < 0) return -1;
+    int e1 = r1 == 1 ? imp_sql_table_has(s, T_RUNTIME, end_col) : 0;
+    int e2 = r2 == 1 ? imp_sql_table_has(s, T_DRIVER, end_col) : 0;
+    if (r1 < 0 || r2 < 0 || r3 < 0 || e1 < 0 || e2 < 0) return -1;
+    /* each call's start (third key rank * 2) and end (rank * 2 + 1):
+     * sqlite_util.c issue_time takes the time it handed the work over */
     if (r1 == 1 && load_api(s, api, T_RUNTIME,
-                                    "SELECT correlationId, 0, 0, start FROM " T_RUNTIME) < 0)
+                            e1 ? "SELECT correlationId, 0, 0, start FROM " T_RUNTIME
+                                 " UNION ALL SELECT correlationId, 0, 1, end FROM " T_RUNTIME
+                               : "SELECT correlationId, 0, 0, start FROM " T_RUNTIME) < 0)
         return -1;
     if (r2 == 1 && load_api(s, api, T_DRIVER,
-                                    "SELECT correlationId, 0, 1, start FROM " T_DRIVER) < 0)
+                            e2 ? "SELECT correlationId, 0, 2, start FROM " T_DRIVER
+                                 " UNION ALL SELECT correlationId, 0, 3, end FROM " T_DRIVER
+                               : "SELECT correlationId, 0, 2, start FROM " T_DRIVER) < 0)
         return -1;
     if (r3 == 1 && imp_sql_map_load(s, prio, T_STREAM,
                                     "SELECT contextId, streamId, 0, priority FROM " T_STREAM) < 0)

@@ -540,23 +540,44 @@ static void count_device(imp_sql_devs *d, const row_ids *r) {
     }
 }
 
-/* Launch time: the start of the API call with the kernel's correlationId
- * (in the same process where the profiler says which). */
-static int64_t issue_time(const imp_sql_src *src, sqlite3_stmt *st, int corr_i, const row_ids *r) {
-    int64_t key[2], v;
-    if ((!src->api && !src->api_q) || !opt_int(st, corr_i, &key[0])) return TRACE_NONE;
-    key[1] = (src->api_by_pid && r->has[0]) ? r->v[0] : 0;
+/* One API call's start (part 0) or end (part 1) of rank `rank` (load_maps:
+ * RUNTIME 0, DRIVER 1; the map's third key is rank * 2 + part). */
+static bool api_time(const imp_sql_src *src, int64_t corr, int64_t pid, int64_t rank, int part,
+                     int64_t *v) {
+    int64_t key[3] = { corr, pid, rank * 2 + part };
     if (src->api_q) {
         /* temp.api, indexed: the same answer as imp_sql_map_find's */
         sqlite3_reset(src->api_q);
         sqlite3_bind_int64(src->api_q, 1, key[0]);
         sqlite3_bind_int64(src->api_q, 2, key[1]);
-        if (sqlite3_step(src->api_q) != SQLITE_ROW) return TRACE_NONE;
-        v = sqlite3_column_int64(src->api_q, 0);
-    } else if (!imp_sql_map_find(src->api, key, 2, &v)) {
-        return TRACE_NONE;
+        sqlite3_bind_int64(src->api_q, 3, key[2]);
+        if (sqlite3_step(src->api_q) != SQLITE_ROW) return false;
+        *v = sqlite3_column_int64(src->api_q, 0);
+        return true;
     }
-    return (v >= 0 && v <= IMP_SQL_TMAX) ? v : TRACE_NONE;
+    return imp_sql_map_find(src->api, key, 3, v);
+}
+
+/* Launch time: when the API call with the record's correlationId (in the
+ * same process where the profiler says which; the runtime's call before the
+ * driver's) handed the work to the GPU. That is the call's return where the
+ * work started after it (issue 28: a first cudaLaunchKernel that loads its
+ * module lazily lasts 41 ms, and the kernel starts 3.9 us after it
+ * returns), else the call's start: a synchronous call that the work ran
+ * inside of (cudaMemcpy) handed it over before it returned. */
+static int64_t issue_time(const imp_sql_src *src, sqlite3_stmt *st, int corr_i, const row_ids *r,
+                          int64_t start) {
+    int64_t corr, pid, a, e;
+    if ((!src->api && !src->api_q) || !opt_int(st, corr_i, &corr)) return TRACE_NONE;
+    pid = (src->api_by_pid && r->has[0]) ? r->v[0] : 0;
+    for (int64_t rank = 0; rank < 2; rank++) {
+        if (!api_time(src, corr, pid, rank, 0, &a)) continue;
+        if (a < 0 || a > IMP_SQL_TMAX) return TRACE_NONE;
+        if (api_time(src, corr, pid, rank, 1, &e) && e >= a && e <= IMP_SQL_TMAX && e <= start)
+            return e;
+        return a;
+    }
+    return TRACE_NONE;
 }
 
 /* Where a kernel or copy row ran, from its statement's columns (cols: pid,
@@ -572,14 +593,15 @@ typedef struct row_where {
 } row_where;
 
 static void read_where(trace *t, sqlite3_stmt *st, const imp_sql_src *src, const int cols[6],
-                       imp_sql_devs *devs, name_cache *streams, name_cache *procs, row_where *w) {
+                       imp_sql_devs *devs, name_cache *streams, name_cache *procs, int64_t start,
+                       row_where *w) {
     read_ids(st, cols[0], cols[1], cols[2], cols[3], &w->ids);
     w->stream = 0;
     w->has_stream = opt_int(st, cols[4], &w->stream);
     w->stream_name = stream_name(t, streams, w->has_stream, w->stream);
     w->process = process_name(t, procs, &w->ids);
     count_device(devs, &w->ids);
-    w->issue = issue_time(src, st, cols[5], &w->ids);
+    w->issue = issue_time(src, st, cols[5], &w->ids, start);
 }
 
 /* The small-integer value of an enum column (memory kind, copy kind):
@@ -758,7 +780,7 @@ static int kernel_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     static const int where_cols[6] = { IMP_SQL_K_PID, IMP_SQL_K_DEVICE, IMP_SQL_K_CONTEXT,
                                        IMP_SQL_K_GREEN, IMP_SQL_K_STREAM, IMP_SQL_K_CORR };
     row_where w;
-    read_where(t, st, src, where_cols, &src->kernel_devs, streams, procs, &w);
+    read_where(t, st, src, where_cols, &src->kernel_devs, streams, procs, start, &w);
     k->stream = w.stream_name;
     k->process = w.process;
     k->first_block = start;
@@ -861,7 +883,7 @@ static int copy_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     static const int where_cols[6] = { IMP_SQL_C_PID, IMP_SQL_C_DEVICE, IMP_SQL_C_CONTEXT,
                                        IMP_SQL_C_GREEN, IMP_SQL_C_STREAM, IMP_SQL_C_CORR };
     row_where w;
-    read_where(t, st, src, where_cols, &src->copy_devs, streams, procs, &w);
+    read_where(t, st, src, where_cols, &src->copy_devs, streams, procs, start, &w);
     c->stream = w.stream_name;
     c->process = w.process;
     c->bytes = bytes;
@@ -896,7 +918,7 @@ typedef struct dev_field {
 } dev_field;
 
 enum { F_SMS, F_WARP, F_WARPS_SM, F_BLOCKS_SM, F_SMEM_SM, F_REGS_SM, F_REGS_BLOCK,
-       F_SMEM_BLOCK, F_THREADS_BLOCK, F_CLOCK, F_CE, F_COUNT };
+       F_SMEM_BLOCK, F_THREADS_BLOCK, F_CLOCK, F_CE, F_CC_MAJOR, F_CC_MINOR, F_COUNT };
 
 static const dev_field dev_fields[] = {
     { "numMultiprocessors", 1, F_SMS }, { "smCount", 1, F_SMS },
@@ -906,11 +928,16 @@ static const dev_field dev_fields[] = {
     { "maxSharedMemoryPerMultiprocessor", 1, F_SMEM_SM }, { "maxShmemPerSm", 1, F_SMEM_SM },
     { "maxRegistersPerMultiprocessor", 1, F_REGS_SM }, { "maxRegistersPerSm", 1, F_REGS_SM },
     { "maxRegistersPerBlock", 1, F_REGS_BLOCK },
+    /* the opt-in maximum first: what a kernel that asks for it gets (issue
+     * 28: an H100 nvFuser kernel uses 49,280 B against a 49,152 B default) */
+    { "maxShmemPerBlockOptin", 1, F_SMEM_BLOCK },
     { "maxSharedMemoryPerBlock", 1, F_SMEM_BLOCK }, { "maxShmemPerBlock", 1, F_SMEM_BLOCK },
     { "maxThreadsPerBlock", 1, F_THREADS_BLOCK },
     { "coreClockRate", 1000, F_CLOCK },   /* CUPTI: kHz */
     { "clockRate", 1, F_CLOCK },          /* nsys: Hz */
     { "numMemcpyEngines", 1, F_CE }, { "asyncEngines", 1, F_CE },
+    { "computeCapabilityMajor", 1, F_CC_MAJOR }, { "computeMajor", 1, F_CC_MAJOR },
+    { "computeCapabilityMinor", 1, F_CC_MINOR }, { "computeMinor", 1, F_CC_MINOR },
 };
 #define N_DEV_FIELDS (sizeof dev_fields / sizeof *dev_fields)
 
@@ -949,8 +976,9 @@ int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
         const dev_field *f = &dev_fields[i];
         if (got[f->which] || sqlite3_column_type(st, c) != SQLITE_INTEGER) continue;
         int64_t v = sqlite3_column_int64(st, c);
-        /* a device limit is positive and far below 2^40; others are damage */
-        if (v <= 0 || v > ((int64_t)1 << 40)) continue;
+        /* a device limit is positive and far below 2^40; others are damage
+         * (a compute capability's minor may be 0) */
+        if (v < (f->which == F_CC_MINOR ? 0 : 1) || v > ((int64_t)1 << 40)) continue;
         val[f->which] = v * f->scale;
         got[f->which] = true;
     }
@@ -981,7 +1009,20 @@ int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
      * extra engines a profiler counts (3 on Turing, 5 on A100) still only
      * give the two directions */
     d->copy_engines = val[F_CE] > 2 ? 2 : (int32_t)val[F_CE];
+    /* what the device model has no field for, as the profiler said it
+     * (the replay completes the device from them: simcore/cc.h) */
+    char buf[48];
+    int bad = 0;
+    if (got[F_CC_MAJOR] && got[F_CC_MINOR] && val[F_CC_MAJOR] < 100 && val[F_CC_MINOR] < 100) {
+        snprintf(buf, sizeof buf, "%d.%d", (int)val[F_CC_MAJOR], (int)val[F_CC_MINOR]);
+        bad |= trace_set_meta(t, "compute_capability", buf) < 0;
+    }
+    if (got[F_CE]) {
+        snprintf(buf, sizeof buf, "%lld", (long long)val[F_CE]);
+        bad |= trace_set_meta(t, "async_engines", buf) < 0;
+    }
     sqlite3_finalize(st);
+    if (bad) return imp_sql_fail(s, table, "out of memory");
     return 0;
 }
 
@@ -1073,7 +1114,7 @@ int imp_sql_api_index(imp_sql *s, sqlite3_stmt **q) {
     sqlite3_finalize(st);
     if (!has) return 0;
     if (sqlite3_prepare_v2(s->db, "SELECT v FROM temp.api WHERE k0 = ?1 AND k1 = ?2 "
-                                  "ORDER BY k2, v LIMIT 1", -1, q, NULL) != SQLITE_OK)
+                                  "AND k2 = ?3 ORDER BY v LIMIT 1", -1, q, NULL) != SQLITE_OK)
         return imp_sql_fail(s, NULL, "temporary table: %s", sqlite3_errmsg(s->db));
     return 0;
 }

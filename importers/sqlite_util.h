@@ -174,7 +174,8 @@ typedef struct imp_sql_src {
     bool name_is_display;    /* NAMEID is demangled already (nsys), not raw (nvprof) */
     const int *mem_map;      /* source memory-kind number -> IMP_SQL_MEM_*, 64 entries; NULL: as is */
     const int *copy_map;     /* source copy-kind number -> CUPTI copy kind, 64 entries; NULL: as is */
-    imp_sql_map *api;        /* (correlationId, pid, rank) -> API call start */
+    imp_sql_map *api;        /* (correlationId, pid, rank * 2 + part) -> API call start
+                                (part 0) and end (part 1); rank 0 RUNTIME, 1 DRIVER */
     imp_sql_map *prio;       /* (contextId, streamId, pid) -> stream priority */
     bool api_by_pid;         /* the maps hold real pids; else pid keys are 0 */
     bool prio_by_pid;

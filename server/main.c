@@ -34,6 +34,10 @@
 #include "store.h"
 #include "http.h"
 #include "replay.h"
+#include "replay_api.h"
+#include "replay_heldout.h"
+#include "fidelity.h"
+#include "fidelity_causes.h"
 #include "rta_cli.h"
 #include "scenario.h"
 #include "trace_json.h"
@@ -50,7 +54,7 @@ static const char usage_main[] =
     "  simulate SCENARIO.json [-o TRACE.json] [--variant NAME]\n"
     "  import FILE... [--format F] [--db DB] [--name NAME] [--experiment SLUG]\n"
     "  export RUN [--db DB] [--format trace|chrome] [-o FILE]\n"
-    "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
+    "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET] [--report REPORT.json] [--store]\n"
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
     "  rta TASKSET.json\n"
@@ -89,13 +93,21 @@ static const char usage_export[] =
 
 static const char usage_replay[] =
     "usage: schedlab replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
+    "                          [--report REPORT.json] [--store]\n"
     "\n"
     "Derive a schedlab-scenario/1 from a stored run (kernels with their streams,\n"
     "issue times, grid and block sizes, per-block durations; copies), so a measured\n"
-    "trace can be simulated under other policies. The device is the trace's when\n"
-    "it is complete; --device names a preset instead. The scenario runs most-room\n"
-    "placement and has every other placement policy as a variant (--variant\n"
-    "round-robin). The database is opened read-only.\n";
+    "trace can be simulated under other policies. The device is the trace's own,\n"
+    "completed from its compute capability (or from its name); --device names a\n"
+    "preset instead. The scenario runs most-room placement and has every other\n"
+    "placement policy as a variant (--variant round-robin).\n"
+    "\n"
+    "The scenario is simulated and compared with the measured run: the fidelity\n"
+    "report (its calibration, a held-out prediction, the causes of misses) goes\n"
+    "to stderr, and as schedlab-fidelity/1 JSON to --report. The database is\n"
+    "opened read-only, unless --store: then the simulations (one run per policy)\n"
+    "are stored as a new experiment with their reports, as the dashboard's replay\n"
+    "does.\n";
 
 static const char usage_serve[] =
     "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
@@ -146,7 +158,7 @@ typedef struct opts {
     const char *pos[64];
     int npos;
     const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
-        *scenarios, *port, *token, *max_upload, *allow_host, *budget;
+        *scenarios, *port, *token, *max_upload, *allow_host, *budget, *report, *store;
 } opts;
 
 /* Options take a value; positional arguments are collected. --help prints
@@ -159,6 +171,10 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             fputs(usage, stdout);
             exit(0);
         }
+        if (strcmp(a, "--store") == 0 && strstr(allowed, " --store ")) {
+            o->store = a;   /* a flag: takes no value */
+            continue;
+        }
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             if (o->npos == 64) die(EXIT_BAD_INPUT, "too many arguments");
             o->pos[o->npos++] = a;
@@ -170,7 +186,7 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             {"--experiment", &o->experiment}, {"--device", &o->device}, {"--bind", &o->bind},
             {"--web", &o->web}, {"--scenarios", &o->scenarios}, {"--port", &o->port},
             {"--token", &o->token}, {"--max-upload", &o->max_upload},
-            {"--allow-host", &o->allow_host}, {"--budget", &o->budget},
+            {"--allow-host", &o->allow_host}, {"--budget", &o->budget}, {"--report", &o->report},
         };
         const char *val = NULL;
         char flag[64];
@@ -467,16 +483,65 @@ static int cmd_export(int argc, char **argv) {
     return 0;
 }
 
+/* Simulate the replay's base run, compare it with the measured run and
+ * print the fidelity report (fidelity_causes.h) to stderr; write it as JSON
+ * to `path` when given. A scenario that does not simulate says why. */
+static void replay_report(const trace *t, const json_t *scn, const char *what,
+                          const char *device, const replay_info *info, const char *path) {
+    char err[1024] = "";
+    char *txt = json_dumps(scn, JSON_COMPACT);
+    if (!txt) die(1, "out of memory");
+    scn_scenario *s = NULL;
+    int bad = scn_parse(txt, strlen(txt), "replay", &s, err, sizeof err);
+    free(txt);
+    sim_config cfg;
+    trace sim;
+    trace_init(&sim);
+    if (bad || scn_config(s, 0, &cfg, err, sizeof err) != 0 || sim_run(&cfg, &sim, err, sizeof err) != 0) {
+        fprintf(stderr, "schedlab: no fidelity report: the replay does not simulate: %s\n", err);
+        scn_free(s);
+        trace_free(&sim);
+        return;
+    }
+    scn_free(s);
+    fidelity f;
+    replay_heldout h;
+    if (fidelity_compare(t, &sim, &f, err, sizeof err) != 0 ||
+        replay_heldout_run(t, what, device, &h, err, sizeof err) != 0)
+        die(1, "%s", err);
+    json_t *rep = fidelity_json(&f, t, &sim, 10);
+    if (!rep || fidelity_explain(rep, t, info, &h) != 0) die(1, "out of memory");
+    char *text = fidelity_text(rep);
+    if (!text) die(1, "out of memory");
+    fputs(text, stderr);
+    free(text);
+    if (path) {
+        char *js = json_dumps(rep, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        if (!js) die(1, "out of memory");
+        FILE *fp = fopen(path, "w");
+        if (!fp || fputs(js, fp) < 0 || fputc('\n', fp) == EOF || fclose(fp) != 0)
+            die(1, "%s: cannot write the report", path);
+        free(js);
+    }
+    json_decref(rep);
+    fidelity_free(&f);
+    trace_free(&sim);
+}
+
 static int cmd_replay(int argc, char **argv) {
     opts o;
-    parse_opts(argc, argv, usage_replay, " --db -o --output --device ", &o);
+    parse_opts(argc, argv, usage_replay, " --db -o --output --device --report --store ", &o);
     if (o.npos != 1) die(EXIT_BAD_INPUT, "replay needs one RUN id (see --help)");
     trace t;
     load_or_die(&o, o.pos[0], &t);
     char what[64], err[1024];
     snprintf(what, sizeof what, "run %s", o.pos[0]);
     json_t *scn;
-    if (replay_scenario(&t, what, o.device, &scn, err, sizeof err)) die(EXIT_BAD_INPUT, "%s", err);
+    replay_info info;
+    if (replay_scenario_info(&t, what, o.device, &scn, &info, err, sizeof err))
+        die(EXIT_BAD_INPUT, "%s", err);
+    fprintf(stderr, "schedlab: replaying on %s\n", info.device_why);
+    replay_report(&t, scn, what, o.device, &info, o.report);
     char *text = json_dumps(scn, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     if (!text) die(1, "out of memory writing the scenario");
     size_t len = strlen(text);
@@ -488,6 +553,26 @@ static int cmd_replay(int argc, char **argv) {
     free(full);
     json_decref(scn);
     trace_free(&t);
+    if (o.store) {
+        /* as the dashboard's replay job: the same experiment and reports */
+        db *d = open_db(&o);
+        job_ctl ctl;
+        memset(&ctl, 0, sizeof ctl);
+        int status = 0;
+        json_t *res = NULL;
+        err[0] = '\0';
+        replay_store(d, o.pos[0], o.device, &ctl, &status, &res, err, sizeof err);
+        db_close(d);
+        if (status != 201) die(status == 400 || status == 404 ? EXIT_BAD_INPUT : 1, "%s", err);
+        fprintf(stderr, "schedlab: stored the replay as experiment %s (runs:",
+                json_string_value(json_object_get(res, "slug")));
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(res, "runs"), i, r)
+            fprintf(stderr, " %s", json_string_value(json_object_get(r, "run")));
+        fprintf(stderr, ")\n");
+        json_decref(res);
+    }
     return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../simcore/cc.h"
 #include "../simcore/sim.h"
 #include "scenario.h"
 #include "trace_json.h"
@@ -82,31 +83,6 @@ static json_t *priority_json(int32_t p) {
 
 /* ---- device -------------------------------------------------------------- */
 
-/* Does `target` equal the concatenation of one or more consecutive words of
- * `name` (lower-cased; words are runs of letters and digits)? */
-static int names_by_words(const char *name, const char *target) {
-    size_t tl = strlen(target);
-    if (!tl) return 0;
-    for (const char *w = name; *w; w++) {
-        if (!isalnum((unsigned char)*w) || (w > name && isalnum((unsigned char)w[-1])))
-            continue;   /* not the start of a word */
-        size_t k = 0;
-        const char *p = w;
-        for (;;) {
-            while (*p && isalnum((unsigned char)*p) && k < tl &&
-                   tolower((unsigned char)*p) == target[k]) {
-                p++;
-                k++;
-            }
-            if (*p && isalnum((unsigned char)*p)) break;   /* mismatch inside a word */
-            if (k == tl) return 1;                          /* ends with a whole word */
-            while (*p && !isalnum((unsigned char)*p)) p++;  /* on to the next word */
-            if (!*p) break;
-        }
-    }
-    return 0;
-}
-
 const char *replay_preset_for(const char *device_name) {
     if (!device_name || !*device_name) return NULL;
     for (int pass = 0; pass < 2; pass++)
@@ -122,7 +98,7 @@ const char *replay_preset_for(const char *device_name) {
                 key[k++] = (char)tolower((unsigned char)*c);
             }
             key[k] = '\0';
-            if (names_by_words(device_name, key)) return pn;
+            if (sim_name_has_words(device_name, key)) return pn;
         }
     return NULL;
 }
@@ -169,7 +145,7 @@ static int choose_device(const trace *t, const char *what, const char *preset, j
             for (size_t i = 0; i < sim_preset_count() && len < sizeof names; i++)
                 len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                                         sim_preset_at(i)->name);
-            snprintf(err, errlen, "--device: no preset named \"%s\" (presets: %s)", preset, names);
+            snprintf(err, errlen, "device: no preset named \"%s\" (presets: %s)", preset, names);
             return -1;
         }
         *dev = *p;
@@ -178,10 +154,42 @@ static int choose_device(const trace *t, const char *what, const char *preset, j
         snprintf(info->device_why, sizeof info->device_why, "the preset %s, as asked", preset);
         return *out ? 0 : -1;
     }
-    if (t->has_device) {
-        sim_device d = t->device;
+    /* The trace's own device, completed from its compute capability
+     * (simcore/cc.h): recorded by the profiler (meta compute_capability),
+     * else that of the GPU its name names, whose SM count fills a device
+     * that records none (an nvprof CSV names only the device) */
+    const char *ccm = trace_get_meta(t, "compute_capability");
+    const sim_gpu_model *model = sim_gpu_model_for(tname);
+    int major = 0, minor = 0;
+    const sim_cc *cc = NULL;
+    if (ccm && sscanf(ccm, "%d.%d", &major, &minor) == 2) cc = sim_cc_find(major, minor);
+    if (!cc && model) {
+        /* a complete device that records no compute capability (a
+         * simulated run's) stays exactly as it is */
+        sim_device probe = t->device;
+        char why0[256];
+        if (probe.copy_engines < 1) probe.copy_engines = 1;
+        if (probe.schedulers_per_sm < 1) probe.schedulers_per_sm = 4;
+        if (!(probe.copy_bandwidth > 0)) probe.copy_bandwidth = 1;
+        if (!t->has_device || sim_device_validate(&probe, why0, sizeof why0) != 0)
+            cc = sim_cc_find(model->major, model->minor);
+    }
+    if (t->has_device || (cc && model)) {
+        sim_device d = t->has_device ? t->device : (sim_device){0};
+        int from_model = 0, completed = 0;
+        if (!t->has_device) {
+            snprintf(d.name, sizeof d.name, "%s", tname);
+            d.sms = model->sms;
+            d.sm_order_kind = SIM_SM_ORDER_ASCENDING;
+            sim_device_fill_order(&d);
+            from_model = 1;
+        }
+        if (cc) completed = sim_cc_complete(&d, cc);
+        /* copy engines: the driver's asyncEngineCount as the importer
+         * kept it (one, or one per direction: ce.h); a GPU known only by
+         * name is a discrete one, with an engine per direction */
+        if (d.copy_engines < 1) d.copy_engines = from_model ? 2 : 1;
         if (!(d.copy_bandwidth > 0)) d.copy_bandwidth = bw > 0 ? bw : 12.0 * 1024 * 1024 * 1024;
-        if (d.copy_engines < 1) d.copy_engines = 1;
         if (d.schedulers_per_sm < 1) d.schedulers_per_sm = 4;
         char why[256];
         if (sim_device_validate(&d, why, sizeof why) == 0) {
@@ -191,12 +199,15 @@ static int choose_device(const trace *t, const char *what, const char *preset, j
             /* H100-C1: a preset's carveouts are no trace field (device.h), so
              * a device named as a preset that has them runs on that preset
              * with every field of the trace over it */
-            const sim_device *cp = sim_preset_find(d.name);
-            if (cp && cp->nsmem_carveouts > 0) {
+            const sim_device *cp = sim_preset_find(replay_preset_for(d.name));
+            if (cp && cp->nsmem_carveouts > 0 && cp->sms == d.sms) {
                 if (json_object_set_new(j, "preset", json_string(cp->name)) != 0) {
                     json_decref(j);
                     return -1;
                 }
+                /* the same SM count as the preset's explicit order, so
+                 * no new one is needed (device_json.c) */
+                json_object_del(j, "sms");
                 d.nsmem_carveouts = cp->nsmem_carveouts;
                 memcpy(d.smem_carveouts_kb, cp->smem_carveouts_kb, sizeof d.smem_carveouts_kb);
                 d.smem_reserved_per_block = cp->smem_reserved_per_block;
@@ -204,8 +215,13 @@ static int choose_device(const trace *t, const char *what, const char *preset, j
             *dev = d;
             *out = j;
             snprintf(info->device, sizeof info->device, "%s", d.name);
+            char ccs[96] = "";
+            if (cc)
+                snprintf(ccs, sizeof ccs, ", compute capability %d.%d (%s)%s", cc->major,
+                         cc->minor, cc->arch, completed ? " filling what it lacks" : "");
             snprintf(info->device_why, sizeof info->device_why,
-                     "the trace's own device \"%s\" (%d SMs)%s", d.name, (int)d.sms,
+                     "the trace's own device \"%s\" (%d SMs%s%s)%s%s", d.name, (int)d.sms,
+                     from_model ? ", by its name: " : "", from_model ? model->source : "", ccs,
                      t->device.copy_bandwidth > 0 ? "" : ", copy bandwidth fitted from its copies");
             return 0;
         }
@@ -214,11 +230,12 @@ static int choose_device(const trace *t, const char *what, const char *preset, j
     if (!pn) {
         if (tname && *tname)
             snprintf(err, errlen,
-                     "%s: the trace's device \"%s\" is incomplete and names no preset; replay it "
-                     "on a device preset (--device PRESET)", what, tname);
+                     "%s: the trace's device \"%s\" records neither its SM count nor its compute "
+                     "capability, and its name is no GPU schedlab knows; replay it on a device "
+                     "preset", what, tname);
         else
             snprintf(err, errlen,
-                     "%s: the trace names no device; replay it on a device preset (--device PRESET)",
+                     "%s: the trace names no device; replay it on a device preset",
                      what);
         return -1;
     }
@@ -610,6 +627,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     size_t *byk = malloc((t->blocks.n + 1) * sizeof *byk);
     int rc = -1;
     if (!ops || !ord || !first || !byk) goto oom;
+    info.copy_engines = dev.copy_engines;
     if (launch_latency(t, &info.launch_latency) != 0) goto oom;
     int64_t lat = info.launch_latency;
     if (copy_gap(t, &dev, &info.copy_gap) != 0) goto oom;

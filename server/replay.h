@@ -39,10 +39,15 @@
  *     time is its run time without its pauses, so a time-sliced run
  *     replays into itself.
  *
- * Device: `device_preset` when given; else the trace's own device when it
- * is complete (a missing copy_bandwidth is fitted from the copies, a
- * missing copy engine count or scheduler count takes the defaults); else
- * the preset its name names by whole tokens ("NVIDIA GeForce RTX 2080 Ti"
+ * Device: `device_preset` when given; else the trace's own device,
+ * completed from its compute capability (meta "compute_capability", as the
+ * importers keep it; simcore/cc.h fills the limits the trace lacks and
+ * raises the per-block shared memory to the opt-in maximum), or, where the
+ * trace records no SM count, from the GPU its name names (sim_gpu_model_for:
+ * SM count and compute capability); a missing copy_bandwidth is fitted
+ * from the copies, a missing copy engine count or scheduler count takes the
+ * defaults (issue 28). Failing all of that, the preset its name names by
+ * whole tokens ("NVIDIA GeForce RTX 2080 Ti"
  * names rtx2080ti; "tx2" is not inside "rtx2080ti"), with the SM count and
  * limits the trace records put over the preset's. Which one and why is in
  * replay_info and in the scenario's description.
@@ -75,6 +80,7 @@ typedef struct replay_info {
     size_t memsets;          /* memsets and other stream work with measured durations */
     size_t skipped;          /* records without the times a scenario needs */
     int64_t copy_gap;        /* ns a copy engine left between back-to-back copies */
+    int32_t copy_engines;    /* the chosen device's (ce.h: 1 for both directions, 2 one each) */
     int passes;              /* simulation passes of the refinement (0: none ran) */
     /* duration errors of the calibrated kernels (fractions): with block
      * times calibrated alone, and after the refinement */

@@ -8,7 +8,9 @@
 
 #include "../db/fidelity_db.h"
 #include "fidelity.h"
+#include "fidelity_causes.h"
 #include "replay.h"
+#include "replay_heldout.h"
 #include "store.h"
 #include "writes.h"
 
@@ -53,7 +55,8 @@ static json_t *summary(const json_t *rep) {
 
 /* Compare stored run `run` with the measured trace m; store the report. */
 static int report_one(db *d, const trace *m, const char *measured, const char *run,
-                      json_t **sum, char *err, size_t errlen) {
+                      const replay_info *info, const replay_heldout *h, json_t **sum, char *err,
+                      size_t errlen) {
     trace s;
     trace_init(&s);
     unsigned parts = DB_LOAD_KERNELS | DB_LOAD_COPIES | (m->blocks.n ? DB_LOAD_BLOCKS : 0);
@@ -62,6 +65,10 @@ static int report_one(db *d, const trace *m, const char *measured, const char *r
     memset(&f, 0, sizeof f);
     if (rc == 0) rc = fidelity_compare(m, &s, &f, err, errlen);
     json_t *rep = rc == 0 ? fidelity_json(&f, m, &s, 10) : NULL;
+    if (rep && fidelity_explain(rep, m, info, h) != 0) {
+        json_decref(rep);
+        rep = NULL;
+    }
     if (rc == 0 && !rep) {
         snprintf(err, errlen, "out of memory writing the fidelity report");
         rc = -1;
@@ -82,14 +89,9 @@ static int report_one(db *d, const trace *m, const char *measured, const char *r
     return rc;
 }
 
-static void rp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
-                   size_t errlen) {
-    rp_job *j = arg;
-    db *d = job_db(j->a, err, errlen);
-    if (!d) {
-        *status = 500;
-        return;
-    }
+void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, int *status,
+                  json_t **result, char *err, size_t errlen) {
+    struct { const char *run, *device; } jv = {run_id, device}, *j = &jv;
     trace m;
     trace_init(&m);
     json_t *scn = NULL, *runs = NULL;
@@ -106,6 +108,12 @@ static void rp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *
     replay_info info;
     if (replay_scenario_info(&m, what, j->device, &scn, &info, err, errlen) != 0) {
         *status = 400;
+        goto done;
+    }
+    /* the held-out prediction, once for every run of the replay */
+    replay_heldout held;
+    if (replay_heldout_run(&m, what, j->device, &held, err, errlen) != 0) {
+        *status = 500;
         goto done;
     }
     text = json_dumps(scn, JSON_COMPACT);
@@ -140,7 +148,7 @@ static void rp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *
     json_array_foreach(runs, i, r) {
         const char *rs = json_string_value(json_object_get(r, "run"));
         json_t *sum = NULL;
-        if (!rs || report_one(d, &m, j->run, rs, &sum, err, errlen) != 0) {
+        if (!rs || report_one(d, &m, j->run, rs, &info, &held, &sum, err, errlen) != 0) {
             *status = 500;
             goto done;
         }
@@ -153,12 +161,25 @@ static void rp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *
     *result = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s}", "slug", slug, "measured", j->run,
                         "device", info.device, "device_why", info.device_why, "runs", runs,
                         "compare", compare);
+    if (*result && held.done)
+        json_object_set_new(*result, "held_out", replay_heldout_json(&held));
 done:
-    api_db_release(j->a, d);
     json_decref(runs);
     json_decref(scn);
     free(text);
     trace_free(&m);
+}
+
+static void rp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
+                   size_t errlen) {
+    rp_job *j = arg;
+    db *d = job_db(j->a, err, errlen);
+    if (!d) {
+        *status = 500;
+        return;
+    }
+    replay_store(d, j->run, j->device, ctl, status, result, err, errlen);
+    api_db_release(j->a, d);
 }
 
 void replay_api_post(void *app, const http_request *req, http_response *res) {

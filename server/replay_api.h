@@ -20,9 +20,21 @@
 #ifndef SERVER_REPLAY_API_H
 #define SERVER_REPLAY_API_H
 
+#include <jansson.h>
+
+#include "../db/db.h"
 #include "http.h"
+#include "jobs.h"
 
 void replay_api_post(void *app, const http_request *req, http_response *res);
 void replay_api_fidelity(void *app, const http_request *req, http_response *res);
+
+/* What the job does, for `schedlab replay --store` too: replay stored run
+ * `run` (on preset `device`, or NULL: its own device), store the
+ * simulations as a new experiment and each one's fidelity report (with its
+ * calibration note, held-out prediction and causes: fidelity_causes.h).
+ * *status is an HTTP status; 201 with *result as the job's, else err. */
+void replay_store(db *d, const char *run, const char *device, job_ctl *ctl, int *status,
+                  json_t **result, char *err, size_t errlen);
 
 #endif

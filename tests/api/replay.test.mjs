@@ -106,11 +106,14 @@ test('the device: a preset by name; an unknown one, a bad body and an unknown ru
   assert.deepEqual([none.status, none.body], [200, { replay: false }]);
 });
 
-test('an nvprof log names its device in its Device column; a device no preset names needs one named', async () => {
+test('an nvprof log names its device in its Device column: it replays on that GPU (issue 28), or on a preset asked for', async () => {
   const run = await importFile(fixture('nvprof.csv'), 'nvprof.csv');
   const job = await replay(run);
-  assert.equal(job.status, 400);
-  assert.match(job.error, /names no preset|names no device/);
+  // the GTX 1080 Ti: 28 SMs of compute capability 6.1 (simcore/cc.c), not a preset
+  assert.equal(job.status, 201, job.error);
+  assert.equal(job.result.device, 'GeForce GTX 1080 Ti');
+  assert.match(job.result.device_why, /28 SMs.*compute capability 6\.1/);
+  assert.doesNotMatch(job.result.device_why, /--device/);
   const ok = await replay(run, { device: 'pascal-gilman' });
   assert.equal(ok.status, 201, ok.error);
   for (const r of ok.result.runs) assert.equal(r.fidelity.ok, true, JSON.stringify(r.fidelity));

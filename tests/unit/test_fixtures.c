@@ -111,14 +111,16 @@ static void test_fixture_nvprof_csv(void **state) {
     trace_free(&t);
 }
 
-/* nvprof.nvvp: ns since the epoch; origin T0 = the first runtime launch;
- * issue = the launch's runtime API start (correlationId), grid and block
+/* nvprof.nvvp: ns since the epoch; issue = when the launch's runtime API
+ * call (correlationId) handed the kernel over: its end, T0 + 5000 and T0 +
+ * 6000, as both kernels start after their calls return (issue 28); origin
+ * T0 + 5000 = the first of them; grid and block
  * multiplied out, smem static + dynamic, priority from the stream table. */
 static void test_fixture_nvprof_sqlite(void **state) {
     (void)state;
     trace t;
     import_fixture("nvprof.nvvp", IMP_NVPROF_SQLITE, &t);
-    assert_int_equal(t.origin, 1700000000000000000LL);
+    assert_int_equal(t.origin, 1700000000000005000LL);
     assert_string_equal(trace_get_meta(&t, "nvprof_export_version"), "18");
     assert_true(t.has_device);
     assert_string_equal(t.device.name, "GeForce RTX 2080 Ti");
@@ -129,25 +131,26 @@ static void test_fixture_nvprof_sqlite(void **state) {
     assert_int_equal(t.kernels.n, 2);
     assert_int_equal(t.copies.n, 1);
     expect_kernel(&t, 0, "vecAdd(double*, double*, double*, int)", "_Z6vecAddPdS_S_i", "7", 0,
-                  10000, 30000, 8, 256);
-    expect_kernel(&t, 1, LAMBDA_SHOWN, LAMBDA, "13", 1000, 20000, 50000, 4, 128);
+                  5000, 25000, 8, 256);
+    expect_kernel(&t, 1, LAMBDA_SHOWN, LAMBDA, "13", 1000, 15000, 45000, 4, 128);
     assert_int_equal(t.kernels.v[0].priority, 0);
     assert_int_equal(t.kernels.v[1].priority, -1);
     assert_int_equal(t.kernels.v[1].smem, 1536);
     assert_int_equal(t.kernels.v[1].regs, 32);
     assert_int_equal(t.kernels.v[1].grid[1], 2);
     assert_int_equal(t.kernels.v[1].block[1], 2);
-    expect_copy(&t, 0, "[CUDA memcpy DtoH]", TRACE_COPY_D2H, 65536, 60000, 70000);
+    expect_copy(&t, 0, "[CUDA memcpy DtoH]", TRACE_COPY_D2H, 65536, 55000, 65000);
     trace_free(&t);
 }
 
-/* nsys.sqlite: origin 1000 (the first runtime call); names are nsys's own
+/* nsys.sqlite: origin 1500 (the end of the first runtime call, which
+ * returned before its kernel started: issue 28); names are nsys's own
  * demangled form (StringIds), the mangled name is kept as the raw one. */
 static void test_fixture_nsys_sqlite(void **state) {
     (void)state;
     trace t;
     import_fixture("nsys.sqlite", IMP_NSYS_SQLITE, &t);
-    assert_int_equal(t.origin, 1000);
+    assert_int_equal(t.origin, 1500);
     assert_string_equal(trace_get_meta(&t, "nsys_version"), "2024.5.1.113");
     assert_true(t.has_device);
     assert_string_equal(t.device.name, "NVIDIA A100-SXM4-40GB");
@@ -155,14 +158,14 @@ static void test_fixture_nsys_sqlite(void **state) {
     assert_int_equal(t.kernels.n, 2);
     assert_int_equal(t.copies.n, 1);
     expect_kernel(&t, 0, "vecAdd(double *, double *, double *, int)", "_Z6vecAddPdS_S_i", "13", 0,
-                  2000, 8000, 196, 256);
+                  1500, 7500, 196, 256);
     expect_kernel(&t, 1,
                   "void clover::par_ranged2d_kernel<build_field(global_variables &)::"
                   "[lambda(int, int) (instance 1)]>(clover::Range2d, T1)",
-                  LAMBDA, "14", 200, 3000, 5000, 200, 256);
+                  LAMBDA, "14", 200, 2500, 4500, 200, 256);
     assert_int_equal(t.kernels.v[1].smem, 4096);
     assert_int_equal(t.kernels.v[1].regs, 40);
-    expect_copy(&t, 0, "[CUDA memcpy DtoH]", TRACE_COPY_D2H, 800000, 9000, 11000);
+    expect_copy(&t, 0, "[CUDA memcpy DtoH]", TRACE_COPY_D2H, 800000, 8500, 10500);
     trace_free(&t);
 }
 

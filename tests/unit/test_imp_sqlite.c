@@ -236,7 +236,9 @@ static void test_nsys_t4(void **state) {
     assert_string_equal(S(&t, k->raw_name), "_Z6vecAddPdS_S_i");
     assert_int_equal(k->first_block, 986026115);
     assert_int_equal(k->end, 986032227);
-    assert_int_equal(k->issue, 985820683);        /* R.start of correlationId 117 */
+    /* issue 28: when the call handed the kernel over: R.end of correlationId
+     * 117 (985820683 .. 986024988), which returned before the kernel started */
+    assert_int_equal(k->issue, 986024988);
     assert_string_equal(S(&t, k->stream), "13");
     /* globalPid 282088251064320 >> 24 & 0xFFFFFF = 36554 */
     assert_string_equal(S(&t, k->process), "pid 36554 gpu0 ctx1");
@@ -258,9 +260,9 @@ static void test_nsys_t4(void **state) {
     assert_int_equal(t.device.clock_hz, 1590000000LL);
     assert_int_equal(t.device.threads_per_sm, 1024);
 
-    /* origin (as for ksched) -> 985776845; last end -> 1005120327 */
-    assert_int_equal(trace_rebase(&t), 985776845);
-    assert_int_equal(last_end(&t), 1005120327 - 985776845);
+    /* origin (see test_imp_import_detects) -> 985813040; last end -> 1005120327 */
+    assert_int_equal(trace_rebase(&t), 985813040);
+    assert_int_equal(last_end(&t), 1005120327 - 985813040);
     trace_free(&t);
 }
 
@@ -315,8 +317,8 @@ static void test_nsys_cloverleaf(void **state) {
     assert_int_equal(t.device.threads_per_sm, 2048);
     assert_int_equal(t.device.smem_per_sm, 167936);
 
-    assert_int_equal(trace_rebase(&t), 533303007);
-    assert_int_equal(last_end(&t), 875746050 - 533303007);
+    assert_int_equal(trace_rebase(&t), 533337262);   /* see test_imp_import_detects */
+    assert_int_equal(last_end(&t), 875746050 - 533337262);
     trace_free(&t);
 }
 
@@ -325,8 +327,13 @@ static void test_imp_import_detects(void **state) {
     (void)state;
     static const struct { const char *rel; imp_format fmt; int64_t origin, span; size_t k, c; } cases[] = {
         { KSCHED, IMP_NVPROF_SQLITE, 1680846117887868656LL, 4091360640LL, 72, 12 },
-        { T4, IMP_NSYS_SQLITE, 985776845, 19343482, 200, 600 },
-        { CLOVER, IMP_NSYS_SQLITE, 533303007, 342443043, 1312, 279 },
+        /* origins: the earliest start or hand-off time (issue 28: a call's
+         * end where it returned before its work started, else its start):
+         * SELECT min(min(w.start), min(CASE WHEN r.end <= w.start THEN r.end
+         * ELSE r.start END)) over kernels, copies and memsets w joined with
+         * RUNTIME r on correlationId */
+        { T4, IMP_NSYS_SQLITE, 985813040, 19307287, 200, 600 },
+        { CLOVER, IMP_NSYS_SQLITE, 533337262, 342408788, 1312, 279 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t len;
@@ -438,13 +445,13 @@ static void test_nvprof_rules(void **state) {
     assert_int_equal(k->smem, 1536);                  /* static 1024 + dynamic 512 */
     assert_int_equal(k->regs, 40);
     assert_int_equal(k->priority, -5);
-    assert_int_equal(k->issue, 2900);
+    assert_int_equal(k->issue, 2950);   /* the call (2900 .. 2950) returned before 3000 */
     /* a plain C name is not mangled: shown as is, raw_name left empty */
     assert_string_equal(S(&t, t.kernels.v[0].name), "plain_kernel");
     assert_int_equal(t.kernels.v[0].raw_name, 0);
-    assert_int_equal(t.kernels.v[0].issue, 900);
+    assert_int_equal(t.kernels.v[0].issue, 950);
     assert_int_equal(t.kernels.v[0].priority, 0);
-    assert_int_equal(t.kernels.v[1].issue, 1500);     /* from DRIVER */
+    assert_int_equal(t.kernels.v[1].issue, 1600);     /* from DRIVER: its end */
     assert_int_equal(t.kernels.v[1].priority, TRACE_PRIO_NONE);  /* stream 7: no STREAM row */
     assert_int_equal(t.kernels.v[2].issue, TRACE_NONE);
 
@@ -525,7 +532,7 @@ static void test_nsys_rules(void **state) {
     assert_string_equal(S(&t, k->raw_name), "_Z1kIiEvPT_");
     assert_string_equal(S(&t, k->process), "pid 7 gpu0 ctx1 green3");
     assert_int_equal(k->priority, -5);
-    assert_int_equal(k->issue, 4000);
+    assert_int_equal(k->issue, 4100);   /* the call (4000 .. 4100) returned before 5000 */
     assert_int_equal(k->blocks, 240);
     assert_int_equal(k->smem, 2048);
     k = &t.kernels.v[1];
@@ -533,7 +540,7 @@ static void test_nsys_rules(void **state) {
     assert_int_equal(k->raw_name, 0);
     assert_string_equal(S(&t, k->process), "pid 9 gpu0 ctx1");
     assert_int_equal(k->priority, 0);
-    assert_int_equal(k->issue, 5400);
+    assert_int_equal(k->issue, 5450);   /* its own process's call (5400 .. 5450) */
 
     assert_int_equal(t.copies.n, 4);
     assert_int_equal(t.copies.v[0].direction, TRACE_COPY_H2D);
