@@ -22,6 +22,7 @@ import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
 import { createCompareChart, createAlignedTimelines, createCdfChart } from '../charts/compare.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
+import { qosCompareSection } from './qos.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
@@ -395,6 +396,13 @@ export async function renderCompare(root, route, ctx) {
   const { extent, win0 } = await axisP;
   // the big runs' first answers: the window shown (asked for already)
   const firsts = await Promise.all(loaded.map((L) => (L.src ? early(L.r.run).first : null)));
+
+  // runs with QoS goals (issue 30): the schemes side by side against the goal
+  if (loaded.some((L) => (L.run.summary?.qos_kernels || 0) > 0)) {
+    const q = qosCompareSection(loaded.map((L, i) => ({ run: L.r.run, label: labels[i], name: L.r.name || L.r.run, experiment: L.r.experiment, kernels: L.kernels })));
+    root.append(q.el);
+    cleanups.push(q);
+  }
 
   const section = h('section', { class: 'card', id: 'compare-timelines' }, h('h2', null, 'Blocks on one time axis'));
   const base = diffs[0];

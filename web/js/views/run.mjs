@@ -34,6 +34,7 @@ import { createVTable, toCsv } from '../vtable.mjs';
 import { createPTable, PAGE_ROWS } from '../ptable.mjs';
 import { download, safeName } from '../exports.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../state.mjs';
+import { EXTRA_TABS } from './runtabs.mjs';
 
 const MAX_BLOCKS = 20000;     // the API's default; past it the server bins
 // A kernel-level run (no blocks) of more kernels than this is never fetched
@@ -276,6 +277,8 @@ function header(c, tab, route) {
       h('dl', { class: 'facts' }, facts.map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v ?? '—')))),
       c.kernels.length || c.big ? replayForm(c) : null),
     h('nav', { class: 'tabs', 'aria-label': 'run views' }, TABS.map(([n, l]) => tabLink(n, l)),
+      // the paper-specific tabs (runtabs.mjs), on the runs that have their data
+      EXTRA_TABS.filter((t) => t.when(c)).map((t) => tabLink(t.name, t.label)),
       h('span', { class: 'tab-spacer' }),
       copyLinkButton(),
       h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'trace'), download: true }, 'trace JSON'),
@@ -1078,7 +1081,12 @@ export async function renderRun(root, route, ctx) {
     const r = await queuesTab(panel, c, route, ctx);
     return { view: 'queues', cleanup: r.cleanup };
   }
-  panel.append(errorBox(`Unknown view "${tab}" in the URL: use ${TABS.map(([n]) => n).join(', ')}.`));
+  const extra = EXTRA_TABS.find((t) => t.name === tab);
+  if (extra) {
+    const r = await extra.render(panel, c, route, ctx);
+    return { view: tab, cleanup: r?.cleanup };
+  }
+  panel.append(errorBox(`Unknown view "${tab}" in the URL: use ${[...TABS.map(([n]) => n), ...EXTRA_TABS.map((t) => t.name)].join(', ')}.`));
   return { view: 'error' };
 }
 
