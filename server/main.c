@@ -32,6 +32,8 @@
 #include "api.h"
 #include "budget.h"
 #include "store.h"
+#include "seed_bg.h"
+#include "addrs.h"
 #include "http.h"
 #include "replay.h"
 #include "rta_cli.h"
@@ -608,15 +610,6 @@ static int cmd_serve(int argc, char **argv) {
     api_config acfg = {.db_path = db_default(&o), .scenarios_dir = scenarios,
                        .version = SCHEDLAB_VERSION, .budget = &bud};
     if (api_init(&acfg, &api, err, sizeof err)) die(1, "%s", err);
-    if (scenarios) {
-        db *d = open_db(&o);
-        int added = 0;
-        int failed = store_seed(d, scenarios, &added, err, sizeof err);
-        db_close(d);
-        if (failed < 0) fprintf(stderr, "schedlab: warning: %s\n", err);
-        else if (failed) fprintf(stderr, "schedlab: warning: %d scenario(s) not stored; first: %s\n", failed, err);
-        if (added) fprintf(stderr, "schedlab: stored %d shipped scenario(s) from %s\n", added, scenarios);
-    }
     size_t nroutes;
     const http_route *routes = api_routes(&nroutes);
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
@@ -631,14 +624,22 @@ static int cmd_serve(int argc, char **argv) {
         api_free(api);
         die(1, "%s", err);
     }
-    fprintf(stderr, "schedlab: serving http://%s:%u/ (db %s, web %s)\n", hcfg.bind,
-            (unsigned)http_port(srv), acfg.db_path, web ? web : "none");
+    /* every address it answers on: a wildcard bind lists the interfaces'
+     * (addrs.h), the links teammates use */
+    char tail[PATH_MAX * 2 + 32];
+    snprintf(tail, sizeof tail, " (db %s, web %s)", acfg.db_path, web ? web : "none");
+    addrs_print(stderr, hcfg.bind, (unsigned)http_port(srv), tail);
+    /* the shipped scenarios not stored yet, in the background: the port is
+     * open meanwhile (issue 30; seed_bg.h) */
+    if (scenarios && seedbg_start(acfg.db_path, scenarios, err, sizeof err))
+        fprintf(stderr, "schedlab: warning: %s\n", err);
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) {}
     fprintf(stderr, "schedlab: %s, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
     /* No new writes; jobs end (finished, or rolled back after the grace);
      * then no new requests, and every one in flight gets its answer. */
     http_refuse_writes(srv);
+    seedbg_join();
     api_stop_jobs(api, 5000);
     http_quiesce(srv);
     int left = http_wait_idle(srv, 10000);

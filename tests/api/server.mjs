@@ -71,8 +71,9 @@ export async function startServer({ exe = bin } = {}) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`schedlab serve exited ${child.exitCode}: ${stderr}`);
     try {
+      // (the shipped scenarios are stored behind the open port: wait for them)
       const r = await fetch(`${base}/api/health`);
-      if (r.ok) break;
+      if (r.ok && !(await r.json()).seeding) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`schedlab serve did not answer: ${stderr}`);
     await new Promise((ok) => setTimeout(ok, 100));

@@ -68,7 +68,8 @@ before(async () => {
   base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
+      const r = await fetch(`${base}/api/health`);
+      if (r.ok && !(await r.json()).seeding) break;
     } catch { /* not yet */ }
     if (i > 300) throw new Error('schedlab serve did not start');
     await new Promise((res) => setTimeout(res, 100));

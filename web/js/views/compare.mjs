@@ -23,6 +23,7 @@ import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
 import { createCompareChart, createAlignedTimelines, createCdfChart } from '../charts/compare.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
 import { qosCompareSection } from './qos.mjs';
+import { tasksCompare } from './tasks_compare.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
@@ -45,6 +46,10 @@ const MAX_KERNELS = 20000;
 // (names, lanes)}; a run of blocks still gets every kernel (its blocks
 // name them), as in the run view. runP: the run's summary (a promise).
 async function kernelsOrBins(id, runP, signal) {
+  // a run of real-time tasks is compared by task (tasks_compare.mjs): its
+  // thousands of per-job kernels are not needed (issue 30: under 1 s)
+  const r0 = await runP;
+  if ((r0.summary?.jobs || 0) > 0) return { kernels: [] };
   const r = await api.kernelsWindow(id, { max: MAX_KERNELS }, signal);
   if (r.mode !== 'bins') return { kernels: r.kernels || [] };
   const run = await runP;
@@ -339,7 +344,9 @@ export async function renderCompare(root, route, ctx) {
     if (!perRun.has(id)) {
       const runP = api.run(id, ctx.signal);
       const info = Promise.all([runP, kernelsOrBins(id, runP, ctx.signal)]);
-      const full = info.then(([run]) => ((run.summary?.blocks || 0) <= FULL_BLOCKS
+      // a run of real-time tasks is compared task by task (tasksCompare):
+      // its blocks are not fetched (15,276 of the GCAPS case study: 16 MB)
+      const full = info.then(([run]) => ((run.summary?.jobs || 0) === 0 && (run.summary?.blocks || 0) <= FULL_BLOCKS
         ? api.blocks(id, { max: FULL_BLOCKS }, ctx.signal) : null));
       // (a failure is reported where it is awaited; none goes unhandled)
       info.catch(() => {});
@@ -353,7 +360,9 @@ export async function renderCompare(root, route, ctx) {
   // a big run's window is asked for beside the comparison, not after it.
   const axisP = Promise.all(ids.map((id) => early(id).info)).then((infos) => {
     const ax = axisOf(infos.map(([run, ks]) => ({ run, kernels: ks.kernels || [], big: ks.big })), route);
+    ax.allTasks = infos.every(([run]) => (run.summary?.jobs || 0) > 0);
     for (const id of ids) {
+      if (ax.allTasks) break;
       const e = early(id);
       if (!e.first) {
         e.first = e.full.then((f) => {
@@ -367,6 +376,8 @@ export async function renderCompare(root, route, ctx) {
     return ax;
   });
   axisP.catch(() => {});
+  // the replay reports beside the comparison, not after it
+  const reportsP = ids.map((id) => api.fidelity(id, ctx.signal).then((x) => (x && x.replay ? x : null), () => null));
   const data = await api.compare(ids, ctx.signal);
   const runs = data.runs || [];
   const kernels = data.kernels || [];
@@ -375,8 +386,14 @@ export async function renderCompare(root, route, ctx) {
   document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
   root.append(picker(ids, runs, ctx.signal));
 
-  const replay = await replaySection(root, runs, ids, ctx);
+  const replay = await replaySection(root, runs, ids, ctx, reportsP);
   const cleanups = [replay].filter(Boolean);
+  // runs of real-time tasks (issue 30): tasks compared, not blocks
+  if ((await axisP).allTasks && data.tasks && data.tasks.length) {
+    const t = await tasksCompare(root, data, runs, labels, ctx.signal);
+    cleanups.push(t);
+    return { view: 'compare', drawnBlocks: 0, cleanup: () => cleanups.forEach((c) => c.destroy()) };
+  }
 
   // ---- the runs' timelines on one time axis ---------------------------------
   const loaded = await Promise.all(runs.map(async (r) => {
@@ -663,7 +680,7 @@ export async function renderCompare(root, route, ctx) {
     cleanup: () => cleanups.forEach((c) => c.destroy()) };
 }
 
-function tasksCard(tasks, runs) {
+export function tasksCard(tasks, runs) {
   // Real-time tasks first (their kernels, one per job, can be thousands).
   // Per task and run: the maximum observed response time (MORT, as the
   // GCAPS paper's Table 5 reports it), the mean, and the response-time
@@ -709,8 +726,9 @@ function timelineLink(run, start, end, label) {
   return h('a', { href: `/runs/${encodeURIComponent(run)}?view=timeline&from=${Math.max(0, start - pad)}&to=${end + pad}` }, label);
 }
 
-async function replaySection(root, runs, ids, ctx) {
-  const reports = await Promise.all(runs.map((r) => api.fidelity(r.run, ctx.signal).then((x) => (x && x.replay ? x : null), () => null)));
+async function replaySection(root, runs, ids, ctx, reportsP) {
+  // (the API answers the runs in the order asked: reportsP[i] is runs[i]'s)
+  const reports = await Promise.all(reportsP || runs.map((r) => api.fidelity(r.run, ctx.signal).then((x) => (x && x.replay ? x : null), () => null)));
   const measured = reports.find(Boolean)?.measured_run;
   const mi = runs.findIndex((r) => r.run === measured);
   if (!measured || mi < 0) return null;

@@ -6,10 +6,13 @@
 
 import { warpsTab, hasWarps } from './warps.mjs';
 import { qosTab, hasQos } from './qos.mjs';
+import { tasksTab, hasTasks } from './tasks.mjs';
 
 export const EXTRA_TABS = [
   // QAWS Fig. 3: issue slots per sub-core, cycle by cycle
   { name: 'warps', label: 'Warps', when: hasWarps, render: warpsTab },
   // ISCA'17 §4: each QoS kernel's IPC against its goal
   { name: 'qos', label: 'QoS', when: hasQos, render: qosTab },
+  // GCAPS §6: real-time tasks' jobs against their deadlines and bounds
+  { name: 'tasks', label: 'Tasks', when: hasTasks, render: tasksTab },
 ];
