@@ -505,7 +505,8 @@ export async function renderCompare(root, route, ctx) {
     const lane = h('div', { class: 'compare-lane', dataset: { run: L.r.run } },
       h('h3', { class: 'lane-title' }, h('span', { class: 'swatch', style: { background: colorAt(r) } }), runLabel(L.r, 70),
         r === 0 ? h('span', { class: 'muted' }, ' (first: the others are compared with it)')
-          : diffs[r].known && base.known ? h('span', { class: 'diff-count' }, ` ${diffs[r].count} blocks differ`) : null));
+          : diffs[r].known && base.known ? (diffs[r].count ? h('span', { class: 'diff-count' }, ` ${diffs[r].count} blocks differ`)
+            : h('span', { class: 'diff-none muted' }, ` every block placed as in the first`)) : null));
     section.append(lane);
     const first = firsts[r];
     const hasBlocks = L.blocks || first;
@@ -525,7 +526,8 @@ export async function renderCompare(root, route, ctx) {
       bins: mode === 'blocks' && first ? dataOf(first).bins : null,
       sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
       colors, extent, window: win0, hidden: new Set(), at: null,
-      isMarked: (b) => marked.has(`${b.kernel}/${b.index}`),
+      // the first run is the reference: never framed (issue 30)
+      isMarked: r === 0 ? undefined : (b) => marked.has(`${b.kernel}/${b.index}`),
       onWindow(from, to) { sync(tl, from, to); },
       onHidden(set) { for (const t of timelines) if (t !== tl) t.setHidden(set); },
       onToggle() {},
@@ -758,7 +760,8 @@ async function replaySection(root, runs, ids, ctx, reportsP) {
     const d = x.rep ? differing(x.rep) : null;
     if (d) d.m.forEach((id) => measuredDiff.add(id));
     return { run: x.r.run, name: x.rep ? x.r.name || x.r.run : `${x.r.name || x.r.run} (measured)`, colorIndex: x.i,
-      kernels: kernelLists[j].kernels || [], differ: d ? d.s : measuredDiff };
+      // the measured run is the reference: its kernels are never red
+      kernels: kernelLists[j].kernels || [], differ: d ? d.s : new Set() };
   });
   const host = h('div', { id: 'replay-timelines' });
   section.append(h('h3', null, 'Kernels on one time axis'),
