@@ -947,6 +947,19 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
 }
 
+/* libmicrohttpd's messages, to stderr as before, less the ones a client
+ * leaving mid-answer causes ("Failed to send the response body for the
+ * request for ...: Broken pipe"): a browser that closes a tab during a
+ * download is no error of the server's (issue 30), and the log is where an
+ * operator looks for real ones. */
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+    (void)cls;
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (strncmp(buf, "Failed to send ", 15) == 0) return;
+    fputs(buf, stderr);
+}
+
 int http_start(const http_config *cfg, http_server **out, char *err, size_t errlen) {
     *out = NULL;
     http_server *srv = calloc(1, sizeof *srv);
@@ -1010,6 +1023,7 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
                               MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)64,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)128 * 1024,
+                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                               MHD_OPTION_END);
     if (!srv->d) {
         snprintf(err, errlen, "cannot listen on %s port %u: %s", bind, (unsigned)cfg->port,

@@ -366,7 +366,7 @@ export async function tasksTab(panel, c, route, ctx) {
 
 // dom.mjs's table takes text labels; these carry an <abbr>.
 function tableWithNodes(columns, rows) {
-  return h('div', { class: 'table-wrap' }, h('table', { id: 'task-table', class: 'list dense' },
+  return h('div', { class: 'table-wrap', tabindex: '0' }, h('table', { id: 'task-table', class: 'list dense' },
     h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : null }, c.label)))),
     h('tbody', null, rows.map((r) => h('tr', null, columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r))))))));
 }
