@@ -1017,13 +1017,13 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
      * connection for the request line and headers (the default 32 KiB left
      * some 500 query parameters unanswered). */
     srv->d = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, srv,
+                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,   /* first, as MHD wants */
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_S,
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
                               MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)64,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)128 * 1024,
-                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
                               MHD_OPTION_END);
     if (!srv->d) {
         snprintf(err, errlen, "cannot listen on %s port %u: %s", bind, (unsigned)cfg->port,

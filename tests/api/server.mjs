@@ -67,7 +67,7 @@ export async function startServer({ exe = bin } = {}) {
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90000;   // (seeding on a busy shared machine)
+  const deadline = Date.now() + 180000;   // (seeding: ~10 s alone, ~50 s on a loaded shared machine)
   for (;;) {
     if (child.exitCode !== null) throw new Error(`schedlab serve exited ${child.exitCode}: ${stderr}`);
     try {

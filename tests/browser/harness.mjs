@@ -41,7 +41,7 @@ export async function startServer(extra = []) {
   child.stdout.on('data', (d) => { log += d; });
   child.stderr.on('data', (d) => { log += d; });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90000;
+  const deadline = Date.now() + 180000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`schedlab serve exited with ${child.exitCode}: ${log}`);
     try {
@@ -54,7 +54,7 @@ export async function startServer(extra = []) {
     }
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
-      throw new Error(`schedlab serve did not answer /api/health (seeding done) within 90 s: ${log}`);
+      throw new Error(`schedlab serve did not answer /api/health (seeding done) within 180 s: ${log}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
