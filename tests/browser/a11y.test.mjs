@@ -127,9 +127,11 @@ test('at 400 px the kernels table scrolls sideways, its columns keep their width
     const w = await page.evaluate(() => {
       const th = [...document.querySelectorAll('table.vtable th')].find((x) => /kernel/i.test(x.textContent));
       const card = th.closest('.table-card');
-      return { th: th.getBoundingClientRect().width, scroll: card.scrollWidth, client: card.clientWidth };
+      return { th: th.getBoundingClientRect().width, scroll: card.scrollWidth, client: card.clientWidth, table: th.closest('table').getBoundingClientRect().width };
     });
     assert.ok(w.th >= 100, `the Kernel column is ${w.th} px wide`);
+    // as wide as on a desktop window (1280 px: the table is ~1,200 px)
+    assert.ok(w.table >= 1000, `the table is ${w.table} px wide`);
     assert.ok(w.scroll > w.client, 'the card scrolls');
     await page.screenshot({ path: path.join(OUT, 'kernels-400px.png') });
   } finally {
