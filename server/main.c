@@ -642,7 +642,13 @@ static int cmd_serve(int argc, char **argv) {
     /* No new writes; jobs end (finished, or rolled back after the grace);
      * then no new requests, and every one in flight gets its answer. */
     http_refuse_writes(srv);
-    seedbg_join();
+    /* a stop while the shipped scenarios are being stored does not wait for
+     * them (tens of seconds): the one being written is rolled back by
+     * SQLite when the process ends, and the next start stores the rest */
+    if (seedbg_pending())
+        fprintf(stderr, "schedlab: stopping before every shipped scenario is stored; the next start stores the rest\n");
+    else
+        seedbg_join();
     api_stop_jobs(api, 5000);
     http_quiesce(srv);
     int left = http_wait_idle(srv, 10000);

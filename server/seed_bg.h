@@ -9,7 +9,9 @@
  *
  *   seedbg_start    start the thread (a copy of both paths is kept)
  *   seedbg_pending  true while the thread runs
- *   seedbg_join     wait for it (serve's shutdown, before the API goes) */
+ *   seedbg_join     wait for it once it is done (serve's shutdown; a stop
+ *                   while it still runs exits without waiting, its
+ *                   scenario's transaction rolled back by SQLite) */
 #ifndef SCHEDLAB_SEED_BG_H
 #define SCHEDLAB_SEED_BG_H
 

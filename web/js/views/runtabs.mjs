@@ -7,6 +7,7 @@
 import { warpsTab, hasWarps } from './warps.mjs';
 import { qosTab, hasQos } from './qos.mjs';
 import { tasksTab, hasTasks } from './tasks.mjs';
+import { placementTab, hasPlacement } from './placement.mjs';
 
 export const EXTRA_TABS = [
   // QAWS Fig. 3: issue slots per sub-core, cycle by cycle
@@ -15,4 +16,6 @@ export const EXTRA_TABS = [
   { name: 'qos', label: 'QoS', when: hasQos, render: qosTab },
   // GCAPS §6: real-time tasks' jobs against their deadlines and bounds
   { name: 'tasks', label: 'Tasks', when: hasTasks, render: tasksTab },
+  // the order blocks took the SMs (the H100 SM-order probe; most-room)
+  { name: 'placement', label: 'SM order', when: hasPlacement, render: placementTab },
 ];
