@@ -223,3 +223,27 @@ test('a first start opens its port at once and the home page shows the shipped s
   assert.equal(await br.page.locator('#seeding').isHidden(), true);
   assert.deepEqual(br.problems, []);
 });
+
+test('a browser leaving mid-download leaves nothing in the server\'s log', async () => {
+  const srv = await startServer();
+  cleanups.push(() => srv.stop());
+  const { body: list } = await srv.api('/api/experiments');
+  const run = list.experiments.find((e) => /^GCAPS case study/.test(e.name)).runs[0].run;
+  const http = (await import('node:http')).default;
+  // three downloads of the run's trace (megabytes), each dropped after its first bytes
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => {
+      const req = http.get(`${srv.base}/api/runs/${run}/export?format=trace`, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', resolve);
+    });
+  }
+  // the server goes on answering, and says nothing about the dropped ones
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal((await srv.api('/api/health')).status, 200);
+  assert.doesNotMatch(srv.log(), /Failed to send/);
+});
