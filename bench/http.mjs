@@ -90,7 +90,9 @@ export async function startSchedlab(bin, { db, scenarios, cwd, timeoutMs = 90000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`schedlab serve exited with ${child.exitCode}: ${log}`);
     try {
-      if ((await get(`${base}/api/health`)).ok) break;
+      // (the shipped scenarios are stored behind the open port: issue 30)
+      const r = await get(`${base}/api/health`);
+      if (r.ok && !JSON.parse(r.body).seeding) break;
     } catch {
       // not listening yet (still seeding)
     }

@@ -23,6 +23,7 @@
 #include "device_json.h"
 #include "jobs.h"
 #include "store.h"
+#include "seed_bg.h"
 #include "queue_bins.h"
 #include "record_pages.h"
 #include "stream_bins.h"
@@ -1053,8 +1054,9 @@ static void h_health(void *app, const http_request *req, http_response *res) {
                                           a->health, "version", a->version, "db", a->db_name));
         return;
     }
-    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I}", "status", "ok", "version", a->version,
-                                      "db", a->db_name, "jobs", (json_int_t)jobs_pending(a->jobs)));
+    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I, s:b}", "status", "ok", "version", a->version,
+                                      "db", a->db_name, "jobs", (json_int_t)jobs_pending(a->jobs),
+                                      "seeding", seedbg_pending()));
 }
 
 /* What this build can do, so the dashboard lists formats, policies and

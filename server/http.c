@@ -947,6 +947,19 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
 }
 
+/* libmicrohttpd's messages, to stderr as before, less the ones a client
+ * leaving mid-answer causes ("Failed to send the response body for the
+ * request for ...: Broken pipe"): a browser that closes a tab during a
+ * download is no error of the server's (issue 30), and the log is where an
+ * operator looks for real ones. */
+static void mhd_log(void *cls, const char *fmt, va_list ap) {
+    (void)cls;
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (strncmp(buf, "Failed to send ", 15) == 0) return;
+    fputs(buf, stderr);
+}
+
 int http_start(const http_config *cfg, http_server **out, char *err, size_t errlen) {
     *out = NULL;
     http_server *srv = calloc(1, sizeof *srv);
@@ -1004,6 +1017,7 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
      * connection for the request line and headers (the default 32 KiB left
      * some 500 query parameters unanswered). */
     srv->d = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, srv,
+                              MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,   /* first, as MHD wants */
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_S,

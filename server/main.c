@@ -32,6 +32,8 @@
 #include "api.h"
 #include "budget.h"
 #include "store.h"
+#include "seed_bg.h"
+#include "addrs.h"
 #include "http.h"
 #include "replay.h"
 #include "replay_api.h"
@@ -115,9 +117,12 @@ static const char usage_serve[] =
     "\n"
     "Serve the dashboard and the HTTP API. A missing database is created; every\n"
     "scenario in the scenarios folder not yet stored is simulated and stored as an\n"
-    "experiment. --web and --scenarios default to the installed ones\n"
-    "(PREFIX/share/schedlab/ for PREFIX/bin/schedlab), or those of the checkout the\n"
-    "executable is in, else web/ and scenarios/ in the current folder.\n"
+    "experiment, in the background: the port opens at once and GET /api/health says\n"
+    "\"seeding\": true until they are all stored. One line per address it answers\n"
+    "on (every interface's for --bind 0.0.0.0). --web and --scenarios default to\n"
+    "the installed ones (PREFIX/share/schedlab/ for PREFIX/bin/schedlab), or those\n"
+    "of the checkout the executable is in, else web/ and scenarios/ in the current\n"
+    "folder.\n"
     "\n"
     "On a shared machine:\n"
     "  --token T          writes (POST) need \"Authorization: Bearer T\"; reads stay open\n"
@@ -694,15 +699,6 @@ static int cmd_serve(int argc, char **argv) {
     api_config acfg = {.db_path = db_default(&o), .scenarios_dir = scenarios,
                        .version = SCHEDLAB_VERSION, .budget = &bud};
     if (api_init(&acfg, &api, err, sizeof err)) die(1, "%s", err);
-    if (scenarios) {
-        db *d = open_db(&o);
-        int added = 0;
-        int failed = store_seed(d, scenarios, &added, err, sizeof err);
-        db_close(d);
-        if (failed < 0) fprintf(stderr, "schedlab: warning: %s\n", err);
-        else if (failed) fprintf(stderr, "schedlab: warning: %d scenario(s) not stored; first: %s\n", failed, err);
-        if (added) fprintf(stderr, "schedlab: stored %d shipped scenario(s) from %s\n", added, scenarios);
-    }
     size_t nroutes;
     const http_route *routes = api_routes(&nroutes);
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
@@ -717,14 +713,28 @@ static int cmd_serve(int argc, char **argv) {
         api_free(api);
         die(1, "%s", err);
     }
-    fprintf(stderr, "schedlab: serving http://%s:%u/ (db %s, web %s)\n", hcfg.bind,
-            (unsigned)http_port(srv), acfg.db_path, web ? web : "none");
+    /* every address it answers on: a wildcard bind lists the interfaces'
+     * (addrs.h), the links teammates use */
+    char tail[PATH_MAX * 2 + 32];
+    snprintf(tail, sizeof tail, " (db %s, web %s)", acfg.db_path, web ? web : "none");
+    addrs_print(stderr, hcfg.bind, (unsigned)http_port(srv), tail);
+    /* the shipped scenarios not stored yet, in the background: the port is
+     * open meanwhile (issue 30; seed_bg.h) */
+    if (scenarios && seedbg_start(acfg.db_path, scenarios, err, sizeof err))
+        fprintf(stderr, "schedlab: warning: %s\n", err);
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) {}
     fprintf(stderr, "schedlab: %s, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
     /* No new writes; jobs end (finished, or rolled back after the grace);
      * then no new requests, and every one in flight gets its answer. */
     http_refuse_writes(srv);
+    /* a stop while the shipped scenarios are being stored does not wait for
+     * them (tens of seconds): the one being written is rolled back by
+     * SQLite when the process ends, and the next start stores the rest */
+    if (seedbg_pending())
+        fprintf(stderr, "schedlab: stopping before every shipped scenario is stored; the next start stores the rest\n");
+    else
+        seedbg_join();
     api_stop_jobs(api, 5000);
     http_quiesce(srv);
     int left = http_wait_idle(srv, 10000);

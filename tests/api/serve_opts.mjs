@@ -29,8 +29,9 @@ export async function serve(args = [], { env = {}, dir = null, db = null, keep =
   for (;;) {
     if (child.exitCode !== null) throw new Error(`schedlab serve exited ${child.exitCode}: ${stderr}`);
     try {
-      await fetch(`${base}/api/health`);
-      break;
+      const r = await fetch(`${base}/api/health`);
+      // a healthy server has stored the shipped scenarios (issue 30: behind the open port)
+      if (!r.ok || !(await r.json()).seeding) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`schedlab serve did not answer: ${stderr}`);
     await new Promise((ok) => setTimeout(ok, 50));

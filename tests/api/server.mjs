@@ -67,7 +67,9 @@ export const seedDb = process.env.SCHEDLAB_SEED_DB || null;
 // binary under test; `fresh: true` (or another binary) starts on an empty
 // file, which the server seeds itself. `args`: more options for `serve`
 // (e.g. ['--scenarios', EMPTY_DIR] to skip the shipped scenarios).
-export async function startServer({ exe = bin, fresh = false, waitMs = 30000, args = [] } = {}) {
+// waitMs: how long to wait for /api/health with the shipped scenarios stored
+// (seeding: ~10 s alone, ~50 s on a loaded shared machine; a seed copy: at once).
+export async function startServer({ exe = bin, fresh = false, waitMs = 180000, args = [] } = {}) {
   const dir = tempDir('api');
   const db = join(dir, 'test.db');
   if (seedDb && !fresh && exe === bin) copyFileSync(seedDb, db);
@@ -83,8 +85,9 @@ export async function startServer({ exe = bin, fresh = false, waitMs = 30000, ar
   for (;;) {
     if (child.exitCode !== null) throw new Error(`schedlab serve exited ${child.exitCode}: ${stderr}`);
     try {
+      // (the shipped scenarios are stored behind the open port: wait for them)
       const r = await fetch(`${base}/api/health`);
-      if (r.ok) break;
+      if (r.ok && !(await r.json()).seeding) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) {
       child.kill('SIGTERM');

@@ -246,17 +246,32 @@ test('a scenario pasted on the home page becomes an experiment; past max the tim
 });
 
 test('"Replay in simulator" opens the hardware run beside its simulations on one time axis, with the fidelity report', async () => {
+  // a simulated run is offered no replay (issue 30): it is its own model
   await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline`);
   await ready(page, 'timeline');
+  assert.equal(await page.locator('#replay-form').count(), 0);
+  // Fig. 3's trace as a profiler would have recorded it: a measured run
+  const trace = (await srv.api(`/api/runs/${fig3.run}/export?format=trace`)).body;
+  trace.source = 'nsys-sqlite';
+  const imp = await fetch(`${srv.base}/api/imports?name=fig3-measured.json`, { method: 'POST', body: JSON.stringify(trace), headers: { 'Content-Type': 'application/octet-stream' } });
+  const impBody = await imp.json();
+  assert.equal(imp.status, 201, JSON.stringify(impBody));
+  const measured = impBody.run;
+  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
+  await ready(page, 'timeline');
   await page.locator('#replay-device option[value="tx2"]').waitFor({ state: 'attached' });
-  // automatic: the run's own (complete) device, as the CLI picks it
+  // by default the run's own (complete) device, said in the page's words;
+  // the presets are "what if"
   assert.equal(await page.locator('#replay-device').inputValue(), '');
+  assert.equal(await page.locator('#replay-device option').first().textContent(), 'the trace\'s own device (tx2)');
+  assert.equal(await page.locator('#replay-device optgroup').getAttribute('label'), 'what if it ran on…');
+  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), null);
   await page.click('#replay-form button[type=submit]');
   await ready(page, 'compare');
   const url = new URL(page.url());
   const ids = url.searchParams.get('runs').split(',');
   // the hardware run stays in the comparison, first
-  assert.equal(ids[0], fig3.run);
+  assert.equal(ids[0], measured);
   assert.equal(ids.length, 3);
   const { body: exp } = await srv.api(`/api/experiments/${url.searchParams.get('replay')}`);
   assert.notEqual(exp.slug, fig3.exp.slug);
@@ -267,7 +282,7 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   for (const r of exp.runs) assert.equal(r.summary.blocks, 18);
   // a simulated run replayed reproduces itself: every target met
   const { body: rep } = await srv.api(`/api/runs/${ids[1]}/fidelity`);
-  assert.equal(rep.measured_run, fig3.run);
+  assert.equal(rep.measured_run, measured);
   assert.equal(rep.ok, true);
   assert.equal(rep.duration_error_median, 0);
   assert.equal(await page.locator('#fidelity tbody tr').count(), 2);
@@ -283,6 +298,22 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   // every policy of the replay is already shown
   assert.equal(await page.locator('#replay-more-run option').first().getAttribute('value'), '');
   await page.screenshot({ path: path.join(OUT, 'replay-compare.png'), fullPage: true });
+  // the reference (the measured run) is never drawn red
+  const reds = await page.evaluate(() => {
+    const c = window.Chart.getChart(document.querySelector('#replay-timelines canvas'));
+    return c.data.datasets[0].backgroundColor;
+  });
+  assert.ok(!JSON.stringify(reds).includes('#d62728'), JSON.stringify(reds).slice(0, 200));   // charts/compare.mjs DIFFER
+  // one replay per measured run: back on its page, the button opens it
+  const before = (await srv.api('/api/experiments')).body.experiments.length;
+  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
+  await ready(page, 'timeline');
+  await page.waitForFunction(() => window.schedlab.replayExisting !== null);
+  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), exp.slug);
+  await page.click('#replay-form button[type=submit]');
+  await ready(page, 'compare');
+  assert.deepEqual(new URL(page.url()).searchParams.get('runs').split(','), ids);
+  assert.equal((await srv.api('/api/experiments')).body.experiments.length, before);
   // a run that is no replay has no report
   const { status, body: none } = await srv.api(`/api/runs/${fig3.run}/fidelity`);
   assert.equal(status, 200);

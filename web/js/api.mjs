@@ -17,6 +17,21 @@ function savedToken() {
   try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
 }
 
+// The prompt after a 401: in the page's words (the server's owner gave the
+// token to the team), saying so when the token kept for this tab was the
+// one refused; an empty answer forgets it. Answers the new token or ''.
+function askToken() {
+  const had = savedToken();
+  const t = window.prompt(had
+    ? 'The token kept for this tab was refused. Enter the token this schedlab server was started with (ask whoever runs it):'
+    : 'This schedlab server needs a token for changes. Enter the token it was started with (ask whoever runs it); it is kept until you close this tab:');
+  try {
+    if (t && t.trim()) sessionStorage.setItem(TOKEN_KEY, t.trim());
+    else sessionStorage.removeItem(TOKEN_KEY);
+  } catch { /* private mode: asked again next time */ }
+  return t ? t.trim() : '';
+}
+
 const sleep = (ms, signal) => new Promise((ok, fail) => {
   const t = setTimeout(ok, ms);
   if (signal) signal.addEventListener('abort', () => { clearTimeout(t); fail(new DOMException('aborted', 'AbortError')); }, { once: true });
@@ -55,11 +70,7 @@ async function request(path, options = {}, onProgress = null) {
     }
   }
   if (res.status === 401 && write && typeof window !== 'undefined' && window.prompt) {
-    const t = window.prompt('This schedlab server needs its token for changes (serve --token):');
-    if (t) {
-      try { sessionStorage.setItem(TOKEN_KEY, t.trim()); } catch { /* private mode: asked again next time */ }
-      return request(path, options, onProgress);
-    }
+    if (askToken()) return request(path, options, onProgress);
   }
   if (res.status === 202 && body && body.job) return waitJob(body.job, onProgress, options.signal);
   if (!res.ok) {
@@ -116,11 +127,7 @@ export async function importWithProgress(file, { format, experiment, name } = {}
   const path = `/api/imports${q.toString() ? `?${q}` : ''}`;
   let res = await xhrPost(path, file, onSend);
   if (res.status === 401 && typeof window !== 'undefined' && window.prompt) {
-    const t = window.prompt('This schedlab server needs its token for changes (serve --token):');
-    if (t) {
-      try { sessionStorage.setItem(TOKEN_KEY, t.trim()); } catch { /* private mode: asked again next time */ }
-      res = await xhrPost(path, file, onSend);
-    }
+    if (askToken()) res = await xhrPost(path, file, onSend);
   }
   if (res.status === 202 && res.body && res.body.job) return waitJob(res.body.job, onJob, signal);
   if (res.status >= 200 && res.status < 300 && res.body) return res.body;

@@ -36,7 +36,8 @@ export function clear(el) {
 
 // A table from column specs: [{label, cell: (row) => Node|string, num: bool}].
 export function table(columns, rows, attrs = {}) {
-  return h('div', { class: 'table-wrap' },
+  // focusable: a table wider than its card scrolls with the arrow keys too
+  return h('div', { class: 'table-wrap', tabindex: '0' },
     h('table', attrs,
       h('thead', null, h('tr', null, columns.map((c) => h('th', { scope: 'col', class: c.num ? 'num' : null }, c.label)))),
       h('tbody', null, rows.map((r) => h('tr', null, columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r))))))));

@@ -91,6 +91,7 @@ export function startRouter(handler) {
     if (ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
     const a = ev.target.closest && ev.target.closest('a[href]');
     if (!a || a.target || a.hasAttribute('download')) return;
+    if (a.getAttribute('href').startsWith('#')) return;   // in-page (the skip link)
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
     ev.preventDefault();

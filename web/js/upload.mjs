@@ -94,8 +94,10 @@ export function uploadArea(experiments, onDone) {
   const list = h('ul', { class: 'upload-list', id: 'upload-list' });
   const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
   const button = h('button', { type: 'submit', class: 'primary' }, 'Upload');
-  const drop = h('div', { class: 'dropzone', id: 'dropzone', tabindex: '0', role: 'button', 'aria-label': 'drop trace files here or choose them' },
-    h('strong', null, 'Drop trace files here'), h('span', { class: 'muted' }, ' or '), input);
+  // (a drop target, not a control: the file input inside it is the one
+  // control, labelled by the zone's text; issue 30's axe-core findings)
+  const drop = h('div', { class: 'dropzone', id: 'dropzone' },
+    h('label', { for: 'import-file' }, h('strong', null, 'Drop trace files here'), h('span', { class: 'muted' }, ' or choose them: ')), input);
   const form = h('form', { class: 'card form upload', id: 'import-form' },
     h('h2', null, 'Upload traces'),
     hint,

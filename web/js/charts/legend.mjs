@@ -27,7 +27,9 @@ function measureChar(el) {
 // names: distinct kernel names in legend order; colors: Map name -> colour;
 // hidden: Set of hidden names; onChange(hiddenSet) when the user changes it;
 // onStats({rows, rendered}) after each render (window.schedlab hooks).
-export function createLegend(host, { names, colors, hidden, onChange, onStats, extras }) {
+// kernels: how many kernels the names stand for (the search box says
+// "search 9 kernels (2 names)"; issue 30), names.length when not given.
+export function createLegend(host, { names, colors, hidden, onChange, onStats, extras, kernels }) {
   let hid = new Set(hidden || []);
   let counts = null;
   let query = '';
@@ -38,7 +40,7 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
   let charPx = 0;
 
   const search = h('input', {
-    type: 'search', class: 'legend-search', id: 'legend-search', placeholder: `search ${formatCount(names.length)} kernel${names.length === 1 ? '' : 's'}`,
+    type: 'search', class: 'legend-search', id: 'legend-search', placeholder: searchText(names.length, kernels),
     'aria-label': 'search kernels', autocomplete: 'off', spellcheck: 'false',
   });
   const all = h('button', { type: 'button', class: 'legend-all', id: 'legend-all' }, 'all');
@@ -81,7 +83,9 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
     return h('div', { class: 'legend-row' },
       h('button', {
         type: 'button', class: `legend-item${on ? '' : ' off'}`, 'aria-pressed': on ? 'true' : 'false',
-        'aria-label': `${on ? 'hide' : 'show'} ${x.name}`, dataset: { kernel: x.name, k: String(x.i) },
+        // the name is the button's text (aria-pressed says shown or not);
+        // the whole name, when shortened, in the title
+        title: `${on ? 'hide' : 'show'} ${x.name}`, dataset: { kernel: x.name, k: String(x.i) },
       }, h('span', { class: 'swatch', style: { background: colors.get(x.name) } }),
       h('span', { class: 'legend-name' }, x.short ?? (x.short = shortName(x.name, maxChars))),
       n !== undefined ? h('span', { class: 'legend-count' }, formatCount(n)) : null),
@@ -191,4 +195,11 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
       el.remove();
     },
   };
+}
+
+// The search box's placeholder: the kernels, and the names when fewer.
+export function searchText(nNames, nKernels = nNames) {
+  const k = Math.max(nKernels || 0, nNames);
+  const kernels = `search ${formatCount(k)} kernel${k === 1 ? '' : 's'}`;
+  return k > nNames ? `${kernels} (${formatCount(nNames)} name${nNames === 1 ? '' : 's'})` : kernels;
 }

@@ -237,6 +237,8 @@ export function createTimeline(host, d) {
   let at = known(d.at) ? d.at : null;
   let drawn = 0;
   let hits = [];
+  let shownFor = { from: null, to: null };   // the window the tooltip was shown in
+  let selected = null;                       // the keyboard's block / kernel / copy
   let theme = chartTheme();
   const nLanes = model.lanes.length;
 
@@ -256,6 +258,7 @@ export function createTimeline(host, d) {
   const copyDirs = d.copyDirs || [...new Set(d.copies.filter((c) => known(c.start)).map((c) => c.direction))];
   const legend = createLegend(legendHost, {
     names: [...d.colors.keys()], colors: d.colors, hidden,
+    kernels: d.kernelTotal ?? (d.kernels || []).length,
     onChange(set) {
       hidden = new Set(set);
       redraw();
@@ -727,6 +730,9 @@ export function createTimeline(host, d) {
   }
 
   function redraw() {
+    // what the tooltip described may have moved or gone (a bin of another
+    // size after a zoom): it is shown again by the next hover or key
+    if (win.from !== shownFor.from || win.to !== shownFor.to) tip.hidden = true;
     chart.options.scales.x.min = win.from;
     chart.options.scales.x.max = win.to;
     chart.update('none');
@@ -926,6 +932,7 @@ export function createTimeline(host, d) {
     for (const [k, v] of lines.slice(1)) dl.append(h('dt', null, k), h('dd', null, v));
     tip.append(dl);
     tip.hidden = false;
+    shownFor = { from: win.from, to: win.to };
     // the tooltip's width is capped in CSS (names wrap), so it fits beside
     // the pointer on one side or the other
     const w = wrap.clientWidth;
@@ -944,7 +951,28 @@ export function createTimeline(host, d) {
     else if (ev.key === 'ArrowLeft') nw = clampWindow(win.from - span / 5, win.to - span / 5);
     else if (ev.key === 'ArrowRight') nw = clampWindow(win.from + span / 5, win.to + span / 5);
     else if (ev.key === 'Home') nw = clampWindow(d.extent.min, d.extent.max);
-    else return;
+    else if (ev.key === '.' || ev.key === ',') {
+      // issue 30: the keyboard selects the next / previous block, kernel or
+      // copy drawn (left to right, top down) and shows its tooltip
+      ev.preventDefault();
+      const list = hits.filter((r) => r.kind !== 'launch' && r.x1 >= chart.chartArea.left && r.x0 <= chart.chartArea.right)
+        .sort((a, b) => a.x0 - b.x0 || a.y0 - b.y0);
+      if (!list.length) return;
+      let i = selected ? list.findIndex((r) => r.info === selected.info) : -1;
+      i = ev.key === '.' ? (i + 1) % list.length : (i <= 0 ? list.length : i) - 1;
+      selected = list[i];
+      const r = selected;
+      hover({ x: Math.max(chart.chartArea.left, Math.min(chart.chartArea.right, (r.x0 + r.x1) / 2)), y: (r.y0 + r.y1) / 2, inside: true });
+      if (d.onSelect) d.onSelect(r);
+      return;
+    } else if (ev.key === 'Enter' && selected && d.onPick) {
+      // ... and Enter asks what every queue held when it started
+      ev.preventDefault();
+      const i = selected.info;
+      const t = i.block ? i.block.start : known(i.start) ? i.start : known(i.first_block) ? i.first_block : known(i.issue) ? i.issue : null;
+      if (t !== null) d.onPick(t);
+      return;
+    } else return;
     ev.preventDefault();
     if (nw.from === win.from && nw.to === win.to) return;
     win = nw;

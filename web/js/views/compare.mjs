@@ -22,6 +22,8 @@ import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
 import { createCompareChart, createAlignedTimelines, createCdfChart } from '../charts/compare.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
+import { qosCompareSection } from './qos.mjs';
+import { tasksCompare } from './tasks_compare.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
@@ -44,6 +46,10 @@ const MAX_KERNELS = 20000;
 // (names, lanes)}; a run of blocks still gets every kernel (its blocks
 // name them), as in the run view. runP: the run's summary (a promise).
 async function kernelsOrBins(id, runP, signal) {
+  // a run of real-time tasks is compared by task (tasks_compare.mjs): its
+  // thousands of per-job kernels are not needed (issue 30: under 1 s)
+  const r0 = await runP;
+  if ((r0.summary?.jobs || 0) > 0) return { kernels: [] };
   const r = await api.kernelsWindow(id, { max: MAX_KERNELS }, signal);
   if (r.mode !== 'bins') return { kernels: r.kernels || [] };
   const run = await runP;
@@ -338,7 +344,9 @@ export async function renderCompare(root, route, ctx) {
     if (!perRun.has(id)) {
       const runP = api.run(id, ctx.signal);
       const info = Promise.all([runP, kernelsOrBins(id, runP, ctx.signal)]);
-      const full = info.then(([run]) => ((run.summary?.blocks || 0) <= FULL_BLOCKS
+      // a run of real-time tasks is compared task by task (tasksCompare):
+      // its blocks are not fetched (15,276 of the GCAPS case study: 16 MB)
+      const full = info.then(([run]) => ((run.summary?.jobs || 0) === 0 && (run.summary?.blocks || 0) <= FULL_BLOCKS
         ? api.blocks(id, { max: FULL_BLOCKS }, ctx.signal) : null));
       // (a failure is reported where it is awaited; none goes unhandled)
       info.catch(() => {});
@@ -352,7 +360,9 @@ export async function renderCompare(root, route, ctx) {
   // a big run's window is asked for beside the comparison, not after it.
   const axisP = Promise.all(ids.map((id) => early(id).info)).then((infos) => {
     const ax = axisOf(infos.map(([run, ks]) => ({ run, kernels: ks.kernels || [], big: ks.big })), route);
+    ax.allTasks = infos.every(([run]) => (run.summary?.jobs || 0) > 0);
     for (const id of ids) {
+      if (ax.allTasks) break;
       const e = early(id);
       if (!e.first) {
         e.first = e.full.then((f) => {
@@ -366,6 +376,8 @@ export async function renderCompare(root, route, ctx) {
     return ax;
   });
   axisP.catch(() => {});
+  // the replay reports beside the comparison, not after it
+  const reportsP = ids.map((id) => api.fidelity(id, ctx.signal).then((x) => (x && x.replay ? x : null), () => null));
   const data = await api.compare(ids, ctx.signal);
   const runs = data.runs || [];
   const kernels = data.kernels || [];
@@ -374,8 +386,14 @@ export async function renderCompare(root, route, ctx) {
   document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
   root.append(picker(ids, runs, ctx.signal));
 
-  const replay = await replaySection(root, runs, ids, ctx);
+  const replay = await replaySection(root, runs, ids, ctx, reportsP);
   const cleanups = [replay].filter(Boolean);
+  // runs of real-time tasks (issue 30): tasks compared, not blocks
+  if ((await axisP).allTasks && data.tasks && data.tasks.length) {
+    const t = await tasksCompare(root, data, runs, labels, ctx.signal);
+    cleanups.push(t);
+    return { view: 'compare', drawnBlocks: 0, cleanup: () => cleanups.forEach((c) => c.destroy()) };
+  }
 
   // ---- the runs' timelines on one time axis ---------------------------------
   const loaded = await Promise.all(runs.map(async (r) => {
@@ -395,6 +413,13 @@ export async function renderCompare(root, route, ctx) {
   const { extent, win0 } = await axisP;
   // the big runs' first answers: the window shown (asked for already)
   const firsts = await Promise.all(loaded.map((L) => (L.src ? early(L.r.run).first : null)));
+
+  // runs with QoS goals (issue 30): the schemes side by side against the goal
+  if (loaded.some((L) => (L.run.summary?.qos_kernels || 0) > 0)) {
+    const q = qosCompareSection(loaded.map((L, i) => ({ run: L.r.run, label: labels[i], name: L.r.name || L.r.run, experiment: L.r.experiment, kernels: L.kernels })));
+    root.append(q.el);
+    cleanups.push(q);
+  }
 
   const section = h('section', { class: 'card', id: 'compare-timelines' }, h('h2', null, 'Blocks on one time axis'));
   const base = diffs[0];
@@ -480,7 +505,8 @@ export async function renderCompare(root, route, ctx) {
     const lane = h('div', { class: 'compare-lane', dataset: { run: L.r.run } },
       h('h3', { class: 'lane-title' }, h('span', { class: 'swatch', style: { background: colorAt(r) } }), runLabel(L.r, 70),
         r === 0 ? h('span', { class: 'muted' }, ' (first: the others are compared with it)')
-          : diffs[r].known && base.known ? h('span', { class: 'diff-count' }, ` ${diffs[r].count} blocks differ`) : null));
+          : diffs[r].known && base.known ? (diffs[r].count ? h('span', { class: 'diff-count' }, ` ${diffs[r].count} blocks differ`)
+            : h('span', { class: 'diff-none muted' }, ` every block placed as in the first`)) : null));
     section.append(lane);
     const first = firsts[r];
     const hasBlocks = L.blocks || first;
@@ -500,7 +526,8 @@ export async function renderCompare(root, route, ctx) {
       bins: mode === 'blocks' && first ? dataOf(first).bins : null,
       sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
       colors, extent, window: win0, hidden: new Set(), at: null,
-      isMarked: (b) => marked.has(`${b.kernel}/${b.index}`),
+      // the first run is the reference: never framed (issue 30)
+      isMarked: r === 0 ? undefined : (b) => marked.has(`${b.kernel}/${b.index}`),
       onWindow(from, to) { sync(tl, from, to); },
       onHidden(set) { for (const t of timelines) if (t !== tl) t.setHidden(set); },
       onToggle() {},
@@ -655,7 +682,7 @@ export async function renderCompare(root, route, ctx) {
     cleanup: () => cleanups.forEach((c) => c.destroy()) };
 }
 
-function tasksCard(tasks, runs) {
+export function tasksCard(tasks, runs) {
   // Real-time tasks first (their kernels, one per job, can be thousands).
   // Per task and run: the maximum observed response time (MORT, as the
   // GCAPS paper's Table 5 reports it), the mean, and the response-time
@@ -701,8 +728,9 @@ function timelineLink(run, start, end, label) {
   return h('a', { href: `/runs/${encodeURIComponent(run)}?view=timeline&from=${Math.max(0, start - pad)}&to=${end + pad}` }, label);
 }
 
-async function replaySection(root, runs, ids, ctx) {
-  const reports = await Promise.all(runs.map((r) => api.fidelity(r.run, ctx.signal).then((x) => (x && x.replay ? x : null), () => null)));
+async function replaySection(root, runs, ids, ctx, reportsP) {
+  // (the API answers the runs in the order asked: reportsP[i] is runs[i]'s)
+  const reports = await Promise.all(reportsP || runs.map((r) => api.fidelity(r.run, ctx.signal).then((x) => (x && x.replay ? x : null), () => null)));
   const measured = reports.find(Boolean)?.measured_run;
   const mi = runs.findIndex((r) => r.run === measured);
   if (!measured || mi < 0) return null;
@@ -732,7 +760,8 @@ async function replaySection(root, runs, ids, ctx) {
     const d = x.rep ? differing(x.rep) : null;
     if (d) d.m.forEach((id) => measuredDiff.add(id));
     return { run: x.r.run, name: x.rep ? x.r.name || x.r.run : `${x.r.name || x.r.run} (measured)`, colorIndex: x.i,
-      kernels: kernelLists[j].kernels || [], differ: d ? d.s : measuredDiff };
+      // the measured run is the reference: its kernels are never red
+      kernels: kernelLists[j].kernels || [], differ: d ? d.s : new Set() };
   });
   const host = h('div', { id: 'replay-timelines' });
   section.append(h('h3', null, 'Kernels on one time axis'),

@@ -4,7 +4,7 @@
 // /api/experiments). The server's error text is shown as is, since it names
 // the file, the place and the problem.
 
-import { api } from '../api.mjs';
+import { api, getJSON } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate } from '../router.mjs';
@@ -115,5 +115,28 @@ export async function renderExperiments(root, route, ctx) {
     h('label', { class: 'search' }, h('span', { class: 'visually-hidden' }, 'search experiments'), search)), host);
   draw();
   root.append(h('div', { class: 'forms' }, scenarioForm()));
-  return { view: 'experiments' };
+  // A new server stores the shipped scenarios behind its open port (issue
+  // 30; GET /api/health "seeding"): the list grows as they arrive.
+  const arriving = h('p', { class: 'muted', id: 'seeding', 'aria-live': 'polite', hidden: true });
+  host.before(arriving);
+  let timer = null;
+  const poll = async () => {
+    try {
+      const hl = await getJSON('/api/health', ctx.signal);
+      const now = await api.experiments(ctx.signal);
+      exps.splice(0, exps.length, ...(now.experiments || []));
+      draw();
+      arriving.hidden = !hl.seeding;
+      arriving.textContent = hl.seeding ? `Storing the shipped scenarios: ${exps.length} so far…` : '';
+      setExtra('seeding', !!hl.seeding);
+      if (hl.seeding) timer = setTimeout(poll, 700);
+    } catch (e) {
+      if (e.name !== 'AbortError') arriving.hidden = true;
+    }
+  };
+  getJSON('/api/health', ctx.signal).then((hl) => {
+    setExtra('seeding', !!hl.seeding);
+    if (hl.seeding) poll();
+  }).catch(() => {});
+  return { view: 'experiments', cleanup: () => clearTimeout(timer) };
 }

@@ -26,7 +26,7 @@ import {
   formatNs, formatCount, formatPriority, formatBytes, timeFormat, shortName,
   encodeRanges, decodeRanges, encodeBits, decodeBits,
 } from '../format.mjs';
-import { queryInt, queryList, queryString, replaceQuery, buildQuery, navigate, parseQuery, encodeItem } from '../router.mjs';
+import { queryInt, queryList, queryString, replaceQuery, buildQuery, parseQuery, encodeItem } from '../router.mjs';
 import { colorMap } from '../colors.mjs';
 import { createTimeline } from '../charts/timeline.mjs';
 import { createQueueChart } from '../charts/queues.mjs';
@@ -35,6 +35,8 @@ import { createPTable, PAGE_ROWS } from '../ptable.mjs';
 import { download, safeName } from '../exports.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../state.mjs';
 import { summaryTab } from './summary.mjs';
+import { EXTRA_TABS } from './runtabs.mjs';
+import { replayForm } from './replay_form.mjs';
 
 const MAX_BLOCKS = 20000;     // the API's default; past it the server bins
 // A kernel-level run (no blocks) of more kernels than this is never fetched
@@ -277,48 +279,15 @@ function header(c, tab, route) {
       h('dl', { class: 'facts' }, facts.map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v ?? '—')))),
       c.kernels.length || c.big ? replayForm(c) : null),
     h('nav', { class: 'tabs', 'aria-label': 'run views' }, TABS.map(([n, l]) => tabLink(n, l)),
+      // the paper-specific tabs (runtabs.mjs), on the runs that have their data
+      EXTRA_TABS.filter((t) => t.when(c)).map((t) => tabLink(t.name, t.label)),
       h('span', { class: 'tab-spacer' }),
       copyLinkButton(),
       h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'trace'), download: true }, 'trace JSON'),
       h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'chrome'), download: true }, 'Perfetto JSON')));
 }
 
-// "Replay in simulator" (docs/api.md, POST /replay): the run's workload as a
-// scenario calibrated from the trace, simulated under every placement policy
-// the server has, with a fidelity report per simulated run; it opens the
-// comparison of the hardware run with the simulations. The device is the
-// server's choice unless one is picked (the CLI chooses the same way: the
-// trace's own device when complete, else the preset its name names by whole
-// words), and the page says which it chose.
-function replayForm(c) {
-  const select = h('select', { id: 'replay-device', 'aria-label': 'device preset for the replay' });
-  const button = h('button', { type: 'submit' }, 'Replay in simulator');
-  const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
-  const form = h('form', { class: 'replay', id: 'replay-form' },
-    h('label', { for: 'replay-device' }, 'device'), select, button, msg);
-  select.append(h('option', { value: '', selected: true }, 'automatic (the trace\'s device)'));
-  api.presets().then((p) => {
-    for (const x of p.presets || []) select.append(h('option', { value: x.name }, x.name));
-  }).catch((e) => {
-    if (e.name !== 'AbortError') msg.replaceChildren(errorBox(e.message));
-  });
-  form.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
-    button.disabled = true;
-    msg.replaceChildren(h('span', { class: 'muted' }, 'Simulating…'));
-    try {
-      const res = await api.replayRun(c.id, select.value, undefined, (f) => {
-        msg.replaceChildren(h('span', { class: 'muted' }, `Simulating… ${Math.round(f * 100)} %`));
-      });
-      navigate(`${res.compare}&replay=${encodeURIComponent(res.slug)}`);
-    } catch (e) {
-      msg.replaceChildren(errorBox(e.message));
-    } finally {
-      button.disabled = false;
-    }
-  });
-  return form;
-}
+// "Replay in simulator": views/replay_form.mjs (measured runs only).
 
 function queueList(resp, f = formatNs) {
   const queues = resp.queues || [];
@@ -1083,7 +1052,12 @@ export async function renderRun(root, route, ctx) {
     await summaryTab(panel, c, ctx);
     return { view: 'summary' };
   }
-  panel.append(errorBox(`Unknown view "${tab}" in the URL: use ${TABS.map(([n]) => n).join(', ')}.`));
+  const extra = EXTRA_TABS.find((t) => t.name === tab);
+  if (extra) {
+    const r = await extra.render(panel, c, route, ctx);
+    return { view: tab, cleanup: r?.cleanup };
+  }
+  panel.append(errorBox(`Unknown view "${tab}" in the URL: use ${[...TABS.map(([n]) => n), ...EXTRA_TABS.map((t) => t.name)].join(', ')}.`));
   return { view: 'error' };
 }
 
