@@ -1,6 +1,7 @@
 /* http.c -- libmicrohttpd glue: routing, the guard, bodies, static files.
  * See http.h. */
 #include "http.h"
+#include "answer_mem.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -176,11 +177,14 @@ struct http_stream {
     void *ctx;
     jw_buf w;            /* pull mode: made by fill, read out by MHD */
     bool done;           /* fill said the text is complete */
+    size_t cost;         /* http_stream_cost: what ctx holds */
+    size_t taken;        /* of answer_mem.h, given back when done */
 };
 
 static void stream_free(void *cls) {
     struct http_stream *st = cls;
     if (!st) return;
+    if (st->taken) amem_give(st->taken);
     if (st->free_ctx) st->free_ctx(st->ctx);
     jw_free(&st->w);
     free(st);
@@ -251,6 +255,23 @@ void http_set_stream(http_response *res, int status, const char *content_type,
     res->stream = st;
     res->status = status;
     res->content_type = content_type;
+}
+
+void http_stream_cost(http_response *res, size_t bytes) {
+    if (res->stream) res->stream->cost = bytes;
+}
+
+/* A buffered body counted in answer_mem.h: freed and given back once sent. */
+typedef struct counted_body {
+    char *p;
+    size_t n;
+} counted_body;
+
+static void counted_free(void *cls) {
+    counted_body *c = cls;
+    amem_give(c->n);
+    free(c->p);
+    free(c);
 }
 
 void http_set_json(http_response *res, int status, json_t *body) {
@@ -413,12 +434,32 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         res->len = 0;
         res->status = MHD_HTTP_NOT_MODIFIED;
     }
+    /* the memory held for answers (answer_mem.h, issue 31): past the cap a
+     * 503, so slow readers cannot pin more than it however many they are */
+    size_t take = res->stream ? res->stream->cost + 2 * HTTP_STREAM_CHUNK
+                : !res->shared && res->body && res->len >= AMEM_MIN_BYTES ? res->len : 0;
+    if (take && !amem_take(take)) {
+        drop_stream(res);
+        drop_shared(res);
+        free(res->body);
+        res->body = NULL;
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "answers being sent hold %zu MiB of the server's %zu MiB for them "
+                 "(--answer-memory); try again shortly",
+                 amem_held() >> 20, amem_cap() >> 20);
+        http_response busy = {0};
+        busy.retry_after = 5;
+        http_set_error(&busy, 503, "%s", msg);
+        return send_response(conn, cs, &busy, close_conn);
+    }
     struct MHD_Response *r;
     if (res->stream) {
         /* built as it is sent: no Content-Length, chunked (http_set_stream) */
         free(res->body);
         res->body = NULL;
         if (cs) cs->trim = true;
+        res->stream->taken = take;
         r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_CHUNK, stream_read,
                                               res->stream, stream_free);
         if (!r) {
@@ -438,6 +479,19 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         }
         res->shared = NULL;   /* MHD's now */
         res->release = NULL;
+    } else if (take) {
+        counted_body *c = malloc(sizeof *c);
+        r = c ? MHD_create_response_from_buffer_with_free_callback_cls(res->len, res->body,
+                                                                       counted_free, c)
+              : NULL;
+        if (!r) {
+            free(c);
+            amem_give(take);
+            free(res->body);
+            return MHD_NO;
+        }
+        c->p = res->body;
+        c->n = take;
     } else {
         r = MHD_create_response_from_buffer(res->len, res->body ? res->body : (void *)"",
                                             res->body ? MHD_RESPMEM_MUST_FREE

@@ -171,6 +171,11 @@ typedef int (*http_stream_fill)(void *ctx, jw_buf *w);
 void http_set_stream(http_response *res, int status, const char *content_type,
                      http_stream_fill fill, void (*free_ctx)(void *ctx), void *ctx);
 
+/* What the streamed body's ctx holds in memory (records loaded for it), so
+ * it counts against the memory for answers (answer_mem.h): call after
+ * http_set_stream. Past the cap the answer is a 503. */
+void http_stream_cost(http_response *res, size_t bytes);
+
 /* A body someone else keeps (an answers' cache entry, issue 9): `len`
  * bytes at `data`, handed to libmicrohttpd as they are, without a copy per
  * request. release(cls) runs exactly once (on any thread) when the

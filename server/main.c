@@ -29,6 +29,7 @@
 #include "../db/db.h"
 #include "../importers/importers.h"
 #include "../simcore/sim.h"
+#include "answer_mem.h"
 #include "api.h"
 #include "budget.h"
 #include "store.h"
@@ -53,6 +54,7 @@ static const char usage_main[] =
     "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
+    "        [--answer-memory SIZE] [--token-file FILE] [--read-token T]\n"
     "  rta TASKSET.json\n"
     "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N]\n"
     "  merge SHARD.json... [--db DB] [-o RESULT.json]\n"
@@ -114,6 +116,9 @@ static const char usage_serve[] =
     "                     413 past it; scenario and taskset bodies are capped at 64MiB\n"
     "  --allow-host NAMES host names this server answers to besides IP addresses and\n"
     "                     localhost (comma-separated), e.g. gpu-lab.example.org\n"
+    "  --answer-memory SIZE  memory held at once for answers being sent (256MiB): past\n"
+    "                     it an answer is 503 with Retry-After, so slow readers cannot\n"
+    "                     pin the server's memory\n"
     "  --budget KEY=N,... work allowed per request: blocks (20000000: all kernels'\n"
     "                     blocks times the runs), ops (200000), variants (64), events\n"
     "                     (100000000), seconds (1000000 simulated), sync (200000 events:\n"
@@ -145,7 +150,8 @@ typedef struct opts {
     const char *pos[64];
     int npos;
     const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
-        *scenarios, *port, *token, *max_upload, *allow_host, *budget;
+        *scenarios, *port, *token, *max_upload, *allow_host, *budget, *answer_memory,
+        *token_file, *read_token;
 } opts;
 
 /* Options take a value; positional arguments are collected. --help prints
@@ -170,6 +176,8 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             {"--web", &o->web}, {"--scenarios", &o->scenarios}, {"--port", &o->port},
             {"--token", &o->token}, {"--max-upload", &o->max_upload},
             {"--allow-host", &o->allow_host}, {"--budget", &o->budget},
+            {"--answer-memory", &o->answer_memory}, {"--token-file", &o->token_file},
+            {"--read-token", &o->read_token},
         };
         const char *val = NULL;
         char flag[64];
@@ -560,7 +568,8 @@ static int cmd_serve(int argc, char **argv) {
 #endif
     opts o;
     parse_opts(argc, argv, usage_serve,
-               " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget ", &o);
+               " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget "
+               "--answer-memory --token-file --read-token ", &o);
     if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
     long port = 8080;
     if (o.port) {
@@ -573,6 +582,11 @@ static int cmd_serve(int argc, char **argv) {
     if (o.max_upload && parse_size(o.max_upload, &max_upload))
         die(EXIT_BAD_INPUT, "--max-upload: expected a size such as 512MiB, 2GB or 1000000, got \"%s\"",
             o.max_upload);
+    size_t answer_mem = (size_t)AMEM_DEFAULT_MIB << 20;
+    if (o.answer_memory && (parse_size(o.answer_memory, &answer_mem) || !answer_mem))
+        die(EXIT_BAD_INPUT, "--answer-memory: expected a size such as 256MiB or 1GiB, got \"%s\"",
+            o.answer_memory);
+    amem_set_cap(answer_mem);
     budget bud;
     budget_default(&bud);
     char berr[256];

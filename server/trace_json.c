@@ -522,18 +522,24 @@ void tj_chrome_free(tj_chrome *c) {
 }
 
 int tj_chrome_init(tj_chrome *c, const trace *t) {
+    int32_t top = -1;
+    for (size_t i = 0; i < t->blocks.n; i++)
+        if (t->blocks.v[i].sm > top) top = t->blocks.v[i].sm;
+    return tj_chrome_init_src(c, t, NULL, top);
+}
+
+int tj_chrome_init_src(tj_chrome *c, const trace *t, const tj_block_src *blocks, int32_t top) {
     memset(c, 0, sizeof *c);
     c->t = t;
     c->first = true;
+    c->blocks = blocks;
     struct tj_chrome_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
     c->st = st;
     st->procs.width = 1;
     st->streams.width = 2;
     st->tasks.width = 1;
-    st->top = -1;
-    for (size_t i = 0; i < t->blocks.n; i++)
-        if (t->blocks.v[i].sm > st->top) st->top = t->blocks.v[i].sm;
+    st->top = top;
     /* pid 2..: processes, a track per stream. Tracks are numbered in order
      * of first appearance so the export is deterministic. */
     size_t nrec = t->kernels.n + t->copies.n;
@@ -674,8 +680,22 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
             }
             break;
         case CH_BLOCKS:
-            while (c->i < t->blocks.n && jw_pending(b) < until) {
-                const trace_block *blk = &t->blocks.v[c->i++];
+            while (jw_pending(b) < until) {
+                const trace_block *blk;
+                if (!c->blocks) {
+                    if (c->i >= t->blocks.n) break;
+                    blk = &t->blocks.v[c->i++];
+                } else {
+                    if (c->bi == c->bn) {
+                        c->bi = c->bn = 0;
+                        if (c->blocks->next(c->blocks->ctx, &c->bv, &c->bn)) {
+                            b->oom = true;
+                            return -1;
+                        }
+                        if (!c->bn) { c->blocks = NULL; c->i = t->blocks.n; break; }
+                    }
+                    blk = &c->bv[c->bi++];
+                }
                 if (blk->start == TRACE_NONE || blk->end == TRACE_NONE || blk->sm < 0) continue;
                 const char *kn = blk->kernel >= 0 && (size_t)blk->kernel < t->kernels.n
                                      ? trace_str_get(t, t->kernels.v[blk->kernel].name)
@@ -688,7 +708,7 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
                 jw_i64_raw(b, blk->index);
                 PUTL(b, "}}");
             }
-            if (c->i >= t->blocks.n) { c->phase = CH_PROCS; c->i = 0; }
+            if (!c->blocks && c->i >= t->blocks.n) { c->phase = CH_PROCS; c->i = 0; }
             break;
         case CH_PROCS:
             for (size_t p = 0; p < st->procs.n; p++)

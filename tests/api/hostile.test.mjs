@@ -1,0 +1,104 @@
+// hostile.test.mjs -- issue 31, "server: no one reader, slow client or JSON
+// body can take the shared server down": one regression test (or more) per
+// numbered point of the issue. Loopback only; every loop is bounded and every
+// server stops by itself.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, test } from 'node:test';
+
+import { JSON_BODY, json, rssKiB, serve as serveWith, waitJob } from './serve_opts.mjs';
+import { tempDir } from './server.mjs';
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+// no shipped scenarios to simulate at start: these servers start at once
+const noScenarios = tempDir('h31-noscn');
+const serve = (args = [], opts = {}) => serveWith(['--scenarios', noScenarios, ...args], opts);
+
+// A run of `blocks` blocks (one kernel), simulated on the job queue.
+async function bigRun(base, blocks) {
+  const s = {
+    schema: 'schedlab-scenario/1', name: `big ${blocks}`, device: 'tx2',
+    streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'K1', stream: 'S1', at: 0, blocks, threads: 64, block_time: '1us' }],
+  };
+  const r = await json(`${base}/api/experiments`, { method: 'POST', body: JSON.stringify(s), headers: JSON_BODY });
+  let exp = r.body.slug;
+  if (r.status === 202) exp = (await waitJob(base, r.body.job, { timeout: 300000 })).result.slug;
+  else assert.equal(r.status, 201, JSON.stringify(r.body));
+  const e = await json(`${base}/api/experiments/${exp}`);
+  return e.body.runs[0].run;
+}
+
+// A reader that sends its request and then reads nothing (its socket
+// paused): the server's send buffer fills and the answer waits on it.
+function slowReader(port, path, host = '127.0.0.1') {
+  const s = net.connect({ port, host: '127.0.0.1', localAddress: host });
+  s.on('error', () => {});
+  s.once('data', () => s.pause());
+  s.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+  return s;
+}
+
+describe('1. an export pins the whole run while its reader is slow', () => {
+  let srv, run;
+  const BLOCKS = 1000000;   // 1 M blocks: 32 MB of records loaded whole per reader before issue 31
+  before(async () => {
+    srv = await serve();
+    run = await bigRun(srv.base, BLOCKS);
+  });
+  after(async () => { assert.equal(await srv.stop(), 0); });
+
+  test('32 slow readers of a 1 M-block run keep the server under 100 MB RSS; the export is whole', async () => {
+    const before0 = rssKiB(srv.pid);
+    const readers = [];
+    for (let i = 0; i < 32; i++) readers.push(slowReader(srv.port, `/api/runs/${run}/export${i % 2 ? '?format=chrome' : ''}`));
+    let peak = 0;
+    for (let i = 0; i < 20; i++) {   // 4 s: every reader's answer has begun and stalled
+      await sleep(200);
+      peak = Math.max(peak, rssKiB(srv.pid));
+    }
+    // a byte now and then from each: the server makes a page at a time
+    for (let round = 0; round < 3; round++) {
+      for (const s of readers) { s.resume(); s.pause(); }
+      await sleep(300);
+      peak = Math.max(peak, rssKiB(srv.pid));
+    }
+    const health = await json(`${srv.base}/api/health`);
+    assert.equal(health.status, 200);
+    for (const s of readers) s.destroy();
+    console.log(`# 32 slow export readers of ${BLOCKS} blocks: RSS ${before0} KiB before, peak ${peak} KiB`);
+    assert.ok(peak < 100 * 1024, `peak RSS ${peak} KiB >= 100 MB`);
+    // one reader that reads it all gets every block, in order
+    const r = await fetch(`${srv.base}/api/runs/${run}/export`);
+    assert.equal(r.status, 200);
+    const t = JSON.parse(await r.text());
+    assert.equal(t.blocks.length, BLOCKS);
+    assert.equal(t.blocks[BLOCKS - 1].index, BLOCKS - 1);
+    const c = JSON.parse(await (await fetch(`${srv.base}/api/runs/${run}/export?format=chrome`)).text());
+    assert.equal(c.traceEvents.filter((e) => e.cat === 'block').length, BLOCKS);
+  });
+
+  test('past --answer-memory an answer is 503 with Retry-After, and served again once readers leave', async () => {
+    const s2 = await serve(['--answer-memory', '1MiB']);
+    try {
+      const r2 = await bigRun(s2.base, 200000);   // 12 MB of text: more than the socket buffers hold
+      const readers = [];
+      for (let i = 0; i < 6; i++) readers.push(slowReader(s2.port, `/api/runs/${r2}/export`));
+      await sleep(1000);
+      const busy = await json(`${s2.base}/api/runs/${r2}/export`);
+      assert.equal(busy.status, 503);
+      assert.equal(busy.headers.get('retry-after'), '5');
+      assert.match(busy.body.error, /--answer-memory/);
+      for (const s of readers) s.destroy();
+      let ok = 0;
+      for (let i = 0; i < 50 && ok !== 200; i++) {
+        await sleep(100);
+        const a = await fetch(`${s2.base}/api/runs/${r2}/export`);
+        ok = a.status;
+        const txt = await a.text();
+        if (ok !== 200 && i % 10 === 0) console.log(`# ${ok} ${txt}`);
+      }
+      assert.equal(ok, 200);
+    } finally { await s2.stop(); }
+  });
+});
