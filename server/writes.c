@@ -81,7 +81,7 @@ int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *re
     char err[1024];
     scn_scenario *s;
     if (scn_parse(req->body, req->body_len, "scenario", &s, err, sizeof err)) {
-        http_set_error(res, 400, "%s", err);
+        http_set_error(res, jr_over_budget() ? 413 : 400, "%s", err);
         return -1;
     }
     int rc = budget_estimate(s, w, err, sizeof err);

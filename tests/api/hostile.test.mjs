@@ -102,3 +102,59 @@ describe('1. an export pins the whole run while its reader is slow', () => {
     } finally { await s2.stop(); }
   });
 });
+
+// Peak RSS of pid while fn runs (sampled every 20 ms).
+async function peakDuring(pid, fn) {
+  let peak = rssKiB(pid), going = true;
+  const sampler = (async () => { while (going) { peak = Math.max(peak, rssKiB(pid)); await sleep(20); } })();
+  try { return { result: await fn(), peak: () => peak }; } finally { going = false; await sampler; }
+}
+
+describe('2. JSON bodies cost about 78 times their size', () => {
+  let srv;
+  before(async () => { srv = await serve(); });
+  after(async () => { assert.equal(await srv.stop(), 0); });
+
+  test('a 64 MiB [{},{},...] scenario is refused 413 by the parse budget with peak RSS under 1 GB', async () => {
+    const n = Math.floor((64 * 1024 * 1024 - 2) / 3);
+    const body = Buffer.alloc(n * 3 + 1);   // "[" + "{}," x (n - 1) + "{}]"
+    body[0] = 0x5b;
+    body.fill('{},', 1, 1 + (n - 1) * 3);
+    body.write('{}]', 1 + (n - 1) * 3);
+    assert.ok(body.length <= 64 * 1024 * 1024);
+    const { result: r, peak } = await peakDuring(srv.pid, () => json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY }));
+    console.log(`# 64 MiB [{},...] body: ${r.status}, peak RSS ${peak()} KiB`);
+    assert.equal(r.status, 413);
+    assert.match(r.body.error, /^scenario: JSON: the document needs more than 512 MiB of memory to read/);
+    assert.ok(peak() < 1024 * 1024, `peak RSS ${peak()} KiB >= 1 GB`);
+    assert.equal((await json(`${srv.base}/api/health`)).status, 200);
+  });
+
+  test('schedlab-trace: an unknown top-level key is refused with its name; a misplaced array still reads', async () => {
+    const t = { schema: 'schedlab-trace/1', name: 'x', kernal: [] };
+    const r = await json(`${srv.base}/api/imports?format=schedlab-trace`, { method: 'POST', body: JSON.stringify(t), headers: { 'Content-Type': 'application/json' } });
+    assert.equal(r.status, 400);
+    assert.match(r.body.error, /unknown top-level key "kernal" \(did you mean "kernels"\?\)/);
+    // blocks before kernels (not the order the export writes) are kept and read at the end
+    const ok = { blocks: [{ kernel: 0, index: 0, sm: 0, start: 0, end: 10 }], schema: 'schedlab-trace/1', name: 'y',
+      kernels: [{ name: 'K', stream: 'S1', issue: 0, first_block: 0, fully_dispatched: 0, end: 10, blocks: 1 }] };
+    const r2 = await json(`${srv.base}/api/imports?format=schedlab-trace`, { method: 'POST', body: JSON.stringify(ok), headers: { 'Content-Type': 'application/json' } });
+    assert.ok([201, 202].includes(r2.status), JSON.stringify(r2.body));
+  });
+
+  test('re-importing a schedlab-trace export costs at most 3 times the file', async () => {
+    const run = await bigRun(srv.base, 300000);
+    const text = Buffer.from(await (await fetch(`${srv.base}/api/runs/${run}/export`)).arrayBuffer());
+    await sleep(300);
+    const base = rssKiB(srv.pid);
+    const { result: r, peak } = await peakDuring(srv.pid, async () => {
+      const p = await json(`${srv.base}/api/imports?format=schedlab-trace`, { method: 'POST', body: text, headers: { 'Content-Type': 'application/octet-stream' } });
+      if (p.status === 202) return waitJob(srv.base, p.body.job, { timeout: 120000 });
+      return p.body;
+    });
+    const grew = peak() - base;
+    console.log(`# schedlab-trace import of ${text.length} bytes: RSS ${base} KiB before, peak ${peak()} KiB (+${grew} KiB, ${(grew * 1024 / text.length).toFixed(2)}x the file)`);
+    assert.ok(r.state === undefined || r.state === 'done', JSON.stringify(r));
+    assert.ok(grew * 1024 <= 3 * text.length, `grew ${grew} KiB for a ${text.length}-byte file`);
+  });
+});
