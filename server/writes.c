@@ -78,6 +78,12 @@ int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *re
         http_set_error(res, 400, "scenario: the request body is empty; send scenario JSON");
         return -1;
     }
+    const budget *b = api_budget(a);
+    /* counted from the bytes first: 60,000 streams are refused before a
+     * tree of them is built (issue 31) */
+    budget_prescan(req->body, req->body_len, w);
+    json_t *over = budget_check(b, w);
+    if (over) { http_set_json(res, 422, over); return -1; }
     char err[1024];
     scn_scenario *s;
     if (scn_parse(req->body, req->body_len, "scenario", &s, err, sizeof err)) {
@@ -87,8 +93,7 @@ int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *re
     int rc = budget_estimate(s, w, err, sizeof err);
     scn_free(s);
     if (rc) { http_set_error(res, 400, "scenario: %s", err); return -1; }
-    const budget *b = api_budget(a);
-    json_t *over = budget_check(b, w);
+    over = budget_check(b, w);
     if (over) { http_set_json(res, 422, over); return -1; }
     *sync = w->events <= b->sync_events && !store_writing();
     return 0;

@@ -158,3 +158,46 @@ describe('2. JSON bodies cost about 78 times their size', () => {
     assert.ok(grew * 1024 <= 3 * text.length, `grew ${grew} KiB for a ${text.length}-byte file`);
   });
 });
+
+describe('3. declared streams cost quadratic CPU outside the work budget', () => {
+  let srv;
+  before(async () => { srv = await serve(); });
+  after(async () => { assert.equal(await srv.stop(), 0); });
+
+  test('60,000 declared streams and one op are refused up front (422, streams named), in well under a second', async () => {
+    const streams = [];
+    for (let i = 0; i < 60000; i++) streams.push({ name: `S${i}`, process: `P${i % 100}`, priority: i });
+    const s = { schema: 'schedlab-scenario/1', name: 'streams', device: 'tx2', streams,
+      ops: [{ kernel: 'K', stream: 'S59999', at: 0, blocks: 1, threads: 32, block_time: '1us' }] };
+    const body = JSON.stringify(s);
+    // warm the connection, then time the refusal alone
+    await json(`${srv.base}/api/health`);
+    const t0 = performance.now();
+    const r = await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY });
+    const ms = performance.now() - t0;
+    console.log(`# 60,000 streams (${body.length} bytes): ${r.status} in ${ms.toFixed(1)} ms`);
+    assert.equal(r.status, 422);
+    assert.match(r.body.error, /streams: 60000 is over the limit of 4096/);
+    assert.equal(r.body.work.streams, 60000);
+    // the issue's target is 100 ms on a quiet machine; a generous bound for a shared one
+    assert.ok(ms < 2000, `${ms} ms`);
+  });
+
+  test('--budget streams/processes: the limits are the server\'s; a scenario within them runs', async () => {
+    const s2 = await serve(['--budget', 'streams=3,processes=1']);
+    try {
+      const mk = (n, procs) => ({ schema: 'schedlab-scenario/1', name: 'few', device: 'tx2',
+        streams: Array.from({ length: n }, (_, i) => ({ name: `S${i}`, process: `P${i % procs}` })),
+        ops: [{ kernel: 'K', stream: 'S0', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
+      const ok = await json(`${s2.base}/api/experiments`, { method: 'POST', body: JSON.stringify(mk(3, 1)), headers: JSON_BODY });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body));
+      const two = await json(`${s2.base}/api/experiments`, { method: 'POST', body: JSON.stringify(mk(2, 2)), headers: JSON_BODY });
+      assert.equal(two.status, 422);
+      assert.match(two.body.error, /processes: 2 is over the limit of 1/);
+      const dup = await json(`${s2.base}/api/experiments`, { method: 'POST',
+        body: JSON.stringify({ ...mk(2, 1), streams: [{ name: 'S0' }, { name: 'S0' }] }), headers: JSON_BODY });
+      assert.equal(dup.status, 400);
+      assert.match(dup.body.error, /streams\[1\]\.name: "S0" is already streams\[0\]/);
+    } finally { await s2.stop(); }
+  });
+});
