@@ -2,6 +2,7 @@
  * See http.h. */
 #include "http.h"
 #include "answer_mem.h"
+#include "conn_guard.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -931,11 +932,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         cs->srv = srv;
         *con_cls = cs;
         atomic_fetch_add(&srv->inflight, 1);
-        return guard(srv, conn, cs, url, method);
+        enum MHD_Result g = guard(srv, conn, cs, url, method);
+        /* the header deadline is met; a body now has its minimum rate */
+        cg_headers_done(conn, cs->body_coming && !cs->answered);
+        return g;
     }
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
+        cg_body_bytes(conn, n);
         if (cs->too_large || cs->deferred || cs->drop_body) {
             /* libmicrohttpd 0.9.75 cannot answer before the body has been
              * read: the rest is read and dropped (no memory, no disk), the
@@ -967,6 +972,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (cs->answered) return MHD_YES;
+    cg_handling(conn);
     body_done(cs);
     if (cs->deferred)
         return send_error_ex(conn, cs, cs->deferred, false, cs->deferred_retry, "%s",
@@ -982,8 +988,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
-    (void)conn;
     (void)toe;
+    cg_idle(conn);   /* the next request's header deadline starts now */
     http_server *srv = cls;
     conn_state *cs = *con_cls;
     if (cs) {
@@ -1054,18 +1060,31 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
     errno = 0;
     /* libmicrohttpd 0.9.75 (Debian 12's, the newest Debian has): idle
      * connections are closed after HTTP_TIMEOUT_S, at most
-     * HTTP_MAX_CONNECTIONS at once (64 per client address), and 128 KiB per
+     * HTTP_MAX_CONNECTIONS at once (per address: conn_guard.h), and 128 KiB per
      * connection for the request line and headers (the default 32 KiB left
      * some 500 query parameters unanswered). */
-    srv->d = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, srv,
+    /* issue 31: the deadlines and the per-address limits 0.9.75 lacks are
+     * conn_guard.h's (an accept policy, a connection notifier, a watchdog) */
+    cg_config gc = {.header_s = cfg->header_s, .min_rate = cfg->min_body_rate,
+                    .total = HTTP_MAX_CONNECTIONS, .per_ip = HTTP_MAX_CONNECTIONS / 8,
+                    .reserve = HTTP_MAX_CONNECTIONS / 8};
+    if (cg_start(&gc)) {
+        snprintf(err, errlen, "cannot start the connection watchdog");
+        free(srv->web_real);
+        free(srv->tmp_dir);
+        free(srv);
+        return -1;
+    }
+    srv->d = MHD_start_daemon(flags, cfg->port, cg_accept, NULL, on_request, srv,
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+                              MHD_OPTION_NOTIFY_CONNECTION, cg_notify, NULL,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_S,
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
-                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)64,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)128 * 1024,
                               MHD_OPTION_END);
     if (!srv->d) {
+        cg_stop();
         snprintf(err, errlen, "cannot listen on %s port %u: %s", bind, (unsigned)cfg->port,
                  errno ? strerror(errno) : "libmicrohttpd refused to start");
         free(srv->web_real);
@@ -1105,6 +1124,7 @@ int http_wait_idle(http_server *s, int ms) {
 void http_stop(http_server *s) {
     if (!s) return;
     MHD_stop_daemon(s->d);
+    cg_stop();
     free(s->web_real);
     free(s->tmp_dir);
     free(s);

@@ -56,7 +56,9 @@
 #define HTTP_BODY_RAM ((size_t)1 << 20)             /* past it, a temporary file */
 #define HTTP_DEFAULT_MAX_BODIES 16                  /* bodies arriving at once */
 #define HTTP_TIMEOUT_S 30                           /* idle connections closed */
-#define HTTP_MAX_CONNECTIONS 256
+/* one thread each; per address at most an eighth, and the last eighth kept
+ * for addresses with few (conn_guard.h, issue 31) */
+#define HTTP_MAX_CONNECTIONS 512
 
 struct MHD_Connection;
 
@@ -117,6 +119,9 @@ typedef struct http_config {
     size_t max_bodies;           /* bodies arriving at once; 0: HTTP_DEFAULT_MAX_BODIES */
     const char *tmp_dir;         /* spilled bodies; NULL: $TMPDIR, else /tmp */
     const char *token;           /* writes need "Authorization: Bearer token"; NULL: none */
+    const char *read_token;      /* reads (GET/HEAD /api/) need it too; NULL: none */
+    unsigned header_s;           /* header deadline, s; 0: CG_DEFAULT_HEADER_S */
+    size_t min_body_rate;        /* bytes/s a body keeps; 0: CG_DEFAULT_MIN_RATE */
     const char *const *allow_hosts;  /* Host names answered besides IPs and localhost */
     size_t nallow_hosts;
     const char *web_dir;         /* static files; NULL: none */

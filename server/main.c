@@ -30,6 +30,7 @@
 #include "../importers/importers.h"
 #include "../simcore/sim.h"
 #include "answer_mem.h"
+#include "conn_guard.h"
 #include "api.h"
 #include "budget.h"
 #include "store.h"
@@ -55,6 +56,7 @@ static const char usage_main[] =
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
     "        [--answer-memory SIZE] [--token-file FILE] [--read-token T]\n"
+    "        [--header-timeout S] [--min-body-rate BYTES]\n"
     "  rta TASKSET.json\n"
     "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N]\n"
     "  merge SHARD.json... [--db DB] [-o RESULT.json]\n"
@@ -116,6 +118,11 @@ static const char usage_serve[] =
     "                     413 past it; scenario and taskset bodies are capped at 64MiB\n"
     "  --allow-host NAMES host names this server answers to besides IP addresses and\n"
     "                     localhost (comma-separated), e.g. gpu-lab.example.org\n"
+    "  --header-timeout S a request's headers must be complete within S seconds (10)\n"
+    "                     of the connection's start or its previous answer, else 408\n"
+    "                     and closed; connections are limited to 64 per client address\n"
+    "  --min-body-rate R  a request body must keep R bytes/s (1024), averaged, once\n"
+    "                     --header-timeout seconds have passed, else 408 and closed\n"
     "  --answer-memory SIZE  memory held at once for answers being sent (256MiB): past\n"
     "                     it an answer is 503 with Retry-After, so slow readers cannot\n"
     "                     pin the server's memory\n"
@@ -151,7 +158,7 @@ typedef struct opts {
     int npos;
     const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
         *scenarios, *port, *token, *max_upload, *allow_host, *budget, *answer_memory,
-        *token_file, *read_token;
+        *token_file, *read_token, *header_timeout, *min_body_rate;
 } opts;
 
 /* Options take a value; positional arguments are collected. --help prints
@@ -177,7 +184,8 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             {"--token", &o->token}, {"--max-upload", &o->max_upload},
             {"--allow-host", &o->allow_host}, {"--budget", &o->budget},
             {"--answer-memory", &o->answer_memory}, {"--token-file", &o->token_file},
-            {"--read-token", &o->read_token},
+            {"--read-token", &o->read_token}, {"--header-timeout", &o->header_timeout},
+            {"--min-body-rate", &o->min_body_rate},
         };
         const char *val = NULL;
         char flag[64];
@@ -569,7 +577,7 @@ static int cmd_serve(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_serve,
                " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget "
-               "--answer-memory --token-file --read-token ", &o);
+               "--answer-memory --token-file --read-token --header-timeout --min-body-rate ", &o);
     if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
     long port = 8080;
     if (o.port) {
@@ -587,6 +595,19 @@ static int cmd_serve(int argc, char **argv) {
         die(EXIT_BAD_INPUT, "--answer-memory: expected a size such as 256MiB or 1GiB, got \"%s\"",
             o.answer_memory);
     amem_set_cap(answer_mem);
+    unsigned long header_s = CG_DEFAULT_HEADER_S;
+    if (o.header_timeout) {
+        char *end;
+        header_s = strtoul(o.header_timeout, &end, 10);
+        if (*end || !o.header_timeout[0] || o.header_timeout[0] == '-' || header_s < 1 ||
+            header_s > 3600)
+            die(EXIT_BAD_INPUT, "--header-timeout: expected 1..3600 seconds, got \"%s\"",
+                o.header_timeout);
+    }
+    size_t min_rate = CG_DEFAULT_MIN_RATE;
+    if (o.min_body_rate && (parse_size(o.min_body_rate, &min_rate) || !min_rate))
+        die(EXIT_BAD_INPUT, "--min-body-rate: expected bytes a second such as 1024 or 4KiB, got \"%s\"",
+            o.min_body_rate);
     budget bud;
     budget_default(&bud);
     char berr[256];
@@ -636,7 +657,8 @@ static int cmd_serve(int argc, char **argv) {
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
                         .web_dir = web, .routes = routes, .nroutes = nroutes, .app = api,
                         .max_body = max_upload, .token = token, .allow_hosts = hosts,
-                        .nallow_hosts = nhosts};
+                        .nallow_hosts = nhosts, .header_s = (unsigned)header_s,
+                        .min_body_rate = min_rate};
     if (!token && !is_loopback(hcfg.bind))
         fprintf(stderr, "schedlab: warning: serving on %s without --token: anyone who can reach "
                 "this port can store runs (give --token T or SCHEDLAB_TOKEN)\n", hcfg.bind);

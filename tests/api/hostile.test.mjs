@@ -201,3 +201,90 @@ describe('3. declared streams cost quadratic CPU outside the work budget', () =>
     } finally { await s2.stop(); }
   });
 });
+
+// A connection from `local` that sends `head` a byte at a time, one byte
+// every `every` ms; resolves with what the server sent back once it closed.
+function trickle(port, local, head, every) {
+  return new Promise((resolve) => {
+    const s = net.connect({ port, host: '127.0.0.1', localAddress: local });
+    let out = '', i = 0, timer = null, closed = false;
+    const end = () => { if (closed) return; closed = true; clearInterval(timer); s.destroy(); resolve({ out, sent: i }); };
+    s.on('connect', () => { timer = setInterval(() => { if (i < head.length) s.write(head[i++]); }, every); });
+    s.on('data', (d) => { out += d.toString('latin1'); });
+    s.on('close', end);
+    s.on('error', end);
+    s.ref();
+  });
+}
+
+describe('4. no header or body deadline', () => {
+  test('256 trickling connections from 127.0.0.2-5: health answers within 100 ms, a normal request succeeds, the tricklers get 408', async () => {
+    const srv = await serve(['--header-timeout', '3']);
+    try {
+      const head = `GET /api/experiments HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nX-Padding: ${'a'.repeat(200)}\r\n\r\n`;
+      const slow = [];
+      for (let a = 2; a <= 5; a++) for (let i = 0; i < 64; i++) slow.push(trickle(srv.port, `127.0.0.${a}`, head, 500));
+      await sleep(1500);
+      const lat = [];
+      for (let i = 0; i < 10; i++) {
+        const t0 = performance.now();
+        const h = await fetch(`${srv.base}/api/health`);
+        await h.text();
+        lat.push(performance.now() - t0);
+        assert.equal(h.status, 200);
+      }
+      const page = await fetch(`${srv.base}/`, { headers: { Accept: 'text/html' } });
+      assert.equal(page.status, 200);
+      const list = await json(`${srv.base}/api/experiments`);
+      assert.equal(list.status, 200);
+      lat.sort((x, y) => x - y);
+      console.log(`# health beside 256 tricklers: median ${lat[5].toFixed(1)} ms, worst ${lat[9].toFixed(1)} ms`);
+      assert.ok(lat[5] < 100, `median health latency ${lat[5]} ms`);
+      const res = await Promise.all(slow);
+      const timedOut = res.filter((r) => /^HTTP\/1\.1 408 /.test(r.out)).length;
+      console.log(`# of 256 tricklers: ${timedOut} answered 408 (header deadline 3 s), the rest refused at accept`);
+      assert.ok(timedOut >= 200, `${timedOut} of 256 got 408`);
+      assert.ok(res.every((r) => r.sent < head.length), 'a trickler finished its headers');
+    } finally { await srv.stop(); }
+  });
+
+  test('a body trickling under --min-body-rate is 408 and closed; writes work meanwhile', async () => {
+    const srv = await serve(['--header-timeout', '2', '--min-body-rate', '200']);
+    try {
+      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'x', device: 'tx2', streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
+      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
+      let out = '';
+      s.on('data', (d) => { out += d; });
+      s.on('error', () => {});
+      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+      let i = 0;
+      const t = setInterval(() => { if (i < body.length) s.write(body[i++]); }, 100);   // 10 bytes/s
+      const t0 = performance.now();
+      await new Promise((ok) => s.on('close', ok));
+      clearInterval(t);
+      const secs = (performance.now() - t0) / 1000;
+      assert.match(out, /^HTTP\/1\.1 408 /);
+      assert.match(out, /under the 200 bytes\/s/);
+      assert.ok(secs < 6, `closed after ${secs} s`);
+      const ok = await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY });
+      assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    } finally { await srv.stop(); }
+  });
+
+  test('one address holds at most 64 connections; another still gets in', async () => {
+    const srv = await serve();
+    try {
+      const socks = [];
+      for (let i = 0; i < 80; i++) {
+        const s = net.connect({ port: srv.port, host: '127.0.0.1', localAddress: '127.0.0.6' });
+        s.on('error', () => {});
+        socks.push(s);
+      }
+      await sleep(1000);
+      const open = socks.filter((s) => !s.destroyed && s.readyState === 'open').length;
+      for (const s of socks) s.destroy();
+      assert.ok(open <= 64, `${open} of 80 open`);
+      assert.equal((await fetch(`${srv.base}/api/health`)).status, 200);
+    } finally { await srv.stop(); }
+  });
+});
