@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../simcore/sim.h"
 #include "../importers/trace_check.h"
@@ -47,7 +48,30 @@ struct api_ctx {
     job_queue *jobs;             /* long work, off the request threads (writes.c) */
     budget budget;
     char health[256];            /* PRAGMA quick_check at start: "" when ok */
+    dev_t db_dev;                /* the file opened at start (issue 31): a new */
+    ino_t db_ino;                /* connection opens only that one, never a second */
 };
+
+/* Whether the path still names the database file opened at start. A file
+ * removed or replaced under a running server would otherwise split it in
+ * two: pooled connections keep the old inode, new ones create and migrate a
+ * fresh file at the path (issue 31). false with the reason in why. */
+static bool db_same_file(api_ctx *a, char *why, size_t n) {
+    struct stat st;
+    if (stat(a->db_path, &st) != 0) {
+        snprintf(why, n, "the database file %s was removed under the running server (%s); "
+                 "nothing is read or written until schedlab serve is restarted, so that no "
+                 "second database is made", a->db_name, strerror(errno));
+        return false;
+    }
+    if (st.st_dev != a->db_dev || st.st_ino != a->db_ino) {
+        snprintf(why, n, "the database file %s was replaced under the running server (another "
+                 "file is at its path now); nothing is read or written until schedlab serve is "
+                 "restarted, so that no second database is used", a->db_name);
+        return false;
+    }
+    return true;
+}
 
 /* PRAGMA quick_check once at start: a corrupt database is reported by
  * /api/health instead of "ok". */
@@ -92,6 +116,14 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
         return -1;
     }
     a->pool[a->npool++] = d;
+    struct stat st;
+    if (stat(a->db_path, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", a->db_path, strerror(errno));
+        api_free(a);
+        return -1;
+    }
+    a->db_dev = st.st_dev;
+    a->db_ino = st.st_ino;
     check_health(a, d);
     if (jobs_start((unsigned)a->budget.workers, (size_t)a->budget.queue, &a->jobs, err, errlen)) {
         api_free(a);
@@ -113,6 +145,12 @@ void api_free(api_ctx *a) {
 }
 
 static db *acquire(api_ctx *a, http_response *res) {
+    char why[400];
+    if (!db_same_file(a, why, sizeof why)) {
+        res->retry_after = 0;
+        http_set_error(res, 503, "%s", why);
+        return NULL;
+    }
     pthread_mutex_lock(&a->mu);
     db *d = a->npool ? a->pool[--a->npool] : NULL;
     pthread_mutex_unlock(&a->mu);
@@ -146,6 +184,13 @@ static void release(api_ctx *a, db *d) {
 
 /* The pool for handlers in other files (rta_api.h). */
 db *api_db_acquire(api_ctx *a, http_response *res) { return acquire(a, res); }
+
+bool api_db_ok(api_ctx *a, http_response *res) {
+    char why[400];
+    if (db_same_file(a, why, sizeof why)) return true;
+    http_set_error(res, 503, "%s", why);
+    return false;
+}
 void api_db_release(api_ctx *a, db *d) { release(a, d); }
 
 /* ---- small JSON helpers ----------------------------------------------------------- */
@@ -707,6 +752,11 @@ static int export_next_blocks(void *ctx, const trace_block **v, size_t *n) {
     *v = es->batch;
     *n = 0;
     if (es->end) return 0;
+    char why[400];
+    if (!db_same_file(es->a, why, sizeof why)) {
+        fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, why);
+        return -1;
+    }
     pthread_mutex_lock(&es->a->mu);
     db *d = es->a->npool ? es->a->pool[--es->a->npool] : NULL;
     pthread_mutex_unlock(&es->a->mu);
@@ -1127,6 +1177,12 @@ static void h_scenarios(void *app, const http_request *req, http_response *res) 
 static void h_health(void *app, const http_request *req, http_response *res) {
     (void)req;
     api_ctx *a = app;
+    char why[400];
+    if (!db_same_file(a, why, sizeof why)) {
+        http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",
+                                          why, "version", a->version, "db", a->db_name));
+        return;
+    }
     if (a->health[0]) {
         http_scrub_paths(a->health);
         http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",

@@ -103,6 +103,7 @@ void writes_post_experiment(void *app, const http_request *req, http_response *r
     api_ctx *a = app;
     budget_work w;
     int sync, rc;
+    if (!api_db_ok(a, res)) return;
     if (writes_admit_scenario(a, req, res, &w, &sync)) return;
     if (sync) {
         char err[1024];
@@ -204,6 +205,7 @@ static bool has_nul(const http_request *req, const char *key, http_response *res
 
 void writes_post_import(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
+    if (!api_db_ok(a, res)) return;
     if (!req->body || !req->body_len) {
         http_set_error(res, 400, "import: the request body is empty; send the trace file as the body");
         return;

@@ -288,3 +288,38 @@ describe('4. no header or body deadline', () => {
     } finally { await srv.stop(); }
   });
 });
+
+describe('5. deleting the database under a running server splits it in two', () => {
+  for (const how of ['removed', 'replaced']) {
+    test(`the file ${how}: health unhealthy, writes and reads 503 naming it, no second database made`, async () => {
+      const { existsSync, renameSync, rmSync, writeFileSync, statSync } = await import('node:fs');
+      const srv = await serve([], { keep: true });
+      try {
+        const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'x', device: 'tx2', streams: [{ name: 'S1' }],
+          ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
+        assert.equal((await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY })).status, 201);
+        if (how === 'removed') {
+          rmSync(srv.db);
+          rmSync(`${srv.db}-wal`, { force: true });
+          rmSync(`${srv.db}-shm`, { force: true });
+        } else {
+          writeFileSync(`${srv.db}.new`, '');
+          renameSync(`${srv.db}.new`, srv.db);
+        }
+        const h = await json(`${srv.base}/api/health`);
+        assert.equal(h.status, 503);
+        assert.equal(h.body.status, 'unhealthy');
+        assert.match(h.body.error, new RegExp(`database file test\\.db was ${how} under the running server`));
+        for (let i = 0; i < 12; i++) {
+          const w = await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY });
+          assert.equal(w.status, 503);
+          assert.match(w.body.error, new RegExp(`was ${how}`));
+          const r = await json(`${srv.base}/api/experiments`);
+          assert.equal(r.status, 503);
+        }
+        if (how === 'removed') assert.equal(existsSync(srv.db), false, 'a second database was created');
+        else assert.equal(statSync(srv.db).size, 0, 'the replacement file was written to');
+      } finally { await srv.stop(); const { rmSync } = await import('node:fs'); rmSync(srv.dir, { recursive: true, force: true }); }
+    });
+  }
+});
