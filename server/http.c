@@ -872,6 +872,17 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
     if (nul)
         return refuse(conn, cs, 400, 0,
                       "%.60s: a NUL byte (%%00) is not allowed in a query argument or header", nul);
+    /* --read-token (issue 31): the API's reads need a token too (the read
+     * or the write one); /api/health stays open for monitors */
+    if (read_only && srv->cfg.read_token && *srv->cfg.read_token && is_api(url) &&
+        strcmp(url, "/api/health") != 0) {
+        const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
+        if (!token_ok(srv->cfg.read_token, auth) &&
+            !(srv->cfg.token && *srv->cfg.token && token_ok(srv->cfg.token, auth)))
+            return refuse(conn, cs, 401, 0,
+                          "this server needs a token for reads: send \"Authorization: Bearer "
+                          "TOKEN\" (serve --read-token)");
+    }
     if (!read_only) {
         if (rk == 1) return refuse(conn, cs, 405, 0, "%s is not allowed on %s", method, url);
         if (rk == 2)

@@ -9,6 +9,7 @@
 #endif
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -112,8 +113,15 @@ static const char usage_serve[] =
     "\n"
     "On a shared machine:\n"
     "  --token T          writes (POST) need \"Authorization: Bearer T\"; reads stay open\n"
-    "                     so shared links work. Default: $SCHEDLAB_TOKEN. Binding to\n"
-    "                     another address than loopback without a token warns.\n"
+    "                     so shared links work. Default: $SCHEDLAB_TOKEN -- prefer it or\n"
+    "                     --token-file: the command line is readable by every local user\n"
+    "                     (a warning says so). Without a token, binding to another\n"
+    "                     address than loopback, or a machine with other login users,\n"
+    "                     warns.\n"
+    "  --token-file FILE  the token from the first line of FILE (chmod 600)\n"
+    "  --read-token T     the API's reads (GET /api/..., but /api/health) need\n"
+    "                     \"Authorization: Bearer T\" (or the write token) too. Default:\n"
+    "                     $SCHEDLAB_READ_TOKEN\n"
     "  --max-upload SIZE  largest upload (512MiB by default; 100MB, 2GiB, bytes), answered\n"
     "                     413 past it; scenario and taskset bodies are capped at 64MiB\n"
     "  --allow-host NAMES host names this server answers to besides IP addresses and\n"
@@ -560,6 +568,49 @@ static bool is_loopback(const char *bind) {
     return strncmp(bind, "127.", 4) == 0 || strcmp(bind, "::1") == 0 || strcmp(bind, "localhost") == 0;
 }
 
+/* The first line of a token file, without its line end; -1 with the
+ * reason in tok otherwise. */
+static int read_token_file(const char *path, char *tok, size_t n) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(tok, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
+        fprintf(stderr, "schedlab: warning: --token-file %s can be read by other users "
+                "(chmod 600 it)\n", path);
+    if (!fgets(tok, (int)n, f)) tok[0] = '\0';
+    fclose(f);
+    tok[strcspn(tok, "\r\n")] = '\0';
+    if (!tok[0]) {
+        snprintf(tok, n, "%s: the file is empty; put the token on its first line", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Accounts other than ours that can log in (uid >= 1000, not nobody, a
+ * shell other than nologin/false): the people a token-less server on this
+ * machine is open to. $SCHEDLAB_PASSWD names another passwd file (tests). */
+static int other_login_users(void) {
+    const char *path = getenv("SCHEDLAB_PASSWD");
+    FILE *f = fopen(path && *path ? path : "/etc/passwd", "r");
+    if (!f) return 0;
+    int n = 0;
+    uid_t me = getuid();
+    struct passwd *pw;
+    while ((pw = fgetpwent(f))) {
+        const char *sh = pw->pw_shell ? pw->pw_shell : "";
+        size_t l = strlen(sh);
+        bool nologin = l == 0 || (l >= 7 && strcmp(sh + l - 7, "nologin") == 0) ||
+                       (l >= 5 && strcmp(sh + l - 5, "false") == 0);
+        if (pw->pw_uid >= 1000 && pw->pw_uid != 65534 && pw->pw_uid != me && !nologin) n++;
+    }
+    fclose(f);
+    return n;
+}
+
 static int cmd_serve(int argc, char **argv) {
 #ifdef __GLIBC__
     /* Answers of 0.5-8 MB (windows, bins, exports) come and go all day.
@@ -612,8 +663,23 @@ static int cmd_serve(int argc, char **argv) {
     budget_default(&bud);
     char berr[256];
     if (o.budget && budget_parse(o.budget, &bud, berr, sizeof berr)) die(EXIT_BAD_INPUT, "%s", berr);
-    const char *token = o.token ? o.token : getenv("SCHEDLAB_TOKEN");
+    /* tokens (issue 31): the command line is world-readable in
+     * /proc/PID/cmdline, the environment and a file are not */
+    if (o.token && o.token_file) die(EXIT_BAD_INPUT, "--token and --token-file: give one");
+    static char filetok[512];
+    if (o.token_file && read_token_file(o.token_file, filetok, sizeof filetok))
+        die(EXIT_BAD_INPUT, "--token-file: %s", filetok);
+    if (o.token && *o.token)
+        fprintf(stderr, "schedlab: warning: --token on the command line can be read by every "
+                "local user (ps, /proc/PID/cmdline); pass it in SCHEDLAB_TOKEN or --token-file "
+                "instead\n");
+    if (o.read_token && *o.read_token)
+        fprintf(stderr, "schedlab: warning: --read-token on the command line can be read by "
+                "every local user; pass it in SCHEDLAB_READ_TOKEN instead\n");
+    const char *token = o.token ? o.token : o.token_file ? filetok : getenv("SCHEDLAB_TOKEN");
     if (token && !*token) token = NULL;
+    const char *read_token = o.read_token ? o.read_token : getenv("SCHEDLAB_READ_TOKEN");
+    if (read_token && !*read_token) read_token = NULL;
     const char *hosts[16];
     size_t nhosts = 0;
     char hostbuf[1024];
@@ -657,11 +723,19 @@ static int cmd_serve(int argc, char **argv) {
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
                         .web_dir = web, .routes = routes, .nroutes = nroutes, .app = api,
                         .max_body = max_upload, .token = token, .allow_hosts = hosts,
-                        .nallow_hosts = nhosts, .header_s = (unsigned)header_s,
+                        .nallow_hosts = nhosts, .read_token = read_token,
+                        .header_s = (unsigned)header_s,
                         .min_body_rate = min_rate};
     if (!token && !is_loopback(hcfg.bind))
         fprintf(stderr, "schedlab: warning: serving on %s without --token: anyone who can reach "
                 "this port can store runs (give --token T or SCHEDLAB_TOKEN)\n", hcfg.bind);
+    else if (!token) {
+        int others = other_login_users();
+        if (others > 0)
+            fprintf(stderr, "schedlab: warning: serving without a token on a machine with %d "
+                    "other login user(s): any of them can store and delete experiments through "
+                    "this port (set SCHEDLAB_TOKEN or give --token-file FILE)\n", others);
+    }
     http_server *srv;
     if (http_start(&hcfg, &srv, err, sizeof err)) {
         api_free(api);

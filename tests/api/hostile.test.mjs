@@ -323,3 +323,61 @@ describe('5. deleting the database under a running server splits it in two', () 
     });
   }
 });
+
+describe('6. tokens on a shared machine', () => {
+  test('--token on the command line warns (it is in /proc/PID/cmdline); SCHEDLAB_TOKEN does not', async () => {
+    const a = await serve(['--token', 'sekrit']);
+    try {
+      const { readFileSync } = await import('node:fs');
+      assert.match(readFileSync(`/proc/${a.pid}/cmdline`, 'latin1'), /sekrit/);   // why it warns
+      assert.match(a.stderr(), /warning: --token on the command line can be read by every local user/);
+    } finally { await a.stop(); }
+    const b = await serve([], { env: { SCHEDLAB_TOKEN: 'sekrit' } });
+    try {
+      assert.doesNotMatch(b.stderr(), /--token on the command line/);
+      const w = await json(`${b.base}/api/experiments`, { method: 'POST', body: '{}', headers: JSON_BODY });
+      assert.equal(w.status, 401);
+    } finally { await b.stop(); }
+  });
+
+  test('--token-file: the first line is the token; a file others can read warns', async () => {
+    const { writeFileSync: wf, chmodSync: cm } = await import('node:fs');
+    const dir = tempDir('h31-tok');
+    const f = `${dir}/token`;
+    wf(f, 'from-file\n');
+    cm(f, 0o644);
+    const s = await serve(['--token-file', f]);
+    try {
+      assert.match(s.stderr(), /--token-file .*token can be read by other users/);
+      const no = await json(`${s.base}/api/experiments`, { method: 'POST', body: '{}', headers: JSON_BODY });
+      assert.equal(no.status, 401);
+      const yes = await json(`${s.base}/api/experiments`, { method: 'POST', body: '{}', headers: { ...JSON_BODY, Authorization: 'Bearer from-file' } });
+      assert.equal(yes.status, 400);   // past the token: the scenario itself is wrong
+    } finally { await s.stop(); }
+  });
+
+  test('no token on a machine with other login users warns; with none it does not', async () => {
+    const { writeFileSync: wf } = await import('node:fs');
+    const dir = tempDir('h31-pw');
+    wf(`${dir}/others`, 'root:x:0:0::/root:/bin/bash\nalice:x:1001:1001::/home/alice:/bin/bash\nsvc:x:1002:1002::/:/usr/sbin/nologin\n');
+    wf(`${dir}/none`, 'root:x:0:0::/root:/bin/bash\nsvc:x:1002:1002::/:/usr/sbin/nologin\nnobody:x:65534:65534::/:/bin/sh\n');
+    const a = await serve([], { env: { SCHEDLAB_PASSWD: `${dir}/others`, SCHEDLAB_TOKEN: '' } });
+    try { assert.match(a.stderr(), /warning: serving without a token on a machine with 1 other login user/); } finally { await a.stop(); }
+    const b = await serve([], { env: { SCHEDLAB_PASSWD: `${dir}/none`, SCHEDLAB_TOKEN: '' } });
+    try { assert.doesNotMatch(b.stderr(), /without a token/); } finally { await b.stop(); }
+  });
+
+  test('--read-token: API reads need it (or the write token); /api/health and pages stay open', async () => {
+    const s = await serve([], { env: { SCHEDLAB_READ_TOKEN: 'reader', SCHEDLAB_TOKEN: 'writer' } });
+    try {
+      assert.equal((await fetch(`${s.base}/api/experiments`)).status, 401);
+      assert.equal((await fetch(`${s.base}/api/experiments`, { headers: { Authorization: 'Bearer reader' } })).status, 200);
+      assert.equal((await fetch(`${s.base}/api/experiments`, { headers: { Authorization: 'Bearer writer' } })).status, 200);
+      assert.equal((await fetch(`${s.base}/api/experiments`, { headers: { Authorization: 'Bearer nope' } })).status, 401);
+      assert.equal((await fetch(`${s.base}/api/health`)).status, 200);
+      assert.equal((await fetch(`${s.base}/`, { headers: { Accept: 'text/html' } })).status, 200);
+      const w = await json(`${s.base}/api/experiments`, { method: 'POST', body: '{}', headers: { ...JSON_BODY, Authorization: 'Bearer reader' } });
+      assert.equal(w.status, 401);   // the read token does not write
+    } finally { await s.stop(); }
+  });
+});
