@@ -825,9 +825,51 @@ static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int s
     return send_error_ex(conn, cs, status, true, retry, "%s", msg);
 }
 
+/* The framing headers as sent (issue 31): libmicrohttpd 0.9.75 keeps a
+ * duplicate Content-Length (the first wins) and files "Transfer-Encoding :
+ * chunked" under a name with a space in it, where it is ignored -- a proxy
+ * reading them otherwise would frame the request differently. */
+typedef struct framing {
+    int content_length, transfer_encoding;
+    char bad_name[64];           /* a header name that is not an RFC 9110 token */
+} framing;
+
+static bool token_char(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    (void)value;
+    (void)value_size;
+    framing *f = cls;
+    if (!key) return MHD_YES;
+    for (size_t i = 0; i < key_size; i++)
+        if (!token_char((unsigned char)key[i])) {
+            if (!f->bad_name[0]) snprintf(f->bad_name, sizeof f->bad_name, "%.*s", (int)key_size, key);
+            break;
+        }
+    if (!f->bad_name[0] && key_size == 0) snprintf(f->bad_name, sizeof f->bad_name, "(empty)");
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) f->content_length++;
+    if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) f->transfer_encoding++;
+    return MHD_YES;
+}
+
 static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn_state *cs,
                              const char *url, const char *method) {
     /* framing first: with it in doubt, nothing after the headers can be trusted */
+    framing fr = {0};
+    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, count_framing, &fr);
+    if (fr.bad_name[0])
+        return send_error_ex(conn, cs, 400, true, 0,
+                             "header name \"%s\" is malformed (no spaces or separators before "
+                             "the colon)", fr.bad_name);
+    if (fr.content_length > 1 || fr.transfer_encoding > 1)
+        return send_error_ex(conn, cs, 400, true, 0, "a request may have one %s header, not %d",
+                             fr.content_length > 1 ? "Content-Length" : "Transfer-Encoding",
+                             fr.content_length > 1 ? fr.content_length : fr.transfer_encoding);
     const char *te = header(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     const char *cl = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (te && strcasecmp(te, "chunked") != 0)

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
-import { JSON_BODY, json, rssKiB, serve as serveWith, waitJob } from './serve_opts.mjs';
+import { JSON_BODY, json, raw, rssKiB, serve as serveWith, waitJob } from './serve_opts.mjs';
 import { tempDir } from './server.mjs';
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
@@ -379,5 +379,34 @@ describe('6. tokens on a shared machine', () => {
       const w = await json(`${s.base}/api/experiments`, { method: 'POST', body: '{}', headers: { ...JSON_BODY, Authorization: 'Bearer reader' } });
       assert.equal(w.status, 401);   // the read token does not write
     } finally { await s.stop(); }
+  });
+});
+
+describe('7. duplicate Content-Length and malformed Transfer-Encoding', () => {
+  let srv;
+  before(async () => { srv = await serve(); });
+  after(async () => { assert.equal(await srv.stop(), 0); });
+  const smuggled = 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+
+  test('two Content-Length headers: 400, closed, the bytes after never read as a request', async () => {
+    const body = '{}' + smuggled;
+    const out = await raw(srv.port, `POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    assert.match(out, /^HTTP\/1\.1 400 /);
+    assert.match(out, /one Content-Length header, not 2/);
+    assert.match(out, /Connection: close/i);
+    assert.equal((out.match(/HTTP\/1\.1 /g) || []).length, 1, out);
+  });
+
+  test('"Transfer-Encoding : chunked" (a space before the colon): 400 and closed', async () => {
+    const out = await raw(srv.port, `POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\n${smuggled}`);
+    assert.match(out, /^HTTP\/1\.1 400 /);
+    assert.match(out, /header name \\"Transfer-Encoding \\" is malformed/);
+    assert.equal((out.match(/HTTP\/1\.1 /g) || []).length, 1, out);
+  });
+
+  test('two Transfer-Encoding headers: 400', async () => {
+    const out = await raw(srv.port, `POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
+    assert.match(out, /^HTTP\/1\.1 400 /);
+    assert.match(out, /one Transfer-Encoding header, not 2/);
   });
 });
