@@ -7,7 +7,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
 import { JSON_BODY, json, raw, rssKiB, serve as serveWith, waitJob } from './serve_opts.mjs';
-import { tempDir } from './server.mjs';
+import { bin, tempDir } from './server.mjs';
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 // no shipped scenarios to simulate at start: these servers start at once
@@ -408,5 +408,38 @@ describe('7. duplicate Content-Length and malformed Transfer-Encoding', () => {
     const out = await raw(srv.port, `POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
     assert.match(out, /^HTTP\/1\.1 400 /);
     assert.match(out, /one Transfer-Encoding header, not 2/);
+  });
+});
+
+describe('8. messages that name the real cause', () => {
+  test('a bad top-level origin is reported at "origin", not "origin[0].value"', async () => {
+    const { writeFileSync: wf } = await import('node:fs');
+    const { spawnSync } = await import('node:child_process');
+    const dir = tempDir('h31-msg');
+    wf(`${dir}/t.json`, JSON.stringify({ schema: 'schedlab-trace/1', origin: 9e18 }));
+    const r = spawnSync(bin, ['import', '--db', `${dir}/x.db`, '--format', 'schedlab-trace', `${dir}/t.json`], { encoding: 'utf8' });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /t\.json: origin: 9000000000000000000 ns is out of range/);
+    assert.doesNotMatch(r.stderr, /origin\[0\]/);
+  });
+
+  test('export of a WAL database whose folder the reader cannot write names WAL and -shm', async (t) => {
+    const { spawnSync } = await import('node:child_process');
+    const { chmodSync, existsSync } = await import('node:fs');
+    if (process.getuid() !== 0 || !existsSync('/usr/bin/setpriv')) { t.skip('needs root and setpriv to read as another user'); return; }
+    const exe = bin;
+    const dir = tempDir('h31-rowal');
+    chmodSync(dir, 0o755);
+    const scn = `${dir}/s.json`;
+    (await import('node:fs')).writeFileSync(scn, JSON.stringify({ schema: 'schedlab-scenario/1', name: 'x', device: 'tx2', streams: [{ name: 'S1' }],
+      ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] }));
+    const tr = `${dir}/t.json`;
+    assert.equal(spawnSync(exe, ['simulate', scn, '-o', tr]).status, 0);
+    const imp = spawnSync(exe, ['import', '--db', `${dir}/w.db`, tr], { encoding: 'utf8' });
+    assert.equal(imp.status, 0, imp.stderr);
+    chmodSync(`${dir}/w.db`, 0o644);
+    const r = spawnSync('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', exe, 'export', imp.stdout.trim(), '--db', `${dir}/w.db`, '-o', '/dev/null'], { encoding: 'utf8' });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /a WAL-mode database that cannot be read here: SQLite must create .*w\.db-shm/);
   });
 });
