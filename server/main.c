@@ -104,6 +104,8 @@ static const char usage_replay[] =
 static const char usage_serve[] =
     "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "                      [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
+    "                      [--token-file FILE] [--read-token T] [--answer-memory SIZE]\n"
+    "                      [--header-timeout S] [--min-body-rate BYTES]\n"
     "\n"
     "Serve the dashboard and the HTTP API. A missing database is created; every\n"
     "scenario in the scenarios folder not yet stored is simulated and stored as an\n"
@@ -136,7 +138,8 @@ static const char usage_serve[] =
     "                     pin the server's memory\n"
     "  --budget KEY=N,... work allowed per request: blocks (20000000: all kernels'\n"
     "                     blocks times the runs), ops (200000), variants (64), events\n"
-    "                     (100000000), seconds (1000000 simulated), sync (200000 events:\n"
+    "                     (100000000), seconds (1000000 simulated), streams (4096),\n"
+    "                     processes (256), tasks (4096), sync (200000 events:\n"
     "                     above it the work runs as a job, 202), sync_bytes (4194304),\n"
     "                     queue (16 jobs; past it 503), workers (1 job thread)\n"
     "Stops cleanly on SIGINT or SIGTERM: no new writes, queued jobs dropped, running\n"
