@@ -30,6 +30,7 @@ static struct {
     unsigned nslots, open;
     pthread_t thread;
     bool running;
+    int users;               /* servers started in this process */
     atomic_bool stop;
 } G = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
@@ -97,6 +98,12 @@ static void *watchdog(void *arg) {
 
 int cg_start(const cg_config *cfg) {
     pthread_mutex_lock(&G.mu);
+    if (G.running) {
+        /* one registry per process: a second server shares the first's */
+        G.users++;
+        pthread_mutex_unlock(&G.mu);
+        return 0;
+    }
     G.cfg = *cfg;
     if (!G.cfg.header_s) G.cfg.header_s = CG_DEFAULT_HEADER_S;
     if (!G.cfg.min_rate) G.cfg.min_rate = CG_DEFAULT_MIN_RATE;
@@ -107,12 +114,16 @@ int cg_start(const cg_config *cfg) {
     int rc = G.slots ? 0 : -1;
     if (!rc && pthread_create(&G.thread, NULL, watchdog, NULL) != 0) rc = -1;
     G.running = rc == 0;
+    G.users = G.running;
     pthread_mutex_unlock(&G.mu);
     return rc;
 }
 
 void cg_stop(void) {
-    if (!G.running) return;
+    pthread_mutex_lock(&G.mu);
+    bool last = G.running && --G.users == 0;
+    pthread_mutex_unlock(&G.mu);
+    if (!last) return;
     atomic_store(&G.stop, true);
     pthread_join(G.thread, NULL);
     pthread_mutex_lock(&G.mu);
