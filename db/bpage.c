@@ -143,6 +143,56 @@ int bpage_scan(db *d, int64_t run, bpage_cb cb, void *ctx, char *err, size_t err
     return rc == SQLITE_DONE ? 0 : sqlfail(d, "blocks", err, errlen);
 }
 
+int db_read_blocks(db *d, const char *run, int64_t seq, trace_block *out, size_t max,
+                   size_t *n, char *err, size_t errlen) {
+    *n = 0;
+    if (seq < 0 || seq % BPAGE_BLOCKS || max < BPAGE_BLOCKS) {
+        seterr(err, errlen, "%s: blocks: a read must start at a page and take one at least",
+               d->path);
+        return -1;
+    }
+    sqlite3_stmt *st;
+    if (prepare(d,
+                "SELECT p.page, p.n, p.cells FROM runs r JOIN block_pages p ON p.run = r.id "
+                "WHERE r.slug = ?1 AND p.page >= ?2 ORDER BY p.page LIMIT ?3",
+                &st, err, errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 2, seq / BPAGE_BLOCKS);
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)(max / BPAGE_BLOCKS));
+    int rc;
+    int64_t want = seq / BPAGE_BLOCKS;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t page = sqlite3_column_int64(st, 0), pn = sqlite3_column_int64(st, 1);
+        /* pages are numbered without gaps: a gap means the run changed under the reader */
+        if (page != want || (*n && *n % BPAGE_BLOCKS)) {
+            sqlite3_finalize(st);
+            seterr(err, errlen, "%s: run \"%s\": block page %lld missing", d->path, run,
+                   (long long)want);
+            return -1;
+        }
+        if (decode_col(d, st, 2, -1, page, pn, out + *n, err, errlen)) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        *n += (size_t)pn;
+        want++;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) return sqlfail(d, "blocks", err, errlen);
+    if (*n) return 0;
+    /* nothing: past the last page, or no such run (deleted under a reader,
+     * who must not take the end of its pages for the end of the run) */
+    if (prepare(d, "SELECT 1 FROM runs WHERE slug = ?1", &st, err, errlen)) return -1;
+    sqlite3_bind_text(st, 1, run, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW) return 0;
+    if (rc != SQLITE_DONE) return sqlfail(d, "runs", err, errlen);
+    seterr(err, errlen, "%s: no run named \"%s\"", d->path, run);
+    return DB_NOT_FOUND;
+}
+
 const char *bpage_window_sql(void) {
     return "SELECT page, n, s_lo, cells FROM block_pages "
            "WHERE run = ?1 AND s_lo >= ?2 AND s_lo < ?3 AND s_hi >= ?4 AND e_hi > ?5 "

@@ -110,7 +110,24 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
     if (readonly) {
         /* no migration: a database of another schema version is refused */
         int v;
-        if (db_user_version(d, &v, err, errlen)) { db_close(d); return -1; }
+        if (db_user_version(d, &v, err, errlen)) {
+            /* a WAL database read where its -shm cannot be made: SQLite says
+             * only "unable to open database file" (issue 31) */
+            int prim = sqlite3_extended_errcode(d->h) & 0xff;
+            unsigned char hdr[20] = {0};
+            FILE *f = prim == SQLITE_CANTOPEN || prim == SQLITE_READONLY ? fopen(path, "rb") : NULL;
+            if (f) {
+                if (fread(hdr, 1, sizeof hdr, f) == sizeof hdr && hdr[18] == 2 && hdr[19] == 2)
+                    seterr(err, errlen, "%s: a WAL-mode database that cannot be read here: "
+                           "SQLite must create %s-shm (and read %s-wal) beside it even to "
+                           "read, and cannot in that folder; run this as a user who can write "
+                           "there, or copy the database (with its -wal file) elsewhere",
+                           path, path, path);
+                fclose(f);
+            }
+            db_close(d);
+            return -1;
+        }
         if (v != DB_SCHEMA_VERSION) {
             seterr(err, errlen, "%s: schema version %d, this schedlab reads %d%s", path, v,
                    DB_SCHEMA_VERSION,

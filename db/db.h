@@ -233,13 +233,25 @@ enum {
     DB_LOAD_QUEUE_EVENTS = 1u << 3,
     DB_LOAD_WARP_ISSUES = 1u << 4,
     DB_LOAD_JOBS = 1u << 5,
-    DB_LOAD_ALL = 0x3f
+    DB_LOAD_ALL = 0x3f,
+    /* the pauses of preempted blocks without the blocks (DB_LOAD_BLOCKS loads
+     * both): a caller that reads the blocks by db_read_blocks (issue 31) */
+    DB_LOAD_PAUSES = 1u << 6
 };
 
 /* Rebuild a stored run into `out` (trace_init'ed, empty; the caller owns it
  * and must trace_free it, also after a failure). Records keep their stored
  * order. */
 int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, size_t errlen);
+
+/* Blocks of run `run` from number `seq` (a multiple of 256, BPAGE_BLOCKS) on,
+ * at most `max` (at least 256; whole pages are read, so max is best a
+ * multiple of 256) into out, in stored order; *n = 0 past the last one.
+ * A run read this way, a batch at a time on whatever pooled connection,
+ * costs a batch of memory however many blocks it has (issue 31: an export
+ * read page by page as its client consumes it). */
+int db_read_blocks(db *d, const char *run, int64_t seq, trace_block *out, size_t max,
+                   size_t *n, char *err, size_t errlen);
 
 /* ---- windows, bins, queues ---------------------------------------------- */
 

@@ -12,7 +12,10 @@
 #ifndef DB_DB_INT_H
 #define DB_DB_INT_H
 
+#include <errno.h>
 #include <sqlite3.h>
+#include <stdio.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,15 +69,31 @@ static inline void seterr(char *err, size_t errlen, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* SQLite's message, with the system's cause when it has one (issue 31:
+ * a full disk read only "disk I/O error") */
+static inline void dbi_errmsg(db *d, char *buf, size_t n) {
+    int x = sqlite3_extended_errcode(d->h), e = sqlite3_system_errno(d->h);
+    int prim = x & 0xff;
+    if ((prim == SQLITE_IOERR || prim == SQLITE_CANTOPEN || prim == SQLITE_FULL) && e)
+        snprintf(buf, n, "%s (%s%s)", sqlite3_errmsg(d->h), strerror(e),
+                 e == ENOSPC ? ": the disk is full" : "");
+    else
+        snprintf(buf, n, "%s", sqlite3_errmsg(d->h));
+}
+
 static inline int sqlfail(db *d, const char *what, char *err, size_t errlen) {
-    seterr(err, errlen, "%s: %s: %s", d->path, what, sqlite3_errmsg(d->h));
+    char m[300];
+    dbi_errmsg(d, m, sizeof m);
+    seterr(err, errlen, "%s: %s: %s", d->path, what, m);
     return -1;
 }
 
 static inline int exec(db *d, const char *sql, char *err, size_t errlen) {
     char *msg = NULL;
     if (sqlite3_exec(d->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        seterr(err, errlen, "%s: %s", d->path, msg ? msg : sqlite3_errmsg(d->h));
+        char m[300];
+        dbi_errmsg(d, m, sizeof m);
+        seterr(err, errlen, "%s: %s", d->path, m);
         sqlite3_free(msg);
         return -1;
     }

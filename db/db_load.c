@@ -306,7 +306,7 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
                   "ORDER BY seq",
                   out, &m, row_wepoch, "warp_epochs", err, errlen))
         goto out;
-    if ((parts & DB_LOAD_BLOCKS) &&
+    if ((parts & (DB_LOAD_BLOCKS | DB_LOAD_PAUSES)) &&
         load_rows(d, id, "SELECT block, start, stop FROM pauses WHERE run = ?1 ORDER BY seq",
                   out, &m, row_pause, "pauses", err, errlen))
         goto out;

@@ -55,8 +55,12 @@ int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) 
                  "stores)", file, (int)t->device.sms, IMP_MAX_SMS);
         return -1;
     }
-    if (!time_ok(t->origin) && t->origin != TRACE_NONE)
-        return bad_time(file, "origin", 0, "value", t->origin, err, errlen);
+    if (!time_ok(t->origin) && t->origin != TRACE_NONE) {
+        /* the top-level member itself, not a record (issue 31) */
+        snprintf(err, errlen, "%s: origin: %" PRId64 " ns is out of range (an origin must be "
+                 "within +-2^62 ns)", file, t->origin);
+        return -1;
+    }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
         TIME("kernels", i, k, issue);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../simcore/sim.h"
 #include "../importers/trace_check.h"
@@ -49,7 +50,30 @@ struct api_ctx {
     job_queue *jobs;             /* long work, off the request threads (writes.c) */
     budget budget;
     char health[256];            /* PRAGMA quick_check at start: "" when ok */
+    dev_t db_dev;                /* the file opened at start (issue 31): a new */
+    ino_t db_ino;                /* connection opens only that one, never a second */
 };
+
+/* Whether the path still names the database file opened at start. A file
+ * removed or replaced under a running server would otherwise split it in
+ * two: pooled connections keep the old inode, new ones create and migrate a
+ * fresh file at the path (issue 31). false with the reason in why. */
+static bool db_same_file(api_ctx *a, char *why, size_t n) {
+    struct stat st;
+    if (stat(a->db_path, &st) != 0) {
+        snprintf(why, n, "the database file %s was removed under the running server (%s); "
+                 "nothing is read or written until schedlab serve is restarted, so that no "
+                 "second database is made", a->db_name, strerror(errno));
+        return false;
+    }
+    if (st.st_dev != a->db_dev || st.st_ino != a->db_ino) {
+        snprintf(why, n, "the database file %s was replaced under the running server (another "
+                 "file is at its path now); nothing is read or written until schedlab serve is "
+                 "restarted, so that no second database is used", a->db_name);
+        return false;
+    }
+    return true;
+}
 
 /* PRAGMA quick_check once at start: a corrupt database is reported by
  * /api/health instead of "ok". */
@@ -94,6 +118,14 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
         return -1;
     }
     a->pool[a->npool++] = d;
+    struct stat st;
+    if (stat(a->db_path, &st) != 0) {
+        snprintf(err, errlen, "%s: %s", a->db_path, strerror(errno));
+        api_free(a);
+        return -1;
+    }
+    a->db_dev = st.st_dev;
+    a->db_ino = st.st_ino;
     check_health(a, d);
     if (jobs_start((unsigned)a->budget.workers, (size_t)a->budget.queue, &a->jobs, err, errlen)) {
         api_free(a);
@@ -115,6 +147,12 @@ void api_free(api_ctx *a) {
 }
 
 static db *acquire(api_ctx *a, http_response *res) {
+    char why[400];
+    if (!db_same_file(a, why, sizeof why)) {
+        res->retry_after = 0;
+        http_set_error(res, 503, "%s", why);
+        return NULL;
+    }
     pthread_mutex_lock(&a->mu);
     db *d = a->npool ? a->pool[--a->npool] : NULL;
     pthread_mutex_unlock(&a->mu);
@@ -148,6 +186,13 @@ static void release(api_ctx *a, db *d) {
 
 /* The pool for handlers in other files (rta_api.h). */
 db *api_db_acquire(api_ctx *a, http_response *res) { return acquire(a, res); }
+
+bool api_db_ok(api_ctx *a, http_response *res) {
+    char why[400];
+    if (db_same_file(a, why, sizeof why)) return true;
+    http_set_error(res, 503, "%s", why);
+    return false;
+}
 void api_db_release(api_ctx *a, db *d) { release(a, d); }
 
 /* ---- small JSON helpers ----------------------------------------------------------- */
@@ -383,6 +428,8 @@ static void record_stream_free(void *ctx) {
     free(rs);
 }
 
+static size_t trace_bytes(const trace *t);
+
 static void list_records(void *app, const http_request *req, http_response *res, unsigned part,
                          const char *key) {
     api_ctx *a = app;
@@ -399,6 +446,7 @@ static void list_records(void *app, const http_request *req, http_response *res,
             trace_init(&t);
             http_set_stream(res, 200, "application/json", record_stream_fill,
                             record_stream_free, rs);
+            http_stream_cost(res, sizeof *rs + trace_bytes(&rs->t));
         } else {
             tj_buf b = {0};
             rs_fill_some(&b, &t, part, key, &(size_t){0}, n, SIZE_MAX);
@@ -682,13 +730,54 @@ static void export_name(db *d, const char *slug, char *out, size_t n) {
     else if (e || r) snprintf(out, n, "%s", e ? ce : cr);
 }
 
-/* GET /api/runs/{run}/export streamed: the loaded run and where its text is. */
+/* GET /api/runs/{run}/export streamed (issue 31): everything but the blocks
+ * loaded, the blocks read EXPORT_BATCH at a time as the client takes the
+ * text, each batch on a pooled connection taken for that read alone, so a
+ * slow reader holds a batch (and no connection), never the run. */
+#define EXPORT_BATCH ((size_t)16 * 256)   /* 16 block pages, 128 KiB */
+
 typedef struct export_stream {
-    trace t;
+    api_ctx *a;
+    char slug[DB_SLUG_SIZE + 1];
+    int64_t seq;            /* the next block to read */
+    bool end;
+    trace t;                /* the run without its blocks */
     bool chrome;
+    tj_block_src src;
     tj_stream s;        /* format=trace */
     tj_chrome c;        /* format=chrome */
+    trace_block batch[EXPORT_BATCH];
 } export_stream;
+
+static int export_next_blocks(void *ctx, const trace_block **v, size_t *n) {
+    export_stream *es = ctx;
+    *v = es->batch;
+    *n = 0;
+    if (es->end) return 0;
+    char why[400];
+    if (!db_same_file(es->a, why, sizeof why)) {
+        fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, why);
+        return -1;
+    }
+    pthread_mutex_lock(&es->a->mu);
+    db *d = es->a->npool ? es->a->pool[--es->a->npool] : NULL;
+    pthread_mutex_unlock(&es->a->mu);
+    char err[512];
+    if (!d && db_open(es->a->db_path, &d, err, sizeof err)) {
+        fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, err);
+        return -1;
+    }
+    int rc = db_read_blocks(d, es->slug, es->seq, es->batch, EXPORT_BATCH, n, err, sizeof err);
+    release(es->a, d);
+    if (rc) {
+        /* the status line is long gone: the client sees the text cut short */
+        fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, err);
+        return -1;
+    }
+    es->seq += (int64_t)*n;
+    if (*n < EXPORT_BATCH) es->end = true;
+    return 0;
+}
 
 static int export_stream_fill(void *ctx, jw_buf *w) {
     export_stream *es = ctx;
@@ -703,6 +792,36 @@ static void export_stream_free(void *ctx) {
     free(es);
 }
 
+/* What a loaded trace holds in memory, roughly: its arrays as allocated and
+ * its strings (answer_mem.h counts it). */
+static size_t trace_bytes(const trace *t) {
+    size_t b = t->kernels.cap * sizeof *t->kernels.v + t->blocks.cap * sizeof *t->blocks.v +
+               t->pauses.cap * sizeof *t->pauses.v + t->copies.cap * sizeof *t->copies.v +
+               t->queue_events.cap * sizeof *t->queue_events.v +
+               t->warp_issues.cap * sizeof *t->warp_issues.v +
+               t->warp_epochs.cap * sizeof *t->warp_epochs.v + t->jobs.cap * sizeof *t->jobs.v +
+               t->meta.cap * sizeof *t->meta.v + t->strs.cap * sizeof *t->strs.v;
+    for (size_t i = 1; i < t->strs.n; i++) b += strlen(t->strs.v[i]) + 17;
+    return b;
+}
+
+/* The highest SM of any block, read a batch at a time (the Chrome export
+ * names the SM tracks before the blocks). */
+static int export_top_sm(export_stream *es, int32_t *top) {
+    *top = -1;
+    for (;;) {
+        const trace_block *v;
+        size_t n;
+        if (export_next_blocks(es, &v, &n)) return -1;
+        if (!n) break;
+        for (size_t i = 0; i < n; i++)
+            if (v[i].sm > *top) *top = v[i].sm;
+    }
+    es->seq = 0;
+    es->end = false;
+    return 0;
+}
+
 static void h_export(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *format = http_query(req, "format");
@@ -712,39 +831,51 @@ static void h_export(void *app, const http_request *req, http_response *res) {
         http_set_error(res, 400, "format: expected \"trace\" or \"chrome\", got \"%s\"", format);
         return;
     }
+    if (strlen(req->params[0]) > DB_SLUG_SIZE) {
+        http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+        return;
+    }
+    export_stream *es = calloc(1, sizeof *es);
+    if (!es) {
+        http_set_error(res, 500, "out of memory writing the response");
+        return;
+    }
+    es->a = a;
+    snprintf(es->slug, sizeof es->slug, "%s", req->params[0]);
+    es->chrome = chrome;
+    es->src = (tj_block_src){.ctx = es, .next = export_next_blocks};
+    trace_init(&es->t);
     db *d = acquire(a, res);
-    if (!d) return;
-    trace t;
-    trace_init(&t);
-    bool ok = load_url_run(d, req, DB_LOAD_ALL, &t, res);
+    if (!d) {
+        export_stream_free(es);
+        return;
+    }
+    bool ok = load_url_run(d, req, (DB_LOAD_ALL & ~(unsigned)DB_LOAD_BLOCKS) | DB_LOAD_PAUSES, &es->t,
+                           res);
     char fname[120];   /* fits res->disposition with its quotes and suffix */
     if (ok) export_name(d, req->params[0], fname, sizeof fname);
     release(a, d);
-    if (ok) {
-        /* streamed: the run in memory, its text made chunk by chunk as it
-         * is sent, never whole (issue 9) */
-        export_stream *es = calloc(1, sizeof *es);
-        if (!es) {
-            http_set_error(res, 500, "out of memory writing the response");
-        } else {
-            es->t = t;   /* moved: freed by export_stream_free */
-            trace_init(&t);
-            es->chrome = chrome;
-            if (chrome && tj_chrome_init(&es->c, &es->t)) {
-                es->chrome = false;
-                export_stream_free(es);
-                http_set_error(res, 500, "out of memory writing the response");
-            } else {
-                if (!chrome) tj_stream_init(&es->s, &es->t, NULL);
-                http_set_stream(res, 200, "application/json", export_stream_fill,
-                                export_stream_free, es);
-                snprintf(res->disposition, sizeof res->disposition,
-                         "attachment; filename=\"%s.%s.json\"", fname,
-                         chrome ? "chrome" : "trace");
-            }
-        }
+    int32_t top = -1;
+    if (ok && chrome && export_top_sm(es, &top)) {
+        http_set_error(res, 500, "export of run \"%s\": cannot read its blocks", es->slug);
+        ok = false;
     }
-    trace_free(&t);
+    if (!ok) {
+        export_stream_free(es);
+        return;
+    }
+    if (chrome && tj_chrome_init_src(&es->c, &es->t, &es->src, top)) {
+        es->chrome = false;
+        export_stream_free(es);
+        http_set_error(res, 500, "out of memory writing the response");
+        return;
+    }
+    if (!chrome) tj_stream_init(&es->s, &es->t, &es->src);
+    size_t cost = sizeof *es + trace_bytes(&es->t);
+    http_set_stream(res, 200, "application/json", export_stream_fill, export_stream_free, es);
+    http_stream_cost(res, cost);
+    snprintf(res->disposition, sizeof res->disposition, "attachment; filename=\"%s.%s.json\"",
+             fname, chrome ? "chrome" : "trace");
 }
 
 /* The scenario a measured run replays as (replay.h), so the dashboard can
@@ -1048,6 +1179,12 @@ static void h_scenarios(void *app, const http_request *req, http_response *res) 
 static void h_health(void *app, const http_request *req, http_response *res) {
     (void)req;
     api_ctx *a = app;
+    char why[400];
+    if (!db_same_file(a, why, sizeof why)) {
+        http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",
+                                          why, "version", a->version, "db", a->db_name));
+        return;
+    }
     if (a->health[0]) {
         http_scrub_paths(a->health);
         http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",

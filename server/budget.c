@@ -18,6 +18,9 @@ void budget_default(budget *b) {
     b->sync_bytes = 4 << 20;
     b->queue = 16;
     b->workers = 1;
+    b->streams = 4096;         /* issue 31: set-up costs streams x priority levels */
+    b->processes = 256;        /* one queue per process and priority level */
+    b->tasks = 4096;
 }
 
 static const struct { const char *key; size_t off; } keys[] = {
@@ -26,6 +29,8 @@ static const struct { const char *key; size_t off; } keys[] = {
     {"seconds", offsetof(budget, seconds)},     {"sync", offsetof(budget, sync_events)},
     {"sync_bytes", offsetof(budget, sync_bytes)}, {"queue", offsetof(budget, queue)},
     {"workers", offsetof(budget, workers)},
+    {"streams", offsetof(budget, streams)},     {"processes", offsetof(budget, processes)},
+    {"tasks", offsetof(budget, tasks)},
 };
 
 int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
@@ -51,7 +56,8 @@ int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
         }
         if (!eq || k == sizeof keys / sizeof *keys) {
             snprintf(err, errlen, "--budget: \"%s\": expected KEY=N with KEY one of blocks, ops, "
-                     "variants, events, seconds, sync, sync_bytes, queue, workers", shown);
+                     "variants, events, seconds, streams, processes, tasks, sync, sync_bytes, "
+                     "queue, workers", shown);
             return -1;
         }
         char *end;
@@ -70,14 +76,60 @@ int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
 }
 
 json_t *budget_json(const budget *b) {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I}", "blocks", (json_int_t)b->blocks, "ops",
-                     (json_int_t)b->ops, "variants", (json_int_t)b->variants, "events",
-                     (json_int_t)b->events, "seconds", (json_int_t)b->seconds);
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "blocks", (json_int_t)b->blocks,
+                     "ops", (json_int_t)b->ops, "variants", (json_int_t)b->variants, "events",
+                     (json_int_t)b->events, "seconds", (json_int_t)b->seconds, "streams",
+                     (json_int_t)b->streams, "processes", (json_int_t)b->processes, "tasks",
+                     (json_int_t)b->tasks);
 }
 
 static long long sat_add(long long a, long long b) { return a > LLONG_MAX - b ? LLONG_MAX : a + b; }
 static long long sat_mul(long long a, long long b) {
     return a && b > LLONG_MAX / a ? LLONG_MAX : a * b;
+}
+
+void budget_prescan(const char *s, size_t n, budget_work *w) {
+    static const char *const names[] = {"streams", "ops", "variants", "tasks"};
+    long long *counts[] = {&w->streams, &w->ops, &w->variants, &w->tasks};
+    memset(w, 0, sizeof *w);
+    int depth = 0;
+    size_t ks = 0, kn = 0;      /* the last string at depth 1: an array's key */
+    long long *target = NULL;   /* the counted array being scanned */
+    bool any = false;           /* it has an element */
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (depth == 2 && target && !any && c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
+            c != ']') {
+            any = true;
+            (*target)++;
+        }
+        if (c == '"') {
+            size_t st = i + 1;
+            for (i++; i < n && s[i] != '"'; i++)
+                if (s[i] == '\\') i++;
+            if (depth == 1) { ks = st; kn = i - st; }
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (depth == 1 && c == '[') {
+                target = NULL;
+                any = false;
+                for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+                    if (kn == strlen(names[k]) && memcmp(s + ks, names[k], kn) == 0)
+                        target = counts[k];
+            }
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (--depth <= 1) target = NULL;
+        } else if (c == ',' && depth == 2 && target) {
+            (*target)++;
+        }
+    }
+    /* a scenario's variants count as runs less one, as budget_estimate's */
+}
+
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 int budget_estimate(const scn_scenario *s, budget_work *w, char *err, size_t errlen) {
@@ -90,6 +142,25 @@ int budget_estimate(const scn_scenario *s, budget_work *w, char *err, size_t err
         if (scn_config(s, r, &cfg, why, sizeof why)) {
             snprintf(err, errlen, "run \"%s\": %s", scn_run_name(s, r), why);
             return -1;
+        }
+        /* counted before anything else looks at the run: the simulator's
+         * set-up is quadratic in them (issue 31); processes by sorting their
+         * names, O(n log n) */
+        if ((long long)cfg.nstreams > w->streams) w->streams = (long long)cfg.nstreams;
+        if ((long long)cfg.ntasks > w->tasks) w->tasks = (long long)cfg.ntasks;
+        if (cfg.nstreams) {
+            const char **names = malloc(cfg.nstreams * sizeof *names);
+            if (!names) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            for (size_t i = 0; i < cfg.nstreams; i++)
+                names[i] = cfg.streams[i].process ? cfg.streams[i].process : "";
+            qsort(names, cfg.nstreams, sizeof *names, cmp_name);
+            long long procs = 1;
+            for (size_t i = 1; i < cfg.nstreams; i++) procs += strcmp(names[i - 1], names[i]) != 0;
+            free(names);
+            if (procs > w->processes) w->processes = procs;
         }
         long long blocks = 0;
         double t_end = 0, work = 0;
@@ -131,11 +202,16 @@ json_t *budget_check(const budget *b, const budget_work *w) {
     OVER(w->variants, b->variants, "variants")
     OVER(w->events, b->events, "simulated events (estimated)")
     OVER(w->seconds, b->seconds, "simulated seconds (estimated)")
+    OVER(w->streams, b->streams, "streams")
+    OVER(w->processes, b->processes, "processes")
+    OVER(w->tasks, b->tasks, "tasks")
 #undef OVER
     if (!n) return NULL;
-    json_t *work = json_pack("{s:I, s:I, s:I, s:I, s:f}", "blocks", (json_int_t)w->blocks, "ops",
-                             (json_int_t)w->ops, "variants", (json_int_t)w->variants, "events",
-                             (json_int_t)w->events, "seconds", w->seconds);
+    json_t *work = json_pack("{s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "blocks",
+                             (json_int_t)w->blocks, "ops", (json_int_t)w->ops, "variants",
+                             (json_int_t)w->variants, "events", (json_int_t)w->events, "seconds",
+                             w->seconds, "streams", (json_int_t)w->streams, "processes",
+                             (json_int_t)w->processes, "tasks", (json_int_t)w->tasks);
     char full[1200];
     snprintf(full, sizeof full, "scenario: too much work for one request: %s (serve --budget "
              "sets the limits)", msg);

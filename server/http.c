@@ -1,6 +1,8 @@
 /* http.c -- libmicrohttpd glue: routing, the guard, bodies, static files.
  * See http.h. */
 #include "http.h"
+#include "answer_mem.h"
+#include "conn_guard.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -176,11 +178,14 @@ struct http_stream {
     void *ctx;
     jw_buf w;            /* pull mode: made by fill, read out by MHD */
     bool done;           /* fill said the text is complete */
+    size_t cost;         /* http_stream_cost: what ctx holds */
+    size_t taken;        /* of answer_mem.h, given back when done */
 };
 
 static void stream_free(void *cls) {
     struct http_stream *st = cls;
     if (!st) return;
+    if (st->taken) amem_give(st->taken);
     if (st->free_ctx) st->free_ctx(st->ctx);
     jw_free(&st->w);
     free(st);
@@ -251,6 +256,23 @@ void http_set_stream(http_response *res, int status, const char *content_type,
     res->stream = st;
     res->status = status;
     res->content_type = content_type;
+}
+
+void http_stream_cost(http_response *res, size_t bytes) {
+    if (res->stream) res->stream->cost = bytes;
+}
+
+/* A buffered body counted in answer_mem.h: freed and given back once sent. */
+typedef struct counted_body {
+    char *p;
+    size_t n;
+} counted_body;
+
+static void counted_free(void *cls) {
+    counted_body *c = cls;
+    amem_give(c->n);
+    free(c->p);
+    free(c);
 }
 
 void http_set_json(http_response *res, int status, json_t *body) {
@@ -413,12 +435,32 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         res->len = 0;
         res->status = MHD_HTTP_NOT_MODIFIED;
     }
+    /* the memory held for answers (answer_mem.h, issue 31): past the cap a
+     * 503, so slow readers cannot pin more than it however many they are */
+    size_t take = res->stream ? res->stream->cost + 2 * HTTP_STREAM_CHUNK
+                : !res->shared && res->body && res->len >= AMEM_MIN_BYTES ? res->len : 0;
+    if (take && !amem_take(take)) {
+        drop_stream(res);
+        drop_shared(res);
+        free(res->body);
+        res->body = NULL;
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "answers being sent hold %zu MiB of the server's %zu MiB for them "
+                 "(--answer-memory); try again shortly",
+                 amem_held() >> 20, amem_cap() >> 20);
+        http_response busy = {0};
+        busy.retry_after = 5;
+        http_set_error(&busy, 503, "%s", msg);
+        return send_response(conn, cs, &busy, close_conn);
+    }
     struct MHD_Response *r;
     if (res->stream) {
         /* built as it is sent: no Content-Length, chunked (http_set_stream) */
         free(res->body);
         res->body = NULL;
         if (cs) cs->trim = true;
+        res->stream->taken = take;
         r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, HTTP_STREAM_CHUNK, stream_read,
                                               res->stream, stream_free);
         if (!r) {
@@ -438,6 +480,19 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         }
         res->shared = NULL;   /* MHD's now */
         res->release = NULL;
+    } else if (take) {
+        counted_body *c = malloc(sizeof *c);
+        r = c ? MHD_create_response_from_buffer_with_free_callback_cls(res->len, res->body,
+                                                                       counted_free, c)
+              : NULL;
+        if (!r) {
+            free(c);
+            amem_give(take);
+            free(res->body);
+            return MHD_NO;
+        }
+        c->p = res->body;
+        c->n = take;
     } else {
         r = MHD_create_response_from_buffer(res->len, res->body ? res->body : (void *)"",
                                             res->body ? MHD_RESPMEM_MUST_FREE
@@ -770,9 +825,51 @@ static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int s
     return send_error_ex(conn, cs, status, true, retry, "%s", msg);
 }
 
+/* The framing headers as sent (issue 31): libmicrohttpd 0.9.75 keeps a
+ * duplicate Content-Length (the first wins) and files "Transfer-Encoding :
+ * chunked" under a name with a space in it, where it is ignored -- a proxy
+ * reading them otherwise would frame the request differently. */
+typedef struct framing {
+    int content_length, transfer_encoding;
+    char bad_name[64];           /* a header name that is not an RFC 9110 token */
+} framing;
+
+static bool token_char(unsigned char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    (void)value;
+    (void)value_size;
+    framing *f = cls;
+    if (!key) return MHD_YES;
+    for (size_t i = 0; i < key_size; i++)
+        if (!token_char((unsigned char)key[i])) {
+            if (!f->bad_name[0]) snprintf(f->bad_name, sizeof f->bad_name, "%.*s", (int)key_size, key);
+            break;
+        }
+    if (!f->bad_name[0] && key_size == 0) snprintf(f->bad_name, sizeof f->bad_name, "(empty)");
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) f->content_length++;
+    if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) f->transfer_encoding++;
+    return MHD_YES;
+}
+
 static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn_state *cs,
                              const char *url, const char *method) {
     /* framing first: with it in doubt, nothing after the headers can be trusted */
+    framing fr = {0};
+    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, count_framing, &fr);
+    if (fr.bad_name[0])
+        return send_error_ex(conn, cs, 400, true, 0,
+                             "header name \"%s\" is malformed (no spaces or separators before "
+                             "the colon)", fr.bad_name);
+    if (fr.content_length > 1 || fr.transfer_encoding > 1)
+        return send_error_ex(conn, cs, 400, true, 0, "a request may have one %s header, not %d",
+                             fr.content_length > 1 ? "Content-Length" : "Transfer-Encoding",
+                             fr.content_length > 1 ? fr.content_length : fr.transfer_encoding);
     const char *te = header(conn, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     const char *cl = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (te && strcasecmp(te, "chunked") != 0)
@@ -817,6 +914,17 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
     if (nul)
         return refuse(conn, cs, 400, 0,
                       "%.60s: a NUL byte (%%00) is not allowed in a query argument or header", nul);
+    /* --read-token (issue 31): the API's reads need a token too (the read
+     * or the write one); /api/health stays open for monitors */
+    if (read_only && srv->cfg.read_token && *srv->cfg.read_token && is_api(url) &&
+        strcmp(url, "/api/health") != 0) {
+        const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
+        if (!token_ok(srv->cfg.read_token, auth) &&
+            !(srv->cfg.token && *srv->cfg.token && token_ok(srv->cfg.token, auth)))
+            return refuse(conn, cs, 401, 0,
+                          "this server needs a token for reads: send \"Authorization: Bearer "
+                          "TOKEN\" (serve --read-token)");
+    }
     if (!read_only) {
         if (rk == 1) return refuse(conn, cs, 405, 0, "%s is not allowed on %s", method, url);
         if (rk == 2)
@@ -877,11 +985,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         cs->srv = srv;
         *con_cls = cs;
         atomic_fetch_add(&srv->inflight, 1);
-        return guard(srv, conn, cs, url, method);
+        enum MHD_Result g = guard(srv, conn, cs, url, method);
+        /* the header deadline is met; a body now has its minimum rate */
+        cg_headers_done(conn, cs->body_coming && !cs->answered);
+        return g;
     }
     if (*upload_data_size) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
+        cg_body_bytes(conn, n);
         if (cs->too_large || cs->deferred || cs->drop_body) {
             /* libmicrohttpd 0.9.75 cannot answer before the body has been
              * read: the rest is read and dropped (no memory, no disk), the
@@ -913,6 +1025,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (cs->answered) return MHD_YES;
+    cg_handling(conn);
     body_done(cs);
     if (cs->deferred)
         return send_error_ex(conn, cs, cs->deferred, false, cs->deferred_retry, "%s",
@@ -928,8 +1041,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
-    (void)conn;
     (void)toe;
+    cg_idle(conn);   /* the next request's header deadline starts now */
     http_server *srv = cls;
     conn_state *cs = *con_cls;
     if (cs) {
@@ -1013,19 +1126,32 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
     errno = 0;
     /* libmicrohttpd 0.9.75 (Debian 12's, the newest Debian has): idle
      * connections are closed after HTTP_TIMEOUT_S, at most
-     * HTTP_MAX_CONNECTIONS at once (64 per client address), and 128 KiB per
+     * HTTP_MAX_CONNECTIONS at once (per address: conn_guard.h), and 128 KiB per
      * connection for the request line and headers (the default 32 KiB left
      * some 500 query parameters unanswered). */
-    srv->d = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_request, srv,
+    /* issue 31: the deadlines and the per-address limits 0.9.75 lacks are
+     * conn_guard.h's (an accept policy, a connection notifier, a watchdog) */
+    cg_config gc = {.header_s = cfg->header_s, .min_rate = cfg->min_body_rate,
+                    .total = HTTP_MAX_CONNECTIONS, .per_ip = HTTP_MAX_CONNECTIONS / 8,
+                    .reserve = HTTP_MAX_CONNECTIONS / 8};
+    if (cg_start(&gc)) {
+        snprintf(err, errlen, "cannot start the connection watchdog");
+        free(srv->web_real);
+        free(srv->tmp_dir);
+        free(srv);
+        return -1;
+    }
+    srv->d = MHD_start_daemon(flags, cfg->port, cg_accept, NULL, on_request, srv,
                               MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,   /* first, as MHD wants */
                               MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                               MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+                              MHD_OPTION_NOTIFY_CONNECTION, cg_notify, NULL,
                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_TIMEOUT_S,
                               MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_MAX_CONNECTIONS,
-                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)64,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)128 * 1024,
                               MHD_OPTION_END);
     if (!srv->d) {
+        cg_stop();
         snprintf(err, errlen, "cannot listen on %s port %u: %s", bind, (unsigned)cfg->port,
                  errno ? strerror(errno) : "libmicrohttpd refused to start");
         free(srv->web_real);
@@ -1065,6 +1191,7 @@ int http_wait_idle(http_server *s, int ms) {
 void http_stop(http_server *s) {
     if (!s) return;
     MHD_stop_daemon(s->d);
+    cg_stop();
     free(s->web_real);
     free(s->tmp_dir);
     free(s);

@@ -56,7 +56,9 @@
 #define HTTP_BODY_RAM ((size_t)1 << 20)             /* past it, a temporary file */
 #define HTTP_DEFAULT_MAX_BODIES 16                  /* bodies arriving at once */
 #define HTTP_TIMEOUT_S 30                           /* idle connections closed */
-#define HTTP_MAX_CONNECTIONS 256
+/* one thread each; per address at most an eighth, and the last eighth kept
+ * for addresses with few (conn_guard.h, issue 31) */
+#define HTTP_MAX_CONNECTIONS 512
 
 struct MHD_Connection;
 
@@ -117,6 +119,9 @@ typedef struct http_config {
     size_t max_bodies;           /* bodies arriving at once; 0: HTTP_DEFAULT_MAX_BODIES */
     const char *tmp_dir;         /* spilled bodies; NULL: $TMPDIR, else /tmp */
     const char *token;           /* writes need "Authorization: Bearer token"; NULL: none */
+    const char *read_token;      /* reads (GET/HEAD /api/) need it too; NULL: none */
+    unsigned header_s;           /* header deadline, s; 0: CG_DEFAULT_HEADER_S */
+    size_t min_body_rate;        /* bytes/s a body keeps; 0: CG_DEFAULT_MIN_RATE */
     const char *const *allow_hosts;  /* Host names answered besides IPs and localhost */
     size_t nallow_hosts;
     const char *web_dir;         /* static files; NULL: none */
@@ -170,6 +175,11 @@ void http_set_buf(http_response *res, int status, tj_buf *buf, const char *conte
 typedef int (*http_stream_fill)(void *ctx, jw_buf *w);
 void http_set_stream(http_response *res, int status, const char *content_type,
                      http_stream_fill fill, void (*free_ctx)(void *ctx), void *ctx);
+
+/* What the streamed body's ctx holds in memory (records loaded for it), so
+ * it counts against the memory for answers (answer_mem.h): call after
+ * http_set_stream. Past the cap the answer is a 503. */
+void http_stream_cost(http_response *res, size_t bytes);
 
 /* A body someone else keeps (an answers' cache entry, issue 9): `len`
  * bytes at `data`, handed to libmicrohttpd as they are, without a copy per

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +54,126 @@ int jr_oom(jr_ctx *c) {
     return jr_fail(c, "", "out of memory");
 }
 
+/* ---- the parse memory budget (issue 31) ---------------------------------------- */
+
+/* jansson's allocations are counted as they are made, so the live bytes of
+ * the tree being built are known while it is built: a parse passing its
+ * budget gets NULL from malloc, and jansson gives up at once. Counting is
+ * per thread (a parse runs on one) and only between jr_budget_begin and
+ * jr_budget_end. The blocks are plain malloc blocks (a json_dumps text is
+ * freed with free() all over the server): their size is malloc's own
+ * (malloc_usable_size), and a block freed during a parse is taken off it --
+ * a parse frees only what it made (jansson's temporaries, the records
+ * tj_parse_trace is done with). */
+#ifdef __GLIBC__
+#include <malloc.h>
+#define JR_USABLE(p, n) malloc_usable_size(p)
+#else
+#define JR_USABLE(p, n) (n)
+#endif
+
+static _Thread_local struct {
+    bool on;
+    size_t live, peak, limit;
+    bool over;             /* the budget refused an allocation */
+    bool oom;              /* malloc itself failed */
+} jr_mem;
+static _Thread_local bool jr_last_over, jr_last_oom;
+
+static void *jr_malloc(size_t n) {
+    if (jr_mem.on && jr_mem.live + n + 16 > jr_mem.limit) {
+        jr_mem.over = true;
+        return NULL;
+    }
+    void *p = malloc(n);
+    if (!p) {
+        if (jr_mem.on) jr_mem.oom = true;
+        return NULL;
+    }
+    if (jr_mem.on) {
+        jr_mem.live += JR_USABLE(p, n) + 16;   /* with malloc's own header */
+        if (jr_mem.live > jr_mem.peak) jr_mem.peak = jr_mem.live;
+    }
+    return p;
+}
+
+static void jr_free_fn(void *p) {
+    if (!p) return;
+#ifdef __GLIBC__
+    if (jr_mem.on) {
+        size_t c = malloc_usable_size(p) + 16;
+        jr_mem.live = jr_mem.live > c ? jr_mem.live - c : 0;
+    }
+#endif
+    free(p);
+}
+
+static pthread_once_t jr_once = PTHREAD_ONCE_INIT;
+static void jr_install(void) { json_set_alloc_funcs(jr_malloc, jr_free_fn); }
+
+void jr_alloc_init(void) { pthread_once(&jr_once, jr_install); }
+
+/* Before main, so any program that links this file counts from its first
+ * jansson call on. */
+__attribute__((constructor)) static void jr_install_early(void) { jr_alloc_init(); }
+
+void jr_budget_begin(size_t len) {
+    jr_alloc_init();
+    size_t limit = len > (JR_PARSE_MAX - JR_PARSE_FLOOR) / JR_PARSE_FACTOR
+                       ? JR_PARSE_MAX
+                       : len * JR_PARSE_FACTOR + JR_PARSE_FLOOR;
+    jr_mem.on = true;
+    jr_mem.live = jr_mem.peak = 0;
+    jr_mem.limit = limit;
+    jr_mem.over = jr_mem.oom = false;
+    jr_last_over = jr_last_oom = false;
+}
+
+void jr_budget_end(void) {
+    jr_last_over = jr_mem.over;
+    jr_last_oom = jr_mem.oom;
+    jr_mem.on = false;
+}
+
+size_t jr_budget_peak(void) { return jr_mem.peak; }
+bool jr_over_budget(void) { return jr_last_over; }
+
+/* "FILE: JSON: ..." for a parse the budget or malloc stopped; 0 if neither */
+static int budget_fail(jr_ctx *c, size_t len) {
+    if (jr_last_over)
+        return jr_fail(c, "", "JSON: the document needs more than %zu MiB of memory to read "
+                       "(%d times its %zu bytes plus %d MiB, at most %d MiB); refused",
+                       jr_mem.limit >> 20, JR_PARSE_FACTOR, len, (int)(JR_PARSE_FLOOR >> 20),
+                       (int)(JR_PARSE_MAX >> 20));
+    if (jr_last_oom) return jr_fail(c, "", "JSON: out of memory reading the document");
+    return 0;
+}
+
+json_t *jr_load_value(jr_ctx *c, const char *text, size_t len, size_t *used) {
+    json_error_t jerr;
+    json_t *v = json_loadb(text, len,
+                           JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &jerr);
+    if (v) {
+        *used = (size_t)jerr.position;
+        return v;
+    }
+    *used = (size_t)jerr.position;
+    if (jr_mem.over || jr_mem.oom) {
+        jr_last_over = jr_mem.over;
+        jr_last_oom = jr_mem.oom;
+        budget_fail(c, len);
+    } else if (c->err && c->errlen) {
+        snprintf(c->err, c->errlen, "%s", jerr.text);
+    }
+    return NULL;
+}
+
 json_t *jr_load(jr_ctx *c, const char *text, size_t len) {
     json_error_t jerr;
+    jr_budget_begin(len);
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    jr_budget_end();
+    if (!root && budget_fail(c, len)) return NULL;
     if (!root && c->err && c->errlen) {
         snprintf(c->err, c->errlen, "%s:%d:%d: JSON: %s", c->file, jerr.line, jerr.column,
                  jerr.text);

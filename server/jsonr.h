@@ -20,6 +20,7 @@
 #ifndef SERVER_JSONR_H
 #define SERVER_JSONR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,8 +49,38 @@ int jr_oom(jr_ctx *c);   /* jr_fail(c, "", "out of memory") */
 void jr_one_line(char *msg, size_t cap);
 
 /* Parse `text` (duplicate keys rejected). Returns a new reference, or NULL
- * with "FILE:LINE:COL: JSON: ..." in c->err. */
+ * with "FILE:LINE:COL: JSON: ..." in c->err.
+ *
+ * The parse has a memory budget (issue 31): the tree jansson builds may
+ * hold at most JR_PARSE_FACTOR times the text's length plus JR_PARSE_FLOOR,
+ * and never more than JR_PARSE_MAX, at once (each allocation counted with
+ * malloc's size for it as it is made). Scenarios cost about 11
+ * times their text (the shipped ones and a 5.5 MB one of 60,000 ops,
+ * measured); a text past the budget -- `[{},{},...]` costs some 80 times
+ * its size -- is refused as soon as the tree passes the budget, with "FILE: JSON: the
+ * document needs more than N MiB of memory to read (...); refused", and
+ * jr_over_budget() is then true (HTTP answers it 413). A malloc failure
+ * reads "FILE: JSON: out of memory reading the document". */
+#define JR_PARSE_FACTOR 16
+#define JR_PARSE_FLOOR ((size_t)16 << 20)
+#define JR_PARSE_MAX ((size_t)512 << 20)
 json_t *jr_load(jr_ctx *c, const char *text, size_t len);
+/* Whether the last jr_load (or budgeted parse) on this thread was refused
+ * for its budget. */
+bool jr_over_budget(void);
+
+/* The budget by hand, for a reader that loads a document value by value
+ * (tj_parse_trace): begin with the document's length, load with
+ * jr_load_value, end. jr_load_value reads one JSON value (any type) at the
+ * start of text, sets *used to the bytes it took, and on failure leaves
+ * jansson's message alone in c->err (the caller adds the place), or the
+ * budget's. jr_budget_peak: the most bytes the trees held at once. */
+void jr_budget_begin(size_t len);
+void jr_budget_end(void);
+size_t jr_budget_peak(void);
+json_t *jr_load_value(jr_ctx *c, const char *text, size_t len, size_t *used);
+/* Install the counting allocator (jr_load does; idempotent). */
+void jr_alloc_init(void);
 
 /* A JSON input file ("-": standard input) whole in memory, NUL-terminated,
  * refused past `max` bytes ("larger than N MB; not a WHAT"). Returns a

@@ -9,6 +9,7 @@
 #endif
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -29,6 +30,8 @@
 #include "../db/db.h"
 #include "../importers/importers.h"
 #include "../simcore/sim.h"
+#include "answer_mem.h"
+#include "conn_guard.h"
 #include "api.h"
 #include "budget.h"
 #include "store.h"
@@ -59,6 +62,8 @@ static const char usage_main[] =
     "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET] [--report REPORT.json] [--store]\n"
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
+    "        [--answer-memory SIZE] [--token-file FILE] [--read-token T]\n"
+    "        [--header-timeout S] [--min-body-rate BYTES]\n"
     "  rta TASKSET.json\n"
     "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N]\n"
     "  merge SHARD.json... [--db DB] [-o RESULT.json]\n"
@@ -114,6 +119,8 @@ static const char usage_replay[] =
 static const char usage_serve[] =
     "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "                      [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
+    "                      [--token-file FILE] [--read-token T] [--answer-memory SIZE]\n"
+    "                      [--header-timeout S] [--min-body-rate BYTES]\n"
     "\n"
     "Serve the dashboard and the HTTP API. A missing database is created; every\n"
     "scenario in the scenarios folder not yet stored is simulated and stored as an\n"
@@ -126,15 +133,31 @@ static const char usage_serve[] =
     "\n"
     "On a shared machine:\n"
     "  --token T          writes (POST) need \"Authorization: Bearer T\"; reads stay open\n"
-    "                     so shared links work. Default: $SCHEDLAB_TOKEN. Binding to\n"
-    "                     another address than loopback without a token warns.\n"
+    "                     so shared links work. Default: $SCHEDLAB_TOKEN -- prefer it or\n"
+    "                     --token-file: the command line is readable by every local user\n"
+    "                     (a warning says so). Without a token, binding to another\n"
+    "                     address than loopback, or a machine with other login users,\n"
+    "                     warns.\n"
+    "  --token-file FILE  the token from the first line of FILE (chmod 600)\n"
+    "  --read-token T     the API's reads (GET /api/..., but /api/health) need\n"
+    "                     \"Authorization: Bearer T\" (or the write token) too. Default:\n"
+    "                     $SCHEDLAB_READ_TOKEN\n"
     "  --max-upload SIZE  largest upload (512MiB by default; 100MB, 2GiB, bytes), answered\n"
     "                     413 past it; scenario and taskset bodies are capped at 64MiB\n"
     "  --allow-host NAMES host names this server answers to besides IP addresses and\n"
     "                     localhost (comma-separated), e.g. gpu-lab.example.org\n"
+    "  --header-timeout S a request's headers must be complete within S seconds (10)\n"
+    "                     of the connection's start or its previous answer, else 408\n"
+    "                     and closed; connections are limited to 64 per client address\n"
+    "  --min-body-rate R  a request body must keep R bytes/s (1024), averaged, once\n"
+    "                     --header-timeout seconds have passed, else 408 and closed\n"
+    "  --answer-memory SIZE  memory held at once for answers being sent (256MiB): past\n"
+    "                     it an answer is 503 with Retry-After, so slow readers cannot\n"
+    "                     pin the server's memory\n"
     "  --budget KEY=N,... work allowed per request: blocks (20000000: all kernels'\n"
     "                     blocks times the runs), ops (200000), variants (64), events\n"
-    "                     (100000000), seconds (1000000 simulated), sync (200000 events:\n"
+    "                     (100000000), seconds (1000000 simulated), streams (4096),\n"
+    "                     processes (256), tasks (4096), sync (200000 events:\n"
     "                     above it the work runs as a job, 202), sync_bytes (4194304),\n"
     "                     queue (16 jobs; past it 503), workers (1 job thread)\n"
     "Stops cleanly on SIGINT or SIGTERM: no new writes, queued jobs dropped, running\n"
@@ -163,7 +186,8 @@ typedef struct opts {
     const char *pos[64];
     int npos;
     const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
-        *scenarios, *port, *token, *max_upload, *allow_host, *budget, *report, *store;
+        *scenarios, *port, *token, *max_upload, *allow_host, *budget, *report, *store,
+        *answer_memory, *token_file, *read_token, *header_timeout, *min_body_rate;
 } opts;
 
 /* Options take a value; positional arguments are collected. --help prints
@@ -192,6 +216,9 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             {"--web", &o->web}, {"--scenarios", &o->scenarios}, {"--port", &o->port},
             {"--token", &o->token}, {"--max-upload", &o->max_upload},
             {"--allow-host", &o->allow_host}, {"--budget", &o->budget}, {"--report", &o->report},
+            {"--answer-memory", &o->answer_memory}, {"--token-file", &o->token_file},
+            {"--read-token", &o->read_token}, {"--header-timeout", &o->header_timeout},
+            {"--min-body-rate", &o->min_body_rate},
         };
         const char *val = NULL;
         char flag[64];
@@ -635,6 +662,49 @@ static bool is_loopback(const char *bind) {
     return strncmp(bind, "127.", 4) == 0 || strcmp(bind, "::1") == 0 || strcmp(bind, "localhost") == 0;
 }
 
+/* The first line of a token file, without its line end; -1 with the
+ * reason in tok otherwise. */
+static int read_token_file(const char *path, char *tok, size_t n) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(tok, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
+        fprintf(stderr, "schedlab: warning: --token-file %s can be read by other users "
+                "(chmod 600 it)\n", path);
+    if (!fgets(tok, (int)n, f)) tok[0] = '\0';
+    fclose(f);
+    tok[strcspn(tok, "\r\n")] = '\0';
+    if (!tok[0]) {
+        snprintf(tok, n, "%s: the file is empty; put the token on its first line", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Accounts other than ours that can log in (uid >= 1000, not nobody, a
+ * shell other than nologin/false): the people a token-less server on this
+ * machine is open to. $SCHEDLAB_PASSWD names another passwd file (tests). */
+static int other_login_users(void) {
+    const char *path = getenv("SCHEDLAB_PASSWD");
+    FILE *f = fopen(path && *path ? path : "/etc/passwd", "r");
+    if (!f) return 0;
+    int n = 0;
+    uid_t me = getuid();
+    struct passwd *pw;
+    while ((pw = fgetpwent(f))) {
+        const char *sh = pw->pw_shell ? pw->pw_shell : "";
+        size_t l = strlen(sh);
+        bool nologin = l == 0 || (l >= 7 && strcmp(sh + l - 7, "nologin") == 0) ||
+                       (l >= 5 && strcmp(sh + l - 5, "false") == 0);
+        if (pw->pw_uid >= 1000 && pw->pw_uid != 65534 && pw->pw_uid != me && !nologin) n++;
+    }
+    fclose(f);
+    return n;
+}
+
 static int cmd_serve(int argc, char **argv) {
 #ifdef __GLIBC__
     /* Answers of 0.5-8 MB (windows, bins, exports) come and go all day.
@@ -651,7 +721,8 @@ static int cmd_serve(int argc, char **argv) {
 #endif
     opts o;
     parse_opts(argc, argv, usage_serve,
-               " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget ", &o);
+               " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget "
+               "--answer-memory --token-file --read-token --header-timeout --min-body-rate ", &o);
     if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
     long port = 8080;
     if (o.port) {
@@ -664,12 +735,45 @@ static int cmd_serve(int argc, char **argv) {
     if (o.max_upload && parse_size(o.max_upload, &max_upload))
         die(EXIT_BAD_INPUT, "--max-upload: expected a size such as 512MiB, 2GB or 1000000, got \"%s\"",
             o.max_upload);
+    size_t answer_mem = (size_t)AMEM_DEFAULT_MIB << 20;
+    if (o.answer_memory && (parse_size(o.answer_memory, &answer_mem) || !answer_mem))
+        die(EXIT_BAD_INPUT, "--answer-memory: expected a size such as 256MiB or 1GiB, got \"%s\"",
+            o.answer_memory);
+    amem_set_cap(answer_mem);
+    unsigned long header_s = CG_DEFAULT_HEADER_S;
+    if (o.header_timeout) {
+        char *end;
+        header_s = strtoul(o.header_timeout, &end, 10);
+        if (*end || !o.header_timeout[0] || o.header_timeout[0] == '-' || header_s < 1 ||
+            header_s > 3600)
+            die(EXIT_BAD_INPUT, "--header-timeout: expected 1..3600 seconds, got \"%s\"",
+                o.header_timeout);
+    }
+    size_t min_rate = CG_DEFAULT_MIN_RATE;
+    if (o.min_body_rate && (parse_size(o.min_body_rate, &min_rate) || !min_rate))
+        die(EXIT_BAD_INPUT, "--min-body-rate: expected bytes a second such as 1024 or 4KiB, got \"%s\"",
+            o.min_body_rate);
     budget bud;
     budget_default(&bud);
     char berr[256];
     if (o.budget && budget_parse(o.budget, &bud, berr, sizeof berr)) die(EXIT_BAD_INPUT, "%s", berr);
-    const char *token = o.token ? o.token : getenv("SCHEDLAB_TOKEN");
+    /* tokens (issue 31): the command line is world-readable in
+     * /proc/PID/cmdline, the environment and a file are not */
+    if (o.token && o.token_file) die(EXIT_BAD_INPUT, "--token and --token-file: give one");
+    static char filetok[512];
+    if (o.token_file && read_token_file(o.token_file, filetok, sizeof filetok))
+        die(EXIT_BAD_INPUT, "--token-file: %s", filetok);
+    if (o.token && *o.token)
+        fprintf(stderr, "schedlab: warning: --token on the command line can be read by every "
+                "local user (ps, /proc/PID/cmdline); pass it in SCHEDLAB_TOKEN or --token-file "
+                "instead\n");
+    if (o.read_token && *o.read_token)
+        fprintf(stderr, "schedlab: warning: --read-token on the command line can be read by "
+                "every local user; pass it in SCHEDLAB_READ_TOKEN instead\n");
+    const char *token = o.token ? o.token : o.token_file ? filetok : getenv("SCHEDLAB_TOKEN");
     if (token && !*token) token = NULL;
+    const char *read_token = o.read_token ? o.read_token : getenv("SCHEDLAB_READ_TOKEN");
+    if (read_token && !*read_token) read_token = NULL;
     const char *hosts[16];
     size_t nhosts = 0;
     char hostbuf[1024];
@@ -704,10 +808,19 @@ static int cmd_serve(int argc, char **argv) {
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
                         .web_dir = web, .routes = routes, .nroutes = nroutes, .app = api,
                         .max_body = max_upload, .token = token, .allow_hosts = hosts,
-                        .nallow_hosts = nhosts};
+                        .nallow_hosts = nhosts, .read_token = read_token,
+                        .header_s = (unsigned)header_s,
+                        .min_body_rate = min_rate};
     if (!token && !is_loopback(hcfg.bind))
         fprintf(stderr, "schedlab: warning: serving on %s without --token: anyone who can reach "
                 "this port can store runs (give --token T or SCHEDLAB_TOKEN)\n", hcfg.bind);
+    else if (!token) {
+        int others = other_login_users();
+        if (others > 0)
+            fprintf(stderr, "schedlab: warning: serving without a token on a machine with %d "
+                    "other login user(s): any of them can store and delete experiments through "
+                    "this port (set SCHEDLAB_TOKEN or give --token-file FILE)\n", others);
+    }
     http_server *srv;
     if (http_start(&hcfg, &srv, err, sizeof err)) {
         api_free(api);

@@ -20,7 +20,7 @@ void rta_api_post(void *app, const http_request *req, http_response *res) {
     char err[1024];
     tset *t;
     if (tset_parse(req->body, req->body_len, "taskset", &t, err, sizeof err)) {
-        http_set_error(res, 400, "%s", err);
+        http_set_error(res, jr_over_budget() ? 413 : 400, "%s", err);
         return;
     }
     json_t *j = tset_analyse_json(tset_rta(t));

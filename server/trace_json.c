@@ -522,18 +522,24 @@ void tj_chrome_free(tj_chrome *c) {
 }
 
 int tj_chrome_init(tj_chrome *c, const trace *t) {
+    int32_t top = -1;
+    for (size_t i = 0; i < t->blocks.n; i++)
+        if (t->blocks.v[i].sm > top) top = t->blocks.v[i].sm;
+    return tj_chrome_init_src(c, t, NULL, top);
+}
+
+int tj_chrome_init_src(tj_chrome *c, const trace *t, const tj_block_src *blocks, int32_t top) {
     memset(c, 0, sizeof *c);
     c->t = t;
     c->first = true;
+    c->blocks = blocks;
     struct tj_chrome_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
     c->st = st;
     st->procs.width = 1;
     st->streams.width = 2;
     st->tasks.width = 1;
-    st->top = -1;
-    for (size_t i = 0; i < t->blocks.n; i++)
-        if (t->blocks.v[i].sm > st->top) st->top = t->blocks.v[i].sm;
+    st->top = top;
     /* pid 2..: processes, a track per stream. Tracks are numbered in order
      * of first appearance so the export is deterministic. */
     size_t nrec = t->kernels.n + t->copies.n;
@@ -674,8 +680,22 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
             }
             break;
         case CH_BLOCKS:
-            while (c->i < t->blocks.n && jw_pending(b) < until) {
-                const trace_block *blk = &t->blocks.v[c->i++];
+            while (jw_pending(b) < until) {
+                const trace_block *blk;
+                if (!c->blocks) {
+                    if (c->i >= t->blocks.n) break;
+                    blk = &t->blocks.v[c->i++];
+                } else {
+                    if (c->bi == c->bn) {
+                        c->bi = c->bn = 0;
+                        if (c->blocks->next(c->blocks->ctx, &c->bv, &c->bn)) {
+                            b->oom = true;
+                            return -1;
+                        }
+                        if (!c->bn) { c->blocks = NULL; c->i = t->blocks.n; break; }
+                    }
+                    blk = &c->bv[c->bi++];
+                }
                 if (blk->start == TRACE_NONE || blk->end == TRACE_NONE || blk->sm < 0) continue;
                 const char *kn = blk->kernel >= 0 && (size_t)blk->kernel < t->kernels.n
                                      ? trace_str_get(t, t->kernels.v[blk->kernel].name)
@@ -688,7 +708,7 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
                 jw_i64_raw(b, blk->index);
                 PUTL(b, "}}");
             }
-            if (c->i >= t->blocks.n) { c->phase = CH_PROCS; c->i = 0; }
+            if (!c->blocks && c->i >= t->blocks.n) { c->phase = CH_PROCS; c->i = 0; }
             break;
         case CH_PROCS:
             for (size_t p = 0; p < st->procs.n; p++)
@@ -1044,16 +1064,150 @@ int tj_parse_device(jr_ctx *c, json_t *o, const char *path, sim_device *d) {
     return 0;
 }
 
+/* ---- schedlab-trace/1 read record by record (issue 31) ----------------------------
+
+   The whole text as one jansson tree cost some 13 times the file (a 136 MB
+   export took 1.76 GB to import). The reader walks the top-level object
+   itself and hands jansson one value at a time: the small members (schema,
+   name, device, meta, ...) whole, each record of a records array alone,
+   parsed into the trace and freed before the next. Memory is then the trace
+   being built (its arrays grow by doubling: at most twice the records, some
+   32-150 bytes each against 55-400 bytes of text) plus one record's tree.
+   An array that comes before the one it refers to (blocks before kernels,
+   pauses before blocks, anything before a valid "schema") is kept as a tree
+   until the end, within jsonr.h's parse budget, and read then: such files
+   are still read, at the old cost. */
+
+static const char *const top_keys[] = {
+    "schema", "name", "source", "origin", "device", "meta",
+    "kernels", "blocks", "copies", "queue_events", "warp_issues", "warp_epochs", "jobs",
+    "pauses", NULL,
+};
+enum { TOP_ARRAYS = 6, TOP_N = 14 };
+
+static size_t skip_ws(const char *s, size_t i, size_t n) {
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+    return i;
+}
+
+/* "FILE:LINE:COL: JSON: what" for the byte at off */
+static int syntax_err(pctx *p, const char *text, size_t off, const char *what) {
+    int line = 1, col = 1;
+    for (size_t k = 0; k < off; k++) {
+        if (text[k] == '\n') { line++; col = 1; }
+        else col++;
+    }
+    if (p->jr.err && p->jr.errlen) {
+        char w[200];   /* `what` may be jansson's text in the same buffer */
+        snprintf(w, sizeof w, "%s", what);
+        snprintf(p->jr.err, p->jr.errlen, "%s:%d:%d: JSON: %s", p->jr.file, line, col, w);
+        jr_one_line(p->jr.err, p->jr.errlen);
+    }
+    return -1;
+}
+
+/* One value at text[*pos]; *pos moves past it. NULL with the message set. */
+static json_t *load_at(pctx *p, const char *text, size_t len, size_t *pos) {
+    size_t used = 0;
+    json_t *v = jr_load_value(&p->jr, text + *pos, len - *pos, &used);
+    if (!v) {
+        if (!jr_over_budget() && !(p->jr.err && strstr(p->jr.err, "out of memory reading")))
+            syntax_err(p, text, *pos + used, p->jr.err && p->jr.errlen ? p->jr.err : "invalid JSON");
+        return NULL;
+    }
+    *pos += used;
+    return v;
+}
+
+typedef int (*tj_rec_parse)(pctx *, json_t *, size_t);
+
+/* The records of the array at text[*pos] ('[' there), one tree at a time. */
+static int stream_array(pctx *p, const char *text, size_t len, size_t *pos, tj_rec_parse parse) {
+    size_t i = 0, at = skip_ws(text, *pos + 1, len);
+    if (at < len && text[at] == ']') {
+        *pos = at + 1;
+        return 0;
+    }
+    for (;;) {
+        json_t *v = load_at(p, text, len, &at);
+        if (!v) return -1;
+        int bad = parse(p, v, i++);
+        json_decref(v);
+        if (bad) return -1;
+        at = skip_ws(text, at, len);
+        if (at < len && text[at] == ',') { at = skip_ws(text, at + 1, len); continue; }
+        if (at < len && text[at] == ']') break;
+        return syntax_err(p, text, at, "',' or ']' expected");
+    }
+    *pos = at + 1;
+    return 0;
+}
+
 int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, char *err,
                    size_t errlen) {
+    static const tj_rec_parse parsers[TOP_N - TOP_ARRAYS] = {
+        parse_kernel, parse_block, parse_copy, parse_qevent, parse_warp,
+        parse_wepoch, parse_job, parse_pause,
+    };
     pctx p = {.jr = {.file = file, .err = err, .errlen = errlen, .pfx = ""}, .t = out};
-    json_t *root = jr_load(&p.jr, text, len);
-    if (!root) return -1;
     int rc = -1;
-    if (!json_is_object(root)) {
-        jr_fail(&p.jr, "", "expected a JSON object (schedlab-trace/1)");
+    bool seen[TOP_N] = {false}, read[TOP_N] = {false}, schema_ok = false;
+    jr_budget_begin(len);
+    json_t *root = json_object();   /* the small members and any array kept whole */
+    if (!root) { jr_budget_end(); return jr_oom(&p.jr); }
+    size_t pos = skip_ws(text, 0, len);
+    if (pos >= len || text[pos] != '{') {
+        json_t *v = load_at(&p, text, len, &pos);
+        if (v) jr_fail(&p.jr, "", "expected a JSON object (schedlab-trace/1)");
+        json_decref(v);
         goto done;
     }
+    pos = skip_ws(text, pos + 1, len);
+    if (pos < len && text[pos] == '}') pos++;
+    else for (;;) {
+        if (pos >= len || text[pos] != '"') { syntax_err(&p, text, pos, "string or '}' expected"); goto done; }
+        json_t *kj = load_at(&p, text, len, &pos);
+        if (!kj) goto done;
+        char key[64];
+        snprintf(key, sizeof key, "%s", json_string_value(kj));
+        bool key_cut = strlen(json_string_value(kj)) >= sizeof key;
+        json_decref(kj);
+        pos = skip_ws(text, pos, len);
+        if (pos >= len || text[pos] != ':') { syntax_err(&p, text, pos, "':' expected"); goto done; }
+        pos = skip_ws(text, pos + 1, len);
+        int k = -1;
+        for (int j = 0; j < TOP_N && !key_cut; j++)
+            if (strcmp(key, top_keys[j]) == 0) k = j;
+        if (k < 0) {
+            /* every key is known (issue 31): a misspelt "kernel" would
+             * otherwise import an empty run */
+            jr_fail_unknown(&p.jr, "", "top-level key", key, top_keys, TOP_N);
+            goto done;
+        }
+        if (seen[k]) { syntax_err(&p, text, pos, "duplicate object key"); goto done; }
+        seen[k] = true;
+        int a = k - TOP_ARRAYS;
+        bool stream = a >= 0 && pos < len && text[pos] == '[' && schema_ok &&
+                      (k != 7 || read[6]) && (k != TOP_N - 1 || read[7]);
+        if (stream) {
+            if (stream_array(&p, text, len, &pos, parsers[a])) goto done;
+            read[k] = true;
+        } else {
+            json_t *v = load_at(&p, text, len, &pos);
+            if (!v) goto done;
+            if (json_object_set_new(root, key, v)) { jr_oom(&p.jr); goto done; }
+            if (k == 0)
+                schema_ok = json_is_string(v) && strcmp(json_string_value(v), TRACE_SCHEMA) == 0;
+        }
+        pos = skip_ws(text, pos, len);
+        if (pos < len && text[pos] == ',') { pos = skip_ws(text, pos + 1, len); continue; }
+        if (pos < len && text[pos] == '}') { pos++; break; }
+        syntax_err(&p, text, pos, "',' or '}' expected");
+        goto done;
+    }
+    pos = skip_ws(text, pos, len);
+    if (pos < len) { syntax_err(&p, text, pos, "end of file expected"); goto done; }
+
     json_t *schema = json_object_get(root, "schema");
     if (!json_is_string(schema) || strcmp(json_string_value(schema), TRACE_SCHEMA) != 0) {
         jr_fail(&p.jr, "schema", "expected \"" TRACE_SCHEMA "\"");
@@ -1078,34 +1232,28 @@ int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, c
     v = json_object_get(root, "meta");
     if (v && !json_is_null(v)) {
         if (!json_is_object(v)) { perr(&p, "meta", (size_t)-1, NULL, "expected an object"); goto done; }
-        const char *k;
+        const char *mk;
         json_t *mv;
-        json_object_foreach(v, k, mv) {
-            if (!json_is_string(mv)) { perr(&p, "meta", (size_t)-1, k, "expected a string"); goto done; }
-            trace_set_meta(out, k, json_string_value(mv));
+        json_object_foreach(v, mk, mv) {
+            if (!json_is_string(mv)) { perr(&p, "meta", (size_t)-1, mk, "expected a string"); goto done; }
+            trace_set_meta(out, mk, json_string_value(mv));
         }
     }
-    static const struct {
-        const char *name;
-        int (*parse)(pctx *, json_t *, size_t);
-    } arrays[] = {
-        {"kernels", parse_kernel}, {"blocks", parse_block}, {"copies", parse_copy},
-        {"queue_events", parse_qevent}, {"warp_issues", parse_warp},
-        {"warp_epochs", parse_wepoch}, {"jobs", parse_job},
-        {"pauses", parse_pause},
-    };
-    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
+    /* the arrays kept whole, in the order they refer to each other */
+    for (int k = TOP_ARRAYS; k < TOP_N; k++) {
+        if (read[k]) continue;
         int bad;
-        json_t *arr = get_array(&p, root, arrays[a].name, &bad);
+        json_t *arr = get_array(&p, root, top_keys[k], &bad);
         if (bad) goto done;
-        if (arrays[a].parse == parse_block && arr && trace_reserve_blocks(out, json_array_size(arr)))
+        if (k == 7 && arr && trace_reserve_blocks(out, json_array_size(arr)))
             { perr(&p, "blocks", (size_t)-1, NULL, "out of memory"); goto done; }
         for (size_t i = 0; arr && i < json_array_size(arr); i++)
-            if (arrays[a].parse(&p, json_array_get(arr, i), i)) goto done;
+            if (parsers[k - TOP_ARRAYS](&p, json_array_get(arr, i), i)) goto done;
     }
     if (out->oom) { jr_oom(&p.jr); goto done; }
     rc = 0;
 done:
     json_decref(root);
+    jr_budget_end();
     return rc;
 }

@@ -102,8 +102,14 @@ typedef struct tj_chrome {
     size_t i;
     bool first;                  /* no event written yet */
     struct tj_chrome_state *st;
+    const tj_block_src *blocks;  /* NULL: trace->blocks */
+    const trace_block *bv;       /* the source's current batch */
+    size_t bn, bi;
 } tj_chrome;
 int tj_chrome_init(tj_chrome *c, const trace *t);
+/* The same with the blocks from a source (as tj_stream's) and the highest
+ * SM any of them names (-1: none), which the SM tracks come before. */
+int tj_chrome_init_src(tj_chrome *c, const trace *t, const tj_block_src *blocks, int32_t top);
 int tj_chrome_step(tj_chrome *c, tj_buf *out, size_t until);
 void tj_chrome_free(tj_chrome *c);
 

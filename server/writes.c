@@ -78,17 +78,22 @@ int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *re
         http_set_error(res, 400, "scenario: the request body is empty; send scenario JSON");
         return -1;
     }
+    const budget *b = api_budget(a);
+    /* counted from the bytes first: 60,000 streams are refused before a
+     * tree of them is built (issue 31) */
+    budget_prescan(req->body, req->body_len, w);
+    json_t *over = budget_check(b, w);
+    if (over) { http_set_json(res, 422, over); return -1; }
     char err[1024];
     scn_scenario *s;
     if (scn_parse(req->body, req->body_len, "scenario", &s, err, sizeof err)) {
-        http_set_error(res, 400, "%s", err);
+        http_set_error(res, jr_over_budget() ? 413 : 400, "%s", err);
         return -1;
     }
     int rc = budget_estimate(s, w, err, sizeof err);
     scn_free(s);
     if (rc) { http_set_error(res, 400, "scenario: %s", err); return -1; }
-    const budget *b = api_budget(a);
-    json_t *over = budget_check(b, w);
+    over = budget_check(b, w);
     if (over) { http_set_json(res, 422, over); return -1; }
     *sync = w->events <= b->sync_events && !store_writing();
     return 0;
@@ -98,6 +103,7 @@ void writes_post_experiment(void *app, const http_request *req, http_response *r
     api_ctx *a = app;
     budget_work w;
     int sync, rc;
+    if (!api_db_ok(a, res)) return;
     if (writes_admit_scenario(a, req, res, &w, &sync)) return;
     if (sync) {
         char err[1024];
@@ -199,6 +205,7 @@ static bool has_nul(const http_request *req, const char *key, http_response *res
 
 void writes_post_import(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
+    if (!api_db_ok(a, res)) return;
     if (!req->body || !req->body_len) {
         http_set_error(res, 400, "import: the request body is empty; send the trace file as the body");
         return;

@@ -33,6 +33,10 @@ void writes_queued(http_response *res, int rc, const char *id);
 
 /* defined in api.c */
 db *api_db_acquire(api_ctx *a, http_response *res);
+/* false, with a 503 naming the problem in res, when the database file was
+ * removed or replaced under the server (issue 31, api.c): a write checks it
+ * before it queues a job. */
+bool api_db_ok(api_ctx *a, http_response *res);
 void api_db_release(api_ctx *a, db *d);
 job_queue *api_jobs(api_ctx *a);
 const budget *api_budget(api_ctx *a);

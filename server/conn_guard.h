@@ -1,0 +1,66 @@
+/* conn_guard.h -- deadlines and per-address limits for every connection
+ * (issue 31), done in front of libmicrohttpd 0.9.75, which has neither.
+ *
+ * What 0.9.75 offers and why it is not enough:
+ *   MHD_OPTION_CONNECTION_TIMEOUT   an idle timeout: any byte restarts it, so
+ *                                   a byte every 5 s holds a connection (and,
+ *                                   one thread per connection, a thread)
+ *                                   forever;
+ *   MHD_OPTION_PER_IP_CONNECTION_LIMIT  a count per address, but the same for
+ *                                   everyone: 4 addresses x 64 filled all 256;
+ *   MHD_OPTION_CONNECTION_LIMIT     the hard cap, with nothing kept back.
+ * What is done here instead:
+ *   - a header deadline: from the connection's start, or the end of its
+ *     previous request, the next request's headers must be complete within
+ *     `header_s` seconds;
+ *   - a minimum body rate: a request body must arrive at `min_rate` bytes a
+ *     second or more, averaged from the end of its headers, once `header_s`
+ *     seconds have passed;
+ *   a connection past either gets "408 Request Timeout" (written straight to
+ *   its socket: libmicrohttpd is then reading, not writing) and is shut down,
+ *   which ends libmicrohttpd's read at once. A watchdog thread checks every
+ *   CG_TICK_MS. Requests being handled or answered have no deadline here
+ *   (the memory an answer holds is answer_mem.h's).
+ *   - per address at most `per_ip` connections (the accept policy callback
+ *     counts them), so one address gets at most 1/8 of the connections;
+ *   - the last `reserve` of the `total` connections only for addresses that
+ *     hold fewer than CG_RESERVE_PER_IP connections: a flood from a few
+ *     addresses cannot take them, /api/health from a monitor or a browser's
+ *     first requests still get in. */
+#ifndef SERVER_CONN_GUARD_H
+#define SERVER_CONN_GUARD_H
+
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+#define CG_DEFAULT_HEADER_S 10
+#define CG_DEFAULT_MIN_RATE 1024      /* bytes per second */
+#define CG_TICK_MS 200
+#define CG_RESERVE_PER_IP 4
+
+typedef struct cg_config {
+    unsigned header_s;       /* 0: CG_DEFAULT_HEADER_S */
+    size_t min_rate;         /* 0: CG_DEFAULT_MIN_RATE */
+    unsigned total, per_ip, reserve;
+} cg_config;
+
+int cg_start(const cg_config *cfg);   /* 0, or -1 (no thread) */
+void cg_stop(void);
+/* MHD_OPTION_ACCEPT_POLICY_CALLBACK */
+enum MHD_Result cg_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen);
+/* MHD_OPTION_NOTIFY_CONNECTION */
+void cg_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+               enum MHD_ConnectionNotificationCode toe);
+/* A request's headers are complete; a body follows or not. */
+void cg_headers_done(struct MHD_Connection *conn, bool body_coming);
+void cg_body_bytes(struct MHD_Connection *conn, size_t n);
+/* The body is in: handled and answered from now on (no deadline). */
+void cg_handling(struct MHD_Connection *conn);
+/* The request is done: the next one's header deadline starts now. */
+void cg_idle(struct MHD_Connection *conn);
+/* Connections open now (for tests and /api/health). */
+unsigned cg_open(void);
+
+#endif
