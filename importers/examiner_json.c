@@ -16,6 +16,7 @@
 #include "archive.h"
 #include "csv.h"
 #include "formats.h"
+#include "sqlite_util.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -363,9 +364,11 @@ done:
 }
 
 /* an archive (only examiner results come as several files, hence as one)
- * or a JSON object that is not schedlab's own trace */
+ * or a JSON object that is not schedlab's own trace; never an SQLite file,
+ * whatever its bytes at a tar header's offsets */
 static bool detect(const imp_file *f) {
     bool schema;
+    if (imp_sql_is_sqlite(f->data, f->len)) return false;
     if (imp_archive_detect(f->data, f->len) != IMP_ARCHIVE_NONE) return true;
     return imp_sniff_json_object(f->data, f->len, &schema) && !schema;
 }
