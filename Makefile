@@ -46,6 +46,13 @@ LIB_OBJ = $(call obj,$(LIB_SRC)) $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_
 # (-MMD writes $(BUILD)/x/y.d beside y.o; -MP adds a target per header so a
 # deleted header is no error): touching one header rebuilds what includes it.
 DEPFLAGS = -MMD -MP
+# An object without its dependency file (built before there were any) is
+# rebuilt once, so its headers are known from then on. clang writes the .d
+# after the object: the object is touched after it, or it would look stale
+# (the manual's "Automatic Prerequisites", Paul Smith's POSTCOMPILE).
+%.d: ;
+.PRECIOUS: %.d
+POSTCOMPILE = @touch $@
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/main.o \
            $(call obj,$(UNIT_SRC)) $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC) $(FUZZ_SRC)))
 
@@ -73,17 +80,19 @@ $(BUILD)/libschedlab.a: $(LIB_OBJ)
 LIBIBERTY_VERSION := $(shell dpkg-query -W -f='$${Version}' libiberty-dev 2>/dev/null)
 $(BUILD)/server/main.o: ALL_CFLAGS += -DSCHEDLAB_LIBIBERTY_VERSION='"$(or $(LIBIBERTY_VERSION),(version unknown))"'
 
-$(BUILD)/%.o: %.c
+$(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 # simcore is pure C11 and libc (DESIGN §2): it compiles with no package's
 # flags at all, like Lua's core apart from its libraries, so an include of
 # jansson, SQLite or libmicrohttpd there fails the build.
 SIMCORE_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(CFLAGS)
-$(BUILD)/simcore/%.o: simcore/%.c
+$(BUILD)/simcore/%.o: simcore/%.c $(BUILD)/simcore/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(SIMCORE_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 $(BUILD)/gen/%_sql.c: db/%.sql tools/embed.sh
 	@mkdir -p $(dir $@)
@@ -148,7 +157,11 @@ SCHEDLAB_TRACES ?= $(CURDIR)/../shared/traces
 # (TMPDIR, which node's os.tmpdir(), the server's upload bodies and the C
 # tests' test_db_util.h follow): on a disk every SQLite commit of a test
 # waits for an fsync, which on a shared machine is most of a test's time.
-TEST_TMPDIR := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp)
+# Only with 2 GiB free there (a container's /dev/shm is often 64 MiB; the
+# seed database alone is ~60 MB a server); else /tmp as before.
+TEST_TMPDIR := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && \
+                 [ "$$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $$4 }')" -ge 2097152 ] 2>/dev/null \
+                 && echo /dev/shm || echo /tmp)
 TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CURDIR)/$(BUILD)/fixtures \
            TMPDIR=$(TEST_TMPDIR)
 
@@ -193,9 +206,10 @@ FUZZ_LIB = $(BUILD)/fuzz-obj/libschedlab-fuzz.a
 FUZZ_LIB_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC)) \
                $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_SRC))
 
-$(BUILD)/fuzz-obj/%.o: %.c
+$(BUILD)/fuzz-obj/%.o: %.c $(BUILD)/fuzz-obj/%.d
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(POSTCOMPILE)
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@

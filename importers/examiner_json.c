@@ -16,6 +16,7 @@
 #include "archive.h"
 #include "csv.h"
 #include "formats.h"
+#include "sqlite_util.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -363,10 +364,12 @@ done:
 }
 
 /* an archive or a JSON object that is neither schedlab's own trace nor a
- * PyTorch profiler trace (or a job of them): the descriptors' content tests
- * never both say yes (fuzz_detect) */
+ * PyTorch profiler trace (or a job of them); never an SQLite file, whatever
+ * its bytes at a tar header's offsets: the descriptors' content tests never
+ * both say yes (fuzz_detect) */
 static bool detect(const imp_file *f) {
     bool schema;
+    if (imp_sql_is_sqlite(f->data, f->len)) return false;
     if (imp_pytorch_detect(f->data, f->len)) return false;
     if (imp_archive_detect(f->data, f->len) != IMP_ARCHIVE_NONE) return true;
     return imp_sniff_json_object(f->data, f->len, &schema) && !schema;

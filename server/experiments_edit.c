@@ -27,12 +27,14 @@ static int store_status(int rc) {
 typedef struct ver_job {
     api_ctx *a;
     http_body *body;
+    scn_scenario *parsed;    /* the body, parsed at admission (writes.h) */
     char slug[DB_SLUG_SIZE];
 } ver_job;
 
 static void ver_job_free(void *p) {
     ver_job *vj = p;
     http_body_free(vj->body);
+    scn_free(vj->parsed);
     free(vj);
 }
 
@@ -60,7 +62,8 @@ static void ver_store(api_ctx *a, const char *slug, const char *text, size_t len
 static void ver_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
                     size_t errlen) {
     ver_job *vj = arg;
-    store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1};
+    store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1,
+                    .parsed = vj->parsed};
     ver_store(vj->a, vj->slug, http_body_data(vj->body), http_body_len(vj->body), &sc, status,
               result, err, errlen);
 }
@@ -75,20 +78,26 @@ void expedit_post_version(void *app, const http_request *req, http_response *res
     /* the same checks, in the same words, as POST /api/experiments */
     budget_work w;
     int sync, rc;
-    if (writes_admit_scenario(a, req, res, &w, &sync)) return;
+    scn_scenario *s;
+    if (writes_admit_scenario(a, req, res, &w, &sync, &s)) return;
     if (sync) {
         char err[1024];
-        store_ctl sc = {.lock_ms = SYNC_LOCK_MS};
+        store_ctl sc = {.lock_ms = SYNC_LOCK_MS, .parsed = s};
         int status = 500;
         json_t *result = NULL;
         err[0] = '\0';
         ver_store(a, slug, req->body, req->body_len, &sc, &status, &result, err, sizeof err);
-        if (result) { http_set_json(res, status, result); return; }
-        if (status != 503 || strstr(err, "aborted")) { http_set_error(res, status, "%s", err); return; }
+        if (result) { scn_free(s); http_set_json(res, status, result); return; }
+        if (status != 503 || strstr(err, "aborted")) {
+            scn_free(s);
+            http_set_error(res, status, "%s", err);
+            return;
+        }
     }
     ver_job *vj = calloc(1, sizeof *vj);
-    if (!vj) { http_set_error(res, 500, "out of memory"); return; }
+    if (!vj) { scn_free(s); http_set_error(res, 500, "out of memory"); return; }
     vj->a = a;
+    vj->parsed = s;
     snprintf(vj->slug, sizeof vj->slug, "%s", slug);
     vj->body = http_take_body(req);
     char id[JOBS_ID_SIZE];

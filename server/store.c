@@ -253,11 +253,16 @@ static int scenario_into(db *d, const char *text, size_t len, const char *file,
                          const char *scenario_file, const char *into, const store_ctl *ctl,
                          char slug[DB_SLUG_SIZE], json_t **runs_out, int64_t *version_out,
                          char *err, size_t errlen) {
-    scn_scenario *s = NULL;
+    scn_scenario *own = NULL;
     int64_t version = 1;
     if (runs_out) *runs_out = NULL;
     slug[0] = '\0';
-    if (scn_parse(text, len, file, &s, err, errlen)) return STORE_BAD_INPUT;
+    /* a POSTed scenario comes parsed (writes_admit_scenario): once is enough */
+    const scn_scenario *s = ctl ? ctl->parsed : NULL;
+    if (!s) {
+        if (scn_parse(text, len, file, &own, err, errlen)) return STORE_BAD_INPUT;
+        s = own;
+    }
     size_t nruns = scn_run_count(s);
     json_t *runs = json_array();
     char *copy = malloc(len + 1);
@@ -348,7 +353,7 @@ out:
     free(done);
     json_decref(runs);
     free(copy);
-    scn_free(s);
+    scn_free(own);
     return rc;
 }
 

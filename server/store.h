@@ -60,6 +60,9 @@ typedef struct store_ctl {
     bool files_mapped;         /* an import's files are read-only mmaps the caller
                                   owns: a streaming import drops the pages it has
                                   read (importers.h imp_stream.mapped; issue 9) */
+    const struct scn_scenario *parsed; /* store_scenario*: the scenario `text` parsed
+                                  already (the HTTP admission did, writes.h), kept
+                                  by the caller; NULL: parsed here */
 } store_ctl;
 
 /* `file` names the input in messages; `scenario_file` (may be NULL) marks a

@@ -44,11 +44,13 @@ void writes_queued(http_response *res, int rc, const char *id) {
 typedef struct scn_job {
     api_ctx *a;
     http_body *body;
+    scn_scenario *parsed;    /* the body, parsed at admission */
 } scn_job;
 
 static void scn_job_free(void *p) {
     scn_job *sj = p;
     http_body_free(sj->body);
+    scn_free(sj->parsed);
     free(sj);
 }
 
@@ -63,7 +65,8 @@ static void scn_run(void *arg, job_ctl *ctl, int *status, json_t **result, char 
     if (!d) { *status = 500; return; }
     char slug[DB_SLUG_SIZE];
     json_t *runs;
-    store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1};
+    store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1,
+                    .parsed = sj->parsed};
     int rc = store_scenario_ctl(d, http_body_data(sj->body), http_body_len(sj->body), "scenario",
                                 NULL, &sc, slug, &runs, err, errlen);
     api_db_release(sj->a, d);
@@ -73,7 +76,8 @@ static void scn_run(void *arg, job_ctl *ctl, int *status, json_t **result, char 
 }
 
 int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *res,
-                          budget_work *w, int *sync) {
+                          budget_work *w, int *sync, scn_scenario **parsed) {
+    *parsed = NULL;
     if (!req->body || !req->body_len) {
         http_set_error(res, 400, "scenario: the request body is empty; send scenario JSON");
         return -1;
@@ -91,11 +95,11 @@ int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *re
         return -1;
     }
     int rc = budget_estimate(s, w, err, sizeof err);
-    scn_free(s);
-    if (rc) { http_set_error(res, 400, "scenario: %s", err); return -1; }
+    if (rc) { scn_free(s); http_set_error(res, 400, "scenario: %s", err); return -1; }
     over = budget_check(b, w);
-    if (over) { http_set_json(res, 422, over); return -1; }
+    if (over) { scn_free(s); http_set_json(res, 422, over); return -1; }
     *sync = w->events <= b->sync_events && !store_writing();
+    *parsed = s;
     return 0;
 }
 
@@ -103,27 +107,34 @@ void writes_post_experiment(void *app, const http_request *req, http_response *r
     api_ctx *a = app;
     budget_work w;
     int sync, rc;
+    scn_scenario *s;
     if (!api_db_ok(a, res)) return;
-    if (writes_admit_scenario(a, req, res, &w, &sync)) return;
+    if (writes_admit_scenario(a, req, res, &w, &sync, &s)) return;
     if (sync) {
         char err[1024];
         db *d = api_db_acquire(a, res);
-        if (!d) return;
+        if (!d) { scn_free(s); return; }
         char slug[DB_SLUG_SIZE];
         json_t *runs;
-        store_ctl sc = {.lock_ms = SYNC_LOCK_MS};
+        store_ctl sc = {.lock_ms = SYNC_LOCK_MS, .parsed = s};
         rc = store_scenario_ctl(d, req->body, req->body_len, "scenario", NULL, &sc, slug, &runs,
                                 err, sizeof err);
         api_db_release(a, d);
         if (rc == 0) {
+            scn_free(s);
             http_set_json(res, 201, json_pack("{s:s, s:o}", "slug", slug, "runs", runs));
             return;
         }
-        if (rc != STORE_BUSY) { http_set_error(res, scenario_status(rc), "%s", err); return; }
+        if (rc != STORE_BUSY) {
+            scn_free(s);
+            http_set_error(res, scenario_status(rc), "%s", err);
+            return;
+        }
     }
     scn_job *sj = calloc(1, sizeof *sj);
-    if (!sj) { http_set_error(res, 500, "out of memory"); return; }
+    if (!sj) { scn_free(s); http_set_error(res, 500, "out of memory"); return; }
     sj->a = a;
+    sj->parsed = s;
     sj->body = http_take_body(req);
     char id[JOBS_ID_SIZE];
     /* progress: every block simulated, then stored */

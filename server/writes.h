@@ -22,11 +22,13 @@ void writes_get_job(void *app, const http_request *req, http_response *res);
 
 /* What POST /api/experiments and POST /api/experiments/{slug}/versions both
  * check, in the same words: a body, a scenario that parses, work within the
- * budget (422 with the numbers). 0: admitted, *w is the work and *sync says
- * whether it may run in the request (small, and no other write under way);
- * else the error is in res. */
+ * budget (422 with the numbers). 0: admitted, *w is the work, *sync says
+ * whether it may run in the request (small, and no other write under way)
+ * and *parsed is the scenario, the caller's to hand to the store
+ * (store_ctl.parsed, so the body is parsed once) and to scn_free; else the
+ * error is in res and *parsed is NULL. */
 int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *res,
-                          budget_work *w, int *sync);
+                          budget_work *w, int *sync, struct scn_scenario **parsed);
 /* The answer to a jobs_submit() that returned rc: 202 {job, state, url}, or
  * 503 with Retry-After when the queue is full or the server stopping. */
 void writes_queued(http_response *res, int rc, const char *id);

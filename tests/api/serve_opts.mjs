@@ -2,19 +2,21 @@
 // tests: tokens, budgets, upload caps, kills), on a free loopback port.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync } from 'node:fs';
+import { copyFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 
-import { bin, freePort, tempDir } from './server.mjs';
+import { bin, freePort, seedDb, tempDir } from './server.mjs';
 
 export const JSON_BODY = { 'Content-Type': 'application/json' };
 export const RAW = { 'Content-Type': 'application/octet-stream' };
 
 // Start a server; resolves once /api/health answers (any status: a corrupt
-// database answers 503). `dir`/`db` reuse a database across restarts.
+// database answers 503). `dir`/`db` reuse a database across restarts; a new
+// database starts as a copy of the seed (server.mjs), like startServer's.
 export async function serve(args = [], { env = {}, dir = null, db = null, keep = false } = {}) {
   dir = dir || tempDir('h16');
+  if (!db && seedDb) copyFileSync(seedDb, join(dir, 'test.db'));
   db = db || join(dir, 'test.db');
   const port = await freePort();
   const child = spawn(bin, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
@@ -33,7 +35,10 @@ export async function serve(args = [], { env = {}, dir = null, db = null, keep =
       // a healthy server has stored the shipped scenarios (issue 30: behind the open port)
       if (!r.ok || !(await r.json()).seeding) break;
     } catch { /* not listening yet */ }
-    if (Date.now() > deadline) throw new Error(`schedlab serve did not answer: ${stderr}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');   // else the orphan keeps this test file's process alive
+      throw new Error(`schedlab serve did not answer: ${stderr}`);
+    }
     await new Promise((ok) => setTimeout(ok, 50));
   }
   return {
