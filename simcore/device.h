@@ -47,6 +47,13 @@ typedef struct sim_device {
     int32_t latency_mem;          /* ... after a global-memory access, unloaded */
     int32_t fetch_warps;          /* warps an SM's front end fetches for per cycle; 0 = not modelled */
     int32_t ibuffer;              /* instructions one fetch decodes into a warp's buffer */
+    /* the memory system and functional units (exec_warp.c, docs/memory.md);
+     * 0 = not modelled, today's behaviour */
+    double fp32_rate;             /* fp32 warp instructions one sub-core starts per cycle */
+    double dram_sectors;          /* 32-byte sectors DRAM serves per cycle, all SMs; > 0 turns
+                                     the sectored memory system on */
+    double sm_port_sectors;       /* sectors one SM's interconnect port passes per cycle */
+    int32_t sm_mem_queue;         /* sectors an SM holds outstanding (MSHRs, write buffer) */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
     /* The L1 / shared memory splits (carveouts) an SM can be configured
@@ -104,7 +111,11 @@ typedef struct sim_device {
     X(latency_shared,        int32_t, SIM_DF_CYCLES,    "latency_shared",        0, "cycles after a shared-memory access; 0 = unknown") \
     X(latency_mem,           int32_t, SIM_DF_CYCLES,    "latency_mem",           0, "cycles after a global-memory access with the memory system idle; 0 = unknown") \
     X(fetch_warps,           int32_t, SIM_DF_OPTION,    "fetch_warps",           0, "warps whose next instructions an SM's front end fetches and decodes per cycle (GPGPU-Sim: 1); 0 = not modelled, a warp's next instruction is always decoded") \
-    X(ibuffer,               int32_t, SIM_DF_OPTION,    "ibuffer",               0, "instructions one fetch decodes into a warp's instruction buffer, which it refills only when empty (GPGPU-Sim: 2); read with fetch_warps")
+    X(ibuffer,               int32_t, SIM_DF_OPTION,    "ibuffer",               0, "instructions one fetch decodes into a warp's instruction buffer, which it refills only when empty (GPGPU-Sim: 2); read with fetch_warps") \
+    X(fp32_rate,             double,  SIM_DF_RATE,      "fp32_rate",             0, "fp32 warp instructions (\"fu\": \"fp32\") one sub-core starts per cycle (GPGPU-Sim SM75: initiation interval 2, so 0.5); 0 = not modelled") \
+    X(dram_sectors,          double,  SIM_DF_RATE,      "dram_sectors",          0, "32-byte sectors DRAM serves per cycle, all SMs together, shared equally by the SMs that use it; > 0 turns the sectored memory system on (mem ops' access, store); 0 = not modelled") \
+    X(sm_port_sectors,       double,  SIM_DF_RATE,      "sm_port_sectors",       0, "sectors one SM's interconnect port passes per cycle (GPGPU-Sim: a 40-byte flit, one sector, a cycle); read with dram_sectors") \
+    X(sm_mem_queue,          int32_t, SIM_DF_OPTION,    "sm_mem_queue",          0, "sectors an SM holds outstanding (MSHRs and write buffer; GPGPU-Sim SM75: 256 MSHRs); a mem op that finds no room stalls its warp; read with dram_sectors")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,

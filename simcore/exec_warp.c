@@ -81,10 +81,16 @@
 #define EW_WHEEL 512                   /* cycles ahead the timing wheel holds */
 #define EW_NEVER INT64_MAX             /* ready[] of a warp waiting for a fetch */
 #define EW_SLOTS 64                    /* warp slots of an SM the front end tracks */
+#define EW_X_FP32 1u                   /* ext: runs on the sub-core's fp32 pipe */
+#define EW_X_STORE 2u                  /* ext: a store */
+#define EW_X_SECTORS(x) ((int64_t)((x) >> 2))  /* ext: sectors of a mem access */
 
 typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
+    uint16_t *ext;           /* [len] sectors << 2 | store << 1 | fp32 (EW_X_*), with the
+                                memory system or fp32 pipes on (E->gate); NULL otherwise */
     int32_t len;
+    bool uses_mem;           /* has mem instructions: its warps count in E->nact */
     int32_t budget;
     int64_t mem_span;        /* memory slots one mem instruction takes - 1, 1/65536 cycles */
     int64_t port_span;       /* the same in slots of the SM's memory port */
@@ -161,6 +167,25 @@ typedef struct ew_state {
     int32_t sm_words;        /* 64-bit words of a bitset of SMs */
     uint64_t *fe_sms;        /* [sm_words] SMs with a warp to fetch for */
     int32_t fe_nsms;         /* how many */
+    /* the memory system and fp32 pipes (device.dram_sectors, fp32_rate;
+     * docs/memory.md): instructions may be held back at issue (gated) */
+    bool gate;               /* either is on: issue goes through gated() */
+    bool mx;                 /* the sectored memory system is on */
+    int64_t *mq_next;        /* [nsubs] first free sector slot of each sub-core's share of
+                                its SM's memory pipeline, 1/65536 cycles */
+    int32_t *mq_warps;       /* [nsubs] resident warps of kernels with mem instructions */
+    int32_t *mq_subs;        /* [sms] sub-cores with such warps: they share the SM's pipeline */
+    int32_t nact;            /* SMs with such warps: they share the DRAM equally */
+    int64_t mq_cap;          /* sectors a sub-core holds outstanding (its SM's / sub-cores) */
+    int64_t port_iv;         /* 65536 / sm_port_sectors */
+    int64_t dram_iv;         /* 65536 / dram_sectors */
+    int64_t *fp_next;        /* [nsubs] first free slot of each sub-core's fp32 pipe, 1/65536 */
+    int64_t fp_iv;           /* 65536 / fp32_rate; 0 = not modelled */
+    int64_t sectors;         /* sectors served, all kernels (for the record) */
+    int32_t warp_size;
+    ew_due *mq_end;          /* memory warps that have issued their last instruction: each
+                                stops counting on its sub-core (mq_warps) at cycle c */
+    size_t mq_nend, mq_capend;
 } ew_state;
 
 /* ---- time --------------------------------------------------------------- */
@@ -243,6 +268,15 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                 return -1;
             }
         }
+        for (size_t j = 0; j < p->nbody && d->dram_sectors > 0; j++) {
+            int32_t lat = class_latency(d, p, SIM_ICLASS_ALU);
+            if (p->access && p->access[j].store && (lat < 1 || lat > EW_MAX_LATENCY)) {
+                snprintf(err, errlen, "ops[%zu].latency.alu: %s; a store's warp goes on after "
+                         "the ALU's latency (device latency_alu)", i,
+                         lat < 1 ? "unknown (the device gives none)" : "more than 1e9 cycles");
+                return -1;
+            }
+        }
         if (len > EW_MAX_BODY) {
             snprintf(err, errlen, "ops[%zu].program.body: %lld instructions; at most %d in one "
                      "body (use repeat)", i, (long long)len, EW_MAX_BODY);
@@ -259,7 +293,8 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                      (int)p->mem_requests);
             return -1;
         }
-        if (mem && !(d->mem_bandwidth > 0)) {
+        bool mx = d->dram_sectors > 0;
+        if (mem && !mx && !(d->mem_bandwidth > 0)) {
             snprintf(err, errlen, "device.mem_bandwidth: unknown; ops[%zu] has mem instructions "
                      "and the model needs the memory bandwidth (requests per cycle)", i);
             return -1;
@@ -268,9 +303,18 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
         for (int32_t c = 0; c < SIM_NICLASS; c++)
             if (class_latency(d, p, c) > maxlat) maxlat = class_latency(d, p, c);
         double per = (double)maxlat;
-        double rate = d->mem_bandwidth;
-        if (d->sm_mem_bandwidth > 0 && d->sm_mem_bandwidth < rate) rate = d->sm_mem_bandwidth;
-        if (mem) per += (double)(p->mem_requests > 1 ? p->mem_requests : 1) / rate;
+        if (mx) {
+            /* the slowest a sector is served: the SM's equal share of DRAM */
+            double iv = 1 / d->sm_port_sectors;
+            if ((double)d->sms / d->dram_sectors > iv) iv = (double)d->sms / d->dram_sectors;
+            if (mem) per += 1024 * iv;
+            if (d->fp32_rate > 0 && 1 / d->fp32_rate > per) per = 1 / d->fp32_rate;
+        } else {
+            double rate = d->mem_bandwidth;
+            if (d->sm_mem_bandwidth > 0 && d->sm_mem_bandwidth < rate) rate = d->sm_mem_bandwidth;
+            if (mem) per += (double)(p->mem_requests > 1 ? p->mem_requests : 1) / rate;
+            if (d->fp32_rate > 0 && 1 / d->fp32_rate > per) per = 1 / d->fp32_rate;
+        }
         double warps = (double)((o->threads + d->warp_size - 1) / d->warp_size);
         bound += (double)o->blocks * warps * (double)len * (double)p->repeat * per;
         if (bound > EW_MAX_CYCLES) {
@@ -484,6 +528,61 @@ static void fe_fetch(ew_state *E, sim_state *st, int32_t sm, int64_t c) {
     }
 }
 
+/* The interval between two sectors of sub-core s's share of its SM's
+ * memory pipeline now: the SM drains at the lower of its port's rate and its
+ * equal share of DRAM among the SMs using it (GPGPU-Sim's crossbar
+ * arbitrates round robin between SMs), and that is split equally between
+ * its sub-cores with memory warps (each sub-core has its own issue register
+ * into the SM's one LD/ST unit, GPGPU-Sim's sub-core model). */
+static inline int64_t mq_interval(const ew_state *E, int32_t s) {
+    int64_t iv = (int64_t)E->nact * E->dram_iv;
+    if (iv < E->port_iv) iv = E->port_iv;
+    int32_t n = E->mq_subs[s / E->nsub];
+    return n > 1 ? iv * n : iv;
+}
+
+/* Sectors of warp wi's access of x: a partial warp (a block's last, with
+ * lanes_last threads) touches proportionally fewer (its inactive threads
+ * make no access), at least one. */
+static inline int64_t mq_sectors(const ew_state *E, const ew_kernel *K, const warp_info *wi,
+                                 uint32_t x) {
+    int64_t n = EW_X_SECTORS(x);
+    if (K->lanes_last && wi->wid - E->blocks[wi->block].wid0 == K->warps - 1) {
+        n = (n * K->lanes_last + E->warp_size - 1) / E->warp_size;
+    }
+    return n;
+}
+
+/* A memory warp of sub-core s leaves at cycle r, when its last access is
+ * served (it counts in its SM's share of DRAM until then): mq_release. */
+static void mq_leave(ew_state *E, sim_state *st, int32_t s, int64_t r) {
+    if (E->mq_nend == E->mq_capend) {
+        size_t cap = E->mq_capend ? 2 * E->mq_capend : 64;
+        ew_due *v = realloc(E->mq_end, cap * sizeof *v);
+        if (!v) {
+            st->failed = true;
+            return;
+        }
+        E->mq_end = v;
+        E->mq_capend = cap;
+    }
+    E->mq_end[E->mq_nend++] = (ew_due){ r, s };
+}
+
+/* At the start of cycle c: the warps that left by then stop counting. */
+static void mq_release(ew_state *E, int64_t c) {
+    size_t j = 0;
+    for (size_t i = 0; i < E->mq_nend; i++) {
+        ew_due e = E->mq_end[i];
+        if (e.c > c) {
+            E->mq_end[j++] = e;
+            continue;
+        }
+        if (--E->mq_warps[e.s] == 0 && --E->mq_subs[e.s / E->nsub] == 0) E->nact--;
+    }
+    E->mq_nend = j;
+}
+
 /* Sub-core s issues warp p's next instruction at cycle c. */
 static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     warp_info *wi = &w->info[p];
@@ -491,7 +590,33 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
     ew_kernel *K = &E->ks[k];
     uint32_t op = K->code[wi->pc];
     int64_t r;
-    if (op & 1) {
+    if (K->ext) {
+        uint32_t x = K->ext[wi->pc];
+        if (x & EW_X_FP32) {
+            /* the sub-core's fp32 pipe takes the instruction (gated() waited for it) */
+            int64_t at = c << EW_FRAC;
+            if (E->fp_next[s] > at) at = E->fp_next[s];
+            E->fp_next[s] = at + E->fp_iv;
+        }
+    }
+    if ((op & 1) && E->mx) {
+        /* the sectored memory system (docs/memory.md): the access's sectors
+         * join the SM's queue, which drains at the lower of the SM port's
+         * rate and the SM's equal share of DRAM among the SMs using it
+         * (GPGPU-Sim's crossbar arbitrates round robin between SMs); a
+         * load's warp waits for its last sector plus latency_mem, a
+         * store's goes on after issue (write-through, no allocate) */
+        uint32_t x = K->ext[wi->pc];
+        int64_t n = mq_sectors(E, K, wi, x);
+        int64_t iv = mq_interval(E, s);
+        int64_t at = c << EW_FRAC;
+        if (at < E->mq_next[s]) at = E->mq_next[s];
+        at += n * iv;
+        E->mq_next[s] = at;
+        E->sectors += n;
+        if (x & EW_X_STORE) r = c + (op >> 1);
+        else r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
+    } else if (op & 1) {
         /* the shared memory system, first come first served: the
          * instruction's requests take the next free slots, and its latency
          * runs from the last of them */
@@ -553,6 +678,11 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
      * passed (a quota charges it now: the warp leaves the sub-core) */
     if (E->quota) quota_charge(&E->q, s / E->nsub, E->qk[k], lanes, c);
     int32_t b = wi->block;
+    if (E->mx && K->uses_mem) {
+        /* until its last sector has left the queue (a store's warp ends sooner) */
+        int64_t qe = (E->mq_next[s] + (1 << EW_FRAC) - 1) >> EW_FRAC;
+        mq_leave(E, st, s, r > qe ? r : qe);
+    }
     remove_warp(w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
@@ -562,6 +692,37 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         /* the quota window ends with the kernel's last issue slot */
         if (E->quota && K->done == K->blocks) quota_done(&E->q, E->qk[k], c + 1);
     }
+}
+
+/* With the memory system or fp32 pipes on: warp p's next instruction
+ * cannot start at cycle c when its SM's memory queue has no room for its
+ * sectors (a load finds the MSHRs full, a store the write buffer: the warp
+ * stalls, GPGPU-Sim's ldst_unit) or its fp32 pipe is busy (the
+ * instruction's initiation interval, GPGPU-Sim's -ptx_opcode_initiation_fp);
+ * then it becomes ready when there is room and the scheduler picks again,
+ * in its own order (so under GTO the oldest waiting warp takes the room). */
+static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
+    const warp_info *wi = &w->info[p];
+    const ew_kernel *K = &E->ks[wi->kernel];
+    uint32_t x = K->ext[wi->pc];
+    int64_t at = c << EW_FRAC, t = at;
+    if ((x & EW_X_FP32) && E->fp_next[s] > at) t = E->fp_next[s];
+    if (E->mx && (K->code[wi->pc] & 1)) {
+        int64_t iv = mq_interval(E, s);
+        int64_t room = E->mq_next[s] - (E->mq_cap - mq_sectors(E, K, wi, x)) * iv;
+        if (room > t) t = room;
+    }
+    if (t <= at) return false;
+    w->ready[p] = (t + (1 << EW_FRAC) - 1) >> EW_FRAC;
+    if (w->ready[p] <= c) w->ready[p] = c + 1;
+    return true;
+}
+
+/* The policy's pick, skipping warps gated() holds back. */
+static inline int32_t pick_gated(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
+    int32_t p;
+    while ((p = E->wp->pick(w, c)) >= 0 && gated(E, s, w, p, c)) {}
+    return p;
 }
 
 /* run_subcore under a quota policy: a warp whose kernel has used its quota
@@ -591,6 +752,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     quota_begin(&E->q, s / E->nsub, c);
     int32_t p = quota_pick(w, c);
+    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = quota_pick(w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
@@ -637,7 +799,7 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
         return;
     }
     warp_sub *w = &E->subs[s];
-    int32_t p = E->wp->pick(w, c);
+    int32_t p = E->gate ? pick_gated(E, s, w, c) : E->wp->pick(w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
@@ -698,7 +860,10 @@ static void warp_fini(void *self) {
     }
     free(E->owe);
     free(E->qk);
-    for (size_t k = 0; k < E->nk; k++) free(E->ks[k].code);
+    for (size_t k = 0; k < E->nk; k++) {
+        free(E->ks[k].code);
+        free(E->ks[k].ext);
+    }
     free(E->ks);
     free(E->subs);
     free(E->due);
@@ -715,6 +880,11 @@ static void warp_fini(void *self) {
     free(E->fe_sub);
     free(E->fe_sms);
     free(E->port_next);
+    free(E->mq_next);
+    free(E->mq_warps);
+    free(E->mq_subs);
+    free(E->mq_end);
+    free(E->fp_next);
 }
 
 static int warp_init(void *self, sim_state *st) {
@@ -743,6 +913,26 @@ static int warp_init(void *self, sim_state *st) {
         E->port_next = calloc((size_t)d->sms, sizeof *E->port_next);
         if (!E->port_next) return -1;
     }
+    if (d->dram_sectors > 0) {
+        E->mx = true;
+        E->dram_iv = (int64_t)((double)(1 << EW_FRAC) / d->dram_sectors + 0.5);
+        E->port_iv = (int64_t)((double)(1 << EW_FRAC) / d->sm_port_sectors + 0.5);
+        if (E->dram_iv < 1) E->dram_iv = 1;
+        if (E->port_iv < 1) E->port_iv = 1;
+        E->mq_cap = d->sm_mem_queue / d->schedulers_per_sm;
+        size_t nsubs = (size_t)d->sms * (size_t)d->schedulers_per_sm;
+        E->mq_next = calloc(nsubs, sizeof *E->mq_next);
+        E->mq_warps = calloc(nsubs, sizeof *E->mq_warps);
+        E->mq_subs = calloc((size_t)d->sms, sizeof *E->mq_subs);
+        if (!E->mq_next || !E->mq_warps || !E->mq_subs) return -1;
+    }
+    if (d->fp32_rate > 0) {
+        E->fp_iv = (int64_t)((double)(1 << EW_FRAC) / d->fp32_rate + 0.5);
+        E->fp_next = calloc((size_t)d->sms * (size_t)d->schedulers_per_sm, sizeof *E->fp_next);
+        if (!E->fp_next) return -1;
+    }
+    E->gate = E->mx || E->fp_iv > 0;
+    E->warp_size = d->warp_size;
     trace_set_meta(st->t, "execution", "warp");
     trace_set_meta(st->t, "warp", E->wp->name);
 
@@ -857,11 +1047,30 @@ static int warp_init(void *self, sim_state *st) {
         K->port_span = (int64_t)(p->mem_requests > 1 ? p->mem_requests - 1 : 0) * E->port_interval;
         K->code = malloc((size_t)len * sizeof *K->code);
         if (!K->code) return -1;
+        if (E->gate) {
+            K->ext = malloc((size_t)len * sizeof *K->ext);
+            if (!K->ext) return -1;
+        }
         int64_t at = 0;
         for (size_t j = 0; j < p->nbody; j++) {
-            int32_t c = p->body[j].iclass;
-            uint32_t code = (uint32_t)class_latency(d, p, c) << 1 | (c == SIM_ICLASS_MEM);
-            for (int32_t n = 0; n < p->body[j].count; n++) K->code[at++] = code;
+            const sim_instr *in = &p->body[j];
+            const sim_access acc = p->access ? p->access[j] : (sim_access){ 0, 0, 0 };
+            int32_t c = in->iclass;
+            /* a store's warp goes on after issue: the ALU's latency (memory system on) */
+            int32_t lat = E->mx && c == SIM_ICLASS_MEM && acc.store
+                              ? class_latency(d, p, SIM_ICLASS_ALU) : class_latency(d, p, c);
+            uint32_t code = (uint32_t)lat << 1 | (c == SIM_ICLASS_MEM);
+            uint16_t x = 0;
+            if (E->gate) {
+                int32_t n = acc.sectors > 0 ? acc.sectors : 4;
+                if (c == SIM_ICLASS_MEM) x = (uint16_t)((uint32_t)n << 2 | (acc.store ? EW_X_STORE : 0));
+                if (c == SIM_ICLASS_ALU && acc.fp32 && E->fp_iv) x |= EW_X_FP32;
+            }
+            K->uses_mem |= c == SIM_ICLASS_MEM;
+            for (int32_t n = 0; n < in->count; n++) {
+                if (K->ext) K->ext[at] = x;
+                K->code[at++] = code;
+            }
         }
         /* persistent threads: the op's blocks' work, split evenly (QAWS §V-A) */
         int64_t total = o->blocks * p->repeat;
@@ -916,6 +1125,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
         if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
+        if (E->mx && K->uses_mem && E->mq_warps[s]++ == 0 && E->mq_subs[sm]++ == 0) E->nact++;
         if (w->fe_ibuf) {
             /* the lowest free warp slot (GPGPU-Sim's find_available_hwtid
              * takes the first free range a whole block fits in; the two
@@ -968,6 +1178,7 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
         heap_pop(E);
     }
     E->cur = c;
+    if (E->mq_nend) mq_release(E, c);
     /* the QoS manager's epoch boundary, before any sub-core issues in it */
     if (E->quota && c >= E->q.next_boundary) quota_epoch(&E->q, c);
     if (c / E->epoch_len != E->epoch) {

@@ -1,0 +1,8 @@
+-- mem.sql -- migration: the warp-level model's memory system and functional
+-- units (simcore/device.h fp32_rate, dram_sectors, sm_port_sectors,
+-- sm_mem_queue; 0 = not modelled, as every device stored before this step;
+-- docs/memory.md).
+ALTER TABLE devices ADD COLUMN fp32_rate REAL NOT NULL DEFAULT 0;
+ALTER TABLE devices ADD COLUMN dram_sectors REAL NOT NULL DEFAULT 0;
+ALTER TABLE devices ADD COLUMN sm_port_sectors REAL NOT NULL DEFAULT 0;
+ALTER TABLE devices ADD COLUMN sm_mem_queue INTEGER NOT NULL DEFAULT 0;

@@ -1,0 +1,186 @@
+/* test_warp_mem.c -- the warp-level model's memory system and fp32 pipes
+ * (simcore/exec_warp.c with device.dram_sectors / fp32_rate; issue 25,
+ * docs/memory.md), on configurations built here, each expectation worked
+ * out by hand from the rules:
+ *
+ *   - coalescing: a warp access is `sectors` 32-byte sectors, served at the
+ *     SM port's rate (sm_port_sectors) or its equal share of DRAM;
+ *   - a load's warp waits for its last sector plus latency_mem, a store's
+ *     goes on after latency_alu; a full queue (sm_mem_queue) stalls it;
+ *   - DRAM is shared equally by the SMs with memory warps, whatever their
+ *     warp counts (GPGPU-Sim's crossbar arbitrates round robin);
+ *   - one fp32 warp instruction per 1/fp32_rate cycles on a sub-core;
+ *   - with the fields at 0, nothing changes (the goldens prove it). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "../../simcore/sim.h"
+#include "test_sim_util.h"
+
+/* One SM per `sms`, one sub-core, 1-GHz clock (cycle = ns); memory system
+ * on: port 1 sector/cycle, DRAM `dram` sectors/cycle, queue `queue`. */
+static void mem_bench(tb *b, int32_t sms, double dram, int32_t queue) {
+    tb_init(b, "titanv-gpgpusim");
+    b->cfg.device.sms = sms;
+    b->cfg.device.schedulers_per_sm = 1;
+    b->cfg.device.clock_hz = 1000000000;
+    b->cfg.device.sm_order_kind = SIM_SM_ORDER_ASCENDING;
+    sim_device_fill_order(&b->cfg.device);
+    b->cfg.device.latency_alu = 4;
+    b->cfg.device.latency_mem = 100;
+    b->cfg.device.dram_sectors = dram;
+    b->cfg.device.sm_port_sectors = 1;
+    b->cfg.device.sm_mem_queue = queue;
+    b->cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    b->cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto");
+}
+
+static int64_t run_one(tb *b, const sim_program *p, int32_t threads, int64_t blocks) {
+    int32_t s = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = blocks;
+    k->threads = threads;
+    k->program = p;
+    trace t;
+    tb_run(b, &t);
+    int64_t end = kern(&t, "K")->end;
+    trace_free(&t);
+    return end;
+}
+
+/* Coalescing: one warp, one load. Coalesced: 4 sectors at 1 a cycle, the
+ * last served at cycle 4, data at 4 + 100. Random: 32 sectors, 32 + 100.
+ * strided:2: 8 sectors. */
+static void test_sectors(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[][1] = { { { 0, 0, 0 } }, { { 32, 0, 0 } }, { { 8, 0, 0 } } };
+    const int64_t want[] = { 104, 132, 108 };
+    for (int i = 0; i < 3; i++) {
+        sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc[i] };
+        tb b;
+        mem_bench(&b, 1, 100, 256);
+        assert_int_equal(run_one(&b, &p, 32, 1), want[i]);
+    }
+}
+
+/* A store's warp goes on after latency_alu: ten random stores issue at 0,
+ * 4, ..., 36 (320 sectors, queue 1024 never full) and the warp ends at 40;
+ * with a 64-sector queue the third finds 64 - (8 - 4x... ) no room: the
+ * queue drains a sector a cycle, so store n (n >= 2) waits until the
+ * queue's end minus 32 sectors: 32 (n - 1) cycles; the last, n = 9, issues
+ * at 256 and the warp ends at 260. */
+static void test_store_backpressure(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { 32, 1, 0 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 10, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 1024);
+    assert_int_equal(run_one(&b, &p, 32, 1), 40);
+    mem_bench(&b, 1, 100, 64);
+    assert_int_equal(run_one(&b, &p, 32, 1), 260);
+}
+
+/* DRAM shared equally by the SMs using it: DRAM 1 sector/cycle, two SMs,
+ * port 1. SM 0 holds 4 warps, SM 1 one warp (blocks of 128 and 32 threads,
+ * persistent... here two kernels): each SM gets 1/2 sector a cycle while
+ * both are active. One coalesced load each warp (4 sectors): SM 1's warp's
+ * 4 sectors take 8 cycles (ends 108) whatever SM 0's 4 warps do; SM 0's 16
+ * sectors take 32 cycles (ends 132). First come first served it would
+ * depend on issue order. */
+static void test_fair_between_sms(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
+    tb b;
+    mem_bench(&b, 2, 1, 256);
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    sim_op *big = tb_op(&b, SIM_OP_KERNEL, "Big", s1, 0);
+    big->blocks = 1;
+    big->threads = 128;
+    big->program = &p;
+    sim_op *small = tb_op(&b, SIM_OP_KERNEL, "Small", s2, 0);
+    small->blocks = 1;
+    small->threads = 32;
+    small->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(blk(&t, "Big", 0)->sm, 0);
+    assert_int_equal(blk(&t, "Small", 0)->sm, 1);
+    assert_int_equal(kern(&t, "Small")->end, 108);
+    assert_int_equal(kern(&t, "Big")->end, 132);
+    trace_free(&t);
+}
+
+/* fp32 pipe: 4 warps on one sub-core, each 10 dependent fp32 instructions
+ * of latency 4. Without a pipe limit the sub-core issues one a cycle: each
+ * warp every 4 cycles, 40 instructions by cycle 39, the last warp ending at
+ * 39 + 4 = 43. With fp32_rate 0.5 one every 2 cycles: the 40th at 78,
+ * ending at 82. A 1-warp kernel is latency-bound either way: 9 * 4 + 4. */
+static void test_fp32_rate(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 10 } };
+    static const sim_access acc[] = { { 0, 0, 1 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
+    const double rate[] = { 0, 0.5 };
+    const int64_t want4[] = { 43, 82 }, want1[] = { 40, 40 };
+    for (int i = 0; i < 2; i++) {
+        tb b;
+        mem_bench(&b, 1, 0, 0);
+        b.cfg.device.fp32_rate = rate[i];
+        assert_int_equal(run_one(&b, &p, 128, 1), want4[i]);
+        mem_bench(&b, 1, 0, 0);
+        b.cfg.device.fp32_rate = rate[i];
+        assert_int_equal(run_one(&b, &p, 32, 1), want1[i]);
+    }
+}
+
+/* A partial warp touches proportionally fewer sectors: a 33-thread block's
+ * second warp (1 thread) makes 1 sector of a random access, not 32. Two
+ * warps, one random load each: 33 sectors at 1 a cycle, the last at 33,
+ * ending at 133. */
+static void test_partial_warp(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { 32, 0, 0 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    assert_int_equal(run_one(&b, &p, 33, 1), 133);
+}
+
+/* Configuration errors name the field. */
+static void test_errors(void **state) {
+    (void)state;
+    sim_device d = *sim_preset_find("titanv-gpgpusim");
+    char err[256];
+    d.dram_sectors = 10;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.sm_port_sectors"));
+    d.sm_port_sectors = 1;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.sm_mem_queue"));
+    d.sm_mem_queue = 256;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), 0);
+    d.fp32_rate = -1;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.fp32_rate"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sectors),
+        cmocka_unit_test(test_store_backpressure),
+        cmocka_unit_test(test_fair_between_sms),
+        cmocka_unit_test(test_fp32_rate),
+        cmocka_unit_test(test_partial_warp),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
