@@ -679,9 +679,12 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
     if (E->quota) quota_charge(&E->q, s / E->nsub, E->qk[k], lanes, c);
     int32_t b = wi->block;
     if (E->mx && K->uses_mem) {
-        /* until its last sector has left the queue (a store's warp ends sooner) */
+        /* a block ends when its writes have left its sub-core's queue (a
+         * kernel's end waits for its stores; the warp went on after
+         * issue), and counts in its SM's share of DRAM until then */
         int64_t qe = (E->mq_next[s] + (1 << EW_FRAC) - 1) >> EW_FRAC;
-        mq_leave(E, st, s, r > qe ? r : qe);
+        if (qe > r) r = qe;
+        mq_leave(E, st, s, r);
     }
     remove_warp(w, p);
     ew_block *B = &E->blocks[b];

@@ -68,22 +68,40 @@ static void test_sectors(void **state) {
     }
 }
 
-/* A store's warp goes on after latency_alu: ten random stores issue at 0,
- * 4, ..., 36 (320 sectors, queue 1024 never full) and the warp ends at 40;
- * with a 64-sector queue the third finds 64 - (8 - 4x... ) no room: the
- * queue drains a sector a cycle, so store n (n >= 2) waits until the
- * queue's end minus 32 sectors: 32 (n - 1) cycles; the last, n = 9, issues
- * at 256 and the warp ends at 260. */
-static void test_store_backpressure(void **state) {
-    (void)state;
+/* A store's warp goes on after latency_alu: ten random stores (320
+ * sectors, a sector a cycle) with a 1024-sector queue issue at 0, 4, ...,
+ * 36, and the block ends when the last sector has left, at 320 (a kernel
+ * ends when its writes are done). With a 64-sector queue the third store
+ * finds no room: store n (n >= 2) waits until the queue holds 32 sectors,
+ * cycle 32 (n - 1); the last, n = 9, issues at 256; the end is 320 still. */
+static void last_issue_and_end(int32_t queue, int64_t *last, int64_t *end) {
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
     static const sim_access acc[] = { { 32, 1, 0 } };
-    sim_program p = { .body = body, .nbody = 1, .repeat = 10, .access = acc };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 10, .access = acc };
     tb b;
-    mem_bench(&b, 1, 100, 1024);
-    assert_int_equal(run_one(&b, &p, 32, 1), 40);
-    mem_bench(&b, 1, 100, 64);
-    assert_int_equal(run_one(&b, &p, 32, 1), 260);
+    mem_bench(&b, 1, 100, queue);
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = 32;
+    k->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(t.warp_issues.n, 10);
+    *last = t.warp_issues.v[9].cycle;
+    *end = kern(&t, "K")->end;
+    trace_free(&t);
+}
+
+static void test_store_backpressure(void **state) {
+    (void)state;
+    int64_t last, end;
+    last_issue_and_end(1024, &last, &end);
+    assert_int_equal(last, 36);
+    assert_int_equal(end, 320);
+    last_issue_and_end(64, &last, &end);
+    assert_int_equal(last, 256);
+    assert_int_equal(end, 320);
 }
 
 /* DRAM shared equally by the SMs using it: DRAM 1 sector/cycle, two SMs,
