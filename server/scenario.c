@@ -419,7 +419,8 @@ static const char *const kernel_keys[] = {
 static const char *const copy_keys[] = {
     "copy", "stream", "process", "at", "bytes", "direction", "duration", NULL};
 static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
-static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", NULL};
+static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
+                                         "scope", NULL};
 
 /* "access": how a warp's 32 threads' addresses fall into 32-byte sectors
  * (GPGPU-Sim's coalescer, docs/memory.md): "coalesced" (consecutive 4-byte
@@ -508,7 +509,8 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
         op->body[i].iclass = ic;
         op->body[i].count = (int32_t)count;
         if (!op->access && (json_object_get(e, "access") || json_object_get(e, "store") ||
-                            json_object_get(e, "fu"))) {
+                            json_object_get(e, "fu") || json_object_get(e, "footprint") ||
+                            json_object_get(e, "scope"))) {
             op->access = calloc(n, sizeof *op->access);
             if (!op->access)
                 return jr_oom(&c->jr);
@@ -529,6 +531,33 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
             if (ic != SIM_ICLASS_MEM && json_is_true(js))
                 return jr_fail(&c->jr, r, "only a mem op is a store");
             op->access[i].store = json_is_true(js);
+        }
+        json_t *jw = json_object_get(e, "footprint");
+        if (jw) {
+            jr_join(r, q, "footprint");
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, r, "only a mem op has a working set");
+            if (units_parse(&c->jr, jw, r, UNITS_SIZE, &op->access[i].footprint, NULL))
+                return -1;
+            if (op->access[i].footprint > (INT64_C(1) << 40))
+                return jr_fail(&c->jr, r, "more than 1 TiB");
+        }
+        json_t *jsc = json_object_get(e, "scope");
+        if (jsc) {
+            const char *sc = NULL;
+            jr_join(r, q, "scope");
+            if (jr_get_string(&c->jr, jsc, r, &sc))
+                return -1;
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, r, "only a mem op has a working set");
+            if (strcmp(sc, "warp") == 0)
+                op->access[i].scope = SIM_SCOPE_WARP;
+            else if (strcmp(sc, "block") == 0)
+                op->access[i].scope = SIM_SCOPE_BLOCK;
+            else if (strcmp(sc, "kernel") == 0)
+                op->access[i].scope = SIM_SCOPE_KERNEL;
+            else
+                return jr_fail(&c->jr, r, "\"%s\" is not a scope (warp, block or kernel)", sc);
         }
         json_t *jf = json_object_get(e, "fu");
         if (jf) {

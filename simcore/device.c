@@ -165,6 +165,17 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
              "sm_mem_queue" : "sm_port_sectors", d->sm_port_sectors > 0 ?
              "an SM's outstanding sectors, at least 32 (a warp's widest access; GPGPU-Sim "
              "SM75: 256)" : "an SM port's sectors per cycle (GPGPU-Sim: 1)");
+    if (d->l1_smem_kb < 0 || d->l1_smem_kb > 65536)
+        FAIL("device.l1_smem_kb: %d is outside 0..65536", (int)d->l1_smem_kb);
+    if (d->l1_assoc < 0 || d->l1_assoc > 4096)
+        FAIL("device.l1_assoc: %d is outside 0..4096", (int)d->l1_assoc);
+    if (d->latency_l1 < 0)
+        FAIL("device.latency_l1: a latency is a number of cycles, not negative");
+    if (d->l1_smem_kb > 0 && (!(d->dram_sectors > 0) || d->l1_assoc < 1 || d->latency_l1 < 1))
+        FAIL("device.%s: with l1_smem_kb the L1 needs %s", !(d->dram_sectors > 0) ? "dram_sectors" :
+             d->l1_assoc < 1 ? "l1_assoc" : "latency_l1", !(d->dram_sectors > 0) ?
+             "the memory system (dram_sectors > 0)" : d->l1_assoc < 1 ? "its ways per set (>= 1)"
+             : "its hit latency in cycles (GPGPU-Sim SM75: 20)");
     switch (d->sm_order_kind) {
     case SIM_SM_ORDER_ASCENDING:
     case SIM_SM_ORDER_EVENS_THEN_ODDS:

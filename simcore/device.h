@@ -54,6 +54,9 @@ typedef struct sim_device {
                                      the sectored memory system on */
     double sm_port_sectors;       /* sectors one SM's interconnect port passes per cycle */
     int32_t sm_mem_queue;         /* sectors an SM holds outstanding (MSHRs, write buffer) */
+    int32_t l1_smem_kb;           /* KB of L1 + shared memory per SM; 0 = no L1 modelled */
+    int32_t l1_assoc;             /* ways of a set of the L1 (128-byte lines, 4 sectors) */
+    int32_t latency_l1;           /* cycles after a load that hits the L1 in every sector */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
     /* The L1 / shared memory splits (carveouts) an SM can be configured
@@ -115,7 +118,10 @@ typedef struct sim_device {
     X(fp32_rate,             double,  SIM_DF_RATE,      "fp32_rate",             0, "fp32 warp instructions (\"fu\": \"fp32\") one sub-core starts per cycle (GPGPU-Sim SM75: initiation interval 2, so 0.5); 0 = not modelled") \
     X(dram_sectors,          double,  SIM_DF_RATE,      "dram_sectors",          0, "32-byte sectors DRAM serves per cycle, all SMs together, shared equally by the SMs that use it; > 0 turns the sectored memory system on (mem ops' access, store); 0 = not modelled") \
     X(sm_port_sectors,       double,  SIM_DF_RATE,      "sm_port_sectors",       0, "sectors one SM's interconnect port passes per cycle (GPGPU-Sim: a 40-byte flit, one sector, a cycle); read with dram_sectors") \
-    X(sm_mem_queue,          int32_t, SIM_DF_OPTION,    "sm_mem_queue",          0, "sectors an SM holds outstanding (MSHRs and write buffer; GPGPU-Sim SM75: 256 MSHRs); a mem op that finds no room stalls its warp; read with dram_sectors")
+    X(sm_mem_queue,          int32_t, SIM_DF_OPTION,    "sm_mem_queue",          0, "sectors an SM holds outstanding (MSHRs and write buffer; GPGPU-Sim SM75: 256 MSHRs); a mem op that finds no room stalls its warp; read with dram_sectors") \
+    X(l1_smem_kb,            int32_t, SIM_DF_OPTION,    "l1_smem_kb",            0, "KB of unified L1 + shared memory per SM (Turing 96, Volta 128); the L1 is what the run's shared memory leaves (sectored, 128-byte lines, LRU); 0 = no L1 modelled; read with dram_sectors") \
+    X(l1_assoc,              int32_t, SIM_DF_OPTION,    "l1_assoc",              0, "ways of each L1 set; read with l1_smem_kb") \
+    X(latency_l1,            int32_t, SIM_DF_CYCLES,    "latency_l1",            0, "cycles after a load whose sectors all hit the L1 (GPGPU-Sim SM75: 20); read with l1_smem_kb")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,

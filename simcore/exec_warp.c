@@ -89,6 +89,7 @@ typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
     uint16_t *ext;           /* [len] sectors << 2 | store << 1 | fp32 (EW_X_*), with the
                                 memory system or fp32 pipes on (E->gate); NULL otherwise */
+    struct ew_ws *ws;        /* [len] each mem instruction's working set, with an L1; else NULL */
     int32_t len;
     bool uses_mem;           /* has mem instructions: its warps count in E->nact */
     int32_t budget;
@@ -104,6 +105,19 @@ typedef struct ew_kernel {
     int32_t lanes_last;      /* threads of a block's last warp; 0 = a full warp */
 } ew_kernel;
 
+/* A mem instruction's working set (sim_access.footprint, scope): access
+ * number a of a warp (its repetition times the op's count, plus its place
+ * in the run, plus its rank among the warps sharing the region) touches
+ * sectors a * n .. a * n + n - 1 of the region, modulo its size
+ * (docs/memory.md). */
+typedef struct ew_ws {
+    uint64_t base;           /* first sector address of the region of scope index 0 */
+    int64_t region;          /* sectors; 0 = a stream, never reused */
+    int32_t off;             /* place of the instruction in its run of `count` */
+    int32_t count;
+    int32_t scope;           /* SIM_SCOPE_* */
+} ew_ws;
+
 typedef struct ew_block {
     int32_t kernel, sm;
     int32_t warps_left;
@@ -111,6 +125,8 @@ typedef struct ew_block {
     int64_t end;             /* cycle: the latest end of its warps so far */
     int64_t rec;             /* its number among the run's blocks (state.h blocks_flushed) */
     int64_t wid0;            /* its first warp's dynamic id */
+    int64_t index;           /* its index in its kernel */
+    int64_t iters0;          /* body repetitions each of its warps runs */
 } ew_block;
 
 typedef struct ew_due {
@@ -183,6 +199,14 @@ typedef struct ew_state {
     int64_t fp_iv;           /* 65536 / fp32_rate; 0 = not modelled */
     int64_t sectors;         /* sectors served, all kernels (for the record) */
     int32_t warp_size;
+    /* the L1 (device.l1_smem_kb): per SM, nsets x assoc lines */
+    int32_t l1_sets, l1_assoc;
+    int32_t l1_lat;
+    uint64_t *l1_tag;        /* [sms * sets * assoc] line address + 1; 0 = empty */
+    uint64_t *l1_lru;        /* ... last use (a per-SM count of accesses) */
+    uint8_t *l1_mask;        /* ... sectors held */
+    uint64_t *l1_clock;      /* [sms] */
+    int64_t l1_hits, l1_misses;
     ew_due *mq_end;          /* memory warps that have issued their last instruction: each
                                 stops counting on its sub-core (mq_warps) at cycle c */
     size_t mq_nend, mq_capend;
@@ -553,6 +577,76 @@ static inline int64_t mq_sectors(const ew_state *E, const ew_kernel *K, const wa
     return n;
 }
 
+/* The L1 of SM sm (device.l1_smem_kb; GPGPU-Sim's l1_cache, sectored):
+ * warp wi's access at its pc, n sectors, through the cache. A load's
+ * sector that misses is allocated (read-allocate, LRU within its set), a
+ * store's updates a line it finds and allocates none (write-through, no
+ * write-allocate, as Volta and Turing; most-room Appendix A writes for this
+ * reason). Returns the sectors that go on to the memory queue: a load's
+ * misses, all of a store's. With probe, only counts (gated()). An access of
+ * more than 16 sectors is scattered: one sector per 128-byte line. */
+static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
+                         int64_t n, bool store, bool probe) {
+    const ew_ws *ws = &K->ws[wi->pc];
+    const ew_block *B = &E->blocks[wi->block];
+    int64_t a = (B->iters0 - wi->iters) * ws->count + ws->off;
+    /* warps sharing a region start at their rank in it: warp r's access a
+     * is warp r + 1's access a + 1 (neighbouring threads' data) */
+    if (ws->scope != SIM_SCOPE_WARP) {
+        a += wi->wid - B->wid0;
+        if (ws->scope == SIM_SCOPE_KERNEL) a += B->index * K->warps;
+    }
+    uint64_t idx = ws->scope == SIM_SCOPE_WARP ? (uint64_t)wi->wid
+                 : ws->scope == SIM_SCOPE_BLOCK ? (uint64_t)B->index : 0;
+    bool scatter = n > 16;
+    uint64_t span = ws->region ? (uint64_t)ws->region * (scatter ? 4 : 1) : UINT64_C(1) << 36;
+    uint64_t base = ws->base + idx * span;
+    uint64_t clk = probe ? 0 : ++E->l1_clock[sm];
+    int64_t miss = 0;
+    int32_t A = E->l1_assoc;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t pos = (uint64_t)(a * n + i);
+        if (ws->region) pos %= (uint64_t)ws->region;
+        uint64_t addr = base + (scatter ? pos * 4 : pos);
+        uint64_t line = addr >> 2;
+        uint8_t bit = (uint8_t)(1u << (addr & 3));
+        size_t set = ((size_t)sm * (size_t)E->l1_sets + (size_t)(line % (uint64_t)E->l1_sets)) *
+                     (size_t)A;
+        uint64_t *tag = E->l1_tag + set, *lru = E->l1_lru + set;
+        uint8_t *mask = E->l1_mask + set;
+        int32_t w = 0, victim = 0;
+        for (; w < A && tag[w] != line + 1; w++)
+            if (lru[w] < lru[victim]) victim = w;
+        bool found = w < A;
+        if (store) {
+            if (found && !probe) {
+                mask[w] |= bit;
+                lru[w] = clk;
+            }
+            continue;
+        }
+        if (found && (mask[w] & bit)) {
+            if (!probe) {
+                lru[w] = clk;
+                E->l1_hits++;
+            }
+            continue;
+        }
+        miss++;
+        if (probe) continue;
+        E->l1_misses++;
+        if (found) {
+            mask[w] |= bit;
+            lru[w] = clk;
+        } else {
+            tag[victim] = line + 1;
+            mask[victim] = bit;
+            lru[victim] = clk;
+        }
+    }
+    return store ? n : miss;
+}
+
 /* A memory warp of sub-core s leaves at cycle r, when its last access is
  * served (it counts in its SM's share of DRAM until then): mq_release. */
 static void mq_leave(ew_state *E, sim_state *st, int32_t s, int64_t r) {
@@ -608,14 +702,22 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
          * store's goes on after issue (write-through, no allocate) */
         uint32_t x = K->ext[wi->pc];
         int64_t n = mq_sectors(E, K, wi, x);
-        int64_t iv = mq_interval(E, s);
+        bool store = x & EW_X_STORE;
+        if (K->ws) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
         int64_t at = c << EW_FRAC;
-        if (at < E->mq_next[s]) at = E->mq_next[s];
-        at += n * iv;
-        E->mq_next[s] = at;
-        E->sectors += n;
-        if (x & EW_X_STORE) r = c + (op >> 1);
-        else r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
+        if (n > 0) {
+            int64_t iv = mq_interval(E, s);
+            if (at < E->mq_next[s]) at = E->mq_next[s];
+            at += n * iv;
+            E->mq_next[s] = at;
+            E->sectors += n;
+        }
+        if (store) r = c + (op >> 1);
+        else if (n == 0) r = c + E->l1_lat;   /* every sector hit the L1 */
+        else {
+            r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
+            if (K->ws && r < c + E->l1_lat) r = c + E->l1_lat;
+        }
     } else if (op & 1) {
         /* the shared memory system, first come first served: the
          * instruction's requests take the next free slots, and its latency
@@ -711,9 +813,13 @@ static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     int64_t at = c << EW_FRAC, t = at;
     if ((x & EW_X_FP32) && E->fp_next[s] > at) t = E->fp_next[s];
     if (E->mx && (K->code[wi->pc] & 1)) {
-        int64_t iv = mq_interval(E, s);
-        int64_t room = E->mq_next[s] - (E->mq_cap - mq_sectors(E, K, wi, x)) * iv;
-        if (room > t) t = room;
+        int64_t n = mq_sectors(E, K, wi, x);
+        if (K->ws && !(x & EW_X_STORE)) n = l1_access(E, s / E->nsub, K, wi, n, false, true);
+        if (n > 0) {
+            int64_t iv = mq_interval(E, s);
+            int64_t room = E->mq_next[s] - (E->mq_cap - n) * iv;
+            if (room > t) t = room;
+        }
     }
     if (t <= at) return false;
     w->ready[p] = (t + (1 << EW_FRAC) - 1) >> EW_FRAC;
@@ -856,6 +962,13 @@ static void quota_record(ew_state *E) {
 
 static void warp_fini(void *self) {
     ew_state *E = self;
+    if (E->t && E->l1_sets > 0 && E->l1_hits + E->l1_misses > 0) {
+        /* the L1's hit rate over the run's load sectors (most-room Appendix A
+         * measured 75-95% for its L1-cache-dependent kernel alone) */
+        char v[32];
+        snprintf(v, sizeof v, "%.4f", (double)E->l1_hits / (double)(E->l1_hits + E->l1_misses));
+        trace_set_meta(E->t, "l1_hit_rate", v);
+    }
     if (E->t && E->ntouched) epoch_flush(E);
     if (E->quota) {
         if (E->t) quota_record(E);
@@ -866,7 +979,12 @@ static void warp_fini(void *self) {
     for (size_t k = 0; k < E->nk; k++) {
         free(E->ks[k].code);
         free(E->ks[k].ext);
+        free(E->ks[k].ws);
     }
+    free(E->l1_tag);
+    free(E->l1_lru);
+    free(E->l1_mask);
+    free(E->l1_clock);
     free(E->ks);
     free(E->subs);
     free(E->due);
@@ -928,6 +1046,33 @@ static int warp_init(void *self, sim_state *st) {
         E->mq_warps = calloc(nsubs, sizeof *E->mq_warps);
         E->mq_subs = calloc((size_t)d->sms, sizeof *E->mq_subs);
         if (!E->mq_next || !E->mq_warps || !E->mq_subs) return -1;
+    }
+    if (E->mx && d->l1_smem_kb > 0) {
+        /* the L1 is what the carveout leaves of L1 + shared memory: the
+         * shared memory of the run's kernel that needs the most on one SM
+         * (its blocks per SM times its smem per block) */
+        int64_t smem = 0;
+        for (size_t i = 0; i < cfg->nops; i++) {
+            const sim_op *o = &cfg->ops[i];
+            if (o->kind != SIM_OP_KERNEL || o->smem <= 0) continue;
+            int64_t nb = o->blocks < d->blocks_per_sm ? o->blocks : d->blocks_per_sm;
+            int64_t need = o->smem * nb;
+            if (need > d->smem_per_sm) need = d->smem_per_sm;
+            if (need > smem) smem = need;
+        }
+        int64_t l1 = (int64_t)d->l1_smem_kb * 1024 - smem;
+        int64_t lines = l1 > 0 ? l1 / 128 : 0;
+        E->l1_assoc = d->l1_assoc;
+        E->l1_sets = (int32_t)(lines / d->l1_assoc);
+        E->l1_lat = d->latency_l1;
+        if (E->l1_sets > 0) {
+            size_t n = (size_t)d->sms * (size_t)E->l1_sets * (size_t)E->l1_assoc;
+            E->l1_tag = calloc(n, sizeof *E->l1_tag);
+            E->l1_lru = calloc(n, sizeof *E->l1_lru);
+            E->l1_mask = calloc(n, sizeof *E->l1_mask);
+            E->l1_clock = calloc((size_t)d->sms, sizeof *E->l1_clock);
+            if (!E->l1_tag || !E->l1_lru || !E->l1_mask || !E->l1_clock) return -1;
+        }
     }
     if (d->fp32_rate > 0) {
         E->fp_iv = (int64_t)((double)(1 << EW_FRAC) / d->fp32_rate + 0.5);
@@ -1054,10 +1199,14 @@ static int warp_init(void *self, sim_state *st) {
             K->ext = malloc((size_t)len * sizeof *K->ext);
             if (!K->ext) return -1;
         }
+        if (E->l1_sets > 0) {
+            K->ws = calloc((size_t)len, sizeof *K->ws);
+            if (!K->ws) return -1;
+        }
         int64_t at = 0;
         for (size_t j = 0; j < p->nbody; j++) {
             const sim_instr *in = &p->body[j];
-            const sim_access acc = p->access ? p->access[j] : (sim_access){ 0, 0, 0 };
+            const sim_access acc = p->access ? p->access[j] : (sim_access){ 0, 0, 0, 0, 0 };
             int32_t c = in->iclass;
             /* a store's warp goes on after issue: the ALU's latency (memory system on) */
             int32_t lat = E->mx && c == SIM_ICLASS_MEM && acc.store
@@ -1071,6 +1220,13 @@ static int warp_init(void *self, sim_state *st) {
             }
             K->uses_mem |= c == SIM_ICLASS_MEM;
             for (int32_t n = 0; n < in->count; n++) {
+                if (K->ws && c == SIM_ICLASS_MEM) {
+                    /* each (kernel, body entry) its own address space */
+                    int64_t sec = acc.footprint > 0 ? (acc.footprint + 31) / 32 : 0;
+                    K->ws[at] = (ew_ws){ .base = (uint64_t)(k + 1) << 52 | (uint64_t)j << 44,
+                                         .region = sec, .off = n, .count = in->count,
+                                         .scope = acc.scope };
+                }
                 if (K->ext) K->ext[at] = x;
                 K->code[at++] = code;
             }
@@ -1110,7 +1266,9 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
     /* ee.c adds the block's record right after this call */
     B->rec = (int64_t)st->blocks_flushed + (int64_t)st->t->blocks.n;
     B->wid0 = E->next_wid;
+    B->index = index;
     int64_t iters = K->per_block + (index < K->extra);
+    B->iters0 = iters;
     if (iters == 0) {         /* more persistent blocks than work: nothing to run */
         B->warps_left = 0;
         st->failed = true;

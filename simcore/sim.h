@@ -84,7 +84,13 @@ typedef struct sim_access {
                                 0 = coalesced 4-byte words, 4 sectors */
     int32_t store;           /* mem: a store (the warp goes on after issue) */
     int32_t fp32;            /* alu: runs on the sub-core's fp32 pipe (device.fp32_rate) */
+    /* mem, with an L1 (device.l1_smem_kb): the working set the op walks,
+     * access after access, wrapping around (docs/memory.md) */
+    int32_t scope;           /* whose: SIM_SCOPE_WARP (each warp its own), _BLOCK, _KERNEL */
+    int64_t footprint;       /* bytes; 0 = never reused (a stream) */
 } sim_access;
+
+enum { SIM_SCOPE_WARP = 0, SIM_SCOPE_BLOCK, SIM_SCOPE_KERNEL };
 
 typedef struct sim_program {
     const sim_instr *body;   /* what every warp runs, `repeat` times */

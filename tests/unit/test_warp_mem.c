@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -58,7 +59,7 @@ static int64_t run_one(tb *b, const sim_program *p, int32_t threads, int64_t blo
 static void test_sectors(void **state) {
     (void)state;
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    static const sim_access acc[][1] = { { { 0, 0, 0 } }, { { 32, 0, 0 } }, { { 8, 0, 0 } } };
+    static const sim_access acc[][1] = { { { .sectors = 0 } }, { { .sectors = 32 } }, { { .sectors = 8 } } };
     const int64_t want[] = { 104, 132, 108 };
     for (int i = 0; i < 3; i++) {
         sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc[i] };
@@ -76,7 +77,7 @@ static void test_sectors(void **state) {
  * cycle 32 (n - 1); the last, n = 9, issues at 256; the end is 320 still. */
 static void last_issue_and_end(int32_t queue, int64_t *last, int64_t *end) {
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    static const sim_access acc[] = { { 32, 1, 0 } };
+    static const sim_access acc[] = { { .sectors = 32, .store = 1 } };
     static const sim_program p = { .body = body, .nbody = 1, .repeat = 10, .access = acc };
     tb b;
     mem_bench(&b, 1, 100, queue);
@@ -144,7 +145,7 @@ static void test_fair_between_sms(void **state) {
 static void test_fp32_rate(void **state) {
     (void)state;
     static const sim_instr body[] = { { SIM_ICLASS_ALU, 10 } };
-    static const sim_access acc[] = { { 0, 0, 1 } };
+    static const sim_access acc[] = { { .fp32 = 1 } };
     sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
     const double rate[] = { 0, 0.5 };
     const int64_t want4[] = { 43, 82 }, want1[] = { 40, 40 };
@@ -166,11 +167,50 @@ static void test_fp32_rate(void **state) {
 static void test_partial_warp(void **state) {
     (void)state;
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    static const sim_access acc[] = { { 32, 0, 0 } };
+    static const sim_access acc[] = { { .sectors = 32 } };
     sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
     tb b;
     mem_bench(&b, 1, 100, 256);
     assert_int_equal(run_one(&b, &p, 33, 1), 133);
+}
+
+/* The L1: 1 KB of L1 (8 lines, one set of 8 ways), hit latency 20. A
+ * warp's coalesced loads walk its own 1 KB (8 lines of 4 sectors), 16
+ * loads: the first 8 miss (4 sectors at 1 a cycle, + 100: 104 cycles
+ * each), the next 8 hit (20 each): the block ends at 8 x 104 + 8 x 20 =
+ * 992, hit rate 0.5. Two warps, each its own 1 KB, cycle through 16 lines
+ * in 8: LRU keeps none long enough, no hit (colocated blocks' contention,
+ * most-room §5.2). */
+static double l1_run(int32_t threads, int64_t *end) {
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .footprint = 1024, .scope = SIM_SCOPE_WARP } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 16, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    b.cfg.device.l1_smem_kb = 1;
+    b.cfg.device.l1_assoc = 8;
+    b.cfg.device.latency_l1 = 20;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = threads;
+    k->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    *end = kern(&t, "K")->end;
+    const char *h = trace_get_meta(&t, "l1_hit_rate");
+    assert_non_null(h);
+    double rate = strtod(h, NULL);
+    trace_free(&t);
+    return rate;
+}
+
+static void test_l1(void **state) {
+    (void)state;
+    int64_t end;
+    assert_true(l1_run(32, &end) == 0.5);
+    assert_int_equal(end, 992);
+    assert_true(l1_run(64, &end) == 0);
 }
 
 /* Configuration errors name the field. */
@@ -198,6 +238,7 @@ int main(void) {
         cmocka_unit_test(test_fair_between_sms),
         cmocka_unit_test(test_fp32_rate),
         cmocka_unit_test(test_partial_warp),
+        cmocka_unit_test(test_l1),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
