@@ -10,3 +10,7 @@ ALTER TABLE devices ADD COLUMN sm_mem_queue INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE devices ADD COLUMN l1_smem_kb INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE devices ADD COLUMN l1_assoc INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE devices ADD COLUMN latency_l1 INTEGER NOT NULL DEFAULT 0;
+-- unified memory (uvm_page_kb, uvm_fault_latency, sm_faults; 0 = not modelled)
+ALTER TABLE devices ADD COLUMN uvm_page_kb INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE devices ADD COLUMN uvm_fault_latency INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE devices ADD COLUMN sm_faults INTEGER NOT NULL DEFAULT 0;

@@ -420,7 +420,7 @@ static const char *const copy_keys[] = {
     "copy", "stream", "process", "at", "bytes", "direction", "duration", NULL};
 static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
 static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
-                                         "scope", NULL};
+                                         "scope", "managed", NULL};
 
 /* "access": how a warp's 32 threads' addresses fall into 32-byte sectors
  * (GPGPU-Sim's coalescer, docs/memory.md): "coalesced" (consecutive 4-byte
@@ -510,7 +510,7 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
         op->body[i].count = (int32_t)count;
         if (!op->access && (json_object_get(e, "access") || json_object_get(e, "store") ||
                             json_object_get(e, "fu") || json_object_get(e, "footprint") ||
-                            json_object_get(e, "scope"))) {
+                            json_object_get(e, "scope") || json_object_get(e, "managed"))) {
             op->access = calloc(n, sizeof *op->access);
             if (!op->access)
                 return jr_oom(&c->jr);
@@ -558,6 +558,15 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
                 op->access[i].scope = SIM_SCOPE_KERNEL;
             else
                 return jr_fail(&c->jr, r, "\"%s\" is not a scope (warp, block or kernel)", sc);
+        }
+        json_t *jmg = json_object_get(e, "managed");
+        if (jmg) {
+            jr_join(r, q, "managed");
+            if (!json_is_boolean(jmg))
+                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(jmg));
+            if (ic != SIM_ICLASS_MEM && json_is_true(jmg))
+                return jr_fail(&c->jr, r, "only a mem op reads or writes managed memory");
+            op->access[i].managed = json_is_true(jmg);
         }
         json_t *jf = json_object_get(e, "fu");
         if (jf) {

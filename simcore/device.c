@@ -176,6 +176,16 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
              d->l1_assoc < 1 ? "l1_assoc" : "latency_l1", !(d->dram_sectors > 0) ?
              "the memory system (dram_sectors > 0)" : d->l1_assoc < 1 ? "its ways per set (>= 1)"
              : "its hit latency in cycles (GPGPU-Sim SM75: 20)");
+    if (d->uvm_page_kb < 0 || d->uvm_page_kb > 2048)
+        FAIL("device.uvm_page_kb: %d is outside 0..2048 (0: managed memory not modelled)",
+             (int)d->uvm_page_kb);
+    if (d->uvm_fault_latency < 0)
+        FAIL("device.uvm_fault_latency: a latency is a number of cycles, not negative");
+    if (d->sm_faults < 0 || d->sm_faults > 1024)
+        FAIL("device.sm_faults: %d is outside 0..1024 (0: no limit)", (int)d->sm_faults);
+    if (d->uvm_page_kb > 0 && !(d->dram_sectors > 0))
+        FAIL("device.dram_sectors: with uvm_page_kb managed memory needs the memory system "
+             "(dram_sectors > 0)");
     switch (d->sm_order_kind) {
     case SIM_SM_ORDER_ASCENDING:
     case SIM_SM_ORDER_EVENS_THEN_ODDS:

@@ -83,11 +83,12 @@
 #define EW_SLOTS 64                    /* warp slots of an SM the front end tracks */
 #define EW_X_FP32 1u                   /* ext: runs on the sub-core's fp32 pipe */
 #define EW_X_STORE 2u                  /* ext: a store */
-#define EW_X_SECTORS(x) ((int64_t)((x) >> 2))  /* ext: sectors of a mem access */
+#define EW_X_MANAGED 4u                /* ext: its data is in managed (unified) memory */
+#define EW_X_SECTORS(x) ((int64_t)((x) >> 3))  /* ext: sectors of a mem access */
 
 typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
-    uint16_t *ext;           /* [len] sectors << 2 | store << 1 | fp32 (EW_X_*), with the
+    uint16_t *ext;           /* [len] sectors << 3 | managed << 2 | store << 1 | fp32 (EW_X_*), with the
                                 memory system or fp32 pipes on (E->gate); NULL otherwise */
     struct ew_ws *ws;        /* [len] each mem instruction's working set, with an L1; else NULL */
     int32_t len;
@@ -207,6 +208,17 @@ typedef struct ew_state {
     uint8_t *l1_mask;        /* ... sectors held */
     uint64_t *l1_clock;      /* [sms] */
     int64_t l1_hits, l1_misses;
+    /* unified memory (device.uvm_page_kb) */
+    int64_t uvm_page;        /* bytes; 0 = not modelled */
+    int64_t uvm_copy;        /* cycles one page's migration takes on the copy link */
+    int64_t uvm_lat;         /* cycles from a fault to its page, at least */
+    int64_t uvm_next;        /* the copy link is free from this cycle */
+    int32_t uvm_slots;       /* faults an SM has outstanding */
+    int64_t *uvm_sm_free;    /* [sms * uvm_slots] cycle each slot is free */
+    uint64_t *uvm_key;       /* the page map (uvm_find) */
+    int64_t *uvm_val;
+    size_t uvm_n, uvm_cap;
+    int64_t uvm_faults;
     ew_due *mq_end;          /* memory warps that have issued their last instruction: each
                                 stops counting on its sub-core (mq_warps) at cycle c */
     size_t mq_nend, mq_capend;
@@ -585,29 +597,142 @@ static inline int64_t mq_sectors(const ew_state *E, const ew_kernel *K, const wa
  * reason). Returns the sectors that go on to the memory queue: a load's
  * misses, all of a store's. With probe, only counts (gated()). An access of
  * more than 16 sectors is scattered: one sector per 128-byte line. */
-static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
-                         int64_t n, bool store, bool probe) {
+/* The pages of managed memory on the GPU, or on their way: an open-addressing
+ * map from page number to the cycle it is there (0: an empty slot; pages
+ * never leave). */
+static int64_t *uvm_find(ew_state *E, sim_state *st, uint64_t page) {
+    if (2 * (E->uvm_n + 1) > E->uvm_cap) {
+        size_t cap = E->uvm_cap ? 2 * E->uvm_cap : 4096;
+        uint64_t *k = calloc(cap, sizeof *k);
+        int64_t *v = calloc(cap, sizeof *v);
+        if (!k || !v) {
+            free(k);
+            free(v);
+            st->failed = true;
+            return NULL;
+        }
+        for (size_t i = 0; i < E->uvm_cap; i++) {
+            if (!E->uvm_key[i]) continue;
+            size_t h = (size_t)((E->uvm_key[i] * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+            while (k[h]) h = (h + 1) & (cap - 1);
+            k[h] = E->uvm_key[i];
+            v[h] = E->uvm_val[i];
+        }
+        free(E->uvm_key);
+        free(E->uvm_val);
+        E->uvm_key = k;
+        E->uvm_val = v;
+        E->uvm_cap = cap;
+    }
+    uint64_t key = page + 1;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & (E->uvm_cap - 1);
+    while (E->uvm_key[h] && E->uvm_key[h] != key) h = (h + 1) & (E->uvm_cap - 1);
+    if (!E->uvm_key[h]) {
+        E->uvm_key[h] = key;
+        E->uvm_val[h] = 0;
+        E->uvm_n++;
+    }
+    return &E->uvm_val[h];
+}
+
+/* Where warp wi's access at its pc (n sectors) falls in its working set:
+ * sector i's address is ws_addr(&w, i). */
+typedef struct ew_where {
+    uint64_t base;
+    int64_t start;           /* sector position of the access's first sector */
+    int64_t region;
+    bool scatter;
+} ew_where;
+
+static ew_where ws_where(const ew_state *E, const ew_kernel *K, const warp_info *wi, int64_t n) {
     const ew_ws *ws = &K->ws[wi->pc];
     const ew_block *B = &E->blocks[wi->block];
     int64_t a = (B->iters0 - wi->iters) * ws->count + ws->off;
     /* warps sharing a region start at their rank in it: warp r's access a
-     * is warp r + 1's access a + 1 (neighbouring threads' data) */
+     * is warp r + 1's access a + 1 (neighbouring threads' data); sharing a
+     * stream, they take its accesses in turn (warp r the r-th of each round) */
+    int64_t start = a * n;
     if (ws->scope != SIM_SCOPE_WARP) {
-        a += wi->wid - B->wid0;
-        if (ws->scope == SIM_SCOPE_KERNEL) a += B->index * K->warps;
+        int64_t rank = wi->wid - B->wid0, W = K->warps;
+        if (ws->scope == SIM_SCOPE_KERNEL) {
+            rank += B->index * K->warps;
+            W *= K->blocks;
+        }
+        if (ws->region) {
+            start = (a + rank) * n;
+        } else {
+            /* a round of the stream: every warp's sectors, a partial warp's
+             * fewer (its threads' data lies beside the others') */
+            int64_t full = EW_X_SECTORS(K->ext[wi->pc]);
+            int64_t round = W * full;
+            if (K->lanes_last) {
+                int64_t part = (full * K->lanes_last + E->warp_size - 1) / E->warp_size;
+                round -= (W / K->warps) * (full - part);
+            }
+            start = a * round + rank * full;
+        }
     }
     uint64_t idx = ws->scope == SIM_SCOPE_WARP ? (uint64_t)wi->wid
                  : ws->scope == SIM_SCOPE_BLOCK ? (uint64_t)B->index : 0;
     bool scatter = n > 16;
     uint64_t span = ws->region ? (uint64_t)ws->region * (scatter ? 4 : 1) : UINT64_C(1) << 36;
-    uint64_t base = ws->base + idx * span;
+    return (ew_where){ .base = ws->base + idx * span, .start = start, .region = ws->region,
+                       .scatter = scatter };
+}
+
+static inline uint64_t ws_addr(const ew_where *w, int64_t i) {
+    uint64_t pos = (uint64_t)(w->start + i);
+    if (w->region) pos %= (uint64_t)w->region;
+    return w->base + (w->scatter ? pos * 4 : pos);
+}
+
+/* Unified memory (device.uvm_page_kb; most-room §5.5): warp wi's managed
+ * access touches pages; one not on the GPU faults. A fault waits for a free
+ * fault slot of its SM (sm_faults: the SM's TLB misses outstanding), then
+ * the GPU migrates pages over the copy link one at a time (uvm_page_kb at
+ * copy_bandwidth: faults serialised per GPU), and the page is usable when
+ * its migration is done and at least uvm_fault_latency after the fault (the
+ * fault's round trip to the driver). Accesses to a page in flight wait for
+ * it. Returns the cycle the access's pages are all there (0: already). */
+static int64_t uvm_touch(ew_state *E, sim_state *st, int32_t sm, const ew_kernel *K,
+                         const warp_info *wi, int64_t n, int64_t c) {
+    ew_where w = ws_where(E, K, wi, n);
+    int64_t ready = 0;
+    uint64_t last = UINT64_MAX;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t page = ws_addr(&w, i) * 32 / (uint64_t)E->uvm_page;
+        if (page == last) continue;
+        last = page;
+        int64_t *slot = uvm_find(E, st, page);
+        if (!slot) return ready;
+        if (*slot) {                       /* there, or on its way */
+            if (*slot > c && *slot > ready) ready = *slot;
+            continue;
+        }
+        int64_t *fs = E->uvm_sm_free + (size_t)sm * (size_t)E->uvm_slots, *f = fs;
+        for (int32_t j = 1; j < E->uvm_slots; j++)
+            if (fs[j] < *f) f = &fs[j];
+        int64_t t0 = *f > c ? *f : c;
+        int64_t start = t0 > E->uvm_next ? t0 : E->uvm_next;
+        E->uvm_next = start + E->uvm_copy;
+        int64_t done = start + E->uvm_copy;
+        if (done < t0 + E->uvm_lat) done = t0 + E->uvm_lat;
+        *f = done;
+        *slot = done;
+        E->uvm_faults++;
+        if (done > ready) ready = done;
+    }
+    return ready;
+}
+
+static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
+                         int64_t n, bool store, bool probe) {
+    ew_where wh = ws_where(E, K, wi, n);
     uint64_t clk = probe ? 0 : ++E->l1_clock[sm];
     int64_t miss = 0;
     int32_t A = E->l1_assoc;
     for (int64_t i = 0; i < n; i++) {
-        uint64_t pos = (uint64_t)(a * n + i);
-        if (ws->region) pos %= (uint64_t)ws->region;
-        uint64_t addr = base + (scatter ? pos * 4 : pos);
+        uint64_t addr = ws_addr(&wh, i);
         uint64_t line = addr >> 2;
         uint8_t bit = (uint8_t)(1u << (addr & 3));
         size_t set = ((size_t)sm * (size_t)E->l1_sets + (size_t)(line % (uint64_t)E->l1_sets)) *
@@ -703,7 +828,8 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         uint32_t x = K->ext[wi->pc];
         int64_t n = mq_sectors(E, K, wi, x);
         bool store = x & EW_X_STORE;
-        if (K->ws) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
+        int64_t page_ready = (x & EW_X_MANAGED) ? uvm_touch(E, st, s / E->nsub, K, wi, n, c) : 0;
+        if (E->l1_sets > 0) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
         int64_t at = c << EW_FRAC;
         if (n > 0) {
             int64_t iv = mq_interval(E, s);
@@ -716,8 +842,10 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         else if (n == 0) r = c + E->l1_lat;   /* every sector hit the L1 */
         else {
             r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
-            if (K->ws && r < c + E->l1_lat) r = c + E->l1_lat;
+            if (E->l1_sets > 0 && r < c + E->l1_lat) r = c + E->l1_lat;
         }
+        /* a page not yet on the GPU: the warp waits for its migration */
+        if (page_ready > r) r = page_ready;
     } else if (op & 1) {
         /* the shared memory system, first come first served: the
          * instruction's requests take the next free slots, and its latency
@@ -814,7 +942,7 @@ static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     if ((x & EW_X_FP32) && E->fp_next[s] > at) t = E->fp_next[s];
     if (E->mx && (K->code[wi->pc] & 1)) {
         int64_t n = mq_sectors(E, K, wi, x);
-        if (K->ws && !(x & EW_X_STORE)) n = l1_access(E, s / E->nsub, K, wi, n, false, true);
+        if (E->l1_sets > 0 && !(x & EW_X_STORE)) n = l1_access(E, s / E->nsub, K, wi, n, false, true);
         if (n > 0) {
             int64_t iv = mq_interval(E, s);
             int64_t room = E->mq_next[s] - (E->mq_cap - n) * iv;
@@ -969,6 +1097,11 @@ static void warp_fini(void *self) {
         snprintf(v, sizeof v, "%.4f", (double)E->l1_hits / (double)(E->l1_hits + E->l1_misses));
         trace_set_meta(E->t, "l1_hit_rate", v);
     }
+    if (E->t && E->uvm_faults > 0) {
+        char v[32];
+        snprintf(v, sizeof v, "%lld", (long long)E->uvm_faults);
+        trace_set_meta(E->t, "uvm_faults", v);
+    }
     if (E->t && E->ntouched) epoch_flush(E);
     if (E->quota) {
         if (E->t) quota_record(E);
@@ -985,6 +1118,9 @@ static void warp_fini(void *self) {
     free(E->l1_lru);
     free(E->l1_mask);
     free(E->l1_clock);
+    free(E->uvm_sm_free);
+    free(E->uvm_key);
+    free(E->uvm_val);
     free(E->ks);
     free(E->subs);
     free(E->due);
@@ -1073,6 +1209,15 @@ static int warp_init(void *self, sim_state *st) {
             E->l1_clock = calloc((size_t)d->sms, sizeof *E->l1_clock);
             if (!E->l1_tag || !E->l1_lru || !E->l1_mask || !E->l1_clock) return -1;
         }
+    }
+    if (E->mx && d->uvm_page_kb > 0) {
+        E->uvm_page = (int64_t)d->uvm_page_kb * 1024;
+        E->uvm_copy = (int64_t)((double)E->uvm_page / d->copy_bandwidth * (double)d->clock_hz + 0.5);
+        if (E->uvm_copy < 1) E->uvm_copy = 1;
+        E->uvm_lat = d->uvm_fault_latency;
+        E->uvm_slots = d->sm_faults > 0 ? d->sm_faults : 1024;
+        E->uvm_sm_free = calloc((size_t)d->sms * (size_t)E->uvm_slots, sizeof *E->uvm_sm_free);
+        if (!E->uvm_sm_free) return -1;
     }
     if (d->fp32_rate > 0) {
         E->fp_iv = (int64_t)((double)(1 << EW_FRAC) / d->fp32_rate + 0.5);
@@ -1199,14 +1344,14 @@ static int warp_init(void *self, sim_state *st) {
             K->ext = malloc((size_t)len * sizeof *K->ext);
             if (!K->ext) return -1;
         }
-        if (E->l1_sets > 0) {
+        if (E->l1_sets > 0 || E->uvm_page > 0) {
             K->ws = calloc((size_t)len, sizeof *K->ws);
             if (!K->ws) return -1;
         }
         int64_t at = 0;
         for (size_t j = 0; j < p->nbody; j++) {
             const sim_instr *in = &p->body[j];
-            const sim_access acc = p->access ? p->access[j] : (sim_access){ 0, 0, 0, 0, 0 };
+            const sim_access acc = p->access ? p->access[j] : (sim_access){ 0, 0, 0, 0, 0, 0 };
             int32_t c = in->iclass;
             /* a store's warp goes on after issue: the ALU's latency (memory system on) */
             int32_t lat = E->mx && c == SIM_ICLASS_MEM && acc.store
@@ -1215,7 +1360,9 @@ static int warp_init(void *self, sim_state *st) {
             uint16_t x = 0;
             if (E->gate) {
                 int32_t n = acc.sectors > 0 ? acc.sectors : 4;
-                if (c == SIM_ICLASS_MEM) x = (uint16_t)((uint32_t)n << 2 | (acc.store ? EW_X_STORE : 0));
+                if (c == SIM_ICLASS_MEM)
+                    x = (uint16_t)((uint32_t)n << 3 | (acc.store ? EW_X_STORE : 0) |
+                                   (acc.managed && E->uvm_page ? EW_X_MANAGED : 0));
                 if (c == SIM_ICLASS_ALU && acc.fp32 && E->fp_iv) x |= EW_X_FP32;
             }
             K->uses_mem |= c == SIM_ICLASS_MEM;

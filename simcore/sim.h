@@ -88,6 +88,8 @@ typedef struct sim_access {
      * access after access, wrapping around (docs/memory.md) */
     int32_t scope;           /* whose: SIM_SCOPE_WARP (each warp its own), _BLOCK, _KERNEL */
     int64_t footprint;       /* bytes; 0 = never reused (a stream) */
+    int32_t managed;         /* mem: the data is in unified memory (device.uvm_page_kb):
+                                pages not on the GPU fault and migrate */
 } sim_access;
 
 enum { SIM_SCOPE_WARP = 0, SIM_SCOPE_BLOCK, SIM_SCOPE_KERNEL };

@@ -213,6 +213,46 @@ static void test_l1(void **state) {
     assert_true(l1_run(64, &end) == 0);
 }
 
+/* Unified memory: 4-KB pages, a page's migration 1000 cycles (4.096 GB/s
+ * at 1 GHz), one at a time. Each warp's random access (32 sectors, one per
+ * line: 4 KB) is one page of its block's stream; two rounds.
+ *   latency 3000, one warp: page 0 at 0 -> 3000; page 1 at 3000 -> 6000.
+ *   latency 0, two warps: pages 0, 1 at 0, 1 -> 1000, 2000 (the link is
+ *   busy); warp 0 at 1000 asks for page 2 -> 2000..3000, warp 1 at 2000
+ *   for page 3 -> 3000..4000: the end is 4000, four faults. */
+static int64_t uvm_run(int32_t threads, int32_t latency, int64_t *faults) {
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32, .managed = 1, .scope = SIM_SCOPE_BLOCK } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    b.cfg.device.uvm_page_kb = 4;
+    b.cfg.device.uvm_fault_latency = latency;
+    b.cfg.device.copy_bandwidth = 4.096e9;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = threads;
+    k->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    int64_t end = kern(&t, "K")->end;
+    const char *f = trace_get_meta(&t, "uvm_faults");
+    assert_non_null(f);
+    *faults = strtoll(f, NULL, 10);
+    trace_free(&t);
+    return end;
+}
+
+static void test_uvm(void **state) {
+    (void)state;
+    int64_t faults;
+    assert_int_equal(uvm_run(32, 3000, &faults), 6000);
+    assert_int_equal(faults, 2);
+    assert_int_equal(uvm_run(64, 0, &faults), 4000);
+    assert_int_equal(faults, 4);
+}
+
 /* Configuration errors name the field. */
 static void test_errors(void **state) {
     (void)state;
@@ -239,6 +279,7 @@ int main(void) {
         cmocka_unit_test(test_fp32_rate),
         cmocka_unit_test(test_partial_warp),
         cmocka_unit_test(test_l1),
+        cmocka_unit_test(test_uvm),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
