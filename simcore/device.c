@@ -181,8 +181,8 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
              (int)d->uvm_page_kb);
     if (d->uvm_fault_latency < 0)
         FAIL("device.uvm_fault_latency: a latency is a number of cycles, not negative");
-    if (d->sm_faults < 0 || d->sm_faults > 1024)
-        FAIL("device.sm_faults: %d is outside 0..1024 (0: no limit)", (int)d->sm_faults);
+    if (d->sm_faults < 0 || d->sm_faults > 1023)
+        FAIL("device.sm_faults: %d is outside 0..1023 (0: no limit)", (int)d->sm_faults);
     if (d->uvm_page_kb > 0 && !(d->dram_sectors > 0))
         FAIL("device.dram_sectors: with uvm_page_kb managed memory needs the memory system "
              "(dram_sectors > 0)");

@@ -725,6 +725,31 @@ static int64_t uvm_touch(ew_state *E, sim_state *st, int32_t sm, const ew_kernel
     return ready;
 }
 
+/* gated(): warp wi's managed access must fault and SM sm has no free fault
+ * slot: the cycle one frees (the warp stalls until then, so that the copy
+ * link serves faults in the order they are raised); 0 = it may go. */
+static int64_t uvm_wait(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
+                        int64_t n, int64_t c) {
+    const int64_t *fs = E->uvm_sm_free + (size_t)sm * (size_t)E->uvm_slots;
+    int64_t f = fs[0];
+    for (int32_t j = 1; j < E->uvm_slots; j++)
+        if (fs[j] < f) f = fs[j];
+    if (f <= c) return 0;
+    ew_where w = ws_where(E, K, wi, n);
+    uint64_t last = UINT64_MAX;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t page = ws_addr(&w, i) * 32 / (uint64_t)E->uvm_page;
+        if (page == last) continue;
+        last = page;
+        uint64_t key = page + 1;
+        if (!E->uvm_cap) return f;
+        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & (E->uvm_cap - 1);
+        while (E->uvm_key[h] && E->uvm_key[h] != key) h = (h + 1) & (E->uvm_cap - 1);
+        if (!E->uvm_key[h]) return f;      /* absent: it must fault */
+    }
+    return 0;
+}
+
 static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
                          int64_t n, bool store, bool probe) {
     ew_where wh = ws_where(E, K, wi, n);
@@ -942,6 +967,10 @@ static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     if ((x & EW_X_FP32) && E->fp_next[s] > at) t = E->fp_next[s];
     if (E->mx && (K->code[wi->pc] & 1)) {
         int64_t n = mq_sectors(E, K, wi, x);
+        if ((x & EW_X_MANAGED) && E->uvm_slots < 1024) {
+            int64_t f = uvm_wait(E, s / E->nsub, K, wi, n, c);
+            if (f > c && (f << EW_FRAC) > t) t = f << EW_FRAC;
+        }
         if (E->l1_sets > 0 && !(x & EW_X_STORE)) n = l1_access(E, s / E->nsub, K, wi, n, false, true);
         if (n > 0) {
             int64_t iv = mq_interval(E, s);
@@ -1215,7 +1244,7 @@ static int warp_init(void *self, sim_state *st) {
         E->uvm_copy = (int64_t)((double)E->uvm_page / d->copy_bandwidth * (double)d->clock_hz + 0.5);
         if (E->uvm_copy < 1) E->uvm_copy = 1;
         E->uvm_lat = d->uvm_fault_latency;
-        E->uvm_slots = d->sm_faults > 0 ? d->sm_faults : 1024;
+        E->uvm_slots = d->sm_faults > 0 ? d->sm_faults : 1024;   /* 1024: no limit */
         E->uvm_sm_free = calloc((size_t)d->sms * (size_t)E->uvm_slots, sizeof *E->uvm_sm_free);
         if (!E->uvm_sm_free) return -1;
     }

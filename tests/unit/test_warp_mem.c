@@ -219,8 +219,9 @@ static void test_l1(void **state) {
  *   latency 3000, one warp: page 0 at 0 -> 3000; page 1 at 3000 -> 6000.
  *   latency 0, two warps: pages 0, 1 at 0, 1 -> 1000, 2000 (the link is
  *   busy); warp 0 at 1000 asks for page 2 -> 2000..3000, warp 1 at 2000
- *   for page 3 -> 3000..4000: the end is 4000, four faults. */
-static int64_t uvm_run(int32_t threads, int32_t latency, int64_t *faults) {
+ *   for page 3 -> 3000..4000: the end is 4000, four faults (the same with
+ *   one fault slot per SM). */
+static int64_t uvm_run(int32_t threads, int32_t latency, int32_t slots, int64_t *faults) {
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
     static const sim_access acc[] = { { .sectors = 32, .managed = 1, .scope = SIM_SCOPE_BLOCK } };
     static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
@@ -228,6 +229,7 @@ static int64_t uvm_run(int32_t threads, int32_t latency, int64_t *faults) {
     mem_bench(&b, 1, 100, 256);
     b.cfg.device.uvm_page_kb = 4;
     b.cfg.device.uvm_fault_latency = latency;
+    b.cfg.device.sm_faults = slots;
     b.cfg.device.copy_bandwidth = 4.096e9;
     int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
     sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
@@ -247,9 +249,17 @@ static int64_t uvm_run(int32_t threads, int32_t latency, int64_t *faults) {
 static void test_uvm(void **state) {
     (void)state;
     int64_t faults;
-    assert_int_equal(uvm_run(32, 3000, &faults), 6000);
+    assert_int_equal(uvm_run(32, 3000, 0, &faults), 6000);
     assert_int_equal(faults, 2);
-    assert_int_equal(uvm_run(64, 0, &faults), 4000);
+    assert_int_equal(uvm_run(64, 0, 0, &faults), 4000);
+    assert_int_equal(faults, 4);
+    /* latency 3000, two warps: pages 0, 1 at 0, 1 -> 3000, 3001 (page 1's
+     * migration 1000..2000); pages 2, 3 at 3000, 3001 -> 6000, 6001. With
+     * one fault slot on the SM (sm_faults 1) warp 1 stalls until 3000, warp
+     * 0 (GTO's greedy warp) takes the slot for page 2 -> 6000, then warp 1
+     * page 1 -> 9000 and page 3 -> 12000. */
+    assert_int_equal(uvm_run(64, 3000, 0, &faults), 6001);
+    assert_int_equal(uvm_run(64, 3000, 1, &faults), 12000);
     assert_int_equal(faults, 4);
 }
 
