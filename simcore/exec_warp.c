@@ -984,9 +984,24 @@ static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     return true;
 }
 
+/* While sub-core s's fp32 pipe is busy, every warp whose next instruction
+ * needs it is held until it frees, in one pass (what gated() would do to
+ * each as the policy picked it, without picking again for each). */
+static void fp_hold(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
+    int64_t f = E->fp_next[s];
+    if (f <= c << EW_FRAC) return;
+    int64_t t = (f + (1 << EW_FRAC) - 1) >> EW_FRAC;
+    for (int32_t i = 0; i < w->n; i++) {
+        if (w->ready[i] > c) continue;
+        const ew_kernel *K = &E->ks[w->info[i].kernel];
+        if (K->ext && (K->ext[w->info[i].pc] & EW_X_FP32)) w->ready[i] = t;
+    }
+}
+
 /* The policy's pick, skipping warps gated() holds back. */
 static inline int32_t pick_gated(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
     int32_t p;
+    if (E->fp_iv) fp_hold(E, s, w, c);
     while ((p = E->wp->pick(w, c)) >= 0 && gated(E, s, w, p, c)) {}
     return p;
 }
@@ -1017,6 +1032,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         w->owe_due = next;
     }
     quota_begin(&E->q, s / E->nsub, c);
+    if (E->fp_iv) fp_hold(E, s, w, c);
     int32_t p = quota_pick(w, c);
     while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = quota_pick(w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
