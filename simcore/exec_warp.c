@@ -344,6 +344,10 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
             double iv = 1 / d->sm_port_sectors;
             if ((double)d->sms / d->dram_sectors > iv) iv = (double)d->sms / d->dram_sectors;
             if (mem) per += 1024 * iv;
+            /* and a managed access may wait for its page's fault and copy */
+            if (mem && d->uvm_page_kb > 0)
+                per += (double)d->uvm_fault_latency +
+                       (double)d->uvm_page_kb * 1024 / d->copy_bandwidth * (double)d->clock_hz;
             if (d->fp32_rate > 0 && 1 / d->fp32_rate > per) per = 1 / d->fp32_rate;
         } else {
             double rate = d->mem_bandwidth;
