@@ -124,10 +124,10 @@ typedef struct sim_device {
     X(sm_mem_queue,          int32_t, SIM_DF_OPTION,    "sm_mem_queue",          0, "sectors an SM holds outstanding (MSHRs and write buffer; GPGPU-Sim SM75: 256 MSHRs); a mem op that finds no room stalls its warp; read with dram_sectors") \
     X(l1_smem_kb,            int32_t, SIM_DF_OPTION,    "l1_smem_kb",            0, "KB of unified L1 + shared memory per SM (Turing 96, Volta 128); the L1 is what the run's shared memory leaves (sectored, 128-byte lines, LRU); 0 = no L1 modelled; read with dram_sectors") \
     X(l1_assoc,              int32_t, SIM_DF_OPTION,    "l1_assoc",              0, "ways of each L1 set; read with l1_smem_kb") \
+    X(latency_l1,            int32_t, SIM_DF_CYCLES,    "latency_l1",            0, "cycles after a load whose sectors all hit the L1 (GPGPU-Sim SM75: 20); read with l1_smem_kb") \
     X(uvm_page_kb,           int32_t, SIM_DF_OPTION,    "uvm_page_kb",           0, "KB of managed (unified) memory one page fault migrates over the copy link, at copy_bandwidth, one page at a time per GPU; 0 = managed memory not modelled; read with dram_sectors") \
     X(uvm_fault_latency,     int32_t, SIM_DF_CYCLES,    "uvm_fault_latency",     0, "cycles from a page fault to its page on the GPU, at least (the fault's round trip through the driver); read with uvm_page_kb") \
-    X(sm_faults,             int32_t, SIM_DF_OPTION,    "sm_faults",             0, "page faults one SM has outstanding (its TLB's misses); 0 = no limit; read with uvm_page_kb") \
-    X(latency_l1,            int32_t, SIM_DF_CYCLES,    "latency_l1",            0, "cycles after a load whose sectors all hit the L1 (GPGPU-Sim SM75: 20); read with l1_smem_kb")
+    X(sm_faults,             int32_t, SIM_DF_OPTION,    "sm_faults",             0, "page faults one SM has outstanding (its TLB's misses); 0 = no limit; read with uvm_page_kb")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,
