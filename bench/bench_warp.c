@@ -10,6 +10,15 @@
  *
  * Usage: bench_warp [--sms N] [--threads T] [--blocks B] [--repeat R]
  *                   [--warps-per-sm W] [--policy gto|lrr|qaws] [--record]
+ *                   [--mem none|fp32|dram|l1|all]
+ * --mem turns parts of the memory system on (issue 25: at least 20 M/s with
+ * all of it): fp32 the sub-cores' fp32 pipes (the compute kernel's alu
+ * instructions on them, 0.5 a cycle); dram the sectored memory system
+ * (17 sectors a cycle: the Titan V's 652 GB/s at 1200 MHz, 1 a cycle per SM
+ * port, 256 outstanding per SM), the memory kernel's loads each warp's own
+ * 8 KB, the compute kernel's a stream; l1 that and a 96-KB 4-way L1 (128 KB
+ * L1 + shared, QAWS Table I, less 32 KB of shared memory), hit latency 28;
+ * all: l1 and fp32.
  * --warps-per-sm lowers the device's resident warps per SM (64), so fewer
  * warps share each of the 4 sub-cores.
  *
@@ -21,6 +30,7 @@
  * over it (a loaded machine shows in the gap); peak_rss_mb is the process's
  * peak, so run one size per process. Exit 1 if the run fails, 2 on bad
  * arguments. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +42,7 @@
 int main(int argc, char **argv) {
     int32_t sms = 80, threads = 256, wpsm = 0;
     int64_t blocks = 2000, repeat = 50;
-    const char *policy = "gto";
+    const char *policy = "gto", *mem = "none";
     int record = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -44,18 +54,42 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--repeat") == 0) repeat = atoll(v);
         else if (strcmp(a, "--warps-per-sm") == 0) wpsm = atoi(v);
         else if (strcmp(a, "--policy") == 0) policy = v;
+        else if (strcmp(a, "--mem") == 0) mem = v;
         else { fprintf(stderr, "bench_warp: unknown option %s\n", a); return 2; }
         i++;
     }
     static const sim_instr cbody[] = { { SIM_ICLASS_ALU, 16 }, { SIM_ICLASS_MEM, 1 } };
     static const sim_instr mbody[] = { { SIM_ICLASS_ALU, 2 }, { SIM_ICLASS_MEM, 1 } };
-    sim_program cp = { .body = cbody, .nbody = 2, .repeat = repeat };
-    sim_program mp = { .body = mbody, .nbody = 2, .repeat = repeat };
+    bool fp32 = !strcmp(mem, "fp32") || !strcmp(mem, "all");
+    bool dram = !strcmp(mem, "dram") || !strcmp(mem, "l1") || !strcmp(mem, "all");
+    bool l1 = !strcmp(mem, "l1") || !strcmp(mem, "all");
+    if (!fp32 && !dram && strcmp(mem, "none")) {
+        fprintf(stderr, "bench_warp: --mem %s is not none, fp32, dram, l1 or all\n", mem);
+        return 2;
+    }
+    static const sim_access cacc[] = { { .fp32 = 1 }, { .sectors = 4, .scope = SIM_SCOPE_WARP } };
+    static const sim_access macc[] = { { .fp32 = 0 },
+                                       { .sectors = 4, .footprint = 8192, .scope = SIM_SCOPE_WARP } };
+    sim_program cp = { .body = cbody, .nbody = 2, .repeat = repeat,
+                       .access = fp32 || dram ? cacc : NULL };
+    sim_program mp = { .body = mbody, .nbody = 2, .repeat = repeat,
+                       .access = fp32 || dram ? macc : NULL };
     const sim_device *preset = sim_preset_find("titanv-gpgpusim");
     if (!preset) { fprintf(stderr, "bench_warp: no titanv-gpgpusim preset\n"); return 1; }
     sim_device d = *preset;
     d.sms = sms;
     if (wpsm > 0) d.warps_per_sm = wpsm;
+    if (fp32) d.fp32_rate = 0.5;          /* 16 FP32 lanes per sub-core */
+    if (dram) {
+        d.dram_sectors = 652e9 / 1.2e9 / 32;
+        d.sm_port_sectors = 1;
+        d.sm_mem_queue = 256;
+    }
+    if (l1) {
+        d.l1_smem_kb = 96;
+        d.l1_assoc = 4;
+        d.latency_l1 = 28;
+    }
     sim_device_fill_order(&d);
     sim_stream ss[2] = { { .name = "S1", .priority = SIM_PRIO_NONE },
                          { .name = "S2", .priority = SIM_PRIO_NONE } };
@@ -91,11 +125,11 @@ int main(int argc, char **argv) {
     int32_t per_sm = d.threads_per_sm / (wps * d.warp_size);
     if (per_sm > d.blocks_per_sm) per_sm = d.blocks_per_sm;
     if (per_sm > d.warps_per_sm / wps) per_sm = d.warps_per_sm / wps;
-    printf("{\"bench\":\"warp\",\"policy\":\"%s\",\"sms\":%d,\"threads\":%d,"
+    printf("{\"bench\":\"warp\",\"mem\":\"%s\",\"policy\":\"%s\",\"sms\":%d,\"threads\":%d,"
            "\"warps_per_subcore\":%d,\"instructions\":%lld,\"cycles\":%lld,\"seconds\":%.4f,"
            "\"cpu_seconds\":%.4f,\"instr_per_s\":%.0f,\"instr_per_cpu_s\":%.0f,"
            "\"recorded_issues\":%zu,\"peak_rss_mb\":%.1f}\n",
-           policy, (int)sms, (int)threads, (int)(per_sm * wps / d.schedulers_per_sm),
+           mem, policy, (int)sms, (int)threads, (int)(per_sm * wps / d.schedulers_per_sm),
            (long long)ins, (long long)(end * d.clock_hz / 1000000000), w1 - w0, c1 - c0,
            (double)ins / (w1 - w0), (double)ins / (c1 - c0), t.warp_issues.n, peak_rss_mb());
     trace_free(&t);

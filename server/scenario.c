@@ -46,6 +46,7 @@ typedef struct scn_rawop {
     bool has_program;
     sim_program program;     /* latency[] filled per run (units_resolve) */
     sim_instr *body;         /* program.body, owned */
+    sim_access *access;      /* program.access, owned; NULL when no op has one */
     units_dur latency[SIM_NICLASS];
     bool latency_given[SIM_NICLASS];
     int32_t budget;          /* QAWS budget; 0 = 1 */
@@ -466,7 +467,43 @@ static const char *const kernel_keys[] = {
 static const char *const copy_keys[] = {
     "copy", "stream", "process", "at", "bytes", "direction", "duration", NULL};
 static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
-static const char *const instr_keys[] = {"op", "count", NULL};
+static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
+                                         "scope", "managed", NULL};
+
+/* "access": how a warp's 32 threads' addresses fall into 32-byte sectors
+ * (GPGPU-Sim's coalescer, docs/memory.md): "coalesced" (consecutive 4-byte
+ * words: 4 sectors), "strided:N" (every N-th word: min(32, 4N)), "random"
+ * (32), or a number of sectors. */
+static int parse_access(pctx *c, json_t *v, const char *path, int32_t *sectors) {
+    if (json_is_integer(v)) {
+        int64_t n;
+        if (jr_get_count(&c->jr, v, path, 1, 1024, &n))
+            return -1;
+        *sectors = (int32_t)n;
+        return 0;
+    }
+    const char *a = NULL;
+    if (jr_get_string(&c->jr, v, path, &a))
+        return -1;
+    if (strcmp(a, "coalesced") == 0) {
+        *sectors = 4;
+        return 0;
+    }
+    if (strcmp(a, "random") == 0) {
+        *sectors = 32;
+        return 0;
+    }
+    if (strncmp(a, "strided:", 8) == 0) {
+        char *end = NULL;
+        long n = strtol(a + 8, &end, 10);
+        if (end != a + 8 && *end == '\0' && n >= 1 && n <= 1024) {
+            *sectors = n >= 8 ? 32 : (int32_t)(4 * n);
+            return 0;
+        }
+    }
+    return jr_fail(&c->jr, path, "\"%s\" is not an access pattern (coalesced, strided:N with N "
+                   "in 1..1024, random, or a number of sectors)", a);
+}
 
 /* "program": {"body": [{"op": "alu", "count": 8}, {"op": "mem"}], "repeat": 100,
  * "persistent": true, "mem_requests": 4} (simcore/sim.h sim_program) */
@@ -519,8 +556,82 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
             return jr_fail(&c->jr, p, "has more than %d instructions; use \"repeat\"", 1 << 20);
         op->body[i].iclass = ic;
         op->body[i].count = (int32_t)count;
+        if (!op->access && (json_object_get(e, "access") || json_object_get(e, "store") ||
+                            json_object_get(e, "fu") || json_object_get(e, "footprint") ||
+                            json_object_get(e, "scope") || json_object_get(e, "managed"))) {
+            op->access = calloc(n, sizeof *op->access);
+            if (!op->access)
+                return jr_oom(&c->jr);
+        }
+        json_t *ja = json_object_get(e, "access");
+        if (ja) {
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, jr_join(r, q, "access"), "only a mem op has an access "
+                               "pattern");
+            if (parse_access(c, ja, jr_join(r, q, "access"), &op->access[i].sectors))
+                return -1;
+        }
+        json_t *js = json_object_get(e, "store");
+        if (js) {
+            jr_join(r, q, "store");
+            if (!json_is_boolean(js))
+                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(js));
+            if (ic != SIM_ICLASS_MEM && json_is_true(js))
+                return jr_fail(&c->jr, r, "only a mem op is a store");
+            op->access[i].store = json_is_true(js);
+        }
+        json_t *jw = json_object_get(e, "footprint");
+        if (jw) {
+            jr_join(r, q, "footprint");
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, r, "only a mem op has a working set");
+            if (units_parse(&c->jr, jw, r, UNITS_SIZE, &op->access[i].footprint, NULL))
+                return -1;
+            if (op->access[i].footprint > (INT64_C(1) << 40))
+                return jr_fail(&c->jr, r, "more than 1 TiB");
+        }
+        json_t *jsc = json_object_get(e, "scope");
+        if (jsc) {
+            const char *sc = NULL;
+            jr_join(r, q, "scope");
+            if (jr_get_string(&c->jr, jsc, r, &sc))
+                return -1;
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, r, "only a mem op has a working set");
+            if (strcmp(sc, "warp") == 0)
+                op->access[i].scope = SIM_SCOPE_WARP;
+            else if (strcmp(sc, "block") == 0)
+                op->access[i].scope = SIM_SCOPE_BLOCK;
+            else if (strcmp(sc, "kernel") == 0)
+                op->access[i].scope = SIM_SCOPE_KERNEL;
+            else
+                return jr_fail(&c->jr, r, "\"%s\" is not a scope (warp, block or kernel)", sc);
+        }
+        json_t *jmg = json_object_get(e, "managed");
+        if (jmg) {
+            jr_join(r, q, "managed");
+            if (!json_is_boolean(jmg))
+                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(jmg));
+            if (ic != SIM_ICLASS_MEM && json_is_true(jmg))
+                return jr_fail(&c->jr, r, "only a mem op reads or writes managed memory");
+            op->access[i].managed = json_is_true(jmg);
+        }
+        json_t *jf = json_object_get(e, "fu");
+        if (jf) {
+            const char *fu = NULL;
+            jr_join(r, q, "fu");
+            if (jr_get_string(&c->jr, jf, r, &fu))
+                return -1;
+            if (strcmp(fu, "fp32") != 0)
+                return jr_fail(&c->jr, r, "\"%s\" is not a functional unit the model knows "
+                               "(fp32)", fu);
+            if (ic != SIM_ICLASS_ALU)
+                return jr_fail(&c->jr, r, "only an alu op runs on the fp32 pipe");
+            op->access[i].fp32 = 1;
+        }
     }
     op->program.body = op->body;
+    op->program.access = op->access;
     op->program.nbody = n;
     op->program.repeat = 1;
     json_t *jr = json_object_get(v, "repeat");
@@ -1306,6 +1417,7 @@ void scn_free(scn_scenario *s) {
     for (size_t i = 0; i < s->nops; i++) {
         free(s->rawops[i].block_time);
         free(s->rawops[i].body);
+        free(s->rawops[i].access);
     }
     free(s->rawops);
     for (size_t r = 0; r < s->nruns; r++) {

@@ -145,6 +145,47 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
     if (d->fetch_warps > 0 && d->ibuffer < 1)
         FAIL("device.ibuffer: 0; with fetch_warps %d the front end decodes ibuffer "
              "instructions per fetch (GPGPU-Sim: 2)", (int)d->fetch_warps);
+    /* the memory system and functional units (exec_warp.c, docs/memory.md) */
+    if (!(d->fp32_rate >= 0) || !isfinite(d->fp32_rate) || d->fp32_rate > 64 ||
+        (d->fp32_rate > 0 && d->fp32_rate < 0.001))
+        FAIL("device.fp32_rate: %g instructions per cycle is outside 0.001..64 (0: not "
+             "modelled)", d->fp32_rate);
+    if (!(d->dram_sectors >= 0) || !isfinite(d->dram_sectors) || d->dram_sectors > 65536 ||
+        (d->dram_sectors > 0 && d->dram_sectors < 0.001))
+        FAIL("device.dram_sectors: %g sectors per cycle is outside 0.001..65536 (0: not "
+             "modelled)", d->dram_sectors);
+    if (!(d->sm_port_sectors >= 0) || !isfinite(d->sm_port_sectors) || d->sm_port_sectors > 65536 ||
+        (d->sm_port_sectors > 0 && d->sm_port_sectors < 0.001))
+        FAIL("device.sm_port_sectors: %g sectors per cycle is outside 0.001..65536",
+             d->sm_port_sectors);
+    if (d->sm_mem_queue < 0 || d->sm_mem_queue > 65536)
+        FAIL("device.sm_mem_queue: %d is outside 0..65536", (int)d->sm_mem_queue);
+    if (d->dram_sectors > 0 && (!(d->sm_port_sectors > 0) || d->sm_mem_queue < 32))
+        FAIL("device.%s: with dram_sectors the memory system needs %s", d->sm_port_sectors > 0 ?
+             "sm_mem_queue" : "sm_port_sectors", d->sm_port_sectors > 0 ?
+             "an SM's outstanding sectors, at least 32 (a warp's widest access; GPGPU-Sim "
+             "SM75: 256)" : "an SM port's sectors per cycle (GPGPU-Sim: 1)");
+    if (d->l1_smem_kb < 0 || d->l1_smem_kb > 65536)
+        FAIL("device.l1_smem_kb: %d is outside 0..65536", (int)d->l1_smem_kb);
+    if (d->l1_assoc < 0 || d->l1_assoc > 4096)
+        FAIL("device.l1_assoc: %d is outside 0..4096", (int)d->l1_assoc);
+    if (d->latency_l1 < 0)
+        FAIL("device.latency_l1: a latency is a number of cycles, not negative");
+    if (d->l1_smem_kb > 0 && (!(d->dram_sectors > 0) || d->l1_assoc < 1 || d->latency_l1 < 1))
+        FAIL("device.%s: with l1_smem_kb the L1 needs %s", !(d->dram_sectors > 0) ? "dram_sectors" :
+             d->l1_assoc < 1 ? "l1_assoc" : "latency_l1", !(d->dram_sectors > 0) ?
+             "the memory system (dram_sectors > 0)" : d->l1_assoc < 1 ? "its ways per set (>= 1)"
+             : "its hit latency in cycles (GPGPU-Sim SM75: 20)");
+    if (d->uvm_page_kb < 0 || d->uvm_page_kb > 2048)
+        FAIL("device.uvm_page_kb: %d is outside 0..2048 (0: managed memory not modelled)",
+             (int)d->uvm_page_kb);
+    if (d->uvm_fault_latency < 0)
+        FAIL("device.uvm_fault_latency: a latency is a number of cycles, not negative");
+    if (d->sm_faults < 0 || d->sm_faults > 1023)
+        FAIL("device.sm_faults: %d is outside 0..1023 (0: no limit)", (int)d->sm_faults);
+    if (d->uvm_page_kb > 0 && !(d->dram_sectors > 0))
+        FAIL("device.dram_sectors: with uvm_page_kb managed memory needs the memory system "
+             "(dram_sectors > 0)");
     switch (d->sm_order_kind) {
     case SIM_SM_ORDER_ASCENDING:
     case SIM_SM_ORDER_EVENS_THEN_ODDS:

@@ -47,6 +47,19 @@ typedef struct sim_device {
     int32_t latency_mem;          /* ... after a global-memory access, unloaded */
     int32_t fetch_warps;          /* warps an SM's front end fetches for per cycle; 0 = not modelled */
     int32_t ibuffer;              /* instructions one fetch decodes into a warp's buffer */
+    /* the memory system and functional units (exec_warp.c, docs/memory.md);
+     * 0 = not modelled, today's behaviour */
+    double fp32_rate;             /* fp32 warp instructions one sub-core starts per cycle */
+    double dram_sectors;          /* 32-byte sectors DRAM serves per cycle, all SMs; > 0 turns
+                                     the sectored memory system on */
+    double sm_port_sectors;       /* sectors one SM's interconnect port passes per cycle */
+    int32_t sm_mem_queue;         /* sectors an SM holds outstanding (MSHRs, write buffer) */
+    int32_t l1_smem_kb;           /* KB of L1 + shared memory per SM; 0 = no L1 modelled */
+    int32_t l1_assoc;             /* ways of a set of the L1 (128-byte lines, 4 sectors) */
+    int32_t latency_l1;           /* cycles after a load that hits the L1 in every sector */
+    int32_t uvm_page_kb;          /* KB a managed-memory fault migrates; 0 = not modelled */
+    int32_t uvm_fault_latency;    /* cycles from a fault to its page, at least */
+    int32_t sm_faults;            /* faults one SM has outstanding; 0 = no limit */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
     /* The L1 / shared memory splits (carveouts) an SM can be configured
@@ -104,7 +117,17 @@ typedef struct sim_device {
     X(latency_shared,        int32_t, SIM_DF_CYCLES,    "latency_shared",        0, "cycles after a shared-memory access; 0 = unknown") \
     X(latency_mem,           int32_t, SIM_DF_CYCLES,    "latency_mem",           0, "cycles after a global-memory access with the memory system idle; 0 = unknown") \
     X(fetch_warps,           int32_t, SIM_DF_OPTION,    "fetch_warps",           0, "warps whose next instructions an SM's front end fetches and decodes per cycle (GPGPU-Sim: 1); 0 = not modelled, a warp's next instruction is always decoded") \
-    X(ibuffer,               int32_t, SIM_DF_OPTION,    "ibuffer",               0, "instructions one fetch decodes into a warp's instruction buffer, which it refills only when empty (GPGPU-Sim: 2); read with fetch_warps")
+    X(ibuffer,               int32_t, SIM_DF_OPTION,    "ibuffer",               0, "instructions one fetch decodes into a warp's instruction buffer, which it refills only when empty (GPGPU-Sim: 2); read with fetch_warps") \
+    X(fp32_rate,             double,  SIM_DF_RATE,      "fp32_rate",             0, "fp32 warp instructions (\"fu\": \"fp32\") one sub-core starts per cycle (GPGPU-Sim SM75: initiation interval 2, so 0.5); 0 = not modelled") \
+    X(dram_sectors,          double,  SIM_DF_RATE,      "dram_sectors",          0, "32-byte sectors DRAM serves per cycle, all SMs together, shared equally by the SMs that use it; > 0 turns the sectored memory system on (mem ops' access, store); 0 = not modelled") \
+    X(sm_port_sectors,       double,  SIM_DF_RATE,      "sm_port_sectors",       0, "sectors one SM's interconnect port passes per cycle (GPGPU-Sim: a 40-byte flit, one sector, a cycle); read with dram_sectors") \
+    X(sm_mem_queue,          int32_t, SIM_DF_OPTION,    "sm_mem_queue",          0, "sectors an SM holds outstanding (MSHRs and write buffer; GPGPU-Sim SM75: 256 MSHRs); a mem op that finds no room stalls its warp; read with dram_sectors") \
+    X(l1_smem_kb,            int32_t, SIM_DF_OPTION,    "l1_smem_kb",            0, "KB of unified L1 + shared memory per SM (Turing 96, Volta 128); the L1 is what the run's shared memory leaves (sectored, 128-byte lines, LRU); 0 = no L1 modelled; read with dram_sectors") \
+    X(l1_assoc,              int32_t, SIM_DF_OPTION,    "l1_assoc",              0, "ways of each L1 set; read with l1_smem_kb") \
+    X(latency_l1,            int32_t, SIM_DF_CYCLES,    "latency_l1",            0, "cycles after a load whose sectors all hit the L1 (GPGPU-Sim SM75: 20); read with l1_smem_kb") \
+    X(uvm_page_kb,           int32_t, SIM_DF_OPTION,    "uvm_page_kb",           0, "KB of managed (unified) memory one page fault migrates over the copy link, at copy_bandwidth, one page at a time per GPU; 0 = managed memory not modelled; read with dram_sectors") \
+    X(uvm_fault_latency,     int32_t, SIM_DF_CYCLES,    "uvm_fault_latency",     0, "cycles from a page fault to its page on the GPU, at least (the fault's round trip through the driver); read with uvm_page_kb") \
+    X(sm_faults,             int32_t, SIM_DF_OPTION,    "sm_faults",             0, "page faults one SM has outstanding (its TLB's misses); 0 = no limit; read with uvm_page_kb")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,

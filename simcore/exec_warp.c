@@ -81,10 +81,18 @@
 #define EW_WHEEL 512                   /* cycles ahead the timing wheel holds */
 #define EW_NEVER INT64_MAX             /* ready[] of a warp waiting for a fetch */
 #define EW_SLOTS 64                    /* warp slots of an SM the front end tracks */
+#define EW_X_FP32 1u                   /* ext: runs on the sub-core's fp32 pipe */
+#define EW_X_STORE 2u                  /* ext: a store */
+#define EW_X_MANAGED 4u                /* ext: its data is in managed (unified) memory */
+#define EW_X_SECTORS(x) ((int64_t)((x) >> 3))  /* ext: sectors of a mem access */
 
 typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
+    uint16_t *ext;           /* [len] sectors << 3 | managed << 2 | store << 1 | fp32 (EW_X_*), with the
+                                memory system or fp32 pipes on (E->gate); NULL otherwise */
+    struct ew_ws *ws;        /* [len] each mem instruction's working set, with an L1; else NULL */
     int32_t len;
+    bool uses_mem;           /* has mem instructions: its warps count in E->nact */
     int32_t budget;
     int64_t mem_span;        /* memory slots one mem instruction takes - 1, 1/65536 cycles */
     int64_t port_span;       /* the same in slots of the SM's memory port */
@@ -98,6 +106,19 @@ typedef struct ew_kernel {
     int32_t lanes_last;      /* threads of a block's last warp; 0 = a full warp */
 } ew_kernel;
 
+/* A mem instruction's working set (sim_access.footprint, scope): access
+ * number a of a warp (its repetition times the op's count, plus its place
+ * in the run, plus its rank among the warps sharing the region) touches
+ * sectors a * n .. a * n + n - 1 of the region, modulo its size
+ * (docs/memory.md). */
+typedef struct ew_ws {
+    uint64_t base;           /* first sector address of the region of scope index 0 */
+    int64_t region;          /* sectors; 0 = a stream, never reused */
+    int32_t off;             /* place of the instruction in its run of `count` */
+    int32_t count;
+    int32_t scope;           /* SIM_SCOPE_* */
+} ew_ws;
+
 typedef struct ew_block {
     int32_t kernel, sm;
     int32_t warps_left;
@@ -105,6 +126,8 @@ typedef struct ew_block {
     int64_t end;             /* cycle: the latest end of its warps so far */
     int64_t rec;             /* its number among the run's blocks (state.h blocks_flushed) */
     int64_t wid0;            /* its first warp's dynamic id */
+    int64_t index;           /* its index in its kernel */
+    int64_t iters0;          /* body repetitions each of its warps runs */
 } ew_block;
 
 typedef struct ew_due {
@@ -161,6 +184,44 @@ typedef struct ew_state {
     int32_t sm_words;        /* 64-bit words of a bitset of SMs */
     uint64_t *fe_sms;        /* [sm_words] SMs with a warp to fetch for */
     int32_t fe_nsms;         /* how many */
+    /* the memory system and fp32 pipes (device.dram_sectors, fp32_rate;
+     * docs/memory.md): instructions may be held back at issue (gated) */
+    bool gate;               /* either is on: issue goes through gated() */
+    bool mx;                 /* the sectored memory system is on */
+    int64_t *mq_next;        /* [nsubs] first free sector slot of each sub-core's share of
+                                its SM's memory pipeline, 1/65536 cycles */
+    int32_t *mq_warps;       /* [nsubs] resident warps of kernels with mem instructions */
+    int32_t *mq_subs;        /* [sms] sub-cores with such warps: they share the SM's pipeline */
+    int32_t nact;            /* SMs with such warps: they share the DRAM equally */
+    int64_t mq_cap;          /* sectors a sub-core holds outstanding (its SM's / sub-cores) */
+    int64_t port_iv;         /* 65536 / sm_port_sectors */
+    int64_t dram_iv;         /* 65536 / dram_sectors */
+    int64_t *fp_next;        /* [nsubs] first free slot of each sub-core's fp32 pipe, 1/65536 */
+    int64_t fp_iv;           /* 65536 / fp32_rate; 0 = not modelled */
+    int64_t sectors;         /* sectors served, all kernels (for the record) */
+    int32_t warp_size;
+    /* the L1 (device.l1_smem_kb): per SM, nsets x assoc lines */
+    int32_t l1_sets, l1_assoc;
+    int32_t l1_lat;
+    uint64_t *l1_tag;        /* [sms * sets * assoc] line address + 1; 0 = empty */
+    uint64_t *l1_lru;        /* ... last use (a per-SM count of accesses) */
+    uint8_t *l1_mask;        /* ... sectors held */
+    uint64_t *l1_clock;      /* [sms] */
+    int64_t l1_hits, l1_misses;
+    /* unified memory (device.uvm_page_kb) */
+    int64_t uvm_page;        /* bytes; 0 = not modelled */
+    int64_t uvm_copy;        /* cycles one page's migration takes on the copy link */
+    int64_t uvm_lat;         /* cycles from a fault to its page, at least */
+    int64_t uvm_next;        /* the copy link is free from this cycle */
+    int32_t uvm_slots;       /* faults an SM has outstanding */
+    int64_t *uvm_sm_free;    /* [sms * uvm_slots] cycle each slot is free */
+    uint64_t *uvm_key;       /* the page map (uvm_find) */
+    int64_t *uvm_val;
+    size_t uvm_n, uvm_cap;
+    int64_t uvm_faults;
+    ew_due *mq_end;          /* memory warps that have issued their last instruction: each
+                                stops counting on its sub-core (mq_warps) at cycle c */
+    size_t mq_nend, mq_capend;
 } ew_state;
 
 /* ---- time --------------------------------------------------------------- */
@@ -243,6 +304,15 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                 return -1;
             }
         }
+        for (size_t j = 0; j < p->nbody && d->dram_sectors > 0; j++) {
+            int32_t lat = class_latency(d, p, SIM_ICLASS_ALU);
+            if (p->access && p->access[j].store && (lat < 1 || lat > EW_MAX_LATENCY)) {
+                snprintf(err, errlen, "ops[%zu].latency.alu: %s; a store's warp goes on after "
+                         "the ALU's latency (device latency_alu)", i,
+                         lat < 1 ? "unknown (the device gives none)" : "more than 1e9 cycles");
+                return -1;
+            }
+        }
         if (len > EW_MAX_BODY) {
             snprintf(err, errlen, "ops[%zu].program.body: %lld instructions; at most %d in one "
                      "body (use repeat)", i, (long long)len, EW_MAX_BODY);
@@ -259,7 +329,8 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                      (int)p->mem_requests);
             return -1;
         }
-        if (mem && !(d->mem_bandwidth > 0)) {
+        bool mx = d->dram_sectors > 0;
+        if (mem && !mx && !(d->mem_bandwidth > 0)) {
             snprintf(err, errlen, "device.mem_bandwidth: unknown; ops[%zu] has mem instructions "
                      "and the model needs the memory bandwidth (requests per cycle)", i);
             return -1;
@@ -268,9 +339,22 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
         for (int32_t c = 0; c < SIM_NICLASS; c++)
             if (class_latency(d, p, c) > maxlat) maxlat = class_latency(d, p, c);
         double per = (double)maxlat;
-        double rate = d->mem_bandwidth;
-        if (d->sm_mem_bandwidth > 0 && d->sm_mem_bandwidth < rate) rate = d->sm_mem_bandwidth;
-        if (mem) per += (double)(p->mem_requests > 1 ? p->mem_requests : 1) / rate;
+        if (mx) {
+            /* the slowest a sector is served: the SM's equal share of DRAM */
+            double iv = 1 / d->sm_port_sectors;
+            if ((double)d->sms / d->dram_sectors > iv) iv = (double)d->sms / d->dram_sectors;
+            if (mem) per += 1024 * iv;
+            /* and a managed access may wait for its page's fault and copy */
+            if (mem && d->uvm_page_kb > 0)
+                per += (double)d->uvm_fault_latency +
+                       (double)d->uvm_page_kb * 1024 / d->copy_bandwidth * (double)d->clock_hz;
+            if (d->fp32_rate > 0 && 1 / d->fp32_rate > per) per = 1 / d->fp32_rate;
+        } else {
+            double rate = d->mem_bandwidth;
+            if (d->sm_mem_bandwidth > 0 && d->sm_mem_bandwidth < rate) rate = d->sm_mem_bandwidth;
+            if (mem) per += (double)(p->mem_requests > 1 ? p->mem_requests : 1) / rate;
+            if (d->fp32_rate > 0 && 1 / d->fp32_rate > per) per = 1 / d->fp32_rate;
+        }
         double warps = (double)((o->threads + d->warp_size - 1) / d->warp_size);
         bound += (double)o->blocks * warps * (double)len * (double)p->repeat * per;
         if (bound > EW_MAX_CYCLES) {
@@ -484,6 +568,269 @@ static void fe_fetch(ew_state *E, sim_state *st, int32_t sm, int64_t c) {
     }
 }
 
+/* The interval between two sectors of sub-core s's share of its SM's
+ * memory pipeline now: the SM drains at the lower of its port's rate and its
+ * equal share of DRAM among the SMs using it (GPGPU-Sim's crossbar
+ * arbitrates round robin between SMs), and that is split equally between
+ * its sub-cores with memory warps (each sub-core has its own issue register
+ * into the SM's one LD/ST unit, GPGPU-Sim's sub-core model). */
+static inline int64_t mq_interval(const ew_state *E, int32_t s) {
+    int64_t iv = (int64_t)E->nact * E->dram_iv;
+    if (iv < E->port_iv) iv = E->port_iv;
+    int32_t n = E->mq_subs[s / E->nsub];
+    return n > 1 ? iv * n : iv;
+}
+
+/* Sectors of warp wi's access of x: a partial warp (a block's last, with
+ * lanes_last threads) touches proportionally fewer (its inactive threads
+ * make no access), at least one. */
+static inline int64_t mq_sectors(const ew_state *E, const ew_kernel *K, const warp_info *wi,
+                                 uint32_t x) {
+    int64_t n = EW_X_SECTORS(x);
+    if (K->lanes_last && wi->wid - E->blocks[wi->block].wid0 == K->warps - 1) {
+        n = (n * K->lanes_last + E->warp_size - 1) / E->warp_size;
+    }
+    return n;
+}
+
+/* The L1 of SM sm (device.l1_smem_kb; GPGPU-Sim's l1_cache, sectored):
+ * warp wi's access at its pc, n sectors, through the cache. A load's
+ * sector that misses is allocated (read-allocate, LRU within its set), a
+ * store's updates a line it finds and allocates none (write-through, no
+ * write-allocate, as Volta and Turing; most-room Appendix A writes for this
+ * reason). Returns the sectors that go on to the memory queue: a load's
+ * misses, all of a store's. With probe, only counts (gated()). An access of
+ * more than 16 sectors is scattered: one sector per 128-byte line. */
+/* The pages of managed memory on the GPU, or on their way: an open-addressing
+ * map from page number to the cycle it is there (0: an empty slot; pages
+ * never leave). */
+static int64_t *uvm_find(ew_state *E, sim_state *st, uint64_t page) {
+    if (2 * (E->uvm_n + 1) > E->uvm_cap) {
+        size_t cap = E->uvm_cap ? 2 * E->uvm_cap : 4096;
+        uint64_t *k = calloc(cap, sizeof *k);
+        int64_t *v = calloc(cap, sizeof *v);
+        if (!k || !v) {
+            free(k);
+            free(v);
+            st->failed = true;
+            return NULL;
+        }
+        for (size_t i = 0; i < E->uvm_cap; i++) {
+            if (!E->uvm_key[i]) continue;
+            size_t h = (size_t)((E->uvm_key[i] * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+            while (k[h]) h = (h + 1) & (cap - 1);
+            k[h] = E->uvm_key[i];
+            v[h] = E->uvm_val[i];
+        }
+        free(E->uvm_key);
+        free(E->uvm_val);
+        E->uvm_key = k;
+        E->uvm_val = v;
+        E->uvm_cap = cap;
+    }
+    uint64_t key = page + 1;
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & (E->uvm_cap - 1);
+    while (E->uvm_key[h] && E->uvm_key[h] != key) h = (h + 1) & (E->uvm_cap - 1);
+    if (!E->uvm_key[h]) {
+        E->uvm_key[h] = key;
+        E->uvm_val[h] = 0;
+        E->uvm_n++;
+    }
+    return &E->uvm_val[h];
+}
+
+/* Where warp wi's access at its pc (n sectors) falls in its working set:
+ * sector i's address is ws_addr(&w, i). */
+typedef struct ew_where {
+    uint64_t base;
+    int64_t start;           /* sector position of the access's first sector */
+    int64_t region;
+    bool scatter;
+} ew_where;
+
+static ew_where ws_where(const ew_state *E, const ew_kernel *K, const warp_info *wi, int64_t n) {
+    const ew_ws *ws = &K->ws[wi->pc];
+    const ew_block *B = &E->blocks[wi->block];
+    int64_t a = (B->iters0 - wi->iters) * ws->count + ws->off;
+    /* warps sharing a region start at their rank in it: warp r's access a
+     * is warp r + 1's access a + 1 (neighbouring threads' data); sharing a
+     * stream, they take its accesses in turn (warp r the r-th of each round) */
+    int64_t start = a * n;
+    if (ws->scope != SIM_SCOPE_WARP) {
+        int64_t rank = wi->wid - B->wid0, W = K->warps;
+        if (ws->scope == SIM_SCOPE_KERNEL) {
+            rank += B->index * K->warps;
+            W *= K->blocks;
+        }
+        if (ws->region) {
+            start = (a + rank) * n;
+        } else {
+            /* a round of the stream: every warp's sectors, a partial warp's
+             * fewer (its threads' data lies beside the others') */
+            int64_t full = EW_X_SECTORS(K->ext[wi->pc]);
+            int64_t round = W * full;
+            if (K->lanes_last) {
+                int64_t part = (full * K->lanes_last + E->warp_size - 1) / E->warp_size;
+                round -= (W / K->warps) * (full - part);
+            }
+            start = a * round + rank * full;
+        }
+    }
+    uint64_t idx = ws->scope == SIM_SCOPE_WARP ? (uint64_t)wi->wid
+                 : ws->scope == SIM_SCOPE_BLOCK ? (uint64_t)B->index : 0;
+    bool scatter = n > 16;
+    uint64_t span = ws->region ? (uint64_t)ws->region * (scatter ? 4 : 1) : UINT64_C(1) << 36;
+    return (ew_where){ .base = ws->base + idx * span, .start = start, .region = ws->region,
+                       .scatter = scatter };
+}
+
+static inline uint64_t ws_addr(const ew_where *w, int64_t i) {
+    uint64_t pos = (uint64_t)(w->start + i);
+    if (w->region) pos %= (uint64_t)w->region;
+    return w->base + (w->scatter ? pos * 4 : pos);
+}
+
+/* Unified memory (device.uvm_page_kb; most-room §5.5): warp wi's managed
+ * access touches pages; one not on the GPU faults. A fault waits for a free
+ * fault slot of its SM (sm_faults: the SM's TLB misses outstanding), then
+ * the GPU migrates pages over the copy link one at a time (uvm_page_kb at
+ * copy_bandwidth: faults serialised per GPU), and the page is usable when
+ * its migration is done and at least uvm_fault_latency after the fault (the
+ * fault's round trip to the driver). Accesses to a page in flight wait for
+ * it. Returns the cycle the access's pages are all there (0: already). */
+static int64_t uvm_touch(ew_state *E, sim_state *st, int32_t sm, const ew_kernel *K,
+                         const warp_info *wi, int64_t n, int64_t c) {
+    ew_where w = ws_where(E, K, wi, n);
+    int64_t ready = 0;
+    uint64_t last = UINT64_MAX;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t page = ws_addr(&w, i) * 32 / (uint64_t)E->uvm_page;
+        if (page == last) continue;
+        last = page;
+        int64_t *slot = uvm_find(E, st, page);
+        if (!slot) return ready;
+        if (*slot) {                       /* there, or on its way */
+            if (*slot > c && *slot > ready) ready = *slot;
+            continue;
+        }
+        int64_t *fs = E->uvm_sm_free + (size_t)sm * (size_t)E->uvm_slots, *f = fs;
+        for (int32_t j = 1; j < E->uvm_slots; j++)
+            if (fs[j] < *f) f = &fs[j];
+        int64_t t0 = *f > c ? *f : c;
+        int64_t start = t0 > E->uvm_next ? t0 : E->uvm_next;
+        E->uvm_next = start + E->uvm_copy;
+        int64_t done = start + E->uvm_copy;
+        if (done < t0 + E->uvm_lat) done = t0 + E->uvm_lat;
+        *f = done;
+        *slot = done;
+        E->uvm_faults++;
+        if (done > ready) ready = done;
+    }
+    return ready;
+}
+
+/* gated(): warp wi's managed access must fault and SM sm has no free fault
+ * slot: the cycle one frees (the warp stalls until then, so that the copy
+ * link serves faults in the order they are raised); 0 = it may go. */
+static int64_t uvm_wait(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
+                        int64_t n, int64_t c) {
+    const int64_t *fs = E->uvm_sm_free + (size_t)sm * (size_t)E->uvm_slots;
+    int64_t f = fs[0];
+    for (int32_t j = 1; j < E->uvm_slots; j++)
+        if (fs[j] < f) f = fs[j];
+    if (f <= c) return 0;
+    ew_where w = ws_where(E, K, wi, n);
+    uint64_t last = UINT64_MAX;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t page = ws_addr(&w, i) * 32 / (uint64_t)E->uvm_page;
+        if (page == last) continue;
+        last = page;
+        uint64_t key = page + 1;
+        if (!E->uvm_cap) return f;
+        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & (E->uvm_cap - 1);
+        while (E->uvm_key[h] && E->uvm_key[h] != key) h = (h + 1) & (E->uvm_cap - 1);
+        if (!E->uvm_key[h]) return f;      /* absent: it must fault */
+    }
+    return 0;
+}
+
+static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
+                         int64_t n, bool store, bool probe) {
+    ew_where wh = ws_where(E, K, wi, n);
+    uint64_t clk = probe ? 0 : ++E->l1_clock[sm];
+    int64_t miss = 0;
+    int32_t A = E->l1_assoc;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t addr = ws_addr(&wh, i);
+        uint64_t line = addr >> 2;
+        uint8_t bit = (uint8_t)(1u << (addr & 3));
+        size_t set = ((size_t)sm * (size_t)E->l1_sets + (size_t)(line % (uint64_t)E->l1_sets)) *
+                     (size_t)A;
+        uint64_t *tag = E->l1_tag + set, *lru = E->l1_lru + set;
+        uint8_t *mask = E->l1_mask + set;
+        int32_t w = 0, victim = 0;
+        for (; w < A && tag[w] != line + 1; w++)
+            if (lru[w] < lru[victim]) victim = w;
+        bool found = w < A;
+        if (store) {
+            if (found && !probe) {
+                mask[w] |= bit;
+                lru[w] = clk;
+            }
+            continue;
+        }
+        if (found && (mask[w] & bit)) {
+            if (!probe) {
+                lru[w] = clk;
+                E->l1_hits++;
+            }
+            continue;
+        }
+        miss++;
+        if (probe) continue;
+        E->l1_misses++;
+        if (found) {
+            mask[w] |= bit;
+            lru[w] = clk;
+        } else {
+            tag[victim] = line + 1;
+            mask[victim] = bit;
+            lru[victim] = clk;
+        }
+    }
+    return store ? n : miss;
+}
+
+/* A memory warp of sub-core s leaves at cycle r, when its last access is
+ * served (it counts in its SM's share of DRAM until then): mq_release. */
+static void mq_leave(ew_state *E, sim_state *st, int32_t s, int64_t r) {
+    if (E->mq_nend == E->mq_capend) {
+        size_t cap = E->mq_capend ? 2 * E->mq_capend : 64;
+        ew_due *v = realloc(E->mq_end, cap * sizeof *v);
+        if (!v) {
+            st->failed = true;
+            return;
+        }
+        E->mq_end = v;
+        E->mq_capend = cap;
+    }
+    E->mq_end[E->mq_nend++] = (ew_due){ r, s };
+}
+
+/* At the start of cycle c: the warps that left by then stop counting. */
+static void mq_release(ew_state *E, int64_t c) {
+    size_t j = 0;
+    for (size_t i = 0; i < E->mq_nend; i++) {
+        ew_due e = E->mq_end[i];
+        if (e.c > c) {
+            E->mq_end[j++] = e;
+            continue;
+        }
+        if (--E->mq_warps[e.s] == 0 && --E->mq_subs[e.s / E->nsub] == 0) E->nact--;
+    }
+    E->mq_nend = j;
+}
+
 /* Sub-core s issues warp p's next instruction at cycle c. */
 static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     warp_info *wi = &w->info[p];
@@ -491,7 +838,44 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
     ew_kernel *K = &E->ks[k];
     uint32_t op = K->code[wi->pc];
     int64_t r;
-    if (op & 1) {
+    if (K->ext) {
+        uint32_t x = K->ext[wi->pc];
+        if (x & EW_X_FP32) {
+            /* the sub-core's fp32 pipe takes the instruction (gated() waited for it) */
+            int64_t at = c << EW_FRAC;
+            if (E->fp_next[s] > at) at = E->fp_next[s];
+            E->fp_next[s] = at + E->fp_iv;
+        }
+    }
+    if ((op & 1) && E->mx) {
+        /* the sectored memory system (docs/memory.md): the access's sectors
+         * join the SM's queue, which drains at the lower of the SM port's
+         * rate and the SM's equal share of DRAM among the SMs using it
+         * (GPGPU-Sim's crossbar arbitrates round robin between SMs); a
+         * load's warp waits for its last sector plus latency_mem, a
+         * store's goes on after issue (write-through, no allocate) */
+        uint32_t x = K->ext[wi->pc];
+        int64_t n = mq_sectors(E, K, wi, x);
+        bool store = x & EW_X_STORE;
+        int64_t page_ready = (x & EW_X_MANAGED) ? uvm_touch(E, st, s / E->nsub, K, wi, n, c) : 0;
+        if (E->l1_sets > 0) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
+        int64_t at = c << EW_FRAC;
+        if (n > 0) {
+            int64_t iv = mq_interval(E, s);
+            if (at < E->mq_next[s]) at = E->mq_next[s];
+            at += n * iv;
+            E->mq_next[s] = at;
+            E->sectors += n;
+        }
+        if (store) r = c + (op >> 1);
+        else if (n == 0) r = c + E->l1_lat;   /* every sector hit the L1 */
+        else {
+            r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
+            if (E->l1_sets > 0 && r < c + E->l1_lat) r = c + E->l1_lat;
+        }
+        /* a page not yet on the GPU: the warp waits for its migration */
+        if (page_ready > r) r = page_ready;
+    } else if (op & 1) {
         /* the shared memory system, first come first served: the
          * instruction's requests take the next free slots, and its latency
          * runs from the last of them */
@@ -553,6 +937,14 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
      * passed (a quota charges it now: the warp leaves the sub-core) */
     if (E->quota) quota_charge(&E->q, s / E->nsub, E->qk[k], lanes, c);
     int32_t b = wi->block;
+    if (E->mx && K->uses_mem) {
+        /* a block ends when its writes have left its sub-core's queue (a
+         * kernel's end waits for its stores; the warp went on after
+         * issue), and counts in its SM's share of DRAM until then */
+        int64_t qe = (E->mq_next[s] + (1 << EW_FRAC) - 1) >> EW_FRAC;
+        if (qe > r) r = qe;
+        mq_leave(E, st, s, r);
+    }
     remove_warp(w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
@@ -562,6 +954,60 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         /* the quota window ends with the kernel's last issue slot */
         if (E->quota && K->done == K->blocks) quota_done(&E->q, E->qk[k], c + 1);
     }
+}
+
+/* With the memory system or fp32 pipes on: warp p's next instruction
+ * cannot start at cycle c when its SM's memory queue has no room for its
+ * sectors (a load finds the MSHRs full, a store the write buffer: the warp
+ * stalls, GPGPU-Sim's ldst_unit) or its fp32 pipe is busy (the
+ * instruction's initiation interval, GPGPU-Sim's -ptx_opcode_initiation_fp);
+ * then it becomes ready when there is room and the scheduler picks again,
+ * in its own order (so under GTO the oldest waiting warp takes the room). */
+static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
+    const warp_info *wi = &w->info[p];
+    const ew_kernel *K = &E->ks[wi->kernel];
+    uint32_t x = K->ext[wi->pc];
+    int64_t at = c << EW_FRAC, t = at;
+    if ((x & EW_X_FP32) && E->fp_next[s] > at) t = E->fp_next[s];
+    if (E->mx && (K->code[wi->pc] & 1)) {
+        int64_t n = mq_sectors(E, K, wi, x);
+        if ((x & EW_X_MANAGED) && E->uvm_slots < 1024) {
+            int64_t f = uvm_wait(E, s / E->nsub, K, wi, n, c);
+            if (f > c && (f << EW_FRAC) > t) t = f << EW_FRAC;
+        }
+        if (E->l1_sets > 0 && !(x & EW_X_STORE)) n = l1_access(E, s / E->nsub, K, wi, n, false, true);
+        if (n > 0) {
+            int64_t iv = mq_interval(E, s);
+            int64_t room = E->mq_next[s] - (E->mq_cap - n) * iv;
+            if (room > t) t = room;
+        }
+    }
+    if (t <= at) return false;
+    w->ready[p] = (t + (1 << EW_FRAC) - 1) >> EW_FRAC;
+    if (w->ready[p] <= c) w->ready[p] = c + 1;
+    return true;
+}
+
+/* While sub-core s's fp32 pipe is busy, every warp whose next instruction
+ * needs it is held until it frees, in one pass (what gated() would do to
+ * each as the policy picked it, without picking again for each). */
+static void fp_hold(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
+    int64_t f = E->fp_next[s];
+    if (f <= c << EW_FRAC) return;
+    int64_t t = (f + (1 << EW_FRAC) - 1) >> EW_FRAC;
+    for (int32_t i = 0; i < w->n; i++) {
+        if (w->ready[i] > c) continue;
+        const ew_kernel *K = &E->ks[w->info[i].kernel];
+        if (K->ext && (K->ext[w->info[i].pc] & EW_X_FP32)) w->ready[i] = t;
+    }
+}
+
+/* The policy's pick, skipping warps gated() holds back. */
+static inline int32_t pick_gated(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
+    int32_t p;
+    if (E->fp_iv) fp_hold(E, s, w, c);
+    while ((p = E->wp->pick(w, c)) >= 0 && gated(E, s, w, p, c)) {}
+    return p;
 }
 
 /* run_subcore under a quota policy: a warp whose kernel has used its quota
@@ -590,7 +1036,9 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         w->owe_due = next;
     }
     quota_begin(&E->q, s / E->nsub, c);
+    if (E->fp_iv) fp_hold(E, s, w, c);
     int32_t p = quota_pick(w, c);
+    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = quota_pick(w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
@@ -637,7 +1085,7 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
         return;
     }
     warp_sub *w = &E->subs[s];
-    int32_t p = E->wp->pick(w, c);
+    int32_t p = E->gate ? pick_gated(E, s, w, c) : E->wp->pick(w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
@@ -691,6 +1139,18 @@ static void quota_record(ew_state *E) {
 
 static void warp_fini(void *self) {
     ew_state *E = self;
+    if (E->t && E->l1_sets > 0 && E->l1_hits + E->l1_misses > 0) {
+        /* the L1's hit rate over the run's load sectors (most-room Appendix A
+         * measured 75-95% for its L1-cache-dependent kernel alone) */
+        char v[32];
+        snprintf(v, sizeof v, "%.4f", (double)E->l1_hits / (double)(E->l1_hits + E->l1_misses));
+        trace_set_meta(E->t, "l1_hit_rate", v);
+    }
+    if (E->t && E->uvm_faults > 0) {
+        char v[32];
+        snprintf(v, sizeof v, "%lld", (long long)E->uvm_faults);
+        trace_set_meta(E->t, "uvm_faults", v);
+    }
     if (E->t && E->ntouched) epoch_flush(E);
     if (E->quota) {
         if (E->t) quota_record(E);
@@ -698,7 +1158,18 @@ static void warp_fini(void *self) {
     }
     free(E->owe);
     free(E->qk);
-    for (size_t k = 0; k < E->nk; k++) free(E->ks[k].code);
+    for (size_t k = 0; k < E->nk; k++) {
+        free(E->ks[k].code);
+        free(E->ks[k].ext);
+        free(E->ks[k].ws);
+    }
+    free(E->l1_tag);
+    free(E->l1_lru);
+    free(E->l1_mask);
+    free(E->l1_clock);
+    free(E->uvm_sm_free);
+    free(E->uvm_key);
+    free(E->uvm_val);
     free(E->ks);
     free(E->subs);
     free(E->due);
@@ -715,6 +1186,11 @@ static void warp_fini(void *self) {
     free(E->fe_sub);
     free(E->fe_sms);
     free(E->port_next);
+    free(E->mq_next);
+    free(E->mq_warps);
+    free(E->mq_subs);
+    free(E->mq_end);
+    free(E->fp_next);
 }
 
 static int warp_init(void *self, sim_state *st) {
@@ -743,6 +1219,62 @@ static int warp_init(void *self, sim_state *st) {
         E->port_next = calloc((size_t)d->sms, sizeof *E->port_next);
         if (!E->port_next) return -1;
     }
+    if (d->dram_sectors > 0) {
+        E->mx = true;
+        E->dram_iv = (int64_t)((double)(1 << EW_FRAC) / d->dram_sectors + 0.5);
+        E->port_iv = (int64_t)((double)(1 << EW_FRAC) / d->sm_port_sectors + 0.5);
+        if (E->dram_iv < 1) E->dram_iv = 1;
+        if (E->port_iv < 1) E->port_iv = 1;
+        E->mq_cap = d->sm_mem_queue / d->schedulers_per_sm;
+        size_t nsubs = (size_t)d->sms * (size_t)d->schedulers_per_sm;
+        E->mq_next = calloc(nsubs, sizeof *E->mq_next);
+        E->mq_warps = calloc(nsubs, sizeof *E->mq_warps);
+        E->mq_subs = calloc((size_t)d->sms, sizeof *E->mq_subs);
+        if (!E->mq_next || !E->mq_warps || !E->mq_subs) return -1;
+    }
+    if (E->mx && d->l1_smem_kb > 0) {
+        /* the L1 is what the carveout leaves of L1 + shared memory: the
+         * shared memory of the run's kernel that needs the most on one SM
+         * (its blocks per SM times its smem per block) */
+        int64_t smem = 0;
+        for (size_t i = 0; i < cfg->nops; i++) {
+            const sim_op *o = &cfg->ops[i];
+            if (o->kind != SIM_OP_KERNEL || o->smem <= 0) continue;
+            int64_t nb = o->blocks < d->blocks_per_sm ? o->blocks : d->blocks_per_sm;
+            int64_t need = o->smem * nb;
+            if (need > d->smem_per_sm) need = d->smem_per_sm;
+            if (need > smem) smem = need;
+        }
+        int64_t l1 = (int64_t)d->l1_smem_kb * 1024 - smem;
+        int64_t lines = l1 > 0 ? l1 / 128 : 0;
+        E->l1_assoc = d->l1_assoc;
+        E->l1_sets = (int32_t)(lines / d->l1_assoc);
+        E->l1_lat = d->latency_l1;
+        if (E->l1_sets > 0) {
+            size_t n = (size_t)d->sms * (size_t)E->l1_sets * (size_t)E->l1_assoc;
+            E->l1_tag = calloc(n, sizeof *E->l1_tag);
+            E->l1_lru = calloc(n, sizeof *E->l1_lru);
+            E->l1_mask = calloc(n, sizeof *E->l1_mask);
+            E->l1_clock = calloc((size_t)d->sms, sizeof *E->l1_clock);
+            if (!E->l1_tag || !E->l1_lru || !E->l1_mask || !E->l1_clock) return -1;
+        }
+    }
+    if (E->mx && d->uvm_page_kb > 0) {
+        E->uvm_page = (int64_t)d->uvm_page_kb * 1024;
+        E->uvm_copy = (int64_t)((double)E->uvm_page / d->copy_bandwidth * (double)d->clock_hz + 0.5);
+        if (E->uvm_copy < 1) E->uvm_copy = 1;
+        E->uvm_lat = d->uvm_fault_latency;
+        E->uvm_slots = d->sm_faults > 0 ? d->sm_faults : 1024;   /* 1024: no limit */
+        E->uvm_sm_free = calloc((size_t)d->sms * (size_t)E->uvm_slots, sizeof *E->uvm_sm_free);
+        if (!E->uvm_sm_free) return -1;
+    }
+    if (d->fp32_rate > 0) {
+        E->fp_iv = (int64_t)((double)(1 << EW_FRAC) / d->fp32_rate + 0.5);
+        E->fp_next = calloc((size_t)d->sms * (size_t)d->schedulers_per_sm, sizeof *E->fp_next);
+        if (!E->fp_next) return -1;
+    }
+    E->gate = E->mx || E->fp_iv > 0;
+    E->warp_size = d->warp_size;
     trace_set_meta(st->t, "execution", "warp");
     trace_set_meta(st->t, "warp", E->wp->name);
 
@@ -857,11 +1389,43 @@ static int warp_init(void *self, sim_state *st) {
         K->port_span = (int64_t)(p->mem_requests > 1 ? p->mem_requests - 1 : 0) * E->port_interval;
         K->code = malloc((size_t)len * sizeof *K->code);
         if (!K->code) return -1;
+        if (E->gate) {
+            K->ext = malloc((size_t)len * sizeof *K->ext);
+            if (!K->ext) return -1;
+        }
+        if (E->l1_sets > 0 || E->uvm_page > 0) {
+            K->ws = calloc((size_t)len, sizeof *K->ws);
+            if (!K->ws) return -1;
+        }
         int64_t at = 0;
         for (size_t j = 0; j < p->nbody; j++) {
-            int32_t c = p->body[j].iclass;
-            uint32_t code = (uint32_t)class_latency(d, p, c) << 1 | (c == SIM_ICLASS_MEM);
-            for (int32_t n = 0; n < p->body[j].count; n++) K->code[at++] = code;
+            const sim_instr *in = &p->body[j];
+            const sim_access acc = p->access ? p->access[j] : (sim_access){ 0, 0, 0, 0, 0, 0 };
+            int32_t c = in->iclass;
+            /* a store's warp goes on after issue: the ALU's latency (memory system on) */
+            int32_t lat = E->mx && c == SIM_ICLASS_MEM && acc.store
+                              ? class_latency(d, p, SIM_ICLASS_ALU) : class_latency(d, p, c);
+            uint32_t code = (uint32_t)lat << 1 | (c == SIM_ICLASS_MEM);
+            uint16_t x = 0;
+            if (E->gate) {
+                int32_t n = acc.sectors > 0 ? acc.sectors : 4;
+                if (c == SIM_ICLASS_MEM)
+                    x = (uint16_t)((uint32_t)n << 3 | (acc.store ? EW_X_STORE : 0) |
+                                   (acc.managed && E->uvm_page ? EW_X_MANAGED : 0));
+                if (c == SIM_ICLASS_ALU && acc.fp32 && E->fp_iv) x |= EW_X_FP32;
+            }
+            K->uses_mem |= c == SIM_ICLASS_MEM;
+            for (int32_t n = 0; n < in->count; n++) {
+                if (K->ws && c == SIM_ICLASS_MEM) {
+                    /* each (kernel, body entry) its own address space */
+                    int64_t sec = acc.footprint > 0 ? (acc.footprint + 31) / 32 : 0;
+                    K->ws[at] = (ew_ws){ .base = (uint64_t)(k + 1) << 52 | (uint64_t)j << 44,
+                                         .region = sec, .off = n, .count = in->count,
+                                         .scope = acc.scope };
+                }
+                if (K->ext) K->ext[at] = x;
+                K->code[at++] = code;
+            }
         }
         /* persistent threads: the op's blocks' work, split evenly (QAWS §V-A) */
         int64_t total = o->blocks * p->repeat;
@@ -898,7 +1462,9 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
     /* ee.c adds the block's record right after this call */
     B->rec = (int64_t)st->blocks_flushed + (int64_t)st->t->blocks.n;
     B->wid0 = E->next_wid;
+    B->index = index;
     int64_t iters = K->per_block + (index < K->extra);
+    B->iters0 = iters;
     if (iters == 0) {         /* more persistent blocks than work: nothing to run */
         B->warps_left = 0;
         st->failed = true;
@@ -916,6 +1482,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
         if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
+        if (E->mx && K->uses_mem && E->mq_warps[s]++ == 0 && E->mq_subs[sm]++ == 0) E->nact++;
         if (w->fe_ibuf) {
             /* the lowest free warp slot (GPGPU-Sim's find_available_hwtid
              * takes the first free range a whole block fits in; the two
@@ -968,6 +1535,7 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
         heap_pop(E);
     }
     E->cur = c;
+    if (E->mq_nend) mq_release(E, c);
     /* the QoS manager's epoch boundary, before any sub-core issues in it */
     if (E->quota && c >= E->q.next_boundary) quota_epoch(&E->q, c);
     if (c / E->epoch_len != E->epoch) {

@@ -69,6 +69,13 @@ static void key_of(keybuf *b, const sim_config *cfg, const sim_op *o) {
     for (size_t j = 0; j < g->nbody; j++) {
         PUT(b, g->body[j].iclass);
         PUT(b, g->body[j].count);
+        sim_access a = g->access ? g->access[j] : (sim_access){ 0, 0, 0, 0, 0, 0 };
+        PUT(b, a.sectors);
+        PUT(b, a.store);
+        PUT(b, a.fp32);
+        PUT(b, a.scope);
+        PUT(b, a.footprint);
+        PUT(b, a.managed);
     }
     PUT(b, g->repeat);
     for (int32_t c = 0; c < SIM_NICLASS; c++) PUT(b, g->latency[c]);

@@ -75,6 +75,25 @@ typedef struct sim_instr {
     int32_t count;           /* this many in a row (>= 1) */
 } sim_instr;
 
+/* What an instruction does in the memory system and functional units,
+ * read only with those on (device.h dram_sectors, fp32_rate;
+ * docs/memory.md); a program without them (access NULL) has every mem op a
+ * coalesced load and every alu op off the fp32 pipe. */
+typedef struct sim_access {
+    int32_t sectors;         /* mem: 32-byte sectors of one warp access, 1..1024;
+                                0 = coalesced 4-byte words, 4 sectors */
+    int32_t store;           /* mem: a store (the warp goes on after issue) */
+    int32_t fp32;            /* alu: runs on the sub-core's fp32 pipe (device.fp32_rate) */
+    /* mem, with an L1 (device.l1_smem_kb): the working set the op walks,
+     * access after access, wrapping around (docs/memory.md) */
+    int32_t scope;           /* whose: SIM_SCOPE_WARP (each warp its own), _BLOCK, _KERNEL */
+    int64_t footprint;       /* bytes; 0 = never reused (a stream) */
+    int32_t managed;         /* mem: the data is in unified memory (device.uvm_page_kb):
+                                pages not on the GPU fault and migrate */
+} sim_access;
+
+enum { SIM_SCOPE_WARP = 0, SIM_SCOPE_BLOCK, SIM_SCOPE_KERNEL };
+
 typedef struct sim_program {
     const sim_instr *body;   /* what every warp runs, `repeat` times */
     size_t nbody;
@@ -87,6 +106,7 @@ typedef struct sim_program {
     /* persistent threads (QAWS §V-A): one block per SM, the work of
      * `blocks` blocks split evenly over them (in body repetitions) */
     int persistent;
+    const sim_access *access;  /* [nbody], or NULL: see sim_access */
 } sim_program;
 
 typedef struct sim_op {

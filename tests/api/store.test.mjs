@@ -39,19 +39,26 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
     'max_threads_per_block', 'blocks_per_sm', 'warps_per_sm', 'regs_per_sm', 'max_regs_per_block',
     'smem_per_sm', 'max_smem_per_block', 'warp_size', 'schedulers_per_sm', 'copy_engines',
     'copy_bandwidth', 'clock', 'mem_bandwidth', 'sm_mem_bandwidth', 'latency_alu', 'latency_sfu', 'latency_shared',
-    'latency_mem', 'fetch_warps', 'ibuffer']);
+    'latency_mem', 'fetch_warps', 'ibuffer', 'fp32_rate', 'dram_sectors', 'sm_port_sectors',
+    'sm_mem_queue', 'l1_smem_kb', 'l1_assoc', 'latency_l1', 'uvm_page_kb', 'uvm_fault_latency',
+    'sm_faults']);
   // the device object of /api/presets has exactly the same keys, plus name and sm_order;
   // the warp-level model's fields only where the preset knows them (the front end
   // and the SMs' memory ports: only isca17-gpgpusim's)
   const presets = await getJson(`${srv.base}/api/presets`);
   const keys = body.device_fields.map((f) => f.key);
   const device = (name) => presets.body.presets.find((p) => p.name === name).device;
-  assert.deepEqual(Object.keys(device('isca17-gpgpusim')), ['name', ...keys, 'sm_order']);
+  // (the memory system's fields, issue 25: no preset has them yet)
+  const mem = new RegExp('^(fp32_rate|dram_sectors|sm_port_sectors|sm_mem_queue|l1_smem_kb|l1_assoc|' +
+    'latency_l1|uvm_page_kb|uvm_fault_latency|sm_faults)$');
+  assert.deepEqual(Object.keys(device('isca17-gpgpusim')),
+    ['name', ...keys.filter((k) => !mem.test(k)), 'sm_order']);
   assert.deepEqual(Object.keys(device('titanv-gpgpusim')),
-    ['name', ...keys.filter((k) => !/^(fetch_warps|ibuffer|sm_mem_bandwidth)$/.test(k)), 'sm_order']);
-  assert.deepEqual(Object.keys(device('tx2')),
-    ['name', ...keys.filter((k) => !/^(mem_bandwidth|sm_mem_bandwidth|latency_|fetch_warps|ibuffer)/.test(k)),
+    ['name', ...keys.filter((k) => !/^(fetch_warps|ibuffer|sm_mem_bandwidth)$/.test(k) && !mem.test(k)),
       'sm_order']);
+  assert.deepEqual(Object.keys(device('tx2')),
+    ['name', ...keys.filter((k) => !/^(mem_bandwidth|sm_mem_bandwidth|latency_|fetch_warps|ibuffer)/.test(k) &&
+      !mem.test(k)), 'sm_order']);
   assert.match(body.device_fields.find((f) => f.key === 'fetch_warps').doc, /GPGPU-Sim: 1/);
 });
 

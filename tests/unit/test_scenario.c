@@ -729,6 +729,55 @@ static void test_parse_file(void **state) {
     remove(path);
 }
 
+/* The memory system's op keys (issue 25): access patterns into sectors,
+ * store, footprint, scope, managed, fu; bad values name the place. */
+static void test_program_access(void **state) {
+    (void)state;
+    scn_scenario *s = parse_ok(one_kernel("{'preset':'titanv-gpgpusim'}",
+        "'program':{'body':[{'op':'alu','fu':'fp32'},{'op':'mem','access':'strided:2'},"
+        "{'op':'mem','access':'random','store':true,'footprint':'4KB','scope':'block'},"
+        "{'op':'mem','access':'coalesced','managed':true,'scope':'kernel'},"
+        "{'op':'mem','access':'strided:9'},{'op':'mem','access':7}]}"));
+    sim_config cfg = config_of(s, 0);
+    const sim_access *a = cfg.ops[0].program->access;
+    assert_non_null(a);
+    assert_int_equal(a[0].fp32, 1);
+    assert_int_equal(a[1].sectors, 8);
+    assert_int_equal(a[2].sectors, 32);
+    assert_int_equal(a[2].store, 1);
+    assert_int_equal(a[2].footprint, 4096);
+    assert_int_equal(a[2].scope, SIM_SCOPE_BLOCK);
+    assert_int_equal(a[3].sectors, 4);
+    assert_int_equal(a[3].managed, 1);
+    assert_int_equal(a[3].scope, SIM_SCOPE_KERNEL);
+    assert_int_equal(a[4].sectors, 32);
+    assert_int_equal(a[5].sectors, 7);
+    scn_free(s);
+    /* a program without those keys has none */
+    s = parse_ok(one_kernel("{'preset':'titanv-gpgpusim'}", "'program':{'body':[{'op':'mem'}]}"));
+    cfg = config_of(s, 0);
+    assert_null(cfg.ops[0].program->access);
+    scn_free(s);
+    expect_error(one_kernel("{'preset':'titanv-gpgpusim'}",
+                            "'program':{'body':[{'op':'mem','access':'strided:0'}]}"),
+                 "t.json: ops[0].program.body[0].access: \"strided:0\" is not an access pattern "
+                 "(coalesced, strided:N with N in 1..1024, random, or a number of sectors)");
+    expect_error(one_kernel("{'preset':'titanv-gpgpusim'}",
+                            "'program':{'body':[{'op':'alu','access':'random'}]}"),
+                 "t.json: ops[0].program.body[0].access: only a mem op has an access pattern");
+    expect_error(one_kernel("{'preset':'titanv-gpgpusim'}",
+                            "'program':{'body':[{'op':'alu','fu':'fp64'}]}"),
+                 "t.json: ops[0].program.body[0].fu: \"fp64\" is not a functional unit the model "
+                 "knows (fp32)");
+    expect_error(one_kernel("{'preset':'titanv-gpgpusim'}",
+                            "'program':{'body':[{'op':'mem','scope':'grid'}]}"),
+                 "t.json: ops[0].program.body[0].scope: \"grid\" is not a scope (warp, block or "
+                 "kernel)");
+    expect_error(one_kernel("{'preset':'titanv-gpgpusim'}",
+                            "'program':{'body':[{'op':'mem','store':1}]}"),
+                 "t.json: ops[0].program.body[0].store: must be true or false, not an integer");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -744,6 +793,7 @@ int main(void) {
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_block_time_array_and_copies),
         cmocka_unit_test(test_parse_file),
+        cmocka_unit_test(test_program_access),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,7 +34,9 @@ static const char *const shipped[] = {
     "most-room-pascal-4.2-33-threads.json",
     "most-room-pascal-4.2.json",
     "most-room-table1-compute.json",     /* warp-level: runs checked in test_warp_scenarios.c */
+    "most-room-table1-l1.json",          /* ditto */
     "most-room-table1-memory.json",      /* ditto */
+    "most-room-table1-transfer.json",    /* ditto */
     "most-room-turing-5.1-9-blocks.json",
     "most-room-turing-5.1-colocated.json",
     "most-room-turing-5.1.json",

@@ -5,8 +5,11 @@
  *   qaws-fig3                    QAWS paper Fig. 3, every cycle the text names
  *   qaws-v-homogeneous-compute   QAWS §V, a compute-intensive homogeneous pair
  *   qaws-v-homogeneous-latency   QAWS §V, a latency-bound homogeneous pair
- *   most-room-table1-compute     most-room Table 1's direction, compute-intensive
- *   most-room-table1-memory      ... and memory-intensive
+ *   most-room-table1-compute     most-room Table 1, compute-intensive (fp32 pipes)
+ *   most-room-table1-memory      ... and memory-intensive (the memory system),
+ *                                against the paper's slowdowns (issue 25)
+ *   most-room-table1-l1          ... and L1-cache-dependent (the L1)
+ *   most-room-table1-transfer    ... and transfer-bound (unified memory)
  *
  * Scenarios are found under $SCHEDLAB_ROOT/scenarios, or ./scenarios. */
 #include <setjmp.h>
@@ -190,27 +193,112 @@ static void table1_run(const char *file, table1 *r) {
     trace_free(&t);
 }
 
-static void test_table1(void **state) {
+/* most-room Table 1 (Turing): the paper's slowdowns over the serial case,
+ * and a check that the model's is within a factor `tol` of it. */
+typedef struct t1_row {
+    const char *what;
+    double paper;            /* the paper's x serial */
+    double got;              /* the model's */
+} t1_row;
+
+static bool within(const t1_row *r, double tol) {
+    printf("  %-34s paper %6.2fx  model %6.2fx  (%s factor %.1f)\n", r->what, r->paper, r->got,
+           r->got <= r->paper * tol && r->got >= r->paper / tol ? "within" : "NOT within", tol);
+    return r->got <= r->paper * tol && r->got >= r->paper / tol;
+}
+
+static double x(int64_t a, int64_t b) {
+    return (double)a / (double)b;
+}
+
+/* Compute-intensive (§5.3): isolated B 1.45x, colocated B 1.85x, A 1.01x
+ * both; every concurrent slowdown within a factor 1.5 (issue 25), and
+ * isolated < colocated for B, as in the paper. */
+static void test_table1_compute(void **state) {
     (void)state;
-    table1 c, m;
+    table1 c;
     table1_run("most-room-table1-compute.json", &c);
+    const t1_row rows[] = {
+        { "compute A isolated", 527.0 / 523, x(c.a_iso, c.a_serial) },
+        { "compute B isolated", 1.45, x(c.b_iso, c.b_serial) },
+        { "compute A colocated", 530.0 / 523, x(c.a_coloc, c.a_serial) },
+        { "compute B colocated", 1.85, x(c.b_coloc, c.b_serial) },
+    };
+    for (size_t i = 0; i < 4; i++) assert_true(within(&rows[i], 1.5));
+    assert_true(c.b_iso < c.b_coloc);
+    assert_true(c.a_iso <= c.b_coloc && c.a_coloc <= c.b_coloc);
+}
+
+/* Memory-intensive (§5.4): isolated B 22.4x, colocated B 96.1x, A about
+ * 1.0x; colocated, B ends with A (961 ms against 955) */
+static void test_table1_memory(void **state) {
+    (void)state;
+    table1 m;
     table1_run("most-room-table1-memory.json", &m);
-    const table1 cw = { 16880, 16627, 16882, 25271, 16885, 16883 };
-    const table1 mw = { 178369, 34314, 179693, 179699, 181025, 181028 };
-    assert_memory_equal(&c, &cw, sizeof c);
-    assert_memory_equal(&m, &mw, sizeof m);
-    /* colocated kernels run slower than alone: B 1.52x (compute, paper
-     * 1.85x) and 5.24x (memory, paper 96.1x); A hardly (paper 1.01x) */
-    assert_true(c.b_coloc * 100 > c.b_serial * 151 && c.b_coloc * 100 < c.b_serial * 153);
-    assert_true(m.b_coloc * 100 > m.b_serial * 523 && m.b_coloc * 100 < m.b_serial * 525);
-    assert_true(c.a_coloc * 100 < c.a_serial * 101 && m.a_coloc * 100 < m.a_serial * 101);
-    /* ... and more so when both are memory-bound */
-    assert_true(m.b_coloc * c.b_serial > 3 * c.b_coloc * m.b_serial);
-    /* isolated: compute-intensive B alone on SM 67 barely slows (1.02x; the
-     * paper measured 1.45x), memory-intensive B still waits for memory
-     * (5.29x; paper 22.4x) */
-    assert_true(c.b_iso * 100 < c.b_serial * 102);
-    assert_true(m.b_iso * 100 > m.b_serial * 527);
+    const t1_row rows[] = {
+        { "memory A isolated", 951.0 / 949, x(m.a_iso, m.a_serial) },
+        { "memory A colocated", 955.0 / 949, x(m.a_coloc, m.a_serial) },
+        { "memory B colocated", 96.1, x(m.b_coloc, m.b_serial) },
+    };
+    for (size_t i = 0; i < 3; i++) assert_true(within(&rows[i], 1.5));
+    assert_true(m.b_iso < m.b_coloc);
+    /* B colocated ends within 2% of A, as the paper's 961 ms and 955 ms */
+    assert_true(m.b_coloc * 100 > m.a_coloc * 98 && m.b_coloc * 100 < m.a_coloc * 102);
+}
+
+/* L1-cache-dependent (§5.2): isolated as serial (85/85, 79/79 ms),
+ * colocated A 1.24x, B 1.33x; the L1 holds each kernel's data alone but
+ * not both (the model's hit rate alone is over 99%; the paper's 75-95%). */
+static void test_table1_l1(void **state) {
+    (void)state;
+    table1 l;
+    table1_run("most-room-table1-l1.json", &l);
+    const t1_row rows[] = {
+        { "L1 A isolated", 1.0, x(l.a_iso, l.a_serial) },
+        { "L1 B isolated", 1.0, x(l.b_iso, l.b_serial) },
+        { "L1 A colocated", 1.24, x(l.a_coloc, l.a_serial) },
+        { "L1 B colocated", 1.33, x(l.b_coloc, l.b_serial) },
+    };
+    for (size_t i = 0; i < 4; i++) assert_true(within(&rows[i], 1.5));
+    /* the paper's order: colocated slower than isolated, both kernels */
+    assert_true(l.a_iso < l.a_coloc && l.b_iso < l.b_coloc);
+}
+
+/* Transfer-bandwidth-dependent (§5.5, unified memory): A 1.04x isolated,
+ * 1.05x colocated; B 2.73x, 3.58x. The model has no per-SM TLB (the
+ * paper's guess for colocated > isolated): B colocated is only just slower
+ * than isolated. */
+static void test_table1_transfer(void **state) {
+    (void)state;
+    table1 u;
+    table1_run("most-room-table1-transfer.json", &u);
+    const t1_row rows[] = {
+        { "transfer A isolated", 1.04, x(u.a_iso, u.a_serial) },
+        { "transfer B isolated", 2.73, x(u.b_iso, u.b_serial) },
+        { "transfer A colocated", 1.05, x(u.a_coloc, u.a_serial) },
+        { "transfer B colocated", 3.58, x(u.b_coloc, u.b_serial) },
+    };
+    for (size_t i = 0; i < 4; i++) assert_true(within(&rows[i], 1.5));
+    assert_true(u.b_iso < u.b_coloc);
+}
+
+/* todo (issue 25): isolated memory-intensive B, paper 22.4x; the model's
+ * SM 67 gets its equal 1/68 share of DRAM, so B's 8 full warps (and 8
+ * one-thread warps) run 45.0x as long as on eight SMs, a factor 2.0 over
+ * the paper's (the tolerance is 1.5). The hardware gives SM 67 about twice
+ * an SM of A's share (A's 512-thread blocks write over a far larger range:
+ * DRAM row and TLB misses the model does not have). This test passes while
+ * the gap stays; when it closes, it fails and becomes an assertion. */
+static void test_table1_memory_isolated_todo(void **state) {
+    (void)state;
+    table1 m;
+    table1_run("most-room-table1-memory.json", &m);
+    t1_row r = { "memory B isolated (todo)", 22.4, x(m.b_iso, m.b_serial) };
+    bool ok = within(&r, 1.5);
+    if (ok) fail_msg("memory B isolated is now within a factor 1.5 of 22.4x (%.2fx): make it an "
+                     "assertion in test_table1_memory", r.got);
+    /* the gap as measured: 45.0x, a factor 2.0 */
+    assert_true(r.got > 22.4 * 1.5 && r.got < 22.4 * 2.5);
 }
 
 int main(void) {
@@ -218,7 +306,11 @@ int main(void) {
         cmocka_unit_test(test_fig3),
         cmocka_unit_test(test_qaws_v_compute),
         cmocka_unit_test(test_qaws_v_latency),
-        cmocka_unit_test(test_table1),
+        cmocka_unit_test(test_table1_compute),
+        cmocka_unit_test(test_table1_memory),
+        cmocka_unit_test(test_table1_memory_isolated_todo),
+        cmocka_unit_test(test_table1_l1),
+        cmocka_unit_test(test_table1_transfer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

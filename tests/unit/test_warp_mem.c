@@ -1,0 +1,296 @@
+/* test_warp_mem.c -- the warp-level model's memory system and fp32 pipes
+ * (simcore/exec_warp.c with device.dram_sectors / fp32_rate; issue 25,
+ * docs/memory.md), on configurations built here, each expectation worked
+ * out by hand from the rules:
+ *
+ *   - coalescing: a warp access is `sectors` 32-byte sectors, served at the
+ *     SM port's rate (sm_port_sectors) or its equal share of DRAM;
+ *   - a load's warp waits for its last sector plus latency_mem, a store's
+ *     goes on after latency_alu; a full queue (sm_mem_queue) stalls it;
+ *   - DRAM is shared equally by the SMs with memory warps, whatever their
+ *     warp counts (GPGPU-Sim's crossbar arbitrates round robin);
+ *   - one fp32 warp instruction per 1/fp32_rate cycles on a sub-core;
+ *   - with the fields at 0, nothing changes (the goldens prove it). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "../../simcore/sim.h"
+#include "test_sim_util.h"
+
+/* One SM per `sms`, one sub-core, 1-GHz clock (cycle = ns); memory system
+ * on: port 1 sector/cycle, DRAM `dram` sectors/cycle, queue `queue`. */
+static void mem_bench(tb *b, int32_t sms, double dram, int32_t queue) {
+    tb_init(b, "titanv-gpgpusim");
+    b->cfg.device.sms = sms;
+    b->cfg.device.schedulers_per_sm = 1;
+    b->cfg.device.clock_hz = 1000000000;
+    b->cfg.device.sm_order_kind = SIM_SM_ORDER_ASCENDING;
+    sim_device_fill_order(&b->cfg.device);
+    b->cfg.device.latency_alu = 4;
+    b->cfg.device.latency_mem = 100;
+    b->cfg.device.dram_sectors = dram;
+    b->cfg.device.sm_port_sectors = 1;
+    b->cfg.device.sm_mem_queue = queue;
+    b->cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    b->cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto");
+}
+
+static int64_t run_one(tb *b, const sim_program *p, int32_t threads, int64_t blocks) {
+    int32_t s = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = blocks;
+    k->threads = threads;
+    k->program = p;
+    trace t;
+    tb_run(b, &t);
+    int64_t end = kern(&t, "K")->end;
+    trace_free(&t);
+    return end;
+}
+
+/* Coalescing: one warp, one load. Coalesced: 4 sectors at 1 a cycle, the
+ * last served at cycle 4, data at 4 + 100. Random: 32 sectors, 32 + 100.
+ * strided:2: 8 sectors. */
+static void test_sectors(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[][1] = { { { .sectors = 0 } }, { { .sectors = 32 } }, { { .sectors = 8 } } };
+    const int64_t want[] = { 104, 132, 108 };
+    for (int i = 0; i < 3; i++) {
+        sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc[i] };
+        tb b;
+        mem_bench(&b, 1, 100, 256);
+        assert_int_equal(run_one(&b, &p, 32, 1), want[i]);
+    }
+}
+
+/* A store's warp goes on after latency_alu: ten random stores (320
+ * sectors, a sector a cycle) with a 1024-sector queue issue at 0, 4, ...,
+ * 36, and the block ends when the last sector has left, at 320 (a kernel
+ * ends when its writes are done). With a 64-sector queue the third store
+ * finds no room: store n (n >= 2) waits until the queue holds 32 sectors,
+ * cycle 32 (n - 1); the last, n = 9, issues at 256; the end is 320 still. */
+static void last_issue_and_end(int32_t queue, int64_t *last, int64_t *end) {
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32, .store = 1 } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 10, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, queue);
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = 32;
+    k->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(t.warp_issues.n, 10);
+    *last = t.warp_issues.v[9].cycle;
+    *end = kern(&t, "K")->end;
+    trace_free(&t);
+}
+
+static void test_store_backpressure(void **state) {
+    (void)state;
+    int64_t last, end;
+    last_issue_and_end(1024, &last, &end);
+    assert_int_equal(last, 36);
+    assert_int_equal(end, 320);
+    last_issue_and_end(64, &last, &end);
+    assert_int_equal(last, 256);
+    assert_int_equal(end, 320);
+}
+
+/* DRAM shared equally by the SMs using it: DRAM 1 sector/cycle, two SMs,
+ * port 1. SM 0 holds 4 warps, SM 1 one warp (blocks of 128 and 32 threads,
+ * persistent... here two kernels): each SM gets 1/2 sector a cycle while
+ * both are active. One coalesced load each warp (4 sectors): SM 1's warp's
+ * 4 sectors take 8 cycles (ends 108) whatever SM 0's 4 warps do; SM 0's 16
+ * sectors take 32 cycles (ends 132). First come first served it would
+ * depend on issue order. */
+static void test_fair_between_sms(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
+    tb b;
+    mem_bench(&b, 2, 1, 256);
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    sim_op *big = tb_op(&b, SIM_OP_KERNEL, "Big", s1, 0);
+    big->blocks = 1;
+    big->threads = 128;
+    big->program = &p;
+    sim_op *small = tb_op(&b, SIM_OP_KERNEL, "Small", s2, 0);
+    small->blocks = 1;
+    small->threads = 32;
+    small->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(blk(&t, "Big", 0)->sm, 0);
+    assert_int_equal(blk(&t, "Small", 0)->sm, 1);
+    assert_int_equal(kern(&t, "Small")->end, 108);
+    assert_int_equal(kern(&t, "Big")->end, 132);
+    trace_free(&t);
+}
+
+/* fp32 pipe: 4 warps on one sub-core, each 10 dependent fp32 instructions
+ * of latency 4. Without a pipe limit the sub-core issues one a cycle: each
+ * warp every 4 cycles, 40 instructions by cycle 39, the last warp ending at
+ * 39 + 4 = 43. With fp32_rate 0.5 one every 2 cycles: the 40th at 78,
+ * ending at 82. A 1-warp kernel is latency-bound either way: 9 * 4 + 4. */
+static void test_fp32_rate(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 10 } };
+    static const sim_access acc[] = { { .fp32 = 1 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
+    const double rate[] = { 0, 0.5 };
+    const int64_t want4[] = { 43, 82 }, want1[] = { 40, 40 };
+    for (int i = 0; i < 2; i++) {
+        tb b;
+        mem_bench(&b, 1, 0, 0);
+        b.cfg.device.fp32_rate = rate[i];
+        assert_int_equal(run_one(&b, &p, 128, 1), want4[i]);
+        mem_bench(&b, 1, 0, 0);
+        b.cfg.device.fp32_rate = rate[i];
+        assert_int_equal(run_one(&b, &p, 32, 1), want1[i]);
+    }
+}
+
+/* A partial warp touches proportionally fewer sectors: a 33-thread block's
+ * second warp (1 thread) makes 1 sector of a random access, not 32. Two
+ * warps, one random load each: 33 sectors at 1 a cycle, the last at 33,
+ * ending at 133. */
+static void test_partial_warp(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    assert_int_equal(run_one(&b, &p, 33, 1), 133);
+}
+
+/* The L1: 1 KB of L1 (8 lines, one set of 8 ways), hit latency 20. A
+ * warp's coalesced loads walk its own 1 KB (8 lines of 4 sectors), 16
+ * loads: the first 8 miss (4 sectors at 1 a cycle, + 100: 104 cycles
+ * each), the next 8 hit (20 each): the block ends at 8 x 104 + 8 x 20 =
+ * 992, hit rate 0.5. Two warps, each its own 1 KB, cycle through 16 lines
+ * in 8: LRU keeps none long enough, no hit (colocated blocks' contention,
+ * most-room §5.2). */
+static double l1_run(int32_t threads, int64_t *end) {
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .footprint = 1024, .scope = SIM_SCOPE_WARP } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 16, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    b.cfg.device.l1_smem_kb = 1;
+    b.cfg.device.l1_assoc = 8;
+    b.cfg.device.latency_l1 = 20;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = threads;
+    k->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    *end = kern(&t, "K")->end;
+    const char *h = trace_get_meta(&t, "l1_hit_rate");
+    assert_non_null(h);
+    double rate = strtod(h, NULL);
+    trace_free(&t);
+    return rate;
+}
+
+static void test_l1(void **state) {
+    (void)state;
+    int64_t end;
+    assert_true(l1_run(32, &end) == 0.5);
+    assert_int_equal(end, 992);
+    assert_true(l1_run(64, &end) == 0);
+}
+
+/* Unified memory: 4-KB pages, a page's migration 1000 cycles (4.096 GB/s
+ * at 1 GHz), one at a time. Each warp's random access (32 sectors, one per
+ * line: 4 KB) is one page of its block's stream; two rounds.
+ *   latency 3000, one warp: page 0 at 0 -> 3000; page 1 at 3000 -> 6000.
+ *   latency 0, two warps: pages 0, 1 at 0, 1 -> 1000, 2000 (the link is
+ *   busy); warp 0 at 1000 asks for page 2 -> 2000..3000, warp 1 at 2000
+ *   for page 3 -> 3000..4000: the end is 4000, four faults (the same with
+ *   one fault slot per SM). */
+static int64_t uvm_run(int32_t threads, int32_t latency, int32_t slots, int64_t *faults) {
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32, .managed = 1, .scope = SIM_SCOPE_BLOCK } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    b.cfg.device.uvm_page_kb = 4;
+    b.cfg.device.uvm_fault_latency = latency;
+    b.cfg.device.sm_faults = slots;
+    b.cfg.device.copy_bandwidth = 4.096e9;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = threads;
+    k->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    int64_t end = kern(&t, "K")->end;
+    const char *f = trace_get_meta(&t, "uvm_faults");
+    assert_non_null(f);
+    *faults = strtoll(f, NULL, 10);
+    trace_free(&t);
+    return end;
+}
+
+static void test_uvm(void **state) {
+    (void)state;
+    int64_t faults;
+    assert_int_equal(uvm_run(32, 3000, 0, &faults), 6000);
+    assert_int_equal(faults, 2);
+    assert_int_equal(uvm_run(64, 0, 0, &faults), 4000);
+    assert_int_equal(faults, 4);
+    /* latency 3000, two warps: pages 0, 1 at 0, 1 -> 3000, 3001 (page 1's
+     * migration 1000..2000); pages 2, 3 at 3000, 3001 -> 6000, 6001. With
+     * one fault slot on the SM (sm_faults 1) warp 1 stalls until 3000, warp
+     * 0 (GTO's greedy warp) takes the slot for page 2 -> 6000, then warp 1
+     * page 1 -> 9000 and page 3 -> 12000. */
+    assert_int_equal(uvm_run(64, 3000, 0, &faults), 6001);
+    assert_int_equal(uvm_run(64, 3000, 1, &faults), 12000);
+    assert_int_equal(faults, 4);
+}
+
+/* Configuration errors name the field. */
+static void test_errors(void **state) {
+    (void)state;
+    sim_device d = *sim_preset_find("titanv-gpgpusim");
+    char err[256];
+    d.dram_sectors = 10;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.sm_port_sectors"));
+    d.sm_port_sectors = 1;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.sm_mem_queue"));
+    d.sm_mem_queue = 256;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), 0);
+    d.fp32_rate = -1;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.fp32_rate"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sectors),
+        cmocka_unit_test(test_store_backpressure),
+        cmocka_unit_test(test_fair_between_sms),
+        cmocka_unit_test(test_fp32_rate),
+        cmocka_unit_test(test_partial_warp),
+        cmocka_unit_test(test_l1),
+        cmocka_unit_test(test_uvm),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
