@@ -94,6 +94,9 @@ void imp_stream_end(imp_ctx *cx, trace *t);
 /* Content sniffers behind the descriptors' detect (true when the bytes look
  * like it). */
 int imp_sqlite_kind(const unsigned char *data, size_t len); /* IMP_NVPROF_SQLITE, IMP_NSYS_SQLITE or IMP_UNKNOWN */
+/* -1 with one line in err saying why no format takes this SQLite file
+ * (unreadable, WAL tables missing, someone else's database) */
+int imp_sqlite_unknown(const imp_file *f, char *err, size_t errlen);
 /* detect.c: the JSON formats: the bytes (after a BOM and white space) open
  * an object; `schema` is then whether schedlab's "schedlab-trace/1" is
  * named in its first 4 KiB. The text formats: IMP_NVPROF_CSV,

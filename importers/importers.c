@@ -162,6 +162,8 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
     }
     if (fmt == IMP_UNKNOWN) {
         fmt = imp_detect(&files[0]);
+        if (fmt == IMP_UNKNOWN && imp_sql_is_sqlite(files[0].data, files[0].len))
+            return imp_sqlite_unknown(&files[0], err, errlen);
         if (fmt == IMP_UNKNOWN) {
             char names[256];
             snprintf(err, errlen, "%s: cannot tell the format from the content; name it (%s)",

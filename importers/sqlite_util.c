@@ -1209,3 +1209,34 @@ int imp_sqlite_kind(const unsigned char *data, size_t len) {
     imp_sql_close(&s);
     return kind;
 }
+
+/* Why no format took an SQLite file (issue 31, point 8): "cannot tell the
+ * format" said nothing about a database that SQLite cannot read, nor about
+ * one written in WAL mode whose tables sat in a -wal file the upload did not
+ * carry (a WAL database's main file holds only what was checkpointed). */
+int imp_sqlite_unknown(const imp_file *f, char *err, size_t errlen) {
+    imp_sql s;
+    if (imp_sql_open(&s, f, err, errlen) < 0) return -1;   /* its message names the cause */
+    bool wal = f->len >= 20 && (f->data[18] == 2 || f->data[19] == 2);
+    sqlite3_stmt *st = NULL;
+    int tables = 0;
+    if (sqlite3_prepare_v2(s.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'", -1,
+                           &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        tables = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (wal && tables == 0)
+        imp_sql_fail(&s, NULL, "an SQLite database last written in WAL mode with no table in "
+                               "the file itself: its tables are still in its -wal file, which "
+                               "was not imported; checkpoint it beside its -wal file (sqlite3 "
+                               "FILE 'PRAGMA wal_checkpoint(TRUNCATE)') and import it again");
+    else
+        imp_sql_fail(&s, NULL, "an SQLite database of %d table%s that is neither an nvprof "
+                               "export (tables Version, StringTable) nor an Nsight Systems export "
+                               "(StringIds and META_DATA_EXPORT or EXPORT_META_DATA)%s",
+                     tables, tables == 1 ? "" : "s",
+                     wal ? "; it was last written in WAL mode, so tables still in its -wal "
+                           "file are missing: checkpoint it (sqlite3 FILE 'PRAGMA "
+                           "wal_checkpoint(TRUNCATE)') and import it again" : "");
+    imp_sql_close(&s);
+    return -1;
+}

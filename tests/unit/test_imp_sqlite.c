@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include "../../importers/formats.h"
 #include "../../importers/importers.h"
@@ -606,6 +607,69 @@ static void test_wal_header(void **state) {
 
 /* ---- errors --------------------------------------------------------------- */
 
+/* An SQLite file no format takes says why (issue 31, point 8: it read
+ * "cannot tell the format"): someone else's database, a damaged one, and a
+ * WAL database uploaded without its -wal file, whose main file holds no
+ * table at all. */
+static void test_unknown_sqlite(void **state) {
+    (void)state;
+    trace t;
+    char err[1024];
+    db_bytes b = make_db("CREATE TABLE notes(id INTEGER, text TEXT); INSERT INTO notes VALUES (1, 'x');");
+    imp_file f = { "notes.db", b.data, b.len };
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "notes.db: an SQLite database of 1 table that is neither an nvprof "
+                             "export (tables Version, StringTable) nor an Nsight Systems export "
+                             "(StringIds and META_DATA_EXPORT or EXPORT_META_DATA)");
+    trace_free(&t);
+    sqlite3_free(b.data);
+
+    unsigned char bad[1024];
+    memset(bad, 0xAB, sizeof bad);
+    memcpy(bad, "SQLite format 3", 16);
+    f = (imp_file){ "bad.prof", bad, sizeof bad };
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "bad.prof: not a readable SQLite database: file is not a database");
+    trace_free(&t);
+
+    /* a real WAL database, its connection still open so nothing has been
+     * checkpointed: the table is in report.sqlite-wal, not in the file */
+    const char *tmp = getenv("TMPDIR");
+    char path[512];
+    snprintf(path, sizeof path, "%s/walXXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode=WAL; CREATE TABLE StringIds(id, value);"
+                                      "CREATE TABLE META_DATA_EXPORT(name, value);", NULL, NULL, NULL),
+                     SQLITE_OK);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    static unsigned char main_file[1 << 16];
+    size_t n = fread(main_file, 1, sizeof main_file, fp);
+    fclose(fp);
+    assert_true(n >= 100 && main_file[18] == 2);
+    f = (imp_file){ "report.sqlite", main_file, n };
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "report.sqlite: an SQLite database last written in WAL mode with no "
+                             "table in the file itself: its tables are still in its -wal file, "
+                             "which was not imported; checkpoint it beside its -wal file (sqlite3 "
+                             "FILE 'PRAGMA wal_checkpoint(TRUNCATE)') and import it again");
+    trace_free(&t);
+    sqlite3_close(db);
+    char wal[600];
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    remove(wal);
+    snprintf(wal, sizeof wal, "%s-shm", path);
+    remove(wal);
+    remove(path);
+}
+
 static void test_not_sqlite(void **state) {
     (void)state;
     static const unsigned char junk[] = "Start,Duration\n1,2\n";
@@ -790,6 +854,7 @@ int main(void) {
         cmocka_unit_test(test_wal_header),
         cmocka_unit_test(test_not_sqlite),
         cmocka_unit_test(test_foreign_sqlite),
+        cmocka_unit_test(test_unknown_sqlite),
         cmocka_unit_test(test_missing_column),
         cmocka_unit_test(test_bad_values),
     };
