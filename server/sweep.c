@@ -347,7 +347,8 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
                 fail(err, errlen, file, "approaches[%zu]: %s", i,
                      a == -2 ? "listed twice"
                              : "expected tsg_rr_busy, tsg_rr_suspend, gcaps_busy, "
-                               "gcaps_suspend, gcaps_busy_gprio or gcaps_suspend_gprio");
+                               "gcaps_suspend, gcaps_busy_gprio, gcaps_suspend_gprio, "
+                               "fmlp_busy, fmlp_suspend, mpcp_busy or mpcp_suspend");
                 goto bad;
             }
             s->approaches[s->napproaches++] = a;

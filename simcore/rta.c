@@ -41,6 +41,7 @@
  *      rta_result.budget_exhausted says so. No taskset of the paper's
  *      experiments comes within a thousandth of it. */
 #include "rta.h"
+#include "rta_lock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,7 +49,7 @@
 
 static const char *const approach_names[RTA_NAPPROACHES] = {
     "tsg_rr_busy", "tsg_rr_suspend", "gcaps_busy", "gcaps_suspend", "gcaps_busy_gprio",
-    "gcaps_suspend_gprio",
+    "gcaps_suspend_gprio", "fmlp_busy", "fmlp_suspend", "mpcp_busy", "mpcp_suspend",
 };
 
 const char *rta_approach_name(rta_approach a) {
@@ -525,7 +526,16 @@ static void analyse(const rta_taskset *ts, rta_approach a, rta_result *res, shar
         if (res->gpu_priority)
             res->gpu_priority[i] = s->d[i].gprio;
     }
-    bool busy = a == RTA_TSG_RR_BUSY || a == RTA_GCAPS_BUSY || a == RTA_GCAPS_BUSY_GPRIO;
+    bool busy = a == RTA_TSG_RR_BUSY || a == RTA_GCAPS_BUSY || a == RTA_GCAPS_BUSY_GPRIO ||
+                a == RTA_FMLP_BUSY || a == RTA_MPCP_BUSY;
+    if (a >= RTA_FMLP_BUSY) {
+        /* The lock-based baselines of §7.1 (rta_lock.c); GPU priorities
+         * play no part: requests are served FIFO (FMLP+) or by the task's
+         * priority (MPCP). */
+        bool mpcp = a == RTA_MPCP_BUSY || a == RTA_MPCP_SUSPEND;
+        res->schedulable = rta_lock_analyse(ts, mpcp, busy, res->wcrt, &s->work);
+        return;
+    }
     if (a == RTA_TSG_RR_BUSY || a == RTA_TSG_RR_SUSPEND) {
         /* The default driver ignores GPU priorities. */
         res->schedulable = analyse_all(s, false, busy, res->wcrt);
