@@ -242,8 +242,9 @@ static int read_top(jr_ctx *c, json_t *root, tset **out, bool scenario) {
             const char *s = json_string_value(sem);
             if (s && strcmp(s, "printed") == 0) t->ts.semantics = RTA_PRINTED;
             else if (s && strcmp(s, "released-code") == 0) t->ts.semantics = RTA_RELEASED_CODE;
+            else if (s && strcmp(s, "corrected") == 0) t->ts.semantics = RTA_CORRECTED;
             else {
-                jr_fail(c, "semantics", "expected \"printed\" or \"released-code\"");
+                jr_fail(c, "semantics", "expected \"printed\", \"released-code\" or \"corrected\"");
                 goto bad;
             }
         }
@@ -451,6 +452,8 @@ json_t *tset_analyse_json(const rta_taskset *ts) {
         json_object_set_new(an, rta_approach_name((rta_approach)a), one);
     }
     return json_pack("{s:s, s:s, s:o}", "schema", "schedlab-rta/1", "semantics",
-                     ts->semantics == RTA_RELEASED_CODE ? "released-code" : "printed",
+                     ts->semantics == RTA_RELEASED_CODE ? "released-code"
+                     : ts->semantics == RTA_CORRECTED   ? "corrected"
+                                                        : "printed",
                      "analyses", an);
 }

@@ -63,7 +63,10 @@ typedef enum rta_approach {
     RTA_NAPPROACHES
 } rta_approach;
 
-typedef enum rta_semantics { RTA_PRINTED = 0, RTA_RELEASED_CODE } rta_semantics;
+/* RTA_CORRECTED: the printed lemmas with the corrections of issue 27 (A-D
+ * and the runlist lock's hand-off; rta.c, K1-K5; docs/rta.md) for tsg_rr_*
+ * and gcaps_*; the lock-based analyses are the same in every semantics. */
+typedef enum rta_semantics { RTA_PRINTED = 0, RTA_RELEASED_CODE, RTA_CORRECTED } rta_semantics;
 
 typedef struct rta_task {
     const char *name;                 /* borrowed; only for messages */

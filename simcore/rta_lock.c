@@ -25,7 +25,7 @@
  * both protocols (the paper: BE tasks "add blocking for MPCP/FMLP+"). Both
  * semantics compute the same bounds except the deadline: the printed one
  * tests R_i against D_i, the released code against T_i (there is no printed
- * text to differ from). Times are integer ns; the released code's ms floats
+ * text to differ from), and except K6 (corrected only, at L6). Times are integer ns; the released code's ms floats
  * agree except at exact ties. */
 #include "rta_lock.h"
 
@@ -67,6 +67,7 @@ typedef struct lctx {
     int32_t cpus;
     int64_t R[RTA_MAX_TASKS];
     bool busy;
+    bool corrected;   /* RTA_CORRECTED: K6 below */
 } lctx;
 
 /* h strictly above x: real-time, and x best-effort or of lower priority */
@@ -238,12 +239,17 @@ static int64_t mpcp_blocking(const lctx *c, size_t i, int64_t w, int64_t beta, i
         int64_t theta = ceil_div(sat_add(w, o->T - o->C - o->Gm), o->T);
         int64_t sm[RTA_MAX_SEGMENTS];
         for (int64_t j = 0; j < o->N; j++) {   /* G^m, decreasing */
+            /* K6 (issue 27, corrected only): busy-waiting, the holder at
+             * the ceiling spins through its whole segment, so the core is
+             * lost for G^m + G^e, not G^m (the released code charges G^m;
+             * the simulator broke it on 16 of 18 bounded tasks). */
+            int64_t v = c->busy && c->corrected ? seg(o, j) : o->misc[j];
             int64_t q = j;
-            while (q > 0 && sm[q - 1] < o->misc[j]) {
+            while (q > 0 && sm[q - 1] < v) {
                 sm[q] = sm[q - 1];
                 q--;
             }
-            sm[q] = o->misc[j];
+            sm[q] = v;
         }
         int64_t used = 0;
         for (int64_t k = 0; k < o->N; k++) {
@@ -312,6 +318,7 @@ bool rta_lock_analyse(const rta_taskset *ts, bool mpcp, bool busy, int64_t *wcrt
     lctx c;
     prepare(ts, &c);
     c.cpus = ts->cpus;
+    c.corrected = ts->semantics == RTA_CORRECTED;
     c.busy = busy;
     bool released = ts->semantics == RTA_RELEASED_CODE;
     for (size_t i = 0; i < c.n; i++)

@@ -15,6 +15,9 @@
  * plots, and the paper prints none of these equations. rta.c dispatches
  * rta_approach RTA_FMLP_* and RTA_MPCP_* here.
  *
+ * Under RTA_CORRECTED one term changes (K6 in rta_lock.c): MPCP with
+ * busy-waiting charges a boosted lower-priority holder's whole segment.
+ *
  * Pure like rta.c: no I/O, no globals, no allocation, stack bounded by
  * RTA_MAX_TASKS. */
 #ifndef SIMCORE_RTA_LOCK_H
