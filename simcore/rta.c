@@ -248,7 +248,8 @@ static term hold(const actx *c, size_t h) {
  * of ε by a lower-priority owner plus the time that owner, handed the lock
  * asleep, waits for its core: delta_c on core c is the least fixed point of
  * delta = sum over real-time tasks of c above τ_i of their CPU demand in
- * delta + ε (the owner inherits τ_i's priority, not more). τ_i can be
+ * delta + ε (the owner inherits τ_i's priority, not more); c other than
+ * τ_i's core. τ_i can be
  * blocked at its start and at each Begin and End (2η^g_i + 1), and at its
  * start and after each suspension (η^g_i + 1, suspend; 1, busy) by each
  * lower-priority GPU task of its core whose request the lock may be handed
@@ -258,6 +259,10 @@ static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
     const dtask *me = &d[i];
     int64_t worst = 0;
     for (int32_t core = 0; core < c->cpus; core++) {
+        /* on τ_i's own core those tasks are τ_i's P^C already: the wait
+         * overlaps the time they are charged for */
+        if (core == me->cpu)
+            continue;
         int64_t delta = 0;
         for (int guard = 0; guard < 1000; guard++) {
             int64_t next = 0;
