@@ -41,6 +41,10 @@
  * previous job of its task runs waits for it. After its GPU work a task
  * needs its core once more (to return from the wait) before it goes on.
  *
+ * Execution-time variation (issue 27): a segment whose cpu, misc or exec
+ * has a distribution (sim.h: sim_dist) draws that time per job from the
+ * run's seed (prng.h: a function of seed, task, job, segment and field).
+ *
  * Trace: one trace_job per job (start: when it first runs) and, once every
  * job has ended, meta "tasks" (the task names in order) and per task
  * "task:<name>" = "jobs=N misses=M min=NS mean=NS max=NS" (max is the
@@ -49,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prng.h"
 #include "state.h"
 #include "streams.h"
 
@@ -69,6 +74,7 @@ typedef struct tasks_plan {
     int64_t *njobs;          /* [ntasks] */
     size_t *seg0;            /* [ntasks] the task's first entry in seg_first */
     int64_t *seg_first;      /* [sum of nsegments] first op of the segment within a job */
+    int64_t *exec_draw;      /* [ops] each job's drawn G^e (issue 27), when any varies */
     int64_t duration;
 } tasks_plan;
 
@@ -83,6 +89,7 @@ static void plan_free(void *mem) {
     free(p->njobs);
     free(p->seg0);
     free(p->seg_first);
+    free(p->exec_draw);
     free(p);
 }
 
@@ -242,6 +249,12 @@ static int tasks_expand(const sim_config *in, sim_config *out, void **mem, char 
     p->ops = calloc(total ? total : 1, sizeof *p->ops);
     p->names = malloc(namelen + 1);
     if (!p->ops || !p->names) EFAIL("simulation: out of memory");
+    bool varies = false;
+    for (size_t i = 0; i < nt; i++)
+        for (size_t s = 0; s < in->tasks[i].nsegments; s++)
+            varies |= in->tasks[i].segments[s].exec_var.kind != SIM_DIST_NONE;
+    if (varies && !(p->exec_draw = calloc(total ? total : 1, sizeof *p->exec_draw)))
+        EFAIL("simulation: out of memory");
     if (in->nops) memcpy(p->ops, in->ops, in->nops * sizeof *p->ops);
     size_t oi = in->nops, ni = 0;
     for (size_t i = 0; i < nt; i++) {
@@ -274,6 +287,13 @@ static int tasks_expand(const sim_config *in, sim_config *out, void **mem, char 
                                         .threads = th,
                                         .block_time = &g->exec,
                                         .nblock_time = 1 };
+                        if (g->exec_var.kind != SIM_DIST_NONE) {
+                            /* issue 27: this job's G^e, drawn from the seed */
+                            int64_t *e = &p->exec_draw[op - p->ops];
+                            *e = prng_draw(&g->exec_var, g->exec,
+                                           prng_key(in->seed, i, (uint64_t)j, s, 2));
+                            op->block_time = e;
+                        }
                         /* job j's kernel; "#j.g" for its g-th GPU segment when it has several */
                         if (ngpu > 1)
                             w = sprintf(nm, "%s#%lld.%d", k->name, (long long)j, gi);
@@ -318,6 +338,8 @@ enum phase {
 typedef struct ht_task {
     const sim_task *d;
     int32_t proc;
+    uint32_t idx;            /* its index: the draws' key (prng.h) */
+    uint64_t seed;           /* the run's seed */
     int64_t key;             /* CPU priority: real-time above best-effort */
     int32_t gprio;
     bool busy;
@@ -410,6 +432,8 @@ static int tasks_init(void *self, sim_state *st, char *err, size_t errlen) {
     for (size_t i = 0; i < h->n; i++) {
         ht_task *k = &h->tk[i];
         k->d = &cfg->tasks[i];
+        k->idx = (uint32_t)i;
+        k->seed = cfg->seed;
         k->proc = st->ss[st->stream_of[h->plan->s0 + i]].proc;
         k->key = k->d->best_effort ? (int64_t)k->d->priority - ((int64_t)1 << 40)
                                    : (int64_t)k->d->priority;
@@ -551,7 +575,8 @@ static void launch(sim_state *st, ht_task *k, int64_t t) {
     k->gpu_left = (int64_t)n;
     for (size_t o = 0; o < n; o++) streams_host_issue(st, (int32_t)(first + (int64_t)o), t);
     k->phase = PH_MISC;
-    k->rem = g->misc;
+    k->rem = prng_draw(&g->misc_var, g->misc,
+                       prng_key(k->seed, k->idx, (uint64_t)k->cur, (uint64_t)k->seg, 1));
 }
 
 static void gq(sim_state *st, trace_str q, const ht_task *k, int op, int64_t t) {
@@ -629,7 +654,8 @@ static void step(ht *h, sim_state *st, int32_t i, int64_t t) {
         const sim_segment *g = &k->d->segments[k->seg];
         if (g->kind == SIM_SEG_CPU) {
             k->phase = PH_CPU;
-            k->rem = g->cpu;
+            k->rem = prng_draw(&g->cpu_var, g->cpu,
+                               prng_key(k->seed, k->idx, (uint64_t)k->cur, (uint64_t)k->seg, 0));
         } else if (h->macros) {
             k->phase = PH_LOCK;
             k->end_macro = false;
