@@ -8,7 +8,7 @@
 int exec_dist_parse(jr_ctx *c, json_t *v, const char *path, int64_t *wcet, sim_dist *d) {
     sim_dist x = {0};
     if (!v)
-        return jr_fail(c, path, "missing (a duration, {\"min\", \"max\"} or {\"mean\", \"sd\", \"max\"})");
+        return jr_fail(c, path, "missing (a duration: a number of ns or a string like \"2.5ms\")");
     if (!json_is_object(v)) {
         if (units_parse(c, v, path, UNITS_DURATION, wcet, NULL)) return -1;
         if (d) *d = x;
