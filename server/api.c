@@ -30,6 +30,7 @@
 #include "stream_bins.h"
 #include "trace_json.h"
 #include "task_bounds.h"
+#include "task_stats.h"
 #include "window.h"
 #include "occupancy.h"
 #include "writes.h"
@@ -512,6 +513,34 @@ static void h_copies(void *app, const http_request *req, http_response *res) {
 }
 static void h_jobs(void *app, const http_request *req, http_response *res) {
     list_records(app, req, res, DB_LOAD_JOBS, "jobs");
+}
+
+/* GET /tasks?bins=N: per-task response-time statistics and histogram of a
+ * run with real-time tasks (task_stats.h, issue 27) */
+static void h_task_stats(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int bins = TASK_STATS_BINS_DEFAULT;
+    const char *q = http_query(req, "bins");
+    if (q) {
+        char *end;
+        long v = strtol(q, &end, 10);
+        if (*q == '\0' || *end || v < 1 || v > TASK_STATS_BINS_MAX) {
+            http_set_error(res, 400, "bins: expected a whole number 1..%d", TASK_STATS_BINS_MAX);
+            return;
+        }
+        bins = (int)v;
+    }
+    db *d = acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    if (load_url_run(d, req, DB_LOAD_JOBS, &t, res)) {
+        json_t *o = task_stats_json(&t, bins);
+        if (o) http_set_json(res, 200, o);   /* steals o */
+        else http_set_error(res, 500, "out of memory");
+    }
+    trace_free(&t);
+    release(a, d);
 }
 
 /* The warp-level records of a run (issue 11): its warp issues with cycles in
@@ -1257,6 +1286,7 @@ static const http_route routes[] = {
     {"GET", "/api/runs/*/kernels", h_kernels},
     {"GET", "/api/runs/*/copies", h_copies},
     {"GET", "/api/runs/*/jobs", h_jobs},
+    {"GET", "/api/runs/*/tasks", h_task_stats},
     {"GET", "/api/runs/*/warps", h_warps},
     {"GET", "/api/runs/*/queues", h_queues},
     {"GET", "/api/runs/*/export", h_export},

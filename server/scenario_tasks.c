@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec_dist.h"
 #include "units.h"
 
 static const char *const task_keys[] = {"name", "cpu", "priority", "gpu_priority", "period",
@@ -262,14 +263,16 @@ int scn_tasks_parse(jr_ctx *c, json_t *root, scn_tasks *t) {
             char w[JR_PATH_MAX];
             if (jc) {
                 sg->kind = SIM_SEG_CPU;
-                if (dur(c, jc, jr_join(w, r, "cpu"), &sg->cpu)) goto out;
+                if (exec_dist_parse(c, jc, jr_join(w, r, "cpu"), &sg->cpu, &sg->cpu_var)) goto out;
                 continue;
             }
             sg->kind = SIM_SEG_GPU;
             jr_join(w, r, "gpu");
             if (jr_need_object(c, jg, w) || jr_check_keys(c, jg, w, gpu_keys)) goto out;
             char y[JR_PATH_MAX];
-            if ((v = jr_opt(jg, "misc")) && dur(c, v, jr_join(y, w, "misc"), &sg->misc)) goto out;
+            if ((v = jr_opt(jg, "misc")) &&
+                exec_dist_parse(c, v, jr_join(y, w, "misc"), &sg->misc, &sg->misc_var))
+                goto out;
             json_t *je = jr_opt(jg, "exec"), *jo = jr_opt(jg, "ops");
             if (!je == !jo) {
                 jr_fail(c, w, "needs \"exec\" (one kernel that fills the GPU) or \"ops\" "
@@ -277,7 +280,7 @@ int scn_tasks_parse(jr_ctx *c, json_t *root, scn_tasks *t) {
                 goto out;
             }
             if (je) {
-                if (dur(c, je, jr_join(y, w, "exec"), &sg->exec)) goto out;
+                if (exec_dist_parse(c, je, jr_join(y, w, "exec"), &sg->exec, &sg->exec_var)) goto out;
                 continue;
             }
             jr_join(y, w, "ops");

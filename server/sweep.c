@@ -294,11 +294,14 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
     s->semantics = RTA_PRINTED;
     if ((v = json_object_get(root, "semantics"))) {
         const char *t = json_string_value(v);
-        if (!t || (strcmp(t, "printed") && strcmp(t, "released-code"))) {
-            fail(err, errlen, file, "semantics: expected \"printed\" or \"released-code\"");
+        if (!t || (strcmp(t, "printed") && strcmp(t, "released-code") && strcmp(t, "corrected"))) {
+            fail(err, errlen, file,
+                 "semantics: expected \"printed\", \"released-code\" or \"corrected\"");
             goto bad;
         }
-        s->semantics = strcmp(t, "printed") ? RTA_RELEASED_CODE : RTA_PRINTED;
+        s->semantics = !strcmp(t, "printed")     ? RTA_PRINTED
+                       : !strcmp(t, "corrected") ? RTA_CORRECTED
+                                                 : RTA_RELEASED_CODE;
     }
     rta_gen_params base;
     rta_gen_defaults(&base);
@@ -347,7 +350,8 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
                 fail(err, errlen, file, "approaches[%zu]: %s", i,
                      a == -2 ? "listed twice"
                              : "expected tsg_rr_busy, tsg_rr_suspend, gcaps_busy, "
-                               "gcaps_suspend, gcaps_busy_gprio or gcaps_suspend_gprio");
+                               "gcaps_suspend, gcaps_busy_gprio, gcaps_suspend_gprio, "
+                               "fmlp_busy, fmlp_suspend, mpcp_busy or mpcp_suspend");
                 goto bad;
             }
             s->approaches[s->napproaches++] = a;
@@ -407,7 +411,10 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
         "schedlab-sweep/1", "name", name, "description", desc, "seed", (json_int_t)s->seed,
         "tasksets", (json_int_t)s->tasksets, "x", "param", xnames[s->x], "values", nvals,
         "approaches", appr, "semantics",
-        s->semantics == RTA_PRINTED ? "printed" : "released-code", "generator",
+        s->semantics == RTA_PRINTED     ? "printed"
+        : s->semantics == RTA_CORRECTED ? "corrected"
+                                        : "released-code",
+        "generator",
         base.released_code ? "released-code" : "paper", "epsilon", (json_int_t)s->epsilon,
         "theta", (json_int_t)s->theta, "time_slice", (json_int_t)s->time_slice, "params",
         params_json(&base));

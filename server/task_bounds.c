@@ -25,6 +25,8 @@ json_t *task_bounds(const char *scenario_json, const trace *run) {
     rta_approach a;
     if (strcmp(ctx, "time-slice") == 0) a = busy ? RTA_TSG_RR_BUSY : RTA_TSG_RR_SUSPEND;
     else if (strcmp(ctx, "gcaps") == 0) a = busy ? RTA_GCAPS_BUSY : RTA_GCAPS_SUSPEND;
+    else if (strcmp(ctx, "fmlp+") == 0) a = busy ? RTA_FMLP_BUSY : RTA_FMLP_SUSPEND;
+    else if (strcmp(ctx, "mpcp") == 0) a = busy ? RTA_MPCP_BUSY : RTA_MPCP_SUSPEND;
     else return NULL;
     tset *ts = NULL;
     char err[512];

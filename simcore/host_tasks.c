@@ -25,11 +25,25 @@
  *     the owner inherits its waiters' priority. The new runlist is
  *     submitted alpha = eps - theta into the update, and the CPU returns
  *     when the GPU has switched (Def. 2: eps = alpha + theta).
+ *   - under a lock-based driver (policy.h: gpu_lock; GCAPS paper §7.1's
+ *     FMLP+ and MPCP baselines), the task takes the one GPU lock before
+ *     the segment launches and gives it back when the segment's GPU work is
+ *     done: waiters suspend, queued FIFO (FMLP+, Brandenburg 2014) or by
+ *     priority, FIFO among equals (MPCP, Rajkumar 1990); the holder runs
+ *     above every non-holder of its core (FMLP+'s priority boosting, MPCP's
+ *     ceiling: with one global lock both put the holder on top), so a
+ *     busy-waiting holder keeps its core. The lock is handed to the next
+ *     waiter at the release. The trace's queue "gpulock" holds the waiting
+ *     tasks and "gpulock:held" the holder.
  * Each core is fixed-priority preemptive (SCHED_FIFO: a larger priority is
  * higher; FIFO among equals; a preempted task keeps its place); best-effort
  * tasks run below every real-time task. A job that is released while the
  * previous job of its task runs waits for it. After its GPU work a task
  * needs its core once more (to return from the wait) before it goes on.
+ *
+ * Execution-time variation (issue 27): a segment whose cpu, misc or exec
+ * has a distribution (sim.h: sim_dist) draws that time per job from the
+ * run's seed (prng.h: a function of seed, task, job, segment and field).
  *
  * Trace: one trace_job per job (start: when it first runs) and, once every
  * job has ended, meta "tasks" (the task names in order) and per task
@@ -39,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prng.h"
 #include "state.h"
 #include "streams.h"
 
@@ -59,6 +74,7 @@ typedef struct tasks_plan {
     int64_t *njobs;          /* [ntasks] */
     size_t *seg0;            /* [ntasks] the task's first entry in seg_first */
     int64_t *seg_first;      /* [sum of nsegments] first op of the segment within a job */
+    int64_t *exec_draw;      /* [ops] each job's drawn G^e (issue 27), when any varies */
     int64_t duration;
 } tasks_plan;
 
@@ -73,6 +89,7 @@ static void plan_free(void *mem) {
     free(p->njobs);
     free(p->seg0);
     free(p->seg_first);
+    free(p->exec_draw);
     free(p);
 }
 
@@ -232,6 +249,12 @@ static int tasks_expand(const sim_config *in, sim_config *out, void **mem, char 
     p->ops = calloc(total ? total : 1, sizeof *p->ops);
     p->names = malloc(namelen + 1);
     if (!p->ops || !p->names) EFAIL("simulation: out of memory");
+    bool varies = false;
+    for (size_t i = 0; i < nt; i++)
+        for (size_t s = 0; s < in->tasks[i].nsegments; s++)
+            varies |= in->tasks[i].segments[s].exec_var.kind != SIM_DIST_NONE;
+    if (varies && !(p->exec_draw = calloc(total ? total : 1, sizeof *p->exec_draw)))
+        EFAIL("simulation: out of memory");
     if (in->nops) memcpy(p->ops, in->ops, in->nops * sizeof *p->ops);
     size_t oi = in->nops, ni = 0;
     for (size_t i = 0; i < nt; i++) {
@@ -264,6 +287,13 @@ static int tasks_expand(const sim_config *in, sim_config *out, void **mem, char 
                                         .threads = th,
                                         .block_time = &g->exec,
                                         .nblock_time = 1 };
+                        if (g->exec_var.kind != SIM_DIST_NONE) {
+                            /* issue 27: this job's G^e, drawn from the seed */
+                            int64_t *e = &p->exec_draw[op - p->ops];
+                            *e = prng_draw(&g->exec_var, g->exec,
+                                           prng_key(in->seed, i, (uint64_t)j, s, 2));
+                            op->block_time = e;
+                        }
                         /* job j's kernel; "#j.g" for its g-th GPU segment when it has several */
                         if (ngpu > 1)
                             w = sprintf(nm, "%s#%lld.%d", k->name, (long long)j, gi);
@@ -300,12 +330,16 @@ enum phase {
     PH_UPD_B,      /* ... the rest of eps: the GPU switches */
     PH_MISC,       /* G^m on the core while the GPU works */
     PH_WAIT,       /* waiting for the GPU: busy (ready, spinning) or suspended */
-    PH_WAKE        /* the GPU work is done: back on the core for an instant */
+    PH_WAKE,       /* the GPU work is done: back on the core for an instant */
+    PH_GLOCK,      /* a lock-based driver: wants the GPU lock */
+    PH_GOT         /* ... was handed it while asleep: launches when on the core */
 };
 
 typedef struct ht_task {
     const sim_task *d;
     int32_t proc;
+    uint32_t idx;            /* its index: the draws' key (prng.h) */
+    uint64_t seed;           /* the run's seed */
     int64_t key;             /* CPU priority: real-time above best-effort */
     int32_t gprio;
     bool busy;
@@ -320,6 +354,8 @@ typedef struct ht_task {
     bool ready, waiting_lock, started;
     int64_t rem;             /* CPU time left in this phase, or SPIN */
     uint64_t rseq, lseq;     /* FIFO order among equals: on the core, on the lock */
+    bool gwaiting;           /* queued for the GPU lock */
+    uint64_t gseq;           /* its place in that queue */
     int64_t gpu_left;
     /* statistics over finished jobs */
     int64_t n, misses, rmin, rmax;
@@ -337,6 +373,10 @@ typedef struct ht {
     int32_t lock_owner;
     uint64_t next_rseq, next_lseq;
     bool macros;
+    int32_t glock;           /* the driver's gpu_lock: SIM_GPU_LOCK_* */
+    int32_t gowner;          /* the GPU lock's holder, -1 free */
+    uint64_t next_gseq;
+    trace_str qwait, qheld;  /* "gpulock", "gpulock:held" */
     int64_t eps, alpha;
     int64_t jobs_left;
     size_t *order;           /* the caller's ops by (at, index) */
@@ -379,6 +419,12 @@ static int tasks_init(void *self, sim_state *st, char *err, size_t errlen) {
     sort_ops(h->order, h->plan->n0, cfg->ops);
     h->lock_owner = -1;
     h->macros = st->driver->segment != NULL;
+    h->glock = st->driver->gpu_lock;
+    h->gowner = -1;
+    if (h->glock) {
+        h->qwait = trace_intern(st->t, "gpulock");
+        h->qheld = trace_intern(st->t, "gpulock:held");
+    }
     h->eps = h->macros ? cfg->policy.runlist_update : 0;
     int64_t a = h->eps - cfg->policy.context_switch;
     h->alpha = a > 0 ? a : 0;
@@ -386,6 +432,8 @@ static int tasks_init(void *self, sim_state *st, char *err, size_t errlen) {
     for (size_t i = 0; i < h->n; i++) {
         ht_task *k = &h->tk[i];
         k->d = &cfg->tasks[i];
+        k->idx = (uint32_t)i;
+        k->seed = cfg->seed;
         k->proc = st->ss[st->stream_of[h->plan->s0 + i]].proc;
         k->key = k->d->best_effort ? (int64_t)k->d->priority - ((int64_t)1 << 40)
                                    : (int64_t)k->d->priority;
@@ -419,6 +467,9 @@ static void tasks_fini(void *self) {
 
 /* Priority on the core: the lock owner inherits its waiters' (rt_mutex). */
 static int64_t eff_key(const ht *h, int32_t i) {
+    /* FMLP+'s boosting / MPCP's ceiling: the GPU lock's holder runs above
+     * every non-holder of its core (there is one holder in the system) */
+    if (h->gowner == i) return INT64_MAX;
     int64_t key = h->tk[i].key;
     if (h->lock_owner == i)
         for (size_t w = 0; w < h->n; w++)
@@ -524,11 +575,49 @@ static void launch(sim_state *st, ht_task *k, int64_t t) {
     k->gpu_left = (int64_t)n;
     for (size_t o = 0; o < n; o++) streams_host_issue(st, (int32_t)(first + (int64_t)o), t);
     k->phase = PH_MISC;
-    k->rem = g->misc;
+    k->rem = prng_draw(&g->misc_var, g->misc,
+                       prng_key(k->seed, k->idx, (uint64_t)k->cur, (uint64_t)k->seg, 1));
+}
+
+static void gq(sim_state *st, trace_str q, const ht_task *k, int op, int64_t t) {
+    if (!trace_add_queue_event(st->t, t, q, trace_intern(st->t, k->d->name), op))
+        st->failed = true;
+}
+
+/* The GPU lock goes to the next waiter: the earliest (FMLP+) or the one of
+ * highest priority, earliest among equals (MPCP); it wakes holding it. */
+static void gpu_unlock(ht *h, sim_state *st, ht_task *k, int64_t t) {
+    gq(st, h->qheld, k, TRACE_DEQUEUE, t);
+    h->gowner = -1;
+    int32_t w = -1;
+    for (size_t i = 0; i < h->n; i++) {
+        const ht_task *o = &h->tk[i];
+        if (!o->gwaiting) continue;
+        if (w < 0) {
+            w = (int32_t)i;
+            continue;
+        }
+        const ht_task *b = &h->tk[w];
+        bool first = o->gseq < b->gseq;
+        if (h->glock == SIM_GPU_LOCK_PRIO ? o->key > b->key || (o->key == b->key && first) : first)
+            w = (int32_t)i;
+    }
+    if (w < 0) return;
+    ht_task *o = &h->tk[w];
+    o->gwaiting = false;
+    h->gowner = w;
+    gq(st, h->qwait, o, TRACE_DEQUEUE, t);
+    gq(st, h->qheld, o, TRACE_ENQUEUE, t);
+    o->phase = PH_GOT;
+    o->rem = 0;
+    make_ready(h, o);
 }
 
 static void after_gpu(ht *h, sim_state *st, ht_task *k, int64_t t) {
-    if (h->macros) {
+    if (h->glock) {
+        gpu_unlock(h, st, k, t);
+        next_segment(h, st, k, t);
+    } else if (h->macros) {
         k->phase = PH_LOCK;
         k->end_macro = true;
         k->rem = 0;
@@ -565,16 +654,36 @@ static void step(ht *h, sim_state *st, int32_t i, int64_t t) {
         const sim_segment *g = &k->d->segments[k->seg];
         if (g->kind == SIM_SEG_CPU) {
             k->phase = PH_CPU;
-            k->rem = g->cpu;
+            k->rem = prng_draw(&g->cpu_var, g->cpu,
+                               prng_key(k->seed, k->idx, (uint64_t)k->cur, (uint64_t)k->seg, 0));
         } else if (h->macros) {
             k->phase = PH_LOCK;
             k->end_macro = false;
+            k->rem = 0;
+        } else if (h->glock) {
+            k->phase = PH_GLOCK;
             k->rem = 0;
         } else {
             launch(st, k, t);
         }
         break;
     }
+    case PH_GLOCK:
+        if (h->gowner < 0) {
+            h->gowner = i;
+            gq(st, h->qheld, k, TRACE_ENQUEUE, t);
+            launch(st, k, t);
+        } else {
+            /* suspension-based: sleeps until handed the lock */
+            k->gwaiting = true;
+            k->gseq = h->next_gseq++;
+            k->ready = false;
+            gq(st, h->qwait, k, TRACE_ENQUEUE, t);
+        }
+        break;
+    case PH_GOT:
+        launch(st, k, t);
+        break;
     case PH_CPU:
         next_segment(h, st, k, t);
         break;

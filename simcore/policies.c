@@ -20,7 +20,9 @@
 #define DRIVERS(X) \
     X(driver_policy, driver_shared)             /* one shared order across processes */ \
     X(driver_policy, driver_time_slice)         /* TSG round robin, GCAPS paper §2 */ \
-    X(driver_policy, driver_gcaps)              /* GCAPS paper §5, Alg. 1 */
+    X(driver_policy, driver_gcaps)              /* GCAPS paper §5, Alg. 1 */ \
+    X(driver_policy, driver_fmlp)               /* FMLP+ GPU lock, GCAPS paper §7.1 */ \
+    X(driver_policy, driver_mpcp)               /* MPCP GPU lock, GCAPS paper §7.1 */
 
 #define HOSTS(X) \
     X(host_policy, host_script)                 /* the scenario's ops at their times */ \

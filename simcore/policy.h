@@ -137,7 +137,18 @@ typedef struct driver_policy {
      * state, events or block_placed (driver_shared.c): the block
      * scheduler's fast path (ee.c) picks itself (issue 9) */
     bool earliest_ee;
+    /* Lock-based GPU access, the GCAPS paper's §7.1 baselines: the host
+     * takes this one global GPU lock before each GPU segment of a task and
+     * gives it back when the segment's GPU work is done (host_tasks.c);
+     * SIM_GPU_LOCK_NONE (0) for every other driver. */
+    int32_t gpu_lock;
 } driver_policy;
+
+enum {
+    SIM_GPU_LOCK_NONE = 0,
+    SIM_GPU_LOCK_FIFO,   /* FMLP+ (Brandenburg 2014): FIFO queue, holder boosted */
+    SIM_GPU_LOCK_PRIO    /* MPCP (Rajkumar 1990; Lakshmanan 2009): by priority, at the ceiling */
+};
 
 /* ---- host -----------------------------------------------------------------
  * next_time: when the host next acts (INT64_MAX: never again, as far as it

@@ -39,8 +39,31 @@
  *      otherwise keep a server thread for hours. Past the budget every bound
  *      still open is RTA_FAILED, which is safe (never optimistic), and
  *      rta_result.budget_exhausted says so. No taskset of the paper's
- *      experiments comes within a thousandth of it. */
+ *      experiments comes within a thousandth of it.
+ *
+ * RTA_CORRECTED (issue 27) keeps the printed lemmas and changes what the
+ * simulator showed them to miss, each at its line (K1-K5; docs/rta.md has
+ * the counterexamples):
+ *   K1 (A) Eq. (3): a round of nu other slices has nu + 1 switches, so each
+ *      slice of τ_i costs nu (L + θ) + θ.
+ *   K2 (B) Lemma 8: gcapsGpuSegEnd takes the runlist lock too, so a job
+ *      can be blocked at its start and at both macros of every segment:
+ *      (2η^g_i + 1) blockings.
+ *   K3 (C) Lemmas 10, 11, 13: a higher-priority task keeps the runlist
+ *      from its Begin to its End update, and its End waits for its core,
+ *      so the GPU is held for up to everything of its job that is not a
+ *      CPU segment: W = R_h - C_h (D_h - C_h when R_h is unknown) with
+ *      jitter C_h, instead of G^{e*}_h.
+ *   K4 (D) Lemma 12 as the released code has it: a CPU-only τ_i is also
+ *      charged a same-core busy-waiter's G^{e*}_h.
+ *   K5 the runlist lock is an rt_mutex that is handed to its top waiter
+ *      while that waiter sleeps: each blocking lasts ε plus the time the
+ *      new owner waits for its core (tasks above τ_i there, which it does
+ *      not inherit past), and a lower-priority task of τ_i's core with a
+ *      request pending can be handed the lock at τ_i's start and at each
+ *      of its suspensions. */
 #include "rta.h"
+#include "rta_lock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,7 +71,7 @@
 
 static const char *const approach_names[RTA_NAPPROACHES] = {
     "tsg_rr_busy", "tsg_rr_suspend", "gcaps_busy", "gcaps_suspend", "gcaps_busy_gprio",
-    "gcaps_suspend_gprio",
+    "gcaps_suspend_gprio", "fmlp_busy", "fmlp_suspend", "mpcp_busy", "mpcp_suspend",
 };
 
 const char *rta_approach_name(rta_approach a) {
@@ -102,14 +125,17 @@ typedef struct actx {
     const dtask *d;
     size_t n;
     int64_t eps, slot;   /* ε; L + θ, one slice plus one switch (Eq. 3) */
+    int64_t L;           /* the time slice */
     int64_t ngpu;        /* GPU-using tasks, best-effort ones included (M2) */
     bool released;       /* RTA_RELEASED_CODE */
+    bool corrected;      /* RTA_CORRECTED (K1-K5) */
     bool gpu_order;      /* hp() of Lemmas 10, 11, 13 by GPU priority; D-based jitter (§6.4) */
     const bool *free_;   /* Audsley: hp_g(i) = the unassigned tasks other than i */
     const int64_t *R;    /* bounds already computed (M6) */
     const int32_t *pos;  /* released code: position in its RM-sorted list */
     const int64_t *gpu_before; /* released code: GPU tasks before each position */
     int64_t *work;       /* terms evaluated so far (M9) */
+    int32_t cpus;
 } actx;
 
 /* hpp(τ_i): real-time tasks only (M2), of τ_i's core, with a larger Linux
@@ -152,7 +178,10 @@ static size_t build_tsg(const actx *c, size_t i, bool busy, int64_t *base, term 
      * Eq. (5): each of τ_i's segments waits a slice plus a switch per other
      * GPU-using task (best-effort ones count, M2) per slice it needs. */
     int64_t nu = c->ngpu - (me->gpu ? 1 : 0);
-    *base = sat_add(sat_add(me->C, me->G), sat_mul(sat_mul(c->slot, nu), me->slices));
+    int64_t per_slice = sat_mul(c->slot, nu);
+    if (c->corrected && nu > 0)
+        per_slice = sat_add(per_slice, c->slot - c->L);   /* K1: the switch back, θ */
+    *base = sat_add(sat_add(me->C, me->G), sat_mul(per_slice, me->slices));
 
     int64_t hpp_gpu = 0;
     if (busy && !c->released)
@@ -201,6 +230,69 @@ static size_t build_tsg(const actx *c, size_t i, bool busy, int64_t *base, term 
     return nt;
 }
 
+/* K3: a GPU-using τ_h holds the runlist from its Begin update to its End
+ * update; the CPU segments of its job lie outside those windows, so per
+ * job it holds the GPU (or waits for the lock, or updates) at most
+ * R_h - C_h of its response time, and never less than G^{e*}_h. */
+static term hold(const actx *c, size_t h) {
+    const dtask *o = &c->d[h];
+    int64_t ge_star = sat_add(o->Ge, sat_mul(2 * c->eps, o->eta));
+    int64_t r = r_or_d(c, h);
+    int64_t w = r - o->C;
+    if (w < ge_star)
+        w = ge_star;
+    return (term){o->T, r - w, w};
+}
+
+/* K2 + K5: the runlist-lock blocking of τ_i. Each blocking is one update
+ * of ε by a lower-priority owner plus the time that owner, handed the lock
+ * asleep, waits for its core: delta_c on core c is the least fixed point of
+ * delta = sum over real-time tasks of c above τ_i of their CPU demand in
+ * delta + ε (the owner inherits τ_i's priority, not more); c other than
+ * τ_i's core. τ_i can be
+ * blocked at its start and at each Begin and End (2η^g_i + 1), and at its
+ * start and after each suspension (η^g_i + 1, suspend; 1, busy) by each
+ * lower-priority GPU task of its core whose request the lock may be handed
+ * to while τ_i does not run. */
+static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
+    const dtask *d = c->d;
+    const dtask *me = &d[i];
+    int64_t worst = 0;
+    for (int32_t core = 0; core < c->cpus; core++) {
+        /* on τ_i's own core those tasks are τ_i's P^C already: the wait
+         * overlaps the time they are charged for */
+        if (core == me->cpu)
+            continue;
+        int64_t delta = 0;
+        for (int guard = 0; guard < 1000; guard++) {
+            int64_t next = 0;
+            for (size_t h = 0; h < c->n; h++) {
+                const dtask *o = &d[h];
+                if (h == i || !o->rt || o->cpu != core || o->prio <= me->prio)
+                    continue;
+                int64_t w = sat_add(sat_add(o->C, busy ? o->G : o->Gm), sat_mul(2 * c->eps, o->eta));
+                int64_t r = (c->gpu_order || c->free_) ? o->D : c->R[h];
+                next = sat_add(next, sat_mul(ceil_div(sat_add(sat_add(delta, c->eps), r - w), o->T), w));
+            }
+            (*c->work)++;
+            if (next == delta || next > me->D)
+                break;
+            delta = next;
+        }
+        if (delta > worst)
+            worst = delta;
+    }
+    int64_t each = sat_add(c->eps, worst);
+    int64_t lower = 0;
+    for (size_t h = 0; h < c->n; h++)
+        if (h != i && d[h].gpu && d[h].cpu == me->cpu && (!d[h].rt || d[h].prio < me->prio))
+            lower++;
+    int64_t times = 2 * me->eta + 1;
+    if (lower > 1)
+        times += (busy ? 1 : me->eta + 1) * (lower - 1);
+    return sat_mul(each, times);
+}
+
 static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, term *t) {
     const dtask *d = c->d;
     const dtask *me = &d[i];
@@ -210,6 +302,9 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
      * B^C_i = (η^g_i + 1)ε, once at job start even for a CPU-only task and
      * once per segment. Lemma 9: no interleaving among real-time tasks. */
     *base = sat_add(sat_add(me->C, me->G), sat_mul(eps, 3 * me->eta + 1));
+    if (c->corrected)
+        *base = sat_add(sat_add(me->C, me->G),
+                        sat_add(sat_mul(eps, 2 * me->eta), handoff_blocking(c, i, busy)));
 
     for (size_t h = 0; h < c->n; h++) {
         const dtask *o = &d[h];
@@ -223,7 +318,7 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
                  * as printed. The released code charges C_h + G_h + 2εη^g_h
                  * whatever τ_i is (a busy-waiting τ_h holds the core). */
                 int64_t w = o->C + o->Gm;
-                if (o->gpu && (me->gpu || c->released))
+                if (o->gpu && (me->gpu || c->released || c->corrected))   /* K4 */
                     w = sat_add(w, ge_star);
                 t[nt++] = (term){o->T, 0, w};
             } else if (!o->gpu) {
@@ -237,7 +332,9 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
                 /* Lemma 13, Eq. (13), first sum: plain G^e_h (its runlist
                  * updates are already on the CPU side above), J^g_h =
                  * R_h - G^e_h, only when τ_i uses the GPU. */
-                if (me->gpu)
+                if (me->gpu && c->corrected)
+                    t[nt++] = hold(c, h);                               /* K3 */
+                else if (me->gpu)
                     t[nt++] = (term){o->T, r_or_d(c, h) - o->Ge, o->Ge};
             }
         } else if (o->gpu && hp_gpu(c, h, i) && (busy || me->gpu)) {
@@ -247,7 +344,8 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
              * (suspend, τ_i GPU-using): G^{e*}_h with carry-in jitter
              * J^g_h = R_h - G^e_h. hp \ hpp: a same-core task above τ_i on
              * the GPU is above it on the CPU too (the order guard, §5.3). */
-            t[nt++] = (term){o->T, r_or_d(c, h) - o->Ge, ge_star};
+            t[nt++] = c->corrected ? hold(c, h)                         /* K3 */
+                                   : (term){o->T, r_or_d(c, h) - o->Ge, ge_star};
         }
     }
     return nt;
@@ -413,9 +511,10 @@ static void prepare(const rta_taskset *ts, shared *s) {
     for (size_t q = 0; q < n; q++)
         s->gpu_before[q + 1] = s->gpu_before[q] + at[q];
     s->c = (actx){.d = s->d, .n = n, .eps = ts->epsilon,
-                  .slot = sat_add(ts->time_slice, ts->theta), .ngpu = ngpu,
+                  .slot = sat_add(ts->time_slice, ts->theta), .L = ts->time_slice, .ngpu = ngpu,
+                  .corrected = ts->semantics == RTA_CORRECTED,
                   .released = ts->semantics == RTA_RELEASED_CODE, .R = s->R, .pos = s->pos,
-                  .gpu_before = s->gpu_before, .work = &s->work};
+                  .gpu_before = s->gpu_before, .work = &s->work, .cpus = ts->cpus};
     s->work = 0;
 }
 
@@ -525,7 +624,16 @@ static void analyse(const rta_taskset *ts, rta_approach a, rta_result *res, shar
         if (res->gpu_priority)
             res->gpu_priority[i] = s->d[i].gprio;
     }
-    bool busy = a == RTA_TSG_RR_BUSY || a == RTA_GCAPS_BUSY || a == RTA_GCAPS_BUSY_GPRIO;
+    bool busy = a == RTA_TSG_RR_BUSY || a == RTA_GCAPS_BUSY || a == RTA_GCAPS_BUSY_GPRIO ||
+                a == RTA_FMLP_BUSY || a == RTA_MPCP_BUSY;
+    if (a >= RTA_FMLP_BUSY) {
+        /* The lock-based baselines of §7.1 (rta_lock.c); GPU priorities
+         * play no part: requests are served FIFO (FMLP+) or by the task's
+         * priority (MPCP). */
+        bool mpcp = a == RTA_MPCP_BUSY || a == RTA_MPCP_SUSPEND;
+        res->schedulable = rta_lock_analyse(ts, mpcp, busy, res->wcrt, &s->work);
+        return;
+    }
     if (a == RTA_TSG_RR_BUSY || a == RTA_TSG_RR_SUSPEND) {
         /* The default driver ignores GPU priorities. */
         res->schedulable = analyse_all(s, false, busy, res->wcrt);

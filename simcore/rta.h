@@ -23,6 +23,9 @@
  *   gcaps_*_gprio                    §5.3/§7.1.1: the plain GCAPS test first;
  *                                    when it fails, Audsley's assignment of
  *                                    GPU-segment priorities analysed per §6.4
+ *   fmlp_* / mpcp_*                  §7.1's lock-based baselines (Fig. 8):
+ *                                    the GPU as one FMLP+ or MPCP lock, as
+ *                                    the released code analyses it (rta_lock.h)
  * Semantics: RTA_PRINTED follows the lemmas as printed (with the modelling
  * choices stated in rta.c where each is made); RTA_RELEASED_CODE computes
  * what the authors' released analysis code computes (the differences listed
@@ -53,10 +56,17 @@ typedef enum rta_approach {
     RTA_GCAPS_SUSPEND,
     RTA_GCAPS_BUSY_GPRIO,
     RTA_GCAPS_SUSPEND_GPRIO,
+    RTA_FMLP_BUSY,                    /* FMLP+ GPU lock, rta_lock.h */
+    RTA_FMLP_SUSPEND,
+    RTA_MPCP_BUSY,                    /* MPCP GPU lock, rta_lock.h */
+    RTA_MPCP_SUSPEND,
     RTA_NAPPROACHES
 } rta_approach;
 
-typedef enum rta_semantics { RTA_PRINTED = 0, RTA_RELEASED_CODE } rta_semantics;
+/* RTA_CORRECTED: the printed lemmas with the corrections of issue 27 (A-D
+ * and the runlist lock's hand-off; rta.c, K1-K5; docs/rta.md) for tsg_rr_*
+ * and gcaps_*; the lock-based analyses are the same in every semantics. */
+typedef enum rta_semantics { RTA_PRINTED = 0, RTA_RELEASED_CODE, RTA_CORRECTED } rta_semantics;
 
 typedef struct rta_task {
     const char *name;                 /* borrowed; only for messages */
@@ -99,7 +109,7 @@ typedef struct rta_result {
 } rta_result;
 
 const char *rta_approach_name(rta_approach a);
-/* -1 when the name is none of the six */
+/* -1 when the name is none of the ten */
 int rta_approach_parse(const char *name);
 
 /* Check what the analysis assumes (n <= RTA_MAX_TASKS, periods > 0,

@@ -179,6 +179,18 @@ typedef enum sim_gpu_wait {
 
 typedef enum sim_seg_kind { SIM_SEG_CPU = 0, SIM_SEG_GPU } sim_seg_kind;
 
+/* Execution-time variation of one segment time (issue 27): absent (the
+ * time as given, every job), uniform on [min, max], or a normal of mean
+ * and sd truncated to [min, max] (min 0 unless given). The segment's own
+ * field (cpu, misc, exec) is then the WCET, max. Drawn per job from the
+ * run's seed by simcore/prng.h, so a run is reproducible. */
+typedef enum sim_dist_kind { SIM_DIST_NONE = 0, SIM_DIST_UNIFORM, SIM_DIST_NORMAL } sim_dist_kind;
+
+typedef struct sim_dist {
+    int32_t kind;            /* sim_dist_kind */
+    int64_t min, max, mean, sd;
+} sim_dist;
+
 typedef struct sim_segment {
     sim_seg_kind kind;
     int64_t cpu;             /* CPU segment: its execution time, ns */
@@ -187,6 +199,7 @@ typedef struct sim_segment {
     const sim_op *ops;       /* or these kernels and copies (stream and at are ignored:
                                 they go to the task's own stream when the job gets here) */
     size_t nops;
+    sim_dist cpu_var, misc_var, exec_var;   /* variation of cpu, misc, exec; zero: none */
 } sim_segment;
 
 typedef struct sim_task {

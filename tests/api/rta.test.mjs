@@ -42,7 +42,8 @@ test('rta: Example 2 fails with RM GPU priorities and passes with the assigned o
   const out = JSON.parse(r.stdout);
   assert.equal(out.schema, 'schedlab-rta/1');
   assert.deepEqual(Object.keys(out.analyses), ['tsg_rr_busy', 'tsg_rr_suspend', 'gcaps_busy',
-    'gcaps_suspend', 'gcaps_busy_gprio', 'gcaps_suspend_gprio']);
+    'gcaps_suspend', 'gcaps_busy_gprio', 'gcaps_suspend_gprio', 'fmlp_busy', 'fmlp_suspend',
+    'mpcp_busy', 'mpcp_suspend']);
   const gs = out.analyses.gcaps_suspend;
   assert.equal(gs.schedulable, false);
   assert.deepEqual(wcrts(gs), { tau1: 26 * MS, tau2: 58 * MS, tau3: 153 * MS, tau4: null });
@@ -149,7 +150,7 @@ test('sweep --shard i/n then merge gives the one-process sweep byte for byte', (
   const res = JSON.parse(readFileSync(full, 'utf8'));
   assert.equal(res.schema, 'schedlab-sweep-result/1');
   assert.deepEqual(res.x.values, [4, 10, 16]);
-  assert.equal(res.approaches.length, 6);
+  assert.equal(res.approaches.length, 10);   // six GCAPS/TSG analyses + FMLP+ and MPCP (issue 27)
   for (const a of res.approaches) assert.equal(res.schedulable[a].length, 3);
   const missing = cli(['merge', shards[0], shards[1], '--db', db]);
   assert.equal(missing.code, 2);

@@ -105,7 +105,8 @@ test('the taskset form shows each task\'s bound per analysis (Example 2 of the p
   const { page, problems } = br;
   await page.click('#rta-run');
   await page.waitForFunction(() => window.schedlab.rta);
-  assert.deepEqual(await page.evaluate(() => window.schedlab.rta), { tasks: 4, analyses: 6 });
+  // ten analyses: the six GCAPS/TSG ones, then fmlp_* and mpcp_* (issue 27)
+  assert.deepEqual(await page.evaluate(() => window.schedlab.rta), { tasks: 4, analyses: 10 });
   const row = (t) => page.locator('#rta-table tbody tr', { hasText: t }).first().locator('td');
   // columns: task, tsg_rr_busy, tsg_rr_suspend, gcaps_busy, gcaps_suspend, *_gprio
   assert.equal(await row('tau3').nth(4).textContent(), '153 ms');

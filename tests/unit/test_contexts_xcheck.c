@@ -30,6 +30,13 @@
  *   D. Printed Lemmas 11/12: a CPU-only tau_i under gcaps_busy is not
  *      charged a same-core higher-priority task's busy-wait G^e_h (the
  *      released code charges it; gcaps-analysis.md, appendix).
+ *   E. Lemma 8's epsilon per blocking assumes the owner runs its update at
+ *      once, but the runlist rt_mutex is handed to its top waiter while
+ *      that waiter sleeps, and the new owner then waits for its core,
+ *      where tasks above tau_i's priority (which it inherits) run first
+ *      (scenarios/gcaps-counterexample-e.json; issue 27's "lock hand-off").
+ * Each is corrected in RTA_CORRECTED (simcore/rta.c K1-K5; docs/rta.md),
+ * whose bounds test_rta_safety.c checks against the simulator.
  * Under RTA_RELEASED_CODE, tsg_rr_busy skips CPU-only same-core tasks
  * entirely (the released code's `continue`, gcaps-analysis.md appendix). */
 #include <setjmp.h>

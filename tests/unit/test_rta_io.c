@@ -219,7 +219,8 @@ static void test_spec_errors(void **state) {
         {"{'schema': 'schedlab-sweep/1', 'name': 's', 'approaches': ['fmlp'], 'x': {'param': "
          "'tasks', 'values': [2]}}",
          "s.json: approaches[0]: expected tsg_rr_busy, tsg_rr_suspend, gcaps_busy, "
-         "gcaps_suspend, gcaps_busy_gprio or gcaps_suspend_gprio"},
+         "gcaps_suspend, gcaps_busy_gprio, gcaps_suspend_gprio, fmlp_busy, fmlp_suspend, "
+         "mpcp_busy or mpcp_suspend"},
         {"{'schema': 'schedlab-sweep/1', 'name': 's', 'params': {'g_to_c': [0.2, 0.333]}, 'x': "
          "{'param': 'tasks', 'values': [2]}}",
          "s.json: params.g_to_c[1]: 0.333 is not a whole number of hundredths"},
