@@ -172,12 +172,36 @@ test('QoS sweep shards merge into the one-process result byte for byte', () => {
   assert.equal(short.stderr, 'schedlab: merge: the shards say there are 2 of them, 1 given\n');
 });
 
+// Each simulation stops where the window ends (sim_config.stop, sweep
+// "full_runs" false: nothing past the window is measured, ISCA'17 §4.1);
+// run in full instead, every point and summary is the same to the last
+// digit. One pair of each way round, a quota scheme and Spart's partitions.
+test('QoS sweep: stopping each run at the end of its window changes no point', () => {
+  const base = { ...REDUCED, name: 'stop', goals: [0.8],
+    pairs: [['c-alu', 'm-stream'], ['m-stream', 'c-alu']],
+    schemes: SCHEMES.filter((s) => s.name === 'rollover' || s.name === 'spart') };
+  const out = {};
+  for (const full of [false, true]) {
+    const o = join(dir, `stop-${full}.json`);
+    const r = cli(['sweep', file(`stop-${full}-spec.json`, full ? { ...base, full_runs: true } : base),
+      '--db', join(dir, 'stop.db'), '-o', o, '--threads', '2']);
+    assert.equal(r.code, 0, r.stderr);
+    out[full] = JSON.parse(readFileSync(o, 'utf8'));
+  }
+  assert.equal(out[true].spec.full_runs, true);
+  assert.equal(out[false].spec.full_runs, undefined);
+  for (const key of ['kernels', 'points', 'qosreach', 'qosreach_by_goal', 'throughput', 'throughput_by_goal'])
+    assert.deepEqual(out[false][key], out[true][key], key);
+  assert.equal(out[false].points.length, 4);
+});
+
 test('bad QoS specs: one line naming the place', () => {
   const cases = [
     [{ ...REDUCED, pairs: [['c-alu', 'nope']] }, 'pairs[0]: expected [QOS KERNEL, NON-QOS KERNEL], two different names of the kernel set'],
     [{ ...REDUCED, goals: [0.5, 1.5] }, 'goals[1]: must be a number in (0, 1]'],
     [{ ...REDUCED, schemes: [{ name: 'x', policy: {}, partition: 'binary' }] }, 'schemes[0].partition: expected "hill-climb"'],
     [{ ...REDUCED, seed: 3 }, 'seed: unknown key (kind "qos")'],
+    [{ ...REDUCED, full_runs: 'yes' }, 'full_runs: must be true or false'],
     [{ ...REDUCED, template: { schema: 'schedlab-scenario/1', name: 't', device: 'isca17-gpgpusim', streams: [{ name: 'A' }], ops: [{ kernel: '$qos', stream: 'A' }] } },
       'template.ops: needs one kernel "$qos" and one "$other" (the QoS and the non-QoS kernel of each pair)'],
     [{ ...REDUCED, kind: 'other' }, 'kind: expected "schedulability" (the default) or "qos"'],
