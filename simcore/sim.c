@@ -133,8 +133,8 @@ static int check_goals(const sim_config *cfg, char *err, size_t errlen) {
         const warp_policy *wp = warp_get(cfg->policy.warp);
         if (!ex || strcmp(ex->name, "warp") != 0 || !wp || !wp->quota) {
             snprintf(err, errlen, "ops[%zu].qos_goal: %s; QoS goals need a quota warp policy "
-                     "(policy.warp quota-naive, quota-history, quota-elastic or "
-                     "quota-rollover)", i,
+                     "(policy.warp quota-naive, quota-history, quota-elastic, "
+                     "quota-rollover or quota-rollover-time)", i,
                      !ex || strcmp(ex->name, "warp") != 0 ? "execution is not \"warp\""
                      : !wp ? "policy.warp is unknown" : "policy.warp has no quotas");
             return -1;
