@@ -56,6 +56,7 @@ struct qos_spec {
     int32_t kq, ko;          /* their kernel indices in a run's trace */
     int64_t runs[2];         /* the template ops' "runs" (ISCA'17 §4.1 re-execution): $qos, $other */
     int64_t window;          /* the template's "window": cycles measured (0: the QoS kernel's life) */
+    bool full_runs;          /* "full_runs": simulate past the window (the same points, slower) */
 };
 
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
@@ -233,7 +234,7 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     *out = NULL;
     static const char *const keys[] = {"schema", "kind", "name", "description", "template",
                                        "kernels", "pairs", "goals", "schemes", "other_repeat",
-                                       NULL};
+                                       "full_runs", NULL};
     const char *key;
     json_t *v;
     json_object_foreach(root, key, v) {
@@ -319,6 +320,13 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
         }
         s->other_repeat = json_integer_value(v);
     }
+    if ((v = json_object_get(root, "full_runs"))) {
+        if (!json_is_boolean(v)) {
+            fail(err, errlen, file, "full_runs: must be true or false");
+            goto bad;
+        }
+        s->full_runs = json_is_true(v);
+    }
     kv = json_object_get(root, "kernels");
     if (!kv) {
         fail(err, errlen, file, "kernels: missing (the kernel set, or its file name)");
@@ -394,6 +402,7 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
                         (json_int_t)s->other_repeat);
     json_decref(pairs_norm);
     pairs_norm = NULL;
+    if (s->norm && s->full_runs) json_object_set_new(s->norm, "full_runs", json_true());
     if (!s->norm || !s->name) {
         fail(err, errlen, file, "out of memory");
         goto bad;
@@ -486,7 +495,119 @@ typedef struct wctx {
     const qos_spec *s;
     uint64_t sims;
     sim_ipc_cache cache;     /* the quota policies' IPC_isolated, per thread (sim.h) */
+    bool full;               /* run past the window (tests: the stop changes nothing) */
+    uint64_t restarts;       /* runs made again in full: the stop came too early */
 } wctx;
+
+/* The cycles a run must simulate for window W to measure what the whole
+ * run measures: up to the end of the last warp_epochs record that overlaps
+ * the window (a record cut by the window counts pro rata, so all of it must
+ * be there). ISCA'17 §4.1's window is all the sweep measures, so each run
+ * stops there (sim_config.stop) with this much to spare for the roles'
+ * first blocks, which begin a little after cycle 0; measure() checks that
+ * the stop came late enough and the run is made again in full if not. */
+#define QOS_STOP_SLACK (4 * QOS_WINDOW_EPOCH)
+
+static int64_t epoch_ceil(double c) {
+    int64_t e = (int64_t)ceil(c / QOS_WINDOW_EPOCH);
+    return e * QOS_WINDOW_EPOCH;
+}
+
+/* the time (ns) at which cycle c begins, as exec_warp.c counts it */
+static int64_t ns_of(int64_t c, int64_t hz) {
+    return c / hz * 1000000000 + ((c % hz) * 1000000000 + hz - 1) / hz;
+}
+
+/* What a run says (run_out) from its trace. Returns 1 when the run stopped
+ * (cfg->stop) before the end of what the window needs: the numbers are then
+ * not the whole run's, and the caller runs it again without a stop. */
+static int measure(const qos_spec *s, const sim_config *cfg, const trace *t,
+                   const char *const names[2], run_out *r) {
+    /* each role's runs (ISCA'17 §4.1: a program re-executed over the
+     * window): its warp instructions over the cycles from its first run's
+     * first block to its last run's end; the runs are the kernel ops named
+     * as the role's kernel, in op order. A run the stop cut short ends at
+     * the stop. */
+    double hz = (double)cfg->device.clock_hz;
+    double instr[2] = {0, 0}, c0[2] = {-1, -1}, c1[2] = {-1, -1};
+    int8_t *role = calloc(t->kernels.n ? t->kernels.n : 1, 1);
+    if (!role) return -1;
+    size_t kn = 0;
+    int present[2] = {0, 0};
+    for (size_t i = 0; i < cfg->nops && kn < t->kernels.n; i++) {
+        const sim_op *op = &cfg->ops[i];
+        if (op->kind != SIM_OP_KERNEL) continue;
+        role[kn] = -1;
+        for (int x = 0; x < 2; x++)
+            if (names[x] && op->name && !strcmp(op->name, names[x])) role[kn] = (int8_t)x;
+        if (role[kn] >= 0) present[role[kn]] = 1;
+        kn++;
+    }
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *k = &t->kernels.v[i];
+        int x = role[i];
+        int64_t end = k->end;
+        if (end == TRACE_NONE && cfg->stop > 0 && k->first_block != TRACE_NONE) end = cfg->stop;
+        if (x < 0 || end <= k->first_block) continue;
+        double a = (double)k->first_block * hz / 1e9, b = (double)end * hz / 1e9;
+        instr[x] += (double)k->instructions;
+        if (c0[x] < 0 || a < c0[x]) c0[x] = a;
+        if (b > c1[x]) c1[x] = b;
+    }
+    int64_t W = s->window;
+    if (cfg->stop > 0) {
+        /* every role began, and each role's window ended with its last
+         * epoch record before the stop */
+        for (int x = 0; x < 2; x++)
+            if (present[x] && (c0[x] < 0 || ns_of(epoch_ceil(c0[x] + (double)W),
+                                                   cfg->device.clock_hz) >= cfg->stop)) {
+                free(role);
+                return 1;
+            }
+    }
+    for (int x = 0; W > 0 && x < 2; x++) {
+        /* a fixed window from the role's first block: its issues there
+         * (epochs cut by the window count pro rata) */
+        if (!(c1[x] > c0[x])) continue;
+        if (c1[x] > c0[x] + (double)W) c1[x] = c0[x] + (double)W;
+        instr[x] = 0;
+        for (size_t i = 0; i < t->warp_epochs.n; i++) {
+            const trace_warp_epoch *e = &t->warp_epochs.v[i];
+            if (e->kernel < 0 || (size_t)e->kernel >= t->kernels.n || role[e->kernel] != x)
+                continue;
+            double a = (double)e->cycle, b = a + (double)e->cycles;
+            double lo = a > c0[x] ? a : c0[x], hi = b < c1[x] ? b : c1[x];
+            if (hi > lo) instr[x] += (double)e->issues * (hi - lo) / (b - a);
+        }
+    }
+    r->ipc_q = c1[0] > c0[0] ? instr[0] / (c1[0] - c0[0]) : 0;
+    r->ipc_o = c1[1] > c0[1] ? instr[1] / (c1[1] - c0[1]) : 0;
+    /* one run, no window: the trace's own IPC (the same measure) */
+    for (int x = 0; x < 2 && W <= 0; x++) {
+        int found = 0;
+        size_t at = 0;
+        for (size_t i = 0; i < t->kernels.n; i++)
+            if (role[i] == x && found++ == 0) at = i;
+        if (found == 1) *(x ? &r->ipc_o : &r->ipc_q) = t->kernels.v[at].ipc;
+    }
+    r->window_ipc_o = 0;
+    if (c1[0] > c0[0] && c1[1] > c0[1]) {
+        /* the QoS kernel's life in cycles, and the other's issues in it
+         * (epochs cut by the window count pro rata) */
+        double issues = 0;
+        for (size_t i = 0; i < t->warp_epochs.n; i++) {
+            const trace_warp_epoch *e = &t->warp_epochs.v[i];
+            if (e->kernel < 0 || (size_t)e->kernel >= t->kernels.n || role[e->kernel] != 1)
+                continue;
+            double a = (double)e->cycle, b = a + (double)e->cycles;
+            double lo = a > c0[0] ? a : c0[0], hi = b < c1[0] ? b : c1[0];
+            if (hi > lo) issues += (double)e->issues * (hi - lo) / (b - a);
+        }
+        r->window_ipc_o = issues / (c1[0] - c0[0]);
+    }
+    free(role);
+    return 0;
+}
 
 /* iso_q > 0: the QoS kernel's IPC_isolated as the sweep measures it (over
  * the window), told to the simulator so that the goal the quota policies
@@ -510,91 +631,27 @@ static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, run_out *r, c
     cfg.policy.warp_issue_limit = -1;             /* no per-issue records: epochs suffice */
     cfg.policy.warp_epoch = QOS_WINDOW_EPOCH;
     cfg.ipc_cache = &w->cache;
+    /* nothing past the window is measured: stop there (see QOS_STOP_SLACK) */
+    if (w->s->window > 0 && !w->full)
+        cfg.stop = ns_of(epoch_ceil((double)(w->s->window + QOS_STOP_SLACK)), cfg.device.clock_hz);
     for (size_t i = 0; iso_q > 0 && i < cfg.nops; i++)
         if (cfg.ops[i].kind == SIM_OP_KERNEL && cfg.ops[i].qos_goal > 0 &&
             sim_ipc_cache_put(&w->cache, &cfg, i, iso_q) != 0) {
             scn_free(sc);
             return fail(err, errlen, "sweep", "out of memory");
         }
-    trace t;
-    trace_init(&t);
-    rc = sim_run(&cfg, &t, err, errlen);
-    w->sims++;
-    if (rc == 0) {
-        /* each role's runs (ISCA'17 §4.1: a program re-executed over the
-         * window): its warp instructions over the cycles from its first
-         * run's first block to its last run's end; the runs are the kernel
-         * ops named as the role's kernel, in op order */
-        double hz = (double)cfg.device.clock_hz;
-        double instr[2] = {0, 0}, c0[2] = {-1, -1}, c1[2] = {-1, -1};
-        int8_t *role = calloc(t.kernels.n ? t.kernels.n : 1, 1);
-        if (!role) {
-            trace_free(&t);
-            scn_free(sc);
-            return fail(err, errlen, "sweep", "out of memory");
-        }
-        size_t kn = 0;
-        for (size_t i = 0; i < cfg.nops && kn < t.kernels.n; i++) {
-            const sim_op *op = &cfg.ops[i];
-            if (op->kind != SIM_OP_KERNEL) continue;
-            role[kn] = -1;
-            for (int x = 0; x < 2; x++)
-                if (names[x] && op->name && !strcmp(op->name, names[x])) role[kn] = (int8_t)x;
-            kn++;
-        }
-        for (size_t i = 0; i < t.kernels.n; i++) {
-            const trace_kernel *k = &t.kernels.v[i];
-            int x = role[i];
-            if (x < 0 || k->end <= k->first_block) continue;
-            double a = (double)k->first_block * hz / 1e9, b = (double)k->end * hz / 1e9;
-            instr[x] += (double)k->instructions;
-            if (c0[x] < 0 || a < c0[x]) c0[x] = a;
-            if (b > c1[x]) c1[x] = b;
-        }
-        int64_t W = w->s->window;
-        for (int x = 0; W > 0 && x < 2; x++) {
-            /* a fixed window from the role's first block: its issues there
-             * (epochs cut by the window count pro rata) */
-            if (!(c1[x] > c0[x])) continue;
-            if (c1[x] > c0[x] + (double)W) c1[x] = c0[x] + (double)W;
-            instr[x] = 0;
-            for (size_t i = 0; i < t.warp_epochs.n; i++) {
-                const trace_warp_epoch *e = &t.warp_epochs.v[i];
-                if (e->kernel < 0 || (size_t)e->kernel >= t.kernels.n || role[e->kernel] != x)
-                    continue;
-                double a = (double)e->cycle, b = a + (double)e->cycles;
-                double lo = a > c0[x] ? a : c0[x], hi = b < c1[x] ? b : c1[x];
-                if (hi > lo) instr[x] += (double)e->issues * (hi - lo) / (b - a);
-            }
-        }
-        r->ipc_q = c1[0] > c0[0] ? instr[0] / (c1[0] - c0[0]) : 0;
-        r->ipc_o = c1[1] > c0[1] ? instr[1] / (c1[1] - c0[1]) : 0;
-        /* one run, no window: the trace's own IPC (the same measure) */
-        for (int x = 0; x < 2 && W <= 0; x++) {
-            int found = 0;
-            size_t at = 0;
-            for (size_t i = 0; i < t.kernels.n; i++)
-                if (role[i] == x && found++ == 0) at = i;
-            if (found == 1) *(x ? &r->ipc_o : &r->ipc_q) = t.kernels.v[at].ipc;
-        }
-        r->window_ipc_o = 0;
-        if (c1[0] > c0[0] && c1[1] > c0[1]) {
-            /* the QoS kernel's life in cycles, and the other's issues in it
-             * (epochs cut by the window count pro rata) */
-            double issues = 0;
-            for (size_t i = 0; i < t.warp_epochs.n; i++) {
-                const trace_warp_epoch *e = &t.warp_epochs.v[i];
-                if (e->kernel < 0 || (size_t)e->kernel >= t.kernels.n || role[e->kernel] != 1)
-                    continue;
-                double a = (double)e->cycle, b = a + (double)e->cycles;
-                double lo = a > c0[0] ? a : c0[0], hi = b < c1[0] ? b : c1[0];
-                if (hi > lo) issues += (double)e->issues * (hi - lo) / (b - a);
-            }
-            r->window_ipc_o = issues / (c1[0] - c0[0]);
-        }
-        free(role);
+    for (;;) {
+        trace t;
+        trace_init(&t);
+        rc = sim_run(&cfg, &t, err, errlen);
+        w->sims++;
+        int m = rc == 0 ? measure(w->s, &cfg, &t, names, r) : 0;
+        trace_free(&t);
+        if (m < 0) rc = fail(err, errlen, "sweep", "out of memory");
+        if (m != 1) break;
+        cfg.stop = 0;                                 /* the stop came too early */
+        w->restarts++;
     }
-    trace_free(&t);
     scn_free(sc);
     return rc;
 }
@@ -763,7 +820,7 @@ static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
 
 static void *worker(void *arg) {
     job *jb = arg;
-    wctx w = {.s = jb->s};
+    wctx w = {.s = jb->s, .full = jb->s->full_runs};
     sim_ipc_cache_init(&w.cache);
     char err[1024];
     for (;;) {
@@ -823,16 +880,24 @@ static double sig10(double x) {
  * the mean normalised throughput of the non-QoS kernel over the points
  * that meet their goal (§4.1: "only the cases that meet the QoS goal are
  * included"), overall and per goal. */
+/* ISCA'17 Fig. 5 counts the cases History misses "by how much they miss
+ * the QoS goals" (the shortfall 1 - attained / goal), "most of them ...
+ * only within 5%"; the paper does not list its categories: these are
+ * (0, 5 %], (5, 10 %], (10, 20 %], over 20 % (docs/qos.md). */
+static const double shortfall_bins[] = {0.05, 0.10, 0.20};
+#define QOS_NBINS (sizeof shortfall_bins / sizeof *shortfall_bins + 1)
+
 static int summarise(json_t *res) {
     json_t *schemes = json_object_get(res, "schemes"), *goals = json_object_get(res, "goals");
     json_t *pts = json_object_get(res, "points");
     size_t ns = json_array_size(schemes), ng = json_array_size(goals);
     json_t *reach = json_object(), *reachg = json_object(), *thr = json_object(),
-           *thrg = json_object();
+           *thrg = json_object(), *miss = json_object(), *over = json_object();
     for (size_t k = 0; k < ns; k++) {
         const char *sn = json_string_value(json_array_get(schemes, k));
-        double met = 0, all = 0, tsum = 0;
+        double met = 0, all = 0, tsum = 0, osum = 0;
         double gm[QOS_MAX_GOALS] = {0}, ga[QOS_MAX_GOALS] = {0}, gt[QOS_MAX_GOALS] = {0};
+        json_int_t bins[QOS_NBINS] = {0};
         size_t i;
         json_t *p;
         json_array_foreach(pts, i, p) {
@@ -843,13 +908,21 @@ static int summarise(json_t *res) {
             if (g == ng) continue;
             bool m = json_is_true(json_object_get(p, "qos_met"));
             double t = json_number_value(json_object_get(p, "throughput"));
+            /* the QoS kernel's IPC over its goal's (Fig. 9: "normalized to
+             * their QoS goals"); below 1 by the shortfall when missed */
+            double r = json_number_value(json_object_get(p, "attained")) / goal;
             all++;
             ga[g]++;
             if (m) {
                 met++;
                 tsum += t;
+                osum += r - 1;
                 gm[g]++;
                 gt[g] += t;
+            } else {
+                size_t b = 0;
+                while (b < QOS_NBINS - 1 && 1 - r > shortfall_bins[b]) b++;
+                bins[b]++;
             }
         }
         json_object_set_new(reach, sn, json_real(all > 0 ? met / all : 0));
@@ -861,11 +934,24 @@ static int summarise(json_t *res) {
         }
         json_object_set_new(reachg, sn, ra);
         json_object_set_new(thrg, sn, ta);
+        json_t *ma = json_array();
+        for (size_t b = 0; b < QOS_NBINS; b++) json_array_append_new(ma, json_integer(bins[b]));
+        json_object_set_new(miss, sn, ma);
+        json_object_set_new(over, sn, met > 0 ? json_real(sig10(osum / met)) : json_null());
     }
+    json_t *edges = json_array();
+    for (size_t b = 0; b < QOS_NBINS - 1; b++) json_array_append_new(edges, json_real(shortfall_bins[b]));
     json_object_set_new(res, "qosreach", reach);
     json_object_set_new(res, "qosreach_by_goal", reachg);
     json_object_set_new(res, "throughput", thr);
     json_object_set_new(res, "throughput_by_goal", thrg);
+    /* Fig. 5: the points each scheme misses, by shortfall: misses[s][b]
+     * those whose shortfall is at most shortfall_bins[b] (and above the
+     * bin before), the last bin above them all */
+    json_object_set_new(res, "shortfall_bins", edges);
+    json_object_set_new(res, "misses", miss);
+    /* Fig. 9: how far the met points' QoS kernels overshoot their goals */
+    json_object_set_new(res, "overshoot", over);
     return 0;
 }
 

@@ -29,7 +29,10 @@
  * (with ipc_isolated), "points" (one per pair x goal x scheme: qos_met,
  * attained = ipc / ipc_isolated, throughput = the non-QoS kernel's
  * normalised throughput, sms = Spart's partition), and the summaries
- * "qosreach", "qosreach_by_goal", "throughput", "throughput_by_goal".
+ * "qosreach", "qosreach_by_goal", "throughput", "throughput_by_goal", and
+ * "misses" (per scheme, the missed points by shortfall 1 - attained / goal
+ * in the bins "shortfall_bins": ISCA'17 Fig. 5) and "overshoot" (per
+ * scheme, the met points' mean attained / goal - 1: Fig. 9).
  * Shards hold the points of pairs i, i + n, ...; qos_merge joins them.
  *
  * Memory: results are jansson references the caller owns. */

@@ -1080,8 +1080,8 @@ static int build_run(pctx *c, size_t r) {
         if (s->rawops[i].qos_goal > 0 && (!wname || strncmp(wname, "quota-", 6) != 0)) {
             jr_index(p, "ops", i);
             return jr_fail(&c->jr, jr_join(q, p, "qos_goal"), "needs a quota warp policy "
-                           "(policy.warp quota-naive, quota-history, quota-elastic or "
-                           "quota-rollover), not \"%s\"", wname ? wname : "?");
+                           "(policy.warp quota-naive, quota-history, quota-elastic, "
+                           "quota-rollover or quota-rollover-time), not \"%s\"", wname ? wname : "?");
         }
     /* kernels with a program run under the warp-level model */
     for (size_t i = 0; i < s->nops; i++)

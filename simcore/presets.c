@@ -231,6 +231,49 @@ static const preset presets[] = {
                   "modelled by the paper)",
     },
     {
+        /* [ISCA] §4.6 "Scalability with Number of SMs" (Figs. 12-13): "we
+         * simulate a GPU with 56 SMs, each SM having two warp schedulers.
+         * Other simulation parameters are the same as the ones in Table 1."
+         * So isca17-gpgpusim with those two fields changed; the memory
+         * system (Table 1: 4 memory controllers) and the SM's front end and
+         * port are the same. */
+        .dev = {
+            .name = "isca17-gpgpusim-56",
+            .sms = 56,                     /* [ISCA] §4.6: 56 SMs */
+            .threads_per_sm = 2048,        /* [ISCA] Table 1: Threads 2048 */
+            .max_threads_per_block = 1024, /* [CCT] 5.x-6.x */
+            .blocks_per_sm = 32,           /* [ISCA] Table 1: TB Limit 32 */
+            .warps_per_sm = 64,            /* [ISCA] Table 1: 2048 threads / 32 */
+            .regs_per_sm = 65536,          /* [ISCA] Table 1: Registers 256KB = 65536 x 4 B */
+            .max_regs_per_block = 65536,   /* [CCT] 5.x-6.x */
+            .smem_per_sm = 96 * KB,        /* [ISCA] Table 1: Shared Memory 96KB */
+            .max_smem_per_block = 48 * KB, /* [CCT] 5.x-6.x */
+            .warp_size = 32,
+            .schedulers_per_sm = 2,        /* [ISCA] §4.6: "each SM having two warp schedulers" */
+            .copy_engines = 2,             /* not modelled by the paper; a discrete GPU */
+            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (not modelled by the paper) */
+            .clock_hz = 1216000000,        /* [ISCA] Table 1: Core Freq. 1216MHz */
+            /* [ISCA] Table 1: 4 memory controllers at 7 GHz, as isca17-gpgpusim:
+             * 1.44 128-byte requests per cycle */
+            .mem_bandwidth = 1.44,
+            .latency_alu = 4,              /* [GS], as isca17-gpgpusim */
+            .latency_sfu = 100,
+            .latency_shared = 20,
+            .latency_mem = 260,
+            .fetch_warps = 1,              /* [GS] front end, as isca17-gpgpusim */
+            .ibuffer = 2,
+            .sm_mem_bandwidth = 0.2,       /* [GS] interconnect, as isca17-gpgpusim */
+            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            .sm_order = { A32(0), A16(32), A8(48) },
+        },
+        .source = "Fine-grained QoS quota sharing, ISCA'17, §4.6 (Figs. 12-13): 56 SMs with "
+                  "two warp schedulers each, every other parameter as Table 1 "
+                  "(isca17-gpgpusim: 1216 MHz, 256KB registers, 96KB shared memory, 2048 "
+                  "threads, 32 TBs per SM; 4 memory controllers at 7 GHz = 1.44 128-byte "
+                  "requests per cycle; GPGPU-Sim's front end and interconnect; GPGPU-Sim's "
+                  "latencies)",
+    },
+    {
         .dev = {
             .name = "xavier-nx",
             .sms = 6,                      /* Xavier NX data sheet: 384-core Volta GPU = 6 x 64 */

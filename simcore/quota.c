@@ -52,6 +52,8 @@ void quota_kernel_set(quota_state *q, int32_t k, double goal, double lanes) {
  * (§3.4.1: "proportionally to the TBs hosted by each SM"). At least one
  * thread instruction: a share rounded down to nothing would stop the
  * kernel's warps there for good (Naive never raises a quota). */
+static void refill(quota_state *q, int32_t s, int64_t c);
+
 static int64_t share(const quota_kernel *K, int64_t warps) {
     if (K->wsplit <= 0 || warps <= 0) return 0;
     int64_t a = (int64_t)(K->quota * (double)warps / (double)K->wsplit);
@@ -155,6 +157,10 @@ void quota_epoch(quota_state *q, int64_t c) {
         }
         /* Elastic Epoch: the SMs' own epochs begin with the first */
         if (sch->elastic && prev < 0) q->ends[s] = c + q->T;
+        /* a scheme that renews a non-QoS counter to 0 (Rollover-Time,
+         * §4.5) refills it at once where no QoS kernel on the SM has quota
+         * (for the others this finds every non-QoS counter positive) */
+        else if (!sch->elastic) refill(q, s, c);
     }
     q->epoch_start = c;
     q->next_boundary = c + q->T;
@@ -185,12 +191,15 @@ void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
     if (K->managed && !had && q->alloc[i] == 0) {
         int64_t a = share(K, n);
         q->alloc[i] = a;
-        if (q->cnt[i] == QUOTA_FREE || q->cnt[i] <= 0) q->cnt[i] = a;
-        else q->cnt[i] += a;
+        /* what the scheme gives a counter at a boundary with nothing left
+         * (a; 0 for a non-QoS kernel under Rollover-Time, §4.5, refilled
+         * at once when the SM's QoS kernels are out of quota) */
+        int64_t g = q->sch->renew(0, a, K->qos);
+        if (q->cnt[i] == QUOTA_FREE || q->cnt[i] <= 0) q->cnt[i] = g;
+        else q->cnt[i] += g;
+        if (g <= 0 && !q->sch->elastic) refill(q, s, c);
     }
 }
-
-static void refill(quota_state *q, int32_t s, int64_t c);
 
 void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c) {
     size_t i = AT(q, s, k);

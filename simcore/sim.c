@@ -133,8 +133,8 @@ static int check_goals(const sim_config *cfg, char *err, size_t errlen) {
         const warp_policy *wp = warp_get(cfg->policy.warp);
         if (!ex || strcmp(ex->name, "warp") != 0 || !wp || !wp->quota) {
             snprintf(err, errlen, "ops[%zu].qos_goal: %s; QoS goals need a quota warp policy "
-                     "(policy.warp quota-naive, quota-history, quota-elastic or "
-                     "quota-rollover)", i,
+                     "(policy.warp quota-naive, quota-history, quota-elastic, "
+                     "quota-rollover or quota-rollover-time)", i,
                      !ex || strcmp(ex->name, "warp") != 0 ? "execution is not \"warp\""
                      : !wp ? "policy.warp is unknown" : "policy.warp has no quotas");
             return -1;
@@ -614,6 +614,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         if (st->bq.next < t_ev) t_ev = st->bq.next;
         if (t_host == INT64_MAX && t_ev == INT64_MAX) break;
         int64_t t = t_host < t_ev ? t_host : t_ev;
+        if (cfg->stop > 0 && t >= cfg->stop) break;   /* sim.h: the stop time */
         if (t_host == t) st->host->issue(st->host_state, st, t);
         /* the fast path's blocks ending at t first: giving SMs back and
          * counting commutes with every event of the instant (blockq.h) */
@@ -627,8 +628,13 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             if (sink_flush(&sink, out, false) != 0) goto sink_fail;
             st->blocks_flushed = sink.emitted;
         }
-        if (st->exec->instant_end && !st->failed)
-            st->exec->instant_end(st->exec_state, st, t, st->host->next_time(st->host_state));
+        if (st->exec->instant_end && !st->failed) {
+            /* the cycles it runs on its own end before the next action:
+             * the host's, or the stop time (sim.h) */
+            int64_t horizon = st->host->next_time(st->host_state);
+            if (cfg->stop > 0 && cfg->stop < horizon) horizon = cfg->stop;
+            st->exec->instant_end(st->exec_state, st, t, horizon);
+        }
         if (st->failed || out->oom) FAIL("simulation: out of memory");
         /* without a sink there is nothing to flush: no call per instant */
         if (sink.sink) {
@@ -640,7 +646,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     /* every op completes under the rules (each kernel fits an empty SM and
      * the earliest-issued unfinished op can always move on); say so loudly
      * rather than hand back a trace with holes if that ever breaks */
-    for (size_t i = 0; i < cfg->nops; i++) {
+    for (size_t i = 0; cfg->stop <= 0 && i < cfg->nops; i++) {
         const sim_op *o = &cfg->ops[i];
         int64_t end = o->kind == SIM_OP_KERNEL ? out->kernels.v[st->ops[i].rec].end
                     : o->kind == SIM_OP_COPY ? out->copies.v[st->ops[i].rec].end : 0;

@@ -260,6 +260,14 @@ typedef struct sim_config {
     /* isolated IPCs of QoS kernels (sim_ipc_isolated), shared across runs;
      * NULL: sim_run keeps one of its own for the run */
     struct sim_ipc_cache *ipc_cache;
+    /* > 0: the run stops at this time (ns): no event at or after it fires
+     * and no cycle of the warp-level model that begins at or after it runs;
+     * what has not ended by then stays unended in the trace (end
+     * TRACE_NONE), and sim_run returns 0. Whatever the trace records before
+     * it is what the whole run records there. A caller that measures a
+     * fixed window (the QoS sweep, ISCA'17 §4.1) stops at the window's end
+     * instead of simulating past it. 0: run until every op has completed */
+    int64_t stop;
     /* tests: run the general block scheduler (ee.c, ee_dispatch) where the
      * fused one (ee.h, ee_dispatch_fast) would run, to compare their traces,
      * which are the same (tests/unit/test_fast_path.c); false everywhere else */

@@ -40,14 +40,14 @@ test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme'
   const r = cli(['sweep', file('reduced-spec.json', REDUCED), '--db', slugDb, '-o', out]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^[a-z0-9]{10}\n$/);
-  assert.match(r.stderr, /^schedlab: sweep: 60 points \(\d+ simulations\) in [\d.]+ s on \d+ threads: [\d.]+ points\/s\n$/);
+  assert.match(r.stderr, /^schedlab: sweep: 72 points \(\d+ simulations\) in [\d.]+ s on \d+ threads: [\d.]+ points\/s\n$/);
   res = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(res.schema, 'schedlab-sweep-result/1');
   assert.equal(res.kind, 'qos');
-  assert.deepEqual(res.schemes, ['naive', 'history', 'elastic', 'rollover', 'spart']);
+  assert.deepEqual(res.schemes, ['naive', 'history', 'elastic', 'rollover', 'rollover-time', 'spart']);
   assert.deepEqual(res.goals, [0.6, 0.8, 0.95]);
   assert.deepEqual(res.pairs.map((p) => p.classes), ['C+C', 'C+M', 'M+C', 'M+M']);
-  assert.equal(res.points.length, 4 * 3 * 5);
+  assert.equal(res.points.length, 4 * 3 * 6);
   // each kernel's isolated IPC was measured in the role it has in some pair
   // (0: never in that role)
   for (const k of res.kernels) {
@@ -66,6 +66,19 @@ test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme'
     if (met.length) assert.ok(Math.abs(res.throughput[s] - met.reduce((a, p) => a + p.throughput, 0) / met.length) < 1e-9);
     // Spart's partition is on the device (16 SMs, at least one each)
     for (const p of pts) if (s === 'spart') assert.ok(p.sms >= 1 && p.sms <= 15);
+    // Fig. 5's count: the missed points by shortfall 1 - attained / goal,
+    // in (0, 5 %], (5, 10 %], (10, 20 %], above; Fig. 9's overshoot: the
+    // met points' mean attained / goal - 1
+    assert.deepEqual(res.shortfall_bins, [0.05, 0.1, 0.2]);
+    const short = pts.filter((p) => !p.qos_met).map((p) => 1 - p.attained / p.goal);
+    const bin = (x) => (x <= 0.05 ? 0 : x <= 0.1 ? 1 : x <= 0.2 ? 2 : 3);
+    assert.deepEqual(res.misses[s], [0, 1, 2, 3].map((b) => short.filter((x) => bin(x) === b).length), s);
+    if (met.length) {
+      const over = met.reduce((a, p) => a + p.attained / p.goal - 1, 0) / met.length;
+      assert.ok(Math.abs(res.overshoot[s] - over) < 1e-9, s);
+    } else {
+      assert.equal(res.overshoot[s], null);
+    }
   }
   // Pinned as the model stands (goals met of 12 per scheme, and which), so
   // a change to a scheme, the kernel set or the sweep shows here first.
@@ -77,10 +90,10 @@ test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme'
   // front end (one warp fetched per SM and cycle) and its interconnect
   // (0.2 replies a cycle into each SM; exec_warp.c).
   assert.deepEqual(Object.fromEntries(res.schemes.map((s) => [s, Math.round(res.qosreach[s] * 12)])),
-    { naive: 4, history: 4, elastic: 8, rollover: 11, spart: 9 });
+    { naive: 4, history: 4, elastic: 8, rollover: 11, 'rollover-time': 10, spart: 9 });
   // and the non-QoS throughput over the met points, in % of isolated
   assert.deepEqual(Object.fromEntries(res.schemes.map((s) => [s, Math.round(res.throughput[s] * 1000) / 10])),
-    { naive: 83.7, history: 83.9, elastic: 50.9, rollover: 46.1, spart: 40.8 });
+    { naive: 83.7, history: 83.9, elastic: 50.9, rollover: 46.1, 'rollover-time': 20.5, spart: 40.8 });
   const metOf = (s) => res.points.filter((p) => p.scheme === s && p.qos_met)
     .map((p) => `${res.pairs[p.pair].classes} ${p.goal}`);
   // Naive meets C+M 0.6, 0.8 and M+C 0.6, 0.95, where the front end's
@@ -130,6 +143,78 @@ test('ISCA\'17 §4.3 on the reduced sweep: Rollover >= Spart in non-QoS throughp
   assert.ok(t.rollover >= t.spart, `throughput rollover ${t.rollover} >= spart ${t.spart}`);
 });
 
+// ISCA'17 §4.5, Figs. 10-11: Rollover-Time (Rollover with the non-QoS
+// kernels blocked until the QoS kernels have used their quotas) has
+// "similar QoSreach with a difference of only 3% on average" but "degraded
+// performance of non-QoS kernels by 1.47X". QoSreach: within one point of
+// the 12 (8.3 %, the reduced sweep's step; the paper's 3 % is under it);
+// throughput: Rollover ahead.
+test('ISCA\'17 §4.5 on the reduced sweep: Rollover-Time as often met as Rollover, the non-QoS kernel slower', () => {
+  const q = res.qosreach, t = res.throughput;
+  assert.ok(Math.abs(q.rollover - q['rollover-time']) <= 1 / 12 + 1e-9,
+    `QoSreach rollover ${q.rollover} vs rollover-time ${q['rollover-time']}`);
+  assert.ok(t.rollover > t['rollover-time'], `throughput rollover ${t.rollover} > rollover-time ${t['rollover-time']}`);
+});
+
+// ... and by how much: the paper's 1.47X, here within a quarter of it
+// (1.10 - 1.84). Measured 2.25X (46.1 against 20.5 % of isolated): the
+// shipped synthetic kernels gain more from overlapping within an SM than
+// the paper's Parboil set does (a compute and a memory kernel issue side by
+// side through the front end; docs/qos.md).
+test('ISCA\'17 §4.5, Fig. 11: Rollover-Time costs the non-QoS kernel 1.47X', { todo: 'measured 2.25X (46.1 / 20.5 %), paper 1.47X' }, () => {
+  const r = res.throughput.rollover / res.throughput['rollover-time'];
+  assert.ok(r >= 1.47 * 0.75 && r <= 1.47 * 1.25, `Rollover / Rollover-Time throughput ${r.toFixed(2)}X, paper 1.47X`);
+});
+
+// ISCA'17 §3.4.2, Fig. 5: History misses most of its goals "only within
+// 5%" ("most of them": more than half its misses here), and §4.4, Fig. 9:
+// the met QoS kernels overshoot their goals by 2.8 % under Rollover and
+// 11.6 % under Spart (here 2.5 and 10.4 %): Rollover's below Spart's, and
+// no met point below its goal.
+test('ISCA\'17 Figs. 5 and 9 on the reduced sweep: History misses by a little, Rollover overshoots less than Spart', () => {
+  const [within5, ...rest] = res.misses.history;
+  assert.ok(within5 > rest.reduce((a, b) => a + b, 0), `History's misses by shortfall ${res.misses.history}`);
+  assert.ok(res.overshoot.rollover < res.overshoot.spart,
+    `overshoot rollover ${res.overshoot.rollover} < spart ${res.overshoot.spart}`);
+  for (const p of res.points) if (p.qos_met) assert.ok(p.attained >= p.goal - 1e-9);
+});
+
+// The shipped specs at the paper's own parameters (ISCA'17 §4.1: "The
+// epoch length is 10K cycles", "We ran 2M cycles ... If one program ends
+// before 2M cycles, it is re-executed", goals "ranging from 50% to 95%,
+// with a 5% step size"; Table 1's GPU) and on its 56-SM GPU (§4.6: Spart
+// against Rollover), and a point of the latter simulated.
+test('ISCA\'17 §4.1 and §4.6: the shipped paper-parameter and 56-SM specs', () => {
+  const load = (f) => JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));
+  const goals = Array.from({ length: 10 }, (_, i) => Math.round((0.5 + 0.05 * i) * 100) / 100);
+  for (const f of ['isca17-qosreach-paper.json', 'isca17-qosreach-paper-reduced.json']) {
+    const spec = load(f);
+    const t = load(spec.template);
+    assert.equal(t.policy.quota_epoch, 10000, f);
+    assert.equal(t.window, 2000000, f);
+    assert.equal(t.device, 'isca17-gpgpusim', f);
+    // re-executed until the window ends: the shortest kernel alone is 38K cycles
+    for (const op of t.ops) assert.ok(op.runs * 38000 > t.window, f);
+    assert.deepEqual(spec.schemes, SCHEMES, f);
+    if (f === 'isca17-qosreach-paper.json') {
+      assert.deepEqual(spec.goals, goals);
+      assert.equal(spec.pairs, 'all');
+    }
+  }
+  const s56 = load('isca17-qosreach-56.json');
+  assert.equal(load(s56.template).device, 'isca17-gpgpusim-56');
+  assert.deepEqual(s56.goals, goals);
+  assert.deepEqual(s56.schemes.map((x) => x.name), ['rollover', 'spart']);
+  const o = join(dir, 's56.json');
+  const r = cli(['sweep', file('s56-spec.json', { ...s56, template: join(SWEEPS, s56.template),
+    kernels: join(SWEEPS, s56.kernels), pairs: [['c-sfu', 'm-light']], goals: [0.6],
+    schemes: s56.schemes.filter((x) => x.name === 'rollover') }), '--db', join(dir, 's56.db'), '-o', o]);
+  assert.equal(r.code, 0, r.stderr);
+  const res56 = JSON.parse(readFileSync(o, 'utf8'));
+  assert.equal(res56.points.length, 1);
+  assert.ok(res56.kernels.find((k) => k.name === 'c-sfu').ipc_isolated > 0);
+});
+
 test('a QoS sweep is served as a sweep experiment', async () => {
   const srv = await startServer();
   try {
@@ -141,8 +226,8 @@ test('a QoS sweep is served as a sweep experiment', async () => {
     const s = await getJson(`${srv.base}/api/experiments/${slug}/sweep`);
     assert.equal(s.status, 200);
     assert.equal(s.body.kind, 'qos');
-    assert.equal(s.body.points.length, 5);
-    assert.deepEqual(Object.keys(s.body.qosreach).sort(), ['elastic', 'history', 'naive', 'rollover', 'spart']);
+    assert.equal(s.body.points.length, 6);
+    assert.deepEqual(Object.keys(s.body.qosreach).sort(), ['elastic', 'history', 'naive', 'rollover', 'rollover-time', 'spart']);
   } finally {
     await srv.stop();
   }
@@ -172,17 +257,41 @@ test('QoS sweep shards merge into the one-process result byte for byte', () => {
   assert.equal(short.stderr, 'schedlab: merge: the shards say there are 2 of them, 1 given\n');
 });
 
+// Each simulation stops where the window ends (sim_config.stop, sweep
+// "full_runs" false: nothing past the window is measured, ISCA'17 §4.1);
+// run in full instead, every point and summary is the same to the last
+// digit. One pair of each way round, a quota scheme and Spart's partitions.
+test('QoS sweep: stopping each run at the end of its window changes no point', () => {
+  const base = { ...REDUCED, name: 'stop', goals: [0.8],
+    pairs: [['c-alu', 'm-stream'], ['m-stream', 'c-alu']],
+    schemes: SCHEMES.filter((s) => s.name === 'rollover' || s.name === 'spart') };
+  const out = {};
+  for (const full of [false, true]) {
+    const o = join(dir, `stop-${full}.json`);
+    const r = cli(['sweep', file(`stop-${full}-spec.json`, full ? { ...base, full_runs: true } : base),
+      '--db', join(dir, 'stop.db'), '-o', o, '--threads', '2']);
+    assert.equal(r.code, 0, r.stderr);
+    out[full] = JSON.parse(readFileSync(o, 'utf8'));
+  }
+  assert.equal(out[true].spec.full_runs, true);
+  assert.equal(out[false].spec.full_runs, undefined);
+  for (const key of ['kernels', 'points', 'qosreach', 'qosreach_by_goal', 'throughput', 'throughput_by_goal'])
+    assert.deepEqual(out[false][key], out[true][key], key);
+  assert.equal(out[false].points.length, 4);
+});
+
 test('bad QoS specs: one line naming the place', () => {
   const cases = [
     [{ ...REDUCED, pairs: [['c-alu', 'nope']] }, 'pairs[0]: expected [QOS KERNEL, NON-QOS KERNEL], two different names of the kernel set'],
     [{ ...REDUCED, goals: [0.5, 1.5] }, 'goals[1]: must be a number in (0, 1]'],
     [{ ...REDUCED, schemes: [{ name: 'x', policy: {}, partition: 'binary' }] }, 'schemes[0].partition: expected "hill-climb"'],
     [{ ...REDUCED, seed: 3 }, 'seed: unknown key (kind "qos")'],
+    [{ ...REDUCED, full_runs: 'yes' }, 'full_runs: must be true or false'],
     [{ ...REDUCED, template: { schema: 'schedlab-scenario/1', name: 't', device: 'isca17-gpgpusim', streams: [{ name: 'A' }], ops: [{ kernel: '$qos', stream: 'A' }] } },
       'template.ops: needs one kernel "$qos" and one "$other" (the QoS and the non-QoS kernel of each pair)'],
     [{ ...REDUCED, kind: 'other' }, 'kind: expected "schedulability" (the default) or "qos"'],
     [{ ...REDUCED, schemes: [...SCHEMES, { name: 'best', policy: { warp: 'quota-best' } }] },
-      'template: policy.warp: unknown warp policy "quota-best" (known: gto, lrr, qaws, quota-naive, quota-history, quota-elastic, quota-rollover) (schemes[5] "best", pair 0)'],
+      'template: policy.warp: unknown warp policy "quota-best" (known: gto, lrr, qaws, quota-naive, quota-history, quota-elastic, quota-rollover, quota-rollover-time) (schemes[6] "best", pair 0)'],
   ];
   cases.forEach(([spec, msg], i) => {
     const p = file(`bad${i}.json`, spec);

@@ -1,6 +1,6 @@
 /* test_quota.c -- the quota-based QoS warp policies of ISCA'17 (Wang et
  * al., "Quality of Service Support for Fine-Grained Sharing on GPUs"):
- * simcore/quota.c and warp_quota_{naive,history,elastic,rollover}.c, the
+ * simcore/quota.c and warp_quota_{naive,history,elastic,rollover,rollover_time}.c, the
  * isolated IPC (simcore/qos.c) and the QoS records.
  *
  *   - the counters of each scheme, on the paper's Fig. 4 example (one
@@ -14,6 +14,7 @@
  *     misses its goal under naive, history and elastic, reaches it under
  *     rollover;
  *   - isolated IPCs cached per kernel shape; determinism; bad goals. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,7 +29,7 @@
 #include "test_sim_util.h"
 
 extern const warp_policy warp_quota_naive, warp_quota_history, warp_quota_elastic,
-    warp_quota_rollover;
+    warp_quota_rollover, warp_quota_rollover_time;
 
 /* ---- Fig. 4 on one sub-core ----------------------------------------------------
  * K0 (QoS): IPC_goal 2 thread instructions per cycle, T_epoch 50, so eq. (1)
@@ -152,6 +153,102 @@ static void test_rollover_carries(void **state) {
     quota_free(&f.q);
 }
 
+/* Rollover-Time (§4.5: "a time-multiplexed warp scheduling for Rollover
+ * ... that blocks non-QoS kernels until the QoS kernels finish their
+ * quotas"), on Fig. 4's example, worked out by hand:
+ *   - epoch 1 (cycle 0): K0 gets Rollover's quota, 100 (eq. 1); K1's §3.5
+ *     quota is 50 (as under Rollover) but its counter starts at 0: K1 may
+ *     not issue, even when K0 has no ready warp (Rollover would let it);
+ *   - K0 uses 100 in 4 warp instructions (100 -> 68 -> 36 -> 4 -> -28):
+ *     every QoS kernel on the SM is out, K1 gets its 50 (§3.4.1's refill),
+ *     and again when it runs out (50 -> 18 -> -14 -> 36);
+ *   - epoch 2 (cycle 50): K0's IPC_history 128 / 50 = 2.56 >= 2: alpha 1,
+ *     quota 100 (its -28 carries nothing). K1: IPC_epoch 64 / 50 = 1.28,
+ *     K0's 2.56 / 2: 1.28 x 1.28 x 50 = 81.92 -> 81, its counter back to 0;
+ *   - K0 uses 64 (100 -> 36) and the epoch ends with K1 still blocked;
+ *   - epoch 3 (cycle 100): K0's IPC_history (128 + 64) / 100 = 1.92:
+ *     alpha = 2 / 1.92, quota 104.17 -> 104, plus the 36 rolled over: 140.
+ *     K1 issued nothing: IPC_epoch 0, floored at 1; K0's term 1.28 /
+ *     (2 / 1.92 x 2 + 36 / 50) = 0.4566: 1 x 0.4566 x 50 = 22.8 -> 22, its
+ *     counter 0;
+ *   - K0's last warp leaves the SM with 140 unused: the kernels left are
+ *     all out of quota, K1 gets its 22 at once. */
+static void test_rollover_time(void **state) {
+    (void)state;
+    fig4 f;
+    fig4_setup(&f, &warp_quota_rollover_time);
+    assert_int_equal(quota_alloc(&f.q, 0, 0), 100);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 100);
+    assert_int_equal(quota_alloc(&f.q, 0, 1), 50);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 0);
+    f.sub.greedy = 1;
+    assert_int_equal(quota_pick(&f.sub, 1), 0);       /* K1's greedy warp is held */
+    f.ready[0] = 100;
+    assert_int_equal(quota_pick(&f.sub, 1), -1);      /* K0 not ready: still none */
+    f.ready[0] = 0;
+    charge(&f, 0, 3, 2);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 4);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 0);
+    charge(&f, 0, 1, 3);
+    assert_int_equal(quota_counter(&f.q, 0, 0), -28);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 50);
+    assert_int_equal(quota_pick(&f.sub, 4), 1);
+    charge(&f, 1, 2, 4);
+    assert_int_equal(quota_counter(&f.q, 0, 1), -14 + 50);
+    quota_epoch(&f.q, 50);
+    assert_true(f.q.k[0].alpha == 1.0);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 100);
+    assert_int_equal(quota_alloc(&f.q, 0, 1), 81);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 0);
+    charge(&f, 0, 2, 60);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 36);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 0);
+    quota_epoch(&f.q, 100);
+    assert_true(fabs(f.q.k[0].alpha - 2 / 1.92) < 1e-12);
+    assert_int_equal(quota_alloc(&f.q, 0, 0), 104);
+    assert_int_equal(quota_counter(&f.q, 0, 0), 104 + 36);
+    assert_int_equal(quota_alloc(&f.q, 0, 1), 22);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 0);
+    quota_leave(&f.q, 0, 0, 110);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 22);
+    quota_free(&f.q);
+
+    /* Rollover itself, the same first steps: K1 starts with its 50 */
+    fig4_setup(&f, &warp_quota_rollover);
+    assert_int_equal(quota_counter(&f.q, 0, 1), 50);
+    f.ready[0] = 100;
+    assert_int_equal(quota_pick(&f.sub, 1), 1);
+    quota_free(&f.q);
+}
+
+/* Rollover-Time blocks a non-QoS kernel only where a QoS kernel has quota:
+ * on an SM without one it runs from the epoch's start, and warps that join
+ * an SM later are held or not by the QoS kernels there. Two SMs; K0 (QoS,
+ * goal 2, T 50: quota 100) on SM 0 only, K1 (non-QoS, 50) on both. */
+static void test_rollover_time_per_sm(void **state) {
+    (void)state;
+    quota_state q;
+    assert_int_equal(quota_init(&q, warp_quota_rollover_time.quota, 2, 3, 50), 0);
+    quota_kernel_set(&q, 0, 2.0, 32);
+    quota_kernel_set(&q, 1, 0, 32);
+    quota_join(&q, 0, 0, 1, 0);
+    quota_join(&q, 0, 1, 1, 0);
+    quota_join(&q, 1, 1, 1, 0);
+    quota_epoch(&q, 0);
+    assert_int_equal(quota_counter(&q, 0, 0), 100);
+    assert_int_equal(quota_counter(&q, 0, 1), 0);     /* held behind K0 */
+    assert_int_equal(quota_counter(&q, 1, 1), 25);    /* 50 x 1 / 2: no QoS kernel here */
+    /* K1 joins SM 2 (no QoS kernel): its share at once, 50 x 1 / 2 */
+    quota_join(&q, 2, 1, 1, 5);
+    assert_int_equal(quota_counter(&q, 2, 1), 25);
+    /* K0 joins SM 2 too: a QoS kernel now holds quota there, but what
+     * K1 was given stays (only the next boundary renews it) */
+    quota_join(&q, 2, 0, 1, 6);
+    assert_int_equal(quota_counter(&q, 2, 0), 100);
+    assert_int_equal(quota_counter(&q, 2, 1), 25);
+    quota_free(&q);
+}
+
 /* Elastic Epoch (§3.4.3, Fig. 4b): when every kernel has used its quota
  * a new epoch starts at once, the counters' (negative) values added to
  * the new quotas; an epoch that runs T_epoch cycles discards leftovers. */
@@ -241,6 +338,28 @@ static void test_split_over_subcores(void **state) {
     assert_int_equal(quota_alloc(&q, 1, 0), 16);
     assert_int_equal(quota_alloc(&q, 2, 0), 33);
     quota_free(&q);
+}
+
+/* ISCA'17 §4.6 (Figs. 12-13): "we simulate a GPU with 56 SMs, each SM
+ * having two warp schedulers. Other simulation parameters are the same as
+ * the ones in Table 1": the isca17-gpgpusim-56 preset is isca17-gpgpusim
+ * with those two fields (and its SM order over 56 SMs) changed. */
+static void test_preset_56(void **state) {
+    (void)state;
+    const sim_device *a = sim_preset_find("isca17-gpgpusim");
+    const sim_device *b = sim_preset_find("isca17-gpgpusim-56");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(b->sms, 56);
+    assert_int_equal(b->schedulers_per_sm, 2);
+    sim_device x;
+    memcpy(&x, b, sizeof x);
+    memcpy(x.name, a->name, sizeof x.name);
+    x.sms = a->sms;
+    x.schedulers_per_sm = a->schedulers_per_sm;
+    memcpy(x.sm_order, a->sm_order, sizeof x.sm_order);
+    assert_memory_equal(&x, a, sizeof x);
+    for (int32_t i = 0; i < 56; i++) assert_int_equal(b->sm_order[i], i);
 }
 
 /* ---- the shipped pair ----------------------------------------------------------- */
@@ -605,8 +724,8 @@ static void test_goal_errors(void **state) {
     b.ops[1].qos_goal = 0.6;
     b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto");
     expect_error(&b, "ops[0].qos_goal: policy.warp has no quotas; QoS goals need a quota warp "
-                     "policy (policy.warp quota-naive, quota-history, quota-elastic or "
-                     "quota-rollover)");
+                     "policy (policy.warp quota-naive, quota-history, quota-elastic, "
+                     "quota-rollover or quota-rollover-time)");
     /* a goal on a block_time kernel */
     tb f;
     tb_init(&f, "isca17-gpgpusim");
@@ -645,7 +764,8 @@ static void test_scenario_goal_errors(void **state) {
     scn_scenario *s = NULL;
     assert_int_equal(scn_parse(text, strlen(text), "x.json", &s, err, sizeof err), -1);
     assert_non_null(strstr(err, "ops[0].qos_goal: needs a quota warp policy (policy.warp "
-                                "quota-naive, quota-history, quota-elastic or quota-rollover), "
+                                "quota-naive, quota-history, quota-elastic, quota-rollover or "
+                                "quota-rollover-time), "
                                 "not \"gto\""));
     /* a goal on a block_time kernel */
     snprintf(text, sizeof text,
@@ -662,6 +782,9 @@ int main(void) {
         cmocka_unit_test(test_history_alpha),
         cmocka_unit_test(test_rollover_carries),
         cmocka_unit_test(test_elastic_epoch),
+        cmocka_unit_test(test_rollover_time),
+        cmocka_unit_test(test_rollover_time_per_sm),
+        cmocka_unit_test(test_preset_56),
         cmocka_unit_test(test_leave_refills),
         cmocka_unit_test(test_split_over_subcores),
         cmocka_unit_test(test_pair_rollover_meets_naive_misses),

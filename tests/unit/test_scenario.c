@@ -563,7 +563,7 @@ static void test_policy(void **state) {
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'warp':'fifo'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
                  "t.json: policy.warp: unknown warp policy \"fifo\" (known: gto, lrr, qaws, quota-naive, "
-                 "quota-history, quota-elastic, quota-rollover)");
+                 "quota-history, quota-elastic, quota-rollover, quota-rollover-time)");
     /* GPU contexts (issue 13): the driver table and its times */
     s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'policy':{'contexts':'gcaps','time_slice':'2ms','context_switch':'200us',"
