@@ -23,7 +23,13 @@
 #define SEC(x) MS((x) * 1000)
 
 static const char *const shipped[] = {
+    "gcaps-case-study-variation.json",  /* with execution-time variation: test_table5.c */
     "gcaps-case-study.json",            /* runs checked in test_contexts_shipped.c */
+    "gcaps-counterexample-a.json",      /* each breaks a printed bound: rta_corrected.test.mjs */
+    "gcaps-counterexample-b.json",      /* ditto */
+    "gcaps-counterexample-c.json",      /* ditto */
+    "gcaps-counterexample-d.json",      /* ditto */
+    "gcaps-counterexample-e.json",      /* ditto */
     "h100-basic-rules.json",            /* h100: checked against the recordings in test_h100_recordings.c */
     "h100-most-room.json",              /* ditto */
     "h100-priority.json",               /* ditto */
@@ -184,7 +190,7 @@ static void test_every_scenario_is_checked(void **state) {
             assert_int_equal(scn_run_count(s), 2);
             assert_string_equal(scn_run_name(s, 0), "most-room");
             assert_string_equal(scn_run_name(s, 1), "round-robin");
-        } else if (strcmp(shipped[i], "gcaps-case-study.json") != 0 &&
+        } else if (strncmp(shipped[i], "gcaps-case-study", 16) != 0 &&
                    strcmp(shipped[i], "tx2-appendix-a-processes.json") != 0) {
             assert_int_equal(scn_run_count(s), 1);
             assert_string_equal(scn_run_name(s, 0), "default");

@@ -679,10 +679,12 @@ static void test_tx2_fig3_ce_queue_fifo(void **state) {
 static void test_presets(void **state) {
     (void)state;
     static const char *want[] = { "tx2", "pascal-gilman", "v100", "rtx2080ti", "titanv-gpgpusim",
-                                  "isca17-gpgpusim", "xavier-nx", "orin-nano", "h100" };
-    static const int sms[] = { 2, 5, 80, 68, 80, 16, 6, 8, 132 };
-    assert_int_equal(sim_preset_count(), 9);
-    for (size_t i = 0; i < 9; i++) {
+                                  "isca17-gpgpusim", "isca17-gpgpusim-56", "xavier-nx", "orin-nano",
+                                  "h100" };
+    /* isca17-gpgpusim-56: ISCA'17 §4.6's 56-SM GPU */
+    static const int sms[] = { 2, 5, 80, 68, 80, 16, 56, 6, 8, 132 };
+    assert_int_equal(sim_preset_count(), 10);
+    for (size_t i = 0; i < 10; i++) {
         const sim_device *d = sim_preset_find(want[i]);
         assert_non_null(d);
         assert_ptr_equal(d, sim_preset_at(i));
@@ -695,7 +697,7 @@ static void test_presets(void **state) {
         assert_memory_equal(&filled, d, sizeof filled);   /* the written-out orders are right */
     }
     assert_null(sim_preset_find("gtx480"));
-    assert_null(sim_preset_at(9));
+    assert_null(sim_preset_at(10));
     const sim_device *tx2 = sim_preset_find("tx2");
     assert_int_equal(tx2->threads_per_sm, 2048);
     assert_int_equal(tx2->smem_per_sm, 65536);
