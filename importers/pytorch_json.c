@@ -1073,6 +1073,18 @@ static int import_files(pt_ctx *c, const imp_file *files, size_t nfiles, pt_file
     return 0;
 }
 
+/* What expand() gave: the members it read out of archives are its own
+ * (own[i]), the files passed through are the caller's. */
+static void free_expanded(imp_file *all, bool *own, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (own[i]) {
+            free((void *)all[i].name);
+            free((void *)all[i].data);
+        }
+    free(all);
+    free(own);
+}
+
 /* Archives among the files (a job's rank files in a zip or tar) expanded
  * with archive.c, in place, in upload order; gzipped JSON stays as it is. */
 static int expand(const imp_file *files, size_t nfiles, imp_file **out, size_t *nout,
@@ -1112,13 +1124,7 @@ static int expand(const imp_file *files, size_t nfiles, imp_file **out, size_t *
     *owned = own;
     return 0;
 bad:
-    for (size_t i = 0; i < n; i++)
-        if (own[i]) {
-            free((void *)all[i].name);
-            free((void *)all[i].data);
-        }
-    free(all);
-    free(own);
+    free_expanded(all, own, n);
     return -1;
 }
 
@@ -1143,13 +1149,7 @@ static int read_all(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *ou
     free(c.kside.v);
     free(c.cside.v);
     free(c.name);
-    for (size_t i = 0; i < n; i++)
-        if (own[i]) {
-            free((void *)all[i].name);
-            free((void *)all[i].data);
-        }
-    free(all);
-    free(own);
+    free_expanded(all, own, n);
     return rc;
 }
 
