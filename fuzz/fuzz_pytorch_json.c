@@ -10,18 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../importers/formats.h"
 #include "../importers/pjson.h"
+#include "fuzz_import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const imp_file *files, size_t n) {
-    trace t;
-    trace_init(&t);
-    char err[512] = "";
-    int rc = imp_pytorch_json(files, n, &t, err, sizeof err);
-    if (rc != 0 && (rc != -1 || err[0] == '\0' || strchr(err, '\n'))) abort();
-    trace_free(&t);
+/* imp_pytorch_json takes no import context (imp_pytorch_format.read does) */
+static int pt_read(imp_ctx *cx, const imp_file *files, size_t n, trace *t, char *err,
+                   size_t errlen) {
+    (void)cx;
+    return imp_pytorch_json(files, n, t, err, errlen);
 }
 
 typedef struct drip { const uint8_t *d; size_t at, n; } drip;
@@ -59,14 +57,7 @@ static void same_tokens(const uint8_t *data, size_t size) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    imp_file one = {"fuzz.json", data, size};
-    check(&one, 1);
-    const uint8_t *nul = memchr(data, 0, size);
-    if (nul) {
-        size_t a = (size_t)(nul - data);
-        imp_file two[2] = {{"a.json", data, a}, {"b.json", nul + 1, size - a - 1}};
-        check(two, 2);
-    }
+    fuzz_import_one_and_two(pt_read, data, size);
     same_tokens(data, size);
     return 0;
 }

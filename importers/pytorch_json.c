@@ -38,6 +38,7 @@
 #include "archive.h"
 #include "formats.h"
 #include "pjson.h"
+#include "sort_records.h"
 
 #define PT_MAX_DEVS 64
 /* each of base and offset below 2^61 ns, so their sum stays inside
@@ -874,45 +875,6 @@ static int finish_file(pt_ctx *c, size_t nfiles) {
 
 /* ---- the run --------------------------------------------------------------- */
 
-typedef struct sort_ent { int64_t key; size_t idx; } sort_ent;
-
-static int cmp_ent(const void *a, const void *b) {
-    const sort_ent *x = a, *y = b;
-    if (x->key != y->key) return x->key < y->key ? -1 : 1;
-    return (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-/* Records by start, ties in file order, permuted in place (cycle by
- * cycle, one record of scratch) so the sort does not copy the run. */
-static int sort_by(void *v, size_t n, size_t esz, size_t key_off) {
-    if (n < 2) return 0;
-    sort_ent *e = malloc(n * sizeof *e);
-    char *tmp = malloc(esz);
-    char *a = v;
-    if (!e || !tmp) { free(e); free(tmp); return -1; }
-    for (size_t i = 0; i < n; i++) {
-        memcpy(&e[i].key, a + i * esz + key_off, sizeof e[i].key);
-        e[i].idx = i;
-    }
-    qsort(e, n, sizeof *e, cmp_ent);
-    /* slot i must receive record e[i].idx; a slot done is marked idx = i */
-    for (size_t i = 0; i < n; i++) {
-        if (e[i].idx == i) continue;
-        memcpy(tmp, a + i * esz, esz);
-        size_t j = i;
-        for (;;) {
-            size_t k = e[j].idx;
-            e[j].idx = j;
-            if (k == i) { memcpy(a + j * esz, tmp, esz); break; }
-            memcpy(a + j * esz, a + k * esz, esz);
-            j = k;
-        }
-    }
-    free(e);
-    free(tmp);
-    return 0;
-}
-
 /* Resident blocks per SM by compute capability: CUDA C++ Programming
  * Guide, "Technical Specifications per Compute Capability" (the trace's
  * deviceProperties do not carry it). 0 when not listed. */
@@ -1102,13 +1064,25 @@ static int import_files(pt_ctx *c, const imp_file *files, size_t nfiles, pt_file
     }
     c->f = &pf[0];
     if (describe_devices(c, pf, nfiles) < 0 || run_meta(c, pf, nfiles) < 0) return -1;
-    if (sort_by(c->t->kernels.v, c->t->kernels.n, sizeof *c->t->kernels.v,
-                offsetof(trace_kernel, first_block)) < 0 ||
-        sort_by(c->t->copies.v, c->t->copies.n, sizeof *c->t->copies.v,
-                offsetof(trace_copy, start)) < 0)
+    if (imp_sort_records(c->t->kernels.v, c->t->kernels.n, sizeof *c->t->kernels.v,
+                         offsetof(trace_kernel, first_block)) < 0 ||
+        imp_sort_records(c->t->copies.v, c->t->copies.n, sizeof *c->t->copies.v,
+                         offsetof(trace_copy, start)) < 0)
         return fail(c, "out of memory");
     if (trace_set_source(c->t, "pytorch") < 0) return fail(c, "out of memory");
     return 0;
+}
+
+/* What expand() gave: the members it read out of archives are its own
+ * (own[i]), the files passed through are the caller's. */
+static void free_expanded(imp_file *all, bool *own, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (own[i]) {
+            free((void *)all[i].name);
+            free((void *)all[i].data);
+        }
+    free(all);
+    free(own);
 }
 
 /* Archives among the files (a job's rank files in a zip or tar) expanded
@@ -1150,13 +1124,7 @@ static int expand(const imp_file *files, size_t nfiles, imp_file **out, size_t *
     *owned = own;
     return 0;
 bad:
-    for (size_t i = 0; i < n; i++)
-        if (own[i]) {
-            free((void *)all[i].name);
-            free((void *)all[i].data);
-        }
-    free(all);
-    free(own);
+    free_expanded(all, own, n);
     return -1;
 }
 
@@ -1181,13 +1149,7 @@ static int read_all(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *ou
     free(c.kside.v);
     free(c.cside.v);
     free(c.name);
-    for (size_t i = 0; i < n; i++)
-        if (own[i]) {
-            free((void *)all[i].name);
-            free((void *)all[i].data);
-        }
-    free(all);
-    free(own);
+    free_expanded(all, own, n);
     return rc;
 }
 

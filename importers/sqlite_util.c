@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "sort_records.h"
 
 /* Timestamps beyond this are not ones a profiler writes (2^62 ns is year
  * 2116 as epoch time); refusing them keeps every difference of two trace
@@ -299,68 +300,15 @@ const char *imp_sql_copy_name(int64_t copy_kind) {
     return names[copy_kind];
 }
 
-/* ---- stable sort ---------------------------------------------------------- */
-
-typedef struct sort_ent {
-    int64_t key;
-    size_t idx;              /* position before sorting: the tie-break */
-} sort_ent;
-
-static int ent_cmp(const void *pa, const void *pb) {
-    const sort_ent *a = pa, *b = pb;
-    if (a->key != b->key) return a->key < b->key ? -1 : 1;
-    return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-/* Sort (key, position) pairs -- small and cheap to move -- then move each
- * record once, in place, cycle by cycle. Ties keep table order, so equal
- * starts stay deterministic. Skipped when the table was already in start
- * order. */
-static int sort_records(void *base, size_t n, size_t esz, size_t key_off) {
-    char *a = base;
-    size_t i = 1;
-    int64_t prev, cur;
-    while (i < n) {
-        memcpy(&prev, a + (i - 1) * esz + key_off, sizeof prev);
-        memcpy(&cur, a + i * esz + key_off, sizeof cur);
-        if (prev > cur) break;
-        i++;
-    }
-    if (i >= n) return 0;
-    if (n > SIZE_MAX / sizeof(sort_ent)) return -1;
-    sort_ent *e = malloc(n * sizeof *e);
-    char *tmp = malloc(esz);
-    if (!e || !tmp) { free(e); free(tmp); return -1; }
-    for (i = 0; i < n; i++) {
-        memcpy(&e[i].key, a + i * esz + key_off, sizeof e[i].key);
-        e[i].idx = i;
-    }
-    qsort(e, n, sizeof *e, ent_cmp);
-    /* slot i must receive record e[i].idx; a slot done is marked idx = i */
-    for (i = 0; i < n; i++) {
-        if (e[i].idx == i) continue;
-        memcpy(tmp, a + i * esz, esz);
-        size_t j = i;
-        for (;;) {
-            size_t k = e[j].idx;
-            e[j].idx = j;
-            if (k == i) { memcpy(a + j * esz, tmp, esz); break; }
-            memcpy(a + j * esz, a + k * esz, esz);
-            j = k;
-        }
-    }
-    free(e);
-    free(tmp);
-    return 0;
-}
+/* ---- stable sort (sort_records.c) ---------------------------------------- */
 
 int imp_sql_sort_kernels(trace *t) {
-    return sort_records(t->kernels.v, t->kernels.n, sizeof *t->kernels.v,
+    return imp_sort_records(t->kernels.v, t->kernels.n, sizeof *t->kernels.v,
                         offsetof(trace_kernel, first_block));
 }
 
 int imp_sql_sort_copies(trace *t) {
-    return sort_records(t->copies.v, t->copies.n, sizeof *t->copies.v, offsetof(trace_copy, start));
+    return imp_sort_records(t->copies.v, t->copies.n, sizeof *t->copies.v, offsetof(trace_copy, start));
 }
 
 /* ---- lookup maps ---------------------------------------------------------- */

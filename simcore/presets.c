@@ -41,6 +41,44 @@
 #define KB 1024LL
 #define GB 1e9
 
+/* [ISCA] Table 1: the GPGPU-Sim setup that isca17-gpgpusim is and that
+ * §4.6's 56-SM device keeps ("Other simulation parameters are the same as
+ * the ones in Table 1"); each device adds its name, SM count, schedulers and
+ * SM order. */
+#define ISCA17_TABLE1                                                          \
+    .threads_per_sm = 2048,        /* [ISCA] Table 1: Threads 2048 */          \
+    .max_threads_per_block = 1024, /* [CCT] 5.x-6.x */                         \
+    .blocks_per_sm = 32,           /* [ISCA] Table 1: TB Limit 32 */           \
+    .warps_per_sm = 64,            /* [ISCA] Table 1: 2048 threads / 32 */     \
+    .regs_per_sm = 65536,          /* [ISCA] Table 1: 256KB = 65536 x 4 B */   \
+    .max_regs_per_block = 65536,   /* [CCT] 5.x-6.x */                         \
+    .smem_per_sm = 96 * KB,        /* [ISCA] Table 1: Shared Memory 96KB */    \
+    .max_smem_per_block = 48 * KB, /* [CCT] 5.x-6.x */                         \
+    .warp_size = 32,                                                           \
+    .copy_engines = 2,             /* not modelled by the paper; discrete */   \
+    .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (not in the paper) */     \
+    .clock_hz = 1216000000,        /* [ISCA] Table 1: Core Freq. 1216MHz */    \
+    /* [ISCA] Table 1: 4 memory controllers at 7 GHz (GDDR5 data rate);     */ \
+    /* assuming a 64-bit channel per controller (the GTX 980's 256-bit      */ \
+    /* bus) = 224 GB/s = 184 bytes per 1216-MHz cycle = 1.44 128-byte       */ \
+    /* warp requests per cycle                                              */ \
+    .mem_bandwidth = 1.44,                                                     \
+    /* the paper gives no latencies: GPGPU-Sim's own ([GS], SM7_TITANV)    */ \
+    .latency_alu = 4,                                                          \
+    .latency_sfu = 100,                                                        \
+    .latency_shared = 20,                                                      \
+    .latency_mem = 260,                                                        \
+    /* [GS] shader_core_ctx::fetch / decode: one warp per SM and cycle      */ \
+    /* (gpgpu_inst_fetch_throughput 1), two instructions into its buffer    */ \
+    /* (shd_warp_t::IBUFFER_SIZE 2), refilled when empty                    */ \
+    .fetch_warps = 1,                                                          \
+    .ibuffer = 2,                                                              \
+    /* [GS] config_fermi_islip.icnt: flit_size 32, output_speedup 1: one    */ \
+    /* 32-byte flit a cycle into each SM, a 128-byte reply and its 8-byte   */ \
+    /* header (READ_PACKET_SIZE) in 5                                       */ \
+    .sm_mem_bandwidth = 0.2,                                                   \
+    .sm_order_kind = SIM_SM_ORDER_ASCENDING
+
 typedef struct preset {
     sim_device dev;
     const char *source;
@@ -185,39 +223,8 @@ static const preset presets[] = {
         .dev = {
             .name = "isca17-gpgpusim",
             .sms = 16,                     /* [ISCA] Table 1: # of SMs 16 */
-            .threads_per_sm = 2048,        /* [ISCA] Table 1: Threads 2048 */
-            .max_threads_per_block = 1024, /* [CCT] 5.x-6.x */
-            .blocks_per_sm = 32,           /* [ISCA] Table 1: TB Limit 32 */
-            .warps_per_sm = 64,            /* [ISCA] Table 1: 2048 threads / 32 */
-            .regs_per_sm = 65536,          /* [ISCA] Table 1: Registers 256KB = 65536 x 4 B */
-            .max_regs_per_block = 65536,   /* [CCT] 5.x-6.x */
-            .smem_per_sm = 96 * KB,        /* [ISCA] Table 1: Shared Memory 96KB */
-            .max_smem_per_block = 48 * KB, /* [CCT] 5.x-6.x */
-            .warp_size = 32,
             .schedulers_per_sm = 4,        /* [ISCA] Table 1: Warp Scheduler 4 */
-            .copy_engines = 2,             /* not modelled by the paper; a discrete GPU */
-            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (not modelled by the paper) */
-            .clock_hz = 1216000000,        /* [ISCA] Table 1: Core Freq. 1216MHz */
-            /* [ISCA] Table 1: 4 memory controllers at 7 GHz (GDDR5 data rate);
-             * assuming a 64-bit channel per controller (the GTX 980's 256-bit
-             * bus) = 224 GB/s = 184 bytes per 1216-MHz cycle = 1.44 128-byte
-             * warp requests per cycle */
-            .mem_bandwidth = 1.44,
-            /* the paper gives no latencies: GPGPU-Sim's own ([GS]), as above */
-            .latency_alu = 4,
-            .latency_sfu = 100,
-            .latency_shared = 20,
-            .latency_mem = 260,
-            /* [GS] shader_core_ctx::fetch / decode: one warp per SM and
-             * cycle (gpgpu_inst_fetch_throughput 1), two instructions into
-             * its buffer (shd_warp_t::IBUFFER_SIZE 2), refilled when empty */
-            .fetch_warps = 1,
-            .ibuffer = 2,
-            /* [GS] config_fermi_islip.icnt: flit_size 32, output_speedup 1:
-             * one 32-byte flit a cycle into each SM, a 128-byte reply and
-             * its 8-byte header (READ_PACKET_SIZE) in 5 */
-            .sm_mem_bandwidth = 0.2,
-            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            ISCA17_TABLE1,
             .sm_order = { A16(0) },
         },
         .source = "Fine-grained QoS quota sharing, ISCA'17, Table 1 (GPGPU-Sim: 16 SMs, 1216 "
@@ -240,30 +247,8 @@ static const preset presets[] = {
         .dev = {
             .name = "isca17-gpgpusim-56",
             .sms = 56,                     /* [ISCA] §4.6: 56 SMs */
-            .threads_per_sm = 2048,        /* [ISCA] Table 1: Threads 2048 */
-            .max_threads_per_block = 1024, /* [CCT] 5.x-6.x */
-            .blocks_per_sm = 32,           /* [ISCA] Table 1: TB Limit 32 */
-            .warps_per_sm = 64,            /* [ISCA] Table 1: 2048 threads / 32 */
-            .regs_per_sm = 65536,          /* [ISCA] Table 1: Registers 256KB = 65536 x 4 B */
-            .max_regs_per_block = 65536,   /* [CCT] 5.x-6.x */
-            .smem_per_sm = 96 * KB,        /* [ISCA] Table 1: Shared Memory 96KB */
-            .max_smem_per_block = 48 * KB, /* [CCT] 5.x-6.x */
-            .warp_size = 32,
             .schedulers_per_sm = 2,        /* [ISCA] §4.6: "each SM having two warp schedulers" */
-            .copy_engines = 2,             /* not modelled by the paper; a discrete GPU */
-            .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (not modelled by the paper) */
-            .clock_hz = 1216000000,        /* [ISCA] Table 1: Core Freq. 1216MHz */
-            /* [ISCA] Table 1: 4 memory controllers at 7 GHz, as isca17-gpgpusim:
-             * 1.44 128-byte requests per cycle */
-            .mem_bandwidth = 1.44,
-            .latency_alu = 4,              /* [GS], as isca17-gpgpusim */
-            .latency_sfu = 100,
-            .latency_shared = 20,
-            .latency_mem = 260,
-            .fetch_warps = 1,              /* [GS] front end, as isca17-gpgpusim */
-            .ibuffer = 2,
-            .sm_mem_bandwidth = 0.2,       /* [GS] interconnect, as isca17-gpgpusim */
-            .sm_order_kind = SIM_SM_ORDER_ASCENDING,
+            ISCA17_TABLE1,
             .sm_order = { A32(0), A16(32), A8(48) },
         },
         .source = "Fine-grained QoS quota sharing, ISCA'17, §4.6 (Figs. 12-13): 56 SMs with "

@@ -64,6 +64,7 @@
  *      of its suspensions. */
 #include "rta.h"
 #include "rta_lock.h"
+#include "rta_arith.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,27 +86,7 @@ int rta_approach_parse(const char *name) {
     return -1;
 }
 
-/* ---- saturating arithmetic ------------------------------------------------
- * The bounds only grow; a sum that would overflow is as good as "past every
- * deadline", so it saturates instead of wrapping into a small number. */
-
-static int64_t sat_add(int64_t a, int64_t b) {
-    int64_t r;
-    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
-}
-
-static int64_t sat_mul(int64_t a, int64_t b) {
-    int64_t r;
-    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
-}
-
-/* ceil(x / t) for t > 0; a non-positive window holds no job (a negative
- * jitter can only come from a task that cannot meet its own deadline). */
-static int64_t ceil_div(int64_t x, int64_t t) {
-    if (x <= 0)
-        return 0;
-    return x / t + (x % t != 0);
-}
+/* saturating arithmetic and ceil_div: rta_arith.h */
 
 /* ---- derived task parameters ---------------------------------------------- */
 
@@ -178,10 +159,10 @@ static size_t build_tsg(const actx *c, size_t i, bool busy, int64_t *base, term 
      * Eq. (5): each of τ_i's segments waits a slice plus a switch per other
      * GPU-using task (best-effort ones count, M2) per slice it needs. */
     int64_t nu = c->ngpu - (me->gpu ? 1 : 0);
-    int64_t per_slice = sat_mul(c->slot, nu);
+    int64_t per_slice = rta_sat_mul(c->slot, nu);
     if (c->corrected && nu > 0)
-        per_slice = sat_add(per_slice, c->slot - c->L);   /* K1: the switch back, θ */
-    *base = sat_add(sat_add(me->C, me->G), sat_mul(per_slice, me->slices));
+        per_slice = rta_sat_add(per_slice, c->slot - c->L);   /* K1: the switch back, θ */
+    *base = rta_sat_add(rta_sat_add(me->C, me->G), rta_sat_mul(per_slice, me->slices));
 
     int64_t hpp_gpu = 0;
     if (busy && !c->released)
@@ -200,7 +181,7 @@ static size_t build_tsg(const actx *c, size_t i, bool busy, int64_t *base, term 
              * which counts τ_h's own slices. Both are ceil(R/T_h) terms. */
             int64_t w = cm;
             if (o->gpu)
-                w = sat_add(w, sat_mul(sat_mul(c->slot, c->ngpu - hpp_gpu + 1), o->slices));
+                w = rta_sat_add(w, rta_sat_mul(rta_sat_mul(c->slot, c->ngpu - hpp_gpu + 1), o->slices));
             t[nt++] = (term){o->T, 0, w};
         } else if (busy) {
             /* Released code (default_driver.rt_test): a CPU-only τ_h is
@@ -217,7 +198,7 @@ static size_t build_tsg(const actx *c, size_t i, bool busy, int64_t *base, term 
             int64_t lp_end = (int64_t)c->n - c->pos[i] - 1;
             if (lp_end > 0)
                 nid += c->gpu_before[lp_end];
-            int64_t w = sat_add(sat_add(sat_mul(sat_mul(c->slot, nid), o->slices), o->G), cm);
+            int64_t w = rta_sat_add(rta_sat_add(rta_sat_mul(rta_sat_mul(c->slot, nid), o->slices), o->G), cm);
             t[nt++] = (term){o->T, 0, w};
         } else {
             /* Lemma 6: no indirect delay. Lemma 7, Eq. (8): self-suspension
@@ -236,7 +217,7 @@ static size_t build_tsg(const actx *c, size_t i, bool busy, int64_t *base, term 
  * R_h - C_h of its response time, and never less than G^{e*}_h. */
 static term hold(const actx *c, size_t h) {
     const dtask *o = &c->d[h];
-    int64_t ge_star = sat_add(o->Ge, sat_mul(2 * c->eps, o->eta));
+    int64_t ge_star = rta_sat_add(o->Ge, rta_sat_mul(2 * c->eps, o->eta));
     int64_t r = r_or_d(c, h);
     int64_t w = r - o->C;
     if (w < ge_star)
@@ -270,9 +251,9 @@ static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
                 const dtask *o = &d[h];
                 if (h == i || !o->rt || o->cpu != core || o->prio <= me->prio)
                     continue;
-                int64_t w = sat_add(sat_add(o->C, busy ? o->G : o->Gm), sat_mul(2 * c->eps, o->eta));
+                int64_t w = rta_sat_add(rta_sat_add(o->C, busy ? o->G : o->Gm), rta_sat_mul(2 * c->eps, o->eta));
                 int64_t r = (c->gpu_order || c->free_) ? o->D : c->R[h];
-                next = sat_add(next, sat_mul(ceil_div(sat_add(sat_add(delta, c->eps), r - w), o->T), w));
+                next = rta_sat_add(next, rta_sat_mul(rta_ceil_div(rta_sat_add(rta_sat_add(delta, c->eps), r - w), o->T), w));
             }
             (*c->work)++;
             if (next == delta || next > me->D)
@@ -282,7 +263,7 @@ static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
         if (delta > worst)
             worst = delta;
     }
-    int64_t each = sat_add(c->eps, worst);
+    int64_t each = rta_sat_add(c->eps, worst);
     int64_t lower = 0;
     for (size_t h = 0; h < c->n; h++)
         if (h != i && d[h].gpu && d[h].cpu == me->cpu && (!d[h].rt || d[h].prio < me->prio))
@@ -290,7 +271,7 @@ static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
     int64_t times = 2 * me->eta + 1;
     if (lower > 1)
         times += (busy ? 1 : me->eta + 1) * (lower - 1);
-    return sat_mul(each, times);
+    return rta_sat_mul(each, times);
 }
 
 static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, term *t) {
@@ -301,15 +282,15 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
     /* Eq. (1) with G*_i = G_i + 2εη^g_i (M3) and Lemma 8, Eq. (9):
      * B^C_i = (η^g_i + 1)ε, once at job start even for a CPU-only task and
      * once per segment. Lemma 9: no interleaving among real-time tasks. */
-    *base = sat_add(sat_add(me->C, me->G), sat_mul(eps, 3 * me->eta + 1));
+    *base = rta_sat_add(rta_sat_add(me->C, me->G), rta_sat_mul(eps, 3 * me->eta + 1));
     if (c->corrected)
-        *base = sat_add(sat_add(me->C, me->G),
-                        sat_add(sat_mul(eps, 2 * me->eta), handoff_blocking(c, i, busy)));
+        *base = rta_sat_add(rta_sat_add(me->C, me->G),
+                        rta_sat_add(rta_sat_mul(eps, 2 * me->eta), handoff_blocking(c, i, busy)));
 
     for (size_t h = 0; h < c->n; h++) {
         const dtask *o = &d[h];
-        int64_t two_eps = sat_mul(2 * eps, o->eta);
-        int64_t ge_star = sat_add(o->Ge, two_eps);      /* G^{e*}_h */
+        int64_t two_eps = rta_sat_mul(2 * eps, o->eta);
+        int64_t ge_star = rta_sat_add(o->Ge, two_eps);      /* G^{e*}_h */
         if (hpp(c, h, i)) {
             if (busy) {
                 /* Lemma 12, Eq. (12): C_h + G^m_h per job of τ_h; Lemma 10,
@@ -319,7 +300,7 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
                  * whatever τ_i is (a busy-waiting τ_h holds the core). */
                 int64_t w = o->C + o->Gm;
                 if (o->gpu && (me->gpu || c->released || c->corrected))   /* K4 */
-                    w = sat_add(w, ge_star);
+                    w = rta_sat_add(w, ge_star);
                 t[nt++] = (term){o->T, 0, w};
             } else if (!o->gpu) {
                 /* Lemma 15, Eq. (14), first sum: a CPU-only τ_h, no jitter. */
@@ -328,7 +309,7 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
                 /* Lemma 15, second sum: C_h + G^{m*}_h with self-suspension
                  * jitter J^c_h = R_h - (C_h + G^m_h). */
                 int64_t cm = o->C + o->Gm;
-                t[nt++] = (term){o->T, r_or_d(c, h) - cm, sat_add(cm, two_eps)};
+                t[nt++] = (term){o->T, r_or_d(c, h) - cm, rta_sat_add(cm, two_eps)};
                 /* Lemma 13, Eq. (13), first sum: plain G^e_h (its runlist
                  * updates are already on the CPU side above), J^g_h =
                  * R_h - G^e_h, only when τ_i uses the GPU. */
@@ -360,7 +341,7 @@ static int64_t fixpoint(int64_t base, const term *t, size_t nt, int64_t limit, i
             return RTA_FAILED;
         int64_t next = base;
         for (size_t k = 0; k < nt; k++)
-            next = sat_add(next, sat_mul(ceil_div(sat_add(r, t[k].J), t[k].T), t[k].W));
+            next = rta_sat_add(next, rta_sat_mul(rta_ceil_div(rta_sat_add(r, t[k].J), t[k].T), t[k].W));
         if (next > limit)
             return RTA_FAILED;
         if (next == r)
@@ -471,12 +452,12 @@ static void prepare(const rta_taskset *ts, shared *s) {
         dtask *d = &s->d[i];
         int64_t gm = 0, ge = 0, sl = 0;
         for (int32_t j = 0; j < k->gpu_segments; j++) {
-            gm = sat_add(gm, k->misc[j]);
-            ge = sat_add(ge, k->exec[j]);
-            sl = sat_add(sl, ceil_div(k->exec[j], L));
+            gm = rta_sat_add(gm, k->misc[j]);
+            ge = rta_sat_add(ge, k->exec[j]);
+            sl = rta_sat_add(sl, rta_ceil_div(k->exec[j], L));
         }
         *d = (dtask){.T = k->period, .D = k->deadline, .C = k->cpu_total, .Gm = gm, .Ge = ge,
-                     .G = sat_add(gm, ge), .eta = k->gpu_segments, .slices = sl, .cpu = k->cpu,
+                     .G = rta_sat_add(gm, ge), .eta = k->gpu_segments, .slices = sl, .cpu = k->cpu,
                      .prio = k->priority,
                      .gprio = k->has_gpu_priority ? k->gpu_priority : k->priority,
                      .rt = !k->best_effort, .gpu = k->gpu_segments > 0};
@@ -511,7 +492,7 @@ static void prepare(const rta_taskset *ts, shared *s) {
     for (size_t q = 0; q < n; q++)
         s->gpu_before[q + 1] = s->gpu_before[q] + at[q];
     s->c = (actx){.d = s->d, .n = n, .eps = ts->epsilon,
-                  .slot = sat_add(ts->time_slice, ts->theta), .L = ts->time_slice, .ngpu = ngpu,
+                  .slot = rta_sat_add(ts->time_slice, ts->theta), .L = ts->time_slice, .ngpu = ngpu,
                   .corrected = ts->semantics == RTA_CORRECTED,
                   .released = ts->semantics == RTA_RELEASED_CODE, .R = s->R, .pos = s->pos,
                   .gpu_before = s->gpu_before, .work = &s->work, .cpus = ts->cpus};

@@ -28,24 +28,9 @@
  * text to differ from), and except K6 (corrected only, at L6). Times are integer ns; the released code's ms floats
  * agree except at exact ties. */
 #include "rta_lock.h"
+#include "rta_arith.h"
 
 #define MS INT64_C(1000000)
-
-static int64_t sat_add(int64_t a, int64_t b) {
-    int64_t r;
-    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
-}
-
-static int64_t sat_mul(int64_t a, int64_t b) {
-    int64_t r;
-    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
-}
-
-static int64_t ceil_div(int64_t x, int64_t t) {
-    if (x <= 0)
-        return 0;
-    return x / t + (x % t != 0);
-}
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -75,11 +60,11 @@ static bool above(const lctx *c, size_t h, size_t x) {
     return c->d[h].rt && (!c->d[x].rt || c->d[h].prio > c->d[x].prio);
 }
 
-static int64_t seg(const ltask *t, int64_t k) { return sat_add(t->misc[k], t->exec[k]); }
+static int64_t seg(const ltask *t, int64_t k) { return rta_sat_add(t->misc[k], t->exec[k]); }
 
 /* L5 (mpcp.py mpcp_W_ges, Lakshmanan 2009): a request of τ_x waits at most
  * for one request of every task above τ_x, then runs its own segment. */
-static int64_t wges(const ltask *t, int64_t k) { return sat_add(seg(t, k), t->hpmax); }
+static int64_t wges(const ltask *t, int64_t k) { return rta_sat_add(seg(t, k), t->hpmax); }
 
 /* L1: same-core higher-priority tasks, as release-jitter terms. */
 static int64_t preempt(const lctx *c, size_t i, int64_t r, int64_t *work) {
@@ -89,8 +74,8 @@ static int64_t preempt(const lctx *c, size_t i, int64_t r, int64_t *work) {
         if (h == i || c->d[h].cpu != c->d[i].cpu || c->d[h].prio <= c->d[i].prio)
             continue;
         const ltask *o = &c->d[h];
-        int64_t w = c->busy ? sat_add(o->C, o->G) : sat_add(o->C, o->Gm);
-        s = sat_add(s, sat_mul(ceil_div(sat_add(r, c->R[h] - w), o->T), w));
+        int64_t w = c->busy ? rta_sat_add(o->C, o->G) : rta_sat_add(o->C, o->Gm);
+        s = rta_sat_add(s, rta_sat_mul(rta_ceil_div(rta_sat_add(r, c->R[h] - w), o->T), w));
         (*work)++;
     }
     return s;
@@ -99,7 +84,7 @@ static int64_t preempt(const lctx *c, size_t i, int64_t r, int64_t *work) {
 /* FMLP+: fmlp_tif's count, the requests τ_x issues in a window of W plus
  * one period of carry-in: N_x ceil((W + T_x) / T_x). */
 static int64_t fmlp_count(const ltask *x, int64_t w) {
-    return sat_mul(x->N, ceil_div(sat_add(w, x->T), x->T));
+    return rta_sat_mul(x->N, rta_ceil_div(rta_sat_add(w, x->T), x->T));
 }
 
 static int64_t fmlp_blocking(const lctx *c, size_t i, int64_t w, int64_t *work) {
@@ -117,12 +102,12 @@ static int64_t fmlp_blocking(const lctx *c, size_t i, int64_t w, int64_t *work) 
         int64_t db = 0;
         for (size_t x = 0; x < c->n; x++)
             if (c->d[x].cpu == cpu)
-                db = sat_add(db, min64(me->N, fmlp_count(&c->d[x], w)));
-        remote_req = sat_add(remote_req, db);
+                db = rta_sat_add(db, min64(me->N, fmlp_count(&c->d[x], w)));
+        remote_req = rta_sat_add(remote_req, db);
         int64_t l = min64(db, me->N);
         for (size_t x = 0; x < c->n; x++)
             if (c->d[x].cpu == cpu) {
-                b = sat_add(b, sat_mul(min64(l, fmlp_count(&c->d[x], w)), c->d[x].L));
+                b = rta_sat_add(b, rta_sat_mul(min64(l, fmlp_count(&c->d[x], w)), c->d[x].L));
                 (*work)++;
             }
     }
@@ -134,7 +119,7 @@ static int64_t fmlp_blocking(const lctx *c, size_t i, int64_t w, int64_t *work) 
     for (size_t x = 0; x < c->n; x++) {
         if (x == i || c->d[x].cpu != me->cpu || above(c, x, i) || c->d[x].N == 0)
             continue;
-        b = sat_add(b, sat_mul(min64(1 + z, fmlp_count(&c->d[x], w)), c->d[x].L));
+        b = rta_sat_add(b, rta_sat_mul(min64(1 + z, fmlp_count(&c->d[x], w)), c->d[x].L));
         (*work)++;
     }
     return b;
@@ -167,12 +152,12 @@ static int64_t mpcp_beta(const lctx *c, size_t i, int64_t cap, int64_t *work) {
             if (!above(c, h, i))
                 continue;
             const ltask *o = &c->d[h];
-            int64_t jobs = ceil_div(sat_add(b, c->R[h] - o->C - o->Gm), o->T) + 1;
+            int64_t jobs = rta_ceil_div(rta_sat_add(b, c->R[h] - o->C - o->Gm), o->T) + 1;
             for (int64_t u = 0; u < o->N; u++)
-                next = sat_add(next, sat_mul(jobs, wges(o, u)));
+                next = rta_sat_add(next, rta_sat_mul(jobs, wges(o, u)));
             (*work)++;
         }
-        int64_t beta = sat_mul(me->N, ceil_div(next, MS));
+        int64_t beta = rta_sat_mul(me->N, rta_ceil_div(next, MS));
         if (next == b || beta >= cap || *work > RTA_MAX_WORK)
             return min64(beta, cap);
         b = next;
@@ -190,10 +175,10 @@ static int64_t mpcp_blocking(const lctx *c, size_t i, int64_t w, int64_t beta, i
         if (!above(c, h, i) || beta == 0)
             continue;
         const ltask *o = &c->d[h];
-        int64_t alpha = ceil_div(sat_add(w, c->R[h] - o->C - o->Gm), o->T);
+        int64_t alpha = rta_ceil_div(rta_sat_add(w, c->R[h] - o->C - o->Gm), o->T);
         int64_t times = min64(beta, alpha);
         for (int64_t u = 0; u < o->N; u++)
-            b = sat_add(b, sat_mul(times, wges(o, u)));
+            b = rta_sat_add(b, rta_sat_mul(times, wges(o, u)));
         (*work)++;
     }
     /* L8 (mpcp_hybrid_B_dml): the lower-priority requests, longest first
@@ -222,10 +207,10 @@ static int64_t mpcp_blocking(const lctx *c, size_t i, int64_t w, int64_t beta, i
         pv = bv;
         pr = br;
         const ltask *o = &c->d[bl];
-        int64_t theta = ceil_div(sat_add(w, o->T - o->C - o->Gm), o->T);
+        int64_t theta = rta_ceil_div(rta_sat_add(w, o->T - o->C - o->Gm), o->T);
         int64_t psi = min64(left, theta);
         left -= psi;
-        b = sat_add(b, sat_mul(psi, bv));
+        b = rta_sat_add(b, rta_sat_mul(psi, bv));
         (*work)++;
     }
     /* L6 (mpcp_hybrid_B_pm): prioritised blocking. On τ_i's core, τ_i's own
@@ -236,7 +221,7 @@ static int64_t mpcp_blocking(const lctx *c, size_t i, int64_t w, int64_t beta, i
         const ltask *o = &c->d[l];
         if (o->cpu != me->cpu || (l != i && above(c, l, i)))
             continue;
-        int64_t theta = ceil_div(sat_add(w, o->T - o->C - o->Gm), o->T);
+        int64_t theta = rta_ceil_div(rta_sat_add(w, o->T - o->C - o->Gm), o->T);
         int64_t sm[RTA_MAX_SEGMENTS];
         for (int64_t j = 0; j < o->N; j++) {   /* G^m, decreasing */
             /* K6 (issue 27, corrected only): busy-waiting, the holder at
@@ -257,7 +242,7 @@ static int64_t mpcp_blocking(const lctx *c, size_t i, int64_t w, int64_t beta, i
             if (phi < 0)
                 phi = 0;
             used += phi;
-            b = sat_add(b, sat_mul(phi, sm[k]));
+            b = rta_sat_add(b, rta_sat_mul(phi, sm[k]));
         }
         (*work)++;
     }
@@ -280,8 +265,8 @@ static void prepare(const rta_taskset *ts, lctx *c) {
         d->prio = k->priority;
         d->rt = !k->best_effort;
         for (int64_t j = 0; j < d->N; j++) {
-            d->Gm = sat_add(d->Gm, k->misc[j]);
-            d->G = sat_add(d->G, seg(d, j));
+            d->Gm = rta_sat_add(d->Gm, k->misc[j]);
+            d->G = rta_sat_add(d->G, seg(d, j));
             if (seg(d, j) > d->L)
                 d->L = seg(d, j);
         }
@@ -309,7 +294,7 @@ static void prepare(const rta_taskset *ts, lctx *c) {
         ltask *d = &c->d[c->ord[q]];
         d->hpmax = acc;   /* best-effort ones come last: every RT task is above */
         if (d->rt)
-            acc = sat_add(acc, d->L);
+            acc = rta_sat_add(acc, d->L);
     }
 }
 
@@ -335,7 +320,7 @@ bool rta_lock_analyse(const rta_taskset *ts, bool mpcp, bool busy, int64_t *wcrt
             int64_t cap = 0;
             for (size_t q = 0; q < k; q++) {
                 size_t h = c.ord[q];
-                int64_t a = ceil_div(sat_add(limit, c.R[h]), c.d[h].T);
+                int64_t a = rta_ceil_div(rta_sat_add(limit, c.R[h]), c.d[h].T);
                 if (a > cap)
                     cap = a;
             }
@@ -343,8 +328,8 @@ bool rta_lock_analyse(const rta_taskset *ts, bool mpcp, bool busy, int64_t *wcrt
         }
         int64_t r = 0, out = RTA_FAILED;
         while (*work <= RTA_MAX_WORK) {
-            int64_t next = sat_add(sat_add(me->C, me->G), preempt(&c, i, r, work));
-            next = sat_add(next, mpcp ? mpcp_blocking(&c, i, r, beta, work)
+            int64_t next = rta_sat_add(rta_sat_add(me->C, me->G), preempt(&c, i, r, work));
+            next = rta_sat_add(next, mpcp ? mpcp_blocking(&c, i, r, beta, work)
                                       : fmlp_blocking(&c, i, r, work));
             (*work)++;
             if (next > limit)

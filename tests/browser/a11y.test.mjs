@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT, REPO } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, REPO } from './harness.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const AXE_SRC = fs.readFileSync(AXE, 'utf8');
@@ -19,12 +19,9 @@ let page;
 const pages = [];   // [name, path, view]
 
 before(async () => {
-  srv = await startServer();
-  br = await startBrowser();
-  page = br.page;
-  fs.mkdirSync(OUT, { recursive: true });
-  const { body: list } = await srv.api('/api/experiments');
-  const find = (re) => list.experiments.find((e) => re.test(e.name));
+  let experiments;
+  ({ srv, br, page, experiments } = await startServerAndBrowser());
+  const find = (re) => experiments.find((e) => re.test(e.name));
   const fig3 = find(/^TX2 basic rules/);
   const qaws = find(/^QAWS Fig\. 3/);
   const quota = find(/^ISCA'17 quota sharing/);
@@ -40,10 +37,7 @@ before(async () => {
     ['notfound', '/nowhere', 'notfound']);
 });
 
-after(async () => {
-  if (br) await br.close();
-  if (srv) await srv.stop();
-});
+after(() => stopServerAndBrowser(srv, br));
 
 async function axe() {
   // (evaluated through the debugging protocol: the page's CSP allows no

@@ -114,6 +114,29 @@ export async function startBrowser() {
   };
 }
 
+// The usual set-up of a browser test file: a server (its shipped
+// experiments stored), a browser page, OUT made; with the experiments as
+// /api/experiments lists them. A failure half-way stops what had started.
+// Undo with stopServerAndBrowser in the file's after().
+export async function startServerAndBrowser() {
+  const srv = await startServer();
+  let br;
+  try {
+    br = await startBrowser();
+    fs.mkdirSync(OUT, { recursive: true });
+    const { body } = await srv.api('/api/experiments');
+    return { srv, br, page: br.page, experiments: body.experiments };
+  } catch (e) {
+    await stopServerAndBrowser(srv, br);
+    throw e;
+  }
+}
+
+export async function stopServerAndBrowser(srv, br) {
+  if (br) await br.close();
+  if (srv) await srv.stop();
+}
+
 // Resolves once the view named `view` has finished drawing; on a timeout
 // the message says which view is shown and what error it displays.
 export async function ready(page, view) {

@@ -8,9 +8,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT } from './harness.mjs';
 
 let srv;
 let br;
@@ -18,19 +17,13 @@ let page;
 let exp;
 
 before(async () => {
-  srv = await startServer();
-  br = await startBrowser();
-  page = br.page;
-  fs.mkdirSync(OUT, { recursive: true });
-  const { body: list } = await srv.api('/api/experiments');
-  exp = list.experiments.find((e) => /^ISCA'17 quota sharing/.test(e.name));
+  let experiments;
+  ({ srv, br, page, experiments } = await startServerAndBrowser());
+  exp = experiments.find((e) => /^ISCA'17 quota sharing/.test(e.name));
   assert.ok(exp, 'the shipped quota pair is stored');
 });
 
-after(async () => {
-  if (br) await br.close();
-  if (srv) await srv.stop();
-});
+after(() => stopServerAndBrowser(srv, br));
 
 const runOf = (name) => exp.runs.find((r) => r.name === name).run;
 

@@ -9,9 +9,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT } from './harness.mjs';
 
 let srv;
 let br;
@@ -19,19 +18,13 @@ let page;
 let exp;
 
 before(async () => {
-  srv = await startServer();
-  br = await startBrowser();
-  page = br.page;
-  fs.mkdirSync(OUT, { recursive: true });
-  const { body: list } = await srv.api('/api/experiments');
-  exp = list.experiments.find((e) => /^GCAPS case study/.test(e.name));
+  let experiments;
+  ({ srv, br, page, experiments } = await startServerAndBrowser());
+  exp = experiments.find((e) => /^GCAPS case study/.test(e.name));
   assert.ok(exp, 'the shipped GCAPS case study is stored');
 });
 
-after(async () => {
-  if (br) await br.close();
-  if (srv) await srv.stop();
-});
+after(() => stopServerAndBrowser(srv, br));
 
 test('the Tasks tab: one lane and one legend entry per task, MORT and bounds per task, exceeded bounds marked', async () => {
   const run = exp.runs[0].run;

@@ -9,9 +9,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT } from './harness.mjs';
 
 let srv;
 let br;
@@ -19,21 +18,15 @@ let page;
 const runs = {};   // variant name -> run id
 
 before(async () => {
-  srv = await startServer();
-  br = await startBrowser();
-  page = br.page;
-  fs.mkdirSync(OUT, { recursive: true });
-  const { body: list } = await srv.api('/api/experiments');
-  const exp = list.experiments.find((e) => /^QAWS Fig\. 3/.test(e.name));
+  let experiments;
+  ({ srv, br, page, experiments } = await startServerAndBrowser());
+  const exp = experiments.find((e) => /^QAWS Fig\. 3/.test(e.name));
   assert.ok(exp, 'the shipped QAWS Fig. 3 scenario is stored');
   for (const r of exp.runs) runs[r.name] = r.run;
   runs.first = exp.runs[0].run;   // the scenario's own policy: QAWS, budgets K1 = 1, K2 = 4
 });
 
-after(async () => {
-  if (br) await br.close();
-  if (srv) await srv.stop();
-});
+after(() => stopServerAndBrowser(srv, br));
 
 async function open(run, extra = '') {
   await page.goto(`${srv.base}/runs/${run}?view=warps${extra}`);

@@ -102,15 +102,7 @@ static void pauses_of(const trace *t, int64_t b, char *out, size_t n) {
 
 /* Events of one queue as "t:enq:item t:deq:item" in us. */
 static void qlog(const trace *t, const char *q, char *out, size_t n) {
-    size_t w = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < t->queue_events.n; i++) {
-        const trace_queue_event *e = &t->queue_events.v[i];
-        if (strcmp(trace_str_get(t, e->queue), q) != 0) continue;
-        int len = snprintf(out + w, n - w, "%s%lld:%s:%s", w ? " " : "", (long long)(e->t / US),
-                           e->event == TRACE_ENQUEUE ? "+" : "-", trace_str_get(t, e->item));
-        if (len > 0 && (size_t)len < n - w) w += (size_t)len;
-    }
+    queue_log(t, q, ":", out, n);
 }
 
 /* Block number of block `index` of kernel `name`. */

@@ -47,75 +47,12 @@
 
 #include "../../simcore/rta.h"
 #include "../../simcore/rta_gen.h"
-#include "test_sim_util.h"
+#include "test_rta_sim.h"
 
 #define US 1000LL
 
 static const rta_approach approaches[4] = { RTA_TSG_RR_BUSY, RTA_TSG_RR_SUSPEND, RTA_GCAPS_BUSY,
                                             RTA_GCAPS_SUSPEND };
-
-/* A taskset as a simulation (see the top of this file). */
-typedef struct xset {
-    sim_segment segs[RTA_MAX_TASKS][2 * RTA_GEN_MAX_SEGS + 1];
-    sim_task tasks[RTA_MAX_TASKS];
-    char names[RTA_MAX_TASKS][16];
-    size_t n;
-} xset;
-
-static void xset_from(xset *x, const rta_taskset *ts) {
-    x->n = ts->n;
-    for (size_t i = 0; i < ts->n; i++) {
-        const rta_task *r = &ts->tasks[i];
-        int32_t nc = r->gpu_segments + 1, k = 0;
-        for (int32_t s = 0; s < nc; s++) {
-            int64_t c = r->cpu_total / nc + (s == 0 ? r->cpu_total % nc : 0);
-            x->segs[i][k++] = (sim_segment){ .kind = SIM_SEG_CPU, .cpu = c };
-            if (s < r->gpu_segments)
-                x->segs[i][k++] = (sim_segment){ .kind = SIM_SEG_GPU, .misc = r->misc[s],
-                                                 .exec = r->exec[s] };
-        }
-        snprintf(x->names[i], sizeof x->names[i], "t%zu", i);
-        x->tasks[i] = (sim_task){ .name = x->names[i], .cpu = r->cpu, .priority = r->priority,
-                                  .best_effort = r->best_effort, .period = r->period,
-                                  .deadline = r->deadline, .segments = x->segs[i],
-                                  .nsegments = (size_t)k };
-    }
-}
-
-/* Simulate under the approach's driver and wait mode; mort[i] per task. */
-static void simulate(const xset *x, const rta_taskset *ts, rta_approach a, int64_t duration,
-                     int64_t *mort) {
-    sim_config c;
-    memset(&c, 0, sizeof c);
-    c.name = "xcheck";
-    c.device = *sim_preset_find("xavier-nx");
-    c.tasks = x->tasks;
-    c.ntasks = x->n;
-    c.cpus = ts->cpus;
-    c.duration = duration;
-    bool gcaps = a == RTA_GCAPS_BUSY || a == RTA_GCAPS_SUSPEND;
-    bool busy = a == RTA_GCAPS_BUSY || a == RTA_TSG_RR_BUSY;
-    c.policy.driver = sim_policy_find(SIM_TABLE_DRIVER, gcaps ? "gcaps" : "time-slice");
-    c.policy.host = sim_policy_find(SIM_TABLE_HOST, "tasks");
-    c.policy.time_slice = ts->time_slice;
-    c.policy.context_switch = ts->theta;
-    c.policy.runlist_update = ts->epsilon;
-    c.policy.gpu_wait = busy ? SIM_WAIT_BUSY : SIM_WAIT_SUSPEND;
-    trace t;
-    trace_init(&t);
-    char err[256];
-    int rc = sim_run(&c, &t, err, sizeof err);
-    if (rc) fprintf(stderr, "sim_run: %s\n", err);
-    assert_int_equal(rc, 0);
-    for (size_t i = 0; i < x->n; i++) mort[i] = 0;
-    for (size_t j = 0; j < t.jobs.n; j++) {
-        const trace_job *J = &t.jobs.v[j];
-        assert_true(J->end != TRACE_NONE);
-        size_t i = (size_t)atoi(trace_str_get(&t, J->task) + 1);
-        if (J->end - J->release > mort[i]) mort[i] = J->end - J->release;
-    }
-    trace_free(&t);
-}
 
 /* Violations (MORT > bound) of one approach, printed one per line. */
 static int violations(const rta_taskset *ts, rta_approach a, const int64_t *mort,
@@ -198,7 +135,7 @@ static void test_table4(void **state) {
     for (int a = 0; a < 4; a++) {
         int64_t mort[7], wcrt[7];
         rta_result res = { .wcrt = wcrt };
-        simulate(&b.x, &b.ts, approaches[a], 30 * SEC, mort);
+        xset_simulate(&b.x, &b.ts, approaches[a], "xcheck", 30 * SEC, 0, mort);
         for (int i = 0; i < 5; i++) assert_int_equal(mort[i], want_mort[a][i] * US);
         rta_analyse(&b.ts, approaches[a], &res);
         int v = violations(&b.ts, approaches[a], mort, wcrt, "table4");
@@ -251,7 +188,7 @@ static void test_lemma1_switch_back(void **state) {
     int64_t mort[2], wcrt[2];
     rta_result res = { .wcrt = wcrt };
     rta_analyse(&ts, RTA_TSG_RR_SUSPEND, &res);
-    simulate(&x, &ts, RTA_TSG_RR_SUSPEND, 100 * MS, mort);
+    xset_simulate(&x, &ts, RTA_TSG_RR_SUSPEND, "xcheck", 100 * MS, 0, mort);
     assert_int_equal(wcrt[1], 22480 * US);
     assert_int_equal(mort[1], 23780 * US);
     /* with nu L + (nu + 1) theta per slice: 10.24 + 10 * 1.424 = 24.48 */
@@ -298,7 +235,7 @@ static void mini_run(const mini *m, size_t n, rta_approach a, int64_t eps, int64
     if (rta_check(&ts, err, sizeof err)) fail_msg("%s", err);
     rta_result res = { .wcrt = wcrt };
     rta_analyse(&ts, a, &res);
-    simulate(&x, &ts, a, duration, mort);
+    xset_simulate(&x, &ts, a, "xcheck", duration, 0, mort);
 }
 
 /* B: tau (priority 50, core 0, two GPU segments of 2 ms, released at 10 us)
@@ -363,7 +300,7 @@ static void test_random_tasksets(void **state) {
         ts.theta = 200 * US;
         ts.time_slice = 1024 * US;
         ts.semantics = RTA_PRINTED;
-        xset_from(&x, &ts);
+        xset_from(&x, &ts, false);
         for (int a = 0; a < 4; a++) {
             int64_t wcrt[RTA_MAX_TASKS], mort[RTA_MAX_TASKS];
             rta_result res = { .wcrt = wcrt };
@@ -371,7 +308,7 @@ static void test_random_tasksets(void **state) {
             bool any = false;
             for (size_t i = 0; i < nt; i++) any |= wcrt[i] >= 0;
             if (!any) continue;
-            simulate(&x, &ts, approaches[a], 30 * SEC, mort);
+            xset_simulate(&x, &ts, approaches[a], "xcheck", 30 * SEC, 0, mort);
             for (size_t i = 0; i < nt; i++) bounded[a] += wcrt[i] >= 0;
             char what[32];
             snprintf(what, sizeof what, "set %d", s);

@@ -81,6 +81,21 @@ static inline unsigned char *read_fixture(const char *name, size_t *len) {
     return test_slurp(f, len);
 }
 
+/* ---- a real trace imported (test_replay_*.c) ---------------------------- */
+#include "../../importers/importers.h"
+
+/* Real trace `name` imported whole into `t` (initialised here; the caller
+ * frees it), its format detected; an import error fails the test. */
+static inline void import_trace(const char *name, trace *t) {
+    size_t len = 0;
+    unsigned char *data = read_trace(name, &len);
+    imp_file f = {name, data, len};
+    trace_init(t);
+    char err[1024] = "";
+    if (imp_import(IMP_UNKNOWN, &f, 1, t, err, sizeof err) != 0) fail_msg("%s", err);
+    free(data);
+}
+
 /* ---- the streaming imports' tests (test_imp_stream*.c, issue 9) ---------------
  * Each compares store_import, which streams a file into the store, with the
  * file parsed whole; they include test_db_util.h first. */

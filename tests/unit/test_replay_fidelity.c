@@ -301,14 +301,9 @@ static double now_s(void) {
 }
 
 static void check_real(const real *rt) {
-    size_t len = 0;
-    unsigned char *data = read_trace(rt->file, &len);
-    imp_file f = {rt->file, data, len};
     trace m;
-    trace_init(&m);
+    import_trace(rt->file, &m);
     char err[1024] = "";
-    if (imp_import(IMP_UNKNOWN, &f, 1, &m, err, sizeof err) != 0) fail_msg("%s", err);
-    free(data);
     json_t *scn = NULL;
     replay_info info;
     double t0 = now_s();

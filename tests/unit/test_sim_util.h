@@ -244,6 +244,21 @@ static inline void queue_at(const trace *t, const char *qname, int64_t at, char 
     sim_qstate_free(&s);
 }
 
+/* The events of queue `q` as "T:+ITEM T:-ITEM ..." (T in us, + enqueue,
+ * - dequeue), `sep` between the sign and the item ("" or ":"); cut short
+ * where `out` is full. */
+static inline void queue_log(const trace *t, const char *q, const char *sep, char *out, size_t n) {
+    size_t w = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < t->queue_events.n; i++) {
+        const trace_queue_event *e = &t->queue_events.v[i];
+        if (strcmp(trace_str_get(t, e->queue), q) != 0) continue;
+        int len = snprintf(out + w, n - w, "%s%lld:%s%s%s", w ? " " : "", (long long)(e->t / 1000),
+                           e->event == TRACE_ENQUEUE ? "+" : "-", sep, trace_str_get(t, e->item));
+        if (len > 0 && (size_t)len < n - w) w += (size_t)len;
+    }
+}
+
 /* The queue a kernel or copy item was first enqueued on whose name starts
  * with `prefix` ("ee:", "ce"). */
 static inline const char *queue_of(const trace *t, const char *item, const char *prefix) {

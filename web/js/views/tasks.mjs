@@ -28,6 +28,7 @@ import { h, table } from '../dom.mjs';
 import { api, getJSON } from '../api.mjs';
 import { formatNs, formatCount, timeFormat, formatTick, axisUnit } from '../format.mjs';
 import { colorMap, chartTheme } from '../colors.mjs';
+import { canvasContext } from '../canvas.mjs';
 import { parseQuery, queryInt } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 
@@ -179,17 +180,7 @@ export async function tasksTab(panel, c, route, ctx) {
     const width = Math.max(320, wrap.clientWidth || 900);
     const plotW = width - GUTTER - 12;
     const height = names.length * LANE + 8 + AXIS;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-    const g = canvas.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.fillStyle = th.bg;
-    g.fillRect(0, 0, width, height);
-    g.font = FONT;
-    g.textBaseline = 'middle';
+    const g = canvasContext(canvas, width, height, th, FONT);
     const span = win.to - win.from;
     const x = (t) => GUTTER + ((t - win.from) / span) * plotW;
     const clip = (t) => Math.max(GUTTER, Math.min(GUTTER + plotW, x(t)));

@@ -26,6 +26,7 @@ import { h } from '../dom.mjs';
 import { getJSON } from '../api.mjs';
 import { formatCount } from '../format.mjs';
 import { colorMap, textOn, chartTheme } from '../colors.mjs';
+import { canvasContext } from '../canvas.mjs';
 import { parseQuery, queryInt } from '../router.mjs';
 import { setBusy, setReady, setExtra } from '../state.mjs';
 
@@ -208,17 +209,7 @@ export async function warpsTab(panel, c, route, ctx) {
     const partEpochs = !epochMode && recordedEnd < win.c1;   // the window runs past the recorded issues
     const bodyH = epochMode ? EPOCH_BAND + 8 : lanesH + (partEpochs ? EPOCH_BAND : 0);
     const height = bodyH + AXIS;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-    const g = canvas.getContext('2d');
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.fillStyle = th.bg;
-    g.fillRect(0, 0, width, height);
-    g.font = FONT;
-    g.textBaseline = 'middle';
+    const g = canvasContext(canvas, width, height, th, FONT);
     const cells = {};
     const drawnCells = [];   // {x0, x1, y0, y1, w}
     // grid: one line per tick

@@ -1,0 +1,21 @@
+// canvas.mjs -- what the canvas-drawn views (views/tasks.mjs,
+// views/warps.mjs) share: a canvas sized for the screen's pixel density.
+
+// Sizes `canvas` to width x height CSS pixels at window.devicePixelRatio,
+// clears it to the theme's background (th: colors.mjs chartTheme()) and sets
+// `font` with a middle baseline; returns its 2D context, drawing in CSS
+// pixels.
+export function canvasContext(canvas, width, height, th, font) {
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  const g = canvas.getContext('2d');
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.fillStyle = th.bg;
+  g.fillRect(0, 0, width, height);
+  g.font = font;
+  g.textBaseline = 'middle';
+  return g;
+}
