@@ -67,7 +67,8 @@ enum {
     POL_CONTEXT_SWITCH = 1u << 6,
     POL_RUNLIST_UPDATE = 1u << 7,
     POL_WARP = 1u << 8,
-    POL_BUDGETS = 1u << 9    /* a variant's "budgets" */
+    POL_BUDGETS = 1u << 9,   /* a variant's "budgets" */
+    POL_IOCTL_BOOKKEEPING = 1u << 10
 };
 
 typedef struct scn_rawpolicy {
@@ -77,6 +78,7 @@ typedef struct scn_rawpolicy {
     int32_t driver;          /* policy.contexts: the driver table's entry */
     int32_t gpu_wait;        /* sim_gpu_wait */
     units_dur time_slice, context_switch, runlist_update;
+    units_dur ioctl_bookkeeping;   /* issue 27; zero: every macro at runlist_update */
     int32_t warp;            /* warp table (policy.warp) */
     int64_t warp_issue_limit;
     int64_t warp_epoch;
@@ -149,7 +151,7 @@ static char *own(pctx *c, const char *str) {
 static const char *const policy_keys[] = {
     "placement", "launch_latency", "dispatch_latency", "warp", "warp_issue_limit",
     "warp_epoch", "quota_epoch", "contexts", "time_slice",
-    "context_switch", "runlist_update", "gpu_wait", NULL};
+    "context_switch", "runlist_update", "gpu_wait", "ioctl_bookkeeping", NULL};
 
 static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol) {
     char p[JR_PATH_MAX];
@@ -251,6 +253,10 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
             if (units_parse_dur(&c->jr, val, p, &pol->context_switch))
                 return -1;
             pol->given |= POL_CONTEXT_SWITCH;
+        } else if (strcmp(key, "ioctl_bookkeeping") == 0) {
+            if (units_parse_dur(&c->jr, val, p, &pol->ioctl_bookkeeping))
+                return -1;
+            pol->given |= POL_IOCTL_BOOKKEEPING;
         } else {
             if (units_parse_dur(&c->jr, val, p, &pol->runlist_update))
                 return -1;
@@ -963,8 +969,9 @@ static int name_base_run(pctx *c) {
         {POL_TIME_SLICE, "time_slice", offsetof(scn_rawpolicy, time_slice)},
         {POL_CONTEXT_SWITCH, "context_switch", offsetof(scn_rawpolicy, context_switch)},
         {POL_RUNLIST_UPDATE, "runlist_update", offsetof(scn_rawpolicy, runlist_update)},
+        {POL_IOCTL_BOOKKEEPING, "ioctl_bookkeeping", offsetof(scn_rawpolicy, ioctl_bookkeeping)},
     };
-    for (size_t k = 0; k < 3; k++) {
+    for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++) {
         if (!(given & durs[k].bit))
             continue;
         const units_dur *u = (const units_dur *)((const char *)b + durs[k].off);
@@ -1097,7 +1104,9 @@ static int build_run(pctx *c, size_t r) {
         units_resolve(&c->jr, run->raw.context_switch, d, "policy.context_switch",
                       &run->policy.context_switch) ||
         units_resolve(&c->jr, run->raw.runlist_update, d, "policy.runlist_update",
-                      &run->policy.runlist_update))
+                      &run->policy.runlist_update) ||
+        units_resolve(&c->jr, run->raw.ioctl_bookkeeping, d, "policy.ioctl_bookkeeping",
+                      &run->policy.ioctl_bookkeeping))
         return -1;
     if (s->tasks.ntasks) {
         run->policy.host = sim_policy_find(SIM_TABLE_HOST, "tasks");

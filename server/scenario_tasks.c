@@ -10,7 +10,7 @@
 #include "units.h"
 
 static const char *const task_keys[] = {"name", "cpu", "priority", "gpu_priority", "period",
-                                        "deadline", "offset", "mode", "best_effort", "segments",
+                                        "deadline", "offset", "mode", "best_effort", "graphics", "segments",
                                         NULL};
 static const char *const seg_keys[] = {"cpu", "gpu", NULL};
 static const char *const gpu_keys[] = {"misc", "exec", "ops", NULL};
@@ -193,6 +193,10 @@ int scn_tasks_parse(jr_ctx *c, json_t *root, scn_tasks *t) {
             k->cpu = (int32_t)x;
         }
         if (get_bool(c, jr_opt(o, "best_effort"), jr_join(q, p, "best_effort"), &k->best_effort))
+            goto out;
+        /* issue 27: a graphics application (GCAPS paper §7.2, Table 4's
+         * task 7): no GCAPS macro, no GPU lock around its GPU work */
+        if (get_bool(c, jr_opt(o, "graphics"), jr_join(q, p, "graphics"), &k->graphics))
             goto out;
         if (k->best_effort) {
             static const char *const rt_only[] = {"priority", "gpu_priority"};

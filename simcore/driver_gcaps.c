@@ -122,6 +122,22 @@ static void gc_segment(void *self, sim_state *st, int32_t p, bool begin, int32_t
         }
 }
 
+/* Would gc_segment change the runlist (the TSGs gc_member admits)? Only
+ * a real change costs a full runlist update when policy.ioctl_bookkeeping
+ * is set (host_tasks.c; GCAPS paper §7.2, Fig. 12). */
+static bool gc_segment_switches(const void *self, const sim_state *st, int32_t p, bool begin,
+                                int32_t prio, bool be) {
+    (void)st;
+    const gcaps *d = self;
+    int32_t rt = running_rt(d);
+    if (begin)   /* lines 6-10: a best-effort TSG joins only with no RT running;
+                    lines 11-15: an RT one preempts only a strictly lower one */
+        return rt < 0 || (!be && prio > d->prio[rt]);
+    /* lines 18-25: the running RT TSG leaves, or a time-sliced best-effort
+     * one; a pending TSG leaving changes nothing on the runlist */
+    return rt == p || (rt < 0 && d->running[p]);
+}
+
 static int32_t gc_pick(void *self, sim_state *st, const int32_t *cand, int64_t t) {
     gcaps *d = self;
     return tsg_pick(&d->g, st, cand, t);
@@ -150,4 +166,5 @@ const driver_policy driver_gcaps = {
     .on_event = gc_on_event,
     .block_placed = gc_block_placed,
     .segment = gc_segment,
+    .segment_switches = gc_segment_switches,
 };

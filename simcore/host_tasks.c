@@ -45,6 +45,12 @@
  * has a distribution (sim.h: sim_dist) draws that time per job from the
  * run's seed (prng.h: a function of seed, task, job, segment and field).
  *
+ * Costs as measured (issue 27): with policy.ioctl_bookkeeping, a macro
+ * whose Alg. 1 call leaves the runlist as it is (driver: segment_switches)
+ * holds the lock for that cost instead of eps, all of it before the call
+ * (no runlist is submitted, the GPU does not switch). A graphics task
+ * (sim_task.graphics) issues its GPU work with no macro and no GPU lock.
+ *
  * Trace: one trace_job per job (start: when it first runs) and, once every
  * job has ended, meta "tasks" (the task names in order) and per task
  * "task:<name>" = "jobs=N misses=M min=NS mean=NS max=NS" (max is the
@@ -350,6 +356,7 @@ typedef struct ht_task {
     int32_t seg;
     int phase;
     bool end_macro;          /* PH_LOCK/UPD_*: gcapsGpuSegEnd (else Begin) */
+    int64_t ueps, ualpha;    /* this macro's cost and its part before the call */
     bool np;                 /* in a non-preemptive runlist update that has begun */
     bool ready, waiting_lock, started;
     int64_t rem;             /* CPU time left in this phase, or SPIN */
@@ -378,6 +385,7 @@ typedef struct ht {
     uint64_t next_gseq;
     trace_str qwait, qheld;  /* "gpulock", "gpulock:held" */
     int64_t eps, alpha;
+    int64_t bookkeeping;     /* policy.ioctl_bookkeeping, 0 = every macro at eps */
     int64_t jobs_left;
     size_t *order;           /* the caller's ops by (at, index) */
     size_t cursor;
@@ -428,6 +436,7 @@ static int tasks_init(void *self, sim_state *st, char *err, size_t errlen) {
     h->eps = h->macros ? cfg->policy.runlist_update : 0;
     int64_t a = h->eps - cfg->policy.context_switch;
     h->alpha = a > 0 ? a : 0;
+    h->bookkeeping = st->driver->segment_switches ? cfg->policy.ioctl_bookkeeping : 0;
     int32_t wait = cfg->policy.gpu_wait;
     for (size_t i = 0; i < h->n; i++) {
         ht_task *k = &h->tk[i];
@@ -614,7 +623,9 @@ static void gpu_unlock(ht *h, sim_state *st, ht_task *k, int64_t t) {
 }
 
 static void after_gpu(ht *h, sim_state *st, ht_task *k, int64_t t) {
-    if (h->glock) {
+    if (k->d->graphics) {
+        next_segment(h, st, k, t);
+    } else if (h->glock) {
         gpu_unlock(h, st, k, t);
         next_segment(h, st, k, t);
     } else if (h->macros) {
@@ -626,7 +637,23 @@ static void after_gpu(ht *h, sim_state *st, ht_task *k, int64_t t) {
     }
 }
 
-static void release_lock(ht *h) {
+/* k holds the runlist lock: its update's cost (eps, or the bookkeeping
+ * cost when the call will not change the runlist, issue 27). */
+static void take_lock(ht *h, sim_state *st, ht_task *k) {
+    k->ueps = h->eps;
+    k->ualpha = h->alpha;
+    if (h->bookkeeping &&
+        !st->driver->segment_switches(st->driver_state, st, k->proc, !k->end_macro, k->gprio,
+                                      k->d->best_effort)) {
+        /* GCAPS paper §7.2, Fig. 12: the lower mode "mainly includes the
+         * cost of accessing the IOCTL system call" */
+        k->ueps = k->ualpha = h->bookkeeping;
+    }
+    k->phase = PH_UPD_A;
+    k->rem = k->ualpha;
+}
+
+static void release_lock(ht *h, sim_state *st) {
     h->lock_owner = -1;
     int32_t w = -1;
     for (size_t i = 0; i < h->n; i++) {
@@ -641,8 +668,7 @@ static void release_lock(ht *h) {
     ht_task *k = &h->tk[w];
     k->waiting_lock = false;
     h->lock_owner = w;
-    k->phase = PH_UPD_A;
-    k->rem = h->alpha;
+    take_lock(h, st, k);
     make_ready(h, k);
 }
 
@@ -656,6 +682,8 @@ static void step(ht *h, sim_state *st, int32_t i, int64_t t) {
             k->phase = PH_CPU;
             k->rem = prng_draw(&g->cpu_var, g->cpu,
                                prng_key(k->seed, k->idx, (uint64_t)k->cur, (uint64_t)k->seg, 0));
+        } else if (k->d->graphics) {
+            launch(st, k, t);   /* no macro, no lock: an uninstrumented context */
         } else if (h->macros) {
             k->phase = PH_LOCK;
             k->end_macro = false;
@@ -690,8 +718,7 @@ static void step(ht *h, sim_state *st, int32_t i, int64_t t) {
     case PH_LOCK:
         if (h->lock_owner < 0) {
             h->lock_owner = i;
-            k->phase = PH_UPD_A;
-            k->rem = h->alpha;
+            take_lock(h, st, k);
         } else {
             k->waiting_lock = true;     /* rt_mutex: sleeps until handed the lock */
             k->lseq = h->next_lseq++;
@@ -703,11 +730,11 @@ static void step(ht *h, sim_state *st, int32_t i, int64_t t) {
         st->driver->segment(st->driver_state, st, k->proc, !k->end_macro, k->gprio,
                             k->d->best_effort, t);
         k->phase = PH_UPD_B;
-        k->rem = h->eps - h->alpha;
+        k->rem = k->ueps - k->ualpha;
         break;
     case PH_UPD_B:
         k->np = false;
-        release_lock(h);
+        release_lock(h, st);
         if (!k->end_macro) launch(st, k, t);
         else next_segment(h, st, k, t);
         break;

@@ -127,6 +127,14 @@ typedef struct driver_policy {
      * driver has no such macros (and the host charges no runlist update). */
     void (*segment)(void *self, sim_state *st, int32_t proc, bool begin, int32_t gpu_priority,
                     bool best_effort, int64_t t);
+    /* Would that call change the runlist? Asked by the host when the call
+     * takes the runlist lock, for policy.ioctl_bookkeeping (issue 27): a
+     * call that only moves a TSG between Alg. 1's sets costs that instead
+     * of epsilon (GCAPS paper §7.2, Fig. 12: "The lower mode in the
+     * distribution indicates requests that do not necessarily require
+     * runlist updates"). No effects. NULL: every call is an update. */
+    bool (*segment_switches)(const void *self, const sim_state *st, int32_t proc, bool begin,
+                             int32_t gpu_priority, bool best_effort);
     /* true: pick_process only chooses (no effects on the driver's state)
      * and returns -1 whenever every cand is -1, so dispatch leaves it
      * uncalled when no process has a candidate (twice per instant on a

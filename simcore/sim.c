@@ -477,6 +477,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         trace_set_meta(out, "context_switch", v);
         snprintf(v, sizeof v, "%lld", (long long)cfg->policy.runlist_update);
         trace_set_meta(out, "runlist_update", v);
+        if (cfg->policy.ioctl_bookkeeping) {
+            snprintf(v, sizeof v, "%lld", (long long)cfg->policy.ioctl_bookkeeping);
+            trace_set_meta(out, "ioctl_bookkeeping", v);
+        }
     }
     if (cfg->ntasks)
         trace_set_meta(out, "gpu_wait", cfg->policy.gpu_wait == SIM_WAIT_BUSY ? "busy" : "suspend");

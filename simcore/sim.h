@@ -158,6 +158,9 @@ typedef struct sim_policy {
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */
     int64_t runlist_update;  /* epsilon (Def. 2), ns: CPU cost of each GCAPS macro */
+    int64_t ioctl_bookkeeping; /* ns: CPU cost of a GCAPS macro that leaves the runlist as it
+                                  is (GCAPS paper §7.2, Fig. 12's lower mode; issue 27);
+                                  0 = not modelled: every macro costs runlist_update */
     int32_t gpu_wait;        /* sim_gpu_wait: what a task does during pure GPU work */
 } sim_policy;
 
@@ -209,6 +212,9 @@ typedef struct sim_task {
     int32_t gpu_priority;    /* GCAPS GPU-segment priority (§5.3) when has_gpu_priority */
     bool has_gpu_priority;
     bool best_effort;        /* no real-time priority: below every real-time task */
+    bool graphics;           /* a graphics application (GCAPS paper §7.2, Table 4's task 7,
+                                issue 27): its GPU segments call no GCAPS macro and take
+                                no GPU lock; the driver sees an uninstrumented context */
     int32_t mode;            /* sim_gpu_wait */
     int64_t period, deadline, offset;
     const sim_segment *segments;

@@ -421,6 +421,63 @@ static void test_eps_charged_per_macro(void **state) {
     }
 }
 
+/* Costs as measured (issue 27; GCAPS paper §7.2, Fig. 12: "The lower mode
+ * in the distribution indicates requests that do not necessarily require
+ * runlist updates"): with ioctl_bookkeeping, a macro that leaves the runlist
+ * as it is costs that, not eps. eps = 1 ms, theta = 0, bookkeeping 0.1 ms:
+ * hi (20, core 0) gpu exec 5 at 0: begin 0-1, kernel 1-6, end 6-7; lo (10,
+ * core 1) gpu exec 1 at 2: hi runs, so lo's begin only queues it (pending):
+ * 2-2.1 (at eps: 2-3); lo's kernel waits for hi's end (runlist at 7), runs
+ * 7-8, lo's end switches (8-9): lo responds 7 either way, hi 7. */
+static void test_ioctl_bookkeeping(void **state) {
+    (void)state;
+    for (int bk = 0; bk < 2; bk++) {
+        tt s;
+        trace t;
+        tt_init(&s, "tx2", "gcaps");
+        s.b.cfg.policy.runlist_update = 1 * MS;
+        s.b.cfg.policy.ioctl_bookkeeping = bk ? 100 * US : 0;
+        tt_gpu(tt_task(&s, "hi", 0, 20, 50 * MS, 0), 0, 5 * MS);
+        tt_gpu(tt_task(&s, "lo", 1, 10, 50 * MS, 2 * MS), 0, 1 * MS);
+        s.b.cfg.duration = 3 * MS;
+        tt_run(&s, &t);
+        assert_int_equal(kern(&t, "lo#0")->issue, bk ? 2100 * US : 3 * MS);
+        assert_int_equal(kern(&t, "lo#0")->first_block, 7 * MS);
+        assert_int_equal(resp(&t, "hi", 0), 7 * MS);
+        assert_int_equal(resp(&t, "lo", 0), 7 * MS);
+        assert_true(!bk == !trace_get_meta(&t, "ioctl_bookkeeping"));
+        trace_free(&t);
+    }
+}
+
+/* A graphics task (issue 27; GCAPS paper §7.2, Table 4's task 7) calls no
+ * macro: eps = 1 ms, theta = 0. hi (20, core 0) gpu exec 5 at 0: begin
+ * 0-1, kernel 1-6, end 6-7. g (best-effort graphics, core 1) gpu exec 2 at
+ * 0: its kernel is issued at 0 and runs while no real-time segment holds
+ * the runlist (0-1), waits 1-7, and ends 7-8. Instrumented (not graphics),
+ * g's begin waits for the runlist lock (hi's, 0-1) and runs 1-2: its
+ * kernel is issued at 2. */
+static void test_graphics_task(void **state) {
+    (void)state;
+    for (int gr = 0; gr < 2; gr++) {
+        tt s;
+        trace t;
+        tt_init(&s, "tx2", "gcaps");
+        s.b.cfg.policy.runlist_update = 1 * MS;
+        tt_gpu(tt_task(&s, "hi", 0, 20, 50 * MS, 0), 0, 5 * MS);
+        sim_task *g = tt_task(&s, "g", 1, 0, 50 * MS, 0);
+        g->best_effort = true;
+        g->graphics = gr;
+        tt_gpu(g, 0, 2 * MS);
+        s.b.cfg.duration = 1 * MS;
+        tt_run(&s, &t);
+        assert_int_equal(kern(&t, "g#0")->issue, gr ? 0 : 2 * MS);
+        assert_int_equal(resp(&t, "hi", 0), 7 * MS);
+        if (gr) assert_int_equal(resp(&t, "g", 0), 8 * MS);
+        trace_free(&t);
+    }
+}
+
 /* Lemma 8 (1): the runlist update is non-preemptive on its core, so it
  * blocks a higher-priority job there, even a CPU-only one. eps = 1 ms,
  * theta = 0. lo (10, core 0): gpu exec 2 at 0; hi (20, core 0): cpu 1 at
@@ -570,6 +627,8 @@ int main(void) {
         cmocka_unit_test(test_eps_charged_per_macro),
         cmocka_unit_test(test_eps_blocks_higher_priority_on_core),
         cmocka_unit_test(test_runlist_lock_priority_order),
+        cmocka_unit_test(test_ioctl_bookkeeping),
+        cmocka_unit_test(test_graphics_task),
         cmocka_unit_test(test_busy_vs_suspend),
         cmocka_unit_test(test_task_mode_overrides_policy),
         cmocka_unit_test(test_fixed_priority_and_misses),

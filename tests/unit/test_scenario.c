@@ -575,7 +575,19 @@ static void test_policy(void **state) {
     assert_int_equal(cfg.policy.context_switch, 200000);
     assert_int_equal(cfg.policy.runlist_update, 1000000);
     assert_int_equal(cfg.policy.gpu_wait, SIM_WAIT_BUSY);
+    assert_int_equal(cfg.policy.ioctl_bookkeeping, 0);   /* absent: every macro at eps */
     scn_free(s);
+    /* issue 27: bookkeeping-only ioctls at their own cost */
+    s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'policy':{'contexts':'gcaps','runlist_update':'508us','ioctl_bookkeeping':'38us'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}");
+    cfg = config_of(s, 0);
+    assert_int_equal(cfg.policy.ioctl_bookkeeping, 38000);
+    scn_free(s);
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'ioctl_bookkeeping':'fast'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.ioctl_bookkeeping: \"fast\" is not a quantity (write a number "
+                 "and a unit: s, ms, us, ns or cycles)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'gcap'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
                  "t.json: policy.contexts: unknown contexts \"gcap\" (did you mean \"gcaps\"?)");
