@@ -45,6 +45,10 @@ export const ANALYSES = [
   ['gcaps_suspend', 'GCAPS, suspend'],
   ['gcaps_busy_gprio', 'GCAPS + GPU priorities, busy-wait'],
   ['gcaps_suspend_gprio', 'GCAPS + GPU priorities, suspend'],
+  ['fmlp_busy', 'FMLP+ GPU lock, busy-wait'],
+  ['fmlp_suspend', 'FMLP+ GPU lock, suspend'],
+  ['mpcp_busy', 'MPCP GPU lock, busy-wait'],
+  ['mpcp_suspend', 'MPCP GPU lock, suspend'],
 ];
 export const DASH_NOTE = '— : no bound. Either the analysis cannot bound the task (its response-time iteration passed the deadline, and every task analysed after it then has none either: GCAPS §6), or the task is best-effort (not analysed), or the run has no analysis (the shared driver, an imported trace).';
 
@@ -60,12 +64,15 @@ export function taskNames(run, jobs) {
 }
 
 // The analysis a run was simulated under (docs/api.md, compare's bound):
-// the contexts time-slice -> tsg_rr_*, gcaps -> gcaps_*, with its gpu_wait.
+// the contexts time-slice -> tsg_rr_*, gcaps -> gcaps_*, the GPU locks
+// fmlp+ -> fmlp_*, mpcp -> mpcp_* (GCAPS §7.1's baselines), with its gpu_wait.
 export function runAnalysis(run) {
   const m = run.meta || {};
   const wait = m.gpu_wait === 'busy' ? 'busy' : 'suspend';
   if (m.contexts === 'time-slice') return `tsg_rr_${wait}`;
   if (m.contexts === 'gcaps') return `gcaps_${wait}`;
+  if (m.contexts === 'fmlp+') return `fmlp_${wait}`;
+  if (m.contexts === 'mpcp') return `mpcp_${wait}`;
   return null;
 }
 
