@@ -99,8 +99,7 @@ static const char usage_export[] =
     "is opened read-only: a missing one is an error, never created.\n";
 
 static const char usage_replay[] =
-    "usage: schedlab replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET]\n"
-    "                          [--report REPORT.json] [--store]\n"
+    "usage: schedlab replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET] [--report REPORT.json] [--store]\n"
     "\n"
     "Derive a schedlab-scenario/1 from a stored run (kernels with their streams,\n"
     "issue times, grid and block sizes, per-block durations; copies), so a measured\n"

@@ -30,7 +30,7 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   assert.deepEqual(names('placement'), ['most-room', 'round-robin', 'spart']);
   assert.deepEqual(names('execution'), ['fixed', 'warp']);
   assert.deepEqual(names('warp'), ['gto', 'lrr', 'qaws', 'quota-naive', 'quota-history', 'quota-elastic', 'quota-rollover', 'quota-rollover-time']);
-  assert.deepEqual(names('contexts'), ['shared', 'time-slice', 'gcaps']);
+  assert.deepEqual(names('contexts'), ['shared', 'time-slice', 'gcaps', 'fmlp+', 'mpcp']);
   assert.deepEqual(names('host'), ['script', 'tasks']);
   for (const table of Object.values(body.policies))
     for (const p of table) assert.ok(p.doc.length > 20, `${p.name} has a one-line doc`);
