@@ -97,6 +97,10 @@ export async function startBrowser() {
       '--disable-sync', '--no-first-run', '--disable-quic'],
     viewport: { width: 1280, height: 900 },
   });
+  // make test runs JOBS test files at once on a 2-core machine: there a
+  // full-page screenshot of a big page once took longer than Playwright's
+  // 30 s default, which decided nothing the test asserts
+  context.setDefaultTimeout(90000);
   const page = context.pages()[0] || await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
