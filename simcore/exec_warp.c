@@ -170,6 +170,9 @@ typedef struct ew_state {
     int32_t *touched;        /* kernels with issues in the current epoch */
     int32_t ntouched;
     void *arena;             /* the sub-cores' arrays, one allocation */
+    char *pol;               /* [nsubs * pol_size] the warp policy's state of each sub-core */
+    size_t pol_size;         /* its state_size (at least 1) */
+    size_t pol_n;            /* sub-cores whose state the policy's init has set up */
     bool quota;              /* a quota warp policy (ISCA'17): q runs */
     quota_state q;
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
@@ -490,7 +493,12 @@ static void epoch_flush(ew_state *E) {
 
 /* ---- warps ---------------------------------------------------------------- */
 
-static void remove_warp(warp_sub *w, int32_t p) {
+/* The warp policy's own state of sub-core s (warp.h). */
+static inline void *pol_of(const ew_state *E, int32_t s) {
+    return E->pol + (size_t)s * E->pol_size;
+}
+
+static void remove_warp(ew_state *E, int32_t s, warp_sub *w, int32_t p) {
     int32_t m = w->n - p - 1;
     memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
     memmove(w->info + p, w->info + p + 1, (size_t)m * sizeof *w->info);
@@ -501,10 +509,7 @@ static void remove_warp(warp_sub *w, int32_t p) {
         memmove(w->fe_slot + p, w->fe_slot + p + 1, (size_t)m * sizeof *w->fe_slot);
     }
     w->n--;
-    if (w->greedy == p) w->greedy = -1;
-    else if (w->greedy > p) w->greedy--;
-    /* round robin goes on with the warp that now holds the place */
-    if (w->last >= p) w->last--;
+    if (E->wp->on_remove) E->wp->on_remove(pol_of(E, s), w, p);
 }
 
 /* The last warp of block b ended: the block ends at its latest warp's end. */
@@ -897,8 +902,7 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         r = c + (op >> 1);
     }
     w->ready[p] = r;
-    w->greedy = w->last = p;
-    w->gbud = wi->budget;
+    if (E->wp->on_issue) E->wp->on_issue(pol_of(E, s), w, p);
     K->instructions++;
     if (K->epoch_issues++ == 0) E->touched[E->ntouched++] = k;
     /* ISCA'17 §3.4.1: "When a warp instruction of k is completed, C_k is
@@ -945,7 +949,7 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         if (qe > r) r = qe;
         mq_leave(E, st, s, r);
     }
-    remove_warp(w, p);
+    remove_warp(E, s, w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
     if (E->quota) quota_leave(&E->q, s / E->nsub, E->qk[k], c);
@@ -1006,7 +1010,8 @@ static void fp_hold(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
 static inline int32_t pick_gated(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
     int32_t p;
     if (E->fp_iv) fp_hold(E, s, w, c);
-    while ((p = E->wp->pick(w, c)) >= 0 && gated(E, s, w, p, c)) {}
+    void *pol = pol_of(E, s);
+    while ((p = E->wp->pick(pol, w, c)) >= 0 && gated(E, s, w, p, c)) {}
     return p;
 }
 
@@ -1037,8 +1042,9 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     quota_begin(&E->q, s / E->nsub, c);
     if (E->fp_iv) fp_hold(E, s, w, c);
-    int32_t p = quota_pick(w, c);
-    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = quota_pick(w, c);
+    void *pol = pol_of(E, s);
+    int32_t p = E->wp->pick(pol, w, c);
+    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = E->wp->pick(pol, w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
@@ -1085,7 +1091,7 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
         return;
     }
     warp_sub *w = &E->subs[s];
-    int32_t p = E->gate ? pick_gated(E, s, w, c) : E->wp->pick(w, c);
+    int32_t p = E->gate ? pick_gated(E, s, w, c) : E->wp->pick(pol_of(E, s), w, c);
     if (p >= 0) issue(E, st, s, w, p, c);
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
@@ -1180,6 +1186,9 @@ static void warp_fini(void *self) {
     free(E->blocks);
     free(E->touched);
     free(E->arena);
+    for (size_t i = 0; E->wp && E->wp->fini && i < E->pol_n; i++)
+        E->wp->fini(pol_of(E, (int32_t)i));
+    free(E->pol);
     free(E->fe_used);
     free(E->fe_want);
     free(E->fe_last);
@@ -1304,23 +1313,26 @@ static int warp_init(void *self, sim_state *st) {
         if (!E->fe_used || !E->fe_want || !E->fe_last || !E->fe_sub || !E->fe_sms) return -1;
         /* [GS] m_last_warp_fetched starts at 0: the first fetch tries slot 1 */
     }
-    /* per sub-core, back to back: ready, info, ncs_key, ncs (and the front
-     * end's done, ibuf, slot) */
-    size_t per = cap * (sizeof(int64_t) + sizeof(warp_info) + 2 * sizeof(int32_t));
+    /* per sub-core, back to back: ready, info (and the front end's done,
+     * ibuf, slot) */
+    size_t per = cap * (sizeof(int64_t) + sizeof(warp_info));
     if (fe) per += cap * (sizeof(int64_t) + 2 * sizeof(int32_t));
     E->arena = malloc(ns * per);
+    /* the warp policy's state of each sub-core, zeroed, then its init
+     * (warp.h) */
+    E->pol_size = E->wp->state_size ? E->wp->state_size : 1;
+    E->pol = calloc(ns, E->pol_size);
     if (!E->subs || !E->due || !E->now || !E->wheel || !E->rr || !E->blocks || !E->ks ||
-        !E->touched || !E->arena)
+        !E->touched || !E->arena || !E->pol)
         return -1;
+    for (; E->pol_n < ns; E->pol_n++)
+        if (E->wp->init && E->wp->init(pol_of(E, (int32_t)E->pol_n), (int32_t)cap) != 0) return -1;
     char *a = E->arena;
     for (size_t i = 0; i < ns; i++) {
         warp_sub *w = &E->subs[i];
-        w->greedy = w->last = -1;
         w->owe_due = 0;
         w->ready = (int64_t *)(void *)a; a += cap * sizeof(int64_t);
         w->info = (warp_info *)(void *)a; a += cap * sizeof(warp_info);
-        w->ncs_key = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
-        w->ncs = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
         if (fe) {
             w->fe_done = (int64_t *)(void *)a; a += cap * sizeof(int64_t);
             w->fe_ibuf = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
@@ -1552,7 +1564,7 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
             const warp_sub *nw = &E->subs[n];
             __builtin_prefetch(nw->ready);
             __builtin_prefetch(nw->ready + 8);
-            if (nw->greedy >= 0) __builtin_prefetch(&nw->info[nw->greedy]);
+            __builtin_prefetch(pol_of(E, n));
             if (s >= 0) run_subcore(E, st, s, c);
             s = n;
         }
