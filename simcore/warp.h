@@ -41,6 +41,10 @@ typedef struct warp_info {
 
 typedef struct warp_sub {
     int32_t n;               /* resident warps */
+    int32_t hint;            /* exec_warp.c's own: position of the warp that issued last, a
+                                prefetch hint (stale once a warp has left); no rule reads it */
+    void *pol;               /* exec_warp.c's own: the warp policy's state of this sub-core,
+                                passed to its hooks as `self` */
     int64_t *ready;          /* [n] cycle from which each warp may issue */
     warp_info *info;         /* [n] the rest of each warp */
     const int64_t *quota_cnt;/* quota policies (quota.h): [kernels] C_k of this sub-core;
@@ -73,10 +77,11 @@ typedef struct warp_sub {
  * zeroed for each sub-core before `init` and frees after `fini` (either
  * hook may be NULL). `warps` is the most warps the sub-core can hold
  * (device warps_per_sm), for a policy that keeps something per warp or
- * per group of warps. The hooks see the sub-core after the change:
- * on_issue(p) once warp p has issued (its ready[] and pc moved on);
- * on_remove(p) once the warp at position p has left (the warps after it
- * moved down one place, n is one less). NULL hooks: nothing to do. */
+ * per group of warps. on_issue(p): warp p issues at this cycle (called as
+ * the model takes it, before its ready[] and pc move on; if that was its
+ * last instruction, on_remove follows). on_remove(p): the warp at position
+ * p has left (the warps after it moved down one place, n is one less).
+ * NULL hooks: nothing to do. */
 struct quota_scheme;
 typedef struct warp_policy {
     const char *name;        /* as in scenario JSON: policy.warp */
