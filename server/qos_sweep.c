@@ -35,7 +35,7 @@ typedef struct qos_scheme {
     const char *name;
     json_t *policy;          /* scenario policy keys over the template's */
     bool hill;               /* Spart: SM partitions by qos_hill_climb */
-    bool quota;              /* policy.warp is "quota-*": the QoS op gets qos_goal */
+    bool quota;              /* policy.warp is a quota scheme: the QoS op gets qos_goal */
 } qos_scheme;
 
 struct qos_spec {
@@ -103,9 +103,11 @@ static json_t *load_ref(json_t *v, const char *file, const char *what, char *err
     return j;
 }
 
+/* policy.warp is a quota scheme (the warp table's flag, sim_warp_quota);
+ * an unknown name is left to the scenario parser's message */
 static bool is_quota(json_t *policy) {
     const char *w = json_string_value(json_object_get(policy, "warp"));
-    return w && strncmp(w, "quota-", 6) == 0;
+    return w && sim_warp_quota(sim_policy_find(SIM_TABLE_WARP, w));
 }
 
 static int find_kernel(const qos_spec *s, const char *name) {

@@ -21,7 +21,7 @@
  * with its own declared stream); each point puts a kernel of the set in
  * each place (its blocks, threads, smem, regs, program), the scheme's policy
  * over the template's, and "qos_goal" on the QoS kernel under a quota warp
- * policy ("quota-*"). A scheme with "partition": "hill-climb" is Spart: its
+ * policy (sim_warp_quota). A scheme with "partition": "hill-climb" is Spart: its
  * streams get SM partitions (streams[].sms) chosen by qos_hill_climb.
  *
  * Result (schedlab-sweep-result/1, "kind": "qos"): "spec" (normalised,

@@ -1081,14 +1081,24 @@ static int build_run(pctx *c, size_t r) {
     run->policy.warp_epoch = run->raw.warp_epoch;
     run->policy.quota_epoch = run->raw.quota_epoch;
     /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
-     * all named quota-*) */
+     * the warp table's quota flag) */
     const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);
     for (size_t i = 0; i < s->nops; i++)
-        if (s->rawops[i].qos_goal > 0 && (!wname || strncmp(wname, "quota-", 6) != 0)) {
+        if (s->rawops[i].qos_goal > 0 && !sim_warp_quota(run->policy.warp)) {
+            /* the quota schemes of the table: "a, b, c or d" */
+            char names[256] = "";
+            size_t nw = sim_policy_count(SIM_TABLE_WARP), nq = 0, at = 0;
+            for (size_t w = 0; w < nw; w++) nq += sim_warp_quota((int32_t)w);
+            for (size_t w = 0, j = 0; w < nw && at < sizeof names; w++) {
+                if (!sim_warp_quota((int32_t)w)) continue;
+                j++;
+                at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                                       j == 1 ? "" : j == nq ? " or " : ", ",
+                                       sim_policy_name(SIM_TABLE_WARP, (int32_t)w));
+            }
             jr_index(p, "ops", i);
             return jr_fail(&c->jr, jr_join(q, p, "qos_goal"), "needs a quota warp policy "
-                           "(policy.warp quota-naive, quota-history, quota-elastic, "
-                           "quota-rollover or quota-rollover-time), not \"%s\"", wname ? wname : "?");
+                           "(policy.warp %s), not \"%s\"", names, wname ? wname : "?");
         }
     /* kernels with a program run under the warp-level model */
     for (size_t i = 0; i < s->nops; i++)

@@ -170,6 +170,11 @@ typedef struct ew_state {
     int32_t *touched;        /* kernels with issues in the current epoch */
     int32_t ntouched;
     void *arena;             /* the sub-cores' arrays, one allocation */
+    char *pol;               /* [nsubs * pol_size] the warp policy's state of each sub-core */
+    size_t pol_size;         /* its state_size (at least 1) */
+    size_t pol_n;            /* sub-cores whose state the policy's init has set up */
+    int32_t (*pick)(void *self, const warp_sub *s, int64_t c);       /* the policy's hooks */
+    void (*on_issue)(void *self, const warp_sub *s, int32_t p);
     bool quota;              /* a quota warp policy (ISCA'17): q runs */
     quota_state q;
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
@@ -490,7 +495,7 @@ static void epoch_flush(ew_state *E) {
 
 /* ---- warps ---------------------------------------------------------------- */
 
-static void remove_warp(warp_sub *w, int32_t p) {
+static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
     int32_t m = w->n - p - 1;
     memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
     memmove(w->info + p, w->info + p + 1, (size_t)m * sizeof *w->info);
@@ -501,10 +506,7 @@ static void remove_warp(warp_sub *w, int32_t p) {
         memmove(w->fe_slot + p, w->fe_slot + p + 1, (size_t)m * sizeof *w->fe_slot);
     }
     w->n--;
-    if (w->greedy == p) w->greedy = -1;
-    else if (w->greedy > p) w->greedy--;
-    /* round robin goes on with the warp that now holds the place */
-    if (w->last >= p) w->last--;
+    if (E->wp->on_remove) E->wp->on_remove(w->pol, w, p);
 }
 
 /* The last warp of block b ended: the block ends at its latest warp's end. */
@@ -832,7 +834,8 @@ static void mq_release(ew_state *E, int64_t c) {
 }
 
 /* Sub-core s issues warp p's next instruction at cycle c. */
-static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p, int64_t c) {
+static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *st, int32_t s,
+                                                       warp_sub *w, int32_t p, int64_t c) {
     warp_info *wi = &w->info[p];
     int32_t k = wi->kernel;
     ew_kernel *K = &E->ks[k];
@@ -897,8 +900,7 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         r = c + (op >> 1);
     }
     w->ready[p] = r;
-    w->greedy = w->last = p;
-    w->gbud = wi->budget;
+    w->hint = p;
     K->instructions++;
     if (K->epoch_issues++ == 0) E->touched[E->ntouched++] = k;
     /* ISCA'17 §3.4.1: "When a warp instruction of k is completed, C_k is
@@ -945,7 +947,7 @@ static void issue(ew_state *E, sim_state *st, int32_t s, warp_sub *w, int32_t p,
         if (qe > r) r = qe;
         mq_leave(E, st, s, r);
     }
-    remove_warp(w, p);
+    remove_warp(E, w, p);
     ew_block *B = &E->blocks[b];
     if (r > B->end) B->end = r;
     if (E->quota) quota_leave(&E->q, s / E->nsub, E->qk[k], c);
@@ -1003,10 +1005,10 @@ static void fp_hold(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
 }
 
 /* The policy's pick, skipping warps gated() holds back. */
-static inline int32_t pick_gated(ew_state *E, int32_t s, warp_sub *w, int64_t c) {
+static inline int32_t pick_gated(ew_state *E, int32_t s, warp_sub *w, void *pol, int64_t c) {
     int32_t p;
     if (E->fp_iv) fp_hold(E, s, w, c);
-    while ((p = E->wp->pick(w, c)) >= 0 && gated(E, s, w, p, c)) {}
+    while ((p = E->pick(pol, w, c)) >= 0 && gated(E, s, w, p, c)) {}
     return p;
 }
 
@@ -1037,9 +1039,15 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     quota_begin(&E->q, s / E->nsub, c);
     if (E->fp_iv) fp_hold(E, s, w, c);
-    int32_t p = quota_pick(w, c);
-    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = quota_pick(w, c);
-    if (p >= 0) issue(E, st, s, w, p, c);
+    void *pol = w->pol;
+    int32_t p = E->pick(pol, w, c);
+    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = E->pick(pol, w, c);
+    if (p >= 0) {
+        /* the policy hears of the issue first (warp.h); a warp that
+         * issues its last instruction then leaves (on_remove) */
+        if (E->on_issue) E->on_issue(pol, w, p);
+        issue(E, st, s, w, p, c);
+    }
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
         return;
@@ -1085,8 +1093,12 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
         return;
     }
     warp_sub *w = &E->subs[s];
-    int32_t p = E->gate ? pick_gated(E, s, w, c) : E->wp->pick(w, c);
-    if (p >= 0) issue(E, st, s, w, p, c);
+    void *pol = w->pol;
+    int32_t p = E->gate ? pick_gated(E, s, w, pol, c) : E->pick(pol, w, c);
+    if (p >= 0) {
+        if (E->on_issue) E->on_issue(pol, w, p);   /* as above */
+        issue(E, st, s, w, p, c);
+    }
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
         return;
@@ -1180,6 +1192,9 @@ static void warp_fini(void *self) {
     free(E->blocks);
     free(E->touched);
     free(E->arena);
+    for (size_t i = 0; E->wp && E->wp->fini && i < E->pol_n; i++)
+        E->wp->fini(E->pol + i * E->pol_size);
+    free(E->pol);
     free(E->fe_used);
     free(E->fe_want);
     free(E->fe_last);
@@ -1304,23 +1319,30 @@ static int warp_init(void *self, sim_state *st) {
         if (!E->fe_used || !E->fe_want || !E->fe_last || !E->fe_sub || !E->fe_sms) return -1;
         /* [GS] m_last_warp_fetched starts at 0: the first fetch tries slot 1 */
     }
-    /* per sub-core, back to back: ready, info, ncs_key, ncs (and the front
-     * end's done, ibuf, slot) */
-    size_t per = cap * (sizeof(int64_t) + sizeof(warp_info) + 2 * sizeof(int32_t));
+    /* per sub-core, back to back: ready, info (and the front end's done,
+     * ibuf, slot) */
+    size_t per = cap * (sizeof(int64_t) + sizeof(warp_info));
     if (fe) per += cap * (sizeof(int64_t) + 2 * sizeof(int32_t));
     E->arena = malloc(ns * per);
+    /* the warp policy's state of each sub-core, zeroed, then its init
+     * (warp.h) */
+    E->pol_size = E->wp->state_size ? E->wp->state_size : 1;
+    E->pol = calloc(ns, E->pol_size);
+    E->pick = E->wp->pick;
+    E->on_issue = E->wp->on_issue;
     if (!E->subs || !E->due || !E->now || !E->wheel || !E->rr || !E->blocks || !E->ks ||
-        !E->touched || !E->arena)
+        !E->touched || !E->arena || !E->pol)
         return -1;
+    for (; E->pol_n < ns; E->pol_n++)
+        if (E->wp->init && E->wp->init(E->pol + E->pol_n * E->pol_size, (int32_t)cap) != 0)
+            return -1;
     char *a = E->arena;
     for (size_t i = 0; i < ns; i++) {
         warp_sub *w = &E->subs[i];
-        w->greedy = w->last = -1;
         w->owe_due = 0;
+        w->pol = E->pol + i * E->pol_size;
         w->ready = (int64_t *)(void *)a; a += cap * sizeof(int64_t);
         w->info = (warp_info *)(void *)a; a += cap * sizeof(warp_info);
-        w->ncs_key = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
-        w->ncs = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
         if (fe) {
             w->fe_done = (int64_t *)(void *)a; a += cap * sizeof(int64_t);
             w->fe_ibuf = (int32_t *)(void *)a; a += cap * sizeof(int32_t);
@@ -1552,7 +1574,7 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
             const warp_sub *nw = &E->subs[n];
             __builtin_prefetch(nw->ready);
             __builtin_prefetch(nw->ready + 8);
-            if (nw->greedy >= 0) __builtin_prefetch(&nw->info[nw->greedy]);
+            __builtin_prefetch(&nw->info[nw->hint]);
             if (s >= 0) run_subcore(E, st, s, c);
             s = n;
         }

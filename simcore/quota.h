@@ -158,8 +158,14 @@ static inline bool quota_held(const quota_state *q, int32_t s) {
 /* The EWS pick (§3.3: "EWS does the usual scheduling but checks in each
  * cycle if the quota of a kernel has been reached"): greedy-then-oldest
  * (ISCA'17 Table 1, Sched. Policy GTO) over the warps whose kernel's
- * counter on this SM is positive. */
-int32_t quota_pick(warp_sub *s, int64_t c);
+ * counter on this SM is positive. self: GTO's state (warp_gto_state). */
+int32_t quota_pick(void *self, const warp_sub *s, int64_t c);
+
+/* A quota scheme's warp policy entry: the EWS pick over GTO's state and
+ * hooks (warp_gto.c), and its quota_scheme `sch` (warp_quota_*.c). */
+#define QUOTA_POLICY(sch) \
+    .state_size = sizeof(warp_gto_state), .init = warp_gto_init, .pick = quota_pick, \
+    .on_issue = warp_gto_on_issue, .on_remove = warp_gto_on_remove, .quota = (sch)
 
 /* A QoS kernel's share, for tests and records: C_k and quota_k of SM s. */
 static inline int64_t quota_counter(const quota_state *q, int32_t s, int32_t k) {

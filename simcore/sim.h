@@ -304,6 +304,9 @@ size_t sim_placement_count(void);
 /* Does placement `id` place by the streams' SM partitions (sim_stream
  * sm_first/sm_count: "spart")? Without partitions it places as most-room. */
 bool sim_placement_partitioned(int32_t id);
+/* Is warp policy `id` a quota scheme (ISCA'17 §3.3-§3.5: ops may carry a
+ * qos_goal; warp.h's `quota`)? false out of range. */
+bool sim_warp_quota(int32_t id);
 
 /* Does one block of a kernel (threads, smem bytes, regs per thread) fit an
  * empty SM of device d (TX2 paper, rules R1-R3)? Returns 0, or -1 with a

@@ -14,13 +14,18 @@
  * A sub-core keeps its warps oldest first (a warp's age is the order in
  * which blocks were placed and their warps dealt, GPGPU-Sim's dynamic warp
  * id), as a structure of arrays so that the scan for a ready warp touches
- * one contiguous array. A policy may read every field and keeps its own
- * state in the `greedy`, `last`, `g0` and `ncs` fields.
+ * one contiguous array. A policy may read every field of warp_sub and
+ * writes none: what it remembers (GTO's greedy warp, LRR's place in the
+ * round robin, QAWS's groups and counts) is its own state, `state_size`
+ * bytes per sub-core, kept up to date by its on_issue / on_remove hooks.
  *
- * Memory: exec_warp.c owns every array (sized warps_per_sm per sub-core). */
+ * Memory: exec_warp.c owns every array of warp_sub (sized warps_per_sm per
+ * sub-core) and each sub-core's policy state; a policy's init may allocate
+ * more, which its fini frees. */
 #ifndef SIMCORE_WARP_H
 #define SIMCORE_WARP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* What a warp is, beside when it is ready (kept apart so that the scan for
@@ -36,17 +41,12 @@ typedef struct warp_info {
 
 typedef struct warp_sub {
     int32_t n;               /* resident warps */
-    int32_t greedy;          /* position of the warp that issued last; -1 = none
-                                (GTO's greedy warp, QAWS's Wgreedy, Alg. 1 line 2) */
-    int32_t last;            /* LRR: position the round robin goes on after */
-    int32_t gbud;            /* budget of the warp that issued last, kept after it ends
-                                (QAWS Alg. 1 line 14: "Wgreedy in g0") */
-    int32_t g0;              /* QAWS: budget of the prioritised group; 0 = no history */
+    int32_t hint;            /* exec_warp.c's own: position of the warp that issued last, a
+                                prefetch hint (stale once a warp has left); no rule reads it */
+    void *pol;               /* exec_warp.c's own: the warp policy's state of this sub-core,
+                                passed to its hooks as `self` */
     int64_t *ready;          /* [n] cycle from which each warp may issue */
     warp_info *info;         /* [n] the rest of each warp */
-    int32_t *ncs_key;        /* QAWS: budgets that have a context switch count */
-    int32_t *ncs;            /* QAWS: g.ncs of Alg. 1, per budget group */
-    int32_t nncs;
     const int64_t *quota_cnt;/* quota policies (quota.h): [kernels] C_k of this sub-core;
                                 a warp may issue only while its kernel's is positive */
     const int32_t *quota_qk; /* quota policies: [kernels] the QoS manager's kernel of each
@@ -67,13 +67,35 @@ typedef struct warp_sub {
  * cycle c, or -1 when no resident warp is ready. It must pick a ready warp
  * whenever there is one (a scheduler never idles with a ready warp), except
  * under a quota policy, whose scheduler throttles kernels that have used
- * their quota (ISCA'17 §3.3). */
+ * their quota (ISCA'17 §3.3). pick may be asked again in the same cycle
+ * when the warp it chose is held back at issue (exec_warp.c: a full
+ * memory queue or a busy fp32 pipe), so what happens when a warp really
+ * issues belongs in on_issue, not in pick.
+ *
+ * State, as in the other policy tables (policy.h): `self` is the policy's
+ * own state of one sub-core, `state_size` bytes that exec_warp.c allocates
+ * zeroed for each sub-core before `init` and frees after `fini` (either
+ * hook may be NULL). `warps` is the most warps the sub-core can hold
+ * (device warps_per_sm), for a policy that keeps something per warp or
+ * per group of warps. on_issue(p): warp p issues at this cycle (called as
+ * the model takes it, before its ready[] and pc move on; if that was its
+ * last instruction, on_remove follows). on_remove(p): the warp at position
+ * p has left (the warps after it moved down one place, n is one less).
+ * NULL hooks: nothing to do. */
 struct quota_scheme;
 typedef struct warp_policy {
     const char *name;        /* as in scenario JSON: policy.warp */
     const char *doc;
-    int32_t (*pick)(warp_sub *s, int64_t c);
-    const struct quota_scheme *quota;  /* quota policies (quota.h); NULL otherwise */
+    size_t state_size;       /* bytes of state per sub-core */
+    int (*init)(void *self, int32_t warps);   /* 0, or -1 when out of memory */
+    void (*fini)(void *self);
+    int32_t (*pick)(void *self, const warp_sub *s, int64_t c);
+    void (*on_issue)(void *self, const warp_sub *s, int32_t p);
+    void (*on_remove)(void *self, const warp_sub *s, int32_t p);
+    /* quota policies (quota.h): the scheme, which exec_warp.c's QoS manager
+     * runs with; NULL otherwise. The flag the rest of the code reads
+     * (sim_warp_quota; the scenario parser and the QoS sweeps) */
+    const struct quota_scheme *quota;
 } warp_policy;
 
 const warp_policy *warp_get(int32_t id);   /* policies.c; NULL out of range */
@@ -105,11 +127,23 @@ static inline int32_t warp_first_ready_in(const warp_sub *s, int32_t g, int32_t 
 }
 
 /* Greedy then oldest over the whole sub-core (GPGPU-Sim's order_by_priority
- * with the greedy warp first): the greedy warp if it is ready, else the
- * oldest ready warp. */
-static inline int32_t warp_gto_pick(const warp_sub *s, int64_t c) {
-    if (s->greedy >= 0 && s->ready[s->greedy] <= c) return s->greedy;
+ * with the greedy warp first): the greedy warp (position, -1 = none) if it
+ * is ready, else the oldest ready warp. */
+static inline int32_t warp_gto_pick(const warp_sub *s, int32_t greedy, int64_t c) {
+    if (greedy >= 0 && s->ready[greedy] <= c) return greedy;
     return warp_first_ready(s, 0, s->n, c);
 }
+
+/* ---- greedy-then-oldest's state (warp_gto.c), shared ------------------------
+ * The warp that issued last (QAWS paper §II-A: "the same warp is issued by
+ * the warp scheduler every cycle until an instruction stalls"), which the
+ * quota schemes' EWS keeps too (ISCA'17 Table 1: GTO; quota.c). */
+typedef struct warp_gto_state {
+    int32_t greedy;          /* position of the warp that issued last; -1 = none */
+} warp_gto_state;
+
+int warp_gto_init(void *self, int32_t warps);
+void warp_gto_on_issue(void *self, const warp_sub *s, int32_t p);
+void warp_gto_on_remove(void *self, const warp_sub *s, int32_t p);
 
 #endif

@@ -23,6 +23,5 @@ const warp_policy warp_quota_elastic = {
     .name = "quota-elastic",
     .doc = "quota-based QoS, elastic epoch: a new epoch starts as soon as every kernel has "
            "used its quota, the leftovers added to the new quotas (ISCA'17 §3.4.3)",
-    .pick = quota_pick,
-    .quota = &elastic,
+    QUOTA_POLICY(&elastic),
 };

@@ -18,6 +18,5 @@ const warp_policy warp_quota_history = {
     .name = "quota-history",
     .doc = "quota-based QoS, naive with history-based adjustment: the quota scaled by "
            "max(IPC_goal / IPC_history, 1) (ISCA'17 §3.4.2)",
-    .pick = quota_pick,
-    .quota = &history,
+    QUOTA_POLICY(&history),
 };

@@ -19,6 +19,5 @@ const warp_policy warp_quota_naive = {
     .name = "quota-naive",
     .doc = "quota-based QoS, naive: each epoch a QoS kernel may issue IPC_goal x T_epoch "
            "instructions, unused quota is discarded (ISCA'17 §3.4.1; GTO otherwise)",
-    .pick = quota_pick,
-    .quota = &naive,
+    QUOTA_POLICY(&naive),
 };

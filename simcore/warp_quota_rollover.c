@@ -21,6 +21,5 @@ const warp_policy warp_quota_rollover = {
     .name = "quota-rollover",
     .doc = "quota-based QoS, rollover: a QoS kernel's unused quota is added to its next "
            "epoch's (ISCA'17 §3.4.4)",
-    .pick = quota_pick,
-    .quota = &rollover,
+    QUOTA_POLICY(&rollover),
 };

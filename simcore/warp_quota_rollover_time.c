@@ -24,6 +24,5 @@ const warp_policy warp_quota_rollover_time = {
     .name = "quota-rollover-time",
     .doc = "quota-based QoS, Rollover-Time: rollover, the non-QoS kernels blocked on an SM "
            "until its QoS kernels have used their quotas (ISCA'17 §4.5)",
-    .pick = quota_pick,
-    .quota = &rollover_time,
+    QUOTA_POLICY(&rollover_time),
 };

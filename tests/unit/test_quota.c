@@ -39,6 +39,7 @@ extern const warp_policy warp_quota_naive, warp_quota_history, warp_quota_elasti
 typedef struct fig4 {
     quota_state q;
     warp_sub sub;
+    warp_gto_state gto;      /* the EWS's greedy warp (GTO's state, warp.h) */
     int64_t ready[2];
     warp_info info[2];
 } fig4;
@@ -53,7 +54,7 @@ static void fig4_setup(fig4 *f, const warp_policy *wp) {
     quota_join(&f->q, 0, 1, 1, 0);
     quota_epoch(&f->q, 0);
     f->sub.n = 2;
-    f->sub.greedy = f->sub.last = -1;
+    f->gto.greedy = -1;
     f->sub.ready = f->ready;
     f->sub.info = f->info;
     f->info[0] = (warp_info){ .kernel = 0, .budget = 1, .wid = 0 };
@@ -74,12 +75,12 @@ static void test_naive_fig4a(void **state) {
     assert_int_equal(quota_counter(&f.q, 0, 0), 100);
     assert_int_equal(quota_counter(&f.q, 0, 1), 50);
     /* both have quota: GTO picks the oldest ready warp, K0's */
-    assert_int_equal(quota_pick(&f.sub, 1), 0);
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 1), 0);
     /* K1 runs out first (50 -> 18 -> -14): no refill while K0 has quota */
     charge(&f, 1, 2, 1);
     assert_int_equal(quota_counter(&f.q, 0, 1), -14);
-    f.sub.greedy = 1;                       /* even as the greedy warp, K1 is held */
-    assert_int_equal(quota_pick(&f.sub, 2), 0);
+    f.gto.greedy = 1;                       /* even as the greedy warp, K1 is held */
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 2), 0);
     /* K0: 100 -> 68 -> 36 -> 4, still positive */
     charge(&f, 0, 3, 2);
     assert_int_equal(quota_counter(&f.q, 0, 0), 4);
@@ -89,13 +90,13 @@ static void test_naive_fig4a(void **state) {
     charge(&f, 0, 1, 3);
     assert_int_equal(quota_counter(&f.q, 0, 0), -28);
     assert_int_equal(quota_counter(&f.q, 0, 1), 36);
-    f.sub.greedy = 0;
-    assert_int_equal(quota_pick(&f.sub, 4), 1);   /* K0's warp may not issue */
+    f.gto.greedy = 0;
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 4), 1);   /* K0's warp may not issue */
     charge(&f, 1, 1, 4);
     assert_int_equal(quota_counter(&f.q, 0, 1), 4);
     /* no ready warp of a kernel with quota: none issues */
     f.ready[1] = 100;
-    assert_int_equal(quota_pick(&f.sub, 5), -1);
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 5), -1);
     assert_int_equal(quota_wake(&f.q, 0, 5), 50);
     /* the boundary at 50: K0's -28 is discarded, reset to 100. K1 (§3.5):
      * IPC_epoch = 96 / 50 = 1.92, K0's IPC_epoch = 128 / 50 = 2.56 against
@@ -181,10 +182,10 @@ static void test_rollover_time(void **state) {
     assert_int_equal(quota_counter(&f.q, 0, 0), 100);
     assert_int_equal(quota_alloc(&f.q, 0, 1), 50);
     assert_int_equal(quota_counter(&f.q, 0, 1), 0);
-    f.sub.greedy = 1;
-    assert_int_equal(quota_pick(&f.sub, 1), 0);       /* K1's greedy warp is held */
+    f.gto.greedy = 1;
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 1), 0);       /* K1's greedy warp is held */
     f.ready[0] = 100;
-    assert_int_equal(quota_pick(&f.sub, 1), -1);      /* K0 not ready: still none */
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 1), -1);      /* K0 not ready: still none */
     f.ready[0] = 0;
     charge(&f, 0, 3, 2);
     assert_int_equal(quota_counter(&f.q, 0, 0), 4);
@@ -192,7 +193,7 @@ static void test_rollover_time(void **state) {
     charge(&f, 0, 1, 3);
     assert_int_equal(quota_counter(&f.q, 0, 0), -28);
     assert_int_equal(quota_counter(&f.q, 0, 1), 50);
-    assert_int_equal(quota_pick(&f.sub, 4), 1);
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 4), 1);
     charge(&f, 1, 2, 4);
     assert_int_equal(quota_counter(&f.q, 0, 1), -14 + 50);
     quota_epoch(&f.q, 50);
@@ -217,7 +218,7 @@ static void test_rollover_time(void **state) {
     fig4_setup(&f, &warp_quota_rollover);
     assert_int_equal(quota_counter(&f.q, 0, 1), 50);
     f.ready[0] = 100;
-    assert_int_equal(quota_pick(&f.sub, 1), 1);
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 1), 1);
     quota_free(&f.q);
 }
 
@@ -260,7 +261,7 @@ static void test_elastic_epoch(void **state) {
     charge(&f, 0, 4, 10);                 /* K0: -28; K1 still has 50 */
     assert_int_equal(quota_counter(&f.q, 0, 0), -28);
     assert_int_equal(quota_counter(&f.q, 0, 1), 50);
-    assert_int_equal(quota_pick(&f.sub, 11), 1);
+    assert_int_equal(quota_pick(&f.gto, &f.sub, 11), 1);
     charge(&f, 1, 1, 11);                 /* K1: 18 */
     assert_int_equal(quota_counter(&f.q, 0, 1), 18);
     charge(&f, 1, 1, 12);                 /* K1: -14, all used: new epoch */
