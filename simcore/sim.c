@@ -653,6 +653,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             st->exec->instant_end(st->exec_state, st, t, horizon);
         }
         if (st->failed || out->oom) FAIL("simulation: out of memory");
+        if (st->cohorts && cfg->max_records > 0 &&
+            (int64_t)(out->blocks.n + out->cohorts.n + sink.emitted) > cfg->max_records)
+            FAIL("the run records more than %lld blocks and cohorts in all, the most this "
+                 "caller keeps (identical blocks of a kernel are one cohort only where "
+                 "simcore/cohort.c applies)", (long long)cfg->max_records);
         /* without a sink there is nothing to flush: no call per instant */
         if (sink.sink) {
             if (sink_flush(&sink, out, false) != 0) goto sink_fail;

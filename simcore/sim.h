@@ -291,6 +291,11 @@ typedef struct sim_config {
      * still gets trace->blocks; cohorts stay in the trace. false: today's
      * trace. */
     bool cohorts;
+    /* > 0, with cohorts: the run fails ("records more than ...") once the
+     * trace would keep more records than this, blocks and cohorts together
+     * (those handed to a block sink count too): what a caller that bounds
+     * a run's memory sets (the server: SCN_MAX_COHORTS). 0: no limit */
+    int64_t max_records;
 } sim_config;
 
 /* Policy tables: a new policy is one new file plus one line in its table
