@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "test_db_util.h"
 #include "test_sim_util.h"
 
 static const char *const stream_names[] = { "S0", "S1", "S2", "S3", "S4", "S5" };
@@ -198,11 +199,75 @@ static void test_waves_by_hand(void **state) {
     trace_free(&t);
 }
 
+static void same_cohorts(const trace *a, const trace *b) {
+    assert_int_equal(a->cohorts.n, b->cohorts.n);
+    assert_int_equal(a->blocks.n, b->blocks.n);
+    for (size_t i = 0; i < a->cohorts.n; i++)
+        assert_memory_equal(&a->cohorts.v[i], &b->cohorts.v[i], sizeof *a->cohorts.v);
+    assert_int_equal(trace_block_total(a), trace_block_total(b));
+}
+
+/* A cohort run kept: stored (db/cohorts.sql) and loaded back, written as
+ * schedlab-trace/1 and read back, it has the same cohorts and blocks. */
+static void test_store_and_json(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 80, 512, 0, 1000);
+    sim_op *o = tb_kernel(&b, "K2", s1, 0, 20, 256, 0, 1000);
+    int64_t times[2] = {700, 900};   /* several block times: block by block */
+    tb_times(&b, o, times, 2);
+    b.cfg.cohorts = true;
+    trace t;
+    tb_run(&b, &t);
+    assert_true(t.cohorts.n > 0);
+    assert_int_equal(t.blocks.n, 20);
+    tdb x;
+    assert_int_equal(tdb_open(&x, "cohort"), 0);
+    char run[DB_SLUG_SIZE], err[512];
+    tdb_store_whole(x.d, &t, "cohort.json", run);
+    assert_int_equal(tdb_run_rows(x.d, "cohorts", run), (int64_t)t.cohorts.n);
+    trace back;
+    trace_init(&back);
+    assert_int_equal(db_load_run(x.d, run, DB_LOAD_ALL, &back, err, sizeof err), 0);
+    same_cohorts(&t, &back);
+    trace_free(&back);
+    tdb_close(&x);
+    tj_buf jb = {0};
+    assert_int_equal(tj_write_trace(&t, &jb), 0);
+    assert_non_null(strstr(jb.s, "\"cohorts\":["));
+    trace_init(&back);
+    if (tj_parse_trace(jb.s, jb.len, "cohort.json", &back, err, sizeof err) != 0) fail_msg("%s", err);
+    same_cohorts(&t, &back);
+    trace_free(&back);
+    /* a bad cohort is refused, naming the place */
+    char *bad = strstr(jb.s, "\"per_wave\":");
+    assert_non_null(bad);
+    memcpy(bad, "\"per_wave\":0", 12);
+    trace_init(&back);
+    assert_int_not_equal(tj_parse_trace(jb.s, jb.len, "cohort.json", &back, err, sizeof err), 0);
+    assert_non_null(strstr(err, "cohorts[0]"));
+    trace_free(&back);
+    tj_buf_free(&jb);
+    /* a block-level run writes no cohorts: traces read as they always did */
+    b.cfg.cohorts = false;
+    trace plain;
+    tb_run(&b, &plain);
+    jb = (tj_buf){0};
+    assert_int_equal(tj_write_trace(&plain, &jb), 0);
+    assert_null(strstr(jb.s, "cohorts"));
+    tj_buf_free(&jb);
+    trace_free(&plain);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_most_room),
         cmocka_unit_test(test_random_other_placements),
         cmocka_unit_test(test_waves_by_hand),
+        cmocka_unit_test(test_store_and_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
