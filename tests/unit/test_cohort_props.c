@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "../../server/scenario.h"
 #include "test_db_util.h"
 #include "test_sim_util.h"
 
@@ -262,12 +263,58 @@ static void test_store_and_json(void **state) {
     trace_free(&t);
 }
 
+static int parse(const char *txt, scn_scenario **s, char *err, size_t errlen) {
+    return scn_parse(txt, strlen(txt), "t.json", s, err, errlen);
+}
+
+/* The scenario's "cohorts" (docs/scenario-format.md): the limit moves from
+ * the blocks (SCN_MAX_TOTAL_BLOCKS, at parse) to the records a run keeps
+ * (SCN_MAX_COHORTS, as it runs), with a message in the same style. */
+static void test_scenario_limits(void **state) {
+    (void)state;
+    char err[512], txt[1024];
+    scn_scenario *s = NULL;
+    const char *fmt = "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\"%s,\"ops\":["
+                      "{\"kernel\":\"K1\",\"stream\":\"null\",\"at\":0,\"blocks\":%s,"
+                      "\"threads\":512,\"block_time\":%s}]}";
+    snprintf(txt, sizeof txt, fmt, "", "60000000", "1000");
+    assert_int_not_equal(parse(txt, &s, err, sizeof err), 0);
+    assert_non_null(strstr(err, "more than 50000000 blocks in all"));
+    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":\"yes\"", "80", "1000");
+    assert_int_not_equal(parse(txt, &s, err, sizeof err), 0);
+    assert_non_null(strstr(err, "cohorts: must be true or false"));
+    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":true", "60000000", "1000");
+    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    sim_config cfg;
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    assert_true(cfg.cohorts);
+    assert_int_equal(cfg.max_records, SCN_MAX_COHORTS);
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), 0);   /* 60 M blocks, few records */
+    assert_int_equal(trace_block_total(&t), 60000000);
+    assert_true(t.cohorts.n + t.blocks.n < 100);
+    trace_free(&t);
+    scn_free(s);
+    /* blocks that cannot be cohorts count one record each */
+    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":true", "100", "[700, 900]");
+    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    cfg.max_records = 10;
+    trace_init(&t);
+    assert_int_not_equal(sim_run(&cfg, &t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "records more than 10 blocks and cohorts"));
+    trace_free(&t);
+    scn_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_most_room),
         cmocka_unit_test(test_random_other_placements),
         cmocka_unit_test(test_waves_by_hand),
         cmocka_unit_test(test_store_and_json),
+        cmocka_unit_test(test_scenario_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
