@@ -502,8 +502,9 @@ static int cmp_double(const void *a, const void *b) {
 /* Issue 28 ("cost by kernels, not blocks"): a replay whose kernels have
  * more blocks in all than a block-by-block run keeps (SCN_MAX_TOTAL_BLOCKS;
  * the Rodinia Gaussian's 4.29 G) runs with "cohorts": identical blocks are
- * simulated and kept as cohorts (simcore/cohort.c), the same schedule. A
- * smaller replay stays block by block, as before. */
+ * simulated and kept as cohorts (simcore/cohort.c), the same schedule, and
+ * has no placement variants. A smaller replay stays block by block, as
+ * before. */
 static void replay_cohorts(json_t *root) {
     json_t *jops = json_object_get(root, "ops");
     int64_t total = 0;
@@ -511,7 +512,11 @@ static void replay_cohorts(json_t *root) {
         json_t *o = json_array_get(jops, i);
         if (json_object_get(o, "kernel")) total += json_integer_value(json_object_get(o, "blocks"));
     }
-    if (total > SCN_MAX_TOTAL_BLOCKS) json_object_set_new(root, "cohorts", json_true());
+    if (total <= SCN_MAX_TOTAL_BLOCKS) return;
+    json_object_set_new(root, "cohorts", json_true());
+    /* the other placements place block by block (cohort.c): past the limit,
+     * a variant of one of them would only fail */
+    json_object_del(root, "variants");
 }
 
 /* Kernels that share the GPU run longer than alone (the leftover rule gives
