@@ -34,9 +34,13 @@ static void scenario(tb *b, uint64_t seed, size_t nops) {
     int32_t nstreams = (int32_t)tb_rng_range(&s, 1, 6);
     int nprocs = (int)tb_rng_range(&s, 1, 3);
     static const char *const procs[] = { "P0", "P1", "P2" };
-    for (int32_t i = 0; i < nstreams; i++)
-        tb_stream(b, stream_names[i], procs[i % nprocs],
-                  tb_rng_range(&s, 0, 2) == 0 ? SIM_PRIO_NONE : (int32_t)tb_rng_range(&s, -1, 0));
+    /* one draw per statement: the order of a call's arguments is the
+     * compiler's, and a scenario must be the same under every compiler */
+    for (int32_t i = 0; i < nstreams; i++) {
+        int32_t prio = SIM_PRIO_NONE;
+        if (tb_rng_range(&s, 0, 2) != 0) prio = (int32_t)tb_rng_range(&s, -1, 0);
+        tb_stream(b, stream_names[i], procs[i % nprocs], prio);
+    }
     static const int32_t threads[] = { 32, 64, 128, 256, 512, 1024 };
     int64_t horizon = tb_rng_range(&s, 0, 3) == 0 ? 2000 : 400000;
     for (size_t i = 0; i < nops; i++) {
@@ -45,16 +49,18 @@ static void scenario(tb *b, uint64_t seed, size_t nops) {
         int64_t at = tb_rng_range(&s, 0, horizon);
         if (tb_rng_range(&s, 0, 7) == 0) {
             snprintf(op_names[i], sizeof op_names[i], "C%zu", i);
-            tb_copy(b, op_names[i], st, at, tb_rng_range(&s, 1, 1 << 20),
-                    tb_rng_range(&s, 0, 1) ? TRACE_COPY_H2D : TRACE_COPY_D2H);
+            int64_t bytes = tb_rng_range(&s, 1, 1 << 20);
+            trace_copy_dir dir = tb_rng_range(&s, 0, 1) ? TRACE_COPY_H2D : TRACE_COPY_D2H;
+            tb_copy(b, op_names[i], st, at, bytes, dir);
             continue;
         }
         /* big grids: many waves of the device */
         int64_t blocks = tb_rng_range(&s, 0, 2) == 0 ? tb_rng_range(&s, 1, 300)
                                                      : tb_rng_range(&s, 300, 6000);
         int64_t smem = tb_rng_range(&s, 0, 2) == 0 ? tb_rng_range(&s, 1, 40 * KIB) : 0;
-        sim_op *o = tb_kernel(b, op_names[i], st, at, blocks, threads[tb_rng_range(&s, 0, 5)],
-                              smem, tb_rng_range(&s, 0, 20) == 0 ? 0 : tb_rng_range(&s, 1, 3000));
+        int32_t th = threads[tb_rng_range(&s, 0, 5)];
+        int64_t bt = tb_rng_range(&s, 0, 20) == 0 ? 0 : tb_rng_range(&s, 1, 3000);
+        sim_op *o = tb_kernel(b, op_names[i], st, at, blocks, th, smem, bt);
         int64_t times[3];
         switch (tb_rng_range(&s, 0, 5)) {
         case 0:   /* several block times: placed block by block */
