@@ -11,7 +11,7 @@ BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -g -Wall
 # which `make bench` builds first (the top Makefile's bench: build).
 .PHONY: bench
 bench: $(BUILD)/bench/bench_sim $(BUILD)/bench/bench_import $(BUILD)/bench/bench_rta $(BUILD)/bench/bench_tasks $(BUILD)/bench/bench_warp \
-       $(BUILD)/bench/bench_pytorch
+       $(BUILD)/bench/bench_pytorch $(BUILD)/bench/bench_cohort
 	BENCH_BIN=$(BUILD)/bench node bench/run.mjs
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libschedlab.a

@@ -97,6 +97,11 @@ for (const line of jsonLines(run(path.join(bin, 'bench_rta'), [quick ? '200' : '
 // (Table 4 taskset, 30 s) per wall-clock second, each of its four runs
 for (const line of jsonLines(run(path.join(bin, 'bench_tasks'), ['scenarios/gcaps-case-study.json', quick ? '5' : '20']))) results.tasks.push(line);
 
+// ---- cohorts (issue 28, cost by kernels, not blocks): the Rodinia Gaussian
+// replay (4.29 G blocks) with cohorts beside a 1/256 grid block by block;
+// skipped (one line) without $SCHEDLAB_TRACES
+results.cohort = jsonLines(run(path.join(bin, 'bench_cohort'), [process.env.SCHEDLAB_TRACES || '']));
+
 // ---- warp-level model (issue 11): simulated warp instructions per second on
 // one core for a full titanv-gpgpusim GPU (80 SMs x 4 sub-cores) under GTO
 // with a mixed compute/memory workload; how that scales with the SMs and
@@ -175,6 +180,13 @@ console.log('\nreal-time tasks: the GCAPS case study (Table 4 taskset, 30 s simu
 console.log('  run                    ms/run   fastest ms   simulated s per s   jobs   blocks   pauses');
 for (const r of results.tasks)
   console.log(`  ${r.run.padEnd(21)}  ${r.ms_per_run.toFixed(1).padStart(6)}   ${r.min_ms.toFixed(1).padStart(9)}   ${fmt(r.sim_s_per_wall_s).padStart(16)}   ${String(r.jobs).padStart(5)}   ${fmt(r.blocks).padStart(6)}   ${fmt(r.pauses).padStart(6)}`);
+
+if (results.cohort.length) {
+  console.log('\ncohorts (issue 28): Rodinia Gaussian replay, RTX 3090; target: replay < 5 s, < 300 MB');
+  console.log('  case                  blocks          records    wall s   cpu s   blocks/CPU-s (per block-equivalent)   peak RSS MB');
+  for (const r of results.cohort)
+    console.log(`  ${r.case.padEnd(20)}  ${fmt(r.blocks ?? 0).padStart(13)}  ${fmt(r.records ?? 0).padStart(10)}  ${r.seconds.toFixed(2).padStart(7)}  ${r.cpu_seconds.toFixed(2).padStart(6)}   ${fmt(r.blocks_per_s ?? 0).padStart(16)}                     ${r.peak_rss_mb.toFixed(0).padStart(6)}`);
+}
 
 console.log('\nwarp-level model (titanv-gpgpusim, GTO unless said, compute + memory kernels; M warp instructions/s)');
 console.log('  case        SMs  warps/sub-core  instructions   wall s   M/s wall   M/s CPU   peak RSS MB');

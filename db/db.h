@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 16     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 17     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -41,6 +41,8 @@ extern const char db_sweep_sql[];
 extern const char db_fidelity_sql[];
 /* db/pauses.sql: migration v4, the pauses of preempted blocks (issue 13) */
 extern const char db_pauses_sql[];
+/* db/cohorts.sql: migration v17, cohorts of identical blocks (issue 28) */
+extern const char db_cohorts_sql[];
 /* db/warp.sql: the warp-level model (issue 11). */
 extern const char db_warp_sql[];
 /* db/versions.sql: experiment versions (issue 15, db/versions.h). */
@@ -237,7 +239,8 @@ enum {
     DB_LOAD_JOBS = 1u << 5,
     DB_LOAD_ALL = 0x3f,
     /* the pauses of preempted blocks without the blocks (DB_LOAD_BLOCKS loads
-     * both): a caller that reads the blocks by db_read_blocks (issue 31) */
+     * both): a caller that reads the blocks by db_read_blocks (issue 31);
+     * a cohort run's cohorts (issue 28) come with either */
     DB_LOAD_PAUSES = 1u << 6
 };
 

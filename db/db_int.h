@@ -39,7 +39,7 @@ enum {
 };
 
 /* The tables db_store_run fills from the trace's arrays (bulk_tables). */
-#define DB_NBULK 10
+#define DB_NBULK 11
 
 struct db {
     sqlite3 *h;

@@ -190,6 +190,22 @@ static bool row_pause(trace *t, const strmap *m, sqlite3_stmt *st) {
                            sqlite3_column_int64(st, 2)) != NULL;
 }
 
+static bool row_cohort(trace *t, const strmap *m, sqlite3_stmt *st) {
+    (void)m;
+    trace_cohort *c = trace_add_cohort(t);
+    if (!c) return false;
+    c->kernel = sqlite3_column_int(st, 0);
+    c->sm = sqlite3_column_int(st, 1);
+    c->index = sqlite3_column_int(st, 2);
+    c->stride = sqlite3_column_int(st, 3);
+    c->count = sqlite3_column_int64(st, 4);
+    c->per_wave = sqlite3_column_int64(st, 5);
+    c->start = sqlite3_column_int64(st, 6);
+    c->end = sqlite3_column_int64(st, 7);
+    c->period = sqlite3_column_int64(st, 8);
+    return true;
+}
+
 /* also a window's copies (spyramid.c), the columns of DBI_COPY_COLS from 0 */
 bool dbi_row_copy(trace *t, const strmap *m, sqlite3_stmt *st) {
     trace_copy *c = trace_add_copy(t);
@@ -305,6 +321,14 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
                   "SELECT kernel, cycle, cycles, issues FROM warp_epochs WHERE run = ?1 "
                   "ORDER BY seq",
                   out, &m, row_wepoch, "warp_epochs", err, errlen))
+        goto out;
+    /* a cohort run's blocks in cohorts (issue 28) come with its blocks, and
+     * with the pauses (the export streams the blocks themselves) */
+    if ((parts & (DB_LOAD_BLOCKS | DB_LOAD_PAUSES)) &&
+        load_rows(d, id,
+                  "SELECT kernel, sm, first, stride, count, per_wave, start, stop, period FROM "
+                  "cohorts WHERE run = ?1 ORDER BY seq",
+                  out, &m, row_cohort, "cohorts", err, errlen))
         goto out;
     if ((parts & (DB_LOAD_BLOCKS | DB_LOAD_PAUSES)) &&
         load_rows(d, id, "SELECT block, start, stop FROM pauses WHERE run = ?1 ORDER BY seq",

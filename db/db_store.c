@@ -297,6 +297,7 @@ static size_t count_warps(const bulk_src *s) { return s->t->warp_issues.n; }
 static size_t count_wepochs(const bulk_src *s) { return s->t->warp_epochs.n; }
 static size_t count_jobs(const bulk_src *s) { return s->t->jobs.n; }
 static size_t count_pauses(const bulk_src *s) { return s->t->pauses.n; }
+static size_t count_cohorts(const bulk_src *s) { return s->t->cohorts.n; }
 
 static void bind_string(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     sqlite3_bind_int64(s, p, src->strs[i]);
@@ -404,6 +405,21 @@ static void bind_pause(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     sqlite3_bind_int64(s, p + 3, x->end);
 }
 
+/* trace.h's trace_cohort (issue 28) */
+static void bind_cohort(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace_cohort *c = &src->t->cohorts.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    sqlite3_bind_int(s, p + 1, c->kernel);
+    sqlite3_bind_int(s, p + 2, c->sm);
+    sqlite3_bind_int(s, p + 3, c->index);
+    sqlite3_bind_int(s, p + 4, c->stride);
+    sqlite3_bind_int64(s, p + 5, c->count);
+    sqlite3_bind_int64(s, p + 6, c->per_wave);
+    sqlite3_bind_int64(s, p + 7, c->start);
+    sqlite3_bind_int64(s, p + 8, c->end);
+    sqlite3_bind_int64(s, p + 9, c->period);
+}
+
 static const bulk_table bulk_tables[DB_NBULK] = {
     {"strings", "INSERT INTO strings(run, id, text)", 2, count_strings, bind_string, false},
     {"meta", "INSERT INTO run_meta(run, seq, key, value)", 3, count_meta, bind_meta, false},
@@ -426,6 +442,8 @@ static const bulk_table bulk_tables[DB_NBULK] = {
     {"pauses", "INSERT INTO pauses(run, seq, block, start, stop)", 4, count_pauses, bind_pause, false},
     {"warp_epochs", "INSERT INTO warp_epochs(run, seq, kernel, cycle, cycles, issues)", 5,
      count_wepochs, bind_wepoch, false},
+    {"cohorts", "INSERT INTO cohorts(run, seq, kernel, sm, first, stride, count, per_wave, start, "
+     "stop, period)", 10, count_cohorts, bind_cohort, false},
 };
 
 static size_t bulk_rows(const bulk_table *tb) { return (size_t)(BULK_PARAMS / tb->ncols); }

@@ -499,6 +499,26 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* Issue 28 ("cost by kernels, not blocks"): a replay whose kernels have
+ * more blocks in all than a block-by-block run keeps (SCN_MAX_TOTAL_BLOCKS;
+ * the Rodinia Gaussian's 4.29 G) runs with "cohorts": identical blocks are
+ * simulated and kept as cohorts (simcore/cohort.c), the same schedule, and
+ * has no placement variants. A smaller replay stays block by block, as
+ * before. */
+static void replay_cohorts(json_t *root) {
+    json_t *jops = json_object_get(root, "ops");
+    int64_t total = 0;
+    for (size_t i = 0; i < json_array_size(jops); i++) {
+        json_t *o = json_array_get(jops, i);
+        if (json_object_get(o, "kernel")) total += json_integer_value(json_object_get(o, "blocks"));
+    }
+    if (total <= SCN_MAX_TOTAL_BLOCKS) return;
+    json_object_set_new(root, "cohorts", json_true());
+    /* the other placements place block by block (cohort.c): past the limit,
+     * a variant of one of them would only fail */
+    json_object_del(root, "variants");
+}
+
 /* Kernels that share the GPU run longer than alone (the leftover rule gives
  * the later one what the earlier one leaves). Simulate the scenario under
  * its base policy and scale each calibrated kernel's block time by measured
@@ -804,6 +824,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     }
     if (variants && json_array_size(variants)) json_object_set_new(root, "variants", variants);
     else json_decref(variants);
+    replay_cohorts(root);
     if (info.calibrated && refine(root, &info) != 0) {
         json_decref(root);
         goto oom;

@@ -110,6 +110,7 @@ struct scn_scenario {
     scn_run *runs;
     size_t nruns;
     scn_tasks tasks;         /* real-time tasks, cpus, duration (scenario_tasks.h) */
+    bool cohorts;            /* "cohorts": runs with sim_config.cohorts */
     char **strs;             /* every string the configs point to */
     size_t nstrs, capstrs;
 };
@@ -800,7 +801,7 @@ static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
         if (jr_get_count(&c->jr, json_object_get(o, "blocks"), jr_join(q, p, "blocks"), 1,
                          INT32_MAX, &op->blocks))
             return -1;
-        if (op->blocks > SCN_MAX_TOTAL_BLOCKS - *total_blocks)
+        if (!c->s->cohorts && op->blocks > SCN_MAX_TOTAL_BLOCKS - *total_blocks)
             return jr_fail(&c->jr, q, "the scenario's kernels would have more than %" PRId64
                            " blocks in all, the most this build simulates",
                            (int64_t)SCN_MAX_TOTAL_BLOCKS);
@@ -1252,7 +1253,7 @@ static int build_run(pctx *c, size_t r) {
 
 static const char *const top_keys[] = {
     "schema", "name", "description", "device", "policy", "streams", "ops", "variants", "seed",
-    "tasks", "cpus", "duration", NULL};
+    "tasks", "cpus", "duration", "cohorts", NULL};
 
 static const char *base_name_of(const char *file, char *buf, size_t n) {
     const char *b = strrchr(file, '/');
@@ -1303,6 +1304,16 @@ static int parse_root(pctx *c, json_t *root) {
         if (jr_get_count(&c->jr, v, "seed", 0, INT64_MAX, &seed))
             return -1;
         s->seed = (uint64_t)seed;
+    }
+
+    /* "cohorts": true (issue 28): runs place identical blocks as cohorts
+     * (sim_config.cohorts); the limit is then on the records a run keeps
+     * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
+    v = json_object_get(root, "cohorts");
+    if (v) {
+        if (!json_is_boolean(v))
+            return jr_fail(&c->jr, "cohorts", "must be true or false, not %s", jr_type_name(v));
+        s->cohorts = json_is_true(v);
     }
 
     json_t *jv = json_object_get(root, "variants");
@@ -1497,5 +1508,7 @@ int scn_config(const scn_scenario *s, size_t run, sim_config *out, char *err, si
     out->ntasks = s->tasks.ntasks;
     out->cpus = s->tasks.cpus;
     out->duration = s->tasks.duration;
+    out->cohorts = s->cohorts;
+    out->max_records = s->cohorts ? SCN_MAX_COHORTS : 0;
     return 0;
 }

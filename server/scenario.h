@@ -56,6 +56,11 @@ typedef struct scn_scenario scn_scenario;
  * simulator keeps every block in the trace, and a request body must not
  * make the server allocate without bound. */
 #define SCN_MAX_TOTAL_BLOCKS INT64_C(50000000)
+/* With "cohorts": true (issue 28) the limit is on what a run keeps instead:
+ * at most this many records, blocks and cohorts together (sim_config
+ * .max_records; a kernel's identical blocks are one cohort per SM and
+ * stretch of waves, simcore/cohort.c). */
+#define SCN_MAX_COHORTS INT64_C(50000000)
 
 /* Parse scenario JSON text. `file` names the input in messages. On error
  * returns -1 and writes one line: "FILE: ops[3].threads: 2048 is more than

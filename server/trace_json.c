@@ -282,10 +282,33 @@ static void put_pause(tj_buf *b, const trace_pause *p) {
     jw_putc(b, '}');
 }
 
+/* A cohort of identical blocks (trace.h's trace_cohort; issue 28). */
+static void put_cohort(tj_buf *b, const trace_cohort *c) {
+    PUTL(b, "{\"kernel\":");
+    jw_i64_raw(b, c->kernel);
+    PUTL(b, ",\"sm\":");
+    jw_i64_raw(b, c->sm);
+    PUTL(b, ",\"index\":");
+    jw_i64_raw(b, c->index);
+    PUTL(b, ",\"stride\":");
+    jw_i64_raw(b, c->stride);
+    PUTL(b, ",\"count\":");
+    jw_i64_raw(b, c->count);
+    PUTL(b, ",\"per_wave\":");
+    jw_i64_raw(b, c->per_wave);
+    PUTL(b, ",\"start\":");
+    jw_i64_raw(b, c->start);
+    PUTL(b, ",\"end\":");
+    jw_i64_raw(b, c->end);
+    PUTL(b, ",\"period\":");
+    jw_i64_raw(b, c->period);
+    jw_putc(b, '}');
+}
+
 /* The parts of schedlab-trace/1 in the order they are written. */
 enum {
     TS_HEAD, TS_KERNELS, TS_BLOCKS, TS_COPIES, TS_QUEUE_EVENTS, TS_WARP_ISSUES,
-    TS_WARP_EPOCHS, TS_JOBS, TS_PAUSES, TS_TAIL, TS_DONE
+    TS_WARP_EPOCHS, TS_JOBS, TS_PAUSES, TS_COHORTS, TS_TAIL, TS_DONE
 };
 
 static const char *const part_name[] = {
@@ -297,6 +320,7 @@ static const char *const part_name[] = {
     [TS_WARP_EPOCHS] = ",\n\"warp_epochs\":[",
     [TS_JOBS] = ",\n\"jobs\":[",
     [TS_PAUSES] = ",\n\"pauses\":[",
+    [TS_COHORTS] = ",\n\"cohorts\":[",
 };
 
 void tj_stream_init(tj_stream *s, const trace *t, const tj_block_src *blocks) {
@@ -315,6 +339,7 @@ static size_t part_count(const tj_stream *s) {
     case TS_WARP_EPOCHS: return t->warp_epochs.n;
     case TS_JOBS: return t->jobs.n;
     case TS_PAUSES: return t->pauses.n;
+    case TS_COHORTS: return t->cohorts.n;
     default: return 0;
     }
 }
@@ -367,10 +392,12 @@ int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
             s->part = TS_DONE;
             break;
         default: {
-            /* only warp-level runs have epochs, and only preempted runs
-             * pauses: other traces read as they always did */
+            /* only warp-level runs have epochs, only preempted runs
+             * pauses, only cohort runs cohorts: other traces read as they
+             * always did */
             size_t n = part_count(s);
-            if ((s->part == TS_WARP_EPOCHS || s->part == TS_PAUSES) && !n) {
+            if ((s->part == TS_WARP_EPOCHS || s->part == TS_PAUSES || s->part == TS_COHORTS) &&
+                !n) {
                 s->part++;
                 break;
             }
@@ -403,6 +430,7 @@ int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
                 case TS_WARP_ISSUES: tj_put_warp_issue(b, &t->warp_issues.v[s->i]); break;
                 case TS_WARP_EPOCHS: tj_put_warp_epoch(b, &t->warp_epochs.v[s->i]); break;
                 case TS_JOBS: tj_put_job(b, t, s->i); break;
+                case TS_COHORTS: put_cohort(b, &t->cohorts.v[s->i]); break;
                 default: put_pause(b, &t->pauses.v[s->i]); break;
                 }
                 s->i++;
@@ -922,6 +950,37 @@ static int parse_pause(pctx *p, json_t *o, size_t i) {
     return 0;
 }
 
+/* A cohort (trace.h; issue 28): its kernel is one of this trace's, its
+ * numbers those a cohort run writes. */
+static int parse_cohort(pctx *p, json_t *o, size_t i) {
+    const char *w = "cohorts";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_cohort v;
+    if (get_i32(p, o, w, i, "kernel", -1, &v.kernel) || get_i32(p, o, w, i, "sm", -1, &v.sm) ||
+        get_i32(p, o, w, i, "index", -1, &v.index) ||
+        get_i32(p, o, w, i, "stride", -1, &v.stride) ||
+        get_int(p, o, w, i, "count", 0, 0, INT64_MAX, &v.count) ||
+        get_int(p, o, w, i, "per_wave", 0, 0, INT64_MAX, &v.per_wave) ||
+        get_time(p, o, w, i, "start", &v.start) || get_time(p, o, w, i, "end", &v.end) ||
+        get_int(p, o, w, i, "period", 0, 0, INT64_MAX, &v.period))
+        return -1;
+    if (v.kernel < 0 || (size_t)v.kernel >= p->t->kernels.n)
+        return perr(p, w, i, "kernel", "not the id of a kernel in this trace");
+    if (v.count < 1) return perr(p, w, i, "count", "a cohort has at least one block");
+    if (v.per_wave < 1 || v.per_wave > v.count)
+        return perr(p, w, i, "per_wave", "outside 1..count");
+    if (v.start == TRACE_NONE || v.end == TRACE_NONE || v.end < v.start)
+        return perr(p, w, i, "end", "a cohort has a start and an end, not before it");
+    if (v.index < 0 || v.stride < 0 || (double)v.index + (double)(v.count - 1) * v.stride > INT32_MAX)
+        return perr(p, w, i, "stride", "its blocks' indices leave 0..2147483647");
+    if ((double)v.end + (double)((v.count - 1) / v.per_wave) * (double)v.period > 1e18)
+        return perr(p, w, i, "period", "its last wave ends past the time limit");
+    trace_cohort *c = trace_add_cohort(p->t);
+    if (!c) return perr(p, w, i, NULL, "out of memory");
+    *c = v;
+    return 0;
+}
+
 static int parse_copy(pctx *p, json_t *o, size_t i) {
     const char *w = "copies";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
@@ -1081,9 +1140,9 @@ int tj_parse_device(jr_ctx *c, json_t *o, const char *path, sim_device *d) {
 static const char *const top_keys[] = {
     "schema", "name", "source", "origin", "device", "meta",
     "kernels", "blocks", "copies", "queue_events", "warp_issues", "warp_epochs", "jobs",
-    "pauses", NULL,
+    "pauses", "cohorts", NULL,
 };
-enum { TOP_ARRAYS = 6, TOP_N = 14 };
+enum { TOP_ARRAYS = 6, TOP_N = 15, TOP_PAUSES = 13 };
 
 static size_t skip_ws(const char *s, size_t i, size_t n) {
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
@@ -1147,7 +1206,7 @@ int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, c
                    size_t errlen) {
     static const tj_rec_parse parsers[TOP_N - TOP_ARRAYS] = {
         parse_kernel, parse_block, parse_copy, parse_qevent, parse_warp,
-        parse_wepoch, parse_job, parse_pause,
+        parse_wepoch, parse_job, parse_pause, parse_cohort,
     };
     pctx p = {.jr = {.file = file, .err = err, .errlen = errlen, .pfx = ""}, .t = out};
     int rc = -1;
@@ -1188,7 +1247,8 @@ int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, c
         seen[k] = true;
         int a = k - TOP_ARRAYS;
         bool stream = a >= 0 && pos < len && text[pos] == '[' && schema_ok &&
-                      (k != 7 || read[6]) && (k != TOP_N - 1 || read[7]);
+                      (k != 7 || read[6]) && (k != TOP_PAUSES || read[7]) &&
+                      (k != TOP_N - 1 || read[6]);
         if (stream) {
             if (stream_array(&p, text, len, &pos, parsers[a])) goto done;
             read[k] = true;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "carveout.h"
+#include "cohort.h"
 #include "state.h"
 
 /* Kernel k (index in st->ks) joins the EE queue of its process and priority. */
@@ -99,6 +100,11 @@ static inline ee_dispatch_result ee_dispatch_fast(sim_state *st, int64_t t) {
         sim_kstate *K = &st->ks[best];
         trace_kernel *tk = &tr->kernels.v[best];
         if (most_room) sms_index(s, best, &K->need);
+        /* cohorts (sim.h): a whole wave, or a stretch of identical ones,
+         * at once where that is exact (cohort.c); the loop below then
+         * finds no room, or nothing left to place */
+        if (st->cohorts && most_room && ee_cohort_place(st, best, t) && st->failed)
+            return EE_DISPATCH_DONE;
         const int64_t *bt = K->block_time;
         size_t nbt = K->nblock_time, bi = K->bt_next;
         while (K->placed < K->blocks) {

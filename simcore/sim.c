@@ -218,6 +218,7 @@ static void state_free(sim_state *st) {
     free(st->levels);
     free(st->ipc_isolated);
     free(st->share_res);
+    free(st->coh_last);
     free(st->ee);
 }
 
@@ -538,6 +539,9 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
                 K->blocks = st->dev->sms;
             K->block_time = o->block_time;
             K->nblock_time = o->nblock_time;
+            K->uniform = o->block_time && o->nblock_time > 0;   /* cohort.c */
+            for (size_t j = 1; K->uniform && j < o->nblock_time; j++)
+                K->uniform = o->block_time[j] == o->block_time[0];
             trace_kernel *k = trace_add_kernel(out);
             if (!k) FAIL("simulation: out of memory");
             k->name = os->item;
@@ -573,6 +577,13 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
                         st->exec->fixed && cfg->policy.dispatch_latency == 0 &&
                         !st->share_res &&   /* ISCA'17 §3.6's share: the general loop */
                         !cfg->general_loop;
+    /* cohorts (sim.h): on the fused scheduler only (cohort.c says why) */
+    st->cohorts = cfg->cohorts && st->fast_dispatch && st->placement->most_room && !st->sms.carve;
+    if (st->cohorts) {
+        st->coh_last = malloc((size_t)st->sms.n * sizeof *st->coh_last);
+        if (!st->coh_last) FAIL("simulation: out of memory");
+        for (int32_t i = 0; i < st->sms.n; i++) st->coh_last[i] = -1;
+    }
 
     /* the policies' state, placement first: nothing has run yet */
     st->placement_state = policy_state(st->placement->state_size);
@@ -592,8 +603,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     /* every block is one record; no allocation per block while running
      * (with a sink, the trace holds one batch at a time) */
     size_t keep = sink.sink && sink.batch < nblocks ? sink.batch : nblocks;
-    if (trace_reserve_blocks(out, keep) != 0) FAIL("simulation: out of memory for %zu blocks", keep);
     size_t slots = (size_t)st->dev->sms * (size_t)st->dev->blocks_per_sm;
+    /* with cohorts, most blocks are not records: the buffer grows as needed */
+    if (st->cohorts && keep > 4 * slots) keep = 4 * slots;
+    if (trace_reserve_blocks(out, keep) != 0) FAIL("simulation: out of memory for %zu blocks", keep);
     if (slots > nblocks) slots = nblocks;
     if (sim_engine_reserve(&st->eng, slots + cfg->nops + 8) != 0) FAIL("simulation: out of memory");
     /* most pending events are block completions: let the engine's wheel
@@ -640,6 +653,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             st->exec->instant_end(st->exec_state, st, t, horizon);
         }
         if (st->failed || out->oom) FAIL("simulation: out of memory");
+        if (st->cohorts && cfg->max_records > 0 &&
+            (int64_t)(out->blocks.n + out->cohorts.n + sink.emitted) > cfg->max_records)
+            FAIL("the run records more than %lld blocks and cohorts in all, the most this "
+                 "caller keeps (identical blocks of a kernel are one cohort only where "
+                 "simcore/cohort.c applies)", (long long)cfg->max_records);
         /* without a sink there is nothing to flush: no call per instant */
         if (sink.sink) {
             if (sink_flush(&sink, out, false) != 0) goto sink_fail;

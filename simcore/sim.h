@@ -278,6 +278,24 @@ typedef struct sim_config {
      * fused one (ee.h, ee_dispatch_fast) would run, to compare their traces,
      * which are the same (tests/unit/test_fast_path.c); false everywhere else */
     bool general_loop;
+    /* Cohorts (issue 28, "cost by kernels, not blocks"; simcore/cohort.c):
+     * identical blocks placed together on one SM are simulated and recorded
+     * as one trace_cohort (trace.h), and a stretch of identical waves of
+     * one kernel is jumped over in one step. The trace is the block-level
+     * one, exactly, once trace_expand_cohorts has unfolded it (blocks in
+     * another order); what is not a cohort stays in trace->blocks. Applies
+     * where the block scheduler is the fused one (fast path: shared driver,
+     * fixed execution, no dispatch latency) with most-room placement and no
+     * carveouts, to kernels with one block_time; elsewhere blocks are
+     * placed one by one as without it (cohort.c says why). A block sink
+     * still gets trace->blocks; cohorts stay in the trace. false: today's
+     * trace. */
+    bool cohorts;
+    /* > 0, with cohorts: the run fails ("records more than ...") once the
+     * trace would keep more records than this, blocks and cohorts together
+     * (those handed to a block sink count too): what a caller that bounds
+     * a run's memory sets (the server: SCN_MAX_COHORTS). 0: no limit */
+    int64_t max_records;
 } sim_config;
 
 /* Policy tables: a new policy is one new file plus one line in its table

@@ -62,6 +62,7 @@ typedef struct sim_kstate {
     size_t nblock_time;
     size_t bt_next;          /* placed % nblock_time, kept by the fast path (ee.h)
                                 instead of a division per block */
+    bool uniform;            /* every block_time the same: blocks of a wave are alike (cohort.c) */
     int64_t last_end;        /* fast path: the latest end of a placed block, and the */
     uint64_t last_end_seq;   /* sequence number of the last placed block ending then:
                                 the kernel completes there (blockq.h) */
@@ -152,6 +153,11 @@ typedef struct sim_state {
      * under a quota warp policy count each kernel's resident blocks per SM,
      * [nkernels * sms]; NULL otherwise (the rule never applies) */
     int32_t *share_res;
+    /* cohorts (sim_config.cohorts, cohort.c): on for this run, and each
+     * SM's latest cohort record (index in t->cohorts, -1 none), which a
+     * wave that continues it extends */
+    bool cohorts;
+    int64_t *coh_last;
 } sim_state;
 
 #endif

@@ -45,6 +45,7 @@ void trace_free(trace *t) {
     free(t->source);
     free(t->kernels.v);
     free(t->blocks.v);
+    free(t->cohorts.v);
     free(t->copies.v);
     free(t->queue_events.v);
     free(t->warp_issues.v);
@@ -222,6 +223,36 @@ const char *trace_get_meta(const trace *t, const char *key) {
     return NULL;
 }
 
+trace_cohort *trace_add_cohort(trace *t) {
+    trace_cohort *c = VEC_PUSH(t, t->cohorts);
+    if (!c) return NULL;
+    memset(c, 0, sizeof *c);
+    c->kernel = c->sm = -1;
+    c->start = c->end = TRACE_NONE;
+    return c;
+}
+
+int64_t trace_block_total(const trace *t) {
+    int64_t n = (int64_t)t->blocks.n;
+    for (size_t i = 0; i < t->cohorts.n; i++) n += t->cohorts.v[i].count;
+    return n;
+}
+
+int trace_expand_cohorts(trace *t) {
+    if (t->oom) return -1;
+    int64_t total = trace_block_total(t);
+    if (total < 0 || (uint64_t)total > SIZE_MAX / sizeof *t->blocks.v ||
+        trace_reserve_blocks(t, (size_t)(total - (int64_t)t->blocks.n)) != 0) {
+        t->oom = true;
+        return -1;
+    }
+    for (size_t i = 0; i < t->cohorts.n; i++)
+        for (int64_t j = 0; j < t->cohorts.v[i].count; j++)
+            t->blocks.v[t->blocks.n++] = trace_cohort_block(&t->cohorts.v[i], j);
+    t->cohorts.n = 0;
+    return 0;
+}
+
 int trace_reserve_blocks(trace *t, size_t n) {
     return vec_grow(t, (void **)&t->blocks.v, &t->blocks.cap, t->blocks.n + n,
                     sizeof *t->blocks.v) ? 0 : -1;
@@ -245,6 +276,12 @@ void trace_time_span(const trace *t, int64_t *tmin, int64_t *tmax) {
     for (size_t i = 0; i < t->blocks.n; i++) {
         span(t->blocks.v[i].start, &lo, &hi);
         span(t->blocks.v[i].end, &lo, &hi);
+    }
+    for (size_t i = 0; i < t->cohorts.n; i++) {   /* first and last waves */
+        const trace_cohort *c = &t->cohorts.v[i];
+        trace_block b = trace_cohort_block(c, c->count - 1);
+        span(c->start, &lo, &hi);
+        span(b.end, &lo, &hi);
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
@@ -282,6 +319,10 @@ int64_t trace_rebase(trace *t) {
     for (size_t i = 0; i < t->blocks.n; i++) {
         shift(&t->blocks.v[i].start, lo);
         shift(&t->blocks.v[i].end, lo);
+    }
+    for (size_t i = 0; i < t->cohorts.n; i++) {
+        shift(&t->cohorts.v[i].start, lo);
+        shift(&t->cohorts.v[i].end, lo);
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         shift(&t->copies.v[i].issue, lo);

@@ -78,6 +78,35 @@ typedef struct trace_block {
     int64_t end;
 } trace_block;
 
+/* A cohort (issue 28, "cost by kernels, not blocks"): `count` identical
+ * blocks of one kernel on one SM, stored as one record. Block j (0 <= j <
+ * count) has index `index + j * stride`, starts at `start + (j / per_wave)
+ * * period` and ends `end - start` later: a wave of `per_wave` blocks that
+ * start together, repeated every `period` ns (the block's duration: the
+ * next wave starts when the last ends). A single wave has count ==
+ * per_wave. Only a run with sim_config.cohorts records them (simcore's
+ * cohort.c); trace_cohort_block and trace_expand_cohorts give its blocks
+ * back, exactly those a block-by-block run records. */
+typedef struct trace_cohort {
+    int32_t kernel;          /* index in kernels[] */
+    int32_t sm;
+    int32_t index;           /* first block's index */
+    int32_t stride;          /* index step from one block to the next */
+    int64_t count;           /* blocks, >= 1 */
+    int64_t per_wave;        /* blocks that start together, 1..count */
+    int64_t start;           /* the first wave's start and end */
+    int64_t end;
+    int64_t period;          /* ns from one wave's start to the next's */
+} trace_cohort;
+
+/* Block j of cohort c (0 <= j < c->count), as a block-level run records it. */
+static inline trace_block trace_cohort_block(const trace_cohort *c, int64_t j) {
+    int64_t off = (j / c->per_wave) * c->period;
+    trace_block b = {c->kernel, (int32_t)(c->index + j * c->stride), c->sm, c->start + off,
+                     c->end + off};
+    return b;
+}
+
 /* A preempted block: the interval [start, end) in which block `block` (its
  * index in the run's blocks, as stored and as a block sink numbers them)
  * was resident but did not run, because the driver switched its context
@@ -153,6 +182,7 @@ typedef struct trace {
 
     TRACE_VEC(trace_kernel) kernels;
     TRACE_VEC(trace_block) blocks;
+    TRACE_VEC(trace_cohort) cohorts;   /* more blocks, many to a record (cohort runs only) */
     TRACE_VEC(trace_pause) pauses;
     TRACE_VEC(trace_copy) copies;
     TRACE_VEC(trace_queue_event) queue_events;
@@ -195,6 +225,17 @@ trace_job *trace_add_job(trace *t);
 trace_pause *trace_add_pause(trace *t, int64_t block, int64_t start, int64_t end);
 int trace_set_meta(trace *t, const char *key, const char *value);
 const char *trace_get_meta(const trace *t, const char *key);
+
+trace_cohort *trace_add_cohort(trace *t);
+
+/* Blocks in all: blocks.n plus every cohort's count. */
+int64_t trace_block_total(const trace *t);
+
+/* Append every cohort's blocks to t->blocks and drop the cohorts: the
+ * trace a block-by-block run gives, in another order (a run records blocks
+ * in placement order; compare by kernel and index). 0, or -1 out of memory
+ * (t->oom, cohorts kept). */
+int trace_expand_cohorts(trace *t);
 
 /* Reserve room for n more blocks (the simulator knows its total). */
 int trace_reserve_blocks(trace *t, size_t n);

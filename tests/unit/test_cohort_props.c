@@ -1,0 +1,326 @@
+/* test_cohort_props.c -- cohorts (issue 28, "cost by kernels, not blocks";
+ * simcore/cohort.c, sim_config.cohorts) give the block-level trace exactly.
+ *
+ * Random scenarios (several streams, processes and priorities, copies,
+ * host issue times spread so that arrivals fall inside kernels, big grids
+ * of one block time so that waves repeat, some kernels with several block
+ * times, stop times) run both ways, cohorts off and on; the cohort run's
+ * cohorts are expanded (trace_expand_cohorts) and every block must have
+ * the same SM, start and end as in the block-level run (compared by
+ * kernel and block index: a cohort run lists them in another order),
+ * every kernel and copy the same times, every queue event the same. The
+ * scenarios must also make cohorts happen (many records, and waves jumped
+ * over): a test that never took the path would prove nothing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../server/scenario.h"
+#include "test_db_util.h"
+#include "test_sim_util.h"
+
+static const char *const stream_names[] = { "S0", "S1", "S2", "S3", "S4", "S5" };
+static char op_names[TB_MAX_OPS][8];
+
+static const char *const presets[] = { "tx2", "v100", "rtx2080ti", "xavier-nx" };
+
+static void scenario(tb *b, uint64_t seed, size_t nops) {
+    uint64_t s = seed;
+    tb_init(b, presets[tb_rng_range(&s, 0, 3)]);
+    int32_t nstreams = (int32_t)tb_rng_range(&s, 1, 6);
+    int nprocs = (int)tb_rng_range(&s, 1, 3);
+    static const char *const procs[] = { "P0", "P1", "P2" };
+    /* one draw per statement: the order of a call's arguments is the
+     * compiler's, and a scenario must be the same under every compiler */
+    for (int32_t i = 0; i < nstreams; i++) {
+        int32_t prio = SIM_PRIO_NONE;
+        if (tb_rng_range(&s, 0, 2) != 0) prio = (int32_t)tb_rng_range(&s, -1, 0);
+        tb_stream(b, stream_names[i], procs[i % nprocs], prio);
+    }
+    static const int32_t threads[] = { 32, 64, 128, 256, 512, 1024 };
+    int64_t horizon = tb_rng_range(&s, 0, 3) == 0 ? 2000 : 400000;
+    for (size_t i = 0; i < nops; i++) {
+        snprintf(op_names[i], sizeof op_names[i], "K%zu", i);
+        int32_t st = (int32_t)tb_rng_range(&s, 0, nstreams - 1);
+        int64_t at = tb_rng_range(&s, 0, horizon);
+        if (tb_rng_range(&s, 0, 7) == 0) {
+            snprintf(op_names[i], sizeof op_names[i], "C%zu", i);
+            int64_t bytes = tb_rng_range(&s, 1, 1 << 20);
+            trace_copy_dir dir = tb_rng_range(&s, 0, 1) ? TRACE_COPY_H2D : TRACE_COPY_D2H;
+            tb_copy(b, op_names[i], st, at, bytes, dir);
+            continue;
+        }
+        /* big grids: many waves of the device */
+        int64_t blocks = tb_rng_range(&s, 0, 2) == 0 ? tb_rng_range(&s, 1, 300)
+                                                     : tb_rng_range(&s, 300, 6000);
+        int64_t smem = tb_rng_range(&s, 0, 2) == 0 ? tb_rng_range(&s, 1, 40 * KIB) : 0;
+        int32_t th = threads[tb_rng_range(&s, 0, 5)];
+        int64_t bt = tb_rng_range(&s, 0, 20) == 0 ? 0 : tb_rng_range(&s, 1, 3000);
+        sim_op *o = tb_kernel(b, op_names[i], st, at, blocks, th, smem, bt);
+        int64_t times[3];
+        switch (tb_rng_range(&s, 0, 5)) {
+        case 0:   /* several block times: placed block by block */
+            for (size_t j = 0; j < 3; j++) times[j] = tb_rng_range(&s, 1, 3000);
+            tb_times(b, o, times, 3);
+            break;
+        case 1:   /* several, all the same: cohorts still */
+            times[0] = times[1] = o->block_time[0];
+            tb_times(b, o, times, 2);
+            break;
+        default:
+            break;
+        }
+    }
+    if (tb_rng_range(&s, 0, 5) == 0) b->cfg.stop = tb_rng_range(&s, 1, 2000000);
+}
+
+static int cmp_block(const void *a, const void *b) {
+    const trace_block *x = a, *y = b;
+    if (x->kernel != y->kernel) return x->kernel < y->kernel ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+typedef struct stats { size_t cohorts, jumped, blocks; } stats;
+
+static void compare(const trace *plain, trace *coh, uint64_t seed, stats *sx) {
+    sx->cohorts += coh->cohorts.n;
+    for (size_t i = 0; i < coh->cohorts.n; i++)
+        sx->jumped += coh->cohorts.v[i].count > coh->cohorts.v[i].per_wave;
+    assert_int_equal(trace_block_total(coh), (int64_t)plain->blocks.n);
+    assert_int_equal(trace_expand_cohorts(coh), 0);
+    assert_int_equal(coh->blocks.n, plain->blocks.n);
+    trace_block *a = malloc((plain->blocks.n + 1) * sizeof *a);
+    assert_non_null(a);
+    memcpy(a, plain->blocks.v, plain->blocks.n * sizeof *a);
+    qsort(a, plain->blocks.n, sizeof *a, cmp_block);
+    qsort(coh->blocks.v, coh->blocks.n, sizeof *coh->blocks.v, cmp_block);
+    for (size_t i = 0; i < plain->blocks.n; i++) {
+        const trace_block *x = &a[i], *y = &coh->blocks.v[i];
+        if (x->kernel != y->kernel || x->index != y->index || x->sm != y->sm ||
+            x->start != y->start || x->end != y->end)
+            fail_msg("seed %llu, block %zu: blocks K%d #%d SM %d [%lld, %lld], cohorts K%d #%d "
+                     "SM %d [%lld, %lld]", (unsigned long long)seed, i, x->kernel, x->index,
+                     x->sm, (long long)x->start, (long long)x->end, y->kernel, y->index, y->sm,
+                     (long long)y->start, (long long)y->end);
+    }
+    sx->blocks += plain->blocks.n;
+    free(a);
+    assert_int_equal(plain->kernels.n, coh->kernels.n);
+    for (size_t i = 0; i < plain->kernels.n; i++) {
+        const trace_kernel *x = &plain->kernels.v[i], *y = &coh->kernels.v[i];
+        if (x->first_block != y->first_block || x->fully_dispatched != y->fully_dispatched ||
+            x->end != y->end)
+            fail_msg("seed %llu, kernel %zu: blocks %lld/%lld/%lld, cohorts %lld/%lld/%lld",
+                     (unsigned long long)seed, i, (long long)x->first_block,
+                     (long long)x->fully_dispatched, (long long)x->end,
+                     (long long)y->first_block, (long long)y->fully_dispatched,
+                     (long long)y->end);
+    }
+    assert_int_equal(plain->copies.n, coh->copies.n);
+    for (size_t i = 0; i < plain->copies.n; i++) {
+        assert_int_equal(plain->copies.v[i].start, coh->copies.v[i].start);
+        assert_int_equal(plain->copies.v[i].end, coh->copies.v[i].end);
+    }
+    assert_int_equal(plain->queue_events.n, coh->queue_events.n);
+    for (size_t i = 0; i < plain->queue_events.n; i++) {
+        const trace_queue_event *x = &plain->queue_events.v[i], *y = &coh->queue_events.v[i];
+        assert_int_equal(x->t, y->t);
+        assert_int_equal(x->event, y->event);
+        assert_string_equal(trace_str_get(plain, x->queue), trace_str_get(coh, y->queue));
+        assert_string_equal(trace_str_get(plain, x->item), trace_str_get(coh, y->item));
+    }
+}
+
+static void check_seed(uint64_t seed, int32_t placement, stats *sx) {
+    static tb b;
+    scenario(&b, seed, 4 + (size_t)(seed % 30));
+    b.cfg.policy.placement = placement;
+    trace plain, coh;
+    b.cfg.cohorts = false;
+    tb_run(&b, &plain);
+    assert_int_equal(plain.cohorts.n, 0);
+    b.cfg.cohorts = true;
+    tb_run(&b, &coh);
+    compare(&plain, &coh, seed, sx);
+    trace_free(&plain);
+    trace_free(&coh);
+}
+
+static void test_random_most_room(void **state) {
+    (void)state;
+    stats sx = {0, 0, 0};
+    for (uint64_t seed = 1; seed <= 200; seed++) check_seed(seed, 0, &sx);
+    printf("  200 scenarios, %zu blocks: %zu cohort records, %zu of them over several waves\n",
+           sx.blocks, sx.cohorts, sx.jumped);
+    /* the path was taken, waves were jumped over */
+    assert_true(sx.cohorts > 2000);
+    assert_true(sx.jumped > 200);
+}
+
+/* Placements with their own per-block state place block by block: the
+ * switch changes nothing (cohort.c). */
+static void test_random_other_placements(void **state) {
+    (void)state;
+    for (int32_t p = 1; p < (int32_t)sim_placement_count(); p++) {
+        stats sx = {0, 0, 0};
+        for (uint64_t seed = 501; seed <= 530; seed++) check_seed(seed, p, &sx);
+        assert_int_equal(sx.cohorts, 0);
+    }
+}
+
+/* By hand, against the rule (most-room paper §4.1: the SM with the most
+ * room, ties in sm_order): 10 waves of 4 blocks per SM on an idle TX2
+ * (2 SMs, 2048 threads: 4 blocks of 512), one block time of 1000 ns. Block
+ * i goes to SM i mod 2 in each wave; waves start every 1000 ns; the
+ * kernel ends at 10000. The cohort run has the waves as two records per
+ * SM at most (the stretch, then the last wave). */
+static void test_waves_by_hand(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 80, 512, 0, 1000);
+    b.cfg.cohorts = true;
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(b.cfg.device.sms, 2);
+    assert_true(t.cohorts.n <= 4);
+    assert_int_equal(t.blocks.n, 0);
+    assert_int_equal(t.kernels.v[0].end, 10000);
+    assert_int_equal(t.kernels.v[0].fully_dispatched, 9000);
+    assert_int_equal(trace_expand_cohorts(&t), 0);
+    assert_int_equal(t.blocks.n, 80);
+    qsort(t.blocks.v, t.blocks.n, sizeof *t.blocks.v, cmp_block);
+    assert_int_not_equal(t.blocks.v[0].sm, t.blocks.v[1].sm);   /* ties: the next SM */
+    for (size_t i = 0; i < t.blocks.n; i++) {
+        const trace_block *x = &t.blocks.v[i];
+        assert_int_equal(x->index, (int32_t)i);
+        assert_int_equal(x->sm, t.blocks.v[i % 2].sm);
+        assert_int_equal(x->start, (x->index / 8) * 1000);
+        assert_int_equal(x->end, x->start + 1000);
+    }
+    trace_free(&t);
+}
+
+static void same_cohorts(const trace *a, const trace *b) {
+    assert_int_equal(a->cohorts.n, b->cohorts.n);
+    assert_int_equal(a->blocks.n, b->blocks.n);
+    for (size_t i = 0; i < a->cohorts.n; i++)
+        assert_memory_equal(&a->cohorts.v[i], &b->cohorts.v[i], sizeof *a->cohorts.v);
+    assert_int_equal(trace_block_total(a), trace_block_total(b));
+}
+
+/* A cohort run kept: stored (db/cohorts.sql) and loaded back, written as
+ * schedlab-trace/1 and read back, it has the same cohorts and blocks. */
+static void test_store_and_json(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 80, 512, 0, 1000);
+    sim_op *o = tb_kernel(&b, "K2", s1, 0, 20, 256, 0, 1000);
+    int64_t times[2] = {700, 900};   /* several block times: block by block */
+    tb_times(&b, o, times, 2);
+    b.cfg.cohorts = true;
+    trace t;
+    tb_run(&b, &t);
+    assert_true(t.cohorts.n > 0);
+    assert_int_equal(t.blocks.n, 20);
+    tdb x;
+    assert_int_equal(tdb_open(&x, "cohort"), 0);
+    char run[DB_SLUG_SIZE], err[512];
+    tdb_store_whole(x.d, &t, "cohort.json", run);
+    assert_int_equal(tdb_run_rows(x.d, "cohorts", run), (int64_t)t.cohorts.n);
+    trace back;
+    trace_init(&back);
+    assert_int_equal(db_load_run(x.d, run, DB_LOAD_ALL, &back, err, sizeof err), 0);
+    same_cohorts(&t, &back);
+    trace_free(&back);
+    tdb_close(&x);
+    tj_buf jb = {0};
+    assert_int_equal(tj_write_trace(&t, &jb), 0);
+    assert_non_null(strstr(jb.s, "\"cohorts\":["));
+    trace_init(&back);
+    if (tj_parse_trace(jb.s, jb.len, "cohort.json", &back, err, sizeof err) != 0) fail_msg("%s", err);
+    same_cohorts(&t, &back);
+    trace_free(&back);
+    /* a bad cohort is refused, naming the place */
+    char *bad = strstr(jb.s, "\"per_wave\":");
+    assert_non_null(bad);
+    memcpy(bad, "\"per_wave\":0", 12);
+    trace_init(&back);
+    assert_int_not_equal(tj_parse_trace(jb.s, jb.len, "cohort.json", &back, err, sizeof err), 0);
+    assert_non_null(strstr(err, "cohorts[0]"));
+    trace_free(&back);
+    tj_buf_free(&jb);
+    /* a block-level run writes no cohorts: traces read as they always did */
+    b.cfg.cohorts = false;
+    trace plain;
+    tb_run(&b, &plain);
+    jb = (tj_buf){0};
+    assert_int_equal(tj_write_trace(&plain, &jb), 0);
+    assert_null(strstr(jb.s, "cohorts"));
+    tj_buf_free(&jb);
+    trace_free(&plain);
+    trace_free(&t);
+}
+
+static int parse(const char *txt, scn_scenario **s, char *err, size_t errlen) {
+    return scn_parse(txt, strlen(txt), "t.json", s, err, errlen);
+}
+
+/* The scenario's "cohorts" (docs/scenario-format.md): the limit moves from
+ * the blocks (SCN_MAX_TOTAL_BLOCKS, at parse) to the records a run keeps
+ * (SCN_MAX_COHORTS, as it runs), with a message in the same style. */
+static void test_scenario_limits(void **state) {
+    (void)state;
+    char err[512], txt[1024];
+    scn_scenario *s = NULL;
+    const char *fmt = "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\"%s,\"ops\":["
+                      "{\"kernel\":\"K1\",\"stream\":\"null\",\"at\":0,\"blocks\":%s,"
+                      "\"threads\":512,\"block_time\":%s}]}";
+    snprintf(txt, sizeof txt, fmt, "", "60000000", "1000");
+    assert_int_not_equal(parse(txt, &s, err, sizeof err), 0);
+    assert_non_null(strstr(err, "more than 50000000 blocks in all"));
+    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":\"yes\"", "80", "1000");
+    assert_int_not_equal(parse(txt, &s, err, sizeof err), 0);
+    assert_non_null(strstr(err, "cohorts: must be true or false"));
+    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":true", "60000000", "1000");
+    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    sim_config cfg;
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    assert_true(cfg.cohorts);
+    assert_int_equal(cfg.max_records, SCN_MAX_COHORTS);
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), 0);   /* 60 M blocks, few records */
+    assert_int_equal(trace_block_total(&t), 60000000);
+    assert_true(t.cohorts.n + t.blocks.n < 100);
+    trace_free(&t);
+    scn_free(s);
+    /* blocks that cannot be cohorts count one record each */
+    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":true", "100", "[700, 900]");
+    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    cfg.max_records = 10;
+    trace_init(&t);
+    assert_int_not_equal(sim_run(&cfg, &t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "records more than 10 blocks and cohorts"));
+    trace_free(&t);
+    scn_free(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_most_room),
+        cmocka_unit_test(test_random_other_placements),
+        cmocka_unit_test(test_waves_by_hand),
+        cmocka_unit_test(test_store_and_json),
+        cmocka_unit_test(test_scenario_limits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
