@@ -670,6 +670,78 @@ static void test_streamed_real(void **state) {
     for (size_t i = 0; i < 4; i++) free((void *)f[i].data);
 }
 
+/* Through the store (server/store.c streams pytorch, one file or a job's
+ * several): the run read back is the whole-file import's, record by record
+ * and string by string. */
+static void same_stored(const imp_file *f, size_t n) {
+    trace whole, back;
+    trace_init(&whole);
+    trace_init(&back);
+    char err[512] = "", run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
+    if (imp_import(IMP_UNKNOWN, f, n, &whole, err, sizeof err)) fail_msg("%s", err);
+    tdb d;
+    assert_int_equal(tdb_open(&d, "pytorch-stream"), 0);
+    if (store_import(d.d, f, n, NULL, NULL, NULL, run, exp, err, sizeof err)) fail_msg("%s", err);
+    if (db_load_run(d.d, run, DB_LOAD_ALL, &back, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(back.kernels.n, whole.kernels.n);
+    assert_int_equal(back.copies.n, whole.copies.n);
+    assert_int_equal(back.origin, whole.origin);
+    for (size_t i = 0; i < whole.kernels.n; i++) {
+        const trace_kernel *a = &back.kernels.v[i], *b = &whole.kernels.v[i];
+        assert_string_equal(S(&back, a->name), S(&whole, b->name));
+        assert_string_equal(S(&back, a->stream), S(&whole, b->stream));
+        assert_string_equal(S(&back, a->process), S(&whole, b->process));
+        if (a->issue != b->issue || a->first_block != b->first_block || a->end != b->end ||
+            a->blocks != b->blocks || a->smem != b->smem || a->regs != b->regs ||
+            memcmp(a->grid, b->grid, sizeof a->grid) || memcmp(a->block, b->block, sizeof a->block))
+            fail_msg("%s: stored kernel %zu differs from the whole import's", f[0].name, i);
+    }
+    for (size_t i = 0; i < whole.copies.n; i++) {
+        const trace_copy *a = &back.copies.v[i], *b = &whole.copies.v[i];
+        assert_string_equal(S(&back, a->name), S(&whole, b->name));
+        assert_string_equal(S(&back, a->process), S(&whole, b->process));
+        if (a->issue != b->issue || a->start != b->start || a->end != b->end ||
+            a->bytes != b->bytes || a->direction != b->direction)
+            fail_msg("%s: stored copy %zu differs from the whole import's", f[0].name, i);
+    }
+    for (size_t i = 0; i < whole.meta.n; i++) {
+        const char *k = S(&whole, whole.meta.v[i].key);
+        const char *v = trace_get_meta(&back, k);
+        if (!v || strcmp(v, S(&whole, whole.meta.v[i].value)) != 0)
+            fail_msg("%s: meta %s stored \"%s\"", f[0].name, k, v ? v : "(absent)");
+    }
+    trace_free(&back);
+    trace_free(&whole);
+    tdb_close(&d);
+}
+
+static void test_streamed_store(void **state) {
+    (void)state;
+    imp_file two[2];
+    fixture_file("pytorch_2x.json", &two[0]);
+    fixture_file("pytorch_rank1.json", &two[1]);
+    same_stored(two, 1);
+    same_stored(two, 2);
+    free((void *)two[0].data);
+    free((void *)two[1].data);
+    imp_file tgz;
+    fixture_file("pytorch_job.tar.gz", &tgz);
+    same_stored(&tgz, 1);
+    free((void *)tgz.data);
+    const char *names[] = { "kineto_param_v100x8_dlrm_rank0of8.pt.trace.json",
+                            "kineto_param_v100x8_dlrm_rank1of8.pt.trace.json" };
+    char p[1024];
+    if (!trace_path(names[0], p, sizeof p)) return;
+    imp_file f[2];
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        unsigned char *d = read_trace(names[i], &len);
+        f[i] = (imp_file){ names[i], d, len };
+    }
+    same_stored(f, 2);
+    for (int i = 0; i < 2; i++) free((void *)f[i].data);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_us_to_ns),
@@ -687,6 +759,7 @@ int main(void) {
         cmocka_unit_test(test_real_amd_refused),
         cmocka_unit_test(test_streamed_fixtures),
         cmocka_unit_test(test_streamed_real),
+        cmocka_unit_test(test_streamed_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
