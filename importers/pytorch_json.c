@@ -129,6 +129,14 @@ typedef struct pt_dev {
 
 typedef struct pt_corr { int64_t corr, ts; } pt_corr;
 
+/* A sorted run of records (or calls) in the spill file (pt_spill, below). */
+typedef struct pt_run {
+    uint64_t off;                  /* byte offset in the spill file */
+    size_t n;                      /* records */
+    uint32_t file;
+} pt_run;
+
+
 /* Per GPU record, what is resolved at the end of its file: the launch
  * call, the lane, the clock base. */
 typedef struct pt_side {
@@ -152,6 +160,17 @@ typedef struct pt_file {
     int64_t min_call_corr;
     size_t k0, c0;                 /* this file's first kernel and copy */
     size_t nk, nc;                 /* this file's kernels and copies */
+    /* streaming: the calls of a file with more than a run of them, spilled
+     * in runs sorted by correlation id, then merged into one table in the
+     * temporary file (the earliest call of each id), found through an
+     * index of every CALL_BLOCK-th id (stream_calls) */
+    struct pt_runs { struct pt_run *v; size_t n, cap; } call_runs;
+    uint64_t table_off;
+    size_t table_n;
+    int64_t *index;                /* the first id of each block of the table */
+    size_t nindex;
+    struct pt_corr *block;         /* the block last read */
+    size_t block_no;               /* its number + 1; 0: none read */
 } pt_file;
 
 /* A GPU (file, device) with its kernels and copies, in the order its first
@@ -168,17 +187,12 @@ typedef struct pt_use {
  * them), in sorted runs of at most run_rows records spilled to an unlinked
  * temporary file; the runs of every file are merged by start at the end
  * and handed over in batches. */
-typedef struct pt_run {
-    uint64_t off;                  /* byte offset in the spill file */
-    size_t n;                      /* records */
-    uint32_t file;
-} pt_run;
 
 typedef struct pt_spill {
     int fd;                        /* -1 until the first run is written */
     uint64_t end;                  /* bytes written */
-    TRACE_VEC(pt_run) kruns;
-    TRACE_VEC(pt_run) cruns;
+    struct pt_runs kruns;
+    struct pt_runs cruns;
     size_t run_rows;
 } pt_spill;
 
@@ -471,6 +485,7 @@ static bool count_use(pt_ctx *c, bool kernel, uint32_t file, int64_t dev) {
 }
 
 static int spill_rows(pt_ctx *c);
+static int spill_calls(pt_ctx *c);
 
 static int add_gpu_event(pt_ctx *c, int kind) {
     const char *what = kind == EV_KERNEL ? "kernel" : kind == EV_MEMCPY ? "memcpy" : "memset";
@@ -570,6 +585,8 @@ static int read_events(pt_ctx *c) {
                 pt_corr pc = { c->corr, c->ts };
                 VEC_PUSH(c->f->calls, pc, ok);
                 if (!ok) return fail(c, "out of memory");
+                if (c->streaming && c->f->calls.n >= c->sp.run_rows && spill_calls(c) < 0)
+                    return -1;
             }
             continue;
         }
@@ -1041,13 +1058,160 @@ static int spill_rows(pt_ctx *c) {
     return 0;
 }
 
+/* ---- streaming: the launch calls ---- */
+
+#define CALL_BLOCK 256
+
+/* The buffered calls, sorted by (id, start), as one run; emptied. */
+static int spill_calls(pt_ctx *c) {
+    pt_file *f = c->f;
+    if (f->calls.n == 0) return 0;
+    qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
+    pt_run run = { c->sp.end, f->calls.n, c->fileno };
+    if (spill_write(c, f->calls.v, f->calls.n * sizeof *f->calls.v) < 0) return -1;
+    bool ok = true;
+    VEC_PUSH(f->call_runs, run, ok);
+    if (!ok) return fail(c, "out of memory");
+    f->calls.n = 0;
+    return 0;
+}
+
+typedef struct call_cursor { const pt_run *run; size_t next, at, have; pt_corr buf[CALL_BLOCK]; } call_cursor;
+
+static bool call_load(pt_ctx *c, call_cursor *k, int *rc) {
+    if (k->at < k->have) return true;
+    size_t m = k->run->n - k->next;
+    if (m == 0) return false;
+    if (m > CALL_BLOCK) m = CALL_BLOCK;
+    size_t want = m * sizeof(pt_corr), got = 0;
+    off_t off = (off_t)(k->run->off + (uint64_t)k->next * sizeof(pt_corr));
+    while (got < want) {
+        ssize_t r = pread(c->sp.fd, (char *)k->buf + got, want - got, off + (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            *rc = fail(c, "reading the import's temporary file: %s", r < 0 ? strerror(errno) : "short file");
+            return false;
+        }
+        got += (size_t)r;
+    }
+    k->next += m;
+    k->at = 0;
+    k->have = m;
+    return true;
+}
+
+/* A file whose calls were spilled: its runs merged into one table, the
+ * earliest call of each id (what find_call picks in memory), and the
+ * index of its blocks. Runs are few (a run is run_rows calls): a scan for
+ * the smallest beats a heap's bookkeeping. */
+static int stream_calls(pt_ctx *c) {
+    pt_file *f = c->f;
+    if (spill_calls(c) < 0) return -1;
+    size_t nr = f->call_runs.n;
+    call_cursor *cur = calloc(nr, sizeof *cur);
+    pt_corr *out = malloc(CALL_BLOCK * sizeof *out);
+    int rc = cur && out ? 0 : fail(c, "out of memory");
+    size_t total = 0;
+    for (size_t i = 0; i < nr; i++) total += f->call_runs.v[i].n;
+    size_t maxblocks = total / CALL_BLOCK + 1;
+    if (rc == 0 && !(f->index = malloc(maxblocks * sizeof *f->index))) rc = fail(c, "out of memory");
+    for (size_t i = 0; i < nr && rc == 0; i++) {
+        cur[i].run = &f->call_runs.v[i];
+        call_load(c, &cur[i], &rc);
+    }
+    f->table_off = c->sp.end;
+    size_t nout = 0;
+    bool have_last = false;
+    int64_t last = 0;
+    while (rc == 0) {
+        size_t best = nr;
+        for (size_t i = 0; i < nr; i++) {
+            if (cur[i].at >= cur[i].have) continue;
+            if (best == nr || cmp_corr(&cur[i].buf[cur[i].at], &cur[best].buf[cur[best].at]) < 0)
+                best = i;
+        }
+        if (best == nr) break;
+        pt_corr e = cur[best].buf[cur[best].at++];
+        call_load(c, &cur[best], &rc);
+        if (have_last && e.corr == last) continue;   /* a later call of the same id */
+        have_last = true;
+        last = e.corr;
+        if (f->table_n % CALL_BLOCK == 0) f->index[f->nindex++] = e.corr;
+        out[nout++] = e;
+        f->table_n++;
+        if (nout == CALL_BLOCK) {
+            rc = spill_write(c, out, nout * sizeof *out);
+            nout = 0;
+        }
+    }
+    if (rc == 0 && nout) rc = spill_write(c, out, nout * sizeof *out);
+    if (rc == 0 && f->table_n) f->min_call_corr = f->index[0];
+    free(cur);
+    free(out);
+    free(f->call_runs.v);
+    f->call_runs.v = NULL;
+    f->call_runs.n = f->call_runs.cap = 0;
+    return rc;
+}
+
+/* find_call for a streamed file: in memory, or in its table (one block
+ * read per lookup that leaves the block last read; kernels come by start,
+ * so their ids mostly rise and the blocks are read about once). */
+static bool find_call_s(pt_ctx *c, pt_file *f, int64_t corr, int64_t *ts, int *rc) {
+    if (!f->table_n) return find_call(f, corr, ts);
+    size_t lo = 0, hi = f->nindex;
+    while (lo < hi) {              /* the first block whose first id is > corr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->index[mid] <= corr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return false;
+    size_t b = lo - 1;
+    size_t n = f->table_n - b * CALL_BLOCK < CALL_BLOCK ? f->table_n - b * CALL_BLOCK : CALL_BLOCK;
+    if (f->block_no != b + 1) {
+        if (!f->block && !(f->block = malloc(CALL_BLOCK * sizeof *f->block))) {
+            *rc = fail(c, "out of memory");
+            return false;
+        }
+        size_t want = n * sizeof(pt_corr), got = 0;
+        off_t off = (off_t)(f->table_off + (uint64_t)b * CALL_BLOCK * sizeof(pt_corr));
+        while (got < want) {
+            ssize_t r = pread(c->sp.fd, (char *)f->block + got, want - got, off + (off_t)got);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) {
+                f->block_no = 0;
+                *rc = fail(c, "reading the import's temporary file: %s",
+                           r < 0 ? strerror(errno) : "short file");
+                return false;
+            }
+            got += (size_t)r;
+        }
+        f->block_no = b + 1;
+    }
+    lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->block[mid].corr < corr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < n && f->block[lo].corr == corr) {
+        *ts = f->block[lo].ts;
+        return true;
+    }
+    return false;
+}
+
 /* A streamed file's end: its last run, its launch calls sorted, its lanes
  * named in the order finish_file names them (kernels, then copies). */
 static int stream_finish_file(pt_ctx *c, size_t nfiles) {
     pt_file *f = c->f;
     if (spill_rows(c) < 0) return -1;
-    qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
-    if (f->calls.n) f->min_call_corr = f->calls.v[0].corr;
+    if (f->call_runs.n) {
+        if (stream_calls(c) < 0) return -1;
+    } else {
+        qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
+        if (f->calls.n) f->min_call_corr = f->calls.v[0].corr;
+    }
     for (int pass = 0; pass < 2; pass++) {
         const pt_use *u = pass ? c->cuse.v : c->kuse.v;
         size_t n = pass ? c->cuse.n : c->kuse.n;
@@ -1116,28 +1280,33 @@ static void heap_down(pt_cursor **h, size_t n, size_t i) {
 typedef struct pt_lanes { uint32_t file[4]; int64_t dev[4]; trace_str lane[4]; bool set[4]; } pt_lanes;
 
 /* One record's launch call, clock base and lane (finish_file's rules). */
-static void resolve(pt_ctx *c, const pt_side *s, bool kernel, pt_lanes *lc, int64_t *issue,
-                    int64_t *base, trace_str *lane, size_t nfiles) {
-    const pt_file *f = &c->files[s->file];
+static int resolve(pt_ctx *c, const pt_side *s, bool kernel, pt_lanes *lc, int64_t *issue,
+                   int64_t *base, trace_str *lane, size_t nfiles) {
+    pt_file *f = &c->files[s->file];
     int64_t ts;
+    int rc = 0;
     *issue = TRACE_NONE;
     *base = f->has_base ? f->base : 0;
-    if (s->has_corr && find_call(f, s->corr, &ts)) {
+    if (s->has_corr && find_call_s(c, f, s->corr, &ts, &rc)) {
         *issue = ts + *base;
+    } else if (rc < 0) {
+        return -1;
     } else if (kernel) {
-        if (s->has_corr && f->calls.n && s->corr < f->min_call_corr) c->before_window++;
+        if (s->has_corr && (f->calls.n || f->table_n) && s->corr < f->min_call_corr)
+            c->before_window++;
         else c->unmatched++;
     }
     int slot = (int)(((uint64_t)s->dev + s->file) & 3);
     if (lc->set[slot] && lc->file[slot] == s->file && lc->dev[slot] == s->dev) {
         *lane = lc->lane[slot];
-        return;
+        return 0;
     }
     *lane = lane_name(c, f, s->dev, nfiles);
     lc->set[slot] = true;
     lc->file[slot] = s->file;
     lc->dev[slot] = s->dev;
     lc->lane[slot] = *lane;
+    return 0;
 }
 
 /* Merge the runs of kernels (copies) into the batches. */
@@ -1170,7 +1339,7 @@ static int merge_runs(pt_ctx *c, bool copies, size_t nfiles) {
             memcpy(&r, rec, sizeof r);
             trace_copy *cp = trace_add_copy(c->t);
             if (!cp) { rc = fail(c, "out of memory"); break; }
-            resolve(c, &r.s, false, &lc, &issue, &base, &lane, nfiles);
+            if (resolve(c, &r.s, false, &lc, &issue, &base, &lane, nfiles) < 0) { rc = -1; break; }
             *cp = r.c;
             cp->issue = issue;
             cp->start += base;
@@ -1181,7 +1350,7 @@ static int merge_runs(pt_ctx *c, bool copies, size_t nfiles) {
             memcpy(&r, rec, sizeof r);
             trace_kernel *kk = trace_add_kernel(c->t);
             if (!kk) { rc = fail(c, "out of memory"); break; }
-            resolve(c, &r.s, true, &lc, &issue, &base, &lane, nfiles);
+            if (resolve(c, &r.s, true, &lc, &issue, &base, &lane, nfiles) < 0) { rc = -1; break; }
             *kk = r.k;
             kk->issue = issue;
             kk->first_block += base;
@@ -1496,7 +1665,12 @@ static int read_all(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *ou
     int rc;
     if (!pf) rc = imp_error(err, errlen, files[0].name ? files[0].name : "input", ": ", "out of memory");
     else rc = import_files(&c, all, own, n, pf);
-    for (size_t i = 0; pf && i < n; i++) free(pf[i].calls.v);
+    for (size_t i = 0; pf && i < n; i++) {
+        free(pf[i].calls.v);
+        free(pf[i].call_runs.v);
+        free(pf[i].index);
+        free(pf[i].block);
+    }
     free(pf);
     free(c.kside.v);
     free(c.cside.v);
