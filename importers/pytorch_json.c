@@ -1003,14 +1003,20 @@ static int tmp_fd(void) {
     return fd;
 }
 
+/* The temporary file failed (no room, no TMPDIR): not the file's fault,
+ * so the caller may import it again whole (imp_stream.whole_message). */
+static int spill_fail(pt_ctx *c, const char *what, const char *why) {
+    if (c->cx && c->cx->s) c->cx->s->whole_message = true;
+    return fail(c, "%s the import's temporary file: %s", what, why);
+}
+
 static int spill_write(pt_ctx *c, const void *p, size_t n) {
-    if (c->sp.fd < 0 && (c->sp.fd = tmp_fd()) < 0)
-        return fail(c, "cannot create a temporary file for the import: %s", strerror(errno));
+    if (c->sp.fd < 0 && (c->sp.fd = tmp_fd()) < 0) return spill_fail(c, "creating", strerror(errno));
     const char *b = p;
     while (n) {
         ssize_t w = pwrite(c->sp.fd, b, n, (off_t)c->sp.end);
         if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return fail(c, "writing the import's temporary file: %s", strerror(errno));
+        if (w <= 0) return spill_fail(c, "writing", w < 0 ? strerror(errno) : "nothing written");
         b += w;
         n -= (size_t)w;
         c->sp.end += (uint64_t)w;
@@ -1089,7 +1095,7 @@ static bool call_load(pt_ctx *c, call_cursor *k, int *rc) {
         ssize_t r = pread(c->sp.fd, (char *)k->buf + got, want - got, off + (off_t)got);
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) {
-            *rc = fail(c, "reading the import's temporary file: %s", r < 0 ? strerror(errno) : "short file");
+            *rc = spill_fail(c, "reading", r < 0 ? strerror(errno) : "short file");
             return false;
         }
         got += (size_t)r;
@@ -1180,8 +1186,7 @@ static bool find_call_s(pt_ctx *c, pt_file *f, int64_t corr, int64_t *ts, int *r
             if (r < 0 && errno == EINTR) continue;
             if (r <= 0) {
                 f->block_no = 0;
-                *rc = fail(c, "reading the import's temporary file: %s",
-                           r < 0 ? strerror(errno) : "short file");
+                *rc = spill_fail(c, "reading", r < 0 ? strerror(errno) : "short file");
                 return false;
             }
             got += (size_t)r;
@@ -1243,8 +1248,7 @@ static bool cursor_load(pt_ctx *c, pt_cursor *k, size_t esz, size_t key_off, int
             ssize_t r = pread(c->sp.fd, k->buf + got, want - got, off + (off_t)got);
             if (r < 0 && errno == EINTR) continue;
             if (r <= 0) {
-                *rc = fail(c, "reading the import's temporary file: %s",
-                           r < 0 ? strerror(errno) : "short file");
+                *rc = spill_fail(c, "reading", r < 0 ? strerror(errno) : "short file");
                 return false;
             }
             got += (size_t)r;

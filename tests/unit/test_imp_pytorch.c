@@ -742,6 +742,41 @@ static void test_streamed_store(void **state) {
     for (int i = 0; i < 2; i++) free((void *)f[i].data);
 }
 
+/* No temporary file (TMPDIR unusable): the streamed import fails saying
+ * so and asks for the whole import (imp_stream.whole_message), which the
+ * store then does: the run is stored all the same. */
+static void test_streamed_no_tmpdir(void **state) {
+    (void)state;
+    const char *old = getenv("TMPDIR");
+    char *keep = old ? strdup(old) : NULL;
+    setenv("TMPDIR", "/nonexistent-schedlab-tmp", 1);
+    imp_file f;
+    fixture_file("pytorch_2x.json", &f);
+    trace t;
+    trace_init(&t);
+    gathered g = { .batches = 0 };
+    trace_init(&g.rows);
+    imp_stream s = { .batch = gather, .user = &g, .rows = 1 };
+    imp_options o = { .stream = &s };
+    char err[512] = "";
+    assert_int_equal(imp_import_opts(IMP_UNKNOWN, &f, 1, &o, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "pytorch_2x.json: creating the import's temporary file: "));
+    assert_true(s.whole_message);
+    assert_int_equal(g.batches, 0);
+    trace_free(&t);
+    trace_free(&g.rows);
+    tdb d;
+    assert_int_equal(tdb_open(&d, "pytorch-notmp"), 0);
+    char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
+    if (store_import(d.d, &f, 1, NULL, NULL, NULL, run, exp, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(tdb_scalar(d.d, "SELECT count(*) FROM runs"), 1);
+    tdb_close(&d);
+    free((void *)f.data);
+    if (keep) setenv("TMPDIR", keep, 1);
+    else unsetenv("TMPDIR");
+    free(keep);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_us_to_ns),
@@ -760,6 +795,7 @@ int main(void) {
         cmocka_unit_test(test_streamed_fixtures),
         cmocka_unit_test(test_streamed_real),
         cmocka_unit_test(test_streamed_store),
+        cmocka_unit_test(test_streamed_no_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
