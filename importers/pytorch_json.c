@@ -738,7 +738,9 @@ static struct archive *gz_open(const unsigned char *data, size_t len) {
     if (!a) return NULL;
     if (archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
         archive_read_support_format_raw(a) != ARCHIVE_OK ||
-        archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
+        /* 64 KB a read, so archive_filter_bytes says how far the
+         * compressed bytes were read (the pages a stream drops behind) */
+        archive_read_open_memory2(a, data, len, 65536) != ARCHIVE_OK ||
         archive_read_next_header(a, &e) != ARCHIVE_OK) {
         archive_read_free(a);
         return NULL;
