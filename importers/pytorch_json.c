@@ -24,6 +24,15 @@
  * token by token: the file is never held as a tree (pjson.h), and a .gz
  * is inflated chunk by chunk through libarchive's raw reader.
  *
+ * Streaming (importers.h imp_stream; docs/pytorch.md, "Bounded memory"):
+ * a file's records wait for its end, where its launch calls, clock base
+ * and rank are known (kineto writes GPU events before their calls), in
+ * sorted runs spilled to an unlinked temporary file, the calls likewise
+ * (runs by correlation id merged into one table); once every file is read
+ * and accepted the runs are merged by start and handed over in batches --
+ * the order, strings and values the whole import gives. Without a stream
+ * the records stay in the trace and are resolved per file (finish_file).
+ *
  * Refused, with the reason: a ROCm trace (hip* runtime calls), a CPU-only
  * trace, a trace without GPU events. */
 #include <archive.h>
