@@ -3,7 +3,8 @@
  * imp_pytorch_json as one file and, split at the first NUL, as two rank
  * files of one job; and through the reader fed one byte per chunk, which
  * must give the same tokens as fed whole (every chunk boundary a .gz
- * member's inflate can produce). It must return 0 or -1 with a one-line
+ * member's inflate can produce); and streamed in small batches (spilled
+ * runs merged), which must give what the whole import gives. It must return 0 or -1 with a one-line
  * message, never crash, leak or read out of bounds. */
 #include <stdint.h>
 #include <stdio.h>
@@ -56,8 +57,67 @@ static void same_tokens(const uint8_t *data, size_t size) {
     pj_free(&b);
 }
 
+/* Streamed in batches of 2 rows (runs of 8 spilled and merged, calls
+ * spilled past 8): the whole import's outcome -- the same message when it
+ * fails, the same records in the same order when it succeeds. */
+typedef struct gathered { trace rows; } gathered;
+
+static int gather(void *user, const trace *t, size_t kernels, size_t copies, char *err,
+                  size_t errlen) {
+    (void)kernels, (void)copies, (void)err, (void)errlen;
+    gathered *g = user;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        trace_kernel *k = trace_add_kernel(&g->rows);
+        if (k) *k = t->kernels.v[i];
+    }
+    for (size_t i = 0; i < t->copies.n; i++) {
+        trace_copy *c = trace_add_copy(&g->rows);
+        if (c) *c = t->copies.v[i];
+    }
+    return 0;
+}
+
+static int64_t shifted(int64_t x, int64_t d) { return x == TRACE_NONE ? x : (int64_t)((uint64_t)x + (uint64_t)d); }
+
+static void same_streamed(const uint8_t *data, size_t size) {
+    imp_file one = {"fuzz.json", data, size};
+    trace whole, st;
+    trace_init(&whole);
+    trace_init(&st);
+    gathered g;
+    trace_init(&g.rows);
+    char e1[512] = "", e2[512] = "";
+    int r1 = imp_import(IMP_PYTORCH, &one, 1, &whole, e1, sizeof e1);
+    imp_stream s = {.batch = gather, .user = &g, .rows = 2};
+    imp_options o = {.stream = &s};
+    int r2 = imp_import_opts(IMP_PYTORCH, &one, 1, &o, &st, e2, sizeof e2);
+    if (r1 != r2) abort();
+    if (r1 != 0 && strcmp(e1, e2) != 0) abort();
+    if (r1 == 0 && !whole.oom && !g.rows.oom) {
+        if (g.rows.kernels.n != whole.kernels.n || g.rows.copies.n != whole.copies.n) abort();
+        if (st.strs.n != whole.strs.n || st.meta.n != whole.meta.n) abort();
+        for (size_t i = 0; i < whole.kernels.n; i++) {
+            const trace_kernel *a = &g.rows.kernels.v[i], *b = &whole.kernels.v[i];
+            if (a->name != b->name || a->process != b->process || a->stream != b->stream ||
+                shifted(a->first_block, s.shift) != b->first_block ||
+                shifted(a->end, s.shift) != b->end || shifted(a->issue, s.shift) != b->issue)
+                abort();
+        }
+        for (size_t i = 0; i < whole.copies.n; i++) {
+            const trace_copy *a = &g.rows.copies.v[i], *b = &whole.copies.v[i];
+            if (a->name != b->name || a->process != b->process ||
+                shifted(a->start, s.shift) != b->start || shifted(a->issue, s.shift) != b->issue)
+                abort();
+        }
+    }
+    trace_free(&g.rows);
+    trace_free(&st);
+    trace_free(&whole);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_import_one_and_two(pt_read, data, size);
+    same_streamed(data, size);
     same_tokens(data, size);
     return 0;
 }

@@ -120,7 +120,7 @@ int imp_import(imp_format fmt, const imp_file *files, size_t nfiles, trace *out,
  * of the server. */
 typedef void (*imp_progress_fn)(void *user, double fraction);
 /* Streaming (issue 9): the formats that can (nvprof-csv, globaltimer-csv,
- * nvprof-sqlite, nsys-sqlite; see docs/trace-format.md) hand their kernels,
+ * nvprof-sqlite, nsys-sqlite, pytorch; see docs/trace-format.md) hand their kernels,
  * copies and blocks over in batches as they read, so an import's memory
  * does not grow with the file. Every `rows` kernels + copies + blocks,
  * batch(user, t, ...) is called with t's kernels, copies and blocks
@@ -176,8 +176,10 @@ typedef struct imp_options {
 
 /* True for the formats that stream (imp_stream; their descriptor's
  * `stream`): nvprof-csv, globaltimer-csv (read twice: checks and kernel
- * summaries, then blocks), nvprof-sqlite and nsys-sqlite (rows by start).
- * The JSON ones parse whole with jansson, so they fill the trace whole. */
+ * summaries, then blocks), nvprof-sqlite and nsys-sqlite (rows by start),
+ * pytorch (sorted runs spilled to a temporary file, merged by start at the
+ * end; its several rank files too). The JSON ones jansson parses
+ * (examiner-json, schedlab-trace) fill the trace whole. */
 bool imp_can_stream(imp_format fmt);
 
 /* imp_import with options; opts may be NULL (then it is imp_import). */

@@ -24,6 +24,15 @@
  * token by token: the file is never held as a tree (pjson.h), and a .gz
  * is inflated chunk by chunk through libarchive's raw reader.
  *
+ * Streaming (importers.h imp_stream; docs/pytorch.md, "Bounded memory"):
+ * a file's records wait for its end, where its launch calls, clock base
+ * and rank are known (kineto writes GPU events before their calls), in
+ * sorted runs spilled to an unlinked temporary file, the calls likewise
+ * (runs by correlation id merged into one table); once every file is read
+ * and accepted the runs are merged by start and handed over in batches --
+ * the order, strings and values the whole import gives. Without a stream
+ * the records stay in the trace and are resolved per file (finish_file).
+ *
  * Refused, with the reason: a ROCm trace (hip* runtime calls), a CPU-only
  * trace, a trace without GPU events. */
 #include <archive.h>
@@ -34,6 +43,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include "formats.h"
@@ -127,6 +138,14 @@ typedef struct pt_dev {
 
 typedef struct pt_corr { int64_t corr, ts; } pt_corr;
 
+/* A sorted run of records (or calls) in the spill file (pt_spill, below). */
+typedef struct pt_run {
+    uint64_t off;                  /* byte offset in the spill file */
+    size_t n;                      /* records */
+    uint32_t file;
+} pt_run;
+
+
 /* Per GPU record, what is resolved at the end of its file: the launch
  * call, the lane, the clock base. */
 typedef struct pt_side {
@@ -149,7 +168,42 @@ typedef struct pt_file {
     size_t hip_calls, cpu_events, runtime_events;
     int64_t min_call_corr;
     size_t k0, c0;                 /* this file's first kernel and copy */
+    size_t nk, nc;                 /* this file's kernels and copies */
+    /* streaming: the calls of a file with more than a run of them, spilled
+     * in runs sorted by correlation id, then merged into one table in the
+     * temporary file (the earliest call of each id), found through an
+     * index of every CALL_BLOCK-th id (stream_calls) */
+    struct pt_runs { struct pt_run *v; size_t n, cap; } call_runs;
+    uint64_t table_off;
+    size_t table_n;
+    int64_t *index;                /* the first id of each block of the table */
+    size_t nindex;
+    struct pt_corr *block;         /* the block last read */
+    size_t block_no;               /* its number + 1; 0: none read */
 } pt_file;
+
+/* A GPU (file, device) with its kernels and copies, in the order its first
+ * kernel (pt_ctx.kuse) or copy (cuse) came in the files: the "devices"
+ * meta and the lane names follow that order (describe_devices, lanes). */
+typedef struct pt_use {
+    uint32_t file;
+    int64_t dev;
+    size_t n;
+} pt_use;
+
+/* Streaming (importers.h imp_stream): a file's GPU records are kept until
+ * its end (the launch call, the clock base and the rank may come after
+ * them), in sorted runs of at most run_rows records spilled to an unlinked
+ * temporary file; the runs of every file are merged by start at the end
+ * and handed over in batches. */
+
+typedef struct pt_spill {
+    int fd;                        /* -1 until the first run is written */
+    uint64_t end;                  /* bytes written */
+    struct pt_runs kruns;
+    struct pt_runs cruns;
+    size_t run_rows;
+} pt_spill;
 
 typedef struct pt_ctx {
     trace *t;
@@ -177,6 +231,13 @@ typedef struct pt_ctx {
     int32_t grid[3], block[3];
     bool has_grid, has_block;
     imp_ctx *cx;                 /* the import's progress sink (NULL: none) */
+    TRACE_VEC(pt_use) kuse;
+    TRACE_VEC(pt_use) cuse;
+    size_t kuse_last, cuse_last;   /* the last one found, tried first */
+    bool streaming;                /* imp_stream_active: batches, spilled runs */
+    bool droppable;                /* the file's bytes are the caller's (may be a mapping) */
+    pt_spill sp;
+    pt_file *files;                /* every file's tables, for the merge */
 } pt_ctx;
 
 #define VEC_PUSH(vec, val, okvar) do { \
@@ -409,6 +470,32 @@ static int copy_kind(const char *name, bool memset_) {
     return TRACE_COPY_OTHER;
 }
 
+/* Count a kernel or copy of (file, dev) in uses (kuse or cuse). */
+static bool count_use(pt_ctx *c, bool kernel, uint32_t file, int64_t dev) {
+    size_t *last = kernel ? &c->kuse_last : &c->cuse_last;
+    pt_use *v = kernel ? c->kuse.v : c->cuse.v;
+    size_t n = kernel ? c->kuse.n : c->cuse.n;
+    if (*last < n && v[*last].file == file && v[*last].dev == dev) {
+        v[*last].n++;
+        return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (v[i].file == file && v[i].dev == dev) {
+            v[i].n++;
+            *last = i;
+            return true;
+        }
+    bool ok = true;
+    pt_use u = { file, dev, 1 };
+    if (kernel) VEC_PUSH(c->kuse, u, ok);
+    else VEC_PUSH(c->cuse, u, ok);
+    *last = n;
+    return ok;
+}
+
+static int spill_rows(pt_ctx *c);
+static int spill_calls(pt_ctx *c);
+
 static int add_gpu_event(pt_ctx *c, int kind) {
     const char *what = kind == EV_KERNEL ? "kernel" : kind == EV_MEMCPY ? "memcpy" : "memset";
     if (!c->has_ts) return fail(c, "traceEvents[%zu] (%s): no ts", c->event, what);
@@ -459,7 +546,12 @@ static int add_gpu_event(pt_ctx *c, int kind) {
         cp->end = c->ts + c->dur;
         VEC_PUSH(c->cside, side, ok);
     }
+    if (kind == EV_KERNEL) c->f->nk++;
+    else c->f->nc++;
+    if (ok) ok = count_use(c, kind == EV_KERNEL, side.file, side.dev);
     if (!ok || c->t->oom) return fail(c, "out of memory");
+    /* streaming: a full run's records are sorted and spilled */
+    if (c->streaming && c->t->kernels.n + c->t->copies.n >= c->sp.run_rows) return spill_rows(c);
     return 0;
 }
 
@@ -471,6 +563,10 @@ static int read_events(pt_ctx *c) {
         t = pj_next(&c->r);
         if (t == PJ_ARR_END) return 0;
         if (t == PJ_ERROR) return json_fail(c);
+        /* the pages of a mapped file read so far are not read again */
+        if ((c->event & 4095) == 0 && c->streaming && c->droppable)
+            imp_stream_drop(c->cx, c->file, c->gz ? (size_t)archive_filter_bytes(c->gz, -1)
+                                                  : (size_t)pj_offset(&c->r));
         if ((c->event & 4095) == 0 && imp_progress_active(c->cx)) {
             double done = c->gz ? (double)archive_filter_bytes(c->gz, -1)
                                 : (double)pj_offset(&c->r);
@@ -498,6 +594,8 @@ static int read_events(pt_ctx *c) {
                 pt_corr pc = { c->corr, c->ts };
                 VEC_PUSH(c->f->calls, pc, ok);
                 if (!ok) return fail(c, "out of memory");
+                if (c->streaming && c->f->calls.n >= c->sp.run_rows && spill_calls(c) < 0)
+                    return -1;
             }
             continue;
         }
@@ -649,7 +747,9 @@ static struct archive *gz_open(const unsigned char *data, size_t len) {
     if (!a) return NULL;
     if (archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
         archive_read_support_format_raw(a) != ARCHIVE_OK ||
-        archive_read_open_memory(a, data, len) != ARCHIVE_OK ||
+        /* 64 KB a read, so archive_filter_bytes says how far the
+         * compressed bytes were read (the pages a stream drops behind) */
+        archive_read_open_memory2(a, data, len, 65536) != ARCHIVE_OK ||
         archive_read_next_header(a, &e) != ARCHIVE_OK) {
         archive_read_free(a);
         return NULL;
@@ -873,6 +973,427 @@ static int finish_file(pt_ctx *c, size_t nfiles) {
     return 0;
 }
 
+/* ---- streaming: sorted runs, merged by start (importers.h imp_stream) ------ */
+
+/* What a whole import does at its end -- every file's records sorted by
+ * start (ties in file order), each given its launch call, clock base and
+ * lane -- done in bounded memory: the records of one file are buffered up
+ * to run_rows, sorted by their file time (the file's base is one constant,
+ * so the order is the same) and spilled as a run; at the end the runs are
+ * merged by start + base, ties to the earlier run (runs are in file
+ * order, so the merge is as stable as imp_sort_records), resolved as
+ * finish_file resolves them and handed over with imp_stream_rows. Memory:
+ * one run, a read buffer per run (MERGE_BUF records) and the launch calls
+ * (16 bytes per runtime/driver call with a correlation: the join key). */
+
+typedef struct pt_krec { trace_kernel k; pt_side s; } pt_krec;
+typedef struct pt_crec { trace_copy c; pt_side s; } pt_crec;
+typedef struct pt_key { int64_t key; size_t i; } pt_key;
+
+#define MERGE_BUF 128
+
+static int cmp_key(const void *a, const void *b) {
+    const pt_key *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+static int tmp_fd(void) {
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    int fd = -1;
+#ifdef O_TMPFILE
+    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+#endif
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/schedlab-pytorch-XXXXXX", dir) >= sizeof path)
+        return -1;
+    fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+/* The temporary file failed (no room, no TMPDIR): not the file's fault,
+ * so the caller may import it again whole (imp_stream.whole_message). */
+static int spill_fail(pt_ctx *c, const char *what, const char *why) {
+    if (c->cx && c->cx->s) c->cx->s->whole_message = true;
+    return fail(c, "%s the import's temporary file: %s", what, why);
+}
+
+static int spill_write(pt_ctx *c, const void *p, size_t n) {
+    if (c->sp.fd < 0 && (c->sp.fd = tmp_fd()) < 0) return spill_fail(c, "creating", strerror(errno));
+    const char *b = p;
+    while (n) {
+        ssize_t w = pwrite(c->sp.fd, b, n, (off_t)c->sp.end);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return spill_fail(c, "writing", w < 0 ? strerror(errno) : "nothing written");
+        b += w;
+        n -= (size_t)w;
+        c->sp.end += (uint64_t)w;
+    }
+    return 0;
+}
+
+/* The buffered records of the current file, sorted by start, as one run of
+ * kernels and one of copies; the buffers are emptied. */
+static int spill_rows(pt_ctx *c) {
+    trace *t = c->t;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n = pass ? t->copies.n : t->kernels.n;
+        if (n == 0) continue;
+        pt_key *keys = malloc(n * sizeof *keys);
+        if (!keys) return fail(c, "out of memory");
+        for (size_t i = 0; i < n; i++)
+            keys[i] = (pt_key){ pass ? t->copies.v[i].start : t->kernels.v[i].first_block, i };
+        qsort(keys, n, sizeof *keys, cmp_key);
+        pt_run run = { c->sp.end, n, c->fileno };
+        int rc = 0;
+        union { pt_krec k[MERGE_BUF]; pt_crec c[MERGE_BUF]; } *buf = malloc(sizeof *buf);
+        if (!buf) rc = fail(c, "out of memory");
+        for (size_t i = 0; i < n && rc == 0;) {
+            size_t m = 0;
+            for (; m < MERGE_BUF && i < n; m++, i++) {
+                size_t j = keys[i].i;
+                if (pass) buf->c[m] = (pt_crec){ t->copies.v[j], c->cside.v[j] };
+                else buf->k[m] = (pt_krec){ t->kernels.v[j], c->kside.v[j] };
+            }
+            rc = spill_write(c, buf, m * (pass ? sizeof(pt_crec) : sizeof(pt_krec)));
+        }
+        free(buf);
+        free(keys);
+        bool ok = true;
+        if (rc == 0) {
+            if (pass) VEC_PUSH(c->sp.cruns, run, ok);
+            else VEC_PUSH(c->sp.kruns, run, ok);
+            if (!ok) rc = fail(c, "out of memory");
+        }
+        if (rc < 0) return -1;
+    }
+    t->kernels.n = t->copies.n = 0;
+    c->kside.n = c->cside.n = 0;
+    return 0;
+}
+
+/* ---- streaming: the launch calls ---- */
+
+#define CALL_BLOCK 256
+
+/* The buffered calls, sorted by (id, start), as one run; emptied. */
+static int spill_calls(pt_ctx *c) {
+    pt_file *f = c->f;
+    if (f->calls.n == 0) return 0;
+    qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
+    pt_run run = { c->sp.end, f->calls.n, c->fileno };
+    if (spill_write(c, f->calls.v, f->calls.n * sizeof *f->calls.v) < 0) return -1;
+    bool ok = true;
+    VEC_PUSH(f->call_runs, run, ok);
+    if (!ok) return fail(c, "out of memory");
+    f->calls.n = 0;
+    return 0;
+}
+
+typedef struct call_cursor { const pt_run *run; size_t next, at, have; pt_corr buf[CALL_BLOCK]; } call_cursor;
+
+static bool call_load(pt_ctx *c, call_cursor *k, int *rc) {
+    if (k->at < k->have) return true;
+    size_t m = k->run->n - k->next;
+    if (m == 0) return false;
+    if (m > CALL_BLOCK) m = CALL_BLOCK;
+    size_t want = m * sizeof(pt_corr), got = 0;
+    off_t off = (off_t)(k->run->off + (uint64_t)k->next * sizeof(pt_corr));
+    while (got < want) {
+        ssize_t r = pread(c->sp.fd, (char *)k->buf + got, want - got, off + (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            *rc = spill_fail(c, "reading", r < 0 ? strerror(errno) : "short file");
+            return false;
+        }
+        got += (size_t)r;
+    }
+    k->next += m;
+    k->at = 0;
+    k->have = m;
+    return true;
+}
+
+/* A file whose calls were spilled: its runs merged into one table, the
+ * earliest call of each id (what find_call picks in memory), and the
+ * index of its blocks. Runs are few (a run is run_rows calls): a scan for
+ * the smallest beats a heap's bookkeeping. */
+static int stream_calls(pt_ctx *c) {
+    pt_file *f = c->f;
+    if (spill_calls(c) < 0) return -1;
+    size_t nr = f->call_runs.n;
+    call_cursor *cur = calloc(nr, sizeof *cur);
+    pt_corr *out = malloc(CALL_BLOCK * sizeof *out);
+    int rc = cur && out ? 0 : fail(c, "out of memory");
+    size_t total = 0;
+    for (size_t i = 0; i < nr; i++) total += f->call_runs.v[i].n;
+    size_t maxblocks = total / CALL_BLOCK + 1;
+    if (rc == 0 && !(f->index = malloc(maxblocks * sizeof *f->index))) rc = fail(c, "out of memory");
+    for (size_t i = 0; i < nr && rc == 0; i++) {
+        cur[i].run = &f->call_runs.v[i];
+        call_load(c, &cur[i], &rc);
+    }
+    f->table_off = c->sp.end;
+    size_t nout = 0;
+    bool have_last = false;
+    int64_t last = 0;
+    while (rc == 0) {
+        size_t best = nr;
+        for (size_t i = 0; i < nr; i++) {
+            if (cur[i].at >= cur[i].have) continue;
+            if (best == nr || cmp_corr(&cur[i].buf[cur[i].at], &cur[best].buf[cur[best].at]) < 0)
+                best = i;
+        }
+        if (best == nr) break;
+        pt_corr e = cur[best].buf[cur[best].at++];
+        call_load(c, &cur[best], &rc);
+        if (have_last && e.corr == last) continue;   /* a later call of the same id */
+        have_last = true;
+        last = e.corr;
+        if (f->table_n % CALL_BLOCK == 0) f->index[f->nindex++] = e.corr;
+        out[nout++] = e;
+        f->table_n++;
+        if (nout == CALL_BLOCK) {
+            rc = spill_write(c, out, nout * sizeof *out);
+            nout = 0;
+        }
+    }
+    if (rc == 0 && nout) rc = spill_write(c, out, nout * sizeof *out);
+    if (rc == 0 && f->table_n) f->min_call_corr = f->index[0];
+    free(cur);
+    free(out);
+    free(f->call_runs.v);
+    f->call_runs.v = NULL;
+    f->call_runs.n = f->call_runs.cap = 0;
+    return rc;
+}
+
+/* find_call for a streamed file: in memory, or in its table (one block
+ * read per lookup that leaves the block last read; kernels come by start,
+ * so their ids mostly rise and the blocks are read about once). */
+static bool find_call_s(pt_ctx *c, pt_file *f, int64_t corr, int64_t *ts, int *rc) {
+    if (!f->table_n) return find_call(f, corr, ts);
+    size_t lo = 0, hi = f->nindex;
+    while (lo < hi) {              /* the first block whose first id is > corr */
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->index[mid] <= corr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return false;
+    size_t b = lo - 1;
+    size_t n = f->table_n - b * CALL_BLOCK < CALL_BLOCK ? f->table_n - b * CALL_BLOCK : CALL_BLOCK;
+    if (f->block_no != b + 1) {
+        if (!f->block && !(f->block = malloc(CALL_BLOCK * sizeof *f->block))) {
+            *rc = fail(c, "out of memory");
+            return false;
+        }
+        size_t want = n * sizeof(pt_corr), got = 0;
+        off_t off = (off_t)(f->table_off + (uint64_t)b * CALL_BLOCK * sizeof(pt_corr));
+        while (got < want) {
+            ssize_t r = pread(c->sp.fd, (char *)f->block + got, want - got, off + (off_t)got);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) {
+                f->block_no = 0;
+                *rc = spill_fail(c, "reading", r < 0 ? strerror(errno) : "short file");
+                return false;
+            }
+            got += (size_t)r;
+        }
+        f->block_no = b + 1;
+    }
+    lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f->block[mid].corr < corr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < n && f->block[lo].corr == corr) {
+        *ts = f->block[lo].ts;
+        return true;
+    }
+    return false;
+}
+
+/* A streamed file's end: its last run, its launch calls sorted, its lanes
+ * named in the order finish_file names them (kernels, then copies). */
+static int stream_finish_file(pt_ctx *c, size_t nfiles) {
+    pt_file *f = c->f;
+    if (spill_rows(c) < 0) return -1;
+    if (f->call_runs.n) {
+        if (stream_calls(c) < 0) return -1;
+    } else {
+        qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
+        if (f->calls.n) f->min_call_corr = f->calls.v[0].corr;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const pt_use *u = pass ? c->cuse.v : c->kuse.v;
+        size_t n = pass ? c->cuse.n : c->kuse.n;
+        for (size_t i = 0; i < n; i++)
+            if (u[i].file == c->fileno) lane_name(c, f, u[i].dev, nfiles);
+    }
+    if (c->t->oom) return fail(c, "out of memory");
+    return 0;
+}
+
+typedef struct pt_cursor {
+    const pt_run *run;
+    size_t next;                   /* records of the run read into buf so far */
+    size_t at, have;               /* the current record in buf, how many buf holds */
+    unsigned char *buf;
+    int64_t key;                   /* the current record's start + its file's base */
+} pt_cursor;
+
+/* Load the cursor's current record's key, refilling its buffer; false at
+ * the run's end (or on a read error, in *rc). */
+static bool cursor_load(pt_ctx *c, pt_cursor *k, size_t esz, size_t key_off, int *rc) {
+    if (k->at == k->have) {
+        size_t m = k->run->n - k->next;
+        if (m == 0) return false;
+        if (m > MERGE_BUF) m = MERGE_BUF;
+        size_t want = m * esz, got = 0;
+        off_t off = (off_t)(k->run->off + (uint64_t)k->next * esz);
+        while (got < want) {
+            ssize_t r = pread(c->sp.fd, k->buf + got, want - got, off + (off_t)got);
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) {
+                *rc = spill_fail(c, "reading", r < 0 ? strerror(errno) : "short file");
+                return false;
+            }
+            got += (size_t)r;
+        }
+        k->next += m;
+        k->at = 0;
+        k->have = m;
+    }
+    int64_t ts;
+    memcpy(&ts, k->buf + k->at * esz + key_off, sizeof ts);
+    const pt_file *f = &c->files[k->run->file];
+    k->key = ts + (f->has_base ? f->base : 0);
+    return true;
+}
+
+static bool cursor_less(const pt_cursor *a, const pt_cursor *b) {
+    return a->key < b->key || (a->key == b->key && a->run < b->run);
+}
+
+static void heap_down(pt_cursor **h, size_t n, size_t i) {
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && cursor_less(h[l], h[m])) m = l;
+        if (r < n && cursor_less(h[r], h[m])) m = r;
+        if (m == i) return;
+        pt_cursor *x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+}
+
+typedef struct pt_lanes { uint32_t file[4]; int64_t dev[4]; trace_str lane[4]; bool set[4]; } pt_lanes;
+
+/* One record's launch call, clock base and lane (finish_file's rules). */
+static int resolve(pt_ctx *c, const pt_side *s, bool kernel, pt_lanes *lc, int64_t *issue,
+                   int64_t *base, trace_str *lane, size_t nfiles) {
+    pt_file *f = &c->files[s->file];
+    int64_t ts;
+    int rc = 0;
+    *issue = TRACE_NONE;
+    *base = f->has_base ? f->base : 0;
+    if (s->has_corr && find_call_s(c, f, s->corr, &ts, &rc)) {
+        *issue = ts + *base;
+    } else if (rc < 0) {
+        return -1;
+    } else if (kernel) {
+        if (s->has_corr && (f->calls.n || f->table_n) && s->corr < f->min_call_corr)
+            c->before_window++;
+        else c->unmatched++;
+    }
+    int slot = (int)(((uint64_t)s->dev + s->file) & 3);
+    if (lc->set[slot] && lc->file[slot] == s->file && lc->dev[slot] == s->dev) {
+        *lane = lc->lane[slot];
+        return 0;
+    }
+    *lane = lane_name(c, f, s->dev, nfiles);
+    lc->set[slot] = true;
+    lc->file[slot] = s->file;
+    lc->dev[slot] = s->dev;
+    lc->lane[slot] = *lane;
+    return 0;
+}
+
+/* Merge the runs of kernels (copies) into the batches. */
+static int merge_runs(pt_ctx *c, bool copies, size_t nfiles) {
+    const pt_run *runs = copies ? c->sp.cruns.v : c->sp.kruns.v;
+    size_t nr = copies ? c->sp.cruns.n : c->sp.kruns.n;
+    size_t esz = copies ? sizeof(pt_crec) : sizeof(pt_krec);
+    size_t key_off = copies ? offsetof(pt_crec, c) + offsetof(trace_copy, start)
+                            : offsetof(pt_krec, k) + offsetof(trace_kernel, first_block);
+    if (nr == 0) return 0;
+    pt_cursor *cur = calloc(nr, sizeof *cur);
+    pt_cursor **heap = calloc(nr, sizeof *heap);
+    int rc = cur && heap ? 0 : fail(c, "out of memory");
+    size_t nh = 0;
+    for (size_t i = 0; i < nr && rc == 0; i++) {
+        cur[i].run = &runs[i];
+        if (!(cur[i].buf = malloc(MERGE_BUF * esz))) rc = fail(c, "out of memory");
+        else if (cursor_load(c, &cur[i], esz, key_off, &rc)) heap[nh++] = &cur[i];
+    }
+    for (size_t i = nh; rc == 0 && i-- > 0;) heap_down(heap, nh, i);
+    pt_lanes lc;
+    memset(&lc, 0, sizeof lc);
+    while (rc == 0 && nh) {
+        pt_cursor *k = heap[0];
+        const unsigned char *rec = k->buf + k->at * esz;
+        int64_t issue, base;
+        trace_str lane;
+        if (copies) {
+            pt_crec r;
+            memcpy(&r, rec, sizeof r);
+            trace_copy *cp = trace_add_copy(c->t);
+            if (!cp) { rc = fail(c, "out of memory"); break; }
+            if (resolve(c, &r.s, false, &lc, &issue, &base, &lane, nfiles) < 0) { rc = -1; break; }
+            *cp = r.c;
+            cp->issue = issue;
+            cp->start += base;
+            cp->end += base;
+            cp->process = lane;
+        } else {
+            pt_krec r;
+            memcpy(&r, rec, sizeof r);
+            trace_kernel *kk = trace_add_kernel(c->t);
+            if (!kk) { rc = fail(c, "out of memory"); break; }
+            if (resolve(c, &r.s, true, &lc, &issue, &base, &lane, nfiles) < 0) { rc = -1; break; }
+            *kk = r.k;
+            kk->issue = issue;
+            kk->first_block += base;
+            kk->end += base;
+            kk->process = lane;
+        }
+        if (c->t->oom) { rc = fail(c, "out of memory"); break; }
+        if (imp_stream_rows(c->cx, c->t, NULL, 0, c->err, c->errlen) < 0) { rc = -1; break; }
+        k->at++;
+        if (cursor_load(c, k, esz, key_off, &rc)) heap_down(heap, nh, 0);
+        else if (rc == 0) {
+            heap[0] = heap[--nh];
+            heap_down(heap, nh, 0);
+        }
+    }
+    for (size_t i = 0; cur && i < nr; i++) free(cur[i].buf);
+    free(cur);
+    free(heap);
+    return rc;
+}
+
+static int stream_out(pt_ctx *c, size_t nfiles) {
+    if (merge_runs(c, false, nfiles) < 0 || merge_runs(c, true, nfiles) < 0) return -1;
+    if (imp_stream_flush(c->cx, c->t, c->err, c->errlen) < 0) return -1;
+    if (c->t->oom) return fail(c, "out of memory");
+    return 0;
+}
+
 /* ---- the run --------------------------------------------------------------- */
 
 /* Resident blocks per SM by compute capability: CUDA C++ Programming
@@ -949,17 +1470,18 @@ static int describe_devices(pt_ctx *c, pt_file *files, size_t nfiles) {
     typedef struct { uint32_t file; int64_t dev; size_t kernels, copies; } use;
     use u[64];
     size_t nu = 0;
+    /* the first 64 GPUs by their first kernel, then by their first copy */
     for (int pass = 0; pass < 2; pass++) {
-        size_t n = pass ? c->cside.n : c->kside.n;
+        size_t n = pass ? c->cuse.n : c->kuse.n;
         for (size_t i = 0; i < n; i++) {
-            const pt_side *s = pass ? &c->cside.v[i] : &c->kside.v[i];
+            const pt_use *s = pass ? &c->cuse.v[i] : &c->kuse.v[i];
             size_t j = 0;
             while (j < nu && !(u[j].file == s->file && u[j].dev == s->dev)) j++;
             if (j == nu) {
                 if (nu == 64) continue;
                 u[nu++] = (use){ s->file, s->dev, 0, 0 };
             }
-            if (pass) u[j].copies++; else u[j].kernels++;
+            if (pass) u[j].copies += s->n; else u[j].kernels += s->n;
         }
     }
     size_t best = 0;
@@ -1049,7 +1571,8 @@ static int check_file(pt_ctx *c, size_t kernels, size_t copies) {
                 "runtime calls) -- record with ProfilerActivity.CUDA", f->runtime_events);
 }
 
-static int import_files(pt_ctx *c, const imp_file *files, size_t nfiles, pt_file *pf) {
+static int import_files(pt_ctx *c, const imp_file *files, const bool *own, size_t nfiles,
+                        pt_file *pf) {
     double total = 0;
     for (size_t i = 0; i < nfiles; i++) total += (double)files[i].len;
     c->total = total > 0 ? total : 1;
@@ -1057,17 +1580,22 @@ static int import_files(pt_ctx *c, const imp_file *files, size_t nfiles, pt_file
         c->f = &pf[i];
         c->fileno = (uint32_t)i;
         pf[i].name = files[i].name ? files[i].name : "input";
+        c->droppable = own && !own[i];
         if (read_file(c, &files[i]) < 0) return -1;
-        if (check_file(c, c->t->kernels.n - pf[i].k0, c->t->copies.n - pf[i].c0) < 0) return -1;
-        if (finish_file(c, nfiles) < 0) return -1;
+        if (check_file(c, pf[i].nk, pf[i].nc) < 0) return -1;
+        if (c->streaming ? stream_finish_file(c, nfiles) < 0 : finish_file(c, nfiles) < 0)
+            return -1;
         c->done_before += (double)files[i].len;
     }
     c->f = &pf[0];
+    /* streaming: every file read and accepted, the records go out sorted */
+    if (c->streaming && stream_out(c, nfiles) < 0) return -1;
     if (describe_devices(c, pf, nfiles) < 0 || run_meta(c, pf, nfiles) < 0) return -1;
-    if (imp_sort_records(c->t->kernels.v, c->t->kernels.n, sizeof *c->t->kernels.v,
-                         offsetof(trace_kernel, first_block)) < 0 ||
-        imp_sort_records(c->t->copies.v, c->t->copies.n, sizeof *c->t->copies.v,
-                         offsetof(trace_copy, start)) < 0)
+    if (!c->streaming &&
+        (imp_sort_records(c->t->kernels.v, c->t->kernels.n, sizeof *c->t->kernels.v,
+                          offsetof(trace_kernel, first_block)) < 0 ||
+         imp_sort_records(c->t->copies.v, c->t->copies.n, sizeof *c->t->copies.v,
+                          offsetof(trace_copy, start)) < 0))
         return fail(c, "out of memory");
     if (trace_set_source(c->t, "pytorch") < 0) return fail(c, "out of memory");
     return 0;
@@ -1140,14 +1668,32 @@ static int read_all(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *ou
     c.t = out;
     c.err = err;
     c.errlen = errlen;
+    c.streaming = imp_stream_active(cx);
+    c.sp.fd = -1;
+    if (c.streaming) {
+        /* a run is a few batches: imp_stream.rows (0: 65536) x 4 */
+        size_t rows = cx->s->rows ? cx->s->rows : 65536;
+        c.sp.run_rows = rows < SIZE_MAX / 4 ? rows * 4 : rows;
+    }
     pt_file *pf = calloc(n ? n : 1, sizeof *pf);
+    c.files = pf;
     int rc;
     if (!pf) rc = imp_error(err, errlen, files[0].name ? files[0].name : "input", ": ", "out of memory");
-    else rc = import_files(&c, all, n, pf);
-    for (size_t i = 0; pf && i < n; i++) free(pf[i].calls.v);
+    else rc = import_files(&c, all, own, n, pf);
+    for (size_t i = 0; pf && i < n; i++) {
+        free(pf[i].calls.v);
+        free(pf[i].call_runs.v);
+        free(pf[i].index);
+        free(pf[i].block);
+    }
     free(pf);
     free(c.kside.v);
     free(c.cside.v);
+    free(c.kuse.v);
+    free(c.cuse.v);
+    free(c.sp.kruns.v);
+    free(c.sp.cruns.v);
+    if (c.sp.fd >= 0) close(c.sp.fd);
     free(c.name);
     free_expanded(all, own, n);
     return rc;
@@ -1166,8 +1712,11 @@ const imp_importer imp_pytorch_format = {
     .hint = "PyTorch profiler (torch.profiler / libkineto) trace JSON or .json.gz, one file per "
             "rank or a .zip/.tar.gz of a job",
     .detect = detect,
-    .read = read_all,   /* progress, no batches: a kernel's launch call may come
-                         * later in the file than the kernel (docs/pytorch.md) */
+    /* batches: a file's records wait for its end (a kernel's launch call
+     * may come after it, docs/pytorch.md) in sorted runs spilled to a
+     * temporary file, merged by start at the end (stream_out) */
+    .read = read_all,
+    .stream = true,
     .multi_file = true,
     .own_archives = true,
 };

@@ -615,9 +615,10 @@ static void stream_free(stream_ctx *c) {
 }
 
 /* 1: imported; *whole set: do it again with import_whole. */
-static int import_stream(db *d, const imp_file *file, imp_format fmt, const char *experiment,
-                         const char *name, const store_ctl *ctl, char run[DB_SLUG_SIZE],
-                         char exp[DB_SLUG_SIZE], bool *whole, char *err, size_t errlen) {
+static int import_stream(db *d, const imp_file *file, size_t nfiles, imp_format fmt,
+                         const char *experiment, const char *name, const store_ctl *ctl,
+                         char run[DB_SLUG_SIZE], char exp[DB_SLUG_SIZE], bool *whole, char *err,
+                         size_t errlen) {
     *whole = false;
     import_phase(ctl, "parsing");
     char rname[256];
@@ -647,7 +648,7 @@ static int import_stream(db *d, const imp_file *file, imp_format fmt, const char
                      .rows = STREAM_ROWS};
     imp_options io = {.progress = ctl && ctl->done ? parse_progress : NULL, .user = (void *)ctl,
                       .stream = &st};
-    int irc = imp_import_opts(fmt, file, 1, &io, &t, err, errlen);
+    int irc = imp_import_opts(fmt, file, nfiles, &io, &t, err, errlen);
     if (irc) {
         /* the file's error first; the store's when the import stopped for it */
         char serr[8];
@@ -720,10 +721,11 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
         return STORE_BAD_INPUT;
     }
     bool ours = fmt == IMP_SCHEDLAB_TRACE;
-    if (!ours && nfiles == 1 && imp_can_stream(fmt)) {
+    /* several files: a multi-file format that streams (pytorch's ranks) */
+    if (!ours && imp_can_stream(fmt) && (nfiles == 1 || imp_importer_get(fmt)->multi_file)) {
         bool whole;
-        int rc = import_stream(d, files, fmt, experiment, name, ctl, run, exp, &whole, err,
-                               errlen);
+        int rc = import_stream(d, files, nfiles, fmt, experiment, name, ctl, run, exp, &whole,
+                               err, errlen);
         if (!whole) return rc;
     }
     return import_whole(d, files, nfiles, fmt, ours, experiment, name, ctl, run, exp, err,

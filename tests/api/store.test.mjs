@@ -19,12 +19,12 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
     'nsys-sqlite', 'schedlab-trace', 'pytorch']);
   // the importer table behind them: one entry per format, in the same order, each
   // saying what file it reads; examiner-json and pytorch (rank files) take several files as one run,
-  // and the four formats of docs/trace-format.md's streaming section stream
+  // and the five formats of docs/trace-format.md's streaming section stream (pytorch: issue 29)
   assert.deepEqual(body.importers.map((i) => i.name), body.formats);
   for (const i of body.importers) assert.ok(i.hint.length > 15, `${i.name} has a hint`);
   assert.deepEqual(body.importers.filter((i) => i.multi_file).map((i) => i.name), ['examiner-json', 'pytorch']);
   assert.deepEqual(body.importers.filter((i) => i.stream).map((i) => i.name),
-    ['globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite', 'nsys-sqlite']);
+    ['globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite', 'nsys-sqlite', 'pytorch']);
   const names = (table) => body.policies[table].map((p) => p.name);
   assert.deepEqual(Object.keys(body.policies), ['placement', 'execution', 'contexts', 'host', 'warp']);
   assert.deepEqual(names('placement'), ['most-room', 'round-robin', 'spart']);

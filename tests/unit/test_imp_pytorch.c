@@ -532,6 +532,251 @@ static void test_real_amd_refused(void **state) {
     free(d);
 }
 
+/* ---- streaming (issue 29, bounded memory) ---------------------------------------- */
+
+/* The batches of a streamed import, gathered as the store would keep them. */
+typedef struct gathered { trace rows; size_t batches; } gathered;
+
+static int gather(void *user, const trace *t, size_t kernels, size_t copies, char *err,
+                  size_t errlen) {
+    (void)err, (void)errlen;
+    gathered *g = user;
+    assert_int_equal(kernels, g->rows.kernels.n);     /* numbered as the run's next ones */
+    assert_int_equal(copies, g->rows.copies.n);
+    for (size_t i = 0; i < t->kernels.n; i++) *trace_add_kernel(&g->rows) = t->kernels.v[i];
+    for (size_t i = 0; i < t->copies.n; i++) *trace_add_copy(&g->rows) = t->copies.v[i];
+    g->batches++;
+    return 0;
+}
+
+/* Field by field (a struct copy need not copy padding). */
+static bool same_kernel(const trace_kernel *a, const trace_kernel *b) {
+    return a->name == b->name && a->raw_name == b->raw_name && a->stream == b->stream &&
+           a->process == b->process && a->priority == b->priority && a->threads == b->threads &&
+           a->issue == b->issue && a->first_block == b->first_block &&
+           a->fully_dispatched == b->fully_dispatched && a->end == b->end &&
+           a->blocks == b->blocks && a->smem == b->smem && a->regs == b->regs &&
+           !memcmp(a->grid, b->grid, sizeof a->grid) && !memcmp(a->block, b->block, sizeof a->block) &&
+           a->instructions == b->instructions && a->ipc == b->ipc && a->qos_goal == b->qos_goal &&
+           a->ipc_isolated == b->ipc_isolated && a->ipc_shared == b->ipc_shared &&
+           a->qos_met == b->qos_met;
+}
+
+static bool same_copy(const trace_copy *a, const trace_copy *b) {
+    return a->name == b->name && a->stream == b->stream && a->process == b->process &&
+           a->direction == b->direction && a->engine == b->engine && a->bytes == b->bytes &&
+           a->issue == b->issue && a->start == b->start && a->end == b->end;
+}
+
+static void shift(int64_t *x, int64_t d) {
+    if (*x != TRACE_NONE) *x += d;
+}
+
+/* The files imported whole and streamed in batches of `rows` (runs of 4 x
+ * rows spilled to the temporary file): the same records in the same order,
+ * the same string ids, meta, device and origin -- what the store keeps of
+ * both is then the same. Returns the batches. */
+static size_t same_streamed(const imp_file *f, size_t n, size_t rows) {
+    trace whole, st;
+    trace_init(&whole);
+    trace_init(&st);
+    char err[512] = "";
+    if (imp_import(IMP_UNKNOWN, f, n, &whole, err, sizeof err)) fail_msg("%s", err);
+    gathered g = { .batches = 0 };
+    trace_init(&g.rows);
+    imp_stream s = { .batch = gather, .user = &g, .rows = rows };
+    imp_options o = { .stream = &s };
+    if (imp_import_opts(IMP_UNKNOWN, f, n, &o, &st, err, sizeof err)) fail_msg("%s", err);
+    assert_true(s.streamed);
+    assert_true(s.range_ok);
+    assert_int_equal(st.kernels.n, 0);
+    assert_int_equal(st.copies.n, 0);
+    assert_int_equal(g.rows.kernels.n, whole.kernels.n);
+    assert_int_equal(g.rows.copies.n, whole.copies.n);
+    for (size_t i = 0; i < g.rows.kernels.n; i++) {
+        trace_kernel *k = &g.rows.kernels.v[i];
+        shift(&k->issue, s.shift), shift(&k->first_block, s.shift);
+        shift(&k->fully_dispatched, s.shift), shift(&k->end, s.shift);
+        if (!same_kernel(k, &whole.kernels.v[i]))
+            fail_msg("%s: kernel %zu differs streamed (rows %zu)", f[0].name, i, rows);
+    }
+    for (size_t i = 0; i < g.rows.copies.n; i++) {
+        trace_copy *c = &g.rows.copies.v[i];
+        shift(&c->issue, s.shift), shift(&c->start, s.shift), shift(&c->end, s.shift);
+        if (!same_copy(c, &whole.copies.v[i]))
+            fail_msg("%s: copy %zu differs streamed (rows %zu)", f[0].name, i, rows);
+    }
+    assert_int_equal(st.strs.n, whole.strs.n);
+    for (size_t i = 1; i < st.strs.n; i++) assert_string_equal(st.strs.v[i], whole.strs.v[i]);
+    assert_int_equal(st.meta.n, whole.meta.n);
+    for (size_t i = 0; i < st.meta.n; i++) {
+        assert_string_equal(S(&st, st.meta.v[i].key), S(&whole, whole.meta.v[i].key));
+        assert_string_equal(S(&st, st.meta.v[i].value), S(&whole, whole.meta.v[i].value));
+    }
+    assert_int_equal(st.origin, whole.origin);
+    assert_int_equal(st.has_device, whole.has_device);
+    assert_memory_equal(&st.device, &whole.device, sizeof st.device);
+    assert_string_equal(st.name, whole.name);
+    assert_string_equal(st.source, whole.source);
+    size_t b = g.batches;
+    trace_free(&g.rows);
+    trace_free(&st);
+    trace_free(&whole);
+    return b;
+}
+
+static void test_streamed_fixtures(void **state) {
+    (void)state;
+    static const char *const one[] = { "pytorch_2x.json", "pytorch_2x.json.gz", "pytorch_2021.json",
+                                       "pytorch_job.tar.gz" };
+    for (size_t i = 0; i < sizeof one / sizeof *one; i++) {
+        imp_file f;
+        fixture_file(one[i], &f);
+        for (size_t rows = 1; rows <= 4; rows++) assert_true(same_streamed(&f, 1, rows) >= 1);
+        same_streamed(&f, 1, 0);
+        free((void *)f.data);
+    }
+    imp_file two[2];
+    fixture_file("pytorch_2x.json", &two[0]);
+    fixture_file("pytorch_rank1.json", &two[1]);
+    for (size_t rows = 1; rows <= 3; rows++) same_streamed(two, 2, rows);
+    free((void *)two[0].data);
+    free((void *)two[1].data);
+}
+
+/* Every real trace, and the DLRM job, streamed in small batches: many
+ * spilled runs merged (kernels of two ranks interleave on one clock). */
+static void test_streamed_real(void **state) {
+    (void)state;
+    static const char *const names[] = {
+        "kineto_hta_a100pg509_nccl2ranks_rank0_nccl_data.json.gz",
+        "kineto_kineto_v100dgxs_resnet50_2021_oldcats.pt.trace.json.gz",
+        "kineto_param_v100x8_dlrm_rank0of8.pt.trace.json",
+        "kineto_param_v100x8_dlrm_rank1of8.pt.trace.json" };
+    imp_file f[4];
+    char p[1024];
+    if (!trace_path(names[0], p, sizeof p)) return;
+    for (size_t i = 0; i < 4; i++) {
+        size_t len;
+        unsigned char *d = read_trace(names[i], &len);
+        f[i] = (imp_file){ names[i], d, len };
+    }
+    for (size_t i = 0; i < 4; i++) {
+        size_t b = same_streamed(&f[i], 1, 100);
+        if (b < 2) fail_msg("%s: %zu batches", names[i], b);
+        same_streamed(&f[i], 1, 0);
+    }
+    assert_true(same_streamed(&f[2], 2, 300) > 1);
+    for (size_t i = 0; i < 4; i++) free((void *)f[i].data);
+}
+
+/* Through the store (server/store.c streams pytorch, one file or a job's
+ * several): the run read back is the whole-file import's, record by record
+ * and string by string. */
+static void same_stored(const imp_file *f, size_t n) {
+    trace whole, back;
+    trace_init(&whole);
+    trace_init(&back);
+    char err[512] = "", run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
+    if (imp_import(IMP_UNKNOWN, f, n, &whole, err, sizeof err)) fail_msg("%s", err);
+    tdb d;
+    assert_int_equal(tdb_open(&d, "pytorch-stream"), 0);
+    if (store_import(d.d, f, n, NULL, NULL, NULL, run, exp, err, sizeof err)) fail_msg("%s", err);
+    if (db_load_run(d.d, run, DB_LOAD_ALL, &back, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(back.kernels.n, whole.kernels.n);
+    assert_int_equal(back.copies.n, whole.copies.n);
+    assert_int_equal(back.origin, whole.origin);
+    for (size_t i = 0; i < whole.kernels.n; i++) {
+        const trace_kernel *a = &back.kernels.v[i], *b = &whole.kernels.v[i];
+        assert_string_equal(S(&back, a->name), S(&whole, b->name));
+        assert_string_equal(S(&back, a->stream), S(&whole, b->stream));
+        assert_string_equal(S(&back, a->process), S(&whole, b->process));
+        if (a->issue != b->issue || a->first_block != b->first_block || a->end != b->end ||
+            a->blocks != b->blocks || a->smem != b->smem || a->regs != b->regs ||
+            memcmp(a->grid, b->grid, sizeof a->grid) || memcmp(a->block, b->block, sizeof a->block))
+            fail_msg("%s: stored kernel %zu differs from the whole import's", f[0].name, i);
+    }
+    for (size_t i = 0; i < whole.copies.n; i++) {
+        const trace_copy *a = &back.copies.v[i], *b = &whole.copies.v[i];
+        assert_string_equal(S(&back, a->name), S(&whole, b->name));
+        assert_string_equal(S(&back, a->process), S(&whole, b->process));
+        if (a->issue != b->issue || a->start != b->start || a->end != b->end ||
+            a->bytes != b->bytes || a->direction != b->direction)
+            fail_msg("%s: stored copy %zu differs from the whole import's", f[0].name, i);
+    }
+    for (size_t i = 0; i < whole.meta.n; i++) {
+        const char *k = S(&whole, whole.meta.v[i].key);
+        const char *v = trace_get_meta(&back, k);
+        if (!v || strcmp(v, S(&whole, whole.meta.v[i].value)) != 0)
+            fail_msg("%s: meta %s stored \"%s\"", f[0].name, k, v ? v : "(absent)");
+    }
+    trace_free(&back);
+    trace_free(&whole);
+    tdb_close(&d);
+}
+
+static void test_streamed_store(void **state) {
+    (void)state;
+    imp_file two[2];
+    fixture_file("pytorch_2x.json", &two[0]);
+    fixture_file("pytorch_rank1.json", &two[1]);
+    same_stored(two, 1);
+    same_stored(two, 2);
+    free((void *)two[0].data);
+    free((void *)two[1].data);
+    imp_file tgz;
+    fixture_file("pytorch_job.tar.gz", &tgz);
+    same_stored(&tgz, 1);
+    free((void *)tgz.data);
+    const char *names[] = { "kineto_param_v100x8_dlrm_rank0of8.pt.trace.json",
+                            "kineto_param_v100x8_dlrm_rank1of8.pt.trace.json" };
+    char p[1024];
+    if (!trace_path(names[0], p, sizeof p)) return;
+    imp_file f[2];
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        unsigned char *d = read_trace(names[i], &len);
+        f[i] = (imp_file){ names[i], d, len };
+    }
+    same_stored(f, 2);
+    for (int i = 0; i < 2; i++) free((void *)f[i].data);
+}
+
+/* No temporary file (TMPDIR unusable): the streamed import fails saying
+ * so and asks for the whole import (imp_stream.whole_message), which the
+ * store then does: the run is stored all the same. */
+static void test_streamed_no_tmpdir(void **state) {
+    (void)state;
+    const char *old = getenv("TMPDIR");
+    char *keep = old ? strdup(old) : NULL;
+    setenv("TMPDIR", "/nonexistent-schedlab-tmp", 1);
+    imp_file f;
+    fixture_file("pytorch_2x.json", &f);
+    trace t;
+    trace_init(&t);
+    gathered g = { .batches = 0 };
+    trace_init(&g.rows);
+    imp_stream s = { .batch = gather, .user = &g, .rows = 1 };
+    imp_options o = { .stream = &s };
+    char err[512] = "";
+    assert_int_equal(imp_import_opts(IMP_UNKNOWN, &f, 1, &o, &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "pytorch_2x.json: creating the import's temporary file: "));
+    assert_true(s.whole_message);
+    assert_int_equal(g.batches, 0);
+    trace_free(&t);
+    trace_free(&g.rows);
+    tdb d;
+    assert_int_equal(tdb_open(&d, "pytorch-notmp"), 0);
+    char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
+    if (store_import(d.d, &f, 1, NULL, NULL, NULL, run, exp, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(tdb_scalar(d.d, "SELECT count(*) FROM runs"), 1);
+    tdb_close(&d);
+    free((void *)f.data);
+    if (keep) setenv("TMPDIR", keep, 1);
+    else unsetenv("TMPDIR");
+    free(keep);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_us_to_ns),
@@ -547,6 +792,10 @@ int main(void) {
         cmocka_unit_test(test_real_dlrm_rank1),
         cmocka_unit_test(test_real_dlrm_job),
         cmocka_unit_test(test_real_amd_refused),
+        cmocka_unit_test(test_streamed_fixtures),
+        cmocka_unit_test(test_streamed_real),
+        cmocka_unit_test(test_streamed_store),
+        cmocka_unit_test(test_streamed_no_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
