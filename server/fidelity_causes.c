@@ -179,7 +179,17 @@ int fidelity_explain(json_t *rep, const trace *m, const replay_info *info,
             while (s < ns && strcmp(seen[s], tok) != 0) s++;
             if (s == ns) snprintf(seen[ns++], sizeof seen[0], "%s", tok);
         }
-        if (ns > 1) {
+        if (ns > 1 && info && info->devices > 1) {
+            /* replay_devices.h: what several simulated GPUs cannot show */
+            snprintf(buf, sizeof buf,
+                     "several_gpus: the trace's work ran on %zu GPUs and is replayed as %zu "
+                     "simulated GPUs, each on its own device; what couples them is not "
+                     "modelled: an NCCL kernel waits on its peers on the other GPUs, that wait "
+                     "is calibrated into its measured duration, so a changed run (another "
+                     "policy, the held-out half) does not delay the peers", info->devices,
+                     info->devices);
+            add(causes, "several_gpus", buf);
+        } else if (ns > 1) {
             snprintf(buf, sizeof buf,
                      "several_gpus: the trace's kernels ran on %zu GPUs, replayed on one device "
                      "(their work shares its SMs and copy engines in the simulation)", ns);

@@ -85,6 +85,9 @@ typedef struct replay_info {
     /* duration errors of the calibrated kernels (fractions): with block
      * times calibrated alone, and after the refinement */
     double alone_median, alone_p90, refined_median, refined_p90;
+    /* the trace's GPUs, each replayed as its own simulated GPU
+     * (replay_devices.h); 0 or 1: one device */
+    size_t devices;
 } replay_info;
 
 /* Simulation passes the refinement runs at most. */
