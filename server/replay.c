@@ -11,6 +11,8 @@
 
 #include "../simcore/cc.h"
 #include "../simcore/sim.h"
+#include "host_gaps.h"
+#include "replay_copies.h"
 #include "scenario.h"
 #include "trace_json.h"
 
@@ -294,6 +296,27 @@ static int choose_device(const trace *t, const char *what, const char *preset, j
     snprintf(info->device_why, sizeof info->device_why,
              "the preset %s, which the trace's device \"%s\" names%s", pn, tname,
              changed ? " (with the SM count and limits the trace records)" : "");
+    return 0;
+}
+
+/* Copies the trace ran at once on one engine (replay_copies.h) become the
+ * device's copies_in_flight, so they overlap in the replay as recorded; a
+ * preset named by its name becomes {"preset": NAME, "copies_in_flight": N}.
+ * Nothing changes where no copies overlapped. 0, or -1 out of memory. */
+static int copies_as_measured(const trace *t, json_t **devj, sim_device *dev, replay_info *info) {
+    int32_t n = replay_copies_in_flight(t, dev->copy_engines);
+    if (n < 0) return -1;
+    if (n > 64) n = 64;   /* device.c's bound */
+    if (n <= 1) return 0;
+    if (json_is_string(*devj)) {
+        json_t *o = json_pack("{s:O}", "preset", *devj);
+        if (!o) return -1;
+        json_decref(*devj);
+        *devj = o;
+    }
+    if (json_object_set_new(*devj, "copies_in_flight", json_integer(n)) != 0) return -1;
+    dev->copies_in_flight = n;
+    info->copies_in_flight = n;
     return 0;
 }
 
@@ -611,6 +634,26 @@ done:
     return rc;
 }
 
+/* The issue time of record `id` (kernels, then copies): `at`, or for an op
+ * the host held back (host_gaps.h) its measured start less `lat` (the
+ * launch latency of a kernel; a copy starts as it is issued) where that is
+ * later. */
+static int64_t held_at(const host_gap *v, size_t n, size_t id, int64_t at, int64_t lat) {
+    size_t lo = 0, hi = n;   /* v is sorted by id */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < n && v[lo].id == id && v[lo].start - lat > at) return v[lo].start - lat;
+    return at;
+}
+
+static int cmp_gap_id(const void *a, const void *b) {
+    const host_gap *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
 int replay_scenario(const trace *t, const char *what, const char *device_preset, json_t **out,
                     char *err, size_t errlen) {
     return replay_scenario_info(t, what, device_preset, out, NULL, err, errlen);
@@ -632,6 +675,8 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     rop *ops = calloc(t->kernels.n + t->copies.n + 1, sizeof *ops);
     rop **ord = calloc(t->kernels.n + t->copies.n + 1, sizeof *ord);
     int64_t *kdur = NULL, *paused = NULL;
+    host_gap *held = NULL;   /* ops the host held back: issued at their start */
+    size_t nheld = 0;
     /* blocks grouped by kernel (a counting sort), so each kernel reads
      * only its own blocks */
     size_t *first = calloc(t->kernels.n + 1, sizeof *first);
@@ -639,9 +684,16 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     int rc = -1;
     if (!ops || !ord || !first || !byk) goto oom;
     info.copy_engines = dev.copy_engines;
+    if (copies_as_measured(t, &devj, &dev, &info) != 0) goto oom;
     if (launch_latency(t, &info.launch_latency) != 0) goto oom;
     int64_t lat = info.launch_latency;
     if (copy_gap(t, &dev, &info.copy_gap) != 0) goto oom;
+    if (host_gaps_find(t, dev.copy_engines, lat, &held, &nheld) != 0) goto oom;
+    info.host_gaps = nheld;
+    if (nheld) qsort(held, nheld, sizeof *held, cmp_gap_id);
+    for (size_t i = 0; i < nheld; i++)
+        if (held[i].start - held[i].ready > info.host_gap_max)
+            info.host_gap_max = held[i].start - held[i].ready;
     if (t->pauses.n) {   /* the time each block was paused, by block */
         paused = calloc(t->blocks.n + 1, sizeof *paused);
         if (!paused) goto oom;
@@ -681,6 +733,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
                           : (int64_t)(k->block[0] ? k->block[0] : 1) *
                                 (k->block[1] ? k->block[1] : 1) * (k->block[2] ? k->block[2] : 1);
         if (at == TRACE_NONE) { info.skipped++; continue; }
+        at = held_at(held, nheld, i, at, lat);
         json_t *bt = block_times(t, byk + first[i], first[i + 1] - first[i], blocks, paused);
         if (!bt) {
             /* no block records: the block time that makes the kernel last
@@ -719,6 +772,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
         const trace_copy *c = &t->copies.v[i];
         int64_t at = c->issue != TRACE_NONE ? c->issue
                      : c->start != TRACE_NONE ? c->start - lat : TRACE_NONE;
+        if (at != TRACE_NONE) at = held_at(held, nheld, t->kernels.n + i, at, 0);
         const char *dir = copy_direction(c->direction);
         int engine = strcmp(dir, "memset") != 0 && strcmp(dir, "other") != 0;
         int64_t dur = c->start != TRACE_NONE && c->end != TRACE_NONE ? c->end - c->start : -1;
@@ -833,6 +887,13 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
              what, t->source ? t->source : "unknown", info.device_why, info.kernels,
              info.calibrated, refined, info.copies, info.memsets, info.copy_gap, lat,
              info.skipped);
+    if (info.host_gaps) {
+        size_t dl = strlen(desc);
+        snprintf(desc + dl, sizeof desc - dl,
+                 " %zu ops the host held back (started long after their call, stream idle, "
+                 "engine free; the longest %" PRId64 " ns) are issued at their measured start.",
+                 info.host_gaps, info.host_gap_max);
+    }
     json_object_set_new(root, "description", tj_string(desc));
     *out = root;
     rc = 0;
@@ -843,6 +904,7 @@ done:
     json_decref(devj);
     for (size_t i = 0; i < nops; i++) json_decref(ops[i].op);
     free(ops);
+    free(held);
     free(kdur);
     free(paused);
     free(ord);

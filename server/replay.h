@@ -11,7 +11,11 @@
  *     with its measured duration: stream work that uses no copy engine, so
  *     nothing after it in its stream moves;
  *   - each stream's order: ops are sorted by issue time, ties by measured
- *     start, then trace order (kernels and copies alike).
+ *     start, then trace order (kernels and copies alike);
+ *   - an op the host held back (host_gaps.h: it started long after its call
+ *     handed it over, its stream idle and its engine free) is issued at its
+ *     measured start (a kernel: less the launch latency), a measured host
+ *     gap: what held it is not in the trace, when it let go is.
  *
  * Calibration (per kernel):
  *   - with block records: each block's measured duration by block index
@@ -88,6 +92,13 @@ typedef struct replay_info {
     /* the trace's GPUs, each replayed as its own simulated GPU
      * (replay_devices.h); 0 or 1: one device */
     size_t devices;
+    /* copies one engine ran at once in the trace, given to the device
+     * (replay_copies.h); 0 or 1: one at a time */
+    int32_t copies_in_flight;
+    /* ops the host held back (host_gaps.h), issued at their measured start:
+     * how many, and the longest hold (ns) */
+    size_t host_gaps;
+    int64_t host_gap_max;
 } replay_info;
 
 /* Simulation passes the refinement runs at most. */
