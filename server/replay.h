@@ -35,7 +35,9 @@
  *   - launch latency (policy.launch_latency): the median issue -> first
  *     block gap of the kernels nothing else held back (their stream idle
  *     at issue, no other kernel running between issue and start); 0 when
- *     the trace has no issue times;
+ *     the trace has no issue times; a stream with 3 such kernels or more
+ *     whose median differs from it by more than 10 us and 50 % has its own
+ *     (its kernels are issued that much later or earlier);
  *   - copies: their measured duration plus the median gap the trace's copy
  *     engine left between back-to-back copies (replay_info.copy_gap);
  *   - a simulated run's GPU-context policy (meta "contexts", "time_slice",
@@ -99,6 +101,8 @@ typedef struct replay_info {
      * how many, and the longest hold (ns) */
     size_t host_gaps;
     int64_t host_gap_max;
+    /* streams whose kernels launch with their own fitted latency */
+    size_t latency_streams;
 } replay_info;
 
 /* Simulation passes the refinement runs at most. */
