@@ -59,6 +59,9 @@ static const real reals[] = {
     {"nvprof_gputrace_leimingyu_trans_kernel_model_3streams_gtx950_trace_s3_5m.csv", "GeForce GTX 950", 6,
      "overlapping_copies"},
     {"nsys2022.4_export_rodinia_gaussian_rtx3090_8k_kernels_report2.sqlite", "NVIDIA GeForce RTX 3090", 82, NULL},
+    /* PyTorch profiler traces (issue 29), one GPU each: deviceProperties */
+    {"kineto_hta_a100pg509_nccl2ranks_rank0_nccl_data.json.gz", "NVIDIA A100-PG509-200", 108, NULL},
+    {"kineto_kineto_v100dgxs_resnet50_2021_oldcats.pt.trace.json.gz", "Tesla V100-DGXS-32GB", 80, NULL},
 };
 
 static scn_scenario *parse_json(const json_t *j, char *err, size_t errlen) {
@@ -104,9 +107,10 @@ static void check(const real *rt) {
     fidelity fi;
     assert_int_equal(fidelity_compare(&m, &sim, &fi, err, sizeof err), 0);
     printf("  %-76s %-28s dur med %6.2f %% p90 %6.2f %%  start med %7.3f %%  makespan %+7.2f %%  "
-           "latency %lld ns\n",
+           "latency %lld ns (%zu streams their own)  host gaps %zu  copies in flight %d\n",
            rt->file, info.device, fi.dur_median * 100, fi.dur_p90 * 100,
-           fi.start_median_share * 100, fi.makespan_diff * 100, (long long)info.launch_latency);
+           fi.start_median_share * 100, fi.makespan_diff * 100, (long long)info.launch_latency,
+           info.latency_streams, info.host_gaps, (int)info.copies_in_flight);
     fflush(stdout);
     /* the 41 ms first cudaLaunchKernel no longer runs the kernels 26 ms
      * early (issue 28: 12.8 % of the span before; target 1 %) */
@@ -192,6 +196,8 @@ REAL_TEST(6)
 REAL_TEST(7)
 REAL_TEST(8)
 REAL_TEST(9)
+REAL_TEST(10)
+REAL_TEST(11)
 
 /* The compute-capability table against the limits the drivers reported in
  * the real traces (TARGET_INFO_GPU / CUPTI DEVICE rows, SOURCES.md). */
@@ -442,6 +448,61 @@ static void test_gtx950_copies_overlap_as_recorded(void **state) {
     trace_free(&m);
 }
 
+/* ---- per-stream launch latency (issue 28: "fitted per stream if they
+ * differ"): a trace whose stream A's kernels start 500 us after their call
+ * and stream B's 10 us after (no shared trace differs so: their streams
+ * fit one latency, the table's "0 streams their own") replays each stream
+ * with its own, every kernel at its measured start. Synthetic: the times
+ * are the test's own, on the RTX 2080 Ti preset's device. */
+static void test_per_stream_launch_latency(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    assert_int_equal(trace_set_name(&t, "two latencies"), 0);
+    t.device = *sim_preset_find("rtx2080ti");
+    t.has_device = true;
+    for (int i = 0; i < 8; i++) {
+        trace_kernel *k = trace_add_kernel(&t);
+        assert_non_null(k);
+        int a = i % 2 == 0;
+        k->name = trace_intern(&t, a ? "ka" : "kb");
+        k->stream = trace_intern(&t, a ? "A" : "B");
+        k->process = trace_intern(&t, "P0");
+        k->issue = (int64_t)i * 5000000;
+        k->first_block = k->issue + (a ? 500000 : 10000);
+        k->end = k->first_block + 100000;
+        k->blocks = 1;
+        k->threads = 32;
+        k->grid[0] = 1;
+        k->block[0] = 32;
+    }
+    char err[1024] = "";
+    json_t *scn = NULL;
+    replay_info info;
+    if (replay_scenario_info(&t, "two latencies", NULL, &scn, &info, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(info.latency_streams, 1);
+    assert_int_equal(info.host_gaps, 0);
+    scn_scenario *s = parse_json(scn, err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    sim_config cfg;
+    if (scn_config(s, 0, &cfg, err, sizeof err) != 0) fail_msg("%s", err);
+    trace sim;
+    trace_init(&sim);
+    if (sim_run(&cfg, &sim, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(sim.kernels.n, 8);
+    fidelity fi;
+    assert_int_equal(fidelity_compare(&t, &sim, &fi, err, sizeof err), 0);
+    for (size_t i = 0; i < fi.nk; i++)
+        if (llabs((long long)fi.k[i].start_err) > 1000)
+            fail_msg("kernel %zu starts %lld ns off", fi.k[i].measured, (long long)fi.k[i].start_err);
+    fidelity_free(&fi);
+    trace_free(&sim);
+    scn_free(s);
+    json_decref(scn);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cc_table_matches_recorded_limits),
@@ -450,9 +511,11 @@ int main(void) {
         cmocka_unit_test(test_real_4), cmocka_unit_test(test_real_5),
         cmocka_unit_test(test_real_6), cmocka_unit_test(test_real_7),
         cmocka_unit_test(test_real_8), cmocka_unit_test(test_real_9),
+        cmocka_unit_test(test_real_10), cmocka_unit_test(test_real_11),
         cmocka_unit_test(test_device_keys), cmocka_unit_test(test_v100_nccl_as_4_devices),
         cmocka_unit_test(test_dlrm_two_ranks_as_2_devices),
         cmocka_unit_test(test_gtx950_copies_overlap_as_recorded),
+        cmocka_unit_test(test_per_stream_launch_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
