@@ -83,6 +83,9 @@ static void check(const real *rt) {
         fail_msg("%s: %s", rt->file, err);
     /* on its own device, whatever the trace records of it */
     assert_string_equal(info.device, rt->device);
+    /* one GPU's trace is one device to the replay job (replay_devices.h);
+     * the NCCL trace's lanes name its 4 GPUs (CUPTI deviceId 0..3) */
+    assert_int_equal(replay_device_keys(&m, NULL, 0) > 1, strstr(rt->file, "8xv100") != NULL);
     assert_true(json_is_object(json_object_get(scn, "device")));
     scn_scenario *s = parse_json(scn, err, sizeof err);
     if (!s) {
