@@ -47,7 +47,7 @@ static size_t add_key(char (*keys)[REPLAY_DEVICE_KEY], size_t n, size_t max, con
                       char (*seen)[REPLAY_DEVICE_KEY], size_t *nseen) {
     for (size_t i = 0; i < *nseen; i++)
         if (strcmp(seen[i], k) == 0) return n;
-    if (*nseen >= REPLAY_MAX_DEVICES) return n;
+    if (*nseen >= REPLAY_MAX_DEVICES) return n + 1;   /* past the most: counted, so refused */
     snprintf(seen[(*nseen)++], REPLAY_DEVICE_KEY, "%s", k);
     if (keys && n < max) snprintf(keys[n], REPLAY_DEVICE_KEY, "%s", k);
     return n + 1;

@@ -48,7 +48,8 @@
 void replay_device_key(const char *process, char out[REPLAY_DEVICE_KEY]);
 
 /* The distinct device keys of t's kernels and copies, sorted; returns how
- * many (at most max; keys may be NULL to count). A trace whose records have
+ * many (the first max are in keys; keys may be NULL to count; past
+ * REPLAY_MAX_DEVICES the count only says there are more). A trace whose records have
  * no key counts 0 or 1 ("" is a key of its own when others exist). */
 size_t replay_device_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY], size_t max);
 
