@@ -263,6 +263,10 @@ static trace_str process_name(trace *t, const char *dev, const char *ctx) {
 
 static int copy_direction(const char *name) {
     size_t n = strlen(name);
+    /* a unified-memory migration is its own kind (issue 28) */
+    if (strncmp(name, "[Unified Memory Memcpy", 22) == 0)
+        return contains(name, n, "DtoH") ? TRACE_COPY_UVM_D2H
+               : contains(name, n, "DtoD") ? TRACE_COPY_UVM_D2D : TRACE_COPY_UVM_H2D;
     if (contains(name, n, "HtoD") || contains(name, n, "Host-to-Device")) return TRACE_COPY_H2D;
     if (contains(name, n, "DtoH") || contains(name, n, "Device-to-Host")) return TRACE_COPY_D2H;
     if (contains(name, n, "DtoD") || contains(name, n, "Device-to-Device")) return TRACE_COPY_D2D;

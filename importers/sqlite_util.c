@@ -267,9 +267,13 @@ int imp_sql_copy_direction(int64_t copy_kind, int src_mem, int dst_mem) {
     /* CUpti_ActivityMemcpyKind (profiler-trace-formats.md §2.4); arrays are
      * device memory. 11..13 are the nsys unified-memory kinds (§3.3). */
     switch (copy_kind) {
-    case 1: case 3: case 11: return TRACE_COPY_H2D;      /* HtoD, HtoA */
-    case 2: case 4: case 12: return TRACE_COPY_D2H;      /* DtoH, AtoH */
-    case 5: case 6: case 7: case 8: case 13: return TRACE_COPY_D2D;
+    case 1: case 3: return TRACE_COPY_H2D;      /* HtoD, HtoA */
+    case 2: case 4: return TRACE_COPY_D2H;      /* DtoH, AtoH */
+    case 5: case 6: case 7: case 8: return TRACE_COPY_D2D;
+    /* unified-memory migrations: their own kind (issue 28) */
+    case 11: return TRACE_COPY_UVM_H2D;
+    case 12: return TRACE_COPY_UVM_D2H;
+    case 13: return TRACE_COPY_UVM_D2D;
     case 9: return TRACE_COPY_H2H;
     case 10: return TRACE_COPY_P2P;
     default: break;

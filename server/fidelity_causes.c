@@ -7,40 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One measured op (kernel or copy) for the host-delay search. */
-typedef struct hop {
-    int64_t issue, start, end;
-    uint64_t stream;             /* (process, stream) packed */
-    int kernel;                  /* 1 kernel, 0 copy */
-    int32_t engine;              /* copies: the engine class (ce.h) */
-    size_t id;
-} hop;
-
-static int cmp_hop_stream(const void *a, const void *b) {
-    const hop *x = a, *y = b;
-    if (x->stream != y->stream) return x->stream < y->stream ? -1 : 1;
-    if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int engine_class(const trace *m, int32_t dir) {
-    if (dir != TRACE_COPY_H2D && dir != TRACE_COPY_D2H && dir != TRACE_COPY_D2D &&
-        dir != TRACE_COPY_P2P)
-        return -1;   /* memsets and the rest: no engine */
-    (void)m;
-    return dir == TRACE_COPY_D2H ? 1 : 0;
-}
-
-/* Was anything of the kind `o` waits for busy in [a, b)? kernels: any
- * kernel; copies: a copy on the same engine class. */
-static int busy(const hop *v, size_t n, const hop *o, int64_t a, int64_t b) {
-    for (size_t i = 0; i < n; i++) {
-        if (&v[i] == o || v[i].kernel != o->kernel) continue;
-        if (!o->kernel && v[i].engine != o->engine) continue;
-        if (v[i].start < b && v[i].end > a) return 1;
-    }
-    return 0;
-}
+#include "host_gaps.h"
 
 static void add(json_t *causes, const char *kind, const char *text) {
     json_array_append_new(causes, json_pack("{s:s, s:s}", "cause", kind, "text", text));
@@ -69,57 +36,36 @@ int fidelity_explain(json_t *rep, const trace *m, const replay_info *info,
     if (h) json_object_set_new(rep, "held_out", replay_heldout_json(h));
 
     /* ---- host delays: work that waited with its stream idle and its
-     * engine free, after its call had handed it over */
+     * engine free, after its call had handed it over (host_gaps.h) */
     int engines = info && info->copy_engines > 0 ? info->copy_engines : m->device.copy_engines;
-    size_t n = m->kernels.n + m->copies.n, nh = 0;
-    hop *v = calloc(n + 1, sizeof *v);
-    if (!v) goto oom;
-    for (size_t i = 0; i < m->kernels.n; i++) {
-        const trace_kernel *k = &m->kernels.v[i];
-        if (k->first_block == TRACE_NONE || k->end == TRACE_NONE) continue;
-        v[nh++] = (hop){k->issue, k->first_block, k->end,
-                        ((uint64_t)k->process << 32) | k->stream, 1, -1, i};
-    }
-    for (size_t i = 0; i < m->copies.n; i++) {
-        const trace_copy *c = &m->copies.v[i];
-        if (c->start == TRACE_NONE || c->end == TRACE_NONE) continue;
-        int ec = engine_class(m, c->direction);
-        if (ec > 0 && engines < 2) ec = 0;   /* one engine for both directions */
-        v[nh++] = (hop){c->issue, c->start, c->end, ((uint64_t)c->process << 32) | c->stream, 0,
-                        ec, m->kernels.n + i};
-    }
-    qsort(v, nh, sizeof *v, cmp_hop_stream);
     int64_t lat = info ? info->launch_latency : 0;
-    int64_t thr = 10 * lat > 1000000 ? 10 * lat : 1000000;   /* 1 ms, or 10 latencies */
+    host_gap *v = NULL;
     size_t delayed = 0;
+    if (host_gaps_find(m, engines, lat, &v, &delayed) != 0) goto oom;
     int64_t worst = 0;
-    const hop *wh = NULL;
-    for (size_t i = 0; i < nh; i++) {
-        if (v[i].issue == TRACE_NONE) continue;
-        int64_t ready = v[i].issue;
-        if (i && v[i - 1].stream == v[i].stream && v[i - 1].end > ready) ready = v[i - 1].end;
-        int64_t gap = v[i].start - ready;
-        if (gap <= thr || (v[i].engine < 0 && !v[i].kernel)) continue;
-        if (busy(v, nh, &v[i], ready, v[i].start)) continue;
-        delayed++;
-        if (gap > worst) {
-            worst = gap;
+    const host_gap *wh = NULL;
+    for (size_t i = 0; i < delayed; i++)
+        if (v[i].start - v[i].ready > worst) {
+            worst = v[i].start - v[i].ready;
             wh = &v[i];
         }
-    }
     if (wh && span > 0 && (double)worst >= 0.005 * (double)span) {
-        const char *nm = wh->kernel ? trace_str_get(m, m->kernels.v[wh->id].name)
-                                    : trace_str_get(m, m->copies.v[wh->id - m->kernels.n].name);
-        const char *st = wh->kernel ? trace_str_get(m, m->kernels.v[wh->id].stream)
-                                    : trace_str_get(m, m->copies.v[wh->id - m->kernels.n].stream);
+        int kern = wh->id < m->kernels.n;
+        const char *nm = kern ? trace_str_get(m, m->kernels.v[wh->id].name)
+                              : trace_str_get(m, m->copies.v[wh->id - m->kernels.n].name);
+        const char *st = kern ? trace_str_get(m, m->kernels.v[wh->id].stream)
+                              : trace_str_get(m, m->copies.v[wh->id - m->kernels.n].stream);
         snprintf(buf, sizeof buf,
                  "host: %zu %s started long after their API call had handed them to the GPU, "
                  "with their stream idle and their engine free (the longest: %s on stream %s, "
                  "%.3f ms = %.1f %% of the span); the host held them (a slow or blocking call, "
                  "e.g. lazy module loading in a concurrent launch), which no issue time in the "
-                 "trace shows, so the replay runs them that much earlier",
+                 "trace shows; %s",
                  delayed, delayed == 1 ? "op" : "ops", nm ? nm : "?", st ? st : "?",
-                 (double)worst / 1e6, 100.0 * (double)worst / (double)span);
+                 (double)worst / 1e6, 100.0 * (double)worst / (double)span,
+                 info && info->host_gaps
+                     ? "the replay issues them at their measured start (a measured host gap)"
+                     : "so the replay runs them that much earlier");
         add(causes, "host", buf);
     }
 
@@ -140,7 +86,17 @@ int fidelity_explain(json_t *rep, const trace *m, const replay_info *info,
             if (at_once > 1) over++;
             if (at_once > most) most = at_once;
         }
-        if (over) {
+        if (over && info && info->copies_in_flight >= (int32_t)most) {
+            /* replay_copies.h: the device runs them at once, as recorded */
+            snprintf(buf, sizeof buf,
+                     "overlapping_copies: %zu %s copies started while another one of the same "
+                     "direction was running (up to %zu at once): copies from pageable memory "
+                     "are staged by the driver through pinned buffers, so copies on different "
+                     "streams overlap; replayed so (the device's copies_in_flight %d, each copy "
+                     "for its measured duration)",
+                     over, dnames[d], most, (int)info->copies_in_flight);
+            add(causes, "overlapping_copies", buf);
+        } else if (over) {
             snprintf(buf, sizeof buf,
                      "overlapping_copies: %zu %s copies started while another one of the same "
                      "direction was running (up to %zu at once), but a copy engine performs one "
@@ -179,7 +135,17 @@ int fidelity_explain(json_t *rep, const trace *m, const replay_info *info,
             while (s < ns && strcmp(seen[s], tok) != 0) s++;
             if (s == ns) snprintf(seen[ns++], sizeof seen[0], "%s", tok);
         }
-        if (ns > 1) {
+        if (ns > 1 && info && info->devices > 1) {
+            /* replay_devices.h: what several simulated GPUs cannot show */
+            snprintf(buf, sizeof buf,
+                     "several_gpus: the trace's work ran on %zu GPUs and is replayed as %zu "
+                     "simulated GPUs, each on its own device; what couples them is not "
+                     "modelled: an NCCL kernel waits on its peers on the other GPUs, that wait "
+                     "is calibrated into its measured duration, so a changed run (another "
+                     "policy, the held-out half) does not delay the peers", info->devices,
+                     info->devices);
+            add(causes, "several_gpus", buf);
+        } else if (ns > 1) {
             snprintf(buf, sizeof buf,
                      "several_gpus: the trace's kernels ran on %zu GPUs, replayed on one device "
                      "(their work shares its SMs and copy engines in the simulation)", ns);

@@ -39,6 +39,7 @@
 #include "addrs.h"
 #include "http.h"
 #include "replay.h"
+#include "replay_devices.h"
 #include "replay_api.h"
 #include "replay_heldout.h"
 #include "fidelity.h"
@@ -559,6 +560,57 @@ static void replay_report(const trace *t, const json_t *scn, const char *what,
     trace_free(&sim);
 }
 
+/* A trace with work on several GPUs (replay_devices.h): each GPU replayed
+ * on its own simulated device; the report (overall and per GPU) to stderr
+ * and to `report` when given; the scenarios, one per GPU, as one object
+ * {"schema": "schedlab-replay-devices/1", "devices": [{"device": KEY,
+ * "scenario": SCENARIO}]} to `out`. */
+static void replay_devices_cli(const trace *t, const char *what, const opts *o) {
+    char err[1024] = "";
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    int rc = replay_devices_run(t, what, o->device, 1, &v, &n, &merged, err, sizeof err);
+    if (rc) die(rc > 0 ? EXIT_BAD_INPUT : 1, "%s", err);
+    json_t *rep = NULL;
+    replay_info all;
+    if (replay_devices_report(t, v, n, &merged, &rep, &all, err, sizeof err) != 0) die(1, "%s", err);
+    fprintf(stderr, "schedlab: replaying on %s\n", all.device_why);
+    char *text = fidelity_text(rep);
+    if (!text) die(1, "out of memory");
+    fputs(text, stderr);
+    free(text);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "  %s: %zu kernels: duration error median %.2f %%, p90 %.2f %%; start "
+                "error median %.3f %% of the span; makespan %+.2f %%\n", v[i].key,
+                v[i].measured.kernels.n, v[i].fid.dur_median * 100, v[i].fid.dur_p90 * 100,
+                v[i].fid.start_median_share * 100, v[i].fid.makespan_diff * 100);
+    if (o->report) {
+        char *js = json_dumps(rep, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        FILE *fp = js ? fopen(o->report, "w") : NULL;
+        if (!fp || fputs(js, fp) < 0 || fputc('\n', fp) == EOF || fclose(fp) != 0)
+            die(1, "%s: cannot write the report", o->report);
+        free(js);
+    }
+    json_t *all_scn = json_pack("{s:s, s:[]}", "schema", "schedlab-replay-devices/1", "devices");
+    for (size_t i = 0; all_scn && i < n; i++)
+        json_array_append_new(json_object_get(all_scn, "devices"),
+                              json_pack("{s:s, s:O}", "device", v[i].key, "scenario", v[i].scenario));
+    char *js = all_scn ? json_dumps(all_scn, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    if (!js) die(1, "out of memory writing the scenarios");
+    size_t len = strlen(js);
+    char *full = realloc(js, len + 2);
+    if (!full) die(1, "out of memory writing the scenarios");
+    full[len] = '\n';
+    full[len + 1] = '\0';
+    write_out(o->out, full, len + 1);
+    free(full);
+    json_decref(all_scn);
+    json_decref(rep);
+    trace_free(&merged);
+    replay_devices_free(v, n);
+}
+
 static int cmd_replay(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_replay, " --db -o --output --device --report --store ", &o);
@@ -567,22 +619,26 @@ static int cmd_replay(int argc, char **argv) {
     load_or_die(&o, o.pos[0], &t);
     char what[64], err[1024];
     snprintf(what, sizeof what, "run %s", o.pos[0]);
-    json_t *scn;
-    replay_info info;
-    if (replay_scenario_info(&t, what, o.device, &scn, &info, err, sizeof err))
-        die(EXIT_BAD_INPUT, "%s", err);
-    fprintf(stderr, "schedlab: replaying on %s\n", info.device_why);
-    replay_report(&t, scn, what, o.device, &info, o.report);
-    char *text = json_dumps(scn, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    if (!text) die(1, "out of memory writing the scenario");
-    size_t len = strlen(text);
-    char *full = realloc(text, len + 2);
-    if (!full) die(1, "out of memory writing the scenario");
-    full[len] = '\n';
-    full[len + 1] = '\0';
-    write_out(o.out, full, len + 1);
-    free(full);
-    json_decref(scn);
+    if (replay_device_keys(&t, NULL, 0) > 1) {
+        replay_devices_cli(&t, what, &o);   /* one simulated GPU per GPU */
+    } else {
+        json_t *scn;
+        replay_info info;
+        if (replay_scenario_info(&t, what, o.device, &scn, &info, err, sizeof err))
+            die(EXIT_BAD_INPUT, "%s", err);
+        fprintf(stderr, "schedlab: replaying on %s\n", info.device_why);
+        replay_report(&t, scn, what, o.device, &info, o.report);
+        char *text = json_dumps(scn, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        if (!text) die(1, "out of memory writing the scenario");
+        size_t len = strlen(text);
+        char *full = realloc(text, len + 2);
+        if (!full) die(1, "out of memory writing the scenario");
+        full[len] = '\n';
+        full[len + 1] = '\0';
+        write_out(o.out, full, len + 1);
+        free(full);
+        json_decref(scn);
+    }
     trace_free(&t);
     if (o.store) {
         /* as the dashboard's replay job: the same experiment and reports */

@@ -11,7 +11,11 @@
  *     with its measured duration: stream work that uses no copy engine, so
  *     nothing after it in its stream moves;
  *   - each stream's order: ops are sorted by issue time, ties by measured
- *     start, then trace order (kernels and copies alike).
+ *     start, then trace order (kernels and copies alike);
+ *   - an op the host held back (host_gaps.h: it started long after its call
+ *     handed it over, its stream idle and its engine free) is issued at its
+ *     measured start (a kernel: less the launch latency), a measured host
+ *     gap: what held it is not in the trace, when it let go is.
  *
  * Calibration (per kernel):
  *   - with block records: each block's measured duration by block index
@@ -31,7 +35,9 @@
  *   - launch latency (policy.launch_latency): the median issue -> first
  *     block gap of the kernels nothing else held back (their stream idle
  *     at issue, no other kernel running between issue and start); 0 when
- *     the trace has no issue times;
+ *     the trace has no issue times; a stream with 3 such kernels or more
+ *     whose median differs from it by more than 10 us and 50 % has its own
+ *     (its kernels are issued that much later or earlier);
  *   - copies: their measured duration plus the median gap the trace's copy
  *     engine left between back-to-back copies (replay_info.copy_gap);
  *   - a simulated run's GPU-context policy (meta "contexts", "time_slice",
@@ -85,6 +91,18 @@ typedef struct replay_info {
     /* duration errors of the calibrated kernels (fractions): with block
      * times calibrated alone, and after the refinement */
     double alone_median, alone_p90, refined_median, refined_p90;
+    /* the trace's GPUs, each replayed as its own simulated GPU
+     * (replay_devices.h); 0 or 1: one device */
+    size_t devices;
+    /* copies one engine ran at once in the trace, given to the device
+     * (replay_copies.h); 0 or 1: one at a time */
+    int32_t copies_in_flight;
+    /* ops the host held back (host_gaps.h), issued at their measured start:
+     * how many, and the longest hold (ns) */
+    size_t host_gaps;
+    int64_t host_gap_max;
+    /* streams whose kernels launch with their own fitted latency */
+    size_t latency_streams;
 } replay_info;
 
 /* Simulation passes the refinement runs at most. */

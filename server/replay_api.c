@@ -10,6 +10,8 @@
 #include "fidelity.h"
 #include "fidelity_causes.h"
 #include "replay.h"
+#include "replay_devices.h"
+#include "replay_devices_store.h"
 #include "replay_heldout.h"
 #include "store.h"
 #include "writes.h"
@@ -101,6 +103,11 @@ void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, i
     if (rc) {
         *status = rc == DB_NOT_FOUND ? 404 : 500;
         if (rc == DB_NOT_FOUND) snprintf(err, errlen, "no run named \"%s\"", j->run);
+        goto done;
+    }
+    if (replay_device_keys(&m, NULL, 0) > 1) {
+        /* work on several GPUs: one simulated GPU each (replay_devices.h) */
+        replay_devices_store(d, &m, j->run, j->device, ctl, status, result, err, errlen);
         goto done;
     }
     char what[64];

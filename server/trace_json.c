@@ -997,7 +997,8 @@ static int parse_copy(pctx *p, json_t *o, size_t i) {
         int dir = json_is_string(d) ? trace_copy_dir_parse(json_string_value(d)) : -1;
         if (dir < 0)
             return perr(p, w, i, "direction",
-                        "expected \"h2d\", \"d2h\", \"d2d\", \"h2h\", \"p2p\", \"memset\" or \"other\"");
+                        "expected \"h2d\", \"d2h\", \"d2d\", \"h2h\", \"p2p\", \"memset\", "
+                        "\"other\", \"uvm_h2d\", \"uvm_d2h\" or \"uvm_d2d\"");
         v.direction = dir;
     }
     p->t->copies.v[i] = v;

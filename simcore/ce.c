@@ -16,22 +16,35 @@ static void qevent(sim_state *st, int64_t t, int32_t e, int32_t op, trace_queue_
         st->failed = true;
 }
 
+/* Copies an engine runs at once: one (TX2 paper §2.2), or, for copies from
+ * pageable memory, device.copies_in_flight: the driver stages a pageable
+ * copy through pinned buffers (CUDA C++ Best Practices Guide, "Pinned
+ * Memory"; Programming Guide, "Page-Locked Host Memory"), so copies of one
+ * direction from different streams overlap on the hardware. Recorded: the
+ * GTX 950 trace's 19.07 MB HtoD copies run at 3.43 GB/s alone and three at
+ * once at 1.92 GB/s each (5.8 GB/s together); each copy here runs for its
+ * own duration, which in a replay is the measured one, sharing included. */
+static int32_t in_flight_max(const sim_state *st) {
+    return st->dev->copies_in_flight > 1 ? st->dev->copies_in_flight : 1;
+}
+
 static void start_next(sim_state *st, int32_t e, int64_t t) {
     ce_engine *ce = &st->ce[e];
-    if (ce->busy || fifo_empty(&ce->q)) return;
-    /* TX2 paper, rules C2 and C3: the head of the CE queue is assigned to the
-     * free engine and leaves the CE queue */
-    int32_t op = fifo_pop(&ce->q, st->op_ce_next);
-    qevent(st, t, e, op, TRACE_DEQUEUE);
-    ce->busy = true;
-    trace_copy *c = &st->t->copies.v[st->ops[op].rec];
-    c->engine = e;
-    c->start = t;
-    /* a replay gives a copy its measured duration (sim.h) */
-    c->end = t + (st->cfg->ops[op].duration > 0
-                      ? st->cfg->ops[op].duration
-                      : ce_copy_ns(st->cfg->ops[op].bytes, st->dev->copy_bandwidth));
-    if (sim_engine_push(&st->eng, c->end, EV_COPY_DONE, e, op) != 0) st->failed = true;
+    while (ce->busy < in_flight_max(st) && !fifo_empty(&ce->q)) {
+        /* TX2 paper, rules C2 and C3: the head of the CE queue is assigned to the
+         * free engine and leaves the CE queue */
+        int32_t op = fifo_pop(&ce->q, st->op_ce_next);
+        qevent(st, t, e, op, TRACE_DEQUEUE);
+        ce->busy++;
+        trace_copy *c = &st->t->copies.v[st->ops[op].rec];
+        c->engine = e;
+        c->start = t;
+        /* a replay gives a copy its measured duration (sim.h) */
+        c->end = t + (st->cfg->ops[op].duration > 0
+                          ? st->cfg->ops[op].duration
+                          : ce_copy_ns(st->cfg->ops[op].bytes, st->dev->copy_bandwidth));
+        if (sim_engine_push(&st->eng, c->end, EV_COPY_DONE, e, op) != 0) st->failed = true;
+    }
 }
 
 void ce_enqueue(sim_state *st, int32_t op, int64_t t) {
@@ -58,7 +71,7 @@ void ce_enqueue(sim_state *st, int32_t op, int64_t t) {
 void ce_copy_done(sim_state *st, int32_t e, int32_t op, int64_t t) {
     if (e < 0) return;   /* a memset: no engine to free */
     /* TX2 paper §2.2: a CE performs only one copy operation at a time */
-    st->ce[e].busy = false;
+    st->ce[e].busy--;
     (void)op;   /* its stream's head completes: the caller's (C4) */
     start_next(st, e, t);
 }

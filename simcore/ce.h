@@ -4,7 +4,9 @@
  * rule C1); the copy at the head of the CE queue is assigned as soon as the
  * engine is free (C2) and leaves the CE queue then (C3); an engine performs
  * one copy at a time (§2.2) taking bytes / copy_bandwidth; the copy leaves
- * its stream queue when done (C4).
+ * its stream queue when done (C4). A device with copies_in_flight n > 1
+ * runs up to n copies of its queue at once (pageable copies staged through
+ * pinned buffers overlap: ce.c); absent or 1, one at a time.
  *
  * copy_engines 1: one engine and one queue "ce" for every direction (the
  * TX2). copy_engines 2: engine 0 for h2d (and d2d and the rest), engine 1

@@ -183,6 +183,9 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
         FAIL("device.uvm_fault_latency: a latency is a number of cycles, not negative");
     if (d->sm_faults < 0 || d->sm_faults > 1023)
         FAIL("device.sm_faults: %d is outside 0..1023 (0: no limit)", (int)d->sm_faults);
+    if (d->copies_in_flight < 0 || d->copies_in_flight > 64)
+        FAIL("device.copies_in_flight: %d is outside 0..64 (0: one copy at a time)",
+             (int)d->copies_in_flight);
     if (d->uvm_page_kb > 0 && !(d->dram_sectors > 0))
         FAIL("device.dram_sectors: with uvm_page_kb managed memory needs the memory system "
              "(dram_sectors > 0)");

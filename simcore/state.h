@@ -98,7 +98,7 @@ typedef struct ee_queue {
 
 typedef struct ce_engine {
     sim_fifo q;              /* CE queue of this engine (ops, via op_ce_next) */
-    bool busy;
+    int32_t busy;            /* copies in flight (device.copies_in_flight at most) */
     trace_str qname;         /* "ce" (one engine) or "ce:<i>" */
 } ce_engine;
 

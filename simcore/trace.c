@@ -347,16 +347,17 @@ int64_t trace_rebase(trace *t) {
 static const char *const copy_dir_names[] = {
     [TRACE_COPY_H2D] = "h2d", [TRACE_COPY_D2H] = "d2h", [TRACE_COPY_D2D] = "d2d",
     [TRACE_COPY_H2H] = "h2h", [TRACE_COPY_P2P] = "p2p", [TRACE_COPY_MEMSET] = "memset",
-    [TRACE_COPY_OTHER] = "other",
+    [TRACE_COPY_OTHER] = "other", [TRACE_COPY_UVM_H2D] = "uvm_h2d",
+    [TRACE_COPY_UVM_D2H] = "uvm_d2h", [TRACE_COPY_UVM_D2D] = "uvm_d2d",
 };
 
 const char *trace_copy_dir_name(int32_t dir) {
-    if (dir < 0 || dir > TRACE_COPY_OTHER) return "other";
+    if (dir < 0 || dir > TRACE_COPY_DIR_LAST) return "other";
     return copy_dir_names[dir];
 }
 
 int trace_copy_dir_parse(const char *s) {
-    for (int i = 0; i <= TRACE_COPY_OTHER; i++)
+    for (int i = 0; i <= TRACE_COPY_DIR_LAST; i++)
         if (strcmp(s, copy_dir_names[i]) == 0) return i;
     return -1;
 }

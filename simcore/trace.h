@@ -35,8 +35,17 @@ typedef enum trace_copy_dir {
     TRACE_COPY_H2H,
     TRACE_COPY_P2P,
     TRACE_COPY_MEMSET,
-    TRACE_COPY_OTHER
+    TRACE_COPY_OTHER,
+    /* unified-memory migrations (issue 28): pages the driver moved on a
+     * fault or a prefetch (nvprof "[Unified Memory Memcpy HtoD]", CUPTI /
+     * Nsight copyKind 11-13); no stream op, no copy engine queue */
+    TRACE_COPY_UVM_H2D,
+    TRACE_COPY_UVM_D2H,
+    TRACE_COPY_UVM_D2D
 } trace_copy_dir;
+#define TRACE_COPY_DIR_LAST TRACE_COPY_UVM_D2D
+/* A unified-memory migration's direction. */
+#define TRACE_COPY_IS_UVM(d) ((d) >= TRACE_COPY_UVM_H2D && (d) <= TRACE_COPY_UVM_D2D)
 
 typedef struct trace_kernel {
     trace_str name;          /* display name (demangled where it was mangled) */

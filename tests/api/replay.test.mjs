@@ -146,3 +146,35 @@ for (const [file, body, device] of REAL) {
     assert.equal(rep.ok, true);
   });
 }
+
+// Issue 28 "Several devices": the NCCL trace's work on 4 GPUs (CUPTI
+// deviceId 0 to 3, SOURCES.md) replays as 4 simulated GPUs, one run whose
+// lanes keep their GPUs' process names, with a report per GPU.
+test('the 4-GPU NCCL trace replays as 4 simulated devices, one run, a report per GPU', async (t) => {
+  const file = 'nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp';
+  const path = realTrace(t, file);
+  if (!path) return;
+  const run = await importFile(path, file);
+  const job = await replay(run);
+  assert.equal(job.status, 201, job.error);
+  assert.equal(job.result.device, 'Tesla V100-SXM2-32GB');
+  assert.match(job.result.device_why, /^4 simulated GPUs \(gpu0, gpu1, gpu2, gpu3\)/);
+  assert.deepEqual(job.result.devices.map((d) => d.device), ['gpu0', 'gpu1', 'gpu2', 'gpu3']);
+  assert.equal(job.result.runs.length, 1);
+  const sim = job.result.runs[0].run;
+  const { body: rep } = await getJson(`${srv.base}/api/runs/${sim}/fidelity`);
+  assert.equal(rep.replay, true);
+  assert.equal(rep.devices.length, 4);
+  assert.equal(rep.kernels_unmatched_measured, 0);
+  assert.ok(rep.causes.some((c) => c.cause === 'several_gpus' && /4 simulated GPUs/.test(c.text)));
+  // the stored run's kernels lie on each GPU's own lanes, as measured
+  const measured = await getJson(`${srv.base}/api/runs/${run}/kernels?limit=1000`);
+  const simulated = await getJson(`${srv.base}/api/runs/${sim}/kernels?limit=1000`);
+  const byGpu = (ks) => {
+    const m = {};
+    for (const k of ks) { const g = /gpu\d+/.exec(k.process)[0]; m[g] = (m[g] ?? 0) + 1; }
+    return m;
+  };
+  assert.deepEqual(byGpu(simulated.body.kernels), byGpu(measured.body.kernels));
+  assert.equal(Object.keys(byGpu(simulated.body.kernels)).length, 4);
+});

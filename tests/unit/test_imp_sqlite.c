@@ -546,7 +546,10 @@ static void test_nsys_rules(void **state) {
     assert_int_equal(t.copies.n, 4);
     assert_int_equal(t.copies.v[0].direction, TRACE_COPY_H2D);
     assert_int_equal(t.copies.v[1].direction, TRACE_COPY_D2H);   /* Device (2) -> Pageable (0) */
-    assert_int_equal(t.copies.v[2].direction, TRACE_COPY_H2D);   /* 11: unified host-to-device */
+    /* 11: a unified-memory migration host-to-device, its own kind (issue
+     * 28; an ordinary h2d copy before) */
+    assert_int_equal(t.copies.v[2].direction, TRACE_COPY_UVM_H2D);
+    assert_string_equal(trace_copy_dir_name(t.copies.v[2].direction), "uvm_h2d");
     assert_string_equal(S(&t, t.copies.v[2].name), "[Unified Memory Memcpy HtoD]");
     assert_int_equal(t.copies.v[3].direction, TRACE_COPY_MEMSET);
     assert_int_equal(t.copies.v[3].bytes, 64);

@@ -259,7 +259,9 @@ static void test_nvprof_22_columns(void **state) {
     assert_int_equal(c->end, 992);               /* 0.000992 ms */
     c = &t.copies.v[1];
     assert_string_equal(S(&t, c->name), "[Unified Memory Memcpy HtoD]");
-    assert_int_equal(c->direction, TRACE_COPY_H2D);
+    /* a unified-memory migration, its own kind (issue 28; an ordinary h2d
+     * copy before) */
+    assert_int_equal(c->direction, TRACE_COPY_UVM_H2D);
     assert_int_equal(c->bytes, 65536);
     assert_int_equal(c->stream, 0);
     assert_string_equal(S(&t, c->process), "dev0");

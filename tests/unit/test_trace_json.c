@@ -90,6 +90,37 @@ static void build(trace *t) {
     assert_false(t->oom);
 }
 
+/* Unified-memory migrations are a copy kind of their own (issue 28): every
+ * direction's name reads back as itself, and a uvm_h2d copy round-trips. */
+static void test_uvm_direction(void **state) {
+    (void)state;
+    for (int d = 0; d <= TRACE_COPY_DIR_LAST; d++)
+        assert_int_equal(trace_copy_dir_parse(trace_copy_dir_name(d)), d);
+    assert_string_equal(trace_copy_dir_name(TRACE_COPY_UVM_H2D), "uvm_h2d");
+    assert_string_equal(trace_copy_dir_name(TRACE_COPY_UVM_D2H), "uvm_d2h");
+    assert_true(TRACE_COPY_IS_UVM(TRACE_COPY_UVM_D2D) && !TRACE_COPY_IS_UVM(TRACE_COPY_OTHER));
+    trace t, u;
+    trace_init(&t);
+    trace_copy *c = trace_add_copy(&t);
+    assert_non_null(c);
+    c->name = trace_intern(&t, "[Unified Memory Memcpy HtoD]");
+    c->direction = TRACE_COPY_UVM_H2D;
+    c->bytes = 65536;
+    c->start = 10;
+    c->end = 4522;
+    tj_buf b = {0};
+    assert_int_equal(tj_write_trace(&t, &b), 0);
+    assert_non_null(strstr(b.s, "\"direction\":\"uvm_h2d\""));
+    trace_init(&u);
+    char err[256] = "";
+    assert_int_equal(tj_parse_trace(b.s, b.len, "t.json", &u, err, sizeof err), 0);
+    assert_int_equal(u.copies.n, 1);
+    assert_int_equal(u.copies.v[0].direction, TRACE_COPY_UVM_H2D);
+    tj_buf_free(&b);
+    trace_free(&t);
+    trace_free(&u);
+}
+
 static void test_roundtrip(void **state) {
     (void)state;
     trace t, u;
@@ -308,6 +339,7 @@ static void test_chrome(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_uvm_direction),
         cmocka_unit_test(test_nulls),
         cmocka_unit_test(test_bad_utf8),
         cmocka_unit_test(test_parse_errors),

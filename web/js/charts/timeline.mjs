@@ -26,7 +26,8 @@ import { createLegend } from './legend.mjs';
 const PAD = 0.08;             // empty share of a lane above and below its bars
 const CE_SIZE = 0.55;         // a copy-engine lane, relative to an SM lane
 const MIN_SPAN = 50;          // ns: below this the axis labels stop making sense
-const COPY_COLORS = { h2d: '#8da9c9', d2h: '#c9a88d' };
+// unified-memory migrations (issue 28) on their own lane, in their own colours
+const COPY_COLORS = { h2d: '#8da9c9', d2h: '#c9a88d', uvm_h2d: '#9fc98d', uvm_d2h: '#c98dba', uvm_d2d: '#a8a0d0' };
 const COPY_OTHER = '#b5b5b5';
 const LABEL_FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
@@ -105,10 +106,10 @@ function buildModel(d) {
   // Copy engines: one lane each, under the SMs (or streams); a run of many
   // copies (issue 9) names every engine (copyLanes), whatever the window holds.
   const engines = d.copyLanes || [...new Set(d.copies.filter((c) => known(c.start) && known(c.end))
-    .map(engineOf))].sort((a, b) => a - b);
+    .map(engineOf))].sort((a, b) => (a === 'uvm') - (b === 'uvm') || a - b);
   const ceBase = lanes.length;
   engines.forEach((e, j) => lanes.push({
-    label: engines.length > 1 ? `CE ${e}` : 'CE', ce: true, pos: ceBase + j * CE_SIZE, size: CE_SIZE,
+    label: e === 'uvm' ? 'UVM' : engines.length > 1 ? `CE ${e}` : 'CE', ce: true, pos: ceBase + j * CE_SIZE, size: CE_SIZE,
   }));
   lanes.forEach((l, i) => {
     if (l.pos === undefined) {
@@ -124,6 +125,7 @@ function buildModel(d) {
 }
 
 function engineOf(c) {
+  if (String(c.direction ?? '').startsWith('uvm_')) return 'uvm';   // no engine: its own lane
   return known(c.engine) && c.engine >= 0 ? c.engine : 0;
 }
 
