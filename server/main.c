@@ -36,6 +36,7 @@
 #include "budget.h"
 #include "store.h"
 #include "seed_bg.h"
+#include "sweep_api.h"
 #include "addrs.h"
 #include "http.h"
 #include "replay.h"
@@ -802,6 +803,13 @@ static int cmd_serve(int argc, char **argv) {
     api_config acfg = {.db_path = db_default(&o), .scenarios_dir = scenarios,
                        .version = SCHEDLAB_VERSION, .budget = &bud};
     if (api_init(&acfg, &api, err, sizeof err)) die(1, "%s", err);
+    /* the shipped sweeps (issue 30; sweep_api.h): the sweeps folder beside
+     * the scenarios folder, listed by the API and seeded after them */
+    char swbuf[PATH_MAX], swreal[PATH_MAX];
+    struct stat swst;
+    if (scenarios && snprintf(swbuf, sizeof swbuf, "%s/../sweeps", scenarios) < (int)sizeof swbuf &&
+        realpath(swbuf, swreal) && stat(swreal, &swst) == 0 && S_ISDIR(swst.st_mode))
+        sweep_api_set_dir(swreal);
     size_t nroutes;
     const http_route *routes = api_routes(&nroutes);
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
