@@ -38,7 +38,9 @@ export async function startServer(extra = []) {
   if (process.env.SCHEDLAB_SEED_DB) fs.copyFileSync(process.env.SCHEDLAB_SEED_DB, path.join(dir, 't.db'));
   const port = await freePort();
   const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1', ...extra],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the shipped sweeps seeded small (tests/api/server.mjs, server/sweep_seed.h)
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SCHEDLAB_SEED_SWEEP_TASKSETS: process.env.SCHEDLAB_SEED_SWEEP_TASKSETS ?? '20' } });
   let log = '';
   child.stdout.on('data', (d) => { log += d; });
   child.stderr.on('data', (d) => { log += d; });
