@@ -124,8 +124,8 @@ export async function startBrowser() {
 // experiments stored), a browser page, OUT made; with the experiments as
 // /api/experiments lists them. A failure half-way stops what had started.
 // Undo with stopServerAndBrowser in the file's after().
-export async function startServerAndBrowser() {
-  const srv = await startServer();
+export async function startServerAndBrowser(extra = []) {
+  const srv = await startServer(extra);
   let br;
   try {
     br = await startBrowser();
