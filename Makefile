@@ -126,8 +126,9 @@ install: $(BUILD)/schedlab $(BUILD)/schedlab.1 web-vendor
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/schedlab \
 	    $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/schedlab $(DESTDIR)$(PREFIX)/bin/schedlab
-	rm -rf $(DESTDIR)$(PREFIX)/share/schedlab/web $(DESTDIR)$(PREFIX)/share/schedlab/scenarios
-	cp -R web scenarios $(DESTDIR)$(PREFIX)/share/schedlab/
+	rm -rf $(DESTDIR)$(PREFIX)/share/schedlab/web $(DESTDIR)$(PREFIX)/share/schedlab/scenarios \
+	    $(DESTDIR)$(PREFIX)/share/schedlab/sweeps
+	cp -R web scenarios sweeps $(DESTDIR)$(PREFIX)/share/schedlab/
 	install -m 644 $(BUILD)/schedlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/schedlab.1
 
 # ---- tests ------------------------------------------------------------------
@@ -182,7 +183,7 @@ unit-asan: asan $(FIXTURES)
 # database (tests/api/seed.mjs) instead of each storing every shipped
 # scenario again.
 SEED_DB = $(BUILD)/test-seed.db
-$(SEED_DB): schedlab $(wildcard scenarios/*.json) tests/api/seed.mjs tests/api/server.mjs
+$(SEED_DB): schedlab $(wildcard scenarios/*.json) $(wildcard sweeps/*.json) tests/api/seed.mjs tests/api/server.mjs
 	SCHEDLAB_BIN=$(CURDIR)/schedlab TMPDIR=$(TEST_TMPDIR) node tests/api/seed.mjs $@
 
 # node runs the test files JOBS at a time (each file's tests in order, as

@@ -19,11 +19,16 @@ static int exec(db *d, const char *sql, char *err, size_t errlen) {
 
 int db_sweep_store(db *d, const char *name, const char *description, const char *result,
                    char slug[DB_SLUG_SIZE], char *err, size_t errlen) {
+    return db_sweep_store_file(d, name, description, result, NULL, slug, err, errlen);
+}
+
+int db_sweep_store_file(db *d, const char *name, const char *description, const char *result,
+                        const char *file, char slug[DB_SLUG_SIZE], char *err, size_t errlen) {
     /* a savepoint nests in the caller's transaction, or is one by itself */
     if (exec(d, "SAVEPOINT sweep_store", err, errlen))
         return -1;
     sqlite3_stmt *st = NULL;
-    if (db_create_experiment(d, name, description, "sweep", NULL, NULL, slug, err, errlen))
+    if (db_create_experiment(d, name, description, "sweep", file, NULL, slug, err, errlen))
         goto fail;
     if (sqlite3_prepare_v2(db_handle(d),
                            "INSERT INTO sweeps(experiment, result) "

@@ -21,6 +21,12 @@ extern const char db_sweep_sql[];
 int db_sweep_store(db *d, const char *name, const char *description, const char *result,
                    char slug[DB_SLUG_SIZE], char *err, size_t errlen);
 
+/* The same for a shipped sweep seeded at first start (issue 30): its
+ * experiment's scenario_file is `file` ("sweeps/NAME.json"), so that
+ * db_has_scenario_file says it is stored. */
+int db_sweep_store_file(db *d, const char *name, const char *description, const char *result,
+                        const char *file, char slug[DB_SLUG_SIZE], char *err, size_t errlen);
+
 /* The stored result of sweep experiment `slug`, malloc'ed into *result
  * (the caller frees it). DB_NOT_FOUND when no sweep has that slug. */
 int db_sweep_result(db *d, const char *slug, char **result, char *err, size_t errlen);

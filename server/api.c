@@ -25,6 +25,7 @@
 #include "jobs.h"
 #include "store.h"
 #include "seed_bg.h"
+#include "sweep_api.h"
 #include "queue_bins.h"
 #include "record_pages.h"
 #include "stream_bins.h"
@@ -1297,6 +1298,10 @@ static const http_route routes[] = {
     {"GET", "/api/compare", h_compare},
     {"POST", "/api/rta", rta_api_post},
     {"GET", "/api/experiments/*/sweep", rta_api_sweep},
+    {"GET", "/api/sweeps/specs", sweep_api_specs},
+    {"GET", "/api/sweeps/specs/*", sweep_api_spec},
+    {"POST", "/api/sweeps", sweep_api_post},
+    {"DELETE", "/api/jobs/*", sweep_api_cancel_job},
 };
 
 const http_route *api_routes(size_t *n) {

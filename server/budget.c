@@ -21,6 +21,11 @@ void budget_default(budget *b) {
     b->streams = 4096;         /* issue 31: set-up costs streams x priority levels */
     b->processes = 256;        /* one queue per process and priority level */
     b->tasks = 4096;
+    /* one sweep job (issue 30): about a minute on 2 cores of a 2020s CPU
+     * (docs/api.md, POST /api/sweeps); bigger ones are the CLI's (shards) */
+    b->sweep_analyses = 5000000;   /* 5 x Fig. 8(a) at 10,000 tasksets: ~20 s */
+    b->sweep_cycles = 25000000;    /* 2.3 x the reduced QoSreach sweep: ~1 min */
+    b->sweep_threads = 2;
 }
 
 static const struct { const char *key; size_t off; } keys[] = {
@@ -31,6 +36,9 @@ static const struct { const char *key; size_t off; } keys[] = {
     {"workers", offsetof(budget, workers)},
     {"streams", offsetof(budget, streams)},     {"processes", offsetof(budget, processes)},
     {"tasks", offsetof(budget, tasks)},
+    {"sweep_analyses", offsetof(budget, sweep_analyses)},
+    {"sweep_cycles", offsetof(budget, sweep_cycles)},
+    {"sweep_threads", offsetof(budget, sweep_threads)},
 };
 
 int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
@@ -57,14 +65,15 @@ int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
         if (!eq || k == sizeof keys / sizeof *keys) {
             snprintf(err, errlen, "--budget: \"%s\": expected KEY=N with KEY one of blocks, ops, "
                      "variants, events, seconds, streams, processes, tasks, sync, sync_bytes, "
-                     "queue, workers", shown);
+                     "queue, workers, sweep_analyses, sweep_cycles, sweep_threads", shown);
             return -1;
         }
         char *end;
         errno = 0;
         double v = strtod(eq + 1, &end);
         if (errno || *end || end == eq + 1 || !(v >= 0) || v > 9e18 || v != floor(v) ||
-            ((strcmp(item, "workers") == 0 || strcmp(item, "queue") == 0) && (v < 1 || v > 64))) {
+            ((strcmp(item, "workers") == 0 || strcmp(item, "queue") == 0) && (v < 1 || v > 64)) ||
+            (strcmp(item, "sweep_threads") == 0 && (v < 1 || v > 256))) {
             snprintf(err, errlen, "--budget: %s: \"%s\" is not a whole number in range", item,
                      eq + 1);
             return -1;
@@ -76,11 +85,13 @@ int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
 }
 
 json_t *budget_json(const budget *b) {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "blocks", (json_int_t)b->blocks,
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "blocks", (json_int_t)b->blocks,
                      "ops", (json_int_t)b->ops, "variants", (json_int_t)b->variants, "events",
                      (json_int_t)b->events, "seconds", (json_int_t)b->seconds, "streams",
                      (json_int_t)b->streams, "processes", (json_int_t)b->processes, "tasks",
-                     (json_int_t)b->tasks);
+                     (json_int_t)b->tasks, "sweep_analyses", (json_int_t)b->sweep_analyses,
+                     "sweep_cycles", (json_int_t)b->sweep_cycles, "sweep_threads",
+                     (json_int_t)b->sweep_threads);
 }
 
 static long long sat_add(long long a, long long b) { return a > LLONG_MAX - b ? LLONG_MAX : a + b; }

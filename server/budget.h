@@ -25,7 +25,11 @@
  *
  * `serve --budget KEY=N,KEY=N` sets any of: blocks, ops, variants, events,
  * seconds, streams, processes, tasks, sync, sync_bytes, queue (jobs queued or running at most; past
- * it 503), workers (job threads). Numbers may be written 2e7. */
+ * it 503), workers (job threads), and for sweeps started from the page
+ * (POST /api/sweeps, sweep_api.h) sweep_analyses (tasksets x points x
+ * approaches of a schedulability sweep), sweep_cycles (simulated cycles of a
+ * QoS sweep: (pair, goal, scheme) points x the template's window) and sweep_threads (threads of one sweep job).
+ * Numbers may be written 2e7. */
 #ifndef SERVER_BUDGET_H
 #define SERVER_BUDGET_H
 
@@ -39,6 +43,7 @@ typedef struct budget {
     long long blocks, ops, variants, events, seconds;
     long long sync_events, sync_bytes, queue, workers;
     long long streams, processes, tasks;
+    long long sweep_analyses, sweep_cycles, sweep_threads;
 } budget;
 
 typedef struct budget_work {

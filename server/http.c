@@ -547,7 +547,8 @@ static bool is_page(const char *path) {
     return strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0 ||
            strncmp(path, "/experiments/", 13) == 0 || strncmp(path, "/runs/", 6) == 0 ||
            strcmp(path, "/compare") == 0 || strncmp(path, "/compare/", 9) == 0 ||
-           strcmp(path, "/experiments") == 0;
+           strcmp(path, "/experiments") == 0 || strcmp(path, "/sweeps") == 0 ||
+           strcmp(path, "/sweeps/") == 0;
 }
 
 /* A path is served only when no segment is "." or "..", it has no

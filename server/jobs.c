@@ -206,6 +206,38 @@ json_t *jobs_status(job_queue *j, const char *id) {
     return o;
 }
 
+int jobs_cancel(job_queue *j, const char *id) {
+    int rc = -1;
+    pthread_mutex_lock(&j->mu);
+    job *prev = NULL;
+    for (job *jb = j->head; jb; prev = jb, jb = jb->next) {   /* queued: unlink it */
+        if (strcmp(jb->id, id) != 0) continue;
+        if (prev) prev->next = jb->next;
+        else j->head = jb->next;
+        if (j->tail == jb) j->tail = prev;
+        j->queued--;
+        atomic_store(&jb->ctl.cancel, true);
+        jb->status = 409;
+        jb->error = strdup("cancelled before it began; nothing was stored");
+        finish(j, jb, J_ABORTED);
+        pthread_cond_broadcast(&j->idle);
+        pthread_mutex_unlock(&j->mu);
+        return 0;
+    }
+    for (job *jb = j->all; jb; jb = jb->all_next) {
+        if (strcmp(jb->id, id) != 0) continue;
+        if (jb->state == J_RUNNING) {
+            atomic_store(&jb->ctl.cancel, true);
+            rc = 0;
+        } else {
+            rc = 1;
+        }
+        break;
+    }
+    pthread_mutex_unlock(&j->mu);
+    return rc;
+}
+
 size_t jobs_pending(job_queue *j) {
     pthread_mutex_lock(&j->mu);
     size_t n = j->queued + j->running;

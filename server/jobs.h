@@ -51,6 +51,13 @@ int jobs_submit(job_queue *j, const char *kind, job_fn fn, void *arg, void (*fre
  * phases), "status", "result", "error"}; NULL if no such
  * job. A new reference. */
 json_t *jobs_status(job_queue *j, const char *id);
+/* Cancel job `id` (DELETE /api/jobs/{id}, issue 30): a queued one never
+ * starts (state "aborted", status 409); a running one has its cancel flag
+ * set and ends "aborted" once its function returns (the sweep's workers
+ * look at it per taskset or simulation; stores roll back). 0 when found
+ * queued or running, 1 when it had already finished, -1 when no job has
+ * that id. */
+int jobs_cancel(job_queue *j, const char *id);
 /* Jobs queued or running. */
 size_t jobs_pending(job_queue *j);
 void jobs_stop(job_queue *j, int grace_ms);

@@ -36,6 +36,7 @@
 #include "budget.h"
 #include "store.h"
 #include "seed_bg.h"
+#include "sweep_api.h"
 #include "addrs.h"
 #include "http.h"
 #include "replay.h"
@@ -159,7 +160,9 @@ static const char usage_serve[] =
     "                     (100000000), seconds (1000000 simulated), streams (4096),\n"
     "                     processes (256), tasks (4096), sync (200000 events:\n"
     "                     above it the work runs as a job, 202), sync_bytes (4194304),\n"
-    "                     queue (16 jobs; past it 503), workers (1 job thread)\n"
+    "                     queue (16 jobs; past it 503), workers (1 job thread),\n"
+    "                     sweep_analyses (5000000), sweep_cycles (25000000) and\n"
+    "                     sweep_threads (2) of one sweep job (POST /api/sweeps)\n"
     "Stops cleanly on SIGINT or SIGTERM: no new writes, queued jobs dropped, running\n"
     "jobs given 5 s to finish then rolled back, every request in flight answered.\n";
 
@@ -858,6 +861,13 @@ static int cmd_serve(int argc, char **argv) {
     api_config acfg = {.db_path = db_default(&o), .scenarios_dir = scenarios,
                        .version = SCHEDLAB_VERSION, .budget = &bud};
     if (api_init(&acfg, &api, err, sizeof err)) die(1, "%s", err);
+    /* the shipped sweeps (issue 30; sweep_api.h): the sweeps folder beside
+     * the scenarios folder, listed by the API and seeded after them */
+    char swbuf[PATH_MAX], swreal[PATH_MAX];
+    struct stat swst;
+    if (scenarios && snprintf(swbuf, sizeof swbuf, "%s/../sweeps", scenarios) < (int)sizeof swbuf &&
+        realpath(swbuf, swreal) && stat(swreal, &swst) == 0 && S_ISDIR(swst.st_mode))
+        sweep_api_set_dir(swreal);
     size_t nroutes;
     const http_route *routes = api_routes(&nroutes);
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,

@@ -15,6 +15,7 @@
 #include "../simcore/sim.h"
 #include "jsonr.h"
 #include "scenario.h"
+#include "sweep.h"
 
 #define QOS_MAX_KERNELS 64
 #define QOS_MAX_PAIRS 4096
@@ -236,7 +237,7 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     *out = NULL;
     static const char *const keys[] = {"schema", "kind", "name", "description", "template",
                                        "kernels", "pairs", "goals", "schemes", "other_repeat",
-                                       "full_runs", NULL};
+                                       "full_runs", "reference", NULL};
     const char *key;
     json_t *v;
     json_object_foreach(root, key, v) {
@@ -405,6 +406,11 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     json_decref(pairs_norm);
     pairs_norm = NULL;
     if (s->norm && s->full_runs) json_object_set_new(s->norm, "full_runs", json_true());
+    /* the paper's QoSreach per scheme, drawn beside ours (issue 30) */
+    if (sweep_reference_check(json_object_get(root, "reference"), "qosreach", 0, file, err, errlen))
+        goto bad;
+    if (s->norm && json_object_get(root, "reference"))
+        json_object_set(s->norm, "reference", json_object_get(root, "reference"));
     if (!s->norm || !s->name) {
         fail(err, errlen, file, "out of memory");
         goto bad;
@@ -724,6 +730,7 @@ typedef struct hctx {
     bool have[SIM_MAX_SMS + 1];
     char *err;
     size_t errlen;
+    const sweep_ctl *ctl;
 } hctx;
 
 static bool goal_met(double ipc, double goal, double iso) {
@@ -735,6 +742,8 @@ static bool goal_met(double ipc, double goal, double iso) {
 static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
     hctx *h = ctx;
     if (!h->have[m]) {
+        if (h->ctl && h->ctl->cancel && atomic_load(h->ctl->cancel))
+            return fail(h->err, h->errlen, "sweep", "cancelled");
         json_t *j = build(h->w->s, h->pair, h->goal, h->sc, m, -1);
         if (!j) return fail(h->err, h->errlen, "sweep", "out of memory");
         int rc = simulate(h->w, j, h->pair, 0, &h->cache[m], h->err, h->errlen);
@@ -749,6 +758,7 @@ static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
 
 typedef struct job {
     const qos_spec *s;
+    const sweep_ctl *ctl;    /* progress in points, cancel (NULL: none) */
     const double *iso;       /* [nk][2]: IPC_isolated per kernel as QoS / as non-QoS */
     double *isoout;          /* phase 1 writes here */
     size_t *units;           /* phase 2: (pair, scheme) units of this shard */
@@ -778,10 +788,17 @@ static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
         h = calloc(1, sizeof *h);
         if (!h) return fail(err, errlen, "sweep", "out of memory");
         *h = (hctx){.w = w, .pair = pair, .sc = sc, .iso_q = iso_q, .iso_o = iso_o, .err = err,
-                    .errlen = errlen};
+                    .errlen = errlen, .ctl = jb->ctl};
     }
     int rc = 0;
+    const sweep_ctl *ctl = jb->ctl;
     for (size_t g = 0; g < s->ngoals && rc == 0; g++) {
+        if (ctl && ctl->done && g)
+            atomic_fetch_add_explicit(ctl->done, 1, memory_order_relaxed);
+        if (ctl && ctl->cancel && atomic_load(ctl->cancel)) {
+            rc = fail(err, errlen, "sweep", "cancelled");
+            break;
+        }
         if (h) {
             h->goal = s->goal[g];
             int met;
@@ -809,6 +826,10 @@ static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
                            .thr = iso_o > 0 ? r.window_ipc_o / iso_o : 0};
     }
     free(h);
+    if (rc == 0 && ctl && ctl->done && s->ngoals)
+        atomic_fetch_add_explicit(ctl->done, 1, memory_order_relaxed);
+    if (rc && ctl && ctl->cancel && atomic_load(ctl->cancel))
+        return fail(err, errlen, "sweep", "cancelled");
     if (rc) {
         char full[1400];
         snprintf(full, sizeof full, "pair %.64s+%.64s, scheme %.64s: %.1000s", s->k[s->pair[pair][0]].name,
@@ -831,6 +852,13 @@ static void *worker(void *arg) {
         int stop = jb->failed;
         pthread_mutex_unlock(&jb->mu);
         size_t n = jb->phase == 1 ? 2 * jb->s->nk : jb->nunits;
+        if (!stop && jb->ctl && jb->ctl->cancel && atomic_load(jb->ctl->cancel)) {
+            pthread_mutex_lock(&jb->mu);
+            if (!jb->failed) snprintf(jb->err, sizeof jb->err, "cancelled");
+            jb->failed = 1;
+            pthread_mutex_unlock(&jb->mu);
+            break;
+        }
         if (stop || i >= n) break;
         size_t u = jb->phase == 1 ? i : jb->units[i];
         if (do_unit(jb, &w, u, err, sizeof err)) {
@@ -962,8 +990,21 @@ static int online_cpus(void) {
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
+uint64_t qos_points(const qos_spec *s) {
+    return (uint64_t)s->npairs * s->nsch * s->ngoals;
+}
+
+uint64_t qos_cycles(const qos_spec *s) {
+    return qos_points(s) * (uint64_t)(s->window > 0 ? s->window : 1000000);
+}
+
 int qos_run(const qos_spec *s, int index, int count, int threads, json_t **result,
             qos_stats *st, char *err, size_t errlen) {
+    return qos_run_ctl(s, index, count, threads, NULL, result, st, err, errlen);
+}
+
+int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
+                json_t **result, qos_stats *st, char *err, size_t errlen) {
     *result = NULL;
     if (count < 1 || index < 0 || index >= count)
         return fail(err, errlen, "--shard", "expected i/n with 0 <= i < n");
@@ -984,6 +1025,7 @@ int qos_run(const qos_spec *s, int index, int count, int threads, json_t **resul
     }
     pthread_mutex_init(&jb->mu, NULL);
     jb->s = s;
+    jb->ctl = ctl;
     jb->isoout = iso;
     jb->iso = iso;
     jb->pts = pts;
@@ -992,7 +1034,9 @@ int qos_run(const qos_spec *s, int index, int count, int threads, json_t **resul
      * Spart's partitions are shared across its goals) */
     for (size_t p = (size_t)index; p < s->npairs; p += (size_t)count)
         for (size_t k = 0; k < s->nsch; k++) units[jb->nunits++] = p * s->nsch + k;
+    if (ctl && ctl->phase) atomic_store(ctl->phase, "isolated IPC");
     int rc = run_phase(jb, 1, threads < (int)(2 * s->nk) ? threads : (int)(2 * s->nk));
+    if (ctl && ctl->phase) atomic_store(ctl->phase, "points");
     if (rc == 0) rc = run_phase(jb, 2, threads);
     if (rc) fail(err, errlen, "sweep", "%s", jb->err);
     double wall = now() - t0;

@@ -14,8 +14,10 @@
  *    "goals": [0.5, 0.55, ...],            fractions of IPC_isolated
  *    "schemes": [{"name", "policy": {scenario policy keys},
  *                 "partition"?: "hill-climb"}],
- *    "other_repeat"?: 4}                   the non-QoS kernel's program.repeat
+ *    "other_repeat"?: 4,                    the non-QoS kernel's program.repeat
  *                                           is multiplied by this
+ *    "reference"?: {"source", "qosreach": {SCHEME: percent}}}
+ *                                           the paper's, drawn beside ours
  * File names are relative to the spec's folder. The template is a scenario
  * whose ops include one kernel named "$qos" and one named "$other" (each
  * with its own declared stream); each point puts a kernel of the set in
@@ -60,6 +62,17 @@ const char *qos_spec_name(const qos_spec *s);
 
 int qos_run(const qos_spec *s, int index, int count, int threads, json_t **result,
             qos_stats *st, char *err, size_t errlen);
+/* The same, watched and stoppable (sweep.h's sweep_ctl; NULL: qos_run):
+ * ctl->done counts points, checked for cancel before each simulation. */
+struct sweep_ctl;
+int qos_run_ctl(const qos_spec *s, int index, int count, int threads,
+                const struct sweep_ctl *ctl, json_t **result, qos_stats *st, char *err,
+                size_t errlen);
+/* (pair, goal, scheme) points of the whole sweep; its work for the
+ * server's budget: points x the template's window in cycles (1M when the
+ * template has none), what a point's simulation costs grows with. */
+uint64_t qos_points(const qos_spec *s);
+uint64_t qos_cycles(const qos_spec *s);
 
 int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen);
 

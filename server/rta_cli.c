@@ -12,6 +12,7 @@
 #include "../db/db.h"
 #include "../db/sweep.h"
 #include "sweep.h"
+#include "sweep_api.h"
 #include "taskset.h"
 
 #define EXIT_BAD_INPUT 2
@@ -115,10 +116,9 @@ static int store(const copts *o, const json_t *result, const char *text) {
     db *d;
     if (db_open(db_default(o), &d, err, sizeof err))
         return say(1, "%s", err);
-    const char *name = json_string_value(json_object_get(result, "name"));
-    const char *desc =
-        json_string_value(json_object_get(json_object_get(result, "spec"), "description"));
-    int rc = db_sweep_store(d, name ? name : "sweep", desc, text, slug, err, sizeof err);
+    /* the page's sweeps store the same way (sweep_api.h) */
+    (void)text;
+    int rc = sweep_store_result(d, result, NULL, slug, err, sizeof err);
     db_close(d);
     if (rc)
         return say(1, "%s", err);

@@ -9,6 +9,8 @@
 
 #include "../db/db.h"
 #include "store.h"
+#include "sweep_api.h"
+#include "sweep_seed.h"
 
 static pthread_t seed_thread;
 static atomic_bool seed_running;
@@ -24,10 +26,16 @@ static void *seed_main(void *arg) {
     } else {
         int added = 0;
         int failed = store_seed(d, seed_dir, &added, err, sizeof err);
-        db_close(d);
         if (failed < 0) fprintf(stderr, "schedlab: warning: %s\n", err);
         else if (failed) fprintf(stderr, "schedlab: warning: %d scenario(s) not stored; first: %s\n", failed, err);
         if (added) fprintf(stderr, "schedlab: stored %d shipped scenario(s) from %s\n", added, seed_dir);
+        /* then the shipped sweeps (issue 30; sweep_seed.h), on 2 threads:
+         * the server answers meanwhile */
+        if (sweep_api_dir()) {
+            failed = sweep_seed(d, sweep_api_dir(), 2, &added, err, sizeof err);
+            if (failed) fprintf(stderr, "schedlab: warning: %d shipped sweep(s) not stored; first: %s\n", failed, err);
+        }
+        db_close(d);
     }
     atomic_store(&seed_running, false);
     return NULL;

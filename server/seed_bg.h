@@ -4,7 +4,8 @@
  * scenario (store_seed, ~11 s on a busy 2-core machine). It used to do so
  * before opening its port, silent; now the port opens at once and one
  * thread stores them, each scenario committed on its own, so the home page
- * sees them arrive. GET /api/health says "seeding": true meanwhile (a
+ * sees them arrive; then the shipped sweeps (sweep_seed.h), each stored
+ * once computed. GET /api/health says "seeding": true meanwhile (a
  * client that needs them all, a test, waits for false).
  *
  *   seedbg_start    start the thread (a copy of both paths is kept)

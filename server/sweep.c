@@ -69,6 +69,48 @@ const char *sweep_spec_name(const sweep_spec *s) {
     return s->name;
 }
 
+int sweep_reference_check(json_t *v, const char *what, size_t npoints, const char *file,
+                          char *err, size_t errlen) {
+    if (!v)
+        return 0;
+    if (!json_is_object(v))
+        return fail(err, errlen, file, "reference: must be an object ({\"source\", \"%s\"})", what);
+    const char *key;
+    json_t *x;
+    json_object_foreach(v, key, x) {
+        if (!strcmp(key, "source")) {
+            if (!json_is_string(x))
+                return fail(err, errlen, file, "reference.source: must be a string");
+            continue;
+        }
+        if (strcmp(key, what))
+            return fail(err, errlen, file, "reference.%s: unknown key (expected source, %s)", key,
+                        what);
+        if (!json_is_object(x))
+            return fail(err, errlen, file, "reference.%s: must be an object", what);
+        const char *name;
+        json_t *vals;
+        json_object_foreach(x, name, vals) {
+            bool arr = npoints > 0;
+            if (arr && (!json_is_array(vals) || json_array_size(vals) != npoints))
+                return fail(err, errlen, file,
+                            "reference.%s.%s: must be an array of %zu percentages (one per point)",
+                            what, name, npoints);
+            for (size_t i = 0; i < (arr ? npoints : 1); i++) {
+                json_t *e = arr ? json_array_get(vals, i) : vals;
+                if (!json_is_null(e) && (!json_is_number(e) || json_number_value(e) < 0 ||
+                                         json_number_value(e) > 100))
+                    return fail(err, errlen, file,
+                                "reference.%s.%s%s: must be a percentage (0..100) or null", what,
+                                name, arr ? "[i]" : "");
+            }
+        }
+    }
+    if (!json_is_string(json_object_get(v, "source")))
+        return fail(err, errlen, file, "reference.source: missing (where the numbers come from)");
+    return 0;
+}
+
 /* A ratio such as 0.45 as whole hundredths (the generator's unit). */
 static int hundredths(json_t *v, const char *path, int32_t *out, char *err, size_t errlen,
                       const char *file) {
@@ -225,7 +267,7 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
     json_t *v;
     static const char *const keys[] = {"schema", "name", "description", "seed", "tasksets", "x",
                                        "approaches", "semantics", "generator", "epsilon",
-                                       "theta", "time_slice", "params", NULL};
+                                       "theta", "time_slice", "params", "reference", NULL};
     if (!json_is_object(root)) {
         fail(err, errlen, file, "must be a JSON object (a schedlab-sweep/1 spec)");
         goto bad;
@@ -402,6 +444,13 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
         }
         json_array_append(nvals, json_array_get(vals, i));
     }
+    /* the paper's (or the authors' code's) numbers per point, drawn beside
+     * ours (issue 30); carried in the normalised spec, never computed with */
+    if (sweep_reference_check(json_object_get(root, "reference"), "schedulable", s->npoints, file,
+                              err, errlen)) {
+        json_decref(nvals);
+        goto bad;
+    }
     json_t *appr = json_array();
     for (size_t k = 0; k < s->napproaches; k++)
         json_array_append_new(appr, json_string(rta_approach_name(s->approaches[k])));
@@ -418,6 +467,8 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
         base.released_code ? "released-code" : "paper", "epsilon", (json_int_t)s->epsilon,
         "theta", (json_int_t)s->theta, "time_slice", (json_int_t)s->time_slice, "params",
         params_json(&base));
+    if (s->norm && json_object_get(root, "reference"))
+        json_object_set(s->norm, "reference", json_object_get(root, "reference"));
     if (!s->norm || !s->name) {
         fail(err, errlen, file, "out of memory");
         goto bad;
@@ -438,6 +489,7 @@ typedef struct worker {
     uint64_t end, stride, start;
     uint64_t *counts;        /* npoints x napproaches */
     double gen_s, rta_s;
+    const sweep_ctl *ctl;    /* progress and cancel (NULL: none) */
 } worker;
 
 static double now(void) {
@@ -455,7 +507,10 @@ static void *work(void *arg) {
     int64_t wcrt[RTA_MAX_TASKS];
     uint64_t ts_per = (uint64_t)s->tasksets;
     double t0 = now(), gen = 0, rta = 0;
+    const sweep_ctl *ctl = w->ctl;
     for (uint64_t g = w->start; g < w->end; g += w->stride) {
+        if (ctl && ctl->cancel && atomic_load_explicit(ctl->cancel, memory_order_relaxed))
+            break;
         uint32_t point = (uint32_t)(g / ts_per);
         rta_taskset ts;
         rta_gen_taskset(&s->point[point], s->seed, point, g % ts_per, buf, &ts);
@@ -471,6 +526,8 @@ static void *work(void *arg) {
             rta_analyse(&ts, (rta_approach)s->approaches[k], &r);
             c[k] += r.schedulable;
         }
+        if (ctl && ctl->done)
+            atomic_fetch_add_explicit(ctl->done, 1, memory_order_relaxed);
         t0 = now();
         rta += t0 - t1;
     }
@@ -485,12 +542,29 @@ static int online_cpus(void) {
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
+bool sweep_is_qos(const sweep_spec *s) {
+    return s->qos != NULL;
+}
+
+uint64_t sweep_units(const sweep_spec *s) {
+    return s->qos ? qos_points(s->qos) : (uint64_t)s->npoints * (uint64_t)s->tasksets;
+}
+
+uint64_t sweep_work(const sweep_spec *s) {
+    return s->qos ? qos_cycles(s->qos) : sweep_units(s) * (uint64_t)s->napproaches;
+}
+
 int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **result,
               sweep_stats *st, char *err, size_t errlen) {
+    return sweep_run_ctl(s, index, count, threads, NULL, result, st, err, errlen);
+}
+
+int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
+                  json_t **result, sweep_stats *st, char *err, size_t errlen) {
     *result = NULL;
     if (s->qos) {
         qos_stats q;
-        int rc = qos_run(s->qos, index, count, threads, result, &q, err, errlen);
+        int rc = qos_run_ctl(s->qos, index, count, threads, ctl, result, &q, err, errlen);
         if (st)
             *st = (sweep_stats){.wall_s = q.wall_s, .threads = q.threads, .qos = true,
                                 .points = q.points, .sims = q.sims};
@@ -528,7 +602,7 @@ int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **r
         /* dealt again over the threads, for the same reason */
         ws[t] = (worker){.s = s, .end = total, .stride = (uint64_t)threads * (uint64_t)count,
                          .start = (uint64_t)index + (uint64_t)t * (uint64_t)count,
-                         .counts = counts + (size_t)t * cells};
+                         .counts = counts + (size_t)t * cells, .ctl = ctl};
         if (pthread_create(&tid[t], NULL, work, &ws[t]) != 0) {
             rc = fail(err, errlen, "sweep", "cannot start thread %d", t);
             break;
@@ -541,6 +615,8 @@ int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **r
         if (ret)
             rc = fail(err, errlen, "sweep", "out of memory in a worker");
     }
+    if (rc == 0 && ctl && ctl->cancel && atomic_load(ctl->cancel))
+        rc = fail(err, errlen, "sweep", "cancelled");
     double wall = now() - t0;
     if (st) {
         *st = (sweep_stats){.wall_s = wall, .tasksets = mine,

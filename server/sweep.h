@@ -16,7 +16,9 @@
  *                "task_util_step": 0.05, "gpu_ratio": [0.4, 0.6],
  *                "period_ms": [30, 500], "gpu_segments": [1, 3],
  *                "g_to_c": [0.2, 2], "misc_ratio": [0.1, 0.3],
- *                "be_ratio": 0}}
+ *                "be_ratio": 0},
+ *    "reference"?: {"source": "where from", "schedulable": {APPROACH:
+ *                   [percent or null per point]}}}
  * Defaults are Table 3 of the paper. The swept parameter overrides its
  * entry of `params` at each point (a range becomes [x, x]); "be_ratio"
  * also fixes tasks per core at the range's top, as the authors' code does.
@@ -38,6 +40,7 @@
 #define SERVER_SWEEP_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +66,36 @@ const char *sweep_spec_name(const sweep_spec *s);
  * (0: one per online CPU). */
 int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **result,
               sweep_stats *st, char *err, size_t errlen);
+
+/* A sweep watched and stopped from outside (the server's job, issue 30;
+ * sweep_api.h): `done` counts the units finished as they finish (tasksets
+ * of a schedulability sweep, (pair, goal, scheme) points of a QoS sweep:
+ * sweep_units), `phase` names what runs now (a static string), and a set
+ * `cancel` stops the workers at their next taskset or simulation; the run
+ * then returns -1 with "cancelled" and no result. Any pointer may be NULL. */
+typedef struct sweep_ctl {
+    atomic_llong *done;
+    atomic_bool *cancel;
+    _Atomic(const char *) *phase;
+} sweep_ctl;
+
+int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
+                  json_t **result, sweep_stats *st, char *err, size_t errlen);
+
+/* The units sweep_ctl.done counts to for the whole sweep (shard 0 of 1). */
+uint64_t sweep_units(const sweep_spec *s);
+/* Analyses of a schedulability sweep (units x approaches); for a QoS sweep
+ * its simulated cycles (qos_cycles). The server's budget (budget.h:
+ * sweep_analyses, sweep_cycles). */
+bool sweep_is_qos(const sweep_spec *s);
+uint64_t sweep_work(const sweep_spec *s);
+
+/* A spec's optional "reference" (issue 30): the paper's or the authors'
+ * code's numbers, carried into the result's spec and drawn beside ours:
+ * {"source": string, WHAT: {NAME: percentages}}; npoints > 0: an array of
+ * npoints per name, else one number per name. */
+int sweep_reference_check(json_t *v, const char *what, size_t npoints, const char *file,
+                          char *err, size_t errlen);
 
 /* Check the shards belong to one spec and cover it exactly once; sum. */
 int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen);

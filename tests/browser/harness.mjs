@@ -38,7 +38,9 @@ export async function startServer(extra = []) {
   if (process.env.SCHEDLAB_SEED_DB) fs.copyFileSync(process.env.SCHEDLAB_SEED_DB, path.join(dir, 't.db'));
   const port = await freePort();
   const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1', ...extra],
-    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    // the shipped sweeps seeded small (tests/api/server.mjs, server/sweep_seed.h)
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SCHEDLAB_SEED_SWEEP_TASKSETS: process.env.SCHEDLAB_SEED_SWEEP_TASKSETS ?? '20' } });
   let log = '';
   child.stdout.on('data', (d) => { log += d; });
   child.stderr.on('data', (d) => { log += d; });
@@ -122,8 +124,8 @@ export async function startBrowser() {
 // experiments stored), a browser page, OUT made; with the experiments as
 // /api/experiments lists them. A failure half-way stops what had started.
 // Undo with stopServerAndBrowser in the file's after().
-export async function startServerAndBrowser() {
-  const srv = await startServer();
+export async function startServerAndBrowser(extra = []) {
+  const srv = await startServer(extra);
   let br;
   try {
     br = await startBrowser();

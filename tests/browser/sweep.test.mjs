@@ -87,7 +87,7 @@ test('a sweep experiment draws one series per approach and one point per x value
   const { page, problems } = br;
   await page.goto(`${base}/experiments/${slug}`);
   const st = await ready(page, 'sweep');
-  assert.deepEqual(st.sweep, { series: 3, points: 3 });
+  assert.deepEqual(st.sweep, { series: 3, points: 3, reference: 0 });
   const drawn = await page.evaluate(() => {
     const c = window.Chart.getChart(document.querySelector('#sweep-chart canvas'));
     return { labels: c.data.labels, sets: c.data.datasets.map((d) => ({ label: d.label, data: d.data })) };
@@ -122,7 +122,7 @@ test('a QoS sweep draws QoSreach and non-QoS throughput per scheme against the g
   const st = await ready(page, 'sweep');
   const pct = (v) => (v === null ? null : Math.round(v * 1000) / 10);
   assert.deepEqual(st.sweep, {
-    kind: 'qos', schemes: 2, goals: 2, points: 8,
+    reference: 0, kind: 'qos', schemes: 2, goals: 2, points: 8,
     qosreach: { naive: pct(qresult.qosreach.naive), spart: pct(qresult.qosreach.spart) },
   });
   const drawn = await page.evaluate(() => ['#qos-reach-chart', '#qos-throughput-chart'].map((id) => {

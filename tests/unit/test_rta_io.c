@@ -209,6 +209,45 @@ static void test_shards_sum_to_the_sweep(void **state) {
     sweep_spec_free(s);
 }
 
+/* issue 30: the server's sweep job watches and stops the CLI's sweep */
+static void test_progress_and_cancel(void **state) {
+    (void)state;
+    char *j = jq(spec_src), err[512];
+    sweep_spec *s;
+    if (sweep_spec_parse(j, strlen(j), "s.json", &s, err, sizeof err))
+        fail_msg("%s", err);
+    free(j);
+    assert_int_equal(sweep_units(s), 3 * 37);
+    assert_int_equal(sweep_work(s), 3 * 37 * 2);
+    atomic_llong done = 0;
+    atomic_bool cancel = false;
+    sweep_ctl ctl = {.done = &done, .cancel = &cancel};
+    json_t *r, *plain;
+    assert_int_equal(sweep_run_ctl(s, 0, 1, 2, &ctl, &r, NULL, err, sizeof err), 0);
+    assert_int_equal(atomic_load(&done), 3 * 37);
+    assert_int_equal(sweep_run(s, 0, 1, 1, &plain, NULL, err, sizeof err), 0);
+    char *a = sweep_text(r), *b = sweep_text(plain);
+    assert_string_equal(a, b);   /* watched or not, the same result */
+    free(a);
+    free(b);
+    json_decref(r);
+    json_decref(plain);
+    atomic_store(&done, 0);
+    atomic_store(&cancel, true);
+    assert_int_equal(sweep_run_ctl(s, 0, 1, 2, &ctl, &r, NULL, err, sizeof err), -1);
+    assert_null(r);
+    assert_string_equal(err, "sweep: cancelled");
+    assert_int_equal(atomic_load(&done), 0);
+    sweep_spec_free(s);
+    /* a reference rides along in the normalised spec; a bad one is named */
+    j = jq("{'schema': 'schedlab-sweep/1', 'name': 's', 'x': {'param': 'tasks', 'values': [2, 4]}, "
+           "'reference': {'source': 'paper', 'schedulable': {'gcaps_busy': [100, 101]}}}");
+    assert_int_equal(sweep_spec_parse(j, strlen(j), "s.json", &s, err, sizeof err), -1);
+    assert_string_equal(err, "s.json: reference.schedulable.gcaps_busy[i]: must be a percentage "
+                             "(0..100) or null");
+    free(j);
+}
+
 static void test_spec_errors(void **state) {
     (void)state;
     static const struct { const char *src, *want; } cases[] = {
@@ -243,6 +282,7 @@ int main(void) {
         cmocka_unit_test(test_generator_is_deterministic_and_in_range),
         cmocka_unit_test(test_shards_sum_to_the_sweep),
         cmocka_unit_test(test_spec_errors),
+        cmocka_unit_test(test_progress_and_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,4 +237,31 @@ export const api = {
     return postRaw(`/api/imports${qs ? `?${qs}` : ''}`, file, 'application/octet-stream', signal, onProgress);
   },
   exportUrl: (run, format) => `/api/runs/${enc(run)}/export?format=${enc(format)}`,
+  // sweeps from the page (issue 30): the shipped specs, one's text, a sweep
+  // started as a job (the 202 {job} answered, not waited for, so that the
+  // page can cancel it), the job's state, and its cancel
+  sweepSpecs: (signal) => getJSON('/api/sweeps/specs', signal),
+  sweepSpec: (file, signal) => getJSON(`/api/sweeps/specs/${enc(file)}`, signal),
+  sweepResult: (slug, signal) => getJSON(`/api/experiments/${enc(slug)}/sweep`, signal),
+  startSweep: ({ text = null, spec = null } = {}, signal) => startJob(`/api/sweeps${spec ? `?spec=${enc(spec)}` : ''}`, text, signal),
+  job: (id, signal) => getJSON(`/api/jobs/${enc(id)}`, signal),
+  cancelJob: (id, signal) => deleteJSON(`/api/jobs/${enc(id)}`, signal),
 };
+
+// POST that answers 202 {job}: the job's id, not its end (api.startSweep).
+async function startJob(path, body, signal) {
+  const headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+  if (savedToken()) headers.Authorization = `Bearer ${savedToken()}`;
+  let res;
+  try {
+    res = await fetch(path, { method: 'POST', body: body || undefined, headers, signal });
+  } catch (e) {
+    if (e && e.name === 'AbortError') throw e;
+    throw new ApiError(`Cannot reach the schedlab server (${path}): ${e.message}`, 0);
+  }
+  let b = null;
+  try { b = await res.json(); } catch { b = null; }
+  if (res.status === 401 && typeof window !== 'undefined' && window.prompt && askToken()) return startJob(path, body, signal);
+  if (res.status === 202 && b && b.job) return b;
+  throw new ApiError(b && typeof b.error === 'string' ? b.error : `${path}: HTTP ${res.status}`, res.status);
+}

@@ -11,12 +11,14 @@ import { renderExperiments } from './views/experiments.mjs';
 import { renderExperiment } from './views/experiment.mjs';
 import { renderRun } from './views/run.mjs';
 import { renderCompare } from './views/compare.mjs';
+import { renderSweeps } from './views/sweep.mjs';
 
 const VIEWS = {
   experiments: renderExperiments,
   experiment: renderExperiment,
   run: renderRun,
   compare: renderCompare,
+  sweeps: renderSweeps,
 };
 
 // One look for every chart: the page's font and a text colour that keeps

@@ -7,6 +7,7 @@ const ROUTES = [
   { name: 'experiment', re: /^\/experiments\/([^/]+)\/?$/, keys: ['slug'] },
   { name: 'run', re: /^\/runs\/([^/]+)\/?$/, keys: ['run'] },
   { name: 'compare', re: /^\/compare\/?$/ },
+  { name: 'sweeps', re: /^\/sweeps\/?$/ },
 ];
 
 // Raw query values, split on "," for lists. Each list item is encoded on

@@ -16,9 +16,24 @@ export function sweepSeries(result) {
   }));
 }
 
+// The spec's "reference" (issue 30: the paper's or the authors' code's
+// numbers per point, docs/rta.md), drawn dashed beside ours in the same
+// colour: [{approach, pct}] for the approaches the sweep has.
+export function referenceSeries(result) {
+  const ref = result.spec && result.spec.reference && result.spec.reference.schedulable;
+  if (!ref) return [];
+  return result.approaches.filter((a) => Array.isArray(ref[a])).map((a) => ({ approach: a, pct: ref[a] }));
+}
+
 export function createSweepChart(host, result) {
   const Chart = window.Chart;
   const series = sweepSeries(result);
+  const index = Object.fromEntries(series.map((s, i) => [s.approach, i]));
+  const refs = referenceSeries(result).map((s) => ({
+    label: `${s.approach} (reference)`, data: s.pct, borderColor: colorAt(index[s.approach]),
+    backgroundColor: colorAt(index[s.approach]), borderDash: [6, 4], pointRadius: 2, borderWidth: 1.5,
+    tension: 0, spanGaps: true, reference: true,
+  }));
   const canvas = h('canvas', { role: 'img', 'aria-label': `schedulable tasksets (%) against ${result.x.label}` });
   const wrap = h('div', { class: 'chart-wrap', style: { height: '420px' } }, canvas);
   host.append(wrap);
@@ -29,7 +44,7 @@ export function createSweepChart(host, result) {
       datasets: series.map((s, i) => ({
         label: s.approach, data: s.pct, borderColor: colorAt(i), backgroundColor: colorAt(i),
         pointStyle: POINT_STYLES[i % POINT_STYLES.length], pointRadius: 4, borderWidth: 2, tension: 0,
-      })),
+      })).concat(refs),
     },
     options: {
       animation: false, responsive: true, maintainAspectRatio: false,
@@ -94,6 +109,32 @@ function bars(host, labels, series, yTitle, aria, max) {
     },
   });
   return { chart, wrap };
+}
+
+// Ours (QoSreach over every point) beside the paper's per scheme, the
+// paper's as dashed outlines (issue 30; the spec's reference.qosreach).
+export function createReachReference(host, result) {
+  const Chart = window.Chart;
+  const ref = result.spec.reference.qosreach;
+  const canvas = h('canvas', { role: 'img', 'aria-label': 'QoSreach (%) per scheme: this sweep beside the paper' });
+  const wrap = h('div', { class: 'chart-wrap', style: { height: '300px' } }, canvas);
+  host.append(wrap);
+  const chart = new Chart(canvas, {
+    type: 'bar',
+    data: {
+      labels: result.schemes,
+      datasets: [
+        { label: 'this sweep', data: result.schemes.map((s) => pct(result.qosreach[s])), backgroundColor: colorAt(0), borderColor: colorAt(0) },
+        { label: 'paper', data: result.schemes.map((s) => (typeof ref[s] === 'number' ? ref[s] : null)), backgroundColor: 'transparent', borderColor: colorAt(1), borderWidth: 2, borderDash: [6, 4], reference: true },
+      ],
+    },
+    options: {
+      animation: false, responsive: true, maintainAspectRatio: false,
+      scales: { y: { min: 0, max: 100, title: { display: true, text: 'QoSreach (%)' } } },
+      plugins: { legend: { position: 'top' }, tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${c.parsed.y}%` } } },
+    },
+  });
+  return { chart, destroy() { chart.destroy(); wrap.remove(); } };
 }
 
 export function createQosCharts(reachHost, thrHost, result) {

@@ -8,15 +8,17 @@
 // goal (Fig. 6a, 8a), a table per scheme and pair class (Fig. 7), and
 // window.schedlab.sweep = {kind, schemes, goals, points, qosreach}.
 
-import { getJSON } from '../api.mjs';
+import { api } from '../api.mjs';
 import { h, table } from '../dom.mjs';
+import { createEditor, errorLine } from '../editor.mjs';
 import { formatDate } from '../format.mjs';
+import { navigate } from '../router.mjs';
 import { setExtra } from '../state.mjs';
-import { createQosCharts, createSweepChart, qosSeries, sweepSeries } from '../charts/sweep.mjs';
+import { createQosCharts, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
 import { rtaCard } from './rta.mjs';
 
 export async function renderSweep(root, e, ctx) {
-  const r = await getJSON(`/api/experiments/${encodeURIComponent(e.slug)}/sweep`, ctx.signal);
+  const r = await api.sweepResult(e.slug, ctx.signal);
   document.title = `${e.name} · schedlab`;
   if (r.kind === 'qos') return renderQos(root, e, r);
   const spec = r.spec || {};
@@ -31,10 +33,14 @@ export async function renderSweep(root, e, ctx) {
   root.append(host);
   const chart = createSweepChart(host, r);
   const series = sweepSeries(r);
-  setExtra('sweep', { series: series.length, points: r.x.values.length });
+  const ref = referenceSeries(r);
+  if (ref.length) host.append(h('p', { class: 'hint', id: 'sweep-reference' }, `Dashed: ${r.spec.reference.source}.`));
+  setExtra('sweep', { series: series.length, points: r.x.values.length, reference: ref.length });
 
+  const refOf = Object.fromEntries(ref.map((s) => [s.approach, s.pct]));
   const cols = [{ label: r.x.label, cell: (row) => String(row.x) },
-    ...series.map((s) => ({ label: s.approach, num: true, cell: (row) => `${s.pct[row.i]}` }))];
+    ...series.flatMap((s) => [{ label: s.approach, num: true, cell: (row) => `${s.pct[row.i]}` },
+      ...(refOf[s.approach] ? [{ label: `${s.approach}, reference`, num: true, cell: (row) => (refOf[s.approach][row.i] ?? '—').toString() }] : [])])];
   const rows = r.x.values.map((x, i) => ({ x, i }));
   root.append(h('section', { class: 'card' }, h('h2', null, 'Schedulable (%)'), table(cols, rows, { id: 'sweep-table', class: 'list' })));
   root.append(h('details', { class: 'card scenario' }, h('summary', null, 'Sweep spec'),
@@ -60,7 +66,16 @@ function renderQos(root, e, r) {
   root.append(reachHost, thrHost);
   const charts = createQosCharts(reachHost, thrHost, r);
   const series = qosSeries(r);
+  const ref = r.spec && r.spec.reference && r.spec.reference.qosreach ? r.spec.reference : null;
+  let refChart = null;
+  if (ref) {
+    const refHost = h('section', { class: 'card', id: 'qos-reference-chart' }, h('h2', null, 'QoSreach per scheme, ours beside the paper\'s'));
+    root.insertBefore(refHost, thrHost);
+    refChart = createReachReference(refHost, r);
+    refHost.append(h('p', { class: 'hint', id: 'sweep-reference' }, `Dashed: ${ref.source}.`));
+  }
   setExtra('sweep', {
+    reference: ref ? Object.keys(ref.qosreach).length : 0,
     kind: 'qos', schemes: r.schemes.length, goals: r.goals.length, points: r.points.length,
     qosreach: Object.fromEntries(series.reach.map((s) => [s.scheme, s.data[s.data.length - 1]])),
   });
@@ -73,7 +88,7 @@ function renderQos(root, e, r) {
   };
   const cols = [{ label: 'scheme', cell: (row) => row.scheme },
     { label: 'QoSreach (%)', num: true, cell: (row) => percent(r.qosreach[row.scheme]) },
-    { label: 'paper, pairs (%)', num: true, cell: (row) => (PAPER_PAIRS[row.scheme] ?? '—').toString() },
+    { label: 'paper (%)', num: true, cell: (row) => ((ref ? ref.qosreach : PAPER_PAIRS)[row.scheme] ?? '—').toString() },
     { label: 'non-QoS throughput (%)', num: true, cell: (row) => percent(r.throughput[row.scheme]) },
     ...classes.map((c) => ({ label: `QoSreach ${c} (%)`, num: true, cell: (row) => percent(byClass(row.scheme, c)) }))];
   root.append(h('section', { class: 'card' }, h('h2', null, 'Per scheme'),
@@ -84,5 +99,90 @@ function renderQos(root, e, r) {
   root.append(h('section', { class: 'card' }, h('h2', null, 'Kernels'), table(kcols, r.kernels, { id: 'qos-kernels', class: 'list' })));
   root.append(h('details', { class: 'card scenario' }, h('summary', null, 'Sweep spec'),
     h('pre', null, JSON.stringify(spec, null, 2))));
-  return { view: 'sweep', cleanup: () => charts.destroy() };
+  return { view: 'sweep', cleanup: () => { charts.destroy(); if (refChart) refChart.destroy(); } };
+}
+
+// ---- /sweeps: a sweep started from the page (issue 30) ---------------------
+// A shipped spec (GET /api/sweeps/specs) as it is, or edited in the JSON
+// editor, started as a job (POST /api/sweeps): a progress bar in tasksets
+// or points, a cancel button (DELETE /api/jobs/{id}), and once stored the
+// page moves to the sweep's chart. window.schedlab.sweepJob = {id, state,
+// progress, done, total} while it runs; sweepSpecs = the specs listed.
+
+export async function renderSweeps(root, route, ctx) {
+  document.title = 'Sweeps · schedlab';
+  const list = await api.sweepSpecs(ctx.signal);
+  setExtra('sweepSpecs', list.specs.length);
+  setExtra('sweepJob', null);
+  root.append(h('div', { class: 'page-head' }, h('h1', null, 'Sweeps'),
+    h('p', { class: 'lead' }, 'Schedulability sweeps (GCAPS Fig. 8) and QoSreach sweeps (ISCA\'17) computed by the server, as `schedlab sweep` computes them, and stored as experiments. '
+      + `One sweep job may hold ${list.limits.sweep_analyses.toLocaleString('en')} analyses or ${list.limits.sweep_cycles.toLocaleString('en')} simulated cycles; bigger ones are for the command line (shards).`)));
+  const select = h('select', { id: 'sweep-spec', name: 'spec' },
+    ...list.specs.map((s) => h('option', { value: s.file, disabled: !s.fits },
+      `${s.file}: ${s.name}${s.fits ? '' : ' (too big for one job)'}`)));
+  const editor = createEditor({ id: 'sweep-editor', value: '', label: 'sweep spec JSON' });
+  const load = async () => {
+    const spec = await api.sweepSpec(select.value, ctx.signal);
+    const area = editor.el.querySelector('textarea');
+    area.value = JSON.stringify(spec, null, 2);
+    area.dispatchEvent(new Event('input'));
+  };
+  select.addEventListener('change', () => { load().catch(() => {}); });
+  const first = list.specs.find((s) => s.fits);
+  if (first) select.value = first.file;
+  if (list.specs.length) await load();
+  const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
+  const start = h('button', { type: 'submit', class: 'primary', id: 'sweep-start' }, 'Start sweep');
+  const cancel = h('button', { type: 'button', id: 'sweep-cancel', disabled: true }, 'Cancel');
+  const bar = h('progress', { class: 'job-progress', id: 'sweep-progress', max: '1', value: '0', 'aria-label': 'sweep progress' });
+  const status = h('span', { class: 'muted', id: 'sweep-status' }, '');
+  let job = null;
+  let stop = false;
+  cancel.addEventListener('click', async () => {
+    if (!job) return;
+    cancel.disabled = true;
+    try { await api.cancelJob(job); } catch (err) { msg.replaceChildren(h('div', { class: 'error', role: 'alert' }, err.message)); }
+  });
+  const form = h('form', { class: 'card form', id: 'sweep-form' },
+    h('h2', null, 'Start a sweep'),
+    h('p', { class: 'hint' }, 'Pick a shipped spec; edit it below if you like (tasksets per point, x values, approaches, …). The server checks it with the same messages as `schedlab sweep`.'),
+    h('label', { for: 'sweep-spec' }, 'Shipped spec'), select,
+    editor.el, h('div', { class: 'actions' }, start, ' ', cancel), h('div', { class: 'job' }, bar, ' ', status), msg);
+  root.append(form);
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    msg.replaceChildren();
+    editor.markLine(null);
+    start.disabled = true;
+    try {
+      const text = editor.value();
+      const r = await api.startSweep({ text }, ctx.signal);
+      job = r.job;
+      cancel.disabled = false;
+      for (;;) {
+        const j = await api.job(job, ctx.signal);
+        bar.value = j.progress || 0;
+        status.textContent = `${j.state}${j.phase ? ` (${j.phase})` : ''}: ${j.done} of ${j.total} ${/"kind"\s*:\s*"qos"/.test(text) ? 'points' : 'tasksets'}`;
+        setExtra('sweepJob', { id: job, state: j.state, progress: j.progress, done: j.done, total: j.total });
+        if (j.state === 'done') { navigate(`/experiments/${encodeURIComponent(j.result.slug)}`); return; }
+        if (j.state === 'failed' || j.state === 'aborted') {
+          msg.replaceChildren(h('div', { class: j.state === 'aborted' ? 'muted' : 'error', role: 'alert' }, j.error || j.state));
+          break;
+        }
+        if (stop) return;
+        await new Promise((ok) => setTimeout(ok, 250));
+      }
+    } catch (err) {
+      if (err && err.name === 'AbortError') return;
+      const line = errorLine(editor.value(), err.message);
+      editor.markLine(line);
+      msg.replaceChildren(h('div', { class: 'error', role: 'alert' },
+        line ? h('span', { class: 'error-line' }, `line ${line}: `) : null, err.message));
+    } finally {
+      start.disabled = false;
+      cancel.disabled = true;
+      job = null;
+    }
+  });
+  return { view: 'sweeps', cleanup: () => { stop = true; } };
 }

@@ -1,0 +1,169 @@
+// sweep_jobs.test.mjs -- sweeps started through the API (issue 30): POST
+// /api/sweeps runs the CLI's sweep as a job (202 {job}; GET /api/jobs/{id}
+// counts tasksets or points; DELETE /api/jobs/{id} cancels), stores the
+// result exactly as `schedlab sweep --db` stores it, refuses bad specs with
+// the CLI's message (400, the place named) and specs past the budget (422,
+// the limit named); and the shipped sweeps are seeded with the paper's
+// numbers beside (server/sweep_seed.h).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+import { startServer, getJson, cli } from './server.mjs';
+
+const SWEEPS = resolve('sweeps');
+const SMALL = {
+  schema: 'schedlab-sweep/1', name: 'page sweep', seed: 5, tasksets: 30,
+  x: { param: 'tasks', values: [4, 8] }, approaches: ['tsg_rr_suspend', 'gcaps_suspend_gprio'],
+};
+let srv, dir;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'schedlab-sweepjobs-'));
+  // no shipped scenarios (their seeding is not what this tests, and takes
+  // minutes on a loaded machine); the sweeps folder beside, as in a checkout
+  mkdirSync(join(dir, 'scenarios'));
+  symlinkSync(SWEEPS, join(dir, 'sweeps'));
+  srv = await startServer({ fresh: true, args: ['--scenarios', join(dir, 'scenarios')] });
+});
+after(async () => {
+  if (srv) await srv.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const post = (q, body) => getJson(`${srv.base}/api/sweeps${q}`, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : (typeof body === 'string' ? body : JSON.stringify(body)),
+});
+
+async function finish(job, seen = []) {
+  for (let i = 0; i < 1200; i++) {
+    const j = (await getJson(`${srv.base}/api/jobs/${job}`)).body;
+    seen.push(j);
+    if (['done', 'failed', 'aborted'].includes(j.state)) return j;
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  throw new Error(`job ${job} did not end`);
+}
+
+test('a sweep from the page is the CLI\'s sweep, stored the same way', async () => {
+  const r = await post('', SMALL);
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  const seen = [];
+  const j = await finish(r.body.job, seen);
+  assert.equal(j.state, 'done', JSON.stringify(j));
+  assert.equal(j.kind, 'sweep');
+  assert.equal(j.total, 60, 'progress counts tasksets: 2 points x 30');
+  assert.equal(j.done, 60);
+  for (let i = 1; i < seen.length; i++) assert.ok(seen[i].done >= seen[i - 1].done, 'progress never goes back');
+  const slug = j.result.slug;
+  const e = (await getJson(`${srv.base}/api/experiments/${slug}`)).body;
+  assert.equal(e.source, 'sweep');
+  const served = await fetch(`${srv.base}/api/experiments/${slug}/sweep`).then((x) => x.json());
+  // the CLI on the same spec: the same result, to the byte once canonical
+  const spec = join(dir, 'small.json');
+  writeFileSync(spec, JSON.stringify(SMALL));
+  const out = join(dir, 'small.out.json');
+  const c = cli(['sweep', spec, '--db', join(dir, 'cli.db'), '-o', out, '--threads', '1']);
+  assert.equal(c.code, 0, c.stderr);
+  assert.deepEqual(served, JSON.parse(readFileSync(out, 'utf8')));
+});
+
+test('a shipped spec by name; the specs listed with their size and the limits', async () => {
+  const list = (await getJson(`${srv.base}/api/sweeps/specs`)).body;
+  const files = list.specs.map((s) => s.file);
+  for (const f of ['gcaps-fig8a-tasks.json', 'isca17-qosreach-reduced.json']) assert.ok(files.includes(f), f);
+  assert.ok(!files.includes('isca17-kernels.json') && !files.includes('isca17-pair.json'), 'templates and kernel sets are no specs');
+  const a = list.specs.find((s) => s.file === 'gcaps-fig8a-tasks.json');
+  assert.equal(a.units, 10 * 1000);
+  assert.equal(a.fits, true);
+  assert.equal(list.specs.find((s) => s.file === 'isca17-qosreach.json').fits, false, 'the full QoS sweep is the CLI\'s');
+  for (const k of ['sweep_analyses', 'sweep_cycles', 'sweep_threads']) assert.ok(list.limits[k] > 0, k);
+  const text = (await getJson(`${srv.base}/api/sweeps/specs/gcaps-fig8a-tasks.json`)).body;
+  assert.equal(text.schema, 'schedlab-sweep/1');
+  assert.equal((await getJson(`${srv.base}/api/sweeps/specs/..%2Fscenarios%2Ftx2-fig3-basic-rules.json`)).status, 404);
+  const r = await post('?spec=gcaps-fig8a-tasks.json&threads=1');
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  const j = await finish(r.body.job);
+  assert.equal(j.state, 'done', JSON.stringify(j));
+  const s = (await getJson(`${srv.base}/api/experiments/${j.result.slug}/sweep`)).body;
+  assert.equal(s.tasksets, 1000);
+  assert.equal(s.spec.reference.schedulable.gcaps_suspend_gprio.length, 10, 'the released code\'s numbers ride along');
+});
+
+test('cancel stops a running sweep within a second and stores nothing', async () => {
+  const before = (await getJson(`${srv.base}/api/experiments`)).body.experiments.length;
+  const big = { ...SMALL, name: 'to cancel', tasksets: 400000, x: { param: 'tasks', values: [12] }, approaches: undefined };
+  const r = await post('', big);
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  const id = r.body.job;
+  for (let i = 0; i < 400; i++) {
+    const j = (await getJson(`${srv.base}/api/jobs/${id}`)).body;
+    if (j.state === 'running' && j.done > 0) break;
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+  const t0 = Date.now();
+  const c = await getJson(`${srv.base}/api/jobs/${id}`, { method: 'DELETE' });
+  assert.equal(c.status, 202, JSON.stringify(c.body));
+  const j = await finish(id);
+  const took = Date.now() - t0;
+  assert.equal(j.state, 'aborted', JSON.stringify(j));
+  assert.equal(j.status, 409);
+  assert.match(j.error, /cancelled; nothing was stored/);
+  assert.ok(j.done < j.total, 'stopped before the end');
+  assert.ok(took < 1000, `cancel took ${took} ms`);
+  assert.equal((await getJson(`${srv.base}/api/experiments`)).body.experiments.length, before);
+  assert.equal((await getJson(`${srv.base}/api/jobs/${id}`, { method: 'DELETE' })).status, 200, 'a finished job: nothing to cancel');
+  assert.equal((await getJson(`${srv.base}/api/jobs/nosuchjob`, { method: 'DELETE' })).status, 404);
+});
+
+test('a bad spec: 400 with the CLI\'s message and its place', async () => {
+  const r = await post('', { ...SMALL, x: { param: 'tasks', values: [4, 'eight'] } });
+  assert.equal(r.status, 400);
+  const spec = join(dir, 'bad.json');
+  writeFileSync(spec, JSON.stringify({ ...SMALL, x: { param: 'tasks', values: [4, 'eight'] } }));
+  const c = cli(['sweep', spec, '--db', join(dir, 'bad.db')]);
+  assert.equal(r.body.error, `sweep: ${c.stderr.replace(/^schedlab: /, '').replace(`${spec}: `, '').trim()}`);
+  assert.match(r.body.error, /^sweep: x\.values\[1\]: /);
+  const j = await post('', '{"schema": "schedlab-sweep/1",\n "name": }');
+  assert.equal(j.status, 400);
+  assert.match(j.body.error, /^sweep:2:\d+: JSON: /);
+  // a spec sent to the server reads no file but the shipped sweeps folder's
+  const q = JSON.parse(readFileSync(join(SWEEPS, 'isca17-qosreach-reduced.json'), 'utf8'));
+  const t = await post('', { ...q, template: '/etc/passwd' });
+  assert.equal(t.status, 400);
+  assert.match(t.body.error, /^sweep: template: "\/etc\/passwd" is not a file of the shipped sweeps folder/);
+  assert.equal((await post('?spec=nosuch.json')).status, 404);
+  assert.equal((await post('', '')).status, 400);
+});
+
+test('too big for one job: 422 naming the limit', async () => {
+  const r = await post('', { ...SMALL, tasksets: 10000000 });
+  assert.equal(r.status, 422);
+  assert.match(r.body.error, /^sweep: 40000000 analyses .* over the budget's sweep_analyses \d+/);
+  assert.equal(r.body.work.sweep_analyses, 40000000);
+  const q = await post('?spec=isca17-qosreach.json');
+  assert.equal(q.status, 422);
+  assert.match(q.body.error, /over the budget's sweep_cycles/);
+  const t = await post('?threads=999', SMALL);
+  assert.equal(t.status, 422);
+  assert.match(t.body.error, /^threads: 999 is over the budget's sweep_threads \d+/);
+});
+
+test('the shipped sweeps are in the default database, the paper\'s numbers beside', async () => {
+  const { experiments } = (await getJson(`${srv.base}/api/experiments`)).body;
+  const sweeps = [];
+  for (const e of experiments.filter((x) => x.source === 'sweep')) {
+    const one = (await getJson(`${srv.base}/api/experiments/${e.slug}?scenario=0`)).body;
+    if (one.scenario_file) sweeps.push(one);
+  }
+  const files = sweeps.map((e) => e.scenario_file).sort();
+  assert.deepEqual(files, ['a-tasks', 'b-util', 'c-cpus', 'd-gpu-ratio', 'e-g-to-c', 'f-best-effort']
+    .map((p) => `sweeps/gcaps-fig8${p}.json`).concat(['sweeps/isca17-qosreach-reduced.json']).sort());
+  for (const e of sweeps) {
+    const s = (await getJson(`${srv.base}/api/experiments/${e.slug}/sweep`)).body;
+    assert.ok(s.spec.reference && s.spec.reference.source, e.scenario_file);
+    if (s.kind === 'qos') assert.deepEqual(s.spec.reference.qosreach, { naive: 20.6, rollover: 88.4, spart: 78.8 });
+    else assert.equal(s.spec.reference.schedulable.gcaps_suspend_gprio.length, s.x.values.length);
+  }
+});
