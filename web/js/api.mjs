@@ -50,7 +50,9 @@ async function waitJob(job, onProgress, signal) {
   }
 }
 
-async function request(path, options = {}, onProgress = null) {
+// ask: false for a write the page makes on its own (the Tasks tab's bounds):
+// a 401 is an error, not a token prompt.
+async function request(path, options = {}, onProgress = null, ask = true) {
   let res;
   const write = options.method && options.method !== 'GET';
   if (write && savedToken()) options = { ...options, headers: { ...options.headers, Authorization: `Bearer ${savedToken()}` } };
@@ -69,7 +71,7 @@ async function request(path, options = {}, onProgress = null) {
       body = null;
     }
   }
-  if (res.status === 401 && write && typeof window !== 'undefined' && window.prompt) {
+  if (res.status === 401 && write && ask && typeof window !== 'undefined' && window.prompt) {
     if (askToken()) return request(path, options, onProgress);
   }
   if (res.status === 202 && body && body.job) return waitJob(body.job, onProgress, options.signal);
@@ -216,6 +218,26 @@ export const api = {
     }
     return capabilities;
   },
+  // the request limits (window and /warps max, runs per compare): the
+  // server's own numbers, never typed again here (issue 24)
+  limits: () => api.capabilities().then((c) => c.limits),
+  health: (signal) => getJSON('/api/health', signal),
+  summary: (run, signal) => getJSON(`/api/runs/${enc(run)}/summary`, signal),
+  jobs: (run, signal) => getJSON(`/api/runs/${enc(run)}/jobs`, signal),
+  // a run's warp issue slots (issue 30): {from, to, max} as given, each optional
+  warps(run, { from, to, max } = {}, signal) {
+    const q = new URLSearchParams();
+    if (max !== undefined && max !== null) q.set('max', String(max));
+    if (from !== undefined && from !== null) q.set('from', String(from));
+    if (to !== undefined && to !== null) q.set('to', String(to));
+    const qs = q.toString();
+    return getJSON(`/api/runs/${enc(run)}/warps${qs ? `?${qs}` : ''}`, signal);
+  },
+  // POST /api/rta: every analysis' bound of a taskset or scenario (text);
+  // ask: false where the page asks on its own, so a 401 never prompts
+  rta: (text, signal, { ask = true } = {}) => request('/api/rta', {
+    method: 'POST', body: text, signal, headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+  }, null, ask),
   replay: (run, device, signal) => getJSON(`/api/runs/${enc(run)}/replay${device ? `?device=${enc(device)}` : ''}`, signal),
   // POST /api/runs/{run}/replay: a job that simulates the replay under every
   // placement policy and stores fidelity reports; device '' = as the server

@@ -25,7 +25,7 @@
 // violated: the run's own analysis among them}], taskZoom(f), taskTip.
 
 import { h, table } from '../dom.mjs';
-import { api, getJSON } from '../api.mjs';
+import { api } from '../api.mjs';
 import { formatNs, formatCount, timeFormat, formatTick, axisUnit } from '../format.mjs';
 import { colorMap, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
@@ -104,9 +104,8 @@ async function boundsOf(c, signal) {
     const e = await api.experiment(c.run.experiment, signal);
     const sc = typeof e.scenario === 'string' ? JSON.parse(e.scenario) : e.scenario;
     if (!sc || !Array.isArray(sc.tasks)) return {};
-    const r = await fetch('/api/rta', { method: 'POST', body: JSON.stringify(sc), headers: { 'Content-Type': 'application/json' }, signal });
-    if (!r.ok) return {};
-    const j = await r.json();
+    // the page asks on its own: a server that wants a token for it shows no bounds, never a prompt
+    const j = await api.rta(JSON.stringify(sc), signal, { ask: false });
     const out = {};
     for (const [a, v] of Object.entries(j.analyses || {})) {
       out[a] = {};
@@ -120,8 +119,7 @@ async function boundsOf(c, signal) {
 }
 
 export async function tasksTab(panel, c, route, ctx) {
-  const id = encodeURIComponent(c.run.run);
-  const [jr, bounds] = await Promise.all([getJSON(`/api/runs/${id}/jobs`, ctx.signal), boundsOf(c, ctx.signal)]);
+  const [jr, bounds] = await Promise.all([api.jobs(c.run.run, ctx.signal), boundsOf(c, ctx.signal)]);
   const jobs = jr.jobs || [];
   const names = taskNames(c.run, jobs);
   const colors = colorMap(names);
