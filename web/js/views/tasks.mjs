@@ -395,6 +395,17 @@ function hatchTile(ink) {
   return t;
 }
 
+// The response charts' scales (this tab's and the compare page's,
+// tasks_compare.mjs): one slot per task on x, labelled with its name,
+// response time in ms from 0 on y.
+export function taskScales(names) {
+  return {
+    x: { type: 'linear', min: -0.5, max: names.length - 0.5, afterBuildTicks: (ax) => { ax.ticks = names.map((_, i) => ({ value: i })); },
+      ticks: { autoSkip: false, callback: (v) => names[Math.round(v)] ?? '' }, grid: { display: false } },
+    y: { min: 0, title: { display: true, text: 'response time (ms)' } },
+  };
+}
+
 function niceStep(raw) {
   const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
   return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || p * 10;
@@ -432,11 +443,7 @@ export function responseChart(host, stats, analyses, mine, colors) {
     data: { datasets },
     options: {
       animation: false, responsive: true, maintainAspectRatio: false,
-      scales: {
-        x: { type: 'linear', min: -0.5, max: stats.length - 0.5, afterBuildTicks: (ax) => { ax.ticks = stats.map((_, i) => ({ value: i })); },
-          ticks: { autoSkip: false, callback: (v) => stats[Math.round(v)]?.task ?? '' }, grid: { display: false } },
-        y: { min: 0, title: { display: true, text: 'response time (ms)' } },
-      },
+      scales: taskScales(stats.map((s) => s.task)),
       plugins: { legend: { position: 'top', labels: { usePointStyle: true } } },
     },
   });
