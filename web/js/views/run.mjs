@@ -23,7 +23,6 @@
 // This module is the frame only: the run's data (loadRun), the header and
 // the tab bar; each tab is a module of views/run/ listed in run/tabs.mjs.
 
-
 import { api } from '../api.mjs';
 import { h, errorBox } from '../dom.mjs';
 import { formatNs, formatCount } from '../format.mjs';
@@ -45,6 +44,7 @@ async function loadRun(id, signal) {
   // window's kernels, or per-stream busy bins past it; the same for copies
   // (a 1M-row nvprof trace is 81 % memcpy rows)
   const runP = api.run(id, signal);
+  runP.catch(() => {});   // (a failure is reported where it is awaited, below)
   const limits = await api.limits();
   const max = limits.window_max_default;
   const [run, listed, copies] = await Promise.all([
