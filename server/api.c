@@ -1259,10 +1259,18 @@ static void h_capabilities(void *app, const http_request *req, http_response *re
     for (size_t i = 0; i < sim_device_nfields; i++)
         json_array_append_new(fields, json_pack("{s:s, s:s}", "key", sim_device_fields[i].key,
                                                 "doc", sim_device_fields[i].doc));
+    /* the request limits the dashboard sizes its asks by (issue 24: served
+     * here, not typed again in web/js): a window route's max (blocks,
+     * kernels, copies, occupancy, streams) and /warps' max, their defaults
+     * and ceilings, and the runs one /api/compare takes */
+    json_t *limits = json_pack("{s:i, s:i, s:i, s:i, s:i}", "window_max_default", BLOCKS_MAX_DEFAULT,
+                               "window_max_ceiling", BLOCKS_MAX_CEILING, "warps_max_default",
+                               WARPS_MAX_DEFAULT, "warps_max_ceiling", WARPS_MAX_CEILING,
+                               "compare_max_runs", COMPARE_MAX_RUNS);
     res->cache_control = "public, max-age=60";
-    http_set_json(res, 200, json_pack("{s:o, s:o, s:o, s:o, s:o}", "formats", formats, "importers",
+    http_set_json(res, 200, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "formats", formats, "importers",
                                       importers, "policies", policies, "presets", presets,
-                                      "device_fields", fields));
+                                      "device_fields", fields, "limits", limits));
 }
 
 static const http_route routes[] = {

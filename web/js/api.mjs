@@ -50,7 +50,9 @@ async function waitJob(job, onProgress, signal) {
   }
 }
 
-async function request(path, options = {}, onProgress = null) {
+// ask: false for a write the page makes on its own (the Tasks tab's bounds):
+// a 401 is an error, not a token prompt.
+async function request(path, options = {}, onProgress = null, ask = true) {
   let res;
   const write = options.method && options.method !== 'GET';
   if (write && savedToken()) options = { ...options, headers: { ...options.headers, Authorization: `Bearer ${savedToken()}` } };
@@ -69,7 +71,7 @@ async function request(path, options = {}, onProgress = null) {
       body = null;
     }
   }
-  if (res.status === 401 && write && typeof window !== 'undefined' && window.prompt) {
+  if (res.status === 401 && write && ask && typeof window !== 'undefined' && window.prompt) {
     if (askToken()) return request(path, options, onProgress);
   }
   if (res.status === 202 && body && body.job) return waitJob(body.job, onProgress, options.signal);
@@ -141,6 +143,15 @@ export function deleteJSON(path, signal) {
 
 const enc = encodeURIComponent;
 
+// "?k=v&…" of the arguments given, in their order (null and undefined left
+// out); '' when none is.
+function query(args) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(args)) if (v !== undefined && v !== null) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
 // GET /api/capabilities never changes while a server runs: asked once.
 let capabilities = null;
 
@@ -155,12 +166,7 @@ export const api = {
   // a kernel-level run's window (issue 9): {mode: "kernels", kernels} when it
   // holds at most max, else {mode: "bins", names, lanes} per-stream busy bins;
   // without from/to every kernel of a run of at most max
-  kernelsWindow(run, { from, to, max }, signal) {
-    const q = new URLSearchParams({ max: String(max) });
-    if (from !== undefined && from !== null) q.set('from', String(from));
-    if (to !== undefined && to !== null) q.set('to', String(to));
-    return getJSON(`/api/runs/${enc(run)}/kernels?${q}`, signal);
-  },
+  kernelsWindow: (run, { from, to, max }, signal) => getJSON(`/api/runs/${enc(run)}/kernels${query({ max, from, to })}`, signal),
   // per-stream busy bins of the kernel names listed ("0-3,7": indices into
   // the bins answer's names), for the legend
   streams(run, { from, to, max, names }, signal) {
@@ -181,20 +187,8 @@ export const api = {
   // {mode: "copies", copies} when the window holds at most max, else
   // {mode: "bins", lanes} per copy engine; without from/to every copy of a
   // run of at most max
-  copiesWindow(run, { from, to, max }, signal) {
-    const q = new URLSearchParams({ max: String(max) });
-    if (from !== undefined && from !== null) q.set('from', String(from));
-    if (to !== undefined && to !== null) q.set('to', String(to));
-    return getJSON(`/api/runs/${enc(run)}/copies?${q}`, signal);
-  },
-  blocks(run, { from, to, max } = {}, signal) {
-    const q = new URLSearchParams();
-    if (from !== undefined && from !== null) q.set('from', String(from));
-    if (to !== undefined && to !== null) q.set('to', String(to));
-    if (max !== undefined && max !== null) q.set('max', String(max));
-    const qs = q.toString();
-    return getJSON(`/api/runs/${enc(run)}/blocks${qs ? `?${qs}` : ''}`, signal);
-  },
+  copiesWindow: (run, { from, to, max }, signal) => getJSON(`/api/runs/${enc(run)}/copies${query({ max, from, to })}`, signal),
+  blocks: (run, { from, to, max } = {}, signal) => getJSON(`/api/runs/${enc(run)}/blocks${query({ from, to, max })}`, signal),
   // occupancy bins of the kernels listed ("3-7,12"): what /blocks' bins
   // would be with every other kernel hidden (issue 9, for the legend)
   occupancy(run, { from, to, max, kernels }, signal) {
@@ -216,6 +210,19 @@ export const api = {
     }
     return capabilities;
   },
+  // the request limits (window and /warps max, runs per compare): the
+  // server's own numbers, never typed again here (issue 24)
+  limits: () => api.capabilities().then((c) => c.limits),
+  health: (signal) => getJSON('/api/health', signal),
+  summary: (run, signal) => getJSON(`/api/runs/${enc(run)}/summary`, signal),
+  jobs: (run, signal) => getJSON(`/api/runs/${enc(run)}/jobs`, signal),
+  // a run's warp issue slots (issue 30): {from, to, max} as given, each optional
+  warps: (run, { from, to, max } = {}, signal) => getJSON(`/api/runs/${enc(run)}/warps${query({ max, from, to })}`, signal),
+  // POST /api/rta: every analysis' bound of a taskset or scenario (text);
+  // ask: false where the page asks on its own, so a 401 never prompts
+  rta: (text, signal, { ask = true } = {}) => request('/api/rta', {
+    method: 'POST', body: text, signal, headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+  }, null, ask),
   replay: (run, device, signal) => getJSON(`/api/runs/${enc(run)}/replay${device ? `?device=${enc(device)}` : ''}`, signal),
   // POST /api/runs/{run}/replay: a job that simulates the replay under every
   // placement policy and stores fidelity reports; device '' = as the server

@@ -1,5 +1,6 @@
 // canvas.mjs -- what the canvas-drawn views (views/tasks.mjs,
-// views/warps.mjs) share: a canvas sized for the screen's pixel density.
+// views/warps.mjs) share: a canvas sized for the screen's pixel density;
+// and what the time charts (charts/timeline, charts/queues.mjs) draw alike.
 
 // Sizes `canvas` to width x height CSS pixels at window.devicePixelRatio,
 // clears it to the theme's background (th: colors.mjs chartTheme()) and sets
@@ -18,4 +19,16 @@ export function canvasContext(canvas, width, height, th, font) {
   g.font = font;
   g.textBaseline = 'middle';
   return g;
+}
+
+// The picked time's dashed line at pixel x across the chart area a
+// ({top, bottom}), in color; the dash is reset after.
+export function timeMark(ctx, x, a, color) {
+  ctx.strokeStyle = color;
+  ctx.setLineDash([5, 4]);
+  ctx.beginPath();
+  ctx.moveTo(x, a.top);
+  ctx.lineTo(x, a.bottom);
+  ctx.stroke();
+  ctx.setLineDash([]);
 }

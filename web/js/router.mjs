@@ -2,12 +2,16 @@
 // turns a location into {name, params, query} and back, and moves between
 // pages with history.pushState so links a teammate sends open the same view.
 
-const ROUTES = [
-  { name: 'experiments', re: /^\/$/ },
-  { name: 'experiment', re: /^\/experiments\/([^/]+)\/?$/, keys: ['slug'] },
-  { name: 'run', re: /^\/runs\/([^/]+)\/?$/, keys: ['run'] },
-  { name: 'compare', re: /^\/compare\/?$/ },
-  { name: 'sweeps', re: /^\/sweeps\/?$/ },
+// Each page with an example URL: the server must answer every page URL
+// with the app shell (server/http.c is_page), which
+// tests/api/page_routes.test.mjs checks with these examples; main.mjs has
+// a view for each name (the same test).
+export const ROUTES = [
+  { name: 'experiments', re: /^\/$/, example: '/' },
+  { name: 'experiment', re: /^\/experiments\/([^/]+)\/?$/, keys: ['slug'], example: '/experiments/abcdefghij' },
+  { name: 'run', re: /^\/runs\/([^/]+)\/?$/, keys: ['run'], example: '/runs/abcdefghij/' },
+  { name: 'compare', re: /^\/compare\/?$/, example: '/compare' },
+  { name: 'sweeps', re: /^\/sweeps\/?$/, example: '/sweeps' },
 ];
 
 // Raw query values, split on "," for lists. Each list item is encoded on

@@ -19,8 +19,9 @@
 import { h } from '../dom.mjs';
 import { formatTick, unitFor } from '../format.mjs';
 import { colorAt, chartTheme } from '../colors.mjs';
+import { timeMark } from '../canvas.mjs';
+import { clampWindow, wheelWindow, dragWindow, keyWindow } from './window.mjs';
 
-const MIN_SPAN = 50;   // ns, as on the timeline
 
 // series: [{queue, series: [[t, len], ...]}]; extent {min, max} (tMax
 // extends the last step to the end of the run); window {from, to}.
@@ -64,12 +65,7 @@ export function createQueueChart(host, { series, tMin, tMax, window: w0, at, onP
       const x = Math.round(scales.x.getPixelForValue(picked)) + 0.5;
       if (x < a.left || x > a.right) return;
       ctx.save();
-      ctx.strokeStyle = theme.mark;
-      ctx.setLineDash([5, 4]);
-      ctx.beginPath();
-      ctx.moveTo(x, a.top);
-      ctx.lineTo(x, a.bottom);
-      ctx.stroke();
+      timeMark(ctx, x, a, theme.mark);
       ctx.restore();
     },
   };
@@ -129,13 +125,7 @@ export function createQueueChart(host, { series, tMin, tMax, window: w0, at, onP
     plugins: [atLine],
   });
 
-  function clampWindow(from, to) {
-    let span = Math.max(MIN_SPAN, to - from);
-    span = Math.min(span, tMax - tMin);
-    let f = Math.max(tMin, from);
-    if (f + span > tMax) f = tMax - span;
-    return { from: Math.round(f), to: Math.round(f + span) };
-  }
+  const extent = { min: tMin, max: tMax };   // the window stays in it (window.mjs)
   // steps of series i with from <= t < to (t ascending)
   const lowerBound = (pts, t) => {
     let lo = 0, hi = pts.length;
@@ -220,9 +210,7 @@ export function createQueueChart(host, { series, tMin, tMax, window: w0, at, onP
     const p = area(ev);
     if (!p.inside) return;
     ev.preventDefault();
-    const anchor = chart.scales.x.getValueForPixel(p.x);
-    const factor = Math.exp(Math.max(-1, Math.min(1, ev.deltaY * 0.002)));
-    apply(clampWindow(anchor - (anchor - win.from) * factor, anchor + (win.to - anchor) * factor));
+    apply(wheelWindow(extent, win, chart.scales.x.getValueForPixel(p.x), ev.deltaY));
   }, { passive: false });
   let drag = null;
   canvas.addEventListener('pointerdown', (ev) => {
@@ -238,8 +226,7 @@ export function createQueueChart(host, { series, tMin, tMax, window: w0, at, onP
     if (Math.abs(dx) > 3) dragged = true;
     if (!dragged) return;
     const a = chart.chartArea;
-    const dt = -(dx / (a.right - a.left)) * (drag.to - drag.from);
-    apply(clampWindow(drag.from + dt, drag.to + dt));
+    apply(dragWindow(extent, drag, dx, a.right - a.left));
   });
   canvas.addEventListener('pointerup', () => {
     drag = null;
@@ -247,15 +234,8 @@ export function createQueueChart(host, { series, tMin, tMax, window: w0, at, onP
     setTimeout(() => { dragged = false; }, 0);
   });
   canvas.addEventListener('keydown', (ev) => {
-    const span = win.to - win.from;
-    const mid = (win.from + win.to) / 2;
-    let nw = null;
-    if (ev.key === '+' || ev.key === '=') nw = clampWindow(mid - span / 4, mid + span / 4);
-    else if (ev.key === '-' || ev.key === '_' || ev.key === '−') nw = clampWindow(mid - span, mid + span);
-    else if (ev.key === 'ArrowLeft') nw = clampWindow(win.from - span / 5, win.to - span / 5);
-    else if (ev.key === 'ArrowRight') nw = clampWindow(win.from + span / 5, win.to + span / 5);
-    else if (ev.key === 'Home') nw = clampWindow(tMin, tMax);
-    else return;
+    const nw = keyWindow(extent, win, ev.key);
+    if (!nw) return;
     ev.preventDefault();
     apply(nw);
   });
@@ -266,7 +246,7 @@ export function createQueueChart(host, { series, tMin, tMax, window: w0, at, onP
     // resolves once the current window is drawn (steps or bins)
     drawn: () => drawing,
     setWindow(from, to) {
-      apply(clampWindow(from, to), false);
+      apply(clampWindow(extent, from, to), false);
     },
     setAt(t) {
       picked = t ?? null;

@@ -29,28 +29,26 @@ const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
 const TABLE_FIRST = 200;      // rows built before the first paint (sortableTable)
 const TABLE_SLICE = 400;      // rows per task after it
-// whole runs up to this many blocks are loaded to match blocks across runs
-// (the API's ceiling); a bigger run shows occupancy and is not matched
-const FULL_BLOCKS = 200000;
-// a bigger run is asked for the window shown, as the run view asks (the
-// API's default max: past it, occupancy bins)
-const WINDOW_MAX = 20000;
-// A kernel-level run (nvprof / Nsight: no blocks) of more kernels than this
-// is never fetched whole here (a 1M-kernel import): its whole-run
-// per-stream busy bins are drawn instead, as the run view draws it zoomed
-// out (the run view's MAX_KERNELS), and the page says so.
-const MAX_KERNELS = 20000;
+// The server's request limits (lim: GET /api/capabilities "limits"):
+// whole runs up to window_max_ceiling blocks (the API's ceiling) are loaded
+// to match blocks across runs; a bigger run shows occupancy, is not matched
+// and is asked for the window shown, window_max_default at a time, as the
+// run view asks (past it, occupancy bins). A kernel-level run (nvprof /
+// Nsight: no blocks) of more kernels than window_max_default is never
+// fetched whole here (a 1M-kernel import): its whole-run per-stream busy
+// bins are drawn instead, as the run view draws it zoomed out, and the page
+// says so.
 
-// A run's kernels when it has at most MAX_KERNELS ({kernels}), else, for a
+// A run's kernels when it has at most the window max ({kernels}), else, for a
 // kernel-level run, {kernels: [], big: the whole run's per-stream bins
 // (names, lanes)}; a run of blocks still gets every kernel (its blocks
 // name them), as in the run view. runP: the run's summary (a promise).
-async function kernelsOrBins(id, runP, signal) {
+async function kernelsOrBins(id, runP, signal, lim) {
   // a run of real-time tasks is compared by task (tasks_compare.mjs): its
   // thousands of per-job kernels are not needed (issue 30: under 1 s)
   const r0 = await runP;
   if ((r0.summary?.jobs || 0) > 0) return { kernels: [] };
-  const r = await api.kernelsWindow(id, { max: MAX_KERNELS }, signal);
+  const r = await api.kernelsWindow(id, { max: lim.window_max_default }, signal);
   if (r.mode !== 'bins') return { kernels: r.kernels || [] };
   const run = await runP;
   if ((run.summary?.blocks || 0) > 0) return { kernels: (await api.kernels(id, signal)).kernels || [] };
@@ -61,7 +59,7 @@ async function kernelsOrBins(id, runP, signal) {
 // 15): each window asked for once and kept, a window inside one answered
 // block by block needs no request, and a prefetch (the next zoom-in step)
 // is shared with the step that wants it.
-function windowSource(run, signal) {
+function windowSource(run, signal, lim) {
   const answers = new Map();     // "from:to" -> response
   const pending = new Map();     // "from:to" -> promise of a response
   const key = (w) => `${w.from}:${w.to}`;
@@ -77,7 +75,7 @@ function windowSource(run, signal) {
       if (hit) return Promise.resolve(hit);
       let p = pending.get(key(w));
       if (!p) {
-        p = api.blocks(run, { from: w.from, to: w.to, max: WINDOW_MAX }, signal).then((r) => {
+        p = api.blocks(run, { from: w.from, to: w.to, max: lim.window_max_default }, signal).then((r) => {
           r.from = w.from;
           r.to = w.to;
           answers.set(key(w), r);
@@ -335,6 +333,7 @@ export async function renderCompare(root, route, ctx) {
       h('p', { class: 'empty', id: 'compare-empty' }, 'Pick at least two runs, from any experiments, to compare them.'));
     return { view: 'compare', cleanup: null };
   }
+  const lim = await api.limits();
   // Each run's summary, kernels and (for a run small enough to match block
   // by block) its blocks are asked for at once, beside the comparison: one
   // round of requests before the first paint, not three (issue 15: the
@@ -343,11 +342,11 @@ export async function renderCompare(root, route, ctx) {
   const early = (id) => {
     if (!perRun.has(id)) {
       const runP = api.run(id, ctx.signal);
-      const info = Promise.all([runP, kernelsOrBins(id, runP, ctx.signal)]);
+      const info = Promise.all([runP, kernelsOrBins(id, runP, ctx.signal, lim)]);
       // a run of real-time tasks is compared task by task (tasksCompare):
       // its blocks are not fetched (15,276 of the GCAPS case study: 16 MB)
-      const full = info.then(([run]) => ((run.summary?.jobs || 0) === 0 && (run.summary?.blocks || 0) <= FULL_BLOCKS
-        ? api.blocks(id, { max: FULL_BLOCKS }, ctx.signal) : null));
+      const full = info.then(([run]) => ((run.summary?.jobs || 0) === 0 && (run.summary?.blocks || 0) <= lim.window_max_ceiling
+        ? api.blocks(id, { max: lim.window_max_ceiling }, ctx.signal) : null));
       // (a failure is reported where it is awaited; none goes unhandled)
       info.catch(() => {});
       full.catch(() => {});
@@ -367,7 +366,7 @@ export async function renderCompare(root, route, ctx) {
       if (!e.first) {
         e.first = e.full.then((f) => {
           if (f && f.mode === 'blocks') return null;
-          e.src = windowSource(id, ctx.signal);
+          e.src = windowSource(id, ctx.signal, lim);
           return e.src.get(ax.win0);
         });
         e.first.catch(() => {});
@@ -386,7 +385,7 @@ export async function renderCompare(root, route, ctx) {
   document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
   root.append(picker(ids, runs, ctx.signal));
 
-  const replay = await replaySection(root, runs, ids, ctx, reportsP);
+  const replay = await replaySection(root, runs, ids, ctx, reportsP, lim);
   const cleanups = [replay].filter(Boolean);
   // runs of real-time tasks (issue 30): tasks compared, not blocks
   if ((await axisP).allTasks && data.tasks && data.tasks.length) {
@@ -516,7 +515,7 @@ export async function renderCompare(root, route, ctx) {
     const big = mode === 'streams' && L.big ? L.big : null;
     if (big) {
       lane.append(h('p', { class: 'muted big-run-note', dataset: { run: L.r.run } },
-        `${formatCount(big.kernels_total)} kernels, more than ${formatCount(MAX_KERNELS)}: each stream's busy share over the whole run is shown, not the kernels. `,
+        `${formatCount(big.kernels_total)} kernels, more than ${formatCount(lim.window_max_default)}: each stream's busy share over the whole run is shown, not the kernels. `,
         h('a', { href: `/runs/${encodeURIComponent(L.r.run)}?view=timeline` }, 'Open the run'), ' to zoom into its kernels.'));
     }
     const tl = createTimeline(lane, {
@@ -728,7 +727,7 @@ function timelineLink(run, start, end, label) {
   return h('a', { href: `/runs/${encodeURIComponent(run)}?view=timeline&from=${Math.max(0, start - pad)}&to=${end + pad}` }, label);
 }
 
-async function replaySection(root, runs, ids, ctx, reportsP) {
+async function replaySection(root, runs, ids, ctx, reportsP, lim) {
   // (the API answers the runs in the order asked: reportsP[i] is runs[i]'s)
   const reports = await Promise.all(reportsP || runs.map((r) => api.fidelity(r.run, ctx.signal).then((x) => (x && x.replay ? x : null), () => null)));
   const measured = reports.find(Boolean)?.measured_run;
@@ -753,8 +752,8 @@ async function replaySection(root, runs, ids, ctx, reportsP) {
 
   // one time axis, the hardware run on top
   const order = [{ r: runs[mi], i: mi, rep: null }, ...sims];
-  // (a kernel-level run past MAX_KERNELS: not fetched, not drawn; said below)
-  const kernelLists = await Promise.all(order.map((x) => kernelsOrBins(x.r.run, api.run(x.r.run, ctx.signal), ctx.signal)));
+  // (a kernel-level run past the window max: not fetched, not drawn; said below)
+  const kernelLists = await Promise.all(order.map((x) => kernelsOrBins(x.r.run, api.run(x.r.run, ctx.signal), ctx.signal, lim)));
   const measuredDiff = new Set();
   const rows = order.map((x, j) => {
     const d = x.rep ? differing(x.rep) : null;
@@ -767,7 +766,7 @@ async function replaySection(root, runs, ids, ctx, reportsP) {
   section.append(h('h3', null, 'Kernels on one time axis'),
     h('p', { class: 'muted' }, `Differing kernels (duration off by more than 10 %, or start by more than 1 % of the span) are red: ${measuredDiff.size} of ${rows[0].kernels.length}.`),
     ...order.filter((x, j) => kernelLists[j].big).map((x, j) => h('p', { class: 'muted big-run-note', dataset: { run: x.r.run } },
-      `${x.r.name || x.r.run}: more than ${formatCount(MAX_KERNELS)} kernels, not drawn here (`,
+      `${x.r.name || x.r.run}: more than ${formatCount(lim.window_max_default)} kernels, not drawn here (`,
       h('a', { href: `/runs/${encodeURIComponent(x.r.run)}?view=timeline` }, 'its timeline'), ' draws them by window).')),
     host);
   const chart = createAlignedTimelines(host, rows);

@@ -4,7 +4,7 @@
 // /api/experiments). The server's error text is shown as is, since it names
 // the file, the place and the problem.
 
-import { api, getJSON } from '../api.mjs';
+import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate } from '../router.mjs';
@@ -122,7 +122,7 @@ export async function renderExperiments(root, route, ctx) {
   let timer = null;
   const poll = async () => {
     try {
-      const hl = await getJSON('/api/health', ctx.signal);
+      const hl = await api.health(ctx.signal);
       const now = await api.experiments(ctx.signal);
       exps.splice(0, exps.length, ...(now.experiments || []));
       draw();
@@ -134,7 +134,7 @@ export async function renderExperiments(root, route, ctx) {
       if (e.name !== 'AbortError') arriving.hidden = true;
     }
   };
-  getJSON('/api/health', ctx.signal).then((hl) => {
+  api.health(ctx.signal).then((hl) => {
     setExtra('seeding', !!hl.seeding);
     if (hl.seeding) poll();
   }).catch(() => {});

@@ -14,16 +14,15 @@ import { api } from '../api.mjs';
 import { colorMap } from '../colors.mjs';
 import { setExtra } from '../state.mjs';
 
-const MAX_BLOCKS = 20000;   // the run view's whole-run limit
 const LIST = 64;            // SMs listed as text per kernel
 
 export function hasPlacement(c) {
   const n = c.run.summary?.blocks || 0;
-  return n > 0 && n <= MAX_BLOCKS;
+  return n > 0 && n <= c.limits.window_max_default;   // the run view's whole-run limit
 }
 
 export async function placementTab(panel, c, route, ctx) {
-  const all = c.blocks !== undefined ? { blocks: c.blocks } : await api.blocks(c.id, { max: MAX_BLOCKS }, ctx.signal);
+  const all = c.blocks !== undefined ? { blocks: c.blocks } : await api.blocks(c.id, { max: c.limits.window_max_default }, ctx.signal);
   const blocks = all.blocks || [];
   const byKernel = new Map();
   for (const b of blocks) {

@@ -14,7 +14,7 @@
 // their constant y where constant: goal and isolated lines).
 
 import { h, table } from '../dom.mjs';
-import { getJSON } from '../api.mjs';
+import { api } from '../api.mjs';
 import { formatCount } from '../format.mjs';
 import { colorMap } from '../colors.mjs';
 import { setExtra } from '../state.mjs';
@@ -71,7 +71,7 @@ function lineChart(host, { datasets, yTitle, aria, xMax }) {
 }
 
 export async function qosTab(panel, c, route, ctx) {
-  const resp = await getJSON(`/api/runs/${encodeURIComponent(c.run.run)}/warps?max=0`, ctx.signal);
+  const resp = await api.warps(c.run.run, { max: 0 }, ctx.signal);
   const ipc = epochIpc(resp);
   const { qos, nonqos } = qosFacts(c.kernels);
   const colors = colorMap(c.kernels.map((k) => k.name));

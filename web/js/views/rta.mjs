@@ -3,7 +3,7 @@
 // in a table (ms; "—" where the iteration passed the deadline). Shown under
 // a sweep experiment, whose approaches are these analyses.
 
-import { postRaw } from '../api.mjs';
+import { api } from '../api.mjs';
 import { h, table, errorBox } from '../dom.mjs';
 import { setExtra } from '../state.mjs';
 
@@ -31,7 +31,7 @@ export function rtaCard() {
   const run = async () => {
     out.replaceChildren(h('p', { class: 'muted' }, 'Analysing…'));
     try {
-      const r = await postRaw('/api/rta', input.value, 'application/json');
+      const r = await api.rta(input.value);
       const names = Object.keys(r.analyses);
       const tasks = [...new Set(names.flatMap((a) => Object.keys(r.analyses[a].tasks)))];
       const cols = [{ label: 'task', cell: (t) => t },

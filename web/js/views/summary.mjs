@@ -4,7 +4,7 @@
 // (NCCL) kernels and copies, and idle; the share of communication time that
 // compute overlaps; the launch delay distribution (launch call -> kernel
 // start); kernels by name. Tables only, numbers as the server computed them.
-import { getJSON } from '../api.mjs';
+import { api } from '../api.mjs';
 import { h, table } from '../dom.mjs';
 import { formatNs, formatCount, shortName } from '../format.mjs';
 import { setExtra } from '../state.mjs';
@@ -38,7 +38,7 @@ function byLane(a, b) {
 }
 
 export async function summaryTab(panel, c, ctx) {
-  const s = await getJSON(`/api/runs/${encodeURIComponent(c.run.run)}/summary`, ctx.signal);
+  const s = await api.summary(c.run.run, ctx.signal);
   const L = s.launch_delay;
   const cm = s.communication;
   panel.append(

@@ -25,7 +25,7 @@
 // violated: the run's own analysis among them}], taskZoom(f), taskTip.
 
 import { h, table } from '../dom.mjs';
-import { api, getJSON } from '../api.mjs';
+import { api } from '../api.mjs';
 import { formatNs, formatCount, timeFormat, formatTick, axisUnit } from '../format.mjs';
 import { colorMap, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
@@ -104,9 +104,8 @@ async function boundsOf(c, signal) {
     const e = await api.experiment(c.run.experiment, signal);
     const sc = typeof e.scenario === 'string' ? JSON.parse(e.scenario) : e.scenario;
     if (!sc || !Array.isArray(sc.tasks)) return {};
-    const r = await fetch('/api/rta', { method: 'POST', body: JSON.stringify(sc), headers: { 'Content-Type': 'application/json' }, signal });
-    if (!r.ok) return {};
-    const j = await r.json();
+    // the page asks on its own: a server that wants a token for it shows no bounds, never a prompt
+    const j = await api.rta(JSON.stringify(sc), signal, { ask: false });
     const out = {};
     for (const [a, v] of Object.entries(j.analyses || {})) {
       out[a] = {};
@@ -120,8 +119,7 @@ async function boundsOf(c, signal) {
 }
 
 export async function tasksTab(panel, c, route, ctx) {
-  const id = encodeURIComponent(c.run.run);
-  const [jr, bounds] = await Promise.all([getJSON(`/api/runs/${id}/jobs`, ctx.signal), boundsOf(c, ctx.signal)]);
+  const [jr, bounds] = await Promise.all([api.jobs(c.run.run, ctx.signal), boundsOf(c, ctx.signal)]);
   const jobs = jr.jobs || [];
   const names = taskNames(c.run, jobs);
   const colors = colorMap(names);
@@ -397,6 +395,17 @@ function hatchTile(ink) {
   return t;
 }
 
+// The response charts' scales (this tab's and the compare page's,
+// tasks_compare.mjs): one slot per task on x, labelled with its name,
+// response time in ms from 0 on y.
+export function taskScales(names) {
+  return {
+    x: { type: 'linear', min: -0.5, max: names.length - 0.5, afterBuildTicks: (ax) => { ax.ticks = names.map((_, i) => ({ value: i })); },
+      ticks: { autoSkip: false, callback: (v) => names[Math.round(v)] ?? '' }, grid: { display: false } },
+    y: { min: 0, title: { display: true, text: 'response time (ms)' } },
+  };
+}
+
 function niceStep(raw) {
   const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1)));
   return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw) || p * 10;
@@ -434,11 +443,7 @@ export function responseChart(host, stats, analyses, mine, colors) {
     data: { datasets },
     options: {
       animation: false, responsive: true, maintainAspectRatio: false,
-      scales: {
-        x: { type: 'linear', min: -0.5, max: stats.length - 0.5, afterBuildTicks: (ax) => { ax.ticks = stats.map((_, i) => ({ value: i })); },
-          ticks: { autoSkip: false, callback: (v) => stats[Math.round(v)]?.task ?? '' }, grid: { display: false } },
-        y: { min: 0, title: { display: true, text: 'response time (ms)' } },
-      },
+      scales: taskScales(stats.map((s) => s.task)),
       plugins: { legend: { position: 'top', labels: { usePointStyle: true } } },
     },
   });

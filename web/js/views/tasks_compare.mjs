@@ -12,7 +12,7 @@ import { h } from '../dom.mjs';
 import { colorAt } from '../colors.mjs';
 import { setExtra } from '../state.mjs';
 import { tasksCard } from './compare.mjs';
-import { DASH_NOTE } from './tasks.mjs';
+import { DASH_NOTE, taskScales } from './tasks.mjs';
 
 const MISS = '#d92d20';
 const POINTS = ['triangle', 'rectRot', 'circle', 'rect', 'star', 'crossRot'];
@@ -59,11 +59,7 @@ export async function tasksCompare(root, data, runs, labels) {
     data: { datasets },
     options: {
       animation: false, responsive: true, maintainAspectRatio: false,
-      scales: {
-        x: { type: 'linear', min: -0.5, max: tasks.length - 0.5, afterBuildTicks: (ax) => { ax.ticks = tasks.map((_, i) => ({ value: i })); },
-          ticks: { autoSkip: false, callback: (v) => tasks[Math.round(v)]?.task ?? '' }, grid: { display: false } },
-        y: { min: 0, title: { display: true, text: 'response time (ms)' } },
-      },
+      scales: taskScales(tasks.map((t) => t.task)),
       plugins: { legend: { position: 'top', labels: { usePointStyle: true, filter: (item) => !/: mean$/.test(item.text) } } },
     },
   });

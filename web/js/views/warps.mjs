@@ -23,14 +23,13 @@
 // warpZoom(factor) -> Promise (one zoom step about the middle).
 
 import { h } from '../dom.mjs';
-import { getJSON } from '../api.mjs';
+import { api } from '../api.mjs';
 import { formatCount } from '../format.mjs';
 import { colorMap, textOn, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
 import { parseQuery, queryInt } from '../router.mjs';
 import { setBusy, setReady, setExtra } from '../state.mjs';
 
-const MAX_ISSUES = 100000;     // the API's default max (server/api.c)
 const GUTTER = 120;            // px of lane labels
 const AXIS = 30;               // px under the lanes
 const GROUP_HEAD = 18;         // px of an SM's name row
@@ -41,13 +40,6 @@ const FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif'
 // carry instruction counts (trace-format.md) or it recorded issues.
 export function hasWarps(c) {
   return (c.run.summary?.warp_issues || 0) > 0 || c.kernels.some((k) => k.instructions !== undefined);
-}
-
-function warpsUrl(run, { from, to, max }) {
-  const q = new URLSearchParams({ max: String(max) });
-  if (from !== null && from !== undefined) q.set('from', String(from));
-  if (to !== null && to !== undefined) q.set('to', String(to));
-  return `/api/runs/${encodeURIComponent(run)}/warps?${q}`;
 }
 
 function laneHeight(n) {
@@ -84,7 +76,9 @@ function epochsOf(resp) {
 }
 
 export async function warpsTab(panel, c, route, ctx) {
-  const first = await getJSON(warpsUrl(c.run.run, { max: MAX_ISSUES }), ctx.signal);
+  // issues asked for per window: the API's default max (c.limits: GET /api/capabilities)
+  const MAX_ISSUES = c.limits.warps_max_default;
+  const first = await api.warps(c.run.run, { max: MAX_ISSUES }, ctx.signal);
   const epochs = epochsOf(first);
   const issues0 = first.warp_issues || [];
   const recorded = c.run.summary?.warp_issues || 0;
@@ -355,7 +349,7 @@ export async function warpsTab(panel, c, route, ctx) {
     setBusy();
     draw(null);   // epochs at once while the window's issues come
     try {
-      const resp = await getJSON(warpsUrl(c.run.run, { from: win.c0, to: win.c1, max: MAX_ISSUES }), ctx.signal);
+      const resp = await api.warps(c.run.run, { from: win.c0, to: win.c1, max: MAX_ISSUES }, ctx.signal);
       answers.push({ from: win.c0, to: win.c1, resp });
       if (answers.length > 32) answers.splice(1, 1);
       if (mine === seq) draw(resp);

@@ -1,0 +1,170 @@
+// views/run/shared.mjs -- what more than one of the run view's tabs uses:
+// the kernels a URL hides (k=, kb=, kernels=) and the query that says so,
+// export file names and the PNG button, the time extent of a run, the URL's
+// zoom window and the state a tab writes back into it, and the queue panel
+// under a chart (GET /queues?at=). c is the run view's cache (run.mjs loadRun).
+
+import { api } from '../../api.mjs';
+import { h, errorBox, clear } from '../../dom.mjs';
+import { formatNs, encodeRanges, decodeRanges, encodeBits, decodeBits } from '../../format.mjs';
+import { queryInt, queryList, queryString, replaceQuery } from '../../router.mjs';
+import { download, safeName } from '../../exports.mjs';
+import { setExtra } from '../../state.mjs';
+
+const RANGES_MAX = 400;       // chars of k= before the bit field (kb=) is shorter
+
+// ---- kernels in the URL ----------------------------------------------------
+
+// The hidden kernel names the URL asks for: k= (index ranges), kb= (bits),
+// or an older link's kernels= (names shown).
+export function hiddenFromQuery(query, names) {
+  let shown = null;
+  if (query.get('k') !== undefined) {
+    const raw = queryString(query, 'k');
+    shown = raw === '' ? [] : decodeRanges(raw, names.length);
+  } else if (query.get('kb') !== undefined) {
+    shown = decodeBits(queryString(query, 'kb'), names.length);
+  }
+  if (shown) {
+    const keep = new Set(shown);
+    return new Set(names.filter((_, i) => !keep.has(i)));
+  }
+  const byName = queryList(query, 'kernels');
+  return new Set(byName ? names.filter((n) => !byName.includes(n)) : []);
+}
+
+// URL parameters for a hidden set: {k: [...parts]} or {kb: '...'}, or
+// nothing when every kernel is shown.
+export function kernelsQuery(hidden, names) {
+  if (!hidden.size) return {};
+  const ids = [];
+  names.forEach((n, i) => {
+    if (!hidden.has(n)) ids.push(i);
+  });
+  const ranges = encodeRanges(ids);
+  if (ranges.length > RANGES_MAX) return { kb: encodeBits(ids, names.length) };
+  // an array, so the router joins the parts with bare commas
+  return { k: ranges === '' ? '' : ranges.split(',') };
+}
+
+// ---- exports ---------------------------------------------------------------
+
+// "experiment-run" made safe as a file name (exports.mjs safeName); once
+// the experiment's name is here (loadRun), see namedBase.
+export function fileBase(c) {
+  const exp = c.experiment?.name || '';
+  const run = c.run.name || '';
+  const parts = [exp && !exp.endsWith(run) ? safeName(exp) : '', safeName(run)].filter(Boolean);
+  return parts.join('-') || c.run.run;
+}
+
+// fileBase after the experiment's answer (an export is named after it).
+export async function namedBase(c) {
+  if (c.experimentP) await c.experimentP;
+  return fileBase(c);
+}
+
+export function pngButton(c, what, chartOf) {
+  return h('button', {
+    type: 'button', class: 'export-png', id: `${what}-png`, title: `save the ${what} chart as PNG`,
+    onclick: async () => {
+      const blob = await chartOf().png();
+      if (blob) download(blob, `${await namedBase(c)}-${what}.png`);
+    },
+  }, 'PNG');
+}
+
+// The time range every drawn thing fits in: the summary's range widened
+// by what the kernels, copies and blocks themselves say.
+export function extentOf(c) {
+  const s = c.run.summary || {};
+  let lo = Infinity;
+  let hi = -Infinity;
+  const see = (v) => {
+    if (v === null || v === undefined) return;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  };
+  see(s.t_min);
+  see(s.t_max);
+  for (const k of c.kernels) [k.issue, k.first_block, k.end].forEach(see);
+  if (c.big) [c.big.from, c.big.to].forEach(see);
+  if (c.bigCopies) [c.bigCopies.from, c.bigCopies.to].forEach(see);
+  for (const cp of c.copies) [cp.issue, cp.start, cp.end].forEach(see);
+  if (c.blocks) {
+    for (const b of c.blocks) {
+      see(b.start);
+      see(b.end);
+    }
+  }
+  if (!Number.isFinite(lo)) {
+    lo = 0;
+    hi = 1;
+  }
+  // The paper's figures start at the trace's origin, so do we when the
+  // trace starts near it.
+  if (lo > 0 && lo < (hi - lo) * 0.05) lo = 0;
+  if (hi <= lo) hi = lo + 1000;
+  return { min: lo, max: hi };
+}
+
+export function queueList(resp, f = formatNs) {
+  const queues = resp.queues || [];
+  const full = queues.filter((q) => q.items && q.items.length);
+  const empty = queues.length - full.length;
+  return h('div', { class: 'queue-list' },
+    h('h3', null, `Queues at ${f(resp.at)}`),
+    full.length ? h('ul', { class: 'queues' }, full.map((q) => h('li', null,
+      h('span', { class: 'queue-name' }, q.queue),
+      h('span', { class: 'queue-items' }, q.items.map((it, i) => h('span', { class: `chip${i === 0 ? ' head' : ''}` }, it))))))
+      : h('p', { class: 'muted' }, 'Every queue is empty at this time.'),
+    empty && full.length ? h('p', { class: 'muted' }, `${empty} other queue${empty > 1 ? 's' : ''} empty.`) : null);
+}
+
+// The panel under a chart that shows GET /queues?at=.
+export function queuePanel(c, ctx, fmt = () => formatNs) {
+  const el = h('div', { class: 'card queue-panel', id: 'queue-panel' });
+  let seq = 0;
+  return {
+    el,
+    async show(t) {
+      const mine = ++seq;
+      if (t === null) {
+        clear(el);
+        el.append(h('p', { class: 'muted' }, 'Click the chart to see what every queue holds at that time.'));
+        return;
+      }
+      try {
+        const resp = await api.queuesAt(c.id, t, ctx.signal);
+        if (mine !== seq) return;
+        clear(el);
+        el.append(queueList(resp, fmt()));
+      } catch (e) {
+        if (e.name === 'AbortError') return;
+        clear(el);
+        el.append(errorBox(e.message));
+      }
+    },
+  };
+}
+
+// The URL's zoom window, or the whole extent.
+export function urlWindow(route, extent) {
+  const from = queryInt(route.query, 'from');
+  const to = queryInt(route.query, 'to');
+  if (from === null || to === null || to <= from) return { from: extent.min, to: extent.max };
+  return { from, to };
+}
+
+// The URL a view writes: the tab, the window when zoomed, the kernels, at.
+export function writeState(view, w, extent, hidden, names, at) {
+  const zoomed = w.from !== extent.min || w.to !== extent.max;
+  replaceQuery({
+    view,
+    from: zoomed ? w.from : null,
+    to: zoomed ? w.to : null,
+    ...kernelsQuery(hidden, names),
+    at,
+  });
+  setExtra('window', { from: w.from, to: w.to });
+}
