@@ -11,6 +11,9 @@
 
 BUILD    ?= build
 ASAN_BUILD ?= build-asan
+# LIB_SRC instrumented for libFuzzer and ASan/UBSan (the fuzz harnesses and the
+# ASan unit tests link it)
+FUZZ_LIB = $(BUILD)/fuzz-obj/libschedlab-fuzz.a
 CC       ?= cc
 PKGS     := libmicrohttpd jansson sqlite3 libarchive
 OPT      ?= -O2
@@ -138,8 +141,11 @@ ASAN_UNIT_BIN = $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
 
 # a test's object ($(BUILD)/tests/unit/test_x.o) comes from the pattern rule
 # above, with its dependency file
-$(UNIT_BIN): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libschedlab.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libschedlab.a $(LDLIBS) -lcmocka
+# (UNIT_LIB: the library they link; the ASan/UBSan tests link the fuzz
+# harnesses' instrumented one, see `asan`)
+UNIT_LIB ?= $(BUILD)/libschedlab.a
+$(UNIT_BIN): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNIT_LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_LIB) $(LDLIBS) -lcmocka
 # the recorder's host-side check, shared with tools/recorder/mostroom.cu
 $(BUILD)/tests/test_mostroom_check: tools/recorder/mostroom_check.h
 
@@ -171,10 +177,15 @@ TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CUR
 unit: $(UNIT_BIN) $(FIXTURES)
 	@$(TEST_ENV) tools/run-units.sh $(JOBS) $(UNIT_BIN)
 
+# The unit tests again under ASan/UBSan: each test compiled with clang and the
+# sanitizers, linked against the library the fuzz harnesses link (LIB_SRC
+# built once with ASan/UBSan, no recovery, and the fuzzer's coverage, which
+# without libFuzzer's runtime only counts): one instrumented build of the
+# product for both, not two.
 ASAN_SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-asan:
+asan: $(FUZZ_LIB)
 	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 SAN="$(ASAN_SAN)" \
-	    $(ASAN_BUILD)/schedlab $(ASAN_UNIT_BIN)
+	    UNIT_LIB=$(FUZZ_LIB) $(ASAN_UNIT_BIN)
 
 unit-asan: asan $(FIXTURES)
 	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN)
@@ -202,8 +213,8 @@ browser-test: build $(SEED_DB)
 # from libschedlab.a.
 FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
-              -fsanitize=fuzzer-no-link,address,undefined $(PKG_CFLAGS)
-FUZZ_LIB = $(BUILD)/fuzz-obj/libschedlab-fuzz.a
+              -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+              -fno-sanitize-recover=all $(PKG_CFLAGS)
 FUZZ_LIB_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC)) \
                $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_SRC))
 
@@ -211,6 +222,9 @@ $(BUILD)/fuzz-obj/%.o: %.c $(BUILD)/fuzz-obj/%.d
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 	$(POSTCOMPILE)
+
+# the product's own sources keep the warnings as errors here too (clang's)
+$(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC)): FUZZ_CFLAGS += $(filter -W%,$(CFLAGS_BASE))
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@
