@@ -158,25 +158,6 @@ typedef int (*dbi_build_fn)(db *d, void *ctx, char *err, size_t errlen);
 int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, void *ctx,
                    char *err, size_t errlen);
 
-/* ---- qpyramid.c ------------------------------------------------------------ */
-
-/* A pyramid window read's arguments: from < to and want >= 1, else an
- * error that `what` ("queue bins", "stream bins", "copy bins") starts. */
-int dbi_bins_args(const char *what, int64_t from, int64_t to, int64_t want, char *err,
-                  size_t errlen);
-/* The bins of a pyramid window read [from, to) in about `want` bins (the
- * queue, stream and copy pyramids alike): level z, the finest whose 2^z ns
- * bins cover the span in at most want, no finer than the stored z0 (when
- * a level is stored: z0 <= ztop); bin k0 the first, nbins of them. At most
- * level maxz and maxbins bins, else an error that `what` starts. */
-typedef struct dbi_window {
-    int z;
-    int64_t bin_ns, k0;
-    size_t nbins;
-} dbi_window;
-int dbi_bins_window(const char *what, int64_t from, int64_t to, int64_t want, int z0, int ztop,
-                    int maxz, int maxbins, dbi_window *w, char *err, size_t errlen);
-
 /* ---- db_load.c ------------------------------------------------------------- */
 
 /* A run's strings interned into a trace: v[id] is the trace_str of stored
