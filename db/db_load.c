@@ -242,11 +242,8 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
         goto out;
     if ((parts & DB_LOAD_KERNELS) &&
         load_rows(d, id,
-                  "SELECT name, raw_name, stream, process, priority, threads, issue, "
-                  "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, "
-                  "grid_z, block_x, block_y, block_z, instructions, ipc, qos_goal, "
-                  "ipc_isolated, ipc_shared, qos_met FROM kernels "
-                  "WHERE " DBI_KERNELS_OF_RUN " ORDER BY rowid",
+                  "SELECT " DBI_KERNEL_COLS " FROM kernels WHERE " DBI_KERNELS_OF_RUN
+                  " ORDER BY rowid",
                   out, &m, row_kernel, "kernels", err, errlen))
         goto out;
     if (parts & DB_LOAD_BLOCKS) {
