@@ -3,20 +3,13 @@
 #define BPAGE_CODEC_ONLY
 #include "bpage.h"
 
-/* zigzag: small magnitudes of either sign become small unsigned numbers */
-static inline uint32_t zz32(uint32_t d) { return (d << 1) ^ (uint32_t)-(int32_t)(d >> 31); }
-static inline uint64_t zz64(uint64_t d) { return (d << 1) ^ (uint64_t)-(int64_t)(d >> 63); }
-static inline uint32_t unzz32(uint32_t v) { return (v >> 1) ^ (uint32_t)-(int32_t)(v & 1); }
-static inline uint64_t unzz64(uint64_t v) { return (v >> 1) ^ (uint64_t)-(int64_t)(v & 1); }
+#include "varint.h"
 
-static inline uint8_t *put(uint8_t *o, uint64_t v) {
-    while (v >= 0x80) {
-        *o++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *o++ = (uint8_t)v;
-    return o;
-}
+#define zz32 vi_zz32
+#define unzz32 vi_unzz32
+#define zz64(d) vi_zz((int64_t)(d))
+#define unzz64(v) ((uint64_t)vi_unzz(v))
+#define put vi_put
 
 size_t bpage_encode(const trace_block *b, size_t n, uint8_t *out) {
     uint8_t *o = out;
@@ -37,25 +30,8 @@ size_t bpage_encode(const trace_block *b, size_t n, uint8_t *out) {
     return (size_t)(o - out);
 }
 
-/* One varint of at most `bytes` bytes whose value fits in `bits` bits; the
- * last byte must not be a zero continuation (one encoding per value). */
-static inline int get(const uint8_t **pp, const uint8_t *end, int bits, uint64_t *v) {
-    const uint8_t *p = *pp;
-    uint64_t r = 0;
-    for (int shift = 0; shift < bits; shift += 7) {
-        if (p == end) return -1;
-        uint8_t c = *p++;
-        if (shift + 7 > bits && (c & 0x7f) >> (bits - shift)) return -1;   /* too wide */
-        r |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80)) {
-            if (c == 0 && shift) return -1;   /* over-long */
-            *pp = p;
-            *v = r;
-            return 0;
-        }
-    }
-    return -1;   /* a continuation past the width */
-}
+/* One varint of at most `bits` bits, strictly (varint.h) */
+#define get vi_get_strict
 
 int bpage_decode(const uint8_t *p, size_t len, size_t n, trace_block *out) {
     if (!p) return len == 0 && n == 0 ? 0 : -1;   /* SQLite's empty blob is NULL */

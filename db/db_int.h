@@ -158,25 +158,6 @@ typedef int (*dbi_build_fn)(db *d, void *ctx, char *err, size_t errlen);
 int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, void *ctx,
                    char *err, size_t errlen);
 
-/* ---- qpyramid.c ------------------------------------------------------------ */
-
-/* A pyramid window read's arguments: from < to and want >= 1, else an
- * error that `what` ("queue bins", "stream bins", "copy bins") starts. */
-int dbi_bins_args(const char *what, int64_t from, int64_t to, int64_t want, char *err,
-                  size_t errlen);
-/* The bins of a pyramid window read [from, to) in about `want` bins (the
- * queue, stream and copy pyramids alike): level z, the finest whose 2^z ns
- * bins cover the span in at most want, no finer than the stored z0 (when
- * a level is stored: z0 <= ztop); bin k0 the first, nbins of them. At most
- * level maxz and maxbins bins, else an error that `what` starts. */
-typedef struct dbi_window {
-    int z;
-    int64_t bin_ns, k0;
-    size_t nbins;
-} dbi_window;
-int dbi_bins_window(const char *what, int64_t from, int64_t to, int64_t want, int z0, int ztop,
-                    int maxz, int maxbins, dbi_window *w, char *err, size_t errlen);
-
 /* ---- db_load.c ------------------------------------------------------------- */
 
 /* A run's strings interned into a trace: v[id] is the trace_str of stored
@@ -196,17 +177,43 @@ static inline trace_str col_str(const strmap *m, sqlite3_stmt *st, int i) {
     return id > 0 && (uint64_t)id < m->n ? m->v[id] : 0;
 }
 
-/* The kernels columns dbi_row_kernel reads (from column 0), as db_load_run */
-#define DBI_KERNEL_COLS                                                                     \
-    "name, raw_name, stream, process, priority, threads, issue, first_block, "             \
-    "fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, block_x, block_y, " \
-    "block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met"
+/* A column name of a field list (simcore/trace_fields.h), and the lists'
+ * separator for column lists */
+#define DBI_COL_NAME(col, member, kind, check) #col
+#define DBI_COL_SEP ", "
+/* The kernels columns dbi_row_kernel reads (from column 0), as db_load_run:
+ * "name, raw_name, ..., qos_met", from the field list */
+#define DBI_KERNEL_COLS TRACE_KERNEL_FIELDS(DBI_COL_NAME, DBI_COL_SEP)
+#define DBI_KERNEL_NCOLS (0 TRACE_KERNEL_FIELDS(TF_ONE, TF_NOSEP))
 /* One kernels row into t (false: out of memory). */
 bool dbi_row_kernel(trace *t, const strmap *m, sqlite3_stmt *st);
 /* The copies columns dbi_row_copy reads (from column 0), as db_load_run */
-#define DBI_COPY_COLS "name, stream, process, direction, engine, bytes, issue, start, stop"
+#define DBI_COPY_COLS TRACE_COPY_FIELDS(DBI_COL_NAME, DBI_COL_SEP)
+#define DBI_COPY_NCOLS (0 TRACE_COPY_FIELDS(TF_ONE, TF_NOSEP))
 /* One copies row into t (false: out of memory). */
 bool dbi_row_copy(trace *t, const strmap *m, sqlite3_stmt *st);
+
+/* A field's value bound to parameter i of s (t: whose strings), and read
+ * from column i of st (m: the run's strings), by the field's kind
+ * (trace_fields.h): DBI_BIND(kind, s, i, t, v), v = DBI_COL(kind, st, i, m). */
+#define DBI_BIND(kind, s, i, t, v) DBI_BIND_##kind(s, i, t, v)
+#define DBI_BIND_TF_STR(s, i, t, v) bind_id(s, i, t, v)
+#define DBI_BIND_TF_PRIO(s, i, t, v) \
+    ((v) == TRACE_PRIO_NONE ? sqlite3_bind_null(s, i) : sqlite3_bind_int(s, i, v))
+#define DBI_BIND_TF_I32(s, i, t, v) sqlite3_bind_int(s, i, v)
+#define DBI_BIND_TF_I64(s, i, t, v) sqlite3_bind_int64(s, i, v)
+#define DBI_BIND_TF_TIME(s, i, t, v) bind_t(s, i, v)
+#define DBI_BIND_TF_F64(s, i, t, v) sqlite3_bind_double(s, i, isfinite(v) ? (v) : 0)
+#define DBI_BIND_TF_BOOL(s, i, t, v) sqlite3_bind_int(s, i, (v) ? 1 : 0)
+#define DBI_COL(kind, st, i, m) DBI_COL_##kind(st, i, m)
+#define DBI_COL_TF_STR(st, i, m) col_str(m, st, i)
+#define DBI_COL_TF_PRIO(st, i, m) \
+    (sqlite3_column_type(st, i) == SQLITE_NULL ? TRACE_PRIO_NONE : sqlite3_column_int(st, i))
+#define DBI_COL_TF_I32(st, i, m) sqlite3_column_int(st, i)
+#define DBI_COL_TF_I64(st, i, m) sqlite3_column_int64(st, i)
+#define DBI_COL_TF_TIME(st, i, m) col_t(st, i)
+#define DBI_COL_TF_F64(st, i, m) sqlite3_column_double(st, i)
+#define DBI_COL_TF_BOOL(st, i, m) (sqlite3_column_int(st, i) != 0)
 
 /* Fills dev from the devices row of `run`; *has = false when there is none. */
 int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, size_t errlen);

@@ -128,33 +128,15 @@ static bool row_meta(trace *t, const strmap *m, sqlite3_stmt *st) {
     return trace_set_meta(t, col_s(st, 0), col_s(st, 1)) == 0;
 }
 
+/* One field of a record (simcore/trace_fields.h) read from column c++ */
+#define LOAD_KERNEL_FIELD(col, member, kind, check) k->member = DBI_COL(kind, st, c, m), c++;
+#define LOAD_COPY_FIELD(col, member, kind, check) x->member = DBI_COL(kind, st, c, m), c++;
+
 static bool row_kernel(trace *t, const strmap *m, sqlite3_stmt *st) {
     trace_kernel *k = trace_add_kernel(t);
     if (!k) return false;
-    k->name = col_str(m, st, 0);
-    k->raw_name = col_str(m, st, 1);
-    k->stream = col_str(m, st, 2);
-    k->process = col_str(m, st, 3);
-    k->priority = sqlite3_column_type(st, 4) == SQLITE_NULL ? TRACE_PRIO_NONE
-                                                             : sqlite3_column_int(st, 4);
-    k->threads = sqlite3_column_int(st, 5);
-    k->issue = col_t(st, 6);
-    k->first_block = col_t(st, 7);
-    k->fully_dispatched = col_t(st, 8);
-    k->end = col_t(st, 9);
-    k->blocks = sqlite3_column_int64(st, 10);
-    k->smem = col_t(st, 11);
-    k->regs = sqlite3_column_int(st, 12);
-    for (int j = 0; j < 3; j++) {
-        k->grid[j] = sqlite3_column_int(st, 13 + j);
-        k->block[j] = sqlite3_column_int(st, 16 + j);
-    }
-    k->instructions = sqlite3_column_int64(st, 19);
-    k->ipc = sqlite3_column_double(st, 20);
-    k->qos_goal = sqlite3_column_double(st, 21);
-    k->ipc_isolated = sqlite3_column_double(st, 22);
-    k->ipc_shared = sqlite3_column_double(st, 23);
-    k->qos_met = sqlite3_column_int(st, 24) != 0;
+    int c = 0;
+    TRACE_KERNEL_FIELDS(LOAD_KERNEL_FIELD, TF_NOSEP)
     return !t->oom;
 }
 
@@ -208,17 +190,10 @@ static bool row_cohort(trace *t, const strmap *m, sqlite3_stmt *st) {
 
 /* also a window's copies (spyramid.c), the columns of DBI_COPY_COLS from 0 */
 bool dbi_row_copy(trace *t, const strmap *m, sqlite3_stmt *st) {
-    trace_copy *c = trace_add_copy(t);
-    if (!c) return false;
-    c->name = col_str(m, st, 0);
-    c->stream = col_str(m, st, 1);
-    c->process = col_str(m, st, 2);
-    c->direction = sqlite3_column_int(st, 3);
-    c->engine = sqlite3_column_int(st, 4);
-    c->bytes = col_t(st, 5);
-    c->issue = col_t(st, 6);
-    c->start = col_t(st, 7);
-    c->end = col_t(st, 8);
+    trace_copy *x = trace_add_copy(t);
+    if (!x) return false;
+    int c = 0;
+    TRACE_COPY_FIELDS(LOAD_COPY_FIELD, TF_NOSEP)
     return !t->oom;
 }
 
@@ -283,11 +258,8 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
         goto out;
     if ((parts & DB_LOAD_KERNELS) &&
         load_rows(d, id,
-                  "SELECT name, raw_name, stream, process, priority, threads, issue, "
-                  "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, "
-                  "grid_z, block_x, block_y, block_z, instructions, ipc, qos_goal, "
-                  "ipc_isolated, ipc_shared, qos_met FROM kernels "
-                  "WHERE " DBI_KERNELS_OF_RUN " ORDER BY rowid",
+                  "SELECT " DBI_KERNEL_COLS " FROM kernels WHERE " DBI_KERNELS_OF_RUN
+                  " ORDER BY rowid",
                   out, &m, row_kernel, "kernels", err, errlen))
         goto out;
     if (parts & DB_LOAD_BLOCKS) {

@@ -311,47 +311,22 @@ static void bind_meta(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     bind_s(s, p + 2, trace_str_get(t, t->meta.v[i].value));
 }
 
+/* One field of a record (simcore/trace_fields.h) bound at parameter c++ */
+#define BIND_KERNEL_FIELD(col, member, kind, check) DBI_BIND(kind, s, c++, t, k->member);
+#define BIND_COPY_FIELD(col, member, kind, check) DBI_BIND(kind, s, c++, t, x->member);
+
 static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
     const trace_kernel *k = &t->kernels.v[i - src->base[BULK_KERNELS]];
-    bind_id(s, p, t, k->name);
-    bind_id(s, p + 1, t, k->raw_name);
-    bind_id(s, p + 2, t, k->stream);
-    bind_id(s, p + 3, t, k->process);
-    if (k->priority == TRACE_PRIO_NONE) sqlite3_bind_null(s, p + 4);
-    else sqlite3_bind_int(s, p + 4, k->priority);
-    sqlite3_bind_int(s, p + 5, k->threads);
-    bind_t(s, p + 6, k->issue);
-    bind_t(s, p + 7, k->first_block);
-    bind_t(s, p + 8, k->fully_dispatched);
-    bind_t(s, p + 9, k->end);
-    sqlite3_bind_int64(s, p + 10, k->blocks);
-    bind_t(s, p + 11, k->smem);
-    sqlite3_bind_int(s, p + 12, k->regs);
-    for (int j = 0; j < 3; j++) {
-        sqlite3_bind_int(s, p + 13 + j, k->grid[j]);
-        sqlite3_bind_int(s, p + 16 + j, k->block[j]);
-    }
-    sqlite3_bind_int64(s, p + 19, k->instructions);
-    sqlite3_bind_double(s, p + 20, isfinite(k->ipc) ? k->ipc : 0);
-    sqlite3_bind_double(s, p + 21, isfinite(k->qos_goal) ? k->qos_goal : 0);
-    sqlite3_bind_double(s, p + 22, isfinite(k->ipc_isolated) ? k->ipc_isolated : 0);
-    sqlite3_bind_double(s, p + 23, isfinite(k->ipc_shared) ? k->ipc_shared : 0);
-    sqlite3_bind_int(s, p + 24, k->qos_met ? 1 : 0);
+    int c = p;
+    TRACE_KERNEL_FIELDS(BIND_KERNEL_FIELD, TF_NOSEP)
 }
 
 static void bind_copy(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;
-    const trace_copy *c = &t->copies.v[i - src->base[BULK_COPIES]];
-    bind_id(s, p, t, c->name);
-    bind_id(s, p + 1, t, c->stream);
-    bind_id(s, p + 2, t, c->process);
-    sqlite3_bind_int(s, p + 3, c->direction);
-    sqlite3_bind_int(s, p + 4, c->engine);
-    bind_t(s, p + 5, c->bytes);
-    bind_t(s, p + 6, c->issue);
-    bind_t(s, p + 7, c->start);
-    bind_t(s, p + 8, c->end);
+    const trace_copy *x = &t->copies.v[i - src->base[BULK_COPIES]];
+    int c = p;
+    TRACE_COPY_FIELDS(BIND_COPY_FIELD, TF_NOSEP)
 }
 
 static void bind_qevent(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
@@ -423,16 +398,11 @@ static void bind_cohort(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
 static const bulk_table bulk_tables[DB_NBULK] = {
     {"strings", "INSERT INTO strings(run, id, text)", 2, count_strings, bind_string, false},
     {"meta", "INSERT INTO run_meta(run, seq, key, value)", 3, count_meta, bind_meta, false},
-    {"kernels",
-     "INSERT INTO kernels(name, raw_name, stream, process, priority, threads, issue, "
-     "first_block, fully_dispatched, stop, blocks, smem, regs, grid_x, grid_y, grid_z, "
-     "block_x, block_y, block_z, instructions, ipc, qos_goal, ipc_isolated, ipc_shared, qos_met)",
-     25, count_kernels, bind_kernel, true},
+    {"kernels", "INSERT INTO kernels(" DBI_KERNEL_COLS ")", DBI_KERNEL_NCOLS, count_kernels,
+     bind_kernel, true},
     {"blocks", NULL, 0, count_blocks, NULL, false},
-    {"copies",
-     "INSERT INTO copies(name, stream, process, direction, engine, bytes, issue, "
-     "start, stop)",
-     9, count_copies, bind_copy, true},
+    {"copies", "INSERT INTO copies(" DBI_COPY_COLS ")", DBI_COPY_NCOLS, count_copies, bind_copy,
+     true},
     {"queue_events", "INSERT INTO queue_events(run, seq, t, queue, item, event)", 5,
      count_qevents, bind_qevent, false},
     {"warp_issues", "INSERT INTO warp_issues(run, seq, sm, subcore, warp, kernel, cycle)", 6,

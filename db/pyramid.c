@@ -9,50 +9,35 @@
 #include <string.h>
 
 #include "db_int.h"
+#include "level.h"
 #include "row_ranges.h"
 #include "bpage.h"
+#include "varint.h"
 
-/* floor(a / 2^z) and its inverse, for negative times too */
-static int64_t bin_of(int64_t t, int z) {
-    int64_t w = (int64_t)1 << z, q = t / w;
-    return (t % w != 0 && t < 0) ? q - 1 : q;
+#define bin_of lvl_bin
+#define bin_start lvl_start
+
+/* ---- cells as tiles ----------------------------------------------------------
+ * A tile: the nonzero cells of PYR_TILE_BINS bins of a level in (bin, SM)
+ * order, each as varint.h's LEB128: the gap from the previous cell's
+ * position (bin x sms + SM, -1 before the first) less one, then its four
+ * values. The per-SM tiles and the per-kernel ones alike. */
+
+typedef vi_buf vbuf;
+
+static void tile_put(vbuf *b, int64_t *prev, int64_t pos, const pyr_cell *c) {
+    vi_buf_put(b, (uint64_t)(pos - *prev - 1));
+    *prev = pos;
+    vi_buf_put(b, (uint64_t)c->thr);
+    vi_buf_put(b, (uint64_t)c->blk);
+    vi_buf_put(b, (uint64_t)c->starts);
+    vi_buf_put(b, (uint64_t)c->live);
 }
 
-static int64_t bin_start(int64_t k, int z) { return k * ((int64_t)1 << z); }
-
-/* ---- cells as tiles: unsigned LEB128 varints ----------------------------------- */
-
-typedef struct vbuf {
-    unsigned char *p;
-    size_t n, cap;
-    bool oom;
-} vbuf;
-
-static void put_var(vbuf *b, uint64_t v) {
-    if (b->cap - b->n < 10) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        unsigned char *p = realloc(b->p, cap);
-        if (!p) { b->oom = true; return; }
-        b->p = p;
-        b->cap = cap;
-    }
-    while (v >= 0x80) {
-        b->p[b->n++] = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    b->p[b->n++] = (unsigned char)v;
-}
-
-/* false at the end of the blob or on a malformed varint */
-static bool get_var(const unsigned char **p, const unsigned char *end, uint64_t *v) {
-    uint64_t r = 0;
-    for (int shift = 0; *p < end && shift < 64; shift += 7) {
-        unsigned char c = *(*p)++;
-        r |= (uint64_t)(c & 0x7f) << shift;
-        if (!(c & 0x80)) { *v = r; return true; }
-    }
-    return false;
-}
+/* What a cell keeps (level.h): thread-ns, block-ns and starts sum over a
+ * bin's halves; running at its start is its left half's. */
+_Static_assert(sizeof(pyr_cell) == 4 * sizeof(int64_t), "pyr_cell: four int64s, one level.h cell");
+static const lvl_kind cell_kind = {4, {LVL_SUM, LVL_SUM, LVL_SUM, LVL_FIRST}, NULL};
 
 static bool cell_zero(const pyr_cell *c) { return !c->thr && !c->blk && !c->starts && !c->live; }
 
@@ -80,13 +65,7 @@ static int store_level(db *d, int64_t id, const level *l, sqlite3_stmt *ins, cha
             for (int32_t sm = 0; sm < l->sms; sm++) {
                 const pyr_cell *c = &l->c[(size_t)(k - l->k_lo) * (size_t)l->sms + (size_t)sm];
                 if (cell_zero(c)) continue;
-                int64_t pos = (k - first) * l->sms + sm;
-                put_var(&b, (uint64_t)(pos - prev - 1));
-                prev = pos;
-                put_var(&b, (uint64_t)c->thr);
-                put_var(&b, (uint64_t)c->blk);
-                put_var(&b, (uint64_t)c->starts);
-                put_var(&b, (uint64_t)c->live);
+                tile_put(&b, &prev, (k - first) * l->sms + sm, c);
             }
         if (b.oom) {
             seterr(err, errlen, "%s: pyramid: out of memory", d->path);
@@ -110,25 +89,9 @@ static int store_level(db *d, int64_t id, const level *l, sqlite3_stmt *ins, cha
  * what ran at its left half's start (nothing, when that half is before the
  * run). */
 static int coarsen(const level *l, level *up) {
-    up->z = l->z + 1;
-    up->sms = l->sms;
-    up->k_lo = bin_of(l->k_lo, 1);
-    up->nb = bin_of(l->k_lo + l->nb - 1, 1) - up->k_lo + 1;
-    up->c = calloc((size_t)up->nb * (size_t)up->sms, sizeof *up->c);
-    if (!up->c) return -1;
-    for (int64_t i = 0; i < l->nb; i++) {
-        int64_t k = l->k_lo + i;
-        int64_t j = bin_of(k, 1) - up->k_lo;
-        bool left = k == 2 * bin_of(k, 1);
-        for (int32_t sm = 0; sm < l->sms; sm++) {
-            const pyr_cell *c = &l->c[(size_t)i * (size_t)l->sms + (size_t)sm];
-            pyr_cell *u = &up->c[(size_t)j * (size_t)up->sms + (size_t)sm];
-            u->thr += c->thr;
-            u->blk += c->blk;
-            u->starts += c->starts;
-            if (left) u->live = c->live;
-        }
-    }
+    lvl from = {l->z, l->k_lo, l->nb, (size_t)l->sms, (int64_t *)l->c}, to;
+    if (lvl_coarsen(&cell_kind, NULL, &from, &to, NULL)) return -1;
+    *up = (level){.z = to.z, .k_lo = to.k0, .nb = to.nb, .sms = l->sms, .c = (pyr_cell *)to.v};
     return 0;
 }
 
@@ -253,11 +216,8 @@ typedef struct kspan {
 
 #define ACC_MAX_SM 65536
 
-/* t >> z is floor(t / 2^z), negative t too: GCC and Clang define >> of a
- * negative value as the arithmetic shift (C11 leaves it to them). */
-static inline int64_t shr(int64_t t, int z) { return t >> z; }
-/* k * 2^z: a left shift of a negative value is undefined */
-static inline int64_t shl(int64_t k, int z) { return k * ((int64_t)1 << z); }
+#define shr lvl_bin
+#define shl lvl_start
 
 pyr_acc *pyr_acc_new(void) {
     pyr_acc *a = calloc(1, sizeof *a);
@@ -681,13 +641,7 @@ static int store_klevel(db *d, int64_t id, int32_t kernel, int z, const kc *v, s
         b->n = 0;
         for (; i < n && bin_of(v[i].bin, 6) == tile; i++) {
             if (cell_zero(&v[i].c)) continue;
-            int64_t pos = (v[i].bin - first) * sms + v[i].sm;
-            put_var(b, (uint64_t)(pos - prev - 1));
-            prev = pos;
-            put_var(b, (uint64_t)v[i].c.thr);
-            put_var(b, (uint64_t)v[i].c.blk);
-            put_var(b, (uint64_t)v[i].c.starts);
-            put_var(b, (uint64_t)v[i].c.live);
+            tile_put(b, &prev, (v[i].bin - first) * sms + v[i].sm, &v[i].c);
         }
         if (b->oom) {
             seterr(err, errlen, "%s: pyramid: out of memory", d->path);
@@ -1153,8 +1107,8 @@ static int read_level(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, in
         int64_t pos = -1;
         while (p && p < end) {
             uint64_t gap, v[4];
-            if (!get_var(&p, end, &gap) || !get_var(&p, end, &v[0]) || !get_var(&p, end, &v[1]) ||
-                !get_var(&p, end, &v[2]) || !get_var(&p, end, &v[3]) ||
+            if (!vi_get(&p, end, &gap) || !vi_get(&p, end, &v[0]) || !vi_get(&p, end, &v[1]) ||
+                !vi_get(&p, end, &v[2]) || !vi_get(&p, end, &v[3]) ||
                 gap > (uint64_t)PYR_TILE_BINS * (uint64_t)r->sms) {
                 bad = true;
                 break;

@@ -8,11 +8,10 @@
 
 #include "../simcore/queue_state.h"
 #include "db_int.h"
+#include "level.h"
+#include "varint.h"
 
-/* floor(t / 2^z), also for negative t */
-static int64_t fl(int64_t t, int z) {
-    return t >= 0 ? t >> z : -((-(t + 1)) >> z) - 1;
-}
+#define fl lvl_bin
 
 void qpyr_bins_from_series(const int64_t *t, const int64_t *len, size_t np, int z, int64_t k0,
                            size_t n, int64_t *out) {
@@ -38,46 +37,32 @@ void qpyr_bins_from_series(const int64_t *t, const int64_t *len, size_t np, int 
 
 /* ---- building ------------------------------------------------------------------------ */
 
-/* One queue's level: bins k0 .. k0 + n - 1, and the rule outside them. */
-typedef struct qlevel {
-    int64_t k0;
-    size_t n;
-    int64_t *v;         /* 2n: integral, max */
-    int64_t last_len;
-} qlevel;
-
-static void bin_at(const qlevel *L, int z, int64_t k, int64_t *integ, int64_t *mx) {
-    if (k < L->k0) *integ = 0, *mx = 0;
-    else if (k >= L->k0 + (int64_t)L->n) *integ = L->last_len * ((int64_t)1 << z), *mx = L->last_len;
-    else *integ = L->v[2 * (k - L->k0)], *mx = L->v[2 * (k - L->k0) + 1];
+/* What a queue's bin keeps (level.h): its integral and its largest
+ * length; before the queue's first event nothing, after its last the last
+ * length all along. */
+static void q_outside(const void *ctx, int z, bool after, int64_t *v) {
+    if (!after) return;
+    int64_t last_len = *(const int64_t *)ctx;
+    v[0] = last_len * ((int64_t)1 << z);
+    v[1] = last_len;
 }
 
-/* A level's blob: per bin, its integral and max minus the previous bin's
- * (0 before the first), zigzag-mapped and written as LEB128 varints. Runs of
- * an unchanged length, the common case, cost 2 bytes a bin. */
-static size_t put_zz(unsigned char *p, int64_t v) {
-    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    size_t n = 0;
-    do {
-        p[n++] = (unsigned char)((u & 0x7f) | (u > 0x7f ? 0x80 : 0));
-        u >>= 7;
-    } while (u);
-    return n;
-}
+static const lvl_kind q_kind = {2, {LVL_SUM, LVL_MAX}, q_outside};
 
-static int put_level(db *d, sqlite3_stmt *ins, int64_t id, size_t q, const char *name, int z,
-                     const qlevel *L, char *err, size_t errlen) {
-    unsigned char *blob = malloc(L->n * 20 + 1);
+/* A level's blob (varint.h's series, two values a bin): runs of an
+ * unchanged length, the common case, cost 2 bytes a bin. */
+static int put_level(db *d, sqlite3_stmt *ins, int64_t id, size_t q, const char *name,
+                     const lvl *L, int64_t last_len, char *err, size_t errlen) {
+    unsigned char *blob = malloc((size_t)L->nb * 20 + 1);
     if (!blob) { seterr(err, errlen, "queue pyramid: out of memory"); return -1; }
-    size_t nb = 0;
-    for (size_t i = 0; i < 2 * L->n; i++) nb += put_zz(blob + nb, L->v[i] - (i >= 2 ? L->v[i - 2] : 0));
+    size_t nb = vi_series_put(blob, L->v, 2 * (size_t)L->nb, 2);
     sqlite3_reset(ins);
     sqlite3_bind_int64(ins, 1, id);
     sqlite3_bind_int64(ins, 2, (int64_t)q);
     sqlite3_bind_text(ins, 3, name, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(ins, 4, z);
+    sqlite3_bind_int(ins, 4, L->z);
     sqlite3_bind_int64(ins, 5, L->k0);
-    sqlite3_bind_int64(ins, 6, L->last_len);
+    sqlite3_bind_int64(ins, 6, last_len);
     sqlite3_bind_blob(ins, 7, blob, (int)nb, SQLITE_TRANSIENT);
     int rc = sqlite3_step(ins) == SQLITE_DONE ? 0 : sqlfail(d, "queue_bins", err, errlen);
     free(blob);
@@ -137,32 +122,29 @@ static int build_levels(db *d, int64_t id, const sim_qstate *s, const trace *str
                 &ins, err, errlen))
         return -1;
     size_t cap = (size_t)(fl(t1, z0) - fl(t0, z0) + 1);
-    int64_t *va = malloc(cap * 2 * sizeof *va), *vb = malloc(cap * 2 * sizeof *vb);
     int rc = 0;
-    if (!va || !vb) { seterr(err, errlen, "queue pyramid: out of memory"); rc = -1; }
     for (size_t q = 0; !rc && q < s->n; q++) {
         const sim_qstate_queue *Q = &s->q[q];
         const char *name = trace_str_get(strs, Q->name);
-        qlevel L = {fl(t0, z0), cap, va, Q->np ? Q->len[Q->np - 1] : 0};
-        qpyr_bins_from_series(Q->t, Q->len, Q->np, z0, L.k0, L.n, L.v);
-        rc = put_level(d, ins, id, q, name, z0, &L, err, errlen);
+        int64_t last_len = Q->np ? Q->len[Q->np - 1] : 0;
+        lvl L = {z0, fl(t0, z0), (int64_t)cap, 1, lvl_alloc(&q_kind, (int64_t)cap, 1)};
+        if (!L.v) { seterr(err, errlen, "queue pyramid: out of memory"); rc = -1; break; }
+        qpyr_bins_from_series(Q->t, Q->len, Q->np, z0, L.k0, cap, L.v);
+        rc = put_level(d, ins, id, q, name, &L, last_len, err, errlen);
         /* a coarser bin is its two halves: sum of integrals, max of maxima */
         for (int z = z0 + 1; !rc && z <= ztop; z++) {
-            qlevel U = {fl(t0, z), (size_t)(fl(t1, z) - fl(t0, z) + 1), L.v == va ? vb : va,
-                        L.last_len};
-            for (size_t i = 0; i < U.n; i++) {
-                int64_t k = U.k0 + (int64_t)i, i0, m0, i1, m1;
-                bin_at(&L, z - 1, 2 * k, &i0, &m0);
-                bin_at(&L, z - 1, 2 * k + 1, &i1, &m1);
-                U.v[2 * i] = i0 + i1;
-                U.v[2 * i + 1] = m0 > m1 ? m0 : m1;
+            lvl U;
+            if (lvl_coarsen(&q_kind, &last_len, &L, &U, NULL)) {
+                seterr(err, errlen, "queue pyramid: out of memory");
+                rc = -1;
+                break;
             }
+            free(L.v);
             L = U;
-            rc = put_level(d, ins, id, q, name, z, &L, err, errlen);
+            rc = put_level(d, ins, id, q, name, &L, last_len, err, errlen);
         }
+        free(L.v);
     }
-    free(va);
-    free(vb);
     sqlite3_finalize(ins);
     return rc;
 }
@@ -235,58 +217,6 @@ static int levels_build(db *d, void *ctx, char *err, size_t errlen) {
     return dbi_qpyramid_build(d, ((qlevels *)ctx)->id, err, errlen);
 }
 
-int dbi_bins_args(const char *what, int64_t from, int64_t to, int64_t want, char *err,
-                  size_t errlen) {
-    if (from < to && want >= 1) return 0;
-    seterr(err, errlen, "%s: need from < to and bins >= 1", what);
-    return -1;
-}
-
-int dbi_bins_window(const char *what, int64_t from, int64_t to, int64_t want, int z0, int ztop,
-                    int maxz, int maxbins, dbi_window *w, char *err, size_t errlen) {
-    uint64_t span = (uint64_t)to - (uint64_t)from;
-    int z = 0;
-    while (z < 63 && ((uint64_t)1 << z) * (uint64_t)want < span) z++;
-    if (z0 <= ztop && z < z0) z = z0;
-    if (z > maxz) {
-        seterr(err, errlen, "%s: bins of 2^%d ns are wider than the largest, 2^%d ns", what, z,
-               maxz);
-        return -1;
-    }
-    w->z = z;
-    w->bin_ns = (int64_t)1 << z;
-    w->k0 = fl(from, z);
-    int64_t nb = fl(to - 1, z) - w->k0 + 1;
-    if (nb > maxbins) {
-        seterr(err, errlen, "%s: %lld bins asked, at most %d", what, (long long)nb, maxbins);
-        return -1;
-    }
-    w->nbins = (size_t)nb;
-    return 0;
-}
-
-/* put_level's blob back into v (2 values a bin, at most cap bins); the
- * number of bins, or -1 when the blob is damaged. */
-static int64_t get_level(const unsigned char *p, size_t len, int64_t *v, size_t cap) {
-    size_t i = 0, at = 0;
-    while (at < len) {
-        uint64_t u = 0;
-        int sh = 0;
-        for (;;) {
-            if (at >= len || sh > 63) return -1;
-            unsigned char c = p[at++];
-            u |= (uint64_t)(c & 0x7f) << sh;
-            sh += 7;
-            if (!(c & 0x80)) break;
-        }
-        if (i >= 2 * cap) return -1;
-        int64_t dv = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-        v[i] = (int64_t)((uint64_t)dv + (uint64_t)(i >= 2 ? v[i - 2] : 0));
-        i++;
-    }
-    return i % 2 ? -1 : (int64_t)(i / 2);
-}
-
 void qpyr_bins_free(qpyr_bins *b) {
     if (b->names)
         for (size_t q = 0; q < b->nqueues; q++) free(b->names[q]);
@@ -299,7 +229,7 @@ void qpyr_bins_free(qpyr_bins *b) {
 int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t want,
                      qpyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    if (dbi_bins_args("queue bins", from, to, want, err, errlen)) return -1;
+    if (lvl_window_args("queue bins", from, to, want, err, errlen)) return -1;
     int64_t id;
     int rc = dbi_lookup_id(d, "runs", run, &id, err, errlen);
     if (rc) return rc;
@@ -308,8 +238,8 @@ int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t w
     if (dbi_build_once(d, "qpyramid_build", levels_row, levels_build, &lv, err, errlen)) return -1;
     int z0 = lv.z0, ztop = lv.ztop;
     size_t nq = lv.nq;
-    dbi_window w;
-    if (dbi_bins_window("queue bins", from, to, want, z0, ztop, QPYR_MAX_Z, QPYR_MAX_BINS, &w, err,
+    lvl_window w;
+    if (lvl_window_of("queue bins", from, to, want, z0, ztop, QPYR_MAX_Z, QPYR_MAX_BINS, &w, err,
                         errlen))
         return -1;
     int z = w.z;
@@ -345,7 +275,7 @@ int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t w
             const unsigned char *p = sqlite3_column_blob(st, 4);
             /* a bin takes 2 bytes at least */
             int64_t *v = malloc((len / 2 + 1) * 2 * sizeof *v);
-            int64_t nv = v ? get_level(p, len, v, len / 2 + 1) : -1;
+            int64_t nv = v ? vi_series_get(p, len, v, len / 2 + 1, len / 2 + 1, 2) : -1;
             if (nv < 0) {
                 free(v);
                 sqlite3_finalize(st);
@@ -355,24 +285,14 @@ int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t w
                 else seterr(err, errlen, "queue bins: out of memory");
                 return -1;
             }
-            qlevel L = {sqlite3_column_int64(st, 2), (size_t)nv, v, sqlite3_column_int64(st, 3)};
+            int64_t lk0 = sqlite3_column_int64(st, 2), last_len = sqlite3_column_int64(st, 3);
             for (size_t i = 0; i < out->nbins; i++) {
-                int64_t k = out->k0 + (int64_t)i, integ = 0, mx = 0;
                 /* bins [k << sh, (k + 1) << sh) of level zs: stored ones, and
                  * the whole rule outside them at once */
-                int64_t a = k * ((int64_t)1 << sh), b = a + ((int64_t)1 << sh);
-                int64_t s0 = a > L.k0 ? a : L.k0, s1 = b < L.k0 + (int64_t)L.n ? b : L.k0 + (int64_t)L.n;
-                for (int64_t j = s0; j < s1; j++) {
-                    integ += L.v[2 * (j - L.k0)];
-                    if (L.v[2 * (j - L.k0) + 1] > mx) mx = L.v[2 * (j - L.k0) + 1];
-                }
-                int64_t after = b - (a > L.k0 + (int64_t)L.n ? a : L.k0 + (int64_t)L.n);
-                if (after > 0) {
-                    integ += L.last_len * after * ((int64_t)1 << zs);
-                    if (L.last_len > mx) mx = L.last_len;
-                }
-                out->integral[(size_t)q * out->nbins + i] = integ;
-                out->max[(size_t)q * out->nbins + i] = mx;
+                int64_t b[2];
+                lvl_fold(&q_kind, &last_len, v, lk0, nv, zs, sh, out->k0 + (int64_t)i, b);
+                out->integral[(size_t)q * out->nbins + i] = b[0];
+                out->max[(size_t)q * out->nbins + i] = b[1];
             }
             free(v);
         }

@@ -10,54 +10,23 @@
 #include <string.h>
 
 #include "db_int.h"
+#include "level.h"
 #include "qpyramid.h"
 #include "row_ranges.h"
+#include "varint.h"
 
-/* floor(t / 2^z), also for negative t */
-static int64_t fl(int64_t t, int z) {
-    return t >= 0 ? t >> z : -((-(t + 1)) >> z) - 1;
-}
+#define fl lvl_bin
 
 #define NV 4   /* values a bin: kernel-ns, thread-ns, max kernels, max threads */
 #define CNV 2  /* values a bin of a copy cell: copy-ns, max copies */
 #define CW 3   /* values a chunk of the window index: min start, max end, kernels */
 
-/* ---- the blob of one cell's level (as qpyramid.c's, four values a bin) -------------- */
-
-static size_t put_zz(unsigned char *p, int64_t v) {
-    uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-    size_t n = 0;
-    do {
-        p[n++] = (unsigned char)((u & 0x7f) | (u > 0x7f ? 0x80 : 0));
-        u >>= 7;
-    } while (u);
-    return n;
-}
-
-/* The blob back into v (nv values a bin: NV for kernels, CNV for copies;
- * at most cap bins, and no more than `stop`: a window's read stops past
- * its last bin, the values being deltas from the first): the number of
- * bins, or -1 when it is damaged. */
-static int64_t get_level(const unsigned char *p, size_t len, int64_t *v, size_t cap, size_t stop,
-                         size_t nv) {
-    size_t i = 0, at = 0;
-    while (at < len && i < nv * stop) {
-        uint64_t u = 0;
-        int sh = 0;
-        for (;;) {
-            if (at >= len || sh > 63) return -1;
-            unsigned char c = p[at++];
-            u |= (uint64_t)(c & 0x7f) << sh;
-            sh += 7;
-            if (!(c & 0x80)) break;
-        }
-        if (i >= nv * cap) return -1;
-        int64_t dv = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-        v[i] = (int64_t)((uint64_t)dv + (uint64_t)(i >= nv ? v[i - nv] : 0));
-        i++;
-    }
-    return i % nv ? -1 : (int64_t)(i / nv);
-}
+/* What a cell's bin keeps (level.h): kernels, the integrals of running
+ * kernels and their threads, then the most of each at once (never below
+ * 0); copies, the integral of running copies and the most at once. Nothing
+ * outside a cell's span. A level is one blob, varint.h's series. */
+static const lvl_kind k_kind = {NV, {LVL_SUM, LVL_SUM, LVL_MAX0, LVL_MAX0}, NULL};
+static const lvl_kind c_kind = {CNV, {LVL_SUM, LVL_MAX0}, NULL};
 
 /* ---- building ------------------------------------------------------------------------ */
 
@@ -166,39 +135,23 @@ static int build_cell(db *d, sqlite3_stmt *ins, int64_t id, size_t c, const scel
         qpyr_bins_from_series(st, sth, np, z0, k0, n, tmp);
         for (size_t b = 0; b < n; b++) va[NV * b + 1] = tmp[2 * b], va[NV * b + 3] = tmp[2 * b + 1];
     }
-    int64_t *L = va, *U = vb;
-    int64_t lk0 = k0;
-    size_t ln = n;
+    const lvl_kind *K = nv == NV ? &k_kind : &c_kind;
+    lvl L = {z0, k0, (int64_t)n, 1, va};
+    int64_t *spare = vb;
     for (int z = z0; z <= ztop; z++) {
         if (z > z0) {
             /* a coarser bin is its two halves: sums and maxima */
-            int64_t uk0 = fl(C->t0, z);
-            size_t un = (size_t)(fl(C->t1, z) - uk0 + 1);
-            for (size_t i = 0; i < un; i++) {
-                int64_t *u = &U[nv * i];
-                memset(u, 0, (size_t)nv * sizeof *u);
-                for (int h = 0; h < 2; h++) {
-                    int64_t j = 2 * (uk0 + (int64_t)i) + h - lk0;
-                    if (j < 0 || j >= (int64_t)ln) continue;
-                    const int64_t *l = &L[nv * j];
-                    for (int x = 0; x < h2; x++) {
-                        u[x] += l[x];
-                        if (l[h2 + x] > u[h2 + x]) u[h2 + x] = l[h2 + x];
-                    }
-                }
-            }
-            int64_t *sw = L;
-            L = U, U = sw;
-            lk0 = uk0, ln = un;
+            lvl U;
+            lvl_coarsen(K, NULL, &L, &U, spare);
+            spare = L.v;
+            L = U;
         }
-        size_t nb = 0;
-        for (size_t i = 0; i < (size_t)nv * ln; i++)
-            nb += put_zz(blob + nb, L[i] - (i >= (size_t)nv ? L[i - nv] : 0));
+        size_t nb = vi_series_put(blob, L.v, (size_t)nv * (size_t)L.nb, (size_t)nv);
         sqlite3_reset(ins);
         sqlite3_bind_int64(ins, 1, id);
         sqlite3_bind_int(ins, 2, z);
         sqlite3_bind_int64(ins, 3, (int64_t)c);
-        sqlite3_bind_int64(ins, 4, lk0);
+        sqlite3_bind_int64(ins, 4, L.k0);
         sqlite3_bind_blob(ins, 5, blob, (int)nb, SQLITE_STATIC);
         if (sqlite3_step(ins) != SQLITE_DONE) return sqlfail(d, "stream_bins", err, errlen);
     }
@@ -661,9 +614,9 @@ static bool bit(const uint8_t *bits, int64_t i) {
 int db_spyramid_bins(db *d, const spyr_info *info, int64_t from, int64_t to, int64_t want,
                      const uint8_t *shown, spyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    dbi_window w;
-    if (dbi_bins_args("stream bins", from, to, want, err, errlen) ||
-        dbi_bins_window("stream bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
+    lvl_window w;
+    if (lvl_window_args("stream bins", from, to, want, err, errlen) ||
+        lvl_window_of("stream bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
                         SPYR_MAX_BINS, &w, err, errlen))
         return -1;
     int z = w.z;
@@ -743,7 +696,7 @@ int db_spyramid_bins(db *d, const spyr_info *info, int64_t from, int64_t to, int
         int64_t *v = malloc((len / NV + 1) * NV * sizeof *v);
         /* bins past the window's last are not decoded */
         int64_t need = (out->k0 + (int64_t)out->nbins) * ((int64_t)1 << sh) - lk0;
-        int64_t nv = v && need > 0 ? get_level(p, len, v, len / NV + 1, (size_t)need, NV) : v ? 0 : -1;
+        int64_t nv = v && need > 0 ? vi_series_get(p, len, v, len / NV + 1, (size_t)need, NV) : v ? 0 : -1;
         if (nv < 0) {
             free(v);
             free(cl);
@@ -752,18 +705,10 @@ int db_spyramid_bins(db *d, const spyr_info *info, int64_t from, int64_t to, int
                    d->path, (long long)info->id, (long long)c, zs);
             goto fail;
         }
-        int64_t lend = lk0 + nv;
         for (size_t i = 0; i < out->nbins; i++) {
-            int64_t k = out->k0 + (int64_t)i;
-            int64_t a = k * ((int64_t)1 << sh), b = a + ((int64_t)1 << sh);
-            int64_t s0 = a > lk0 ? a : lk0, s1 = b < lend ? b : lend;
-            int64_t kn = 0, tn = 0, mk = 0, mt = 0;
-            for (int64_t j = s0; j < s1; j++) {
-                const int64_t *x = &v[NV * (j - lk0)];
-                kn += x[0], tn += x[1];
-                if (x[2] > mk) mk = x[2];
-                if (x[3] > mt) mt = x[3];
-            }
+            int64_t x[NV];
+            lvl_fold(&k_kind, NULL, v, lk0, nv, zs, sh, out->k0 + (int64_t)i, x);
+            int64_t kn = x[0], tn = x[1], mk = x[2], mt = x[3];
             size_t o = lane * out->nbins + i;
             if (use[c] == 2) {
                 lmax[2 * o] = mk, lmax[2 * o + 1] = mt;
@@ -1068,9 +1013,9 @@ void cpyr_bins_free(cpyr_bins *b) {
 int db_spyramid_copy_bins(db *d, const cpyr_info *info, int64_t from, int64_t to, int64_t want,
                           cpyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
-    dbi_window w;
-    if (dbi_bins_args("copy bins", from, to, want, err, errlen) ||
-        dbi_bins_window("copy bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
+    lvl_window w;
+    if (lvl_window_args("copy bins", from, to, want, err, errlen) ||
+        lvl_window_of("copy bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
                         SPYR_MAX_BINS, &w, err, errlen))
         return -1;
     int z = w.z;
@@ -1109,7 +1054,7 @@ int db_spyramid_copy_bins(db *d, const cpyr_info *info, int64_t from, int64_t to
         const unsigned char *p = sqlite3_column_blob(st, 4);
         int64_t *v = malloc((len / CNV + 1) * CNV * sizeof *v);
         int64_t need = (out->k0 + (int64_t)out->nbins) * ((int64_t)1 << sh) - lk0;
-        int64_t nv = v && need > 0 ? get_level(p, len, v, len / CNV + 1, (size_t)need, CNV) : v ? 0 : -1;
+        int64_t nv = v && need > 0 ? vi_series_get(p, len, v, len / CNV + 1, (size_t)need, CNV) : v ? 0 : -1;
         if (nv < 0) {
             sqlite3_finalize(st);
             if (v) seterr(err, errlen, "%s: copy_bins: run %lld cell %lld level %d: damaged bins",
@@ -1119,15 +1064,10 @@ int db_spyramid_copy_bins(db *d, const cpyr_info *info, int64_t from, int64_t to
             cpyr_bins_free(out);
             return -1;
         }
-        int64_t lend = lk0 + nv;
         for (size_t i = 0; i < out->nbins; i++) {
-            int64_t a = (out->k0 + (int64_t)i) * ((int64_t)1 << sh), b = a + ((int64_t)1 << sh);
-            int64_t s0 = a > lk0 ? a : lk0, s1 = b < lend ? b : lend;
-            int64_t sum = 0, mx = 0;
-            for (int64_t j = s0; j < s1; j++) {
-                sum += v[CNV * (j - lk0)];
-                if (v[CNV * (j - lk0) + 1] > mx) mx = v[CNV * (j - lk0) + 1];
-            }
+            int64_t x[CNV];
+            lvl_fold(&c_kind, NULL, v, lk0, nv, zs, sh, out->k0 + (int64_t)i, x);
+            int64_t sum = x[0], mx = x[1];
             size_t o = lane * out->nbins + i;
             if (dir < 0) out->copy_ns[o] = sum, out->max_copies[o] = mx;
             else out->dir_ns[(lane * SPYR_COPY_DIRS + (size_t)dir) * out->nbins + i] = sum;

@@ -25,6 +25,22 @@ static int bad_count(const char *file, const char *what, size_t i, const char *f
     if ((rec)->f < 0 && (int64_t)(rec)->f != TRACE_NONE) \
         return bad_count(file, what, i, #f, (int64_t)(rec)->f, err, errlen)
 
+/* The checks of one kind over a record's field list (simcore/trace_fields.h):
+ * CHECKS(LIST, CHECK, what, i, rec) runs CHECK's test on every field the
+ * list marks CHECK, in the list's order. */
+#define CK_ONE_TIME(col, member, kind, check) CK_IF_##check##_TIME(member)
+#define CK_ONE_COUNT(col, member, kind, check) CK_IF_##check##_COUNT(member)
+#define CK_IF_TF_CK_TIME_TIME(m) TIME(ck_what, ck_i, ck_rec, m);
+#define CK_IF_TF_CK_COUNT_COUNT(m) COUNT(ck_what, ck_i, ck_rec, m);
+#define CK_IF_TF_CK_TIME_COUNT(m)
+#define CK_IF_TF_CK_COUNT_TIME(m)
+#define CK_IF_TF_CK_NONE_TIME(m)
+#define CK_IF_TF_CK_NONE_COUNT(m)
+#define CK_IF_TF_CK_SM_TIME(m)
+#define CK_IF_TF_CK_SM_COUNT(m)
+#define CK_IF_TF_CK_KERNEL_TIME(m)
+#define CK_IF_TF_CK_KERNEL_COUNT(m)
+
 int imp_check_blocks(const trace_block *v, size_t n, size_t first, size_t nkernels,
                      const char *file, char *err, size_t errlen) {
     if (!file) file = "trace";
@@ -41,9 +57,12 @@ int imp_check_blocks(const trace_block *v, size_t n, size_t first, size_t nkerne
                      file, i, (int)b->kernel, nkernels);
             return -1;
         }
-        COUNT("blocks", i, b, index);
-        TIME("blocks", i, b, start);
-        TIME("blocks", i, b, end);
+        /* sm and kernel above; the list's counts, then its times */
+        const char *ck_what = "blocks";
+        size_t ck_i = i;
+        const trace_block *ck_rec = b;
+        TRACE_BLOCK_FIELDS(CK_ONE_COUNT, TF_NOSEP)
+        TRACE_BLOCK_FIELDS(CK_ONE_TIME, TF_NOSEP)
     }
     return 0;
 }
@@ -62,24 +81,21 @@ int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) 
         return -1;
     }
     for (size_t i = 0; i < t->kernels.n; i++) {
-        const trace_kernel *k = &t->kernels.v[i];
-        TIME("kernels", i, k, issue);
-        TIME("kernels", i, k, first_block);
-        TIME("kernels", i, k, fully_dispatched);
-        TIME("kernels", i, k, end);
-        COUNT("kernels", i, k, blocks);
-        COUNT("kernels", i, k, threads);
-        COUNT("kernels", i, k, smem);
-        COUNT("kernels", i, k, regs);
+        /* the list's times, then its counts */
+        const char *ck_what = "kernels";
+        size_t ck_i = i;
+        const trace_kernel *ck_rec = &t->kernels.v[i];
+        TRACE_KERNEL_FIELDS(CK_ONE_TIME, TF_NOSEP)
+        TRACE_KERNEL_FIELDS(CK_ONE_COUNT, TF_NOSEP)
     }
     if (imp_check_blocks(t->blocks.v, t->blocks.n, 0, t->kernels.n, file, err, errlen))
         return -1;
     for (size_t i = 0; i < t->copies.n; i++) {
-        const trace_copy *c = &t->copies.v[i];
-        TIME("copies", i, c, issue);
-        TIME("copies", i, c, start);
-        TIME("copies", i, c, end);
-        COUNT("copies", i, c, bytes);
+        const char *ck_what = "copies";
+        size_t ck_i = i;
+        const trace_copy *ck_rec = &t->copies.v[i];
+        TRACE_COPY_FIELDS(CK_ONE_TIME, TF_NOSEP)
+        TRACE_COPY_FIELDS(CK_ONE_COUNT, TF_NOSEP)
     }
     for (size_t i = 0; i < t->queue_events.n; i++) {
         const trace_queue_event *q = &t->queue_events.v[i];

@@ -260,4 +260,7 @@ void trace_time_span(const trace *t, int64_t *tmin, int64_t *tmax);
 const char *trace_copy_dir_name(int32_t dir);          /* "h2d" ... */
 int trace_copy_dir_parse(const char *s);               /* -1 if unknown */
 
+/* the records' fields, declared once */
+#include "trace_fields.h"
+
 #endif
