@@ -18,7 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../server/sweep.h"
+#include "../server/app/sweep.h"
 
 static double cpu_seconds(void) {
     struct rusage ru;

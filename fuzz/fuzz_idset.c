@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/idset.h"
+#include "../server/formats/idset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

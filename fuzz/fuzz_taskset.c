@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/taskset.h"
+#include "../server/formats/taskset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/trace_json.h"
+#include "../server/formats/trace_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/addrs.h"
+#include "../../server/http/addrs.h"
 
 /* what addrs_print writes, as one string (caller frees) */
 static char *printed(const char *bind) {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/compare_cache.h"
+#include "../../server/http/compare_cache.h"
 
 /* Whether key holds exactly `want`. */
 static void expect_text(const char *key, const char *want) {

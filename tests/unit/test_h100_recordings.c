@@ -27,9 +27,9 @@
 #include <cmocka.h>
 
 #include "../../importers/importers.h"
-#include "../../server/fidelity.h"
-#include "../../server/replay.h"
-#include "../../server/scenario.h"
+#include "../../server/app/fidelity.h"
+#include "../../server/app/replay.h"
+#include "../../server/formats/scenario.h"
 #include "../../simcore/device.h"
 #include "test_imp_util.h"
 

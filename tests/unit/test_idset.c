@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../server/idset.h"
+#include "../../server/formats/idset.h"
 
 static const idset_words kernels = {"kernels", "a kernel id", "ids", "a kernel"};
 static const idset_words names = {"names", "a name index", "indices", "a kernel name"};

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../server/device_json.h"
-#include "../../server/jsonr.h"
-#include "../../server/trace_json.h"
-#include "../../server/units.h"
+#include "../../server/formats/device_json.h"
+#include "../../server/formats/jsonr.h"
+#include "../../server/formats/trace_json.h"
+#include "../../server/formats/units.h"
 
 static char err[512];
 static jr_ctx ctx(void) {

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/jw.h"
-#include "../../server/trace_json.h"
+#include "../../server/formats/jw.h"
+#include "../../server/formats/trace_json.h"
 
 /* The text of a whole-buffer writer, checked and freed. */
 static void expect(jw_buf *w, const char *want) {

@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
-#include "../../server/trace_json.h"
+#include "../../server/formats/scenario.h"
+#include "../../server/formats/trace_json.h"
 #include "../../simcore/quota.h"
 #include "../../simcore/sim.h"
 #include "test_sim_util.h"

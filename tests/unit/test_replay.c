@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/replay.h"
+#include "../../server/app/replay.h"
 
 /* Kernel `name` (raw_name `raw` unless NULL) on process/stream. */
 static trace_kernel *add_kernel(trace *t, const char *name, const char *raw, const char *proc,

@@ -28,10 +28,10 @@
 #include <time.h>
 
 #include "../../importers/importers.h"
-#include "../../server/fidelity.h"
-#include "../../server/replay.h"
-#include "../../server/scenario.h"
-#include "../../server/trace_json.h"
+#include "../../server/app/fidelity.h"
+#include "../../server/app/replay.h"
+#include "../../server/formats/scenario.h"
+#include "../../server/formats/trace_json.h"
 #include "test_imp_util.h"
 
 /* ---- helpers ------------------------------------------------------------- */

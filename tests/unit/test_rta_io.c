@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "../../server/sweep.h"
-#include "../../server/taskset.h"
+#include "../../server/app/sweep.h"
+#include "../../server/formats/taskset.h"
 #include "../../simcore/rta_gen.h"
 
 /* JSON written with ' for " */

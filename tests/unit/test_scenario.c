@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 
 /* Scenarios are written with ' for " so they stay readable here. */
 static char *jq(const char *src) {

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/qos_sweep.h"
+#include "../../server/app/qos_sweep.h"
 #include "../../simcore/sim.h"
 #include "test_sim_util.h"
 

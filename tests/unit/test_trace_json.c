@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../server/trace_json.h"
+#include "../../server/formats/trace_json.h"
 
 static void build(trace *t) {
     trace_init(t);

@@ -39,7 +39,7 @@
 #include <time.h>
 
 extern "C" {
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 }
 
 #define PLAY_EXIT_FAIL 1
