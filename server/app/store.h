@@ -1,3 +1,13 @@
+/* server/app/ -- what schedlab does with those formats, for the command line
+ * and the HTTP server alike: store runs (store.c, seed_bg.c), replay a trace
+ * and report its fidelity (replay*.c, fidelity*.c), sweep schedulability
+ * and QoS (sweep.c, qos_sweep.c), the per-task statistics and bounds of a
+ * run (task_stats.c, task_bounds.c) and the pause lookup of a window
+ * (pause_index.c). Functions here take a db and plain values and return a
+ * status and one line of error; none knows of a request or a response. It
+ * may include formats/ and db/, importers/, simcore/ headers, never http/ or
+ * cli/ (docs/modules.md). */
+
 /* store.h -- the store layer: everything that puts runs into the database,
  * shared by the CLI (server/main.c) and the HTTP handlers (server/api.c),
  * which keep only argument and HTTP handling.

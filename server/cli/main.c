@@ -1,3 +1,9 @@
+/* server/cli/ -- the command line: main.c parses the commands and their
+ * options and calls app/ (simulate, import, export, replay, check) or starts
+ * the HTTP server (serve); rta_cli.c holds the `rta`, `sweep` and `merge`
+ * commands. The top layer: it may include every server/ folder below it
+ * (http/, app/, formats/) and db/, importers/, simcore/ (docs/modules.md). */
+
 /* main.c -- the schedlab command line (DESIGN §3).
  *
  * Exit status: 0 success; 2 bad input (one line on stderr naming the file,

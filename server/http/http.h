@@ -1,3 +1,14 @@
+/* server/http/ -- the HTTP server: the transport (http.c over
+ * libmicrohttpd, with conn_guard.c's deadlines and answer_mem.c's memory
+ * cap), the work budget of a request (budget.c), the job queue (jobs.c),
+ * the route table and context (api.c), and the handlers, one file per
+ * group of routes (writes.c, experiments_edit.c, *_api.c, window.c,
+ * stream_bins.c, record_pages.c, occupancy.c, queue_bins.c,
+ * compare_cache.c). A handler reads arguments, calls app/ and writes the
+ * answer; what a route does is specified in docs/api.md. It may include
+ * app/, formats/ and the lower folders' headers, never cli/
+ * (docs/modules.md). */
+
 /* http.h -- the HTTP layer: libmicrohttpd with an internal thread pool on
  * epoll, a route table, request bodies up to a size limit, static files
  * from the web folder and the dashboard's page URLs.
