@@ -1,5 +1,5 @@
 /* fuzz_taskset.c -- libFuzzer harness for the taskset reader
- * (server/taskset.c): POST /api/rta hands it untrusted bodies. Every input
+ * (server/formats/taskset.c): POST /api/rta hands it untrusted bodies. Every input
  * must either fail with a one-line message or give a taskset that rta_check
  * accepts and that every analysis finishes on, with bounds that are within
  * each task's deadline or RTA_FAILED. */

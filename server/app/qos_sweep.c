@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "../../simcore/sim.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 #include "scenario.h"
 
 #define QOS_MAX_KERNELS 64

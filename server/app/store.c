@@ -697,7 +697,7 @@ out:
 
 /* ---- an import parsed whole, then stored ------------------------------------------ */
 
-static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format fmt, bool ours,
+static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format fmt,
                         const char *experiment, const char *name, const store_ctl *ctl,
                         char run[DB_SLUG_SIZE], char exp[DB_SLUG_SIZE], char *err,
                         size_t errlen);
@@ -710,8 +710,7 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
         snprintf(err, errlen, "import: no file given");
         return STORE_BAD_INPUT;
     }
-    /* the format named, else detected (imp_detect knows schedlab-trace
-     * JSON too); only schedlab-trace is read here rather than by imp_import */
+    /* the format named, else detected */
     imp_format fmt = format ? imp_format_parse(format) : imp_detect(&files[0]);
     if (format && fmt == IMP_UNKNOWN) {
         char names[256];
@@ -719,18 +718,17 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
                  imp_format_list(names, sizeof names));
         return STORE_BAD_INPUT;
     }
-    bool ours = fmt == IMP_SCHEDLAB_TRACE;
-    if (!ours && nfiles == 1 && imp_can_stream(fmt)) {
+    if (nfiles == 1 && imp_can_stream(fmt)) {
         bool whole;
         int rc = import_stream(d, files, fmt, experiment, name, ctl, run, exp, &whole, err,
                                errlen);
         if (!whole) return rc;
     }
-    return import_whole(d, files, nfiles, fmt, ours, experiment, name, ctl, run, exp, err,
+    return import_whole(d, files, nfiles, fmt, experiment, name, ctl, run, exp, err,
                         errlen);
 }
 
-static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format fmt, bool ours,
+static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format fmt,
                         const char *experiment, const char *name, const store_ctl *ctl,
                         char run[DB_SLUG_SIZE], char exp[DB_SLUG_SIZE], char *err,
                         size_t errlen) {
@@ -739,19 +737,9 @@ static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format 
     trace_init(&t);
     int rc;
     bool locked = false;
-    if (ours) {
-        if (nfiles != 1) {
-            snprintf(err, errlen, "%s: schedlab-trace imports one file at a time", files[1].name);
-            rc = STORE_BAD_INPUT;
-            goto out;
-        }
-        rc = tj_parse_trace((const char *)files[0].data, files[0].len, files[0].name, &t, err,
-                            errlen) ? STORE_BAD_INPUT : 0;
-    } else {
-        imp_options io = {.progress = ctl && ctl->done ? parse_progress : NULL,
-                          .user = (void *)ctl};
-        rc = imp_import_opts(fmt, files, nfiles, &io, &t, err, errlen) ? STORE_BAD_INPUT : 0;
-    }
+    imp_options io = {.progress = ctl && ctl->done ? parse_progress : NULL,
+                      .user = (void *)ctl};
+    rc = imp_import_opts(fmt, files, nfiles, &io, &t, err, errlen) ? STORE_BAD_INPUT : 0;
     if (rc) goto out;
     /* every number in range before anything is stored (issue 16, item 3) */
     if (imp_check_trace(&t, files[0].name, err, errlen)) {

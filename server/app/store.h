@@ -9,13 +9,13 @@
  * cli/ (docs/modules.md). */
 
 /* store.h -- the store layer: everything that puts runs into the database,
- * shared by the CLI (server/main.c) and the HTTP handlers (server/api.c),
+ * shared by the CLI (server/cli/main.c) and the HTTP handlers (server/http/api.c),
  * which keep only argument and HTTP handling.
  *
  *   store_scenario   parse scenario text, simulate every run, store them
  *                    as one new experiment
  *   store_import     import trace files (any format importers/ detects,
- *                    or schedlab-trace JSON) as one new run
+ *                    schedlab-trace JSON among them) as one new run
  *   store_seed       store the shipped scenarios not stored yet
  *
  * Each is one transaction: on any failure nothing of it remains.

@@ -13,7 +13,7 @@
 
 #include "../../simcore/rta.h"
 #include "../../simcore/rta_gen.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 #include "qos_sweep.h"
 #include "taskset.h"
 

@@ -9,7 +9,7 @@
  * "gpu_wait" busy or suspend; theta, eps and L are the run's own (meta
  * "context_switch", "runlist_update", "time_slice", which sim_run writes).
  * The taskset is the experiment's scenario text, read as `schedlab rta`
- * reads it (server/taskset.h).
+ * reads it (server/formats/taskset.h).
  *
  * Returns a new object {TASK: ns | null} (null: the analysis finds no bound
  * for it; best-effort tasks are left out), or NULL when the run has no

@@ -1,6 +1,6 @@
 /* rta_cli.c -- `schedlab rta`, `sweep` and `merge`. See rta_cli.h. */
 #include "rta_cli.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "../../simcore/device.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 
 /* Parse `v` at `path` into *out. `base` is where an object without
  * "preset" starts from (the base run's device, for a variant); NULL at the

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "../../simcore/sim.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 
 /* 0, or -1 with jr_fail's message naming path. d may be NULL. v missing is
  * "missing". */

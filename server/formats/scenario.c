@@ -24,7 +24,7 @@
 
 #include "device_json.h"
 #include "scenario_tasks.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 #include "units.h"
 
 #define SCN_SCHEMA "schedlab-scenario/1"

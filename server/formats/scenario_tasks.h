@@ -16,7 +16,7 @@
  *                                "block_time": "2ms", "smem"?, "regs"?},
  *                               {"copy": "C", "bytes": "8MB", "direction": "h2d"}]}}]}]
  *
- * The rules are the analysis reader's (server/taskset.c), so a scenario the
+ * The rules are the analysis reader's (server/formats/taskset.c), so a scenario the
  * simulator runs is one `schedlab rta` reads the same way: names default to
  * "t1", "t2", ... and are unique; `cpu` is 0..cpus-1; `priority` (1..99,
  * larger = higher, Linux SCHED_FIFO) is required of a real-time task and
@@ -38,7 +38,7 @@
 #include <jansson.h>
 
 #include "../../simcore/sim.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 
 typedef struct scn_tasks {
     sim_task *tasks;

@@ -1,7 +1,7 @@
 /* taskset.c -- schedlab-taskset/1 and a scenario's `tasks` into an
  * rta_taskset; schedlab-rta/1 out. See taskset.h. */
 #include "taskset.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 #include "exec_dist.h"
 #include "units.h"
 

@@ -20,7 +20,6 @@
 #include <stddef.h>
 
 #include "../../simcore/trace.h"
-#include "jsonr.h"
 #include "jw.h"
 
 /* The writer is jw (jw.h): whole-buffer (`tj_buf b = {0}`), or streaming to
@@ -112,17 +111,5 @@ int tj_chrome_init(tj_chrome *c, const trace *t);
 int tj_chrome_init_src(tj_chrome *c, const trace *t, const tj_block_src *blocks, int32_t top);
 int tj_chrome_step(tj_chrome *c, tj_buf *out, size_t until);
 void tj_chrome_free(tj_chrome *c);
-
-/* Parse schedlab-trace/1 text into `out` (trace_init'ed, empty; the caller
- * frees it, also on failure). `file` names the input in messages:
- * "FILE:3:14: JSON: ..." or "FILE: kernels[2].issue: expected an integer or null". */
-int tj_parse_trace(const char *text, size_t len, const char *file, trace *out, char *err,
-                   size_t errlen);
-
-/* Device object (as tj_put_device writes it) into *d; messages go through
- * c at `path` ("trace.json: device.sms: expected a non-negative integer").
- * Missing or null fields are 0 (unknown). Its numeric fields are those of
- * simcore's table (SIM_DEVICE_FIELDS), as tj_put_device writes them. */
-int tj_parse_device(jr_ctx *c, json_t *obj, const char *path, sim_device *d);
 
 #endif

@@ -21,7 +21,7 @@
 #include <jansson.h>
 
 #include "../../simcore/device.h"
-#include "jsonr.h"
+#include "../../importers/jsonr.h"
 
 typedef enum units_kind {
     UNITS_DURATION = 0,   /* ns (or cycles, see units_dur) */

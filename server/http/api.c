@@ -1,5 +1,5 @@
 /* api.c -- HTTP handlers (docs/api.md): arguments in, JSON out. What stores
- * runs is server/store.c, shared with the CLI. See api.h. */
+ * runs is server/app/store.c, shared with the CLI. See api.h. */
 #include "api.h"
 #include "replay.h"
 #include "replay_api.h"

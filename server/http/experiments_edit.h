@@ -5,7 +5,7 @@
  *   GET    /api/experiments/{slug}/versions  {"versions": [...]}
  *   DELETE /api/experiments/{slug}            the experiment, its runs and
  *          all their rows (200 {deleted, runs}); writes need the token
- *          like every write (server/http.c)
+ *          like every write (server/http/http.c)
  * and what the read handlers of api.c add from the same tables: each run's
  * version in GET /api/experiments/{slug}, and an experiment's name for the
  * labels of GET /api/compare. The handlers are listed in api.c's route

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../db/sweep.h"
+#include "../../importers/jsonr.h"
 #include "taskset.h"
 
 /* The analysis is pure and bounded (RTA_MAX_TASKS tasks, a few ms at

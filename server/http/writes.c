@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../importers/jsonr.h"
 #include "scenario.h"
 #include "store.h"
 

@@ -1,5 +1,5 @@
 /* test_idset.c -- the id lists of /occupancy's `kernels` and /streams'
- * `names` (server/idset.c): the exact set, and the exact message for each
+ * `names` (server/formats/idset.c): the exact set, and the exact message for each
  * way a list can be wrong. */
 #include <setjmp.h>
 #include <stdarg.h>

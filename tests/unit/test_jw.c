@@ -1,4 +1,4 @@
-/* test_jw.c -- the JSON writer of the hot paths (server/jw.c): integers at
+/* test_jw.c -- the JSON writer of the hot paths (server/formats/jw.c): integers at
  * the ends of their range, string escaping and UTF-8 repair, doubles that
  * read back exactly, nesting with commas, and the streaming modes (push to
  * a sink, pull for HTTP, the trace writer in steps) giving byte for byte

@@ -1,4 +1,4 @@
-/* test_scenario.c -- the schedlab-scenario/1 parser (server/scenario.c):
+/* test_scenario.c -- the schedlab-scenario/1 parser (server/formats/scenario.c):
  * units, exactness, did-you-mean hints, the exact error lines, variants,
  * presets with overrides and the SM order forms. */
 #include <setjmp.h>

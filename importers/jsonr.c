@@ -64,7 +64,7 @@ int jr_oom(jr_ctx *c) {
  * freed with free() all over the server): their size is malloc's own
  * (malloc_usable_size), and a block freed during a parse is taken off it --
  * a parse frees only what it made (jansson's temporaries, the records
- * tj_parse_trace is done with). */
+ * imp_trace_json_parse is done with). */
 #ifdef __GLIBC__
 #include <malloc.h>
 #define JR_USABLE(p, n) malloc_usable_size(p)

@@ -17,8 +17,8 @@
  * the message. Strings handed out (jr_get_string, jr_get_name) are borrowed
  * from the json_t and live as long as it; nothing here takes or gives
  * references. */
-#ifndef SERVER_JSONR_H
-#define SERVER_JSONR_H
+#ifndef IMPORTERS_JSONR_H
+#define IMPORTERS_JSONR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,7 +70,7 @@ json_t *jr_load(jr_ctx *c, const char *text, size_t len);
 bool jr_over_budget(void);
 
 /* The budget by hand, for a reader that loads a document value by value
- * (tj_parse_trace): begin with the document's length, load with
+ * (imp_trace_json_parse, importers/schedlab_trace.c): begin with the document's length, load with
  * jr_load_value, end. jr_load_value reads one JSON value (any type) at the
  * start of text, sets *used to the bytes it took, and on failure leaves
  * jansson's message alone in c->err (the caller adds the place), or the
