@@ -1,10 +1,9 @@
-/* api.c -- HTTP handlers (docs/api.md): arguments in, JSON out. What stores
- * runs is server/app/store.c, shared with the CLI. See api.h. */
-#include "api.h"
+/* api.c -- the read handlers of docs/api.md (api_handlers.h): arguments
+ * in, JSON out. The context they share is api_ctx.c, the route table
+ * routes.c; what stores runs is server/app/store.c, shared with the CLI. */
+#include "api_handlers.h"
+#include "api_ctx.h"
 #include "replay.h"
-#include "replay_api.h"
-#include "summary_api.h"
-#include "rta_api.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -33,168 +32,12 @@
 #include "task_stats.h"
 #include "window.h"
 #include "occupancy.h"
-#include "writes.h"
 #include "experiments_edit.h"
 #include "compare_cache.h"
 
-#define POOL_MAX 16
 #define BLOCKS_MAX_DEFAULT 20000
 #define BLOCKS_MAX_CEILING 200000   /* a response of at most some 15 MB */
 #define COMPARE_MAX_RUNS 8
-
-struct api_ctx {
-    char *db_path, *scenarios_dir, *version;
-    const char *db_name;         /* the file name alone: answers never show paths */
-    pthread_mutex_t mu;
-    db *pool[POOL_MAX];
-    size_t npool;
-    job_queue *jobs;             /* long work, off the request threads (writes.c) */
-    budget budget;
-    char health[256];            /* PRAGMA quick_check at start: "" when ok */
-    dev_t db_dev;                /* the file opened at start (issue 31): a new */
-    ino_t db_ino;                /* connection opens only that one, never a second */
-};
-
-/* Whether the path still names the database file opened at start. A file
- * removed or replaced under a running server would otherwise split it in
- * two: pooled connections keep the old inode, new ones create and migrate a
- * fresh file at the path (issue 31). false with the reason in why. */
-static bool db_same_file(api_ctx *a, char *why, size_t n) {
-    struct stat st;
-    if (stat(a->db_path, &st) != 0) {
-        snprintf(why, n, "the database file %s was removed under the running server (%s); "
-                 "nothing is read or written until schedlab serve is restarted, so that no "
-                 "second database is made", a->db_name, strerror(errno));
-        return false;
-    }
-    if (st.st_dev != a->db_dev || st.st_ino != a->db_ino) {
-        snprintf(why, n, "the database file %s was replaced under the running server (another "
-                 "file is at its path now); nothing is read or written until schedlab serve is "
-                 "restarted, so that no second database is used", a->db_name);
-        return false;
-    }
-    return true;
-}
-
-/* PRAGMA quick_check once at start: a corrupt database is reported by
- * /api/health instead of "ok". */
-static void check_health(api_ctx *a, db *d) {
-    sqlite3_stmt *st;
-    a->health[0] = '\0';
-    if (sqlite3_prepare_v2(db_handle(d), "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
-        snprintf(a->health, sizeof a->health, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
-        return;
-    }
-    int rc = sqlite3_step(st);
-    const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-    if (!v) snprintf(a->health, sizeof a->health, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
-    else if (strcmp(v, "ok") != 0) snprintf(a->health, sizeof a->health, "database corrupt: %s", v);
-    sqlite3_finalize(st);
-}
-
-job_queue *api_jobs(api_ctx *a) { return a->jobs; }
-const budget *api_budget(api_ctx *a) { return &a->budget; }
-void api_stop_jobs(api_ctx *a, int grace_ms) { jobs_stop(a->jobs, grace_ms); }
-
-/* ---- context and connection pool ------------------------------------------------ */
-
-int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
-    *out = NULL;
-    api_ctx *a = calloc(1, sizeof *a);
-    if (!a) { snprintf(err, errlen, "out of memory"); return -1; }
-    a->db_path = strdup(cfg->db_path);
-    a->scenarios_dir = cfg->scenarios_dir ? strdup(cfg->scenarios_dir) : NULL;
-    a->version = strdup(cfg->version ? cfg->version : "dev");
-    pthread_mutex_init(&a->mu, NULL);
-    if (cfg->budget) a->budget = *cfg->budget;
-    else budget_default(&a->budget);
-    if (a->db_path) {
-        const char *slash = strrchr(a->db_path, '/');
-        a->db_name = slash ? slash + 1 : a->db_path;
-    }
-    db *d;
-    if (!a->db_path || !a->version || db_open(a->db_path, &d, err, errlen)) {
-        if (!a->db_path || !a->version) snprintf(err, errlen, "out of memory");
-        api_free(a);
-        return -1;
-    }
-    a->pool[a->npool++] = d;
-    struct stat st;
-    if (stat(a->db_path, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", a->db_path, strerror(errno));
-        api_free(a);
-        return -1;
-    }
-    a->db_dev = st.st_dev;
-    a->db_ino = st.st_ino;
-    check_health(a, d);
-    if (jobs_start((unsigned)a->budget.workers, (size_t)a->budget.queue, &a->jobs, err, errlen)) {
-        api_free(a);
-        return -1;
-    }
-    *out = a;
-    return 0;
-}
-
-void api_free(api_ctx *a) {
-    if (!a) return;
-    jobs_free(a->jobs);
-    for (size_t i = 0; i < a->npool; i++) db_close(a->pool[i]);
-    pthread_mutex_destroy(&a->mu);
-    free(a->db_path);
-    free(a->scenarios_dir);
-    free(a->version);
-    free(a);
-}
-
-static db *acquire(api_ctx *a, http_response *res) {
-    char why[400];
-    if (!db_same_file(a, why, sizeof why)) {
-        res->retry_after = 0;
-        http_set_error(res, 503, "%s", why);
-        return NULL;
-    }
-    pthread_mutex_lock(&a->mu);
-    db *d = a->npool ? a->pool[--a->npool] : NULL;
-    pthread_mutex_unlock(&a->mu);
-    if (d) return d;
-    char err[512];
-    if (db_open(a->db_path, &d, err, sizeof err)) {
-        http_set_error(res, 500, "%s", err);
-        return NULL;
-    }
-    return d;
-}
-
-static void release(api_ctx *a, db *d) {
-    if (!d) return;
-    db_rollback(d);   /* a handler never leaves a transaction open */
-    /* A big request grew this connection's page cache: give it back, so the
-     * server's memory returns after it (the OS page cache still holds the
-     * file). Small caches are kept for the next request. */
-    int cur = 0, hi = 0;
-    if (sqlite3_db_status(db_handle(d), SQLITE_DBSTATUS_CACHE_USED, &cur, &hi, 0) == SQLITE_OK &&
-        cur > (512 << 10))
-        sqlite3_db_release_memory(db_handle(d));
-    pthread_mutex_lock(&a->mu);
-    if (a->npool < POOL_MAX) {
-        a->pool[a->npool++] = d;
-        d = NULL;
-    }
-    pthread_mutex_unlock(&a->mu);
-    db_close(d);
-}
-
-/* The pool for handlers in other files (rta_api.h). */
-db *api_db_acquire(api_ctx *a, http_response *res) { return acquire(a, res); }
-
-bool api_db_ok(api_ctx *a, http_response *res) {
-    char why[400];
-    if (db_same_file(a, why, sizeof why)) return true;
-    http_set_error(res, 503, "%s", why);
-    return false;
-}
-void api_db_release(api_ctx *a, db *d) { release(a, d); }
 
 /* ---- small JSON helpers ----------------------------------------------------------- */
 
@@ -286,26 +129,26 @@ static int on_experiment(void *vctx, const db_experiment *e) {
                         sizeof c->err);
 }
 
-static void h_experiments(void *app, const http_request *req, http_response *res) {
+void h_experiments(void *app, const http_request *req, http_response *res) {
     (void)req;
     api_ctx *a = app;
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     exp_ctx c = {.d = d, .list = json_array()};
     int rc = db_list_experiments(d, on_experiment, &c, c.err, sizeof c.err);
     if (rc) { json_decref(c.list); db_error(res, rc, c.err); }
     else http_set_json(res, 200, json_pack("{s:o}", "experiments", c.list));
-    release(a, d);
+    api_db_release(a, d);
 }
 
-static void h_experiment(void *app, const http_request *req, http_response *res) {
+void h_experiment(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *scn = http_query(req, "scenario");
     if (scn && strcmp(scn, "0") != 0 && strcmp(scn, "1") != 0) {
         http_set_error(res, 400, "scenario: expected 0 (leave the scenario out) or 1, got \"%s\"", scn);
         return;
     }
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     exp_ctx c = {.d = d, .list = json_array(), .full = true, .no_scenario = scn && strcmp(scn, "0") == 0};
     int rc = db_get_experiment(d, req->params[0], on_experiment, &c, c.err, sizeof c.err);
@@ -315,7 +158,7 @@ static void h_experiment(void *app, const http_request *req, http_response *res)
     else if (expedit_annotate(d, json_array_get(c.list, 0), c.err, sizeof c.err)) db_error(res, -1, c.err);
     else http_set_json(res, 200, json_incref(json_array_get(c.list, 0)));
     json_decref(c.list);
-    release(a, d);
+    api_db_release(a, d);
 }
 
 /* POST /api/experiments and /api/imports are in writes.c (budget, jobs). */
@@ -353,9 +196,9 @@ static bool get_run(db *d, const char *slug, run_ctx *c, http_response *res) {
     return true;
 }
 
-static void h_run(void *app, const http_request *req, http_response *res) {
+void h_run(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     run_ctx c;
     if (get_run(d, req->params[0], &c, res)) {
@@ -366,7 +209,7 @@ static void h_run(void *app, const http_request *req, http_response *res) {
         if (rc) { json_decref(c.obj); http_set_error(res, 500, "%s", err); }
         else http_set_json(res, 200, c.obj);
     }
-    release(a, d);
+    api_db_release(a, d);
 }
 
 /* Load `part` of the run the URL names into t; false, with the 404 or 500
@@ -434,7 +277,7 @@ static size_t trace_bytes(const trace *t);
 static void list_records(void *app, const http_request *req, http_response *res, unsigned part,
                          const char *key) {
     api_ctx *a = app;
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     trace t;
     trace_init(&t);
@@ -455,7 +298,7 @@ static void list_records(void *app, const http_request *req, http_response *res,
         }
     }
     trace_free(&t);
-    release(a, d);
+    api_db_release(a, d);
 }
 
 static bool window_args(const http_request *req, http_response *res, int64_t *from,
@@ -475,10 +318,10 @@ static void windowed(void *app, const http_request *req, http_response *res, int
     int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
     bool has_from, has_to;
     if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, max_lo)) return;
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     rd(d, req, req->params[0], from, has_from, to, has_to, max, res);
-    release(a, d);
+    api_db_release(a, d);
 }
 
 /* GET /kernels or /copies: every record (list_records: part, key); with
@@ -489,10 +332,10 @@ static void windowed_records(void *app, const http_request *req, http_response *
      * (record_pages.c) */
     if (rpage_wanted(req)) {
         api_ctx *a = app;
-        db *d = acquire(a, res);
+        db *d = api_db_acquire(a, res);
         if (!d) return;
         rpage_records(d, req, req->params[0], part == DB_LOAD_COPIES, res);
-        release(a, d);
+        api_db_release(a, d);
         return;
     }
     if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
@@ -503,21 +346,21 @@ static void windowed_records(void *app, const http_request *req, http_response *
 }
 /* GET /kernels: every kernel (DESIGN §5); with from, to or max a window's
  * kernels or per-stream bins past max (stream_bins.c, issue 9) */
-static void h_kernels(void *app, const http_request *req, http_response *res) {
+void h_kernels(void *app, const http_request *req, http_response *res) {
     windowed_records(app, req, res, DB_LOAD_KERNELS, "kernels", sbin_kernels);
 }
 /* GET /copies: every copy (DESIGN §5); with from, to or max a window's
  * copies or per-engine copy bins past max (stream_bins.c, issue 9) */
-static void h_copies(void *app, const http_request *req, http_response *res) {
+void h_copies(void *app, const http_request *req, http_response *res) {
     windowed_records(app, req, res, DB_LOAD_COPIES, "copies", sbin_copies);
 }
-static void h_jobs(void *app, const http_request *req, http_response *res) {
+void h_jobs(void *app, const http_request *req, http_response *res) {
     list_records(app, req, res, DB_LOAD_JOBS, "jobs");
 }
 
 /* GET /tasks?bins=N: per-task response-time statistics and histogram of a
  * run with real-time tasks (task_stats.h, issue 27) */
-static void h_task_stats(void *app, const http_request *req, http_response *res) {
+void h_task_stats(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int bins = TASK_STATS_BINS_DEFAULT;
     const char *q = http_query(req, "bins");
@@ -530,7 +373,7 @@ static void h_task_stats(void *app, const http_request *req, http_response *res)
         }
         bins = (int)v;
     }
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     trace t;
     trace_init(&t);
@@ -540,7 +383,7 @@ static void h_task_stats(void *app, const http_request *req, http_response *res)
         else http_set_error(res, 500, "out of memory");
     }
     trace_free(&t);
-    release(a, d);
+    api_db_release(a, d);
 }
 
 /* The warp-level records of a run (issue 11): its warp issues with cycles in
@@ -548,7 +391,7 @@ static void h_task_stats(void *app, const http_request *req, http_response *res)
  * slots. ?from=&to= are cycles (default: all); max defaults to 100000. */
 #define WARPS_MAX_DEFAULT 100000
 #define WARPS_MAX_CEILING 1000000
-static void h_warps(void *app, const http_request *req, http_response *res) {
+void h_warps(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int64_t from = 0, to = INT64_MAX, max = WARPS_MAX_DEFAULT;
     bool has_from, has_to, has_max;
@@ -564,7 +407,7 @@ static void h_warps(void *app, const http_request *req, http_response *res) {
         http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", to, from);
         return;
     }
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     trace t;
     trace_init(&t);
@@ -597,7 +440,7 @@ static void h_warps(void *app, const http_request *req, http_response *res) {
         http_set_buf(res, 200, &b, "application/json");
     }
     trace_free(&t);
-    release(a, d);
+    api_db_release(a, d);
 }
 
 /* The window arguments of /blocks and /occupancy: from, to (times within
@@ -623,7 +466,7 @@ static bool window_args(const http_request *req, http_response *res, int64_t *fr
     return true;
 }
 
-static void h_blocks(void *app, const http_request *req, http_response *res) {
+void h_blocks(void *app, const http_request *req, http_response *res) {
     /* window.c: one bounded scan of a covering index, or the pyramid's bins */
     windowed(app, req, res, 0, window_blocks);
 }
@@ -634,7 +477,7 @@ static void occupancy_read(db *d, const http_request *req, const char *run, int6
                            http_response *res) {
     occupancy_bins(d, req, run, from, has_from, to, has_to, max, http_query(req, "kernels"), res);
 }
-static void h_occupancy(void *app, const http_request *req, http_response *res) {
+void h_occupancy(void *app, const http_request *req, http_response *res) {
     windowed(app, req, res, 1, occupancy_read);
 }
 
@@ -644,24 +487,24 @@ static void streams_read(db *d, const http_request *req, const char *run, int64_
                          bool has_from, int64_t to, bool has_to, int64_t max, http_response *res) {
     sbin_streams(d, req, run, from, has_from, to, has_to, max, http_query(req, "names"), res);
 }
-static void h_streams(void *app, const http_request *req, http_response *res) {
+void h_streams(void *app, const http_request *req, http_response *res) {
     windowed(app, req, res, 1, streams_read);
 }
 
-static void h_tiles(void *app, const http_request *req, http_response *res) {
+void h_tiles(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     window_tile_info(d, req->params[0], res);
-    release(a, d);
+    api_db_release(a, d);
 }
 
-static void h_tile(void *app, const http_request *req, http_response *res) {
+void h_tile(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     window_tile(d, req, req->params[0], req->params[1], req->params[2], res);
-    release(a, d);
+    api_db_release(a, d);
 }
 
 static int on_queue_state(void *ctx, const char *queue, const char *const *items, size_t n) {
@@ -680,7 +523,7 @@ static int on_queue_series(void *ctx, const char *queue, const int64_t *t, const
                                                 "series", arr));
 }
 
-static void h_queues(void *app, const http_request *req, http_response *res) {
+void h_queues(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int64_t at = 0, from = 0, to = 0, bins = 0;
     bool has_at, has_from, has_to, has_bins;
@@ -691,11 +534,11 @@ static void h_queues(void *app, const http_request *req, http_response *res) {
         http_set_error(res, 400, "bins: needs from and to, and no at");
         return;
     }
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     if (has_bins) {   /* a window's lengths binned, from the queue pyramid (queue_bins.h) */
         queue_bins(d, req->params[0], from, to, bins, res);
-        release(a, d);
+        api_db_release(a, d);
         return;
     }
     json_t *queues = json_array();
@@ -706,7 +549,7 @@ static void h_queues(void *app, const http_request *req, http_response *res) {
     else if (rc) { json_decref(queues); db_error(res, rc, err); }
     else if (has_at) http_set_json(res, 200, json_pack("{s:I, s:o}", "at", (json_int_t)at, "queues", queues));
     else http_set_json(res, 200, json_pack("{s:o}", "queues", queues));
-    release(a, d);
+    api_db_release(a, d);
 }
 
 /* An export's file name (issue 15): "experiment-run" rather than the run's
@@ -783,21 +626,14 @@ static int export_next_blocks(void *ctx, const trace_block **v, size_t *n) {
     *v = es->batch;
     *n = 0;
     if (es->end) return 0;
-    char why[400];
-    if (!db_same_file(es->a, why, sizeof why)) {
-        fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, why);
-        return -1;
-    }
-    pthread_mutex_lock(&es->a->mu);
-    db *d = es->a->npool ? es->a->pool[--es->a->npool] : NULL;
-    pthread_mutex_unlock(&es->a->mu);
+    db *d;
     char err[512];
-    if (!d && db_open(es->a->db_path, &d, err, sizeof err)) {
+    if (api_db_get(es->a, &d, err, sizeof err)) {
         fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, err);
         return -1;
     }
     int rc = db_read_blocks(d, es->slug, es->seq, es->batch, EXPORT_BATCH, n, err, sizeof err);
-    release(es->a, d);
+    api_db_release(es->a, d);
     if (rc) {
         /* the status line is long gone: the client sees the text cut short */
         fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, err);
@@ -851,7 +687,7 @@ static int export_top_sm(export_stream *es, int32_t *top) {
     return 0;
 }
 
-static void h_export(void *app, const http_request *req, http_response *res) {
+void h_export(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *format = http_query(req, "format");
     if (!format || !*format) format = "trace";
@@ -874,7 +710,7 @@ static void h_export(void *app, const http_request *req, http_response *res) {
     es->chrome = chrome;
     es->src = (tj_block_src){.ctx = es, .next = export_next_blocks};
     trace_init(&es->t);
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) {
         export_stream_free(es);
         return;
@@ -883,7 +719,7 @@ static void h_export(void *app, const http_request *req, http_response *res) {
                            res);
     char fname[120];   /* fits res->disposition with its quotes and suffix */
     if (ok) export_name(d, req->params[0], fname, sizeof fname);
-    release(a, d);
+    api_db_release(a, d);
     int32_t top = -1;
     if (ok && chrome && export_top_sm(es, &top)) {
         http_set_error(res, 500, "export of run \"%s\": cannot read its blocks", es->slug);
@@ -909,16 +745,16 @@ static void h_export(void *app, const http_request *req, http_response *res) {
 
 /* The scenario a measured run replays as (replay.h), so the dashboard can
  * POST it to /api/experiments and re-simulate the hardware's workload. */
-static void h_replay(void *app, const http_request *req, http_response *res) {
+void h_replay(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *preset = http_query(req, "device");
     if (preset && !*preset) preset = NULL;
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     trace t;
     trace_init(&t);
     bool ok = load_url_run(d, req, DB_LOAD_KERNELS | DB_LOAD_BLOCKS | DB_LOAD_COPIES, &t, res);
-    release(a, d);
+    api_db_release(a, d);
     if (ok) {
         char err[512];
         char what[64];
@@ -979,7 +815,7 @@ static json_t *make_task_row(size_t nruns, const char *task, const char *unused)
                      nulls(nruns));
 }
 
-static void h_compare(void *app, const http_request *req, http_response *res) {
+void h_compare(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *list = http_query(req, "runs");
     char slugs[COMPARE_MAX_RUNS][64];
@@ -999,7 +835,7 @@ static void h_compare(void *app, const http_request *req, http_response *res) {
     }
     if (nruns < 1) { http_set_error(res, 400, "runs: give run ids, e.g. ?runs=a,b"); return; }
     char experiments[COMPARE_MAX_RUNS][64];
-    db *d = acquire(a, res);
+    db *d = api_db_acquire(a, res);
     if (!d) return;
     json_t *jruns = json_array();
     rows kr = {0}, tr = {0};
@@ -1153,12 +989,12 @@ done:
     free(tr.row);
     trace_free(&kr.keys);
     trace_free(&tr.keys);
-    release(a, d);
+    api_db_release(a, d);
 }
 
 /* ---- presets, scenarios, health ------------------------------------------------------------- */
 
-static void h_presets(void *app, const http_request *req, http_response *res) {
+void h_presets(void *app, const http_request *req, http_response *res) {
     (void)app;
     (void)req;
     json_t *list = json_array();
@@ -1173,7 +1009,7 @@ static void h_presets(void *app, const http_request *req, http_response *res) {
     http_set_json(res, 200, json_pack("{s:o, s:o*}", "presets", list, "fields", dj_fields_json()));
 }
 
-static void h_scenarios(void *app, const http_request *req, http_response *res) {
+void h_scenarios(void *app, const http_request *req, http_response *res) {
     (void)req;
     api_ctx *a = app;
     json_t *list = json_array();
@@ -1205,11 +1041,11 @@ static void h_scenarios(void *app, const http_request *req, http_response *res) 
     http_set_json(res, 200, json_pack("{s:o}", "scenarios", list));
 }
 
-static void h_health(void *app, const http_request *req, http_response *res) {
+void h_health(void *app, const http_request *req, http_response *res) {
     (void)req;
     api_ctx *a = app;
     char why[400];
-    if (!db_same_file(a, why, sizeof why)) {
+    if (!api_db_same_file(a, why, sizeof why)) {
         http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",
                                           why, "version", a->version, "db", a->db_name));
         return;
@@ -1229,7 +1065,7 @@ static void h_health(void *app, const http_request *req, http_response *res) {
  * presets from the server instead of hard-coding them. Each policy table of
  * simcore (policy.h) is one key of "policies": a new policy file appears
  * here with no edit. */
-static void h_capabilities(void *app, const http_request *req, http_response *res) {
+void h_capabilities(void *app, const http_request *req, http_response *res) {
     (void)app;
     (void)req;
     /* the importers' table (importers.h, IMP_FORMATS): "formats" names
@@ -1262,44 +1098,4 @@ static void h_capabilities(void *app, const http_request *req, http_response *re
     http_set_json(res, 200, json_pack("{s:o, s:o, s:o, s:o, s:o}", "formats", formats, "importers",
                                       importers, "policies", policies, "presets", presets,
                                       "device_fields", fields));
-}
-
-static const http_route routes[] = {
-    {"GET", "/api/health", h_health},
-    {"GET", "/api/capabilities", h_capabilities},
-    {"GET", "/api/presets", h_presets},
-    {"GET", "/api/scenarios", h_scenarios},
-    {"GET", "/api/experiments", h_experiments},
-    {"POST", "/api/experiments", writes_post_experiment},
-    {"GET", "/api/experiments/*", h_experiment},
-    {"DELETE", "/api/experiments/*", expedit_delete},
-    {"GET", "/api/experiments/*/versions", expedit_get_versions},
-    {"POST", "/api/experiments/*/versions", expedit_post_version},
-    {"POST", "/api/imports", writes_post_import},
-    {"GET", "/api/jobs/*", writes_get_job},
-    {"GET", "/api/runs/*", h_run},
-    {"GET", "/api/runs/*/blocks", h_blocks},
-    {"GET", "/api/runs/*/tiles", h_tiles},
-    {"GET", "/api/runs/*/occupancy", h_occupancy},
-    {"GET", "/api/runs/*/streams", h_streams},
-    {"GET", "/api/runs/*/tiles/*/*", h_tile},
-    {"GET", "/api/runs/*/kernels", h_kernels},
-    {"GET", "/api/runs/*/copies", h_copies},
-    {"GET", "/api/runs/*/jobs", h_jobs},
-    {"GET", "/api/runs/*/tasks", h_task_stats},
-    {"GET", "/api/runs/*/warps", h_warps},
-    {"GET", "/api/runs/*/queues", h_queues},
-    {"GET", "/api/runs/*/export", h_export},
-    {"GET", "/api/runs/*/replay", h_replay},
-    {"POST", "/api/runs/*/replay", replay_api_post},
-    {"GET", "/api/runs/*/fidelity", replay_api_fidelity},
-    {"GET", "/api/runs/*/summary", summary_api_get},
-    {"GET", "/api/compare", h_compare},
-    {"POST", "/api/rta", rta_api_post},
-    {"GET", "/api/experiments/*/sweep", rta_api_sweep},
-};
-
-const http_route *api_routes(size_t *n) {
-    *n = sizeof routes / sizeof *routes;
-    return routes;
 }

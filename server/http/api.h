@@ -1,5 +1,9 @@
-/* api.h -- the handlers of docs/api.md. What they store goes through the
- * store layer (store.h), which the CLI shares.
+/* api.h -- the HTTP API of docs/api.md as the command line starts it: the
+ * context (api_init, api_ctx.c) and the route table (api_routes,
+ * routes.c). Inside http/ the context is at the bottom (api_ctx.h), the
+ * handlers above it (api.c and one file per group of routes), the route
+ * table on top; what they store goes through the store layer (app/store.h),
+ * which the CLI shares.
  *
  * Threads: the handlers run on the HTTP worker threads. api_ctx keeps a
  * small pool of database connections (one in use per request at a time),

@@ -41,11 +41,9 @@ static void ver_job_free(void *p) {
 static void ver_store(api_ctx *a, const char *slug, const char *text, size_t len,
                       const store_ctl *sc, int *status, json_t **result, char *err,
                       size_t errlen) {
-    http_response r = {0};
-    db *d = api_db_acquire(a, &r);
-    if (!d) {
+    db *d;
+    if (api_db_get(a, &d, err, errlen)) {
         snprintf(err, errlen, "cannot open the database");
-        free(r.body);
         *status = 500;
         return;
     }

@@ -12,6 +12,7 @@
 #include "replay.h"
 #include "replay_heldout.h"
 #include "store.h"
+#include "api_ctx.h"
 #include "writes.h"
 
 /* Blocks a simulated run of a replay keeps at most when the measured trace
@@ -28,19 +29,6 @@ static void rp_job_free(void *p) {
     rp_job *j = p;
     free(j->device);
     free(j);
-}
-
-static db *job_db(api_ctx *a, char *err, size_t errlen) {
-    http_response r = {0};
-    db *d = api_db_acquire(a, &r);
-    if (!d) {
-        json_t *j = r.body ? json_loads(r.body, 0, NULL) : NULL;
-        snprintf(err, errlen, "%s",
-                 j ? json_string_value(json_object_get(j, "error")) : "cannot open the database");
-        json_decref(j);
-    }
-    free(r.body);
-    return d;
 }
 
 /* The summary of a report the job's result lists per run. */
@@ -173,8 +161,8 @@ done:
 static void rp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
                    size_t errlen) {
     rp_job *j = arg;
-    db *d = job_db(j->a, err, errlen);
-    if (!d) {
+    db *d;
+    if (api_db_get(j->a, &d, err, errlen)) {
         *status = 500;
         return;
     }

@@ -7,6 +7,7 @@
 
 #include "../../db/sweep.h"
 #include "../../importers/jsonr.h"
+#include "api_ctx.h"
 #include "taskset.h"
 
 /* The analysis is pure and bounded (RTA_MAX_TASKS tasks, a few ms at

@@ -4,10 +4,7 @@
 #include <stdio.h>
 
 #include "../../db/db.h"
-#include "api.h"
-
-db *api_db_acquire(api_ctx *a, http_response *res);
-void api_db_release(api_ctx *a, db *d);
+#include "api_ctx.h"
 
 static json_t *share(int64_t part, int64_t whole) {
     return whole > 0 ? json_real((double)part / (double)whole) : json_null();

@@ -13,19 +13,6 @@
 /* A sync write waits this long for the write lock before it becomes a job. */
 #define SYNC_LOCK_MS 1000
 
-/* The error text of a failed acquire, which put it in a response. */
-static db *job_db(api_ctx *a, char *err, size_t errlen) {
-    http_response r = {0};
-    db *d = api_db_acquire(a, &r);
-    if (!d) {
-        json_t *j = r.body ? json_loads(r.body, 0, NULL) : NULL;
-        snprintf(err, errlen, "%s", j ? json_string_value(json_object_get(j, "error")) : "cannot open the database");
-        json_decref(j);
-    }
-    free(r.body);
-    return d;
-}
-
 void writes_queued(http_response *res, int rc, const char *id) {
     if (rc == -2) {
         res->retry_after = 5;
@@ -62,8 +49,8 @@ static int scenario_status(int rc) {
 static void scn_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
                     size_t errlen) {
     scn_job *sj = arg;
-    db *d = job_db(sj->a, err, errlen);
-    if (!d) { *status = 500; return; }
+    db *d;
+    if (api_db_get(sj->a, &d, err, errlen)) { *status = 500; return; }
     char slug[DB_SLUG_SIZE];
     json_t *runs;
     store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1,
@@ -170,8 +157,8 @@ static int import_status(int rc) {
 static void do_import(api_ctx *a, const char *data, size_t len, const char *format,
                       const char *exp, const char *name, const store_ctl *sc, int *status,
                       json_t **result, char *err, size_t errlen) {
-    db *d = job_db(a, err, errlen);
-    if (!d) { *status = 500; return; }
+    db *d;
+    if (api_db_get(a, &d, err, errlen)) { *status = 500; return; }
     imp_file f = {.name = name ? name : "upload", .data = (const unsigned char *)data, .len = len};
     char run[DB_SLUG_SIZE], es[DB_SLUG_SIZE];
     int rc = store_import_ctl(d, &f, 1, format, exp, name, sc, run, es, err, errlen);

@@ -11,7 +11,7 @@
 #ifndef SERVER_WRITES_H
 #define SERVER_WRITES_H
 
-#include "api.h"
+#include "api_ctx.h"
 #include "budget.h"
 #include "http.h"
 #include "jobs.h"
@@ -32,15 +32,5 @@ int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *re
 /* The answer to a jobs_submit() that returned rc: 202 {job, state, url}, or
  * 503 with Retry-After when the queue is full or the server stopping. */
 void writes_queued(http_response *res, int rc, const char *id);
-
-/* defined in api.c */
-db *api_db_acquire(api_ctx *a, http_response *res);
-/* false, with a 503 naming the problem in res, when the database file was
- * removed or replaced under the server (issue 31, api.c): a write checks it
- * before it queues a job. */
-bool api_db_ok(api_ctx *a, http_response *res);
-void api_db_release(api_ctx *a, db *d);
-job_queue *api_jobs(api_ctx *a);
-const budget *api_budget(api_ctx *a);
 
 #endif
