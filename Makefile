@@ -22,7 +22,7 @@ CFLAGS_BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextr
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS   ?=
-ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(PKG_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(PKG_CFLAGS) $(LAYER_INC) $(CFLAGS)
 LDLIBS   = $(PKG_LIBS) -liberty -lm -lpthread
 PORT     ?= 8080
 FUZZ_SECONDS ?= 60
@@ -33,7 +33,10 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 SIMCORE_SRC  := $(sort $(wildcard simcore/*.c))
 IMP_SRC      := $(sort $(wildcard importers/*.c))
 DB_SRC       := $(sort $(wildcard db/*.c))
-SERVER_SRC   := $(sort $(filter-out server/main.c,$(wildcard server/*.c)))
+# server/ is four layers, each a folder (docs/modules.md): cli -> http ->
+# app -> formats, arrows only downward. The sources follow the folders.
+SERVER_LAYERS := formats app http cli
+SERVER_SRC   := $(sort $(filter-out server/cli/main.c,$(foreach l,$(SERVER_LAYERS),$(wildcard server/$(l)/*.c))))
 UNIT_SRC     := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 # everything but main.c: the library the binary, the unit tests, the
@@ -56,14 +59,14 @@ DEPFLAGS = -MMD -MP
 %.d: ;
 .PRECIOUS: %.d
 POSTCOMPILE = @touch $@
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/main.o \
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/cli/main.o \
            $(call obj,$(UNIT_SRC)) $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC) $(FUZZ_SRC)))
 
 .PHONY: all build deps run test unit unit-asan api-test browser-test fuzz fuzz-smoke \
         recorder bench clean asan web-vendor install
 .DEFAULT_GOAL := build
 
-all build: $(BUILD)/schedlab schedlab web-vendor
+all build: $(BUILD)/schedlab schedlab web-vendor $(BUILD)/layers.ok
 
 deps:
 	@tools/install-deps.sh
@@ -72,7 +75,7 @@ deps:
 schedlab: $(BUILD)/schedlab
 	@cp $< $@
 
-$(BUILD)/schedlab: $(BUILD)/server/main.o $(BUILD)/libschedlab.a
+$(BUILD)/schedlab: $(BUILD)/server/cli/main.o $(BUILD)/libschedlab.a
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libschedlab.a: $(LIB_OBJ)
@@ -81,12 +84,28 @@ $(BUILD)/libschedlab.a: $(LIB_OBJ)
 
 # `schedlab --version` names the demangler's version (libiberty has no call for it).
 LIBIBERTY_VERSION := $(shell dpkg-query -W -f='$${Version}' libiberty-dev 2>/dev/null)
-$(BUILD)/server/main.o: ALL_CFLAGS += -DSCHEDLAB_LIBIBERTY_VERSION='"$(or $(LIBIBERTY_VERSION),(version unknown))"'
+$(BUILD)/server/cli/main.o: ALL_CFLAGS += -DSCHEDLAB_LIBIBERTY_VERSION='"$(or $(LIBIBERTY_VERSION),(version unknown))"'
 
 $(BUILD)/%.o: %.c $(BUILD)/%.d
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 	$(POSTCOMPILE)
+
+# A server/ file includes a header of its own folder or of a folder below
+# it by its bare name ("store.h"): each layer's objects see only their own
+# folder and the ones below (-iquote), so formats/ writing "store.h" (app/)
+# fails to compile. Everything else (cli/, tests, fuzz) sees all four.
+# tools/check-layers.sh then reads the dependency files of every server
+# object, which name each header the compiler really opened, and fails the
+# build on an upward one however it was reached ("../app/store.h" too).
+LAYER_INC = $(foreach l,$(SERVER_LAYERS),-iquote server/$(l))
+$(BUILD)/server/formats/%.o $(BUILD)/fuzz-obj/server/formats/%.o: LAYER_INC = -iquote server/formats
+$(BUILD)/server/app/%.o $(BUILD)/fuzz-obj/server/app/%.o: LAYER_INC = -iquote server/app -iquote server/formats
+$(BUILD)/server/http/%.o $(BUILD)/fuzz-obj/server/http/%.o: LAYER_INC = -iquote server/http -iquote server/app -iquote server/formats
+
+$(BUILD)/layers.ok: tools/check-layers.sh $(LIB_OBJ) $(BUILD)/server/cli/main.o
+	@tools/check-layers.sh $(BUILD) $(SERVER_LAYERS)
+	@touch $@
 
 # simcore is pure C11 and libc (DESIGN §2): it compiles with no package's
 # flags at all, like Lua's core apart from its libraries, so an include of
@@ -214,7 +233,7 @@ browser-test: build $(SEED_DB)
 FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
               -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
-              -fno-sanitize-recover=all $(PKG_CFLAGS)
+              -fno-sanitize-recover=all $(PKG_CFLAGS) $(LAYER_INC)
 FUZZ_LIB_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC)) \
                $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_SRC))
 

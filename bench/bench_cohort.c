@@ -27,8 +27,8 @@
 #include <time.h>
 
 #include "../importers/importers.h"
-#include "../server/replay.h"
-#include "../server/scenario.h"
+#include "../server/app/replay.h"
+#include "../server/formats/scenario.h"
 #include "../simcore/sim.h"
 
 #define GAUSSIAN "nsys2022.4_export_rodinia_gaussian_rtx3090_8k_kernels_report2.sqlite"

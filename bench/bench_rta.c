@@ -1,6 +1,6 @@
 /* bench_rta.c -- (taskset, approach) response-time analyses per second: the
  * GCAPS paper's Fig. 8(a) sweep (10 points x N tasksets, the ten analyses of
- * simcore/rta.h, FMLP+ and MPCP included, drawn and analysed in process by server/sweep.c) on every
+ * simcore/rta.h, FMLP+ and MPCP included, drawn and analysed in process by server/app/sweep.c) on every
  * core and on one, best and median of R repeats, and how the thread time
  * splits between drawing tasksets and analysing them. One JSON line per
  * thread count. The machine is shared, so it also reports analyses per
@@ -18,7 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../server/sweep.h"
+#include "../server/app/sweep.h"
 
 static double cpu_seconds(void) {
     struct rusage ru;

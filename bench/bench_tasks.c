@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../server/scenario.h"
+#include "../server/formats/scenario.h"
 #include "../simcore/sim.h"
 #include "bench_util.h"
 

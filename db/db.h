@@ -207,7 +207,7 @@ void db_run_kernels(db_run_writer *w, const trace *t);
  * one trace whose string table only grows; of t, add_kernels/_copies read
  * only those rows and the table's size (strs.n), so a batch may be a copy
  * of the rows beside that size while another thread grows the table
- * (server/store.c). db_run_shift_times adds delta to
+ * (server/app/store.c). db_run_shift_times adds delta to
  * every time of the kernels and copies stored so far (an origin found after
  * they were stored: imp_stream.shift). All three fail the run as
  * add_blocks does. */

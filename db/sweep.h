@@ -1,7 +1,7 @@
 /* sweep.h -- schedulability sweeps stored as experiments (issue 14).
  *
  * A sweep is an experiment with source "sweep" and no runs; its result
- * (schedlab-sweep-result/1 JSON text, see server/sweep.h) is kept as one
+ * (schedlab-sweep-result/1 JSON text, see server/app/sweep.h) is kept as one
  * row of the `sweeps` table (db/sweep.sql, migration step 2). db/ does not
  * read JSON: the text is stored and handed back as it is.
  *

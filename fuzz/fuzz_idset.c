@@ -1,4 +1,4 @@
-/* fuzz_idset.c -- libFuzzer harness for the id-list parser (server/idset.c):
+/* fuzz_idset.c -- libFuzzer harness for the id-list parser (server/formats/idset.c):
  * /occupancy's `kernels` and /streams' `names` come straight from the URL.
  * The first byte picks the number of ids (0..255), the rest is the list.
  * Every input must either fail with a one-line message or set exactly the
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/idset.h"
+#include "../server/formats/idset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

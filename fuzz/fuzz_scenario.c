@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/scenario.h"
+#include "../server/formats/scenario.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

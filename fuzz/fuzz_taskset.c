@@ -1,5 +1,5 @@
 /* fuzz_taskset.c -- libFuzzer harness for the taskset reader
- * (server/taskset.c): POST /api/rta hands it untrusted bodies. Every input
+ * (server/formats/taskset.c): POST /api/rta hands it untrusted bodies. Every input
  * must either fail with a one-line message or give a taskset that rta_check
  * accepts and that every analysis finishes on, with bounds that are within
  * each task's deadline or RTA_FAILED. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/taskset.h"
+#include "../server/formats/taskset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

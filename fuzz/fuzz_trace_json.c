@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../server/trace_json.h"
+#include "../server/formats/trace_json.h"
+#include "../importers/schedlab_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
@@ -14,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     char err[512] = "";
     trace t;
     trace_init(&t);
-    if (tj_parse_trace((const char *)data, len, "fuzz.json", &t, err, sizeof err) != 0) {
+    if (imp_trace_json_parse((const char *)data, len, "fuzz.json", &t, err, sizeof err) != 0) {
         if (err[0] == '\0') abort();
         /* one printable line: every control character the input had is escaped (issue 16) */
         for (const unsigned char *p = (const unsigned char *)err; *p; p++)

@@ -64,11 +64,7 @@ static int dispatch(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t n
                     char *err, size_t errlen) {
     const imp_importer *im = imp_importer_get(fmt);
     if (im && im->read) return im->read(cx, files, nfiles, out, err, errlen);
-    if (fmt == IMP_SCHEDLAB_TRACE)
-        snprintf(err, errlen, "%s: schedlab-trace JSON is read by the trace JSON reader "
-                 "(tj_parse_trace), not by imp_import", file_name(&files[0]));
-    else
-        snprintf(err, errlen, "%s: unknown format", file_name(&files[0]));
+    snprintf(err, errlen, "%s: unknown format", file_name(&files[0]));
     return -1;
 }
 
@@ -217,6 +213,11 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
         return -1;
     }
     imp_stream_end(cx, out);
+    if (im->as_written) {
+        if (!out->oom) return 0;
+        snprintf(err, errlen, "%s: out of memory", file_name(&files[0]));
+        return -1;
+    }
 
     if (!out->source) trace_set_source(out, imp_format_name(fmt));
     if (!out->name) {

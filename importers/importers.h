@@ -66,9 +66,6 @@ typedef struct imp_importer {
     bool (*detect)(const imp_file *f);
     /* a name ending the detection when no content matched (".json"), or NULL */
     const char *suffix;
-    /* NULL: not read by imp_import (schedlab-trace: the server's trace JSON
-     * reader, server/trace_json.c, which shares its JSON reader with the
-     * scenarios; importers cannot reach it) */
     imp_read_fn read;
     bool stream;                 /* hands rows over in batches (imp_stream) */
     bool multi_file;             /* several files (or an archive of them) are one run */
@@ -79,6 +76,10 @@ typedef struct imp_importer {
      * first bad row met need not be the one the whole-file import names
      * (imp_stream.whole_message) */
     bool out_of_order;
+    /* the file is the trace model itself (schedlab-trace): kept as read --
+     * not re-based, no "origin_ns", "format" or "files" meta added -- so an
+     * exported run imported again is the same run */
+    bool as_written;
 } imp_importer;
 
 #define IMP_FORMAT_DECLARE(id, desc) extern const imp_importer desc;

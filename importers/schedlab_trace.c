@@ -1,12 +1,21 @@
-/* schedlab_trace.c -- schedlab's own trace JSON, as `schedlab export`
- * writes it (DESIGN §5; docs/trace-format.md): detected here like every
- * format, read by the server's trace JSON reader (server/trace_json.c,
- * tj_parse_trace), which shares its JSON reader with the scenarios, out of
- * the importers' reach (they use simcore/trace.h only). So its descriptor
- * has no reader: imp_import refuses it with a message saying so, and the
- * server's store (server/store.c) reads it itself. */
+/* schedlab_trace.c -- schedlab's own trace JSON, schedlab-trace/1, as
+ * `schedlab export` and `simulate -o` write it (DESIGN §5;
+ * docs/trace-format.md; the writer is server/formats/trace_json.c). The
+ * file is the trace model itself: it is read as written -- not re-based,
+ * no "origin_ns", "format" or "files" meta added (as_written) -- so a
+ * trace exported and imported again is the same run. See
+ * schedlab_trace.h. */
+#include "schedlab_trace.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "archive.h"
 #include "formats.h"
+
+#define TRACE_SCHEMA "schedlab-trace/1"
 
 /* a JSON object naming "schedlab-trace/1" near its top */
 static bool detect(const imp_file *f) {
@@ -15,8 +24,557 @@ static bool detect(const imp_file *f) {
            imp_sniff_json_object(f->data, f->len, &schema) && schema;
 }
 
+/* ---- parsing ---------------------------------------------------------------------- */
+
+/* Traces are machine-written: unknown keys are passed over (a newer writer
+ * may add some), and what is absent or null reads as unknown. */
+typedef struct pctx {
+    jr_ctx jr;
+    trace *t;
+} pctx;
+
+/* "FILE: where[i].field: what"; i == (size_t)-1 leaves out the index. */
+static int perr(pctx *p, const char *where, size_t i, const char *field, const char *what) {
+    char a[JR_PATH_MAX], b[JR_PATH_MAX];
+    const char *path = i == (size_t)-1 ? where : jr_index(a, where, i);
+    if (field) path = jr_join(b, path, field);
+    return jr_fail(&p->jr, path, "%s", what);
+}
+
+/* Integer field: absent or null gives `unknown`. */
+static int get_int(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   int64_t unknown, int64_t lo, int64_t hi, int64_t *out) {
+    json_t *v = jr_opt(o, field);
+    if (!v) { *out = unknown; return 0; }
+    if (!json_is_integer(v)) return perr(p, where, i, field, "expected an integer or null");
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi) return perr(p, where, i, field, "out of range");
+    *out = (int64_t)x;
+    return 0;
+}
+
+static int get_i32(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   int32_t unknown, int32_t *out) {
+    int64_t v;
+    if (get_int(p, o, where, i, field, unknown, INT32_MIN, INT32_MAX, &v)) return -1;
+    *out = (int32_t)v;
+    return 0;
+}
+
+static int get_time(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                    int64_t *out) {
+    return get_int(p, o, where, i, field, TRACE_NONE, INT64_MIN + 1, INT64_MAX, out);
+}
+
+static int get_str(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   trace_str *out) {
+    json_t *v = jr_opt(o, field);
+    if (!v) { *out = 0; return 0; }
+    if (!json_is_string(v)) return perr(p, where, i, field, "expected a string or null");
+    *out = trace_intern_n(p->t, json_string_value(v), json_string_length(v));
+    return 0;
+}
+
+static int get_dim3(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                    int32_t out[3]) {
+    json_t *v = jr_opt(o, field);
+    out[0] = out[1] = out[2] = 0;
+    if (!v) return 0;
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return perr(p, where, i, field, "expected an array of 3 integers");
+    for (size_t j = 0; j < 3; j++) {
+        json_t *x = json_array_get(v, j);
+        if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+            json_integer_value(x) > INT32_MAX)
+            return perr(p, where, i, field, "expected an array of 3 non-negative integers");
+        out[j] = (int32_t)json_integer_value(x);
+    }
+    return 0;
+}
+
+static json_t *get_array(pctx *p, json_t *root, const char *name, int *bad) {
+    json_t *a = jr_opt(root, name);
+    *bad = 0;
+    if (!a) return NULL;
+    if (!json_is_array(a)) { *bad = perr(p, name, (size_t)-1, NULL, "expected an array"); return NULL; }
+    return a;
+}
+
+static int parse_kernel(pctx *p, json_t *o, size_t i) {
+    const char *w = "kernels";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_kernel *k = trace_add_kernel(p->t);
+    if (!k) return perr(p, w, i, NULL, "out of memory");
+    trace_kernel v = *k;
+    if (get_str(p, o, w, i, "name", &v.name) || get_str(p, o, w, i, "raw_name", &v.raw_name) ||
+        get_str(p, o, w, i, "stream", &v.stream) || get_str(p, o, w, i, "process", &v.process))
+        return -1;
+    json_t *pr = json_object_get(o, "priority");
+    if (!pr || json_is_null(pr) || (json_is_string(pr) && strcmp(json_string_value(pr), "none") == 0))
+        v.priority = TRACE_PRIO_NONE;
+    else if (json_is_integer(pr) && json_integer_value(pr) > INT32_MIN &&
+             json_integer_value(pr) <= INT32_MAX)
+        v.priority = (int32_t)json_integer_value(pr);
+    else
+        return perr(p, w, i, "priority", "expected an integer or \"none\"");
+    if (get_time(p, o, w, i, "issue", &v.issue) ||
+        get_time(p, o, w, i, "first_block", &v.first_block) ||
+        get_time(p, o, w, i, "fully_dispatched", &v.fully_dispatched) ||
+        get_time(p, o, w, i, "end", &v.end) ||
+        get_int(p, o, w, i, "blocks", 0, 0, INT64_MAX, &v.blocks) ||
+        get_i32(p, o, w, i, "threads", 0, &v.threads) ||
+        get_int(p, o, w, i, "smem", TRACE_NONE, 0, INT64_MAX, &v.smem) ||
+        get_i32(p, o, w, i, "regs", 0, &v.regs) || get_dim3(p, o, w, i, "grid", v.grid) ||
+        get_dim3(p, o, w, i, "block", v.block) ||
+        get_int(p, o, w, i, "instructions", 0, 0, INT64_MAX, &v.instructions))
+        return -1;
+    json_t *ipc = json_object_get(o, "ipc");
+    if (ipc && !json_is_null(ipc)) {
+        if (!json_is_number(ipc) || !(json_number_value(ipc) >= 0))
+            return perr(p, w, i, "ipc", "expected a non-negative number");
+        v.ipc = json_number_value(ipc);
+    }
+    /* QoS runs (ISCA'17): goal in (0, 1], IPCs non-negative, qos_met bool */
+    static const char *const qkeys[] = {"qos_goal", "ipc_isolated", "ipc_shared"};
+    double *qv[] = {&v.qos_goal, &v.ipc_isolated, &v.ipc_shared};
+    for (int j = 0; j < 3; j++) {
+        json_t *x = json_object_get(o, qkeys[j]);
+        if (!x || json_is_null(x)) continue;
+        if (!json_is_number(x) || !(json_number_value(x) >= 0) ||
+            (j == 0 && !(json_number_value(x) > 0 && json_number_value(x) <= 1)))
+            return perr(p, w, i, qkeys[j], j == 0 ? "expected a number in (0, 1]"
+                                                  : "expected a non-negative number");
+        *qv[j] = json_number_value(x);
+    }
+    json_t *met = json_object_get(o, "qos_met");
+    if (met && !json_is_null(met)) {
+        if (!json_is_boolean(met)) return perr(p, w, i, "qos_met", "expected true or false");
+        v.qos_met = json_is_true(met);
+    }
+    p->t->kernels.v[i] = v;
+    return 0;
+}
+
+static int parse_block(pctx *p, json_t *o, size_t i) {
+    const char *w = "blocks";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_block v;
+    if (get_i32(p, o, w, i, "kernel", -1, &v.kernel) ||
+        get_i32(p, o, w, i, "index", -1, &v.index) || get_i32(p, o, w, i, "sm", -1, &v.sm) ||
+        get_time(p, o, w, i, "start", &v.start) || get_time(p, o, w, i, "end", &v.end))
+        return -1;
+    if (v.kernel < 0 || (size_t)v.kernel >= p->t->kernels.n)
+        return perr(p, w, i, "kernel", "not the id of a kernel in this trace");
+    trace_block *b = trace_add_block(p->t);
+    if (!b) return perr(p, w, i, NULL, "out of memory");
+    *b = v;
+    return 0;
+}
+
+/* A preempted block's pause (trace.h): the block it belongs to is one of
+ * this trace's, and the interval lies within that block's span. */
+static int parse_pause(pctx *p, json_t *o, size_t i) {
+    const char *w = "pauses";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    int64_t blk, s, e;
+    if (get_int(p, o, w, i, "block", -1, 0, INT64_MAX, &blk) || get_time(p, o, w, i, "start", &s) ||
+        get_time(p, o, w, i, "end", &e))
+        return -1;
+    if (blk < 0 || (size_t)blk >= p->t->blocks.n)
+        return perr(p, w, i, "block", "not the index of a block in this trace");
+    if (s == TRACE_NONE || e == TRACE_NONE) return perr(p, w, i, s == TRACE_NONE ? "start" : "end",
+                                                          "missing: a pause has a start and an end");
+    if (e < s) return perr(p, w, i, "end", "before its start");
+    const trace_block *b = &p->t->blocks.v[blk];
+    if ((b->start != TRACE_NONE && s < b->start) || (b->end != TRACE_NONE && e > b->end))
+        return perr(p, w, i, NULL, "outside its block's start..end");
+    if (!trace_add_pause(p->t, blk, s, e)) return perr(p, w, i, NULL, "out of memory");
+    return 0;
+}
+
+/* A cohort (trace.h; issue 28): its kernel is one of this trace's, its
+ * numbers those a cohort run writes. */
+static int parse_cohort(pctx *p, json_t *o, size_t i) {
+    const char *w = "cohorts";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_cohort v;
+    if (get_i32(p, o, w, i, "kernel", -1, &v.kernel) || get_i32(p, o, w, i, "sm", -1, &v.sm) ||
+        get_i32(p, o, w, i, "index", -1, &v.index) ||
+        get_i32(p, o, w, i, "stride", -1, &v.stride) ||
+        get_int(p, o, w, i, "count", 0, 0, INT64_MAX, &v.count) ||
+        get_int(p, o, w, i, "per_wave", 0, 0, INT64_MAX, &v.per_wave) ||
+        get_time(p, o, w, i, "start", &v.start) || get_time(p, o, w, i, "end", &v.end) ||
+        get_int(p, o, w, i, "period", 0, 0, INT64_MAX, &v.period))
+        return -1;
+    if (v.kernel < 0 || (size_t)v.kernel >= p->t->kernels.n)
+        return perr(p, w, i, "kernel", "not the id of a kernel in this trace");
+    if (v.count < 1) return perr(p, w, i, "count", "a cohort has at least one block");
+    if (v.per_wave < 1 || v.per_wave > v.count)
+        return perr(p, w, i, "per_wave", "outside 1..count");
+    if (v.start == TRACE_NONE || v.end == TRACE_NONE || v.end < v.start)
+        return perr(p, w, i, "end", "a cohort has a start and an end, not before it");
+    if (v.index < 0 || v.stride < 0 || (double)v.index + (double)(v.count - 1) * v.stride > INT32_MAX)
+        return perr(p, w, i, "stride", "its blocks' indices leave 0..2147483647");
+    if ((double)v.end + (double)((v.count - 1) / v.per_wave) * (double)v.period > 1e18)
+        return perr(p, w, i, "period", "its last wave ends past the time limit");
+    trace_cohort *c = trace_add_cohort(p->t);
+    if (!c) return perr(p, w, i, NULL, "out of memory");
+    *c = v;
+    return 0;
+}
+
+static int parse_copy(pctx *p, json_t *o, size_t i) {
+    const char *w = "copies";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_copy *c = trace_add_copy(p->t);
+    if (!c) return perr(p, w, i, NULL, "out of memory");
+    trace_copy v = *c;
+    if (get_str(p, o, w, i, "name", &v.name) || get_str(p, o, w, i, "stream", &v.stream) ||
+        get_str(p, o, w, i, "process", &v.process) || get_time(p, o, w, i, "bytes", &v.bytes) ||
+        get_time(p, o, w, i, "issue", &v.issue) || get_time(p, o, w, i, "start", &v.start) ||
+        get_time(p, o, w, i, "end", &v.end) || get_i32(p, o, w, i, "engine", -1, &v.engine))
+        return -1;
+    json_t *d = json_object_get(o, "direction");
+    if (d && !json_is_null(d)) {
+        int dir = json_is_string(d) ? trace_copy_dir_parse(json_string_value(d)) : -1;
+        if (dir < 0)
+            return perr(p, w, i, "direction",
+                        "expected \"h2d\", \"d2h\", \"d2d\", \"h2h\", \"p2p\", \"memset\", "
+                        "\"other\", \"uvm_h2d\", \"uvm_d2h\" or \"uvm_d2d\"");
+        v.direction = dir;
+    }
+    p->t->copies.v[i] = v;
+    return 0;
+}
+
+static int parse_qevent(pctx *p, json_t *o, size_t i) {
+    const char *w = "queue_events";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    int64_t t;
+    trace_str q, item;
+    if (get_int(p, o, w, i, "t", TRACE_NONE, INT64_MIN + 1, INT64_MAX, &t) ||
+        get_str(p, o, w, i, "queue", &q) || get_str(p, o, w, i, "item", &item))
+        return -1;
+    if (t == TRACE_NONE) return perr(p, w, i, "t", "missing: every queue event has a time");
+    if (!q) return perr(p, w, i, "queue", "missing: expected a queue name");
+    json_t *e = json_object_get(o, "event");
+    const char *es = json_is_string(e) ? json_string_value(e) : "";
+    trace_queue_op op;
+    if (strcmp(es, "enqueue") == 0) op = TRACE_ENQUEUE;
+    else if (strcmp(es, "dequeue") == 0) op = TRACE_DEQUEUE;
+    else return perr(p, w, i, "event", "expected \"enqueue\" or \"dequeue\"");
+    if (!trace_add_queue_event(p->t, t, q, item, op)) return perr(p, w, i, NULL, "out of memory");
+    return 0;
+}
+
+static int parse_warp(pctx *p, json_t *o, size_t i) {
+    const char *w = "warp_issues";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_warp_issue v;
+    if (get_i32(p, o, w, i, "sm", 0, &v.sm) || get_i32(p, o, w, i, "subcore", 0, &v.subcore) ||
+        get_i32(p, o, w, i, "warp", 0, &v.warp) || get_i32(p, o, w, i, "kernel", 0, &v.kernel) ||
+        get_int(p, o, w, i, "cycle", 0, INT64_MIN + 1, INT64_MAX, &v.cycle))
+        return -1;
+    trace_warp_issue *x = trace_add_warp_issue(p->t);
+    if (!x) return perr(p, w, i, NULL, "out of memory");
+    *x = v;
+    return 0;
+}
+
+static int parse_wepoch(pctx *p, json_t *o, size_t i) {
+    const char *w = "warp_epochs";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_warp_epoch v;
+    memset(&v, 0, sizeof v);
+    if (get_i32(p, o, w, i, "kernel", 0, &v.kernel) ||
+        get_int(p, o, w, i, "cycle", 0, 0, INT64_MAX, &v.cycle) ||
+        get_int(p, o, w, i, "cycles", 0, 0, INT64_MAX, &v.cycles) ||
+        get_int(p, o, w, i, "issues", 0, 0, INT64_MAX, &v.issues))
+        return -1;
+    trace_warp_epoch *x = trace_add_warp_epoch(p->t);
+    if (!x) return perr(p, w, i, NULL, "out of memory");
+    *x = v;
+    return 0;
+}
+
+static int parse_job(pctx *p, json_t *o, size_t i) {
+    const char *w = "jobs";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_job *j = trace_add_job(p->t);
+    if (!j) return perr(p, w, i, NULL, "out of memory");
+    trace_job v = *j;
+    if (get_str(p, o, w, i, "task", &v.task) ||
+        get_int(p, o, w, i, "job", 0, INT64_MIN + 1, INT64_MAX, &v.job) ||
+        get_time(p, o, w, i, "release", &v.release) || get_time(p, o, w, i, "start", &v.start) ||
+        get_time(p, o, w, i, "end", &v.end) || get_time(p, o, w, i, "deadline", &v.deadline))
+        return -1;
+    p->t->jobs.v[i] = v;
+    return 0;
+}
+
+int imp_trace_json_device(jr_ctx *c, json_t *o, const char *path, sim_device *d) {
+    char p[JR_PATH_MAX];
+    memset(d, 0, sizeof *d);
+    if (!json_is_object(o)) return jr_fail(c, path, "expected an object");
+    json_t *name = jr_opt(o, "name");
+    if (name) {
+        if (!json_is_string(name)) return jr_fail(c, jr_join(p, path, "name"), "expected a string");
+        snprintf(d->name, sizeof d->name, "%s", json_string_value(name));
+    }
+    /* every numeric field of simcore's table (device.h); unknown stays 0 */
+    for (size_t i = 0; i < sim_device_nfields; i++) {
+        const sim_device_field *f = &sim_device_fields[i];
+        json_t *v = jr_opt(o, f->key);
+        if (!v) continue;
+        jr_join(p, path, f->key);
+        if (f->type == SIM_DT_F64) {
+            if (!json_is_number(v) || json_number_value(v) < 0)
+                return jr_fail(c, p, "expected a non-negative number%s",
+                               f->kind == SIM_DF_BANDWIDTH ? " (bytes/s)" : "");
+            sim_device_set_f64(d, f, json_number_value(v));
+        } else {
+            json_int_t max = f->type == SIM_DT_I32 ? INT32_MAX : INT64_MAX;
+            if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+                return jr_fail(c, p, "expected a non-negative integer");
+            sim_device_set_i64(d, f, (int64_t)json_integer_value(v));
+        }
+    }
+    if (d->sms > SIM_MAX_SMS)
+        return jr_fail(c, jr_join(p, path, "sms"), "%d is more than %d", (int)d->sms, SIM_MAX_SMS);
+    json_t *ord = json_object_get(o, "sm_order");
+    jr_join(p, path, "sm_order");
+    if (json_is_array(ord)) {
+        if ((int32_t)json_array_size(ord) != d->sms)
+            return jr_fail(c, p, "has %zu entries for %d SMs", json_array_size(ord), (int)d->sms);
+        d->sm_order_kind = SIM_SM_ORDER_EXPLICIT;
+        for (size_t i = 0; i < json_array_size(ord); i++) {
+            json_t *x = json_array_get(ord, i);
+            char pi[JR_PATH_MAX];
+            if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+                json_integer_value(x) >= d->sms)
+                return jr_fail(c, jr_index(pi, p, i), "expected an SM id below %d", (int)d->sms);
+            d->sm_order[i] = (int16_t)json_integer_value(x);
+        }
+    } else {
+        const char *s = json_is_string(ord) ? json_string_value(ord) : "ascending";
+        if (ord && !json_is_null(ord) && !json_is_string(ord)) s = "";
+        if (strcmp(s, "ascending") == 0) d->sm_order_kind = SIM_SM_ORDER_ASCENDING;
+        else if (strcmp(s, "evens-then-odds") == 0) d->sm_order_kind = SIM_SM_ORDER_EVENS_THEN_ODDS;
+        else return jr_fail(c, p, "expected \"ascending\", \"evens-then-odds\" or an array");
+        sim_device_fill_order(d);
+    }
+    return 0;
+}
+
+/* ---- schedlab-trace/1 read record by record (issue 31) ----------------------------
+
+   The whole text as one jansson tree cost some 13 times the file (a 136 MB
+   export took 1.76 GB to import). The reader walks the top-level object
+   itself and hands jansson one value at a time: the small members (schema,
+   name, device, meta, ...) whole, each record of a records array alone,
+   parsed into the trace and freed before the next. Memory is then the trace
+   being built (its arrays grow by doubling: at most twice the records, some
+   32-150 bytes each against 55-400 bytes of text) plus one record's tree.
+   An array that comes before the one it refers to (blocks before kernels,
+   pauses before blocks, anything before a valid "schema") is kept as a tree
+   until the end, within jsonr.h's parse budget, and read then: such files
+   are still read, at the old cost. */
+
+static const char *const top_keys[] = {
+    "schema", "name", "source", "origin", "device", "meta",
+    "kernels", "blocks", "copies", "queue_events", "warp_issues", "warp_epochs", "jobs",
+    "pauses", "cohorts", NULL,
+};
+enum { TOP_ARRAYS = 6, TOP_N = 15, TOP_PAUSES = 13 };
+
+static size_t skip_ws(const char *s, size_t i, size_t n) {
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
+    return i;
+}
+
+/* "FILE:LINE:COL: JSON: what" for the byte at off */
+static int syntax_err(pctx *p, const char *text, size_t off, const char *what) {
+    int line = 1, col = 1;
+    for (size_t k = 0; k < off; k++) {
+        if (text[k] == '\n') { line++; col = 1; }
+        else col++;
+    }
+    if (p->jr.err && p->jr.errlen) {
+        char w[200];   /* `what` may be jansson's text in the same buffer */
+        snprintf(w, sizeof w, "%s", what);
+        snprintf(p->jr.err, p->jr.errlen, "%s:%d:%d: JSON: %s", p->jr.file, line, col, w);
+        jr_one_line(p->jr.err, p->jr.errlen);
+    }
+    return -1;
+}
+
+/* One value at text[*pos]; *pos moves past it. NULL with the message set. */
+static json_t *load_at(pctx *p, const char *text, size_t len, size_t *pos) {
+    size_t used = 0;
+    json_t *v = jr_load_value(&p->jr, text + *pos, len - *pos, &used);
+    if (!v) {
+        if (!jr_over_budget() && !(p->jr.err && strstr(p->jr.err, "out of memory reading")))
+            syntax_err(p, text, *pos + used, p->jr.err && p->jr.errlen ? p->jr.err : "invalid JSON");
+        return NULL;
+    }
+    *pos += used;
+    return v;
+}
+
+typedef int (*rec_parse)(pctx *, json_t *, size_t);
+
+/* The records of the array at text[*pos] ('[' there), one tree at a time. */
+static int stream_array(pctx *p, const char *text, size_t len, size_t *pos, rec_parse parse) {
+    size_t i = 0, at = skip_ws(text, *pos + 1, len);
+    if (at < len && text[at] == ']') {
+        *pos = at + 1;
+        return 0;
+    }
+    for (;;) {
+        json_t *v = load_at(p, text, len, &at);
+        if (!v) return -1;
+        int bad = parse(p, v, i++);
+        json_decref(v);
+        if (bad) return -1;
+        at = skip_ws(text, at, len);
+        if (at < len && text[at] == ',') { at = skip_ws(text, at + 1, len); continue; }
+        if (at < len && text[at] == ']') break;
+        return syntax_err(p, text, at, "',' or ']' expected");
+    }
+    *pos = at + 1;
+    return 0;
+}
+
+int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *out, char *err,
+                   size_t errlen) {
+    static const rec_parse parsers[TOP_N - TOP_ARRAYS] = {
+        parse_kernel, parse_block, parse_copy, parse_qevent, parse_warp,
+        parse_wepoch, parse_job, parse_pause, parse_cohort,
+    };
+    pctx p = {.jr = {.file = file, .err = err, .errlen = errlen, .pfx = ""}, .t = out};
+    int rc = -1;
+    bool seen[TOP_N] = {false}, read[TOP_N] = {false}, schema_ok = false;
+    jr_budget_begin(len);
+    json_t *root = json_object();   /* the small members and any array kept whole */
+    if (!root) { jr_budget_end(); return jr_oom(&p.jr); }
+    size_t pos = skip_ws(text, 0, len);
+    if (pos >= len || text[pos] != '{') {
+        json_t *v = load_at(&p, text, len, &pos);
+        if (v) jr_fail(&p.jr, "", "expected a JSON object (schedlab-trace/1)");
+        json_decref(v);
+        goto done;
+    }
+    pos = skip_ws(text, pos + 1, len);
+    if (pos < len && text[pos] == '}') pos++;
+    else for (;;) {
+        if (pos >= len || text[pos] != '"') { syntax_err(&p, text, pos, "string or '}' expected"); goto done; }
+        json_t *kj = load_at(&p, text, len, &pos);
+        if (!kj) goto done;
+        char key[64];
+        snprintf(key, sizeof key, "%s", json_string_value(kj));
+        bool key_cut = strlen(json_string_value(kj)) >= sizeof key;
+        json_decref(kj);
+        pos = skip_ws(text, pos, len);
+        if (pos >= len || text[pos] != ':') { syntax_err(&p, text, pos, "':' expected"); goto done; }
+        pos = skip_ws(text, pos + 1, len);
+        int k = -1;
+        for (int j = 0; j < TOP_N && !key_cut; j++)
+            if (strcmp(key, top_keys[j]) == 0) k = j;
+        if (k < 0) {
+            /* every key is known (issue 31): a misspelt "kernel" would
+             * otherwise import an empty run */
+            jr_fail_unknown(&p.jr, "", "top-level key", key, top_keys, TOP_N);
+            goto done;
+        }
+        if (seen[k]) { syntax_err(&p, text, pos, "duplicate object key"); goto done; }
+        seen[k] = true;
+        int a = k - TOP_ARRAYS;
+        bool stream = a >= 0 && pos < len && text[pos] == '[' && schema_ok &&
+                      (k != 7 || read[6]) && (k != TOP_PAUSES || read[7]) &&
+                      (k != TOP_N - 1 || read[6]);
+        if (stream) {
+            if (stream_array(&p, text, len, &pos, parsers[a])) goto done;
+            read[k] = true;
+        } else {
+            json_t *v = load_at(&p, text, len, &pos);
+            if (!v) goto done;
+            if (json_object_set_new(root, key, v)) { jr_oom(&p.jr); goto done; }
+            if (k == 0)
+                schema_ok = json_is_string(v) && strcmp(json_string_value(v), TRACE_SCHEMA) == 0;
+        }
+        pos = skip_ws(text, pos, len);
+        if (pos < len && text[pos] == ',') { pos = skip_ws(text, pos + 1, len); continue; }
+        if (pos < len && text[pos] == '}') { pos++; break; }
+        syntax_err(&p, text, pos, "',' or '}' expected");
+        goto done;
+    }
+    pos = skip_ws(text, pos, len);
+    if (pos < len) { syntax_err(&p, text, pos, "end of file expected"); goto done; }
+
+    json_t *schema = json_object_get(root, "schema");
+    if (!json_is_string(schema) || strcmp(json_string_value(schema), TRACE_SCHEMA) != 0) {
+        jr_fail(&p.jr, "schema", "expected \"" TRACE_SCHEMA "\"");
+        goto done;
+    }
+    json_t *v = json_object_get(root, "name");
+    if (v && !json_is_null(v) && !json_is_string(v)) { perr(&p, "name", (size_t)-1, NULL, "expected a string"); goto done; }
+    trace_set_name(out, json_string_value(v));
+    v = json_object_get(root, "source");
+    if (v && !json_is_null(v) && !json_is_string(v)) { perr(&p, "source", (size_t)-1, NULL, "expected a string"); goto done; }
+    trace_set_source(out, json_string_value(v));
+    v = json_object_get(root, "origin");
+    if (v && !json_is_null(v)) {
+        if (!json_is_integer(v)) { perr(&p, "origin", (size_t)-1, NULL, "expected an integer (ns)"); goto done; }
+        out->origin = (int64_t)json_integer_value(v);
+    }
+    v = jr_opt(root, "device");
+    if (v) {
+        if (imp_trace_json_device(&p.jr, v, "device", &out->device)) goto done;
+        out->has_device = true;
+    }
+    v = json_object_get(root, "meta");
+    if (v && !json_is_null(v)) {
+        if (!json_is_object(v)) { perr(&p, "meta", (size_t)-1, NULL, "expected an object"); goto done; }
+        const char *mk;
+        json_t *mv;
+        json_object_foreach(v, mk, mv) {
+            if (!json_is_string(mv)) { perr(&p, "meta", (size_t)-1, mk, "expected a string"); goto done; }
+            trace_set_meta(out, mk, json_string_value(mv));
+        }
+    }
+    /* the arrays kept whole, in the order they refer to each other */
+    for (int k = TOP_ARRAYS; k < TOP_N; k++) {
+        if (read[k]) continue;
+        int bad;
+        json_t *arr = get_array(&p, root, top_keys[k], &bad);
+        if (bad) goto done;
+        if (k == 7 && arr && trace_reserve_blocks(out, json_array_size(arr)))
+            { perr(&p, "blocks", (size_t)-1, NULL, "out of memory"); goto done; }
+        for (size_t i = 0; arr && i < json_array_size(arr); i++)
+            if (parsers[k - TOP_ARRAYS](&p, json_array_get(arr, i), i)) goto done;
+    }
+    if (out->oom) { jr_oom(&p.jr); goto done; }
+    rc = 0;
+done:
+    json_decref(root);
+    jr_budget_end();
+    return rc;
+}
+
+/* ---- the descriptor --------------------------------------------------------------- */
+
+static int read_trace(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
+                      size_t errlen) {
+    (void)cx;
+    (void)nfiles;   /* one: the format is not multi_file */
+    return imp_trace_json_parse((const char *)files[0].data, files[0].len,
+                                files[0].name ? files[0].name : "input", out, err, errlen);
+}
+
 const imp_importer imp_schedlab_trace_format = {
     .name = "schedlab-trace",
     .hint = "schedlab's own trace JSON (schedlab export)",
     .detect = detect,
+    .read = read_trace,
+    .as_written = true,
 };

@@ -1,6 +1,6 @@
 /* unit_table.h -- the one table of unit names and their scales, read by the
  * importers (nvprof's CSV header row of units) and by the server's JSON
- * quantities (server/units.c): durations to ns, sizes to bytes (binary: KB =
+ * quantities (server/formats/units.c): durations to ns, sizes to bytes (binary: KB =
  * KiB = 1024, as nvprof's throughput column shows, profiler-trace-formats.md
  * §1.4, and DESIGN §4 for scenarios), frequencies to Hz. Pure data here, in
  * importers/ because the importers may not reach server/ while the server

@@ -16,7 +16,7 @@
  *
  * The partition itself (how many SMs each kernel gets) is chosen outside
  * the simulator, by the hill-climbing search of the QoS sweep
- * (server/qos_sweep.c), each step of which is a simulation with a fixed
+ * (server/app/qos_sweep.c), each step of which is a simulation with a fixed
  * partition: this file only enforces one. */
 #include <stdio.h>
 

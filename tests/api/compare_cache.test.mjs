@@ -1,5 +1,5 @@
 // compare_cache.test.mjs -- GET /api/compare answered from the kernel
-// table's cache (server/compare_cache.c, issue 15) is byte for byte the
+// table's cache (server/http/compare_cache.c, issue 15) is byte for byte the
 // answer built afresh, per ordered run list; a deleted run is a 404, not a
 // cached table; GET /api/experiments/{slug}?scenario=0 is the same answer
 // less the scenario.

@@ -1,6 +1,6 @@
 // import_upload_memory.test.mjs -- POST /api/imports in bounded memory
 // (issue 9). An upload body past 1 MiB is written to an unlinked temporary
-// file as it arrives and mapped once complete (server/http.c); a streaming
+// file as it arrives and mapped once complete (server/http/http.c); a streaming
 // import (nvprof-csv, globaltimer-csv) drops the pages it has read behind
 // itself, so the server's peak RSS does not rise by the upload's size:
 // importing 75 MB of block rows raises VmHWM by far less than 75 MB (the

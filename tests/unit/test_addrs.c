@@ -1,4 +1,4 @@
-/* test_addrs.c -- the addresses `serve` prints (server/addrs.h, issue 30):
+/* test_addrs.c -- the addresses `serve` prints (server/http/addrs.h, issue 30):
  * a named bind as it is (IPv6 in brackets), a wildcard bind as one line per
  * interface address of this machine with loopback first, never the
  * wildcard itself. The interfaces are this machine's, read with
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/addrs.h"
+#include "../../server/http/addrs.h"
 
 /* what addrs_print writes, as one string (caller frees) */
 static char *printed(const char *bind) {

@@ -19,7 +19,8 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
+#include "../../importers/schedlab_trace.h"
+#include "../../server/formats/scenario.h"
 #include "test_db_util.h"
 #include "test_sim_util.h"
 
@@ -245,7 +246,7 @@ static void test_store_and_json(void **state) {
     assert_int_equal(tj_write_trace(&t, &jb), 0);
     assert_non_null(strstr(jb.s, "\"cohorts\":["));
     trace_init(&back);
-    if (tj_parse_trace(jb.s, jb.len, "cohort.json", &back, err, sizeof err) != 0) fail_msg("%s", err);
+    if (imp_trace_json_parse(jb.s, jb.len, "cohort.json", &back, err, sizeof err) != 0) fail_msg("%s", err);
     same_cohorts(&t, &back);
     trace_free(&back);
     /* a bad cohort is refused, naming the place */
@@ -253,7 +254,7 @@ static void test_store_and_json(void **state) {
     assert_non_null(bad);
     memcpy(bad, "\"per_wave\":0", 12);
     trace_init(&back);
-    assert_int_not_equal(tj_parse_trace(jb.s, jb.len, "cohort.json", &back, err, sizeof err), 0);
+    assert_int_not_equal(imp_trace_json_parse(jb.s, jb.len, "cohort.json", &back, err, sizeof err), 0);
     assert_non_null(strstr(err, "cohorts[0]"));
     trace_free(&back);
     tj_buf_free(&jb);

@@ -1,5 +1,5 @@
 /* test_compare_cache.c -- the kernel tables of GET /api/compare kept per run
- * list (server/compare_cache.c, issue 15): a hit is a copy of exactly the
+ * list (server/http/compare_cache.c, issue 15): a hit is a copy of exactly the
  * bytes put, a key put again replaces its text, the least recently used
  * list goes first when the entries run out, the byte limit evicts too, and
  * a text over a quarter of it is never kept. The cache is process-wide, so
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/compare_cache.h"
+#include "../../server/http/compare_cache.h"
 
 /* Whether key holds exactly `want`. */
 static void expect_text(const char *key, const char *want) {

@@ -29,7 +29,7 @@
 #include <cmocka.h>
 
 #include "../../db/db.h"
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 
 #define US INT64_C(1000)
 #define MS (1000 * US)

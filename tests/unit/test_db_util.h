@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../../db/db.h"
-#include "../../server/trace_json.h"
+#include "../../server/formats/trace_json.h"
 
 typedef struct tdb {
     char dir[64];

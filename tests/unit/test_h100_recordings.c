@@ -27,9 +27,9 @@
 #include <cmocka.h>
 
 #include "../../importers/importers.h"
-#include "../../server/fidelity.h"
-#include "../../server/replay.h"
-#include "../../server/scenario.h"
+#include "../../server/app/fidelity.h"
+#include "../../server/app/replay.h"
+#include "../../server/formats/scenario.h"
 #include "../../simcore/device.h"
 #include "test_imp_util.h"
 
@@ -138,7 +138,7 @@ static int same_sm(const trace *m, const trace *s) {
     return n;
 }
 
-/* The fidelity report's numbers (server/fidelity.c), printed so that
+/* The fidelity report's numbers (server/app/fidelity.c), printed so that
  * the README's table can be checked against them, and its block counts
  * asserted. */
 static void report(const char *name, const trace *m, const trace *s, size_t blocks,
@@ -551,7 +551,7 @@ static void test_c1_probe(void **state) {
     trace_free(&m);
 }
 
-/* The replay machinery (server/replay.c, `schedlab replay RUN --device
+/* The replay machinery (server/app/replay.c, `schedlab replay RUN --device
  * h100`) on each recording: the scenario it calibrates from the measured
  * blocks, simulated under its base policy (most-room), against the
  * measurement. Printed, and the block counts asserted. */

@@ -1,5 +1,5 @@
 /* test_idset.c -- the id lists of /occupancy's `kernels` and /streams'
- * `names` (server/idset.c): the exact set, and the exact message for each
+ * `names` (server/formats/idset.c): the exact set, and the exact message for each
  * way a list can be wrong. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../server/idset.h"
+#include "../../server/formats/idset.h"
 
 static const idset_words kernels = {"kernels", "a kernel id", "ids", "a kernel"};
 static const idset_words names = {"names", "a name index", "indices", "a kernel name"};

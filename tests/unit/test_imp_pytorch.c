@@ -22,8 +22,8 @@
 #include "../../importers/formats.h"
 #include "../../importers/importers.h"
 #include "../../importers/pjson.h"
-#include "../../server/store.h"
-#include "../../server/trace_json.h"
+#include "../../server/app/store.h"
+#include "../../server/formats/trace_json.h"
 #include "test_db_util.h"
 #include "test_imp_util.h"
 

@@ -1,6 +1,6 @@
 /* test_imp_stream.c -- streaming imports (issue 9): an nvprof CSV handed
  * over in batches while it is read (importers.h imp_stream) and stored
- * batch by batch (server/store.c, db_run_add_kernels/_copies) gives the
+ * batch by batch (server/app/store.c, db_run_add_kernels/_copies) gives the
  * same run as the file parsed whole and stored with db_store_run: the same
  * export, byte for byte, the same summary, the same string ids. Also when a
  * later row is earlier than the whole first batch (the origin found late,
@@ -23,8 +23,8 @@
 
 #include "../../importers/importers.h"
 #include "../../importers/trace_check.h"
-#include "../../server/store.h"
-#include "../../server/trace_json.h"
+#include "../../server/app/store.h"
+#include "../../server/formats/trace_json.h"
 #include "test_db_util.h"
 #include "test_imp_util.h"
 

@@ -2,7 +2,7 @@
  * bounded memory (issue 9): the importer reads the file twice (kernel
  * summaries, then blocks) and hands the kernels over first and the blocks
  * in batches (importers.h imp_stream), which the store writes into the
- * block pages as they come (server/store.c, db_run_add_blocks). The run is
+ * block pages as they come (server/app/store.c, db_run_add_blocks). The run is
  * the one the file parsed whole and stored with db_store_run gives: the
  * same export byte for byte, the same summary and pyramid, also when the
  * earliest block is near the end of the file. Bad files get the whole-file
@@ -21,8 +21,8 @@
 
 #include "../../importers/importers.h"
 #include "../../importers/trace_check.h"
-#include "../../server/store.h"
-#include "../../server/trace_json.h"
+#include "../../server/app/store.h"
+#include "../../server/formats/trace_json.h"
 #include "test_db_util.h"
 #include "test_imp_util.h"
 

@@ -21,8 +21,8 @@
 
 #include "../../importers/importers.h"
 #include "../../importers/trace_check.h"
-#include "../../server/store.h"
-#include "../../server/trace_json.h"
+#include "../../server/app/store.h"
+#include "../../server/formats/trace_json.h"
 #include "test_db_util.h"
 #include "test_imp_util.h"
 

@@ -1023,17 +1023,29 @@ static void test_detect(void **state) {
                  "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, schedlab-trace, pytorch)");
 
     /* schedlab's own trace JSON is detected apart from examiner results
-     * (both are objects), and imp_import leaves reading it to tj_parse_trace */
-    static const char ours[] = "{\"schema\":\"schedlab-trace/1\",\"name\":\"t\",\"kernels\":[]}";
+     * (both are objects), and imp_import reads it like every format, as
+     * written (importers/schedlab_trace.c): its origin stays, nothing is
+     * re-based and no meta is added, so an exported run comes back whole */
+    static const char ours[] = "{\"schema\":\"schedlab-trace/1\",\"name\":\"t\",\"origin\":5,"
+                               "\"kernels\":[{\"id\":0,\"start\":100,\"end\":200}]}";
     f = (imp_file){"t.json", (const unsigned char *)ours, sizeof ours - 1};
     assert_int_equal(imp_detect(&f), IMP_SCHEDLAB_TRACE);
     assert_int_equal(imp_format_parse("schedlab-trace"), IMP_SCHEDLAB_TRACE);
     static const char theirs[] = "{\"scenario_name\":\"x\",\"times\":[]}";
     f = (imp_file){"r.json", (const unsigned char *)theirs, sizeof theirs - 1};
     assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
-    expect_error(IMP_UNKNOWN, "t.json", ours,
-                 "t.json: schedlab-trace JSON is read by the trace JSON reader (tj_parse_trace), "
-                 "not by imp_import");
+    trace tt;
+    char terr[512];
+    assert_int_equal(import_text(IMP_UNKNOWN, "t.json", ours, &tt, terr, sizeof terr), 0);
+    assert_string_equal(tt.name, "t");
+    assert_int_equal(tt.origin, 5);
+    assert_int_equal(tt.kernels.n, 1);
+    assert_int_equal(tt.kernels.v[0].end, 200);
+    assert_null(trace_get_meta(&tt, "format"));
+    assert_null(trace_get_meta(&tt, "origin_ns"));
+    trace_free(&tt);
+    expect_error(IMP_SCHEDLAB_TRACE, "t.json", "{\"schema\":\"schedlab-trace/1\",\"kernel\":[]}",
+                 "t.json: unknown top-level key \"kernel\" (did you mean \"kernels\"?)");
 
     /* the importer table: each generated fixture is taken by its own
      * format's content test and by no other one, so the order of
@@ -1062,7 +1074,8 @@ static void test_detect(void **state) {
         assert_int_equal(im->suffix != NULL, i == IMP_EXAMINER_JSON);
         assert_int_equal(im->multi_file, i == IMP_EXAMINER_JSON || i == IMP_PYTORCH);
         assert_int_equal(im->own_archives, i == IMP_PYTORCH);
-        assert_int_equal(im->read == NULL, i == IMP_SCHEDLAB_TRACE);
+        assert_non_null(im->read);
+        assert_int_equal(im->as_written, i == IMP_SCHEDLAB_TRACE);
     }
     assert_null(imp_importer_get(IMP_UNKNOWN));
     assert_null(imp_importer_get(IMP_FORMAT_COUNT));

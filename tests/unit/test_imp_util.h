@@ -104,7 +104,7 @@ static inline void import_trace(const char *name, trace *t) {
 
 #include "../../importers/importers.h"
 #include "../../importers/trace_check.h"
-#include "../../server/store.h"
+#include "../../server/app/store.h"
 
 /* File f parsed whole and checked (imp_import, imp_check_trace), stored
  * with db_store_run under the file's name: the run streaming must equal. */

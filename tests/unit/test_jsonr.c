@@ -1,6 +1,6 @@
 /* test_jsonr.c -- the JSON reader helpers shared by the scenario, trace and
- * taskset readers (server/jsonr.c), units (server/units.c) and the device
- * object driven by simcore's field table (server/device_json.c). */
+ * taskset readers (importers/jsonr.c), units (server/formats/units.c) and the device
+ * object driven by simcore's field table (server/formats/device_json.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,10 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../server/device_json.h"
-#include "../../server/jsonr.h"
-#include "../../server/trace_json.h"
-#include "../../server/units.h"
+#include "../../server/formats/device_json.h"
+#include "../../importers/jsonr.h"
+#include "../../server/formats/trace_json.h"
+#include "../../importers/schedlab_trace.h"
+#include "../../server/formats/units.h"
 
 static char err[512];
 static jr_ctx ctx(void) {
@@ -169,10 +170,10 @@ static void test_device_from_table(void **state) {
     /* the trace JSON writer and reader agree through the same table */
     json_t *w = tj_device_json(tx2);
     assert_non_null(w);
-    assert_int_equal(tj_parse_device(&c, w, "device", &d), 0);
+    assert_int_equal(imp_trace_json_device(&c, w, "device", &d), 0);
     assert_memory_equal(&d, tx2, sizeof d);
     json_object_set_new(w, "clock", json_string("1GHz"));
-    assert_int_equal(tj_parse_device(&c, w, "device", &d), -1);
+    assert_int_equal(imp_trace_json_device(&c, w, "device", &d), -1);
     assert_string_equal(err, "in.json: device.clock: expected a non-negative integer");
     json_decref(w);
 

@@ -1,4 +1,4 @@
-/* test_jw.c -- the JSON writer of the hot paths (server/jw.c): integers at
+/* test_jw.c -- the JSON writer of the hot paths (server/formats/jw.c): integers at
  * the ends of their range, string escaping and UTF-8 repair, doubles that
  * read back exactly, nesting with commas, and the streaming modes (push to
  * a sink, pull for HTTP, the trace writer in steps) giving byte for byte
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/jw.h"
-#include "../../server/trace_json.h"
+#include "../../server/formats/jw.h"
+#include "../../server/formats/trace_json.h"
 
 /* The text of a whole-buffer writer, checked and freed. */
 static void expect(jw_buf *w, const char *want) {

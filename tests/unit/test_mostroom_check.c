@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 #include "../../tools/recorder/mostroom_check.h"
 
 #define NA 131

@@ -23,7 +23,7 @@
 #include "test_db_util.h"
 #include "../../db/pyramid.h"
 #include "../../importers/importers.h"
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 #include "../../simcore/sim.h"
 #include "test_imp_util.h"
 #include "test_pyr_util.h"

@@ -22,8 +22,9 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
-#include "../../server/trace_json.h"
+#include "../../server/formats/scenario.h"
+#include "../../server/formats/trace_json.h"
+#include "../../importers/schedlab_trace.h"
 #include "../../simcore/quota.h"
 #include "../../simcore/sim.h"
 #include "test_sim_util.h"
@@ -586,7 +587,7 @@ static void test_trace_json_both_ways(void **state) {
     trace u;
     trace_init(&u);
     char err[256];
-    assert_int_equal(tj_parse_trace(b.s, b.len, "t.json", &u, err, sizeof err), 0);
+    assert_int_equal(imp_trace_json_parse(b.s, b.len, "t.json", &u, err, sizeof err), 0);
     for (size_t i = 0; i < 2; i++) {
         const trace_kernel *x = &t.kernels.v[i], *y = &u.kernels.v[i];
         assert_true(x->qos_goal == y->qos_goal && x->ipc_isolated == y->ipc_isolated &&
@@ -598,7 +599,7 @@ static void test_trace_json_both_ways(void **state) {
     memcpy(at, "\"qos_goal\":1.5", 14);
     trace v;
     trace_init(&v);
-    assert_int_equal(tj_parse_trace(bad, b.len, "t.json", &v, err, sizeof err), -1);
+    assert_int_equal(imp_trace_json_parse(bad, b.len, "t.json", &v, err, sizeof err), -1);
     assert_string_equal(err, "t.json: kernels[1].qos_goal: expected a number in (0, 1]");
     trace_free(&v);
     free(bad);

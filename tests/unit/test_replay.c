@@ -1,4 +1,4 @@
-/* test_replay.c -- replay_scenario (server/replay.h): a measured trace back
+/* test_replay.c -- replay_scenario (server/app/replay.h): a measured trace back
  * into a schedlab-scenario/1, pinned exactly (issue 7, "Pin today's
  * behaviour first"). The trace is built in memory; every expected value is
  * derived by hand next to the assertion. Each assertion group names the
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../server/replay.h"
+#include "../../server/app/replay.h"
 
 /* Kernel `name` (raw_name `raw` unless NULL) on process/stream. */
 static trace_kernel *add_kernel(trace *t, const char *name, const char *raw, const char *proc,

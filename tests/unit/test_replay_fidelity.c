@@ -28,10 +28,11 @@
 #include <time.h>
 
 #include "../../importers/importers.h"
-#include "../../server/fidelity.h"
-#include "../../server/replay.h"
-#include "../../server/scenario.h"
-#include "../../server/trace_json.h"
+#include "../../server/app/fidelity.h"
+#include "../../server/app/replay.h"
+#include "../../server/formats/scenario.h"
+#include "../../server/formats/trace_json.h"
+#include "../../importers/schedlab_trace.h"
 #include "test_imp_util.h"
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -80,7 +81,7 @@ static void round_trip(const char *file, size_t run) {
     assert_int_equal(tj_write_trace(&a, &b), 0);
     trace a2;
     trace_init(&a2);
-    if (tj_parse_trace(b.s, b.len, "trace.json", &a2, err, sizeof err) != 0) fail_msg("%s", err);
+    if (imp_trace_json_parse(b.s, b.len, "trace.json", &a2, err, sizeof err) != 0) fail_msg("%s", err);
     tj_buf_free(&b);
 
     json_t *scn = NULL;

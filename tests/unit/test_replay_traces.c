@@ -26,13 +26,13 @@
 #include <string.h>
 
 #include "../../importers/importers.h"
-#include "../../server/fidelity.h"
-#include "../../server/fidelity_causes.h"
-#include "../../server/replay_copies.h"
-#include "../../server/replay_devices.h"
-#include "../../server/replay_heldout.h"
-#include "../../server/replay.h"
-#include "../../server/scenario.h"
+#include "../../server/app/fidelity.h"
+#include "../../server/app/fidelity_causes.h"
+#include "../../server/app/replay_copies.h"
+#include "../../server/app/replay_devices.h"
+#include "../../server/app/replay_heldout.h"
+#include "../../server/app/replay.h"
+#include "../../server/formats/scenario.h"
 #include "../../simcore/cc.h"
 #include "test_imp_util.h"
 

@@ -22,7 +22,7 @@
 #include "../../db/pyramid.h"
 #include "../../db/row_ranges.h"
 #include "../../db/versions.h"
-#include "../../server/trace_json.h"
+#include "../../server/formats/trace_json.h"
 #include "test_db_util.h"
 
 /* A run of nk kernels (two blocks each, on SMs 0 and 1) and nc copies;

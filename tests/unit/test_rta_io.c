@@ -1,6 +1,6 @@
 /* test_rta_io.c -- around the analysis: the schedlab-taskset/1 reader and a
- * scenario's tasks (server/taskset.c), the taskset generator
- * (simcore/rta_gen.c) and sweeps cut into shards (server/sweep.c). */
+ * scenario's tasks (server/formats/taskset.c), the taskset generator
+ * (simcore/rta_gen.c) and sweeps cut into shards (server/app/sweep.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "../../server/sweep.h"
-#include "../../server/taskset.h"
+#include "../../server/app/sweep.h"
+#include "../../server/formats/taskset.h"
 #include "../../simcore/rta_gen.h"
 
 /* JSON written with ' for " */

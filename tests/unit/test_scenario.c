@@ -1,4 +1,4 @@
-/* test_scenario.c -- the schedlab-scenario/1 parser (server/scenario.c):
+/* test_scenario.c -- the schedlab-scenario/1 parser (server/formats/scenario.c):
  * units, exactness, did-you-mean hints, the exact error lines, variants,
  * presets with overrides and the SM order forms. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 
 /* Scenarios are written with ' for " so they stay readable here. */
 static char *jq(const char *src) {

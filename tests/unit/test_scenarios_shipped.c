@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 
 #define MS(x) ((int64_t)(x) * INT64_C(1000000))
 #define SEC(x) MS((x) * 1000)

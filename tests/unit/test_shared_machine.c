@@ -19,10 +19,10 @@
 #include "../../importers/archive.h"
 #include "../../importers/csv.h"
 #include "../../importers/trace_check.h"
-#include "../../server/budget.h"
-#include "../../server/http.h"
-#include "../../server/jobs.h"
-#include "../../server/scenario.h"
+#include "../../server/http/budget.h"
+#include "../../server/http/http.h"
+#include "../../server/http/jobs.h"
+#include "../../server/formats/scenario.h"
 
 static void one_block_trace(trace *t, int32_t sm, int64_t start, int64_t end) {
     trace_init(t);

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/trace_json.h"
+#include "../../server/formats/trace_json.h"
 #include "../../simcore/sim.h"
 #include "test_sim_util.h"
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "../../db/db.h"
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 #include "test_sim_util.h"
 
 /* What a sink saw: every block, and the size of every batch. */

@@ -1,6 +1,6 @@
 /* test_spart.c -- spatial partitioning of the SMs (placement "spart",
  * simcore/spart.c; ISCA'17 §2.3, §4.1's Spart) and its partition search
- * (qos_hill_climb, server/qos_sweep.c):
+ * (qos_hill_climb, server/app/qos_sweep.c):
  *
  *   - blocks land only on their stream's SMs, each to the SM of its
  *     partition with the most room, ties to the lowest rank (exact SMs and
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/qos_sweep.h"
+#include "../../server/app/qos_sweep.h"
 #include "../../simcore/sim.h"
 #include "test_sim_util.h"
 

@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 
 #define NSEEDS 30
 #define NRUNS 4

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../server/trace_json.h"
+#include "../../server/formats/trace_json.h"
+#include "../../importers/schedlab_trace.h"
 
 static void build(trace *t) {
     trace_init(t);
@@ -113,7 +114,7 @@ static void test_uvm_direction(void **state) {
     assert_non_null(strstr(b.s, "\"direction\":\"uvm_h2d\""));
     trace_init(&u);
     char err[256] = "";
-    assert_int_equal(tj_parse_trace(b.s, b.len, "t.json", &u, err, sizeof err), 0);
+    assert_int_equal(imp_trace_json_parse(b.s, b.len, "t.json", &u, err, sizeof err), 0);
     assert_int_equal(u.copies.n, 1);
     assert_int_equal(u.copies.v[0].direction, TRACE_COPY_UVM_H2D);
     tj_buf_free(&b);
@@ -129,7 +130,7 @@ static void test_roundtrip(void **state) {
     assert_int_equal(tj_write_trace(&t, &b), 0);
     trace_init(&u);
     char err[256] = "";
-    int rc = tj_parse_trace(b.s, b.len, "t.json", &u, err, sizeof err);
+    int rc = imp_trace_json_parse(b.s, b.len, "t.json", &u, err, sizeof err);
     if (rc) fprintf(stderr, "%s\n", err);
     assert_int_equal(rc, 0);
     assert_string_equal(u.name, "two kernels");
@@ -251,24 +252,24 @@ static void test_parse_errors(void **state) {
     trace t;
     trace_init(&t);
     const char *bad_json = "{\"schema\": \"schedlab-trace/1\",\n  \"kernels\": [}";
-    assert_int_equal(tj_parse_trace(bad_json, strlen(bad_json), "x.json", &t, err, sizeof err), -1);
+    assert_int_equal(imp_trace_json_parse(bad_json, strlen(bad_json), "x.json", &t, err, sizeof err), -1);
     assert_non_null(strstr(err, "x.json:2:"));
     trace_free(&t);
     trace_init(&t);
     const char *bad_field = "{\"schema\":\"schedlab-trace/1\",\"kernels\":[{\"name\":\"a\"},"
                             "{\"name\":\"b\",\"issue\":\"soon\"}]}";
-    assert_int_equal(tj_parse_trace(bad_field, strlen(bad_field), "x.json", &t, err, sizeof err), -1);
+    assert_int_equal(imp_trace_json_parse(bad_field, strlen(bad_field), "x.json", &t, err, sizeof err), -1);
     assert_string_equal(err, "x.json: kernels[1].issue: expected an integer or null");
     trace_free(&t);
     trace_init(&t);
     const char *bad_ref = "{\"schema\":\"schedlab-trace/1\",\"blocks\":[{\"kernel\":0,\"index\":0,"
                           "\"sm\":0,\"start\":0,\"end\":1}]}";
-    assert_int_equal(tj_parse_trace(bad_ref, strlen(bad_ref), "x.json", &t, err, sizeof err), -1);
+    assert_int_equal(imp_trace_json_parse(bad_ref, strlen(bad_ref), "x.json", &t, err, sizeof err), -1);
     assert_string_equal(err, "x.json: blocks[0].kernel: not the id of a kernel in this trace");
     trace_free(&t);
     trace_init(&t);
     const char *bad_schema = "{\"schema\":\"schedlab-scenario/1\"}";
-    assert_int_equal(tj_parse_trace(bad_schema, strlen(bad_schema), "x.json", &t, err, sizeof err), -1);
+    assert_int_equal(imp_trace_json_parse(bad_schema, strlen(bad_schema), "x.json", &t, err, sizeof err), -1);
     assert_string_equal(err, "x.json: schema: expected \"schedlab-trace/1\"");
     trace_free(&t);
 }

@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 
 static void simulate(const char *file, const char *run_name, trace *t) {
     const char *root = getenv("SCHEDLAB_ROOT");

@@ -4,7 +4,7 @@
 //   schedlab-play SCENARIO.json [-o TRACE.csv] [--variant NAME] [--repeat N]
 //   schedlab-play --probe [-o PROBE.txt]
 //
-// The scenario is read by the project's own parser (server/scenario.c, linked
+// The scenario is read by the project's own parser (server/formats/scenario.c, linked
 // from libschedlab.a), so its validation and error messages are those of
 // `schedlab simulate`. What it plays (tools/recorder/README.md, "Playing a
 // scenario"):
@@ -39,7 +39,7 @@
 #include <time.h>
 
 extern "C" {
-#include "../../server/scenario.h"
+#include "../../server/formats/scenario.h"
 }
 
 #define PLAY_EXIT_FAIL 1

@@ -1,0 +1,404 @@
+/* jsonr.c -- paths, "did you mean", typed getters and one-line errors for
+ * JSON inputs. See jsonr.h. */
+#include "jsonr.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- messages ---------------------------------------------------------------- */
+
+/* The message quotes the user's own strings, which may hold control
+ * characters; escape them so an error stays one printable line. */
+void jr_one_line(char *msg, size_t cap) {
+    char tmp[1024];
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof tmp; p++) {
+        if (*p >= 0x20 && *p != 0x7f) {
+            tmp[o++] = (char)*p;
+        } else {
+            static const char hex[] = "0123456789abcdef";
+            tmp[o++] = '\\';
+            if (*p == '\n') tmp[o++] = 'n';
+            else if (*p == '\t') tmp[o++] = 't';
+            else if (*p == '\r') tmp[o++] = 'r';
+            else { tmp[o++] = 'x'; tmp[o++] = hex[*p >> 4]; tmp[o++] = hex[*p & 15]; }
+        }
+    }
+    tmp[o] = '\0';
+    snprintf(msg, cap, "%s", tmp);
+}
+
+int jr_fail(jr_ctx *c, const char *path, const char *fmt, ...) {
+    if (!c->err || c->errlen == 0)
+        return -1;
+    int n = snprintf(c->err, c->errlen, "%s: %s%s%s", c->file, c->pfx ? c->pfx : "",
+                     path && *path ? path : "", path && *path ? ": " : "");
+    if (n < 0 || (size_t)n >= c->errlen)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    jr_one_line(c->err, c->errlen);
+    return -1;
+}
+
+int jr_oom(jr_ctx *c) {
+    return jr_fail(c, "", "out of memory");
+}
+
+/* ---- the parse memory budget (issue 31) ---------------------------------------- */
+
+/* jansson's allocations are counted as they are made, so the live bytes of
+ * the tree being built are known while it is built: a parse passing its
+ * budget gets NULL from malloc, and jansson gives up at once. Counting is
+ * per thread (a parse runs on one) and only between jr_budget_begin and
+ * jr_budget_end. The blocks are plain malloc blocks (a json_dumps text is
+ * freed with free() all over the server): their size is malloc's own
+ * (malloc_usable_size), and a block freed during a parse is taken off it --
+ * a parse frees only what it made (jansson's temporaries, the records
+ * imp_trace_json_parse is done with). */
+#ifdef __GLIBC__
+#include <malloc.h>
+#define JR_USABLE(p, n) malloc_usable_size(p)
+#else
+#define JR_USABLE(p, n) (n)
+#endif
+
+static _Thread_local struct {
+    bool on;
+    size_t live, peak, limit;
+    bool over;             /* the budget refused an allocation */
+    bool oom;              /* malloc itself failed */
+} jr_mem;
+static _Thread_local bool jr_last_over, jr_last_oom;
+
+static void *jr_malloc(size_t n) {
+    if (jr_mem.on && jr_mem.live + n + 16 > jr_mem.limit) {
+        jr_mem.over = true;
+        return NULL;
+    }
+    void *p = malloc(n);
+    if (!p) {
+        if (jr_mem.on) jr_mem.oom = true;
+        return NULL;
+    }
+    if (jr_mem.on) {
+        jr_mem.live += JR_USABLE(p, n) + 16;   /* with malloc's own header */
+        if (jr_mem.live > jr_mem.peak) jr_mem.peak = jr_mem.live;
+    }
+    return p;
+}
+
+static void jr_free_fn(void *p) {
+    if (!p) return;
+#ifdef __GLIBC__
+    if (jr_mem.on) {
+        size_t c = malloc_usable_size(p) + 16;
+        jr_mem.live = jr_mem.live > c ? jr_mem.live - c : 0;
+    }
+#endif
+    free(p);
+}
+
+static pthread_once_t jr_once = PTHREAD_ONCE_INIT;
+static void jr_install(void) { json_set_alloc_funcs(jr_malloc, jr_free_fn); }
+
+void jr_alloc_init(void) { pthread_once(&jr_once, jr_install); }
+
+/* Before main, so any program that links this file counts from its first
+ * jansson call on. */
+__attribute__((constructor)) static void jr_install_early(void) { jr_alloc_init(); }
+
+void jr_budget_begin(size_t len) {
+    jr_alloc_init();
+    size_t limit = len > (JR_PARSE_MAX - JR_PARSE_FLOOR) / JR_PARSE_FACTOR
+                       ? JR_PARSE_MAX
+                       : len * JR_PARSE_FACTOR + JR_PARSE_FLOOR;
+    jr_mem.on = true;
+    jr_mem.live = jr_mem.peak = 0;
+    jr_mem.limit = limit;
+    jr_mem.over = jr_mem.oom = false;
+    jr_last_over = jr_last_oom = false;
+}
+
+void jr_budget_end(void) {
+    jr_last_over = jr_mem.over;
+    jr_last_oom = jr_mem.oom;
+    jr_mem.on = false;
+}
+
+size_t jr_budget_peak(void) { return jr_mem.peak; }
+bool jr_over_budget(void) { return jr_last_over; }
+
+/* "FILE: JSON: ..." for a parse the budget or malloc stopped; 0 if neither */
+static int budget_fail(jr_ctx *c, size_t len) {
+    if (jr_last_over)
+        return jr_fail(c, "", "JSON: the document needs more than %zu MiB of memory to read "
+                       "(%d times its %zu bytes plus %d MiB, at most %d MiB); refused",
+                       jr_mem.limit >> 20, JR_PARSE_FACTOR, len, (int)(JR_PARSE_FLOOR >> 20),
+                       (int)(JR_PARSE_MAX >> 20));
+    if (jr_last_oom) return jr_fail(c, "", "JSON: out of memory reading the document");
+    return 0;
+}
+
+json_t *jr_load_value(jr_ctx *c, const char *text, size_t len, size_t *used) {
+    json_error_t jerr;
+    json_t *v = json_loadb(text, len,
+                           JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &jerr);
+    if (v) {
+        *used = (size_t)jerr.position;
+        return v;
+    }
+    *used = (size_t)jerr.position;
+    if (jr_mem.over || jr_mem.oom) {
+        jr_last_over = jr_mem.over;
+        jr_last_oom = jr_mem.oom;
+        budget_fail(c, len);
+    } else if (c->err && c->errlen) {
+        snprintf(c->err, c->errlen, "%s", jerr.text);
+    }
+    return NULL;
+}
+
+json_t *jr_load(jr_ctx *c, const char *text, size_t len) {
+    json_error_t jerr;
+    jr_budget_begin(len);
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    jr_budget_end();
+    if (!root && budget_fail(c, len)) return NULL;
+    if (!root && c->err && c->errlen) {
+        snprintf(c->err, c->errlen, "%s:%d:%d: JSON: %s", c->file, jerr.line, jerr.column,
+                 jerr.text);
+        jr_one_line(c->err, c->errlen);   /* jansson quotes the bad token, newlines and all */
+    }
+    return root;
+}
+
+/* ---- paths ------------------------------------------------------------------- */
+
+const char *jr_join(char buf[JR_PATH_MAX], const char *base, const char *key) {
+    int n = snprintf(buf, JR_PATH_MAX, "%s%s%s", base, *base ? "." : "", key);
+    if (n < 0)
+        buf[0] = '\0';
+    return buf;
+}
+
+const char *jr_index(char buf[JR_PATH_MAX], const char *base, size_t i) {
+    int n = snprintf(buf, JR_PATH_MAX, "%s[%zu]", base, i);
+    if (n < 0)
+        buf[0] = '\0';
+    return buf;
+}
+
+/* ---- keys and names ---------------------------------------------------------- */
+
+const char *jr_type_name(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+static size_t edit_distance(const char *a, const char *b) {
+    enum { MAXL = 64 };
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > MAXL || lb > MAXL)
+        return SIZE_MAX;
+    size_t prev[MAXL + 1], cur[MAXL + 1];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            char ca = a[i - 1], cb = b[j - 1];
+            if (ca >= 'A' && ca <= 'Z')
+                ca = (char)(ca - 'A' + 'a');
+            if (cb >= 'A' && cb <= 'Z')
+                cb = (char)(cb - 'A' + 'a');
+            size_t sub = prev[j - 1] + (ca == cb ? 0 : 1);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
+    }
+    return prev[lb];
+}
+
+const char *jr_suggest(const char *word, const char *const *cands, size_t n) {
+    const char *best = NULL;
+    size_t bestd = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(word, cands[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = cands[i];
+        }
+    }
+    size_t len = strlen(word);
+    size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    return bestd <= limit ? best : NULL;
+}
+
+size_t jr_count(const char *const *list) {
+    size_t n = 0;
+    while (list[n])
+        n++;
+    return n;
+}
+
+void jr_list_names(char *buf, size_t n, const char *const *cands, size_t ncands,
+                   const char *quote) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ncands && used < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s%s%s", i ? ", " : "", quote, cands[i], quote);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+int jr_fail_unknown(jr_ctx *c, const char *path, const char *what, const char *word,
+                    const char *const *cands, size_t ncands) {
+    const char *near = jr_suggest(word, cands, ncands);
+    if (near)
+        return jr_fail(c, path, "unknown %s \"%s\" (did you mean \"%s\"?)", what, word, near);
+    char list[512];
+    jr_list_names(list, sizeof list, cands, ncands, "");
+    return jr_fail(c, path, "unknown %s \"%s\" (known: %s)", what, word, list);
+}
+
+int jr_check_keys(jr_ctx *c, json_t *obj, const char *path, const char *const *known) {
+    const char *key;
+    json_t *val;
+    size_t n = jr_count(known);
+    json_object_foreach(obj, key, val) {
+        bool ok = false;
+        for (size_t i = 0; i < n && !ok; i++)
+            ok = strcmp(key, known[i]) == 0;
+        if (!ok)
+            return jr_fail_unknown(c, path, "key", key, known, n);
+    }
+    return 0;
+}
+
+/* ---- typed getters ------------------------------------------------------------- */
+
+json_t *jr_opt(json_t *obj, const char *key) {
+    json_t *v = json_object_get(obj, key);
+    return v && !json_is_null(v) ? v : NULL;
+}
+
+int jr_need_object(jr_ctx *c, json_t *v, const char *path) {
+    if (!json_is_object(v))
+        return jr_fail(c, path, "must be an object, not %s", jr_type_name(v));
+    return 0;
+}
+
+int jr_need_array(jr_ctx *c, json_t *v, const char *path) {
+    if (!json_is_array(v))
+        return jr_fail(c, path, "must be an array, not %s", jr_type_name(v));
+    return 0;
+}
+
+int jr_get_string(jr_ctx *c, json_t *v, const char *path, const char **out) {
+    if (!json_is_string(v))
+        return jr_fail(c, path, "must be a string, not %s", jr_type_name(v));
+    *out = json_string_value(v);
+    return 0;
+}
+
+int jr_get_name(jr_ctx *c, json_t *v, const char *path, const char **out) {
+    if (jr_get_string(c, v, path, out))
+        return -1;
+    if (!**out)
+        return jr_fail(c, path, "must not be empty");
+    return 0;
+}
+
+int jr_get_whole(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
+    if (json_is_integer(v)) {
+        *out = json_integer_value(v);
+        return 0;
+    }
+    if (json_is_real(v)) {
+        double d = json_real_value(v);
+        if (isfinite(d) && d == floor(d) && fabs(d) < 9.0e18) {
+            *out = (int64_t)d;
+            return 0;
+        }
+        return jr_fail(c, path, "%g is not a whole number", d);
+    }
+    return jr_fail(c, path, "must be a number, not %s", jr_type_name(v));
+}
+
+int jr_get_count(jr_ctx *c, json_t *v, const char *path, int64_t min, int64_t max,
+                 int64_t *out) {
+    if (jr_get_whole(c, v, path, out))
+        return -1;
+    if (*out < min)
+        return jr_fail(c, path, "%" PRId64 " must be at least %" PRId64, *out, min);
+    if (*out > max)
+        return jr_fail(c, path, "%" PRId64 " is more than %" PRId64 ", the most this build accepts",
+                       *out, max);
+    return 0;
+}
+
+char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, char *err,
+                   size_t errlen) {
+    bool in = strcmp(path, "-") == 0;
+    FILE *f = in ? stdin : fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    const char *why = NULL;
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;                 /* end of file, or an error below */
+        if (cap >= max) {
+            why = "too large";
+            break;
+        }
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) break;
+        buf = nb;
+        cap *= 2;
+    }
+    int read_err = ferror(f) ? errno : 0;
+    if (!in) fclose(f);
+    if (why) {
+        snprintf(err, errlen, "%s: larger than %zu MB; not a %s", path, max >> 20, what);
+    } else if (!buf || n == cap) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        why = "oom";
+    } else if (read_err) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(read_err));
+        why = "read";
+    }
+    if (why) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}

@@ -1,0 +1,1172 @@
+/* qos_sweep.c -- the ISCA'17 QoSreach sweep over a scenario template. See
+ * qos_sweep.h and docs/qos.md. */
+#include "qos_sweep.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../simcore/sim.h"
+#include "../../importers/jsonr.h"
+#include "scenario.h"
+#include "sweep.h"
+
+#define QOS_MAX_KERNELS 64
+#define QOS_MAX_PAIRS 4096
+#define QOS_MAX_GOALS 100
+#define QOS_MAX_SCHEMES 16
+/* cycles per warp_epochs record: the non-QoS kernel's issues are counted
+ * over the QoS kernel's lifetime from these (ISCA'17 §4.1 measures both
+ * kernels over one window, re-running whichever ends first) */
+#define QOS_WINDOW_EPOCH 500
+
+typedef struct qos_kernel {
+    const char *name;        /* borrowed from def */
+    bool compute;            /* "class": "compute" (else "memory"), ISCA'17 Fig. 7 C/M */
+    json_t *def;             /* the kernel's op keys (no name, no class) */
+} qos_kernel;
+
+typedef struct qos_scheme {
+    const char *name;
+    json_t *policy;          /* scenario policy keys over the template's */
+    bool hill;               /* Spart: SM partitions by qos_hill_climb */
+    bool quota;              /* policy.warp is a quota scheme: the QoS op gets qos_goal */
+} qos_scheme;
+
+struct qos_spec {
+    json_t *norm;            /* normalised spec (kernels and template resolved) */
+    char *name;
+    json_t *tmpl;            /* the template scenario */
+    qos_kernel k[QOS_MAX_KERNELS];
+    size_t nk;
+    int32_t pair[QOS_MAX_PAIRS][2];
+    size_t npairs;
+    double goal[QOS_MAX_GOALS];
+    size_t ngoals;
+    qos_scheme sch[QOS_MAX_SCHEMES];
+    size_t nsch;
+    int64_t other_repeat;
+    int32_t sms;             /* the template's device */
+    size_t op_q, op_o;       /* the template's "$qos" and "$other" ops */
+    int32_t kq, ko;          /* their kernel indices in a run's trace */
+    int64_t runs[2];         /* the template ops' "runs" (ISCA'17 §4.1 re-execution): $qos, $other */
+    int64_t window;          /* the template's "window": cycles measured (0: the QoS kernel's life) */
+    bool full_runs;          /* "full_runs": simulate past the window (the same points, slower) */
+};
+
+static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...) {
+    if (err && errlen) {
+        int k = snprintf(err, errlen, "%s: ", file);
+        va_list ap;
+        va_start(ap, fmt);
+        if (k > 0 && (size_t)k < errlen) vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+void qos_spec_free(qos_spec *s) {
+    if (!s) return;
+    json_decref(s->norm);
+    json_decref(s->tmpl);
+    for (size_t i = 0; i < s->nk; i++) json_decref(s->k[i].def);
+    for (size_t i = 0; i < s->nsch; i++) json_decref(s->sch[i].policy);
+    free(s->name);
+    free(s);
+}
+
+const char *qos_spec_name(const qos_spec *s) { return s->name; }
+
+/* A JSON value given inline or as a file name relative to the spec's folder. */
+static json_t *load_ref(json_t *v, const char *file, const char *what, char *err, size_t errlen) {
+    if (!json_is_string(v)) return json_incref(v);
+    char path[4096];
+    const char *slash = strrchr(file, '/');
+    const char *name = json_string_value(v);
+    if (name[0] == '/' || !slash)
+        snprintf(path, sizeof path, "%s", name);
+    else
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - file), file, name);
+    size_t len;
+    char *text = jr_read_file(path, 16u << 20, what, &len, err, errlen);
+    if (!text) return NULL;
+    jr_ctx c = {.file = path, .err = err, .errlen = errlen};
+    json_t *j = jr_load(&c, text, len);
+    free(text);
+    return j;
+}
+
+/* policy.warp is a quota scheme (the warp table's flag, sim_warp_quota);
+ * an unknown name is left to the scenario parser's message */
+static bool is_quota(json_t *policy) {
+    const char *w = json_string_value(json_object_get(policy, "warp"));
+    return w && sim_warp_quota(sim_policy_find(SIM_TABLE_WARP, w));
+}
+
+static int find_kernel(const qos_spec *s, const char *name) {
+    for (size_t i = 0; name && i < s->nk; i++)
+        if (strcmp(s->k[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_scheme *sc,
+                     int32_t qos_sms, int only);
+
+static int parse_kernels(qos_spec *s, json_t *kv, const char *file, char *err, size_t errlen) {
+    json_t *arr = json_is_object(kv) ? json_object_get(kv, "kernels") : kv;
+    if (!json_is_array(arr) || json_array_size(arr) < 2 || json_array_size(arr) > QOS_MAX_KERNELS)
+        return fail(err, errlen, file, "kernels: must be an array of 2..%d kernels (or "
+                    "{\"kernels\": [...]}, or its file name)", QOS_MAX_KERNELS);
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *o = json_array_get(arr, i);
+        const char *name = json_string_value(json_object_get(o, "name"));
+        const char *cls = json_string_value(json_object_get(o, "class"));
+        if (!json_is_object(o) || !name || !*name || name[0] == '$')
+            return fail(err, errlen, file, "kernels[%zu].name: missing (a kernel needs a name)", i);
+        if (!cls || (strcmp(cls, "compute") && strcmp(cls, "memory")))
+            return fail(err, errlen, file, "kernels[%zu].class: expected \"compute\" or "
+                        "\"memory\" (ISCA'17 Fig. 7)", i);
+        if (find_kernel(s, name) >= 0)
+            return fail(err, errlen, file, "kernels[%zu].name: \"%s\" is listed twice", i, name);
+        if (!json_is_object(json_object_get(o, "program")))
+            return fail(err, errlen, file, "kernels[%zu].program: missing (the warp-level "
+                        "model's program)", i);
+        /* the op keys of the kernel; its name kept as "$name" beside them */
+        json_t *def = json_deep_copy(o);
+        json_object_del(def, "class");
+        json_object_del(def, "name");
+        json_object_set_new(def, "$name", json_string(name));
+        s->k[s->nk].def = def;
+        s->k[s->nk].name = json_string_value(json_object_get(def, "$name"));
+        s->k[s->nk].compute = strcmp(cls, "compute") == 0;
+        s->nk++;
+    }
+    return 0;
+}
+
+static int parse_template(qos_spec *s, const char *file, char *err, size_t errlen) {
+    json_t *ops = json_object_get(s->tmpl, "ops");
+    if (!json_is_object(s->tmpl) || !json_is_array(ops))
+        return fail(err, errlen, file, "template: must be a schedlab-scenario/1 with ops");
+    bool hq = false, ho = false;
+    int32_t nkern = 0;
+    /* ISCA'17 §4.1: the programs run over a fixed simulated window (2M
+     * cycles there); "window" measures the first that many cycles from the
+     * QoS kernel's first block (the runs must outlast it) */
+    json_t *wv = json_object_get(s->tmpl, "window");
+    if (wv) {
+        if (!json_is_integer(wv) || json_integer_value(wv) < 1)
+            return fail(err, errlen, file, "template.window: must be a positive integer (cycles)");
+        s->window = json_integer_value(wv);
+        json_object_del(s->tmpl, "window");
+    }
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        json_t *o = json_array_get(ops, i);
+        const char *k = json_string_value(json_object_get(o, "kernel"));
+        if (!k) continue;
+        bool q = strcmp(k, "$qos") == 0, x = strcmp(k, "$other") == 0;
+        if ((q || x) && !json_is_string(json_object_get(o, "stream")))
+            return fail(err, errlen, file, "template.ops[%zu].stream: \"%s\" needs a declared "
+                        "stream (its SM partition under Spart)", i, k);
+        if (q || x) {
+            /* ISCA'17 §4.1: each program is re-executed back to back on its
+             * stream; "runs" launches the op that many times */
+            json_t *rv = json_object_get(o, "runs");
+            if (rv && (!json_is_integer(rv) || json_integer_value(rv) < 1 ||
+                       json_integer_value(rv) > 1000))
+                return fail(err, errlen, file, "template.ops[%zu].runs: must be an integer in "
+                            "1..1000", i);
+            s->runs[q ? 0 : 1] = rv ? json_integer_value(rv) : 1;
+            if (rv) json_object_del(o, "runs");
+        }
+        if (q) {
+            if (hq) return fail(err, errlen, file, "template.ops[%zu]: a second \"$qos\"", i);
+            hq = true;
+            s->op_q = i;
+            s->kq = nkern;
+        } else if (x) {
+            if (ho) return fail(err, errlen, file, "template.ops[%zu]: a second \"$other\"", i);
+            ho = true;
+            s->op_o = i;
+            s->ko = nkern;
+        }
+        nkern++;
+    }
+    if (!hq || !ho)
+        return fail(err, errlen, file, "template.ops: needs one kernel \"$qos\" and one "
+                    "\"$other\" (the QoS and the non-QoS kernel of each pair)");
+    const char *sq = json_string_value(json_object_get(json_array_get(ops, s->op_q), "stream"));
+    const char *so = json_string_value(json_object_get(json_array_get(ops, s->op_o), "stream"));
+    if (strcmp(sq, so) == 0)
+        return fail(err, errlen, file, "template.ops: \"$qos\" and \"$other\" share stream "
+                    "\"%s\" (they must co-run)", sq);
+    /* the device's SMs (Spart's partitions), and a check that the template
+     * takes the kernels and every scheme's policy: the first pair as each
+     * scheme runs it (a partition of 1 SM where it has one) */
+    for (size_t k = 0; k < s->nsch; k++) {
+        json_t *j = build(s, 0, s->goal[0], &s->sch[k], s->sch[k].hill ? 1 : 0, -1);
+        char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        if (!text) return fail(err, errlen, file, "out of memory");
+        scn_scenario *sc;
+        char serr[1024];
+        int rc = scn_parse(text, strlen(text), "template", &sc, serr, sizeof serr);
+        free(text);
+        if (rc) return fail(err, errlen, file, "%s (schemes[%zu] \"%s\", pair 0)", serr, k,
+                            s->sch[k].name);
+        sim_config cfg;
+        rc = scn_config(sc, 0, &cfg, serr, sizeof serr);
+        if (!rc) s->sms = cfg.device.sms;
+        scn_free(sc);
+        if (rc) return fail(err, errlen, file, "%s", serr);
+    }
+    if (s->sms < 2) return fail(err, errlen, file, "template.device: %d SM cannot be partitioned",
+                                (int)s->sms);
+    return 0;
+}
+
+int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, size_t errlen) {
+    *out = NULL;
+    static const char *const keys[] = {"schema", "kind", "name", "description", "template",
+                                       "kernels", "pairs", "goals", "schemes", "other_repeat",
+                                       "full_runs", "reference", NULL};
+    const char *key;
+    json_t *v;
+    json_object_foreach(root, key, v) {
+        bool ok = false;
+        for (const char *const *k = keys; *k && !ok; k++) ok = strcmp(*k, key) == 0;
+        if (!ok) return fail(err, errlen, file, "%s: unknown key (kind \"qos\")", key);
+    }
+    qos_spec *s = calloc(1, sizeof *s);
+    if (!s) return fail(err, errlen, file, "out of memory");
+    json_t *kv = NULL, *pairs_norm = NULL;
+    const char *name = json_string_value(json_object_get(root, "name"));
+    if (!name || !*name) {
+        fail(err, errlen, file, "name: missing (a string naming the experiment)");
+        goto bad;
+    }
+    s->name = strdup(name);
+    v = json_object_get(root, "description");
+    if (v && !json_is_string(v)) {
+        fail(err, errlen, file, "description: must be a string");
+        goto bad;
+    }
+    /* goals: fractions of IPC_isolated (ISCA'17 §3.2, §4.1: 50% ... 95%) */
+    v = json_object_get(root, "goals");
+    if (!json_is_array(v) || json_array_size(v) < 1 || json_array_size(v) > QOS_MAX_GOALS) {
+        fail(err, errlen, file, "goals: must be an array of 1..%d fractions of IPC_isolated",
+             QOS_MAX_GOALS);
+        goto bad;
+    }
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *g = json_array_get(v, i);
+        double d = json_is_number(g) ? json_number_value(g) : -1;
+        if (!(d > 0 && d <= 1)) {
+            fail(err, errlen, file, "goals[%zu]: must be a number in (0, 1]", i);
+            goto bad;
+        }
+        s->goal[s->ngoals++] = d;
+    }
+    v = json_object_get(root, "schemes");
+    if (!json_is_array(v) || json_array_size(v) < 1 || json_array_size(v) > QOS_MAX_SCHEMES) {
+        fail(err, errlen, file, "schemes: must be an array of 1..%d {\"name\", \"policy\"}",
+             QOS_MAX_SCHEMES);
+        goto bad;
+    }
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *o = json_array_get(v, i);
+        const char *sn = json_string_value(json_object_get(o, "name"));
+        json_t *pol = json_object_get(o, "policy");
+        json_t *part = json_object_get(o, "partition");
+        const char *pk;
+        json_t *pv;
+        bool okeys = json_is_object(o);
+        json_object_foreach(o, pk, pv) okeys = okeys && (!strcmp(pk, "name") ||
+                                                         !strcmp(pk, "policy") ||
+                                                         !strcmp(pk, "partition"));
+        if (!okeys || !sn || !*sn || (pol && !json_is_object(pol))) {
+            fail(err, errlen, file, "schemes[%zu]: expected {\"name\", \"policy\": {...}, "
+                 "\"partition\"?: \"hill-climb\"}", i);
+            goto bad;
+        }
+        if (part && (!json_is_string(part) || strcmp(json_string_value(part), "hill-climb"))) {
+            fail(err, errlen, file, "schemes[%zu].partition: expected \"hill-climb\"", i);
+            goto bad;
+        }
+        for (size_t k = 0; k < s->nsch; k++)
+            if (strcmp(s->sch[k].name, sn) == 0) {
+                fail(err, errlen, file, "schemes[%zu].name: \"%s\" is listed twice", i, sn);
+                goto bad;
+            }
+        s->sch[s->nsch].policy = pol ? json_deep_copy(pol) : json_object();
+        s->sch[s->nsch].hill = part != NULL;
+        s->sch[s->nsch].quota = is_quota(pol);
+        /* the name lives in the scheme's own policy object (the spec's
+         * tree is the caller's) */
+        json_object_set_new(s->sch[s->nsch].policy, "$name", json_string(sn));
+        s->sch[s->nsch].name = json_string_value(json_object_get(s->sch[s->nsch].policy, "$name"));
+        s->nsch++;
+    }
+    s->other_repeat = 1;
+    if ((v = json_object_get(root, "other_repeat"))) {
+        if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1000) {
+            fail(err, errlen, file, "other_repeat: must be an integer in 1..1000");
+            goto bad;
+        }
+        s->other_repeat = json_integer_value(v);
+    }
+    if ((v = json_object_get(root, "full_runs"))) {
+        if (!json_is_boolean(v)) {
+            fail(err, errlen, file, "full_runs: must be true or false");
+            goto bad;
+        }
+        s->full_runs = json_is_true(v);
+    }
+    kv = json_object_get(root, "kernels");
+    if (!kv) {
+        fail(err, errlen, file, "kernels: missing (the kernel set, or its file name)");
+        goto bad;
+    }
+    kv = load_ref(kv, file, "kernel set", err, errlen);
+    if (!kv || parse_kernels(s, kv, file, err, errlen)) goto bad;
+    v = json_object_get(root, "pairs");
+    if (!v || (json_is_string(v) && !strcmp(json_string_value(v), "all"))) {
+        /* ISCA'17 §4.1: "10 x 9 = 90 pairs of kernels are generated: one
+         * is a QoS kernel and the other is a non-QoS kernel" */
+        for (size_t a = 0; a < s->nk; a++)
+            for (size_t b = 0; b < s->nk; b++)
+                if (a != b) {
+                    s->pair[s->npairs][0] = (int32_t)a;
+                    s->pair[s->npairs][1] = (int32_t)b;
+                    s->npairs++;
+                }
+    } else if (json_is_array(v) && json_array_size(v) >= 1 &&
+               json_array_size(v) <= QOS_MAX_PAIRS) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            json_t *p = json_array_get(v, i);
+            int a = find_kernel(s, json_string_value(json_array_get(p, 0)));
+            int b = find_kernel(s, json_string_value(json_array_get(p, 1)));
+            if (!json_is_array(p) || json_array_size(p) != 2 || a < 0 || b < 0 || a == b) {
+                fail(err, errlen, file, "pairs[%zu]: expected [QOS KERNEL, NON-QOS KERNEL], two "
+                     "different names of the kernel set", i);
+                goto bad;
+            }
+            s->pair[s->npairs][0] = a;
+            s->pair[s->npairs][1] = b;
+            s->npairs++;
+        }
+    } else {
+        fail(err, errlen, file, "pairs: expected \"all\" or an array of [QOS, NON-QOS] names");
+        goto bad;
+    }
+    v = json_object_get(root, "template");
+    if (!v) {
+        fail(err, errlen, file, "template: missing (a scenario with kernels \"$qos\" and "
+             "\"$other\", or its file name)");
+        goto bad;
+    }
+    s->tmpl = load_ref(v, file, "scenario template", err, errlen);
+    if (!s->tmpl || parse_template(s, file, err, errlen)) goto bad;
+
+    pairs_norm = json_array();
+    for (size_t i = 0; i < s->npairs; i++)
+        json_array_append_new(pairs_norm, json_pack("[s, s]", s->k[s->pair[i][0]].name,
+                                                     s->k[s->pair[i][1]].name));
+    json_t *kn = json_array();
+    for (size_t i = 0; i < s->nk; i++) {
+        json_t *d = json_deep_copy(s->k[i].def);
+        json_object_del(d, "$name");
+        json_object_set_new(d, "name", json_string(s->k[i].name));
+        json_object_set_new(d, "class", json_string(s->k[i].compute ? "compute" : "memory"));
+        json_array_append_new(kn, d);
+    }
+    json_t *schn = json_array();
+    for (size_t i = 0; i < s->nsch; i++) {
+        json_t *pol = json_deep_copy(s->sch[i].policy);
+        json_object_del(pol, "$name");
+        json_t *o = json_pack("{s:s, s:o}", "name", s->sch[i].name, "policy", pol);
+        if (s->sch[i].hill) json_object_set_new(o, "partition", json_string("hill-climb"));
+        json_array_append_new(schn, o);
+    }
+    json_t *gn = json_array();
+    for (size_t i = 0; i < s->ngoals; i++) json_array_append_new(gn, json_real(s->goal[i]));
+    s->norm = json_pack("{s:s, s:s, s:s, s:O?, s:O, s:o, s:O, s:o, s:o, s:I}", "schema",
+                        "schedlab-sweep/1", "kind", "qos", "name", name, "description",
+                        json_object_get(root, "description"), "template", s->tmpl, "kernels", kn,
+                        "pairs", pairs_norm, "goals", gn, "schemes", schn, "other_repeat",
+                        (json_int_t)s->other_repeat);
+    json_decref(pairs_norm);
+    pairs_norm = NULL;
+    if (s->norm && s->full_runs) json_object_set_new(s->norm, "full_runs", json_true());
+    /* the paper's QoSreach per scheme, drawn beside ours (issue 30) */
+    if (sweep_reference_check(json_object_get(root, "reference"), "qosreach", 0, file, err, errlen))
+        goto bad;
+    if (s->norm && json_object_get(root, "reference"))
+        json_object_set(s->norm, "reference", json_object_get(root, "reference"));
+    if (!s->norm || !s->name) {
+        fail(err, errlen, file, "out of memory");
+        goto bad;
+    }
+    json_decref(kv);
+    *out = s;
+    return 0;
+bad:
+    json_decref(kv);
+    json_decref(pairs_norm);
+    qos_spec_free(s);
+    return -1;
+}
+
+/* ---- one point ------------------------------------------------------------------ */
+
+/* The template with pair `pair` in place: the scheme's policy over the
+ * template's, qos_goal on the QoS kernel under a quota policy, and SM
+ * partitions when qos_sms > 0 (Spart: the QoS kernel's stream gets ranks
+ * 0..qos_sms-1, the other's the rest). Each kernel's op is launched its
+ * template op's "runs" times, the copies appended to the ops (its stream
+ * runs them back to back: ISCA'17 §4.1 re-executes each program over the
+ * simulated window). only = 0 / 1: that role's kernel alone (the other
+ * role's ops removed); -1 both. */
+static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_scheme *sc,
+                     int32_t qos_sms, int only) {
+    json_t *j = json_deep_copy(s->tmpl);
+    if (!j) return NULL;
+    json_t *pol = json_object_get(j, "policy");
+    if (!json_is_object(pol)) {
+        pol = json_object();
+        json_object_set_new(j, "policy", pol);
+    }
+    json_object_update(pol, sc->policy);
+    json_object_del(pol, "$name");
+    json_t *ops = json_object_get(j, "ops");
+    const char *sq = NULL, *so = NULL;
+    for (int role = 0; role < 2; role++) {
+        size_t at = role ? s->op_o : s->op_q;
+        const qos_kernel *k = &s->k[s->pair[pair][role]];
+        json_t *t = json_array_get(ops, at);
+        json_t *o = json_deep_copy(k->def);
+        json_object_del(o, "$name");
+        json_object_set_new(o, "kernel", json_string(k->name));
+        json_object_set(o, "stream", json_object_get(t, "stream"));
+        if (json_object_get(t, "at")) json_object_set(o, "at", json_object_get(t, "at"));
+        if (json_object_get(t, "process")) json_object_set(o, "process", json_object_get(t, "process"));
+        if (role == 1 && s->other_repeat > 1) {
+            /* the non-QoS kernel outlasts the QoS one, so that both share
+             * the GPU for the QoS kernel's whole life (ISCA'17 §4.1 re-runs
+             * whichever program ends first) */
+            json_t *prog = json_object_get(o, "program");
+            json_t *r = json_object_get(prog, "repeat");
+            json_int_t rep = json_is_integer(r) ? json_integer_value(r) : 1;
+            json_object_set_new(prog, "repeat", json_integer(rep * s->other_repeat));
+        }
+        if (role == 0 && sc->quota) json_object_set_new(o, "qos_goal", json_real(goal));
+        if (role == 0) sq = json_string_value(json_object_get(t, "stream"));
+        else so = json_string_value(json_object_get(t, "stream"));
+        if (only < 0 || only == role)
+            for (int64_t n = 1; n < s->runs[role]; n++) json_array_append_new(ops, json_deep_copy(o));
+        json_array_set_new(ops, at, o);
+    }
+    if (only >= 0) json_array_remove(ops, only ? s->op_q : s->op_o);
+    if (qos_sms > 0) {
+        json_t *streams = json_object_get(j, "streams");
+        for (size_t i = 0; i < json_array_size(streams); i++) {
+            json_t *st = json_array_get(streams, i);
+            const char *n = json_string_value(json_object_get(st, "name"));
+            if (n && !strcmp(n, sq))
+                json_object_set_new(st, "sms", json_pack("{s:i, s:i}", "first", 0, "count",
+                                                         (int)qos_sms));
+            else if (n && !strcmp(n, so))
+                json_object_set_new(st, "sms", json_pack("{s:i, s:i}", "first", (int)qos_sms,
+                                                         "count", (int)(s->sms - qos_sms)));
+        }
+    }
+    return j;
+}
+
+/* What one run says: the QoS kernel's IPC and the other's issues over the
+ * QoS kernel's life, in cycles. */
+typedef struct run_out {
+    double ipc_q;            /* trace_kernel.ipc of the QoS kernel */
+    double window_ipc_o;     /* the other kernel's issues per cycle while the QoS kernel ran */
+    double ipc_o;            /* trace_kernel.ipc of the other (isolated runs) */
+} run_out;
+
+typedef struct wctx {
+    const qos_spec *s;
+    uint64_t sims;
+    sim_ipc_cache cache;     /* the quota policies' IPC_isolated, per thread (sim.h) */
+    bool full;               /* run past the window (tests: the stop changes nothing) */
+    uint64_t restarts;       /* runs made again in full: the stop came too early */
+} wctx;
+
+/* The cycles a run must simulate for window W to measure what the whole
+ * run measures: up to the end of the last warp_epochs record that overlaps
+ * the window (a record cut by the window counts pro rata, so all of it must
+ * be there). ISCA'17 §4.1's window is all the sweep measures, so each run
+ * stops there (sim_config.stop) with this much to spare for the roles'
+ * first blocks, which begin a little after cycle 0; measure() checks that
+ * the stop came late enough and the run is made again in full if not. */
+#define QOS_STOP_SLACK (4 * QOS_WINDOW_EPOCH)
+
+static int64_t epoch_ceil(double c) {
+    int64_t e = (int64_t)ceil(c / QOS_WINDOW_EPOCH);
+    return e * QOS_WINDOW_EPOCH;
+}
+
+/* the time (ns) at which cycle c begins, as exec_warp.c counts it */
+static int64_t ns_of(int64_t c, int64_t hz) {
+    return c / hz * 1000000000 + ((c % hz) * 1000000000 + hz - 1) / hz;
+}
+
+/* What a run says (run_out) from its trace. Returns 1 when the run stopped
+ * (cfg->stop) before the end of what the window needs: the numbers are then
+ * not the whole run's, and the caller runs it again without a stop. */
+static int measure(const qos_spec *s, const sim_config *cfg, const trace *t,
+                   const char *const names[2], run_out *r) {
+    /* each role's runs (ISCA'17 §4.1: a program re-executed over the
+     * window): its warp instructions over the cycles from its first run's
+     * first block to its last run's end; the runs are the kernel ops named
+     * as the role's kernel, in op order. A run the stop cut short ends at
+     * the stop. */
+    double hz = (double)cfg->device.clock_hz;
+    double instr[2] = {0, 0}, c0[2] = {-1, -1}, c1[2] = {-1, -1};
+    int8_t *role = calloc(t->kernels.n ? t->kernels.n : 1, 1);
+    if (!role) return -1;
+    size_t kn = 0;
+    int present[2] = {0, 0};
+    for (size_t i = 0; i < cfg->nops && kn < t->kernels.n; i++) {
+        const sim_op *op = &cfg->ops[i];
+        if (op->kind != SIM_OP_KERNEL) continue;
+        role[kn] = -1;
+        for (int x = 0; x < 2; x++)
+            if (names[x] && op->name && !strcmp(op->name, names[x])) role[kn] = (int8_t)x;
+        if (role[kn] >= 0) present[role[kn]] = 1;
+        kn++;
+    }
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *k = &t->kernels.v[i];
+        int x = role[i];
+        int64_t end = k->end;
+        if (end == TRACE_NONE && cfg->stop > 0 && k->first_block != TRACE_NONE) end = cfg->stop;
+        if (x < 0 || end <= k->first_block) continue;
+        double a = (double)k->first_block * hz / 1e9, b = (double)end * hz / 1e9;
+        instr[x] += (double)k->instructions;
+        if (c0[x] < 0 || a < c0[x]) c0[x] = a;
+        if (b > c1[x]) c1[x] = b;
+    }
+    int64_t W = s->window;
+    if (cfg->stop > 0) {
+        /* every role began, and each role's window ended with its last
+         * epoch record before the stop */
+        for (int x = 0; x < 2; x++)
+            if (present[x] && (c0[x] < 0 || ns_of(epoch_ceil(c0[x] + (double)W),
+                                                   cfg->device.clock_hz) >= cfg->stop)) {
+                free(role);
+                return 1;
+            }
+    }
+    for (int x = 0; W > 0 && x < 2; x++) {
+        /* a fixed window from the role's first block: its issues there
+         * (epochs cut by the window count pro rata) */
+        if (!(c1[x] > c0[x])) continue;
+        if (c1[x] > c0[x] + (double)W) c1[x] = c0[x] + (double)W;
+        instr[x] = 0;
+        for (size_t i = 0; i < t->warp_epochs.n; i++) {
+            const trace_warp_epoch *e = &t->warp_epochs.v[i];
+            if (e->kernel < 0 || (size_t)e->kernel >= t->kernels.n || role[e->kernel] != x)
+                continue;
+            double a = (double)e->cycle, b = a + (double)e->cycles;
+            double lo = a > c0[x] ? a : c0[x], hi = b < c1[x] ? b : c1[x];
+            if (hi > lo) instr[x] += (double)e->issues * (hi - lo) / (b - a);
+        }
+    }
+    r->ipc_q = c1[0] > c0[0] ? instr[0] / (c1[0] - c0[0]) : 0;
+    r->ipc_o = c1[1] > c0[1] ? instr[1] / (c1[1] - c0[1]) : 0;
+    /* one run, no window: the trace's own IPC (the same measure) */
+    for (int x = 0; x < 2 && W <= 0; x++) {
+        int found = 0;
+        size_t at = 0;
+        for (size_t i = 0; i < t->kernels.n; i++)
+            if (role[i] == x && found++ == 0) at = i;
+        if (found == 1) *(x ? &r->ipc_o : &r->ipc_q) = t->kernels.v[at].ipc;
+    }
+    r->window_ipc_o = 0;
+    if (c1[0] > c0[0] && c1[1] > c0[1]) {
+        /* the QoS kernel's life in cycles, and the other's issues in it
+         * (epochs cut by the window count pro rata) */
+        double issues = 0;
+        for (size_t i = 0; i < t->warp_epochs.n; i++) {
+            const trace_warp_epoch *e = &t->warp_epochs.v[i];
+            if (e->kernel < 0 || (size_t)e->kernel >= t->kernels.n || role[e->kernel] != 1)
+                continue;
+            double a = (double)e->cycle, b = a + (double)e->cycles;
+            double lo = a > c0[0] ? a : c0[0], hi = b < c1[0] ? b : c1[0];
+            if (hi > lo) issues += (double)e->issues * (hi - lo) / (b - a);
+        }
+        r->window_ipc_o = issues / (c1[0] - c0[0]);
+    }
+    free(role);
+    return 0;
+}
+
+/* iso_q > 0: the QoS kernel's IPC_isolated as the sweep measures it (over
+ * the window), told to the simulator so that the goal the quota policies
+ * pursue is the goal judged (ISCA'17 §3.2: IPC_goal is a share of one
+ * IPC_isolated) */
+static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, run_out *r, char *err,
+                    size_t errlen) {
+    /* the pair's kernels: their ops carry the kernel set's names */
+    const char *names[2] = {w->s->k[w->s->pair[pair][0]].name, w->s->k[w->s->pair[pair][1]].name};
+    char *text = json_dumps(j, JSON_COMPACT);
+    if (!text) return fail(err, errlen, "sweep", "out of memory");
+    scn_scenario *sc;
+    int rc = scn_parse(text, strlen(text), "template", &sc, err, errlen);
+    free(text);
+    if (rc) return -1;
+    sim_config cfg;
+    if (scn_config(sc, 0, &cfg, err, errlen)) {
+        scn_free(sc);
+        return -1;
+    }
+    cfg.policy.warp_issue_limit = -1;             /* no per-issue records: epochs suffice */
+    cfg.policy.warp_epoch = QOS_WINDOW_EPOCH;
+    cfg.ipc_cache = &w->cache;
+    /* nothing past the window is measured: stop there (see QOS_STOP_SLACK) */
+    if (w->s->window > 0 && !w->full)
+        cfg.stop = ns_of(epoch_ceil((double)(w->s->window + QOS_STOP_SLACK)), cfg.device.clock_hz);
+    for (size_t i = 0; iso_q > 0 && i < cfg.nops; i++)
+        if (cfg.ops[i].kind == SIM_OP_KERNEL && cfg.ops[i].qos_goal > 0 &&
+            sim_ipc_cache_put(&w->cache, &cfg, i, iso_q) != 0) {
+            scn_free(sc);
+            return fail(err, errlen, "sweep", "out of memory");
+        }
+    for (;;) {
+        trace t;
+        trace_init(&t);
+        rc = sim_run(&cfg, &t, err, errlen);
+        w->sims++;
+        int m = rc == 0 ? measure(w->s, &cfg, &t, names, r) : 0;
+        trace_free(&t);
+        if (m < 0) rc = fail(err, errlen, "sweep", "out of memory");
+        if (m != 1) break;
+        cfg.stop = 0;                                 /* the stop came too early */
+        w->restarts++;
+    }
+    scn_free(sc);
+    return rc;
+}
+
+/* ISCA'17 §4.1: the QoS goal is a share of IPC_isolated; the simulator
+ * runs each kernel alone (the template with only its op) */
+static int isolated(wctx *w, size_t kernel, int role, double *ipc, char *err, size_t errlen) {
+    const qos_spec *s = w->s;
+    /* a pair with this kernel in `role` and any other in the other role */
+    size_t pair = 0;
+    while (pair < s->npairs && s->pair[pair][role] != (int32_t)kernel) pair++;
+    if (pair == s->npairs) {
+        *ipc = 0;
+        return 0;
+    }
+    qos_scheme plain = {.name = "isolated", .policy = json_object()};
+    json_t *j = build(s, pair, 1.0, &plain, 0, role);
+    json_decref(plain.policy);
+    if (!j) return fail(err, errlen, "sweep", "out of memory");
+    run_out r;
+    int rc = simulate(w, j, pair, 0, &r, err, errlen);
+    json_decref(j);
+    *ipc = role ? r.ipc_o : r.ipc_q;
+    return rc;
+}
+
+int32_t qos_hill_climb(int32_t n, qos_eval_fn eval, void *ctx, int *met, double *thr) {
+    int32_t m = n / 2;
+    int ok;
+    double t;
+    if (eval(ctx, m, &ok, &t)) return -1;
+    /* ISCA'17 §2.3: "adjusting the number of SMs for each kernel to achieve
+     * performance goals with hill-climbing [3]": give the QoS kernel SMs
+     * until its goal is met ... */
+    while (!ok && m < n - 1) {
+        m++;
+        if (eval(ctx, m, &ok, &t)) return -1;
+    }
+    /* ... then hand SMs back to the non-QoS kernel while the goal stays met
+     * and the non-QoS throughput improves (§3: the non-QoS kernels'
+     * objective is their throughput) */
+    while (ok && m > 1) {
+        int ok2;
+        double t2;
+        if (eval(ctx, m - 1, &ok2, &t2)) return -1;
+        if (!ok2 || !(t2 > t)) break;
+        m--;
+        t = t2;
+    }
+    *met = ok;
+    *thr = t;
+    return m;
+}
+
+/* one (pair, scheme) over every goal: the unit of work */
+typedef struct point {
+    int met;
+    double attained, thr;
+    int32_t sms;
+} point;
+
+typedef struct hctx {
+    wctx *w;
+    size_t pair;
+    const qos_scheme *sc;
+    double goal, iso_q, iso_o;
+    run_out cache[SIM_MAX_SMS + 1];
+    bool have[SIM_MAX_SMS + 1];
+    char *err;
+    size_t errlen;
+    const sweep_ctl *ctl;
+} hctx;
+
+static bool goal_met(double ipc, double goal, double iso) {
+    return ipc >= goal * iso;   /* qos_met as the trace defines it (ISCA'17 §4.1) */
+}
+
+/* Spart with m SMs for the QoS kernel; a partition's run does not depend on
+ * the goal (Spart has no quotas), so each pair simulates it once */
+static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
+    hctx *h = ctx;
+    if (!h->have[m]) {
+        if (h->ctl && h->ctl->cancel && atomic_load(h->ctl->cancel))
+            return fail(h->err, h->errlen, "sweep", "cancelled");
+        json_t *j = build(h->w->s, h->pair, h->goal, h->sc, m, -1);
+        if (!j) return fail(h->err, h->errlen, "sweep", "out of memory");
+        int rc = simulate(h->w, j, h->pair, 0, &h->cache[m], h->err, h->errlen);
+        json_decref(j);
+        if (rc) return -1;
+        h->have[m] = true;
+    }
+    *met = goal_met(h->cache[m].ipc_q, h->goal, h->iso_q);
+    *thr = h->iso_o > 0 ? h->cache[m].window_ipc_o / h->iso_o : 0;
+    return 0;
+}
+
+typedef struct job {
+    const qos_spec *s;
+    const sweep_ctl *ctl;    /* progress in points, cancel (NULL: none) */
+    const double *iso;       /* [nk][2]: IPC_isolated per kernel as QoS / as non-QoS */
+    double *isoout;          /* phase 1 writes here */
+    size_t *units;           /* phase 2: (pair, scheme) units of this shard */
+    size_t nunits;
+    point *pts;              /* [npairs][nsch][ngoals] */
+    size_t next;             /* next unit to take */
+    pthread_mutex_t mu;
+    int phase;
+    int failed;
+    char err[1024];
+    uint64_t sims;
+} job;
+
+static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
+    const qos_spec *s = jb->s;
+    if (jb->phase == 1) {
+        /* isolated IPC of kernel u/2 in role u%2 */
+        return isolated(w, u / 2, (int)(u % 2), &jb->isoout[u], err, errlen);
+    }
+    size_t pair = u / s->nsch, k = u % s->nsch;
+    const qos_scheme *sc = &s->sch[k];
+    double iso_q = jb->iso[2 * (size_t)s->pair[pair][0]];
+    double iso_o = jb->iso[2 * (size_t)s->pair[pair][1] + 1];
+    point *p = &jb->pts[(pair * s->nsch + k) * s->ngoals];
+    hctx *h = NULL;
+    if (sc->hill) {
+        h = calloc(1, sizeof *h);
+        if (!h) return fail(err, errlen, "sweep", "out of memory");
+        *h = (hctx){.w = w, .pair = pair, .sc = sc, .iso_q = iso_q, .iso_o = iso_o, .err = err,
+                    .errlen = errlen, .ctl = jb->ctl};
+    }
+    int rc = 0;
+    const sweep_ctl *ctl = jb->ctl;
+    for (size_t g = 0; g < s->ngoals && rc == 0; g++) {
+        if (ctl && ctl->done && g)
+            atomic_fetch_add_explicit(ctl->done, 1, memory_order_relaxed);
+        if (ctl && ctl->cancel && atomic_load(ctl->cancel)) {
+            rc = fail(err, errlen, "sweep", "cancelled");
+            break;
+        }
+        if (h) {
+            h->goal = s->goal[g];
+            int met;
+            double thr;
+            int32_t m = qos_hill_climb(s->sms, hill_eval, h, &met, &thr);
+            if (m < 0) {
+                rc = -1;
+                break;
+            }
+            p[g] = (point){.met = met, .thr = thr, .sms = m,
+                           .attained = iso_q > 0 ? h->cache[m].ipc_q / iso_q : 0};
+            continue;
+        }
+        json_t *j = build(s, pair, s->goal[g], sc, 0, -1);
+        if (!j) {
+            rc = fail(err, errlen, "sweep", "out of memory");
+            break;
+        }
+        run_out r;
+        rc = simulate(w, j, pair, iso_q, &r, err, errlen);
+        json_decref(j);
+        if (rc == 0)
+            p[g] = (point){.met = goal_met(r.ipc_q, s->goal[g], iso_q),
+                           .attained = iso_q > 0 ? r.ipc_q / iso_q : 0,
+                           .thr = iso_o > 0 ? r.window_ipc_o / iso_o : 0};
+    }
+    free(h);
+    if (rc == 0 && ctl && ctl->done && s->ngoals)
+        atomic_fetch_add_explicit(ctl->done, 1, memory_order_relaxed);
+    if (rc && ctl && ctl->cancel && atomic_load(ctl->cancel))
+        return fail(err, errlen, "sweep", "cancelled");
+    if (rc) {
+        char full[1400];
+        snprintf(full, sizeof full, "pair %.64s+%.64s, scheme %.64s: %.1000s", s->k[s->pair[pair][0]].name,
+                 s->k[s->pair[pair][1]].name, sc->name, err);
+        size_t n = strlen(full) < errlen ? strlen(full) : errlen - 1;
+        memcpy(err, full, n);
+        err[n] = '\0';
+    }
+    return rc;
+}
+
+static void *worker(void *arg) {
+    job *jb = arg;
+    wctx w = {.s = jb->s, .full = jb->s->full_runs};
+    sim_ipc_cache_init(&w.cache);
+    char err[1024];
+    for (;;) {
+        pthread_mutex_lock(&jb->mu);
+        size_t i = jb->next++;
+        int stop = jb->failed;
+        pthread_mutex_unlock(&jb->mu);
+        size_t n = jb->phase == 1 ? 2 * jb->s->nk : jb->nunits;
+        if (!stop && jb->ctl && jb->ctl->cancel && atomic_load(jb->ctl->cancel)) {
+            pthread_mutex_lock(&jb->mu);
+            if (!jb->failed) snprintf(jb->err, sizeof jb->err, "cancelled");
+            jb->failed = 1;
+            pthread_mutex_unlock(&jb->mu);
+            break;
+        }
+        if (stop || i >= n) break;
+        size_t u = jb->phase == 1 ? i : jb->units[i];
+        if (do_unit(jb, &w, u, err, sizeof err)) {
+            pthread_mutex_lock(&jb->mu);
+            if (!jb->failed) snprintf(jb->err, sizeof jb->err, "%s", err);
+            jb->failed = 1;
+            pthread_mutex_unlock(&jb->mu);
+            break;
+        }
+    }
+    pthread_mutex_lock(&jb->mu);
+    jb->sims += w.sims + (uint64_t)w.cache.runs;
+    pthread_mutex_unlock(&jb->mu);
+    sim_ipc_cache_free(&w.cache);
+    return NULL;
+}
+
+static int run_phase(job *jb, int phase, int threads) {
+    jb->phase = phase;
+    jb->next = 0;
+    pthread_t tid[256];
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        if (pthread_create(&tid[t], NULL, worker, jb) != 0) break;
+        started++;
+    }
+    if (started == 0) worker(jb);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    return jb->failed ? -1 : 0;
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* x as the result file writes it (10 significant digits, sweep.c): the
+ * one-process run summarises the very numbers `schedlab merge` reads back
+ * from the shards, so both write the same means to the last digit. */
+static double sig10(double x) {
+    char b[40];
+    snprintf(b, sizeof b, "%.10g", x);
+    return strtod(b, NULL);
+}
+
+/* The summaries of a result's points (qos_run and qos_merge): QoSreach =
+ * met / all (ISCA'17 §4.1: "# of Success Cases / # of Total Cases"), and
+ * the mean normalised throughput of the non-QoS kernel over the points
+ * that meet their goal (§4.1: "only the cases that meet the QoS goal are
+ * included"), overall and per goal. */
+/* ISCA'17 Fig. 5 counts the cases History misses "by how much they miss
+ * the QoS goals" (the shortfall 1 - attained / goal), "most of them ...
+ * only within 5%"; the paper does not list its categories: these are
+ * (0, 5 %], (5, 10 %], (10, 20 %], over 20 % (docs/qos.md). */
+static const double shortfall_bins[] = {0.05, 0.10, 0.20};
+#define QOS_NBINS (sizeof shortfall_bins / sizeof *shortfall_bins + 1)
+
+static int summarise(json_t *res) {
+    json_t *schemes = json_object_get(res, "schemes"), *goals = json_object_get(res, "goals");
+    json_t *pts = json_object_get(res, "points");
+    size_t ns = json_array_size(schemes), ng = json_array_size(goals);
+    json_t *reach = json_object(), *reachg = json_object(), *thr = json_object(),
+           *thrg = json_object(), *miss = json_object(), *over = json_object();
+    for (size_t k = 0; k < ns; k++) {
+        const char *sn = json_string_value(json_array_get(schemes, k));
+        double met = 0, all = 0, tsum = 0, osum = 0;
+        double gm[QOS_MAX_GOALS] = {0}, ga[QOS_MAX_GOALS] = {0}, gt[QOS_MAX_GOALS] = {0};
+        json_int_t bins[QOS_NBINS] = {0};
+        size_t i;
+        json_t *p;
+        json_array_foreach(pts, i, p) {
+            if (strcmp(json_string_value(json_object_get(p, "scheme")), sn)) continue;
+            double goal = json_number_value(json_object_get(p, "goal"));
+            size_t g = 0;
+            while (g < ng && fabs(json_number_value(json_array_get(goals, g)) - goal) > 1e-9) g++;
+            if (g == ng) continue;
+            bool m = json_is_true(json_object_get(p, "qos_met"));
+            double t = json_number_value(json_object_get(p, "throughput"));
+            /* the QoS kernel's IPC over its goal's (Fig. 9: "normalized to
+             * their QoS goals"); below 1 by the shortfall when missed */
+            double r = json_number_value(json_object_get(p, "attained")) / goal;
+            all++;
+            ga[g]++;
+            if (m) {
+                met++;
+                tsum += t;
+                osum += r - 1;
+                gm[g]++;
+                gt[g] += t;
+            } else {
+                size_t b = 0;
+                while (b < QOS_NBINS - 1 && 1 - r > shortfall_bins[b]) b++;
+                bins[b]++;
+            }
+        }
+        json_object_set_new(reach, sn, json_real(all > 0 ? met / all : 0));
+        json_object_set_new(thr, sn, met > 0 ? json_real(tsum / met) : json_null());
+        json_t *ra = json_array(), *ta = json_array();
+        for (size_t g = 0; g < ng; g++) {
+            json_array_append_new(ra, json_real(ga[g] > 0 ? gm[g] / ga[g] : 0));
+            json_array_append_new(ta, gm[g] > 0 ? json_real(gt[g] / gm[g]) : json_null());
+        }
+        json_object_set_new(reachg, sn, ra);
+        json_object_set_new(thrg, sn, ta);
+        json_t *ma = json_array();
+        for (size_t b = 0; b < QOS_NBINS; b++) json_array_append_new(ma, json_integer(bins[b]));
+        json_object_set_new(miss, sn, ma);
+        json_object_set_new(over, sn, met > 0 ? json_real(sig10(osum / met)) : json_null());
+    }
+    json_t *edges = json_array();
+    for (size_t b = 0; b < QOS_NBINS - 1; b++) json_array_append_new(edges, json_real(shortfall_bins[b]));
+    json_object_set_new(res, "qosreach", reach);
+    json_object_set_new(res, "qosreach_by_goal", reachg);
+    json_object_set_new(res, "throughput", thr);
+    json_object_set_new(res, "throughput_by_goal", thrg);
+    /* Fig. 5: the points each scheme misses, by shortfall: misses[s][b]
+     * those whose shortfall is at most shortfall_bins[b] (and above the
+     * bin before), the last bin above them all */
+    json_object_set_new(res, "shortfall_bins", edges);
+    json_object_set_new(res, "misses", miss);
+    /* Fig. 9: how far the met points' QoS kernels overshoot their goals */
+    json_object_set_new(res, "overshoot", over);
+    return 0;
+}
+
+static int online_cpus(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+uint64_t qos_points(const qos_spec *s) {
+    return (uint64_t)s->npairs * s->nsch * s->ngoals;
+}
+
+uint64_t qos_cycles(const qos_spec *s) {
+    return qos_points(s) * (uint64_t)(s->window > 0 ? s->window : 1000000);
+}
+
+int qos_run(const qos_spec *s, int index, int count, int threads, json_t **result,
+            qos_stats *st, char *err, size_t errlen) {
+    return qos_run_ctl(s, index, count, threads, NULL, result, st, err, errlen);
+}
+
+int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
+                json_t **result, qos_stats *st, char *err, size_t errlen) {
+    *result = NULL;
+    if (count < 1 || index < 0 || index >= count)
+        return fail(err, errlen, "--shard", "expected i/n with 0 <= i < n");
+    if (threads <= 0) threads = online_cpus();
+    if (threads > 256) threads = 256;
+    double t0 = now();
+    job *jb = calloc(1, sizeof *jb);
+    double *iso = calloc(2 * s->nk, sizeof *iso);
+    size_t nall = s->npairs * s->nsch;
+    size_t *units = calloc(nall ? nall : 1, sizeof *units);
+    point *pts = calloc(nall * s->ngoals, sizeof *pts);
+    if (!jb || !iso || !units || !pts) {
+        free(jb);
+        free(iso);
+        free(units);
+        free(pts);
+        return fail(err, errlen, "sweep", "out of memory");
+    }
+    pthread_mutex_init(&jb->mu, NULL);
+    jb->s = s;
+    jb->ctl = ctl;
+    jb->isoout = iso;
+    jb->iso = iso;
+    jb->pts = pts;
+    jb->units = units;
+    /* shard i of n: pairs i, i + n, ... (every scheme of a pair together:
+     * Spart's partitions are shared across its goals) */
+    for (size_t p = (size_t)index; p < s->npairs; p += (size_t)count)
+        for (size_t k = 0; k < s->nsch; k++) units[jb->nunits++] = p * s->nsch + k;
+    if (ctl && ctl->phase) atomic_store(ctl->phase, "isolated IPC");
+    int rc = run_phase(jb, 1, threads < (int)(2 * s->nk) ? threads : (int)(2 * s->nk));
+    if (ctl && ctl->phase) atomic_store(ctl->phase, "points");
+    if (rc == 0) rc = run_phase(jb, 2, threads);
+    if (rc) fail(err, errlen, "sweep", "%s", jb->err);
+    double wall = now() - t0;
+    if (st)
+        *st = (qos_stats){.wall_s = wall, .points = jb->nunits * s->ngoals, .sims = jb->sims,
+                          .threads = threads};
+    if (rc == 0) {
+        json_t *points = json_array(), *kern = json_array(), *pairs = json_array();
+        for (size_t i = 0; i < s->nk; i++)
+            json_array_append_new(kern, json_pack("{s:s, s:s, s:f, s:f}", "name", s->k[i].name,
+                                                  "class", s->k[i].compute ? "compute" : "memory",
+                                                  "ipc_isolated", iso[2 * i],
+                                                  "ipc_isolated_other", iso[2 * i + 1]));
+        for (size_t p = 0; p < s->npairs; p++) {
+            const qos_kernel *a = &s->k[s->pair[p][0]], *b = &s->k[s->pair[p][1]];
+            char cls[4] = {a->compute ? 'C' : 'M', '+', b->compute ? 'C' : 'M', 0};
+            json_array_append_new(pairs, json_pack("{s:s, s:s, s:s}", "qos", a->name, "other",
+                                                   b->name, "classes", cls));
+        }
+        for (size_t u = 0; u < jb->nunits; u++) {
+            size_t pair = units[u] / s->nsch, k = units[u] % s->nsch;
+            for (size_t g = 0; g < s->ngoals; g++) {
+                const point *q = &pts[units[u] * s->ngoals + g];
+                json_t *o = json_pack("{s:i, s:s, s:f, s:b, s:f, s:f}", "pair", (int)pair,
+                                      "scheme", s->sch[k].name, "goal", s->goal[g], "qos_met",
+                                      q->met, "attained", sig10(q->attained), "throughput",
+                                      sig10(q->thr));
+                if (s->sch[k].hill) json_object_set_new(o, "sms", json_integer(q->sms));
+                json_array_append_new(points, o);
+            }
+        }
+        json_t *schn = json_array();
+        for (size_t k = 0; k < s->nsch; k++) json_array_append_new(schn, json_string(s->sch[k].name));
+        *result = json_pack("{s:s, s:s, s:s, s:O, s:o, s:O, s:o, s:o, s:o}", "schema",
+                            "schedlab-sweep-result/1", "kind", "qos", "name", s->name, "spec",
+                            s->norm, "schemes", schn, "goals", json_object_get(s->norm, "goals"),
+                            "pairs", pairs, "kernels", kern, "points", points);
+        if (*result && count > 1)
+            json_object_set_new(*result, "shard",
+                                json_pack("{s:i, s:i, s:I}", "index", index, "count", count,
+                                          "points", (json_int_t)(jb->nunits * s->ngoals)));
+        if (*result) summarise(*result);
+        else rc = fail(err, errlen, "sweep", "out of memory");
+    }
+    pthread_mutex_destroy(&jb->mu);
+    free(jb);
+    free(iso);
+    free(units);
+    free(pts);
+    return rc;
+}
+
+static int point_cmp(const void *a, const void *b) {
+    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    long long px = json_integer_value(json_object_get(x, "pair")),
+              py = json_integer_value(json_object_get(y, "pair"));
+    return px < py ? -1 : px > py;   /* stable within a pair: qsort is not, see below */
+}
+
+int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen) {
+    *merged = NULL;
+    json_t *first = shards[0];
+    json_t *sh0 = json_object_get(first, "shard");
+    long long count = sh0 ? json_integer_value(json_object_get(sh0, "count")) : 1;
+    if (count < 1 || (size_t)count != n)
+        return fail(err, errlen, "merge", "the shards say there are %lld of them, %zu given",
+                    count, n);
+    char *spec0 = json_dumps(json_object_get(first, "spec"), JSON_SORT_KEYS | JSON_COMPACT);
+    bool seen[256] = {false};
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) total += json_array_size(json_object_get(shards[i], "points"));
+    json_t **all = calloc(total ? total : 1, sizeof *all);
+    int rc = 0;
+    size_t at = 0;
+    if (!spec0 || !all || n > 256) {
+        rc = fail(err, errlen, "merge", n > 256 ? "at most 256 shards" : "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        json_t *sh = json_object_get(shards[i], "shard");
+        char what[32];
+        snprintf(what, sizeof what, "shard file %zu", i + 1);
+        long long idx = n == 1 && !sh ? 0 : json_integer_value(json_object_get(sh, "index"));
+        if ((n > 1 && !sh) || idx < 0 || (size_t)idx >= n) {
+            rc = fail(err, errlen, what, "shard: not one of %zu shards", n);
+            break;
+        }
+        if (seen[idx]) {
+            rc = fail(err, errlen, what, "shard %lld/%zu given twice", idx, n);
+            break;
+        }
+        seen[idx] = true;
+        char *spec = json_dumps(json_object_get(shards[i], "spec"), JSON_SORT_KEYS | JSON_COMPACT);
+        bool same = spec && strcmp(spec, spec0) == 0;
+        free(spec);
+        if (!same) {
+            rc = fail(err, errlen, what, "spec: differs from shard file 1's (another sweep)");
+            break;
+        }
+        size_t k;
+        json_t *p;
+        json_array_foreach(json_object_get(shards[i], "points"), k, p) all[at++] = p;
+    }
+    if (rc == 0) {
+        json_t *spec = json_object_get(first, "spec");
+        size_t want = json_array_size(json_object_get(spec, "pairs")) *
+                      json_array_size(json_object_get(spec, "schemes")) *
+                      json_array_size(json_object_get(spec, "goals"));
+        if (at != want) {
+            rc = fail(err, errlen, "merge", "the shards cover %zu of %zu points", at, want);
+            goto done;
+        }
+        /* the one-process order: by pair, and within a pair as each shard
+         * wrote it (a shard holds whole pairs); insertion sort keeps it */
+        for (size_t i = 1; i < at; i++)
+            for (size_t j = i; j > 0 && point_cmp(&all[j - 1], &all[j]) > 0; j--) {
+                json_t *t = all[j];
+                all[j] = all[j - 1];
+                all[j - 1] = t;
+            }
+        json_t *out = json_deep_copy(first);
+        json_object_del(out, "shard");
+        json_t *pts = json_array();
+        for (size_t i = 0; i < at; i++) json_array_append(pts, all[i]);
+        json_object_set_new(out, "points", pts);
+        summarise(out);
+        *merged = out;
+    }
+done:
+    free(all);
+    free(spec0);
+    return rc;
+}

@@ -1,0 +1,129 @@
+/* replay.h -- a stored trace back into a scenario (schedlab-scenario/1), so a
+ * measured run can be re-simulated under other policies and compared with
+ * itself (issue 10: replay that reproduces the hardware).
+ *
+ * What the scenario keeps of the trace:
+ *   - every kernel with its stream, process, priority, grid, block size,
+ *     registers and shared memory, issued at its issue time (at its start
+ *     minus the calibrated launch latency where the trace has no issue);
+ *   - every copy with its bytes, direction and `"duration"`, and every
+ *     memset (host-to-host copy) as a copy of direction "memset" ("other")
+ *     with its measured duration: stream work that uses no copy engine, so
+ *     nothing after it in its stream moves;
+ *   - each stream's order: ops are sorted by issue time, ties by measured
+ *     start, then trace order (kernels and copies alike);
+ *   - an op the host held back (host_gaps.h: it started long after its call
+ *     handed it over, its stream idle and its engine free) is issued at its
+ *     measured start (a kernel: less the launch latency), a measured host
+ *     gap: what held it is not in the trace, when it let go is.
+ *
+ * Calibration (per kernel):
+ *   - with block records: each block's measured duration by block index
+ *     (missing indices get the mean of the known ones);
+ *   - without: the block time that makes the kernel, alone on the chosen
+ *     device with its real occupancy (blocks per SM from threads, warps,
+ *     registers, shared memory and the blocks-per-SM limit, exactly as the
+ *     simulator counts them), last its measured duration:
+ *     block_time = round(duration / waves), waves = ceil(blocks / (SMs x
+ *     blocks per SM)).
+ *   - then, where kernels shared the GPU (the leftover rule gives a later
+ *     kernel only what the earlier one leaves), up to REPLAY_PASSES
+ *     simulation passes under the base policy scale each calibrated
+ *     kernel's block time by measured / simulated duration; the pass with
+ *     the smallest duration errors is kept (replay_info has the errors
+ *     before and after);
+ *   - launch latency (policy.launch_latency): the median issue -> first
+ *     block gap of the kernels nothing else held back (their stream idle
+ *     at issue, no other kernel running between issue and start); 0 when
+ *     the trace has no issue times; a stream with 3 such kernels or more
+ *     whose median differs from it by more than 10 us and 50 % has its own
+ *     (its kernels are issued that much later or earlier);
+ *   - copies: their measured duration plus the median gap the trace's copy
+ *     engine left between back-to-back copies (replay_info.copy_gap);
+ *   - a simulated run's GPU-context policy (meta "contexts", "time_slice",
+ *     "context_switch", "runlist_update") is kept, and a preempted block's
+ *     time is its run time without its pauses, so a time-sliced run
+ *     replays into itself.
+ *
+ * Device: `device_preset` when given; else the trace's own device,
+ * completed from its compute capability (meta "compute_capability", as the
+ * importers keep it; simcore/cc.h fills the limits the trace lacks and
+ * raises the per-block shared memory to the opt-in maximum), or, where the
+ * trace records no SM count, from the GPU its name names (sim_gpu_model_for:
+ * SM count and compute capability); a missing copy_bandwidth is fitted
+ * from the copies, a missing copy engine count or scheduler count takes the
+ * defaults (issue 28). Failing all of that, the preset its name names by
+ * whole tokens ("NVIDIA GeForce RTX 2080 Ti"
+ * names rtx2080ti; "tx2" is not inside "rtx2080ti"), with the SM count and
+ * limits the trace records put over the preset's. Which one and why is in
+ * replay_info and in the scenario's description.
+ *
+ * The scenario's policy is the default placement (most-room) and every
+ * other placement policy of the table (round-robin) is a variant named
+ * after it, so `schedlab simulate REPLAY.json --variant round-robin` works.
+ *
+ * Times are the trace's own (time 0 stays time 0), so a simulated run of
+ * the scenario lies on the measured run's time axis (fidelity.h compares
+ * them); an op that would be issued before 0 is issued at 0.
+ *
+ * Memory: *out is a new jansson reference owned by the caller. */
+#ifndef SERVER_REPLAY_H
+#define SERVER_REPLAY_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../simcore/trace.h"
+
+typedef struct replay_info {
+    char device[128];        /* the preset's name, or the trace's device name */
+    char device_why[384];    /* one line: which device and why */
+    int64_t launch_latency;  /* ns */
+    size_t kernels;          /* kernels in the scenario */
+    size_t calibrated;       /* of them: block time fitted from the kernel's duration */
+    size_t copies;           /* copies (measured durations) */
+    size_t memsets;          /* memsets and other stream work with measured durations */
+    size_t skipped;          /* records without the times a scenario needs */
+    int64_t copy_gap;        /* ns a copy engine left between back-to-back copies */
+    int32_t copy_engines;    /* the chosen device's (ce.h: 1 for both directions, 2 one each) */
+    int passes;              /* simulation passes of the refinement (0: none ran) */
+    /* duration errors of the calibrated kernels (fractions): with block
+     * times calibrated alone, and after the refinement */
+    double alone_median, alone_p90, refined_median, refined_p90;
+    /* the trace's GPUs, each replayed as its own simulated GPU
+     * (replay_devices.h); 0 or 1: one device */
+    size_t devices;
+    /* copies one engine ran at once in the trace, given to the device
+     * (replay_copies.h); 0 or 1: one at a time */
+    int32_t copies_in_flight;
+    /* ops the host held back (host_gaps.h), issued at their measured start:
+     * how many, and the longest hold (ns) */
+    size_t host_gaps;
+    int64_t host_gap_max;
+    /* streams whose kernels launch with their own fitted latency */
+    size_t latency_streams;
+} replay_info;
+
+/* Simulation passes the refinement runs at most. */
+#define REPLAY_PASSES 8
+
+/* The preset a device name names, by whole tokens. The name splits into
+ * words at every character that is not a letter or digit; a preset matches
+ * when its name without '-' equals the lower-cased concatenation of one or
+ * more consecutive words ("NVIDIA GeForce RTX 2080 Ti" -> "rtx2080ti";
+ * "Jetson TX2" -> "tx2"; "Xavier NX" -> "xaviernx"), so "tx2" never matches
+ * inside the word "rtx2080ti". Failing that, a preset's first '-' part may
+ * match the same way ("pascal" of "pascal-gilman"). NULL when none does. */
+const char *replay_preset_for(const char *device_name);
+
+/* `what` names the run in messages ("run k3f9x2m1qa"). device_preset may be
+ * NULL; info may be NULL. Returns 0, or -1 with one line in err (e.g. the
+ * trace has no complete device, its name names no preset, and no preset
+ * was named). */
+int replay_scenario_info(const trace *t, const char *what, const char *device_preset,
+                         json_t **out, replay_info *info, char *err, size_t errlen);
+int replay_scenario(const trace *t, const char *what, const char *device_preset, json_t **out,
+                    char *err, size_t errlen);
+
+#endif

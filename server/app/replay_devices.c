@@ -1,0 +1,368 @@
+/* replay_devices.c -- several GPUs replayed as several simulated GPUs. See
+ * replay_devices.h. */
+#include "replay_devices.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../simcore/sim.h"
+#include "fidelity_causes.h"
+#include "scenario.h"
+
+/* A word "rankN" or "gpuN" (N decimal digits). */
+static int device_word(const char *w, size_t len) {
+    size_t p = len >= 4 && strncmp(w, "rank", 4) == 0 ? 4 : len >= 3 && strncmp(w, "gpu", 3) == 0 ? 3 : 0;
+    if (!p || p == len) return 0;
+    for (size_t i = p; i < len; i++)
+        if (!isdigit((unsigned char)w[i])) return 0;
+    return 1;
+}
+
+void replay_device_key(const char *process, char out[REPLAY_DEVICE_KEY]) {
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *c = process ? process : ""; *c;) {
+        while (*c == ' ') c++;
+        const char *w = c;
+        while (*c && *c != ' ') c++;
+        size_t len = (size_t)(c - w);
+        if (!len || !device_word(w, len) || o + len + 2 > REPLAY_DEVICE_KEY) continue;
+        if (o) out[o++] = ' ';
+        memcpy(out + o, w, len);
+        o += len;
+        out[o] = '\0';
+    }
+}
+
+static int cmp_key(const void *a, const void *b) {
+    /* "gpu2" before "gpu10": by length of the digits first, then text */
+    const char *x = a, *y = b;
+    size_t lx = strlen(x), ly = strlen(y);
+    return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+static size_t add_key(char (*keys)[REPLAY_DEVICE_KEY], size_t n, size_t max, const char *k,
+                      char (*seen)[REPLAY_DEVICE_KEY], size_t *nseen) {
+    for (size_t i = 0; i < *nseen; i++)
+        if (strcmp(seen[i], k) == 0) return n;
+    if (*nseen >= REPLAY_MAX_DEVICES) return n + 1;   /* past the most: counted, so refused */
+    snprintf(seen[(*nseen)++], REPLAY_DEVICE_KEY, "%s", k);
+    if (keys && n < max) snprintf(keys[n], REPLAY_DEVICE_KEY, "%s", k);
+    return n + 1;
+}
+
+size_t replay_device_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY], size_t max) {
+    char seen[REPLAY_MAX_DEVICES][REPLAY_DEVICE_KEY];
+    size_t nseen = 0, n = 0;
+    trace_str last = (trace_str)-1;
+    char k[REPLAY_DEVICE_KEY];
+    for (size_t i = 0; i < t->kernels.n + t->copies.n; i++) {
+        trace_str p = i < t->kernels.n ? t->kernels.v[i].process
+                                        : t->copies.v[i - t->kernels.n].process;
+        if (p == last) continue;   /* records of one lane come together */
+        last = p;
+        replay_device_key(trace_str_get(t, p), k);
+        n = add_key(keys, n, max, k, seen, &nseen);
+    }
+    if (keys) qsort(keys, n < max ? n : max, sizeof *keys, cmp_key);
+    return n;
+}
+
+static int copy_meta(const trace *t, trace *o) {
+    if (trace_set_name(o, t->name) < 0 || trace_set_source(o, t->source) < 0) return -1;
+    o->device = t->device;
+    o->has_device = t->has_device;
+    o->origin = t->origin;
+    for (size_t i = 0; i < t->meta.n; i++)
+        if (trace_set_meta(o, trace_str_get(t, t->meta.v[i].key),
+                           trace_str_get(t, t->meta.v[i].value)) < 0)
+            return -1;
+    return 0;
+}
+
+static int on_device(const trace *t, trace_str process, const char *key) {
+    char k[REPLAY_DEVICE_KEY];
+    replay_device_key(trace_str_get(t, process), k);
+    return strcmp(k, key) == 0;
+}
+
+int replay_device_subtrace(const trace *t, const char *key, trace *o) {
+    trace_init(o);
+    int32_t *kmap = calloc(t->kernels.n + 1, sizeof *kmap);
+    int64_t *bmap = NULL;
+    if (!kmap || copy_meta(t, o) != 0) goto oom;
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *k = &t->kernels.v[i];
+        kmap[i] = -1;
+        if (!on_device(t, k->process, key)) continue;
+        trace_kernel *n = trace_add_kernel(o);
+        if (!n) goto oom;
+        *n = *k;
+        n->name = trace_intern(o, trace_str_get(t, k->name));
+        n->raw_name = trace_intern(o, trace_str_get(t, k->raw_name));
+        n->stream = trace_intern(o, trace_str_get(t, k->stream));
+        n->process = trace_intern(o, trace_str_get(t, k->process));
+        kmap[i] = (int32_t)(o->kernels.n - 1);
+    }
+    for (size_t i = 0; i < t->copies.n; i++) {
+        const trace_copy *c = &t->copies.v[i];
+        if (!on_device(t, c->process, key)) continue;
+        trace_copy *n = trace_add_copy(o);
+        if (!n) goto oom;
+        *n = *c;
+        n->name = trace_intern(o, trace_str_get(t, c->name));
+        n->stream = trace_intern(o, trace_str_get(t, c->stream));
+        n->process = trace_intern(o, trace_str_get(t, c->process));
+    }
+    if (t->blocks.n) {
+        bmap = malloc(t->blocks.n * sizeof *bmap);
+        if (!bmap) goto oom;
+        for (size_t i = 0; i < t->blocks.n; i++) {
+            const trace_block *b = &t->blocks.v[i];
+            bmap[i] = -1;
+            if (b->kernel < 0 || (size_t)b->kernel >= t->kernels.n || kmap[b->kernel] < 0) continue;
+            trace_block *n = trace_add_block(o);
+            if (!n) goto oom;
+            *n = *b;
+            n->kernel = kmap[b->kernel];
+            bmap[i] = (int64_t)(o->blocks.n - 1);
+        }
+        for (size_t i = 0; i < t->pauses.n; i++) {
+            const trace_pause *p = &t->pauses.v[i];
+            if (p->block < 0 || (size_t)p->block >= t->blocks.n || bmap[p->block] < 0) continue;
+            if (!trace_add_pause(o, bmap[p->block], p->start, p->end)) goto oom;
+        }
+    }
+    free(kmap);
+    free(bmap);
+    return o->oom ? -1 : 0;
+oom:
+    free(kmap);
+    free(bmap);
+    trace_free(o);
+    return -1;
+}
+
+/* Simulate a scenario: 0, 1 (it does not simulate: err), -1 (OOM). */
+static int simulate(const json_t *scn, trace *out, char *err, size_t errlen) {
+    char *txt = json_dumps(scn, JSON_COMPACT);
+    if (!txt) return -1;
+    scn_scenario *s = NULL;
+    int rc = scn_parse(txt, strlen(txt), "replay", &s, err, errlen);
+    free(txt);
+    if (rc != 0) return 1;
+    sim_config cfg;
+    rc = scn_config(s, 0, &cfg, err, errlen) != 0 ? 1 : sim_run(&cfg, out, err, errlen) != 0 ? 1 : 0;
+    scn_free(s);
+    return rc;
+}
+
+/* Append simulated run s (device `key`) to the merged run o: its records
+ * keep their process names; queue names get the device key in front, so
+ * that one GPU's "ce" is not another's. */
+static int merge(trace *o, const trace *s, const char *key) {
+    size_t k0 = o->kernels.n, b0 = o->blocks.n;
+    for (size_t i = 0; i < s->kernels.n; i++) {
+        const trace_kernel *k = &s->kernels.v[i];
+        trace_kernel *n = trace_add_kernel(o);
+        if (!n) return -1;
+        *n = *k;
+        n->name = trace_intern(o, trace_str_get(s, k->name));
+        n->raw_name = trace_intern(o, trace_str_get(s, k->raw_name));
+        n->stream = trace_intern(o, trace_str_get(s, k->stream));
+        n->process = trace_intern(o, trace_str_get(s, k->process));
+    }
+    for (size_t i = 0; i < s->copies.n; i++) {
+        const trace_copy *c = &s->copies.v[i];
+        trace_copy *n = trace_add_copy(o);
+        if (!n) return -1;
+        *n = *c;
+        n->name = trace_intern(o, trace_str_get(s, c->name));
+        n->stream = trace_intern(o, trace_str_get(s, c->stream));
+        n->process = trace_intern(o, trace_str_get(s, c->process));
+    }
+    if (s->blocks.n && trace_reserve_blocks(o, s->blocks.n) != 0) return -1;
+    for (size_t i = 0; i < s->blocks.n; i++) {
+        trace_block *n = trace_add_block(o);
+        if (!n) return -1;
+        *n = s->blocks.v[i];
+        n->kernel += (int32_t)k0;
+    }
+    for (size_t i = 0; i < s->pauses.n; i++)
+        if (!trace_add_pause(o, s->pauses.v[i].block + (int64_t)b0, s->pauses.v[i].start,
+                             s->pauses.v[i].end))
+            return -1;
+    for (size_t i = 0; i < s->queue_events.n; i++) {
+        const trace_queue_event *q = &s->queue_events.v[i];
+        char qn[512];
+        snprintf(qn, sizeof qn, "%s%s%s", key, *key ? " " : "", trace_str_get(s, q->queue));
+        if (!trace_add_queue_event(o, q->t, trace_intern(o, qn),
+                                   trace_intern(o, trace_str_get(s, q->item)),
+                                   (trace_queue_op)q->event))
+            return -1;
+    }
+    return o->oom ? -1 : 0;
+}
+
+void replay_devices_free(replay_dev *v, size_t n) {
+    for (size_t i = 0; v && i < n; i++) {
+        trace_free(&v[i].measured);
+        trace_free(&v[i].simulated);
+        fidelity_free(&v[i].fid);
+        json_decref(v[i].scenario);
+    }
+    free(v);
+}
+
+int replay_devices_run(const trace *m, const char *what, const char *preset, int with_heldout,
+                       replay_dev **out, size_t *nout, trace *merged, char *err, size_t errlen) {
+    *out = NULL;
+    *nout = 0;
+    trace_init(merged);
+    char (*keys)[REPLAY_DEVICE_KEY] = calloc(REPLAY_MAX_DEVICES, sizeof *keys);
+    if (!keys) goto oom;
+    size_t n = replay_device_keys(m, keys, REPLAY_MAX_DEVICES);
+    if (n > REPLAY_MAX_DEVICES) {
+        snprintf(err, errlen, "%s: work on %zu GPUs; a replay simulates at most %d", what, n,
+                 REPLAY_MAX_DEVICES);
+        free(keys);
+        return 1;
+    }
+    replay_dev *v = calloc(n + 1, sizeof *v);
+    if (!v) goto oom;
+    for (size_t i = 0; i < n; i++) {
+        trace_init(&v[i].measured);
+        trace_init(&v[i].simulated);
+    }
+    *out = v;
+    *nout = n;
+    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0) goto oom;
+    char list[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        replay_dev *d = &v[i];
+        snprintf(d->key, sizeof d->key, "%s", keys[i]);
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", d->key);
+        if (replay_device_subtrace(m, d->key, &d->measured) != 0) goto oom;
+        char dwhat[160], e[1024] = "";
+        snprintf(dwhat, sizeof dwhat, "%s, %s", what, *d->key ? d->key : "the device without a key");
+        if (replay_scenario_info(&d->measured, dwhat, preset, &d->scenario, &d->info, e, sizeof e) != 0) {
+            snprintf(err, errlen, "%s", e);
+            goto fail;
+        }
+        int sr = simulate(d->scenario, &d->simulated, e, sizeof e);
+        if (sr < 0) goto oom;
+        if (sr > 0) {
+            snprintf(err, errlen, "%s: does not simulate: %s", dwhat, e);
+            goto fail;
+        }
+        if (fidelity_compare(&d->measured, &d->simulated, &d->fid, err, errlen) != 0) goto fail;
+        d->ok = 1;
+        if (with_heldout &&
+            replay_heldout_run(&d->measured, dwhat, preset, &d->held, err, errlen) != 0)
+            goto fail;
+        if (merge(merged, &d->simulated, d->key) != 0) goto oom;
+    }
+    if (trace_set_meta(merged, "replayed_devices", list) < 0) goto oom;
+    free(keys);
+    return 0;
+oom:
+    snprintf(err, errlen, "%s: out of memory replaying its GPUs", what);
+    free(keys);
+    replay_devices_free(*out, *nout);
+    *out = NULL;
+    *nout = 0;
+    trace_free(merged);
+    return -1;
+fail:
+    free(keys);
+    replay_devices_free(*out, *nout);
+    *out = NULL;
+    *nout = 0;
+    trace_free(merged);
+    return 1;
+}
+
+json_t *replay_devices_json(const replay_dev *v, size_t n) {
+    json_t *a = json_array();
+    for (size_t i = 0; a && i < n; i++) {
+        const replay_dev *d = &v[i];
+        const fidelity *f = &d->fid;
+        const json_t *dev = json_object_get(d->scenario, "device");
+        double bw = json_real_value(json_object_get(dev, "copy_bandwidth"));
+        if (!(bw > 0)) bw = (double)json_integer_value(json_object_get(dev, "copy_bandwidth"));
+        json_t *o = json_pack(
+            "{s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:f, s:f, s:f, s:f, s:I, s:f}", "device", d->key,
+            "name", d->info.device, "device_why", d->info.device_why, "kernels",
+            (json_int_t)d->info.kernels, "copies", (json_int_t)(d->info.copies + d->info.memsets),
+            "sms", (json_int_t)d->measured.device.sms,
+            "ok", d->ok && fidelity_ok(f), "duration_error_median", f->dur_median,
+            "duration_error_p90", f->dur_p90, "start_error_median_share", f->start_median_share,
+            "makespan_difference", f->makespan_diff, "launch_latency_ns",
+            (json_int_t)d->info.launch_latency, "copy_bandwidth", bw);
+        if (o && (d->held.done || d->held.why[0]))
+            json_object_set_new(o, "held_out", replay_heldout_json(&d->held));
+        if (!o || json_array_append_new(a, o) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+int replay_devices_explain(json_t *rep, const replay_dev *v, size_t n) {
+    json_t *devs = replay_devices_json(v, n);
+    if (!devs || json_object_set_new(rep, "devices", devs) != 0) return -1;
+    return 0;
+}
+
+int replay_devices_report(const trace *m, const replay_dev *v, size_t n, const trace *merged,
+                          json_t **out, replay_info *combined, char *err, size_t errlen) {
+    *out = NULL;
+    replay_info c;
+    memset(&c, 0, sizeof c);
+    char keys[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const replay_info *d = &v[i].info;
+        c.kernels += d->kernels;
+        c.calibrated += d->calibrated;
+        c.copies += d->copies;
+        c.memsets += d->memsets;
+        c.skipped += d->skipped;
+        if (len < sizeof keys)
+            len += (size_t)snprintf(keys + len, sizeof keys - len, "%s%s", i ? ", " : "", v[i].key);
+    }
+    if (n) {
+        c.launch_latency = v[0].info.launch_latency;
+        c.copy_gap = v[0].info.copy_gap;
+        c.copy_engines = v[0].info.copy_engines;
+        snprintf(c.device, sizeof c.device, "%s", v[0].info.device);
+        char head[320];
+        snprintf(head, sizeof head, "%zu simulated GPUs (%s), each ", n, keys);
+        size_t hl = strlen(head) < sizeof c.device_why - 1 ? strlen(head) : sizeof c.device_why - 1;
+        memcpy(c.device_why, head, hl);
+        size_t rest = strlen(v[0].info.device_why);
+        if (rest > sizeof c.device_why - 1 - hl) rest = sizeof c.device_why - 1 - hl;
+        memcpy(c.device_why + hl, v[0].info.device_why, rest);
+        c.device_why[hl + rest] = '\0';
+    }
+    c.devices = n;
+    fidelity f;
+    if (fidelity_compare(m, merged, &f, err, errlen) != 0) return -1;
+    json_t *rep = fidelity_json(&f, m, merged, 10);
+    fidelity_free(&f);
+    if (!rep || fidelity_explain(rep, m, &c, NULL) != 0 || replay_devices_explain(rep, v, n) != 0 ||
+        json_object_set_new(rep, "held_out",
+                            json_pack("{s:b, s:s}", "done", 0, "why",
+                                      "predicted GPU by GPU: see devices[].held_out")) != 0) {
+        json_decref(rep);
+        snprintf(err, errlen, "out of memory writing the fidelity report");
+        return -1;
+    }
+    *out = rep;
+    if (combined) *combined = c;
+    return 0;
+}

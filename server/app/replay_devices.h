@@ -1,0 +1,103 @@
+/* replay_devices.h -- a trace with work on several GPUs replayed as that
+ * many simulated GPUs, each its own device (issue 28, "Several devices";
+ * issue 29, a job's ranks).
+ *
+ * Which GPU a record ran on is in its lane's process name, as the
+ * importers write it: nvprof / Nsight "gpu0 ctx1", "pid 36554 gpu1 ctx2"
+ * (importers/sqlite_util.c process_name), PyTorch "rank1 gpu1"
+ * (importers/pytorch_json.c). A record's device is the "rankN" and
+ * "gpuN" words of its process name ("gpu0", "rank1 gpu1"); a process name
+ * without them ("P0", a CSV's) is one device, and a trace whose records all
+ * name one device replays as before (replay.h), untouched.
+ *
+ * simcore simulates one device per sim_run, so each device's work (its
+ * kernels and copies, a sub-trace with the trace's device record and
+ * meta) is replayed on its own (replay_scenario_info: calibration, launch
+ * latency and copy engines fitted from that device's work alone) and the
+ * simulated runs are merged into one run whose lanes keep their process
+ * names, so the views group them by device as the measured run's. The
+ * merged run's meta "replayed_devices" lists the device keys.
+ *
+ * What this cannot show: coupling between the GPUs. An NCCL kernel waits
+ * on its peers on the other GPUs (all-reduce rings), and the link copies
+ * of a P2P transfer finish together; here each GPU's kernels run with the
+ * block time calibrated from their measured duration, which includes that
+ * wait, so the replay reproduces the recorded run but a changed run (another
+ * policy, the held-out half) does not move the peers. The report's cause
+ * "several_gpus" says so.
+ *
+ * The trace keeps one device record (trace.h); every GPU of the shared
+ * multi-GPU traces is the same model (4 x V100-SXM2-32GB, 2 x V100 of the
+ * DLRM job), and each simulated GPU is that device. */
+#ifndef SERVER_REPLAY_DEVICES_H
+#define SERVER_REPLAY_DEVICES_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "../../simcore/trace.h"
+#include "fidelity.h"
+#include "replay.h"
+#include "replay_heldout.h"
+
+#define REPLAY_DEVICE_KEY 64
+#define REPLAY_MAX_DEVICES 64
+
+/* The device key of a process name: its "rankN" and "gpuN" words joined by
+ * one space; "" when it has neither (or p is NULL). */
+void replay_device_key(const char *process, char out[REPLAY_DEVICE_KEY]);
+
+/* The distinct device keys of t's kernels and copies, sorted; returns how
+ * many (the first max are in keys; keys may be NULL to count; past
+ * REPLAY_MAX_DEVICES the count only says there are more). A trace whose records have
+ * no key counts 0 or 1 ("" is a key of its own when others exist). */
+size_t replay_device_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY], size_t max);
+
+/* The work of device `key` of t: its kernels and copies (and their blocks
+ * and pauses), the device record, name, source, origin and meta. 0 or -1
+ * (out of memory). `o` is initialised here. */
+int replay_device_subtrace(const trace *t, const char *key, trace *o);
+
+typedef struct replay_dev {
+    char key[REPLAY_DEVICE_KEY];
+    trace measured;              /* the device's work (replay_device_subtrace) */
+    trace simulated;             /* its replay on its own simulated GPU */
+    replay_info info;
+    replay_heldout held;
+    fidelity fid;                /* simulated vs measured, this device */
+    int ok;                      /* 1: simulated and compared; 0: see why */
+    char why[512];
+    json_t *scenario;            /* the device's scenario (owned) */
+} replay_dev;
+
+/* Replay each device of m on its own simulated GPU (preset: NULL for the
+ * trace's own device), compute each one's fidelity and held-out
+ * prediction, and merge the simulated runs into `merged` (initialised
+ * here; meta "replayed_devices": the keys, ", "-separated). with_heldout 0 skips the
+ * held-out predictions. *out is a new array of *n devices. 0, 1 (a device
+ * does not replay: err says which and why; nothing is left allocated), or
+ * -1 (out of memory). */
+int replay_devices_run(const trace *m, const char *what, const char *preset, int with_heldout,
+                       replay_dev **out, size_t *n, trace *merged, char *err, size_t errlen);
+void replay_devices_free(replay_dev *v, size_t n);
+
+/* Each device's report entry: {device, name, sms, device_why, kernels,
+ * copies, ok, duration_error_median, duration_error_p90,
+ * start_error_median_share, makespan_difference, launch_latency_ns,
+ * copy_bandwidth, held_out}. A new array; NULL on OOM. */
+json_t *replay_devices_json(const replay_dev *v, size_t n);
+
+/* Add "devices" (replay_devices_json) to a report (fidelity_json's; its
+ * "several_gpus" cause comes from fidelity_explain with info.devices > 1).
+ * 0 or -1 (OOM). */
+int replay_devices_explain(json_t *rep, const replay_dev *v, size_t n);
+
+/* The report of m replayed as devices v (merged: replay_devices_run's):
+ * merged against m (fidelity.h), explained with the devices' infos added
+ * up (*combined, devices = n; fidelity_causes.h), "devices", and
+ * "held_out" pointing at each device's. A new object in *out; 0 or -1
+ * (err). */
+int replay_devices_report(const trace *m, const replay_dev *v, size_t n, const trace *merged,
+                          json_t **out, replay_info *combined, char *err, size_t errlen);
+
+#endif

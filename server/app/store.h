@@ -1,0 +1,125 @@
+/* server/app/ -- what schedlab does with those formats, for the command line
+ * and the HTTP server alike: store runs (store.c, seed_bg.c), replay a trace
+ * and report its fidelity (replay*.c, fidelity*.c), sweep schedulability
+ * and QoS (sweep.c, qos_sweep.c), the per-task statistics and bounds of a
+ * run (task_stats.c, task_bounds.c) and the pause lookup of a window
+ * (pause_index.c). Functions here take a db and plain values and return a
+ * status and one line of error; none knows of a request or a response. It
+ * may include formats/ and db/, importers/, simcore/ headers, never http/ or
+ * cli/ (docs/modules.md). */
+
+/* store.h -- the store layer: everything that puts runs into the database,
+ * shared by the CLI (server/cli/main.c) and the HTTP handlers (server/http/api.c),
+ * which keep only argument and HTTP handling.
+ *
+ *   store_scenario   parse scenario text, simulate every run, store them
+ *                    as one new experiment
+ *   store_import     import trace files (any format importers/ detects,
+ *                    schedlab-trace JSON among them) as one new run
+ *   store_seed       store the shipped scenarios not stored yet
+ *
+ * Each is one transaction: on any failure nothing of it remains.
+ *
+ * Write transactions open only to store a finished result (issue 16): a
+ * scenario's runs are simulated first, their blocks streamed through the
+ * block sink (sim.h) into an unlinked temporary file ($TMPDIR, else /tmp),
+ * never held in memory; only then is the transaction begun and the blocks
+ * copied into SQLite through the run writer (db.h). Within the process one
+ * mutex (the write lock) admits one write transaction at a time, so two
+ * requests never meet SQLite's "database is locked"; another process
+ * writing the same file is still waited for up to DB_BUSY_TIMEOUT_MS.
+ *
+ * A store_ctl (may be NULL) lets a job follow and stop the work: *done
+ * counts progress units (a scenario: blocks simulated plus blocks stored;
+ * an import: STORE_IMPORT_UNITS in all, the parse mapped to the first
+ * STORE_IMPORT_PARSE of them and the rows stored to the rest, issue 15),
+ * *phase (may be NULL) names the import's phase ("parsing", "storing"),
+ * *cancel set makes the work stop
+ * at its next batch and roll back (STORE_ABORTED), and lock_ms bounds the
+ * wait for the write lock (STORE_BUSY when it passes). */
+#ifndef SERVER_STORE_H
+#define SERVER_STORE_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../../db/db.h"
+#include "../../importers/importers.h"
+
+#define STORE_BAD_INPUT (-3)   /* the input is wrong: HTTP 400, CLI exit 2 */
+#define STORE_BUSY (-4)        /* the write lock was not had within lock_ms */
+#define STORE_ABORTED (-5)     /* *cancel was set: nothing was stored */
+#define STORE_FORBIDDEN (-6)   /* the experiment is not one an import may add to */
+
+/* An import's progress units: the parse (what the importer reports,
+ * importers.h imp_options) fills the first 800, storing the rows the rest. */
+#define STORE_IMPORT_UNITS 1000
+#define STORE_IMPORT_PARSE 800
+
+typedef struct store_ctl {
+    atomic_bool *cancel;       /* may be NULL */
+    atomic_llong *done;        /* may be NULL */
+    _Atomic(const char *) *phase;  /* may be NULL; a static string */
+    int lock_ms;               /* < 0: wait for the write lock as long as it takes */
+    bool drop_blocks;          /* simulate, but store no blocks (a replay of a trace
+                                  without block records whose simulation has more
+                                  blocks than it keeps: issue 10); the run's meta
+                                  "blocks" says so */
+    bool files_mapped;         /* an import's files are read-only mmaps the caller
+                                  owns: a streaming import drops the pages it has
+                                  read (importers.h imp_stream.mapped; issue 9) */
+    const struct scn_scenario *parsed; /* store_scenario*: the scenario `text` parsed
+                                  already (the HTTP admission did, writes.h), kept
+                                  by the caller; NULL: parsed here */
+} store_ctl;
+
+/* `file` names the input in messages; `scenario_file` (may be NULL) marks a
+ * shipped scenario. On success the slug is in `slug` and, when runs_out is
+ * not NULL, *runs_out is a new array of {"run", "name"}. Returns 0,
+ * STORE_BAD_INPUT or -1. */
+int store_scenario(db *d, const char *text, size_t len, const char *file,
+                   const char *scenario_file, char slug[DB_SLUG_SIZE], json_t **runs_out,
+                   char *err, size_t errlen);
+/* The same with a control; also STORE_BUSY and STORE_ABORTED. */
+int store_scenario_ctl(db *d, const char *text, size_t len, const char *file,
+                       const char *scenario_file, const store_ctl *ctl, char slug[DB_SLUG_SIZE],
+                       json_t **runs_out, char *err, size_t errlen);
+
+/* Edit and re-run (issue 15): simulate `text` and store its runs in the
+ * scenario experiment `experiment` as its next version (db/versions.h);
+ * the number goes to *version. DB_NOT_FOUND, STORE_FORBIDDEN (not a
+ * scenario experiment), STORE_BAD_INPUT, STORE_BUSY, STORE_ABORTED or -1. */
+int store_scenario_version(db *d, const char *experiment, const char *text, size_t len,
+                           const store_ctl *ctl, json_t **runs_out, int64_t *version, char *err,
+                           size_t errlen);
+
+/* Delete an experiment with its runs and all their rows, in one
+ * transaction under the write lock; *runs = runs deleted (may be NULL).
+ * DB_NOT_FOUND, STORE_BUSY or -1. */
+int store_delete_experiment(db *d, const char *experiment, const store_ctl *ctl, int64_t *runs,
+                            char *err, size_t errlen);
+
+/* Import files of one format (`format` NULL: detected by imp_detect, which
+ * also knows schedlab-trace/1 JSON as written by `export`) as one new run,
+ * into `experiment` or, when NULL, a new experiment. `name` (may be NULL)
+ * names the run. Every number of the imported trace is range-checked first
+ * (imp_check_trace). Returns 0, STORE_BAD_INPUT, DB_NOT_FOUND (no such
+ * experiment), STORE_FORBIDDEN (an experiment not made by an import) or -1. */
+int store_import(db *d, const imp_file *files, size_t nfiles, const char *format,
+                 const char *experiment, const char *name, char run[DB_SLUG_SIZE],
+                 char exp[DB_SLUG_SIZE], char *err, size_t errlen);
+int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *format,
+                     const char *experiment, const char *name, const store_ctl *ctl,
+                     char run[DB_SLUG_SIZE], char exp[DB_SLUG_SIZE], char *err, size_t errlen);
+
+/* Store every DIR/ *.json not yet stored (matched by file name), in name
+ * order. Returns the number of files that failed (their first message in
+ * err) or -1 when the folder cannot be read; *added counts new ones. */
+int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen);
+
+/* Whether a write transaction of this process is under way now. */
+bool store_writing(void);
+
+#endif

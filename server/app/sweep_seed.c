@@ -1,0 +1,111 @@
+/* sweep_seed.c -- the shipped sweeps stored at first start. See sweep_seed.h. */
+#include "sweep_seed.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../db/sweep.h"
+#include "../../importers/jsonr.h"
+#include "sweep.h"
+
+/* The sweeps of the default database, in the order they are computed
+ * (README: "Sweeps"). The Fig. 8 panels take ~1 s each at 1,000 tasksets
+ * per point on 2 threads (docs/api.md); the QoS one ~30-60 s. */
+static const char *const seeds[] = {
+    "gcaps-fig8a-tasks.json",     "gcaps-fig8b-util.json",  "gcaps-fig8c-cpus.json",
+    "gcaps-fig8d-gpu-ratio.json", "gcaps-fig8e-g-to-c.json", "gcaps-fig8f-best-effort.json",
+    "isca17-qosreach-reduced.json",
+};
+
+int sweep_store_result(db *d, const json_t *result, const char *file, char slug[DB_SLUG_SIZE],
+                       char *err, size_t errlen) {
+    char *text = sweep_text(result);
+    if (!text) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    const char *name = json_string_value(json_object_get(result, "name"));
+    const char *desc =
+        json_string_value(json_object_get(json_object_get(result, "spec"), "description"));
+    int rc = db_sweep_store_file(d, name ? name : "sweep", desc, text, file, slug, err, errlen);
+    free(text);
+    return rc;
+}
+
+/* The test-only reduction of sweep_seed.h, applied to the spec's tree. */
+static void reduce(json_t *spec, long long tasksets) {
+    const char *kind = json_string_value(json_object_get(spec, "kind"));
+    if (!kind || strcmp(kind, "qos")) {
+        json_object_set_new(spec, "tasksets", json_integer(tasksets));
+        return;
+    }
+    json_t *pairs = json_object_get(spec, "pairs"), *goals = json_object_get(spec, "goals");
+    if (json_is_array(pairs))
+        while (json_array_size(pairs) > 1) json_array_remove(pairs, json_array_size(pairs) - 1);
+    if (json_is_array(goals))
+        while (json_array_size(goals) > 1) json_array_remove(goals, json_array_size(goals) - 1);
+}
+
+static int seed_one(db *d, const char *dir, const char *name, int threads, long long reduced,
+                    bool *added, char *err, size_t errlen) {
+    char file[PATH_MAX], path[PATH_MAX];
+    snprintf(file, sizeof file, "sweeps/%s", name);
+    bool have = false;
+    char why[512];
+    if (db_has_scenario_file(d, file, &have, why, sizeof why) == 0 && have) return 0;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t len;
+    char *text = jr_read_file(path, 16u << 20, "sweep spec", &len, err, errlen);
+    if (!text) return -1;
+    if (reduced > 0) {
+        json_t *j = json_loadb(text, len, 0, NULL);
+        char *t2 = NULL;
+        if (j) {
+            reduce(j, reduced);
+            t2 = json_dumps(j, JSON_COMPACT);
+        }
+        json_decref(j);
+        if (t2) {
+            free(text);
+            text = t2;
+            len = strlen(text);
+        }
+    }
+    sweep_spec *s;
+    int rc = sweep_spec_parse(text, len, path, &s, err, errlen);
+    free(text);
+    if (rc) return -1;
+    json_t *res = NULL;
+    sweep_stats st;
+    rc = sweep_run(s, 0, 1, threads, &res, &st, err, errlen);
+    sweep_spec_free(s);
+    char slug[DB_SLUG_SIZE];
+    if (rc == 0) rc = sweep_store_result(d, res, file, slug, err, errlen);
+    json_decref(res);
+    if (rc == 0) {
+        *added = true;
+        fprintf(stderr, "schedlab: stored the shipped sweep %s (%.1f s on %d threads)\n", name,
+                st.wall_s, st.threads);
+    }
+    return rc;
+}
+
+int sweep_seed(db *d, const char *dir, int threads, int *added, char *err, size_t errlen) {
+    *added = 0;
+    long long reduced = 0;
+    const char *env = getenv("SCHEDLAB_SEED_SWEEP_TASKSETS");
+    if (env && *env) reduced = strtoll(env, NULL, 10);
+    int failed = 0;
+    char why[1024];
+    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+        bool one = false;
+        if (seed_one(d, dir, seeds[i], threads, reduced, &one, why, sizeof why)) {
+            if (failed++ == 0) snprintf(err, errlen, "%s", why);
+        }
+        *added += one;
+    }
+    return failed;
+}

@@ -1,0 +1,259 @@
+/* rta_cli.c -- `schedlab rta`, `sweep` and `merge`. See rta_cli.h. */
+#include "rta_cli.h"
+#include "../../importers/jsonr.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../db/db.h"
+#include "../../db/sweep.h"
+#include "sweep.h"
+#include "sweep_api.h"
+#include "taskset.h"
+
+#define EXIT_BAD_INPUT 2
+
+static const char usage_rta[] =
+    "usage: schedlab rta TASKSET.json\n"
+    "\n"
+    "Response-time analysis of a schedlab-taskset/1 (or of the `tasks` of a\n"
+    "schedlab-scenario/1) under the default TSG round-robin driver and under\n"
+    "GCAPS, busy-waiting and self-suspending, with and without GPU-priority\n"
+    "assignment (Wang et al., ECRTS 2024, §6). Prints schedlab-rta/1 JSON: per\n"
+    "analysis whether the taskset is schedulable and each task's bound in ns\n"
+    "(null where the iteration passed the deadline).\n";
+
+static const char usage_sweep[] =
+    "usage: schedlab sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N]\n"
+    "\n"
+    "Generate tasksets per point of the spec's swept parameter (schedlab-sweep/1,\n"
+    "the GCAPS paper's Table 3 by default), analyse each with every approach on\n"
+    "every core, and store the schedulable counts as a new experiment (its slug\n"
+    "is printed) that the dashboard charts like the paper's Fig. 8. With\n"
+    "--shard i/n only the i-th of n disjoint slices is computed and written\n"
+    "(to -o or stdout) for `schedlab merge`; nothing is stored.\n";
+
+static const char usage_merge[] =
+    "usage: schedlab merge SHARD.json... [--db DB] [-o RESULT.json]\n"
+    "\n"
+    "Combine the result files of every shard of one sweep into the result of\n"
+    "the whole sweep (the same text a one-process sweep writes), store it as a\n"
+    "new experiment and print its slug.\n";
+
+static int say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int say(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("schedlab: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+typedef struct copts {
+    const char *pos[256];
+    int npos;
+    const char *out, *db, *shard, *threads;
+    bool help;
+} copts;
+
+/* -1 with a message on a bad option */
+static int parse(int argc, char **argv, const char *allowed, copts *o) {
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            o->help = true;
+            return 0;
+        }
+        if (a[0] != '-' || !strcmp(a, "-")) {
+            if (o->npos == 256)
+                return say(-1, "too many arguments");
+            o->pos[o->npos++] = a;
+            continue;
+        }
+        const char **dst = !strcmp(a, "-o") || !strcmp(a, "--output") ? &o->out
+                           : !strcmp(a, "--db")                        ? &o->db
+                           : !strcmp(a, "--shard")                     ? &o->shard
+                           : !strcmp(a, "--threads")                   ? &o->threads
+                                                                       : NULL;
+        char needle[32];
+        snprintf(needle, sizeof needle, " %s ", a);
+        if (!dst || !strstr(allowed, needle))
+            return say(-1, "unknown option %s (see --help)", a);
+        if (i + 1 >= argc)
+            return say(-1, "option %s needs a value", a);
+        *dst = argv[++i];
+    }
+    return 0;
+}
+
+static int write_text(const char *path, const char *text) {
+    FILE *f = path ? fopen(path, "wb") : stdout;
+    if (!f)
+        return say(1, "%s: cannot write: %s", path, strerror(errno));
+    size_t n = strlen(text);
+    if (fwrite(text, 1, n, f) != n || (path ? fclose(f) : fflush(f)) != 0)
+        return say(1, "%s: write failed: %s", path ? path : "stdout", strerror(errno));
+    return 0;
+}
+
+static const char *db_default(const copts *o) {
+    if (o->db)
+        return o->db;
+    const char *env = getenv("SCHEDLAB_DB");
+    return env && *env ? env : "schedlab.db";
+}
+
+/* Store a result as a new sweep experiment; prints the slug. */
+static int store(const copts *o, const json_t *result, const char *text) {
+    char err[1024], slug[DB_SLUG_SIZE];
+    db *d;
+    if (db_open(db_default(o), &d, err, sizeof err))
+        return say(1, "%s", err);
+    /* the page's sweeps store the same way (sweep_api.h) */
+    (void)text;
+    int rc = sweep_store_result(d, result, NULL, slug, err, sizeof err);
+    db_close(d);
+    if (rc)
+        return say(1, "%s", err);
+    printf("%s\n", slug);
+    return 0;
+}
+
+int rta_cli_rta(int argc, char **argv) {
+    copts o;
+    if (parse(argc, argv, " ", &o))
+        return EXIT_BAD_INPUT;
+    if (o.help)
+        return fputs(usage_rta, stdout), 0;
+    if (o.npos != 1)
+        return say(EXIT_BAD_INPUT, "rta needs one TASKSET.json (see --help)");
+    char err[1024];
+    tset *t;
+    if (tset_parse_file(o.pos[0], &t, err, sizeof err))
+        return say(EXIT_BAD_INPUT, "%s", err);
+    json_t *j = tset_analyse_json(tset_rta(t));
+    char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    int rc = text ? 0 : say(1, "out of memory");
+    if (text) {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+    }
+    free(text);
+    json_decref(j);
+    tset_free(t);
+    return rc;
+}
+
+int rta_cli_sweep(int argc, char **argv) {
+    copts o;
+    if (parse(argc, argv, " --shard --db -o --output --threads ", &o))
+        return EXIT_BAD_INPUT;
+    if (o.help)
+        return fputs(usage_sweep, stdout), 0;
+    if (o.npos != 1)
+        return say(EXIT_BAD_INPUT, "sweep needs one SPEC.json (see --help)");
+    int index = 0, count = 1, threads = 0;
+    if (o.shard) {
+        char tail;
+        if (sscanf(o.shard, "%d/%d%c", &index, &count, &tail) != 2 || count < 1 || index < 0 ||
+            index >= count)
+            return say(EXIT_BAD_INPUT, "--shard: expected i/n with 0 <= i < n, got \"%s\"",
+                       o.shard);
+    }
+    if (o.threads) {
+        char *end;
+        long t = strtol(o.threads, &end, 10);
+        if (*end || t < 1 || t > 256)
+            return say(EXIT_BAD_INPUT, "--threads: expected 1..256, got \"%s\"", o.threads);
+        threads = (int)t;
+    }
+    size_t len;
+    char err[1024];
+    char *text = jr_read_file(o.pos[0], 64u << 20, "sweep spec", &len, err, sizeof err);
+    if (!text)
+        return say(EXIT_BAD_INPUT, "%s", err);
+    sweep_spec *s;
+    int rc = sweep_spec_parse(text, len, o.pos[0], &s, err, sizeof err);
+    free(text);
+    if (rc)
+        return say(EXIT_BAD_INPUT, "%s", err);
+    json_t *res;
+    sweep_stats st;
+    rc = sweep_run(s, index, count, threads, &res, &st, err, sizeof err);
+    sweep_spec_free(s);
+    if (rc)
+        return say(1, "%s", err);
+    if (st.qos)
+        fprintf(stderr,
+                "schedlab: sweep: %llu points (%llu simulations) in %.3f s on %d threads: %.2f "
+                "points/s\n",
+                (unsigned long long)st.points, (unsigned long long)st.sims, st.wall_s,
+                st.threads, st.wall_s > 0 ? (double)st.points / st.wall_s : 0.0);
+    else
+        fprintf(stderr,
+                "schedlab: sweep: %llu tasksets x %llu analyses in %.3f s on %d threads: %.0f "
+                "analyses/s (draw %.3f s, analyse %.3f s of thread time)\n",
+                (unsigned long long)st.tasksets,
+                (unsigned long long)(st.tasksets ? st.analyses / st.tasksets : 0), st.wall_s,
+                st.threads, st.wall_s > 0 ? (double)st.analyses / st.wall_s : 0.0, st.gen_s,
+                st.rta_s);
+    char *out = sweep_text(res);
+    if (!out) {
+        json_decref(res);
+        return say(1, "out of memory");
+    }
+    if (count > 1) {
+        rc = write_text(o.out, out);
+    } else {
+        rc = o.out ? write_text(o.out, out) : 0;
+        if (!rc)
+            rc = store(&o, res, out);
+    }
+    free(out);
+    json_decref(res);
+    return rc;
+}
+
+int rta_cli_merge(int argc, char **argv) {
+    copts o;
+    if (parse(argc, argv, " --db -o --output ", &o))
+        return EXIT_BAD_INPUT;
+    if (o.help)
+        return fputs(usage_merge, stdout), 0;
+    if (o.npos < 1)
+        return say(EXIT_BAD_INPUT, "merge needs the shard result files (see --help)");
+    json_t *sh[256];
+    int rc = 0, n = 0;
+    for (; n < o.npos; n++) {
+        json_error_t je;
+        sh[n] = json_load_file(o.pos[n], JSON_REJECT_DUPLICATES, &je);
+        if (!sh[n]) {
+            rc = say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line, je.column,
+                     je.text);
+            break;
+        }
+    }
+    json_t *m = NULL;
+    char err[1024];
+    if (!rc && sweep_merge(sh, (size_t)n, &m, err, sizeof err))
+        rc = say(EXIT_BAD_INPUT, "%s", err);
+    for (int i = 0; i < n; i++)
+        json_decref(sh[i]);
+    if (rc)
+        return rc;
+    char *out = sweep_text(m);
+    if (!out)
+        rc = say(1, "out of memory");
+    else if (!(rc = o.out ? write_text(o.out, out) : 0))
+        rc = store(&o, m, out);
+    free(out);
+    json_decref(m);
+    return rc;
+}

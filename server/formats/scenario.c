@@ -1,0 +1,1514 @@
+/* scenario.c -- schedlab-scenario/1 JSON into simulator configs (DESIGN §4).
+ *
+ * Parsing happens in two stages. The JSON is first read into device-free
+ * "raw" values (durations remember whether they were given in cycles), then
+ * every run (the base and each variant) is resolved against its own device:
+ * cycles become nanoseconds with that device's clock and every kernel is
+ * checked against that device's limits. A variant that swaps the device can
+ * therefore make an op invalid, and the message says which variant.
+ *
+ * This file holds the scenario itself: policy, streams, ops, variants and
+ * the runs built from them. Paths, key checks and messages are jsonr.c's,
+ * quantities with units units.c's, the device object device_json.c's, and
+ * whether a kernel fits a device is simcore's (sim_kernel_fits). */
+#include "scenario.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "device_json.h"
+#include "scenario_tasks.h"
+#include "../../importers/jsonr.h"
+#include "units.h"
+
+#define SCN_SCHEMA "schedlab-scenario/1"
+
+/* ---- raw (device-free) values ------------------------------------------ */
+
+typedef struct scn_rawop {
+    sim_op_kind kind;
+    const char *name;
+    int32_t stream;
+    units_dur at;
+    int64_t blocks;
+    int32_t threads;
+    int64_t smem;
+    int32_t regs;
+    units_dur *block_time;
+    size_t nblock_time;
+    /* warp-level kernels (simcore/exec_warp.c) */
+    bool has_program;
+    sim_program program;     /* latency[] filled per run (units_resolve) */
+    sim_instr *body;         /* program.body, owned */
+    sim_access *access;      /* program.access, owned; NULL when no op has one */
+    units_dur latency[SIM_NICLASS];
+    bool latency_given[SIM_NICLASS];
+    int32_t budget;          /* QAWS budget; 0 = 1 */
+    double qos_goal;         /* ISCA'17 QoS goal in (0, 1]; 0 = none */
+    int64_t bytes;
+    int32_t direction;
+    units_dur duration;      /* copies: measured duration (replay); 0 = bytes / bandwidth */
+    bool has_duration;
+} scn_rawop;
+
+enum {
+    POL_PLACEMENT = 1u << 0,
+    POL_LAUNCH = 1u << 1,
+    POL_DISPATCH = 1u << 2,
+    POL_CONTEXTS = 1u << 3,
+    POL_GPU_WAIT = 1u << 4,
+    POL_TIME_SLICE = 1u << 5,
+    POL_CONTEXT_SWITCH = 1u << 6,
+    POL_RUNLIST_UPDATE = 1u << 7,
+    POL_WARP = 1u << 8,
+    POL_BUDGETS = 1u << 9,   /* a variant's "budgets" */
+    POL_IOCTL_BOOKKEEPING = 1u << 10
+};
+
+typedef struct scn_rawpolicy {
+    int32_t placement;
+    units_dur launch_latency;
+    units_dur dispatch_latency;
+    int32_t driver;          /* policy.contexts: the driver table's entry */
+    int32_t gpu_wait;        /* sim_gpu_wait */
+    units_dur time_slice, context_switch, runlist_update;
+    units_dur ioctl_bookkeeping;   /* issue 27; zero: every macro at runlist_update */
+    int32_t warp;            /* warp table (policy.warp) */
+    int64_t warp_issue_limit;
+    int64_t warp_epoch;
+    int64_t quota_epoch;     /* T_epoch of the quota warp policies; 0 = SIM_QUOTA_EPOCH */
+    unsigned given;          /* POL_* keys this object wrote */
+} scn_rawpolicy;
+
+typedef struct scn_run {
+    char *name;
+    char *label;             /* sim_config.name */
+    sim_device device;
+    bool device_given;       /* a variant wrote "device" */
+    scn_rawpolicy raw;
+    sim_policy policy;
+    sim_op *ops;
+    int64_t *times;          /* every op's block_time, back to back */
+    int32_t *budgets;        /* [nops] a variant's "budgets" by op; 0 = the op's own */
+    sim_program *programs;   /* [nops] each op's program with this run's latencies */
+} scn_run;
+
+struct scn_scenario {
+    char *name;
+    char *description;
+    uint64_t seed;
+    sim_stream *streams;
+    size_t nstreams;
+    scn_rawop *rawops;
+    size_t nops;
+    scn_run *runs;
+    size_t nruns;
+    scn_tasks tasks;         /* real-time tasks, cpus, duration (scenario_tasks.h) */
+    bool cohorts;            /* "cohorts": runs with sim_config.cohorts */
+    char **strs;             /* every string the configs point to */
+    size_t nstrs, capstrs;
+};
+
+/* ---- errors -------------------------------------------------------------- */
+
+typedef struct pctx {
+    jr_ctx jr;               /* jr.pfx: "" or `variants[1] ("fast"): ` while resolving runs */
+    scn_scenario *s;
+    /* streams by name (the NULL streams by "null" and their process): an
+     * open-addressing table of indices + 1, so declaring or naming a stream
+     * costs O(1), not a scan of every stream (issue 31: 60,000 declared
+     * streams took 56 s) */
+    uint32_t *sidx;
+    size_t sidx_cap;
+} pctx;
+
+/* ---- owned strings ------------------------------------------------------- */
+
+static char *own(pctx *c, const char *str) {
+    scn_scenario *s = c->s;
+    if (s->nstrs == s->capstrs) {
+        size_t cap = s->capstrs ? s->capstrs * 2 : 16;
+        char **v = realloc(s->strs, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        s->strs = v;
+        s->capstrs = cap;
+    }
+    char *d = strdup(str);
+    if (!d)
+        return NULL;
+    s->strs[s->nstrs++] = d;
+    return d;
+}
+
+/* ---- policy -------------------------------------------------------------- */
+
+static const char *const policy_keys[] = {
+    "placement", "launch_latency", "dispatch_latency", "warp", "warp_issue_limit",
+    "warp_epoch", "quota_epoch", "contexts", "time_slice",
+    "context_switch", "runlist_update", "gpu_wait", "ioctl_bookkeeping", NULL};
+
+static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol) {
+    char p[JR_PATH_MAX];
+    if (jr_need_object(&c->jr, v, path) || jr_check_keys(&c->jr, v, path, policy_keys))
+        return -1;
+    const char *key;
+    json_t *val;
+    json_object_foreach(v, key, val) {
+        jr_join(p, path, key);
+        if (strcmp(key, "placement") == 0) {
+            const char *s = NULL;
+            if (jr_get_string(&c->jr, val, p, &s))
+                return -1;
+            int32_t id = sim_placement_find(s);
+            if (id < 0) {
+                size_t n = sim_placement_count();
+                const char *names[32];
+                if (n > 32)
+                    n = 32;
+                for (size_t i = 0; i < n; i++)
+                    names[i] = sim_placement_name((int32_t)i);
+                return jr_fail_unknown(&c->jr, p, "placement", s, names, n);
+            }
+            pol->placement = id;
+            pol->given |= POL_PLACEMENT;
+        } else if (strcmp(key, "launch_latency") == 0) {
+            if (units_parse_dur(&c->jr, val, p, &pol->launch_latency))
+                return -1;
+            pol->given |= POL_LAUNCH;
+        } else if (strcmp(key, "dispatch_latency") == 0) {
+            if (units_parse_dur(&c->jr, val, p, &pol->dispatch_latency))
+                return -1;
+            pol->given |= POL_DISPATCH;
+        } else if (strcmp(key, "warp") == 0) {
+            /* the warp table (simcore/policies.c): gto, lrr, qaws */
+            const char *w = NULL;
+            if (jr_get_string(&c->jr, val, p, &w))
+                return -1;
+            int32_t id = sim_policy_find(SIM_TABLE_WARP, w);
+            if (id < 0) {
+                const char *names[16];
+                size_t n = sim_policy_count(SIM_TABLE_WARP);
+                if (n > 16)
+                    n = 16;
+                for (size_t i = 0; i < n; i++)
+                    names[i] = sim_policy_name(SIM_TABLE_WARP, (int32_t)i);
+                return jr_fail_unknown(&c->jr, p, "warp policy", w, names, n);
+            }
+            pol->warp = id;
+            pol->given |= POL_WARP;
+        } else if (strcmp(key, "warp_issue_limit") == 0) {
+            if (jr_get_count(&c->jr, val, p, 0, INT64_C(1) << 40, &pol->warp_issue_limit))
+                return -1;
+            /* 0 records none (the simulator's 0 is its default) */
+            if (pol->warp_issue_limit == 0)
+                pol->warp_issue_limit = -1;
+        } else if (strcmp(key, "warp_epoch") == 0) {
+            if (jr_get_count(&c->jr, val, p, 1, INT64_C(1) << 40, &pol->warp_epoch))
+                return -1;
+        } else if (strcmp(key, "quota_epoch") == 0) {
+            /* ISCA'17 §3.4.1 T_epoch, cycles (default 10K, §4.1) */
+            if (jr_get_count(&c->jr, val, p, 1, INT64_C(1) << 40, &pol->quota_epoch))
+                return -1;
+        } else if (strcmp(key, "contexts") == 0) {
+            /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
+            const char *s = NULL;
+            if (jr_get_string(&c->jr, val, p, &s))
+                return -1;
+            int32_t id = sim_policy_find(SIM_TABLE_DRIVER, s);
+            if (id < 0) {
+                size_t n = sim_policy_count(SIM_TABLE_DRIVER);
+                const char *names[32];
+                if (n > 32)
+                    n = 32;
+                for (size_t i = 0; i < n; i++)
+                    names[i] = sim_policy_name(SIM_TABLE_DRIVER, (int32_t)i);
+                return jr_fail_unknown(&c->jr, p, "contexts", s, names, n);
+            }
+            pol->driver = id;
+            pol->given |= POL_CONTEXTS;
+        } else if (strcmp(key, "gpu_wait") == 0) {
+            static const char *const waits[] = {"suspend", "busy"};
+            const char *s = NULL;
+            if (jr_get_string(&c->jr, val, p, &s))
+                return -1;
+            if (strcmp(s, "suspend") == 0)
+                pol->gpu_wait = SIM_WAIT_SUSPEND;
+            else if (strcmp(s, "busy") == 0)
+                pol->gpu_wait = SIM_WAIT_BUSY;
+            else
+                return jr_fail_unknown(&c->jr, p, "gpu_wait", s, waits, 2);
+            pol->given |= POL_GPU_WAIT;
+        } else if (strcmp(key, "time_slice") == 0) {
+            /* 0: the driver's default, 1024us (GCAPS paper §7.1.1) */
+            if (units_parse_dur(&c->jr, val, p, &pol->time_slice))
+                return -1;
+            pol->given |= POL_TIME_SLICE;
+        } else if (strcmp(key, "context_switch") == 0) {
+            if (units_parse_dur(&c->jr, val, p, &pol->context_switch))
+                return -1;
+            pol->given |= POL_CONTEXT_SWITCH;
+        } else if (strcmp(key, "ioctl_bookkeeping") == 0) {
+            if (units_parse_dur(&c->jr, val, p, &pol->ioctl_bookkeeping))
+                return -1;
+            pol->given |= POL_IOCTL_BOOKKEEPING;
+        } else {
+            if (units_parse_dur(&c->jr, val, p, &pol->runlist_update))
+                return -1;
+            pol->given |= POL_RUNLIST_UPDATE;
+        }
+    }
+    return 0;
+}
+
+/* ---- streams ------------------------------------------------------------- */
+
+static const char *const stream_keys[] = {"name", "process", "priority", "sms", NULL};
+
+/* TX2 paper §4.2: cudaDeviceGetStreamPriorityRange gives -1 (high) and 0
+ * (low); priority-none is its own value, which the simulator ranks with
+ * low (rule A1). */
+#define SCN_PRIO_HIGH (-1)
+#define SCN_PRIO_LOW 0
+
+static int parse_priority(pctx *c, json_t *v, const char *path, int32_t *out) {
+    if (json_is_string(v)) {
+        static const char *const names[] = {"high", "low", "none"};
+        const char *s = json_string_value(v);
+        if (strcmp(s, "high") == 0)
+            *out = SCN_PRIO_HIGH;
+        else if (strcmp(s, "low") == 0)
+            *out = SCN_PRIO_LOW;
+        else if (strcmp(s, "none") == 0)
+            *out = SIM_PRIO_NONE;
+        else
+            return jr_fail_unknown(&c->jr, path, "priority", s, names, 3);
+        return 0;
+    }
+    if (!json_is_integer(v))
+        return jr_fail(&c->jr, path, "must be \"high\", \"low\", \"none\" or an integer, not %s",
+                       jr_type_name(v));
+    json_int_t x = json_integer_value(v);
+    if (x < -1000000 || x > 1000000)
+        return jr_fail(&c->jr, path, "%" JSON_INTEGER_FORMAT " is out of range "
+                       "(-1000000..1000000)", x);
+    *out = (int32_t)x;
+    return 0;
+}
+
+static uint64_t stream_hash(const char *name, const char *process) {
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    if (strcmp(name, "null") == 0)          /* "null" is one per process */
+        for (const unsigned char *p = (const unsigned char *)process; *p; p++)
+            h = (h ^ *p) * 1099511628211ull;
+    return h;
+}
+
+/* The index of stream `name` (of `process` when it is "null"), or -1. */
+static long find_stream(const pctx *c, const char *name, const char *process) {
+    if (!c->sidx_cap)
+        return -1;
+    bool is_null = strcmp(name, "null") == 0;
+    size_t m = c->sidx_cap - 1;
+    for (size_t i = (size_t)stream_hash(name, process) & m; c->sidx[i]; i = (i + 1) & m) {
+        const sim_stream *st = &c->s->streams[c->sidx[i] - 1];
+        if (strcmp(st->name, name) == 0 && (!is_null || strcmp(st->process, process) == 0))
+            return (long)c->sidx[i] - 1;
+    }
+    return -1;
+}
+
+static int index_stream(pctx *c, size_t j) {
+    if ((j + 1) * 2 > c->sidx_cap) {
+        size_t nc = c->sidx_cap ? c->sidx_cap * 2 : 64;
+        uint32_t *v = calloc(nc, sizeof *v);
+        if (!v)
+            return -1;
+        free(c->sidx);
+        c->sidx = v;
+        c->sidx_cap = nc;
+        for (size_t k = 0; k < j; k++)
+            if (index_stream(c, k))
+                return -1;
+    }
+    const sim_stream *st = &c->s->streams[j];
+    size_t m = c->sidx_cap - 1;
+    size_t i = (size_t)stream_hash(st->name, st->process) & m;
+    while (c->sidx[i])
+        i = (i + 1) & m;
+    c->sidx[i] = (uint32_t)j + 1;
+    return 0;
+}
+
+static int add_stream(pctx *c, const char *name, const char *process, int32_t prio,
+                      size_t *cap) {
+    scn_scenario *s = c->s;
+    if (s->nstreams == *cap) {
+        size_t nc = *cap ? *cap * 2 : 8;
+        sim_stream *v = realloc(s->streams, nc * sizeof *v);
+        if (!v)
+            return jr_oom(&c->jr);
+        s->streams = v;
+        *cap = nc;
+    }
+    sim_stream *st = &s->streams[s->nstreams];
+    memset(st, 0, sizeof *st);
+    st->name = own(c, name);
+    st->process = own(c, process);
+    st->priority = prio;
+    if (!st->name || !st->process)
+        return jr_oom(&c->jr);
+    s->nstreams++;
+    if (index_stream(c, s->nstreams - 1))
+        return jr_oom(&c->jr);
+    return 0;
+}
+
+static int parse_streams(pctx *c, json_t *v, size_t *cap) {
+    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+    if (!json_is_array(v))
+        return jr_fail(&c->jr, "streams", "must be an array, not %s", jr_type_name(v));
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *o = json_array_get(v, i);
+        jr_index(p, "streams", i);
+        if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, stream_keys))
+            return -1;
+        const char *name = NULL, *process = "P0";
+        int32_t prio = SIM_PRIO_NONE;
+        json_t *jn = json_object_get(o, "name");
+        if (!jn)
+            return jr_fail(&c->jr, p, "missing \"name\"");
+        if (jr_get_name(&c->jr, jn, jr_join(q, p, "name"), &name))
+            return -1;
+        json_t *jp = json_object_get(o, "process");
+        if (jp && jr_get_name(&c->jr, jp, jr_join(q, p, "process"), &process))
+            return -1;
+        json_t *jr = json_object_get(o, "priority");
+        if (jr && parse_priority(c, jr, jr_join(q, p, "priority"), &prio))
+            return -1;
+        /* Named streams are unique so an op's "stream" names one; "null"
+         * exists once per process (TX2 paper §4.1). */
+        long j = find_stream(c, name, process);
+        if (j >= 0)
+            return jr_fail(&c->jr, jr_join(q, p, "name"), "\"%s\" is already streams[%ld]",
+                           name, j);
+        if (add_stream(c, name, process, prio, cap))
+            return -1;
+        /* the stream's SM partition under placement "spart" (spart.c,
+         * ISCA'17 §4.1): {"first": rank, "count": SMs} of the sm_order */
+        json_t *js = json_object_get(o, "sms");
+        if (js) {
+            static const char *const sms_keys[] = {"first", "count", NULL};
+            char r[JR_PATH_MAX];
+            int64_t first = 0, count = 0;
+            jr_join(q, p, "sms");
+            if (jr_need_object(&c->jr, js, q) || jr_check_keys(&c->jr, js, q, sms_keys))
+                return -1;
+            json_t *jf = json_object_get(js, "first"), *jc = json_object_get(js, "count");
+            if (!jc)
+                return jr_fail(&c->jr, q, "missing \"count\" (SMs of the partition)");
+            if ((jf && jr_get_count(&c->jr, jf, jr_join(r, q, "first"), 0, SIM_MAX_SMS - 1,
+                                    &first)) ||
+                jr_get_count(&c->jr, jc, jr_join(r, q, "count"), 1, SIM_MAX_SMS, &count))
+                return -1;
+            c->s->streams[c->s->nstreams - 1].sm_first = (int32_t)first;
+            c->s->streams[c->s->nstreams - 1].sm_count = (int32_t)count;
+        }
+    }
+    return 0;
+}
+
+/* The named stream, or (for "null") the NULL stream of `process`, added on
+ * first use. */
+static int resolve_stream(pctx *c, const char *name, const char *process, const char *path,
+                          size_t ndeclared, size_t *cap, int32_t *out) {
+    scn_scenario *s = c->s;
+    bool is_null = strcmp(name, "null") == 0;
+    const char *proc = process ? process : "P0";
+    long found = find_stream(c, name, proc);
+    if (found >= 0) {
+        const sim_stream *st = &s->streams[found];
+        if (!is_null && process && strcmp(st->process, process) != 0)
+            return jr_fail(&c->jr, path, "stream \"%s\" belongs to process \"%s\", not \"%s\"",
+                           name, st->process, process);
+        *out = (int32_t)found;
+        return 0;
+    }
+    if (is_null) {
+        if (add_stream(c, "null", proc, SIM_PRIO_NONE, cap))
+            return -1;
+        *out = (int32_t)(s->nstreams - 1);
+        return 0;
+    }
+    char list[400];
+    size_t used = 0;
+    list[0] = '\0';
+    for (size_t j = 0; j < ndeclared && used < sizeof list; j++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "",
+                         s->streams[j].name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    return jr_fail(&c->jr, path, "no stream named \"%s\" (streams: %s)", name,
+                   ndeclared ? list : "none declared; only \"null\"");
+}
+
+/* ---- ops ----------------------------------------------------------------- */
+
+static const char *const op_keys[] = {
+    "kernel", "copy", "sync", "stream", "process", "at", "blocks", "threads", "smem", "regs",
+    "block_time", "program", "latency", "budget", "qos_goal", "bytes", "direction", "duration",
+    NULL};
+static const char *const kernel_keys[] = {
+    "kernel", "stream", "process", "at", "blocks", "threads", "smem", "regs", "block_time",
+    "program", "latency", "budget", "qos_goal", NULL};
+static const char *const copy_keys[] = {
+    "copy", "stream", "process", "at", "bytes", "direction", "duration", NULL};
+static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
+static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
+                                         "scope", "managed", NULL};
+
+/* "access": how a warp's 32 threads' addresses fall into 32-byte sectors
+ * (GPGPU-Sim's coalescer, docs/memory.md): "coalesced" (consecutive 4-byte
+ * words: 4 sectors), "strided:N" (every N-th word: min(32, 4N)), "random"
+ * (32), or a number of sectors. */
+static int parse_access(pctx *c, json_t *v, const char *path, int32_t *sectors) {
+    if (json_is_integer(v)) {
+        int64_t n;
+        if (jr_get_count(&c->jr, v, path, 1, 1024, &n))
+            return -1;
+        *sectors = (int32_t)n;
+        return 0;
+    }
+    const char *a = NULL;
+    if (jr_get_string(&c->jr, v, path, &a))
+        return -1;
+    if (strcmp(a, "coalesced") == 0) {
+        *sectors = 4;
+        return 0;
+    }
+    if (strcmp(a, "random") == 0) {
+        *sectors = 32;
+        return 0;
+    }
+    if (strncmp(a, "strided:", 8) == 0) {
+        char *end = NULL;
+        long n = strtol(a + 8, &end, 10);
+        if (end != a + 8 && *end == '\0' && n >= 1 && n <= 1024) {
+            *sectors = n >= 8 ? 32 : (int32_t)(4 * n);
+            return 0;
+        }
+    }
+    return jr_fail(&c->jr, path, "\"%s\" is not an access pattern (coalesced, strided:N with N "
+                   "in 1..1024, random, or a number of sectors)", a);
+}
+
+/* "program": {"body": [{"op": "alu", "count": 8}, {"op": "mem"}], "repeat": 100,
+ * "persistent": true, "mem_requests": 4} (simcore/sim.h sim_program) */
+static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
+    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+    if (jr_need_object(&c->jr, v, path) || jr_check_keys(&c->jr, v, path, program_keys))
+        return -1;
+    json_t *jb = json_object_get(v, "body");
+    jr_join(p, path, "body");
+    if (!jb)
+        return jr_fail(&c->jr, path, "missing \"body\" (the instructions every warp runs, e.g. "
+                       "[{\"op\": \"alu\", \"count\": 8}, {\"op\": \"mem\"}])");
+    if (!json_is_array(jb))
+        return jr_fail(&c->jr, p, "must be an array, not %s", jr_type_name(jb));
+    size_t n = json_array_size(jb);
+    if (n == 0)
+        return jr_fail(&c->jr, p, "is empty; give at least one instruction");
+    if (n > 4096)
+        return jr_fail(&c->jr, p, "has %zu entries; at most 4096 (use \"count\" and "
+                       "\"repeat\")", n);
+    op->body = calloc(n, sizeof *op->body);
+    if (!op->body)
+        return jr_oom(&c->jr);
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_array_get(jb, i);
+        jr_index(q, p, i);
+        if (jr_need_object(&c->jr, e, q) || jr_check_keys(&c->jr, e, q, instr_keys))
+            return -1;
+        char r[JR_PATH_MAX];
+        json_t *jo = json_object_get(e, "op");
+        if (!jo)
+            return jr_fail(&c->jr, q, "missing \"op\" (alu, sfu, shared or mem)");
+        const char *cls = NULL;
+        if (jr_get_string(&c->jr, jo, jr_join(r, q, "op"), &cls))
+            return -1;
+        int32_t ic = sim_iclass_find(cls);
+        if (ic < 0) {
+            const char *names[SIM_NICLASS];
+            for (int32_t k = 0; k < SIM_NICLASS; k++)
+                names[k] = sim_iclass_name(k);
+            return jr_fail_unknown(&c->jr, r, "instruction class", cls, names, SIM_NICLASS);
+        }
+        int64_t count = 1;
+        json_t *jc = json_object_get(e, "count");
+        if (jc && jr_get_count(&c->jr, jc, jr_join(r, q, "count"), 1, 1 << 20, &count))
+            return -1;
+        total += count;
+        if (total > (1 << 20))
+            return jr_fail(&c->jr, p, "has more than %d instructions; use \"repeat\"", 1 << 20);
+        op->body[i].iclass = ic;
+        op->body[i].count = (int32_t)count;
+        if (!op->access && (json_object_get(e, "access") || json_object_get(e, "store") ||
+                            json_object_get(e, "fu") || json_object_get(e, "footprint") ||
+                            json_object_get(e, "scope") || json_object_get(e, "managed"))) {
+            op->access = calloc(n, sizeof *op->access);
+            if (!op->access)
+                return jr_oom(&c->jr);
+        }
+        json_t *ja = json_object_get(e, "access");
+        if (ja) {
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, jr_join(r, q, "access"), "only a mem op has an access "
+                               "pattern");
+            if (parse_access(c, ja, jr_join(r, q, "access"), &op->access[i].sectors))
+                return -1;
+        }
+        json_t *js = json_object_get(e, "store");
+        if (js) {
+            jr_join(r, q, "store");
+            if (!json_is_boolean(js))
+                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(js));
+            if (ic != SIM_ICLASS_MEM && json_is_true(js))
+                return jr_fail(&c->jr, r, "only a mem op is a store");
+            op->access[i].store = json_is_true(js);
+        }
+        json_t *jw = json_object_get(e, "footprint");
+        if (jw) {
+            jr_join(r, q, "footprint");
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, r, "only a mem op has a working set");
+            if (units_parse(&c->jr, jw, r, UNITS_SIZE, &op->access[i].footprint, NULL))
+                return -1;
+            if (op->access[i].footprint > (INT64_C(1) << 40))
+                return jr_fail(&c->jr, r, "more than 1 TiB");
+        }
+        json_t *jsc = json_object_get(e, "scope");
+        if (jsc) {
+            const char *sc = NULL;
+            jr_join(r, q, "scope");
+            if (jr_get_string(&c->jr, jsc, r, &sc))
+                return -1;
+            if (ic != SIM_ICLASS_MEM)
+                return jr_fail(&c->jr, r, "only a mem op has a working set");
+            if (strcmp(sc, "warp") == 0)
+                op->access[i].scope = SIM_SCOPE_WARP;
+            else if (strcmp(sc, "block") == 0)
+                op->access[i].scope = SIM_SCOPE_BLOCK;
+            else if (strcmp(sc, "kernel") == 0)
+                op->access[i].scope = SIM_SCOPE_KERNEL;
+            else
+                return jr_fail(&c->jr, r, "\"%s\" is not a scope (warp, block or kernel)", sc);
+        }
+        json_t *jmg = json_object_get(e, "managed");
+        if (jmg) {
+            jr_join(r, q, "managed");
+            if (!json_is_boolean(jmg))
+                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(jmg));
+            if (ic != SIM_ICLASS_MEM && json_is_true(jmg))
+                return jr_fail(&c->jr, r, "only a mem op reads or writes managed memory");
+            op->access[i].managed = json_is_true(jmg);
+        }
+        json_t *jf = json_object_get(e, "fu");
+        if (jf) {
+            const char *fu = NULL;
+            jr_join(r, q, "fu");
+            if (jr_get_string(&c->jr, jf, r, &fu))
+                return -1;
+            if (strcmp(fu, "fp32") != 0)
+                return jr_fail(&c->jr, r, "\"%s\" is not a functional unit the model knows "
+                               "(fp32)", fu);
+            if (ic != SIM_ICLASS_ALU)
+                return jr_fail(&c->jr, r, "only an alu op runs on the fp32 pipe");
+            op->access[i].fp32 = 1;
+        }
+    }
+    op->program.body = op->body;
+    op->program.access = op->access;
+    op->program.nbody = n;
+    op->program.repeat = 1;
+    json_t *jr = json_object_get(v, "repeat");
+    if (jr && jr_get_count(&c->jr, jr, jr_join(q, path, "repeat"), 1, INT64_C(1000000000000),
+                           &op->program.repeat))
+        return -1;
+    json_t *jp = json_object_get(v, "persistent");
+    if (jp) {
+        if (!json_is_boolean(jp))
+            return jr_fail(&c->jr, jr_join(q, path, "persistent"), "must be true or false, not %s",
+                           jr_type_name(jp));
+        op->program.persistent = json_is_true(jp);
+    }
+    json_t *jm = json_object_get(v, "mem_requests");
+    if (jm) {
+        int64_t m;
+        if (jr_get_count(&c->jr, jm, jr_join(q, path, "mem_requests"), 1, 1024, &m))
+            return -1;
+        op->program.mem_requests = (int32_t)m;
+    }
+    op->has_program = true;
+    return 0;
+}
+
+/* "latency": {"mem": "400cycles", "alu": 4}: per class, a duration (cycles,
+ * or time converted with the run's clock) overriding the device's. */
+static int parse_latency(pctx *c, json_t *v, const char *path, scn_rawop *op) {
+    char p[JR_PATH_MAX];
+    if (jr_need_object(&c->jr, v, path))
+        return -1;
+    const char *names[SIM_NICLASS + 1];
+    for (int32_t k = 0; k < SIM_NICLASS; k++)
+        names[k] = sim_iclass_name(k);
+    names[SIM_NICLASS] = NULL;
+    if (jr_check_keys(&c->jr, v, path, names))
+        return -1;
+    for (int32_t k = 0; k < SIM_NICLASS; k++) {
+        json_t *e = json_object_get(v, names[k]);
+        if (!e)
+            continue;
+        jr_join(p, path, names[k]);
+        /* a plain number is cycles here: latencies are counted in cycles */
+        if (json_is_integer(e)) {
+            if (json_integer_value(e) < 1 || json_integer_value(e) > 1000000000)
+                return jr_fail(&c->jr, p, "%" JSON_INTEGER_FORMAT " is outside 1..1000000000 "
+                               "cycles", json_integer_value(e));
+            op->latency[k].v = (int64_t)json_integer_value(e);
+            op->latency[k].cycles = true;
+        } else if (units_parse_dur(&c->jr, e, p, &op->latency[k])) {
+            return -1;
+        }
+        op->latency_given[k] = true;
+    }
+    return 0;
+}static const char *const sync_keys[] = {"sync", "stream", "process", "at", NULL};
+
+/* At most this many blocks over all kernels: the simulator keeps every block
+ * in the trace, and a request body must not make the server allocate
+ * without bound. */
+static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
+                    int64_t *total_blocks, scn_rawop *op) {
+    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+    jr_index(p, "ops", i);
+    if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, op_keys))
+        return -1;
+    static const char *const kinds[] = {"kernel", "copy", "sync"};
+    int kind = -1;
+    for (int k = 0; k < 3; k++) {
+        if (!json_object_get(o, kinds[k]))
+            continue;
+        if (kind >= 0)
+            return jr_fail(&c->jr, p, "has both \"%s\" and \"%s\"; an op is one of them",
+                           kinds[kind], kinds[k]);
+        kind = k;
+    }
+    if (kind < 0)
+        return jr_fail(&c->jr, p, "needs \"kernel\", \"copy\" or \"sync\" with the op's name, "
+                       "e.g. {\"kernel\": \"K1\", ...}");
+    const char *const *allowed = kind == 0 ? kernel_keys : kind == 1 ? copy_keys : sync_keys;
+    const char *key;
+    json_t *val;
+    json_object_foreach(o, key, val) {
+        bool ok = false;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, key) == 0;
+        if (!ok) {
+            char list[256];
+            jr_list_names(list, sizeof list, allowed, jr_count(allowed), "");
+            return jr_fail(&c->jr, p, "\"%s\" does not apply to a %s (a %s takes: %s)", key,
+                           kinds[kind], kinds[kind], list);
+        }
+    }
+
+    memset(op, 0, sizeof *op);
+    op->kind = kind == 0 ? SIM_OP_KERNEL : kind == 1 ? SIM_OP_COPY : SIM_OP_SYNC;
+    const char *name = NULL;
+    if (jr_get_name(&c->jr, json_object_get(o, kinds[kind]), jr_join(q, p, kinds[kind]), &name))
+        return -1;
+    if (!(op->name = own(c, name)))
+        return jr_oom(&c->jr);
+
+    const char *stream = "null", *process = NULL;
+    json_t *js = json_object_get(o, "stream"), *jp = json_object_get(o, "process");
+    if (js && jr_get_name(&c->jr, js, jr_join(q, p, "stream"), &stream))
+        return -1;
+    if (jp && jr_get_name(&c->jr, jp, jr_join(q, p, "process"), &process))
+        return -1;
+    if (resolve_stream(c, stream, process, jr_join(q, p, "stream"), ndeclared, cap, &op->stream))
+        return -1;
+    json_t *ja = json_object_get(o, "at");
+    if (ja && units_parse_dur(&c->jr, ja, jr_join(q, p, "at"), &op->at))
+        return -1;
+
+    if (op->kind == SIM_OP_KERNEL) {
+        /* a block's time is given (block_time) or comes out of its warps
+         * (program): exactly one of the two */
+        json_t *jprog = json_object_get(o, "program"), *jtime = json_object_get(o, "block_time");
+        if (jprog && jtime)
+            return jr_fail(&c->jr, p, "kernel \"%s\" gives both \"block_time\" and "
+                           "\"program\"; its blocks take one or the other", name);
+        if (!jprog && !jtime)
+            return jr_fail(&c->jr, p, "kernel \"%s\" needs \"block_time\" (how long each block "
+                           "runs) or \"program\" (the instructions its warps run)", name);
+        static const char *const need[] = {"blocks", "threads"};
+        for (int k = 0; k < 2; k++)
+            if (!json_object_get(o, need[k]))
+                return jr_fail(&c->jr, p, "kernel \"%s\" is missing \"%s\"", name, need[k]);
+        if (!jprog && json_object_get(o, "latency"))
+            return jr_fail(&c->jr, jr_join(q, p, "latency"), "applies to a kernel with a "
+                           "\"program\" only");
+        if (jprog && (parse_program(c, jprog, jr_join(q, p, "program"), op) ||
+                      (json_object_get(o, "latency") &&
+                       parse_latency(c, json_object_get(o, "latency"), jr_join(q, p, "latency"),
+                                     op))))
+            return -1;
+        json_t *jbud = json_object_get(o, "budget");
+        if (jbud) {
+            int64_t b;
+            if (jr_get_count(&c->jr, jbud, jr_join(q, p, "budget"), 1, 1000000, &b))
+                return -1;
+            op->budget = (int32_t)b;
+        }
+        json_t *jgoal = json_object_get(o, "qos_goal");
+        if (jgoal) {
+            /* ISCA'17 §3.2: a fraction of the IPC the kernel reaches alone */
+            jr_join(q, p, "qos_goal");
+            if (!json_is_number(jgoal))
+                return jr_fail(&c->jr, q, "must be a number in (0, 1], not %s",
+                               jr_type_name(jgoal));
+            double g = json_number_value(jgoal);
+            if (!(g > 0 && g <= 1))
+                return jr_fail(&c->jr, q, "%g is outside (0, 1] (a fraction of the IPC the "
+                               "kernel reaches alone on the device)", g);
+            if (!jprog)
+                return jr_fail(&c->jr, q, "kernel \"%s\" runs for a fixed block_time; a QoS "
+                               "goal needs a \"program\" (the warp-level model)", name);
+            op->qos_goal = g;
+        }
+        int64_t x;
+        if (jr_get_count(&c->jr, json_object_get(o, "blocks"), jr_join(q, p, "blocks"), 1,
+                         INT32_MAX, &op->blocks))
+            return -1;
+        if (!c->s->cohorts && op->blocks > SCN_MAX_TOTAL_BLOCKS - *total_blocks)
+            return jr_fail(&c->jr, q, "the scenario's kernels would have more than %" PRId64
+                           " blocks in all, the most this build simulates",
+                           (int64_t)SCN_MAX_TOTAL_BLOCKS);
+        *total_blocks += op->blocks;
+        if (jr_get_count(&c->jr, json_object_get(o, "threads"), jr_join(q, p, "threads"), 1,
+                         INT32_MAX, &x))
+            return -1;
+        op->threads = (int32_t)x;
+        json_t *jm = json_object_get(o, "smem");
+        op->smem = 0;
+        if (jm && units_parse(&c->jr, jm, jr_join(q, p, "smem"), UNITS_SIZE, &op->smem, NULL))
+            return -1;
+        json_t *jr = json_object_get(o, "regs");
+        if (jr) {
+            if (jr_get_count(&c->jr, jr, jr_join(q, p, "regs"), 0, INT32_MAX, &x))
+                return -1;
+            /* CUDA's per-thread limit on every architecture since Kepler
+             * (TX2 paper §3.2, "Register resources"). */
+            if (x > 255)
+                return jr_fail(&c->jr, q, "%" PRId64 " is more than 255 registers per thread", x);
+            op->regs = (int32_t)x;
+        }
+        json_t *jb = json_object_get(o, "block_time");
+        jr_join(q, p, "block_time");
+        if (!jb) {
+            /* a program kernel: its blocks' times come from the warp model */
+        } else if (json_is_array(jb)) {
+            size_t n = json_array_size(jb);
+            if (n == 0)
+                return jr_fail(&c->jr, q, "must not be an empty array");
+            op->block_time = calloc(n, sizeof *op->block_time);
+            if (!op->block_time)
+                return jr_oom(&c->jr);
+            op->nblock_time = n;
+            for (size_t k = 0; k < n; k++) {
+                char r[JR_PATH_MAX];
+                if (units_parse_dur(&c->jr, json_array_get(jb, k), jr_index(r, q, k),
+                                    &op->block_time[k]))
+                    return -1;
+            }
+        } else {
+            op->block_time = calloc(1, sizeof *op->block_time);
+            if (!op->block_time)
+                return jr_oom(&c->jr);
+            op->nblock_time = 1;
+            if (units_parse_dur(&c->jr, jb, q, &op->block_time[0]))
+                return -1;
+        }
+    } else if (op->kind == SIM_OP_COPY) {
+        json_t *jb = json_object_get(o, "bytes"), *jd = json_object_get(o, "direction");
+        if (!jb)
+            return jr_fail(&c->jr, p, "copy \"%s\" is missing \"bytes\"", name);
+        if (!jd)
+            return jr_fail(&c->jr, p, "copy \"%s\" is missing \"direction\" (h2d, d2h or d2d)",
+                           name);
+        if (units_parse(&c->jr, jb, jr_join(q, p, "bytes"), UNITS_SIZE, &op->bytes, NULL))
+            return -1;
+        const char *dir = NULL;
+        if (jr_get_string(&c->jr, jd, jr_join(q, p, "direction"), &dir))
+            return -1;
+        /* "memset": stream work no copy engine serves, with an explicit
+         * duration (what `schedlab replay` writes for a measured memset) */
+        static const char *const dirs[] = {"h2d", "d2h", "d2d", "memset", "other"};
+        static const int32_t dirv[] = {TRACE_COPY_H2D, TRACE_COPY_D2H, TRACE_COPY_D2D,
+                                       TRACE_COPY_MEMSET, TRACE_COPY_OTHER};
+        int found = -1;
+        for (int k = 0; k < 5; k++)
+            if (strcmp(dir, dirs[k]) == 0)
+                found = k;
+        if (found < 0)
+            return jr_fail_unknown(&c->jr, q, "direction", dir, dirs, 5);
+        op->direction = dirv[found];
+        json_t *jt = json_object_get(o, "duration");
+        if (jt) {
+            if (units_parse_dur(&c->jr, jt, jr_join(q, p, "duration"), &op->duration))
+                return -1;
+            op->has_duration = true;
+        } else if (op->direction == TRACE_COPY_MEMSET || op->direction == TRACE_COPY_OTHER) {
+            return jr_fail(&c->jr, p, "%s \"%s\" needs \"duration\" (it uses no copy "
+                           "engine, so its bytes give no time)", dir, name);
+        }
+    }
+    return 0;
+}
+
+/* ---- variants and run names ---------------------------------------------- */
+
+static const char *const variant_keys[] = {"name", "policy", "device", "budgets", NULL};
+
+/* A variant's "budgets": {"K2": 6}: QAWS budgets by kernel name. */
+static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
+    char p[JR_PATH_MAX];
+    scn_scenario *s = c->s;
+    if (jr_need_object(&c->jr, v, path))
+        return -1;
+    if (json_object_size(v) == 0)
+        return jr_fail(&c->jr, path, "is empty; give {\"KERNEL\": budget, ...}");
+    run->budgets = calloc(s->nops ? s->nops : 1, sizeof *run->budgets);
+    if (!run->budgets)
+        return jr_oom(&c->jr);
+    const char *key;
+    json_t *val;
+    json_object_foreach(v, key, val) {
+        jr_join(p, path, key);
+        int64_t b;
+        if (jr_get_count(&c->jr, val, p, 1, 1000000, &b))
+            return -1;
+        bool found = false;
+        for (size_t i = 0; i < s->nops; i++) {
+            if (s->rawops[i].kind == SIM_OP_KERNEL && strcmp(s->rawops[i].name, key) == 0) {
+                run->budgets[i] = (int32_t)b;
+                found = true;
+            }
+        }
+        if (!found)
+            return jr_fail(&c->jr, p, "no kernel named \"%s\" in ops", key);
+    }
+    run->raw.given |= POL_BUDGETS;
+    return 0;
+}
+
+/* Run 0's name says what the variants change, valued as the base has it:
+ * with a variant "round-robin" that sets policy.placement the base run is
+ * "most-room"; with one that sets device it is the base device's name. */
+static int name_base_run(pctx *c) {
+    scn_scenario *s = c->s;
+    unsigned given = 0;
+    bool device = false;
+    for (size_t r = 1; r < s->nruns; r++) {
+        given |= s->runs[r].raw.given;
+        device |= s->runs[r].device_given;
+    }
+    const scn_rawpolicy *b = &s->runs[0].raw;
+    const sim_device *d = &s->runs[0].device;
+    char name[256] = "";
+    size_t used = 0;
+    char tmp[64];
+#define ADD_PART(...)                                                                \
+    do {                                                                             \
+        int w_ = snprintf(name + used, sizeof name - used, "%s", used ? ", " : ""); \
+        if (w_ > 0 && (size_t)w_ < sizeof name - used)                               \
+            used += (size_t)w_;                                                      \
+        w_ = snprintf(name + used, sizeof name - used, __VA_ARGS__);                \
+        if (w_ > 0 && (size_t)w_ < sizeof name - used)                               \
+            used += (size_t)w_;                                                      \
+    } while (0)
+    if (given & POL_PLACEMENT)
+        ADD_PART("%s", sim_placement_name(b->placement));
+    if (given & POL_LAUNCH) {
+        if (b->launch_latency.cycles)
+            ADD_PART("launch_latency %" PRId64 " cycles", b->launch_latency.v);
+        else
+            ADD_PART("launch_latency %s", units_fmt_ns(tmp, sizeof tmp, b->launch_latency.v));
+    }
+    if (given & POL_DISPATCH) {
+        if (b->dispatch_latency.cycles)
+            ADD_PART("dispatch_latency %" PRId64 " cycles", b->dispatch_latency.v);
+        else
+            ADD_PART("dispatch_latency %s", units_fmt_ns(tmp, sizeof tmp, b->dispatch_latency.v));
+    }
+    if (given & POL_CONTEXTS)
+        ADD_PART("%s", sim_policy_name(SIM_TABLE_DRIVER, b->driver));
+    if (given & POL_GPU_WAIT)
+        ADD_PART("%s", b->gpu_wait == SIM_WAIT_BUSY ? "busy" : "suspend");
+    static const struct { unsigned bit; const char *key; size_t off; } durs[] = {
+        {POL_TIME_SLICE, "time_slice", offsetof(scn_rawpolicy, time_slice)},
+        {POL_CONTEXT_SWITCH, "context_switch", offsetof(scn_rawpolicy, context_switch)},
+        {POL_RUNLIST_UPDATE, "runlist_update", offsetof(scn_rawpolicy, runlist_update)},
+        {POL_IOCTL_BOOKKEEPING, "ioctl_bookkeeping", offsetof(scn_rawpolicy, ioctl_bookkeeping)},
+    };
+    for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++) {
+        if (!(given & durs[k].bit))
+            continue;
+        const units_dur *u = (const units_dur *)((const char *)b + durs[k].off);
+        if (u->cycles)
+            ADD_PART("%s %" PRId64 " cycles", durs[k].key, u->v);
+        else if (durs[k].bit == POL_TIME_SLICE && !(b->given & POL_TIME_SLICE))
+            ADD_PART("%s %s", durs[k].key, units_fmt_ns(tmp, sizeof tmp, SIM_DEFAULT_TIME_SLICE));
+        else
+            ADD_PART("%s %s", durs[k].key, units_fmt_ns(tmp, sizeof tmp, u->v));
+    }
+    if (given & POL_WARP)
+        ADD_PART("%s", sim_policy_name(SIM_TABLE_WARP, b->warp));
+    if (given & POL_BUDGETS) {
+        /* the base's budgets of the kernels some variant changes */
+        for (size_t i = 0; i < s->nops; i++) {
+            bool changed = false;
+            for (size_t r = 1; r < s->nruns && !changed; r++)
+                changed = s->runs[r].budgets && s->runs[r].budgets[i];
+            if (changed)
+                ADD_PART("%s budget %d", s->rawops[i].name,
+                         s->rawops[i].budget ? (int)s->rawops[i].budget : 1);
+        }
+    }
+    if (device)
+        ADD_PART("%s", d->name);
+#undef ADD_PART
+    bool clash = used == 0;
+    for (size_t r = 1; r < s->nruns && !clash; r++)
+        clash = strcmp(s->runs[r].name, name) == 0;
+    s->runs[0].name = own(c, clash ? "default" : name);
+    if (!s->runs[0].name)
+        return jr_oom(&c->jr);
+    return 0;
+}
+
+static int parse_variants(pctx *c, json_t *v) {
+    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+    scn_scenario *s = c->s;
+    if (!json_is_array(v))
+        return jr_fail(&c->jr, "variants", "must be an array, not %s", jr_type_name(v));
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        json_t *o = json_array_get(v, i);
+        scn_run *run = &s->runs[i + 1];
+        jr_index(p, "variants", i);
+        if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, variant_keys))
+            return -1;
+        json_t *jn = json_object_get(o, "name");
+        const char *name = NULL;
+        if (!jn)
+            return jr_fail(&c->jr, p, "missing \"name\"");
+        if (jr_get_name(&c->jr, jn, jr_join(q, p, "name"), &name))
+            return -1;
+        if (strcmp(name, "default") == 0)
+            return jr_fail(&c->jr, q, "\"default\" is kept for the base run; choose another name");
+        for (size_t j = 1; j <= i; j++)
+            if (strcmp(s->runs[j].name, name) == 0)
+                return jr_fail(&c->jr, q, "\"%s\" is already variants[%zu]", name, j - 1);
+        if (!(run->name = own(c, name)))
+            return jr_oom(&c->jr);
+        json_t *jp = json_object_get(o, "policy"), *jd = json_object_get(o, "device");
+        json_t *jbu = json_object_get(o, "budgets");
+        if (!jp && !jd && !jbu)
+            return jr_fail(&c->jr, p, "changes nothing; give \"policy\", \"device\" and/or "
+                           "\"budgets\"");
+        run->raw = s->runs[0].raw;
+        run->raw.given = 0;
+        run->device = s->runs[0].device;
+        if (jp && parse_policy(c, jp, jr_join(q, p, "policy"), &run->raw))
+            return -1;
+        if (jbu && parse_budgets(c, jbu, jr_join(q, p, "budgets"), run))
+            return -1;
+        if (jd) {
+            if (dj_parse(&c->jr, jd, jr_join(q, p, "device"), &s->runs[0].device, &run->device))
+                return -1;
+            run->device_given = true;
+        }
+    }
+    return 0;
+}
+
+static int64_t sat_add(int64_t a, int64_t b) {
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static int64_t sat_mul(int64_t a, int64_t b) {
+    return (b != 0 && a > INT64_MAX / b) ? INT64_MAX : a * b;
+}
+
+/* Everything the simulator could ever wait for, added up, must stay far from
+ * int64 overflow (TRACE_NONE is INT64_MIN; times are int64_t ns). */
+#define SCN_MAX_MAKESPAN (INT64_MAX / 4)
+
+static int build_run(pctx *c, size_t r) {
+    scn_scenario *s = c->s;
+    scn_run *run = &s->runs[r];
+    const sim_device *d = &run->device;
+    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+
+    if (units_resolve(&c->jr, run->raw.launch_latency, d, "policy.launch_latency",
+                    &run->policy.launch_latency) ||
+        units_resolve(&c->jr, run->raw.dispatch_latency, d, "policy.dispatch_latency",
+                    &run->policy.dispatch_latency))
+        return -1;
+    run->policy.placement = run->raw.placement;
+    run->policy.warp = run->raw.warp;
+    run->policy.warp_issue_limit = run->raw.warp_issue_limit;
+    run->policy.warp_epoch = run->raw.warp_epoch;
+    run->policy.quota_epoch = run->raw.quota_epoch;
+    /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
+     * the warp table's quota flag) */
+    const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->rawops[i].qos_goal > 0 && !sim_warp_quota(run->policy.warp)) {
+            /* the quota schemes of the table: "a, b, c or d" */
+            char names[256] = "";
+            size_t nw = sim_policy_count(SIM_TABLE_WARP), nq = 0, at = 0;
+            for (size_t w = 0; w < nw; w++) nq += sim_warp_quota((int32_t)w);
+            for (size_t w = 0, j = 0; w < nw && at < sizeof names; w++) {
+                if (!sim_warp_quota((int32_t)w)) continue;
+                j++;
+                at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                                       j == 1 ? "" : j == nq ? " or " : ", ",
+                                       sim_policy_name(SIM_TABLE_WARP, (int32_t)w));
+            }
+            jr_index(p, "ops", i);
+            return jr_fail(&c->jr, jr_join(q, p, "qos_goal"), "needs a quota warp policy "
+                           "(policy.warp %s), not \"%s\"", names, wname ? wname : "?");
+        }
+    /* kernels with a program run under the warp-level model */
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->rawops[i].has_program)
+            run->policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    run->programs = calloc(s->nops ? s->nops : 1, sizeof *run->programs);
+    if (!run->programs)
+        return jr_oom(&c->jr);
+    run->policy.driver = run->raw.driver;
+    run->policy.gpu_wait = run->raw.gpu_wait;
+    if (units_resolve(&c->jr, run->raw.time_slice, d, "policy.time_slice",
+                      &run->policy.time_slice) ||
+        units_resolve(&c->jr, run->raw.context_switch, d, "policy.context_switch",
+                      &run->policy.context_switch) ||
+        units_resolve(&c->jr, run->raw.runlist_update, d, "policy.runlist_update",
+                      &run->policy.runlist_update) ||
+        units_resolve(&c->jr, run->raw.ioctl_bookkeeping, d, "policy.ioctl_bookkeeping",
+                      &run->policy.ioctl_bookkeeping))
+        return -1;
+    if (s->tasks.ntasks) {
+        run->policy.host = sim_policy_find(SIM_TABLE_HOST, "tasks");
+        if (run->policy.host < 0)
+            return jr_fail(&c->jr, "tasks", "this build has no \"tasks\" host");
+        if (scn_tasks_check(&c->jr, &s->tasks, d))
+            return -1;
+    }
+
+    size_t ntimes = 0;
+    for (size_t i = 0; i < s->nops; i++)
+        ntimes += s->rawops[i].nblock_time;
+    run->ops = calloc(s->nops ? s->nops : 1, sizeof *run->ops);
+    run->times = calloc(ntimes ? ntimes : 1, sizeof *run->times);
+    if (!run->ops || !run->times)
+        return jr_oom(&c->jr);
+
+    int64_t makespan = 0;
+    size_t t = 0;
+    for (size_t i = 0; i < s->nops; i++) {
+        const scn_rawop *ro = &s->rawops[i];
+        sim_op *op = &run->ops[i];
+        jr_index(p, "ops", i);
+        op->kind = ro->kind;
+        op->name = ro->name;
+        op->stream = ro->stream;
+        if (units_resolve(&c->jr, ro->at, d, jr_join(q, p, "at"), &op->at))
+            return -1;
+        makespan = sat_add(makespan, op->at);
+        op->direction = ro->direction;
+        if (ro->kind == SIM_OP_KERNEL) {
+            op->blocks = ro->blocks;
+            op->threads = ro->threads;
+            op->smem = ro->smem;
+            op->regs = ro->regs;
+            op->block_time = ro->nblock_time ? &run->times[t] : NULL;
+            op->nblock_time = ro->nblock_time;
+            op->budget = run->budgets && run->budgets[i] ? run->budgets[i] : ro->budget;
+            op->qos_goal = ro->qos_goal;
+            int64_t longest = 0;
+            if (ro->has_program) {
+                /* latencies: cycles as given, times in this run's clock;
+                 * the longest a block could take bounds the makespan */
+                sim_program *pg = &run->programs[i];
+                *pg = ro->program;
+                int64_t maxlat = 1;
+                const int32_t devlat[] = {d->latency_alu, d->latency_sfu, d->latency_shared,
+                                          d->latency_mem};
+                for (int32_t k = 0; k < SIM_NICLASS && k < 4; k++)
+                    if (devlat[k] > maxlat)
+                        maxlat = devlat[k];
+                for (int32_t k = 0; k < SIM_NICLASS; k++) {
+                    if (!ro->latency_given[k])
+                        continue;
+                    char b[JR_PATH_MAX];
+                    jr_join(q, p, "latency");
+                    jr_join(b, q, sim_iclass_name(k));
+                    int64_t cyc;
+                    if (ro->latency[k].cycles) {
+                        cyc = ro->latency[k].v;
+                    } else {
+                        if (d->clock_hz <= 0)
+                            return jr_fail(&c->jr, b, "a time needs the device's clock to become "
+                                           "cycles; give cycles (\"400cycles\") or "
+                                           "device.clock");
+                        cyc = (int64_t)((double)ro->latency[k].v * (double)d->clock_hz / 1e9 + 0.5);
+                    }
+                    if (cyc < 1 || cyc > 1000000000)
+                        return jr_fail(&c->jr, b, "%" PRId64 " cycles is outside 1..1000000000",
+                                       cyc);
+                    pg->latency[k] = (int32_t)cyc;
+                    if (cyc > maxlat)
+                        maxlat = cyc;
+                }
+                op->program = pg;
+                int64_t len = 0;
+                for (size_t k = 0; k < pg->nbody; k++)
+                    len += pg->body[k].count;
+                double ns = d->clock_hz > 0 ? 1e9 / (double)d->clock_hz : 1.0;
+                /* a block: every instruction after the longest latency */
+                double est = (double)len * (double)pg->repeat * (double)maxlat * ns;
+                longest = est >= 1e18 ? INT64_MAX / 8 : (int64_t)est;
+            }
+            for (size_t k = 0; k < ro->nblock_time; k++) {
+                char b[JR_PATH_MAX];
+                jr_join(q, p, "block_time");
+                if (ro->nblock_time > 1)
+                    jr_index(b, q, k);
+                else
+                    snprintf(b, sizeof b, "%s", q);
+                if (units_resolve(&c->jr, ro->block_time[k], d, b, &run->times[t + k]))
+                    return -1;
+                if (run->times[t + k] > longest)
+                    longest = run->times[t + k];
+            }
+            t += ro->nblock_time;
+            /* the one fit check (simcore/check.c), rooted at this op */
+            char msg[512];
+            if (sim_kernel_fits(d, op->threads, op->smem, op->regs, p, msg, sizeof msg))
+                return jr_fail(&c->jr, "", "%s", msg);
+            makespan = sat_add(makespan, sat_mul(ro->blocks,
+                               sat_add(longest, run->policy.dispatch_latency)));
+        } else if (ro->kind == SIM_OP_COPY) {
+            op->bytes = ro->bytes;
+            if (ro->has_duration) {
+                if (units_resolve(&c->jr, ro->duration, d, jr_join(q, p, "duration"),
+                                  &op->duration))
+                    return -1;
+                if (op->duration <= 0)
+                    return jr_fail(&c->jr, q, "must be more than 0");
+                makespan = sat_add(makespan, op->duration);
+                makespan = sat_add(makespan, run->policy.launch_latency);
+                continue;
+            }
+            if (d->copy_engines < 1)
+                return jr_fail(&c->jr, p, "a copy needs a copy engine but the device has "
+                               "copy_engines = %" PRId32, d->copy_engines);
+            if (!(d->copy_bandwidth > 0))
+                return jr_fail(&c->jr, p, "a copy needs the device's copy_bandwidth; set "
+                               "device.copy_bandwidth (e.g. \"12GB/s\")");
+            double ns = (double)ro->bytes / d->copy_bandwidth * 1e9;
+            makespan = ns >= 4.0e18 ? INT64_MAX : sat_add(makespan, (int64_t)ns);
+        }
+        makespan = sat_add(makespan, run->policy.launch_latency);
+    }
+    if (makespan > SCN_MAX_MAKESPAN)
+        return jr_fail(&c->jr, "ops", "the scenario could run longer than this build can count "
+                       "(about 73 years of simulated time)");
+    return 0;
+}
+
+/* ---- top level ----------------------------------------------------------- */
+
+static const char *const top_keys[] = {
+    "schema", "name", "description", "device", "policy", "streams", "ops", "variants", "seed",
+    "tasks", "cpus", "duration", "cohorts", NULL};
+
+static const char *base_name_of(const char *file, char *buf, size_t n) {
+    const char *b = strrchr(file, '/');
+    b = b ? b + 1 : file;
+    snprintf(buf, n, "%s", b);
+    size_t l = strlen(buf);
+    if (l > 5 && strcmp(buf + l - 5, ".json") == 0)
+        buf[l - 5] = '\0';
+    return buf;
+}
+
+static int parse_root(pctx *c, json_t *root) {
+    scn_scenario *s = c->s;
+    if (!json_is_object(root))
+        return jr_fail(&c->jr, "", "a scenario is a JSON object, not %s", jr_type_name(root));
+    if (jr_check_keys(&c->jr, root, "", top_keys))
+        return -1;
+
+    json_t *v = json_object_get(root, "schema");
+    const char *str = NULL;
+    if (!v)
+        return jr_fail(&c->jr, "schema", "missing (write \"schema\": \"" SCN_SCHEMA "\")");
+    if (jr_get_string(&c->jr, v, "schema", &str))
+        return -1;
+    if (strcmp(str, SCN_SCHEMA) != 0)
+        return jr_fail(&c->jr, "schema", "\"%s\" is not supported (this build reads \"" SCN_SCHEMA
+                       "\")", str);
+
+    char buf[256];
+    v = json_object_get(root, "name");
+    if (v) {
+        if (jr_get_name(&c->jr, v, "name", &str))
+            return -1;
+    } else {
+        str = base_name_of(c->jr.file, buf, sizeof buf);
+    }
+    if (!(s->name = own(c, str)))
+        return jr_oom(&c->jr);
+    v = json_object_get(root, "description");
+    str = "";
+    if (v && jr_get_string(&c->jr, v, "description", &str))
+        return -1;
+    if (!(s->description = own(c, str)))
+        return jr_oom(&c->jr);
+    v = json_object_get(root, "seed");
+    if (v) {
+        int64_t seed;
+        if (jr_get_count(&c->jr, v, "seed", 0, INT64_MAX, &seed))
+            return -1;
+        s->seed = (uint64_t)seed;
+    }
+
+    /* "cohorts": true (issue 28): runs place identical blocks as cohorts
+     * (sim_config.cohorts); the limit is then on the records a run keeps
+     * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
+    v = json_object_get(root, "cohorts");
+    if (v) {
+        if (!json_is_boolean(v))
+            return jr_fail(&c->jr, "cohorts", "must be true or false, not %s", jr_type_name(v));
+        s->cohorts = json_is_true(v);
+    }
+
+    json_t *jv = json_object_get(root, "variants");
+    size_t nvar = json_is_array(jv) ? json_array_size(jv) : 0;
+    s->runs = calloc(1 + nvar, sizeof *s->runs);
+    if (!s->runs)
+        return jr_oom(&c->jr);
+    s->nruns = 1 + nvar;
+
+    v = json_object_get(root, "device");
+    if (!v)
+        return jr_fail(&c->jr, "device", "missing (a preset name such as \"tx2\", or an object)");
+    if (dj_parse(&c->jr, v, "device", NULL, &s->runs[0].device))
+        return -1;
+
+    scn_rawpolicy *pol = &s->runs[0].raw;
+    pol->placement = sim_placement_find("most-room");
+    if (pol->placement < 0)
+        return jr_fail(&c->jr, "policy.placement", "this build has no \"most-room\" placement");
+    v = json_object_get(root, "policy");
+    if (v && parse_policy(c, v, "policy", pol))
+        return -1;
+
+    size_t cap = 0;
+    v = json_object_get(root, "streams");
+    if (v && parse_streams(c, v, &cap))
+        return -1;
+    size_t ndeclared = s->nstreams;
+
+    /* real-time tasks (issue 13): with them, ops are optional */
+    if (scn_tasks_parse(&c->jr, root, &s->tasks))
+        return -1;
+
+    v = json_object_get(root, "ops");
+    if (!v && s->tasks.ntasks)
+        v = NULL;
+    else if (!v)
+        return jr_fail(&c->jr, "ops", "missing (the kernels, copies and syncs to run, or "
+                       "\"tasks\")");
+    else if (!json_is_array(v))
+        return jr_fail(&c->jr, "ops", "must be an array, not %s", jr_type_name(v));
+    if (v && json_array_size(v) == 0)
+        return jr_fail(&c->jr, "ops", "is empty; give at least one kernel or copy");
+    s->rawops = calloc(v ? json_array_size(v) : 1, sizeof *s->rawops);
+    if (!s->rawops)
+        return jr_oom(&c->jr);
+    int64_t total_blocks = 0;
+    for (size_t i = 0; v && i < json_array_size(v); i++) {
+        int rc = parse_op(c, json_array_get(v, i), i, ndeclared, &cap, &total_blocks,
+                          &s->rawops[i]);
+        s->nops = i + 1;   /* so scn_free releases a half-parsed op's arrays */
+        if (rc)
+            return -1;
+    }
+
+    if (jv && parse_variants(c, jv))
+        return -1;
+    if (name_base_run(c))
+        return -1;
+
+    for (size_t r = 0; r < s->nruns; r++) {
+        char pfx[JR_PATH_MAX + 80];
+        scn_run *run = &s->runs[r];
+        if (r == 0)
+            pfx[0] = '\0';
+        else
+            snprintf(pfx, sizeof pfx, "variants[%zu] (\"%s\"): ", r - 1, run->name);
+        c->jr.pfx = pfx;
+        int rc = build_run(c, r);
+        c->jr.pfx = "";
+        if (rc)
+            return -1;
+        if (s->nruns == 1) {
+            run->label = s->name;
+        } else {
+            snprintf(buf, sizeof buf, "%s [%s]", s->name, run->name);
+            if (!(run->label = own(c, buf)))
+                return jr_oom(&c->jr);
+        }
+    }
+    return 0;
+}
+
+int scn_parse(const char *text, size_t len, const char *file, scn_scenario **out, char *err,
+              size_t errlen) {
+    *out = NULL;
+    if (err && errlen)
+        err[0] = '\0';
+    if (!file)
+        file = "scenario";
+    pctx c = {{file, err, errlen, ""}, NULL, NULL, 0};
+    json_t *root = jr_load(&c.jr, text, len);
+    if (!root)
+        return -1;
+    scn_scenario *s = calloc(1, sizeof *s);
+    if (!s) {
+        json_decref(root);
+        if (err && errlen)
+            snprintf(err, errlen, "%s: out of memory", file);
+        return -1;
+    }
+    c.s = s;
+    int rc = parse_root(&c, root);
+    free(c.sidx);
+    json_decref(root);
+    if (rc) {
+        scn_free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+/* Scenarios are small; anything past this is not a scenario. */
+#define SCN_MAX_FILE (64u << 20)
+
+int scn_parse_file(const char *path, scn_scenario **out, char *err, size_t errlen) {
+    *out = NULL;
+    size_t len;
+    char *buf = jr_read_file(path, SCN_MAX_FILE, "scenario", &len, err, errlen);
+    if (!buf)
+        return -1;
+    int rc = scn_parse(buf, len, path, out, err, errlen);
+    free(buf);
+    return rc;
+}
+
+void scn_free(scn_scenario *s) {
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->nops; i++) {
+        free(s->rawops[i].block_time);
+        free(s->rawops[i].body);
+        free(s->rawops[i].access);
+    }
+    free(s->rawops);
+    for (size_t r = 0; r < s->nruns; r++) {
+        free(s->runs[r].ops);
+        free(s->runs[r].times);
+        free(s->runs[r].budgets);
+        free(s->runs[r].programs);
+    }
+    free(s->runs);
+    free(s->streams);
+    scn_tasks_free(&s->tasks);
+    for (size_t i = 0; i < s->nstrs; i++)
+        free(s->strs[i]);
+    free(s->strs);
+    free(s);
+}
+
+const char *scn_name(const scn_scenario *s) {
+    return s->name;
+}
+
+const char *scn_description(const scn_scenario *s) {
+    return s->description;
+}
+
+size_t scn_run_count(const scn_scenario *s) {
+    return s->nruns;
+}
+
+const char *scn_run_name(const scn_scenario *s, size_t run) {
+    return run < s->nruns ? s->runs[run].name : NULL;
+}
+
+int scn_find_run(const scn_scenario *s, const char *name) {
+    for (size_t r = 0; r < s->nruns; r++)
+        if (strcmp(s->runs[r].name, name) == 0)
+            return (int)r;
+    return -1;
+}
+
+int scn_config(const scn_scenario *s, size_t run, sim_config *out, char *err, size_t errlen) {
+    if (run >= s->nruns) {
+        snprintf(err, errlen, "%s: no run %zu (the scenario has %zu: the base and %zu "
+                 "variants)", s->name, run, s->nruns, s->nruns - 1);
+        return -1;
+    }
+    const scn_run *r = &s->runs[run];
+    memset(out, 0, sizeof *out);
+    out->name = r->label;
+    out->device = r->device;
+    out->policy = r->policy;
+    out->streams = s->streams;
+    out->nstreams = s->nstreams;
+    out->ops = r->ops;
+    out->nops = s->nops;
+    out->seed = s->seed;
+    out->tasks = s->tasks.tasks;
+    out->ntasks = s->tasks.ntasks;
+    out->cpus = s->tasks.cpus;
+    out->duration = s->tasks.duration;
+    out->cohorts = s->cohorts;
+    out->max_records = s->cohorts ? SCN_MAX_COHORTS : 0;
+    return 0;
+}

@@ -1,0 +1,783 @@
+/* trace_json.c -- schedlab-trace/1 and Chrome trace-event JSON. See trace_json.h. */
+#include "trace_json.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRACE_SCHEMA "schedlab-trace/1"
+
+/* ---- buffer: jw (jw.h) ---------------------------------------------------------- */
+
+void tj_buf_free(tj_buf *b) { jw_free(b); }
+void tj_puts(tj_buf *b, const char *s) { jw_puts(b, s); }
+void tj_putc(tj_buf *b, char c) { jw_putc(b, c); }
+
+/* printf only where it is rare (doubles, names of tracks); the per-record
+ * paths format integers with jw. */
+static void putf(tj_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(tj_buf *b, const char *fmt, ...) {
+    char tmp[128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) jw_putn(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+#define PUTL(b, lit) jw_putn((b), (lit), sizeof(lit) - 1)
+
+void tj_put_i64(tj_buf *b, int64_t v) {
+    if (v == TRACE_NONE) PUTL(b, "null");
+    else jw_i64_raw(b, v);
+}
+
+/* 0 stands for "unknown" in counts (blocks, threads, regs). */
+static void put_count(tj_buf *b, int64_t v) {
+    if (v == 0) PUTL(b, "null");
+    else jw_i64_raw(b, v);
+}
+
+void tj_put_str(tj_buf *b, const char *str) { jw_str_raw(b, str); }
+
+static void key(tj_buf *b, const char *k, bool first) {
+    if (!first) tj_putc(b, ',');
+    tj_putc(b, '"');
+    tj_puts(b, k);
+    tj_puts(b, "\":");
+}
+
+/* ---- records ---------------------------------------------------------------- */
+
+static const char *order_name(sim_sm_order_kind k) {
+    return k == SIM_SM_ORDER_EVENS_THEN_ODDS ? "evens-then-odds" : "ascending";
+}
+
+void tj_put_device(tj_buf *b, const sim_device *d) {
+    char name[SIM_DEVICE_NAME_MAX + 1];
+    memcpy(name, d->name, SIM_DEVICE_NAME_MAX);
+    name[SIM_DEVICE_NAME_MAX] = '\0';
+    tj_puts(b, "{\"name\":");
+    tj_put_str(b, name);
+    /* every numeric field, in the order of simcore's table (device.h) */
+    for (size_t i = 0; i < sim_device_nfields; i++) {
+        const sim_device_field *f = &sim_device_fields[i];
+        /* the warp model's fields, when unknown, are left out (device.h) */
+        if (sim_device_field_unset(d, f)) continue;
+        key(b, f->key, false);
+        if (f->type != SIM_DT_F64) {
+            tj_put_i64(b, sim_device_get_i64(d, f));
+        } else {
+            double v = sim_device_get_f64(d, f);
+            if (isfinite(v)) putf(b, "%.17g", v);
+            else tj_puts(b, "null");
+        }
+    }
+    key(b, "sm_order", false);
+    if (d->sm_order_kind == SIM_SM_ORDER_EXPLICIT) {
+        tj_putc(b, '[');
+        int32_t n = d->sms < SIM_MAX_SMS ? d->sms : SIM_MAX_SMS;
+        for (int32_t i = 0; i < n; i++) putf(b, i ? ",%d" : "%d", (int)d->sm_order[i]);
+        tj_putc(b, ']');
+    } else {
+        tj_put_str(b, order_name(d->sm_order_kind));
+    }
+    tj_putc(b, '}');
+}
+
+static void put_dim3(tj_buf *b, const char *k, const int32_t v[3]) {
+    if (!v[0] && !v[1] && !v[2]) return;   /* unknown: left out, as api.md says */
+    key(b, k, false);
+    jw_putc(b, '[');
+    jw_i64_raw(b, v[0]);
+    jw_putc(b, ',');
+    jw_i64_raw(b, v[1]);
+    jw_putc(b, ',');
+    jw_i64_raw(b, v[2]);
+    jw_putc(b, ']');
+}
+
+static void put_priority(tj_buf *b, int32_t p) {
+    if (p == TRACE_PRIO_NONE) tj_puts(b, "\"none\"");
+    else jw_i64_raw(b, p);
+}
+
+void tj_put_kernel(tj_buf *b, const trace *t, size_t i) {
+    tj_put_kernel_id(b, t, i, (int64_t)i);
+}
+
+void tj_put_kernel_id(tj_buf *b, const trace *t, size_t i, int64_t id) {
+    const trace_kernel *k = &t->kernels.v[i];
+    PUTL(b, "{\"id\":");
+    jw_i64_raw(b, id);
+    key(b, "name", false); tj_put_str(b, trace_str_get(t, k->name));
+    if (k->raw_name) { key(b, "raw_name", false); tj_put_str(b, trace_str_get(t, k->raw_name)); }
+    key(b, "stream", false); tj_put_str(b, trace_str_get(t, k->stream));
+    key(b, "process", false); tj_put_str(b, trace_str_get(t, k->process));
+    key(b, "priority", false); put_priority(b, k->priority);
+    key(b, "issue", false); tj_put_i64(b, k->issue);
+    key(b, "first_block", false); tj_put_i64(b, k->first_block);
+    key(b, "fully_dispatched", false); tj_put_i64(b, k->fully_dispatched);
+    key(b, "end", false); tj_put_i64(b, k->end);
+    key(b, "blocks", false); put_count(b, k->blocks);
+    key(b, "threads", false); put_count(b, k->threads);
+    key(b, "smem", false); tj_put_i64(b, k->smem);
+    key(b, "regs", false); put_count(b, k->regs);
+    put_dim3(b, "grid", k->grid);
+    put_dim3(b, "block", k->block);
+    /* warp-level runs only (trace.h) */
+    if (k->instructions > 0) {
+        PUTL(b, ",\"instructions\":");
+        jw_i64_raw(b, k->instructions);
+        PUTL(b, ",\"ipc\":");
+        if (isfinite(k->ipc)) putf(b, "%.17g", k->ipc);
+        else tj_puts(b, "null");
+    }
+    /* runs with QoS goals only (trace.h; ISCA'17 quota policies) */
+    if (k->ipc_isolated > 0 && isfinite(k->ipc_isolated)) {
+        if (k->qos_goal > 0) {
+            PUTL(b, ",\"qos_goal\":");
+            putf(b, "%.17g", k->qos_goal);
+        }
+        PUTL(b, ",\"ipc_isolated\":");
+        putf(b, "%.17g", k->ipc_isolated);
+        if (k->qos_goal > 0) {
+            PUTL(b, ",\"qos_met\":");
+            tj_puts(b, k->qos_met ? "true" : "false");
+        } else if (isfinite(k->ipc_shared)) {
+            PUTL(b, ",\"ipc_shared\":");
+            putf(b, "%.17g", k->ipc_shared);
+        }
+    }
+    tj_putc(b, '}');
+}
+
+/* Literal text then a number into tmp at n; TRACE_NONE is null. */
+#define CAT_LIT(tmp, n, lit) (memcpy((tmp) + (n), (lit), sizeof(lit) - 1), (n) += sizeof(lit) - 1)
+static size_t cat_time(char *tmp, size_t n, int64_t v) {
+    if (v == TRACE_NONE) {
+        memcpy(tmp + n, "null", 4);
+        return n + 4;
+    }
+    return n + jw_fmt_i64(tmp + n, v);
+}
+
+/* The hottest record (16 M of them in a big run): formatted on the stack
+ * and appended in one piece, one bounds check instead of eleven. */
+void tj_put_block(tj_buf *b, const trace_block *blk) {
+    char tmp[160];   /* 5 literals (47) + 3 x int32 (33) + 2 x int64 (42) */
+    size_t n = 0;
+    CAT_LIT(tmp, n, "{\"kernel\":");
+    n += jw_fmt_i64(tmp + n, blk->kernel);
+    CAT_LIT(tmp, n, ",\"index\":");
+    n += jw_fmt_i64(tmp + n, blk->index);
+    CAT_LIT(tmp, n, ",\"sm\":");
+    n += jw_fmt_i64(tmp + n, blk->sm);
+    CAT_LIT(tmp, n, ",\"start\":");
+    n = cat_time(tmp, n, blk->start);
+    CAT_LIT(tmp, n, ",\"end\":");
+    n = cat_time(tmp, n, blk->end);
+    tmp[n++] = '}';
+    jw_putn(b, tmp, n);
+}
+
+void tj_put_copy(tj_buf *b, const trace *t, size_t i) {
+    tj_put_copy_id(b, t, i, (int64_t)i);
+}
+
+void tj_put_copy_id(tj_buf *b, const trace *t, size_t i, int64_t id) {
+    const trace_copy *c = &t->copies.v[i];
+    PUTL(b, "{\"id\":");
+    jw_i64_raw(b, id);
+    key(b, "name", false); tj_put_str(b, trace_str_get(t, c->name));
+    key(b, "stream", false); tj_put_str(b, trace_str_get(t, c->stream));
+    key(b, "process", false); tj_put_str(b, trace_str_get(t, c->process));
+    key(b, "direction", false); tj_put_str(b, trace_copy_dir_name(c->direction));
+    key(b, "bytes", false); tj_put_i64(b, c->bytes);
+    key(b, "issue", false); tj_put_i64(b, c->issue);
+    key(b, "start", false); tj_put_i64(b, c->start);
+    key(b, "end", false); tj_put_i64(b, c->end);
+    key(b, "engine", false);
+    if (c->engine < 0) tj_puts(b, "null");
+    else jw_i64_raw(b, c->engine);
+    tj_putc(b, '}');
+}
+
+void tj_put_queue_event(tj_buf *b, const trace *t, size_t i) {
+    const trace_queue_event *e = &t->queue_events.v[i];
+    PUTL(b, "{\"t\":");
+    jw_i64_raw(b, e->t);
+    PUTL(b, ",\"queue\":");
+    tj_put_str(b, trace_str_get(t, e->queue));
+    tj_puts(b, e->event == TRACE_DEQUEUE ? ",\"event\":\"dequeue\",\"item\":"
+                                         : ",\"event\":\"enqueue\",\"item\":");
+    tj_put_str(b, trace_str_get(t, e->item));
+    tj_putc(b, '}');
+}
+
+void tj_put_warp_issue(tj_buf *b, const trace_warp_issue *w) {
+    PUTL(b, "{\"sm\":");
+    jw_i64_raw(b, w->sm);
+    PUTL(b, ",\"subcore\":");
+    jw_i64_raw(b, w->subcore);
+    PUTL(b, ",\"cycle\":");
+    jw_i64_raw(b, w->cycle);
+    PUTL(b, ",\"warp\":");
+    jw_i64_raw(b, w->warp);
+    PUTL(b, ",\"kernel\":");
+    jw_i64_raw(b, w->kernel);
+    jw_putc(b, '}');
+}
+
+void tj_put_warp_epoch(tj_buf *b, const trace_warp_epoch *w) {
+    putf(b, "{\"kernel\":%d,\"cycle\":%" PRId64 ",\"cycles\":%" PRId64 ",\"issues\":%" PRId64
+         "}", (int)w->kernel, w->cycle, w->cycles, w->issues);
+}
+
+void tj_put_job(tj_buf *b, const trace *t, size_t i) {
+    const trace_job *j = &t->jobs.v[i];
+    tj_puts(b, "{\"task\":");
+    tj_put_str(b, trace_str_get(t, j->task));
+    PUTL(b, ",\"job\":");
+    jw_i64_raw(b, j->job);
+    key(b, "release", false); tj_put_i64(b, j->release);
+    key(b, "start", false); tj_put_i64(b, j->start);
+    key(b, "end", false); tj_put_i64(b, j->end);
+    key(b, "deadline", false); tj_put_i64(b, j->deadline);
+    tj_putc(b, '}');
+}
+
+json_t *tj_device_json(const sim_device *d) {
+    tj_buf b = {0};
+    tj_put_device(&b, d);
+    json_t *j = b.oom ? NULL : json_loadb(b.s, b.len, 0, NULL);
+    tj_buf_free(&b);
+    return j;
+}
+
+json_t *tj_string(const char *s) {
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    /* not UTF-8: let the writer repair it, then read it back */
+    tj_buf b = {0};
+    tj_put_str(&b, s);
+    j = b.oom ? NULL : json_loadb(b.s, b.len, JSON_DECODE_ANY, NULL);
+    tj_buf_free(&b);
+    return j;
+}
+
+/* ---- schedlab-trace/1 ---------------------------------------------------------- */
+
+static void put_pause(tj_buf *b, const trace_pause *p) {
+    PUTL(b, "{\"block\":");
+    jw_i64_raw(b, p->block);
+    PUTL(b, ",\"start\":");
+    jw_i64_raw(b, p->start);
+    PUTL(b, ",\"end\":");
+    jw_i64_raw(b, p->end);
+    jw_putc(b, '}');
+}
+
+/* A cohort of identical blocks (trace.h's trace_cohort; issue 28). */
+static void put_cohort(tj_buf *b, const trace_cohort *c) {
+    PUTL(b, "{\"kernel\":");
+    jw_i64_raw(b, c->kernel);
+    PUTL(b, ",\"sm\":");
+    jw_i64_raw(b, c->sm);
+    PUTL(b, ",\"index\":");
+    jw_i64_raw(b, c->index);
+    PUTL(b, ",\"stride\":");
+    jw_i64_raw(b, c->stride);
+    PUTL(b, ",\"count\":");
+    jw_i64_raw(b, c->count);
+    PUTL(b, ",\"per_wave\":");
+    jw_i64_raw(b, c->per_wave);
+    PUTL(b, ",\"start\":");
+    jw_i64_raw(b, c->start);
+    PUTL(b, ",\"end\":");
+    jw_i64_raw(b, c->end);
+    PUTL(b, ",\"period\":");
+    jw_i64_raw(b, c->period);
+    jw_putc(b, '}');
+}
+
+/* The parts of schedlab-trace/1 in the order they are written. */
+enum {
+    TS_HEAD, TS_KERNELS, TS_BLOCKS, TS_COPIES, TS_QUEUE_EVENTS, TS_WARP_ISSUES,
+    TS_WARP_EPOCHS, TS_JOBS, TS_PAUSES, TS_COHORTS, TS_TAIL, TS_DONE
+};
+
+static const char *const part_name[] = {
+    [TS_KERNELS] = ",\n\"kernels\":[",
+    [TS_BLOCKS] = ",\n\"blocks\":[",
+    [TS_COPIES] = ",\n\"copies\":[",
+    [TS_QUEUE_EVENTS] = ",\n\"queue_events\":[",
+    [TS_WARP_ISSUES] = ",\n\"warp_issues\":[",
+    [TS_WARP_EPOCHS] = ",\n\"warp_epochs\":[",
+    [TS_JOBS] = ",\n\"jobs\":[",
+    [TS_PAUSES] = ",\n\"pauses\":[",
+    [TS_COHORTS] = ",\n\"cohorts\":[",
+};
+
+void tj_stream_init(tj_stream *s, const trace *t, const tj_block_src *blocks) {
+    memset(s, 0, sizeof *s);
+    s->t = t;
+    s->blocks = blocks;
+}
+
+static size_t part_count(const tj_stream *s) {
+    const trace *t = s->t;
+    switch (s->part) {
+    case TS_KERNELS: return t->kernels.n;
+    case TS_COPIES: return t->copies.n;
+    case TS_QUEUE_EVENTS: return t->queue_events.n;
+    case TS_WARP_ISSUES: return t->warp_issues.n;
+    case TS_WARP_EPOCHS: return t->warp_epochs.n;
+    case TS_JOBS: return t->jobs.n;
+    case TS_PAUSES: return t->pauses.n;
+    case TS_COHORTS: return t->cohorts.n;
+    default: return 0;
+    }
+}
+
+/* The next block: from the source's batches, or the trace's own. 1 when
+ * there is one, 0 at the end, -1 when the source failed. */
+static int next_block(tj_stream *s, const trace_block **out) {
+    if (!s->blocks) {
+        if (s->i >= s->t->blocks.n) return 0;
+        *out = &s->t->blocks.v[s->i];
+        return 1;
+    }
+    if (s->bi == s->bn) {
+        s->bi = s->bn = 0;
+        if (s->blocks->next(s->blocks->ctx, &s->bv, &s->bn)) return -1;
+        if (!s->bn) return 0;
+    }
+    *out = &s->bv[s->bi++];
+    return 1;
+}
+
+int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
+    const trace *t = s->t;
+    while (s->part != TS_DONE) {
+        if (b->oom) return -1;
+        if (jw_pending(b) >= until) return 1;
+        switch (s->part) {
+        case TS_HEAD:
+            PUTL(b, "{\"schema\":\"" TRACE_SCHEMA "\",\"name\":");
+            tj_put_str(b, t->name);
+            PUTL(b, ",\"source\":");
+            tj_put_str(b, t->source);
+            PUTL(b, ",\"origin\":");
+            jw_i64_raw(b, t->origin);
+            PUTL(b, ",\"device\":");
+            if (t->has_device) tj_put_device(b, &t->device);
+            else PUTL(b, "null");
+            PUTL(b, ",\"meta\":{");
+            for (size_t i = 0; i < t->meta.n; i++) {
+                if (i) jw_putc(b, ',');
+                tj_put_str(b, trace_str_get(t, t->meta.v[i].key));
+                jw_putc(b, ':');
+                tj_put_str(b, trace_str_get(t, t->meta.v[i].value));
+            }
+            jw_putc(b, '}');
+            s->part = TS_KERNELS;
+            break;
+        case TS_TAIL:
+            PUTL(b, "}\n");
+            s->part = TS_DONE;
+            break;
+        default: {
+            /* only warp-level runs have epochs, only preempted runs
+             * pauses, only cohort runs cohorts: other traces read as they
+             * always did */
+            size_t n = part_count(s);
+            if ((s->part == TS_WARP_EPOCHS || s->part == TS_PAUSES || s->part == TS_COHORTS) &&
+                !n) {
+                s->part++;
+                break;
+            }
+            if (!s->open) {
+                jw_puts(b, part_name[s->part]);
+                s->open = true;
+                s->i = 0;
+            }
+            /* records until the budget is spent or the array ends */
+            while (jw_pending(b) < until && !b->oom) {
+                const trace_block *blk = NULL;
+                if (s->part == TS_BLOCKS) {
+                    int r = next_block(s, &blk);
+                    if (r < 0) { b->oom = true; return -1; }
+                    if (!r) { n = s->i; }
+                    else n = s->i + 1;
+                }
+                if (s->i >= n) {
+                    jw_putc(b, ']');
+                    s->open = false;
+                    s->part++;
+                    break;
+                }
+                if (s->i) PUTL(b, ",\n");
+                switch (s->part) {
+                case TS_KERNELS: tj_put_kernel(b, t, s->i); break;
+                case TS_BLOCKS: tj_put_block(b, blk); break;
+                case TS_COPIES: tj_put_copy(b, t, s->i); break;
+                case TS_QUEUE_EVENTS: tj_put_queue_event(b, t, s->i); break;
+                case TS_WARP_ISSUES: tj_put_warp_issue(b, &t->warp_issues.v[s->i]); break;
+                case TS_WARP_EPOCHS: tj_put_warp_epoch(b, &t->warp_epochs.v[s->i]); break;
+                case TS_JOBS: tj_put_job(b, t, s->i); break;
+                case TS_COHORTS: put_cohort(b, &t->cohorts.v[s->i]); break;
+                default: put_pause(b, &t->pauses.v[s->i]); break;
+                }
+                s->i++;
+            }
+            break;
+        }
+        }
+    }
+    return b->oom ? -1 : 0;
+}
+
+int tj_write_trace(const trace *t, tj_buf *b) {
+    tj_stream s;
+    tj_stream_init(&s, t, NULL);
+    return tj_stream_step(&s, b, SIZE_MAX) < 0 ? -1 : 0;
+}
+
+/* ---- Chrome trace events ------------------------------------------------------- */
+
+/* ns as microseconds with exactly three decimals: no floating-point rounding. */
+static void put_us(tj_buf *b, int64_t ns) {
+    uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    char tmp[32];
+    size_t n = 0;
+    if (ns < 0) tmp[n++] = '-';
+    n += jw_fmt_u64(tmp + n, mag / 1000);
+    unsigned frac = (unsigned)(mag % 1000);
+    tmp[n++] = '.';
+    tmp[n++] = (char)('0' + frac / 100);
+    tmp[n++] = (char)('0' + frac / 10 % 10);
+    tmp[n++] = (char)('0' + frac % 10);
+    jw_putn(b, tmp, n);
+}
+
+typedef struct idmap {
+    trace_str *key;     /* process, or (process, stream) pairs flattened */
+    size_t n, cap, width;
+} idmap;
+
+/* Index of the tuple `k` (width entries), added when new; -1 on OOM. */
+static long idmap_get(idmap *m, const trace_str *k) {
+    for (size_t i = 0; i < m->n; i++)
+        if (memcmp(&m->key[i * m->width], k, m->width * sizeof *k) == 0) return (long)i;
+    if (m->n == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 16;
+        trace_str *nk = realloc(m->key, nc * m->width * sizeof *nk);
+        if (!nk) return -1;
+        m->key = nk;
+        m->cap = nc;
+    }
+    memcpy(&m->key[m->n * m->width], k, m->width * sizeof *k);
+    return (long)m->n++;
+}
+
+static const char *or_unknown(const trace *t, trace_str s) {
+    const char *v = trace_str_get(t, s);
+    return v ? v : "(unknown)";
+}
+
+static void meta_event(tj_buf *b, bool *first, const char *what, long pid, long tid,
+                       const char *name, const char *suffix) {
+    tj_puts(b, *first ? "\n" : ",\n");
+    *first = false;
+    putf(b, "{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%ld", what, pid);
+    if (tid >= 0) putf(b, ",\"tid\":%ld", tid);
+    tj_puts(b, ",\"args\":{\"name\":");
+    if (suffix) {
+        char tmp[256];
+        snprintf(tmp, sizeof tmp, "%s%s", name, suffix);
+        tj_put_str(b, tmp);
+    } else {
+        tj_put_str(b, name);
+    }
+    tj_puts(b, "}}");
+}
+
+static void span_event(tj_buf *b, bool *first, const char *name, const char *cat, long pid,
+                       long tid, int64_t start, int64_t end) {
+    tj_puts(b, *first ? "\n" : ",\n");
+    *first = false;
+    tj_puts(b, "{\"ph\":\"X\",\"name\":");
+    tj_put_str(b, name);
+    PUTL(b, ",\"cat\":\"");
+    jw_puts(b, cat);
+    PUTL(b, "\",\"pid\":");
+    jw_i64_raw(b, pid);
+    PUTL(b, ",\"tid\":");
+    jw_i64_raw(b, tid);
+    PUTL(b, ",\"ts\":");
+    put_us(b, start);
+    tj_puts(b, ",\"dur\":");
+    put_us(b, end - start);
+}
+
+/* The Chrome export in steps (tj_chrome_step): which part is being written
+ * and the track numbering, computed up front so each part can stop after
+ * any record and go on later. */
+enum { CH_HEAD, CH_SMS, CH_BLOCKS, CH_PROCS, CH_STREAMS, CH_RECORDS, CH_JOBS, CH_TAIL, CH_DONE };
+
+struct tj_chrome_state {
+    idmap procs, streams, tasks;
+    long *stream_tid;
+    int32_t top;              /* highest SM with a block */
+    long task_pid;
+};
+
+void tj_chrome_free(tj_chrome *c) {
+    struct tj_chrome_state *st = c->st;
+    if (st) {
+        free(st->procs.key);
+        free(st->streams.key);
+        free(st->tasks.key);
+        free(st->stream_tid);
+        free(st);
+    }
+    c->st = NULL;
+}
+
+int tj_chrome_init(tj_chrome *c, const trace *t) {
+    int32_t top = -1;
+    for (size_t i = 0; i < t->blocks.n; i++)
+        if (t->blocks.v[i].sm > top) top = t->blocks.v[i].sm;
+    return tj_chrome_init_src(c, t, NULL, top);
+}
+
+int tj_chrome_init_src(tj_chrome *c, const trace *t, const tj_block_src *blocks, int32_t top) {
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->first = true;
+    c->blocks = blocks;
+    struct tj_chrome_state *st = calloc(1, sizeof *st);
+    if (!st) return -1;
+    c->st = st;
+    st->procs.width = 1;
+    st->streams.width = 2;
+    st->tasks.width = 1;
+    st->top = top;
+    /* pid 2..: processes, a track per stream. Tracks are numbered in order
+     * of first appearance so the export is deterministic. */
+    size_t nrec = t->kernels.n + t->copies.n;
+    for (size_t r = 0; r < nrec; r++) {
+        trace_str key2[2];
+        if (r < t->kernels.n) {
+            key2[0] = t->kernels.v[r].process;
+            key2[1] = t->kernels.v[r].stream;
+        } else {
+            key2[0] = t->copies.v[r - t->kernels.n].process;
+            key2[1] = t->copies.v[r - t->kernels.n].stream;
+        }
+        size_t before = st->streams.n;
+        if (idmap_get(&st->procs, key2) < 0 || idmap_get(&st->streams, key2) < 0) goto oom;
+        if (st->streams.n != before) {
+            long *nt = realloc(st->stream_tid, st->streams.n * sizeof *nt);
+            if (!nt) goto oom;
+            st->stream_tid = nt;
+            long tid = 1;   /* per process, 1.. */
+            for (size_t k = 0; k + 1 < st->streams.n; k++)
+                if (st->streams.key[k * 2] == key2[0]) tid++;
+            st->stream_tid[st->streams.n - 1] = tid;
+        }
+    }
+    /* real-time jobs: one pid after the processes, a track per task */
+    st->task_pid = (long)st->procs.n + 2;
+    return 0;
+oom:
+    tj_chrome_free(c);
+    return -1;
+}
+
+/* One record of part CH_RECORDS: kernel or copy r. */
+static void chrome_record(tj_chrome *c, struct tj_chrome_state *st, tj_buf *b, size_t r) {
+    const trace *t = c->t;
+    trace_str key2[2];
+    int64_t start, end;
+    const char *name, *cat;
+    if (r < t->kernels.n) {
+        const trace_kernel *k = &t->kernels.v[r];
+        key2[0] = k->process;
+        key2[1] = k->stream;
+        start = k->first_block != TRACE_NONE ? k->first_block : k->issue;
+        end = k->end;
+        name = or_unknown(t, k->name);
+        cat = "kernel";
+    } else {
+        const trace_copy *cp = &t->copies.v[r - t->kernels.n];
+        key2[0] = cp->process;
+        key2[1] = cp->stream;
+        start = cp->start != TRACE_NONE ? cp->start : cp->issue;
+        end = cp->end;
+        name = cp->name ? trace_str_get(t, cp->name) : trace_copy_dir_name(cp->direction);
+        cat = "copy";
+    }
+    if (start == TRACE_NONE || end == TRACE_NONE || end < start) return;
+    /* both keys are in the maps already (tj_chrome_init): no allocation */
+    long sidx = idmap_get(&st->streams, key2), pid = idmap_get(&st->procs, key2) + 2;
+    span_event(b, &c->first, name, cat, pid, st->stream_tid[sidx], start, end);
+    if (r < t->kernels.n) {
+        PUTL(b, ",\"args\":{\"id\":");
+        jw_u64_raw(b, r);
+        PUTL(b, ",\"issue\":");
+        tj_put_i64(b, t->kernels.v[r].issue);
+        PUTL(b, "}}");
+    } else {
+        const trace_copy *cp = &t->copies.v[r - t->kernels.n];
+        PUTL(b, ",\"args\":{\"direction\":");
+        tj_put_str(b, trace_copy_dir_name(cp->direction));
+        PUTL(b, ",\"bytes\":");
+        tj_put_i64(b, cp->bytes);
+        PUTL(b, "}}");
+    }
+}
+
+/* One job of part CH_JOBS (its task's tracks named on its first job). */
+static int chrome_job(tj_chrome *c, struct tj_chrome_state *st, tj_buf *b, size_t i) {
+    const trace *t = c->t;
+    const trace_job *j = &t->jobs.v[i];
+    size_t before = st->tasks.n;
+    long tid = idmap_get(&st->tasks, &j->task);
+    if (tid < 0) return -1;
+    if (st->tasks.n != before) {
+        if (before == 0) meta_event(b, &c->first, "process_name", st->task_pid, -1, "tasks", NULL);
+        meta_event(b, &c->first, "thread_name", st->task_pid, tid + 1, or_unknown(t, j->task),
+                   NULL);
+    }
+    if (j->start == TRACE_NONE || j->end == TRACE_NONE || j->end < j->start) return 0;
+    char nm[160];
+    snprintf(nm, sizeof nm, "%s #%" PRId64, or_unknown(t, j->task), j->job);
+    span_event(b, &c->first, nm, "job", st->task_pid, tid + 1, j->start, j->end);
+    PUTL(b, ",\"args\":{\"release\":");
+    tj_put_i64(b, j->release);
+    PUTL(b, ",\"deadline\":");
+    tj_put_i64(b, j->deadline);
+    PUTL(b, "}}");
+    return 0;
+}
+
+int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
+    const trace *t = c->t;
+    struct tj_chrome_state *st = c->st;
+    if (!st) return -1;
+    while (c->phase != CH_DONE) {
+        if (b->oom) return -1;
+        if (jw_pending(b) >= until) return 1;
+        switch (c->phase) {
+        case CH_HEAD: {
+            PUTL(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"schema\":\"" TRACE_SCHEMA
+                    "\",\"name\":");
+            tj_put_str(b, t->name);
+            PUTL(b, ",\"source\":");
+            tj_put_str(b, t->source);
+            PUTL(b, ",\"origin_ns\":");
+            jw_i64_raw(b, t->origin);
+            PUTL(b, "},\"traceEvents\":[");
+            /* pid 1: the device, a track per SM */
+            char devname[SIM_DEVICE_NAME_MAX + 1] = "GPU";
+            if (t->has_device && t->device.name[0]) {
+                memcpy(devname, t->device.name, SIM_DEVICE_NAME_MAX);
+                devname[SIM_DEVICE_NAME_MAX] = '\0';
+            }
+            meta_event(b, &c->first, "process_name", 1, -1, devname, " (SMs)");
+            c->phase = CH_SMS;
+            c->i = 0;
+            break;
+        }
+        case CH_SMS:
+            if ((int64_t)c->i > st->top) { c->phase = CH_BLOCKS; c->i = 0; break; }
+            {
+                char nm[32];
+                int sm = (int)c->i;
+                snprintf(nm, sizeof nm, "SM %d", sm);
+                meta_event(b, &c->first, "thread_name", 1, sm, nm, NULL);
+                putf(b, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
+                        "\"args\":{\"sort_index\":%d}}", sm, sm);
+                c->i++;
+            }
+            break;
+        case CH_BLOCKS:
+            while (jw_pending(b) < until) {
+                const trace_block *blk;
+                if (!c->blocks) {
+                    if (c->i >= t->blocks.n) break;
+                    blk = &t->blocks.v[c->i++];
+                } else {
+                    if (c->bi == c->bn) {
+                        c->bi = c->bn = 0;
+                        if (c->blocks->next(c->blocks->ctx, &c->bv, &c->bn)) {
+                            b->oom = true;
+                            return -1;
+                        }
+                        if (!c->bn) { c->blocks = NULL; c->i = t->blocks.n; break; }
+                    }
+                    blk = &c->bv[c->bi++];
+                }
+                if (blk->start == TRACE_NONE || blk->end == TRACE_NONE || blk->sm < 0) continue;
+                const char *kn = blk->kernel >= 0 && (size_t)blk->kernel < t->kernels.n
+                                     ? trace_str_get(t, t->kernels.v[blk->kernel].name)
+                                     : NULL;
+                span_event(b, &c->first, kn ? kn : "block", "block", 1, blk->sm, blk->start,
+                           blk->end);
+                PUTL(b, ",\"args\":{\"kernel\":");
+                jw_i64_raw(b, blk->kernel);
+                PUTL(b, ",\"index\":");
+                jw_i64_raw(b, blk->index);
+                PUTL(b, "}}");
+            }
+            if (!c->blocks && c->i >= t->blocks.n) { c->phase = CH_PROCS; c->i = 0; }
+            break;
+        case CH_PROCS:
+            for (size_t p = 0; p < st->procs.n; p++)
+                meta_event(b, &c->first, "process_name", (long)p + 2, -1,
+                           or_unknown(t, st->procs.key[p]), NULL);
+            c->phase = CH_STREAMS;
+            break;
+        case CH_STREAMS:
+            for (size_t k = 0; k < st->streams.n; k++) {
+                long pid = idmap_get(&st->procs, &st->streams.key[k * 2]) + 2;
+                char nm[160];
+                snprintf(nm, sizeof nm, "stream %s", or_unknown(t, st->streams.key[k * 2 + 1]));
+                meta_event(b, &c->first, "thread_name", pid, st->stream_tid[k], nm, NULL);
+            }
+            c->phase = CH_RECORDS;
+            c->i = 0;
+            break;
+        case CH_RECORDS: {
+            size_t nrec = t->kernels.n + t->copies.n;
+            while (c->i < nrec && jw_pending(b) < until) chrome_record(c, st, b, c->i++);
+            if (c->i >= nrec) { c->phase = CH_JOBS; c->i = 0; }
+            break;
+        }
+        case CH_JOBS:
+            while (c->i < t->jobs.n && jw_pending(b) < until)
+                if (chrome_job(c, st, b, c->i++)) { b->oom = true; return -1; }
+            if (c->i >= t->jobs.n) c->phase = CH_TAIL;
+            break;
+        default:
+            PUTL(b, "\n]}\n");
+            c->phase = CH_DONE;
+            break;
+        }
+    }
+    return b->oom ? -1 : 0;
+}
+
+int tj_write_chrome(const trace *t, tj_buf *b) {
+    tj_chrome c;
+    if (tj_chrome_init(&c, t)) return -1;
+    int rc = tj_chrome_step(&c, b, SIZE_MAX);
+    tj_chrome_free(&c);
+    return rc < 0 ? -1 : 0;
+}

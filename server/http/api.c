@@ -1,0 +1,1110 @@
+/* api.c -- the read handlers of docs/api.md (api_handlers.h): arguments
+ * in, JSON out. The context they share is api_ctx.c, the route table
+ * routes.c; what stores runs is server/app/store.c, shared with the CLI. */
+#include "api_handlers.h"
+#include "api_ctx.h"
+#include "replay.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../simcore/sim.h"
+#include "../../importers/trace_check.h"
+#include "budget.h"
+#include "device_json.h"
+#include "jobs.h"
+#include "store.h"
+#include "seed_bg.h"
+#include "sweep_api.h"
+#include "queue_bins.h"
+#include "record_pages.h"
+#include "stream_bins.h"
+#include "trace_json.h"
+#include "task_bounds.h"
+#include "task_stats.h"
+#include "window.h"
+#include "occupancy.h"
+#include "experiments_edit.h"
+#include "compare_cache.h"
+
+#define BLOCKS_MAX_DEFAULT 20000
+#define BLOCKS_MAX_CEILING 200000   /* a response of at most some 15 MB */
+#define COMPARE_MAX_RUNS 8
+
+/* ---- small JSON helpers ----------------------------------------------------------- */
+
+static json_t *jtime(int64_t v) { return v == TRACE_NONE ? json_null() : json_integer(v); }
+
+static void db_error(http_response *res, int rc, const char *err) {
+    http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
+}
+
+static json_t *summary_json(const db_summary *s) {
+    json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:i}", "kernels",
+                     (json_int_t)s->kernels, "blocks", (json_int_t)s->blocks, "copies",
+                     (json_int_t)s->copies, "queue_events", (json_int_t)s->queue_events,
+                     "warp_issues", (json_int_t)s->warp_issues, "jobs", (json_int_t)s->jobs,
+                     "t_min", jtime(s->t_min), "t_max", jtime(s->t_max), "sms", (int)s->sms);
+    /* runs with QoS goals only (ISCA'17 quota policies) */
+    if (o && s->qos_kernels > 0) {
+        json_object_set_new(o, "qos_kernels", json_integer((json_int_t)s->qos_kernels));
+        json_object_set_new(o, "qos_met", json_integer((json_int_t)s->qos_met));
+        json_object_set_new(o, "nonqos_throughput", isfinite(s->nonqos_throughput)
+                                                        ? json_real(s->nonqos_throughput)
+                                                        : json_null());
+    }
+    return o;
+}
+
+/* A query argument as an integer; false (with a 400 in res) when malformed. */
+static bool q_i64(const http_request *req, http_response *res, const char *key, int64_t *out,
+                  bool *given) {
+    const char *v = http_query(req, key);
+    *given = v && *v;
+    if (!*given) return true;
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || *end) {
+        http_set_error(res, 400, "%s: expected an integer number of ns, got \"%s\"", key, v);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- experiments ---------------------------------------------------------------------- */
+
+typedef struct exp_ctx {
+    db *d;
+    json_t *list;       /* experiments being built */
+    bool full;          /* one experiment: scenario + run summaries */
+    bool no_scenario;   /* ?scenario=0: all but the scenario text (issue 15) */
+    char err[512];
+} exp_ctx;
+
+static int run_brief(void *ctx, const db_run *r) {
+    json_t *runs = ctx;
+    json_t *o = json_pack("{s:s, s:o, s:s}", "run", r->slug, "name", tj_string(r->name),
+                          "source", r->source);
+    return json_array_append_new(runs, o);
+}
+
+static int run_full(void *ctx, const db_run *r) {
+    json_t *runs = ctx;
+    json_t *o = json_pack("{s:s, s:o, s:s, s:s, s:o}", "run", r->slug, "name",
+                          tj_string(r->name), "source", r->source, "created", r->created,
+                          "summary", summary_json(&r->summary));
+    return json_array_append_new(runs, o);
+}
+
+static int on_experiment(void *vctx, const db_experiment *e) {
+    exp_ctx *c = vctx;
+    json_t *runs = json_array();
+    json_t *o = json_pack("{s:s, s:o, s:o, s:s, s:s, s:o}", "slug", e->slug, "name",
+                          tj_string(e->name), "description", tj_string(e->description),
+                          "created", e->created, "source", e->source, "runs", runs);
+    if (!o) return -1;
+    json_array_append_new(c->list, o);
+    if (c->full) {
+        /* a page after the name and the runs (the run and compare views) skips
+         * parsing and re-encoding a scenario of up to a few MB */
+        json_t *scn = e->scenario_json && !c->no_scenario ? json_loads(e->scenario_json, 0, NULL) : NULL;
+        if (!c->no_scenario) json_object_set_new(o, "scenario", scn ? scn : json_null());
+        json_object_set_new(o, "scenario_file", tj_string(e->scenario_file));
+    }
+    return db_list_runs(c->d, e->slug, c->full ? run_full : run_brief, runs, c->err,
+                        sizeof c->err);
+}
+
+void h_experiments(void *app, const http_request *req, http_response *res) {
+    (void)req;
+    api_ctx *a = app;
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    exp_ctx c = {.d = d, .list = json_array()};
+    int rc = db_list_experiments(d, on_experiment, &c, c.err, sizeof c.err);
+    if (rc) { json_decref(c.list); db_error(res, rc, c.err); }
+    else http_set_json(res, 200, json_pack("{s:o}", "experiments", c.list));
+    api_db_release(a, d);
+}
+
+void h_experiment(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    const char *scn = http_query(req, "scenario");
+    if (scn && strcmp(scn, "0") != 0 && strcmp(scn, "1") != 0) {
+        http_set_error(res, 400, "scenario: expected 0 (leave the scenario out) or 1, got \"%s\"", scn);
+        return;
+    }
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    exp_ctx c = {.d = d, .list = json_array(), .full = true, .no_scenario = scn && strcmp(scn, "0") == 0};
+    int rc = db_get_experiment(d, req->params[0], on_experiment, &c, c.err, sizeof c.err);
+    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no experiment named \"%s\"", req->params[0]);
+    else if (rc) db_error(res, rc, c.err);
+    /* each run's version and the experiment's versions (issue 15) */
+    else if (expedit_annotate(d, json_array_get(c.list, 0), c.err, sizeof c.err)) db_error(res, -1, c.err);
+    else http_set_json(res, 200, json_incref(json_array_get(c.list, 0)));
+    json_decref(c.list);
+    api_db_release(a, d);
+}
+
+/* POST /api/experiments and /api/imports are in writes.c (budget, jobs). */
+
+/* ---- runs --------------------------------------------------------------------------------- */
+
+typedef struct run_ctx {
+    json_t *obj;
+    db_run run;      /* copied scalars only: strings are gone after the callback */
+} run_ctx;
+
+static int meta_pair(void *ctx, const char *k, const char *v) {
+    return json_object_set_new(ctx, k, tj_string(v));
+}
+
+static int on_run(void *vctx, const db_run *r) {
+    run_ctx *c = vctx;
+    c->run = *r;
+    c->obj = json_pack("{s:s, s:o, s:s, s:s, s:s, s:o, s:I, s:o}", "run", r->slug, "name",
+                       tj_string(r->name), "experiment", r->experiment, "source", r->source,
+                       "created", r->created, "device",
+                       r->has_device ? tj_device_json(&r->device) : json_null(), "origin",
+                       (json_int_t)r->origin, "summary", summary_json(&r->summary));
+    if (c->obj) json_object_set_new(c->obj, "trace_name", tj_string(r->trace_name));
+    return c->obj ? 0 : -1;
+}
+
+/* Look the run up; false (with 404/500 in res) when it cannot be had. */
+static bool get_run(db *d, const char *slug, run_ctx *c, http_response *res) {
+    char err[512];
+    memset(c, 0, sizeof *c);
+    int rc = db_get_run(d, slug, on_run, c, err, sizeof err);
+    if (rc == DB_NOT_FOUND) { http_set_error(res, 404, "no run named \"%s\"", slug); return false; }
+    if (rc) { json_decref(c->obj); http_set_error(res, 500, "%s", err); return false; }
+    return true;
+}
+
+void h_run(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    run_ctx c;
+    if (get_run(d, req->params[0], &c, res)) {
+        json_t *meta = json_object();
+        char err[512];
+        int rc = db_run_meta(d, req->params[0], meta_pair, meta, err, sizeof err);
+        json_object_set_new(c.obj, "meta", meta);
+        if (rc) { json_decref(c.obj); http_set_error(res, 500, "%s", err); }
+        else http_set_json(res, 200, c.obj);
+    }
+    api_db_release(a, d);
+}
+
+/* Load `part` of the run the URL names into t; false, with the 404 or 500
+ * already in res, when it cannot be. */
+static bool load_url_run(db *d, const http_request *req, unsigned part, trace *t,
+                         http_response *res) {
+    char err[512];
+    int rc = db_load_run(d, req->params[0], part, t, err, sizeof err);
+    if (rc == DB_NOT_FOUND) http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+    else if (rc) http_set_error(res, 500, "%s", err);
+    return rc == 0;
+}
+
+/* kernels / copies / jobs: the records as the trace export writes them */
+/* Lists of at least this many records are streamed (http_set_stream). */
+#define RECORDS_STREAM_MIN 4096
+
+/* The list's text from record *i on, until `until` bytes are pending or it
+ * is complete (the head goes out with record 0, the tail after record n).
+ * Returns 1 while there is more, 0 when done, -1 on OOM. */
+static int rs_fill_some(jw_buf *b, const trace *t, unsigned part, const char *key, size_t *i,
+                        size_t n, size_t until) {
+    if (*i == 0) {
+        tj_puts(b, "{\"");
+        tj_puts(b, key);
+        tj_puts(b, "\":[");
+    }
+    /* at least one record a call: the head is never written twice */
+    for (bool first = true; *i < n && (first || jw_pending(b) < until); (*i)++, first = false) {
+        if (*i) tj_putc(b, ',');
+        if (part == DB_LOAD_KERNELS) tj_put_kernel(b, t, *i);
+        else if (part == DB_LOAD_COPIES) tj_put_copy(b, t, *i);
+        else tj_put_job(b, t, *i);
+    }
+    if (*i == n) {
+        tj_puts(b, "]}");
+        (*i)++;   /* past the end: done */
+    }
+    if (b->oom) return -1;
+    return *i > n ? 0 : 1;
+}
+
+typedef struct record_stream {
+    trace t;
+    unsigned part;
+    const char *key;    /* static */
+    size_t i, n;
+} record_stream;
+
+static int record_stream_fill(void *ctx, jw_buf *w) {
+    record_stream *rs = ctx;
+    if (rs->i > rs->n) return 0;
+    return rs_fill_some(w, &rs->t, rs->part, rs->key, &rs->i, rs->n,
+                        jw_pending(w) + HTTP_STREAM_CHUNK);
+}
+
+static void record_stream_free(void *ctx) {
+    record_stream *rs = ctx;
+    trace_free(&rs->t);
+    free(rs);
+}
+
+static size_t trace_bytes(const trace *t);
+
+static void list_records(void *app, const http_request *req, http_response *res, unsigned part,
+                         const char *key) {
+    api_ctx *a = app;
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    if (load_url_run(d, req, part, &t, res)) {
+        size_t n = part == DB_LOAD_KERNELS ? t.kernels.n : part == DB_LOAD_COPIES ? t.copies.n : t.jobs.n;
+        record_stream *rs = n >= RECORDS_STREAM_MIN ? malloc(sizeof *rs) : NULL;
+        if (rs) {
+            /* a big run's list (a 1 M-row import): streamed, never whole */
+            *rs = (record_stream){.t = t, .part = part, .key = key, .n = n};
+            trace_init(&t);
+            http_set_stream(res, 200, "application/json", record_stream_fill,
+                            record_stream_free, rs);
+            http_stream_cost(res, sizeof *rs + trace_bytes(&rs->t));
+        } else {
+            tj_buf b = {0};
+            rs_fill_some(&b, &t, part, key, &(size_t){0}, n, SIZE_MAX);
+            http_set_buf(res, 200, &b, "application/json");
+        }
+    }
+    trace_free(&t);
+    api_db_release(a, d);
+}
+
+static bool window_args(const http_request *req, http_response *res, int64_t *from,
+                        bool *has_from, int64_t *to, bool *has_to, int64_t *max, int64_t max_lo);
+
+/* A window read of a run (window_blocks, sbin_kernels, ...): the
+ * arguments window_args parsed, the answer into res */
+typedef void (*window_read_fn)(db *d, const http_request *req, const char *run, int64_t from,
+                               bool has_from, int64_t to, bool has_to, int64_t max,
+                               http_response *res);
+
+/* The window routes' one flow: ?from=&to=&max= (max at least max_lo),
+ * then `rd` on a pooled connection */
+static void windowed(void *app, const http_request *req, http_response *res, int64_t max_lo,
+                     window_read_fn rd) {
+    api_ctx *a = app;
+    int64_t from = 0, to = 0, max = BLOCKS_MAX_DEFAULT;
+    bool has_from, has_to;
+    if (!window_args(req, res, &from, &has_from, &to, &has_to, &max, max_lo)) return;
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    rd(d, req, req->params[0], from, has_from, to, has_to, max, res);
+    api_db_release(a, d);
+}
+
+/* GET /kernels or /copies: every record (list_records: part, key); with
+ * from, to or max a window's records or its bins past max (rows) */
+static void windowed_records(void *app, const http_request *req, http_response *res,
+                             unsigned part, const char *key, window_read_fn rows) {
+    /* ?offset=&limit=&sort=&order=&name=: a page of the run view's table
+     * (record_pages.c) */
+    if (rpage_wanted(req)) {
+        api_ctx *a = app;
+        db *d = api_db_acquire(a, res);
+        if (!d) return;
+        rpage_records(d, req, req->params[0], part == DB_LOAD_COPIES, res);
+        api_db_release(a, d);
+        return;
+    }
+    if (!http_query(req, "from") && !http_query(req, "to") && !http_query(req, "max")) {
+        list_records(app, req, res, part, key);
+        return;
+    }
+    windowed(app, req, res, 0, rows);
+}
+/* GET /kernels: every kernel (DESIGN §5); with from, to or max a window's
+ * kernels or per-stream bins past max (stream_bins.c, issue 9) */
+void h_kernels(void *app, const http_request *req, http_response *res) {
+    windowed_records(app, req, res, DB_LOAD_KERNELS, "kernels", sbin_kernels);
+}
+/* GET /copies: every copy (DESIGN §5); with from, to or max a window's
+ * copies or per-engine copy bins past max (stream_bins.c, issue 9) */
+void h_copies(void *app, const http_request *req, http_response *res) {
+    windowed_records(app, req, res, DB_LOAD_COPIES, "copies", sbin_copies);
+}
+void h_jobs(void *app, const http_request *req, http_response *res) {
+    list_records(app, req, res, DB_LOAD_JOBS, "jobs");
+}
+
+/* GET /tasks?bins=N: per-task response-time statistics and histogram of a
+ * run with real-time tasks (task_stats.h, issue 27) */
+void h_task_stats(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int bins = TASK_STATS_BINS_DEFAULT;
+    const char *q = http_query(req, "bins");
+    if (q) {
+        char *end;
+        long v = strtol(q, &end, 10);
+        if (*q == '\0' || *end || v < 1 || v > TASK_STATS_BINS_MAX) {
+            http_set_error(res, 400, "bins: expected a whole number 1..%d", TASK_STATS_BINS_MAX);
+            return;
+        }
+        bins = (int)v;
+    }
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    if (load_url_run(d, req, DB_LOAD_JOBS, &t, res)) {
+        json_t *o = task_stats_json(&t, bins);
+        if (o) http_set_json(res, 200, o);   /* steals o */
+        else http_set_error(res, 500, "out of memory");
+    }
+    trace_free(&t);
+    api_db_release(a, d);
+}
+
+/* The warp-level records of a run (issue 11): its warp issues with cycles in
+ * [from, to), at most `max` of them, and every per-epoch count of issue
+ * slots. ?from=&to= are cycles (default: all); max defaults to 100000. */
+#define WARPS_MAX_DEFAULT 100000
+#define WARPS_MAX_CEILING 1000000
+void h_warps(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int64_t from = 0, to = INT64_MAX, max = WARPS_MAX_DEFAULT;
+    bool has_from, has_to, has_max;
+    if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
+        !q_i64(req, res, "max", &max, &has_max))
+        return;
+    if (max < 0 || max > WARPS_MAX_CEILING) {
+        http_set_error(res, 400, "max: %" PRId64 " is out of range (0..%d)", max,
+                       WARPS_MAX_CEILING);
+        return;
+    }
+    if (has_to && to <= from) {
+        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", to, from);
+        return;
+    }
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    if (load_url_run(d, req, DB_LOAD_WARP_ISSUES, &t, res)) {
+        tj_buf b = {0};
+        size_t total = 0, shown = 0;
+        for (size_t i = 0; i < t.warp_issues.n; i++)
+            total += t.warp_issues.v[i].cycle >= from && t.warp_issues.v[i].cycle < to;
+        tj_puts(&b, "{\"from\":");
+        tj_put_i64(&b, from);
+        tj_puts(&b, ",\"to\":");
+        if (has_to) tj_put_i64(&b, to);
+        else tj_puts(&b, "null");
+        tj_puts(&b, ",\"total\":");
+        tj_put_i64(&b, (int64_t)total);
+        tj_puts(&b, (int64_t)total > max ? ",\"truncated\":true" : ",\"truncated\":false");
+        tj_puts(&b, ",\"warp_issues\":[");
+        for (size_t i = 0; i < t.warp_issues.n && (int64_t)shown < max; i++) {
+            const trace_warp_issue *w = &t.warp_issues.v[i];
+            if (w->cycle < from || w->cycle >= to) continue;
+            if (shown++) tj_putc(&b, ',');
+            tj_put_warp_issue(&b, w);
+        }
+        tj_puts(&b, "],\"warp_epochs\":[");
+        for (size_t i = 0; i < t.warp_epochs.n; i++) {
+            if (i) tj_putc(&b, ',');
+            tj_put_warp_epoch(&b, &t.warp_epochs.v[i]);
+        }
+        tj_puts(&b, "]}");
+        http_set_buf(res, 200, &b, "application/json");
+    }
+    trace_free(&t);
+    api_db_release(a, d);
+}
+
+/* The window arguments of /blocks and /occupancy: from, to (times within
+ * +-2^62, as every stored time is, so to - from cannot overflow) and max in
+ * max_lo..BLOCKS_MAX_CEILING. false: the 400 is in res. */
+static bool window_args(const http_request *req, http_response *res, int64_t *from,
+                        bool *has_from, int64_t *to, bool *has_to, int64_t *max, int64_t max_lo) {
+    bool has_max;
+    if (!q_i64(req, res, "from", from, has_from) || !q_i64(req, res, "to", to, has_to) ||
+        !q_i64(req, res, "max", max, &has_max))
+        return false;
+    if (has_max && (*max < max_lo || *max > BLOCKS_MAX_CEILING)) {
+        http_set_error(res, 400, "max: %" PRId64 " is out of range (%" PRId64 "..%d)", *max,
+                       max_lo, BLOCKS_MAX_CEILING);
+        return false;
+    }
+    bool bad_from = *has_from && (*from <= -IMP_MAX_TIME || *from >= IMP_MAX_TIME);
+    if (bad_from || (*has_to && (*to <= -IMP_MAX_TIME || *to >= IMP_MAX_TIME))) {
+        http_set_error(res, 400, "%s: %" PRId64 " ns is out of range (times are within +-2^62 ns)",
+                       bad_from ? "from" : "to", bad_from ? *from : *to);
+        return false;
+    }
+    return true;
+}
+
+void h_blocks(void *app, const http_request *req, http_response *res) {
+    /* window.c: one bounded scan of a covering index, or the pyramid's bins */
+    windowed(app, req, res, 0, window_blocks);
+}
+
+/* GET /api/runs/{run}/occupancy: /blocks' bins of some kernels (occupancy.c) */
+static void occupancy_read(db *d, const http_request *req, const char *run, int64_t from,
+                           bool has_from, int64_t to, bool has_to, int64_t max,
+                           http_response *res) {
+    occupancy_bins(d, req, run, from, has_from, to, has_to, max, http_query(req, "kernels"), res);
+}
+void h_occupancy(void *app, const http_request *req, http_response *res) {
+    windowed(app, req, res, 1, occupancy_read);
+}
+
+/* GET /api/runs/{run}/streams: per-stream busy bins of some kernel names
+ * (stream_bins.c, issue 9) */
+static void streams_read(db *d, const http_request *req, const char *run, int64_t from,
+                         bool has_from, int64_t to, bool has_to, int64_t max, http_response *res) {
+    sbin_streams(d, req, run, from, has_from, to, has_to, max, http_query(req, "names"), res);
+}
+void h_streams(void *app, const http_request *req, http_response *res) {
+    windowed(app, req, res, 1, streams_read);
+}
+
+void h_tiles(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    window_tile_info(d, req->params[0], res);
+    api_db_release(a, d);
+}
+
+void h_tile(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    window_tile(d, req, req->params[0], req->params[1], req->params[2], res);
+    api_db_release(a, d);
+}
+
+static int on_queue_state(void *ctx, const char *queue, const char *const *items, size_t n) {
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(arr, tj_string(items[i]));
+    return json_array_append_new(ctx, json_pack("{s:o, s:o}", "queue", tj_string(queue),
+                                                "items", arr));
+}
+
+static int on_queue_series(void *ctx, const char *queue, const int64_t *t, const int64_t *len,
+                           size_t n) {
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, json_pack("[I, I]", (json_int_t)t[i], (json_int_t)len[i]));
+    return json_array_append_new(ctx, json_pack("{s:o, s:o}", "queue", tj_string(queue),
+                                                "series", arr));
+}
+
+void h_queues(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    int64_t at = 0, from = 0, to = 0, bins = 0;
+    bool has_at, has_from, has_to, has_bins;
+    if (!q_i64(req, res, "at", &at, &has_at) || !q_i64(req, res, "from", &from, &has_from) ||
+        !q_i64(req, res, "to", &to, &has_to) || !q_i64(req, res, "bins", &bins, &has_bins))
+        return;
+    if (has_bins && (has_at || !has_from || !has_to)) {
+        http_set_error(res, 400, "bins: needs from and to, and no at");
+        return;
+    }
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    if (has_bins) {   /* a window's lengths binned, from the queue pyramid (queue_bins.h) */
+        queue_bins(d, req->params[0], from, to, bins, res);
+        api_db_release(a, d);
+        return;
+    }
+    json_t *queues = json_array();
+    char err[512];
+    int rc = has_at ? db_queue_state(d, req->params[0], at, on_queue_state, queues, err, sizeof err)
+                    : db_queue_series(d, req->params[0], on_queue_series, queues, err, sizeof err);
+    if (rc == DB_NOT_FOUND) { json_decref(queues); http_set_error(res, 404, "no run named \"%s\"", req->params[0]); }
+    else if (rc) { json_decref(queues); db_error(res, rc, err); }
+    else if (has_at) http_set_json(res, 200, json_pack("{s:I, s:o}", "at", (json_int_t)at, "queues", queues));
+    else http_set_json(res, 200, json_pack("{s:o}", "queues", queues));
+    api_db_release(a, d);
+}
+
+/* An export's file name (issue 15): "experiment-run" rather than the run's
+ * slug, so a folder of downloads says what each file is. Only [A-Za-z0-9._-]
+ * survive (anything else becomes one '_'), which keeps the quoted
+ * Content-Disposition value free of quotes, slashes and control bytes; an
+ * import's experiment named after the same file as its run is said once
+ * (as the dashboard's title does). Falls back to the slug. */
+static int export_name_run(void *ctx, const db_run *r) {
+    char *out = ctx;   /* "experiment slug\0run name" scratch, 2 x 256 */
+    snprintf(out, 256, "%s", r->experiment ? r->experiment : "");
+    snprintf(out + 256, 256, "%s", r->name ? r->name : "");
+    return 0;
+}
+
+static int export_name_exp(void *ctx, const db_experiment *e) {
+    snprintf(ctx, 256, "%s", e->name ? e->name : "");
+    return 0;
+}
+
+/* in -> out with only [A-Za-z0-9._-], other runs as one '_', no separator
+ * at either end; at most 58 bytes (two of them and a '-' fit fname). */
+static size_t export_clean(const char *in, char *out) {
+    size_t o = 0;
+    for (const char *p = in; *p && o < 58; p++) {
+        unsigned char ch = (unsigned char)*p;
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                    ch == '.' || ch == '-' || ch == '_';
+        if (keep) out[o++] = (char)ch;
+        else if (o && out[o - 1] != '_') out[o++] = '_';
+    }
+    while (o && (out[o - 1] == '_' || out[o - 1] == '.' || out[o - 1] == '-')) o--;
+    size_t lead = 0;
+    while (lead < o && (out[lead] == '_' || out[lead] == '.' || out[lead] == '-')) lead++;
+    memmove(out, out + lead, o - lead);
+    out[o - lead] = '\0';
+    return o - lead;
+}
+
+static void export_name(db *d, const char *slug, char *out, size_t n) {
+    char run[512] = {0}, exp[256] = {0}, err[256], ce[59], cr[59];
+    snprintf(out, n, "%s", slug);
+    if (db_get_run(d, slug, export_name_run, run, err, sizeof err) || !run[256]) return;
+    if (run[0] && db_get_experiment(d, run, export_name_exp, exp, err, sizeof err)) exp[0] = '\0';
+    size_t el = strlen(exp), rl = strlen(run + 256);
+    bool same = el >= rl && strcmp(exp + el - rl, run + 256) == 0;
+    size_t e = same ? 0 : export_clean(exp, ce);
+    size_t r = export_clean(run + 256, cr);
+    if (e && r) snprintf(out, n, "%s-%s", ce, cr);
+    else if (e || r) snprintf(out, n, "%s", e ? ce : cr);
+}
+
+/* GET /api/runs/{run}/export streamed (issue 31): everything but the blocks
+ * loaded, the blocks read EXPORT_BATCH at a time as the client takes the
+ * text, each batch on a pooled connection taken for that read alone, so a
+ * slow reader holds a batch (and no connection), never the run. */
+#define EXPORT_BATCH ((size_t)16 * 256)   /* 16 block pages, 128 KiB */
+
+typedef struct export_stream {
+    api_ctx *a;
+    char slug[DB_SLUG_SIZE + 1];
+    int64_t seq;            /* the next block to read */
+    bool end;
+    trace t;                /* the run without its blocks */
+    bool chrome;
+    tj_block_src src;
+    tj_stream s;        /* format=trace */
+    tj_chrome c;        /* format=chrome */
+    trace_block batch[EXPORT_BATCH];
+} export_stream;
+
+static int export_next_blocks(void *ctx, const trace_block **v, size_t *n) {
+    export_stream *es = ctx;
+    *v = es->batch;
+    *n = 0;
+    if (es->end) return 0;
+    db *d;
+    char err[512];
+    if (api_db_get(es->a, &d, err, sizeof err)) {
+        fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, err);
+        return -1;
+    }
+    int rc = db_read_blocks(d, es->slug, es->seq, es->batch, EXPORT_BATCH, n, err, sizeof err);
+    api_db_release(es->a, d);
+    if (rc) {
+        /* the status line is long gone: the client sees the text cut short */
+        fprintf(stderr, "schedlab: export of run %s: %s\n", es->slug, err);
+        return -1;
+    }
+    es->seq += (int64_t)*n;
+    if (*n < EXPORT_BATCH) es->end = true;
+    return 0;
+}
+
+static int export_stream_fill(void *ctx, jw_buf *w) {
+    export_stream *es = ctx;
+    size_t until = jw_pending(w) + HTTP_STREAM_CHUNK;
+    return es->chrome ? tj_chrome_step(&es->c, w, until) : tj_stream_step(&es->s, w, until);
+}
+
+static void export_stream_free(void *ctx) {
+    export_stream *es = ctx;
+    if (es->chrome) tj_chrome_free(&es->c);
+    trace_free(&es->t);
+    free(es);
+}
+
+/* What a loaded trace holds in memory, roughly: its arrays as allocated and
+ * its strings (answer_mem.h counts it). */
+static size_t trace_bytes(const trace *t) {
+    size_t b = t->kernels.cap * sizeof *t->kernels.v + t->blocks.cap * sizeof *t->blocks.v +
+               t->pauses.cap * sizeof *t->pauses.v + t->copies.cap * sizeof *t->copies.v +
+               t->queue_events.cap * sizeof *t->queue_events.v +
+               t->warp_issues.cap * sizeof *t->warp_issues.v +
+               t->warp_epochs.cap * sizeof *t->warp_epochs.v + t->jobs.cap * sizeof *t->jobs.v +
+               t->meta.cap * sizeof *t->meta.v + t->strs.cap * sizeof *t->strs.v;
+    for (size_t i = 1; i < t->strs.n; i++) b += strlen(t->strs.v[i]) + 17;
+    return b;
+}
+
+/* The highest SM of any block, read a batch at a time (the Chrome export
+ * names the SM tracks before the blocks). */
+static int export_top_sm(export_stream *es, int32_t *top) {
+    *top = -1;
+    for (;;) {
+        const trace_block *v;
+        size_t n;
+        if (export_next_blocks(es, &v, &n)) return -1;
+        if (!n) break;
+        for (size_t i = 0; i < n; i++)
+            if (v[i].sm > *top) *top = v[i].sm;
+    }
+    es->seq = 0;
+    es->end = false;
+    return 0;
+}
+
+void h_export(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    const char *format = http_query(req, "format");
+    if (!format || !*format) format = "trace";
+    bool chrome = strcmp(format, "chrome") == 0;
+    if (!chrome && strcmp(format, "trace") != 0) {
+        http_set_error(res, 400, "format: expected \"trace\" or \"chrome\", got \"%s\"", format);
+        return;
+    }
+    if (strlen(req->params[0]) > DB_SLUG_SIZE) {
+        http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+        return;
+    }
+    export_stream *es = calloc(1, sizeof *es);
+    if (!es) {
+        http_set_error(res, 500, "out of memory writing the response");
+        return;
+    }
+    es->a = a;
+    snprintf(es->slug, sizeof es->slug, "%s", req->params[0]);
+    es->chrome = chrome;
+    es->src = (tj_block_src){.ctx = es, .next = export_next_blocks};
+    trace_init(&es->t);
+    db *d = api_db_acquire(a, res);
+    if (!d) {
+        export_stream_free(es);
+        return;
+    }
+    bool ok = load_url_run(d, req, (DB_LOAD_ALL & ~(unsigned)DB_LOAD_BLOCKS) | DB_LOAD_PAUSES, &es->t,
+                           res);
+    char fname[120];   /* fits res->disposition with its quotes and suffix */
+    if (ok) export_name(d, req->params[0], fname, sizeof fname);
+    api_db_release(a, d);
+    int32_t top = -1;
+    if (ok && chrome && export_top_sm(es, &top)) {
+        http_set_error(res, 500, "export of run \"%s\": cannot read its blocks", es->slug);
+        ok = false;
+    }
+    if (!ok) {
+        export_stream_free(es);
+        return;
+    }
+    if (chrome && tj_chrome_init_src(&es->c, &es->t, &es->src, top)) {
+        es->chrome = false;
+        export_stream_free(es);
+        http_set_error(res, 500, "out of memory writing the response");
+        return;
+    }
+    if (!chrome) tj_stream_init(&es->s, &es->t, &es->src);
+    size_t cost = sizeof *es + trace_bytes(&es->t);
+    http_set_stream(res, 200, "application/json", export_stream_fill, export_stream_free, es);
+    http_stream_cost(res, cost);
+    snprintf(res->disposition, sizeof res->disposition, "attachment; filename=\"%s.%s.json\"",
+             fname, chrome ? "chrome" : "trace");
+}
+
+/* The scenario a measured run replays as (replay.h), so the dashboard can
+ * POST it to /api/experiments and re-simulate the hardware's workload. */
+void h_replay(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    const char *preset = http_query(req, "device");
+    if (preset && !*preset) preset = NULL;
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    trace t;
+    trace_init(&t);
+    bool ok = load_url_run(d, req, DB_LOAD_KERNELS | DB_LOAD_BLOCKS | DB_LOAD_COPIES, &t, res);
+    api_db_release(a, d);
+    if (ok) {
+        char err[512];
+        char what[64];
+        snprintf(what, sizeof what, "run %s", req->params[0]);
+        json_t *scn = NULL;
+        if (replay_scenario(&t, what, preset, &scn, err, sizeof err) != 0)
+            http_set_error(res, 400, "%s", err);
+        else
+            http_set_json(res, 200, scn);   /* steals scn */
+    }
+    trace_free(&t);
+}
+
+/* ---- compare ------------------------------------------------------------------------------- */
+
+/* Rows matched across runs by a string key; the key interned in `keys`
+ * gives the row (ids are dense from 1 because only keys are interned). */
+typedef struct rows {
+    trace keys;
+    json_t **row;
+    size_t n, cap;
+} rows;
+
+static json_t *row_for(rows *r, const char *key, json_t *(*make)(size_t nruns, const char *label,
+                                                                 const char *extra),
+                       size_t nruns, const char *label, const char *extra) {
+    trace_str id = trace_intern(&r->keys, key);
+    if (!id) return NULL;
+    if (id - 1 < r->n) return r->row[id - 1];
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 64;
+        json_t **nr = realloc(r->row, nc * sizeof *nr);
+        if (!nr) return NULL;
+        r->row = nr;
+        r->cap = nc;
+    }
+    r->row[r->n++] = make(nruns, label, extra);
+    return r->row[r->n - 1];
+}
+
+static json_t *nulls(size_t n) {
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) json_array_append_new(a, json_null());
+    return a;
+}
+
+static json_t *make_kernel_row(size_t nruns, const char *name, const char *stream) {
+    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", tj_string(name), "stream",
+                     tj_string(stream), "response", nulls(nruns), "start", nulls(nruns), "end",
+                     nulls(nruns));
+}
+
+static json_t *make_task_row(size_t nruns, const char *task, const char *unused) {
+    (void)unused;
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "task", tj_string(task), "jobs",
+                     nulls(nruns), "max_response", nulls(nruns), "mean_response", nulls(nruns),
+                     "min_response", nulls(nruns), "deadline_misses", nulls(nruns), "bound",
+                     nulls(nruns));
+}
+
+void h_compare(void *app, const http_request *req, http_response *res) {
+    api_ctx *a = app;
+    const char *list = http_query(req, "runs");
+    char slugs[COMPARE_MAX_RUNS][64];
+    size_t nruns = 0;
+    for (const char *p = list; p && *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l) {
+            if (nruns == COMPARE_MAX_RUNS || l >= sizeof slugs[0]) {
+                http_set_error(res, 400, "runs: at most %d run ids of [a-z0-9]", COMPARE_MAX_RUNS);
+                return;
+            }
+            memcpy(slugs[nruns], p, l);
+            slugs[nruns++][l] = '\0';
+        }
+        p += l + (e ? 1 : 0);
+    }
+    if (nruns < 1) { http_set_error(res, 400, "runs: give run ids, e.g. ?runs=a,b"); return; }
+    char experiments[COMPARE_MAX_RUNS][64];
+    db *d = api_db_acquire(a, res);
+    if (!d) return;
+    json_t *jruns = json_array();
+    rows kr = {0}, tr = {0};
+    trace_init(&kr.keys);
+    trace_init(&tr.keys);
+    /* the kernel table's cache key: each run by slug and creation time
+     * (compare_cache.h) */
+    char ckey[COMPARE_MAX_RUNS * 96] = "";
+    char *ctext = NULL;
+    size_t clen = 0;
+    for (size_t r = 0; r < nruns; r++) {
+        run_ctx c;
+        char *experiment = experiments[r];
+        if (!get_run(d, slugs[r], &c, res)) goto done;
+        size_t kl = strlen(ckey);
+        snprintf(ckey + kl, sizeof ckey - kl, "%s@%s;", slugs[r],
+                 json_string_value(json_object_get(c.obj, "created")) ? json_string_value(json_object_get(c.obj, "created")) : "");
+        snprintf(experiment, 64, "%s",
+                 json_string_value(json_object_get(c.obj, "experiment")) ? json_string_value(json_object_get(c.obj, "experiment")) : "");
+        /* runs of any experiments: each labelled "experiment · run" (issue 15) */
+        char ename[256], label[600];
+        expedit_experiment_name(d, experiment, ename, sizeof ename);
+        snprintf(label, sizeof label, "%s \u00b7 %s", ename[0] ? ename : experiment,
+                 json_string_value(json_object_get(c.obj, "name")) ? json_string_value(json_object_get(c.obj, "name")) : slugs[r]);
+        json_array_append_new(jruns, json_pack("{s:s, s:O, s:O, s:s, s:s, s:s}", "run", slugs[r], "name",
+                                               json_object_get(c.obj, "name"), "source",
+                                               json_object_get(c.obj, "source"), "experiment", experiment,
+                                               "experiment_name", ename, "label", label));
+        json_decref(c.obj);
+    }
+    /* a hit leaves only the task rows to build: the kernels are not loaded */
+    bool cached = cmpcache_get(ckey, &ctext, &clen);
+    for (size_t r = 0; r < nruns; r++) {
+        const char *experiment = experiments[r];
+        trace t;
+        trace_init(&t);
+        char err[512];
+        if (db_load_run(d, slugs[r], (cached ? 0u : DB_LOAD_KERNELS) | DB_LOAD_JOBS, &t, err, sizeof err)) {
+            http_set_error(res, 500, "%s", err);
+            trace_free(&t);
+            goto done;
+        }
+        /* occurrence counts per name, via a scratch interner */
+        trace occ;
+        trace_init(&occ);
+        int64_t *count = cached ? NULL : calloc(t.kernels.n + 1, sizeof *count);
+        for (size_t i = 0; count && i < t.kernels.n; i++) {
+            const trace_kernel *k = &t.kernels.v[i];
+            const char *name = trace_str_get(&t, k->name);
+            name = name ? name : "";
+            trace_str id = trace_intern(&occ, name);
+            if (!id || id > t.kernels.n) continue;
+            char key[600];
+            snprintf(key, sizeof key, "%s\x1f%" PRId64, name, count[id]++);
+            json_t *row = row_for(&kr, key, make_kernel_row, nruns, name,
+                                  trace_str_get(&t, k->stream));
+            if (!row) continue;
+            int64_t from = k->issue != TRACE_NONE ? k->issue : k->first_block;
+            json_array_set_new(json_object_get(row, "response"), r,
+                               (k->end != TRACE_NONE && from != TRACE_NONE)
+                                   ? json_integer(k->end - from) : json_null());
+            json_array_set_new(json_object_get(row, "start"), r, jtime(k->first_block));
+            json_array_set_new(json_object_get(row, "end"), r, jtime(k->end));
+        }
+        free(count);
+        trace_free(&occ);
+        /* tasks: jobs, worst and mean response (end - release), misses */
+        for (size_t i = 0; i < t.jobs.n; i++) {
+            const trace_job *j = &t.jobs.v[i];
+            const char *task = trace_str_get(&t, j->task);
+            task = task ? task : "";
+            json_t *row = row_for(&tr, task, make_task_row, nruns, task, NULL);
+            if (!row) continue;
+            json_t *jobs = json_object_get(row, "jobs");
+            json_int_t n = json_integer_value(json_array_get(jobs, r));
+            json_array_set_new(jobs, r, json_integer(n + 1));
+            if (j->end == TRACE_NONE || j->release == TRACE_NONE) continue;
+            int64_t resp = j->end - j->release;
+            json_t *mx = json_object_get(row, "max_response");
+            json_t *cur = json_array_get(mx, r);
+            if (json_is_null(cur) || resp > json_integer_value(cur))
+                json_array_set_new(mx, r, json_integer(resp));
+            json_t *mn = json_object_get(row, "min_response");
+            cur = json_array_get(mn, r);
+            if (json_is_null(cur) || resp < json_integer_value(cur))
+                json_array_set_new(mn, r, json_integer(resp));
+            /* the running sum is kept in mean_response and divided below */
+            json_t *mean = json_object_get(row, "mean_response");
+            json_array_set_new(mean, r, json_real(json_number_value(json_array_get(mean, r)) + (double)resp));
+            json_t *miss = json_object_get(row, "deadline_misses");
+            json_int_t m = json_integer_value(json_array_get(miss, r));
+            json_array_set_new(miss, r, json_integer(m + (j->deadline != TRACE_NONE && j->end > j->deadline)));
+        }
+        /* the analysis bound of each task under this run's approach (task_bounds.h) */
+        json_t *bounds = task_bounds_stored(d, experiment, &t);
+        const char *bk;
+        json_t *bv;
+        json_object_foreach(bounds, bk, bv) {
+            json_t *row = row_for(&tr, bk, make_task_row, nruns, bk, NULL);
+            if (row) json_array_set(json_object_get(row, "bound"), r, bv);
+        }
+        json_decref(bounds);
+        for (size_t i = 0; i < tr.n; i++) {
+            json_t *mean = json_object_get(tr.row[i], "mean_response");
+            json_t *jobs = json_object_get(tr.row[i], "jobs");
+            json_t *v = json_array_get(mean, r);
+            if (json_is_real(v) && json_integer_value(json_array_get(jobs, r)) > 0)
+                json_array_set_new(mean, r, json_real(json_real_value(v) /
+                                                      (double)json_integer_value(json_array_get(jobs, r))));
+        }
+        trace_free(&t);
+    }
+    if (!cached) {
+        json_t *kernels = json_array();
+        for (size_t i = 0; i < kr.n; i++) json_array_append(kernels, kr.row[i]);
+        ctext = json_dumps(kernels, JSON_COMPACT | JSON_REAL_PRECISION(10));
+        json_decref(kernels);
+        if (!ctext) { http_set_error(res, 500, "out of memory writing the response"); goto done; }
+        clen = strlen(ctext);
+        cmpcache_put(ckey, ctext, clen);
+    }
+    json_t *tasks = json_array();
+    for (size_t i = 0; i < tr.n; i++) json_array_append(tasks, tr.row[i]);
+    /* the bytes http_set_json would write for {runs, kernels, tasks}, with
+     * the kernels' text spliced in as stored */
+    char *truns = json_dumps(jruns, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    char *ttasks = json_dumps(tasks, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    json_decref(tasks);
+    jw_buf b = {0};
+    jw_puts(&b, "{\"runs\":");
+    jw_puts(&b, truns ? truns : "");
+    jw_puts(&b, ",\"kernels\":");
+    jw_puts(&b, ctext);
+    jw_puts(&b, ",\"tasks\":");
+    jw_puts(&b, ttasks ? ttasks : "");
+    jw_putc(&b, '}');
+    if (!truns || !ttasks || b.oom) {
+        jw_free(&b);
+        http_set_error(res, 500, "out of memory writing the response");
+    } else {
+        http_set_buf(res, 200, &b, "application/json");
+    }
+    free(truns);
+    free(ttasks);
+done:
+    free(ctext);
+    json_decref(jruns);
+    for (size_t i = 0; i < kr.n; i++) json_decref(kr.row[i]);
+    for (size_t i = 0; i < tr.n; i++) json_decref(tr.row[i]);
+    free(kr.row);
+    free(tr.row);
+    trace_free(&kr.keys);
+    trace_free(&tr.keys);
+    api_db_release(a, d);
+}
+
+/* ---- presets, scenarios, health ------------------------------------------------------------- */
+
+void h_presets(void *app, const http_request *req, http_response *res) {
+    (void)app;
+    (void)req;
+    json_t *list = json_array();
+    for (size_t i = 0; i < sim_preset_count(); i++) {
+        const sim_device *dv = sim_preset_at(i);
+        json_array_append_new(list, json_pack("{s:o, s:o, s:o}", "name", tj_string(dv->name),
+                                              "source", tj_string(sim_preset_source(i)),
+                                              "device", tj_device_json(dv)));
+    }
+    res->cache_control = "public, max-age=60";
+    /* fields: what each device key means, from simcore's field table */
+    http_set_json(res, 200, json_pack("{s:o, s:o*}", "presets", list, "fields", dj_fields_json()));
+}
+
+void h_scenarios(void *app, const http_request *req, http_response *res) {
+    (void)req;
+    api_ctx *a = app;
+    json_t *list = json_array();
+    DIR *dp = a->scenarios_dir ? opendir(a->scenarios_dir) : NULL;
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp))) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.') continue;
+        char **nn = realloc(names, (n + 1) * sizeof *nn);
+        if (!nn) break;
+        names = nn;
+        if ((names[n] = strdup(e->d_name))) n++;
+    }
+    if (dp) closedir(dp);
+    if (n) qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", a->scenarios_dir, names[i]);
+        json_t *root = json_load_file(path, 0, NULL);
+        json_array_append_new(list, json_pack("{s:s, s:O?, s:O?}", "file", names[i], "name",
+                                              json_object_get(root, "name"), "description",
+                                              json_object_get(root, "description")));
+        json_decref(root);
+        free(names[i]);
+    }
+    free(names);
+    http_set_json(res, 200, json_pack("{s:o}", "scenarios", list));
+}
+
+void h_health(void *app, const http_request *req, http_response *res) {
+    (void)req;
+    api_ctx *a = app;
+    char why[400];
+    if (!api_db_same_file(a, why, sizeof why)) {
+        http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",
+                                          why, "version", a->version, "db", a->db_name));
+        return;
+    }
+    if (a->health[0]) {
+        http_scrub_paths(a->health);
+        http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",
+                                          a->health, "version", a->version, "db", a->db_name));
+        return;
+    }
+    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I, s:b}", "status", "ok", "version", a->version,
+                                      "db", a->db_name, "jobs", (json_int_t)jobs_pending(a->jobs),
+                                      "seeding", seedbg_pending()));
+}
+
+/* What this build can do, so the dashboard lists formats, policies and
+ * presets from the server instead of hard-coding them. Each policy table of
+ * simcore (policy.h) is one key of "policies": a new policy file appears
+ * here with no edit. */
+void h_capabilities(void *app, const http_request *req, http_response *res) {
+    (void)app;
+    (void)req;
+    /* the importers' table (importers.h, IMP_FORMATS): "formats" names
+     * them, "importers" says what each is for the upload form */
+    json_t *formats = json_array(), *importers = json_array();
+    for (int f = 0; f < IMP_FORMAT_COUNT; f++) {
+        const imp_importer *im = imp_importer_get((imp_format)f);
+        json_array_append_new(formats, json_string(im->name));
+        json_array_append_new(importers, json_pack("{s:s, s:s, s:b, s:b}", "name", im->name,
+                                                   "hint", im->hint, "multi_file", im->multi_file,
+                                                   "stream", im->stream));
+    }
+    json_t *policies = json_object();
+    for (int tb = 0; tb < SIM_NTABLES; tb++) {
+        json_t *list = json_array();
+        for (size_t i = 0; i < sim_policy_count((sim_policy_table)tb); i++)
+            json_array_append_new(list, json_pack("{s:s, s:s}",
+                "name", sim_policy_name((sim_policy_table)tb, (int32_t)i),
+                "doc", sim_policy_doc((sim_policy_table)tb, (int32_t)i)));
+        json_object_set_new(policies, sim_policy_table_name((sim_policy_table)tb), list);
+    }
+    json_t *presets = json_array();
+    for (size_t i = 0; i < sim_preset_count(); i++)
+        json_array_append_new(presets, tj_string(sim_preset_at(i)->name));
+    json_t *fields = json_array();
+    for (size_t i = 0; i < sim_device_nfields; i++)
+        json_array_append_new(fields, json_pack("{s:s, s:s}", "key", sim_device_fields[i].key,
+                                                "doc", sim_device_fields[i].doc));
+    /* the request limits the dashboard sizes its asks by (issue 24: served
+     * here, not typed again in web/js): a window route's max (blocks,
+     * kernels, copies, occupancy, streams) and /warps' max, their defaults
+     * and ceilings, and the runs one /api/compare takes */
+    json_t *limits = json_pack("{s:i, s:i, s:i, s:i, s:i}", "window_max_default", BLOCKS_MAX_DEFAULT,
+                               "window_max_ceiling", BLOCKS_MAX_CEILING, "warps_max_default",
+                               WARPS_MAX_DEFAULT, "warps_max_ceiling", WARPS_MAX_CEILING,
+                               "compare_max_runs", COMPARE_MAX_RUNS);
+    res->cache_control = "public, max-age=60";
+    http_set_json(res, 200, json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "formats", formats, "importers",
+                                      importers, "policies", policies, "presets", presets,
+                                      "device_fields", fields, "limits", limits));
+}

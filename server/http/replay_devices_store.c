@@ -1,0 +1,82 @@
+/* replay_devices_store.c -- a several-GPU replay stored as one run with
+ * its report. See replay_devices_store.h. */
+#include "replay_devices_store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../db/fidelity_db.h"
+#include "replay_devices.h"
+#include "store.h"
+#include "trace_json.h"
+
+void replay_devices_store(db *d, const trace *m, const char *run, const char *device,
+                          job_ctl *ctl, int *status, json_t **result, char *err, size_t errlen) {
+    char what[64];
+    snprintf(what, sizeof what, "run %s", run);
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    json_t *rep = NULL;
+    char *text = NULL;
+    tj_buf b = {0};
+    replay_info all;
+    atomic_store(&ctl->total, 3);
+    int rc = replay_devices_run(m, what, device, 1, &v, &n, &merged, err, errlen);
+    if (rc) {
+        *status = rc > 0 ? 400 : 500;
+        return;
+    }
+    atomic_fetch_add(&ctl->done, 1);
+    if (replay_devices_report(m, v, n, &merged, &rep, &all, err, errlen) != 0) {
+        *status = 500;
+        goto done;
+    }
+    /* the merged run goes into the store as a schedlab-trace/1 import:
+     * one run with every GPU's lanes (store_import reads it back exactly) */
+    char name[256];
+    snprintf(name, sizeof name, "Replay of %s on %zu simulated GPUs", m->name ? m->name : what, n);
+    if (trace_set_name(&merged, name) < 0 || tj_write_trace(&merged, &b) != 0) {
+        *status = 500;
+        snprintf(err, errlen, "out of memory writing the replay");
+        goto done;
+    }
+    imp_file f = {"replay.json", (const unsigned char *)b.s, b.len};
+    char srun[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
+    rc = store_import(d, &f, 1, NULL, NULL, name, srun, exp, err, errlen);
+    if (rc) {
+        *status = rc == STORE_BAD_INPUT ? 400 : rc == STORE_BUSY ? 503 : 500;
+        goto done;
+    }
+    atomic_fetch_add(&ctl->done, 1);
+    json_object_set_new(rep, "measured_run", json_string(run));
+    json_object_set_new(rep, "simulated_run", json_string(srun));
+    text = json_dumps(rep, JSON_COMPACT);
+    if (!text || db_fidelity_store(d, srun, run, text, err, errlen) != 0) {
+        if (!text) snprintf(err, errlen, "out of memory writing the fidelity report");
+        *status = 500;
+        goto done;
+    }
+    atomic_fetch_add(&ctl->done, 1);
+    json_t *sum = json_object();
+    static const char *const keys[] = {"ok", "duration_error_median", "duration_error_p90",
+                                       "start_error_median_share", "makespan_difference"};
+    for (size_t i = 0; sum && i < sizeof keys / sizeof *keys; i++)
+        json_object_set(sum, keys[i], json_object_get(rep, keys[i]));
+    char compare[256];
+    snprintf(compare, sizeof compare, "/compare?runs=%s,%s", run, srun);
+    *result = json_pack("{s:s, s:s, s:s, s:s, s:[{s:s, s:s, s:o}], s:s, s:O, s:O}", "slug", exp,
+                        "measured", run, "device", all.device, "device_why", all.device_why,
+                        "runs", "run", srun, "name", name, "fidelity", sum, "compare", compare,
+                        "devices", json_object_get(rep, "devices"), "held_out",
+                        json_object_get(rep, "held_out"));
+    *status = *result ? 201 : 500;
+    if (!*result) snprintf(err, errlen, "out of memory");
+done:
+    free(text);
+    tj_buf_free(&b);
+    json_decref(rep);
+    trace_free(&merged);
+    replay_devices_free(v, n);
+}

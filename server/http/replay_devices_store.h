@@ -1,0 +1,24 @@
+/* replay_devices_store.h -- `POST /api/runs/{run}/replay` and `schedlab
+ * replay --store` for a trace with work on several GPUs (replay_devices.h):
+ * each GPU replayed on its own simulated device, the simulated runs merged
+ * into one run (its lanes the measured run's, so the views group them by
+ * device), stored as a new experiment with that one run, and its fidelity
+ * report (overall, with "devices": each GPU's errors and held-out
+ * prediction) stored beside it. The result is replay_store's (replay_api.h)
+ * with "devices" added; the placement-policy variants of a one-GPU replay
+ * are not run (each would be one more simulation per GPU). */
+#ifndef SERVER_REPLAY_DEVICES_STORE_H
+#define SERVER_REPLAY_DEVICES_STORE_H
+
+#include <jansson.h>
+
+#include "../../db/db.h"
+#include "../../simcore/trace.h"
+#include "jobs.h"
+
+/* m: the measured run `run`, loaded with its kernels and copies. *status
+ * 201 with *result, else an HTTP status and err. */
+void replay_devices_store(db *d, const trace *m, const char *run, const char *device,
+                          job_ctl *ctl, int *status, json_t **result, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,40 @@
+/* window.h -- the timeline's reads (issue 9): GET /api/runs/{run}/blocks
+ * (blocks of a window, or occupancy bins past `max`) and the pyramid's tiles
+ * GET /api/runs/{run}/tiles[/{z}/{index}] (docs/api.md). api.c parses the
+ * arguments and holds the connection; these answer from db/pyramid.h: the
+ * window's blocks by one bounded scan of a covering index (LIMIT max + 1, no
+ * separate count), bins and tiles from the stored pyramid, never by scanning
+ * the window's blocks. */
+#ifndef SERVER_WINDOW_H
+#define SERVER_WINDOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../db/db.h"
+#include "http.h"
+
+#define WINDOW_BINS_MAX 2000    /* bins per SM at most */
+/* Tiles of levels up to 56 (bins of 2^56 ns, 2.3 years): a tile of 64 bins
+ * then still starts and ends within +-2^62 ns. */
+#define WINDOW_TILE_MAX_Z 56
+
+/* from/to default to the run's extent when not given; max_blocks as the
+ * API's `max`. The answer carries an ETag (If-None-Match: 304) and is kept
+ * in a small process-wide cache of recent answers (thread-safe). */
+void window_blocks(db *d, const http_request *req, const char *run, int64_t from, bool has_from,
+                   int64_t to, bool has_to, int64_t max_blocks, http_response *res);
+/* The bins answer ({from, to, mode: "bins", total, bin_ns, sms, bins: [{sm,
+ * t, threads, blocks}]}, docs/api.md) of pb over [from, to), appended to w;
+ * means with six decimals at most. /blocks past `max` and /occupancy
+ * (occupancy.c) both answer with it. */
+struct jw_buf;
+struct pyr_bins;
+void window_bins_json(struct jw_buf *w, const struct pyr_bins *pb, int64_t from, int64_t to);
+/* The pyramid's levels and tile size. */
+void window_tile_info(db *d, const char *run, http_response *res);
+/* One tile; z and index are the URL's segments (validated here). */
+void window_tile(db *d, const http_request *req, const char *run, const char *z,
+                 const char *index, http_response *res);
+
+#endif
