@@ -1569,6 +1569,9 @@ static int import_files(pt_ctx *c, const imp_file *files, const bool *own, size_
         /* an archive's member is a read-only mapping of its own temporary
          * file (archive.h): its pages read may be dropped as the caller's */
         c->droppable = own != NULL;
+        /* the pages dropped so far were the previous file's: a job's next
+         * file is dropped behind from its own start */
+        imp_stream_rewind(c->cx);
         if (read_file(c, &files[i]) < 0) return -1;
         if (check_file(c, pf[i].nk, pf[i].nc) < 0) return -1;
         if (c->streaming ? stream_finish_file(c, nfiles) < 0 : finish_file(c, nfiles) < 0)
