@@ -31,8 +31,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         size_t n;
         char err[512] = "";
         if (imp_archive_expand(&f, &members, &n, err, sizeof err) == 0) {
-            /* members are owned copies: reading each byte lets ASan check
-             * the lengths; the limits and the name order must hold */
+            /* members are mapped temporary files: reading each byte
+             * checks the lengths (past a mapping's last page is a fault);
+             * the limits and the name order must hold */
             size_t total = 0;
             volatile unsigned sum = 0;
             for (size_t i = 0; i < n; i++) {

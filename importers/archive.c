@@ -12,14 +12,26 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
-/* Bytes a lying header can make us reserve before any data has arrived;
- * past it the buffer grows only as bytes are really decompressed. */
-#define FIRST_ALLOC (1u << 20)
+#include "tmpfile.h"
+
+/* A member is copied from libarchive to its temporary file this many bytes
+ * at a time: the only buffer an expansion holds besides libarchive's own. */
+#define BLOCK (64u << 10)
+
+/* The byte after a name's NUL says what its data is (archive.h). */
+#define OWN_MAPPED 'm'
+#define OWN_BORROWED 'b'
+
+/* the data of an empty member: nothing mapped, nothing to release */
+static const unsigned char empty_member[1];
 
 imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len) {
     if (!data) return IMP_ARCHIVE_NONE;
@@ -62,52 +74,100 @@ static int cmp_file(const void *a, const void *b) {
     return strcmp(((const imp_file *)a)->name, ((const imp_file *)b)->name);
 }
 
+/* A name followed, after its NUL, by how its data is owned. */
+static char *tagged_name(const char *s, char own) {
+    size_t n = strlen(s);
+    char *t = malloc(n + 2);
+    if (!t) return NULL;
+    memcpy(t, s, n + 1);
+    t[n + 1] = own;
+    return t;
+}
+
 void imp_archive_free(imp_file *files, size_t n) {
     if (!files) return;
     for (size_t i = 0; i < n; i++) {
-        free((void *)files[i].name);
-        free((void *)files[i].data);
+        const char *name = files[i].name;
+        if (!name) continue;
+        if (name[strlen(name) + 1] == OWN_MAPPED && files[i].data != empty_member)
+            munmap((void *)files[i].data, files[i].len);
+        free((void *)name);
     }
     free(files);
 }
 
-/* Copy the current member's bytes into a fresh buffer, never holding more
- * than `budget` bytes. Returns 0, -1 on a read error (libarchive's message is
- * in `a`), -2 past the budget, -3 out of memory. */
-static int read_member(struct archive *a, struct archive_entry *e, long long budget,
-                       unsigned char **out, size_t *outlen) {
-    long long declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
-    if (declared > budget) return -2;
-    size_t cap = (declared > 0 && declared < FIRST_ALLOC ? (size_t)declared : FIRST_ALLOC) + 1;
-    unsigned char *buf = malloc(cap);
-    size_t len = 0;
-    if (!buf) return -3;
-    for (;;) {
-        if (len == cap) {
-            /* len <= budget here, so the new size is always larger */
-            size_t ncap = (long long)cap * 2 > budget + 1 ? (size_t)budget + 1 : cap * 2;
-            unsigned char *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                return -3;
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        la_ssize_t got = archive_read_data(a, buf + len, cap - len);
-        if (got < 0) {
-            free(buf);
+int imp_archive_borrow(const imp_file *f, imp_file *dst) {
+    char *name = tagged_name(f->name ? f->name : "file", OWN_BORROWED);
+    if (!name) return -1;
+    *dst = (imp_file){name, f->data, f->len};
+    return 0;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (w == 0) errno = ENOSPC;
             return -1;
         }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Copy the current member's bytes, BLOCK at a time, into an unlinked
+ * temporary file and map it read-only, never writing more than `budget`
+ * bytes. Returns 0, -1 on a read error (libarchive's message is in `a`), -2
+ * past the budget, -4 when the temporary file cannot be created, written or
+ * mapped (*step says which, errno why). */
+static int read_member(struct archive *a, struct archive_entry *e, long long budget,
+                       unsigned char *buf, const unsigned char **out, size_t *outlen,
+                       const char **step) {
+    long long declared = archive_entry_size_is_set(e) ? archive_entry_size(e) : 0;
+    if (declared > budget) return -2;
+    int fd = imp_tmp_fd("archive");
+    if (fd < 0) {
+        *step = "creating";
+        return -4;
+    }
+    long long len = 0;
+    int rc = 0;
+    for (;;) {
+        la_ssize_t got = archive_read_data(a, buf, BLOCK);
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
         if (got == 0) break;
-        len += (size_t)got;
-        if ((long long)len > budget) {
-            free(buf);
-            return -2;
+        len += got;
+        if (len > budget) {
+            rc = -2;
+            break;
+        }
+        if (write_all(fd, buf, (size_t)got) < 0) {
+            *step = "writing";
+            rc = -4;
+            break;
         }
     }
-    *out = buf;
-    *outlen = len;
+    const unsigned char *data = empty_member;
+    if (rc == 0 && len > 0) {
+        void *m = mmap(NULL, (size_t)len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            *step = "mapping";
+            rc = -4;
+        } else {
+            data = m;
+        }
+    }
+    int keep = errno;
+    close(fd);                   /* the mapping keeps the file until munmap */
+    errno = keep;
+    if (rc < 0) return rc;
+    *out = data;
+    *outlen = (size_t)len;
     return 0;
 }
 
@@ -126,7 +186,8 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
     char prev[256] = "";         /* the entry (and its path) is reused per header */
     *out = NULL;
     *nout = 0;
-    struct archive *a = archive_read_new();
+    unsigned char *buf = malloc(BLOCK);
+    struct archive *a = buf ? archive_read_new() : NULL;
     if (!a) goto oom;
     archive_read_support_format_tar(a);
     archive_read_support_format_zip(a);
@@ -166,35 +227,38 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
             if (total > limit) goto too_big;
             continue;
         }
-        unsigned char *data;
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 8;
+            imp_file *nf = realloc(files, ncap * sizeof *nf);
+            if (!nf) goto oom;
+            files = nf;
+            cap = ncap;
+        }
+        size_t need = strlen(an) + strlen(path) + 4;
+        char *shown = malloc(need);
+        if (!shown) goto oom;
+        snprintf(shown, need, "%s(%s)", an, path);
+        one_line(shown);
+        shown[strlen(shown) + 1] = OWN_MAPPED;
+        const unsigned char *data;
         size_t len;
-        int rr = read_member(a, e, limit - total, &data, &len);
+        const char *step = "";
+        int rr = read_member(a, e, limit - total, buf, &data, &len, &step);
+        int why = errno;
+        if (rr < 0) free(shown);
         if (rr == -1) {
             snprintf(err, errlen, "%s: member \"%s\": %s", an, path, la_msg(a));
             goto bad;
         }
         if (rr == -2) goto too_big;
-        if (rr == -3) goto oom;
+        if (rr == -4) {
+            /* the server's (or the CLI's) disk, not the upload */
+            snprintf(err, errlen, "%s: member \"%s\": %s the temporary file to expand it into "
+                     "(in %s): %s; the archive itself is not at fault", an, path, step,
+                     imp_tmp_dir(), strerror(why));
+            goto bad;
+        }
         total += (long long)len;
-        size_t need = strlen(an) + strlen(path) + 3;
-        char *shown = malloc(need);
-        if (!shown) {
-            free(data);
-            goto oom;
-        }
-        snprintf(shown, need, "%s(%s)", an, path);
-        one_line(shown);
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 8;
-            imp_file *nf = realloc(files, ncap * sizeof *nf);
-            if (!nf) {
-                free(shown);
-                free(data);
-                goto oom;
-            }
-            files = nf;
-            cap = ncap;
-        }
         files[n++] = (imp_file){shown, data, len};
     }
     if (n == 0) {
@@ -202,6 +266,7 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
         goto bad;
     }
     archive_read_free(a);
+    free(buf);
     qsort(files, n, sizeof *files, cmp_file);
     *out = files;
     *nout = n;
@@ -217,6 +282,7 @@ oom:
 bad:
     one_line(err);
     archive_read_free(a);
+    free(buf);
     imp_archive_free(files, n);
     return -1;
 }

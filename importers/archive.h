@@ -7,9 +7,17 @@
  * Each member is named "ARCHIVE(path/in/archive.json)".
  *
  * Memory: decompression means members cannot point into the archive, so
- * every returned imp_file owns its name and a copy of its bytes; the archive
- * may be freed at once. Free them with imp_archive_free(), which frees the
- * name and the data of each entry and then the array.
+ * each member is copied out by libarchive 64 KB at a time into its own
+ * unlinked temporary file (tmpfile.h: $TMPDIR, else /tmp; O_TMPFILE, so
+ * nothing is ever left behind) and mapped read-only: the importers read it
+ * as they read a mapped upload (a streaming import drops the pages it has
+ * read, imp_stream.mapped), and the heap an expansion takes does not grow
+ * with the members' size (issue 29). The archive may be freed at once.
+ * Free the entries with imp_archive_free(), which unmaps each member's
+ * data (the file goes with its mapping) and frees its name, then the array.
+ * Each entry's name is followed, after its NUL, by one byte that says how
+ * its data is owned (mapped here, or borrowed by imp_archive_borrow), so
+ * entries of both kinds can share one array.
  *
  * Limits against zip bombs: at most IMP_ARCHIVE_MAX_MEMBERS members of any
  * kind, and expanded bytes (kept and skipped members together) of at most
@@ -44,9 +52,17 @@ imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len);
 /* Expand an archive. Returns 0 with *out and *nout set (at least one
  * member), or -1 with one line in err, e.g.
  *   "results.zip: member \"res/k1.json\": ZIP bad CRC: ..."
- *   "results.zip: no .json result files in the archive". */
+ *   "results.zip: no .json result files in the archive"
+ *   "results.zip: member \"res/k1.json\": creating the temporary file to
+ *    expand it into (in /tmp): No space left on device; the archive itself
+ *    is not at fault". */
 int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *err,
                        size_t errlen);
 void imp_archive_free(imp_file *files, size_t n);
+
+/* An entry for a plain file that sits beside archives in one upload: its
+ * own name, the caller's bytes (not copied; they must outlive the entry),
+ * so that imp_archive_free releases the name only. 0, or -1 out of memory. */
+int imp_archive_borrow(const imp_file *f, imp_file *dst);
 
 #endif

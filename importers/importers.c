@@ -68,25 +68,12 @@ static int dispatch(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t n
     return -1;
 }
 
-/* A plain file beside archives, owned like an archive member. */
-static int own_copy(const imp_file *f, imp_file *dst) {
-    char *name = strdup(file_name(f));
-    unsigned char *data = malloc(f->len ? f->len : 1);
-    if (!name || !data) {
-        free(name);
-        free(data);
-        return -1;
-    }
-    if (f->len) memcpy(data, f->data, f->len);
-    *dst = (imp_file){name, data, f->len};
-    return 0;
-}
-
 /* Every archive among the examiner files expanded in place, in upload
  * order. With no archive *out stays NULL and the caller reads `files` as
- * given. Otherwise every entry of *out owns its name and bytes -- archive
- * members are moved out of imp_archive_expand's array, plain files copied --
- * so imp_archive_free(*out, *nout) is the one way to release it. */
+ * given. Otherwise every entry of *out owns its name -- archive members
+ * (mapped temporary files) are moved out of imp_archive_expand's array,
+ * plain files borrowed from `files` (imp_archive_borrow) -- so
+ * imp_archive_free(*out, *nout) is the one way to release it. */
 static int expand_archives(const imp_file *files, size_t nfiles, imp_file **out, size_t *nout,
                            char *err, size_t errlen) {
     imp_file *all = NULL;
@@ -113,7 +100,7 @@ static int expand_archives(const imp_file *files, size_t nfiles, imp_file **out,
             free(members);               /* the entries now belong to `all` */
             n += nm;
         } else {
-            if (own_copy(&files[i], &all[n]) < 0) goto oom;
+            if (imp_archive_borrow(&files[i], &all[n]) < 0) goto oom;
             n++;
         }
     }

@@ -50,6 +50,7 @@
 #include "formats.h"
 #include "pjson.h"
 #include "sort_records.h"
+#include "tmpfile.h"
 
 #define PT_MAX_DEVS 64
 /* each of base and offset below 2^61 ns, so their sum stays inside
@@ -235,7 +236,8 @@ typedef struct pt_ctx {
     TRACE_VEC(pt_use) cuse;
     size_t kuse_last, cuse_last;   /* the last one found, tried first */
     bool streaming;                /* imp_stream_active: batches, spilled runs */
-    bool droppable;                /* the file's bytes are the caller's (may be a mapping) */
+    bool droppable;                /* the file may be a mapping (the caller's, or an
+                                      archive member's temporary file) */
     pt_spill sp;
     pt_file *files;                /* every file's tables, for the merge */
 } pt_ctx;
@@ -998,22 +1000,6 @@ static int cmp_key(const void *a, const void *b) {
     return (x->i > y->i) - (x->i < y->i);
 }
 
-static int tmp_fd(void) {
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
-    int fd = -1;
-#ifdef O_TMPFILE
-    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd >= 0) return fd;
-#endif
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/schedlab-pytorch-XXXXXX", dir) >= sizeof path)
-        return -1;
-    fd = mkstemp(path);
-    if (fd >= 0) unlink(path);
-    return fd;
-}
-
 /* The temporary file failed (no room, no TMPDIR): not the file's fault,
  * so the caller may import it again whole (imp_stream.whole_message). */
 static int spill_fail(pt_ctx *c, const char *what, const char *why) {
@@ -1022,7 +1008,7 @@ static int spill_fail(pt_ctx *c, const char *what, const char *why) {
 }
 
 static int spill_write(pt_ctx *c, const void *p, size_t n) {
-    if (c->sp.fd < 0 && (c->sp.fd = tmp_fd()) < 0) return spill_fail(c, "creating", strerror(errno));
+    if (c->sp.fd < 0 && (c->sp.fd = imp_tmp_fd("pytorch")) < 0) return spill_fail(c, "creating", strerror(errno));
     const char *b = p;
     while (n) {
         ssize_t w = pwrite(c->sp.fd, b, n, (off_t)c->sp.end);
@@ -1580,7 +1566,12 @@ static int import_files(pt_ctx *c, const imp_file *files, const bool *own, size_
         c->f = &pf[i];
         c->fileno = (uint32_t)i;
         pf[i].name = files[i].name ? files[i].name : "input";
-        c->droppable = own && !own[i];
+        /* an archive's member is a read-only mapping of its own temporary
+         * file (archive.h): its pages read may be dropped as the caller's */
+        c->droppable = own != NULL;
+        /* the pages dropped so far were the previous file's: a job's next
+         * file is dropped behind from its own start */
+        imp_stream_rewind(c->cx);
         if (read_file(c, &files[i]) < 0) return -1;
         if (check_file(c, pf[i].nk, pf[i].nc) < 0) return -1;
         if (c->streaming ? stream_finish_file(c, nfiles) < 0 : finish_file(c, nfiles) < 0)
@@ -1602,14 +1593,10 @@ static int import_files(pt_ctx *c, const imp_file *files, const bool *own, size_
 }
 
 /* What expand() gave: the members it read out of archives are its own
- * (own[i]), the files passed through are the caller's. */
+ * (own[i]: mapped temporary files, archive.h), the files passed through are
+ * the caller's (borrowed entries); imp_archive_free tells them apart. */
 static void free_expanded(imp_file *all, bool *own, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (own[i]) {
-            free((void *)all[i].name);
-            free((void *)all[i].data);
-        }
-    free(all);
+    imp_archive_free(all, n);
     free(own);
 }
 
@@ -1643,7 +1630,10 @@ static int expand(const imp_file *files, size_t nfiles, imp_file **out, size_t *
             }
             free(members);
         } else {
-            all[n] = files[i];
+            if (imp_archive_borrow(&files[i], &all[n]) < 0) {
+                snprintf(err, errlen, "%s: out of memory", files[i].name ? files[i].name : "input");
+                goto bad;
+            }
             own[n++] = false;
         }
     }
