@@ -859,6 +859,11 @@ bool imp_pytorch_detect(const unsigned char *d, size_t len) {
         return yes;
     }
     if (k != IMP_ARCHIVE_NONE) return archive_first_member_is_pytorch(d, len);
+    /* a document naming schedlab's own schema (importers/schedlab_trace.c's
+     * test, on the same bytes) is ours, whatever keys it also has: the
+     * descriptors' tests never both say yes (fuzz/fuzz_detect.c) */
+    bool schema;
+    if (imp_sniff_json_object(d, len, &schema) && schema) return false;
     return doc_is_pytorch(d, len < PEEK_BYTES ? len : PEEK_BYTES);
 }
 
