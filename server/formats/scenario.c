@@ -926,6 +926,25 @@ static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
 /* Run 0's name says what the variants change, valued as the base has it:
  * with a variant "round-robin" that sets policy.placement the base run is
  * "most-room"; with one that sets device it is the base device's name. */
+/* A part of a base run's name in the variants' style: lower case, a run of
+ * spaces, commas and underscores one '-' (so "K2 budget 4" reads
+ * "k2-budget-4", "time_slice 1.024 ms" "time-slice-1.024-ms"), rewritten in
+ * place from its n bytes; its new length. */
+static size_t kebab(char *p, size_t n) {
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = p[i];
+        if (ch == ' ' || ch == ',' || ch == '_') {
+            if (o > 0 && p[o - 1] != '-') p[o++] = '-';
+            continue;
+        }
+        p[o++] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+    }
+    while (o > 0 && p[o - 1] == '-') o--;
+    p[o] = '\0';
+    return o;
+}
+
 static int name_base_run(pctx *c) {
     scn_scenario *s = c->s;
     unsigned given = 0;
@@ -939,14 +958,18 @@ static int name_base_run(pctx *c) {
     char name[256] = "";
     size_t used = 0;
     char tmp[64];
+    /* in the style of the names variants are given ("qaws-k2-budget-2",
+     * "time-slice-busy"): lower case, words joined by '-' */
 #define ADD_PART(...)                                                                \
     do {                                                                             \
-        int w_ = snprintf(name + used, sizeof name - used, "%s", used ? ", " : ""); \
+        int w_ = snprintf(name + used, sizeof name - used, "%s", used ? "-" : "");  \
         if (w_ > 0 && (size_t)w_ < sizeof name - used)                               \
             used += (size_t)w_;                                                      \
+        size_t from_ = used;                                                         \
         w_ = snprintf(name + used, sizeof name - used, __VA_ARGS__);                \
         if (w_ > 0 && (size_t)w_ < sizeof name - used)                               \
             used += (size_t)w_;                                                      \
+        used = from_ + kebab(name + from_, used - from_);                            \
     } while (0)
     if (given & POL_PLACEMENT)
         ADD_PART("%s", sim_placement_name(b->placement));

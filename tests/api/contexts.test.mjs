@@ -54,7 +54,7 @@ test('a trace with pauses round-trips through import and export', () => {
 
 test('the GCAPS case study: jobs, per-task summary, MORT per approach', () => {
   const want = {
-    'time-slice, suspend': [54.904, 67.904, 70.2, 98.64, 98.64],
+    'time-slice-suspend': [54.904, 67.904, 70.2, 98.64, 98.64],
     'time-slice-busy': [43.184, 51.168, 118.168, 134.188, 187.404],
     'gcaps-suspend': [13, 24.8, 72.2, 45.3, 53.9],
     'gcaps-busy': [13, 24.8, 91.8, 45.3, 62.9],
@@ -104,7 +104,7 @@ test('blocks API: each paused block carries its pauses', async () => {
 
 test('run summary and comparison: MORT per task per approach next to the analysis bound', async () => {
   const e = await experimentOf('gcaps-case-study.json');
-  assert.deepEqual(e.runs.map((r) => r.name), ['time-slice, suspend', 'time-slice-busy', 'gcaps-suspend', 'gcaps-busy']);
+  assert.deepEqual(e.runs.map((r) => r.name), ['time-slice-suspend', 'time-slice-busy', 'gcaps-suspend', 'gcaps-busy']);
   const r0 = await getJson(`${srv.base}/api/runs/${e.runs[3].run}`);
   assert.equal(r0.body.meta['task:histogram'], 'jobs=300 misses=0 min=12000000 mean=12030306 max=13000000');
   const runs = e.runs.map((r) => r.run).join(',');

@@ -26,11 +26,11 @@ after(async () => {
 });
 
 test('the QAWS Fig. 3 scenario is seeded with its four panels', () => {
-  assert.deepEqual(Object.keys(runs).sort(), ['gto', 'lrr', 'qaws, K2 budget 4', 'qaws-k2-budget-6']);
+  assert.deepEqual(Object.keys(runs).sort(), ['gto', 'lrr', 'qaws-k2-budget-4', 'qaws-k2-budget-6']);
 });
 
 test('GET /api/runs/{run}/warps: every issue of Fig. 3c and the epoch counts', async () => {
-  const { status, body } = await getJson(`${srv.base}/api/runs/${runs['qaws, K2 budget 4']}/warps`);
+  const { status, body } = await getJson(`${srv.base}/api/runs/${runs['qaws-k2-budget-4']}/warps`);
   assert.equal(status, 200);
   assert.equal(body.total, 36);
   assert.equal(body.truncated, false);
@@ -49,7 +49,7 @@ test('GET /api/runs/{run}/warps: every issue of Fig. 3c and the epoch counts', a
     { kernel: 1, cycle: 0, cycles: 1000, issues: 18 },
   ]);
   // a window of cycles, and max
-  const w = (await getJson(`${srv.base}/api/runs/${runs['qaws, K2 budget 4']}/warps?from=2&to=12&max=4`)).body;
+  const w = (await getJson(`${srv.base}/api/runs/${runs['qaws-k2-budget-4']}/warps?from=2&to=12&max=4`)).body;
   assert.equal(w.total, 10);
   assert.equal(w.truncated, true);
   assert.deepEqual(w.warp_issues.map((x) => x.warp), [2, 3, 2, 2]);

@@ -62,7 +62,7 @@ test('case study: the task table puts MORT next to the analysis bound for each r
   const at = (h) => cells[heads.indexOf(h)];
   assert.equal(at(col('gcaps-busy', 'MORT')), '13 ms');
   assert.equal(at(col('gcaps-busy', 'bound')), '15 ms');
-  assert.equal(at(col('time-slice, suspend', 'MORT')), '54.9 ms');
+  assert.equal(at(col('time-slice-suspend', 'MORT')), '54.9 ms');
   assert.equal(await page.locator('#compare-tasks tbody tr').count(), 7);
   await page.screenshot({ path: path.join(OUT, 'case-study-compare.png'), fullPage: true });
   assert.deepEqual(br.problems, []);

@@ -90,7 +90,7 @@ static void test_appendix_a(void **state) {
 
 static void test_case_study(void **state) {
     (void)state;
-    static const char *const runs[4] = {"time-slice, suspend", "time-slice-busy",
+    static const char *const runs[4] = {"time-slice-suspend", "time-slice-busy",
                                         "gcaps-suspend", "gcaps-busy"};
     static const char *const tasks[5] = {"histogram", "mmul_gpu_1", "mmul_cpu", "projection",
                                          "dxtc"};

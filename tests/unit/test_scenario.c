@@ -622,17 +622,17 @@ static void test_variants(void **state) {
     assert_string_equal(scn_description(s), "d");
     assert_int_equal(scn_run_count(s), 5);
     /* run 0 is named after what the variants change, valued as the base has it */
-    assert_string_equal(scn_run_name(s, 0), "most-room, launch_latency 0ns, tx2");
+    assert_string_equal(scn_run_name(s, 0), "most-room-launch-latency-0ns-tx2");
     assert_string_equal(scn_run_name(s, 1), "round-robin");
     assert_string_equal(scn_run_name(s, 4), "pascal");
     assert_null(scn_run_name(s, 5));
     assert_int_equal(scn_find_run(s, "four-sms"), 3);
-    assert_int_equal(scn_find_run(s, "most-room, launch_latency 0ns, tx2"), 0);
+    assert_int_equal(scn_find_run(s, "most-room-launch-latency-0ns-tx2"), 0);
     assert_int_equal(scn_find_run(s, "nope"), -1);
 
     sim_config c0 = config_of(s, 0), c1 = config_of(s, 1), c2 = config_of(s, 2),
                c3 = config_of(s, 3), c4 = config_of(s, 4);
-    assert_string_equal(c0.name, "V [most-room, launch_latency 0ns, tx2]");
+    assert_string_equal(c0.name, "V [most-room-launch-latency-0ns-tx2]");
     assert_string_equal(c1.name, "V [round-robin]");
     assert_int_equal(c0.policy.placement, sim_placement_find("most-room"));
     assert_int_equal(c1.policy.placement, sim_placement_find("round-robin"));

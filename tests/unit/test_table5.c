@@ -31,7 +31,7 @@
 #define NTASKS 5
 #define FAILED (-1.0)
 
-static const char *const runs[NRUNS] = {"time-slice, suspend", "time-slice-busy",
+static const char *const runs[NRUNS] = {"time-slice-suspend", "time-slice-busy",
                                         "gcaps-suspend", "gcaps-busy"};
 static const char *const approach[NRUNS] = {"tsg_rr_suspend", "tsg_rr_busy", "gcaps_suspend",
                                             "gcaps_busy"};

@@ -87,7 +87,7 @@ static void test_fig3(void **state) {
     (void)state;
     /* Fig. 3c, budgets K1 = 1, K2 = 4: w0 at 0, stalled at 1; w1 at 1; from
      * the stall at 2 K2 until cycle 12; w3 stalled at 22, again at 26 */
-    fig3("qaws, K2 budget 4", "0123223322220011223333000033111100..11", 38, 28);
+    fig3("qaws-k2-budget-4", "0123223322220011223333000033111100..11", 38, 28);
     /* Fig. 3d, K2's budget 6: K2 until cycle 18; average (38 + 24) / 2 = 31 */
     fig3("qaws-k2-budget-6", "0123223322223333220011330000111100..11", 38, 24);
     /* Fig. 3a, GTO: K1 first; average (20 + 38) / 2 = 29 */
@@ -123,7 +123,7 @@ static void pair(const char *file, const pair_rt *want, size_t n) {
 static void test_qaws_v_compute(void **state) {
     (void)state;
     static const pair_rt want[] = {
-        { "qaws, K2 budget 4", 16463, 11557 },
+        { "qaws-k2-budget-4", 16463, 11557 },
         { "gto", 11105, 16404 },
         { "lrr", 12750, 13445 },
         { "qaws-k2-budget-2", 16125, 14224 },
@@ -146,7 +146,7 @@ static void test_qaws_v_compute(void **state) {
 static void test_qaws_v_latency(void **state) {
     (void)state;
     static const pair_rt want[] = {
-        { "qaws, K2 budget 4", 96603, 96523 },
+        { "qaws-k2-budget-4", 96603, 96523 },
         { "gto", 96274, 96593 },
         { "lrr", 96282, 96601 },
         { "qaws-k2-budget-2", 96465, 96595 },
