@@ -48,6 +48,7 @@
 #include "../../simcore/rta.h"
 #include "../../simcore/rta_gen.h"
 #include "test_rta_sim.h"
+#include "test_sanitizer.h"
 
 #define US 1000LL
 
@@ -284,14 +285,15 @@ static void test_lemma13_runlist_held(void **state) {
     assert_int_equal(wcrt[2], 6 * MS);
 }
 
-/* 200 tasksets of the generator (Table 3 defaults, seed 13), 30 s each. */
+/* 200 tasksets of the generator (Table 3 defaults, seed 13), 30 s each
+ * (under the sanitizers the first 25: test_sanitizer.h). */
 static void test_random_tasksets(void **state) {
     (void)state;
     rta_gen_params p;
     rta_gen_defaults(&p);
     static rta_gen_buf buf;
     static xset x;
-    int n = getenv("XCHECK_SETS") ? atoi(getenv("XCHECK_SETS")) : 200;
+    int n = getenv("XCHECK_SETS") ? atoi(getenv("XCHECK_SETS")) : TEST_UNDER_ASAN ? 25 : 200;
     int v[4] = { 0, 0, 0, 0 }, bounded[4] = { 0, 0, 0, 0 };
     for (int s = 0; s < n; s++) {
         rta_taskset ts;
