@@ -163,7 +163,7 @@ describe('2. one small request holds the server for minutes', () => {
       const big = body.experiments.filter((e) => e.name === 'h16 big');
       const expect = before + (answer.status === 201 ? 1 : 0) + big.length;
       assert.equal(body.experiments.length, expect);
-      for (const e of body.experiments) assert.ok(e.runs.length >= 1);
+      for (const e of body.experiments) if (e.source !== 'sweep') assert.ok(e.runs.length >= 1);
       // finished within the grace (all 18 M blocks) or rolled back: never partial
       for (const e of big) assert.equal((await json(`${s2.base}/api/runs/${e.runs[0].run}`)).body.summary.blocks, 18000000);
     } finally { await s2.stop(); }
