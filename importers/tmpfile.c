@@ -10,7 +10,8 @@
 
 /* glibc names O_TMPFILE only under _GNU_SOURCE, __O_TMPFILE always: without
  * it the file would exist with a name between mkstemp and unlink, and a
- * crash there would leave it behind (as server/http.c and server/store.c) */
+ * crash there would leave it behind (the server's spill files and upload
+ * bodies are made here too) */
 #if !defined(O_TMPFILE) && defined(__O_TMPFILE)
 #define O_TMPFILE __O_TMPFILE
 #endif
@@ -26,8 +27,9 @@ const char *imp_tmp_dir(void) {
     return dir && *dir ? dir : "/tmp";
 }
 
-int imp_tmp_fd(const char *tag) {
-    const char *dir = imp_tmp_dir();
+int imp_tmp_fd(const char *tag) { return imp_tmp_fd_in(imp_tmp_dir(), tag); }
+
+int imp_tmp_fd_in(const char *dir, const char *tag) {
     int fd = -1;
     if (O_TMPFILE) {
         fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);

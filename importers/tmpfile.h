@@ -9,8 +9,10 @@
 #define IMPORTERS_TMPFILE_H
 
 /* A read-write descriptor (close-on-exec), or -1 with errno set. `tag`
- * names the file in the mkstemp fallback ("schedlab-TAG-XXXXXX"). */
+ * names the file in the mkstemp fallback ("schedlab-TAG-XXXXXX").
+ * imp_tmp_fd_in: in folder dir (the server's upload folder) instead. */
 int imp_tmp_fd(const char *tag);
+int imp_tmp_fd_in(const char *dir, const char *tag);
 
 /* The directory imp_tmp_fd creates files in, for messages. */
 const char *imp_tmp_dir(void);

@@ -14,21 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../importers/tmpfile.h"
 #include "../../importers/trace_check.h"
 #include "../../simcore/sim.h"
 #include "../../db/versions.h"
 #include "scenario.h"
 #include "trace_json.h"
 
-/* glibc names O_TMPFILE only under _GNU_SOURCE, __O_TMPFILE always: without
- * it the file would exist with a name between mkstemp and unlink, and a
- * crash there would leave it behind */
-#if !defined(O_TMPFILE) && defined(__O_TMPFILE)
-#define O_TMPFILE __O_TMPFILE
-#endif
-#ifndef O_TMPFILE
-#define O_TMPFILE 0
-#endif
 
 /* ---- the write lock ------------------------------------------------------------ */
 
@@ -96,17 +88,7 @@ bool store_writing(void) { return atomic_load(&writing); }
 /* ---- simulated blocks through a temporary file ----------------------------------- */
 
 static FILE *spill_open(void) {
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
-    int fd = -1;
-    if (O_TMPFILE) fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        char path[PATH_MAX];
-        if ((size_t)snprintf(path, sizeof path, "%s/schedlab-blocks-XXXXXX", dir) >= sizeof path)
-            return NULL;
-        fd = mkstemp(path);
-        if (fd >= 0) unlink(path);
-    }
+    int fd = imp_tmp_fd("blocks");   /* in TMPDIR, never named */
     if (fd < 0) return NULL;
     FILE *f = fdopen(fd, "w+b");
     if (!f) close(fd);

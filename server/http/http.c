@@ -1,6 +1,7 @@
 /* http.c -- libmicrohttpd glue: routing, the guard, bodies, static files.
  * See http.h. */
 #include "http.h"
+#include "../../importers/tmpfile.h"
 #include "answer_mem.h"
 #include "conn_guard.h"
 
@@ -28,15 +29,6 @@
 #include <malloc.h>
 #endif
 
-/* glibc names O_TMPFILE only under _GNU_SOURCE, __O_TMPFILE always: without
- * it the file would exist with a name between mkstemp and unlink, and a
- * crash there would leave it behind */
-#if !defined(O_TMPFILE) && defined(__O_TMPFILE)
-#define O_TMPFILE __O_TMPFILE
-#endif
-#ifndef O_TMPFILE
-#define O_TMPFILE 0
-#endif
 
 /* Only our own scripts; styles may be set inline by Chart.js; the favicon is
  * a data: URL. No framing, no plugins, no <base>, forms only to us. */
@@ -96,17 +88,8 @@ void http_body_free(http_body *b) {
     free(b);
 }
 
-static int tmp_open(const char *dir) {
-    int fd = -1;
-    if (O_TMPFILE) fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd >= 0) return fd;
-    char path[PATH_MAX];
-    if ((size_t)snprintf(path, sizeof path, "%s/schedlab-body-XXXXXX", dir) >= sizeof path)
-        return -1;
-    fd = mkstemp(path);
-    if (fd >= 0) unlink(path);
-    return fd;
-}
+/* an unlinked file for a big body (importers/tmpfile.h: never named) */
+static int tmp_open(const char *dir) { return imp_tmp_fd_in(dir, "body"); }
 
 static int write_all(int fd, const char *p, size_t n) {
     while (n) {
