@@ -83,9 +83,18 @@ static int seed_one(db *d, const char *dir, const char *name, int threads, long 
     rc = sweep_run(s, 0, 1, threads, &res, &st, err, errlen);
     sweep_spec_free(s);
     char slug[DB_SLUG_SIZE];
-    if (rc == 0) rc = sweep_store_result(d, res, file, slug, err, errlen);
+    /* stored in one write transaction that looks again first: another
+     * server seeding the same database meanwhile wins (as store_seed's
+     * scenarios; tests/api/shared_machine.test.mjs, two servers at once) */
+    have = false;
+    if (rc == 0 && (rc = db_begin(d, err, errlen)) == 0) {
+        rc = db_has_scenario_file(d, file, &have, err, errlen);
+        if (rc == 0 && !have) rc = sweep_store_result(d, res, file, slug, err, errlen);
+        if (rc == 0) rc = db_commit(d, err, errlen);
+        else db_rollback(d);
+    }
     json_decref(res);
-    if (rc == 0) {
+    if (rc == 0 && !have) {
         *added = true;
         fprintf(stderr, "schedlab: stored the shipped sweep %s (%.1f s on %d threads)\n", name,
                 st.wall_s, st.threads);

@@ -41,7 +41,7 @@ function check(db) {
   assert.equal(sql(db, 'PRAGMA integrity_check'), 'ok');
   // blocks are stored in pages of up to 256 (db/bpage.h): n per page
   assert.equal(sql(db, 'SELECT count(*) FROM runs r WHERE r.n_blocks != (SELECT coalesce(sum(n), 0) FROM block_pages b WHERE b.run = r.id)'), '0', 'a partial run');
-  assert.equal(sql(db, 'SELECT count(*) FROM experiments e WHERE e.source != 'sweep' AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.experiment = e.id)'), '0', 'an experiment without runs');
+  assert.equal(sql(db, "SELECT count(*) FROM experiments e WHERE e.source != 'sweep' AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.experiment = e.id)"), '0', 'an experiment without runs');
 }
 
 function bigCsv(rows) {

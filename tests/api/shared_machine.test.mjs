@@ -14,9 +14,9 @@ const shipped = readdirSync(join(repo, 'scenarios')).filter((f) => f.endsWith('.
 const GT_HEAD = 'kernel,block,sm,start_ns,end_ns,stream,threads\n';
 const noControl = (s) => !/[\u0000-\u001f\u007f]/.test(s);
 
-async function count(base) {
+async function count(base, source) {
   const { body } = await json(`${base}/api/experiments`);
-  return body.experiments.length;
+  return body.experiments.filter((e) => !source || e.source === source).length;
 }
 
 // One server for the items that need no options of their own.
@@ -267,8 +267,13 @@ describe('6. two servers started together on a new database', () => {
         assert.equal((await json(`${a.base}/api/health`)).status, 200);
         assert.equal((await json(`${b.base}/api/health`)).status, 200);
         // seeding has finished once health answers: both saw the same file
-        assert.equal(await count(a.base), shipped);
-        assert.equal(await count(b.base), shipped);
+        assert.equal(await count(a.base, 'scenario'), shipped);
+        assert.equal(await count(b.base, 'scenario'), shipped);
+        // and the shipped sweeps, seeded after them, once each too
+        const sw = (await json(`${a.base}/api/experiments`)).body.experiments
+          .filter((e) => e.source === 'sweep').map((e) => e.name);
+        assert.ok(sw.length > 0, 'the shipped sweeps are seeded');
+        assert.equal(new Set(sw).size, sw.length, `a sweep stored twice: ${sw.join(', ')}`);
         assert.doesNotMatch(a.stderr() + b.stderr(), /locked/);
       } finally { await a.stop(); await b.stop(); }
     }
