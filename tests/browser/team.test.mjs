@@ -183,7 +183,9 @@ test('a first start opens its port at once and the home page shows the shipped s
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const port = await freePort();
   const t0 = Date.now();
-  const child = spawn(BIN, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1'], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+  // (the shipped sweeps, seeded after the scenarios, at the tests' reduced size)
+  const child = spawn(BIN, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1'],
+    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SCHEDLAB_SEED_SWEEP_TASKSETS: '20' } });
   cleanups.push(() => stopChild(child));
   const base = `http://127.0.0.1:${port}`;
   let first = null;
@@ -218,7 +220,10 @@ test('a first start opens its port at once and the home page shows the shipped s
   }
   // the list grew while the note said so, and ends with every shipped scenario
   assert.ok(seen.some((s) => s.seeding && /Storing the shipped scenarios/.test(s.note)), JSON.stringify(seen.slice(0, 3)));
-  await br.page.waitForFunction((n) => document.querySelectorAll('#experiments tbody tr').length === n, shipped);
+  // every shipped scenario, and the shipped sweeps stored after them
+  const listed = (await (await fetch(`${base}/api/experiments`)).json()).experiments;
+  assert.equal(listed.filter((e) => e.source === 'scenario').length, shipped);
+  await br.page.waitForFunction((n) => document.querySelectorAll('#experiments tbody tr').length === n, listed.length);
   assert.ok(new Set(seen.map((s) => s.n)).size > 1, `the list grew: ${seen.map((s) => s.n)}`);
   assert.equal(await br.page.locator('#seeding').isHidden(), true);
   assert.deepEqual(br.problems, []);
