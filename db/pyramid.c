@@ -306,19 +306,25 @@ static bool acc_multi(pyr_acc *a) {
     return true;
 }
 
-/* Fold the long blocks' differences into the cells. */
+/* Fold the long blocks' differences into the cells: each SM's running sum
+ * over the bins, kept in the difference array itself, bin after bin (the
+ * arrays' order: an SM at a time strode through megabytes, a cache miss a
+ * cell, and took a third of storing the shipped scenarios). */
 static void acc_resolve(pyr_acc *a) {
     if (!a || !a->diff) return;
-    for (int32_t sm = 0; sm < a->nsm; sm++) {
-        int64_t cnt = 0, thr = 0;
-        for (int64_t i = 0; i < a->nb; i++) {
-            span_diff *dd = &a->diff[(size_t)i * (size_t)a->nsm + (size_t)sm];
-            cnt += dd->cnt;
-            thr += dd->thr;
-            pyr_cell *c = &a->c[(size_t)i * (size_t)a->nsm + (size_t)sm];
-            c->blk += shl(cnt, a->zb);
-            c->thr += shl(thr, a->zb);
-            c->live += cnt;
+    size_t nsm = (size_t)a->nsm;
+    for (int64_t i = 0; i < a->nb; i++) {
+        span_diff *dd = &a->diff[(size_t)i * nsm];
+        const span_diff *prev = i ? dd - nsm : NULL;
+        pyr_cell *c = &a->c[(size_t)i * nsm];
+        for (size_t sm = 0; sm < nsm; sm++) {
+            if (prev) {
+                dd[sm].cnt += prev[sm].cnt;
+                dd[sm].thr += prev[sm].thr;
+            }
+            c[sm].blk += shl(dd[sm].cnt, a->zb);
+            c[sm].thr += shl(dd[sm].thr, a->zb);
+            c[sm].live += dd[sm].cnt;
         }
     }
     free(a->diff);
