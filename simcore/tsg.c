@@ -110,7 +110,10 @@ static void resume(tsg *g, sim_state *st, int64_t t) {
 }
 
 /* Load context `to` (the loaded one is stopped). Switching away from a
- * context with nothing left to run costs theta_idle (tsg.h). */
+ * context with nothing left to run costs theta_idle (NVIDIA DRIVE OS,
+ * "Setting the Preemption Type": "For applications that can complete in
+ * their timeslice, context-switch overhead is minimal because the GPU is in
+ * an idled state"); one switched out with work, theta (GCAPS Def. 1). */
 static void start_switch(tsg *g, sim_state *st, int32_t to, int64_t t) {
     int64_t cost = g->loaded < 0                      ? 0
                    : tsg_has_work(g, st, g->loaded) ? g->theta
