@@ -401,6 +401,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (cfg->policy.dispatch_latency < 0 || cfg->policy.dispatch_latency > SIM_TIME_LIMIT)
         FAIL("policy.dispatch_latency: %lld ns is outside 0..%lld ns",
              (long long)cfg->policy.dispatch_latency, (long long)SIM_TIME_LIMIT);
+    if (cfg->policy.has_context_switch_idle &&
+        (cfg->policy.context_switch_idle < 0 || cfg->policy.context_switch_idle > SIM_TIME_LIMIT))
+        FAIL("policy.context_switch_idle: %lld ns is outside 0..%lld ns",
+             (long long)cfg->policy.context_switch_idle, (long long)SIM_TIME_LIMIT);
     st->devcopy = cfg->device;
     sim_device_fill_order(&st->devcopy);
     st->dev = &st->devcopy;
@@ -481,6 +485,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         if (cfg->policy.ioctl_bookkeeping) {
             snprintf(v, sizeof v, "%lld", (long long)cfg->policy.ioctl_bookkeeping);
             trace_set_meta(out, "ioctl_bookkeeping", v);
+        }
+        if (cfg->policy.has_context_switch_idle) {
+            snprintf(v, sizeof v, "%lld", (long long)cfg->policy.context_switch_idle);
+            trace_set_meta(out, "context_switch_idle", v);
         }
     }
     if (cfg->ntasks)

@@ -161,6 +161,14 @@ typedef struct sim_policy {
     int64_t ioctl_bookkeeping; /* ns: CPU cost of a GCAPS macro that leaves the runlist as it
                                   is (GCAPS paper §7.2, Fig. 12's lower mode; issue 27);
                                   0 = not modelled: every macro costs runlist_update */
+    int64_t context_switch_idle; /* ns, when has_context_switch_idle: the GPU's switch away
+                                  from a context that has no work left (it finished within
+                                  its slice, or GCAPS removed it after its segment ended);
+                                  NVIDIA (DRIVE OS, "Setting the Preemption Type"): "For
+                                  applications that can complete in their timeslice,
+                                  context-switch overhead is minimal because the GPU is in
+                                  an idled state" (issue 27, Table 5) */
+    bool has_context_switch_idle;  /* false: every switch costs context_switch (theta) */
     int32_t gpu_wait;        /* sim_gpu_wait: what a task does during pure GPU work */
 } sim_policy;
 

@@ -18,6 +18,8 @@ int tsg_init(tsg *g, sim_state *st, tsg_member_fn member, void *drv) {
     g->target = -1;
     g->L = st->cfg->policy.time_slice > 0 ? st->cfg->policy.time_slice : SIM_DEFAULT_TIME_SLICE;
     g->theta = st->cfg->policy.context_switch;
+    g->theta_idle = st->cfg->policy.has_context_switch_idle ? st->cfg->policy.context_switch_idle
+                                                            : g->theta;
     g->member = member;
     g->drv = drv;
     g->q_runlist = trace_intern(st->t, "runlist");
@@ -107,9 +109,15 @@ static void resume(tsg *g, sim_state *st, int64_t t) {
     qev(st, t, g->q_context, p, TRACE_ENQUEUE);
 }
 
-/* Load context `to` (the loaded one is stopped). */
+/* Load context `to` (the loaded one is stopped). Switching away from a
+ * context with nothing left to run costs theta_idle (NVIDIA DRIVE OS,
+ * "Setting the Preemption Type": "For applications that can complete in
+ * their timeslice, context-switch overhead is minimal because the GPU is in
+ * an idled state"); one switched out with work, theta (GCAPS Def. 1). */
 static void start_switch(tsg *g, sim_state *st, int32_t to, int64_t t) {
-    int64_t cost = g->loaded < 0 ? 0 : g->theta;
+    int64_t cost = g->loaded < 0                      ? 0
+                   : tsg_has_work(g, st, g->loaded) ? g->theta
+                                                      : g->theta_idle;
     if (g->loaded >= 0) g->switches++;
     g->switching = true;
     g->target = to;

@@ -17,7 +17,15 @@
  *     opens. Switching it back in retakes the same resources on the same
  *     SM and reschedules each completion at now + time left.
  *   - Loading a context costs theta, during which nothing runs; the first
- *     load of the run is free (nothing to save).
+ *     load of the run is free (nothing to save). With
+ *     policy.has_context_switch_idle, a switch away from a context that has
+ *     no work left (no kernel queued, no resident block: it finished within
+ *     its slice, or GCAPS removed it after its segment ended) costs
+ *     policy.context_switch_idle instead (NVIDIA DRIVE OS "Setting the
+ *     Preemption Type": "For applications that can complete in their
+ *     timeslice, context-switch overhead is minimal because the GPU is in an
+ *     idled state"); a context switched out with work (its slice ran out,
+ *     or GCAPS preempted it) costs theta.
  *   - Round robin among the runlist's members: the loaded context keeps the
  *     GPU until its slice ends while another member has work, or until it
  *     has no work (no kernel in its EE queues, no resident block), or until
@@ -74,6 +82,7 @@ typedef struct tsg {
     bool slice_over;
     sim_event_id slice_ev;
     int64_t L, theta;
+    int64_t theta_idle;      /* a switch away from a context with no work left */
     int64_t switches;        /* context switches that cost theta */
     trace_str q_runlist, q_context;
     tsg_member_fn member;

@@ -918,6 +918,12 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
             long long ns = v ? strtoll(v, &end, 10) : 0;
             if (v && end && !*end && ns > 0) json_object_set_new(pol, keys[k], json_integer(ns));
         }
+        /* issue 27: present only when the run gave it, 0 included */
+        const char *ci = trace_get_meta(t, "context_switch_idle");
+        char *cend = NULL;
+        long long cins = ci ? strtoll(ci, &cend, 10) : -1;
+        if (ci && cend && !*cend && cins >= 0)
+            json_object_set_new(pol, "context_switch_idle", json_integer(cins));
         const char *gw = trace_get_meta(t, "gpu_wait");
         if (gw && strcmp(gw, "busy") == 0) json_object_set_new(pol, "gpu_wait", json_string(gw));
     }

@@ -68,7 +68,8 @@ enum {
     POL_RUNLIST_UPDATE = 1u << 7,
     POL_WARP = 1u << 8,
     POL_BUDGETS = 1u << 9,   /* a variant's "budgets" */
-    POL_IOCTL_BOOKKEEPING = 1u << 10
+    POL_IOCTL_BOOKKEEPING = 1u << 10,
+    POL_CONTEXT_SWITCH_IDLE = 1u << 11
 };
 
 typedef struct scn_rawpolicy {
@@ -79,6 +80,8 @@ typedef struct scn_rawpolicy {
     int32_t gpu_wait;        /* sim_gpu_wait */
     units_dur time_slice, context_switch, runlist_update;
     units_dur ioctl_bookkeeping;   /* issue 27; zero: every macro at runlist_update */
+    units_dur context_switch_idle; /* issue 27 (Table 5), when has_context_switch_idle */
+    bool has_context_switch_idle;  /* absent: every switch at context_switch */
     int32_t warp;            /* warp table (policy.warp) */
     int64_t warp_issue_limit;
     int64_t warp_epoch;
@@ -152,7 +155,8 @@ static char *own(pctx *c, const char *str) {
 static const char *const policy_keys[] = {
     "placement", "launch_latency", "dispatch_latency", "warp", "warp_issue_limit",
     "warp_epoch", "quota_epoch", "contexts", "time_slice",
-    "context_switch", "runlist_update", "gpu_wait", "ioctl_bookkeeping", NULL};
+    "context_switch", "runlist_update", "gpu_wait", "ioctl_bookkeeping", "context_switch_idle",
+    NULL};
 
 static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol) {
     char p[JR_PATH_MAX];
@@ -258,6 +262,11 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
             if (units_parse_dur(&c->jr, val, p, &pol->ioctl_bookkeeping))
                 return -1;
             pol->given |= POL_IOCTL_BOOKKEEPING;
+        } else if (strcmp(key, "context_switch_idle") == 0) {
+            if (units_parse_dur(&c->jr, val, p, &pol->context_switch_idle))
+                return -1;
+            pol->has_context_switch_idle = true;
+            pol->given |= POL_CONTEXT_SWITCH_IDLE;
         } else {
             if (units_parse_dur(&c->jr, val, p, &pol->runlist_update))
                 return -1;
@@ -994,6 +1003,8 @@ static int name_base_run(pctx *c) {
         {POL_CONTEXT_SWITCH, "context_switch", offsetof(scn_rawpolicy, context_switch)},
         {POL_RUNLIST_UPDATE, "runlist_update", offsetof(scn_rawpolicy, runlist_update)},
         {POL_IOCTL_BOOKKEEPING, "ioctl_bookkeeping", offsetof(scn_rawpolicy, ioctl_bookkeeping)},
+        {POL_CONTEXT_SWITCH_IDLE, "context_switch_idle",
+         offsetof(scn_rawpolicy, context_switch_idle)},
     };
     for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++) {
         if (!(given & durs[k].bit))
@@ -1140,8 +1151,11 @@ static int build_run(pctx *c, size_t r) {
         units_resolve(&c->jr, run->raw.runlist_update, d, "policy.runlist_update",
                       &run->policy.runlist_update) ||
         units_resolve(&c->jr, run->raw.ioctl_bookkeeping, d, "policy.ioctl_bookkeeping",
-                      &run->policy.ioctl_bookkeeping))
+                      &run->policy.ioctl_bookkeeping) ||
+        units_resolve(&c->jr, run->raw.context_switch_idle, d, "policy.context_switch_idle",
+                      &run->policy.context_switch_idle))
         return -1;
+    run->policy.has_context_switch_idle = run->raw.has_context_switch_idle;
     if (s->tasks.ntasks) {
         run->policy.host = sim_policy_find(SIM_TABLE_HOST, "tasks");
         if (run->policy.host < 0)

@@ -164,6 +164,56 @@ static void test_tx2_appendix_a(void **state) {
     assert_int_equal(kern(&t, "K1")->end, 6 * MS);
     assert_int_equal(kern(&t, "K2")->end, 7250 * US);
     assert_string_equal(trace_get_meta(&t, "contexts"), "time-slice");
+    assert_null(trace_get_meta(&t, "context_switch_idle"));
+    trace_free(&t);
+}
+
+/* A switch away from a context that has nothing left to run (issue 27,
+ * Table 5; NVIDIA DRIVE OS "Setting the Preemption Type": "For applications
+ * that can complete in their timeslice, context-switch overhead is minimal
+ * because the GPU is in an idled state"): the run above with
+ * context_switch_idle = 0 and 100 us. The four switches at slice ends
+ * (1, 2.25, 3.5, 4.75) switch out a context with work and still cost
+ * theta = 0.25 ms; at 6 K1 has ended, P1 has no work and the switch to P2
+ * costs the idle cost: K2 resumes at 6 (6.1) and ends at 7 (7.1) instead
+ * of 6.25 and 7.25. Absent, every switch costs theta (the test above). */
+static void test_context_switch_idle(void **state) {
+    (void)state;
+    for (int64_t idle = 0; idle <= 100 * US; idle += 100 * US) {
+        tb b;
+        trace t;
+        char buf[512], want[512];
+        appa_build(&b);
+        b.cfg.policy.has_context_switch_idle = true;
+        b.cfg.policy.context_switch_idle = idle;
+        tb_run(&b, &t);
+        for (int32_t i = 0; i < 4; i++) {
+            assert_int_equal(blk(&t, "K1", i)->end, 6 * MS);
+            assert_int_equal(blk(&t, "K2", i)->end, 7 * MS + idle);
+            pauses_of(&t, bno(&t, "K2", i), buf, sizeof buf);
+            snprintf(want, sizeof want, "2250-3750 4750-%lld", (long long)((6 * MS + idle) / US));
+            assert_string_equal(buf, want);
+        }
+        qlog(&t, "context", buf, sizeof buf);
+        snprintf(want, sizeof want,
+                 "0:+:P1 1000:-:P1 1250:+:P2 2250:-:P2 2500:+:P1 3500:-:P1 3750:+:P2 "
+                 "4750:-:P2 5000:+:P1 6000:-:P1 %lld:+:P2 %lld:-:P2",
+                 (long long)((6 * MS + idle) / US), (long long)((7 * MS + idle) / US));
+        assert_string_equal(buf, want);
+        snprintf(want, sizeof want, "%lld", (long long)idle);
+        assert_string_equal(trace_get_meta(&t, "context_switch_idle"), want);
+        trace_free(&t);
+    }
+    /* out of range: a clear error, nothing run */
+    tb b;
+    trace t;
+    char err[256];
+    appa_build(&b);
+    b.cfg.policy.has_context_switch_idle = true;
+    b.cfg.policy.context_switch_idle = -1;
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "policy.context_switch_idle: -1 ns is outside 0..1000000000000000 ns");
     trace_free(&t);
 }
 
@@ -618,6 +668,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tx2_appendix_a),
         cmocka_unit_test(test_tx2_appendix_a_shared),
+        cmocka_unit_test(test_context_switch_idle),
         cmocka_unit_test(test_sink_gets_final_ends),
         cmocka_unit_test(test_time_slice_one_process),
         cmocka_unit_test(test_gcaps_preempt_at_segment_start),

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../importers/importers.h"
 #include "../../server/app/fidelity.h"
@@ -65,10 +66,8 @@ static int cmp_block(const void *a, const void *b) {
 
 /* ---- round trip ---------------------------------------------------------- */
 
-static void round_trip(const char *file, size_t run) {
-    char path[1024], err[1024] = "";
-    const char *root = getenv("SCHEDLAB_ROOT");
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+static void round_trip_at(const char *path, const char *file, size_t run) {
+    char err[1024] = "";
     scn_scenario *s = NULL;
     if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
     trace a;
@@ -144,6 +143,37 @@ static void round_trip(const char *file, size_t run) {
     trace_free(&a);
     trace_free(&a2);
     trace_free(&c);
+}
+
+static void round_trip(const char *file, size_t run) {
+    char path[1024];
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+    round_trip_at(path, file, run);
+}
+
+/* policy.context_switch_idle (issue 27) travels with a time-sliced run: two
+ * processes of one 3 ms kernel each, L = 1 ms, theta = 0.25 ms, the switch
+ * after P1's kernel ends free (test_contexts.c, test_context_switch_idle:
+ * K2 ends at 7 ms, not 7.25); a replay that dropped it would end K2 later. */
+static void test_round_trip_context_switch_idle(void **state) {
+    (void)state;
+    char path[] = "/tmp/schedlab-csidle-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\","
+          "\"policy\":{\"contexts\":\"time-slice\",\"time_slice\":\"1ms\","
+          "\"context_switch\":\"250us\",\"context_switch_idle\":\"0us\"},"
+          "\"streams\":[{\"name\":\"S1\",\"process\":\"P1\"},"
+          "{\"name\":\"S2\",\"process\":\"P2\"}],"
+          "\"ops\":[{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":4,\"threads\":1024,"
+          "\"block_time\":\"3ms\"},{\"kernel\":\"K2\",\"stream\":\"S2\",\"blocks\":4,"
+          "\"threads\":1024,\"block_time\":\"3ms\"}]}", f);
+    assert_int_equal(fclose(f), 0);
+    round_trip_at(path, "context_switch_idle", 0);
+    unlink(path);
 }
 
 static void test_round_trip_every_shipped_scenario(void **state) {
@@ -382,6 +412,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_names_match_whole_words),
         cmocka_unit_test(test_fig3_k3_stays_behind_its_copies),
+        cmocka_unit_test(test_round_trip_context_switch_idle),
         cmocka_unit_test(test_round_trip_every_shipped_scenario),
         cmocka_unit_test(test_block_traces_compare_block_by_block),
         cmocka_unit_test(test_real_0),

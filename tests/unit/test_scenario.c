@@ -590,7 +590,30 @@ static void test_policy(void **state) {
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}");
     cfg = config_of(s, 0);
     assert_int_equal(cfg.policy.ioctl_bookkeeping, 38000);
+    assert_false(cfg.policy.has_context_switch_idle);   /* absent: every switch at theta */
     scn_free(s);
+    /* issue 27 (Table 5): a switch away from an idle context at its own cost;
+     * "0us" is a value, not absence, and a variant keeps the base's */
+    s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'policy':{'contexts':'time-slice','context_switch':'319us',"
+                 "          'context_switch_idle':'0us'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'busy','policy':{'gpu_wait':'busy'}},"
+                 "            {'name':'idle5','policy':{'context_switch_idle':'5us'}}]}");
+    cfg = config_of(s, 0);
+    assert_true(cfg.policy.has_context_switch_idle);
+    assert_int_equal(cfg.policy.context_switch_idle, 0);
+    assert_int_equal(cfg.policy.context_switch, 319000);
+    cfg = config_of(s, 1);
+    assert_true(cfg.policy.has_context_switch_idle);
+    assert_int_equal(cfg.policy.context_switch_idle, 0);
+    cfg = config_of(s, 2);
+    assert_int_equal(cfg.policy.context_switch_idle, 5000);
+    scn_free(s);
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'context_switch_idle':'idle'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.context_switch_idle: \"idle\" is not a quantity (write a number "
+                 "and a unit: s, ms, us, ns or cycles)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'ioctl_bookkeeping':'fast'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
                  "t.json: policy.ioctl_bookkeeping: \"fast\" is not a quantity (write a number "

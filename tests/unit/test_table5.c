@@ -150,24 +150,39 @@ static int order_swaps(int *rows_in_order) {
 }
 
 /* todo (issue 27): mean absolute MORT error over Table 5's 20 cells, target
- * <= 4 ms; measured MAE_TODO. */
-#define MAE_TODO "12.4 ms"
-static void test_table5_mort_mae_todo_12_4ms(void **state) {
+ * <= 4 ms; measured MAE_TODO (docs/rta.md, "What moved the error": the
+ * time-slice columns carry it; with free context switches it is still
+ * 4.5 ms, the rest is the GPU demand of task 7, the graphics context). */
+#define MAE_TODO "12.1 ms"
+static void test_table5_mort_mae_todo_12_1ms(void **state) {
     (void)state;
     measure();
     double e = mae();
-    printf("mean absolute MORT error: %.2f ms over 20 cells (target <= 4 ms; was %s)\n", e,
-           MAE_TODO);
+    printf("mean absolute MORT error: %.2f ms over 20 cells (target <= 4 ms; was %s); by column",
+           e, MAE_TODO);
+    for (int r = 0; r < NRUNS; r++) {
+        double c = 0;
+        for (int i = 0; i < NTASKS; i++) {
+            double d = ours[i][r] - paper_mort[i][r];
+            c += (d < 0 ? -d : d) / NTASKS;
+        }
+        printf(" %s %.1f", approach[r], c);
+    }
+    printf("\n");
     if (e <= 4.0)
         fail_msg("Table 5 MORT error is now %.2f ms <= 4 ms: make it an assertion", e);
     /* the gap as measured stays within 1 ms of MAE_TODO */
-    assert_true(e > 11.4 && e < 13.4);
+    assert_true(e > 11.1 && e < 13.1);
 }
 
 /* todo (issue 27): the paper's order between approaches in every row;
- * measured ORDER_TODO. */
-#define ORDER_TODO "3 of 5 rows, 2 pairs of 30 swapped"
-static void test_table5_order_todo_3_of_5_rows(void **state) {
+ * measured ORDER_TODO. Two of the swaps are gcaps_suspend against
+ * gcaps_busy in rows 2 and 4, where ours differ by under 0.02 ms (the
+ * paper's by 0.9 and 1.7 ms); the others are row 3's tsg_rr_suspend below
+ * gcaps_suspend (69.4 vs 70.2; paper 71.8 above 67.4) and row 4's
+ * tsg_rr_busy above tsg_rr_suspend (136.6 vs 97.7; paper 75.6 below 86.5). */
+#define ORDER_TODO "2 of 5 rows, 4 pairs of 30 swapped"
+static void test_table5_order_todo_2_of_5_rows(void **state) {
     (void)state;
     measure();
     int rows;
@@ -175,14 +190,14 @@ static void test_table5_order_todo_3_of_5_rows(void **state) {
     printf("rows in the paper's order: %d of 5, pairs swapped %d of 30 (was %s)\n", rows, swaps,
            ORDER_TODO);
     if (rows == NTASKS) fail_msg("every row of Table 5 is in the paper's order: make it an assertion");
-    assert_int_equal(rows, 3);
-    assert_int_equal(swaps, 2);
+    assert_int_equal(rows, 2);
+    assert_int_equal(swaps, 4);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table5_mort_mae_todo_12_4ms),
-        cmocka_unit_test(test_table5_order_todo_3_of_5_rows),
+        cmocka_unit_test(test_table5_mort_mae_todo_12_1ms),
+        cmocka_unit_test(test_table5_order_todo_2_of_5_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
