@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cohort_window.h"
 #include "db_int.h"
 #include "level.h"
 #include "row_ranges.h"
@@ -212,6 +213,7 @@ struct pyr_acc {
 typedef struct kspan {
     int64_t k0, k1, th;
     int32_t kernel, sm;
+    int64_t m;   /* blocks alike (a cohort's wave, cohort_window.h), 1 for a block */
 } kspan;
 
 #define ACC_MAX_SM 65536
@@ -412,11 +414,11 @@ static bool acc_relayout(pyr_acc *a, int z, int64_t klo, int64_t nb, int32_t nsm
                 acc_drop(a);
                 return false;
             }
-            u->thr += ov * sp.th;
-            u->blk += ov;
-            u->live += lo >= t0 && lo < t1;
+            u->thr += ov * sp.th * sp.m;
+            u->blk += ov * sp.m;
+            u->live += (lo >= t0 && lo < t1) * sp.m;
         }
-        if (c0 < c1) a->sp[m2++] = (kspan){c0, c1, sp.th, sp.kernel, sp.sm};
+        if (c0 < c1) a->sp[m2++] = (kspan){c0, c1, sp.th, sp.kernel, sp.sm, sp.m};
     }
     a->nsp = m2;
     a->zb = z;
@@ -440,9 +442,9 @@ static bool acc_spans_out(pyr_acc *a) {
                 acc_drop(a);
                 return false;
             }
-            u->thr += shl(sp->th, a->zb);
-            u->blk += (int64_t)1 << a->zb;
-            u->live++;
+            u->thr += shl(sp->th, a->zb) * sp->m;
+            u->blk += ((int64_t)1 << a->zb) * sp->m;
+            u->live += sp->m;
         }
     }
     a->nsp = 0;
@@ -490,13 +492,16 @@ static bool acc_fit(pyr_acc *a, int64_t kmin, int64_t kmax, int32_t sm) {
     return acc_relayout(a, a->zb + dz, shr(lo, dz), shr(hi, dz) - shr(lo, dz) + 1, nsm);
 }
 
-static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t e, int64_t th) {
-    if (sm < 0 || sm >= ACC_MAX_SM) return;
+/* m blocks alike (1, or a wave of a cohort: cohort_window.h) of `kernel`
+ * on sm from s to e, th threads each. */
+static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t e, int64_t th,
+                     int64_t m) {
+    if (sm < 0 || sm >= ACC_MAX_SM || m < 1) return;
     if (kernel < 0) kernel = -1;   /* no kernel: kept as kernel -1, never stored */
     if (!a->n) a->sole = kernel;
     else if (!a->multi && kernel != a->sole && !acc_multi(a)) return;
     if (e < s) e = s;
-    a->n++;
+    a->n += m;
     if (s < a->first) a->first = s;
     if (e > a->last) a->last = e;
     int64_t ks = shr(s, a->zb), ke = e > s ? shr(e - 1, a->zb) : ks;
@@ -511,27 +516,27 @@ static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t 
     ke -= a->klo;
     size_t cs = (size_t)ks * nsm + (size_t)sm, ce = (size_t)ke * nsm + (size_t)sm;
     pyr_cell *c = &a->c[cs];
-    c->starts++;
+    c->starts += m;
     if (e <= s) {
-        kadd(a, cs, kernel, 0, 0, 1, 0);
+        kadd(a, cs, kernel, 0, 0, m, 0);
         return;
     }
     if (ks == ke) {
-        c->blk += e - s;
-        c->thr += (e - s) * th;
-        kadd(a, cs, kernel, (e - s) * th, e - s, 1, 0);
+        c->blk += (e - s) * m;
+        c->thr += (e - s) * th * m;
+        kadd(a, cs, kernel, (e - s) * th * m, (e - s) * m, m, 0);
         return;
     }
     int64_t ov = shl(a->klo + ks + 1, z) - s;
-    c->blk += ov;
-    c->thr += ov * th;
-    if (!kadd(a, cs, kernel, ov * th, ov, 1, 0)) return;
+    c->blk += ov * m;
+    c->thr += ov * th * m;
+    if (!kadd(a, cs, kernel, ov * th * m, ov * m, m, 0)) return;
     pyr_cell *end = &a->c[ce];
     ov = e - shl(a->klo + ke, z);
-    end->blk += ov;
-    end->thr += ov * th;
-    end->live++;
-    if (!kadd(a, ce, kernel, ov * th, ov, 0, 1)) return;
+    end->blk += ov * m;
+    end->thr += ov * th * m;
+    end->live += m;
+    if (!kadd(a, ce, kernel, ov * th * m, ov * m, 0, m)) return;
     /* the kernel's cells of the whole bins between: a few one by one, more
      * as a span, made into cells at the finest stored level */
     if (a->multi && kernel != a->sole && ke - ks - 1 > KSPAN_MIN) {
@@ -545,18 +550,19 @@ static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t 
             a->sp = v;
             a->capsp = cap;
         }
-        a->sp[a->nsp++] = (kspan){a->klo + ks + 1, a->klo + ke, th, kernel, sm};
+        a->sp[a->nsp++] = (kspan){a->klo + ks + 1, a->klo + ke, th, kernel, sm, m};
     } else {
         for (int64_t i = ks + 1; i < ke; i++)
-            if (!kadd(a, (size_t)i * nsm + (size_t)sm, kernel, shl(th, z), (int64_t)1 << z, 0, 1))
+            if (!kadd(a, (size_t)i * nsm + (size_t)sm, kernel, shl(th, z) * m,
+                      ((int64_t)1 << z) * m, 0, m))
                 return;
     }
     if (ke - ks - 1 <= 16) {   /* a few whole bins between: add them (no diff array) */
         for (int64_t i = ks + 1; i < ke; i++) {
-            pyr_cell *m = &a->c[(size_t)i * nsm + (size_t)sm];
-            m->blk += (int64_t)1 << z;
-            m->thr += shl(th, z);
-            m->live++;
+            pyr_cell *mid = &a->c[(size_t)i * nsm + (size_t)sm];
+            mid->blk += ((int64_t)1 << z) * m;
+            mid->thr += shl(th, z) * m;
+            mid->live += m;
         }
         return;
     }
@@ -566,10 +572,61 @@ static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t 
         acc_drop(a);
         return;
     }
-    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].cnt++;
-    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].thr += th;
-    a->diff[(size_t)ke * nsm + (size_t)sm].cnt--;
-    a->diff[(size_t)ke * nsm + (size_t)sm].thr -= th;
+    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].cnt += m;
+    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].thr += th * m;
+    a->diff[(size_t)ke * nsm + (size_t)sm].cnt -= m;
+    a->diff[(size_t)ke * nsm + (size_t)sm].thr -= th * m;
+}
+
+/* A cohort's blocks (issue 28; cohort_window.h), exactly what acc_add1 of
+ * each of its blocks would add: wave by wave (acc_add1 of the wave's
+ * blocks at once) when it has no more waves than bins it covers, else bin
+ * by bin from the closed forms, so that a long stretch of short waves (the
+ * Rodinia Gaussian's Fan2: 800 waves a kernel) costs its bins, not its
+ * waves. The last wave (possibly partial) always on its own. */
+static void acc_add_cohort(pyr_acc *a, const trace_cohort *c, int64_t th) {
+    if (c->sm < 0 || c->sm >= ACC_MAX_SM || c->count < 1 || c->start == TRACE_NONE ||
+        c->end == TRACE_NONE)
+        return;
+    int32_t kernel = c->kernel < 0 ? -1 : c->kernel, sm = c->sm;
+    int64_t nw = cw_waves(c), p = cw_per_wave(c), d = cw_dur(c), full = nw - 1;
+    int64_t ls = cw_wave_start(c, nw - 1);   /* the last wave */
+    if (full > 0) {
+        int64_t fs = c->start, fl = cw_wave_start(c, full - 1), fe = fl + d;
+        int64_t hi = fe > fl ? fe - 1 : fl;
+        if (full <= shr(hi, a->zb) - shr(fs, a->zb) + 2) {
+            for (int64_t w = 0; w < full && !a->dead; w++) {
+                int64_t ws = cw_wave_start(c, w);
+                acc_add1(a, kernel, sm, ws, ws + d, th, p);
+            }
+        } else {
+            if (!a->n) a->sole = kernel;
+            else if (!a->multi && kernel != a->sole && !acc_multi(a)) return;
+            a->n += full * p;
+            if (fs < a->first) a->first = fs;
+            if (fe > a->last) a->last = fe;
+            int64_t ks = shr(fs, a->zb), ke = shr(hi, a->zb);
+            if ((ks < a->klo || ke >= a->klo + a->nb || sm >= a->nsm) && !acc_fit(a, ks, ke, sm))
+                return;
+            ks = shr(fs, a->zb);
+            ke = shr(hi, a->zb);
+            for (int64_t k = ks; k <= ke; k++) {
+                int64_t b0 = shl(k, a->zb), b1 = shl(k + 1, a->zb);
+                int64_t starts = p * (cw_started(c, full, b1 - 1) - cw_started(c, full, b0 - 1));
+                int64_t live = d > 0 ? p * (cw_started(c, full, b0 - 1) - cw_started(c, full, b0 - d)) : 0;
+                int64_t blk = p * (cw_resident_ns(c, full, b1) - cw_resident_ns(c, full, b0));
+                if (!starts && !live && !blk) continue;
+                size_t ci = (size_t)(k - a->klo) * (size_t)a->nsm + (size_t)sm;
+                pyr_cell *x = &a->c[ci];
+                x->thr += blk * th;
+                x->blk += blk;
+                x->starts += starts;
+                x->live += live;
+                if (!kadd(a, ci, kernel, blk * th, blk, starts, live)) return;
+            }
+        }
+    }
+    if (!a->dead) acc_add1(a, kernel, sm, ls, ls + d, th, cw_wave_blocks(c, nw - 1));
 }
 
 /* Too many kernel cells: the accumulator's next level, where neighbouring
@@ -593,7 +650,23 @@ void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t) {
         int64_t th = 0;
         if (b[i].kernel >= 0 && (size_t)b[i].kernel < t->kernels.n)
             th = t->kernels.v[b[i].kernel].threads > 0 ? t->kernels.v[b[i].kernel].threads : 0;
-        acc_add1(a, b[i].kernel, b[i].sm, b[i].start, b[i].end, th);
+        acc_add1(a, b[i].kernel, b[i].sm, b[i].start, b[i].end, th, 1);
+        acc_kbound(a);
+    }
+}
+
+void pyr_acc_add_cohorts(pyr_acc *a, const trace_cohort *c, size_t n, const trace *t) {
+    if (!a || a->dead) return;
+    if (!t) {
+        acc_drop(a);
+        return;
+    }
+    if (t->has_device && t->device.sms > 0 && t->device.sms <= ACC_MAX_SM) a->sms_hint = t->device.sms;
+    for (size_t i = 0; i < n && !a->dead; i++) {
+        int64_t th = 0;
+        if (c[i].kernel >= 0 && (size_t)c[i].kernel < t->kernels.n)
+            th = t->kernels.v[c[i].kernel].threads > 0 ? t->kernels.v[c[i].kernel].threads : 0;
+        acc_add_cohort(a, &c[i], th);
         acc_kbound(a);
     }
 }
@@ -856,12 +929,22 @@ static int scan_block(void *ctx, const trace_block *b, int64_t seq) {
     if (b->start == TRACE_NONE || b->end == TRACE_NONE) return 0;
     int64_t k = b->kernel;
     acc_add1(c->a, b->kernel, b->sm, b->start, b->end,
-             k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0);
+             k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0, 1);
     acc_kbound(c->a);
     return c->a->dead ? 1 : 0;
 }
 
-/* The stored blocks of run id, in their order, into a. */
+static int scan_cohort(void *ctx, const trace_cohort *co, int64_t seq) {
+    (void)seq;
+    scan_ctx *c = ctx;
+    int64_t k = co->kernel;
+    acc_add_cohort(c->a, co, k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0);
+    acc_kbound(c->a);
+    return c->a->dead ? 1 : 0;
+}
+
+/* The stored blocks of run id, in their order, into a; then its cohorts
+ * (issue 28), as db_store.c feeds them. */
 static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
     int64_t *threads;
     size_t nk;
@@ -869,6 +952,7 @@ static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
     /* in stored order, as db_store.c fed the accumulator: the same cells */
     scan_ctx c = {a, threads, nk};
     int rc = bpage_scan(d, id, scan_block, &c, err, errlen);
+    if (!rc && !a->dead) rc = db_scan_cohorts(d, id, scan_cohort, &c, err, errlen);
     free(threads);
     if (a->dead) {
         seterr(err, errlen, "%s: pyramid: out of memory", d->path);
@@ -1002,9 +1086,10 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
     sqlite3_stmt *st;
     if (dbi_cached(d, DBI_Q_RUN,
                    "SELECT r.id, r.t_min, r.t_max, r.n_blocks, r.max_block_dur, r.sms, p.z0, "
-                   "p.ztop, p.sms, p.t_lo, p.t_hi, r.n_kernels, k.run IS NOT NULL, k.sole_kernel "
-                   "FROM runs r LEFT JOIN pyramids p ON p.run = r.id "
-                   "LEFT JOIN kernel_pyramids k ON k.run = r.id WHERE r.slug = ?1",
+                   "p.ztop, p.sms, p.t_lo, p.t_hi, r.n_kernels, k.run IS NOT NULL, k.sole_kernel, "
+                   "c.span FROM runs r LEFT JOIN pyramids p ON p.run = r.id "
+                   "LEFT JOIN kernel_pyramids k ON k.run = r.id "
+                   "LEFT JOIN cohort_spans c ON c.run = r.id WHERE r.slug = ?1",
                    &st, err, errlen))
         return -1;
     bind_s(st, 1, run);
@@ -1026,6 +1111,8 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
         r->n_kernels = sqlite3_column_int64(st, 11);
         r->kpyr = *has && sqlite3_column_int(st, 12);
         r->ksole = sqlite3_column_type(st, 13) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 13);
+        r->cspan = sqlite3_column_type(st, 14) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 14);
+        if (r->cspan < -1) r->cspan = 0;
     }
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
@@ -1264,6 +1351,20 @@ static int frag_block(void *ctx, const trace_block *b, int64_t seq) {
     return 0;
 }
 
+/* frag_block of every block of a cohort (issue 28), in closed form */
+static int frag_cohort(void *ctx, const trace_cohort *c, int64_t seq) {
+    (void)seq;
+    frag *f = ctx;
+    if (c->sm < 0 || c->sm >= f->r->sms || (f->ks && !ks_has(f->ks, c->kernel))) return 0;
+    int64_t ov = cw_block_ns(c, f->lo, f->hi), th;
+    if (ov <= 0) return 0;
+    if (frag_threads(f, c->kernel, &th)) return -1;
+    if (th < 0) th = 0;
+    f->out[c->sm].blk += ov;
+    f->out[c->sm].thr += ov * th;
+    return 0;
+}
+
 /* out[sm] += the blocks' integrals over [lo, hi), read from the blocks */
 static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, const pyr_kset *ks,
                      pyr_cell *out, char *err, size_t errlen) {
@@ -1280,6 +1381,7 @@ static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, const pyr_
     int rc = bpage_window(d, r->id,
                           lo < INT64_MIN + r->max_block_dur ? INT64_MIN : lo - r->max_block_dur,
                           hi, lo, false, -1, frag_block, f, err, errlen);
+    if (!rc) rc = db_window_cohorts(d, r, lo, hi, frag_cohort, f, err, errlen);
     free(f);
     return rc;
 }

@@ -50,6 +50,7 @@ typedef struct pyr_run {
     int64_t n_kernels;           /* runs.n_kernels */
     bool kpyr;                   /* its kernel pyramid (kpyramid.sql) is stored */
     int64_t ksole;               /* kernel_pyramids.sole_kernel: every block is of it; -1 */
+    int64_t cspan;               /* cohort_spans.span (cohort_view.sql); -1: no cohorts */
 } pyr_run;
 
 /* Look up `run` (a slug) and its pyramid, building the pyramid first when
@@ -144,6 +145,9 @@ typedef struct pyr_acc pyr_acc;
 pyr_acc *pyr_acc_new(void);             /* NULL: out of memory */
 void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t);
 void pyr_acc_free(pyr_acc *a);          /* NULL is fine */
+/* A cohort run's cohorts (issue 28): the cells of every block they stand
+ * for, never expanded (cohort_window.h). After the run's blocks. */
+void pyr_acc_add_cohorts(pyr_acc *a, const trace_cohort *c, size_t n, const trace *t);
 
 /* Store the pyramid of run `id` (after its summary row is written, inside
  * the store's savepoint) from `a`, or, when a is NULL or gave up, from the
