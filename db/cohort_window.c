@@ -69,3 +69,27 @@ int db_scan_cohorts(db *d, int64_t run, cw_cb cb, void *ctx, char *err, size_t e
     sqlite3_finalize(st);
     return rc;
 }
+
+int cw_cursor_open(db *d, int64_t run, cw_cursor *cur, char *err, size_t errlen) {
+    cur->d = d;
+    cur->st = NULL;
+    if (prepare(d, "SELECT " COHORT_COLS " FROM cohorts WHERE run = ?1 ORDER BY start, seq",
+                &cur->st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(cur->st, 1, run);
+    return 0;
+}
+
+int cw_cursor_next(cw_cursor *cur, trace_cohort *c, int64_t *seq, char *err, size_t errlen) {
+    int rc = sqlite3_step(cur->st);
+    if (rc == SQLITE_ROW) {
+        row(cur->st, c, seq);
+        return 1;
+    }
+    return rc == SQLITE_DONE ? 0 : sqlfail(cur->d, "cohorts", err, errlen);
+}
+
+void cw_cursor_close(cw_cursor *cur) {
+    sqlite3_finalize(cur->st);
+    cur->st = NULL;
+}

@@ -115,4 +115,16 @@ int db_window_cohorts(db *d, const pyr_run *r, int64_t from, int64_t to, cw_cb c
 /* Every cohort of run `run` in seq order. */
 int db_scan_cohorts(db *d, int64_t run, cw_cb cb, void *ctx, char *err, size_t errlen);
 
+/* The cohorts of run `run` one at a time by first start, then seq (the
+ * order their first waves were placed in: pyramid.c merges them with the
+ * run's blocks). open: 0 or -1; next: 1 with *c and *seq set, 0 at the
+ * end, -1 on failure; close frees. */
+typedef struct cw_cursor {
+    db *d;
+    struct sqlite3_stmt *st;
+} cw_cursor;
+int cw_cursor_open(db *d, int64_t run, cw_cursor *cur, char *err, size_t errlen);
+int cw_cursor_next(cw_cursor *cur, trace_cohort *c, int64_t *seq, char *err, size_t errlen);
+void cw_cursor_close(cw_cursor *cur);
+
 #endif

@@ -862,7 +862,6 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
     stats_add(&w->bs, t->blocks.v, t->blocks.n);
     pyr_acc_add(w->pyr, t->blocks.v, t->blocks.n, t);
     stats_add_cohorts(&w->bs, t->cohorts.v, t->cohorts.n);
-    pyr_acc_add_cohorts(w->pyr, t->cohorts.v, t->cohorts.n, t);
     int64_t cspan = cohort_span(t);
     if (cspan >= 0) {
         sqlite3_stmt *cs;

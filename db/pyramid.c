@@ -578,55 +578,77 @@ static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t 
     a->diff[(size_t)ke * nsm + (size_t)sm].thr -= th * m;
 }
 
+/* Waves [w0, w1) of cohort c (p blocks each), all inside the cells as they
+ * are, bin by bin from the closed forms (cohort_window.h): a cell gets
+ * what acc_add1 of each of their blocks would add. */
+static void acc_add_waves(pyr_acc *a, const trace_cohort *c, int64_t w0, int64_t w1, int64_t p,
+                          int64_t th) {
+    int64_t d = cw_dur(c), fs = cw_wave_start(c, w0), fl = cw_wave_start(c, w1 - 1), fe = fl + d;
+    int32_t kernel = c->kernel < 0 ? -1 : c->kernel;
+    size_t sm = (size_t)c->sm;
+    a->n += (w1 - w0) * p;
+    if (fs < a->first) a->first = fs;
+    if (fe > a->last) a->last = fe;
+    int64_t ks = shr(fs, a->zb), ke = shr(fe > fl ? fe - 1 : fl, a->zb);
+    for (int64_t k = ks; k <= ke; k++) {
+        int64_t b0 = shl(k, a->zb), b1 = shl(k + 1, a->zb);
+        int64_t starts = p * (cw_started(c, w1, b1 - 1) - cw_started(c, w0, b1 - 1) -
+                              cw_started(c, w1, b0 - 1) + cw_started(c, w0, b0 - 1));
+        int64_t live = d > 0 ? p * (cw_started(c, w1, b0 - 1) - cw_started(c, w0, b0 - 1) -
+                                    cw_started(c, w1, b0 - d) + cw_started(c, w0, b0 - d))
+                             : 0;
+        int64_t blk = p * (cw_resident_ns(c, w1, b1) - cw_resident_ns(c, w0, b1) -
+                           cw_resident_ns(c, w1, b0) + cw_resident_ns(c, w0, b0));
+        if (!starts && !live && !blk) continue;
+        size_t ci = (size_t)(k - a->klo) * (size_t)a->nsm + sm;
+        pyr_cell *x = &a->c[ci];
+        x->thr += blk * th;
+        x->blk += blk;
+        x->starts += starts;
+        x->live += live;
+        if (!kadd(a, ci, kernel, blk * th, blk, starts, live)) return;
+    }
+}
+
 /* A cohort's blocks (issue 28; cohort_window.h), exactly what acc_add1 of
- * each of its blocks would add: wave by wave (acc_add1 of the wave's
- * blocks at once) when it has no more waves than bins it covers, else bin
- * by bin from the closed forms, so that a long stretch of short waves (the
- * Rodinia Gaussian's Fan2: 800 waves a kernel) costs its bins, not its
- * waves. The last wave (possibly partial) always on its own. */
+ * each of them, wave after wave, would make of the cells: the cells grow
+ * (acc_fit) at the same waves and to the same bins, so the level they end
+ * at is a block-by-block run's too (a wave's blocks have one start and one
+ * end: acc_add1 of the wave at once). A wave that needs room is added on
+ * its own; the waves after it that fit the cells as they are, when more
+ * than the bins they cover, bin by bin from the closed forms
+ * (acc_add_waves): a long stretch of short waves (the Rodinia Gaussian's
+ * Fan2: 800 waves a kernel) costs its bins, not its waves. */
 static void acc_add_cohort(pyr_acc *a, const trace_cohort *c, int64_t th) {
     if (c->sm < 0 || c->sm >= ACC_MAX_SM || c->count < 1 || c->start == TRACE_NONE ||
         c->end == TRACE_NONE)
         return;
     int32_t kernel = c->kernel < 0 ? -1 : c->kernel, sm = c->sm;
     int64_t nw = cw_waves(c), p = cw_per_wave(c), d = cw_dur(c), full = nw - 1;
-    int64_t ls = cw_wave_start(c, nw - 1);   /* the last wave */
-    if (full > 0) {
-        int64_t fs = c->start, fl = cw_wave_start(c, full - 1), fe = fl + d;
-        int64_t hi = fe > fl ? fe - 1 : fl;
-        if (full <= shr(hi, a->zb) - shr(fs, a->zb) + 2) {
-            for (int64_t w = 0; w < full && !a->dead; w++) {
-                int64_t ws = cw_wave_start(c, w);
-                acc_add1(a, kernel, sm, ws, ws + d, th, p);
+    for (int64_t w = 0; w < full && !a->dead;) {
+        int64_t ws = cw_wave_start(c, w);
+        acc_add1(a, kernel, sm, ws, ws + d, th, p);
+        if (a->dead || ++w >= full) break;
+        /* the waves from w on that end inside the cells: their last ns
+         * (start + d - 1, or the start itself) before the cells' end */
+        int64_t lim = shl(a->klo + a->nb, a->zb) - (d > 0 ? d - 1 : 0);
+        int64_t u = cw_started(c, full, lim - 1);
+        if (u <= w) continue;   /* wave w needs room: on its own */
+        int64_t bins = shr(cw_wave_start(c, u - 1) + d, a->zb) - shr(cw_wave_start(c, w), a->zb) + 1;
+        if (u - w <= bins + 2) {
+            for (; w < u && !a->dead; w++) {
+                int64_t s1 = cw_wave_start(c, w);
+                acc_add1(a, kernel, sm, s1, s1 + d, th, p);
             }
         } else {
-            if (!a->n) a->sole = kernel;
-            else if (!a->multi && kernel != a->sole && !acc_multi(a)) return;
-            a->n += full * p;
-            if (fs < a->first) a->first = fs;
-            if (fe > a->last) a->last = fe;
-            int64_t ks = shr(fs, a->zb), ke = shr(hi, a->zb);
-            if ((ks < a->klo || ke >= a->klo + a->nb || sm >= a->nsm) && !acc_fit(a, ks, ke, sm))
-                return;
-            ks = shr(fs, a->zb);
-            ke = shr(hi, a->zb);
-            for (int64_t k = ks; k <= ke; k++) {
-                int64_t b0 = shl(k, a->zb), b1 = shl(k + 1, a->zb);
-                int64_t starts = p * (cw_started(c, full, b1 - 1) - cw_started(c, full, b0 - 1));
-                int64_t live = d > 0 ? p * (cw_started(c, full, b0 - 1) - cw_started(c, full, b0 - d)) : 0;
-                int64_t blk = p * (cw_resident_ns(c, full, b1) - cw_resident_ns(c, full, b0));
-                if (!starts && !live && !blk) continue;
-                size_t ci = (size_t)(k - a->klo) * (size_t)a->nsm + (size_t)sm;
-                pyr_cell *x = &a->c[ci];
-                x->thr += blk * th;
-                x->blk += blk;
-                x->starts += starts;
-                x->live += live;
-                if (!kadd(a, ci, kernel, blk * th, blk, starts, live)) return;
-            }
+            acc_add_waves(a, c, w, u, p, th);
+            w = u;
         }
     }
-    if (!a->dead) acc_add1(a, kernel, sm, ls, ls + d, th, cw_wave_blocks(c, nw - 1));
+    if (!a->dead) {
+        int64_t ls = cw_wave_start(c, nw - 1);   /* the last wave, possibly partial */
+        acc_add1(a, kernel, sm, ls, ls + d, th, cw_wave_blocks(c, nw - 1));
+    }
 }
 
 /* Too many kernel cells: the accumulator's next level, where neighbouring
@@ -651,22 +673,6 @@ void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t) {
         if (b[i].kernel >= 0 && (size_t)b[i].kernel < t->kernels.n)
             th = t->kernels.v[b[i].kernel].threads > 0 ? t->kernels.v[b[i].kernel].threads : 0;
         acc_add1(a, b[i].kernel, b[i].sm, b[i].start, b[i].end, th, 1);
-        acc_kbound(a);
-    }
-}
-
-void pyr_acc_add_cohorts(pyr_acc *a, const trace_cohort *c, size_t n, const trace *t) {
-    if (!a || a->dead) return;
-    if (!t) {
-        acc_drop(a);
-        return;
-    }
-    if (t->has_device && t->device.sms > 0 && t->device.sms <= ACC_MAX_SM) a->sms_hint = t->device.sms;
-    for (size_t i = 0; i < n && !a->dead; i++) {
-        int64_t th = 0;
-        if (c[i].kernel >= 0 && (size_t)c[i].kernel < t->kernels.n)
-            th = t->kernels.v[c[i].kernel].threads > 0 ? t->kernels.v[c[i].kernel].threads : 0;
-        acc_add_cohort(a, &c[i], th);
         acc_kbound(a);
     }
 }
@@ -921,12 +927,39 @@ typedef struct scan_ctx {
     pyr_acc *a;
     const int64_t *threads;
     size_t nk;
+    /* a cohort run's cohorts (issue 28), merged in by start */
+    cw_cursor *cur;
+    trace_cohort next;           /* the next cohort, when have */
+    bool have;
+    int failed;                  /* the cursor's failure */
+    char *err;
+    size_t errlen;
 } scan_ctx;
+
+/* The cohorts that start by t (all: INT64_MAX) into the cells. A block
+ * run places a wave at an instant before any other block (cohort.c: on an
+ * idle GPU), so a cohort comes before the blocks of its start. */
+static int scan_cohorts_until(scan_ctx *c, int64_t t) {
+    while (c->have && c->next.start <= t) {
+        int64_t k = c->next.kernel, seq;
+        acc_add_cohort(c->a, &c->next, k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0);
+        acc_kbound(c->a);
+        if (c->a->dead) return 1;
+        int rc = cw_cursor_next(c->cur, &c->next, &seq, c->err, c->errlen);
+        if (rc < 0) {
+            c->failed = rc;
+            return 1;
+        }
+        c->have = rc == 1;
+    }
+    return 0;
+}
 
 static int scan_block(void *ctx, const trace_block *b, int64_t seq) {
     (void)seq;
     scan_ctx *c = ctx;
     if (b->start == TRACE_NONE || b->end == TRACE_NONE) return 0;
+    if (c->have && scan_cohorts_until(c, b->start)) return 1;
     int64_t k = b->kernel;
     acc_add1(c->a, b->kernel, b->sm, b->start, b->end,
              k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0, 1);
@@ -934,25 +967,28 @@ static int scan_block(void *ctx, const trace_block *b, int64_t seq) {
     return c->a->dead ? 1 : 0;
 }
 
-static int scan_cohort(void *ctx, const trace_cohort *co, int64_t seq) {
-    (void)seq;
-    scan_ctx *c = ctx;
-    int64_t k = co->kernel;
-    acc_add_cohort(c->a, co, k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0);
-    acc_kbound(c->a);
-    return c->a->dead ? 1 : 0;
-}
-
-/* The stored blocks of run id, in their order, into a; then its cohorts
- * (issue 28), as db_store.c feeds them. */
-static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
+/* The stored blocks of run id, in their order, into a: the order
+ * db_store.c fed the accumulator, so the same cells; a cohort run's
+ * cohorts (issue 28) merged in by start, where a block-by-block run's
+ * blocks would have come (the same cells and the same level). */
+static int acc_scan(db *d, int64_t id, pyr_acc *a, bool cohorts, char *err, size_t errlen) {
     int64_t *threads;
     size_t nk;
     if (load_threads(d, id, &threads, &nk, err, errlen)) return -1;
-    /* in stored order, as db_store.c fed the accumulator: the same cells */
-    scan_ctx c = {a, threads, nk};
-    int rc = bpage_scan(d, id, scan_block, &c, err, errlen);
-    if (!rc && !a->dead) rc = db_scan_cohorts(d, id, scan_cohort, &c, err, errlen);
+    cw_cursor cur = {0};
+    scan_ctx c = {a, threads, nk, &cur, {0}, false, 0, err, errlen};
+    int rc = 0;
+    if (cohorts) {
+        int64_t seq;
+        rc = cw_cursor_open(d, id, &cur, err, errlen);
+        if (!rc) rc = cw_cursor_next(&cur, &c.next, &seq, err, errlen);
+        c.have = rc == 1;
+        rc = rc < 0 ? rc : 0;
+    }
+    if (!rc) rc = bpage_scan(d, id, scan_block, &c, err, errlen);
+    if (!rc && c.have) scan_cohorts_until(&c, INT64_MAX);
+    if (c.failed) rc = c.failed;
+    if (cohorts) cw_cursor_close(&cur);
     free(threads);
     if (a->dead) {
         seterr(err, errlen, "%s: pyramid: out of memory", d->path);
@@ -963,7 +999,17 @@ static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
 
 int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen) {
     pyr_acc *own = NULL;
-    if (!acc || acc->dead) {   /* read the stored blocks back */
+    /* a cohort run (issue 28): its cohorts, which come last, read back in
+     * their places among the blocks (acc_scan) */
+    bool cohorts = false;
+    {
+        sqlite3_stmt *cs = NULL;
+        if (step_one(d, "SELECT span FROM cohort_spans WHERE run = ?1", id, &cs, err, errlen))
+            return -1;
+        cohorts = cs != NULL;
+        sqlite3_finalize(cs);
+    }
+    if (!acc || acc->dead || cohorts) {   /* read the stored blocks back */
         if (!(own = pyr_acc_new())) {
             seterr(err, errlen, "%s: pyramid: out of memory", d->path);
             return -1;
@@ -980,7 +1026,7 @@ int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen
             if (n > 0 && n <= ACC_MAX_SM) own->sms_hint = (int32_t)n;
             sqlite3_finalize(dv);
         }
-        if (acc_scan(d, id, own, err, errlen)) {
+        if (acc_scan(d, id, own, cohorts, err, errlen)) {
             pyr_acc_free(own);
             return -1;
         }

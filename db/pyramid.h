@@ -145,13 +145,12 @@ typedef struct pyr_acc pyr_acc;
 pyr_acc *pyr_acc_new(void);             /* NULL: out of memory */
 void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t);
 void pyr_acc_free(pyr_acc *a);          /* NULL is fine */
-/* A cohort run's cohorts (issue 28): the cells of every block they stand
- * for, never expanded (cohort_window.h). After the run's blocks. */
-void pyr_acc_add_cohorts(pyr_acc *a, const trace_cohort *c, size_t n, const trace *t);
+
 
 /* Store the pyramid of run `id` (after its summary row is written, inside
- * the store's savepoint) from `a`, or, when a is NULL or gave up, from the
- * run's stored blocks and kernels. Replaces an existing one; `a` is spent
+ * the store's savepoint) from `a`, or, when a is NULL or gave up, or the
+ * run has cohorts (issue 28: its cohort_spans row written), from the
+ * run's stored blocks, cohorts and kernels. Replaces an existing one; `a` is spent
  * (free it after). */
 int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen);
 /* dbi_pyramid_finish from the stored blocks (runs stored before pyramids). */

@@ -128,7 +128,7 @@ static int count_cb(void *ctx, const trace_block *b) {
     return 0;
 }
 
-typedef struct totals { size_t cohorts, windows, same, counted; } totals;
+typedef struct totals { size_t cohorts, windows, same, listed, counted; } totals;
 
 static void check_seed(db *d, uint64_t seed, totals *tt) {
     static tb b;
@@ -202,6 +202,7 @@ static void check_seed(db *d, uint64_t seed, totals *tt) {
                          (unsigned long long)seed, (long long)from, (long long)to,
                          (long long)max, pa, pc);
             tt->same++;
+            tt->listed += strstr(pa, "\"mode\":\"blocks\"") != NULL;
         } else {
             int64_t n = 0, got = 0;
             assert_int_equal(db_window_blocks(d, &a, from, to, -1, count_cb, &n, &got, err,
@@ -222,13 +223,14 @@ static void test_random_views(void **state) {
     (void)state;
     tdb x;
     assert_int_equal(tdb_open(&x, "cohortview"), 0);
-    totals tt = {0, 0, 0, 0};
-    for (uint64_t seed = 1; seed <= 120; seed++) check_seed(x.d, seed, &tt);
-    printf("  120 scenarios: %zu cohort records; %zu windows, %zu answered alike, %zu as "
-           "counted waves\n", tt.cohorts, tt.windows, tt.same, tt.counted);
+    totals tt = {0, 0, 0, 0, 0};
+    for (uint64_t seed = 1; seed <= 80; seed++) check_seed(x.d, seed, &tt);
+    printf("  80 scenarios: %zu cohort records; %zu windows, %zu answered alike (%zu of them "
+           "listing blocks), %zu as counted waves\n", tt.cohorts, tt.windows, tt.same, tt.listed,
+           tt.counted);
     /* the cohort path was taken, and both kinds of answer were compared */
     assert_true(tt.cohorts > 1000);
-    assert_true(tt.same > 200);
+    assert_true(tt.same > 200 && tt.listed > 200);
     assert_true(tt.counted > 10);
     tdb_close(&x);
 }
