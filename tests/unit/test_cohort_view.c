@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "../../db/cohort_window.h"
 #include "../../db/level.h"
@@ -235,10 +236,68 @@ static void test_random_views(void **state) {
     tdb_close(&x);
 }
 
+/* The Chrome export of a cohort run: one slice per wave of a cohort on its
+ * SM, args.count its blocks. 10 waves of 4 blocks per SM on a TX2 (2 SMs,
+ * 4 blocks of 512 threads each; test_cohort_props.c's waves by hand): 20
+ * slices of 4 blocks, 1000 ns each, starting every 1000 ns; written in
+ * small steps, the same bytes. */
+static void test_chrome(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 80, 512, 0, 1000);
+    b.cfg.cohorts = true;
+    trace t;
+    tb_run(&b, &t);
+    assert_true(t.cohorts.n > 0 && t.blocks.n == 0);
+    tj_buf whole = {0}, steps = {0};
+    assert_int_equal(tj_write_chrome(&t, &whole), 0);
+    tj_chrome c;
+    assert_int_equal(tj_chrome_init(&c, &t), 0);
+    int rc;
+    while ((rc = tj_chrome_step(&c, &steps, steps.len + 64)) == 1) {}
+    assert_int_equal(rc, 0);
+    tj_chrome_free(&c);
+    assert_string_equal(whole.s, steps.s);
+    json_error_t je;
+    json_t *root = json_loads(whole.s, 0, &je);
+    assert_non_null(root);
+    json_t *ev = json_object_get(root, "traceEvents");
+    int64_t slices = 0, blocks = 0, starts[10] = {0};
+    for (size_t i = 0; i < json_array_size(ev); i++) {
+        json_t *e = json_array_get(ev, i);
+        if (strcmp(json_string_value(json_object_get(e, "ph")), "X") != 0 ||
+            json_integer_value(json_object_get(e, "pid")) != 1)
+            continue;
+        json_t *args = json_object_get(e, "args");
+        int64_t n = json_integer_value(json_object_get(args, "count"));
+        assert_int_equal(n, 4);
+        assert_int_equal(json_integer_value(json_object_get(args, "stride")), 2);
+        assert_true(json_real_value(json_object_get(e, "dur")) == 1.0);   /* us */
+        double ts = json_real_value(json_object_get(e, "ts"));
+        int w = (int)ts;
+        assert_true(w >= 0 && w < 10 && ts == (double)w);
+        /* wave w's first block on SM s: index 8w + (its rank) */
+        assert_int_equal(json_integer_value(json_object_get(args, "index")) / 8, w);
+        starts[w]++;
+        slices++;
+        blocks += n;
+    }
+    assert_int_equal(slices, 20);
+    assert_int_equal(blocks, 80);
+    for (int w = 0; w < 10; w++) assert_int_equal(starts[w], 2);
+    json_decref(root);
+    jw_free(&whole);
+    jw_free(&steps);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_random_views),
+        cmocka_unit_test(test_chrome),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
