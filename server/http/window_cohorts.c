@@ -113,6 +113,7 @@ static int by_start_seq(const void *x, const void *y) {
  * index), then the ordinary blocks, which came in (start, seq) order and
  * keep it (qsort is not stable: their seq is made their position). */
 static void order(collect *c, size_t nblocks) {
+    if (c->n < 2) return;   /* (qsort of no array at all is undefined) */
     for (size_t i = 0; i < nblocks; i++) c->v[i].seq = INT64_MAX / 2 + (int64_t)i;
     qsort(c->v, c->n, sizeof *c->v, by_start_kernel);
     for (size_t i = 0; i < c->n;) {
