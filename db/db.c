@@ -32,6 +32,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_mem_sql,      /* db/mem.sql: the warp model's memory system, functional units (issue 25) */
     db_cohorts_sql,  /* db/cohorts.sql: cohorts of identical blocks (issue 28) */
     db_copies_sql,   /* db/copies.sql: copies one copy engine runs at once (issue 28) */
+    db_cohort_view_sql, /* db/cohort_view.sql: cohorts in windows and pyramids (issue 28) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

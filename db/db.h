@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 18     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 19     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -43,6 +43,8 @@ extern const char db_fidelity_sql[];
 extern const char db_pauses_sql[];
 /* db/cohorts.sql: migration v17, cohorts of identical blocks (issue 28) */
 extern const char db_cohorts_sql[];
+/* db/cohort_view.sql: migration v19, cohorts in windows and pyramids (issue 28) */
+extern const char db_cohort_view_sql[];
 /* db/warp.sql: the warp-level model (issue 11). */
 extern const char db_warp_sql[];
 /* db/versions.sql: experiment versions (issue 15, db/versions.h). */

@@ -2,6 +2,7 @@
  * rows, and the streaming run writer that db_store_run is one use of. See
  * db.h for the contract. */
 #include "db_int.h"
+#include "cohort_window.h"
 #include "pyramid.h"
 #include "bpage.h"
 #include "row_ranges.h"
@@ -42,6 +43,28 @@ static void stats_add(block_stats *bs, const trace_block *b, size_t n) {
             bs->max_dur = b[i].end - b[i].start;
     }
     bs->n += (int64_t)n;
+}
+
+/* A cohort run's cohorts (issue 28) count as the blocks they stand for:
+ * the run's n_blocks and longest block are a block-by-block run's. */
+static void stats_add_cohorts(block_stats *bs, const trace_cohort *c, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].sm > bs->top_sm) bs->top_sm = c[i].sm;
+        stats_time(bs, c[i].start);
+        stats_time(bs, cw_last_end(&c[i]));
+        if (cw_dur(&c[i]) > bs->max_dur) bs->max_dur = cw_dur(&c[i]);
+        bs->n += c[i].count;
+    }
+}
+
+/* The widest cohort of t (cohort_view.sql's cohort_spans row), -1 none. */
+static int64_t cohort_span(const trace *t) {
+    int64_t span = -1;
+    for (size_t i = 0; i < t->cohorts.n; i++) {
+        int64_t w = cw_last_end(&t->cohorts.v[i]) - t->cohorts.v[i].start;
+        if (w > span) span = w;
+    }
+    return span;
 }
 
 /* The QoS figures of the summary over kernels, accumulated in kernel order
@@ -838,6 +861,21 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
         goto fail;
     stats_add(&w->bs, t->blocks.v, t->blocks.n);
     pyr_acc_add(w->pyr, t->blocks.v, t->blocks.n, t);
+    stats_add_cohorts(&w->bs, t->cohorts.v, t->cohorts.n);
+    int64_t cspan = cohort_span(t);
+    if (cspan >= 0) {
+        sqlite3_stmt *cs;
+        if (prepare(d, "INSERT INTO cohort_spans(run, span) VALUES (?1, ?2)", &cs, err, errlen))
+            goto fail;
+        sqlite3_bind_int64(cs, 1, w->run);
+        sqlite3_bind_int64(cs, 2, cspan);
+        int crc = sqlite3_step(cs);
+        sqlite3_finalize(cs);
+        if (crc != SQLITE_DONE) {
+            sqlfail(d, "cohort_spans", err, errlen);
+            goto fail;
+        }
+    }
     db_summary s;
     summarize(t, &w->bs, &w->rows, &s);
     sqlite3_stmt *st;

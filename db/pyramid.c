@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cohort_window.h"
 #include "db_int.h"
 #include "level.h"
 #include "row_ranges.h"
@@ -212,6 +213,7 @@ struct pyr_acc {
 typedef struct kspan {
     int64_t k0, k1, th;
     int32_t kernel, sm;
+    int64_t m;   /* blocks alike (a cohort's wave, cohort_window.h), 1 for a block */
 } kspan;
 
 #define ACC_MAX_SM 65536
@@ -418,11 +420,11 @@ static bool acc_relayout(pyr_acc *a, int z, int64_t klo, int64_t nb, int32_t nsm
                 acc_drop(a);
                 return false;
             }
-            u->thr += ov * sp.th;
-            u->blk += ov;
-            u->live += lo >= t0 && lo < t1;
+            u->thr += ov * sp.th * sp.m;
+            u->blk += ov * sp.m;
+            u->live += (lo >= t0 && lo < t1) * sp.m;
         }
-        if (c0 < c1) a->sp[m2++] = (kspan){c0, c1, sp.th, sp.kernel, sp.sm};
+        if (c0 < c1) a->sp[m2++] = (kspan){c0, c1, sp.th, sp.kernel, sp.sm, sp.m};
     }
     a->nsp = m2;
     a->zb = z;
@@ -446,9 +448,9 @@ static bool acc_spans_out(pyr_acc *a) {
                 acc_drop(a);
                 return false;
             }
-            u->thr += shl(sp->th, a->zb);
-            u->blk += (int64_t)1 << a->zb;
-            u->live++;
+            u->thr += shl(sp->th, a->zb) * sp->m;
+            u->blk += ((int64_t)1 << a->zb) * sp->m;
+            u->live += sp->m;
         }
     }
     a->nsp = 0;
@@ -496,13 +498,16 @@ static bool acc_fit(pyr_acc *a, int64_t kmin, int64_t kmax, int32_t sm) {
     return acc_relayout(a, a->zb + dz, shr(lo, dz), shr(hi, dz) - shr(lo, dz) + 1, nsm);
 }
 
-static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t e, int64_t th) {
-    if (sm < 0 || sm >= ACC_MAX_SM) return;
+/* m blocks alike (1, or a wave of a cohort: cohort_window.h) of `kernel`
+ * on sm from s to e, th threads each. */
+static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t e, int64_t th,
+                     int64_t m) {
+    if (sm < 0 || sm >= ACC_MAX_SM || m < 1) return;
     if (kernel < 0) kernel = -1;   /* no kernel: kept as kernel -1, never stored */
     if (!a->n) a->sole = kernel;
     else if (!a->multi && kernel != a->sole && !acc_multi(a)) return;
     if (e < s) e = s;
-    a->n++;
+    a->n += m;
     if (s < a->first) a->first = s;
     if (e > a->last) a->last = e;
     int64_t ks = shr(s, a->zb), ke = e > s ? shr(e - 1, a->zb) : ks;
@@ -517,27 +522,27 @@ static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t 
     ke -= a->klo;
     size_t cs = (size_t)ks * nsm + (size_t)sm, ce = (size_t)ke * nsm + (size_t)sm;
     pyr_cell *c = &a->c[cs];
-    c->starts++;
+    c->starts += m;
     if (e <= s) {
-        kadd(a, cs, kernel, 0, 0, 1, 0);
+        kadd(a, cs, kernel, 0, 0, m, 0);
         return;
     }
     if (ks == ke) {
-        c->blk += e - s;
-        c->thr += (e - s) * th;
-        kadd(a, cs, kernel, (e - s) * th, e - s, 1, 0);
+        c->blk += (e - s) * m;
+        c->thr += (e - s) * th * m;
+        kadd(a, cs, kernel, (e - s) * th * m, (e - s) * m, m, 0);
         return;
     }
     int64_t ov = shl(a->klo + ks + 1, z) - s;
-    c->blk += ov;
-    c->thr += ov * th;
-    if (!kadd(a, cs, kernel, ov * th, ov, 1, 0)) return;
+    c->blk += ov * m;
+    c->thr += ov * th * m;
+    if (!kadd(a, cs, kernel, ov * th * m, ov * m, m, 0)) return;
     pyr_cell *end = &a->c[ce];
     ov = e - shl(a->klo + ke, z);
-    end->blk += ov;
-    end->thr += ov * th;
-    end->live++;
-    if (!kadd(a, ce, kernel, ov * th, ov, 0, 1)) return;
+    end->blk += ov * m;
+    end->thr += ov * th * m;
+    end->live += m;
+    if (!kadd(a, ce, kernel, ov * th * m, ov * m, 0, m)) return;
     /* the kernel's cells of the whole bins between: a few one by one, more
      * as a span, made into cells at the finest stored level */
     if (a->multi && kernel != a->sole && ke - ks - 1 > KSPAN_MIN) {
@@ -551,18 +556,19 @@ static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t 
             a->sp = v;
             a->capsp = cap;
         }
-        a->sp[a->nsp++] = (kspan){a->klo + ks + 1, a->klo + ke, th, kernel, sm};
+        a->sp[a->nsp++] = (kspan){a->klo + ks + 1, a->klo + ke, th, kernel, sm, m};
     } else {
         for (int64_t i = ks + 1; i < ke; i++)
-            if (!kadd(a, (size_t)i * nsm + (size_t)sm, kernel, shl(th, z), (int64_t)1 << z, 0, 1))
+            if (!kadd(a, (size_t)i * nsm + (size_t)sm, kernel, shl(th, z) * m,
+                      ((int64_t)1 << z) * m, 0, m))
                 return;
     }
     if (ke - ks - 1 <= 16) {   /* a few whole bins between: add them (no diff array) */
         for (int64_t i = ks + 1; i < ke; i++) {
-            pyr_cell *m = &a->c[(size_t)i * nsm + (size_t)sm];
-            m->blk += (int64_t)1 << z;
-            m->thr += shl(th, z);
-            m->live++;
+            pyr_cell *mid = &a->c[(size_t)i * nsm + (size_t)sm];
+            mid->blk += ((int64_t)1 << z) * m;
+            mid->thr += shl(th, z) * m;
+            mid->live += m;
         }
         return;
     }
@@ -572,10 +578,83 @@ static void acc_add1(pyr_acc *a, int32_t kernel, int32_t sm, int64_t s, int64_t 
         acc_drop(a);
         return;
     }
-    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].cnt++;
-    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].thr += th;
-    a->diff[(size_t)ke * nsm + (size_t)sm].cnt--;
-    a->diff[(size_t)ke * nsm + (size_t)sm].thr -= th;
+    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].cnt += m;
+    a->diff[(size_t)(ks + 1) * nsm + (size_t)sm].thr += th * m;
+    a->diff[(size_t)ke * nsm + (size_t)sm].cnt -= m;
+    a->diff[(size_t)ke * nsm + (size_t)sm].thr -= th * m;
+}
+
+/* Waves [w0, w1) of cohort c (p blocks each), all inside the cells as they
+ * are, bin by bin from the closed forms (cohort_window.h): a cell gets
+ * what acc_add1 of each of their blocks would add. */
+static void acc_add_waves(pyr_acc *a, const trace_cohort *c, int64_t w0, int64_t w1, int64_t p,
+                          int64_t th) {
+    int64_t d = cw_dur(c), fs = cw_wave_start(c, w0), fl = cw_wave_start(c, w1 - 1), fe = fl + d;
+    int32_t kernel = c->kernel < 0 ? -1 : c->kernel;
+    size_t sm = (size_t)c->sm;
+    a->n += (w1 - w0) * p;
+    if (fs < a->first) a->first = fs;
+    if (fe > a->last) a->last = fe;
+    int64_t ks = shr(fs, a->zb), ke = shr(fe > fl ? fe - 1 : fl, a->zb);
+    for (int64_t k = ks; k <= ke; k++) {
+        int64_t b0 = shl(k, a->zb), b1 = shl(k + 1, a->zb);
+        int64_t starts = p * (cw_started(c, w1, b1 - 1) - cw_started(c, w0, b1 - 1) -
+                              cw_started(c, w1, b0 - 1) + cw_started(c, w0, b0 - 1));
+        int64_t live = d > 0 ? p * (cw_started(c, w1, b0 - 1) - cw_started(c, w0, b0 - 1) -
+                                    cw_started(c, w1, b0 - d) + cw_started(c, w0, b0 - d))
+                             : 0;
+        int64_t blk = p * (cw_resident_ns(c, w1, b1) - cw_resident_ns(c, w0, b1) -
+                           cw_resident_ns(c, w1, b0) + cw_resident_ns(c, w0, b0));
+        if (!starts && !live && !blk) continue;
+        size_t ci = (size_t)(k - a->klo) * (size_t)a->nsm + sm;
+        pyr_cell *x = &a->c[ci];
+        x->thr += blk * th;
+        x->blk += blk;
+        x->starts += starts;
+        x->live += live;
+        if (!kadd(a, ci, kernel, blk * th, blk, starts, live)) return;
+    }
+}
+
+/* A cohort's blocks (issue 28; cohort_window.h), exactly what acc_add1 of
+ * each of them, wave after wave, would make of the cells: the cells grow
+ * (acc_fit) at the same waves and to the same bins, so the level they end
+ * at is a block-by-block run's too (a wave's blocks have one start and one
+ * end: acc_add1 of the wave at once). A wave that needs room is added on
+ * its own; the waves after it that fit the cells as they are, when more
+ * than the bins they cover, bin by bin from the closed forms
+ * (acc_add_waves): a long stretch of short waves (the Rodinia Gaussian's
+ * Fan2: 800 waves a kernel) costs its bins, not its waves. */
+static void acc_add_cohort(pyr_acc *a, const trace_cohort *c, int64_t th) {
+    if (c->sm < 0 || c->sm >= ACC_MAX_SM || c->count < 1 || c->start == TRACE_NONE ||
+        c->end == TRACE_NONE)
+        return;
+    int32_t kernel = c->kernel < 0 ? -1 : c->kernel, sm = c->sm;
+    int64_t nw = cw_waves(c), p = cw_per_wave(c), d = cw_dur(c), full = nw - 1;
+    for (int64_t w = 0; w < full && !a->dead;) {
+        int64_t ws = cw_wave_start(c, w);
+        acc_add1(a, kernel, sm, ws, ws + d, th, p);
+        if (a->dead || ++w >= full) break;
+        /* the waves from w on that end inside the cells: their last ns
+         * (start + d - 1, or the start itself) before the cells' end */
+        int64_t lim = shl(a->klo + a->nb, a->zb) - (d > 0 ? d - 1 : 0);
+        int64_t u = cw_started(c, full, lim - 1);
+        if (u <= w) continue;   /* wave w needs room: on its own */
+        int64_t bins = shr(cw_wave_start(c, u - 1) + d, a->zb) - shr(cw_wave_start(c, w), a->zb) + 1;
+        if (u - w <= bins + 2) {
+            for (; w < u && !a->dead; w++) {
+                int64_t s1 = cw_wave_start(c, w);
+                acc_add1(a, kernel, sm, s1, s1 + d, th, p);
+            }
+        } else {
+            acc_add_waves(a, c, w, u, p, th);
+            w = u;
+        }
+    }
+    if (!a->dead) {
+        int64_t ls = cw_wave_start(c, nw - 1);   /* the last wave, possibly partial */
+        acc_add1(a, kernel, sm, ls, ls + d, th, cw_wave_blocks(c, nw - 1));
+    }
 }
 
 /* Too many kernel cells: the accumulator's next level, where neighbouring
@@ -599,7 +678,7 @@ void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t) {
         int64_t th = 0;
         if (b[i].kernel >= 0 && (size_t)b[i].kernel < t->kernels.n)
             th = t->kernels.v[b[i].kernel].threads > 0 ? t->kernels.v[b[i].kernel].threads : 0;
-        acc_add1(a, b[i].kernel, b[i].sm, b[i].start, b[i].end, th);
+        acc_add1(a, b[i].kernel, b[i].sm, b[i].start, b[i].end, th, 1);
         acc_kbound(a);
     }
 }
@@ -854,27 +933,68 @@ typedef struct scan_ctx {
     pyr_acc *a;
     const int64_t *threads;
     size_t nk;
+    /* a cohort run's cohorts (issue 28), merged in by start */
+    cw_cursor *cur;
+    trace_cohort next;           /* the next cohort, when have */
+    bool have;
+    int failed;                  /* the cursor's failure */
+    char *err;
+    size_t errlen;
 } scan_ctx;
+
+/* The cohorts that start by t (all: INT64_MAX) into the cells. A block
+ * run places a wave at an instant before any other block (cohort.c: on an
+ * idle GPU), so a cohort comes before the blocks of its start. */
+static int scan_cohorts_until(scan_ctx *c, int64_t t) {
+    while (c->have && c->next.start <= t) {
+        int64_t k = c->next.kernel, seq;
+        acc_add_cohort(c->a, &c->next, k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0);
+        acc_kbound(c->a);
+        if (c->a->dead) return 1;
+        int rc = cw_cursor_next(c->cur, &c->next, &seq, c->err, c->errlen);
+        if (rc < 0) {
+            c->failed = rc;
+            return 1;
+        }
+        c->have = rc == 1;
+    }
+    return 0;
+}
 
 static int scan_block(void *ctx, const trace_block *b, int64_t seq) {
     (void)seq;
     scan_ctx *c = ctx;
     if (b->start == TRACE_NONE || b->end == TRACE_NONE) return 0;
+    if (c->have && scan_cohorts_until(c, b->start)) return 1;
     int64_t k = b->kernel;
     acc_add1(c->a, b->kernel, b->sm, b->start, b->end,
-             k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0);
+             k >= 0 && (uint64_t)k < c->nk ? c->threads[k] : 0, 1);
     acc_kbound(c->a);
     return c->a->dead ? 1 : 0;
 }
 
-/* The stored blocks of run id, in their order, into a. */
-static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
+/* The stored blocks of run id, in their order, into a: the order
+ * db_store.c fed the accumulator, so the same cells; a cohort run's
+ * cohorts (issue 28) merged in by start, where a block-by-block run's
+ * blocks would have come (the same cells and the same level). */
+static int acc_scan(db *d, int64_t id, pyr_acc *a, bool cohorts, char *err, size_t errlen) {
     int64_t *threads;
     size_t nk;
     if (load_threads(d, id, &threads, &nk, err, errlen)) return -1;
-    /* in stored order, as db_store.c fed the accumulator: the same cells */
-    scan_ctx c = {a, threads, nk};
-    int rc = bpage_scan(d, id, scan_block, &c, err, errlen);
+    cw_cursor cur = {0};
+    scan_ctx c = {a, threads, nk, &cur, {0}, false, 0, err, errlen};
+    int rc = 0;
+    if (cohorts) {
+        int64_t seq;
+        rc = cw_cursor_open(d, id, &cur, err, errlen);
+        if (!rc) rc = cw_cursor_next(&cur, &c.next, &seq, err, errlen);
+        c.have = rc == 1;
+        rc = rc < 0 ? rc : 0;
+    }
+    if (!rc) rc = bpage_scan(d, id, scan_block, &c, err, errlen);
+    if (!rc && c.have) scan_cohorts_until(&c, INT64_MAX);
+    if (c.failed) rc = c.failed;
+    if (cohorts) cw_cursor_close(&cur);
     free(threads);
     if (a->dead) {
         seterr(err, errlen, "%s: pyramid: out of memory", d->path);
@@ -885,7 +1005,17 @@ static int acc_scan(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen) {
 
 int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen) {
     pyr_acc *own = NULL;
-    if (!acc || acc->dead) {   /* read the stored blocks back */
+    /* a cohort run (issue 28): its cohorts, which come last, read back in
+     * their places among the blocks (acc_scan) */
+    bool cohorts = false;
+    {
+        sqlite3_stmt *cs = NULL;
+        if (step_one(d, "SELECT span FROM cohort_spans WHERE run = ?1", id, &cs, err, errlen))
+            return -1;
+        cohorts = cs != NULL;
+        sqlite3_finalize(cs);
+    }
+    if (!acc || acc->dead || cohorts) {   /* read the stored blocks back */
         if (!(own = pyr_acc_new())) {
             seterr(err, errlen, "%s: pyramid: out of memory", d->path);
             return -1;
@@ -902,7 +1032,7 @@ int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen
             if (n > 0 && n <= ACC_MAX_SM) own->sms_hint = (int32_t)n;
             sqlite3_finalize(dv);
         }
-        if (acc_scan(d, id, own, err, errlen)) {
+        if (acc_scan(d, id, own, cohorts, err, errlen)) {
             pyr_acc_free(own);
             return -1;
         }
@@ -1008,9 +1138,10 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
     sqlite3_stmt *st;
     if (dbi_cached(d, DBI_Q_RUN,
                    "SELECT r.id, r.t_min, r.t_max, r.n_blocks, r.max_block_dur, r.sms, p.z0, "
-                   "p.ztop, p.sms, p.t_lo, p.t_hi, r.n_kernels, k.run IS NOT NULL, k.sole_kernel "
-                   "FROM runs r LEFT JOIN pyramids p ON p.run = r.id "
-                   "LEFT JOIN kernel_pyramids k ON k.run = r.id WHERE r.slug = ?1",
+                   "p.ztop, p.sms, p.t_lo, p.t_hi, r.n_kernels, k.run IS NOT NULL, k.sole_kernel, "
+                   "c.span FROM runs r LEFT JOIN pyramids p ON p.run = r.id "
+                   "LEFT JOIN kernel_pyramids k ON k.run = r.id "
+                   "LEFT JOIN cohort_spans c ON c.run = r.id WHERE r.slug = ?1",
                    &st, err, errlen))
         return -1;
     bind_s(st, 1, run);
@@ -1032,6 +1163,8 @@ static int run_row(db *d, const char *run, pyr_run *r, bool *has, char *err, siz
         r->n_kernels = sqlite3_column_int64(st, 11);
         r->kpyr = *has && sqlite3_column_int(st, 12);
         r->ksole = sqlite3_column_type(st, 13) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 13);
+        r->cspan = sqlite3_column_type(st, 14) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 14);
+        if (r->cspan < -1) r->cspan = 0;
     }
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
@@ -1270,6 +1403,20 @@ static int frag_block(void *ctx, const trace_block *b, int64_t seq) {
     return 0;
 }
 
+/* frag_block of every block of a cohort (issue 28), in closed form */
+static int frag_cohort(void *ctx, const trace_cohort *c, int64_t seq) {
+    (void)seq;
+    frag *f = ctx;
+    if (c->sm < 0 || c->sm >= f->r->sms || (f->ks && !ks_has(f->ks, c->kernel))) return 0;
+    int64_t ov = cw_block_ns(c, f->lo, f->hi), th;
+    if (ov <= 0) return 0;
+    if (frag_threads(f, c->kernel, &th)) return -1;
+    if (th < 0) th = 0;
+    f->out[c->sm].blk += ov;
+    f->out[c->sm].thr += ov * th;
+    return 0;
+}
+
 /* out[sm] += the blocks' integrals over [lo, hi), read from the blocks */
 static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, const pyr_kset *ks,
                      pyr_cell *out, char *err, size_t errlen) {
@@ -1286,6 +1433,7 @@ static int raw_range(db *d, const pyr_run *r, int64_t lo, int64_t hi, const pyr_
     int rc = bpage_window(d, r->id,
                           lo < INT64_MIN + r->max_block_dur ? INT64_MIN : lo - r->max_block_dur,
                           hi, lo, false, -1, frag_block, f, err, errlen);
+    if (!rc) rc = db_window_cohorts(d, r, lo, hi, frag_cohort, f, err, errlen);
     free(f);
     return rc;
 }

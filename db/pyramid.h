@@ -50,6 +50,7 @@ typedef struct pyr_run {
     int64_t n_kernels;           /* runs.n_kernels */
     bool kpyr;                   /* its kernel pyramid (kpyramid.sql) is stored */
     int64_t ksole;               /* kernel_pyramids.sole_kernel: every block is of it; -1 */
+    int64_t cspan;               /* cohort_spans.span (cohort_view.sql); -1: no cohorts */
 } pyr_run;
 
 /* Look up `run` (a slug) and its pyramid, building the pyramid first when
@@ -145,9 +146,11 @@ pyr_acc *pyr_acc_new(void);             /* NULL: out of memory */
 void pyr_acc_add(pyr_acc *a, const trace_block *b, size_t n, const trace *t);
 void pyr_acc_free(pyr_acc *a);          /* NULL is fine */
 
+
 /* Store the pyramid of run `id` (after its summary row is written, inside
- * the store's savepoint) from `a`, or, when a is NULL or gave up, from the
- * run's stored blocks and kernels. Replaces an existing one; `a` is spent
+ * the store's savepoint) from `a`, or, when a is NULL or gave up, or the
+ * run has cohorts (issue 28: its cohort_spans row written), from the
+ * run's stored blocks, cohorts and kernels. Replaces an existing one; `a` is spent
  * (free it after). */
 int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *a, char *err, size_t errlen);
 /* dbi_pyramid_finish from the stored blocks (runs stored before pyramids). */

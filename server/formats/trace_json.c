@@ -528,7 +528,8 @@ static void span_event(tj_buf *b, bool *first, const char *name, const char *cat
 /* The Chrome export in steps (tj_chrome_step): which part is being written
  * and the track numbering, computed up front so each part can stop after
  * any record and go on later. */
-enum { CH_HEAD, CH_SMS, CH_BLOCKS, CH_PROCS, CH_STREAMS, CH_RECORDS, CH_JOBS, CH_TAIL, CH_DONE };
+enum { CH_HEAD, CH_SMS, CH_BLOCKS, CH_COHORTS, CH_PROCS, CH_STREAMS, CH_RECORDS, CH_JOBS, CH_TAIL,
+       CH_DONE };
 
 struct tj_chrome_state {
     idmap procs, streams, tasks;
@@ -561,6 +562,9 @@ int tj_chrome_init_src(tj_chrome *c, const trace *t, const tj_block_src *blocks,
     c->t = t;
     c->first = true;
     c->blocks = blocks;
+    /* a cohort run's cohorts (issue 28) are on their SMs' tracks too */
+    for (size_t i = 0; i < t->cohorts.n; i++)
+        if (t->cohorts.v[i].sm > top) top = t->cohorts.v[i].sm;
     struct tj_chrome_state *st = calloc(1, sizeof *st);
     if (!st) return -1;
     c->st = st;
@@ -736,7 +740,41 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
                 jw_i64_raw(b, blk->index);
                 PUTL(b, "}}");
             }
-            if (!c->blocks && c->i >= t->blocks.n) { c->phase = CH_PROCS; c->i = 0; }
+            if (!c->blocks && c->i >= t->blocks.n) { c->phase = CH_COHORTS; c->i = 0; c->wave = 0; }
+            break;
+        case CH_COHORTS:
+            /* a cohort run (issue 28): one slice per wave of a cohort on its
+             * SM, args.count its blocks (expanding them would be unbounded:
+             * 4.29 G blocks for the Rodinia Gaussian replay) */
+            while (c->i < t->cohorts.n && jw_pending(b) < until) {
+                const trace_cohort *co = &t->cohorts.v[c->i];
+                int64_t per = co->period > 0 && co->per_wave >= 1 && co->per_wave <= co->count
+                                  ? co->per_wave : co->count;
+                int64_t waves = (co->count + per - 1) / per, w = c->wave;
+                if (w >= waves || co->start == TRACE_NONE || co->end == TRACE_NONE || co->sm < 0) {
+                    c->i++;
+                    c->wave = 0;
+                    continue;
+                }
+                trace_block first = trace_cohort_block(co, w * per);
+                int64_t n = w < waves - 1 ? per : co->count - (waves - 1) * per;
+                const char *kn = co->kernel >= 0 && (size_t)co->kernel < t->kernels.n
+                                     ? trace_str_get(t, t->kernels.v[co->kernel].name)
+                                     : NULL;
+                span_event(b, &c->first, kn ? kn : "block", "block", 1, co->sm, first.start,
+                           first.end);
+                PUTL(b, ",\"args\":{\"kernel\":");
+                jw_i64_raw(b, co->kernel);
+                PUTL(b, ",\"index\":");
+                jw_i64_raw(b, first.index);
+                PUTL(b, ",\"count\":");
+                jw_i64_raw(b, n);
+                PUTL(b, ",\"stride\":");
+                jw_i64_raw(b, co->stride);
+                PUTL(b, "}}");
+                c->wave++;
+            }
+            if (c->i >= t->cohorts.n) { c->phase = CH_PROCS; c->i = 0; }
             break;
         case CH_PROCS:
             for (size_t p = 0; p < st->procs.n; p++)

@@ -84,10 +84,12 @@ void tj_stream_init(tj_stream *s, const trace *t, const tj_block_src *blocks);
 int tj_stream_step(tj_stream *s, tj_buf *out, size_t until);
 
 /* Chrome/Perfetto trace-event JSON: pid 1 is the device with one track (tid)
- * per SM holding its blocks; pid 2.. one per process with one track per
- * stream holding kernels and copies; real-time jobs on a last "tasks" pid
- * with one track per task. ts/dur are microseconds written as exact decimals
- * with three fractional digits (ns precision). Returns 0, or -1 on OOM. */
+ * per SM holding its blocks (a cohort run's cohorts, issue 28: one slice
+ * per wave of a cohort, its blocks in args.count, after the blocks); pid
+ * 2.. one per process with one track per stream holding kernels and copies;
+ * real-time jobs on a last "tasks" pid with one track per task. ts/dur are
+ * microseconds written as exact decimals with three fractional digits (ns
+ * precision). Returns 0, or -1 on OOM. */
 int tj_write_chrome(const trace *t, tj_buf *out);
 
 /* The Chrome export in steps, as tj_stream for schedlab-trace/1: init
@@ -104,6 +106,7 @@ typedef struct tj_chrome {
     const tj_block_src *blocks;  /* NULL: trace->blocks */
     const trace_block *bv;       /* the source's current batch */
     size_t bn, bi;
+    int64_t wave;                /* the cohort's next wave (issue 28) */
 } tj_chrome;
 int tj_chrome_init(tj_chrome *c, const trace *t);
 /* The same with the blocks from a source (as tj_stream's) and the highest

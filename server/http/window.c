@@ -15,6 +15,7 @@
 #include "jw.h"
 #include "pause_index.h"
 #include "trace_json.h"
+#include "window_cohorts.h"
 
 /* A finished run never changes: its tiles may be kept for good. */
 #define IMMUTABLE IDSET_IMMUTABLE
@@ -302,6 +303,12 @@ void window_blocks(db *d, const http_request *req, const char *run, int64_t from
         return;
     }
     if (cache_get(r.id, run, from, to, max, res)) return;
+    /* a run simulated with cohorts (issue 28): its blocks and waves */
+    if (r.cspan >= 0) {
+        if (!window_cohort_blocks(d, run, &r, from, to, max, res))
+            answer_bins(d, &r, from, to, max, res);
+        goto done;
+    }
     /* Blocks that start inside whole finest bins of the window surely
      * overlap it: past max of them, no block need be read at all. */
     int64_t surely;
@@ -311,6 +318,7 @@ void window_blocks(db *d, const http_request *req, const char *run, int64_t from
     }
     if (!(surely <= max && answer_blocks(d, run, &r, from, to, max, res)))
         answer_bins(d, &r, from, to, max, res);
+done:
     if (res->status == 200) cache_put(r.id, run, from, to, max, res);
     else {
         res->etag[0] = '\0';

@@ -87,7 +87,8 @@ export function createTimeline(host, d) {
     }
     if (d.mode !== 'blocks') return;
     const counts = new Map();
-    for (const b of st.blockBars) counts.set(b.name, (counts.get(b.name) || 0) + 1);
+    // (a cohort's wave, issue 28: one bar, `count` blocks)
+    for (const b of st.blockBars) counts.set(b.name, (counts.get(b.name) || 0) + (b.info.block.count || 1));
     legend.setCounts(counts);
   }
 

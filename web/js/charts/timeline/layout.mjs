@@ -161,9 +161,11 @@ export function kernelBars(colors, kernels, seen) {
 export function blockBars(d, blocks) {
   const byId = new Map(d.kernels.map((k) => [k.id, k]));
   const allKnown = blocks.every((b) => (byId.get(b.kernel)?.threads || 0) > 0);
+  // a cohort's wave (issue 28: a run simulated with cohorts, past the
+  // window's limit) is one entry of `count` blocks: one bar as tall as they
   const items = blocks.map((b) => ({
     sm: b.sm, start: b.start, end: b.end,
-    size: allKnown ? byId.get(b.kernel).threads : 1,
+    size: (allKnown ? byId.get(b.kernel).threads : 1) * (b.count || 1),
   }));
   const st = stackBlocks(items);
   let cap = allKnown && d.threadsPerSm > 0 ? d.threadsPerSm : 0;
@@ -184,7 +186,7 @@ export function blockBars(d, blocks) {
       x0: b.start, x1: b.end, lane, kind: 'block',
       y0: lane + 1 - PAD - ((st.offset[i] + items[i].size) / cap) * u,
       y1: lane + 1 - PAD - (st.offset[i] / cap) * u,
-      name, color: d.colors.get(name) || '#888', label: `${short}:${b.index}`, info: { block: b, kernel: k },
+      name, color: d.colors.get(name) || '#888', label: b.count > 1 ? `${short} ×${b.count}` : `${short}:${b.index}`, info: { block: b, kernel: k },
       pauses: b.pauses,
       // compare view (issue 15): a block placed differently than in the
       // first run gets a red frame; d.isMarked(block) decides

@@ -14,6 +14,17 @@ export function tipLines(hit, st, model) {
   if (hit.kind === 'block') {
     const k = i.kernel || {};
     const b = i.block;
+    // a cohort's wave on one SM (issue 28): its blocks, indices index,
+    // index + stride, …
+    if (b.count > 1) {
+      return [
+        [`${k.name ?? b.kernel}: ${b.count} blocks`],
+        ['stream', known(k.stream) ? String(k.stream) : '—'],
+        ['blocks', String(b.count)], ['first block', String(b.index)],
+        ['index step', String(b.stride ?? 1)], ['SM', String(b.sm)],
+        ['start', f(b.start)], ['end', f(b.end)], ['duration', f(b.end - b.start)],
+      ];
+    }
     return [
       [`${k.name ?? b.kernel}:${b.index}`],
       ['stream', known(k.stream) ? String(k.stream) : '—'],

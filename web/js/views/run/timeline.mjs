@@ -46,6 +46,9 @@ function blockSource(c, ctx, shownSpec, kind = 'blocks') {
   const count = () => setExtra('fetches', fetches);
   count();
   const keep = (key, r) => {
+    // a cohort run's waves counted (issue 28): zooming in asks again for
+    // the blocks themselves
+    r.counted = Array.isArray(r.blocks) && r.blocks.some((b) => b.count > 1);
     answers.set(key, r);
     if (answers.size > 64) answers.delete(answers.keys().next().value);
     return r;
@@ -54,7 +57,7 @@ function blockSource(c, ctx, shownSpec, kind = 'blocks') {
   // first window (the whole run) is drawn without asking again
   if (kind === 'kernels' && c.big) keep(`${c.big.from}:${c.big.to}:*`, c.bigCopies ? { ...c.big, copyWin: c.bigCopies } : c.big);
   // an answer serves windows inside its own when nothing in it is binned
-  const whole = (r) => r.mode !== 'bins' && !(r.copyWin && r.copyWin.mode === 'bins');
+  const whole = (r) => r.mode !== 'bins' && !r.counted && !(r.copyWin && r.copyWin.mode === 'bins');
   const load = (w) => {
     const spec = shownSpec();
     const all = `${w.from}:${w.to}:*`;
@@ -235,7 +238,8 @@ export async function timelineTab(panel, c, route, ctx) {
       return;
     }
     status.textContent = r.mode === 'bins'
-      ? `${formatCount(r.total)} blocks${r.shown !== undefined ? ' of the shown kernels' : ''} in view: occupancy shown` : '';
+      ? `${formatCount(r.total)} blocks${r.shown !== undefined ? ' of the shown kernels' : ''} in view: occupancy shown`
+      : r.counted ? `${formatCount(r.total)} blocks in view: a wave of identical blocks is one bar per SM` : '';
     setExtra('mode', r.mode);
     // what the occupancy drawn counts (for tests, through window.schedlab):
     // the shown kernels ("*": all), its blocks, its bins with any block
