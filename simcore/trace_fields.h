@@ -10,7 +10,7 @@
  * tests/unit/test_trace_fields.c checks the tables a fresh database has
  * against them. So a new field of a record is one line here, its member in
  * trace.h, and the migration that adds its column (docs/extending.md, "A
- * new record field"). The lists are in the order of the trace JSON's keys
+ * record field"). The lists are in the order of the trace JSON's keys
  * (the columns are named wherever they are used, so the table's own
  * column order does not matter).
  *
