@@ -151,10 +151,11 @@ static char *own(pctx *c, const char *str) {
 /* ---- policy -------------------------------------------------------------- */
 
 /* A policy object's keys, each named once (issue 24 point 4): its type,
- * the scn_rawpolicy member it writes and the POL_* bit it marks given.
- * The table drives the unknown-key check ("did you mean"), the reader
- * (parse_policy) and the base run's name (name_base_run), which names the
- * keys some variant changes in `name_rank` order. */
+ * the scn_rawpolicy member it writes, the POL_* bit it marks given and the
+ * sim_policy member it sets. The table drives the unknown-key check ("did
+ * you mean"), the reader (parse_policy), the run's sim_policy (build_run)
+ * and the base run's name (name_base_run), which names the keys some
+ * variant changes in `name_rank` order. */
 typedef enum pk_type {
     PK_TABLE,    /* a name of a policy table (table: placement, SIM_TABLE_*) */
     PK_DUR,      /* a duration (units.h): ns or cycles */
@@ -168,6 +169,7 @@ typedef struct pol_key {
     const char *key;
     pk_type type;
     size_t off;          /* the scn_rawpolicy member */
+    size_t to;           /* the sim_policy member (a PK_DUR: resolved to ns) */
     unsigned bit;        /* POL_* it marks given; 0: none */
     int table;           /* PK_TABLE: PK_PLACEMENT or a SIM_TABLE_* */
     const char *what;    /* PK_TABLE: its name in "unknown WHAT" */
@@ -177,9 +179,11 @@ typedef struct pol_key {
     int name_rank;       /* its place in the base run's name; 0: not named */
 } pol_key;
 
-#define PK_AT(m) offsetof(scn_rawpolicy, m)
+/* the member m of scn_rawpolicy and of sim_policy (one name in both) */
+#define PK_AT(m) offsetof(scn_rawpolicy, m), offsetof(sim_policy, m)
 static const pol_key policy_table[] = {
-    {"placement", PK_TABLE, PK_AT(placement), POL_PLACEMENT, PK_PLACEMENT, "placement", .name_rank = 1},
+    {"placement", PK_TABLE, PK_AT(placement), POL_PLACEMENT, PK_PLACEMENT, "placement",
+     .name_rank = 1},
     {"launch_latency", PK_DUR, PK_AT(launch_latency), POL_LAUNCH, .name_rank = 2},
     {"dispatch_latency", PK_DUR, PK_AT(dispatch_latency), POL_DISPATCH, .name_rank = 3},
     /* the warp table (simcore/policies.c): gto, lrr, qaws */
@@ -189,7 +193,8 @@ static const pol_key policy_table[] = {
     /* ISCA'17 §3.4.1 T_epoch, cycles (default 10K, §4.1) */
     {"quota_epoch", PK_COUNT, PK_AT(quota_epoch), 0, .lo = 1},
     /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
-    {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts", .name_rank = 4},
+    {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
+     .name_rank = 4},
     /* 0: the driver's default, 1024us (GCAPS paper §7.1.1) */
     {"time_slice", PK_DUR, PK_AT(time_slice), POL_TIME_SLICE, .dflt_ns = SIM_DEFAULT_TIME_SLICE,
      .name_rank = 6},
@@ -1120,16 +1125,22 @@ static int build_run(pctx *c, size_t r) {
     const sim_device *d = &run->device;
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
 
-    if (units_resolve(&c->jr, run->raw.launch_latency, d, "policy.launch_latency",
-                    &run->policy.launch_latency) ||
-        units_resolve(&c->jr, run->raw.dispatch_latency, d, "policy.dispatch_latency",
-                    &run->policy.dispatch_latency))
-        return -1;
-    run->policy.placement = run->raw.placement;
-    run->policy.warp = run->raw.warp;
-    run->policy.warp_issue_limit = run->raw.warp_issue_limit;
-    run->policy.warp_epoch = run->raw.warp_epoch;
-    run->policy.quota_epoch = run->raw.quota_epoch;
+    /* every policy key into the run's sim_policy (policy_table's `to`) */
+    for (size_t i = 0; i < POLICY_NKEYS; i++) {
+        const pol_key *k = &policy_table[i];
+        const char *from = (const char *)&run->raw + k->off;
+        char *to = (char *)&run->policy + k->to;
+        if (k->type == PK_DUR) {
+            char where[64];
+            snprintf(where, sizeof where, "policy.%s", k->key);
+            if (units_resolve(&c->jr, *(const units_dur *)from, d, where, (int64_t *)(void *)to))
+                return -1;
+        } else if (k->type == PK_COUNT) {
+            *(int64_t *)(void *)to = *(const int64_t *)(const void *)from;
+        } else {
+            *(int32_t *)(void *)to = *(const int32_t *)(const void *)from;
+        }
+    }
     /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
      * the warp table's quota flag) */
     const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);
@@ -1157,17 +1168,6 @@ static int build_run(pctx *c, size_t r) {
     run->programs = calloc(s->nops ? s->nops : 1, sizeof *run->programs);
     if (!run->programs)
         return jr_oom(&c->jr);
-    run->policy.driver = run->raw.driver;
-    run->policy.gpu_wait = run->raw.gpu_wait;
-    if (units_resolve(&c->jr, run->raw.time_slice, d, "policy.time_slice",
-                      &run->policy.time_slice) ||
-        units_resolve(&c->jr, run->raw.context_switch, d, "policy.context_switch",
-                      &run->policy.context_switch) ||
-        units_resolve(&c->jr, run->raw.runlist_update, d, "policy.runlist_update",
-                      &run->policy.runlist_update) ||
-        units_resolve(&c->jr, run->raw.ioctl_bookkeeping, d, "policy.ioctl_bookkeeping",
-                      &run->policy.ioctl_bookkeeping))
-        return -1;
     if (s->tasks.ntasks) {
         run->policy.host = sim_policy_find(SIM_TABLE_HOST, "tasks");
         if (run->policy.host < 0)
