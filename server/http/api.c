@@ -781,8 +781,9 @@ void h_replay(void *app, const http_request *req, http_response *res) {
  * gives the row (ids are dense from 1 because only keys are interned). */
 typedef struct rows {
     trace keys;
-    void *v;            /* rows of `size` bytes */
+    void *v;            /* rows of `size` bytes: cmp_trow (tasks) or cmp_krow */
     size_t n, cap, size;
+    bool tasks;
 } rows;
 
 /* A row of the kernel table: the kernel's name and stream (as the first
@@ -828,7 +829,7 @@ static void *row_for(rows *r, const char *key, const char *label, const char *ex
         return NULL;
     }
     void *row = (char *)r->v + r->n * r->size;
-    if (r->size == sizeof(cmp_krow)) {
+    if (!r->tasks) {
         cmp_krow *k = row;
         *k = (cmp_krow){.name = lab, .stream = ext};
         cells_none(k->response);
@@ -903,7 +904,7 @@ static void put_task_rows(jw_buf *w, const rows *tr, size_t nruns) {
 
 static void rows_free(rows *r) {
     for (size_t i = 0; i < r->n; i++) {
-        if (r->size == sizeof(cmp_krow)) {
+        if (!r->tasks) {
             cmp_krow *k = (cmp_krow *)r->v + i;
             free(k->name);
             free(k->stream);
@@ -939,7 +940,7 @@ void h_compare(void *app, const http_request *req, http_response *res) {
     if (!d) return;
     /* the answer: {"runs":[...],"kernels":[...],"tasks":[...]} */
     jw_buf b = {0};
-    rows kr = {.size = sizeof(cmp_krow)}, tr = {.size = sizeof(cmp_trow)};
+    rows kr = {.size = sizeof(cmp_krow)}, tr = {.size = sizeof(cmp_trow), .tasks = true};
     trace_init(&kr.keys);
     trace_init(&tr.keys);
     /* the kernel table's cache key: each run by slug and creation time
