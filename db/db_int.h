@@ -180,7 +180,7 @@ static inline trace_str col_str(const strmap *m, sqlite3_stmt *st, int i) {
 
 /* A column name of a field list (simcore/trace_fields.h), and the lists'
  * separator for column lists */
-#define DBI_COL_NAME(col, member, kind, check) #col
+#define DBI_COL_NAME(col, ...) #col
 #define DBI_COL_SEP ", "
 /* The kernels columns dbi_row_kernel reads (from column 0), as db_load_run:
  * "name, raw_name, ..., qos_met", from the field list */

@@ -129,8 +129,8 @@ static bool row_meta(trace *t, const strmap *m, sqlite3_stmt *st) {
 }
 
 /* One field of a record (simcore/trace_fields.h) read from column c++ */
-#define LOAD_KERNEL_FIELD(col, member, kind, check) k->member = DBI_COL(kind, st, c, m), c++;
-#define LOAD_COPY_FIELD(col, member, kind, check) x->member = DBI_COL(kind, st, c, m), c++;
+#define LOAD_KERNEL_FIELD(col, member, kind, ...) k->member = DBI_COL(kind, st, c, m), c++;
+#define LOAD_COPY_FIELD(col, member, kind, ...) x->member = DBI_COL(kind, st, c, m), c++;
 
 static bool row_kernel(trace *t, const strmap *m, sqlite3_stmt *st) {
     trace_kernel *k = trace_add_kernel(t);

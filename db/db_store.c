@@ -335,8 +335,8 @@ static void bind_meta(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
 }
 
 /* One field of a record (simcore/trace_fields.h) bound at parameter c++ */
-#define BIND_KERNEL_FIELD(col, member, kind, check) DBI_BIND(kind, s, c++, t, k->member);
-#define BIND_COPY_FIELD(col, member, kind, check) DBI_BIND(kind, s, c++, t, x->member);
+#define BIND_KERNEL_FIELD(col, member, kind, ...) DBI_BIND(kind, s, c++, t, k->member);
+#define BIND_COPY_FIELD(col, member, kind, ...) DBI_BIND(kind, s, c++, t, x->member);
 
 static void bind_kernel(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     const trace *t = src->t;

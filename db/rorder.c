@@ -4,6 +4,7 @@
 #include "rorder.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,31 +14,66 @@
 #define V_DESC 16      /* variant bits (rorder.sql) */
 #define V_BY_NAME 32
 
-static const char *const kernel_keys[ROR_K_N] = {
-    "id", "name", "stream", "priority", "blocks", "issue", "first_block",
-    "fully_dispatched", "end", "response",
+/* A sort column: its name, the SQL expression of its value (NULL: the id),
+ * the field's kind and jkind (simcore/trace_fields.h), its number (0: a
+ * field that is not a sort column, but for the id). */
+typedef struct ror_col {
+    const char *key, *expr, *kind, *jkind;
+    int sort;
+} ror_col;
+
+#define ROR_COL(col, member, kind, check, json, jkind, when, sort) {#json, #col, #kind, #jkind, sort},
+static const ror_col kernel_cols[] = {
+    {"id", NULL, "", "", ROR_K_ID},
+    TRACE_KERNEL_FIELDS(ROR_COL, TF_NOSEP)
+    /* the table's response: end - issue, else end - first block (NULL
+     * when either is unknown, as col_t reads it) */
+    {"response", "stop - coalesce(issue, first_block)", "TF_TIME", "TJ_TIME", ROR_K_RESPONSE},
 };
-static const char *const copy_keys[ROR_C_N] = {
-    "id", "name", "stream", "direction", "bytes", "issue", "start", "end",
+static const ror_col copy_cols[] = {
+    {"id", NULL, "", "", ROR_C_ID},
+    TRACE_COPY_FIELDS(ROR_COL, TF_NOSEP)
 };
+_Static_assert(ROR_K_N <= 16 && ROR_C_N <= 16, "a key is the variant's low 4 bits");
+
+/* kind's sort column number key, NULL when none is */
+static const ror_col *col_of(ror_kind kind, int key) {
+    const ror_col *v = kind == ROR_KERNELS ? kernel_cols : copy_cols;
+    size_t n = kind == ROR_KERNELS ? sizeof kernel_cols / sizeof *kernel_cols
+                                   : sizeof copy_cols / sizeof *copy_cols;
+    if (key == 0) return &v[0];
+    for (size_t i = 1; i < n; i++)
+        if (v[i].sort == key) return &v[i];
+    return NULL;
+}
+
+static int key_count(ror_kind kind) { return kind == ROR_KERNELS ? ROR_K_N : ROR_C_N; }
 
 int ror_key_parse(ror_kind kind, const char *s) {
-    const char *const *keys = kind == ROR_KERNELS ? kernel_keys : copy_keys;
-    int n = kind == ROR_KERNELS ? ROR_K_N : ROR_C_N;
-    for (int i = 0; s && i < n; i++)
-        if (!strcmp(s, keys[i])) return i;
+    for (int i = 0; s && i < key_count(kind); i++) {
+        const ror_col *c = col_of(kind, i);
+        if (c && !strcmp(s, c->key)) return i;
+    }
     return -1;
 }
 
-const char *ror_key_list(ror_kind kind) {
-    return kind == ROR_KERNELS ? "id, name, stream, priority, blocks, issue, first_block, "
-                                 "fully_dispatched, end, response"
-                               : "id, name, stream, direction, bytes, issue, start, end";
+const char *ror_key_list(ror_kind kind, char *buf, size_t len) {
+    size_t n = 0;
+    if (len) buf[0] = '\0';
+    for (int i = 0; i < key_count(kind); i++) {
+        const ror_col *c = col_of(kind, i);
+        if (!c) continue;
+        int w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", c->key);
+        if (w < 0 || (size_t)w >= len - n) break;
+        n += (size_t)w;
+    }
+    return buf;
 }
 
-static bool is_text_key(ror_kind kind, int key) {
-    return kind == ROR_KERNELS ? key == ROR_K_NAME || key == ROR_K_STREAM
-                               : key == ROR_C_NAME || key == ROR_C_STREAM || key == ROR_C_DIRECTION;
+/* a text column (by ror_strcmp): a string field, a copy's direction (by
+ * its name) */
+static bool is_text(const ror_col *c) {
+    return !strcmp(c->kind, "TF_STR") || !strcmp(c->jkind, "TJ_DIR");
 }
 
 int ror_strcmp(const char *a, const char *b) {
@@ -122,16 +158,22 @@ typedef struct ror_build {
  * string ids) into rows; 0 or -1. */
 static int read_rows(db *d, const ror_build *b, trace *strs, ror_row *rows, uint32_t *names,
                      char *err, size_t errlen) {
-    int key = b->variant & 15;
+    const ror_col *c = col_of(b->kind, b->variant & 15);
     strmap m = {NULL, 0};
     sqlite3_stmt *st = NULL;
     int rc = -1;
+    if (!c) {
+        seterr(err, errlen, "%s: sorting: no sort column %d", d->path, b->variant & 15);
+        return -1;
+    }
+    /* as the table shows a kernel's stream: "process/stream" but in P0 */
+    bool shown_stream = b->kind == ROR_KERNELS && c->expr && !strcmp(c->expr, "stream");
+    bool text = is_text(c), dir = !strcmp(c->jkind, "TJ_DIR");
     if (dbi_load_strings(d, b->run, strs, &m, err, errlen)) goto out;
-    const char *sql = b->kind == ROR_KERNELS
-        ? "SELECT name, process, stream, priority, blocks, issue, first_block, fully_dispatched, "
-          "stop FROM kernels WHERE " DBI_KERNELS_OF_RUN " ORDER BY rowid"
-        : "SELECT name, NULL, stream, direction, bytes, issue, start, NULL, stop FROM copies "
-          "WHERE " DBI_COPIES_OF_RUN " ORDER BY rowid";
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT name, process, %s FROM %s WHERE %s ORDER BY rowid",
+             c->expr ? c->expr : "NULL", b->kind == ROR_KERNELS ? "kernels" : "copies",
+             b->kind == ROR_KERNELS ? DBI_KERNELS_OF_RUN : DBI_COPIES_OF_RUN);
     if (prepare(d, sql, &st, err, errlen)) goto out;
     sqlite3_bind_int64(st, 1, b->run);
     int64_t i = 0;
@@ -140,56 +182,29 @@ static int read_rows(db *d, const ror_build *b, trace *strs, ror_row *rows, uint
         ror_row *r = &rows[i];
         *r = (ror_row){.id = (uint32_t)i};
         names[i] = col_str(&m, st, 0);
-        int64_t issue = col_t(st, 5), first = col_t(st, 6), stop = col_t(st, 8), v = TRACE_NONE;
-        if (b->kind == ROR_KERNELS) {
-            switch (key) {
-            case ROR_K_ID: v = i; break;
-            case ROR_K_NAME: v = names[i] ? names[i] : TRACE_NONE; break;
-            case ROR_K_STREAM: {
-                /* as the table shows it: "process/stream" but in process P0 */
-                const char *proc = trace_str_get(strs, col_str(&m, st, 1));
-                trace_str s = col_str(&m, st, 2);
-                if (proc && strcmp(proc, "P0")) {
-                    const char *sn = trace_str_get(strs, s);
-                    size_t lp = strlen(proc), ls = sn ? strlen(sn) : strlen("—");
-                    char *buf = malloc(lp + ls + 2);
-                    if (!buf) goto oom;
-                    memcpy(buf, proc, lp);
-                    buf[lp] = '/';
-                    memcpy(buf + lp + 1, sn ? sn : "—", ls + 1);
-                    s = trace_intern(strs, buf);
-                    free(buf);
-                }
-                v = s ? s : TRACE_NONE;
-                break;
+        int64_t v = TRACE_NONE;
+        if (!c->expr) {
+            v = i;
+        } else if (dir) {
+            v = trace_intern(strs, trace_copy_dir_name((int32_t)sqlite3_column_int64(st, 2)));
+            if (!v) v = TRACE_NONE;
+        } else if (text) {
+            trace_str s = col_str(&m, st, 2);
+            const char *proc = shown_stream ? trace_str_get(strs, col_str(&m, st, 1)) : NULL;
+            if (proc && strcmp(proc, "P0")) {
+                const char *sn = trace_str_get(strs, s);
+                size_t lp = strlen(proc), ls = sn ? strlen(sn) : strlen("—");
+                char *buf = malloc(lp + ls + 2);
+                if (!buf) goto oom;
+                memcpy(buf, proc, lp);
+                buf[lp] = '/';
+                memcpy(buf + lp + 1, sn ? sn : "—", ls + 1);
+                s = trace_intern(strs, buf);
+                free(buf);
             }
-            case ROR_K_PRIORITY: v = col_t(st, 3); break;
-            case ROR_K_BLOCKS: v = col_t(st, 4); break;
-            case ROR_K_ISSUE: v = issue; break;
-            case ROR_K_FIRST_BLOCK: v = first; break;
-            case ROR_K_FULLY_DISPATCHED: v = col_t(st, 7); break;
-            case ROR_K_END: v = stop; break;
-            case ROR_K_RESPONSE: {
-                /* the table's response: end - issue, else end - first block */
-                int64_t from = issue != TRACE_NONE ? issue : first;
-                v = stop != TRACE_NONE && from != TRACE_NONE ? stop - from : TRACE_NONE;
-                break;
-            }
-            }
+            v = s ? s : TRACE_NONE;
         } else {
-            switch (key) {
-            case ROR_C_ID: v = i; break;
-            case ROR_C_NAME: v = names[i] ? names[i] : TRACE_NONE; break;
-            case ROR_C_STREAM: { trace_str s = col_str(&m, st, 2); v = s ? s : TRACE_NONE; break; }
-            case ROR_C_DIRECTION:
-                v = trace_intern(strs, trace_copy_dir_name((int32_t)sqlite3_column_int64(st, 3)));
-                if (!v) v = TRACE_NONE;
-                break;
-            case ROR_C_BYTES: v = col_t(st, 4); break;
-            case ROR_C_ISSUE: v = issue; break;
-            case ROR_C_START: v = first; break;
-            case ROR_C_END: v = stop; break;
-            }
+            v = col_t(st, 2);   /* a number: NULL (unknown, a priority's none) last */
         }
         if (strs->oom) goto oom;
         r->null = v == TRACE_NONE;
@@ -235,7 +250,8 @@ static int build_order(db *d, void *ctx, char *err, size_t errlen) {
         goto out;
     }
     if (read_rows(d, b, &strs, rows, names, err, errlen)) goto out;
-    bool text = is_text_key(b->kind, key);
+    const ror_col *c = col_of(b->kind, key);
+    bool text = c && is_text(c);
     if (text || (b->variant & V_BY_NAME)) {
         if (!(rank = rank_strings(&strs))) {
             seterr(err, errlen, "%s: sorting: out of memory", d->path);

@@ -28,24 +28,26 @@
 typedef enum ror_kind { ROR_KERNELS = 0, ROR_COPIES = 1 } ror_kind;
 
 /* The sort columns: the run view's table columns (web/js/views/run.mjs
- * kernelsTab). Kernels: stream is "process/stream" when the process is
- * not P0 (as the table shows it), response is end - issue (end -
- * first_block when the issue is unknown). Copies: direction by its name. */
-enum {
-    ROR_K_ID, ROR_K_NAME, ROR_K_STREAM, ROR_K_PRIORITY, ROR_K_BLOCKS, ROR_K_ISSUE,
-    ROR_K_FIRST_BLOCK, ROR_K_FULLY_DISPATCHED, ROR_K_END, ROR_K_RESPONSE, ROR_K_N
-};
-enum { ROR_C_ID, ROR_C_NAME, ROR_C_STREAM, ROR_C_DIRECTION, ROR_C_BYTES, ROR_C_ISSUE,
-       ROR_C_START, ROR_C_END, ROR_C_N };
+ * kernelsTab), each a number (stored with the order it names,
+ * record_orders.variant, so a column keeps its number): the id, the
+ * record fields whose `sort` is that number in their list
+ * (simcore/trace_fields.h; a text field sorts by ror_strcmp, a copy's
+ * direction by its name, a kernel's stream as the table shows it:
+ * "process/stream" when the process is not P0), and for kernels the
+ * response (end - issue, end - first_block when the issue is unknown). A
+ * new sort column takes the next number and moves ROR_K_N / ROR_C_N on. */
+enum { ROR_K_ID = 0, ROR_K_RESPONSE = 9, ROR_K_N = 10 };
+enum { ROR_C_ID = 0, ROR_C_N = 8 };
 
 /* The column named s of kind's table, -1 when none is. */
 int ror_key_parse(ror_kind kind, const char *s);
-/* The names of kind's sort columns, ", "-separated (error messages). */
-const char *ror_key_list(ror_kind kind);
+/* The names of kind's sort columns in their numbers' order, ", "-separated
+ * (error messages), into buf (len bytes); buf. */
+const char *ror_key_list(ror_kind kind, char *buf, size_t len);
 
 typedef struct ror_query {
     ror_kind kind;
-    int key;               /* ROR_K_* or ROR_C_* */
+    int key;               /* a sort column's number (ror_key_parse) */
     bool desc;
     const char *name;      /* only rows of this name (NULL: every row) */
     int64_t offset;        /* >= 0 */

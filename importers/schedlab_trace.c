@@ -100,74 +100,109 @@ static json_t *get_array(pctx *p, json_t *root, const char *name, int *bad) {
     return a;
 }
 
+/* A priority: an integer, or "none" (or absent, or null) for none. */
+static int get_prio(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                    int32_t *out) {
+    json_t *pr = jr_opt(o, field);
+    if (!pr || (json_is_string(pr) && strcmp(json_string_value(pr), "none") == 0))
+        *out = TRACE_PRIO_NONE;
+    else if (json_is_integer(pr) && json_integer_value(pr) > INT32_MIN &&
+             json_integer_value(pr) <= INT32_MAX)
+        *out = (int32_t)json_integer_value(pr);
+    else
+        return perr(p, where, i, field, "expected an integer or \"none\"");
+    return 0;
+}
+
+/* A copy direction by its name (absent or null: the record's default). */
+static int get_dir(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   int32_t *out) {
+    json_t *d = jr_opt(o, field);
+    if (!d) return 0;
+    int dir = json_is_string(d) ? trace_copy_dir_parse(json_string_value(d)) : -1;
+    if (dir < 0)
+        return perr(p, where, i, field,
+                    "expected \"h2d\", \"d2h\", \"d2d\", \"h2h\", \"p2p\", \"memset\", "
+                    "\"other\", \"uvm_h2d\", \"uvm_d2h\" or \"uvm_d2d\"");
+    *out = dir;
+    return 0;
+}
+
+/* A non-negative number, or with fraction one in (0, 1] (a QoS goal,
+ * ISCA'17); absent or null: the record's default. */
+static int get_f64(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                   bool fraction, double *out) {
+    json_t *x = jr_opt(o, field);
+    if (!x) return 0;
+    if (!json_is_number(x) || !(json_number_value(x) >= 0) ||
+        (fraction && !(json_number_value(x) > 0 && json_number_value(x) <= 1)))
+        return perr(p, where, i, field, fraction ? "expected a number in (0, 1]"
+                                                 : "expected a non-negative number");
+    *out = json_number_value(x);
+    return 0;
+}
+
+static int get_bool(pctx *p, json_t *o, const char *where, size_t i, const char *field,
+                    bool *out) {
+    json_t *x = jr_opt(o, field);
+    if (!x) return 0;
+    if (!json_is_boolean(x)) return perr(p, where, i, field, "expected true or false");
+    *out = json_is_true(x);
+    return 0;
+}
+
+/* One field of record r from object o by its jkind (simcore/trace_fields.h;
+ * the writer is trace_json.c's TJ_FIELD): nonzero when it is not one. A
+ * count is read as an int32 (an int32 member: the range check, trace_check.c,
+ * refuses a negative one) or as a non-negative int64. */
+#define TJ_GET(col, member, kind, check, json, jkind, when, sort) \
+    if (TJG_##jkind(p, o, w, i, #json, &r->member, kind)) return -1;
+#define TJG_TJ_STR(p, o, w, i, k, out, kind) get_str(p, o, w, i, k, out)
+#define TJG_TJ_PRIO(p, o, w, i, k, out, kind) get_prio(p, o, w, i, k, out)
+#define TJG_TJ_TIME(p, o, w, i, k, out, kind) get_time(p, o, w, i, k, out)
+#define TJG_TJ_SIZE(p, o, w, i, k, out, kind) \
+    get_int(p, o, w, i, k, TRACE_NONE, 0, INT64_MAX, out)
+#define TJG_TJ_COUNT(p, o, w, i, k, out, kind) TJG_COUNT_##kind(p, o, w, i, k, out)
+#define TJG_COUNT_TF_I32(p, o, w, i, k, out) get_i32(p, o, w, i, k, 0, out)
+#define TJG_COUNT_TF_I64(p, o, w, i, k, out) get_int(p, o, w, i, k, 0, 0, INT64_MAX, out)
+#define TJG_TJ_INT(p, o, w, i, k, out, kind) get_i32(p, o, w, i, k, -1, out)
+#define TJG_TJ_INDEX(p, o, w, i, k, out, kind) get_i32(p, o, w, i, k, -1, out)
+#define TJG_TJ_DIR(p, o, w, i, k, out, kind) get_dir(p, o, w, i, k, out)
+#define TJG_TJ_DIM3(p, o, w, i, k, out, kind) get_dim3(p, o, w, i, k, out)
+#define TJG_TJ_DIM3_REST(p, o, w, i, k, out, kind) 0
+#define TJG_TJ_F64(p, o, w, i, k, out, kind) get_f64(p, o, w, i, k, false, out)
+#define TJG_TJ_FRACTION(p, o, w, i, k, out, kind) get_f64(p, o, w, i, k, true, out)
+#define TJG_TJ_BOOL(p, o, w, i, k, out, kind) get_bool(p, o, w, i, k, out)
+
+/* A reference the reader checks as it reads (the list's check): a block's
+ * kernel is one read before it. */
+#define TJ_REF(col, member, kind, check, json, ...) TJR_##check(#json, r->member)
+#define TJR_TF_CK_NONE(k, v)
+#define TJR_TF_CK_TIME(k, v)
+#define TJR_TF_CK_COUNT(k, v)
+#define TJR_TF_CK_SM(k, v)
+#define TJR_TF_CK_KERNEL(k, v)                            \
+    if ((v) < 0 || (size_t)(v) >= p->t->kernels.n)        \
+        return perr(p, w, i, k, "not the id of a kernel in this trace");
+
 static int parse_kernel(pctx *p, json_t *o, size_t i) {
     const char *w = "kernels";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
     trace_kernel *k = trace_add_kernel(p->t);
     if (!k) return perr(p, w, i, NULL, "out of memory");
-    trace_kernel v = *k;
-    if (get_str(p, o, w, i, "name", &v.name) || get_str(p, o, w, i, "raw_name", &v.raw_name) ||
-        get_str(p, o, w, i, "stream", &v.stream) || get_str(p, o, w, i, "process", &v.process))
-        return -1;
-    json_t *pr = json_object_get(o, "priority");
-    if (!pr || json_is_null(pr) || (json_is_string(pr) && strcmp(json_string_value(pr), "none") == 0))
-        v.priority = TRACE_PRIO_NONE;
-    else if (json_is_integer(pr) && json_integer_value(pr) > INT32_MIN &&
-             json_integer_value(pr) <= INT32_MAX)
-        v.priority = (int32_t)json_integer_value(pr);
-    else
-        return perr(p, w, i, "priority", "expected an integer or \"none\"");
-    if (get_time(p, o, w, i, "issue", &v.issue) ||
-        get_time(p, o, w, i, "first_block", &v.first_block) ||
-        get_time(p, o, w, i, "fully_dispatched", &v.fully_dispatched) ||
-        get_time(p, o, w, i, "end", &v.end) ||
-        get_int(p, o, w, i, "blocks", 0, 0, INT64_MAX, &v.blocks) ||
-        get_i32(p, o, w, i, "threads", 0, &v.threads) ||
-        get_int(p, o, w, i, "smem", TRACE_NONE, 0, INT64_MAX, &v.smem) ||
-        get_i32(p, o, w, i, "regs", 0, &v.regs) || get_dim3(p, o, w, i, "grid", v.grid) ||
-        get_dim3(p, o, w, i, "block", v.block) ||
-        get_int(p, o, w, i, "instructions", 0, 0, INT64_MAX, &v.instructions))
-        return -1;
-    json_t *ipc = json_object_get(o, "ipc");
-    if (ipc && !json_is_null(ipc)) {
-        if (!json_is_number(ipc) || !(json_number_value(ipc) >= 0))
-            return perr(p, w, i, "ipc", "expected a non-negative number");
-        v.ipc = json_number_value(ipc);
-    }
-    /* QoS runs (ISCA'17): goal in (0, 1], IPCs non-negative, qos_met bool */
-    static const char *const qkeys[] = {"qos_goal", "ipc_isolated", "ipc_shared"};
-    double *qv[] = {&v.qos_goal, &v.ipc_isolated, &v.ipc_shared};
-    for (int j = 0; j < 3; j++) {
-        json_t *x = json_object_get(o, qkeys[j]);
-        if (!x || json_is_null(x)) continue;
-        if (!json_is_number(x) || !(json_number_value(x) >= 0) ||
-            (j == 0 && !(json_number_value(x) > 0 && json_number_value(x) <= 1)))
-            return perr(p, w, i, qkeys[j], j == 0 ? "expected a number in (0, 1]"
-                                                  : "expected a non-negative number");
-        *qv[j] = json_number_value(x);
-    }
-    json_t *met = json_object_get(o, "qos_met");
-    if (met && !json_is_null(met)) {
-        if (!json_is_boolean(met)) return perr(p, w, i, "qos_met", "expected true or false");
-        v.qos_met = json_is_true(met);
-    }
-    p->t->kernels.v[i] = v;
+    trace_kernel v = *k, *r = &v;
+    TRACE_KERNEL_FIELDS(TJ_GET, TF_NOSEP)
+    *k = v;
     return 0;
 }
 
 static int parse_block(pctx *p, json_t *o, size_t i) {
     const char *w = "blocks";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
-    trace_block v;
-    if (get_i32(p, o, w, i, "kernel", -1, &v.kernel) ||
-        get_i32(p, o, w, i, "index", -1, &v.index) || get_i32(p, o, w, i, "sm", -1, &v.sm) ||
-        get_time(p, o, w, i, "start", &v.start) || get_time(p, o, w, i, "end", &v.end))
-        return -1;
-    if (v.kernel < 0 || (size_t)v.kernel >= p->t->kernels.n)
-        return perr(p, w, i, "kernel", "not the id of a kernel in this trace");
-    trace_block *b = trace_add_block(p->t);
-    if (!b) return perr(p, w, i, NULL, "out of memory");
-    *b = v;
+    trace_block *r = trace_add_block(p->t);
+    if (!r) return perr(p, w, i, NULL, "out of memory");
+    TRACE_BLOCK_FIELDS(TJ_GET, TF_NOSEP)
+    TRACE_BLOCK_FIELDS(TJ_REF, TF_NOSEP)
     return 0;
 }
 
@@ -228,22 +263,9 @@ static int parse_copy(pctx *p, json_t *o, size_t i) {
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
     trace_copy *c = trace_add_copy(p->t);
     if (!c) return perr(p, w, i, NULL, "out of memory");
-    trace_copy v = *c;
-    if (get_str(p, o, w, i, "name", &v.name) || get_str(p, o, w, i, "stream", &v.stream) ||
-        get_str(p, o, w, i, "process", &v.process) || get_time(p, o, w, i, "bytes", &v.bytes) ||
-        get_time(p, o, w, i, "issue", &v.issue) || get_time(p, o, w, i, "start", &v.start) ||
-        get_time(p, o, w, i, "end", &v.end) || get_i32(p, o, w, i, "engine", -1, &v.engine))
-        return -1;
-    json_t *d = json_object_get(o, "direction");
-    if (d && !json_is_null(d)) {
-        int dir = json_is_string(d) ? trace_copy_dir_parse(json_string_value(d)) : -1;
-        if (dir < 0)
-            return perr(p, w, i, "direction",
-                        "expected \"h2d\", \"d2h\", \"d2d\", \"h2h\", \"p2p\", \"memset\", "
-                        "\"other\", \"uvm_h2d\", \"uvm_d2h\" or \"uvm_d2d\"");
-        v.direction = dir;
-    }
-    p->t->copies.v[i] = v;
+    trace_copy v = *c, *r = &v;
+    TRACE_COPY_FIELDS(TJ_GET, TF_NOSEP)
+    *c = v;
     return 0;
 }
 

@@ -28,8 +28,8 @@ static int bad_count(const char *file, const char *what, size_t i, const char *f
 /* The checks of one kind over a record's field list (simcore/trace_fields.h):
  * CHECKS(LIST, CHECK, what, i, rec) runs CHECK's test on every field the
  * list marks CHECK, in the list's order. */
-#define CK_ONE_TIME(col, member, kind, check) CK_IF_##check##_TIME(member)
-#define CK_ONE_COUNT(col, member, kind, check) CK_IF_##check##_COUNT(member)
+#define CK_ONE_TIME(col, member, kind, check, ...) CK_IF_##check##_TIME(member)
+#define CK_ONE_COUNT(col, member, kind, check, ...) CK_IF_##check##_COUNT(member)
 #define CK_IF_TF_CK_TIME_TIME(m) TIME(ck_what, ck_i, ck_rec, m);
 #define CK_IF_TF_CK_COUNT_COUNT(m) COUNT(ck_what, ck_i, ck_rec, m);
 #define CK_IF_TF_CK_TIME_COUNT(m)

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,127 +153,146 @@ static char *own(pctx *c, const char *str) {
 
 /* ---- policy -------------------------------------------------------------- */
 
-static const char *const policy_keys[] = {
-    "placement", "launch_latency", "dispatch_latency", "warp", "warp_issue_limit",
-    "warp_epoch", "quota_epoch", "contexts", "time_slice",
-    "context_switch", "runlist_update", "gpu_wait", "ioctl_bookkeeping", "context_switch_idle",
-    NULL};
+/* A policy object's keys, each named once (issue 24 point 4): its type,
+ * the scn_rawpolicy member it writes, the POL_* bit it marks given and the
+ * sim_policy member it sets. The table drives the unknown-key check ("did
+ * you mean"), the reader (parse_policy), the run's sim_policy (build_run)
+ * and the base run's name (name_base_run), which names the keys some
+ * variant changes in `name_rank` order. */
+typedef enum pk_type {
+    PK_TABLE,    /* a name of a policy table (table: placement, SIM_TABLE_*) */
+    PK_DUR,      /* a duration (units.h): ns or cycles */
+    PK_COUNT,    /* an integer lo .. 2^40 */
+    PK_WAIT      /* "suspend" or "busy" (sim_gpu_wait) */
+} pk_type;
+
+#define PK_PLACEMENT (-1)   /* table: the placement table (sim_placement_*) */
+
+typedef struct pol_key {
+    const char *key;
+    pk_type type;
+    size_t off;          /* the scn_rawpolicy member */
+    size_t to;           /* the sim_policy member (a PK_DUR: resolved to ns) */
+    unsigned bit;        /* POL_* it marks given; 0: none */
+    int table;           /* PK_TABLE: PK_PLACEMENT or a SIM_TABLE_* */
+    const char *what;    /* PK_TABLE: its name in "unknown WHAT" */
+    int64_t lo;          /* PK_COUNT: the least value */
+    bool zero_none;      /* PK_COUNT: 0 records none (-1; the simulator's 0 is its default) */
+    int64_t dflt_ns;     /* PK_DUR: what the base run's name shows when the base gives none */
+    int name_rank;       /* its place in the base run's name; 0: not named */
+} pol_key;
+
+/* the member m of scn_rawpolicy and of sim_policy (one name in both) */
+#define PK_AT(m) offsetof(scn_rawpolicy, m), offsetof(sim_policy, m)
+static const pol_key policy_table[] = {
+    {"placement", PK_TABLE, PK_AT(placement), POL_PLACEMENT, PK_PLACEMENT, "placement",
+     .name_rank = 1},
+    {"launch_latency", PK_DUR, PK_AT(launch_latency), POL_LAUNCH, .name_rank = 2},
+    {"dispatch_latency", PK_DUR, PK_AT(dispatch_latency), POL_DISPATCH, .name_rank = 3},
+    /* the warp table (simcore/policies.c): gto, lrr, qaws */
+    {"warp", PK_TABLE, PK_AT(warp), POL_WARP, SIM_TABLE_WARP, "warp policy", .name_rank = 11},
+    {"warp_issue_limit", PK_COUNT, PK_AT(warp_issue_limit), 0, .lo = 0, .zero_none = true},
+    {"warp_epoch", PK_COUNT, PK_AT(warp_epoch), 0, .lo = 1},
+    /* ISCA'17 §3.4.1 T_epoch, cycles (default 10K, §4.1) */
+    {"quota_epoch", PK_COUNT, PK_AT(quota_epoch), 0, .lo = 1},
+    /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
+    {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
+     .name_rank = 4},
+    /* 0: the driver's default, 1024us (GCAPS paper §7.1.1) */
+    {"time_slice", PK_DUR, PK_AT(time_slice), POL_TIME_SLICE, .dflt_ns = SIM_DEFAULT_TIME_SLICE,
+     .name_rank = 6},
+    {"context_switch", PK_DUR, PK_AT(context_switch), POL_CONTEXT_SWITCH, .name_rank = 7},
+    {"runlist_update", PK_DUR, PK_AT(runlist_update), POL_RUNLIST_UPDATE, .name_rank = 8},
+    {"gpu_wait", PK_WAIT, PK_AT(gpu_wait), POL_GPU_WAIT, .name_rank = 5},
+    {"ioctl_bookkeeping", PK_DUR, PK_AT(ioctl_bookkeeping), POL_IOCTL_BOOKKEEPING,
+     .name_rank = 9},
+    /* a switch away from a context with no work left (issue 27, Table 5;
+     * simcore/tsg.c); given, even as 0, it replaces context_switch there */
+    {"context_switch_idle", PK_DUR, PK_AT(context_switch_idle), POL_CONTEXT_SWITCH_IDLE,
+     .name_rank = 10},
+};
+#define POLICY_NKEYS (sizeof policy_table / sizeof *policy_table)
+#define PK_NAME_RANKS 11   /* the highest name_rank */
+
+/* the keys' names, in the table's order, NULL-terminated (jr_check_keys) */
+static void policy_key_names(const char *names[POLICY_NKEYS + 1]) {
+    for (size_t i = 0; i < POLICY_NKEYS; i++)
+        names[i] = policy_table[i].key;
+    names[POLICY_NKEYS] = NULL;
+}
+
+/* A PK_TABLE's entries: how many, the name of one, the one named s (-1). */
+static size_t pk_count(int table) {
+    return table == PK_PLACEMENT ? sim_placement_count() : sim_policy_count(table);
+}
+static const char *pk_name(int table, int32_t i) {
+    return table == PK_PLACEMENT ? sim_placement_name(i) : sim_policy_name(table, i);
+}
+static int32_t pk_find(int table, const char *s) {
+    return table == PK_PLACEMENT ? sim_placement_find(s) : sim_policy_find(table, s);
+}
 
 static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol) {
     char p[JR_PATH_MAX];
-    if (jr_need_object(&c->jr, v, path) || jr_check_keys(&c->jr, v, path, policy_keys))
+    const char *keys[POLICY_NKEYS + 1];
+    policy_key_names(keys);
+    if (jr_need_object(&c->jr, v, path) || jr_check_keys(&c->jr, v, path, keys))
         return -1;
     const char *key;
     json_t *val;
     json_object_foreach(v, key, val) {
         jr_join(p, path, key);
-        if (strcmp(key, "placement") == 0) {
+        const pol_key *k = policy_table;
+        while (strcmp(k->key, key) != 0)
+            k++;   /* jr_check_keys found it */
+        void *at = (char *)pol + k->off;
+        switch (k->type) {
+        case PK_TABLE: {
             const char *s = NULL;
             if (jr_get_string(&c->jr, val, p, &s))
                 return -1;
-            int32_t id = sim_placement_find(s);
+            int32_t id = pk_find(k->table, s);
             if (id < 0) {
-                size_t n = sim_placement_count();
+                size_t n = pk_count(k->table);
                 const char *names[32];
                 if (n > 32)
                     n = 32;
                 for (size_t i = 0; i < n; i++)
-                    names[i] = sim_placement_name((int32_t)i);
-                return jr_fail_unknown(&c->jr, p, "placement", s, names, n);
+                    names[i] = pk_name(k->table, (int32_t)i);
+                return jr_fail_unknown(&c->jr, p, k->what, s, names, n);
             }
-            pol->placement = id;
-            pol->given |= POL_PLACEMENT;
-        } else if (strcmp(key, "launch_latency") == 0) {
-            if (units_parse_dur(&c->jr, val, p, &pol->launch_latency))
+            *(int32_t *)at = id;
+            break;
+        }
+        case PK_DUR:
+            if (units_parse_dur(&c->jr, val, p, at))
                 return -1;
-            pol->given |= POL_LAUNCH;
-        } else if (strcmp(key, "dispatch_latency") == 0) {
-            if (units_parse_dur(&c->jr, val, p, &pol->dispatch_latency))
+            break;
+        case PK_COUNT:
+            if (jr_get_count(&c->jr, val, p, k->lo, INT64_C(1) << 40, at))
                 return -1;
-            pol->given |= POL_DISPATCH;
-        } else if (strcmp(key, "warp") == 0) {
-            /* the warp table (simcore/policies.c): gto, lrr, qaws */
-            const char *w = NULL;
-            if (jr_get_string(&c->jr, val, p, &w))
-                return -1;
-            int32_t id = sim_policy_find(SIM_TABLE_WARP, w);
-            if (id < 0) {
-                const char *names[16];
-                size_t n = sim_policy_count(SIM_TABLE_WARP);
-                if (n > 16)
-                    n = 16;
-                for (size_t i = 0; i < n; i++)
-                    names[i] = sim_policy_name(SIM_TABLE_WARP, (int32_t)i);
-                return jr_fail_unknown(&c->jr, p, "warp policy", w, names, n);
-            }
-            pol->warp = id;
-            pol->given |= POL_WARP;
-        } else if (strcmp(key, "warp_issue_limit") == 0) {
-            if (jr_get_count(&c->jr, val, p, 0, INT64_C(1) << 40, &pol->warp_issue_limit))
-                return -1;
-            /* 0 records none (the simulator's 0 is its default) */
-            if (pol->warp_issue_limit == 0)
-                pol->warp_issue_limit = -1;
-        } else if (strcmp(key, "warp_epoch") == 0) {
-            if (jr_get_count(&c->jr, val, p, 1, INT64_C(1) << 40, &pol->warp_epoch))
-                return -1;
-        } else if (strcmp(key, "quota_epoch") == 0) {
-            /* ISCA'17 §3.4.1 T_epoch, cycles (default 10K, §4.1) */
-            if (jr_get_count(&c->jr, val, p, 1, INT64_C(1) << 40, &pol->quota_epoch))
-                return -1;
-        } else if (strcmp(key, "contexts") == 0) {
-            /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
-            const char *s = NULL;
-            if (jr_get_string(&c->jr, val, p, &s))
-                return -1;
-            int32_t id = sim_policy_find(SIM_TABLE_DRIVER, s);
-            if (id < 0) {
-                size_t n = sim_policy_count(SIM_TABLE_DRIVER);
-                const char *names[32];
-                if (n > 32)
-                    n = 32;
-                for (size_t i = 0; i < n; i++)
-                    names[i] = sim_policy_name(SIM_TABLE_DRIVER, (int32_t)i);
-                return jr_fail_unknown(&c->jr, p, "contexts", s, names, n);
-            }
-            pol->driver = id;
-            pol->given |= POL_CONTEXTS;
-        } else if (strcmp(key, "gpu_wait") == 0) {
+            if (k->zero_none && *(int64_t *)at == 0)
+                *(int64_t *)at = -1;
+            break;
+        case PK_WAIT: {
             static const char *const waits[] = {"suspend", "busy"};
             const char *s = NULL;
             if (jr_get_string(&c->jr, val, p, &s))
                 return -1;
             if (strcmp(s, "suspend") == 0)
-                pol->gpu_wait = SIM_WAIT_SUSPEND;
+                *(int32_t *)at = SIM_WAIT_SUSPEND;
             else if (strcmp(s, "busy") == 0)
-                pol->gpu_wait = SIM_WAIT_BUSY;
+                *(int32_t *)at = SIM_WAIT_BUSY;
             else
-                return jr_fail_unknown(&c->jr, p, "gpu_wait", s, waits, 2);
-            pol->given |= POL_GPU_WAIT;
-        } else if (strcmp(key, "time_slice") == 0) {
-            /* 0: the driver's default, 1024us (GCAPS paper §7.1.1) */
-            if (units_parse_dur(&c->jr, val, p, &pol->time_slice))
-                return -1;
-            pol->given |= POL_TIME_SLICE;
-        } else if (strcmp(key, "context_switch") == 0) {
-            if (units_parse_dur(&c->jr, val, p, &pol->context_switch))
-                return -1;
-            pol->given |= POL_CONTEXT_SWITCH;
-        } else if (strcmp(key, "ioctl_bookkeeping") == 0) {
-            if (units_parse_dur(&c->jr, val, p, &pol->ioctl_bookkeeping))
-                return -1;
-            pol->given |= POL_IOCTL_BOOKKEEPING;
-        } else if (strcmp(key, "context_switch_idle") == 0) {
-            if (units_parse_dur(&c->jr, val, p, &pol->context_switch_idle))
-                return -1;
-            pol->has_context_switch_idle = true;
-            pol->given |= POL_CONTEXT_SWITCH_IDLE;
-        } else {
-            if (units_parse_dur(&c->jr, val, p, &pol->runlist_update))
-                return -1;
-            pol->given |= POL_RUNLIST_UPDATE;
+                return jr_fail_unknown(&c->jr, p, k->key, s, waits, 2);
+            break;
         }
+        }
+        pol->given |= k->bit;
     }
+    /* context_switch_idle's 0 is a cost, not "absent" (sim.h) */
+    if (pol->given & POL_CONTEXT_SWITCH_IDLE)
+        pol->has_context_switch_idle = true;
     return 0;
 }
 
@@ -473,15 +493,32 @@ static int resolve_stream(pctx *c, const char *name, const char *process, const 
 
 /* ---- ops ----------------------------------------------------------------- */
 
-static const char *const op_keys[] = {
-    "kernel", "copy", "sync", "stream", "process", "at", "blocks", "threads", "smem", "regs",
-    "block_time", "program", "latency", "budget", "qos_goal", "bytes", "direction", "duration",
-    NULL};
-static const char *const kernel_keys[] = {
-    "kernel", "stream", "process", "at", "blocks", "threads", "smem", "regs", "block_time",
-    "program", "latency", "budget", "qos_goal", NULL};
-static const char *const copy_keys[] = {
-    "copy", "stream", "process", "at", "bytes", "direction", "duration", NULL};
+/* An op's keys, each named once (issue 24 point 4), with the kinds of op
+ * it applies to: the table gives the unknown-key check its names ("did you
+ * mean"), and each kind the keys it takes ("a copy takes: ..."), in this
+ * order. parse_op reads them. */
+enum { OPK_KERNEL = 1, OPK_COPY = 2, OPK_SYNC = 4, OPK_ANY = 7 };
+static const struct op_key {
+    const char *key;
+    unsigned kinds;
+} op_table[] = {
+    {"kernel", OPK_KERNEL},     {"copy", OPK_COPY},         {"sync", OPK_SYNC},
+    {"stream", OPK_ANY},        {"process", OPK_ANY},       {"at", OPK_ANY},
+    {"blocks", OPK_KERNEL},     {"threads", OPK_KERNEL},    {"smem", OPK_KERNEL},
+    {"regs", OPK_KERNEL},       {"block_time", OPK_KERNEL}, {"program", OPK_KERNEL},
+    {"latency", OPK_KERNEL},    {"budget", OPK_KERNEL},     {"qos_goal", OPK_KERNEL},
+    {"bytes", OPK_COPY},        {"direction", OPK_COPY},    {"duration", OPK_COPY},
+};
+#define OP_NKEYS (sizeof op_table / sizeof *op_table)
+
+/* The keys of the kinds in mask, in the table's order, NULL-terminated. */
+static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
+    size_t n = 0;
+    for (size_t i = 0; i < OP_NKEYS; i++)
+        if (op_table[i].kinds & mask)
+            names[n++] = op_table[i].key;
+    names[n] = NULL;
+}
 static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
 static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
                                          "scope", "managed", NULL};
@@ -702,7 +739,7 @@ static int parse_latency(pctx *c, json_t *v, const char *path, scn_rawop *op) {
         op->latency_given[k] = true;
     }
     return 0;
-}static const char *const sync_keys[] = {"sync", "stream", "process", "at", NULL};
+}
 
 /* At most this many blocks over all kernels: the simulator keeps every block
  * in the trace, and a request body must not make the server allocate
@@ -711,7 +748,9 @@ static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
                     int64_t *total_blocks, scn_rawop *op) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     jr_index(p, "ops", i);
-    if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, op_keys))
+    const char *keys[OP_NKEYS + 1];
+    op_key_names(OPK_ANY, keys);
+    if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, keys))
         return -1;
     static const char *const kinds[] = {"kernel", "copy", "sync"};
     int kind = -1;
@@ -726,12 +765,13 @@ static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
     if (kind < 0)
         return jr_fail(&c->jr, p, "needs \"kernel\", \"copy\" or \"sync\" with the op's name, "
                        "e.g. {\"kernel\": \"K1\", ...}");
-    const char *const *allowed = kind == 0 ? kernel_keys : kind == 1 ? copy_keys : sync_keys;
+    const char *allowed[OP_NKEYS + 1];
+    op_key_names(1u << kind, allowed);
     const char *key;
     json_t *val;
     json_object_foreach(o, key, val) {
         bool ok = false;
-        for (const char *const *a = allowed; *a && !ok; a++)
+        for (const char **a = allowed; *a && !ok; a++)
             ok = strcmp(*a, key) == 0;
         if (!ok) {
             char list[256];
@@ -980,45 +1020,35 @@ static int name_base_run(pctx *c) {
             used += (size_t)w_;                                                      \
         used = from_ + kebab(name + from_, used - from_);                            \
     } while (0)
-    if (given & POL_PLACEMENT)
-        ADD_PART("%s", sim_placement_name(b->placement));
-    if (given & POL_LAUNCH) {
-        if (b->launch_latency.cycles)
-            ADD_PART("launch_latency %" PRId64 " cycles", b->launch_latency.v);
-        else
-            ADD_PART("launch_latency %s", units_fmt_ns(tmp, sizeof tmp, b->launch_latency.v));
-    }
-    if (given & POL_DISPATCH) {
-        if (b->dispatch_latency.cycles)
-            ADD_PART("dispatch_latency %" PRId64 " cycles", b->dispatch_latency.v);
-        else
-            ADD_PART("dispatch_latency %s", units_fmt_ns(tmp, sizeof tmp, b->dispatch_latency.v));
-    }
-    if (given & POL_CONTEXTS)
-        ADD_PART("%s", sim_policy_name(SIM_TABLE_DRIVER, b->driver));
-    if (given & POL_GPU_WAIT)
-        ADD_PART("%s", b->gpu_wait == SIM_WAIT_BUSY ? "busy" : "suspend");
-    static const struct { unsigned bit; const char *key; size_t off; } durs[] = {
-        {POL_TIME_SLICE, "time_slice", offsetof(scn_rawpolicy, time_slice)},
-        {POL_CONTEXT_SWITCH, "context_switch", offsetof(scn_rawpolicy, context_switch)},
-        {POL_RUNLIST_UPDATE, "runlist_update", offsetof(scn_rawpolicy, runlist_update)},
-        {POL_IOCTL_BOOKKEEPING, "ioctl_bookkeeping", offsetof(scn_rawpolicy, ioctl_bookkeeping)},
-        {POL_CONTEXT_SWITCH_IDLE, "context_switch_idle",
-         offsetof(scn_rawpolicy, context_switch_idle)},
-    };
-    for (size_t k = 0; k < sizeof durs / sizeof durs[0]; k++) {
-        if (!(given & durs[k].bit))
+    /* the policy keys some variant gives, in name_rank order (policy_table) */
+    for (int rank = 1; rank <= PK_NAME_RANKS; rank++) {
+        const pol_key *k = policy_table;
+        while (k < policy_table + POLICY_NKEYS && k->name_rank != rank)
+            k++;
+        if (k == policy_table + POLICY_NKEYS || !(given & k->bit))
             continue;
-        const units_dur *u = (const units_dur *)((const char *)b + durs[k].off);
-        if (u->cycles)
-            ADD_PART("%s %" PRId64 " cycles", durs[k].key, u->v);
-        else if (durs[k].bit == POL_TIME_SLICE && !(b->given & POL_TIME_SLICE))
-            ADD_PART("%s %s", durs[k].key, units_fmt_ns(tmp, sizeof tmp, SIM_DEFAULT_TIME_SLICE));
-        else
-            ADD_PART("%s %s", durs[k].key, units_fmt_ns(tmp, sizeof tmp, u->v));
+        const void *at = (const char *)b + k->off;
+        switch (k->type) {
+        case PK_TABLE:
+            ADD_PART("%s", pk_name(k->table, *(const int32_t *)at));
+            break;
+        case PK_WAIT:
+            ADD_PART("%s", *(const int32_t *)at == SIM_WAIT_BUSY ? "busy" : "suspend");
+            break;
+        case PK_DUR: {
+            const units_dur *u = at;
+            if (u->cycles)
+                ADD_PART("%s %" PRId64 " cycles", k->key, u->v);
+            else if (k->dflt_ns && !(b->given & k->bit))
+                ADD_PART("%s %s", k->key, units_fmt_ns(tmp, sizeof tmp, k->dflt_ns));
+            else
+                ADD_PART("%s %s", k->key, units_fmt_ns(tmp, sizeof tmp, u->v));
+            break;
+        }
+        case PK_COUNT:
+            break;
+        }
     }
-    if (given & POL_WARP)
-        ADD_PART("%s", sim_policy_name(SIM_TABLE_WARP, b->warp));
     if (given & POL_BUDGETS) {
         /* the base's budgets of the kernels some variant changes */
         for (size_t i = 0; i < s->nops; i++) {
@@ -1105,16 +1135,23 @@ static int build_run(pctx *c, size_t r) {
     const sim_device *d = &run->device;
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
 
-    if (units_resolve(&c->jr, run->raw.launch_latency, d, "policy.launch_latency",
-                    &run->policy.launch_latency) ||
-        units_resolve(&c->jr, run->raw.dispatch_latency, d, "policy.dispatch_latency",
-                    &run->policy.dispatch_latency))
-        return -1;
-    run->policy.placement = run->raw.placement;
-    run->policy.warp = run->raw.warp;
-    run->policy.warp_issue_limit = run->raw.warp_issue_limit;
-    run->policy.warp_epoch = run->raw.warp_epoch;
-    run->policy.quota_epoch = run->raw.quota_epoch;
+    /* every policy key into the run's sim_policy (policy_table's `to`) */
+    for (size_t i = 0; i < POLICY_NKEYS; i++) {
+        const pol_key *k = &policy_table[i];
+        const char *from = (const char *)&run->raw + k->off;
+        char *to = (char *)&run->policy + k->to;
+        if (k->type == PK_DUR) {
+            char where[64];
+            snprintf(where, sizeof where, "policy.%s", k->key);
+            if (units_resolve(&c->jr, *(const units_dur *)from, d, where, (int64_t *)(void *)to))
+                return -1;
+        } else if (k->type == PK_COUNT) {
+            *(int64_t *)(void *)to = *(const int64_t *)(const void *)from;
+        } else {
+            *(int32_t *)(void *)to = *(const int32_t *)(const void *)from;
+        }
+    }
+    run->policy.has_context_switch_idle = run->raw.has_context_switch_idle;
     /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
      * the warp table's quota flag) */
     const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);
@@ -1142,20 +1179,6 @@ static int build_run(pctx *c, size_t r) {
     run->programs = calloc(s->nops ? s->nops : 1, sizeof *run->programs);
     if (!run->programs)
         return jr_oom(&c->jr);
-    run->policy.driver = run->raw.driver;
-    run->policy.gpu_wait = run->raw.gpu_wait;
-    if (units_resolve(&c->jr, run->raw.time_slice, d, "policy.time_slice",
-                      &run->policy.time_slice) ||
-        units_resolve(&c->jr, run->raw.context_switch, d, "policy.context_switch",
-                      &run->policy.context_switch) ||
-        units_resolve(&c->jr, run->raw.runlist_update, d, "policy.runlist_update",
-                      &run->policy.runlist_update) ||
-        units_resolve(&c->jr, run->raw.ioctl_bookkeeping, d, "policy.ioctl_bookkeeping",
-                      &run->policy.ioctl_bookkeeping) ||
-        units_resolve(&c->jr, run->raw.context_switch_idle, d, "policy.context_switch_idle",
-                      &run->policy.context_switch_idle))
-        return -1;
-    run->policy.has_context_switch_idle = run->raw.has_context_switch_idle;
     if (s->tasks.ntasks) {
         run->policy.host = sim_policy_find(SIM_TABLE_HOST, "tasks");
         if (run->policy.host < 0)

@@ -88,9 +88,19 @@ void tj_put_device(tj_buf *b, const sim_device *d) {
     tj_putc(b, '}');
 }
 
-static void put_dim3(tj_buf *b, const char *k, const int32_t v[3]) {
-    if (!v[0] && !v[1] && !v[2]) return;   /* unknown: left out, as api.md says */
-    key(b, k, false);
+/* ---- the records of the field lists (simcore/trace_fields.h) ---------------------- */
+
+static void put_priority(tj_buf *b, int32_t p) {
+    if (p == TRACE_PRIO_NONE) tj_puts(b, "\"none\"");
+    else jw_i64_raw(b, p);
+}
+
+static void put_f64(tj_buf *b, double v) {
+    if (isfinite(v)) putf(b, "%.17g", v);
+    else tj_puts(b, "null");
+}
+
+static void put_dim3(tj_buf *b, const int32_t v[3]) {
     jw_putc(b, '[');
     jw_i64_raw(b, v[0]);
     jw_putc(b, ',');
@@ -100,58 +110,52 @@ static void put_dim3(tj_buf *b, const char *k, const int32_t v[3]) {
     jw_putc(b, ']');
 }
 
-static void put_priority(tj_buf *b, int32_t p) {
-    if (p == TRACE_PRIO_NONE) tj_puts(b, "\"none\"");
-    else jw_i64_raw(b, p);
-}
+/* Whether the writer writes a field of record r (value v): the list's
+ * `when` (trace.h says which runs have these fields; elsewhere they are 0
+ * and left out). */
+#define TJ_WHEN(when, r, v) TJW_##when(r, v)
+#define TJW_TJ_ALWAYS(r, v) 1
+#define TJW_TJ_IF_SET(r, v) ((v) != 0)
+#define TJW_TJ_IF_WARP(r, v) ((r)->instructions > 0)
+#define TJW_TJ_IF_QOS(r, v) ((r)->ipc_isolated > 0 && isfinite((r)->ipc_isolated))
+#define TJW_TJ_IF_QOS_GOAL(r, v) (TJW_TJ_IF_QOS(r, v) && (r)->qos_goal > 0)
+#define TJW_TJ_IF_QOS_SHARED(r, v) \
+    (TJW_TJ_IF_QOS(r, v) && !((r)->qos_goal > 0) && isfinite((r)->ipc_shared))
+
+/* A field's key (k: the literal ,"name":) and value by its jkind; a dim3 is
+ * written at its first element, and left out when unknown (all 0, as
+ * api.md says). */
+#define TJ_PUT(jkind, b, t, k, v, p) TJP_##jkind(b, t, k, v, p)
+#define TJP_TJ_STR(b, t, k, v, p) (PUTL(b, k), tj_put_str(b, trace_str_get(t, v)))
+#define TJP_TJ_PRIO(b, t, k, v, p) (PUTL(b, k), put_priority(b, v))
+#define TJP_TJ_TIME(b, t, k, v, p) (PUTL(b, k), tj_put_i64(b, v))
+#define TJP_TJ_SIZE(b, t, k, v, p) (PUTL(b, k), tj_put_i64(b, v))
+#define TJP_TJ_COUNT(b, t, k, v, p) (PUTL(b, k), put_count(b, v))
+#define TJP_TJ_INT(b, t, k, v, p) (PUTL(b, k), jw_i64_raw(b, v))
+#define TJP_TJ_INDEX(b, t, k, v, p) \
+    (PUTL(b, k), (v) < 0 ? PUTL(b, "null") : jw_i64_raw(b, v))
+#define TJP_TJ_DIR(b, t, k, v, p) (PUTL(b, k), tj_put_str(b, trace_copy_dir_name(v)))
+#define TJP_TJ_DIM3(b, t, k, v, p) \
+    ((p)[0] || (p)[1] || (p)[2] ? (PUTL(b, k), put_dim3(b, p)) : (void)0)
+#define TJP_TJ_DIM3_REST(b, t, k, v, p) ((void)0)
+#define TJP_TJ_F64(b, t, k, v, p) (PUTL(b, k), put_f64(b, v))
+#define TJP_TJ_FRACTION(b, t, k, v, p) (PUTL(b, k), put_f64(b, v))
+#define TJP_TJ_BOOL(b, t, k, v, p) ((v) ? PUTL(b, k "true") : PUTL(b, k "false"))
+
+/* One field of record r (of trace t) into b, every field after the id */
+#define TJ_FIELD(col, member, kind, check, json, jkind, when, sort)                     \
+    if (TJ_WHEN(when, r, r->member))                                                      \
+        TJ_PUT(jkind, b, t, ",\"" #json "\":", r->member, &r->member);
 
 void tj_put_kernel(tj_buf *b, const trace *t, size_t i) {
     tj_put_kernel_id(b, t, i, (int64_t)i);
 }
 
 void tj_put_kernel_id(tj_buf *b, const trace *t, size_t i, int64_t id) {
-    const trace_kernel *k = &t->kernels.v[i];
+    const trace_kernel *r = &t->kernels.v[i];
     PUTL(b, "{\"id\":");
     jw_i64_raw(b, id);
-    key(b, "name", false); tj_put_str(b, trace_str_get(t, k->name));
-    if (k->raw_name) { key(b, "raw_name", false); tj_put_str(b, trace_str_get(t, k->raw_name)); }
-    key(b, "stream", false); tj_put_str(b, trace_str_get(t, k->stream));
-    key(b, "process", false); tj_put_str(b, trace_str_get(t, k->process));
-    key(b, "priority", false); put_priority(b, k->priority);
-    key(b, "issue", false); tj_put_i64(b, k->issue);
-    key(b, "first_block", false); tj_put_i64(b, k->first_block);
-    key(b, "fully_dispatched", false); tj_put_i64(b, k->fully_dispatched);
-    key(b, "end", false); tj_put_i64(b, k->end);
-    key(b, "blocks", false); put_count(b, k->blocks);
-    key(b, "threads", false); put_count(b, k->threads);
-    key(b, "smem", false); tj_put_i64(b, k->smem);
-    key(b, "regs", false); put_count(b, k->regs);
-    put_dim3(b, "grid", k->grid);
-    put_dim3(b, "block", k->block);
-    /* warp-level runs only (trace.h) */
-    if (k->instructions > 0) {
-        PUTL(b, ",\"instructions\":");
-        jw_i64_raw(b, k->instructions);
-        PUTL(b, ",\"ipc\":");
-        if (isfinite(k->ipc)) putf(b, "%.17g", k->ipc);
-        else tj_puts(b, "null");
-    }
-    /* runs with QoS goals only (trace.h; ISCA'17 quota policies) */
-    if (k->ipc_isolated > 0 && isfinite(k->ipc_isolated)) {
-        if (k->qos_goal > 0) {
-            PUTL(b, ",\"qos_goal\":");
-            putf(b, "%.17g", k->qos_goal);
-        }
-        PUTL(b, ",\"ipc_isolated\":");
-        putf(b, "%.17g", k->ipc_isolated);
-        if (k->qos_goal > 0) {
-            PUTL(b, ",\"qos_met\":");
-            tj_puts(b, k->qos_met ? "true" : "false");
-        } else if (isfinite(k->ipc_shared)) {
-            PUTL(b, ",\"ipc_shared\":");
-            putf(b, "%.17g", k->ipc_shared);
-        }
-    }
+    TRACE_KERNEL_FIELDS(TJ_FIELD, TF_NOSEP)
     tj_putc(b, '}');
 }
 
@@ -165,21 +169,22 @@ static size_t cat_time(char *tmp, size_t n, int64_t v) {
     return n + jw_fmt_i64(tmp + n, v);
 }
 
+/* A block's field (TJ_INT or TJ_TIME: the kinds a block's list uses) as
+ * ,"name":value into tmp at n; the room each takes at most */
+#define TJ_CAT(col, member, kind, check, json, jkind, when, sort) \
+    CAT_LIT(tmp, n, ",\"" #json "\":");                         \
+    n = TJC_##jkind(tmp, n, blk->member);
+#define TJC_TJ_INT(tmp, n, v) ((n) + jw_fmt_i64((tmp) + (n), v))
+#define TJC_TJ_TIME(tmp, n, v) cat_time(tmp, n, v)
+#define TJ_CAT_ROOM(col, member, kind, check, json, ...) +sizeof(",\"" #json "\":") + 20
+
 /* The hottest record (16 M of them in a big run): formatted on the stack
  * and appended in one piece, one bounds check instead of eleven. */
 void tj_put_block(tj_buf *b, const trace_block *blk) {
-    char tmp[160];   /* 5 literals (47) + 3 x int32 (33) + 2 x int64 (42) */
+    char tmp[2 TRACE_BLOCK_FIELDS(TJ_CAT_ROOM, TF_NOSEP)];
     size_t n = 0;
-    CAT_LIT(tmp, n, "{\"kernel\":");
-    n += jw_fmt_i64(tmp + n, blk->kernel);
-    CAT_LIT(tmp, n, ",\"index\":");
-    n += jw_fmt_i64(tmp + n, blk->index);
-    CAT_LIT(tmp, n, ",\"sm\":");
-    n += jw_fmt_i64(tmp + n, blk->sm);
-    CAT_LIT(tmp, n, ",\"start\":");
-    n = cat_time(tmp, n, blk->start);
-    CAT_LIT(tmp, n, ",\"end\":");
-    n = cat_time(tmp, n, blk->end);
+    TRACE_BLOCK_FIELDS(TJ_CAT, TF_NOSEP)
+    tmp[0] = '{';   /* the first field's comma */
     tmp[n++] = '}';
     jw_putn(b, tmp, n);
 }
@@ -189,20 +194,10 @@ void tj_put_copy(tj_buf *b, const trace *t, size_t i) {
 }
 
 void tj_put_copy_id(tj_buf *b, const trace *t, size_t i, int64_t id) {
-    const trace_copy *c = &t->copies.v[i];
+    const trace_copy *r = &t->copies.v[i];
     PUTL(b, "{\"id\":");
     jw_i64_raw(b, id);
-    key(b, "name", false); tj_put_str(b, trace_str_get(t, c->name));
-    key(b, "stream", false); tj_put_str(b, trace_str_get(t, c->stream));
-    key(b, "process", false); tj_put_str(b, trace_str_get(t, c->process));
-    key(b, "direction", false); tj_put_str(b, trace_copy_dir_name(c->direction));
-    key(b, "bytes", false); tj_put_i64(b, c->bytes);
-    key(b, "issue", false); tj_put_i64(b, c->issue);
-    key(b, "start", false); tj_put_i64(b, c->start);
-    key(b, "end", false); tj_put_i64(b, c->end);
-    key(b, "engine", false);
-    if (c->engine < 0) tj_puts(b, "null");
-    else jw_i64_raw(b, c->engine);
+    TRACE_COPY_FIELDS(TJ_FIELD, TF_NOSEP)
     tj_putc(b, '}');
 }
 

@@ -771,49 +771,149 @@ void h_replay(void *app, const http_request *req, http_response *res) {
 
 /* ---- compare ------------------------------------------------------------------------------- */
 
+/* The answer is written with jw alone: the runs as they are read, the
+ * kernel rows (the part compare_cache.h keeps, written once per set of runs
+ * and put back as the value of "kernels") and the task rows from the rows
+ * below; the bytes are those jansson's json_dumps(JSON_COMPACT |
+ * JSON_REAL_PRECISION(10)) wrote before. A null cell is TRACE_NONE. */
+
 /* Rows matched across runs by a string key; the key interned in `keys`
  * gives the row (ids are dense from 1 because only keys are interned). */
 typedef struct rows {
     trace keys;
-    json_t **row;
-    size_t n, cap;
+    void *v;            /* rows of `size` bytes: cmp_trow (tasks) or cmp_krow */
+    size_t n, cap, size;
+    bool tasks;
 } rows;
 
-static json_t *row_for(rows *r, const char *key, json_t *(*make)(size_t nruns, const char *label,
-                                                                 const char *extra),
-                       size_t nruns, const char *label, const char *extra) {
+/* A row of the kernel table: the kernel's name and stream (as the first
+ * run that has it names them) and, per run, its response, start and end. */
+typedef struct cmp_krow {
+    char *name, *stream;
+    int64_t response[COMPARE_MAX_RUNS], start[COMPARE_MAX_RUNS], end[COMPARE_MAX_RUNS];
+} cmp_krow;
+
+/* A row of the task table: per run its jobs, its worst, mean (the sum of
+ * responses until the run's jobs are all read) and best response, its
+ * deadline misses and its analysis bound. */
+typedef struct cmp_trow {
+    char *task;
+    int64_t jobs[COMPARE_MAX_RUNS], max[COMPARE_MAX_RUNS], min[COMPARE_MAX_RUNS],
+        misses[COMPARE_MAX_RUNS], bound[COMPARE_MAX_RUNS];
+    double mean[COMPARE_MAX_RUNS];
+    bool has_mean[COMPARE_MAX_RUNS];
+} cmp_trow;
+
+static void cells_none(int64_t *v) {
+    for (size_t i = 0; i < COMPARE_MAX_RUNS; i++) v[i] = TRACE_NONE;
+}
+
+/* The row of `key`: a new one (label and extra kept, every cell null)
+ * the first time; NULL when out of memory. */
+static void *row_for(rows *r, const char *key, const char *label, const char *extra) {
     trace_str id = trace_intern(&r->keys, key);
     if (!id) return NULL;
-    if (id - 1 < r->n) return r->row[id - 1];
+    if (id - 1 < r->n) return (char *)r->v + (id - 1) * r->size;
+    if (id - 1 != r->n) return NULL;   /* a row that could not be made before */
     if (r->n == r->cap) {
         size_t nc = r->cap ? r->cap * 2 : 64;
-        json_t **nr = realloc(r->row, nc * sizeof *nr);
-        if (!nr) return NULL;
-        r->row = nr;
+        void *nv = realloc(r->v, nc * r->size);
+        if (!nv) return NULL;
+        r->v = nv;
         r->cap = nc;
     }
-    r->row[r->n++] = make(nruns, label, extra);
-    return r->row[r->n - 1];
+    char *lab = strdup(label), *ext = extra ? strdup(extra) : NULL;
+    if (!lab || (extra && !ext)) {
+        free(lab);
+        free(ext);
+        return NULL;
+    }
+    void *row = (char *)r->v + r->n * r->size;
+    if (!r->tasks) {
+        cmp_krow *k = row;
+        *k = (cmp_krow){.name = lab, .stream = ext};
+        cells_none(k->response);
+        cells_none(k->start);
+        cells_none(k->end);
+    } else {
+        cmp_trow *t = row;
+        *t = (cmp_trow){.task = lab};
+        free(ext);
+        cells_none(t->jobs);
+        cells_none(t->max);
+        cells_none(t->min);
+        cells_none(t->misses);
+        cells_none(t->bound);
+    }
+    r->n++;
+    return row;
 }
 
-static json_t *nulls(size_t n) {
-    json_t *a = json_array();
-    for (size_t i = 0; i < n; i++) json_array_append_new(a, json_null());
-    return a;
+/* "k":[cells of the nruns runs] */
+static void put_cells(jw_buf *w, const char *k, const int64_t *v, size_t nruns) {
+    jw_key(w, k);
+    jw_arr(w);
+    for (size_t i = 0; i < nruns; i++) {
+        if (v[i] == TRACE_NONE) jw_null(w);
+        else jw_i64(w, v[i]);
+    }
+    jw_end(w);
 }
 
-static json_t *make_kernel_row(size_t nruns, const char *name, const char *stream) {
-    return json_pack("{s:o, s:o, s:o, s:o, s:o}", "name", tj_string(name), "stream",
-                     tj_string(stream), "response", nulls(nruns), "start", nulls(nruns), "end",
-                     nulls(nruns));
+/* The kernel rows as the array compare_cache.h keeps (malloc'd; NULL when
+ * out of memory). */
+static char *kernel_rows_text(const rows *kr, size_t nruns, size_t *len) {
+    jw_buf w = {0};
+    jw_arr(&w);
+    for (size_t i = 0; i < kr->n; i++) {
+        const cmp_krow *k = (const cmp_krow *)kr->v + i;
+        jw_obj(&w);
+        jw_kv_str(&w, "name", k->name);
+        jw_kv_str(&w, "stream", k->stream);
+        put_cells(&w, "response", k->response, nruns);
+        put_cells(&w, "start", k->start, nruns);
+        put_cells(&w, "end", k->end, nruns);
+        jw_end(&w);
+    }
+    jw_end(&w);
+    return jw_take(&w, len);
 }
 
-static json_t *make_task_row(size_t nruns, const char *task, const char *unused) {
-    (void)unused;
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "task", tj_string(task), "jobs",
-                     nulls(nruns), "max_response", nulls(nruns), "mean_response", nulls(nruns),
-                     "min_response", nulls(nruns), "deadline_misses", nulls(nruns), "bound",
-                     nulls(nruns));
+static void put_task_rows(jw_buf *w, const rows *tr, size_t nruns) {
+    jw_arr(w);
+    for (size_t i = 0; i < tr->n; i++) {
+        const cmp_trow *t = (const cmp_trow *)tr->v + i;
+        jw_obj(w);
+        jw_kv_str(w, "task", t->task);
+        put_cells(w, "jobs", t->jobs, nruns);
+        put_cells(w, "max_response", t->max, nruns);
+        jw_key(w, "mean_response");
+        jw_arr(w);
+        for (size_t r = 0; r < nruns; r++) {
+            if (t->has_mean[r]) jw_f64_prec(w, t->mean[r], 10);
+            else jw_null(w);
+        }
+        jw_end(w);
+        put_cells(w, "min_response", t->min, nruns);
+        put_cells(w, "deadline_misses", t->misses, nruns);
+        put_cells(w, "bound", t->bound, nruns);
+        jw_end(w);
+    }
+    jw_end(w);
+}
+
+static void rows_free(rows *r) {
+    for (size_t i = 0; i < r->n; i++) {
+        if (!r->tasks) {
+            cmp_krow *k = (cmp_krow *)r->v + i;
+            free(k->name);
+            free(k->stream);
+        } else {
+            free(((cmp_trow *)r->v + i)->task);
+        }
+    }
+    free(r->v);
+    trace_free(&r->keys);
 }
 
 void h_compare(void *app, const http_request *req, http_response *res) {
@@ -838,8 +938,9 @@ void h_compare(void *app, const http_request *req, http_response *res) {
     char experiments[COMPARE_MAX_RUNS][64];
     db *d = api_db_acquire(a, res);
     if (!d) return;
-    json_t *jruns = json_array();
-    rows kr = {0}, tr = {0};
+    /* the answer: {"runs":[...],"kernels":[...],"tasks":[...]} */
+    jw_buf b = {0};
+    rows kr = {.size = sizeof(cmp_krow)}, tr = {.size = sizeof(cmp_trow), .tasks = true};
     trace_init(&kr.keys);
     trace_init(&tr.keys);
     /* the kernel table's cache key: each run by slug and creation time
@@ -847,26 +948,35 @@ void h_compare(void *app, const http_request *req, http_response *res) {
     char ckey[COMPARE_MAX_RUNS * 96] = "";
     char *ctext = NULL;
     size_t clen = 0;
+    jw_obj(&b);
+    jw_key(&b, "runs");
+    jw_arr(&b);
     for (size_t r = 0; r < nruns; r++) {
         run_ctx c;
         char *experiment = experiments[r];
         if (!get_run(d, slugs[r], &c, res)) goto done;
+        const char *created = json_string_value(json_object_get(c.obj, "created"));
+        const char *name = json_string_value(json_object_get(c.obj, "name"));
         size_t kl = strlen(ckey);
-        snprintf(ckey + kl, sizeof ckey - kl, "%s@%s;", slugs[r],
-                 json_string_value(json_object_get(c.obj, "created")) ? json_string_value(json_object_get(c.obj, "created")) : "");
-        snprintf(experiment, 64, "%s",
-                 json_string_value(json_object_get(c.obj, "experiment")) ? json_string_value(json_object_get(c.obj, "experiment")) : "");
+        snprintf(ckey + kl, sizeof ckey - kl, "%s@%s;", slugs[r], created ? created : "");
+        const char *e = json_string_value(json_object_get(c.obj, "experiment"));
+        snprintf(experiment, 64, "%s", e ? e : "");
         /* runs of any experiments: each labelled "experiment · run" (issue 15) */
         char ename[256], label[600];
         expedit_experiment_name(d, experiment, ename, sizeof ename);
         snprintf(label, sizeof label, "%s \u00b7 %s", ename[0] ? ename : experiment,
-                 json_string_value(json_object_get(c.obj, "name")) ? json_string_value(json_object_get(c.obj, "name")) : slugs[r]);
-        json_array_append_new(jruns, json_pack("{s:s, s:O, s:O, s:s, s:s, s:s}", "run", slugs[r], "name",
-                                               json_object_get(c.obj, "name"), "source",
-                                               json_object_get(c.obj, "source"), "experiment", experiment,
-                                               "experiment_name", ename, "label", label));
+                 name ? name : slugs[r]);
+        jw_obj(&b);
+        jw_kv_str(&b, "run", slugs[r]);
+        jw_kv_str(&b, "name", name);
+        jw_kv_str(&b, "source", json_string_value(json_object_get(c.obj, "source")));
+        jw_kv_str(&b, "experiment", experiment);
+        jw_kv_str(&b, "experiment_name", ename);
+        jw_kv_str(&b, "label", label);
+        jw_end(&b);
         json_decref(c.obj);
     }
+    jw_end(&b);
     /* a hit leaves only the task rows to build: the kernels are not loaded */
     bool cached = cmpcache_get(ckey, &ctext, &clen);
     for (size_t r = 0; r < nruns; r++) {
@@ -891,15 +1001,13 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             if (!id || id > t.kernels.n) continue;
             char key[600];
             snprintf(key, sizeof key, "%s\x1f%" PRId64, name, count[id]++);
-            json_t *row = row_for(&kr, key, make_kernel_row, nruns, name,
-                                  trace_str_get(&t, k->stream));
+            cmp_krow *row = row_for(&kr, key, name, trace_str_get(&t, k->stream));
             if (!row) continue;
             int64_t from = k->issue != TRACE_NONE ? k->issue : k->first_block;
-            json_array_set_new(json_object_get(row, "response"), r,
-                               (k->end != TRACE_NONE && from != TRACE_NONE)
-                                   ? json_integer(k->end - from) : json_null());
-            json_array_set_new(json_object_get(row, "start"), r, jtime(k->first_block));
-            json_array_set_new(json_object_get(row, "end"), r, jtime(k->end));
+            row->response[r] = k->end != TRACE_NONE && from != TRACE_NONE ? k->end - from
+                                                                            : TRACE_NONE;
+            row->start[r] = k->first_block;
+            row->end[r] = k->end;
         }
         free(count);
         trace_free(&occ);
@@ -908,88 +1016,54 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             const trace_job *j = &t.jobs.v[i];
             const char *task = trace_str_get(&t, j->task);
             task = task ? task : "";
-            json_t *row = row_for(&tr, task, make_task_row, nruns, task, NULL);
+            cmp_trow *row = row_for(&tr, task, task, NULL);
             if (!row) continue;
-            json_t *jobs = json_object_get(row, "jobs");
-            json_int_t n = json_integer_value(json_array_get(jobs, r));
-            json_array_set_new(jobs, r, json_integer(n + 1));
+            row->jobs[r] = (row->jobs[r] == TRACE_NONE ? 0 : row->jobs[r]) + 1;
             if (j->end == TRACE_NONE || j->release == TRACE_NONE) continue;
             int64_t resp = j->end - j->release;
-            json_t *mx = json_object_get(row, "max_response");
-            json_t *cur = json_array_get(mx, r);
-            if (json_is_null(cur) || resp > json_integer_value(cur))
-                json_array_set_new(mx, r, json_integer(resp));
-            json_t *mn = json_object_get(row, "min_response");
-            cur = json_array_get(mn, r);
-            if (json_is_null(cur) || resp < json_integer_value(cur))
-                json_array_set_new(mn, r, json_integer(resp));
-            /* the running sum is kept in mean_response and divided below */
-            json_t *mean = json_object_get(row, "mean_response");
-            json_array_set_new(mean, r, json_real(json_number_value(json_array_get(mean, r)) + (double)resp));
-            json_t *miss = json_object_get(row, "deadline_misses");
-            json_int_t m = json_integer_value(json_array_get(miss, r));
-            json_array_set_new(miss, r, json_integer(m + (j->deadline != TRACE_NONE && j->end > j->deadline)));
+            if (row->max[r] == TRACE_NONE || resp > row->max[r]) row->max[r] = resp;
+            if (row->min[r] == TRACE_NONE || resp < row->min[r]) row->min[r] = resp;
+            row->mean[r] = (row->has_mean[r] ? row->mean[r] : 0) + (double)resp;
+            row->has_mean[r] = true;
+            row->misses[r] = (row->misses[r] == TRACE_NONE ? 0 : row->misses[r]) +
+                             (j->deadline != TRACE_NONE && j->end > j->deadline);
         }
         /* the analysis bound of each task under this run's approach (task_bounds.h) */
         json_t *bounds = task_bounds_stored(d, experiment, &t);
         const char *bk;
         json_t *bv;
         json_object_foreach(bounds, bk, bv) {
-            json_t *row = row_for(&tr, bk, make_task_row, nruns, bk, NULL);
-            if (row) json_array_set(json_object_get(row, "bound"), r, bv);
+            cmp_trow *row = row_for(&tr, bk, bk, NULL);
+            if (row) row->bound[r] = json_is_integer(bv) ? json_integer_value(bv) : TRACE_NONE;
         }
         json_decref(bounds);
+        /* the running sums into means */
         for (size_t i = 0; i < tr.n; i++) {
-            json_t *mean = json_object_get(tr.row[i], "mean_response");
-            json_t *jobs = json_object_get(tr.row[i], "jobs");
-            json_t *v = json_array_get(mean, r);
-            if (json_is_real(v) && json_integer_value(json_array_get(jobs, r)) > 0)
-                json_array_set_new(mean, r, json_real(json_real_value(v) /
-                                                      (double)json_integer_value(json_array_get(jobs, r))));
+            cmp_trow *row = (cmp_trow *)tr.v + i;
+            if (row->has_mean[r] && row->jobs[r] != TRACE_NONE && row->jobs[r] > 0)
+                row->mean[r] /= (double)row->jobs[r];
         }
         trace_free(&t);
     }
     if (!cached) {
-        json_t *kernels = json_array();
-        for (size_t i = 0; i < kr.n; i++) json_array_append(kernels, kr.row[i]);
-        ctext = json_dumps(kernels, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        json_decref(kernels);
-        if (!ctext) { http_set_error(res, 500, "out of memory writing the response"); goto done; }
-        clen = strlen(ctext);
+        if (!(ctext = kernel_rows_text(&kr, nruns, &clen))) {
+            http_set_error(res, 500, "out of memory writing the response");
+            goto done;
+        }
         cmpcache_put(ckey, ctext, clen);
     }
-    json_t *tasks = json_array();
-    for (size_t i = 0; i < tr.n; i++) json_array_append(tasks, tr.row[i]);
-    /* the bytes http_set_json would write for {runs, kernels, tasks}, with
-     * the kernels' text spliced in as stored */
-    char *truns = json_dumps(jruns, JSON_COMPACT | JSON_REAL_PRECISION(10));
-    char *ttasks = json_dumps(tasks, JSON_COMPACT | JSON_REAL_PRECISION(10));
-    json_decref(tasks);
-    jw_buf b = {0};
-    jw_puts(&b, "{\"runs\":");
-    jw_puts(&b, truns ? truns : "");
-    jw_puts(&b, ",\"kernels\":");
-    jw_puts(&b, ctext);
-    jw_puts(&b, ",\"tasks\":");
-    jw_puts(&b, ttasks ? ttasks : "");
-    jw_putc(&b, '}');
-    if (!truns || !ttasks || b.oom) {
-        jw_free(&b);
-        http_set_error(res, 500, "out of memory writing the response");
-    } else {
-        http_set_buf(res, 200, &b, "application/json");
-    }
-    free(truns);
-    free(ttasks);
+    jw_key(&b, "kernels");
+    jw_rawn(&b, ctext, clen);
+    jw_key(&b, "tasks");
+    put_task_rows(&b, &tr, nruns);
+    jw_end(&b);
+    if (b.oom) http_set_error(res, 500, "out of memory writing the response");
+    else http_set_buf(res, 200, &b, "application/json");
 done:
+    jw_free(&b);
     free(ctext);
-    json_decref(jruns);
-    for (size_t i = 0; i < kr.n; i++) json_decref(kr.row[i]);
-    for (size_t i = 0; i < tr.n; i++) json_decref(tr.row[i]);
-    free(kr.row);
-    free(tr.row);
-    trace_free(&kr.keys);
-    trace_free(&tr.keys);
+    rows_free(&kr);
+    rows_free(&tr);
     api_db_release(a, d);
 }
 

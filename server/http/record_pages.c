@@ -64,8 +64,9 @@ void rpage_records(db *d, const http_request *req, const char *run, bool copies,
         return;
     const char *sort = http_query(req, "sort");
     if (sort && (q.key = ror_key_parse(kind, sort)) < 0) {
+        char keys[256];
         http_set_error(res, 400, "sort: \"%s\" is not a column of the %s table (%s)", sort, what,
-                       ror_key_list(kind));
+                       ror_key_list(kind, keys, sizeof keys));
         return;
     }
     const char *order = http_query(req, "order");

@@ -23,6 +23,40 @@
 #define NK 2500
 #define NC 1300
 
+/* The sort columns' numbers, as the API names them and as record_orders
+ * stores them (rorder.h; docs/api.md): written out here, so a field list
+ * (simcore/trace_fields.h) that renumbers one, which would read an old
+ * database's stored orders as another column's, fails test_key_numbers. */
+enum {
+    ROR_K_NAME = 1, ROR_K_STREAM, ROR_K_PRIORITY, ROR_K_BLOCKS, ROR_K_ISSUE, ROR_K_FIRST_BLOCK,
+    ROR_K_FULLY_DISPATCHED, ROR_K_END
+};
+enum { ROR_C_NAME = 1, ROR_C_STREAM, ROR_C_DIRECTION, ROR_C_BYTES, ROR_C_ISSUE, ROR_C_START,
+       ROR_C_END };
+static const char *const kernel_key_names[ROR_K_N] = {
+    "id", "name", "stream", "priority", "blocks", "issue", "first_block", "fully_dispatched",
+    "end", "response"};
+static const char *const copy_key_names[ROR_C_N] = {
+    "id", "name", "stream", "direction", "bytes", "issue", "start", "end"};
+
+static void test_key_numbers(void **state) {
+    (void)state;
+    for (int i = 0; i < ROR_K_N; i++)
+        assert_int_equal(ror_key_parse(ROR_KERNELS, kernel_key_names[i]), i);
+    for (int i = 0; i < ROR_C_N; i++)
+        assert_int_equal(ror_key_parse(ROR_COPIES, copy_key_names[i]), i);
+    assert_int_equal(ror_key_parse(ROR_KERNELS, "threads"), -1);
+    assert_int_equal(ror_key_parse(ROR_KERNELS, "stop"), -1);
+    assert_int_equal(ror_key_parse(ROR_COPIES, "response"), -1);
+    assert_int_equal(ror_key_parse(ROR_COPIES, "engine"), -1);
+    char buf[256];
+    assert_string_equal(ror_key_list(ROR_KERNELS, buf, sizeof buf),
+                        "id, name, stream, priority, blocks, issue, first_block, "
+                        "fully_dispatched, end, response");
+    assert_string_equal(ror_key_list(ROR_COPIES, buf, sizeof buf),
+                        "id, name, stream, direction, bytes, issue, start, end");
+}
+
 /* kernel i: names K0..K4 and K10 (none for every 11th), streams 1, 7, 13
  * in process P0 or P1, priorities none or 0..-2, no issue for every 6th */
 static void build(trace *t) {
@@ -326,6 +360,7 @@ static void test_strcmp(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_key_numbers),
         cmocka_unit_test(test_strcmp),
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_stored_pages),

@@ -1,11 +1,12 @@
 /* test_trace_fields.c -- the records' field lists (simcore/trace_fields.h,
  * issue 24 point 4) against what they drive: the columns a fresh database's
  * kernels and copies tables have (the migrations, written by hand, must
- * add a listed field's column in the list's order), a store and load that
+ * add a listed field's column), a store and load that
  * gives every listed field back, and the importers' range checks of every
  * field the list marks. A field added to a list without its migration, or
  * a migration without its list line, fails here. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,30 +17,41 @@
 #include <string.h>
 
 #include "../../db/db.h"
+#include "../../importers/schedlab_trace.h"
 #include "../../importers/trace_check.h"
+#include "../../server/formats/trace_json.h"
 #include "../../simcore/trace.h"
 #include "test_db_util.h"
 
-#define NAME_OF(col, member, kind, check) #col,
+#define NAME_OF(col, member, kind, check, ...) #col,
 static const char *const kernel_cols[] = {TRACE_KERNEL_FIELDS(NAME_OF, TF_NOSEP)};
 static const char *const copy_cols[] = {TRACE_COPY_FIELDS(NAME_OF, TF_NOSEP)};
 
-/* the columns of `table` in a fresh database, in order, equal `want` */
+/* the columns of `table` in a fresh database are those of `want`, one
+ * each (in any order: the lists are in the trace JSON's order, and every
+ * statement names its columns) */
 static void columns_are(db *d, const char *table, const char *const *want, size_t n) {
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info('%s') ORDER BY cid", table);
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db_handle(d), sql, -1, &st, NULL), SQLITE_OK);
     size_t i = 0;
+    bool seen[64] = {false};
+    assert_true(n <= sizeof seen / sizeof *seen);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *c = (const char *)sqlite3_column_text(st, 0);
-        if (i >= n) fail_msg("%s: column %s is in no field list (simcore/trace_fields.h)", table, c);
-        if (strcmp(c, want[i]) != 0)
-            fail_msg("%s: column %zu is %s, the field list says %s", table, i, c, want[i]);
+        size_t j = 0;
+        while (j < n && strcmp(c, want[j]) != 0) j++;
+        if (j == n) fail_msg("%s: column %s is in no field list (simcore/trace_fields.h)", table, c);
+        if (seen[j]) fail_msg("%s: the field list names column %s twice", table, c);
+        seen[j] = true;
         i++;
     }
     sqlite3_finalize(st);
-    if (i != n) fail_msg("%s: %zu columns, the field list has %zu (a migration missing?)", table, i, n);
+    for (size_t j = 0; j < n; j++)
+        if (!seen[j]) fail_msg("%s: no column %s, the field list has it (a migration missing?)",
+                               table, want[j]);
+    assert_int_equal(i, n);
 }
 
 static void test_columns(void **state) {
@@ -65,12 +77,13 @@ static void set_str(trace *t, trace_str *v, int n) {
 #define SET_TF_TIME(t, v, n) (v) = 1000 * (n) + 7
 #define SET_TF_F64(t, v, n) (v) = 0.5 + (n)
 #define SET_TF_BOOL(t, v, n) (v) = true
-#define SET_KERNEL(col, member, kind, check) SET_##kind(&t, k->member, n); n++;
-#define SET_COPY(col, member, kind, check) SET_##kind(&t, c->member, n); n++;
+#define SET_KERNEL(col, member, kind, check, ...) SET_##kind(&t, k->member, n); n++;
+#define SET_COPY(col, member, kind, check, ...) SET_##kind(&t, c->member, n); n++;
 
 /* equal field by field; strings by their text (ids differ between traces) */
 #define SAME_TF_STR(a, b, ta, tb) \
-    assert_string_equal(trace_str_get(ta, a), trace_str_get(tb, b))
+    assert_string_equal(or_none(trace_str_get(ta, a)), or_none(trace_str_get(tb, b)))
+static const char *or_none(const char *s) { return s ? s : "(none)"; }
 #define SAME_TF_F64(a, b, ta, tb) assert_true((a) == (b))
 #define SAME_INT(a, b, ta, tb) assert_int_equal(a, b)
 #define SAME_TF_PRIO SAME_INT
@@ -78,9 +91,9 @@ static void set_str(trace *t, trace_str *v, int n) {
 #define SAME_TF_I64 SAME_INT
 #define SAME_TF_TIME SAME_INT
 #define SAME_TF_BOOL SAME_INT
-#define SAME_KERNEL(col, member, kind, check) \
+#define SAME_KERNEL(col, member, kind, check, ...) \
     SAME_##kind(k->member, back.kernels.v[0].member, &t, &back);
-#define SAME_COPY(col, member, kind, check) \
+#define SAME_COPY(col, member, kind, check, ...) \
     SAME_##kind(c->member, back.copies.v[0].member, &t, &back);
 
 static void test_round_trip(void **state) {
@@ -113,6 +126,56 @@ static void test_round_trip(void **state) {
     tdb_close(&db0);
 }
 
+/* The trace JSON's writer and reader (server/formats/trace_json.c,
+ * importers/schedlab_trace.c) walk the lists too: a kernel with every field
+ * set (a QoS kernel of a warp-level run: qos_goal in (0, 1], so no
+ * ipc_shared), the same kernel as a QoS run's other kernel (ipc_shared, no
+ * goal), a copy and a block come back field by field, and a field left at
+ * its unknown value is left out. */
+static void test_json_round_trip(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    trace_kernel *k = trace_add_kernel(&t);
+    int n = 1;
+    TRACE_KERNEL_FIELDS(SET_KERNEL, TF_NOSEP)
+    k->qos_goal = 0.25, k->ipc_shared = 0;
+    trace_kernel other = *k;
+    other.qos_goal = 0, other.qos_met = false, other.ipc_shared = 0.75;
+    *trace_add_kernel(&t) = other;
+    trace_copy *c = trace_add_copy(&t);
+    TRACE_COPY_FIELDS(SET_COPY, TF_NOSEP)
+    c->direction = TRACE_COPY_D2H;
+    *trace_add_block(&t) = (trace_block){1, 7, 3, 100, 200};
+    trace_add_kernel(&t);   /* every field unknown */
+    assert_false(t.oom);
+    tj_buf b = {0};
+    assert_int_equal(tj_write_trace(&t, &b), 0);
+    trace back;
+    trace_init(&back);
+    char err[256];
+    if (imp_trace_json_parse(b.s, b.len, "f", &back, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(back.kernels.n, 3);
+    for (size_t j = 0; j < 3; j++) {
+        k = &t.kernels.v[j];
+        trace_kernel *kb = &back.kernels.v[j];
+#define SAME_KERNEL_J(col, member, kind, check, ...) SAME_##kind(k->member, kb->member, &t, &back);
+        TRACE_KERNEL_FIELDS(SAME_KERNEL_J, TF_NOSEP)
+    }
+    c = &t.copies.v[0];
+    TRACE_COPY_FIELDS(SAME_COPY, TF_NOSEP)
+    assert_memory_equal(&t.blocks.v[0], &back.blocks.v[0], sizeof(trace_block));
+    /* the unknown kernel: its counts null, its dims, warp and QoS fields
+     * and raw_name not there */
+    const char *last = strstr(b.s, "{\"id\":2,");
+    assert_non_null(last);
+    assert_non_null(strstr(last, "\"blocks\":null,\"threads\":null,\"smem\":null,\"regs\":null}"));
+    assert_null(strstr(last, "raw_name"));
+    tj_buf_free(&b);
+    trace_free(&back);
+    trace_free(&t);
+}
+
 /* Every field the list marks checked fails the check with a bad value, and
  * the message names it. */
 static void check_fails(trace *t, const char *what) {
@@ -129,9 +192,9 @@ static void check_fails(trace *t, const char *what) {
 #define BAD_TF_CK_COUNT(rec, member, name) \
     { __typeof__(rec->member) keep = rec->member; rec->member = -1; \
       check_fails(&t, name); rec->member = keep; }
-#define BAD_KERNEL(col, member, kind, check) BAD_##check(k, member, "kernels[0]." #member)
-#define BAD_COPY(col, member, kind, check) BAD_##check(c, member, "copies[0]." #member)
-#define BAD_BLOCK(col, member, kind, check) BAD_##check(b, member, "blocks[0]." #member)
+#define BAD_KERNEL(col, member, kind, check, ...) BAD_##check(k, member, "kernels[0]." #member)
+#define BAD_COPY(col, member, kind, check, ...) BAD_##check(c, member, "copies[0]." #member)
+#define BAD_BLOCK(col, member, kind, check, ...) BAD_##check(b, member, "blocks[0]." #member)
 
 static void test_checks(void **state) {
     (void)state;
@@ -158,6 +221,7 @@ static void test_checks(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_columns),
+        cmocka_unit_test(test_json_round_trip),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_checks),
     };
