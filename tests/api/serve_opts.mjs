@@ -21,7 +21,9 @@ export async function serve(args = [], { env = {}, dir = null, db = null, keep =
   const port = await freePort();
   const child = spawn(bin, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
     cwd: dir,
-    env: { ...process.env, ...env },
+    // (a new database seeds the shipped sweeps at the tests' reduced size,
+    // as startServer's: server.mjs)
+    env: { ...process.env, SCHEDLAB_SEED_SWEEP_TASKSETS: process.env.SCHEDLAB_SEED_SWEEP_TASKSETS ?? '20', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

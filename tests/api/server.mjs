@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -44,6 +44,27 @@ export function fixture(name) {
 
 export function tempDir(tag) {
   return mkdtempSync(join(tmpdir(), `schedlab-${tag}-`));
+}
+
+// A few of the shipped scenarios as a scenarios folder of their own (give it
+// to `serve --scenarios`), the shipped sweeps beside it (serve seeds
+// DIR/../sweeps): for the tests of a first start, which need a seeding to
+// watch, not all of it -- the seed database (seed.mjs) is the one first
+// start with every shipped scenario, and the tests start on copies of it.
+// Returns { dir, names } (dir: the scenarios folder; names: its files).
+export const FIRST_START_SCENARIOS = [
+  'tx2-fig3-basic-rules.json', 'tx2-fig5-null-stream.json', 'h100-basic-rules.json',
+  'most-room-turing-5.1.json', 'gcaps-counterexample-a.json', 'gcaps-case-study.json',
+  'qaws-v-homogeneous-latency.json',
+];
+export function shippedSubset(names = FIRST_START_SCENARIOS) {
+  const root = tempDir('shipped');
+  const dir = join(root, 'scenarios');
+  mkdirSync(dir);
+  for (const n of names) copyFileSync(join(repo, 'scenarios', n), join(dir, n));
+  symlinkSync(join(repo, 'sweeps'), join(root, 'sweeps'));
+  process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+  return { dir, names };
 }
 
 export async function freePort() {

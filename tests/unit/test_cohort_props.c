@@ -24,6 +24,7 @@
 #include "test_db_util.h"
 #include "test_sim_util.h"
 #include "test_cohort_util.h"
+#include "test_sanitizer.h"
 
 static int cmp_block(const void *a, const void *b) {
     const trace_block *x = a, *y = b;
@@ -100,12 +101,15 @@ static void check_seed(uint64_t seed, int32_t placement, stats *sx) {
 static void test_random_most_room(void **state) {
     (void)state;
     stats sx = {0, 0, 0};
-    for (uint64_t seed = 1; seed <= 200; seed++) check_seed(seed, 0, &sx);
-    printf("  200 scenarios, %zu blocks: %zu cohort records, %zu of them over several waves\n",
-           sx.blocks, sx.cohorts, sx.jumped);
-    /* the path was taken, waves were jumped over */
-    assert_true(sx.cohorts > 2000);
-    assert_true(sx.jumped > 200);
+    /* (a quarter of the scenarios under the sanitizers: test_sanitizer.h) */
+    uint64_t n = TEST_UNDER_ASAN ? 50 : 200;
+    for (uint64_t seed = 1; seed <= n; seed++) check_seed(seed, 0, &sx);
+    printf("  %d scenarios, %zu blocks: %zu cohort records, %zu of them over several waves\n",
+           (int)n, sx.blocks, sx.cohorts, sx.jumped);
+    /* the path was taken, waves were jumped over (at least 10 and 1 a
+     * scenario; 200 give 92,461 and 38,231) */
+    assert_true(sx.cohorts > 10 * n);
+    assert_true(sx.jumped > n);
 }
 
 /* Placements with their own per-block state place block by block: the

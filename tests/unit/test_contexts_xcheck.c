@@ -293,7 +293,7 @@ static void test_random_tasksets(void **state) {
     rta_gen_defaults(&p);
     static rta_gen_buf buf;
     static xset x;
-    int n = getenv("XCHECK_SETS") ? atoi(getenv("XCHECK_SETS")) : TEST_UNDER_ASAN ? 25 : 200;
+    int n = getenv("XCHECK_SETS") ? atoi(getenv("XCHECK_SETS")) : TEST_UNDER_ASAN ? 8 : 200;
     int v[4] = { 0, 0, 0, 0 }, bounded[4] = { 0, 0, 0, 0 };
     for (int s = 0; s < n; s++) {
         rta_taskset ts;

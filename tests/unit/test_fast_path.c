@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "test_sim_util.h"
+#include "test_sanitizer.h"
 
 static const char *const stream_names[] = { "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7" };
 static char op_names[TB_MAX_OPS][8];
@@ -127,10 +128,12 @@ static bool check_seed(uint64_t seed, int32_t placement, size_t *blocks) {
 static void test_random_most_room(void **state) {
     (void)state;
     size_t blocks = 0, differ = 0;
-    for (uint64_t seed = 1; seed <= 120; seed++) differ += check_seed(seed, 0, &blocks);
+    /* (a quarter of the seeds under the sanitizers: test_sanitizer.h) */
+    uint64_t seeds = TEST_UNDER_ASAN ? 30 : 120;
+    for (uint64_t seed = 1; seed <= seeds; seed++) differ += check_seed(seed, 0, &blocks);
     /* the rule was in play: most scenarios place differently with it */
-    assert_true(differ >= 60);
-    assert_true(blocks > 120 * 24 * 100);
+    assert_true(differ >= seeds / 2);
+    assert_true(blocks > seeds * 24 * 100);
 }
 
 static void test_random_round_robin(void **state) {
