@@ -62,7 +62,7 @@ POSTCOMPILE = @touch $@
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/cli/main.o \
            $(call obj,$(UNIT_SRC)) $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC) $(FUZZ_SRC)))
 
-.PHONY: all build deps run test unit unit-asan api-test browser-test fuzz fuzz-smoke \
+.PHONY: all build deps run test unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
         recorder bench clean asan web-vendor install
 .DEFAULT_GOAL := build
 
@@ -226,6 +226,32 @@ browser-test: build $(SEED_DB)
 	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) TMPDIR=$(TEST_TMPDIR) \
 	    node --test --test-concurrency=$(JOBS) tests/browser/*.test.mjs
 
+# The README's pictures (docs/screenshot.png, docs/img/*.png) taken again by
+# the browser tests that draw them; a test run writes them under
+# tests/browser/out/docs/ instead (harness.mjs, docShot).
+SHOT_TESTS = tests/browser/dashboard.test.mjs tests/browser/compare.test.mjs \
+             tests/browser/run_view.test.mjs tests/browser/sweeps_page.test.mjs
+screenshots: build $(FIXTURES) $(SEED_DB)
+	SCHEDLAB_DOC_SHOTS=1 SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
+	    node --test --test-concurrency=$(JOBS) $(SHOT_TESTS)
+
+# Both suites as one node run (make test). Their files wait much of the
+# time -- for a server's answer, a page's drawing: alone, the API suite kept
+# 2 cores 65% busy and the browser one 40% -- so SUITE_JOBS files run at
+# once, the longest first (SLOW_SUITES: the line "-- slowest files" that
+# tools/slowest-files.mjs prints at the end says which they are), then the
+# others in name order.
+SUITE_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
+SLOW_SUITES = tests/api/kill_restart.test.mjs tests/api/shared_machine.test.mjs \
+              tests/api/qos.test.mjs tests/api/hostile.test.mjs tests/browser/team.test.mjs \
+              tests/browser/run_view.test.mjs tests/browser/a11y.test.mjs tests/browser/compare.test.mjs
+SUITE_FILES = $(SLOW_SUITES) $(filter-out $(SLOW_SUITES),$(sort $(wildcard tests/api/*.test.mjs tests/browser/*.test.mjs)))
+suites: build $(FIXTURES) $(SEED_DB)
+	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_BUILD=$(BUILD) SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
+	    node --test --test-concurrency=$(SUITE_JOBS) \
+	    --test-reporter=tap --test-reporter-destination=stdout \
+	    --test-reporter=./tools/slowest-files.mjs --test-reporter-destination=stdout $(SUITE_FILES)
+
 # The harnesses link one instrumented library, the whole of LIB_SRC built
 # once with the fuzzer's coverage (fuzzer-no-link) and ASan/UBSan into
 # $(BUILD)/fuzz-obj; each takes from it what it calls, as the binary does
@@ -296,8 +322,7 @@ test: deps
 	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) $(FUZZ_BIN) asan
 	$(MAKE) --no-print-directory recorder    # before api-test: recorder_play.test.mjs runs it
 	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN)
-	$(MAKE) --no-print-directory api-test
-	$(MAKE) --no-print-directory browser-test
+	$(MAKE) --no-print-directory suites
 	$(MAKE) --no-print-directory fuzz-smoke
 	@echo "make test: all suites passed"
 

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, docShot, OUT, REPO } from './harness.mjs';
 
 let srv;
 let br;
@@ -73,7 +73,7 @@ test('most-room vs round-robin: two aligned timelines, exactly the 2 blocks of Y
   const bars = await page.evaluate(() => window.Chart.getChart(document.querySelector('#compare-chart canvas')).data.datasets.length);
   assert.equal(bars, 2);
   await page.screenshot({ path: path.join(OUT, 'compare-placement.png'), fullPage: true });
-  await page.screenshot({ path: path.join(REPO, 'docs/img/compare.png'), fullPage: true });
+  await page.screenshot({ path: docShot('img/compare.png'), fullPage: true });
   assert.deepEqual(br.problems, []);
 });
 

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, inWindow, OUT, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, inWindow, docShot, OUT, REPO } from './harness.mjs';
 
 let srv;
 let br;
@@ -61,7 +61,7 @@ test('home page lists the shipped experiments and opens Fig. 3 to its timeline',
   const shot = path.join(OUT, 'fig3-timeline.png');
   await page.screenshot({ path: shot, fullPage: true });
   fs.mkdirSync(path.join(REPO, 'docs'), { recursive: true });
-  fs.copyFileSync(shot, path.join(REPO, 'docs/screenshot.png'));
+  fs.copyFileSync(shot, docShot('screenshot.png'));
   assert.deepEqual(br.problems, []);
 });
 

@@ -17,6 +17,15 @@ export { nvprofCsv } from '../api/server.mjs';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const OUT = path.join(REPO, 'tests/browser/out');
 
+// Where a test's picture of a page goes: the README's pictures (docs/NAME)
+// when `make screenshots` asks for them (SCHEDLAB_DOC_SHOTS=1), else
+// tests/browser/out/docs/NAME -- a test run leaves the checkout as it was.
+export function docShot(name) {
+  const p = path.join(process.env.SCHEDLAB_DOC_SHOTS === '1' ? path.join(REPO, 'docs') : path.join(OUT, 'docs'), name);
+  fs.mkdirSync(path.dirname(p), { recursive: true });
+  return p;
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, inWindow, OUT, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, inWindow, docShot, OUT, REPO } from './harness.mjs';
 import { encodeBits } from '../../web/js/format.mjs';
 
 const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
@@ -498,8 +498,7 @@ test('CloverLeaf (real nsys trace, 1,312 kernels of 102 names): legend, table an
   await page.click('#legend-all');
   await page.fill('#legend-search', '');
   await ready(page, 'timeline');
-  fs.mkdirSync(path.join(REPO, 'docs/img'), { recursive: true });
-  await page.screenshot({ path: path.join(REPO, 'docs/img/run-cloverleaf.png') });
+  await page.screenshot({ path: docShot('img/run-cloverleaf.png') });
 
   // hiding one of 102 kernels: a two-range link, not 101 names
   await page.locator('.legend-item[data-k="5"]').click();

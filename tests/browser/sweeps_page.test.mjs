@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, REPO } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO } from './harness.mjs';
 
 const AXE_SRC = fs.readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
 let srv;
@@ -100,8 +100,7 @@ test('the shipped sweeps draw the paper\'s numbers beside; README screenshot', a
   let st = await ready(page, 'sweep');
   assert.equal(st.sweep.reference, 8);
   await page.setViewportSize({ width: 1100, height: 900 });
-  fs.mkdirSync(path.join(REPO, 'docs/img'), { recursive: true });
-  await page.locator('#sweep-chart').screenshot({ path: path.join(REPO, 'docs/img/sweep-fig8a.png') });
+  await page.locator('#sweep-chart').screenshot({ path: docShot('img/sweep-fig8a.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${srv.base}/experiments/${qos.slug}`);
   st = await ready(page, 'sweep');
