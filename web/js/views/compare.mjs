@@ -67,7 +67,10 @@ function windowSource(run, signal, lim) {
     cached(w) {
       const hit = answers.get(key(w));
       if (hit) return hit;
-      for (const r of answers.values()) if (r.mode === 'blocks' && r.from <= w.from && r.to >= w.to) return r;
+      // (an answer with counted waves of a cohort run is not reused for a
+      // narrower window: zoomed in, its single blocks are asked for, as in
+      // the run view's timeline)
+      for (const r of answers.values()) if (r.mode === 'blocks' && !r.counted && r.from <= w.from && r.to >= w.to) return r;
       return null;
     },
     get(w) {
@@ -78,6 +81,7 @@ function windowSource(run, signal, lim) {
         p = api.blocks(run, { from: w.from, to: w.to, max: lim.window_max_default }, signal).then((r) => {
           r.from = w.from;
           r.to = w.to;
+          r.counted = Array.isArray(r.blocks) && r.blocks.some((b) => b.count > 1);
           answers.set(key(w), r);
           if (answers.size > 64) answers.delete(answers.keys().next().value);
           return r;
