@@ -25,7 +25,8 @@
  * both protocols (the paper: BE tasks "add blocking for MPCP/FMLP+"). Both
  * semantics compute the same bounds except the deadline: the printed one
  * tests R_i against D_i, the released code against T_i (there is no printed
- * text to differ from), and except K6 (corrected only, at L6). Times are integer ns; the released code's ms floats
+ * text to differ from), and except K6 (corrected only, at L6) and K8
+ * (corrected only, at seg()). Times are integer ns; the released code's ms floats
  * agree except at exact ties. */
 #include "rta_lock.h"
 #include "rta_arith.h"
@@ -40,6 +41,7 @@ typedef struct ltask {
     int64_t L;          /* the longest request (a whole segment, G^m + G^e) */
     int64_t hpmax;      /* sum of L_h over real-time tasks above (L5) */
     const int64_t *misc, *exec;
+    int64_t theta;      /* K8: θ per request, corrected only (else 0) */
     int32_t cpu, prio;
     bool rt;
 } ltask;
@@ -60,7 +62,16 @@ static bool above(const lctx *c, size_t h, size_t x) {
     return c->d[h].rt && (!c->d[x].rt || c->d[h].prio > c->d[x].prio);
 }
 
-static int64_t seg(const ltask *t, int64_t k) { return rta_sat_add(t->misc[k], t->exec[k]); }
+/* A request's length: its segment, G^m + G^e, and under RTA_CORRECTED the
+ * TSG switch into the holder's context, θ (K8, issue 27: the GPU still
+ * switches contexts when the lock changes hands, and this is what the GCAPS
+ * paper, §3, says the lock-based analyses overlook; the simulator's lock
+ * drivers pay it, tsg.c; the released code charges none). One switch per
+ * request: while the lock is held no other context has GPU work, so the
+ * holder's context is never switched out before its segment is done. */
+static int64_t seg(const ltask *t, int64_t k) {
+    return rta_sat_add(rta_sat_add(t->misc[k], t->exec[k]), t->theta);
+}
 
 /* L5 (mpcp.py mpcp_W_ges, Lakshmanan 2009): a request of τ_x waits at most
  * for one request of every task above τ_x, then runs its own segment. */
@@ -261,6 +272,7 @@ static void prepare(const rta_taskset *ts, lctx *c) {
         d->N = k->gpu_segments;
         d->misc = k->misc;
         d->exec = k->exec;
+        d->theta = ts->semantics == RTA_CORRECTED ? ts->theta : 0;   /* K8 */
         d->cpu = k->cpu;
         d->prio = k->priority;
         d->rt = !k->best_effort;
