@@ -25,8 +25,9 @@
  * both protocols (the paper: BE tasks "add blocking for MPCP/FMLP+"). Both
  * semantics compute the same bounds except the deadline: the printed one
  * tests R_i against D_i, the released code against T_i (there is no printed
- * text to differ from), and except K6 (corrected only, at L6) and K8
- * (corrected only, at seg()). Times are integer ns; the released code's ms floats
+ * text to differ from), and except K6 (corrected only, at L6), K8
+ * (corrected only, at seg()) and K9 (corrected only, at L3). Times are
+ * integer ns; the released code's ms floats
  * agree except at exact ties. */
 #include "rta_lock.h"
 #include "rta_arith.h"
@@ -128,9 +129,23 @@ static int64_t fmlp_blocking(const lctx *c, size_t i, int64_t w, int64_t *work) 
      * 1 + z_i of its longest requests, z_i = min(N_i, remote requests). */
     int64_t z = min64(me->N, remote_req);
     for (size_t x = 0; x < c->n; x++) {
-        if (x == i || c->d[x].cpu != me->cpu || above(c, x, i) || c->d[x].N == 0)
+        if (x == i || c->d[x].cpu != me->cpu || c->d[x].N == 0)
             continue;
-        b = rta_sat_add(b, rta_sat_mul(min64(1 + z, fmlp_count(&c->d[x], w)), c->d[x].L));
+        if (!above(c, x, i)) {
+            b = rta_sat_add(b, rta_sat_mul(min64(1 + z, fmlp_count(&c->d[x], w)), c->d[x].L));
+        } else if (c->corrected && !c->busy) {
+            /* K9 (issue 27, corrected only): a higher-priority task of τ_i's
+             * own core is in the FIFO queue too. Self-suspending, it holds
+             * the lock while its GPU work runs and the core is τ_i's, so a
+             * request of τ_i queued behind it waits its whole request, which
+             * the preemption term (C_h + G^m_h, L1) does not charge and the
+             * remote term (other cores only, L2) does not either. FIFO: at
+             * most one of its requests is ahead of each of τ_i's, so
+             * min(N_i, its requests in the window) of its longest. Busy-
+             * waiting, it keeps its core while it holds the lock: that is
+             * L1's C_h + G_h already. */
+            b = rta_sat_add(b, rta_sat_mul(min64(me->N, fmlp_count(&c->d[x], w)), c->d[x].L));
+        }
         (*work)++;
     }
     return b;

@@ -1,11 +1,11 @@
 // rta_corrected.test.mjs -- issue 27: each shipped counterexample scenario
-// (scenarios/gcaps-counterexample-{a,...,g}.json, docs/rta.md) has a task
+// (scenarios/gcaps-counterexample-{a,...,h}.json, docs/rta.md) has a task
 // whose simulated MORT passes its printed bound and stays within the
 // corrected one. The MORTs are the hand derivations in each scenario's
 // description (and in tests/unit/test_contexts_xcheck.c); the printed
-// bounds are the lemmas as printed, worked out there too. F and G broke the
-// corrected analysis as it was before K7 and K8 (the 10,000-taskset safety
-// run found them); `before` is that bound, worked out by hand in their
+// bounds are the lemmas as printed, worked out there too. F, G and H broke
+// the corrected analysis as it was before K7, K8 and K9 (the safety runs
+// found them); `before` is that bound, worked out by hand in their
 // descriptions, which the MORT must pass too.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ const cases = [
   ['f', 'gcaps_suspend', 'tau', 5900000, 4100000, null, 5100000],
   ['g', 'fmlp_busy', 'c', 6.2 * MS, 6 * MS, null, 6 * MS],
   ['g', 'mpcp_busy', 'c', 6.2 * MS, 6 * MS, 'mpcp', 6 * MS],
+  ['h', 'fmlp_suspend', 'l', 10.9 * MS, 1 * MS, null, 1 * MS],
 ];
 
 function run(args) {

@@ -32,6 +32,7 @@ static const char *const shipped[] = {
     "gcaps-counterexample-e.json",      /* ditto */
     "gcaps-counterexample-f.json",      /* ditto (and the corrected bound before K7) */
     "gcaps-counterexample-g.json",      /* ditto (and the corrected bound before K8) */
+    "gcaps-counterexample-h.json",      /* ditto (and the corrected bound before K9) */
     "h100-basic-rules.json",            /* h100: checked against the recordings in test_h100_recordings.c */
     "h100-most-room.json",              /* ditto */
     "h100-priority.json",               /* ditto */
