@@ -42,7 +42,7 @@
  *      experiments comes within a thousandth of it.
  *
  * RTA_CORRECTED (issue 27) keeps the printed lemmas and changes what the
- * simulator showed them to miss, each at its line (K1-K5; docs/rta.md has
+ * simulator showed them to miss, each at its line (K1-K5, K7; docs/rta.md has
  * the counterexamples):
  *   K1 (A) Eq. (3): a round of nu other slices has nu + 1 switches, so each
  *      slice of τ_i costs nu (L + θ) + θ.
@@ -61,7 +61,11 @@
  *      new owner waits for its core (tasks above τ_i there, which it does
  *      not inherit past), and a lower-priority task of τ_i's core with a
  *      request pending can be handed the lock at τ_i's start and at each
- *      of its suspensions. */
+ *      of its suspensions.
+ *   K7 (F) Lemma 8, self-suspending: τ_i's return from each GPU wait can
+ *      find its core in a lower-priority task's non-preemptive update, as
+ *      its release can: η^g_i more blockings of ε when a lower-priority
+ *      GPU task shares its core. */
 #include "rta.h"
 #include "rta_lock.h"
 #include "rta_arith.h"
@@ -109,7 +113,7 @@ typedef struct actx {
     int64_t L;           /* the time slice */
     int64_t ngpu;        /* GPU-using tasks, best-effort ones included (M2) */
     bool released;       /* RTA_RELEASED_CODE */
-    bool corrected;      /* RTA_CORRECTED (K1-K5) */
+    bool corrected;      /* RTA_CORRECTED (K1-K5, K7) */
     bool gpu_order;      /* hp() of Lemmas 10, 11, 13 by GPU priority; D-based jitter (§6.4) */
     const bool *free_;   /* Audsley: hp_g(i) = the unassigned tasks other than i */
     const int64_t *R;    /* bounds already computed (M6) */
@@ -271,7 +275,17 @@ static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
     int64_t times = 2 * me->eta + 1;
     if (lower > 1)
         times += (busy ? 1 : me->eta + 1) * (lower - 1);
-    return rta_sat_mul(each, times);
+    int64_t b = rta_sat_mul(each, times);
+    /* K7: self-suspending, τ_i frees its core while its GPU work runs; a
+     * lower-priority task of that core may then take the free lock and
+     * start its update, which is non-preemptive (Lemma 8 (1)), so τ_i's
+     * return from each of its η^g_i GPU waits can find its core taken for
+     * up to ε (that owner runs: no hand-off wait). The release blocking
+     * above is the same thing at the start of the job; this is one per
+     * segment more (counterexample F, docs/rta.md). */
+    if (!busy && lower > 0)
+        b = rta_sat_add(b, rta_sat_mul(c->eps, me->eta));
+    return b;
 }
 
 static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, term *t) {

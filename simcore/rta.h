@@ -64,8 +64,9 @@ typedef enum rta_approach {
 } rta_approach;
 
 /* RTA_CORRECTED: the printed lemmas with the corrections of issue 27 (A-D
- * and the runlist lock's hand-off; rta.c, K1-K5; docs/rta.md) for tsg_rr_*
- * and gcaps_*; the lock-based analyses are the same in every semantics. */
+ * and the runlist lock's hand-off; rta.c, K1-K5 and K7; docs/rta.md) for
+ * tsg_rr_* and gcaps_*; the lock-based analyses are the released code's in
+ * every semantics but this one, which adds K6, K8 and K9 (rta_lock.c). */
 typedef enum rta_semantics { RTA_PRINTED = 0, RTA_RELEASED_CODE, RTA_CORRECTED } rta_semantics;
 
 typedef struct rta_task {

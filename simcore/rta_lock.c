@@ -25,7 +25,9 @@
  * both protocols (the paper: BE tasks "add blocking for MPCP/FMLP+"). Both
  * semantics compute the same bounds except the deadline: the printed one
  * tests R_i against D_i, the released code against T_i (there is no printed
- * text to differ from), and except K6 (corrected only, at L6). Times are integer ns; the released code's ms floats
+ * text to differ from), and except K6 (corrected only, at L6), K8
+ * (corrected only, at seg()) and K9 (corrected only, at L3). Times are
+ * integer ns; the released code's ms floats
  * agree except at exact ties. */
 #include "rta_lock.h"
 #include "rta_arith.h"
@@ -40,6 +42,7 @@ typedef struct ltask {
     int64_t L;          /* the longest request (a whole segment, G^m + G^e) */
     int64_t hpmax;      /* sum of L_h over real-time tasks above (L5) */
     const int64_t *misc, *exec;
+    int64_t theta;      /* K8: θ per request, corrected only (else 0) */
     int32_t cpu, prio;
     bool rt;
 } ltask;
@@ -60,7 +63,16 @@ static bool above(const lctx *c, size_t h, size_t x) {
     return c->d[h].rt && (!c->d[x].rt || c->d[h].prio > c->d[x].prio);
 }
 
-static int64_t seg(const ltask *t, int64_t k) { return rta_sat_add(t->misc[k], t->exec[k]); }
+/* A request's length: its segment, G^m + G^e, and under RTA_CORRECTED the
+ * TSG switch into the holder's context, θ (K8, issue 27: the GPU still
+ * switches contexts when the lock changes hands, and this is what the GCAPS
+ * paper, §3, says the lock-based analyses overlook; the simulator's lock
+ * drivers pay it, tsg.c; the released code charges none). One switch per
+ * request: while the lock is held no other context has GPU work, so the
+ * holder's context is never switched out before its segment is done. */
+static int64_t seg(const ltask *t, int64_t k) {
+    return rta_sat_add(rta_sat_add(t->misc[k], t->exec[k]), t->theta);
+}
 
 /* L5 (mpcp.py mpcp_W_ges, Lakshmanan 2009): a request of τ_x waits at most
  * for one request of every task above τ_x, then runs its own segment. */
@@ -117,9 +129,23 @@ static int64_t fmlp_blocking(const lctx *c, size_t i, int64_t w, int64_t *work) 
      * 1 + z_i of its longest requests, z_i = min(N_i, remote requests). */
     int64_t z = min64(me->N, remote_req);
     for (size_t x = 0; x < c->n; x++) {
-        if (x == i || c->d[x].cpu != me->cpu || above(c, x, i) || c->d[x].N == 0)
+        if (x == i || c->d[x].cpu != me->cpu || c->d[x].N == 0)
             continue;
-        b = rta_sat_add(b, rta_sat_mul(min64(1 + z, fmlp_count(&c->d[x], w)), c->d[x].L));
+        if (!above(c, x, i)) {
+            b = rta_sat_add(b, rta_sat_mul(min64(1 + z, fmlp_count(&c->d[x], w)), c->d[x].L));
+        } else if (c->corrected && !c->busy) {
+            /* K9 (issue 27, corrected only): a higher-priority task of τ_i's
+             * own core is in the FIFO queue too. Self-suspending, it holds
+             * the lock while its GPU work runs and the core is τ_i's, so a
+             * request of τ_i queued behind it waits its whole request, which
+             * the preemption term (C_h + G^m_h, L1) does not charge and the
+             * remote term (other cores only, L2) does not either. FIFO: at
+             * most one of its requests is ahead of each of τ_i's, so
+             * min(N_i, its requests in the window) of its longest. Busy-
+             * waiting, it keeps its core while it holds the lock: that is
+             * L1's C_h + G_h already. */
+            b = rta_sat_add(b, rta_sat_mul(min64(me->N, fmlp_count(&c->d[x], w)), c->d[x].L));
+        }
         (*work)++;
     }
     return b;
@@ -261,6 +287,7 @@ static void prepare(const rta_taskset *ts, lctx *c) {
         d->N = k->gpu_segments;
         d->misc = k->misc;
         d->exec = k->exec;
+        d->theta = ts->semantics == RTA_CORRECTED ? ts->theta : 0;   /* K8 */
         d->cpu = k->cpu;
         d->prio = k->priority;
         d->rt = !k->best_effort;

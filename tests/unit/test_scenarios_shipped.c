@@ -30,6 +30,9 @@ static const char *const shipped[] = {
     "gcaps-counterexample-c.json",      /* ditto */
     "gcaps-counterexample-d.json",      /* ditto */
     "gcaps-counterexample-e.json",      /* ditto */
+    "gcaps-counterexample-f.json",      /* ditto (and the corrected bound before K7) */
+    "gcaps-counterexample-g.json",      /* ditto (and the corrected bound before K8) */
+    "gcaps-counterexample-h.json",      /* ditto (and the corrected bound before K9) */
     "h100-basic-rules.json",            /* h100: checked against the recordings in test_h100_recordings.c */
     "h100-most-room.json",              /* ditto */
     "h100-priority.json",               /* ditto */
@@ -190,6 +193,11 @@ static void test_every_scenario_is_checked(void **state) {
             assert_int_equal(scn_run_count(s), 2);
             assert_string_equal(scn_run_name(s, 0), "most-room");
             assert_string_equal(scn_run_name(s, 1), "round-robin");
+        } else if (strcmp(shipped[i], "gcaps-counterexample-g.json") == 0) {
+            /* the same tasks under both GPU locks (rta_corrected.test.mjs) */
+            assert_int_equal(scn_run_count(s), 2);
+            assert_string_equal(scn_run_name(s, 0), "fmlp+");
+            assert_string_equal(scn_run_name(s, 1), "mpcp");
         } else if (strncmp(shipped[i], "gcaps-case-study", 16) != 0 &&
                    strcmp(shipped[i], "tx2-appendix-a-processes.json") != 0) {
             assert_int_equal(scn_run_count(s), 1);
