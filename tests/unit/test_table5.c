@@ -25,8 +25,11 @@
 #include <cmocka.h>
 
 #include "../../server/formats/scenario.h"
+#include "test_sanitizer.h"
 
-#define NSEEDS 30
+/* (3 under the sanitizers, which check the runs' memory, not the table:
+ * the comparisons are the plain run's; test_sanitizer.h) */
+#define NSEEDS (TEST_UNDER_ASAN ? 3 : 30)
 #define NRUNS 4
 #define NTASKS 5
 #define FAILED (-1.0)
@@ -157,6 +160,8 @@ static int order_swaps(int *rows_in_order) {
 static void test_table5_mort_mae_todo_12_1ms(void **state) {
     (void)state;
     measure();
+    if (TEST_UNDER_ASAN)
+        skip();   /* 3 seeds: the table is compared in the plain run */
     double e = mae();
     printf("mean absolute MORT error: %.2f ms over 20 cells (target <= 4 ms; was %s); by column",
            e, MAE_TODO);
@@ -185,6 +190,8 @@ static void test_table5_mort_mae_todo_12_1ms(void **state) {
 static void test_table5_order_todo_2_of_5_rows(void **state) {
     (void)state;
     measure();
+    if (TEST_UNDER_ASAN)
+        skip();   /* 3 seeds: the table is compared in the plain run */
     int rows;
     int swaps = order_swaps(&rows);
     printf("rows in the paper's order: %d of 5, pairs swapped %d of 30 (was %s)\n", rows, swaps,
