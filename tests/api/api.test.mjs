@@ -25,7 +25,9 @@ let srv;
 let fig3Run;
 
 before(async () => {
-  srv = await startServer({ fresh: true });   // "a fresh start" below: seeds itself
+  // a copy of the seed database, which is what a fresh start with every
+  // shipped scenario left (seed.mjs): "a fresh start" below
+  srv = await startServer();
   const { body } = await getJson(`${srv.base}/api/experiments`);
   for (const e of body.experiments) {
     const full = await getJson(`${srv.base}/api/experiments/${e.slug}`);

@@ -9,7 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { tempDir } from './server.mjs';
+import { join } from 'node:path';
+
+import { shippedSubset, tempDir } from './server.mjs';
 import { JSON_BODY, RAW, json, scenario, serve } from './serve_opts.mjs';
 
 const ROUNDS = Number(process.env.SCHEDLAB_KILL_ROUNDS || 10);
@@ -63,12 +65,19 @@ async function waitRunning(base, job, minDone) {
 test(`SIGKILL during an import and during a job, ${ROUNDS} rounds: integrity, no partial run, earlier runs intact`, async () => {
   const dir = tempDir('h16-kill');
   const csv = bigCsv(160000);   // ~6 MB: over sync_bytes, so a job
-  let srv = await serve(['--budget', 'sync=1000'], { dir, keep: true });
+  // a new database with two shipped scenarios stored before the first kill
+  // (the runs every round checks, with those of the rounds before): each
+  // kill's integrity_check reads the whole file, which a copy of the seed
+  // database makes 100 MB
+  const some = shippedSubset(['tx2-fig3-basic-rules.json', 'h100-basic-rules.json'], { sweeps: false });
+  const args = ['--budget', 'sync=1000', '--scenarios', some.dir];
+  let srv = await serve(args, { dir, db: join(dir, 'kill.db'), keep: true });
   const db = srv.db;
   let known;
   let kills = 0, finished = 0;
   try {
     known = await snapshot(srv.base);
+    assert.ok(known.size >= 2, `the two scenarios' runs: ${[...known.keys()]}`);
     for (let round = 0; round < ROUNDS; round++) {
       for (const kind of ['import', 'simulation']) {
         const blocks = 300000 + round * 20000;
@@ -88,7 +97,7 @@ test(`SIGKILL during an import and during a job, ${ROUNDS} rounds: integrity, no
         if (j.state === 'done') finished++;
         else if (j.state !== 'running') throw new Error(`job ended ${JSON.stringify(j)}`);
         check(db);
-        srv = await serve(['--budget', 'sync=1000'], { dir, db, keep: true });
+        srv = await serve(args, { dir, db, keep: true });
         assert.equal((await json(`${srv.base}/api/health`)).body.status, 'ok');
         const now = await snapshot(srv.base);
         for (const [slug, v] of known) assert.equal(now.get(slug), v, `run ${slug} changed or vanished`);
