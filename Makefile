@@ -318,12 +318,21 @@ recorder:
 # JOBS at a time; the plain and the ASan unit tests share one pool, the ASan
 # ones (5-12 times slower) first, so that the short plain ones fill the
 # pool's tail instead of one long test running alone at the end.
+# (each phase's end is stamped with the seconds since the start: "-- make
+# test: ... at +N s")
+TEST_T0 = $(BUILD)/.test-start
+test_phase = @echo "-- make test: $(1) at +$$(( $$(date +%s) - $$(cat $(TEST_T0)) )) s"
 test: deps
+	@mkdir -p $(BUILD) && date +%s > $(TEST_T0)
 	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) $(FUZZ_BIN) asan
 	$(MAKE) --no-print-directory recorder    # before api-test: recorder_play.test.mjs runs it
+	$(call test_phase,built)
 	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN)
+	$(call test_phase,unit tests passed)
 	$(MAKE) --no-print-directory suites
+	$(call test_phase,API and browser tests passed)
 	$(MAKE) --no-print-directory fuzz-smoke
+	$(call test_phase,fuzzing passed)
 	@echo "make test: all suites passed"
 
 bench: deps build
