@@ -5,19 +5,11 @@
 
 #include "db_int.h"
 
-#define COHORT_COLS "seq, kernel, sm, first, stride, count, per_wave, start, stop, period"
+#define COHORT_COLS "seq, " DBI_COHORT_COLS
 
 static void row(sqlite3_stmt *st, trace_cohort *c, int64_t *seq) {
     *seq = sqlite3_column_int64(st, 0);
-    c->kernel = sqlite3_column_int(st, 1);
-    c->sm = sqlite3_column_int(st, 2);
-    c->index = sqlite3_column_int(st, 3);
-    c->stride = sqlite3_column_int(st, 4);
-    c->count = sqlite3_column_int64(st, 5);
-    c->per_wave = sqlite3_column_int64(st, 6);
-    c->start = sqlite3_column_int64(st, 7);
-    c->end = sqlite3_column_int64(st, 8);
-    c->period = sqlite3_column_int64(st, 9);
+    dbi_cohort_at(st, 1, c);
 }
 
 /* Step st to its end, each row to cb (those with a wave in [from, to)

@@ -193,6 +193,11 @@ bool dbi_row_kernel(trace *t, const strmap *m, sqlite3_stmt *st);
 #define DBI_COPY_NCOLS (0 TRACE_COPY_FIELDS(TF_ONE, TF_NOSEP))
 /* One copies row into t (false: out of memory). */
 bool dbi_row_copy(trace *t, const strmap *m, sqlite3_stmt *st);
+/* The cohorts columns dbi_cohort_at reads, as db_load_run and
+ * cohort_window.c select them (issue 28) */
+#define DBI_COHORT_COLS "kernel, sm, first, stride, count, per_wave, start, stop, period"
+/* The cohort of st's columns col .. col + 8 (DBI_COHORT_COLS) into *c. */
+void dbi_cohort_at(sqlite3_stmt *st, int col, trace_cohort *c);
 
 /* A field's value bound to parameter i of s (t: whose strings), and read
  * from column i of st (m: the run's strings), by the field's kind

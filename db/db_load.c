@@ -172,19 +172,23 @@ static bool row_pause(trace *t, const strmap *m, sqlite3_stmt *st) {
                            sqlite3_column_int64(st, 2)) != NULL;
 }
 
+void dbi_cohort_at(sqlite3_stmt *st, int col, trace_cohort *c) {
+    c->kernel = sqlite3_column_int(st, col);
+    c->sm = sqlite3_column_int(st, col + 1);
+    c->index = sqlite3_column_int(st, col + 2);
+    c->stride = sqlite3_column_int(st, col + 3);
+    c->count = sqlite3_column_int64(st, col + 4);
+    c->per_wave = sqlite3_column_int64(st, col + 5);
+    c->start = sqlite3_column_int64(st, col + 6);
+    c->end = sqlite3_column_int64(st, col + 7);
+    c->period = sqlite3_column_int64(st, col + 8);
+}
+
 static bool row_cohort(trace *t, const strmap *m, sqlite3_stmt *st) {
     (void)m;
     trace_cohort *c = trace_add_cohort(t);
     if (!c) return false;
-    c->kernel = sqlite3_column_int(st, 0);
-    c->sm = sqlite3_column_int(st, 1);
-    c->index = sqlite3_column_int(st, 2);
-    c->stride = sqlite3_column_int(st, 3);
-    c->count = sqlite3_column_int64(st, 4);
-    c->per_wave = sqlite3_column_int64(st, 5);
-    c->start = sqlite3_column_int64(st, 6);
-    c->end = sqlite3_column_int64(st, 7);
-    c->period = sqlite3_column_int64(st, 8);
+    dbi_cohort_at(st, 0, c);
     return true;
 }
 
@@ -298,8 +302,7 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
      * with the pauses (the export streams the blocks themselves) */
     if ((parts & (DB_LOAD_BLOCKS | DB_LOAD_PAUSES)) &&
         load_rows(d, id,
-                  "SELECT kernel, sm, first, stride, count, per_wave, start, stop, period FROM "
-                  "cohorts WHERE run = ?1 ORDER BY seq",
+                  "SELECT " DBI_COHORT_COLS " FROM cohorts WHERE run = ?1 ORDER BY seq",
                   out, &m, row_cohort, "cohorts", err, errlen))
         goto out;
     if ((parts & (DB_LOAD_BLOCKS | DB_LOAD_PAUSES)) &&
