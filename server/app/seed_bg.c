@@ -52,19 +52,21 @@ int seedbg_start(const char *db_path, const char *scenarios_dir, const char *swe
     atomic_store(&seed_running, true);
     int rc = pthread_create(&seed_thread, NULL, seed_main, NULL);
     if (rc) {
-        atomic_store(&seed_running, false);
         snprintf(err, errlen, "seeding: cannot start a thread: %s", strerror(rc));
         goto fail;
     }
     seed_started = true;
     return 0;
 fail:
+    atomic_store(&seed_running, false);
     free(seed_db);
     free(seed_dir);
     free(seed_sweeps);
     seed_db = seed_dir = seed_sweeps = NULL;
     return -1;
 }
+
+void seedbg_expect(void) { atomic_store(&seed_running, true); }
 
 bool seedbg_pending(void) { return atomic_load(&seed_running); }
 

@@ -8,6 +8,11 @@
  * once computed. GET /api/health says "seeding": true meanwhile (a
  * client that needs them all, a test, waits for false).
  *
+ *   seedbg_expect   say "seeding" from now on: called before the port
+ *                   opens, so that no request answered between the
+ *                   opening and seedbg_start reads "seeding": false on a
+ *                   database that has nothing stored yet (a test that
+ *                   waited for false then found no scenarios)
  *   seedbg_start    start the thread (a copy of the paths is kept; the
  *                   sweeps folder may be NULL: no sweeps seeded)
  *   seedbg_pending  true while the thread runs
@@ -23,6 +28,7 @@
 /* 0, or -1 when the thread could not start (err says why; nothing stored). */
 int seedbg_start(const char *db_path, const char *scenarios_dir, const char *sweeps_dir,
                  char *err, size_t errlen);
+void seedbg_expect(void);
 bool seedbg_pending(void);
 void seedbg_join(void);
 

@@ -892,6 +892,7 @@ static int cmd_serve(int argc, char **argv) {
                     "other login user(s): any of them can store and delete experiments through "
                     "this port (set SCHEDLAB_TOKEN or give --token-file FILE)\n", others);
     }
+    if (scenarios) seedbg_expect();   /* before the port opens: seed_bg.h */
     http_server *srv;
     if (http_start(&hcfg, &srv, err, sizeof err)) {
         api_free(api);
