@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { ROUTES, matchRoute } from '../../web/js/router.mjs';
+import { VIEWS } from '../../web/js/views.mjs';
 import { getJson, repo, startServer } from './server.mjs';
 
 let srv;
@@ -28,12 +29,13 @@ test('every page of router.mjs is answered with the app shell, and main.mjs has 
     assert.match(res.headers.get('content-type'), /^text\/html/);
     assert.equal(await res.text(), shell, r.example);
   }
-  // main.mjs renders a route by its name: VIEWS has one entry per route
-  const main = readFileSync(join(repo, 'web/js/main.mjs'), 'utf8');
-  const views = /const VIEWS = \{([^}]*)\}/.exec(main);
-  assert.ok(views, 'main.mjs has its VIEWS table');
-  const names = [...views[1].matchAll(/^\s*(\w+):/gm)].map((m) => m[1]);
-  assert.deepEqual(names.sort(), ROUTES.map((r) => r.name).sort());
+  // main.mjs renders a route by its name: views.mjs's VIEWS has one entry
+  // per route, whose first module exports the render function it names
+  assert.deepEqual(Object.keys(VIEWS).sort(), ROUTES.map((r) => r.name).sort());
+  for (const [name, v] of Object.entries(VIEWS)) {
+    const text = readFileSync(join(repo, 'web/js', v.modules[0]), 'utf8');
+    assert.match(text, new RegExp(`^export (async )?function ${v.render}\\(`, 'm'), `${name}: ${v.modules[0]} exports no ${v.render}`);
+  }
   // and a path that is no page stays a 404 for a client that is no browser
   assert.equal(matchRoute('/nowhere', '').name, 'notfound');
   assert.equal((await fetch(`${srv.base}/nowhere`, { headers: { Accept: 'application/json' } })).status, 404);

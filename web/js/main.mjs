@@ -7,19 +7,7 @@ import { startRouter } from './router.mjs';
 import { h, clear, errorBox } from './dom.mjs';
 import { beginView, setReady, setDrawn } from './state.mjs';
 import { watchExports } from './exports.mjs';
-import { renderExperiments } from './views/experiments.mjs';
-import { renderExperiment } from './views/experiment.mjs';
-import { renderRun } from './views/run.mjs';
-import { renderCompare } from './views/compare.mjs';
-import { renderSweeps } from './views/sweep.mjs';
-
-const VIEWS = {
-  experiments: renderExperiments,
-  experiment: renderExperiment,
-  run: renderRun,
-  compare: renderCompare,
-  sweeps: renderSweeps,
-};
+import { VIEWS, loadView, preloadView } from './views.mjs';
 
 // One look for every chart: the page's font and a text colour that keeps
 // 4.5:1 contrast on white.
@@ -72,8 +60,7 @@ async function show(route) {
   app.append(root);
   // PNG and CSV buttons on every chart and table card (exports.mjs)
   me.unwatch = watchExports(root);
-  const render = VIEWS[route.name];
-  if (!render) {
+  if (!VIEWS[route.name]) {
     root.append(h('h1', null, 'Page not found'),
       h('p', null, `Nothing lives at ${route.path}. `, h('a', { href: '/' }, 'Back to the experiments.')));
     beginView('notfound');
@@ -82,6 +69,10 @@ async function show(route) {
   }
   root.append(h('p', { class: 'loading muted' }, 'Loading…'));
   try {
+    // the view's modules: preloaded by preload.mjs for the page opened,
+    // by idleViews for the others (views.mjs)
+    const render = await loadView(route.name);
+    if (current !== me) return;
     const res = await render(root, route, { signal: abort.signal });
     if (current !== me) {
       if (res && res.cleanup) res.cleanup();
@@ -92,6 +83,7 @@ async function show(route) {
     beginView(res && res.view ? res.view : route.name);
     setDrawn(res && res.drawnBlocks ? res.drawnBlocks : 0);
     setReady();
+    idleViews();
   } catch (e) {
     if (e && e.name === 'AbortError') return;
     if (current !== me) return;
@@ -100,6 +92,17 @@ async function show(route) {
     beginView('error');
     setReady();
   }
+}
+
+// Once the first view is drawn, the other views' modules are fetched and
+// compiled while the browser is idle: a click to another page then waits
+// for no module.
+let idled = false;
+function idleViews() {
+  if (idled) return;
+  idled = true;
+  const later = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+  later(() => Object.keys(VIEWS).forEach((name) => preloadView(name)));
 }
 
 startRouter(show);

@@ -337,7 +337,11 @@ export async function renderCompare(root, route, ctx) {
       h('p', { class: 'empty', id: 'compare-empty' }, 'Pick at least two runs, from any experiments, to compare them.'));
     return { view: 'compare', cleanup: null };
   }
-  const lim = await api.limits();
+  // The server's limits (asked once per page load) are needed only where a
+  // block or kernel window is asked for: not waited for before the other
+  // requests (issue 30: a round trip of the case study's first paint).
+  const limP = api.limits();
+  limP.catch(() => {});
   // Each run's summary, kernels and (for a run small enough to match block
   // by block) its blocks are asked for at once, beside the comparison: one
   // round of requests before the first paint, not three (issue 15: the
@@ -346,10 +350,10 @@ export async function renderCompare(root, route, ctx) {
   const early = (id) => {
     if (!perRun.has(id)) {
       const runP = api.run(id, ctx.signal);
-      const info = Promise.all([runP, kernelsOrBins(id, runP, ctx.signal, lim)]);
+      const info = Promise.all([runP, limP.then((lim) => kernelsOrBins(id, runP, ctx.signal, lim))]);
       // a run of real-time tasks is compared task by task (tasksCompare):
       // its blocks are not fetched (15,276 of the GCAPS case study: 16 MB)
-      const full = info.then(([run]) => ((run.summary?.jobs || 0) === 0 && (run.summary?.blocks || 0) <= lim.window_max_ceiling
+      const full = Promise.all([info, limP]).then(([[run], lim]) => ((run.summary?.jobs || 0) === 0 && (run.summary?.blocks || 0) <= lim.window_max_ceiling
         ? api.blocks(id, { max: lim.window_max_ceiling }, ctx.signal) : null));
       // (a failure is reported where it is awaited; none goes unhandled)
       info.catch(() => {});
@@ -361,7 +365,7 @@ export async function renderCompare(root, route, ctx) {
   ids.forEach(early);
   // The shared time axis comes from the runs' own summaries and kernels, so
   // a big run's window is asked for beside the comparison, not after it.
-  const axisP = Promise.all(ids.map((id) => early(id).info)).then((infos) => {
+  const axisP = Promise.all([limP, ...ids.map((id) => early(id).info)]).then(([lim, ...infos]) => {
     const ax = axisOf(infos.map(([run, ks]) => ({ run, kernels: ks.kernels || [], big: ks.big })), route);
     ax.allTasks = infos.every(([run]) => (run.summary?.jobs || 0) > 0);
     for (const id of ids) {
@@ -382,6 +386,7 @@ export async function renderCompare(root, route, ctx) {
   // the replay reports beside the comparison, not after it
   const reportsP = ids.map((id) => api.fidelity(id, ctx.signal).then((x) => (x && x.replay ? x : null), () => null));
   const data = await api.compare(ids, ctx.signal);
+  const lim = await limP;
   const runs = data.runs || [];
   const kernels = data.kernels || [];
   const labels = runs.map((r) => r.label || r.name || r.run);

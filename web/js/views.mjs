@@ -1,0 +1,78 @@
+// views.mjs -- which module draws each page of router.mjs's ROUTES, and
+// every module that module imports, directly or not.
+//
+// A page opened from a link loads only its own view's modules (issue 30:
+// the GCAPS case-study compare drew in 1.0-1.4 s, a third of it Chromium
+// fetching and compiling the 45 modules of every view; its own are 21).
+// preload.mjs, the page's first script, asks for the current route's list
+// at once (<link rel="modulepreload">, no import-by-import waterfall);
+// main.mjs imports the view when it shows it, and once the first view is
+// drawn preloads the others while the browser is idle, so moving between
+// pages inside the dashboard costs no fetch.
+//
+// `modules[0]` exports the route's render function `render`; the rest is
+// its import graph, in any order. tests/browser/preload.test.mjs walks the
+// real imports and fails when a list and the graph part, and
+// tests/api/page_routes.test.mjs checks every route has an entry.
+// No imports here: preload.mjs runs before anything else is fetched.
+
+export const VIEWS = {
+  experiments: {
+    render: 'renderExperiments',
+    modules: ['views/experiments.mjs', 'api.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'upload.mjs'],
+  },
+  experiment: {
+    render: 'renderExperiment',
+    modules: ['views/experiment.mjs', 'api.mjs', 'dom.mjs', 'router.mjs', 'state.mjs', 'editor.mjs', 'format.mjs',
+      'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs'],
+  },
+  run: {
+    render: 'renderRun',
+    modules: ['views/run.mjs', 'api.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'views/run/tabs.mjs',
+      'views/replay_form.mjs', 'views/run/timeline.mjs', 'views/run/kernels.mjs', 'views/run/queues.mjs',
+      'views/summary.mjs', 'views/warps.mjs', 'views/qos.mjs', 'views/tasks.mjs', 'views/placement.mjs', 'colors.mjs',
+      'charts/timeline.mjs', 'views/run/shared.mjs', 'vtable.mjs', 'ptable.mjs', 'exports.mjs', 'charts/queues.mjs',
+      'canvas.mjs', 'charts/timeline/index.mjs', 'charts/window.mjs', 'charts/legend.mjs', 'charts/timeline/layout.mjs',
+      'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs', 'charts/stacking.mjs'],
+  },
+  compare: {
+    render: 'renderCompare',
+    modules: ['views/compare.mjs', 'api.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'colors.mjs', 'state.mjs',
+      'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'views/tasks_compare.mjs',
+      'charts/timeline/index.mjs', 'views/tasks.mjs', 'charts/legend.mjs', 'charts/window.mjs',
+      'charts/timeline/layout.mjs', 'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs',
+      'canvas.mjs', 'charts/stacking.mjs'],
+  },
+  sweeps: {
+    render: 'renderSweeps',
+    modules: ['views/sweep.mjs', 'api.mjs', 'dom.mjs', 'editor.mjs', 'format.mjs', 'router.mjs', 'state.mjs',
+      'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs'],
+  },
+};
+
+const url = (m) => `/js/${m}`;
+
+// <link rel="modulepreload"> for each module of the view `name` not asked
+// for yet (those of index.html and of earlier calls are skipped): fetched
+// and compiled, not run. Unknown names (the not-found page) preload nothing.
+export function preloadView(name, doc = document) {
+  const v = VIEWS[name];
+  if (!v) return;
+  const have = new Set([...doc.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href')));
+  for (const m of v.modules) {
+    if (have.has(url(m))) continue;
+    const link = doc.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = url(m);
+    doc.head.append(link);
+  }
+}
+
+// The render function of the view `name` (its module imported on first
+// use), or null for a name no view draws.
+export async function loadView(name) {
+  const v = VIEWS[name];
+  if (!v) return null;
+  const mod = await import(url(v.modules[0]));
+  return mod[v.render];
+}
