@@ -2,6 +2,8 @@
 // failure always reaches the user as one readable line: the server's own
 // {"error": "..."} text verbatim when it sent one.
 
+import { loadChart } from './chartlib.mjs';
+
 export class ApiError extends Error {
   constructor(message, status) {
     super(message);
@@ -63,6 +65,10 @@ async function request(path, options = {}, onProgress = null, ask = true) {
     throw new ApiError(`Cannot reach the schedlab server (${path}): ${e.message}`, 0);
   }
   const text = await res.text();
+  // a view draws what it fetched with window.Chart: the answer is handed
+  // over once the library is in (chartlib.mjs; it loads beside the first
+  // requests, and is nearly always in before their answers)
+  if (typeof window !== 'undefined') await loadChart().catch(() => {});
   let body = null;
   if (text) {
     try {

@@ -8,35 +8,7 @@ import { h, clear, errorBox } from './dom.mjs';
 import { beginView, setReady, setDrawn } from './state.mjs';
 import { watchExports } from './exports.mjs';
 import { VIEWS, loadView, preloadView } from './views.mjs';
-
-// One look for every chart: the page's font and a text colour that keeps
-// 4.5:1 contrast on white.
-// The text and grid colours follow the theme (app.css --chart-ink and
-// --chart-grid, light and dark, both >= 4.5:1 on their background; issue
-// 30: a fixed dark grey read 1.64:1 on the dark theme), and every chart on
-// the page is repainted when the theme changes.
-function chartColors() {
-  const cs = getComputedStyle(document.documentElement);
-  window.Chart.defaults.color = cs.getPropertyValue('--chart-ink').trim() || '#374151';
-  window.Chart.defaults.borderColor = cs.getPropertyValue('--chart-grid').trim() || '#e5e7eb';
-}
-if (window.Chart) {
-  window.Chart.defaults.font.family = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-  chartColors();
-  window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => {
-    chartColors();
-    for (const c of Object.values(window.Chart.instances)) {
-      // options resolved at creation keep the old colours: reset the scales'
-      for (const sc of Object.values(c.options.scales || {})) {
-        if (sc.ticks) sc.ticks.color = window.Chart.defaults.color;
-        if (sc.title) sc.title.color = window.Chart.defaults.color;
-        if (sc.grid) sc.grid.color = window.Chart.defaults.borderColor;
-      }
-      if (c.options.plugins?.legend?.labels) c.options.plugins.legend.labels.color = window.Chart.defaults.color;
-      c.update('none');
-    }
-  });
-}
+import { loadChart } from './chartlib.mjs';
 
 const app = document.getElementById('app');
 let current = null;   // {abort, cleanup}
@@ -105,4 +77,5 @@ function idleViews() {
   later(() => Object.keys(VIEWS).forEach((name) => preloadView(name)));
 }
 
+loadChart().catch(() => {});   // (preload.mjs has started it; the look is set here too)
 startRouter(show);

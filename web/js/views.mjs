@@ -19,16 +19,16 @@
 export const VIEWS = {
   experiments: {
     render: 'renderExperiments',
-    modules: ['views/experiments.mjs', 'api.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'upload.mjs'],
+    modules: ['views/experiments.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'upload.mjs'],
   },
   experiment: {
     render: 'renderExperiment',
-    modules: ['views/experiment.mjs', 'api.mjs', 'dom.mjs', 'router.mjs', 'state.mjs', 'editor.mjs', 'format.mjs',
+    modules: ['views/experiment.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'router.mjs', 'state.mjs', 'editor.mjs', 'format.mjs',
       'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs'],
   },
   run: {
     render: 'renderRun',
-    modules: ['views/run.mjs', 'api.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'views/run/tabs.mjs',
+    modules: ['views/run.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'views/run/tabs.mjs',
       'views/replay_form.mjs', 'views/run/timeline.mjs', 'views/run/kernels.mjs', 'views/run/queues.mjs',
       'views/summary.mjs', 'views/warps.mjs', 'views/qos.mjs', 'views/tasks.mjs', 'views/placement.mjs', 'colors.mjs',
       'charts/timeline.mjs', 'views/run/shared.mjs', 'vtable.mjs', 'ptable.mjs', 'exports.mjs', 'charts/queues.mjs',
@@ -37,7 +37,7 @@ export const VIEWS = {
   },
   compare: {
     render: 'renderCompare',
-    modules: ['views/compare.mjs', 'api.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'colors.mjs', 'state.mjs',
+    modules: ['views/compare.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'colors.mjs', 'state.mjs',
       'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'views/tasks_compare.mjs',
       'charts/timeline/index.mjs', 'views/tasks.mjs', 'charts/legend.mjs', 'charts/window.mjs',
       'charts/timeline/layout.mjs', 'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs',
@@ -45,7 +45,7 @@ export const VIEWS = {
   },
   sweeps: {
     render: 'renderSweeps',
-    modules: ['views/sweep.mjs', 'api.mjs', 'dom.mjs', 'editor.mjs', 'format.mjs', 'router.mjs', 'state.mjs',
+    modules: ['views/sweep.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'editor.mjs', 'format.mjs', 'router.mjs', 'state.mjs',
       'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs'],
   },
 };
