@@ -172,12 +172,12 @@ static void test_every_scenario_is_checked(void **state) {
     DIR *d = opendir(dir);
     if (!d)
         fail_msg("cannot open %s (set SCHEDLAB_ROOT or run from the repository root)", dir);
-    char *found[64];
+    char *found[128];
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0 && n < 64)
+        if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0 && n < 128)
             found[n++] = strdup(e->d_name);
     }
     closedir(d);
