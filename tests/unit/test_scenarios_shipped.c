@@ -46,6 +46,14 @@ static const char *const shipped[] = {
     "most-room-table1-l1.json",          /* ditto */
     "most-room-table1-memory.json",      /* ditto */
     "most-room-table1-transfer.json",    /* ditto */
+    "most-room-table3-compute.json",     /* Appendix B: runs checked in test_warp_appendix_b.c */
+    "most-room-table3-l1.json",          /* ditto */
+    "most-room-table3-memory.json",      /* ditto */
+    "most-room-table3-transfer.json",    /* ditto */
+    "most-room-table4-compute.json",     /* ditto */
+    "most-room-table4-l1.json",          /* ditto */
+    "most-room-table4-memory.json",      /* ditto */
+    "most-room-table4-transfer.json",    /* ditto */
     "most-room-turing-5.1-9-blocks.json",
     "most-room-turing-5.1-colocated.json",
     "most-room-turing-5.1.json",
@@ -164,12 +172,12 @@ static void test_every_scenario_is_checked(void **state) {
     DIR *d = opendir(dir);
     if (!d)
         fail_msg("cannot open %s (set SCHEDLAB_ROOT or run from the repository root)", dir);
-    char *found[64];
+    char *found[128];
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0 && n < 64)
+        if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0 && n < 128)
             found[n++] = strdup(e->d_name);
     }
     closedir(d);
@@ -184,8 +192,10 @@ static void test_every_scenario_is_checked(void **state) {
     for (size_t i = 0; i < NSHIPPED; i++) {
         scn_scenario *s = load(shipped[i]);
         assert_true(strlen(scn_description(s)) > 100);
-        if (strncmp(shipped[i], "qaws-", 5) == 0 || strstr(shipped[i], "table1")) {
-            /* warp-level: runs named and checked in test_warp_scenarios.c */
+        if (strncmp(shipped[i], "qaws-", 5) == 0 || strstr(shipped[i], "table1") ||
+            strstr(shipped[i], "table3") || strstr(shipped[i], "table4")) {
+            /* warp-level: runs named and checked in test_warp_scenarios.c
+             * (Table 1) and test_warp_appendix_b.c (Tables 3-4) */
         } else if (strncmp(shipped[i], "isca17-", 7) == 0) {
             /* quota QoS: runs named and checked in test_quota.c */
         } else if (strncmp(shipped[i], "most-room", 9) == 0 ||

@@ -285,10 +285,14 @@ static void test_table1_transfer(void **state) {
 /* todo (issue 25): isolated memory-intensive B, paper 22.4x; the model's
  * SM 67 gets its equal 1/68 share of DRAM, so B's 8 full warps (and 8
  * one-thread warps) run 45.0x as long as on eight SMs, a factor 2.0 over
- * the paper's (the tolerance is 1.5). The hardware gives SM 67 about twice
- * an SM of A's share (A's 512-thread blocks write over a far larger range:
- * DRAM row and TLB misses the model does not have). This test passes while
- * the gap stays; when it closes, it fails and becomes an assertion. */
+ * the paper's (the tolerance is 1.5). The paper's own numbers say the
+ * hardware gives SM 67 2.18 times an A SM's rate (Volta's Table 4: 2.04,
+ * Pascal's Table 3 with four A SMs: 1.16). Measured candidates: the per-SM
+ * window (sm_mem_queue 128-1024) leaves it at 45.1-45.4x; B outside the
+ * DRAM share altogether gives 8.3x; DRAM row buffers under FR-FCFS give B
+ * no advantage over A (both arrays share every bank): docs/memory.md,
+ * "What moved the gap". This test passes while the gap stays; when it
+ * closes, it fails and becomes an assertion. */
 static void test_table1_memory_isolated_todo(void **state) {
     (void)state;
     table1 m;
