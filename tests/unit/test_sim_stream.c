@@ -179,9 +179,10 @@ static void test_shipped_scenarios(void **state) {
         scn_free(s);
     }
     closedir(d);
-    /* 8 warp-level ones (4 of most-room Table 1), 5 h100-* (one with a variant), 10 gcaps-* */
-    assert_int_equal(files, 35);
-    assert_int_equal(runs, 64);
+    /* 16 warp-level ones (most-room Tables 1, 3 and 4: 12), 5 h100-* (one
+     * with a variant), 10 gcaps-* */
+    assert_int_equal(files, 43);
+    assert_int_equal(runs, 72);
     /* the batches of 7 really were split: runs of three and more batches */
     assert_true(crossed >= 6);
     assert_true(blocks > 200);
