@@ -84,6 +84,32 @@ test('the Tasks tab: one lane and one legend entry per task, MORT and bounds per
   assert.deepEqual(br.problems, []);
 });
 
+test('the case study\'s compare opened from a link asks for its data beside its modules, each answer once', async () => {
+  const ids = exp.runs.map((r) => r.run);
+  // a new tab, opened on the link (the first page of the dashboard it shows)
+  const fresh = await br.context.newPage();
+  try {
+    const asked = [];
+    fresh.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/')) asked.push(u.pathname + u.search);
+    });
+    await fresh.goto(`${srv.base}/compare?runs=${ids.join(',')}`);
+    const st = await ready(fresh, 'compare');
+    // views.mjs's early requests went out before the view was loaded, the
+    // view took each in flight (none left over), and none was asked twice
+    const enc = encodeURIComponent;
+    const early = ['/api/capabilities', ...ids.map((id) => `/api/runs/${enc(id)}`),
+      ...ids.map((id) => `/api/runs/${enc(id)}/fidelity`), `/api/compare?runs=${ids.map(enc).join(',')}`];
+    assert.deepEqual(st.aheadAsked, early);
+    assert.deepEqual(st.aheadLeft, [], 'every answer asked for ahead was taken by the view');
+    for (const p of early) assert.equal(asked.filter((a) => a === p).length, 1, `${p}: ${asked.join(' ')}`);
+    assert.deepEqual(st.compareTasks.runs, ids);
+  } finally {
+    await fresh.close();
+  }
+});
+
 test('compare of the four policies on the case study compares tasks, not blocks, in under 1 s', async () => {
   const ids = exp.runs.map((r) => r.run);
   const rel = `/compare?runs=${ids.join(',')}`;

@@ -89,7 +89,72 @@ async function request(path, options = {}, onProgress = null, ask = true) {
   return body;
 }
 
+// ---- answers asked for ahead (issue 30) ----------------------------------
+//
+// A page opened from a link used to ask for its data only once its view's
+// modules had all arrived and run: on the GCAPS case-study compare, 200-450
+// ms of fetching modules, then the requests. preload.mjs now asks for a
+// view's first answers (views.mjs `early`) while its modules are on their
+// way: `askAhead(fn)` runs fn, and every GET it makes through `api` goes out
+// at once and is kept by path; the view's own request for that path, when it
+// comes, takes the answer in flight instead of asking again. What the view
+// never asks for is dropped once it is drawn (`dropAhead`).
+const ahead = new Map();   // path -> promise of the answer
+const askedAhead = [];     // every path asked for ahead, in order
+let collecting = false;
+
+export function askAhead(fn) {
+  collecting = true;
+  try {
+    fn();
+  } finally {
+    collecting = false;
+  }
+}
+
+export function dropAhead() {
+  ahead.clear();
+}
+
+// paths asked for ahead, and those not (yet) taken by a view (window.schedlab
+// aheadAsked and aheadLeft once the first view is drawn, for the tests)
+export function aheadAsked() {
+  return [...askedAhead];
+}
+
+export function aheadLeft() {
+  return [...ahead.keys()];
+}
+
+// The answer `p` for a caller with an abort signal: a signal that fires
+// rejects it with an AbortError, as fetch does (the request itself, shared,
+// goes on).
+function abortable(p, signal) {
+  if (!signal) return p;
+  const abortError = () => new DOMException('The operation was aborted.', 'AbortError');
+  if (signal.aborted) return Promise.reject(abortError());
+  return new Promise((ok, no) => {
+    const onAbort = () => no(abortError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(ok, no).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 export function getJSON(path, signal) {
+  if (collecting) {
+    if (!ahead.has(path)) {
+      askedAhead.push(path);
+      const p = request(path, { headers: { Accept: 'application/json' } });
+      p.catch(() => {});   // (a failure reaches the view that takes it)
+      ahead.set(path, p);
+    }
+    return ahead.get(path);
+  }
+  const early = ahead.get(path);
+  if (early) {
+    ahead.delete(path);
+    return abortable(early, signal);
+  }
   return request(path, { signal, headers: { Accept: 'application/json' } });
 }
 
@@ -209,7 +274,10 @@ export const api = {
   // formats, policies per table, presets, device fields (docs/api.md)
   capabilities() {
     if (!capabilities) {
-      capabilities = getJSON('/api/capabilities').catch((e) => {
+      if (collecting) askedAhead.push('/api/capabilities');
+      // (its own memo: asked for ahead by preload.mjs, it is kept here,
+      // not in the ahead map)
+      capabilities = request('/api/capabilities', { headers: { Accept: 'application/json' } }).catch((e) => {
         capabilities = null;
         throw e;
       });

@@ -5,10 +5,11 @@
 
 import { startRouter } from './router.mjs';
 import { h, clear, errorBox } from './dom.mjs';
-import { beginView, setReady, setDrawn } from './state.mjs';
+import { beginView, setReady, setDrawn, setExtra } from './state.mjs';
 import { watchExports } from './exports.mjs';
 import { VIEWS, loadView, preloadView } from './views.mjs';
 import { loadChart } from './chartlib.mjs';
+import { aheadAsked, aheadLeft, dropAhead } from './api.mjs';
 
 const app = document.getElementById('app');
 let current = null;   // {abort, cleanup}
@@ -54,6 +55,9 @@ async function show(route) {
     me.cleanup = res && res.cleanup ? res.cleanup : null;
     beginView(res && res.view ? res.view : route.name);
     setDrawn(res && res.drawnBlocks ? res.drawnBlocks : 0);
+    // answers asked for ahead (views.mjs early) that the view drew without
+    setExtra('aheadAsked', aheadAsked());
+    setExtra('aheadLeft', aheadLeft());
     setReady();
     idleViews();
   } catch (e) {
@@ -73,6 +77,7 @@ let idled = false;
 function idleViews() {
   if (idled) return;
   idled = true;
+  dropAhead();   // (answers asked for ahead that the view did not take)
   const later = window.requestIdleCallback || ((f) => setTimeout(f, 200));
   later(() => Object.keys(VIEWS).forEach((name) => preloadView(name)));
 }

@@ -14,20 +14,33 @@
 // its import graph, in any order. tests/browser/preload.test.mjs walks the
 // real imports and fails when a list and the graph part, and
 // tests/api/page_routes.test.mjs checks every route has an entry.
-// No imports here: preload.mjs runs before anything else is fetched.
+//
+// `early(route, api)`: the first requests the view makes, made through
+// api.mjs's own functions (so the paths are the view's to the byte), which
+// preload.mjs sends beside the modules (api.mjs askAhead); the view takes
+// their answers in flight. A request listed here that the view does not
+// make is wasted, never wrong (tests/browser/compare.test.mjs checks the
+// case study's are all taken).
+import { queryList } from './router.mjs';
 
 export const VIEWS = {
   experiments: {
     render: 'renderExperiments',
+    early: (route, api) => api.experiments(),
     modules: ['views/experiments.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'upload.mjs'],
   },
   experiment: {
     render: 'renderExperiment',
+    early: (route, api) => api.experiment(route.params.slug),
     modules: ['views/experiment.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'router.mjs', 'state.mjs', 'editor.mjs', 'format.mjs',
       'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs'],
   },
   run: {
     render: 'renderRun',
+    early: (route, api) => {
+      api.run(route.params.run);
+      api.capabilities();
+    },
     modules: ['views/run.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'views/run/tabs.mjs',
       'views/replay_form.mjs', 'views/run/timeline.mjs', 'views/run/kernels.mjs', 'views/run/queues.mjs',
       'views/summary.mjs', 'views/warps.mjs', 'views/qos.mjs', 'views/tasks.mjs', 'views/placement.mjs', 'colors.mjs',
@@ -37,6 +50,16 @@ export const VIEWS = {
   },
   compare: {
     render: 'renderCompare',
+    // (views/compare.mjs: the limits, each run and its replay report, the
+    // comparison; none with fewer than two runs, the picker's page)
+    early: (route, api) => {
+      const ids = queryList(route.query, 'runs') || [];
+      if (ids.length < 2) return;
+      api.capabilities();
+      for (const id of ids) api.run(id);
+      for (const id of ids) api.fidelity(id);
+      api.compare(ids);
+    },
     modules: ['views/compare.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'colors.mjs', 'state.mjs',
       'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'views/tasks_compare.mjs',
       'charts/timeline/index.mjs', 'views/tasks.mjs', 'charts/legend.mjs', 'charts/window.mjs',
