@@ -2,6 +2,7 @@
  * schedlab-kernel/1 files read once, kept as text, looked up by name. */
 #include "kernlib.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,23 @@ const char *const *kl_names(size_t *n) {
     if (n)
         *n = L.nnames;
     return L.names ? L.names : none;
+}
+
+/* the nearest name by spelling (jr_suggest), else the shortest name that
+ * has the word's letters in order, in any case ("vecadd": vectorAdd) */
+const char *kl_suggest(const char *word) {
+    const char *near = jr_suggest(word, L.names ? L.names : (const char *const[]){NULL}, L.nnames);
+    if (near || strlen(word) < 3)
+        return near;
+    for (size_t i = 0; i < L.nnames; i++) {
+        const char *w = word, *c = L.names[i];
+        for (; *w && *c; c++)
+            if (tolower((unsigned char)*c) == tolower((unsigned char)*w))
+                w++;
+        if (!*w && (!near || strlen(L.names[i]) < strlen(near)))
+            near = L.names[i];
+    }
+    return near;
 }
 
 static int cmp_str(const void *a, const void *b) {

@@ -44,6 +44,8 @@ const char *kl_dir(void);
 
 /* The kernel named `name` or one of its aliases; NULL when none is. */
 const kl_kernel *kl_find(const char *name);
+/* The name or alias a misspelt `name` most likely meant; NULL if none. */
+const char *kl_suggest(const char *name);
 /* Every name and alias, NULL-terminated (valid until kl_open/kl_close). */
 const char *const *kl_names(size_t *n);
 

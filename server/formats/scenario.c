@@ -956,7 +956,7 @@ static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
             return jr_fail(&c->jr, q, "\"%s\" names a kernel of the kernel library, and none is "
                            "loaded (%s%s has no kernels)", name, kl_dir() ? kl_dir() :
                            "the scenarios folder's kernels/", kl_dir() ? "" : " folder");
-        const char *near = jr_suggest(name, names, n);
+        const char *near = kl_suggest(name);
         if (near)
             return jr_fail(&c->jr, q, "\"%s\" is not in the kernel library (did you mean "
                            "\"%s\"?)", name, near);
