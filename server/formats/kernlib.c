@@ -100,45 +100,85 @@ static int add_name(const char *name, size_t k, const char *path, char *err, siz
     return 0;
 }
 
-/* One file: its keys, its name against the file's, its program. */
-static int check_file(const char *path, const char *stem, json_t *root, size_t k, char *err,
-                      size_t errlen) {
+int kl_check(const char *text, size_t len, const char *path, const char *stem, char *err,
+             size_t errlen) {
     jr_ctx c = {path, err, errlen, ""};
-    if (!json_is_object(root))
-        return jr_fail(&c, "", "a kernel is a JSON object, not %s", jr_type_name(root));
-    if (jr_check_keys(&c, root, "", kl_keys))
+    json_t *root = jr_load(&c, text, len);
+    if (!root)
         return -1;
+    int rc = -1;
     const char *s = NULL;
-    json_t *v = json_object_get(root, "schema");
-    if (!v || jr_get_string(&c, v, "schema", &s) || strcmp(s, KL_SCHEMA) != 0)
-        return jr_fail(&c, "schema", "must be \"" KL_SCHEMA "\"");
+    json_t *v, *al;
+    if (!json_is_object(root)) {
+        jr_fail(&c, "", "a kernel is a JSON object, not %s", jr_type_name(root));
+        goto out;
+    }
+    if (jr_check_keys(&c, root, "", kl_keys))
+        goto out;
+    v = json_object_get(root, "schema");
+    if (!v || !json_is_string(v) || strcmp(json_string_value(v), KL_SCHEMA) != 0) {
+        jr_fail(&c, "schema", "must be \"" KL_SCHEMA "\"");
+        goto out;
+    }
     v = json_object_get(root, "name");
-    if (!v || jr_get_name(&c, v, "name", &s))
-        return v ? -1 : jr_fail(&c, "name", "missing (the kernel's name, as its file's)");
-    if (strcmp(s, stem) != 0)
-        return jr_fail(&c, "name", "\"%s\" is not the file's name (\"%s\")", s, stem);
-    if (!json_is_object(json_object_get(root, "program")))
-        return jr_fail(&c, "program", "missing or not an object (the warp program, as a "
-                       "scenario op's \"program\")");
+    if (!v) {
+        jr_fail(&c, "name", "missing (the kernel's name, as its file's)");
+        goto out;
+    }
+    if (jr_get_name(&c, v, "name", &s))
+        goto out;
+    if (stem && strcmp(s, stem) != 0) {
+        jr_fail(&c, "name", "\"%s\" is not the file's name (\"%s\")", s, stem);
+        goto out;
+    }
+    if (!json_is_object(json_object_get(root, "program"))) {
+        jr_fail(&c, "program", "missing or not an object (the warp program, as a scenario op's "
+                "\"program\")");
+        goto out;
+    }
     v = json_object_get(root, "source");
-    if (!v || !json_is_string(v) || !*json_string_value(v))
-        return jr_fail(&c, "source", "missing (the CUDA source the program is written from)");
-    if (add_name(stem, k, path, err, errlen))
-        return -1;
-    json_t *al = json_object_get(root, "aliases");
+    if (!v || !json_is_string(v) || !*json_string_value(v)) {
+        jr_fail(&c, "source", "missing (the CUDA source the program is written from)");
+        goto out;
+    }
+    al = json_object_get(root, "aliases");
     if (al) {
         if (jr_need_array(&c, al, "aliases"))
-            return -1;
+            goto out;
+        if (json_array_size(al) > KL_MAX_ALIASES) {
+            jr_fail(&c, "aliases", "%zu names; at most %d", json_array_size(al), KL_MAX_ALIASES);
+            goto out;
+        }
         size_t i;
         json_t *a;
         json_array_foreach(al, i, a) {
             char p[JR_PATH_MAX];
-            if (jr_get_name(&c, a, jr_index(p, "aliases", i), &s) ||
-                add_name(s, k, path, err, errlen))
-                return -1;
+            if (jr_get_name(&c, a, jr_index(p, "aliases", i), &s))
+                goto out;
         }
     }
-    return 0;
+    rc = 0;
+out:
+    json_decref(root);
+    return rc;
+}
+
+/* Register a checked file's name and aliases for kernel k. */
+static int add_names(const char *text, size_t len, const char *path, const char *stem, size_t k,
+                     char *err, size_t errlen) {
+    json_t *root = json_loadb(text, len, 0, NULL);
+    if (!root) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = add_name(stem, k, path, err, errlen);
+    size_t i;
+    json_t *a;
+    json_array_foreach(json_object_get(root, "aliases"), i, a)
+        if (!rc)
+            rc = add_name(json_string_value(a), k, path, err, errlen);
+    json_decref(root);
+    return rc;
 }
 
 int kl_open(const char *dir, char *err, size_t errlen) {
@@ -173,8 +213,8 @@ int kl_open(const char *dir, char *err, size_t errlen) {
         rc = -1;
     if (!rc && nf) {
         L.k = calloc(nf, sizeof *L.k);
-        L.names = calloc(nf * 17 + 1, sizeof *L.names);   /* a name and up to 16 aliases */
-        L.of = calloc(nf * 17, sizeof *L.of);
+        L.names = calloc(nf * (KL_MAX_ALIASES + 1) + 1, sizeof *L.names);
+        L.of = calloc(nf * (KL_MAX_ALIASES + 1), sizeof *L.of);
         if (!L.k || !L.names || !L.of) {
             rc = -1;
             snprintf(err, errlen, "%s: out of memory", dir);
@@ -189,23 +229,10 @@ int kl_open(const char *dir, char *err, size_t errlen) {
             rc = -1;
             break;
         }
-        json_error_t je;
-        json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-        if (!root) {
-            snprintf(err, errlen, "%s:%d:%d: JSON: %s", path, je.line, je.column, je.text);
-            free(text);
-            rc = -1;
-            break;
-        }
         files[i][strlen(files[i]) - 5] = '\0';
-        json_t *al = json_object_get(root, "aliases");
-        if (json_is_array(al) && json_array_size(al) > 16) {
-            snprintf(err, errlen, "%s: aliases: at most 16", path);
-            rc = -1;
-        } else {
-            rc = check_file(path, files[i], root, L.n, err, errlen);
-        }
-        json_decref(root);
+        rc = kl_check(text, len, path, files[i], err, errlen);
+        if (!rc)
+            rc = add_names(text, len, path, files[i], L.n, err, errlen);
         L.k[L.n].text = text;
         L.k[L.n].len = len;
         L.k[L.n].name = strdup(files[i]);

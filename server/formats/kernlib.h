@@ -32,6 +32,15 @@ typedef struct kl_kernel {
     size_t len;
 } kl_kernel;
 
+/* at most this many aliases per kernel */
+#define KL_MAX_ALIASES 16
+
+/* Check one kernel file's text (path names it in messages; stem, when not
+ * NULL, is the name it must have): 0, or -1 with "PATH: where: why" in
+ * err. Reads nothing else (fuzz/fuzz_kernel.c). */
+int kl_check(const char *text, size_t len, const char *path, const char *stem, char *err,
+             size_t errlen);
+
 /* Load every DIR/NAME.json (replacing a library loaded before). Each must be
  * a schedlab-kernel/1 object with the keys above, a "name" equal to its
  * file name and a "program" object; names and aliases are unique. A folder
