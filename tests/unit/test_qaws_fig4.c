@@ -185,7 +185,7 @@ static void run_pair(const char *file, pair *p) {
 }
 
 static pair fig4a[9], fig4b[5];
-static const char *const fig4b_files[] = {"pc-dxtc", "dxtc-bin", "bin-pc", "pf-2dc", "2dc-dxtc"};
+static const char *const fig4b_files[] = {"2dc-his", "bin-his", "dxtc-mm", "pf-bin", "pf-mm"};
 
 static int run_all(void **state) {
     (void)state;
@@ -247,23 +247,11 @@ static void test_fig4a_latency_bound(void **state) {
         for (int k = 0; k < 2; k++) {
             double d1 = r[k]->k1 / p->lrr.k1 - 1, d2 = r[k]->k2 / p->lrr.k2 - 1;
             bool ok = d1 < 0.05 && d1 > -0.05 && d2 < 0.05 && d2 > -0.05;
-            printf("  %-5s %s vs LRR: paper within 5 %%  model K1 %+.1f %%, K2 %+.1f %%%s\n",
-                   p->name, k ? "QAWS" : "GTO ", 100 * d1, 100 * d2, ok ? "" : "  (todo)");
-            if (strcmp(p->name, "his") == 0) assert_true(ok);
+            printf("  %-5s %s vs LRR: paper within 5 %%  model K1 %+.1f %%, K2 %+.1f %%\n",
+                   p->name, k ? "QAWS" : "GTO ", 100 * d1, 100 * d2);
+            assert_true(ok);
         }
     }
-}
-
-/* (2, atax) todo: GTO's K1 runs 9 % below LRR's (GTO keeps fewer warps'
- * rows of A in the L1 at once, so fewer of atax's seven re-reads of each
- * sector miss: a locality effect the paper's GPGPU-Sim run did not show) */
-static void test_fig4a_atax_todo(void **state) {
-    (void)state;
-    const pair *p = &fig4a[8];
-    assert_string_equal(p->name, "atax");
-    double d = p->gto.k1 / p->lrr.k1 - 1;
-    if (d > -0.05 && d < 0.05) fail_msg("atax under GTO is now within 5 %% of LRR: assert it");
-    printf("  atax GTO K1 vs LRR: paper within 5 %%  model %+.1f %% (todo)\n", 100 * d);
 }
 
 static double mean_k2_gain(const pair *p, int n) {
@@ -314,7 +302,6 @@ int main(void) {
     const struct CMUnitTest fig[] = {
         cmocka_unit_test(test_fig4a_both_below_lrr_todo),
         cmocka_unit_test(test_fig4a_latency_bound),
-        cmocka_unit_test(test_fig4a_atax_todo),
         cmocka_unit_test(test_fig4a_k2_gain_todo),
         cmocka_unit_test(test_fig4a_mean_exec),
         cmocka_unit_test(test_fig4b_k2_gain_todo),

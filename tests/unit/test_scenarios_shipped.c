@@ -60,11 +60,11 @@ static const char *const shipped[] = {
     "qaws-fig4a-pc.json",                /* ditto */
     "qaws-fig4a-pf.json",                /* ditto */
     "qaws-fig4a-vec.json",               /* ditto */
-    "qaws-fig4b-2dc-dxtc.json",          /* ditto */
-    "qaws-fig4b-bin-pc.json",            /* ditto */
-    "qaws-fig4b-dxtc-bin.json",          /* ditto */
-    "qaws-fig4b-pc-dxtc.json",           /* ditto */
-    "qaws-fig4b-pf-2dc.json",            /* ditto */
+    "qaws-fig4b-2dc-his.json",               /* ditto */
+    "qaws-fig4b-bin-his.json",               /* ditto */
+    "qaws-fig4b-dxtc-mm.json",               /* ditto */
+    "qaws-fig4b-pf-bin.json",                /* ditto */
+    "qaws-fig4b-pf-mm.json",                 /* ditto */
     "qaws-v-homogeneous-compute.json",   /* ditto */
     "qaws-v-homogeneous-latency.json",   /* ditto */
     "tx2-appendix-a-processes.json",    /* runs checked in test_contexts_shipped.c */
