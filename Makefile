@@ -213,7 +213,7 @@ unit-asan: asan $(FIXTURES)
 # database (tests/api/seed.mjs) instead of each storing every shipped
 # scenario again.
 SEED_DB = $(BUILD)/test-seed.db
-$(SEED_DB): schedlab $(wildcard scenarios/*.json) $(wildcard sweeps/*.json) tests/api/seed.mjs tests/api/server.mjs
+$(SEED_DB): schedlab $(wildcard scenarios/*.json scenarios/kernels/*.json) $(wildcard sweeps/*.json) tests/api/seed.mjs tests/api/server.mjs
 	SCHEDLAB_BIN=$(CURDIR)/schedlab TMPDIR=$(TEST_TMPDIR) node tests/api/seed.mjs $@
 
 # node runs the test files JOBS at a time (each file's tests in order, as

@@ -52,6 +52,7 @@
 #include "fidelity.h"
 #include "fidelity_causes.h"
 #include "rta_cli.h"
+#include "kernlib.h"
 #include "scenario.h"
 #include "trace_json.h"
 
@@ -701,6 +702,16 @@ static const char *find_dir(const char *name, char *buf, size_t n) {
     return stat(buf, &st) == 0 && S_ISDIR(st.st_mode) ? buf : NULL;
 }
 
+/* The kernel library (kernlib.h) is the scenarios folder's kernels/:
+ * scenarios name its kernels wherever they come from (a file, a request,
+ * the shipped ones), so it is loaded before any of them is read. */
+static void open_kernels(const char *scenarios) {
+    char dir[PATH_MAX], err[1024];
+    if (!scenarios) return;
+    if (snprintf(dir, sizeof dir, "%s/kernels", scenarios) >= (int)sizeof dir) return;
+    if (kl_open(dir, err, sizeof err)) die(1, "the kernel library: %s", err);
+}
+
 /* "512MiB", "100MB", "2G", "1000000" -> bytes (K/M/G/T binary). */
 static int parse_size(const char *s, size_t *out) {
     char *end;
@@ -852,6 +863,7 @@ static int cmd_serve(int argc, char **argv) {
     char webbuf[PATH_MAX], scnbuf[PATH_MAX];
     const char *web = o.web ? o.web : find_dir("web", webbuf, sizeof webbuf);
     const char *scenarios = o.scenarios ? o.scenarios : find_dir("scenarios", scnbuf, sizeof scnbuf);
+    if (o.scenarios) open_kernels(o.scenarios);   /* --scenarios DIR: DIR/kernels */
 
     /* Block the stop signals before any thread starts, so every thread
      * inherits the mask and sigwait below is the one place they arrive. */
@@ -959,6 +971,8 @@ int main(int argc, char **argv) {
         {"replay", cmd_replay},     {"serve", cmd_serve},
         {"rta", rta_cli_rta},       {"sweep", rta_cli_sweep},   {"merge", rta_cli_merge},
     };
+    char scnbuf[PATH_MAX];
+    open_kernels(find_dir("scenarios", scnbuf, sizeof scnbuf));
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].fn(argc - 2, argv + 2);
     die(EXIT_BAD_INPUT, "unknown command \"%s\" (commands: simulate, import, export, replay, serve, rta, sweep, merge)",

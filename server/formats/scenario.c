@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "device_json.h"
+#include "kernlib.h"
 #include "scenario_tasks.h"
 #include "../../importers/jsonr.h"
 #include "units.h"
@@ -744,8 +745,8 @@ static int parse_latency(pctx *c, json_t *v, const char *path, scn_rawop *op) {
 /* At most this many blocks over all kernels: the simulator keeps every block
  * in the trace, and a request body must not make the server allocate
  * without bound. */
-static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
-                    int64_t *total_blocks, scn_rawop *op) {
+static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
+                        int64_t *total_blocks, scn_rawop *op) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     jr_index(p, "ops", i);
     const char *keys[OP_NKEYS + 1];
@@ -934,6 +935,58 @@ static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
         }
     }
     return 0;
+}
+
+/* "program": "vectorAdd": a kernel of the library (kernlib.h). The op is
+ * read as if it had the library's program and, for the keys it lacks, the
+ * library's blocks, threads, smem, regs and latency. */
+static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
+                    int64_t *total_blocks, scn_rawop *op) {
+    json_t *jp = json_is_object(o) ? json_object_get(o, "program") : NULL;
+    if (!json_is_string(jp))
+        return parse_op_obj(c, o, i, ndeclared, cap, total_blocks, op);
+    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+    jr_join(q, jr_index(p, "ops", i), "program");
+    const char *name = json_string_value(jp);
+    const kl_kernel *k = kl_find(name);
+    if (!k) {
+        size_t n;
+        const char *const *names = kl_names(&n);
+        if (n == 0)
+            return jr_fail(&c->jr, q, "\"%s\" names a kernel of the kernel library, and none is "
+                           "loaded (%s%s has no kernels)", name, kl_dir() ? kl_dir() :
+                           "the scenarios folder's kernels/", kl_dir() ? "" : " folder");
+        const char *near = kl_suggest(name);
+        if (near)
+            return jr_fail(&c->jr, q, "\"%s\" is not in the kernel library (did you mean "
+                           "\"%s\"?)", name, near);
+        char list[512];
+        jr_list_names(list, sizeof list, names, n, "");
+        return jr_fail(&c->jr, q, "\"%s\" is not in the kernel library (it has: %s)", name,
+                       list);
+    }
+    json_t *lib = json_loadb(k->text, k->len, 0, NULL), *o2 = json_copy(o);
+    int rc = -1;
+    if (!lib || !o2) {
+        rc = lib ? jr_oom(&c->jr) : jr_fail(&c->jr, q, "%s: no longer reads as JSON", k->path);
+        goto out;
+    }
+    if (json_object_set(o2, "program", json_object_get(lib, "program")))
+        goto oom;
+    static const char *const inherit[] = {"blocks", "threads", "smem", "regs", "latency"};
+    for (size_t j = 0; j < sizeof inherit / sizeof *inherit; j++) {
+        json_t *v = json_object_get(lib, inherit[j]);
+        if (v && !json_object_get(o2, inherit[j]) && json_object_set(o2, inherit[j], v))
+            goto oom;
+    }
+    rc = parse_op_obj(c, o2, i, ndeclared, cap, total_blocks, op);
+    goto out;
+oom:
+    rc = jr_oom(&c->jr);
+out:
+    json_decref(o2);
+    json_decref(lib);
+    return rc;
 }
 
 /* ---- variants and run names ---------------------------------------------- */

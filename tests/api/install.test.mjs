@@ -27,7 +27,10 @@ after(() => rmSync(root, { recursive: true, force: true }));
 test('make install puts binary, dashboard, scenarios and man page under PREFIX', () => {
   assert.ok(existsSync(join(prefix, 'bin/schedlab')));
   const share = join(prefix, 'share/schedlab');
-  assert.deepEqual(readdirSync(join(share, 'scenarios')).sort(), scenarioFiles);
+  assert.deepEqual(readdirSync(join(share, 'scenarios')).filter((f) => f.endsWith('.json')).sort(), scenarioFiles);
+  // the kernel library the qaws-fig4* scenarios name, beside them
+  assert.deepEqual(readdirSync(join(share, 'scenarios/kernels')).sort(),
+    readdirSync(join(repo, 'scenarios/kernels')).sort());
   assert.equal(readFileSync(join(share, 'web/index.html'), 'utf8'), readFileSync(join(repo, 'web/index.html'), 'utf8'));
   assert.ok(existsSync(join(share, 'web/vendor/chart.umd.min.js')), 'Chart.js is installed with the dashboard');
   const v = cli(['--version'], { cwd: root });
@@ -62,6 +65,9 @@ async function servesFromPrefix(exe) {
     assert.equal(scn.body.scenarios.length, scenarioFiles.length);
     const exps = await getJson(`${srv.base}/api/experiments`);
     assert.equal(exps.body.experiments.filter((e) => e.source === 'scenario').length, scenarioFiles.length);
+    // those include the qaws-fig4* scenarios, whose programs come from the
+    // installed kernel library (share/schedlab/scenarios/kernels)
+    assert.ok(scenarioFiles.some((f) => f.startsWith('qaws-fig4a-')));
     // and the shipped sweeps, from share/schedlab/sweeps (issue 30; seeded small in tests)
     assert.equal(exps.body.experiments.filter((e) => e.source === 'sweep').length, 7);
     const page = await fetch(`${srv.base}/`);

@@ -3,10 +3,11 @@
 // instructions and IPC, GET /api/runs/{run}/warps serves the warp issues and
 // per-epoch counts, and the trace export reads back exactly.
 import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, getJson, repo, startServer } from './server.mjs';
+import { cli, getJson, postScenario, repo, startServer, tempDir } from './server.mjs';
 
 let srv;
 const runs = {};   // qaws-fig3 run name -> run slug
@@ -97,4 +98,43 @@ test('a scenario with a program and block_time both, or neither, is a 400 naming
   });
   assert.equal(neither.status, 400);
   assert.match(neither.body.error, /^scenario: ops\[0\]: kernel "K9" needs "block_time" .* or "program"/);
+});
+
+// The kernel library (scenarios/kernels, issue 25): a scenario sent to the
+// server and one simulated by the CLI name its kernels alike.
+const LIBRARY_PAIR = (k2) => ({
+  schema: 'schedlab-scenario/1', name: 'library pair',
+  device: { preset: 'titanv-gpgpusim', sms: 1 }, policy: { warp: 'qaws' },
+  streams: [{ name: 'S1' }, { name: 'S2' }],
+  ops: [{ kernel: 'K1', stream: 'S1', program: 'pc', blocks: 1, threads: 128 },
+    { kernel: 'K2', stream: 'S2', at: '8cycles', program: k2, blocks: 1, threads: 128, budget: 4 }],
+});
+
+test('POST /api/experiments: a scenario names kernels of the library', async () => {
+  const made = await postScenario(srv.base, LIBRARY_PAIR('dxtc'));
+  assert.equal(made.runs.length, 1);
+  const bad = await getJson(`${srv.base}/api/experiments`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LIBRARY_PAIR('dxct')),
+  });
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.error, /ops\[1\]\.program: "dxct" is not in the kernel library \(did you mean "dxtc"\?\)/);
+});
+
+test('schedlab simulate: the same library', () => {
+  const dir = tempDir('library');
+  try {
+    const f = join(dir, 'pair.json');
+    writeFileSync(f, JSON.stringify(LIBRARY_PAIR('vectorAdd')));
+    const r = cli(['simulate', f], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const t = JSON.parse(r.stdout);
+    assert.deepEqual(t.kernels.map((k) => k.name), ['K1', 'K2']);
+    assert.ok(t.kernels.every((k) => k.instructions > 0));
+    writeFileSync(f, JSON.stringify(LIBRARY_PAIR('vecadd')));
+    const e = cli(['simulate', f], { cwd: dir });
+    assert.notEqual(e.code, 0);
+    assert.match(e.stderr, /ops\[1\]\.program: "vecadd" is not in the kernel library \(did you mean "vectorAdd"\?\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "../../server/formats/kernlib.h"
 #include "../../server/formats/scenario.h"
 
 #define MS(x) ((int64_t)(x) * INT64_C(1000000))
@@ -58,6 +59,20 @@ static const char *const shipped[] = {
     "most-room-turing-5.1-colocated.json",
     "most-room-turing-5.1.json",
     "qaws-fig3.json",                    /* warp-level: runs checked in test_warp_scenarios.c */
+    "qaws-fig4a-2dc.json",               /* warp-level, the kernel library: test_qaws_fig4.c */
+    "qaws-fig4a-atax.json",              /* ditto */
+    "qaws-fig4a-bin.json",               /* ditto */
+    "qaws-fig4a-dxtc.json",              /* ditto */
+    "qaws-fig4a-his.json",               /* ditto */
+    "qaws-fig4a-mm.json",                /* ditto */
+    "qaws-fig4a-pc.json",                /* ditto */
+    "qaws-fig4a-pf.json",                /* ditto */
+    "qaws-fig4a-vec.json",               /* ditto */
+    "qaws-fig4b-2dc-his.json",               /* ditto */
+    "qaws-fig4b-bin-his.json",               /* ditto */
+    "qaws-fig4b-dxtc-mm.json",               /* ditto */
+    "qaws-fig4b-pf-bin.json",                /* ditto */
+    "qaws-fig4b-pf-mm.json",                 /* ditto */
     "qaws-v-homogeneous-compute.json",   /* ditto */
     "qaws-v-homogeneous-latency.json",   /* ditto */
     "tx2-appendix-a-processes.json",    /* runs checked in test_contexts_shipped.c */
@@ -628,5 +643,14 @@ int main(void) {
         cmocka_unit_test(test_most_room_5_1_colocated),
         cmocka_unit_test(test_most_room_5_1_nine),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* the kernel library the qaws-fig4* scenarios name (scenarios/kernels) */
+    char dir[1024], err[512];
+    scenario_path(dir, sizeof dir, "kernels");
+    if (kl_open(dir, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    kl_close();
+    return rc;
 }
