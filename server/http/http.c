@@ -46,6 +46,7 @@ struct http_server {
     char *tmp_dir;
     uint16_t port;
     atomic_int inflight;         /* requests begun and not completed */
+    atomic_llong trimmed_ms;     /* when the server last went idle and trimmed */
     atomic_int bodies;           /* request bodies being received */
     atomic_bool stopping;        /* every request refused (503) */
     atomic_bool no_writes;       /* writes refused (503), reads still answered */
@@ -1023,6 +1024,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return dispatch(srv, conn, url, method, cs);
 }
 
+#ifdef __GLIBC__
+/* True at most once a second (CLOCK_MONOTONIC), for the idle trim. */
+static bool idle_trim_due(http_server *srv) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    long long now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    long long last = atomic_load(&srv->trimmed_ms);
+    return now - last >= 1000 && atomic_compare_exchange_strong(&srv->trimmed_ms, &last, now);
+}
+#endif
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
     (void)toe;
@@ -1035,11 +1047,17 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         http_body_free(cs->body);
         free(cs);
         *con_cls = NULL;
-        atomic_fetch_sub(&srv->inflight, 1);
+        bool idle = atomic_fetch_sub(&srv->inflight, 1) == 1;
 #ifdef __GLIBC__
-        if (trim) malloc_trim(0);   /* hand a big request's memory back to the system */
+        /* hand a big request's memory back to the system; and, at most once
+         * a second, everything the last requests left in the allocator's
+         * per-thread arenas when none is left in flight: a server that has
+         * answered a burst goes back to its size (issue 24: a fuzz run of
+         * 1,200 small requests left 7 MB in the arenas on a loaded machine) */
+        if (trim || (idle && idle_trim_due(srv))) malloc_trim(0);
 #else
         (void)trim;
+        (void)idle;
 #endif
     }
 }
@@ -1065,6 +1083,7 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
     if (!srv->cfg.max_body) srv->cfg.max_body = HTTP_DEFAULT_MAX_BODY;
     if (!srv->cfg.max_bodies) srv->cfg.max_bodies = HTTP_DEFAULT_MAX_BODIES;
     atomic_init(&srv->inflight, 0);
+    atomic_init(&srv->trimmed_ms, 0);
     atomic_init(&srv->bodies, 0);
     atomic_init(&srv->stopping, false);
     atomic_init(&srv->no_writes, false);

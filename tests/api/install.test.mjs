@@ -57,8 +57,11 @@ test('the man page is the --help texts, every command a section', () => {
   }
 });
 
-async function servesFromPrefix(exe) {
-  const srv = await startServer({ exe });   // cwd: a fresh temporary folder
+// from: a database to start on a copy of (the moved tree's server starts on
+// what the first one stored: what it must find is its own web/ and
+// scenarios/, not seed 57 scenarios again, 80 s on a loaded machine)
+async function servesFromPrefix(exe, { from = null, keepDb = null } = {}) {
+  const srv = await startServer({ exe, from });   // cwd: a fresh temporary folder
   try {
     const scn = await getJson(`${srv.base}/api/scenarios`);
     assert.equal(scn.status, 200);
@@ -77,19 +80,19 @@ async function servesFromPrefix(exe) {
     const web = realpathSync(join(exe, '../../share/schedlab/web'));
     assert.ok(srv.stderr().includes(`, web ${web})\n`), srv.stderr());
   } finally {
-    await srv.stop();
+    await srv.stop({ keepDb });
   }
 }
 
 test('the installed schedlab serve works outside the checkout', async () => {
-  await servesFromPrefix(join(prefix, 'bin/schedlab'));
+  await servesFromPrefix(join(prefix, 'bin/schedlab'), { keepDb: join(root, 'first.db') });
 });
 
 test('the installed tree can be moved whole', async () => {
   const moved = join(root, 'moved');
   renameSync(prefix, moved);
   try {
-    await servesFromPrefix(join(moved, 'bin/schedlab'));
+    await servesFromPrefix(join(moved, 'bin/schedlab'), { from: join(root, 'first.db') });
   } finally {
     renameSync(moved, prefix);
   }

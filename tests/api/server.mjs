@@ -92,13 +92,15 @@ export const seedDb = process.env.SCHEDLAB_SEED_DB || null;
 // (e.g. ['--scenarios', EMPTY_DIR] to skip the shipped scenarios).
 // waitMs: how long to wait for /api/health with the shipped scenarios stored
 // (seeding: ~10 s alone, ~50 s on a loaded shared machine; a seed copy: at once).
+// from: a database file to start on a copy of (whatever `exe` is).
 // env: more environment; the shipped sweeps are seeded with 20 tasksets per
 // point (and the QoS sweep with one pair and goal) unless it says otherwise
 // (SCHEDLAB_SEED_SWEEP_TASKSETS, server/sweep_seed.h: "" for the real ones).
-export async function startServer({ exe = bin, fresh = false, waitMs = 180000, args = [], env = {} } = {}) {
+export async function startServer({ exe = bin, fresh = false, from = null, waitMs = 180000, args = [], env = {} } = {}) {
   const dir = tempDir('api');
   const db = join(dir, 'test.db');
-  if (seedDb && !fresh && exe === bin) copyFileSync(seedDb, db);
+  if (from) copyFileSync(from, db);
+  else if (seedDb && !fresh && exe === bin) copyFileSync(seedDb, db);
   const port = await freePort();
   const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
     cwd: dir,
