@@ -14,7 +14,12 @@ import { aheadAsked, aheadLeft, dropAhead } from './api.mjs';
 const app = document.getElementById('app');
 let current = null;   // {abort, cleanup}
 
+let shown = 0;
+
 async function show(route) {
+  // answers asked for ahead are the first page's (preload.mjs): a later
+  // page asks afresh, never takes a left-over one (it could be stale)
+  if (shown++ > 0) dropAhead();
   if (current) {
     current.abort.abort();
     if (current.cleanup) current.cleanup();
