@@ -18,6 +18,13 @@
  *     another warp"; the stalls of Fig. 3). A warp ends when its last
  *     instruction's latency has passed; a block ends when its last warp
  *     ends, and block placement, queues and streams go on as before.
+ *   - With program.dep (the scoreboard; off when absent) a warp's next
+ *     instruction waits only for the results it reads, the instructions
+ *     program.dep names, not for the one before it ([GS] scoreboard.cc:
+ *     reserveRegisters at issue, releaseRegisters at writeback,
+ *     checkCollision before issue), and at most one issues a cycle
+ *     (SM7_TITANV -gpgpu_max_insn_issue_per_warp 1); the warp ends when its
+ *     last result is written.
  *   - mem instructions are served by one memory system shared by all SMs
  *     at mem_bandwidth requests per cycle, first come first served: a
  *     request waits for its slot, then takes latency_mem cycles, so
