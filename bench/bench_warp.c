@@ -10,7 +10,7 @@
  *
  * Usage: bench_warp [--sms N] [--threads T] [--blocks B] [--repeat R]
  *                   [--warps-per-sm W] [--policy gto|lrr|qaws] [--record]
- *                   [--mem none|fp32|dram|l1|all]
+ *                   [--mem none|fp32|dram|l1|all] [--scoreboard]
  * --mem turns parts of the memory system on (issue 25: at least 20 M/s with
  * all of it): fp32 the sub-cores' fp32 pipes (the compute kernel's alu
  * instructions on them, 0.5 a cycle); dram the sectored memory system
@@ -19,6 +19,10 @@
  * 8 KB, the compute kernel's a stream; l1 that and a 96-KB 4-way L1 (128 KB
  * L1 + shared, QAWS Table I, less 32 KB of shared memory), hit latency 28;
  * all: l1 and fp32.
+ * --scoreboard gives both programs a scoreboard (program.dep; issue 25): the
+ * compute kernel's alu instructions two chains (each reads the one 2 back),
+ * its load independent; the memory kernel's first alu reads the last
+ * repetition's load, its second the first, its load nothing pending.
  * --warps-per-sm lowers the device's resident warps per SM (64), so fewer
  * warps share each of the 4 sub-cores.
  *
@@ -43,10 +47,11 @@ int main(int argc, char **argv) {
     int32_t sms = 80, threads = 256, wpsm = 0;
     int64_t blocks = 2000, repeat = 50;
     const char *policy = "gto", *mem = "none";
-    int record = 0;
+    int record = 0, scoreboard = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--record") == 0) { record = 1; continue; }
+        if (strcmp(a, "--scoreboard") == 0) { scoreboard = 1; continue; }
         if (!v) { fprintf(stderr, "bench_warp: %s needs a value\n", a); return 2; }
         if (strcmp(a, "--sms") == 0) sms = atoi(v);
         else if (strcmp(a, "--threads") == 0) threads = atoi(v);
@@ -74,6 +79,12 @@ int main(int argc, char **argv) {
                        .access = fp32 || dram ? cacc : NULL };
     sim_program mp = { .body = mbody, .nbody = 2, .repeat = repeat,
                        .access = fp32 || dram ? macc : NULL };
+    static const sim_dep cdep[] = { { .n = 1, .on = { 2 } }, { .n = 0 } };
+    static const sim_dep mdep[] = { { .n = 1, .on = { 1 } }, { .n = 0 } };
+    if (scoreboard) {
+        cp.dep = cdep;
+        mp.dep = mdep;
+    }
     const sim_device *preset = sim_preset_find("titanv-gpgpusim");
     if (!preset) { fprintf(stderr, "bench_warp: no titanv-gpgpusim preset\n"); return 1; }
     sim_device d = *preset;
@@ -125,11 +136,11 @@ int main(int argc, char **argv) {
     int32_t per_sm = d.threads_per_sm / (wps * d.warp_size);
     if (per_sm > d.blocks_per_sm) per_sm = d.blocks_per_sm;
     if (per_sm > d.warps_per_sm / wps) per_sm = d.warps_per_sm / wps;
-    printf("{\"bench\":\"warp\",\"mem\":\"%s\",\"policy\":\"%s\",\"sms\":%d,\"threads\":%d,"
+    printf("{\"bench\":\"warp\",\"scoreboard\":%s,\"mem\":\"%s\",\"policy\":\"%s\",\"sms\":%d,\"threads\":%d,"
            "\"warps_per_subcore\":%d,\"instructions\":%lld,\"cycles\":%lld,\"seconds\":%.4f,"
            "\"cpu_seconds\":%.4f,\"instr_per_s\":%.0f,\"instr_per_cpu_s\":%.0f,"
            "\"recorded_issues\":%zu,\"peak_rss_mb\":%.1f}\n",
-           mem, policy, (int)sms, (int)threads, (int)(per_sm * wps / d.schedulers_per_sm),
+           scoreboard ? "true" : "false", mem, policy, (int)sms, (int)threads, (int)(per_sm * wps / d.schedulers_per_sm),
            (long long)ins, (long long)(end * d.clock_hz / 1000000000), w1 - w0, c1 - c0,
            (double)ins / (w1 - w0), (double)ins / (c1 - c0), t.warp_issues.n, peak_rss_mb());
     trace_free(&t);

@@ -143,6 +143,9 @@ warpRun('recording', ['--record']);
 warpRun('1G', ['--blocks', quick ? '12500' : '125000']);
 // the memory system (issue 25: at least 20 M/s with all of it), part by part
 for (const m of ['fp32', 'dram', 'l1', 'all']) warpRun('mem ' + m, ['--mem', m]);
+// the scoreboard (program.dep), without and with the memory system
+warpRun('scoreboard', ['--scoreboard']);
+warpRun('mem all scoreboard', ['--mem', 'all', '--scoreboard']);
 
 // ---- big traces (issue 9): the HTTP API against nginx serving the same
 // bytes, the dashboard in headless Chromium, `schedlab simulate`/`import`

@@ -18,6 +18,13 @@
  *     another warp"; the stalls of Fig. 3). A warp ends when its last
  *     instruction's latency has passed; a block ends when its last warp
  *     ends, and block placement, queues and streams go on as before.
+ *   - With program.dep (the scoreboard; off when absent) a warp's next
+ *     instruction waits only for the results it reads, the instructions
+ *     program.dep names, not for the one before it ([GS] scoreboard.cc:
+ *     reserveRegisters at issue, releaseRegisters at writeback,
+ *     checkCollision before issue), and at most one issues a cycle
+ *     (SM7_TITANV -gpgpu_max_insn_issue_per_warp 1); the warp ends when its
+ *     last result is written.
  *   - mem instructions are served by one memory system shared by all SMs
  *     at mem_bandwidth requests per cycle, first come first served: a
  *     request waits for its slot, then takes latency_mem cycles, so
@@ -85,12 +92,23 @@
 #define EW_X_STORE 2u                  /* ext: a store */
 #define EW_X_MANAGED 4u                /* ext: its data is in managed (unified) memory */
 #define EW_X_SECTORS(x) ((int64_t)((x) >> 3))  /* ext: sectors of a mem access */
+#define EW_SB 32                       /* completions a warp's scoreboard keeps (> SIM_DEP_FAR) */
+
+/* A warp's scoreboard (program.dep; GPGPU-Sim scoreboard.cc): when each of
+ * its last EW_SB instructions completes, by issue number modulo EW_SB. */
+typedef struct ew_sb {
+    int64_t done[EW_SB];
+    int64_t last;            /* the latest completion so far: the warp ends then */
+    int64_t n;               /* instructions issued */
+} ew_sb;
 
 typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
     uint16_t *ext;           /* [len] sectors << 3 | managed << 2 | store << 1 | fp32 (EW_X_*), with the
                                 memory system or fp32 pipes on (E->gate); NULL otherwise */
     struct ew_ws *ws;        /* [len] each mem instruction's working set, with an L1; else NULL */
+    uint16_t *dep;           /* [len] the results each instruction reads (program.dep): up to
+                                three distances back, 5 bits each; NULL: no scoreboard */
     int32_t len;
     bool uses_mem;           /* has mem instructions: its warps count in E->nact */
     int32_t budget;
@@ -224,6 +242,9 @@ typedef struct ew_state {
     int64_t *uvm_val;
     size_t uvm_n, uvm_cap;
     int64_t uvm_faults;
+    ew_sb *sb;               /* [nsubs * warps_per_sm] each warp's scoreboard, by position
+                                (moved with ready[]); NULL when no kernel has program.dep */
+    int32_t sb_cap;          /* warps_per_sm */
     ew_due *mq_end;          /* memory warps that have issued their last instruction: each
                                 stops counting on its sub-core (mq_warps) at cycle c */
     size_t mq_nend, mq_capend;
@@ -271,6 +292,8 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                  "of at most 9 GHz", d->clock_hz <= 0 ? "unknown" : "more than 9 GHz");
         return -1;
     }
+    const warp_policy *wpol = warp_get(cfg->policy.warp);
+    bool quota = wpol && wpol->quota;
     /* every time the model computes stays far from int64 (cycles << 16 for
      * memory slots): bound the run by its instructions times the longest
      * each can take */
@@ -370,6 +393,23 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
         }
         if (o->budget < 0) {
             snprintf(err, errlen, "ops[%zu].budget: %d is negative", i, (int)o->budget);
+            return -1;
+        }
+        for (size_t j = 0; p->dep && j < p->nbody; j++) {
+            const sim_dep *dp = &p->dep[j];
+            bool bad = dp->n < 0 || dp->n > SIM_DEP_MAX;
+            for (int32_t q = 0; !bad && q < dp->n; q++)
+                bad = dp->on[q] < 1 || dp->on[q] > SIM_DEP_FAR;
+            if (bad) {
+                snprintf(err, errlen, "ops[%zu].program.body[%zu].dep: at most %d results, each "
+                         "1..%d instructions back", i, j, SIM_DEP_MAX, SIM_DEP_FAR);
+                return -1;
+            }
+        }
+        if (p->dep && quota) {
+            snprintf(err, errlen, "ops[%zu].program: a scoreboard (dep) and a quota warp policy "
+                     "cannot go together (the quota charges an instruction when its warp may "
+                     "issue again)", i);
             return -1;
         }
     }
@@ -500,6 +540,10 @@ static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
     memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
     memmove(w->info + p, w->info + p + 1, (size_t)m * sizeof *w->info);
     if (w->quota_owe) memmove(w->quota_owe + p, w->quota_owe + p + 1, (size_t)m * sizeof *w->quota_owe);
+    if (E->sb) {
+        ew_sb *b = E->sb + (size_t)(w - E->subs) * (size_t)E->sb_cap;
+        memmove(b + p, b + p + 1, (size_t)m * sizeof *b);
+    }
     if (w->fe_ibuf) {
         memmove(w->fe_done + p, w->fe_done + p + 1, (size_t)m * sizeof *w->fe_done);
         memmove(w->fe_ibuf + p, w->fe_ibuf + p + 1, (size_t)m * sizeof *w->fe_ibuf);
@@ -899,6 +943,15 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
     } else {
         r = c + (op >> 1);
     }
+    /* the scoreboard: the instruction's result is pending until r
+     * (GPGPU-Sim Scoreboard::reserveRegisters at issue, releaseRegisters at
+     * writeback) */
+    ew_sb *sb = NULL;
+    if (K->dep) {
+        sb = &E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)p];
+        sb->done[sb->n++ & (EW_SB - 1)] = r;
+        if (r > sb->last) sb->last = r;
+    }
     w->ready[p] = r;
     w->hint = p;
     K->instructions++;
@@ -926,6 +979,23 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
     }
     if (w->fe_ibuf) w->fe_done[p] = r;
     if (++wi->pc < K->len || (wi->pc = 0, --wi->iters > 0)) {
+        if (sb) {
+            /* the next instruction issues when the results it reads have
+             * completed (GPGPU-Sim scheduler_unit::cycle skips a warp whose
+             * instruction checkCollision finds pending), and no sooner than
+             * the next cycle (SM7_TITANV -gpgpu_max_insn_issue_per_warp 1) */
+            uint32_t dv = K->dep[wi->pc];
+            int64_t nr = c + 1;
+            for (; dv; dv >>= 5) {
+                int64_t dist = dv & 31;
+                if (dist <= sb->n) {
+                    int64_t t = sb->done[(sb->n - dist) & (EW_SB - 1)];
+                    if (t > nr) nr = t;
+                }
+            }
+            w->ready[p] = nr;
+            if (w->fe_ibuf) w->fe_done[p] = nr;
+        }
         if (E->quota) {
             w->quota_owe[p] = lanes;
             if (r < w->owe_due) w->owe_due = r;
@@ -939,6 +1009,7 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
      * passed (a quota charges it now: the warp leaves the sub-core) */
     if (E->quota) quota_charge(&E->q, s / E->nsub, E->qk[k], lanes, c);
     int32_t b = wi->block;
+    if (sb && sb->last > r) r = sb->last;   /* the warp ends when all its results are in */
     if (E->mx && K->uses_mem) {
         /* a block ends when its writes have left its sub-core's queue (a
          * kernel's end waits for its stores; the warp went on after
@@ -1174,7 +1245,9 @@ static void warp_fini(void *self) {
         free(E->ks[k].code);
         free(E->ks[k].ext);
         free(E->ks[k].ws);
+        free(E->ks[k].dep);
     }
+    free(E->sb);
     free(E->l1_tag);
     free(E->l1_lru);
     free(E->l1_mask);
@@ -1419,6 +1492,15 @@ static int warp_init(void *self, sim_state *st) {
             K->ws = calloc((size_t)len, sizeof *K->ws);
             if (!K->ws) return -1;
         }
+        if (p->dep) {
+            K->dep = malloc((size_t)len * sizeof *K->dep);
+            if (!K->dep) return -1;
+            if (!E->sb) {
+                E->sb_cap = d->warps_per_sm;
+                E->sb = malloc((size_t)E->nsubs * (size_t)E->sb_cap * sizeof *E->sb);
+                if (!E->sb) return -1;
+            }
+        }
         int64_t at = 0;
         for (size_t j = 0; j < p->nbody; j++) {
             const sim_instr *in = &p->body[j];
@@ -1446,6 +1528,12 @@ static int warp_init(void *self, sim_state *st) {
                                          .scope = acc.scope };
                 }
                 if (K->ext) K->ext[at] = x;
+                if (K->dep) {
+                    uint16_t dv = 0;
+                    for (int32_t q = p->dep[j].n - 1; q >= 0; q--)
+                        dv = (uint16_t)(dv << 5 | (uint32_t)p->dep[j].on[q]);
+                    K->dep[at] = dv;
+                }
                 K->code[at++] = code;
             }
         }
@@ -1501,6 +1589,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         int32_t n = w->n++;
         w->ready[n] = c;
         if (w->quota_owe) w->quota_owe[n] = 0;
+        if (K->dep) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = c };
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
         if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);

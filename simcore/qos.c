@@ -76,6 +76,10 @@ static void key_of(keybuf *b, const sim_config *cfg, const sim_op *o) {
         PUT(b, a.scope);
         PUT(b, a.footprint);
         PUT(b, a.managed);
+        if (g->dep) {   /* the scoreboard (a program without one keys as before) */
+            PUT(b, g->dep[j].n);
+            for (int32_t q = 0; q < g->dep[j].n; q++) PUT(b, g->dep[j].on[q]);
+        }
     }
     PUT(b, g->repeat);
     for (int32_t c = 0; c < SIM_NICLASS; c++) PUT(b, g->latency[c]);

@@ -94,6 +94,19 @@ typedef struct sim_access {
 
 enum { SIM_SCOPE_WARP = 0, SIM_SCOPE_BLOCK, SIM_SCOPE_KERNEL };
 
+/* The scoreboard (docs/scenario-format.md "dep", docs/memory.md): which
+ * earlier results each instruction of a body entry reads, as distances back
+ * in the warp's instruction stream (1 = the instruction just before it,
+ * counted across the body's repetitions); n = 0: it reads none still
+ * pending. A warp issues an instruction when those have completed, not
+ * when the one before it has (GPGPU-Sim scoreboard.cc checkCollision). */
+#define SIM_DEP_MAX 3            /* results one instruction reads, at most */
+#define SIM_DEP_FAR 31           /* the farthest back it reads */
+typedef struct sim_dep {
+    int32_t n;
+    int32_t on[SIM_DEP_MAX];     /* 1..SIM_DEP_FAR */
+} sim_dep;
+
 typedef struct sim_program {
     const sim_instr *body;   /* what every warp runs, `repeat` times */
     size_t nbody;
@@ -107,6 +120,9 @@ typedef struct sim_program {
      * `blocks` blocks split evenly over them (in body repetitions) */
     int persistent;
     const sim_access *access;  /* [nbody], or NULL: see sim_access */
+    /* [nbody], or NULL: no scoreboard, every instruction waits for the one
+     * before it to complete (the model before it; sim_dep) */
+    const sim_dep *dep;
 } sim_program;
 
 typedef struct sim_op {

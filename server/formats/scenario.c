@@ -49,6 +49,7 @@ typedef struct scn_rawop {
     sim_program program;     /* latency[] filled per run (units_resolve) */
     sim_instr *body;         /* program.body, owned */
     sim_access *access;      /* program.access, owned; NULL when no op has one */
+    sim_dep *dep;            /* program.dep, owned; NULL when no entry has "dep" */
     units_dur latency[SIM_NICLASS];
     bool latency_given[SIM_NICLASS];
     int32_t budget;          /* QAWS budget; 0 = 1 */
@@ -522,7 +523,36 @@ static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
 }
 static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
 static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
-                                         "scope", "managed", NULL};
+                                         "scope", "managed", "dep", NULL};
+
+/* "dep": the results an instruction reads, as distances back in the warp's
+ * instruction stream (a number, or a list of up to SIM_DEP_MAX; 0 or []:
+ * none still pending). A body with one "dep" has a scoreboard, and its
+ * entries without one read the instruction just before (1). */
+static int parse_dep(pctx *c, json_t *v, const char *path, sim_dep *d) {
+    char q[JR_PATH_MAX];
+    d->n = 0;
+    if (json_is_integer(v)) {
+        int64_t x;
+        if (jr_get_count(&c->jr, v, path, 0, SIM_DEP_FAR, &x))
+            return -1;
+        if (x > 0) d->on[d->n++] = (int32_t)x;
+        return 0;
+    }
+    if (!json_is_array(v))
+        return jr_fail(&c->jr, path, "must be a number of instructions back (0..%d) or a list of "
+                       "up to %d, not %s", SIM_DEP_FAR, SIM_DEP_MAX, jr_type_name(v));
+    if (json_array_size(v) > SIM_DEP_MAX)
+        return jr_fail(&c->jr, path, "lists %zu results; an instruction reads at most %d",
+                       json_array_size(v), SIM_DEP_MAX);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        int64_t x;
+        if (jr_get_count(&c->jr, json_array_get(v, i), jr_index(q, path, i), 1, SIM_DEP_FAR, &x))
+            return -1;
+        d->on[d->n++] = (int32_t)x;
+    }
+    return 0;
+}
 
 /* "access": how a warp's 32 threads' addresses fall into 32-byte sectors
  * (GPGPU-Sim's coalescer, docs/memory.md): "coalesced" (consecutive 4-byte
@@ -670,6 +700,18 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
                 return jr_fail(&c->jr, r, "only a mem op reads or writes managed memory");
             op->access[i].managed = json_is_true(jmg);
         }
+        json_t *jd = json_object_get(e, "dep");
+        if (jd) {
+            if (!op->dep) {
+                op->dep = calloc(n, sizeof *op->dep);
+                if (!op->dep)
+                    return jr_oom(&c->jr);
+                for (size_t k = 0; k < n; k++)
+                    op->dep[k] = (sim_dep){ .n = 1, .on = {1} };
+            }
+            if (parse_dep(c, jd, jr_join(r, q, "dep"), &op->dep[i]))
+                return -1;
+        }
         json_t *jf = json_object_get(e, "fu");
         if (jf) {
             const char *fu = NULL;
@@ -686,6 +728,7 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
     }
     op->program.body = op->body;
     op->program.access = op->access;
+    op->program.dep = op->dep;
     op->program.nbody = n;
     op->program.repeat = 1;
     json_t *jr = json_object_get(v, "repeat");
@@ -1561,6 +1604,7 @@ void scn_free(scn_scenario *s) {
         free(s->rawops[i].block_time);
         free(s->rawops[i].body);
         free(s->rawops[i].access);
+        free(s->rawops[i].dep);
     }
     free(s->rawops);
     for (size_t r = 0; r < s->nruns; r++) {
