@@ -267,7 +267,7 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
     }
     archive_read_free(a);
     free(buf);
-    qsort(files, n, sizeof *files, cmp_file);
+    if (n > 1) qsort(files, n, sizeof *files, cmp_file);
     *out = files;
     *nout = n;
     return 0;

@@ -936,7 +936,8 @@ static trace_str lane_name(pt_ctx *c, const pt_file *f, int64_t dev, size_t nfil
  * the clock base. */
 static int finish_file(pt_ctx *c, size_t nfiles) {
     pt_file *f = c->f;
-    qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
+    /* (no calls: no array at all, and qsort's base must not be NULL) */
+    if (f->calls.n > 1) qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
     if (f->calls.n) f->min_call_corr = f->calls.v[0].corr;
     int64_t base = f->has_base ? f->base : 0;
     trace_str lane_cache[4] = { 0 };
@@ -1216,7 +1217,7 @@ static int stream_finish_file(pt_ctx *c, size_t nfiles) {
     if (f->call_runs.n) {
         if (stream_calls(c) < 0) return -1;
     } else {
-        qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
+        if (f->calls.n > 1) qsort(f->calls.v, f->calls.n, sizeof *f->calls.v, cmp_corr);
         if (f->calls.n) f->min_call_corr = f->calls.v[0].corr;
     }
     for (int pass = 0; pass < 2; pass++) {
