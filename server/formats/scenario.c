@@ -153,6 +153,61 @@ static char *own(pctx *c, const char *str) {
     return d;
 }
 
+/* ---- an object's keys --------------------------------------------------- */
+
+/* An object's keys, each declared once (issue 24 point 4), in the style of
+ * policy_table and op_table: one row gives the key, the reader of its
+ * value and, for a key the object must give, what its "missing" message
+ * adds. The rows' order is the order the unknown-key check lists them in
+ * ("known: ..."; with the "did you mean"); `step` is when the row is read:
+ * an object's reader checks its keys (keys_check), then reads step 0, runs
+ * what must come between (a stream is added before its "sms"), reads step
+ * 1, and so on, each step in the rows' order (keys_read). A key whose
+ * reader is NULL is read with another one (the note at its row says by
+ * which). So a new key is one row and its reader. */
+typedef int (*scn_reader)(pctx *c, json_t *v, const char *path, void *obj);
+typedef struct scn_key {
+    const char *key;
+    scn_reader read;       /* NULL: read with another key */
+    const char *missing;   /* NULL: optional; else "missing \"KEY\"" and this */
+    int step;              /* when it is read (keys_read) */
+    bool always;           /* read even when absent (v NULL): the reader's default */
+} scn_key;
+#define SCN_NKEYS(t) (sizeof t / sizeof *t)
+#define SCN_MAX_KEYS 16    /* the most rows of one table */
+
+/* `o` is an object (at `path`) whose keys are all in the table and which
+ * gives every key the table says it must, checked in the rows' order. */
+static int keys_check(pctx *c, json_t *o, const char *path, const scn_key *t, size_t n) {
+    const char *names[SCN_MAX_KEYS + 1];
+    for (size_t i = 0; i < n; i++)
+        names[i] = t[i].key;
+    names[n] = NULL;
+    if (jr_need_object(&c->jr, o, path) || jr_check_keys(&c->jr, o, path, names))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].missing && !json_object_get(o, t[i].key))
+            return jr_fail(&c->jr, path, "missing \"%s\"%s", t[i].key, t[i].missing);
+    return 0;
+}
+
+/* Reads the rows of `step` that o gives (or that are read always), in the
+ * rows' order, each at its path under `path`, into obj. */
+static int keys_read(pctx *c, json_t *o, const char *path, const scn_key *t, size_t n, int step,
+                     void *obj) {
+    char p[JR_PATH_MAX];
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].step != step || !t[i].read)
+            continue;
+        json_t *v = json_object_get(o, t[i].key);
+        if (!v && !t[i].always)
+            continue;
+        if (t[i].read(c, v, jr_join(p, path, t[i].key), obj))
+            return -1;
+    }
+    return 0;
+}
+
 /* ---- policy -------------------------------------------------------------- */
 
 /* A policy object's keys, each named once (issue 24 point 4): its type,
@@ -300,8 +355,6 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
 
 /* ---- streams ------------------------------------------------------------- */
 
-static const char *const stream_keys[] = {"name", "process", "priority", "sms", NULL};
-
 /* TX2 paper §4.2: cudaDeviceGetStreamPriorityRange gives -1 (high) and 0
  * (low); priority-none is its own value, which the simulator ranks with
  * low (rule A1). */
@@ -403,6 +456,55 @@ static int add_stream(pctx *c, const char *name, const char *process, int32_t pr
     return 0;
 }
 
+/* A stream's keys (stream_table) as read, before it is added. */
+typedef struct stream_in {
+    const char *name, *process;
+    int32_t prio;
+    int64_t first, count;    /* "sms" */
+} stream_in;
+
+static int read_stream_name(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->name);
+}
+static int read_stream_process(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->process);
+}
+static int read_stream_priority(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_priority(c, v, path, &((stream_in *)obj)->prio);
+}
+static int read_sms_first(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_count(&c->jr, v, path, 0, SIM_MAX_SMS - 1, &((stream_in *)obj)->first);
+}
+static int read_sms_count(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_count(&c->jr, v, path, 1, SIM_MAX_SMS, &((stream_in *)obj)->count);
+}
+
+/* the stream's SM partition under placement "spart" (spart.c, ISCA'17
+ * §4.1): {"first": rank, "count": SMs} of the sm_order */
+static const scn_key sms_table[] = {
+    {"first", .read = read_sms_first},
+    {"count", .read = read_sms_count, .missing = " (SMs of the partition)"},
+};
+
+/* "sms": read once the stream is added (step 1), into the last stream */
+static int read_stream_sms(pctx *c, json_t *v, const char *path, void *obj) {
+    stream_in *in = obj;
+    if (keys_check(c, v, path, sms_table, SCN_NKEYS(sms_table)) ||
+        keys_read(c, v, path, sms_table, SCN_NKEYS(sms_table), 0, in))
+        return -1;
+    c->s->streams[c->s->nstreams - 1].sm_first = (int32_t)in->first;
+    c->s->streams[c->s->nstreams - 1].sm_count = (int32_t)in->count;
+    return 0;
+}
+
+static const scn_key stream_table[] = {
+    {"name", .read = read_stream_name, .missing = ""},
+    {"process", .read = read_stream_process},
+    {"priority", .read = read_stream_priority},
+    {"sms", .read = read_stream_sms, .step = 1},
+};
+#define STREAM_NKEYS SCN_NKEYS(stream_table)
+
 static int parse_streams(pctx *c, json_t *v, size_t *cap) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     if (!json_is_array(v))
@@ -410,49 +512,19 @@ static int parse_streams(pctx *c, json_t *v, size_t *cap) {
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *o = json_array_get(v, i);
         jr_index(p, "streams", i);
-        if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, stream_keys))
-            return -1;
-        const char *name = NULL, *process = "P0";
-        int32_t prio = SIM_PRIO_NONE;
-        json_t *jn = json_object_get(o, "name");
-        if (!jn)
-            return jr_fail(&c->jr, p, "missing \"name\"");
-        if (jr_get_name(&c->jr, jn, jr_join(q, p, "name"), &name))
-            return -1;
-        json_t *jp = json_object_get(o, "process");
-        if (jp && jr_get_name(&c->jr, jp, jr_join(q, p, "process"), &process))
-            return -1;
-        json_t *jr = json_object_get(o, "priority");
-        if (jr && parse_priority(c, jr, jr_join(q, p, "priority"), &prio))
+        stream_in in = {NULL, "P0", SIM_PRIO_NONE, 0, 0};
+        if (keys_check(c, o, p, stream_table, STREAM_NKEYS) ||
+            keys_read(c, o, p, stream_table, STREAM_NKEYS, 0, &in))
             return -1;
         /* Named streams are unique so an op's "stream" names one; "null"
          * exists once per process (TX2 paper §4.1). */
-        long j = find_stream(c, name, process);
+        long j = find_stream(c, in.name, in.process);
         if (j >= 0)
             return jr_fail(&c->jr, jr_join(q, p, "name"), "\"%s\" is already streams[%ld]",
-                           name, j);
-        if (add_stream(c, name, process, prio, cap))
+                           in.name, j);
+        if (add_stream(c, in.name, in.process, in.prio, cap) ||
+            keys_read(c, o, p, stream_table, STREAM_NKEYS, 1, &in))
             return -1;
-        /* the stream's SM partition under placement "spart" (spart.c,
-         * ISCA'17 §4.1): {"first": rank, "count": SMs} of the sm_order */
-        json_t *js = json_object_get(o, "sms");
-        if (js) {
-            static const char *const sms_keys[] = {"first", "count", NULL};
-            char r[JR_PATH_MAX];
-            int64_t first = 0, count = 0;
-            jr_join(q, p, "sms");
-            if (jr_need_object(&c->jr, js, q) || jr_check_keys(&c->jr, js, q, sms_keys))
-                return -1;
-            json_t *jf = json_object_get(js, "first"), *jc = json_object_get(js, "count");
-            if (!jc)
-                return jr_fail(&c->jr, q, "missing \"count\" (SMs of the partition)");
-            if ((jf && jr_get_count(&c->jr, jf, jr_join(r, q, "first"), 0, SIM_MAX_SMS - 1,
-                                    &first)) ||
-                jr_get_count(&c->jr, jc, jr_join(r, q, "count"), 1, SIM_MAX_SMS, &count))
-                return -1;
-            c->s->streams[c->s->nstreams - 1].sm_first = (int32_t)first;
-            c->s->streams[c->s->nstreams - 1].sm_count = (int32_t)count;
-        }
     }
     return 0;
 }
