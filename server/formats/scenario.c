@@ -1106,8 +1106,6 @@ out:
 
 /* ---- variants and run names ---------------------------------------------- */
 
-static const char *const variant_keys[] = {"name", "policy", "device", "budgets", NULL};
-
 /* A variant's "budgets": {"K2": 6}: QAWS budgets by kernel name. */
 static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
     char p[JR_PATH_MAX];
@@ -1240,8 +1238,48 @@ static int name_base_run(pctx *c) {
     return 0;
 }
 
+/* A variant's keys. Its run is named first (step 0), then starts from the
+ * base run and takes what the variant changes (steps 1 and 2). */
+static int read_variant_name(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_run *run = obj;
+    scn_scenario *s = c->s;
+    const char *name = NULL;
+    if (jr_get_name(&c->jr, v, path, &name))
+        return -1;
+    if (strcmp(name, "default") == 0)
+        return jr_fail(&c->jr, path, "\"default\" is kept for the base run; choose another name");
+    for (const scn_run *r = s->runs + 1; r < run; r++)
+        if (strcmp(r->name, name) == 0)
+            return jr_fail(&c->jr, path, "\"%s\" is already variants[%zu]", name,
+                           (size_t)(r - s->runs) - 1);
+    if (!(run->name = own(c, name)))
+        return jr_oom(&c->jr);
+    return 0;
+}
+static int read_variant_policy(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_policy(c, v, path, &((scn_run *)obj)->raw);
+}
+static int read_variant_budgets(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_budgets(c, v, path, obj);
+}
+static int read_variant_device(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_run *run = obj;
+    if (dj_parse(&c->jr, v, path, &c->s->runs[0].device, &run->device))
+        return -1;
+    run->device_given = true;
+    return 0;
+}
+
+static const scn_key variant_table[] = {
+    {"name", .read = read_variant_name, .missing = ""},
+    {"policy", .read = read_variant_policy, .step = 1},
+    {"device", .read = read_variant_device, .step = 2},
+    {"budgets", .read = read_variant_budgets, .step = 1},
+};
+#define VARIANT_NKEYS SCN_NKEYS(variant_table)
+
 static int parse_variants(pctx *c, json_t *v) {
-    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+    char p[JR_PATH_MAX];
     scn_scenario *s = c->s;
     if (!json_is_array(v))
         return jr_fail(&c->jr, "variants", "must be an array, not %s", jr_type_name(v));
@@ -1249,38 +1287,19 @@ static int parse_variants(pctx *c, json_t *v) {
         json_t *o = json_array_get(v, i);
         scn_run *run = &s->runs[i + 1];
         jr_index(p, "variants", i);
-        if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, variant_keys))
+        if (keys_check(c, o, p, variant_table, VARIANT_NKEYS) ||
+            keys_read(c, o, p, variant_table, VARIANT_NKEYS, 0, run))
             return -1;
-        json_t *jn = json_object_get(o, "name");
-        const char *name = NULL;
-        if (!jn)
-            return jr_fail(&c->jr, p, "missing \"name\"");
-        if (jr_get_name(&c->jr, jn, jr_join(q, p, "name"), &name))
-            return -1;
-        if (strcmp(name, "default") == 0)
-            return jr_fail(&c->jr, q, "\"default\" is kept for the base run; choose another name");
-        for (size_t j = 1; j <= i; j++)
-            if (strcmp(s->runs[j].name, name) == 0)
-                return jr_fail(&c->jr, q, "\"%s\" is already variants[%zu]", name, j - 1);
-        if (!(run->name = own(c, name)))
-            return jr_oom(&c->jr);
-        json_t *jp = json_object_get(o, "policy"), *jd = json_object_get(o, "device");
-        json_t *jbu = json_object_get(o, "budgets");
-        if (!jp && !jd && !jbu)
+        /* every key but "name" changes something */
+        if (json_object_size(o) < 2)
             return jr_fail(&c->jr, p, "changes nothing; give \"policy\", \"device\" and/or "
                            "\"budgets\"");
         run->raw = s->runs[0].raw;
         run->raw.given = 0;
         run->device = s->runs[0].device;
-        if (jp && parse_policy(c, jp, jr_join(q, p, "policy"), &run->raw))
+        if (keys_read(c, o, p, variant_table, VARIANT_NKEYS, 1, run) ||
+            keys_read(c, o, p, variant_table, VARIANT_NKEYS, 2, run))
             return -1;
-        if (jbu && parse_budgets(c, jbu, jr_join(q, p, "budgets"), run))
-            return -1;
-        if (jd) {
-            if (dj_parse(&c->jr, jd, jr_join(q, p, "device"), &s->runs[0].device, &run->device))
-                return -1;
-            run->device_given = true;
-        }
     }
     return 0;
 }
