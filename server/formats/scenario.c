@@ -593,9 +593,6 @@ static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
             names[n++] = op_table[i].key;
     names[n] = NULL;
 }
-static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
-static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
-                                         "scope", "managed", "dep", NULL};
 
 /* "dep": the results an instruction reads, as distances back in the warp's
  * instruction stream (a number, or a list of up to SIM_DEP_MAX; 0 or []:
@@ -661,166 +658,222 @@ static int parse_access(pctx *c, json_t *v, const char *path, int32_t *sectors) 
                    "in 1..1024, random, or a number of sectors)", a);
 }
 
-/* "program": {"body": [{"op": "alu", "count": 8}, {"op": "mem"}], "repeat": 100,
- * "persistent": true, "mem_requests": 4} (simcore/sim.h sim_program) */
-static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
-    char p[JR_PATH_MAX], q[JR_PATH_MAX];
-    if (jr_need_object(&c->jr, v, path) || jr_check_keys(&c->jr, v, path, program_keys))
+/* One entry of a program's body as read (instr_table): the op, the
+ * entry's index and the body's length, the body's path and its
+ * instructions so far (for "has more than"), and the entry's class. */
+typedef struct instr_in {
+    scn_rawop *op;
+    size_t i, n;
+    const char *body;
+    int64_t *total;
+    int32_t ic;
+} instr_in;
+
+/* the body's access[] (every entry's; zero: the default access), made by
+ * the first entry that gives one of its keys */
+static sim_access *instr_access(pctx *c, instr_in *in) {
+    if (!in->op->access && !(in->op->access = calloc(in->n, sizeof *in->op->access)))
+        jr_oom(&c->jr);
+    return in->op->access ? &in->op->access[in->i] : NULL;
+}
+
+static int read_instr_op(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    const char *cls = NULL;
+    if (jr_get_string(&c->jr, v, path, &cls))
         return -1;
-    json_t *jb = json_object_get(v, "body");
-    jr_join(p, path, "body");
-    if (!jb)
-        return jr_fail(&c->jr, path, "missing \"body\" (the instructions every warp runs, e.g. "
-                       "[{\"op\": \"alu\", \"count\": 8}, {\"op\": \"mem\"}])");
-    if (!json_is_array(jb))
-        return jr_fail(&c->jr, p, "must be an array, not %s", jr_type_name(jb));
-    size_t n = json_array_size(jb);
+    in->ic = sim_iclass_find(cls);
+    if (in->ic < 0) {
+        const char *names[SIM_NICLASS];
+        for (int32_t k = 0; k < SIM_NICLASS; k++)
+            names[k] = sim_iclass_name(k);
+        return jr_fail_unknown(&c->jr, path, "instruction class", cls, names, SIM_NICLASS);
+    }
+    in->op->body[in->i].iclass = in->ic;
+    return 0;
+}
+/* read always: an entry without "count" is one instruction */
+static int read_instr_count(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    int64_t count = 1;
+    if (v && jr_get_count(&c->jr, v, path, 1, 1 << 20, &count))
+        return -1;
+    *in->total += count;
+    if (*in->total > (1 << 20))
+        return jr_fail(&c->jr, in->body, "has more than %d instructions; use \"repeat\"", 1 << 20);
+    in->op->body[in->i].count = (int32_t)count;
+    return 0;
+}
+static int read_instr_access(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (in->ic != SIM_ICLASS_MEM)
+        return jr_fail(&c->jr, path, "only a mem op has an access pattern");
+    return parse_access(c, v, path, &a->sectors);
+}
+static int read_instr_store(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    if (in->ic != SIM_ICLASS_MEM && json_is_true(v))
+        return jr_fail(&c->jr, path, "only a mem op is a store");
+    a->store = json_is_true(v);
+    return 0;
+}
+static int read_instr_footprint(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (in->ic != SIM_ICLASS_MEM)
+        return jr_fail(&c->jr, path, "only a mem op has a working set");
+    if (units_parse(&c->jr, v, path, UNITS_SIZE, &a->footprint, NULL))
+        return -1;
+    if (a->footprint > (INT64_C(1) << 40))
+        return jr_fail(&c->jr, path, "more than 1 TiB");
+    return 0;
+}
+static int read_instr_scope(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    const char *sc = NULL;
+    if (!a || jr_get_string(&c->jr, v, path, &sc))
+        return -1;
+    if (in->ic != SIM_ICLASS_MEM)
+        return jr_fail(&c->jr, path, "only a mem op has a working set");
+    if (strcmp(sc, "warp") == 0)
+        a->scope = SIM_SCOPE_WARP;
+    else if (strcmp(sc, "block") == 0)
+        a->scope = SIM_SCOPE_BLOCK;
+    else if (strcmp(sc, "kernel") == 0)
+        a->scope = SIM_SCOPE_KERNEL;
+    else
+        return jr_fail(&c->jr, path, "\"%s\" is not a scope (warp, block or kernel)", sc);
+    return 0;
+}
+static int read_instr_managed(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    if (in->ic != SIM_ICLASS_MEM && json_is_true(v))
+        return jr_fail(&c->jr, path, "only a mem op reads or writes managed memory");
+    a->managed = json_is_true(v);
+    return 0;
+}
+static int read_instr_dep(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    scn_rawop *op = in->op;
+    if (!op->dep) {
+        op->dep = calloc(in->n, sizeof *op->dep);
+        if (!op->dep)
+            return jr_oom(&c->jr);
+        for (size_t k = 0; k < in->n; k++)
+            op->dep[k] = (sim_dep){ .n = 1, .on = {1} };
+    }
+    return parse_dep(c, v, path, &op->dep[in->i]);
+}
+static int read_instr_fu(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    const char *fu = NULL;
+    if (!a || jr_get_string(&c->jr, v, path, &fu))
+        return -1;
+    if (strcmp(fu, "fp32") != 0)
+        return jr_fail(&c->jr, path, "\"%s\" is not a functional unit the model knows "
+                       "(fp32)", fu);
+    if (in->ic != SIM_ICLASS_ALU)
+        return jr_fail(&c->jr, path, "only an alu op runs on the fp32 pipe");
+    a->fp32 = 1;
+    return 0;
+}
+
+/* An entry of a program's body: {"op": "mem", "count": 4, "access": ...} */
+static const scn_key instr_table[] = {
+    {"op", .read = read_instr_op, .missing = " (alu, sfu, shared or mem)"},
+    {"count", .read = read_instr_count, .always = true},
+    {"access", .read = read_instr_access},
+    {"store", .read = read_instr_store},
+    {"fu", .read = read_instr_fu, .step = 1},
+    {"footprint", .read = read_instr_footprint},
+    {"scope", .read = read_instr_scope},
+    {"managed", .read = read_instr_managed},
+    {"dep", .read = read_instr_dep},
+};
+#define INSTR_NKEYS SCN_NKEYS(instr_table)
+
+static int read_program_body(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_rawop *op = obj;
+    char q[JR_PATH_MAX];
+    if (!json_is_array(v))
+        return jr_fail(&c->jr, path, "must be an array, not %s", jr_type_name(v));
+    size_t n = json_array_size(v);
     if (n == 0)
-        return jr_fail(&c->jr, p, "is empty; give at least one instruction");
+        return jr_fail(&c->jr, path, "is empty; give at least one instruction");
     if (n > 4096)
-        return jr_fail(&c->jr, p, "has %zu entries; at most 4096 (use \"count\" and "
+        return jr_fail(&c->jr, path, "has %zu entries; at most 4096 (use \"count\" and "
                        "\"repeat\")", n);
     op->body = calloc(n, sizeof *op->body);
     if (!op->body)
         return jr_oom(&c->jr);
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        json_t *e = json_array_get(jb, i);
-        jr_index(q, p, i);
-        if (jr_need_object(&c->jr, e, q) || jr_check_keys(&c->jr, e, q, instr_keys))
+        json_t *e = json_array_get(v, i);
+        instr_in in = {op, i, n, path, &total, -1};
+        jr_index(q, path, i);
+        if (keys_check(c, e, q, instr_table, INSTR_NKEYS) ||
+            keys_read(c, e, q, instr_table, INSTR_NKEYS, 0, &in) ||
+            keys_read(c, e, q, instr_table, INSTR_NKEYS, 1, &in))
             return -1;
-        char r[JR_PATH_MAX];
-        json_t *jo = json_object_get(e, "op");
-        if (!jo)
-            return jr_fail(&c->jr, q, "missing \"op\" (alu, sfu, shared or mem)");
-        const char *cls = NULL;
-        if (jr_get_string(&c->jr, jo, jr_join(r, q, "op"), &cls))
-            return -1;
-        int32_t ic = sim_iclass_find(cls);
-        if (ic < 0) {
-            const char *names[SIM_NICLASS];
-            for (int32_t k = 0; k < SIM_NICLASS; k++)
-                names[k] = sim_iclass_name(k);
-            return jr_fail_unknown(&c->jr, r, "instruction class", cls, names, SIM_NICLASS);
-        }
-        int64_t count = 1;
-        json_t *jc = json_object_get(e, "count");
-        if (jc && jr_get_count(&c->jr, jc, jr_join(r, q, "count"), 1, 1 << 20, &count))
-            return -1;
-        total += count;
-        if (total > (1 << 20))
-            return jr_fail(&c->jr, p, "has more than %d instructions; use \"repeat\"", 1 << 20);
-        op->body[i].iclass = ic;
-        op->body[i].count = (int32_t)count;
-        if (!op->access && (json_object_get(e, "access") || json_object_get(e, "store") ||
-                            json_object_get(e, "fu") || json_object_get(e, "footprint") ||
-                            json_object_get(e, "scope") || json_object_get(e, "managed"))) {
-            op->access = calloc(n, sizeof *op->access);
-            if (!op->access)
-                return jr_oom(&c->jr);
-        }
-        json_t *ja = json_object_get(e, "access");
-        if (ja) {
-            if (ic != SIM_ICLASS_MEM)
-                return jr_fail(&c->jr, jr_join(r, q, "access"), "only a mem op has an access "
-                               "pattern");
-            if (parse_access(c, ja, jr_join(r, q, "access"), &op->access[i].sectors))
-                return -1;
-        }
-        json_t *js = json_object_get(e, "store");
-        if (js) {
-            jr_join(r, q, "store");
-            if (!json_is_boolean(js))
-                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(js));
-            if (ic != SIM_ICLASS_MEM && json_is_true(js))
-                return jr_fail(&c->jr, r, "only a mem op is a store");
-            op->access[i].store = json_is_true(js);
-        }
-        json_t *jw = json_object_get(e, "footprint");
-        if (jw) {
-            jr_join(r, q, "footprint");
-            if (ic != SIM_ICLASS_MEM)
-                return jr_fail(&c->jr, r, "only a mem op has a working set");
-            if (units_parse(&c->jr, jw, r, UNITS_SIZE, &op->access[i].footprint, NULL))
-                return -1;
-            if (op->access[i].footprint > (INT64_C(1) << 40))
-                return jr_fail(&c->jr, r, "more than 1 TiB");
-        }
-        json_t *jsc = json_object_get(e, "scope");
-        if (jsc) {
-            const char *sc = NULL;
-            jr_join(r, q, "scope");
-            if (jr_get_string(&c->jr, jsc, r, &sc))
-                return -1;
-            if (ic != SIM_ICLASS_MEM)
-                return jr_fail(&c->jr, r, "only a mem op has a working set");
-            if (strcmp(sc, "warp") == 0)
-                op->access[i].scope = SIM_SCOPE_WARP;
-            else if (strcmp(sc, "block") == 0)
-                op->access[i].scope = SIM_SCOPE_BLOCK;
-            else if (strcmp(sc, "kernel") == 0)
-                op->access[i].scope = SIM_SCOPE_KERNEL;
-            else
-                return jr_fail(&c->jr, r, "\"%s\" is not a scope (warp, block or kernel)", sc);
-        }
-        json_t *jmg = json_object_get(e, "managed");
-        if (jmg) {
-            jr_join(r, q, "managed");
-            if (!json_is_boolean(jmg))
-                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(jmg));
-            if (ic != SIM_ICLASS_MEM && json_is_true(jmg))
-                return jr_fail(&c->jr, r, "only a mem op reads or writes managed memory");
-            op->access[i].managed = json_is_true(jmg);
-        }
-        json_t *jd = json_object_get(e, "dep");
-        if (jd) {
-            if (!op->dep) {
-                op->dep = calloc(n, sizeof *op->dep);
-                if (!op->dep)
-                    return jr_oom(&c->jr);
-                for (size_t k = 0; k < n; k++)
-                    op->dep[k] = (sim_dep){ .n = 1, .on = {1} };
-            }
-            if (parse_dep(c, jd, jr_join(r, q, "dep"), &op->dep[i]))
-                return -1;
-        }
-        json_t *jf = json_object_get(e, "fu");
-        if (jf) {
-            const char *fu = NULL;
-            jr_join(r, q, "fu");
-            if (jr_get_string(&c->jr, jf, r, &fu))
-                return -1;
-            if (strcmp(fu, "fp32") != 0)
-                return jr_fail(&c->jr, r, "\"%s\" is not a functional unit the model knows "
-                               "(fp32)", fu);
-            if (ic != SIM_ICLASS_ALU)
-                return jr_fail(&c->jr, r, "only an alu op runs on the fp32 pipe");
-            op->access[i].fp32 = 1;
-        }
     }
     op->program.body = op->body;
     op->program.access = op->access;
     op->program.dep = op->dep;
     op->program.nbody = n;
     op->program.repeat = 1;
-    json_t *jr = json_object_get(v, "repeat");
-    if (jr && jr_get_count(&c->jr, jr, jr_join(q, path, "repeat"), 1, INT64_C(1000000000000),
-                           &op->program.repeat))
+    return 0;
+}
+static int read_program_repeat(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_count(&c->jr, v, path, 1, INT64_C(1000000000000),
+                        &((scn_rawop *)obj)->program.repeat);
+}
+static int read_program_persistent(pctx *c, json_t *v, const char *path, void *obj) {
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    ((scn_rawop *)obj)->program.persistent = json_is_true(v);
+    return 0;
+}
+static int read_program_mem_requests(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t m;
+    if (jr_get_count(&c->jr, v, path, 1, 1024, &m))
         return -1;
-    json_t *jp = json_object_get(v, "persistent");
-    if (jp) {
-        if (!json_is_boolean(jp))
-            return jr_fail(&c->jr, jr_join(q, path, "persistent"), "must be true or false, not %s",
-                           jr_type_name(jp));
-        op->program.persistent = json_is_true(jp);
-    }
-    json_t *jm = json_object_get(v, "mem_requests");
-    if (jm) {
-        int64_t m;
-        if (jr_get_count(&c->jr, jm, jr_join(q, path, "mem_requests"), 1, 1024, &m))
-            return -1;
-        op->program.mem_requests = (int32_t)m;
-    }
+    ((scn_rawop *)obj)->program.mem_requests = (int32_t)m;
+    return 0;
+}
+
+/* "program": {"body": [{"op": "alu", "count": 8}, {"op": "mem"}], "repeat": 100,
+ * "persistent": true, "mem_requests": 4} (simcore/sim.h sim_program) */
+static const scn_key program_table[] = {
+    {"body", .read = read_program_body,
+     .missing = " (the instructions every warp runs, e.g. [{\"op\": \"alu\", \"count\": 8}, "
+                "{\"op\": \"mem\"}])"},
+    {"repeat", .read = read_program_repeat},
+    {"persistent", .read = read_program_persistent},
+    {"mem_requests", .read = read_program_mem_requests},
+};
+#define PROGRAM_NKEYS SCN_NKEYS(program_table)
+
+static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
+    if (keys_check(c, v, path, program_table, PROGRAM_NKEYS) ||
+        keys_read(c, v, path, program_table, PROGRAM_NKEYS, 0, op))
+        return -1;
     op->has_program = true;
     return 0;
 }
