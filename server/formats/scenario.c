@@ -1551,10 +1551,6 @@ static int build_run(pctx *c, size_t r) {
 
 /* ---- top level ----------------------------------------------------------- */
 
-static const char *const top_keys[] = {
-    "schema", "name", "description", "device", "policy", "streams", "ops", "variants", "seed",
-    "tasks", "cpus", "duration", "cohorts", NULL};
-
 static const char *base_name_of(const char *file, char *buf, size_t n) {
     const char *b = strrchr(file, '/');
     b = b ? b + 1 : file;
@@ -1565,56 +1561,147 @@ static const char *base_name_of(const char *file, char *buf, size_t n) {
     return buf;
 }
 
-static int parse_root(pctx *c, json_t *root) {
-    scn_scenario *s = c->s;
-    if (!json_is_object(root))
-        return jr_fail(&c->jr, "", "a scenario is a JSON object, not %s", jr_type_name(root));
-    if (jr_check_keys(&c->jr, root, "", top_keys))
-        return -1;
+/* The scenario's top-level keys as read (top_table): the root, for the
+ * tasks' keys (scenario_tasks.c reads them), and the streams[] allocated. */
+typedef struct root_in {
+    json_t *root;
+    size_t cap;
+} root_in;
 
-    json_t *v = json_object_get(root, "schema");
+static int read_top_schema(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
     const char *str = NULL;
     if (!v)
-        return jr_fail(&c->jr, "schema", "missing (write \"schema\": \"" SCN_SCHEMA "\")");
-    if (jr_get_string(&c->jr, v, "schema", &str))
+        return jr_fail(&c->jr, path, "missing (write \"schema\": \"" SCN_SCHEMA "\")");
+    if (jr_get_string(&c->jr, v, path, &str))
         return -1;
     if (strcmp(str, SCN_SCHEMA) != 0)
-        return jr_fail(&c->jr, "schema", "\"%s\" is not supported (this build reads \"" SCN_SCHEMA
+        return jr_fail(&c->jr, path, "\"%s\" is not supported (this build reads \"" SCN_SCHEMA
                        "\")", str);
-
+    return 0;
+}
+/* read always: a scenario without "name" is named after its file */
+static int read_top_name(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
     char buf[256];
-    v = json_object_get(root, "name");
+    const char *str = NULL;
     if (v) {
-        if (jr_get_name(&c->jr, v, "name", &str))
+        if (jr_get_name(&c->jr, v, path, &str))
             return -1;
     } else {
         str = base_name_of(c->jr.file, buf, sizeof buf);
     }
-    if (!(s->name = own(c, str)))
+    if (!(c->s->name = own(c, str)))
         return jr_oom(&c->jr);
-    v = json_object_get(root, "description");
-    str = "";
-    if (v && jr_get_string(&c->jr, v, "description", &str))
+    return 0;
+}
+static int read_top_description(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    const char *str = "";
+    if (v && jr_get_string(&c->jr, v, path, &str))
         return -1;
-    if (!(s->description = own(c, str)))
+    if (!(c->s->description = own(c, str)))
         return jr_oom(&c->jr);
-    v = json_object_get(root, "seed");
-    if (v) {
-        int64_t seed;
-        if (jr_get_count(&c->jr, v, "seed", 0, INT64_MAX, &seed))
+    return 0;
+}
+static int read_top_seed(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    int64_t seed;
+    if (jr_get_count(&c->jr, v, path, 0, INT64_MAX, &seed))
+        return -1;
+    c->s->seed = (uint64_t)seed;
+    return 0;
+}
+/* "cohorts": true (issue 28): runs place identical blocks as cohorts
+ * (sim_config.cohorts); the limit is then on the records a run keeps
+ * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
+static int read_top_cohorts(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    c->s->cohorts = json_is_true(v);
+    return 0;
+}
+static int read_top_device(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    if (!v)
+        return jr_fail(&c->jr, path, "missing (a preset name such as \"tx2\", or an object)");
+    return dj_parse(&c->jr, v, path, NULL, &c->s->runs[0].device);
+}
+static int read_top_policy(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    return parse_policy(c, v, path, &c->s->runs[0].raw);
+}
+static int read_top_streams(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)path;
+    return parse_streams(c, v, &((root_in *)obj)->cap);
+}
+/* real-time tasks (issue 13), with "cpus" and "duration" */
+static int read_top_tasks(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)v, (void)path;
+    return scn_tasks_parse(&c->jr, ((root_in *)obj)->root, &c->s->tasks);
+}
+/* read always: with tasks, ops are optional */
+static int read_top_ops(pctx *c, json_t *v, const char *path, void *obj) {
+    root_in *in = obj;
+    scn_scenario *s = c->s;
+    size_t ndeclared = s->nstreams;   /* the rest are "null" streams ops add */
+    if (!v && s->tasks.ntasks)
+        v = NULL;
+    else if (!v)
+        return jr_fail(&c->jr, path, "missing (the kernels, copies and syncs to run, or "
+                       "\"tasks\")");
+    else if (!json_is_array(v))
+        return jr_fail(&c->jr, path, "must be an array, not %s", jr_type_name(v));
+    if (v && json_array_size(v) == 0)
+        return jr_fail(&c->jr, path, "is empty; give at least one kernel or copy");
+    s->rawops = calloc(v ? json_array_size(v) : 1, sizeof *s->rawops);
+    if (!s->rawops)
+        return jr_oom(&c->jr);
+    int64_t total_blocks = 0;
+    for (size_t i = 0; v && i < json_array_size(v); i++) {
+        int rc = parse_op(c, json_array_get(v, i), i, ndeclared, &in->cap, &total_blocks,
+                          &s->rawops[i]);
+        s->nops = i + 1;   /* so scn_free releases a half-parsed op's arrays */
+        if (rc)
             return -1;
-        s->seed = (uint64_t)seed;
     }
+    return 0;
+}
+static int read_top_variants(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)path, (void)obj;
+    return parse_variants(c, v);
+}
 
-    /* "cohorts": true (issue 28): runs place identical blocks as cohorts
-     * (sim_config.cohorts); the limit is then on the records a run keeps
-     * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
-    v = json_object_get(root, "cohorts");
-    if (v) {
-        if (!json_is_boolean(v))
-            return jr_fail(&c->jr, "cohorts", "must be true or false, not %s", jr_type_name(v));
-        s->cohorts = json_is_true(v);
-    }
+/* Step 0 names the scenario, step 1 reads the base run's device (the runs,
+ * base and variants, are made before it), step 2 the base's policy (from
+ * "most-room" placement), streams and tasks, step 3 the ops and the
+ * variants, which name its kernels. */
+static const scn_key top_table[] = {
+    {"schema", .read = read_top_schema, .always = true},
+    {"name", .read = read_top_name, .always = true},
+    {"description", .read = read_top_description, .always = true},
+    {"device", .read = read_top_device, .step = 1, .always = true},
+    {"policy", .read = read_top_policy, .step = 2},
+    {"streams", .read = read_top_streams, .step = 2},
+    {"ops", .read = read_top_ops, .step = 3, .always = true},
+    {"variants", .read = read_top_variants, .step = 3},
+    {"seed", .read = read_top_seed},
+    {"tasks", .read = read_top_tasks, .step = 2, .always = true},
+    {"cpus", .read = NULL},       /* read with "tasks" */
+    {"duration", .read = NULL},   /* read with "tasks" */
+    {"cohorts", .read = read_top_cohorts},
+};
+#define TOP_NKEYS SCN_NKEYS(top_table)
+
+static int parse_root(pctx *c, json_t *root) {
+    scn_scenario *s = c->s;
+    if (!json_is_object(root))
+        return jr_fail(&c->jr, "", "a scenario is a JSON object, not %s", jr_type_name(root));
+    root_in in = {root, 0};
+    if (keys_check(c, root, "", top_table, TOP_NKEYS) ||
+        keys_read(c, root, "", top_table, TOP_NKEYS, 0, &in))
+        return -1;
 
     json_t *jv = json_object_get(root, "variants");
     size_t nvar = json_is_array(jv) ? json_array_size(jv) : 0;
@@ -1622,58 +1709,20 @@ static int parse_root(pctx *c, json_t *root) {
     if (!s->runs)
         return jr_oom(&c->jr);
     s->nruns = 1 + nvar;
-
-    v = json_object_get(root, "device");
-    if (!v)
-        return jr_fail(&c->jr, "device", "missing (a preset name such as \"tx2\", or an object)");
-    if (dj_parse(&c->jr, v, "device", NULL, &s->runs[0].device))
+    if (keys_read(c, root, "", top_table, TOP_NKEYS, 1, &in))
         return -1;
 
     scn_rawpolicy *pol = &s->runs[0].raw;
     pol->placement = sim_placement_find("most-room");
     if (pol->placement < 0)
         return jr_fail(&c->jr, "policy.placement", "this build has no \"most-room\" placement");
-    v = json_object_get(root, "policy");
-    if (v && parse_policy(c, v, "policy", pol))
-        return -1;
-
-    size_t cap = 0;
-    v = json_object_get(root, "streams");
-    if (v && parse_streams(c, v, &cap))
-        return -1;
-    size_t ndeclared = s->nstreams;
-
-    /* real-time tasks (issue 13): with them, ops are optional */
-    if (scn_tasks_parse(&c->jr, root, &s->tasks))
-        return -1;
-
-    v = json_object_get(root, "ops");
-    if (!v && s->tasks.ntasks)
-        v = NULL;
-    else if (!v)
-        return jr_fail(&c->jr, "ops", "missing (the kernels, copies and syncs to run, or "
-                       "\"tasks\")");
-    else if (!json_is_array(v))
-        return jr_fail(&c->jr, "ops", "must be an array, not %s", jr_type_name(v));
-    if (v && json_array_size(v) == 0)
-        return jr_fail(&c->jr, "ops", "is empty; give at least one kernel or copy");
-    s->rawops = calloc(v ? json_array_size(v) : 1, sizeof *s->rawops);
-    if (!s->rawops)
-        return jr_oom(&c->jr);
-    int64_t total_blocks = 0;
-    for (size_t i = 0; v && i < json_array_size(v); i++) {
-        int rc = parse_op(c, json_array_get(v, i), i, ndeclared, &cap, &total_blocks,
-                          &s->rawops[i]);
-        s->nops = i + 1;   /* so scn_free releases a half-parsed op's arrays */
-        if (rc)
-            return -1;
-    }
-
-    if (jv && parse_variants(c, jv))
+    if (keys_read(c, root, "", top_table, TOP_NKEYS, 2, &in) ||
+        keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in))
         return -1;
     if (name_base_run(c))
         return -1;
 
+    char buf[256];
     for (size_t r = 0; r < s->nruns; r++) {
         char pfx[JR_PATH_MAX + 80];
         scn_run *run = &s->runs[r];
