@@ -174,7 +174,7 @@ typedef struct scn_key {
     bool always;           /* read even when absent (v NULL): the reader's default */
 } scn_key;
 #define SCN_NKEYS(t) (sizeof t / sizeof *t)
-#define SCN_MAX_KEYS 16    /* the most rows of one table */
+#define SCN_MAX_KEYS 16    /* the most rows of one table (each table asserts it) */
 
 /* `o` is an object (at `path`) whose keys are all in the table and which
  * gives every key the table says it must, checked in the rows' order. */
@@ -485,6 +485,7 @@ static const scn_key sms_table[] = {
     {"first", .read = read_sms_first},
     {"count", .read = read_sms_count, .missing = " (SMs of the partition)"},
 };
+_Static_assert(SCN_NKEYS(sms_table) <= SCN_MAX_KEYS, "sms_table: raise SCN_MAX_KEYS");
 
 /* "sms": read once the stream is added (step 1), into the last stream */
 static int read_stream_sms(pctx *c, json_t *v, const char *path, void *obj) {
@@ -504,6 +505,7 @@ static const scn_key stream_table[] = {
     {"sms", .read = read_stream_sms, .step = 1},
 };
 #define STREAM_NKEYS SCN_NKEYS(stream_table)
+_Static_assert(STREAM_NKEYS <= SCN_MAX_KEYS, "stream_table: raise SCN_MAX_KEYS");
 
 static int parse_streams(pctx *c, json_t *v, size_t *cap) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
@@ -808,6 +810,7 @@ static const scn_key instr_table[] = {
     {"dep", .read = read_instr_dep},
 };
 #define INSTR_NKEYS SCN_NKEYS(instr_table)
+_Static_assert(INSTR_NKEYS <= SCN_MAX_KEYS, "instr_table: raise SCN_MAX_KEYS");
 
 static int read_program_body(pctx *c, json_t *v, const char *path, void *obj) {
     scn_rawop *op = obj;
@@ -869,6 +872,7 @@ static const scn_key program_table[] = {
     {"mem_requests", .read = read_program_mem_requests},
 };
 #define PROGRAM_NKEYS SCN_NKEYS(program_table)
+_Static_assert(PROGRAM_NKEYS <= SCN_MAX_KEYS, "program_table: raise SCN_MAX_KEYS");
 
 static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
     if (keys_check(c, v, path, program_table, PROGRAM_NKEYS) ||
@@ -1330,6 +1334,7 @@ static const scn_key variant_table[] = {
     {"budgets", .read = read_variant_budgets, .step = 1},
 };
 #define VARIANT_NKEYS SCN_NKEYS(variant_table)
+_Static_assert(VARIANT_NKEYS <= SCN_MAX_KEYS, "variant_table: raise SCN_MAX_KEYS");
 
 static int parse_variants(pctx *c, json_t *v) {
     char p[JR_PATH_MAX];
@@ -1693,6 +1698,7 @@ static const scn_key top_table[] = {
     {"cohorts", .read = read_top_cohorts},
 };
 #define TOP_NKEYS SCN_NKEYS(top_table)
+_Static_assert(TOP_NKEYS <= SCN_MAX_KEYS, "top_table: raise SCN_MAX_KEYS");
 
 static int parse_root(pctx *c, json_t *root) {
     scn_scenario *s = c->s;
