@@ -1678,10 +1678,11 @@ static int read_top_variants(pctx *c, json_t *v, const char *path, void *obj) {
     return parse_variants(c, v);
 }
 
-/* Step 0 names the scenario, step 1 reads the base run's device (the runs,
- * base and variants, are made before it), step 2 the base's policy (from
- * "most-room" placement), streams and tasks, step 3 the ops and the
- * variants, which name its kernels. */
+/* Step 0 reads the scenario's own keys (schema, name, description, seed,
+ * cohorts); then the runs, base and variants, are made and step 1 reads
+ * the base's device; step 2 its policy (over "most-room" placement), the
+ * streams and the tasks; step 3 the ops and the variants (which name the
+ * ops' kernels). */
 static const scn_key top_table[] = {
     {"schema", .read = read_top_schema, .always = true},
     {"name", .read = read_top_name, .always = true},
