@@ -172,9 +172,10 @@ typedef struct scn_key {
     const char *missing;   /* NULL: optional; else "missing \"KEY\"" and this */
     int step;              /* when it is read (keys_read) */
     bool always;           /* read even when absent (v NULL): the reader's default */
+    unsigned kinds;        /* an object of several kinds (an op, OPK_*): those taking it */
 } scn_key;
 #define SCN_NKEYS(t) (sizeof t / sizeof *t)
-#define SCN_MAX_KEYS 16    /* the most rows of one table (each table asserts it) */
+#define SCN_MAX_KEYS 24    /* the most rows of one table (each table asserts it) */
 
 /* `o` is an object (at `path`) whose keys are all in the table and which
  * gives every key the table says it must, checked in the rows' order. */
@@ -569,32 +570,7 @@ static int resolve_stream(pctx *c, const char *name, const char *process, const 
 
 /* ---- ops ----------------------------------------------------------------- */
 
-/* An op's keys, each named once (issue 24 point 4), with the kinds of op
- * it applies to: the table gives the unknown-key check its names ("did you
- * mean"), and each kind the keys it takes ("a copy takes: ..."), in this
- * order. parse_op reads them. */
 enum { OPK_KERNEL = 1, OPK_COPY = 2, OPK_SYNC = 4, OPK_ANY = 7 };
-static const struct op_key {
-    const char *key;
-    unsigned kinds;
-} op_table[] = {
-    {"kernel", OPK_KERNEL},     {"copy", OPK_COPY},         {"sync", OPK_SYNC},
-    {"stream", OPK_ANY},        {"process", OPK_ANY},       {"at", OPK_ANY},
-    {"blocks", OPK_KERNEL},     {"threads", OPK_KERNEL},    {"smem", OPK_KERNEL},
-    {"regs", OPK_KERNEL},       {"block_time", OPK_KERNEL}, {"program", OPK_KERNEL},
-    {"latency", OPK_KERNEL},    {"budget", OPK_KERNEL},     {"qos_goal", OPK_KERNEL},
-    {"bytes", OPK_COPY},        {"direction", OPK_COPY},    {"duration", OPK_COPY},
-};
-#define OP_NKEYS (sizeof op_table / sizeof *op_table)
-
-/* The keys of the kinds in mask, in the table's order, NULL-terminated. */
-static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
-    size_t n = 0;
-    for (size_t i = 0; i < OP_NKEYS; i++)
-        if (op_table[i].kinds & mask)
-            names[n++] = op_table[i].key;
-    names[n] = NULL;
-}
 
 /* "dep": the results an instruction reads, as distances back in the warp's
  * instruction stream (a number, or a list of up to SIM_DEP_MAX; 0 or []:
@@ -914,16 +890,197 @@ static int parse_latency(pctx *c, json_t *v, const char *path, scn_rawop *op) {
     return 0;
 }
 
-/* At most this many blocks over all kernels: the simulator keeps every block
- * in the trace, and a request body must not make the server allocate
- * without bound. */
+/* An op as read (op_table): the op, its path (ops[i]), its name, the
+ * stream named, a copy's direction as given, and the blocks of the
+ * kernels so far. */
+typedef struct op_in {
+    scn_rawop *op;
+    const char *path;
+    const char *name;
+    const char *stream, *process;
+    const char *dir;
+    int64_t *total_blocks;
+} op_in;
+
+static int read_op_name(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    if (jr_get_name(&c->jr, v, path, &in->name))
+        return -1;
+    if (!(in->op->name = own(c, in->name)))
+        return jr_oom(&c->jr);
+    return 0;
+}
+static int read_op_stream(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((op_in *)obj)->stream);
+}
+static int read_op_process(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((op_in *)obj)->process);
+}
+static int read_op_at(pctx *c, json_t *v, const char *path, void *obj) {
+    return units_parse_dur(&c->jr, v, path, &((op_in *)obj)->op->at);
+}
+static int read_op_program(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_program(c, v, path, ((op_in *)obj)->op);
+}
+static int read_op_latency(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_latency(c, v, path, ((op_in *)obj)->op);
+}
+static int read_op_budget(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t b;
+    if (jr_get_count(&c->jr, v, path, 1, 1000000, &b))
+        return -1;
+    ((op_in *)obj)->op->budget = (int32_t)b;
+    return 0;
+}
+static int read_op_qos_goal(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    /* ISCA'17 §3.2: a fraction of the IPC the kernel reaches alone */
+    if (!json_is_number(v))
+        return jr_fail(&c->jr, path, "must be a number in (0, 1], not %s", jr_type_name(v));
+    double g = json_number_value(v);
+    if (!(g > 0 && g <= 1))
+        return jr_fail(&c->jr, path, "%g is outside (0, 1] (a fraction of the IPC the "
+                       "kernel reaches alone on the device)", g);
+    if (!in->op->has_program)
+        return jr_fail(&c->jr, path, "kernel \"%s\" runs for a fixed block_time; a QoS "
+                       "goal needs a \"program\" (the warp-level model)", in->name);
+    in->op->qos_goal = g;
+    return 0;
+}
+/* At most SCN_MAX_TOTAL_BLOCKS blocks over all kernels: the simulator
+ * keeps every block in the trace, and a request body must not make the
+ * server allocate without bound. */
+static int read_op_blocks(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    if (jr_get_count(&c->jr, v, path, 1, INT32_MAX, &in->op->blocks))
+        return -1;
+    if (!c->s->cohorts && in->op->blocks > SCN_MAX_TOTAL_BLOCKS - *in->total_blocks)
+        return jr_fail(&c->jr, path, "the scenario's kernels would have more than %" PRId64
+                       " blocks in all, the most this build simulates",
+                       (int64_t)SCN_MAX_TOTAL_BLOCKS);
+    *in->total_blocks += in->op->blocks;
+    return 0;
+}
+static int read_op_threads(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t x;
+    if (jr_get_count(&c->jr, v, path, 1, INT32_MAX, &x))
+        return -1;
+    ((op_in *)obj)->op->threads = (int32_t)x;
+    return 0;
+}
+static int read_op_smem(pctx *c, json_t *v, const char *path, void *obj) {
+    return units_parse(&c->jr, v, path, UNITS_SIZE, &((op_in *)obj)->op->smem, NULL);
+}
+static int read_op_regs(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t x;
+    if (jr_get_count(&c->jr, v, path, 0, INT32_MAX, &x))
+        return -1;
+    /* CUDA's per-thread limit on every architecture since Kepler
+     * (TX2 paper §3.2, "Register resources"). */
+    if (x > 255)
+        return jr_fail(&c->jr, path, "%" PRId64 " is more than 255 registers per thread", x);
+    ((op_in *)obj)->op->regs = (int32_t)x;
+    return 0;
+}
+/* a duration, or one per block (cycled) */
+static int read_op_block_time(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_rawop *op = ((op_in *)obj)->op;
+    size_t n = json_is_array(v) ? json_array_size(v) : 1;
+    if (n == 0)
+        return jr_fail(&c->jr, path, "must not be an empty array");
+    op->block_time = calloc(n, sizeof *op->block_time);
+    if (!op->block_time)
+        return jr_oom(&c->jr);
+    op->nblock_time = n;
+    if (!json_is_array(v))
+        return units_parse_dur(&c->jr, v, path, &op->block_time[0]);
+    for (size_t k = 0; k < n; k++) {
+        char r[JR_PATH_MAX];
+        if (units_parse_dur(&c->jr, json_array_get(v, k), jr_index(r, path, k),
+                            &op->block_time[k]))
+            return -1;
+    }
+    return 0;
+}
+static int read_op_bytes(pctx *c, json_t *v, const char *path, void *obj) {
+    return units_parse(&c->jr, v, path, UNITS_SIZE, &((op_in *)obj)->op->bytes, NULL);
+}
+static int read_op_direction(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    if (jr_get_string(&c->jr, v, path, &in->dir))
+        return -1;
+    /* "memset": stream work no copy engine serves, with an explicit
+     * duration (what `schedlab replay` writes for a measured memset) */
+    static const char *const dirs[] = {"h2d", "d2h", "d2d", "memset", "other"};
+    static const int32_t dirv[] = {TRACE_COPY_H2D, TRACE_COPY_D2H, TRACE_COPY_D2D,
+                                   TRACE_COPY_MEMSET, TRACE_COPY_OTHER};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(in->dir, dirs[k]) == 0) {
+            in->op->direction = dirv[k];
+            return 0;
+        }
+    return jr_fail_unknown(&c->jr, path, "direction", in->dir, dirs, 5);
+}
+/* read always: a copy that uses no copy engine needs it */
+static int read_op_duration(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    scn_rawop *op = in->op;
+    if (op->kind != SIM_OP_COPY)
+        return 0;
+    if (v) {
+        if (units_parse_dur(&c->jr, v, path, &op->duration))
+            return -1;
+        op->has_duration = true;
+    } else if (op->direction == TRACE_COPY_MEMSET || op->direction == TRACE_COPY_OTHER) {
+        return jr_fail(&c->jr, in->path, "%s \"%s\" needs \"duration\" (it uses no copy "
+                       "engine, so its bytes give no time)", in->dir, in->name);
+    }
+    return 0;
+}
+
+/* An op's keys with the kinds of op that take them: the table gives the
+ * unknown-key check its names ("did you mean") and each kind the keys it
+ * takes ("a copy takes: ..."), in this order. Step 0 reads the op's name
+ * and stream, which is then found (or, "null", added); step 1 its issue
+ * time; then a kernel's or a copy's own keys are checked as a whole and
+ * read in steps 2 and 3. */
+static const scn_key op_table[] = {
+    {"kernel", .read = read_op_name, .kinds = OPK_KERNEL},
+    {"copy", .read = read_op_name, .kinds = OPK_COPY},
+    {"sync", .read = read_op_name, .kinds = OPK_SYNC},
+    {"stream", .read = read_op_stream, .kinds = OPK_ANY},
+    {"process", .read = read_op_process, .kinds = OPK_ANY},
+    {"at", .read = read_op_at, .step = 1, .kinds = OPK_ANY},
+    {"blocks", .read = read_op_blocks, .step = 3, .kinds = OPK_KERNEL},
+    {"threads", .read = read_op_threads, .step = 3, .kinds = OPK_KERNEL},
+    {"smem", .read = read_op_smem, .step = 3, .kinds = OPK_KERNEL},
+    {"regs", .read = read_op_regs, .step = 3, .kinds = OPK_KERNEL},
+    {"block_time", .read = read_op_block_time, .step = 3, .kinds = OPK_KERNEL},
+    {"program", .read = read_op_program, .step = 2, .kinds = OPK_KERNEL},
+    {"latency", .read = read_op_latency, .step = 2, .kinds = OPK_KERNEL},
+    {"budget", .read = read_op_budget, .step = 2, .kinds = OPK_KERNEL},
+    {"qos_goal", .read = read_op_qos_goal, .step = 2, .kinds = OPK_KERNEL},
+    {"bytes", .read = read_op_bytes, .step = 2, .kinds = OPK_COPY},
+    {"direction", .read = read_op_direction, .step = 2, .kinds = OPK_COPY},
+    {"duration", .read = read_op_duration, .step = 3, .always = true, .kinds = OPK_COPY},
+};
+#define OP_NKEYS SCN_NKEYS(op_table)
+_Static_assert(OP_NKEYS <= SCN_MAX_KEYS, "op_table: raise SCN_MAX_KEYS");
+
+/* The keys of the kinds in mask, in the table's order, NULL-terminated. */
+static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
+    size_t n = 0;
+    for (size_t i = 0; i < OP_NKEYS; i++)
+        if (op_table[i].kinds & mask)
+            names[n++] = op_table[i].key;
+    names[n] = NULL;
+}
+
 static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
                         int64_t *total_blocks, scn_rawop *op) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     jr_index(p, "ops", i);
-    const char *keys[OP_NKEYS + 1];
-    op_key_names(OPK_ANY, keys);
-    if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, keys))
+    if (keys_check(c, o, p, op_table, OP_NKEYS))
         return -1;
     static const char *const kinds[] = {"kernel", "copy", "sync"};
     int kind = -1;
@@ -956,23 +1113,13 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
 
     memset(op, 0, sizeof *op);
     op->kind = kind == 0 ? SIM_OP_KERNEL : kind == 1 ? SIM_OP_COPY : SIM_OP_SYNC;
-    const char *name = NULL;
-    if (jr_get_name(&c->jr, json_object_get(o, kinds[kind]), jr_join(q, p, kinds[kind]), &name))
+    op_in in = {op, p, NULL, "null", NULL, NULL, total_blocks};
+    if (keys_read(c, o, p, op_table, OP_NKEYS, 0, &in) ||
+        resolve_stream(c, in.stream, in.process, jr_join(q, p, "stream"), ndeclared, cap,
+                       &op->stream) ||
+        keys_read(c, o, p, op_table, OP_NKEYS, 1, &in))
         return -1;
-    if (!(op->name = own(c, name)))
-        return jr_oom(&c->jr);
-
-    const char *stream = "null", *process = NULL;
-    json_t *js = json_object_get(o, "stream"), *jp = json_object_get(o, "process");
-    if (js && jr_get_name(&c->jr, js, jr_join(q, p, "stream"), &stream))
-        return -1;
-    if (jp && jr_get_name(&c->jr, jp, jr_join(q, p, "process"), &process))
-        return -1;
-    if (resolve_stream(c, stream, process, jr_join(q, p, "stream"), ndeclared, cap, &op->stream))
-        return -1;
-    json_t *ja = json_object_get(o, "at");
-    if (ja && units_parse_dur(&c->jr, ja, jr_join(q, p, "at"), &op->at))
-        return -1;
+    const char *name = in.name;
 
     if (op->kind == SIM_OP_KERNEL) {
         /* a block's time is given (block_time) or comes out of its warps
@@ -991,122 +1138,15 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
         if (!jprog && json_object_get(o, "latency"))
             return jr_fail(&c->jr, jr_join(q, p, "latency"), "applies to a kernel with a "
                            "\"program\" only");
-        if (jprog && (parse_program(c, jprog, jr_join(q, p, "program"), op) ||
-                      (json_object_get(o, "latency") &&
-                       parse_latency(c, json_object_get(o, "latency"), jr_join(q, p, "latency"),
-                                     op))))
-            return -1;
-        json_t *jbud = json_object_get(o, "budget");
-        if (jbud) {
-            int64_t b;
-            if (jr_get_count(&c->jr, jbud, jr_join(q, p, "budget"), 1, 1000000, &b))
-                return -1;
-            op->budget = (int32_t)b;
-        }
-        json_t *jgoal = json_object_get(o, "qos_goal");
-        if (jgoal) {
-            /* ISCA'17 §3.2: a fraction of the IPC the kernel reaches alone */
-            jr_join(q, p, "qos_goal");
-            if (!json_is_number(jgoal))
-                return jr_fail(&c->jr, q, "must be a number in (0, 1], not %s",
-                               jr_type_name(jgoal));
-            double g = json_number_value(jgoal);
-            if (!(g > 0 && g <= 1))
-                return jr_fail(&c->jr, q, "%g is outside (0, 1] (a fraction of the IPC the "
-                               "kernel reaches alone on the device)", g);
-            if (!jprog)
-                return jr_fail(&c->jr, q, "kernel \"%s\" runs for a fixed block_time; a QoS "
-                               "goal needs a \"program\" (the warp-level model)", name);
-            op->qos_goal = g;
-        }
-        int64_t x;
-        if (jr_get_count(&c->jr, json_object_get(o, "blocks"), jr_join(q, p, "blocks"), 1,
-                         INT32_MAX, &op->blocks))
-            return -1;
-        if (!c->s->cohorts && op->blocks > SCN_MAX_TOTAL_BLOCKS - *total_blocks)
-            return jr_fail(&c->jr, q, "the scenario's kernels would have more than %" PRId64
-                           " blocks in all, the most this build simulates",
-                           (int64_t)SCN_MAX_TOTAL_BLOCKS);
-        *total_blocks += op->blocks;
-        if (jr_get_count(&c->jr, json_object_get(o, "threads"), jr_join(q, p, "threads"), 1,
-                         INT32_MAX, &x))
-            return -1;
-        op->threads = (int32_t)x;
-        json_t *jm = json_object_get(o, "smem");
-        op->smem = 0;
-        if (jm && units_parse(&c->jr, jm, jr_join(q, p, "smem"), UNITS_SIZE, &op->smem, NULL))
-            return -1;
-        json_t *jr = json_object_get(o, "regs");
-        if (jr) {
-            if (jr_get_count(&c->jr, jr, jr_join(q, p, "regs"), 0, INT32_MAX, &x))
-                return -1;
-            /* CUDA's per-thread limit on every architecture since Kepler
-             * (TX2 paper §3.2, "Register resources"). */
-            if (x > 255)
-                return jr_fail(&c->jr, q, "%" PRId64 " is more than 255 registers per thread", x);
-            op->regs = (int32_t)x;
-        }
-        json_t *jb = json_object_get(o, "block_time");
-        jr_join(q, p, "block_time");
-        if (!jb) {
-            /* a program kernel: its blocks' times come from the warp model */
-        } else if (json_is_array(jb)) {
-            size_t n = json_array_size(jb);
-            if (n == 0)
-                return jr_fail(&c->jr, q, "must not be an empty array");
-            op->block_time = calloc(n, sizeof *op->block_time);
-            if (!op->block_time)
-                return jr_oom(&c->jr);
-            op->nblock_time = n;
-            for (size_t k = 0; k < n; k++) {
-                char r[JR_PATH_MAX];
-                if (units_parse_dur(&c->jr, json_array_get(jb, k), jr_index(r, q, k),
-                                    &op->block_time[k]))
-                    return -1;
-            }
-        } else {
-            op->block_time = calloc(1, sizeof *op->block_time);
-            if (!op->block_time)
-                return jr_oom(&c->jr);
-            op->nblock_time = 1;
-            if (units_parse_dur(&c->jr, jb, q, &op->block_time[0]))
-                return -1;
-        }
     } else if (op->kind == SIM_OP_COPY) {
-        json_t *jb = json_object_get(o, "bytes"), *jd = json_object_get(o, "direction");
-        if (!jb)
+        if (!json_object_get(o, "bytes"))
             return jr_fail(&c->jr, p, "copy \"%s\" is missing \"bytes\"", name);
-        if (!jd)
+        if (!json_object_get(o, "direction"))
             return jr_fail(&c->jr, p, "copy \"%s\" is missing \"direction\" (h2d, d2h or d2d)",
                            name);
-        if (units_parse(&c->jr, jb, jr_join(q, p, "bytes"), UNITS_SIZE, &op->bytes, NULL))
-            return -1;
-        const char *dir = NULL;
-        if (jr_get_string(&c->jr, jd, jr_join(q, p, "direction"), &dir))
-            return -1;
-        /* "memset": stream work no copy engine serves, with an explicit
-         * duration (what `schedlab replay` writes for a measured memset) */
-        static const char *const dirs[] = {"h2d", "d2h", "d2d", "memset", "other"};
-        static const int32_t dirv[] = {TRACE_COPY_H2D, TRACE_COPY_D2H, TRACE_COPY_D2D,
-                                       TRACE_COPY_MEMSET, TRACE_COPY_OTHER};
-        int found = -1;
-        for (int k = 0; k < 5; k++)
-            if (strcmp(dir, dirs[k]) == 0)
-                found = k;
-        if (found < 0)
-            return jr_fail_unknown(&c->jr, q, "direction", dir, dirs, 5);
-        op->direction = dirv[found];
-        json_t *jt = json_object_get(o, "duration");
-        if (jt) {
-            if (units_parse_dur(&c->jr, jt, jr_join(q, p, "duration"), &op->duration))
-                return -1;
-            op->has_duration = true;
-        } else if (op->direction == TRACE_COPY_MEMSET || op->direction == TRACE_COPY_OTHER) {
-            return jr_fail(&c->jr, p, "%s \"%s\" needs \"duration\" (it uses no copy "
-                           "engine, so its bytes give no time)", dir, name);
-        }
     }
-    return 0;
+    return keys_read(c, o, p, op_table, OP_NKEYS, 2, &in) ||
+           keys_read(c, o, p, op_table, OP_NKEYS, 3, &in) ? -1 : 0;
 }
 
 /* "program": "vectorAdd": a kernel of the library (kernlib.h). The op is
