@@ -156,9 +156,8 @@ static char *own(pctx *c, const char *str) {
 /* ---- an object's keys --------------------------------------------------- */
 
 /* An object's keys, each declared once (issue 24 point 4), in the style of
- * policy_table and op_table: one row gives the key, the reader of its
- * value and, for a key the object must give, what its "missing" message
- * adds. The rows' order is the order the unknown-key check lists them in
+ * policy_table: one row gives the key, the reader of its value and, for a
+ * key the object must give, what its "missing" message adds. The rows' order is the order the unknown-key check lists them in
  * ("known: ..."; with the "did you mean"); `step` is when the row is read:
  * an object's reader checks its keys (keys_check), then reads step 0, runs
  * what must come between (a stream is added before its "sms"), reads step
