@@ -153,6 +153,61 @@ static char *own(pctx *c, const char *str) {
     return d;
 }
 
+/* ---- an object's keys --------------------------------------------------- */
+
+/* An object's keys, each declared once (issue 24 point 4), in the style of
+ * policy_table: one row gives the key, the reader of its value and, for a
+ * key the object must give, what its "missing" message adds. The rows' order is the order the unknown-key check lists them in
+ * ("known: ..."; with the "did you mean"); `step` is when the row is read:
+ * an object's reader checks its keys (keys_check), then reads step 0, runs
+ * what must come between (a stream is added before its "sms"), reads step
+ * 1, and so on, each step in the rows' order (keys_read). A key whose
+ * reader is NULL is read with another one (the note at its row says by
+ * which). So a new key is one row and its reader. */
+typedef int (*scn_reader)(pctx *c, json_t *v, const char *path, void *obj);
+typedef struct scn_key {
+    const char *key;
+    scn_reader read;       /* NULL: read with another key */
+    const char *missing;   /* NULL: optional; else "missing \"KEY\"" and this */
+    int step;              /* when it is read (keys_read) */
+    bool always;           /* read even when absent (v NULL): the reader's default */
+    unsigned kinds;        /* an object of several kinds (an op, OPK_*): those taking it */
+} scn_key;
+#define SCN_NKEYS(t) (sizeof t / sizeof *t)
+#define SCN_MAX_KEYS 24    /* the most rows of one table (each table asserts it) */
+
+/* `o` is an object (at `path`) whose keys are all in the table and which
+ * gives every key the table says it must, checked in the rows' order. */
+static int keys_check(pctx *c, json_t *o, const char *path, const scn_key *t, size_t n) {
+    const char *names[SCN_MAX_KEYS + 1];
+    for (size_t i = 0; i < n; i++)
+        names[i] = t[i].key;
+    names[n] = NULL;
+    if (jr_need_object(&c->jr, o, path) || jr_check_keys(&c->jr, o, path, names))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (t[i].missing && !json_object_get(o, t[i].key))
+            return jr_fail(&c->jr, path, "missing \"%s\"%s", t[i].key, t[i].missing);
+    return 0;
+}
+
+/* Reads the rows of `step` that o gives (or that are read always), in the
+ * rows' order, each at its path under `path`, into obj. */
+static int keys_read(pctx *c, json_t *o, const char *path, const scn_key *t, size_t n, int step,
+                     void *obj) {
+    char p[JR_PATH_MAX];
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].step != step || !t[i].read)
+            continue;
+        json_t *v = json_object_get(o, t[i].key);
+        if (!v && !t[i].always)
+            continue;
+        if (t[i].read(c, v, jr_join(p, path, t[i].key), obj))
+            return -1;
+    }
+    return 0;
+}
+
 /* ---- policy -------------------------------------------------------------- */
 
 /* A policy object's keys, each named once (issue 24 point 4): its type,
@@ -300,8 +355,6 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
 
 /* ---- streams ------------------------------------------------------------- */
 
-static const char *const stream_keys[] = {"name", "process", "priority", "sms", NULL};
-
 /* TX2 paper §4.2: cudaDeviceGetStreamPriorityRange gives -1 (high) and 0
  * (low); priority-none is its own value, which the simulator ranks with
  * low (rule A1). */
@@ -403,6 +456,57 @@ static int add_stream(pctx *c, const char *name, const char *process, int32_t pr
     return 0;
 }
 
+/* A stream's keys (stream_table) as read, before it is added. */
+typedef struct stream_in {
+    const char *name, *process;
+    int32_t prio;
+    int64_t first, count;    /* "sms" */
+} stream_in;
+
+static int read_stream_name(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->name);
+}
+static int read_stream_process(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->process);
+}
+static int read_stream_priority(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_priority(c, v, path, &((stream_in *)obj)->prio);
+}
+static int read_sms_first(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_count(&c->jr, v, path, 0, SIM_MAX_SMS - 1, &((stream_in *)obj)->first);
+}
+static int read_sms_count(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_count(&c->jr, v, path, 1, SIM_MAX_SMS, &((stream_in *)obj)->count);
+}
+
+/* the stream's SM partition under placement "spart" (spart.c, ISCA'17
+ * §4.1): {"first": rank, "count": SMs} of the sm_order */
+static const scn_key sms_table[] = {
+    {"first", .read = read_sms_first},
+    {"count", .read = read_sms_count, .missing = " (SMs of the partition)"},
+};
+_Static_assert(SCN_NKEYS(sms_table) <= SCN_MAX_KEYS, "sms_table: raise SCN_MAX_KEYS");
+
+/* "sms": read once the stream is added (step 1), into the last stream */
+static int read_stream_sms(pctx *c, json_t *v, const char *path, void *obj) {
+    stream_in *in = obj;
+    if (keys_check(c, v, path, sms_table, SCN_NKEYS(sms_table)) ||
+        keys_read(c, v, path, sms_table, SCN_NKEYS(sms_table), 0, in))
+        return -1;
+    c->s->streams[c->s->nstreams - 1].sm_first = (int32_t)in->first;
+    c->s->streams[c->s->nstreams - 1].sm_count = (int32_t)in->count;
+    return 0;
+}
+
+static const scn_key stream_table[] = {
+    {"name", .read = read_stream_name, .missing = ""},
+    {"process", .read = read_stream_process},
+    {"priority", .read = read_stream_priority},
+    {"sms", .read = read_stream_sms, .step = 1},
+};
+#define STREAM_NKEYS SCN_NKEYS(stream_table)
+_Static_assert(STREAM_NKEYS <= SCN_MAX_KEYS, "stream_table: raise SCN_MAX_KEYS");
+
 static int parse_streams(pctx *c, json_t *v, size_t *cap) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     if (!json_is_array(v))
@@ -410,49 +514,19 @@ static int parse_streams(pctx *c, json_t *v, size_t *cap) {
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *o = json_array_get(v, i);
         jr_index(p, "streams", i);
-        if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, stream_keys))
-            return -1;
-        const char *name = NULL, *process = "P0";
-        int32_t prio = SIM_PRIO_NONE;
-        json_t *jn = json_object_get(o, "name");
-        if (!jn)
-            return jr_fail(&c->jr, p, "missing \"name\"");
-        if (jr_get_name(&c->jr, jn, jr_join(q, p, "name"), &name))
-            return -1;
-        json_t *jp = json_object_get(o, "process");
-        if (jp && jr_get_name(&c->jr, jp, jr_join(q, p, "process"), &process))
-            return -1;
-        json_t *jr = json_object_get(o, "priority");
-        if (jr && parse_priority(c, jr, jr_join(q, p, "priority"), &prio))
+        stream_in in = {NULL, "P0", SIM_PRIO_NONE, 0, 0};
+        if (keys_check(c, o, p, stream_table, STREAM_NKEYS) ||
+            keys_read(c, o, p, stream_table, STREAM_NKEYS, 0, &in))
             return -1;
         /* Named streams are unique so an op's "stream" names one; "null"
          * exists once per process (TX2 paper §4.1). */
-        long j = find_stream(c, name, process);
+        long j = find_stream(c, in.name, in.process);
         if (j >= 0)
             return jr_fail(&c->jr, jr_join(q, p, "name"), "\"%s\" is already streams[%ld]",
-                           name, j);
-        if (add_stream(c, name, process, prio, cap))
+                           in.name, j);
+        if (add_stream(c, in.name, in.process, in.prio, cap) ||
+            keys_read(c, o, p, stream_table, STREAM_NKEYS, 1, &in))
             return -1;
-        /* the stream's SM partition under placement "spart" (spart.c,
-         * ISCA'17 §4.1): {"first": rank, "count": SMs} of the sm_order */
-        json_t *js = json_object_get(o, "sms");
-        if (js) {
-            static const char *const sms_keys[] = {"first", "count", NULL};
-            char r[JR_PATH_MAX];
-            int64_t first = 0, count = 0;
-            jr_join(q, p, "sms");
-            if (jr_need_object(&c->jr, js, q) || jr_check_keys(&c->jr, js, q, sms_keys))
-                return -1;
-            json_t *jf = json_object_get(js, "first"), *jc = json_object_get(js, "count");
-            if (!jc)
-                return jr_fail(&c->jr, q, "missing \"count\" (SMs of the partition)");
-            if ((jf && jr_get_count(&c->jr, jf, jr_join(r, q, "first"), 0, SIM_MAX_SMS - 1,
-                                    &first)) ||
-                jr_get_count(&c->jr, jc, jr_join(r, q, "count"), 1, SIM_MAX_SMS, &count))
-                return -1;
-            c->s->streams[c->s->nstreams - 1].sm_first = (int32_t)first;
-            c->s->streams[c->s->nstreams - 1].sm_count = (int32_t)count;
-        }
     }
     return 0;
 }
@@ -495,35 +569,7 @@ static int resolve_stream(pctx *c, const char *name, const char *process, const 
 
 /* ---- ops ----------------------------------------------------------------- */
 
-/* An op's keys, each named once (issue 24 point 4), with the kinds of op
- * it applies to: the table gives the unknown-key check its names ("did you
- * mean"), and each kind the keys it takes ("a copy takes: ..."), in this
- * order. parse_op reads them. */
 enum { OPK_KERNEL = 1, OPK_COPY = 2, OPK_SYNC = 4, OPK_ANY = 7 };
-static const struct op_key {
-    const char *key;
-    unsigned kinds;
-} op_table[] = {
-    {"kernel", OPK_KERNEL},     {"copy", OPK_COPY},         {"sync", OPK_SYNC},
-    {"stream", OPK_ANY},        {"process", OPK_ANY},       {"at", OPK_ANY},
-    {"blocks", OPK_KERNEL},     {"threads", OPK_KERNEL},    {"smem", OPK_KERNEL},
-    {"regs", OPK_KERNEL},       {"block_time", OPK_KERNEL}, {"program", OPK_KERNEL},
-    {"latency", OPK_KERNEL},    {"budget", OPK_KERNEL},     {"qos_goal", OPK_KERNEL},
-    {"bytes", OPK_COPY},        {"direction", OPK_COPY},    {"duration", OPK_COPY},
-};
-#define OP_NKEYS (sizeof op_table / sizeof *op_table)
-
-/* The keys of the kinds in mask, in the table's order, NULL-terminated. */
-static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
-    size_t n = 0;
-    for (size_t i = 0; i < OP_NKEYS; i++)
-        if (op_table[i].kinds & mask)
-            names[n++] = op_table[i].key;
-    names[n] = NULL;
-}
-static const char *const program_keys[] = {"body", "repeat", "persistent", "mem_requests", NULL};
-static const char *const instr_keys[] = {"op", "count", "access", "store", "fu", "footprint",
-                                         "scope", "managed", "dep", NULL};
 
 /* "dep": the results an instruction reads, as distances back in the warp's
  * instruction stream (a number, or a list of up to SIM_DEP_MAX; 0 or []:
@@ -589,166 +635,224 @@ static int parse_access(pctx *c, json_t *v, const char *path, int32_t *sectors) 
                    "in 1..1024, random, or a number of sectors)", a);
 }
 
-/* "program": {"body": [{"op": "alu", "count": 8}, {"op": "mem"}], "repeat": 100,
- * "persistent": true, "mem_requests": 4} (simcore/sim.h sim_program) */
-static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
-    char p[JR_PATH_MAX], q[JR_PATH_MAX];
-    if (jr_need_object(&c->jr, v, path) || jr_check_keys(&c->jr, v, path, program_keys))
+/* One entry of a program's body as read (instr_table): the op, the
+ * entry's index and the body's length, the body's path and its
+ * instructions so far (for "has more than"), and the entry's class. */
+typedef struct instr_in {
+    scn_rawop *op;
+    size_t i, n;
+    const char *body;
+    int64_t *total;
+    int32_t ic;
+} instr_in;
+
+/* the body's access[] (every entry's; zero: the default access), made by
+ * the first entry that gives one of its keys */
+static sim_access *instr_access(pctx *c, instr_in *in) {
+    if (!in->op->access && !(in->op->access = calloc(in->n, sizeof *in->op->access)))
+        jr_oom(&c->jr);
+    return in->op->access ? &in->op->access[in->i] : NULL;
+}
+
+static int read_instr_op(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    const char *cls = NULL;
+    if (jr_get_string(&c->jr, v, path, &cls))
         return -1;
-    json_t *jb = json_object_get(v, "body");
-    jr_join(p, path, "body");
-    if (!jb)
-        return jr_fail(&c->jr, path, "missing \"body\" (the instructions every warp runs, e.g. "
-                       "[{\"op\": \"alu\", \"count\": 8}, {\"op\": \"mem\"}])");
-    if (!json_is_array(jb))
-        return jr_fail(&c->jr, p, "must be an array, not %s", jr_type_name(jb));
-    size_t n = json_array_size(jb);
+    in->ic = sim_iclass_find(cls);
+    if (in->ic < 0) {
+        const char *names[SIM_NICLASS];
+        for (int32_t k = 0; k < SIM_NICLASS; k++)
+            names[k] = sim_iclass_name(k);
+        return jr_fail_unknown(&c->jr, path, "instruction class", cls, names, SIM_NICLASS);
+    }
+    in->op->body[in->i].iclass = in->ic;
+    return 0;
+}
+/* read always: an entry without "count" is one instruction */
+static int read_instr_count(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    int64_t count = 1;
+    if (v && jr_get_count(&c->jr, v, path, 1, 1 << 20, &count))
+        return -1;
+    *in->total += count;
+    if (*in->total > (1 << 20))
+        return jr_fail(&c->jr, in->body, "has more than %d instructions; use \"repeat\"", 1 << 20);
+    in->op->body[in->i].count = (int32_t)count;
+    return 0;
+}
+static int read_instr_access(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (in->ic != SIM_ICLASS_MEM)
+        return jr_fail(&c->jr, path, "only a mem op has an access pattern");
+    return parse_access(c, v, path, &a->sectors);
+}
+static int read_instr_store(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    if (in->ic != SIM_ICLASS_MEM && json_is_true(v))
+        return jr_fail(&c->jr, path, "only a mem op is a store");
+    a->store = json_is_true(v);
+    return 0;
+}
+static int read_instr_footprint(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (in->ic != SIM_ICLASS_MEM)
+        return jr_fail(&c->jr, path, "only a mem op has a working set");
+    if (units_parse(&c->jr, v, path, UNITS_SIZE, &a->footprint, NULL))
+        return -1;
+    if (a->footprint > (INT64_C(1) << 40))
+        return jr_fail(&c->jr, path, "more than 1 TiB");
+    return 0;
+}
+static int read_instr_scope(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    const char *sc = NULL;
+    if (!a || jr_get_string(&c->jr, v, path, &sc))
+        return -1;
+    if (in->ic != SIM_ICLASS_MEM)
+        return jr_fail(&c->jr, path, "only a mem op has a working set");
+    if (strcmp(sc, "warp") == 0)
+        a->scope = SIM_SCOPE_WARP;
+    else if (strcmp(sc, "block") == 0)
+        a->scope = SIM_SCOPE_BLOCK;
+    else if (strcmp(sc, "kernel") == 0)
+        a->scope = SIM_SCOPE_KERNEL;
+    else
+        return jr_fail(&c->jr, path, "\"%s\" is not a scope (warp, block or kernel)", sc);
+    return 0;
+}
+static int read_instr_managed(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    if (!a)
+        return -1;
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    if (in->ic != SIM_ICLASS_MEM && json_is_true(v))
+        return jr_fail(&c->jr, path, "only a mem op reads or writes managed memory");
+    a->managed = json_is_true(v);
+    return 0;
+}
+static int read_instr_dep(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    scn_rawop *op = in->op;
+    if (!op->dep) {
+        op->dep = calloc(in->n, sizeof *op->dep);
+        if (!op->dep)
+            return jr_oom(&c->jr);
+        for (size_t k = 0; k < in->n; k++)
+            op->dep[k] = (sim_dep){ .n = 1, .on = {1} };
+    }
+    return parse_dep(c, v, path, &op->dep[in->i]);
+}
+static int read_instr_fu(pctx *c, json_t *v, const char *path, void *obj) {
+    instr_in *in = obj;
+    sim_access *a = instr_access(c, in);
+    const char *fu = NULL;
+    if (!a || jr_get_string(&c->jr, v, path, &fu))
+        return -1;
+    if (strcmp(fu, "fp32") != 0)
+        return jr_fail(&c->jr, path, "\"%s\" is not a functional unit the model knows "
+                       "(fp32)", fu);
+    if (in->ic != SIM_ICLASS_ALU)
+        return jr_fail(&c->jr, path, "only an alu op runs on the fp32 pipe");
+    a->fp32 = 1;
+    return 0;
+}
+
+/* An entry of a program's body: {"op": "mem", "count": 4, "access": ...} */
+static const scn_key instr_table[] = {
+    {"op", .read = read_instr_op, .missing = " (alu, sfu, shared or mem)"},
+    {"count", .read = read_instr_count, .always = true},
+    {"access", .read = read_instr_access},
+    {"store", .read = read_instr_store},
+    {"fu", .read = read_instr_fu, .step = 1},
+    {"footprint", .read = read_instr_footprint},
+    {"scope", .read = read_instr_scope},
+    {"managed", .read = read_instr_managed},
+    {"dep", .read = read_instr_dep},
+};
+#define INSTR_NKEYS SCN_NKEYS(instr_table)
+_Static_assert(INSTR_NKEYS <= SCN_MAX_KEYS, "instr_table: raise SCN_MAX_KEYS");
+
+static int read_program_body(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_rawop *op = obj;
+    char q[JR_PATH_MAX];
+    if (!json_is_array(v))
+        return jr_fail(&c->jr, path, "must be an array, not %s", jr_type_name(v));
+    size_t n = json_array_size(v);
     if (n == 0)
-        return jr_fail(&c->jr, p, "is empty; give at least one instruction");
+        return jr_fail(&c->jr, path, "is empty; give at least one instruction");
     if (n > 4096)
-        return jr_fail(&c->jr, p, "has %zu entries; at most 4096 (use \"count\" and "
+        return jr_fail(&c->jr, path, "has %zu entries; at most 4096 (use \"count\" and "
                        "\"repeat\")", n);
     op->body = calloc(n, sizeof *op->body);
     if (!op->body)
         return jr_oom(&c->jr);
     int64_t total = 0;
     for (size_t i = 0; i < n; i++) {
-        json_t *e = json_array_get(jb, i);
-        jr_index(q, p, i);
-        if (jr_need_object(&c->jr, e, q) || jr_check_keys(&c->jr, e, q, instr_keys))
+        json_t *e = json_array_get(v, i);
+        instr_in in = {op, i, n, path, &total, -1};
+        jr_index(q, path, i);
+        if (keys_check(c, e, q, instr_table, INSTR_NKEYS) ||
+            keys_read(c, e, q, instr_table, INSTR_NKEYS, 0, &in) ||
+            keys_read(c, e, q, instr_table, INSTR_NKEYS, 1, &in))
             return -1;
-        char r[JR_PATH_MAX];
-        json_t *jo = json_object_get(e, "op");
-        if (!jo)
-            return jr_fail(&c->jr, q, "missing \"op\" (alu, sfu, shared or mem)");
-        const char *cls = NULL;
-        if (jr_get_string(&c->jr, jo, jr_join(r, q, "op"), &cls))
-            return -1;
-        int32_t ic = sim_iclass_find(cls);
-        if (ic < 0) {
-            const char *names[SIM_NICLASS];
-            for (int32_t k = 0; k < SIM_NICLASS; k++)
-                names[k] = sim_iclass_name(k);
-            return jr_fail_unknown(&c->jr, r, "instruction class", cls, names, SIM_NICLASS);
-        }
-        int64_t count = 1;
-        json_t *jc = json_object_get(e, "count");
-        if (jc && jr_get_count(&c->jr, jc, jr_join(r, q, "count"), 1, 1 << 20, &count))
-            return -1;
-        total += count;
-        if (total > (1 << 20))
-            return jr_fail(&c->jr, p, "has more than %d instructions; use \"repeat\"", 1 << 20);
-        op->body[i].iclass = ic;
-        op->body[i].count = (int32_t)count;
-        if (!op->access && (json_object_get(e, "access") || json_object_get(e, "store") ||
-                            json_object_get(e, "fu") || json_object_get(e, "footprint") ||
-                            json_object_get(e, "scope") || json_object_get(e, "managed"))) {
-            op->access = calloc(n, sizeof *op->access);
-            if (!op->access)
-                return jr_oom(&c->jr);
-        }
-        json_t *ja = json_object_get(e, "access");
-        if (ja) {
-            if (ic != SIM_ICLASS_MEM)
-                return jr_fail(&c->jr, jr_join(r, q, "access"), "only a mem op has an access "
-                               "pattern");
-            if (parse_access(c, ja, jr_join(r, q, "access"), &op->access[i].sectors))
-                return -1;
-        }
-        json_t *js = json_object_get(e, "store");
-        if (js) {
-            jr_join(r, q, "store");
-            if (!json_is_boolean(js))
-                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(js));
-            if (ic != SIM_ICLASS_MEM && json_is_true(js))
-                return jr_fail(&c->jr, r, "only a mem op is a store");
-            op->access[i].store = json_is_true(js);
-        }
-        json_t *jw = json_object_get(e, "footprint");
-        if (jw) {
-            jr_join(r, q, "footprint");
-            if (ic != SIM_ICLASS_MEM)
-                return jr_fail(&c->jr, r, "only a mem op has a working set");
-            if (units_parse(&c->jr, jw, r, UNITS_SIZE, &op->access[i].footprint, NULL))
-                return -1;
-            if (op->access[i].footprint > (INT64_C(1) << 40))
-                return jr_fail(&c->jr, r, "more than 1 TiB");
-        }
-        json_t *jsc = json_object_get(e, "scope");
-        if (jsc) {
-            const char *sc = NULL;
-            jr_join(r, q, "scope");
-            if (jr_get_string(&c->jr, jsc, r, &sc))
-                return -1;
-            if (ic != SIM_ICLASS_MEM)
-                return jr_fail(&c->jr, r, "only a mem op has a working set");
-            if (strcmp(sc, "warp") == 0)
-                op->access[i].scope = SIM_SCOPE_WARP;
-            else if (strcmp(sc, "block") == 0)
-                op->access[i].scope = SIM_SCOPE_BLOCK;
-            else if (strcmp(sc, "kernel") == 0)
-                op->access[i].scope = SIM_SCOPE_KERNEL;
-            else
-                return jr_fail(&c->jr, r, "\"%s\" is not a scope (warp, block or kernel)", sc);
-        }
-        json_t *jmg = json_object_get(e, "managed");
-        if (jmg) {
-            jr_join(r, q, "managed");
-            if (!json_is_boolean(jmg))
-                return jr_fail(&c->jr, r, "must be true or false, not %s", jr_type_name(jmg));
-            if (ic != SIM_ICLASS_MEM && json_is_true(jmg))
-                return jr_fail(&c->jr, r, "only a mem op reads or writes managed memory");
-            op->access[i].managed = json_is_true(jmg);
-        }
-        json_t *jd = json_object_get(e, "dep");
-        if (jd) {
-            if (!op->dep) {
-                op->dep = calloc(n, sizeof *op->dep);
-                if (!op->dep)
-                    return jr_oom(&c->jr);
-                for (size_t k = 0; k < n; k++)
-                    op->dep[k] = (sim_dep){ .n = 1, .on = {1} };
-            }
-            if (parse_dep(c, jd, jr_join(r, q, "dep"), &op->dep[i]))
-                return -1;
-        }
-        json_t *jf = json_object_get(e, "fu");
-        if (jf) {
-            const char *fu = NULL;
-            jr_join(r, q, "fu");
-            if (jr_get_string(&c->jr, jf, r, &fu))
-                return -1;
-            if (strcmp(fu, "fp32") != 0)
-                return jr_fail(&c->jr, r, "\"%s\" is not a functional unit the model knows "
-                               "(fp32)", fu);
-            if (ic != SIM_ICLASS_ALU)
-                return jr_fail(&c->jr, r, "only an alu op runs on the fp32 pipe");
-            op->access[i].fp32 = 1;
-        }
     }
     op->program.body = op->body;
     op->program.access = op->access;
     op->program.dep = op->dep;
     op->program.nbody = n;
     op->program.repeat = 1;
-    json_t *jr = json_object_get(v, "repeat");
-    if (jr && jr_get_count(&c->jr, jr, jr_join(q, path, "repeat"), 1, INT64_C(1000000000000),
-                           &op->program.repeat))
+    return 0;
+}
+static int read_program_repeat(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_count(&c->jr, v, path, 1, INT64_C(1000000000000),
+                        &((scn_rawop *)obj)->program.repeat);
+}
+static int read_program_persistent(pctx *c, json_t *v, const char *path, void *obj) {
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    ((scn_rawop *)obj)->program.persistent = json_is_true(v);
+    return 0;
+}
+static int read_program_mem_requests(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t m;
+    if (jr_get_count(&c->jr, v, path, 1, 1024, &m))
         return -1;
-    json_t *jp = json_object_get(v, "persistent");
-    if (jp) {
-        if (!json_is_boolean(jp))
-            return jr_fail(&c->jr, jr_join(q, path, "persistent"), "must be true or false, not %s",
-                           jr_type_name(jp));
-        op->program.persistent = json_is_true(jp);
-    }
-    json_t *jm = json_object_get(v, "mem_requests");
-    if (jm) {
-        int64_t m;
-        if (jr_get_count(&c->jr, jm, jr_join(q, path, "mem_requests"), 1, 1024, &m))
-            return -1;
-        op->program.mem_requests = (int32_t)m;
-    }
+    ((scn_rawop *)obj)->program.mem_requests = (int32_t)m;
+    return 0;
+}
+
+/* "program": {"body": [{"op": "alu", "count": 8}, {"op": "mem"}], "repeat": 100,
+ * "persistent": true, "mem_requests": 4} (simcore/sim.h sim_program) */
+static const scn_key program_table[] = {
+    {"body", .read = read_program_body,
+     .missing = " (the instructions every warp runs, e.g. [{\"op\": \"alu\", \"count\": 8}, "
+                "{\"op\": \"mem\"}])"},
+    {"repeat", .read = read_program_repeat},
+    {"persistent", .read = read_program_persistent},
+    {"mem_requests", .read = read_program_mem_requests},
+};
+#define PROGRAM_NKEYS SCN_NKEYS(program_table)
+_Static_assert(PROGRAM_NKEYS <= SCN_MAX_KEYS, "program_table: raise SCN_MAX_KEYS");
+
+static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
+    if (keys_check(c, v, path, program_table, PROGRAM_NKEYS) ||
+        keys_read(c, v, path, program_table, PROGRAM_NKEYS, 0, op))
+        return -1;
     op->has_program = true;
     return 0;
 }
@@ -785,16 +889,197 @@ static int parse_latency(pctx *c, json_t *v, const char *path, scn_rawop *op) {
     return 0;
 }
 
-/* At most this many blocks over all kernels: the simulator keeps every block
- * in the trace, and a request body must not make the server allocate
- * without bound. */
+/* An op as read (op_table): the op, its path (ops[i]), its name, the
+ * stream named, a copy's direction as given, and the blocks of the
+ * kernels so far. */
+typedef struct op_in {
+    scn_rawop *op;
+    const char *path;
+    const char *name;
+    const char *stream, *process;
+    const char *dir;
+    int64_t *total_blocks;
+} op_in;
+
+static int read_op_name(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    if (jr_get_name(&c->jr, v, path, &in->name))
+        return -1;
+    if (!(in->op->name = own(c, in->name)))
+        return jr_oom(&c->jr);
+    return 0;
+}
+static int read_op_stream(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((op_in *)obj)->stream);
+}
+static int read_op_process(pctx *c, json_t *v, const char *path, void *obj) {
+    return jr_get_name(&c->jr, v, path, &((op_in *)obj)->process);
+}
+static int read_op_at(pctx *c, json_t *v, const char *path, void *obj) {
+    return units_parse_dur(&c->jr, v, path, &((op_in *)obj)->op->at);
+}
+static int read_op_program(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_program(c, v, path, ((op_in *)obj)->op);
+}
+static int read_op_latency(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_latency(c, v, path, ((op_in *)obj)->op);
+}
+static int read_op_budget(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t b;
+    if (jr_get_count(&c->jr, v, path, 1, 1000000, &b))
+        return -1;
+    ((op_in *)obj)->op->budget = (int32_t)b;
+    return 0;
+}
+static int read_op_qos_goal(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    /* ISCA'17 §3.2: a fraction of the IPC the kernel reaches alone */
+    if (!json_is_number(v))
+        return jr_fail(&c->jr, path, "must be a number in (0, 1], not %s", jr_type_name(v));
+    double g = json_number_value(v);
+    if (!(g > 0 && g <= 1))
+        return jr_fail(&c->jr, path, "%g is outside (0, 1] (a fraction of the IPC the "
+                       "kernel reaches alone on the device)", g);
+    if (!in->op->has_program)
+        return jr_fail(&c->jr, path, "kernel \"%s\" runs for a fixed block_time; a QoS "
+                       "goal needs a \"program\" (the warp-level model)", in->name);
+    in->op->qos_goal = g;
+    return 0;
+}
+/* At most SCN_MAX_TOTAL_BLOCKS blocks over all kernels: the simulator
+ * keeps every block in the trace, and a request body must not make the
+ * server allocate without bound. */
+static int read_op_blocks(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    if (jr_get_count(&c->jr, v, path, 1, INT32_MAX, &in->op->blocks))
+        return -1;
+    if (!c->s->cohorts && in->op->blocks > SCN_MAX_TOTAL_BLOCKS - *in->total_blocks)
+        return jr_fail(&c->jr, path, "the scenario's kernels would have more than %" PRId64
+                       " blocks in all, the most this build simulates",
+                       (int64_t)SCN_MAX_TOTAL_BLOCKS);
+    *in->total_blocks += in->op->blocks;
+    return 0;
+}
+static int read_op_threads(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t x;
+    if (jr_get_count(&c->jr, v, path, 1, INT32_MAX, &x))
+        return -1;
+    ((op_in *)obj)->op->threads = (int32_t)x;
+    return 0;
+}
+static int read_op_smem(pctx *c, json_t *v, const char *path, void *obj) {
+    return units_parse(&c->jr, v, path, UNITS_SIZE, &((op_in *)obj)->op->smem, NULL);
+}
+static int read_op_regs(pctx *c, json_t *v, const char *path, void *obj) {
+    int64_t x;
+    if (jr_get_count(&c->jr, v, path, 0, INT32_MAX, &x))
+        return -1;
+    /* CUDA's per-thread limit on every architecture since Kepler
+     * (TX2 paper §3.2, "Register resources"). */
+    if (x > 255)
+        return jr_fail(&c->jr, path, "%" PRId64 " is more than 255 registers per thread", x);
+    ((op_in *)obj)->op->regs = (int32_t)x;
+    return 0;
+}
+/* a duration, or one per block (cycled) */
+static int read_op_block_time(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_rawop *op = ((op_in *)obj)->op;
+    size_t n = json_is_array(v) ? json_array_size(v) : 1;
+    if (n == 0)
+        return jr_fail(&c->jr, path, "must not be an empty array");
+    op->block_time = calloc(n, sizeof *op->block_time);
+    if (!op->block_time)
+        return jr_oom(&c->jr);
+    op->nblock_time = n;
+    if (!json_is_array(v))
+        return units_parse_dur(&c->jr, v, path, &op->block_time[0]);
+    for (size_t k = 0; k < n; k++) {
+        char r[JR_PATH_MAX];
+        if (units_parse_dur(&c->jr, json_array_get(v, k), jr_index(r, path, k),
+                            &op->block_time[k]))
+            return -1;
+    }
+    return 0;
+}
+static int read_op_bytes(pctx *c, json_t *v, const char *path, void *obj) {
+    return units_parse(&c->jr, v, path, UNITS_SIZE, &((op_in *)obj)->op->bytes, NULL);
+}
+static int read_op_direction(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    if (jr_get_string(&c->jr, v, path, &in->dir))
+        return -1;
+    /* "memset": stream work no copy engine serves, with an explicit
+     * duration (what `schedlab replay` writes for a measured memset) */
+    static const char *const dirs[] = {"h2d", "d2h", "d2d", "memset", "other"};
+    static const int32_t dirv[] = {TRACE_COPY_H2D, TRACE_COPY_D2H, TRACE_COPY_D2D,
+                                   TRACE_COPY_MEMSET, TRACE_COPY_OTHER};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(in->dir, dirs[k]) == 0) {
+            in->op->direction = dirv[k];
+            return 0;
+        }
+    return jr_fail_unknown(&c->jr, path, "direction", in->dir, dirs, 5);
+}
+/* read always: a copy that uses no copy engine needs it */
+static int read_op_duration(pctx *c, json_t *v, const char *path, void *obj) {
+    op_in *in = obj;
+    scn_rawop *op = in->op;
+    if (op->kind != SIM_OP_COPY)
+        return 0;
+    if (v) {
+        if (units_parse_dur(&c->jr, v, path, &op->duration))
+            return -1;
+        op->has_duration = true;
+    } else if (op->direction == TRACE_COPY_MEMSET || op->direction == TRACE_COPY_OTHER) {
+        return jr_fail(&c->jr, in->path, "%s \"%s\" needs \"duration\" (it uses no copy "
+                       "engine, so its bytes give no time)", in->dir, in->name);
+    }
+    return 0;
+}
+
+/* An op's keys with the kinds of op that take them: the table gives the
+ * unknown-key check its names ("did you mean") and each kind the keys it
+ * takes ("a copy takes: ..."), in this order. Step 0 reads the op's name
+ * and stream, which is then found (or, "null", added); step 1 its issue
+ * time; then a kernel's or a copy's own keys are checked as a whole and
+ * read in steps 2 and 3. */
+static const scn_key op_table[] = {
+    {"kernel", .read = read_op_name, .kinds = OPK_KERNEL},
+    {"copy", .read = read_op_name, .kinds = OPK_COPY},
+    {"sync", .read = read_op_name, .kinds = OPK_SYNC},
+    {"stream", .read = read_op_stream, .kinds = OPK_ANY},
+    {"process", .read = read_op_process, .kinds = OPK_ANY},
+    {"at", .read = read_op_at, .step = 1, .kinds = OPK_ANY},
+    {"blocks", .read = read_op_blocks, .step = 3, .kinds = OPK_KERNEL},
+    {"threads", .read = read_op_threads, .step = 3, .kinds = OPK_KERNEL},
+    {"smem", .read = read_op_smem, .step = 3, .kinds = OPK_KERNEL},
+    {"regs", .read = read_op_regs, .step = 3, .kinds = OPK_KERNEL},
+    {"block_time", .read = read_op_block_time, .step = 3, .kinds = OPK_KERNEL},
+    {"program", .read = read_op_program, .step = 2, .kinds = OPK_KERNEL},
+    {"latency", .read = read_op_latency, .step = 2, .kinds = OPK_KERNEL},
+    {"budget", .read = read_op_budget, .step = 2, .kinds = OPK_KERNEL},
+    {"qos_goal", .read = read_op_qos_goal, .step = 2, .kinds = OPK_KERNEL},
+    {"bytes", .read = read_op_bytes, .step = 2, .kinds = OPK_COPY},
+    {"direction", .read = read_op_direction, .step = 2, .kinds = OPK_COPY},
+    {"duration", .read = read_op_duration, .step = 3, .always = true, .kinds = OPK_COPY},
+};
+#define OP_NKEYS SCN_NKEYS(op_table)
+_Static_assert(OP_NKEYS <= SCN_MAX_KEYS, "op_table: raise SCN_MAX_KEYS");
+
+/* The keys of the kinds in mask, in the table's order, NULL-terminated. */
+static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
+    size_t n = 0;
+    for (size_t i = 0; i < OP_NKEYS; i++)
+        if (op_table[i].kinds & mask)
+            names[n++] = op_table[i].key;
+    names[n] = NULL;
+}
+
 static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
                         int64_t *total_blocks, scn_rawop *op) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     jr_index(p, "ops", i);
-    const char *keys[OP_NKEYS + 1];
-    op_key_names(OPK_ANY, keys);
-    if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, keys))
+    if (keys_check(c, o, p, op_table, OP_NKEYS))
         return -1;
     static const char *const kinds[] = {"kernel", "copy", "sync"};
     int kind = -1;
@@ -827,23 +1112,13 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
 
     memset(op, 0, sizeof *op);
     op->kind = kind == 0 ? SIM_OP_KERNEL : kind == 1 ? SIM_OP_COPY : SIM_OP_SYNC;
-    const char *name = NULL;
-    if (jr_get_name(&c->jr, json_object_get(o, kinds[kind]), jr_join(q, p, kinds[kind]), &name))
+    op_in in = {op, p, NULL, "null", NULL, NULL, total_blocks};
+    if (keys_read(c, o, p, op_table, OP_NKEYS, 0, &in) ||
+        resolve_stream(c, in.stream, in.process, jr_join(q, p, "stream"), ndeclared, cap,
+                       &op->stream) ||
+        keys_read(c, o, p, op_table, OP_NKEYS, 1, &in))
         return -1;
-    if (!(op->name = own(c, name)))
-        return jr_oom(&c->jr);
-
-    const char *stream = "null", *process = NULL;
-    json_t *js = json_object_get(o, "stream"), *jp = json_object_get(o, "process");
-    if (js && jr_get_name(&c->jr, js, jr_join(q, p, "stream"), &stream))
-        return -1;
-    if (jp && jr_get_name(&c->jr, jp, jr_join(q, p, "process"), &process))
-        return -1;
-    if (resolve_stream(c, stream, process, jr_join(q, p, "stream"), ndeclared, cap, &op->stream))
-        return -1;
-    json_t *ja = json_object_get(o, "at");
-    if (ja && units_parse_dur(&c->jr, ja, jr_join(q, p, "at"), &op->at))
-        return -1;
+    const char *name = in.name;
 
     if (op->kind == SIM_OP_KERNEL) {
         /* a block's time is given (block_time) or comes out of its warps
@@ -862,122 +1137,15 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
         if (!jprog && json_object_get(o, "latency"))
             return jr_fail(&c->jr, jr_join(q, p, "latency"), "applies to a kernel with a "
                            "\"program\" only");
-        if (jprog && (parse_program(c, jprog, jr_join(q, p, "program"), op) ||
-                      (json_object_get(o, "latency") &&
-                       parse_latency(c, json_object_get(o, "latency"), jr_join(q, p, "latency"),
-                                     op))))
-            return -1;
-        json_t *jbud = json_object_get(o, "budget");
-        if (jbud) {
-            int64_t b;
-            if (jr_get_count(&c->jr, jbud, jr_join(q, p, "budget"), 1, 1000000, &b))
-                return -1;
-            op->budget = (int32_t)b;
-        }
-        json_t *jgoal = json_object_get(o, "qos_goal");
-        if (jgoal) {
-            /* ISCA'17 §3.2: a fraction of the IPC the kernel reaches alone */
-            jr_join(q, p, "qos_goal");
-            if (!json_is_number(jgoal))
-                return jr_fail(&c->jr, q, "must be a number in (0, 1], not %s",
-                               jr_type_name(jgoal));
-            double g = json_number_value(jgoal);
-            if (!(g > 0 && g <= 1))
-                return jr_fail(&c->jr, q, "%g is outside (0, 1] (a fraction of the IPC the "
-                               "kernel reaches alone on the device)", g);
-            if (!jprog)
-                return jr_fail(&c->jr, q, "kernel \"%s\" runs for a fixed block_time; a QoS "
-                               "goal needs a \"program\" (the warp-level model)", name);
-            op->qos_goal = g;
-        }
-        int64_t x;
-        if (jr_get_count(&c->jr, json_object_get(o, "blocks"), jr_join(q, p, "blocks"), 1,
-                         INT32_MAX, &op->blocks))
-            return -1;
-        if (!c->s->cohorts && op->blocks > SCN_MAX_TOTAL_BLOCKS - *total_blocks)
-            return jr_fail(&c->jr, q, "the scenario's kernels would have more than %" PRId64
-                           " blocks in all, the most this build simulates",
-                           (int64_t)SCN_MAX_TOTAL_BLOCKS);
-        *total_blocks += op->blocks;
-        if (jr_get_count(&c->jr, json_object_get(o, "threads"), jr_join(q, p, "threads"), 1,
-                         INT32_MAX, &x))
-            return -1;
-        op->threads = (int32_t)x;
-        json_t *jm = json_object_get(o, "smem");
-        op->smem = 0;
-        if (jm && units_parse(&c->jr, jm, jr_join(q, p, "smem"), UNITS_SIZE, &op->smem, NULL))
-            return -1;
-        json_t *jr = json_object_get(o, "regs");
-        if (jr) {
-            if (jr_get_count(&c->jr, jr, jr_join(q, p, "regs"), 0, INT32_MAX, &x))
-                return -1;
-            /* CUDA's per-thread limit on every architecture since Kepler
-             * (TX2 paper §3.2, "Register resources"). */
-            if (x > 255)
-                return jr_fail(&c->jr, q, "%" PRId64 " is more than 255 registers per thread", x);
-            op->regs = (int32_t)x;
-        }
-        json_t *jb = json_object_get(o, "block_time");
-        jr_join(q, p, "block_time");
-        if (!jb) {
-            /* a program kernel: its blocks' times come from the warp model */
-        } else if (json_is_array(jb)) {
-            size_t n = json_array_size(jb);
-            if (n == 0)
-                return jr_fail(&c->jr, q, "must not be an empty array");
-            op->block_time = calloc(n, sizeof *op->block_time);
-            if (!op->block_time)
-                return jr_oom(&c->jr);
-            op->nblock_time = n;
-            for (size_t k = 0; k < n; k++) {
-                char r[JR_PATH_MAX];
-                if (units_parse_dur(&c->jr, json_array_get(jb, k), jr_index(r, q, k),
-                                    &op->block_time[k]))
-                    return -1;
-            }
-        } else {
-            op->block_time = calloc(1, sizeof *op->block_time);
-            if (!op->block_time)
-                return jr_oom(&c->jr);
-            op->nblock_time = 1;
-            if (units_parse_dur(&c->jr, jb, q, &op->block_time[0]))
-                return -1;
-        }
     } else if (op->kind == SIM_OP_COPY) {
-        json_t *jb = json_object_get(o, "bytes"), *jd = json_object_get(o, "direction");
-        if (!jb)
+        if (!json_object_get(o, "bytes"))
             return jr_fail(&c->jr, p, "copy \"%s\" is missing \"bytes\"", name);
-        if (!jd)
+        if (!json_object_get(o, "direction"))
             return jr_fail(&c->jr, p, "copy \"%s\" is missing \"direction\" (h2d, d2h or d2d)",
                            name);
-        if (units_parse(&c->jr, jb, jr_join(q, p, "bytes"), UNITS_SIZE, &op->bytes, NULL))
-            return -1;
-        const char *dir = NULL;
-        if (jr_get_string(&c->jr, jd, jr_join(q, p, "direction"), &dir))
-            return -1;
-        /* "memset": stream work no copy engine serves, with an explicit
-         * duration (what `schedlab replay` writes for a measured memset) */
-        static const char *const dirs[] = {"h2d", "d2h", "d2d", "memset", "other"};
-        static const int32_t dirv[] = {TRACE_COPY_H2D, TRACE_COPY_D2H, TRACE_COPY_D2D,
-                                       TRACE_COPY_MEMSET, TRACE_COPY_OTHER};
-        int found = -1;
-        for (int k = 0; k < 5; k++)
-            if (strcmp(dir, dirs[k]) == 0)
-                found = k;
-        if (found < 0)
-            return jr_fail_unknown(&c->jr, q, "direction", dir, dirs, 5);
-        op->direction = dirv[found];
-        json_t *jt = json_object_get(o, "duration");
-        if (jt) {
-            if (units_parse_dur(&c->jr, jt, jr_join(q, p, "duration"), &op->duration))
-                return -1;
-            op->has_duration = true;
-        } else if (op->direction == TRACE_COPY_MEMSET || op->direction == TRACE_COPY_OTHER) {
-            return jr_fail(&c->jr, p, "%s \"%s\" needs \"duration\" (it uses no copy "
-                           "engine, so its bytes give no time)", dir, name);
-        }
     }
-    return 0;
+    return keys_read(c, o, p, op_table, OP_NKEYS, 2, &in) ||
+           keys_read(c, o, p, op_table, OP_NKEYS, 3, &in) ? -1 : 0;
 }
 
 /* "program": "vectorAdd": a kernel of the library (kernlib.h). The op is
@@ -1033,8 +1201,6 @@ out:
 }
 
 /* ---- variants and run names ---------------------------------------------- */
-
-static const char *const variant_keys[] = {"name", "policy", "device", "budgets", NULL};
 
 /* A variant's "budgets": {"K2": 6}: QAWS budgets by kernel name. */
 static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
@@ -1168,8 +1334,49 @@ static int name_base_run(pctx *c) {
     return 0;
 }
 
+/* A variant's keys. Its run is named first (step 0), then starts from the
+ * base run and takes what the variant changes (steps 1 and 2). */
+static int read_variant_name(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_run *run = obj;
+    scn_scenario *s = c->s;
+    const char *name = NULL;
+    if (jr_get_name(&c->jr, v, path, &name))
+        return -1;
+    if (strcmp(name, "default") == 0)
+        return jr_fail(&c->jr, path, "\"default\" is kept for the base run; choose another name");
+    for (const scn_run *r = s->runs + 1; r < run; r++)
+        if (strcmp(r->name, name) == 0)
+            return jr_fail(&c->jr, path, "\"%s\" is already variants[%zu]", name,
+                           (size_t)(r - s->runs) - 1);
+    if (!(run->name = own(c, name)))
+        return jr_oom(&c->jr);
+    return 0;
+}
+static int read_variant_policy(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_policy(c, v, path, &((scn_run *)obj)->raw);
+}
+static int read_variant_budgets(pctx *c, json_t *v, const char *path, void *obj) {
+    return parse_budgets(c, v, path, obj);
+}
+static int read_variant_device(pctx *c, json_t *v, const char *path, void *obj) {
+    scn_run *run = obj;
+    if (dj_parse(&c->jr, v, path, &c->s->runs[0].device, &run->device))
+        return -1;
+    run->device_given = true;
+    return 0;
+}
+
+static const scn_key variant_table[] = {
+    {"name", .read = read_variant_name, .missing = ""},
+    {"policy", .read = read_variant_policy, .step = 1},
+    {"device", .read = read_variant_device, .step = 2},
+    {"budgets", .read = read_variant_budgets, .step = 1},
+};
+#define VARIANT_NKEYS SCN_NKEYS(variant_table)
+_Static_assert(VARIANT_NKEYS <= SCN_MAX_KEYS, "variant_table: raise SCN_MAX_KEYS");
+
 static int parse_variants(pctx *c, json_t *v) {
-    char p[JR_PATH_MAX], q[JR_PATH_MAX];
+    char p[JR_PATH_MAX];
     scn_scenario *s = c->s;
     if (!json_is_array(v))
         return jr_fail(&c->jr, "variants", "must be an array, not %s", jr_type_name(v));
@@ -1177,38 +1384,19 @@ static int parse_variants(pctx *c, json_t *v) {
         json_t *o = json_array_get(v, i);
         scn_run *run = &s->runs[i + 1];
         jr_index(p, "variants", i);
-        if (jr_need_object(&c->jr, o, p) || jr_check_keys(&c->jr, o, p, variant_keys))
+        if (keys_check(c, o, p, variant_table, VARIANT_NKEYS) ||
+            keys_read(c, o, p, variant_table, VARIANT_NKEYS, 0, run))
             return -1;
-        json_t *jn = json_object_get(o, "name");
-        const char *name = NULL;
-        if (!jn)
-            return jr_fail(&c->jr, p, "missing \"name\"");
-        if (jr_get_name(&c->jr, jn, jr_join(q, p, "name"), &name))
-            return -1;
-        if (strcmp(name, "default") == 0)
-            return jr_fail(&c->jr, q, "\"default\" is kept for the base run; choose another name");
-        for (size_t j = 1; j <= i; j++)
-            if (strcmp(s->runs[j].name, name) == 0)
-                return jr_fail(&c->jr, q, "\"%s\" is already variants[%zu]", name, j - 1);
-        if (!(run->name = own(c, name)))
-            return jr_oom(&c->jr);
-        json_t *jp = json_object_get(o, "policy"), *jd = json_object_get(o, "device");
-        json_t *jbu = json_object_get(o, "budgets");
-        if (!jp && !jd && !jbu)
+        /* every key but "name" changes something */
+        if (json_object_size(o) < 2)
             return jr_fail(&c->jr, p, "changes nothing; give \"policy\", \"device\" and/or "
                            "\"budgets\"");
         run->raw = s->runs[0].raw;
         run->raw.given = 0;
         run->device = s->runs[0].device;
-        if (jp && parse_policy(c, jp, jr_join(q, p, "policy"), &run->raw))
+        if (keys_read(c, o, p, variant_table, VARIANT_NKEYS, 1, run) ||
+            keys_read(c, o, p, variant_table, VARIANT_NKEYS, 2, run))
             return -1;
-        if (jbu && parse_budgets(c, jbu, jr_join(q, p, "budgets"), run))
-            return -1;
-        if (jd) {
-            if (dj_parse(&c->jr, jd, jr_join(q, p, "device"), &s->runs[0].device, &run->device))
-                return -1;
-            run->device_given = true;
-        }
     }
     return 0;
 }
@@ -1407,10 +1595,6 @@ static int build_run(pctx *c, size_t r) {
 
 /* ---- top level ----------------------------------------------------------- */
 
-static const char *const top_keys[] = {
-    "schema", "name", "description", "device", "policy", "streams", "ops", "variants", "seed",
-    "tasks", "cpus", "duration", "cohorts", NULL};
-
 static const char *base_name_of(const char *file, char *buf, size_t n) {
     const char *b = strrchr(file, '/');
     b = b ? b + 1 : file;
@@ -1421,56 +1605,149 @@ static const char *base_name_of(const char *file, char *buf, size_t n) {
     return buf;
 }
 
-static int parse_root(pctx *c, json_t *root) {
-    scn_scenario *s = c->s;
-    if (!json_is_object(root))
-        return jr_fail(&c->jr, "", "a scenario is a JSON object, not %s", jr_type_name(root));
-    if (jr_check_keys(&c->jr, root, "", top_keys))
-        return -1;
+/* The scenario's top-level keys as read (top_table): the root, for the
+ * tasks' keys (scenario_tasks.c reads them), and the streams[] allocated. */
+typedef struct root_in {
+    json_t *root;
+    size_t cap;
+} root_in;
 
-    json_t *v = json_object_get(root, "schema");
+static int read_top_schema(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
     const char *str = NULL;
     if (!v)
-        return jr_fail(&c->jr, "schema", "missing (write \"schema\": \"" SCN_SCHEMA "\")");
-    if (jr_get_string(&c->jr, v, "schema", &str))
+        return jr_fail(&c->jr, path, "missing (write \"schema\": \"" SCN_SCHEMA "\")");
+    if (jr_get_string(&c->jr, v, path, &str))
         return -1;
     if (strcmp(str, SCN_SCHEMA) != 0)
-        return jr_fail(&c->jr, "schema", "\"%s\" is not supported (this build reads \"" SCN_SCHEMA
+        return jr_fail(&c->jr, path, "\"%s\" is not supported (this build reads \"" SCN_SCHEMA
                        "\")", str);
-
+    return 0;
+}
+/* read always: a scenario without "name" is named after its file */
+static int read_top_name(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
     char buf[256];
-    v = json_object_get(root, "name");
+    const char *str = NULL;
     if (v) {
-        if (jr_get_name(&c->jr, v, "name", &str))
+        if (jr_get_name(&c->jr, v, path, &str))
             return -1;
     } else {
         str = base_name_of(c->jr.file, buf, sizeof buf);
     }
-    if (!(s->name = own(c, str)))
+    if (!(c->s->name = own(c, str)))
         return jr_oom(&c->jr);
-    v = json_object_get(root, "description");
-    str = "";
-    if (v && jr_get_string(&c->jr, v, "description", &str))
+    return 0;
+}
+static int read_top_description(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    const char *str = "";
+    if (v && jr_get_string(&c->jr, v, path, &str))
         return -1;
-    if (!(s->description = own(c, str)))
+    if (!(c->s->description = own(c, str)))
         return jr_oom(&c->jr);
-    v = json_object_get(root, "seed");
-    if (v) {
-        int64_t seed;
-        if (jr_get_count(&c->jr, v, "seed", 0, INT64_MAX, &seed))
+    return 0;
+}
+static int read_top_seed(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    int64_t seed;
+    if (jr_get_count(&c->jr, v, path, 0, INT64_MAX, &seed))
+        return -1;
+    c->s->seed = (uint64_t)seed;
+    return 0;
+}
+/* "cohorts": true (issue 28): runs place identical blocks as cohorts
+ * (sim_config.cohorts); the limit is then on the records a run keeps
+ * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
+static int read_top_cohorts(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    c->s->cohorts = json_is_true(v);
+    return 0;
+}
+static int read_top_device(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    if (!v)
+        return jr_fail(&c->jr, path, "missing (a preset name such as \"tx2\", or an object)");
+    return dj_parse(&c->jr, v, path, NULL, &c->s->runs[0].device);
+}
+static int read_top_policy(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)obj;
+    return parse_policy(c, v, path, &c->s->runs[0].raw);
+}
+static int read_top_streams(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)path;
+    return parse_streams(c, v, &((root_in *)obj)->cap);
+}
+/* real-time tasks (issue 13), with "cpus" and "duration" */
+static int read_top_tasks(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)v, (void)path;
+    return scn_tasks_parse(&c->jr, ((root_in *)obj)->root, &c->s->tasks);
+}
+/* read always: with tasks, ops are optional */
+static int read_top_ops(pctx *c, json_t *v, const char *path, void *obj) {
+    root_in *in = obj;
+    scn_scenario *s = c->s;
+    size_t ndeclared = s->nstreams;   /* the rest are "null" streams ops add */
+    if (!v && s->tasks.ntasks)
+        v = NULL;
+    else if (!v)
+        return jr_fail(&c->jr, path, "missing (the kernels, copies and syncs to run, or "
+                       "\"tasks\")");
+    else if (!json_is_array(v))
+        return jr_fail(&c->jr, path, "must be an array, not %s", jr_type_name(v));
+    if (v && json_array_size(v) == 0)
+        return jr_fail(&c->jr, path, "is empty; give at least one kernel or copy");
+    s->rawops = calloc(v ? json_array_size(v) : 1, sizeof *s->rawops);
+    if (!s->rawops)
+        return jr_oom(&c->jr);
+    int64_t total_blocks = 0;
+    for (size_t i = 0; v && i < json_array_size(v); i++) {
+        int rc = parse_op(c, json_array_get(v, i), i, ndeclared, &in->cap, &total_blocks,
+                          &s->rawops[i]);
+        s->nops = i + 1;   /* so scn_free releases a half-parsed op's arrays */
+        if (rc)
             return -1;
-        s->seed = (uint64_t)seed;
     }
+    return 0;
+}
+static int read_top_variants(pctx *c, json_t *v, const char *path, void *obj) {
+    (void)path, (void)obj;
+    return parse_variants(c, v);
+}
 
-    /* "cohorts": true (issue 28): runs place identical blocks as cohorts
-     * (sim_config.cohorts); the limit is then on the records a run keeps
-     * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
-    v = json_object_get(root, "cohorts");
-    if (v) {
-        if (!json_is_boolean(v))
-            return jr_fail(&c->jr, "cohorts", "must be true or false, not %s", jr_type_name(v));
-        s->cohorts = json_is_true(v);
-    }
+/* Step 0 reads the scenario's own keys (schema, name, description, seed,
+ * cohorts); then the runs, base and variants, are made and step 1 reads
+ * the base's device; step 2 its policy (over "most-room" placement), the
+ * streams and the tasks; step 3 the ops and the variants (which name the
+ * ops' kernels). */
+static const scn_key top_table[] = {
+    {"schema", .read = read_top_schema, .always = true},
+    {"name", .read = read_top_name, .always = true},
+    {"description", .read = read_top_description, .always = true},
+    {"device", .read = read_top_device, .step = 1, .always = true},
+    {"policy", .read = read_top_policy, .step = 2},
+    {"streams", .read = read_top_streams, .step = 2},
+    {"ops", .read = read_top_ops, .step = 3, .always = true},
+    {"variants", .read = read_top_variants, .step = 3},
+    {"seed", .read = read_top_seed},
+    {"tasks", .read = read_top_tasks, .step = 2, .always = true},
+    {"cpus", .read = NULL},       /* read with "tasks" */
+    {"duration", .read = NULL},   /* read with "tasks" */
+    {"cohorts", .read = read_top_cohorts},
+};
+#define TOP_NKEYS SCN_NKEYS(top_table)
+_Static_assert(TOP_NKEYS <= SCN_MAX_KEYS, "top_table: raise SCN_MAX_KEYS");
+
+static int parse_root(pctx *c, json_t *root) {
+    scn_scenario *s = c->s;
+    if (!json_is_object(root))
+        return jr_fail(&c->jr, "", "a scenario is a JSON object, not %s", jr_type_name(root));
+    root_in in = {root, 0};
+    if (keys_check(c, root, "", top_table, TOP_NKEYS) ||
+        keys_read(c, root, "", top_table, TOP_NKEYS, 0, &in))
+        return -1;
 
     json_t *jv = json_object_get(root, "variants");
     size_t nvar = json_is_array(jv) ? json_array_size(jv) : 0;
@@ -1478,58 +1755,20 @@ static int parse_root(pctx *c, json_t *root) {
     if (!s->runs)
         return jr_oom(&c->jr);
     s->nruns = 1 + nvar;
-
-    v = json_object_get(root, "device");
-    if (!v)
-        return jr_fail(&c->jr, "device", "missing (a preset name such as \"tx2\", or an object)");
-    if (dj_parse(&c->jr, v, "device", NULL, &s->runs[0].device))
+    if (keys_read(c, root, "", top_table, TOP_NKEYS, 1, &in))
         return -1;
 
     scn_rawpolicy *pol = &s->runs[0].raw;
     pol->placement = sim_placement_find("most-room");
     if (pol->placement < 0)
         return jr_fail(&c->jr, "policy.placement", "this build has no \"most-room\" placement");
-    v = json_object_get(root, "policy");
-    if (v && parse_policy(c, v, "policy", pol))
-        return -1;
-
-    size_t cap = 0;
-    v = json_object_get(root, "streams");
-    if (v && parse_streams(c, v, &cap))
-        return -1;
-    size_t ndeclared = s->nstreams;
-
-    /* real-time tasks (issue 13): with them, ops are optional */
-    if (scn_tasks_parse(&c->jr, root, &s->tasks))
-        return -1;
-
-    v = json_object_get(root, "ops");
-    if (!v && s->tasks.ntasks)
-        v = NULL;
-    else if (!v)
-        return jr_fail(&c->jr, "ops", "missing (the kernels, copies and syncs to run, or "
-                       "\"tasks\")");
-    else if (!json_is_array(v))
-        return jr_fail(&c->jr, "ops", "must be an array, not %s", jr_type_name(v));
-    if (v && json_array_size(v) == 0)
-        return jr_fail(&c->jr, "ops", "is empty; give at least one kernel or copy");
-    s->rawops = calloc(v ? json_array_size(v) : 1, sizeof *s->rawops);
-    if (!s->rawops)
-        return jr_oom(&c->jr);
-    int64_t total_blocks = 0;
-    for (size_t i = 0; v && i < json_array_size(v); i++) {
-        int rc = parse_op(c, json_array_get(v, i), i, ndeclared, &cap, &total_blocks,
-                          &s->rawops[i]);
-        s->nops = i + 1;   /* so scn_free releases a half-parsed op's arrays */
-        if (rc)
-            return -1;
-    }
-
-    if (jv && parse_variants(c, jv))
+    if (keys_read(c, root, "", top_table, TOP_NKEYS, 2, &in) ||
+        keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in))
         return -1;
     if (name_base_run(c))
         return -1;
 
+    char buf[256];
     for (size_t r = 0; r < s->nruns; r++) {
         char pfx[JR_PATH_MAX + 80];
         scn_run *run = &s->runs[r];
