@@ -87,5 +87,5 @@ function idleViews() {
   later(() => Object.keys(VIEWS).forEach((name) => preloadView(name)));
 }
 
-loadChart().catch(() => {});   // (preload.mjs has started it; the look is set here too)
+loadChart().catch(() => {});   // (preload.mjs has started it; this, if it has not run)
 startRouter(show);
