@@ -690,17 +690,20 @@ static int read_instr_access(pctx *c, json_t *v, const char *path, void *obj) {
         return jr_fail(&c->jr, path, "only a mem op has an access pattern");
     return parse_access(c, v, path, &a->sectors);
 }
-static int read_instr_store(pctx *c, json_t *v, const char *path, void *obj) {
-    instr_in *in = obj;
-    sim_access *a = instr_access(c, in);
-    if (!a)
-        return -1;
+/* A mem op's true/false key (store, managed): true on another op is an
+ * error, "only a mem op WHAT". */
+static int read_mem_flag(pctx *c, json_t *v, const char *path, const instr_in *in,
+                         const char *what, int32_t *out) {
     if (!json_is_boolean(v))
         return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
     if (in->ic != SIM_ICLASS_MEM && json_is_true(v))
-        return jr_fail(&c->jr, path, "only a mem op is a store");
-    a->store = json_is_true(v);
+        return jr_fail(&c->jr, path, "only a mem op %s", what);
+    *out = json_is_true(v);
     return 0;
+}
+static int read_instr_store(pctx *c, json_t *v, const char *path, void *obj) {
+    sim_access *a = instr_access(c, obj);
+    return a ? read_mem_flag(c, v, path, obj, "is a store", &a->store) : -1;
 }
 static int read_instr_footprint(pctx *c, json_t *v, const char *path, void *obj) {
     instr_in *in = obj;
@@ -734,16 +737,8 @@ static int read_instr_scope(pctx *c, json_t *v, const char *path, void *obj) {
     return 0;
 }
 static int read_instr_managed(pctx *c, json_t *v, const char *path, void *obj) {
-    instr_in *in = obj;
-    sim_access *a = instr_access(c, in);
-    if (!a)
-        return -1;
-    if (!json_is_boolean(v))
-        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
-    if (in->ic != SIM_ICLASS_MEM && json_is_true(v))
-        return jr_fail(&c->jr, path, "only a mem op reads or writes managed memory");
-    a->managed = json_is_true(v);
-    return 0;
+    sim_access *a = instr_access(c, obj);
+    return a ? read_mem_flag(c, v, path, obj, "reads or writes managed memory", &a->managed) : -1;
 }
 static int read_instr_dep(pctx *c, json_t *v, const char *path, void *obj) {
     instr_in *in = obj;

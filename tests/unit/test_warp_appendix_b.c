@@ -25,30 +25,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/formats/scenario.h"
-
-static void simulate(const char *file, trace *t) {
-    const char *root = getenv("SCHEDLAB_ROOT");
-    char path[1024], err[512] = "";
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
-    scn_scenario *s = NULL;
-    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    int run = scn_find_run(s, "default");
-    if (run < 0) fail_msg("%s has no default run", file);
-    sim_config cfg;
-    assert_int_equal(scn_config(s, (size_t)run, &cfg, err, sizeof err), 0);
-    trace_init(t);
-    if (sim_run(&cfg, t, err, sizeof err) != 0) fail_msg("%s: %s", file, err);
-    assert_false(t->oom);
-    scn_free(s);
-}
-
-static const trace_kernel *kern(const trace *t, const char *name) {
-    for (size_t i = 0; i < t->kernels.n; i++)
-        if (strcmp(trace_str_get(t, t->kernels.v[i].name), name) == 0) return &t->kernels.v[i];
-    fail_msg("no kernel %s", name);
-    return NULL;
-}
+#include "test_scn_util.h"
 
 static int64_t exec_time(const trace *t, const char *name) {
     const trace_kernel *k = kern(t, name);
@@ -84,7 +61,7 @@ static double x(int64_t a, int64_t b) {
  * empty one, `last`; ascending order elsewhere), print, assert direction. */
 static void row(const paper_row *p, int32_t last) {
     trace t;
-    simulate(p->file, &t);
+    scn_simulate(p->file, "default", &t);
     int64_t as = exec_time(&t, "A-serial"), bs = exec_time(&t, "B-serial");
     int64_t ai = exec_time(&t, "A-isolated"), bi = exec_time(&t, "B-isolated");
     int64_t ac = exec_time(&t, "A-colocated"), bc = exec_time(&t, "B-colocated");

@@ -22,30 +22,7 @@
 
 #include <cmocka.h>
 
-#include "../../server/formats/scenario.h"
-
-static void simulate(const char *file, const char *run_name, trace *t) {
-    const char *root = getenv("SCHEDLAB_ROOT");
-    char path[1024], err[512] = "";
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
-    scn_scenario *s = NULL;
-    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    int run = scn_find_run(s, run_name);
-    if (run < 0) fail_msg("%s has no run named \"%s\"", file, run_name);
-    sim_config cfg;
-    assert_int_equal(scn_config(s, (size_t)run, &cfg, err, sizeof err), 0);
-    trace_init(t);
-    if (sim_run(&cfg, t, err, sizeof err) != 0) fail_msg("%s [%s]: %s", file, run_name, err);
-    assert_false(t->oom);
-    scn_free(s);
-}
-
-static const trace_kernel *kern(const trace *t, const char *name) {
-    for (size_t i = 0; i < t->kernels.n; i++)
-        if (strcmp(trace_str_get(t, t->kernels.v[i].name), name) == 0) return &t->kernels.v[i];
-    fail_msg("no kernel %s", name);
-    return NULL;
-}
+#include "test_scn_util.h"
 
 static int64_t rt(const trace *t, const char *name) {
     const trace_kernel *k = kern(t, name);
@@ -63,7 +40,7 @@ static int64_t exec_time(const trace *t, const char *name) {
  * warp that issued (w0, w1: K1; w2, w3: K2). */
 static void fig3(const char *run, const char *want, int64_t end1, int64_t end2) {
     trace t;
-    simulate("qaws-fig3.json", run, &t);
+    scn_simulate("qaws-fig3.json", run, &t);
     char got[64];
     memset(got, '.', sizeof got);
     int64_t last = 0;
@@ -108,7 +85,7 @@ typedef struct pair_rt {
 static void pair(const char *file, const pair_rt *want, size_t n) {
     for (size_t i = 0; i < n; i++) {
         trace t;
-        simulate(file, want[i].run, &t);
+        scn_simulate(file, want[i].run, &t);
         if (rt(&t, "K1") != want[i].k1 || rt(&t, "K2") != want[i].k2)
             fail_msg("%s [%s]: K1 %lld K2 %lld, want %lld %lld", file, want[i].run,
                      (long long)rt(&t, "K1"), (long long)rt(&t, "K2"), (long long)want[i].k1,
@@ -170,7 +147,7 @@ typedef struct table1 {
 
 static void table1_run(const char *file, table1 *r) {
     trace t;
-    simulate(file, "default", &t);
+    scn_simulate(file, "default", &t);
     r->a_serial = exec_time(&t, "A-serial");
     r->b_serial = exec_time(&t, "B-serial");
     r->a_coloc = exec_time(&t, "A-colocated");
