@@ -46,6 +46,19 @@ function chartLook(Chart) {
   return Chart;
 }
 
+// The page's stylesheet, loaded: the look reads its theme variables. Chart.js
+// may now run before it has arrived (a parser-blocking script used to wait
+// for it); read then, a dark page got the light theme's ink (1.64:1, the
+// a11y test's dark-theme check).
+function styled() {
+  const link = document.querySelector('link[rel="stylesheet"]');
+  if (!link || link.sheet) return Promise.resolve();
+  return new Promise((ok) => {
+    link.addEventListener('load', ok, { once: true });
+    link.addEventListener('error', ok, { once: true });
+  });
+}
+
 // Resolves to window.Chart once the library has run (with the look set);
 // the first call adds its <script>. A failed load rejects, and the next
 // call tries again.
@@ -65,7 +78,7 @@ export function loadChart() {
         no(new Error(`Cannot load the chart library (${SRC})`));
       });
       document.head.append(s);
-    }).then(chartLook);
+    }).then((Chart) => styled().then(() => chartLook(Chart)));
   }
   return loading;
 }
