@@ -48,18 +48,14 @@ static char *own(scn_tasks *t, const char *s) {
     return keep(t, strdup(s));
 }
 
-/* One more zeroed element of *arr (n used of cap), or NULL. */
-static void *grow(void **arr, size_t *n, size_t *cap, size_t size) {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 8;
-        void *v = realloc(*arr, c * size);
-        if (!v) return NULL;
-        *arr = v;
-        *cap = c;
-    }
-    void *e = (char *)*arr + (*n)++ * size;
-    memset(e, 0, size);
-    return e;
+/* arr (n used of *cap elements of `size`) with room for one more: arr,
+ * moved or not, or NULL when out of memory (arr is then unchanged). */
+static void *grow(void *arr, size_t n, size_t *cap, size_t size) {
+    if (n < *cap) return arr;
+    size_t c = *cap ? *cap * 2 : 8;
+    void *v = realloc(arr, c * size);
+    if (v) *cap = c;
+    return v;
 }
 
 static int dur(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
@@ -211,8 +207,11 @@ static int read_gpu_ops(void *ctx, json_t *v, const char *path, void *obj) {
     if (jr_need_array(c->jr, v, path)) return -1;
     for (size_t j = 0; j < json_array_size(v); j++) {
         char z[JR_PATH_MAX];
-        sim_op *op = grow((void **)&c->t->ops, &c->nops, &c->capops, sizeof *op);
-        if (!op) return jr_oom(c->jr);
+        sim_op *ops = grow(c->t->ops, c->nops, &c->capops, sizeof *ops);
+        if (!ops) return jr_oom(c->jr);
+        c->t->ops = ops;
+        sim_op *op = &ops[c->nops++];
+        memset(op, 0, sizeof *op);
         if (parse_op(c, json_array_get(v, j), jr_index(z, path, j), op)) return -1;
         sg->nops++;
     }
@@ -300,9 +299,9 @@ static int read_task_graphics(void *ctx, json_t *v, const char *path, void *obj)
 static int read_task_priority(void *ctx, json_t *v, const char *path, void *obj) {
     tctx *c = ctx;
     sim_task *k = obj;
-    if (k->best_effort)
-        return v ? jr_fail(c->jr, path, "a best-effort task has no real-time priority; leave it out")
-                 : 0;
+    if (k->best_effort && v)
+        return jr_fail(c->jr, path, "a best-effort task has no real-time priority; leave it out");
+    if (k->best_effort) return 0;
     return get_prio(c->jr, v, path, 1, 99, &k->priority);
 }
 static int read_task_gpu_priority(void *ctx, json_t *v, const char *path, void *obj) {
@@ -352,14 +351,19 @@ static int read_task_mode(void *ctx, json_t *v, const char *path, void *obj) {
 static int read_task_segments(void *ctx, json_t *v, const char *path, void *obj) {
     tctx *c = ctx;
     sim_task *k = obj;
-    if (!v) return jr_fail(c->jr, path, "missing: a job is a list of {\"cpu\": d} and {\"gpu\": {...}}");
+    if (!v)
+        return jr_fail(c->jr, path, "missing: a job is a list of {\"cpu\": d} and {\"gpu\": "
+                       "{...}}");
     if (jr_need_array(c->jr, v, path)) return -1;
     if (json_array_size(v) == 0) return jr_fail(c->jr, path, "must not be empty");
     for (size_t s = 0; s < json_array_size(v); s++) {
         char r[JR_PATH_MAX];
         json_t *g = json_array_get(v, s);
-        sim_segment *sg = grow((void **)&c->t->segs, &c->nsegs, &c->capsegs, sizeof *sg);
-        if (!sg) return jr_oom(c->jr);
+        sim_segment *segs = grow(c->t->segs, c->nsegs, &c->capsegs, sizeof *segs);
+        if (!segs) return jr_oom(c->jr);
+        c->t->segs = segs;
+        sim_segment *sg = &segs[c->nsegs++];
+        memset(sg, 0, sizeof *sg);
         k->nsegments++;
         jr_index(r, path, s);
         if (scn_keys_known(c->jr, g, r, seg_table, SEG_NKEYS)) return -1;
