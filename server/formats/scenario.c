@@ -1024,8 +1024,9 @@ static int read_op_duration(void *ctx, json_t *v, const char *path, void *obj) {
  * unknown-key check its names ("did you mean") and each kind the keys it
  * takes ("a copy takes: ..."), in this order. Step 0 reads the op's name
  * and stream, which is then found (or, "null", added); step 1 its issue
- * time; then a kernel's or a copy's own keys are checked as a whole and
- * read in steps 2 and 3. */
+ * time; then a kernel's or a copy's own keys are checked as a whole (the
+ * rows with `missing` are the keys its kind must give: `kernel "K1" is
+ * missing "threads"`) and read in steps 2 and 3. */
 static const scn_key op_table[] = {
     {"kernel", .read = read_op_name, .kinds = OPK_KERNEL},
     {"copy", .read = read_op_name, .kinds = OPK_COPY},
@@ -1033,8 +1034,8 @@ static const scn_key op_table[] = {
     {"stream", .read = read_op_stream, .kinds = OPK_ANY},
     {"process", .read = read_op_process, .kinds = OPK_ANY},
     {"at", .read = read_op_at, .step = 1, .kinds = OPK_ANY},
-    {"blocks", .read = read_op_blocks, .step = 3, .kinds = OPK_KERNEL},
-    {"threads", .read = read_op_threads, .step = 3, .kinds = OPK_KERNEL},
+    {"blocks", .read = read_op_blocks, .missing = "", .step = 3, .kinds = OPK_KERNEL},
+    {"threads", .read = read_op_threads, .missing = "", .step = 3, .kinds = OPK_KERNEL},
     {"smem", .read = read_op_smem, .step = 3, .kinds = OPK_KERNEL},
     {"regs", .read = read_op_regs, .step = 3, .kinds = OPK_KERNEL},
     {"block_time", .read = read_op_block_time, .step = 3, .kinds = OPK_KERNEL},
@@ -1042,8 +1043,9 @@ static const scn_key op_table[] = {
     {"latency", .read = read_op_latency, .step = 2, .kinds = OPK_KERNEL},
     {"budget", .read = read_op_budget, .step = 2, .kinds = OPK_KERNEL},
     {"qos_goal", .read = read_op_qos_goal, .step = 2, .kinds = OPK_KERNEL},
-    {"bytes", .read = read_op_bytes, .step = 2, .kinds = OPK_COPY},
-    {"direction", .read = read_op_direction, .step = 2, .kinds = OPK_COPY},
+    {"bytes", .read = read_op_bytes, .missing = "", .step = 2, .kinds = OPK_COPY},
+    {"direction", .read = read_op_direction, .missing = " (h2d, d2h or d2d)", .step = 2,
+     .kinds = OPK_COPY},
     {"duration", .read = read_op_duration, .step = 3, .always = true, .kinds = OPK_COPY},
 };
 #define OP_NKEYS SCN_NKEYS(op_table)
@@ -1058,11 +1060,20 @@ static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
     names[n] = NULL;
 }
 
+/* The rows of the kinds in mask, in the table's order; their number. */
+static size_t op_rows(unsigned mask, scn_key rows[OP_NKEYS]) {
+    size_t n = 0;
+    for (size_t i = 0; i < OP_NKEYS; i++)
+        if (op_table[i].kinds & mask)
+            rows[n++] = op_table[i];
+    return n;
+}
+
 static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
                         int64_t *total_blocks, scn_rawop *op) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     jr_index(p, "ops", i);
-    if (scn_keys_check(&c->jr, o, p, op_table, OP_NKEYS))
+    if (scn_keys_known(&c->jr, o, p, op_table, OP_NKEYS))
         return -1;
     static const char *const kinds[] = {"kernel", "copy", "sync"};
     int kind = -1;
@@ -1103,30 +1114,22 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
         return -1;
     const char *name = in.name;
 
-    if (op->kind == SIM_OP_KERNEL) {
-        /* a block's time is given (block_time) or comes out of its warps
-         * (program): exactly one of the two */
-        json_t *jprog = json_object_get(o, "program"), *jtime = json_object_get(o, "block_time");
-        if (jprog && jtime)
-            return jr_fail(&c->jr, p, "kernel \"%s\" gives both \"block_time\" and "
-                           "\"program\"; its blocks take one or the other", name);
-        if (!jprog && !jtime)
-            return jr_fail(&c->jr, p, "kernel \"%s\" needs \"block_time\" (how long each block "
-                           "runs) or \"program\" (the instructions its warps run)", name);
-        static const char *const need[] = {"blocks", "threads"};
-        for (int k = 0; k < 2; k++)
-            if (!json_object_get(o, need[k]))
-                return jr_fail(&c->jr, p, "kernel \"%s\" is missing \"%s\"", name, need[k]);
-        if (!jprog && json_object_get(o, "latency"))
-            return jr_fail(&c->jr, jr_join(q, p, "latency"), "applies to a kernel with a "
-                           "\"program\" only");
-    } else if (op->kind == SIM_OP_COPY) {
-        if (!json_object_get(o, "bytes"))
-            return jr_fail(&c->jr, p, "copy \"%s\" is missing \"bytes\"", name);
-        if (!json_object_get(o, "direction"))
-            return jr_fail(&c->jr, p, "copy \"%s\" is missing \"direction\" (h2d, d2h or d2d)",
-                           name);
-    }
+    /* a kernel's block time is given (block_time) or comes out of its
+     * warps (program): exactly one of the two */
+    bool kernel = op->kind == SIM_OP_KERNEL;
+    json_t *jprog = json_object_get(o, "program"), *jtime = json_object_get(o, "block_time");
+    if (kernel && jprog && jtime)
+        return jr_fail(&c->jr, p, "kernel \"%s\" gives both \"block_time\" and "
+                       "\"program\"; its blocks take one or the other", name);
+    if (kernel && !jprog && !jtime)
+        return jr_fail(&c->jr, p, "kernel \"%s\" needs \"block_time\" (how long each block "
+                       "runs) or \"program\" (the instructions its warps run)", name);
+    scn_key rows[OP_NKEYS];
+    if (scn_keys_need(&c->jr, o, p, rows, op_rows(1u << kind, rows), kinds[kind], name))
+        return -1;
+    if (kernel && !jprog && json_object_get(o, "latency"))
+        return jr_fail(&c->jr, jr_join(q, p, "latency"), "applies to a kernel with a "
+                       "\"program\" only");
     return scn_keys_read(c, o, p, op_table, OP_NKEYS, 2, &in) ||
            scn_keys_read(c, o, p, op_table, OP_NKEYS, 3, &in) ? -1 : 0;
 }
