@@ -9,8 +9,9 @@
  *
  * This file holds the scenario itself: policy, streams, ops, variants and
  * the runs built from them. Paths, key checks and messages are jsonr.c's,
- * quantities with units units.c's, the device object device_json.c's, and
- * whether a kernel fits a device is simcore's (sim_kernel_fits). */
+ * an object's keys as a table scn_keys.c's, quantities with units
+ * units.c's, the device object device_json.c's, and whether a kernel fits
+ * a device is simcore's (sim_kernel_fits). */
 #include "scenario.h"
 
 #include <errno.h>
