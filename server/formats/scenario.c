@@ -9,8 +9,9 @@
  *
  * This file holds the scenario itself: policy, streams, ops, variants and
  * the runs built from them. Paths, key checks and messages are jsonr.c's,
- * quantities with units units.c's, the device object device_json.c's, and
- * whether a kernel fits a device is simcore's (sim_kernel_fits). */
+ * an object's keys as a table scn_keys.c's, quantities with units
+ * units.c's, the device object device_json.c's, and whether a kernel fits
+ * a device is simcore's (sim_kernel_fits). */
 #include "scenario.h"
 
 #include <errno.h>
@@ -26,6 +27,7 @@
 #include "device_json.h"
 #include "kernlib.h"
 #include "scenario_tasks.h"
+#include "scn_keys.h"
 #include "../../importers/jsonr.h"
 #include "units.h"
 
@@ -155,58 +157,10 @@ static char *own(pctx *c, const char *str) {
 
 /* ---- an object's keys --------------------------------------------------- */
 
-/* An object's keys, each declared once (issue 24 point 4), in the style of
- * policy_table: one row gives the key, the reader of its value and, for a
- * key the object must give, what its "missing" message adds. The rows' order is the order the unknown-key check lists them in
- * ("known: ..."; with the "did you mean"); `step` is when the row is read:
- * an object's reader checks its keys (keys_check), then reads step 0, runs
- * what must come between (a stream is added before its "sms"), reads step
- * 1, and so on, each step in the rows' order (keys_read). A key whose
- * reader is NULL is read with another one (the note at its row says by
- * which). So a new key is one row and its reader. */
-typedef int (*scn_reader)(pctx *c, json_t *v, const char *path, void *obj);
-typedef struct scn_key {
-    const char *key;
-    scn_reader read;       /* NULL: read with another key */
-    const char *missing;   /* NULL: optional; else "missing \"KEY\"" and this */
-    int step;              /* when it is read (keys_read) */
-    bool always;           /* read even when absent (v NULL): the reader's default */
-    unsigned kinds;        /* an object of several kinds (an op, OPK_*): those taking it */
-} scn_key;
-#define SCN_NKEYS(t) (sizeof t / sizeof *t)
-#define SCN_MAX_KEYS 24    /* the most rows of one table (each table asserts it) */
-
-/* `o` is an object (at `path`) whose keys are all in the table and which
- * gives every key the table says it must, checked in the rows' order. */
-static int keys_check(pctx *c, json_t *o, const char *path, const scn_key *t, size_t n) {
-    const char *names[SCN_MAX_KEYS + 1];
-    for (size_t i = 0; i < n; i++)
-        names[i] = t[i].key;
-    names[n] = NULL;
-    if (jr_need_object(&c->jr, o, path) || jr_check_keys(&c->jr, o, path, names))
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (t[i].missing && !json_object_get(o, t[i].key))
-            return jr_fail(&c->jr, path, "missing \"%s\"%s", t[i].key, t[i].missing);
-    return 0;
-}
-
-/* Reads the rows of `step` that o gives (or that are read always), in the
- * rows' order, each at its path under `path`, into obj. */
-static int keys_read(pctx *c, json_t *o, const char *path, const scn_key *t, size_t n, int step,
-                     void *obj) {
-    char p[JR_PATH_MAX];
-    for (size_t i = 0; i < n; i++) {
-        if (t[i].step != step || !t[i].read)
-            continue;
-        json_t *v = json_object_get(o, t[i].key);
-        if (!v && !t[i].always)
-            continue;
-        if (t[i].read(c, v, jr_join(p, path, t[i].key), obj))
-            return -1;
-    }
-    return 0;
-}
+/* Each object's keys are a table of scn_key rows (scn_keys.h, shared with
+ * scenario_tasks.c): one row gives the key, its reader and, for a key the
+ * object must give, what its "missing" message adds; the unknown-key check
+ * and the reading walk the table. A reader here gets the pctx as ctx. */
 
 /* ---- policy -------------------------------------------------------------- */
 
@@ -463,19 +417,24 @@ typedef struct stream_in {
     int64_t first, count;    /* "sms" */
 } stream_in;
 
-static int read_stream_name(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_stream_name(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->name);
 }
-static int read_stream_process(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_stream_process(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->process);
 }
-static int read_stream_priority(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_stream_priority(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return parse_priority(c, v, path, &((stream_in *)obj)->prio);
 }
-static int read_sms_first(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_sms_first(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return jr_get_count(&c->jr, v, path, 0, SIM_MAX_SMS - 1, &((stream_in *)obj)->first);
 }
-static int read_sms_count(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_sms_count(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return jr_get_count(&c->jr, v, path, 1, SIM_MAX_SMS, &((stream_in *)obj)->count);
 }
 
@@ -488,10 +447,11 @@ static const scn_key sms_table[] = {
 _Static_assert(SCN_NKEYS(sms_table) <= SCN_MAX_KEYS, "sms_table: raise SCN_MAX_KEYS");
 
 /* "sms": read once the stream is added (step 1), into the last stream */
-static int read_stream_sms(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_stream_sms(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     stream_in *in = obj;
-    if (keys_check(c, v, path, sms_table, SCN_NKEYS(sms_table)) ||
-        keys_read(c, v, path, sms_table, SCN_NKEYS(sms_table), 0, in))
+    if (scn_keys_check(&c->jr, v, path, sms_table, SCN_NKEYS(sms_table)) ||
+        scn_keys_read(c, v, path, sms_table, SCN_NKEYS(sms_table), 0, in))
         return -1;
     c->s->streams[c->s->nstreams - 1].sm_first = (int32_t)in->first;
     c->s->streams[c->s->nstreams - 1].sm_count = (int32_t)in->count;
@@ -515,8 +475,8 @@ static int parse_streams(pctx *c, json_t *v, size_t *cap) {
         json_t *o = json_array_get(v, i);
         jr_index(p, "streams", i);
         stream_in in = {NULL, "P0", SIM_PRIO_NONE, 0, 0};
-        if (keys_check(c, o, p, stream_table, STREAM_NKEYS) ||
-            keys_read(c, o, p, stream_table, STREAM_NKEYS, 0, &in))
+        if (scn_keys_check(&c->jr, o, p, stream_table, STREAM_NKEYS) ||
+            scn_keys_read(c, o, p, stream_table, STREAM_NKEYS, 0, &in))
             return -1;
         /* Named streams are unique so an op's "stream" names one; "null"
          * exists once per process (TX2 paper §4.1). */
@@ -525,7 +485,7 @@ static int parse_streams(pctx *c, json_t *v, size_t *cap) {
             return jr_fail(&c->jr, jr_join(q, p, "name"), "\"%s\" is already streams[%ld]",
                            in.name, j);
         if (add_stream(c, in.name, in.process, in.prio, cap) ||
-            keys_read(c, o, p, stream_table, STREAM_NKEYS, 1, &in))
+            scn_keys_read(c, o, p, stream_table, STREAM_NKEYS, 1, &in))
             return -1;
     }
     return 0;
@@ -654,7 +614,8 @@ static sim_access *instr_access(pctx *c, instr_in *in) {
     return in->op->access ? &in->op->access[in->i] : NULL;
 }
 
-static int read_instr_op(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_op(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     instr_in *in = obj;
     const char *cls = NULL;
     if (jr_get_string(&c->jr, v, path, &cls))
@@ -670,7 +631,8 @@ static int read_instr_op(pctx *c, json_t *v, const char *path, void *obj) {
     return 0;
 }
 /* read always: an entry without "count" is one instruction */
-static int read_instr_count(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_count(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     instr_in *in = obj;
     int64_t count = 1;
     if (v && jr_get_count(&c->jr, v, path, 1, 1 << 20, &count))
@@ -681,7 +643,8 @@ static int read_instr_count(pctx *c, json_t *v, const char *path, void *obj) {
     in->op->body[in->i].count = (int32_t)count;
     return 0;
 }
-static int read_instr_access(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_access(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     instr_in *in = obj;
     sim_access *a = instr_access(c, in);
     if (!a)
@@ -701,11 +664,13 @@ static int read_mem_flag(pctx *c, json_t *v, const char *path, const instr_in *i
     *out = json_is_true(v);
     return 0;
 }
-static int read_instr_store(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_store(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     sim_access *a = instr_access(c, obj);
     return a ? read_mem_flag(c, v, path, obj, "is a store", &a->store) : -1;
 }
-static int read_instr_footprint(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_footprint(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     instr_in *in = obj;
     sim_access *a = instr_access(c, in);
     if (!a)
@@ -718,7 +683,8 @@ static int read_instr_footprint(pctx *c, json_t *v, const char *path, void *obj)
         return jr_fail(&c->jr, path, "more than 1 TiB");
     return 0;
 }
-static int read_instr_scope(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_scope(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     instr_in *in = obj;
     sim_access *a = instr_access(c, in);
     const char *sc = NULL;
@@ -736,11 +702,13 @@ static int read_instr_scope(pctx *c, json_t *v, const char *path, void *obj) {
         return jr_fail(&c->jr, path, "\"%s\" is not a scope (warp, block or kernel)", sc);
     return 0;
 }
-static int read_instr_managed(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_managed(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     sim_access *a = instr_access(c, obj);
     return a ? read_mem_flag(c, v, path, obj, "reads or writes managed memory", &a->managed) : -1;
 }
-static int read_instr_dep(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_dep(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     instr_in *in = obj;
     scn_rawop *op = in->op;
     if (!op->dep) {
@@ -752,7 +720,8 @@ static int read_instr_dep(pctx *c, json_t *v, const char *path, void *obj) {
     }
     return parse_dep(c, v, path, &op->dep[in->i]);
 }
-static int read_instr_fu(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_instr_fu(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     instr_in *in = obj;
     sim_access *a = instr_access(c, in);
     const char *fu = NULL;
@@ -782,7 +751,8 @@ static const scn_key instr_table[] = {
 #define INSTR_NKEYS SCN_NKEYS(instr_table)
 _Static_assert(INSTR_NKEYS <= SCN_MAX_KEYS, "instr_table: raise SCN_MAX_KEYS");
 
-static int read_program_body(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_program_body(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     scn_rawop *op = obj;
     char q[JR_PATH_MAX];
     if (!json_is_array(v))
@@ -801,9 +771,9 @@ static int read_program_body(pctx *c, json_t *v, const char *path, void *obj) {
         json_t *e = json_array_get(v, i);
         instr_in in = {op, i, n, path, &total, -1};
         jr_index(q, path, i);
-        if (keys_check(c, e, q, instr_table, INSTR_NKEYS) ||
-            keys_read(c, e, q, instr_table, INSTR_NKEYS, 0, &in) ||
-            keys_read(c, e, q, instr_table, INSTR_NKEYS, 1, &in))
+        if (scn_keys_check(&c->jr, e, q, instr_table, INSTR_NKEYS) ||
+            scn_keys_read(c, e, q, instr_table, INSTR_NKEYS, 0, &in) ||
+            scn_keys_read(c, e, q, instr_table, INSTR_NKEYS, 1, &in))
             return -1;
     }
     op->program.body = op->body;
@@ -813,17 +783,20 @@ static int read_program_body(pctx *c, json_t *v, const char *path, void *obj) {
     op->program.repeat = 1;
     return 0;
 }
-static int read_program_repeat(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_program_repeat(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return jr_get_count(&c->jr, v, path, 1, INT64_C(1000000000000),
                         &((scn_rawop *)obj)->program.repeat);
 }
-static int read_program_persistent(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_program_persistent(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     if (!json_is_boolean(v))
         return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
     ((scn_rawop *)obj)->program.persistent = json_is_true(v);
     return 0;
 }
-static int read_program_mem_requests(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_program_mem_requests(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     int64_t m;
     if (jr_get_count(&c->jr, v, path, 1, 1024, &m))
         return -1;
@@ -845,8 +818,8 @@ static const scn_key program_table[] = {
 _Static_assert(PROGRAM_NKEYS <= SCN_MAX_KEYS, "program_table: raise SCN_MAX_KEYS");
 
 static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
-    if (keys_check(c, v, path, program_table, PROGRAM_NKEYS) ||
-        keys_read(c, v, path, program_table, PROGRAM_NKEYS, 0, op))
+    if (scn_keys_check(&c->jr, v, path, program_table, PROGRAM_NKEYS) ||
+        scn_keys_read(c, v, path, program_table, PROGRAM_NKEYS, 0, op))
         return -1;
     op->has_program = true;
     return 0;
@@ -896,7 +869,8 @@ typedef struct op_in {
     int64_t *total_blocks;
 } op_in;
 
-static int read_op_name(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_name(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     op_in *in = obj;
     if (jr_get_name(&c->jr, v, path, &in->name))
         return -1;
@@ -904,29 +878,36 @@ static int read_op_name(pctx *c, json_t *v, const char *path, void *obj) {
         return jr_oom(&c->jr);
     return 0;
 }
-static int read_op_stream(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_stream(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return jr_get_name(&c->jr, v, path, &((op_in *)obj)->stream);
 }
-static int read_op_process(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_process(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return jr_get_name(&c->jr, v, path, &((op_in *)obj)->process);
 }
-static int read_op_at(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_at(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return units_parse_dur(&c->jr, v, path, &((op_in *)obj)->op->at);
 }
-static int read_op_program(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_program(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return parse_program(c, v, path, ((op_in *)obj)->op);
 }
-static int read_op_latency(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_latency(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return parse_latency(c, v, path, ((op_in *)obj)->op);
 }
-static int read_op_budget(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_budget(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     int64_t b;
     if (jr_get_count(&c->jr, v, path, 1, 1000000, &b))
         return -1;
     ((op_in *)obj)->op->budget = (int32_t)b;
     return 0;
 }
-static int read_op_qos_goal(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_qos_goal(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     op_in *in = obj;
     /* ISCA'17 §3.2: a fraction of the IPC the kernel reaches alone */
     if (!json_is_number(v))
@@ -944,7 +925,8 @@ static int read_op_qos_goal(pctx *c, json_t *v, const char *path, void *obj) {
 /* At most SCN_MAX_TOTAL_BLOCKS blocks over all kernels: the simulator
  * keeps every block in the trace, and a request body must not make the
  * server allocate without bound. */
-static int read_op_blocks(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_blocks(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     op_in *in = obj;
     if (jr_get_count(&c->jr, v, path, 1, INT32_MAX, &in->op->blocks))
         return -1;
@@ -955,17 +937,20 @@ static int read_op_blocks(pctx *c, json_t *v, const char *path, void *obj) {
     *in->total_blocks += in->op->blocks;
     return 0;
 }
-static int read_op_threads(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_threads(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     int64_t x;
     if (jr_get_count(&c->jr, v, path, 1, INT32_MAX, &x))
         return -1;
     ((op_in *)obj)->op->threads = (int32_t)x;
     return 0;
 }
-static int read_op_smem(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_smem(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return units_parse(&c->jr, v, path, UNITS_SIZE, &((op_in *)obj)->op->smem, NULL);
 }
-static int read_op_regs(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_regs(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     int64_t x;
     if (jr_get_count(&c->jr, v, path, 0, INT32_MAX, &x))
         return -1;
@@ -977,7 +962,8 @@ static int read_op_regs(pctx *c, json_t *v, const char *path, void *obj) {
     return 0;
 }
 /* a duration, or one per block (cycled) */
-static int read_op_block_time(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_block_time(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     scn_rawop *op = ((op_in *)obj)->op;
     size_t n = json_is_array(v) ? json_array_size(v) : 1;
     if (n == 0)
@@ -996,10 +982,12 @@ static int read_op_block_time(pctx *c, json_t *v, const char *path, void *obj) {
     }
     return 0;
 }
-static int read_op_bytes(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_bytes(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return units_parse(&c->jr, v, path, UNITS_SIZE, &((op_in *)obj)->op->bytes, NULL);
 }
-static int read_op_direction(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_direction(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     op_in *in = obj;
     if (jr_get_string(&c->jr, v, path, &in->dir))
         return -1;
@@ -1016,7 +1004,8 @@ static int read_op_direction(pctx *c, json_t *v, const char *path, void *obj) {
     return jr_fail_unknown(&c->jr, path, "direction", in->dir, dirs, 5);
 }
 /* read always: a copy that uses no copy engine needs it */
-static int read_op_duration(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_op_duration(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     op_in *in = obj;
     scn_rawop *op = in->op;
     if (op->kind != SIM_OP_COPY)
@@ -1036,8 +1025,9 @@ static int read_op_duration(pctx *c, json_t *v, const char *path, void *obj) {
  * unknown-key check its names ("did you mean") and each kind the keys it
  * takes ("a copy takes: ..."), in this order. Step 0 reads the op's name
  * and stream, which is then found (or, "null", added); step 1 its issue
- * time; then a kernel's or a copy's own keys are checked as a whole and
- * read in steps 2 and 3. */
+ * time; then a kernel's or a copy's own keys are checked as a whole (the
+ * rows with `missing` are the keys its kind must give: `kernel "K1" is
+ * missing "threads"`) and read in steps 2 and 3. */
 static const scn_key op_table[] = {
     {"kernel", .read = read_op_name, .kinds = OPK_KERNEL},
     {"copy", .read = read_op_name, .kinds = OPK_COPY},
@@ -1045,8 +1035,8 @@ static const scn_key op_table[] = {
     {"stream", .read = read_op_stream, .kinds = OPK_ANY},
     {"process", .read = read_op_process, .kinds = OPK_ANY},
     {"at", .read = read_op_at, .step = 1, .kinds = OPK_ANY},
-    {"blocks", .read = read_op_blocks, .step = 3, .kinds = OPK_KERNEL},
-    {"threads", .read = read_op_threads, .step = 3, .kinds = OPK_KERNEL},
+    {"blocks", .read = read_op_blocks, .missing = "", .step = 3, .kinds = OPK_KERNEL},
+    {"threads", .read = read_op_threads, .missing = "", .step = 3, .kinds = OPK_KERNEL},
     {"smem", .read = read_op_smem, .step = 3, .kinds = OPK_KERNEL},
     {"regs", .read = read_op_regs, .step = 3, .kinds = OPK_KERNEL},
     {"block_time", .read = read_op_block_time, .step = 3, .kinds = OPK_KERNEL},
@@ -1054,8 +1044,9 @@ static const scn_key op_table[] = {
     {"latency", .read = read_op_latency, .step = 2, .kinds = OPK_KERNEL},
     {"budget", .read = read_op_budget, .step = 2, .kinds = OPK_KERNEL},
     {"qos_goal", .read = read_op_qos_goal, .step = 2, .kinds = OPK_KERNEL},
-    {"bytes", .read = read_op_bytes, .step = 2, .kinds = OPK_COPY},
-    {"direction", .read = read_op_direction, .step = 2, .kinds = OPK_COPY},
+    {"bytes", .read = read_op_bytes, .missing = "", .step = 2, .kinds = OPK_COPY},
+    {"direction", .read = read_op_direction, .missing = " (h2d, d2h or d2d)", .step = 2,
+     .kinds = OPK_COPY},
     {"duration", .read = read_op_duration, .step = 3, .always = true, .kinds = OPK_COPY},
 };
 #define OP_NKEYS SCN_NKEYS(op_table)
@@ -1070,11 +1061,20 @@ static void op_key_names(unsigned mask, const char *names[OP_NKEYS + 1]) {
     names[n] = NULL;
 }
 
+/* The rows of the kinds in mask, in the table's order; their number. */
+static size_t op_rows(unsigned mask, scn_key rows[OP_NKEYS]) {
+    size_t n = 0;
+    for (size_t i = 0; i < OP_NKEYS; i++)
+        if (op_table[i].kinds & mask)
+            rows[n++] = op_table[i];
+    return n;
+}
+
 static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
                         int64_t *total_blocks, scn_rawop *op) {
     char p[JR_PATH_MAX], q[JR_PATH_MAX];
     jr_index(p, "ops", i);
-    if (keys_check(c, o, p, op_table, OP_NKEYS))
+    if (scn_keys_known(&c->jr, o, p, op_table, OP_NKEYS))
         return -1;
     static const char *const kinds[] = {"kernel", "copy", "sync"};
     int kind = -1;
@@ -1108,39 +1108,31 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
     memset(op, 0, sizeof *op);
     op->kind = kind == 0 ? SIM_OP_KERNEL : kind == 1 ? SIM_OP_COPY : SIM_OP_SYNC;
     op_in in = {op, p, NULL, "null", NULL, NULL, total_blocks};
-    if (keys_read(c, o, p, op_table, OP_NKEYS, 0, &in) ||
+    if (scn_keys_read(c, o, p, op_table, OP_NKEYS, 0, &in) ||
         resolve_stream(c, in.stream, in.process, jr_join(q, p, "stream"), ndeclared, cap,
                        &op->stream) ||
-        keys_read(c, o, p, op_table, OP_NKEYS, 1, &in))
+        scn_keys_read(c, o, p, op_table, OP_NKEYS, 1, &in))
         return -1;
     const char *name = in.name;
 
-    if (op->kind == SIM_OP_KERNEL) {
-        /* a block's time is given (block_time) or comes out of its warps
-         * (program): exactly one of the two */
-        json_t *jprog = json_object_get(o, "program"), *jtime = json_object_get(o, "block_time");
-        if (jprog && jtime)
-            return jr_fail(&c->jr, p, "kernel \"%s\" gives both \"block_time\" and "
-                           "\"program\"; its blocks take one or the other", name);
-        if (!jprog && !jtime)
-            return jr_fail(&c->jr, p, "kernel \"%s\" needs \"block_time\" (how long each block "
-                           "runs) or \"program\" (the instructions its warps run)", name);
-        static const char *const need[] = {"blocks", "threads"};
-        for (int k = 0; k < 2; k++)
-            if (!json_object_get(o, need[k]))
-                return jr_fail(&c->jr, p, "kernel \"%s\" is missing \"%s\"", name, need[k]);
-        if (!jprog && json_object_get(o, "latency"))
-            return jr_fail(&c->jr, jr_join(q, p, "latency"), "applies to a kernel with a "
-                           "\"program\" only");
-    } else if (op->kind == SIM_OP_COPY) {
-        if (!json_object_get(o, "bytes"))
-            return jr_fail(&c->jr, p, "copy \"%s\" is missing \"bytes\"", name);
-        if (!json_object_get(o, "direction"))
-            return jr_fail(&c->jr, p, "copy \"%s\" is missing \"direction\" (h2d, d2h or d2d)",
-                           name);
-    }
-    return keys_read(c, o, p, op_table, OP_NKEYS, 2, &in) ||
-           keys_read(c, o, p, op_table, OP_NKEYS, 3, &in) ? -1 : 0;
+    /* a kernel's block time is given (block_time) or comes out of its
+     * warps (program): exactly one of the two */
+    bool kernel = op->kind == SIM_OP_KERNEL;
+    json_t *jprog = json_object_get(o, "program"), *jtime = json_object_get(o, "block_time");
+    if (kernel && jprog && jtime)
+        return jr_fail(&c->jr, p, "kernel \"%s\" gives both \"block_time\" and "
+                       "\"program\"; its blocks take one or the other", name);
+    if (kernel && !jprog && !jtime)
+        return jr_fail(&c->jr, p, "kernel \"%s\" needs \"block_time\" (how long each block "
+                       "runs) or \"program\" (the instructions its warps run)", name);
+    scn_key rows[OP_NKEYS];
+    if (scn_keys_need(&c->jr, o, p, rows, op_rows(1u << kind, rows), kinds[kind], name))
+        return -1;
+    if (kernel && !jprog && json_object_get(o, "latency"))
+        return jr_fail(&c->jr, jr_join(q, p, "latency"), "applies to a kernel with a "
+                       "\"program\" only");
+    return scn_keys_read(c, o, p, op_table, OP_NKEYS, 2, &in) ||
+           scn_keys_read(c, o, p, op_table, OP_NKEYS, 3, &in) ? -1 : 0;
 }
 
 /* "program": "vectorAdd": a kernel of the library (kernlib.h). The op is
@@ -1331,7 +1323,8 @@ static int name_base_run(pctx *c) {
 
 /* A variant's keys. Its run is named first (step 0), then starts from the
  * base run and takes what the variant changes (steps 1 and 2). */
-static int read_variant_name(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_variant_name(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     scn_run *run = obj;
     scn_scenario *s = c->s;
     const char *name = NULL;
@@ -1347,13 +1340,16 @@ static int read_variant_name(pctx *c, json_t *v, const char *path, void *obj) {
         return jr_oom(&c->jr);
     return 0;
 }
-static int read_variant_policy(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_variant_policy(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return parse_policy(c, v, path, &((scn_run *)obj)->raw);
 }
-static int read_variant_budgets(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_variant_budgets(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     return parse_budgets(c, v, path, obj);
 }
-static int read_variant_device(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_variant_device(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     scn_run *run = obj;
     if (dj_parse(&c->jr, v, path, &c->s->runs[0].device, &run->device))
         return -1;
@@ -1379,8 +1375,8 @@ static int parse_variants(pctx *c, json_t *v) {
         json_t *o = json_array_get(v, i);
         scn_run *run = &s->runs[i + 1];
         jr_index(p, "variants", i);
-        if (keys_check(c, o, p, variant_table, VARIANT_NKEYS) ||
-            keys_read(c, o, p, variant_table, VARIANT_NKEYS, 0, run))
+        if (scn_keys_check(&c->jr, o, p, variant_table, VARIANT_NKEYS) ||
+            scn_keys_read(c, o, p, variant_table, VARIANT_NKEYS, 0, run))
             return -1;
         /* every key but "name" changes something */
         if (json_object_size(o) < 2)
@@ -1389,8 +1385,8 @@ static int parse_variants(pctx *c, json_t *v) {
         run->raw = s->runs[0].raw;
         run->raw.given = 0;
         run->device = s->runs[0].device;
-        if (keys_read(c, o, p, variant_table, VARIANT_NKEYS, 1, run) ||
-            keys_read(c, o, p, variant_table, VARIANT_NKEYS, 2, run))
+        if (scn_keys_read(c, o, p, variant_table, VARIANT_NKEYS, 1, run) ||
+            scn_keys_read(c, o, p, variant_table, VARIANT_NKEYS, 2, run))
             return -1;
     }
     return 0;
@@ -1600,14 +1596,14 @@ static const char *base_name_of(const char *file, char *buf, size_t n) {
     return buf;
 }
 
-/* The scenario's top-level keys as read (top_table): the root, for the
- * tasks' keys (scenario_tasks.c reads them), and the streams[] allocated. */
+/* The scenario's top-level keys as read (top_table): the streams[]
+ * allocated. */
 typedef struct root_in {
-    json_t *root;
     size_t cap;
 } root_in;
 
-static int read_top_schema(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_schema(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)obj;
     const char *str = NULL;
     if (!v)
@@ -1620,7 +1616,8 @@ static int read_top_schema(pctx *c, json_t *v, const char *path, void *obj) {
     return 0;
 }
 /* read always: a scenario without "name" is named after its file */
-static int read_top_name(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_name(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)obj;
     char buf[256];
     const char *str = NULL;
@@ -1634,7 +1631,8 @@ static int read_top_name(pctx *c, json_t *v, const char *path, void *obj) {
         return jr_oom(&c->jr);
     return 0;
 }
-static int read_top_description(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_description(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)obj;
     const char *str = "";
     if (v && jr_get_string(&c->jr, v, path, &str))
@@ -1643,7 +1641,8 @@ static int read_top_description(pctx *c, json_t *v, const char *path, void *obj)
         return jr_oom(&c->jr);
     return 0;
 }
-static int read_top_seed(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_seed(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)obj;
     int64_t seed;
     if (jr_get_count(&c->jr, v, path, 0, INT64_MAX, &seed))
@@ -1654,34 +1653,51 @@ static int read_top_seed(pctx *c, json_t *v, const char *path, void *obj) {
 /* "cohorts": true (issue 28): runs place identical blocks as cohorts
  * (sim_config.cohorts); the limit is then on the records a run keeps
  * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
-static int read_top_cohorts(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_cohorts(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)obj;
     if (!json_is_boolean(v))
         return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
     c->s->cohorts = json_is_true(v);
     return 0;
 }
-static int read_top_device(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_device(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)obj;
     if (!v)
         return jr_fail(&c->jr, path, "missing (a preset name such as \"tx2\", or an object)");
     return dj_parse(&c->jr, v, path, NULL, &c->s->runs[0].device);
 }
-static int read_top_policy(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_policy(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)obj;
     return parse_policy(c, v, path, &c->s->runs[0].raw);
 }
-static int read_top_streams(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_streams(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)path;
     return parse_streams(c, v, &((root_in *)obj)->cap);
 }
-/* real-time tasks (issue 13), with "cpus" and "duration" */
-static int read_top_tasks(pctx *c, json_t *v, const char *path, void *obj) {
-    (void)v, (void)path;
-    return scn_tasks_parse(&c->jr, ((root_in *)obj)->root, &c->s->tasks);
+/* real-time tasks (issue 13): "cpus" and "duration", then "tasks"
+ * (scenario_tasks.h; null is absent there) */
+static int read_top_cpus(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    (void)obj;
+    return scn_tasks_read_cpus(&c->jr, v, path, &c->s->tasks);
+}
+static int read_top_duration(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    (void)obj;
+    return scn_tasks_read_duration(&c->jr, v, path, &c->s->tasks);
+}
+static int read_top_tasks(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    (void)obj;
+    return scn_tasks_read(&c->jr, v, path, &c->s->tasks);
 }
 /* read always: with tasks, ops are optional */
-static int read_top_ops(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_ops(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     root_in *in = obj;
     scn_scenario *s = c->s;
     size_t ndeclared = s->nstreams;   /* the rest are "null" streams ops add */
@@ -1707,7 +1723,8 @@ static int read_top_ops(pctx *c, json_t *v, const char *path, void *obj) {
     }
     return 0;
 }
-static int read_top_variants(pctx *c, json_t *v, const char *path, void *obj) {
+static int read_top_variants(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
     (void)path, (void)obj;
     return parse_variants(c, v);
 }
@@ -1715,8 +1732,9 @@ static int read_top_variants(pctx *c, json_t *v, const char *path, void *obj) {
 /* Step 0 reads the scenario's own keys (schema, name, description, seed,
  * cohorts); then the runs, base and variants, are made and step 1 reads
  * the base's device; step 2 its policy (over "most-room" placement), the
- * streams and the tasks; step 3 the ops and the variants (which name the
- * ops' kernels). */
+ * streams, and the tasks' cores and duration; step 3 the tasks (whose
+ * "cpu" is one of those cores); step 4 the ops and the variants (which
+ * name the ops' kernels). */
 static const scn_key top_table[] = {
     {"schema", .read = read_top_schema, .always = true},
     {"name", .read = read_top_name, .always = true},
@@ -1724,12 +1742,12 @@ static const scn_key top_table[] = {
     {"device", .read = read_top_device, .step = 1, .always = true},
     {"policy", .read = read_top_policy, .step = 2},
     {"streams", .read = read_top_streams, .step = 2},
-    {"ops", .read = read_top_ops, .step = 3, .always = true},
-    {"variants", .read = read_top_variants, .step = 3},
+    {"ops", .read = read_top_ops, .step = 4, .always = true},
+    {"variants", .read = read_top_variants, .step = 4},
     {"seed", .read = read_top_seed},
-    {"tasks", .read = read_top_tasks, .step = 2, .always = true},
-    {"cpus", .read = NULL},       /* read with "tasks" */
-    {"duration", .read = NULL},   /* read with "tasks" */
+    {"tasks", .read = read_top_tasks, .step = 3},
+    {"cpus", .read = read_top_cpus, .step = 2},
+    {"duration", .read = read_top_duration, .step = 2},
     {"cohorts", .read = read_top_cohorts},
 };
 #define TOP_NKEYS SCN_NKEYS(top_table)
@@ -1739,9 +1757,9 @@ static int parse_root(pctx *c, json_t *root) {
     scn_scenario *s = c->s;
     if (!json_is_object(root))
         return jr_fail(&c->jr, "", "a scenario is a JSON object, not %s", jr_type_name(root));
-    root_in in = {root, 0};
-    if (keys_check(c, root, "", top_table, TOP_NKEYS) ||
-        keys_read(c, root, "", top_table, TOP_NKEYS, 0, &in))
+    root_in in = {0};
+    if (scn_keys_check(&c->jr, root, "", top_table, TOP_NKEYS) ||
+        scn_keys_read(c, root, "", top_table, TOP_NKEYS, 0, &in))
         return -1;
 
     json_t *jv = json_object_get(root, "variants");
@@ -1750,15 +1768,16 @@ static int parse_root(pctx *c, json_t *root) {
     if (!s->runs)
         return jr_oom(&c->jr);
     s->nruns = 1 + nvar;
-    if (keys_read(c, root, "", top_table, TOP_NKEYS, 1, &in))
+    if (scn_keys_read(c, root, "", top_table, TOP_NKEYS, 1, &in))
         return -1;
 
     scn_rawpolicy *pol = &s->runs[0].raw;
     pol->placement = sim_placement_find("most-room");
     if (pol->placement < 0)
         return jr_fail(&c->jr, "policy.placement", "this build has no \"most-room\" placement");
-    if (keys_read(c, root, "", top_table, TOP_NKEYS, 2, &in) ||
-        keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in))
+    if (scn_keys_read(c, root, "", top_table, TOP_NKEYS, 2, &in) ||
+        scn_keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in) ||
+        scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
     if (name_base_run(c))
         return -1;

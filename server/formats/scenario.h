@@ -1,14 +1,14 @@
 /* server/formats/ -- the file formats of schedlab's own inputs and outputs,
  * text in and structures out (or back): the scenario (scenario.c, with its
  * device, tasks and segment times: device_json.c, scenario_tasks.c,
- * exec_dist.c), the task set (taskset.c), the quantities with units
- * (units.c), the trace JSON writer and the Chrome export (trace_json.c), the
- * id lists of the window routes (idset.c), and the JSON writer every answer
- * uses (jw.c). Nothing here knows of HTTP, the database's runs or the
- * command line: it may include db/, importers/ and simcore/ headers and its
- * own, never app/, http/ or cli/ (the Makefile and tools/check-layers.sh
- * fail the build otherwise; docs/modules.md). Its parsers have libFuzzer
- * harnesses in fuzz/. */
+ * exec_dist.c; its objects' keys as tables: scn_keys.c), the task set
+ * (taskset.c), the quantities with units (units.c), the trace JSON writer
+ * and the Chrome export (trace_json.c), the id lists of the window routes
+ * (idset.c), and the JSON writer every answer uses (jw.c). Nothing here
+ * knows of HTTP, the database's runs or the command line: it may include
+ * db/, importers/ and simcore/ headers and its own, never app/, http/ or
+ * cli/ (the Makefile and tools/check-layers.sh fail the build otherwise;
+ * docs/modules.md). Its parsers have libFuzzer harnesses in fuzz/. */
 
 /* scenario.h -- schedlab-scenario/1 JSON (DESIGN §4) into simulator configs.
  *

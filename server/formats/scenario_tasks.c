@@ -1,4 +1,14 @@
-/* scenario_tasks.c -- a scenario's real-time tasks. See scenario_tasks.h. */
+/* scenario_tasks.c -- a scenario's real-time tasks. See scenario_tasks.h.
+ *
+ * Each object's keys are a table of scn_key rows (scn_keys.h, as in
+ * scenario.c): a task's (task_table), a segment's (seg_table), a GPU
+ * segment's "gpu" (gpu_table), a kernel's and a copy's of its "ops"
+ * (kernel_table, copy_table). A row gives the key, its reader and when it
+ * is read; the unknown-key check (with its "did you mean") and the reading
+ * walk the table, so a new key is one row and its reader. In a task, a
+ * segment and a "gpu" a key given as JSON null is left out (the readers
+ * run through scn_keys_read_opt); in a kernel or a copy null is a value
+ * ("must be ..., not null"). Readers get the tctx as ctx. */
 #include "scenario_tasks.h"
 
 #include <inttypes.h>
@@ -7,25 +17,45 @@
 #include <string.h>
 
 #include "exec_dist.h"
+#include "scn_keys.h"
 #include "units.h"
 
-static const char *const task_keys[] = {"name", "cpu", "priority", "gpu_priority", "period",
-                                        "deadline", "offset", "mode", "best_effort", "graphics", "segments",
-                                        NULL};
-static const char *const seg_keys[] = {"cpu", "gpu", NULL};
-static const char *const gpu_keys[] = {"misc", "exec", "ops", NULL};
-static const char *const kernel_keys[] = {"kernel", "blocks", "threads", "smem", "regs",
-                                          "block_time", NULL};
-static const char *const copy_keys[] = {"copy", "bytes", "direction", NULL};
+/* What the readers share: where messages go, the tasks being read, and the
+ * segments and ops read so far (t->segs, t->ops: they grow as they are
+ * read, and each task and segment points into them once all are read). */
+typedef struct tctx {
+    jr_ctx *jr;
+    scn_tasks *t;
+    size_t nsegs, capsegs;
+    size_t nops, capops;
+} tctx;
+
+/* t keeps p (a string, a kernel's block times) until scn_tasks_free: p,
+ * or NULL (and p freed) when out of memory. */
+static void *keep(scn_tasks *t, void *p) {
+    if (!p) return NULL;
+    char **v = realloc(t->strs, (t->nstrs + 1) * sizeof *v);
+    if (!v) {
+        free(p);
+        return NULL;
+    }
+    t->strs = v;
+    t->strs[t->nstrs++] = p;
+    return p;
+}
 
 static char *own(scn_tasks *t, const char *s) {
-    char **v = realloc(t->strs, (t->nstrs + 1) * sizeof *v);
-    if (!v) return NULL;
-    t->strs = v;
-    char *d = strdup(s);
-    if (!d) return NULL;
-    t->strs[t->nstrs++] = d;
-    return d;
+    return keep(t, strdup(s));
+}
+
+/* arr (n used of *cap elements of `size`) with room for one more: arr,
+ * moved or not, or NULL when out of memory (arr is then unchanged). */
+static void *grow(void *arr, size_t n, size_t *cap, size_t size) {
+    if (n < *cap) return arr;
+    size_t c = *cap ? *cap * 2 : 8;
+    void *v = realloc(arr, c * size);
+    if (v) *cap = c;
+    return v;
 }
 
 static int dur(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
@@ -51,274 +81,368 @@ static int get_bool(jr_ctx *c, json_t *v, const char *path, bool *out) {
     return 0;
 }
 
-/* One kernel or copy of a GPU segment into op (times[] holds its block
- * times). */
-static int parse_op(jr_ctx *c, scn_tasks *t, json_t *o, const char *p, sim_op *op,
-                    int64_t **times) {
-    char q[JR_PATH_MAX];
-    if (jr_need_object(c, o, p)) return -1;
-    bool kernel = json_object_get(o, "kernel") != NULL, copy = json_object_get(o, "copy") != NULL;
-    if (kernel == copy)
-        return jr_fail(c, p, kernel ? "has both \"kernel\" and \"copy\"; an op is one of them"
-                                    : "needs \"kernel\" or \"copy\" with the op's name (a task "
-                                      "waits for its GPU work itself: no \"sync\")");
-    if (jr_check_keys(c, o, p, kernel ? kernel_keys : copy_keys)) return -1;
-    memset(op, 0, sizeof *op);
+/* ---- a kernel or a copy of a GPU segment's "ops" (obj: its sim_op) ------- */
+
+/* "kernel" / "copy": the op's name */
+static int read_op_name(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_op *op = obj;
     const char *name = NULL;
-    if (jr_get_name(c, json_object_get(o, kernel ? "kernel" : "copy"),
-                    jr_join(q, p, kernel ? "kernel" : "copy"), &name))
-        return -1;
-    if (!(op->name = own(t, name))) return jr_oom(c);
-    if (kernel) {
-        op->kind = SIM_OP_KERNEL;
-        static const char *const need[] = {"blocks", "threads", "block_time"};
-        for (int k = 0; k < 3; k++)
-            if (!json_object_get(o, need[k]))
-                return jr_fail(c, p, "kernel \"%s\" is missing \"%s\"", name, need[k]);
-        int64_t x;
-        if (jr_get_count(c, json_object_get(o, "blocks"), jr_join(q, p, "blocks"), 1, INT32_MAX,
-                         &op->blocks) ||
-            jr_get_count(c, json_object_get(o, "threads"), jr_join(q, p, "threads"), 1,
-                         INT32_MAX, &x))
-            return -1;
-        op->threads = (int32_t)x;
-        json_t *v;
-        if ((v = json_object_get(o, "smem")) &&
-            units_parse(c, v, jr_join(q, p, "smem"), UNITS_SIZE, &op->smem, NULL))
-            return -1;
-        if ((v = json_object_get(o, "regs"))) {
-            if (jr_get_count(c, v, jr_join(q, p, "regs"), 0, 255, &x)) return -1;
-            op->regs = (int32_t)x;
-        }
-        json_t *jb = json_object_get(o, "block_time");
-        jr_join(q, p, "block_time");
-        size_t n = json_is_array(jb) ? json_array_size(jb) : 1;
-        if (n == 0) return jr_fail(c, q, "must not be an empty array");
-        int64_t *bt = calloc(n, sizeof *bt);
-        if (!bt) return jr_oom(c);
-        *times = bt;
-        for (size_t k = 0; k < n; k++) {
-            char r[JR_PATH_MAX];
-            json_t *e = json_is_array(jb) ? json_array_get(jb, k) : jb;
-            if (dur(c, e, json_is_array(jb) ? jr_index(r, q, k) : q, &bt[k])) return -1;
-        }
-        op->block_time = bt;
-        op->nblock_time = n;
-        return 0;
+    if (jr_get_name(c->jr, v, path, &name)) return -1;
+    if (!(op->name = own(c->t, name))) return jr_oom(c->jr);
+    return 0;
+}
+static int read_kernel_blocks(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    return jr_get_count(c->jr, v, path, 1, INT32_MAX, &((sim_op *)obj)->blocks);
+}
+static int read_kernel_threads(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    int64_t x;
+    if (jr_get_count(c->jr, v, path, 1, INT32_MAX, &x)) return -1;
+    ((sim_op *)obj)->threads = (int32_t)x;
+    return 0;
+}
+static int read_kernel_smem(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    return units_parse(c->jr, v, path, UNITS_SIZE, &((sim_op *)obj)->smem, NULL);
+}
+static int read_kernel_regs(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    int64_t x;
+    if (jr_get_count(c->jr, v, path, 0, 255, &x)) return -1;
+    ((sim_op *)obj)->regs = (int32_t)x;
+    return 0;
+}
+/* a duration, or an array of them (block i takes entry i, cycled) */
+static int read_kernel_block_time(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_op *op = obj;
+    size_t n = json_is_array(v) ? json_array_size(v) : 1;
+    if (n == 0) return jr_fail(c->jr, path, "must not be an empty array");
+    int64_t *bt = keep(c->t, calloc(n, sizeof *bt));
+    if (!bt) return jr_oom(c->jr);
+    for (size_t k = 0; k < n; k++) {
+        char r[JR_PATH_MAX];
+        json_t *e = json_is_array(v) ? json_array_get(v, k) : v;
+        if (dur(c->jr, e, json_is_array(v) ? jr_index(r, path, k) : path, &bt[k])) return -1;
     }
-    op->kind = SIM_OP_COPY;
-    json_t *jb = json_object_get(o, "bytes"), *jd = json_object_get(o, "direction");
-    if (!jb) return jr_fail(c, p, "copy \"%s\" is missing \"bytes\"", name);
-    if (!jd) return jr_fail(c, p, "copy \"%s\" is missing \"direction\" (h2d, d2h or d2d)", name);
-    if (units_parse(c, jb, jr_join(q, p, "bytes"), UNITS_SIZE, &op->bytes, NULL)) return -1;
+    op->block_time = bt;
+    op->nblock_time = n;
+    return 0;
+}
+static int read_copy_bytes(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    return units_parse(c->jr, v, path, UNITS_SIZE, &((sim_op *)obj)->bytes, NULL);
+}
+static int read_copy_direction(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
     const char *dir = NULL;
-    if (jr_get_string(c, jd, jr_join(q, p, "direction"), &dir)) return -1;
+    if (jr_get_string(c->jr, v, path, &dir)) return -1;
     static const char *const dirs[] = {"h2d", "d2h", "d2d"};
     static const int32_t dirv[] = {TRACE_COPY_H2D, TRACE_COPY_D2H, TRACE_COPY_D2D};
     for (int k = 0; k < 3; k++)
         if (strcmp(dir, dirs[k]) == 0) {
-            op->direction = dirv[k];
+            ((sim_op *)obj)->direction = dirv[k];
             return 0;
         }
-    return jr_fail_unknown(c, q, "direction", dir, dirs, 3);
+    return jr_fail_unknown(c->jr, path, "direction", dir, dirs, 3);
 }
 
-int scn_tasks_parse(jr_ctx *c, json_t *root, scn_tasks *t) {
-    char p[JR_PATH_MAX], q[JR_PATH_MAX], r[JR_PATH_MAX];
-    memset(t, 0, sizeof *t);
-    json_t *v;
-    if ((v = jr_opt(root, "cpus"))) {
-        int64_t x;
-        if (jr_get_count(c, v, "cpus", 1, 4096, &x)) return -1;
-        t->cpus = (int32_t)x;
+/* Step 0 reads the op's name; then the keys it must give are checked
+ * (`kernel "K" is missing "blocks"`) and step 1 reads the rest. */
+static const scn_key kernel_table[] = {
+    {"kernel", .read = read_op_name},
+    {"blocks", .read = read_kernel_blocks, .missing = "", .step = 1},
+    {"threads", .read = read_kernel_threads, .missing = "", .step = 1},
+    {"smem", .read = read_kernel_smem, .step = 1},
+    {"regs", .read = read_kernel_regs, .step = 1},
+    {"block_time", .read = read_kernel_block_time, .missing = "", .step = 1},
+};
+#define KERNEL_NKEYS SCN_NKEYS(kernel_table)
+_Static_assert(KERNEL_NKEYS <= SCN_MAX_KEYS, "kernel_table: raise SCN_MAX_KEYS");
+
+static const scn_key copy_table[] = {
+    {"copy", .read = read_op_name},
+    {"bytes", .read = read_copy_bytes, .missing = "", .step = 1},
+    {"direction", .read = read_copy_direction, .missing = " (h2d, d2h or d2d)", .step = 1},
+};
+#define COPY_NKEYS SCN_NKEYS(copy_table)
+_Static_assert(COPY_NKEYS <= SCN_MAX_KEYS, "copy_table: raise SCN_MAX_KEYS");
+
+/* One kernel or copy of a GPU segment into op (zeroed). */
+static int parse_op(tctx *c, json_t *o, const char *p, sim_op *op) {
+    if (jr_need_object(c->jr, o, p)) return -1;
+    bool kernel = json_object_get(o, "kernel") != NULL, copy = json_object_get(o, "copy") != NULL;
+    if (kernel == copy)
+        return jr_fail(c->jr, p, kernel ? "has both \"kernel\" and \"copy\"; an op is one of them"
+                                        : "needs \"kernel\" or \"copy\" with the op's name (a task "
+                                          "waits for its GPU work itself: no \"sync\")");
+    const scn_key *t = kernel ? kernel_table : copy_table;
+    size_t n = kernel ? KERNEL_NKEYS : COPY_NKEYS;
+    op->kind = kernel ? SIM_OP_KERNEL : SIM_OP_COPY;
+    if (scn_keys_known(c->jr, o, p, t, n) || scn_keys_read(c, o, p, t, n, 0, op) ||
+        scn_keys_need(c->jr, o, p, t, n, kernel ? "kernel" : "copy", op->name) ||
+        scn_keys_read(c, o, p, t, n, 1, op))
+        return -1;
+    return 0;
+}
+
+/* ---- a GPU segment's "gpu" (obj: its sim_segment) ------------------------- */
+
+static int read_gpu_misc(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_segment *sg = obj;
+    return exec_dist_parse(c->jr, v, path, &sg->misc, &sg->misc_var);
+}
+static int read_gpu_exec(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_segment *sg = obj;
+    return exec_dist_parse(c->jr, v, path, &sg->exec, &sg->exec_var);
+}
+/* the ops go to t->ops, in order; sg->ops points there once all are read */
+static int read_gpu_ops(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_segment *sg = obj;
+    if (jr_need_array(c->jr, v, path)) return -1;
+    for (size_t j = 0; j < json_array_size(v); j++) {
+        char z[JR_PATH_MAX];
+        sim_op *ops = grow(c->t->ops, c->nops, &c->capops, sizeof *ops);
+        if (!ops) return jr_oom(c->jr);
+        c->t->ops = ops;
+        sim_op *op = &ops[c->nops++];
+        memset(op, 0, sizeof *op);
+        if (parse_op(c, json_array_get(v, j), jr_index(z, path, j), op)) return -1;
+        sg->nops++;
     }
-    if ((v = jr_opt(root, "duration"))) {
-        if (dur(c, v, "duration", &t->duration)) return -1;
-        if (t->duration == 0) return jr_fail(c, "duration", "must be positive");
+    return 0;
+}
+
+/* Step 0 reads "misc"; then "exec" or "ops", one of them, is read in step
+ * 1. */
+static const scn_key gpu_table[] = {
+    {"misc", .read = read_gpu_misc},
+    {"exec", .read = read_gpu_exec, .step = 1},
+    {"ops", .read = read_gpu_ops, .step = 1},
+};
+#define GPU_NKEYS SCN_NKEYS(gpu_table)
+_Static_assert(GPU_NKEYS <= SCN_MAX_KEYS, "gpu_table: raise SCN_MAX_KEYS");
+
+/* ---- a segment of a task's job (obj: its sim_segment) --------------------- */
+
+static int read_seg_cpu(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_segment *sg = obj;
+    sg->kind = SIM_SEG_CPU;
+    return exec_dist_parse(c->jr, v, path, &sg->cpu, &sg->cpu_var);
+}
+static int read_seg_gpu(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_segment *sg = obj;
+    sg->kind = SIM_SEG_GPU;
+    if (scn_keys_known(c->jr, v, path, gpu_table, GPU_NKEYS) ||
+        scn_keys_read_opt(c, v, path, gpu_table, GPU_NKEYS, 0, sg))
+        return -1;
+    if (!jr_opt(v, "exec") == !jr_opt(v, "ops"))
+        return jr_fail(c->jr, path, "needs \"exec\" (one kernel that fills the GPU) or \"ops\" "
+                       "(kernels and copies), one of them");
+    return scn_keys_read_opt(c, v, path, gpu_table, GPU_NKEYS, 1, sg);
+}
+
+/* "cpu" or "gpu", one of them (both read in step 0) */
+static const scn_key seg_table[] = {
+    {"cpu", .read = read_seg_cpu},
+    {"gpu", .read = read_seg_gpu},
+};
+#define SEG_NKEYS SCN_NKEYS(seg_table)
+_Static_assert(SEG_NKEYS <= SCN_MAX_KEYS, "seg_table: raise SCN_MAX_KEYS");
+
+/* ---- a task (obj: its sim_task in t->tasks) ------------------------------- */
+
+/* read always: a task without "name" is "t1", "t2", ... by its place */
+static int read_task_name(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_task *k = obj;
+    size_t i = (size_t)(k - c->t->tasks);
+    char def[32];
+    snprintf(def, sizeof def, "t%zu", i + 1);
+    const char *name = def;
+    if (v && jr_get_name(c->jr, v, path, &name)) return -1;
+    for (size_t h = 0; h < i; h++)
+        if (strcmp(c->t->tasks[h].name, name) == 0)
+            return jr_fail(c->jr, path, "\"%s\" is also tasks[%zu]'s name", name, h);
+    if (!(k->name = own(c->t, name))) return jr_oom(c->jr);
+    return 0;
+}
+static int read_task_cpu(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    int32_t cpus = c->t->cpus ? c->t->cpus : 1;
+    int64_t x;
+    if (jr_get_whole(c->jr, v, path, &x)) return -1;
+    if (x < 0 || x >= cpus)
+        return jr_fail(c->jr, path, "%" PRId64 " is not a core (cpus is %d: cores 0..%d)", x,
+                       (int)cpus, (int)cpus - 1);
+    ((sim_task *)obj)->cpu = (int32_t)x;
+    return 0;
+}
+static int read_task_best_effort(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    return get_bool(c->jr, v, path, &((sim_task *)obj)->best_effort);
+}
+/* issue 27: a graphics application (GCAPS paper §7.2, Table 4's task 7):
+ * no GCAPS macro, no GPU lock around its GPU work */
+static int read_task_graphics(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    return get_bool(c->jr, v, path, &((sim_task *)obj)->graphics);
+}
+/* read always: a real-time task must give it, a best-effort one must not */
+static int read_task_priority(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_task *k = obj;
+    if (k->best_effort && v)
+        return jr_fail(c->jr, path, "a best-effort task has no real-time priority; leave it out");
+    if (k->best_effort) return 0;
+    return get_prio(c->jr, v, path, 1, 99, &k->priority);
+}
+static int read_task_gpu_priority(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_task *k = obj;
+    if (k->best_effort)
+        return jr_fail(c->jr, path, "a best-effort task has no real-time priority; leave it out");
+    if (get_prio(c->jr, v, path, INT32_MIN + 1, INT32_MAX, &k->gpu_priority)) return -1;
+    k->has_gpu_priority = true;
+    return 0;
+}
+/* read always (required); the deadline defaults to it */
+static int read_task_period(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_task *k = obj;
+    if (dur(c->jr, v, path, &k->period)) return -1;
+    if (k->period == 0) return jr_fail(c->jr, path, "must be positive");
+    k->deadline = k->period;
+    return 0;
+}
+static int read_task_deadline(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_task *k = obj;
+    if (dur(c->jr, v, path, &k->deadline)) return -1;
+    if (k->deadline == 0 || k->deadline > k->period)
+        return jr_fail(c->jr, path, "must be positive and at most the period (constrained "
+                       "deadlines)");
+    return 0;
+}
+static int read_task_offset(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    return dur(c->jr, v, path, &((sim_task *)obj)->offset);
+}
+static int read_task_mode(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_task *k = obj;
+    const char *m = NULL;
+    static const char *const modes[] = {"suspend", "busy"};
+    if (jr_get_string(c->jr, v, path, &m)) return -1;
+    if (strcmp(m, "suspend") == 0) k->mode = SIM_WAIT_SUSPEND;
+    else if (strcmp(m, "busy") == 0) k->mode = SIM_WAIT_BUSY;
+    else return jr_fail_unknown(c->jr, path, "mode", m, modes, 2);
+    return 0;
+}
+/* read always (required): the segments go to t->segs, in order; the task
+ * points there once all are read */
+static int read_task_segments(void *ctx, json_t *v, const char *path, void *obj) {
+    tctx *c = ctx;
+    sim_task *k = obj;
+    if (!v)
+        return jr_fail(c->jr, path, "missing: a job is a list of {\"cpu\": d} and {\"gpu\": "
+                       "{...}}");
+    if (jr_need_array(c->jr, v, path)) return -1;
+    if (json_array_size(v) == 0) return jr_fail(c->jr, path, "must not be empty");
+    for (size_t s = 0; s < json_array_size(v); s++) {
+        char r[JR_PATH_MAX];
+        json_t *g = json_array_get(v, s);
+        sim_segment *segs = grow(c->t->segs, c->nsegs, &c->capsegs, sizeof *segs);
+        if (!segs) return jr_oom(c->jr);
+        c->t->segs = segs;
+        sim_segment *sg = &segs[c->nsegs++];
+        memset(sg, 0, sizeof *sg);
+        k->nsegments++;
+        jr_index(r, path, s);
+        if (scn_keys_known(c->jr, g, r, seg_table, SEG_NKEYS)) return -1;
+        if (!jr_opt(g, "cpu") == !jr_opt(g, "gpu"))
+            return jr_fail(c->jr, r, "must be {\"cpu\": duration} or {\"gpu\": {\"misc\": d, "
+                           "\"exec\": d}}");
+        if (scn_keys_read_opt(c, g, r, seg_table, SEG_NKEYS, 0, sg)) return -1;
     }
-    json_t *tasks = jr_opt(root, "tasks");
-    if (!tasks) return 0;
-    if (jr_need_array(c, tasks, "tasks")) return -1;
-    size_t n = json_array_size(tasks), nseg = 0, nops = 0;
-    if (n == 0) return jr_fail(c, "tasks", "must not be an empty array (leave it out)");
+    return 0;
+}
+
+/* Step 0 reads the name, the core and what kind of task it is (best
+ * effort, graphics); step 1, which depends on that, the rest: priorities,
+ * times, the wait mode and the job's segments. The rows' order is the
+ * order "known: ..." lists them in. */
+static const scn_key task_table[] = {
+    {"name", .read = read_task_name, .always = true},
+    {"cpu", .read = read_task_cpu},
+    {"priority", .read = read_task_priority, .step = 1, .always = true},
+    {"gpu_priority", .read = read_task_gpu_priority, .step = 1},
+    {"period", .read = read_task_period, .step = 1, .always = true},
+    {"deadline", .read = read_task_deadline, .step = 1},
+    {"offset", .read = read_task_offset, .step = 1},
+    {"mode", .read = read_task_mode, .step = 1},
+    {"best_effort", .read = read_task_best_effort},
+    {"graphics", .read = read_task_graphics},
+    {"segments", .read = read_task_segments, .step = 1, .always = true},
+};
+#define TASK_NKEYS SCN_NKEYS(task_table)
+_Static_assert(TASK_NKEYS <= SCN_MAX_KEYS, "task_table: raise SCN_MAX_KEYS");
+
+/* ---- the scenario's keys -------------------------------------------------- */
+
+int scn_tasks_read_cpus(jr_ctx *c, json_t *v, const char *path, scn_tasks *t) {
+    int64_t x;
+    if (!v || json_is_null(v)) return 0;
+    if (jr_get_count(c, v, path, 1, 4096, &x)) return -1;
+    t->cpus = (int32_t)x;
+    return 0;
+}
+
+int scn_tasks_read_duration(jr_ctx *c, json_t *v, const char *path, scn_tasks *t) {
+    if (!v || json_is_null(v)) return 0;
+    if (dur(c, v, path, &t->duration)) return -1;
+    if (t->duration == 0) return jr_fail(c, path, "must be positive");
+    return 0;
+}
+
+int scn_tasks_read(jr_ctx *jr, json_t *v, const char *path, scn_tasks *t) {
+    char p[JR_PATH_MAX];
+    if (!v || json_is_null(v)) return 0;
+    if (jr_need_array(jr, v, path)) return -1;
+    size_t n = json_array_size(v);
+    if (n == 0) return jr_fail(jr, path, "must not be an empty array (leave it out)");
+    if (!(t->tasks = calloc(n, sizeof *t->tasks))) return jr_oom(jr);
+    tctx c = {jr, t, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {
-        json_t *segs = jr_opt(json_array_get(tasks, i), "segments");
-        if (!json_is_array(segs)) continue;
-        nseg += json_array_size(segs);
-        for (size_t s = 0; s < json_array_size(segs); s++) {
-            json_t *ops = jr_opt(jr_opt(json_array_get(segs, s), "gpu"), "ops");
-            if (json_is_array(ops)) nops += json_array_size(ops);
-        }
-    }
-    t->tasks = calloc(n, sizeof *t->tasks);
-    t->segs = calloc(nseg ? nseg : 1, sizeof *t->segs);
-    t->ops = calloc(nops ? nops : 1, sizeof *t->ops);
-    int64_t **times = calloc(nops ? nops : 1, sizeof *times);
-    if (!t->tasks || !t->segs || !t->ops || !times) {
-        free(times);
-        return jr_oom(c);
-    }
-    size_t si = 0, oi = 0;
-    int rc = -1;
-    int32_t cpus = t->cpus ? t->cpus : 1;
-    for (size_t i = 0; i < n; i++) {
-        json_t *o = json_array_get(tasks, i);
+        json_t *o = json_array_get(v, i);
         sim_task *k = &t->tasks[i];
-        jr_index(p, "tasks", i);
-        if (jr_need_object(c, o, p) || jr_check_keys(c, o, p, task_keys)) goto out;
+        jr_index(p, path, i);
+        if (scn_keys_known(jr, o, p, task_table, TASK_NKEYS)) return -1;
         t->ntasks = i + 1;
-        char def[32];
-        snprintf(def, sizeof def, "t%zu", i + 1);
-        const char *name = def;
-        if ((v = jr_opt(o, "name")) && jr_get_name(c, v, jr_join(q, p, "name"), &name)) goto out;
-        for (size_t h = 0; h < i; h++)
-            if (strcmp(t->tasks[h].name, name) == 0) {
-                jr_fail(c, jr_join(q, p, "name"), "\"%s\" is also tasks[%zu]'s name", name, h);
-                goto out;
-            }
-        if (!(k->name = own(t, name))) {
-            jr_oom(c);
-            goto out;
-        }
-        int64_t x;
-        if (!(v = jr_opt(o, "cpu"))) {
-            k->cpu = 0;
-        } else {
-            if (jr_get_whole(c, v, jr_join(q, p, "cpu"), &x)) goto out;
-            if (x < 0 || x >= cpus) {
-                jr_fail(c, q, "%" PRId64 " is not a core (cpus is %d: cores 0..%d)", x, (int)cpus,
-                        (int)cpus - 1);
-                goto out;
-            }
-            k->cpu = (int32_t)x;
-        }
-        if (get_bool(c, jr_opt(o, "best_effort"), jr_join(q, p, "best_effort"), &k->best_effort))
-            goto out;
-        /* issue 27: a graphics application (GCAPS paper §7.2, Table 4's
-         * task 7): no GCAPS macro, no GPU lock around its GPU work */
-        if (get_bool(c, jr_opt(o, "graphics"), jr_join(q, p, "graphics"), &k->graphics))
-            goto out;
-        if (k->best_effort) {
-            static const char *const rt_only[] = {"priority", "gpu_priority"};
-            for (int j = 0; j < 2; j++)
-                if (jr_opt(o, rt_only[j])) {
-                    jr_fail(c, jr_join(q, p, rt_only[j]),
-                            "a best-effort task has no real-time priority; leave it out");
-                    goto out;
-                }
-        } else {
-            if (get_prio(c, jr_opt(o, "priority"), jr_join(q, p, "priority"), 1, 99, &k->priority))
-                goto out;
-            if ((v = jr_opt(o, "gpu_priority"))) {
-                if (get_prio(c, v, jr_join(q, p, "gpu_priority"), INT32_MIN + 1, INT32_MAX,
-                             &k->gpu_priority))
-                    goto out;
-                k->has_gpu_priority = true;
-            }
-        }
-        if (dur(c, jr_opt(o, "period"), jr_join(q, p, "period"), &k->period)) goto out;
-        if (k->period == 0) {
-            jr_fail(c, q, "must be positive");
-            goto out;
-        }
-        k->deadline = k->period;
-        if ((v = jr_opt(o, "deadline"))) {
-            if (dur(c, v, jr_join(q, p, "deadline"), &k->deadline)) goto out;
-            if (k->deadline == 0 || k->deadline > k->period) {
-                jr_fail(c, q, "must be positive and at most the period (constrained deadlines)");
-                goto out;
-            }
-        }
-        if ((v = jr_opt(o, "offset")) && dur(c, v, jr_join(q, p, "offset"), &k->offset)) goto out;
-        if ((v = jr_opt(o, "mode"))) {
-            const char *m = NULL;
-            static const char *const modes[] = {"suspend", "busy"};
-            if (jr_get_string(c, v, jr_join(q, p, "mode"), &m)) goto out;
-            if (strcmp(m, "suspend") == 0) k->mode = SIM_WAIT_SUSPEND;
-            else if (strcmp(m, "busy") == 0) k->mode = SIM_WAIT_BUSY;
-            else {
-                jr_fail_unknown(c, q, "mode", m, modes, 2);
-                goto out;
-            }
-        }
-        json_t *segs = jr_opt(o, "segments");
-        jr_join(q, p, "segments");
-        if (!segs) {
-            jr_fail(c, q, "missing: a job is a list of {\"cpu\": d} and {\"gpu\": {...}}");
-            goto out;
-        }
-        if (jr_need_array(c, segs, q)) goto out;
-        if (json_array_size(segs) == 0) {
-            jr_fail(c, q, "must not be empty");
-            goto out;
-        }
+        if (scn_keys_read_opt(&c, o, p, task_table, TASK_NKEYS, 0, k) ||
+            scn_keys_read_opt(&c, o, p, task_table, TASK_NKEYS, 1, k))
+            return -1;
+    }
+    /* every segment and op is read: point the tasks and segments at theirs */
+    size_t si = 0, oi = 0;
+    for (size_t i = 0; i < t->ntasks; i++) {
+        sim_task *k = &t->tasks[i];
         k->segments = t->segs + si;
-        for (size_t s = 0; s < json_array_size(segs); s++) {
-            json_t *g = json_array_get(segs, s);
+        for (size_t s = 0; s < k->nsegments; s++) {
             sim_segment *sg = &t->segs[si++];
-            k->nsegments++;
-            jr_index(r, q, s);
-            if (jr_need_object(c, g, r) || jr_check_keys(c, g, r, seg_keys)) goto out;
-            json_t *jc = jr_opt(g, "cpu"), *jg = jr_opt(g, "gpu");
-            if (!jc == !jg) {
-                jr_fail(c, r, "must be {\"cpu\": duration} or {\"gpu\": {\"misc\": d, \"exec\": d}}");
-                goto out;
-            }
-            char w[JR_PATH_MAX];
-            if (jc) {
-                sg->kind = SIM_SEG_CPU;
-                if (exec_dist_parse(c, jc, jr_join(w, r, "cpu"), &sg->cpu, &sg->cpu_var)) goto out;
-                continue;
-            }
-            sg->kind = SIM_SEG_GPU;
-            jr_join(w, r, "gpu");
-            if (jr_need_object(c, jg, w) || jr_check_keys(c, jg, w, gpu_keys)) goto out;
-            char y[JR_PATH_MAX];
-            if ((v = jr_opt(jg, "misc")) &&
-                exec_dist_parse(c, v, jr_join(y, w, "misc"), &sg->misc, &sg->misc_var))
-                goto out;
-            json_t *je = jr_opt(jg, "exec"), *jo = jr_opt(jg, "ops");
-            if (!je == !jo) {
-                jr_fail(c, w, "needs \"exec\" (one kernel that fills the GPU) or \"ops\" "
-                        "(kernels and copies), one of them");
-                goto out;
-            }
-            if (je) {
-                if (exec_dist_parse(c, je, jr_join(y, w, "exec"), &sg->exec, &sg->exec_var)) goto out;
-                continue;
-            }
-            jr_join(y, w, "ops");
-            if (jr_need_array(c, jo, y)) goto out;
-            sg->ops = t->ops + oi;
-            for (size_t j = 0; j < json_array_size(jo); j++) {
-                char z[JR_PATH_MAX];
-                if (parse_op(c, t, json_array_get(jo, j), jr_index(z, y, j), &t->ops[oi], &times[oi]))
-                    goto out;
-                oi++;
-                sg->nops++;
-            }
+            if (sg->nops) sg->ops = t->ops + oi;
+            oi += sg->nops;
         }
     }
-    rc = 0;
-out:
-    /* the block times stay with the ops: remember them for scn_tasks_free */
-    {
-        size_t m = 0;
-        for (size_t j = 0; j < nops; j++) m += times[j] != NULL;
-        char **keep = realloc(t->strs, (t->nstrs + m) * sizeof *keep);
-        if (keep) {
-            t->strs = keep;
-            for (size_t j = 0; j < nops; j++)
-                if (times[j]) t->strs[t->nstrs++] = (char *)times[j];
-        } else {
-            for (size_t j = 0; j < nops; j++) free(times[j]);
-            if (rc == 0) rc = jr_oom(c);
-        }
-    }
-    free(times);
-    return rc;
+    return 0;
 }
-
 int scn_tasks_check(jr_ctx *c, const scn_tasks *t, const sim_device *dev) {
     for (size_t i = 0; i < t->ntasks; i++) {
         const sim_task *k = &t->tasks[i];

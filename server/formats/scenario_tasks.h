@@ -51,9 +51,14 @@ typedef struct scn_tasks {
     size_t nstrs;
 } scn_tasks;
 
-/* Read root's "tasks", "cpus" and "duration" (any may be absent). 0, or -1
- * with the message in c. Only the keys named here are read. */
-int scn_tasks_parse(jr_ctx *c, json_t *root, scn_tasks *out);
+/* The scenario's top-level "cpus", "duration" and "tasks" (scenario.c's
+ * top_table reads them, in that order, into its zeroed scn_tasks): v is
+ * the key's value at `path`; NULL or JSON null is absent. 0, or -1 with the
+ * message in c. Each object under "tasks" has its keys in a table
+ * (scenario_tasks.c, scn_keys.h). */
+int scn_tasks_read_cpus(jr_ctx *c, json_t *v, const char *path, scn_tasks *t);
+int scn_tasks_read_duration(jr_ctx *c, json_t *v, const char *path, scn_tasks *t);
+int scn_tasks_read(jr_ctx *c, json_t *v, const char *path, scn_tasks *t);
 
 /* Every kernel of every task fits an empty SM of `dev` (R1-R3), else -1
  * with "tasks[0].segments[1].gpu.ops[0].threads: ..." in c. */
