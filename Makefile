@@ -223,9 +223,12 @@ api-test: build $(FIXTURES) $(SEED_DB)
 	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_BUILD=$(BUILD) SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
 	    node --test --test-concurrency=$(JOBS) tests/api/*.test.mjs
 
+# The browser test files of one run share one Chromium, a context each
+# (tests/browser/with_browser.mjs; a file run alone starts its own).
+WITH_BROWSER = node tests/browser/with_browser.mjs
 browser-test: build $(SEED_DB)
 	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) TMPDIR=$(TEST_TMPDIR) \
-	    node --test --test-concurrency=$(JOBS) tests/browser/*.test.mjs
+	    $(WITH_BROWSER) node --test --test-concurrency=$(JOBS) tests/browser/*.test.mjs
 
 # The README's pictures (docs/screenshot.png, docs/img/*.png) taken again by
 # the browser tests that draw them; a test run writes them under
@@ -234,7 +237,7 @@ SHOT_TESTS = tests/browser/dashboard.test.mjs tests/browser/compare.test.mjs \
              tests/browser/run_view.test.mjs tests/browser/sweeps_page.test.mjs
 screenshots: build $(FIXTURES) $(SEED_DB)
 	SCHEDLAB_DOC_SHOTS=1 SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
-	    node --test --test-concurrency=$(JOBS) $(SHOT_TESTS)
+	    $(WITH_BROWSER) node --test --test-concurrency=$(JOBS) $(SHOT_TESTS)
 
 # Both suites as one node run (make test). Their files wait much of the
 # time -- for a server's answer, a page's drawing: alone, the API suite kept
@@ -250,7 +253,7 @@ SLOW_SUITES = tests/api/qos.test.mjs tests/api/shared_machine.test.mjs tests/api
 SUITE_FILES = $(SLOW_SUITES) $(filter-out $(SLOW_SUITES),$(sort $(wildcard tests/api/*.test.mjs tests/browser/*.test.mjs)))
 suites: build $(FIXTURES) $(SEED_DB)
 	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_BUILD=$(BUILD) SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
-	    node --test --test-concurrency=$(SUITE_JOBS) \
+	    $(WITH_BROWSER) node --test --test-concurrency=$(SUITE_JOBS) \
 	    --test-reporter=tap --test-reporter-destination=stdout \
 	    --test-reporter=./tools/slowest-files.mjs --test-reporter-destination=stdout $(SUITE_FILES)
 

@@ -210,9 +210,13 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
                     "\"%s\" (they must co-run)", sq);
     /* the device's SMs (Spart's partitions), and a check that the template
      * takes the kernels and every scheme's policy: the first pair as each
-     * scheme runs it (a partition of 1 SM where it has one) */
-    for (size_t k = 0; k < s->nsch; k++) {
-        json_t *j = build(s, 0, s->goal[0], &s->sch[k], s->sch[k].hill ? 1 : 0, -1);
+     * scheme runs it (a partition of 1 SM where it has one). Pass -1 is the
+     * first scheme without a partition, for the SMs, which a partition's
+     * second stream (the SMs past the QoS kernel's) needs first: a spec of
+     * Spart alone was refused ("streams[1].sms.count: -1"). */
+    for (ptrdiff_t k = -1; k < (ptrdiff_t)s->nsch; k++) {
+        const qos_scheme *sch = &s->sch[k < 0 ? 0 : k];
+        json_t *j = build(s, 0, s->goal[0], sch, k >= 0 && sch->hill ? 1 : 0, -1);
         char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
         if (!text) return fail(err, errlen, file, "out of memory");
@@ -220,8 +224,8 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
         char serr[1024];
         int rc = scn_parse(text, strlen(text), "template", &sc, serr, sizeof serr);
         free(text);
-        if (rc) return fail(err, errlen, file, "%s (schemes[%zu] \"%s\", pair 0)", serr, k,
-                            s->sch[k].name);
+        if (rc) return fail(err, errlen, file, "%s (schemes[%td] \"%s\", pair 0)", serr,
+                            k < 0 ? 0 : k, sch->name);
         sim_config cfg;
         rc = scn_config(sc, 0, &cfg, serr, sizeof serr);
         if (!rc) s->sms = cfg.device.sms;

@@ -1125,15 +1125,17 @@ void h_health(void *app, const http_request *req, http_response *res) {
                                           why, "version", a->version, "db", a->db_name));
         return;
     }
-    if (a->health[0]) {
-        http_scrub_paths(a->health);
+    char health[sizeof a->health];
+    bool checking = api_health(a, health, sizeof health);
+    if (health[0]) {
+        http_scrub_paths(health);
         http_set_json(res, 503, json_pack("{s:s, s:s, s:s, s:s}", "status", "unhealthy", "error",
-                                          a->health, "version", a->version, "db", a->db_name));
+                                          health, "version", a->version, "db", a->db_name));
         return;
     }
-    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I, s:b}", "status", "ok", "version", a->version,
+    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "status", "ok", "version", a->version,
                                       "db", a->db_name, "jobs", (json_int_t)jobs_pending(a->jobs),
-                                      "seeding", seedbg_pending()));
+                                      "seeding", seedbg_pending(), "checking", checking));
 }
 
 /* What this build can do, so the dashboard lists formats, policies and

@@ -32,20 +32,53 @@ bool api_db_same_file(api_ctx *a, char *why, size_t n) {
     return true;
 }
 
-/* PRAGMA quick_check once at start: a corrupt database is reported by
- * /api/health instead of "ok". */
-static void check_health(api_ctx *a, db *d) {
-    sqlite3_stmt *st;
-    a->health[0] = '\0';
-    if (sqlite3_prepare_v2(db_handle(d), "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
-        snprintf(a->health, sizeof a->health, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
-        return;
+/* PRAGMA quick_check once at start, in a thread of its own on its own
+ * connection: a corrupt database is reported by /api/health instead of
+ * "ok" once the check is done ("checking": true until then). It reads every
+ * page, a second per 100 MB here, so the port no longer waits for it (a
+ * researcher's database of gigabytes kept the port shut for a minute); a
+ * stop meanwhile interrupts it (api_free). */
+static void *check_main(void *arg) {
+    api_ctx *a = arg;
+    char msg[sizeof a->health] = "";
+    db *d;
+    char err[200];   /* with the prefix, within health[256] */
+    if (db_open_readonly(a->db_path, &d, err, sizeof err)) {
+        snprintf(msg, sizeof msg, "quick_check failed: %s", err);
+    } else {
+        pthread_mutex_lock(&a->mu);
+        a->check_db = d;
+        if (a->stopping) sqlite3_interrupt(db_handle(d));   /* api_free came first */
+        pthread_mutex_unlock(&a->mu);
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(db_handle(d), "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
+            snprintf(msg, sizeof msg, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
+        } else {
+            int rc = sqlite3_step(st);
+            const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+            if (rc == SQLITE_INTERRUPT) msg[0] = '\0';   /* stopped: no verdict */
+            else if (!v) snprintf(msg, sizeof msg, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
+            else if (strcmp(v, "ok") != 0) snprintf(msg, sizeof msg, "database corrupt: %s", v);
+            sqlite3_finalize(st);
+        }
+        pthread_mutex_lock(&a->mu);
+        a->check_db = NULL;
+        pthread_mutex_unlock(&a->mu);
+        db_close(d);
     }
-    int rc = sqlite3_step(st);
-    const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-    if (!v) snprintf(a->health, sizeof a->health, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
-    else if (strcmp(v, "ok") != 0) snprintf(a->health, sizeof a->health, "database corrupt: %s", v);
-    sqlite3_finalize(st);
+    pthread_mutex_lock(&a->mu);
+    memcpy(a->health, msg, sizeof a->health);
+    a->checking = false;
+    pthread_mutex_unlock(&a->mu);
+    return NULL;
+}
+
+bool api_health(api_ctx *a, char *msg, size_t n) {
+    pthread_mutex_lock(&a->mu);
+    bool checking = a->checking;
+    snprintf(msg, n, "%s", a->health);
+    pthread_mutex_unlock(&a->mu);
+    return checking;
 }
 
 job_queue *api_jobs(api_ctx *a) { return a->jobs; }
@@ -83,7 +116,13 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
     }
     a->db_dev = st.st_dev;
     a->db_ino = st.st_ino;
-    check_health(a, d);
+    a->checking = true;
+    if (pthread_create(&a->check_thr, NULL, check_main, a) != 0) {
+        snprintf(err, errlen, "cannot start the database check: %s", strerror(errno));
+        api_free(a);
+        return -1;
+    }
+    a->check_started = true;
     if (jobs_start((unsigned)a->budget.workers, (size_t)a->budget.queue, &a->jobs, err, errlen)) {
         api_free(a);
         return -1;
@@ -94,6 +133,13 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
 
 void api_free(api_ctx *a) {
     if (!a) return;
+    if (a->check_started) {
+        pthread_mutex_lock(&a->mu);
+        a->stopping = true;
+        if (a->check_db) sqlite3_interrupt(db_handle(a->check_db));
+        pthread_mutex_unlock(&a->mu);
+        pthread_join(a->check_thr, NULL);
+    }
     jobs_free(a->jobs);
     for (size_t i = 0; i < a->npool; i++) db_close(a->pool[i]);
     pthread_mutex_destroy(&a->mu);

@@ -35,7 +35,11 @@ struct api_ctx {
     size_t npool;
     job_queue *jobs;             /* long work, off the request threads (writes.c) */
     budget budget;
-    char health[256];            /* PRAGMA quick_check at start: "" when ok */
+    char health[256];            /* PRAGMA quick_check at start: "" when ok (mu) */
+    bool checking;               /* the check still runs (mu) */
+    db *check_db;                /* its connection while it runs, to interrupt (mu) */
+    pthread_t check_thr;
+    bool check_started, stopping;   /* stopping: api_free has begun (mu) */
     dev_t db_dev;                /* the file opened at start (issue 31): a new */
     ino_t db_ino;                /* connection opens only that one, never a second */
 };
@@ -53,6 +57,9 @@ bool api_db_ok(api_ctx *a, http_response *res);
 /* Whether the path still names the file opened at start; false with the
  * reason in why. */
 bool api_db_same_file(api_ctx *a, char *why, size_t n);
+/* Whether the database check of the start still runs; its verdict so far
+ * into msg ("" when ok or not known yet). */
+bool api_health(api_ctx *a, char *msg, size_t n);
 job_queue *api_jobs(api_ctx *a);
 const budget *api_budget(api_ctx *a);
 

@@ -24,8 +24,16 @@ const REDUCED = {
   goals: [0.6, 0.8, 0.95], schemes: SCHEMES, other_repeat: 1,
 };
 
-let dir, res, slugDb;
-before(() => { dir = tempDir('qos'); });
+// The tests of the sweep's machinery (shards, stopping at the window's end,
+// serving) assert no paper number: they run on the shipped template cut to
+// a 30K-cycle window and 2 runs a kernel (still past the window: the
+// shortest kernel alone takes 38K cycles), a fifth of the simulated cycles.
+let dir, res, slugDb, SHORT;
+before(() => {
+  dir = tempDir('qos');
+  const t = JSON.parse(readFileSync(REDUCED.template, 'utf8'));
+  SHORT = { ...REDUCED, template: file('short-pair.json', { ...t, window: 30000, ops: t.ops.map((o) => ({ ...o, runs: 2 })) }) };
+});
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name, obj) {
@@ -218,7 +226,7 @@ test('ISCA\'17 §4.1 and §4.6: the shipped paper-parameter and 56-SM specs', ()
 test('a QoS sweep is served as a sweep experiment', async () => {
   const srv = await startServer();
   try {
-    const r = cli(['sweep', file('tiny.json', { ...REDUCED, name: 'tiny', pairs: [['c-sfu', 'm-light']], goals: [0.7] }), '--db', srv.db]);
+    const r = cli(['sweep', file('tiny.json', { ...SHORT, name: 'tiny', pairs: [['c-sfu', 'm-light']], goals: [0.7] }), '--db', srv.db]);
     assert.equal(r.code, 0, r.stderr);
     const slug = r.stdout.trim();
     const e = await getJson(`${srv.base}/api/experiments/${slug}`);
@@ -234,7 +242,7 @@ test('a QoS sweep is served as a sweep experiment', async () => {
 });
 
 test('QoS sweep shards merge into the one-process result byte for byte', () => {
-  const spec = file('shard-spec.json', { ...REDUCED, name: 'shards', goals: [0.9],
+  const spec = file('shard-spec.json', { ...SHORT, name: 'shards', goals: [0.9],
     pairs: [['c-sfu', 'm-light'], ['m-light', 'c-sfu'], ['c-shared', 'c-sfu']],
     schemes: SCHEMES.filter((s) => s.name === 'naive' || s.name === 'spart') });
   const db = join(dir, 'shards.db');
@@ -262,7 +270,7 @@ test('QoS sweep shards merge into the one-process result byte for byte', () => {
 // run in full instead, every point and summary is the same to the last
 // digit. One pair of each way round, a quota scheme and Spart's partitions.
 test('QoS sweep: stopping each run at the end of its window changes no point', () => {
-  const base = { ...REDUCED, name: 'stop', goals: [0.8],
+  const base = { ...SHORT, name: 'stop', goals: [0.8],
     pairs: [['c-alu', 'm-stream'], ['m-stream', 'c-alu']],
     schemes: SCHEMES.filter((s) => s.name === 'rollover' || s.name === 'spart') };
   const out = {};
@@ -278,6 +286,19 @@ test('QoS sweep: stopping each run at the end of its window changes no point', (
   for (const key of ['kernels', 'points', 'qosreach', 'qosreach_by_goal', 'throughput', 'throughput_by_goal'])
     assert.deepEqual(out[false][key], out[true][key], key);
   assert.equal(out[false].points.length, 4);
+});
+
+// Spart as the only scheme: the template check built its 1-SM partition
+// before it knew the device's SMs and refused the spec
+// ("streams[1].sms.count: -1 must be at least 1").
+test('a QoS spec of Spart alone runs', () => {
+  const o = join(dir, 'spart-only.json');
+  const r = cli(['sweep', file('spart-only-spec.json', { ...SHORT, name: 'spart only', pairs: [['c-sfu', 'm-light']],
+    goals: [0.6], schemes: SCHEMES.filter((x) => x.name === 'spart') }), '-o', o]);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(readFileSync(o, 'utf8'));
+  assert.deepEqual(Object.keys(out.qosreach), ['spart']);
+  assert.equal(out.points.length, 1);
 });
 
 test('bad QoS specs: one line naming the place', () => {

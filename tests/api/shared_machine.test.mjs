@@ -355,6 +355,7 @@ describe('10. headers, paths, health, NUL, body limits', () => {
   test('/api/health names no path; a corrupt database reports unhealthy', async () => {
     const h = await json(`${srv.base}/api/health`);
     assert.equal(h.body.db, 'test.db');
+    assert.equal(typeof h.body.checking, 'boolean');
     const dir = tempDir('h16-corrupt');
     const s = await serve([], { dir, keep: true });
     const db = s.db;
@@ -366,7 +367,15 @@ describe('10. headers, paths, health, NUL, body limits', () => {
     closeSync(fd);
     const s2 = await serve(['--scenarios', dir], { dir, db });
     try {
-      const r = await json(`${s2.base}/api/health`);
+      // the check of the start runs beside the open port: "checking" until
+      // its verdict
+      let r;
+      for (const t0 = Date.now(); ; await new Promise((ok) => setTimeout(ok, 50))) {
+        r = await json(`${s2.base}/api/health`);
+        if (r.body.checking !== true) break;
+        assert.equal(r.status, 200);
+        assert.ok(Date.now() - t0 < 60000, 'the database check ends');
+      }
       assert.equal(r.status, 503);
       assert.equal(r.body.status, 'unhealthy');
       assert.ok(!JSON.stringify(r.body).includes(dir), 'no filesystem path in the answer');

@@ -5,8 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { startServer, startBrowser, ready } from './harness.mjs';
+import { downloaded, startServer, startBrowser, ready } from './harness.mjs';
 
 let srv;
 let br;
@@ -51,7 +50,7 @@ test('compare: every chart card exports a PNG and every table card a CSV, named 
   await page.click('#compare-kernels .export-csv');
   let file = await dl;
   assert.equal(file.suggestedFilename(), 'Compare_most-room_vs_round-robin-kernels.csv');
-  const lines = fs.readFileSync(await file.path(), 'utf8').trimEnd().split('\r\n');
+  const lines = (await downloaded(file)).toString('utf8').trimEnd().split('\r\n');
   const shown = await page.$$eval('#compare-kernels tbody tr', (rs) => rs.length);
   const heads = await page.$$eval('#compare-kernels thead tr', (trs) => trs.map((tr) =>
     [...tr.children].map((t) => t.textContent.replace(/\s+/g, ' ').trim())));
@@ -65,7 +64,7 @@ test('compare: every chart card exports a PNG and every table card a CSV, named 
   await page.click('#compare-timelines .export-png');
   file = await dl;
   assert.equal(file.suggestedFilename(), 'Compare_most-room_vs_round-robin-blocks_on_one_time_axis.png');
-  const png = fs.readFileSync(await file.path());
+  const png = await downloaded(file);
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const box = await page.$$eval('#compare-timelines canvas', (cs) => {
     const r = cs.filter((c) => c.offsetParent).map((c) => c.getBoundingClientRect());

@@ -1,6 +1,6 @@
 // harness.mjs -- shared by the browser tests: starts `schedlab serve` on a
-// free port with a fresh database, and Debian's chromium through
-// playwright-core with a fresh profile.
+// free port with a fresh database, and a page of Debian's chromium through
+// playwright-core (the run's shared browser, or one of its own).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -99,15 +99,30 @@ export async function startServer(extra = []) {
   };
 }
 
+export const CHROMIUM_PATH = process.env.CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+// A browser page of this test file's own: a fresh context of the run's
+// shared Chromium where make started one (SCHEDLAB_BROWSER_WS,
+// with_browser.mjs), else a Chromium of its own with a fresh profile.
 export async function startBrowser() {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 1280, height: 900 },
-  });
+  const viewport = { width: 1280, height: 900 };
+  let context, done;
+  if (process.env.SCHEDLAB_BROWSER_WS) {
+    const browser = await chromium.connect(process.env.SCHEDLAB_BROWSER_WS);
+    context = await browser.newContext({ viewport });
+    done = async () => { await context.close(); await browser.close(); };
+  } else {
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, viewport,
+    });
+    done = async () => {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    };
+  }
   // make test runs JOBS test files at once on a 2-core machine: there a
   // full-page screenshot of a big page once took longer than Playwright's
   // 30 s default, which decided nothing the test asserts
@@ -118,15 +133,15 @@ export async function startBrowser() {
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
-  return {
-    context,
-    page,
-    problems,
-    async close() {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  return { context, page, problems, close: done };
+}
+
+// A download's bytes (a Download's path() is not there when the browser is
+// the run's shared one: its files are on the browser's side).
+export async function downloaded(download) {
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  return Buffer.concat(chunks);
 }
 
 // The usual set-up of a browser test file: a server (its shipped

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, nvprofCsv, recordRequests, OUT } from './harness.mjs';
+import { downloaded, startServer, startBrowser, ready, nvprofCsv, recordRequests, OUT } from './harness.mjs';
 
 let srv;
 let br;
@@ -127,7 +127,7 @@ test('a shared link reopens the same page', async () => {
   await page.click('#kernels-csv');
   const file = await dl;
   assert.equal(file.suggestedFilename(), 'big.csv-kernels-page.csv');
-  const lines = fs.readFileSync(await file.path(), 'utf8').trim().split('\r\n');
+  const lines = (await downloaded(file)).toString('utf8').trim().split('\r\n');
   assert.equal(lines.length, 101);
   assert.deepEqual(lines.slice(1).map((l) => Number(l.split(',')[0])), byStream.slice(200, 300));
   // a page past the end of an old link: the last page

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, inWindow, docShot, OUT, REPO } from './harness.mjs';
+import { downloaded, startServer, startBrowser, ready, inWindow, docShot, OUT, REPO } from './harness.mjs';
 import { encodeBits } from '../../web/js/format.mjs';
 
 const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
@@ -288,7 +288,7 @@ test('the kernels table holds every kernel, sorts, filters and fits 1280 px', as
   await page.click('#kernels-csv');
   const file = await dl;
   assert.equal(file.suggestedFilename(), 'run_view_120_kernels-default-kernels.csv');
-  const text = fs.readFileSync(await file.path(), 'utf8').trim().split('\r\n');
+  const text = (await downloaded(file)).toString('utf8').trim().split('\r\n');
   assert.equal(text[0], 'id,name,stream,priority,blocks,threads,issue,first_block,fully_dispatched,end,response');
   assert.equal(text.length, 1 + st.tableRows);
   await page.fill('#kernels-filter', '');
@@ -377,7 +377,7 @@ test('PNG of the chart and the export route are named after experiment and run',
   await page.click('#timeline-png');
   const file = await dl;
   assert.equal(file.suggestedFilename(), 'run_view_120_kernels-default-timeline.png');
-  const png = fs.readFileSync(await file.path());
+  const png = await downloaded(file);
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
   const r = await fetch(`${srv.base}/api/runs/${fig3.run}/export?format=chrome`);
   assert.equal(r.headers.get('content-disposition'),
