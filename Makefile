@@ -319,10 +319,15 @@ recorder:
 
 # Everything is built in one parallel make (the binary, the unit tests, the
 # ASan/UBSan tree, the fuzz harnesses), then the recorder (its own make
-# checks libschedlab.a, so not beside the first), then the suites, each
-# JOBS at a time; the plain and the ASan unit tests share one pool, the ASan
-# ones (5-12 times slower) first, so that the short plain ones fill the
-# pool's tail instead of one long test running alone at the end.
+# checks libschedlab.a, so not beside the first); then the API and browser
+# suites and the unit tests at once, the unit tests at a lower priority
+# (nice): the suites' files wait much of the time (a server's answer, a
+# page's drawing: alone they kept 2 cores about 70% busy) and the unit
+# tests, all CPU, take what the suites leave instead of running before them;
+# the plain and the ASan unit tests share one pool of JOBS, the ASan ones
+# (slower) first, so that the short plain ones fill the pool's tail. The
+# unit tests' lines are printed when the suites are done (their log:
+# $(BUILD)/units.log). Then the fuzz harnesses.
 # (each phase's end is stamped with the seconds since the start: "-- make
 # test: ... at +N s")
 TEST_T0 = $(BUILD)/.test-start
@@ -332,10 +337,18 @@ test: deps
 	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) $(FUZZ_BIN) asan
 	$(MAKE) --no-print-directory recorder    # before api-test: recorder_play.test.mjs runs it
 	$(call test_phase,built)
-	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN)
-	$(call test_phase,unit tests passed)
-	$(MAKE) --no-print-directory suites
-	$(call test_phase,API and browser tests passed)
+	@t0=$$(cat $(TEST_T0)); \
+	 { ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN); \
+	   echo "$$?" > $(BUILD)/units.rc; \
+	   echo "-- make test: unit tests done at +$$(( $$(date +%s) - t0 )) s"; \
+	 } > $(BUILD)/units.log 2>&1 & \
+	 $(MAKE) --no-print-directory suites; suites=$$?; \
+	 echo "-- make test: API and browser tests done at +$$(( $$(date +%s) - t0 )) s"; \
+	 wait; cat $(BUILD)/units.log; units=$$(cat $(BUILD)/units.rc); \
+	 [ "$$suites" = 0 ] || echo "make test: the API and browser tests failed (above)"; \
+	 [ "$$units" = 0 ] || echo "make test: unit tests failed (above)"; \
+	 [ "$$suites" = 0 ] && [ "$$units" = 0 ]
+	$(call test_phase,unit and API and browser tests passed)
 	$(MAKE) --no-print-directory fuzz-smoke
 	$(call test_phase,fuzzing passed)
 	@echo "make test: all suites passed"
