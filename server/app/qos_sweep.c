@@ -244,24 +244,39 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
                     "\"%s\" (they must co-run)", sq);
     /* the device's SMs (Spart's partitions), and a check that the template
      * takes the kernels and every scheme's policy: the first pair as each
-     * scheme runs it (a partition of 1 SM where it has one) */
-    for (size_t k = 0; k < s->nsch; k++) {
-        json_t *j = build(s, 0, s->goal[0], &s->sch[k], s->sch[k].hill ? 1 : 0, -1);
+     * scheme runs it (a partition of 1 SM where it has one). The SMs come
+     * first from the pair under the template's own policy, so that a
+     * partition can be built whatever the schemes' order. */
+    qos_scheme plain = {.name = "template", .policy = json_object()};
+    for (size_t k = 0; k <= s->nsch; k++) {
+        const qos_scheme *sc = k == 0 ? &plain : &s->sch[k - 1];
+        json_t *j = build(s, 0, s->goal[0], sc, sc->hill ? 1 : 0, -1);
         char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
-        if (!text) return fail(err, errlen, file, "out of memory");
-        scn_scenario *sc;
+        if (!text) {
+            json_decref(plain.policy);
+            return fail(err, errlen, file, "out of memory");
+        }
+        scn_scenario *scn;
         char serr[1024];
-        int rc = scn_parse(text, strlen(text), "template", &sc, serr, sizeof serr);
+        int rc = scn_parse(text, strlen(text), "template", &scn, serr, sizeof serr);
         free(text);
-        if (rc) return fail(err, errlen, file, "%s (schemes[%zu] \"%s\", pair 0)", serr, k,
-                            s->sch[k].name);
+        if (rc) {
+            json_decref(plain.policy);
+            if (k == 0) return fail(err, errlen, file, "%s (pair 0)", serr);
+            return fail(err, errlen, file, "%s (schemes[%zu] \"%s\", pair 0)", serr, k - 1,
+                        sc->name);
+        }
         sim_config cfg;
-        rc = scn_config(sc, 0, &cfg, serr, sizeof serr);
+        rc = scn_config(scn, 0, &cfg, serr, sizeof serr);
         if (!rc) s->sms = cfg.device.sms;
-        scn_free(sc);
-        if (rc) return fail(err, errlen, file, "%s", serr);
+        scn_free(scn);
+        if (rc) {
+            json_decref(plain.policy);
+            return fail(err, errlen, file, "%s", serr);
+        }
     }
+    json_decref(plain.policy);
     if (s->sms < 2) return fail(err, errlen, file, "template.device: %d SM cannot be partitioned",
                                 (int)s->sms);
     return 0;
