@@ -14,6 +14,7 @@
 
 #include "../../simcore/sim.h"
 #include "../../importers/jsonr.h"
+#include "kernlib.h"
 #include "scenario.h"
 #include "sweep.h"
 
@@ -120,6 +121,34 @@ static int find_kernel(const qos_spec *s, const char *name) {
 static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_scheme *sc,
                      int32_t qos_sms, int only);
 
+/* "program": "sgemm": a kernel of the kernel library (kernlib.h; the
+ * Parboil benchmarks of ISCA'17 §4.1 are there). The kernel takes the
+ * library's program and, for the keys it lacks, the library's blocks,
+ * threads, smem, regs and latency, as a scenario op naming it does
+ * (scenario.c parse_op); resolved here so that other_repeat can scale the
+ * program and the result's spec holds what was simulated. */
+static int from_library(json_t *def, const char *name, size_t i, const char *file, char *err,
+                        size_t errlen) {
+    const kl_kernel *k = kl_find(name);
+    if (!k) {
+        const char *near = kl_suggest(name);
+        return fail(err, errlen, file, "kernels[%zu].program: \"%s\" is not in the kernel "
+                    "library%s%s%s", i, name, near ? " (did you mean \"" : "", near ? near : "",
+                    near ? "\"?)" : "");
+    }
+    json_t *lib = json_loadb(k->text, k->len, 0, NULL);
+    if (!lib) return fail(err, errlen, file, "kernels[%zu].program: %s no longer reads as JSON",
+                          i, k->path);
+    json_object_set(def, "program", json_object_get(lib, "program"));
+    static const char *const inherit[] = {"blocks", "threads", "smem", "regs", "latency"};
+    for (size_t j = 0; j < sizeof inherit / sizeof *inherit; j++) {
+        json_t *v = json_object_get(lib, inherit[j]);
+        if (v && !json_object_get(def, inherit[j])) json_object_set(def, inherit[j], v);
+    }
+    json_decref(lib);
+    return 0;
+}
+
 static int parse_kernels(qos_spec *s, json_t *kv, const char *file, char *err, size_t errlen) {
     json_t *arr = json_is_object(kv) ? json_object_get(kv, "kernels") : kv;
     if (!json_is_array(arr) || json_array_size(arr) < 2 || json_array_size(arr) > QOS_MAX_KERNELS)
@@ -136,11 +165,16 @@ static int parse_kernels(qos_spec *s, json_t *kv, const char *file, char *err, s
                         "\"memory\" (ISCA'17 Fig. 7)", i);
         if (find_kernel(s, name) >= 0)
             return fail(err, errlen, file, "kernels[%zu].name: \"%s\" is listed twice", i, name);
-        if (!json_is_object(json_object_get(o, "program")))
+        json_t *pv = json_object_get(o, "program");
+        if (!json_is_object(pv) && !json_is_string(pv))
             return fail(err, errlen, file, "kernels[%zu].program: missing (the warp-level "
-                        "model's program)", i);
+                        "model's program, or the name of a kernel of the kernel library)", i);
         /* the op keys of the kernel; its name kept as "$name" beside them */
         json_t *def = json_deep_copy(o);
+        if (json_is_string(pv) && from_library(def, json_string_value(pv), i, file, err, errlen)) {
+            json_decref(def);
+            return -1;
+        }
         json_object_del(def, "class");
         json_object_del(def, "name");
         json_object_set_new(def, "$name", json_string(name));
@@ -210,28 +244,39 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
                     "\"%s\" (they must co-run)", sq);
     /* the device's SMs (Spart's partitions), and a check that the template
      * takes the kernels and every scheme's policy: the first pair as each
-     * scheme runs it (a partition of 1 SM where it has one). Pass -1 is the
-     * first scheme without a partition, for the SMs, which a partition's
-     * second stream (the SMs past the QoS kernel's) needs first: a spec of
-     * Spart alone was refused ("streams[1].sms.count: -1"). */
-    for (ptrdiff_t k = -1; k < (ptrdiff_t)s->nsch; k++) {
-        const qos_scheme *sch = &s->sch[k < 0 ? 0 : k];
-        json_t *j = build(s, 0, s->goal[0], sch, k >= 0 && sch->hill ? 1 : 0, -1);
+     * scheme runs it (a partition of 1 SM where it has one). The SMs come
+     * first from the pair under the template's own policy, so that a
+     * partition can be built whatever the schemes' order. */
+    qos_scheme plain = {.name = "template", .policy = json_object()};
+    for (size_t k = 0; k <= s->nsch; k++) {
+        const qos_scheme *sc = k == 0 ? &plain : &s->sch[k - 1];
+        json_t *j = build(s, 0, s->goal[0], sc, sc->hill ? 1 : 0, -1);
         char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
-        if (!text) return fail(err, errlen, file, "out of memory");
-        scn_scenario *sc;
+        if (!text) {
+            json_decref(plain.policy);
+            return fail(err, errlen, file, "out of memory");
+        }
+        scn_scenario *scn;
         char serr[1024];
-        int rc = scn_parse(text, strlen(text), "template", &sc, serr, sizeof serr);
+        int rc = scn_parse(text, strlen(text), "template", &scn, serr, sizeof serr);
         free(text);
-        if (rc) return fail(err, errlen, file, "%s (schemes[%td] \"%s\", pair 0)", serr,
-                            k < 0 ? 0 : k, sch->name);
+        if (rc) {
+            json_decref(plain.policy);
+            if (k == 0) return fail(err, errlen, file, "%s (pair 0)", serr);
+            return fail(err, errlen, file, "%s (schemes[%zu] \"%s\", pair 0)", serr, k - 1,
+                        sc->name);
+        }
         sim_config cfg;
-        rc = scn_config(sc, 0, &cfg, serr, sizeof serr);
+        rc = scn_config(scn, 0, &cfg, serr, sizeof serr);
         if (!rc) s->sms = cfg.device.sms;
-        scn_free(sc);
-        if (rc) return fail(err, errlen, file, "%s", serr);
+        scn_free(scn);
+        if (rc) {
+            json_decref(plain.policy);
+            return fail(err, errlen, file, "%s", serr);
+        }
     }
+    json_decref(plain.policy);
     if (s->sms < 2) return fail(err, errlen, file, "template.device: %d SM cannot be partitioned",
                                 (int)s->sms);
     return 0;

@@ -10,6 +10,9 @@
  *   {"schema": "schedlab-sweep/1", "kind": "qos", "name", "description"?,
  *    "template": "isca17-pair.json" | {schedlab-scenario/1},
  *    "kernels": "isca17-kernels.json" | {"kernels": [...]} | [...],
+ *                                           each {"name", "class", "program", ...}; a
+ *                                           "program" that is a string names a kernel
+ *                                           of the kernel library (kernlib.h)
  *    "pairs": "all" | [["QOS KERNEL", "NON-QOS KERNEL"], ...],
  *    "goals": [0.5, 0.55, ...],            fractions of IPC_isolated
  *    "schemes": [{"name", "policy": {scenario policy keys},

@@ -299,6 +299,7 @@ test('a QoS spec of Spart alone runs', () => {
   const out = JSON.parse(readFileSync(o, 'utf8'));
   assert.deepEqual(Object.keys(out.qosreach), ['spart']);
   assert.equal(out.points.length, 1);
+  assert.ok(out.points[0].sms >= 1 && out.points[0].sms <= 15, `${out.points[0].sms} SMs of 16`);
 });
 
 test('bad QoS specs: one line naming the place', () => {

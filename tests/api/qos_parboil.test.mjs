@@ -1,0 +1,187 @@
+// qos_parboil.test.mjs -- the ISCA'17 QoSreach sweep on the paper's own
+// benchmarks (issue 26, its first point): the 10 Parboil kernels of §4.1 in
+// the kernel library (scenarios/kernels/), the kernel set that names them
+// (sweeps/isca17-parboil.json), each kernel's class checked against what
+// bounds it alone on the paper's Table 1 device, and the reduced spec
+// (sweeps/isca17-parboil-reduced.json: 4 pairs, one per class of Fig. 7, x
+// goals 0.5 / 0.6 / 0.9 x Naive, Elastic, Rollover, Spart; about a minute of
+// CPU) with the relations issue 26 lists, each derived from the paper with
+// its tolerance next to it; where the model does not reach one, a todo test
+// with the measured gap (docs/qos.md "The Parboil kernel set").
+import assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { cli, tempDir } from './server.mjs';
+
+const SWEEPS = resolve('sweeps');
+const LIB = resolve('scenarios/kernels');
+// ISCA'17 §4.1: "We use 10 benchmarks from the Parboil benchmark set [36].
+// bfs is not used"; Parboil 2.5's eleven less bfs, named as the paper does
+// ("histo", §4.2)
+const PARBOIL = ['cutcp', 'histo', 'lbm', 'mri-gridding', 'mri-q', 'sad', 'sgemm', 'spmv', 'stencil', 'tpacf'];
+// isca17-gpgpusim (simcore/presets.c, ISCA'17 Table 1 and GPGPU-Sim): 16
+// SMs whose front end fetches one warp's 2 instructions a cycle (fetch_warps
+// 1, ibuffer 2), so at most 32 warp instructions a cycle issue; 4 memory
+// controllers at 7 GHz serve 1.44 128-byte requests a cycle
+const ISSUE_CAP = 16 * 1 * 2;
+const MEM_CAP = 1.44;
+
+let dir;
+before(() => { dir = tempDir('qos-parboil'); });
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const lib = (name) => JSON.parse(readFileSync(join(LIB, `${name}.json`), 'utf8'));
+const kset = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil.json'), 'utf8'));
+
+// a sweep of a spec object, or of a spec file (its own folder resolves its
+// template and kernel set)
+function sweep(name, spec) {
+  let p = spec;
+  if (typeof spec !== 'string') {
+    p = join(dir, `${name}-spec.json`);
+    writeFileSync(p, JSON.stringify(spec));
+  }
+  const out = join(dir, `${name}.json`);
+  const r = cli(['sweep', p, '--db', join(dir, `${name}.db`), '-o', out]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+test('the 10 Parboil kernels are in the library, each from its CUDA source, and the kernel set names them', () => {
+  assert.deepEqual(kset.kernels.map((k) => k.name), PARBOIL);
+  for (const k of kset.kernels) {
+    assert.equal(k.program, k.name, 'the set names the library kernel');
+    const f = lib(k.name);
+    assert.equal(f.schema, 'schedlab-kernel/1');
+    assert.equal(f.name, k.name);
+    // which source file and which kernel it follows
+    assert.match(f.source, new RegExp(`Parboil.*benchmarks/${k.name}/src/cuda/[\\w.]+\\.cu, \\w+`), k.name);
+    assert.ok(f.blocks > 0 && f.threads > 0 && f.program.repeat > 0, k.name);
+    // quota warp policies take no scoreboard (docs/scenario-format.md)
+    for (const e of f.program.body) assert.equal(e.dep, undefined, k.name);
+  }
+});
+
+test('a kernel set naming a kernel the library lacks: one line naming the place', () => {
+  const spec = join(dir, 'bad.json');
+  writeFileSync(spec, JSON.stringify({
+    schema: 'schedlab-sweep/1', kind: 'qos', name: 'bad', template: join(SWEEPS, 'isca17-pair.json'),
+    kernels: [{ name: 'a', class: 'compute', program: 'sgem' }, { name: 'b', class: 'memory', program: 'lbm' }],
+    pairs: 'all', goals: [0.5], schemes: [{ name: 'naive', policy: { warp: 'quota-naive' } }],
+  }));
+  const r = cli(['sweep', spec, '--db', join(dir, 'bad.db')]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /kernels\[0\]\.program: "sgem" is not in the kernel library \(did you mean "sgemm"\?\)\n$/);
+});
+
+// Each kernel alone on isca17-gpgpusim (the sweep's isolated runs over the
+// shipped template's 150K-cycle window; the pairs only give each kernel a
+// role: the non-QoS roles go to the kernels that are quick to simulate
+// whole, since a quota run simulates its non-QoS kernel alone to its end
+// for the trace's ipc_isolated): a compute kernel is bound by issue (at least
+// 95 % of the front end's 32 warp instructions a cycle) and asks the memory
+// at most half its 1.44 requests a cycle; a memory kernel draws at least
+// 80 % of them over the window (histo's second wave is 10 blocks on 16
+// SMs: 1.22 over the window, 1.44 in its first wave).
+test('each Parboil kernel alone is bound by what its class says (issue for compute, DRAM bandwidth for memory)', () => {
+  const res = sweep('alone', {
+    schema: 'schedlab-sweep/1', kind: 'qos', name: 'alone', template: join(SWEEPS, 'isca17-pair.json'),
+    kernels: join(SWEEPS, 'isca17-parboil.json'),
+    pairs: [['cutcp', 'histo'], ['mri-gridding', 'lbm'], ['mri-q', 'spmv'], ['sad', 'stencil'], ['tpacf', 'sgemm']],
+    goals: [0.5], schemes: [{ name: 'naive', policy: { warp: 'quota-naive' } }],
+  });
+  const rows = [];
+  for (const k of res.kernels) {
+    const p = lib(k.name).program;
+    const len = p.body.reduce((a, e) => a + e.count, 0);
+    const mem = p.body.filter((e) => e.op === 'mem').reduce((a, e) => a + e.count, 0);
+    const ipc = k.ipc_isolated || k.ipc_isolated_other;
+    const req = (ipc * mem * (p.mem_requests || 1)) / len;
+    rows.push(`${k.name} ${k.class}: IPC ${ipc.toFixed(2)}, ${req.toFixed(3)} requests/cycle`);
+    if (k.class === 'compute') {
+      assert.ok(ipc >= 0.95 * ISSUE_CAP, rows.at(-1));
+      assert.ok(req <= 0.5 * MEM_CAP, rows.at(-1));
+    } else {
+      assert.ok(req >= 0.8 * MEM_CAP && req <= MEM_CAP * 1.001, rows.at(-1));
+    }
+  }
+  console.log(rows.join('\n'));
+});
+
+let res;
+test('the reduced Parboil sweep runs: 4 pairs, one per class, x 3 goals x 4 schemes', () => {
+  res = sweep('reduced', join(SWEEPS, 'isca17-parboil-reduced.json'));
+  assert.deepEqual(res.schemes, ['naive', 'elastic', 'rollover', 'spart']);
+  assert.deepEqual(res.pairs.map((p) => p.classes), ['C+C', 'C+M', 'M+C', 'M+M']);
+  assert.equal(res.points.length, 4 * 3 * 4);
+  // the result's spec holds the library's programs, resolved
+  for (const k of res.spec.kernels) assert.deepEqual(k.program, lib(k.name).program, k.name);
+  const pct = (x) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
+  for (const s of res.schemes) {
+    console.log(`${s}: QoSreach ${pct(res.qosreach[s])}, non-QoS throughput ${pct(res.throughput[s])}, ` +
+      `overshoot ${pct(res.overshoot[s])}`);
+  }
+});
+
+const reach = (s, cls) => {
+  const pts = res.points.filter((p) => p.scheme === s && (!cls || res.pairs[p.pair].classes === cls));
+  return pts.filter((p) => p.qos_met).length / pts.length;
+};
+// a scheme's non-QoS throughput at goal g (its met points only, §4.1)
+const tpAt = (s, g) => res.throughput_by_goal[s][res.goals.indexOf(g)];
+
+// §4.2, Fig. 6a: Naive 20.6 %, Spart 78.8 %, Rollover 88.4 % (+9.6 points
+// over Spart); tolerances: Naive at most 25 % (+4.4 points), Spart at least
+// Elastic (issue 26; the paper's Elastic lies between Naive and Rollover),
+// per class of Fig. 7 Rollover at least Spart ("for C+C kernels, Spart and
+// Rollover meet QoS goals in all cases ... for M+M kernels, Spart does
+// worse than Rollover ... The same principle applies to the C+M kernels").
+test('ISCA\'17 §4.2 on the reduced Parboil sweep: Naive <= 25 %, Spart >= Elastic, Rollover >= Spart in every class', () => {
+  assert.ok(res.qosreach.naive <= 0.25, `Naive ${res.qosreach.naive}`);
+  assert.ok(res.qosreach.spart >= res.qosreach.elastic, `Spart ${res.qosreach.spart}, Elastic ${res.qosreach.elastic}`);
+  for (const c of ['C+C', 'C+M', 'M+C', 'M+M'])
+    assert.ok(reach('rollover', c) >= reach('spart', c), `${c}: Rollover ${reach('rollover', c)}, Spart ${reach('spart', c)}`);
+});
+
+// Issue 26: a compute QoS kernel at goal 0.6 beside a memory-bound kernel,
+// and the reverse, both met by Rollover (§4.2: "The same principle applies
+// to the C+M kernels where Rollover also outperforms Spart"); every
+// scheme's attainment printed.
+test('ISCA\'17 §4.2: at goal 0.6, sgemm beside lbm and lbm beside sgemm are both met by Rollover', () => {
+  for (const cls of ['C+M', 'M+C']) {
+    const pts = res.points.filter((p) => p.goal === 0.6 && res.pairs[p.pair].classes === cls);
+    console.log(`${cls} at 0.6: ` + pts.map((p) => `${p.scheme} ${p.attained.toFixed(3)}`).join(', '));
+    assert.ok(pts.find((p) => p.scheme === 'rollover').qos_met, cls);
+  }
+});
+
+// §4.2, Fig. 6a: Rollover 88.4 % against Spart's 78.8 %: at least 5 points
+// ahead (about half the paper's 9.6).
+test('ISCA\'17 §4.2, Fig. 6a: Rollover >= Spart + 5 points in QoSreach', { todo: 'measured Rollover 100.0 %, Spart 100.0 % on the reduced Parboil sweep: +0.0 points' }, () => {
+  assert.ok(res.qosreach.rollover >= res.qosreach.spart + 0.05,
+    `Rollover ${res.qosreach.rollover}, Spart ${res.qosreach.spart}`);
+});
+
+// §4.3, Fig. 8a: the non-QoS kernels' throughput under Rollover is 15.9 %
+// above Spart's on average (tolerance: at least 8 %), and "the improvement
+// also increases along the x-axis (higher QoS goals)": larger at 0.9 than
+// at 0.5.
+test('ISCA\'17 §4.3, Fig. 8a: Rollover\'s non-QoS throughput >= 1.08 x Spart\'s', { todo: 'measured 42.5 % against 46.4 % (0.92 x) on the reduced Parboil sweep' }, () => {
+  assert.ok(res.throughput.rollover >= 1.08 * res.throughput.spart,
+    `Rollover ${res.throughput.rollover}, Spart ${res.throughput.spart}`);
+});
+
+test('ISCA\'17 §4.3, Fig. 8a: Rollover\'s throughput lead over Spart larger at goal 0.9 than at 0.5', { todo: 'measured 13.0 - 18.6 = -5.6 points at 0.9, 61.9 - 65.9 = -4.0 points at 0.5' }, () => {
+  const at = (g) => tpAt('rollover', g) - tpAt('spart', g);
+  assert.ok(at(0.9) > at(0.5), `lead at 0.9 ${at(0.9)}, at 0.5 ${at(0.5)}`);
+});
+
+// §4.4, Fig. 9: met QoS kernels overshoot by 2.8 % under Rollover and
+// 11.6 % under Spart: Rollover's below Spart's. (A met point's IPC is at
+// least goal x IPC_isolated by the definition of met; asserted for the
+// record in qos.test.mjs.)
+test('ISCA\'17 §4.4, Fig. 9: Rollover overshoots its goals less than Spart', { todo: 'measured 5.7 % against 3.4 % on the reduced Parboil sweep (lbm at 0.9 reaches 0.977 and 0.967 of isolated under Rollover, the non-QoS kernel held near 0)' }, () => {
+  assert.ok(res.overshoot.rollover < res.overshoot.spart, `Rollover ${res.overshoot.rollover}, Spart ${res.overshoot.spart}`);
+});
