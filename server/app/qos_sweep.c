@@ -669,9 +669,12 @@ static int measure(const qos_spec *s, const sim_config *cfg, const trace *t,
 /* iso_q > 0: the QoS kernel's IPC_isolated as the sweep measures it (over
  * the window), told to the simulator so that the goal the quota policies
  * pursue is the goal judged (ISCA'17 §3.2: IPC_goal is a share of one
- * IPC_isolated) */
-static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, run_out *r, char *err,
-                    size_t errlen) {
+ * IPC_isolated). iso_o > 0: the non-QoS kernel's, told too: the simulator
+ * wants every program kernel's for its trace (trace_kernel.ipc_isolated),
+ * which no point reads, and would otherwise run that kernel alone to its
+ * end, past the window (a Parboil tpacf: 30 s of CPU a thread). */
+static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, double iso_o, run_out *r,
+                    char *err, size_t errlen) {
     /* the pair's kernels: their ops carry the kernel set's names */
     const char *names[2] = {w->s->k[w->s->pair[pair][0]].name, w->s->k[w->s->pair[pair][1]].name};
     char *text = json_dumps(j, JSON_COMPACT);
@@ -691,12 +694,18 @@ static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, run_out *r, c
     /* nothing past the window is measured: stop there (see QOS_STOP_SLACK) */
     if (w->s->window > 0 && !w->full)
         cfg.stop = ns_of(epoch_ceil((double)(w->s->window + QOS_STOP_SLACK)), cfg.device.clock_hz);
-    for (size_t i = 0; iso_q > 0 && i < cfg.nops; i++)
-        if (cfg.ops[i].kind == SIM_OP_KERNEL && cfg.ops[i].qos_goal > 0 &&
-            sim_ipc_cache_put(&w->cache, &cfg, i, iso_q) != 0) {
-            scn_free(sc);
-            return fail(err, errlen, "sweep", "out of memory");
-        }
+    /* the non-QoS kernel's first: where both kernels have one shape (one
+     * cache key), the QoS kernel's value is the one kept */
+    for (int pass = 0; pass < 2; pass++) {
+        double v = pass ? iso_q : iso_o;
+        for (size_t i = 0; v > 0 && i < cfg.nops; i++)
+            if (cfg.ops[i].kind == SIM_OP_KERNEL && cfg.ops[i].program &&
+                (cfg.ops[i].qos_goal > 0) == (pass == 1) &&
+                sim_ipc_cache_put(&w->cache, &cfg, i, v) != 0) {
+                scn_free(sc);
+                return fail(err, errlen, "sweep", "out of memory");
+            }
+    }
     for (;;) {
         trace t;
         trace_init(&t);
@@ -729,7 +738,7 @@ static int isolated(wctx *w, size_t kernel, int role, double *ipc, char *err, si
     json_decref(plain.policy);
     if (!j) return fail(err, errlen, "sweep", "out of memory");
     run_out r;
-    int rc = simulate(w, j, pair, 0, &r, err, errlen);
+    int rc = simulate(w, j, pair, 0, 0, &r, err, errlen);
     json_decref(j);
     *ipc = role ? r.ipc_o : r.ipc_q;
     return rc;
@@ -795,7 +804,7 @@ static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
             return fail(h->err, h->errlen, "sweep", "cancelled");
         json_t *j = build(h->w->s, h->pair, h->goal, h->sc, m, -1);
         if (!j) return fail(h->err, h->errlen, "sweep", "out of memory");
-        int rc = simulate(h->w, j, h->pair, 0, &h->cache[m], h->err, h->errlen);
+        int rc = simulate(h->w, j, h->pair, 0, 0, &h->cache[m], h->err, h->errlen);
         json_decref(j);
         if (rc) return -1;
         h->have[m] = true;
@@ -867,7 +876,7 @@ static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
             break;
         }
         run_out r;
-        rc = simulate(w, j, pair, iso_q, &r, err, errlen);
+        rc = simulate(w, j, pair, iso_q, iso_o, &r, err, errlen);
         json_decref(j);
         if (rc == 0)
             p[g] = (point){.met = goal_met(r.ipc_q, s->goal[g], iso_q),

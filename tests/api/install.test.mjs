@@ -61,7 +61,9 @@ test('the man page is the --help texts, every command a section', () => {
 // what the first one stored: what it must find is its own web/ and
 // scenarios/, not seed 57 scenarios again, 80 s on a loaded machine)
 async function servesFromPrefix(exe, { from = null, keepDb = null } = {}) {
-  const srv = await startServer({ exe, from });   // cwd: a fresh temporary folder
+  // (a first start stores all 57 shipped scenarios and the sweeps: on a
+  // loaded 2-core machine past startServer's 180 s once, as seed.mjs's does)
+  const srv = await startServer({ exe, from, waitMs: 600000 });   // cwd: a fresh temporary folder
   try {
     const scn = await getJson(`${srv.base}/api/scenarios`);
     assert.equal(scn.status, 200);
