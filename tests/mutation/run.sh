@@ -165,7 +165,8 @@ run_one() {
 # the caller passes at most JOBS)
 run_batch() {
     local dir=$1 name; shift
-    for name in "$@"; do run_one "$dir" "$name" & done
+    # (stderr: not bash's line for a binary that aborts; its log has it)
+    for name in "$@"; do run_one "$dir" "$name" 2>/dev/null & done
     wait
 }
 
@@ -214,7 +215,7 @@ run_mutant() {
         i=$((i + JOBS))
         if ! make_bins "$log" "${batch[@]}"; then
             result=invalid
-            detail=$(grep -m1 'error' "$log" | cut -c1-100)
+            detail=$(grep -m1 'error:' "$log" | cut -c1-100)
             return
         fi
         run_batch "$work/mut" "${batch[@]}"
