@@ -2,25 +2,44 @@
 # tests/mutation/run.sh -- mutation testing of the C unit tests.
 #
 #   tests/mutation/run.sh [--src DIR] [--list FILE] [--only ID[,ID...]] [--keep]
+#                         [--check] [--save-hints]
 #
 # Copies the source tree (DIR, default: this repository; rsync, or tar) to a temporary
 # directory, builds the unit tests there once (BUILD=build-mutation) and runs
-# them for a baseline, then for each mutant of the list
+# them all for a baseline, then for each mutant of the list
 # (tests/mutation/mutants.txt, format described there): applies it to the
-# copy, rebuilds, runs every unit test binary, restores the file. A mutant is
+# copy, rebuilds, runs the unit test binaries until one kills it, restores
+# the file. A mutant is
 #   killed     some test that passed in the baseline fails (or its binary
 #              crashes or runs over MUTATION_TIMEOUT seconds, default 120)
 #   survived   every test that passed in the baseline still passes
 #   stale      its pattern is on no line any more (the code moved: update it)
 #   ambiguous  its pattern is on several lines
 #   invalid    the mutated tree does not compile
-# Prints a table (with the tests that killed each mutant) and a final
-# "N killed, M survived" line; exits 1 when a mutant survived.
+# Prints a table (with the tests that killed each mutant: those of the
+# binaries run, at most 4 named) and a final "N killed, M survived, K stale
+# or ambiguous" line; exits 1 when a mutant survived or was stale, ambiguous
+# or invalid.
 #
-# The source tree itself is only read (rsync from it); everything is
-# written under the temporary directory, which is removed at the end unless
-# --keep. JOBS (default 2) is make's parallelism. SCHEDLAB_SHARED (default
-# DIR/../shared) is passed to the tests as in `make unit`.
+# Speed (the verdict is the same as running every binary: a mutant is killed
+# by the first lost test, and a survivor still runs every binary): the
+# binaries run JOBS at a time, in batches, and the run stops at the first
+# batch that loses a test. The order: first the binaries that killed this
+# mutant last time (tests/mutation/killers.txt, "ID<TAB>binary..."; names
+# that no longer exist are ignored), then the rest fastest first (their
+# baseline times). Each batch links only its own binaries (the library is
+# rebuilt once per mutant by make's dependency files), and a binary with no
+# passing test in the baseline is not run (it cannot lose one). --save-hints
+# writes this run's killers back to tests/mutation/killers.txt in DIR (the
+# only write to DIR). --check only tells, without building, which mutants
+# are stale or ambiguous (for a refactor).
+#
+# Otherwise the source tree itself is only read (rsync from it); everything
+# is written under the temporary directory, which is removed at the end
+# unless --keep. JOBS (default 2) is make's parallelism and the number of
+# binaries run at once. SCHEDLAB_SHARED (default DIR/../shared) is passed to
+# the tests as in `make unit`, and TMPDIR as there (/dev/shm when it has
+# 2 GiB free).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,83 +47,32 @@ src=$(cd "$here/../.." && pwd)
 list=$here/mutants.txt
 only=
 keep=0
+check=0
+save_hints=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --src) src=$(cd "$2" && pwd); shift 2 ;;
         --list) list=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
         --only) only=",$2,"; shift 2 ;;
         --keep) keep=1; shift ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --check) check=1; shift ;;
+        --save-hints) save_hints=1; shift ;;
+        -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 [ -f "$list" ] || { echo "run.sh: no mutant list $list" >&2; exit 2; }
+hints=$src/tests/mutation/killers.txt
 
 JOBS=${JOBS:-2}
 TIMEOUT=${MUTATION_TIMEOUT:-120}
 B=build-mutation
 shared=${SCHEDLAB_SHARED:-$(cd "$src/.." && pwd)/shared}
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/schedlab-mutation.XXXXXX")
-if [ "$keep" = 1 ]; then echo "run.sh: working copy kept in $work" >&2
-else trap 'rm -rf "$work"' EXIT; fi
-tree=$work/tree
-mkdir -p "$tree" "$work/orig" "$work/logs"
-# build folders, node_modules, git metadata, the built binary and databases
-# stay behind (tar where rsync is missing: same exclusions)
-if command -v rsync >/dev/null; then
-    rsync -a --exclude='/build*/' --exclude='/node_modules/' --exclude='/.git/' \
-        --exclude='/schedlab' --exclude='*.db' --exclude='*.db-wal' --exclude='*.db-shm' \
-        "$src/" "$tree/"
-else
-    tar -C "$src" --anchored --exclude='./build*' --exclude='./node_modules' --exclude='./.git' \
-        --exclude='./schedlab' --no-anchored --exclude='*.db' --exclude='*.db-wal' \
-        --exclude='*.db-shm' -cf - . | tar -C "$tree" -xf -
-fi
-
-cd "$tree" || exit 2
-bins=()
-for f in tests/unit/test_*.c; do bins+=("$B/tests/$(basename "$f" .c)"); done
-
-build() {   # build every unit test binary; fixtures etc. through `make unit`'s prerequisites
-    make -j"$JOBS" --no-print-directory BUILD=$B "${bins[@]}" >"$1" 2>&1
-}
-
-# Runs every test binary; writes "binary:test" for each passing test to $1.
-run_tests() {
-    local out=$1 log=$2 b name
-    : >"$out"
-    : >"$log"
-    for b in "${bins[@]}"; do
-        name=$(basename "$b")
-        SCHEDLAB_SHARED=$shared SCHEDLAB_TRACES=$shared/traces SCHEDLAB_ROOT=$tree \
-            SCHEDLAB_FIXTURES=$tree/$B/fixtures \
-            timeout "$TIMEOUT" "$b" >"$work/logs/one" 2>&1
-        cat "$work/logs/one" >>"$log"
-        sed -n 's/^\[ *OK *\] \(.*\)$/\1/p' "$work/logs/one" | sed "s/^/$name:/" >>"$out"
-    done
-    sort -o "$out" "$out"
-}
-
-echo "mutation: building the baseline in $tree/$B (JOBS=$JOBS)" >&2
-# `make unit` once builds whatever else the tests need (fixtures); its test
-# failures are the baseline's business, recorded below
-make -j"$JOBS" --no-print-directory BUILD=$B unit >"$work/logs/baseline-unit" 2>&1
-if ! build "$work/logs/baseline-build"; then
-    echo "run.sh: the unmutated tree does not build:" >&2
-    tail -20 "$work/logs/baseline-build" >&2
-    exit 2
-fi
-run_tests "$work/baseline.ok" "$work/logs/baseline-tests"
-nbase=$(wc -l <"$work/baseline.ok")
-echo "mutation: baseline: $nbase tests pass" >&2
-if grep -q '^\[  FAILED  \] [a-z]' "$work/logs/baseline-tests"; then
-    echo "mutation: baseline failures (ignored when judging mutants):" >&2
-    grep '^\[  FAILED  \] [a-z]' "$work/logs/baseline-tests" | sort -u | sed 's/^/  /' >&2
-fi
+t0=$(date +%s)
 
 # find_variant ID -> prints "file<TAB>pattern<TAB>replacement" of the first
 # variant whose pattern is on exactly one line; else prints stale/ambiguous.
+# (Run in the tree: FILES are relative to it.)
 find_variant() {
     local id=$1 status=stale
     while IFS=$'\t' read -r mid files pat rep; do
@@ -127,17 +95,164 @@ find_variant() {
 }
 
 ids=$(grep -v '^#' "$list" | grep -v '^[[:space:]]*$' | cut -f1 | awk '!seen[$0]++')
+
+if [ "$check" = 1 ]; then   # no copy, no build: where each mutant applies
+    cd "$src" || exit 2
+    bad=0
+    for id in $ids; do
+        case "$only" in ''|*",$id,"*) ;; *) continue ;; esac
+        if v=$(find_variant "$id"); then
+            printf '%-28s %s\n' "$id" "$(cut -f1 <<<"$v")"
+        else
+            printf '%-28s %s\n' "$id" "$v"
+            bad=$((bad + 1))
+        fi
+    done
+    echo "$bad stale or ambiguous"
+    [ "$bad" -eq 0 ]
+    exit
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/schedlab-mutation.XXXXXX")
+if [ "$keep" = 1 ]; then echo "run.sh: working copy kept in $work" >&2
+else trap 'rm -rf "$work"' EXIT; fi
+tree=$work/tree
+mkdir -p "$tree" "$work/orig" "$work/logs" "$work/base" "$work/mut"
+# build folders, node_modules, git metadata, the built binary and databases
+# stay behind (tar where rsync is missing: same exclusions)
+if command -v rsync >/dev/null; then
+    rsync -a --exclude='/build*/' --exclude='/node_modules/' --exclude='/.git/' \
+        --exclude='/schedlab' --exclude='*.db' --exclude='*.db-wal' --exclude='*.db-shm' \
+        "$src/" "$tree/"
+else
+    tar -C "$src" --anchored --exclude='./build*' --exclude='./node_modules' --exclude='./.git' \
+        --exclude='./schedlab' --no-anchored --exclude='*.db' --exclude='*.db-wal' \
+        --exclude='*.db-shm' -cf - . | tar -C "$tree" -xf -
+fi
+
+# the tests' throw-away databases on a tmpfs, as in `make unit` (Makefile,
+# TEST_TMPDIR)
+testtmp=/tmp
+if [ -d /dev/shm ] && [ -w /dev/shm ] &&
+   [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge 2097152 ] 2>/dev/null; then
+    testtmp=/dev/shm
+fi
+
+cd "$tree" || exit 2
+names=()
+for f in tests/unit/test_*.c; do names+=("$(basename "$f" .c)"); done
+
+# make_bins LOG NAME... -- (re)build these unit test binaries
+make_bins() {
+    local log=$1; shift
+    make -j"$JOBS" --no-print-directory BUILD=$B "${@/#/$B/tests/}" >>"$log" 2>&1
+}
+
+# run_one DIR NAME -- run one binary; DIR/NAME.ok gets "NAME:test" for each
+# passing test, DIR/NAME.log its output, DIR/NAME.time its wall seconds
+run_one() {
+    local dir=$1 name=$2 s e
+    s=$(date +%s.%N)
+    SCHEDLAB_SHARED=$shared SCHEDLAB_TRACES=$shared/traces SCHEDLAB_ROOT=$tree \
+        SCHEDLAB_FIXTURES=$tree/$B/fixtures TMPDIR=$testtmp \
+        timeout "$TIMEOUT" "$B/tests/$name" >"$dir/$name.log" 2>&1
+    e=$(date +%s.%N)
+    sed -n 's/^\[ *OK *\] \(.*\)$/\1/p' "$dir/$name.log" | sed "s/^/$name:/" | sort >"$dir/$name.ok"
+    awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f\n", b - a }' >"$dir/$name.time"
+}
+
+# run_batch DIR NAME... -- run these binaries JOBS at a time (all at once:
+# the caller passes at most JOBS)
+run_batch() {
+    local dir=$1 name; shift
+    # (stderr: not bash's line for a binary that aborts; its log has it)
+    for name in "$@"; do run_one "$dir" "$name" 2>/dev/null & done
+    wait
+}
+
+echo "mutation: building the baseline in $tree/$B (JOBS=$JOBS)" >&2
+# the fixtures the importer tests read (`make unit`'s other prerequisite)
+make -j"$JOBS" --no-print-directory BUILD=$B "$B/fixtures/.stamp" >"$work/logs/baseline-build" 2>&1
+if ! make_bins "$work/logs/baseline-build" "${names[@]}"; then
+    echo "run.sh: the unmutated tree does not build:" >&2
+    tail -20 "$work/logs/baseline-build" >&2
+    exit 2
+fi
+i=0
+while [ "$i" -lt "${#names[@]}" ]; do
+    run_batch "$work/base" "${names[@]:i:JOBS}"
+    i=$((i + JOBS))
+done
+nbase=$(cat "$work"/base/*.ok | wc -l)
+tbase=$(( $(date +%s) - t0 ))
+echo "mutation: baseline: $nbase tests pass (${tbase} s with the build)" >&2
+if cat "$work"/base/*.log | grep -q '^\[  FAILED  \] [a-z]'; then
+    echo "mutation: baseline failures (ignored when judging mutants):" >&2
+    cat "$work"/base/*.log | grep '^\[  FAILED  \] [a-z]' | sort -u | sed 's/^/  /' >&2
+fi
+# the default order: fastest first; binaries with no passing test left out
+order=()
+while read -r _ name; do
+    [ -s "$work/base/$name.ok" ] && order+=("$name")
+done < <(for n in "${names[@]}"; do echo "$(cat "$work/base/$n.time") $n"; done | sort -n -k1,1 -k2,2)
+echo "mutation: ${#order[@]} of ${#names[@]} binaries have passing tests" >&2
+
+# run_mutant ID -> the binaries in order (hints first) in batches of JOBS,
+# until one loses a baseline test; sets result/detail
+run_mutant() {
+    local id=$1 seq=() n h lost="" i batch ran=0 log=$work/logs/$id.build
+    : >"$log"
+    rm -f "$work"/mut/*
+    for h in $( [ -f "$hints" ] && awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$hints"); do
+        for n in "${order[@]}"; do [ "$n" = "$h" ] && seq+=("$n"); done
+    done
+    for n in "${order[@]}"; do
+        case " ${seq[*]} " in *" $n "*) ;; *) seq+=("$n") ;; esac
+    done
+    i=0
+    while [ "$i" -lt "${#seq[@]}" ]; do
+        batch=("${seq[@]:i:JOBS}")
+        i=$((i + JOBS))
+        if ! make_bins "$log" "${batch[@]}"; then
+            result=invalid
+            detail=$(grep -m1 'error:' "$log" | cut -c1-100)
+            return
+        fi
+        run_batch "$work/mut" "${batch[@]}"
+        ran=$((ran + ${#batch[@]}))
+        for n in "${batch[@]}"; do
+            lost="$lost$(comm -23 "$work/base/$n.ok" "$work/mut/$n.ok")"$'\n'
+        done
+        lost=$(grep -v '^$' <<<"$lost")
+        if [ -n "$lost" ]; then
+            result=killed
+            detail="$(echo "$lost" | head -4 | tr '\n' ' ')"
+            local nlost
+            nlost=$(echo "$lost" | wc -l)
+            [ "$nlost" -gt 4 ] && detail="$detail(+$((nlost - 4)) more) "
+            detail="$detail[$ran of ${#seq[@]} binaries run]"
+            # the hint for next time: the binaries that lost a test
+            printf '%s\t%s\n' "$id" "$(echo "$lost" | cut -d: -f1 | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')" >>"$work/killers"
+            return
+        fi
+    done
+    result=SURVIVED
+    detail="[$ran binaries run]"
+}
+
 nk=0; ns=0; nst=0; ninv=0
 table=$work/table
-printf '%-28s %-28s %-9s %s\n' "mutant" "file" "result" "failing tests (first 4)" >"$table"
+: >"$work/killers"
+printf '%-28s %-28s %-9s %5s %s\n' "mutant" "file" "result" "secs" "failing tests (first 4)" >"$table"
 for id in $ids; do
     case "$only" in ''|*",$id,"*) ;; *) continue ;; esac
     v=$(find_variant "$id")
     if [ $? -ne 0 ]; then
-        printf '%-28s %-28s %-9s %s\n' "$id" "-" "$v" "" | tee -a "$table" >&2
+        printf '%-28s %-28s %-9s %5s %s\n' "$id" "-" "$v" "" "" | tee -a "$table" >&2
         nst=$((nst + 1))
         continue
     fi
+    ts=$(date +%s)
     IFS=$'\t' read -r file pat rep <<<"$v"
     mkdir -p "$work/orig/$(dirname "$file")"
     cp -p "$file" "$work/orig/$file"
@@ -145,30 +260,31 @@ for id in $ids; do
         i = index($0, ENVIRON["PAT"])
         if (i) $0 = substr($0, 1, i - 1) ENVIRON["REP"] substr($0, i + length(ENVIRON["PAT"]))
         print }' "$work/orig/$file" >"$file"
-    if ! build "$work/logs/$id.build"; then
-        result=invalid
-        detail=$(grep -m1 'error' "$work/logs/$id.build" | cut -c1-100)
-        ninv=$((ninv + 1))
-    else
-        run_tests "$work/$id.ok" "$work/logs/$id.tests"
-        lost=$(comm -23 "$work/baseline.ok" "$work/$id.ok")
-        if [ -n "$lost" ]; then
-            result=killed
-            detail="$(echo "$lost" | head -4 | tr '\n' ' ')"
-            nlost=$(echo "$lost" | wc -l)
-            [ "$nlost" -gt 4 ] && detail="$detail(+$((nlost - 4)) more)"
-            nk=$((nk + 1))
-        else
-            result=SURVIVED
-            detail=""
-            ns=$((ns + 1))
-        fi
-    fi
+    run_mutant "$id"
+    case $result in
+        killed) nk=$((nk + 1)) ;;
+        invalid) ninv=$((ninv + 1)) ;;
+        *) ns=$((ns + 1)) ;;
+    esac
     # restore: a fresh mtime, so the next build recompiles the file
     cp "$work/orig/$file" "$file"
     touch "$file"
-    printf '%-28s %-28s %-9s %s\n' "$id" "$file" "$result" "$detail" | tee -a "$table" >&2
+    printf '%-28s %-28s %-9s %5s %s\n' "$id" "$file" "$result" "$(( $(date +%s) - ts ))" "$detail" |
+        tee -a "$table" >&2
 done
+
+if [ "$save_hints" = 1 ]; then
+    # this run's killers replace those of the mutants it ran; the others stay
+    { [ -f "$hints" ] && awk -F'\t' 'NR == FNR { ran[$1] = 1; next } !/^#/ && !($1 in ran)' \
+          "$work/killers" "$hints"
+      cat "$work/killers"; } | sort -t$'\t' -k1,1 >"$work/killers.new"
+    { echo "# tests/mutation/killers.txt -- written by tests/mutation/run.sh --save-hints:"
+      echo "# per mutant (ID<TAB>binaries), the unit test binaries that killed it last"
+      echo "# time; run.sh runs them first. Only an order: a wrong or missing line"
+      echo "# costs time, never a verdict."
+      cat "$work/killers.new"; } >"$hints"
+    echo "mutation: hints written to $hints" >&2
+fi
 
 echo
 cat "$table"
@@ -176,5 +292,5 @@ echo
 extra=""
 [ "$nst" -gt 0 ] && extra="$extra, $nst stale or ambiguous"
 [ "$ninv" -gt 0 ] && extra="$extra, $ninv invalid"
-echo "$nk killed, $ns survived$extra"
-[ "$ns" -eq 0 ]
+echo "$nk killed, $ns survived$extra ($(( $(date +%s) - t0 )) s, JOBS=$JOBS)"
+[ "$ns" -eq 0 ] && [ "$nst" -eq 0 ] && [ "$ninv" -eq 0 ]

@@ -557,26 +557,32 @@ static void test_tx2_n2_release_in_launch_order(void **state) {
  *  t=0    F (P0) fills the TX2 until 1 s.
  *  t=0.1  KB (P1) -> ee:P1:low.   t=0.2 KA (P0) -> ee:P0:low.
  *  t=1    F done: KB takes all four slots (1-2 s), KA waits for them (2-3 s).
- * Mutants: xproc-latest-first, xproc-process-order. */
+ * Both block-scheduler loops (sim_config.general_loop: ee.c with
+ * driver_shared.c, and the fused one in ee.h) must keep this order.
+ * Mutants: xproc-latest-first, xproc-process-order,
+ * xproc-latest-first-general. */
 static void test_two_processes_earliest_ee_first(void **state) {
     (void)state;
-    tb b;
-    trace t;
-    tb_init(&b, "tx2");
-    int32_t sf = tb_stream(&b, "SF", "P0", SIM_PRIO_NONE);
-    int32_t sa = tb_stream(&b, "SA", "P0", SIM_PRIO_NONE);
-    int32_t sb = tb_stream(&b, "SB", "P1", SIM_PRIO_NONE);
-    tb_kernel(&b, "F", sf, 0, 4, 1024, 0, SEC);
-    tb_kernel(&b, "KB", sb, 100 * MS, 4, 1024, 0, SEC);
-    tb_kernel(&b, "KA", sa, 200 * MS, 4, 1024, 0, SEC);
-    tb_run(&b, &t);
-    assert_string_equal(queue_of(&t, "KB", "ee:"), "ee:P1:low");
-    assert_string_equal(queue_of(&t, "KA", "ee:"), "ee:P0:low");
-    assert_int_equal(kern(&t, "KB")->first_block, SEC);
-    assert_int_equal(kern(&t, "KB")->fully_dispatched, SEC);
-    assert_int_equal(kern(&t, "KA")->first_block, 2 * SEC);
-    assert_int_equal(kern(&t, "KA")->end, 3 * SEC);
-    trace_free(&t);
+    for (int general = 0; general < 2; general++) {
+        tb b;
+        trace t;
+        tb_init(&b, "tx2");
+        b.cfg.general_loop = general;
+        int32_t sf = tb_stream(&b, "SF", "P0", SIM_PRIO_NONE);
+        int32_t sa = tb_stream(&b, "SA", "P0", SIM_PRIO_NONE);
+        int32_t sb = tb_stream(&b, "SB", "P1", SIM_PRIO_NONE);
+        tb_kernel(&b, "F", sf, 0, 4, 1024, 0, SEC);
+        tb_kernel(&b, "KB", sb, 100 * MS, 4, 1024, 0, SEC);
+        tb_kernel(&b, "KA", sa, 200 * MS, 4, 1024, 0, SEC);
+        tb_run(&b, &t);
+        assert_string_equal(queue_of(&t, "KB", "ee:"), "ee:P1:low");
+        assert_string_equal(queue_of(&t, "KA", "ee:"), "ee:P0:low");
+        assert_int_equal(kern(&t, "KB")->first_block, SEC);
+        assert_int_equal(kern(&t, "KB")->fully_dispatched, SEC);
+        assert_int_equal(kern(&t, "KA")->first_block, 2 * SEC);
+        assert_int_equal(kern(&t, "KA")->end, 3 * SEC);
+        trace_free(&t);
+    }
 }
 
 /* Second half: "one that cannot place a block does not hold up the others".
@@ -590,13 +596,16 @@ static void test_two_processes_earliest_ee_first(void **state) {
  * (X1) until 1 s: the contrast pins that the skip is per process.
  *  t=1    F ends. Apart: KA -> SM1 (2048 free; SM0 has 1536, KB is on it).
  *         Together: KA -> SM0 (both empty, tie), then KB -> SM1 (4 vs 2).
- * Mutant: xproc-stuck-holds-all. */
+ * In both block-scheduler loops (sim_config.general_loop).
+ * Mutants: xproc-stuck-holds-all, xproc-stuck-holds-all-general. */
 static void test_two_processes_stuck_does_not_hold_others(void **state) {
     (void)state;
-    for (int same = 0; same < 2; same++) {
+    for (int run = 0; run < 4; run++) {
+        int same = run % 2;
         tb b;
         trace t;
         tb_init(&b, "tx2");
+        b.cfg.general_loop = run >= 2;
         int32_t sf = tb_stream(&b, "SF", "P0", SIM_PRIO_NONE);
         int32_t sa = tb_stream(&b, "SA", "P0", SIM_PRIO_NONE);
         int32_t sb = tb_stream(&b, "SB", same ? "P0" : "P1", SIM_PRIO_NONE);
