@@ -200,7 +200,8 @@ echo "mutation: ${#order[@]} of ${#names[@]} binaries have passing tests" >&2
 # run_mutant ID -> the binaries in order (hints first) in batches of JOBS,
 # until one loses a baseline test; sets result/detail
 run_mutant() {
-    local id=$1 seq=() n h lost="" i batch ran=0 log=$work/logs/$id.build
+    local id=$1 seq=() n h lost="" i batch ran=0 log
+    log=$work/logs/$id.build
     : >"$log"
     rm -f "$work"/mut/*
     for h in $( [ -f "$hints" ] && awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$hints"); do
@@ -230,7 +231,7 @@ run_mutant() {
             local nlost
             nlost=$(echo "$lost" | wc -l)
             [ "$nlost" -gt 4 ] && detail="$detail(+$((nlost - 4)) more) "
-            detail="$detail[$ran of ${#seq[@]} binaries run]"
+            detail="${detail}[$ran of ${#seq[@]} binaries run]"
             # the hint for next time: the binaries that lost a test
             printf '%s\t%s\n' "$id" "$(echo "$lost" | cut -d: -f1 | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')" >>"$work/killers"
             return
