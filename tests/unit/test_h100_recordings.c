@@ -32,12 +32,13 @@
 #include "../../server/formats/scenario.h"
 #include "../../simcore/device.h"
 #include "test_imp_util.h"
+#include "test_scn_util.h"
 
-#define MS(x) ((int64_t)((x) * 1000000.0))
+#define MS_OF(x) ((int64_t)((x) * 1000000.0))
 /* t within 0.2 ms of x: a measured time against the scenario's (the first
  * kernel's launch latency, 40-150 us in these recordings, shifts the
  * re-based recording earlier; later kernels start 15-50 us after issue) */
-#define NEAR(t, x) ((t) >= MS(x) - 200000 && (t) < MS(x) + 200000)
+#define NEAR(t, x) ((t) >= MS_OF(x) - 200000 && (t) < MS_OF(x) + 200000)
 
 static void root_path(char *buf, size_t n, const char *rel) {
     const char *root = getenv("SCHEDLAB_ROOT");
@@ -62,45 +63,6 @@ static void measured(const char *file, trace *t) {
     trace_init(t);
     if (imp_import(IMP_GLOBALTIMER_CSV, &f, 1, t, err, sizeof err) != 0) fail_msg("%s", err);
     free(data);
-}
-
-/* Run `run` of the scenario at REL (from the repository root); the
- * caller trace_free()s *t. */
-static void simulated_at(const char *rel, const char *run, trace *t) {
-    char path[1024], err[512] = "";
-    const char *file = rel;
-    root_path(path, sizeof path, rel);
-    scn_scenario *s = NULL;
-    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    int r = scn_find_run(s, run);
-    if (r < 0) fail_msg("%s has no run \"%s\"", file, run);
-    sim_config cfg;
-    assert_int_equal(scn_config(s, (size_t)r, &cfg, err, sizeof err), 0);
-    trace_init(t);
-    if (sim_run(&cfg, t, err, sizeof err) != 0) fail_msg("%s: %s", file, err);
-    scn_free(s);
-}
-
-/* Run `run` of scenarios/FILE. */
-static void simulated(const char *file, const char *run, trace *t) {
-    char rel[256];
-    snprintf(rel, sizeof rel, "scenarios/%s", file);
-    simulated_at(rel, run, t);
-}
-
-static int32_t kid(const trace *t, const char *name) {
-    for (size_t i = 0; i < t->kernels.n; i++)
-        if (strcmp(trace_str_get(t, t->kernels.v[i].name), name) == 0) return (int32_t)i;
-    fail_msg("no kernel %s", name);
-    return -1;
-}
-
-static const trace_block *blk(const trace *t, const char *k, int32_t index) {
-    int32_t id = kid(t, k);
-    for (size_t i = 0; i < t->blocks.n; i++)
-        if (t->blocks.v[i].kernel == id && t->blocks.v[i].index == index) return &t->blocks.v[i];
-    fail_msg("no block %s/%d", k, index);
-    return NULL;
 }
 
 static int64_t first(const trace *t, const char *k) {
@@ -214,12 +176,12 @@ static void test_sm_order(void **state) {
         assert_int_equal(blk(&r[0], "K2", b)->sm, h100_order[b - 132]);
 
     trace s;
-    simulated("h100-sm-order.json", "default", &s);
+    scn_simulate("h100-sm-order.json", "default", &s);
     /* agree: K1 exactly (the preset's sm_order is this measurement), both
      * kernels one wave at 0 and 10 ms */
     for (int32_t b = 0; b < 132; b++) assert_int_equal(blk(&s, "K1", b)->sm, h100_order[b]);
     assert_int_equal(started(&s, "K1", 0, 1), 132);
-    assert_int_equal(started(&s, "K2", MS(10), MS(10) + 1), 264);
+    assert_int_equal(started(&s, "K2", MS_OF(10), MS_OF(10) + 1), 264);
     /* DISAGREE: most-room gives K2 K1's order twice (blocks b and b + 132
      * on h100_order[b]); the H100 starts with 128-131 and doubles up on
      * 124-131 early: 196 of K2's 264 blocks on the same SM */
@@ -248,12 +210,12 @@ static void test_most_room(void **state) {
     for (int32_t b = 0; b < 4; b++) assert_int_equal(blk(&m, "B", b)->sm, 123);
     assert_true(NEAR(first(&m, "B"), 2));
     /* agree, block for block: most-room with the measured tie-break order */
-    simulated("h100-most-room.json", "most-room", &s);
+    scn_simulate("h100-most-room.json", "most-room", &s);
     for (int32_t b = 0; b < 4; b++) assert_int_equal(blk(&s, "B", b)->sm, 123);
     assert_int_equal(same_sm(&m, &s), 135);
     report("h100-most-room", &m, &s, 135, 135);
     /* the round-robin variant spreads B over four SMs: 132 of 135 */
-    simulated("h100-most-room.json", "round-robin", &rr);
+    scn_simulate("h100-most-room.json", "round-robin", &rr);
     assert_int_equal(distinct_sms(&rr, "B"), 4);
     assert_int_equal(same_sm(&m, &rr), 132);
     trace_free(&rr);
@@ -267,15 +229,15 @@ static void test_priority(void **state) {
     (void)state;
     trace m, s;
     measured("h100-priority-r1.csv", &m);
-    simulated("h100-priority.json", "default", &s);
+    scn_simulate("h100-priority.json", "default", &s);
     /* measured and simulated agree on every wave: K1 at 0, then the later
      * high-priority K3 at 10 ms ahead of K2, K2 at 20 ms, each in one wave */
     const trace *both[2] = {&m, &s};
     for (int i = 0; i < 2; i++) {
         const trace *t = both[i];
-        assert_int_equal(started(t, "K1", 0, MS(0.2)), 264);
-        assert_int_equal(started(t, "K3", MS(9.8), MS(10.2)), 264);
-        assert_int_equal(started(t, "K2", MS(19.8), MS(20.2)), 264);
+        assert_int_equal(started(t, "K1", 0, MS_OF(0.2)), 264);
+        assert_int_equal(started(t, "K3", MS_OF(9.8), MS_OF(10.2)), 264);
+        assert_int_equal(started(t, "K2", MS_OF(19.8), MS_OF(20.2)), 264);
         assert_int_equal(distinct_sms(t, "K3"), 132);
     }
     assert_true(first(&m, "K3") < first(&m, "K2"));
@@ -291,16 +253,16 @@ static void test_basic_rules(void **state) {
     (void)state;
     trace m, s;
     measured("h100-basic-rules-r1.csv", &m);
-    simulated("h100-basic-rules.json", "default", &s);
+    scn_simulate("h100-basic-rules.json", "default", &s);
     const trace *both[2] = {&m, &s};
     for (int i = 0; i < 2; i++) {
         const trace *t = both[i];
         /* agree, R2: two 768-thread blocks per SM, 264 of K1's 396 at 0 */
-        assert_int_equal(started(t, "K1", 0, MS(0.2)), 264);
-        assert_int_equal(started(t, "K1", MS(9.8), MS(10.2)), 132);
+        assert_int_equal(started(t, "K1", 0, MS_OF(0.2)), 264);
+        assert_int_equal(started(t, "K1", MS_OF(9.8), MS_OF(10.2)), 132);
         /* agree, X1: no K4 block (issued at 2 ms, fits) before K1's
          * queued blocks are placed at 10 ms */
-        assert_int_equal(started(t, "K4", 0, MS(9.8)), 0);
+        assert_int_equal(started(t, "K4", 0, MS_OF(9.8)), 0);
         /* agree: K6 (36 ms) starts at once */
         assert_true(NEAR(first(t, "K6"), 36));
         /* agree, H100-C1 (simcore/carveout.h): no K4 block (100KB, its SMs
@@ -319,32 +281,32 @@ static void test_basic_rules(void **state) {
     /* DISAGREE. Simulated: K1's second wave one block per SM, so no SM is
      * empty for K4 (carveout rule) until 20 ms: all 264 blocks then, K5's
      * 132 at 30 ms. */
-    assert_int_equal(started(&s, "K4", MS(20), MS(20) + 1), 264);
+    assert_int_equal(started(&s, "K4", MS_OF(20), MS_OF(20) + 1), 264);
     assert_int_equal(distinct_sms(&s, "K4"), 132);
-    assert_int_equal(started(&s, "K5", MS(30), MS(30) + 1), 132);
+    assert_int_equal(started(&s, "K5", MS_OF(30), MS_OF(30) + 1), 132);
     /* Measured: K1's second wave packs onto 72 SMs (two blocks on 60), and
      * K4 takes only the 60 empty SMs (120 blocks); its other 144 blocks
      * wait for 20 ms, and K5 starts 120 blocks at 20 ms and 12 at 30. */
-    assert_int_equal(started(&m, "K5", MS(19.8), MS(20.2)), 120);
-    assert_int_equal(started(&m, "K5", MS(29.8), MS(30.2)), 12);
+    assert_int_equal(started(&m, "K5", MS_OF(19.8), MS_OF(20.2)), 120);
+    assert_int_equal(started(&m, "K5", MS_OF(29.8), MS_OF(30.2)), 12);
     {
         char seen[SIM_MAX_SMS] = {0};
         int sms = 0;
         for (size_t i = 0; i < m.blocks.n; i++)
-            if (m.blocks.v[i].kernel == kid(&m, "K1") && m.blocks.v[i].start > MS(9.8) &&
+            if (m.blocks.v[i].kernel == kid(&m, "K1") && m.blocks.v[i].start > MS_OF(9.8) &&
                 !seen[m.blocks.v[i].sm]++)
                 sms++;
         assert_int_equal(sms, 72);
     }
-    assert_int_equal(started(&m, "K4", MS(9.8), MS(10.2)), 120);
-    assert_int_equal(started(&m, "K4", MS(19.8), MS(20.2)), 144);
+    assert_int_equal(started(&m, "K4", MS_OF(9.8), MS_OF(10.2)), 120);
+    assert_int_equal(started(&m, "K4", MS_OF(19.8), MS_OF(20.2)), 144);
     /* agree since H100-C1 (before: 20 and 34.9 ms simulated): K2 (stream S1
      * after K1, 512 threads without shared memory) waits for SMs K4 and K5
      * leave, 30 ms, and K3 (after the 256MB copy C2o) starts at 44.9 ms */
     assert_true(NEAR(first(&m, "K2"), 30));
-    assert_int_equal(first(&s, "K2"), MS(30));
+    assert_int_equal(first(&s, "K2"), MS_OF(30));
     assert_true(NEAR(first(&m, "K3"), 44.9));
-    assert_int_equal(first(&s, "K3"), MS(40) + 4862961);   /* 256 MiB at 55.2 GB/s */
+    assert_int_equal(first(&s, "K3"), MS_OF(40) + 4862961);   /* 256 MiB at 55.2 GB/s */
     /* agree: the copy's time, K2's end -> K3's start, within 0.5 % */
     int64_t gap_m = first(&m, "K3") - m.kernels.v[kid(&m, "K2")].end;
     int64_t gap_s = first(&s, "K3") - s.kernels.v[kid(&s, "K2")].end;
@@ -362,19 +324,19 @@ static void test_smem_carveout(void **state) {
     (void)state;
     trace m, s;
     measured("h100-smem-carveout-r1.csv", &m);
-    simulated("h100-smem-carveout.json", "default", &s);
+    scn_simulate("h100-smem-carveout.json", "default", &s);
     /* Measured: neither starts before K1 has left the GPU at 10 ms, not
      * even 8KB: an SM running K1 (no shared memory, configured to 8KB)
      * takes no block that asks for more (H100-C1, simcore/carveout.h). */
-    assert_int_equal(started(&m, "K2", 0, MS(9.8)), 0);
-    assert_int_equal(started(&m, "K3", 0, MS(9.8)), 0);
-    assert_int_equal(started(&m, "K2", MS(9.8), MS(10.2)), 132);
-    assert_int_equal(started(&m, "K3", MS(9.8), MS(10.2)), 132);
+    assert_int_equal(started(&m, "K2", 0, MS_OF(9.8)), 0);
+    assert_int_equal(started(&m, "K3", 0, MS_OF(9.8)), 0);
+    assert_int_equal(started(&m, "K2", MS_OF(9.8), MS_OF(10.2)), 132);
+    assert_int_equal(started(&m, "K3", MS_OF(9.8), MS_OF(10.2)), 132);
     assert_true(m.kernels.v[kid(&m, "K1")].end < first(&m, "K2"));
     /* AGREE since H100-C1 (before: K2 at 2 ms and K3 at 4 ms simulated):
      * K2's 132 blocks start at 10 ms exactly, when K1 drains */
-    assert_int_equal(first(&s, "K2"), MS(10));
-    assert_int_equal(started(&s, "K2", MS(10), MS(10) + 1), 132);
+    assert_int_equal(first(&s, "K2"), MS_OF(10));
+    assert_int_equal(started(&s, "K2", MS_OF(10), MS_OF(10) + 1), 132);
     /* ... and in both, no K2 or K3 block shares an SM with K1, nor a K3
      * block (100KB: 228KB) one with K2 (8KB, 256 threads: 100KB) */
     const trace *both[2] = {&m, &s};
@@ -396,8 +358,8 @@ static void test_smem_carveout(void **state) {
     assert_int_equal(distinct_sms(&m, "K2"), 65);
     assert_int_equal(distinct_sms(&m, "K3"), 67);
     assert_int_equal(distinct_sms(&s, "K2"), 132);
-    assert_int_equal(first(&s, "K3"), MS(20));
-    assert_int_equal(started(&s, "K3", MS(20), MS(20) + 1), 132);
+    assert_int_equal(first(&s, "K3"), MS_OF(20));
+    assert_int_equal(started(&s, "K3", MS_OF(20), MS_OF(20) + 1), 132);
     /* Measured, why (the hypothesis tests/fixtures/h100/probes/cv-*.json
      * settle): K1's 132 blocks ended within 192 ns (six %globaltimer
      * steps), and the order decided who got an SM. Every SM freed within
@@ -479,7 +441,7 @@ static void test_two_per_sm_doubling(void **state) {
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         trace m, s;
         measured(cases[c].file, &m);
-        simulated(cases[c].scenario, "default", &s);
+        scn_simulate(cases[c].scenario, "default", &s);
         int32_t second, last_first;
         doubling(&m, cases[c].kernel, &second, &last_first);
         assert_int_equal(second, cases[c].second);
@@ -533,20 +495,20 @@ static void test_c1_probe(void **state) {
     snprintf(json, sizeof json, "tests/fixtures/h100/%s.json", p->name);
     trace m, s;
     measured(csv, &m);
-    simulated_at(json, "default", &s);
+    scn_simulate_at(json, "default", &s);
     int64_t k1_end = m.kernels.v[kid(&m, "K1")].end;
     /* measured: K1 runs its 6 ms on every SM */
     assert_true(NEAR(k1_end, 6));
     assert_int_equal(distinct_sms(&m, "K1"), 132);
     if (p->joins) {
-        assert_int_equal(started(&m, "N", MS(0.8), MS(1.2)), 132);
-        assert_int_equal(started(&s, "N", MS(1), MS(1) + 1), 132);
+        assert_int_equal(started(&m, "N", MS_OF(0.8), MS_OF(1.2)), 132);
+        assert_int_equal(started(&s, "N", MS_OF(1), MS_OF(1) + 1), 132);
     } else {
         assert_int_equal(started(&m, "N", 0, k1_end), 0);
-        assert_int_equal(started(&m, "N", k1_end, k1_end + MS(0.1)), 132);
-        assert_int_equal(started(&s, "N", MS(6), MS(6) + 1), 132);
+        assert_int_equal(started(&m, "N", k1_end, k1_end + MS_OF(0.1)), 132);
+        assert_int_equal(started(&s, "N", MS_OF(6), MS_OF(6) + 1), 132);
     }
-    assert_int_equal(s.kernels.v[kid(&s, "N")].first_block, MS(p->joins ? 1 : 6));
+    assert_int_equal(s.kernels.v[kid(&s, "N")].first_block, MS_OF(p->joins ? 1 : 6));
     trace_free(&s);
     trace_free(&m);
 }
