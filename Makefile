@@ -38,9 +38,12 @@ SERVER_LAYERS := formats app http cli
 SERVER_SRC   := $(sort $(filter-out server/cli/main.c,$(foreach l,$(SERVER_LAYERS),$(wildcard server/$(l)/*.c))))
 UNIT_SRC     := $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
-# everything but main.c: the library the binary, the unit tests, the
-# recorder's player and (built again, instrumented) the fuzz harnesses link
+# everything but main.c: the library the binary, the unit tests and the
+# recorder's player link
 LIB_SRC      := $(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(SERVER_SRC)
+# the layers below the server's app/ (built again, instrumented, for the
+# fuzz harnesses: FUZZ_LIB below)
+FUZZ_LIB_SRC := $(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(filter server/formats/%,$(SERVER_SRC))
 SQL_SRC      := $(sort $(wildcard db/*.sql))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -59,7 +62,7 @@ DEPFLAGS = -MMD -MP
 .PRECIOUS: %.d
 POSTCOMPILE = @touch $@
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/cli/main.o \
-           $(call obj,$(UNIT_SRC)) $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC) $(FUZZ_SRC)))
+           $(call obj,$(UNIT_SRC)) $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_LIB_SRC) $(FUZZ_SRC)))
 
 .PHONY: all build deps run test unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
         recorder bench clean asan web-vendor install
@@ -162,7 +165,7 @@ ASAN_UNIT_BIN = $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
 # (UNIT_LIB: the library they link)
 UNIT_LIB ?= $(BUILD)/libschedlab.a
 $(UNIT_BIN): $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNIT_LIB)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(UNIT_LIB) $(LDLIBS) -lcmocka
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(UNIT_LIB) $(LDLIBS) -lcmocka
 # the recorder's host-side check, shared with tools/recorder/mostroom.cu
 $(BUILD)/tests/test_mostroom_check: tools/recorder/mostroom_check.h
 
@@ -202,9 +205,13 @@ unit: $(UNIT_BIN) $(FIXTURES)
 # (test_qaws_fig4 39 s against 7.4 s of CPU, test_warp_scenarios 22 against
 # 5.1), which cost make test more than building LIB_SRC a third time does
 # (~75 CPU-s, in the parallel build phase).
+# They link with LLVM's lld: a sanitized test binary takes the ASan runtime
+# whole, which GNU ld took 0.46 CPU-s a binary to link and lld 0.25 (136
+# binaries; the fuzz harnesses likewise).
 ASAN_SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+CLANG_LDFLAGS = -fuse-ld=lld
 asan:
-	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 SAN="$(ASAN_SAN)" \
+	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 SAN="$(ASAN_SAN)" LDFLAGS="$(CLANG_LDFLAGS)" \
 	    $(ASAN_UNIT_BIN)
 
 unit-asan: asan $(FIXTURES)
@@ -257,15 +264,18 @@ suites: build $(FIXTURES) $(SEED_DB)
 	    --test-reporter=tap --test-reporter-destination=stdout \
 	    --test-reporter=./tools/slowest-files.mjs --test-reporter-destination=stdout $(SUITE_FILES)
 
-# The harnesses link one instrumented library, the whole of LIB_SRC built
-# once with the fuzzer's coverage (fuzzer-no-link) and ASan/UBSan into
-# $(BUILD)/fuzz-obj; each takes from it what it calls, as the binary does
-# from libschedlab.a.
+# The harnesses link one instrumented library built once with the fuzzer's
+# coverage (fuzzer-no-link) and ASan/UBSan into $(BUILD)/fuzz-obj; each
+# takes from it what it calls, as the binary does from libschedlab.a. It
+# holds the layers a harness reaches -- the parsers (importers/,
+# server/formats/) and what they fill and check (simcore/, db/) -- not the
+# server's app/, http/ and cli/ above them, which no parser calls (a
+# harness that did would not link).
 FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
               -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
               -fno-sanitize-recover=all $(PKG_CFLAGS) $(LAYER_INC)
-FUZZ_LIB_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC)) \
+FUZZ_LIB_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_LIB_SRC)) \
                $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_SRC))
 
 $(BUILD)/fuzz-obj/%.o: %.c $(BUILD)/fuzz-obj/%.d
@@ -274,7 +284,7 @@ $(BUILD)/fuzz-obj/%.o: %.c $(BUILD)/fuzz-obj/%.d
 	$(POSTCOMPILE)
 
 # the product's own sources keep the warnings as errors here too (clang's)
-$(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(LIB_SRC)): FUZZ_CFLAGS += $(filter -W%,$(CFLAGS_BASE))
+$(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_LIB_SRC)): FUZZ_CFLAGS += $(filter -W%,$(CFLAGS_BASE))
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	@rm -f $@
@@ -282,7 +292,7 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 
 $(FUZZ_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz-obj/fuzz/%.o $(FUZZ_LIB)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) $(CLANG_LDFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
 
 # Each harness runs on its seed corpus (fuzz/corpus/NAME), then explores.
 # (JOBS harnesses at a time; each still runs $(1) s of its own)
@@ -320,14 +330,14 @@ recorder:
 # Everything is built in one parallel make (the binary, the unit tests, the
 # ASan/UBSan tree, the fuzz harnesses), then the recorder (its own make
 # checks libschedlab.a, so not beside the first); then the API and browser
-# suites and the unit tests at once, the unit tests at a lower priority
-# (nice): the suites' files wait much of the time (a server's answer, a
-# page's drawing: alone they kept 2 cores about 70% busy) and the unit
-# tests, all CPU, take what the suites leave instead of running before them;
-# the plain and the ASan unit tests share one pool of JOBS, the ASan ones
-# (slower) first, so that the short plain ones fill the pool's tail. The
-# unit tests' lines are printed when the suites are done (their log:
-# $(BUILD)/units.log). Then the fuzz harnesses.
+# suites beside the unit tests and the fuzz harnesses' smoke run, those two
+# one after the other at a lower priority (nice): the suites' files wait
+# much of the time (a server's answer, a page's drawing) and the unit tests
+# and the harnesses, all CPU, take what the suites leave instead of running
+# before or after them. The plain and the ASan unit tests share one pool of
+# JOBS, the ASan ones (slower) first, so that the short plain ones fill the
+# pool's tail. Their lines are printed when the suites are done (their logs:
+# $(BUILD)/units.log, $(BUILD)/fuzz-smoke.log).
 # (each phase's end is stamped with the seconds since the start: "-- make
 # test: ... at +N s")
 TEST_T0 = $(BUILD)/.test-start
@@ -335,22 +345,26 @@ test_phase = @echo "-- make test: $(1) at +$$(( $$(date +%s) - $$(cat $(TEST_T0)
 test: deps
 	@mkdir -p $(BUILD) && date +%s > $(TEST_T0)
 	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) $(FUZZ_BIN) asan
-	$(MAKE) --no-print-directory recorder    # before api-test: recorder_play.test.mjs runs it
+	$(MAKE) --no-print-directory -j$(JOBS) recorder    # before api-test: recorder_play.test.mjs runs it
 	$(call test_phase,built)
 	@t0=$$(cat $(TEST_T0)); \
-	 { ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN); \
+	 { ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN) \
+	       > $(BUILD)/units.log 2>&1; \
 	   echo "$$?" > $(BUILD)/units.rc; \
-	   echo "-- make test: unit tests done at +$$(( $$(date +%s) - t0 )) s"; \
-	 } > $(BUILD)/units.log 2>&1 & \
+	   echo "-- make test: unit tests done at +$$(( $$(date +%s) - t0 )) s" >> $(BUILD)/units.log; \
+	   nice -n 10 $(MAKE) --no-print-directory fuzz-smoke > $(BUILD)/fuzz-smoke.log 2>&1; \
+	   echo "$$?" > $(BUILD)/fuzz-smoke.rc; \
+	   echo "-- make test: fuzzing done at +$$(( $$(date +%s) - t0 )) s" >> $(BUILD)/fuzz-smoke.log; \
+	 } & \
 	 $(MAKE) --no-print-directory suites; suites=$$?; \
 	 echo "-- make test: API and browser tests done at +$$(( $$(date +%s) - t0 )) s"; \
-	 wait; cat $(BUILD)/units.log; units=$$(cat $(BUILD)/units.rc); \
+	 wait; cat $(BUILD)/units.log $(BUILD)/fuzz-smoke.log; \
+	 units=$$(cat $(BUILD)/units.rc); fuzz=$$(cat $(BUILD)/fuzz-smoke.rc); \
 	 [ "$$suites" = 0 ] || echo "make test: the API and browser tests failed (above)"; \
 	 [ "$$units" = 0 ] || echo "make test: unit tests failed (above)"; \
-	 [ "$$suites" = 0 ] && [ "$$units" = 0 ]
-	$(call test_phase,unit and API and browser tests passed)
-	$(MAKE) --no-print-directory fuzz-smoke
-	$(call test_phase,fuzzing passed)
+	 [ "$$fuzz" = 0 ] || echo "make test: a fuzz harness failed (above)"; \
+	 [ "$$suites" = 0 ] && [ "$$units" = 0 ] && [ "$$fuzz" = 0 ]
+	$(call test_phase,unit and API and browser tests and fuzzing passed)
 	@echo "make test: all suites passed"
 
 bench: deps build

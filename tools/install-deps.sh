@@ -4,14 +4,14 @@
 #
 # Debian: the C libraries (-dev; libiberty-dev is the GNU C++ demangler),
 # the test framework, binutils (c++filt, which the demangler test compares
-# with), clang (fuzzing), and chromium for the browser tests. npm: Chart.js
+# with), clang and lld (fuzzing, the ASan/UBSan build), and chromium for the browser tests. npm: Chart.js
 # and playwright-core, from the committed package-lock.json. nginx-light
 # and wrk are for `make bench`'s HTTP rows (docs/bench.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3
-      libcmocka-dev libarchive-dev libiberty-dev binutils clang libclang-rt-dev chromium
+      libcmocka-dev libarchive-dev libiberty-dev binutils clang libclang-rt-dev lld chromium
       fonts-liberation nodejs npm
       slurm-wlm munge    # a throw-away single-node Slurm for the sweep job-array test
       nginx-light wrk)   # make bench only: the static-file ceiling and the load generator
