@@ -4,9 +4,10 @@
 #
 # Debian: the C libraries (-dev; libiberty-dev is the GNU C++ demangler),
 # the test framework, binutils (c++filt, which the demangler test compares
-# with), clang and lld (fuzzing, the ASan/UBSan build), and chromium for the browser tests. npm: Chart.js
-# and playwright-core, from the committed package-lock.json. nginx-light
-# and wrk are for `make bench`'s HTTP rows (docs/bench.md).
+# with), clang and lld (fuzzing and the ASan/UBSan build, linked with lld),
+# and chromium for the browser tests. npm: Chart.js and playwright-core,
+# from the committed package-lock.json. nginx-light and wrk are for `make
+# bench`'s HTTP rows (docs/bench.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
