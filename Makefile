@@ -25,7 +25,9 @@ ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(PKG_CFLAGS) $(LAYER_INC) $(CFLAGS)
 LDLIBS   = $(PKG_LIBS) -liberty -lm -lpthread
 PORT     ?= 8080
 FUZZ_SECONDS ?= 60
-SMOKE_SECONDS ?= 4
+# make test's fuzz smoke run: each harness replays its corpus whole (all of
+# it, however long that takes), then explores for what is left of this
+SMOKE_SECONDS ?= 2
 # make test runs its builds and its suites JOBS at a time (default: the CPUs)
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 
@@ -190,7 +192,11 @@ TEST_TMPDIR := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && \
                  [ "$$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $$4 }')" -ge 2097152 ] 2>/dev/null \
                  && echo /dev/shm || echo /tmp)
 TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CURDIR)/$(BUILD)/fixtures \
-           TMPDIR=$(TEST_TMPDIR)
+           TMPDIR=$(TEST_TMPDIR) SCHEDLAB_SHOTS=$(SHOTS)
+# `make test SHOTS=1` (or browser-test, suites): the browser tests also take
+# their pictures of the pages, into tests/browser/out/ (harness.mjs, shot;
+# off by default: nothing asserts on them, and they cost CPU)
+SHOTS ?=
 
 # tools/run-units.sh runs the binaries JOBS at a time, each into its own log
 # (printed when it fails), and names the slowest.
@@ -234,12 +240,12 @@ api-test: build $(FIXTURES) $(SEED_DB)
 # (tests/browser/with_browser.mjs; a file run alone starts its own).
 WITH_BROWSER = node tests/browser/with_browser.mjs
 browser-test: build $(SEED_DB)
-	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) TMPDIR=$(TEST_TMPDIR) \
+	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) TMPDIR=$(TEST_TMPDIR) SCHEDLAB_SHOTS=$(SHOTS) \
 	    $(WITH_BROWSER) node --test --test-concurrency=$(JOBS) tests/browser/*.test.mjs
 
 # The README's pictures (docs/screenshot.png, docs/img/*.png) taken again by
-# the browser tests that draw them; a test run writes them under
-# tests/browser/out/docs/ instead (harness.mjs, docShot).
+# the browser tests that draw them; a test run takes them only with SHOTS=1,
+# into tests/browser/out/docs/ (harness.mjs, docShot and shot).
 SHOT_TESTS = tests/browser/dashboard.test.mjs tests/browser/compare.test.mjs \
              tests/browser/run_view.test.mjs tests/browser/sweeps_page.test.mjs
 screenshots: build $(FIXTURES) $(SEED_DB)

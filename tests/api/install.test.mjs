@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, getJson, repo, startServer, tempDir } from './server.mjs';
+import { cli, getJson, repo, seedDb, startServer, tempDir } from './server.mjs';
 
 const build = process.env.SCHEDLAB_BUILD || 'build';
 const scenarioFiles = readdirSync(join(repo, 'scenarios')).filter((f) => f.endsWith('.json')).sort();
@@ -57,44 +57,78 @@ test('the man page is the --help texts, every command a section', () => {
   }
 });
 
-// from: a database to start on a copy of (the moved tree's server starts on
-// what the first one stored: what it must find is its own web/ and
-// scenarios/, not seed 57 scenarios again, 80 s on a loaded machine)
-async function servesFromPrefix(exe, { from = null, keepDb = null } = {}) {
-  // (a first start stores all 57 shipped scenarios and the sweeps: on a
-  // loaded 2-core machine past startServer's 180 s once, as seed.mjs's does)
+// What the installed server must find is its own web/, scenarios/ (with
+// the kernel library beside them) and sweeps/ under PREFIX/share/schedlab.
+// It starts on a copy of the tests' seed database (server.mjs, seedDb),
+// like every other test server, rather than storing all 57 shipped
+// scenarios again (about 25 CPU-s, which tests/api/seed.mjs has spent
+// once already for the whole run); the scenarios it must store from its
+// own folders are the ones deleted from that copy before it starts
+// (`gone`): the qaws-fig4a* ones, whose programs come from the installed
+// kernel library, and one shipped sweep. Without a seed database (the file
+// run alone) it starts on an empty one and stores everything.
+// from: a database to start on a copy of; gone: the scenario files and
+// sweep names it must store again itself
+async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null } = {}) {
+  // (a first start on an empty database stores all 57 shipped scenarios
+  // and the sweeps: on a loaded 2-core machine past startServer's 180 s
+  // once, as seed.mjs's does)
   const srv = await startServer({ exe, from, waitMs: 600000 });   // cwd: a fresh temporary folder
   try {
     const scn = await getJson(`${srv.base}/api/scenarios`);
     assert.equal(scn.status, 200);
     assert.equal(scn.body.scenarios.length, scenarioFiles.length);
     const exps = await getJson(`${srv.base}/api/experiments`);
-    assert.equal(exps.body.experiments.filter((e) => e.source === 'scenario').length, scenarioFiles.length);
+    const stored = exps.body.experiments.filter((e) => e.source === 'scenario');
+    assert.equal(stored.length, scenarioFiles.length);
     // those include the qaws-fig4* scenarios, whose programs come from the
     // installed kernel library (share/schedlab/scenarios/kernels)
     assert.ok(scenarioFiles.some((f) => f.startsWith('qaws-fig4a-')));
     // and the shipped sweeps, from share/schedlab/sweeps (issue 30; seeded small in tests)
-    assert.equal(exps.body.experiments.filter((e) => e.source === 'sweep').length, 7);
+    const sweeps = exps.body.experiments.filter((e) => e.source === 'sweep');
+    assert.equal(sweeps.length, 7);
+    const share = realpathSync(join(exe, '../../share/schedlab'));
+    if (gone) {
+      // this start stored what was deleted, from its own folders, and only that
+      assert.ok(srv.stderr().includes(`stored ${gone.files.length} shipped scenario(s) from ${share}/scenarios\n`), srv.stderr());
+      for (const f of gone.files) {
+        const e = stored.find((x) => x.name === gone.names[f]);
+        assert.ok(e && e.runs.length >= 1, `${f} stored again with its runs`);
+      }
+      assert.ok(sweeps.some((e) => e.name === gone.sweep), `the sweep ${gone.sweep} stored again`);
+    }
     const page = await fetch(`${srv.base}/`);
     assert.equal(page.status, 200);
     assert.equal(await page.text(), readFileSync(join(repo, 'web/index.html'), 'utf8'));
     assert.equal((await fetch(`${srv.base}/vendor/chart.umd.min.js`)).status, 200);
-    const web = realpathSync(join(exe, '../../share/schedlab/web'));
-    assert.ok(srv.stderr().includes(`, web ${web})\n`), srv.stderr());
+    assert.ok(srv.stderr().includes(`, web ${share}/web)\n`), srv.stderr());
+    if (!keepDb) return null;
+    // what the next start must store again: delete it here
+    const names = {}, files = scenarioFiles.filter((f) => f.startsWith('qaws-fig4a-'));
+    for (const f of files) {
+      names[f] = JSON.parse(readFileSync(join(repo, 'scenarios', f), 'utf8')).name;
+      const e = stored.find((x) => x.name === names[f]);
+      assert.ok(e, `${f} is stored (${names[f]})`);
+      assert.equal((await getJson(`${srv.base}/api/experiments/${e.slug}`, { method: 'DELETE' })).status, 200);
+    }
+    const sweep = sweeps.find((e) => /Fig\. 8\(?a/.test(e.name)) || sweeps[0];
+    assert.equal((await getJson(`${srv.base}/api/experiments/${sweep.slug}`, { method: 'DELETE' })).status, 200);
+    return { files, names, sweep: sweep.name };
   } finally {
     await srv.stop({ keepDb });
   }
 }
 
+let gone = null;
 test('the installed schedlab serve works outside the checkout', async () => {
-  await servesFromPrefix(join(prefix, 'bin/schedlab'), { keepDb: join(root, 'first.db') });
+  gone = await servesFromPrefix(join(prefix, 'bin/schedlab'), { from: seedDb, keepDb: join(root, 'first.db') });
 });
 
 test('the installed tree can be moved whole', async () => {
   const moved = join(root, 'moved');
   renameSync(prefix, moved);
   try {
-    await servesFromPrefix(join(moved, 'bin/schedlab'), { from: join(root, 'first.db') });
+    await servesFromPrefix(join(moved, 'bin/schedlab'), { from: join(root, 'first.db'), gone });
   } finally {
     renameSync(moved, prefix);
   }

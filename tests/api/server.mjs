@@ -53,7 +53,7 @@ export function tempDir(tag) {
 // start with every shipped scenario, and the tests start on copies of it.
 // Returns { dir, names } (dir: the scenarios folder; names: its files).
 // sweeps: false leaves the sweeps out (nothing is seeded after the
-// scenarios).
+// scenarios); a list of file names, only those shipped sweeps.
 export const FIRST_START_SCENARIOS = [
   'tx2-fig3-basic-rules.json', 'tx2-fig5-null-stream.json', 'h100-basic-rules.json',
   'most-room-turing-5.1.json', 'gcaps-counterexample-a.json', 'gcaps-counterexample-b.json',
@@ -64,7 +64,12 @@ export function shippedSubset(names = FIRST_START_SCENARIOS, { sweeps = true } =
   const dir = join(root, 'scenarios');
   mkdirSync(dir);
   for (const n of names) copyFileSync(join(repo, 'scenarios', n), join(dir, n));
-  if (sweeps) symlinkSync(join(repo, 'sweeps'), join(root, 'sweeps'));
+  if (Array.isArray(sweeps)) {
+    mkdirSync(join(root, 'sweeps'));
+    for (const n of sweeps) symlinkSync(join(repo, 'sweeps', n), join(root, 'sweeps', n));
+  } else if (sweeps) {
+    symlinkSync(join(repo, 'sweeps'), join(root, 'sweeps'));
+  }
   process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   return { dir, names };
 }

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, REPO } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, REPO, shot } from './harness.mjs';
 
 const AXE = path.join(REPO, 'node_modules/axe-core/axe.min.js');
 const AXE_SRC = fs.readFileSync(AXE, 'utf8');
@@ -127,7 +127,7 @@ test('at 400 px the kernels table scrolls sideways, its columns keep their width
     // as wide as on a desktop window (1280 px: the table is ~1,200 px)
     assert.ok(w.table >= 1000, `the table is ${w.table} px wide`);
     assert.ok(w.scroll > w.client, 'the card scrolls');
-    await page.screenshot({ path: path.join(OUT, 'kernels-400px.png') });
+    await shot(page, path.join(OUT, 'kernels-400px.png'));
   } finally {
     await page.setViewportSize({ width: 1280, height: 900 });
   }

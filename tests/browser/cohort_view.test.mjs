@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, shot } from './harness.mjs';
 import { cohortTrace } from '../fixtures/cohort_trace.mjs';
 
 let srv;
@@ -81,7 +81,7 @@ test('a cohort replay draws its blocks: occupancy, a bar per SM per wave with it
   assert.equal(tip.SM, '3');
   assert.equal(tip['first block'], String(wave.index));
   assert.equal(tip['index step'], '6');
-  await page.screenshot({ path: path.join(OUT, 'cohort-waves.png'), fullPage: false });
+  await shot(page, path.join(OUT, 'cohort-waves.png'), { fullPage: false });
   // 1 µs: every block its own bar, the block-by-block run's
   await page.goto(`${srv.base}/runs/${run}?view=timeline&from=1000&to=2000`);
   st = await ready(page, 'timeline');

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, docShot, OUT, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, docShot, OUT, REPO, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -72,8 +72,8 @@ test('most-room vs round-robin: two aligned timelines, exactly the 2 blocks of Y
   // the response-time chart: one series per run
   const bars = await page.evaluate(() => window.Chart.getChart(document.querySelector('#compare-chart canvas')).data.datasets.length);
   assert.equal(bars, 2);
-  await page.screenshot({ path: path.join(OUT, 'compare-placement.png'), fullPage: true });
-  await page.screenshot({ path: docShot('img/compare.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'compare-placement.png'), { fullPage: true });
+  await shot(page, docShot('img/compare.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });
 
@@ -151,7 +151,7 @@ test('the picker adds a run of another experiment and removes one', async () => 
   // different workloads: kernels X, Y and Fig. 3's K1..K6 share no name, so
   // no block is matched
   assert.deepEqual(st.placementCompared, [0, 0]);
-  await page.screenshot({ path: path.join(OUT, 'compare-two-experiments.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'compare-two-experiments.png'), { fullPage: true });
   await page.locator('#compare-runs .chip-remove').first().click();
   st = await ready(page, 'compare');
   assert.equal(new URL(page.url()).searchParams.get('runs'), f3);

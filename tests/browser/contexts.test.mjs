@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -42,7 +42,7 @@ test('appendix A: every block is drawn, paused blocks carry their pauses', async
   assert.equal(st.drawnBlocks, 8);
   const { body } = await srv.api(`/api/runs/${run}/blocks`);
   assert.equal(body.blocks.filter((b) => b.pauses && b.pauses.length === 2).length, 8);
-  await page.screenshot({ path: path.join(OUT, 'appendix-a-timeline.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'appendix-a-timeline.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });
 
@@ -64,6 +64,6 @@ test('case study: the task table puts MORT next to the analysis bound for each r
   assert.equal(at(col('gcaps-busy', 'bound')), '15 ms');
   assert.equal(at(col('time-slice-suspend', 'MORT')), '54.9 ms');
   assert.equal(await page.locator('#compare-tasks tbody tr').count(), 7);
-  await page.screenshot({ path: path.join(OUT, 'case-study-compare.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'case-study-compare.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });

@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT, nvprofCsv, recordRequests, zoomInFromMemory } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, nvprofCsv, recordRequests, zoomInFromMemory, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -70,7 +70,7 @@ async function check(run, kernelMode) {
     assert.equal(st.copies.bins, busyBins(all));
     assert.match(await page.locator('.legend-copies').textContent(), /copy h2d.*copy d2h|copy d2h.*copy h2d/);
     fs.mkdirSync(OUT, { recursive: true });
-    await page.screenshot({ path: path.join(OUT, `copy-bins-${kernelMode}.png`), fullPage: true });
+    await shot(page, path.join(OUT, `copy-bins-${kernelMode}.png`), { fullPage: true });
 
     // a window of 500 us holds 100 copies: drawn as copy bars
     const t0 = from + 50000;

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, inWindow, docShot, OUT, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, inWindow, docShot, OUT, SHOTS, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -58,10 +58,9 @@ test('home page lists the shipped experiments and opens Fig. 3 to its timeline',
   const names = [...new Set(fig3.kernels.map((k) => k.name))];
   assert.equal(await page.locator('.legend-item[aria-pressed="true"]').count(), names.length);
 
-  const shot = path.join(OUT, 'fig3-timeline.png');
-  await page.screenshot({ path: shot, fullPage: true });
-  fs.mkdirSync(path.join(REPO, 'docs'), { recursive: true });
-  fs.copyFileSync(shot, docShot('screenshot.png'));
+  const picture = path.join(OUT, 'fig3-timeline.png');
+  await shot(page, picture, { fullPage: true });
+  if (SHOTS) fs.copyFileSync(picture, docShot('screenshot.png'));
   assert.deepEqual(br.problems, []);
 });
 
@@ -205,7 +204,7 @@ test('the compare page draws one bar series per run and a table', async () => {
   });
   assert.deepEqual(chart, { type: 'bar', datasets: 2, labels: Math.min(body.kernels.length, 80) });
   assert.equal(await page.locator('#compare-table tbody tr').count(), body.kernels.length);
-  await page.screenshot({ path: path.join(OUT, 'compare.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'compare.png'), { fullPage: true });
 });
 
 test('a scenario pasted on the home page becomes an experiment; past max the timeline shows occupancy bins', async () => {
@@ -242,7 +241,7 @@ test('a scenario pasted on the home page becomes an experiment; past max the tim
   const st2 = await ready(page, 'timeline');
   assert.equal(st2.mode, 'blocks');
   assert.equal(st2.drawnBlocks, part.blocks.length);
-  await page.screenshot({ path: path.join(OUT, 'bins-zoomed.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'bins-zoomed.png'), { fullPage: true });
 });
 
 test('"Replay in simulator" opens the hardware run beside its simulations on one time axis, with the fidelity report', async () => {
@@ -297,7 +296,7 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   for (const [, n] of sets) assert.equal(n, fig3.kernels.length);
   // every policy of the replay is already shown
   assert.equal(await page.locator('#replay-more-run option').first().getAttribute('value'), '');
-  await page.screenshot({ path: path.join(OUT, 'replay-compare.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'replay-compare.png'), { fullPage: true });
   // the reference (the measured run) is never drawn red
   const reds = await page.evaluate(() => {
     const c = window.Chart.getChart(document.querySelector('#replay-timelines canvas'));

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, shot } from './harness.mjs';
 
 const TOKEN = 'w1-secret-token';
 let srv;
@@ -89,7 +89,7 @@ test('a bad edit shows the server\'s message at the line it names; a good one re
   assert.equal(st.editorErrorLine, line);
   assert.equal(await page.locator('#editor-msg .error').textContent(), `line ${line}: ${direct.body.error}`);
   assert.equal(await page.locator('.code-editor .ln.bad').textContent(), String(line));
-  await page.screenshot({ path: path.join(OUT, 'editor-error.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'editor-error.png'), { fullPage: true });
 
   // a JSON syntax error: jansson's line
   const broken = `${text.split('\n').slice(0, 6).join('\n')}\n  ,,\n`;
@@ -113,7 +113,7 @@ test('a bad edit shows the server\'s message at the line it names; a good one re
   assert.equal(await page.locator('#runs tbody tr').count(), 4);
   assert.deepEqual(await page.locator('#runs tbody .version').allTextContents(), ['v1', 'v1', 'v2', 'v2']);
   assert.equal(await page.locator('#rerun').textContent(), 'Re-run as version 3');
-  await page.screenshot({ path: path.join(OUT, 'experiment-v2.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'experiment-v2.png'), { fullPage: true });
   // the 400s of the two bad edits and the 401 before the token are the only console errors
   assert.deepEqual(br.problems.filter((p) => !/status of 40[01]/.test(p)), []);
   br.problems.length = 0;
@@ -172,7 +172,7 @@ test('an unknown page gets the app\'s own "not found" page; an unknown API route
   assert.deepEqual(await api.json(), { error: 'no such API route: GET /api/no/such/route' });
   // a missing file (with an extension) is still a plain 404
   assert.equal((await fetch(`${srv.base}/js/nope.mjs`)).status, 404);
-  await page.screenshot({ path: path.join(OUT, 'notfound.png') });
+  await shot(page, path.join(OUT, 'notfound.png'));
   assert.deepEqual(br.problems.filter((p) => !/status of 404/.test(p)), []);
 });
 

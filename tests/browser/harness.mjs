@@ -26,6 +26,21 @@ export function docShot(name) {
   return p;
 }
 
+// The pictures are taken when asked for: SCHEDLAB_SHOTS=1 (`make test
+// SHOTS=1`, or a file run alone), or `make screenshots`. No test asserts
+// on one, and they are not cheap: Chromium's full-page picture of the
+// compare view of two runs of 24,000 kernels (record_pages.test.mjs) took
+// 16 s of CPU, and the 45 of a run about a tenth of make test's time on a
+// 2-core machine.
+export const SHOTS = process.env.SCHEDLAB_SHOTS === '1' || process.env.SCHEDLAB_DOC_SHOTS === '1';
+
+// A picture of a page or of one element (a Playwright Page or Locator)
+// into `file` (OUT/NAME, or docShot(NAME)), when SHOTS; `opts` as
+// Playwright's screenshot() takes them (fullPage).
+export async function shot(target, file, opts = {}) {
+  if (SHOTS) await target.screenshot({ ...opts, path: file });
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -83,7 +83,7 @@ test('hiding a kernel in occupancy mode draws the shown kernels\' bins', async (
       'the bins only "narrow" made busy are empty now');
     assert.deepEqual(occ, ['0']);
     assert.match(await page.locator('#timeline-status').textContent(), /13,000 blocks of the shown kernels/);
-    await page.screenshot({ path: path.join(OUT, 'occupancy-hidden.png'), fullPage: true });
+    await shot(page, path.join(OUT, 'occupancy-hidden.png'), { fullPage: true });
 
     // show it again: every kernel's bins, kept from the first answer
     await page.locator('.legend-item[data-k="1"]').click();

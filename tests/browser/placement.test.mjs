@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -39,6 +39,6 @@ test('H100 SM-order probe: K1\'s blocks take the SMs in the recorded order', asy
   assert.deepEqual(k1.slice(0, 18), [124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17, 32, 33, 48, 49, 2, 3]);
   assert.equal(new Set(k1).size, 132, 'one block per SM');
   assert.match(await page.locator('.placement-kernel[data-kernel=K1] .sm-order').textContent(), /124, 125, 126, 127, 128, 129, 130, 131, 0, 1, 16, 17/);
-  await page.screenshot({ path: path.join(OUT, 'placement-h100.png'), fullPage: false });
+  await shot(page, path.join(OUT, 'placement-h100.png'), { fullPage: false });
   assert.deepEqual(br.problems, []);
 });

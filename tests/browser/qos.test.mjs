@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -52,7 +52,7 @@ test('the QoS tab: Q against its goal line and its isolated IPC, per epoch; C\'s
   assert.equal(st.qos.nonqos.length, 1);
   assert.ok(Math.abs(st.qos.nonqos[0].share - cK.ipc_shared / cK.ipc_isolated) < 1e-12);
   assert.equal(await page.locator('.qos-kernel h2 .missed').count(), 1);
-  await page.screenshot({ path: path.join(OUT, 'qos-naive.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'qos-naive.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });
 
@@ -70,6 +70,6 @@ test('compare of the four schemes: attained share per scheme against the goal, Â
   // the non-QoS kernel pays for it: C keeps less under Rollover than under Naive
   assert.ok(rows[3].nonqos[0].share < rows[0].nonqos[0].share);
   assert.equal(await page.locator('#qos-compare-table tbody tr').count(), 4);
-  await page.locator('#qos-compare').screenshot({ path: path.join(OUT, 'qos-compare.png') });
+  await shot(page.locator('#qos-compare'), path.join(OUT, 'qos-compare.png'));
   assert.deepEqual(br.problems, []);
 });

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { downloaded, startServer, startBrowser, ready, nvprofCsv, recordRequests, OUT } from './harness.mjs';
+import { downloaded, startServer, startBrowser, ready, nvprofCsv, recordRequests, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -103,7 +103,7 @@ test('the Kernels tab of a big run: pages only, sorted by the server, the page i
     assert.deepEqual(p.ids, axpy.slice(0, 100));
     assert.equal(await page.locator('#kernels-count').textContent(), '1–100 of 8,000 named axpy_b');
     fs.mkdirSync(OUT, { recursive: true });
-    await page.screenshot({ path: path.join(OUT, 'kernels-paged.png'), fullPage: true });
+    await shot(page, path.join(OUT, 'kernels-paged.png'), { fullPage: true });
 
     // never the whole list: the run's bins (max=20000), then pages
     assert.ok(!asked.includes('kernels?'), asked.join(' '));
@@ -152,7 +152,7 @@ test('the compare view of two big kernel-level runs never asks for a whole kerne
     assert.deepEqual(notes.map((n) => n[0]), [run, run2]);
     assert.match(notes[0][1], /^24,000 kernels, more than 20,000: each stream's busy share over the whole run is shown/);
     assert.match(notes[1][1], /^21,000 kernels, more than 20,000/);
-    await page.screenshot({ path: path.join(OUT, 'compare-big-kernels.png'), fullPage: true });
+    await shot(page, path.join(OUT, 'compare-big-kernels.png'), { fullPage: true });
   } finally {
     stop();
   }

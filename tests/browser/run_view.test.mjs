@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { downloaded, startServer, startBrowser, ready, inWindow, docShot, OUT, REPO } from './harness.mjs';
+import { downloaded, startServer, startBrowser, ready, inWindow, docShot, OUT, REPO, shot } from './harness.mjs';
 import { encodeBits } from '../../web/js/format.mjs';
 
 const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
@@ -145,7 +145,7 @@ test('a legend of 120 long template names: short labels, virtualised, search, on
   assert.equal(st.drawnBlocks, 2 * N);
   assert.equal(new URL(page.url()).searchParams.has('k'), false);
   await page.fill('#legend-search', '');
-  await page.screenshot({ path: path.join(OUT, 'run-120-kernels.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'run-120-kernels.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });
 
@@ -292,7 +292,7 @@ test('the kernels table holds every kernel, sorts, filters and fits 1280 px', as
   assert.equal(text[0], 'id,name,stream,priority,blocks,threads,issue,first_block,fully_dispatched,end,response');
   assert.equal(text.length, 1 + st.tableRows);
   await page.fill('#kernels-filter', '');
-  await page.screenshot({ path: path.join(OUT, 'run-kernels-table.png') });
+  await shot(page, path.join(OUT, 'run-kernels-table.png'));
   assert.deepEqual(br.problems, []);
 });
 
@@ -400,7 +400,7 @@ test('the dark theme follows the system setting, canvas included', async () => {
     return [...cv.getContext('2d').getImageData(x, y, 1, 1).data];
   });
   assert.deepEqual(px, [0x17, 0x1d, 0x25, 255]);
-  await page.screenshot({ path: path.join(OUT, 'run-dark.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'run-dark.png'), { fullPage: true });
   await page.emulateMedia({ colorScheme: 'light' });
 });
 
@@ -499,7 +499,7 @@ test('CloverLeaf (real nsys trace, 1,312 kernels of 102 names): legend, table an
   await page.click('#legend-all');
   await page.fill('#legend-search', '');
   await ready(page, 'timeline');
-  await page.screenshot({ path: docShot('img/run-cloverleaf.png') });
+  await shot(page, docShot('img/run-cloverleaf.png'));
 
   // hiding one of 102 kernels: a two-range link, not 101 names
   await page.locator('.legend-item[data-k="5"]').click();
@@ -523,6 +523,6 @@ test('CloverLeaf (real nsys trace, 1,312 kernels of 102 names): legend, table an
     vw: window.innerWidth,
   }));
   assert.ok(widths.doc <= widths.vw && widths.right <= widths.vw, JSON.stringify(widths));
-  await page.screenshot({ path: path.join(OUT, 'run-cloverleaf-kernels.png') });
+  await shot(page, path.join(OUT, 'run-cloverleaf-kernels.png'));
   assert.deepEqual(br.problems, []);
 });

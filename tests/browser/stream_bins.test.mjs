@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT, nvprofCsv, recordRequests, zoomInFromMemory } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, nvprofCsv, recordRequests, zoomInFromMemory, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -69,7 +69,7 @@ test('a big kernel-level run: stream bins zoomed out, kernel bars zoomed in, bin
     assert.equal(st.streamBins.names, '*');
     assert.match(await page.locator('#timeline-status').textContent(), /more than 20,000 kernels in view: stream busy shown/);
     fs.mkdirSync(OUT, { recursive: true });
-    await page.screenshot({ path: path.join(OUT, 'stream-bins.png'), fullPage: true });
+    await shot(page, path.join(OUT, 'stream-bins.png'), { fullPage: true });
 
     // hide axpy_b (name 1): the bins of the other two names, from /streams
     await page.locator('.legend-item[data-k="1"]').click();
@@ -93,7 +93,7 @@ test('a big kernel-level run: stream bins zoomed out, kernel bars zoomed in, bin
     assert.equal(win.total, 100);
     assert.equal(st.streams.kernels, win.total);
     assert.equal(st.streams.bins, 0);
-    await page.screenshot({ path: path.join(OUT, 'stream-kernels.png'), fullPage: true });
+    await shot(page, path.join(OUT, 'stream-kernels.png'), { fullPage: true });
     // one zoom step in: the kernels of the smaller window, from memory
     await zoomInFromMemory(page, srv, run, 'kernels', (x) => x.streams.kernels, asked);
 

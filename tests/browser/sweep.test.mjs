@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startBrowser, ready, REPO, OUT } from './harness.mjs';
+import { startBrowser, ready, REPO, OUT, shot } from './harness.mjs';
 
 const BIN = process.env.SCHEDLAB_BIN || path.join(REPO, 'schedlab');
 let dir;
@@ -160,6 +160,6 @@ test('a QoS sweep draws QoSreach and non-QoS throughput per scheme against the g
     if (width === 1280) assert.ok(fit.table <= fit.wrap + 1, `the table is cut at 1280 px: ${JSON.stringify(fit)}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page.locator('#qos-table').screenshot({ path: path.join(OUT, 'qos-sweep-table.png') });
+  await shot(page.locator('#qos-table'), path.join(OUT, 'qos-sweep-table.png'));
   assert.deepEqual(problems, []);
 });

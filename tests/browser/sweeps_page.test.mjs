@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO, shot } from './harness.mjs';
 
 const AXE_SRC = fs.readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
 let srv;
@@ -100,7 +100,7 @@ test('the shipped sweeps draw the paper\'s numbers beside; README screenshot', a
   let st = await ready(page, 'sweep');
   assert.equal(st.sweep.reference, 8);
   await page.setViewportSize({ width: 1100, height: 900 });
-  await page.locator('#sweep-chart').screenshot({ path: docShot('img/sweep-fig8a.png') });
+  await shot(page.locator('#sweep-chart'), docShot('img/sweep-fig8a.png'));
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${srv.base}/experiments/${qos.slug}`);
   st = await ready(page, 'sweep');
@@ -112,7 +112,7 @@ test('the shipped sweeps draw the paper\'s numbers beside; README screenshot', a
   });
   assert.deepEqual(paper.paper, paper.labels.map((s) => ({ naive: 20.6, rollover: 88.4, spart: 78.8 })[s] ?? null));
   assert.ok(paper.dashed.length > 0);
-  await page.locator('#qos-reference-chart').screenshot({ path: path.join(OUT, 'qos-sweep-reference.png') });
+  await shot(page.locator('#qos-reference-chart'), path.join(OUT, 'qos-sweep-reference.png'));
   assert.deepEqual(br.problems, []);
 });
 

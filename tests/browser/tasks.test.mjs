@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -70,7 +70,7 @@ test('the Tasks tab: one lane and one legend entry per task, MORT and bounds per
   }
   assert.equal(await page.locator('#task-table .missed').count(), st.taskStats.filter((s) => s.violated).length + st.taskStats.filter((s) => s.misses > 0).length);
   assert.ok(await page.locator('#bound-note').textContent(), 'the "—" bounds are explained');
-  await page.screenshot({ path: path.join(OUT, 'tasks-gcaps.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'tasks-gcaps.png'), { fullPage: true });
   // zoom: fewer jobs drawn, the window in the URL, reopened the same
   await page.evaluate(() => window.schedlab.taskZoom(0.02));
   const z = await page.evaluate(() => ({ d: window.schedlab.taskDrawn, w: window.schedlab.taskWindow }));
@@ -80,7 +80,7 @@ test('the Tasks tab: one lane and one legend entry per task, MORT and bounds per
   await page.keyboard.press('.');
   const tip = await page.evaluate(() => window.schedlab.taskTip);
   assert.match(tip[0], / job \d+$/);
-  await page.screenshot({ path: path.join(OUT, 'tasks-gcaps-zoomed.png') });
+  await shot(page, path.join(OUT, 'tasks-gcaps-zoomed.png'));
   assert.deepEqual(br.problems, []);
 });
 
@@ -139,6 +139,6 @@ test('compare of the four policies on the case study compares tasks, not blocks,
   assert.ok(height < 5000, `page ${height} px tall`);
   // (its time is reported, not asserted: speed targets are make bench's)
   console.log(`# the case study's compare drawn in ${ms} ms`);
-  await page.screenshot({ path: path.join(OUT, 'tasks-compare.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'tasks-compare.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, REPO, shot } from './harness.mjs';
 import { shippedSubset } from '../api/server.mjs';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
@@ -149,7 +149,7 @@ ${block}
   assert.doesNotMatch(prompts[0], /--token|serve /, 'the page never quotes a command-line flag');
   const list = (await srv.api('/api/experiments')).body.experiments.map((e) => e.name);
   assert.ok(list.includes('team one') && list.includes('team two'));
-  await p.screenshot({ path: path.join(OUT, 'team-tls.png') });
+  await shot(p, path.join(OUT, 'team-tls.png'));
   assert.deepEqual(problems, []);
 });
 

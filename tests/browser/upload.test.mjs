@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, OUT, REPO, shot } from './harness.mjs';
 
 const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
 const CK = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
@@ -76,7 +76,7 @@ test('three files at once: two real nvprof traces imported as jobs to 100 %, the
   const run = await srv.api(`/api/runs/${ups[0].run}`);
   assert.equal(run.status, 200);
   assert.equal(run.body.source, 'nvprof-csv');
-  await page.screenshot({ path: path.join(OUT, 'upload-three.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'upload-three.png'), { fullPage: true });
   // one new experiment per file
   assert.notEqual(ups[0].experiment, ups[1].experiment);
   // the junk file's console error (its 400) is the only one
@@ -109,6 +109,6 @@ test('dropped files go into an existing import experiment', async (t) => {
   const { body: exp } = await srv.api(`/api/experiments/${target.slug}`);
   assert.equal(exp.runs.length, before + 2);
   assert.deepEqual(exp.runs.slice(-2).map((r) => r.name), ['first.csv', 'second.csv']);
-  await page.screenshot({ path: path.join(OUT, 'upload-drop.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'upload-drop.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });

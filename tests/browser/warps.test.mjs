@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -67,7 +67,7 @@ test('QAWS Fig. 3c: one sub-core lane, 18 cells of each kernel, warp ids on the 
   await page.mouse.move(box.x + 120 + (0.5 / span) * plotW, box.y + 4 + 23);
   const tip = await page.evaluate(() => window.schedlab.warpTip);
   assert.deepEqual(tip, ['warp 0 · K1', 'cycle 0', 'SM 0 · sub-core 0']);
-  await page.screenshot({ path: path.join(OUT, 'warps-qaws-fig3c.png'), fullPage: true });
+  await shot(page, path.join(OUT, 'warps-qaws-fig3c.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });
 
@@ -94,7 +94,7 @@ test('the keyboard selects issues in order with their tooltip; zoom goes into th
   const again = await ready(page, 'warps');
   assert.deepEqual(again.warpWindow, st.warpWindow);
   assert.deepEqual(again.warpCells, st.warpCells);
-  await page.screenshot({ path: path.join(OUT, 'warps-gto-zoomed.png') });
+  await shot(page, path.join(OUT, 'warps-gto-zoomed.png'));
   assert.deepEqual(br.problems, []);
 });
 
@@ -107,6 +107,6 @@ test('a run recorded without issues (the ISCA\'17 quota pair, warp_issue_limit 0
   const { body } = await srv.api(`/api/runs/${exp.runs[0].run}/warps?max=0`);
   const epochs = new Set(body.warp_epochs.map((e) => e.cycle));
   assert.equal(st.warpEpochs, epochs.size);
-  await page.screenshot({ path: path.join(OUT, 'warps-quota-epochs.png') });
+  await shot(page, path.join(OUT, 'warps-quota-epochs.png'));
   assert.deepEqual(br.problems, []);
 });
