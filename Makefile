@@ -11,8 +11,6 @@
 
 BUILD    ?= build
 ASAN_BUILD ?= build-asan
-# LIB_SRC instrumented for libFuzzer and ASan/UBSan (the fuzz harnesses link it)
-FUZZ_LIB = $(BUILD)/fuzz-obj/libschedlab-fuzz.a
 CC       ?= cc
 PKGS     := libmicrohttpd jansson sqlite3 libarchive
 OPT      ?= -O2
@@ -21,7 +19,7 @@ CFLAGS_BASE := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Wall -Wextr
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS   ?=
-ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(PKG_CFLAGS) $(LAYER_INC) $(CFLAGS)
+ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(SAN) $(COV) $(PKG_CFLAGS) $(LAYER_INC) $(CFLAGS)
 LDLIBS   = $(PKG_LIBS) -liberty -lm -lpthread
 PORT     ?= 8080
 FUZZ_SECONDS ?= 60
@@ -43,9 +41,6 @@ FUZZ_SRC     := $(sort $(wildcard fuzz/fuzz_*.c))
 # everything but main.c: the library the binary, the unit tests and the
 # recorder's player link
 LIB_SRC      := $(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(SERVER_SRC)
-# the layers below the server's app/ (built again, instrumented, for the
-# fuzz harnesses: FUZZ_LIB below)
-FUZZ_LIB_SRC := $(SIMCORE_SRC) $(IMP_SRC) $(DB_SRC) $(filter server/formats/%,$(SERVER_SRC))
 SQL_SRC      := $(sort $(wildcard db/*.sql))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
@@ -64,10 +59,10 @@ DEPFLAGS = -MMD -MP
 .PRECIOUS: %.d
 POSTCOMPILE = @touch $@
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/cli/main.o \
-           $(call obj,$(UNIT_SRC)) $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_LIB_SRC) $(FUZZ_SRC)))
+           $(call obj,$(UNIT_SRC)) $(patsubst fuzz/%.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_SRC)))
 
 .PHONY: all build deps run test unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
-        recorder bench clean asan web-vendor install
+        fuzz-bin recorder bench clean asan web-vendor install
 .DEFAULT_GOAL := build
 
 all build: $(BUILD)/schedlab schedlab web-vendor $(BUILD)/layers.ok
@@ -103,9 +98,9 @@ $(BUILD)/%.o: %.c $(BUILD)/%.d
 # object, which name each header the compiler really opened, and fails the
 # build on an upward one however it was reached ("../app/store.h" too).
 LAYER_INC = $(foreach l,$(SERVER_LAYERS),-iquote server/$(l))
-$(BUILD)/server/formats/%.o $(BUILD)/fuzz-obj/server/formats/%.o: LAYER_INC = -iquote server/formats
-$(BUILD)/server/app/%.o $(BUILD)/fuzz-obj/server/app/%.o: LAYER_INC = -iquote server/app -iquote server/formats
-$(BUILD)/server/http/%.o $(BUILD)/fuzz-obj/server/http/%.o: LAYER_INC = -iquote server/http -iquote server/app -iquote server/formats
+$(BUILD)/server/formats/%.o: LAYER_INC = -iquote server/formats
+$(BUILD)/server/app/%.o: LAYER_INC = -iquote server/app -iquote server/formats
+$(BUILD)/server/http/%.o: LAYER_INC = -iquote server/http -iquote server/app -iquote server/formats
 
 $(BUILD)/layers.ok: tools/check-layers.sh $(LIB_OBJ) $(BUILD)/server/cli/main.o
 	@tools/check-layers.sh $(BUILD) $(SERVER_LAYERS)
@@ -205,20 +200,29 @@ unit: $(UNIT_BIN) $(FIXTURES)
 
 # The unit tests again under ASan/UBSan: each test and the library (LIB_SRC)
 # compiled with clang and the sanitizers, no recovery, in $(ASAN_BUILD).
-# Not the fuzz harnesses' library, although it has the same sanitizers: its
-# coverage instrumentation (fuzzer-no-link: a counter per edge, a callback
-# per comparison) made the simulation-heavy tests 4-5 times slower again
-# (test_qaws_fig4 39 s against 7.4 s of CPU, test_warp_scenarios 22 against
-# 5.1), which cost make test more than building LIB_SRC a third time does
-# (~75 CPU-s, in the parallel build phase).
+# The fuzz harnesses link the same library (FUZZ_BIN below), built once:
+# in this tree (FUZZ_COV=1) the parsers -- importers/ and server/formats/,
+# what the harnesses explore -- also carry libFuzzer's coverage
+# (fuzzer-no-link: a counter per edge, a callback per comparison), and
+# db/bpage_codec.c, which fuzz_bpage explores and the pyramid tests run hot,
+# its edge counters only; the rest of the library has none. Coverage
+# everywhere made the simulation-heavy tests 4-5 times slower (test_qaws_fig4
+# 39 s against 7.4 s of CPU, test_warp_scenarios 22 against 5.1), so that
+# it was a library of its own, built a third time (68 CPU-s); the unit tests
+# do not see it (the ASan runtime's coverage callbacks do nothing).
 # They link with LLVM's lld: a sanitized test binary takes the ASan runtime
 # whole, which GNU ld took 0.46 CPU-s a binary to link and lld 0.25 (136
 # binaries; the fuzz harnesses likewise).
 ASAN_SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 CLANG_LDFLAGS = -fuse-ld=lld
+ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 SAN="$(ASAN_SAN)" FUZZ_COV=1 \
+            LDFLAGS="$(CLANG_LDFLAGS)"
+ifeq ($(FUZZ_COV),1)
+$(BUILD)/importers/%.o $(BUILD)/server/formats/%.o: COV = -fsanitize=fuzzer-no-link
+$(BUILD)/db/bpage_codec.o: COV = -fsanitize-coverage=inline-8bit-counters,pc-table
+endif
 asan:
-	$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 SAN="$(ASAN_SAN)" LDFLAGS="$(CLANG_LDFLAGS)" \
-	    $(ASAN_UNIT_BIN)
+	+$(ASAN_MAKE) $(ASAN_UNIT_BIN) $(FUZZ_BIN)
 
 unit-asan: asan $(FIXTURES)
 	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN)
@@ -259,10 +263,10 @@ screenshots: build $(FIXTURES) $(SEED_DB)
 # tools/slowest-files.mjs prints at the end says which they are), then the
 # others in name order.
 SUITE_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
-SLOW_SUITES = tests/api/qos.test.mjs tests/api/qos_parboil.test.mjs tests/api/shared_machine.test.mjs tests/api/hostile.test.mjs \
-              tests/api/install.test.mjs tests/browser/record_pages.test.mjs \
-              tests/browser/run_view.test.mjs tests/browser/dashboard.test.mjs \
-              tests/api/kill_restart.test.mjs tests/browser/a11y.test.mjs tests/api/http_fuzz.test.mjs
+SLOW_SUITES = tests/api/qos.test.mjs tests/browser/a11y.test.mjs tests/api/qos_parboil.test.mjs \
+              tests/browser/dashboard.test.mjs tests/api/hostile.test.mjs tests/browser/run_view.test.mjs \
+              tests/api/shared_machine.test.mjs tests/api/kill_restart.test.mjs tests/browser/cohort_view.test.mjs \
+              tests/browser/team.test.mjs tests/api/http_fuzz.test.mjs
 SUITE_FILES = $(SLOW_SUITES) $(filter-out $(SLOW_SUITES),$(sort $(wildcard tests/api/*.test.mjs tests/browser/*.test.mjs)))
 suites: build $(FIXTURES) $(SEED_DB)
 	SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_BUILD=$(BUILD) SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
@@ -270,35 +274,25 @@ suites: build $(FIXTURES) $(SEED_DB)
 	    --test-reporter=tap --test-reporter-destination=stdout \
 	    --test-reporter=./tools/slowest-files.mjs --test-reporter-destination=stdout $(SUITE_FILES)
 
-# The harnesses link one instrumented library built once with the fuzzer's
-# coverage (fuzzer-no-link) and ASan/UBSan into $(BUILD)/fuzz-obj; each
-# takes from it what it calls, as the binary does from libschedlab.a. It
-# holds the layers a harness reaches -- the parsers (importers/,
-# server/formats/) and what they fill and check (simcore/, db/) -- not the
-# server's app/, http/ and cli/ above them, which no parser calls (a
-# harness that did would not link).
-FUZZ_BIN = $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+# Each harness is its own object (fuzzer-no-link, ASan/UBSan) linked with
+# the ASan tree's library, whose parsers carry the coverage (asan above):
+# `make fuzz-bin` builds them there.
+FUZZ_BIN = $(patsubst fuzz/%.c,$(ASAN_BUILD)/fuzz/%,$(FUZZ_SRC))
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 \
               -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
               -fno-sanitize-recover=all $(PKG_CFLAGS) $(LAYER_INC)
-FUZZ_LIB_OBJ = $(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_LIB_SRC)) \
-               $(patsubst db/%.sql,$(BUILD)/gen/%_sql.o,$(SQL_SRC))
 
-$(BUILD)/fuzz-obj/%.o: %.c $(BUILD)/fuzz-obj/%.d
+$(ASAN_BUILD)/fuzz-obj/%.o: fuzz/%.c $(ASAN_BUILD)/fuzz-obj/%.d
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 	$(POSTCOMPILE)
 
-# the product's own sources keep the warnings as errors here too (clang's)
-$(patsubst %.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_LIB_SRC)): FUZZ_CFLAGS += $(filter -W%,$(CFLAGS_BASE))
-
-$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
-
-$(FUZZ_BIN): $(BUILD)/fuzz/%: $(BUILD)/fuzz-obj/fuzz/%.o $(FUZZ_LIB)
+$(FUZZ_BIN): $(ASAN_BUILD)/fuzz/%: $(ASAN_BUILD)/fuzz-obj/%.o $(ASAN_BUILD)/libschedlab.a
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) $(CLANG_LDFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+	clang $(FUZZ_CFLAGS) $(CLANG_LDFLAGS) -fsanitize=fuzzer -o $@ $< $(ASAN_BUILD)/libschedlab.a $(LDLIBS)
+
+fuzz-bin:
+	+$(ASAN_MAKE) $(FUZZ_BIN)
 
 # Each harness runs on its seed corpus (fuzz/corpus/NAME), then explores.
 # (JOBS harnesses at a time; each still runs $(1) s of its own)
@@ -310,7 +304,7 @@ define run_fuzz
 	    echo "== $$n ($(1) s): $$(tail -1 $(BUILD)/fuzz-work/$$n.log)"'
 endef
 
-fuzz-smoke: $(FUZZ_BIN)
+fuzz-smoke: fuzz-bin
 	$(call run_fuzz,$(SMOKE_SECONDS))
 
 # `make fuzz` keeps what it finds: each harness explores from its corpus in
@@ -318,7 +312,7 @@ fuzz-smoke: $(FUZZ_BIN)
 # coverage are merged into that corpus (the seeds stay as they are), so the
 # corpus grows by what is new, run after run. The last line per harness says
 # how long it ran clean and how many runs.
-fuzz: $(FUZZ_BIN)
+fuzz: fuzz-bin
 	@set -e; for f in $(FUZZ_BIN); do n=$$(basename $$f); c=fuzz/corpus/$${n#fuzz_}; w=$(BUILD)/fuzz-work/$$n; \
 	    mkdir -p $$c $$w; echo "== $$n ($(FUZZ_SECONDS) s, corpus $$c)"; \
 	    $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $$w $$c \
@@ -350,7 +344,7 @@ TEST_T0 = $(BUILD)/.test-start
 test_phase = @echo "-- make test: $(1) at +$$(( $$(date +%s) - $$(cat $(TEST_T0)) )) s"
 test: deps
 	@mkdir -p $(BUILD) && date +%s > $(TEST_T0)
-	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) $(FUZZ_BIN) asan
+	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) asan
 	$(MAKE) --no-print-directory -j$(JOBS) recorder    # before api-test: recorder_play.test.mjs runs it
 	$(call test_phase,built)
 	@t0=$$(cat $(TEST_T0)); \
