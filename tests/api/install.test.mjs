@@ -62,11 +62,12 @@ test('the man page is the --help texts, every command a section', () => {
 // It starts on a copy of the tests' seed database (server.mjs, seedDb),
 // like every other test server, rather than storing all 57 shipped
 // scenarios again (about 25 CPU-s, which tests/api/seed.mjs has spent
-// once already for the whole run); the scenarios it must store from its
-// own folders are the ones deleted from that copy before it starts
-// (`gone`): the qaws-fig4a* ones, whose programs come from the installed
-// kernel library, and one shipped sweep. Without a seed database (the file
-// run alone) it starts on an empty one and stores everything.
+// once already for the whole run). What the moved tree's server must
+// store from its own folders is what the first one deleted before it
+// stopped (`gone`): the qaws-fig4a* scenarios, whose programs come from
+// the installed kernel library, and one shipped sweep. Without a seed
+// database (the file run alone) the first starts on an empty one and
+// stores everything.
 // from: a database to start on a copy of; gone: the scenario files and
 // sweep names it must store again itself
 async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null } = {}) {

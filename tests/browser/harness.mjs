@@ -30,8 +30,7 @@ export function docShot(name) {
 // SHOTS=1`, or a file run alone), or `make screenshots`. No test asserts
 // on one, and they are not cheap: Chromium's full-page picture of the
 // compare view of two runs of 24,000 kernels (record_pages.test.mjs) took
-// 16 s of CPU, and the 45 of a run about a tenth of make test's time on a
-// 2-core machine.
+// 16 s on an idle 2-core machine, more than the rest of that file.
 export const SHOTS = process.env.SCHEDLAB_SHOTS === '1' || process.env.SCHEDLAB_DOC_SHOTS === '1';
 
 // A picture of a page or of one element (a Playwright Page or Locator)
