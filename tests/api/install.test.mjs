@@ -112,7 +112,8 @@ async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null }
       assert.ok(e, `${f} is stored (${names[f]})`);
       assert.equal((await getJson(`${srv.base}/api/experiments/${e.slug}`, { method: 'DELETE' })).status, 200);
     }
-    const sweep = sweeps.find((e) => /Fig\. 8\(?a/.test(e.name)) || sweeps[0];
+    const sweep = sweeps.find((e) => /^GCAPS Fig\. 8\(a\)/.test(e.name));
+    assert.ok(sweep, sweeps.map((e) => e.name).join(', '));
     assert.equal((await getJson(`${srv.base}/api/experiments/${sweep.slug}`, { method: 'DELETE' })).status, 200);
     return { files, names, sweep: sweep.name };
   } finally {
