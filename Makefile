@@ -224,8 +224,14 @@ endif
 asan:
 	+$(ASAN_MAKE) $(ASAN_UNIT_BIN) $(FUZZ_BIN)
 
+# The sanitized unit tests run with a quarantine of 8 MiB instead of ASan's
+# 256: freed memory waits there (a use after free is caught while it does),
+# and recycled sooner it spares the page faults of fresh memory: the 68
+# tests took 135 CPU-s instead of 176 (test_pyramid 12 against 18, with
+# half the page faults).
+ASAN_TEST_OPTIONS = detect_leaks=1:quarantine_size_mb=8
 unit-asan: asan $(FIXTURES)
-	@ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN)
+	@ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN)
 
 # The servers of the API and browser tests start on a copy of one seeded
 # database (tests/api/seed.mjs) instead of each storing every shipped
@@ -348,7 +354,7 @@ test: deps
 	$(MAKE) --no-print-directory -j$(JOBS) recorder    # before api-test: recorder_play.test.mjs runs it
 	$(call test_phase,built)
 	@t0=$$(cat $(TEST_T0)); \
-	 { ASAN_OPTIONS=detect_leaks=1 $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN) \
+	 { ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN) \
 	       > $(BUILD)/units.log 2>&1; \
 	   echo "$$?" > $(BUILD)/units.rc; \
 	   echo "-- make test: unit tests done at +$$(( $$(date +%s) - t0 )) s" >> $(BUILD)/units.log; \

@@ -5,7 +5,8 @@
 # Debian: the C libraries (-dev; libiberty-dev is the GNU C++ demangler),
 # the test framework, binutils (c++filt, which the demangler test compares
 # with), clang and lld (fuzzing and the ASan/UBSan build, linked with lld),
-# and chromium for the browser tests. npm: Chart.js and playwright-core,
+# and Chromium's headless shell for the browser tests (chromium itself for
+# `make bench`'s browser rows). npm: Chart.js and playwright-core,
 # from the committed package-lock.json. nginx-light and wrk are for `make
 # bench`'s HTTP rows (docs/bench.md).
 set -euo pipefail
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/.."
 
 debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev sqlite3
       libcmocka-dev libarchive-dev libiberty-dev binutils clang libclang-rt-dev lld chromium
+      chromium-headless-shell
       fonts-liberation nodejs npm
       slurm-wlm munge    # a throw-away single-node Slurm for the sweep job-array test
       nginx-light wrk)   # make bench only: the static-file ceiling and the load generator

@@ -113,7 +113,15 @@ export async function startServer(extra = []) {
   };
 }
 
-export const CHROMIUM_PATH = process.env.CHROMIUM || '/usr/bin/chromium';
+// Debian's chromium-headless-shell: Chromium's old headless shell, the
+// same Blink and V8 without the browser around them, which Playwright itself
+// runs for headless pages. The browser tests took a third less CPU there
+// than in /usr/bin/chromium's new headless mode (all 24 files, two at a
+// time on this project's 2-core machine: 241 against 369 CPU-s, every test
+// passing in both). CHROMIUM names another; /usr/bin/chromium where the
+// shell is not installed.
+const SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM_PATH = process.env.CHROMIUM || (fs.existsSync(SHELL) ? SHELL : '/usr/bin/chromium');
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
