@@ -197,6 +197,8 @@ typedef struct ew_state {
     quota_state q;
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
     int32_t *qk;             /* [nk] the QoS manager's kernel of each kernel (quota.h) */
+    uint8_t *qpoll;          /* [nsubs] asleep where the rule looks every cycle (run_subcore_quota) */
+    int32_t nqpoll;          /* how many: while any, every cycle runs, as under the rule */
     /* the front end (device.fetch_warps > 0) */
     int32_t fe_warps;        /* warps fetched per SM and cycle; 0 = not modelled */
     int32_t fe_ibuf;         /* instructions decoded per fetch */
@@ -467,18 +469,24 @@ static bool in_wheel(const ew_state *E, int64_t c) {
     return c > E->cur && c <= E->cur + EW_WHEEL;
 }
 
-/* Sub-core s is due at cycle c (> cur) instead of when it was. */
-static inline int set_due(ew_state *E, int32_t s, int64_t c) {
+/* Sub-core s leaves the wheel's slot of its due cycle, if it is in one
+ * (a heap entry is dropped when it comes up: heap_top). */
+static inline void unslot(ew_state *E, int32_t s) {
     int64_t old = E->due[s];
-    uint64_t bit = 1ULL << (s & 63);
     if (old > E->cur && old <= E->cur + EW_WHEEL) {
         size_t slot = (size_t)(old & (EW_WHEEL - 1));
         uint64_t *w = E->wheel + slot * (size_t)E->words;
-        w[s >> 6] &= ~bit;
+        w[s >> 6] &= ~(1ULL << (s & 63));
         bool any = false;
         for (int32_t i = 0; i < E->words && !any; i++) any = w[i] != 0;
         if (!any) E->summary[slot >> 6] &= ~(1ULL << (slot & 63));
     }
+}
+
+/* Sub-core s is due at cycle c (> cur) instead of when it was. */
+static inline int set_due(ew_state *E, int32_t s, int64_t c) {
+    uint64_t bit = 1ULL << (s & 63);
+    unslot(E, s);
     E->due[s] = c;
     if (!in_wheel(E, c)) return heap_push(E, c, s);
     size_t slot = (size_t)(c & (EW_WHEEL - 1));
@@ -490,7 +498,7 @@ static inline int set_due(ew_state *E, int32_t s, int64_t c) {
 /* The first cycle after cur in which a sub-core is due, or the front end
  * has a warp to fetch for; INT64_MAX: none. */
 static int64_t next_due(ew_state *E) {
-    if (E->fe_nsms) return E->cur + 1;
+    if (E->fe_nsms || E->nqpoll) return E->cur + 1;
     int64_t best = heap_top(E);
     /* the wheel's slots cur+1 .. cur+EW_WHEEL, in cycle order */
     size_t start = (size_t)((E->cur + 1) & (EW_WHEEL - 1));
@@ -1083,11 +1091,39 @@ static inline int32_t pick_gated(ew_state *E, int32_t s, warp_sub *w, void *pol,
     return p;
 }
 
+/* Sub-core j, asleep in a cycle where the quota rule (run_subcore_quota)
+ * has it look every cycle, looks in cycle c after all: it runs in c if
+ * c is the cycle being run and j comes later in it (the scan of run_cycle
+ * reaches it), else in the next one. */
+static void qpoll_wake(ew_state *E, sim_state *st, int32_t j, int64_t c) {
+    if (c >= E->due[j]) return;
+    if (c > E->cur) {
+        if (set_due(E, j, c) != 0) st->failed = true;
+        return;
+    }
+    unslot(E, j);
+    E->due[j] = c;
+    E->now[j >> 6] |= 1ULL << (j & 63);
+}
+
+/* After sub-core s's turn in cycle c (or, s = -1, before SM sm's cycle c
+ * runs: a block joined it): where a counter of the SM was raised, or s
+ * has no warp left there (the others no longer share the counters with
+ * it), the SM's sleeping sub-cores look again -- the cycle the rule would
+ * have had them see it: this one if their turn is still to come. */
+static void qpoll_raised(ew_state *E, sim_state *st, int32_t sm, int32_t s, int64_t c) {
+    E->q.raised[sm] = 0;
+    for (int32_t j = sm * E->nsub; j < (sm + 1) * E->nsub; j++)
+        if (j != s && E->qpoll[j]) qpoll_wake(E, st, j, j > s ? c : c + 1);
+}
+
 /* run_subcore under a quota policy: a warp whose kernel has used its quota
- * cannot issue before the sub-core gets quota again (quota_wake), so the
- * sub-core sleeps until then instead of polling every cycle. */
+ * cannot issue before the sub-core gets quota again (quota_wake, or another
+ * sub-core's charge: below), so the sub-core sleeps until then instead of
+ * polling every cycle. */
 static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) {
     warp_sub *w = &E->subs[s];
+    int32_t sm = s / E->nsub;
     /* the instructions that have completed are charged (quota_owe); a
      * throttled sub-core looks every cycle, so the scan waits for the
      * first owed completion (owe_due) */
@@ -1100,7 +1136,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         for (int32_t i = 0; i < w->n; i++) {
             if (!owe[i]) continue;
             if (done[i] <= c) {
-                quota_charge(&E->q, s / E->nsub, E->qk[w->info[i].kernel], owe[i], c);
+                quota_charge(&E->q, sm, E->qk[w->info[i].kernel], owe[i], c);
                 owe[i] = 0;
             } else if (done[i] < next) {
                 next = done[i];
@@ -1108,7 +1144,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         }
         w->owe_due = next;
     }
-    quota_begin(&E->q, s / E->nsub, c);
+    quota_begin(&E->q, sm, c);
     if (E->fp_iv) fp_hold(E, s, w, c);
     void *pol = w->pol;
     int32_t p = E->pick(pol, w, c);
@@ -1119,35 +1155,71 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         if (E->on_issue) E->on_issue(pol, w, p);
         issue(E, st, s, w, p, c);
     }
+    if (E->qpoll[s]) {
+        E->qpoll[s] = 0;
+        E->nqpoll--;
+    }
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
+        qpoll_raised(E, st, sm, s, c);
         return;
     }
     const int64_t *r = w->ready, *cnt = w->quota_cnt;
-    int64_t d = INT64_MAX;
-    int32_t sm = s / E->nsub;
+    int64_t d = INT64_MAX, da = INT64_MAX;
+    bool poll = false;
     if (!quota_held(&E->q, sm)) {
         /* nothing throttled here: the earliest ready warp, as without quotas */
         for (int32_t i = 0; i < w->n; i++) d = r[i] < d ? r[i] : d;
+        da = d;
     } else {
         /* the SM's counters are shared by its sub-cores (quota.h): while
          * another sub-core of the SM holds warps, a charge or a warp
          * leaving there may refill them at any cycle, so a throttled warp
-         * looks again the next cycle */
-        int64_t wake = quota_wake(&E->q, sm, c);
+         * looks again the next cycle. That is the rule; the sub-core
+         * sleeps instead (qpoll) while the rule would have it look every
+         * cycle and find the same -- a throttled warp ready whose next
+         * instruction no fp32 pipe holds back (fp_hold) -- and is woken at
+         * the first cycle the rule's look would find something else: an
+         * instruction's charge (owe_due), a warp with quota ready, the
+         * manager's next boundary (quota_wake), a fetch or a joining
+         * block (set_due), and, from the other sub-cores, a raised counter
+         * or the last of them emptied (qpoll_raised). The cycles run are
+         * the rule's (nqpoll), and so is every trace, to the cycle: only
+         * the looks that would change nothing are skipped, about half of
+         * all turns in a QoS sweep. */
+        int64_t qw = quota_wake(&E->q, sm, c), wake = qw;
         for (int32_t j = sm * E->nsub; j < (sm + 1) * E->nsub; j++)
             if (j != s && E->subs[j].n > 0) wake = c + 1;
         for (int32_t i = 0; i < w->n; i++) {
-            int64_t t = r[i];
-            if (cnt[E->qk[w->info[i].kernel]] <= 0 && t < wake) t = wake;
+            int64_t t = r[i], ta = r[i];
+            if (cnt[E->qk[w->info[i].kernel]] <= 0) {
+                if (t < wake) t = wake;
+                if (ta < qw) ta = qw;
+                if (wake == c + 1 && r[i] <= c &&
+                    !(E->fp_iv && E->ks[w->info[i].kernel].ext &&
+                      (E->ks[w->info[i].kernel].ext[w->info[i].pc] & EW_X_FP32)))
+                    poll = true;
+            }
             if (t < d) d = t;
+            if (ta < da) da = ta;
         }
     }
     /* with a front end a warp may wait for its fetch past its instruction's
      * completion, when the charge is due (§3.4.1): wake for it */
     if (w->fe_done && w->owe_due < d) d = w->owe_due;
     if (d <= c) d = c + 1;
+    if (poll) {
+        if (w->owe_due < da) da = w->owe_due;
+        if (da <= c + 1) {
+            poll = false;
+        } else {
+            d = da;
+            E->qpoll[s] = 1;
+            E->nqpoll++;
+        }
+    }
     E->due[s] = d;
+    if (E->q.raised[sm]) qpoll_raised(E, st, sm, s, c);
     if (d == EW_NEVER) return;   /* every warp waits for a fetch (fe_fetch wakes it) */
     if (in_wheel(E, d)) {
         size_t slot = (size_t)(d & (EW_WHEEL - 1));
@@ -1159,10 +1231,6 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
 }
 
 static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
-    if (E->quota) {
-        run_subcore_quota(E, st, s, c);
-        return;
-    }
     warp_sub *w = &E->subs[s];
     void *pol = w->pol;
     int32_t p = E->gate ? pick_gated(E, s, w, pol, c) : E->pick(pol, w, c);
@@ -1241,6 +1309,7 @@ static void warp_fini(void *self) {
     }
     free(E->owe);
     free(E->qk);
+    free(E->qpoll);
     for (size_t k = 0; k < E->nk; k++) {
         free(E->ks[k].code);
         free(E->ks[k].ext);
@@ -1435,7 +1504,8 @@ static int warp_init(void *self, sim_state *st) {
         E->quota = true;
         E->owe = calloc(ns * cap, sizeof *E->owe);
         E->qk = malloc((E->nk ? E->nk : 1) * sizeof *E->qk);
-        if (!E->owe || !E->qk) return -1;
+        E->qpoll = calloc(ns, sizeof *E->qpoll);
+        if (!E->owe || !E->qk || !E->qpoll) return -1;
         /* ISCA'17 §4.1 re-executes each program over the simulated window,
          * and the QoS manager's state (history, Rollover's leftover) is
          * the kernel's across its runs: a kernel launched on the same
@@ -1614,6 +1684,8 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         }
         if (c < E->due[s] && set_due(E, s, c) != 0) st->failed = true;
     }
+    /* a joining kernel's share may have raised a counter of the SM */
+    if (E->quota && E->q.raised[sm]) qpoll_raised(E, st, sm, -1, c);
     wake_at(E, st, c);
     return SIM_END_LATER;
 }
@@ -1647,28 +1719,45 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
     }
     E->cur = c;
     if (E->mq_nend) mq_release(E, c);
-    /* the QoS manager's epoch boundary, before any sub-core issues in it */
-    if (E->quota && c >= E->q.next_boundary) quota_epoch(&E->q, c);
+    /* the QoS manager's epoch boundary, before any sub-core issues in it;
+     * every sleeping sub-core looks at its new counters */
+    if (E->quota && c >= E->q.next_boundary) {
+        quota_epoch(&E->q, c);
+        for (int32_t j = 0; j < E->nsubs; j++)
+            if (E->qpoll[j]) qpoll_wake(E, st, j, c);
+        memset(E->q.raised, 0, (size_t)E->q.nsms);
+    }
     if (c / E->epoch_len != E->epoch) {
         epoch_flush(E);
         E->epoch = c / E->epoch_len;
     }
-    /* the next sub-core's warps are fetched into the cache while this one
-     * runs (a full GPU's warps do not fit in L1) */
-    int32_t s = -1;
-    for (int32_t i = 0; i < E->words; i++) {
-        while (now[i]) {
-            int32_t n = i * 64 + __builtin_ctzll(now[i]);
-            now[i] &= now[i] - 1;
-            const warp_sub *nw = &E->subs[n];
-            __builtin_prefetch(nw->ready);
-            __builtin_prefetch(nw->ready + 8);
-            __builtin_prefetch(&nw->info[nw->hint]);
-            if (s >= 0) run_subcore(E, st, s, c);
-            s = n;
+    if (E->quota) {
+        /* in order, one at a time: a sub-core's turn may add a later one
+         * of its SM to this cycle (qpoll_raised) */
+        for (int32_t i = 0; i < E->words; i++)
+            while (now[i]) {
+                int32_t n = i * 64 + __builtin_ctzll(now[i]);
+                now[i] &= now[i] - 1;
+                run_subcore_quota(E, st, n, c);
+            }
+    } else {
+        /* the next sub-core's warps are fetched into the cache while this
+         * one runs (a full GPU's warps do not fit in L1) */
+        int32_t s = -1;
+        for (int32_t i = 0; i < E->words; i++) {
+            while (now[i]) {
+                int32_t n = i * 64 + __builtin_ctzll(now[i]);
+                now[i] &= now[i] - 1;
+                const warp_sub *nw = &E->subs[n];
+                __builtin_prefetch(nw->ready);
+                __builtin_prefetch(nw->ready + 8);
+                __builtin_prefetch(&nw->info[nw->hint]);
+                if (s >= 0) run_subcore(E, st, s, c);
+                s = n;
+            }
         }
+        if (s >= 0) run_subcore(E, st, s, c);
     }
-    if (s >= 0) run_subcore(E, st, s, c);
     /* then each SM's front end, which sees the buffers this cycle emptied */
     for (int32_t i = 0; E->fe_nsms && i < E->sm_words; i++) {
         uint64_t m = E->fe_sms[i];

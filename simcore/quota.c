@@ -22,7 +22,8 @@ int quota_init(quota_state *q, const quota_scheme *sch, int32_t nk, int32_t nsms
     q->alloc = calloc(n1, sizeof *q->alloc);
     q->w = calloc(n1, sizeof *q->w);
     q->ends = calloc(nsms ? (size_t)nsms : 1, sizeof *q->ends);
-    if (!q->k || !q->cnt || !q->alloc || !q->w || !q->ends) return -1;
+    q->raised = calloc(nsms ? (size_t)nsms : 1, sizeof *q->raised);
+    if (!q->k || !q->cnt || !q->alloc || !q->w || !q->ends || !q->raised) return -1;
     for (int32_t k = 0; k < nk; k++) {
         q->k[k].first_cycle = q->k[k].end_cycle = -1;
         q->k[k].alpha = 1;
@@ -39,6 +40,7 @@ void quota_free(quota_state *q) {
     free(q->alloc);
     free(q->w);
     free(q->ends);
+    free(q->raised);
     memset(q, 0, sizeof *q);
 }
 
@@ -197,6 +199,7 @@ void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
         int64_t g = q->sch->renew(0, a, K->qos);
         if (q->cnt[i] == QUOTA_FREE || q->cnt[i] <= 0) q->cnt[i] = g;
         else q->cnt[i] += g;
+        if (g > 0) q->raised[s] = 1;
         if (g <= 0 && !q->sch->elastic) refill(q, s, c);
     }
 }
@@ -231,6 +234,7 @@ void quota_begin(quota_state *q, int32_t s, int64_t c) {
         q->cnt[i] = q->w[i] > 0 ? q->sch->renew(q->cnt[i], q->alloc[i], q->k[k].qos) : 0;
     }
     q->ends[s] = c + q->T;
+    q->raised[s] = 1;
 }
 
 /* Every kernel resident on SM s that passes `which` has used its quota. */
@@ -274,6 +278,7 @@ static void refill(quota_state *q, int32_t s, int64_t c) {
             if (q->w[x] > 0 && q->cnt[x] != QUOTA_FREE) q->cnt[x] += q->alloc[x];
         }
         q->ends[s] = c + 1 + q->T;
+        q->raised[s] = 1;
         return;
     }
     /* §3.4.1: "checks if C_k for all k in the SM are zero or negative, to
@@ -288,6 +293,7 @@ static void refill(quota_state *q, int32_t s, int64_t c) {
         size_t x = i0 + (size_t)j;
         if (q->k[j].qos || q->w[x] == 0 || q->cnt[x] == QUOTA_FREE || q->cnt[x] > 0) continue;
         q->cnt[x] += q->alloc[x];
+        q->raised[s] = 1;
     }
 }
 

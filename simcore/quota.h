@@ -38,7 +38,8 @@
  * / W_k), w_sk the kernel's warps (TBs x warps per TB) on SM s and W_k on
  * the whole GPU at the boundary. exec_warp.c lets a sub-core whose warps
  * are throttled look again every cycle while another sub-core of its SM
- * holds warps (a charge there may refill the shared counter). Warps of a
+ * holds warps (a charge there may refill the shared counter; exec_warp.c
+ * wakes it when one does, `raised`). Warps of a
  * kernel that join an SM which had none of them at the boundary bring their
  * share, Quota_k x joined / W_k (the blocks of a kernel placed after the
  * epoch began with its first ones). A non-QoS kernel is not throttled while
@@ -112,6 +113,9 @@ typedef struct quota_state {
     int64_t *alloc;          /* [nsms * nk] quota_k of each SM this epoch */
     int32_t *w;              /* [nsms * nk] warps of kernel k on SM s */
     int64_t *ends;           /* [nsms] Elastic Epoch: the SM's epoch ends here */
+    uint8_t *raised;         /* [nsms] a counter of the SM was raised (a refill, a renewal
+                                before its time, a joining kernel's share) since exec_warp.c
+                                last looked: its sub-cores waiting for quota look again */
     int32_t qos_live;        /* QoS kernels running */
     int64_t win_start, win_end;   /* first QoS start, last QoS end (cycles) */
 } quota_state;
