@@ -1208,7 +1208,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
      * completion, when the charge is due (§3.4.1): wake for it */
     if (w->fe_done && w->owe_due < d) d = w->owe_due;
     if (d <= c) d = c + 1;
-    if (poll) {
+    if (poll && !st->cfg->every_quota_look) {
         if (w->owe_due < da) da = w->owe_due;
         if (da <= c + 1) {
             poll = false;

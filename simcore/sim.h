@@ -302,6 +302,11 @@ typedef struct sim_config {
      * fused one (ee.h, ee_dispatch_fast) would run, to compare their traces,
      * which are the same (tests/unit/test_fast_path.c); false everywhere else */
     bool general_loop;
+    /* tests: every look at its warps that the quota rule gives a throttled
+     * sub-core (exec_warp.c, run_subcore_quota), where the run skips those
+     * that change nothing, to compare their traces, which are the same
+     * (tests/unit/test_quota.c); false everywhere else */
+    bool every_quota_look;
     /* Cohorts (issue 28, "cost by kernels, not blocks"; simcore/cohort.c):
      * identical blocks placed together on one SM are simulated and recorded
      * as one trace_cohort (trace.h), and a stretch of identical waves of

@@ -13,6 +13,8 @@
  *   - the shipped pair (scenarios/isca17-quota-pair.json): the QoS kernel
  *     misses its goal under naive, history and elastic, reaches it under
  *     rollover;
+ *   - the looks of a throttled sub-core that the run skips change no
+ *     trace (sim_config.every_quota_look: every look, the same bytes);
  *   - isolated IPCs cached per kernel shape; determinism; bad goals. */
 #include <math.h>
 #include <setjmp.h>
@@ -628,6 +630,113 @@ static void test_trace_json_both_ways(void **state) {
     trace_free(&w);
 }
 
+/* ---- the looks a throttled sub-core skips -------------------------------------------
+ * Under the quota rule a sub-core whose ready warps are all throttled looks
+ * again every cycle while another sub-core of its SM holds warps
+ * (quota.h); the run skips the looks that would change nothing
+ * (exec_warp.c, run_subcore_quota) and wakes the sub-core where one would.
+ * sim_config.every_quota_look makes every look: the trace must be the
+ * same, byte for byte. */
+
+/* cfg (every_quota_look set) gives the trace `t` its run without it gave. */
+static void same_with_every_look(const sim_config *cfg, const trace *t, const char *what) {
+    trace u;
+    trace_init(&u);
+    char err[256];
+    if (sim_run(cfg, &u, err, sizeof err) != 0) fail_msg("%s: %s", what, err);
+    tj_buf a = { 0 }, b = { 0 };
+    assert_int_equal(tj_write_trace(t, &a), 0);
+    assert_int_equal(tj_write_trace(&u, &b), 0);
+    if (a.len != b.len || memcmp(a.s, b.s, a.len) != 0) {
+        size_t i = 0;
+        while (i < a.len && i < b.len && a.s[i] == b.s[i]) i++;
+        size_t at = i > 200 ? i - 200 : 0;
+        fail_msg("%s: the trace differs from the one with every look, at byte %zu:\n"
+                 "skipped: %.300s\nevery:   %.300s", what, i, a.s + at, b.s + at);
+    }
+    tj_buf_free(&a);
+    tj_buf_free(&b);
+    trace_free(&u);
+}
+
+/* The QoSreach sweep's pair (sweeps/isca17-pair.json, shortened): a compute
+ * QoS kernel and a memory-bound one, each launched four times on its own
+ * stream (§4.1's re-execution: a kernel's blocks join the SMs again while
+ * the other's sub-cores are throttled), on the paper's GPGPU-Sim GPU cut
+ * to 4 SMs, with its front end and memory system (every scheme); without
+ * the front end (a throttled sub-core alone on its SM then waits for its
+ * charges); with the QoS kernel's ALU work on a half-rate fp32 pipe
+ * (fp_hold moves its warps). */
+static void test_skipped_looks(void **state) {
+    (void)state;
+    static const struct {
+        const char *warp, *device, *fu;
+    } cases[] = {
+#define FE "{\"preset\":\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]"
+        { "quota-naive", FE "}", "" },
+        { "quota-history", FE "}", "" },
+        { "quota-elastic", FE "}", "" },
+        { "quota-rollover", FE "}", "" },
+        { "quota-rollover-time", FE "}", "" },
+        { "quota-naive", FE ",\"fetch_warps\":0,\"ibuffer\":0}", "" },
+        { "quota-elastic", FE ",\"fetch_warps\":0,\"ibuffer\":0}", "" },
+        { "quota-rollover", FE ",\"fetch_warps\":0,\"ibuffer\":0}", "" },
+        { "quota-naive", FE ",\"fp32_rate\":0.5}", ",\"fu\":\"fp32\"" },
+        { "quota-rollover", FE ",\"fp32_rate\":0.5}", ",\"fu\":\"fp32\"" },
+#undef FE
+    };
+    /* and, after them, a trio under Rollover-Time (whose non-QoS counters
+     * start at 0 where a kernel joins an SM): a second non-QoS kernel, C,
+     * on fewer SMs than there are, its first launch later */
+    for (size_t ci = 0; ci <= sizeof cases / sizeof *cases; ci++) {
+        bool trio = ci == sizeof cases / sizeof *cases;
+        const char *warp = trio ? "quota-rollover-time" : cases[ci].warp;
+        const char *device = trio ? cases[0].device : cases[ci].device;
+        const char *fu = trio ? "" : cases[ci].fu;
+        char text[4096], err[512] = "", ops[2048] = "";
+        size_t n = 0;
+        for (int run = 0; run < 4; run++) {
+            n += (size_t)snprintf(ops + n, sizeof ops - n,
+                                  "%s{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":16,"
+                                  "\"threads\":256,\"qos_goal\":0.6,\"program\":{\"body\":"
+                                  "[{\"op\":\"alu\",\"count\":16%s}],\"repeat\":12}}",
+                                  n ? "," : "", fu);
+            n += (size_t)snprintf(ops + n, sizeof ops - n,
+                                  ",{\"kernel\":\"M\",\"stream\":\"BE\",\"blocks\":16,"
+                                  "\"threads\":256,\"program\":{\"body\":[{\"op\":\"alu\","
+                                  "\"count\":2},{\"op\":\"mem\"}],\"repeat\":6}}");
+            if (trio)
+                n += (size_t)snprintf(ops + n, sizeof ops - n,
+                                      ",{\"kernel\":\"C\",\"stream\":\"BE2\",\"at\":%d,"
+                                      "\"blocks\":3,\"threads\":128,\"program\":{\"body\":"
+                                      "[{\"op\":\"alu\",\"count\":4}],\"repeat\":40}}",
+                                      run ? 0 : 3000);
+        }
+        snprintf(text, sizeof text,
+                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"pair\",\"device\":%s,"
+                 "\"policy\":{\"warp\":\"%s\",\"quota_epoch\":1000},"
+                 "\"streams\":[{\"name\":\"QOS\",\"process\":\"P0\"},"
+                 "{\"name\":\"BE\",\"process\":\"P1\"},"
+                 "{\"name\":\"BE2\",\"process\":\"P2\"}],\"ops\":[%s]}",
+                 device, warp, ops);
+        scn_scenario *s = NULL;
+        if (scn_parse(text, strlen(text), "pair.json", &s, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        sim_config cfg;
+        assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+        trace t;
+        trace_init(&t);
+        if (sim_run(&cfg, &t, err, sizeof err) != 0) fail_msg("%s: %s", warp, err);
+        assert_int_equal(t.kernels.n, trio ? 12 : 8);
+        cfg.every_quota_look = true;
+        char what[256];
+        snprintf(what, sizeof what, "%s%s on %s", warp, trio ? ", trio" : "", device);
+        same_with_every_look(&cfg, &t, what);
+        trace_free(&t);
+        scn_free(s);
+    }
+}
+
 /* ---- random configurations ------------------------------------------------------------
  * Whatever the quotas, every kernel runs to its end and issues exactly its
  * instructions (throttling never loses or stalls work for good), and the
@@ -686,6 +795,9 @@ static void test_random_configs(void **state) {
         char err[256];
         if (sim_run(&b.cfg, &t, err, sizeof err) != 0) fail_msg("seed %llu: %s",
                                                                 (unsigned long long)seed, err);
+        /* the looks the run skips change nothing (every_quota_look) */
+        b.cfg.every_quota_look = true;
+        same_with_every_look(&b.cfg, &t, "random configuration");
         for (int k = 0; k < nk; k++) {
             const trace_kernel *K = &t.kernels.v[k];
             assert_int_equal(K->instructions, expect[k]);
@@ -793,6 +905,7 @@ int main(void) {
         cmocka_unit_test(test_isolated_cached_per_shape),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_random_configs),
+        cmocka_unit_test(test_skipped_looks),
         cmocka_unit_test(test_trace_json_both_ways),
         cmocka_unit_test(test_goal_errors),
         cmocka_unit_test(test_scenario_goal_errors),
