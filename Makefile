@@ -194,9 +194,10 @@ TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CUR
 SHOTS ?=
 
 # tools/run-units.sh runs the binaries JOBS at a time, each into its own log
-# (printed when it fails), and names the slowest. glibc's malloc backs
-# their memory with transparent huge pages where the kernel gives them on
-# request (madvise, as on this project's machines; nothing elsewhere): the
+# (printed when it fails), and names the slowest. glibc's malloc asks for
+# transparent huge pages for their memory (a kernel whose
+# transparent_hugepage is "madvise", as on this project's machines, gives
+# them on request; "always" gives them anyway, "never" not at all): the
 # replay and pyramid tests write hundreds of megabytes of fresh block
 # records, a page fault each 4 KiB, and the 68 plain tests took 91 CPU-s
 # instead of 129 (test_cohort_view 6.6 against 15.3, test_replay_traces 13

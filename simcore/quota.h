@@ -113,8 +113,8 @@ typedef struct quota_state {
     int64_t *alloc;          /* [nsms * nk] quota_k of each SM this epoch */
     int32_t *w;              /* [nsms * nk] warps of kernel k on SM s */
     int64_t *ends;           /* [nsms] Elastic Epoch: the SM's epoch ends here */
-    uint8_t *raised;         /* [nsms] a counter of the SM was raised (a refill, a renewal
-                                before its time, a joining kernel's share) since exec_warp.c
+    uint8_t *raised;         /* [nsms] a counter of the SM was raised (a refill, an Elastic
+                                Epoch's renewal, a joining kernel's share) since exec_warp.c
                                 last looked: its sub-cores waiting for quota look again */
     int32_t qos_live;        /* QoS kernels running */
     int64_t win_start, win_end;   /* first QoS start, last QoS end (cycles) */

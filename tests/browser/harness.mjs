@@ -116,7 +116,7 @@ export async function startServer(extra = []) {
 // Debian's chromium-headless-shell: Chromium's old headless shell, the
 // same Blink and V8 without the browser around them, which Playwright itself
 // runs for headless pages. The browser tests took a third less CPU there
-// than in /usr/bin/chromium's new headless mode (all 24 files, two at a
+// than in /usr/bin/chromium's new headless mode (all 28 files, two at a
 // time on this project's 2-core machine: 241 against 369 CPU-s, every test
 // passing in both). CHROMIUM names another; /usr/bin/chromium where the
 // shell is not installed.
