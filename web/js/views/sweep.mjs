@@ -107,13 +107,15 @@ function renderQos(root, e, r) {
 // editor, started as a job (POST /api/sweeps): a progress bar in tasksets
 // or points, a cancel button (DELETE /api/jobs/{id}), and once stored the
 // page moves to the sweep's chart. window.schedlab.sweepJob = {id, state,
-// progress, done, total} while it runs; sweepSpecs = the specs listed.
+// progress, done, total} while it runs; sweepSpecs = the specs listed;
+// sweepSpecShown = the spec in the editor.
 
 export async function renderSweeps(root, route, ctx) {
   document.title = 'Sweeps · schedlab';
   const list = await api.sweepSpecs(ctx.signal);
   setExtra('sweepSpecs', list.specs.length);
   setExtra('sweepJob', null);
+  setExtra('sweepSpecShown', null);
   root.append(h('div', { class: 'page-head' }, h('h1', null, 'Sweeps'),
     h('p', { class: 'lead' }, 'Schedulability sweeps (GCAPS Fig. 8) and QoSreach sweeps (ISCA\'17) computed by the server, as `schedlab sweep` computes them, and stored as experiments. '
       + `One sweep job may hold ${list.limits.sweep_analyses.toLocaleString('en')} analyses or ${list.limits.sweep_cycles.toLocaleString('en')} simulated cycles; bigger ones are for the command line (shards).`)));
@@ -121,11 +123,19 @@ export async function renderSweeps(root, route, ctx) {
     ...list.specs.map((s) => h('option', { value: s.file, disabled: !s.fits },
       `${s.file}: ${s.name}${s.fits ? '' : ' (too big for one job)'}`)));
   const editor = createEditor({ id: 'sweep-editor', value: '', label: 'sweep spec JSON' });
+  // the editor shows the spec chosen last: an answer to an earlier choice
+  // that arrives later is dropped (sweepSpecShown = {file, n}, n counting
+  // the choices)
+  let chosen = 0;
   const load = async () => {
-    const spec = await api.sweepSpec(select.value, ctx.signal);
+    const file = select.value;
+    const n = ++chosen;
+    const spec = await api.sweepSpec(file, ctx.signal);
+    if (n !== chosen) return;
     const area = editor.el.querySelector('textarea');
     area.value = JSON.stringify(spec, null, 2);
     area.dispatchEvent(new Event('input'));
+    setExtra('sweepSpecShown', { file, n });
   };
   select.addEventListener('change', () => { load().catch(() => {}); });
   const first = list.specs.find((s) => s.fits);
