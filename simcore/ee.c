@@ -74,40 +74,69 @@ void ee_dequeue_head(sim_state *st, int32_t k, int64_t t) {
     qevent(st, t, q, k, TRACE_DEQUEUE);
 }
 
+/* The ranks of sm_order kernel k may use: its stream's partition when the
+ * placement honours partitions (spart.c), else every rank. */
+static void part_ranks(const sim_state *st, int32_t k, int32_t *lo, int32_t *hi) {
+    *lo = 0;
+    *hi = st->sms.n;
+    if (!st->placement->partitioned) return;
+    const sim_stream *str = &st->cfg->streams[st->cfg->ops[st->ks[k].op].stream];
+    if (str->sm_count > 0) {
+        *lo = str->sm_first;
+        *hi = str->sm_first + str->sm_count;
+    }
+}
+
 /* ISCA'17 §3.6, static resource management: "when a QoS kernel is running
  * ... an equal number of threads are assigned to the kernels on that SM".
  * While a kernel with a QoS goal is live (runs with goals have a quota warp
  * policy: sim.c), a kernel may hold on an SM at most the blocks that fit in
- * 1/n of an empty SM, n the kernels live (blocks resident, or the head of an
- * EE queue now); 0 when the rule does not apply. */
-static int32_t share_cap(sim_state *st, int32_t k) {
+ * 1/n of an empty SM, n the live kernels (blocks resident, or the head of
+ * an EE queue now) that may use that SM: every live kernel, or under a
+ * partitioned placement those whose stream's partition holds it (§3.6's
+ * trio: "The QoS kernel will run on 16 SMs and each non-QoS kernel will
+ * run on 8 SMs", two kernels on each SM). live[] gets the live kernels'
+ * indices; returns their number, 0 when the rule does not apply. */
+static size_t share_live(sim_state *st, int32_t *live) {
     if (!st->share_res) return 0;
-    int32_t n = 0;
+    size_t n = 0;
     bool qos = false;
     for (size_t j = 0; j < st->nkernels; j++) {
         const sim_kstate *J = &st->ks[j];
-        bool live = J->placed > J->done;
-        for (size_t p = 0; !live && p < st->nprocs; p++) live = st->cand[p] == (int32_t)j;
-        if (!live) continue;
-        n++;
+        bool on = J->placed > J->done;
+        for (size_t p = 0; !on && p < st->nprocs; p++) on = st->cand[p] == (int32_t)j;
+        if (!on) continue;
+        live[n++] = (int32_t)j;
         qos |= st->cfg->ops[J->op].qos_goal > 0;
     }
-    if (!qos || n < 2) return 0;
-    int32_t cap = sms_share(&st->sms, &st->ks[k].need, n);
-    return cap > 0 ? cap : 1;
+    return qos && n >= 2 ? n : 0;
 }
 
-/* The SM for the next block of k under the §3.6 share `cap`: one where k
- * holds fewer than cap blocks and the block fits, fewest of k's blocks
- * first (the share is spread over the SMs), then most room, then the
- * device's SM order; -1 when none. */
-static int32_t share_pick(sim_state *st, int32_t k, int32_t cap) {
+/* The SM for the next block of k under the §3.6 share of the `nlive` live
+ * kernels: one of k's ranks where k holds fewer blocks than its share of
+ * that SM and the block fits, fewest of k's blocks first (the share is
+ * spread over the SMs), then most room, then the device's SM order; -1
+ * when none. */
+static int32_t share_pick(sim_state *st, int32_t k, const int32_t *live, size_t nlive) {
     const sim_kstate *K = &st->ks[k];
     const int32_t *res = st->share_res + (size_t)k * (size_t)st->sms.n;
-    int32_t best = -1, bres = 0, broom = 0;
-    for (int32_t r = 0; r < st->sms.n; r++) {
+    int32_t lo, hi, best = -1, bres = 0, broom = 0;
+    /* scratch after live[] (sim.c): the live kernels' partitions, and the
+     * share of 1/n of an SM by n (0: not yet computed) */
+    int32_t *plo = st->share_tmp + st->nkernels, *phi = plo + st->nkernels, *capn = phi + st->nkernels;
+    for (size_t i = 0; i < nlive; i++) part_ranks(st, live[i], &plo[i], &phi[i]);
+    for (size_t n = 0; n <= nlive; n++) capn[n] = 0;
+    part_ranks(st, k, &lo, &hi);
+    for (int32_t r = lo; r < hi; r++) {
         int32_t sm = st->sms.order[r];
-        if (res[sm] >= cap) continue;
+        size_t n = 0;
+        for (size_t i = 0; i < nlive; i++) n += plo[i] <= r && r < phi[i];
+        if (n < 1) n = 1;
+        if (!capn[n]) {
+            int32_t c = sms_share(&st->sms, &K->need, (int32_t)n);
+            capn[n] = c > 0 ? c : 1;
+        }
+        if (res[sm] >= capn[n]) continue;
         int32_t room = sms_room(&st->sms, sm, &K->need);
         if (room <= 0) continue;
         if (best < 0 || res[sm] < bres || (res[sm] == bres && room > broom)) {
@@ -141,9 +170,9 @@ ee_dispatch_result ee_dispatch(sim_state *st, int64_t t) {
         while (K->placed < K->blocks) {
             /* TX2 paper, rules R1-R3: a block is assigned only where all of
              * its resources are available; the policy picks among those SMs */
-            int32_t cap = share_cap(st, best);
-            int32_t sm = cap > 0 ? share_pick(st, best, cap)
-                                 : st->placement->pick(st->placement_state, &st->sms, best, &K->need);
+            size_t nlive = share_live(st, st->share_tmp);
+            int32_t sm = nlive ? share_pick(st, best, st->share_tmp, nlive)
+                               : st->placement->pick(st->placement_state, &st->sms, best, &K->need);
             if (sm < 0) break;
             place(st, best, sm, t);
             if (st->failed) return EE_DISPATCH_DONE;

@@ -218,6 +218,7 @@ static void state_free(sim_state *st) {
     free(st->levels);
     free(st->ipc_isolated);
     free(st->share_res);
+    free(st->share_tmp);
     free(st->coh_last);
     free(st->ee);
 }
@@ -509,7 +510,8 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         /* ISCA'17 §3.6: the equal per-SM share of each co-running kernel
          * while a QoS kernel runs (ee.c) */
         st->share_res = calloc(nk1 * (size_t)st->dev->sms, sizeof *st->share_res);
-        if (!st->share_res) FAIL("simulation: out of memory");
+        st->share_tmp = malloc((4 * nk1 + 2) * sizeof *st->share_tmp);
+        if (!st->share_res || !st->share_tmp) FAIL("simulation: out of memory");
     }
 
     st->nce = st->dev->copy_engines;

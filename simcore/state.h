@@ -151,8 +151,11 @@ typedef struct sim_state {
                                 isolated IPC (sim_ipc_isolated); NULL otherwise */
     /* ISCA'17 §3.6 static resource management (ee.c): runs with QoS goals
      * under a quota warp policy count each kernel's resident blocks per SM,
-     * [nkernels * sms]; NULL otherwise (the rule never applies) */
+     * [nkernels * sms]; NULL otherwise (the rule never applies); and its
+     * scratch: the live kernels, their partitions, the share by divisor
+     * [4 * nkernels + 2] */
     int32_t *share_res;
+    int32_t *share_tmp;
     /* cohorts (sim_config.cohorts, cohort.c): on for this run, and each
      * SM's latest cohort record (index in t->cohorts, -1 none), which a
      * wave that continues it extends */

@@ -27,6 +27,18 @@
  * kernels over one window, re-running whichever ends first) */
 #define QOS_WINDOW_EPOCH 500
 
+/* The template's kernel roles: a pair has "$qos" and "$other"; ISCA'17's
+ * trios (§4.1: "Either one or two kernels of the trio are QoS and the
+ * remaining one(s) are non-QoS kernels") add "$qos2" or "$other2". A
+ * group of the sweep (still called a pair in the spec and the result)
+ * puts one kernel in each role the template has. */
+enum { R_QOS, R_OTHER, R_QOS2, R_OTHER2, QOS_ROLES };
+static const char *const role_name[QOS_ROLES] = {"$qos", "$other", "$qos2", "$other2"};
+static bool role_qos(int r) { return r == R_QOS || r == R_QOS2; }
+/* the order of a group's kernels in the spec ("pairs": [[QOS, QOS2?,
+ * OTHER, OTHER2?]]), in the result, and of the SM ranks Spart gives them */
+static const int role_order[QOS_ROLES] = {R_QOS, R_QOS2, R_OTHER, R_OTHER2};
+
 typedef struct qos_kernel {
     const char *name;        /* borrowed from def */
     bool compute;            /* "class": "compute" (else "memory"), ISCA'17 Fig. 7 C/M */
@@ -46,7 +58,7 @@ struct qos_spec {
     json_t *tmpl;            /* the template scenario */
     qos_kernel k[QOS_MAX_KERNELS];
     size_t nk;
-    int32_t pair[QOS_MAX_PAIRS][2];
+    int32_t pair[QOS_MAX_PAIRS][QOS_ROLES];   /* the kernel in each role, -1 none */
     size_t npairs;
     double goal[QOS_MAX_GOALS];
     size_t ngoals;
@@ -54,9 +66,10 @@ struct qos_spec {
     size_t nsch;
     int64_t other_repeat;
     int32_t sms;             /* the template's device */
-    size_t op_q, op_o;       /* the template's "$qos" and "$other" ops */
-    int32_t kq, ko;          /* their kernel indices in a run's trace */
-    int64_t runs[2];         /* the template ops' "runs" (ISCA'17 §4.1 re-execution): $qos, $other */
+    bool has[QOS_ROLES];     /* the template's roles: "$qos" and "$other" always */
+    int nroles, nqos;        /* how many, how many of them QoS kernels */
+    size_t op[QOS_ROLES];    /* each role's op in the template */
+    int64_t runs[QOS_ROLES]; /* the template ops' "runs" (ISCA'17 §4.1 re-execution) */
     int64_t window;          /* the template's "window": cycles measured (0: the QoS kernel's life) */
     bool full_runs;          /* "full_runs": simulate past the window (the same points, slower) */
 };
@@ -119,7 +132,7 @@ static int find_kernel(const qos_spec *s, const char *name) {
 }
 
 static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_scheme *sc,
-                     int32_t qos_sms, int only);
+                     const int32_t *sms, int only);
 
 /* "program": "sgemm": a kernel of the kernel library (kernlib.h; the
  * Parboil benchmarks of ISCA'17 §4.1 are there). The kernel takes the
@@ -190,8 +203,6 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
     json_t *ops = json_object_get(s->tmpl, "ops");
     if (!json_is_object(s->tmpl) || !json_is_array(ops))
         return fail(err, errlen, file, "template: must be a schedlab-scenario/1 with ops");
-    bool hq = false, ho = false;
-    int32_t nkern = 0;
     /* ISCA'17 §4.1: the programs run over a fixed simulated window (2M
      * cycles there); "window" measures the first that many cycles from the
      * QoS kernel's first block (the runs must outlast it) */
@@ -205,43 +216,44 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
     for (size_t i = 0; i < json_array_size(ops); i++) {
         json_t *o = json_array_get(ops, i);
         const char *k = json_string_value(json_object_get(o, "kernel"));
-        if (!k) continue;
-        bool q = strcmp(k, "$qos") == 0, x = strcmp(k, "$other") == 0;
-        if ((q || x) && !json_is_string(json_object_get(o, "stream")))
+        int r = 0;
+        while (k && r < QOS_ROLES && strcmp(k, role_name[r])) r++;
+        if (!k || r == QOS_ROLES) continue;
+        if (!json_is_string(json_object_get(o, "stream")))
             return fail(err, errlen, file, "template.ops[%zu].stream: \"%s\" needs a declared "
                         "stream (its SM partition under Spart)", i, k);
-        if (q || x) {
-            /* ISCA'17 §4.1: each program is re-executed back to back on its
-             * stream; "runs" launches the op that many times */
-            json_t *rv = json_object_get(o, "runs");
-            if (rv && (!json_is_integer(rv) || json_integer_value(rv) < 1 ||
-                       json_integer_value(rv) > 1000))
-                return fail(err, errlen, file, "template.ops[%zu].runs: must be an integer in "
-                            "1..1000", i);
-            s->runs[q ? 0 : 1] = rv ? json_integer_value(rv) : 1;
-            if (rv) json_object_del(o, "runs");
-        }
-        if (q) {
-            if (hq) return fail(err, errlen, file, "template.ops[%zu]: a second \"$qos\"", i);
-            hq = true;
-            s->op_q = i;
-            s->kq = nkern;
-        } else if (x) {
-            if (ho) return fail(err, errlen, file, "template.ops[%zu]: a second \"$other\"", i);
-            ho = true;
-            s->op_o = i;
-            s->ko = nkern;
-        }
-        nkern++;
+        if (s->has[r]) return fail(err, errlen, file, "template.ops[%zu]: a second \"%s\"", i, k);
+        /* ISCA'17 §4.1: each program is re-executed back to back on its
+         * stream; "runs" launches the op that many times */
+        json_t *rv = json_object_get(o, "runs");
+        if (rv && (!json_is_integer(rv) || json_integer_value(rv) < 1 ||
+                   json_integer_value(rv) > 1000))
+            return fail(err, errlen, file, "template.ops[%zu].runs: must be an integer in "
+                        "1..1000", i);
+        s->runs[r] = rv ? json_integer_value(rv) : 1;
+        if (rv) json_object_del(o, "runs");
+        s->has[r] = true;
+        s->op[r] = i;
+        s->nroles++;
+        s->nqos += role_qos(r);
     }
-    if (!hq || !ho)
+    if (!s->has[R_QOS] || !s->has[R_OTHER])
         return fail(err, errlen, file, "template.ops: needs one kernel \"$qos\" and one "
-                    "\"$other\" (the QoS and the non-QoS kernel of each pair)");
-    const char *sq = json_string_value(json_object_get(json_array_get(ops, s->op_q), "stream"));
-    const char *so = json_string_value(json_object_get(json_array_get(ops, s->op_o), "stream"));
-    if (strcmp(sq, so) == 0)
-        return fail(err, errlen, file, "template.ops: \"$qos\" and \"$other\" share stream "
-                    "\"%s\" (they must co-run)", sq);
+                    "\"$other\" (the QoS and the non-QoS kernel of each pair; \"$qos2\" or "
+                    "\"$other2\" make it a trio)");
+    for (int a = 0; a < QOS_ROLES; a++)
+        for (int b = a + 1; b < QOS_ROLES; b++) {
+            if (!s->has[a] || !s->has[b]) continue;
+            const char *sa = json_string_value(json_object_get(json_array_get(ops, s->op[a]), "stream"));
+            const char *sb = json_string_value(json_object_get(json_array_get(ops, s->op[b]), "stream"));
+            if (strcmp(sa, sb) == 0)
+                return fail(err, errlen, file, "template.ops: \"%s\" and \"%s\" share stream "
+                            "\"%s\" (they must co-run)", role_name[a], role_name[b], sa);
+        }
+    return 0;
+}
+
+static int check_template(qos_spec *s, const char *file, char *err, size_t errlen) {
     /* the device's SMs (Spart's partitions), and a check that the template
      * takes the kernels and every scheme's policy: the first pair as each
      * scheme runs it (a partition of 1 SM where it has one). The SMs come
@@ -250,7 +262,9 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
     qos_scheme plain = {.name = "template", .policy = json_object()};
     for (size_t k = 0; k <= s->nsch; k++) {
         const qos_scheme *sc = k == 0 ? &plain : &s->sch[k - 1];
-        json_t *j = build(s, 0, s->goal[0], sc, sc->hill ? 1 : 0, -1);
+        int32_t one[QOS_ROLES];
+        for (int r = 0; r < QOS_ROLES; r++) one[r] = 1;
+        json_t *j = build(s, 0, s->goal[0], sc, sc->hill ? one : NULL, -1);
         char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
         json_decref(j);
         if (!text) {
@@ -277,8 +291,35 @@ static int parse_template(qos_spec *s, const char *file, char *err, size_t errle
         }
     }
     json_decref(plain.policy);
-    if (s->sms < 2) return fail(err, errlen, file, "template.device: %d SM cannot be partitioned",
-                                (int)s->sms);
+    if (s->sms < s->nroles)
+        return fail(err, errlen, file, "template.device: %d SMs cannot be partitioned between %d "
+                    "kernels", (int)s->sms, s->nroles);
+    return 0;
+}
+
+/* "pairs": "all": the groups of different kernels for the roles from
+ * role_order[o] on, g[] holding the earlier roles' kernels; a second QoS
+ * (non-QoS) kernel comes after the first in the kernel set, so that each
+ * unordered choice is made once. Returns -1 past QOS_MAX_PAIRS. */
+static int all_groups(qos_spec *s, int o, int32_t *g) {
+    if (o == QOS_ROLES) {
+        if (s->npairs == QOS_MAX_PAIRS) return -1;
+        memcpy(s->pair[s->npairs++], g, sizeof s->pair[0]);
+        return 0;
+    }
+    int r = role_order[o];
+    if (!s->has[r]) {
+        g[r] = -1;
+        return all_groups(s, o + 1, g);
+    }
+    int32_t from = r == R_QOS2 ? g[R_QOS] + 1 : r == R_OTHER2 ? g[R_OTHER] + 1 : 0;
+    for (int32_t k = from; k < (int32_t)s->nk; k++) {
+        bool used = false;
+        for (int p = 0; p < o; p++) used |= g[role_order[p]] == k;
+        if (used) continue;
+        g[r] = k;
+        if (all_groups(s, o + 1, g)) return -1;
+    }
     return 0;
 }
 
@@ -386,36 +427,6 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     }
     kv = load_ref(kv, file, "kernel set", err, errlen);
     if (!kv || parse_kernels(s, kv, file, err, errlen)) goto bad;
-    v = json_object_get(root, "pairs");
-    if (!v || (json_is_string(v) && !strcmp(json_string_value(v), "all"))) {
-        /* ISCA'17 §4.1: "10 x 9 = 90 pairs of kernels are generated: one
-         * is a QoS kernel and the other is a non-QoS kernel" */
-        for (size_t a = 0; a < s->nk; a++)
-            for (size_t b = 0; b < s->nk; b++)
-                if (a != b) {
-                    s->pair[s->npairs][0] = (int32_t)a;
-                    s->pair[s->npairs][1] = (int32_t)b;
-                    s->npairs++;
-                }
-    } else if (json_is_array(v) && json_array_size(v) >= 1 &&
-               json_array_size(v) <= QOS_MAX_PAIRS) {
-        for (size_t i = 0; i < json_array_size(v); i++) {
-            json_t *p = json_array_get(v, i);
-            int a = find_kernel(s, json_string_value(json_array_get(p, 0)));
-            int b = find_kernel(s, json_string_value(json_array_get(p, 1)));
-            if (!json_is_array(p) || json_array_size(p) != 2 || a < 0 || b < 0 || a == b) {
-                fail(err, errlen, file, "pairs[%zu]: expected [QOS KERNEL, NON-QOS KERNEL], two "
-                     "different names of the kernel set", i);
-                goto bad;
-            }
-            s->pair[s->npairs][0] = a;
-            s->pair[s->npairs][1] = b;
-            s->npairs++;
-        }
-    } else {
-        fail(err, errlen, file, "pairs: expected \"all\" or an array of [QOS, NON-QOS] names");
-        goto bad;
-    }
     v = json_object_get(root, "template");
     if (!v) {
         fail(err, errlen, file, "template: missing (a scenario with kernels \"$qos\" and "
@@ -424,11 +435,62 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     }
     s->tmpl = load_ref(v, file, "scenario template", err, errlen);
     if (!s->tmpl || parse_template(s, file, err, errlen)) goto bad;
+    v = json_object_get(root, "pairs");
+    if (!v || (json_is_string(v) && !strcmp(json_string_value(v), "all"))) {
+        /* ISCA'17 §4.1: "10 x 9 = 90 pairs of kernels are generated: one
+         * is a QoS kernel and the other is a non-QoS kernel"; a trio
+         * template: every choice of different kernels for its roles, the
+         * two QoS (or two non-QoS) kernels unordered ("trios of all
+         * possible combinations") */
+        int32_t g[QOS_ROLES];
+        if (all_groups(s, 0, g)) {
+            fail(err, errlen, file, "pairs: \"all\" makes more than %d groups of the kernel "
+                 "set; list them", QOS_MAX_PAIRS);
+            goto bad;
+        }
+    } else if (json_is_array(v) && json_array_size(v) >= 1 &&
+               json_array_size(v) <= QOS_MAX_PAIRS) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            json_t *p = json_array_get(v, i);
+            bool ok = json_is_array(p) && json_array_size(p) == (size_t)s->nroles;
+            int32_t *g = s->pair[s->npairs];
+            for (int r = 0; r < QOS_ROLES; r++) g[r] = -1;
+            for (int o = 0, at = 0; ok && o < QOS_ROLES; o++) {
+                int r = role_order[o];
+                if (!s->has[r]) continue;
+                int k = find_kernel(s, json_string_value(json_array_get(p, (size_t)at++)));
+                for (int x = 0; x < QOS_ROLES && k >= 0; x++) ok = ok && g[x] != k;
+                ok = ok && k >= 0;
+                g[r] = k;
+            }
+            if (!ok) {
+                if (s->nroles == 2)
+                    fail(err, errlen, file, "pairs[%zu]: expected [QOS KERNEL, NON-QOS KERNEL], "
+                         "two different names of the kernel set", i);
+                else
+                    fail(err, errlen, file, "pairs[%zu]: expected [%s], %d different names of "
+                         "the kernel set (the template's roles, QoS kernels first)", i,
+                         s->has[R_QOS2] ? (s->has[R_OTHER2] ? "QOS, QOS2, OTHER, OTHER2"
+                                                            : "QOS, QOS2, OTHER")
+                                        : "QOS, OTHER, OTHER2", s->nroles);
+                goto bad;
+            }
+            s->npairs++;
+        }
+    } else {
+        fail(err, errlen, file, "pairs: expected \"all\" or an array of [QOS, NON-QOS] names");
+        goto bad;
+    }
+    if (check_template(s, file, err, errlen)) goto bad;
 
     pairs_norm = json_array();
-    for (size_t i = 0; i < s->npairs; i++)
-        json_array_append_new(pairs_norm, json_pack("[s, s]", s->k[s->pair[i][0]].name,
-                                                     s->k[s->pair[i][1]].name));
+    for (size_t i = 0; i < s->npairs; i++) {
+        json_t *g = json_array();
+        for (int o = 0; o < QOS_ROLES; o++)
+            if (s->has[role_order[o]])
+                json_array_append_new(g, json_string(s->k[s->pair[i][role_order[o]]].name));
+        json_array_append_new(pairs_norm, g);
+    }
     json_t *kn = json_array();
     for (size_t i = 0; i < s->nk; i++) {
         json_t *d = json_deep_copy(s->k[i].def);
@@ -476,16 +538,33 @@ bad:
 
 /* ---- one point ------------------------------------------------------------------ */
 
-/* The template with pair `pair` in place: the scheme's policy over the
- * template's, qos_goal on the QoS kernel under a quota policy, and SM
- * partitions when qos_sms > 0 (Spart: the QoS kernel's stream gets ranks
- * 0..qos_sms-1, the other's the rest). Each kernel's op is launched its
- * template op's "runs" times, the copies appended to the ops (its stream
- * runs them back to back: ISCA'17 §4.1 re-executes each program over the
- * simulated window). only = 0 / 1: that role's kernel alone (the other
- * role's ops removed); -1 both. */
+/* The stream of role r's op in the template. */
+static const char *role_stream(const qos_spec *s, json_t *ops, int r) {
+    return json_string_value(json_object_get(json_array_get(ops, s->op[r]), "stream"));
+}
+
+/* Give role r's stream the SM ranks [first, first + count). */
+static void set_sms(json_t *streams, const char *name, int32_t first, int32_t count) {
+    for (size_t i = 0; i < json_array_size(streams); i++) {
+        json_t *st = json_array_get(streams, i);
+        const char *n = json_string_value(json_object_get(st, "name"));
+        if (n && !strcmp(n, name))
+            json_object_set_new(st, "sms", json_pack("{s:i, s:i}", "first", (int)first, "count",
+                                                     (int)count));
+    }
+}
+
+/* The template with group `pair` in place: the scheme's policy over the
+ * template's, qos_goal on the QoS kernels under a quota policy, and SM
+ * partitions when sms is given (Spart: sms[r] SMs for role r, the roles'
+ * ranks one after the other in role_order: for a pair the QoS kernel's
+ * stream gets ranks 0..sms[R_QOS]-1, the other's the rest). Each kernel's
+ * op is launched its template op's "runs" times, the copies appended to
+ * the ops (its stream runs them back to back: ISCA'17 §4.1 re-executes
+ * each program over the simulated window). only = a role: that role's
+ * kernel alone (the other roles' ops removed); -1 all. */
 static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_scheme *sc,
-                     int32_t qos_sms, int only) {
+                     const int32_t *sms, int only) {
     json_t *j = json_deep_copy(s->tmpl);
     if (!j) return NULL;
     json_t *pol = json_object_get(j, "policy");
@@ -496,9 +575,10 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
     json_object_update(pol, sc->policy);
     json_object_del(pol, "$name");
     json_t *ops = json_object_get(j, "ops");
-    const char *sq = NULL, *so = NULL;
-    for (int role = 0; role < 2; role++) {
-        size_t at = role ? s->op_o : s->op_q;
+    json_t *streams = json_object_get(j, "streams");
+    for (int role = 0; role < QOS_ROLES; role++) {
+        if (!s->has[role]) continue;
+        size_t at = s->op[role];
         const qos_kernel *k = &s->k[s->pair[pair][role]];
         json_t *t = json_array_get(ops, at);
         json_t *o = json_deep_copy(k->def);
@@ -507,7 +587,7 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
         json_object_set(o, "stream", json_object_get(t, "stream"));
         if (json_object_get(t, "at")) json_object_set(o, "at", json_object_get(t, "at"));
         if (json_object_get(t, "process")) json_object_set(o, "process", json_object_get(t, "process"));
-        if (role == 1 && s->other_repeat > 1) {
+        if (!role_qos(role) && s->other_repeat > 1) {
             /* the non-QoS kernel outlasts the QoS one, so that both share
              * the GPU for the QoS kernel's whole life (ISCA'17 §4.1 re-runs
              * whichever program ends first) */
@@ -516,36 +596,53 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
             json_int_t rep = json_is_integer(r) ? json_integer_value(r) : 1;
             json_object_set_new(prog, "repeat", json_integer(rep * s->other_repeat));
         }
-        if (role == 0 && sc->quota) json_object_set_new(o, "qos_goal", json_real(goal));
-        if (role == 0) sq = json_string_value(json_object_get(t, "stream"));
-        else so = json_string_value(json_object_get(t, "stream"));
+        if (role_qos(role) && sc->quota) json_object_set_new(o, "qos_goal", json_real(goal));
         if (only < 0 || only == role)
             for (int64_t n = 1; n < s->runs[role]; n++) json_array_append_new(ops, json_deep_copy(o));
         json_array_set_new(ops, at, o);
     }
-    if (only >= 0) json_array_remove(ops, only ? s->op_q : s->op_o);
-    if (qos_sms > 0) {
-        json_t *streams = json_object_get(j, "streams");
-        for (size_t i = 0; i < json_array_size(streams); i++) {
-            json_t *st = json_array_get(streams, i);
-            const char *n = json_string_value(json_object_get(st, "name"));
-            if (n && !strcmp(n, sq))
-                json_object_set_new(st, "sms", json_pack("{s:i, s:i}", "first", 0, "count",
-                                                         (int)qos_sms));
-            else if (n && !strcmp(n, so))
-                json_object_set_new(st, "sms", json_pack("{s:i, s:i}", "first", (int)qos_sms,
-                                                         "count", (int)(s->sms - qos_sms)));
+    if (only >= 0)   /* the other roles' ops, the last first */
+        for (size_t i = json_array_size(ops); i-- > 0;)
+            for (int r = 0; r < QOS_ROLES; r++)
+                if (s->has[r] && r != only && s->op[r] == i) json_array_remove(ops, i);
+    if (sms) {
+        int32_t first = 0;
+        for (int o = 0; o < QOS_ROLES; o++) {
+            int r = role_order[o];
+            if (!s->has[r]) continue;
+            set_sms(streams, role_stream(s, ops, r), first, sms[r]);
+            first += sms[r];
         }
+    } else if (sc->quota && only < 0 && s->nroles - s->nqos >= 2) {
+        /* ISCA'17 §3.6, "Symmetric TB allocation for two or more kernels":
+         * "QoS kernels are evenly distributed to every SM ... we partition
+         * SMs to non-QoS kernels equally. Each kernel is then symmetrically
+         * dispatched to its own partition of SMs. For example, consider one
+         * QoS kernel and two non-QoS kernels on a GPU with 16 SMs. The QoS
+         * kernel will run on 16 SMs and each non-QoS kernel will run on 8
+         * SMs." The non-QoS kernels' streams get equal partitions (the
+         * first ones one SM more where they do not divide), the QoS
+         * kernels every SM; placement "spart" keeps each to its own, and
+         * ee.c shares each SM equally between the kernels on it. */
+        int32_t no = s->nroles - s->nqos, first = 0;
+        for (int o = 0, i = 0; o < QOS_ROLES; o++) {
+            int r = role_order[o];
+            if (!s->has[r] || role_qos(r)) continue;
+            int32_t n = s->sms / no + (i++ < s->sms % no);
+            set_sms(streams, role_stream(s, ops, r), first, n);
+            first += n;
+        }
+        json_object_set_new(pol, "placement", json_string("spart"));
     }
     return j;
 }
 
-/* What one run says: the QoS kernel's IPC and the other's issues over the
- * QoS kernel's life, in cycles. */
+/* What one run says, per role: its kernel's IPC over its window, and its
+ * issues per cycle over the QoS kernel's window (what a non-QoS kernel's
+ * throughput counts). */
 typedef struct run_out {
-    double ipc_q;            /* trace_kernel.ipc of the QoS kernel */
-    double window_ipc_o;     /* the other kernel's issues per cycle while the QoS kernel ran */
-    double ipc_o;            /* trace_kernel.ipc of the other (isolated runs) */
+    double ipc[QOS_ROLES];
+    double window_ipc[QOS_ROLES];
 } run_out;
 
 typedef struct wctx {
@@ -579,23 +676,24 @@ static int64_t ns_of(int64_t c, int64_t hz) {
  * (cfg->stop) before the end of what the window needs: the numbers are then
  * not the whole run's, and the caller runs it again without a stop. */
 static int measure(const qos_spec *s, const sim_config *cfg, const trace *t,
-                   const char *const names[2], run_out *r) {
+                   const char *const names[QOS_ROLES], run_out *r) {
     /* each role's runs (ISCA'17 §4.1: a program re-executed over the
      * window): its warp instructions over the cycles from its first run's
      * first block to its last run's end; the runs are the kernel ops named
      * as the role's kernel, in op order. A run the stop cut short ends at
      * the stop. */
     double hz = (double)cfg->device.clock_hz;
-    double instr[2] = {0, 0}, c0[2] = {-1, -1}, c1[2] = {-1, -1};
+    double instr[QOS_ROLES] = {0}, c0[QOS_ROLES], c1[QOS_ROLES];
+    for (int x = 0; x < QOS_ROLES; x++) c0[x] = c1[x] = -1;
     int8_t *role = calloc(t->kernels.n ? t->kernels.n : 1, 1);
     if (!role) return -1;
     size_t kn = 0;
-    int present[2] = {0, 0};
+    int present[QOS_ROLES] = {0};
     for (size_t i = 0; i < cfg->nops && kn < t->kernels.n; i++) {
         const sim_op *op = &cfg->ops[i];
         if (op->kind != SIM_OP_KERNEL) continue;
         role[kn] = -1;
-        for (int x = 0; x < 2; x++)
+        for (int x = 0; x < QOS_ROLES; x++)
             if (names[x] && op->name && !strcmp(op->name, names[x])) role[kn] = (int8_t)x;
         if (role[kn] >= 0) present[role[kn]] = 1;
         kn++;
@@ -615,14 +713,14 @@ static int measure(const qos_spec *s, const sim_config *cfg, const trace *t,
     if (cfg->stop > 0) {
         /* every role began, and each role's window ended with its last
          * epoch record before the stop */
-        for (int x = 0; x < 2; x++)
+        for (int x = 0; x < QOS_ROLES; x++)
             if (present[x] && (c0[x] < 0 || ns_of(epoch_ceil(c0[x] + (double)W),
                                                    cfg->device.clock_hz) >= cfg->stop)) {
                 free(role);
                 return 1;
             }
     }
-    for (int x = 0; W > 0 && x < 2; x++) {
+    for (int x = 0; W > 0 && x < QOS_ROLES; x++) {
         /* a fixed window from the role's first block: its issues there
          * (epochs cut by the window count pro rata) */
         if (!(c1[x] > c0[x])) continue;
@@ -637,46 +735,49 @@ static int measure(const qos_spec *s, const sim_config *cfg, const trace *t,
             if (hi > lo) instr[x] += (double)e->issues * (hi - lo) / (b - a);
         }
     }
-    r->ipc_q = c1[0] > c0[0] ? instr[0] / (c1[0] - c0[0]) : 0;
-    r->ipc_o = c1[1] > c0[1] ? instr[1] / (c1[1] - c0[1]) : 0;
-    /* one run, no window: the trace's own IPC (the same measure) */
-    for (int x = 0; x < 2 && W <= 0; x++) {
+    for (int x = 0; x < QOS_ROLES; x++) {
+        r->ipc[x] = c1[x] > c0[x] ? instr[x] / (c1[x] - c0[x]) : 0;
+        /* one run, no window: the trace's own IPC (the same measure) */
         int found = 0;
         size_t at = 0;
-        for (size_t i = 0; i < t->kernels.n; i++)
+        for (size_t i = 0; i < t->kernels.n && W <= 0; i++)
             if (role[i] == x && found++ == 0) at = i;
-        if (found == 1) *(x ? &r->ipc_o : &r->ipc_q) = t->kernels.v[at].ipc;
+        if (found == 1) r->ipc[x] = t->kernels.v[at].ipc;
     }
-    r->window_ipc_o = 0;
-    if (c1[0] > c0[0] && c1[1] > c0[1]) {
-        /* the QoS kernel's life in cycles, and the other's issues in it
+    for (int x = 0; x < QOS_ROLES; x++) {
+        /* the QoS kernel's life in cycles, and this role's issues in it
          * (epochs cut by the window count pro rata) */
+        r->window_ipc[x] = 0;
+        if (!(c1[R_QOS] > c0[R_QOS] && c1[x] > c0[x])) continue;
         double issues = 0;
         for (size_t i = 0; i < t->warp_epochs.n; i++) {
             const trace_warp_epoch *e = &t->warp_epochs.v[i];
-            if (e->kernel < 0 || (size_t)e->kernel >= t->kernels.n || role[e->kernel] != 1)
+            if (e->kernel < 0 || (size_t)e->kernel >= t->kernels.n || role[e->kernel] != x)
                 continue;
             double a = (double)e->cycle, b = a + (double)e->cycles;
-            double lo = a > c0[0] ? a : c0[0], hi = b < c1[0] ? b : c1[0];
+            double lo = a > c0[R_QOS] ? a : c0[R_QOS], hi = b < c1[R_QOS] ? b : c1[R_QOS];
             if (hi > lo) issues += (double)e->issues * (hi - lo) / (b - a);
         }
-        r->window_ipc_o = issues / (c1[0] - c0[0]);
+        r->window_ipc[x] = issues / (c1[R_QOS] - c0[R_QOS]);
     }
     free(role);
     return 0;
 }
 
-/* iso_q > 0: the QoS kernel's IPC_isolated as the sweep measures it (over
- * the window), told to the simulator so that the goal the quota policies
- * pursue is the goal judged (ISCA'17 §3.2: IPC_goal is a share of one
- * IPC_isolated). iso_o > 0: the non-QoS kernel's, told too: the simulator
+/* iso[r] > 0 for a QoS role: its kernel's IPC_isolated as the sweep
+ * measures it (over the window), told to the simulator so that the goal the
+ * quota policies pursue is the goal judged (ISCA'17 §3.2: IPC_goal is a
+ * share of one IPC_isolated). For a non-QoS role, told too: the simulator
  * wants every program kernel's for its trace (trace_kernel.ipc_isolated),
  * which no point reads, and would otherwise run that kernel alone to its
- * end, past the window (a Parboil tpacf: 30 s of CPU a thread). */
-static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, double iso_o, run_out *r,
+ * end, past the window (a Parboil tpacf: 30 s of CPU a thread). iso NULL:
+ * none. */
+static int simulate(wctx *w, json_t *j, size_t pair, const double *iso, run_out *r,
                     char *err, size_t errlen) {
-    /* the pair's kernels: their ops carry the kernel set's names */
-    const char *names[2] = {w->s->k[w->s->pair[pair][0]].name, w->s->k[w->s->pair[pair][1]].name};
+    /* the group's kernels: their ops carry the kernel set's names */
+    const char *names[QOS_ROLES] = {NULL};
+    for (int x = 0; x < QOS_ROLES; x++)
+        if (w->s->has[x]) names[x] = w->s->k[w->s->pair[pair][x]].name;
     char *text = json_dumps(j, JSON_COMPACT);
     if (!text) return fail(err, errlen, "sweep", "out of memory");
     scn_scenario *sc;
@@ -694,18 +795,20 @@ static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, double iso_o,
     /* nothing past the window is measured: stop there (see QOS_STOP_SLACK) */
     if (w->s->window > 0 && !w->full)
         cfg.stop = ns_of(epoch_ceil((double)(w->s->window + QOS_STOP_SLACK)), cfg.device.clock_hz);
-    /* the non-QoS kernel's first: where both kernels have one shape (one
+    /* the non-QoS kernels' first: where two kernels have one shape (one
      * cache key), the QoS kernel's value is the one kept */
-    for (int pass = 0; pass < 2; pass++) {
-        double v = pass ? iso_q : iso_o;
-        for (size_t i = 0; v > 0 && i < cfg.nops; i++)
-            if (cfg.ops[i].kind == SIM_OP_KERNEL && cfg.ops[i].program &&
-                (cfg.ops[i].qos_goal > 0) == (pass == 1) &&
-                sim_ipc_cache_put(&w->cache, &cfg, i, v) != 0) {
+    for (int pass = 0; pass < 2 && iso; pass++)
+        for (size_t i = 0; i < cfg.nops; i++) {
+            if (cfg.ops[i].kind != SIM_OP_KERNEL || !cfg.ops[i].program || !cfg.ops[i].name)
+                continue;
+            int x = 0;
+            while (x < QOS_ROLES && !(names[x] && !strcmp(names[x], cfg.ops[i].name))) x++;
+            if (x == QOS_ROLES || role_qos(x) != (pass == 1) || !(iso[x] > 0)) continue;
+            if (sim_ipc_cache_put(&w->cache, &cfg, i, iso[x]) != 0) {
                 scn_free(sc);
                 return fail(err, errlen, "sweep", "out of memory");
             }
-    }
+        }
     for (;;) {
         trace t;
         trace_init(&t);
@@ -723,24 +826,24 @@ static int simulate(wctx *w, json_t *j, size_t pair, double iso_q, double iso_o,
 }
 
 /* ISCA'17 §4.1: the QoS goal is a share of IPC_isolated; the simulator
- * runs each kernel alone (the template with only its op) */
+ * runs each kernel alone (the template with only its role's op) */
 static int isolated(wctx *w, size_t kernel, int role, double *ipc, char *err, size_t errlen) {
     const qos_spec *s = w->s;
-    /* a pair with this kernel in `role` and any other in the other role */
+    /* a group with this kernel in `role` */
     size_t pair = 0;
-    while (pair < s->npairs && s->pair[pair][role] != (int32_t)kernel) pair++;
-    if (pair == s->npairs) {
+    while (s->has[role] && pair < s->npairs && s->pair[pair][role] != (int32_t)kernel) pair++;
+    if (!s->has[role] || pair == s->npairs) {
         *ipc = 0;
         return 0;
     }
     qos_scheme plain = {.name = "isolated", .policy = json_object()};
-    json_t *j = build(s, pair, 1.0, &plain, 0, role);
+    json_t *j = build(s, pair, 1.0, &plain, NULL, role);
     json_decref(plain.policy);
     if (!j) return fail(err, errlen, "sweep", "out of memory");
     run_out r;
-    int rc = simulate(w, j, pair, 0, 0, &r, err, errlen);
+    int rc = simulate(w, j, pair, NULL, &r, err, errlen);
     json_decref(j);
-    *ipc = role ? r.ipc_o : r.ipc_q;
+    *ipc = r.ipc[role];
     return rc;
 }
 
@@ -774,18 +877,26 @@ int32_t qos_hill_climb(int32_t n, qos_eval_fn eval, void *ctx, int *met, double 
 
 /* one (pair, scheme) over every goal: the unit of work */
 typedef struct point {
-    int met;
-    double attained, thr;
-    int32_t sms;
+    int met;                 /* every QoS kernel met the goal */
+    double attained[2];      /* $qos's and $qos2's IPC over IPC_isolated */
+    double thr;              /* the non-QoS kernels' mean normalised throughput */
+    int32_t sms[QOS_ROLES];  /* Spart's partition */
 } point;
+
+/* a partition Spart has simulated (sms per role) and what it gave */
+typedef struct hpart {
+    int32_t sms[QOS_ROLES];
+    run_out out;
+} hpart;
 
 typedef struct hctx {
     wctx *w;
     size_t pair;
     const qos_scheme *sc;
-    double goal, iso_q, iso_o;
-    run_out cache[SIM_MAX_SMS + 1];
-    bool have[SIM_MAX_SMS + 1];
+    double goal;
+    const double *iso;       /* [QOS_ROLES] the group's IPC_isolated per role */
+    hpart *seen;
+    size_t nseen, cap;
     char *err;
     size_t errlen;
     const sweep_ctl *ctl;
@@ -795,29 +906,157 @@ static bool goal_met(double ipc, double goal, double iso) {
     return ipc >= goal * iso;   /* qos_met as the trace defines it (ISCA'17 §4.1) */
 }
 
-/* Spart with m SMs for the QoS kernel; a partition's run does not depend on
- * the goal (Spart has no quotas), so each pair simulates it once */
+/* A point's verdict from a run: every QoS kernel's goal met (ISCA'17 §4.1;
+ * a trio with two QoS kernels: both, the paper's "(x %, x %)" cases), and
+ * the non-QoS kernels' throughput (§4.3), their mean where there are two
+ * (the paper does not say how it combines them). */
+static void verdict(const qos_spec *s, const run_out *r, double goal, const double *iso,
+                    int *met, double *thr) {
+    int ok = 1, n = 0;
+    double t = 0;
+    for (int x = 0; x < QOS_ROLES; x++) {
+        if (!s->has[x]) continue;
+        if (role_qos(x)) {
+            ok &= goal_met(r->ipc[x], goal, iso[x]);
+        } else {
+            t += iso[x] > 0 ? r->window_ipc[x] / iso[x] : 0;
+            n++;
+        }
+    }
+    *met = ok;
+    *thr = n ? t / n : 0;
+}
+
+/* Spart's run with sms[r] SMs for role r; a partition's run does not
+ * depend on the goal (Spart has no quotas), so each group simulates it
+ * once. NULL on failure (h->err says why). */
+static const run_out *hill_run(hctx *h, const int32_t *sms) {
+    for (size_t i = 0; i < h->nseen; i++)
+        if (!memcmp(h->seen[i].sms, sms, sizeof h->seen[i].sms)) return &h->seen[i].out;
+    if (h->ctl && h->ctl->cancel && atomic_load(h->ctl->cancel)) {
+        fail(h->err, h->errlen, "sweep", "cancelled");
+        return NULL;
+    }
+    if (h->nseen == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 16;
+        hpart *p = realloc(h->seen, cap * sizeof *p);
+        if (!p) {
+            fail(h->err, h->errlen, "sweep", "out of memory");
+            return NULL;
+        }
+        h->seen = p;
+        h->cap = cap;
+    }
+    hpart *e = &h->seen[h->nseen];
+    memcpy(e->sms, sms, sizeof e->sms);
+    json_t *j = build(h->w->s, h->pair, h->goal, h->sc, sms, -1);
+    if (!j) {
+        fail(h->err, h->errlen, "sweep", "out of memory");
+        return NULL;
+    }
+    int rc = simulate(h->w, j, h->pair, NULL, &e->out, h->err, h->errlen);
+    json_decref(j);
+    if (rc) return NULL;
+    h->nseen++;
+    return &e->out;
+}
+
+/* Spart with m SMs for the QoS kernel of a pair (qos_hill_climb's eval) */
 static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
     hctx *h = ctx;
-    if (!h->have[m]) {
-        if (h->ctl && h->ctl->cancel && atomic_load(h->ctl->cancel))
-            return fail(h->err, h->errlen, "sweep", "cancelled");
-        json_t *j = build(h->w->s, h->pair, h->goal, h->sc, m, -1);
-        if (!j) return fail(h->err, h->errlen, "sweep", "out of memory");
-        int rc = simulate(h->w, j, h->pair, 0, 0, &h->cache[m], h->err, h->errlen);
-        json_decref(j);
-        if (rc) return -1;
-        h->have[m] = true;
+    int32_t sms[QOS_ROLES] = {0};
+    sms[R_QOS] = m;
+    sms[R_OTHER] = h->w->s->sms - m;
+    const run_out *r = hill_run(h, sms);
+    if (!r) return -1;
+    verdict(h->w->s, r, h->goal, h->iso, met, thr);
+    return 0;
+}
+
+/* Spart for a trio (ISCA'17 Figs. 6b-c and 8b-c compare Rollover with it;
+ * the paper says no more of its search than §2.3's "adjusting the number
+ * of SMs for each kernel to achieve performance goals with hill-climbing"):
+ * qos_hill_climb's search with one knob per QoS kernel. Start from the
+ * even split (n / kernels each, the rest to the non-QoS kernels in order);
+ * while a QoS kernel misses its goal, give the one furthest below it an SM
+ * of the non-QoS kernel with the most (each keeps one); once every goal is
+ * met, take SMs back from the QoS kernels in order, each to the non-QoS
+ * kernel with the fewest, while the goals stay met and the non-QoS
+ * throughput improves. m gets the partition. Returns -1 on failure. */
+static int hill_climb_group(hctx *h, int32_t *m, int *met, double *thr) {
+    const qos_spec *s = h->w->s;
+    int32_t rest = s->sms;
+    for (int x = 0; x < QOS_ROLES; x++) {
+        m[x] = s->has[x] ? s->sms / s->nroles : 0;
+        rest -= m[x];
     }
-    *met = goal_met(h->cache[m].ipc_q, h->goal, h->iso_q);
-    *thr = h->iso_o > 0 ? h->cache[m].window_ipc_o / h->iso_o : 0;
+    for (int o = 0; rest > 0; o = (o + 1) % QOS_ROLES) {
+        int x = role_order[o];
+        if (s->has[x] && !role_qos(x)) {
+            m[x]++;
+            rest--;
+        }
+    }
+    const run_out *r = hill_run(h, m);
+    if (!r) return -1;
+    int ok;
+    double t;
+    verdict(s, r, h->goal, h->iso, &ok, &t);
+    while (!ok) {
+        int worst = -1, donor = -1;
+        double wr = 0;
+        for (int x = 0; x < QOS_ROLES; x++) {
+            if (!s->has[x]) continue;
+            if (role_qos(x)) {
+                double a = h->iso[x] > 0 ? r->ipc[x] / (h->goal * h->iso[x]) : 0;
+                if (a < 1 && (worst < 0 || a < wr)) {
+                    worst = x;
+                    wr = a;
+                }
+            } else if (m[x] > 1 && (donor < 0 || m[x] > m[donor])) {
+                donor = x;
+            }
+        }
+        if (worst < 0 || donor < 0) break;
+        m[worst]++;
+        m[donor]--;
+        if (!(r = hill_run(h, m))) return -1;
+        verdict(s, r, h->goal, h->iso, &ok, &t);
+    }
+    for (bool moved = ok; moved;) {
+        moved = false;
+        for (int o = 0; o < QOS_ROLES && !moved; o++) {
+            int x = role_order[o];
+            if (!s->has[x] || !role_qos(x) || m[x] <= 1) continue;
+            int to = -1;
+            for (int y = 0; y < QOS_ROLES; y++)
+                if (s->has[y] && !role_qos(y) && (to < 0 || m[y] < m[to])) to = y;
+            int32_t c[QOS_ROLES];
+            memcpy(c, m, sizeof c);
+            c[x]--;
+            c[to]++;
+            const run_out *r2 = hill_run(h, c);
+            if (!r2) return -1;
+            int ok2;
+            double t2;
+            verdict(s, r2, h->goal, h->iso, &ok2, &t2);
+            if (ok2 && t2 > t) {
+                memcpy(m, c, sizeof c);
+                t = t2;
+                r = r2;
+                moved = true;
+            }
+        }
+    }
+    *met = ok;
+    *thr = t;
     return 0;
 }
 
 typedef struct job {
     const qos_spec *s;
     const sweep_ctl *ctl;    /* progress in points, cancel (NULL: none) */
-    const double *iso;       /* [nk][2]: IPC_isolated per kernel as QoS / as non-QoS */
+    const double *iso;       /* [nk][QOS_ROLES]: IPC_isolated per kernel in each role */
     double *isoout;          /* phase 1 writes here */
     size_t *units;           /* phase 2: (pair, scheme) units of this shard */
     size_t nunits;
@@ -830,24 +1069,26 @@ typedef struct job {
     uint64_t sims;
 } job;
 
+/* The attained IPC (over IPC_isolated) of the group's QoS kernels. */
+static void attained(const qos_spec *s, const run_out *r, const double *iso, double *out) {
+    out[0] = iso[R_QOS] > 0 ? r->ipc[R_QOS] / iso[R_QOS] : 0;
+    out[1] = s->has[R_QOS2] && iso[R_QOS2] > 0 ? r->ipc[R_QOS2] / iso[R_QOS2] : 0;
+}
+
 static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
     const qos_spec *s = jb->s;
     if (jb->phase == 1) {
-        /* isolated IPC of kernel u/2 in role u%2 */
-        return isolated(w, u / 2, (int)(u % 2), &jb->isoout[u], err, errlen);
+        /* isolated IPC of kernel u / QOS_ROLES in role u % QOS_ROLES */
+        return isolated(w, u / QOS_ROLES, (int)(u % QOS_ROLES), &jb->isoout[u], err, errlen);
     }
     size_t pair = u / s->nsch, k = u % s->nsch;
     const qos_scheme *sc = &s->sch[k];
-    double iso_q = jb->iso[2 * (size_t)s->pair[pair][0]];
-    double iso_o = jb->iso[2 * (size_t)s->pair[pair][1] + 1];
+    double iso[QOS_ROLES] = {0};
+    for (int x = 0; x < QOS_ROLES; x++)
+        if (s->has[x]) iso[x] = jb->iso[QOS_ROLES * (size_t)s->pair[pair][x] + (size_t)x];
     point *p = &jb->pts[(pair * s->nsch + k) * s->ngoals];
-    hctx *h = NULL;
-    if (sc->hill) {
-        h = calloc(1, sizeof *h);
-        if (!h) return fail(err, errlen, "sweep", "out of memory");
-        *h = (hctx){.w = w, .pair = pair, .sc = sc, .iso_q = iso_q, .iso_o = iso_o, .err = err,
-                    .errlen = errlen, .ctl = jb->ctl};
-    }
+    hctx h = {.w = w, .pair = pair, .sc = sc, .iso = iso, .err = err, .errlen = errlen,
+              .ctl = jb->ctl};
     int rc = 0;
     const sweep_ctl *ctl = jb->ctl;
     for (size_t g = 0; g < s->ngoals && rc == 0; g++) {
@@ -857,41 +1098,55 @@ static int do_unit(job *jb, wctx *w, size_t u, char *err, size_t errlen) {
             rc = fail(err, errlen, "sweep", "cancelled");
             break;
         }
-        if (h) {
-            h->goal = s->goal[g];
+        if (sc->hill) {
+            h.goal = s->goal[g];
             int met;
             double thr;
-            int32_t m = qos_hill_climb(s->sms, hill_eval, h, &met, &thr);
-            if (m < 0) {
+            int32_t m[QOS_ROLES] = {0};
+            if (s->nroles == 2) {
+                m[R_QOS] = qos_hill_climb(s->sms, hill_eval, &h, &met, &thr);
+                m[R_OTHER] = s->sms - m[R_QOS];
+                if (m[R_QOS] < 0) rc = -1;
+            } else {
+                rc = hill_climb_group(&h, m, &met, &thr);
+            }
+            const run_out *r = rc ? NULL : hill_run(&h, m);
+            if (!r) {
                 rc = -1;
                 break;
             }
-            p[g] = (point){.met = met, .thr = thr, .sms = m,
-                           .attained = iso_q > 0 ? h->cache[m].ipc_q / iso_q : 0};
+            p[g] = (point){.met = met, .thr = thr};
+            memcpy(p[g].sms, m, sizeof m);
+            attained(s, r, iso, p[g].attained);
             continue;
         }
-        json_t *j = build(s, pair, s->goal[g], sc, 0, -1);
+        json_t *j = build(s, pair, s->goal[g], sc, NULL, -1);
         if (!j) {
             rc = fail(err, errlen, "sweep", "out of memory");
             break;
         }
         run_out r;
-        rc = simulate(w, j, pair, iso_q, iso_o, &r, err, errlen);
+        rc = simulate(w, j, pair, iso, &r, err, errlen);
         json_decref(j);
-        if (rc == 0)
-            p[g] = (point){.met = goal_met(r.ipc_q, s->goal[g], iso_q),
-                           .attained = iso_q > 0 ? r.ipc_q / iso_q : 0,
-                           .thr = iso_o > 0 ? r.window_ipc_o / iso_o : 0};
+        if (rc == 0) {
+            p[g] = (point){0};
+            verdict(s, &r, s->goal[g], iso, &p[g].met, &p[g].thr);
+            attained(s, &r, iso, p[g].attained);
+        }
     }
-    free(h);
+    free(h.seen);
     if (rc == 0 && ctl && ctl->done && s->ngoals)
         atomic_fetch_add_explicit(ctl->done, 1, memory_order_relaxed);
     if (rc && ctl && ctl->cancel && atomic_load(ctl->cancel))
         return fail(err, errlen, "sweep", "cancelled");
     if (rc) {
-        char full[1400];
-        snprintf(full, sizeof full, "pair %.64s+%.64s, scheme %.64s: %.1000s", s->k[s->pair[pair][0]].name,
-                 s->k[s->pair[pair][1]].name, sc->name, err);
+        char full[1400], names[300] = "";
+        for (int o = 0; o < QOS_ROLES; o++)
+            if (s->has[role_order[o]])
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%.64s",
+                         *names ? "+" : "", s->k[s->pair[pair][role_order[o]]].name);
+        snprintf(full, sizeof full, "%s %s, scheme %.64s: %.1000s", s->nroles == 2 ? "pair" : "group",
+                 names, sc->name, err);
         size_t n = strlen(full) < errlen ? strlen(full) : errlen - 1;
         memcpy(err, full, n);
         err[n] = '\0';
@@ -909,7 +1164,7 @@ static void *worker(void *arg) {
         size_t i = jb->next++;
         int stop = jb->failed;
         pthread_mutex_unlock(&jb->mu);
-        size_t n = jb->phase == 1 ? 2 * jb->s->nk : jb->nunits;
+        size_t n = jb->phase == 1 ? QOS_ROLES * jb->s->nk : jb->nunits;
         if (!stop && jb->ctl && jb->ctl->cancel && atomic_load(jb->ctl->cancel)) {
             pthread_mutex_lock(&jb->mu);
             if (!jb->failed) snprintf(jb->err, sizeof jb->err, "cancelled");
@@ -997,14 +1252,22 @@ static int summarise(json_t *res) {
             bool m = json_is_true(json_object_get(p, "qos_met"));
             double t = json_number_value(json_object_get(p, "throughput"));
             /* the QoS kernel's IPC over its goal's (Fig. 9: "normalized to
-             * their QoS goals"); below 1 by the shortfall when missed */
-            double r = json_number_value(json_object_get(p, "attained")) / goal;
+             * their QoS goals"); below 1 by the shortfall when missed. A
+             * trio's two QoS kernels: the shortfall of the one further
+             * below, the overshoot of both, averaged */
+            double r = json_number_value(json_object_get(p, "attained")) / goal, os = r - 1;
+            json_t *a2 = json_object_get(p, "attained2");
+            if (a2) {
+                double r2 = json_number_value(a2) / goal;
+                os = (os + r2 - 1) / 2;
+                if (r2 < r) r = r2;
+            }
             all++;
             ga[g]++;
             if (m) {
                 met++;
                 tsum += t;
-                osum += r - 1;
+                osum += os;
                 gm[g]++;
                 gt[g] += t;
             } else {
@@ -1070,7 +1333,7 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
     if (threads > 256) threads = 256;
     double t0 = now();
     job *jb = calloc(1, sizeof *jb);
-    double *iso = calloc(2 * s->nk, sizeof *iso);
+    double *iso = calloc(QOS_ROLES * s->nk, sizeof *iso);
     size_t nall = s->npairs * s->nsch;
     size_t *units = calloc(nall ? nall : 1, sizeof *units);
     point *pts = calloc(nall * s->ngoals, sizeof *pts);
@@ -1093,7 +1356,7 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
     for (size_t p = (size_t)index; p < s->npairs; p += (size_t)count)
         for (size_t k = 0; k < s->nsch; k++) units[jb->nunits++] = p * s->nsch + k;
     if (ctl && ctl->phase) atomic_store(ctl->phase, "isolated IPC");
-    int rc = run_phase(jb, 1, threads < (int)(2 * s->nk) ? threads : (int)(2 * s->nk));
+    int rc = run_phase(jb, 1, threads < (int)(QOS_ROLES * s->nk) ? threads : (int)(QOS_ROLES * s->nk));
     if (ctl && ctl->phase) atomic_store(ctl->phase, "points");
     if (rc == 0) rc = run_phase(jb, 2, threads);
     if (rc) fail(err, errlen, "sweep", "%s", jb->err);
@@ -1103,16 +1366,36 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
                           .threads = threads};
     if (rc == 0) {
         json_t *points = json_array(), *kern = json_array(), *pairs = json_array();
-        for (size_t i = 0; i < s->nk; i++)
-            json_array_append_new(kern, json_pack("{s:s, s:s, s:f, s:f}", "name", s->k[i].name,
-                                                  "class", s->k[i].compute ? "compute" : "memory",
-                                                  "ipc_isolated", iso[2 * i],
-                                                  "ipc_isolated_other", iso[2 * i + 1]));
+        /* each kernel's IPC_isolated in each role the template has: as the
+         * QoS kernel, as the non-QoS one, as a trio's second */
+        static const char *const iso_key[QOS_ROLES] = {"ipc_isolated", "ipc_isolated_other",
+                                                       "ipc_isolated_qos2", "ipc_isolated_other2"};
+        for (size_t i = 0; i < s->nk; i++) {
+            json_t *o = json_pack("{s:s, s:s}", "name", s->k[i].name, "class",
+                                  s->k[i].compute ? "compute" : "memory");
+            for (int x = 0; x < QOS_ROLES; x++)
+                if (x < 2 || s->has[x])
+                    json_object_set_new(o, iso_key[x], json_real(iso[QOS_ROLES * i + (size_t)x]));
+            json_array_append_new(kern, o);
+        }
+        /* a group's kernels by role, and its classes in role_order (Fig. 7's
+         * C+M: the QoS kernel's class first; a trio's C+M+M) */
+        static const char *const role_key[QOS_ROLES] = {"qos", "other", "qos2", "other2"};
         for (size_t p = 0; p < s->npairs; p++) {
-            const qos_kernel *a = &s->k[s->pair[p][0]], *b = &s->k[s->pair[p][1]];
-            char cls[4] = {a->compute ? 'C' : 'M', '+', b->compute ? 'C' : 'M', 0};
-            json_array_append_new(pairs, json_pack("{s:s, s:s, s:s}", "qos", a->name, "other",
-                                                   b->name, "classes", cls));
+            json_t *o = json_object();
+            char cls[2 * QOS_ROLES] = "";
+            for (int q = 0; q < QOS_ROLES; q++) {
+                int x = role_order[q];
+                if (!s->has[x]) continue;
+                const qos_kernel *k = &s->k[s->pair[p][x]];
+                json_object_set_new(o, role_key[x], json_string(k->name));
+                size_t at = strlen(cls);
+                if (at) cls[at++] = '+';
+                cls[at++] = k->compute ? 'C' : 'M';
+                cls[at] = 0;
+            }
+            json_object_set_new(o, "classes", json_string(cls));
+            json_array_append_new(pairs, o);
         }
         for (size_t u = 0; u < jb->nunits; u++) {
             size_t pair = units[u] / s->nsch, k = units[u] % s->nsch;
@@ -1120,9 +1403,22 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
                 const point *q = &pts[units[u] * s->ngoals + g];
                 json_t *o = json_pack("{s:i, s:s, s:f, s:b, s:f, s:f}", "pair", (int)pair,
                                       "scheme", s->sch[k].name, "goal", s->goal[g], "qos_met",
-                                      q->met, "attained", sig10(q->attained), "throughput",
+                                      q->met, "attained", sig10(q->attained[0]), "throughput",
                                       sig10(q->thr));
-                if (s->sch[k].hill) json_object_set_new(o, "sms", json_integer(q->sms));
+                /* a trio's second QoS kernel */
+                if (s->has[R_QOS2])
+                    json_object_set_new(o, "attained2", json_real(sig10(q->attained[1])));
+                /* Spart's partition: the QoS kernel's SMs; a trio's, every
+                 * kernel's in role_order */
+                if (s->sch[k].hill && s->nroles == 2)
+                    json_object_set_new(o, "sms", json_integer(q->sms[R_QOS]));
+                else if (s->sch[k].hill) {
+                    json_t *a = json_array();
+                    for (int x = 0; x < QOS_ROLES; x++)
+                        if (s->has[role_order[x]])
+                            json_array_append_new(a, json_integer(q->sms[role_order[x]]));
+                    json_object_set_new(o, "sms", a);
+                }
                 json_array_append_new(points, o);
             }
         }

@@ -14,6 +14,8 @@
  *                                           "program" that is a string names a kernel
  *                                           of the kernel library (kernlib.h)
  *    "pairs": "all" | [["QOS KERNEL", "NON-QOS KERNEL"], ...],
+ *                                           (a trio template: [QOS, OTHER, OTHER2] or
+ *                                           [QOS, QOS2, OTHER])
  *    "goals": [0.5, 0.55, ...],            fractions of IPC_isolated
  *    "schemes": [{"name", "policy": {scenario policy keys},
  *                 "partition"?: "hill-climb"}],
@@ -23,17 +25,24 @@
  *                                           the paper's, drawn beside ours
  * File names are relative to the spec's folder. The template is a scenario
  * whose ops include one kernel named "$qos" and one named "$other" (each
- * with its own declared stream); each point puts a kernel of the set in
- * each place (its blocks, threads, smem, regs, program), the scheme's policy
- * over the template's, and "qos_goal" on the QoS kernel under a quota warp
- * policy (sim_warp_quota). A scheme with "partition": "hill-climb" is Spart: its
- * streams get SM partitions (streams[].sms) chosen by qos_hill_climb.
+ * with its own declared stream), and for ISCA'17's trios "$qos2" or
+ * "$other2"; each point puts a kernel of the set in each place (its blocks,
+ * threads, smem, regs, program), the scheme's policy over the template's,
+ * and "qos_goal" on the QoS kernels under a quota warp policy
+ * (sim_warp_quota; with two non-QoS kernels also §3.6's static allocation:
+ * their streams split the SMs, placement "spart"). A scheme with
+ * "partition": "hill-climb" is Spart: its streams get SM partitions
+ * (streams[].sms) chosen by qos_hill_climb (a trio: one knob per QoS
+ * kernel). A trio's point is met when every QoS kernel meets the goal; its
+ * throughput is the non-QoS kernels' mean.
  *
  * Result (schedlab-sweep-result/1, "kind": "qos"): "spec" (normalised,
  * kernels and template resolved), "schemes", "goals", "pairs", "kernels"
  * (with ipc_isolated), "points" (one per pair x goal x scheme: qos_met,
- * attained = ipc / ipc_isolated, throughput = the non-QoS kernel's
- * normalised throughput, sms = Spart's partition), and the summaries
+ * attained = ipc / ipc_isolated (a trio's second QoS kernel: attained2),
+ * throughput = the non-QoS kernel's normalised throughput, sms = Spart's
+ * partition: the QoS kernel's SMs, a trio's every kernel's), and the
+ * summaries
  * "qosreach", "qosreach_by_goal", "throughput", "throughput_by_goal", and
  * "misses" (per scheme, the missed points by shortfall 1 - attained / goal
  * in the bins "shortfall_bins": ISCA'17 Fig. 5) and "overshoot" (per

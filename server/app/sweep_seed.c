@@ -13,11 +13,12 @@
 
 /* The sweeps of the default database, in the order they are computed
  * (README: "Sweeps"). The Fig. 8 panels take ~1 s each at 1,000 tasksets
- * per point on 2 threads (docs/api.md); the QoS one ~30-60 s. */
+ * per point on 2 threads (docs/api.md); the QoS pairs ~30-60 s, the trios
+ * ~8 s each. */
 static const char *const seeds[] = {
     "gcaps-fig8a-tasks.json",     "gcaps-fig8b-util.json",  "gcaps-fig8c-cpus.json",
     "gcaps-fig8d-gpu-ratio.json", "gcaps-fig8e-g-to-c.json", "gcaps-fig8f-best-effort.json",
-    "isca17-qosreach-reduced.json",
+    "isca17-qosreach-reduced.json", "isca17-trio1-reduced.json", "isca17-trio2-reduced.json",
 };
 
 int sweep_store_result(db *d, const json_t *result, const char *file, char slug[DB_SLUG_SIZE],

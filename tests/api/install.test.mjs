@@ -87,7 +87,7 @@ async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null }
     assert.ok(scenarioFiles.some((f) => f.startsWith('qaws-fig4a-')));
     // and the shipped sweeps, from share/schedlab/sweeps (issue 30; seeded small in tests)
     const sweeps = exps.body.experiments.filter((e) => e.source === 'sweep');
-    assert.equal(sweeps.length, 7);
+    assert.equal(sweeps.length, 9);
     const share = realpathSync(join(exe, '../../share/schedlab'));
     if (gone) {
       // this start stored what was deleted, from its own folders, and only that

@@ -310,7 +310,7 @@ test('bad QoS specs: one line naming the place', () => {
     [{ ...REDUCED, seed: 3 }, 'seed: unknown key (kind "qos")'],
     [{ ...REDUCED, full_runs: 'yes' }, 'full_runs: must be true or false'],
     [{ ...REDUCED, template: { schema: 'schedlab-scenario/1', name: 't', device: 'isca17-gpgpusim', streams: [{ name: 'A' }], ops: [{ kernel: '$qos', stream: 'A' }] } },
-      'template.ops: needs one kernel "$qos" and one "$other" (the QoS and the non-QoS kernel of each pair)'],
+      'template.ops: needs one kernel "$qos" and one "$other" (the QoS and the non-QoS kernel of each pair; "$qos2" or "$other2" make it a trio)'],
     [{ ...REDUCED, kind: 'other' }, 'kind: expected "schedulability" (the default) or "qos"'],
     [{ ...REDUCED, schemes: [...SCHEMES, { name: 'best', policy: { warp: 'quota-best' } }] },
       // the shipped warp policies in table order, then any added after them

@@ -120,6 +120,19 @@ test('the shipped sweeps draw the paper\'s numbers beside; README screenshot', a
   assert.deepEqual(paper.paper, paper.labels.map((s) => ({ naive: 20.6, rollover: 88.4, spart: 78.8 })[s] ?? null));
   assert.ok(paper.dashed.length > 0);
   await shot(page.locator('#qos-reference-chart'), path.join(OUT, 'qos-sweep-reference.png'));
+  // a trio sweep (Figs. 6b-c, 8b-c): the paper gives Rollover's gain over
+  // Spart, drawn as a table beside ours; no pair numbers in the paper column
+  for (const [kind, re, reach, thr] of [[1, /one QoS kernel/, '+18.8 %', '+19.9 %'], [2, /two QoS kernels/, '+43.8 %', '+20.5 %']]) {
+    const trio = experiments.find((e) => e.source === 'sweep' && re.test(e.name) && /^ISCA'17 trios/.test(e.name));
+    assert.ok(trio, `trio sweep ${kind} seeded`);
+    await page.goto(`${srv.base}/experiments/${trio.slug}`);
+    st = await ready(page, 'sweep');
+    assert.equal(st.sweep.trio, kind);
+    assert.match(await page.locator('.page-head .meta').textContent(), /kernel trios/);
+    const rows = await page.locator('#qos-trio-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rows.map((r) => [r[0], r[2]]), [['QoSreach', reach], ['non-QoS throughput (goal met)', thr]]);
+    assert.deepEqual(await page.locator('#qos-table tbody tr td:nth-child(3)').allTextContents(), ['—', '—']);
+  }
   assert.deepEqual(br.problems, []);
 });
 
@@ -129,7 +142,9 @@ for (const scheme of ['light', 'dark']) {
     const bad = [];
     const qos = experiments.find((e) => e.source === 'sweep' && /^ISCA'17 QoSreach, reduced/.test(e.name));
     const fig = experiments.find((e) => e.source === 'sweep' && /^GCAPS Fig\. 8\(b\)/.test(e.name));
-    for (const [p, view] of [['/sweeps', 'sweeps'], [`/experiments/${fig.slug}`, 'sweep'], [`/experiments/${qos.slug}`, 'sweep']]) {
+    const trio = experiments.find((e) => e.source === 'sweep' && /^ISCA'17 trios/.test(e.name));
+    for (const [p, view] of [['/sweeps', 'sweeps'], [`/experiments/${fig.slug}`, 'sweep'], [`/experiments/${qos.slug}`, 'sweep'],
+      [`/experiments/${trio.slug}`, 'sweep']]) {
       await page.goto(srv.base + p);
       await ready(page, view);
       for (const x of await axeBad()) bad.push({ page: p, ...x });

@@ -737,6 +737,75 @@ static void test_skipped_looks(void **state) {
     }
 }
 
+/* ISCA'17 §3.6, "Symmetric TB allocation": "consider one QoS kernel and two
+ * non-QoS kernels on a GPU with 16 SMs. The QoS kernel will run on 16 SMs
+ * and each non-QoS kernel will run on 8 SMs. Within each SM, an equal
+ * number of threads are assigned to the kernels on that SM." The same on 4
+ * SMs of 2048 threads: Q (QoS) on every SM, A on SMs 0-1 and B on 2-3
+ * (placement spart, the streams' partitions), 16 blocks of 256 threads
+ * each. Two kernels on each SM: 1024 threads, 4 blocks of each at most, Q
+ * 4 on every SM, A and B never off their halves. Without partitions all
+ * three share every SM: 682 threads, 2 blocks. (The most blocks a kernel
+ * holds at once on each SM, from the trace.) */
+static void test_equal_share_trio(void **state) {
+    (void)state;
+    for (int part = 1; part >= 0; part--) {
+        char text[4096], err[512] = "";
+        snprintf(text, sizeof text,
+                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"trio\",\"device\":{\"preset\":"
+                 "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
+                 "\"quota-rollover\",\"quota_epoch\":1000%s},\"streams\":["
+                 "{\"name\":\"QOS\",\"process\":\"P0\"},"
+                 "{\"name\":\"BE\",\"process\":\"P1\"%s},"
+                 "{\"name\":\"BE2\",\"process\":\"P2\"%s}],\"ops\":["
+                 "{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":16,\"threads\":256,"
+                 "\"qos_goal\":0.6,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":16}],"
+                 "\"repeat\":12}},"
+                 "{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":16,\"threads\":256,"
+                 "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":2},{\"op\":\"mem\"}],"
+                 "\"repeat\":6}},"
+                 "{\"kernel\":\"B\",\"stream\":\"BE2\",\"blocks\":16,\"threads\":256,"
+                 "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":2},{\"op\":\"mem\"}],"
+                 "\"repeat\":6}}]}",
+                 part ? ",\"placement\":\"spart\"" : "",
+                 part ? ",\"sms\":{\"first\":0,\"count\":2}" : "",
+                 part ? ",\"sms\":{\"first\":2,\"count\":2}" : "");
+        scn_scenario *sc = NULL;
+        if (scn_parse(text, strlen(text), "trio.json", &sc, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        sim_config cfg;
+        assert_int_equal(scn_config(sc, 0, &cfg, err, sizeof err), 0);
+        trace t;
+        trace_init(&t);
+        if (sim_run(&cfg, &t, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_int_equal(t.kernels.n, 3);
+        /* the most blocks of kernel k at once on SM m: at each block's
+         * start, the blocks of k on m that started by then and end later */
+        int most[3][4] = {{0}};
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            const trace_block *b = &t.blocks.v[i];
+            int n = 0;
+            for (size_t j = 0; j < t.blocks.n; j++) {
+                const trace_block *c = &t.blocks.v[j];
+                n += c->kernel == b->kernel && c->sm == b->sm && c->start <= b->start &&
+                     c->end > b->start;
+            }
+            if (n > most[b->kernel][b->sm]) most[b->kernel][b->sm] = n;
+        }
+        static const int with_parts[3][4] = {{4, 4, 4, 4}, {4, 4, 0, 0}, {0, 0, 4, 4}};
+        static const int without[3][4] = {{2, 2, 2, 2}, {2, 2, 2, 2}, {2, 2, 2, 2}};
+        const int (*want)[4] = part ? with_parts : without;
+        for (int k = 0; k < 3; k++)
+            for (int m = 0; m < 4; m++)
+                if (most[k][m] != want[k][m])
+                    fail_msg("%s partitions: kernel %c holds at most %d blocks on SM %d, "
+                             "§3.6 says %d", part ? "with" : "without", "QAB"[k],
+                             most[k][m], m, want[k][m]);
+        trace_free(&t);
+        scn_free(sc);
+    }
+}
+
 /* ---- random configurations ------------------------------------------------------------
  * Whatever the quotas, every kernel runs to its end and issues exactly its
  * instructions (throttling never loses or stalls work for good), and the
@@ -906,6 +975,7 @@ int main(void) {
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_random_configs),
         cmocka_unit_test(test_skipped_looks),
+        cmocka_unit_test(test_equal_share_trio),
         cmocka_unit_test(test_trace_json_both_ways),
         cmocka_unit_test(test_goal_errors),
         cmocka_unit_test(test_scenario_goal_errors),

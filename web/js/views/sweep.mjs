@@ -50,16 +50,25 @@ export async function renderSweep(root, e, ctx) {
 }
 
 const PAPER_PAIRS = { naive: 20.6, spart: 78.8, rollover: 88.4 };   // ISCA'17 §4.2, Fig. 6(a)
+// ISCA'17 §4.2-4.3 on the trios, Rollover over Spart (relative, as §4.2's
+// "12.2% improvement over Spart" is 88.4 over 78.8): QoSreach "by 18.8%
+// (6b) and 43.8% (6c)", non-QoS throughput "19.9% and 20.5% ... with one
+// (Figure 8b) and two (Figure 8c) QoS kernels"
+const PAPER_TRIOS = { 1: { reach: 18.8, thr: 19.9, figs: '6(b), 8(b)' }, 2: { reach: 43.8, thr: 20.5, figs: '6(c), 8(c)' } };
+const gain = (a, b) => (a == null || b == null || !(b > 0) ? null : (a / b - 1) * 100);
+const signed = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)} %`);
 const percent = (v) => (v === null || v === undefined ? '—' : `${(Math.round(v * 1000) / 10).toFixed(1)}`);
 
 function renderQos(root, e, r) {
   const spec = r.spec || {};
+  // a trio sweep: one QoS kernel beside two others, or two beside one
+  const trio = r.pairs.some((p) => p.qos2) ? 2 : r.pairs.some((p) => p.other2) ? 1 : 0;
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
     h('div', { class: 'page-head' },
       h('h1', null, e.name || e.slug),
       e.description ? h('p', { class: 'lead' }, e.description) : null,
       h('p', { class: 'meta' }, h('span', { class: `tag tag-${e.source}` }, e.source),
-        ` created ${formatDate(e.created)} · ${r.pairs.length} kernel pairs × ${r.goals.length} QoS goals × ${r.schemes.length} schemes`
+        ` created ${formatDate(e.created)} · ${r.pairs.length} kernel ${trio ? 'trios' : 'pairs'} × ${r.goals.length} QoS goals × ${r.schemes.length} schemes`
         + ` · ${r.points.length} points`)));
   const reachHost = h('section', { class: 'card', id: 'qos-reach-chart' }, h('h2', null, 'QoSreach against the QoS goal'));
   const thrHost = h('section', { class: 'card', id: 'qos-throughput-chart' }, h('h2', null, 'Throughput of the non-QoS kernels, normalised to isolated (goal met)'));
@@ -78,6 +87,7 @@ function renderQos(root, e, r) {
     reference: ref ? Object.keys(ref.qosreach).length : 0,
     kind: 'qos', schemes: r.schemes.length, goals: r.goals.length, points: r.points.length,
     qosreach: Object.fromEntries(series.reach.map((s) => [s.scheme, s.data[s.data.length - 1]])),
+    trio,
   });
 
   // Fig. 7's classes: C+C, C+M, M+C, M+M (QoS kernel first)
@@ -88,14 +98,28 @@ function renderQos(root, e, r) {
   };
   const cols = [{ label: 'scheme', cell: (row) => row.scheme },
     { label: 'QoSreach (%)', num: true, cell: (row) => percent(r.qosreach[row.scheme]) },
-    { label: 'paper (%)', num: true, cell: (row) => ((ref ? ref.qosreach : PAPER_PAIRS)[row.scheme] ?? '—').toString() },
+    { label: 'paper (%)', num: true, cell: (row) => ((ref ? ref.qosreach : trio ? {} : PAPER_PAIRS)[row.scheme] ?? '—').toString() },
     { label: 'non-QoS throughput (%)', num: true, cell: (row) => percent(r.throughput[row.scheme]) },
     ...classes.map((c) => ({ label: `QoSreach ${c} (%)`, num: true, cell: (row) => percent(byClass(row.scheme, c)) }))];
   root.append(h('section', { class: 'card' }, h('h2', null, 'Per scheme'),
     table(cols, r.schemes.map((scheme) => ({ scheme })), { id: 'qos-table', class: 'list' })));
+  if (trio && r.schemes.includes('rollover') && r.schemes.includes('spart')) {
+    const p = PAPER_TRIOS[trio];
+    const rows = [
+      { what: 'QoSreach', ours: gain(r.qosreach.rollover, r.qosreach.spart), paper: p.reach },
+      { what: 'non-QoS throughput (goal met)', ours: gain(r.throughput.rollover, r.throughput.spart), paper: p.thr },
+    ];
+    root.append(h('section', { class: 'card', id: 'qos-trio' },
+      h('h2', null, `Rollover over Spart, trios with ${trio === 1 ? 'one QoS kernel' : 'two QoS kernels'}`),
+      table([{ label: 'measure', cell: (x) => x.what }, { label: 'this sweep', num: true, cell: (x) => signed(x.ours) },
+        { label: 'paper', num: true, cell: (x) => signed(x.paper) }], rows, { id: 'qos-trio-table', class: 'list' }),
+      h('p', { class: 'hint' }, `ISCA'17 §4.2-4.3, Figs. ${p.figs}, over its 60 trios of Parboil kernels: relative gains, as its "12.2 % improvement over Spart" for pairs is 88.4 % over 78.8 %.`)));
+  }
   const kcols = [{ label: 'kernel', cell: (k) => k.name }, { label: 'class', cell: (k) => k.class },
     { label: 'isolated IPC as QoS kernel', num: true, cell: (k) => k.ipc_isolated.toFixed(2) },
-    { label: 'isolated IPC as non-QoS kernel', num: true, cell: (k) => k.ipc_isolated_other.toFixed(2) }];
+    { label: 'isolated IPC as non-QoS kernel', num: true, cell: (k) => k.ipc_isolated_other.toFixed(2) },
+    ...(trio === 2 ? [{ label: 'isolated IPC as second QoS kernel', num: true, cell: (k) => k.ipc_isolated_qos2.toFixed(2) }] : []),
+    ...(trio === 1 ? [{ label: 'isolated IPC as second non-QoS kernel', num: true, cell: (k) => k.ipc_isolated_other2.toFixed(2) }] : [])];
   root.append(h('section', { class: 'card' }, h('h2', null, 'Kernels'), table(kcols, r.kernels, { id: 'qos-kernels', class: 'list' })));
   root.append(h('details', { class: 'card scenario' }, h('summary', null, 'Sweep spec'),
     h('pre', null, JSON.stringify(spec, null, 2))));
