@@ -124,6 +124,7 @@ test('a QoS sweep draws QoSreach and non-QoS throughput per scheme against the g
   assert.deepEqual(st.sweep, {
     reference: 0, kind: 'qos', schemes: 2, goals: 2, points: 8,
     qosreach: { naive: pct(qresult.qosreach.naive), spart: pct(qresult.qosreach.spart) },
+    trio: 0,
   });
   const drawn = await page.evaluate(() => ['#qos-reach-chart', '#qos-throughput-chart'].map((id) => {
     const c = window.Chart.getChart(document.querySelector(`${id} canvas`));
