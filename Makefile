@@ -278,7 +278,7 @@ screenshots: build $(FIXTURES) $(SEED_DB)
 # tools/slowest-files.mjs prints at the end says which they are), then the
 # others in name order.
 SUITE_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
-SLOW_SUITES = tests/api/qos.test.mjs tests/browser/a11y.test.mjs tests/api/qos_parboil.test.mjs \
+SLOW_SUITES = tests/api/qos.test.mjs tests/browser/a11y.test.mjs tests/api/qos_parboil.test.mjs tests/api/qos_trio.test.mjs \
               tests/browser/dashboard.test.mjs tests/api/hostile.test.mjs tests/browser/run_view.test.mjs \
               tests/api/shared_machine.test.mjs tests/api/kill_restart.test.mjs tests/browser/cohort_view.test.mjs \
               tests/browser/team.test.mjs tests/api/http_fuzz.test.mjs
