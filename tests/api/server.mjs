@@ -42,8 +42,17 @@ export function fixture(name) {
   return path;
 }
 
+// A fresh folder under TMPDIR, removed when the test file's process exits
+// (make test puts TMPDIR on /dev/shm: a folder left there is memory kept
+// until the machine restarts).
+const madeDirs = new Set();
 export function tempDir(tag) {
-  return mkdtempSync(join(tmpdir(), `schedlab-${tag}-`));
+  const dir = mkdtempSync(join(tmpdir(), `schedlab-${tag}-`));
+  if (madeDirs.size === 0) {
+    process.on('exit', () => { for (const d of madeDirs) rmSync(d, { recursive: true, force: true }); });
+  }
+  madeDirs.add(dir);
+  return dir;
 }
 
 // A few of the shipped scenarios as a scenarios folder of their own (give it
