@@ -196,6 +196,7 @@ typedef struct ew_state {
     bool quota;              /* a quota warp policy (ISCA'17): q runs */
     quota_state q;
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
+    int32_t *wqk;            /* [nsubs * warps_per_sm] the sub-cores' quota_k */
     int32_t *qk;             /* [nk] the QoS manager's kernel of each kernel (quota.h) */
     uint8_t *qpoll;          /* [nsubs] asleep where the rule looks every cycle (run_subcore_quota) */
     int32_t nqpoll;          /* how many: while any, every cycle runs, as under the rule */
@@ -206,6 +207,7 @@ typedef struct ew_state {
     uint64_t *fe_want;       /* [sms] slots whose warp's buffer is empty */
     int32_t *fe_last;        /* [sms] slot fetched last */
     int32_t *fe_sub;         /* [sms * EW_SLOTS] sub-core of each held slot */
+    int32_t *fe_pos;         /* [sms * EW_SLOTS] its warp's position in that sub-core */
     int32_t sm_words;        /* 64-bit words of a bitset of SMs */
     uint64_t *fe_sms;        /* [sm_words] SMs with a warp to fetch for */
     int32_t fe_nsms;         /* how many */
@@ -547,7 +549,10 @@ static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
     int32_t m = w->n - p - 1;
     memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
     memmove(w->info + p, w->info + p + 1, (size_t)m * sizeof *w->info);
-    if (w->quota_owe) memmove(w->quota_owe + p, w->quota_owe + p + 1, (size_t)m * sizeof *w->quota_owe);
+    if (w->quota_owe) {
+        memmove(w->quota_owe + p, w->quota_owe + p + 1, (size_t)m * sizeof *w->quota_owe);
+        memmove(w->quota_k + p, w->quota_k + p + 1, (size_t)m * sizeof *w->quota_k);
+    }
     if (E->sb) {
         ew_sb *b = E->sb + (size_t)(w - E->subs) * (size_t)E->sb_cap;
         memmove(b + p, b + p + 1, (size_t)m * sizeof *b);
@@ -556,6 +561,8 @@ static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
         memmove(w->fe_done + p, w->fe_done + p + 1, (size_t)m * sizeof *w->fe_done);
         memmove(w->fe_ibuf + p, w->fe_ibuf + p + 1, (size_t)m * sizeof *w->fe_ibuf);
         memmove(w->fe_slot + p, w->fe_slot + p + 1, (size_t)m * sizeof *w->fe_slot);
+        int32_t *pos = E->fe_pos + (size_t)((w - E->subs) / E->nsub) * EW_SLOTS;
+        for (int32_t i = p; i < p + m; i++) pos[w->fe_slot[i]] = i;
     }
     w->n--;
     if (E->wp->on_remove) E->wp->on_remove(w->pol, w, p);
@@ -606,8 +613,7 @@ static void fe_fetch(ew_state *E, sim_state *st, int32_t sm, int64_t c) {
         E->fe_last[sm] = slot;
         int32_t s = E->fe_sub[sm * EW_SLOTS + slot];
         warp_sub *w = &E->subs[s];
-        int32_t p = 0;
-        while (w->fe_slot[p] != slot) p++;
+        int32_t p = E->fe_pos[sm * EW_SLOTS + slot];
         const warp_info *wi = &w->info[p];
         const ew_kernel *K = &E->ks[wi->kernel];
         int64_t left = (int64_t)(K->len - wi->pc) + (wi->iters - 1) * K->len;
@@ -1132,14 +1138,25 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         /* an instruction completes when the warp may issue again, or, with
          * a front end, at the latency kept apart from the fetch */
         const int64_t *done = w->fe_done ? w->fe_done : w->ready;
+        /* 64 warps at a time, a pass without branches finds the completed
+         * ones (a bit each) and the next completion, then they are charged
+         * in position order (a charge touches neither array) */
         int64_t next = INT64_MAX;
-        for (int32_t i = 0; i < w->n; i++) {
-            if (!owe[i]) continue;
-            if (done[i] <= c) {
-                quota_charge(&E->q, sm, E->qk[w->info[i].kernel], owe[i], c);
+        for (int32_t b = 0; b < w->n; b += 64) {
+            int32_t e = w->n - b < 64 ? w->n - b : 64;
+            const int32_t *ob = owe + b;
+            const int64_t *db = done + b;
+            uint64_t due = 0;
+            for (int32_t i = 0; i < e; i++) {
+                int64_t d = ob[i] ? db[i] : INT64_MAX;
+                due |= (uint64_t)(d <= c) << i;
+                int64_t later = d > c ? d : INT64_MAX;
+                next = later < next ? later : next;
+            }
+            for (; due; due &= due - 1) {
+                int32_t i = b + __builtin_ctzll(due);
+                quota_charge(&E->q, sm, w->quota_k[i], owe[i], c);
                 owe[i] = 0;
-            } else if (done[i] < next) {
-                next = done[i];
             }
         }
         w->owe_due = next;
@@ -1192,7 +1209,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
             if (j != s && E->subs[j].n > 0) wake = c + 1;
         for (int32_t i = 0; i < w->n; i++) {
             int64_t t = r[i], ta = r[i];
-            if (cnt[E->qk[w->info[i].kernel]] <= 0) {
+            if (cnt[w->quota_k[i]] <= 0) {
                 if (t < wake) t = wake;
                 if (ta < qw) ta = qw;
                 if (wake == c + 1 && r[i] <= c &&
@@ -1308,6 +1325,7 @@ static void warp_fini(void *self) {
         quota_free(&E->q);
     }
     free(E->owe);
+    free(E->wqk);
     free(E->qk);
     free(E->qpoll);
     for (size_t k = 0; k < E->nk; k++) {
@@ -1341,6 +1359,7 @@ static void warp_fini(void *self) {
     free(E->fe_want);
     free(E->fe_last);
     free(E->fe_sub);
+    free(E->fe_pos);
     free(E->fe_sms);
     free(E->port_next);
     free(E->mq_next);
@@ -1457,8 +1476,11 @@ static int warp_init(void *self, sim_state *st) {
         E->fe_want = calloc(sms, sizeof *E->fe_want);
         E->fe_last = calloc(sms, sizeof *E->fe_last);
         E->fe_sub = calloc(sms * EW_SLOTS, sizeof *E->fe_sub);
+        E->fe_pos = calloc(sms * EW_SLOTS, sizeof *E->fe_pos);
         E->fe_sms = calloc((size_t)E->sm_words, sizeof *E->fe_sms);
-        if (!E->fe_used || !E->fe_want || !E->fe_last || !E->fe_sub || !E->fe_sms) return -1;
+        if (!E->fe_used || !E->fe_want || !E->fe_last || !E->fe_sub || !E->fe_pos ||
+            !E->fe_sms)
+            return -1;
         /* [GS] m_last_warp_fetched starts at 0: the first fetch tries slot 1 */
     }
     /* per sub-core, back to back: ready, info (and the front end's done,
@@ -1503,9 +1525,10 @@ static int warp_init(void *self, sim_state *st) {
         }
         E->quota = true;
         E->owe = calloc(ns * cap, sizeof *E->owe);
+        E->wqk = calloc(ns * cap, sizeof *E->wqk);
         E->qk = malloc((E->nk ? E->nk : 1) * sizeof *E->qk);
         E->qpoll = calloc(ns, sizeof *E->qpoll);
-        if (!E->owe || !E->qk || !E->qpoll) return -1;
+        if (!E->owe || !E->wqk || !E->qk || !E->qpoll) return -1;
         /* ISCA'17 §4.1 re-executes each program over the simulated window,
          * and the QoS manager's state (history, Rollover's leftover) is
          * the kernel's across its runs: a kernel launched on the same
@@ -1524,7 +1547,7 @@ static int warp_init(void *self, sim_state *st) {
             }
         }
         for (size_t i = 0; i < ns; i++) {
-            E->subs[i].quota_qk = E->qk;
+            E->subs[i].quota_k = E->wqk + i * cap;
             E->subs[i].quota_cnt = E->q.cnt + (i / (size_t)E->nsub) * E->nk;
             E->subs[i].quota_owe = E->owe + i * cap;
         }
@@ -1658,7 +1681,10 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         warp_sub *w = &E->subs[s];
         int32_t n = w->n++;
         w->ready[n] = c;
-        if (w->quota_owe) w->quota_owe[n] = 0;
+        if (w->quota_owe) {
+            w->quota_owe[n] = 0;
+            w->quota_k[n] = E->qk[k];
+        }
         if (K->dep) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = c };
         w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
                                   .iters = iters, .wid = E->next_wid++ };
@@ -1676,6 +1702,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
             int32_t slot = __builtin_ctzll(~E->fe_used[sm]);
             E->fe_used[sm] |= 1ULL << slot;
             E->fe_sub[sm * EW_SLOTS + slot] = s;
+            E->fe_pos[sm * EW_SLOTS + slot] = n;
             w->fe_slot[n] = slot;
             w->fe_ibuf[n] = 0;
             w->fe_done[n] = c;
@@ -1698,6 +1725,22 @@ static void warp_on_event(void *self, sim_state *st, const sim_event *ev) {
     E->armed = ev->b;
     E->pending = INT64_MAX;
     E->pending_id = 0;
+}
+
+/* A quota sub-core's turn reads its warps' arrays front to back: fetched
+ * into the cache ahead of it (a full GPU's warps do not fit in L1). */
+static inline void prefetch_subcore(const warp_sub *w) {
+    __builtin_prefetch(w->ready);
+    __builtin_prefetch(w->ready + 8);
+    __builtin_prefetch(w->quota_owe);
+    if (w->fe_done) {
+        __builtin_prefetch(w->fe_done);
+        __builtin_prefetch(w->fe_done + 8);
+    }
+    __builtin_prefetch(w->info);
+    __builtin_prefetch(w->info + 2);
+    __builtin_prefetch(w->info + 4);
+    __builtin_prefetch(w->info + 6);
 }
 
 /* Run cycle c: every sub-core due in it, in ascending order. */
@@ -1738,6 +1781,10 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
             while (now[i]) {
                 int32_t n = i * 64 + __builtin_ctzll(now[i]);
                 now[i] &= now[i] - 1;
+                /* the next sub-core's arrays are fetched into the cache
+                 * while this one runs (as below; only a hint: this turn may
+                 * still add another before it) */
+                if (now[i]) prefetch_subcore(&E->subs[i * 64 + __builtin_ctzll(now[i])]);
                 run_subcore_quota(E, st, n, c);
             }
     } else {

@@ -306,14 +306,13 @@ int64_t quota_wake(const quota_state *q, int32_t s, int64_t c) {
 int32_t quota_pick(void *self, const warp_sub *s, int64_t c) {
     int32_t greedy = ((const warp_gto_state *)self)->greedy;
     const int64_t *cnt = s->quota_cnt;
-    /* quota_qk: the manager's kernel of each kernel (NULL: itself) */
-    const int32_t *qk = s->quota_qk;
-#define QK(k) (qk ? qk[(k)] : (k))
-    if (greedy >= 0 && s->ready[greedy] <= c && cnt[QK(s->info[greedy].kernel)] > 0)
-        return greedy;
+    /* quota_k: the manager's kernel of each warp (NULL: its own) */
+    const int32_t *qk = s->quota_k;
+#define QK(i) (qk ? qk[(i)] : s->info[(i)].kernel)
+    if (greedy >= 0 && s->ready[greedy] <= c && cnt[QK(greedy)] > 0) return greedy;
     const int64_t *r = s->ready;
     for (int32_t i = 0; i < s->n; i++)
-        if (r[i] <= c && cnt[QK(s->info[i].kernel)] > 0) return i;
+        if (r[i] <= c && cnt[QK(i)] > 0) return i;
 #undef QK
     return -1;
 }

@@ -49,8 +49,10 @@ typedef struct warp_sub {
     warp_info *info;         /* [n] the rest of each warp */
     const int64_t *quota_cnt;/* quota policies (quota.h): [kernels] C_k of this sub-core;
                                 a warp may issue only while its kernel's is positive */
-    const int32_t *quota_qk; /* quota policies: [kernels] the QoS manager's kernel of each
-                                (re-executions of one kernel share it; quota.h) */
+    int32_t *quota_k;        /* quota policies: [n] the QoS manager's kernel of each warp
+                                (re-executions of one kernel share it; quota.h), beside
+                                ready[] so that the pick reads two short arrays; NULL:
+                                each warp's own kernel */
     int32_t *quota_owe;      /* quota policies: [n] threads of each warp's instruction in
                                 flight, charged to C_k when it completes; NULL otherwise */
     int64_t owe_due;         /* quota policies: no instruction owed completes before this
