@@ -638,6 +638,19 @@ static void test_trace_json_both_ways(void **state) {
  * sim_config.every_quota_look makes every look: the trace must be the
  * same, byte for byte. */
 
+/* Scenario text -> its first run's configuration and trace (`what` names it
+ * in a failure); the scenario is the caller's to free after cfg. */
+static scn_scenario *run_text(const char *text, const char *what, sim_config *cfg, trace *t) {
+    char err[512] = "";
+    scn_scenario *s = NULL;
+    if (scn_parse(text, strlen(text), "run.json", &s, err, sizeof err) != 0)
+        fail_msg("%s: %s", what, err);
+    assert_int_equal(scn_config(s, 0, cfg, err, sizeof err), 0);
+    trace_init(t);
+    if (sim_run(cfg, t, err, sizeof err) != 0) fail_msg("%s: %s", what, err);
+    return s;
+}
+
 /* cfg (every_quota_look set) gives the trace `t` its run without it gave. */
 static void same_with_every_look(const sim_config *cfg, const trace *t, const char *what) {
     trace u;
@@ -693,7 +706,7 @@ static void test_skipped_looks(void **state) {
         const char *warp = trio ? "quota-rollover-time" : cases[ci].warp;
         const char *device = trio ? cases[0].device : cases[ci].device;
         const char *fu = trio ? "" : cases[ci].fu;
-        char text[4096], err[512] = "", ops[2048] = "";
+        char text[4096], ops[2048] = "";
         size_t n = 0;
         for (int run = 0; run < 4; run++) {
             n += (size_t)snprintf(ops + n, sizeof ops - n,
@@ -719,14 +732,9 @@ static void test_skipped_looks(void **state) {
                  "{\"name\":\"BE\",\"process\":\"P1\"},"
                  "{\"name\":\"BE2\",\"process\":\"P2\"}],\"ops\":[%s]}",
                  device, warp, ops);
-        scn_scenario *s = NULL;
-        if (scn_parse(text, strlen(text), "pair.json", &s, err, sizeof err) != 0)
-            fail_msg("%s", err);
         sim_config cfg;
-        assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
         trace t;
-        trace_init(&t);
-        if (sim_run(&cfg, &t, err, sizeof err) != 0) fail_msg("%s: %s", warp, err);
+        scn_scenario *s = run_text(text, warp, &cfg, &t);
         assert_int_equal(t.kernels.n, trio ? 12 : 8);
         cfg.every_quota_look = true;
         char what[256];
@@ -750,7 +758,7 @@ static void test_skipped_looks(void **state) {
 static void test_equal_share_trio(void **state) {
     (void)state;
     for (int part = 1; part >= 0; part--) {
-        char text[4096], err[512] = "";
+        char text[4096];
         snprintf(text, sizeof text,
                  "{\"schema\":\"schedlab-scenario/1\",\"name\":\"trio\",\"device\":{\"preset\":"
                  "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
@@ -770,14 +778,9 @@ static void test_equal_share_trio(void **state) {
                  part ? ",\"placement\":\"spart\"" : "",
                  part ? ",\"sms\":{\"first\":0,\"count\":2}" : "",
                  part ? ",\"sms\":{\"first\":2,\"count\":2}" : "");
-        scn_scenario *sc = NULL;
-        if (scn_parse(text, strlen(text), "trio.json", &sc, err, sizeof err) != 0)
-            fail_msg("%s", err);
         sim_config cfg;
-        assert_int_equal(scn_config(sc, 0, &cfg, err, sizeof err), 0);
         trace t;
-        trace_init(&t);
-        if (sim_run(&cfg, &t, err, sizeof err) != 0) fail_msg("%s", err);
+        scn_scenario *sc = run_text(text, "trio", &cfg, &t);
         assert_int_equal(t.kernels.n, 3);
         /* the most blocks of kernel k at once on SM m: at each block's
          * start, the blocks of k on m that started by then and end later */
