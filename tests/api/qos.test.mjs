@@ -9,11 +9,11 @@
 // the result is served as a sweep experiment, and bad specs get one line
 // naming the place.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, getJson, startServer, tempDir } from './server.mjs';
+import { cli, getJson, startServer, tempDir, writeIn } from './server.mjs';
 
 const SWEEPS = resolve('sweeps');
 const SCHEMES = JSON.parse(readFileSync(join(SWEEPS, 'isca17-qosreach.json'), 'utf8')).schemes;
@@ -36,11 +36,7 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function file(name, obj) {
-  const p = join(dir, name);
-  writeFileSync(p, typeof obj === 'string' ? obj : JSON.stringify(obj));
-  return p;
-}
+function file(name, obj) { return writeIn(dir, name, obj); }
 
 test('the reduced QoSreach sweep: its points, summaries and QoSreach per scheme', () => {
   slugDb = join(dir, 'qos.db');

@@ -9,11 +9,11 @@
 // direction (Rollover ahead of Spart, §4.2-4.3) is asserted where the model
 // has it and carried as a todo with the measured gap where it has not.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, tempDir } from './server.mjs';
+import { cli, tempDir, writeIn } from './server.mjs';
 
 const SWEEPS = resolve('sweeps');
 let dir;
@@ -21,11 +21,7 @@ const res = {};
 before(() => { dir = tempDir('qos-trio'); });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function file(name, obj) {
-  const p = join(dir, name);
-  writeFileSync(p, typeof obj === 'string' ? obj : JSON.stringify(obj));
-  return p;
-}
+function file(name, obj) { return writeIn(dir, name, obj); }
 // a shipped spec with its file names made absolute (the test's copy lives elsewhere)
 function spec(f) {
   const s = JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));

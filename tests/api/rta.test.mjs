@@ -4,11 +4,11 @@
 // that name the place, and shards that merge into the one-process sweep
 // byte for byte.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, getJson, startServer, tempDir } from './server.mjs';
+import { cli, getJson, startServer, tempDir, writeIn } from './server.mjs';
 
 const MS = 1e6;
 // Table 2 of the paper (§5.3), RM priorities, tau1, tau2, tau4 on core 0.
@@ -30,11 +30,7 @@ let dir;
 before(() => { dir = tempDir('rta'); });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function file(name, obj) {
-  const p = join(dir, name);
-  writeFileSync(p, typeof obj === 'string' ? obj : JSON.stringify(obj));
-  return p;
-}
+function file(name, obj) { return writeIn(dir, name, obj); }
 
 test('rta: Example 2 fails with RM GPU priorities and passes with the assigned ones', () => {
   const r = cli(['rta', file('t2.json', TABLE2)]);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -53,6 +53,13 @@ export function tempDir(tag) {
   }
   madeDirs.add(dir);
   return dir;
+}
+
+// dir/name holding obj (as JSON; a string as it is); its path
+export function writeIn(dir, name, obj) {
+  const p = join(dir, name);
+  writeFileSync(p, typeof obj === 'string' ? obj : JSON.stringify(obj));
+  return p;
 }
 
 // A few of the shipped scenarios as a scenarios folder of their own (give it
