@@ -4,8 +4,8 @@
 // (sweeps/isca17-parboil.json), each kernel's class checked against what
 // bounds it alone on the paper's Table 1 device, and the reduced spec
 // (sweeps/isca17-parboil-reduced.json: 4 pairs, one per class of Fig. 7, x
-// goals 0.5 / 0.6 / 0.9 x Naive, Elastic, Rollover, Spart; about a minute of
-// CPU) with the relations issue 26 lists, each derived from the paper with
+// goals 0.5 / 0.6 / 0.9 x Naive, Elastic, Rollover, Rollover-Time, Spart;
+// about a minute of CPU) with the relations issue 26 lists, each derived from the paper with
 // its tolerance next to it; where the model does not reach one, a todo test
 // with the measured gap (docs/qos.md "The Parboil kernel set").
 import assert from 'node:assert/strict';
@@ -111,11 +111,11 @@ test('each Parboil kernel alone is bound by what its class says (issue for compu
 });
 
 let res;
-test('the reduced Parboil sweep runs: 4 pairs, one per class, x 3 goals x 4 schemes', () => {
+test('the reduced Parboil sweep runs: 4 pairs, one per class, x 3 goals x 5 schemes', () => {
   res = sweep('reduced', join(SWEEPS, 'isca17-parboil-reduced.json'));
-  assert.deepEqual(res.schemes, ['naive', 'elastic', 'rollover', 'spart']);
+  assert.deepEqual(res.schemes, ['naive', 'elastic', 'rollover', 'rollover-time', 'spart']);
   assert.deepEqual(res.pairs.map((p) => p.classes), ['C+C', 'C+M', 'M+C', 'M+M']);
-  assert.equal(res.points.length, 4 * 3 * 4);
+  assert.equal(res.points.length, 4 * 3 * 5);
   // the result's spec holds the library's programs, resolved
   for (const k of res.spec.kernels) assert.deepEqual(k.program, lib(k.name).program, k.name);
   const pct = (x) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
@@ -155,6 +155,22 @@ test('ISCA\'17 §4.2: at goal 0.6, sgemm beside lbm and lbm beside sgemm are bot
     console.log(`${cls} at 0.6: ` + pts.map((p) => `${p.scheme} ${p.attained.toFixed(3)}`).join(', '));
     assert.ok(pts.find((p) => p.scheme === 'rollover').qos_met, cls);
   }
+});
+
+// ISCA'17 §4.5, Figs. 10-11, on the benchmarks the paper measured them on:
+// Rollover-Time (the non-QoS kernels blocked until the QoS kernels have
+// used their quotas) has "similar QoSreach with a difference of only 3% on
+// average" -- here within one point of the 12 (8.3 %, the reduced sweep's
+// step) -- but "degraded performance of non-QoS kernels by 1.47X" (Fig.
+// 11) -- here within a quarter of it, 1.10-1.84X, the tolerance
+// qos.test.mjs gives the same relation on the synthetic set.
+test('ISCA\'17 §4.5, Figs. 10-11 on the reduced Parboil sweep: Rollover-Time as often met as Rollover, its non-QoS kernels 1.47X slower', () => {
+  const q = res.qosreach, t = res.throughput;
+  assert.ok(Math.abs(q.rollover - q['rollover-time']) <= 1 / 12 + 1e-9,
+    `QoSreach rollover ${q.rollover} vs rollover-time ${q['rollover-time']}`);
+  const r = t.rollover / t['rollover-time'];
+  console.log(`Rollover / Rollover-Time non-QoS throughput: ${r.toFixed(2)}X (paper 1.47X)`);
+  assert.ok(r >= 1.47 * 0.75 && r <= 1.47 * 1.25, `Rollover / Rollover-Time throughput ${r.toFixed(2)}X, paper 1.47X`);
 });
 
 // §4.2, Fig. 6a: Rollover 88.4 % against Spart's 78.8 %: at least 5 points
