@@ -74,16 +74,16 @@ void ee_dequeue_head(sim_state *st, int32_t k, int64_t t) {
     qevent(st, t, q, k, TRACE_DEQUEUE);
 }
 
-/* The ranks of sm_order kernel k may use: its stream's partition when the
- * placement honours partitions (spart.c), else every rank. */
+/* The ranks of sm_order kernel k may use: its stream's partition now when
+ * the placement honours partitions (spart.c), else every rank. */
 static void part_ranks(const sim_state *st, int32_t k, int32_t *lo, int32_t *hi) {
     *lo = 0;
     *hi = st->sms.n;
     if (!st->placement->partitioned) return;
-    const sim_stream *str = &st->cfg->streams[st->cfg->ops[st->ks[k].op].stream];
-    if (str->sm_count > 0) {
-        *lo = str->sm_first;
-        *hi = str->sm_first + str->sm_count;
+    int32_t str = st->cfg->ops[st->ks[k].op].stream;
+    if (st->part_count[str] > 0) {
+        *lo = st->part_first[str];
+        *hi = st->part_first[str] + st->part_count[str];
     }
 }
 

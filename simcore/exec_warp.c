@@ -198,6 +198,10 @@ typedef struct ew_state {
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
     int32_t *wqk;            /* [nsubs * warps_per_sm] the sub-cores' quota_k */
     int32_t *qk;             /* [nk] the QoS manager's kernel of each kernel (quota.h) */
+    /* placement spart-climb (spart.c): its epochs, the cycle of the last
+     * boundary, each kernel's instructions so far [nk] */
+    int64_t climb_len, climb_next, climb_at;
+    int64_t *climb_issued;
     uint8_t *qpoll;          /* [nsubs] asleep where the rule looks every cycle (run_subcore_quota) */
     int32_t nqpoll;          /* how many: while any, every cycle runs, as under the rule */
     /* the front end (device.fetch_warps > 0) */
@@ -1327,6 +1331,7 @@ static void warp_fini(void *self) {
     free(E->owe);
     free(E->wqk);
     free(E->qk);
+    free(E->climb_issued);
     free(E->qpoll);
     for (size_t k = 0; k < E->nk; k++) {
         free(E->ks[k].code);
@@ -1553,6 +1558,13 @@ static int warp_init(void *self, sim_state *st) {
         }
     }
 
+    if (st->placement->qos_epoch && st->ipc_isolated) {
+        /* the run-time Spart moves SMs at the QoS manager's epochs (§4.1) */
+        E->climb_len = cfg->policy.quota_epoch > 0 ? cfg->policy.quota_epoch : SIM_QUOTA_EPOCH;
+        E->climb_next = E->climb_len;
+        E->climb_issued = malloc((E->nk ? E->nk : 1) * sizeof *E->climb_issued);
+        if (!E->climb_issued) return -1;
+    }
     for (size_t k = 0; k < E->nk; k++) {
         ew_kernel *K = &E->ks[k];
         const sim_op *o = &cfg->ops[st->ks[k].op];
@@ -1743,6 +1755,20 @@ static inline void prefetch_subcore(const warp_sub *w) {
     __builtin_prefetch(w->info + 6);
 }
 
+/* The run-time Spart's epoch boundary (placement spart-climb, spart.c),
+ * at the first simulated cycle at or after it, as the QoS manager's: the
+ * placement sees each kernel's instructions so far; when it moves an SM,
+ * the block scheduler looks again at the next cycle (blocks placed then
+ * join before that cycle runs). */
+static void climb_epoch(ew_state *E, sim_state *st, int64_t c) {
+    for (size_t k = 0; k < E->nk; k++) E->climb_issued[k] = E->ks[k].instructions;
+    if (st->placement->qos_epoch(st->placement_state, st, E->climb_issued, c - E->climb_at) &&
+        sim_engine_push(&st->eng, ns_of_cycle(E, c + 1), EV_DISPATCH, 0, 0) != 0)
+        st->failed = true;
+    E->climb_at = c;
+    E->climb_next = (c / E->climb_len + 1) * E->climb_len;
+}
+
 /* Run cycle c: every sub-core due in it, in ascending order. */
 static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
     uint64_t *now = E->now;
@@ -1770,6 +1796,7 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
             if (E->qpoll[j]) qpoll_wake(E, st, j, c);
         memset(E->q.raised, 0, (size_t)E->q.nsms);
     }
+    if (E->climb_issued && c >= E->climb_next) climb_epoch(E, st, c);
     if (c / E->epoch_len != E->epoch) {
         epoch_flush(E);
         E->epoch = c / E->epoch_len;

@@ -11,7 +11,8 @@
 #define PLACEMENTS(X) \
     X(placement_policy, placement_most_room)    /* most-room paper §4 */ \
     X(placement_policy, placement_round_robin)  /* the literature's baseline, most-room §4.1 */ \
-    X(placement_policy, placement_spart)        /* SM partitions, ISCA'17 §2.3, §4.1 (Spart) */
+    X(placement_policy, placement_spart)        /* SM partitions, ISCA'17 §2.3, §4.1 (Spart) */ \
+    X(placement_policy, placement_spart_climb)  /* moved at run time, ISCA'17 §4.1 after [3] */
 
 #define EXECUTIONS(X) \
     X(exec_policy, exec_fixed)                  /* the op's block_time */ \
@@ -118,3 +119,4 @@ const char *sim_placement_name(int32_t id) { return sim_policy_name(SIM_TABLE_PL
 size_t sim_placement_count(void) { return sim_policy_count(SIM_TABLE_PLACEMENT); }
 bool sim_placement_partitioned(int32_t id) { return placement_get(id) && placement_get(id)->partitioned; }
 bool sim_warp_quota(int32_t id) { return warp_get(id) && warp_get(id)->quota; }
+bool sim_placement_qos(int32_t id) { return placement_get(id) && placement_get(id)->qos_epoch; }

@@ -50,11 +50,20 @@ typedef struct placement_policy {
     /* may refuse the configuration (spart: a partition off the device),
      * with a message naming the field; NULL: accepts every one */
     int (*init)(void *self, const sim_state *st, char *err, size_t errlen);
+    void (*fini)(void *self);
     int32_t (*pick)(void *self, sim_sms *s, int32_t kernel, const sim_need *k);
     /* places by the streams' SM partitions (streams[].sms, spart.c): a
      * configuration without them places as most-room, so a replay, which
      * has none, makes no variant of it (sim_placement_partitioned) */
     bool partitioned;
+    /* moves the streams' SM partitions at run time towards the QoS goals
+     * (spart-climb, spart.c; NULL: partitions stay as configured). Called
+     * by the warp-level model at each QoS epoch boundary (policy.quota_epoch
+     * cycles, exec_warp.c) with issued[k], kernel k's warp instructions so
+     * far, and `cycles`, the epoch's length; edits st->part_first/count and
+     * returns true when it moved an SM (the caller then wakes the block
+     * scheduler). Runs with QoS goals need a quota warp policy or this. */
+    bool (*qos_epoch)(void *self, sim_state *st, const int64_t *issued, int64_t cycles);
     /* pick is exactly "sms_index, then sms_most_room" (most_room.c): the
      * block scheduler's fast path (ee.h) reads the room index itself
      * rather than call pick once per block (issue 9) */

@@ -107,7 +107,7 @@ static int check_op(const sim_config *cfg, const sim_device *d, size_t i, char *
 }
 
 /* QoS goals (ISCA'17 §3.2): in (0, 1], on kernels with a program, under a
- * quota warp policy. Returns 1 when some op has a goal, 0 when none, -1
+ * quota warp policy or the run-time Spart (placement spart-climb). Returns 1 when some op has a goal, 0 when none, -1
  * with "ops[i].qos_goal: why" in err. */
 static int check_goals(const sim_config *cfg, char *err, size_t errlen) {
     int any = 0;
@@ -131,10 +131,12 @@ static int check_goals(const sim_config *cfg, char *err, size_t errlen) {
         }
         const exec_policy *ex = exec_get(cfg->policy.execution);
         const warp_policy *wp = warp_get(cfg->policy.warp);
-        if (!ex || strcmp(ex->name, "warp") != 0 || !wp || !wp->quota) {
+        const placement_policy *pl = placement_get(cfg->policy.placement);
+        bool climb = pl && pl->qos_epoch;   /* spart-climb pursues goals with SMs */
+        if (!ex || strcmp(ex->name, "warp") != 0 || !wp || !(wp->quota || climb)) {
             snprintf(err, errlen, "ops[%zu].qos_goal: %s; QoS goals need a quota warp policy "
                      "(policy.warp quota-naive, quota-history, quota-elastic, "
-                     "quota-rollover or quota-rollover-time)", i,
+                     "quota-rollover or quota-rollover-time) or placement spart-climb", i,
                      !ex || strcmp(ex->name, "warp") != 0 ? "execution is not \"warp\""
                      : !wp ? "policy.warp is unknown" : "policy.warp has no quotas");
             return -1;
@@ -199,6 +201,8 @@ static void state_free(sim_state *st) {
     if (st->host && st->host->expand_free && st->xmem) st->host->expand_free(st->xmem);
     if (st->driver && st->driver->fini && st->driver_state) st->driver->fini(st->driver_state);
     if (st->exec && st->exec->fini && st->exec_state) st->exec->fini(st->exec_state);
+    if (st->placement && st->placement->fini && st->placement_state)
+        st->placement->fini(st->placement_state);
     free(st->host_state);
     free(st->driver_state);
     free(st->exec_state);
@@ -219,6 +223,8 @@ static void state_free(sim_state *st) {
     free(st->ipc_isolated);
     free(st->share_res);
     free(st->share_tmp);
+    free(st->part_first);
+    free(st->part_count);
     free(st->coh_last);
     free(st->ee);
 }
@@ -496,6 +502,17 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         trace_set_meta(out, "gpu_wait", cfg->policy.gpu_wait == SIM_WAIT_BUSY ? "busy" : "suspend");
 
     if (setup_streams(st, err, errlen) != 0) goto fail;
+    if (st->placement->partitioned) {
+        /* the SM partitions as configured; spart-climb moves them (spart.c) */
+        size_t ns1 = st->cfg->nstreams ? st->cfg->nstreams : 1;
+        st->part_first = malloc(ns1 * sizeof *st->part_first);
+        st->part_count = malloc(ns1 * sizeof *st->part_count);
+        if (!st->part_first || !st->part_count) FAIL("simulation: out of memory");
+        for (size_t i = 0; i < st->cfg->nstreams; i++) {
+            st->part_first[i] = st->cfg->streams[i].sm_first;
+            st->part_count[i] = st->cfg->streams[i].sm_count;
+        }
+    }
 
     size_t nops1 = cfg->nops ? cfg->nops : 1, nk1 = st->nkernels ? st->nkernels : 1;
     st->ops = calloc(nops1, sizeof *st->ops);

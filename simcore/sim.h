@@ -354,6 +354,9 @@ bool sim_placement_partitioned(int32_t id);
 /* Is warp policy `id` a quota scheme (ISCA'17 §3.3-§3.5: ops may carry a
  * qos_goal; warp.h's `quota`)? false out of range. */
 bool sim_warp_quota(int32_t id);
+/* Does placement `id` pursue QoS goals itself (spart-climb: ops may carry a
+ * qos_goal under any warp policy; policy.h's `qos_epoch`)? */
+bool sim_placement_qos(int32_t id);
 
 /* Does one block of a kernel (threads, smem bytes, regs per thread) fit an
  * empty SM of device d (TX2 paper, rules R1-R3)? Returns 0, or -1 with a

@@ -1,29 +1,63 @@
 /* spart.c -- spatial partitioning of the SMs between co-running kernels
- * (placement "spart"), the coarse-grained baseline of the ISCA'17 quota
- * sharing paper.
+ * (placements "spart" and "spart-climb"), the coarse-grained baseline of
+ * the ISCA'17 quota sharing paper.
  *
  * ISCA'17 §2.3: "Sharer kernels can either partition the SMs spatially
  * within the GPU, as shown in Figure 2b [31, 37] ... QoS for spatially
  * partitioned sharing can be performed by adjusting the number of SMs for
  * each kernel to achieve performance goals with hill-climbing [3]"; §4.1
  * names it Spart, "Spatial Partition with hill climbing". Each stream owns
- * the SMs at ranks [sm_first, sm_first + sm_count) of the device's sm_order
- * (sim_stream; sm_count 0 = every SM), and its kernels' blocks go only
- * there; §4.3: "an SM cannot be divided between QoS and non-QoS kernels".
- * Within a partition a block goes to the SM with the most room for it,
- * ties to the lowest rank, as under most-room (most-room paper §4.1), so a
- * stream whose partition is the whole device places exactly as most-room.
+ * the SMs at ranks [first, first + count) of the device's sm_order
+ * (st->part_first/count, set from sim_stream.sm_first/sm_count; count 0 =
+ * every SM), and its kernels' blocks go only there; §4.3: "an SM cannot be
+ * divided between QoS and non-QoS kernels". Within a partition a block goes
+ * to the SM with the most room for it, ties to the lowest rank, as under
+ * most-room (most-room paper §4.1), so a stream whose partition is the
+ * whole device places exactly as most-room.
  *
- * The partition itself (how many SMs each kernel gets) is chosen outside
- * the simulator, by the hill-climbing search of the QoS sweep
- * (server/app/qos_sweep.c), each step of which is a simulation with a fixed
- * partition: this file only enforces one. */
+ * "spart" keeps the partitions as configured: the QoS sweep's offline
+ * search (server/app/qos_sweep.c, "partition": "hill-climb") simulates one
+ * fixed partition per step, an upper bound of what a climb at run time
+ * finds. "spart-climb" is the run-time technique of [3] (Aguilera et al.,
+ * ASP-DAC 2014: "we propose a runtime technique to dynamically partition
+ * GPU resources between concurrently running applications - at least one
+ * of which has a QoS requirement"), which ISCA'17 §4.1 follows ("follow
+ * the same assumptions and implementation reported in previous work [3,
+ * 37, 41]"); neither paper prints its rule, so this is ours, one SM a step:
+ *
+ *   at each QoS epoch boundary (policy.quota_epoch cycles, §4.1's epoch;
+ *   exec_warp.c calls spart_climb_epoch), for each stream with a live QoS
+ *   kernel, in stream order, its warp instructions over the epoch that
+ *   ended per cycle (IPC_epoch) against IPC_goal = qos_goal x IPC_isolated
+ *   (§3.2):
+ *   - IPC_epoch < IPC_goal: one SM more, from the stream without goals
+ *     that has the most SMs (it keeps one; ties: the first stream);
+ *   - IPC_epoch x (n - 1) / n >= IPC_goal, n its SMs: one SM back, to the
+ *     stream without goals that has the fewest (IPC taken as proportional
+ *     to SMs: the goal is predicted to hold with one fewer; the non-QoS
+ *     kernels' objective is their throughput, §3);
+ *   - else nothing. A stream's first epoch with instructions (it began
+ *     within it) decides nothing.
+ *
+ * The partitions stay contiguous and in the order of their configured
+ * first ranks (they must not overlap); moving one SM shifts the ranks
+ * between the two streams. An SM that changes hands keeps the blocks it
+ * runs until they end (no preemption: the SM drains, as [37]'s draining
+ * mode; ISCA'17 §2.3 "[31, 37]"), and the new owner's blocks take its room
+ * as it frees. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "state.h"
 
 typedef struct spart_state {
     const sim_state *st;     /* kernel -> op -> stream -> partition */
+    /* spart-climb, by cfg stream index: */
+    int64_t *last;           /* warp instructions at the last boundary */
+    int64_t *now;            /* scratch: at this one */
+    bool *qos;               /* some op of the stream has a goal */
+    int32_t *order;          /* the partitioned streams by first rank */
+    int32_t nord;
 } spart_state;
 
 static int spart_init(void *self, const sim_state *st, char *err, size_t errlen) {
@@ -45,12 +79,12 @@ static int spart_init(void *self, const sim_state *st, char *err, size_t errlen)
 
 static int32_t spart_pick(void *self, sim_sms *s, int32_t kernel, const sim_need *k) {
     const spart_state *p = self;
-    const sim_config *cfg = p->st->cfg;
-    const sim_stream *str = &cfg->streams[cfg->ops[p->st->ks[kernel].op].stream];
+    const sim_state *st = p->st;
+    int32_t str = st->cfg->ops[st->ks[kernel].op].stream;
     int32_t lo = 0, hi = s->n;
-    if (str->sm_count > 0) {
-        lo = str->sm_first;
-        hi = str->sm_first + str->sm_count;
+    if (st->part_count[str] > 0) {
+        lo = st->part_first[str];
+        hi = st->part_first[str] + st->part_count[str];
     }
     /* most room within the partition, the lowest rank on ties (most-room
      * §4.1, §4.3); a partition is a few SMs, so a scan is as cheap as the
@@ -74,5 +108,124 @@ const placement_policy placement_spart = {
     .state_size = sizeof(spart_state),
     .init = spart_init,
     .pick = spart_pick,
+    .partitioned = true,
+};
+
+/* ---- spart-climb: the partitions move at run time --------------------------- */
+
+static void climb_fini(void *self) {
+    spart_state *p = self;
+    free(p->last);
+    free(p->now);
+    free(p->qos);
+    free(p->order);
+}
+
+static int climb_init(void *self, const sim_state *st, char *err, size_t errlen) {
+    spart_state *p = self;
+    if (spart_init(self, st, err, errlen) != 0) return -1;
+    const sim_config *cfg = st->cfg;
+    size_t n = cfg->nstreams ? cfg->nstreams : 1;
+    p->last = calloc(n, sizeof *p->last);
+    p->now = calloc(n, sizeof *p->now);
+    p->qos = calloc(n, sizeof *p->qos);
+    p->order = calloc(n, sizeof *p->order);
+    if (!p->last || !p->now || !p->qos || !p->order) {
+        snprintf(err, errlen, "simulation: out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < cfg->nops; i++)
+        if (cfg->ops[i].qos_goal > 0) p->qos[cfg->ops[i].stream] = true;
+    /* the partitioned streams by first rank (insertion sort: a few) */
+    for (size_t i = 0; i < cfg->nstreams; i++) {
+        if (cfg->streams[i].sm_count <= 0) continue;
+        int32_t j = p->nord++;
+        while (j > 0 && cfg->streams[p->order[j - 1]].sm_first > cfg->streams[i].sm_first) {
+            p->order[j] = p->order[j - 1];
+            j--;
+        }
+        p->order[j] = (int32_t)i;
+    }
+    for (int32_t j = 1; j < p->nord; j++) {
+        const sim_stream *a = &cfg->streams[p->order[j - 1]], *b = &cfg->streams[p->order[j]];
+        if (a->sm_first + a->sm_count > b->sm_first) {
+            snprintf(err, errlen, "streams[%d].sms: ranks %d..%d overlap streams[%d]'s; "
+                     "spart-climb moves SMs between partitions that do not",
+                     (int)p->order[j], (int)b->sm_first, (int)(b->sm_first + b->sm_count - 1),
+                     (int)p->order[j - 1]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The stream without goals with the most SMs (more than one: each keeps
+ * one), or with the fewest when `fewest`; ties to the first; -1 none. */
+static int32_t climb_peer(const spart_state *p, const sim_state *st, bool fewest) {
+    int32_t best = -1;
+    for (int32_t j = 0; j < p->nord; j++) {
+        int32_t s = p->order[j], c = st->part_count[s];
+        if (p->qos[s] || (!fewest && c <= 1)) continue;
+        if (best < 0 || (fewest ? c < st->part_count[best] : c > st->part_count[best])) best = s;
+    }
+    return best;
+}
+
+static bool climb_epoch(void *self, sim_state *st, const int64_t *issued, int64_t cycles) {
+    spart_state *p = self;
+    const sim_config *cfg = st->cfg;
+    for (size_t i = 0; i < cfg->nstreams; i++) p->now[i] = 0;
+    for (size_t k = 0; k < st->nkernels; k++) p->now[cfg->ops[st->ks[k].op].stream] += issued[k];
+    bool moved = false;
+    for (int32_t j = 0; j < p->nord && cycles > 0; j++) {
+        int32_t s = p->order[j];
+        if (!p->qos[s]) continue;
+        /* the stream's live QoS kernel (blocks resident), its IPC_goal */
+        double goal = 0;
+        for (size_t k = 0; k < st->nkernels; k++) {
+            const sim_kstate *K = &st->ks[k];
+            const sim_op *o = &cfg->ops[K->op];
+            if (o->stream == s && o->qos_goal > 0 && K->placed > K->done)
+                goal = o->qos_goal * st->ipc_isolated[k];
+        }
+        if (goal <= 0 || p->last[s] == 0) continue;
+        double ipc = (double)(p->now[s] - p->last[s]) / (double)cycles;
+        int32_t n = st->part_count[s], peer = -1;
+        if (ipc < goal) {
+            peer = climb_peer(p, st, false);
+            if (peer >= 0) {
+                st->part_count[s]++;
+                st->part_count[peer]--;
+            }
+        } else if (n > 1 && ipc * (double)(n - 1) / (double)n >= goal) {
+            peer = climb_peer(p, st, true);
+            if (peer >= 0) {
+                st->part_count[s]--;
+                st->part_count[peer]++;
+            }
+        }
+        moved |= peer >= 0;
+    }
+    for (size_t i = 0; i < cfg->nstreams; i++) p->last[i] = p->now[i];
+    if (moved) {
+        /* contiguous again, in the configured order, from the first rank */
+        int32_t first = p->nord ? cfg->streams[p->order[0]].sm_first : 0;
+        for (int32_t j = 0; j < p->nord; j++) {
+            st->part_first[p->order[j]] = first;
+            first += st->part_count[p->order[j]];
+        }
+    }
+    return moved;
+}
+
+const placement_policy placement_spart_climb = {
+    .name = "spart-climb",
+    .doc = "Spart with the SM partitions moved at run time, one SM per QoS epoch, towards each "
+           "QoS kernel's goal (ISCA'17 §2.3, §4.1 after Aguilera et al. [3])",
+    .state_size = sizeof(spart_state),
+    .init = climb_init,
+    .fini = climb_fini,
+    .pick = spart_pick,
+    .qos_epoch = climb_epoch,
     .partitioned = true,
 };

@@ -10,7 +10,8 @@
  *   driver_*.c   which process the block scheduler serves (policy.h); tsg.c:
  *                GPU contexts on the runlist, paused blocks
  *   exec_*.c     how long a placed block runs (policy.h)
- *   placement    most_room.c, round_robin.c, spart.c: which SM (policy.h)
+ *   placement    most_room.c, round_robin.c, spart.c: which SM (policy.h);
+ *                spart.c's spart-climb also moves the SM partitions
  *   sms.c        what is free on each SM, the room index
  *
  * Queues are intrusive FIFOs (fifo.h) linked through the arrays op_next,
@@ -156,6 +157,11 @@ typedef struct sim_state {
      * [4 * nkernels + 2] */
     int32_t *share_res;
     int32_t *share_tmp;
+    /* the streams' SM partitions now, by cfg stream index: ranks
+     * [part_first, part_first + part_count) of sm_order, count 0 = every SM;
+     * set from sim_stream.sm_first/sm_count under a placement that honours
+     * partitions (NULL otherwise); spart-climb moves them (spart.c) */
+    int32_t *part_first, *part_count;
     /* cohorts (sim_config.cohorts, cohort.c): on for this run, and each
      * SM's latest cohort record (index in t->cohorts, -1 none), which a
      * wave that continues it extends */

@@ -50,6 +50,8 @@ typedef struct qos_scheme {
     json_t *policy;          /* scenario policy keys over the template's */
     bool hill;               /* Spart: SM partitions by qos_hill_climb */
     bool quota;              /* policy.warp is a quota scheme: the QoS op gets qos_goal */
+    bool climb;              /* placement spart-climb: the run-time Spart, which gets the
+                                goal too and starts from the even split */
 } qos_scheme;
 
 struct qos_spec {
@@ -123,6 +125,13 @@ static json_t *load_ref(json_t *v, const char *file, const char *what, char *err
 static bool is_quota(json_t *policy) {
     const char *w = json_string_value(json_object_get(policy, "warp"));
     return w && sim_warp_quota(sim_policy_find(SIM_TABLE_WARP, w));
+}
+
+/* policy.placement moves SM partitions towards the goals at run time
+ * (spart-climb, sim_placement_qos) */
+static bool is_climb(json_t *policy) {
+    const char *p = json_string_value(json_object_get(policy, "placement"));
+    return p && sim_placement_qos(sim_policy_find(SIM_TABLE_PLACEMENT, p));
 }
 
 static int find_kernel(const qos_spec *s, const char *name) {
@@ -399,6 +408,14 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
         s->sch[s->nsch].policy = pol ? json_deep_copy(pol) : json_object();
         s->sch[s->nsch].hill = part != NULL;
         s->sch[s->nsch].quota = is_quota(pol);
+        s->sch[s->nsch].climb = is_climb(pol);
+        if (s->sch[s->nsch].climb && s->sch[s->nsch].hill) {
+            fail(err, errlen, file, "schemes[%zu]: placement spart-climb moves its partitions "
+                 "itself; \"partition\": \"hill-climb\" searches fixed ones (placement "
+                 "\"spart\")", i);
+            json_decref(s->sch[s->nsch].policy);
+            goto bad;
+        }
         /* the name lives in the scheme's own policy object (the spec's
          * tree is the caller's) */
         json_object_set_new(s->sch[s->nsch].policy, "$name", json_string(sn));
@@ -554,6 +571,24 @@ static void set_sms(json_t *streams, const char *name, int32_t first, int32_t co
     }
 }
 
+/* Spart's first partition (both searches: the offline one, hill_climb_group,
+ * and the run-time one, placement spart-climb): n / kernels SMs each, the
+ * rest to the non-QoS kernels in role order (a pair: half each). */
+static void even_split(const qos_spec *s, int32_t *m) {
+    int32_t rest = s->sms;
+    for (int x = 0; x < QOS_ROLES; x++) {
+        m[x] = s->has[x] ? s->sms / s->nroles : 0;
+        rest -= m[x];
+    }
+    for (int o = 0; rest > 0; o = (o + 1) % QOS_ROLES) {
+        int x = role_order[o];
+        if (s->has[x] && !role_qos(x)) {
+            m[x]++;
+            rest--;
+        }
+    }
+}
+
 /* The template with group `pair` in place: the scheme's policy over the
  * template's, qos_goal on the QoS kernels under a quota policy, and SM
  * partitions when sms is given (Spart: sms[r] SMs for role r, the roles'
@@ -596,10 +631,18 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
             json_int_t rep = json_is_integer(r) ? json_integer_value(r) : 1;
             json_object_set_new(prog, "repeat", json_integer(rep * s->other_repeat));
         }
-        if (role_qos(role) && sc->quota) json_object_set_new(o, "qos_goal", json_real(goal));
+        if (role_qos(role) && (sc->quota || sc->climb))
+            json_object_set_new(o, "qos_goal", json_real(goal));
         if (only < 0 || only == role)
             for (int64_t n = 1; n < s->runs[role]; n++) json_array_append_new(ops, json_deep_copy(o));
         json_array_set_new(ops, at, o);
+    }
+    int32_t even[QOS_ROLES];
+    if (!sms && sc->climb && only < 0) {
+        /* the run-time Spart starts from the even split and moves SMs
+         * itself (simcore/spart.c) */
+        even_split(s, even);
+        sms = even;
     }
     if (only >= 0)   /* the other roles' ops, the last first */
         for (size_t i = json_array_size(ops); i-- > 0;)
@@ -985,18 +1028,7 @@ static int hill_eval(void *ctx, int32_t m, int *met, double *thr) {
  * throughput improves. m gets the partition. Returns -1 on failure. */
 static int hill_climb_group(hctx *h, int32_t *m, int *met, double *thr) {
     const qos_spec *s = h->w->s;
-    int32_t rest = s->sms;
-    for (int x = 0; x < QOS_ROLES; x++) {
-        m[x] = s->has[x] ? s->sms / s->nroles : 0;
-        rest -= m[x];
-    }
-    for (int o = 0; rest > 0; o = (o + 1) % QOS_ROLES) {
-        int x = role_order[o];
-        if (s->has[x] && !role_qos(x)) {
-            m[x]++;
-            rest--;
-        }
-    }
+    even_split(s, m);
     const run_out *r = hill_run(h, m);
     if (!r) return -1;
     int ok;

@@ -1428,10 +1428,11 @@ static int build_run(pctx *c, size_t r) {
     }
     run->policy.has_context_switch_idle = run->raw.has_context_switch_idle;
     /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
-     * the warp table's quota flag) */
+     * the warp table's quota flag) or the run-time Spart (spart.c) */
     const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);
     for (size_t i = 0; i < s->nops; i++)
-        if (s->rawops[i].qos_goal > 0 && !sim_warp_quota(run->policy.warp)) {
+        if (s->rawops[i].qos_goal > 0 && !sim_warp_quota(run->policy.warp) &&
+            !sim_placement_qos(run->policy.placement)) {
             /* the quota schemes of the table: "a, b, c or d" */
             char names[256] = "";
             size_t nw = sim_policy_count(SIM_TABLE_WARP), nq = 0, at = 0;
@@ -1445,7 +1446,8 @@ static int build_run(pctx *c, size_t r) {
             }
             jr_index(p, "ops", i);
             return jr_fail(&c->jr, jr_join(q, p, "qos_goal"), "needs a quota warp policy "
-                           "(policy.warp %s), not \"%s\"", names, wname ? wname : "?");
+                           "(policy.warp %s), not \"%s\", or placement spart-climb", names,
+                           wname ? wname : "?");
         }
     /* kernels with a program run under the warp-level model */
     for (size_t i = 0; i < s->nops; i++)

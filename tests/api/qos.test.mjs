@@ -304,6 +304,8 @@ test('bad QoS specs: one line naming the place', () => {
     [{ ...REDUCED, pairs: [['c-alu', 'nope']] }, 'pairs[0]: expected [QOS KERNEL, NON-QOS KERNEL], two different names of the kernel set'],
     [{ ...REDUCED, goals: [0.5, 1.5] }, 'goals[1]: must be a number in (0, 1]'],
     [{ ...REDUCED, schemes: [{ name: 'x', policy: {}, partition: 'binary' }] }, 'schemes[0].partition: expected "hill-climb"'],
+    [{ ...REDUCED, schemes: [{ name: 'x', policy: { placement: 'spart-climb' }, partition: 'hill-climb' }] },
+      'schemes[0]: placement spart-climb moves its partitions itself; "partition": "hill-climb" searches fixed ones (placement "spart")'],
     [{ ...REDUCED, seed: 3 }, 'seed: unknown key (kind "qos")'],
     [{ ...REDUCED, full_runs: 'yes' }, 'full_runs: must be true or false'],
     [{ ...REDUCED, template: { schema: 'schedlab-scenario/1', name: 't', device: 'isca17-gpgpusim', streams: [{ name: 'A' }], ops: [{ kernel: '$qos', stream: 'A' }] } },

@@ -98,5 +98,6 @@ test('a goal outside (0, 1] or without a quota policy is a 400 naming ops[i].qos
   const gto = await post({ ...base, ops: [{ ...op, qos_goal: 0.5 }] });
   assert.equal(gto.status, 400);
   assert.equal(gto.body.error, 'scenario: ops[0].qos_goal: needs a quota warp policy (policy.warp ' +
-    'quota-naive, quota-history, quota-elastic, quota-rollover or quota-rollover-time), not "gto"');
+    'quota-naive, quota-history, quota-elastic, quota-rollover or quota-rollover-time), not "gto", ' +
+    'or placement spart-climb');
 });

@@ -809,6 +809,131 @@ static void test_equal_share_trio(void **state) {
     }
 }
 
+/* ---- the run-time Spart (placement spart-climb, simcore/spart.c) ---------------------
+ * Q (QoS, stream QOS) and A (stream BE) on 4 SMs of the ISCA'17 device,
+ * ranks 0-1 and 2-3 to begin with, epochs of 1,000 cycles; both kernels
+ * have many short blocks, so an SM that changes hands drains within a few
+ * hundred cycles. spart.c's rule, one SM a step: at the boundary of 1,000
+ * Q's first epoch with instructions decides nothing; at 2,000 Q below its
+ * goal (goal 1: its IPC alone, out of reach on half the SMs) takes rank 2
+ * from A, which keeps rank 3 and gives nothing more; Q far above its goal
+ * (0.05: its IPC on one SM of two is still above it) gives rank 1 to A at
+ * 2,000 and keeps rank 0 (a stream keeps one SM). The block scheduler
+ * looks again at the next cycle, 2,001. Each case: the SMs each kernel's
+ * blocks start on before and after that, from the trace. */
+static void test_spart_climb(void **state) {
+    (void)state;
+    static const struct {
+        double goal;
+        int moved;              /* the SM that changes hands */
+        const char *to;         /* its new owner */
+    } cases[] = { {1.0, 2, "Q"}, {0.05, 1, "A"} };
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":{\"preset\":"
+                 "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
+                 "\"gto\",\"placement\":\"spart-climb\",\"quota_epoch\":1000},\"streams\":["
+                 "{\"name\":\"QOS\",\"process\":\"P0\",\"sms\":{\"first\":0,\"count\":2}},"
+                 "{\"name\":\"BE\",\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],"
+                 "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":400,\"threads\":128,"
+                 "\"qos_goal\":%g,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
+                 "\"repeat\":4}},"
+                 "{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":400,\"threads\":128,"
+                 "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],\"repeat\":4}}]}",
+                 cases[ci].goal);
+        sim_config cfg;
+        trace t;
+        scn_scenario *sc = run_text(text, "spart-climb", &cfg, &t);
+        double hz = (double)cfg.device.clock_hz;
+        /* on[k][sm][after]: blocks of kernel k (0 Q, 1 A) started on sm
+         * before cycle 2,001 (0) or from it (1) */
+        int on[2][4][2] = {{{0}}};
+        int64_t last_end = 0;
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            const trace_block *b = &t.blocks.v[i];
+            int k = strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q") != 0;
+            double cyc = (double)b->start * hz / 1e9;
+            on[k][b->sm][cyc >= 2001 - 1e-6]++;
+            if (b->end > last_end) last_end = b->end;
+        }
+        /* the run lasts well past the move, so that both sides place
+         * blocks after it */
+        assert_true((double)last_end * hz / 1e9 > 4000);
+        int m = cases[ci].moved;
+        for (int sm = 0; sm < 4; sm++) {
+            int first_q = sm < 2;   /* the configured partition */
+            int now_q = sm == m ? !strcmp(cases[ci].to, "Q") : first_q;
+            if ((on[0][sm][0] > 0) != first_q || (on[1][sm][0] > 0) != !first_q)
+                fail_msg("goal %g: before cycle 2,001 SM %d has %d blocks of Q and %d of A; "
+                         "its owner is %s", cases[ci].goal, sm, on[0][sm][0], on[1][sm][0],
+                         first_q ? "Q" : "A");
+            if ((on[0][sm][1] > 0) != now_q || (on[1][sm][1] > 0) != !now_q)
+                fail_msg("goal %g: from cycle 2,001 SM %d has %d blocks of Q and %d of A; "
+                         "its owner is %s", cases[ci].goal, sm, on[0][sm][1], on[1][sm][1],
+                         now_q ? "Q" : "A");
+        }
+        trace_free(&t);
+        scn_free(sc);
+    }
+    /* The moved SM may already have room: A's 2 short blocks are over
+     * long before cycle 2,000, Q's 64 blocks (16 on each of its 2 SMs at
+     * once, about 3,000 cycles each) wait for room. Q, below goal 1, takes
+     * rank 2 at 2,000 and 16 of its waiting blocks start there at cycle
+     * 2,001 exactly, when the block scheduler looks again: no block of Q
+     * ends before then to make it look. Rank 3 stays A's (it keeps one). */
+    {
+        const char *wake = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":"
+                           "{\"preset\":\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},"
+                           "\"policy\":{\"warp\":\"gto\",\"placement\":\"spart-climb\","
+                           "\"quota_epoch\":1000},\"streams\":[{\"name\":\"QOS\",\"process\":"
+                           "\"P0\",\"sms\":{\"first\":0,\"count\":2}},{\"name\":\"BE\","
+                           "\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],\"ops\":["
+                           "{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":64,\"threads\":128,"
+                           "\"qos_goal\":1,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
+                           "\"repeat\":12}},{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":2,"
+                           "\"threads\":32,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}";
+        sim_config cfg;
+        trace t;
+        scn_scenario *sc = run_text(wake, "spart-climb wake", &cfg, &t);
+        double hz = (double)cfg.device.clock_hz;
+        int64_t at2001 = (int64_t)((2001.0 * 1e9 + hz - 1) / hz);   /* ns of cycle 2,001 */
+        int q2 = 0, early = 0;
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            const trace_block *b = &t.blocks.v[i];
+            if (strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q") != 0) continue;
+            assert_true(b->sm != 3);
+            if (b->sm == 2) q2 += b->start == at2001;
+            if (b->sm == 2 && b->start < at2001) early++;
+            if (b->sm < 2 && b->index < 32) assert_true(b->end > at2001);
+        }
+        assert_int_equal(early, 0);
+        assert_int_equal(q2, 16);
+        trace_free(&t);
+        scn_free(sc);
+    }
+    /* partitions that overlap cannot move one SM at a time: refused when
+     * the run starts, naming the stream */
+    const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":"
+                       "{\"preset\":\"isca17-gpgpusim\",\"sms\":4},\"policy\":{\"placement\":"
+                       "\"spart-climb\"},\"streams\":[{\"name\":\"A\",\"sms\":{\"first\":0,"
+                       "\"count\":2}},{\"name\":\"B\",\"process\":\"P1\",\"sms\":{\"first\":1,"
+                       "\"count\":3}}],\"ops\":[{\"kernel\":\"K\",\"stream\":\"A\",\"blocks\":1,"
+                       "\"threads\":32,\"qos_goal\":0.5,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}";
+    char err[512] = "";
+    scn_scenario *sc = NULL;
+    sim_config cfg;
+    assert_int_equal(scn_parse(text, strlen(text), "climb.json", &sc, err, sizeof err), 0);
+    assert_int_equal(scn_config(sc, 0, &cfg, err, sizeof err), 0);
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), -1);
+    assert_string_equal(err, "streams[1].sms: ranks 1..3 overlap streams[0]'s; spart-climb moves "
+                             "SMs between partitions that do not");
+    trace_free(&t);
+    scn_free(sc);
+}
+
 /* ---- random configurations ------------------------------------------------------------
  * Whatever the quotas, every kernel runs to its end and issues exactly its
  * instructions (throttling never loses or stalls work for good), and the
@@ -911,7 +1036,7 @@ static void test_goal_errors(void **state) {
     b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto");
     expect_error(&b, "ops[0].qos_goal: policy.warp has no quotas; QoS goals need a quota warp "
                      "policy (policy.warp quota-naive, quota-history, quota-elastic, "
-                     "quota-rollover or quota-rollover-time)");
+                     "quota-rollover or quota-rollover-time) or placement spart-climb");
     /* a goal on a block_time kernel */
     tb f;
     tb_init(&f, "isca17-gpgpusim");
@@ -952,7 +1077,7 @@ static void test_scenario_goal_errors(void **state) {
     assert_non_null(strstr(err, "ops[0].qos_goal: needs a quota warp policy (policy.warp "
                                 "quota-naive, quota-history, quota-elastic, quota-rollover or "
                                 "quota-rollover-time), "
-                                "not \"gto\""));
+                                "not \"gto\", or placement spart-climb"));
     /* a goal on a block_time kernel */
     snprintf(text, sizeof text,
              "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":\"isca17-gpgpusim\","
@@ -979,6 +1104,7 @@ int main(void) {
         cmocka_unit_test(test_random_configs),
         cmocka_unit_test(test_skipped_looks),
         cmocka_unit_test(test_equal_share_trio),
+        cmocka_unit_test(test_spart_climb),
         cmocka_unit_test(test_trace_json_both_ways),
         cmocka_unit_test(test_goal_errors),
         cmocka_unit_test(test_scenario_goal_errors),

@@ -627,7 +627,7 @@ static void test_policy(void **state) {
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'placement':'best'},"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
                  "t.json: policy.placement: unknown placement \"best\" (known: most-room, "
-                 "round-robin, spart)");
+                 "round-robin, spart, spart-climb)");
 }
 
 /* ---- variants and run names -------------------------------------------------- */
