@@ -148,10 +148,74 @@ static int32_t share_pick(sim_state *st, int32_t k, const int32_t *live, size_t 
     return best;
 }
 
+void ee_block_preempted(sim_state *st, int32_t k, int32_t sm, int64_t t) {
+    (void)t;
+    sim_kstate *K = &st->ks[k];
+    if (st->sms.carve) carve_give(&st->sms, sm, &K->need);   /* H100-C1 */
+    else sms_give(&st->sms, sm, &K->need);
+    if (st->share_res) st->share_res[(size_t)k * (size_t)st->sms.n + (size_t)sm]--;
+    K->saved++;
+    st->nsaved++;
+}
+
+/* Resume one preempted block of kernel k on SM sm at t: the execution
+ * policy restores it (exec_warp.c) and the trace gets a record for the rest
+ * of its run (the record of its run before the preemption ended there). */
+static void resume(sim_state *st, int32_t k, int32_t sm, int64_t t) {
+    sim_kstate *K = &st->ks[k];
+    K->saved--;
+    st->nsaved--;
+    if (st->sms.carve) carve_take(&st->sms, sm, &K->need);   /* H100-C1 */
+    else sms_take(&st->sms, sm, &K->need);
+    if (st->share_res) st->share_res[(size_t)k * (size_t)st->sms.n + (size_t)sm]++;
+    int64_t start = t + st->cfg->policy.dispatch_latency, idx = 0;
+    int64_t end = st->exec->block_resume(st->exec_state, st, k, sm, start, &idx);
+    trace_block *b = trace_add_block(st->t);
+    if (!b) {
+        st->failed = true;
+        return;
+    }
+    *b = (trace_block){ .kernel = k, .index = (int32_t)idx, .sm = sm, .start = start,
+                        .end = end == SIM_END_LATER ? TRACE_NONE : end };
+    if (end != SIM_END_LATER && sim_engine_push(&st->eng, end, EV_BLOCK_DONE, k, sm) != 0)
+        st->failed = true;
+}
+
+/* Preempted blocks resume before any new block is placed (Tanasic et al.,
+ * ISCA 2014, ISCA'17's [37]: a preempted kernel's thread blocks are issued
+ * again first), kernels in index order, each where a new block of its
+ * kernel would go. Returns -1 to go on to new blocks, else what
+ * ee_dispatch returns. */
+static int resume_saved(sim_state *st, int64_t t) {
+    int64_t lat = st->cfg->policy.dispatch_latency;
+    for (size_t k = 0; k < st->nkernels && st->nsaved > 0; k++) {
+        while (st->ks[k].saved > 0) {
+            size_t nlive = share_live(st, st->share_tmp);
+            int32_t sm = nlive ? share_pick(st, (int32_t)k, st->share_tmp, nlive)
+                               : st->placement->pick(st->placement_state, &st->sms, (int32_t)k,
+                                                     &st->ks[k].need);
+            if (sm < 0) break;
+            resume(st, (int32_t)k, sm, t);
+            if (st->failed) return EE_DISPATCH_DONE;
+            if (lat > 0) {
+                st->sched_free_at = t + lat;
+                if (sim_engine_push(&st->eng, t + lat, EV_DISPATCH, 0, 0) != 0) st->failed = true;
+                return st->t->blocks.n >= st->block_limit ? EE_DISPATCH_FULL : EE_DISPATCH_DONE;
+            }
+            if (st->t->blocks.n >= st->block_limit) return EE_DISPATCH_FULL;
+        }
+    }
+    return -1;
+}
+
 ee_dispatch_result ee_dispatch(sim_state *st, int64_t t) {
     /* a dispatch latency keeps the block scheduler busy per block */
     if (t < st->sched_free_at) return EE_DISPATCH_DONE;
     if (st->fast_dispatch) return ee_dispatch_fast(st, t);
+    if (st->nsaved > 0) {
+        int r = resume_saved(st, t);
+        if (r >= 0) return (ee_dispatch_result)r;
+    }
     int64_t lat = st->cfg->policy.dispatch_latency;
     for (size_t p = 0; p < st->nprocs; p++) st->procs[p].stuck = false;
     for (;;) {

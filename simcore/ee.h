@@ -212,6 +212,11 @@ static inline void ee_blocks_due(sim_state *st, int64_t t) {
  * ee_blocks_due's. */
 void ee_block_done_fast(sim_state *st, int32_t k, int32_t sm, int64_t t);
 
+/* A block of kernel k on SM sm was preempted (its context saved at t,
+ * EV_BLOCK_PREEMPTED): the SM's resources come back and the block waits
+ * to resume, before any new block (ee_dispatch). */
+void ee_block_preempted(sim_state *st, int32_t k, int32_t sm, int64_t t);
+
 /* A block of kernel k finished on SM sm at t. Returns true when that was
  * the kernel's last block: the kernel has completed (G4 is the caller's).
  * Inline: sim.c calls it once per block. */

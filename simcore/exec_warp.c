@@ -148,6 +148,22 @@ typedef struct ew_block {
     int64_t iters0;          /* body repetitions each of its warps runs */
 } ew_block;
 
+/* A preempted block's context: what its warps that had not ended will
+ * resume from (ISCA'17 §2.3: "saving context of a running kernel one SM at
+ * a time [31, 37]"). */
+typedef struct ew_saved_warp {
+    int32_t pc;
+    int64_t iters;
+    int64_t wid;             /* kept: the warp keeps its age */
+} ew_saved_warp;
+
+typedef struct ew_saved {
+    struct ew_saved *next;
+    int64_t index, wid0, iters0;
+    int32_t n;
+    ew_saved_warp w[];
+} ew_saved;
+
 typedef struct ew_due {
     int64_t c;
     int32_t s;
@@ -176,7 +192,8 @@ typedef struct ew_state {
     int32_t *rr;             /* [sms] sub-core the next warp is dealt to */
     ew_kernel *ks;
     size_t nk;
-    ew_block *blocks;        /* [sms * blocks_per_sm] */
+    ew_block *blocks;        /* [nblocks = sms * blocks_per_sm]; warps_left 0: free */
+    int32_t nblocks;
     int32_t free_block;
     int64_t mem_next;        /* first free memory slot, 1/65536 cycles */
     int64_t mem_interval;    /* 65536 / mem_bandwidth */
@@ -202,6 +219,13 @@ typedef struct ew_state {
      * boundary, each kernel's instructions so far [nk] */
     int64_t climb_len, climb_next, climb_at;
     int64_t *climb_issued;
+    /* preemption (policy.sm_preempt): each SM's rank in sm_order, the
+     * save / restore time in cycles, and each kernel's saved blocks, oldest
+     * first, which ee.c resumes through warp_block_resume */
+    int32_t *sm_rank;
+    int64_t *port_free;      /* [sms] the cycle each SM's port is done saving */
+    int64_t preempt_cycles;
+    struct ew_saved **saved_head, **saved_tail;
     uint8_t *qpoll;          /* [nsubs] asleep where the rule looks every cycle (run_subcore_quota) */
     int32_t nqpoll;          /* how many: while any, every cycle runs, as under the rule */
     /* the front end (device.fetch_warps > 0) */
@@ -1332,6 +1356,15 @@ static void warp_fini(void *self) {
     free(E->wqk);
     free(E->qk);
     free(E->climb_issued);
+    free(E->sm_rank);
+    free(E->port_free);
+    for (size_t k = 0; E->saved_head && k < E->nk; k++)
+        for (ew_saved *v = E->saved_head[k], *nx; v; v = nx) {
+            nx = v->next;
+            free(v);
+        }
+    free(E->saved_head);
+    free(E->saved_tail);
     free(E->qpoll);
     for (size_t k = 0; k < E->nk; k++) {
         free(E->ks[k].code);
@@ -1467,7 +1500,8 @@ static int warp_init(void *self, sim_state *st) {
     E->wheel = calloc((size_t)EW_WHEEL * (size_t)E->words, sizeof *E->wheel);
     E->rr = calloc((size_t)d->sms, sizeof *E->rr);
     size_t nb = (size_t)d->sms * (size_t)d->blocks_per_sm;
-    E->blocks = malloc(nb * sizeof *E->blocks);
+    E->blocks = calloc(nb, sizeof *E->blocks);
+    E->nblocks = (int32_t)nb;
     E->nk = st->nkernels;
     E->ks = calloc(E->nk ? E->nk : 1, sizeof *E->ks);
     E->touched = malloc((E->nk ? E->nk : 1) * sizeof *E->touched);
@@ -1564,6 +1598,15 @@ static int warp_init(void *self, sim_state *st) {
         E->climb_next = E->climb_len;
         E->climb_issued = malloc((E->nk ? E->nk : 1) * sizeof *E->climb_issued);
         if (!E->climb_issued) return -1;
+        if (cfg->policy.has_sm_preempt) {
+            E->preempt_cycles = cycle_of_ns(E, cfg->policy.sm_preempt);
+            E->sm_rank = malloc((size_t)d->sms * sizeof *E->sm_rank);
+            E->port_free = calloc((size_t)d->sms, sizeof *E->port_free);
+            E->saved_head = calloc(E->nk ? E->nk : 1, sizeof *E->saved_head);
+            E->saved_tail = calloc(E->nk ? E->nk : 1, sizeof *E->saved_tail);
+            if (!E->sm_rank || !E->port_free || !E->saved_head || !E->saved_tail) return -1;
+            for (int32_t r = 0; r < st->sms.n; r++) E->sm_rank[st->sms.order[r]] = r;
+        }
     }
     for (size_t k = 0; k < E->nk; k++) {
         ew_kernel *K = &E->ks[k];
@@ -1650,6 +1693,48 @@ static int warp_init(void *self, sim_state *st) {
     return 0;
 }
 
+/* Warp wi of block b joins SM B->sm at cycle c, dealt to the next sub-core
+ * (QAWS §II: round-robin); it may issue from cycle `from` (>= c). */
+static void join_warp(ew_state *E, sim_state *st, int32_t b, warp_info wi, int64_t c,
+                      int64_t from) {
+    int32_t sm = E->blocks[b].sm, k = wi.kernel;
+    const ew_kernel *K = &E->ks[k];
+    int32_t j = E->rr[sm];
+    E->rr[sm] = j + 1 == E->nsub ? 0 : j + 1;
+    int32_t s = sm * E->nsub + j;
+    warp_sub *w = &E->subs[s];
+    int32_t n = w->n++;
+    w->ready[n] = from;
+    if (w->quota_owe) {
+        w->quota_owe[n] = 0;
+        w->quota_k[n] = E->qk[k];
+    }
+    if (K->dep) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = from };
+    w->info[n] = wi;
+    if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
+    if (E->mx && K->uses_mem && E->mq_warps[s]++ == 0 && E->mq_subs[sm]++ == 0) E->nact++;
+    if (w->fe_ibuf) {
+        /* the lowest free warp slot (GPGPU-Sim's find_available_hwtid
+         * takes the first free range a whole block fits in; the two
+         * differ only when blocks of different sizes leave holes);
+         * the warp's buffer starts empty */
+        if (E->fe_used[sm] == ~0ULL) {   /* cannot happen: warps_per_sm <= 64 */
+            st->failed = true;
+            return;
+        }
+        int32_t slot = __builtin_ctzll(~E->fe_used[sm]);
+        E->fe_used[sm] |= 1ULL << slot;
+        E->fe_sub[sm * EW_SLOTS + slot] = s;
+        E->fe_pos[sm * EW_SLOTS + slot] = n;
+        w->fe_slot[n] = slot;
+        w->fe_ibuf[n] = 0;
+        w->fe_done[n] = from;
+        fe_want(E, w, n, sm);
+        return;
+    }
+    if (from < E->due[s] && set_due(E, s, from) != 0) st->failed = true;
+}
+
 static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t index, int32_t sm,
                               int64_t start) {
     ew_state *E = self;
@@ -1685,44 +1770,9 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
         st->failed = true;
         return start;
     }
-    for (int32_t i = 0; i < SK->need.warps; i++) {
-        /* QAWS §II: warps dealt to the sub-cores round-robin */
-        int32_t j = E->rr[sm];
-        E->rr[sm] = j + 1 == E->nsub ? 0 : j + 1;
-        int32_t s = sm * E->nsub + j;
-        warp_sub *w = &E->subs[s];
-        int32_t n = w->n++;
-        w->ready[n] = c;
-        if (w->quota_owe) {
-            w->quota_owe[n] = 0;
-            w->quota_k[n] = E->qk[k];
-        }
-        if (K->dep) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = c };
-        w->info[n] = (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
-                                  .iters = iters, .wid = E->next_wid++ };
-        if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
-        if (E->mx && K->uses_mem && E->mq_warps[s]++ == 0 && E->mq_subs[sm]++ == 0) E->nact++;
-        if (w->fe_ibuf) {
-            /* the lowest free warp slot (GPGPU-Sim's find_available_hwtid
-             * takes the first free range a whole block fits in; the two
-             * differ only when blocks of different sizes leave holes);
-             * the warp's buffer starts empty */
-            if (E->fe_used[sm] == ~0ULL) {   /* cannot happen: warps_per_sm <= 64 */
-                st->failed = true;
-                return start;
-            }
-            int32_t slot = __builtin_ctzll(~E->fe_used[sm]);
-            E->fe_used[sm] |= 1ULL << slot;
-            E->fe_sub[sm * EW_SLOTS + slot] = s;
-            E->fe_pos[sm * EW_SLOTS + slot] = n;
-            w->fe_slot[n] = slot;
-            w->fe_ibuf[n] = 0;
-            w->fe_done[n] = c;
-            fe_want(E, w, n, sm);
-            continue;
-        }
-        if (c < E->due[s] && set_due(E, s, c) != 0) st->failed = true;
-    }
+    for (int32_t i = 0; i < SK->need.warps; i++)
+        join_warp(E, st, b, (warp_info){ .kernel = k, .budget = K->budget, .pc = 0, .block = b,
+                                         .iters = iters, .wid = E->next_wid++ }, c, c);
     /* a joining kernel's share may have raised a counter of the SM */
     if (E->quota && E->q.raised[sm]) qpoll_raised(E, st, sm, -1, c);
     wake_at(E, st, c);
@@ -1755,6 +1805,121 @@ static inline void prefetch_subcore(const warp_sub *w) {
     __builtin_prefetch(w->info + 6);
 }
 
+/* A block's share of an SM's context, in cycles to save or restore it:
+ * policy.sm_preempt is a whole SM's; a block holds its threads' part. */
+static int64_t context_cycles(const ew_state *E, const sim_state *st, int32_t k) {
+    return (E->preempt_cycles * st->ks[k].need.threads + st->dev->threads_per_sm - 1) /
+           st->dev->threads_per_sm;
+}
+
+/* Preempt block b at cycle c (its SM goes to another partition): each of
+ * its warps leaves its sub-core once its instructions in flight have
+ * completed (their results, its stores out of the memory queue), keeping
+ * where it was; then its context goes out through the SM's port after
+ * what the SM saves before it (*port: the cycle the port is free), which
+ * takes the block's share of sm_preempt. When that is done the block's
+ * record ends and ee.c gets the SM's resources back (EV_BLOCK_PREEMPTED).
+ * The block resumes through warp_block_resume. */
+static void preempt_block(ew_state *E, sim_state *st, int32_t b, int64_t c, int64_t *port) {
+    ew_block *B = &E->blocks[b];
+    int32_t sm = B->sm, k = B->kernel;
+    const ew_kernel *K = &E->ks[k];
+    ew_saved *v = malloc(sizeof *v + (size_t)B->warps_left * sizeof v->w[0]);
+    if (!v) {
+        st->failed = true;
+        return;
+    }
+    *v = (ew_saved){ .index = B->index, .wid0 = B->wid0, .iters0 = B->iters0 };
+    int64_t done = c;
+    for (int32_t s = sm * E->nsub; s < (sm + 1) * E->nsub; s++) {
+        warp_sub *w = &E->subs[s];
+        for (int32_t p = w->n - 1; p >= 0; p--) {
+            const warp_info *wi = &w->info[p];
+            if (wi->block != b) continue;
+            int64_t r = w->fe_ibuf ? w->fe_done[p] : w->ready[p];
+            if (r == EW_NEVER || r < c) r = c;
+            if (E->sb) {
+                const ew_sb *sb = &E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)p];
+                if (sb->last > r) r = sb->last;
+            }
+            if (E->quota) {
+                if (w->quota_owe[p]) quota_charge(&E->q, sm, E->qk[k], w->quota_owe[p], c);
+                quota_leave(&E->q, sm, E->qk[k], c);
+            }
+            if (E->mx && K->uses_mem) {
+                int64_t qe = (E->mq_next[s] + (1 << EW_FRAC) - 1) >> EW_FRAC;
+                if (qe > r) r = qe;
+                mq_leave(E, st, s, r);
+            }
+            if (w->fe_ibuf) {
+                uint64_t bit = 1ULL << w->fe_slot[p];
+                E->fe_used[sm] &= ~bit;
+                if (E->fe_want[sm] & bit) {
+                    E->fe_want[sm] &= ~bit;
+                    if (!E->fe_want[sm]) {
+                        E->fe_sms[sm >> 6] &= ~(1ULL << (sm & 63));
+                        E->fe_nsms--;
+                    }
+                }
+            }
+            v->w[v->n++] = (ew_saved_warp){ .pc = wi->pc, .iters = wi->iters, .wid = wi->wid };
+            if (r > done) done = r;
+            remove_warp(E, w, p);
+        }
+    }
+    if (*port > done) done = *port;
+    done += context_cycles(E, st, k);
+    *port = done;
+    int64_t t = ns_of_cycle(E, done);
+    size_t at = (size_t)(B->rec - (int64_t)st->blocks_flushed);
+    if (at < st->t->blocks.n) st->t->blocks.v[at].end = t;
+    if (sim_engine_push(&st->eng, t, EV_BLOCK_PREEMPTED, k, sm) != 0) st->failed = true;
+    B->warps_left = 0;
+    B->next_free = E->free_block;
+    E->free_block = b;
+    /* the saved warps oldest first, as they were dealt */
+    for (int32_t i = 1; i < v->n; i++)
+        for (int32_t j = i; j > 0 && v->w[j - 1].wid > v->w[j].wid; j--) {
+            ew_saved_warp x = v->w[j];
+            v->w[j] = v->w[j - 1];
+            v->w[j - 1] = x;
+        }
+    if (E->saved_tail[k]) E->saved_tail[k]->next = v;
+    else E->saved_head[k] = v;
+    E->saved_tail[k] = v;
+}
+
+/* ee.c resumes kernel k's oldest saved block on sm at `start`: its warps
+ * join as a new block's do, each where it left off, and issue once its
+ * context is restored (its share of sm_preempt later). */
+static int64_t warp_block_resume(void *self, sim_state *st, int32_t k, int32_t sm, int64_t start,
+                                 int64_t *index) {
+    ew_state *E = self;
+    ew_saved *v = E->saved_head ? E->saved_head[k] : NULL;
+    int32_t b = E->free_block;
+    if (!v || b < 0) {        /* cannot happen: ee.c resumes only what was saved */
+        st->failed = true;
+        return start;
+    }
+    if (!(E->saved_head[k] = v->next)) E->saved_tail[k] = NULL;
+    int64_t c = cycle_of_ns(E, start);
+    if (c <= E->cur) c = E->cur + 1;
+    E->free_block = E->blocks[b].next_free;
+    ew_block *B = &E->blocks[b];
+    *B = (ew_block){ .kernel = k, .sm = sm, .warps_left = v->n, .end = c, .next_free = -1,
+                     .rec = (int64_t)st->blocks_flushed + (int64_t)st->t->blocks.n,
+                     .wid0 = v->wid0, .index = v->index, .iters0 = v->iters0 };
+    for (int32_t i = 0; i < v->n; i++)
+        join_warp(E, st, b, (warp_info){ .kernel = k, .budget = E->ks[k].budget, .pc = v->w[i].pc,
+                                         .block = b, .iters = v->w[i].iters, .wid = v->w[i].wid },
+                  c, c + context_cycles(E, st, k));
+    *index = v->index;
+    free(v);
+    if (E->quota && E->q.raised[sm]) qpoll_raised(E, st, sm, -1, c);
+    wake_at(E, st, c);
+    return SIM_END_LATER;
+}
+
 /* The run-time Spart's epoch boundary (placement spart-climb, spart.c),
  * at the first simulated cycle at or after it, as the QoS manager's: the
  * placement sees each kernel's instructions so far; when it moves an SM,
@@ -1762,9 +1927,21 @@ static inline void prefetch_subcore(const warp_sub *w) {
  * join before that cycle runs). */
 static void climb_epoch(ew_state *E, sim_state *st, int64_t c) {
     for (size_t k = 0; k < E->nk; k++) E->climb_issued[k] = E->ks[k].instructions;
-    if (st->placement->qos_epoch(st->placement_state, st, E->climb_issued, c - E->climb_at) &&
-        sim_engine_push(&st->eng, ns_of_cycle(E, c + 1), EV_DISPATCH, 0, 0) != 0)
-        st->failed = true;
+    if (st->placement->qos_epoch(st->placement_state, st, E->climb_issued, c - E->climb_at)) {
+        if (sim_engine_push(&st->eng, ns_of_cycle(E, c + 1), EV_DISPATCH, 0, 0) != 0)
+            st->failed = true;
+        /* with policy.sm_preempt, the blocks on an SM their stream no longer
+         * owns are preempted, in slot order, one after another through each
+         * SM's port; else they drain */
+        for (int32_t b = 0; E->sm_rank && b < E->nblocks; b++) {
+            const ew_block *B = &E->blocks[b];
+            if (B->warps_left <= 0) continue;
+            int32_t str = st->cfg->ops[st->ks[B->kernel].op].stream, r = E->sm_rank[B->sm];
+            if (st->part_count[str] > 0 &&
+                (r < st->part_first[str] || r >= st->part_first[str] + st->part_count[str]))
+                preempt_block(E, st, b, c, &E->port_free[B->sm]);
+        }
+    }
     E->climb_at = c;
     E->climb_next = (c / E->climb_len + 1) * E->climb_len;
 }
@@ -1885,6 +2062,7 @@ const exec_policy exec_warp = {
     .fini = warp_fini,
     .block_end = warp_block_end,
     .on_event = warp_on_event,
+    .block_resume = warp_block_resume,
     .instant_end = warp_instant_end,
 };
 

@@ -96,6 +96,13 @@ typedef struct exec_policy {
     int64_t (*block_end)(void *self, sim_state *st, int32_t k, int64_t index, int32_t sm,
                          int64_t start);
     void (*on_event)(void *self, sim_state *st, const sim_event *ev);
+    /* a block of kernel k that the policy preempted (it pushed
+     * EV_BLOCK_PREEMPTED once the block's context was saved) resumes on
+     * sm at start: the policy picks which of k's saved blocks, gives its
+     * index in *index, and returns its end as block_end does. NULL: the
+     * policy never preempts. */
+    int64_t (*block_resume)(void *self, sim_state *st, int32_t k, int32_t sm, int64_t start,
+                            int64_t *index);
     /* called once the instant t is over (its events routed, its blocks
      * placed), so that what the model does at t sees every block placed at
      * t (exec_warp: the cycle that begins at t); may schedule events at t,

@@ -364,6 +364,9 @@ static void route_event(sim_state *st, const sim_event *ev) {
         streams_complete_head(st, st->ops[ev->b].stream, t);     /* TX2 paper, rule C4 */
         if (st->host->op_done) st->host->op_done(st->host_state, st, (int32_t)ev->b, t);
         break;
+    case EV_BLOCK_PREEMPTED:
+        ee_block_preempted(st, ev->a, (int32_t)ev->b, t);
+        break;
     case EV_DISPATCH:
         break;   /* the dispatch after the instant's events runs anyway */
     case EV_EXEC:
@@ -408,6 +411,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (cfg->policy.dispatch_latency < 0 || cfg->policy.dispatch_latency > SIM_TIME_LIMIT)
         FAIL("policy.dispatch_latency: %lld ns is outside 0..%lld ns",
              (long long)cfg->policy.dispatch_latency, (long long)SIM_TIME_LIMIT);
+    if (cfg->policy.has_sm_preempt &&
+        (cfg->policy.sm_preempt < 0 || cfg->policy.sm_preempt > SIM_TIME_LIMIT))
+        FAIL("policy.sm_preempt: %lld ns is outside 0..%lld ns",
+             (long long)cfg->policy.sm_preempt, (long long)SIM_TIME_LIMIT);
     if (cfg->policy.has_context_switch_idle &&
         (cfg->policy.context_switch_idle < 0 || cfg->policy.context_switch_idle > SIM_TIME_LIMIT))
         FAIL("policy.context_switch_idle: %lld ns is outside 0..%lld ns",

@@ -170,6 +170,13 @@ typedef struct sim_policy {
     int64_t warp_epoch;      /* cycles per warp_epochs record; 0 = SIM_WARP_EPOCH */
     int64_t quota_epoch;     /* T_epoch of the quota warp policies (ISCA'17 §3.4.1), cycles;
                                 0 = SIM_QUOTA_EPOCH */
+    int64_t sm_preempt;      /* ns, when has_sm_preempt: an SM that placement spart-climb
+                                hands to another partition is preempted (ISCA'17 §2.3:
+                                "saving context of a running kernel one SM at a time [31,
+                                37]"): each of its blocks saves its context this long after
+                                its instructions in flight complete, and restores it this
+                                long when it resumes on an SM of its own partition */
+    bool has_sm_preempt;     /* false: such an SM drains (its blocks run to their end) */
     /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */

@@ -41,8 +41,10 @@ enum {
     EV_DISPATCH,             /* the block scheduler is free again */
     EV_EXEC,                 /* the execution policy's own (policy.h) */
     EV_DRIVER,               /* the driver policy's own (policy.h) */
-    EV_KERNEL_DONE           /* a = kernel: its last block ended (the fast path's
+    EV_KERNEL_DONE,          /* a = kernel: its last block ended (the fast path's
                                 blocks end in st->bq; blockq.h) */
+    EV_BLOCK_PREEMPTED       /* a = kernel, b = SM: a block's context is saved, its SM's
+                                resources free; it waits to resume (ee.c) */
 };
 
 typedef struct sim_opstate {
@@ -59,6 +61,7 @@ typedef struct sim_kstate {
     uint64_t ee_seq;         /* order of EE enqueue, across processes */
     sim_need need;
     int64_t blocks, placed, done;
+    int64_t saved;           /* blocks preempted and not yet resumed (ee.c) */
     const int64_t *block_time;
     size_t nblock_time;
     size_t bt_next;          /* placed % nblock_time, kept by the fast path (ee.h)
@@ -162,6 +165,7 @@ typedef struct sim_state {
      * set from sim_stream.sm_first/sm_count under a placement that honours
      * partitions (NULL otherwise); spart-climb moves them (spart.c) */
     int32_t *part_first, *part_count;
+    int64_t nsaved;          /* preempted blocks waiting to resume, all kernels */
     /* cohorts (sim_config.cohorts, cohort.c): on for this run, and each
      * SM's latest cohort record (index in t->cohorts, -1 none), which a
      * wave that continues it extends */

@@ -74,7 +74,8 @@ enum {
     POL_WARP = 1u << 8,
     POL_BUDGETS = 1u << 9,   /* a variant's "budgets" */
     POL_IOCTL_BOOKKEEPING = 1u << 10,
-    POL_CONTEXT_SWITCH_IDLE = 1u << 11
+    POL_CONTEXT_SWITCH_IDLE = 1u << 11,
+    POL_SM_PREEMPT = 1u << 12
 };
 
 typedef struct scn_rawpolicy {
@@ -91,6 +92,8 @@ typedef struct scn_rawpolicy {
     int64_t warp_issue_limit;
     int64_t warp_epoch;
     int64_t quota_epoch;     /* T_epoch of the quota warp policies; 0 = SIM_QUOTA_EPOCH */
+    units_dur sm_preempt;    /* spart-climb's SM preemption, when has_sm_preempt */
+    bool has_sm_preempt;     /* absent: an SM handed over drains */
     unsigned given;          /* POL_* keys this object wrote */
 } scn_rawpolicy;
 
@@ -206,6 +209,10 @@ static const pol_key policy_table[] = {
     {"warp_epoch", PK_COUNT, PK_AT(warp_epoch), 0, .lo = 1},
     /* ISCA'17 §3.4.1 T_epoch, cycles (default 10K, §4.1) */
     {"quota_epoch", PK_COUNT, PK_AT(quota_epoch), 0, .lo = 1},
+    /* spart-climb: an SM handed to another partition is preempted, each
+     * block's context saved and restored in this long (simcore/spart.c);
+     * given, even as 0, it replaces draining */
+    {"sm_preempt", PK_DUR, PK_AT(sm_preempt), POL_SM_PREEMPT, .name_rank = 12},
     /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
     {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
      .name_rank = 4},
@@ -223,7 +230,7 @@ static const pol_key policy_table[] = {
      .name_rank = 10},
 };
 #define POLICY_NKEYS (sizeof policy_table / sizeof *policy_table)
-#define PK_NAME_RANKS 11   /* the highest name_rank */
+#define PK_NAME_RANKS 12   /* the highest name_rank */
 
 /* the keys' names, in the table's order, NULL-terminated (jr_check_keys) */
 static void policy_key_names(const char *names[POLICY_NKEYS + 1]) {
@@ -304,6 +311,7 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
     /* context_switch_idle's 0 is a cost, not "absent" (sim.h) */
     if (pol->given & POL_CONTEXT_SWITCH_IDLE)
         pol->has_context_switch_idle = true;
+    if (pol->given & POL_SM_PREEMPT) pol->has_sm_preempt = true;   /* so is sm_preempt's */
     return 0;
 }
 
@@ -1427,6 +1435,7 @@ static int build_run(pctx *c, size_t r) {
         }
     }
     run->policy.has_context_switch_idle = run->raw.has_context_switch_idle;
+    run->policy.has_sm_preempt = run->raw.has_sm_preempt;
     /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
      * the warp table's quota flag) or the run-time Spart (spart.c) */
     const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);

@@ -934,6 +934,92 @@ static void test_spart_climb(void **state) {
     scn_free(sc);
 }
 
+/* spart-climb with policy.sm_preempt (ISCA'17 §2.3: an SM changes hands
+ * by "saving context of a running kernel one SM at a time [31, 37]"):
+ * A's blocks are long (1,024 threads, 2 per SM, about 15K cycles each),
+ * so its SMs would not drain for long. Q below goal 1 takes rank 2 at
+ * cycle 2,000; A's 2 blocks there are preempted: once their instructions in
+ * flight are done (ALU latency 4: by cycle 2,004) their contexts go out
+ * one after the other through the SM's port, each half of the SM's
+ * (sm_preempt 200 cycles for a whole SM: 100 each), so the records end by
+ * 2,104 and 100 cycles later; Q's blocks start there once the first is
+ * saved (its room is free); the 2 resume on A's SM 3 before any of A's unplaced blocks
+ * (indices 4-7), each as a second record of the same index starting no
+ * earlier than its first ended, and A's instructions come out exactly. */
+static void test_spart_climb_preempt(void **state) {
+    (void)state;
+    const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"preempt\",\"device\":{"
+                       "\"preset\":\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},"
+                       "\"policy\":{\"warp\":\"gto\",\"placement\":\"spart-climb\","
+                       "\"quota_epoch\":1000,\"sm_preempt\":\"200cycles\"},\"streams\":["
+                       "{\"name\":\"QOS\",\"process\":\"P0\",\"sms\":{\"first\":0,\"count\":2}},"
+                       "{\"name\":\"BE\",\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],"
+                       "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":64,\"threads\":128,"
+                       "\"qos_goal\":1,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
+                       "\"repeat\":40}},{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":8,"
+                       "\"threads\":1024,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
+                       "\"repeat\":60}}]}";
+    sim_config cfg;
+    trace t;
+    scn_scenario *sc = run_text(text, "spart-climb preempt", &cfg, &t);
+    double hz = (double)cfg.device.clock_hz;
+#define CYC(ns) ((double)(ns) * hz / 1e9)
+    int32_t qk = -1, ak = -1;
+    for (size_t k = 0; k < t.kernels.n; k++) {
+        if (!strcmp(trace_str_get(&t, t.kernels.v[k].name), "Q")) qk = (int32_t)k;
+        else ak = (int32_t)k;
+    }
+    /* A's records by index: how many, the first one's SM and end, the
+     * second one's SM and start */
+    int nrec[8] = {0}, sm1[8], sm2[8];
+    double end1[8], start2[8], saved = 1e18, saved2 = 0, first_new_after = 1e18, last_resume = 0;
+    for (size_t i = 0; i < t.blocks.n; i++) {
+        const trace_block *b = &t.blocks.v[i];
+        if (b->kernel != ak) continue;
+        assert_true(b->index >= 0 && b->index < 8);
+        int x = b->index;
+        if (nrec[x]++ == 0) {
+            sm1[x] = b->sm;
+            end1[x] = CYC(b->end);
+            if (x >= 4 && CYC(b->start) < first_new_after) first_new_after = CYC(b->start);
+        } else {
+            sm2[x] = b->sm;
+            start2[x] = CYC(b->start);
+        }
+    }
+    for (int x = 0; x < 8; x++) {
+        if (x < 4 && sm1[x] == 2) {
+            /* preempted: saved from 2,000 + 100, resumed on SM 3 */
+            if (nrec[x] != 2 || end1[x] < 2100 || end1[x] > 2205 || sm2[x] != 3 ||
+                start2[x] < end1[x])
+                fail_msg("A block %d on SM 2: %d records, the first ending at cycle %.0f, the "
+                         "second on SM %d from %.0f", x, nrec[x], end1[x], nrec[x] == 2 ? sm2[x] : -1,
+                         nrec[x] == 2 ? start2[x] : -1.0);
+            if (end1[x] < saved) saved = end1[x];
+            if (end1[x] > saved2) saved2 = end1[x];
+            if (start2[x] > last_resume) last_resume = start2[x];
+        } else {
+            assert_int_equal(nrec[x], 1);
+            assert_int_equal(sm1[x], 3);
+        }
+    }
+    /* the first saved by 2,104 but after 2,100 (instructions issued just
+     * before 2,000 complete first), the second 100 cycles after it */
+    assert_true(saved > 2100.5 && saved <= 2104.5);
+    assert_true(fabs(saved2 - saved - 100) < 1);
+    assert_true(last_resume <= first_new_after);   /* resumed before any new block */
+    for (size_t i = 0; i < t.blocks.n; i++) {
+        const trace_block *b = &t.blocks.v[i];
+        if (b->kernel == qk && b->sm == 2) assert_true(CYC(b->start) >= saved - 1);
+        assert_true(b->sm != 3 || b->kernel == ak);
+    }
+    /* every instruction of A ran once: 8 blocks x 32 warps x 8 x 60 */
+    assert_int_equal(t.kernels.v[ak].instructions, 8 * 32 * 8 * 60);
+#undef CYC
+    trace_free(&t);
+    scn_free(sc);
+}
+
 /* ---- random configurations ------------------------------------------------------------
  * Whatever the quotas, every kernel runs to its end and issues exactly its
  * instructions (throttling never loses or stalls work for good), and the
@@ -1105,6 +1191,7 @@ int main(void) {
         cmocka_unit_test(test_skipped_looks),
         cmocka_unit_test(test_equal_share_trio),
         cmocka_unit_test(test_spart_climb),
+        cmocka_unit_test(test_spart_climb_preempt),
         cmocka_unit_test(test_trace_json_both_ways),
         cmocka_unit_test(test_goal_errors),
         cmocka_unit_test(test_scenario_goal_errors),
