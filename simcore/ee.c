@@ -136,7 +136,9 @@ static int32_t share_pick(sim_state *st, int32_t k, const int32_t *live, size_t 
             int32_t c = sms_share(&st->sms, &K->need, (int32_t)n);
             capn[n] = c > 0 ? c : 1;
         }
-        if (res[sm] >= capn[n]) continue;
+        int32_t cap = capn[n] + (st->share_adj ? st->share_adj[(size_t)k * (size_t)st->sms.n +
+                                                               (size_t)sm] : 0);
+        if (res[sm] >= cap) continue;
         int32_t room = sms_room(&st->sms, sm, &K->need);
         if (room <= 0) continue;
         if (best < 0 || res[sm] < bres || (res[sm] == bres && room > broom)) {

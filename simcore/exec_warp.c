@@ -78,6 +78,7 @@
 #include <string.h>
 
 #include "quota.h"
+#include "tb_adjust.h"
 #include "state.h"
 #include "warp.h"
 
@@ -225,6 +226,15 @@ typedef struct ew_state {
     int32_t *sm_rank;
     int64_t *port_free;      /* [sms] the cycle each SM's port is done saving */
     int64_t preempt_cycles;
+    /* §3.6's TB adjustment (policy.tb_adjust, tb_adjust.h): idle warps
+     * summed over the epoch's samples [sms * nk], how many samples, the
+     * next sample's cycle and the step; scratch for the decision */
+    int64_t *tba_iw;
+    int64_t tba_samples, tba_next, tba_step;
+    double *tba_mean;
+    struct tba_kernel *tba_k;
+    struct tba_move *tba_moves;
+    bool *tba_swap;
     struct ew_saved **saved_head, **saved_tail;
     uint8_t *qpoll;          /* [nsubs] asleep where the rule looks every cycle (run_subcore_quota) */
     int32_t nqpoll;          /* how many: while any, every cycle runs, as under the rule */
@@ -1358,6 +1368,11 @@ static void warp_fini(void *self) {
     free(E->climb_issued);
     free(E->sm_rank);
     free(E->port_free);
+    free(E->tba_iw);
+    free(E->tba_mean);
+    free(E->tba_k);
+    free(E->tba_moves);
+    free(E->tba_swap);
     for (size_t k = 0; E->saved_head && k < E->nk; k++)
         for (ew_saved *v = E->saved_head[k], *nx; v; v = nx) {
             nx = v->next;
@@ -1597,16 +1612,29 @@ static int warp_init(void *self, sim_state *st) {
         E->climb_len = cfg->policy.quota_epoch > 0 ? cfg->policy.quota_epoch : SIM_QUOTA_EPOCH;
         E->climb_next = E->climb_len;
         E->climb_issued = malloc((E->nk ? E->nk : 1) * sizeof *E->climb_issued);
-        if (!E->climb_issued) return -1;
-        if (cfg->policy.has_sm_preempt) {
-            E->preempt_cycles = cycle_of_ns(E, cfg->policy.sm_preempt);
-            E->sm_rank = malloc((size_t)d->sms * sizeof *E->sm_rank);
-            E->port_free = calloc((size_t)d->sms, sizeof *E->port_free);
-            E->saved_head = calloc(E->nk ? E->nk : 1, sizeof *E->saved_head);
-            E->saved_tail = calloc(E->nk ? E->nk : 1, sizeof *E->saved_tail);
-            if (!E->sm_rank || !E->port_free || !E->saved_head || !E->saved_tail) return -1;
-            for (int32_t r = 0; r < st->sms.n; r++) E->sm_rank[st->sms.order[r]] = r;
-        }
+        E->sm_rank = malloc((size_t)d->sms * sizeof *E->sm_rank);
+        if (!E->climb_issued || !E->sm_rank) return -1;
+        for (int32_t r = 0; r < st->sms.n; r++) E->sm_rank[st->sms.order[r]] = r;
+    }
+    /* ISCA'17 §3.6's run-time TB adjustment (tb_adjust.h) at the QoS
+     * manager's epochs: idle warps sampled 100 times an epoch (§4.1) */
+    if (E->quota && cfg->policy.tb_adjust && st->share_adj) {
+        size_t cells = (size_t)d->sms * (E->nk ? E->nk : 1);
+        E->tba_step = E->q.T / 100 > 0 ? E->q.T / 100 : 1;
+        E->tba_iw = calloc(cells, sizeof *E->tba_iw);
+        E->tba_mean = malloc(cells * sizeof *E->tba_mean);
+        E->tba_k = calloc(E->nk ? E->nk : 1, sizeof *E->tba_k);
+        E->tba_moves = malloc(cells * sizeof *E->tba_moves);
+        E->tba_swap = malloc((size_t)d->sms * sizeof *E->tba_swap);
+        if (!E->tba_iw || !E->tba_mean || !E->tba_k || !E->tba_moves || !E->tba_swap) return -1;
+    }
+    /* preemption (policy.sm_preempt) for either of them */
+    if (cfg->policy.has_sm_preempt && (E->sm_rank || E->tba_iw)) {
+        E->preempt_cycles = cycle_of_ns(E, cfg->policy.sm_preempt);
+        E->port_free = calloc((size_t)d->sms, sizeof *E->port_free);
+        E->saved_head = calloc(E->nk ? E->nk : 1, sizeof *E->saved_head);
+        E->saved_tail = calloc(E->nk ? E->nk : 1, sizeof *E->saved_tail);
+        if (!E->port_free || !E->saved_head || !E->saved_tail) return -1;
     }
     for (size_t k = 0; k < E->nk; k++) {
         ew_kernel *K = &E->ks[k];
@@ -1920,6 +1948,74 @@ static int64_t warp_block_resume(void *self, sim_state *st, int32_t k, int32_t s
     return SIM_END_LATER;
 }
 
+/* §3.6's idle-warp sample at cycle c, after its issue: a warp that could
+ * issue (ready, its kernel's counter on the SM positive: not throttled by
+ * its quota) and did not is idle. */
+static void tba_sample(ew_state *E, int64_t c) {
+    for (int32_t s = 0; s < E->nsubs; s++) {
+        const warp_sub *w = &E->subs[s];
+        int32_t sm = s / E->nsub;
+        for (int32_t p = 0; p < w->n; p++) {
+            int32_t k = w->info[p].kernel;
+            if (w->ready[p] <= c && quota_counter(&E->q, sm, E->qk[k]) > 0)
+                E->tba_iw[(size_t)sm * E->nk + (size_t)k]++;
+        }
+    }
+    E->tba_samples++;
+    E->tba_next = c + E->tba_step;
+}
+
+/* §3.6's run-time adjustment at the QoS manager's epoch boundary c: the
+ * decision (tb_adjust.c) from the epoch's mean idle warps, then each move:
+ * the QoS kernel's share of the SM one TB more, the victim's n fewer and
+ * its n youngest TBs there preempted; the block scheduler looks again at
+ * the next cycle. */
+static void tba_epoch(ew_state *E, sim_state *st, int64_t c) {
+    int32_t sms = st->sms.n;
+    size_t nk = E->nk, cells = (size_t)sms * nk;
+    for (size_t i = 0; i < cells; i++) {
+        E->tba_mean[i] = E->tba_samples ? (double)E->tba_iw[i] / (double)E->tba_samples : 0;
+        E->tba_iw[i] = 0;
+    }
+    E->tba_samples = 0;
+    for (size_t k = 0; k < nk; k++) {
+        const sim_kstate *SK = &st->ks[k];
+        const quota_kernel *Q = &E->q.k[E->qk[k]];
+        int64_t tbs = 0;
+        for (int32_t sm = 0; sm < sms; sm++) tbs += st->share_res[k * (size_t)sms + (size_t)sm];
+        int64_t span = Q->first_cycle >= 0 ? c - Q->first_cycle : 0;
+        E->tba_k[k] = (tba_kernel){
+            .live = SK->placed > SK->done || SK->saved > 0,
+            .qos = Q->qos,
+            .waiting = SK->saved > 0 || (SK->placed > 0 && SK->placed < SK->blocks),
+            .ipc_history = span > 0 ? (double)Q->instr / (double)span : 0,
+            .goal = Q->goal,
+            .need = SK->need,
+            .tbs = tbs };
+    }
+    for (int32_t sm = 0; sm < sms; sm++) E->tba_swap[sm] = E->port_free[sm] <= c;
+    size_t nm = tba_decide(E->tba_k, (int32_t)nk, sms, E->tba_mean, st->share_res, st->sms.free,
+                           E->tba_swap, E->tba_moves, cells);
+    for (size_t i = 0; i < nm; i++) {
+        const tba_move *m = &E->tba_moves[i];
+        st->share_adj[(size_t)m->k * (size_t)sms + (size_t)m->sm]++;
+        if (m->victim < 0) continue;
+        st->share_adj[(size_t)m->victim * (size_t)sms + (size_t)m->sm] -= m->n;
+        for (int32_t j = 0; j < m->n; j++) {
+            int32_t young = -1;
+            for (int32_t b = 0; b < E->nblocks; b++) {
+                const ew_block *B = &E->blocks[b];
+                if (B->warps_left > 0 && B->kernel == m->victim && B->sm == m->sm &&
+                    (young < 0 || B->wid0 > E->blocks[young].wid0))
+                    young = b;
+            }
+            if (young >= 0) preempt_block(E, st, young, c, &E->port_free[m->sm]);
+        }
+    }
+    if (nm && sim_engine_push(&st->eng, ns_of_cycle(E, c + 1), EV_DISPATCH, 0, 0) != 0)
+        st->failed = true;
+}
+
 /* The run-time Spart's epoch boundary (placement spart-climb, spart.c),
  * at the first simulated cycle at or after it, as the QoS manager's: the
  * placement sees each kernel's instructions so far; when it moves an SM,
@@ -1933,7 +2029,7 @@ static void climb_epoch(ew_state *E, sim_state *st, int64_t c) {
         /* with policy.sm_preempt, the blocks on an SM their stream no longer
          * owns are preempted, in slot order, one after another through each
          * SM's port; else they drain */
-        for (int32_t b = 0; E->sm_rank && b < E->nblocks; b++) {
+        for (int32_t b = 0; E->saved_head && b < E->nblocks; b++) {
             const ew_block *B = &E->blocks[b];
             if (B->warps_left <= 0) continue;
             int32_t str = st->cfg->ops[st->ks[B->kernel].op].stream, r = E->sm_rank[B->sm];
@@ -1969,6 +2065,7 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
      * every sleeping sub-core looks at its new counters */
     if (E->quota && c >= E->q.next_boundary) {
         quota_epoch(&E->q, c);
+        if (E->tba_iw) tba_epoch(E, st, c);
         for (int32_t j = 0; j < E->nsubs; j++)
             if (E->qpoll[j]) qpoll_wake(E, st, j, c);
         memset(E->q.raised, 0, (size_t)E->q.nsms);
@@ -2018,6 +2115,7 @@ static void run_cycle(ew_state *E, sim_state *st, int64_t c) {
             fe_fetch(E, st, sm, c);
         }
     }
+    if (E->tba_iw && c >= E->tba_next) tba_sample(E, c);
 }
 
 /* The armed cycle runs once its instant is over; so do the cycles after it

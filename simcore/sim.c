@@ -223,6 +223,7 @@ static void state_free(sim_state *st) {
     free(st->ipc_isolated);
     free(st->share_res);
     free(st->share_tmp);
+    free(st->share_adj);
     free(st->part_first);
     free(st->part_count);
     free(st->coh_last);
@@ -411,6 +412,15 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (cfg->policy.dispatch_latency < 0 || cfg->policy.dispatch_latency > SIM_TIME_LIMIT)
         FAIL("policy.dispatch_latency: %lld ns is outside 0..%lld ns",
              (long long)cfg->policy.dispatch_latency, (long long)SIM_TIME_LIMIT);
+    if (cfg->policy.tb_adjust) {
+        const warp_policy *wp = warp_get(cfg->policy.warp);
+        if (strcmp(st->exec->name, "warp") != 0 || !wp || !wp->quota)
+            FAIL("policy.tb_adjust: ISCA'17 §3.6's TB adjustment is the quota schemes' "
+                 "(execution \"warp\", policy.warp quota-*)");
+        if (!cfg->policy.has_sm_preempt)
+            FAIL("policy.tb_adjust: TBs are swapped out by preemption; give policy.sm_preempt "
+                 "(the time to save an SM's context)");
+    }
     if (cfg->policy.has_sm_preempt &&
         (cfg->policy.sm_preempt < 0 || cfg->policy.sm_preempt > SIM_TIME_LIMIT))
         FAIL("policy.sm_preempt: %lld ns is outside 0..%lld ns",
@@ -536,6 +546,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         st->share_res = calloc(nk1 * (size_t)st->dev->sms, sizeof *st->share_res);
         st->share_tmp = malloc((4 * nk1 + 2) * sizeof *st->share_tmp);
         if (!st->share_res || !st->share_tmp) FAIL("simulation: out of memory");
+        if (cfg->policy.tb_adjust) {
+            st->share_adj = calloc(nk1 * (size_t)st->dev->sms, sizeof *st->share_adj);
+            if (!st->share_adj) FAIL("simulation: out of memory");
+        }
     }
 
     st->nce = st->dev->copy_engines;

@@ -177,6 +177,10 @@ typedef struct sim_policy {
                                 its instructions in flight complete, and restores it this
                                 long when it resumes on an SM of its own partition */
     bool has_sm_preempt;     /* false: such an SM drains (its blocks run to their end) */
+    bool tb_adjust;          /* ISCA'17 §3.6's run-time TB adjustment under a quota warp
+                                policy (tb_adjust.c): a QoS kernel behind its goal gets
+                                one more TB on an SM, swapped in by preempting a victim's
+                                TBs (at sm_preempt's cost) */
     /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */

@@ -160,6 +160,10 @@ typedef struct sim_state {
      * [4 * nkernels + 2] */
     int32_t *share_res;
     int32_t *share_tmp;
+    /* §3.6's run-time adjustment (policy.tb_adjust, tb_adjust.h): TBs added
+     * to (or taken from) each kernel's share per SM, [nkernels * sms]; NULL
+     * without it */
+    int32_t *share_adj;
     /* the streams' SM partitions now, by cfg stream index: ranks
      * [part_first, part_first + part_count) of sm_order, count 0 = every SM;
      * set from sim_stream.sm_first/sm_count under a placement that honours

@@ -75,7 +75,8 @@ enum {
     POL_BUDGETS = 1u << 9,   /* a variant's "budgets" */
     POL_IOCTL_BOOKKEEPING = 1u << 10,
     POL_CONTEXT_SWITCH_IDLE = 1u << 11,
-    POL_SM_PREEMPT = 1u << 12
+    POL_SM_PREEMPT = 1u << 12,
+    POL_TB_ADJUST = 1u << 13
 };
 
 typedef struct scn_rawpolicy {
@@ -94,6 +95,7 @@ typedef struct scn_rawpolicy {
     int64_t quota_epoch;     /* T_epoch of the quota warp policies; 0 = SIM_QUOTA_EPOCH */
     units_dur sm_preempt;    /* spart-climb's SM preemption, when has_sm_preempt */
     bool has_sm_preempt;     /* absent: an SM handed over drains */
+    bool tb_adjust;          /* ISCA'17 §3.6's run-time TB adjustment */
     unsigned given;          /* POL_* keys this object wrote */
 } scn_rawpolicy;
 
@@ -177,7 +179,8 @@ typedef enum pk_type {
     PK_TABLE,    /* a name of a policy table (table: placement, SIM_TABLE_*) */
     PK_DUR,      /* a duration (units.h): ns or cycles */
     PK_COUNT,    /* an integer lo .. 2^40 */
-    PK_WAIT      /* "suspend" or "busy" (sim_gpu_wait) */
+    PK_WAIT,     /* "suspend" or "busy" (sim_gpu_wait) */
+    PK_BOOL      /* true or false */
 } pk_type;
 
 #define PK_PLACEMENT (-1)   /* table: the placement table (sim_placement_*) */
@@ -213,6 +216,9 @@ static const pol_key policy_table[] = {
      * block's context saved and restored in this long (simcore/spart.c);
      * given, even as 0, it replaces draining */
     {"sm_preempt", PK_DUR, PK_AT(sm_preempt), POL_SM_PREEMPT, .name_rank = 12},
+    /* ISCA'17 §3.6's run-time TB adjustment of the quota schemes
+     * (simcore/tb_adjust.c) */
+    {"tb_adjust", PK_BOOL, PK_AT(tb_adjust), POL_TB_ADJUST, .name_rank = 13},
     /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
     {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
      .name_rank = 4},
@@ -230,7 +236,7 @@ static const pol_key policy_table[] = {
      .name_rank = 10},
 };
 #define POLICY_NKEYS (sizeof policy_table / sizeof *policy_table)
-#define PK_NAME_RANKS 12   /* the highest name_rank */
+#define PK_NAME_RANKS 13   /* the highest name_rank */
 
 /* the keys' names, in the table's order, NULL-terminated (jr_check_keys) */
 static void policy_key_names(const char *names[POLICY_NKEYS + 1]) {
@@ -305,6 +311,11 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
                 return jr_fail_unknown(&c->jr, p, k->key, s, waits, 2);
             break;
         }
+        case PK_BOOL:
+            if (!json_is_boolean(val))
+                return jr_fail(&c->jr, p, "must be true or false, not %s", jr_type_name(val));
+            *(bool *)at = json_is_true(val);
+            break;
         }
         pol->given |= k->bit;
     }
@@ -1302,6 +1313,9 @@ static int name_base_run(pctx *c) {
                 ADD_PART("%s %s", k->key, units_fmt_ns(tmp, sizeof tmp, u->v));
             break;
         }
+        case PK_BOOL:
+            ADD_PART("%s%s", *(const bool *)at ? "" : "no ", k->key);
+            break;
         case PK_COUNT:
             break;
         }
@@ -1430,6 +1444,8 @@ static int build_run(pctx *c, size_t r) {
                 return -1;
         } else if (k->type == PK_COUNT) {
             *(int64_t *)(void *)to = *(const int64_t *)(const void *)from;
+        } else if (k->type == PK_BOOL) {
+            *(bool *)(void *)to = *(const bool *)(const void *)from;
         } else {
             *(int32_t *)(void *)to = *(const int32_t *)(const void *)from;
         }

@@ -27,7 +27,7 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
     ['globaltimer-csv', 'nvprof-csv', 'nvprof-sqlite', 'nsys-sqlite', 'pytorch']);
   const names = (table) => body.policies[table].map((p) => p.name);
   assert.deepEqual(Object.keys(body.policies), ['placement', 'execution', 'contexts', 'host', 'warp']);
-  assert.deepEqual(names('placement'), ['most-room', 'round-robin', 'spart']);
+  assert.deepEqual(names('placement'), ['most-room', 'round-robin', 'spart', 'spart-climb']);
   assert.deepEqual(names('execution'), ['fixed', 'warp']);
   // the shipped warp policies in table order (ids are stored: a new one goes last)
   assert.deepEqual(names('warp').slice(0, 8), ['gto', 'lrr', 'qaws', 'quota-naive', 'quota-history', 'quota-elastic', 'quota-rollover', 'quota-rollover-time']);

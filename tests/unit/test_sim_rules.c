@@ -721,15 +721,21 @@ static void test_presets(void **state) {
 
 static void test_policies(void **state) {
     (void)state;
-    assert_int_equal(sim_placement_count(), 3);
+    assert_int_equal(sim_placement_count(), 4);
     assert_int_equal(sim_placement_find("most-room"), 0);
     assert_int_equal(sim_placement_find("round-robin"), 1);
     assert_int_equal(sim_placement_find("spart"), 2);
+    assert_int_equal(sim_placement_find("spart-climb"), 3);
     assert_int_equal(sim_placement_find("random"), -1);
     assert_string_equal(sim_placement_name(0), "most-room");
     assert_string_equal(sim_placement_name(1), "round-robin");
     assert_string_equal(sim_placement_name(2), "spart");
-    assert_null(sim_placement_name(3));
+    assert_string_equal(sim_placement_name(3), "spart-climb");
+    assert_null(sim_placement_name(4));
+    /* the placements that pursue QoS goals themselves (spart-climb) */
+    assert_true(sim_placement_qos(3));
+    assert_false(sim_placement_qos(2));
+    assert_false(sim_placement_qos(4));
 }
 
 static void expect_error(tb *b, const char *needle) {
