@@ -231,3 +231,18 @@ test('ISCA\'17 §3.6: with the run-time TB adjustment Rollover meets mri-q at 0.
     else assert.ok(p.qos_met, rows.join('\n'));
   }
 });
+
+// The reduced spec at ISCA'17 §4.1's own parameters (10K-cycle epochs, a
+// 2M-cycle window, each program re-executed): the same pairs, goals and
+// schemes on the paper-parameter template (docs/qos.md gives its numbers;
+// minutes of CPU, so not run here).
+test('ISCA\'17 §4.1: the reduced Parboil spec at the paper\'s parameters is the reduced one on its template', () => {
+  const load = (f) => JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));
+  const paper = load('isca17-parboil-paper-reduced.json'), reduced = load('isca17-parboil-reduced.json');
+  for (const k of ['kind', 'kernels', 'pairs', 'goals', 'schemes', 'other_repeat'])
+    assert.deepEqual(paper[k], reduced[k], k);
+  const t = load(paper.template);
+  assert.equal(t.policy.quota_epoch, 10000);
+  assert.equal(t.window, 2000000);
+  assert.equal(t.device, load(reduced.template).device);
+});
