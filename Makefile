@@ -284,6 +284,7 @@ screenshots: build $(FIXTURES) $(SEED_DB)
 # others in name order.
 SUITE_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 SLOW_SUITES = tests/api/qos.test.mjs tests/browser/a11y.test.mjs tests/api/qos_parboil.test.mjs tests/api/qos_trio.test.mjs \
+              tests/api/qos_parboil_trio.test.mjs \
               tests/browser/dashboard.test.mjs tests/api/hostile.test.mjs tests/browser/run_view.test.mjs \
               tests/api/shared_machine.test.mjs tests/api/kill_restart.test.mjs tests/browser/cohort_view.test.mjs \
               tests/browser/team.test.mjs tests/api/http_fuzz.test.mjs
