@@ -107,8 +107,9 @@ static int check_op(const sim_config *cfg, const sim_device *d, size_t i, char *
 }
 
 /* QoS goals (ISCA'17 §3.2): in (0, 1], on kernels with a program, under a
- * quota warp policy or the run-time Spart (placement spart-climb). Returns 1 when some op has a goal, 0 when none, -1
- * with "ops[i].qos_goal: why" in err. */
+ * quota warp policy or the run-time Spart (placement spart-climb). Returns
+ * 1 when some op has a goal, 0 when none, -1 with "ops[i].qos_goal: why"
+ * in err. */
 static int check_goals(const sim_config *cfg, char *err, size_t errlen) {
     int any = 0;
     for (size_t i = 0; i < cfg->nops; i++) {

@@ -173,9 +173,11 @@ typedef struct sim_policy {
     int64_t sm_preempt;      /* ns, when has_sm_preempt: an SM that placement spart-climb
                                 hands to another partition is preempted (ISCA'17 §2.3:
                                 "saving context of a running kernel one SM at a time [31,
-                                37]"): each of its blocks saves its context this long after
-                                its instructions in flight complete, and restores it this
-                                long when it resumes on an SM of its own partition */
+                                37]"), as are tb_adjust's victims: a whole SM's context
+                                takes this long to save or restore through its port, a
+                                block its threads' share, an SM's blocks one after
+                                another once their instructions in flight are done
+                                (exec_warp.c preempt_block); they resume first */
     bool has_sm_preempt;     /* false: such an SM drains (its blocks run to their end) */
     bool tb_adjust;          /* ISCA'17 §3.6's run-time TB adjustment under a quota warp
                                 policy (tb_adjust.c): a QoS kernel behind its goal gets
