@@ -196,6 +196,8 @@ typedef struct pol_key {
     int64_t lo;          /* PK_COUNT: the least value */
     bool zero_none;      /* PK_COUNT: 0 records none (-1; the simulator's 0 is its default) */
     int64_t dflt_ns;     /* PK_DUR: what the base run's name shows when the base gives none */
+    bool absent_off;     /* PK_DUR: absent is its own setting, not 0 (the base run's name
+                            shows "no KEY" when the base gives none) */
     int name_rank;       /* its place in the base run's name; 0: not named */
 } pol_key;
 
@@ -212,10 +214,11 @@ static const pol_key policy_table[] = {
     {"warp_epoch", PK_COUNT, PK_AT(warp_epoch), 0, .lo = 1},
     /* ISCA'17 §3.4.1 T_epoch, cycles (default 10K, §4.1) */
     {"quota_epoch", PK_COUNT, PK_AT(quota_epoch), 0, .lo = 1},
-    /* spart-climb: an SM handed to another partition is preempted, each
-     * block's context saved and restored in this long (simcore/spart.c);
-     * given, even as 0, it replaces draining */
-    {"sm_preempt", PK_DUR, PK_AT(sm_preempt), POL_SM_PREEMPT, .name_rank = 12},
+    /* spart-climb and tb_adjust: an SM's blocks are preempted, a whole SM's
+     * context saved (or restored) in this long (simcore/exec_warp.c
+     * preempt_block); given, even as 0, it replaces draining */
+    {"sm_preempt", PK_DUR, PK_AT(sm_preempt), POL_SM_PREEMPT, .name_rank = 12,
+     .absent_off = true},
     /* ISCA'17 §3.6's run-time TB adjustment of the quota schemes
      * (simcore/tb_adjust.c) */
     {"tb_adjust", PK_BOOL, PK_AT(tb_adjust), POL_TB_ADJUST, .name_rank = 13},
@@ -1309,6 +1312,8 @@ static int name_base_run(pctx *c) {
                 ADD_PART("%s %" PRId64 " cycles", k->key, u->v);
             else if (k->dflt_ns && !(b->given & k->bit))
                 ADD_PART("%s %s", k->key, units_fmt_ns(tmp, sizeof tmp, k->dflt_ns));
+            else if (k->absent_off && !(b->given & k->bit))
+                ADD_PART("no %s", k->key);
             else
                 ADD_PART("%s %s", k->key, units_fmt_ns(tmp, sizeof tmp, u->v));
             break;

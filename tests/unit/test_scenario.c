@@ -683,6 +683,24 @@ static void test_variants(void **state) {
     assert_string_equal(scn_name(s), "t");     /* no "name": the file's base name */
     scn_free(s);
 
+    /* a variant that preempts and adjusts TBs (ISCA'17 §2.3, §3.6): the
+     * base, which does neither, is named so; a bool must be one */
+    s = parse_ok("{'schema':'schedlab-scenario/1','device':'isca17-gpgpusim',"
+                 "'policy':{'warp':'quota-rollover'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':32,'program':{'body':[{'op':'alu'}]}}],"
+                 "'variants':[{'name':'adj','policy':{'tb_adjust':true,'sm_preempt':'100cycles'}}]}");
+    assert_string_equal(scn_run_name(s, 0), "no-sm-preempt-no-tb-adjust");
+    sim_config a0 = config_of(s, 0), a1 = config_of(s, 1);
+    assert_false(a0.policy.tb_adjust);
+    assert_false(a0.policy.has_sm_preempt);
+    assert_true(a1.policy.tb_adjust);
+    assert_true(a1.policy.has_sm_preempt);
+    assert_int_equal(a1.policy.sm_preempt, 82);   /* 100 cycles at 1216 MHz: 82.2 ns, rounded */
+    scn_free(s);
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'tb_adjust':'yes'},"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: policy.tb_adjust: must be true or false, not a string");
+
     /* the derived name would clash with a variant's: "default" instead */
     s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
