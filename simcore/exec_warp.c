@@ -160,6 +160,7 @@ typedef struct ew_saved_warp {
 
 typedef struct ew_saved {
     struct ew_saved *next;
+    int64_t saved;           /* the cycle its context is out (EV_BLOCK_PREEMPTED) */
     int64_t index, wid0, iters0;
     int32_t n;
     ew_saved_warp w[];
@@ -1898,6 +1899,7 @@ static void preempt_block(ew_state *E, sim_state *st, int32_t b, int64_t c, int6
     if (*port > done) done = *port;
     done += context_cycles(E, st, k);
     *port = done;
+    v->saved = done;
     int64_t t = ns_of_cycle(E, done);
     size_t at = (size_t)(B->rec - (int64_t)st->blocks_flushed);
     if (at < st->t->blocks.n) st->t->blocks.v[at].end = t;
@@ -1917,21 +1919,30 @@ static void preempt_block(ew_state *E, sim_state *st, int32_t b, int64_t c, int6
     E->saved_tail[k] = v;
 }
 
-/* ee.c resumes kernel k's oldest saved block on sm at `start`: its warps
- * join as a new block's do, each where it left off, and issue once its
- * context is restored (its share of sm_preempt later). */
+/* ee.c resumes one of kernel k's saved blocks on sm at `start`: the first
+ * preempted of those whose context is out by then (blocks on different
+ * SMs save through different ports, so they need not finish in the order
+ * they were preempted; ee.c counts a block saved at its EV_BLOCK_PREEMPTED).
+ * Its warps join as a new block's do, each where it left off, and issue
+ * once its context is restored (its share of sm_preempt later). */
 static int64_t warp_block_resume(void *self, sim_state *st, int32_t k, int32_t sm, int64_t start,
                                  int64_t *index) {
     ew_state *E = self;
-    ew_saved *v = E->saved_head ? E->saved_head[k] : NULL;
+    int64_t c = cycle_of_ns(E, start);
+    if (c <= E->cur) c = E->cur + 1;
+    ew_saved *v = E->saved_head ? E->saved_head[k] : NULL, *prev = NULL;
+    while (v && ns_of_cycle(E, v->saved) > start) {
+        prev = v;
+        v = v->next;
+    }
     int32_t b = E->free_block;
     if (!v || b < 0) {        /* cannot happen: ee.c resumes only what was saved */
         st->failed = true;
         return start;
     }
-    if (!(E->saved_head[k] = v->next)) E->saved_tail[k] = NULL;
-    int64_t c = cycle_of_ns(E, start);
-    if (c <= E->cur) c = E->cur + 1;
+    if (prev) prev->next = v->next;
+    else E->saved_head[k] = v->next;
+    if (E->saved_tail[k] == v) E->saved_tail[k] = prev;
     E->free_block = E->blocks[b].next_free;
     ew_block *B = &E->blocks[b];
     *B = (ew_block){ .kernel = k, .sm = sm, .warps_left = v->n, .end = c, .next_free = -1,

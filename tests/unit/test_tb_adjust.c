@@ -10,12 +10,15 @@
  *   - no swap on an SM whose port is still saving;
  *
  * and, simulated, a QoS kernel held to half an SM by §3.6's equal share
- * gains TBs there, swapped in for the other kernel's. */
+ * gains TBs there, swapped in for the other kernel's; and on random pairs
+ * and trios under both users of preemption (spart-climb with sm_preempt,
+ * a quota scheme with tb_adjust) no work is lost or done twice. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -24,6 +27,7 @@
 #include "../../simcore/sim.h"
 #include "../../simcore/tb_adjust.h"
 #include "../../simcore/trace.h"
+#include "test_sanitizer.h"
 
 /* An SM of the ISCA'17 device (Table 1: 2048 threads, 64 warps, 32 TBs,
  * 256 KB of registers, 96 KB of shared memory) with `threads` of its
@@ -200,6 +204,104 @@ static void test_simulated(void **state) {
     }
 }
 
+/* ---- random configurations ---------------------------------------------------
+ * Preemption moves blocks' work between SMs; whatever it does, every
+ * kernel ends with exactly its instructions (blocks x warps x body x
+ * repeat), every block index has its records one after another (each
+ * record starts no earlier than the last one of that index ended, a block
+ * preempted k times has k + 1 records), and the run ends. */
+static uint64_t rnd(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void test_random_preemption(void **state) {
+    (void)state;
+    int seeds = TEST_UNDER_ASAN ? 40 : 200, preempted = 0;
+    for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
+        uint64_t x = seed * 0x9E3779B97F4A7C15ULL;
+        bool climb = seed % 2;           /* spart-climb, else Rollover + tb_adjust */
+        int nk = 2 + (int)(rnd(&x) % 2);
+        char ops[2048] = "", streams[512] = "", text[4096];
+        size_t no = 0, ns = 0;
+        int64_t want[3];
+        for (int k = 0; k < nk; k++) {
+            int blocks = 8 + (int)(rnd(&x) % 40), threads = 32 * (1 + (int)(rnd(&x) % 8));
+            int count = 1 + (int)(rnd(&x) % 6), repeat = 1 + (int)(rnd(&x) % 20);
+            const char *op = rnd(&x) % 3 ? "alu" : "sfu";
+            want[k] = (int64_t)blocks * (threads / 32) * count * repeat;
+            /* climb: 4 SMs split 2 / 1 / 1 or 2 / 2 */
+            int first = k == 0 ? 0 : nk == 2 ? 2 : 1 + k, cnt = k == 0 ? 2 : nk == 2 ? 2 : 1;
+            char sms[64] = "";
+            if (climb) snprintf(sms, sizeof sms, ",\"sms\":{\"first\":%d,\"count\":%d}", first, cnt);
+            ns += (size_t)snprintf(streams + ns, sizeof streams - ns,
+                                   "%s{\"name\":\"S%d\",\"process\":\"P%d\"%s}", k ? "," : "", k, k,
+                                   sms);
+            char goal[32] = "";
+            if (k == 0 || (k == 1 && nk == 3 && !climb))
+                snprintf(goal, sizeof goal, ",\"qos_goal\":%.2f", 0.3 + 0.1 * (double)(rnd(&x) % 7));
+            no += (size_t)snprintf(ops + no, sizeof ops - no,
+                                   "%s{\"kernel\":\"K%d\",\"stream\":\"S%d\",\"blocks\":%d,"
+                                   "\"threads\":%d%s,\"program\":{\"body\":[{\"op\":\"%s\","
+                                   "\"count\":%d},{\"op\":\"alu\"}],\"repeat\":%d}}",
+                                   k ? "," : "", k, k, blocks, threads, goal, op, count, repeat);
+            want[k] = (int64_t)blocks * (threads / 32) * (count + 1) * repeat;
+        }
+        int epoch = 200 + (int)(rnd(&x) % 800), cost = (int)(rnd(&x) % 3000);
+        snprintf(text, sizeof text,
+                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"r\",\"device\":{\"preset\":"
+                 "\"isca17-gpgpusim\",\"sms\":4},\"policy\":{\"warp\":\"%s\",%s"
+                 "\"quota_epoch\":%d,\"sm_preempt\":\"%dcycles\"},\"streams\":[%s],\"ops\":[%s]}",
+                 climb ? "gto" : "quota-rollover",
+                 climb ? "\"placement\":\"spart-climb\"," : "\"tb_adjust\":true,", epoch, cost,
+                 streams, ops);
+        if (getenv("TBA_DUMP") && atoi(getenv("TBA_DUMP")) == (int)seed) puts(text);
+        char err[512] = "";
+        scn_scenario *s = NULL;
+        sim_config cfg;
+        if (scn_parse(text, strlen(text), "r.json", &s, err, sizeof err) != 0)
+            fail_msg("seed %d: %s", (int)seed, err);
+        assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+        trace t;
+        trace_init(&t);
+        if (sim_run(&cfg, &t, err, sizeof err) != 0) fail_msg("seed %d: %s", (int)seed, err);
+        assert_int_equal((int)t.kernels.n, nk);
+        for (int k = 0; k < nk; k++) {
+            if (t.kernels.v[k].instructions != want[k])
+                fail_msg("seed %d: kernel %d issued %lld instructions, its program has %lld",
+                         (int)seed, k, (long long)t.kernels.v[k].instructions,
+                         (long long)want[k]);
+            /* its records, index by index, in trace order: each after the
+             * one before it ended */
+            int64_t blocks = t.kernels.v[k].blocks;
+            for (int64_t idx = 0; idx < blocks; idx++) {
+                int64_t last = -1;
+                int recs = 0;
+                for (size_t i = 0; i < t.blocks.n; i++) {
+                    const trace_block *b = &t.blocks.v[i];
+                    if (b->kernel != k || b->index != idx) continue;
+                    assert_true(b->end != TRACE_NONE && b->end >= b->start);
+                    if (last >= 0 && b->start < last)
+                        fail_msg("seed %d: kernel %d block %lld resumes at %lld before its "
+                                 "context was saved at %lld", (int)seed, k, (long long)idx,
+                                 (long long)b->start, (long long)last);
+                    last = b->end;
+                    recs++;
+                }
+                assert_true(recs >= 1);
+                preempted += recs - 1;
+            }
+        }
+        trace_free(&t);
+        scn_free(s);
+    }
+    /* the configurations exercise what they are for */
+    printf("  %d random runs, %d preemptions\n", seeds, preempted);
+    assert_true(preempted >= seeds);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grant_with_room),
@@ -207,6 +309,7 @@ int main(void) {
         cmocka_unit_test(test_victim_qos),
         cmocka_unit_test(test_victim_order),
         cmocka_unit_test(test_simulated),
+        cmocka_unit_test(test_random_preemption),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
