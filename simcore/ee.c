@@ -183,10 +183,12 @@ static void resume(sim_state *st, int32_t k, int32_t sm, int64_t t) {
         st->failed = true;
 }
 
-/* Preempted blocks resume before any new block is placed (Tanasic et al.,
- * ISCA 2014, ISCA'17's [37]: a preempted kernel's thread blocks are issued
- * again first), kernels in index order, each where a new block of its
- * kernel would go. Returns -1 to go on to new blocks, else what
+/* Preempted blocks resume before any new block is placed, kernels in
+ * index order, each where a new block of its kernel would go. Read here:
+ * ISCA'17 §2.3 and §3.6 preempt ("saving context of a running kernel one
+ * SM at a time [31, 37]", TBs "swapped out") without saying when a saved
+ * TB comes back; first keeps a preempted kernel from waiting behind its
+ * own new blocks. Returns -1 to go on to new blocks, else what
  * ee_dispatch returns. */
 static int resume_saved(sim_state *st, int64_t t) {
     int64_t lat = st->cfg->policy.dispatch_latency;
