@@ -186,6 +186,8 @@ test('a long scenario: the editor numbers only the lines in view, and follows th
   assert.equal(made.status, 201, JSON.stringify(made.body));
   await page.goto(`${srv.base}/experiments/${made.body.slug}`);
   await ready(page, 'experiment');
+  // the gutter is drawn when the editor is first laid out: two frames on
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const lines = await page.evaluate(() => document.querySelector('#scenario-editor').value.split('\n').length);
   assert.ok(lines > 4000, `${lines} lines`);
   const gutter = () => page.evaluate(() => {

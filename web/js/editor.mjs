@@ -151,8 +151,13 @@ export function createEditor({ id, value, label }) {
   area.addEventListener('input', () => { numbers(); });
   area.addEventListener('scroll', draw);
   numbers();
-  // once on the page, the real line height is known: drawn again with it
-  requestAnimationFrame(draw);
+  // Once laid out on the page the real line height is known, and whenever
+  // the textarea changes size more or fewer lines are in view: drawn again.
+  // (A single requestAnimationFrame raced the page's attaching the editor:
+  // a frame that ran before it measured nothing, and the gutter kept the
+  // 18 px guess, thousands of pixels off the text by its end.)
+  if (typeof ResizeObserver === 'function') new ResizeObserver(() => draw()).observe(area);
+  else requestAnimationFrame(draw);
   return {
     el: wrap,
     area,
