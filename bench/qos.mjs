@@ -32,6 +32,38 @@ export function qosSweep({ schedlab, work, quick }) {
   return rows;
 }
 
+// ISCA'17 §4.1's own parameters (issue 26: "the full paper-parameter
+// sweep ... within 30 minutes on the 2-core machine"): a sample of
+// sweeps/isca17-parboil-paper.json -- the reduced Parboil spec's four pairs
+// (one per class of Fig. 7) at goal 0.6 under Rollover and Spart, each point
+// 64 launches of each kernel over a 2M-cycle window -- on every core, and
+// the whole spec's time at the sample's rate (a projection: pairs differ).
+export function qosPaperSweep({ schedlab, work, quick }) {
+  const spec = JSON.parse(readFileSync('sweeps/isca17-parboil-paper.json', 'utf8'));
+  const full = spec.schemes.length * spec.goals.length * 90;
+  const reduced = JSON.parse(readFileSync('sweeps/isca17-parboil-paper-reduced.json', 'utf8'));
+  spec.template = path.resolve('sweeps', spec.template);
+  spec.kernels = path.resolve('sweeps', spec.kernels);
+  spec.pairs = quick ? reduced.pairs.slice(1, 2) : reduced.pairs;
+  spec.goals = [0.6];
+  spec.schemes = spec.schemes.filter((x) => x.name === 'rollover' || x.name === 'spart');
+  const file = path.join(work, 'qos-paper-spec.json');
+  writeFileSync(file, JSON.stringify(spec));
+  const args = ['sweep', file, '--db', path.join(work, 'qos-paper.db'), '-o', path.join(work, 'qos-paper-result.json')];
+  const r = spawnSync(schedlab, args, { encoding: 'utf8' });
+  const m = LINE.exec(r.stderr || '');
+  if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters): ${r.stderr}`);
+  const pps = +m[5];
+  return { threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3], points_per_s: pps,
+    full_points: full, full_hours_projected: +(full / pps / 3600).toFixed(2), target_hours: 0.5 };
+}
+
+export function printQosPaper(r) {
+  console.log('\nQoS sweep at ISCA\'17 §4.1\'s parameters (10K-cycle epochs, 2M-cycle window; a sample of isca17-parboil-paper.json; target: the whole spec in 30 minutes)');
+  console.log('  threads  points  simulations   seconds   points/s   whole spec (points)   projected hours');
+  console.log(`  ${String(r.threads).padEnd(7)}  ${String(r.points).padStart(6)}  ${String(r.simulations).padStart(11)}   ${r.seconds.toFixed(2).padStart(7)}   ${r.points_per_s.toFixed(2).padStart(8)}   ${String(r.full_points).padStart(19)}   ${r.full_hours_projected.toFixed(1).padStart(15)}`);
+}
+
 export function printQos(rows) {
   console.log('\nQoS sweep (ISCA\'17 QoSreach spec, reduced; schedlab sweep, kind "qos")');
   console.log('  threads  points  simulations   seconds   points/s   simulations/s');

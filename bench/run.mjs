@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, statSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { printQos, qosSweep } from './qos.mjs';
+import { printQos, printQosPaper, qosPaperSweep, qosSweep } from './qos.mjs';
 import { issue9, printIssue9 } from './issue9.mjs';
 
 const bin = process.env.BENCH_BIN || 'build/bench';
@@ -160,6 +160,7 @@ results.issue9 = await issue9({
 // ---- the ISCA'17 QoS sweep (issue 12): sweep points per second
 // (bench/qos.mjs), with the schedlab binary of the same build
 results.qos_sweep = qosSweep({ schedlab: process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab'), work, quick });
+results.qos_paper_sweep = qosPaperSweep({ schedlab: process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab'), work, quick });
 
 // ---- table
 const fmt = (n) => (n >= 1e6 ? (n / 1e6).toFixed(2) + 'M' : n >= 1e3 ? (n / 1e3).toFixed(1) + 'k' : String(n));
@@ -221,6 +222,7 @@ for (const r of results.warp)
 printIssue9(results.issue9);
 
 printQos(results.qos_sweep);
+printQosPaper(results.qos_paper_sweep);
 
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 console.log('\nwrote bench/results.json');

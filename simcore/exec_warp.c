@@ -217,6 +217,7 @@ typedef struct ew_state {
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
     int32_t *wqk;            /* [nsubs * warps_per_sm] the sub-cores' quota_k */
     int32_t *qk;             /* [nk] the QoS manager's kernel of each kernel (quota.h) */
+    int32_t *qfirst;         /* [q.nk] the first kernel of each manager kernel */
     /* placement spart-climb (spart.c): its epochs, the cycle of the last
      * boundary, each kernel's instructions so far [nk] */
     int64_t climb_len, climb_next, climb_at;
@@ -339,8 +340,15 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
     bool quota = wpol && wpol->quota;
     /* every time the model computes stays far from int64 (cycles << 16 for
      * memory slots): bound the run by its instructions times the longest
-     * each can take */
-    double bound = 0;
+     * each can take. A run that stops (cfg->stop: the QoS sweep's window)
+     * computes no time past the stop plus what the instructions issued
+     * before it can add, at most one a sub-core and cycle, each its longest:
+     * the bound is the smaller of the two (ISCA'17 §4.1's 2M-cycle window
+     * re-executes each program 64 times, and tpacf's 64 runs alone would
+     * bound the whole run at 1e13 cycles) */
+    double bound = 0, stop_cycles = -1, worst = 0;
+    if (cfg->stop > 0)
+        stop_cycles = (double)cfg->stop / 1e9 * (double)d->clock_hz + 1;
     for (size_t i = 0; i < cfg->nops; i++) {
         const sim_op *o = &cfg->ops[i];
         const sim_program *p = o->program;
@@ -428,7 +436,9 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
         }
         double warps = (double)((o->threads + d->warp_size - 1) / d->warp_size);
         bound += (double)o->blocks * warps * (double)len * (double)p->repeat * per;
-        if (bound > EW_MAX_CYCLES) {
+        if (per > worst) worst = per;
+        double until_stop = stop_cycles * (1 + (double)d->sms * d->schedulers_per_sm * worst);
+        if (bound > EW_MAX_CYCLES && !(stop_cycles > 0 && until_stop <= EW_MAX_CYCLES)) {
             snprintf(err, errlen, "ops[%zu].program: the run could take %.3g cycles, more than "
                      "the model's %.3g (fewer blocks, repetitions or cycles of latency)", i,
                      bound, EW_MAX_CYCLES);
@@ -1339,8 +1349,9 @@ static void quota_record(ew_state *E) {
         int64_t from = K->first_cycle > q->win_start ? K->first_cycle : q->win_start;
         int64_t to = q->win_end >= 0 ? q->win_end : E->cur + 1;
         if (K->end_cycle >= 0 && K->end_cycle < to) to = K->end_cycle;
-        if (to > from && (size_t)k < E->t->kernels.n)
-            E->t->kernels.v[k].ipc_shared = (double)K->shared_instr / (double)(to - from);
+        size_t first = (size_t)E->qfirst[k];
+        if (to > from && first < E->t->kernels.n)
+            E->t->kernels.v[first].ipc_shared = (double)K->shared_instr / (double)(to - from);
     }
 }
 
@@ -1366,6 +1377,7 @@ static void warp_fini(void *self) {
     free(E->owe);
     free(E->wqk);
     free(E->qk);
+    free(E->qfirst);
     free(E->climb_issued);
     free(E->sm_rank);
     free(E->port_free);
@@ -1572,26 +1584,23 @@ static int warp_init(void *self, sim_state *st) {
     for (size_t b = 0; b < nb; b++) E->blocks[b].next_free = b + 1 < nb ? (int32_t)b + 1 : -1;
     E->free_block = 0;
     if (E->wp->quota) {
-        /* the QoS manager (ISCA'17 §3.3): one counter per kernel and sub-core */
-        int64_t T = cfg->policy.quota_epoch > 0 ? cfg->policy.quota_epoch : SIM_QUOTA_EPOCH;
-        if (quota_init(&E->q, E->wp->quota, (int32_t)E->nk, E->nsubs / E->nsub, T) != 0) {
-            quota_free(&E->q);
-            return -1;
-        }
-        E->quota = true;
         E->owe = calloc(ns * cap, sizeof *E->owe);
         E->wqk = calloc(ns * cap, sizeof *E->wqk);
         E->qk = malloc((E->nk ? E->nk : 1) * sizeof *E->qk);
+        E->qfirst = malloc((E->nk ? E->nk : 1) * sizeof *E->qfirst);
         E->qpoll = calloc(ns, sizeof *E->qpoll);
-        if (!E->owe || !E->wqk || !E->qk || !E->qpoll) return -1;
+        if (!E->owe || !E->wqk || !E->qk || !E->qfirst || !E->qpoll) return -1;
         /* ISCA'17 §4.1 re-executes each program over the simulated window,
          * and the QoS manager's state (history, Rollover's leftover) is
          * the kernel's across its runs: a kernel launched on the same
          * stream under the same name and goal as an earlier one is that
-         * kernel again (quota.h) */
+         * kernel again (quota.h). The manager's kernels are numbered
+         * densely: its per-SM scans (quota_held, the refill rules) then
+         * cover the pair's 2 kernels, not the window's 128 runs. */
+        int32_t nq = 0;
         for (size_t k = 0; k < E->nk; k++) {
             const sim_op *o = &cfg->ops[st->ks[k].op];
-            E->qk[k] = (int32_t)k;
+            E->qk[k] = -1;
             for (size_t j = 0; j < k && o->name; j++) {
                 const sim_op *p = &cfg->ops[st->ks[j].op];
                 if (p->name && !strcmp(p->name, o->name) && p->stream == o->stream &&
@@ -1600,10 +1609,21 @@ static int warp_init(void *self, sim_state *st) {
                     break;
                 }
             }
+            if (E->qk[k] < 0) {
+                E->qfirst[nq] = (int32_t)k;
+                E->qk[k] = nq++;
+            }
         }
+        /* the QoS manager (ISCA'17 §3.3): one counter per kernel and SM */
+        int64_t T = cfg->policy.quota_epoch > 0 ? cfg->policy.quota_epoch : SIM_QUOTA_EPOCH;
+        if (quota_init(&E->q, E->wp->quota, nq, E->nsubs / E->nsub, T) != 0) {
+            quota_free(&E->q);
+            return -1;
+        }
+        E->quota = true;
         for (size_t i = 0; i < ns; i++) {
             E->subs[i].quota_k = E->wqk + i * cap;
-            E->subs[i].quota_cnt = E->q.cnt + (i / (size_t)E->nsub) * E->nk;
+            E->subs[i].quota_cnt = E->q.cnt + (i / (size_t)E->nsub) * (size_t)nq;
             E->subs[i].quota_owe = E->owe + i * cap;
         }
     }
@@ -1645,11 +1665,11 @@ static int warp_init(void *self, sim_state *st) {
         K->budget = o->budget > 0 ? o->budget : 1;
         K->warps = st->ks[k].need.warps;
         K->lanes_last = o->threads % d->warp_size;
-        if (E->quota && E->qk[k] == (int32_t)k) {
+        if (E->quota && E->qfirst[E->qk[k]] == (int32_t)k) {
             /* IPC_goal in thread instructions per cycle (quota.h: units) */
             double lanes = K->warps > 0 ? (double)o->threads / K->warps : d->warp_size;
             double iso = st->ipc_isolated ? st->ipc_isolated[k] : 0;
-            quota_kernel_set(&E->q, (int32_t)k, o->qos_goal > 0 ? o->qos_goal * iso * lanes : 0,
+            quota_kernel_set(&E->q, E->qk[k], o->qos_goal > 0 ? o->qos_goal * iso * lanes : 0,
                              lanes);
         }
         const sim_program *p = o->program;

@@ -235,7 +235,7 @@ test('ISCA\'17 §3.6: with the run-time TB adjustment Rollover meets mri-q at 0.
 // The reduced spec at ISCA'17 §4.1's own parameters (10K-cycle epochs, a
 // 2M-cycle window, each program re-executed): the same pairs, goals and
 // schemes on the paper-parameter template (docs/qos.md gives its numbers;
-// minutes of CPU, so not run here).
+// minutes of CPU, so not run here); and the whole sweep there.
 test('ISCA\'17 §4.1: the reduced Parboil spec at the paper\'s parameters is the reduced one on its template', () => {
   const load = (f) => JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));
   const paper = load('isca17-parboil-paper-reduced.json'), reduced = load('isca17-parboil-reduced.json');
@@ -245,4 +245,14 @@ test('ISCA\'17 §4.1: the reduced Parboil spec at the paper\'s parameters is the
   assert.equal(t.policy.quota_epoch, 10000);
   assert.equal(t.window, 2000000);
   assert.equal(t.device, load(reduced.template).device);
+  // the whole sweep at those parameters: the 90 pairs (§4.1 "10x9 = 90
+  // pairs"), goals 50 % to 95 % in 5 % steps, the paper's schemes (the
+  // 150K-cycle spec's less the offline search, which is ours)
+  const full = load('isca17-parboil-paper.json'), short = load('isca17-parboil-qosreach.json');
+  assert.equal(full.template, paper.template);
+  assert.equal(full.kernels, short.kernels);
+  assert.equal(full.pairs, 'all');
+  assert.deepEqual(full.goals, Array.from({ length: 10 }, (_, i) => Math.round((0.5 + 0.05 * i) * 100) / 100));
+  assert.deepEqual(full.schemes, short.schemes.filter((x) => x.name !== 'spart-offline'));
+  assert.deepEqual(full.schemes.map((x) => x.name), ['naive', 'history', 'elastic', 'rollover', 'rollover-time', 'spart']);
 });

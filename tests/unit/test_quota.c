@@ -745,6 +745,39 @@ static void test_skipped_looks(void **state) {
     }
 }
 
+/* §4.1's re-execution as the sweep's template writes it ("runs", which
+ * server/app/qos_sweep.c expands: each kernel's launches one after another
+ * in the ops): the QoS manager's kernels are Q and M, numbered densely, and
+ * what M reached while Q ran (Fig. 8's measure, ipc_shared) is recorded on
+ * M's first launch -- the third kernel of the trace, not the second. */
+#define Q_OP "{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":16,\"threads\":256," \
+    "\"qos_goal\":0.6,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":16}],\"repeat\":12}}"
+#define M_OP "{\"kernel\":\"M\",\"stream\":\"BE\",\"blocks\":16,\"threads\":256," \
+    "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":2},{\"op\":\"mem\"}],\"repeat\":6}}"
+static void test_reexecuted_pair_records(void **state) {
+    (void)state;
+    const char *text =
+        "{\"schema\":\"schedlab-scenario/1\",\"name\":\"runs\","
+        "\"device\":{\"preset\":\"isca17-gpgpusim\",\"sms\":4},"
+        "\"policy\":{\"warp\":\"quota-rollover\",\"quota_epoch\":1000},"
+        "\"streams\":[{\"name\":\"QOS\",\"process\":\"P0\"},{\"name\":\"BE\",\"process\":\"P1\"}],"
+        "\"ops\":[" Q_OP "," Q_OP "," M_OP "," M_OP "]}";
+    sim_config cfg;
+    trace t;
+    scn_scenario *s = run_text(text, "re-executed pair", &cfg, &t);
+    assert_int_equal(t.kernels.n, 4);
+    for (size_t k = 0; k < 4; k++) {
+        const trace_kernel *K = &t.kernels.v[k];
+        assert_string_equal(trace_str_get(&t, K->name), k < 2 ? "Q" : "M");
+        if (k == 2) assert_true(K->ipc_shared > 0);
+        else assert_true(K->ipc_shared == 0);
+    }
+    trace_free(&t);
+    scn_free(s);
+}
+#undef Q_OP
+#undef M_OP
+
 /* ISCA'17 §3.6, "Symmetric TB allocation": "consider one QoS kernel and two
  * non-QoS kernels on a GPU with 16 SMs. The QoS kernel will run on 16 SMs
  * and each non-QoS kernel will run on 8 SMs. Within each SM, an equal
@@ -1189,6 +1222,7 @@ int main(void) {
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_random_configs),
         cmocka_unit_test(test_skipped_looks),
+        cmocka_unit_test(test_reexecuted_pair_records),
         cmocka_unit_test(test_equal_share_trio),
         cmocka_unit_test(test_spart_climb),
         cmocka_unit_test(test_spart_climb_preempt),

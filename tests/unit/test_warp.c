@@ -625,6 +625,35 @@ static void test_errors(void **state) {
     trace_free(&t);
 }
 
+/* The run's bound (warp_check: every time stays far from int64) is its
+ * instructions times the longest each can take, or, for a run that stops
+ * (cfg.stop: the QoS sweep's window), what can issue before the stop: a
+ * program re-executed past any window is refused only without one
+ * (ISCA'17 §4.1's 2M-cycle window with 64 runs of tpacf was refused). */
+static void test_bound_with_stop(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 1 }, { SIM_ICLASS_MEM, 1 } };
+    sim_program prog = { .body = body, .nbody = 2, .repeat = 1000000000 };
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "gto");
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_kernel(&b, "K", s, 0, 1000, 1024, 0, 1000);
+    k->block_time = NULL;
+    k->nblock_time = 0;
+    k->program = &prog;
+    expect_error(&b, "ops[0].program: the run could take");
+    /* 10 us: 12,000 cycles of the 1.2-GHz GPU, then the run stops */
+    b.cfg.stop = 10000;
+    trace t;
+    tb_run(&b, &t);
+    const trace_kernel *K = kern(&t, "K");
+    assert_int_equal(K->first_block, 0);
+    assert_true(K->end == TRACE_NONE);
+    assert_true(t.blocks.n > 0);
+    for (size_t i = 0; i < t.blocks.n; i++) assert_true(t.blocks.v[i].end == TRACE_NONE);
+    trace_free(&t);
+}
+
 /* ---- random configurations -------------------------------------------------
  * Small random devices (with and without the front end and SM memory
  * ports), programs, budgets and policies: every run completes,
@@ -734,6 +763,7 @@ int main(void) {
         cmocka_unit_test(test_records_limit_and_epochs),
         cmocka_unit_test(test_sink_holds_blocks_back),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_bound_with_stop),
         cmocka_unit_test(test_random_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
