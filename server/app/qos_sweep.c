@@ -22,6 +22,11 @@
 #define QOS_MAX_PAIRS 4096
 #define QOS_MAX_GOALS 100
 #define QOS_MAX_SCHEMES 16
+/* A pair's scenario, its kernels' ops launched "runs" times each, is built
+ * as a JSON tree (build) and simulated: at most this much JSON text's worth
+ * (ISCA'17 §4.1's 2M-cycle window, 64 launches of each Parboil program:
+ * 2.4 MB) */
+#define QOS_MAX_SCENARIO_BYTES ((size_t)64 << 20)
 /* cycles per warp_epochs record: the non-QoS kernel's issues are counted
  * over the QoS kernel's lifetime from these (ISCA'17 §4.1 measures both
  * kernels over one window, re-running whichever ends first) */
@@ -274,16 +279,14 @@ static int check_template(qos_spec *s, const char *file, char *err, size_t errle
         int32_t one[QOS_ROLES];
         for (int r = 0; r < QOS_ROLES; r++) one[r] = 1;
         json_t *j = build(s, 0, s->goal[0], sc, sc->hill ? one : NULL, -1);
-        char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-        json_decref(j);
-        if (!text) {
+        if (!j) {
             json_decref(plain.policy);
             return fail(err, errlen, file, "out of memory");
         }
         scn_scenario *scn;
         char serr[1024];
-        int rc = scn_parse(text, strlen(text), "template", &scn, serr, sizeof serr);
-        free(text);
+        int rc = scn_parse_json(j, "template", &scn, serr, sizeof serr);
+        json_decref(j);
         if (rc) {
             json_decref(plain.policy);
             if (k == 0) return fail(err, errlen, file, "%s (pair 0)", serr);
@@ -452,6 +455,22 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     }
     s->tmpl = load_ref(v, file, "scenario template", err, errlen);
     if (!s->tmpl || parse_template(s, file, err, errlen)) goto bad;
+    {
+        /* every role's op launched runs times, each the largest kernel */
+        size_t big = 0, launches = 0;
+        for (size_t i = 0; i < s->nk; i++) {
+            size_t n = json_dumpb(s->k[i].def, NULL, 0, JSON_COMPACT);
+            if (n > big) big = n;
+        }
+        for (int r = 0; r < QOS_ROLES; r++)
+            if (s->has[r]) launches += (size_t)s->runs[r];
+        if (big > 0 && launches > QOS_MAX_SCENARIO_BYTES / big) {
+            fail(err, errlen, file, "template: %zu launches of kernels of up to %zu bytes of "
+                 "JSON make a pair's scenario of more than %zu MB (fewer runs, or smaller "
+                 "programs)", launches, big, QOS_MAX_SCENARIO_BYTES >> 20);
+            goto bad;
+        }
+    }
     v = json_object_get(root, "pairs");
     if (!v || (json_is_string(v) && !strcmp(json_string_value(v), "all"))) {
         /* ISCA'17 §4.1: "10 x 9 = 90 pairs of kernels are generated: one
@@ -821,12 +840,8 @@ static int simulate(wctx *w, json_t *j, size_t pair, const double *iso, run_out 
     const char *names[QOS_ROLES] = {NULL};
     for (int x = 0; x < QOS_ROLES; x++)
         if (w->s->has[x]) names[x] = w->s->k[w->s->pair[pair][x]].name;
-    char *text = json_dumps(j, JSON_COMPACT);
-    if (!text) return fail(err, errlen, "sweep", "out of memory");
     scn_scenario *sc;
-    int rc = scn_parse(text, strlen(text), "template", &sc, err, errlen);
-    free(text);
-    if (rc) return -1;
+    if (scn_parse_json(j, "template", &sc, err, errlen)) return -1;
     sim_config cfg;
     if (scn_config(sc, 0, &cfg, err, errlen)) {
         scn_free(sc);
@@ -852,6 +867,7 @@ static int simulate(wctx *w, json_t *j, size_t pair, const double *iso, run_out 
                 return fail(err, errlen, "sweep", "out of memory");
             }
         }
+    int rc;
     for (;;) {
         trace t;
         trace_init(&t);

@@ -1849,9 +1849,21 @@ int scn_parse(const char *text, size_t len, const char *file, scn_scenario **out
     json_t *root = jr_load(&c.jr, text, len);
     if (!root)
         return -1;
+    int rc = scn_parse_json(root, file, out, err, errlen);
+    json_decref(root);
+    return rc;
+}
+
+int scn_parse_json(json_t *root, const char *file, scn_scenario **out, char *err,
+                   size_t errlen) {
+    *out = NULL;
+    if (err && errlen)
+        err[0] = '\0';
+    if (!file)
+        file = "scenario";
+    pctx c = {{file, err, errlen, ""}, NULL, NULL, 0};
     scn_scenario *s = calloc(1, sizeof *s);
     if (!s) {
-        json_decref(root);
         if (err && errlen)
             snprintf(err, errlen, "%s: out of memory", file);
         return -1;
@@ -1859,7 +1871,6 @@ int scn_parse(const char *text, size_t len, const char *file, scn_scenario **out
     c.s = s;
     int rc = parse_root(&c, root);
     free(c.sidx);
-    json_decref(root);
     if (rc) {
         scn_free(s);
         return -1;

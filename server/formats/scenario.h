@@ -57,6 +57,7 @@
 #ifndef SERVER_SCENARIO_H
 #define SERVER_SCENARIO_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,12 @@ typedef struct scn_scenario scn_scenario;
 int scn_parse(const char *text, size_t len, const char *file, scn_scenario **out,
               char *err, size_t errlen);
 int scn_parse_file(const char *path, scn_scenario **out, char *err, size_t errlen);
+/* The same from a JSON tree a caller built (borrowed): a QoS sweep's pair
+ * (server/app/qos_sweep.c) is not written out as text and read back, which
+ * took a second tree and, for a 2M-cycle window's 128 launches of Parboil
+ * programs, more than jr_load's budget for a text of its length. */
+int scn_parse_json(json_t *root, const char *file, scn_scenario **out, char *err,
+                   size_t errlen);
 void scn_free(scn_scenario *s);
 
 const char *scn_name(const scn_scenario *s);

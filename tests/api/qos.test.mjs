@@ -311,6 +311,14 @@ test('bad QoS specs: one line naming the place', () => {
     [{ ...REDUCED, template: { schema: 'schedlab-scenario/1', name: 't', device: 'isca17-gpgpusim', streams: [{ name: 'A' }], ops: [{ kernel: '$qos', stream: 'A' }] } },
       'template.ops: needs one kernel "$qos" and one "$other" (the QoS and the non-QoS kernel of each pair; "$qos2" or "$other2" make it a trio)'],
     [{ ...REDUCED, kind: 'other' }, 'kind: expected "schedulability" (the default) or "qos"'],
+    // a pair's scenario is built whole (each op launched "runs" times):
+    // 2 x 1000 launches of a 40-KB program would be 80 MB of it
+    [{ ...REDUCED, pairs: [['a', 'b']],
+      kernels: { name: 'big', kernels: ['a', 'b'].map((name) => ({ name, class: 'compute', blocks: 1, threads: 32,
+        program: { body: Array.from({ length: 1700 }, () => ({ op: 'alu', count: 1 })), repeat: 1 } })) },
+      template: { ...JSON.parse(readFileSync(join(SWEEPS, 'isca17-pair.json'), 'utf8')),
+        ops: [{ kernel: '$qos', stream: 'QOS', runs: 1000 }, { kernel: '$other', stream: 'BE', runs: 1000 }] } },
+      /^template: 2000 launches of kernels of up to \d+ bytes of JSON make a pair's scenario of more than 64 MB \(fewer runs, or smaller programs\)$/],
     [{ ...REDUCED, schemes: [...SCHEMES, { name: 'best', policy: { warp: 'quota-best' } }] },
       // the shipped warp policies in table order, then any added after them
       /^template: policy\.warp: unknown warp policy "quota-best" \(known: gto, lrr, qaws, quota-naive, quota-history, quota-elastic, quota-rollover, quota-rollover-time(, [a-z0-9+-]+)*\) \(schemes\[6\] "best", pair 0\)$/],
