@@ -1841,12 +1841,8 @@ static int parse_root(pctx *c, json_t *root) {
 int scn_parse(const char *text, size_t len, const char *file, scn_scenario **out, char *err,
               size_t errlen) {
     *out = NULL;
-    if (err && errlen)
-        err[0] = '\0';
-    if (!file)
-        file = "scenario";
-    pctx c = {{file, err, errlen, ""}, NULL, NULL, 0};
-    json_t *root = jr_load(&c.jr, text, len);
+    jr_ctx jc = {file ? file : "scenario", err, errlen, ""};
+    json_t *root = jr_load(&jc, text, len);
     if (!root)
         return -1;
     int rc = scn_parse_json(root, file, out, err, errlen);
