@@ -74,7 +74,7 @@ async function windowOf(srv, run, sum, want) {
 // exactly that), or null.
 // `page`: the page's path (the run's own page unless given: the compare
 // view's row asks for /compare?runs=A,B); `what`: how the goals name it.
-async function browserRows(out, { srv, browser, run, n, quick, page = `/runs/${run}`, what = `${label(n)} run: dashboard` }) {
+async function browserRows(out, { srv, browser, run, n, quick, page = `/runs/${run}`, what = `${label(n)} run: dashboard`, zoomGoal = true }) {
   const navs = [];
   let failed = null;
   for (let i = 0; i < REPEATS && !failed; i++) {
@@ -89,7 +89,7 @@ async function browserRows(out, { srv, browser, run, n, quick, page = `/runs/${r
   const nav = stats(navs.map((r) => r.nav_ms)), zoom = stats(navs.map((r) => r.zoom_ms));
   const r1 = (v) => (v === null ? null : +v.toFixed(1));
   out.browser.push({
-    run_blocks: n, run, page, what, repeats: REPEATS,
+    run_blocks: n, run, page, what, repeats: REPEATS, zoom_goal: zoomGoal,
     nav_ms: navs.map((r) => r1(r.nav_ms)), zoom_ms: navs.map((r) => r1(r.zoom_ms)),
     nav_ms_min: nav.min, nav_ms_median: nav.median, zoom_ms_min: zoom.min, zoom_ms_median: zoom.median,
     zoom_fetched: navs.map((r) => r.zoom_fetched), zoom_why: navs.map((r) => r.zoom_why).find((x) => x) || null,
@@ -275,8 +275,11 @@ export async function issue9({ schedlab, benchBin, work, quick, repo, simRows, c
         if (!cs || cs.runs.length < 2) throw new Error(`the server stored no runs of "${caseStudy.name}"`);
         const runs = cs.runs.map((r) => r.run).join(',');
         const blocks = (await srv.json(`/api/runs/${cs.runs[0].run}`)).summary.blocks;
+        // compared task by task (tasks_compare.mjs): a table and charts of
+        // response times, no time axis to zoom, so issue 30's target is the
+        // draw alone
         await browserRows(out, { srv, browser, run: runs, n: blocks, quick, page: `/compare?runs=${runs}`,
-          what: `GCAPS case study, its ${cs.runs.length} policies: compare view (target < 1 s)` });
+          what: `GCAPS case study, its ${cs.runs.length} policies: compare view (target < 1 s)`, zoomGoal: false });
       });
     }
   } finally {
@@ -368,7 +371,8 @@ function goals(out, simAll, simTop) {
     const tag = b.what || `${label(b.run_blocks)} run: dashboard`;
     add(`${tag} navigation -> drawn${b.error ? ` (${b.error.slice(0, 60)})` : ''}`, 'ms', stats(b.nav_ms), '< 1000 ms',
       !b.error && stats(b.nav_ms).median < 1000, stats(b.nav_ms).median / 1000);
-    add(`${tag}, one zoom step${b.zoom_why ? ` (${b.zoom_why})` : ''}`, 'ms', stats(b.zoom_ms), '< 150 ms', stats(b.zoom_ms).n === b.zoom_ms.length && stats(b.zoom_ms).median < 150, stats(b.zoom_ms).median / 150);
+    if (b.zoom_goal !== false)
+      add(`${tag}, one zoom step${b.zoom_why ? ` (${b.zoom_why})` : ''}`, 'ms', stats(b.zoom_ms), '< 150 ms', stats(b.zoom_ms).n === b.zoom_ms.length && stats(b.zoom_ms).median < 150, stats(b.zoom_ms).median / 150);
   }
   if (out.simulate.length) {
     const n = label(out.simulate[0].blocks);
