@@ -232,6 +232,9 @@ typedef struct ew_state {
      * summed over the epoch's samples [sms * nk], how many samples, the
      * next sample's cycle and the step; scratch for the decision */
     int64_t *tba_iw;
+    int64_t *tba_held;       /* [nsubs * warps_per_sm] by position, the cycle the memory
+                                queue takes each warp's last request (idle until then) */
+    int32_t tba_cap;         /* warps_per_sm */
     int64_t tba_samples, tba_next, tba_step;
     double *tba_mean;
     struct tba_kernel *tba_k;
@@ -605,6 +608,10 @@ static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
     if (E->sb) {
         ew_sb *b = E->sb + (size_t)(w - E->subs) * (size_t)E->sb_cap;
         memmove(b + p, b + p + 1, (size_t)m * sizeof *b);
+    }
+    if (E->tba_held) {
+        int64_t *h = E->tba_held + (size_t)(w - E->subs) * (size_t)E->tba_cap;
+        memmove(h + p, h + p + 1, (size_t)m * sizeof *h);
     }
     if (w->fe_ibuf) {
         memmove(w->fe_done + p, w->fe_done + p + 1, (size_t)m * sizeof *w->fe_done);
@@ -991,6 +998,10 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
          * runs from the last of them */
         int64_t at = c << EW_FRAC;
         if (at < E->mem_next) at = E->mem_next;
+        /* §3.6's sample counts the warp idle until its request is taken
+         * (tba_sample) */
+        if (E->tba_held)
+            E->tba_held[(size_t)s * (size_t)E->tba_cap + (size_t)p] = at >> EW_FRAC;
         at += K->mem_span;
         E->mem_next = at + E->mem_interval;
         if (E->port_next) {
@@ -1382,6 +1393,7 @@ static void warp_fini(void *self) {
     free(E->sm_rank);
     free(E->port_free);
     free(E->tba_iw);
+    free(E->tba_held);
     free(E->tba_mean);
     free(E->tba_k);
     free(E->tba_moves);
@@ -1647,7 +1659,11 @@ static int warp_init(void *self, sim_state *st) {
         E->tba_k = calloc(E->nk ? E->nk : 1, sizeof *E->tba_k);
         E->tba_moves = malloc(cells * sizeof *E->tba_moves);
         E->tba_swap = malloc((size_t)d->sms * sizeof *E->tba_swap);
-        if (!E->tba_iw || !E->tba_mean || !E->tba_k || !E->tba_moves || !E->tba_swap) return -1;
+        E->tba_cap = d->warps_per_sm;
+        E->tba_held = calloc((size_t)E->nsubs * (size_t)d->warps_per_sm, sizeof *E->tba_held);
+        if (!E->tba_iw || !E->tba_mean || !E->tba_k || !E->tba_moves || !E->tba_swap ||
+            !E->tba_held)
+            return -1;
     }
     /* preemption (policy.sm_preempt) for either of them */
     if (cfg->policy.has_sm_preempt && (E->sm_rank || E->tba_iw)) {
@@ -1759,6 +1775,7 @@ static void join_warp(ew_state *E, sim_state *st, int32_t b, warp_info wi, int64
         w->quota_k[n] = E->qk[k];
     }
     if (K->dep) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = from };
+    if (E->tba_held) E->tba_held[(size_t)s * (size_t)E->tba_cap + (size_t)n] = 0;
     w->info[n] = wi;
     if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
     if (E->mx && K->uses_mem && E->mq_warps[s]++ == 0 && E->mq_subs[sm]++ == 0) E->nact++;
@@ -1981,14 +1998,17 @@ static int64_t warp_block_resume(void *self, sim_state *st, int32_t k, int32_t s
 
 /* §3.6's idle-warp sample at cycle c, after its issue: a warp that could
  * issue (ready, its kernel's counter on the SM positive: not throttled by
- * its quota) and did not is idle. */
+ * its quota) and did not is idle, and so is one whose memory request still
+ * waits in the device's queue (tba_held; tb_adjust.h: GPGPU-Sim holds such
+ * a warp at issue, "a full pipeline"). */
 static void tba_sample(ew_state *E, int64_t c) {
     for (int32_t s = 0; s < E->nsubs; s++) {
         const warp_sub *w = &E->subs[s];
         int32_t sm = s / E->nsub;
         for (int32_t p = 0; p < w->n; p++) {
             int32_t k = w->info[p].kernel;
-            if (w->ready[p] <= c && quota_counter(&E->q, sm, E->qk[k]) > 0)
+            bool held = E->tba_held[(size_t)s * (size_t)E->tba_cap + (size_t)p] > c;
+            if (held || (w->ready[p] <= c && quota_counter(&E->q, sm, E->qk[k]) > 0))
                 E->tba_iw[(size_t)sm * E->nk + (size_t)k]++;
         }
     }
@@ -2004,8 +2024,12 @@ static void tba_sample(ew_state *E, int64_t c) {
 static void tba_epoch(ew_state *E, sim_state *st, int64_t c) {
     int32_t sms = st->sms.n;
     size_t nk = E->nk, cells = (size_t)sms * nk;
+    /* the first boundary has no epoch behind it: nothing sampled, no
+     * IPC_history, so nothing to decide ("At the beginning of an epoch,
+     * the number of IWs is collected": those of the epoch that ended) */
+    if (E->tba_samples == 0) return;
     for (size_t i = 0; i < cells; i++) {
-        E->tba_mean[i] = E->tba_samples ? (double)E->tba_iw[i] / (double)E->tba_samples : 0;
+        E->tba_mean[i] = (double)E->tba_iw[i] / (double)E->tba_samples;
         E->tba_iw[i] = 0;
     }
     E->tba_samples = 0;

@@ -23,6 +23,16 @@
  * if there are no pending preemption requests from any kernel."
  *
  * Read here (the text leaves these open):
+ * - an idle warp (exec_warp.c samples them) is one that could issue in the
+ *   sampled cycle (ready, its kernel's counter on the SM positive) and did
+ *   not, or one whose memory instruction waits in the device's memory
+ *   queue behind other requests: on a device without an LD/ST queue of its
+ *   own (the first-come-first-served `mem_bandwidth`, isca17-gpgpusim) a
+ *   request queues after issue, where GPGPU-Sim's warp would wait at issue
+ *   for a full LD/ST pipeline;
+ * - no decision at the manager's first boundary: no epoch has been sampled
+ *   ("At the beginning of an epoch, the number of IWs is collected": those
+ *   of the epoch that ended), and IPC_history has no cycles yet;
  * - one TB more per QoS kernel and SM per epoch, for a kernel that has a
  *   TB to place (one not yet dispatched, or one swapped out earlier);
  * - idle TBs = floor(mean IW / warps per TB);
