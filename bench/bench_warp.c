@@ -10,7 +10,7 @@
  *
  * Usage: bench_warp [--sms N] [--threads T] [--blocks B] [--repeat R]
  *                   [--warps-per-sm W] [--policy gto|lrr|qaws] [--record]
- *                   [--mem none|fp32|dram|l1|all] [--scoreboard]
+ *                   [--mem none|fp32|dram|l1|l2|all] [--scoreboard]
  * --mem turns parts of the memory system on (issue 25: at least 20 M/s with
  * all of it): fp32 the sub-cores' fp32 pipes (the compute kernel's alu
  * instructions on them, 0.5 a cycle); dram the sectored memory system
@@ -18,7 +18,9 @@
  * port, 256 outstanding per SM), the memory kernel's loads each warp's own
  * 8 KB, the compute kernel's a stream; l1 that and a 96-KB 4-way L1 (128 KB
  * L1 + shared, QAWS Table I, less 32 KB of shared memory), hit latency 28;
- * all: l1 and fp32.
+ * l2 that and the TITAN V's 4.5-MB L2 (GPGPU-Sim SM7_TITANV: 24 ways, 160
+ * cycles; the compute kernel's stream misses it, the memory kernel's 8 KB
+ * per warp that the L1 cannot hold hits it); all: l2 and fp32.
  * --scoreboard gives both programs a scoreboard (program.dep; issue 25): the
  * compute kernel's alu instructions two chains (each reads the one 2 back),
  * its load independent; the memory kernel's first alu reads the last
@@ -66,10 +68,11 @@ int main(int argc, char **argv) {
     static const sim_instr cbody[] = { { SIM_ICLASS_ALU, 16 }, { SIM_ICLASS_MEM, 1 } };
     static const sim_instr mbody[] = { { SIM_ICLASS_ALU, 2 }, { SIM_ICLASS_MEM, 1 } };
     bool fp32 = !strcmp(mem, "fp32") || !strcmp(mem, "all");
-    bool dram = !strcmp(mem, "dram") || !strcmp(mem, "l1") || !strcmp(mem, "all");
-    bool l1 = !strcmp(mem, "l1") || !strcmp(mem, "all");
+    bool l2 = !strcmp(mem, "l2") || !strcmp(mem, "all");
+    bool l1 = !strcmp(mem, "l1") || l2;
+    bool dram = !strcmp(mem, "dram") || l1;
     if (!fp32 && !dram && strcmp(mem, "none")) {
-        fprintf(stderr, "bench_warp: --mem %s is not none, fp32, dram, l1 or all\n", mem);
+        fprintf(stderr, "bench_warp: --mem %s is not none, fp32, dram, l1, l2 or all\n", mem);
         return 2;
     }
     static const sim_access cacc[] = { { .fp32 = 1 }, { .sectors = 4, .scope = SIM_SCOPE_WARP } };
@@ -100,6 +103,11 @@ int main(int argc, char **argv) {
         d.l1_smem_kb = 96;
         d.l1_assoc = 4;
         d.latency_l1 = 28;
+    }
+    if (l2) {
+        d.l2_kb = 4608;
+        d.l2_assoc = 24;
+        d.latency_l2 = 160;
     }
     sim_device_fill_order(&d);
     sim_stream ss[2] = { { .name = "S1", .priority = SIM_PRIO_NONE },

@@ -142,7 +142,7 @@ warpRun('policy', ['--policy', 'qaws']);
 warpRun('recording', ['--record']);
 warpRun('1G', ['--blocks', quick ? '12500' : '125000']);
 // the memory system (issue 25: at least 20 M/s with all of it), part by part
-for (const m of ['fp32', 'dram', 'l1', 'all']) warpRun('mem ' + m, ['--mem', m]);
+for (const m of ['fp32', 'dram', 'l1', 'l2', 'all']) warpRun('mem ' + m, ['--mem', m]);
 // the scoreboard (program.dep), without and with the memory system
 warpRun('scoreboard', ['--scoreboard']);
 warpRun('mem all scoreboard', ['--mem', 'all', '--scoreboard']);

@@ -176,6 +176,20 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
              d->l1_assoc < 1 ? "l1_assoc" : "latency_l1", !(d->dram_sectors > 0) ?
              "the memory system (dram_sectors > 0)" : d->l1_assoc < 1 ? "its ways per set (>= 1)"
              : "its hit latency in cycles (GPGPU-Sim SM75: 20)");
+    if (d->l2_kb < 0 || d->l2_kb > 1048576)
+        FAIL("device.l2_kb: %d is outside 0..1048576", (int)d->l2_kb);
+    if (d->l2_assoc < 0 || d->l2_assoc > 4096)
+        FAIL("device.l2_assoc: %d is outside 0..4096", (int)d->l2_assoc);
+    if (d->latency_l2 < 0)
+        FAIL("device.latency_l2: a latency is a number of cycles, not negative");
+    if (d->l2_kb > 0 && (!(d->dram_sectors > 0) || d->l2_assoc < 1 || d->latency_l2 < 1))
+        FAIL("device.%s: with l2_kb the L2 needs %s", !(d->dram_sectors > 0) ? "dram_sectors" :
+             d->l2_assoc < 1 ? "l2_assoc" : "latency_l2", !(d->dram_sectors > 0) ?
+             "the memory system (dram_sectors > 0)" : d->l2_assoc < 1 ? "its ways per set (>= 1)"
+             : "its hit latency in cycles (GPGPU-Sim: 160)");
+    if (d->l2_kb > 0 && (int64_t)d->l2_kb * 1024 / 128 < d->l2_assoc)
+        FAIL("device.l2_assoc: %d ways need at least %d KB of L2, not %d", (int)d->l2_assoc,
+             (int)((d->l2_assoc * 128 + 1023) / 1024), (int)d->l2_kb);
     if (d->uvm_page_kb < 0 || d->uvm_page_kb > 2048)
         FAIL("device.uvm_page_kb: %d is outside 0..2048 (0: managed memory not modelled)",
              (int)d->uvm_page_kb);

@@ -57,6 +57,9 @@ typedef struct sim_device {
     int32_t l1_smem_kb;           /* KB of L1 + shared memory per SM; 0 = no L1 modelled */
     int32_t l1_assoc;             /* ways of a set of the L1 (128-byte lines, 4 sectors) */
     int32_t latency_l1;           /* cycles after a load that hits the L1 in every sector */
+    int32_t l2_kb;                /* KB of L2, the whole GPU; 0 = no L2 modelled */
+    int32_t l2_assoc;             /* ways of a set of the L2 (128-byte lines, 4 sectors) */
+    int32_t latency_l2;           /* cycles after a load whose L1 misses all hit the L2 */
     int32_t uvm_page_kb;          /* KB a managed-memory fault migrates; 0 = not modelled */
     int32_t uvm_fault_latency;    /* cycles from a fault to its page, at least */
     int32_t sm_faults;            /* faults one SM has outstanding; 0 = no limit */
@@ -126,6 +129,9 @@ typedef struct sim_device {
     X(l1_smem_kb,            int32_t, SIM_DF_OPTION,    "l1_smem_kb",            0, "KB of unified L1 + shared memory per SM (Turing 96, Volta 128); the L1 is what the run's shared memory leaves (sectored, 128-byte lines, LRU); 0 = no L1 modelled; read with dram_sectors") \
     X(l1_assoc,              int32_t, SIM_DF_OPTION,    "l1_assoc",              0, "ways of each L1 set; read with l1_smem_kb") \
     X(latency_l1,            int32_t, SIM_DF_CYCLES,    "latency_l1",            0, "cycles after a load whose sectors all hit the L1 (GPGPU-Sim SM75: 20); read with l1_smem_kb") \
+    X(l2_kb,                 int32_t, SIM_DF_OPTION,    "l2_kb",                 0, "KB of L2 for the whole GPU (sectored, 128-byte lines, LRU; write-back, a store allocates its sectors without a read): a sector that hits it passes the SM's port without taking DRAM's share, a dirty line evicted is written back to DRAM; 0 = no L2 modelled; read with dram_sectors") \
+    X(l2_assoc,              int32_t, SIM_DF_OPTION,    "l2_assoc",              0, "ways of each L2 set; read with l2_kb") \
+    X(latency_l2,            int32_t, SIM_DF_CYCLES,    "latency_l2",            0, "cycles after a load whose L1 misses all hit the L2 (GPGPU-Sim: -gpgpu_l2_rop_latency 160); read with l2_kb") \
     X(uvm_page_kb,           int32_t, SIM_DF_OPTION,    "uvm_page_kb",           0, "KB of managed (unified) memory one page fault migrates over the copy link, at copy_bandwidth, one page at a time per GPU; 0 = managed memory not modelled; read with dram_sectors") \
     X(uvm_fault_latency,     int32_t, SIM_DF_CYCLES,    "uvm_fault_latency",     0, "cycles from a page fault to its page on the GPU, at least (the fault's round trip through the driver); read with uvm_page_kb") \
     X(sm_faults,             int32_t, SIM_DF_OPTION,    "sm_faults",             0, "page faults one SM has outstanding (its TLB's misses); 0 = no limit; read with uvm_page_kb") \

@@ -278,6 +278,19 @@ typedef struct ew_state {
     uint8_t *l1_mask;        /* ... sectors held */
     uint64_t *l1_clock;      /* [sms] */
     int64_t l1_hits, l1_misses;
+    /* the L2 (device.l2_kb): the whole GPU's, nsets x assoc lines; a line's
+     * mask holds its sectors (bits 0-3) and which of them are dirty (4-7) */
+    int32_t l2_sets, l2_assoc;
+    int64_t *mq_port, *mq_dram;  /* [nsubs] with an L2: each sub-core's port and DRAM streams
+                                    (mq_next is the later of the two) */
+    int32_t l2_lat;
+    uint64_t *l2_tag;        /* [sets * assoc] line address + 1; 0 = empty */
+    uint64_t *l2_lru;        /* ... last use (a count of accesses) */
+    uint8_t *l2_mask;
+    uint64_t l2_clock;
+    int64_t l2_hits, l2_misses, l2_writebacks;
+    uint64_t l2_addr[1024];  /* the sectors of the access being issued that left the SM (a
+                                warp access has at most 1024: sim.h sim_access) */
     /* unified memory (device.uvm_page_kb) */
     int64_t uvm_page;        /* bytes; 0 = not modelled */
     int64_t uvm_copy;        /* cycles one page's migration takes on the copy link */
@@ -387,6 +400,11 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
             }
         }
         for (size_t j = 0; j < p->nbody && d->dram_sectors > 0; j++) {
+            if (p->access && (p->access[j].sectors < 0 || p->access[j].sectors > 1024)) {
+                snprintf(err, errlen, "ops[%zu].program.body[%zu].access: %d sectors is outside "
+                         "1..1024", i, j, (int)p->access[j].sectors);
+                return -1;
+            }
             int32_t lat = class_latency(d, p, SIM_ICLASS_ALU);
             if (p->access && p->access[j].store && (lat < 1 || lat > EW_MAX_LATENCY)) {
                 snprintf(err, errlen, "ops[%zu].latency.alu: %s; a store's warp goes on after "
@@ -697,6 +715,21 @@ static inline int64_t mq_interval(const ew_state *E, int32_t s) {
     return n > 1 ? iv * n : iv;
 }
 
+/* With an L2 (l2_access) the port and DRAM are two streams: the interval
+ * between two sectors of sub-core s's share of its SM's port, and of its
+ * SM's equal share of DRAM, each split between the SM's sub-cores with
+ * memory warps as above. */
+static inline int64_t mq_port_interval(const ew_state *E, int32_t s) {
+    int32_t n = E->mq_subs[s / E->nsub];
+    return n > 1 ? E->port_iv * n : E->port_iv;
+}
+
+static inline int64_t mq_dram_interval(const ew_state *E, int32_t s) {
+    int32_t n = E->mq_subs[s / E->nsub];
+    int64_t iv = (int64_t)E->nact * E->dram_iv;
+    return n > 1 ? iv * n : iv;
+}
+
 /* Sectors of warp wi's access of x: a partial warp (a block's last, with
  * lanes_last threads) touches proportionally fewer (its inactive threads
  * make no access), at least one. */
@@ -709,14 +742,6 @@ static inline int64_t mq_sectors(const ew_state *E, const ew_kernel *K, const wa
     return n;
 }
 
-/* The L1 of SM sm (device.l1_smem_kb; GPGPU-Sim's l1_cache, sectored):
- * warp wi's access at its pc, n sectors, through the cache. A load's
- * sector that misses is allocated (read-allocate, LRU within its set), a
- * store's updates a line it finds and allocates none (write-through, no
- * write-allocate, as Volta and Turing; most-room Appendix A writes for this
- * reason). Returns the sectors that go on to the memory queue: a load's
- * misses, all of a store's. With probe, only counts (gated()). An access of
- * more than 16 sectors is scattered: one sector per 128-byte line. */
 /* The pages of managed memory on the GPU, or on their way: an open-addressing
  * map from page number to the cycle it is there (0: an empty slot; pages
  * never leave). */
@@ -870,6 +895,15 @@ static int64_t uvm_wait(ew_state *E, int32_t sm, const ew_kernel *K, const warp_
     return 0;
 }
 
+/* The L1 of SM sm (device.l1_smem_kb; GPGPU-Sim's l1_cache, sectored):
+ * warp wi's access at its pc, n sectors, through the cache. A load's
+ * sector that misses is allocated (read-allocate, LRU within its set), a
+ * store's updates a line it finds and allocates none (write-through, no
+ * write-allocate, as Volta and Turing; most-room Appendix A writes for this
+ * reason). Returns the sectors that go on to the memory queue: a load's
+ * misses, all of a store's, whose addresses it leaves in E->l2_addr. With
+ * probe, only counts (gated()). An access of more than 16 sectors is
+ * scattered: one sector per 128-byte line. */
 static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp_info *wi,
                          int64_t n, bool store, bool probe) {
     ew_where wh = ws_where(E, K, wi, n);
@@ -889,9 +923,12 @@ static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp
             if (lru[w] < lru[victim]) victim = w;
         bool found = w < A;
         if (store) {
-            if (found && !probe) {
-                mask[w] |= bit;
-                lru[w] = clk;
+            if (!probe) {
+                E->l2_addr[i] = addr;   /* every store sector goes on (write-through) */
+                if (found) {
+                    mask[w] |= bit;
+                    lru[w] = clk;
+                }
             }
             continue;
         }
@@ -902,8 +939,11 @@ static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp
             }
             continue;
         }
-        miss++;
-        if (probe) continue;
+        if (probe) {
+            miss++;
+            continue;
+        }
+        E->l2_addr[miss++] = addr;
         E->l1_misses++;
         if (found) {
             mask[w] |= bit;
@@ -915,6 +955,72 @@ static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp
         }
     }
     return store ? n : miss;
+}
+
+/* Without an L1 every sector of warp wi's access (n) leaves the SM: their
+ * addresses for the L2. */
+static void l2_addrs(ew_state *E, const ew_kernel *K, const warp_info *wi, int64_t n) {
+    ew_where wh = ws_where(E, K, wi, n);
+    for (int64_t i = 0; i < n; i++) E->l2_addr[i] = ws_addr(&wh, i);
+}
+
+/* The L2 (device.l2_kb; GPGPU-Sim's l2_cache, SM7_TITANV -gpgpu_cache:dl2
+ * S:32:128:24,L:B:m:L: sectored, LRU, write-back, allocate on miss, a
+ * store's sectors allocated without reading them, "lazy fetch on read"):
+ * the m sectors in E->l2_addr that left an SM, one GPU-wide cache (the
+ * memory partitions' slices together; a line's set is its address modulo
+ * the sets, where GPGPU-Sim hashes it to a slice). A load's sector that
+ * misses is allocated clean, a store's sector is allocated or updated
+ * dirty; a line evicted with dirty sectors writes them back to DRAM.
+ * Returns the sectors that go to DRAM: the misses of a load (a store never
+ * waits for DRAM), and *wb the sectors written back. */
+static int64_t l2_access(ew_state *E, int64_t m, bool store, int64_t *wb) {
+    uint64_t clk = ++E->l2_clock;
+    int64_t miss = 0;
+    int32_t A = E->l2_assoc;
+    *wb = 0;
+    uint64_t last = 0;       /* the line of the sector before, + 1: found at way w */
+    uint64_t *tag = NULL, *lru = NULL;
+    uint8_t *mask = NULL;
+    int32_t w = 0;
+    for (int64_t i = 0; i < m; i++) {
+        uint64_t addr = E->l2_addr[i];
+        uint64_t line = addr >> 2;
+        uint8_t bit = (uint8_t)(1u << (addr & 3));
+        if (line + 1 != last) {
+            /* a new line (a coalesced access's sectors share one) */
+            size_t set = (size_t)(line % (uint64_t)E->l2_sets) * (size_t)A;
+            tag = E->l2_tag + set;
+            lru = E->l2_lru + set;
+            mask = E->l2_mask + set;
+            int32_t victim = 0;
+            for (w = 0; w < A && tag[w] != line + 1; w++)
+                if (lru[w] < lru[victim]) victim = w;
+            if (w == A) {
+                /* not held: the least recently used line makes room, its
+                 * dirty sectors written back */
+                *wb += __builtin_popcount(mask[victim] >> 4);
+                tag[victim] = line + 1;
+                mask[victim] = 0;
+                w = victim;
+            }
+            last = line + 1;
+        }
+        lru[w] = clk;
+        if (store) {
+            mask[w] |= (uint8_t)(bit | bit << 4);
+            continue;
+        }
+        if (mask[w] & bit) {
+            E->l2_hits++;
+            continue;
+        }
+        mask[w] |= bit;
+        miss++;
+        E->l2_misses++;
+    }
+    E->l2_writebacks += *wb;
+    return miss;
 }
 
 /* A memory warp of sub-core s leaves at cycle r, when its last access is
@@ -976,8 +1082,30 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
         bool store = x & EW_X_STORE;
         int64_t page_ready = (x & EW_X_MANAGED) ? uvm_touch(E, st, s / E->nsub, K, wi, n, c) : 0;
         if (E->l1_sets > 0) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
+        else if (E->l2_sets > 0) l2_addrs(E, K, wi, n);
+        int64_t dram = n, wb = 0;
         int64_t at = c << EW_FRAC;
-        if (n > 0) {
+        if (n > 0 && E->l2_sets > 0) {
+            /* with an L2 the port and DRAM are two streams: every sector
+             * that left the SM passes its sub-core's share of the port (a
+             * hit, a miss's data, a store); DRAM's share serves the misses
+             * and the dirty sectors they evict (l2_access); a load waits
+             * for both when it missed, for the port alone when it hit */
+            dram = l2_access(E, n, store, &wb);
+            int64_t pt = at > E->mq_port[s] ? at : E->mq_port[s];
+            pt += n * mq_port_interval(E, s);
+            E->mq_port[s] = pt;
+            int64_t done = pt;
+            if (dram + wb > 0) {
+                int64_t dt = at > E->mq_dram[s] ? at : E->mq_dram[s];
+                dt += (dram + wb) * mq_dram_interval(E, s);
+                E->mq_dram[s] = dt;
+                if (dram > 0 && dt > done) done = dt;
+            }
+            at = done;
+            E->mq_next[s] = E->mq_port[s] > E->mq_dram[s] ? E->mq_port[s] : E->mq_dram[s];
+            E->sectors += n;
+        } else if (n > 0) {
             int64_t iv = mq_interval(E, s);
             if (at < E->mq_next[s]) at = E->mq_next[s];
             at += n * iv;
@@ -987,7 +1115,10 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
         if (store) r = c + (op >> 1);
         else if (n == 0) r = c + E->l1_lat;   /* every sector hit the L1 */
         else {
-            r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
+            /* a load's data comes back after the L2's latency when all it
+             * asked of the L2 was there, else after latency_mem's */
+            int64_t lat = E->l2_sets > 0 && dram == 0 ? (int64_t)E->l2_lat : (int64_t)(op >> 1);
+            r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + lat;
             if (E->l1_sets > 0 && r < c + E->l1_lat) r = c + E->l1_lat;
         }
         /* a page not yet on the GPU: the warp waits for its migration */
@@ -1375,6 +1506,18 @@ static void warp_fini(void *self) {
         snprintf(v, sizeof v, "%.4f", (double)E->l1_hits / (double)(E->l1_hits + E->l1_misses));
         trace_set_meta(E->t, "l1_hit_rate", v);
     }
+    if (E->t && E->l2_sets > 0) {
+        /* the L2's hit rate over the load sectors that reached it, and the
+         * dirty sectors it wrote back */
+        char v[32];
+        if (E->l2_hits + E->l2_misses > 0) {
+            snprintf(v, sizeof v, "%.4f",
+                     (double)E->l2_hits / (double)(E->l2_hits + E->l2_misses));
+            trace_set_meta(E->t, "l2_hit_rate", v);
+        }
+        snprintf(v, sizeof v, "%lld", (long long)E->l2_writebacks);
+        trace_set_meta(E->t, "l2_writebacks", v);
+    }
     if (E->t && E->uvm_faults > 0) {
         char v[32];
         snprintf(v, sizeof v, "%lld", (long long)E->uvm_faults);
@@ -1417,6 +1560,11 @@ static void warp_fini(void *self) {
     free(E->l1_lru);
     free(E->l1_mask);
     free(E->l1_clock);
+    free(E->mq_port);
+    free(E->mq_dram);
+    free(E->l2_tag);
+    free(E->l2_lru);
+    free(E->l2_mask);
     free(E->uvm_sm_free);
     free(E->uvm_key);
     free(E->uvm_val);
@@ -1512,6 +1660,21 @@ static int warp_init(void *self, sim_state *st) {
             E->l1_clock = calloc((size_t)d->sms, sizeof *E->l1_clock);
             if (!E->l1_tag || !E->l1_lru || !E->l1_mask || !E->l1_clock) return -1;
         }
+    }
+    if (E->mx && d->l2_kb > 0) {
+        size_t nsubs = (size_t)d->sms * (size_t)d->schedulers_per_sm;
+        E->mq_port = calloc(nsubs, sizeof *E->mq_port);
+        E->mq_dram = calloc(nsubs, sizeof *E->mq_dram);
+        if (!E->mq_port || !E->mq_dram) return -1;
+        int64_t lines = (int64_t)d->l2_kb * 1024 / 128;
+        E->l2_assoc = d->l2_assoc;
+        E->l2_sets = (int32_t)(lines / d->l2_assoc);
+        E->l2_lat = d->latency_l2;
+        size_t n = (size_t)E->l2_sets * (size_t)E->l2_assoc;
+        E->l2_tag = calloc(n, sizeof *E->l2_tag);
+        E->l2_lru = calloc(n, sizeof *E->l2_lru);
+        E->l2_mask = calloc(n, sizeof *E->l2_mask);
+        if (!E->l2_tag || !E->l2_lru || !E->l2_mask) return -1;
     }
     if (E->mx && d->uvm_page_kb > 0) {
         E->uvm_page = (int64_t)d->uvm_page_kb * 1024;
@@ -1701,7 +1864,7 @@ static int warp_init(void *self, sim_state *st) {
             K->ext = malloc((size_t)len * sizeof *K->ext);
             if (!K->ext) return -1;
         }
-        if (E->l1_sets > 0 || E->uvm_page > 0) {
+        if (E->l1_sets > 0 || E->l2_sets > 0 || E->uvm_page > 0) {
             K->ws = calloc((size_t)len, sizeof *K->ws);
             if (!K->ws) return -1;
         }

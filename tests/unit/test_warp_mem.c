@@ -10,6 +10,8 @@
  *   - DRAM is shared equally by the SMs with memory warps, whatever their
  *     warp counts (GPGPU-Sim's crossbar arbitrates round robin);
  *   - one fp32 warp instruction per 1/fp32_rate cycles on a sub-core;
+ *   - the L2: a hit passes the port alone and waits latency_l2; a store
+ *     allocates dirty, an evicted dirty line goes to DRAM;
  *   - with the fields at 0, nothing changes (the goldens prove it). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -213,6 +215,70 @@ static void test_l1(void **state) {
     assert_true(l1_run(64, &end) == 0);
 }
 
+/* The L2: 1 KB (8 lines, one set of 8 ways), hit latency 50, no L1; DRAM
+ * 0.25 sectors a cycle (4 cycles a sector), the port 1. A warp's coalesced
+ * loads walk its own 512 bytes (4 lines), 8 loads: the first 4 miss, each
+ * 4 sectors through the port (4 cycles) and DRAM (16), + 100: 116 cycles;
+ * the next 4 hit, the port alone, + 50: 54. The block ends at 4 x 116 +
+ * 4 x 54 = 680, hit rate 0.5; without the L2 every load takes 116: 928. */
+static void l2_bench(tb *b, double dram, int32_t l2_kb) {
+    mem_bench(b, 1, dram, 1024);
+    b->cfg.device.l2_kb = l2_kb;
+    b->cfg.device.l2_assoc = 8;
+    b->cfg.device.latency_l2 = 50;
+}
+
+static int64_t l2_run(int32_t l2_kb, const sim_program *p, const char *meta, double *value) {
+    tb b;
+    l2_bench(&b, p->access[0].store ? 0.5 : 0.25, l2_kb);
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = 32;
+    k->program = p;
+    trace t;
+    tb_run(&b, &t);
+    int64_t end = kern(&t, "K")->end;
+    if (meta) {
+        const char *v = trace_get_meta(&t, meta);
+        assert_non_null(v);
+        *value = strtod(v, NULL);
+    }
+    trace_free(&t);
+    return end;
+}
+
+static void test_l2_hits(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .footprint = 512, .scope = SIM_SCOPE_WARP } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 8, .access = acc };
+    double rate;
+    assert_int_equal(l2_run(1, &p, "l2_hit_rate", &rate), 680);
+    assert_true(rate == 0.5);
+    assert_int_equal(l2_run(0, &p, NULL, NULL), 928);
+}
+
+/* Write-back: DRAM 0.5 sectors a cycle (2 cycles a sector). A warp's 32
+ * coalesced stores walk its own 2 KB (16 lines) twice, one every 4 cycles
+ * (latency_alu). Without the L2 each store's 4 sectors take DRAM 8 cycles,
+ * one after another: the block ends at 256. With it each store allocates
+ * its line dirty without reading it (4 cycles of port, one after another:
+ * 128); from the 9th on each evicts the line 8 stores back, dirty, and its
+ * 4 sectors go to DRAM (8 cycles): the 9th at cycle 32 -> 40, the k-th
+ * (k >= 9) at 40 + 8 (k - 9); the 32nd at 224, the block's end. 24 lines
+ * written back: 96 sectors. */
+static void test_l2_write_back(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .footprint = 2048, .scope = SIM_SCOPE_WARP, .store = 1 } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 32, .access = acc };
+    double wb;
+    assert_int_equal(l2_run(1, &p, "l2_writebacks", &wb), 224);
+    assert_true(wb == 96);
+    assert_int_equal(l2_run(0, &p, NULL, NULL), 256);
+}
+
 /* Unified memory: 4-KB pages, a page's migration 1000 cycles (4.096 GB/s
  * at 1 GHz), one at a time. Each warp's random access (32 sectors, one per
  * line: 4 KB) is one page of its block's stream; two rounds.
@@ -276,6 +342,18 @@ static void test_errors(void **state) {
     assert_non_null(strstr(err, "device.sm_mem_queue"));
     d.sm_mem_queue = 256;
     assert_int_equal(sim_device_validate(&d, err, sizeof err), 0);
+    d.l2_kb = 64;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.l2_assoc"));
+    d.l2_assoc = 16;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.latency_l2"));
+    d.latency_l2 = 160;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), 0);
+    d.l2_assoc = 1024;   /* more ways than 64 KB has lines */
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "device.l2_assoc"));
+    d.l2_assoc = 16;
     d.fp32_rate = -1;
     assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
     assert_non_null(strstr(err, "device.fp32_rate"));
@@ -289,6 +367,8 @@ int main(void) {
         cmocka_unit_test(test_fp32_rate),
         cmocka_unit_test(test_partial_warp),
         cmocka_unit_test(test_l1),
+        cmocka_unit_test(test_l2_hits),
+        cmocka_unit_test(test_l2_write_back),
         cmocka_unit_test(test_uvm),
         cmocka_unit_test(test_errors),
     };
