@@ -41,8 +41,8 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
     'smem_per_sm', 'max_smem_per_block', 'warp_size', 'schedulers_per_sm', 'copy_engines',
     'copy_bandwidth', 'clock', 'mem_bandwidth', 'sm_mem_bandwidth', 'latency_alu', 'latency_sfu', 'latency_shared',
     'latency_mem', 'fetch_warps', 'ibuffer', 'fp32_rate', 'dram_sectors', 'sm_port_sectors',
-    'sm_mem_queue', 'l1_smem_kb', 'l1_assoc', 'latency_l1', 'uvm_page_kb', 'uvm_fault_latency',
-    'sm_faults', 'copies_in_flight']);
+    'sm_mem_queue', 'l1_smem_kb', 'l1_assoc', 'latency_l1', 'l2_kb', 'l2_assoc', 'latency_l2',
+    'uvm_page_kb', 'uvm_fault_latency', 'sm_faults', 'copies_in_flight']);
   // the device object of /api/presets has exactly the same keys, plus name and sm_order;
   // the warp-level model's fields only where the preset knows them (the front end
   // and the SMs' memory ports: only isca17-gpgpusim's)
@@ -51,7 +51,7 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   const device = (name) => presets.body.presets.find((p) => p.name === name).device;
   // (the memory system's fields, issue 25: no preset has them yet)
   const mem = new RegExp('^(fp32_rate|dram_sectors|sm_port_sectors|sm_mem_queue|l1_smem_kb|l1_assoc|' +
-    'latency_l1|uvm_page_kb|uvm_fault_latency|sm_faults|' +
+    'latency_l1|l2_kb|l2_assoc|latency_l2|uvm_page_kb|uvm_fault_latency|sm_faults|' +
     // (copies one engine runs at once, issue 28: a replay's, from its trace)
     'copies_in_flight)$');
   assert.deepEqual(Object.keys(device('isca17-gpgpusim')),
