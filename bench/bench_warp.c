@@ -19,8 +19,9 @@
  * 8 KB, the compute kernel's a stream; l1 that and a 96-KB 4-way L1 (128 KB
  * L1 + shared, QAWS Table I, less 32 KB of shared memory), hit latency 28;
  * l2 that and the TITAN V's 4.5-MB L2 (GPGPU-Sim SM7_TITANV: 24 ways, 160
- * cycles; the compute kernel's stream misses it, the memory kernel's 8 KB
- * per warp that the L1 cannot hold hits it); all: l2 and fp32.
+ * cycles; the compute kernel's stream misses it, and so do the memory
+ * kernel's 8 KB per warp, 40 MB in all: the row measures the lookups); all:
+ * l2 and fp32.
  * --scoreboard gives both programs a scoreboard (program.dep; issue 25): the
  * compute kernel's alu instructions two chains (each reads the one 2 back),
  * its load independent; the memory kernel's first alu reads the last
