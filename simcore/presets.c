@@ -13,11 +13,18 @@
  *   [ISCA]  fine-grained QoS quota sharing, ISCA'17, Table 1
  *   [GS]    GPGPU-Sim 4.x, configs/tested-cfgs/SM7_TITANV/gpgpusim.config
  *           (github.com/gpgpu-sim/gpgpu-sim_distribution), the configuration
- *           the QAWS paper ran (its Table Ia)
+ *           the QAWS paper ran (its Table Ia); [GS7], [GS75]: the same folder's
+ *           SM7_QV100 (Volta) and SM75_RTX2060 (Turing) configs; [GS6]:
+ *           configs/3.x-cfgs/SM6_GTX1080 (Pascal GP102), for the warp
+ *           model's latencies, pipes and MSHRs
  *   [CCT]   NVIDIA CUDA C++ Programming Guide, table "Technical
  *           Specifications per Compute Capability"
  *   [PCIe]  PCI-SIG: PCIe 3.0 x16 = 8 GT/s x 16 lanes x 128b/130b = 15.75 GB/s,
  *           PCIe 5.0 x16 = 63.0 GB/s per direction
+ *   [WP]    NVIDIA whitepapers: GeForce GTX 1080 (32 FP32 lanes per SM
+ *           processing block, 320 GB/s), Tesla V100 / Volta (16 FP32 lanes
+ *           per processing block, 900 GB/s), Turing (16 FP32 lanes per
+ *           processing block; RTX 2080 Ti 616 GB/s)
  *   data sheets: NVIDIA Jetson TX2 / Xavier NX / Orin Nano module data
  *           sheets, GeForce GTX 1080 / RTX 2080 Ti / TITAN V product pages,
  *           Tesla V100 and H100 whitepapers. */
@@ -40,6 +47,21 @@
 
 #define KB 1024LL
 #define GB 1e9
+
+/* The warp model's memory system and pipes (docs/memory.md) on the three
+ * GPUs of most-room Tables 1, 3 and 4: every field that all four of the
+ * paper's kernels run with (their scenarios, most-room-table*-*.json, add
+ * only what one kernel needs). A DRAM bandwidth in 32-byte sectors per SM
+ * cycle is the data sheet's bytes per second / the preset's clock / 32.
+ * What stays in a scenario: the L1 (its associativity is not published;
+ * the scenarios assume one), the L2 (measured, not shipped for Table 1:
+ * docs/memory.md) and unified memory (its fault latency is calibrated). */
+#define WARP_MODEL(alu, sfu, shared, mem, fp32, dram, mshrs)                   \
+    .latency_alu = (alu), .latency_sfu = (sfu), .latency_shared = (shared),   \
+    .latency_mem = (mem), .fp32_rate = (fp32), .dram_sectors = (dram),        \
+    .sm_mem_queue = (mshrs),                                                  \
+    .sm_port_sectors = 1 /* GPGPU-Sim: one 32-byte sector (a 40-byte flit) */ \
+                         /* a cycle into each SM                          */
 
 /* [ISCA] Table 1: the GPGPU-Sim setup that isca17-gpgpusim is and that
  * §4.6's 56-SM device keeps ("Other simulation parameters are the same as
@@ -126,12 +148,21 @@ static const preset presets[] = {
             .copy_engines = 2,             /* discrete GPU: one engine per direction */
             .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 */
             .clock_hz = 1733000000,        /* GTX 1080 product page: 1733 MHz boost */
+            /* [GS6]: ALU 4 (ptx_opcode_latency_fp), memory 220 (rop_latency 120
+             * + dram_latency 100), 128 L1 MSHRs (dl1 64:128:6,...,A:128:8);
+             * SFU 100 and shared 20 as on Turing ([GS75]: the Pascal config
+             * gives neither); fp32 1 a cycle ([WP]: 32 FP32 lanes per
+             * processing block; [GS6] initiation 1); 320 GB/s ([WP]) */
+            WARP_MODEL(4, 100, 20, 220, 1, 5.77, 128),
             .sm_order_kind = SIM_SM_ORDER_ASCENDING, /* [MR] §4.3: 0, 1, 2, 3, 4 */
             .sm_order = { A4(0), 4 },
         },
         .source = "Gilman et al. (most-room paper) Table 2, GTX 1080 row: 5 SMs, 2048 threads/SM, "
                   "1024/block, 32 blocks/SM, 64 warps/SM; §4.3 ascending order; registers and "
-                  "shared memory: CUDA Programming Guide, compute capability 6.0; PCIe 3.0 x16",
+                  "shared memory: CUDA Programming Guide, compute capability 6.0; PCIe 3.0 x16; "
+                  "warp model: GPGPU-Sim 3.x SM6_GTX1080 config (ALU 4, memory 120 + 100 "
+                  "cycles, 128 L1 MSHRs), 32 FP32 lanes per sub-core and 320 GB/s (GTX 1080 "
+                  "whitepaper)",
     },
     {
         .dev = {
@@ -150,6 +181,12 @@ static const preset presets[] = {
             .copy_engines = 2,
             .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 (V100 PCIe) */
             .clock_hz = 1530000000,        /* Volta whitepaper: V100 SXM2 boost 1530 MHz */
+            /* [GS7]: ALU 4, SFU 100, shared 20, memory 260 (gpgpu_l2_rop_latency
+             * 160 + dram_latency 100), fp32 0.5 a cycle (initiation 2; [WP]:
+             * 16 FP32 lanes per processing block); 256 L1 MSHRs (A:256 in
+             * the config's earlier versions, A:512 in its current one);
+             * 900 GB/s ([WP]) */
+            WARP_MODEL(4, 100, 20, 260, 0.5, 18.38, 256),
             /* [MR] §4.3 reports no order for Volta; ascending as on Pascal */
             .sm_order_kind = SIM_SM_ORDER_ASCENDING,
             .sm_order = { A64(0), A16(64) },
@@ -157,7 +194,9 @@ static const preset presets[] = {
         .source = "Gilman et al. (most-room paper) Table 2, Tesla V100 row: 80 SMs, 2048 "
                   "threads/SM, 1024/block, 32 blocks/SM, 64 warps/SM; registers and shared "
                   "memory: CUDA Programming Guide, compute capability 7.0; clock: Volta "
-                  "whitepaper; PCIe 3.0 x16",
+                  "whitepaper; PCIe 3.0 x16; warp model: GPGPU-Sim SM7_QV100 config (ALU 4, "
+                  "SFU 100, shared 20, memory 160 + 100 cycles, fp32 initiation 2, 256 L1 "
+                  "MSHRs), 900 GB/s (Volta whitepaper)",
     },
     {
         .dev = {
@@ -176,13 +215,20 @@ static const preset presets[] = {
             .copy_engines = 2,
             .copy_bandwidth = 15.75 * GB,  /* [PCIe] 3.0 x16 */
             .clock_hz = 1545000000,        /* RTX 2080 Ti product page: 1545 MHz boost */
+            /* [GS75]: ALU 4, SFU 100, shared 20, memory 260 (gpgpu_l2_rop_latency
+             * 160 + dram_latency 100), fp32 0.5 a cycle (initiation 2; [WP]:
+             * 16 FP32 lanes per processing block), 256 L1 MSHRs (dl1
+             * ...,A:256:8); 616 GB/s ([WP]) */
+            WARP_MODEL(4, 100, 20, 260, 0.5, 12.46, 256),
             .sm_order_kind = SIM_SM_ORDER_EVENS_THEN_ODDS, /* [MR] §4.3 */
             .sm_order = { E32(0), 64, 66, E32(1), 65, 67 },
         },
         .source = "Gilman et al. (most-room paper) Table 2, RTX 2080 Ti row: 68 SMs, 1024 "
                   "threads/SM, 1024/block, 16 blocks/SM, 32 warps/SM; §4.3 evens-then-odds "
                   "order; registers and shared memory: CUDA Programming Guide, compute "
-                  "capability 7.5; PCIe 3.0 x16",
+                  "capability 7.5; PCIe 3.0 x16; warp model: GPGPU-Sim SM75_RTX2060 config "
+                  "(ALU 4, SFU 100, shared 20, memory 160 + 100 cycles, fp32 initiation 2, "
+                  "256 L1 MSHRs), 616 GB/s (RTX 2080 Ti product page)",
     },
     {
         .dev = {

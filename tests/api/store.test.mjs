@@ -49,7 +49,8 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   const presets = await getJson(`${srv.base}/api/presets`);
   const keys = body.device_fields.map((f) => f.key);
   const device = (name) => presets.body.presets.find((p) => p.name === name).device;
-  // (the memory system's fields, issue 25: no preset has them yet)
+  // (the memory system's fields, issue 25: only most-room's three GPUs carry
+  // them, the ones all four Table 1 kernels share; below)
   const mem = new RegExp('^(fp32_rate|dram_sectors|sm_port_sectors|sm_mem_queue|l1_smem_kb|l1_assoc|' +
     'latency_l1|l2_kb|l2_assoc|latency_l2|uvm_page_kb|uvm_fault_latency|sm_faults|' +
     // (copies one engine runs at once, issue 28: a replay's, from its trace)
@@ -62,6 +63,21 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   assert.deepEqual(Object.keys(device('tx2')),
     ['name', ...keys.filter((k) => !/^(mem_bandwidth|sm_mem_bandwidth|latency_|fetch_warps|ibuffer)/.test(k) &&
       !mem.test(k)), 'sm_order']);
+  // most-room's GPUs (Tables 1, 3, 4): the latencies, pipes, MSHRs, port and
+  // DRAM of the sectored memory system; the L1, L2 and unified memory are a
+  // scenario's (docs/memory.md). DRAM in 32-byte sectors per SM cycle is the
+  // data sheet's bandwidth over the preset's own clock.
+  const shared = /^(fp32_rate|dram_sectors|sm_port_sectors|sm_mem_queue)$/;
+  for (const [name, gbs, lat, fp32, mshrs] of [['rtx2080ti', 616, 260, 0.5, 256], ['v100', 900, 260, 0.5, 256],
+    ['pascal-gilman', 320, 220, 1, 128]]) {
+    const d = device(name);
+    assert.deepEqual(Object.keys(d), ['name', ...keys.filter((k) =>
+      !/^(mem_bandwidth|sm_mem_bandwidth|fetch_warps|ibuffer)$/.test(k) && (!mem.test(k) || shared.test(k))),
+      'sm_order'], name);
+    assert.ok(Math.abs(d.dram_sectors - gbs * 1e9 / d.clock / 32) < 0.005, `${name}: ${gbs} GB/s at ${d.clock} Hz`);
+    assert.deepEqual([d.latency_alu, d.latency_mem, d.fp32_rate, d.sm_port_sectors, d.sm_mem_queue],
+      [4, lat, fp32, 1, mshrs], name);
+  }
   assert.match(body.device_fields.find((f) => f.key === 'fetch_warps').doc, /GPGPU-Sim: 1/);
 });
 
