@@ -215,6 +215,9 @@ typedef struct ew_state {
     bool quota;              /* a quota warp policy (ISCA'17): q runs */
     quota_state q;
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
+    uint64_t *owed;          /* [nsubs * owed_words] by position, a bit per warp whose
+                                quota_owe is not 0: the charge loop visits only these */
+    int32_t owed_words;      /* (warps_per_sm + 63) / 64 */
     int32_t *wqk;            /* [nsubs * warps_per_sm] the sub-cores' quota_k */
     int32_t *qk;             /* [nk] the QoS manager's kernel of each kernel (quota.h) */
     int32_t *qfirst;         /* [q.nk] the first kernel of each manager kernel */
@@ -615,6 +618,23 @@ static void epoch_flush(ew_state *E) {
 
 /* ---- warps ---------------------------------------------------------------- */
 
+/* Sub-core s's owed bits (E->owed), and their upkeep: warp p's set or
+ * cleared; warp p gone, the bits above it one position down, as the
+ * arrays' entries move (remove_warp). */
+static inline uint64_t *owed_of(const ew_state *E, const warp_sub *w) {
+    return E->owed + (size_t)(w - E->subs) * (size_t)E->owed_words;
+}
+
+static void owed_remove(uint64_t *b, int32_t words, int32_t p) {
+    int32_t i = p >> 6;
+    uint64_t below = (1ULL << (p & 63)) - 1;
+    b[i] = (b[i] & below) | ((b[i] >> 1) & ~below);
+    for (; i + 1 < words; i++) {
+        b[i] |= (b[i + 1] & 1) << 63;
+        b[i + 1] >>= 1;
+    }
+}
+
 static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
     int32_t m = w->n - p - 1;
     memmove(w->ready + p, w->ready + p + 1, (size_t)m * sizeof *w->ready);
@@ -622,6 +642,7 @@ static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
     if (w->quota_owe) {
         memmove(w->quota_owe + p, w->quota_owe + p + 1, (size_t)m * sizeof *w->quota_owe);
         memmove(w->quota_k + p, w->quota_k + p + 1, (size_t)m * sizeof *w->quota_k);
+        owed_remove(owed_of(E, w), E->owed_words, p);
     }
     if (E->sb) {
         ew_sb *b = E->sb + (size_t)(w - E->subs) * (size_t)E->sb_cap;
@@ -1203,6 +1224,8 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
         }
         if (E->quota) {
             w->quota_owe[p] = lanes;
+            uint64_t *ob = owed_of(E, w) + (p >> 6), bit = 1ULL << (p & 63);
+            *ob = lanes ? *ob | bit : *ob & ~bit;
             if (r < w->owe_due) w->owe_due = r;
         }
         if (w->fe_ibuf && --w->fe_ibuf[p] == 0) fe_want(E, w, p, s / E->nsub);
@@ -1329,25 +1352,22 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         /* an instruction completes when the warp may issue again, or, with
          * a front end, at the latency kept apart from the fetch */
         const int64_t *done = w->fe_done ? w->fe_done : w->ready;
-        /* 64 warps at a time, a pass without branches finds the completed
-         * ones (a bit each) and the next completion, then they are charged
-         * in position order (a charge touches neither array) */
+        /* only the warps that owe (their bits), in position order: each
+         * completed one is charged (a charge touches neither array), the
+         * others give the next completion */
         int64_t next = INT64_MAX;
-        for (int32_t b = 0; b < w->n; b += 64) {
-            int32_t e = w->n - b < 64 ? w->n - b : 64;
-            const int32_t *ob = owe + b;
-            const int64_t *db = done + b;
-            uint64_t due = 0;
-            for (int32_t i = 0; i < e; i++) {
-                int64_t d = ob[i] ? db[i] : INT64_MAX;
-                due |= (uint64_t)(d <= c) << i;
-                int64_t later = d > c ? d : INT64_MAX;
-                next = later < next ? later : next;
-            }
-            for (; due; due &= due - 1) {
-                int32_t i = b + __builtin_ctzll(due);
+        uint64_t *ob = owed_of(E, w);
+        for (int32_t x = 0; x < E->owed_words; x++) {
+            for (uint64_t m = ob[x]; m; m &= m - 1) {
+                int32_t i = x * 64 + __builtin_ctzll(m);
+                int64_t d = done[i];
+                if (d > c) {
+                    next = d < next ? d : next;
+                    continue;
+                }
                 quota_charge(&E->q, sm, w->quota_k[i], owe[i], c);
                 owe[i] = 0;
+                ob[x] &= ~(1ULL << (i & 63));
             }
         }
         w->owe_due = next;
@@ -1376,8 +1396,10 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     int64_t d = INT64_MAX, da = INT64_MAX;
     bool poll = false;
     if (!quota_held(&E->q, sm)) {
-        /* nothing throttled here: the earliest ready warp, as without quotas */
-        for (int32_t i = 0; i < w->n; i++) d = r[i] < d ? r[i] : d;
+        /* nothing throttled here: the earliest ready warp, as without
+         * quotas (one ready by the next cycle settles it: below, d is at
+         * least c + 1) */
+        for (int32_t i = 0; i < w->n && d > c + 1; i++) d = r[i] < d ? r[i] : d;
         da = d;
     } else {
         /* the SM's counters are shared by its sub-cores (quota.h): while
@@ -1410,6 +1432,10 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
             }
             if (t < d) d = t;
             if (ta < da) da = ta;
+            /* settled: d <= da <= c + 1 make the turn's answer the next
+             * cycle, whatever the other warps (and poll: below, da <= c + 1
+             * clears it) */
+            if (da <= c + 1) break;
         }
     }
     /* with a front end a warp may wait for its fetch past its instruction's
@@ -1529,6 +1555,7 @@ static void warp_fini(void *self) {
         quota_free(&E->q);
     }
     free(E->owe);
+    free(E->owed);
     free(E->wqk);
     free(E->qk);
     free(E->qfirst);
@@ -1760,11 +1787,13 @@ static int warp_init(void *self, sim_state *st) {
     E->free_block = 0;
     if (E->wp->quota) {
         E->owe = calloc(ns * cap, sizeof *E->owe);
+        E->owed_words = (int32_t)((cap + 63) / 64);
+        E->owed = calloc(ns * (size_t)E->owed_words, sizeof *E->owed);
         E->wqk = calloc(ns * cap, sizeof *E->wqk);
         E->qk = malloc((E->nk ? E->nk : 1) * sizeof *E->qk);
         E->qfirst = malloc((E->nk ? E->nk : 1) * sizeof *E->qfirst);
         E->qpoll = calloc(ns, sizeof *E->qpoll);
-        if (!E->owe || !E->wqk || !E->qk || !E->qfirst || !E->qpoll) return -1;
+        if (!E->owe || !E->owed || !E->wqk || !E->qk || !E->qfirst || !E->qpoll) return -1;
         /* ISCA'17 §4.1 re-executes each program over the simulated window,
          * and the QoS manager's state (history, Rollover's leftover) is
          * the kernel's across its runs: a kernel launched on the same
@@ -1935,6 +1964,7 @@ static void join_warp(ew_state *E, sim_state *st, int32_t b, warp_info wi, int64
     w->ready[n] = from;
     if (w->quota_owe) {
         w->quota_owe[n] = 0;
+        owed_of(E, w)[n >> 6] &= ~(1ULL << (n & 63));
         w->quota_k[n] = E->qk[k];
     }
     if (K->dep) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = from };
