@@ -56,6 +56,23 @@ static const char *order_name(sim_sm_order_kind k) {
     return k == SIM_SM_ORDER_EVENS_THEN_ODDS ? "evens-then-odds" : "ascending";
 }
 
+/* A device's rate or bandwidth as written where it came from: the fewest
+ * digits (15, 16, else 17) that read back as the same double, so the
+ * RTX 2080 Ti's 12.46 sectors per cycle is "12.46", not %.17g's
+ * "12.460000000000001" (records keep %.17g: put_f64). */
+static void put_f64_short(tj_buf *b, double v) {
+    if (!isfinite(v)) {
+        tj_puts(b, "null");
+        return;
+    }
+    char tmp[40];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (prec == 17 || strtod(tmp, NULL) == v) break;
+    }
+    tj_puts(b, tmp);
+}
+
 void tj_put_device(tj_buf *b, const sim_device *d) {
     char name[SIM_DEVICE_NAME_MAX + 1];
     memcpy(name, d->name, SIM_DEVICE_NAME_MAX);
@@ -71,9 +88,7 @@ void tj_put_device(tj_buf *b, const sim_device *d) {
         if (f->type != SIM_DT_F64) {
             tj_put_i64(b, sim_device_get_i64(d, f));
         } else {
-            double v = sim_device_get_f64(d, f);
-            if (isfinite(v)) putf(b, "%.17g", v);
-            else tj_puts(b, "null");
+            put_f64_short(b, sim_device_get_f64(d, f));
         }
     }
     key(b, "sm_order", false);

@@ -33,6 +33,10 @@ static void build(trace *t) {
     t->device.copy_engines = 1;
     t->device.copy_bandwidth = 1.5e10;
     t->device.clock_hz = 1300500000;
+    /* rates as typed (1.44: 15 digits read it back) and as computed (0.1 +
+     * 0.2 needs all 17) */
+    t->device.mem_bandwidth = 1.44;
+    t->device.sm_mem_bandwidth = 0.1 + 0.2;
     t->device.sm_order_kind = SIM_SM_ORDER_EXPLICIT;
     t->device.sm_order[0] = 1;
     t->device.sm_order[1] = 0;
@@ -128,6 +132,9 @@ static void test_roundtrip(void **state) {
     build(&t);
     tj_buf b = {0};
     assert_int_equal(tj_write_trace(&t, &b), 0);
+    /* a device's rates in the fewest digits that read back exactly (the
+     * device below compares equal byte for byte) */
+    assert_non_null(strstr(b.s, "\"mem_bandwidth\":1.44,\"sm_mem_bandwidth\":0.30000000000000004,"));
     trace_init(&u);
     char err[256] = "";
     int rc = imp_trace_json_parse(b.s, b.len, "t.json", &u, err, sizeof err);
