@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const LINE = /sweep: (\d+) points \((\d+) simulations\) in ([\d.]+) s on (\d+) threads: ([\d.]+) points\/s/;
+const LINE = /sweep: (\d+) points \((\d+) simulations\) in ([\d.]+) s on (\d+) threads: ([\d.]+) points\/s \(first the kernels alone, (\d+) simulations in ([\d.]+) s; then ([\d.]+) points\/s\)/;
 
 export function qosSweep({ schedlab, work, quick }) {
   const spec = JSON.parse(readFileSync('sweeps/isca17-qosreach.json', 'utf8'));
@@ -55,15 +55,22 @@ export function qosPaperSweep({ schedlab, work, quick }) {
   const r = spawnSync(schedlab, args, { encoding: 'utf8' });
   const m = LINE.exec(r.stderr || '');
   if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters): ${r.stderr}`);
-  const pps = +m[5];
-  return { threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3], points_per_s: pps,
-    full_points: full, full_hours_projected: +(full / pps / 3600).toFixed(2), target_hours: 0.5 };
+  // the whole spec: its points at the sample's points-phase rate, and its
+  // kernels alone (every ordered pair: each kernel in both of the
+  // template's roles) at the sample's time per such simulation (that phase
+  // runs on every core too)
+  const pointsRate = +m[8], isoSims = +m[6], isoSeconds = +m[7];
+  const fullIso = n * 2;
+  const hours = (full / pointsRate + isoSeconds * fullIso / isoSims) / 3600;
+  return { threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3], points_per_s: +m[5],
+    isolated_simulations: isoSims, isolated_seconds: isoSeconds, points_phase_per_s: pointsRate,
+    full_points: full, full_hours_projected: +hours.toFixed(2), target_hours: 0.5 };
 }
 
 export function printQosPaper(r) {
   console.log('\nQoS sweep at ISCA\'17 §4.1\'s parameters (10K-cycle epochs, 2M-cycle window; a sample of isca17-parboil-paper.json; target: the whole spec in 30 minutes)');
-  console.log('  threads  points  simulations   seconds   points/s   whole spec (points)   projected hours');
-  console.log(`  ${String(r.threads).padEnd(7)}  ${String(r.points).padStart(6)}  ${String(r.simulations).padStart(11)}   ${r.seconds.toFixed(2).padStart(7)}   ${r.points_per_s.toFixed(2).padStart(8)}   ${String(r.full_points).padStart(19)}   ${r.full_hours_projected.toFixed(1).padStart(15)}`);
+  console.log('  threads  points  simulations   seconds   points/s   kernels alone (sims, s)   points/s after   whole spec (points)   projected hours');
+  console.log(`  ${String(r.threads).padEnd(7)}  ${String(r.points).padStart(6)}  ${String(r.simulations).padStart(11)}   ${r.seconds.toFixed(2).padStart(7)}   ${r.points_per_s.toFixed(2).padStart(8)}   ${(r.isolated_simulations + ', ' + r.isolated_seconds.toFixed(2)).padStart(23)}   ${r.points_phase_per_s.toFixed(2).padStart(14)}   ${String(r.full_points).padStart(19)}   ${r.full_hours_projected.toFixed(1).padStart(15)}`);
 }
 
 export function printQos(rows) {

@@ -1405,13 +1405,15 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
         for (size_t k = 0; k < s->nsch; k++) units[jb->nunits++] = p * s->nsch + k;
     if (ctl && ctl->phase) atomic_store(ctl->phase, "isolated IPC");
     int rc = run_phase(jb, 1, threads < (int)(QOS_ROLES * s->nk) ? threads : (int)(QOS_ROLES * s->nk));
+    double iso_s = now() - t0;
+    uint64_t iso_sims = jb->sims;
     if (ctl && ctl->phase) atomic_store(ctl->phase, "points");
     if (rc == 0) rc = run_phase(jb, 2, threads);
     if (rc) fail(err, errlen, "sweep", "%s", jb->err);
     double wall = now() - t0;
     if (st)
         *st = (qos_stats){.wall_s = wall, .points = jb->nunits * s->ngoals, .sims = jb->sims,
-                          .threads = threads};
+                          .threads = threads, .iso_s = iso_s, .iso_sims = iso_sims};
     if (rc == 0) {
         json_t *points = json_array(), *kern = json_array(), *pairs = json_array();
         /* each kernel's IPC_isolated in each role the template has: as the

@@ -64,6 +64,9 @@ typedef struct qos_stats {
     uint64_t points;         /* (pair, goal, scheme) points computed */
     uint64_t sims;           /* simulations run, isolated and hill-climbing steps included */
     int threads;
+    /* the first phase: each kernel alone (IPC_isolated), before any point */
+    double iso_s;
+    uint64_t iso_sims;
 } qos_stats;
 
 /* root: the parsed spec (borrowed); file: its path (messages, relative

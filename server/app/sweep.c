@@ -567,7 +567,8 @@ int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const 
         int rc = qos_run_ctl(s->qos, index, count, threads, ctl, result, &q, err, errlen);
         if (st)
             *st = (sweep_stats){.wall_s = q.wall_s, .threads = q.threads, .qos = true,
-                                .points = q.points, .sims = q.sims};
+                                .points = q.points, .sims = q.sims, .iso_s = q.iso_s,
+                                .iso_sims = q.iso_sims};
         return rc;
     }
     if (count < 1 || index < 0 || index >= count)

@@ -55,6 +55,8 @@ typedef struct sweep_stats {
     /* kind "qos" (qos_sweep.h): (pair, goal, scheme) points and simulations */
     bool qos;
     uint64_t points, sims;
+    double iso_s;           /* of wall_s: the kernels alone (IPC_isolated), first */
+    uint64_t iso_sims;
 } sweep_stats;
 
 int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec **out, char *err,
