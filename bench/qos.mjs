@@ -35,42 +35,51 @@ export function qosSweep({ schedlab, work, quick }) {
 // ISCA'17 §4.1's own parameters (issue 26: "the full paper-parameter
 // sweep ... within 30 minutes on the 2-core machine"): a sample of
 // sweeps/isca17-parboil-paper.json -- the reduced Parboil spec's four pairs
-// (one per class of Fig. 7) at goal 0.6 under Rollover and Spart, each point
-// 64 launches of each kernel over a 2M-cycle window -- on every core, and
-// the whole spec's time at the sample's rate (a projection: pairs differ).
+// (one per class of Fig. 7) at goal 0.6, each point 64 launches of each
+// kernel over a 2M-cycle window -- on every core, once under Rollover (for
+// the spec's five quota schemes, which share its warp-scheduler path) and
+// once under Spart, and the whole spec's time from the two points' rates
+// (a projection: pairs differ) plus its kernels alone (every ordered pair:
+// each kernel in both of the template's roles) at the sample's time per
+// such simulation.
 export function qosPaperSweep({ schedlab, work, quick }) {
   const spec = JSON.parse(readFileSync('sweeps/isca17-parboil-paper.json', 'utf8'));
   // "pairs": "all" -- every ordered pair of the kernel set (§4.1: 10 x 9)
   const n = JSON.parse(readFileSync(path.join('sweeps', spec.kernels), 'utf8')).kernels.length;
-  const full = spec.schemes.length * spec.goals.length * n * (n - 1);
+  const perScheme = spec.goals.length * n * (n - 1);
+  const full = spec.schemes.length * perScheme;
   const reduced = JSON.parse(readFileSync('sweeps/isca17-parboil-paper-reduced.json', 'utf8'));
   spec.template = path.resolve('sweeps', spec.template);
   spec.kernels = path.resolve('sweeps', spec.kernels);
   spec.pairs = quick ? reduced.pairs.slice(1, 2) : reduced.pairs;
   spec.goals = [0.6];
-  spec.schemes = spec.schemes.filter((x) => x.name === 'rollover' || x.name === 'spart');
-  const file = path.join(work, 'qos-paper-spec.json');
-  writeFileSync(file, JSON.stringify(spec));
-  const args = ['sweep', file, '--db', path.join(work, 'qos-paper.db'), '-o', path.join(work, 'qos-paper-result.json')];
-  const r = spawnSync(schedlab, args, { encoding: 'utf8' });
-  const m = LINE.exec(r.stderr || '');
-  if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters): ${r.stderr}`);
-  // the whole spec: its points at the sample's points-phase rate, and its
-  // kernels alone (every ordered pair: each kernel in both of the
-  // template's roles) at the sample's time per such simulation (that phase
-  // runs on every core too)
-  const pointsRate = +m[8], isoSims = +m[6], isoSeconds = +m[7];
-  const fullIso = n * 2;
-  const hours = (full / pointsRate + isoSeconds * fullIso / isoSims) / 3600;
-  return { threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3], points_per_s: +m[5],
-    isolated_simulations: isoSims, isolated_seconds: isoSeconds, points_phase_per_s: pointsRate,
-    full_points: full, full_hours_projected: +hours.toFixed(2), target_hours: 0.5 };
+  const schemes = spec.schemes;
+  const rows = [];
+  for (const name of ['rollover', 'spart']) {
+    spec.schemes = schemes.filter((x) => x.name === name);
+    const file = path.join(work, 'qos-paper-spec.json');
+    writeFileSync(file, JSON.stringify(spec));
+    const args = ['sweep', file, '--db', path.join(work, 'qos-paper.db'), '-o', path.join(work, 'qos-paper-result.json')];
+    const r = spawnSync(schedlab, args, { encoding: 'utf8' });
+    const m = LINE.exec(r.stderr || '');
+    if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters, ${name}): ${r.stderr}`);
+    rows.push({ scheme: name, threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3],
+      points_per_s: +m[5], isolated_simulations: +m[6], isolated_seconds: +m[7], points_phase_per_s: +m[8] });
+  }
+  const [quota, spart] = rows;
+  const nQuota = schemes.filter((x) => x.name !== 'spart').length;
+  const seconds = nQuota * perScheme / quota.points_phase_per_s + perScheme / spart.points_phase_per_s +
+    quota.isolated_seconds * (2 * n) / quota.isolated_simulations;
+  return { rows, full_points: full, quota_schemes: nQuota, full_hours_projected: +(seconds / 3600).toFixed(2),
+    target_hours: 0.5 };
 }
 
 export function printQosPaper(r) {
-  console.log('\nQoS sweep at ISCA\'17 §4.1\'s parameters (10K-cycle epochs, 2M-cycle window; a sample of isca17-parboil-paper.json; target: the whole spec in 30 minutes)');
-  console.log('  threads  points  simulations   seconds   points/s   kernels alone (sims, s)   points/s after   whole spec (points)   projected hours');
-  console.log(`  ${String(r.threads).padEnd(7)}  ${String(r.points).padStart(6)}  ${String(r.simulations).padStart(11)}   ${r.seconds.toFixed(2).padStart(7)}   ${r.points_per_s.toFixed(2).padStart(8)}   ${(r.isolated_simulations + ', ' + r.isolated_seconds.toFixed(2)).padStart(23)}   ${r.points_phase_per_s.toFixed(2).padStart(14)}   ${String(r.full_points).padStart(19)}   ${r.full_hours_projected.toFixed(1).padStart(15)}`);
+  console.log('\nQoS sweep at ISCA\'17 §4.1\'s parameters (10K-cycle epochs, 2M-cycle window; a sample of isca17-parboil-paper.json under Rollover and Spart; target: the whole spec in 30 minutes)');
+  console.log('  scheme    threads  points  simulations   seconds   kernels alone (sims, s)   points/s after them');
+  for (const x of r.rows)
+    console.log(`  ${x.scheme.padEnd(8)}  ${String(x.threads).padEnd(7)}  ${String(x.points).padStart(6)}  ${String(x.simulations).padStart(11)}   ${x.seconds.toFixed(2).padStart(7)}   ${(x.isolated_simulations + ', ' + x.isolated_seconds.toFixed(2)).padStart(23)}   ${x.points_phase_per_s.toFixed(2).padStart(19)}`);
+  console.log(`  whole spec: ${r.full_points} points (${r.quota_schemes} quota schemes at Rollover's rate, Spart at its own) and its kernels alone: ${r.full_hours_projected.toFixed(1)} hours projected`);
 }
 
 export function printQos(rows) {
