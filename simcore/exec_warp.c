@@ -1352,22 +1352,37 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
         /* an instruction completes when the warp may issue again, or, with
          * a front end, at the latency kept apart from the fetch */
         const int64_t *done = w->fe_done ? w->fe_done : w->ready;
-        /* only the warps that owe (their bits), in position order: each
-         * completed one is charged (a charge touches neither array), the
-         * others give the next completion */
+        /* the warps that owe, in position order: each completed one is
+         * charged (a charge touches neither array), the others give the
+         * next completion. The run visits only the owing ones (their bits);
+         * with every_quota_look (the tests) every warp is looked at, which
+         * must charge the same */
         int64_t next = INT64_MAX;
         uint64_t *ob = owed_of(E, w);
-        for (int32_t x = 0; x < E->owed_words; x++) {
-            for (uint64_t m = ob[x]; m; m &= m - 1) {
-                int32_t i = x * 64 + __builtin_ctzll(m);
-                int64_t d = done[i];
-                if (d > c) {
-                    next = d < next ? d : next;
+        if (st->cfg->every_quota_look) {
+            for (int32_t i = 0; i < w->n; i++) {
+                if (!owe[i]) continue;
+                if (done[i] > c) {
+                    next = done[i] < next ? done[i] : next;
                     continue;
                 }
                 quota_charge(&E->q, sm, w->quota_k[i], owe[i], c);
                 owe[i] = 0;
-                ob[x] &= ~(1ULL << (i & 63));
+                ob[i >> 6] &= ~(1ULL << (i & 63));
+            }
+        } else {
+            for (int32_t x = 0; x < E->owed_words; x++) {
+                for (uint64_t m = ob[x]; m; m &= m - 1) {
+                    int32_t i = x * 64 + __builtin_ctzll(m);
+                    int64_t d = done[i];
+                    if (d > c) {
+                        next = d < next ? d : next;
+                        continue;
+                    }
+                    quota_charge(&E->q, sm, w->quota_k[i], owe[i], c);
+                    owe[i] = 0;
+                    ob[x] &= ~(1ULL << (i & 63));
+                }
             }
         }
         w->owe_due = next;

@@ -317,8 +317,10 @@ typedef struct sim_config {
     bool general_loop;
     /* tests: every look at its warps that the quota rule gives a throttled
      * sub-core (exec_warp.c, run_subcore_quota), where the run skips those
-     * that change nothing, to compare their traces, which are the same
-     * (tests/unit/test_quota.c); false everywhere else */
+     * that change nothing, and every warp looked at for a completed
+     * instruction to charge, where the run visits only those that owe one,
+     * to compare their traces, which are the same (tests/unit/test_quota.c);
+     * false everywhere else */
     bool every_quota_look;
     /* Cohorts (issue 28, "cost by kernels, not blocks"; simcore/cohort.c):
      * identical blocks placed together on one SM are simulated and recorded
