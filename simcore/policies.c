@@ -37,7 +37,8 @@
     X(warp_policy, warp_quota_history)          /* ISCA'17 §3.4.2 */ \
     X(warp_policy, warp_quota_elastic)          /* ISCA'17 §3.4.3 */ \
     X(warp_policy, warp_quota_rollover)         /* ISCA'17 §3.4.4 */ \
-    X(warp_policy, warp_quota_rollover_time)    /* ISCA'17 §4.5, Rollover-Time */
+    X(warp_policy, warp_quota_rollover_time)    /* ISCA'17 §4.5, Rollover-Time */ \
+    X(warp_policy, warp_lrr_gpgpusim)           /* GPGPU-Sim's order_lrr, QAWS §IV-A's simulator */
 
 #define DECLARE(type, sym) extern const type sym;
 #define ENTRY(type, sym) &sym,

@@ -276,7 +276,9 @@ done
 
 if [ "$save_hints" = 1 ]; then
     # this run's killers replace those of the mutants it ran; the others stay
-    { [ -f "$hints" ] && awk -F'\t' 'NR == FNR { ran[$1] = 1; next } !/^#/ && !($1 in ran)' \
+    # (FILENAME, not NR == FNR: with no killer this run the first file is
+    # empty, and NR == FNR would hold through the whole hints file and drop it)
+    { [ -f "$hints" ] && awk -F'\t' 'FILENAME == ARGV[1] { ran[$1] = 1; next } !/^#/ && !($1 in ran)' \
           "$work/killers" "$hints"
       cat "$work/killers"; } | sort -t$'\t' -k1,1 >"$work/killers.new"
     { echo "# tests/mutation/killers.txt -- written by tests/mutation/run.sh --save-hints:"

@@ -166,6 +166,26 @@ static void test_fig3_lrr(void **state) {
     assert_int_equal(r.end2, 36);
 }
 
+/* GPGPU-Sim's LRR (scheduler_unit::order_lrr) on Fig. 3's warps, worked by
+ * hand: each cycle the order starts after the warp that issued last, so
+ * the four warps take turns: w0 issues its sfu at 0 (ready at 2), w1, w2
+ * (K2 arrives at 1) and w3 follow at 1-3, and by cycle 4 w0 is ready again;
+ * every instruction of the rotation is ready when its turn comes, until
+ * the mem ops (latency 5) issued at 24-27 leave cycle 28 with no ready
+ * warp (w0's is back at 29). K1's last alu issues at 34 (w1), K2's at 36
+ * (w3), each done a cycle later. Where the paper's LRR (Fig. 3b) runs a
+ * warp until it stalls, here no warp issues twice in a row. */
+static void test_fig3_lrr_gpgpusim(void **state) {
+    (void)state;
+    fig3_result r;
+    fig3_run("lrr-gpgpusim", 1, &r);
+    assert_string_equal(r.issue, "0123012301230123012301230123.01230123");
+    assert_int_equal(r.end1, 35);
+    assert_int_equal(r.end2, 37);
+    for (size_t c = 1; r.issue[c]; c++)
+        if (r.issue[c] != '.') assert_int_not_equal(r.issue[c], r.issue[c - 1]);
+}
+
 static void test_fig3_budgets(void **state) {
     (void)state;
     fig3_result gto, lrr, q[7];
@@ -676,13 +696,19 @@ static int cmp_issue(const void *a, const void *b) {
 
 static void test_random_configs(void **state) {
     (void)state;
-    static const char *const pols[] = { "gto", "lrr", "qaws" };
+    /* every warp policy of the table but the quota schemes (whose rules
+     * need QoS goals: test_quota.c), so that a new one is covered here */
+    const char *pols[16];
+    uint64_t npol = 0;
+    for (int32_t i = 0; i < (int32_t)sim_policy_count(SIM_TABLE_WARP); i++)
+        if (!sim_warp_quota(i) && npol < 16) pols[npol++] = sim_policy_name(SIM_TABLE_WARP, i);
+    assert_true(npol >= 4);   /* gto, lrr, qaws, lrr-gpgpusim */
     for (uint64_t seed = 1; seed <= 150; seed++) {
         uint64_t x = seed;
         sim_instr body[4][4];
         sim_program prog[4];
         tb b;
-        warp_tb(&b, "titanv-gpgpusim", pols[rnd(&x) % 3]);
+        warp_tb(&b, "titanv-gpgpusim", pols[rnd(&x) % npol]);
         b.cfg.device.sms = 1 + (int32_t)(rnd(&x) % 4);
         b.cfg.device.schedulers_per_sm = 1 + (int32_t)(rnd(&x) % 4);
         b.cfg.device.mem_bandwidth = 0.25 * (double)(1 + rnd(&x) % 8);
@@ -752,6 +778,7 @@ int main(void) {
         cmocka_unit_test(test_fig3_qaws_budget6),
         cmocka_unit_test(test_fig3_gto),
         cmocka_unit_test(test_fig3_lrr),
+        cmocka_unit_test(test_fig3_lrr_gpgpusim),
         cmocka_unit_test(test_fig3_budgets),
         cmocka_unit_test(test_subcores_round_robin),
         cmocka_unit_test(test_idle_cycles_skipped),

@@ -178,8 +178,8 @@ static void test_chain_is_no_scoreboard(void **state) {
     static const sim_dep chain[6] = {
         { 1, { 1 } }, { 1, { 1 } }, { 1, { 1 } }, { 1, { 1 } }, { 1, { 1 } }, { 1, { 1 } },
     };
-    static const char *const pol[] = { "gto", "lrr", "qaws" };
-    for (int i = 0; i < 3; i++) {
+    static const char *const pol[] = { "gto", "lrr", "qaws", "lrr-gpgpusim" };
+    for (int i = 0; i < 4; i++) {
         char s[2][512];
         int64_t end[2][2];
         for (int with = 0; with < 2; with++) {
