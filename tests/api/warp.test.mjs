@@ -26,8 +26,28 @@ after(async () => {
   assert.equal(await srv.stop(), 0);
 });
 
-test('the QAWS Fig. 3 scenario is seeded with its four panels', () => {
-  assert.deepEqual(Object.keys(runs).sort(), ['gto', 'lrr', 'qaws-k2-budget-4', 'qaws-k2-budget-6']);
+test('the QAWS Fig. 3 scenario is seeded with its four panels and GPGPU-Sim\'s LRR', () => {
+  assert.deepEqual(Object.keys(runs).sort(), ['gto', 'lrr', 'lrr-gpgpusim', 'qaws-k2-budget-4', 'qaws-k2-budget-6']);
+});
+
+// GPGPU-Sim's LRR (scheduler_unit::order_lrr) on Fig. 3's warps, as worked
+// by hand in test_warp.c: each cycle the first ready warp after the one that
+// issued last, so the four take turns; cycle 28 has none ready (the mem ops
+// of 24-27 take 5 cycles), where the paper's LRR (Fig. 3b) keeps a warp
+// until it stalls
+test('GET /api/runs/{run}/warps: GPGPU-Sim\'s LRR on Fig. 3, beside the paper\'s', async () => {
+  const line = async (run) => {
+    const { status, body } = await getJson(`${srv.base}/api/runs/${runs[run]}/warps`);
+    assert.equal(status, 200);
+    assert.equal(body.total, 36);
+    const l = [];
+    for (const w of body.warp_issues) l[w.cycle] = String(w.warp);
+    return Array.from(l, (x) => x ?? '.').join('');
+  };
+  assert.equal(await line('lrr-gpgpusim'), '0123012301230123012301230123.01230123');
+  assert.equal(await line('lrr'), '012300112233000011112222333300112233');
+  const run = await getJson(`${srv.base}/api/runs/${runs['lrr-gpgpusim']}`);
+  assert.equal(run.body.meta.warp, 'lrr-gpgpusim');
 });
 
 test('GET /api/runs/{run}/warps: every issue of Fig. 3c and the epoch counts', async () => {
