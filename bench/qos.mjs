@@ -70,8 +70,51 @@ export function qosPaperSweep({ schedlab, work, quick }) {
   const nQuota = schemes.filter((x) => x.name !== 'spart').length;
   const seconds = nQuota * perScheme / quota.points_phase_per_s + perScheme / spart.points_phase_per_s +
     quota.isolated_seconds * (2 * n) / quota.isolated_simulations;
+  const trios = qosPaperTrios({ schedlab, work, quick, n });
+  const trioSeconds = trios.reduce((a, t) => a + t.seconds_projected, 0);
   return { rows, full_points: full, quota_schemes: nQuota, full_hours_projected: +(seconds / 3600).toFixed(2),
-    target_hours: 0.5 };
+    trios, trio_points: trios.reduce((a, t) => a + t.points, 0),
+    trio_hours_projected: +(trioSeconds / 3600).toFixed(2),
+    all_hours_projected: +((seconds + trioSeconds) / 3600).toFixed(2), target_hours: 0.5 };
+}
+
+// The trios at §4.1's parameters (sweeps/isca17-parboil-trio{1,2}-paper.json:
+// 60 trios x 10 goals x Rollover and Spart each): one trio of each kind's
+// 24-point sample at a middle goal (two in the full run), once per scheme
+// on every core; each spec's time from the two rates, plus its kernels
+// alone (each kernel in every role of the template) at the sample's time
+// per such simulation.
+function qosPaperTrios({ schedlab, work, quick, n }) {
+  const out = [];
+  for (const [kind, goal] of [['trio1', 0.7], ['trio2', 0.5]]) {
+    const spec = JSON.parse(readFileSync(`sweeps/isca17-parboil-${kind}-paper.json`, 'utf8'));
+    const sample = JSON.parse(readFileSync(`sweeps/isca17-parboil-${kind}-paper-reduced.json`, 'utf8'));
+    const perScheme = spec.pairs.length * spec.goals.length;
+    const roles = JSON.parse(readFileSync(path.join('sweeps', spec.template), 'utf8')).ops.length;
+    spec.template = path.resolve('sweeps', spec.template);
+    spec.kernels = path.resolve('sweeps', spec.kernels);
+    spec.pairs = sample.pairs.slice(0, quick ? 1 : 2);
+    spec.goals = [goal];
+    const schemes = spec.schemes;
+    let seconds = 0;
+    const rows = [];
+    for (const x of schemes) {
+      spec.schemes = [x];
+      const file = path.join(work, `qos-paper-${kind}-spec.json`);
+      writeFileSync(file, JSON.stringify(spec));
+      const args = ['sweep', file, '--db', path.join(work, 'qos-paper.db'), '-o', path.join(work, 'qos-paper-result.json')];
+      const r = spawnSync(schedlab, args, { encoding: 'utf8' });
+      const m = LINE.exec(r.stderr || '');
+      if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters, ${kind}, ${x.name}): ${r.stderr}`);
+      const row = { scheme: x.name, threads: +m[4], points: +m[1], seconds: +m[3], isolated_simulations: +m[6],
+        isolated_seconds: +m[7], points_phase_per_s: +m[8] };
+      rows.push(row);
+      seconds += perScheme / row.points_phase_per_s;
+    }
+    seconds += rows[0].isolated_seconds * (roles * n) / rows[0].isolated_simulations;
+    out.push({ kind, goal, rows, points: perScheme * schemes.length, seconds_projected: +seconds.toFixed(0) });
+  }
+  return out;
 }
 
 export function printQosPaper(r) {
@@ -80,6 +123,11 @@ export function printQosPaper(r) {
   for (const x of r.rows)
     console.log(`  ${x.scheme.padEnd(8)}  ${String(x.threads).padEnd(7)}  ${String(x.points).padStart(6)}  ${String(x.simulations).padStart(11)}   ${x.seconds.toFixed(2).padStart(7)}   ${(x.isolated_simulations + ', ' + x.isolated_seconds.toFixed(2)).padStart(23)}   ${x.points_phase_per_s.toFixed(2).padStart(19)}`);
   console.log(`  whole spec: ${r.full_points} points (${r.quota_schemes} quota schemes at Rollover's rate, Spart at its own) and its kernels alone: ${r.full_hours_projected.toFixed(1)} hours projected`);
+  for (const t of r.trios) {
+    for (const x of t.rows)
+      console.log(`  ${t.kind} ${x.scheme.padEnd(8)} ${String(x.threads).padEnd(2)} ${String(x.points).padStart(6)} points at goal ${t.goal}   ${x.seconds.toFixed(2).padStart(7)} s   kernels alone ${x.isolated_simulations}, ${x.isolated_seconds.toFixed(2)} s   ${x.points_phase_per_s.toFixed(2)} points/s after them`);
+  }
+  console.log(`  the trio specs: ${r.trio_points} points, ${r.trio_hours_projected.toFixed(1)} hours projected; pairs and trios together ${r.all_hours_projected.toFixed(1)} hours (target ${r.target_hours} h)`);
 }
 
 export function printQos(rows) {

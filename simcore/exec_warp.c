@@ -214,6 +214,8 @@ typedef struct ew_state {
     void (*on_issue)(void *self, const warp_sub *s, int32_t p);
     bool quota;              /* a quota warp policy (ISCA'17): q runs */
     quota_state q;
+    quota_scheme sch;        /* q's scheme: the policy's, with policy.quota_history's
+                                setting of §3.4.2's adjustment when given (§4.8's ablation) */
     int32_t *owe;            /* [nsubs * warps_per_sm] the sub-cores' quota_owe */
     uint64_t *owed;          /* [nsubs * owed_words] by position, a bit per warp whose
                                 quota_owe is not 0: the charge loop visits only these */
@@ -1835,7 +1837,9 @@ static int warp_init(void *self, sim_state *st) {
         }
         /* the QoS manager (ISCA'17 §3.3): one counter per kernel and SM */
         int64_t T = cfg->policy.quota_epoch > 0 ? cfg->policy.quota_epoch : SIM_QUOTA_EPOCH;
-        if (quota_init(&E->q, E->wp->quota, nq, E->nsubs / E->nsub, T) != 0) {
+        E->sch = *E->wp->quota;
+        if (cfg->policy.has_quota_history) E->sch.history = cfg->policy.quota_history;
+        if (quota_init(&E->q, &E->sch, nq, E->nsubs / E->nsub, T) != 0) {
             quota_free(&E->q);
             return -1;
         }

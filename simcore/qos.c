@@ -114,6 +114,7 @@ static void alone_of(const sim_config *cfg, size_t op, sim_config *alone, sim_op
     const warp_policy *wp = warp_get(cfg->policy.warp);
     if (wp && wp->quota) alone->policy.warp = 0;
     alone->policy.tb_adjust = false;   /* §3.6's, of sharing: nothing to adjust alone */
+    alone->policy.has_quota_history = false;   /* a quota scheme's, and alone runs GTO */
     alone->policy.host = 0;
     alone->policy.warp_issue_limit = -1;     /* no issue records: only the ipc is read */
     alone->streams = stream;

@@ -422,6 +422,12 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             FAIL("policy.tb_adjust: TBs are swapped out by preemption; give policy.sm_preempt "
                  "(the time to save an SM's context)");
     }
+    if (cfg->policy.has_quota_history) {
+        const warp_policy *wp = warp_get(cfg->policy.warp);
+        if (strcmp(st->exec->name, "warp") != 0 || !wp || !wp->quota)
+            FAIL("policy.quota_history: ISCA'17 §3.4.2's history-based adjustment is the quota "
+                 "schemes' (execution \"warp\", policy.warp quota-*)");
+    }
     if (cfg->policy.has_sm_preempt &&
         (cfg->policy.sm_preempt < 0 || cfg->policy.sm_preempt > SIM_TIME_LIMIT))
         FAIL("policy.sm_preempt: %lld ns is outside 0..%lld ns",

@@ -183,6 +183,11 @@ typedef struct sim_policy {
                                 policy (tb_adjust.c): a QoS kernel behind its goal gets
                                 one more TB on an SM, swapped in by preempting a victim's
                                 TBs (at sm_preempt's cost) */
+    bool quota_history;      /* when has_quota_history: ISCA'17 §3.4.2's history-based
+                                adjustment (alpha_k) on or off under any quota warp policy,
+                                §4.8's ablation ("When disabling history-based quota
+                                adjustment, QoSreach drops significantly") */
+    bool has_quota_history;  /* false: the scheme's own (naive without, the others with) */
     /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */

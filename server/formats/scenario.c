@@ -76,7 +76,8 @@ enum {
     POL_IOCTL_BOOKKEEPING = 1u << 10,
     POL_CONTEXT_SWITCH_IDLE = 1u << 11,
     POL_SM_PREEMPT = 1u << 12,
-    POL_TB_ADJUST = 1u << 13
+    POL_TB_ADJUST = 1u << 13,
+    POL_QUOTA_HISTORY = 1u << 14
 };
 
 typedef struct scn_rawpolicy {
@@ -96,6 +97,8 @@ typedef struct scn_rawpolicy {
     units_dur sm_preempt;    /* spart-climb's SM preemption, when has_sm_preempt */
     bool has_sm_preempt;     /* absent: an SM handed over drains */
     bool tb_adjust;          /* ISCA'17 §3.6's run-time TB adjustment */
+    bool quota_history;      /* ISCA'17 §3.4.2's alpha_k, when has_quota_history */
+    bool has_quota_history;  /* absent: the quota scheme's own */
     unsigned given;          /* POL_* keys this object wrote */
 } scn_rawpolicy;
 
@@ -222,6 +225,9 @@ static const pol_key policy_table[] = {
     /* ISCA'17 §3.6's run-time TB adjustment of the quota schemes
      * (simcore/tb_adjust.c) */
     {"tb_adjust", PK_BOOL, PK_AT(tb_adjust), POL_TB_ADJUST, .name_rank = 13},
+    /* ISCA'17 §3.4.2's history-based adjustment on or off under any quota
+     * scheme (§4.8's ablation); absent: the scheme's own */
+    {"quota_history", PK_BOOL, PK_AT(quota_history), POL_QUOTA_HISTORY, .name_rank = 14},
     /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
     {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
      .name_rank = 4},
@@ -239,7 +245,7 @@ static const pol_key policy_table[] = {
      .name_rank = 10},
 };
 #define POLICY_NKEYS (sizeof policy_table / sizeof *policy_table)
-#define PK_NAME_RANKS 13   /* the highest name_rank */
+#define PK_NAME_RANKS 14   /* the highest name_rank */
 
 /* the keys' names, in the table's order, NULL-terminated (jr_check_keys) */
 static void policy_key_names(const char *names[POLICY_NKEYS + 1]) {
@@ -326,6 +332,7 @@ static int parse_policy(pctx *c, json_t *v, const char *path, scn_rawpolicy *pol
     if (pol->given & POL_CONTEXT_SWITCH_IDLE)
         pol->has_context_switch_idle = true;
     if (pol->given & POL_SM_PREEMPT) pol->has_sm_preempt = true;   /* so is sm_preempt's */
+    if (pol->given & POL_QUOTA_HISTORY) pol->has_quota_history = true;   /* false is a setting */
     return 0;
 }
 
@@ -1457,6 +1464,7 @@ static int build_run(pctx *c, size_t r) {
     }
     run->policy.has_context_switch_idle = run->raw.has_context_switch_idle;
     run->policy.has_sm_preempt = run->raw.has_sm_preempt;
+    run->policy.has_quota_history = run->raw.has_quota_history;
     /* QoS goals need a quota warp policy (ISCA'17; simcore/warp_quota_*.c,
      * the warp table's quota flag) or the run-time Spart (spart.c) */
     const char *wname = sim_policy_name(SIM_TABLE_WARP, run->policy.warp);

@@ -232,6 +232,40 @@ test('ISCA\'17 §3.6: with the run-time TB adjustment Rollover meets mri-q at 0.
   }
 });
 
+// ISCA'17 §4.8's ablation of §3.4.2's history-based adjustment
+// (policy.quota_history false): "When disabling history-based quota
+// adjustment, QoSreach drops significantly for all categories. Overall,
+// enabling it covers 86.4% more cases than disabling it." Read for Rollover,
+// the scheme the paper carries through §4.2-4.7: on the reduced sweep's 12
+// points it must meet fewer without it (asserted), and with it at least
+// 1.432 times as many (half the paper's +86.4 %, the tolerance the trio
+// tests take; todo: the model's QoS kernels seldom fall behind their
+// quotas, docs/qos.md "§4.8: the history-based adjustment turned off").
+let noHistory;
+const noHistoryReach = () => {
+  if (!noHistory) {
+    const spec = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil-reduced.json'), 'utf8'));
+    noHistory = sweep('no-history', {
+      ...spec, name: 'no history', template: join(SWEEPS, spec.template), kernels: join(SWEEPS, spec.kernels),
+      schemes: [{ name: 'rollover-no-history', policy: { warp: 'quota-rollover', quota_history: false } }],
+    });
+    const pct = (x) => `${(100 * x).toFixed(1)} %`;
+    console.log(`Rollover QoSreach with §3.4.2's adjustment ${pct(res.qosreach.rollover)}, ` +
+      `without ${pct(noHistory.qosreach['rollover-no-history'])} (paper: +86.4 % more cases with it)`);
+  }
+  return noHistory.qosreach['rollover-no-history'];
+};
+
+test('ISCA\'17 §4.8: without the history-based adjustment Rollover meets fewer goals', () => {
+  const without = noHistoryReach();
+  assert.ok(without < res.qosreach.rollover, `with ${res.qosreach.rollover}, without ${without}`);
+});
+
+test('ISCA\'17 §4.8: with the history-based adjustment Rollover meets >= 1.432 x as many goals (paper 1.864 x)', { todo: 'measured 100.0 % against 83.3 % (1.20 x) on the reduced Parboil sweep' }, () => {
+  const without = noHistoryReach();
+  assert.ok(res.qosreach.rollover >= 1.432 * without, `with ${res.qosreach.rollover}, without ${without}`);
+});
+
 // The reduced spec at ISCA'17 §4.1's own parameters (10K-cycle epochs, a
 // 2M-cycle window, each program re-executed, and §3.6's run-time TB
 // adjustment under every quota scheme: §4.1 "We sample 100 times per epoch

@@ -374,7 +374,9 @@ typedef struct pair_result {
     int64_t end_q, end_c;
 } pair_result;
 
-static void run_pair(const char *variant, sim_ipc_cache *cache, trace *t) {
+/* policy.quota_history as the run gets it: -1 absent (the scheme's own),
+ * 0 off, 1 on */
+static void run_pair_history(const char *variant, int history, sim_ipc_cache *cache, trace *t) {
     char path[1024], err[512] = "";
     const char *root = getenv("SCHEDLAB_ROOT");
     snprintf(path, sizeof path, "%s%sscenarios/isca17-quota-pair.json", root ? root : "",
@@ -386,9 +388,17 @@ static void run_pair(const char *variant, sim_ipc_cache *cache, trace *t) {
     sim_config cfg;
     assert_int_equal(scn_config(s, (size_t)run, &cfg, err, sizeof err), 0);
     cfg.ipc_cache = cache;
+    if (history >= 0) {
+        cfg.policy.has_quota_history = true;
+        cfg.policy.quota_history = history;
+    }
     trace_init(t);
     if (sim_run(&cfg, t, err, sizeof err) != 0) fail_msg("%s", err);
     scn_free(s);
+}
+
+static void run_pair(const char *variant, sim_ipc_cache *cache, trace *t) {
+    run_pair_history(variant, -1, cache, t);
 }
 
 static void pair(const char *variant, pair_result *r) {
@@ -447,6 +457,49 @@ static void test_pair_rollover_meets_naive_misses(void **state) {
     NEAR(r.shared_c, 0.7591172327437784);
     assert_int_equal(n.end_q, 55825);
     assert_int_equal(r.end_q, 42694);
+}
+
+/* policy.quota_history (§4.8's ablation: "When disabling history-based quota
+ * adjustment, QoSreach drops significantly") turns §3.4.2's alpha_k on or
+ * off under any quota scheme and changes nothing else: History is Naive
+ * with it (§3.4.2 "Naive Allocation with History-based Adjustment"), so
+ * Naive with it on runs as History to the cycle, History with it off as
+ * Naive; Rollover without it reaches less of its goal on the shipped pair
+ * (the history's alpha is what lifts it past 0.6 there). */
+static void same_run(const trace *a, const trace *b) {
+    assert_int_equal(a->kernels.n, b->kernels.n);
+    for (size_t i = 0; i < a->kernels.n; i++) {
+        const trace_kernel *x = &a->kernels.v[i], *y = &b->kernels.v[i];
+        assert_int_equal(x->end, y->end);
+        assert_int_equal(x->instructions, y->instructions);
+        assert_true(x->ipc == y->ipc);
+        assert_true(x->ipc_shared == y->ipc_shared);
+        assert_true(x->qos_met == y->qos_met);
+    }
+}
+
+static void test_quota_history_setting(void **state) {
+    (void)state;
+    trace n, h, n_on, h_off, r, r_off;
+    run_pair_history("quota-naive", -1, NULL, &n);
+    run_pair_history("quota-history", -1, NULL, &h);
+    run_pair_history("quota-naive", 1, NULL, &n_on);
+    run_pair_history("quota-history", 0, NULL, &h_off);
+    same_run(&n_on, &h);
+    same_run(&h_off, &n);
+    /* and the two differ, so the setting did something */
+    assert_true(n.kernels.v[1].ipc != h.kernels.v[1].ipc);
+    run_pair_history("quota-rollover", -1, NULL, &r);
+    run_pair_history("quota-rollover", 0, NULL, &r_off);
+    assert_string_equal(trace_str_get(&r, r.kernels.v[1].name), "Q");
+    assert_true(r.kernels.v[1].qos_met);
+    assert_true(r_off.kernels.v[1].ipc < r.kernels.v[1].ipc);
+    trace_free(&n);
+    trace_free(&h);
+    trace_free(&n_on);
+    trace_free(&h_off);
+    trace_free(&r);
+    trace_free(&r_off);
 }
 
 /* ---- isolated IPC ---------------------------------------------------------------- */
@@ -1156,6 +1209,11 @@ static void test_goal_errors(void **state) {
     expect_error(&b, "ops[0].qos_goal: policy.warp has no quotas; QoS goals need a quota warp "
                      "policy (policy.warp quota-naive, quota-history, quota-elastic, "
                      "quota-rollover or quota-rollover-time) or placement spart-climb");
+    /* §3.4.2's adjustment belongs to the quota schemes */
+    b.ops[0].qos_goal = b.ops[1].qos_goal = 0;
+    b.cfg.policy.has_quota_history = true;
+    expect_error(&b, "policy.quota_history: ISCA'17 §3.4.2's history-based adjustment is the "
+                     "quota schemes' (execution \"warp\", policy.warp quota-*)");
     /* a goal on a block_time kernel */
     tb f;
     tb_init(&f, "isca17-gpgpusim");
@@ -1197,6 +1255,14 @@ static void test_scenario_goal_errors(void **state) {
                                 "quota-naive, quota-history, quota-elastic, quota-rollover or "
                                 "quota-rollover-time), "
                                 "not \"gto\", or placement spart-climb"));
+    /* policy.quota_history is true or false */
+    snprintf(text, sizeof text,
+             "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":\"isca17-gpgpusim\","
+             "\"policy\":{\"warp\":\"quota-rollover\",\"quota_history\":\"off\"},\"ops\":[{"
+             "\"kernel\":\"K\",\"blocks\":1,\"threads\":32,\"qos_goal\":0.5,\"program\":{"
+             "\"body\":[{\"op\":\"alu\"}]}}]}");
+    assert_int_equal(scn_parse(text, strlen(text), "x.json", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "policy.quota_history: must be true or false, not a string"));
     /* a goal on a block_time kernel */
     snprintf(text, sizeof text,
              "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":\"isca17-gpgpusim\","
@@ -1218,6 +1284,7 @@ int main(void) {
         cmocka_unit_test(test_leave_refills),
         cmocka_unit_test(test_split_over_subcores),
         cmocka_unit_test(test_pair_rollover_meets_naive_misses),
+        cmocka_unit_test(test_quota_history_setting),
         cmocka_unit_test(test_isolated_cached_per_shape),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_random_configs),
