@@ -494,6 +494,7 @@ static void test_quota_history_setting(void **state) {
     assert_string_equal(trace_str_get(&r, r.kernels.v[1].name), "Q");
     assert_true(r.kernels.v[1].qos_met);
     assert_true(r_off.kernels.v[1].ipc < r.kernels.v[1].ipc);
+    assert_false(r_off.kernels.v[1].qos_met);   /* §4.8's direction: a goal met with it is missed */
     trace_free(&n);
     trace_free(&h);
     trace_free(&n_on);
