@@ -42,6 +42,19 @@ export function qosSweep({ schedlab, work, quick }) {
 // (a projection: pairs differ) plus its kernels alone (every ordered pair:
 // each kernel in both of the template's roles) at the sample's time per
 // such simulation.
+// One scheme of a paper-parameter sample: `spec` with only `scheme`, swept
+// on every core; the row schedlab sweep's summary line gives.
+function paperRow({ schedlab, work }, spec, scheme, label) {
+  const file = path.join(work, 'qos-paper-spec.json');
+  writeFileSync(file, JSON.stringify({ ...spec, schemes: [scheme] }));
+  const args = ['sweep', file, '--db', path.join(work, 'qos-paper.db'), '-o', path.join(work, 'qos-paper-result.json')];
+  const r = spawnSync(schedlab, args, { encoding: 'utf8' });
+  const m = LINE.exec(r.stderr || '');
+  if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters, ${label}): ${r.stderr}`);
+  return { scheme: scheme.name, threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3],
+    points_per_s: +m[5], isolated_simulations: +m[6], isolated_seconds: +m[7], points_phase_per_s: +m[8] };
+}
+
 export function qosPaperSweep({ schedlab, work, quick }) {
   const spec = JSON.parse(readFileSync('sweeps/isca17-parboil-paper.json', 'utf8'));
   // "pairs": "all" -- every ordered pair of the kernel set (§4.1: 10 x 9)
@@ -54,18 +67,8 @@ export function qosPaperSweep({ schedlab, work, quick }) {
   spec.pairs = quick ? reduced.pairs.slice(1, 2) : reduced.pairs;
   spec.goals = [0.6];
   const schemes = spec.schemes;
-  const rows = [];
-  for (const name of ['rollover', 'spart']) {
-    spec.schemes = schemes.filter((x) => x.name === name);
-    const file = path.join(work, 'qos-paper-spec.json');
-    writeFileSync(file, JSON.stringify(spec));
-    const args = ['sweep', file, '--db', path.join(work, 'qos-paper.db'), '-o', path.join(work, 'qos-paper-result.json')];
-    const r = spawnSync(schedlab, args, { encoding: 'utf8' });
-    const m = LINE.exec(r.stderr || '');
-    if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters, ${name}): ${r.stderr}`);
-    rows.push({ scheme: name, threads: +m[4], points: +m[1], simulations: +m[2], seconds: +m[3],
-      points_per_s: +m[5], isolated_simulations: +m[6], isolated_seconds: +m[7], points_phase_per_s: +m[8] });
-  }
+  const rows = ['rollover', 'spart'].map((name) =>
+    paperRow({ schedlab, work }, spec, schemes.find((x) => x.name === name), name));
   const [quota, spart] = rows;
   const nQuota = schemes.filter((x) => x.name !== 'spart').length;
   const seconds = nQuota * perScheme / quota.points_phase_per_s + perScheme / spart.points_phase_per_s +
@@ -95,24 +98,10 @@ function qosPaperTrios({ schedlab, work, quick, n }) {
     spec.kernels = path.resolve('sweeps', spec.kernels);
     spec.pairs = sample.pairs.slice(0, quick ? 1 : 2);
     spec.goals = [goal];
-    const schemes = spec.schemes;
-    let seconds = 0;
-    const rows = [];
-    for (const x of schemes) {
-      spec.schemes = [x];
-      const file = path.join(work, `qos-paper-${kind}-spec.json`);
-      writeFileSync(file, JSON.stringify(spec));
-      const args = ['sweep', file, '--db', path.join(work, 'qos-paper.db'), '-o', path.join(work, 'qos-paper-result.json')];
-      const r = spawnSync(schedlab, args, { encoding: 'utf8' });
-      const m = LINE.exec(r.stderr || '');
-      if (r.status !== 0 || !m) throw new Error(`schedlab sweep (QoS, paper parameters, ${kind}, ${x.name}): ${r.stderr}`);
-      const row = { scheme: x.name, threads: +m[4], points: +m[1], seconds: +m[3], isolated_simulations: +m[6],
-        isolated_seconds: +m[7], points_phase_per_s: +m[8] };
-      rows.push(row);
-      seconds += perScheme / row.points_phase_per_s;
-    }
-    seconds += rows[0].isolated_seconds * (roles * n) / rows[0].isolated_simulations;
-    out.push({ kind, goal, rows, points: perScheme * schemes.length, seconds_projected: +seconds.toFixed(0) });
+    const rows = spec.schemes.map((x) => paperRow({ schedlab, work }, spec, x, `${kind}, ${x.name}`));
+    const seconds = rows.reduce((a, r) => a + perScheme / r.points_phase_per_s, 0) +
+      rows[0].isolated_seconds * (roles * n) / rows[0].isolated_simulations;
+    out.push({ kind, goal, rows, points: perScheme * rows.length, seconds_projected: +seconds.toFixed(0) });
   }
   return out;
 }

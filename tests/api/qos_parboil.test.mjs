@@ -35,7 +35,9 @@ before(() => { dir = tempDir('qos-parboil'); });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const lib = (name) => JSON.parse(readFileSync(join(LIB, `${name}.json`), 'utf8'));
-const kset = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil.json'), 'utf8'));
+// a shipped sweep file (a spec, template or kernel set) by its name
+const load = (f) => JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));
+const kset = load('isca17-parboil.json');
 
 // a sweep of a spec object, or of a spec file (its own folder resolves its
 // template and kernel set)
@@ -216,7 +218,7 @@ test('ISCA\'17 §4.4, Fig. 9: Rollover overshoots its goals less than Spart', ()
 // below the goal and at most one TB is idle, swapped in by preempting the
 // non-QoS kernel's) it meets all four points.
 test('ISCA\'17 §3.6: with the run-time TB adjustment Rollover meets mri-q at 0.7 and 0.9 beside sgemm and lbm', () => {
-  const spec = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil-reduced.json'), 'utf8'));
+  const spec = load('isca17-parboil-reduced.json');
   const r = sweep('adjust', {
     ...spec, name: 'tb adjust', template: join(SWEEPS, spec.template), kernels: join(SWEEPS, spec.kernels),
     pairs: [['mri-q', 'sgemm'], ['mri-q', 'lbm']], goals: [0.7, 0.9],
@@ -244,7 +246,7 @@ test('ISCA\'17 §3.6: with the run-time TB adjustment Rollover meets mri-q at 0.
 let noHistory;
 const noHistoryReach = () => {
   if (!noHistory) {
-    const spec = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil-reduced.json'), 'utf8'));
+    const spec = load('isca17-parboil-reduced.json');
     noHistory = sweep('no-history', {
       ...spec, name: 'no history', template: join(SWEEPS, spec.template), kernels: join(SWEEPS, spec.kernels),
       schemes: [{ name: 'rollover-no-history', policy: { warp: 'quota-rollover', quota_history: false } }],
@@ -272,7 +274,6 @@ test('ISCA\'17 §4.8: with the history-based adjustment Rollover meets >= 1.432 
 // that each change exactly one thing of it -- without §3.4.2's history-based
 // adjustment, without §3.6's TB adjustment, with its preemption free.
 test('ISCA\'17 §4.8: the ablation spec is the paper spec\'s Rollover with one mechanism off in each variant', () => {
-  const load = (f) => JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));
   const abl = load('isca17-parboil-paper-ablations.json'), full = load('isca17-parboil-paper.json');
   for (const k of ['kind', 'template', 'kernels', 'pairs', 'other_repeat']) assert.deepEqual(abl[k], full[k], k);
   assert.deepEqual(abl.goals, [0.5, 0.7, 0.9]);
@@ -293,7 +294,6 @@ test('ISCA\'17 §4.8: the ablation spec is the paper spec\'s Rollover with one m
 // (docs/qos.md gives its numbers; minutes of CPU, so not run here); and the
 // whole sweep there.
 test('ISCA\'17 §4.1: the reduced Parboil spec at the paper\'s parameters is the reduced one on its template', () => {
-  const load = (f) => JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));
   const paper = load('isca17-parboil-paper-reduced.json'), reduced = load('isca17-parboil-reduced.json');
   for (const k of ['kind', 'kernels', 'pairs', 'goals', 'other_repeat'])
     assert.deepEqual(paper[k], reduced[k], k);
@@ -327,8 +327,8 @@ test('ISCA\'17 §4.1: the reduced Parboil spec at the paper\'s parameters is the
 // needs more than 53 MiB of memory to read"). The same pair and template,
 // the window cut to 20K cycles so that it takes a moment: it runs.
 test('ISCA\'17 §4.1: a tpacf pair at the paper\'s parameters runs (64 launches of each kernel)', () => {
-  const full = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil-paper.json'), 'utf8'));
-  const tpl = JSON.parse(readFileSync(join(SWEEPS, full.template), 'utf8'));
+  const full = load('isca17-parboil-paper.json');
+  const tpl = load(full.template);
   assert.equal(tpl.ops.length, 2);
   for (const op of tpl.ops) assert.equal(op.runs, 64);
   const template = join(dir, 'paper-short-template.json');
