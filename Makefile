@@ -251,7 +251,7 @@ unit-asan: asan $(FIXTURES)
 # database (tests/api/seed.mjs) instead of each storing every shipped
 # scenario again.
 SEED_DB = $(BUILD)/test-seed.db
-$(SEED_DB): schedlab $(wildcard scenarios/*.json scenarios/kernels/*.json) $(wildcard sweeps/*.json) tests/api/seed.mjs tests/api/server.mjs
+$(SEED_DB): schedlab $(wildcard scenarios/*.json scenarios/kernels/*.json) $(wildcard sweeps/*.json sweeps/results/*.json) tests/api/seed.mjs tests/api/server.mjs
 	SCHEDLAB_BIN=$(CURDIR)/schedlab TMPDIR=$(TEST_TMPDIR) node tests/api/seed.mjs $@
 
 # node runs the test files JOBS at a time (each file's tests in order, as
@@ -284,7 +284,7 @@ screenshots: build $(FIXTURES) $(SEED_DB)
 # others in name order.
 SUITE_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 SLOW_SUITES = tests/api/qos.test.mjs tests/browser/a11y.test.mjs tests/api/qos_parboil.test.mjs tests/api/qos_trio.test.mjs \
-              tests/api/qos_parboil_trio.test.mjs \
+              tests/api/qos_parboil_trio.test.mjs tests/api/qos_shipped_results.test.mjs \
               tests/browser/dashboard.test.mjs tests/api/hostile.test.mjs tests/browser/run_view.test.mjs \
               tests/api/shared_machine.test.mjs tests/api/kill_restart.test.mjs tests/browser/cohort_view.test.mjs \
               tests/browser/team.test.mjs tests/api/http_fuzz.test.mjs

@@ -6,6 +6,8 @@
  * reduced ISCA'17 QoSreach sweep -- with the CLI's code (sweep_run) and
  * stores each as `schedlab sweep --db` does, one transaction each, marked
  * with its file ("sweeps/NAME.json") so that a later start skips it.
+ * The sweeps of hours (ISCA'17's trios at §4.1's parameters) are shipped
+ * computed instead, in sweeps/results/, and stored from there.
  *
  * SCHEDLAB_SEED_SWEEP_TASKSETS=N (tests only, tests/api/server.mjs): the
  * schedulability sweeps with N tasksets per point instead of their spec's,
@@ -27,7 +29,9 @@ int sweep_store_result(db *d, const json_t *result, const char *file, char slug[
                        char *err, size_t errlen);
 
 /* Store the table's sweeps not stored yet from folder dir on `threads`
- * threads; *added counts them. Returns how many failed (err: the first
+ * threads, then the shipped results (dir/results/NAME: the sweeps too long
+ * to compute at first start, stored as they are; each one refused is said
+ * on stderr); *added counts them. Returns how many failed (err: the first
  * one's message), or -1. */
 int sweep_seed(db *d, const char *dir, int threads, int *added, char *err, size_t errlen);
 

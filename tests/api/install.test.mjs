@@ -85,9 +85,10 @@ async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null }
     // those include the qaws-fig4* scenarios, whose programs come from the
     // installed kernel library (share/schedlab/scenarios/kernels)
     assert.ok(scenarioFiles.some((f) => f.startsWith('qaws-fig4a-')));
-    // and the shipped sweeps, from share/schedlab/sweeps (issue 30; seeded small in tests)
+    // and the shipped sweeps, from share/schedlab/sweeps (issue 30; seeded small in tests):
+    // nine computed at first start, two stored from their shipped results (sweeps/results)
     const sweeps = exps.body.experiments.filter((e) => e.source === 'sweep');
-    assert.equal(sweeps.length, 9);
+    assert.equal(sweeps.length, 11);
     const share = realpathSync(join(exe, '../../share/schedlab'));
     if (gone) {
       // this start stored what was deleted, from its own folders, and only that
@@ -96,7 +97,7 @@ async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null }
         const e = stored.find((x) => x.name === gone.names[f]);
         assert.ok(e && e.runs.length >= 1, `${f} stored again with its runs`);
       }
-      assert.ok(sweeps.some((e) => e.name === gone.sweep), `the sweep ${gone.sweep} stored again`);
+      for (const name of gone.sweeps) assert.ok(sweeps.some((e) => e.name === name), `the sweep ${name} stored again`);
     }
     const page = await fetch(`${srv.base}/`);
     assert.equal(page.status, 200);
@@ -112,10 +113,14 @@ async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null }
       assert.ok(e, `${f} is stored (${names[f]})`);
       assert.equal((await getJson(`${srv.base}/api/experiments/${e.slug}`, { method: 'DELETE' })).status, 200);
     }
-    const sweep = sweeps.find((e) => /^GCAPS Fig\. 8\(a\)/.test(e.name));
-    assert.ok(sweep, sweeps.map((e) => e.name).join(', '));
-    assert.equal((await getJson(`${srv.base}/api/experiments/${sweep.slug}`, { method: 'DELETE' })).status, 200);
-    return { files, names, sweep: sweep.name };
+    // a computed sweep and one stored from share/schedlab/sweeps/results
+    const gSweeps = [/^GCAPS Fig\. 8\(a\)/, /^ISCA'17 Figs\. 6b and 8b on the Parboil kernels at the paper's parameters/]
+      .map((re) => sweeps.find((e) => re.test(e.name)));
+    for (const sweep of gSweeps) {
+      assert.ok(sweep, sweeps.map((e) => e.name).join(', '));
+      assert.equal((await getJson(`${srv.base}/api/experiments/${sweep.slug}`, { method: 'DELETE' })).status, 200);
+    }
+    return { files, names, sweeps: gSweeps.map((e) => e.name) };
   } finally {
     await srv.stop({ keepDb });
   }

@@ -168,7 +168,9 @@ test('the shipped sweeps are in the default database, the paper\'s numbers besid
   const files = sweeps.map((e) => e.scenario_file).sort();
   assert.deepEqual(files, ['a-tasks', 'b-util', 'c-cpus', 'd-gpu-ratio', 'e-g-to-c', 'f-best-effort']
     .map((p) => `sweeps/gcaps-fig8${p}.json`).concat(['sweeps/isca17-qosreach-reduced.json',
-      'sweeps/isca17-trio1-reduced.json', 'sweeps/isca17-trio2-reduced.json']).sort());
+      'sweeps/isca17-trio1-reduced.json', 'sweeps/isca17-trio2-reduced.json',
+      // stored from their shipped results (sweeps/results/)
+      'sweeps/isca17-parboil-trio1-paper.json', 'sweeps/isca17-parboil-trio2-paper.json']).sort());
   for (const e of sweeps) {
     const s = (await getJson(`${srv.base}/api/experiments/${e.slug}/sweep`)).body;
     if (/trio/.test(e.scenario_file)) {

@@ -1,0 +1,151 @@
+// qos_shipped_results.test.mjs -- the sweeps shipped computed
+// (sweeps/results/, server/app/sweep_seed.c): ISCA'17's trios at §4.1's own
+// parameters take over an hour of CPU each, so the default database stores
+// their result files instead of running them. A file is only worth
+// shipping while the simulator still gives its numbers: each is checked
+// whole (every point of its spec, once), and a sample of it is simulated
+// again here -- its first trio at its lowest and highest goal under every
+// scheme -- and must come out to the digit, with the spec (kernel
+// programs, template, schemes) the same as the shipped spec file gives
+// now. When a change to the model moves them, run the spec again
+// (docs/qos.md, "The trios at the paper's parameters, whole") and ship
+// the new result.
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { cli, getJson, startServer, tempDir } from './server.mjs';
+
+const SWEEPS = resolve('sweeps');
+const RESULTS = join(SWEEPS, 'results');
+const shipped = readdirSync(RESULTS).filter((f) => f.endsWith('.json')).sort();
+
+let dir;
+before(() => { dir = tempDir('qos-shipped'); });
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the shipped results are the two paper-parameter trio sweeps', () => {
+  assert.deepEqual(shipped, ['isca17-parboil-trio1-paper.json', 'isca17-parboil-trio2-paper.json']);
+});
+
+// what makes two runs of a spec the same sweep: all of the normalized spec
+// but the points swept (pairs, goals)
+const fixed = (spec) => {
+  const { pairs, goals, ...rest } = spec;
+  void pairs; void goals;
+  return rest;
+};
+
+for (const name of shipped) {
+  test(`${name}: the whole spec's result, every point once`, () => {
+    const r = JSON.parse(readFileSync(join(RESULTS, name), 'utf8'));
+    const spec = JSON.parse(readFileSync(join(SWEEPS, name), 'utf8'));
+    assert.equal(r.schema, 'schedlab-sweep-result/1');
+    assert.equal(r.kind, 'qos');
+    assert.equal(r.shard, undefined, 'a shard, not the merged result');
+    assert.equal(r.name, spec.name);
+    assert.deepEqual(r.spec.pairs, spec.pairs);
+    assert.deepEqual(r.spec.goals, spec.goals);
+    assert.deepEqual(r.schemes, spec.schemes.map((s) => s.name));
+    const seen = new Set();
+    for (const p of r.points) {
+      const key = `${p.pair} ${p.goal} ${p.scheme}`;
+      assert.ok(!seen.has(key), `point ${key} twice`);
+      seen.add(key);
+      assert.ok(p.pair >= 0 && p.pair < spec.pairs.length && spec.goals.includes(p.goal) && r.schemes.includes(p.scheme), key);
+    }
+    assert.equal(seen.size, spec.pairs.length * spec.goals.length * spec.schemes.length);
+  });
+
+  test(`${name}: a sample simulated again gives the shipped numbers`, () => {
+    const r = JSON.parse(readFileSync(join(RESULTS, name), 'utf8'));
+    const spec = JSON.parse(readFileSync(join(SWEEPS, name), 'utf8'));
+    const goals = [spec.goals[0], spec.goals[spec.goals.length - 1]];
+    const sample = { ...spec, pairs: [spec.pairs[0]], goals,
+      template: join(SWEEPS, spec.template), kernels: join(SWEEPS, spec.kernels) };
+    const file = join(dir, name);
+    const out = join(dir, `out-${name}`);
+    writeFileSync(file, JSON.stringify(sample));
+    const run = cli(['sweep', file, '--db', join(dir, `${name}.db`), '-o', out]);
+    assert.equal(run.code, 0, run.stderr);
+    const now = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual(fixed(now.spec), fixed(r.spec), 'the spec as it runs now (kernels, template, schemes) is not the one the shipped result ran');
+    assert.equal(now.points.length, goals.length * spec.schemes.length);
+    for (const p of now.points) {
+      const q = r.points.find((x) => x.pair === 0 && x.goal === p.goal && x.scheme === p.scheme);
+      assert.ok(q, `${p.scheme} at ${p.goal}: not in the shipped result`);
+      assert.deepEqual(p, q, `${p.scheme} at goal ${p.goal}: simulated now against shipped`);
+    }
+  });
+}
+
+// The paper's trio relations over the whole specs (docs/qos.md, "The trios
+// at the paper's parameters, whole"), as qos_parboil_trio.test.mjs takes
+// them on its 24 points: the gains are relative (§4.2's pairs' "12.2%
+// improvement over Spart" is 88.4 / 78.8), the tolerance half of each;
+// where the model does not reach one, a todo with the measured gap. The
+// numbers are the shipped files', which the tests above hold to the
+// simulator.
+const whole = (f) => JSON.parse(readFileSync(join(RESULTS, f), 'utf8'));
+const gain = (r, what) => r[what].rollover / r[what].spart - 1;
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+const trio1 = 'isca17-parboil-trio1-paper.json', trio2 = 'isca17-parboil-trio2-paper.json';
+
+// Fig. 6b: "Rollover reaches QoS goals more often than Spart by 18.8%"
+test('whole trio spec, ISCA\'17 §4.2, Fig. 6b: one QoS kernel, Rollover meets goals at least 9.4 % more often than Spart', () => {
+  const r = whole(trio1);
+  assert.ok(gain(r, 'qosreach') >= 0.094, `Rollover ${pct(r.qosreach.rollover)}, Spart ${pct(r.qosreach.spart)}`);
+});
+
+// Fig. 8b: +19.9 % ("Rollover has higher throughput than Spart in all cases")
+test('whole trio spec, ISCA\'17 §4.3, Fig. 8b: one QoS kernel, Rollover\'s non-QoS throughput at least Spart\'s',
+  { todo: 'measured 22.1 % against 25.2 % over the met points (-12.2 %); +5.3 % on the 370 points both meet' }, () => {
+    const r = whole(trio1);
+    assert.ok(gain(r, 'throughput') >= 0, `Rollover ${pct(r.throughput.rollover)}, Spart ${pct(r.throughput.spart)}`);
+  });
+
+// Fig. 6c: +43.8 %
+test('whole trio spec, ISCA\'17 §4.2, Fig. 6c: two QoS kernels, Rollover meets goals at least 21.9 % more often than Spart',
+  { todo: 'measured 63.7 % against 57.3 % (+11.0 %); the 150K-cycle reduced sweep has +50.0 %, this spec\'s 24-point sample +16.7 %' }, () => {
+    const r = whole(trio2);
+    assert.ok(gain(r, 'qosreach') >= 0.219, `Rollover ${pct(r.qosreach.rollover)}, Spart ${pct(r.qosreach.spart)}`);
+  });
+
+// §4.2: Spart "failed to reach any QoS goal in the (70%, 70%) cases"
+test('whole trio spec, ISCA\'17 §4.2: two QoS kernels, Spart meets none of the (70 %, 70 %) points; Rollover some', () => {
+  const r = whole(trio2);
+  const at = (s) => r.points.filter((p) => p.scheme === s && p.goal === 0.7);
+  assert.equal(at('spart').length, 60);
+  assert.equal(at('spart').filter((p) => p.qos_met).length, 0);
+  assert.ok(at('rollover').some((p) => p.qos_met));
+});
+
+// Fig. 8c: +20.5 %
+test('whole trio spec, ISCA\'17 §4.3, Fig. 8c: two QoS kernels, Rollover\'s non-QoS throughput at least Spart\'s',
+  { todo: 'measured 35.7 % against 39.6 % over the met points (-9.7 %); -0.2 % on the 325 points both meet' }, () => {
+    const r = whole(trio2);
+    assert.ok(gain(r, 'throughput') >= 0, `Rollover ${pct(r.throughput.rollover)}, Spart ${pct(r.throughput.spart)}`);
+  });
+
+// Bad shipped results: a shard's file and a cut one are refused at first
+// start, each with its path and what is wrong, and nothing of either is
+// stored (the computed sweeps' specs are absent here: their warnings too).
+test('a shipped result that is one shard\'s, or cut short, is refused with its path; nothing stored', async () => {
+  const root = join(dir, 'bad');
+  mkdirSync(join(root, 'scenarios'), { recursive: true });
+  mkdirSync(join(root, 'sweeps', 'results'), { recursive: true });
+  const whole = readFileSync(join(RESULTS, shipped[0]), 'utf8');
+  const shard = { ...JSON.parse(whole), shard: { index: 0, count: 4, points: 300 } };
+  writeFileSync(join(root, 'sweeps', 'results', shipped[0]), JSON.stringify(shard));
+  writeFileSync(join(root, 'sweeps', 'results', shipped[1]), '{"schema": "schedlab-sweep-result/1", "points": [');
+  const srv = await startServer({ fresh: true, args: ['--scenarios', join(root, 'scenarios')] });
+  try {
+    const err = srv.stderr();
+    const at = (f) => join(root, 'sweeps', 'results', f);
+    assert.ok(err.includes(`warning: the shipped sweep ${shipped[0]} not stored: ${at(shipped[0])}: shard: one shard's result, not the whole sweep's`), err);
+    assert.match(err, new RegExp(`warning: the shipped sweep ${shipped[1]} not stored: ${at(shipped[1]).replace(/[.]/g, '\\.')}:1:\\d+: `));
+    const { experiments } = (await getJson(`${srv.base}/api/experiments`)).body;
+    assert.deepEqual(experiments.filter((e) => e.source === 'sweep'), []);
+  } finally { await srv.stop(); }
+});
