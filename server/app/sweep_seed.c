@@ -61,13 +61,37 @@ static void reduce(json_t *spec, long long tasksets) {
         while (json_array_size(goals) > 1) json_array_remove(goals, json_array_size(goals) - 1);
 }
 
+/* Is the shipped sweep NAME stored already? file: its mark, "sweeps/NAME". */
+static bool stored_already(db *d, const char *name, char file[PATH_MAX]) {
+    snprintf(file, PATH_MAX, "sweeps/%s", name);
+    bool have = false;
+    char why[512];
+    return db_has_scenario_file(d, file, &have, why, sizeof why) == 0 && have;
+}
+
+/* res stored, marked with file, in one write transaction that looks again
+ * first: another server seeding the same database meanwhile wins (as
+ * store_seed's scenarios; tests/api/shared_machine.test.mjs, two servers
+ * at once). *stored: this call stored it. */
+static int store_once(db *d, const json_t *res, const char *file, bool *stored, char *err,
+                      size_t errlen) {
+    bool have = false;
+    char slug[DB_SLUG_SIZE];
+    int rc = db_begin(d, err, errlen);
+    if (rc == 0) {
+        rc = db_has_scenario_file(d, file, &have, err, errlen);
+        if (rc == 0 && !have) rc = sweep_store_result(d, res, file, slug, err, errlen);
+        if (rc == 0) rc = db_commit(d, err, errlen);
+        else db_rollback(d);
+    }
+    *stored = rc == 0 && !have;
+    return rc;
+}
+
 static int seed_one(db *d, const char *dir, const char *name, int threads, long long reduced,
                     bool *added, char *err, size_t errlen) {
     char file[PATH_MAX], path[PATH_MAX];
-    snprintf(file, sizeof file, "sweeps/%s", name);
-    bool have = false;
-    char why[512];
-    if (db_has_scenario_file(d, file, &have, why, sizeof why) == 0 && have) return 0;
+    if (stored_already(d, name, file)) return 0;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     size_t len;
     char *text = jr_read_file(path, 16u << 20, "sweep spec", &len, err, errlen);
@@ -94,19 +118,10 @@ static int seed_one(db *d, const char *dir, const char *name, int threads, long 
     sweep_stats st;
     rc = sweep_run(s, 0, 1, threads, &res, &st, err, errlen);
     sweep_spec_free(s);
-    char slug[DB_SLUG_SIZE];
-    /* stored in one write transaction that looks again first: another
-     * server seeding the same database meanwhile wins (as store_seed's
-     * scenarios; tests/api/shared_machine.test.mjs, two servers at once) */
-    have = false;
-    if (rc == 0 && (rc = db_begin(d, err, errlen)) == 0) {
-        rc = db_has_scenario_file(d, file, &have, err, errlen);
-        if (rc == 0 && !have) rc = sweep_store_result(d, res, file, slug, err, errlen);
-        if (rc == 0) rc = db_commit(d, err, errlen);
-        else db_rollback(d);
-    }
+    bool stored = false;
+    if (rc == 0) rc = store_once(d, res, file, &stored, err, errlen);
     json_decref(res);
-    if (rc == 0 && !have) {
+    if (stored) {
         *added = true;
         fprintf(stderr, "schedlab: stored the shipped sweep %s (%.1f s on %d threads)\n", name,
                 st.wall_s, st.threads);
@@ -114,15 +129,11 @@ static int seed_one(db *d, const char *dir, const char *name, int threads, long 
     return rc;
 }
 
-/* One shipped result: read, checked to be a whole sweep's, stored in one
- * write transaction that looks again first (as seed_one). */
+/* One shipped result: read, checked to be a whole sweep's, stored once. */
 static int seed_result(db *d, const char *dir, const char *name, bool *added, char *err,
                        size_t errlen) {
     char file[PATH_MAX], path[PATH_MAX];
-    snprintf(file, sizeof file, "sweeps/%s", name);
-    bool have = false;
-    char why[512];
-    if (db_has_scenario_file(d, file, &have, why, sizeof why) == 0 && have) return 0;
+    if (stored_already(d, name, file)) return 0;
     snprintf(path, sizeof path, "%s/results/%s", dir, name);
     size_t len;
     char *text = jr_read_file(path, 64u << 20, "sweep result", &len, err, errlen);
@@ -150,16 +161,10 @@ static int seed_result(db *d, const char *dir, const char *name, bool *added, ch
         json_decref(res);
         return -1;
     }
-    char slug[DB_SLUG_SIZE];
-    int rc = db_begin(d, err, errlen);
-    if (rc == 0) {
-        rc = db_has_scenario_file(d, file, &have, err, errlen);
-        if (rc == 0 && !have) rc = sweep_store_result(d, res, file, slug, err, errlen);
-        if (rc == 0) rc = db_commit(d, err, errlen);
-        else db_rollback(d);
-    }
+    bool stored = false;
+    int rc = store_once(d, res, file, &stored, err, errlen);
     json_decref(res);
-    if (rc == 0 && !have) {
+    if (stored) {
         *added = true;
         fprintf(stderr, "schedlab: stored the shipped sweep %s from its result file\n", name);
     }
