@@ -22,6 +22,7 @@
 #define QOS_MAX_PAIRS 4096
 #define QOS_MAX_GOALS 100
 #define QOS_MAX_SCHEMES 16
+#define QOS_MAX_SEQUENCE 16   /* launches of one benchmark's run ("sequence") */
 /* A pair's scenario, its kernels' ops launched "runs" times each, is built
  * as a JSON tree (build) and simulated: at most this much JSON text's worth
  * (ISCA'17 §4.1's 2M-cycle window, 64 launches of each Parboil program:
@@ -90,6 +91,7 @@ static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...
         va_start(ap, fmt);
         if (k > 0 && (size_t)k < errlen) vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
         va_end(ap);
+        jr_one_line(err, errlen);   /* a name from the spec may hold a newline */
     }
     return -1;
 }
@@ -153,19 +155,19 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
  * library's program and, for the keys it lacks, the library's blocks,
  * threads, smem, regs and latency, as a scenario op naming it does
  * (scenario.c parse_op); resolved here so that other_repeat can scale the
- * program and the result's spec holds what was simulated. */
-static int from_library(json_t *def, const char *name, size_t i, const char *file, char *err,
-                        size_t errlen) {
+ * program and the result's spec holds what was simulated. `at` names the
+ * place for a message ("kernels[3]", "kernels[3].sequence[1]"). */
+static int from_library(json_t *def, const char *name, const char *at, const char *file,
+                        char *err, size_t errlen) {
     const kl_kernel *k = kl_find(name);
     if (!k) {
         const char *near = kl_suggest(name);
-        return fail(err, errlen, file, "kernels[%zu].program: \"%s\" is not in the kernel "
-                    "library%s%s%s", i, name, near ? " (did you mean \"" : "", near ? near : "",
+        return fail(err, errlen, file, "%s.program: \"%s\" is not in the kernel library%s%s%s",
+                    at, name, near ? " (did you mean \"" : "", near ? near : "",
                     near ? "\"?)" : "");
     }
     json_t *lib = json_loadb(k->text, k->len, 0, NULL);
-    if (!lib) return fail(err, errlen, file, "kernels[%zu].program: %s no longer reads as JSON",
-                          i, k->path);
+    if (!lib) return fail(err, errlen, file, "%s.program: %s no longer reads as JSON", at, k->path);
     json_object_set(def, "program", json_object_get(lib, "program"));
     static const char *const inherit[] = {"blocks", "threads", "smem", "regs", "latency"};
     for (size_t j = 0; j < sizeof inherit / sizeof *inherit; j++) {
@@ -176,6 +178,35 @@ static int from_library(json_t *def, const char *name, size_t i, const char *fil
     return 0;
 }
 
+/* One kernel launch of the set: op keys with a "program" that is the
+ * warp-level model's program or the name of a kernel of the library (a
+ * sequence's element may be that name alone). Returns a new def, or NULL
+ * with err set. */
+static json_t *launch_def(json_t *o, const char *at, const char *file, char *err, size_t errlen) {
+    json_t *def = json_is_string(o) ? json_pack("{s:O}", "program", o) : json_deep_copy(o);
+    json_t *pv = json_object_get(def, "program");
+    if (!json_is_object(pv) && !json_is_string(pv)) {
+        json_decref(def);
+        fail(err, errlen, file, "%s.program: missing (the warp-level model's program, or the "
+             "name of a kernel of the kernel library)", at);
+        return NULL;
+    }
+    if (json_is_string(pv) && from_library(def, json_string_value(pv), at, file, err, errlen)) {
+        json_decref(def);
+        return NULL;
+    }
+    return def;
+}
+
+/* ISCA'17 §4.1 runs whole benchmarks: "If the benchmark has multiple
+ * kernels ... we use the total number of instructions and cycles from the
+ * benchmark to calculate the IPC". A kernel of the set is one launch
+ * ("program") or a benchmark's launches in order ("sequence"): each run
+ * of the benchmark launches them all, one after another on its stream,
+ * under the benchmark's name, so the sweep measures the benchmark's IPC
+ * and the QoS manager counts its instructions as one kernel's (exec_warp.c
+ * warp_init: launches on one stream under one name and goal are one
+ * kernel of the manager). */
 static int parse_kernels(qos_spec *s, json_t *kv, const char *file, char *err, size_t errlen) {
     json_t *arr = json_is_object(kv) ? json_object_get(kv, "kernels") : kv;
     if (!json_is_array(arr) || json_array_size(arr) < 2 || json_array_size(arr) > QOS_MAX_KERNELS)
@@ -192,18 +223,51 @@ static int parse_kernels(qos_spec *s, json_t *kv, const char *file, char *err, s
                         "\"memory\" (ISCA'17 Fig. 7)", i);
         if (find_kernel(s, name) >= 0)
             return fail(err, errlen, file, "kernels[%zu].name: \"%s\" is listed twice", i, name);
-        json_t *pv = json_object_get(o, "program");
-        if (!json_is_object(pv) && !json_is_string(pv))
-            return fail(err, errlen, file, "kernels[%zu].program: missing (the warp-level "
-                        "model's program, or the name of a kernel of the kernel library)", i);
-        /* the op keys of the kernel; its name kept as "$name" beside them */
-        json_t *def = json_deep_copy(o);
-        if (json_is_string(pv) && from_library(def, json_string_value(pv), i, file, err, errlen)) {
-            json_decref(def);
-            return -1;
+        char at[64];
+        snprintf(at, sizeof at, "kernels[%zu]", i);
+        json_t *seq = json_object_get(o, "sequence"), *def;
+        if (seq) {
+            const char *key;
+            json_t *v;
+            json_object_foreach(o, key, v)
+                if (strcmp(key, "name") && strcmp(key, "class") && strcmp(key, "sequence"))
+                    return fail(err, errlen, file, "kernels[%zu].%s: a kernel with a \"sequence\" "
+                                "gives its launches' keys in each launch", i, key);
+            if (!json_is_array(seq) || json_array_size(seq) < 1 ||
+                json_array_size(seq) > QOS_MAX_SEQUENCE)
+                return fail(err, errlen, file, "kernels[%zu].sequence: must be an array of "
+                            "1..%d launches (a kernel of the library by name, or {\"program\", "
+                            "...})", i, QOS_MAX_SEQUENCE);
+            json_t *launches = json_array();
+            for (size_t j = 0; j < json_array_size(seq); j++) {
+                snprintf(at, sizeof at, "kernels[%zu].sequence[%zu]", i, j);
+                json_t *e = json_array_get(seq, j), *d = NULL;
+                if (!json_is_string(e) && !json_is_object(e))
+                    fail(err, errlen, file, "%s: expected a kernel of the library by name, or "
+                         "{\"program\", ...}", at);
+                else if (json_is_object(e) && (json_object_get(e, "name") ||
+                                               json_object_get(e, "class")))
+                    fail(err, errlen, file, "%s: a launch takes the benchmark's name and class "
+                         "(no \"%s\" of its own)", at,
+                         json_object_get(e, "name") ? "name" : "class");
+                else
+                    d = launch_def(e, at, file, err, errlen);
+                if (!d) {
+                    json_decref(launches);
+                    return -1;
+                }
+                json_array_append_new(launches, d);
+            }
+            def = json_pack("{s:o}", "sequence", launches);
+        } else {
+            json_t *c = json_deep_copy(o);
+            json_object_del(c, "class");
+            json_object_del(c, "name");
+            def = launch_def(c, at, file, err, errlen);
+            json_decref(c);
+            if (!def) return -1;
         }
-        json_object_del(def, "class");
-        json_object_del(def, "name");
+        /* the op keys of the kernel; its name kept as "$name" beside them */
         json_object_set_new(def, "$name", json_string(name));
         s->k[s->nk].def = def;
         s->k[s->nk].name = json_string_value(json_object_get(def, "$name"));
@@ -484,6 +548,12 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
                  "set; list them", QOS_MAX_PAIRS);
             goto bad;
         }
+        if (s->npairs == 0) {
+            /* found by fuzz_sweep_spec: a trio template over a set of two */
+            fail(err, errlen, file, "pairs: \"all\" makes no group: the template has %d "
+                 "kernel roles and the kernel set %zu kernels", s->nroles, s->nk);
+            goto bad;
+        }
     } else if (json_is_array(v) && json_array_size(v) >= 1 &&
                json_array_size(v) <= QOS_MAX_PAIRS) {
         for (size_t i = 0; i < json_array_size(v); i++) {
@@ -635,26 +705,40 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
         size_t at = s->op[role];
         const qos_kernel *k = &s->k[s->pair[pair][role]];
         json_t *t = json_array_get(ops, at);
-        json_t *o = json_deep_copy(k->def);
-        json_object_del(o, "$name");
-        json_object_set_new(o, "kernel", json_string(k->name));
-        json_object_set(o, "stream", json_object_get(t, "stream"));
-        if (json_object_get(t, "at")) json_object_set(o, "at", json_object_get(t, "at"));
-        if (json_object_get(t, "process")) json_object_set(o, "process", json_object_get(t, "process"));
-        if (!role_qos(role) && s->other_repeat > 1) {
-            /* the non-QoS kernel outlasts the QoS one, so that both share
-             * the GPU for the QoS kernel's whole life (ISCA'17 §4.1 re-runs
-             * whichever program ends first) */
-            json_t *prog = json_object_get(o, "program");
-            json_t *r = json_object_get(prog, "repeat");
-            json_int_t rep = json_is_integer(r) ? json_integer_value(r) : 1;
-            json_object_set_new(prog, "repeat", json_integer(rep * s->other_repeat));
+        /* one run of the kernel: its launch, or its sequence's in order */
+        json_t *seq = json_object_get(k->def, "sequence");
+        size_t n = seq ? json_array_size(seq) : 1;
+        json_t *run = json_array();
+        for (size_t e = 0; e < n; e++) {
+            json_t *o = json_deep_copy(seq ? json_array_get(seq, e) : k->def);
+            json_object_del(o, "$name");
+            json_object_set_new(o, "kernel", json_string(k->name));
+            json_object_set(o, "stream", json_object_get(t, "stream"));
+            if (json_object_get(t, "at")) json_object_set(o, "at", json_object_get(t, "at"));
+            if (json_object_get(t, "process"))
+                json_object_set(o, "process", json_object_get(t, "process"));
+            if (!role_qos(role) && s->other_repeat > 1) {
+                /* the non-QoS kernel outlasts the QoS one, so that both
+                 * share the GPU for the QoS kernel's whole life (ISCA'17
+                 * §4.1 re-runs whichever program ends first) */
+                json_t *prog = json_object_get(o, "program");
+                json_t *r = json_object_get(prog, "repeat");
+                json_int_t rep = json_is_integer(r) ? json_integer_value(r) : 1;
+                json_object_set_new(prog, "repeat", json_integer(rep * s->other_repeat));
+            }
+            if (role_qos(role) && (sc->quota || sc->climb))
+                json_object_set_new(o, "qos_goal", json_real(goal));
+            json_array_append_new(run, o);
         }
-        if (role_qos(role) && (sc->quota || sc->climb))
-            json_object_set_new(o, "qos_goal", json_real(goal));
+        /* the run's first launch takes the template op's place; the rest,
+         * and the runs after it, follow at the end (in order on the
+         * stream) */
         if (only < 0 || only == role)
-            for (int64_t n = 1; n < s->runs[role]; n++) json_array_append_new(ops, json_deep_copy(o));
-        json_array_set_new(ops, at, o);
+            for (int64_t r = 0; r < s->runs[role]; r++)
+                for (size_t e = r == 0; e < n; e++)
+                    json_array_append_new(ops, json_deep_copy(json_array_get(run, e)));
+        json_array_set(ops, at, json_array_get(run, 0));
+        json_decref(run);
     }
     int32_t even[QOS_ROLES];
     if (!sms && sc->climb && only < 0) {

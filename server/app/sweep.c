@@ -52,6 +52,7 @@ static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...
         if (k > 0 && (size_t)k < errlen)
             vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
         va_end(ap);
+        jr_one_line(err, errlen);   /* a key from the spec may hold a newline */
     }
     return -1;
 }
