@@ -309,6 +309,11 @@ test('bad QoS specs: one line naming the place', () => {
     [{ ...REDUCED, schemes: [{ name: 'x', policy: { placement: 'spart-climb' }, partition: 'hill-climb' }] },
       'schemes[0]: placement spart-climb moves its partitions itself; "partition": "hill-climb" searches fixed ones (placement "spart")'],
     [{ ...REDUCED, seed: 3 }, 'seed: unknown key (kind "qos")'],
+    // found by fuzz_sweep_spec: a key holding a newline kept the message on two lines
+    [{ ...REDUCED, 'se\ned': 3 }, 'se\\ned: unknown key (kind "qos")'],
+    // found by fuzz_sweep_spec: a trio template over a set of two kernels was a sweep of nothing
+    [{ ...REDUCED, template: join(SWEEPS, 'isca17-trio.json'), kernels: { kernels: JSON.parse(readFileSync(join(SWEEPS, 'isca17-kernels.json'), 'utf8')).kernels.slice(0, 2) }, pairs: 'all' },
+      'pairs: "all" makes no group: the template has 3 kernel roles and the kernel set 2 kernels'],
     [{ ...REDUCED, full_runs: 'yes' }, 'full_runs: must be true or false'],
     [{ ...REDUCED, template: { schema: 'schedlab-scenario/1', name: 't', device: 'isca17-gpgpusim', streams: [{ name: 'A' }], ops: [{ kernel: '$qos', stream: 'A' }] } },
       'template.ops: needs one kernel "$qos" and one "$other" (the QoS and the non-QoS kernel of each pair; "$qos2" or "$other2" make it a trio)'],
