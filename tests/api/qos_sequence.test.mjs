@@ -131,3 +131,19 @@ test('a bad sequence: one line naming the place and the problem', () => {
     assert.match(stderr, re);
   }
 });
+
+test('the shipped whole-histo spec: histo both ways beside the other nine, the paper-parameter schemes', () => {
+  const spec = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil-histo-whole.json'), 'utf8'));
+  const paper = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil-paper.json'), 'utf8'));
+  assert.equal(spec.template, paper.template);
+  assert.deepEqual(spec.schemes, paper.schemes.filter((s) => ['naive', 'rollover', 'spart'].includes(s.name)));
+  const others = JSON.parse(readFileSync(join(SWEEPS, 'isca17-parboil.json'), 'utf8')).kernels.map((k) => k.name).filter((n) => n !== 'histo');
+  assert.deepEqual(spec.pairs, ['histo', 'histo-whole'].flatMap((q) => others.map((o) => [q, o])));
+  // its kernel set reads, and histo-whole runs in it (a short window: the
+  // whole spec takes minutes)
+  const t = template();
+  t.window = 20000;
+  const { code, stderr, res } = sweep('shipped-set', { template: t, kernels: join(SWEEPS, spec.kernels), pairs: [['histo-whole', 'sgemm']] });
+  assert.equal(code, 0, stderr);
+  assert.ok(res.kernels.find((k) => k.name === 'histo-whole').ipc_isolated > 0);
+});
