@@ -72,7 +72,7 @@ test('a sweep from the page is the CLI\'s sweep, stored the same way', async () 
 test('a shipped spec by name; the specs listed with their size and the limits', async () => {
   const list = (await getJson(`${srv.base}/api/sweeps/specs`)).body;
   const files = list.specs.map((s) => s.file);
-  for (const f of ['gcaps-fig8a-tasks.json', 'isca17-qosreach-reduced.json', 'isca17-parboil-histo-whole.json']) assert.ok(files.includes(f), f);
+  for (const f of ['gcaps-fig8a-tasks.json', 'isca17-qosreach-reduced.json']) assert.ok(files.includes(f), f);
   assert.ok(!files.includes('isca17-kernels.json') && !files.includes('isca17-pair.json'), 'templates and kernel sets are no specs');
   const a = list.specs.find((s) => s.file === 'gcaps-fig8a-tasks.json');
   assert.equal(a.units, 10 * 1000);
