@@ -156,6 +156,15 @@ void sweep_api_specs(void *app, const http_request *req, http_response *res) {
                                 (json_int_t)sweep_units(s), "work", (json_int_t)sweep_work(s),
                                 "fits", over == NULL));
             json_decref(over);
+        } else if (schema && !strcmp(schema, "schedlab-sweep/1")) {
+            /* a spec that does not read (a typo in a spec dropped into the
+             * folder, a kernel library missing beside the scenarios) is
+             * listed with the reason, not left out without a word */
+            const char *nm = json_string_value(json_object_get(root, "name"));
+            json_array_append_new(
+                list, json_pack("{s:s, s:s, s:O?, s:s, s:b}", "file", names[i], "name",
+                                nm ? nm : names[i], "description",
+                                json_object_get(root, "description"), "error", err, "fits", 0));
         }
         sweep_spec_free(s);
         json_decref(root);

@@ -74,6 +74,13 @@ test('a shipped spec by name; the specs listed with their size and the limits', 
   const files = list.specs.map((s) => s.file);
   for (const f of ['gcaps-fig8a-tasks.json', 'isca17-qosreach-reduced.json']) assert.ok(files.includes(f), f);
   assert.ok(!files.includes('isca17-kernels.json') && !files.includes('isca17-pair.json'), 'templates and kernel sets are no specs');
+  // this server has no kernel library beside its (empty) scenarios folder:
+  // a spec naming library kernels does not read, and says why
+  const parboil = list.specs.find((s) => s.file === 'isca17-parboil-histo-whole.json');
+  assert.ok(parboil, 'a spec that does not read is still listed');
+  assert.equal(parboil.fits, false);
+  assert.match(parboil.error, /^isca17-parboil-histo-whole\.json: kernels\[0\]\.program: "cutcp" is not in the kernel library/);
+  assert.equal(list.specs.find((s) => s.file === 'gcaps-fig8a-tasks.json').error, undefined);
   const a = list.specs.find((s) => s.file === 'gcaps-fig8a-tasks.json');
   assert.equal(a.units, 10 * 1000);
   assert.equal(a.fits, true);

@@ -145,7 +145,7 @@ export async function renderSweeps(root, route, ctx) {
       + `One sweep job may hold ${list.limits.sweep_analyses.toLocaleString('en')} analyses or ${list.limits.sweep_cycles.toLocaleString('en')} simulated cycles; bigger ones are for the command line (shards).`)));
   const select = h('select', { id: 'sweep-spec', name: 'spec' },
     ...list.specs.map((s) => h('option', { value: s.file, disabled: !s.fits },
-      `${s.file}: ${s.name}${s.fits ? '' : ' (too big for one job)'}`)));
+      `${s.file}: ${s.name}${s.error ? ` (does not read: ${s.error})` : s.fits ? '' : ' (too big for one job)'}`)));
   const editor = createEditor({ id: 'sweep-editor', value: '', label: 'sweep spec JSON' });
   // the editor shows the spec chosen last: an answer to an earlier choice
   // that arrives later is dropped (sweepSpecShown = {file, n}, n counting
