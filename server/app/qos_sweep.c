@@ -260,12 +260,10 @@ static int parse_kernels(qos_spec *s, json_t *kv, const char *file, char *err, s
             }
             def = json_pack("{s:o}", "sequence", launches);
         } else {
-            json_t *c = json_deep_copy(o);
-            json_object_del(c, "class");
-            json_object_del(c, "name");
-            def = launch_def(c, at, file, err, errlen);
-            json_decref(c);
+            def = launch_def(o, at, file, err, errlen);
             if (!def) return -1;
+            json_object_del(def, "class");
+            json_object_del(def, "name");
         }
         /* the op keys of the kernel; its name kept as "$name" beside them */
         json_object_set_new(def, "$name", json_string(name));
