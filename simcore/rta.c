@@ -145,12 +145,37 @@ static bool hp_gpu(const actx *c, size_t h, size_t i) {
 /* R_h for a jitter term, or D_h when R_h is not known (M6, §6.4). The
  * released code uses T_h where the paper says D_h (D = T in its experiments);
  * for the same-core G^e_h term of Lemma 13 its Audsley search reads whatever
- * R_h the failed plain test left behind (stale, 0 or -1), which is not
- * reproduced: T_h is used there too. */
+ * R_h the failed plain test left behind: stale_r() below. */
 static int64_t r_or_d(const actx *c, size_t h) {
     if (c->gpu_order || c->free_)
         return c->released ? c->d[h].T : c->d[h].D;
     return c->R[h];
+}
+
+/* Whether τ counts as a GPU task in the other-core terms of Lemmas 10, 11
+ * and 13 (the sum over hp(τ_i) \ hpp(τ_i), and its condition on τ_i under
+ * self-suspension): η^g > 0 as printed. The released code's gcaps.py tests
+ * G there instead (`if tasks[h].G_hi == 0: continue`, "applies for all 3
+ * analysis"; `tasks[i].G_hi > 0` for ioctl-suspend) while its same-core
+ * terms test η^g (`len(tasks[h].ges) == 0`), so a task whose segments are
+ * all of length 0 -- every task of Fig. 8(e) at G/C = 0, which the
+ * generator still gives η^g = 1..3 segments -- is a GPU task on its own core
+ * and none on the others, and its 2εη^g per job is charged to same-core
+ * tasks only. */
+static bool other_gpu(const actx *c, const dtask *t) {
+    return c->released ? t->G > 0 : t->gpu;
+}
+
+/* The jitter R_h of Lemma 13's same-core G^e_h term during Audsley's search
+ * under the released code's semantics: gcaps.py's can_take_lowest_prio reads
+ * `tasks[h].WR`, which its search never writes, so it holds what the plain
+ * test that failed just before left there (select_policy clears it to 0
+ * before each test): τ_h's bound if that test passed τ_h, -1 (ms) for the
+ * task it failed at, 0 for the tasks after it. Reproduced so that the two
+ * agree on every verdict (tools/gcaps_xcheck.py); the printed semantics use
+ * D_h here (M6). */
+static int64_t stale_r(const actx *c, size_t h) {
+    return c->R[h] == RTA_FAILED ? -INT64_C(1000000) : c->R[h];
 }
 
 /* ---- the lemmas, as terms --------------------------------------------------- */
@@ -330,9 +355,11 @@ static size_t build_gcaps(const actx *c, size_t i, bool busy, int64_t *base, ter
                 if (me->gpu && c->corrected)
                     t[nt++] = hold(c, h);                               /* K3 */
                 else if (me->gpu)
-                    t[nt++] = (term){o->T, r_or_d(c, h) - o->Ge, o->Ge};
+                    t[nt++] = (term){o->T,
+                                     (c->released && c->free_ ? stale_r(c, h) : r_or_d(c, h)) - o->Ge,
+                                     o->Ge};
             }
-        } else if (o->gpu && hp_gpu(c, h, i) && (busy || me->gpu)) {
+        } else if (other_gpu(c, o) && hp_gpu(c, h, i) && (busy || other_gpu(c, me))) {
             /* A higher(-GPU)-priority task of another core: Lemma 10's second
              * sum (busy, τ_i GPU-using), Lemma 11, Eq. (11) (busy, τ_i
              * CPU-only: every such task, M5) and Lemma 13's second sum
@@ -511,6 +538,9 @@ static void prepare(const rta_taskset *ts, shared *s) {
                   .released = ts->semantics == RTA_RELEASED_CODE, .R = s->R, .pos = s->pos,
                   .gpu_before = s->gpu_before, .work = &s->work, .cpus = ts->cpus};
     s->work = 0;
+    /* what stale_r() reads for a task the plain test did not reach */
+    for (size_t i = 0; i < n; i++)
+        s->R[i] = 0;
 }
 
 /* Every real-time task in decreasing CPU priority; stops at the first

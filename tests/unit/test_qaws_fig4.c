@@ -296,12 +296,25 @@ static double mean_k2_gain(const pair *p, int n) {
     return s / n;
 }
 
+/* The same average read from Fig. 4a's centre plot ("clearly demonstrated
+ * in the Speedup plot (center)", §V-B): the mean of K2's speedups over LRR,
+ * LRR's response time over QAWS's, less 1. §V-B's sentence ("QAWS improves
+ * the K2 response time by 22%") does not say which of the two means it
+ * took; the todo keeps the issue's (the mean reduction), this one is
+ * printed beside it, not asserted. */
+static double mean_k2_speedup(const pair *p, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += p[i].lrr.k2 / p[i].qaws.k2 - 1;
+    return s / n;
+}
+
 /* (3) todo: K2 -22 % (+/- 7 points) on average over Fig. 4a's pairs */
 static void test_fig4a_k2_gain_todo(void **state) {
     (void)state;
     if (TEST_UNDER_ASAN) skip();   /* every pair: the plain run's */
     double g = mean_k2_gain(fig4a, 9);
-    printf("  Fig. 4a K2 improvement over LRR: paper 22 %% (+/- 7)  model %.1f %%\n", 100 * g);
+    printf("  Fig. 4a K2 improvement over LRR: paper 22 %% (+/- 7)  model %.1f %%"
+           " (as the mean speedup: %.1f %%)\n", 100 * g, 100 * mean_k2_speedup(fig4a, 9));
     if (g > 0.15 && g < 0.29) fail_msg("Fig. 4a's K2 gain is now within 22 +/- 7 %%: assert it");
     /* what is missing, measured: the memory-bound pairs (pf, 2dc, mm) gain
      * under 1 % with or without the scoreboard (against the paper's LRR it
@@ -334,7 +347,8 @@ static void test_fig4b_k2_gain_todo(void **state) {
     (void)state;
     if (TEST_UNDER_ASAN) skip();   /* every pair: the plain run's */
     double g = mean_k2_gain(fig4b, 5);
-    printf("  Fig. 4b K2 improvement over LRR: paper 10 %% (+/- 5)  model %.1f %%\n", 100 * g);
+    printf("  Fig. 4b K2 improvement over LRR: paper 10 %% (+/- 5)  model %.1f %%"
+           " (as the mean speedup: %.1f %%)\n", 100 * g, 100 * mean_k2_speedup(fig4b, 5));
     if (g > 0.05 && g < 0.15) fail_msg("Fig. 4b's K2 gain is now within 10 +/- 5 %%: assert it");
 }
 

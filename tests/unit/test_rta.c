@@ -119,6 +119,17 @@ static void test_table2_audsley_finds_an_order(void **state) {
     assert_int_equal(w[1], 75 * MS);
     assert_int_equal(w[2], 187 * MS);
     assert_int_equal(w[3], 143 * MS);
+    /* The released code's search (gcaps.py, can_take_lowest_prio) takes the
+     * same-core G^e_h jitter from the R_h the failed plain test left in
+     * tasks[h].WR: τ1's 26, not T_h = 80. τ4 at level 2: 34 + τ2's 40 +
+     * τ1's 3 x (C + G^m + 2εη^g = 17) (J = T - C - G^m = 67) + τ1's
+     * 2 x G^e 6 (J = 26 - 6 = 20): 57, 114, 137, 137 (143 with J = 74) */
+    build(&s, table2, 4, 2, 1 * MS, 200 * US, 1 * MS, RTA_RELEASED_CODE);
+    assert_true(run(&s, RTA_GCAPS_SUSPEND_GPRIO, w, gp));
+    assert_int_equal(gp[2], 1);
+    assert_int_equal(gp[3], 2);
+    assert_int_equal(w[2], 187 * MS);
+    assert_int_equal(w[3], 137 * MS);
 }
 
 static void test_same_core_inversion_is_infeasible(void **state) {
@@ -259,6 +270,48 @@ static void test_released_code_gcaps_busy_cpu_only(void **state) {
     assert_int_equal(w[1], 57 * MS);
 }
 
+/* ---- GPU segments of length 0 (Fig. 8(e) at G/C = 0: the generator gives
+ * every GPU task 1..3 segments and G = 0), ε = 1 ms: τh on core 1 (η^g 1),
+ * τs above τi on core 0 (η^g 2), τi (η^g 1), every segment 0 ms long. The
+ * printed lemmas count a task with η^g > 0 as a GPU task everywhere; the
+ * released gcaps.py skips a task of another core whose G is 0 (`if
+ * tasks[h].G_hi == 0: continue`) and keeps η^g on τi's own core. */
+static const tdef zeroG[] = {
+    {1, 5, 0, 20 * MS, 2 * MS, 1, {0}, {0}, 0},
+    {0, 4, 0, 50 * MS, 5 * MS, 2, {0, 0}, {0, 0}, 0},
+    {0, 2, 0, 100 * MS, 10 * MS, 1, {0}, {0}, 0},
+};
+
+static void test_zero_length_gpu_segments(void **state) {
+    (void)state;
+    tset s;
+    int64_t w[3];
+    build(&s, zeroG, 3, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    assert_true(run(&s, RTA_GCAPS_BUSY, w, NULL));
+    /* τh: C + (3η^g + 1)ε = 6. τs: 5 + 7ε = 12, plus τh's G^{e*} = 2ε
+     * (jitter R_h - G^e_h = 6): 14. τi: 10 + 4ε = 14, τs's C + G^{e*} =
+     * 5 + 4ε = 9 (Lemma 12 and 10), τh's 2 (jitter 6): 16, 27, 27 */
+    assert_int_equal(w[0], 6 * MS);
+    assert_int_equal(w[1], 14 * MS);
+    assert_int_equal(w[2], 27 * MS);
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    /* τi: 14 + τs's C + G^{m*} = 9 (jitter R_s - C_s = 9) + its G^e 0 + τh's 2
+     * (jitter 6): 25, 27, 27 */
+    assert_int_equal(w[1], 14 * MS);
+    assert_int_equal(w[2], 27 * MS);
+    build(&s, zeroG, 3, 2, 1 * MS, 0, 1 * MS, RTA_RELEASED_CODE);
+    assert_true(run(&s, RTA_GCAPS_BUSY, w, NULL));
+    /* τh is skipped by τs and τi: τs 12; τi 14 + τs's C_h + G_h + 2εη^g_h
+     * = 9: 23 */
+    assert_int_equal(w[0], 6 * MS);
+    assert_int_equal(w[1], 12 * MS);
+    assert_int_equal(w[2], 23 * MS);
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    /* τi: 14 + τs's 9 (J = WR_s - C_s - G^m_s = 7): 23 */
+    assert_int_equal(w[1], 12 * MS);
+    assert_int_equal(w[2], 23 * MS);
+}
+
 static void test_first_failure_fails_the_rest(void **state) {
     (void)state;
     tdef d[4];
@@ -374,6 +427,7 @@ int main(void) {
         cmocka_unit_test(test_lemma8_to_12_busy),
         cmocka_unit_test(test_lemma13_to_15_suspend),
         cmocka_unit_test(test_released_code_gcaps_busy_cpu_only),
+        cmocka_unit_test(test_zero_length_gpu_segments),
         cmocka_unit_test(test_first_failure_fails_the_rest),
         cmocka_unit_test(test_check_messages),
         cmocka_unit_test(test_table4_case_study_verdicts),
