@@ -16,12 +16,11 @@ termcolor (Debian: python3-numpy python3-termcolor). N tasksets (default
 1000), SEED for the choice of experiment and x (their generator reseeds
 itself from time.process_time(), so runs differ anyway), SCHEDLAB the
 binary (default ./schedlab). Prints one line per analysis; exits 1 when
-some verdict differs. docs/rta.md ("Checked against the released code")
-gives the counts and the one known difference. Not part of `make test`: the
-authors' code is not in this repository.
+some verdict differs. docs/rta.md ("Every verdict, against the released
+code") gives the counts. Not part of `make test`: the authors' code is not
+in this repository.
 """
 import json
-import os
 import random
 import subprocess
 import sys
@@ -81,7 +80,7 @@ def main():
         ts = {'schema': 'schedlab-taskset/1', 'cpus': params.ncpu, 'epsilon': '1ms',
               'theta': '200us', 'time_slice': '1ms', 'semantics': 'released-code', 'tasks': []}
         for t in tasks:
-            d = {'name': 't%d' % len(ts['tasks']), 'cpu': t.cpu, 'period': '%dms' % t.T,
+            d = {'name': 't%d' % len(ts['tasks']), 'cpu': t.cpu, 'period': ns(t.T),
                  'cpu_segments': [ns(c.C_hi) for c in t.ces]}
             if t.prio == -1:
                 d['best_effort'] = True
