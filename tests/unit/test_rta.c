@@ -282,34 +282,38 @@ static const tdef zeroG[] = {
     {0, 2, 0, 100 * MS, 10 * MS, 1, {0}, {0}, 0},
 };
 
+/* The bounds of τh, τs, τi in ms, per semantics and approach:
+ * printed, busy: τh C + (3η^g + 1)ε = 6; τs 5 + 7ε = 12 plus τh's G^{e*} =
+ *   2ε (jitter R_h - G^e_h = 6): 14; τi 10 + 4ε = 14, τs's C + G^{e*} =
+ *   5 + 4ε = 9 (Lemmas 12 and 10), τh's 2 (jitter 6): 16, 27, 27.
+ * printed, suspend: τi 14 + τs's C + G^{m*} = 9 (jitter R_s - C_s = 9) + its
+ *   G^e 0 + τh's 2 (jitter 6): 25, 27, 27.
+ * released, busy: τh is skipped by τs and τi: τs 12; τi 14 + τs's
+ *   C_h + G_h + 2εη^g_h = 9: 23.
+ * released, suspend: τi 14 + τs's 9 (J = WR_s - C_s - G^m_s = 7): 23. */
+static const struct {
+    rta_semantics sem;
+    rta_approach a;
+    int64_t ms[3];
+} zeroG_bounds[] = {
+    {RTA_PRINTED, RTA_GCAPS_BUSY, {6, 14, 27}},
+    {RTA_PRINTED, RTA_GCAPS_SUSPEND, {6, 14, 27}},
+    {RTA_RELEASED_CODE, RTA_GCAPS_BUSY, {6, 12, 23}},
+    {RTA_RELEASED_CODE, RTA_GCAPS_SUSPEND, {6, 12, 23}},
+};
+
 static void test_zero_length_gpu_segments(void **state) {
     (void)state;
-    tset s;
-    int64_t w[3];
-    build(&s, zeroG, 3, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
-    assert_true(run(&s, RTA_GCAPS_BUSY, w, NULL));
-    /* τh: C + (3η^g + 1)ε = 6. τs: 5 + 7ε = 12, plus τh's G^{e*} = 2ε
-     * (jitter R_h - G^e_h = 6): 14. τi: 10 + 4ε = 14, τs's C + G^{e*} =
-     * 5 + 4ε = 9 (Lemma 12 and 10), τh's 2 (jitter 6): 16, 27, 27 */
-    assert_int_equal(w[0], 6 * MS);
-    assert_int_equal(w[1], 14 * MS);
-    assert_int_equal(w[2], 27 * MS);
-    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
-    /* τi: 14 + τs's C + G^{m*} = 9 (jitter R_s - C_s = 9) + its G^e 0 + τh's 2
-     * (jitter 6): 25, 27, 27 */
-    assert_int_equal(w[1], 14 * MS);
-    assert_int_equal(w[2], 27 * MS);
-    build(&s, zeroG, 3, 2, 1 * MS, 0, 1 * MS, RTA_RELEASED_CODE);
-    assert_true(run(&s, RTA_GCAPS_BUSY, w, NULL));
-    /* τh is skipped by τs and τi: τs 12; τi 14 + τs's C_h + G_h + 2εη^g_h
-     * = 9: 23 */
-    assert_int_equal(w[0], 6 * MS);
-    assert_int_equal(w[1], 12 * MS);
-    assert_int_equal(w[2], 23 * MS);
-    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
-    /* τi: 14 + τs's 9 (J = WR_s - C_s - G^m_s = 7): 23 */
-    assert_int_equal(w[1], 12 * MS);
-    assert_int_equal(w[2], 23 * MS);
+    for (size_t k = 0; k < sizeof zeroG_bounds / sizeof zeroG_bounds[0]; k++) {
+        tset s;
+        int64_t w[3];
+        build(&s, zeroG, 3, 2, 1 * MS, 0, 1 * MS, zeroG_bounds[k].sem);
+        assert_true(run(&s, zeroG_bounds[k].a, w, NULL));
+        for (int i = 0; i < 3; i++)
+            if (w[i] != zeroG_bounds[k].ms[i] * MS)
+                fail_msg("row %zu, task %d: %lld ns, expected %lld ms", k, i, (long long)w[i],
+                         (long long)zeroG_bounds[k].ms[i]);
+    }
 }
 
 static void test_first_failure_fails_the_rest(void **state) {
