@@ -80,11 +80,7 @@ static void part_ranks(const sim_state *st, int32_t k, int32_t *lo, int32_t *hi)
     *lo = 0;
     *hi = st->sms.n;
     if (!st->placement->partitioned) return;
-    int32_t str = st->cfg->ops[st->ks[k].op].stream;
-    if (st->part_count[str] > 0) {
-        *lo = st->part_first[str];
-        *hi = st->part_first[str] + st->part_count[str];
-    }
+    sim_part_span(st, st->cfg->ops[st->ks[k].op].stream, lo, hi);
 }
 
 /* ISCA'17 §3.6, static resource management: "when a QoS kernel is running

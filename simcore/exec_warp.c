@@ -2299,10 +2299,9 @@ static void climb_epoch(ew_state *E, sim_state *st, int64_t c) {
         for (int32_t b = 0; E->saved_head && b < E->nblocks; b++) {
             const ew_block *B = &E->blocks[b];
             if (B->warps_left <= 0) continue;
-            int32_t str = st->cfg->ops[st->ks[B->kernel].op].stream, r = E->sm_rank[B->sm];
-            if (st->part_count[str] > 0 &&
-                (r < st->part_first[str] || r >= st->part_first[str] + st->part_count[str]))
-                preempt_block(E, st, b, c, &E->port_free[B->sm]);
+            int32_t lo, hi, r = E->sm_rank[B->sm];
+            sim_part_span(st, st->cfg->ops[st->ks[B->kernel].op].stream, &lo, &hi);
+            if (r < lo || r >= hi) preempt_block(E, st, b, c, &E->port_free[B->sm]);
         }
     }
     E->climb_at = c;

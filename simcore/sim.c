@@ -227,6 +227,7 @@ static void state_free(sim_state *st) {
     free(st->share_adj);
     free(st->part_first);
     free(st->part_count);
+    free(st->part_on);
     free(st->coh_last);
     free(st->ee);
 }
@@ -428,6 +429,9 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             FAIL("policy.quota_history: ISCA'17 §3.4.2's history-based adjustment is the quota "
                  "schemes' (execution \"warp\", policy.warp quota-*)");
     }
+    if (cfg->policy.spart_take_last && (!st->placement || !st->placement->qos_epoch))
+        FAIL("policy.spart_take_last: only placement \"spart-climb\" moves SMs between "
+             "partitions (here \"%s\")", st->placement ? st->placement->name : "?");
     if (cfg->policy.has_sm_preempt &&
         (cfg->policy.sm_preempt < 0 || cfg->policy.sm_preempt > SIM_TIME_LIMIT))
         FAIL("policy.sm_preempt: %lld ns is outside 0..%lld ns",
@@ -531,10 +535,13 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         size_t ns1 = st->cfg->nstreams ? st->cfg->nstreams : 1;
         st->part_first = malloc(ns1 * sizeof *st->part_first);
         st->part_count = malloc(ns1 * sizeof *st->part_count);
-        if (!st->part_first || !st->part_count) FAIL("simulation: out of memory");
+        st->part_on = malloc(ns1 * sizeof *st->part_on);
+        if (!st->part_first || !st->part_count || !st->part_on)
+            FAIL("simulation: out of memory");
         for (size_t i = 0; i < st->cfg->nstreams; i++) {
             st->part_first[i] = st->cfg->streams[i].sm_first;
             st->part_count[i] = st->cfg->streams[i].sm_count;
+            st->part_on[i] = st->cfg->streams[i].sm_count > 0;
         }
     }
 

@@ -188,6 +188,9 @@ typedef struct sim_policy {
                                 §4.8's ablation ("When disabling history-based quota
                                 adjustment, QoSreach drops significantly") */
     bool has_quota_history;  /* false: the scheme's own (naive without, the others with) */
+    bool spart_take_last;    /* placement spart-climb: a QoS kernel below its goal may take
+                                the last SM of a stream without goals (spart.c; false: each
+                                keeps one) */
     /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */

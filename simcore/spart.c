@@ -31,7 +31,13 @@
  *   ended per cycle (IPC_epoch) against IPC_goal = qos_goal x IPC_isolated
  *   (§3.2):
  *   - IPC_epoch < IPC_goal: one SM more, from the stream without goals
- *     that has the most SMs (it keeps one; ties: the first stream);
+ *     that has the most SMs (ties: the first stream), which keeps one;
+ *     under policy.spart_take_last it keeps none, and gets its SMs back
+ *     when they are given back or no kernel with a goal is left to run
+ *     (sim_part_span): ISCA'17 §4.2, "For C+C kernels, Spart and Rollover
+ *     meet QoS goals in all cases", which at goal 0.95 a compute kernel
+ *     bound by issue, at 15/16 of its isolated IPC on 15 of 16 SMs, meets
+ *     only with all 16 (docs/qos.md, "Spart's floor");
  *   - IPC_epoch x (n - 1) / n >= IPC_goal, n its SMs: one SM back, to the
  *     stream without goals that has the fewest (IPC taken as proportional
  *     to SMs: the goal is predicted to hold with one fewer; the non-QoS
@@ -77,15 +83,32 @@ static int spart_init(void *self, const sim_state *st, char *err, size_t errlen)
     return 0;
 }
 
+/* Does some kernel with a QoS goal still have blocks to run? */
+static bool qos_left(const sim_state *st) {
+    for (size_t k = 0; k < st->nkernels; k++)
+        if (st->cfg->ops[st->ks[k].op].qos_goal > 0 && st->ks[k].done < st->ks[k].blocks)
+            return true;
+    return false;
+}
+
+/* A stream given SMs uses its partition; one given none, every SM. A
+ * partition that spart-climb emptied (policy.spart_take_last) is every SM
+ * again once no kernel with a goal is left to run: the SMs were taken for
+ * the goals, and a run must not end with blocks that can go nowhere. */
+void sim_part_span(const sim_state *st, int32_t str, int32_t *lo, int32_t *hi) {
+    *lo = 0;
+    *hi = st->sms.n;
+    if (!st->part_on[str] || (st->part_count[str] == 0 && !qos_left(st))) return;
+    *lo = st->part_first[str];
+    *hi = st->part_first[str] + st->part_count[str];
+}
+
 static int32_t spart_pick(void *self, sim_sms *s, int32_t kernel, const sim_need *k) {
     const spart_state *p = self;
     const sim_state *st = p->st;
-    int32_t str = st->cfg->ops[st->ks[kernel].op].stream;
-    int32_t lo = 0, hi = s->n;
-    if (st->part_count[str] > 0) {
-        lo = st->part_first[str];
-        hi = st->part_first[str] + st->part_count[str];
-    }
+    int32_t lo, hi;
+    sim_part_span(st, st->cfg->ops[st->ks[kernel].op].stream, &lo, &hi);
+    if (hi > s->n) hi = s->n;
     /* most room within the partition, the lowest rank on ties (most-room
      * §4.1, §4.3); a partition is a few SMs, so a scan is as cheap as the
      * room index would be */
@@ -159,13 +182,14 @@ static int climb_init(void *self, const sim_state *st, char *err, size_t errlen)
     return 0;
 }
 
-/* The stream without goals with the most SMs (more than one: each keeps
- * one), or with the fewest when `fewest`; ties to the first; -1 none. */
+/* The stream without goals with the most SMs (more than `keep`, the SMs
+ * each keeps: one, or none under policy.spart_take_last), or with the
+ * fewest when `fewest`; ties to the first; -1 none. */
 static int32_t climb_peer(const spart_state *p, const sim_state *st, bool fewest) {
-    int32_t best = -1;
+    int32_t best = -1, keep = st->cfg->policy.spart_take_last ? 0 : 1;
     for (int32_t j = 0; j < p->nord; j++) {
         int32_t s = p->order[j], c = st->part_count[s];
-        if (p->qos[s] || (!fewest && c <= 1)) continue;
+        if (p->qos[s] || (!fewest && c <= keep)) continue;
         if (best < 0 || (fewest ? c < st->part_count[best] : c > st->part_count[best])) best = s;
     }
     return best;

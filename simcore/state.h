@@ -165,10 +165,13 @@ typedef struct sim_state {
      * without it */
     int32_t *share_adj;
     /* the streams' SM partitions now, by cfg stream index: ranks
-     * [part_first, part_first + part_count) of sm_order, count 0 = every SM;
-     * set from sim_stream.sm_first/sm_count under a placement that honours
-     * partitions (NULL otherwise); spart-climb moves them (spart.c) */
+     * [part_first, part_first + part_count) of sm_order where part_on (the
+     * stream was given SMs), every SM where not; set from
+     * sim_stream.sm_first/sm_count under a placement that honours
+     * partitions (NULL otherwise); spart-climb moves them, down to none
+     * (spart.c) */
     int32_t *part_first, *part_count;
+    bool *part_on;
     int64_t nsaved;          /* preempted blocks waiting to resume, all kernels */
     /* cohorts (sim_config.cohorts, cohort.c): on for this run, and each
      * SM's latest cohort record (index in t->cohorts, -1 none), which a
@@ -176,5 +179,9 @@ typedef struct sim_state {
     bool cohorts;
     int64_t *coh_last;
 } sim_state;
+
+/* The ranks [*lo, *hi) of sm_order that stream str's kernels may use now
+ * under a placement that honours partitions (spart.c). */
+void sim_part_span(const sim_state *st, int32_t str, int32_t *lo, int32_t *hi);
 
 #endif

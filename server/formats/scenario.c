@@ -77,7 +77,8 @@ enum {
     POL_CONTEXT_SWITCH_IDLE = 1u << 11,
     POL_SM_PREEMPT = 1u << 12,
     POL_TB_ADJUST = 1u << 13,
-    POL_QUOTA_HISTORY = 1u << 14
+    POL_QUOTA_HISTORY = 1u << 14,
+    POL_SPART_TAKE_LAST = 1u << 15
 };
 
 typedef struct scn_rawpolicy {
@@ -99,6 +100,7 @@ typedef struct scn_rawpolicy {
     bool tb_adjust;          /* ISCA'17 §3.6's run-time TB adjustment */
     bool quota_history;      /* ISCA'17 §3.4.2's alpha_k, when has_quota_history */
     bool has_quota_history;  /* absent: the quota scheme's own */
+    bool spart_take_last;    /* spart-climb may take a stream's last SM */
     unsigned given;          /* POL_* keys this object wrote */
 } scn_rawpolicy;
 
@@ -228,6 +230,10 @@ static const pol_key policy_table[] = {
     /* ISCA'17 §3.4.2's history-based adjustment on or off under any quota
      * scheme (§4.8's ablation); absent: the scheme's own */
     {"quota_history", PK_BOOL, PK_AT(quota_history), POL_QUOTA_HISTORY, .name_rank = 14},
+    /* spart-climb: a QoS kernel may take the last SM of a stream without
+     * goals (simcore/spart.c; docs/qos.md, "Spart's floor") */
+    {"spart_take_last", PK_BOOL, PK_AT(spart_take_last), POL_SPART_TAKE_LAST,
+     .name_rank = 15},
     /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
     {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
      .name_rank = 4},
@@ -245,7 +251,7 @@ static const pol_key policy_table[] = {
      .name_rank = 10},
 };
 #define POLICY_NKEYS (sizeof policy_table / sizeof *policy_table)
-#define PK_NAME_RANKS 14   /* the highest name_rank */
+#define PK_NAME_RANKS 15   /* the highest name_rank */
 
 /* the keys' names, in the table's order, NULL-terminated (jr_check_keys) */
 static void policy_key_names(const char *names[POLICY_NKEYS + 1]) {

@@ -1021,6 +1021,89 @@ static void test_spart_climb(void **state) {
     scn_free(sc);
 }
 
+/* spart-climb with policy.spart_take_last (docs/qos.md, "Spart's floor";
+ * ISCA'17 §4.2: "For C+C kernels, Spart and Rollover meet QoS goals in all
+ * cases", which an issue-bound kernel at goal 0.95 meets only on every SM).
+ * The first case of test_spart_climb, Q below goal 1: Q takes rank 2 at
+ * cycle 2,000 and, still below its goal, A's last SM, rank 3, at 3,000
+ * (without the option A keeps it). From then A starts no block while Q has
+ * blocks to run; once Q's last block has ended, A's partition, empty, is
+ * every SM (spart.c sim_part_span), and all of A's 400 blocks run: the run
+ * does not end with blocks that can go nowhere. */
+static void test_spart_climb_take_last(void **state) {
+    (void)state;
+    for (int take = 0; take <= 1; take++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":{\"preset\":"
+                 "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
+                 "\"gto\",\"placement\":\"spart-climb\",\"quota_epoch\":1000%s},\"streams\":["
+                 "{\"name\":\"QOS\",\"process\":\"P0\",\"sms\":{\"first\":0,\"count\":2}},"
+                 "{\"name\":\"BE\",\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],"
+                 "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":400,\"threads\":128,"
+                 "\"qos_goal\":1,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
+                 "\"repeat\":4}},"
+                 "{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":400,\"threads\":128,"
+                 "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],\"repeat\":4}}]}",
+                 take ? ",\"spart_take_last\":true" : "");
+        sim_config cfg;
+        trace t;
+        scn_scenario *sc = run_text(text, "spart-climb take last", &cfg, &t);
+        assert_int_equal(cfg.policy.spart_take_last, take);
+        double hz = (double)cfg.device.clock_hz;
+        int64_t q_end = 0;
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            const trace_block *b = &t.blocks.v[i];
+            if (!strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q") && b->end > q_end)
+                q_end = b->end;
+        }
+        assert_true((double)q_end * hz / 1e9 > 4000);   /* Q runs well past the move */
+        /* blocks started on SM 3 from cycle 3,001 until Q's end, by kernel;
+         * A's blocks in all, and after Q's end */
+        int q3 = 0, a_during = 0, a_all = 0, a_after = 0;
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            const trace_block *b = &t.blocks.v[i];
+            bool q = !strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q");
+            double cyc = (double)b->start * hz / 1e9;
+            if (q) {
+                q3 += b->sm == 3 && cyc >= 3001 - 1e-6;
+                continue;
+            }
+            a_all++;
+            if (cyc >= 3001 - 1e-6 && b->start < q_end) a_during++;
+            if (b->start >= q_end) a_after++;
+        }
+        assert_int_equal(a_all, 400);
+        if (take) {
+            if (q3 == 0) fail_msg("Q took no block to SM 3 after cycle 3,001");
+            assert_int_equal(a_during, 0);
+            assert_true(a_after > 0);
+        } else {
+            assert_int_equal(q3, 0);        /* A keeps rank 3 */
+            assert_true(a_during > 0);
+        }
+        trace_free(&t);
+        scn_free(sc);
+    }
+    /* the option belongs to spart-climb: refused elsewhere, naming it */
+    const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":"
+                       "\"isca17-gpgpusim\",\"policy\":{\"placement\":\"spart\","
+                       "\"spart_take_last\":true},\"ops\":[{\"kernel\":\"K\",\"blocks\":1,"
+                       "\"threads\":32,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}";
+    char err[512] = "";
+    scn_scenario *sc = NULL;
+    sim_config cfg;
+    assert_int_equal(scn_parse(text, strlen(text), "x.json", &sc, err, sizeof err), 0);
+    assert_int_equal(scn_config(sc, 0, &cfg, err, sizeof err), 0);
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), -1);
+    assert_string_equal(err, "policy.spart_take_last: only placement \"spart-climb\" moves SMs "
+                             "between partitions (here \"spart\")");
+    trace_free(&t);
+    scn_free(sc);
+}
+
 /* spart-climb with policy.sm_preempt (ISCA'17 §2.3: an SM changes hands
  * by "saving context of a running kernel one SM at a time [31, 37]"):
  * A's blocks are long (1,024 threads, 2 per SM, about 15K cycles each),
@@ -1294,6 +1377,7 @@ int main(void) {
         cmocka_unit_test(test_equal_share_trio),
         cmocka_unit_test(test_spart_climb),
         cmocka_unit_test(test_spart_climb_preempt),
+        cmocka_unit_test(test_spart_climb_take_last),
         cmocka_unit_test(test_trace_json_both_ways),
         cmocka_unit_test(test_goal_errors),
         cmocka_unit_test(test_scenario_goal_errors),
