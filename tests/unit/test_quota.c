@@ -705,6 +705,21 @@ static scn_scenario *run_text(const char *text, const char *what, sim_config *cf
     return s;
 }
 
+/* The scenario `text` parses and configures, and its run fails with `want`. */
+static void run_refused(const char *text, const char *want) {
+    char err[512] = "";
+    scn_scenario *sc = NULL;
+    sim_config cfg;
+    assert_int_equal(scn_parse(text, strlen(text), "run.json", &sc, err, sizeof err), 0);
+    assert_int_equal(scn_config(sc, 0, &cfg, err, sizeof err), 0);
+    trace t;
+    trace_init(&t);
+    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    trace_free(&t);
+    scn_free(sc);
+}
+
 /* cfg (every_quota_look set) gives the trace `t` its run without it gave. */
 static void same_with_every_look(const sim_config *cfg, const trace *t, const char *what) {
     trace u;
@@ -1007,18 +1022,8 @@ static void test_spart_climb(void **state) {
                        "\"count\":2}},{\"name\":\"B\",\"process\":\"P1\",\"sms\":{\"first\":1,"
                        "\"count\":3}}],\"ops\":[{\"kernel\":\"K\",\"stream\":\"A\",\"blocks\":1,"
                        "\"threads\":32,\"qos_goal\":0.5,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}";
-    char err[512] = "";
-    scn_scenario *sc = NULL;
-    sim_config cfg;
-    assert_int_equal(scn_parse(text, strlen(text), "climb.json", &sc, err, sizeof err), 0);
-    assert_int_equal(scn_config(sc, 0, &cfg, err, sizeof err), 0);
-    trace t;
-    trace_init(&t);
-    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), -1);
-    assert_string_equal(err, "streams[1].sms: ranks 1..3 overlap streams[0]'s; spart-climb moves "
-                             "SMs between partitions that do not");
-    trace_free(&t);
-    scn_free(sc);
+    run_refused(text, "streams[1].sms: ranks 1..3 overlap streams[0]'s; spart-climb moves SMs "
+                      "between partitions that do not");
 }
 
 /* spart-climb with policy.spart_take_last (docs/qos.md, "Spart's floor";
@@ -1090,18 +1095,8 @@ static void test_spart_climb_take_last(void **state) {
                        "\"isca17-gpgpusim\",\"policy\":{\"placement\":\"spart\","
                        "\"spart_take_last\":true},\"ops\":[{\"kernel\":\"K\",\"blocks\":1,"
                        "\"threads\":32,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}";
-    char err[512] = "";
-    scn_scenario *sc = NULL;
-    sim_config cfg;
-    assert_int_equal(scn_parse(text, strlen(text), "x.json", &sc, err, sizeof err), 0);
-    assert_int_equal(scn_config(sc, 0, &cfg, err, sizeof err), 0);
-    trace t;
-    trace_init(&t);
-    assert_int_equal(sim_run(&cfg, &t, err, sizeof err), -1);
-    assert_string_equal(err, "policy.spart_take_last: only placement \"spart-climb\" moves SMs "
-                             "between partitions (here \"spart\")");
-    trace_free(&t);
-    scn_free(sc);
+    run_refused(text, "policy.spart_take_last: only placement \"spart-climb\" moves SMs between "
+                      "partitions (here \"spart\")");
 }
 
 /* spart-climb with policy.sm_preempt (ISCA'17 §2.3: an SM changes hands
