@@ -286,6 +286,23 @@ test('ISCA\'17 §4.8: the ablation spec is the paper spec\'s Rollover with one m
   ]);
 });
 
+// Spart's floor at the paper's parameters, as one spec (docs/qos.md,
+// "Spart's floor", gives its numbers from shards 0 and 1 of 6; hours whole,
+// so not run here): the paper spec's Rollover and Spart, and that Spart
+// with exactly one thing changed, the other kernel's last SM taken
+// (policy.spart_take_last).
+test('ISCA\'17 §4.2: the Spart-floor spec is the paper spec\'s Rollover and Spart, and that Spart taking the last SM', () => {
+  const floor = load('isca17-parboil-paper-spart-floor.json'), full = load('isca17-parboil-paper.json');
+  for (const k of ['kind', 'template', 'kernels', 'pairs', 'goals', 'other_repeat']) assert.deepEqual(floor[k], full[k], k);
+  const spart = full.schemes.find((x) => x.name === 'spart');
+  assert.equal(spart.policy.placement, 'spart-climb');
+  assert.deepEqual(floor.schemes, [
+    full.schemes.find((x) => x.name === 'rollover'),
+    spart,
+    { name: 'spart-take-last', policy: { ...spart.policy, spart_take_last: true } },
+  ]);
+});
+
 // The reduced spec at ISCA'17 §4.1's own parameters (10K-cycle epochs, a
 // 2M-cycle window, each program re-executed, and §3.6's run-time TB
 // adjustment under every quota scheme: §4.1 "We sample 100 times per epoch
