@@ -300,8 +300,8 @@ static double mean_k2_gain(const pair *p, int n) {
  * in the Speedup plot (center)", §V-B): the mean of K2's speedups over LRR,
  * LRR's response time over QAWS's, less 1. §V-B's sentence ("QAWS improves
  * the K2 response time by 22%") does not say which of the two means it
- * took; the todo keeps the issue's (the mean reduction), this one is
- * printed beside it, not asserted. */
+ * took; test_fig4a_k2_gain_todo checks the issue's reading (the mean
+ * reduction) and this one is printed beside it, not asserted. */
 static double mean_k2_speedup(const pair *p, int n) {
     double s = 0;
     for (int i = 0; i < n; i++) s += p[i].lrr.k2 / p[i].qaws.k2 - 1;
