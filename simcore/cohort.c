@@ -104,7 +104,9 @@ static void record(sim_state *st, int32_t k, int32_t sm, int64_t index, int32_t 
 bool ee_cohort_place(sim_state *st, int32_t k, int64_t t) {
     sim_kstate *K = &st->ks[k];
     sim_sms *s = &st->sms;
-    if (!K->uniform || s->carve || K->placed >= K->blocks || !all_idle(s)) return false;
+    /* a wave of ranks 0.. in order: not the H100-W1 preference (sms.h) */
+    if (!K->uniform || s->carve || K->need.wave || K->placed >= K->blocks || !all_idle(s))
+        return false;
     int32_t n = s->n, c = s->empty_room;
     if (c <= 0) return false;
     int64_t d = K->block_time[0], left = K->blocks - K->placed, wave = (int64_t)n * c;

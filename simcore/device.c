@@ -203,6 +203,19 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
     if (d->uvm_page_kb > 0 && !(d->dram_sectors > 0))
         FAIL("device.dram_sectors: with uvm_page_kb managed memory needs the memory system "
              "(dram_sectors > 0)");
+    if (d->nwave_order != 0) {
+        /* H100-W1 (sms.h): the order lists every SM once */
+        if (d->nwave_order != d->sms)
+            FAIL("device.wave_order: lists %d SMs but the device has %d", (int)d->nwave_order,
+                 (int)d->sms);
+        unsigned char in_wave[SIM_MAX_SMS] = { 0 };
+        for (int32_t i = 0; i < d->sms; i++) {
+            int v = d->wave_order[i];
+            if (v < 0 || v >= d->sms || in_wave[v]++)
+                FAIL("device.wave_order[%d]: SM %d is outside 0..%d or listed twice", (int)i, v,
+                     (int)d->sms - 1);
+        }
+    }
     switch (d->sm_order_kind) {
     case SIM_SM_ORDER_ASCENDING:
     case SIM_SM_ORDER_EVENS_THEN_ODDS:

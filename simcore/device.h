@@ -75,6 +75,14 @@ typedef struct sim_device {
     int32_t nsmem_carveouts;
     int32_t smem_carveouts_kb[SIM_MAX_CARVEOUTS];
     int64_t smem_reserved_per_block; /* bytes */
+    /* The order in which an idle GPU's SMs take a grid of fewer blocks than
+     * it has SMs (H100-W1, sms.h, measured): a grid of n such blocks runs on
+     * the first n SMs of this order, its blocks going to them in sm_order.
+     * A preset field only, as the carveouts are; nwave_order 0 (every
+     * device but the h100 preset): no such rule, most-room's tie-break is
+     * sm_order alone. */
+    int32_t nwave_order;
+    int16_t wave_order[SIM_MAX_SMS];
 } sim_device;
 
 /* Every numeric field of sim_device, declared once (as Redis declares its

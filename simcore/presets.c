@@ -399,6 +399,25 @@ static const preset presets[] = {
             .nsmem_carveouts = 10,
             .smem_carveouts_kb = { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 },
             .smem_reserved_per_block = KB,
+            /* measured (H100-W1, sms.h): the SMs a grid of n < 132 blocks
+             * runs on are the first n of this order, on an idle H200 in 26
+             * runs of 44, 66, 88 and 110 blocks (tests/fixtures/h100/tp-*.csv,
+             * so-b-*.csv): the TPCs 124/125 .. 130/131 whole, then the first
+             * SM of every other TPC (pairs 2i, 2i + 1), GPC by GPC as
+             * sm_order's strides show them (0-15, 16-31, 32-47, 48-63,
+             * 64-77, 78-91, 92-105, 106-119, then 120-123), then the second
+             * SMs in the same order. Past 110 blocks the order of the
+             * second SMs is read from the same structure, not measured. */
+            .nwave_order = 132,
+            .wave_order = { 124, 125, 126, 127, 128, 129, 130, 131, 0, 2, 4, 6, 8, 10, 12, 14,
+                            16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+                            48, 50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70, 72, 74, 76, 78,
+                            80, 82, 84, 86, 88, 90, 92, 94, 96, 98, 100, 102, 104, 106, 108, 110,
+                            112, 114, 116, 118, 120, 122, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
+                            21, 23, 25, 27, 29, 31, 33, 35, 37, 39, 41, 43, 45, 47, 49, 51,
+                            53, 55, 57, 59, 61, 63, 65, 67, 69, 71, 73, 75, 77, 79, 81, 83,
+                            85, 87, 89, 91, 93, 95, 97, 99, 101, 103, 105, 107, 109, 111, 113, 115,
+                            117, 119, 121, 123 },
         },
         .source = "NVIDIA H100 Tensor Core GPU whitepaper / data sheet (H100 SXM5: 132 SMs, "
                   "1980 MHz); limits: CUDA Programming Guide, compute capability 9.0 (2048 "

@@ -39,6 +39,9 @@ typedef struct sim_need {
      * (carveout.h, H100-C1); 0 on devices without carveouts */
     int32_t carve_kb;
     int32_t carve_pad_;
+    /* H100-W1 (sms_top_rank below): the kernel's wave, a bitset of ranks
+     * (SMS_STRIDE words), or NULL for no preference */
+    const uint64_t *wave;
 } sim_need;
 
 /* What is free on one SM. */
@@ -118,12 +121,33 @@ static inline void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
 /* With the index describing the kernel of `k`: the SM with the most room,
  * first in sm_order on ties, or -1 when no SM has room. Most room, then
  * first in sm_order (most-room §4.1, §4.3): the lowest rank in the top
- * room's bucket. */
+ * room's bucket.
+ *
+ * H100-W1 (measured on an H200 with tools/recorder's schedlab-play,
+ * tests/fixtures/h100/tp-*.csv and so-b-*.csv: 26 runs of grids of 44, 66,
+ * 88 and 110 blocks, one, two or four per SM, limited by threads or by
+ * shared memory, every block on the SM this rule gives): a grid of fewer
+ * blocks than the GPU has SMs does not take the first SMs of sm_order; it
+ * takes the first n of the device's wave order (on the H100: the four TPCs
+ * of SMs 124-131 whole, then one SM of every other TPC, GPC by GPC, then
+ * the TPCs' second SMs), and its blocks go to them in sm_order. Read here
+ * as most-room's tie-break: among the SMs with the most room, those of the
+ * kernel's wave (need.wave, sim.c) first, then the rest, each in sm_order.
+ * On an idle GPU that is the measured rule; on a busy one the room decides
+ * first, as the most-room recordings show (tests/fixtures/h100/mostroom-*:
+ * B's first block goes to the empty SM 123, outside its wave 124-131). */
 static inline int32_t sms_top_rank(const sim_sms *s) {
+    size_t top = (size_t)s->top;
+    if (__builtin_expect(s->need.wave != NULL, 0)) {
+        const uint64_t *b = &s->bucket[top * SMS_STRIDE];
+        for (int32_t w = 0; w < SMS_STRIDE; w++) {
+            uint64_t x = b[w] & s->need.wave[w];
+            if (x) return w * 64 + __builtin_ctzll(x);
+        }
+    }
     /* the top bucket is never empty: its first non-zero word from the
      * summary, the lowest rank in it; no loop over the words and no branch
      * on which word holds it (a coin toss the predictor lost per block) */
-    size_t top = (size_t)s->top;
     int32_t w = __builtin_ctz(s->nz[top]);
     return w * 64 + __builtin_ctzll(s->bucket[top * SMS_STRIDE + (size_t)w]);
 }

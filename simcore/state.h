@@ -67,6 +67,8 @@ typedef struct sim_kstate {
     size_t bt_next;          /* placed % nblock_time, kept by the fast path (ee.h)
                                 instead of a division per block */
     bool uniform;            /* every block_time the same: blocks of a wave are alike (cohort.c) */
+    uint64_t wave[SMS_STRIDE]; /* H100-W1 (sms.h): the ranks of the kernel's wave, when
+                                need.wave points here */
     int64_t last_end;        /* fast path: the latest end of a placed block, and the */
     uint64_t last_end_seq;   /* sequence number of the last placed block ending then:
                                 the kernel completes there (blockq.h) */

@@ -199,6 +199,10 @@ int dj_parse(jr_ctx *c, json_t *v, const char *path, const sim_device *base, sim
         sim_device_fill_order(out);
     }
 
+    /* the preset's measured wave order (H100-W1, sms.h) names its own SMs:
+     * it does not describe a device given another SM count */
+    if (out->nwave_order != 0 && out->nwave_order != out->sms) out->nwave_order = 0;
+
     /* sim_device_validate names fields as "device.X" (an explicit sm_order
      * that is no permutation among them); re-root them at `path` so a
      * variant's message says variants[i].device.X. */

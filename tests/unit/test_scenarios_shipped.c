@@ -40,6 +40,8 @@ static const char *const shipped[] = {
     "h100-sm-order.json",               /* ditto */
     "h100-smem-carveout.json",          /* ditto */
     "isca17-quota-pair.json",           /* quota QoS: runs checked in test_quota.c */
+    "most-room-h100-compute.json",       /* warp-level: against the H200, test_h200_mostroom.c */
+    "most-room-h100-memory.json",        /* ditto */
     "most-room-pascal-4.1.json",
     "most-room-pascal-4.2-33-threads.json",
     "most-room-pascal-4.2.json",
@@ -208,9 +210,11 @@ static void test_every_scenario_is_checked(void **state) {
         scn_scenario *s = load(shipped[i]);
         assert_true(strlen(scn_description(s)) > 100);
         if (strncmp(shipped[i], "qaws-", 5) == 0 || strstr(shipped[i], "table1") ||
-            strstr(shipped[i], "table3") || strstr(shipped[i], "table4")) {
+            strstr(shipped[i], "table3") || strstr(shipped[i], "table4") ||
+            strncmp(shipped[i], "most-room-h100-", 15) == 0) {
             /* warp-level: runs named and checked in test_warp_scenarios.c
-             * (Table 1) and test_warp_appendix_b.c (Tables 3-4) */
+             * (Table 1), test_warp_appendix_b.c (Tables 3-4) and
+             * test_h200_mostroom.c (the h100 ones) */
         } else if (strncmp(shipped[i], "isca17-", 7) == 0) {
             /* quota QoS: runs named and checked in test_quota.c */
         } else if (strncmp(shipped[i], "most-room", 9) == 0 ||

@@ -8,10 +8,11 @@ DEST=${1:?usage: stage-gpuwork.sh DEST}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
 make -C "$ROOT/tools/recorder" SMS=90 "$ROOT/build/recorder/schedlab-play" \
-    "$ROOT/build/recorder/schedlab-mostroom" >/dev/null
+    "$ROOT/build/recorder/schedlab-mostroom" "$ROOT/build/recorder/schedlab-membench" >/dev/null
 rm -rf "$DEST"
 mkdir -p "$DEST/bin" "$DEST/probes"
-cp "$ROOT/build/recorder/schedlab-play" "$ROOT/build/recorder/schedlab-mostroom" "$DEST/bin/"
+cp "$ROOT/build/recorder/schedlab-play" "$ROOT/build/recorder/schedlab-mostroom" \
+    "$ROOT/build/recorder/schedlab-membench" "$DEST/bin/"
 cp "$ROOT"/tests/fixtures/h100/probes/*.json "$DEST/probes/"
 # the two recordings the probes are about, again on this machine
 cp "$ROOT/scenarios/h100-sm-order.json" "$ROOT/scenarios/h100-smem-carveout.json" "$DEST/probes/"

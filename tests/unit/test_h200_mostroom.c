@@ -1,0 +1,316 @@
+/* test_h200_mostroom.c -- the most-room paper's Table 1 experiment recorded
+ * on an H200 (tests/fixtures/h200/mostroom/: tools/recorder's
+ * schedlab-mostroom, 30 runs of each pair and configuration, driver
+ * 580.159.04, CUDA 13.0; the summary's '#' lines give the command and each
+ * pair's calibration), a second truth beside the paper's Turing numbers
+ * (issue 25, "When a GPU is at hand"), and the h100 warp-level scenarios
+ * (scenarios/most-room-h100-*.json) against it.
+ *
+ * What the recording says is asserted as the recording says it, next to
+ * the paper's number; where the H200 and the paper's Turing disagree the
+ * test says which. The memory system's constants of those scenarios come
+ * from tests/fixtures/h200/membench.txt (tools/recorder's
+ * schedlab-membench on the same machine); test_membench_constants ties the
+ * scenario's numbers to it. Files are found under $SCHEDLAB_ROOT, or the
+ * current folder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "test_scn_util.h"
+
+enum { L1, FP, MEM, UVM, NPAIRS };
+enum { SERIAL, ISOLATED, COLOCATED, NCONFIGS };
+static const char *const pair_names[NPAIRS] = {"l1", "fp", "mem", "uvm"};
+static const char *const config_names[NCONFIGS] = {"serial", "isolated", "colocated"};
+
+/* Table 1 (Turing, ms): serial A, B; isolated A, B; colocated A, B */
+static const double paper_ms[NPAIRS][6] = {
+    {85, 79, 85, 79, 105, 105},
+    {523, 365, 527, 529, 530, 676},
+    {949, 10, 951, 224, 955, 961},
+    {369, 130, 385, 355, 388, 466},
+};
+
+/* The summary, per pair and configuration: mean A and B times (ms), runs,
+ * runs whose recorded %smid had the configuration's placement, B's SMs. */
+typedef struct cell {
+    double a, b;
+    int runs, ok, b_sms_min, b_sms_max, beside_min, beside_max;
+} cell;
+static cell rec[NPAIRS][NCONFIGS];
+
+static FILE *open_fixture(const char *rel) {
+    const char *root = getenv("SCHEDLAB_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s%s%s", root ? root : "", root ? "/" : "", rel);
+    FILE *f = fopen(path, "r");
+    if (!f) fail_msg("cannot open %s (set SCHEDLAB_ROOT or run from the repository root)", path);
+    return f;
+}
+
+static int index_of(const char *const *names, int n, const char *s) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+static void load_summary(void) {
+    static int loaded;
+    if (loaded) return;
+    loaded = 1;
+    memset(rec, 0, sizeof rec);
+    FILE *f = open_fixture("tests/fixtures/h200/mostroom/mostroom-summary.csv");
+    char line[512];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || strncmp(line, "pair,", 5) == 0) continue;
+        char pair[16], config[16];
+        int run, a_sms, b_sms, beside, ok;
+        double a, b, total;
+        if (sscanf(line, "%15[^,],%15[^,],%d,%lf,%lf,%lf,%d,%d,%d,%d", pair, config, &run, &a, &b,
+                   &total, &a_sms, &b_sms, &beside, &ok) != 10)
+            fail_msg("mostroom-summary.csv: cannot read \"%s\"", line);
+        int p = index_of(pair_names, NPAIRS, pair), c = index_of(config_names, NCONFIGS, config);
+        assert_true(p >= 0 && c >= 0);
+        cell *x = &rec[p][c];
+        if (x->runs == 0) {
+            x->b_sms_min = x->b_sms_max = b_sms;
+            x->beside_min = x->beside_max = beside;
+        }
+        x->a += a;
+        x->b += b;
+        x->runs++;
+        x->ok += ok;
+        if (b_sms < x->b_sms_min) x->b_sms_min = b_sms;
+        if (b_sms > x->b_sms_max) x->b_sms_max = b_sms;
+        if (beside < x->beside_min) x->beside_min = beside;
+        if (beside > x->beside_max) x->beside_max = beside;
+        assert_int_equal(a_sms, 131);
+        rows++;
+    }
+    fclose(f);
+    assert_int_equal(rows, NPAIRS * NCONFIGS * 30);
+    for (int p = 0; p < NPAIRS; p++)
+        for (int c = 0; c < NCONFIGS; c++) {
+            rec[p][c].a /= rec[p][c].runs;
+            rec[p][c].b /= rec[p][c].runs;
+        }
+}
+
+/* The slowdown of kernel k (0 A, 1 B) of pair p in configuration c. */
+static double slow(int p, int c, int k) {
+    return (k ? rec[p][c].b : rec[p][c].a) / (k ? rec[p][SERIAL].b : rec[p][SERIAL].a);
+}
+static double paper_slow(int p, int c, int k) {
+    return paper_ms[p][2 * c + k] / paper_ms[p][k];
+}
+
+/* Every run had the placement §5.1 describes, by its recorded %smid: A on
+ * 131 SMs; serial B on 8 SMs after A; isolated B all on one SM that runs
+ * no A; colocated B on 8 SMs, 7 of them beside A. */
+static void test_recorded_placement(void **state) {
+    (void)state;
+    load_summary();
+    for (int p = 0; p < NPAIRS; p++) {
+        assert_int_equal(rec[p][SERIAL].ok, 30);
+        assert_int_equal(rec[p][ISOLATED].ok, 30);
+        assert_int_equal(rec[p][COLOCATED].ok, 30);
+        assert_int_equal(rec[p][SERIAL].b_sms_min, 8);
+        assert_int_equal(rec[p][ISOLATED].b_sms_max, 1);
+        assert_int_equal(rec[p][ISOLATED].beside_max, 0);
+        assert_int_equal(rec[p][COLOCATED].b_sms_min, 8);
+        assert_int_equal(rec[p][COLOCATED].beside_min, 7);
+        assert_int_equal(rec[p][COLOCATED].beside_max, 7);
+    }
+}
+
+/* The slowdowns, printed beside Table 1's; asserted: what the H200 shares
+ * with the paper, and where it differs, that it differs (a finding about
+ * the hardware, docs/most-room-h100.md, not about the model). */
+static void test_recorded_slowdowns(void **state) {
+    (void)state;
+    load_summary();
+    for (int p = 0; p < NPAIRS; p++)
+        for (int c = ISOLATED; c <= COLOCATED; c++)
+            printf("  %-4s %-9s  H200: A %5.2fx  B %6.2fx    paper (Turing): A %5.2fx  B %6.2fx\n",
+                   pair_names[p], config_names[c], slow(p, c, 0), slow(p, c, 1),
+                   paper_slow(p, c, 0), paper_slow(p, c, 1));
+    /* as the paper: A, the kernel that owns its SMs, barely moves (the
+     * paper: 1.00-1.05x; uvm's A is as noisy as its B, cv 0.12-0.15) */
+    for (int p = L1; p <= MEM; p++)
+        for (int c = ISOLATED; c <= COLOCATED; c++) {
+            assert_true(slow(p, c, 0) > 0.97);
+            assert_true(slow(p, c, 0) < 1.06);
+        }
+    /* as the paper, memory: colocated B > isolated B > serial B, both far
+     * above serial (the paper 96.1x and 22.4x) */
+    assert_true(slow(MEM, COLOCATED, 1) > slow(MEM, ISOLATED, 1));
+    assert_true(slow(MEM, ISOLATED, 1) > 10);
+    /* as the paper, L1: B colocated slower than isolated (1.33x against
+     * 1.00x); NOT as the paper: B isolated is slower than serial on the
+     * H200 (eight 2-warp blocks sharing one SM's L1 bandwidth) */
+    assert_true(slow(L1, COLOCATED, 1) > slow(L1, ISOLATED, 1));
+    assert_true(slow(L1, ISOLATED, 1) > 1.3);
+    /* compute: isolated B slower than serial, as the paper; NOT as the
+     * paper, colocated B is faster than isolated on the H200 (the paper:
+     * 1.85x > 1.45x): B's warp gets nothing while A's 32 warps run, so it
+     * ends A's time after its own (52.5 + 36.5 ms), where sixteen warps on
+     * one SM take four times as long */
+    assert_true(slow(FP, ISOLATED, 1) > slow(FP, COLOCATED, 1));
+    assert_true(rec[FP][COLOCATED].b > 0.98 * (rec[FP][COLOCATED].a + rec[FP][SERIAL].b));
+    /* uvm: B far slower either way (the paper: 2.73x, 3.58x); NOT as the
+     * paper, colocated and isolated within 1 % of each other on the H200,
+     * where the runs vary by 12-15 % (cv) */
+    assert_true(slow(UVM, ISOLATED, 1) > 2);
+    double u = slow(UVM, COLOCATED, 1) / slow(UVM, ISOLATED, 1);
+    assert_true(u > 0.99 && u < 1.01);
+}
+
+/* ---- the h100 scenarios against the recording ---------------------------- */
+
+static int64_t span(const trace *t, const char *k) {
+    const trace_kernel *x = kern(t, k);
+    return x->end - x->first_block;
+}
+
+typedef struct model_row {
+    double a_iso, b_iso, a_coloc, b_coloc;
+} model_row;
+
+static void model(const char *file, const char *run, model_row *m) {
+    trace t;
+    scn_simulate(file, run, &t);
+    double as = (double)span(&t, "A-serial"), bs = (double)span(&t, "B-serial");
+    m->a_iso = span(&t, "A-isolated") / as;
+    m->b_iso = span(&t, "B-isolated") / bs;
+    m->a_coloc = span(&t, "A-colocated") / as;
+    m->b_coloc = span(&t, "B-colocated") / bs;
+    /* the recorded placement (H100-C1's carveout with A's 16KB, most-room,
+     * H100-W1): isolated B all on SM 123; colocated B0 on 123, the rest
+     * on 124-130 beside A (the H200 put them on the same SMs, in another
+     * order: its dealing rotates from launch to launch) */
+    int32_t ki = (int32_t)(kern(&t, "B-isolated") - t.kernels.v);
+    int32_t kc = (int32_t)(kern(&t, "B-colocated") - t.kernels.v);
+    for (size_t i = 0; i < t.blocks.n; i++) {
+        const trace_block *b = &t.blocks.v[i];
+        if (b->kernel == ki) assert_int_equal(b->sm, 123);
+        if (b->kernel == kc) assert_int_equal(b->sm, b->index == 0 ? 123 : 123 + b->index);
+    }
+    trace_free(&t);
+}
+
+static bool near(const char *what, double measured, double got, double tol) {
+    bool ok = got <= measured * tol && got >= measured / tol;
+    printf("  %-24s H200 %6.2fx  model %6.2fx  (%s factor %.2f)\n", what, measured, got,
+           ok ? "within" : "NOT within", tol);
+    return ok;
+}
+
+/* Compute-intensive on the h100 preset with Hopper's fp32 pipes: every
+ * slowdown within a factor 1.5 of the H200's (issue 25's tolerance for the
+ * paper's), and the H200's order, isolated B slower than colocated B. */
+static void test_h100_compute_model(void **state) {
+    (void)state;
+    load_summary();
+    model_row m;
+    model("most-room-h100-compute.json", "default", &m);
+    assert_true(near("compute A isolated", slow(FP, ISOLATED, 0), m.a_iso, 1.5));
+    assert_true(near("compute B isolated", slow(FP, ISOLATED, 1), m.b_iso, 1.5));
+    assert_true(near("compute A colocated", slow(FP, COLOCATED, 0), m.a_coloc, 1.5));
+    assert_true(near("compute B colocated", slow(FP, COLOCATED, 1), m.b_coloc, 1.5));
+    assert_true(m.b_iso > m.b_coloc);
+}
+
+/* Memory-intensive with the memory constants measured on the H200: B
+ * isolated and A within a factor 1.5 of the recording (the equal DRAM
+ * share per SM the model gives is what the H200 did: B's lone SM got 0.91
+ * of an A SM's rate; docs/memory.md), and B colocated under LRR. */
+static void test_h100_memory_model(void **state) {
+    (void)state;
+    load_summary();
+    model_row m, r;
+    model("most-room-h100-memory.json", "gto", &m);
+    assert_true(near("memory A isolated", slow(MEM, ISOLATED, 0), m.a_iso, 1.5));
+    assert_true(near("memory B isolated", slow(MEM, ISOLATED, 1), m.b_iso, 1.5));
+    assert_true(near("memory A colocated", slow(MEM, COLOCATED, 0), m.a_coloc, 1.5));
+    model("most-room-h100-memory.json", "lrr", &r);
+    assert_true(near("memory B colocated (lrr)", slow(MEM, COLOCATED, 1), r.b_coloc, 1.5));
+    assert_true(near("memory B isolated (lrr)", slow(MEM, ISOLATED, 1), r.b_iso, 1.5));
+    assert_true(r.b_coloc > r.b_iso);
+}
+
+/* todo: B colocated under GTO. The model admits to a processing block's
+ * memory queue the warp its scheduler tries first, so B's warp, once it is
+ * the greedy one, takes its block's whole share and ends at 33x; on the
+ * H200 it progressed at 0.74 of an A warp's rate and ended with A (90.5x).
+ * What is missing: admission to the memory pipeline in the order requests
+ * arrive, apart from the issue order (the compute pair shows the H200's
+ * issue order is GTO-like: B's warp got nothing while A's ran). */
+static void test_h100_memory_colocated_gto_todo(void **state) {
+    (void)state;
+    load_summary();
+    model_row m;
+    model("most-room-h100-memory.json", "gto", &m);
+    bool ok = near("memory B colocated (gto)", slow(MEM, COLOCATED, 1), m.b_coloc, 1.5);
+    if (ok) fail_msg("B colocated under GTO is now within a factor 1.5 of the H200's: make this "
+                     "an assertion");
+    printf("  todo: GTO admits the greedy warp first; the H200 shares the queue by arrival\n");
+}
+
+/* The scenarios' memory constants are membench's numbers at the preset's
+ * 1980 MHz: the lone SM's store rate (flat from 1 to 32 warps: the port)
+ * and all 132 SMs' together (the DRAM rate of these writes). */
+static void test_membench_constants(void **state) {
+    (void)state;
+    FILE *f = open_fixture("tests/fixtures/h200/membench.txt");
+    char line[256];
+    double lone_min = 1e9, lone_max = 0, all = 0, dram_cycles = 0;
+    while (fgets(line, sizeof line, f)) {
+        int w;
+        double us, rate, cyc, ns;
+        unsigned kb;
+        if (sscanf(line, "store one SM %d warps %lf us %lf", &w, &us, &rate) == 3) {
+            if (rate < lone_min) lone_min = rate;
+            if (rate > lone_max) lone_max = rate;
+        } else if (sscanf(line, "store all 132 SMs x 32 warps %lf us (blocks %*f-%*f) %lf", &us,
+                          &rate) == 2) {
+            all = rate;
+        } else if (sscanf(line, "chase ldcg %u KB %lf cycles %lf", &kb, &cyc, &ns) == 3 &&
+                   kb == 1048576) {
+            dram_cycles = cyc;
+        }
+    }
+    fclose(f);
+    assert_true(lone_min > 0.95 && lone_max < 1.0 && lone_max / lone_min < 1.01);
+    assert_true(all > 15 && all < 16.5);
+    trace t;
+    scn_simulate("most-room-h100-memory.json", "gto", &t);
+    const sim_device *d = &t.device;
+    double ghz = (double)d->clock_hz / 1e9;
+    printf("  sm_port_sectors %.3f (membench %.3f), dram_sectors %.3f (membench %.3f), "
+           "latency_mem %d (membench %.0f)\n", d->sm_port_sectors, lone_max / ghz,
+           d->dram_sectors, all / ghz, (int)d->latency_mem, dram_cycles);
+    assert_true(d->sm_port_sectors > 0.99 * lone_max / ghz && d->sm_port_sectors < 1.01 * lone_max / ghz);
+    assert_true(d->dram_sectors > 0.99 * all / ghz && d->dram_sectors < 1.01 * all / ghz);
+    assert_true(d->latency_mem >= dram_cycles - 1 && d->latency_mem <= dram_cycles + 1);
+    trace_free(&t);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recorded_placement),
+        cmocka_unit_test(test_recorded_slowdowns),
+        cmocka_unit_test(test_h100_compute_model),
+        cmocka_unit_test(test_h100_memory_model),
+        cmocka_unit_test(test_h100_memory_colocated_gto_todo),
+        cmocka_unit_test(test_membench_constants),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

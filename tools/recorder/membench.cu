@@ -1,0 +1,132 @@
+// membench.cu -- the memory-system constants of the GPU at hand, for a
+// device preset's memory fields (docs/most-room-h100.md, "Memory constants"):
+//
+//   chase  SIZE   one thread follows a random cycle of 32-byte sectors through
+//                 SIZE bytes (__ldcg: L2 and DRAM; __ldca: through L1 too);
+//                 cycles and ns per load, so L1, L2 and DRAM hit latencies
+//   store  WARPS  WARPS warps in one block on one SM, each thread storing 4
+//                 bytes to its own far-apart line per step, as most-room's
+//                 `mem` kernel does; sectors per ns of that one SM
+//   storeall      the same on every SM (WARPS 32 each): the GPU's rate
+//
+// Usage: schedlab-membench  (prints one line per measurement; tools/recorder/README.md)
+#include <cstdio>
+#include <cstdlib>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+    fprintf(stderr, "schedlab-membench: %s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+__device__ __forceinline__ unsigned long long gtime() {
+    unsigned long long t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t;
+}
+
+template <bool L1>
+__global__ void chase(const unsigned *tab, unsigned steps, unsigned *out, long long *cyc,
+                      unsigned long long *ns) {
+    unsigned p = 0;
+    for (unsigned i = 0; i < 2048; i++) p = L1 ? __ldca(&tab[(size_t)p * 8]) : __ldcg(&tab[(size_t)p * 8]);
+    long long c0 = clock64();
+    unsigned long long t0 = gtime();
+    for (unsigned i = 0; i < steps; i++) p = L1 ? __ldca(&tab[(size_t)p * 8]) : __ldcg(&tab[(size_t)p * 8]);
+    long long c1 = clock64();
+    unsigned long long t1 = gtime();
+    out[0] = p;
+    *cyc = c1 - c0;
+    *ns = t1 - t0;
+}
+
+#define START_WORDS (1031ull * 8)
+#define STEP_WORDS (4096ull + 32)
+__global__ void store(unsigned *buf, unsigned long long nwords, unsigned iters,
+                      unsigned long long *span) {
+    unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long idx = (g * START_WORDS) % nwords;
+    __syncthreads();
+    unsigned long long t0 = gtime();
+    for (unsigned i = 0; i < iters; i++) {
+        buf[idx] = i;
+        idx += STEP_WORDS;
+        if (idx >= nwords) idx -= nwords;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) span[blockIdx.x] = gtime() - t0;
+}
+
+static void fill_cycle(unsigned *h, unsigned n, unsigned seed) {
+    unsigned *perm = (unsigned *)malloc(n * sizeof *perm);
+    for (unsigned i = 0; i < n; i++) perm[i] = i;
+    for (unsigned i = n - 1; i > 0; i--) {
+        seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+        unsigned j = seed % (i + 1), t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+    }
+    for (unsigned i = 0; i < n; i++) h[(size_t)perm[i] * 8] = perm[(i + 1) % n];
+    free(perm);
+}
+
+int main() {
+    cudaDeviceProp pr;
+    CK(cudaGetDeviceProperties(&pr, 0));
+    printf("# schedlab-membench: %s, %d SMs, L2 %d B\n", pr.name, pr.multiProcessorCount, pr.l2CacheSize);
+    unsigned *out, *tab;
+    long long *cyc;
+    unsigned long long *ns;
+    CK(cudaMalloc(&out, 64));
+    CK(cudaMalloc(&cyc, 8));
+    CK(cudaMalloc(&ns, 8));
+    size_t sizes[] = {16u << 10, 64u << 10, 192u << 10, 1u << 20, 8u << 20, 32u << 20,
+                      256u << 20, 1024u << 20};
+    size_t maxb = sizes[7];
+    unsigned *h = (unsigned *)calloc(maxb / 4, 4);
+    CK(cudaMalloc(&tab, maxb));
+    for (int l1 = 1; l1 >= 0; l1--)
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            unsigned n = (unsigned)(sizes[k] / 32);
+            fill_cycle(h, n, 12345u + (unsigned)k);
+            CK(cudaMemcpy(tab, h, sizes[k], cudaMemcpyHostToDevice));
+            unsigned steps = 20000;
+            if (l1) chase<true><<<1, 1>>>(tab, steps, out, cyc, ns);
+            else chase<false><<<1, 1>>>(tab, steps, out, cyc, ns);
+            CK(cudaDeviceSynchronize());
+            long long c; unsigned long long t;
+            CK(cudaMemcpy(&c, cyc, 8, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(&t, ns, 8, cudaMemcpyDeviceToHost));
+            printf("chase %s %8zu KB  %7.1f cycles  %7.1f ns per load  (clock %.0f MHz)\n",
+                   l1 ? "ldca" : "ldcg", sizes[k] >> 10, (double)c / steps, (double)t / steps,
+                   (double)c / (double)t * 1000.0);
+        }
+    CK(cudaFree(tab));
+    unsigned long long nwords = 256ull << 20;   // 1 GiB of words
+    unsigned *buf;
+    unsigned long long *span;
+    CK(cudaMalloc(&buf, nwords * 4));
+    CK(cudaMemset(buf, 0, nwords * 4));
+    CK(cudaMalloc(&span, 4096 * 8));
+    unsigned iters = 4000;
+    int warps[] = {1, 2, 4, 8, 16, 32};
+    for (int w : warps) {
+        for (int rep = 0; rep < 2; rep++) {
+            store<<<1, 32 * w>>>(buf, nwords, iters, span);
+            CK(cudaDeviceSynchronize());
+        }
+        unsigned long long s;
+        CK(cudaMemcpy(&s, span, 8, cudaMemcpyDeviceToHost));
+        double sectors = 32.0 * w * iters;
+        printf("store one SM %2d warps  %9.1f us  %7.3f sectors/ns  %6.2f ns per warp step\n",
+               w, s / 1000.0, sectors / s, (double)s / iters);
+    }
+    int sms = pr.multiProcessorCount;
+    for (int rep = 0; rep < 2; rep++) {
+        store<<<sms, 1024>>>(buf, nwords, iters / 4, span);
+        CK(cudaDeviceSynchronize());
+    }
+    unsigned long long *hs = (unsigned long long *)malloc(sms * 8);
+    CK(cudaMemcpy(hs, span, sms * 8, cudaMemcpyDeviceToHost));
+    unsigned long long mx = 0, mn = ~0ull;
+    for (int i = 0; i < sms; i++) { if (hs[i] > mx) mx = hs[i]; if (hs[i] < mn) mn = hs[i]; }
+    double sectors = 32.0 * 32 * sms * (iters / 4);
+    printf("store all %d SMs x 32 warps  %9.1f us (blocks %.1f-%.1f)  %7.3f sectors/ns (%.1f GB/s of sectors)\n",
+           sms, mx / 1000.0, mn / 1000.0, mx / 1000.0, sectors / mx, sectors * 32 / mx);
+    return 0;
+}
