@@ -403,11 +403,11 @@ static const preset presets[] = {
              * runs on are the first n of this order, on an idle H200 in 26
              * runs of 44, 66, 88 and 110 blocks (tests/fixtures/h100/tp-*.csv,
              * so-b-*.csv): the TPCs 124/125 .. 130/131 whole, then the first
-             * SM of every other TPC (pairs 2i, 2i + 1), GPC by GPC as
-             * sm_order's strides show them (0-15, 16-31, 32-47, 48-63,
-             * 64-77, 78-91, 92-105, 106-119, then 120-123), then the second
-             * SMs in the same order. Past 110 blocks the order of the
-             * second SMs is read from the same structure, not measured. */
+             * SM of every other TPC (pairs 2i, 2i + 1: the even SMs 0-122),
+             * then the second ones (the odd SMs 1-123): one SM per TPC
+             * first, the evens-then-odds order the most-room paper found on
+             * Turing (§4.3). Past 110 blocks (odd SMs past 79) the order is
+             * read from that structure, not measured. */
             .nwave_order = 132,
             .wave_order = { 124, 125, 126, 127, 128, 129, 130, 131, 0, 2, 4, 6, 8, 10, 12, 14,
                             16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,

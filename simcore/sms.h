@@ -129,8 +129,9 @@ static inline void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
  * shared memory, every block on the SM this rule gives): a grid of fewer
  * blocks than the GPU has SMs does not take the first SMs of sm_order; it
  * takes the first n of the device's wave order (on the H100: the four TPCs
- * of SMs 124-131 whole, then one SM of every other TPC, GPC by GPC, then
- * the TPCs' second SMs), and its blocks go to them in sm_order. Read here
+ * of SMs 124-131 whole, then the first SM of every other TPC, the even SMs
+ * 0-122, then their second SMs, the odd ones), and its blocks go to them
+ * in sm_order. Read here
  * as most-room's tie-break: among the SMs with the most room, those of the
  * kernel's wave (need.wave, sim.c) first, then the rest, each in sm_order.
  * On an idle GPU that is the measured rule; on a busy one the room decides

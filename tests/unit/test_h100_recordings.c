@@ -335,8 +335,9 @@ static void test_smem_carveout(void **state) {
  * h100-basic-rules' K1 (396 x 768) at block 90. Most-room (the simulator)
  * gives every SM one block before any gets two. Where the doubling comes
  * differs between the three, so it is no fixed order; the probes
- * tests/fixtures/h100/probes/so-*.json vary what it could depend on
- * (docs/most-room-h100.md). */
+ * tests/fixtures/h100/probes/so-*.json, recorded on an H200, show bursts
+ * whose phase moves from run to run (test_h200_probes.c,
+ * docs/most-room-h100.md). */
 static void test_two_per_sm_doubling(void **state) {
     (void)state;
     static const struct {
@@ -489,6 +490,26 @@ static void test_preset_calibrated(void **state) {
     /* ... and no other preset has them: the rule is off there */
     for (size_t i = 0; i < sim_preset_count(); i++)
         if (sim_preset_at(i) != d) assert_int_equal(sim_preset_at(i)->nsmem_carveouts, 0);
+    /* H100-W1 (sms.h, measured on an H200: test_h200_probes.c): the wave
+     * order begins with the TPCs 124-131 whole, then the first SM of each
+     * other TPC, 0, 2, 4, ...; no other preset has one */
+    assert_int_equal(d->nwave_order, 132);
+    for (int i = 0; i < 8; i++) assert_int_equal(d->wave_order[i], 124 + i);
+    for (int i = 8; i < 70; i++) assert_int_equal(d->wave_order[i], 2 * (i - 8));
+    for (int i = 70; i < 132; i++) assert_int_equal(d->wave_order[i], 2 * (i - 70) + 1);
+    for (size_t i = 0; i < sim_preset_count(); i++)
+        if (sim_preset_at(i) != d) assert_int_equal(sim_preset_at(i)->nwave_order, 0);
+    /* a wave order that does not list every SM once is refused */
+    sim_device bad = *d;
+    char err[256];
+    assert_int_equal(sim_device_validate(&bad, err, sizeof err), 0);
+    bad.wave_order[5] = 124;
+    assert_int_not_equal(sim_device_validate(&bad, err, sizeof err), 0);
+    assert_string_equal(err, "device.wave_order[5]: SM 124 is outside 0..131 or listed twice");
+    bad = *d;
+    bad.nwave_order = 66;
+    assert_int_not_equal(sim_device_validate(&bad, err, sizeof err), 0);
+    assert_string_equal(err, "device.wave_order: lists 66 SMs but the device has 132");
 }
 
 int main(void) {

@@ -198,8 +198,9 @@ static void test_freeing_order(void **state) {
 
 /* Runs after the first of one process: the GPU deals K1's first eight
  * blocks to SMs 124-131 as always, then goes on around the order from
- * where the last kernel left it (cv-c run 2: block 8 on SM 12, order
- * position 96), not from SM 0. The simulator starts every run afresh. */
+ * another place (cv-c run 2: block 8 on SM 12, order position 96), not
+ * from SM 0: it keeps a dealing position between kernels. The simulator
+ * starts every run afresh. */
 static void test_rotation(void **state) {
     (void)state;
     trace m;

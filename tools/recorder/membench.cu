@@ -8,11 +8,16 @@
 //                 bytes to its own far-apart line per step, as most-room's
 //                 `mem` kernel does; sectors per ns of that one SM
 //   storeall      the same on every SM (WARPS 32 each): the GPU's rate
+//   share AW BW   A stores with AW warps on each of 131 SMs (one block per
+//                 SM: 200KB of shared memory) while B, one block of BW warps,
+//                 stores on the 132nd; each one's sectors per ns: does the
+//                 lone SM get an SM's share, or a share by its warps?
 //
 // Usage: schedlab-membench  (prints one line per measurement; tools/recorder/README.md)
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
+#include <ctime>
 #include <cuda_runtime.h>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -52,6 +57,75 @@ __global__ void store(unsigned *buf, unsigned long long nwords, unsigned iters,
     }
     __syncthreads();
     if (threadIdx.x == 0) span[blockIdx.x] = gtime() - t0;
+}
+
+struct span_rec {
+    unsigned long long t0, t1;
+    unsigned sm, pad;
+};
+__global__ void store_sm(unsigned *buf, unsigned long long nwords, unsigned iters,
+                         span_rec *out) {
+    unsigned long long g = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long idx = (g * START_WORDS) % nwords;
+    __syncthreads();
+    unsigned long long t0 = gtime();
+    for (unsigned i = 0; i < iters; i++) {
+        buf[idx] = i;
+        idx += STEP_WORDS;
+        if (idx >= nwords) idx -= nwords;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        out[blockIdx.x].t0 = t0;
+        out[blockIdx.x].t1 = gtime();
+        out[blockIdx.x].sm = sm;
+    }
+}
+
+// A (aw warps on each of sms - 1 SMs) and B (one block of bw warps on the
+// last SM) storing together; B is launched once A runs and ends well
+// before A does.
+static void share(int sms, int aw, int bw, unsigned *buf, unsigned long long nwords) {
+    const int smem = 200 << 10;
+    CK(cudaFuncSetAttribute(store_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    span_rec *ra, *rb;
+    CK(cudaMalloc(&ra, sms * sizeof *ra));
+    CK(cudaMalloc(&rb, sizeof *rb));
+    cudaStream_t sa, sb;
+    CK(cudaStreamCreateWithFlags(&sa, cudaStreamNonBlocking));
+    CK(cudaStreamCreateWithFlags(&sb, cudaStreamNonBlocking));
+    // about 20 ms of A and 5 ms of B at 0.12 sectors a ns (an SM's share)
+    unsigned ia = 2400000u / (32u * aw), ib = 600000u / (32u * bw);
+    for (int rep = 0; rep < 2; rep++) {
+        store_sm<<<sms - 1, 32 * aw, smem, sa>>>(buf, nwords, ia, ra);
+        struct timespec ts = {0, 2000000};   // 2 ms: A is on the GPU
+        nanosleep(&ts, NULL);
+        store_sm<<<1, 32 * bw, 0, sb>>>(buf, nwords, ib, rb);
+        CK(cudaDeviceSynchronize());
+    }
+    span_rec *h = (span_rec *)malloc(sms * sizeof *h), hb;
+    CK(cudaMemcpy(h, ra, (sms - 1) * sizeof *h, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&hb, rb, sizeof hb, cudaMemcpyDeviceToHost));
+    double arate = 0;
+    int b_beside = 0;
+    unsigned long long a_end = 0;
+    for (int i = 0; i < sms - 1; i++) {
+        arate += 32.0 * aw * ia / (double)(h[i].t1 - h[i].t0);
+        if (h[i].sm == hb.sm) b_beside = 1;
+        if (h[i].t1 > a_end) a_end = h[i].t1;
+    }
+    arate /= sms - 1;
+    double brate = 32.0 * bw * ib / (double)(hb.t1 - hb.t0);
+    printf("share A %2d warps x %d SMs, B %2d warps on SM %u%s: B %.4f sectors/ns, A %.4f "
+           "per SM, B/A %.2f%s\n", aw, sms - 1, bw, hb.sm, b_beside ? " (beside A!)" : "",
+           brate, arate, brate / arate, hb.t1 < a_end ? "" : " (B outlived A)");
+    free(h);
+    CK(cudaStreamDestroy(sa));
+    CK(cudaStreamDestroy(sb));
+    CK(cudaFree(ra));
+    CK(cudaFree(rb));
 }
 
 static void fill_cycle(unsigned *h, unsigned n, unsigned seed) {
@@ -128,5 +202,7 @@ int main() {
     double sectors = 32.0 * 32 * sms * (iters / 4);
     printf("store all %d SMs x 32 warps  %9.1f us (blocks %.1f-%.1f)  %7.3f sectors/ns (%.1f GB/s of sectors)\n",
            sms, mx / 1000.0, mn / 1000.0, mx / 1000.0, sectors / mx, sectors * 32 / mx);
+    static const int pairs[][2] = {{32, 1}, {32, 8}, {32, 16}, {16, 1}, {16, 8}, {8, 8}, {4, 8}};
+    for (const auto &p : pairs) share(sms, p[0], p[1], buf, nwords);
     return 0;
 }
