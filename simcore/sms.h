@@ -124,19 +124,19 @@ static inline void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
  * room's bucket.
  *
  * H100-W1 (measured on an H200 with tools/recorder's schedlab-play,
- * tests/fixtures/h100/tp-*.csv and so-b-*.csv: 26 runs of grids of 44, 66,
+ * tests/fixtures/h200/tp-*.csv and so-b-*.csv: 26 runs of grids of 44, 66,
  * 88 and 110 blocks, one, two or four per SM, limited by threads or by
  * shared memory, every block on the SM this rule gives): a grid of fewer
  * blocks than the GPU has SMs does not take the first SMs of sm_order; it
  * takes the first n of the device's wave order (on the H100: the four TPCs
  * of SMs 124-131 whole, then the first SM of every other TPC, the even SMs
  * 0-122, then their second SMs, the odd ones), and its blocks go to them
- * in sm_order. Read here
- * as most-room's tie-break: among the SMs with the most room, those of the
- * kernel's wave (need.wave, sim.c) first, then the rest, each in sm_order.
- * On an idle GPU that is the measured rule; on a busy one the room decides
- * first, as the most-room recordings show (tests/fixtures/h100/mostroom-*:
- * B's first block goes to the empty SM 123, outside its wave 124-131). */
+ * in sm_order. Read here as most-room's tie-break: among the SMs with the
+ * most room, those of the kernel's wave (need.wave, sim.c) first, then the
+ * rest, each in sm_order. On an idle GPU that is the measured rule; on a
+ * busy one the room decides first, as the most-room recordings show
+ * (tests/fixtures/h200/mostroom/: colocated B's first block goes to the
+ * empty SM 123, outside its wave 124-131). */
 static inline int32_t sms_top_rank(const sim_sms *s) {
     size_t top = (size_t)s->top;
     if (__builtin_expect(s->need.wave != NULL, 0)) {
