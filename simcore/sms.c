@@ -58,6 +58,7 @@ sim_need sms_need(const sim_device *dev, int32_t threads, int32_t regs, int64_t 
     k.smem = smem;
     k.carve_kb = 0;
     k.carve_pad_ = 0;
+    k.wave = NULL;   /* H100-W1: sim.c sets a small grid's */
     return k;
 }
 
