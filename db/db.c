@@ -34,6 +34,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_copies_sql,   /* db/copies.sql: copies one copy engine runs at once (issue 28) */
     db_cohort_view_sql, /* db/cohort_view.sql: cohorts in windows and pyramids (issue 28) */
     db_l2_sql,       /* db/l2.sql: the warp model's L2 (issue 25) */
+    db_mem_admission_sql, /* db/mem_admission.sql: memory queue admission (issue 25) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

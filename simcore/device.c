@@ -200,6 +200,12 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
     if (d->copies_in_flight < 0 || d->copies_in_flight > 64)
         FAIL("device.copies_in_flight: %d is outside 0..64 (0: one copy at a time)",
              (int)d->copies_in_flight);
+    if (d->mem_admission < 0 || d->mem_admission > 1)
+        FAIL("device.mem_admission: %d is neither 0 (the scheduler's pick) nor 1 (arrival order)",
+             (int)d->mem_admission);
+    if (d->mem_admission > 0 && !(d->dram_sectors > 0))
+        FAIL("device.dram_sectors: with mem_admission the memory queue needs the memory system "
+             "(dram_sectors > 0)");
     if (d->uvm_page_kb > 0 && !(d->dram_sectors > 0))
         FAIL("device.dram_sectors: with uvm_page_kb managed memory needs the memory system "
              "(dram_sectors > 0)");

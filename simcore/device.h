@@ -64,6 +64,8 @@ typedef struct sim_device {
     int32_t uvm_fault_latency;    /* cycles from a fault to its page, at least */
     int32_t sm_faults;            /* faults one SM has outstanding; 0 = no limit */
     int32_t copies_in_flight;     /* copies one copy engine runs at once; 0 = one (ce.h) */
+    int32_t mem_admission;        /* who enters a full memory queue first: 0 the warp
+                                     scheduler's pick, 1 the warps in arrival order */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
     /* The L1 / shared memory splits (carveouts) an SM can be configured
@@ -143,7 +145,8 @@ typedef struct sim_device {
     X(uvm_page_kb,           int32_t, SIM_DF_OPTION,    "uvm_page_kb",           0, "KB of managed (unified) memory one page fault migrates over the copy link, at copy_bandwidth, one page at a time per GPU; 0 = managed memory not modelled; read with dram_sectors") \
     X(uvm_fault_latency,     int32_t, SIM_DF_CYCLES,    "uvm_fault_latency",     0, "cycles from a page fault to its page on the GPU, at least (the fault's round trip through the driver); read with uvm_page_kb") \
     X(sm_faults,             int32_t, SIM_DF_OPTION,    "sm_faults",             0, "page faults one SM has outstanding (its TLB's misses); 0 = no limit; read with uvm_page_kb") \
-    X(copies_in_flight,      int32_t, SIM_DF_OPTION,    "copies_in_flight",      0, "copies one copy engine runs at once, each for its own duration (a replay's measured one): copies from pageable memory are staged by the driver through pinned buffers, so copies of one direction on different streams overlap; 0 = one at a time (TX2 paper 2.2)")
+    X(copies_in_flight,      int32_t, SIM_DF_OPTION,    "copies_in_flight",      0, "copies one copy engine runs at once, each for its own duration (a replay's measured one): copies from pageable memory are staged by the driver through pinned buffers, so copies of one direction on different streams overlap; 0 = one at a time (TX2 paper 2.2)") \
+    X(mem_admission,         int32_t, SIM_DF_OPTION,    "mem_admission",         0, "which warp a sub-core's full memory queue takes next: 0 = the one the warp scheduler picks first (under GTO its greedy warp), 1 = the waiting warps in the order they came (measured on an H200: docs/most-room-h100.md); read with dram_sectors")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,

@@ -269,6 +269,9 @@ typedef struct ew_state {
     int32_t *mq_subs;        /* [sms] sub-cores with such warps: they share the SM's pipeline */
     int32_t nact;            /* SMs with such warps: they share the DRAM equally */
     int64_t mq_cap;          /* sectors a sub-core holds outstanding (its SM's / sub-cores) */
+    bool mq_arrival;         /* device.mem_admission 1: waiting warps enter in arrival order */
+    int64_t *mq_head;        /* with it, [nsubs]: the ticket whose turn it is */
+    int64_t *mq_tail;        /* [nsubs] the last ticket given; head > tail: nobody waits */
     int64_t port_iv;         /* 65536 / sm_port_sectors */
     int64_t dram_iv;         /* 65536 / dram_sectors */
     int64_t *fp_next;        /* [nsubs] first free slot of each sub-core's fp32 pipe, 1/65536 */
@@ -1103,6 +1106,11 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
         uint32_t x = K->ext[wi->pc];
         int64_t n = mq_sectors(E, K, wi, x);
         bool store = x & EW_X_STORE;
+        if (wi->mq_ticket) {
+            /* mem_admission 1: gated() let only the warp whose turn it was in */
+            E->mq_head[s] = wi->mq_ticket + 1;
+            wi->mq_ticket = 0;
+        }
         int64_t page_ready = (x & EW_X_MANAGED) ? uvm_touch(E, st, s / E->nsub, K, wi, n, c) : 0;
         if (E->l1_sets > 0) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
         else if (E->l2_sets > 0) l2_addrs(E, K, wi, n);
@@ -1266,8 +1274,31 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
  * instruction's initiation interval, GPGPU-Sim's -ptx_opcode_initiation_fp);
  * then it becomes ready when there is room and the scheduler picks again,
  * in its own order (so under GTO the oldest waiting warp takes the room). */
+/* device.mem_admission 1, arrival order (measured on an H200: beside 32
+ * warps of another kernel that GTO issues first, one warp storing as fast
+ * as they could still progressed at 0.74 of their rate, where the
+ * scheduler's pick would give it all or nothing; docs/most-room-h100.md):
+ * a warp whose memory instruction finds its sub-core's queue without room,
+ * or other warps waiting, takes a ticket, and the queue takes the waiting
+ * warps in ticket order, each when there is room for its sectors, in
+ * whatever order the scheduler picks them. Returns when warp wi may enter
+ * (in EW_FRAC units): `room` for the warp whose turn it is, and for one
+ * further back a cycle after now at least, or sooner warps' sectors later
+ * (each ahead of it taking about as many as it does); it then looks again. */
+static int64_t mq_turn(ew_state *E, int32_t s, warp_info *wi, int64_t room, int64_t n,
+                       int64_t iv, int64_t at) {
+    if (!wi->mq_ticket) {
+        if (E->mq_head[s] > E->mq_tail[s] && room <= at) return room;
+        wi->mq_ticket = ++E->mq_tail[s];
+    }
+    int64_t ahead = wi->mq_ticket - E->mq_head[s];
+    if (ahead <= 0) return room;
+    int64_t turn = room + ahead * (n > 0 ? n : 1) * iv;
+    return turn > at ? turn : at + (1 << EW_FRAC);
+}
+
 static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
-    const warp_info *wi = &w->info[p];
+    warp_info *wi = &w->info[p];
     const ew_kernel *K = &E->ks[wi->kernel];
     uint32_t x = K->ext[wi->pc];
     int64_t at = c << EW_FRAC, t = at;
@@ -1279,9 +1310,10 @@ static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
             if (f > c && (f << EW_FRAC) > t) t = f << EW_FRAC;
         }
         if (E->l1_sets > 0 && !(x & EW_X_STORE)) n = l1_access(E, s / E->nsub, K, wi, n, false, true);
-        if (n > 0) {
+        if (n > 0 || wi->mq_ticket) {
             int64_t iv = mq_interval(E, s);
             int64_t room = E->mq_next[s] - (E->mq_cap - n) * iv;
+            if (E->mq_arrival) room = mq_turn(E, s, wi, room, n, iv, at);
             if (room > t) t = room;
         }
     }
@@ -1633,6 +1665,8 @@ static void warp_fini(void *self) {
     free(E->fe_sms);
     free(E->port_next);
     free(E->mq_next);
+    free(E->mq_head);
+    free(E->mq_tail);
     free(E->mq_warps);
     free(E->mq_subs);
     free(E->mq_end);
@@ -1677,6 +1711,13 @@ static int warp_init(void *self, sim_state *st) {
         E->mq_warps = calloc(nsubs, sizeof *E->mq_warps);
         E->mq_subs = calloc((size_t)d->sms, sizeof *E->mq_subs);
         if (!E->mq_next || !E->mq_warps || !E->mq_subs) return -1;
+        if (d->mem_admission == 1) {
+            E->mq_arrival = true;
+            E->mq_head = malloc(nsubs * sizeof *E->mq_head);
+            E->mq_tail = calloc(nsubs, sizeof *E->mq_tail);
+            if (!E->mq_head || !E->mq_tail) return -1;
+            for (size_t i = 0; i < nsubs; i++) E->mq_head[i] = 1;
+        }
     }
     if (E->mx && d->l1_smem_kb > 0) {
         /* the L1 is what the carveout leaves of L1 + shared memory: the

@@ -449,6 +449,11 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (cfg->policy.spart_take_last && (!st->placement || !st->placement->qos_epoch))
         FAIL("policy.spart_take_last: only placement \"spart-climb\" moves SMs between "
              "partitions (here \"%s\")", st->placement ? st->placement->name : "?");
+    /* a preempted warp would take its place in a memory queue with it
+     * (exec_warp.c, mq_turn): the two are not modelled together */
+    if (cfg->policy.has_sm_preempt && cfg->device.mem_admission)
+        FAIL("device.mem_admission: arrival order is not modelled with preemption "
+             "(policy.sm_preempt)");
     if (cfg->policy.has_sm_preempt &&
         (cfg->policy.sm_preempt < 0 || cfg->policy.sm_preempt > SIM_TIME_LIMIT))
         FAIL("policy.sm_preempt: %lld ns is outside 0..%lld ns",

@@ -37,6 +37,8 @@ typedef struct warp_info {
     int32_t block;           /* resident block (exec_warp.c's slot) */
     int64_t iters;           /* body repetitions left, the current one included */
     int64_t wid;             /* dynamic warp id: age, and the id in warp_issues */
+    int64_t mq_ticket;       /* exec_warp.c's own, device.mem_admission 1: the warp's
+                                place in its sub-core's memory queue; 0 = none */
 } warp_info;
 
 typedef struct warp_sub {

@@ -12,6 +12,8 @@
  *   - one fp32 warp instruction per 1/fp32_rate cycles on a sub-core;
  *   - the L2: a hit passes the port alone and waits latency_l2; a store
  *     allocates dirty, an evicted dirty line goes to DRAM;
+ *   - a full queue takes the warp the scheduler picks (mem_admission 0) or
+ *     the waiting warps in arrival order (mem_admission 1);
  *   - with the fields at 0, nothing changes (the goldens prove it). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -329,6 +331,73 @@ static void test_uvm(void **state) {
     assert_int_equal(faults, 4);
 }
 
+/* Who enters a full queue (device.mem_admission): two kernels of one warp
+ * each on one sub-core, each storing 20 times (an alu, then a random store
+ * of 32 sectors), the queue holding one store (32 sectors), the port a
+ * sector a cycle: the sub-core drains a store every 32 cycles, 40 in all,
+ * so the later kernel ends near 40 x 32 = 1280 either way. The warp that
+ * stored last comes back from its alu in 4 cycles and waits for room like
+ * the other one. Under GTO with the scheduler's pick (0), the greedy warp,
+ * the one that issued last, takes the room every time: it stores all 20
+ * first and ends near 20 x 32 = 640, half the other's time. In arrival
+ * order (1) the two take turns: they end a store (32 cycles) apart. */
+static void admission_ends(int32_t admission, int64_t *first, int64_t *second) {
+    static const sim_instr body[] = { { SIM_ICLASS_ALU, 1 }, { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 0 }, { .sectors = 32, .store = 1 } };
+    static const sim_program p = { .body = body, .nbody = 2, .repeat = 20, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 32);
+    b.cfg.device.mem_admission = admission;
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    sim_op *k1 = tb_op(&b, SIM_OP_KERNEL, "K1", s1, 0);
+    k1->blocks = 1;
+    k1->threads = 32;
+    k1->program = &p;
+    sim_op *k2 = tb_op(&b, SIM_OP_KERNEL, "K2", s2, 0);
+    k2->blocks = 1;
+    k2->threads = 32;
+    k2->program = &p;
+    trace t;
+    tb_run(&b, &t);
+    int64_t e1 = kern(&t, "K1")->end, e2 = kern(&t, "K2")->end;
+    *first = e1 < e2 ? e1 : e2;
+    *second = e1 < e2 ? e2 : e1;
+    trace_free(&t);
+}
+
+static void test_mem_admission(void **state) {
+    (void)state;
+    int64_t first, second;
+    admission_ends(0, &first, &second);
+    print_message("scheduler's pick: ends %lld and %lld\n", (long long)first, (long long)second);
+    assert_true(second >= 1280 && second < 1280 + 64);
+    assert_true(first >= 640 && first < 640 + 64);
+    admission_ends(1, &first, &second);
+    print_message("arrival order: ends %lld and %lld\n", (long long)first, (long long)second);
+    assert_true(second >= 1280 && second < 1280 + 64);
+    assert_true(second - first >= 32 && second - first <= 64);
+    /* a preempted warp would take its place in the queue with it: refused */
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
+    tb b;
+    mem_bench(&b, 1, 100, 32);
+    b.cfg.device.mem_admission = 1;
+    b.cfg.policy.has_sm_preempt = true;
+    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
+    k->blocks = 1;
+    k->threads = 32;
+    k->program = &p;
+    trace t;
+    char err[256];
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "device.mem_admission: arrival order is not modelled with "
+                             "preemption (policy.sm_preempt)");
+    trace_free(&t);
+}
+
 /* Configuration errors name the field. */
 static void test_errors(void **state) {
     (void)state;
@@ -357,6 +426,18 @@ static void test_errors(void **state) {
     d.fp32_rate = -1;
     assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
     assert_non_null(strstr(err, "device.fp32_rate"));
+    d.fp32_rate = 0;
+    d.mem_admission = 2;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_string_equal(err, "device.mem_admission: 2 is neither 0 (the scheduler's pick) nor 1 "
+                             "(arrival order)");
+    d.mem_admission = 1;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), 0);
+    d.l2_kb = 0;
+    d.dram_sectors = 0;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_string_equal(err, "device.dram_sectors: with mem_admission the memory queue needs the "
+                             "memory system (dram_sectors > 0)");
 }
 
 int main(void) {
@@ -370,6 +451,7 @@ int main(void) {
         cmocka_unit_test(test_l2_hits),
         cmocka_unit_test(test_l2_write_back),
         cmocka_unit_test(test_uvm),
+        cmocka_unit_test(test_mem_admission),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
