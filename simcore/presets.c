@@ -400,7 +400,7 @@ static const preset presets[] = {
             .smem_carveouts_kb = { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 },
             .smem_reserved_per_block = KB,
             /* measured (H100-W1, sms.h): the SMs a grid of n < 132 blocks
-             * runs on are the first n of this order, on an idle H200 in 26
+             * runs on are the first n of this order, on an idle H200 in 23
              * runs of 44, 66, 88 and 110 blocks (tests/fixtures/h200/tp-*.csv,
              * so-b-*.csv): the TPCs 124/125 .. 130/131 whole, then the first
              * SM of every other TPC (pairs 2i, 2i + 1: the even SMs 0-122),

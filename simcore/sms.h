@@ -124,7 +124,7 @@ static inline void sms_index(sim_sms *s, int32_t kernel, const sim_need *k) {
  * room's bucket.
  *
  * H100-W1 (measured on an H200 with tools/recorder's schedlab-play,
- * tests/fixtures/h200/tp-*.csv and so-b-*.csv: 26 runs of grids of 44, 66,
+ * tests/fixtures/h200/tp-*.csv and so-b-*.csv: 23 runs of grids of 44, 66,
  * 88 and 110 blocks, one, two or four per SM, limited by threads or by
  * shared memory, every block on the SM this rule gives): a grid of fewer
  * blocks than the GPU has SMs does not take the first SMs of sm_order; it
