@@ -1267,13 +1267,6 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
     }
 }
 
-/* With the memory system or fp32 pipes on: warp p's next instruction
- * cannot start at cycle c when its SM's memory queue has no room for its
- * sectors (a load finds the MSHRs full, a store the write buffer: the warp
- * stalls, GPGPU-Sim's ldst_unit) or its fp32 pipe is busy (the
- * instruction's initiation interval, GPGPU-Sim's -ptx_opcode_initiation_fp);
- * then it becomes ready when there is room and the scheduler picks again,
- * in its own order (so under GTO the oldest waiting warp takes the room). */
 /* device.mem_admission 1, arrival order (measured on an H200: beside 32
  * warps of another kernel that GTO issues first, one warp storing as fast
  * as they could still progressed at 0.74 of their rate, where the
@@ -1281,10 +1274,10 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
  * a warp whose memory instruction finds its sub-core's queue without room,
  * or other warps waiting, takes a ticket, and the queue takes the waiting
  * warps in ticket order, each when there is room for its sectors, in
- * whatever order the scheduler picks them. Returns when warp wi may enter
- * (in EW_FRAC units): `room` for the warp whose turn it is, and for one
- * further back a cycle after now at least, or sooner warps' sectors later
- * (each ahead of it taking about as many as it does); it then looks again. */
+ * whatever order the scheduler picks them. Returns the time (EW_FRAC units)
+ * from which warp wi may enter: `room` when it is its turn, else when its
+ * turn should come (each warp ahead of it taking about as many sectors),
+ * a cycle from now at the earliest; it then looks again. */
 static int64_t mq_turn(ew_state *E, int32_t s, warp_info *wi, int64_t room, int64_t n,
                        int64_t iv, int64_t at) {
     if (!wi->mq_ticket) {
@@ -1297,6 +1290,14 @@ static int64_t mq_turn(ew_state *E, int32_t s, warp_info *wi, int64_t room, int6
     return turn > at ? turn : at + (1 << EW_FRAC);
 }
 
+/* With the memory system or fp32 pipes on: warp p's next instruction
+ * cannot start at cycle c when its SM's memory queue has no room for its
+ * sectors (a load finds the MSHRs full, a store the write buffer: the warp
+ * stalls, GPGPU-Sim's ldst_unit) or its fp32 pipe is busy (the
+ * instruction's initiation interval, GPGPU-Sim's -ptx_opcode_initiation_fp);
+ * then it becomes ready when there is room and the scheduler picks again,
+ * in its own order (so under GTO the oldest waiting warp takes the room),
+ * or, with device.mem_admission 1, in the order the warps came (mq_turn). */
 static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     warp_info *wi = &w->info[p];
     const ew_kernel *K = &E->ks[wi->kernel];
