@@ -1296,7 +1296,8 @@ static int64_t mq_turn(ew_state *E, int32_t s, warp_info *wi, int64_t room, int6
  * stalls, GPGPU-Sim's ldst_unit) or its fp32 pipe is busy (the
  * instruction's initiation interval, GPGPU-Sim's -ptx_opcode_initiation_fp);
  * then it becomes ready when there is room and the scheduler picks again,
- * in its own order (so under GTO the oldest waiting warp takes the room),
+ * in its own order (so under GTO the greedy warp, else the oldest waiting
+ * one, takes the room),
  * or, with device.mem_admission 1, in the order the warps came (mq_turn). */
 static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
     warp_info *wi = &w->info[p];
