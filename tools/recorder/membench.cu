@@ -12,10 +12,21 @@
 //                 SM: 200KB of shared memory) while B, one block of BW warps,
 //                 stores on the 132nd; each one's sectors per ns: does the
 //                 lone SM get an SM's share, or a share by its warps?
+//   l1rate WARPS  WARPS warps in one block on one SM load random 4-byte words
+//                 of a 64 KB table that stays in L1 (__ldca, four independent
+//                 loads a step): L1 sectors per ns for scattered hits, the
+//                 bandwidth the L1 row of most-room's Table 1 turns on
+//   fault BLOCKS  BLOCKS blocks of one warp each touch the 4 KB pages of
+//                 their own 8 MB of managed memory, every page on the host
+//                 first: ns per page, serial (1 block) or concurrent
+//
+// The last two were written after the H200 visit of 2026-11-30 and have
+// not run on a GPU yet; they come after the others, each line flushed.
 //
 // Usage: schedlab-membench  (prints one line per measurement; tools/recorder/README.md)
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <ctime>
 #include <cuda_runtime.h>
@@ -128,6 +139,35 @@ static void share(int sms, int aw, int bw, unsigned *buf, unsigned long long nwo
     CK(cudaFree(rb));
 }
 
+// l1rate: four independent scattered loads a step from a table that fits L1.
+__global__ void l1_rate(const unsigned *__restrict__ tab, unsigned mask, unsigned iters,
+                        unsigned *sink, unsigned long long *span) {
+    unsigned h = threadIdx.x * 2654435761u + 12345u, acc = 0;
+    __syncthreads();
+    unsigned long long t0 = gtime();
+    for (unsigned i = 0; i < iters; i++) {
+        h = h * 1664525u + 1013904223u;
+        unsigned a = __ldca(&tab[(h >> 3) & mask]), b = __ldca(&tab[(h >> 9) & mask]);
+        unsigned c = __ldca(&tab[(h >> 15) & mask]), d = __ldca(&tab[(h >> 21) & mask]);
+        acc += a ^ b ^ c ^ d;
+    }
+    __syncthreads();
+    if (acc == 0xffffffffu) sink[0] = acc;
+    if (threadIdx.x == 0) span[blockIdx.x] = gtime() - t0;
+}
+
+// fault: each block's thread 0 touches its own pages in order, one word a page.
+__global__ void touch_pages(unsigned *data, unsigned long long region_words, unsigned pages,
+                            unsigned long long *span) {
+    unsigned long long t0 = gtime();
+    if (threadIdx.x == 0) {
+        unsigned *base = data + (unsigned long long)blockIdx.x * region_words;
+        for (unsigned p = 0; p < pages; p++) base[(unsigned long long)p * 1024] += 1;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) span[blockIdx.x] = gtime() - t0;
+}
+
 static void fill_cycle(unsigned *h, unsigned n, unsigned seed) {
     unsigned *perm = (unsigned *)malloc(n * sizeof *perm);
     for (unsigned i = 0; i < n; i++) perm[i] = i;
@@ -204,5 +244,48 @@ int main() {
            sms, mx / 1000.0, mn / 1000.0, mx / 1000.0, sectors / mx, sectors * 32 / mx);
     static const int pairs[][2] = {{32, 1}, {32, 8}, {32, 16}, {16, 1}, {16, 8}, {8, 8}, {4, 8}};
     for (const auto &p : pairs) share(sms, p[0], p[1], buf, nwords);
+    fflush(stdout);
+    CK(cudaFree(buf));
+
+    // l1rate: 64 KB of words, warmed, then 1 to 32 warps on one SM
+    unsigned *t64, *sink;
+    CK(cudaMalloc(&t64, 64 << 10));
+    CK(cudaMemset(t64, 1, 64 << 10));
+    CK(cudaMalloc(&sink, 64));
+    unsigned long long *sp;
+    CK(cudaMalloc(&sp, 4096 * sizeof *sp));
+    for (int w : warps) {
+        const unsigned it = 20000;
+        for (int rep = 0; rep < 2; rep++) {
+            l1_rate<<<1, 32 * w>>>(t64, (64u << 10) / 4 - 1, it, sink, sp);
+            CK(cudaDeviceSynchronize());
+        }
+        unsigned long long s;
+        CK(cudaMemcpy(&s, sp, sizeof s, cudaMemcpyDeviceToHost));
+        double sectors = 4.0 * 32 * w * it;   // a scattered load: a sector a thread
+        printf("l1rate one SM %2d warps  %9.1f us  %7.3f sectors/ns  %6.2f ns per warp step\n", w,
+               s / 1000.0, sectors / s, (double)s / it);
+        fflush(stdout);
+    }
+    CK(cudaFree(t64));
+
+    // fault: 8 MB of managed memory a block (2048 pages of 4 KB), on the host first
+    const unsigned pages = 2048;
+    const unsigned long long region = (unsigned long long)pages * 1024;
+    unsigned *um;
+    CK(cudaMallocManaged(&um, 8 * region * 4, cudaMemAttachGlobal));
+    for (int nb : {1, 8}) {
+        CK(cudaDeviceSynchronize());
+        memset(um, 0, 8 * region * 4);
+        touch_pages<<<nb, 32>>>(um, region, pages, sp);
+        CK(cudaDeviceSynchronize());
+        unsigned long long h[8], mx = 0;
+        CK(cudaMemcpy(h, sp, nb * sizeof h[0], cudaMemcpyDeviceToHost));
+        for (int i = 0; i < nb; i++) mx = h[i] > mx ? h[i] : mx;
+        printf("fault %d blocks x %u pages  %9.1f us  %7.1f ns per page of a block, %7.1f per page "
+               "in all\n", nb, pages, mx / 1000.0, (double)mx / pages, (double)mx / (pages * nb));
+        fflush(stdout);
+    }
+    CK(cudaFree(um));
     return 0;
 }
