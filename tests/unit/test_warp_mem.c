@@ -44,6 +44,16 @@ static void mem_bench(tb *b, int32_t sms, double dram, int32_t queue) {
     b->cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto");
 }
 
+/* A kernel of one block of `threads` running p, on its own stream (the
+ * names are kept, not copied: literals). */
+static void one_block(tb *b, const char *name, const char *stream, const sim_program *p,
+                      int32_t threads) {
+    sim_op *k = tb_op(b, SIM_OP_KERNEL, name, tb_stream(b, stream, "P0", SIM_PRIO_NONE), 0);
+    k->blocks = 1;
+    k->threads = threads;
+    k->program = p;
+}
+
 static int64_t run_one(tb *b, const sim_program *p, int32_t threads, int64_t blocks) {
     int32_t s = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
     sim_op *k = tb_op(b, SIM_OP_KERNEL, "K", s, 0);
@@ -122,16 +132,8 @@ static void test_fair_between_sms(void **state) {
     sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
     tb b;
     mem_bench(&b, 2, 1, 256);
-    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
-    sim_op *big = tb_op(&b, SIM_OP_KERNEL, "Big", s1, 0);
-    big->blocks = 1;
-    big->threads = 128;
-    big->program = &p;
-    sim_op *small = tb_op(&b, SIM_OP_KERNEL, "Small", s2, 0);
-    small->blocks = 1;
-    small->threads = 32;
-    small->program = &p;
+    one_block(&b, "Big", "S1", &p, 128);
+    one_block(&b, "Small", "S2", &p, 32);
     trace t;
     tb_run(&b, &t);
     assert_int_equal(blk(&t, "Big", 0)->sm, 0);
@@ -348,16 +350,8 @@ static void admission_ends(int32_t admission, int64_t *first, int64_t *second) {
     tb b;
     mem_bench(&b, 1, 100, 32);
     b.cfg.device.mem_admission = admission;
-    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
-    sim_op *k1 = tb_op(&b, SIM_OP_KERNEL, "K1", s1, 0);
-    k1->blocks = 1;
-    k1->threads = 32;
-    k1->program = &p;
-    sim_op *k2 = tb_op(&b, SIM_OP_KERNEL, "K2", s2, 0);
-    k2->blocks = 1;
-    k2->threads = 32;
-    k2->program = &p;
+    one_block(&b, "K1", "S1", &p, 32);
+    one_block(&b, "K2", "S2", &p, 32);
     trace t;
     tb_run(&b, &t);
     int64_t e1 = kern(&t, "K1")->end, e2 = kern(&t, "K2")->end;
@@ -384,11 +378,7 @@ static void test_mem_admission(void **state) {
     mem_bench(&b, 1, 100, 32);
     b.cfg.device.mem_admission = 1;
     b.cfg.policy.has_sm_preempt = true;
-    int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
-    k->blocks = 1;
-    k->threads = 32;
-    k->program = &p;
+    one_block(&b, "K", "S1", &p, 32);
     trace t;
     char err[256];
     trace_init(&t);
