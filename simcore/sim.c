@@ -149,16 +149,14 @@ static int check_goals(const sim_config *cfg, char *err, size_t errlen) {
 
 /* H100-W1 (sms.h): a kernel of fewer blocks than the device has SMs
  * prefers the first `blocks` SMs of the device's wave order, as ranks of
- * sm_order. Every other kernel, and every device without a wave order,
- * keeps need.wave NULL: sm_order alone breaks ties. */
-static void wave_need(const sim_device *d, sim_kstate *K) {
+ * sm_order (s->rank). Every other kernel, and every device without a wave
+ * order, keeps need.wave NULL: sm_order alone breaks ties. */
+static void wave_need(const sim_device *d, const sim_sms *s, sim_kstate *K) {
     K->need.wave = NULL;
     if (d->nwave_order == 0 || K->blocks >= d->sms) return;
-    int16_t rank[SIM_MAX_SMS];
-    for (int32_t r = 0; r < d->sms; r++) rank[d->sm_order[r]] = (int16_t)r;
     memset(K->wave, 0, sizeof K->wave);
     for (int64_t i = 0; i < K->blocks; i++) {
-        int32_t r = rank[d->wave_order[i]];
+        int32_t r = s->rank[d->wave_order[i]];
         K->wave[r / 64] |= (uint64_t)1 << (r % 64);
     }
     K->need.wave = K->wave;
@@ -621,7 +619,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
              * work of all of them (exec_warp.c splits it) */
             if (o->program && o->program->persistent && K->blocks > st->dev->sms)
                 K->blocks = st->dev->sms;
-            wave_need(st->dev, K);
+            wave_need(st->dev, &st->sms, K);
             K->block_time = o->block_time;
             K->nblock_time = o->nblock_time;
             K->uniform = o->block_time && o->nblock_time > 0;   /* cohort.c */
