@@ -35,6 +35,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_cohort_view_sql, /* db/cohort_view.sql: cohorts in windows and pyramids (issue 28) */
     db_l2_sql,       /* db/l2.sql: the warp model's L2 (issue 25) */
     db_mem_admission_sql, /* db/mem_admission.sql: memory queue admission (issue 25) */
+    db_l1_sectors_sql, /* db/l1_sectors.sql: the L1's rate (issue 25) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

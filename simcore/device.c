@@ -176,6 +176,12 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
              d->l1_assoc < 1 ? "l1_assoc" : "latency_l1", !(d->dram_sectors > 0) ?
              "the memory system (dram_sectors > 0)" : d->l1_assoc < 1 ? "its ways per set (>= 1)"
              : "its hit latency in cycles (GPGPU-Sim SM75: 20)");
+    if (!(d->l1_sectors >= 0) || !isfinite(d->l1_sectors) || d->l1_sectors > 65536 ||
+        (d->l1_sectors > 0 && d->l1_sectors < 0.001))
+        FAIL("device.l1_sectors: %g sectors per cycle is outside 0.001..65536 (0: no limit)",
+             d->l1_sectors);
+    if (d->l1_sectors > 0 && d->l1_smem_kb <= 0)
+        FAIL("device.l1_smem_kb: with l1_sectors the L1's rate needs an L1 (l1_smem_kb > 0)");
     if (d->l2_kb < 0 || d->l2_kb > 1048576)
         FAIL("device.l2_kb: %d is outside 0..1048576", (int)d->l2_kb);
     if (d->l2_assoc < 0 || d->l2_assoc > 4096)

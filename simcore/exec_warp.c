@@ -77,6 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "carveout.h"
 #include "quota.h"
 #include "tb_adjust.h"
 #include "state.h"
@@ -281,6 +282,8 @@ typedef struct ew_state {
     /* the L1 (device.l1_smem_kb): per SM, nsets x assoc lines */
     int32_t l1_sets, l1_assoc;
     int32_t l1_lat;
+    int64_t l1_iv;           /* 65536 / l1_sectors; 0 = the L1 has no rate limit */
+    int64_t *l1_next;        /* [sms] with it: the SM's L1 is free from here, 1/65536 cycles */
     uint64_t *l1_tag;        /* [sms * sets * assoc] line address + 1; 0 = empty */
     uint64_t *l1_lru;        /* ... last use (a per-SM count of accesses) */
     uint8_t *l1_mask;        /* ... sectors held */
@@ -845,7 +848,9 @@ static ew_where ws_where(const ew_state *E, const ew_kernel *K, const warp_info 
     }
     uint64_t idx = ws->scope == SIM_SCOPE_WARP ? (uint64_t)wi->wid
                  : ws->scope == SIM_SCOPE_BLOCK ? (uint64_t)B->index : 0;
-    bool scatter = n > 16;
+    /* scattered: the op's accesses (a full warp's) are; a partial warp's
+     * fewer sectors lie among the same lines, one a line as the others' */
+    bool scatter = EW_X_SECTORS(K->ext[wi->pc]) > 16;
     uint64_t span = ws->region ? (uint64_t)ws->region * (scatter ? 4 : 1) : UINT64_C(1) << 36;
     return (ew_where){ .base = ws->base + idx * span, .start = start, .region = ws->region,
                        .scatter = scatter };
@@ -1079,6 +1084,32 @@ static void mq_release(ew_state *E, int64_t c) {
     E->mq_nend = j;
 }
 
+/* The L1's rate (device.l1_sectors; measured on an H200,
+ * docs/most-room-h100.md): an access of n sectors issued at cycle c passes
+ * SM sm's L1 behind the accesses before it, the SM's warps together taking
+ * l1_sectors sectors a cycle (one warp of 32 waited for 32 scattered
+ * sectors in 69 cycles where one sector took 39, so the L1's sectors do not
+ * come faster for one access, while 32 warps got 2.87 sectors a cycle from
+ * the same L1: the recording's serial runs), and the access itself one
+ * 128-byte line a cycle (a scattered access's sectors each a line, a
+ * coalesced one's four a line; GPGPU-Sim's ldst_unit also takes one line of
+ * an access a cycle). Returns the cycle after its lookups, from which a
+ * hit's latency_l1 runs (c when nothing waits: a one-line access costs
+ * latency_l1 as without the rate); the sectors that miss go on from there
+ * (*at, 1/65536 cycles). */
+static int64_t l1_pass(ew_state *E, int32_t sm, int64_t n, bool scattered, int64_t c,
+                       int64_t *at) {
+    int64_t lines = scattered ? n : (n + 3) / 4;
+    int64_t t = c << EW_FRAC;
+    if (E->l1_next[sm] > t) t = E->l1_next[sm];
+    E->l1_next[sm] = t + n * E->l1_iv;
+    int64_t done = (E->l1_next[sm] + (1 << EW_FRAC) - 1) >> EW_FRAC;
+    if (done < c + lines) done = c + lines;
+    done--;
+    if ((done << EW_FRAC) > *at) *at = done << EW_FRAC;
+    return done;
+}
+
 /* Sub-core s issues warp p's next instruction at cycle c. */
 static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *st, int32_t s,
                                                        warp_sub *w, int32_t p, int64_t c) {
@@ -1112,10 +1143,11 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
             wi->mq_ticket = 0;
         }
         int64_t page_ready = (x & EW_X_MANAGED) ? uvm_touch(E, st, s / E->nsub, K, wi, n, c) : 0;
+        int64_t at = c << EW_FRAC, l1_done = c;
+        if (E->l1_iv) l1_done = l1_pass(E, s / E->nsub, n, EW_X_SECTORS(x) > 16, c, &at);
         if (E->l1_sets > 0) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
         else if (E->l2_sets > 0) l2_addrs(E, K, wi, n);
         int64_t dram = n, wb = 0;
-        int64_t at = c << EW_FRAC;
         if (n > 0 && E->l2_sets > 0) {
             /* with an L2 the port and DRAM are two streams: every sector
              * that left the SM passes its sub-core's share of the port (a
@@ -1144,13 +1176,13 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
             E->sectors += n;
         }
         if (store) r = c + (op >> 1);
-        else if (n == 0) r = c + E->l1_lat;   /* every sector hit the L1 */
+        else if (n == 0) r = l1_done + E->l1_lat;   /* every sector hit the L1 */
         else {
             /* a load's data comes back after the L2's latency when all it
              * asked of the L2 was there, else after latency_mem's */
             int64_t lat = E->l2_sets > 0 && dram == 0 ? (int64_t)E->l2_lat : (int64_t)(op >> 1);
             r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + lat;
-            if (E->l1_sets > 0 && r < c + E->l1_lat) r = c + E->l1_lat;
+            if (E->l1_sets > 0 && r < l1_done + E->l1_lat) r = l1_done + E->l1_lat;
         }
         /* a page not yet on the GPU: the warp waits for its migration */
         if (page_ready > r) r = page_ready;
@@ -1635,6 +1667,7 @@ static void warp_fini(void *self) {
     }
     free(E->sb);
     free(E->l1_tag);
+    free(E->l1_next);
     free(E->l1_lru);
     free(E->l1_mask);
     free(E->l1_clock);
@@ -1724,14 +1757,22 @@ static int warp_init(void *self, sim_state *st) {
     if (E->mx && d->l1_smem_kb > 0) {
         /* the L1 is what the carveout leaves of L1 + shared memory: the
          * shared memory of the run's kernel that needs the most on one SM
-         * (its blocks per SM times its smem per block) */
+         * (its blocks per SM times its smem per block); on a device with
+         * carveouts (H100-C1, carveout.h) the largest carveout the run's
+         * kernels ask for, which is what their SMs are configured to */
         int64_t smem = 0;
         for (size_t i = 0; i < cfg->nops; i++) {
             const sim_op *o = &cfg->ops[i];
-            if (o->kind != SIM_OP_KERNEL || o->smem <= 0) continue;
-            int64_t nb = o->blocks < d->blocks_per_sm ? o->blocks : d->blocks_per_sm;
-            int64_t need = o->smem * nb;
-            if (need > d->smem_per_sm) need = d->smem_per_sm;
+            if (o->kind != SIM_OP_KERNEL) continue;
+            int64_t need;
+            if (d->nsmem_carveouts > 0) {
+                need = (int64_t)sms_need(d, o->threads, o->regs, o->smem).carve_kb * CARVE_KB;
+            } else {
+                if (o->smem <= 0) continue;
+                int64_t nb = o->blocks < d->blocks_per_sm ? o->blocks : d->blocks_per_sm;
+                need = o->smem * nb;
+                if (need > d->smem_per_sm) need = d->smem_per_sm;
+            }
             if (need > smem) smem = need;
         }
         int64_t l1 = (int64_t)d->l1_smem_kb * 1024 - smem;
@@ -1739,6 +1780,12 @@ static int warp_init(void *self, sim_state *st) {
         E->l1_assoc = d->l1_assoc;
         E->l1_sets = (int32_t)(lines / d->l1_assoc);
         E->l1_lat = d->latency_l1;
+        if (d->l1_sectors > 0) {
+            E->l1_iv = (int64_t)((double)(1 << EW_FRAC) / d->l1_sectors + 0.5);
+            if (E->l1_iv < 1) E->l1_iv = 1;
+            E->l1_next = calloc((size_t)d->sms, sizeof *E->l1_next);
+            if (!E->l1_next) return -1;
+        }
         if (E->l1_sets > 0) {
             size_t n = (size_t)d->sms * (size_t)E->l1_sets * (size_t)E->l1_assoc;
             E->l1_tag = calloc(n, sizeof *E->l1_tag);

@@ -41,7 +41,9 @@ static const char *const shipped[] = {
     "h100-smem-carveout.json",          /* ditto */
     "isca17-quota-pair.json",           /* quota QoS: runs checked in test_quota.c */
     "most-room-h100-compute.json",       /* warp-level: against the H200, test_h200_mostroom.c */
+    "most-room-h100-l1.json",            /* ditto */
     "most-room-h100-memory.json",        /* ditto */
+    "most-room-h100-transfer.json",      /* ditto */
     "most-room-pascal-4.1.json",
     "most-room-pascal-4.2-33-threads.json",
     "most-room-pascal-4.2.json",

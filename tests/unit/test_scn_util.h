@@ -31,6 +31,21 @@ static inline void scn_simulate_at(const char *rel, const char *run_name, trace 
     scn_free(s);
 }
 
+/* The device of the run `run_name` of scenarios/FILE, without simulating. */
+static inline void scn_device(const char *file, const char *run_name, sim_device *d) {
+    const char *root = getenv("SCHEDLAB_ROOT");
+    char path[1024], err[512] = "";
+    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+    scn_scenario *s = NULL;
+    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    int run = scn_find_run(s, run_name);
+    if (run < 0) fail_msg("%s has no run named \"%s\"", file, run_name);
+    sim_config cfg;
+    assert_int_equal(scn_config(s, (size_t)run, &cfg, err, sizeof err), 0);
+    *d = cfg.device;
+    scn_free(s);
+}
+
 /* The run `run_name` of scenarios/FILE. */
 static inline void scn_simulate(const char *file, const char *run_name, trace *t) {
     char rel[512];

@@ -14,6 +14,8 @@
  *     allocates dirty, an evicted dirty line goes to DRAM;
  *   - a full queue takes the warp the scheduler picks (mem_admission 0) or
  *     the waiting warps in arrival order (mem_admission 1);
+ *   - the L1's rate: an access passes it a line a cycle, the SM's accesses
+ *     l1_sectors sectors a cycle together (l1_sectors);
  *   - with the fields at 0, nothing changes (the goldens prove it). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -217,6 +219,86 @@ static void test_l1(void **state) {
     assert_true(l1_run(32, &end) == 0.5);
     assert_int_equal(end, 992);
     assert_true(l1_run(64, &end) == 0);
+}
+
+/* A partial warp of a scattered op touches the same kind of lines as the
+ * full warps: its threads' sectors, one a line, among theirs (most-room's
+ * 33-thread blocks: the one-thread warp chases the same table). One block
+ * of 33 threads, 16 KB of L1 (hit latency 20), loads of 32 sectors over the
+ * kernel's 1 KB (32 sectors, scattered over 32 lines), twice. Warp 0 at
+ * cycle 0 misses its 32 sectors (port: 32 cycles, + 100: 132), again at
+ * 132 all hit: 152. Warp 1 (one thread, one sector: the sector after warp
+ * 0's first, as neighbouring threads' data lies) hits at cycle 1 (21) and
+ * at 21 (41). 34 hits of 66 sectors; the block ends at 152. */
+static void test_partial_warp_lines(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32, .footprint = 1024,
+                                        .scope = SIM_SCOPE_KERNEL } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    b.cfg.device.l1_smem_kb = 16;
+    b.cfg.device.l1_assoc = 8;
+    b.cfg.device.latency_l1 = 20;
+    one_block(&b, "K", "S1", &p, 33);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K")->end, 152);
+    const char *v = trace_get_meta(&t, "l1_hit_rate");
+    assert_non_null(v);
+    assert_string_equal(v, "0.5152");
+    trace_free(&t);
+}
+
+/* The L1's rate (device.l1_sectors): 16 KB of L1 (8 ways), hit latency
+ * 20. Four warps of one block on one sub-core load the kernel's 1 KB, 32
+ * sectors each load, scattered (32 lines), twice: every load takes the
+ * same 32 lines. Each access passes the L1 one line a cycle, and the SM's
+ * L1 serves `rate` sectors a cycle, first come first served.
+ *
+ * Rate 0.5 (2 cycles a sector). Warp 0 issues at cycle 0: the L1 is busy
+ * until 64, its lookups done at 63; its 32 misses go through the port (a
+ * cycle each) from there, 95, + 100: 195. Warps 1-3 issue at cycles 1-3
+ * and hit (warp 0 allocated the lines): each waits for the one before,
+ * 64 cycles each, so their lookups end at 127, 191, 255, + 20: 147, 211,
+ * 275. Second loads in the order the warps come back: warp 1 at 147 waits
+ * until 256 (lookups done at 319: 339), warp 0 at 195 until 320 (403),
+ * warp 2 at 211 until 384 (467), warp 3 at 275 until 448 (531): the block
+ * ends at 531.
+ * Rate 4 (the SM's rate does not bind): warp 0's lookups take 32 cycles
+ * (its 32 lines), done at 31, misses 63, + 100: 163; warps 1-3 start at
+ * 8, 16, 24 (warp 0 held the L1 for 8 cycles) but their own 32 lines take
+ * longer, done at 32, 33, 34: 52, 53, 54; second loads: warps 1-3 at 52,
+ * 53, 54 start at 52, 60, 68, their lines done at 83, 84, 85 (103, 104,
+ * 105); warp 0 at 163, done at 194: 214.
+ * Rate 0 (no limit, as before the field): warp 0 at 0, its misses through
+ * the port: 32 + 100 = 132; warps 1-3 hit at 1-3: 21, 22, 23, again 41,
+ * 42, 43; warp 0 again at 132: 152. */
+static int64_t l1_rate_run(double rate) {
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32, .footprint = 1024,
+                                        .scope = SIM_SCOPE_KERNEL } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    b.cfg.device.l1_smem_kb = 16;
+    b.cfg.device.l1_assoc = 8;
+    b.cfg.device.latency_l1 = 20;
+    b.cfg.device.l1_sectors = rate;
+    one_block(&b, "K", "S1", &p, 128);
+    trace t;
+    tb_run(&b, &t);
+    int64_t end = kern(&t, "K")->end;
+    trace_free(&t);
+    return end;
+}
+
+static void test_l1_rate(void **state) {
+    (void)state;
+    assert_int_equal(l1_rate_run(0.5), 531);
+    assert_int_equal(l1_rate_run(4), 214);
+    assert_int_equal(l1_rate_run(0), 152);
 }
 
 /* The L2: 1 KB (8 lines, one set of 8 ways), hit latency 50, no L1; DRAM
@@ -428,6 +510,15 @@ static void test_errors(void **state) {
     assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
     assert_string_equal(err, "device.dram_sectors: with mem_admission the memory queue needs the "
                              "memory system (dram_sectors > 0)");
+    d.mem_admission = 0;
+    d.l1_sectors = -1;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_string_equal(err, "device.l1_sectors: -1 sectors per cycle is outside 0.001..65536 "
+                             "(0: no limit)");
+    d.l1_sectors = 2.87;
+    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
+    assert_string_equal(err, "device.l1_smem_kb: with l1_sectors the L1's rate needs an L1 "
+                             "(l1_smem_kb > 0)");
 }
 
 int main(void) {
@@ -438,6 +529,8 @@ int main(void) {
         cmocka_unit_test(test_fp32_rate),
         cmocka_unit_test(test_partial_warp),
         cmocka_unit_test(test_l1),
+        cmocka_unit_test(test_l1_rate),
+        cmocka_unit_test(test_partial_warp_lines),
         cmocka_unit_test(test_l2_hits),
         cmocka_unit_test(test_l2_write_back),
         cmocka_unit_test(test_uvm),
