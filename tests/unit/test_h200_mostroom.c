@@ -233,15 +233,22 @@ static void assert_within(const char *what, int p, const model_row *m) {
     }
 }
 
+/* The run `run` of scenarios/FILE against pair p of the recording: every
+ * slowdown within a factor 1.5 (assert_within); its rows in *m. */
+static void model_within(const char *what, int p, const char *file, const char *run,
+                         model_row *m) {
+    load_summary();
+    model(file, run, m);
+    assert_within(what, p, m);
+}
+
 /* Compute-intensive on the h100 preset with Hopper's fp32 pipes: every
  * slowdown within a factor 1.5 of the H200's (issue 25's tolerance for the
  * paper's), and the H200's order, isolated B slower than colocated B. */
 static void test_h100_compute_model(void **state) {
     (void)state;
-    load_summary();
     model_row m;
-    model("most-room-h100-compute.json", "default", &m);
-    assert_within("compute", FP, &m);
+    model_within("compute", FP, "most-room-h100-compute.json", "default", &m);
     assert_true(m.b_iso > m.b_coloc);
 }
 
@@ -254,10 +261,8 @@ static void test_h100_compute_model(void **state) {
  * its turn, as on the H200 (0.74 of an A warp's rate), and ends with A. */
 static void test_h100_memory_model(void **state) {
     (void)state;
-    load_summary();
     model_row m, r;
-    model("most-room-h100-memory.json", "gto-h100", &m);
-    assert_within("memory", MEM, &m);
+    model_within("memory", MEM, "most-room-h100-memory.json", "gto-h100", &m);
     assert_true(m.b_coloc > m.b_iso);
     /* loose round robin gives the same: its turns share the queue too */
     model("most-room-h100-memory.json", "lrr", &r);
@@ -290,10 +295,8 @@ static void test_h100_memory_scheduler_admission(void **state) {
  * the rate is what the recording turns on. */
 static void test_h100_l1_model(void **state) {
     (void)state;
-    load_summary();
     model_row m, r;
-    model("most-room-h100-l1.json", "h100", &m);
-    assert_within("L1", L1, &m);
+    model_within("L1", L1, "most-room-h100-l1.json", "h100", &m);
     assert_true(m.b_coloc > m.b_iso);
     model("most-room-h100-l1.json", "no-l1-rate", &r);
     assert_false(near("L1 B colocated (no rate)", slow(L1, COLOCATED, 1), r.b_coloc, 1.5));
@@ -349,10 +352,8 @@ static void test_l1_constants(void **state) {
  * one SM, far above colocated: what the H200 rules out. */
 static void test_h100_transfer_model(void **state) {
     (void)state;
-    load_summary();
     model_row m, r;
-    model("most-room-h100-transfer.json", "h100", &m);
-    assert_within("transfer", UVM, &m);
+    model_within("transfer", UVM, "most-room-h100-transfer.json", "h100", &m);
     printf("  transfer B colocated / isolated: H200 %.3f, model %.3f\n",
            slow(UVM, COLOCATED, 1) / slow(UVM, ISOLATED, 1), m.b_coloc / m.b_iso);
     assert_true(m.b_coloc / m.b_iso > 0.95 && m.b_coloc / m.b_iso < 1.05);

@@ -182,6 +182,14 @@ static void test_partial_warp(void **state) {
     assert_int_equal(run_one(&b, &p, 33, 1), 133);
 }
 
+/* One SM (mem_bench's) with `kb` KB of L1, 8 ways, hit latency 20. */
+static void l1_bench(tb *b, int32_t kb) {
+    mem_bench(b, 1, 100, 256);
+    b->cfg.device.l1_smem_kb = kb;
+    b->cfg.device.l1_assoc = 8;
+    b->cfg.device.latency_l1 = 20;
+}
+
 /* The L1: 1 KB of L1 (8 lines, one set of 8 ways), hit latency 20. A
  * warp's coalesced loads walk its own 1 KB (8 lines of 4 sectors), 16
  * loads: the first 8 miss (4 sectors at 1 a cycle, + 100: 104 cycles
@@ -194,10 +202,7 @@ static double l1_run(int32_t threads, int64_t *end) {
     static const sim_access acc[] = { { .footprint = 1024, .scope = SIM_SCOPE_WARP } };
     static const sim_program p = { .body = body, .nbody = 1, .repeat = 16, .access = acc };
     tb b;
-    mem_bench(&b, 1, 100, 256);
-    b.cfg.device.l1_smem_kb = 1;
-    b.cfg.device.l1_assoc = 8;
-    b.cfg.device.latency_l1 = 20;
+    l1_bench(&b, 1);
     int32_t s = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
     sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", s, 0);
     k->blocks = 1;
@@ -221,29 +226,34 @@ static void test_l1(void **state) {
     assert_true(l1_run(64, &end) == 0);
 }
 
-/* A partial warp of a scattered op touches the same kind of lines as the
- * full warps: its threads' sectors, one a line, among theirs (most-room's
- * 33-thread blocks: the one-thread warp chases the same table). One block
- * of 33 threads, 16 KB of L1 (hit latency 20), loads of 32 sectors over the
- * kernel's 1 KB (32 sectors, scattered over 32 lines), twice. Warp 0 at
- * cycle 0 misses its 32 sectors (port: 32 cycles, + 100: 132), again at
- * 132 all hit: 152. Warp 1 (one thread, one sector: the sector after warp
- * 0's first, as neighbouring threads' data lies) hits at cycle 1 (21) and
- * at 21 (41). 34 hits of 66 sectors; the block ends at 152. */
-static void test_partial_warp_lines(void **state) {
-    (void)state;
+/* One block of `threads` loading the kernel's 1 KB, 32 sectors scattered
+ * a load, twice, with 16 KB of L1 (8 ways, hit latency 20) whose rate is
+ * `rate` (0: no limit); the run's trace in *t. */
+static void scatter_run(int32_t threads, double rate, trace *t) {
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
     static const sim_access acc[] = { { .sectors = 32, .footprint = 1024,
                                         .scope = SIM_SCOPE_KERNEL } };
     static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
     tb b;
-    mem_bench(&b, 1, 100, 256);
-    b.cfg.device.l1_smem_kb = 16;
-    b.cfg.device.l1_assoc = 8;
-    b.cfg.device.latency_l1 = 20;
-    one_block(&b, "K", "S1", &p, 33);
+    l1_bench(&b, 16);
+    b.cfg.device.l1_sectors = rate;
+    one_block(&b, "K", "S1", &p, threads);
+    tb_run(&b, t);
+}
+
+/* A partial warp of a scattered op touches the same kind of lines as the
+ * full warps: its threads' sectors, one a line, among theirs (most-room's
+ * 33-thread blocks: the one-thread warp chases the same table).
+ * scatter_run's kernel with one block of 33 threads and no L1 rate: loads
+ * of 32 sectors over the kernel's 1 KB (32 sectors, scattered over 32
+ * lines), twice. Warp 0 at cycle 0 misses its 32 sectors (port: 32
+ * cycles, + 100: 132), again at 132 all hit: 152. Warp 1 (one thread, one sector: the sector after warp
+ * 0's first, as neighbouring threads' data lies) hits at cycle 1 (21) and
+ * at 21 (41). 34 hits of 66 sectors; the block ends at 152. */
+static void test_partial_warp_lines(void **state) {
+    (void)state;
     trace t;
-    tb_run(&b, &t);
+    scatter_run(33, 0, &t);
     assert_int_equal(kern(&t, "K")->end, 152);
     const char *v = trace_get_meta(&t, "l1_hit_rate");
     assert_non_null(v);
@@ -251,10 +261,9 @@ static void test_partial_warp_lines(void **state) {
     trace_free(&t);
 }
 
-/* The L1's rate (device.l1_sectors): 16 KB of L1 (8 ways), hit latency
- * 20. Four warps of one block on one sub-core load the kernel's 1 KB, 32
- * sectors each load, scattered (32 lines), twice: every load takes the
- * same 32 lines. Each access passes the L1 one line a cycle, and the SM's
+/* The L1's rate (device.l1_sectors), scatter_run's kernel: four warps of
+ * one block on one sub-core load the kernel's 1 KB, 32 sectors each load,
+ * scattered (32 lines), twice: every load takes the same 32 lines. Each access passes the L1 one line a cycle, and the SM's
  * L1 serves `rate` sectors a cycle, first come first served.
  *
  * Rate 0.5 (2 cycles a sector). Warp 0 issues at cycle 0: the L1 is busy
@@ -276,19 +285,8 @@ static void test_partial_warp_lines(void **state) {
  * the port: 32 + 100 = 132; warps 1-3 hit at 1-3: 21, 22, 23, again 41,
  * 42, 43; warp 0 again at 132: 152. */
 static int64_t l1_rate_run(double rate) {
-    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    static const sim_access acc[] = { { .sectors = 32, .footprint = 1024,
-                                        .scope = SIM_SCOPE_KERNEL } };
-    static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
-    tb b;
-    mem_bench(&b, 1, 100, 256);
-    b.cfg.device.l1_smem_kb = 16;
-    b.cfg.device.l1_assoc = 8;
-    b.cfg.device.latency_l1 = 20;
-    b.cfg.device.l1_sectors = rate;
-    one_block(&b, "K", "S1", &p, 128);
     trace t;
-    tb_run(&b, &t);
+    scatter_run(128, rate, &t);
     int64_t end = kern(&t, "K")->end;
     trace_free(&t);
     return end;
