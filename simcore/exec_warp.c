@@ -941,17 +941,34 @@ static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp
     uint64_t clk = probe ? 0 : ++E->l1_clock[sm];
     int64_t miss = 0;
     int32_t A = E->l1_assoc;
+    /* the access's sectors one after another (ws_addr(&wh, i) for each i),
+     * their line and its set kept as they go: a division only where the
+     * walk wraps around its region */
+    uint64_t sets = (uint64_t)E->l1_sets, step = wh.scatter ? 4 : 1;
+    uint64_t region = wh.region ? (uint64_t)wh.region : 0;
+    uint64_t pos = region ? (uint64_t)wh.start % region : (uint64_t)wh.start;
+    uint64_t addr = wh.base + pos * step, line = addr >> 2, lset = line % sets;
     for (int64_t i = 0; i < n; i++) {
-        uint64_t addr = ws_addr(&wh, i);
-        uint64_t line = addr >> 2;
+        if (i > 0) {
+            if (region && ++pos == region) {
+                pos = 0;
+                addr = wh.base;
+                line = addr >> 2;
+                lset = line % sets;
+            } else {
+                addr += step;
+                if (addr >> 2 != line) {   /* the next line: step <= 4 */
+                    line = addr >> 2;
+                    if (++lset == sets) lset = 0;
+                }
+            }
+        }
         uint8_t bit = (uint8_t)(1u << (addr & 3));
-        size_t set = ((size_t)sm * (size_t)E->l1_sets + (size_t)(line % (uint64_t)E->l1_sets)) *
-                     (size_t)A;
+        size_t set = ((size_t)sm * (size_t)E->l1_sets + (size_t)lset) * (size_t)A;
         uint64_t *tag = E->l1_tag + set, *lru = E->l1_lru + set;
         uint8_t *mask = E->l1_mask + set;
-        int32_t w = 0, victim = 0;
-        for (; w < A && tag[w] != line + 1; w++)
-            if (lru[w] < lru[victim]) victim = w;
+        int32_t w = 0;
+        while (w < A && tag[w] != line + 1) w++;
         bool found = w < A;
         if (store) {
             if (!probe) {
@@ -980,6 +997,9 @@ static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp
             mask[w] |= bit;
             lru[w] = clk;
         } else {
+            int32_t victim = 0;   /* the least recently used way, the first of equals */
+            for (int32_t v = 1; v < A; v++)
+                if (lru[v] < lru[victim]) victim = v;
             tag[victim] = line + 1;
             mask[victim] = bit;
             lru[victim] = clk;
@@ -1343,7 +1363,14 @@ static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
             int64_t f = uvm_wait(E, s / E->nsub, K, wi, n, c);
             if (f > c && (f << EW_FRAC) > t) t = f << EW_FRAC;
         }
-        if (E->l1_sets > 0 && !(x & EW_X_STORE)) n = l1_access(E, s / E->nsub, K, wi, n, false, true);
+        if (E->l1_sets > 0 && !(x & EW_X_STORE)) {
+            /* the load's misses need room; where there is room for all its
+             * sectors (and nobody waits for it) the count cannot hold the
+             * warp back, and the probe is skipped */
+            bool fits = !wi->mq_ticket && E->mq_next[s] - (E->mq_cap - n) * mq_interval(E, s) <= at &&
+                        (!E->mq_arrival || E->mq_head[s] > E->mq_tail[s]);
+            n = fits ? 0 : l1_access(E, s / E->nsub, K, wi, n, false, true);
+        }
         if (n > 0 || wi->mq_ticket) {
             int64_t iv = mq_interval(E, s);
             int64_t room = E->mq_next[s] - (E->mq_cap - n) * iv;
