@@ -16,6 +16,9 @@
  *     the waiting warps in arrival order (mem_admission 1);
  *   - the L1's rate: an access passes it a line a cycle, the SM's accesses
  *     l1_sectors sectors a cycle together (l1_sectors);
+ *   - the L1's walk: a partial warp's sectors among the full warps' lines,
+ *     a walk wrapping around its footprint inside one access, a load whose
+ *     misses find the queue full stalling at issue;
  *   - with the fields at 0, nothing changes (the goldens prove it). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -258,6 +261,56 @@ static void test_partial_warp_lines(void **state) {
     const char *v = trace_get_meta(&t, "l1_hit_rate");
     assert_non_null(v);
     assert_string_equal(v, "0.5152");
+    trace_free(&t);
+}
+
+/* A walk that wraps inside an access: one warp loads 32 sectors scattered
+ * over the kernel's 40 (1280 bytes; 40 lines), three times, 16 KB of L1.
+ * Access 0 takes sectors 0-31 (all miss: 32 through the port, + 100:
+ * 132); access 1 sectors 32-39 and, wrapping, 0-23 (8 miss: 140 + 100 =
+ * 240); access 2 sectors 24-39 and 0-15, all there (260). 56 hits of 96
+ * sectors; the block ends at 260. */
+static void test_walk_wraps(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32, .footprint = 1280,
+                                        .scope = SIM_SCOPE_KERNEL } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 3, .access = acc };
+    tb b;
+    l1_bench(&b, 16);
+    one_block(&b, "K", "S1", &p, 32);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K")->end, 260);
+    const char *v = trace_get_meta(&t, "l1_hit_rate");
+    assert_non_null(v);
+    assert_string_equal(v, "0.5833");
+    trace_free(&t);
+}
+
+/* A load whose L1 misses find no room in the queue stalls its warp at
+ * issue (gated() counts them by a probe of the L1). Queue 32, two warps on
+ * one sub-core each loading 32 sectors of their own (the kernel's 2 KB:
+ * warp 1's access starts where warp 0's ends), all missing. Warp 0 issues
+ * at cycle 0 and fills the queue until 32 (132 with latency_mem); warp 1
+ * may not issue until there is room for its 32 misses: cycle 32, its
+ * sectors through the port until 64, + 100: 164, the block's end. */
+static void test_l1_miss_stalls(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc[] = { { .sectors = 32, .footprint = 2048,
+                                        .scope = SIM_SCOPE_KERNEL } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
+    tb b;
+    l1_bench(&b, 16);
+    b.cfg.device.sm_mem_queue = 32;
+    one_block(&b, "K", "S1", &p, 64);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K")->end, 164);
+    assert_int_equal(t.warp_issues.n, 2);
+    assert_int_equal(t.warp_issues.v[0].cycle, 0);
+    assert_int_equal(t.warp_issues.v[1].cycle, 32);
     trace_free(&t);
 }
 
@@ -529,6 +582,8 @@ int main(void) {
         cmocka_unit_test(test_l1),
         cmocka_unit_test(test_l1_rate),
         cmocka_unit_test(test_partial_warp_lines),
+        cmocka_unit_test(test_walk_wraps),
+        cmocka_unit_test(test_l1_miss_stalls),
         cmocka_unit_test(test_l2_hits),
         cmocka_unit_test(test_l2_write_back),
         cmocka_unit_test(test_uvm),
