@@ -229,19 +229,36 @@ static void test_l1(void **state) {
     assert_true(l1_run(64, &end) == 0);
 }
 
-/* One block of `threads` loading the kernel's 1 KB, 32 sectors scattered
- * a load, twice, with 16 KB of L1 (8 ways, hit latency 20) whose rate is
- * `rate` (0: no limit); the run's trace in *t. */
-static void scatter_run(int32_t threads, double rate, trace *t) {
-    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    static const sim_access acc[] = { { .sectors = 32, .footprint = 1024,
-                                        .scope = SIM_SCOPE_KERNEL } };
-    static const sim_program p = { .body = body, .nbody = 1, .repeat = 2, .access = acc };
+/* One block of `threads` loading 32 sectors scattered a load over the
+ * kernel's `footprint` bytes, `repeat` times, with 16 KB of L1 (8 ways, hit
+ * latency 20) whose rate is `rate` (0: no limit), the queue holding
+ * `queue` sectors; the run's trace in *t. scatter_run: 1 KB, twice, the
+ * queue at 256. */
+static void walk_run(int32_t threads, int64_t footprint, int64_t repeat, int32_t queue,
+                     double rate, trace *t) {
+    const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    const sim_access acc[] = { { .sectors = 32, .footprint = footprint,
+                                 .scope = SIM_SCOPE_KERNEL } };
+    const sim_program p = { .body = body, .nbody = 1, .repeat = repeat, .access = acc };
     tb b;
     l1_bench(&b, 16);
+    b.cfg.device.sm_mem_queue = queue;
     b.cfg.device.l1_sectors = rate;
     one_block(&b, "K", "S1", &p, threads);
     tb_run(&b, t);
+}
+
+static void scatter_run(int32_t threads, double rate, trace *t) {
+    walk_run(threads, 1024, 2, 256, rate, t);
+}
+
+/* The run's end and its L1 hit rate as the trace's meta prints it; frees t. */
+static void assert_walk(trace *t, int64_t end, const char *hit_rate) {
+    assert_int_equal(kern(t, "K")->end, end);
+    const char *v = trace_get_meta(t, "l1_hit_rate");
+    assert_non_null(v);
+    assert_string_equal(v, hit_rate);
+    trace_free(t);
 }
 
 /* A partial warp of a scattered op touches the same kind of lines as the
@@ -257,11 +274,7 @@ static void test_partial_warp_lines(void **state) {
     (void)state;
     trace t;
     scatter_run(33, 0, &t);
-    assert_int_equal(kern(&t, "K")->end, 152);
-    const char *v = trace_get_meta(&t, "l1_hit_rate");
-    assert_non_null(v);
-    assert_string_equal(v, "0.5152");
-    trace_free(&t);
+    assert_walk(&t, 152, "0.5152");
 }
 
 /* A walk that wraps inside an access: one warp loads 32 sectors scattered
@@ -272,20 +285,9 @@ static void test_partial_warp_lines(void **state) {
  * sectors; the block ends at 260. */
 static void test_walk_wraps(void **state) {
     (void)state;
-    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    static const sim_access acc[] = { { .sectors = 32, .footprint = 1280,
-                                        .scope = SIM_SCOPE_KERNEL } };
-    static const sim_program p = { .body = body, .nbody = 1, .repeat = 3, .access = acc };
-    tb b;
-    l1_bench(&b, 16);
-    one_block(&b, "K", "S1", &p, 32);
     trace t;
-    tb_run(&b, &t);
-    assert_int_equal(kern(&t, "K")->end, 260);
-    const char *v = trace_get_meta(&t, "l1_hit_rate");
-    assert_non_null(v);
-    assert_string_equal(v, "0.5833");
-    trace_free(&t);
+    walk_run(32, 1280, 3, 256, 0, &t);
+    assert_walk(&t, 260, "0.5833");
 }
 
 /* A load whose L1 misses find no room in the queue stalls its warp at
@@ -297,16 +299,8 @@ static void test_walk_wraps(void **state) {
  * sectors through the port until 64, + 100: 164, the block's end. */
 static void test_l1_miss_stalls(void **state) {
     (void)state;
-    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    static const sim_access acc[] = { { .sectors = 32, .footprint = 2048,
-                                        .scope = SIM_SCOPE_KERNEL } };
-    static const sim_program p = { .body = body, .nbody = 1, .repeat = 1, .access = acc };
-    tb b;
-    l1_bench(&b, 16);
-    b.cfg.device.sm_mem_queue = 32;
-    one_block(&b, "K", "S1", &p, 64);
     trace t;
-    tb_run(&b, &t);
+    walk_run(64, 2048, 1, 32, 0, &t);
     assert_int_equal(kern(&t, "K")->end, 164);
     assert_int_equal(t.warp_issues.n, 2);
     assert_int_equal(t.warp_issues.v[0].cycle, 0);
