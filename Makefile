@@ -156,6 +156,25 @@ install: $(BUILD)/schedlab $(BUILD)/schedlab.1 web-vendor
 
 UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 ASAN_UNIT_BIN = $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
+# tools/run-units.sh starts the binaries in the order given, JOBS at a
+# time: the slow ones first, ASan's and the plain build's (CPU seconds
+# alone on the 2-core AMD EPYC: under ASan test_h200_mostroom 44,
+# test_imp_pytorch 30; plain test_sim_stream 48, test_contexts_xcheck 15,
+# test_replay_traces 13), so that none starts last and runs on alone.
+# make test runs them niced beside the API tests; in alphabetical order,
+# ASan's first, the plain test_sim_stream started last and the unit phase
+# ended 175 s after the API tests (2026-11-30).
+UNIT_SLOW = test_h200_mostroom test_imp_pytorch test_imp_stream test_sim_stream \
+            test_contexts_xcheck test_replay_traces test_replay_fidelity test_pyramid
+slow_only = $(filter $(addprefix $(1)/tests/,$(UNIT_SLOW)),$(2))
+slow_not = $(filter-out $(addprefix $(1)/tests/,$(UNIT_SLOW)),$(2))
+UNIT_ORDER = $(call slow_only,$(BUILD),$(UNIT_BIN)) $(call slow_not,$(BUILD),$(UNIT_BIN))
+ASAN_UNIT_ORDER = $(call slow_only,$(ASAN_BUILD),$(ASAN_UNIT_BIN)) \
+                  $(call slow_not,$(ASAN_BUILD),$(ASAN_UNIT_BIN))
+ALL_UNIT_ORDER = $(call slow_only,$(ASAN_BUILD),$(ASAN_UNIT_BIN)) \
+                 $(call slow_only,$(BUILD),$(UNIT_BIN)) \
+                 $(call slow_not,$(ASAN_BUILD),$(ASAN_UNIT_BIN)) \
+                 $(call slow_not,$(BUILD),$(UNIT_BIN))
 
 # a test's object ($(BUILD)/tests/unit/test_x.o) comes from the pattern rule
 # above, with its dependency file
@@ -205,7 +224,7 @@ SHOTS ?=
 # peak memory.
 UNIT_ENV = GLIBC_TUNABLES=glibc.malloc.hugetlb=1
 unit: $(UNIT_BIN) $(FIXTURES)
-	@$(UNIT_ENV) $(TEST_ENV) tools/run-units.sh $(JOBS) $(UNIT_BIN)
+	@$(UNIT_ENV) $(TEST_ENV) tools/run-units.sh $(JOBS) $(UNIT_ORDER)
 
 # The unit tests again under ASan/UBSan: each test and the library (LIB_SRC)
 # compiled with clang and the sanitizers, no recovery, in $(ASAN_BUILD).
@@ -247,7 +266,7 @@ asan:
 # half the page faults).
 ASAN_TEST_OPTIONS = detect_leaks=1:quarantine_size_mb=8
 unit-asan: asan $(FIXTURES)
-	@ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(UNIT_ENV) $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN)
+	@ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(UNIT_ENV) $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_ORDER)
 
 # The servers of the API and browser tests start on a copy of one seeded
 # database (tests/api/seed.mjs) instead of each storing every shipped
@@ -371,7 +390,7 @@ test: deps
 	$(MAKE) --no-print-directory -j$(JOBS) recorder    # before api-test: recorder_play.test.mjs runs it
 	$(call test_phase,built)
 	@t0=$$(cat $(TEST_T0)); \
-	 { ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(UNIT_ENV) $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ASAN_UNIT_BIN) $(UNIT_BIN) \
+	 { ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(UNIT_ENV) $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ALL_UNIT_ORDER) \
 	       > $(BUILD)/units.log 2>&1; \
 	   echo "$$?" > $(BUILD)/units.rc; \
 	   echo "-- make test: unit tests done at +$$(( $$(date +%s) - t0 )) s" >> $(BUILD)/units.log; \

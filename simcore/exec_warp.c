@@ -172,6 +172,14 @@ typedef struct ew_due {
     int32_t s;
 } ew_due;
 
+/* One way of an L1 set: its line, and its last use (the SM's count of
+ * accesses, LRU's clock) above the sectors it holds (bits 0-3); tag and
+ * use side by side, so that a set of four ways is one 64-byte line. */
+typedef struct ew_l1way {
+    uint64_t tag;            /* line address + 1; 0 = empty */
+    uint64_t use;            /* last use << 4 | the sectors held */
+} ew_l1way;
+
 typedef struct ew_state {
     const warp_policy *wp;
     trace *t;
@@ -284,9 +292,7 @@ typedef struct ew_state {
     int32_t l1_lat;
     int64_t l1_iv;           /* 65536 / l1_sectors; 0 = the L1 has no rate limit */
     int64_t *l1_next;        /* [sms] with it: the SM's L1 is free from here, 1/65536 cycles */
-    uint64_t *l1_tag;        /* [sms * sets * assoc] line address + 1; 0 = empty */
-    uint64_t *l1_lru;        /* ... last use (a per-SM count of accesses) */
-    uint8_t *l1_mask;        /* ... sectors held */
+    ew_l1way *l1_way;        /* [sms * sets * assoc] */
     uint64_t *l1_clock;      /* [sms] */
     int64_t l1_hits, l1_misses;
     /* the L2 (device.l2_kb): the whole GPU's, nsets x assoc lines; a line's
@@ -965,24 +971,20 @@ static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp
         }
         uint8_t bit = (uint8_t)(1u << (addr & 3));
         size_t set = ((size_t)sm * (size_t)E->l1_sets + (size_t)lset) * (size_t)A;
-        uint64_t *tag = E->l1_tag + set, *lru = E->l1_lru + set;
-        uint8_t *mask = E->l1_mask + set;
+        ew_l1way *way = E->l1_way + set;
         int32_t w = 0;
-        while (w < A && tag[w] != line + 1) w++;
+        while (w < A && way[w].tag != line + 1) w++;
         bool found = w < A;
         if (store) {
             if (!probe) {
                 E->l2_addr[i] = addr;   /* every store sector goes on (write-through) */
-                if (found) {
-                    mask[w] |= bit;
-                    lru[w] = clk;
-                }
+                if (found) way[w].use = clk << 4 | (way[w].use & 15) | bit;
             }
             continue;
         }
-        if (found && (mask[w] & bit)) {
+        if (found && (way[w].use & bit)) {
             if (!probe) {
-                lru[w] = clk;
+                way[w].use = clk << 4 | (way[w].use & 15);
                 E->l1_hits++;
             }
             continue;
@@ -994,15 +996,13 @@ static int64_t l1_access(ew_state *E, int32_t sm, const ew_kernel *K, const warp
         E->l2_addr[miss++] = addr;
         E->l1_misses++;
         if (found) {
-            mask[w] |= bit;
-            lru[w] = clk;
+            way[w].use = clk << 4 | (way[w].use & 15) | bit;
         } else {
             int32_t victim = 0;   /* the least recently used way, the first of equals */
             for (int32_t v = 1; v < A; v++)
-                if (lru[v] < lru[victim]) victim = v;
-            tag[victim] = line + 1;
-            mask[victim] = bit;
-            lru[victim] = clk;
+                if (way[v].use >> 4 < way[victim].use >> 4) victim = v;
+            way[victim].tag = line + 1;
+            way[victim].use = clk << 4 | bit;
         }
     }
     return store ? n : miss;
@@ -1693,10 +1693,8 @@ static void warp_fini(void *self) {
         free(E->ks[k].dep);
     }
     free(E->sb);
-    free(E->l1_tag);
+    free(E->l1_way);
     free(E->l1_next);
-    free(E->l1_lru);
-    free(E->l1_mask);
     free(E->l1_clock);
     free(E->mq_port);
     free(E->mq_dram);
@@ -1815,11 +1813,9 @@ static int warp_init(void *self, sim_state *st) {
         }
         if (E->l1_sets > 0) {
             size_t n = (size_t)d->sms * (size_t)E->l1_sets * (size_t)E->l1_assoc;
-            E->l1_tag = calloc(n, sizeof *E->l1_tag);
-            E->l1_lru = calloc(n, sizeof *E->l1_lru);
-            E->l1_mask = calloc(n, sizeof *E->l1_mask);
+            E->l1_way = calloc(n, sizeof *E->l1_way);
             E->l1_clock = calloc((size_t)d->sms, sizeof *E->l1_clock);
-            if (!E->l1_tag || !E->l1_lru || !E->l1_mask || !E->l1_clock) return -1;
+            if (!E->l1_way || !E->l1_clock) return -1;
         }
     }
     if (E->mx && d->l2_kb > 0) {
