@@ -12,7 +12,9 @@
  * from tests/fixtures/h200/membench.txt (tools/recorder's
  * schedlab-membench on the same machine); test_membench_constants ties the
  * scenario's numbers to it. Files are found under $SCHEDLAB_ROOT, or the
- * current folder. */
+ * current folder. Under the sanitizers each scenario's base run only: its
+ * variants, which move a device field or the warp policy, are the plain
+ * run's (test_sanitizer.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "test_sanitizer.h"
 #include "test_scn_util.h"
 
 enum { L1, FP, MEM, UVM, NPAIRS };
@@ -264,6 +267,7 @@ static void test_h100_memory_model(void **state) {
     model_row m, r;
     model_within("memory", MEM, "most-room-h100-memory.json", "gto-h100", &m);
     assert_true(m.b_coloc > m.b_iso);
+    if (TEST_UNDER_ASAN) skip();   /* the variants: the plain run's (test_sanitizer.h) */
     /* loose round robin gives the same: its turns share the queue too */
     model("most-room-h100-memory.json", "lrr", &r);
     assert_true(near("memory B colocated (lrr)", slow(MEM, COLOCATED, 1), r.b_coloc, 1.5));
@@ -277,6 +281,7 @@ static void test_h100_memory_model(void **state) {
  * what the recording rules out. */
 static void test_h100_memory_scheduler_admission(void **state) {
     (void)state;
+    if (TEST_UNDER_ASAN) skip();   /* a variant: the plain run's (test_sanitizer.h) */
     load_summary();
     model_row m;
     model("most-room-h100-memory.json", "scheduler-admission", &m);
@@ -298,6 +303,7 @@ static void test_h100_l1_model(void **state) {
     model_row m, r;
     model_within("L1", L1, "most-room-h100-l1.json", "h100", &m);
     assert_true(m.b_coloc > m.b_iso);
+    if (TEST_UNDER_ASAN) skip();   /* the variant: the plain run's (test_sanitizer.h) */
     model("most-room-h100-l1.json", "no-l1-rate", &r);
     assert_false(near("L1 B colocated (no rate)", slow(L1, COLOCATED, 1), r.b_coloc, 1.5));
     assert_true(r.b_coloc < m.b_coloc);
@@ -357,6 +363,7 @@ static void test_h100_transfer_model(void **state) {
     printf("  transfer B colocated / isolated: H200 %.3f, model %.3f\n",
            slow(UVM, COLOCATED, 1) / slow(UVM, ISOLATED, 1), m.b_coloc / m.b_iso);
     assert_true(m.b_coloc / m.b_iso > 0.95 && m.b_coloc / m.b_iso < 1.05);
+    if (TEST_UNDER_ASAN) skip();   /* the variant: the plain run's (test_sanitizer.h) */
     model("most-room-h100-transfer.json", "sm-fault-slot", &r);
     printf("  transfer, one fault an SM: B isolated %.2fx, colocated %.2fx\n", r.b_iso, r.b_coloc);
     assert_true(r.b_iso > 1.5 * r.b_coloc);
