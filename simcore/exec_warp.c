@@ -855,7 +855,9 @@ static ew_where ws_where(const ew_state *E, const ew_kernel *K, const warp_info 
     uint64_t idx = ws->scope == SIM_SCOPE_WARP ? (uint64_t)wi->wid
                  : ws->scope == SIM_SCOPE_BLOCK ? (uint64_t)B->index : 0;
     /* scattered: the op's accesses (a full warp's) are; a partial warp's
-     * fewer sectors lie among the same lines, one a line as the others' */
+     * fewer sectors lie among the same lines, one a line as the others'
+     * (most-room §5.1's 33-thread blocks: the one-thread warp reads the
+     * table its block's full warp reads, Appendix A) */
     bool scatter = EW_X_SECTORS(K->ext[wi->pc]) > 16;
     uint64_t span = ws->region ? (uint64_t)ws->region * (scatter ? 4 : 1) : UINT64_C(1) << 36;
     return (ew_where){ .base = ws->base + idx * span, .start = start, .region = ws->region,

@@ -515,6 +515,13 @@ static void test_mem_admission(void **state) {
     trace_free(&t);
 }
 
+/* d is refused with exactly the message msg. */
+static void assert_refused(const sim_device *d, const char *msg) {
+    char err[256];
+    assert_int_equal(sim_device_validate(d, err, sizeof err), -1);
+    assert_string_equal(err, msg);
+}
+
 /* Configuration errors name the field. */
 static void test_errors(void **state) {
     (void)state;
@@ -545,25 +552,21 @@ static void test_errors(void **state) {
     assert_non_null(strstr(err, "device.fp32_rate"));
     d.fp32_rate = 0;
     d.mem_admission = 2;
-    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
-    assert_string_equal(err, "device.mem_admission: 2 is neither 0 (the scheduler's pick) nor 1 "
-                             "(arrival order)");
+    assert_refused(&d, "device.mem_admission: 2 is neither 0 (the scheduler's pick) nor 1 "
+                       "(arrival order)");
     d.mem_admission = 1;
     assert_int_equal(sim_device_validate(&d, err, sizeof err), 0);
     d.l2_kb = 0;
     d.dram_sectors = 0;
-    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
-    assert_string_equal(err, "device.dram_sectors: with mem_admission the memory queue needs the "
-                             "memory system (dram_sectors > 0)");
+    assert_refused(&d, "device.dram_sectors: with mem_admission the memory queue needs the "
+                       "memory system (dram_sectors > 0)");
     d.mem_admission = 0;
     d.l1_sectors = -1;
-    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
-    assert_string_equal(err, "device.l1_sectors: -1 sectors per cycle is outside 0.001..65536 "
-                             "(0: no limit)");
+    assert_refused(&d, "device.l1_sectors: -1 sectors per cycle is outside 0.001..65536 "
+                       "(0: no limit)");
     d.l1_sectors = 2.87;
-    assert_int_equal(sim_device_validate(&d, err, sizeof err), -1);
-    assert_string_equal(err, "device.l1_smem_kb: with l1_sectors the L1's rate needs an L1 "
-                             "(l1_smem_kb > 0)");
+    assert_refused(&d, "device.l1_smem_kb: with l1_sectors the L1's rate needs an L1 "
+                       "(l1_smem_kb > 0)");
 }
 
 int main(void) {
