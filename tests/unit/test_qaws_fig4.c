@@ -267,7 +267,11 @@ static void test_fig4a_both_below_lrr_todo(void **state) {
      * the model (GPGPU-Sim's LRR, which takes turns every cycle, hides
      * dxtc's latencies better than GTO does: its two kernels end together,
      * 10 % before QAWS's K1 and 13 % before GTO's K2), no cache thrashing,
-     * no long latencies issued all at once that it pays for and QAWS not */
+     * no long latencies issued all at once that it pays for and QAWS not.
+     * GPGPU-Sim itself, with Algorithm 1 added (tools/gpgpusim-qaws;
+     * docs/memory.md, "GPGPU-Sim itself"), misses in 4 of the 6 pairs it
+     * ran too (pc, 2dc, pf, bin; vec and mm meet it): the paper's 7 of 7
+     * does not follow from the simulator and the algorithm alone */
     printf("  todo: %d of 7 pairs miss (K1 as late as LRR's or later: QAWS ends K1 with the "
            "SM's whole work, which costs what LRR's interleaving does; LRR loses no "
            "throughput in the model)\n", miss);
@@ -322,7 +326,9 @@ static void test_fig4a_k2_gain_todo(void **state) {
      * and the L2 (to 12.7 %, through vec's stores; 11.8 % against
      * GPGPU-Sim's LRR): their warps wait on their SM's DRAM share, whoever
      * issues (docs/memory.md: a queue small enough for the scheduler's
-     * order to decide who waits gives 18.6 %, and breaks his) */
+     * order to decide who waits gives 18.6 %, and breaks his, which
+     * GPGPU-Sim keeps within 2 %). GPGPU-Sim with Algorithm 1 gives 12.4 %
+     * over the eight pairs it ran, the model 10.9 % over the same eight */
     assert_true(g > 0);
 }
 

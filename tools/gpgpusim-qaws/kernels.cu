@@ -9,6 +9,8 @@
 //   kernels mm  BLOCKS WA WB HA       (32 x 32 threads a block)
 //   kernels pf  BLOCKS COLS ROWS PYRAMID (1024 threads a block)
 //   kernels his BLOCKS WORDS          (192 threads a block)
+//   kernels atax BLOCKS THREADS NX NY
+//   kernels bin BLOCKS OPTIONS STEPS  (128 threads a block)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -145,14 +147,58 @@ __global__ void his(unsigned *partial, const unsigned *data, unsigned count) {
   }
 }
 
+// PolyBench-ACC atax_kernel1 (each thread a row of A times x)
+__global__ void atax(const float *A, const float *x, float *tmp, int nx, int ny) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nx; i += gridDim.x * blockDim.x) {
+    float t = 0;
+    for (int j = 0; j < ny; j++) t += A[(size_t)i * ny + j] * x[j];
+    tmp[i] = t;
+  }
+}
+
+// cuda-samples binomialOptionsKernel (128 threads, 16 elements each, the
+// call_exchange through shared memory), persistent over the options, the
+// time steps cut to STEPS as schedlab's program cuts them
+#define BIN_TB 128
+#define BIN_ELEMS 16
+__global__ void __launch_bounds__(BIN_TB, 4) bin(float *out, int options, int steps) {
+  __shared__ float call_exchange[BIN_TB + 1];
+  const int tid = threadIdx.x;
+  for (int opt = blockIdx.x; opt < options; opt += gridDim.x) {
+    const float S = 20.0f + opt, X = 25.0f, vDt = 0.01f, puByDf = 0.495f, pdByDf = 0.503f;
+    float call[BIN_ELEMS + 1];
+#pragma unroll
+    for (int i = 0; i < BIN_ELEMS; ++i) {
+      float d = S * __expf(vDt * (2.0f * (tid * BIN_ELEMS + i) - BIN_TB * BIN_ELEMS)) - X;
+      call[i] = d > 0.0f ? d : 0.0f;
+    }
+    if (tid == 0) call_exchange[BIN_TB] = 0.0f;
+    int final_it = max(0, tid * BIN_ELEMS - 1);
+#pragma unroll 16
+    for (int i = steps; i > 0; --i) {
+      call_exchange[tid] = call[0];
+      __syncthreads();
+      call[BIN_ELEMS] = call_exchange[tid + 1];
+      __syncthreads();
+      if (i > final_it) {
+#pragma unroll
+        for (int j = 0; j < BIN_ELEMS; ++j) call[j] = puByDf * call[j + 1] + pdByDf * call[j];
+      }
+    }
+    if (tid == 0) out[opt] = call[0];
+    __syncthreads();
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: kernels pc|vec|2dc|mm|pf|his BLOCKS ...\n");
+    fprintf(stderr, "usage: kernels pc|vec|2dc|mm|pf|his|atax|bin BLOCKS ...\n");
     return 2;
   }
   const char *which = argv[1];
   int blocks = atoi(argv[2]);
-  int need = !strcmp(which, "mm") || !strcmp(which, "pf") ? 6 : !strcmp(which, "his") ? 4 : 5;
+  int need = !strcmp(which, "mm") || !strcmp(which, "pf") || !strcmp(which, "atax") ? 6
+           : !strcmp(which, "his") ? 4 : 5;
   if (argc < need || blocks < 1) {
     fprintf(stderr, "kernels %s: %d arguments after the name needed\n", which, need - 2);
     return 2;
@@ -187,6 +233,14 @@ int main(int argc, char **argv) {
     unsigned words = (unsigned)atoi(argv[3]);
     his<<<blocks, HIS_WARPS * 32, 0, s1>>>((unsigned *)c1, (const unsigned *)a, words);
     his<<<blocks, HIS_WARPS * 32, 0, s2>>>((unsigned *)c2, (const unsigned *)b, words);
+  } else if (!strcmp(which, "atax")) {
+    int th = atoi(argv[3]), nx = atoi(argv[4]), ny = atoi(argv[5]);
+    atax<<<blocks, th, 0, s1>>>(a, b, c1, nx, ny);
+    atax<<<blocks, th, 0, s2>>>(a + (size_t)nx * ny, b, c2, nx, ny);
+  } else if (!strcmp(which, "bin")) {
+    int options = atoi(argv[3]), steps = atoi(argv[4]);
+    bin<<<blocks, BIN_TB, 0, s1>>>(c1, options, steps);
+    bin<<<blocks, BIN_TB, 0, s2>>>(c2, options, steps);
   } else {
     fprintf(stderr, "kernels: unknown kernel %s\n", which);
     return 2;
