@@ -1,7 +1,9 @@
 // kernels.cu -- QAWS Fig. 4a's homogeneous pairs for a run under GPGPU-Sim
 // (tools/gpgpusim-qaws/README.md): two instances of one kernel in two
-// streams, K2 launched right after K1 (QAWS §V-A), persistent threads (one
-// block per SM each), a grid-stride loop over the problem.
+// streams, K2 launched right after K1 (QAWS §V-A), persistent threads (the
+// blocks spread evenly over the SMs), a loop over the problem. Each kernel
+// works in 16-MB arrays: the sizes given must fit them (not checked: a
+// probe, README.md has the sizes it ran).
 //
 //   kernels pc  BLOCKS THREADS ITERS
 //   kernels vec BLOCKS N THREADS
