@@ -1,9 +1,9 @@
-// kernels.cu -- QAWS Fig. 4a's homogeneous pairs for a run under GPGPU-Sim
-// (tools/gpgpusim-qaws/README.md): two instances of one kernel in two
-// streams, K2 launched right after K1 (QAWS §V-A), persistent threads (the
-// blocks spread evenly over the SMs), a loop over the problem. Each kernel
-// works in 16-MB arrays: the sizes given must fit them (not checked: a
-// probe, README.md has the sizes it ran).
+// kernels.cu -- QAWS Fig. 4's pairs for a run under GPGPU-Sim
+// (tools/gpgpusim-qaws/README.md): two instances of one kernel (4a) or two
+// kernels (4b) in two streams, K2 launched right after K1 (QAWS §V-A),
+// persistent threads (the blocks spread evenly over the SMs), a loop over
+// the problem. Each kernel works in 16-MB arrays: the sizes given must fit
+// them (not checked: a probe, README.md has the sizes it ran).
 //
 //   kernels pc  BLOCKS THREADS ITERS
 //   kernels vec BLOCKS N THREADS
@@ -13,6 +13,9 @@
 //   kernels his BLOCKS WORDS          (192 threads a block)
 //   kernels atax BLOCKS THREADS NX NY
 //   kernels bin BLOCKS OPTIONS STEPS  (128 threads a block)
+//   kernels dxtc BLOCKS TEXELBLOCKS   (1024 threads a block: 16 groups of 64)
+//   kernels pair NAME1 BLOCKS ARGS... NAME2 BLOCKS ARGS...  (Fig. 4b: K1 and
+//                                     K2 different kernels, each as above)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -192,61 +195,197 @@ __global__ void __launch_bounds__(BIN_TB, 4) bin(float *out, int options, int st
   }
 }
 
-int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: kernels pc|vec|2dc|mm|pf|his|atax|bin BLOCKS ...\n");
+// cuda-samples dxtc compress() (NUM_THREADS 64: one 4x4 texel block per 64
+// threads, 992 four-colour permutations, 16 a thread, then 160 three-colour
+// ones from shared memory, the min reduction, the winner's store),
+// persistent: each 64-thread group of a block takes texel blocks in turn.
+// loadColorBlock's best-fit line and sort (they only reorder the 16
+// colours; schedlab's program leaves them out too) are left out: the
+// colours are loaded and summed. Tables as in the sample; the permutation
+// table and the image come from the host (pseudo-random, so the
+// constant-table reads diverge as with the real table). At most 32
+// registers a thread, so that K1's block and K2's fit one SM together.
+#define DXTC_NT 64
+__constant__ float dx_alpha4[4] = {9.0f, 0.0f, 6.0f, 3.0f};
+__constant__ float dx_alpha3[4] = {4.0f, 0.0f, 2.0f, 2.0f};
+__constant__ int dx_prods4[4] = {0x090000, 0x000900, 0x040102, 0x010402};
+__constant__ int dx_prods3[4] = {0x040000, 0x000400, 0x040101, 0x010401};
+__device__ inline float3 dx_add(float3 a, float3 b) { return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }
+__device__ inline float3 dx_sub(float3 a, float3 b) { return make_float3(a.x - b.x, a.y - b.y, a.z - b.z); }
+__device__ inline float3 dx_mul(float3 a, float k) { return make_float3(a.x * k, a.y * k, a.z * k); }
+__device__ inline float3 dx_mulv(float3 a, float3 b) { return make_float3(a.x * b.x, a.y * b.y, a.z * b.z); }
+__device__ inline float3 dx_round(float3 v, unsigned short *w) {
+  v.x = rintf(__saturatef(v.x) * 31.0f);
+  v.y = rintf(__saturatef(v.y) * 63.0f);
+  v.z = rintf(__saturatef(v.z) * 31.0f);
+  *w = ((unsigned short)v.x << 11) | ((unsigned short)v.y << 5) | (unsigned short)v.z;
+  return make_float3(v.x * 0.03227752766457f, v.y * 0.01583151765563f, v.z * 0.03227752766457f);
+}
+template <int FOUR>
+__device__ float dx_eval(const float3 *colors, unsigned perm, unsigned short *start,
+                         unsigned short *end, float3 color_sum) {
+  float3 ax = make_float3(0.0f, 0.0f, 0.0f);
+  int akku = 0;
+  for (int i = 0; i < 16; i++) {
+    const unsigned bits = perm >> (2 * i);
+    ax = dx_add(ax, dx_mul(colors[i], FOUR ? dx_alpha4[bits & 3] : dx_alpha3[bits & 3]));
+    akku += FOUR ? dx_prods4[bits & 3] : dx_prods3[bits & 3];
+  }
+  float a2 = float(akku >> 16), b2 = float((akku >> 8) & 0xff), ab = float(akku & 0xff);
+  float3 bx = dx_sub(dx_mul(color_sum, FOUR ? 9.0f : 4.0f), ax);
+  const float f = 1.0f / (a2 * b2 - ab * ab);
+  float3 a = dx_mul(dx_sub(dx_mul(ax, b2), dx_mul(bx, ab)), f);
+  float3 b = dx_mul(dx_sub(dx_mul(bx, a2), dx_mul(ax, ab)), f);
+  a = dx_round(a, start);
+  b = dx_round(b, end);
+  float3 e = dx_add(dx_add(dx_mul(dx_mulv(a, a), a2), dx_mul(dx_mulv(b, b), b2)),
+                    dx_mul(dx_sub(dx_sub(dx_mul(dx_mulv(a, b), ab), dx_mulv(a, ax)), dx_mulv(b, bx)), 2.0f));
+  return (FOUR ? 0.111111111111f : 0.25f) * (e.x + e.y + e.z);
+}
+template <int G>
+__global__ void __launch_bounds__(G * DXTC_NT, 2) dxtc(const unsigned *perms, const unsigned *image, uint2 *result, int ntex) {
+  __shared__ float3 colors[G][16];
+  __shared__ float3 sums[G];
+  __shared__ unsigned s_perm[G][160];
+  __shared__ float errors[G][DXTC_NT];
+  __shared__ int indices[G][DXTC_NT];
+  const int g = threadIdx.x / DXTC_NT, idx = threadIdx.x % DXTC_NT;
+  const int rounds = (ntex + gridDim.x * G - 1) / (gridDim.x * G);
+  for (int r = 0; r < rounds; r++) {
+    const int bid = (r * gridDim.x + blockIdx.x) * G + g;
+    const bool on = bid < ntex;
+    if (on && idx < 16) {
+      unsigned c = image[bid * 16 + idx];
+      colors[g][idx] = make_float3(((c >> 0) & 0xFF) * (1.0f / 255.0f), ((c >> 8) & 0xFF) * (1.0f / 255.0f),
+                                   ((c >> 16) & 0xFF) * (1.0f / 255.0f));
+    }
+    __syncthreads();
+    if (on && idx == 0) {
+      float3 s = make_float3(0.0f, 0.0f, 0.0f);
+      for (int i = 0; i < 16; i++) s = dx_add(s, colors[g][i]);
+      sums[g] = s;
+    }
+    __syncthreads();
+    unsigned short bestStart = 0, bestEnd = 0;
+    unsigned bestPerm = 0;
+    float bestError = 3.0e38f;
+    for (int i = 0; on && i < 16; i++) {
+      int pidx = idx + DXTC_NT * i;
+      if (pidx >= 992) break;
+      unsigned short start, end;
+      unsigned perm = perms[pidx];
+      if (pidx < 160) s_perm[g][pidx] = perm;
+      float err = dx_eval<1>(colors[g], perm, &start, &end, sums[g]);
+      if (err < bestError) { bestError = err; bestPerm = perm; bestStart = start; bestEnd = end; }
+    }
+    if (bestStart < bestEnd) {
+      unsigned short t = bestEnd; bestEnd = bestStart; bestStart = t;
+      bestPerm ^= 0x55555555;
+    }
+    __syncthreads();
+    for (int i = 0; on && i < 3; i++) {
+      int pidx = idx + DXTC_NT * i;
+      if (pidx >= 160) break;
+      unsigned short start, end;
+      float err = dx_eval<0>(colors[g], s_perm[g][pidx], &start, &end, sums[g]);
+      if (err < bestError) {
+        bestError = err; bestPerm = s_perm[g][pidx]; bestStart = start; bestEnd = end;
+        if (bestStart > bestEnd) {
+          unsigned short t = bestEnd; bestEnd = bestStart; bestStart = t;
+          bestPerm ^= (~bestPerm >> 1) & 0x55555555;
+        }
+      }
+    }
+    errors[g][idx] = bestError;
+    indices[g][idx] = idx;
+    __syncthreads();
+    for (int d = DXTC_NT / 2; d > 0; d >>= 1) {
+      float e0 = errors[g][idx];
+      float e1 = idx + d < DXTC_NT ? errors[g][idx + d] : 3.0e38f;
+      int i1 = idx + d < DXTC_NT ? indices[g][idx + d] : 0;
+      __syncthreads();
+      if (e1 < e0) { errors[g][idx] = e1; indices[g][idx] = i1; }
+      __syncthreads();
+    }
+    if (on && idx == indices[g][0]) result[bid] = make_uint2(((unsigned)bestEnd << 16) | bestStart, bestPerm);
+    __syncthreads();
+  }
+}
+
+static float *a, *b, *c1, *c2;
+static const size_t N = 1 << 22;
+
+// The arguments each kernel takes after its name (BLOCKS and the rest).
+static int nargs(const char *which) {
+  return !strcmp(which, "mm") || !strcmp(which, "pf") || !strcmp(which, "atax") ? 4
+       : !strcmp(which, "his") || !strcmp(which, "dxtc") ? 2
+       : !strcmp(which, "pc") || !strcmp(which, "vec") || !strcmp(which, "2dc") || !strcmp(which, "bin") ? 3
+       : -1;
+}
+
+// Launches kernel `which` with its arguments v[0..] (BLOCKS first) in stream
+// s as the pair's K1 (k2 0) or K2 (k2 1): each reads and writes what it did
+// in the homogeneous runs the README's cycles come from.
+static int launch(const char *which, char **v, cudaStream_t s, int k2) {
+  int blocks = atoi(v[0]);
+  float *c = k2 ? c2 : c1;
+  if (blocks < 1) {
+    fprintf(stderr, "kernels %s: BLOCKS must be 1 or more\n", which);
     return 2;
   }
-  const char *which = argv[1];
-  int blocks = atoi(argv[2]);
-  int need = !strcmp(which, "mm") || !strcmp(which, "pf") || !strcmp(which, "atax") ? 6
-           : !strcmp(which, "his") ? 4 : 5;
-  if (argc < need || blocks < 1) {
-    fprintf(stderr, "kernels %s: %d arguments after the name needed\n", which, need - 2);
-    return 2;
-  }
-  float *a, *b, *c1, *c2;
-  size_t N = 1 << 22;
-  cudaMalloc(&a, N * 4); cudaMalloc(&b, N * 4); cudaMalloc(&c1, N * 4); cudaMalloc(&c2, N * 4);
-  cudaStream_t s1, s2;
-  cudaStreamCreate(&s1); cudaStreamCreate(&s2);
   if (!strcmp(which, "pc")) {
-    int th = atoi(argv[3]), iters = atoi(argv[4]);
-    pc<<<blocks, th, 0, s1>>>(a, c1, iters);
-    pc<<<blocks, th, 0, s2>>>(a, c2, iters);
+    pc<<<blocks, atoi(v[1]), 0, s>>>(a, c, atoi(v[2]));
   } else if (!strcmp(which, "vec")) {
-    int n = atoi(argv[3]), th = atoi(argv[4]);
-    vec<<<blocks, th, 0, s1>>>(a, b, c1, n);
-    vec<<<blocks, th, 0, s2>>>(a, b, c2, n);
+    vec<<<blocks, atoi(v[2]), 0, s>>>(a, b, c, atoi(v[1]));
   } else if (!strcmp(which, "2dc")) {
-    int ni = atoi(argv[3]), nj = atoi(argv[4]);
-    conv2d<<<blocks, 1024, 0, s1>>>(a, c1, ni, nj);
-    conv2d<<<blocks, 1024, 0, s2>>>(b, c2, ni, nj);
+    conv2d<<<blocks, 1024, 0, s>>>(k2 ? b : a, c, atoi(v[1]), atoi(v[2]));
   } else if (!strcmp(which, "mm")) {
-    int wA = atoi(argv[3]), wB = atoi(argv[4]), hA = atoi(argv[5]);
-    int tiles = (wB / 32) * (hA / 32);
-    mm<32><<<blocks, dim3(32, 32), 0, s1>>>(c1, a, b, wA, wB, tiles);
-    mm<32><<<blocks, dim3(32, 32), 0, s2>>>(c2, a, b, wA, wB, tiles);
+    int wA = atoi(v[1]), wB = atoi(v[2]), hA = atoi(v[3]);
+    mm<32><<<blocks, dim3(32, 32), 0, s>>>(c, a, b, wA, wB, (wB / 32) * (hA / 32));
   } else if (!strcmp(which, "pf")) {
-    int cols = atoi(argv[3]), rows = atoi(argv[4]), pyr = atoi(argv[5]);
-    pf<<<blocks, PF_BS, 0, s1>>>((const int *)a, (int *)c1, (int *)c1 + cols, cols, rows, pyr);
-    pf<<<blocks, PF_BS, 0, s2>>>((const int *)b, (int *)c2, (int *)c2 + cols, cols, rows, pyr);
+    int cols = atoi(v[1]);
+    pf<<<blocks, PF_BS, 0, s>>>((const int *)(k2 ? b : a), (int *)c, (int *)c + cols, cols, atoi(v[2]), atoi(v[3]));
   } else if (!strcmp(which, "his")) {
-    unsigned words = (unsigned)atoi(argv[3]);
-    his<<<blocks, HIS_WARPS * 32, 0, s1>>>((unsigned *)c1, (const unsigned *)a, words);
-    his<<<blocks, HIS_WARPS * 32, 0, s2>>>((unsigned *)c2, (const unsigned *)b, words);
+    his<<<blocks, HIS_WARPS * 32, 0, s>>>((unsigned *)c, (const unsigned *)(k2 ? b : a), (unsigned)atoi(v[1]));
   } else if (!strcmp(which, "atax")) {
-    int th = atoi(argv[3]), nx = atoi(argv[4]), ny = atoi(argv[5]);
-    atax<<<blocks, th, 0, s1>>>(a, b, c1, nx, ny);
-    atax<<<blocks, th, 0, s2>>>(a + (size_t)nx * ny, b, c2, nx, ny);
+    int nx = atoi(v[2]), ny = atoi(v[3]);
+    atax<<<blocks, atoi(v[1]), 0, s>>>(k2 ? a + (size_t)nx * ny : a, b, c, nx, ny);
   } else if (!strcmp(which, "bin")) {
-    int options = atoi(argv[3]), steps = atoi(argv[4]);
-    bin<<<blocks, BIN_TB, 0, s1>>>(c1, options, steps);
-    bin<<<blocks, BIN_TB, 0, s2>>>(c2, options, steps);
+    bin<<<blocks, BIN_TB, 0, s>>>(c, atoi(v[1]), atoi(v[2]));
+  } else if (!strcmp(which, "dxtc")) {
+    int ntex = atoi(v[1]);
+    static int filled;
+    if (!filled++) {
+      unsigned *h = (unsigned *)malloc(N * 4), x = 12345u;
+      for (size_t i = 0; i < N; i++) h[i] = (x = x * 1664525u + 1013904223u);
+      cudaMemcpy(a, h, 1024 * 4, cudaMemcpyHostToDevice);
+      cudaMemcpy(b, h + 1024, (size_t)ntex * 16 * 4, cudaMemcpyHostToDevice);
+      free(h);
+    }
+    dxtc<16><<<blocks, 16 * DXTC_NT, 0, s>>>((const unsigned *)a, (const unsigned *)b, (uint2 *)c, ntex);
   } else {
     fprintf(stderr, "kernels: unknown kernel %s\n", which);
     return 2;
   }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  // kernels NAME ARGS...: two instances; kernels pair NAME1 ARGS1... NAME2 ARGS2...
+  bool pair = argc > 1 && !strcmp(argv[1], "pair");
+  char **k1 = argv + 1 + pair;
+  int n1 = argc > 1 + pair ? nargs(k1[0]) : -1;
+  char **k2 = pair ? k1 + 1 + n1 : k1;
+  int n2 = pair && n1 >= 0 && 2 + n1 + 1 < argc ? nargs(k2[0]) : n1;
+  if (n1 < 0 || n2 < 0 || argc != (pair ? 2 + n1 + 1 + n2 + 1 : 1 + n1 + 1)) {
+    fprintf(stderr, "usage: kernels NAME BLOCKS ARGS... | kernels pair NAME1 BLOCKS ARGS... NAME2 BLOCKS ARGS...\n"
+                    "  NAME: pc|vec|2dc|mm|pf|his|atax|bin|dxtc (the arguments each takes: the header)\n");
+    return 2;
+  }
+  cudaMalloc(&a, N * 4); cudaMalloc(&b, N * 4); cudaMalloc(&c1, N * 4); cudaMalloc(&c2, N * 4);
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1); cudaStreamCreate(&s2);
+  if (launch(k1[0], k1 + 1, s1, 0) || launch(k2[0], k2 + 1, s2, 1)) return 2;
   cudaDeviceSynchronize();
   printf("done %s\n", cudaGetErrorString(cudaGetLastError()));
   return 0;
