@@ -263,10 +263,10 @@ static void test_fig4a_both_below_lrr_todo(void **state) {
     if (miss == 0) fail_msg("every pair now has QAWS below LRR for K1 and K2: make this an assertion");
     /* what is missing, measured (docs/memory.md): QAWS ends K1 with the
      * SM's whole work after K2's, which takes what LRR's interleaving takes
-     * (pc K1 +6.0 %, dxtc +11.7 %, bin +1.5 %): LRR loses no throughput in
+     * (pc K1 +6.0 %, dxtc +5.4 %, bin +1.5 %): LRR loses no throughput in
      * the model (GPGPU-Sim's LRR, which takes turns every cycle, hides
      * dxtc's latencies better than GTO does: its two kernels end together,
-     * 10 % before QAWS's K1 and 13 % before GTO's K2), no cache thrashing,
+     * 5 % before QAWS's K1 and 7 % before GTO's K2), no cache thrashing,
      * no long latencies issued all at once that it pays for and QAWS not.
      * GPGPU-Sim itself, with Algorithm 1 added (tools/gpgpusim-qaws;
      * docs/memory.md, "GPGPU-Sim itself"), misses in 4 of the 7 pairs too
@@ -324,7 +324,8 @@ static void test_fig4a_k2_gain_todo(void **state) {
      * under 1 % with or without the scoreboard (against the paper's LRR it
      * moved the mean from 9.3 % to 12.2 %, through pc, dxtc, bin and vec)
      * and the L2 (to 12.7 %, through vec's stores; 11.8 % against
-     * GPGPU-Sim's LRR): their warps wait on their SM's DRAM share, whoever
+     * GPGPU-Sim's LRR, 12.8 % with dxtc written out as its PTX): their
+     * warps wait on their SM's DRAM share, whoever
      * issues (docs/memory.md: a queue small enough for the scheduler's
      * order to decide who waits gives 18.6 %, and breaks his, which
      * GPGPU-Sim keeps within 2 %). GPGPU-Sim with Algorithm 1 gives 14.8 %
@@ -360,7 +361,9 @@ static void test_fig4b_k2_gain_todo(void **state) {
     /* GPGPU-Sim with Algorithm 1 gives 7.8 % (tools/gpgpusim-qaws), most
      * of it pf + bin, whose bin there ends at half pf's time where the
      * scenario's runs 1.38 times as long alone (K2 -26.6 % there, +9.4 %
-     * here); without that pair 3.1 % there and 3.5 % here */
+     * here); the model's 4.5 % is mostly dxtc + mm (-29.6 %, there
+     * -3.3 %), whose dxtc alone takes 6.6 times mm's time here; without
+     * those two pairs 3.0 % there and 0.9 % here */
 }
 
 int main(void) {
