@@ -6,7 +6,12 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$(mkdir -p "$1" && cd "$1" && pwd)
-if ! [ -x /usr/lib/nvidia-cuda-toolkit/bin/nvcc ]; then
+missing=0
+for t in /usr/lib/nvidia-cuda-toolkit/bin/nvcc g++-11 bison flex makedepend git; do
+  command -v "$t" >/dev/null || missing=1
+done
+[ -e /usr/include/zlib.h ] || missing=1
+if [ "$missing" = 1 ]; then
   printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: contrib non-free\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
     > /etc/apt/sources.list.d/schedlab-cuda-nonfree.sources
   apt-get update
