@@ -36,6 +36,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_l2_sql,       /* db/l2.sql: the warp model's L2 (issue 25) */
     db_mem_admission_sql, /* db/mem_admission.sql: memory queue admission (issue 25) */
     db_l1_sectors_sql, /* db/l1_sectors.sql: the L1's rate (issue 25) */
+    db_ldst_queue_sql, /* db/ldst_queue.sql: the LD/ST queue of a sub-core (issue 25) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 22     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 23     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -75,6 +75,8 @@ extern const char db_l2_sql[];
 extern const char db_mem_admission_sql[];
 /* db/l1_sectors.sql: the L1's rate (issue 25). */
 extern const char db_l1_sectors_sql[];
+/* db/ldst_queue.sql: the LD/ST queue of a sub-core (issue 25). */
+extern const char db_ldst_queue_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 

@@ -182,6 +182,11 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
              d->l1_sectors);
     if (d->l1_sectors > 0 && d->l1_smem_kb <= 0)
         FAIL("device.l1_smem_kb: with l1_sectors the L1's rate needs an L1 (l1_smem_kb > 0)");
+    if (d->ldst_queue < 0 || d->ldst_queue > 64)
+        FAIL("device.ldst_queue: %d memory instructions is outside 0..64 (0: no limit)",
+             (int)d->ldst_queue);
+    if (d->ldst_queue > 0 && !(d->l1_sectors > 0))
+        FAIL("device.ldst_queue: the queue waits for the L1's rate (l1_sectors > 0)");
     if (d->l2_kb < 0 || d->l2_kb > 1048576)
         FAIL("device.l2_kb: %d is outside 0..1048576", (int)d->l2_kb);
     if (d->l2_assoc < 0 || d->l2_assoc > 4096)

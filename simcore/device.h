@@ -68,6 +68,8 @@ typedef struct sim_device {
                                      scheduler's pick, 1 the warps in arrival order */
     double l1_sectors;            /* sectors an SM's L1 serves per cycle, all its warps
                                      together; 0 = no limit */
+    int32_t ldst_queue;           /* memory instructions a sub-core holds issued and not yet
+                                     taken by its SM's L1; 0 = no limit */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
     /* The L1 / shared memory splits (carveouts) an SM can be configured
@@ -149,7 +151,8 @@ typedef struct sim_device {
     X(sm_faults,             int32_t, SIM_DF_OPTION,    "sm_faults",             0, "page faults one SM has outstanding (its TLB's misses); 0 = no limit; read with uvm_page_kb") \
     X(copies_in_flight,      int32_t, SIM_DF_OPTION,    "copies_in_flight",      0, "copies one copy engine runs at once, each for its own duration (a replay's measured one): copies from pageable memory are staged by the driver through pinned buffers, so copies of one direction on different streams overlap; 0 = one at a time (TX2 paper 2.2)") \
     X(mem_admission,         int32_t, SIM_DF_OPTION,    "mem_admission",         0, "which warp a sub-core's full memory queue takes next: 0 = the one the warp scheduler picks first (under GTO its greedy warp), 1 = the waiting warps in the order they came (measured on an H200: docs/most-room-h100.md); read with dram_sectors") \
-    X(l1_sectors,            double,  SIM_DF_RATE,      "l1_sectors",            0, "32-byte sectors an SM's L1 serves per cycle, hits and misses, all its warps together, while each warp access takes one 128-byte line a cycle (measured on an H200: docs/most-room-h100.md); 0 = no limit; read with l1_smem_kb")
+    X(l1_sectors,            double,  SIM_DF_RATE,      "l1_sectors",            0, "32-byte sectors an SM's L1 serves per cycle, hits and misses, all its warps together, while each warp access takes one 128-byte line a cycle (measured on an H200: docs/most-room-h100.md); 0 = no limit; read with l1_smem_kb") \
+    X(ldst_queue,            int32_t, SIM_DF_OPTION,    "ldst_queue",            0, "memory instructions one sub-core holds issued but not yet taken by its SM's L1 (GPGPU-Sim SM7_TITANV: 2 operand collectors and the ID_OC and OC_EX pipeline registers, 4); while all are held the sub-core issues nothing; 0 = no limit; read with l1_sectors")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,

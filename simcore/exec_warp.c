@@ -36,6 +36,15 @@
  *     of its two slots ([GS] the interconnect delivers one 32-byte flit a
  *     cycle into each SM), so a kernel held to a few SMs (Spart) cannot
  *     draw the whole memory system's bandwidth through them.
+ *   - With device.ldst_queue > 0 (and l1_sectors) a memory instruction
+ *     waits for the SM's L1 in one of its sub-core's ldst_queue slots, and
+ *     a sub-core whose slots are all held issues nothing; the L1 takes the
+ *     SM's instructions in issue order, and shared accesses pass it too, one
+ *     a cycle ([GS] shader.cc: ID_OC_MEM, the scheduler's 2 operand
+ *     collector units, OC_EX_MEM, one ldst_unit taking the oldest,
+ *     shared_cycle; its counters on QAWS Fig. 4's 2dc and mm: docs/memory.md,
+ *     "The LD/ST unit"), so the scheduler's order decides whose memory
+ *     instructions an LD/ST-bound SM serves first.
  *   - Under a quota warp policy (ISCA'17 quota sharing; quota.h, the QoS
  *     manager, and warp_quota_*.c) a warp issues only while its kernel's
  *     quota counter on the SM is positive; each warp instruction is
@@ -93,7 +102,8 @@
 #define EW_X_FP32 1u                   /* ext: runs on the sub-core's fp32 pipe */
 #define EW_X_STORE 2u                  /* ext: a store */
 #define EW_X_MANAGED 4u                /* ext: its data is in managed (unified) memory */
-#define EW_X_SECTORS(x) ((int64_t)((x) >> 3))  /* ext: sectors of a mem access */
+#define EW_X_LDST 8u                   /* ext: a shared access through the SM's LD/ST unit */
+#define EW_X_SECTORS(x) ((int64_t)((x) >> 4))  /* ext: sectors of a mem access */
 #define EW_SB 32                       /* completions a warp's scoreboard keeps (> SIM_DEP_FAR) */
 
 /* A warp's scoreboard (program.dep; GPGPU-Sim scoreboard.cc): when each of
@@ -106,7 +116,7 @@ typedef struct ew_sb {
 
 typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
-    uint16_t *ext;           /* [len] sectors << 3 | managed << 2 | store << 1 | fp32 (EW_X_*), with the
+    uint16_t *ext;           /* [len] sectors << 4 | ldst << 3 | managed << 2 | store << 1 | fp32 (EW_X_*), with the
                                 memory system or fp32 pipes on (E->gate); NULL otherwise */
     struct ew_ws *ws;        /* [len] each mem instruction's working set, with an L1; else NULL */
     uint16_t *dep;           /* [len] the results each instruction reads (program.dep): up to
@@ -322,6 +332,10 @@ typedef struct ew_state {
     ew_sb *sb;               /* [nsubs * warps_per_sm] each warp's scoreboard, by position
                                 (moved with ready[]); NULL when no kernel has program.dep */
     int32_t sb_cap;          /* warps_per_sm */
+    /* the LD/ST queue (device.ldst_queue, with l1_sectors): each sub-core's
+     * memory instructions issued and not yet taken by its SM's L1 */
+    int32_t lq_n;            /* slots per sub-core; 0 = not modelled */
+    int64_t *lq_free;        /* [nsubs * lq_n] the cycle each slot is free again */
     ew_due *mq_end;          /* memory warps that have issued their last instruction: each
                                 stops counting on its sub-core (mq_warps) at cycle c */
     size_t mq_nend, mq_capend;
@@ -1106,6 +1120,30 @@ static void mq_release(ew_state *E, int64_t c) {
     E->mq_nend = j;
 }
 
+/* The cycle sub-core s has a free LD/ST slot from (device.ldst_queue): its
+ * earliest. */
+static inline int64_t lq_free(const ew_state *E, int32_t s) {
+    const int64_t *f = &E->lq_free[(size_t)s * (size_t)E->lq_n];
+    int64_t m = f[0];
+    for (int32_t i = 1; i < E->lq_n; i++) m = f[i] < m ? f[i] : m;
+    return m;
+}
+
+/* A memory instruction issued by sub-core s at cycle c takes a slot of its
+ * LD/ST queue until the SM's L1 takes it (GPGPU-Sim shader.cc: the
+ * instruction waits in an operand collector, then in the OC_EX_MEM
+ * register, until ldst_unit::issue moves it to the unit, which takes the
+ * oldest; the scheduler issues only into a free ID_OC register, and a
+ * collector unit frees only when its instruction moves on). The L1 takes
+ * the SM's instructions in issue order (l1_pass: l1_next). */
+static inline void lq_take(ew_state *E, int32_t s, int64_t c) {
+    int64_t *f = &E->lq_free[(size_t)s * (size_t)E->lq_n];
+    int32_t m = 0;
+    for (int32_t i = 1; i < E->lq_n; i++) m = f[i] < f[m] ? i : m;
+    int64_t t = (E->l1_next[s / E->nsub] + (1 << EW_FRAC) - 1) >> EW_FRAC;
+    f[m] = t > c ? t : c;
+}
+
 /* The L1's rate (device.l1_sectors; measured on an H200,
  * docs/most-room-h100.md): an access of n sectors issued at cycle c passes
  * SM sm's L1 behind the accesses before it, the SM's warps together taking
@@ -1166,6 +1204,7 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
         }
         int64_t page_ready = (x & EW_X_MANAGED) ? uvm_touch(E, st, s / E->nsub, K, wi, n, c) : 0;
         int64_t at = c << EW_FRAC, l1_done = c;
+        if (E->lq_n) lq_take(E, s, c);
         if (E->l1_iv) l1_done = l1_pass(E, s / E->nsub, n, EW_X_SECTORS(x) > 16, c, &at);
         if (E->l1_sets > 0) n = l1_access(E, s / E->nsub, K, wi, n, store, false);
         else if (E->l2_sets > 0) l2_addrs(E, K, wi, n);
@@ -1230,6 +1269,17 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
             if (pt > at) at = pt;
         }
         r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
+    } else if (E->lq_n && (K->ext[wi->pc] & EW_X_LDST)) {
+        /* a shared-memory access passes the SM's LD/ST unit too, one a
+         * cycle in issue order (GPGPU-Sim ldst_unit::shared_cycle, on the
+         * same dispatch register as global accesses), and its latency runs
+         * from there */
+        lq_take(E, s, c);
+        int64_t *ln = &E->l1_next[s / E->nsub];
+        int64_t t = c << EW_FRAC;
+        if (*ln > t) t = *ln;
+        *ln = t + (1 << EW_FRAC);
+        r = ((t + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
     } else {
         r = c + (op >> 1);
     }
@@ -1487,7 +1537,8 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     quota_begin(&E->q, sm, c);
     if (E->fp_iv) fp_hold(E, s, w, c);
     void *pol = w->pol;
-    int32_t p = E->pick(pol, w, c);
+    /* every LD/ST slot held: the sub-core issues nothing (lq_take) */
+    int32_t p = E->lq_n && lq_free(E, s) > c ? -1 : E->pick(pol, w, c);
     while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = E->pick(pol, w, c);
     if (p >= 0) {
         /* the policy hears of the issue first (warp.h); a warp that
@@ -1554,6 +1605,15 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
      * completion, when the charge is due (§3.4.1): wake for it */
     if (w->fe_done && w->owe_due < d) d = w->owe_due;
     if (d <= c) d = c + 1;
+    if (E->lq_n) {
+        /* every LD/ST slot held until f: nothing issues before it, but the
+         * charges owed fall due on their cycles */
+        int64_t f = lq_free(E, s);
+        if (f > d) {
+            d = w->owe_due > c && w->owe_due < f ? w->owe_due : f;
+            poll = false;
+        }
+    }
     if (poll && !st->cfg->every_quota_look) {
         if (w->owe_due < da) da = w->owe_due;
         if (da <= c + 1) {
@@ -1579,7 +1639,8 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
 static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
     warp_sub *w = &E->subs[s];
     void *pol = w->pol;
-    int32_t p = E->gate ? pick_gated(E, s, w, pol, c) : E->pick(pol, w, c);
+    int32_t p = E->lq_n && lq_free(E, s) > c ? -1   /* every LD/ST slot held (lq_take) */
+              : E->gate ? pick_gated(E, s, w, pol, c) : E->pick(pol, w, c);
     if (p >= 0) {
         if (E->on_issue) E->on_issue(pol, w, p);   /* as above */
         issue(E, st, s, w, p, c);
@@ -1604,6 +1665,10 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
     m2 = m3 < m2 ? m3 : m2;
     int64_t d = m2 < m0 ? m2 : m0;
     if (d <= c) d = c + 1;
+    if (E->lq_n && d != EW_NEVER) {
+        int64_t f = lq_free(E, s);
+        if (f > d) d = f;
+    }
     /* it was due now, so it is in no slot: straight into its new one */
     E->due[s] = d;
     if (d == EW_NEVER) return;   /* every warp waits for a fetch (fe_fetch wakes it) */
@@ -1697,6 +1762,7 @@ static void warp_fini(void *self) {
     free(E->sb);
     free(E->l1_way);
     free(E->l1_next);
+    free(E->lq_free);
     free(E->l1_clock);
     free(E->mq_port);
     free(E->mq_dram);
@@ -1812,6 +1878,11 @@ static int warp_init(void *self, sim_state *st) {
             if (E->l1_iv < 1) E->l1_iv = 1;
             E->l1_next = calloc((size_t)d->sms, sizeof *E->l1_next);
             if (!E->l1_next) return -1;
+            if (d->ldst_queue > 0) {
+                E->lq_n = d->ldst_queue;
+                E->lq_free = calloc((size_t)E->nsubs * (size_t)E->lq_n, sizeof *E->lq_free);
+                if (!E->lq_free) return -1;
+            }
         }
         if (E->l1_sets > 0) {
             size_t n = (size_t)d->sms * (size_t)E->l1_sets * (size_t)E->l1_assoc;
@@ -2053,9 +2124,10 @@ static int warp_init(void *self, sim_state *st) {
             if (E->gate) {
                 int32_t n = acc.sectors > 0 ? acc.sectors : 4;
                 if (c == SIM_ICLASS_MEM)
-                    x = (uint16_t)((uint32_t)n << 3 | (acc.store ? EW_X_STORE : 0) |
+                    x = (uint16_t)((uint32_t)n << 4 | (acc.store ? EW_X_STORE : 0) |
                                    (acc.managed && E->uvm_page ? EW_X_MANAGED : 0));
                 if (c == SIM_ICLASS_ALU && acc.fp32 && E->fp_iv) x |= EW_X_FP32;
+                if (c == SIM_ICLASS_SHARED && E->lq_n) x |= EW_X_LDST;
             }
             K->uses_mem |= c == SIM_ICLASS_MEM;
             for (int32_t n = 0; n < in->count; n++) {

@@ -263,7 +263,7 @@ static void test_fig4a_both_below_lrr_todo(void **state) {
     if (miss == 0) fail_msg("every pair now has QAWS below LRR for K1 and K2: make this an assertion");
     /* what is missing, measured (docs/memory.md): QAWS ends K1 with the
      * SM's whole work after K2's, which takes what LRR's interleaving takes
-     * (pc K1 +6.0 %, dxtc +5.4 %, bin +1.5 %): LRR loses no throughput in
+     * (pc K1 +6.0 %, dxtc +1.5 %, bin +1.4 %): LRR loses no throughput in
      * the model (GPGPU-Sim's LRR, which takes turns every cycle, hides
      * dxtc's latencies better than GTO does: its two kernels end together,
      * 5 % before QAWS's K1 and 7 % before GTO's K2), no cache thrashing,
@@ -304,7 +304,7 @@ static double mean_k2_gain(const pair *p, int n) {
  * in the Speedup plot (center)", §V-B): the mean of K2's speedups over LRR,
  * LRR's response time over QAWS's, less 1. §V-B's sentence ("QAWS improves
  * the K2 response time by 22%") does not say which of the two means it
- * took; test_fig4a_k2_gain_todo checks the issue's reading (the mean
+ * took; test_fig4a_k2_gain checks the issue's reading (the mean
  * reduction) and this one is printed beside it, not asserted. */
 static double mean_k2_speedup(const pair *p, int n) {
     double s = 0;
@@ -312,26 +312,19 @@ static double mean_k2_speedup(const pair *p, int n) {
     return s / n;
 }
 
-/* (3) todo: K2 -22 % (+/- 7 points) on average over Fig. 4a's pairs */
-static void test_fig4a_k2_gain_todo(void **state) {
+/* (3) K2 -22 % (+/- 7 points) on average over Fig. 4a's pairs (issue 25's
+ * tolerance). It came into the band with the SM's LD/ST unit (device
+ * ldst_queue, l1_sectors 1: docs/memory.md), through 2dc, mm and dxtc,
+ * whose memory and shared instructions wait for it and stop their
+ * sub-core's issue, so the scheduler's order decides whose go first (12.8
+ * % before; GPGPU-Sim with Algorithm 1 gives 14.8 %, tools/gpgpusim-qaws) */
+static void test_fig4a_k2_gain(void **state) {
     (void)state;
     if (TEST_UNDER_ASAN) skip();   /* every pair: the plain run's */
     double g = mean_k2_gain(fig4a, 9);
     printf("  Fig. 4a K2 improvement over LRR: paper 22 %% (+/- 7)  model %.1f %%"
            " (as the mean speedup: %.1f %%)\n", 100 * g, 100 * mean_k2_speedup(fig4a, 9));
-    if (g > 0.15 && g < 0.29) fail_msg("Fig. 4a's K2 gain is now within 22 +/- 7 %%: assert it");
-    /* what is missing, measured: the memory-bound pairs (pf, 2dc, mm) gain
-     * under 1 % with or without the scoreboard (against the paper's LRR it
-     * moved the mean from 9.3 % to 12.2 %, through pc, dxtc, bin and vec)
-     * and the L2 (to 12.7 %, through vec's stores; 11.8 % against
-     * GPGPU-Sim's LRR, 12.8 % with dxtc written out as its PTX): their
-     * warps wait on their SM's DRAM share, whoever
-     * issues (docs/memory.md: a queue small enough for the scheduler's
-     * order to decide who waits gives 18.6 %, and breaks his, which
-     * GPGPU-Sim keeps within 2 %). GPGPU-Sim with Algorithm 1 gives 14.8 %
-     * over the nine pairs (tools/gpgpusim-qaws), 0.2 points under the
-     * tolerance */
-    assert_true(g > 0);
+    assert_true(g > 0.15 && g < 0.29);
 }
 
 /* (4) mean execution time of K1 and K2: QAWS within 5 % of GTO, below LRR */
@@ -360,10 +353,11 @@ static void test_fig4b_k2_gain_todo(void **state) {
     if (g > 0.05 && g < 0.15) fail_msg("Fig. 4b's K2 gain is now within 10 +/- 5 %%: assert it");
     /* GPGPU-Sim with Algorithm 1 gives 7.8 % (tools/gpgpusim-qaws), most
      * of it pf + bin, whose bin there ends at half pf's time where the
-     * scenario's runs 1.38 times as long alone (K2 -26.6 % there, +9.4 %
-     * here); the model's 4.5 % is mostly dxtc + mm (-29.6 %, there
-     * -3.3 %), whose dxtc alone takes 6.6 times mm's time here; without
-     * those two pairs 3.0 % there and 0.9 % here */
+     * scenario's runs 1.38 times as long alone (K2 -26.6 % there, +4.3 %
+     * here); the model's 4.4 % is mostly dxtc + mm (-15.9 %, there
+     * -3.3 %), whose dxtc alone takes 6.6 times mm's time here, and pf +
+     * mm (-6.9 %, there +1.7 %); without pf + bin and dxtc + mm 3.0 %
+     * there and 3.4 % here */
 }
 
 int main(void) {
@@ -374,7 +368,7 @@ int main(void) {
     const struct CMUnitTest fig[] = {
         cmocka_unit_test(test_fig4a_both_below_lrr_todo),
         cmocka_unit_test(test_fig4a_latency_bound),
-        cmocka_unit_test(test_fig4a_k2_gain_todo),
+        cmocka_unit_test(test_fig4a_k2_gain),
         cmocka_unit_test(test_fig4a_mean_exec),
         cmocka_unit_test(test_fig4b_k2_gain_todo),
     };

@@ -755,6 +755,8 @@ static void test_skipped_looks(void **state) {
         const char *warp, *device, *fu;
     } cases[] = {
 #define FE "{\"preset\":\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]"
+#define LDST ",\"dram_sectors\":1.44,\"sm_port_sectors\":1,\"sm_mem_queue\":256," \
+    "\"l1_smem_kb\":96,\"l1_assoc\":4,\"latency_l1\":20,\"l1_sectors\":1,\"ldst_queue\":2}"
         { "quota-naive", FE "}", "" },
         { "quota-history", FE "}", "" },
         { "quota-elastic", FE "}", "" },
@@ -765,7 +767,13 @@ static void test_skipped_looks(void **state) {
         { "quota-rollover", FE ",\"fetch_warps\":0,\"ibuffer\":0}", "" },
         { "quota-naive", FE ",\"fp32_rate\":0.5}", ",\"fu\":\"fp32\"" },
         { "quota-rollover", FE ",\"fp32_rate\":0.5}", ",\"fu\":\"fp32\"" },
+        /* the memory system with the L1 and its LD/ST queue, the QoS
+         * kernel's shared accesses passing the unit too (a sub-core whose
+         * slots are all held sleeps until one frees, or to charge) */
+        { "quota-naive", FE LDST, "},{\"op\":\"shared\",\"count\":4" },
+        { "quota-rollover", FE LDST, "},{\"op\":\"shared\",\"count\":4" },
 #undef FE
+#undef LDST
     };
     /* and, after them, a trio under Rollover-Time (whose non-QoS counters
      * start at 0 where a kernel joins an SM): a second non-QoS kernel, C,

@@ -16,6 +16,9 @@
  *     the waiting warps in arrival order (mem_admission 1);
  *   - the L1's rate: an access passes it a line a cycle, the SM's accesses
  *     l1_sectors sectors a cycle together (l1_sectors);
+ *   - the LD/ST queue: a sub-core holds ldst_queue memory instructions that
+ *     the L1 has not taken yet, and issues nothing while all are held; a
+ *     shared access passes the same unit, a cycle each (ldst_queue);
  *   - the L1's walk: a partial warp's sectors among the full warps' lines,
  *     a walk wrapping around its footprint inside one access, a load whose
  *     misses find the queue full stalling at issue;
@@ -346,6 +349,68 @@ static void test_l1_rate(void **state) {
     assert_int_equal(l1_rate_run(0), 152);
 }
 
+/* The LD/ST queue (device.ldst_queue, with l1_sectors 1): one block of
+ * four warps on one sub-core, each with one coalesced load (4 sectors); the
+ * L1 takes an SM's instructions in issue order, 4 cycles each.
+ *
+ * No queue: the warps issue at cycles 0-3 (the L1 takes them at 0, 4, 8,
+ * 12; their lookups wait there, the sub-core does not).
+ * ldst_queue 2: w0 at 0 is taken at once; w1 at 1 waits for 4, w2 at 2 for
+ * 8: both slots held, cycle 3 issues nothing; at 4 w1 leaves its slot and
+ * w3 issues (taken at 12). Issues 0, 1, 2, 4.
+ * ldst_queue 1: w1 at 1 holds the slot until 4, w2 issues at 4 and holds
+ * it until 8, w3 issues at 8. Issues 0, 1, 4, 8. */
+static void ldst_issues(int32_t queue, int64_t cycles[4]) {
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
+    tb b;
+    l1_bench(&b, 16);
+    b.cfg.device.l1_sectors = 1;
+    b.cfg.device.ldst_queue = queue;
+    one_block(&b, "K", "S1", &p, 128);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(t.warp_issues.n, 4);
+    for (int i = 0; i < 4; i++) cycles[i] = t.warp_issues.v[i].cycle;
+    trace_free(&t);
+}
+
+/* A shared access passes the LD/ST unit a cycle each, with the queue on:
+ * two sub-cores, four warps each with one shared access (latency 20),
+ * dealt w0, w2 to sub-core 0 and w1, w3 to sub-core 1. Cycle 0: w0 is
+ * taken at 0 (done 20), w1 waits for the unit until 1 (21); cycle 1: w2 at
+ * 2 (22), w3 at 3 (23): the block ends at 23. Without the queue every
+ * access takes latency_shared from issue: 20, 20, 21, 21, the end 21. */
+static int64_t ldst_shared_end(int32_t queue) {
+    static const sim_instr body[] = { { SIM_ICLASS_SHARED, 1 } };
+    static const sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
+    tb b;
+    l1_bench(&b, 16);
+    b.cfg.device.schedulers_per_sm = 2;
+    b.cfg.device.latency_shared = 20;
+    b.cfg.device.l1_sectors = 1;
+    b.cfg.device.ldst_queue = queue;
+    one_block(&b, "K", "S1", &p, 128);
+    trace t;
+    tb_run(&b, &t);
+    int64_t end = kern(&t, "K")->end;
+    trace_free(&t);
+    return end;
+}
+
+static void test_ldst_queue(void **state) {
+    (void)state;
+    int64_t c[4];
+    ldst_issues(0, c);
+    assert_true(c[0] == 0 && c[1] == 1 && c[2] == 2 && c[3] == 3);
+    ldst_issues(2, c);
+    assert_true(c[0] == 0 && c[1] == 1 && c[2] == 2 && c[3] == 4);
+    ldst_issues(1, c);
+    assert_true(c[0] == 0 && c[1] == 1 && c[2] == 4 && c[3] == 8);
+    assert_int_equal(ldst_shared_end(1), 23);
+    assert_int_equal(ldst_shared_end(0), 21);
+}
+
 /* The L2: 1 KB (8 lines, one set of 8 ways), hit latency 50, no L1; DRAM
  * 0.25 sectors a cycle (4 cycles a sector), the port 1. A warp's coalesced
  * loads walk its own 512 bytes (4 lines), 8 loads: the first 4 miss, each
@@ -567,6 +632,12 @@ static void test_errors(void **state) {
     d.l1_sectors = 2.87;
     assert_refused(&d, "device.l1_smem_kb: with l1_sectors the L1's rate needs an L1 "
                        "(l1_smem_kb > 0)");
+    d.l1_sectors = 0;
+    d.ldst_queue = 65;
+    assert_refused(&d, "device.ldst_queue: 65 memory instructions is outside 0..64 (0: no "
+                       "limit)");
+    d.ldst_queue = 4;
+    assert_refused(&d, "device.ldst_queue: the queue waits for the L1's rate (l1_sectors > 0)");
 }
 
 int main(void) {
@@ -581,6 +652,7 @@ int main(void) {
         cmocka_unit_test(test_partial_warp_lines),
         cmocka_unit_test(test_walk_wraps),
         cmocka_unit_test(test_l1_miss_stalls),
+        cmocka_unit_test(test_ldst_queue),
         cmocka_unit_test(test_l2_hits),
         cmocka_unit_test(test_l2_write_back),
         cmocka_unit_test(test_uvm),
