@@ -98,6 +98,7 @@
 #define EW_MAX_CYCLES 1e13                /* a run's longest (2^43), far from int64 in 1/65536 */
 #define EW_WHEEL 512                   /* cycles ahead the timing wheel holds */
 #define EW_NEVER INT64_MAX             /* ready[] of a warp waiting for a fetch */
+#define EW_BAR (INT64_MAX - 1)         /* ready[] of a warp waiting at its block's barrier */
 #define EW_SLOTS 64                    /* warp slots of an SM the front end tracks */
 #define EW_X_FP32 1u                   /* ext: runs on the sub-core's fp32 pipe */
 #define EW_X_STORE 2u                  /* ext: a store */
@@ -121,6 +122,7 @@ typedef struct ew_kernel {
     struct ew_ws *ws;        /* [len] each mem instruction's working set, with an L1; else NULL */
     uint16_t *dep;           /* [len] the results each instruction reads (program.dep): up to
                                 three distances back, 5 bits each; NULL: no scoreboard */
+    uint8_t *bar;            /* [len] 1 at a barrier (op "barrier"); NULL: the program has none */
     int32_t len;
     bool uses_mem;           /* has mem instructions: its warps count in E->nact */
     int32_t budget;
@@ -152,6 +154,7 @@ typedef struct ew_ws {
 typedef struct ew_block {
     int32_t kernel, sm;
     int32_t warps_left;
+    int32_t at_bar;          /* its warps waiting at a barrier */
     int32_t next_free;
     int64_t end;             /* cycle: the latest end of its warps so far */
     int64_t rec;             /* its number among the run's blocks (state.h blocks_flushed) */
@@ -362,6 +365,7 @@ static int32_t class_latency(const sim_device *d, const sim_program *p, int32_t 
     case SIM_ICLASS_SFU: return d->latency_sfu;
     case SIM_ICLASS_SHARED: return d->latency_shared;
     case SIM_ICLASS_MEM: return d->latency_mem;
+    case SIM_ICLASS_BARRIER: return d->latency_alu;   /* [GS] bar.sync issues as an ALU op */
     }
     return 0;
 }
@@ -426,7 +430,16 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                 snprintf(err, errlen, "ops[%zu].latency.%s: %s; give the latency of %s "
                          "instructions here or as the device's latency_%s", i, sim_iclass_name(c),
                          lat < 1 ? "unknown (the device gives none)" : "more than 1e9 cycles",
-                         sim_iclass_name(c), sim_iclass_name(c));
+                         sim_iclass_name(c),
+                         sim_iclass_name(c == SIM_ICLASS_BARRIER ? SIM_ICLASS_ALU : c));
+                return -1;
+            }
+            /* a warp waiting at a barrier is not one the front end fetches
+             * for, nor one a preempted block's context keeps */
+            if (c == SIM_ICLASS_BARRIER && (d->fetch_warps > 0 || cfg->policy.has_sm_preempt)) {
+                snprintf(err, errlen, "ops[%zu].program.body[%zu]: a barrier is not modelled "
+                         "with %s", i, j, d->fetch_warps > 0 ? "the front end (device.fetch_warps)"
+                         : "preemption (policy.sm_preempt)");
                 return -1;
             }
         }
@@ -1170,6 +1183,49 @@ static int64_t l1_pass(ew_state *E, int32_t sm, int64_t n, bool scattered, int64
     return done;
 }
 
+/* The cycle warp p (of sub-core s, running K) may issue its next
+ * instruction, at pc, from cycle `from` on: with the scoreboard, when the
+ * results it reads have completed (GPGPU-Sim scheduler_unit::cycle skips a
+ * warp whose instruction checkCollision finds pending). */
+static int64_t dep_ready(const ew_state *E, const ew_kernel *K, int32_t s, int32_t p, int32_t pc,
+                         int64_t from) {
+    if (!K->dep) return from;
+    const ew_sb *sb = &E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)p];
+    for (uint32_t dv = K->dep[pc]; dv; dv >>= 5) {
+        int64_t dist = dv & 31;
+        if (dist <= sb->n) {
+            int64_t t = sb->done[(sb->n - dist) & (EW_SB - 1)];
+            if (t > from) from = t;
+        }
+    }
+    return from;
+}
+
+/* The last of block b's warps has reached its barrier: all go on, each
+ * from `from` (the last one's barrier instruction's latency) or when its
+ * next instruction's operands are ready ([GS] barrier_set_t: the CTA's
+ * warps waiting at bar.sync are released together when the last arrives).
+ * A block's warps run the same instructions, so none ends while others
+ * wait at a barrier (a barrier that is a warp's last instruction ends it).
+ * Their sub-cores are woken. */
+static void bar_release(ew_state *E, sim_state *st, int32_t b, int64_t from) {
+    ew_block *B = &E->blocks[b];
+    B->at_bar = 0;
+    for (int32_t s = B->sm * E->nsub; s < (B->sm + 1) * E->nsub; s++) {
+        warp_sub *w = &E->subs[s];
+        int64_t first = INT64_MAX;
+        for (int32_t p = 0; p < w->n; p++) {
+            if (w->ready[p] != EW_BAR || w->info[p].block != b) continue;
+            w->ready[p] = dep_ready(E, &E->ks[w->info[p].kernel], s, p, w->info[p].pc, from);
+            if (w->ready[p] < first) first = w->ready[p];
+            /* a quota's charge of the barrier instruction falls due now */
+            if (w->quota_owe && w->quota_owe[p] && w->ready[p] < w->owe_due)
+                w->owe_due = w->ready[p];
+        }
+        if (first < E->due[s] && set_due(E, s, first) != 0) st->failed = true;
+    }
+}
+
 /* Sub-core s issues warp p's next instruction at cycle c. */
 static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *st, int32_t s,
                                                        warp_sub *w, int32_t p, int64_t c) {
@@ -1324,17 +1380,16 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
              * completed (GPGPU-Sim scheduler_unit::cycle skips a warp whose
              * instruction checkCollision finds pending), and no sooner than
              * the next cycle (SM7_TITANV -gpgpu_max_insn_issue_per_warp 1) */
-            uint32_t dv = K->dep[wi->pc];
-            int64_t nr = c + 1;
-            for (; dv; dv >>= 5) {
-                int64_t dist = dv & 31;
-                if (dist <= sb->n) {
-                    int64_t t = sb->done[(sb->n - dist) & (EW_SB - 1)];
-                    if (t > nr) nr = t;
-                }
-            }
+            int64_t nr = dep_ready(E, K, s, p, wi->pc, c + 1);
             w->ready[p] = nr;
             if (w->fe_ibuf) w->fe_done[p] = nr;
+        }
+        if (K->bar && K->bar[(wi->pc ? wi->pc : K->len) - 1]) {
+            /* a barrier: the warp waits for its block's other warps
+             * (warp_check refuses barriers with a front end) */
+            ew_block *B = &E->blocks[wi->block];
+            w->ready[p] = EW_BAR;
+            if (++B->at_bar == B->warps_left) bar_release(E, st, wi->block, r);
         }
         if (E->quota) {
             w->quota_owe[p] = lanes;
@@ -1626,7 +1681,8 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     E->due[s] = d;
     if (E->q.raised[sm]) qpoll_raised(E, st, sm, s, c);
-    if (d == EW_NEVER) return;   /* every warp waits for a fetch (fe_fetch wakes it) */
+    if (d >= EW_BAR) return;   /* every warp waits for a fetch (fe_fetch wakes it) or at a
+                                  barrier (bar_release wakes it) */
     if (in_wheel(E, d)) {
         size_t slot = (size_t)(d & (EW_WHEEL - 1));
         E->wheel[slot * (size_t)E->words + (size_t)(s >> 6)] |= 1ULL << (s & 63);
@@ -1665,13 +1721,14 @@ static void run_subcore(ew_state *E, sim_state *st, int32_t s, int64_t c) {
     m2 = m3 < m2 ? m3 : m2;
     int64_t d = m2 < m0 ? m2 : m0;
     if (d <= c) d = c + 1;
-    if (E->lq_n && d != EW_NEVER) {
+    if (E->lq_n && d < EW_BAR) {
         int64_t f = lq_free(E, s);
         if (f > d) d = f;
     }
     /* it was due now, so it is in no slot: straight into its new one */
     E->due[s] = d;
-    if (d == EW_NEVER) return;   /* every warp waits for a fetch (fe_fetch wakes it) */
+    if (d >= EW_BAR) return;   /* every warp waits for a fetch (fe_fetch wakes it) or at a
+                                  barrier (bar_release wakes it) */
     if (in_wheel(E, d)) {
         size_t slot = (size_t)(d & (EW_WHEEL - 1));
         E->wheel[slot * (size_t)E->words + (size_t)(s >> 6)] |= 1ULL << (s & 63);
@@ -1758,6 +1815,7 @@ static void warp_fini(void *self) {
         free(E->ks[k].ext);
         free(E->ks[k].ws);
         free(E->ks[k].dep);
+        free(E->ks[k].bar);
     }
     free(E->sb);
     free(E->l1_way);
@@ -2111,6 +2169,11 @@ static int warp_init(void *self, sim_state *st) {
                 if (!E->sb) return -1;
             }
         }
+        for (size_t j = 0; j < p->nbody && !K->bar; j++) {
+            if (p->body[j].iclass != SIM_ICLASS_BARRIER) continue;
+            K->bar = calloc((size_t)len, sizeof *K->bar);
+            if (!K->bar) return -1;
+        }
         int64_t at = 0;
         for (size_t j = 0; j < p->nbody; j++) {
             const sim_instr *in = &p->body[j];
@@ -2145,6 +2208,7 @@ static int warp_init(void *self, sim_state *st) {
                         dv = (uint16_t)(dv << 5 | (uint32_t)p->dep[j].on[q]);
                     K->dep[at] = dv;
                 }
+                if (K->bar) K->bar[at] = c == SIM_ICLASS_BARRIER;
                 K->code[at++] = code;
             }
         }
@@ -2622,6 +2686,7 @@ static const char *const iclass_names[SIM_NICLASS] = {
     [SIM_ICLASS_SFU] = "sfu",
     [SIM_ICLASS_SHARED] = "shared",
     [SIM_ICLASS_MEM] = "mem",
+    [SIM_ICLASS_BARRIER] = "barrier",
 };
 
 const char *sim_iclass_name(int32_t iclass) {

@@ -63,10 +63,12 @@ typedef enum sim_iclass {
     SIM_ICLASS_SFU,
     SIM_ICLASS_SHARED,
     SIM_ICLASS_MEM,
+    SIM_ICLASS_BARRIER,      /* __syncthreads(): the warp waits for its block's other warps */
     SIM_NICLASS
 } sim_iclass;
 
-/* "alu", "sfu", "shared", "mem"; NULL / -1 when out of range / unknown. */
+/* "alu", "sfu", "shared", "mem", "barrier"; NULL / -1 when out of range /
+ * unknown. */
 const char *sim_iclass_name(int32_t iclass);
 int32_t sim_iclass_find(const char *name);
 

@@ -576,6 +576,68 @@ static void test_sink_holds_blocks_back(void **state) {
 
 /* ---- errors ------------------------------------------------------------------ */
 
+/* A barrier (op "barrier", __syncthreads(); [GS] bar.sync): a block's
+ * warps wait until the last of them has issued it, then all go on from
+ * its latency. One SM, one sub-core, GTO, two warps of one block each
+ * running ALU, barrier, ALU (latency 4, the barrier's the device's ALU
+ * latency, 4): w0 issues at 0 and 4 (its barrier), w1 at 1 and 5; w1's
+ * barrier releases both at 5 + 4 = 9: w0's last ALU at 9, w1's at 10, the
+ * block ends at 14 (without the barrier, ALU in its place: 13, w1's last
+ * at 9).
+ * With the scoreboard a released warp still waits for what its next
+ * instruction reads: ALU (latency 20), barrier (reads nothing: the next
+ * cycle), ALU reading the first. w0 issues at 0 and 1 (its barrier, greedy),
+ * w1 at 2 and 3, releasing both from 3 + 4 = 7; but w0's last ALU reads a
+ * result done at 20, w1's one done at 22: they issue at 20 and 22, the
+ * block ends at 42. */
+static int64_t barrier_end(const sim_program *prog, int64_t *issues, size_t n) {
+    tb b;
+    warp_tb(&b, "titanv-gpgpusim", "gto");
+    b.cfg.device.sms = 1;
+    b.cfg.device.schedulers_per_sm = 1;
+    b.cfg.device.clock_hz = 1000000000;
+    warp_kernel(&b, prog, 1, 64);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(t.warp_issues.n, n);
+    for (size_t i = 0; i < n; i++) issues[i] = t.warp_issues.v[i].cycle;
+    int64_t end = kern(&t, "K")->end;
+    trace_free(&t);
+    return end;
+}
+
+static void test_barrier(void **state) {
+    (void)state;
+    static const sim_instr bar[] = { { SIM_ICLASS_ALU, 1 }, { SIM_ICLASS_BARRIER, 1 },
+                                     { SIM_ICLASS_ALU, 1 } };
+    static const sim_instr alu[] = { { SIM_ICLASS_ALU, 3 } };
+    static const sim_program with = { .body = bar, .nbody = 3, .repeat = 1 };
+    static const sim_program without = { .body = alu, .nbody = 1, .repeat = 1 };
+    int64_t c[6];
+    assert_int_equal(barrier_end(&with, c, 6), 14);
+    static const int64_t want[6] = { 0, 1, 4, 5, 9, 10 };
+    for (int i = 0; i < 6; i++) assert_int_equal(c[i], want[i]);
+    assert_int_equal(barrier_end(&without, c, 6), 13);
+    assert_int_equal(c[5], 9);
+    static const sim_dep dep[] = { { 0, { 0 } }, { 0, { 0 } }, { 1, { 2 } } };
+    static const sim_program sb = { .body = bar, .nbody = 3, .repeat = 1, .dep = dep,
+                                    .latency = { [SIM_ICLASS_ALU] = 20 } };
+    assert_int_equal(barrier_end(&sb, c, 6), 42);
+    static const int64_t want_sb[6] = { 0, 1, 2, 3, 20, 22 };
+    for (int i = 0; i < 6; i++) assert_int_equal(c[i], want_sb[i]);
+    /* not modelled with the front end or preemption: refused */
+    tb b;
+    warp_tb(&b, "isca17-gpgpusim", "gto");
+    warp_kernel(&b, &with, 1, 64);
+    trace t;
+    char err[256];
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "ops[0].program.body[1]: a barrier is not modelled with the front "
+                             "end (device.fetch_warps)");
+    trace_free(&t);
+}
+
 static void expect_error(tb *b, const char *want) {
     trace t;
     char err[256] = "";
@@ -728,6 +790,9 @@ static void test_random_configs(void **state) {
             int64_t len = 0;
             for (size_t j = 0; j < nb; j++) {
                 body[k][j].iclass = (int32_t)(rnd(&x) % SIM_NICLASS);
+                /* a barrier is not modelled with the front end (refused) */
+                if (body[k][j].iclass == SIM_ICLASS_BARRIER && b.cfg.device.fetch_warps > 0)
+                    body[k][j].iclass = SIM_ICLASS_ALU;
                 body[k][j].count = 1 + (int32_t)(rnd(&x) % 5);
                 len += body[k][j].count;
             }
@@ -789,6 +854,7 @@ int main(void) {
         cmocka_unit_test(test_persistent),
         cmocka_unit_test(test_records_limit_and_epochs),
         cmocka_unit_test(test_sink_holds_blocks_back),
+        cmocka_unit_test(test_barrier),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_bound_with_stop),
         cmocka_unit_test(test_random_configs),
