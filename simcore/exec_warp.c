@@ -2287,6 +2287,7 @@ static int64_t warp_block_end(void *self, sim_state *st, int32_t k, int64_t inde
     B->kernel = k;
     B->sm = sm;
     B->warps_left = SK->need.warps;
+    B->at_bar = 0;
     B->end = c;
     /* ee.c adds the block's record right after this call */
     B->rec = (int64_t)st->blocks_flushed + (int64_t)st->t->blocks.n;
