@@ -45,6 +45,11 @@
  *     shared_cycle; its counters on QAWS Fig. 4's 2dc and mm: docs/memory.md,
  *     "The LD/ST unit"), so the scheduler's order decides whose memory
  *     instructions an LD/ST-bound SM serves first.
+ *   - A barrier op (__syncthreads()) holds its warp until every warp of
+ *     its block has issued it; all then go on from the last one's latency
+ *     and their own scoreboard ([GS] barrier_set_t, bar.sync: the CTA's
+ *     warps waiting at the barrier are released together when the last
+ *     arrives; bar_release). Not with a front end or preemption.
  *   - Under a quota warp policy (ISCA'17 quota sharing; quota.h, the QoS
  *     manager, and warp_quota_*.c) a warp issues only while its kernel's
  *     quota counter on the SM is positive; each warp instruction is
@@ -365,7 +370,9 @@ static int32_t class_latency(const sim_device *d, const sim_program *p, int32_t 
     case SIM_ICLASS_SFU: return d->latency_sfu;
     case SIM_ICLASS_SHARED: return d->latency_shared;
     case SIM_ICLASS_MEM: return d->latency_mem;
-    case SIM_ICLASS_BARRIER: return d->latency_alu;   /* [GS] bar.sync issues as an ALU op */
+    /* a barrier's own latency: taken as the ALU's (a choice: it takes an
+     * issue slot like an ALU op; the op's latency.barrier overrides it) */
+    case SIM_ICLASS_BARRIER: return d->latency_alu;
     }
     return 0;
 }
