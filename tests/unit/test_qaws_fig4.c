@@ -14,7 +14,7 @@
  * improvement over LRR, averaged over the nine pairs, is 22 % (± 7
  * points); (4) the mean execution time of K1 and K2 under QAWS is within
  * 5 % of GTO's and below LRR's (averaged over the pairs); (5) Fig. 4b, K2
- * improves by 10 % (± 5) on average. QAWS's K2 budget is the best of 2, 4
+ * improves by 10 % (± 5) on average (issue 25's tolerance). QAWS's K2 budget is the best of 2, 4
  * and 8 for K2 (§V-B). Claims the model does not reach are `todo` tests:
  * they print the gap, pass while it stays and fail when it closes.
  *
@@ -263,7 +263,10 @@ static void test_fig4a_both_below_lrr_todo(void **state) {
     if (miss == 0) fail_msg("every pair now has QAWS below LRR for K1 and K2: make this an assertion");
     /* what is missing, measured (docs/memory.md): QAWS ends K1 with the
      * SM's whole work after K2's, which takes what LRR's interleaving takes
-     * (pc K1 +6.0 %, dxtc +1.5 %, bin +1.4 %): LRR loses no throughput in
+     * (pc K1 +6.0 %, dxtc +1.5 %, 2dc +1.3 %; bin and mm meet it: with
+     * their barriers LRR's warps reach each one together and then load
+     * together, and their barriers cost LRR's K1 more than QAWS's, mm (with
+     * its B strip) +19 against +8 %, bin +5.6 against +1.6 %): LRR loses no throughput in
      * the model (GPGPU-Sim's LRR, which takes turns every cycle, hides
      * dxtc's latencies better than GTO does: its two kernels end together,
      * 5 % before QAWS's K1 and 7 % before GTO's K2), no cache thrashing,
@@ -343,21 +346,21 @@ static void test_fig4a_mean_exec(void **state) {
     assert_true(ql < 1);
 }
 
-/* (5) todo: Fig. 4b, K2 -10 % (+/- 5) on average */
-static void test_fig4b_k2_gain_todo(void **state) {
+/* (5) Fig. 4b, K2 -10 % (+/- 5) on average (issue 25's tolerance). It came
+ * into the band with the barriers of pathfinder, matrixMul and
+ * binomialOptions (op barrier, their sources' __syncthreads(); 4.4 %
+ * without them) and matrixMul's B strip, which each persistent block
+ * re-reads (footprint 40KB, block scope): docs/memory.md, "Barriers".
+ * GPGPU-Sim with Algorithm 1 gives 7.8 % (tools/gpgpusim-qaws): pf + bin
+ * -26.6 % there, -19.0 % here; dxtc + mm -3.3 % there, -24.3 % here
+ * (the model's dxtc alone runs far longer than its mm) */
+static void test_fig4b_k2_gain(void **state) {
     (void)state;
     if (TEST_UNDER_ASAN) skip();   /* every pair: the plain run's */
     double g = mean_k2_gain(fig4b, 5);
     printf("  Fig. 4b K2 improvement over LRR: paper 10 %% (+/- 5)  model %.1f %%"
            " (as the mean speedup: %.1f %%)\n", 100 * g, 100 * mean_k2_speedup(fig4b, 5));
-    if (g > 0.05 && g < 0.15) fail_msg("Fig. 4b's K2 gain is now within 10 +/- 5 %%: assert it");
-    /* GPGPU-Sim with Algorithm 1 gives 7.8 % (tools/gpgpusim-qaws), most
-     * of it pf + bin, whose bin there ends at half pf's time where the
-     * scenario's runs 1.38 times as long alone (K2 -26.6 % there, +4.3 %
-     * here); the model's 4.4 % is mostly dxtc + mm (-15.9 %, there
-     * -3.3 %), whose dxtc alone takes 6.6 times mm's time here, and pf +
-     * mm (-6.9 %, there +1.7 %); without pf + bin and dxtc + mm 3.0 %
-     * there and 3.4 % here */
+    assert_true(g > 0.05 && g < 0.15);
 }
 
 int main(void) {
@@ -370,7 +373,7 @@ int main(void) {
         cmocka_unit_test(test_fig4a_latency_bound),
         cmocka_unit_test(test_fig4a_k2_gain),
         cmocka_unit_test(test_fig4a_mean_exec),
-        cmocka_unit_test(test_fig4b_k2_gain_todo),
+        cmocka_unit_test(test_fig4b_k2_gain),
     };
     int rc = cmocka_run_group_tests_name("kernel library", lib, open_library, close_library);
     return rc | cmocka_run_group_tests_name("QAWS Fig. 4", fig, run_all, close_library);
