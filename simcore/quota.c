@@ -115,12 +115,14 @@ void quota_epoch(quota_state *q, int64_t c) {
         if (!K->qos || !K->live) continue;
         any_qos = true;
         if (!K->measured) continue;
-        /* what the scheme keeps of the counters (Rollover: the unused
-         * quota it adds to the next epoch's) */
+        /* what the scheme keeps of the counters' unused quota
+         * (Rollover: what it adds to the next epoch's; a debt, which
+         * every scheme carries, is no quota kept) */
         double kept = 0;
         for (int32_t s = 0; s < q->nsms; s++) {
             size_t i = AT(q, s, k);
-            if (q->w[i] > 0 && q->cnt[i] != QUOTA_FREE) kept += (double)sch->renew(q->cnt[i], 0, true);
+            if (q->w[i] > 0 && q->cnt[i] != QUOTA_FREE && q->cnt[i] > 0)
+                kept += (double)sch->renew(q->cnt[i], 0, true);
         }
         ratio *= K->ipc_epoch / (K->alpha * K->goal + kept / (double)q->T);
     }

@@ -10,11 +10,10 @@
 #include "quota.h"
 
 /* a sub-core's epoch that ran its full length (quota_begin) renews as
- * Naive's does: the leftovers are discarded */
+ * Naive's does: the leftovers are discarded, a debt carried */
 static int64_t elastic_renew(int64_t left, int64_t alloc, bool qos) {
-    (void)left;
     (void)qos;
-    return alloc;
+    return alloc + quota_debt(left);
 }
 
 static const quota_scheme elastic = { .history = true, .elastic = true, .renew = elastic_renew };

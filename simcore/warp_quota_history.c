@@ -2,14 +2,13 @@
  * adjustment (ISCA'17 §3.4.2): Quota_k = alpha_k x IPC_goal x T_epoch with
  * alpha_k = max(IPC_goal of k / IPC_history of k, 1), IPC_history the IPC
  * the kernel reached from its start to the epoch's beginning; unused quota
- * is discarded as under Naive. The non-QoS kernels' quotas follow §3.5 with
- * these alpha_k. The machinery is quota.c's. */
+ * is discarded and a debt carried as under Naive. The non-QoS kernels'
+ * quotas follow §3.5 with these alpha_k. The machinery is quota.c's. */
 #include "quota.h"
 
 static int64_t history_renew(int64_t left, int64_t alloc, bool qos) {
-    (void)left;
     (void)qos;
-    return alloc;
+    return alloc + quota_debt(left);
 }
 
 static const quota_scheme history = { .history = true, .elastic = false, .renew = history_renew };

@@ -3,15 +3,16 @@
  * "When allocating quotas in the next epoch, the unused quota of QoS
  * kernels from the last epoch are added to the quota of this epoch. The
  * quotas of non-QoS kernels are discarded as usual" (Fig. 4c). Only what
- * is unused rolls over: a counter the last warp instruction took below
- * zero carries nothing. What is carried also counts in the non-QoS
- * kernels' §3.5 quota as alpha_k does (quota.c quota_epoch): while the QoS
- * kernel holds unused quota the others' quotas shrink, so the leftover buys
- * issue slots. The machinery is quota.c's. */
+ * is unused rolls over; a counter the last warp instructions took below
+ * zero carries that debt, as under every scheme (quota.h quota_debt). The
+ * unused quota carried also counts in the non-QoS kernels' §3.5 quota as
+ * alpha_k does (quota.c quota_epoch): while the QoS kernel holds unused
+ * quota the others' quotas shrink, so the leftover buys issue slots. The
+ * machinery is quota.c's. */
 #include "quota.h"
 
 static int64_t rollover_renew(int64_t left, int64_t alloc, bool qos) {
-    return qos && left > 0 ? alloc + left : alloc;
+    return qos && left > 0 ? alloc + left : alloc + quota_debt(left);
 }
 
 static const quota_scheme rollover = { .history = true, .elastic = false,

@@ -13,8 +13,10 @@
 #include "quota.h"
 
 static int64_t rollover_time_renew(int64_t left, int64_t alloc, bool qos) {
-    if (qos) return left > 0 ? alloc + left : alloc;   /* §3.4.4, as Rollover */
-    return 0;   /* §4.5: "blocks non-QoS kernels until the QoS kernels finish their quotas" */
+    if (qos) return left > 0 ? alloc + left : alloc + quota_debt(left);   /* §3.4.4, as Rollover */
+    /* §4.5: "blocks non-QoS kernels until the QoS kernels finish their
+     * quotas"; the refill adds its quota to the debt it carries */
+    return quota_debt(left);
 }
 
 static const quota_scheme rollover_time = { .history = true, .elastic = false,

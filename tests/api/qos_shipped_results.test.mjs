@@ -109,14 +109,14 @@ test('whole trio spec, ISCA\'17 §4.2, Fig. 6b: one QoS kernel, Rollover meets g
 
 // Fig. 8b: +19.9 % ("Rollover has higher throughput than Spart in all cases")
 test('whole trio spec, ISCA\'17 §4.3, Fig. 8b: one QoS kernel, Rollover\'s non-QoS throughput at least Spart\'s',
-  { todo: 'measured 22.1 % against 25.2 % over the met points (-12.2 %); +5.3 % on the 370 points both meet' }, () => {
+  { todo: 'measured 20.8 % against 25.2 % over the met points (-17.5 %); +0.4 % on the 374 points both meet' }, () => {
     const r = whole(trio1);
     assert.ok(gain(r, 'throughput') >= 0, `Rollover ${pct(r.throughput.rollover)}, Spart ${pct(r.throughput.spart)}`);
   });
 
 // Fig. 6c: +43.8 %
 test('whole trio spec, ISCA\'17 §4.2, Fig. 6c: two QoS kernels, Rollover meets goals at least 21.9 % more often than Spart',
-  { todo: 'measured 63.7 % against 57.3 % (+11.0 %); the 150K-cycle reduced sweep has +50.0 %, this spec\'s 24-point sample +16.7 %' }, () => {
+  { todo: 'measured 62.7 % against 57.3 % (+9.3 %); the 150K-cycle reduced sweep has +50.0 %' }, () => {
     const r = whole(trio2);
     assert.ok(gain(r, 'qosreach') >= 0.219, `Rollover ${pct(r.qosreach.rollover)}, Spart ${pct(r.qosreach.spart)}`);
   });
@@ -132,7 +132,7 @@ test('whole trio spec, ISCA\'17 §4.2: two QoS kernels, Spart meets none of the 
 
 // Fig. 8c: +20.5 %
 test('whole trio spec, ISCA\'17 §4.3, Fig. 8c: two QoS kernels, Rollover\'s non-QoS throughput at least Spart\'s',
-  { todo: 'measured 35.7 % against 39.6 % over the met points (-9.7 %); -0.2 % on the 325 points both meet' }, () => {
+  { todo: 'measured 34.2 % against 39.6 % over the met points (-13.6 %); -3.8 % on the 318 points both meet' }, () => {
     const r = whole(trio2);
     assert.ok(gain(r, 'throughput') >= 0, `Rollover ${pct(r.throughput.rollover)}, Spart ${pct(r.throughput.spart)}`);
   });
