@@ -79,6 +79,28 @@ static inline void ref_range(const pyr_ref *x, int64_t lo, int64_t hi, pyr_cell 
     }
 }
 
+/* thread-ns and block-ns of every SM in each of n bins of width w from t0,
+ * the first and last cut at lo and hi (a window's bins, as db_pyramid_bins
+ * gives them): n x sms cells, each what ref_range of its cut bin gives, in
+ * one pass over the blocks instead of one per bin */
+static inline void ref_window_bins(const pyr_ref *x, int64_t t0, int64_t w, size_t n, int64_t lo,
+                                   int64_t hi, pyr_cell *out) {
+    memset(out, 0, n * (size_t)x->sms * sizeof *out);
+    int64_t a = t0 > lo ? t0 : lo, b = t0 + (int64_t)n * w < hi ? t0 + (int64_t)n * w : hi;
+    for (size_t i = 0; i < x->t.blocks.n; i++) {
+        const trace_block *bl = &x->t.blocks.v[i];
+        if (!ref_counted(x, bl)) continue;
+        int64_t s = bl->start > a ? bl->start : a, e = bl->end < b ? bl->end : b;
+        for (int64_t k = floordiv(s - t0, w); s < e; k++) {
+            int64_t bin_end = t0 + (k + 1) * w, ov = (e < bin_end ? e : bin_end) - s;
+            pyr_cell *c = &out[(size_t)k * (size_t)x->sms + (size_t)bl->sm];
+            c->blk += ov;
+            c->thr += ov * ref_threads(x, bl);
+            s = bin_end;
+        }
+    }
+}
+
 /* all four fields of bins [k0, k1) of level z, (k1 - k0) x sms cells */
 static inline void ref_cells(const pyr_ref *x, int z, int64_t k0, int64_t k1, pyr_cell *out) {
     int64_t w = (int64_t)1 << z;

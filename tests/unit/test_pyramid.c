@@ -132,18 +132,27 @@ static int check_run(fixture *f, const char *slug, const char *what) {
                 total += (bl->start < A && bl->end > A) || (bl->start >= A && bl->start < B);
             }
             assert_int_equal(pb.total, total);
+            pyr_cell *bins = calloc(pb.nbins * (size_t)x.sms, sizeof *bins);
+            ref_window_bins(&x, A, pb.bin_ns, pb.nbins, a, b, bins);
             for (size_t k = 0; k < pb.nbins; k++) {
-                int64_t t = (pb.k0 + (int64_t)k) * pb.bin_ns;
-                ref_range(&x, t > a ? t : a, t + pb.bin_ns < b ? t + pb.bin_ns : b, want);
+                const pyr_cell *want_k = &bins[k * (size_t)x.sms];
+                /* the one-pass reference against the per-bin one, at both
+                 * ends and one bin between (a check of this test) */
+                if (k == 0 || k == pb.nbins - 1 || k == pb.nbins / 2) {
+                    int64_t t = (pb.k0 + (int64_t)k) * pb.bin_ns;
+                    ref_range(&x, t > a ? t : a, t + pb.bin_ns < b ? t + pb.bin_ns : b, want);
+                    assert_memory_equal(want, want_k, (size_t)x.sms * sizeof *want);
+                }
                 for (int32_t sm = 0; sm < x.sms; sm++) {
                     const pyr_cell *c = &pb.cells[k * (size_t)x.sms + (size_t)sm];
-                    if (c->thr != want[sm].thr || c->blk != want[sm].blk)
+                    if (c->thr != want_k[sm].thr || c->blk != want_k[sm].blk)
                         fail_msg("%s bins [%lld, %lld) want %lld: bin %zu sm %d: %lld/%lld != %lld/%lld",
                                  what, (long long)a, (long long)b, (long long)wants[wi], k, sm,
-                                 (long long)c->thr, (long long)c->blk, (long long)want[sm].thr,
-                                 (long long)want[sm].blk);
+                                 (long long)c->thr, (long long)c->blk, (long long)want_k[sm].thr,
+                                 (long long)want_k[sm].blk);
                 }
             }
+            free(bins);
             pyr_bins_free(&pb);
         }
         /* the lower bound: blocks starting in whole finest bins inside (a, b) */
