@@ -298,6 +298,23 @@ test('ISCA\'17 §4.8: the ablation spec is the paper spec\'s Rollover with one m
   ]);
 });
 
+// §4.6's 56-SM GPU on the Parboil kernels (Figs. 12-13; docs/qos.md, "The
+// 56-SM GPU", gives a measured sample; hours whole, so not run here): the
+// paper spec's Rollover and Spart on its template with only the device
+// changed, "56 SMs, each SM having two warp schedulers. Other simulation
+// parameters are the same as the ones in Table 1."
+test('ISCA\'17 §4.6: the 56-SM Parboil spec is the paper spec\'s Rollover and Spart on the 56-SM GPU', () => {
+  const s56 = load('isca17-parboil-paper-56.json'), full = load('isca17-parboil-paper.json');
+  for (const k of ['kind', 'kernels', 'pairs', 'goals', 'other_repeat']) assert.deepEqual(s56[k], full[k], k);
+  assert.deepEqual(s56.schemes, full.schemes.filter((x) => x.name === 'rollover' || x.name === 'spart'));
+  const t56 = load(s56.template), t = load(full.template);
+  assert.equal(t56.device, 'isca17-gpgpusim-56');
+  const { name: n1, description: d1, device: v1, ...rest56 } = t56;
+  const { name: n2, description: d2, device: v2, ...rest } = t;
+  void n1; void d1; void v1; void n2; void d2; void v2;
+  assert.deepEqual(rest56, rest);
+});
+
 // Spart's floor at the paper's parameters, as one spec (docs/qos.md,
 // "Spart's floor", gives its numbers from shards 0 and 1 of 6; hours whole,
 // so not run here): the paper spec's Rollover and Spart, and that Spart
