@@ -56,6 +56,11 @@ void quota_kernel_set(quota_state *q, int32_t k, double goal, double lanes) {
  * kernel's warps there for good (Naive never raises a quota). */
 static void refill(quota_state *q, int32_t s, int64_t c);
 
+int64_t quota_renew_discard(int64_t left, int64_t alloc, bool qos) {
+    (void)qos;
+    return alloc + quota_debt(left);
+}
+
 static int64_t share(const quota_kernel *K, int64_t warps) {
     if (K->wsplit <= 0 || warps <= 0) return 0;
     int64_t a = (int64_t)(K->quota * (double)warps / (double)K->wsplit);

@@ -100,6 +100,11 @@ static inline int64_t quota_debt(int64_t left) {
     return left < 0 ? left : 0;
 }
 
+/* §3.4.1's renewal, a scheme's `renew` where nothing unused is kept
+ * (Naive, History, Elastic Epoch's full-length epochs; Rollover's non-QoS
+ * kernels): the new quota, an excess discarded, a debt carried. */
+int64_t quota_renew_discard(int64_t left, int64_t alloc, bool qos);
+
 /* The QoS manager's view of one kernel. */
 typedef struct quota_kernel {
     bool qos;                /* has a goal (ISCA'17 §3: a "QoS kernel") */

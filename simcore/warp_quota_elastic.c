@@ -9,14 +9,7 @@
  * recomputes quotas every T_epoch cycles. The machinery is quota.c's. */
 #include "quota.h"
 
-/* a sub-core's epoch that ran its full length (quota_begin) renews as
- * Naive's does: the leftovers are discarded, a debt carried */
-static int64_t elastic_renew(int64_t left, int64_t alloc, bool qos) {
-    (void)qos;
-    return alloc + quota_debt(left);
-}
-
-static const quota_scheme elastic = { .history = true, .elastic = true, .renew = elastic_renew };
+static const quota_scheme elastic = { .history = true, .elastic = true, .renew = quota_renew_discard };
 
 const warp_policy warp_quota_elastic = {
     .name = "quota-elastic",

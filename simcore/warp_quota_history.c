@@ -6,12 +6,7 @@
  * quotas follow §3.5 with these alpha_k. The machinery is quota.c's. */
 #include "quota.h"
 
-static int64_t history_renew(int64_t left, int64_t alloc, bool qos) {
-    (void)qos;
-    return alloc + quota_debt(left);
-}
-
-static const quota_scheme history = { .history = true, .elastic = false, .renew = history_renew };
+static const quota_scheme history = { .history = true, .elastic = false, .renew = quota_renew_discard };
 
 const warp_policy warp_quota_history = {
     .name = "quota-history",

@@ -9,12 +9,7 @@
  * machinery is quota.c's. */
 #include "quota.h"
 
-static int64_t naive_renew(int64_t left, int64_t alloc, bool qos) {
-    (void)qos;
-    return alloc + quota_debt(left);
-}
-
-static const quota_scheme naive = { .history = false, .elastic = false, .renew = naive_renew };
+static const quota_scheme naive = { .history = false, .elastic = false, .renew = quota_renew_discard };
 
 const warp_policy warp_quota_naive = {
     .name = "quota-naive",

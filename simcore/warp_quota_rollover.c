@@ -12,7 +12,7 @@
 #include "quota.h"
 
 static int64_t rollover_renew(int64_t left, int64_t alloc, bool qos) {
-    return qos && left > 0 ? alloc + left : alloc + quota_debt(left);
+    return qos && left > 0 ? alloc + left : quota_renew_discard(left, alloc, qos);
 }
 
 static const quota_scheme rollover = { .history = true, .elastic = false,

@@ -13,7 +13,7 @@
 #include "quota.h"
 
 static int64_t rollover_time_renew(int64_t left, int64_t alloc, bool qos) {
-    if (qos) return left > 0 ? alloc + left : alloc + quota_debt(left);   /* §3.4.4, as Rollover */
+    if (qos) return left > 0 ? alloc + left : quota_renew_discard(left, alloc, qos);   /* §3.4.4, as Rollover */
     /* §4.5: "blocks non-QoS kernels until the QoS kernels finish their
      * quotas"; the refill adds its quota to the debt it carries */
     return quota_debt(left);
