@@ -5,12 +5,12 @@
 // shipping while the simulator still gives its numbers: each is checked
 // whole (every point of its spec, once), and a sample of it is simulated
 // again here -- its first trio under every scheme, at its lowest goal in
-// the first file and its highest in the second (a goal costs 13 s of CPU
-// here, the kernels alone 3) -- and must come out to the digit, with the spec (kernel
-// programs, template, schemes) the same as the shipped spec file gives
-// now. When a change to the model moves them, run the spec again
-// (docs/qos.md, "The trios at the paper's parameters, whole") and ship
-// the new result.
+// the first file and its highest in the second (on the 2-core Intel Xeon
+// a goal costs 13 s of CPU, the kernels alone 3) -- and must come out to
+// the digit, with the spec (kernel programs, template, schemes) the same
+// as the shipped spec file gives now. When a change to the model moves
+// them, run the spec again (docs/qos.md, "The trios at the paper's
+// parameters, whole") and ship the new result.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
