@@ -23,6 +23,8 @@ typedef struct gcaps {
     int32_t *prio;           /* GPU-segment priority (§5.3), larger = higher */
     uint64_t *seq;           /* order of the add requests: FIFO among equals */
     uint64_t next_seq;
+    int32_t rt;              /* running_rt, kept by gc_segment (gc_member asks it
+                                for every context at every pick) */
 } gcaps;
 
 /* The real-time TSG in running (Alg. 1 keeps at most one), or -1. */
@@ -34,7 +36,7 @@ static int32_t running_rt(const gcaps *d) {
 
 static bool gc_member(void *drv, const sim_state *st, int32_t p) {
     const gcaps *d = drv;
-    int32_t rt = running_rt(d);
+    int32_t rt = d->rt;
     if (rt >= 0) return p == rt;
     if (d->managed[p]) return d->running[p];
     return tsg_has_work(&d->g, st, p);
@@ -50,6 +52,7 @@ static int gc_init(void *self, sim_state *st) {
     d->prio = calloc(n, sizeof *d->prio);
     d->seq = calloc(n, sizeof *d->seq);
     if (!d->running || !d->pending || !d->managed || !d->be || !d->prio || !d->seq) return -1;
+    d->rt = -1;
     return tsg_init(&d->g, st, gc_member, d);
 }
 
@@ -64,13 +67,10 @@ static void gc_fini(void *self) {
     free(d->seq);
 }
 
-static void gc_segment(void *self, sim_state *st, int32_t p, bool begin, int32_t prio, bool be,
-                       int64_t t) {
-    (void)st;
-    (void)t;
-    gcaps *d = self;
+/* Alg. 1 on a gcapsGpuSegBegin (begin) or End of context p */
+static void alg1(gcaps *d, int32_t p, bool begin, int32_t prio, bool be) {
     int32_t n = d->g.nctx;
-    int32_t rt = running_rt(d);
+    int32_t rt = d->rt;
     d->managed[p] = true;
     if (begin) {
         d->prio[p] = prio;
@@ -122,6 +122,15 @@ static void gc_segment(void *self, sim_state *st, int32_t p, bool begin, int32_t
         }
 }
 
+static void gc_segment(void *self, sim_state *st, int32_t p, bool begin, int32_t prio, bool be,
+                       int64_t t) {
+    (void)st;
+    (void)t;
+    gcaps *d = self;
+    alg1(d, p, begin, prio, be);
+    d->rt = running_rt(d);
+}
+
 /* Would gc_segment change the runlist (the TSGs gc_member admits)? Only
  * a real change costs a full runlist update when policy.ioctl_bookkeeping
  * is set (host_tasks.c; GCAPS paper §7.2, Fig. 12). */
@@ -129,7 +138,7 @@ static bool gc_segment_switches(const void *self, const sim_state *st, int32_t p
                                 int32_t prio, bool be) {
     (void)st;
     const gcaps *d = self;
-    int32_t rt = running_rt(d);
+    int32_t rt = d->rt;
     if (begin)   /* lines 6-10: a best-effort TSG joins only with no RT running;
                     lines 11-15: an RT one preempts only a strictly lower one */
         return rt < 0 || (!be && prio > d->prio[rt]);

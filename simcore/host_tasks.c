@@ -375,6 +375,8 @@ typedef struct ht {
     size_t n;
     int32_t ncores;
     int32_t *running;        /* [ncores] the task on each core, -1 idle */
+    int32_t *core_tk;        /* the tasks of each core, ascending: core c's are */
+    int32_t *core_at;        /* core_tk[core_at[c] .. core_at[c + 1]) */
     int64_t last_t;
     bool dirty;              /* act again at last_t */
     int32_t lock_owner;
@@ -418,11 +420,27 @@ static int tasks_init(void *self, sim_state *st, char *err, size_t errlen) {
     h->tk = calloc(h->n ? h->n : 1, sizeof *h->tk);
     h->running = malloc((size_t)h->ncores * sizeof *h->running);
     h->order = malloc((h->plan->n0 ? h->plan->n0 : 1) * sizeof *h->order);
-    if (!h->tk || !h->running || !h->order) {
+    h->core_tk = malloc((h->n ? h->n : 1) * sizeof *h->core_tk);
+    h->core_at = calloc((size_t)h->ncores + 1, sizeof *h->core_at);
+    if (!h->tk || !h->running || !h->order || !h->core_tk || !h->core_at) {
         snprintf(err, errlen, "simulation: out of memory");
         return -1;
     }
     for (int32_t c = 0; c < h->ncores; c++) h->running[c] = -1;
+    /* each core's tasks in index order (pick_core's tie order), by a
+     * counting sort; a task on a core the run lacks is on no list and never
+     * runs, as when pick_core scanned every task for its core */
+    for (size_t i = 0; i < h->n; i++)
+        if (cfg->tasks[i].cpu >= 0 && cfg->tasks[i].cpu < h->ncores) h->core_at[cfg->tasks[i].cpu + 1]++;
+    for (int32_t c = 0; c < h->ncores; c++) h->core_at[c + 1] += h->core_at[c];
+    for (size_t i = 0; i < h->n; i++) {
+        int32_t c = cfg->tasks[i].cpu;
+        if (c < 0 || c >= h->ncores) continue;
+        int32_t at = h->core_at[c]++;
+        h->core_tk[at] = (int32_t)i;
+    }
+    for (int32_t c = h->ncores; c > 0; c--) h->core_at[c] = h->core_at[c - 1];
+    h->core_at[0] = 0;
     for (size_t i = 0; i < h->plan->n0; i++) h->order[i] = i;
     sort_ops(h->order, h->plan->n0, cfg->ops);
     h->lock_owner = -1;
@@ -472,6 +490,8 @@ static void tasks_fini(void *self) {
     free(h->tk);
     free(h->running);
     free(h->order);
+    free(h->core_tk);
+    free(h->core_at);
 }
 
 /* Priority on the core: the lock owner inherits its waiters' (rt_mutex). */
@@ -491,12 +511,13 @@ static int32_t pick_core(const ht *h, int32_t c) {
     if (cur >= 0 && h->tk[cur].np && h->tk[cur].ready) return cur;   /* non-preemptive */
     int32_t best = -1;
     int64_t bkey = 0;
-    for (size_t i = 0; i < h->n; i++) {
+    for (int32_t x = h->core_at[c]; x < h->core_at[c + 1]; x++) {
+        int32_t i = h->core_tk[x];
         const ht_task *k = &h->tk[i];
-        if (!k->ready || k->d->cpu != c) continue;
-        int64_t key = eff_key(h, (int32_t)i);
+        if (!k->ready) continue;
+        int64_t key = eff_key(h, i);
         if (best < 0 || key > bkey || (key == bkey && k->rseq < h->tk[best].rseq)) {
-            best = (int32_t)i;
+            best = i;
             bkey = key;
         }
     }
