@@ -274,6 +274,7 @@ typedef struct ew_state {
     bool *tba_swap;
     struct ew_saved **saved_head, **saved_tail;
     uint8_t *qpoll;          /* [nsubs] asleep where the rule looks every cycle (run_subcore_quota) */
+    int32_t *sm_live;        /* [sms] quota runs: the SM's sub-cores holding warps */
     int32_t nqpoll;          /* how many: while any, every cycle runs, as under the rule */
     /* the front end (device.fetch_warps > 0) */
     int32_t fe_warps;        /* warps fetched per SM and cycle; 0 = not modelled */
@@ -707,7 +708,7 @@ static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
         int32_t *pos = E->fe_pos + (size_t)((w - E->subs) / E->nsub) * EW_SLOTS;
         for (int32_t i = p; i < p + m; i++) pos[w->fe_slot[i]] = i;
     }
-    w->n--;
+    if (--w->n == 0 && E->sm_live) E->sm_live[(w - E->subs) / E->nsub]--;
     if (E->wp->on_remove) E->wp->on_remove(w->pol, w, p);
 }
 
@@ -1580,17 +1581,24 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
                 ob[i >> 6] &= ~(1ULL << (i & 63));
             }
         } else {
+            /* each word's owing warps split into the completed ones (a
+             * mask, without a branch on each: which have completed is
+             * data the predictor misses) and the next completion, then
+             * the completed ones charged in position order */
             for (int32_t x = 0; x < E->owed_words; x++) {
+                uint64_t due = 0;
                 for (uint64_t m = ob[x]; m; m &= m - 1) {
                     int32_t i = x * 64 + __builtin_ctzll(m);
                     int64_t d = done[i];
-                    if (d > c) {
-                        next = d < next ? d : next;
-                        continue;
-                    }
+                    due |= (uint64_t)(d <= c) << (i & 63);
+                    int64_t late = d > c ? d : INT64_MAX;
+                    next = late < next ? late : next;
+                }
+                ob[x] &= ~due;
+                for (; due; due &= due - 1) {
+                    int32_t i = x * 64 + __builtin_ctzll(due);
                     quota_charge(&E->q, sm, w->quota_k[i], owe[i], c);
                     owe[i] = 0;
-                    ob[x] &= ~(1ULL << (i & 63));
                 }
             }
         }
@@ -1598,10 +1606,11 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     quota_begin(&E->q, sm, c);
     if (E->fp_iv) fp_hold(E, s, w, c);
+    /* every quota policy's pick is the EWS's (QUOTA_POLICY), called inline */
     void *pol = w->pol;
     /* every LD/ST slot held: the sub-core issues nothing (lq_take) */
-    int32_t p = E->lq_n && lq_free(E, s) > c ? -1 : E->pick(pol, w, c);
-    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = E->pick(pol, w, c);
+    int32_t p = E->lq_n && lq_free(E, s) > c ? -1 : quota_ews_pick(pol, w, c);
+    while (E->gate && p >= 0 && gated(E, s, w, p, c)) p = quota_ews_pick(pol, w, c);
     if (p >= 0) {
         /* the policy hears of the issue first (warp.h); a warp that
          * issues its last instruction then leaves (on_remove) */
@@ -1642,9 +1651,9 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
          * the rule's (nqpoll), and so is every trace, to the cycle: only
          * the looks that would change nothing are skipped, about half of
          * all turns in a QoS sweep. */
-        int64_t qw = quota_wake(&E->q, sm, c), wake = qw;
-        for (int32_t j = sm * E->nsub; j < (sm + 1) * E->nsub; j++)
-            if (j != s && E->subs[j].n > 0) wake = c + 1;
+        int64_t qw = quota_wake(&E->q, sm, c);
+        /* another sub-core of the SM holds warps (this one does: w->n > 0) */
+        int64_t wake = E->sm_live[sm] > 1 ? c + 1 : qw;
         for (int32_t i = 0; i < w->n; i++) {
             int64_t t = r[i], ta = r[i];
             if (cnt[w->quota_k[i]] <= 0) {
@@ -1817,6 +1826,7 @@ static void warp_fini(void *self) {
     free(E->saved_head);
     free(E->saved_tail);
     free(E->qpoll);
+    free(E->sm_live);
     for (size_t k = 0; k < E->nk; k++) {
         free(E->ks[k].code);
         free(E->ks[k].ext);
@@ -2061,7 +2071,9 @@ static int warp_init(void *self, sim_state *st) {
         E->qk = malloc((E->nk ? E->nk : 1) * sizeof *E->qk);
         E->qfirst = malloc((E->nk ? E->nk : 1) * sizeof *E->qfirst);
         E->qpoll = calloc(ns, sizeof *E->qpoll);
-        if (!E->owe || !E->owed || !E->wqk || !E->qk || !E->qfirst || !E->qpoll) return -1;
+        E->sm_live = calloc((size_t)d->sms, sizeof *E->sm_live);
+        if (!E->owe || !E->owed || !E->wqk || !E->qk || !E->qfirst || !E->qpoll || !E->sm_live)
+            return -1;
         /* ISCA'17 §4.1 re-executes each program over the simulated window,
          * and the QoS manager's state (history, Rollover's leftover) is
          * the kernel's across its runs: a kernel launched on the same
@@ -2238,6 +2250,7 @@ static void join_warp(ew_state *E, sim_state *st, int32_t b, warp_info wi, int64
     int32_t s = sm * E->nsub + j;
     warp_sub *w = &E->subs[s];
     int32_t n = w->n++;
+    if (n == 0 && E->sm_live) E->sm_live[sm]++;
     w->ready[n] = from;
     if (w->quota_owe) {
         w->quota_owe[n] = 0;

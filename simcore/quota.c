@@ -50,17 +50,15 @@ void quota_kernel_set(quota_state *q, int32_t k, double goal, double lanes) {
     q->k[k].lanes = lanes > 0 ? lanes : 32;
 }
 
-/* Split Quota_k over the SMs by the kernel's warps on each
- * (§3.4.1: "proportionally to the TBs hosted by each SM"). At least one
- * thread instruction: a share rounded down to nothing would stop the
- * kernel's warps there for good (Naive never raises a quota). */
-static void refill(quota_state *q, int32_t s, int64_t c);
-
 int64_t quota_renew_discard(int64_t left, int64_t alloc, bool qos) {
     (void)qos;
     return alloc + quota_debt(left);
 }
 
+/* Split Quota_k over the SMs by the kernel's warps on each
+ * (§3.4.1: "proportionally to the TBs hosted by each SM"). At least one
+ * thread instruction: a share rounded down to nothing would stop the
+ * kernel's warps there for good (Naive never raises a quota). */
 static int64_t share(const quota_kernel *K, int64_t warps) {
     if (K->wsplit <= 0 || warps <= 0) return 0;
     int64_t a = (int64_t)(K->quota * (double)warps / (double)K->wsplit);
@@ -169,7 +167,7 @@ void quota_epoch(quota_state *q, int64_t c) {
         /* a scheme that renews a non-QoS counter to 0 (Rollover-Time,
          * §4.5) refills it at once where no QoS kernel on the SM has quota
          * (for the others this finds every non-QoS counter positive) */
-        else if (!sch->elastic) refill(q, s, c);
+        else if (!sch->elastic) quota_refill(q, s, c);
     }
     q->epoch_start = c;
     q->next_boundary = c + q->T;
@@ -207,7 +205,7 @@ void quota_join(quota_state *q, int32_t s, int32_t k, int32_t n, int64_t c) {
         if (q->cnt[i] == QUOTA_FREE || q->cnt[i] <= 0) q->cnt[i] = g;
         else q->cnt[i] += g;
         if (g > 0) q->raised[s] = 1;
-        if (g <= 0 && !q->sch->elastic) refill(q, s, c);
+        if (g <= 0 && !q->sch->elastic) quota_refill(q, s, c);
     }
 }
 
@@ -219,7 +217,7 @@ void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c) {
      * kernels still there may now be the ones whose quota is all used
      * (§3.4.1 "checks if C_k for all ks in the SM are zero or negative";
      * §3.4.3 "Once all kernels consume their quota") */
-    if (q->w[i] == 0 && q->cnt[i] > 0 && q->cnt[i] != QUOTA_FREE) refill(q, s, c);
+    if (q->w[i] == 0 && q->cnt[i] > 0 && q->cnt[i] != QUOTA_FREE) quota_refill(q, s, c);
 }
 
 void quota_done(quota_state *q, int32_t k, int64_t end) {
@@ -230,8 +228,7 @@ void quota_done(quota_state *q, int32_t k, int64_t end) {
     if (K->qos && --q->qos_live == 0) q->win_end = end;
 }
 
-void quota_begin(quota_state *q, int32_t s, int64_t c) {
-    if (!q->sch->elastic || c < q->ends[s] || q->epoch_start < 0) return;
+void quota_timeout(quota_state *q, int32_t s, int64_t c) {
     /* §3.4.3: the epoch ran its full length without every quota used up:
      * the scheme renews the counters as at a fixed boundary */
     size_t i0 = AT(q, s, 0);
@@ -256,24 +253,9 @@ static bool all_used(const quota_state *q, int32_t s, int which) {
     return true;
 }
 
-void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c) {
-    quota_kernel *K = &q->k[k];
-    size_t i = AT(q, s, k);
-    K->instr += lanes;
-    K->epoch_instr += lanes;
-    if (q->qos_live > 0) K->shared_instr++;
-    if (q->cnt[i] == QUOTA_FREE) return;
-    /* §3.4.1: "When a warp instruction of k is completed, C_k is
-     * decremented by the number of instructions that are actually
-     * executed in the warp instruction" */
-    q->cnt[i] -= lanes;
-    if (q->cnt[i] > 0) return;
-    refill(q, s, c);
-}
-
 /* A counter on SM s ran out at cycle c (or a kernel left it): the
  * scheme's refill rules. */
-static void refill(quota_state *q, int32_t s, int64_t c) {
+void quota_refill(quota_state *q, int32_t s, int64_t c) {
     size_t i0 = AT(q, s, 0);
     if (q->sch->elastic) {
         /* §3.4.3: "Once all kernels consume their quota before the end of
@@ -311,15 +293,5 @@ int64_t quota_wake(const quota_state *q, int32_t s, int64_t c) {
 }
 
 int32_t quota_pick(void *self, const warp_sub *s, int64_t c) {
-    int32_t greedy = ((const warp_gto_state *)self)->greedy;
-    const int64_t *cnt = s->quota_cnt;
-    /* quota_k: the manager's kernel of each warp (NULL: its own) */
-    const int32_t *qk = s->quota_k;
-#define QK(i) (qk ? qk[(i)] : s->info[(i)].kernel)
-    if (greedy >= 0 && s->ready[greedy] <= c && cnt[QK(greedy)] > 0) return greedy;
-    const int64_t *r = s->ready;
-    for (int32_t i = 0; i < s->n; i++)
-        if (r[i] <= c && cnt[QK(i)] > 0) return i;
-#undef QK
-    return -1;
+    return quota_ews_pick(self, s, c);
 }

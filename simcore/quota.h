@@ -161,13 +161,35 @@ void quota_leave(quota_state *q, int32_t s, int32_t k, int64_t c);
 /* Kernel k's last warp ends at cycle `end`. */
 void quota_done(quota_state *q, int32_t k, int64_t end);
 
-/* Before SM s picks at cycle c: Elastic Epoch's time-out (§3.4.3). */
-void quota_begin(quota_state *q, int32_t s, int64_t c);
+/* Before SM s picks at cycle c: Elastic Epoch's time-out (§3.4.3). Inline,
+ * as it comes before every pick of a quota run; the renewal is
+ * quota_timeout's. */
+void quota_timeout(quota_state *q, int32_t s, int64_t c);
+static inline void quota_begin(quota_state *q, int32_t s, int64_t c) {
+    if (q->sch->elastic && c >= q->ends[s] && q->epoch_start >= 0) quota_timeout(q, s, c);
+}
 
-/* Sub-core s issued a warp instruction of kernel k with `lanes` threads at
- * cycle c: C_k drops by them (§3.4.1), and the refill rules run when a
- * counter runs out. */
-void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c);
+/* A counter of SM s ran out at cycle c (or a kernel left it): the scheme's
+ * refill rules (quota.c). */
+void quota_refill(quota_state *q, int32_t s, int64_t c);
+
+/* Sub-core s's warp instruction of kernel k with `lanes` threads
+ * completed at cycle c: C_k drops by them (§3.4.1: "When a warp
+ * instruction of k is completed, C_k is decremented by the number of
+ * instructions that are actually executed in the warp instruction"), and
+ * the refill rules run when a counter runs out. Inline: it comes with
+ * every instruction of a quota run. */
+static inline void quota_charge(quota_state *q, int32_t s, int32_t k, int32_t lanes, int64_t c) {
+    quota_kernel *K = &q->k[k];
+    size_t i = (size_t)s * (size_t)q->nk + (size_t)k;
+    K->instr += lanes;
+    K->epoch_instr += lanes;
+    if (q->qos_live > 0) K->shared_instr++;
+    if (q->cnt[i] == QUOTA_FREE) return;
+    q->cnt[i] -= lanes;
+    if (q->cnt[i] > 0) return;
+    quota_refill(q, s, c);
+}
 
 /* The first cycle after c at which SM s can get quota without issuing
  * (the next boundary, or its elastic epoch's end). */
@@ -187,6 +209,21 @@ static inline bool quota_held(const quota_state *q, int32_t s) {
  * (ISCA'17 Table 1, Sched. Policy GTO) over the warps whose kernel's
  * counter on this SM is positive. self: GTO's state (warp_gto_state). */
 int32_t quota_pick(void *self, const warp_sub *s, int64_t c);
+/* The same, inline (every quota policy's pick is quota_pick: QUOTA_POLICY
+ * below; exec_warp.c calls this one). */
+static inline int32_t quota_ews_pick(const warp_gto_state *g, const warp_sub *s, int64_t c) {
+    int32_t greedy = g->greedy;
+    const int64_t *cnt = s->quota_cnt;
+    /* quota_k: the manager's kernel of each warp (NULL: its own) */
+    const int32_t *qk = s->quota_k;
+#define QK(i) (qk ? qk[(i)] : s->info[(i)].kernel)
+    if (greedy >= 0 && s->ready[greedy] <= c && cnt[QK(greedy)] > 0) return greedy;
+    const int64_t *r = s->ready;
+    for (int32_t i = 0; i < s->n; i++)
+        if (r[i] <= c && cnt[QK(i)] > 0) return i;
+#undef QK
+    return -1;
+}
 
 /* A quota scheme's warp policy entry: the EWS pick over GTO's state and
  * hooks (warp_gto.c), and its quota_scheme `sch` (warp_quota_*.c). */
