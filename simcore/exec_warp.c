@@ -1081,9 +1081,17 @@ static int64_t l2_access(ew_state *E, int64_t m, bool store, int64_t *wb) {
             tag = E->l2_tag + set;
             lru = E->l2_lru + set;
             mask = E->l2_mask + set;
+            /* the tags searched and the least recently used way (the first
+             * of equals) kept as they go, by selects: which way is older is
+             * data the predictor misses */
             int32_t victim = 0;
-            for (w = 0; w < A && tag[w] != line + 1; w++)
-                if (lru[w] < lru[victim]) victim = w;
+            uint64_t oldest = UINT64_MAX;
+            for (w = 0; w < A && tag[w] != line + 1; w++) {
+                uint64_t u = lru[w];
+                bool older = u < oldest;
+                victim = older ? w : victim;
+                oldest = older ? u : oldest;
+            }
             if (w == A) {
                 /* not held: the least recently used line makes room, its
                  * dirty sectors written back */
