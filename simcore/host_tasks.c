@@ -376,7 +376,7 @@ typedef struct ht {
     int32_t ncores;
     int32_t *running;        /* [ncores] the task on each core, -1 idle */
     int32_t *core_tk;        /* the tasks of each core, ascending: core c's are */
-    int32_t *core_at;        /* core_tk[core_at[c] .. core_at[c + 1]) */
+    int32_t *core_at;        /* core_tk[core_at[c] .. core_at[c + 1]), [ncores + 1] */
     int64_t last_t;
     bool dirty;              /* act again at last_t */
     int32_t lock_owner;
@@ -427,20 +427,16 @@ static int tasks_init(void *self, sim_state *st, char *err, size_t errlen) {
         return -1;
     }
     for (int32_t c = 0; c < h->ncores; c++) h->running[c] = -1;
-    /* each core's tasks in index order (pick_core's tie order), by a
-     * counting sort; a task on a core the run lacks is on no list and never
-     * runs, as when pick_core scanned every task for its core */
-    for (size_t i = 0; i < h->n; i++)
-        if (cfg->tasks[i].cpu >= 0 && cfg->tasks[i].cpu < h->ncores) h->core_at[cfg->tasks[i].cpu + 1]++;
-    for (int32_t c = 0; c < h->ncores; c++) h->core_at[c + 1] += h->core_at[c];
-    for (size_t i = 0; i < h->n; i++) {
-        int32_t c = cfg->tasks[i].cpu;
-        if (c < 0 || c >= h->ncores) continue;
-        int32_t at = h->core_at[c]++;
-        h->core_tk[at] = (int32_t)i;
+    /* each core's tasks in index order (pick_core's tie order); a task on
+     * a core the run lacks is on no list and never runs, as when
+     * pick_core scanned every task for its core */
+    int32_t listed = 0;
+    for (int32_t c = 0; c < h->ncores; c++) {
+        h->core_at[c] = listed;
+        for (size_t i = 0; i < h->n; i++)
+            if (cfg->tasks[i].cpu == c) h->core_tk[listed++] = (int32_t)i;
     }
-    for (int32_t c = h->ncores; c > 0; c--) h->core_at[c] = h->core_at[c - 1];
-    h->core_at[0] = 0;
+    h->core_at[h->ncores] = listed;
     for (size_t i = 0; i < h->plan->n0; i++) h->order[i] = i;
     sort_ops(h->order, h->plan->n0, cfg->ops);
     h->lock_owner = -1;
