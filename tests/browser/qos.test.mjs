@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, shot } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -70,6 +70,6 @@ test('compare of the four schemes: attained share per scheme against the goal, Â
   // the non-QoS kernel pays for it: C keeps less under Rollover than under Naive
   assert.ok(rows[3].nonqos[0].share < rows[0].nonqos[0].share);
   assert.equal(await page.locator('#qos-compare-table tbody tr').count(), 4);
-  await shot(page.locator('#qos-compare'), path.join(OUT, 'qos-compare.png'));
+  await shot(page.locator('#qos-compare'), docShot('img/qos-compare.png'));   // the README's picture
   assert.deepEqual(br.problems, []);
 });

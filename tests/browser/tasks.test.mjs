@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, shot } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -70,7 +70,7 @@ test('the Tasks tab: one lane and one legend entry per task, MORT and bounds per
   }
   assert.equal(await page.locator('#task-table .missed').count(), st.taskStats.filter((s) => s.violated).length + st.taskStats.filter((s) => s.misses > 0).length);
   assert.ok(await page.locator('#bound-note').textContent(), 'the "—" bounds are explained');
-  await shot(page, path.join(OUT, 'tasks-gcaps.png'), { fullPage: true });
+  await shot(page, docShot('img/tasks-gcaps.png'), { fullPage: true });   // the README's picture
   // zoom: fewer jobs drawn, the window in the URL, reopened the same
   await page.evaluate(() => window.schedlab.taskZoom(0.02));
   const z = await page.evaluate(() => ({ d: window.schedlab.taskDrawn, w: window.schedlab.taskWindow }));

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, OUT, shot } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -68,6 +68,9 @@ test('QAWS Fig. 3c: one sub-core lane, 18 cells of each kernel, warp ids on the 
   const tip = await page.evaluate(() => window.schedlab.warpTip);
   assert.deepEqual(tip, ['warp 0 · K1', 'cycle 0', 'SM 0 · sub-core 0']);
   await shot(page, path.join(OUT, 'warps-qaws-fig3c.png'), { fullPage: true });
+  // the README's picture: the page without the tooltip, down to the count
+  await page.mouse.move(0, 0);
+  await shot(page, docShot('img/warps-qaws-fig3.png'), { clip: { x: 0, y: 0, width: 1280, height: 530 } });
   assert.deepEqual(br.problems, []);
 });
 
