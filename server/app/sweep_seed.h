@@ -6,8 +6,9 @@
  * reduced ISCA'17 QoSreach sweep -- with the CLI's code (sweep_run) and
  * stores each as `schedlab sweep --db` does, one transaction each, marked
  * with its file ("sweeps/NAME.json") so that a later start skips it.
- * The sweeps of hours (ISCA'17's trios at §4.1's parameters) are shipped
- * computed instead, in sweeps/results/, and stored from there.
+ * The sweeps of hours (ISCA'17's 90 pairs under Rollover and Spart and
+ * its trios, at §4.1's parameters) are shipped computed instead, in
+ * sweeps/results/, and stored from there.
  *
  * SCHEDLAB_SEED_SWEEP_TASKSETS=N (tests only, tests/api/server.mjs): the
  * schedulability sweeps with N tasksets per point instead of their spec's,

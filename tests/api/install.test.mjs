@@ -86,9 +86,9 @@ async function servesFromPrefix(exe, { from = null, keepDb = null, gone = null }
     // installed kernel library (share/schedlab/scenarios/kernels)
     assert.ok(scenarioFiles.some((f) => f.startsWith('qaws-fig4a-')));
     // and the shipped sweeps, from share/schedlab/sweeps (issue 30; seeded small in tests):
-    // nine computed at first start, two stored from their shipped results (sweeps/results)
+    // nine computed at first start, three stored from their shipped results (sweeps/results)
     const sweeps = exps.body.experiments.filter((e) => e.source === 'sweep');
-    assert.equal(sweeps.length, 11);
+    assert.equal(sweeps.length, 12);
     const share = realpathSync(join(exe, '../../share/schedlab'));
     if (gone) {
       // this start stored what was deleted, from its own folders, and only that
