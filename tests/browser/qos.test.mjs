@@ -8,8 +8,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, shot } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -71,5 +72,43 @@ test('compare of the four schemes: attained share per scheme against the goal, �
   assert.ok(rows[3].nonqos[0].share < rows[0].nonqos[0].share);
   assert.equal(await page.locator('#qos-compare-table tbody tr').count(), 4);
   await shot(page.locator('#qos-compare'), docShot('img/qos-compare.png'));   // the README's picture
+  assert.deepEqual(br.problems, []);
+});
+
+// The shipped whole pair sweep (sweeps/results/, stored by the default
+// database) drawn as ISCA'17's Figs. 7 and 9: each bar what the shipped
+// file's points say, the paper's numbers outlined beside them (§4.2: "for
+// C+C kernels, Spart and Rollover meet QoS goals in all cases"; §4.4:
+// "Spart exceeds the given goal by 11.6% ... Rollover only ... by 2.8%").
+test('the shipped 90-pair sweep: Fig. 7 per QoS kernel and class and Fig. 9, ours beside the paper\'s', async () => {
+  const file = 'isca17-parboil-paper-rollover-spart.json';
+  const r = JSON.parse(fs.readFileSync(path.join(REPO, 'sweeps', 'results', file), 'utf8'));
+  const list = (await srv.api('/api/experiments?limit=500')).body.experiments;
+  const e = list.find((x) => x.name === r.name);
+  assert.ok(e, `${r.name}: not stored`);
+  await page.goto(`${srv.base}/experiments/${e.slug}`);
+  await ready(page, 'sweep');
+  const drawn = await page.evaluate(() => Object.fromEntries(['class', 'overshoot'].map((f) => {
+    const c = window.Chart.getChart(document.querySelector(`#qos-${f}-chart canvas`));
+    return [f, { labels: c.data.labels, sets: c.data.datasets.map((d) => ({ label: d.label, data: d.data })) }];
+  })));
+  const classes = ['C+C', 'C+M', 'M+C', 'M+M'];
+  assert.deepEqual(drawn.class.labels, [...r.kernels.map((k) => k.name), ...classes]);
+  const share = (s, inG) => {
+    const pts = r.points.filter((p) => p.scheme === s && inG(r.pairs[p.pair]));
+    return Math.round((pts.filter((p) => p.qos_met).length / pts.length) * 1000) / 10;
+  };
+  for (const [i, s] of ['rollover', 'spart'].entries()) {
+    assert.equal(drawn.class.sets[i].label, s);
+    assert.deepEqual(drawn.class.sets[i].data, [...r.kernels.map((k) => share(s, (p) => p.qos === k.name)),
+      ...classes.map((c) => share(s, (p) => p.classes === c))]);
+    assert.equal(drawn.class.sets[i + 2].label, `${s} (paper)`);
+    assert.equal(drawn.class.sets[i + 2].data[r.kernels.length], 100);
+  }
+  // 90 pairs: each QoS kernel's bar is over its 9 pairs x 10 goals, as Fig. 7's
+  assert.equal(r.points.filter((p) => p.scheme === 'rollover' && r.pairs[p.pair].qos === 'histo').length, 90);
+  assert.deepEqual(drawn.overshoot.sets[1], { label: 'paper', data: [2.8, 11.6] });
+  assert.deepEqual(drawn.overshoot.sets[0].data, ['rollover', 'spart'].map((s) => Math.round(r.overshoot[s] * 1000) / 10));
+  await shot(page.locator('#qos-class-chart'), docShot('img/qos-fig7.png'));   // the README's picture
   assert.deepEqual(br.problems, []);
 });

@@ -5,8 +5,11 @@
 // .sweep = {series, points} says what the chart holds (browser tests).
 // A sweep of kind "qos" (the ISCA'17 QoSreach sweep, docs/qos.md) gets
 // renderQos instead: QoSreach and non-QoS throughput per scheme against the
-// goal (Fig. 6a, 8a), a table per scheme and pair class (Fig. 7), and
-// window.schedlab.sweep = {kind, schemes, goals, points, qosreach}.
+// goal (Fig. 6a, 8a), QoSreach per QoS kernel and pair class (Fig. 7), the
+// lead in throughput over Spart (Fig. 8), the overshoot (Fig. 9) and the
+// misses by shortfall (Fig. 5), the paper's numbers beside ours; a table
+// per scheme and pair class, and window.schedlab.sweep = {kind, schemes,
+// goals, points, qosreach}.
 
 import { api } from '../api.mjs';
 import { h, table } from '../dom.mjs';
@@ -14,7 +17,7 @@ import { createEditor, errorLine } from '../editor.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate } from '../router.mjs';
 import { setExtra } from '../state.mjs';
-import { createQosCharts, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
+import { createQosCharts, createQosFigures, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
 import { rtaCard } from './rta.mjs';
 
 export async function renderSweep(root, e, ctx) {
@@ -81,8 +84,26 @@ function renderQos(root, e, r) {
     const refHost = h('section', { class: 'card', id: 'qos-reference-chart' }, h('h2', null, 'QoSreach per scheme, ours beside the paper\'s'));
     root.insertBefore(refHost, thrHost);
     refChart = createReachReference(refHost, r);
-    refHost.append(h('p', { class: 'hint', id: 'sweep-reference' }, `Dashed: ${ref.source}.`));
+    refHost.append(h('p', { class: 'hint', id: 'sweep-reference' }, `Outlined: ${ref.source}.`));
   }
+  // Figs. 7, 8 (the lead over Spart), 9 and 5, the paper's numbers outlined beside ours
+  const fig = (id, title, hint) => h('section', { class: 'card', id }, h('h2', null, title), h('p', { class: 'hint' }, hint));
+  const whole = trio ? '60 trios × 10 goals' : '900 points';
+  const hosts = {
+    byClass: fig('qos-class-chart', 'QoSreach per QoS kernel and pair class (Fig. 7)',
+      `Each QoS kernel's points, then each pair class's (C: compute-, M: memory-bound, QoS kernel first). Outlined: the paper's, where its text gives a number (§4.2: "for C+C kernels, Spart and Rollover meet QoS goals in all cases").`),
+    gain: r.schemes.includes('spart') && r.schemes.length > 1
+      ? fig('qos-gain-chart', `Non-QoS throughput over Spart's (Fig. ${trio ? (trio === 1 ? '8b' : '8c') : '8a'})`,
+        `Each scheme's non-QoS throughput over Spart's per goal, each over the points it meets, then averaged pooled over all met points and as the mean of the per-goal bars: the paper does not say which its average is (docs/qos.md). Outlined: Rollover's average lead in the paper (§4.3, over its ${whole})${trio === 1 ? ', and its 75.5 % at 95 %' : ''}.`)
+      : null,
+    // (a result stored before Figs. 5 and 9 were reported has neither)
+    overshoot: r.overshoot && fig('qos-overshoot-chart', 'Overshoot of the met goals (Fig. 9)',
+      `The met points' mean attained / goal − 1. Outlined: the paper's${trio ? ' for pairs; none is given for trios' : ` (§4.4: Rollover 2.8 %, Spart 11.6 %; §3.4.2: History's met cases 1.3 %), over its ${whole}`}.`),
+    misses: r.misses && r.shortfall_bins && fig('qos-misses-chart', 'Missed goals by how far (Fig. 5)',
+      'Each scheme\'s missed points by their shortfall, 1 − attained / goal. The paper (§3.4.2) counts History\'s: "over 700" of 900 missed, "most of them are only within 5% of the QoS goals".'),
+  };
+  root.append(...Object.values(hosts).filter(Boolean));
+  const figures = createQosFigures(hosts, r, trio);
   setExtra('sweep', {
     reference: ref ? Object.keys(ref.qosreach).length : 0,
     kind: 'qos', schemes: r.schemes.length, goals: r.goals.length, points: r.points.length,
@@ -123,7 +144,7 @@ function renderQos(root, e, r) {
   root.append(h('section', { class: 'card' }, h('h2', null, 'Kernels'), table(kcols, r.kernels, { id: 'qos-kernels', class: 'list' })));
   root.append(h('details', { class: 'card scenario' }, h('summary', null, 'Sweep spec'),
     h('pre', null, JSON.stringify(spec, null, 2))));
-  return { view: 'sweep', cleanup: () => { charts.destroy(); if (refChart) refChart.destroy(); } };
+  return { view: 'sweep', cleanup: () => { charts.destroy(); figures.destroy(); if (refChart) refChart.destroy(); } };
 }
 
 // ---- /sweeps: a sweep started from the page (issue 30) ---------------------
