@@ -1445,6 +1445,13 @@ uint64_t qos_points(const qos_spec *s) {
     return (uint64_t)s->npairs * s->nsch * s->ngoals;
 }
 
+uint64_t qos_shard_points(const qos_spec *s, int index, int count) {
+    if (count < 1 || index < 0 || (size_t)index >= s->npairs) return 0;
+    /* pairs index, index + count, ... (qos_run_ctl) */
+    uint64_t pairs = (s->npairs - (size_t)index + (size_t)count - 1) / (size_t)count;
+    return pairs * s->nsch * s->ngoals;
+}
+
 uint64_t qos_cycles(const qos_spec *s) {
     return qos_points(s) * (uint64_t)(s->window > 0 ? s->window : 1000000);
 }

@@ -87,6 +87,9 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads,
  * server's budget: points x the template's window in cycles (1M when the
  * template has none), what a point's simulation costs grows with. */
 uint64_t qos_points(const qos_spec *s);
+/* The points of shard `index` of `count` (qos_run_ctl's pairs index,
+ * index + count, ...). */
+uint64_t qos_shard_points(const qos_spec *s, int index, int count);
 uint64_t qos_cycles(const qos_spec *s);
 
 int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen);

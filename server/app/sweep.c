@@ -551,6 +551,14 @@ uint64_t sweep_units(const sweep_spec *s) {
     return s->qos ? qos_points(s->qos) : (uint64_t)s->npoints * (uint64_t)s->tasksets;
 }
 
+uint64_t sweep_shard_units(const sweep_spec *s, int index, int count) {
+    if (s->qos) return qos_shard_points(s->qos, index, count);
+    if (count < 1 || index < 0) return 0;
+    /* tasksets index, index + count, ... (sweep_run_ctl) */
+    uint64_t total = (uint64_t)s->npoints * (uint64_t)s->tasksets;
+    return total > (uint64_t)index ? (total - (uint64_t)index + (uint64_t)count - 1) / (uint64_t)count : 0;
+}
+
 uint64_t sweep_work(const sweep_spec *s) {
     return s->qos ? qos_cycles(s->qos) : sweep_units(s) * (uint64_t)s->napproaches;
 }

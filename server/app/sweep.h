@@ -86,6 +86,8 @@ int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const 
 
 /* The units sweep_ctl.done counts to for the whole sweep (shard 0 of 1). */
 uint64_t sweep_units(const sweep_spec *s);
+/* ... and for shard `index` of `count`. */
+uint64_t sweep_shard_units(const sweep_spec *s, int index, int count);
 /* Analyses of a schedulability sweep (units x approaches); for a QoS sweep
  * its simulated cycles (qos_cycles). The server's budget (budget.h:
  * sweep_analyses, sweep_cycles). */

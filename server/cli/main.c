@@ -74,7 +74,7 @@ static const char usage_main[] =
     "        [--answer-memory SIZE] [--token-file FILE] [--read-token T]\n"
     "        [--header-timeout S] [--min-body-rate BYTES]\n"
     "  rta TASKSET.json\n"
-    "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N]\n"
+    "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N] [--progress SECONDS]\n"
     "  merge SHARD.json... [--db DB] [-o RESULT.json]\n"
     "  --version          the version of schedlab and of the libraries it uses\n"
     "\n"

@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../db/db.h"
 #include "../../db/sweep.h"
+#include "cli_progress.h"
 #include "sweep.h"
 #include "sweep_api.h"
 #include "taskset.h"
@@ -28,14 +30,19 @@ static const char usage_rta[] =
     "(null where the iteration passed the deadline).\n";
 
 static const char usage_sweep[] =
-    "usage: schedlab sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N]\n"
+    "usage: schedlab sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N] "
+    "[--progress SECONDS]\n"
     "\n"
     "Generate tasksets per point of the spec's swept parameter (schedlab-sweep/1,\n"
     "the GCAPS paper's Table 3 by default), analyse each with every approach on\n"
     "every core, and store the schedulable counts as a new experiment (its slug\n"
     "is printed) that the dashboard charts like the paper's Fig. 8. With\n"
     "--shard i/n only the i-th of n disjoint slices is computed and written\n"
-    "(to -o or stdout) for `schedlab merge`; nothing is stored.\n";
+    "(to -o or stdout) for `schedlab merge`; nothing is stored.\n"
+    "\n"
+    "While it runs, a line on stderr every --progress seconds says how many\n"
+    "tasksets (or QoS points) are done, the rate and the time left (default:\n"
+    "10 on a terminal, 60 otherwise, as in a Slurm job's log; 0: none).\n";
 
 static const char usage_merge[] =
     "usage: schedlab merge SHARD.json... [--db DB] [-o RESULT.json]\n"
@@ -58,7 +65,7 @@ static int say(int code, const char *fmt, ...) {
 typedef struct copts {
     const char *pos[256];
     int npos;
-    const char *out, *db, *shard, *threads;
+    const char *out, *db, *shard, *threads, *progress;
     bool help;
 } copts;
 
@@ -77,18 +84,33 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
             o->pos[o->npos++] = a;
             continue;
         }
-        const char **dst = !strcmp(a, "-o") || !strcmp(a, "--output") ? &o->out
-                           : !strcmp(a, "--db")                        ? &o->db
-                           : !strcmp(a, "--shard")                     ? &o->shard
-                           : !strcmp(a, "--threads")                   ? &o->threads
-                                                                       : NULL;
-        char needle[32];
-        snprintf(needle, sizeof needle, " %s ", a);
+        /* the value as the next argument or after '=' (docs/cli.md), as
+         * the other commands take it (main.c) */
+        char flag[32];
+        const char *val = NULL, *eq = strchr(a, '=');
+        if (eq && (size_t)(eq - a) < sizeof flag) {
+            memcpy(flag, a, (size_t)(eq - a));
+            flag[eq - a] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(flag, sizeof flag, "%s", a);
+        }
+        const char **dst = !strcmp(flag, "-o") || !strcmp(flag, "--output") ? &o->out
+                           : !strcmp(flag, "--db")                           ? &o->db
+                           : !strcmp(flag, "--shard")                        ? &o->shard
+                           : !strcmp(flag, "--threads")                      ? &o->threads
+                           : !strcmp(flag, "--progress")                     ? &o->progress
+                                                                             : NULL;
+        char needle[40];
+        snprintf(needle, sizeof needle, " %s ", flag);
         if (!dst || !strstr(allowed, needle))
-            return say(-1, "unknown option %s (see --help)", a);
-        if (i + 1 >= argc)
-            return say(-1, "option %s needs a value", a);
-        *dst = argv[++i];
+            return say(-1, "unknown option %s (see --help)", flag);
+        if (!val) {
+            if (i + 1 >= argc)
+                return say(-1, "option %s needs a value", flag);
+            val = argv[++i];
+        }
+        *dst = val;
     }
     return 0;
 }
@@ -153,7 +175,7 @@ int rta_cli_rta(int argc, char **argv) {
 
 int rta_cli_sweep(int argc, char **argv) {
     copts o;
-    if (parse(argc, argv, " --shard --db -o --output --threads ", &o))
+    if (parse(argc, argv, " --shard --db -o --output --threads --progress ", &o))
         return EXIT_BAD_INPUT;
     if (o.help)
         return fputs(usage_sweep, stdout), 0;
@@ -174,6 +196,17 @@ int rta_cli_sweep(int argc, char **argv) {
             return say(EXIT_BAD_INPUT, "--threads: expected 1..256, got \"%s\"", o.threads);
         threads = (int)t;
     }
+    double every = isatty(STDERR_FILENO) ? 10 : 60;
+    if (o.progress) {
+        char *end;
+        double v = strtod(o.progress, &end);
+        if (end == o.progress || *end || !(v >= 0) || v > 86400)
+            return say(EXIT_BAD_INPUT,
+                       "--progress: expected the seconds between reports, 0..86400 (0: none), "
+                       "got \"%s\"",
+                       o.progress);
+        every = v;
+    }
     size_t len;
     char err[1024];
     char *text = jr_read_file(o.pos[0], 64u << 20, "sweep spec", &len, err, sizeof err);
@@ -186,7 +219,19 @@ int rta_cli_sweep(int argc, char **argv) {
         return say(EXIT_BAD_INPUT, "%s", err);
     json_t *res;
     sweep_stats st;
-    rc = sweep_run(s, index, count, threads, &res, &st, err, sizeof err);
+    /* the units done, as the run counts them (the server's jobs count the
+     * same: sweep_api.c), reported every `every` seconds; a QoS sweep's
+     * rate from its points on, after the kernels alone */
+    atomic_llong done = 0;
+    _Atomic(const char *) phase = NULL;
+    sweep_ctl ctl = {.done = &done, .phase = &phase};
+    bool qos = sweep_is_qos(s);
+    progress *pr = every > 0 ? progress_start("sweep", qos ? "points" : "tasksets",
+                                              sweep_shard_units(s, index, count), every, &done,
+                                              &phase, qos ? "points" : NULL)
+                             : NULL;
+    rc = sweep_run_ctl(s, index, count, threads, &ctl, &res, &st, err, sizeof err);
+    progress_stop(pr);
     sweep_spec_free(s);
     if (rc)
         return say(1, "%s", err);
@@ -242,8 +287,10 @@ int rta_cli_merge(int argc, char **argv) {
         json_error_t je;
         sh[n] = json_load_file(o.pos[n], JSON_REJECT_DUPLICATES, &je);
         if (!sh[n]) {
-            rc = say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line, je.column,
-                     je.text);
+            /* jansson gives no place when the file cannot be read at all */
+            rc = je.line < 1 ? say(EXIT_BAD_INPUT, "%s: cannot read: %s", o.pos[n], strerror(errno))
+                             : say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line,
+                                   je.column, je.text);
             break;
         }
     }

@@ -5,7 +5,7 @@
 // byte for byte; and Fig. 8's six shipped sweeps against the authors' released
 // code, every curve within 5 points at every point (issue 27).
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -155,6 +155,55 @@ test('sweep --shard i/n then merge gives the one-process sweep byte for byte', (
   const twice = cli(['merge', shards[0], shards[0], shards[1], shards[2], '--db', db]);
   assert.equal(twice.code, 2);
   assert.match(twice.stderr, /given twice/);
+});
+
+// A long sweep says how far it is (docs/cli.md): a line on stderr every
+// --progress seconds with the points done of its shard's and, once some
+// are, the rate and the time left; none with --progress 0. Options take
+// their value after '=' too, as every other command's do. A QoS sweep at
+// the paper's parameters (a 2M-cycle window: seconds of CPU a point), so
+// that it outlasts the 50-ms interval on any machine.
+test('sweep --progress reports the points done of the shard\'s; options take --opt=value', () => {
+  const spec = file('progress.json', {
+    schema: 'schedlab-sweep/1', kind: 'qos', name: 'progress',
+    template: join(repo, 'sweeps/isca17-pair-paper.json'), kernels: join(repo, 'sweeps/isca17-parboil.json'),
+    pairs: [['histo', 'spmv'], ['spmv', 'histo']], goals: [0.5, 0.9],
+    schemes: [{ name: 'rollover', policy: { warp: 'quota-rollover' } }], other_repeat: 1,
+  });
+  const lines = (stderr) => stderr.split('\n').filter((l) => /^schedlab: sweep: [\d,]+ of /.test(l));
+  const out = join(dir, 'progress-shard.json');
+  const r = cli(['sweep', spec, '--shard=1/2', '--threads=1', `-o=${out}`, '--progress=0.05']);
+  assert.equal(r.code, 0, r.stderr);
+  const seen = lines(r.stderr);
+  assert.ok(seen.length >= 2, r.stderr);
+  // shard 1 of 2: the second pair, its 2 goals: 2 of the sweep's 4 points
+  let last = 0;
+  for (const l of seen) {
+    const m = /^schedlab: sweep: (\d+) of 2 points/.exec(l);
+    assert.ok(m, l);
+    assert.ok(Number(m[1]) >= last && Number(m[1]) <= 2, l);
+    last = Number(m[1]);
+  }
+  // the first point takes seconds, and while it is the only one done the
+  // line has the rate and the time left
+  assert.ok(seen.some((l) => /^schedlab: sweep: 1 of 2 points \(50 %\) in \d+ s, [\d.]+ points\/s: about (\d+ s|\d+ min \d+ s) left$/.test(l)), r.stderr);
+  assert.equal(JSON.parse(readFileSync(out, 'utf8')).points.length, 2);
+  const quiet = cli(['sweep', spec, '--shard', '1/2', '--progress', '0', '-o', join(dir, 'quiet.json')]);
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.deepEqual(lines(quiet.stderr), []);
+  assert.match(quiet.stderr, /^schedlab: sweep: 2 points \(/);
+  for (const bad of ['-1', 'soon', '']) {
+    const b = cli(['sweep', spec, `--progress=${bad}`]);
+    assert.equal(b.code, 2);
+    assert.equal(b.stderr, `schedlab: --progress: expected the seconds between reports, 0..86400 (0: none), got "${bad}"\n`);
+  }
+  const db = join(dir, 'eq.db');
+  const eq = cli(['sweep', file('eq.json', { ...SPEC, tasksets: 5 }), `--db=${db}`, '--progress=0']);
+  assert.equal(eq.code, 0, eq.stderr);
+  assert.ok(existsSync(db));
+  const gone = cli(['merge', join(dir, 'no-such-shard.json')]);
+  assert.equal(gone.code, 2);
+  assert.equal(gone.stderr, `schedlab: ${join(dir, 'no-such-shard.json')}: cannot read: No such file or directory\n`);
 });
 
 test('a stored sweep is served at /api/experiments/{slug}/sweep', async () => {

@@ -1,0 +1,59 @@
+/* test_cli_progress.c -- the wording of a long sweep's progress line
+ * (server/cli/cli_progress.c; docs/cli.md): durations to the second under
+ * an hour, to the minute from there ("about 1 h 13 min left"), never "60
+ * min" or "60 s"; a reporter that is not asked for (every 0, no counter) is
+ * not started, and stopping none is nothing. The lines themselves, from a
+ * real sweep, are checked by tests/api/rta.test.mjs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../server/cli/cli_progress.h"
+
+static void said(double d, const char *want) {
+    char buf[32];
+    progress_duration(d, buf, sizeof buf);
+    assert_string_equal(buf, want);
+}
+
+static void test_durations(void **state) {
+    (void)state;
+    said(0, "0 s");
+    said(-3, "0 s");           /* a clock read early: never negative */
+    said(0.4, "0 s");
+    said(44.6, "45 s");
+    said(59.4, "59 s");
+    said(59.5, "1 min 0 s");   /* rounded to the second first */
+    said(920, "15 min 20 s");
+    said(3569, "59 min 29 s");
+    said(3570, "1 h 0 min");   /* to the minute from an hour on: not "60 min" */
+    said(4380, "1 h 13 min");
+    said(4409, "1 h 13 min");
+    said(4410, "1 h 14 min");
+    said(7170, "2 h 0 min");
+    said(21600, "6 h 0 min");
+}
+
+static void test_not_asked(void **state) {
+    (void)state;
+    atomic_llong done = 0;
+    assert_null(progress_start("sweep", "points", 10, 0, &done, NULL, NULL));
+    assert_null(progress_start("sweep", "points", 10, -1, &done, NULL, NULL));
+    assert_null(progress_start("sweep", "points", 10, 5, NULL, NULL, NULL));
+    progress_stop(NULL);
+    /* one asked for, stopped before its first report: nothing printed,
+     * nothing left running (ASan/LSan see the thread and its memory) */
+    progress *p = progress_start("sweep", "points", 10, 3600, &done, NULL, NULL);
+    assert_non_null(p);
+    progress_stop(p);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_durations),
+        cmocka_unit_test(test_not_asked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
