@@ -112,3 +112,40 @@ test('the shipped 90-pair sweep: Fig. 7 per QoS kernel and class and Fig. 9, our
   await shot(page.locator('#qos-class-chart'), docShot('img/qos-fig7.png'));   // the README's picture
   assert.deepEqual(br.problems, []);
 });
+
+// The shipped trio sweeps drawn the same way: Fig. 8b's and 8c's lead of
+// Rollover's non-QoS throughput over Spart's per goal, from each file's
+// throughput per goal, with §4.3's numbers outlined ("19.9% and 20.5% in
+// three-kernel sharing with one (Figure 8b) and two (Figure 8c) QoS
+// kernels"; "the largest improvement of 75.5% in Figure 8b occurs in the
+// 95% category"); Fig. 7's bars count a trio for each of its QoS kernels.
+test('the shipped trio sweeps: Fig. 8b/8c\'s lead over Spart per goal beside §4.3\'s numbers', async () => {
+  const list = (await srv.api('/api/experiments?limit=500')).body.experiments;
+  for (const [file, avg, at95] of [['isca17-parboil-trio1-paper.json', 19.9, 75.5], ['isca17-parboil-trio2-paper.json', 20.5, null]]) {
+    const r = JSON.parse(fs.readFileSync(path.join(REPO, 'sweeps', 'results', file), 'utf8'));
+    const e = list.find((x) => x.name === r.name);
+    assert.ok(e, `${r.name}: not stored`);
+    await page.goto(`${srv.base}/experiments/${e.slug}`);
+    await ready(page, 'sweep');
+    const drawn = await page.evaluate(() => Object.fromEntries(['gain', 'class'].map((f) => {
+      const c = window.Chart.getChart(document.querySelector(`#qos-${f}-chart canvas`));
+      return [f, { labels: c.data.labels, sets: c.data.datasets.map((d) => ({ label: d.label, data: d.data })) }];
+    })));
+    const goals = r.goals.map((g) => `${Math.round(g * 100)}%`);
+    assert.deepEqual(drawn.gain.labels, [...goals, 'avg (pooled)', 'avg (mean of goals)'], file);
+    const ro = r.throughput_by_goal.rollover, sp = r.throughput_by_goal.spart;
+    const g = (a, b) => (a === null || !(b > 0) ? null : Math.round((a / b - 1) * 1000) / 10);
+    const both = ro.map((_, i) => i).filter((i) => ro[i] !== null && sp[i] !== null);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    assert.deepEqual(drawn.gain.sets[0], { label: 'rollover', data: [...ro.map((x, i) => g(x, sp[i])),
+      g(r.throughput.rollover, r.throughput.spart), g(mean(both.map((i) => ro[i])), mean(both.map((i) => sp[i])))] }, file);
+    assert.deepEqual(drawn.gain.sets[1], { label: 'rollover (paper)',
+      data: [...r.goals.map((x) => (x === 0.95 ? at95 : null)), avg, avg] }, file);
+    // Fig. 7's per-kernel bars: a trio counts for each of its QoS kernels
+    const k = r.kernels[0].name;
+    const pts = r.points.filter((p) => p.scheme === 'rollover' && [r.pairs[p.pair].qos, r.pairs[p.pair].qos2].includes(k));
+    assert.equal(drawn.class.labels[0], k);
+    assert.equal(drawn.class.sets[0].data[0], Math.round((pts.filter((p) => p.qos_met).length / pts.length) * 1000) / 10, file);
+  }
+  assert.deepEqual(br.problems, []);
+});
