@@ -52,6 +52,7 @@
 #include "fidelity.h"
 #include "fidelity_causes.h"
 #include "rta_cli.h"
+#include "cli_opt.h"
 #include "kernlib.h"
 #include "scenario.h"
 #include "trace_json.h"
@@ -230,16 +231,8 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             {"--read-token", &o->read_token}, {"--header-timeout", &o->header_timeout},
             {"--min-body-rate", &o->min_body_rate},
         };
-        const char *val = NULL;
         char flag[64];
-        const char *eq = strchr(a, '=');
-        if (eq && (size_t)(eq - a) < sizeof flag) {
-            memcpy(flag, a, (size_t)(eq - a));
-            flag[eq - a] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(flag, sizeof flag, "%s", a);
-        }
+        const char *val = cli_opt_split(a, flag, sizeof flag);
         const char **dst = NULL;
         for (size_t m = 0; m < sizeof map / sizeof *map; m++)
             if (strcmp(flag, map[m].flag) == 0) dst = map[m].dst;

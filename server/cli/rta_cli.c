@@ -12,6 +12,7 @@
 
 #include "../../db/db.h"
 #include "../../db/sweep.h"
+#include "cli_opt.h"
 #include "cli_progress.h"
 #include "sweep.h"
 #include "sweep_api.h"
@@ -84,17 +85,10 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
             o->pos[o->npos++] = a;
             continue;
         }
-        /* the value as the next argument or after '=' (docs/cli.md), as
-         * the other commands take it (main.c) */
+        /* the value as the next argument or after '=', as the other
+         * commands take it (cli_opt.h) */
         char flag[32];
-        const char *val = NULL, *eq = strchr(a, '=');
-        if (eq && (size_t)(eq - a) < sizeof flag) {
-            memcpy(flag, a, (size_t)(eq - a));
-            flag[eq - a] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(flag, sizeof flag, "%s", a);
-        }
+        const char *val = cli_opt_split(a, flag, sizeof flag);
         const char **dst = !strcmp(flag, "-o") || !strcmp(flag, "--output") ? &o->out
                            : !strcmp(flag, "--db")                           ? &o->db
                            : !strcmp(flag, "--shard")                        ? &o->shard

@@ -75,23 +75,29 @@ test('compare of the four schemes: attained share per scheme against the goal, �
   assert.deepEqual(br.problems, []);
 });
 
-// The shipped whole pair sweep (sweeps/results/, stored by the default
-// database) drawn as ISCA'17's Figs. 7 and 9: each bar what the shipped
-// file's points say, the paper's numbers outlined beside them (§4.2: "for
-// C+C kernels, Spart and Rollover meet QoS goals in all cases"; §4.4:
-// "Spart exceeds the given goal by 11.6% ... Rollover only ... by 2.8%").
-test('the shipped 90-pair sweep: Fig. 7 per QoS kernel and class and Fig. 9, ours beside the paper\'s', async () => {
-  const file = 'isca17-parboil-paper-rollover-spart.json';
+// A shipped result file (sweeps/results/) and its page, opened: the file
+// read whole and, per figure f, what #qos-f-chart drew.
+async function shippedPage(file, figs) {
   const r = JSON.parse(fs.readFileSync(path.join(REPO, 'sweeps', 'results', file), 'utf8'));
   const list = (await srv.api('/api/experiments?limit=500')).body.experiments;
   const e = list.find((x) => x.name === r.name);
   assert.ok(e, `${r.name}: not stored`);
   await page.goto(`${srv.base}/experiments/${e.slug}`);
   await ready(page, 'sweep');
-  const drawn = await page.evaluate(() => Object.fromEntries(['class', 'overshoot'].map((f) => {
+  const drawn = await page.evaluate((names) => Object.fromEntries(names.map((f) => {
     const c = window.Chart.getChart(document.querySelector(`#qos-${f}-chart canvas`));
     return [f, { labels: c.data.labels, sets: c.data.datasets.map((d) => ({ label: d.label, data: d.data })) }];
-  })));
+  })), figs);
+  return { r, drawn };
+}
+
+// The shipped whole pair sweep (sweeps/results/, stored by the default
+// database) drawn as ISCA'17's Figs. 7 and 9: each bar what the shipped
+// file's points say, the paper's numbers outlined beside them (§4.2: "for
+// C+C kernels, Spart and Rollover meet QoS goals in all cases"; §4.4:
+// "Spart exceeds the given goal by 11.6% ... Rollover only ... by 2.8%").
+test('the shipped 90-pair sweep: Fig. 7 per QoS kernel and class and Fig. 9, ours beside the paper\'s', async () => {
+  const { r, drawn } = await shippedPage('isca17-parboil-paper-rollover-spart.json', ['class', 'overshoot']);
   const classes = ['C+C', 'C+M', 'M+C', 'M+M'];
   assert.deepEqual(drawn.class.labels, [...r.kernels.map((k) => k.name), ...classes]);
   const share = (s, inG) => {
@@ -120,17 +126,8 @@ test('the shipped 90-pair sweep: Fig. 7 per QoS kernel and class and Fig. 9, our
 // kernels"; "the largest improvement of 75.5% in Figure 8b occurs in the
 // 95% category"); Fig. 7's bars count a trio for each of its QoS kernels.
 test('the shipped trio sweeps: Fig. 8b/8c\'s lead over Spart per goal beside §4.3\'s numbers', async () => {
-  const list = (await srv.api('/api/experiments?limit=500')).body.experiments;
   for (const [file, avg, at95] of [['isca17-parboil-trio1-paper.json', 19.9, 75.5], ['isca17-parboil-trio2-paper.json', 20.5, null]]) {
-    const r = JSON.parse(fs.readFileSync(path.join(REPO, 'sweeps', 'results', file), 'utf8'));
-    const e = list.find((x) => x.name === r.name);
-    assert.ok(e, `${r.name}: not stored`);
-    await page.goto(`${srv.base}/experiments/${e.slug}`);
-    await ready(page, 'sweep');
-    const drawn = await page.evaluate(() => Object.fromEntries(['gain', 'class'].map((f) => {
-      const c = window.Chart.getChart(document.querySelector(`#qos-${f}-chart canvas`));
-      return [f, { labels: c.data.labels, sets: c.data.datasets.map((d) => ({ label: d.label, data: d.data })) }];
-    })));
+    const { r, drawn } = await shippedPage(file, ['gain', 'class']);
     const goals = r.goals.map((g) => `${Math.round(g * 100)}%`);
     assert.deepEqual(drawn.gain.labels, [...goals, 'avg (pooled)', 'avg (mean of goals)'], file);
     const ro = r.throughput_by_goal.rollover, sp = r.throughput_by_goal.spart;
