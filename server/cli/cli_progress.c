@@ -117,13 +117,9 @@ progress *progress_start(const char *what, const char *unit, uint64_t total, dou
     if (!(every > 0) || !done) return NULL;
     progress *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    *p = (progress){.total = total, .every = every, .done = done, .phase = phase, .timed = timed};
     snprintf(p->what, sizeof p->what, "%s", what);
     snprintf(p->unit, sizeof p->unit, "%s", unit);
-    p->total = total;
-    p->every = every;
-    p->done = done;
-    p->phase = phase;
-    p->timed = timed;
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
