@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startBrowser, ready, REPO, OUT, shot } from './harness.mjs';
+import { downloaded, startBrowser, ready, REPO, OUT, shot } from './harness.mjs';
 
 const BIN = process.env.SCHEDLAB_BIN || path.join(REPO, 'schedlab');
 let dir;
@@ -224,5 +224,37 @@ test('a QoS sweep draws ISCA\'17 Figs. 7, 8 (the lead over Spart), 9 and 5, the 
     assert.equal(qresult.misses[s].reduce((a, b) => a + b, 0), missed, s);
   }
   await shot(page.locator('#qos-class-chart'), path.join(OUT, 'qos-sweep-fig7.png'));
+  assert.deepEqual(problems, []);
+});
+
+// Every point of the sweep as a table (a row each), sortable and filtered
+// by kernel, class or scheme: what a reader looks up when a bar surprises
+// them. Its rows are the result's points, filtered and sorted here too.
+test('a QoS sweep lists its points: filtered by scheme, sorted by what the QoS kernel attained', async () => {
+  const { page, problems } = br;
+  await page.goto(`${base}/experiments/${qslug}`);
+  await ready(page, 'sweep');
+  assert.deepEqual(await page.evaluate(() => window.schedlab.sweepPoints), { rows: 18, sort: null });
+  assert.equal(qresult.points.length, 18);
+  assert.equal(await page.locator('#qos-points h2').textContent(), `Points (${qresult.points.length})`);
+  await page.fill('#qos-points-table-filter', 'rollover');
+  const rollover = qresult.points.filter((p) => p.scheme === 'rollover');
+  await page.waitForFunction((n) => window.schedlab.sweepPoints.rows === n, rollover.length);
+  // attained, smallest first: a click sorts numbers largest first, a second smallest first
+  await page.click('#qos-points .th-sort[data-key=attained]');
+  await page.click('#qos-points .th-sort[data-key=attained]');
+  assert.equal((await page.evaluate(() => window.schedlab.sweepPoints)).sort, 'attained asc');
+  const first = await page.locator('#qos-points-table tbody tr').first().locator('td').allTextContents();
+  const low = rollover.reduce((a, b) => (b.attained < a.attained ? b : a));
+  const pr = qresult.pairs[low.pair];
+  assert.deepEqual(first, [pr.qos, pr.other, pr.classes, low.goal.toFixed(2), 'rollover', low.attained.toFixed(3),
+    low.qos_met ? 'yes' : 'no', low.throughput.toFixed(3)]);
+  // the CSV: the rows shown, in their order, the numbers raw
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#qos-points-csv')]);
+  assert.equal(dl.suggestedFilename(), 'web_qos-points.csv');
+  const lines = (await downloaded(dl)).toString('utf8').trim().split('\r\n');
+  assert.equal(lines[0], 'QoS kernel,other kernel,class,goal,scheme,attained,met,non-QoS throughput');
+  assert.equal(lines.length, 1 + rollover.length);
+  assert.equal(lines[1], [pr.qos, pr.other, pr.classes, low.goal, 'rollover', low.attained, low.qos_met ? 1 : 0, low.throughput].join(','));
   assert.deepEqual(problems, []);
 });

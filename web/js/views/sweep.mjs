@@ -14,11 +14,13 @@
 import { api } from '../api.mjs';
 import { h, table } from '../dom.mjs';
 import { createEditor, errorLine } from '../editor.mjs';
+import { download, safeName } from '../exports.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { PAPER_FIGS, createQosCharts, createQosFigures, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
 import { rtaCard } from './rta.mjs';
+import { createVTable, toCsv } from '../vtable.mjs';
 
 export async function renderSweep(root, e, ctx) {
   const r = await api.sweepResult(e.slug, ctx.signal);
@@ -136,6 +138,7 @@ function renderQos(root, e, r) {
         { label: 'paper', num: true, cell: (x) => signed(x.paper) }], rows, { id: 'qos-trio-table', class: 'list' }),
       h('p', { class: 'hint' }, `ISCA'17 §4.2-4.3, Figs. ${p.figs}, over its 60 trios of Parboil kernels: relative gains, as its "12.2 % improvement over Spart" for pairs is 88.4 % over 78.8 %.`)));
   }
+  root.append(pointsCard(e, r, trio));
   const kcols = [{ label: 'kernel', cell: (k) => k.name }, { label: 'class', cell: (k) => k.class },
     { label: 'isolated IPC as QoS kernel', num: true, cell: (k) => k.ipc_isolated.toFixed(2) },
     { label: 'isolated IPC as non-QoS kernel', num: true, cell: (k) => k.ipc_isolated_other.toFixed(2) },
@@ -145,6 +148,46 @@ function renderQos(root, e, r) {
   root.append(h('details', { class: 'card scenario' }, h('summary', null, 'Sweep spec'),
     h('pre', null, JSON.stringify(spec, null, 2))));
   return { view: 'sweep', cleanup: () => { charts.destroy(); figures.destroy(); if (refChart) refChart.destroy(); } };
+}
+
+// Every point of a QoS sweep, a row each: its kernels, their class, the
+// goal, the scheme, what the QoS kernel(s) attained of the isolated IPC,
+// whether the goal was met, and what the non-QoS kernel(s) kept: sortable,
+// filtered by kernel, class or scheme, and as CSV (the shown rows, in
+// their order). window.schedlab.sweepPoints = {rows, sort} as shown.
+function pointsCard(e, r, trio) {
+  const pair = (p) => r.pairs[p.pair];
+  const qosOf = (p) => [pair(p).qos, pair(p).qos2].filter(Boolean).join(' + ');
+  const otherOf = (p) => [pair(p).other, pair(p).other2].filter(Boolean).join(' + ');
+  const three = (x) => (x === null || x === undefined ? '—' : x.toFixed(3));
+  const attained = (p) => (trio === 2 ? `${three(p.attained)} / ${three(p.attained2)}` : three(p.attained));
+  // two QoS kernels: the point is as far from its goal as the further one
+  const attainedKey = (p) => (trio === 2 ? Math.min(p.attained, p.attained2) : p.attained);
+  const columns = [
+    { key: 'qos', label: trio === 2 ? 'QoS kernels' : 'QoS kernel', width: '17%', cell: qosOf, text: qosOf, sort: qosOf, csv: qosOf },
+    { key: 'other', label: trio === 1 ? 'other kernels' : 'other kernel', width: '17%', cell: otherOf, text: otherOf, sort: otherOf, csv: otherOf },
+    { key: 'class', label: 'class', width: '9%', cell: (p) => pair(p).classes, text: (p) => pair(p).classes, sort: (p) => pair(p).classes, csv: (p) => pair(p).classes },
+    { key: 'goal', label: 'goal', num: true, width: '7%', cell: (p) => p.goal.toFixed(2), sort: (p) => p.goal, csv: (p) => p.goal },
+    { key: 'scheme', label: 'scheme', width: '12%', cell: (p) => p.scheme, text: (p) => p.scheme, sort: (p) => p.scheme, csv: (p) => p.scheme },
+    { key: 'attained', label: 'attained', num: true, width: '15%', cell: attained, sort: attainedKey, csv: attainedKey },
+    { key: 'met', label: 'met', width: '7%', cell: (p) => (p.qos_met ? 'yes' : h('span', { class: 'missed' }, 'no')), sort: (p) => (p.qos_met ? 1 : 0), csv: (p) => (p.qos_met ? 1 : 0) },
+    { key: 'throughput', label: 'non-QoS throughput', num: true, width: '16%', cell: (p) => three(p.throughput), sort: (p) => p.throughput, csv: (p) => p.throughput },
+  ];
+  const host = h('div', { class: 'card table-card' }, h('p', { class: 'hint' },
+    `Attained: the QoS kernel's IPC over its IPC alone${trio === 2 ? ' (each of the two, in their order)' : ''}, against the goal; `
+    + `non-QoS throughput: the same for the other kernel${trio === 1 ? 's, their mean' : ''}, as the charts above average it. `
+    + 'Click a column to sort; the CSV has the rows shown, in their order.'));
+  let t = null;
+  const csv = h('button', {
+    type: 'button', id: 'qos-points-csv', class: 'export-csv', title: 'the points shown, in this order, as CSV',
+    onclick: () => download(new Blob([toCsv(columns, t.rows())], { type: 'text/csv' }), `${safeName(e.name || e.slug) || 'sweep'}-points.csv`),
+  }, 'CSV');
+  const wrap = h('section', { id: 'qos-points' }, h('div', { class: 'section-head' }, h('h2', null, `Points (${r.points.length.toLocaleString('en')})`), csv), host);
+  t = createVTable(host, {
+    id: 'qos-points-table', columns, rows: r.points, filterLabel: 'filter by kernel, class or scheme',
+    onState({ rows, sort, dir }) { setExtra('sweepPoints', { rows, sort: sort ? `${sort} ${dir > 0 ? 'asc' : 'desc'}` : null }); },
+  });
+  return wrap;
 }
 
 // ---- /sweeps: a sweep started from the page (issue 30) ---------------------
