@@ -33,7 +33,7 @@ export const VIEWS = {
     render: 'renderExperiment',
     early: (route, api) => api.experiment(route.params.slug),
     modules: ['views/experiment.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'router.mjs', 'state.mjs', 'editor.mjs', 'format.mjs',
-      'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs'],
+      'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
   },
   run: {
     render: 'renderRun',
@@ -69,7 +69,7 @@ export const VIEWS = {
   sweeps: {
     render: 'renderSweeps',
     modules: ['views/sweep.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'editor.mjs', 'format.mjs', 'router.mjs', 'state.mjs',
-      'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs'],
+      'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
   },
 };
 
