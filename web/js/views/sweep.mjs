@@ -160,16 +160,18 @@ function pointsCard(e, r, trio) {
   const qosOf = (p) => [pair(p).qos, pair(p).qos2].filter(Boolean).join(' + ');
   const otherOf = (p) => [pair(p).other, pair(p).other2].filter(Boolean).join(' + ');
   const three = (x) => (x === null || x === undefined ? '—' : x.toFixed(3));
-  const attained = (p) => (trio === 2 ? `${three(p.attained)} / ${three(p.attained2)}` : three(p.attained));
-  // two QoS kernels: the point is as far from its goal as the further one
-  const attainedKey = (p) => (trio === 2 ? Math.min(p.attained, p.attained2) : p.attained);
+  // two QoS kernels: what each attained, in their order, a column each
+  const attainedCols = trio === 2
+    ? [{ key: 'attained', label: 'attained, 1st', num: true, width: '12%', cell: (p) => three(p.attained), sort: (p) => p.attained, csv: (p) => p.attained },
+      { key: 'attained2', label: 'attained, 2nd', num: true, width: '12%', cell: (p) => three(p.attained2), sort: (p) => p.attained2, csv: (p) => p.attained2 }]
+    : [{ key: 'attained', label: 'attained', num: true, width: '15%', cell: (p) => three(p.attained), sort: (p) => p.attained, csv: (p) => p.attained }];
   const columns = [
-    { key: 'qos', label: trio === 2 ? 'QoS kernels' : 'QoS kernel', width: '17%', cell: qosOf, text: qosOf, sort: qosOf, csv: qosOf },
-    { key: 'other', label: trio === 1 ? 'other kernels' : 'other kernel', width: '17%', cell: otherOf, text: otherOf, sort: otherOf, csv: otherOf },
+    { key: 'qos', label: trio === 2 ? 'QoS kernels' : 'QoS kernel', width: trio === 2 ? '14%' : '17%', cell: qosOf, text: qosOf, sort: qosOf, csv: qosOf },
+    { key: 'other', label: trio === 1 ? 'other kernels' : 'other kernel', width: trio === 2 ? '11%' : '17%', cell: otherOf, text: otherOf, sort: otherOf, csv: otherOf },
     { key: 'class', label: 'class', width: '9%', cell: (p) => pair(p).classes, text: (p) => pair(p).classes, sort: (p) => pair(p).classes, csv: (p) => pair(p).classes },
     { key: 'goal', label: 'goal', num: true, width: '7%', cell: (p) => p.goal.toFixed(2), sort: (p) => p.goal, csv: (p) => p.goal },
-    { key: 'scheme', label: 'scheme', width: '12%', cell: (p) => p.scheme, text: (p) => p.scheme, sort: (p) => p.scheme, csv: (p) => p.scheme },
-    { key: 'attained', label: 'attained', num: true, width: '15%', cell: attained, sort: attainedKey, csv: attainedKey },
+    { key: 'scheme', label: 'scheme', width: trio === 2 ? '10%' : '12%', cell: (p) => p.scheme, text: (p) => p.scheme, sort: (p) => p.scheme, csv: (p) => p.scheme },
+    ...attainedCols,
     { key: 'met', label: 'met', width: '7%', cell: (p) => (p.qos_met ? 'yes' : h('span', { class: 'missed' }, 'no')), sort: (p) => (p.qos_met ? 1 : 0), csv: (p) => (p.qos_met ? 1 : 0) },
     { key: 'throughput', label: 'non-QoS throughput', num: true, width: '16%', cell: (p) => three(p.throughput), sort: (p) => p.throughput, csv: (p) => p.throughput },
   ];
