@@ -448,6 +448,13 @@ static int cmd_import(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_import, " --format --db --name --experiment ", &o);
     if (o.npos < 1) die(EXIT_BAD_INPUT, "import needs at least one FILE (see --help)");
+    /* an option's value is checked before any file is read: a bad --format
+     * is named whether or not the files exist */
+    if (o.format && imp_format_parse(o.format) == IMP_UNKNOWN) {
+        char names[256];
+        die(EXIT_BAD_INPUT, "--format: unknown format \"%s\" (formats: %s)", o.format,
+            imp_format_list(names, sizeof names));
+    }
     imp_file files[64];
     char *bufs[64];
     size_t maps[64];   /* mapped length; 0: bufs[i] is malloc'ed */

@@ -227,3 +227,17 @@ test('import of a malformed file exits 2 and stores nothing', () => {
   assert.equal(ex.code, 2);
   assert.match(ex.stderr, /no run named "zzzzzzzzzz"/);
 });
+
+test('import: an unknown --format is named before any file is read, and makes no database', () => {
+  const fresh = join(dir, 'format-typo.db');
+  const present = join(dir, 'present.csv');
+  writeFileSync(present, 'Start,Duration\nms,ms\n');
+  // the same answer whether the file exists or not: the option is wrong either way
+  for (const file of [present, join(dir, 'absent.csv')]) {
+    const r = cli(['import', file, '--db', fresh, '--format', 'nvprof']);
+    assert.equal(r.code, 2, file);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^schedlab: --format: unknown format "nvprof" \(formats: [^)]*nvprof-csv[^)]*\)\n$/, file);
+    assert.equal(existsSync(fresh), false, file);
+  }
+});
