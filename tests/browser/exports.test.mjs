@@ -74,3 +74,24 @@ test('compare: every chart card exports a PNG and every table card a CSV, named 
   assert.ok(png.readUInt32BE(20) >= Math.floor(box.h), `${png.readUInt32BE(20)} < ${box.h}`);
   assert.deepEqual(br.problems, []);
 });
+
+test('in a card\'s heading row the CSV button sits at the right beside the card\'s own button, on its line', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${srv.base}/experiments/${pascal.slug}`);
+  await ready(page, 'experiment');
+  await page.waitForFunction(() => document.querySelector('.section-head .export-csv'));
+  const box = await page.evaluate(() => {
+    const head = document.querySelector('.section-head .export-csv').closest('.section-head');
+    const r = (el) => { const b = el.getBoundingClientRect(); return { left: b.left, right: b.right, mid: (b.top + b.bottom) / 2 }; };
+    return { head: r(head), h2: r(head.querySelector('h2')), csv: r(head.querySelector('.export-csv')), compare: r(head.querySelector('#compare-link')) };
+  });
+  // the title at the left; CSV then "Compare runs" at the right, 6-24 px apart
+  assert.ok(box.csv.right <= box.compare.left, JSON.stringify(box));
+  const gap = box.compare.left - box.csv.right;
+  assert.ok(gap >= 6 && gap <= 24, `CSV ${gap} px from "Compare runs": ${JSON.stringify(box)}`);
+  assert.ok(box.compare.right > box.head.right - 2, JSON.stringify(box));
+  assert.ok(box.csv.left - box.h2.right > 200, `the CSV button is not pushed right: ${JSON.stringify(box)}`);
+  // one line: the buttons' middles within 2 px of each other
+  assert.ok(Math.abs(box.csv.mid - box.compare.mid) <= 2, JSON.stringify(box));
+  assert.deepEqual(br.problems, []);
+});
