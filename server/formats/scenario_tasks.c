@@ -395,6 +395,10 @@ static const scn_key task_table[] = {
 #define TASK_NKEYS SCN_NKEYS(task_table)
 _Static_assert(TASK_NKEYS <= SCN_MAX_KEYS, "task_table: raise SCN_MAX_KEYS");
 
+int scn_tasks_known_keys(jr_ctx *c, json_t *o, const char *path) {
+    return scn_keys_known(c, o, path, task_table, TASK_NKEYS);
+}
+
 /* ---- the scenario's keys -------------------------------------------------- */
 
 int scn_tasks_read_cpus(jr_ctx *c, json_t *v, const char *path, scn_tasks *t) {

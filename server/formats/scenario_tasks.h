@@ -60,6 +60,13 @@ int scn_tasks_read_cpus(jr_ctx *c, json_t *v, const char *path, scn_tasks *t);
 int scn_tasks_read_duration(jr_ctx *c, json_t *v, const char *path, scn_tasks *t);
 int scn_tasks_read(jr_ctx *c, json_t *v, const char *path, scn_tasks *t);
 
+/* o, a task object of a scenario's "tasks" at `path`, has only the keys a
+ * scenario's task may have (the table that scn_tasks_read reads), else -1
+ * with "unknown key" and the did-you-mean in c. The taskset reader's
+ * scenario form (taskset.c) checks with it, so that the two readers of a
+ * scenario's tasks know the same keys. */
+int scn_tasks_known_keys(jr_ctx *c, json_t *o, const char *path);
+
 /* Every kernel of every task fits an empty SM of `dev` (R1-R3), else -1
  * with "tasks[0].segments[1].gpu.ops[0].threads: ..." in c. */
 int scn_tasks_check(jr_ctx *c, const scn_tasks *t, const sim_device *dev);

@@ -3,6 +3,7 @@
 #include "taskset.h"
 #include "../../importers/jsonr.h"
 #include "exec_dist.h"
+#include "scenario_tasks.h"
 #include "units.h"
 
 #include <errno.h>
@@ -263,10 +264,10 @@ static int read_top(jr_ctx *c, json_t *root, tset **out, bool scenario) {
         static const char *const tkeys[] = {"name", "cpu", "priority", "gpu_priority", "period",
                                             "deadline", "best_effort", "cpu_segments",
                                             "gpu_segments", NULL};
-        static const char *const skeys[] = {"name", "cpu", "priority", "gpu_priority", "period",
-                                            "deadline", "offset", "mode", "best_effort",
-                                            "segments", NULL};
-        if (jr_check_keys(c, o, tp, scenario ? skeys : tkeys) || read_common(c, t, o, i, tp))
+        /* a scenario's task may have what a simulated one may (its keys are
+         * declared once, in scenario_tasks.c's table) */
+        if ((scenario ? scn_tasks_known_keys(c, o, tp) : jr_check_keys(c, o, tp, tkeys)) ||
+            read_common(c, t, o, i, tp))
             goto bad;
         rta_task *k = &t->tasks[i];
         /* seg holds every misc, then every exec: each task's are contiguous. */
@@ -282,6 +283,12 @@ static int read_top(jr_ctx *c, json_t *root, tset **out, bool scenario) {
                 if (dur(c, v, jr_join(p, tp, "offset"), &off))
                     goto bad;
             }
+            /* a graphics application (GCAPS §7.2's task 7) is analysed as the
+             * task it is otherwise: the analyses (§6) have no uninstrumented
+             * context (docs/rta.md, "The graphics task, as read") */
+            bool graphics;
+            if (get_bool(c, json_object_get(o, "graphics"), jr_join(p, tp, "graphics"), &graphics))
+                goto bad;
             if ((v = json_object_get(o, "mode"))) {
                 const char *s = json_string_value(v);
                 if (!s || (strcmp(s, "busy") && strcmp(s, "suspend"))) {

@@ -84,6 +84,40 @@ test('the Tasks tab: one lane and one legend entry per task, MORT and bounds per
   assert.deepEqual(br.problems, []);
 });
 
+test('the case study with its graphics task (issue 27): every analysis\'s bounds are drawn, none refused', async () => {
+  const { body } = await srv.api('/api/experiments');
+  const v = body.experiments.find((e) => /^GCAPS case study with execution-time variation/.test(e.name));
+  assert.ok(v, 'the shipped variation experiment is stored');
+  const sc = (await srv.api(`/api/experiments/${v.slug}`)).body.scenario;
+  assert.ok(sc.tasks.some((t) => t.graphics === true), 'its task 7 is a graphics application');
+  await page.goto(`${srv.base}/runs/${v.runs[0].run}?view=tasks`);
+  const st = await ready(page, 'tasks');
+  assert.equal(st.taskBoundsRefused, null);
+  assert.equal(await page.locator('#bound-refused').count(), 0);
+  // the real-time tasks have a bound in each of the ten analyses (GCAPS §6), or "—" where it fails
+  const rt = sc.tasks.filter((t) => !t.best_effort).map((t) => t.name);
+  for (const s of st.taskStats.filter((x) => rt.includes(x.task)))
+    assert.equal(Object.keys(s.bounds).length, 10, `${s.task}: ${JSON.stringify(s.bounds)}`);
+  assert.ok(st.taskStats.some((s) => Object.values(s.bounds).some((b) => b !== null)));
+  assert.deepEqual(br.problems, []);
+});
+
+test('an analysis that refuses the scenario is named on the page, not left as a missing column', async () => {
+  // a task key the analyses' reader does not take: the experiment simulates, the analysis answers 400
+  await page.route('**/api/rta', (r) => r.fulfill({ status: 400, contentType: 'application/json',
+    body: JSON.stringify({ error: 'taskset: tasks[6]: unknown key "x"' }) }));
+  try {
+    await page.goto(`${srv.base}/runs/${exp.runs[0].run}?view=tasks`);
+    const st = await ready(page, 'tasks');
+    assert.equal(st.taskBoundsRefused, 'taskset: tasks[6]: unknown key "x"');
+    assert.equal(await page.locator('#bound-refused').textContent(), 'No analysis bounds: taskset: tasks[6]: unknown key "x"');
+    for (const s of st.taskStats) assert.deepEqual(s.bounds, {});
+  } finally {
+    await page.unroute('**/api/rta');
+  }
+  br.problems.length = 0;   // the 400 above is this test's own doing
+});
+
 test('the case study\'s compare opened from a link asks for its data beside its modules, each answer once', async () => {
   const ids = exp.runs.map((r) => r.run);
   // a new tab, opened on the link (the first page of the dashboard it shows)

@@ -96,14 +96,15 @@ export function taskStats(names, jobs) {
   });
 }
 
-// The bounds of every analysis for every task: {analysis: {task: ns|null}}
-// (POST /api/rta with the experiment's scenario); {} when it has none.
+// The bounds of every analysis for every task: {bounds: {analysis: {task:
+// ns|null}}} (POST /api/rta with the experiment's scenario); bounds {} when
+// it has none, with `why` when the server could not give them (its message).
 async function boundsOf(c, signal) {
-  if (!c.run.experiment || c.run.source !== 'simulation') return {};
+  if (!c.run.experiment || c.run.source !== 'simulation') return { bounds: {} };
   try {
     const e = await api.experiment(c.run.experiment, signal);
     const sc = typeof e.scenario === 'string' ? JSON.parse(e.scenario) : e.scenario;
-    if (!sc || !Array.isArray(sc.tasks)) return {};
+    if (!sc || !Array.isArray(sc.tasks)) return { bounds: {} };
     // the page asks on its own: a server that wants a token for it shows no bounds, never a prompt
     const j = await api.rta(JSON.stringify(sc), signal, { ask: false });
     const out = {};
@@ -111,15 +112,15 @@ async function boundsOf(c, signal) {
       out[a] = {};
       for (const [t, x] of Object.entries(v.tasks || {})) out[a][t] = x.wcrt ?? null;
     }
-    return out;
+    return { bounds: out };
   } catch (e) {
     if (e.name === 'AbortError') throw e;
-    return {};
+    return { bounds: {}, why: e.message };
   }
 }
 
 export async function tasksTab(panel, c, route, ctx) {
-  const [jr, bounds] = await Promise.all([api.jobs(c.run.run, ctx.signal), boundsOf(c, ctx.signal)]);
+  const [jr, { bounds, why: noBounds }] = await Promise.all([api.jobs(c.run.run, ctx.signal), boundsOf(c, ctx.signal)]);
   const jobs = jr.jobs || [];
   const names = taskNames(c.run, jobs);
   const colors = colorMap(names);
@@ -355,6 +356,9 @@ export async function tasksTab(panel, c, route, ctx) {
     })),
   ];
   rcard.append(tableWithNodes(cols, stats), h('p', { class: 'muted', id: 'bound-note' }, DASH_NOTE));
+  // the analyses could not be asked: say why rather than show no column
+  if (noBounds) rcard.append(h('p', { class: 'error', id: 'bound-refused' }, `No analysis bounds: ${noBounds}`));
+  setExtra('taskBoundsRefused', noBounds ?? null);
   setExtra('taskStats', stats.map((s) => ({ task: s.task, jobs: s.jobs, mort: s.mort, mean: s.mean, min: s.min, misses: s.misses, bounds: s.bounds, exceeded: s.exceeded, violated: s.violated })));
   setWindow(win);
   return { cleanup: () => { ro.disconnect(); chart.destroy(); } };
