@@ -1,8 +1,8 @@
-// Sweeps from the page (issue 30): /sweeps lists the shipped specs, starts
-// one (as it is or edited) as a job with a progress bar and a cancel
-// button, and opens the stored sweep's chart; the shipped sweeps of the
-// default database draw the paper's (or the authors' code's) numbers
-// dashed beside ours. axe-core on both pages, light and dark; no console
+// Sweeps from the page (issue 30): /sweeps lists the stored sweeps and the
+// shipped specs, starts one (as it is or edited) as a job with a progress
+// bar and a cancel button, and opens the stored sweep's chart; the shipped
+// sweeps of the default database draw the paper's (or the authors' code's)
+// numbers dashed beside ours. axe-core on both pages, light and dark; no console
 // errors. The README's sweep screenshot is written here
 // (docs/img/sweep-fig8a.png).
 
@@ -44,6 +44,24 @@ async function axeBad() {
 async function setSpec(spec) {
   await page.locator('#sweep-editor').fill(JSON.stringify(spec, null, 2));
 }
+
+test('the page lists every stored sweep, newest first, each a link to its charts', async () => {
+  await page.goto(`${srv.base}/sweeps`);
+  const st = await ready(page, 'sweeps');
+  const all = (await srv.api('/api/experiments')).body.experiments;
+  const sweeps = all.filter((e) => e.source === 'sweep');
+  assert.ok(sweeps.length >= 6, `${sweeps.length} sweeps seeded`);
+  assert.deepEqual(st.sweepsStored, sweeps.map((e) => e.slug));
+  assert.equal(await page.locator('#sweeps-stored h2').textContent(), `Stored sweeps (${sweeps.length})`);
+  const rows = await page.$$eval('#sweeps-list tbody tr a', (as) => as.map((a) => ({ text: a.textContent, href: a.getAttribute('href') })));
+  assert.deepEqual(rows, sweeps.map((e) => ({ text: e.name, href: `/experiments/${e.slug}` })));
+  const created = sweeps.map((e) => e.created);
+  assert.deepEqual(created, [...created].sort().reverse(), 'newest first');
+  await page.click(`#sweeps-list a[href="/experiments/${sweeps[0].slug}"]`);
+  await ready(page, 'sweep');
+  assert.equal(new URL(page.url()).pathname, `/experiments/${sweeps[0].slug}`);
+  assert.deepEqual(br.problems, []);
+});
 
 test('a sweep started from the page shows its progress and can be cancelled', async () => {
   await page.goto(`${srv.base}/sweeps`);

@@ -202,13 +202,23 @@ function pointsCard(e, r, trio) {
 
 export async function renderSweeps(root, route, ctx) {
   document.title = 'Sweeps · schedlab';
-  const list = await api.sweepSpecs(ctx.signal);
+  const [list, { experiments }] = await Promise.all([api.sweepSpecs(ctx.signal), api.experiments(ctx.signal)]);
   setExtra('sweepSpecs', list.specs.length);
+  const stored = experiments.filter((e) => e.source === 'sweep');
+  setExtra('sweepsStored', stored.map((e) => e.slug));
   setExtra('sweepJob', null);
   setExtra('sweepSpecShown', null);
   root.append(h('div', { class: 'page-head' }, h('h1', null, 'Sweeps'),
     h('p', { class: 'lead' }, 'Schedulability sweeps (GCAPS Fig. 8) and QoSreach sweeps (ISCA\'17) computed by the server, as `schedlab sweep` computes them, and stored as experiments. '
       + `One sweep job may hold ${list.limits.sweep_analyses.toLocaleString('en')} analyses or ${list.limits.sweep_cycles.toLocaleString('en')} simulated cycles; bigger ones are for the command line (shards).`)));
+  // the sweeps stored so far (shipped, started here or by `schedlab sweep --db`), newest first
+  root.append(h('section', { class: 'card', id: 'sweeps-stored' }, h('h2', null, `Stored sweeps (${stored.length})`),
+    stored.length
+      ? table([
+        { label: 'Sweep', cell: (e) => h('a', { href: `/experiments/${encodeURIComponent(e.slug)}` }, e.name || e.slug) },
+        { label: 'Created', cell: (e) => h('span', { class: 'muted nowrap' }, formatDate(e.created)) },
+      ], stored, { id: 'sweeps-list', class: 'list' })
+      : h('p', { class: 'empty' }, 'No sweep is stored yet: start one below, or run `schedlab sweep SPEC.json --db DB`.')));
   const select = h('select', { id: 'sweep-spec', name: 'spec' },
     ...list.specs.map((s) => h('option', { value: s.file, disabled: !s.fits },
       `${s.file}: ${s.name}${s.error ? ` (does not read: ${s.error})` : s.fits ? '' : ' (too big for one job)'}`)));
