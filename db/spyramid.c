@@ -812,7 +812,7 @@ static int window_rows(db *d, int64_t id, const char *what, const char *pyr_sql,
         sqlite3_bind_int64(st, 3, (int64_t)e * SPYR_CHUNK);
         sqlite3_bind_int64(st, 4, from);
         sqlite3_bind_int64(st, 5, to);
-        int src;
+        int src = SQLITE_DONE;   /* read only after a step (the loop runs one while *n <= max) */
         while ((int64_t)*n <= max && (src = sqlite3_step(st)) == SQLITE_ROW) {
             if (*n == cap) {
                 size_t nc = cap ? 2 * cap : 256;
