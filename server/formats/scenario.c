@@ -27,6 +27,7 @@
 #include "device_json.h"
 #include "kernlib.h"
 #include "scenario_tasks.h"
+#include "scenario_reference.h"
 #include "scn_keys.h"
 #include "../../importers/jsonr.h"
 #include "units.h"
@@ -1696,6 +1697,32 @@ static int read_top_seed(void *ctx, json_t *v, const char *path, void *obj) {
     c->s->seed = (uint64_t)seed;
     return 0;
 }
+/* "reference": what the paper (or a recording) reports beside what the runs
+ * give (scenario_reference.h): checked once the runs are named (step 5),
+ * never simulated */
+static bool ref_run(const void *ctx, const char *name) {
+    return scn_find_run(ctx, name) >= 0;
+}
+static bool ref_kernel(const void *ctx, const char *name) {
+    const scn_scenario *s = ctx;
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->rawops[i].kind == SIM_OP_KERNEL && s->rawops[i].name && strcmp(s->rawops[i].name, name) == 0)
+            return true;
+    return false;
+}
+static bool ref_task(const void *ctx, const char *name) {
+    const scn_scenario *s = ctx;
+    for (size_t i = 0; i < s->tasks.ntasks; i++)
+        if (s->tasks.tasks[i].name && strcmp(s->tasks.tasks[i].name, name) == 0)
+            return true;
+    return false;
+}
+static int read_top_reference(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    (void)obj;
+    const scn_ref_names names = {c->s, ref_run, ref_kernel, ref_task};
+    return scn_ref_check(&c->jr, v, path, &names);
+}
 /* "cohorts": true (issue 28): runs place identical blocks as cohorts
  * (sim_config.cohorts); the limit is then on the records a run keeps
  * (SCN_MAX_COHORTS, checked as it runs), not on the blocks */
@@ -1795,6 +1822,7 @@ static const scn_key top_table[] = {
     {"cpus", .read = read_top_cpus, .step = 2},
     {"duration", .read = read_top_duration, .step = 2},
     {"cohorts", .read = read_top_cohorts},
+    {"reference", .read = read_top_reference, .step = 5},
 };
 #define TOP_NKEYS SCN_NKEYS(top_table)
 _Static_assert(TOP_NKEYS <= SCN_MAX_KEYS, "top_table: raise SCN_MAX_KEYS");
@@ -1825,7 +1853,7 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
-    if (name_base_run(c))
+    if (name_base_run(c) || scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;
 
     char buf[256];

@@ -838,6 +838,64 @@ static void test_program_access(void **state) {
                  "t.json: ops[0].program.body[0].store: must be true or false, not an integer");
 }
 
+/* ---- "reference": the paper's numbers beside the runs' --------------------- */
+
+/* Two kernels and a variant, with `rows` as the reference block's rows. */
+static char *with_reference(const char *rows) {
+    static char buf[2048];
+    snprintf(buf, sizeof buf,
+             "{'schema':'schedlab-scenario/1','device':'tx2',"
+             "'ops':[{'kernel':'A','blocks':2,'threads':256,'block_time':'1ms'},"
+             "{'kernel':'B','blocks':2,'threads':256,'block_time':'1ms'}],"
+             "'variants':[{'name':'round-robin','policy':{'placement':'round-robin'}}],"
+             "'reference':{'source':'a paper, Table 1','rows':[%s]}}",
+             rows);
+    return buf;
+}
+
+static void test_reference(void **state) {
+    (void)state;
+    /* every kind of row, names the scenario has (the base run is "most-room") */
+    scn_free(parse_ok(with_reference(
+        "{'label':'A over B','ratio':['A','B'],'reported':2.5,'within':1.5},"
+        "{'label':'A, rr over most-room','ratio':[{'run':'round-robin','kernel':'A'},"
+        "{'run':'most-room','kernel':'A'}],'below':1},"
+        "{'label':'B over A','run':'round-robin','ratio':['B','A'],'above':0}")));
+    /* the simulator ignores it: the runs are those without it */
+    scn_scenario *s = parse_ok(with_reference("{'label':'x','ratio':['A','B'],'reported':1}"));
+    assert_int_equal(scn_run_count(s), 2);
+    scn_free(s);
+    expect_error(with_reference("{'label':'x','ratio':['A','C'],'reported':1}"),
+                 "t.json: reference.rows[0].ratio[1]: no kernel named \"C\" in the scenario's ops");
+    expect_error(with_reference("{'label':'x','ratio':[{'run':'rr','kernel':'A'},'B'],'reported':1}"),
+                 "t.json: reference.rows[0].ratio[0].run: no run named \"rr\" in the scenario (the base "
+                 "run or a variant)");
+    expect_error(with_reference("{'label':'x','run':'default','ratio':['A','B'],'reported':1}"),
+                 "t.json: reference.rows[0].run: no run named \"default\" in the scenario (the base run "
+                 "or a variant)");
+    expect_error(with_reference("{'label':'x','ratio':['A','B']}"),
+                 "t.json: reference.rows[0]: missing \"reported\" (the source's number) or, for a "
+                 "direction, \"below\"/\"above\"");
+    expect_error(with_reference("{'label':'x','ratio':['A'],'reported':1}"),
+                 "t.json: reference.rows[0].ratio: must be [kernel, kernel]: the first's time over the "
+                 "second's");
+    expect_error(with_reference("{'label':'x','ratio':['A','B'],'mort':'t1','reported':1}"),
+                 "t.json: reference.rows[0]: needs one of \"ratio\" (two kernels) and \"mort\" (a task)");
+    expect_error(with_reference("{'label':'x','mort':'t1','reported':1}"),
+                 "t.json: reference.rows[0].mort: no task named \"t1\" in the scenario's tasks");
+    expect_error(with_reference("{'label':'x','ratio':['A','B'],'reported':0}"),
+                 "t.json: reference.rows[0].reported: 0 must be more than 0");
+    expect_error(with_reference("{'label':'x','ratio':['A','B'],'reported':2,'within':1}"),
+                 "t.json: reference.rows[0].within: 1 must be more than 1");
+    expect_error(with_reference("{'label':'x','ratio':['A','B'],'below':1,'within':2}"),
+                 "t.json: reference.rows[0].within: is a factor of a ratio row's \"reported\" number");
+    expect_error(with_reference("{'label':'x','ratio':['A','B'],'reportd':1}"),
+                 "t.json: reference.rows[0]: unknown key \"reportd\" (did you mean \"reported\"?)");
+    expect_error(with_reference("{'ratio':['A','B'],'reported':1}"),
+                 "t.json: reference.rows[0]: missing \"label\" (what the row compares, in words)");
+    expect_error(with_reference(""), "t.json: reference.rows: must hold 1 to 64 rows, not 0");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -854,6 +912,7 @@ int main(void) {
         cmocka_unit_test(test_block_time_array_and_copies),
         cmocka_unit_test(test_parse_file),
         cmocka_unit_test(test_program_access),
+        cmocka_unit_test(test_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
