@@ -33,7 +33,7 @@ export const VIEWS = {
     render: 'renderExperiment',
     early: (route, api) => api.experiment(route.params.slug),
     modules: ['views/experiment.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'router.mjs', 'state.mjs', 'editor.mjs', 'format.mjs',
-      'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
+      'views/reference.mjs', 'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
   },
   run: {
     render: 'renderRun',

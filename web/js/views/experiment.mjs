@@ -1,7 +1,9 @@
 // views/experiment.mjs -- "/experiments/{slug}": what the experiment is,
 // its runs with their summaries (and versions), links to each run's
-// timeline and to a comparison of the selected runs, the scenario JSON in
-// an editor to edit and re-run as the next version (issue 15), and delete.
+// timeline and to a comparison of the selected runs, the paper's numbers
+// beside the runs' where the scenario gives them (views/reference.mjs), the
+// scenario JSON in an editor to edit and re-run as the next version (issue
+// 15), and delete.
 
 import { api } from '../api.mjs';
 import { h, table, errorBox } from '../dom.mjs';
@@ -9,6 +11,7 @@ import { navigate } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { createEditor, errorLine } from '../editor.mjs';
 import { formatNs, formatCount, formatDate } from '../format.mjs';
+import { referenceCard } from './reference.mjs';
 import { renderSweep } from './sweep.mjs';
 
 function duration(s) {
@@ -76,6 +79,16 @@ export async function renderExperiment(root, route, ctx) {
     runs.length ? table(cols, runs, { id: 'runs', class: 'list' }) : h('p', { class: 'empty' }, 'This experiment has no runs.')));
   syncLink();
 
+  // the paper's (or a recording's) numbers beside the runs' (a scenario's "reference")
+  setExtra('reference', null);
+  if (e.scenario && e.scenario.reference) {
+    try {
+      root.append(await referenceCard(e, ctx.signal));
+    } catch (err) {
+      if (err && err.name === 'AbortError') throw err;
+      root.append(h('section', { class: 'card', id: 'reference' }, h('h2', null, 'Reported beside simulated'), errorBox(err.message)));
+    }
+  }
   if (e.scenario) root.append(scenarioCard(e, versions));
   return { view: 'experiment' };
 }

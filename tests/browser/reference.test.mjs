@@ -1,0 +1,111 @@
+// The experiment page's "Reported beside simulated" card (a scenario's
+// "reference" block, docs/scenario-format.md): every number the card shows
+// is worked out here again from the API -- kernel times (first block to
+// end) for a ratio row, the run's task summary for a MORT row -- and each
+// verdict from the row's own rule; the reported numbers are the papers',
+// which tests/api/scenario_reference.test.mjs checks against the tables.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServerAndBrowser, stopServerAndBrowser, ready } from './harness.mjs';
+
+let srv;
+let br;
+let page;
+let experiments;
+
+before(async () => {
+  ({ srv, br, page, experiments } = await startServerAndBrowser());
+});
+after(() => stopServerAndBrowser(srv, br));
+
+const find = (re) => {
+  const e = experiments.find((x) => re.test(x.name));
+  assert.ok(e, `seeded: ${re}`);
+  return e;
+};
+
+async function open(e) {
+  await page.goto(`${srv.base}/experiments/${e.slug}`);
+  const st = await ready(page, 'experiment');
+  const full = (await srv.api(`/api/experiments/${e.slug}`)).body;
+  const runs = new Map(full.runs.map((r) => [r.name, r.run]));
+  return { st, full, runs };
+}
+
+async function kernelTimes(run) {
+  const ks = (await srv.api(`/api/runs/${run}/kernels`)).body.kernels;
+  return Object.fromEntries(ks.map((k) => [k.name, k.end - k.first_block]));
+}
+
+test('most-room Table 1, memory-intensive: each slowdown from the run\'s kernels, judged within a factor 1.5', async () => {
+  const { st, full, runs } = await open(find(/^most-room Table 1: memory-intensive/));
+  const t = await kernelTimes(runs.get('default'));
+  const want = [
+    ['A, concurrent-isolated over serial', t['A-isolated'] / t['A-serial'], 1.0],
+    ['A, concurrent-colocated over serial', t['A-colocated'] / t['A-serial'], 1.01],
+    ['B, concurrent-isolated over serial', t['B-isolated'] / t['B-serial'], 22.4],
+    ['B, concurrent-colocated over serial', t['B-colocated'] / t['B-serial'], 96.1],
+  ];
+  assert.equal(st.reference.length, want.length);
+  want.forEach(([label, model, reported], i) => {
+    const r = st.reference[i];
+    assert.equal(r.label, label);
+    assert.deepEqual(r.runs, ['default']);
+    assert.equal(r.reported, reported);
+    assert.ok(Math.abs(r.model - model) < 1e-12, `${label}: ${r.model} against ${model}`);
+    assert.equal(r.ok, model / reported <= 1.5 && model / reported >= 1 / 1.5, label);
+  });
+  assert.equal(full.scenario.reference.rows.length, 4);
+  // the table says the same, and the hint counts the agreeing rows
+  const cells = await page.$$eval('#reference-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.equal(cells[3][2], '96.1×');
+  assert.equal(cells[3][3], `${(t['B-colocated'] / t['B-serial']).toFixed(1)}×`);
+  const agree = want.filter(([, m, r]) => m / r <= 1.5 && m / r >= 1 / 1.5).length;
+  assert.match(await page.locator('#reference .hint').textContent(), new RegExp(`${agree} of 4 rows with a rule agree`));
+  assert.deepEqual(br.problems, []);
+});
+
+test('QAWS Fig. 4a: K1 and K2 under QAWS over LRR\'s, across two runs, judged by direction', async () => {
+  const { st, full, runs } = await open(find(/^QAWS Fig\. 4a: pc pair/));
+  const rows = full.scenario.reference.rows;
+  assert.equal(st.reference.length, rows.length);
+  for (const [i, row] of rows.entries()) {
+    const [a, b] = row.ratio;
+    const ta = (await kernelTimes(runs.get(a.run)))[a.kernel], tb = (await kernelTimes(runs.get(b.run)))[b.kernel];
+    const r = st.reference[i];
+    assert.deepEqual(r.runs, [a.run, b.run]);
+    assert.equal(b.run, 'lrr');
+    assert.ok(Math.abs(r.model - ta / tb) < 1e-12);
+    assert.equal(r.ok, ta / tb < row.below);
+  }
+  // the run column links both runs
+  const links = await page.$$eval('#reference-table tbody tr:first-child td:nth-child(2) a', (as) => as.map((a) => a.textContent));
+  assert.deepEqual(links, [rows[0].ratio[0].run, 'lrr']);
+  assert.deepEqual(br.problems, []);
+});
+
+test('GCAPS Table 5: each task\'s MORT in each policy\'s run, and their mean absolute difference', async () => {
+  const { st, full, runs } = await open(find(/^GCAPS case study with execution-time variation/));
+  const rows = full.scenario.reference.rows;
+  assert.equal(rows.length, 20);
+  let sum = 0;
+  for (const [i, row] of rows.entries()) {
+    const meta = (await srv.api(`/api/runs/${runs.get(row.run)}`)).body.meta;
+    const max = Number(/max=(\d+)/.exec(meta[`task:${row.mort}`])[1]);
+    const r = st.reference[i];
+    assert.deepEqual(r.runs, [row.run]);
+    assert.ok(Math.abs(r.model - max / 1e6) < 1e-9, `${row.label}`);
+    assert.equal(r.ok, null, 'Table 5 gives no tolerance per cell');
+    sum += Math.abs(max / 1e6 - row.reported);
+  }
+  assert.match(await page.locator('#reference .hint').textContent(),
+    new RegExp(`Mean absolute MORT difference: ${(sum / 20).toFixed(2)} ms over 20 rows`));
+  assert.deepEqual(br.problems, []);
+});
+
+test('an experiment whose scenario has no reference shows no such card', async () => {
+  await open(find(/^TX2 basic rules/));
+  assert.equal(await page.locator('#reference').count(), 0);
+  assert.equal(await page.evaluate(() => window.schedlab.reference ?? null), null);
+});
