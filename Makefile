@@ -294,7 +294,8 @@ browser-test: build $(SEED_DB)
 # into tests/browser/out/docs/ (harness.mjs, docShot and shot).
 SHOT_TESTS = tests/browser/dashboard.test.mjs tests/browser/compare.test.mjs \
              tests/browser/run_view.test.mjs tests/browser/sweeps_page.test.mjs \
-             tests/browser/warps.test.mjs tests/browser/qos.test.mjs tests/browser/tasks.test.mjs
+             tests/browser/warps.test.mjs tests/browser/qos.test.mjs tests/browser/tasks.test.mjs \
+             tests/browser/reference.test.mjs
 screenshots: build $(FIXTURES) $(SEED_DB)
 	SCHEDLAB_DOC_SHOTS=1 SCHEDLAB_BIN=$(CURDIR)/schedlab SCHEDLAB_SEED_DB=$(CURDIR)/$(SEED_DB) $(TEST_ENV) \
 	    $(WITH_BROWSER) node --test --test-concurrency=$(JOBS) $(SHOT_TESTS)

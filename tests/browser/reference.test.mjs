@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, stopServerAndBrowser, ready } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -63,6 +63,9 @@ test('most-room Table 1, memory-intensive: each slowdown from the run\'s kernels
   assert.equal(cells[3][3], `${(t['B-colocated'] / t['B-serial']).toFixed(1)}×`);
   const agree = want.filter(([, m, r]) => m / r <= 1.5 && m / r >= 1 / 1.5).length;
   assert.match(await page.locator('#reference .hint').textContent(), new RegExp(`${agree} of 4 rows with a rule agree`));
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await shot(page.locator('#reference'), docShot('img/reference-table1.png'));   // the README's picture
+  await page.setViewportSize({ width: 1280, height: 900 });
   assert.deepEqual(br.problems, []);
 });
 
