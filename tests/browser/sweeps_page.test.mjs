@@ -70,9 +70,12 @@ test('a sweep started from the page shows its progress and can be cancelled', as
   const shipped = JSON.parse(await page.locator('#sweep-editor').inputValue());
   assert.equal(shipped.schema, 'schedlab-sweep/1');
   const before = (await srv.api('/api/experiments')).body.experiments.length;
+  // no bar before a job
+  assert.equal(await page.locator('#sweep-progress').isVisible(), false);
   await setSpec({ schema: 'schedlab-sweep/1', name: 'cancel me', tasksets: 400000, x: { param: 'tasks', values: [12] } });
   await page.click('#sweep-start');
   await page.waitForFunction(() => window.schedlab.sweepJob && window.schedlab.sweepJob.done > 0, null, { timeout: 30000 });
+  assert.equal(await page.locator('#sweep-progress').isVisible(), true);
   const shown = await page.locator('#sweep-progress').evaluate((p) => p.value);
   assert.ok(shown > 0 && shown < 1, `the bar moves: ${shown}`);
   assert.match(await page.locator('#sweep-status').textContent(), /running.*of 400000 tasksets/);

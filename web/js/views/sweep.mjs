@@ -246,6 +246,8 @@ export async function renderSweeps(root, route, ctx) {
   const cancel = h('button', { type: 'button', id: 'sweep-cancel', disabled: true }, 'Cancel');
   const bar = h('progress', { class: 'job-progress', id: 'sweep-progress', max: '1', value: '0', 'aria-label': 'sweep progress' });
   const status = h('span', { class: 'muted', id: 'sweep-status' }, '');
+  // the bar and its status line appear with the first job
+  const jobRow = h('div', { class: 'job', hidden: true }, bar, ' ', status);
   let job = null;
   let stop = false;
   cancel.addEventListener('click', async () => {
@@ -257,7 +259,7 @@ export async function renderSweeps(root, route, ctx) {
     h('h2', null, 'Start a sweep'),
     h('p', { class: 'hint' }, 'Pick a shipped spec; edit it below if you like (tasksets per point, x values, approaches, …). The server checks it with the same messages as `schedlab sweep`.'),
     h('label', { for: 'sweep-spec' }, 'Shipped spec'), select,
-    editor.el, h('div', { class: 'actions' }, start, ' ', cancel), h('div', { class: 'job' }, bar, ' ', status), msg);
+    editor.el, h('div', { class: 'actions' }, start, ' ', cancel), jobRow, msg);
   root.append(form);
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -269,6 +271,7 @@ export async function renderSweeps(root, route, ctx) {
       const r = await api.startSweep({ text }, ctx.signal);
       job = r.job;
       cancel.disabled = false;
+      jobRow.hidden = false;
       for (;;) {
         const j = await api.job(job, ctx.signal);
         bar.value = j.progress || 0;
