@@ -26,6 +26,7 @@ before(async () => {
   const qaws = find(/^QAWS Fig\. 3/);
   const quota = find(/^ISCA'17 quota sharing/);
   const gcaps = find(/^GCAPS case study/);
+  const table1 = find(/^most-room Table 1: memory-intensive/);   // its "Reported beside simulated" card
   const run = fig3.runs[0].run;
   pages.push(['home', '/', 'experiments'], ['experiment', `/experiments/${fig3.slug}`, 'experiment'],
     ['timeline', `/runs/${run}?view=timeline`, 'timeline'], ['kernels', `/runs/${run}?view=kernels`, 'kernels'],
@@ -34,6 +35,7 @@ before(async () => {
     ['tasks', `/runs/${gcaps.runs[0].run}?view=tasks`, 'tasks'],
     ['compare', `/compare?runs=${quota.runs.map((r) => r.run).join(',')}`, 'compare'],
     ['compare-tasks', `/compare?runs=${gcaps.runs.map((r) => r.run).join(',')}`, 'compare'],
+    ['experiment-reference', `/experiments/${table1.slug}`, 'experiment'],
     ['notfound', '/nowhere', 'notfound']);
 });
 
