@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #define REF_MAX_ROWS 64
+#define REF_MAX_SMS 4096   /* an "sms" row's blocks, and SM numbers below it */
 
 /* A finite number > lo (or >= lo when `or_equal`) at path. */
 static int number(jr_ctx *c, json_t *v, const char *path, double lo, bool or_equal,
@@ -47,9 +48,26 @@ static int kernel_ref(jr_ctx *c, json_t *v, const char *path, const scn_ref_name
     return 0;
 }
 
+/* The kinds of row, by the key that says what the runs give. */
+typedef enum { RK_RATIO, RK_MORT, RK_START, RK_END, RK_SMS, RK_N } row_kind;
+static const char *const kind_keys[RK_N] = {"ratio", "mort", "start", "end", "sms"};
+
+/* "reported" of an "sms" row: the SM of each of the kernel's blocks, by index. */
+static int sm_list(jr_ctx *c, json_t *v, const char *path) {
+    if (!json_is_array(v) || json_array_size(v) == 0 || json_array_size(v) > REF_MAX_SMS)
+        return jr_fail(c, path, "must be the SM of each block, in block order: 1 to %d SM numbers",
+                       REF_MAX_SMS);
+    char q[JR_PATH_MAX];
+    int64_t sm;
+    for (size_t i = 0; i < json_array_size(v); i++)
+        if (jr_get_count(c, json_array_get(v, i), jr_index(q, path, i), 0, REF_MAX_SMS - 1, &sm))
+            return -1;
+    return 0;
+}
+
 static int row(jr_ctx *c, json_t *r, const char *path, const scn_ref_names *n) {
-    static const char *const keys[] = {"label", "run", "ratio", "mort", "reported", "below", "above",
-                                       "within", "within_ms", NULL};
+    static const char *const keys[] = {"label", "run", "ratio", "mort", "start", "end", "sms",
+                                       "reported", "below", "above", "within", "within_ms", NULL};
     char p[JR_PATH_MAX];
     const char *s;
     double x;
@@ -67,32 +85,45 @@ static int row(jr_ctx *c, json_t *r, const char *path, const scn_ref_names *n) {
         if (!n->run(n->ctx, s))
             return jr_fail(c, p, "no run named \"%s\" in the scenario (the base run or a variant)", s);
     }
-    json_t *ratio = json_object_get(r, "ratio"), *mort = json_object_get(r, "mort");
-    if (!ratio == !mort)
-        return jr_fail(c, path, "needs one of \"ratio\" (two kernels) and \"mort\" (a task)");
-    if (ratio) {
-        jr_join(p, path, "ratio");
-        if (!json_is_array(ratio) || json_array_size(ratio) != 2)
+    int kind = -1;
+    for (int k = 0; k < RK_N; k++) {
+        if (!json_object_get(r, kind_keys[k]))
+            continue;
+        if (kind >= 0)
+            return jr_fail(c, path, "gives \"%s\" and \"%s\": a row compares one thing", kind_keys[kind],
+                           kind_keys[k]);
+        kind = k;
+    }
+    if (kind < 0)
+        return jr_fail(c, path, "needs one of \"ratio\" (two kernels), \"mort\" (a task), \"start\", "
+                       "\"end\" or \"sms\" (a kernel)");
+    json_t *what = json_object_get(r, kind_keys[kind]);
+    jr_join(p, path, kind_keys[kind]);
+    if (kind == RK_RATIO) {
+        if (!json_is_array(what) || json_array_size(what) != 2)
             return jr_fail(c, p, "must be [kernel, kernel]: the first's time over the second's");
         char q[JR_PATH_MAX];
         for (size_t i = 0; i < 2; i++)
-            if (kernel_ref(c, json_array_get(ratio, i), jr_index(q, p, i), n))
+            if (kernel_ref(c, json_array_get(what, i), jr_index(q, p, i), n))
                 return -1;
-    } else {
-        if (jr_get_name(c, mort, jr_join(p, path, "mort"), &s))
+    } else if (kind == RK_MORT) {
+        if (jr_get_name(c, what, p, &s))
             return -1;
         if (!n->task(n->ctx, s))
             return jr_fail(c, p, "no task named \"%s\" in the scenario's tasks", s);
+    } else if (kernel_ref(c, what, p, n)) {
+        return -1;
     }
     json_t *rep = json_object_get(r, "reported"), *below = json_object_get(r, "below"),
            *above = json_object_get(r, "above");
-    if ((below || above) && mort)
-        return jr_fail(c, path, "\"%s\" is for a ratio; a MORT row gives \"reported\"", below ? "below" : "above");
+    if ((below || above) && kind != RK_RATIO)
+        return jr_fail(c, path, "\"%s\" is for a ratio; this row gives \"reported\"", below ? "below" : "above");
     if (below && above)
         return jr_fail(c, path, "give \"below\" or \"above\", not both");
     if (!rep && !below && !above)
         return jr_fail(c, path, "missing \"reported\" (the source's number) or, for a direction, \"below\"/\"above\"");
-    if (rep && number(c, rep, jr_join(p, path, "reported"), 0, !ratio, &x))
+    jr_join(p, path, "reported");
+    if (rep && (kind == RK_SMS ? sm_list(c, rep, p) : number(c, rep, p, 0, kind != RK_RATIO, &x)))
         return -1;
     if (below && number(c, below, jr_join(p, path, "below"), 0, false, &x))
         return -1;
@@ -101,15 +132,16 @@ static int row(jr_ctx *c, json_t *r, const char *path, const scn_ref_names *n) {
     json_t *within = json_object_get(r, "within"), *within_ms = json_object_get(r, "within_ms");
     if (within) {
         jr_join(p, path, "within");
-        if (!ratio || !rep)
+        if (kind != RK_RATIO || !rep)
             return jr_fail(c, p, "is a factor of a ratio row's \"reported\" number");
         if (number(c, within, p, 1, false, &x))
             return -1;
     }
     if (within_ms) {
-        if (!mort)
-            return jr_fail(c, jr_join(p, path, "within_ms"), "is for a MORT row");
-        if (number(c, within_ms, jr_join(p, path, "within_ms"), 0, false, &x))
+        jr_join(p, path, "within_ms");
+        if (kind != RK_MORT && kind != RK_START && kind != RK_END)
+            return jr_fail(c, p, "is for a time in ms (a \"mort\", \"start\" or \"end\" row)");
+        if (number(c, within_ms, p, 0, true, &x))
             return -1;
     }
     return 0;

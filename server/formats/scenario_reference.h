@@ -19,14 +19,17 @@
  *                  {"run": "lrr", "kernel": "K1"}],
  *        "below": 1},                              a direction only
  *       {"label": "histogram, gcaps_suspend", "run": "gcaps-suspend",
- *        "mort": "histogram", "reported": 10.15}]} a task's MORT, in ms
+ *        "mort": "histogram", "reported": 10.15},  a task's MORT, in ms
+ *       {"label": "Y's blocks", "sms": "Y",
+ *        "reported": [0, 0, 1]}]}                  the SM of each block
  *
  * A row's kernels and task are in its "run" (default: the base run) unless
- * a kernel names its own. A row has "ratio" or "mort", and "reported" (the
- * source's ratio, or MORT in ms) unless it has "below" or "above" (the
- * source claims a direction: the ratio is below or above the number);
- * "within" (> 1) makes the agreement a factor of the reported ratio,
- * "within_ms" (> 0) a MORT difference in ms. At most 64 rows. */
+ * a kernel names its own. A row has one of "ratio", "mort", "start" or
+ * "end" (a kernel's first block or end, in ms) and "sms", and "reported"
+ * (the source's ratio, time in ms or SM list) unless it has "below" or
+ * "above" (the source claims a direction: the ratio is below or above the
+ * number); "within" (> 1) makes the agreement a factor of the reported
+ * ratio, "within_ms" (>= 0) a time difference in ms. At most 64 rows. */
 #ifndef SERVER_SCENARIO_REFERENCE_H
 #define SERVER_SCENARIO_REFERENCE_H
 

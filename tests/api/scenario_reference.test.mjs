@@ -2,8 +2,9 @@
 // here again from the papers (and the H200 recording): most-room Table 1
 // (§5, execution times and their "(N.NNX)" over serial), Appendix B's
 // Tables 3 and 4 (execution times in ms: serial A, B; isolated A, B;
-// colocated A, B), the H200 recording (docs/most-room-h100.md), QAWS §V-B's
-// claims for Fig. 4a, GCAPS Table 5's MORTs. The experiment page draws
+// colocated A, B), §4.1-§5.1's placements, the H200 recording
+// (docs/most-room-h100.md), QAWS §V-B's claims for Fig. 4a, GCAPS Table 5's
+// MORTs. The experiment page draws
 // them beside the runs (tests/browser/reference.test.mjs).
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -98,10 +99,22 @@ test('GCAPS Table 5: the 20 MORT cells, each in its policy\'s run', () => {
   assert.deepEqual(got, Object.fromEntries(Object.entries(t5).map(([run, v]) => [run, tasks.map((t, i) => [t, v[i]])])));
 });
 
+test('most-room §4.1, §4.2 and §5.1: the placements the text states, block by block', () => {
+  const want = {
+    'most-room-pascal-4.1': [['Y', undefined, [0, 0, 1]], ['Y', 'round-robin', [0, 1, 2]]],
+    'most-room-pascal-4.2': [['Y', undefined, [0, 0, 1]]],
+    'most-room-pascal-4.2-33-threads': [['Y', undefined, [0, 0, 0]]],
+    'most-room-turing-5.1': [['B', undefined, [67, 67, 67, 67, 67, 67, 67, 67]]],
+    'most-room-turing-5.1-colocated': [['B', undefined, [67, 0, 2, 4, 6, 8, 10, 12]]],
+  };
+  for (const [name, rows] of Object.entries(want))
+    assert.deepEqual(scenario(name).reference.rows.map((r) => [r.sms, r.run, r.reported]), rows, name);
+});
+
 test('every shipped reference block reads (its names are the scenario\'s)', () => {
   const dir = join(repo, 'scenarios');
   const withRef = readdirSync(dir).filter((f) => f.endsWith('.json') && JSON.parse(readFileSync(join(dir, f), 'utf8')).reference);
-  assert.equal(withRef.length, 4 + 4 + 4 + 4 + 9 + 1);
+  assert.equal(withRef.length, 4 + 4 + 4 + 4 + 9 + 1 + 5);
   // simulate reads the scenario whole; the smallest run of each is enough
   for (const f of withRef.filter((x) => /table3-l1|h100-l1|fig4a-vec|variation/.test(x))) {
     const r = cli(['simulate', join(dir, f), '-o', '/dev/null']);

@@ -107,6 +107,26 @@ test('GCAPS Table 5: each task\'s MORT in each policy\'s run, and their mean abs
   assert.deepEqual(br.problems, []);
 });
 
+test('most-room §4.1 and §5.1: the SM of each block, from the runs\' blocks, the same or not', async () => {
+  for (const [re, kernel] of [[/^Most-room placement on Pascal/, 'Y'], [/^Most-room on Turing, concurrent-colocated/, 'B']]) {
+    const { st, full, runs } = await open(find(re));
+    const rows = full.scenario.reference.rows;
+    assert.equal(st.reference.length, rows.length);
+    for (const [i, row] of rows.entries()) {
+      const run = runs.get(row.run || full.runs[0].name);
+      const ks = (await srv.api(`/api/runs/${run}/kernels`)).body.kernels;
+      const id = ks.find((k) => k.name === kernel).id;
+      const blocks = (await srv.api(`/api/runs/${run}/blocks?max=100000`)).body.blocks.filter((b) => b.kernel === id);
+      const sms = [];
+      for (const b of blocks) sms[b.index] = b.sm;
+      const r = st.reference[i];
+      assert.deepEqual(r.model, sms, row.label);
+      assert.equal(r.ok, JSON.stringify(sms) === JSON.stringify(row.reported), row.label);
+    }
+  }
+  assert.deepEqual(br.problems, []);
+});
+
 test('an experiment whose scenario has no reference shows no such card', async () => {
   await open(find(/^TX2 basic rules/));
   assert.equal(await page.locator('#reference').count(), 0);

@@ -880,7 +880,27 @@ static void test_reference(void **state) {
                  "t.json: reference.rows[0].ratio: must be [kernel, kernel]: the first's time over the "
                  "second's");
     expect_error(with_reference("{'label':'x','ratio':['A','B'],'mort':'t1','reported':1}"),
-                 "t.json: reference.rows[0]: needs one of \"ratio\" (two kernels) and \"mort\" (a task)");
+                 "t.json: reference.rows[0]: gives \"ratio\" and \"mort\": a row compares one thing");
+    expect_error(with_reference("{'label':'x','reported':1}"),
+                 "t.json: reference.rows[0]: needs one of \"ratio\" (two kernels), \"mort\" (a task), "
+                 "\"start\", \"end\" or \"sms\" (a kernel)");
+    /* a kernel's first block or end (ms), its blocks' SMs */
+    scn_free(parse_ok(with_reference(
+        "{'label':'A starts','start':'A','reported':0,'within_ms':0},"
+        "{'label':'B ends','run':'round-robin','end':{'run':'most-room','kernel':'B'},'reported':1},"
+        "{'label':'A on','sms':'A','reported':[0,1]}")));
+    expect_error(with_reference("{'label':'x','sms':'A','reported':[0,-1]}"),
+                 "t.json: reference.rows[0].reported[1]: -1 must be at least 0");
+    expect_error(with_reference("{'label':'x','sms':'A','reported':2}"),
+                 "t.json: reference.rows[0].reported: must be the SM of each block, in block order: 1 to "
+                 "4096 SM numbers");
+    expect_error(with_reference("{'label':'x','start':'Z','reported':1}"),
+                 "t.json: reference.rows[0].start: no kernel named \"Z\" in the scenario's ops");
+    expect_error(with_reference("{'label':'x','sms':'A','reported':[0],'within_ms':1}"),
+                 "t.json: reference.rows[0].within_ms: is for a time in ms (a \"mort\", \"start\" or "
+                 "\"end\" row)");
+    expect_error(with_reference("{'label':'x','start':'A','below':1}"),
+                 "t.json: reference.rows[0]: \"below\" is for a ratio; this row gives \"reported\"");
     expect_error(with_reference("{'label':'x','mort':'t1','reported':1}"),
                  "t.json: reference.rows[0].mort: no task named \"t1\" in the scenario's tasks");
     expect_error(with_reference("{'label':'x','ratio':['A','B'],'reported':0}"),

@@ -4,7 +4,8 @@
 // the number the paper or recording reports beside the one the runs give,
 // and whether they agree by the row's own rule. A ratio row divides two
 // kernels' times (first block to end), a MORT row reads a task's largest
-// response time from its run's summary. window.schedlab.reference = [{label,
+// response time from its run's summary, a start or end row a kernel's first
+// block or end (ms), an sms row the SM of each of a kernel's blocks. window.schedlab.reference = [{label,
 // runs, reported, model, ok}] (ok: true, false, or null without a rule).
 
 import { api } from '../api.mjs';
@@ -33,12 +34,29 @@ function mortOf(run, task) {
   return m ? Number(m[1]) : null;
 }
 
+// The SM of each block of `kernel` (by index) in a run's window answer;
+// null where the run answered bins (more blocks than the window holds).
+function smsOf(win, kernels, name) {
+  const k = kernels.find((x) => x.name === name);
+  if (!k || !win || win.mode !== 'blocks') return null;
+  const sms = [];
+  for (const b of win.blocks) if (b.kernel === k.id) sms[b.index] = b.sm;
+  return sms.length === k.blocks && !sms.includes(undefined) ? sms : null;
+}
+
+const listSms = (v) => (v.length > 12 ? `${v.slice(0, 12).join(', ')}, … (${v.length})` : v.join(', '));
+
 // What the row's rule says of the model's value: {ok, text}.
 function verdict(row, model) {
   if (model === null) return { ok: null, text: 'not in the run' };
+  if (row.sms !== undefined) {
+    const same = model.length === row.reported.length && model.every((x, i) => x === row.reported[i]);
+    const first = model.findIndex((x, i) => x !== row.reported[i]);
+    return { ok: same, text: same ? 'the same SMs' : `block ${first < 0 ? row.reported.length : first} differs` };
+  }
   if (row.below !== undefined) return { ok: model < row.below, text: `${model < row.below ? 'below' : 'not below'} ${row.below}` };
   if (row.above !== undefined) return { ok: model > row.above, text: `${model > row.above ? 'above' : 'not above'} ${row.above}` };
-  if (row.mort !== undefined) {
+  if (row.mort !== undefined || row.start !== undefined || row.end !== undefined) {
     const d = model - row.reported;
     const text = `${d >= 0 ? '+' : '−'}${Math.abs(d).toFixed(2)} ms`;
     if (row.within_ms === undefined) return { ok: null, text };
@@ -63,16 +81,25 @@ export async function referenceCard(e, signal) {
     const id = byName.get(name);
     if (!id) return;
     const key = `${what}:${id}`;
-    if (!need.has(key)) need.set(key, what === 'k' ? api.kernels(id, signal).then((x) => x.kernels) : api.run(id, signal));
+    if (need.has(key)) return;
+    need.set(key, what === 'k' ? api.kernels(id, signal).then((x) => x.kernels)
+      : what === 'b' ? api.blocks(id, { max: 200000 }, signal) : api.run(id, signal));
   };
+  // a row's kernels: [run, kernel] pairs (a name alone is in the row's run)
+  const refs = (r) => [].concat(r.ratio ?? r.start ?? r.end ?? r.sms ?? [])
+    .map((k) => (typeof k === 'string' ? [r.runName, k] : [k.run, k.kernel]));
   for (const r of rows) {
     if (r.mort !== undefined) want(r.runName, 'r');
-    else for (const k of r.ratio) want(typeof k === 'string' ? r.runName : k.run, 'k');
+    for (const [run] of refs(r)) want(run, 'k');
+    if (r.sms !== undefined) for (const [run] of refs(r)) want(run, 'b');
   }
   const got = new Map(await Promise.all([...need].map(async ([k, p]) => [k, await p])));
-  const time = (runName, kernel) => {
-    const ks = got.get(`k:${byName.get(runName)}`);
-    return ks ? kernelTime(ks, kernel) : null;
+  const kernelsOf = (runName) => got.get(`k:${byName.get(runName)}`) || [];
+  const time = (runName, kernel) => kernelTime(kernelsOf(runName), kernel);
+  // a kernel's first block or end, in ms
+  const at = (runName, kernel, field) => {
+    const k = kernelsOf(runName).find((x) => x.name === kernel);
+    return k && k[field] !== null && k[field] !== undefined ? k[field] / 1e6 : null;
   };
   const out = rows.map((r) => {
     let model = null;
@@ -80,16 +107,23 @@ export async function referenceCard(e, signal) {
       const run = got.get(`r:${byName.get(r.runName)}`);
       const ns = run ? mortOf(run, r.mort) : null;
       model = ns === null ? null : ns / 1e6;
-    } else {
-      const [a, b] = r.ratio.map((k) => (typeof k === 'string' ? time(r.runName, k) : time(k.run, k.kernel)));
+    } else if (r.ratio !== undefined) {
+      const [a, b] = refs(r).map(([run, k]) => time(run, k));
       model = a === null || b === null || b === 0 ? null : a / b;
+    } else if (r.sms !== undefined) {
+      const [[run, k]] = refs(r);
+      model = smsOf(got.get(`b:${byName.get(run)}`), kernelsOf(run), k);
+    } else {
+      const [[run, k]] = refs(r);
+      model = at(run, k, r.start !== undefined ? 'first_block' : 'end');
     }
     const v = verdict(r, model);
-    const reported = r.below !== undefined ? `< ${r.below}` : r.above !== undefined ? `> ${r.above}`
-      : r.mort !== undefined ? `${r.reported.toFixed(2)} ms` : fmtRatio(r.reported);
-    const shown = model === null ? '—' : r.mort !== undefined ? `${model.toFixed(2)} ms` : fmtRatio(model);
+    const ms = r.mort !== undefined || r.start !== undefined || r.end !== undefined;
+    const fmt = (v) => (r.sms !== undefined ? `SMs ${listSms(v)}` : ms ? `${v.toFixed(2)} ms` : fmtRatio(v));
+    const reported = r.below !== undefined ? `< ${r.below}` : r.above !== undefined ? `> ${r.above}` : fmt(r.reported);
+    const shown = model === null ? '—' : fmt(model);
     // the runs the row reads: its own, or each kernel's where they name one
-    const runs = r.ratio ? [...new Set(r.ratio.map((k) => (typeof k === 'string' ? r.runName : k.run)))] : [r.runName];
+    const runs = r.mort !== undefined ? [r.runName] : [...new Set(refs(r).map(([run]) => run))];
     return { label: r.label, runs, reported, model, shown, ok: v.ok, text: v.text, raw: r };
   });
   setExtra('reference', out.map((x) => ({ label: x.label, runs: x.runs, reported: x.raw.reported ?? null, model: x.model, ok: x.ok })));
