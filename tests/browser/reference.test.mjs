@@ -127,6 +127,33 @@ test('most-room §4.1 and §5.1: the SM of each block, from the runs\' blocks, t
   assert.deepEqual(br.problems, []);
 });
 
+test('a pasted scenario\'s start and end rows: each kernel\'s first block and end in ms, judged within_ms', async () => {
+  // the shipped TX2 Fig. 5 scenario pasted with a row of each time kind: the
+  // card's numbers must be the kernels' own, each verdict the row's rule
+  const scn = JSON.parse(JSON.stringify((await srv.api(`/api/experiments/${find(/^TX2 NULL stream/).slug}`)).body.scenario));
+  scn.name = 'reference: start and end rows';
+  scn.reference = {
+    source: 'a check of this test',
+    rows: [
+      { label: 'K2 starts when K1 ends', start: 'K2', reported: 2000, within_ms: 0 },
+      { label: 'K6 ends', end: 'K6', reported: 7000, within_ms: 0.5 },
+      { label: 'K1 starts', start: 'K1', reported: 100 },
+    ],
+  };
+  const made = await srv.api('/api/experiments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(scn) });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const e = (await srv.api('/api/experiments')).body.experiments.find((x) => x.name === scn.name);
+  const { st, runs } = await open(e);
+  const ks = (await srv.api(`/api/runs/${runs.get('default')}/kernels`)).body.kernels;
+  const k = (n) => ks.find((x) => x.name === n);
+  const want = [k('K2').first_block / 1e6, k('K6').end / 1e6, k('K1').first_block / 1e6];
+  assert.deepEqual(st.reference.map((r) => r.model), want);
+  assert.deepEqual(st.reference.map((r) => r.ok), [want[0] === 2000, Math.abs(want[1] - 7000) <= 0.5, null]);
+  const cells = await page.$$eval('#reference-table tbody tr td:nth-child(5)', (tds) => tds.map((td) => td.textContent));
+  assert.equal(cells[2], `${want[2] - 100 >= 0 ? '+' : '−'}${Math.abs(want[2] - 100).toFixed(2)} ms`);
+  assert.deepEqual(br.problems, []);
+});
+
 test('an experiment whose scenario has no reference shows no such card', async () => {
   await open(find(/^TX2 basic rules/));
   assert.equal(await page.locator('#reference').count(), 0);
