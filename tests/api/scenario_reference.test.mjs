@@ -99,13 +99,15 @@ test('GCAPS Table 5: the 20 MORT cells, each in its policy\'s run', () => {
   assert.deepEqual(got, Object.fromEntries(Object.entries(t5).map(([run, v]) => [run, tasks.map((t, i) => [t, v[i]])])));
 });
 
-test('most-room §4.1, §4.2 and §5.1: the placements the text states, block by block', () => {
+test('most-room §4.1, §4.2 and §5.1: the placements the text states, block by block (and the H100 recording\'s)', () => {
   const want = {
     'most-room-pascal-4.1': [['Y', undefined, [0, 0, 1]], ['Y', 'round-robin', [0, 1, 2]]],
     'most-room-pascal-4.2': [['Y', undefined, [0, 0, 1]]],
     'most-room-pascal-4.2-33-threads': [['Y', undefined, [0, 0, 0]]],
     'most-room-turing-5.1': [['B', undefined, [67, 67, 67, 67, 67, 67, 67, 67]]],
     'most-room-turing-5.1-colocated': [['B', undefined, [67, 0, 2, 4, 6, 8, 10, 12]]],
+    // recorded on an H100 (tests/fixtures/h100/h100-most-room-r1.csv, test_h100_recordings.c)
+    'h100-most-room': [['B', undefined, [123, 123, 123, 123]]],
   };
   for (const [name, rows] of Object.entries(want))
     assert.deepEqual(scenario(name).reference.rows.map((r) => [r.sms, r.run, r.reported]), rows, name);
@@ -114,7 +116,7 @@ test('most-room §4.1, §4.2 and §5.1: the placements the text states, block by
 test('every shipped reference block reads (its names are the scenario\'s)', () => {
   const dir = join(repo, 'scenarios');
   const withRef = readdirSync(dir).filter((f) => f.endsWith('.json') && JSON.parse(readFileSync(join(dir, f), 'utf8')).reference);
-  assert.equal(withRef.length, 4 + 4 + 4 + 4 + 9 + 1 + 5);
+  assert.equal(withRef.length, 4 + 4 + 4 + 4 + 9 + 1 + 5 + 1);
   // simulate reads the scenario whole; the smallest run of each is enough
   for (const f of withRef.filter((x) => /table3-l1|h100-l1|fig4a-vec|variation/.test(x))) {
     const r = cli(['simulate', join(dir, f), '-o', '/dev/null']);
