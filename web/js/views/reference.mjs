@@ -119,7 +119,7 @@ export async function referenceCard(e, signal) {
     }
     const v = verdict(r, model);
     const ms = r.mort !== undefined || r.start !== undefined || r.end !== undefined;
-    const fmt = (v) => (r.sms !== undefined ? `SMs ${listSms(v)}` : ms ? `${v.toFixed(2)} ms` : fmtRatio(v));
+    const fmt = (x) => (r.sms !== undefined ? `SMs ${listSms(x)}` : ms ? `${x.toFixed(2)} ms` : fmtRatio(x));
     const reported = r.below !== undefined ? `< ${r.below}` : r.above !== undefined ? `> ${r.above}` : fmt(r.reported);
     const shown = model === null ? '—' : fmt(model);
     // the runs the row reads: its own, or each kernel's where they name one
