@@ -321,7 +321,7 @@ static int count_block(void *ctx, const trace_block *b, int64_t seq) {
 
 int db_blocks_count(db *d, const char *run, int64_t from, int64_t to, int64_t *n, char *err,
                     size_t errlen) {
-    int64_t id, lo;
+    int64_t id = 0, lo = 0;
     *n = 0;
     int rc = window_run(d, run, from, &id, &lo, err, errlen);
     if (rc) return rc;

@@ -1221,7 +1221,7 @@ static bool ks_has(const pyr_kset *ks, int64_t k) {
 static int read_level(db *d, const pyr_run *r, int z, int64_t k0, int64_t k1, int map_z,
                       int64_t m0, int64_t m1, int64_t kernel, pyr_cell *out, char *err,
                       size_t errlen) {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     bool ks = kernel >= 0;   /* one kernel's tiles (kpyramid.sql), not the per-SM ones */
     if (ks ? dbi_cached(d, DBI_Q_KTILES,
                         "SELECT tile, cells FROM kernel_tiles WHERE run = ?1 AND kernel = ?5 AND "

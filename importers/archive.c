@@ -240,8 +240,8 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
         snprintf(shown, need, "%s(%s)", an, path);
         one_line(shown);
         shown[strlen(shown) + 1] = OWN_MAPPED;
-        const unsigned char *data;
-        size_t len;
+        const unsigned char *data = NULL;
+        size_t len = 0;
         const char *step = "";
         int rr = read_member(a, e, limit - total, buf, &data, &len, &step);
         int why = errno;

@@ -52,5 +52,5 @@ const char *imp_demangle(const char *name, char *buf, size_t buflen) {
     if (setjmp(o.full)) return NULL;
     if (!cplus_demangle_v3_callback(name, DMGL_PARAMS | DMGL_ANSI | DMGL_VERBOSE, dm_put, &o))
         return NULL;
-    return o.len && strcmp(buf, name) != 0 ? buf : NULL;
+    return o.len && strcmp(o.buf, name) != 0 ? o.buf : NULL;
 }

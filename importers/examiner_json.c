@@ -105,7 +105,7 @@ static int add_kernel(ex_ctx *c, trace *t, json_t *e, size_t ti, const ex_file_i
     k->stream = sid;
     k->process = fi->process;
 
-    int64_t v;
+    int64_t v = 0;
     json_t *j;
     if ((j = jget(e, "thread_count"))) {
         snprintf(where, sizeof where, "times[%zu].thread_count", ti);
@@ -138,7 +138,7 @@ static int add_kernel(ex_ctx *c, trace *t, json_t *e, size_t ti, const ex_file_i
         snprintf(where, sizeof where, "times[%zu].kernel_times", ti);
         if (!json_is_array(kt) || json_array_size(kt) != 2)
             return efail(c, "%s: expected [gpu start, gpu end]", where);
-        int64_t s, en;
+        int64_t s = 0, en = 0;
         if (sec_to_ns(c, json_array_get(kt, 0), where, 0, &s) < 0 ||
             sec_to_ns(c, json_array_get(kt, 1), where, 1, &en) < 0)
             return -1;
@@ -164,7 +164,7 @@ static int add_kernel(ex_ctx *c, trace *t, json_t *e, size_t ti, const ex_file_i
     if (trace_reserve_blocks(t, nb) < 0) return efail(c, "out of memory");
     int64_t first = TRACE_NONE, last_start = TRACE_NONE, end = TRACE_NONE;
     for (size_t i = 0; i < nb; i++) {
-        int64_t s, en, smid = -1;
+        int64_t s = 0, en = 0, smid = -1;
         if (sec_to_ns(c, json_array_get(bt, 2 * i), where, 2 * i, &s) < 0 ||
             sec_to_ns(c, json_array_get(bt, 2 * i + 1), where, 2 * i + 1, &en) < 0)
             return -1;

@@ -300,7 +300,7 @@ static int want_dim3(pt_ctx *c, pj_tok t, const char *field, int32_t d[3]) {
     for (;;) {
         t = pj_next(&c->r);
         if (t == PJ_ARR_END) break;
-        int64_t v;
+        int64_t v = 0;
         if (want_int(c, t, field, &v) < 0) return -1;
         if (n >= 3) return event_fail(c, field, "more than three dimensions");
         if (v < 0 || v > INT32_MAX) return event_fail(c, field, "a dimension out of range");

@@ -55,7 +55,7 @@ static int get_int(pctx *p, json_t *o, const char *where, size_t i, const char *
 
 static int get_i32(pctx *p, json_t *o, const char *where, size_t i, const char *field,
                    int32_t unknown, int32_t *out) {
-    int64_t v;
+    int64_t v = 0;
     if (get_int(p, o, where, i, field, unknown, INT32_MIN, INT32_MAX, &v)) return -1;
     *out = (int32_t)v;
     return 0;
@@ -211,7 +211,7 @@ static int parse_block(pctx *p, json_t *o, size_t i) {
 static int parse_pause(pctx *p, json_t *o, size_t i) {
     const char *w = "pauses";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
-    int64_t blk, s, e;
+    int64_t blk = 0, s = 0, e = 0;
     if (get_int(p, o, w, i, "block", -1, 0, INT64_MAX, &blk) || get_time(p, o, w, i, "start", &s) ||
         get_time(p, o, w, i, "end", &e))
         return -1;
@@ -272,8 +272,8 @@ static int parse_copy(pctx *p, json_t *o, size_t i) {
 static int parse_qevent(pctx *p, json_t *o, size_t i) {
     const char *w = "queue_events";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
-    int64_t t;
-    trace_str q, item;
+    int64_t t = 0;
+    trace_str q = 0, item = 0;
     if (get_int(p, o, w, i, "t", TRACE_NONE, INT64_MIN + 1, INT64_MAX, &t) ||
         get_str(p, o, w, i, "queue", &q) || get_str(p, o, w, i, "item", &item))
         return -1;

@@ -139,7 +139,7 @@ int replay_heldout_run(const trace *m, const char *what, const char *device_pres
     char e[512] = "";
     if (replay_scenario_info(&t1, what, device_preset, &s1, NULL, e, sizeof e) != 0 ||
         replay_scenario_info(&t2, what, device_preset, &s2, NULL, e, sizeof e) != 0) {
-        snprintf(h->why, sizeof h->why, "a half does not replay: %s", e);
+        snprintf(h->why, sizeof h->why, "a half does not replay: %.200s", e);
         rc = 0;
         goto done;
     }
@@ -173,7 +173,7 @@ int replay_heldout_run(const trace *m, const char *what, const char *device_pres
     int sr = simulate_json(s2, &sim, e, sizeof e);
     if (sr < 0) goto oom;
     if (sr > 0) {
-        snprintf(h->why, sizeof h->why, "the second half does not simulate: %s", e);
+        snprintf(h->why, sizeof h->why, "the second half does not simulate: %.200s", e);
         rc = 0;
         goto done;
     }

@@ -580,7 +580,7 @@ static int stream_join(stream_ctx *c, char *err, size_t errlen) {
     pthread_join(c->thread, NULL);
     c->started = false;
     if (!c->failed) return 0;
-    snprintf(err, errlen, "%s", c->serr);
+    if (err) snprintf(err, errlen, "%s", c->serr);
     return c->rc;
 }
 
@@ -633,8 +633,7 @@ static int import_stream(db *d, const imp_file *file, size_t nfiles, imp_format 
     int irc = imp_import_opts(fmt, file, nfiles, &io, &t, err, errlen);
     if (irc) {
         /* the file's error first; the store's when the import stopped for it */
-        char serr[8];
-        stream_join(&c, serr, sizeof serr);
+        stream_join(&c, NULL, 0);
         /* a refusal the importer may name otherwise than whole: not when
          * the store stopped it (cb_rc: its own message, a cancel) */
         *whole = c.whole || (st.whole_message && !c.cb_rc);
