@@ -14,7 +14,14 @@
  * placed + r, placed + r + n, ... (stride n). With one block_time they all
  * end together. Nothing else can be placed by the same dispatch on SMs
  * left with room 0 for k; a partial wave is k's last, and the caller's
- * loop goes on from there as it would have.
+ * loop goes on from there as it would have. Round-robin (most-room §4.1's
+ * "pure round-robin policy"; round_robin.c) gives the same wave turned:
+ * its turn starts at the rank after the last one used, r0, and takes the
+ * SMs with room in rank order, wrapping, so block `placed + i` goes to
+ * rank (r0 + i) mod n, and the turn ends m ranks on. Each placement says
+ * where its turn starts and moves its own state (policy.h's `wave`); a
+ * full wave brings round-robin's turn back to r0, so the next wave after
+ * it is the same wave again.
  *
  * Why a stretch is exact. After a full wave every SM is full of k's blocks,
  * ending at t + d. If no other kernel is eligible (TX2 rules X1/A2: only
@@ -33,8 +40,9 @@
  * (only relative order is ever compared, engine.h).
  *
  * Where it does not apply (placed block by block, as without cohorts):
- * placements other than most-room (round-robin and spart keep their own
- * per-block cursor or partition), devices with carveouts (an SM's carveout
+ * placements without a `wave` (spart's partitions: a kernel's blocks do
+ * not go round all the SMs), most-room for a kernel with a preferred wave
+ * of ranks (H100-W1, sms.h), devices with carveouts (an SM's carveout
  * configuration changes with what it runs, carveout.h), kernels whose
  * block_time differs by index (blocks of a wave end apart), a driver other
  * than the shared one, warp-level execution (a block's end comes out of
@@ -104,9 +112,7 @@ static void record(sim_state *st, int32_t k, int32_t sm, int64_t index, int32_t 
 bool ee_cohort_place(sim_state *st, int32_t k, int64_t t) {
     sim_kstate *K = &st->ks[k];
     sim_sms *s = &st->sms;
-    /* a wave of ranks 0.. in order: not the H100-W1 preference (sms.h) */
-    if (!K->uniform || s->carve || K->need.wave || K->placed >= K->blocks || !all_idle(s))
-        return false;
+    if (!K->uniform || s->carve || K->placed >= K->blocks || !all_idle(s)) return false;
     int32_t n = s->n, c = s->empty_room;
     if (c <= 0) return false;
     int64_t d = K->block_time[0], left = K->blocks - K->placed, wave = (int64_t)n * c;
@@ -124,18 +130,23 @@ bool ee_cohort_place(sim_state *st, int32_t k, int64_t t) {
         else if ((T - t - 1) / d + 1 < J) J = (T - t - 1) / d + 1;
     }
     int64_t m = J > 1 ? wave : (left < wave ? left : wave);   /* the pending wave */
+    /* the rank the placement's turn starts from (policy.h: wave) */
+    int32_t r0;
+    if (!st->placement->wave(st->placement_state, s, &K->need, (J - 1) * wave + m, &r0))
+        return false;
     int64_t q = m / n, extra = m % n, placed0 = K->placed;
     int64_t start = t + (J - 1) * d, end = start + d;
-    for (int32_t r = 0; r < n; r++) {
-        int64_t cr = q + (r < extra);
+    for (int32_t i = 0; i < n; i++) {
+        int64_t cr = q + (i < extra);
         if (cr == 0) break;
-        record(st, k, s->order[r], placed0 + r, n, (J - 1) * c + cr, J > 1 ? c : cr, t, d);
+        record(st, k, s->order[(r0 + i) % n], placed0 + i, n, (J - 1) * c + cr,
+               J > 1 ? c : cr, t, d);
     }
     /* the pending wave: its SMs taken, its ends queued in the block-level
-     * order (round j, then rank), each with the sequence number it takes */
+     * order (round j, then the turn), each with the sequence number it takes */
     for (int64_t j = 0; j * n < m; j++) {
-        for (int32_t r = 0; r < n && j * n + r < m; r++) {
-            int32_t sm = s->order[r];
+        for (int32_t i = 0; i < n && j * n + i < m; i++) {
+            int32_t r = (r0 + i) % n, sm = s->order[r];
             sms_take_rank(s, r);
             uint64_t seq = st->eng.next_seq;
             bool ok;

@@ -99,11 +99,11 @@ static inline ee_dispatch_result ee_dispatch_fast(sim_state *st, int64_t t) {
         if (best < 0) return EE_DISPATCH_DONE;
         sim_kstate *K = &st->ks[best];
         trace_kernel *tk = &tr->kernels.v[best];
-        if (most_room) sms_index(s, best, &K->need);
+        if (most_room || st->cohorts) sms_index(s, best, &K->need);
         /* cohorts (sim.h): a whole wave, or a stretch of identical ones,
          * at once where that is exact (cohort.c); the loop below then
          * finds no room, or nothing left to place */
-        if (st->cohorts && most_room && ee_cohort_place(st, best, t) && st->failed)
+        if (st->cohorts && ee_cohort_place(st, best, t) && st->failed)
             return EE_DISPATCH_DONE;
         const int64_t *bt = K->block_time;
         size_t nbt = K->nblock_time, bi = K->bt_next;

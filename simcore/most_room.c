@@ -16,10 +16,22 @@ static int32_t most_room_pick_sm(void *self, sim_sms *s, int32_t kernel, const s
     return sms_most_room(s);
 }
 
+/* Every SM idle with the same room: the ties go in sm_order, so block
+ * after block visits the ranks 0, 1, ..., n-1 in turn (cohort.c) -- unless
+ * the kernel prefers a wave of ranks (H100-W1, sms.h). */
+static bool most_room_wave(void *self, const sim_sms *s, const sim_need *k, int64_t m,
+                           int32_t *first) {
+    (void)self, (void)s, (void)m;
+    if (k->wave) return false;
+    *first = 0;
+    return true;
+}
+
 const placement_policy placement_most_room = {
     .name = "most-room",
     .doc = "the SM with room for the most further blocks of the kernel, ties in the device's "
            "SM order (Gilman et al., most-room paper §4)",
     .pick = most_room_pick_sm,
     .most_room = true,
+    .wave = most_room_wave,
 };

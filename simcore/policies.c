@@ -119,5 +119,6 @@ int32_t sim_placement_find(const char *name) { return sim_policy_find(SIM_TABLE_
 const char *sim_placement_name(int32_t id) { return sim_policy_name(SIM_TABLE_PLACEMENT, id); }
 size_t sim_placement_count(void) { return sim_policy_count(SIM_TABLE_PLACEMENT); }
 bool sim_placement_partitioned(int32_t id) { return placement_get(id) && placement_get(id)->partitioned; }
+bool sim_placement_cohorts(int32_t id) { return placement_get(id) && placement_get(id)->wave; }
 bool sim_warp_quota(int32_t id) { return warp_get(id) && warp_get(id)->quota; }
 bool sim_placement_qos(int32_t id) { return placement_get(id) && placement_get(id)->qos_epoch; }

@@ -68,6 +68,14 @@ typedef struct placement_policy {
      * block scheduler's fast path (ee.h) reads the room index itself
      * rather than call pick once per block (issue 9) */
     bool most_room;
+    /* cohorts (cohort.c): m identical blocks of a kernel (need k) are about
+     * to be placed on SMs that are all idle, each with room for the same
+     * number of them, m at most all that room. Where picking them one by
+     * one goes round the SMs in rank order, the rank the first goes to
+     * (the next ones follow it, wrapping): set *first, move the policy's
+     * state on as the m picks would, and return true; else false, and
+     * the blocks are placed one by one. NULL: never. */
+    bool (*wave)(void *self, const sim_sms *s, const sim_need *k, int64_t m, int32_t *first);
 } placement_policy;
 
 /* ---- execution ------------------------------------------------------------

@@ -19,10 +19,23 @@ static int32_t round_robin_pick_sm(void *self, sim_sms *s, int32_t kernel, const
     return sm;
 }
 
+/* Every SM idle with the same room: the turn goes round from the next
+ * rank, each SM taking one block a round until the m are placed (cohort.c),
+ * and the next turn is m ranks on. */
+static bool round_robin_wave(void *self, const sim_sms *s, const sim_need *k, int64_t m,
+                             int32_t *first) {
+    (void)k;
+    rr_state *rr = self;
+    *first = rr->next;
+    rr->next = (int32_t)((rr->next + m) % s->n);
+    return true;
+}
+
 const placement_policy placement_round_robin = {
     .name = "round-robin",
     .doc = "the next SM in the device's SM order after the last one used that has room "
            "(the belief the most-room paper §4.1 tests)",
     .state_size = sizeof(rr_state),
     .pick = round_robin_pick_sm,
+    .wave = round_robin_wave,
 };

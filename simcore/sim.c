@@ -661,7 +661,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
                         !st->share_res &&   /* ISCA'17 §3.6's share: the general loop */
                         !cfg->general_loop;
     /* cohorts (sim.h): on the fused scheduler only (cohort.c says why) */
-    st->cohorts = cfg->cohorts && st->fast_dispatch && st->placement->most_room && !st->sms.carve;
+    st->cohorts = cfg->cohorts && st->fast_dispatch && st->placement->wave && !st->sms.carve;
     if (st->cohorts) {
         st->coh_last = malloc((size_t)st->sms.n * sizeof *st->coh_last);
         if (!st->coh_last) FAIL("simulation: out of memory");

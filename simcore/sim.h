@@ -376,6 +376,10 @@ size_t sim_placement_count(void);
 /* Does placement `id` place by the streams' SM partitions (sim_stream
  * sm_first/sm_count: "spart")? Without partitions it places as most-room. */
 bool sim_placement_partitioned(int32_t id);
+/* Can placement `id` place identical blocks as cohorts (sim_config.cohorts;
+ * cohort.c, policy.h's `wave`)? A run with cohorts under one that cannot
+ * places block by block. */
+bool sim_placement_cohorts(int32_t id);
 /* Is warp policy `id` a quota scheme (ISCA'17 §3.3-§3.5: ops may carry a
  * qos_goal; warp.h's `quota`)? false out of range. */
 bool sim_warp_quota(int32_t id);

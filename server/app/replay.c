@@ -590,8 +590,8 @@ static int cmp_double(const void *a, const void *b) {
  * more blocks in all than a block-by-block run keeps (SCN_MAX_TOTAL_BLOCKS;
  * the Rodinia Gaussian's 4.29 G) runs with "cohorts": identical blocks are
  * simulated and kept as cohorts (simcore/cohort.c), the same schedule, and
- * has no placement variants. A smaller replay stays block by block, as
- * before. */
+ * keeps only the placement variants that place cohorts too (round-robin).
+ * A smaller replay stays block by block, as before. */
 static void replay_cohorts(json_t *root) {
     json_t *jops = json_object_get(root, "ops");
     int64_t total = 0;
@@ -601,9 +601,15 @@ static void replay_cohorts(json_t *root) {
     }
     if (total <= SCN_MAX_TOTAL_BLOCKS) return;
     json_object_set_new(root, "cohorts", json_true());
-    /* the other placements place block by block (cohort.c): past the limit,
-     * a variant of one of them would only fail */
-    json_object_del(root, "variants");
+    /* a placement without cohorts places block by block (cohort.c): past
+     * the limit, a variant of one would only fail */
+    json_t *vs = json_object_get(root, "variants");
+    for (size_t i = json_array_size(vs); i-- > 0;) {
+        const char *pn = json_string_value(
+            json_object_get(json_object_get(json_array_get(vs, i), "policy"), "placement"));
+        if (!sim_placement_cohorts(sim_placement_find(pn))) json_array_remove(vs, i);
+    }
+    if (vs && !json_array_size(vs)) json_object_del(root, "variants");
 }
 
 /* Kernels that share the GPU run longer than alone (the leftover rule gives

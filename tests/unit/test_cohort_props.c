@@ -98,25 +98,39 @@ static void check_seed(uint64_t seed, int32_t placement, stats *sx) {
     trace_free(&coh);
 }
 
-static void test_random_most_room(void **state) {
-    (void)state;
+static void random_runs(const char *placement, uint64_t from) {
     stats sx = {0, 0, 0};
+    int32_t p = sim_placement_find(placement);
+    assert_true(p >= 0);
     /* (a quarter of the scenarios under the sanitizers: test_sanitizer.h) */
     uint64_t n = TEST_UNDER_ASAN ? 50 : 200;
-    for (uint64_t seed = 1; seed <= n; seed++) check_seed(seed, 0, &sx);
-    printf("  %d scenarios, %zu blocks: %zu cohort records, %zu of them over several waves\n",
-           (int)n, sx.blocks, sx.cohorts, sx.jumped);
+    for (uint64_t seed = from; seed < from + n; seed++) check_seed(seed, p, &sx);
+    printf("  %s: %d scenarios, %zu blocks: %zu cohort records, %zu of them over several "
+           "waves\n", placement, (int)n, sx.blocks, sx.cohorts, sx.jumped);
     /* the path was taken, waves were jumped over (at least 10 and 1 a
-     * scenario; 200 give 92,461 and 38,231) */
+     * scenario; most-room's 200 give 92,461 and 38,231) */
     assert_true(sx.cohorts > 10 * n);
     assert_true(sx.jumped > n);
 }
 
-/* Placements with their own per-block state place block by block: the
- * switch changes nothing (cohort.c). */
+static void test_random_most_room(void **state) {
+    (void)state;
+    random_runs("most-room", 1);
+}
+
+/* Round-robin's waves start where its turn is (cohort.c): scenarios whose
+ * kernels leave the turn at every rank */
+static void test_random_round_robin(void **state) {
+    (void)state;
+    random_runs("round-robin", 1001);
+}
+
+/* Placements whose blocks do not go round the SMs (spart's partitions)
+ * place block by block: the switch changes nothing (cohort.c). */
 static void test_random_other_placements(void **state) {
     (void)state;
-    for (int32_t p = 1; p < (int32_t)sim_placement_count(); p++) {
+    for (int32_t p = 0; p < (int32_t)sim_placement_count(); p++) {
+        if (!sim_placement_partitioned(p)) continue;
         stats sx = {0, 0, 0};
         for (uint64_t seed = 501; seed <= 530; seed++) check_seed(seed, p, &sx);
         assert_int_equal(sx.cohorts, 0);
@@ -153,6 +167,41 @@ static void test_waves_by_hand(void **state) {
         assert_int_equal(x->sm, t.blocks.v[i % 2].sm);
         assert_int_equal(x->start, (x->index / 8) * 1000);
         assert_int_equal(x->end, x->start + 1000);
+    }
+    trace_free(&t);
+}
+
+/* By hand, against round-robin's rule (most-room paper §4.1's "pure
+ * round-robin policy"; round_robin.c: the next SM after the last one used
+ * that has room): on the idle TX2, K1's 3 blocks go to ranks 0, 1, 0 and
+ * leave the turn at rank 1, so K2's 80 blocks (10 waves of 4 a SM, issued
+ * after K1 ends) start there: K2's block i on the SM K1's block (i + 1)
+ * mod 2 used, where most-room would put block 0 on rank 0 again. */
+static void test_round_robin_by_hand(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    b.cfg.policy.placement = sim_placement_find("round-robin");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 3, 512, 0, 500);
+    tb_kernel(&b, "K2", s1, 0, 80, 512, 0, 1000);
+    b.cfg.cohorts = true;
+    trace t;
+    tb_run(&b, &t);
+    assert_true(t.cohorts.n > 0);
+    assert_true(t.cohorts.n <= 6);
+    assert_int_equal(t.kernels.v[1].first_block, 500);
+    assert_int_equal(t.kernels.v[1].end, 500 + 10000);
+    assert_int_equal(trace_expand_cohorts(&t), 0);
+    assert_int_equal(t.blocks.n, 83);
+    qsort(t.blocks.v, t.blocks.n, sizeof *t.blocks.v, cmp_block);
+    const trace_block *k1 = t.blocks.v, *k2 = t.blocks.v + 3;
+    assert_int_not_equal(k1[0].sm, k1[1].sm);
+    assert_int_equal(k1[2].sm, k1[0].sm);
+    for (int32_t i = 0; i < 80; i++) {
+        assert_int_equal(k2[i].kernel, 1);
+        assert_int_equal(k2[i].sm, k1[(i + 1) % 2].sm);
+        assert_int_equal(k2[i].start, 500 + (i / 8) * 1000);
     }
     trace_free(&t);
 }
@@ -268,8 +317,10 @@ static void test_scenario_limits(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_most_room),
+        cmocka_unit_test(test_random_round_robin),
         cmocka_unit_test(test_random_other_placements),
         cmocka_unit_test(test_waves_by_hand),
+        cmocka_unit_test(test_round_robin_by_hand),
         cmocka_unit_test(test_store_and_json),
         cmocka_unit_test(test_scenario_limits),
     };

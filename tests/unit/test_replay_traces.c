@@ -127,6 +127,25 @@ static void check(const real *rt) {
         assert_true(total > INT64_C(4290000000) && total < INT64_C(4300000000));
         assert_int_equal(trace_block_total(&sim), total);
         assert_true(sim.cohorts.n > 0 && (int64_t)(sim.cohorts.n + sim.blocks.n) < total / 1000);
+        /* and under round-robin, the other placement a replay offers
+         * (most-room §4.1's baseline), as cohorts too (cohort.c) */
+        assert_int_equal(scn_run_count(s), 2);
+        sim_config rr;
+        if (scn_config(s, 1, &rr, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_int_equal(rr.policy.placement, sim_placement_find("round-robin"));
+        trace rs;
+        trace_init(&rs);
+        if (sim_run(&rr, &rs, err, sizeof err) != 0) fail_msg("round-robin: %s", err);
+        assert_int_equal(trace_block_total(&rs), total);
+        assert_true(rs.cohorts.n > 0 && (int64_t)(rs.cohorts.n + rs.blocks.n) < total / 1000);
+        trace_free(&rs);
+    } else {
+        /* a block-level replay offers every placement but spart's (a
+         * replay has no partitions) */
+        size_t offered = 0;
+        for (int32_t p = 0; p < (int32_t)sim_placement_count(); p++)
+            offered += !sim_placement_partitioned(p);
+        assert_int_equal(scn_run_count(s), offered);
     }
     printf("  %-76s %-28s dur med %6.2f %% p90 %6.2f %%  start med %7.3f %%  makespan %+7.2f %%  "
            "latency %lld ns (%zu streams their own)  host gaps %zu  copies in flight %d\n",
