@@ -454,7 +454,8 @@ static int store_slot(stream_ctx *c, const stream_slot *sl, char *err, size_t er
         char desc[512];
         snprintf(desc, sizeof desc, "Imported from %s (%s)", c->file->name,
                  c->source ? c->source : "unknown format");
-        if ((rc = db_create_experiment(c->d, c->ename && *c->ename ? c->ename : c->name, desc,
+        if ((rc = db_create_experiment(c->d, c->ename && *c->ename ? c->ename : c->name,
+                                       c->ctl && c->ctl->description ? c->ctl->description : desc,
                                        "import", NULL, NULL, c->exp, err, errlen)))
             return rc;
         c->experiment = c->exp;
@@ -747,8 +748,9 @@ static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format 
         char desc[512];
         snprintf(desc, sizeof desc, "Imported from %s (%s)", files[0].name,
                  t.source ? t.source : "unknown format");
-        if ((rc = db_create_experiment(d, t.name && *t.name ? t.name : name, desc, "import", NULL,
-                                       NULL, exp, err, errlen)))
+        if ((rc = db_create_experiment(d, t.name && *t.name ? t.name : name,
+                                       ctl && ctl->description ? ctl->description : desc,
+                                       "import", NULL, NULL, exp, err, errlen)))
             goto rollback;
     }
     if (cancelled(ctl)) {

@@ -73,6 +73,8 @@ typedef struct store_ctl {
     const struct scn_scenario *parsed; /* store_scenario*: the scenario `text` parsed
                                   already (the HTTP admission did, writes.h), kept
                                   by the caller; NULL: parsed here */
+    const char *description;   /* store_import*: the new experiment's description;
+                                  NULL: "Imported from FILE (FORMAT)" */
 } store_ctl;
 
 /* `file` names the input in messages; `scenario_file` (may be NULL) marks a

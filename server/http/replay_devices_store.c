@@ -42,9 +42,20 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
         snprintf(err, errlen, "out of memory writing the replay");
         goto done;
     }
+    /* the experiment says what it is, as a one-GPU replay's scenario does
+     * (replay.c), not "Imported from" the merged file */
+    char desc[1024];
+    snprintf(desc, sizeof desc,
+             "Derived by `schedlab replay` from %s (source %s) on %s: %zu kernels (%zu with the "
+             "block time that gives their measured duration alone), %zu copies and %zu memsets "
+             "at their measured durations, each GPU's work on its own simulated device; what "
+             "couples the GPUs (NCCL's waits, NVLink) is not simulated.",
+             what, m->source ? m->source : "unknown", all.device_why, all.kernels,
+             all.calibrated, all.copies, all.memsets);
     imp_file f = {"replay.json", (const unsigned char *)b.s, b.len};
     char srun[DB_SLUG_SIZE], exp[DB_SLUG_SIZE];
-    rc = store_import(d, &f, 1, NULL, NULL, name, srun, exp, err, errlen);
+    store_ctl sc = {.cancel = &ctl->cancel, .lock_ms = -1, .description = desc};
+    rc = store_import_ctl(d, &f, 1, NULL, NULL, name, &sc, srun, exp, err, errlen);
     if (rc) {
         *status = rc == STORE_BAD_INPUT ? 400 : rc == STORE_BUSY ? 503 : 500;
         goto done;

@@ -167,6 +167,11 @@ test('the 4-GPU NCCL trace replays as 4 simulated devices, one run, a report per
   assert.equal(rep.devices.length, 4);
   assert.equal(rep.kernels_unmatched_measured, 0);
   assert.ok(rep.causes.some((c) => c.cause === 'several_gpus' && /4 simulated GPUs/.test(c.text)));
+  // its experiment says how it was made, as a one-GPU replay's does, not
+  // that it was imported from the merged file
+  const { body: exp } = await getJson(`${srv.base}/api/experiments/${job.result.slug}`);
+  assert.match(exp.description, new RegExp(`^Derived by \`schedlab replay\` from run ${run} \\(source nvprof-sqlite\\) on 4 simulated GPUs`));
+  assert.match(exp.description, /24 kernels .*124 copies and 172 memsets/);
   // the stored run's kernels lie on each GPU's own lanes, as measured
   const measured = await getJson(`${srv.base}/api/runs/${run}/kernels?limit=1000`);
   const simulated = await getJson(`${srv.base}/api/runs/${sim}/kernels?limit=1000`);
