@@ -145,8 +145,9 @@ oom:
     return -1;
 }
 
-/* Simulate a scenario: 0, 1 (it does not simulate: err), -1 (OOM). */
-static int simulate(const json_t *scn, trace *out, char *err, size_t errlen) {
+/* Simulate a scenario's run `run` (0: the scenario itself, then its
+ * variants): 0, 1 (it does not simulate: err), -1 (OOM). */
+static int simulate(const json_t *scn, size_t run, trace *out, char *err, size_t errlen) {
     char *txt = json_dumps(scn, JSON_COMPACT);
     if (!txt) return -1;
     scn_scenario *s = NULL;
@@ -154,7 +155,7 @@ static int simulate(const json_t *scn, trace *out, char *err, size_t errlen) {
     free(txt);
     if (rc != 0) return 1;
     sim_config cfg;
-    rc = scn_config(s, 0, &cfg, err, errlen) != 0 ? 1 : sim_run(&cfg, out, err, errlen) != 0 ? 1 : 0;
+    rc = scn_config(s, run, &cfg, err, errlen) != 0 ? 1 : sim_run(&cfg, out, err, errlen) != 0 ? 1 : 0;
     scn_free(s);
     return rc;
 }
@@ -182,6 +183,12 @@ static int merge(trace *o, const trace *s, const char *key) {
         n->name = trace_intern(o, trace_str_get(s, c->name));
         n->stream = trace_intern(o, trace_str_get(s, c->stream));
         n->process = trace_intern(o, trace_str_get(s, c->process));
+    }
+    for (size_t i = 0; i < s->cohorts.n; i++) {   /* a device simulated as cohorts */
+        trace_cohort *n = trace_add_cohort(o);
+        if (!n) return -1;
+        *n = s->cohorts.v[i];
+        n->kernel += (int32_t)k0;
     }
     if (s->blocks.n && trace_reserve_blocks(o, s->blocks.n) != 0) return -1;
     for (size_t i = 0; i < s->blocks.n; i++) {
@@ -252,7 +259,7 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
             snprintf(err, errlen, "%s", e);
             goto fail;
         }
-        int sr = simulate(d->scenario, &d->simulated, e, sizeof e);
+        int sr = simulate(d->scenario, 0, &d->simulated, e, sizeof e);
         if (sr < 0) goto oom;
         if (sr > 0) {
             snprintf(err, errlen, "%s: does not simulate: %s", dwhat, e);
@@ -283,6 +290,46 @@ fail:
     *nout = 0;
     trace_free(merged);
     return 1;
+}
+
+size_t replay_devices_variants(const replay_dev *v, size_t n) {
+    return n ? json_array_size(json_object_get(v[0].scenario, "variants")) : 0;
+}
+
+const char *replay_devices_variant_name(const replay_dev *v, size_t n, size_t i) {
+    if (!n) return NULL;
+    json_t *var = json_array_get(json_object_get(v[0].scenario, "variants"), i);
+    return json_string_value(json_object_get(var, "name"));
+}
+
+int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t i,
+                           trace *merged, char *err, size_t errlen) {
+    trace_init(merged);
+    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0) goto oom;
+    char keys[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
+    size_t len = 0;
+    for (size_t d = 0; d < n; d++) {
+        trace sim;
+        trace_init(&sim);
+        char e[1024] = "";
+        int sr = simulate(v[d].scenario, i + 1, &sim, e, sizeof e);
+        if (sr == 0 && merge(merged, &sim, v[d].key) != 0) sr = -1;
+        trace_free(&sim);
+        if (sr < 0) goto oom;
+        if (sr > 0) {
+            snprintf(err, errlen, "%s, %s: does not simulate: %s",
+                     replay_devices_variant_name(v, n, i), v[d].key, e);
+            trace_free(merged);
+            return 1;
+        }
+        len += (size_t)snprintf(keys + len, sizeof keys - len, "%s%s", d ? ", " : "", v[d].key);
+    }
+    if (trace_set_meta(merged, "replayed_devices", keys) < 0) goto oom;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory replaying the GPUs");
+    trace_free(merged);
+    return -1;
 }
 
 json_t *replay_devices_json(const replay_dev *v, size_t n) {

@@ -81,6 +81,17 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
                        replay_dev **out, size_t *n, trace *merged, char *err, size_t errlen);
 void replay_devices_free(replay_dev *v, size_t n);
 
+/* The placement variants every device's replay scenario has (replay.h:
+ * each placement a replay can use), how many and the name of the i-th. */
+size_t replay_devices_variants(const replay_dev *v, size_t n);
+const char *replay_devices_variant_name(const replay_dev *v, size_t n, size_t i);
+
+/* Variant i of the replay: every device's scenario simulated under it and
+ * merged into `merged` (initialised here) as replay_devices_run merges the
+ * replay itself. 0, 1 (a device does not simulate: err), -1 (OOM). */
+int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t i,
+                           trace *merged, char *err, size_t errlen);
+
 /* Each device's report entry: {device, name, sms, device_why, kernels,
  * copies, ok, duration_error_median, duration_error_p90,
  * start_error_median_share, makespan_difference, launch_latency_ns,

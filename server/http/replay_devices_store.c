@@ -13,6 +13,7 @@
 
 void replay_devices_store(db *d, const trace *m, const char *run, const char *device,
                           job_ctl *ctl, int *status, json_t **result, char *err, size_t errlen) {
+    *result = NULL;
     char what[64];
     snprintf(what, sizeof what, "run %s", run);
     replay_dev *v = NULL;
@@ -22,12 +23,16 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     char *text = NULL;
     tj_buf b = {0};
     replay_info all;
+    json_t *runs = NULL;
+    bool stored = false;
     atomic_store(&ctl->total, 3);
     int rc = replay_devices_run(m, what, device, 1, &v, &n, &merged, err, errlen);
     if (rc) {
         *status = rc > 0 ? 400 : 500;
         return;
     }
+    size_t nvar = replay_devices_variants(v, n);
+    atomic_fetch_add(&ctl->total, (long long)nvar);
     atomic_fetch_add(&ctl->done, 1);
     if (replay_devices_report(m, v, n, &merged, &rep, &all, err, errlen) != 0) {
         *status = 500;
@@ -60,6 +65,7 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
         *status = rc == STORE_BAD_INPUT ? 400 : rc == STORE_BUSY ? 503 : 500;
         goto done;
     }
+    stored = true;   /* from here a failure takes the experiment back out */
     atomic_fetch_add(&ctl->done, 1);
     json_object_set_new(rep, "measured_run", json_string(run));
     json_object_set_new(rep, "simulated_run", json_string(srun));
@@ -71,20 +77,67 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     }
     atomic_fetch_add(&ctl->done, 1);
     json_t *sum = json_object();
+    runs = json_pack("[{s:s, s:s, s:o}]", "run", srun, "name", name, "fidelity", sum);
+    if (!runs) {
+        *status = 500;
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
     static const char *const keys[] = {"ok", "duration_error_median", "duration_error_p90",
                                        "start_error_median_share", "makespan_difference"};
     for (size_t i = 0; sum && i < sizeof keys / sizeof *keys; i++)
         json_object_set(sum, keys[i], json_object_get(rep, keys[i]));
-    char compare[256];
-    snprintf(compare, sizeof compare, "/compare?runs=%s,%s", run, srun);
-    *result = json_pack("{s:s, s:s, s:s, s:s, s:[{s:s, s:s, s:o}], s:s, s:O, s:O}", "slug", exp,
-                        "measured", run, "device", all.device, "device_why", all.device_why,
-                        "runs", "run", srun, "name", name, "fidelity", sum, "compare", compare,
-                        "devices", json_object_get(rep, "devices"), "held_out",
-                        json_object_get(rep, "held_out"));
+    /* each placement variant of the replay (replay.c: every placement a
+     * replay can use), its GPUs simulated under it and merged the same way,
+     * as a run of the same experiment beside the replay */
+    char compare[1024];
+    size_t cl = (size_t)snprintf(compare, sizeof compare, "/compare?runs=%s,%s", run, srun);
+    for (size_t i = 0; i < nvar; i++) {
+        const char *pn = replay_devices_variant_name(v, n, i);
+        trace vm;
+        rc = replay_devices_variant(m, v, n, i, &vm, err, errlen);
+        if (rc) {
+            *status = rc > 0 ? 400 : 500;
+            goto done;
+        }
+        char vname[300];
+        snprintf(vname, sizeof vname, "%s [%s]", name, pn);
+        tj_buf vb = {0};
+        if (trace_set_name(&vm, vname) < 0 || tj_write_trace(&vm, &vb) != 0) {
+            trace_free(&vm);
+            tj_buf_free(&vb);
+            *status = 500;
+            snprintf(err, errlen, "out of memory writing the replay");
+            goto done;
+        }
+        trace_free(&vm);
+        imp_file vf = {"replay.json", (const unsigned char *)vb.s, vb.len};
+        char vrun[DB_SLUG_SIZE], vexp[DB_SLUG_SIZE];
+        rc = store_import_ctl(d, &vf, 1, NULL, exp, pn, &sc, vrun, vexp, err, errlen);
+        tj_buf_free(&vb);
+        if (rc) {
+            *status = rc == STORE_BAD_INPUT ? 400 : rc == STORE_BUSY ? 503 : 500;
+            goto done;
+        }
+        json_array_append_new(runs, json_pack("{s:s, s:s}", "run", vrun, "name", pn));
+        if (cl < sizeof compare)
+            cl += (size_t)snprintf(compare + cl, sizeof compare - cl, ",%s", vrun);
+        atomic_fetch_add(&ctl->done, 1);
+    }
+    *result = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:O, s:O}", "slug", exp, "measured", run,
+                        "device", all.device, "device_why", all.device_why, "runs", runs,
+                        "compare", compare, "devices", json_object_get(rep, "devices"),
+                        "held_out", json_object_get(rep, "held_out"));
     *status = *result ? 201 : 500;
     if (!*result) snprintf(err, errlen, "out of memory");
 done:
+    if (stored && !*result) {
+        /* nothing half-written: the replay's runs go with their experiment */
+        char e2[256];
+        store_ctl del = {.lock_ms = -1};
+        store_delete_experiment(d, exp, &del, NULL, e2, sizeof e2);
+    }
+    json_decref(runs);
     free(text);
     tj_buf_free(&b);
     json_decref(rep);

@@ -2,11 +2,13 @@
  * replay --store` for a trace with work on several GPUs (replay_devices.h):
  * each GPU replayed on its own simulated device, the simulated runs merged
  * into one run (its lanes the measured run's, so the views group them by
- * device), stored as a new experiment with that one run, and its fidelity
+ * device), stored as a new experiment with that run, and its fidelity
  * report (overall, with "devices": each GPU's errors and held-out
- * prediction) stored beside it. The result is replay_store's (replay_api.h)
- * with "devices" added; the placement-policy variants of a one-GPU replay
- * are not run (each would be one more simulation per GPU). */
+ * prediction) stored beside it. Each placement variant of a one-GPU replay
+ * (round-robin) is one more run of the experiment, every GPU simulated
+ * under it and merged the same way, named by its placement. The result is
+ * replay_store's (replay_api.h) with "devices" added. A failure after the
+ * experiment was created deletes it: nothing half-written is left. */
 #ifndef SERVER_REPLAY_DEVICES_STORE_H
 #define SERVER_REPLAY_DEVICES_STORE_H
 

@@ -150,7 +150,7 @@ for (const [file, body, device] of REAL) {
 // Issue 28 "Several devices": the NCCL trace's work on 4 GPUs (CUPTI
 // deviceId 0 to 3, SOURCES.md) replays as 4 simulated GPUs, one run whose
 // lanes keep their GPUs' process names, with a report per GPU.
-test('the 4-GPU NCCL trace replays as 4 simulated devices, one run, a report per GPU', async (t) => {
+test('the 4-GPU NCCL trace replays as 4 simulated devices, a run per placement, a report per GPU', async (t) => {
   const file = 'nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp';
   const path = realTrace(t, file);
   if (!path) return;
@@ -160,8 +160,11 @@ test('the 4-GPU NCCL trace replays as 4 simulated devices, one run, a report per
   assert.equal(job.result.device, 'Tesla V100-SXM2-32GB');
   assert.match(job.result.device_why, /^4 simulated GPUs \(gpu0, gpu1, gpu2, gpu3\)/);
   assert.deepEqual(job.result.devices.map((d) => d.device), ['gpu0', 'gpu1', 'gpu2', 'gpu3']);
-  assert.equal(job.result.runs.length, 1);
+  // the replay, then its round-robin variant (every GPU under it)
+  assert.deepEqual(job.result.runs.map((r) => r.name).slice(1), ['round-robin']);
   const sim = job.result.runs[0].run;
+  const rr = job.result.runs[1].run;
+  assert.equal(job.result.compare, `/compare?runs=${run},${sim},${rr}`);
   const { body: rep } = await getJson(`${srv.base}/api/runs/${sim}/fidelity`);
   assert.equal(rep.replay, true);
   assert.equal(rep.devices.length, 4);
@@ -182,4 +185,12 @@ test('the 4-GPU NCCL trace replays as 4 simulated devices, one run, a report per
   };
   assert.deepEqual(byGpu(simulated.body.kernels), byGpu(measured.body.kernels));
   assert.equal(Object.keys(byGpu(simulated.body.kernels)).length, 4);
+  const roundRobin = await getJson(`${srv.base}/api/runs/${rr}/kernels?limit=1000`);
+  assert.deepEqual(byGpu(roundRobin.body.kernels), byGpu(measured.body.kernels));
+  // the placements' rules (most-room §4.1): on a GPU whose kernels of two
+  // blocks each mostly find it idle, most-room starts each on the first SMs
+  // of the order again; round-robin's turn goes on round the SMs
+  const sms = async (r) => new Set((await getJson(`${srv.base}/api/runs/${r}/blocks?max=1000`)).body.blocks.map((b) => b.sm)).size;
+  const [mr, rrs] = [await sms(sim), await sms(rr)];
+  assert.ok(rrs > mr, `round-robin used ${rrs} SMs, most-room ${mr}`);
 });

@@ -319,6 +319,46 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   assert.equal(none.replay, false);
 });
 
+test('a trace with work on two GPUs replays from its page as two simulated GPUs, under each placement, and is found again', async () => {
+  // Fig. 3's trace with its kernels split between two GPUs' lanes, as the
+  // importers name them ("gpu0 ctx1": replay_devices.h)
+  const trace = (await srv.api(`/api/runs/${fig3.run}/export?format=trace`)).body;
+  trace.source = 'nsys-sqlite';
+  trace.name = 'fig3-two-gpus';
+  trace.kernels.forEach((k, i) => { k.process = `gpu${i % 2} ctx1`; });
+  (trace.copies || []).forEach((c) => { c.process = 'gpu0 ctx1'; });
+  const imp = await fetch(`${srv.base}/api/imports?name=fig3-two-gpus.json`, { method: 'POST', body: JSON.stringify(trace), headers: { 'Content-Type': 'application/octet-stream' } });
+  const impBody = await imp.json();
+  assert.equal(imp.status, 201, JSON.stringify(impBody));
+  const measured = impBody.run;
+  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
+  await ready(page, 'timeline');
+  await page.locator('#replay-device option[value="tx2"]').waitFor({ state: 'attached' });
+  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), null);
+  await page.click('#replay-form button[type=submit]');
+  await ready(page, 'compare');
+  const url = new URL(page.url());
+  const ids = url.searchParams.get('runs').split(',');
+  assert.equal(ids[0], measured);
+  const { body: exp } = await srv.api(`/api/experiments/${url.searchParams.get('replay')}`);
+  assert.equal(exp.name, 'Replay of fig3-two-gpus on 2 simulated GPUs');
+  assert.match(exp.description, /^Derived by `schedlab replay` from run /);
+  // the replay, then its round-robin variant; each has every kernel
+  assert.deepEqual(exp.runs.map((r) => r.run), ids.slice(1));
+  assert.equal(exp.runs[1].name, 'round-robin');
+  for (const r of exp.runs) assert.equal(r.summary.kernels, trace.kernels.length);
+  // back on the measured run's page, the button opens that replay
+  const before = (await srv.api('/api/experiments')).body.experiments.length;
+  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
+  await ready(page, 'timeline');
+  await page.waitForFunction(() => window.schedlab.replayExisting !== null);
+  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), exp.slug);
+  await page.click('#replay-form button[type=submit]');
+  await ready(page, 'compare');
+  assert.deepEqual(new URL(page.url()).searchParams.get('runs').split(','), ids);
+  assert.equal((await srv.api('/api/experiments')).body.experiments.length, before);
+});
+
 test('a bad upload shows the server\'s error message verbatim', async () => {
   const junk = Buffer.from('this is not a GPU trace\n1,2,3\n');
   // the form sends the file's name, which the server uses in its message

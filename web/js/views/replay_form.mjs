@@ -36,11 +36,13 @@ export function pageWords(message) {
     .replace(/--device/g, 'the device choice');
 }
 
-// This run's replay experiment, if any: {slug, runs} or null.
+// This run's replay experiment, if any: {slug, runs} or null. A trace with
+// work on several GPUs replays as "Replay of NAME on N simulated GPUs".
 async function existingReplay(c, signal) {
   const want = `Replay of ${c.run.trace_name || c.run.name || ''}`;
   const list = await api.experiments(signal);
-  const cands = (list.experiments || []).filter((e) => e.name === want && (e.runs || []).length);
+  const named = (n) => n === want || (n || '').startsWith(`${want} on `);
+  const cands = (list.experiments || []).filter((e) => named(e.name) && (e.runs || []).length);
   for (const e of cands.reverse()) {
     const rep = await api.fidelity(e.runs[0].run, signal).catch(() => null);
     if (rep && rep.replay && rep.measured_run === c.id) return { slug: e.slug, runs: e.runs.map((r) => r.run) };
