@@ -185,6 +185,14 @@ test('the 4-GPU NCCL trace replays as 4 simulated devices, a run per placement, 
   };
   assert.deepEqual(byGpu(simulated.body.kernels), byGpu(measured.body.kernels));
   assert.equal(Object.keys(byGpu(simulated.body.kernels)).length, 4);
+  // the variant has its report against the hardware run too, as a one-GPU
+  // replay's variants do (the per-GPU entries are the replay's own)
+  const { body: rrRep } = await getJson(`${srv.base}/api/runs/${rr}/fidelity`);
+  assert.equal(rrRep.replay, true);
+  assert.equal(rrRep.measured_run, run);
+  assert.equal(rrRep.kernels_unmatched_measured, 0);
+  assert.equal(rrRep.devices, undefined);
+  assert.equal(typeof job.result.runs[1].fidelity.duration_error_median, 'number');
   const roundRobin = await getJson(`${srv.base}/api/runs/${rr}/kernels?limit=1000`);
   assert.deepEqual(byGpu(roundRobin.body.kernels), byGpu(measured.body.kernels));
   // the placements' rules (most-room §4.1): on a GPU whose kernels of two

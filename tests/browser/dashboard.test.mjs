@@ -347,6 +347,8 @@ test('a trace with work on two GPUs replays from its page as two simulated GPUs,
   assert.deepEqual(exp.runs.map((r) => r.run), ids.slice(1));
   assert.equal(exp.runs[1].name, 'round-robin');
   for (const r of exp.runs) assert.equal(r.summary.kernels, trace.kernels.length);
+  // a fidelity row for each simulated run, as for a one-GPU replay
+  assert.equal(await page.locator('#fidelity tbody tr').count(), 2);
   // back on the measured run's page, the button opens that replay
   const before = (await srv.api('/api/experiments')).body.experiments.length;
   await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
