@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../db/fidelity_db.h"
+#include "../../simcore/sim.h"
 #include "replay_devices.h"
 #include "store.h"
 #include "trace_json.h"
@@ -113,12 +114,16 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
              what, m->source ? m->source : "unknown", all.device_why, all.kernels,
              all.calibrated, all.copies, all.memsets);
     store_ctl sc = {.cancel = &ctl->cancel, .lock_ms = -1, .description = desc};
+    /* each run is named by its placement, as a one-GPU replay's are */
+    const char *base = json_string_value(
+        json_object_get(json_object_get(v[0].scenario, "policy"), "placement"));
+    if (!base) base = sim_placement_name(0);
     char srun[DB_SLUG_SIZE];
-    if ((*status = store_merged(d, &merged, name, name, NULL, &sc, srun, exp, err, errlen)))
+    if ((*status = store_merged(d, &merged, base, name, NULL, &sc, srun, exp, err, errlen)))
         goto drop;
     stored = true;   /* from here a failure takes the experiment back out */
     atomic_fetch_add(&ctl->done, 1);
-    *status = store_report(d, run, srun, name, rep, runs, err, errlen);
+    *status = store_report(d, run, srun, base, rep, runs, err, errlen);
     rep = NULL;
     if (*status) goto drop;
     atomic_fetch_add(&ctl->done, 1);
