@@ -244,6 +244,42 @@ test('a scenario pasted on the home page becomes an experiment; past max the tim
   await shot(page, path.join(OUT, 'bins-zoomed.png'), { fullPage: true });
 });
 
+// A trace (an object) uploaded as a measured run: the run's id.
+async function importMeasured(trace, name) {
+  const imp = await fetch(`${srv.base}/api/imports?name=${name}`, { method: 'POST', body: JSON.stringify(trace), headers: { 'Content-Type': 'application/octet-stream' } });
+  const body = await imp.json();
+  assert.equal(imp.status, 201, JSON.stringify(body));
+  return body.run;
+}
+
+// On a measured run's page with no replay yet, "Replay in simulator": the
+// compare page's runs (the hardware run stays first) and the new replay
+// experiment.
+async function replayFromPage(measured) {
+  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), null);
+  await page.click('#replay-form button[type=submit]');
+  await ready(page, 'compare');
+  const url = new URL(page.url());
+  const ids = url.searchParams.get('runs').split(',');
+  assert.equal(ids[0], measured);
+  const { body: exp } = await srv.api(`/api/experiments/${url.searchParams.get('replay')}`);
+  return { ids, exp };
+}
+
+// One replay per measured run: back on its page, the button opens the
+// replay experiment `exp` on the compare page of `ids`, storing nothing new.
+async function reopensReplay(measured, exp, ids) {
+  const before = (await srv.api('/api/experiments')).body.experiments.length;
+  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
+  await ready(page, 'timeline');
+  await page.waitForFunction(() => window.schedlab.replayExisting !== null);
+  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), exp.slug);
+  await page.click('#replay-form button[type=submit]');
+  await ready(page, 'compare');
+  assert.deepEqual(new URL(page.url()).searchParams.get('runs').split(','), ids);
+  assert.equal((await srv.api('/api/experiments')).body.experiments.length, before);
+}
+
 test('"Replay in simulator" opens the hardware run beside its simulations on one time axis, with the fidelity report', async () => {
   // a simulated run is offered no replay (issue 30): it is its own model
   await page.goto(`${srv.base}/runs/${fig3.run}?view=timeline`);
@@ -252,10 +288,7 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   // Fig. 3's trace as a profiler would have recorded it: a measured run
   const trace = (await srv.api(`/api/runs/${fig3.run}/export?format=trace`)).body;
   trace.source = 'nsys-sqlite';
-  const imp = await fetch(`${srv.base}/api/imports?name=fig3-measured.json`, { method: 'POST', body: JSON.stringify(trace), headers: { 'Content-Type': 'application/octet-stream' } });
-  const impBody = await imp.json();
-  assert.equal(imp.status, 201, JSON.stringify(impBody));
-  const measured = impBody.run;
+  const measured = await importMeasured(trace, 'fig3-measured.json');
   await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
   await ready(page, 'timeline');
   await page.locator('#replay-device option[value="tx2"]').waitFor({ state: 'attached' });
@@ -264,15 +297,8 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   assert.equal(await page.locator('#replay-device').inputValue(), '');
   assert.equal(await page.locator('#replay-device option').first().textContent(), 'the trace\'s own device (tx2)');
   assert.equal(await page.locator('#replay-device optgroup').getAttribute('label'), 'what if it ran on…');
-  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), null);
-  await page.click('#replay-form button[type=submit]');
-  await ready(page, 'compare');
-  const url = new URL(page.url());
-  const ids = url.searchParams.get('runs').split(',');
-  // the hardware run stays in the comparison, first
-  assert.equal(ids[0], measured);
+  const { ids, exp } = await replayFromPage(measured);
   assert.equal(ids.length, 3);
-  const { body: exp } = await srv.api(`/api/experiments/${url.searchParams.get('replay')}`);
   assert.notEqual(exp.slug, fig3.exp.slug);
   // the replayed workload under the default placement, and round-robin
   assert.deepEqual(exp.runs.map((r) => r.run), ids.slice(1));
@@ -304,15 +330,7 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   });
   assert.ok(!JSON.stringify(reds).includes('#d62728'), JSON.stringify(reds).slice(0, 200));   // charts/compare.mjs DIFFER
   // one replay per measured run: back on its page, the button opens it
-  const before = (await srv.api('/api/experiments')).body.experiments.length;
-  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
-  await ready(page, 'timeline');
-  await page.waitForFunction(() => window.schedlab.replayExisting !== null);
-  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), exp.slug);
-  await page.click('#replay-form button[type=submit]');
-  await ready(page, 'compare');
-  assert.deepEqual(new URL(page.url()).searchParams.get('runs').split(','), ids);
-  assert.equal((await srv.api('/api/experiments')).body.experiments.length, before);
+  await reopensReplay(measured, exp, ids);
   // a run that is no replay has no report
   const { status, body: none } = await srv.api(`/api/runs/${fig3.run}/fidelity`);
   assert.equal(status, 200);
@@ -327,20 +345,11 @@ test('a trace with work on two GPUs replays from its page as two simulated GPUs,
   trace.name = 'fig3-two-gpus';
   trace.kernels.forEach((k, i) => { k.process = `gpu${i % 2} ctx1`; });
   (trace.copies || []).forEach((c) => { c.process = 'gpu0 ctx1'; });
-  const imp = await fetch(`${srv.base}/api/imports?name=fig3-two-gpus.json`, { method: 'POST', body: JSON.stringify(trace), headers: { 'Content-Type': 'application/octet-stream' } });
-  const impBody = await imp.json();
-  assert.equal(imp.status, 201, JSON.stringify(impBody));
-  const measured = impBody.run;
+  const measured = await importMeasured(trace, 'fig3-two-gpus.json');
   await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
   await ready(page, 'timeline');
   await page.locator('#replay-device option[value="tx2"]').waitFor({ state: 'attached' });
-  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), null);
-  await page.click('#replay-form button[type=submit]');
-  await ready(page, 'compare');
-  const url = new URL(page.url());
-  const ids = url.searchParams.get('runs').split(',');
-  assert.equal(ids[0], measured);
-  const { body: exp } = await srv.api(`/api/experiments/${url.searchParams.get('replay')}`);
+  const { ids, exp } = await replayFromPage(measured);
   assert.equal(exp.name, 'Replay of fig3-two-gpus on 2 simulated GPUs');
   assert.match(exp.description, /^Derived by `schedlab replay` from run /);
   // the replay, then its round-robin variant; each has every kernel
@@ -350,15 +359,7 @@ test('a trace with work on two GPUs replays from its page as two simulated GPUs,
   // a fidelity row for each simulated run, as for a one-GPU replay
   assert.equal(await page.locator('#fidelity tbody tr').count(), 2);
   // back on the measured run's page, the button opens that replay
-  const before = (await srv.api('/api/experiments')).body.experiments.length;
-  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
-  await ready(page, 'timeline');
-  await page.waitForFunction(() => window.schedlab.replayExisting !== null);
-  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), exp.slug);
-  await page.click('#replay-form button[type=submit]');
-  await ready(page, 'compare');
-  assert.deepEqual(new URL(page.url()).searchParams.get('runs').split(','), ids);
-  assert.equal((await srv.api('/api/experiments')).body.experiments.length, before);
+  await reopensReplay(measured, exp, ids);
 });
 
 test('a bad upload shows the server\'s error message verbatim', async () => {
