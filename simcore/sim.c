@@ -736,7 +736,9 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             st->exec->instant_end(st->exec_state, st, t, horizon);
         }
         if (st->failed || out->oom) FAIL("simulation: out of memory");
-        if (st->cohorts && cfg->max_records > 0 &&
+        /* asked for cohorts, whether or not they apply to this run: a run
+         * they cannot help keeps every block, and is held to it all the same */
+        if (cfg->cohorts && cfg->max_records > 0 &&
             (int64_t)(out->blocks.n + out->cohorts.n + sink.emitted) > cfg->max_records)
             FAIL("the run records more than %lld blocks and cohorts in all, the most this "
                  "caller keeps (identical blocks of a kernel are one cohort only where "

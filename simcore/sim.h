@@ -339,16 +339,18 @@ typedef struct sim_config {
      * one, exactly, once trace_expand_cohorts has unfolded it (blocks in
      * another order); what is not a cohort stays in trace->blocks. Applies
      * where the block scheduler is the fused one (fast path: shared driver,
-     * fixed execution, no dispatch latency) with most-room placement and no
-     * carveouts, to kernels with one block_time; elsewhere blocks are
+     * fixed execution, no dispatch latency) with a placement that places
+     * cohorts (most-room, round-robin) and no carveouts, to kernels with
+     * one block_time; elsewhere blocks are
      * placed one by one as without it (cohort.c says why). A block sink
      * still gets trace->blocks; cohorts stay in the trace. false: today's
      * trace. */
     bool cohorts;
     /* > 0, with cohorts: the run fails ("records more than ...") once the
      * trace would keep more records than this, blocks and cohorts together
-     * (those handed to a block sink count too): what a caller that bounds
-     * a run's memory sets (the server: SCN_MAX_COHORTS). 0: no limit */
+     * (those handed to a block sink count too), whether or not cohorts
+     * apply to the run: what a caller that bounds a run's memory sets (the
+     * server: SCN_MAX_COHORTS, or its work budget). 0: no limit */
     int64_t max_records;
 } sim_config;
 
@@ -380,6 +382,11 @@ bool sim_placement_partitioned(int32_t id);
  * cohort.c, policy.h's `wave`)? A run with cohorts under one that cannot
  * places block by block. */
 bool sim_placement_cohorts(int32_t id);
+/* How many blocks of `threads` threads, `regs` registers a thread and
+ * `smem` bytes of shared memory an idle SM of dev holds (TX2 paper, rules
+ * R1-R3: the first resource to run out): the blocks of one wave on each SM,
+ * so the records per SM a wave of cohorts keeps (cohort.c). */
+int32_t sim_room_empty(const sim_device *dev, int32_t threads, int32_t regs, int64_t smem);
 /* Is warp policy `id` a quota scheme (ISCA'17 §3.3-§3.5: ops may carry a
  * qos_goal; warp.h's `quota`)? false out of range. */
 bool sim_warp_quota(int32_t id);

@@ -1,6 +1,8 @@
 /* sms.c -- per-SM free resources and the room index. See sms.h. */
 #include "sms.h"
 
+#include "sim.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,4 +217,13 @@ void sms_take_any(sim_sms *s, int32_t sm, const sim_need *k) {
 
 void sms_reroom(sim_sms *s, int32_t r) {
     set_room(s, r, room_indexed(s, &s->free[s->order[r]]));
+}
+
+/* An idle SM, as sms_init fills each (sim.h). */
+int32_t sim_room_empty(const sim_device *dev, int32_t threads, int32_t regs, int64_t smem) {
+    sim_sm_free full = {.threads = dev->threads_per_sm, .warps = dev->warps_per_sm,
+                        .blocks = dev->blocks_per_sm, .regs = dev->regs_per_sm,
+                        .smem = dev->smem_per_sm, .carve_kb = INT32_MAX};
+    sim_need k = sms_need(dev, threads, regs, smem);
+    return room_of(&full, &k);
 }

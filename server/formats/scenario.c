@@ -130,6 +130,8 @@ struct scn_scenario {
     size_t nruns;
     scn_tasks tasks;         /* real-time tasks, cpus, duration (scenario_tasks.h) */
     bool cohorts;            /* "cohorts": runs with sim_config.cohorts */
+    int64_t max_records;     /* with cohorts: a run's records at most (scn_limit_records);
+                                0: SCN_MAX_COHORTS */
     char **strs;             /* every string the configs point to */
     size_t nstrs, capstrs;
 };
@@ -2000,6 +2002,10 @@ int scn_config(const scn_scenario *s, size_t run, sim_config *out, char *err, si
     out->cpus = s->tasks.cpus;
     out->duration = s->tasks.duration;
     out->cohorts = s->cohorts;
-    out->max_records = s->cohorts ? SCN_MAX_COHORTS : 0;
+    out->max_records = !s->cohorts ? 0 : s->max_records > 0 ? s->max_records : SCN_MAX_COHORTS;
     return 0;
+}
+
+void scn_limit_records(scn_scenario *s, int64_t n) {
+    if (s->cohorts && n > 0 && n < SCN_MAX_COHORTS) s->max_records = n;
 }

@@ -100,4 +100,9 @@ int scn_find_run(const scn_scenario *s, const char *name);  /* -1 if none */
  * when the scenario has variants. */
 int scn_config(const scn_scenario *s, size_t run, sim_config *out, char *err, size_t errlen);
 
+/* With "cohorts": true, each run fails once it records more than n blocks
+ * and cohorts (below SCN_MAX_COHORTS; a server's work budget, budget.h);
+ * otherwise, or for n <= 0, nothing changes. */
+void scn_limit_records(scn_scenario *s, int64_t n);
+
 #endif

@@ -4,7 +4,11 @@
  * holding the server for minutes.
  *
  * Estimated per scenario, over every run (1 + variants):
- *   blocks    thread blocks of all kernels, times the runs
+ *   blocks    thread blocks of all kernels, times the runs; with "cohorts"
+ *             (issue 28) the records a run keeps: a kernel of one block
+ *             time about two per SM (its first wave or a stretch of waves,
+ *             then its last: simcore/cohort.c), and each run then fails
+ *             past `blocks` records (scn_limit_records)
  *   ops       host operations of the scenario (kernels, copies, syncs)
  *   variants  the scenario's variants
  *   events    simulated events: 2 per block and 4 per op, times the runs
@@ -34,6 +38,7 @@
 #define SERVER_BUDGET_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -50,6 +55,7 @@ typedef struct budget_work {
     long long blocks, ops, variants, events;
     double seconds;
     long long streams, processes, tasks;
+    bool cohorts;            /* blocks counts records: a scenario with "cohorts" */
 } budget_work;
 
 void budget_default(budget *b);

@@ -312,6 +312,23 @@ static void test_scenario_limits(void **state) {
     assert_non_null(strstr(err, "records more than 10 blocks and cohorts"));
     trace_free(&t);
     scn_free(s);
+    /* nor do runs that cohorts cannot help (a time-sliced driver leaves
+     * the fused scheduler): asked for, the limit holds all the same, or a
+     * scenario past the parse's block limit would keep every block */
+    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":true,\"policy\":{\"contexts\":\"time-slice\"}",
+             "100", "1000");
+    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    cfg.max_records = 10;
+    trace_init(&t);
+    assert_int_not_equal(sim_run(&cfg, &t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "records more than 10 blocks and cohorts"));
+    trace_free(&t);
+    /* the server's budget lowers the limit (scn_limit_records) */
+    scn_limit_records(s, 50);
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    assert_int_equal(cfg.max_records, 50);
+    scn_free(s);
 }
 
 int main(void) {
