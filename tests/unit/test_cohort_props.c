@@ -273,6 +273,31 @@ static int parse(const char *txt, scn_scenario **s, char *err, size_t errlen) {
     return scn_parse(txt, strlen(txt), "t.json", s, err, errlen);
 }
 
+static const char SCN_FMT[] =
+    "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\"%s,\"ops\":["
+    "{\"kernel\":\"K1\",\"stream\":\"null\",\"at\":0,\"blocks\":%s,"
+    "\"threads\":512,\"block_time\":%s}]}";
+
+/* A scenario of 100 blocks (`extra` keys, `block_time`) run with a limit of
+ * 10 records fails, saying so; the parsed scenario is kept in *keep (or
+ * freed when keep is NULL). */
+static void over_ten_records(const char *extra, const char *block_time, scn_scenario **keep) {
+    char err[512], txt[1024];
+    scn_scenario *s = NULL;
+    snprintf(txt, sizeof txt, SCN_FMT, extra, "100", block_time);
+    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    sim_config cfg;
+    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
+    cfg.max_records = 10;
+    trace t;
+    trace_init(&t);
+    assert_int_not_equal(sim_run(&cfg, &t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "records more than 10 blocks and cohorts"));
+    trace_free(&t);
+    if (keep) *keep = s;
+    else scn_free(s);
+}
+
 /* The scenario's "cohorts" (docs/scenario-format.md): the limit moves from
  * the blocks (SCN_MAX_TOTAL_BLOCKS, at parse) to the records a run keeps
  * (SCN_MAX_COHORTS, as it runs), with a message in the same style. */
@@ -280,9 +305,7 @@ static void test_scenario_limits(void **state) {
     (void)state;
     char err[512], txt[1024];
     scn_scenario *s = NULL;
-    const char *fmt = "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\"%s,\"ops\":["
-                      "{\"kernel\":\"K1\",\"stream\":\"null\",\"at\":0,\"blocks\":%s,"
-                      "\"threads\":512,\"block_time\":%s}]}";
+    const char *fmt = SCN_FMT;
     snprintf(txt, sizeof txt, fmt, "", "60000000", "1000");
     assert_int_not_equal(parse(txt, &s, err, sizeof err), 0);
     assert_non_null(strstr(err, "more than 50000000 blocks in all"));
@@ -303,27 +326,11 @@ static void test_scenario_limits(void **state) {
     trace_free(&t);
     scn_free(s);
     /* blocks that cannot be cohorts count one record each */
-    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":true", "100", "[700, 900]");
-    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
-    cfg.max_records = 10;
-    trace_init(&t);
-    assert_int_not_equal(sim_run(&cfg, &t, err, sizeof err), 0);
-    assert_non_null(strstr(err, "records more than 10 blocks and cohorts"));
-    trace_free(&t);
-    scn_free(s);
+    over_ten_records(",\"cohorts\":true", "[700, 900]", NULL);
     /* nor do runs that cohorts cannot help (a time-sliced driver leaves
      * the fused scheduler): asked for, the limit holds all the same, or a
      * scenario past the parse's block limit would keep every block */
-    snprintf(txt, sizeof txt, fmt, ",\"cohorts\":true,\"policy\":{\"contexts\":\"time-slice\"}",
-             "100", "1000");
-    if (parse(txt, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
-    cfg.max_records = 10;
-    trace_init(&t);
-    assert_int_not_equal(sim_run(&cfg, &t, err, sizeof err), 0);
-    assert_non_null(strstr(err, "records more than 10 blocks and cohorts"));
-    trace_free(&t);
+    over_ten_records(",\"cohorts\":true,\"policy\":{\"contexts\":\"time-slice\"}", "1000", &s);
     /* the server's budget lowers the limit (scn_limit_records) */
     scn_limit_records(s, 50);
     assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
