@@ -24,7 +24,8 @@
  * and past the budget refused before any run is configured.)
  *
  * What is not refused runs at once (201) when its events are at most
- * `sync`, else on the job queue (202); imports with bodies over
+ * `sync` (never a scenario with cohorts, whose cost is an estimate), else
+ * on the job queue (202); imports with bodies over
  * `sync_bytes` always go to the job queue.
  *
  * `serve --budget KEY=N,KEY=N` sets any of: blocks, ops, variants, events,

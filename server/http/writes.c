@@ -86,9 +86,10 @@ int writes_admit_scenario(api_ctx *a, const http_request *req, http_response *re
     if (rc) { scn_free(s); http_set_error(res, 400, "scenario: %s", err); return -1; }
     over = budget_check(b, w);
     if (over) { scn_free(s); http_set_json(res, 422, over); return -1; }
-    /* cohorts' records are estimated: each run is held to the budget */
+    /* cohorts' records are estimated: each run is held to the budget, on
+     * the job queue, never on the request's thread */
     scn_limit_records(s, b->blocks);
-    *sync = w->events <= b->sync_events && !store_writing();
+    *sync = w->events <= b->sync_events && !w->cohorts && !store_writing();
     *parsed = s;
     return 0;
 }
