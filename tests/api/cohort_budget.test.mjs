@@ -42,7 +42,7 @@ test('a cohort scenario is budgeted by its records: 40 M blocks of one kernel pa
   assert.equal(r.body.runs.length, 2);   // most-room and round-robin, both as cohorts (cohort.c)
   const blocksOf = async (run) => {
     const { body } = await json(`${srv.base}/api/runs/${run}`);
-    return body.summary?.blocks ?? body.n_blocks ?? body.blocks;
+    return body.summary.blocks;
   };
   for (const { run } of r.body.runs) assert.equal(await blocksOf(run), 40000000);
   // "Edit and re-run" (issue 15) goes through the same budget

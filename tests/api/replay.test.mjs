@@ -148,8 +148,8 @@ for (const [file, body, device] of REAL) {
 }
 
 // Issue 28 "Several devices": the NCCL trace's work on 4 GPUs (CUPTI
-// deviceId 0 to 3, SOURCES.md) replays as 4 simulated GPUs, one run whose
-// lanes keep their GPUs' process names, with a report per GPU.
+// deviceId 0 to 3, SOURCES.md) replays as 4 simulated GPUs, a run per
+// placement whose lanes keep their GPUs' process names, with a report per GPU.
 test('the 4-GPU NCCL trace replays as 4 simulated devices, a run per placement, a report per GPU', async (t) => {
   const file = 'nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp';
   const path = realTrace(t, file);
