@@ -106,6 +106,24 @@ static int check_op(const sim_config *cfg, const sim_device *d, size_t i, char *
     return -1;
 }
 
+/* The fused block scheduler (ee.h) can run cfg: the shared driver, fixed
+ * block times, no dispatch latency (what it inlines; most-room too when
+ * chosen). QoS goals, whose ISCA'17 §3.6 share takes the general loop,
+ * need warp execution, so fixed block times exclude them. */
+static bool fused_dispatch(const sim_config *cfg) {
+    const driver_policy *dr = driver_get(cfg->policy.driver);
+    const exec_policy *ex = exec_get(cfg->policy.execution);
+    return dr && ex && dr->earliest_ee && !dr->block_placed && ex->fixed &&
+           cfg->policy.dispatch_latency == 0 && !cfg->general_loop;
+}
+
+bool sim_cohorts_apply(const sim_config *cfg) {
+    const placement_policy *pl = placement_get(cfg->policy.placement);
+    /* cohort.c says why each condition */
+    return cfg->cohorts && fused_dispatch(cfg) && pl && pl->wave &&
+           cfg->device.nsmem_carveouts == 0;
+}
+
 /* QoS goals (ISCA'17 §3.2): in (0, 1], on kernels with a program, under a
  * quota warp policy or the run-time Spart (placement spart-climb). Returns
  * 1 when some op has a goal, 0 when none, -1 with "ops[i].qos_goal: why"
@@ -654,14 +672,10 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         }
     }
 
-    /* the fused block scheduler (ee.h): the shared driver, fixed block times,
-     * no dispatch latency (what it inlines; most-room too when chosen) */
-    st->fast_dispatch = st->driver->earliest_ee && !st->driver->block_placed &&
-                        st->exec->fixed && cfg->policy.dispatch_latency == 0 &&
-                        !st->share_res &&   /* ISCA'17 §3.6's share: the general loop */
-                        !cfg->general_loop;
+    /* the fused block scheduler (ee.h); ISCA'17 §3.6's share: the general loop */
+    st->fast_dispatch = fused_dispatch(cfg) && !st->share_res;
     /* cohorts (sim.h): on the fused scheduler only (cohort.c says why) */
-    st->cohorts = cfg->cohorts && st->fast_dispatch && st->placement->wave && !st->sms.carve;
+    st->cohorts = st->fast_dispatch && sim_cohorts_apply(cfg);
     if (st->cohorts) {
         st->coh_last = malloc((size_t)st->sms.n * sizeof *st->coh_last);
         if (!st->coh_last) FAIL("simulation: out of memory");

@@ -387,6 +387,11 @@ bool sim_placement_cohorts(int32_t id);
  * R1-R3: the first resource to run out): the blocks of one wave on each SM,
  * so the records per SM a wave of cohorts keeps (cohort.c). */
 int32_t sim_room_empty(const sim_device *dev, int32_t threads, int32_t regs, int64_t smem);
+/* Will runs of cfg place cohorts (cfg.cohorts asked for, the fused block
+ * scheduler, a placement that places them, no carveouts: cohort.c)? The
+ * run then does so at every instant the GPU is idle, for every kernel of
+ * one block_time. */
+bool sim_cohorts_apply(const sim_config *cfg);
 /* Is warp policy `id` a quota scheme (ISCA'17 §3.3-§3.5: ops may carry a
  * qos_goal; warp.h's `quota`)? false out of range. */
 bool sim_warp_quota(int32_t id);

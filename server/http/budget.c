@@ -179,12 +179,11 @@ int budget_estimate(const scn_scenario *s, budget_work *w, char *err, size_t err
         /* with cohorts (issue 28) a kernel of one block time that finds
          * the GPU idle costs records, not blocks (cohort.c): a record per SM
          * for its first wave, or for a stretch of identical waves jumped
-         * over at once and then its last wave, where the run can place
-         * cohorts at all; what the estimate misses (kernels that share the
-         * GPU, a stretch cut by the host's next op) the run's record limit
-         * catches (writes_admit_scenario: scn_limit_records) */
-        bool by_wave = cfg.cohorts && sim_placement_cohorts(cfg.policy.placement) &&
-                     cfg.policy.dispatch_latency == 0 && cfg.device.nsmem_carveouts == 0;
+         * over at once and then its last wave, where the run places cohorts
+         * at all (sim_cohorts_apply); what the estimate misses (kernels that
+         * share the GPU, a stretch cut by the host's next op) the run's
+         * record limit catches (writes_admit_scenario: scn_limit_records) */
+        bool by_wave = sim_cohorts_apply(&cfg);
         for (size_t i = 0; i < cfg.nops; i++) {
             const sim_op *op = &cfg.ops[i];
             if ((double)op->at > t_end) t_end = (double)op->at;

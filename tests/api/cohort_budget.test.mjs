@@ -1,9 +1,9 @@
 // cohort_budget.test.mjs -- a scenario with "cohorts" (issue 28) under the
 // server's work budget (issue 16, server/http/budget.h): it costs the
 // records its runs keep, not its blocks, so a replay of the Rodinia
-// Gaussian's 4.29 G blocks can be edited and re-run from the page; and
-// where the estimate is wrong (cohorts that cannot apply), each run is held
-// to the budget as it goes and fails with the reason.
+// Gaussian's 4.29 G blocks can be edited and re-run from the page; where
+// cohorts cannot apply its blocks are counted; and where the estimate is
+// wrong, each run is held to the budget as it goes and fails with the reason.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -59,15 +59,32 @@ test('the same blocks without cohorts are refused up front, in the budget\'s wor
   assert.match(r.body.error, /^scenario: too much work for one request: blocks \(all kernels' blocks times the runs\): 300000 is over the limit of 100000/);
 });
 
-test('where cohorts cannot apply (a time-sliced driver places block by block) the run is held to the budget as it goes', async () => {
-  // the estimate counts records (cohorts: true) but the time-slice driver
-  // leaves the fused scheduler, so every block is a record (cohort.c)
+test('where cohorts cannot apply (a time-sliced driver places block by block) the blocks are counted, and refused up front', async () => {
+  // the time-slice driver leaves the fused scheduler (sim_cohorts_apply):
+  // every block is a record (cohort.c)
   const s = oneKernel(150000, { cohorts: true, policy: { contexts: 'time-slice' } });
   delete s.variants;
+  const r = await post(s);
+  assert.equal(r.status, 422);
+  assert.match(r.body.error, /^scenario: too much work for one request: blocks \(all kernels' blocks times the runs\): 150000 is over the limit of 100000/);
+});
+
+test('where the estimate misses (a kernel that never finds the GPU idle) the run is held to the budget as it goes', async () => {
+  // K1's one block holds an SM for a second, so K2's waves never start on an
+  // idle GPU and each of its 150,000 blocks is a record (cohort.c), where
+  // the estimate counted about two records a kernel and SM
+  const s = {
+    schema: 'schedlab-scenario/1', name: 'cohorts beside a long block', device: 'tx2', cohorts: true,
+    streams: [{ name: 'S1' }, { name: 'S2' }],
+    ops: [
+      { kernel: 'K1', stream: 'S1', at: 0, blocks: 1, threads: 512, block_time: '1s' },
+      { kernel: 'K2', stream: 'S2', at: 0, blocks: 150000, threads: 512, block_time: '1us' },
+    ],
+  };
   const r = await post(s);
   assert.notEqual(r.status, 201);
   assert.match(r.body.error, /the run records more than 100000 blocks and cohorts in all/);
   // and nothing of it was stored
   const { body } = await json(`${srv.base}/api/experiments`);
-  assert.ok(!body.experiments.some((e) => e.name === 'cohorts 150000'), JSON.stringify(body.experiments.map((e) => e.name)));
+  assert.ok(!body.experiments.some((e) => e.name === s.name), JSON.stringify(body.experiments.map((e) => e.name)));
 });
