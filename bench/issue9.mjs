@@ -37,7 +37,7 @@ const rm = (f) => { for (const s of ['', '-wal', '-shm']) fs.rmSync(f + s, { for
 
 // /usr/bin/time -f: peak RSS (KB) and wall seconds of one command, stdout
 // thrown away (so the row times the writer, not a disk).
-function timedRun(cmd, args) {
+export function timedRun(cmd, args) {
   const devnull = fs.openSync('/dev/null', 'w');
   try {
     const r = spawnSync('/usr/bin/time', ['-f', 'BENCHTIME %M %e %U %S', cmd, ...args],

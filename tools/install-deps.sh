@@ -8,7 +8,7 @@
 # and Chromium's headless shell for the browser tests (chromium itself for
 # `make bench`'s browser rows). npm: Chart.js and playwright-core,
 # from the committed package-lock.json. nginx-light and wrk are for `make
-# bench`'s HTTP rows (docs/bench.md).
+# bench`'s HTTP rows, time for its peak-RSS rows (docs/bench.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,8 +17,9 @@ debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
       chromium-headless-shell
       fonts-liberation nodejs npm
       slurm-wlm munge    # a throw-away single-node Slurm for the sweep job-array test
-      nginx-light wrk)   # make bench only: the static-file ceiling and the load generator
+      nginx-light wrk    # make bench only: the static-file ceiling and the load generator
                          # (the bench starts its own nginx on loopback, never the service)
+      time)              # make bench only: /usr/bin/time, a command's peak RSS
 
 missing=()
 for p in "${debs[@]}"; do
