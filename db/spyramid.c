@@ -756,11 +756,12 @@ typedef bool (*row_fn)(trace *out, const strmap *m, sqlite3_stmt *st);
 /* A window's rows (kernels or copies) from the chunk index of `pyr_sql`
  * (one blob column, ?1 the run) and the id-range read `rows_sql` (?1 run,
  * ?2 / ?3 the id range, ?4 from, ?5 to; the row's id in column `idcol`):
- * see db_spyramid_kernels. */
-static int window_rows(db *d, int64_t id, const char *what, const char *pyr_sql,
-                       const char *rows_sql, row_fn row, int idcol, int64_t from, int64_t to,
-                       int64_t max, trace *out, int64_t **ids, size_t *n, char *err,
-                       size_t errlen) {
+ * see db_spyramid_kernels. `nrows`: the run's rows of that kind, where
+ * its id range ends. */
+static int window_rows(db *d, int64_t id, int64_t nrows, const char *what,
+                       const char *pyr_sql, const char *rows_sql, row_fn row, int idcol,
+                       int64_t from, int64_t to, int64_t max, trace *out, int64_t **ids,
+                       size_t *n, char *err, size_t errlen) {
     *ids = NULL;
     *n = 0;
     sqlite3_stmt *st;
@@ -808,8 +809,12 @@ static int window_rows(db *d, int64_t id, const char *what, const char *pyr_sql,
         while (e < nch && ch[CW * e] < to && ch[CW * e + 1] > from) e++;
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, id);
+        /* the last chunk ends at the run's last row: past it the rowids
+         * are the next run's (row_ranges.h: hi <= n_kernels / n_copies) */
+        int64_t hi = (int64_t)e * SPYR_CHUNK;
+        if (hi > nrows) hi = nrows;
         sqlite3_bind_int64(st, 2, (int64_t)c * SPYR_CHUNK);
-        sqlite3_bind_int64(st, 3, (int64_t)e * SPYR_CHUNK);
+        sqlite3_bind_int64(st, 3, hi);
         sqlite3_bind_int64(st, 4, from);
         sqlite3_bind_int64(st, 5, to);
         int src = SQLITE_DONE;   /* read only after a step (the loop runs one while *n <= max) */
@@ -848,7 +853,8 @@ out:
 int db_spyramid_kernels(db *d, const spyr_info *info, int64_t from, int64_t to, int64_t max,
                         trace *out, int64_t **ids, size_t *n, char *err, size_t errlen) {
     /* the one read of a window's kernels */
-    return window_rows(d, info->id, "kernels", "SELECT chunks FROM stream_pyramids WHERE run = ?1",
+    return window_rows(d, info->id, info->total_kernels, "kernels",
+                       "SELECT chunks FROM stream_pyramids WHERE run = ?1",
                        "SELECT " DBI_KERNEL_COLS ", " DBI_KERNEL_ID " FROM kernels WHERE "
                        DBI_KERNEL_IDS("?2", "?3") " AND stop > ?4 AND coalesce(first_block, issue) < ?5 "
                        "ORDER BY rowid",
@@ -1085,7 +1091,8 @@ int db_spyramid_copy_bins(db *d, const cpyr_info *info, int64_t from, int64_t to
 int db_spyramid_copies(db *d, const cpyr_info *info, int64_t from, int64_t to, int64_t max,
                        trace *out, int64_t **ids, size_t *n, char *err, size_t errlen) {
     /* the one read of a window's copies */
-    return window_rows(d, info->id, "copies", "SELECT chunks FROM copy_pyramids WHERE run = ?1",
+    return window_rows(d, info->id, info->total_copies, "copies",
+                       "SELECT chunks FROM copy_pyramids WHERE run = ?1",
                        "SELECT " DBI_COPY_COLS ", " DBI_COPY_ID " FROM copies WHERE "
                        DBI_COPY_IDS("?2", "?3") " AND stop > ?4 AND start < ?5 AND stop >= start "
                        "ORDER BY rowid",
