@@ -12,8 +12,12 @@ export class ApiError extends Error {
   }
 }
 
-// The write token of a server started with --token (issue 16): asked for
-// once when a write is refused with 401, kept for this tab only.
+// The token of a server started with --token (issue 16): asked for once
+// when a write is refused with 401, kept for this tab only. A server with
+// --read-token refuses reads too (docs/shared-machine.md: the pages stay
+// open, a shared link needs the token): the same prompt then comes at the
+// first refused read, and the kept token goes with every request (the
+// write token is also good for reads).
 const TOKEN_KEY = 'schedlab-token';
 function savedToken() {
   try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch { return ''; }
@@ -22,11 +26,11 @@ function savedToken() {
 // The prompt after a 401: in the page's words (the server's owner gave the
 // token to the team), saying so when the token kept for this tab was the
 // one refused; an empty answer forgets it. Answers the new token or ''.
-function askToken() {
+function askToken(read = false) {
   const had = savedToken();
   const t = window.prompt(had
     ? 'The token kept for this tab was refused. Enter the token this schedlab server was started with (ask whoever runs it):'
-    : 'This schedlab server needs a token for changes. Enter the token it was started with (ask whoever runs it); it is kept until you close this tab:');
+    : `This schedlab server needs a token ${read ? 'to show its data' : 'for changes'}. Enter the token it was started with (ask whoever runs it); it is kept until you close this tab:`);
   try {
     if (t && t.trim()) sessionStorage.setItem(TOKEN_KEY, t.trim());
     else sessionStorage.removeItem(TOKEN_KEY);
@@ -54,12 +58,17 @@ async function waitJob(job, onProgress, signal) {
 
 // ask: false for a write the page makes on its own (the Tasks tab's bounds):
 // a 401 is an error, not a token prompt.
+// A read refused once the user declined to give a token is not asked again
+// (a page makes several reads at once: one prompt, not one each).
+let readDeclined = false;
+
 async function request(path, options = {}, onProgress = null, ask = true) {
   let res;
   const write = options.method && options.method !== 'GET';
-  if (write && savedToken()) options = { ...options, headers: { ...options.headers, Authorization: `Bearer ${savedToken()}` } };
+  const sent = savedToken();
+  const sendOptions = sent ? { ...options, headers: { ...options.headers, Authorization: `Bearer ${sent}` } } : options;
   try {
-    res = await fetch(path, options);
+    res = await fetch(path, sendOptions);
   } catch (e) {
     if (e && e.name === 'AbortError') throw e;
     throw new ApiError(`Cannot reach the schedlab server (${path}): ${e.message}`, 0);
@@ -79,6 +88,15 @@ async function request(path, options = {}, onProgress = null, ask = true) {
   }
   if (res.status === 401 && write && ask && typeof window !== 'undefined' && window.prompt) {
     if (askToken()) return request(path, options, onProgress);
+  }
+  if (res.status === 401 && !write && typeof window !== 'undefined' && window.prompt) {
+    // another read of the page may have asked already while this one was
+    // on its way: then its token is tried without asking again
+    if (savedToken() && savedToken() !== sent) return request(path, options, onProgress, ask);
+    if (!readDeclined) {
+      if (askToken(true)) return request(path, options, onProgress, ask);
+      readDeclined = true;
+    }
   }
   if (res.status === 202 && body && body.job) return waitJob(body.job, onProgress, options.signal);
   if (!res.ok) {
