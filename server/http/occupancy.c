@@ -28,7 +28,7 @@ void occupancy_bins(db *d, const http_request *req, const char *run, int64_t fro
     pyr_run r;
     int rc = db_pyramid_run_k(d, run, &r, err, sizeof err);
     if (rc) {
-        http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
+        window_db_fail(d, res, rc, err);
         return;
     }
     if (!has_from) from = r.t_min != TRACE_NONE ? r.t_min : 0;

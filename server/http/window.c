@@ -20,7 +20,13 @@
 /* A finished run never changes: its tiles may be kept for good. */
 #define IMMUTABLE IDSET_IMMUTABLE
 
-static void db_fail(http_response *res, int rc, const char *err) {
+void window_db_fail(db *d, http_response *res, int rc, const char *err) {
+    /* db/'s messages start with the database's path ("PATH: no run named
+     * ..."): no answer says where the server keeps its files
+     * (docs/shared-machine.md), a 404 included */
+    const char *path = db_path(d);
+    size_t n = path ? strlen(path) : 0;
+    if (n && strncmp(err, path, n) == 0 && err[n] == ':' && err[n + 1] == ' ') err += n + 2;
     http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
 }
 
@@ -76,7 +82,7 @@ static bool answer_blocks(db *d, const char *run, const pyr_run *r, int64_t from
     int rc = db_run_has_pauses(d, r, &has_pauses, err, sizeof err);
     if (!rc && has_pauses) rc = pause_index_load(d, run, from, to, &pauses, err, sizeof err);
     if (rc) {
-        db_fail(res, rc, err);
+        window_db_fail(d, res, rc, err);
         return true;
     }
     /* one allocation for the whole answer (a block is at most ~110 bytes;
@@ -101,7 +107,7 @@ static bool answer_blocks(db *d, const char *run, const pyr_run *r, int64_t from
     }
     if (rc || b.oom) {
         jw_free(&b);
-        if (rc) db_fail(res, rc, err);
+        if (rc) window_db_fail(d, res, rc, err);
         else http_set_error(res, 500, "out of memory writing the response");
         return true;
     }
@@ -157,7 +163,7 @@ static void answer_bins(db *d, const pyr_run *r, int64_t from, int64_t to, int64
     pyr_bins pb;
     int rc = db_pyramid_bins(d, r, from, to, want, &pb, err, sizeof err);
     if (rc) {
-        db_fail(res, rc, err);
+        window_db_fail(d, res, rc, err);
         return;
     }
     jw_buf b = {0};
@@ -281,7 +287,7 @@ void window_blocks(db *d, const http_request *req, const char *run, int64_t from
     pyr_run r;
     int rc = db_pyramid_run(d, run, &r, err, sizeof err);
     if (rc) {
-        db_fail(res, rc, err);
+        window_db_fail(d, res, rc, err);
         return;
     }
     if (!has_from) from = r.t_min != TRACE_NONE ? r.t_min : 0;
@@ -313,7 +319,7 @@ void window_blocks(db *d, const http_request *req, const char *run, int64_t from
      * overlap it: past max of them, no block need be read at all. */
     int64_t surely;
     if ((rc = db_pyramid_starts_within(d, &r, from, to, &surely, err, sizeof err))) {
-        db_fail(res, rc, err);
+        window_db_fail(d, res, rc, err);
         return;
     }
     if (!(surely <= max && answer_blocks(d, run, &r, from, to, max, res)))
@@ -333,7 +339,7 @@ void window_tile_info(db *d, const char *run, http_response *res) {
     pyr_run r;
     int rc = db_pyramid_run(d, run, &r, err, sizeof err);
     if (rc) {
-        db_fail(res, rc, err);
+        window_db_fail(d, res, rc, err);
         return;
     }
     jw_buf b = {0};
@@ -390,7 +396,7 @@ void window_tile(db *d, const http_request *req, const char *run, const char *zs
     pyr_run r;
     int rc = db_pyramid_run(d, run, &r, err, sizeof err);
     if (rc) {
-        db_fail(res, rc, err);
+        window_db_fail(d, res, rc, err);
         return;
     }
     if (r.z0 <= r.ztop && z < r.z0) {
@@ -415,7 +421,7 @@ void window_tile(db *d, const http_request *req, const char *run, const char *zs
     rc = db_pyramid_cells(d, &r, (int)z, k0, k0 + PYR_TILE_BINS, cells, err, sizeof err);
     if (rc) {
         free(cells);
-        db_fail(res, rc, err);
+        window_db_fail(d, res, rc, err);
         return;
     }
     jw_buf b = {0};

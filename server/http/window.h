@@ -31,6 +31,9 @@ void window_blocks(db *d, const http_request *req, const char *run, int64_t from
 struct jw_buf;
 struct pyr_bins;
 void window_bins_json(struct jw_buf *w, const struct pyr_bins *pb, int64_t from, int64_t to);
+/* The answer to db/'s error rc (DB_NOT_FOUND: 404, else 500) with its
+ * message err, less the database's path that db/ puts before it. */
+void window_db_fail(db *d, http_response *res, int rc, const char *err);
 /* The pyramid's levels and tile size. */
 void window_tile_info(db *d, const char *run, http_response *res);
 /* One tile; z and index are the URL's segments (validated here). */

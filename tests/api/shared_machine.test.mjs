@@ -385,6 +385,19 @@ describe('10. headers, paths, health, NUL, body limits', () => {
     } finally { await s2.stop(); }
   });
 
+  // docs/shared-machine.md: no answer shows a filesystem path. The window
+  // routes' 404 for an unknown run carried the database's path ("/tmp/…/
+  // test.db: no run named …"); found by auditing every route's errors.
+  test('an unknown run\'s 404 names the run, not the database\'s path, on every run route', async () => {
+    for (const p of ['blocks', 'blocks?max=0', 'blocks?from=0&to=10', 'tiles', 'tiles/30/0', 'occupancy',
+      'occupancy?kernels=0', 'streams', 'kernels?from=0&to=10', 'copies?from=0&to=10', 'queues', 'export']) {
+      const r = await json(`${srv.base}/api/runs/nosuchrun1/${p}`);
+      assert.equal(r.status, 404, p);
+      assert.equal(r.body.error, 'no run named "nosuchrun1"', p);
+      assert.ok(!JSON.stringify(r.body).includes(srv.dir), `${p}: no filesystem path in the answer`);
+    }
+  });
+
   test('a NUL byte in a CSV kernel name is refused with the place, not cut short', async () => {
     const csv = `${GT_HEAD}K1\u0000evil,0,0,1000,2000,s1,256\n`;
     const r = await json(`${srv.base}/api/imports?format=globaltimer-csv`, { method: 'POST', body: csv, headers: RAW });
