@@ -233,7 +233,12 @@ static bool row_job(trace *t, const strmap *m, sqlite3_stmt *st) {
 
 int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, size_t errlen) {
     sqlite3_stmt *st;
-    if (prepare(d, "SELECT id, trace_name, source, origin, n_blocks FROM runs WHERE slug = ?1",
+    /* n_blocks counts a cohort run's cohorts as the blocks they stand for
+     * (cohort_view.sql); only the others are loaded one by one, so only
+     * they are reserved (4.29 G blocks for the Gaussian replay would be) */
+    if (prepare(d, "SELECT id, trace_name, source, origin, n_blocks - coalesce("
+                   "(SELECT sum(count) FROM cohorts WHERE cohorts.run = runs.id), 0) "
+                   "FROM runs WHERE slug = ?1",
                 &st, err, errlen))
         return -1;
     bind_s(st, 1, run);
