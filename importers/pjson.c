@@ -275,9 +275,13 @@ static pj_tok after_value(pj_reader *r, pj_tok t) {
 static pj_tok unexpected(pj_reader *r, int c, const char *what) {
     if (c < 0) return pj_fail(r, "byte %llu: the input ends where %s should come",
                               (unsigned long long)pj_offset(r), what);
-    return pj_fail(r, "byte %llu: unexpected %s%c%s where %s should come",
-                   (unsigned long long)pj_offset(r), c >= 0x20 && c < 0x7f ? "'" : "byte 0x",
-                   c >= 0x20 && c < 0x7f ? c : '?', c >= 0x20 && c < 0x7f ? "'" : "", what);
+    if (c >= 0x20 && c < 0x7f)
+        return pj_fail(r, "byte %llu: unexpected '%c' where %s should come",
+                       (unsigned long long)pj_offset(r), c, what);
+    /* a byte that is no printable character is named by its value (a
+     * binary file, a gzip member's inflated garbage) */
+    return pj_fail(r, "byte %llu: unexpected byte 0x%02x where %s should come",
+                   (unsigned long long)pj_offset(r), (unsigned)c, what);
 }
 
 pj_tok pj_next(pj_reader *r) {

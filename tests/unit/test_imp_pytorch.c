@@ -135,6 +135,21 @@ static void test_pjson(void **state) {
         assert_non_null(strstr(r.err, "byte") ? r.err : strstr(r.err, "ends"));
         pj_free(&r);
     }
+    /* a byte that is not printable is named by its value: a gzip header met
+     * where JSON should start was "unexpected byte 0x?" */
+    static const unsigned char gz[] = { 0x1f, 0x8b, 0x08, 0x00 };
+    pj_reader r;
+    pj_init(&r, gz, sizeof gz, NULL, NULL);
+    assert_int_equal(pj_next(&r), PJ_ERROR);
+    assert_string_equal(r.err, "byte 0: unexpected byte 0x1f where a value should come");
+    pj_free(&r);
+    static const char apos[] = "[1, x]";
+    pj_init(&r, (const unsigned char *)apos, strlen(apos), NULL, NULL);
+    assert_int_equal(pj_next(&r), PJ_ARR);
+    assert_int_equal(pj_next(&r), PJ_NUMBER);
+    assert_int_equal(pj_next(&r), PJ_ERROR);
+    assert_string_equal(r.err, "byte 4: unexpected 'x' where a value should come");
+    pj_free(&r);
 }
 
 /* ---- fixtures ------------------------------------------------------------------ */
