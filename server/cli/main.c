@@ -270,7 +270,13 @@ static char *read_file(const char *path, size_t *len) {
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (got == 0) {
-            if (ferror(f)) { free(buf); buf = NULL; errno = EIO; }
+            if (ferror(f)) {
+                /* the read's own errno (EISDIR for a folder), not always EIO */
+                int e = errno ? errno : EIO;
+                free(buf);
+                buf = NULL;
+                errno = e;
+            }
             break;
         }
     }

@@ -253,6 +253,17 @@ test('import of a malformed file exits 2 and stores nothing', () => {
   assert.match(ex.stderr, /no run named "zzzzzzzzzz"/);
 });
 
+// A folder named as the file: the read fails with EISDIR, which the message
+// turned into "Input/output error" (simulate says "Is a directory").
+test('import of a folder says it is a folder, exit 2, nothing stored', () => {
+  const fresh = join(dir, 'folder.db');
+  const r = cli(['import', dir, '--db', fresh]);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, `schedlab: ${dir}: cannot read: Is a directory\n`);
+  assert.equal(existsSync(fresh), false);
+});
+
 test('import: an unknown --format is named before any file is read, and makes no database', () => {
   const fresh = join(dir, 'format-typo.db');
   const present = join(dir, 'present.csv');
