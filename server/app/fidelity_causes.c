@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "host_gaps.h"
+#include "replay.h"
 
 static void add(json_t *causes, const char *kind, const char *text) {
     json_array_append_new(causes, json_pack("{s:s, s:s}", "cause", kind, "text", text));
@@ -111,8 +112,9 @@ int fidelity_explain(json_t *rep, const trace *m, const replay_info *info,
 
     /* ---- device */
     if (info && strncmp(info->device_why, "the preset", 10) == 0) {
+        const char *own = replay_trace_device_name(m);
         snprintf(buf, sizeof buf, "device: replayed on %s, not on the trace's own device \"%s\"",
-                 info->device_why, m->has_device ? m->device.name : "(unnamed)");
+                 info->device_why, own && *own ? own : "(unnamed)");
         add(causes, "device", buf);
     }
 

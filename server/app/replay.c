@@ -133,7 +133,7 @@ static double fitted_bandwidth(const trace *t) {
     return bw >= 1 ? bw : 1;
 }
 
-static const char *trace_device_name(const trace *t) {
+const char *replay_trace_device_name(const trace *t) {
     if (t->has_device && t->device.name[0]) return t->device.name;
     for (size_t i = 0; i < t->meta.n; i++) {
         const char *k = trace_str_get(t, t->meta.v[i].key);
@@ -146,7 +146,7 @@ static const char *trace_device_name(const trace *t) {
  * calibrate against). */
 static int choose_device(const trace *t, const char *what, const char *preset, json_t **out,
                          sim_device *dev, replay_info *info, char *err, size_t errlen) {
-    const char *tname = trace_device_name(t);
+    const char *tname = replay_trace_device_name(t);
     double bw = fitted_bandwidth(t);
     if (preset) {
         const sim_device *p = sim_preset_find(preset);

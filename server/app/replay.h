@@ -117,6 +117,11 @@ typedef struct replay_info {
  * match the same way ("pascal" of "pascal-gilman"). NULL when none does. */
 const char *replay_preset_for(const char *device_name);
 
+/* The device name the trace records: its device's, else its meta "device"
+ * (an nvprof CSV names its GPU only there). NULL when neither does. The
+ * string is the trace's. */
+const char *replay_trace_device_name(const trace *t);
+
 /* `what` names the run in messages ("run k3f9x2m1qa"). device_preset may be
  * NULL; info may be NULL. Returns 0, or -1 with one line in err (e.g. the
  * trace has no complete device, its name names no preset, and no preset

@@ -108,6 +108,9 @@ test('import prints a slug; export gives it back; replay gives a scenario simula
   const scn = JSON.parse(readFileSync(scnFile, 'utf8'));
   assert.equal(scn.schema, 'schedlab-scenario/1');
   assert.equal(scn.device, 'pascal-gilman');
+  // the report's cause names the trace's own GPU, which the CSV names (it
+  // said "(unnamed)": the name is in meta.device, not in a device record)
+  assert.match(rp.stderr, /cause: device: replayed on the preset pascal-gilman, as asked, not on the trace's own device "GeForce GTX 1080 Ti"/);
   assert.deepEqual(scn.policy, { placement: 'most-room' });
   // every other placement policy is a variant of the replay
   assert.deepEqual(scn.variants, [{ name: 'round-robin', policy: { placement: 'round-robin' } }]);
