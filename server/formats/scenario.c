@@ -1659,6 +1659,14 @@ static int read_top_schema(void *ctx, json_t *v, const char *path, void *obj) {
         return jr_fail(&c->jr, path, "missing (write \"schema\": \"" SCN_SCHEMA "\")");
     if (jr_get_string(&c->jr, v, path, &str))
         return -1;
+    /* the other JSON schedlab writes, met where a scenario should be */
+    if (strcmp(str, "schedlab-replay-devices/1") == 0)
+        return jr_fail(&c->jr, path, "\"%s\" is the replay of a trace of several GPUs: each "
+                       "devices[i].scenario is a \"" SCN_SCHEMA "\" of its own, simulated alone",
+                       str);
+    if (strcmp(str, "schedlab-trace/1") == 0)
+        return jr_fail(&c->jr, path, "\"%s\" is a trace, not a scenario (`schedlab import` "
+                       "stores it; `schedlab replay` makes a scenario of the stored run)", str);
     if (strcmp(str, SCN_SCHEMA) != 0)
         return jr_fail(&c->jr, path, "\"%s\" is not supported (this build reads \"" SCN_SCHEMA
                        "\")", str);
@@ -1834,6 +1842,12 @@ static int parse_root(pctx *c, json_t *root) {
     if (!json_is_object(root))
         return jr_fail(&c->jr, "", "a scenario is a JSON object, not %s", jr_type_name(root));
     root_in in = {0};
+    /* a document of another schema is named as such before its keys are
+     * checked against a scenario's ("unknown key \"devices\"" said nothing
+     * of what the file was) */
+    json_t *schema = json_object_get(root, "schema");
+    if (json_is_string(schema) && read_top_schema(c, schema, "schema", NULL))
+        return -1;
     if (scn_keys_check(&c->jr, root, "", top_table, TOP_NKEYS) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 0, &in))
         return -1;

@@ -315,6 +315,20 @@ static void test_error_messages_verbatim(void **state) {
     expect_error("{'schema':'schedlab-scenario/2'}",
                  "t.json: schema: \"schedlab-scenario/2\" is not supported (this build reads "
                  "\"schedlab-scenario/1\")");
+    /* another schema is named before the keys are checked as a scenario's:
+     * a multi-GPU replay said 'unknown key "devices" (did you mean
+     * "device"?)', a trace 'unknown key "source"' */
+    expect_error("{'schema':'schedlab-scenario/2','devices':[]}",
+                 "t.json: schema: \"schedlab-scenario/2\" is not supported (this build reads "
+                 "\"schedlab-scenario/1\")");
+    expect_error("{'schema':'schedlab-replay-devices/1','devices':[{'device':'gpu0',"
+                 "'scenario':{}}]}",
+                 "t.json: schema: \"schedlab-replay-devices/1\" is the replay of a trace of "
+                 "several GPUs: each devices[i].scenario is a \"schedlab-scenario/1\" of its "
+                 "own, simulated alone");
+    expect_error("{'schema':'schedlab-trace/1','name':'x','source':'simulation','kernels':[]}",
+                 "t.json: schema: \"schedlab-trace/1\" is a trace, not a scenario (`schedlab "
+                 "import` stores it; `schedlab replay` makes a scenario of the stored run)");
     expect_error("{'schema':'schedlab-scenario/1','ops':[]}",
                  "t.json: device: missing (a preset name such as \"tx2\", or an object)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[]}",
