@@ -267,6 +267,7 @@ static char *read_file(const char *path, size_t *len) {
             buf = nb;
             cap *= 2;
         }
+        errno = 0;
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (got == 0) {
@@ -608,7 +609,7 @@ static void replay_devices_cli(const trace *t, const char *what, const opts *o) 
             die(1, "%s: cannot write the report", o->report);
         free(js);
     }
-    json_t *all_scn = json_pack("{s:s, s:[]}", "schema", "schedlab-replay-devices/1", "devices");
+    json_t *all_scn = json_pack("{s:s, s:[]}", "schema", SCN_REPLAY_DEVICES_SCHEMA, "devices");
     for (size_t i = 0; all_scn && i < n; i++)
         json_array_append_new(json_object_get(all_scn, "devices"),
                               json_pack("{s:s, s:O}", "device", v[i].key, "scenario", v[i].scenario));

@@ -279,12 +279,19 @@ int rta_cli_merge(int argc, char **argv) {
     int rc = 0, n = 0;
     for (; n < o.npos; n++) {
         json_error_t je;
-        sh[n] = json_load_file(o.pos[n], JSON_REJECT_DUPLICATES, &je);
+        size_t len;
+        char rerr[1024];
+        /* read first, so a folder or an unreadable file says so (jansson
+         * reads a folder as an empty text: "'[' or '{' expected") */
+        char *text = jr_read_file(o.pos[n], 1024u << 20, "sweep result", &len, rerr, sizeof rerr);
+        if (!text) {
+            rc = say(EXIT_BAD_INPUT, "%s", rerr);
+            break;
+        }
+        sh[n] = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+        free(text);
         if (!sh[n]) {
-            /* jansson gives no place when the file cannot be read at all */
-            rc = je.line < 1 ? say(EXIT_BAD_INPUT, "%s: cannot read: %s", o.pos[n], strerror(errno))
-                             : say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line,
-                                   je.column, je.text);
+            rc = say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line, je.column, je.text);
             break;
         }
     }

@@ -29,6 +29,7 @@
 #include "scenario_tasks.h"
 #include "scenario_reference.h"
 #include "scn_keys.h"
+#include "trace_json.h"
 #include "../../importers/jsonr.h"
 #include "units.h"
 
@@ -1660,11 +1661,11 @@ static int read_top_schema(void *ctx, json_t *v, const char *path, void *obj) {
     if (jr_get_string(&c->jr, v, path, &str))
         return -1;
     /* the other JSON schedlab writes, met where a scenario should be */
-    if (strcmp(str, "schedlab-replay-devices/1") == 0)
+    if (strcmp(str, SCN_REPLAY_DEVICES_SCHEMA) == 0)
         return jr_fail(&c->jr, path, "\"%s\" is the replay of a trace of several GPUs: each "
                        "devices[i].scenario is a \"" SCN_SCHEMA "\" of its own, simulated alone",
                        str);
-    if (strcmp(str, "schedlab-trace/1") == 0)
+    if (strcmp(str, TJ_SCHEMA) == 0)
         return jr_fail(&c->jr, path, "\"%s\" is a trace, not a scenario (`schedlab import` "
                        "stores it; `schedlab replay` makes a scenario of the stored run)", str);
     if (strcmp(str, SCN_SCHEMA) != 0)

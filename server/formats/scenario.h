@@ -63,6 +63,10 @@
 
 #include "../../simcore/sim.h"
 
+/* The schema `schedlab replay -o` writes for a trace of several GPUs: a
+ * scenario per device (server/cli/main.c), not a scenario itself. */
+#define SCN_REPLAY_DEVICES_SCHEMA "schedlab-replay-devices/1"
+
 typedef struct scn_scenario scn_scenario;
 
 /* At most this many thread blocks over all of a scenario's kernels: the

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TRACE_SCHEMA "schedlab-trace/1"
+#define TRACE_SCHEMA TJ_SCHEMA
 
 /* ---- buffer: jw (jw.h) ---------------------------------------------------------- */
 

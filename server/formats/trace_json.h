@@ -26,6 +26,9 @@
  * a sink, with identical bytes. */
 typedef jw_buf tj_buf;
 
+/* The trace document's schema (DESIGN §5) */
+#define TJ_SCHEMA "schedlab-trace/1"
+
 void tj_buf_free(tj_buf *b);
 void tj_puts(tj_buf *b, const char *s);              /* raw text */
 void tj_putc(tj_buf *b, char c);
