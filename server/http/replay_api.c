@@ -249,8 +249,10 @@ void replay_api_fidelity(void *app, const http_request *req, http_response *res)
             http_set_json(res, 200, json_pack("{s:b}", "replay", 0));
             return;
         }
-        http_set_error(res, g == DB_NOT_FOUND || (g == 0 && !found) ? 404 : 500, "%s",
-                       g == 0 || g == DB_NOT_FOUND ? "no such run" : err);
+        if (g == DB_NOT_FOUND || (g == 0 && !found))
+            http_set_error(res, 404, "no run named \"%s\"", req->params[0]);
+        else
+            http_set_error(res, 500, "%s", err);
         return;
     }
     api_db_release(a, d);

@@ -390,7 +390,8 @@ describe('10. headers, paths, health, NUL, body limits', () => {
   // test.db: no run named …"); found by auditing every route's errors.
   test('an unknown run\'s 404 names the run, not the database\'s path, on every run route', async () => {
     for (const p of ['blocks', 'blocks?max=0', 'blocks?from=0&to=10', 'tiles', 'tiles/30/0', 'occupancy',
-      'occupancy?kernels=0', 'streams', 'kernels?from=0&to=10', 'copies?from=0&to=10', 'queues', 'export']) {
+      'occupancy?kernels=0', 'streams', 'kernels?from=0&to=10', 'copies?from=0&to=10', 'queues', 'export',
+      'fidelity']) {
       const r = await json(`${srv.base}/api/runs/nosuchrun1/${p}`);
       assert.equal(r.status, 404, p);
       assert.equal(r.body.error, 'no run named "nosuchrun1"', p);
