@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, ready } from './harness.mjs';
+import { startServer, startBrowser, ready, downloaded } from './harness.mjs';
 
 const TOKEN = 'r3ad-only-token';
 let srv;
@@ -67,6 +67,24 @@ test('a shared link to a run opens in a fresh browser once the token is given', 
   assert.equal(prompts.length, 1);
   assert.equal(await page.locator('.error').count(), 0);
   assert.match(await page.locator('h1').textContent(), /TX2 basic rules/);
+});
+
+// A link cannot send the token, so the run page's export links fetch the
+// file with the kept one: the download is the trace, not the 401's text.
+test('the run page\'s trace JSON link downloads the trace with the token', async () => {
+  const { experiments } = await api('/api/experiments');
+  const run = experiments.find((e) => /^TX2 basic rules/.test(e.name)).runs[0].run;
+  const { page } = await teammate(TOKEN);
+  await page.goto(`${srv.base}/runs/${run}?view=timeline`);
+  await ready(page, 'timeline');
+  const dl = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'trace JSON' }).click();
+  const file = await dl;
+  const head = await fetch(`${srv.base}/api/runs/${run}/export?format=trace`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+  assert.equal(file.suggestedFilename(), /filename="([^"]+)"/.exec(head.headers.get('content-disposition'))[1]);
+  const trace = JSON.parse((await downloaded(file)).toString('utf8'));
+  assert.equal(trace.schema, 'schedlab-trace/1');
+  assert.deepEqual(trace.kernels.map((k) => k.name), (await head.json()).kernels.map((k) => k.name));
 });
 
 test('declining the prompt shows the server\'s refusal, asked once only', async () => {

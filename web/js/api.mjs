@@ -56,6 +56,30 @@ async function waitJob(job, onProgress, signal) {
   }
 }
 
+// A file of the API (a run's export) as a blob, sent with the token kept
+// for this tab: a link cannot carry the token a server started with
+// --read-token wants for it (docs/shared-machine.md). { blob, name }, the
+// name from the answer's Content-Disposition.
+export async function fetchFile(path) {
+  const t = savedToken();
+  let res;
+  try {
+    res = await fetch(path, t ? { headers: { Authorization: `Bearer ${t}` } } : {});
+  } catch (e) {
+    throw new ApiError(`Cannot reach the schedlab server (${path}): ${e.message}`, 0);
+  }
+  if (!res.ok) {
+    let msg = '';
+    try { msg = (await res.json()).error || ''; } catch { /* not JSON */ }
+    throw new ApiError(msg || `${path}: HTTP ${res.status}`, res.status);
+  }
+  const m = /filename="?([^";]+)"?/.exec(res.headers.get('Content-Disposition') || '');
+  return { blob: await res.blob(), name: m ? m[1] : 'schedlab-export.json' };
+}
+
+// Whether a token is kept for this tab (the server asked for one).
+export const haveToken = () => !!savedToken();
+
 // ask: false for a write the page makes on its own (the Tasks tab's bounds):
 // a 401 is an error, not a token prompt.
 // A read refused once the user declined to give a token is not asked again

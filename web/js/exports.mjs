@@ -9,6 +9,7 @@
 // named after the page (experiment, or experiment and run), with the same
 // character rule as the server's export names.
 
+import { fetchFile, haveToken } from './api.mjs';
 import { h } from './dom.mjs';
 import { setExtra } from './state.mjs';
 
@@ -39,6 +40,26 @@ export function download(blob, name) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
   setExtra('downloaded', name);
+}
+
+// A link that downloads a file of the API (a run's export), attrs its other
+// attributes. Plain, so that a large export streams to the disk; where a
+// token is kept for this tab (the server wants one for reads, which a link
+// cannot send) the click fetches the file with it and saves that instead,
+// and a refusal is shown beside the link.
+export function apiFileLink(url, label, attrs = {}) {
+  const a = h('a', {
+    ...attrs, href: url, download: true,
+    onclick: (ev) => {
+      if (!haveToken()) return;
+      ev.preventDefault();
+      a.parentNode?.querySelector('.export-error')?.remove();
+      fetchFile(url).then(({ blob, name }) => download(blob, name)).catch((e) => {
+        a.after(h('span', { class: 'error export-error', role: 'alert' }, ` ${e.message}`));
+      });
+    },
+  }, label);
+  return a;
 }
 
 // Every visible canvas of the card, drawn at its place on the page, on the

@@ -7,6 +7,7 @@
 
 import { api } from '../api.mjs';
 import { h, table, errorBox } from '../dom.mjs';
+import { apiFileLink } from '../exports.mjs';
 import { navigate } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { createEditor, errorLine } from '../editor.mjs';
@@ -71,7 +72,7 @@ export async function renderExperiment(root, route, ctx) {
         h('a', { href: `/runs/${encodeURIComponent(r.run)}?view=timeline` }, 'timeline'), ' · ',
         h('a', { href: `/runs/${encodeURIComponent(r.run)}?view=kernels` }, 'kernels'), ' · ',
         h('a', { href: `/runs/${encodeURIComponent(r.run)}?view=queues` }, 'queues'), ' · ',
-        h('a', { href: api.exportUrl(r.run, 'chrome'), download: true }, 'Perfetto JSON')),
+        apiFileLink(api.exportUrl(r.run, 'chrome'), 'Perfetto JSON')),
     },
   ];
   root.append(h('section', { class: 'card' },

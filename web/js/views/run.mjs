@@ -25,6 +25,7 @@
 
 import { api } from '../api.mjs';
 import { h, errorBox } from '../dom.mjs';
+import { apiFileLink } from '../exports.mjs';
 import { formatNs, formatCount } from '../format.mjs';
 import { queryString, buildQuery, parseQuery } from '../router.mjs';
 import { setExtra } from '../state.mjs';
@@ -171,8 +172,8 @@ function header(c, tab, route) {
     h('nav', { class: 'tabs', 'aria-label': 'run views' }, TABS.filter((t) => !t.when || t.when(c)).map((t) => tabLink(t.name, t.label)),
       h('span', { class: 'tab-spacer' }),
       copyLinkButton(),
-      h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'trace'), download: true }, 'trace JSON'),
-      h('a', { class: 'tab-aux', href: api.exportUrl(r.run, 'chrome'), download: true }, 'Perfetto JSON')));
+      apiFileLink(api.exportUrl(r.run, 'trace'), 'trace JSON', { class: 'tab-aux' }),
+      apiFileLink(api.exportUrl(r.run, 'chrome'), 'Perfetto JSON', { class: 'tab-aux' })));
 }
 
 export async function renderRun(root, route, ctx) {
