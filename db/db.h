@@ -148,6 +148,7 @@ typedef struct db_run {
     const char *slug, *experiment, *name, *source, *created;
     const char *trace_name;      /* may be NULL */
     int64_t origin;
+    int64_t version;             /* the experiment's version it was simulated from (1: imports) */
     bool has_device;
     sim_device device;
     db_summary summary;

@@ -71,7 +71,8 @@ int db_has_scenario_file(db *d, const char *file, bool *found, char *err, size_t
 #define RUN_COLS                                                                          \
     "r.id, r.slug, e.slug, r.name, r.source, r.created, r.trace_name, r.origin, "         \
     "r.n_kernels, r.n_blocks, r.n_copies, r.n_queue_events, r.n_warp_issues, r.n_jobs, " \
-    "r.t_min, r.t_max, r.sms, r.max_block_dur, r.n_qos, r.n_qos_met, r.nonqos_throughput"
+    "r.t_min, r.t_max, r.sms, r.max_block_dur, r.n_qos, r.n_qos_met, r.nonqos_throughput, " \
+    "r.version"
 #define RUN_FROM " FROM runs r JOIN experiments e ON e.id = r.experiment "
 
 static int run_rows(db *d, sqlite3_stmt *st, db_run_cb cb, void *ctx, bool one, char *err,
@@ -81,7 +82,7 @@ static int run_rows(db *d, sqlite3_stmt *st, db_run_cb cb, void *ctx, bool one, 
         db_run r = {
             .slug = col_s(st, 1), .experiment = col_s(st, 2), .name = col_s(st, 3),
             .source = col_s(st, 4), .created = col_s(st, 5), .trace_name = col_s(st, 6),
-            .origin = sqlite3_column_int64(st, 7),
+            .origin = sqlite3_column_int64(st, 7), .version = sqlite3_column_int64(st, 21),
         };
         r.summary.kernels = sqlite3_column_int64(st, 8);
         r.summary.blocks = sqlite3_column_int64(st, 9);

@@ -98,8 +98,8 @@ typedef struct exp_ctx {
 
 static int run_brief(void *ctx, const db_run *r) {
     json_t *runs = ctx;
-    json_t *o = json_pack("{s:s, s:o, s:s}", "run", r->slug, "name", tj_string(r->name),
-                          "source", r->source);
+    json_t *o = json_pack("{s:s, s:o, s:s, s:I}", "run", r->slug, "name", tj_string(r->name),
+                          "source", r->source, "version", (json_int_t)r->version);
     return json_array_append_new(runs, o);
 }
 

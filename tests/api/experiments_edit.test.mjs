@@ -65,6 +65,10 @@ test('a scenario edited and re-run becomes version 2 of the same experiment', as
   const all = (await getJson(`${srv.base}/api/experiments`)).body.experiments.filter((e) => e.slug === slug);
   assert.equal(all.length, 1);
   assert.equal(all[0].runs.length, 6);
+  // the list says each run's version too (the compare page's picker tells
+  // the versions' runs of one name apart by it)
+  assert.deepEqual(all[0].runs.map((r) => [r.name, r.version]),
+    [['most-room', 1], ['round-robin', 1], ['most-room', 2], ['round-robin', 2], ['most-room', 3], ['round-robin', 3]]);
 });
 
 test('a bad edit answers the scenario parser\'s message and stores nothing', async () => {

@@ -159,6 +159,26 @@ test('the picker adds a run of another experiment and removes one', async () => 
   assert.deepEqual(br.problems, []);
 });
 
+// An edited scenario's runs repeat its variants' names, so the picker says
+// which version each is (GET /api/experiments lists each run's version).
+test('the picker tells an edited experiment\'s versions apart', async () => {
+  const scn = (blocks) => JSON.stringify({
+    schema: 'schedlab-scenario/1', name: 'compare: versions', device: 'tx2', streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'k', stream: 'S1', at: '0s', blocks, threads: 256, block_time: '1ms' }],
+  });
+  const post = (url, body) => srv.api(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const made = await post('/api/experiments', scn(2));
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const v2 = await post(`/api/experiments/${made.body.slug}/versions`, scn(3));
+  assert.equal(v2.status, 201, JSON.stringify(v2.body));
+  await page.goto(`${srv.base}/compare?runs=${runOf(pascal, 'most-room')}`);
+  await ready(page, 'compare');
+  await page.fill('#compare-search', 'compare: versions');
+  await page.locator(`#compare-results button[data-run="${v2.body.runs[0].run}"]`).waitFor();
+  assert.deepEqual(await page.locator('#compare-results .run-label').allTextContents(),
+    ['compare: versions · default · v1', 'compare: versions · default · v2']);
+});
+
 test('two runs past the whole-run limit: each asks for the window shown, the toolbar\'s + draws both from the look-ahead', async () => {
   // 250,000 blocks: past the 200,000 the page matches block by block, so
   // each lane asks for its window (occupancy bins past 20,000 blocks)

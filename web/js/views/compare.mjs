@@ -209,8 +209,10 @@ function picker(ids, runs, signal) {
     const q = search.value.trim().toLowerCase();
     const hits = [];
     for (const e of all) {
+      // an edited scenario's runs repeat its variants' names: each says its version
+      const versioned = (e.runs || []).some((r) => (r.version || 1) > 1);
       for (const r of e.runs || []) {
-        const label = `${e.name || e.slug} · ${r.name || r.run}`;
+        const label = `${e.name || e.slug} · ${r.name || r.run}${versioned ? ` · v${r.version || 1}` : ''}`;
         const hay = `${label} ${e.description || ''} ${e.source || ''} ${r.run}`.toLowerCase();
         if (q && !q.split(/\s+/).every((w) => hay.includes(w))) continue;
         hits.push({ e, r, label });
