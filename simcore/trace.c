@@ -53,6 +53,7 @@ void trace_free(trace *t) {
     free(t->jobs.v);
     free(t->pauses.v);
     free(t->meta.v);
+    free(t->devices.v);
     for (size_t i = 0; i < t->strs.n; i++) free(t->strs.v[i]);
     free(t->strs.v);
     if (t->strhash) {
@@ -160,6 +161,14 @@ trace_copy *trace_add_copy(trace *t) {
     c->bytes = TRACE_NONE;
     c->issue = c->start = c->end = TRACE_NONE;
     return c;
+}
+
+int32_t trace_add_device(trace *t, const sim_device *d) {
+    if (t->devices.n >= INT32_MAX) return -1;
+    sim_device *v = VEC_PUSH(t, t->devices);
+    if (!v) return -1;
+    *v = *d;
+    return (int32_t)(t->devices.n - 1);
 }
 
 trace_queue_event *trace_add_queue_event(trace *t, int64_t when, trace_str queue,

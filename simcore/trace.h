@@ -77,6 +77,7 @@ typedef struct trace_kernel {
     double ipc_isolated;
     double ipc_shared;
     bool qos_met;
+    int32_t device;          /* index in the trace's devices (DESIGN §5); 0 when it has none */
 } trace_kernel;
 
 typedef struct trace_block {
@@ -142,6 +143,7 @@ typedef struct trace_copy {
     int64_t issue;
     int64_t start;
     int64_t end;
+    int32_t device;          /* index in the trace's devices; 0 when it has none */
 } trace_copy;
 
 typedef enum trace_queue_op { TRACE_ENQUEUE = 0, TRACE_DEQUEUE = 1 } trace_queue_op;
@@ -188,6 +190,12 @@ typedef struct trace {
     sim_device device;
     bool has_device;         /* false: the source named no device */
     int64_t origin;          /* the source's own timestamp of our t = 0; 0 if none */
+    /* A trace of several GPUs (DESIGN §5): one entry per GPU, which the
+     * kernels' and copies' `device` index (a block is on its kernel's);
+     * empty for one GPU, which is then `device`. With entries, `device` is
+     * still the run's one device for what takes one: the GPU with the most
+     * kernels, as importers choose it. */
+    TRACE_VEC(sim_device) devices;
 
     TRACE_VEC(trace_kernel) kernels;
     TRACE_VEC(trace_block) blocks;
@@ -236,6 +244,14 @@ int trace_set_meta(trace *t, const char *key, const char *value);
 const char *trace_get_meta(const trace *t, const char *key);
 
 trace_cohort *trace_add_cohort(trace *t);
+
+/* Append a GPU to t->devices (a copy of *d); its index, or -1 out of memory
+ * (t->oom). */
+int32_t trace_add_device(trace *t, const sim_device *d);
+/* The GPUs of the trace: devices.n, or 1 (device) when it has none. */
+static inline size_t trace_device_count(const trace *t) {
+    return t->devices.n ? t->devices.n : 1;
+}
 
 /* Blocks in all: blocks.n plus every cohort's count. */
 int64_t trace_block_total(const trace *t);
