@@ -32,7 +32,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 23     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 24     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -77,6 +77,9 @@ extern const char db_mem_admission_sql[];
 extern const char db_l1_sectors_sql[];
 /* db/ldst_queue.sql: the LD/ST queue of a sub-core (issue 25). */
 extern const char db_ldst_queue_sql[];
+/* db/gpus.sql: a device row per GPU of a trace of several, and each
+ * kernel's and copy's GPU (DESIGN §5). */
+extern const char db_gpus_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 
@@ -238,6 +241,9 @@ int db_list_runs(db *d, const char *experiment, db_run_cb cb, void *ctx, char *e
                  size_t errlen);
 int db_get_run(db *d, const char *run, db_run_cb cb, void *ctx, char *err, size_t errlen);
 int db_run_meta(db *d, const char *run, db_meta_cb cb, void *ctx, char *err, size_t errlen);
+/* A trace of several GPUs' devices (DESIGN §5), appended to t->devices;
+ * none for a run of one. 0, DB_NOT_FOUND or -1. */
+int db_run_gpus(db *d, const char *run, trace *t, char *err, size_t errlen);
 int db_count_runs(db *d, int64_t *n, char *err, size_t errlen);
 
 /* What db_load_run reads besides name, source, origin, device and meta. */

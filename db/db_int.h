@@ -223,5 +223,8 @@ void dbi_cohort_at(sqlite3_stmt *st, int col, trace_cohort *c);
 
 /* Fills dev from the devices row of `run`; *has = false when there is none. */
 int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, size_t errlen);
+/* A trace of several GPUs' devices (db/gpus.sql), appended to t->devices
+ * in their order; none for a run of one. */
+int dbi_load_gpus(db *d, int64_t run, trace *t, char *err, size_t errlen);
 
 #endif

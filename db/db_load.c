@@ -31,11 +31,14 @@ static char *device_select_sql(void) {
     size_t len = (size_t)snprintf(sql, cap, "SELECT name");
     for (size_t i = 0; i < sim_device_nfields; i++)
         len += (size_t)snprintf(sql + len, cap - len, ", %s", sim_device_fields[i].field);
-    snprintf(sql + len, cap - len, ", sm_order_kind, sm_order FROM devices WHERE run = ?1");
+    snprintf(sql + len, cap - len,
+             ", sm_order_kind, sm_order FROM devices WHERE run = ?1 AND gpu = ?2");
     return sql;
 }
 
-int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, size_t errlen) {
+/* The device row `gpu` of a run (-1: the run's device; db/gpus.sql). */
+static int load_gpu(db *d, int64_t run, int64_t gpu, sim_device *dev, bool *has, char *err,
+                    size_t errlen) {
     if (!d->dev_select) {
         char *sql = device_select_sql();
         if (!sql) {
@@ -48,6 +51,7 @@ int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, s
     }
     sqlite3_stmt *st = d->dev_select;
     sqlite3_bind_int64(st, 1, run);
+    sqlite3_bind_int64(st, 2, gpu);
     int rc = sqlite3_step(st);
     memset(dev, 0, sizeof *dev);
     *has = rc == SQLITE_ROW;
@@ -67,6 +71,25 @@ int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, s
      * (and its error code) until the next run */
     sqlite3_reset(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) return sqlfail(d, "devices", err, errlen);
+    return 0;
+}
+
+int dbi_load_device(db *d, int64_t run, sim_device *dev, bool *has, char *err, size_t errlen) {
+    return load_gpu(d, run, -1, dev, has, err, errlen);
+}
+
+int dbi_load_gpus(db *d, int64_t run, trace *t, char *err, size_t errlen) {
+    /* rows 0, 1, ... until the first missing one (a run stores them all) */
+    for (int64_t g = 0; g < INT32_MAX; g++) {
+        sim_device dev;
+        bool has;
+        if (load_gpu(d, run, g, &dev, &has, err, errlen)) return -1;
+        if (!has) return 0;
+        if (trace_add_device(t, &dev) < 0) {
+            seterr(err, errlen, "%s: out of memory", d->path);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -258,7 +281,9 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
     int64_t nblocks = sqlite3_column_int64(st, 4);
     sqlite3_finalize(st);
 
-    if (dbi_load_device(d, id, &out->device, &out->has_device, err, errlen)) return -1;
+    if (dbi_load_device(d, id, &out->device, &out->has_device, err, errlen) ||
+        dbi_load_gpus(d, id, out, err, errlen))
+        return -1;
     strmap m = {NULL, 0};
     rc = -1;
     if (load_rows(d, id, "SELECT key, value FROM run_meta WHERE run = ?1 ORDER BY seq", out,

@@ -152,6 +152,12 @@ int db_run_meta(db *d, const char *run, db_meta_cb cb, void *ctx, char *err, siz
     return rc == SQLITE_DONE ? 0 : sqlfail(d, "run_meta", err, errlen);
 }
 
+int db_run_gpus(db *d, const char *run, trace *t, char *err, size_t errlen) {
+    int64_t id;
+    int rc = dbi_lookup_id(d, "runs", run, &id, err, errlen);
+    return rc ? rc : dbi_load_gpus(d, id, t, err, errlen);
+}
+
 int db_count_runs(db *d, int64_t *n, char *err, size_t errlen) {
     sqlite3_stmt *st;
     if (prepare(d, "SELECT count(*) FROM runs", &st, err, errlen)) return -1;

@@ -142,24 +142,28 @@ static int step_row(db *d, sqlite3_stmt *st, const char *table, size_t i, char *
     return rc == SQLITE_DONE ? 0 : rowfail(d, table, i, err, errlen);
 }
 
-/* The devices INSERT over sim_device_fields: (run, name, <every numeric
- * field, in table order>, sm_order_kind, sm_order). Returns malloc'ed SQL. */
+/* The devices INSERT over sim_device_fields: (run, gpu, name, <every
+ * numeric field, in table order>, sm_order_kind, sm_order). Returns
+ * malloc'ed SQL. */
 static char *device_insert_sql(void) {
     size_t cap = 256;
     for (size_t i = 0; i < sim_device_nfields; i++) cap += strlen(sim_device_fields[i].field) + 8;
     char *sql = malloc(cap);
     if (!sql) return NULL;
-    size_t len = (size_t)snprintf(sql, cap, "INSERT INTO devices(run, name");
+    size_t len = (size_t)snprintf(sql, cap, "INSERT INTO devices(run, gpu, name");
     for (size_t i = 0; i < sim_device_nfields; i++)
         len += (size_t)snprintf(sql + len, cap - len, ", %s", sim_device_fields[i].field);
     len += (size_t)snprintf(sql + len, cap - len, ", sm_order_kind, sm_order) VALUES (?1");
-    for (size_t i = 0; i < sim_device_nfields + 3; i++)
+    for (size_t i = 0; i < sim_device_nfields + 4; i++)
         len += (size_t)snprintf(sql + len, cap - len, ",?");
     snprintf(sql + len, cap - len, ")");
     return sql;
 }
 
-static int store_device(db *d, int64_t run, const sim_device *dev, char *err, size_t errlen) {
+/* gpu: -1 for the run's device, else its index in a trace's devices
+ * (db/gpus.sql) */
+static int store_device(db *d, int64_t run, int64_t gpu, const sim_device *dev, char *err,
+                        size_t errlen) {
     char order[SIM_MAX_SMS * 5 + 1];
     size_t len = 0;
     int32_t n = dev->sms < SIM_MAX_SMS ? dev->sms : SIM_MAX_SMS;
@@ -183,6 +187,7 @@ static int store_device(db *d, int64_t run, const sim_device *dev, char *err, si
     name[SIM_DEVICE_NAME_MAX] = '\0';
     int p = 1;
     sqlite3_bind_int64(st, p++, run);
+    sqlite3_bind_int64(st, p++, gpu);
     sqlite3_bind_text(st, p++, name, -1, SQLITE_STATIC);
     for (size_t i = 0; i < sim_device_nfields; i++, p++) {
         const sim_device_field *f = &sim_device_fields[i];
@@ -855,7 +860,9 @@ int db_run_finish(db_run_writer *w, const trace *t, char *err, size_t errlen) {
         seterr(err, errlen, "trace: ran out of memory while it was built; nothing stored");
         goto fail;
     }
-    if (t->has_device && store_device(d, w->run, &t->device, err, errlen)) goto fail;
+    if (t->has_device && store_device(d, w->run, -1, &t->device, err, errlen)) goto fail;
+    for (size_t i = 0; i < t->devices.n; i++)
+        if (store_device(d, w->run, (int64_t)i, &t->devices.v[i], err, errlen)) goto fail;
     if (store_rows(d, w->run, t, &w->pages, &w->rows, w->used, w->nused, err, errlen) ||
         bpage_finish(&w->pages, err, errlen))
         goto fail;

@@ -1023,7 +1023,7 @@ int dbi_pyramid_finish(db *d, int64_t id, pyr_acc *acc, char *err, size_t errlen
         /* the device's SMs, as pyr_acc_add takes them from the trace: the
          * same cells whichever way the blocks came */
         sqlite3_stmt *dv = NULL;
-        if (step_one(d, "SELECT sms FROM devices WHERE run = ?1", id, &dv, err, errlen)) {
+        if (step_one(d, "SELECT sms FROM devices WHERE run = ?1 AND gpu = -1", id, &dv, err, errlen)) {
             pyr_acc_free(own);
             return -1;
         }

@@ -764,6 +764,8 @@ static int window_rows(db *d, int64_t id, int64_t nrows, const char *what,
                        size_t *n, char *err, size_t errlen) {
     *ids = NULL;
     *n = 0;
+    /* a trace of several GPUs: its records say theirs, as in the export */
+    if (!out->devices.n && dbi_load_gpus(d, id, out, err, errlen)) return -1;
     sqlite3_stmt *st;
     if (prepare(d, pyr_sql, &st, err, errlen)) return -1;
     sqlite3_bind_int64(st, 1, id);
@@ -858,7 +860,7 @@ int db_spyramid_kernels(db *d, const spyr_info *info, int64_t from, int64_t to, 
                        "SELECT " DBI_KERNEL_COLS ", " DBI_KERNEL_ID " FROM kernels WHERE "
                        DBI_KERNEL_IDS("?2", "?3") " AND stop > ?4 AND coalesce(first_block, issue) < ?5 "
                        "ORDER BY rowid",
-                       dbi_row_kernel, 25, from, to, max, out, ids, n, err, errlen);
+                       dbi_row_kernel, DBI_KERNEL_NCOLS, from, to, max, out, ids, n, err, errlen);
 }
 
 /* ---- copies ---------------------------------------------------------------------------
@@ -1096,5 +1098,5 @@ int db_spyramid_copies(db *d, const cpyr_info *info, int64_t from, int64_t to, i
                        "SELECT " DBI_COPY_COLS ", " DBI_COPY_ID " FROM copies WHERE "
                        DBI_COPY_IDS("?2", "?3") " AND stop > ?4 AND start < ?5 AND stop >= start "
                        "ORDER BY rowid",
-                       dbi_row_copy, 9, from, to, max, out, ids, n, err, errlen);
+                       dbi_row_copy, DBI_COPY_NCOLS, from, to, max, out, ids, n, err, errlen);
 }

@@ -14,6 +14,7 @@
 
 #include "archive.h"
 #include "formats.h"
+#include "trace_check.h"
 
 #define TRACE_SCHEMA "schedlab-trace/1"
 
@@ -173,6 +174,7 @@ static int get_bool(pctx *p, json_t *o, const char *where, size_t i, const char 
 #define TJG_TJ_F64(p, o, w, i, k, out, kind) get_f64(p, o, w, i, k, false, out)
 #define TJG_TJ_FRACTION(p, o, w, i, k, out, kind) get_f64(p, o, w, i, k, true, out)
 #define TJG_TJ_BOOL(p, o, w, i, k, out, kind) get_bool(p, o, w, i, k, out)
+#define TJG_TJ_DEVICE(p, o, w, i, k, out, kind) get_i32(p, o, w, i, k, 0, out)
 
 /* A reference the reader checks as it reads (the list's check): a block's
  * kernel is one read before it. */
@@ -181,6 +183,7 @@ static int get_bool(pctx *p, json_t *o, const char *where, size_t i, const char 
 #define TJR_TF_CK_TIME(k, v)
 #define TJR_TF_CK_COUNT(k, v)
 #define TJR_TF_CK_SM(k, v)
+#define TJR_TF_CK_DEVICE(k, v)   /* against the devices, read last (trace_check.c) */
 #define TJR_TF_CK_KERNEL(k, v)                            \
     if ((v) < 0 || (size_t)(v) >= p->t->kernels.n)        \
         return perr(p, w, i, k, "not the id of a kernel in this trace");
@@ -196,6 +199,20 @@ static int parse_kernel(pctx *p, json_t *o, size_t i) {
     return 0;
 }
 
+/* A block's or a cohort's "device" (DESIGN §5: on every block of a trace of
+ * several GPUs) is its kernel's: absent, or the same. */
+static int same_device(pctx *p, json_t *o, const char *w, size_t i, int32_t kernel) {
+    int32_t dev;
+    if (get_i32(p, o, w, i, "device", -1, &dev)) return -1;
+    if (dev >= 0 && dev != p->t->kernels.v[kernel].device) {
+        char what[96];
+        snprintf(what, sizeof what, "%d is not its kernel's device (%d)", (int)dev,
+                 (int)p->t->kernels.v[kernel].device);
+        return perr(p, w, i, "device", what);
+    }
+    return dev < -1 ? perr(p, w, i, "device", "out of range") : 0;
+}
+
 static int parse_block(pctx *p, json_t *o, size_t i) {
     const char *w = "blocks";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
@@ -203,7 +220,7 @@ static int parse_block(pctx *p, json_t *o, size_t i) {
     if (!r) return perr(p, w, i, NULL, "out of memory");
     TRACE_BLOCK_FIELDS(TJ_GET, TF_NOSEP)
     TRACE_BLOCK_FIELDS(TJ_REF, TF_NOSEP)
-    return 0;
+    return same_device(p, o, w, i, r->kernel);
 }
 
 /* A preempted block's pause (trace.h): the block it belongs to is one of
@@ -243,6 +260,7 @@ static int parse_cohort(pctx *p, json_t *o, size_t i) {
         return -1;
     if (v.kernel < 0 || (size_t)v.kernel >= p->t->kernels.n)
         return perr(p, w, i, "kernel", "not the id of a kernel in this trace");
+    if (same_device(p, o, w, i, v.kernel)) return -1;
     if (v.count < 1) return perr(p, w, i, "count", "a cohort has at least one block");
     if (v.per_wave < 1 || v.per_wave > v.count)
         return perr(p, w, i, "per_wave", "outside 1..count");
@@ -403,11 +421,12 @@ int imp_trace_json_device(jr_ctx *c, json_t *o, const char *path, sim_device *d)
    are still read, at the old cost. */
 
 static const char *const top_keys[] = {
-    "schema", "name", "source", "origin", "device", "meta",
+    "schema", "name", "source", "origin", "device", "devices", "meta",
     "kernels", "blocks", "copies", "queue_events", "warp_issues", "warp_epochs", "jobs",
     "pauses", "cohorts", NULL,
 };
-enum { TOP_ARRAYS = 6, TOP_N = 15, TOP_PAUSES = 13 };
+/* the first of the record arrays, those the others refer to, and how many */
+enum { TOP_ARRAYS = 7, TOP_KERNELS = 7, TOP_BLOCKS = 8, TOP_PAUSES = 14, TOP_COHORTS = 15, TOP_N = 16 };
 
 static size_t skip_ws(const char *s, size_t i, size_t n) {
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
@@ -512,8 +531,9 @@ int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *
         seen[k] = true;
         int a = k - TOP_ARRAYS;
         bool stream = a >= 0 && pos < len && text[pos] == '[' && schema_ok &&
-                      (k != 7 || read[6]) && (k != TOP_PAUSES || read[7]) &&
-                      (k != TOP_N - 1 || read[6]);
+                      (k != TOP_BLOCKS || read[TOP_KERNELS]) &&
+                      (k != TOP_PAUSES || read[TOP_BLOCKS]) &&
+                      (k != TOP_COHORTS || read[TOP_KERNELS]);
         if (stream) {
             if (stream_array(&p, text, len, &pos, parsers[a])) goto done;
             read[k] = true;
@@ -554,6 +574,24 @@ int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *
         if (imp_trace_json_device(&p.jr, v, "device", &out->device)) goto done;
         out->has_device = true;
     }
+    v = jr_opt(root, "devices");
+    if (v) {
+        /* a trace of several GPUs (DESIGN §5): each as "device" is */
+        if (!json_is_array(v)) { perr(&p, "devices", (size_t)-1, NULL, "expected an array of devices"); goto done; }
+        if (json_array_size(v) > IMP_MAX_GPUS) {
+            char what[64];
+            snprintf(what, sizeof what, "more GPUs than schedlab keeps (%d)", IMP_MAX_GPUS);
+            perr(&p, "devices", (size_t)-1, NULL, what);
+            goto done;
+        }
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            char path[JR_PATH_MAX];
+            sim_device d;
+            if (imp_trace_json_device(&p.jr, json_array_get(v, i), jr_index(path, "devices", i), &d))
+                goto done;
+            if (trace_add_device(out, &d) < 0) { jr_oom(&p.jr); goto done; }
+        }
+    }
     v = json_object_get(root, "meta");
     if (v && !json_is_null(v)) {
         if (!json_is_object(v)) { perr(&p, "meta", (size_t)-1, NULL, "expected an object"); goto done; }
@@ -570,7 +608,7 @@ int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *
         int bad;
         json_t *arr = get_array(&p, root, top_keys[k], &bad);
         if (bad) goto done;
-        if (k == 7 && arr && trace_reserve_blocks(out, json_array_size(arr)))
+        if (k == TOP_BLOCKS && arr && trace_reserve_blocks(out, json_array_size(arr)))
             { perr(&p, "blocks", (size_t)-1, NULL, "out of memory"); goto done; }
         for (size_t i = 0; arr && i < json_array_size(arr); i++)
             if (parsers[k - TOP_ARRAYS](&p, json_array_get(arr, i), i)) goto done;

@@ -19,11 +19,25 @@ static int bad_count(const char *file, const char *what, size_t i, const char *f
     return -1;
 }
 
+static int bad_device(const char *file, const char *what, size_t i, const char *field, int64_t v,
+                      size_t n, char *err, size_t errlen) {
+    snprintf(err, errlen, "%s: %s[%zu].%s: %" PRId64 " is not a GPU of the trace (it has %zu%s)",
+             file, what, i, field, v, n, n == 1 ? ": device 0, or \"devices\" to list several"
+                                                : " in \"devices\"");
+    return -1;
+}
+
 #define TIME(what, i, rec, f) \
     if (!time_ok((rec)->f)) return bad_time(file, what, i, #f, (rec)->f, err, errlen)
 #define COUNT(what, i, rec, f) \
     if ((rec)->f < 0 && (int64_t)(rec)->f != TRACE_NONE) \
         return bad_count(file, what, i, #f, (int64_t)(rec)->f, err, errlen)
+
+/* a GPU of the trace (DESIGN §5: an index in its devices, 0 with none):
+ * ngpus of them */
+#define DEVICE(what, i, rec, f) \
+    if ((rec)->f < 0 || (size_t)(rec)->f >= ngpus) \
+        return bad_device(file, what, i, #f, (int64_t)(rec)->f, ngpus, err, errlen)
 
 /* The checks of one kind over a record's field list (simcore/trace_fields.h):
  * CHECKS(LIST, CHECK, what, i, rec) runs CHECK's test on every field the
@@ -40,6 +54,15 @@ static int bad_count(const char *file, const char *what, size_t i, const char *f
 #define CK_IF_TF_CK_SM_COUNT(m)
 #define CK_IF_TF_CK_KERNEL_TIME(m)
 #define CK_IF_TF_CK_KERNEL_COUNT(m)
+#define CK_IF_TF_CK_DEVICE_TIME(m)
+#define CK_IF_TF_CK_DEVICE_COUNT(m)
+#define CK_ONE_DEVICE(col, member, kind, check, ...) CK_IF_##check##_DEVICE(member)
+#define CK_IF_TF_CK_DEVICE_DEVICE(m) DEVICE(ck_what, ck_i, ck_rec, m);
+#define CK_IF_TF_CK_TIME_DEVICE(m)
+#define CK_IF_TF_CK_COUNT_DEVICE(m)
+#define CK_IF_TF_CK_NONE_DEVICE(m)
+#define CK_IF_TF_CK_SM_DEVICE(m)
+#define CK_IF_TF_CK_KERNEL_DEVICE(m)
 
 int imp_check_blocks(const trace_block *v, size_t n, size_t first, size_t nkernels,
                      const char *file, char *err, size_t errlen) {
@@ -67,11 +90,23 @@ int imp_check_blocks(const trace_block *v, size_t n, size_t first, size_t nkerne
     return 0;
 }
 
-int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) {
+static int check(const trace *t, size_t ngpus, const char *file, char *err, size_t errlen) {
     if (!file) file = "trace";
     if (t->has_device && (t->device.sms < 0 || t->device.sms > IMP_MAX_SMS)) {
         snprintf(err, errlen, "%s: device.sms: %d is out of range (0..%d, the most SMs schedlab "
                  "stores)", file, (int)t->device.sms, IMP_MAX_SMS);
+        return -1;
+    }
+    for (size_t i = 0; i < t->devices.n; i++)
+        if (t->devices.v[i].sms < 0 || t->devices.v[i].sms > IMP_MAX_SMS) {
+            snprintf(err, errlen, "%s: devices[%zu].sms: %d is out of range (0..%d, the most SMs "
+                     "schedlab stores)", file, i, (int)t->devices.v[i].sms, IMP_MAX_SMS);
+            return -1;
+        }
+    if (t->devices.n == 1) {
+        /* one GPU is `device`; "devices" lists several (DESIGN §5) */
+        snprintf(err, errlen, "%s: devices: lists one GPU; a trace of one GPU has it as "
+                 "\"device\" and no \"devices\"", file);
         return -1;
     }
     if (!time_ok(t->origin) && t->origin != TRACE_NONE) {
@@ -87,6 +122,7 @@ int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) 
         const trace_kernel *ck_rec = &t->kernels.v[i];
         TRACE_KERNEL_FIELDS(CK_ONE_TIME, TF_NOSEP)
         TRACE_KERNEL_FIELDS(CK_ONE_COUNT, TF_NOSEP)
+        TRACE_KERNEL_FIELDS(CK_ONE_DEVICE, TF_NOSEP)
     }
     if (imp_check_blocks(t->blocks.v, t->blocks.n, 0, t->kernels.n, file, err, errlen))
         return -1;
@@ -96,6 +132,7 @@ int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) 
         const trace_copy *ck_rec = &t->copies.v[i];
         TRACE_COPY_FIELDS(CK_ONE_TIME, TF_NOSEP)
         TRACE_COPY_FIELDS(CK_ONE_COUNT, TF_NOSEP)
+        TRACE_COPY_FIELDS(CK_ONE_DEVICE, TF_NOSEP)
     }
     for (size_t i = 0; i < t->queue_events.n; i++) {
         const trace_queue_event *q = &t->queue_events.v[i];
@@ -118,4 +155,12 @@ int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) 
         TIME("jobs", i, j, deadline);
     }
     return 0;
+}
+
+int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen) {
+    return check(t, trace_device_count(t), file, err, errlen);
+}
+
+int imp_check_batch(const trace *t, const char *file, char *err, size_t errlen) {
+    return check(t, IMP_MAX_GPUS, file, err, errlen);
 }

@@ -25,7 +25,8 @@
  *     check   what an importer's range check asks of it (trace_check.c):
  *             TF_CK_NONE, TF_CK_TIME (within +-2^62 ns, or TRACE_NONE),
  *             TF_CK_COUNT (not negative, or TRACE_NONE), TF_CK_SM (0..the
- *             most SMs stored), TF_CK_KERNEL (a kernel of the trace)
+ *             most SMs stored), TF_CK_KERNEL (a kernel of the trace),
+ *             TF_CK_DEVICE (a GPU of the trace: 0..trace_device_count-1)
  *     json    its key in schedlab-trace/1 (docs/trace-format.md) and in
  *             the API's records; also its sort key's name
  *     jkind   how the trace JSON writes and reads it (a key absent or null
@@ -45,12 +46,14 @@
  *               TJ_F64    a non-negative number, null for NaN / infinities
  *               TJ_FRACTION  a number in (0, 1]
  *               TJ_BOOL   true or false
+ *               TJ_DEVICE an index in the trace's devices, 0 when absent
  *     when    when the writer writes it (the reader takes it whenever it is
  *             there): TJ_ALWAYS, TJ_IF_SET (not 0), TJ_IF_WARP (a warp-
  *             level run's kernel: instructions > 0), TJ_IF_QOS (a QoS run's
  *             kernel: a finite ipc_isolated > 0), TJ_IF_QOS_GOAL (and a QoS
  *             kernel: qos_goal > 0), TJ_IF_QOS_SHARED (a QoS run's other
- *             kernel with a finite ipc_shared); trace.h says why
+ *             kernel with a finite ipc_shared), TJ_IF_DEVICES (a trace
+ *             of several GPUs: its devices are not empty); trace.h says why
  *     sort    0, or its number as a sort key of the run view's table
  *             (GET /api/runs/{run}/kernels?sort=, db/rorder.h): the number
  *             is stored with each computed order (record_orders.variant),
@@ -93,7 +96,8 @@
   S X(qos_goal,          qos_goal,          TF_F64,   TF_CK_NONE,   qos_goal,          TJ_FRACTION,   TJ_IF_QOS_GOAL,    0)  \
   S X(ipc_isolated,      ipc_isolated,      TF_F64,   TF_CK_NONE,   ipc_isolated,      TJ_F64,        TJ_IF_QOS,         0)  \
   S X(ipc_shared,        ipc_shared,        TF_F64,   TF_CK_NONE,   ipc_shared,        TJ_F64,        TJ_IF_QOS_SHARED,  0)  \
-  S X(qos_met,           qos_met,           TF_BOOL,  TF_CK_NONE,   qos_met,           TJ_BOOL,       TJ_IF_QOS_GOAL,    0)
+  S X(qos_met,           qos_met,           TF_BOOL,  TF_CK_NONE,   qos_met,           TJ_BOOL,       TJ_IF_QOS_GOAL,    0)  \
+  S X(device,            device,            TF_I32,   TF_CK_DEVICE, device,            TJ_DEVICE,     TJ_IF_DEVICES,     0)
 
 #define TRACE_COPY_FIELDS(X, S)                                                              \
     X(name,       name,       TF_STR,   TF_CK_NONE,   name,       TJ_STR,    TJ_ALWAYS,  1)  \
@@ -104,7 +108,8 @@
   S X(issue,      issue,      TF_TIME,  TF_CK_TIME,   issue,      TJ_TIME,   TJ_ALWAYS,  5)  \
   S X(start,      start,      TF_TIME,  TF_CK_TIME,   start,      TJ_TIME,   TJ_ALWAYS,  6)  \
   S X(stop,       end,        TF_TIME,  TF_CK_TIME,   end,        TJ_TIME,   TJ_ALWAYS,  7)  \
-  S X(engine,     engine,     TF_I32,   TF_CK_NONE,   engine,     TJ_INDEX,  TJ_ALWAYS,  0)
+  S X(engine,     engine,     TF_I32,   TF_CK_NONE,   engine,     TJ_INDEX,  TJ_ALWAYS,  0)  \
+  S X(device,     device,     TF_I32,   TF_CK_DEVICE, device,     TJ_DEVICE, TJ_IF_DEVICES, 0)
 
 #define TRACE_BLOCK_FIELDS(X, S)                                                    \
     X(kernel,  kernel,  TF_I32,   TF_CK_KERNEL,  kernel,  TJ_INT,   TJ_ALWAYS,  0)  \

@@ -3,6 +3,7 @@
 #include "replay_devices.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +54,51 @@ static size_t add_key(char (*keys)[REPLAY_DEVICE_KEY], size_t n, size_t max, con
     return n + 1;
 }
 
+/* A trace that lists its GPUs (DESIGN §5: trace.devices, each record's
+ * index) is split by the index; device i's key is the lane key of its first
+ * record, or "device i" where that is empty or another GPU's. keys[i] ""
+ * for a GPU without work. keys has t->devices.n entries. */
+static void gpu_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY]) {
+    size_t ng = t->devices.n;
+    for (size_t g = 0; g < ng; g++) keys[g][0] = '\0';
+    for (size_t i = 0; i < t->kernels.n + t->copies.n; i++) {
+        int32_t g = i < t->kernels.n ? t->kernels.v[i].device : t->copies.v[i - t->kernels.n].device;
+        trace_str p = i < t->kernels.n ? t->kernels.v[i].process
+                                        : t->copies.v[i - t->kernels.n].process;
+        if (g < 0 || (size_t)g >= ng || keys[g][0]) continue;
+        replay_device_key(trace_str_get(t, p), keys[g]);
+        bool taken = !keys[g][0];
+        for (size_t o = 0; o < ng && !taken; o++)
+            taken = o != (size_t)g && strcmp(keys[o], keys[g]) == 0;
+        if (taken) snprintf(keys[g], REPLAY_DEVICE_KEY, "device %d", (int)g);
+    }
+}
+
+/* The GPU index of key `key` in a trace that lists its GPUs, or -1. */
+static int32_t gpu_of_key(const trace *t, const char *key) {
+    char (*keys)[REPLAY_DEVICE_KEY] = malloc(t->devices.n * sizeof *keys);
+    if (!keys) return -2;
+    gpu_keys(t, keys);
+    int32_t g = -1;
+    for (size_t i = 0; i < t->devices.n && g < 0; i++)
+        if (keys[i][0] && strcmp(keys[i], key) == 0) g = (int32_t)i;
+    free(keys);
+    return g;
+}
+
 size_t replay_device_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY], size_t max) {
     char seen[REPLAY_MAX_DEVICES][REPLAY_DEVICE_KEY];
     size_t nseen = 0, n = 0;
+    if (t->devices.n) {
+        char (*gk)[REPLAY_DEVICE_KEY] = malloc(t->devices.n * sizeof *gk);
+        if (!gk) return 0;
+        gpu_keys(t, gk);
+        for (size_t g = 0; g < t->devices.n; g++)
+            if (gk[g][0]) n = add_key(keys, n, max, gk[g], seen, &nseen);
+        free(gk);
+        if (keys) qsort(keys, n < max ? n : max, sizeof *keys, cmp_key);
+        return n;
+    }
     trace_str last = (trace_str)-1;
     char k[REPLAY_DEVICE_KEY];
     for (size_t i = 0; i < t->kernels.n + t->copies.n; i++) {
@@ -82,7 +125,11 @@ static int copy_meta(const trace *t, trace *o) {
     return 0;
 }
 
-static int on_device(const trace *t, trace_str process, const char *key) {
+/* Whether a record (its lane, its GPU index) is on GPU `key`: by the index
+ * where the trace lists its GPUs (gpu: key's index), else by the lane. */
+static int on_device(const trace *t, trace_str process, int32_t device, int32_t gpu,
+                     const char *key) {
+    if (t->devices.n) return device == gpu;
     char k[REPLAY_DEVICE_KEY];
     replay_device_key(trace_str_get(t, process), k);
     return strcmp(k, key) == 0;
@@ -90,16 +137,23 @@ static int on_device(const trace *t, trace_str process, const char *key) {
 
 int replay_device_subtrace(const trace *t, const char *key, trace *o) {
     trace_init(o);
+    int32_t gpu = t->devices.n ? gpu_of_key(t, key) : -1;
     int32_t *kmap = calloc(t->kernels.n + 1, sizeof *kmap);
     int64_t *bmap = NULL;
-    if (!kmap || copy_meta(t, o) != 0) goto oom;
+    if (gpu < -1 || !kmap || copy_meta(t, o) != 0) goto oom;
+    if (gpu >= 0) {
+        /* one GPU of several: its own device record */
+        o->device = t->devices.v[gpu];
+        o->has_device = true;
+    }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
         kmap[i] = -1;
-        if (!on_device(t, k->process, key)) continue;
+        if (!on_device(t, k->process, k->device, gpu, key)) continue;
         trace_kernel *n = trace_add_kernel(o);
         if (!n) goto oom;
         *n = *k;
+        n->device = 0;
         n->name = trace_intern(o, trace_str_get(t, k->name));
         n->raw_name = trace_intern(o, trace_str_get(t, k->raw_name));
         n->stream = trace_intern(o, trace_str_get(t, k->stream));
@@ -108,10 +162,11 @@ int replay_device_subtrace(const trace *t, const char *key, trace *o) {
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
-        if (!on_device(t, c->process, key)) continue;
+        if (!on_device(t, c->process, c->device, gpu, key)) continue;
         trace_copy *n = trace_add_copy(o);
         if (!n) goto oom;
         *n = *c;
+        n->device = 0;
         n->name = trace_intern(o, trace_str_get(t, c->name));
         n->stream = trace_intern(o, trace_str_get(t, c->stream));
         n->process = trace_intern(o, trace_str_get(t, c->process));
@@ -160,11 +215,14 @@ static int simulate(const json_t *scn, size_t run, trace *out, char *err, size_t
     return rc;
 }
 
-/* Append simulated run s (device `key`) to the merged run o: its records
- * keep their process names; queue names get the device key in front, so
- * that one GPU's "ce" is not another's. */
+/* Append simulated run s (device `key`) to the merged run o: its device is
+ * the next of o's (DESIGN §5), which its records index; they keep their
+ * process names; queue names get the device key in front, so that one
+ * GPU's "ce" is not another's. */
 static int merge(trace *o, const trace *s, const char *key) {
     size_t k0 = o->kernels.n, b0 = o->blocks.n;
+    int32_t gpu = trace_add_device(o, &s->device);
+    if (gpu < 0) return -1;
     for (size_t i = 0; i < s->kernels.n; i++) {
         const trace_kernel *k = &s->kernels.v[i];
         trace_kernel *n = trace_add_kernel(o);
@@ -174,6 +232,7 @@ static int merge(trace *o, const trace *s, const char *key) {
         n->raw_name = trace_intern(o, trace_str_get(s, k->raw_name));
         n->stream = trace_intern(o, trace_str_get(s, k->stream));
         n->process = trace_intern(o, trace_str_get(s, k->process));
+        n->device = gpu;
     }
     for (size_t i = 0; i < s->copies.n; i++) {
         const trace_copy *c = &s->copies.v[i];
@@ -183,6 +242,7 @@ static int merge(trace *o, const trace *s, const char *key) {
         n->name = trace_intern(o, trace_str_get(s, c->name));
         n->stream = trace_intern(o, trace_str_get(s, c->stream));
         n->process = trace_intern(o, trace_str_get(s, c->process));
+        n->device = gpu;
     }
     for (size_t i = 0; i < s->cohorts.n; i++) {   /* a device simulated as cohorts */
         trace_cohort *n = trace_add_cohort(o);

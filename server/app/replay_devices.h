@@ -2,13 +2,16 @@
  * many simulated GPUs, each its own device (issue 28, "Several devices";
  * issue 29, a job's ranks).
  *
- * Which GPU a record ran on is in its lane's process name, as the
- * importers write it: nvprof / Nsight "gpu0 ctx1", "pid 36554 gpu1 ctx2"
- * (importers/sqlite_util.c process_name), PyTorch "rank1 gpu1"
- * (importers/pytorch_json.c). A record's device is the "rankN" and
- * "gpuN" words of its process name ("gpu0", "rank1 gpu1"); a process name
- * without them ("P0", a CSV's) is one device, and a trace whose records all
- * name one device replays as before (replay.h), untouched.
+ * Which GPU a record ran on is its `device`, an index in the trace's
+ * `devices` (DESIGN §5, trace.h), as the importers fill them. A GPU's key
+ * is the "rankN" and "gpuN" words of its first record's process name
+ * ("gpu0", "rank1 gpu1"; importers/sqlite_util.c process_name,
+ * importers/pytorch_json.c), or "device N" where they are missing or
+ * another GPU's. A trace without `devices` (a run stored before the
+ * importers listed GPUs) is split by those words in each record's process
+ * name instead; a process name without them ("P0", a CSV's) is one device,
+ * and a trace whose records all name one device replays as before
+ * (replay.h), untouched.
  *
  * simcore simulates one device per sim_run, so each device's work (its
  * kernels and copies, a sub-trace with the trace's device record and
@@ -26,9 +29,9 @@
  * policy, the held-out half) does not move the peers. The report's cause
  * "several_gpus" says so.
  *
- * The trace keeps one device record (trace.h); every GPU of the shared
- * multi-GPU traces is the same model (4 x V100-SXM2-32GB, 2 x V100 of the
- * DLRM job), and each simulated GPU is that device. */
+ * Each GPU replays on its own device record (the trace's `devices`
+ * entry; the trace's one `device` for a trace without them), and the merged
+ * run lists the simulated GPUs in its `devices`, each record on its own. */
 #ifndef SERVER_REPLAY_DEVICES_H
 #define SERVER_REPLAY_DEVICES_H
 
@@ -54,8 +57,9 @@ void replay_device_key(const char *process, char out[REPLAY_DEVICE_KEY]);
 size_t replay_device_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY], size_t max);
 
 /* The work of device `key` of t: its kernels and copies (and their blocks
- * and pauses), the device record, name, source, origin and meta. 0 or -1
- * (out of memory). `o` is initialised here. */
+ * and pauses; each record's device 0), the GPU's device record, name,
+ * source, origin and meta. 0 or -1 (out of memory). `o` is initialised
+ * here. */
 int replay_device_subtrace(const trace *t, const char *key, trace *o);
 
 typedef struct replay_dev {

@@ -518,7 +518,7 @@ static int stream_batch(void *user, const trace *t, size_t kernels, size_t copie
      * kernels so far, numbered as in the whole trace */
     trace rows = *t;
     rows.blocks.n = 0;
-    if (imp_check_trace(&rows, c->file->name, err, errlen) ||
+    if (imp_check_batch(&rows, c->file->name, err, errlen) ||
         imp_check_blocks(t->blocks.v, t->blocks.n, c->nblocks, kernels + t->kernels.n,
                          c->file->name, err, errlen)) {
         c->whole = true;

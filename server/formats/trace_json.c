@@ -136,6 +136,8 @@ static void put_dim3(tj_buf *b, const int32_t v[3]) {
 #define TJW_TJ_IF_QOS_GOAL(r, v) (TJW_TJ_IF_QOS(r, v) && (r)->qos_goal > 0)
 #define TJW_TJ_IF_QOS_SHARED(r, v) \
     (TJW_TJ_IF_QOS(r, v) && !((r)->qos_goal > 0) && isfinite((r)->ipc_shared))
+/* (the record's trace is `t` wherever a record is written) */
+#define TJW_TJ_IF_DEVICES(r, v) (t->devices.n > 0)
 
 /* A field's key (k: the literal ,"name":) and value by its jkind; a dim3 is
  * written at its first element, and left out when unknown (all 0, as
@@ -156,6 +158,7 @@ static void put_dim3(tj_buf *b, const int32_t v[3]) {
 #define TJP_TJ_F64(b, t, k, v, p) (PUTL(b, k), put_f64(b, v))
 #define TJP_TJ_FRACTION(b, t, k, v, p) (PUTL(b, k), put_f64(b, v))
 #define TJP_TJ_BOOL(b, t, k, v, p) ((v) ? PUTL(b, k "true") : PUTL(b, k "false"))
+#define TJP_TJ_DEVICE(b, t, k, v, p) (PUTL(b, k), jw_i64_raw(b, v))
 
 /* One field of record r (of trace t) into b, every field after the id */
 #define TJ_FIELD(col, member, kind, check, json, jkind, when, sort)                     \
@@ -195,13 +198,27 @@ static size_t cat_time(char *tmp, size_t n, int64_t v) {
 
 /* The hottest record (16 M of them in a big run): formatted on the stack
  * and appended in one piece, one bounds check instead of eleven. */
-void tj_put_block(tj_buf *b, const trace_block *blk) {
-    char tmp[2 TRACE_BLOCK_FIELDS(TJ_CAT_ROOM, TF_NOSEP)];
+static void put_block(tj_buf *b, const trace_block *blk, int32_t device) {
+    char tmp[2 + sizeof(",\"device\":") + 20 TRACE_BLOCK_FIELDS(TJ_CAT_ROOM, TF_NOSEP)];
     size_t n = 0;
     TRACE_BLOCK_FIELDS(TJ_CAT, TF_NOSEP)
+    if (device >= 0) {
+        CAT_LIT(tmp, n, ",\"device\":");
+        n += jw_fmt_i64(tmp + n, device);
+    }
     tmp[0] = '{';   /* the first field's comma */
     tmp[n++] = '}';
     jw_putn(b, tmp, n);
+}
+
+void tj_put_block(tj_buf *b, const trace_block *blk) { put_block(b, blk, -1); }
+
+/* A record's GPU in a trace of several (DESIGN §5: on every kernel, copy and
+ * block; a block's and a cohort's is its kernel's), -1 for one GPU or a
+ * kernel the trace does not hold */
+static int32_t kernel_device(const trace *t, int32_t kernel) {
+    if (!t->devices.n || kernel < 0 || (size_t)kernel >= t->kernels.n) return -1;
+    return t->kernels.v[kernel].device;
 }
 
 void tj_put_copy(tj_buf *b, const trace *t, size_t i) {
@@ -293,7 +310,7 @@ static void put_pause(tj_buf *b, const trace_pause *p) {
 }
 
 /* A cohort of identical blocks (trace.h's trace_cohort; issue 28). */
-static void put_cohort(tj_buf *b, const trace_cohort *c) {
+static void put_cohort(tj_buf *b, const trace_cohort *c, int32_t device) {
     PUTL(b, "{\"kernel\":");
     jw_i64_raw(b, c->kernel);
     PUTL(b, ",\"sm\":");
@@ -312,6 +329,10 @@ static void put_cohort(tj_buf *b, const trace_cohort *c) {
     jw_i64_raw(b, c->end);
     PUTL(b, ",\"period\":");
     jw_i64_raw(b, c->period);
+    if (device >= 0) {
+        PUTL(b, ",\"device\":");
+        jw_i64_raw(b, device);
+    }
     jw_putc(b, '}');
 }
 
@@ -387,6 +408,15 @@ int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
             PUTL(b, ",\"device\":");
             if (t->has_device) tj_put_device(b, &t->device);
             else PUTL(b, "null");
+            if (t->devices.n) {
+                /* a trace of several GPUs: each, which the records index */
+                PUTL(b, ",\"devices\":[");
+                for (size_t i = 0; i < t->devices.n; i++) {
+                    if (i) jw_putc(b, ',');
+                    tj_put_device(b, &t->devices.v[i]);
+                }
+                jw_putc(b, ']');
+            }
             PUTL(b, ",\"meta\":{");
             for (size_t i = 0; i < t->meta.n; i++) {
                 if (i) jw_putc(b, ',');
@@ -434,13 +464,15 @@ int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
                 if (s->i) PUTL(b, ",\n");
                 switch (s->part) {
                 case TS_KERNELS: tj_put_kernel(b, t, s->i); break;
-                case TS_BLOCKS: tj_put_block(b, blk); break;
+                case TS_BLOCKS: put_block(b, blk, kernel_device(t, blk->kernel)); break;
                 case TS_COPIES: tj_put_copy(b, t, s->i); break;
                 case TS_QUEUE_EVENTS: tj_put_queue_event(b, t, s->i); break;
                 case TS_WARP_ISSUES: tj_put_warp_issue(b, &t->warp_issues.v[s->i]); break;
                 case TS_WARP_EPOCHS: tj_put_warp_epoch(b, &t->warp_epochs.v[s->i]); break;
                 case TS_JOBS: tj_put_job(b, t, s->i); break;
-                case TS_COHORTS: put_cohort(b, &t->cohorts.v[s->i]); break;
+                case TS_COHORTS:
+                    put_cohort(b, &t->cohorts.v[s->i], kernel_device(t, t->cohorts.v[s->i].kernel));
+                    break;
                 default: put_pause(b, &t->pauses.v[s->i]); break;
                 }
                 s->i++;

@@ -207,6 +207,17 @@ void h_run(void *app, const http_request *req, http_response *res) {
         char err[512];
         int rc = db_run_meta(d, req->params[0], meta_pair, meta, err, sizeof err);
         json_object_set_new(c.obj, "meta", meta);
+        /* a trace of several GPUs: each, as "device" is (DESIGN §5) */
+        trace g;
+        trace_init(&g);
+        if (!rc) rc = db_run_gpus(d, req->params[0], &g, err, sizeof err);
+        if (!rc && g.devices.n) {
+            json_t *list = json_array();
+            for (size_t i = 0; list && i < g.devices.n; i++)
+                json_array_append_new(list, tj_device_json(&g.devices.v[i]));
+            json_object_set_new(c.obj, "devices", list);
+        }
+        trace_free(&g);
         if (rc) { json_decref(c.obj); http_set_error(res, 500, "%s", err); }
         else http_set_json(res, 200, c.obj);
     }

@@ -338,16 +338,22 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
 });
 
 test('a trace with work on two GPUs replays from its page as two simulated GPUs, under each placement, and is found again', async () => {
-  // Fig. 3's trace with its kernels split between two GPUs' lanes, as the
-  // importers name them ("gpu0 ctx1": replay_devices.h)
+  // Fig. 3's trace with its kernels split between two GPUs, as the
+  // importers write them: each GPU in `devices`, each record's index, the
+  // lanes named "gpu0 ctx1" (DESIGN §5; replay_devices.h)
   const trace = (await srv.api(`/api/runs/${fig3.run}/export?format=trace`)).body;
   trace.source = 'nsys-sqlite';
   trace.name = 'fig3-two-gpus';
-  trace.kernels.forEach((k, i) => { k.process = `gpu${i % 2} ctx1`; });
-  (trace.copies || []).forEach((c) => { c.process = 'gpu0 ctx1'; });
+  trace.devices = [trace.device, trace.device];
+  trace.kernels.forEach((k, i) => { k.process = `gpu${i % 2} ctx1`; k.device = i % 2; });
+  (trace.copies || []).forEach((c) => { c.process = 'gpu0 ctx1'; c.device = 0; });
+  trace.blocks.forEach((b) => { b.device = b.kernel % 2; });
   const measured = await importMeasured(trace, 'fig3-two-gpus.json');
   await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
   await ready(page, 'timeline');
+  // the run's facts say which GPUs it ran on
+  const gpus = page.locator('.facts div').filter({ has: page.locator('dt', { hasText: /^GPUs$/ }) });
+  assert.equal(await gpus.locator('dd').textContent(), `2 × ${trace.device.name} (${trace.device.sms} SMs)`);
   await page.locator('#replay-device option[value="tx2"]').waitFor({ state: 'attached' });
   const { ids, exp } = await replayFromPage(measured);
   assert.equal(exp.name, 'Replay of fig3-two-gpus on 2 simulated GPUs');
@@ -355,7 +361,15 @@ test('a trace with work on two GPUs replays from its page as two simulated GPUs,
   // the replay, then its round-robin variant; each has every kernel
   assert.deepEqual(exp.runs.map((r) => r.run), ids.slice(1));
   assert.deepEqual(exp.runs.map((r) => r.name), ['most-room', 'round-robin']);
-  for (const r of exp.runs) assert.equal(r.summary.kernels, trace.kernels.length);
+  for (const r of exp.runs) {
+    assert.equal(r.summary.kernels, trace.kernels.length);
+    // each simulated run lists its two simulated GPUs, and its kernels say theirs
+    const { body: run } = await srv.api(`/api/runs/${r.run}`);
+    assert.deepEqual(run.devices.map((d) => d.name), [trace.device.name, trace.device.name]);
+    const { body: ks } = await srv.api(`/api/runs/${r.run}/kernels`);
+    assert.deepEqual(ks.kernels.map((k) => [k.process, k.device]).sort(),
+      trace.kernels.map((k) => [k.process, k.device]).sort());
+  }
   // a fidelity row for each simulated run, as for a one-GPU replay
   assert.equal(await page.locator('#fidelity tbody tr').count(), 2);
   // back on the measured run's page, the button opens that replay

@@ -453,7 +453,16 @@ static void old_db(const char *path, int nblocks, bool gap) {
                                   "(3, 'r3', 1, 'c', 'simulation', 1, 3, 0, 0, 0, 0, 4, 9);"
                                   "INSERT INTO kernels(run, id, threads, blocks, regs, grid_x, grid_y, "
                                   "grid_z, block_x, block_y, block_z) VALUES "
-                                  "(1, 0, 64, 600, 0, 1, 1, 1, 64, 1, 1), (3, 0, 64, 3, 0, 1, 1, 1, 64, 1, 1);",
+                                  "(1, 0, 64, 600, 0, 1, 1, 1, 64, 1, 1), (3, 0, 64, 3, 0, 1, 1, 1, 64, 1, 1);"
+                                  /* run 1's device, as the devices table of then held it
+                                   * (db/gpus.sql later makes the table again) */
+                                  "INSERT INTO devices(run, name, sms, threads_per_sm, "
+                                  "max_threads_per_block, blocks_per_sm, warps_per_sm, regs_per_sm, "
+                                  "max_regs_per_block, smem_per_sm, max_smem_per_block, warp_size, "
+                                  "schedulers_per_sm, copy_engines, copy_bandwidth, clock_hz, "
+                                  "sm_order_kind, sm_order) VALUES (1, 'old gpu', 4, 2048, 1024, 32, "
+                                  "64, 65536, 65536, 49152, 49152, 32, 4, 1, 1e10, 1000000000, 0, "
+                                  "'0,1,2,3');",
                                   NULL, NULL, NULL),
                      SQLITE_OK);
     sqlite3_stmt *st;
@@ -506,6 +515,12 @@ static void test_migrate_old_layout(void **state) {
     trace_init(&u);
     assert_int_equal(db_load_run(d, "r1", DB_LOAD_BLOCKS, &u, err, sizeof err), 0);
     assert_int_equal(u.blocks.n, 600);
+    /* the device kept its run (the run's own device row, gpu -1), no GPUs listed */
+    assert_true(u.has_device);
+    assert_string_equal(u.device.name, "old gpu");
+    assert_int_equal(u.device.sms, 4);
+    assert_int_equal(u.device.sm_order[3], 3);
+    assert_int_equal(u.devices.n, 0);
     for (int i = 0; i < 600; i++) {
         trace_block want = {0, i, i % 4, i % 50 == 7 ? TRACE_NONE : 10 * i - 1000,
                             10 * i - 1000 + i % 10};

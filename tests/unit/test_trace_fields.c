@@ -110,6 +110,14 @@ static void test_round_trip(void **state) {
     TRACE_KERNEL_FIELDS(SET_KERNEL, TF_NOSEP)
     trace_copy *c = trace_add_copy(&t);
     TRACE_COPY_FIELDS(SET_COPY, TF_NOSEP)
+    /* the run's device and, a trace of several GPUs, each GPU's (db/gpus.sql) */
+    t.device = (sim_device){.name = "main", .sms = 3};
+    t.has_device = true;
+    sim_device gpu = {.name = "gpu0", .sms = 2};
+    trace_add_device(&t, &gpu);
+    snprintf(gpu.name, sizeof gpu.name, "gpu1");
+    gpu.sms = 4;
+    trace_add_device(&t, &gpu);
     assert_false(t.oom);
     assert_int_equal(db_store_run(db0.d, exp, "r", &t, slug, err, sizeof err), 0);
     trace back;
@@ -117,6 +125,17 @@ static void test_round_trip(void **state) {
     assert_int_equal(db_load_run(db0.d, slug, DB_LOAD_ALL, &back, err, sizeof err), 0);
     assert_int_equal(back.kernels.n, 1);
     assert_int_equal(back.copies.n, 1);
+    assert_true(back.has_device);
+    assert_string_equal(back.device.name, "main");
+    assert_int_equal(back.devices.n, 2);
+    assert_string_equal(back.devices.v[0].name, "gpu0");
+    assert_int_equal(back.devices.v[1].sms, 4);
+    trace gpus;
+    trace_init(&gpus);
+    assert_int_equal(db_run_gpus(db0.d, slug, &gpus, err, sizeof err), 0);
+    assert_int_equal(gpus.devices.n, 2);
+    assert_string_equal(gpus.devices.v[1].name, "gpu1");
+    trace_free(&gpus);
     k = &t.kernels.v[0];
     c = &t.copies.v[0];
     TRACE_KERNEL_FIELDS(SAME_KERNEL, TF_NOSEP)
@@ -140,12 +159,19 @@ static void test_json_round_trip(void **state) {
     int n = 1;
     TRACE_KERNEL_FIELDS(SET_KERNEL, TF_NOSEP)
     k->qos_goal = 0.25, k->ipc_shared = 0;
+    /* a trace of two GPUs (DESIGN §5), so that each record's is written */
+    sim_device gpu = {.name = "gpu", .sms = 2};
+    assert_int_equal(trace_add_device(&t, &gpu), 0);
+    gpu.sms = 4;
+    assert_int_equal(trace_add_device(&t, &gpu), 1);
+    k->device = 1;
     trace_kernel other = *k;
     other.qos_goal = 0, other.qos_met = false, other.ipc_shared = 0.75;
     *trace_add_kernel(&t) = other;
     trace_copy *c = trace_add_copy(&t);
     TRACE_COPY_FIELDS(SET_COPY, TF_NOSEP)
     c->direction = TRACE_COPY_D2H;
+    c->device = 1;
     *trace_add_block(&t) = (trace_block){1, 7, 3, 100, 200};
     trace_add_kernel(&t);   /* every field unknown */
     assert_false(t.oom);
@@ -165,11 +191,17 @@ static void test_json_round_trip(void **state) {
     c = &t.copies.v[0];
     TRACE_COPY_FIELDS(SAME_COPY, TF_NOSEP)
     assert_memory_equal(&t.blocks.v[0], &back.blocks.v[0], sizeof(trace_block));
+    assert_int_equal(back.devices.n, 2);
+    assert_int_equal(back.devices.v[0].sms, 2);
+    assert_int_equal(back.devices.v[1].sms, 4);
+    /* the block says its kernel's GPU */
+    assert_non_null(strstr(b.s, "\"sm\":3,\"start\":100,\"end\":200,\"device\":1}"));
     /* the unknown kernel: its counts null, its dims, warp and QoS fields
      * and raw_name not there */
     const char *last = strstr(b.s, "{\"id\":2,");
     assert_non_null(last);
-    assert_non_null(strstr(last, "\"blocks\":null,\"threads\":null,\"smem\":null,\"regs\":null}"));
+    assert_non_null(
+        strstr(last, "\"blocks\":null,\"threads\":null,\"smem\":null,\"regs\":null,\"device\":0}"));
     assert_null(strstr(last, "raw_name"));
     tj_buf_free(&b);
     trace_free(&back);
@@ -186,6 +218,10 @@ static void check_fails(trace *t, const char *what) {
 #define BAD_TF_CK_NONE(rec, member, name)
 #define BAD_TF_CK_SM(rec, member, name)
 #define BAD_TF_CK_KERNEL(rec, member, name)
+/* a GPU the trace does not list (it lists none: only 0 is one) */
+#define BAD_TF_CK_DEVICE(rec, member, name) \
+    { __typeof__(rec->member) keep = rec->member; rec->member = 1; \
+      check_fails(&t, name); rec->member = keep; }
 #define BAD_TF_CK_TIME(rec, member, name) \
     { __typeof__(rec->member) keep = rec->member; rec->member = IMP_MAX_TIME; \
       check_fails(&t, name); rec->member = keep; }

@@ -143,6 +143,8 @@ function header(c, tab, route) {
     // Device column) keeps the name in its meta
     ['device', dev ? `${dev.name}${dev.sms ? ` · ${dev.sms} SMs` : ''}${dev.threads_per_sm ? ` · ${dev.threads_per_sm} threads/SM` : ''}`
       : r.meta && r.meta.device ? r.meta.device : 'unknown'],
+    // a trace of several GPUs lists each (DESIGN §5); the same model said once
+    ...(r.devices && r.devices.length ? [['GPUs', gpuList(r.devices)]] : []),
     ['kernels', formatCount(s.kernels)], ['blocks', formatCount(s.blocks)], ['copies', formatCount(s.copies)],
     ['duration', formatNs(s.t_max !== null && s.t_max !== undefined && s.t_min !== null && s.t_min !== undefined ? s.t_max - s.t_min : null)],
   ];
@@ -174,6 +176,13 @@ function header(c, tab, route) {
       copyLinkButton(),
       apiFileLink(api.exportUrl(r.run, 'trace'), 'trace JSON', { class: 'tab-aux' }),
       apiFileLink(api.exportUrl(r.run, 'chrome'), 'Perfetto JSON', { class: 'tab-aux' })));
+}
+
+// "4 × Tesla V100-SXM2-32GB (80 SMs)", or each GPU in turn where they differ
+function gpuList(devices) {
+  const one = (d) => `${d.name || 'unnamed'}${d.sms ? ` (${d.sms} SMs)` : ''}`;
+  const names = devices.map(one);
+  return names.every((n) => n === names[0]) ? `${names.length} × ${names[0]}` : names.map((n, i) => `${i}: ${n}`).join(', ');
 }
 
 export async function renderRun(root, route, ctx) {

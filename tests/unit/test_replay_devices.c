@@ -1,0 +1,155 @@
+/* test_replay_devices.c -- a trace that lists its GPUs (DESIGN §5: the
+ * trace's devices, each kernel's and copy's index) replays GPU by GPU by
+ * that index (server/app/replay_devices.c), each GPU on its own device
+ * record, and the merged replay lists the simulated GPUs as the measured
+ * trace does. No file from ../shared: the traces are made here, two GPUs
+ * schedlab knows by name (simcore/cc.c) and of different SM counts, so a
+ * replay that gave both GPUs one device record would show it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../server/app/replay_devices.h"
+
+static const char *const NAMES[2] = {"NVIDIA GeForce RTX 3090", "Tesla V100-SXM2-32GB"};
+static const int SMS[2] = {82, 80};
+
+/* Three kernels and a copy on each of two GPUs, in lanes named `lane0` and
+ * `lane1`; the trace's own device is the first GPU's. */
+static void two_gpus(trace *t, const char *lane0, const char *lane1) {
+    trace_init(t);
+    trace_set_name(t, "two gpus");
+    trace_set_source(t, "nsys-sqlite");
+    for (int g = 0; g < 2; g++) {
+        sim_device d = {.sms = SMS[g]};
+        snprintf(d.name, sizeof d.name, "%s", NAMES[g]);
+        assert_int_equal(trace_add_device(t, &d), g);
+        if (g == 0) {
+            t->device = d;
+            t->has_device = true;
+        }
+    }
+    for (int g = 0; g < 2; g++) {
+        trace_str lane = trace_intern(t, g ? lane1 : lane0);
+        for (int i = 0; i < 3; i++) {
+            trace_kernel *k = trace_add_kernel(t);
+            k->name = trace_intern(t, i % 2 ? "gemm" : "relu");
+            k->stream = trace_intern(t, "7");
+            k->process = lane;
+            k->device = g;
+            k->blocks = 160 + 40 * i;
+            k->threads = 256;
+            k->grid[0] = (int32_t)k->blocks, k->grid[1] = k->grid[2] = 1;
+            k->block[0] = 256, k->block[1] = k->block[2] = 1;
+            k->regs = 32;
+            k->smem = 0;
+            k->issue = 1000 + 100000 * i;
+            k->first_block = k->issue + 5000;
+            k->end = k->first_block + 40000 + 10000 * g;
+        }
+        trace_copy *c = trace_add_copy(t);
+        c->name = trace_intern(t, "Memcpy HtoD");
+        c->stream = trace_intern(t, "7");
+        c->process = lane;
+        c->device = g;
+        c->direction = TRACE_COPY_H2D;
+        c->bytes = 1 << 20;
+        c->issue = 300000;
+        c->start = 300500;
+        c->end = 400500;
+    }
+    assert_false(t->oom);
+}
+
+static void check_replay(const trace *m, const char *key0, const char *key1) {
+    char keys[4][REPLAY_DEVICE_KEY];
+    assert_int_equal(replay_device_keys(m, keys, 4), 2);
+    assert_string_equal(keys[0], key0);
+    assert_string_equal(keys[1], key1);
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    char err[1024] = "";
+    if (replay_devices_run(m, "two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        /* each GPU's work alone, on its own device record */
+        int g = strcmp(v[i].key, key0) == 0 ? 0 : 1;
+        assert_string_equal(v[i].measured.device.name, NAMES[g]);
+        assert_int_equal(v[i].measured.device.sms, SMS[g]);
+        assert_int_equal(v[i].measured.devices.n, 0);
+        assert_int_equal(v[i].measured.kernels.n, 3);
+        assert_int_equal(v[i].measured.copies.n, 1);
+        for (size_t k = 0; k < v[i].measured.kernels.n; k++)
+            assert_int_equal(v[i].measured.kernels.v[k].device, 0);
+        assert_int_equal(v[i].simulated.device.sms, SMS[g]);
+        assert_true(v[i].ok);
+    }
+    /* the merged replay lists the two simulated GPUs; each record is on its
+     * GPU's, in the order of the keys */
+    assert_int_equal(merged.devices.n, 2);
+    assert_int_equal(merged.kernels.n, 6);
+    assert_int_equal(merged.copies.n, 2);
+    for (size_t k = 0; k < merged.kernels.n; k++) {
+        const trace_kernel *mk = &merged.kernels.v[k];
+        int32_t g = mk->device;
+        assert_true(g == 0 || g == 1);
+        assert_int_equal(merged.devices.v[g].sms, strcmp(v[g].key, key0) == 0 ? SMS[0] : SMS[1]);
+        assert_string_equal(trace_str_get(&merged, mk->process),
+                            trace_str_get(&v[g].simulated, v[g].simulated.kernels.v[0].process));
+    }
+    for (size_t c = 0; c < merged.copies.n; c++)
+        assert_int_equal(merged.copies.v[c].device, (int32_t)c);
+    replay_devices_free(v, n);
+    trace_free(&merged);
+}
+
+/* Lanes that name their GPU, as the importers write them: the keys are the
+ * lanes', the split the index's. */
+static void test_lanes_name_the_gpus(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "gpu0 ctx1", "gpu1 ctx2");
+    check_replay(&m, "gpu0", "gpu1");
+    trace_free(&m);
+}
+
+/* Lanes that do not (a trace written by another tool): the index alone
+ * tells the GPUs apart, where the lane names would make them one. */
+static void test_index_alone(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "P0", "P0");
+    check_replay(&m, "device 0", "device 1");
+    trace_free(&m);
+}
+
+/* A GPU the trace lists but gave no work is not replayed. */
+static void test_idle_gpu_left_out(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "gpu0", "gpu2");
+    sim_device idle = {.sms = 80};
+    snprintf(idle.name, sizeof idle.name, "%s", NAMES[1]);
+    trace_add_device(&m, &idle);   /* index 2, no record on it */
+    char keys[4][REPLAY_DEVICE_KEY];
+    assert_int_equal(replay_device_keys(&m, keys, 4), 2);
+    assert_string_equal(keys[0], "gpu0");
+    assert_string_equal(keys[1], "gpu2");
+    trace_free(&m);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lanes_name_the_gpus),
+        cmocka_unit_test(test_index_alone),
+        cmocka_unit_test(test_idle_gpu_left_out),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
