@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "importers.h"
+#include "trace_check.h"
 
 /* The context of one import: its progress sink and its batch sink, made by
  * imp_import_opts on its stack and handed to the reader, which passes it to
@@ -90,6 +91,27 @@ void imp_stream_rewind(imp_ctx *cx);
  * cache when read again, so a read-only mapping stays valid. */
 void imp_stream_forget(imp_ctx *cx, const imp_file *f);
 void imp_stream_end(imp_ctx *cx, trace *t);
+
+/* devices.c: the GPUs of a trace of several (DESIGN §5, trace.h `devices`)
+ * where a format numbers them by CUDA ordinal -- nvprof and nsys deviceId,
+ * the "(N)" ending nvprof CSV's Device column -- and a kernel's or copy's
+ * `device` is its ordinal, known when its row is read (the rows stream).
+ * An ordinal is 0..IMP_MAX_GPUS-1 (trace_check.h): one past is damage, refused with the
+ * row, and the bound keeps what a file can make the import allocate small
+ * (a sim_device is about 1 KB); pytorch_json.c keeps as many (PT_MAX_DEVS).
+ *
+ * imp_devices_reserve: as the rows are read, grow t->devices to hold
+ * ordinal `ord` (new entries copies of t->device; ordinal 0 alone adds
+ * none: a trace of one GPU has no entries), so every batch a stream hands
+ * over already indexes entries that exist (trace_check.c checks each
+ * batch). The format fills the entries at its end. 0, or -1 out of memory
+ * (t->oom).
+ * imp_devices_unlisted: the meta key "devices_unlisted" naming the
+ * entries whose bit in `listed` is clear ("2, 5": ordinals the file says
+ * nothing about, their entry a copy of t->device); none: no key. 0, or -1
+ * out of memory. */
+int imp_devices_reserve(trace *t, int32_t ord);
+int imp_devices_unlisted(trace *t, uint64_t listed);
 
 /* Content sniffers behind the descriptors' detect (true when the bytes look
  * like it). */

@@ -337,12 +337,14 @@ static int import(ctx *c, imp_sql_name_cache *names) {
 
     int64_t dev = 0;
     int found = imp_sql_main_device(&src, &dev);
-    if (found) {
+    if (found) {   /* (entries only where a record named its deviceId) */
         int gpu = imp_sql_has_table(s, "TARGET_INFO_GPU");
         if (gpu < 0) return -1;
-        if (gpu ? imp_sql_device(s, c->t, "TARGET_INFO_GPU", "id", dev, NULL, NULL)
-                : imp_sql_device(s, c->t, "TARGET_INFO_CUDA_GPU", "deviceId", dev, NULL, NULL))
-            return -1;
+        const char *table = gpu ? "TARGET_INFO_GPU" : "TARGET_INFO_CUDA_GPU";
+        const char *key = gpu ? "id" : "deviceId";
+        if (imp_sql_device(s, c->t, table, key, dev, NULL, NULL) < 0) return -1;
+        /* a trace of several GPUs: one entry per deviceId (DESIGN §5) */
+        if (imp_sql_devices(s, c->t, table, key, NULL, NULL) < 0) return -1;
     }
     if (!streaming) return imp_sql_finish(s, c->t, "nsys-sqlite", src.skipped);
     return imp_sql_finish_stream(s, c->t, "nsys-sqlite", src.skipped, src.kept);

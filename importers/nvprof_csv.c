@@ -261,6 +261,26 @@ static trace_str process_name(trace *t, const char *dev, const char *ctx) {
     return trace_intern(t, buf);
 }
 
+/* The CUDA ordinal in a Device cell: "GeForce GTX 1080 Ti (0)" is nvprof's
+ * "name (deviceId)" (profiler-trace-formats.md §1.3), so the number in the
+ * trailing parentheses, and the name before them in *namelen; 0 and the
+ * whole cell when it ends in none. -1 for a number past IMP_MAX_GPUS. */
+static int32_t device_ordinal(const char *dev, size_t *namelen) {
+    size_t dl = strlen(dev);
+    *namelen = dl;
+    const char *open = dl ? strrchr(dev, '(') : NULL;
+    if (!open || dev[dl - 1] != ')' || open + 1 == dev + dl - 1) return 0;
+    int64_t v = 0;
+    for (const char *p = open + 1; p < dev + dl - 1; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        v = v * 10 + (*p - '0');
+        if (v >= IMP_MAX_GPUS) return -1;
+    }
+    *namelen = (size_t)(open - dev);
+    while (*namelen && dev[*namelen - 1] == ' ') --*namelen;
+    return (int32_t)v;
+}
+
 static int copy_direction(const char *name) {
     size_t n = strlen(name);
     /* a unified-memory migration is its own kind (issue 28) */
@@ -287,7 +307,7 @@ static size_t strip_corr(const char *s, size_t len) {
 }
 
 static int add_kernel(nv_ctx *c, const imp_csv *r, trace *t, int64_t start, int64_t dur,
-                      trace_str stream, trace_str proc, size_t *rows) {
+                      trace_str stream, trace_str proc, int32_t device, size_t *rows) {
     int32_t g[3], b[3];
     static const int gc[3] = {C_GX, C_GY, C_GZ}, bc[3] = {C_BX, C_BY, C_BZ};
     for (int i = 0; i < 3; i++) {
@@ -359,6 +379,7 @@ fill:
         ++*rows;
         k->stream = stream;
         k->process = proc;
+        k->device = device;
         k->first_block = start;
         k->end = start + dur;
         for (int i = 0; i < 3; i++) {
@@ -391,6 +412,14 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
     char last_dev[128] = "", last_ctx[64] = "";
     trace_str proc = 0;
     bool have_proc = false;
+    /* DESIGN §5: a record's index in devices is its GPU's ordinal
+     * (device_ordinal), known as its row is read; devices grows to the
+     * largest (imp_devices_reserve), each entry a copy of t->device named
+     * as the column names that GPU, and an ordinal no row names stays the
+     * copy ("devices_unlisted") */
+    int32_t ord = 0;
+    uint64_t named = 0;               /* ordinals whose name a row gave */
+    char (*dev_names)[SIM_DEVICE_NAME_MAX] = NULL;
     /* kernels and copies read: a streaming import (imp_stream) empties the
      * trace's arrays batch by batch */
     size_t rows = 0;
@@ -444,6 +473,28 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
         /* rows repeat one device and context: name the process once */
         const char *ctx = cell(&r, &c, C_CONTEXT);
         if (!have_proc || strcmp(dev, last_dev) != 0 || strcmp(ctx, last_ctx) != 0) {
+            size_t nl;
+            ord = device_ordinal(dev, &nl);
+            if (ord < 0) {
+                char q[64];
+                fail(&c, "%ld: column \"Device\": \"%s\" ends in a GPU ordinal out of range "
+                     "[0, %d]", r.rec_line, imp_quote_value(q, sizeof q, dev, 40),
+                     IMP_MAX_GPUS - 1);
+                goto done;
+            }
+            if (!(named >> ord & 1) && *dev) {
+                if (!dev_names && !(dev_names = calloc(IMP_MAX_GPUS, sizeof *dev_names))) {
+                    fail(&c, "%ld: out of memory", r.rec_line);
+                    goto done;
+                }
+                snprintf(dev_names[ord], sizeof dev_names[ord], "%.*s",
+                         (int)(nl < SIM_DEVICE_NAME_MAX ? nl : SIM_DEVICE_NAME_MAX - 1), dev);
+                named |= UINT64_C(1) << ord;
+            }
+            if (imp_devices_reserve(out, ord) < 0) {
+                fail(&c, "%ld: out of memory", r.rec_line);
+                goto done;
+            }
             proc = process_name(out, dev, ctx);
             have_proc = strlen(dev) < sizeof last_dev && strlen(ctx) < sizeof last_ctx;
             if (have_proc) {
@@ -454,7 +505,7 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
         const char *name = cell(&r, &c, C_NAME);
 
         if (*cell(&r, &c, C_GX)) {
-            if (add_kernel(&c, &r, out, start, dur, stream, proc, &rows) < 0 ||
+            if (add_kernel(&c, &r, out, start, dur, stream, proc, ord, &rows) < 0 ||
                 imp_stream_rows(cx, out, file, r.pos, err, errlen) < 0)
                 goto done;
             continue;
@@ -476,6 +527,7 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
             cp->name = intern_cached(&c.copies, out, name);
             cp->stream = stream;
             cp->process = proc;
+            cp->device = ord;
             cp->direction = copy_direction(name);
             cp->bytes = bytes;
             cp->start = start;
@@ -492,6 +544,15 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
         snprintf(num, sizeof num, "%lld", (long long)skipped);
         trace_set_meta(out, "skipped_rows", num);
     }
+    if (out->devices.n) {
+        if (imp_devices_unlisted(out, named) < 0) {
+            fail(&c, " out of memory");
+            goto done;
+        }
+        for (size_t i = 0; i < out->devices.n; i++)
+            if (named >> i & 1)
+                memcpy(out->devices.v[i].name, dev_names[i], sizeof dev_names[i]);
+    }
     if (out->oom) {
         fail(&c, " out of memory");
         goto done;
@@ -499,6 +560,7 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
     if (imp_stream_flush(cx, out, err, errlen) < 0) goto done;
     ret = 0;
 done:
+    free(dev_names);
     cache_free(&c.kernels);
     cache_free(&c.streams);
     cache_free(&c.copies);

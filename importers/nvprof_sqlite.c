@@ -7,8 +7,11 @@
  * concurrent kernel tracing is off, §5 item 12), copies from ..._MEMCPY,
  * memsets from ..._MEMSET, names from StringTable, the launch time from the
  * RUNTIME (else DRIVER) API record with the same correlationId, stream
- * priorities from ..._STREAM and the device from ..._DEVICE. Timestamps
- * stay absolute epoch nanoseconds; imp_import re-bases them. */
+ * priorities from ..._STREAM and the device from ..._DEVICE: the run's
+ * device the one most kernels ran on, and with work on several GPUs one
+ * entry per deviceId in trace.devices (DESIGN §5; sqlite_util.h
+ * imp_sql_devices). Timestamps stay absolute epoch nanoseconds; imp_import
+ * re-bases them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +229,8 @@ static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *
     int64_t dev = 0;
     int found = imp_sql_main_device(&src, &dev);
     if (found && imp_sql_device(s, t, T_DEVICE, "id", dev, "StringTable", "_id_") < 0) return -1;
+    /* a trace of several GPUs: one entry per deviceId (DESIGN §5) */
+    if (imp_sql_devices(s, t, T_DEVICE, "id", "StringTable", "_id_") < 0) return -1;
     if (!streaming) return imp_sql_finish(s, t, "nvprof-sqlite", src.skipped);
     return imp_sql_finish_stream(s, t, "nvprof-sqlite", src.skipped, src.kept);
 }

@@ -192,6 +192,18 @@ typedef struct pt_use {
     size_t n;
 } pt_use;
 
+/* The GPUs of a job of several (DESIGN §5, trace.devices): one per
+ * distinct lane, (rank, gpu) -- "rank0 gpu0", "rank1 gpu1"; (file, gpu) for
+ * files without distributedInfo -- in that order; a (file, device) pair of
+ * the records maps to its lane's index (list_gpus). Sorted by (file, dev)
+ * for gpu_index; none for one GPU. */
+typedef struct pt_gpu {
+    uint32_t file;
+    int64_t dev;
+    int64_t order;                 /* the lane: its rank, else (1 << 40) + the file */
+    int32_t index;
+} pt_gpu;
+
 /* Streaming (importers.h imp_stream): a file's GPU records are kept until
  * its end (the launch call, the clock base and the rank may come after
  * them), in sorted runs of at most run_rows records spilled to an unlinked
@@ -240,7 +252,21 @@ typedef struct pt_ctx {
                                       archive member's temporary file) */
     pt_spill sp;
     pt_file *files;                /* every file's tables, for the merge */
+    pt_gpu *gpus;                  /* several GPUs: every (file, device) pair's index */
+    size_t ngpus;
 } pt_ctx;
+
+/* The index in trace.devices of device `dev` of file `file` (0 for one GPU). */
+static int32_t gpu_index(const pt_ctx *c, uint32_t file, int64_t dev) {
+    size_t lo = 0, hi = c->ngpus;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const pt_gpu *g = &c->gpus[mid];
+        if (g->file < file || (g->file == file && g->dev < dev)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->ngpus ? c->gpus[lo].index : 0;
+}
 
 #define VEC_PUSH(vec, val, okvar) do { \
     if ((vec).n == (vec).cap) { \
@@ -1284,11 +1310,18 @@ static void heap_down(pt_cursor **h, size_t n, size_t i) {
     }
 }
 
-typedef struct pt_lanes { uint32_t file[4]; int64_t dev[4]; trace_str lane[4]; bool set[4]; } pt_lanes;
+typedef struct pt_lanes {
+    uint32_t file[4];
+    int64_t dev[4];
+    trace_str lane[4];
+    int32_t gpu[4];
+    bool set[4];
+} pt_lanes;
 
-/* One record's launch call, clock base and lane (finish_file's rules). */
+/* One record's launch call, clock base, lane and GPU (finish_file's rules,
+ * gpu_index). */
 static int resolve(pt_ctx *c, const pt_side *s, bool kernel, pt_lanes *lc, int64_t *issue,
-                   int64_t *base, trace_str *lane, size_t nfiles) {
+                   int64_t *base, trace_str *lane, int32_t *gpu, size_t nfiles) {
     pt_file *f = &c->files[s->file];
     int64_t ts;
     int rc = 0;
@@ -1306,13 +1339,16 @@ static int resolve(pt_ctx *c, const pt_side *s, bool kernel, pt_lanes *lc, int64
     int slot = (int)(((uint64_t)s->dev + s->file) & 3);
     if (lc->set[slot] && lc->file[slot] == s->file && lc->dev[slot] == s->dev) {
         *lane = lc->lane[slot];
+        *gpu = lc->gpu[slot];
         return 0;
     }
     *lane = lane_name(c, f, s->dev, nfiles);
+    *gpu = gpu_index(c, s->file, s->dev);
     lc->set[slot] = true;
     lc->file[slot] = s->file;
     lc->dev[slot] = s->dev;
     lc->lane[slot] = *lane;
+    lc->gpu[slot] = *gpu;
     return 0;
 }
 
@@ -1341,28 +1377,31 @@ static int merge_runs(pt_ctx *c, bool copies, size_t nfiles) {
         const unsigned char *rec = k->buf + k->at * esz;
         int64_t issue, base;
         trace_str lane;
+        int32_t gpu;
         if (copies) {
             pt_crec r;
             memcpy(&r, rec, sizeof r);
             trace_copy *cp = trace_add_copy(c->t);
             if (!cp) { rc = fail(c, "out of memory"); break; }
-            if (resolve(c, &r.s, false, &lc, &issue, &base, &lane, nfiles) < 0) { rc = -1; break; }
+            if (resolve(c, &r.s, false, &lc, &issue, &base, &lane, &gpu, nfiles) < 0) { rc = -1; break; }
             *cp = r.c;
             cp->issue = issue;
             cp->start += base;
             cp->end += base;
             cp->process = lane;
+            cp->device = gpu;
         } else {
             pt_krec r;
             memcpy(&r, rec, sizeof r);
             trace_kernel *kk = trace_add_kernel(c->t);
             if (!kk) { rc = fail(c, "out of memory"); break; }
-            if (resolve(c, &r.s, true, &lc, &issue, &base, &lane, nfiles) < 0) { rc = -1; break; }
+            if (resolve(c, &r.s, true, &lc, &issue, &base, &lane, &gpu, nfiles) < 0) { rc = -1; break; }
             *kk = r.k;
             kk->issue = issue;
             kk->first_block += base;
             kk->end += base;
             kk->process = lane;
+            kk->device = gpu;
         }
         if (c->t->oom) { rc = fail(c, "out of memory"); break; }
         if (imp_stream_rows(c->cx, c->t, NULL, 0, c->err, c->errlen) < 0) { rc = -1; break; }
@@ -1403,8 +1442,10 @@ static int32_t blocks_per_sm(int64_t major, int64_t minor) {
     }
 }
 
-static void set_device(trace *t, const pt_dev *d) {
-    sim_device *s = &t->device;
+/* *s (zeroed, as trace_init leaves t->device) from a deviceProperties
+ * entry; true when it gave the SM count. */
+static bool fill_device(sim_device *s, const pt_dev *d) {
+    bool sms = false;
     snprintf(s->name, sizeof s->name, "%s", d->name);
     if (d->sms > 0 && d->sms <= SIM_MAX_SMS) {
         s->sms = (int32_t)d->sms;
@@ -1412,7 +1453,7 @@ static void set_device(trace *t, const pt_dev *d) {
          * (most-room §4.3); ascending is the model's default */
         s->sm_order_kind = SIM_SM_ORDER_ASCENDING;
         for (int32_t i = 0; i < s->sms; i++) s->sm_order[i] = (int16_t)i;
-        t->has_device = true;
+        sms = true;
     }
     if (d->tpsm <= INT32_MAX) s->threads_per_sm = (int32_t)d->tpsm;
     if (d->max_tpb <= INT32_MAX) s->max_threads_per_block = (int32_t)d->max_tpb;
@@ -1426,6 +1467,11 @@ static void set_device(trace *t, const pt_dev *d) {
     /* kernels may opt in to more than the 48 KB default (cudaFuncSetAttribute) */
     s->max_smem_per_block = d->optin > d->smem_blk ? d->optin : d->smem_blk;
     s->blocks_per_sm = blocks_per_sm(d->major, d->minor);
+    return sms;
+}
+
+static void set_device(trace *t, const pt_dev *d) {
+    if (fill_device(&t->device, d)) t->has_device = true;
 }
 
 static const pt_dev *find_dev(const pt_file *f, int64_t id) {
@@ -1511,6 +1557,105 @@ static int describe_devices(pt_ctx *c, pt_file *files, size_t nfiles) {
     return rc < 0 ? fail(c, "out of memory") : 0;
 }
 
+static int cmp_gpu_order(const void *pa, const void *pb) {
+    const pt_gpu *a = pa, *b = pb;
+    if (a->order != b->order) return a->order < b->order ? -1 : 1;
+    if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+    return a->file < b->file ? -1 : a->file > b->file;
+}
+
+static int cmp_gpu_key(const void *pa, const void *pb) {
+    const pt_gpu *a = pa, *b = pb;
+    if (a->file != b->file) return a->file < b->file ? -1 : 1;
+    return a->dev < b->dev ? -1 : a->dev > b->dev;
+}
+
+/* The GPUs of a job (DESIGN §5): with two lanes or more, t->devices gets
+ * one entry per lane in (rank, gpu) order (files without distributedInfo
+ * after, in file order), each built from its file's deviceProperties entry
+ * for that gpu as describe_devices builds t->device (the first file's, when
+ * two files share a lane); a gpu not listed there gets a copy of t->device
+ * and its index in the meta "devices_unlisted". c->gpus then maps every
+ * (file, device) of the records to its index (gpu_index). Call after
+ * describe_devices, before the records get their index. */
+static int list_gpus(pt_ctx *c, pt_file *files) {
+    size_t n = c->kuse.n + c->cuse.n;
+    pt_gpu *g = malloc((n ? n : 1) * sizeof *g);
+    if (!g) return fail(c, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const pt_use *u = i < c->kuse.n ? &c->kuse.v[i] : &c->cuse.v[i - c->kuse.n];
+        const pt_file *f = &files[u->file];
+        g[i] = (pt_gpu){ u->file, u->dev, f->has_rank ? f->rank : ((int64_t)1 << 40) + u->file, 0 };
+    }
+    if (n > 1) qsort(g, n, sizeof *g, cmp_gpu_order);
+    /* the lanes: (order, dev); a pair in kuse and cuse counts once */
+    int32_t lanes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i && g[i].order == g[i - 1].order && g[i].dev == g[i - 1].dev) g[i].index = lanes - 1;
+        else g[i].index = lanes++;
+    }
+    if (lanes < 2) {   /* one GPU: no devices, every index 0 */
+        free(g);
+        return 0;
+    }
+    if (lanes > IMP_MAX_GPUS) {
+        free(g);
+        return fail(c, "work on %d GPUs (rank and device pairs); schedlab keeps at most %d in one "
+                       "trace", (int)lanes, IMP_MAX_GPUS);
+    }
+    char *unlisted = NULL;
+    size_t ulen = 0, ucap = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (i && g[i].index == g[i - 1].index) continue;
+        /* the lane's first file (by file order) that lists the gpu */
+        const pt_dev *d = NULL;
+        for (size_t j = i; j < n && g[j].index == g[i].index && !d; j++)
+            d = find_dev(&files[g[j].file], g[j].dev);
+        sim_device x;
+        memset(&x, 0, sizeof x);
+        if (d) fill_device(&x, d);
+        else {
+            x = c->t->device;   /* as an ordinal an nvprof export does not list */
+            rc = appendf(&unlisted, &ulen, &ucap, "%s%d", ulen ? ", " : "", (int)g[i].index);
+        }
+        if (rc == 0 && trace_add_device(c->t, &x) < 0) rc = -1;
+    }
+    if (rc == 0 && unlisted && trace_set_meta(c->t, "devices_unlisted", unlisted) < 0) rc = -1;
+    free(unlisted);
+    if (rc < 0) {
+        free(g);
+        c->t->devices.n = 0;   /* nothing half-listed */
+        return fail(c, "out of memory");
+    }
+    qsort(g, n, sizeof *g, cmp_gpu_key);
+    c->gpus = g;
+    c->ngpus = n;
+    return 0;
+}
+
+/* A whole import's records (kside/cside parallel to them, before the
+ * sort) get their GPU's index. */
+static void set_gpus(pt_ctx *c) {
+    if (!c->ngpus) return;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n = pass ? c->t->copies.n : c->t->kernels.n;
+        const pt_side *side = pass ? c->cside.v : c->kside.v;
+        uint32_t file = UINT32_MAX;
+        int64_t dev = INT64_MIN;
+        int32_t gpu = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (side[i].file != file || side[i].dev != dev) {
+                file = side[i].file;
+                dev = side[i].dev;
+                gpu = gpu_index(c, file, dev);
+            }
+            if (pass) c->t->copies.v[i].device = gpu;
+            else c->t->kernels.v[i].device = gpu;
+        }
+    }
+}
+
 static int set_meta_num(trace *t, const char *key, long long v) {
     char b[32];
     snprintf(b, sizeof b, "%lld", v);
@@ -1585,9 +1730,13 @@ static int import_files(pt_ctx *c, const imp_file *files, const bool *own, size_
         c->done_before += (double)files[i].len;
     }
     c->f = &pf[0];
+    /* the run's device and its GPUs before any record goes out: a stream's
+     * batches index the devices already there (trace_check.c) */
+    if (describe_devices(c, pf, nfiles) < 0 || list_gpus(c, pf) < 0) return -1;
     /* streaming: every file read and accepted, the records go out sorted */
     if (c->streaming && stream_out(c, nfiles) < 0) return -1;
-    if (describe_devices(c, pf, nfiles) < 0 || run_meta(c, pf, nfiles) < 0) return -1;
+    if (!c->streaming) set_gpus(c);
+    if (run_meta(c, pf, nfiles) < 0) return -1;
     if (!c->streaming &&
         (imp_sort_records(c->t->kernels.v, c->t->kernels.n, sizeof *c->t->kernels.v,
                           offsetof(trace_kernel, first_block)) < 0 ||
@@ -1687,6 +1836,7 @@ static int read_all(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *ou
     free(c.cside.v);
     free(c.kuse.v);
     free(c.cuse.v);
+    free(c.gpus);
     free(c.sp.kruns.v);
     free(c.sp.cruns.v);
     if (c.sp.fd >= 0) close(c.sp.fd);

@@ -482,14 +482,11 @@ static void read_ids(sqlite3_stmt *st, int pid, int dev, int ctx, int green, row
     for (int i = 0; i < 4; i++) r->has[i] = opt_int(st, cols[i], &r->v[i]);
 }
 
+/* (the ordinal is in range: read_where) */
 static void count_device(imp_sql_devs *d, const row_ids *r) {
     if (!r->has[1]) return;
-    for (size_t i = 0; i < d->used; i++)
-        if (d->id[i] == r->v[1]) { d->n[i]++; return; }
-    if (d->used < 16) {
-        d->id[d->used] = r->v[1];
-        d->n[d->used++] = 1;
-    }
+    d->n[r->v[1]]++;
+    d->used = true;
 }
 
 /* One API call's start (part 0) or end (part 1) of rank `rank` (load_maps:
@@ -535,25 +532,38 @@ static int64_t issue_time(const imp_sql_src *src, sqlite3_stmt *st, int corr_i, 
 /* Where a kernel or copy row ran, from its statement's columns (cols: pid,
  * device, context, green, stream, correlation id), as both rows read it:
  * its ids, its stream's and process's names (interned in this order), its
- * device counted in devs, and its launch time. */
+ * device counted in devs and its index in t->devices, and its launch time.
+ * 0, or -1 with err naming row `row` of src->table. */
 typedef struct row_where {
     row_ids ids;
     int64_t stream;
     bool has_stream;
     trace_str stream_name, process;
     int64_t issue;
+    int32_t device;
 } row_where;
 
-static void read_where(trace *t, sqlite3_stmt *st, const imp_sql_src *src, const int cols[6],
-                       imp_sql_devs *devs, name_cache *streams, name_cache *procs, int64_t start,
-                       row_where *w) {
+static int read_where(imp_sql *s, trace *t, sqlite3_stmt *st, const imp_sql_src *src,
+                      int64_t row, const int cols[6], imp_sql_devs *devs, name_cache *streams,
+                      name_cache *procs, int64_t start, row_where *w) {
     read_ids(st, cols[0], cols[1], cols[2], cols[3], &w->ids);
+    /* DESIGN §5: the record's index in devices is its CUDA ordinal (0 when
+     * the row names none), so it is known here, as the rows stream by
+     * (imp_sql_devices fills the entries at the end) */
+    int64_t dev = w->ids.has[1] ? w->ids.v[1] : 0;
+    if (dev < 0 || dev >= IMP_MAX_GPUS)
+        return imp_sql_fail(s, src->table, "row %lld: column \"deviceId\": %lld is out of range "
+                            "[0, %d] (a CUDA device ordinal)", (long long)row, (long long)dev,
+                            IMP_MAX_GPUS - 1);
+    w->device = (int32_t)dev;
+    if (imp_devices_reserve(t, w->device) < 0) return imp_sql_fail(s, src->table, "out of memory");
     w->stream = 0;
     w->has_stream = opt_int(st, cols[4], &w->stream);
     w->stream_name = stream_name(t, streams, w->has_stream, w->stream);
     w->process = process_name(t, procs, &w->ids);
     count_device(devs, &w->ids);
     w->issue = issue_time(src, st, cols[5], &w->ids, start);
+    return 0;
 }
 
 /* The small-integer value of an enum column (memory kind, copy kind):
@@ -732,7 +742,10 @@ static int kernel_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     static const int where_cols[6] = { IMP_SQL_K_PID, IMP_SQL_K_DEVICE, IMP_SQL_K_CONTEXT,
                                        IMP_SQL_K_GREEN, IMP_SQL_K_STREAM, IMP_SQL_K_CORR };
     row_where w;
-    read_where(t, st, src, where_cols, &src->kernel_devs, streams, procs, start, &w);
+    if (read_where(s, t, st, src, row, where_cols, &src->kernel_devs, streams, procs, start,
+                   &w) < 0)
+        return -1;
+    k->device = w.device;
     k->stream = w.stream_name;
     k->process = w.process;
     k->first_block = start;
@@ -835,7 +848,10 @@ static int copy_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     static const int where_cols[6] = { IMP_SQL_C_PID, IMP_SQL_C_DEVICE, IMP_SQL_C_CONTEXT,
                                        IMP_SQL_C_GREEN, IMP_SQL_C_STREAM, IMP_SQL_C_CORR };
     row_where w;
-    read_where(t, st, src, where_cols, &src->copy_devs, streams, procs, start, &w);
+    if (read_where(s, t, st, src, row, where_cols, &src->copy_devs, streams, procs, start,
+                   &w) < 0)
+        return -1;
+    c->device = w.device;
     c->stream = w.stream_name;
     c->process = w.process;
     c->bytes = bytes;
@@ -893,8 +909,21 @@ static const dev_field dev_fields[] = {
 };
 #define N_DEV_FIELDS (sizeof dev_fields / sizeof *dev_fields)
 
-int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
-                   int64_t dev_id, const char *strings, const char *str_id) {
+/* What one device row gave beyond the model's fields: imp_sql_device
+ * turns it into has_device and the meta. */
+typedef struct dev_row {
+    bool listed;             /* the table has a row for the id */
+    bool sms;                /* ... and it gave the SM count */
+    bool cc, ce;             /* the compute capability, the copy engines */
+    int64_t cc_major, cc_minor, engines;
+} dev_row;
+
+/* Fill *d from the row of `table` whose key_col is dev_id (imp_sql_device's
+ * reading); *d unchanged when there is no such table or row. 0, or -1 with
+ * err filled. */
+static int device_row(imp_sql *s, const char *table, const char *key_col, int64_t dev_id,
+                      const char *strings, const char *str_id, sim_device *d, dev_row *r) {
+    memset(r, 0, sizeof *r);
     int has = imp_sql_has_table(s, table);
     if (has <= 0) return has;
     imp_sql_col cols[N_DEV_FIELDS + 2];
@@ -921,6 +950,7 @@ int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
         sqlite3_finalize(st);
         return rc < 0 ? -1 : 0;
     }
+    r->listed = true;
     int64_t val[F_COUNT] = { 0 };
     bool got[F_COUNT] = { false };
     for (size_t i = 0; i < N_DEV_FIELDS; i++) {
@@ -934,7 +964,6 @@ int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
         val[f->which] = v * f->scale;
         got[f->which] = true;
     }
-    sim_device *d = &t->device;
     const unsigned char *name = sqlite3_column_text(st, (int)N_DEV_FIELDS + 3);
     if (name) snprintf(d->name, sizeof d->name, "%s", (const char *)name);
     if (got[F_SMS] && val[F_SMS] <= SIM_MAX_SMS) {
@@ -943,7 +972,7 @@ int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
          * (most-room §4.3); ascending is the model's default */
         d->sm_order_kind = SIM_SM_ORDER_ASCENDING;
         for (int32_t i = 0; i < d->sms; i++) d->sm_order[i] = (int16_t)i;
-        t->has_device = true;
+        r->sms = true;
     }
     if (val[F_WARP] <= INT32_MAX) d->warp_size = (int32_t)val[F_WARP];
     if (val[F_WARPS_SM] <= INT32_MAX) d->warps_per_sm = (int32_t)val[F_WARPS_SM];
@@ -961,20 +990,63 @@ int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
      * extra engines a profiler counts (3 on Turing, 5 on A100) still only
      * give the two directions */
     d->copy_engines = val[F_CE] > 2 ? 2 : (int32_t)val[F_CE];
+    r->cc = got[F_CC_MAJOR] && got[F_CC_MINOR] && val[F_CC_MAJOR] < 100 && val[F_CC_MINOR] < 100;
+    r->cc_major = val[F_CC_MAJOR];
+    r->cc_minor = val[F_CC_MINOR];
+    r->ce = got[F_CE];
+    r->engines = val[F_CE];
+    sqlite3_finalize(st);
+    return 0;
+}
+
+int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
+                   int64_t dev_id, const char *strings, const char *str_id) {
+    dev_row r;
+    if (device_row(s, table, key_col, dev_id, strings, str_id, &t->device, &r) < 0) return -1;
+    if (r.sms) t->has_device = true;
     /* what the device model has no field for, as the profiler said it
      * (the replay completes the device from them: simcore/cc.h) */
     char buf[48];
     int bad = 0;
-    if (got[F_CC_MAJOR] && got[F_CC_MINOR] && val[F_CC_MAJOR] < 100 && val[F_CC_MINOR] < 100) {
-        snprintf(buf, sizeof buf, "%d.%d", (int)val[F_CC_MAJOR], (int)val[F_CC_MINOR]);
+    if (r.cc) {
+        snprintf(buf, sizeof buf, "%d.%d", (int)r.cc_major, (int)r.cc_minor);
         bad |= trace_set_meta(t, "compute_capability", buf) < 0;
     }
-    if (got[F_CE]) {
-        snprintf(buf, sizeof buf, "%lld", (long long)val[F_CE]);
+    if (r.ce) {
+        snprintf(buf, sizeof buf, "%lld", (long long)r.engines);
         bad |= trace_set_meta(t, "async_engines", buf) < 0;
     }
-    sqlite3_finalize(st);
     if (bad) return imp_sql_fail(s, table, "out of memory");
+    return 0;
+}
+
+int imp_sql_devices(imp_sql *s, trace *t, const char *table, const char *key_col,
+                    const char *strings, const char *str_id) {
+    size_t n = t->devices.n;   /* <= IMP_MAX_GPUS: read_where */
+    if (n == 0) return 0;
+    /* read into a copy, kept only when every entry is read */
+    sim_device *v = malloc(n * sizeof *v);
+    if (!v) return imp_sql_fail(s, NULL, "out of memory");
+    uint64_t listed = 0;
+    for (size_t i = 0; i < n; i++) {
+        dev_row r;
+        /* as t->device was read: over a zeroed device (trace_init) */
+        memset(&v[i], 0, sizeof v[i]);
+        if (device_row(s, table, key_col, (int64_t)i, strings, str_id, &v[i], &r) < 0) {
+            free(v);
+            return -1;
+        }
+        if (r.listed) listed |= UINT64_C(1) << i;
+        /* an ordinal the table does not list: the run's device stands in,
+         * named in devices_unlisted (sqlite_util.h) */
+        else v[i] = t->device;
+    }
+    if (imp_devices_unlisted(t, listed) < 0) {
+        free(v);
+        return imp_sql_fail(s, NULL, "out of memory");
+    }
+    memcpy(t->devices.v, v, n * sizeof *v);
+    free(v);
     return 0;
 }
 
@@ -982,9 +1054,9 @@ int imp_sql_main_device(const imp_sql_src *src, int64_t *id) {
     const imp_sql_devs *d = src->kernel_devs.used ? &src->kernel_devs : &src->copy_devs;
     if (!d->used) return 0;
     size_t best = 0;
-    for (size_t i = 1; i < d->used; i++)
-        if (d->n[i] > d->n[best] || (d->n[i] == d->n[best] && d->id[i] < d->id[best])) best = i;
-    *id = d->id[best];
+    for (size_t i = 1; i < IMP_MAX_GPUS; i++)
+        if (d->n[i] > d->n[best]) best = i;   /* the smaller ordinal on a tie */
+    *id = (int64_t)best;
     return 1;
 }
 

@@ -23,6 +23,7 @@
 
 #include <sqlite3.h>
 
+#include "formats.h"
 #include "importers.h"
 
 typedef struct imp_sql {
@@ -158,11 +159,12 @@ void imp_sql_map_sort(imp_sql_map *m);
 bool imp_sql_map_find(imp_sql_map *m, const int64_t *key, int nkeys, int64_t *v);
 void imp_sql_map_free(imp_sql_map *m);
 
-/* How many records ran on each device (the first 16 distinct ids). */
+/* How many records ran on each device, by CUDA ordinal (deviceId; a row
+ * with one outside 0..IMP_MAX_GPUS-1 is refused, formats.h), so every
+ * GPU counts, however many. */
 typedef struct imp_sql_devs {
-    int64_t id[16];
-    size_t n[16];
-    size_t used;
+    size_t n[IMP_MAX_GPUS];
+    bool used;               /* a record named its device */
 } imp_sql_devs;
 
 /* One activity table being read, for the row reader and its messages. */
@@ -273,5 +275,17 @@ int imp_sql_finish(imp_sql *s, trace *t, const char *source, size_t skipped);
  * such table or row), or -1 with err filled. */
 int imp_sql_device(imp_sql *s, trace *t, const char *table, const char *key_col,
                    int64_t dev_id, const char *strings, const char *str_id);
+
+/* The GPUs of a trace of several (DESIGN §5): a kernel's or copy's
+ * `device` is its deviceId (0 when NULL or absent), and the row readers
+ * grow t->devices to the largest one as they go (imp_devices_reserve), so
+ * a trace whose records all ran on ordinal 0 has none. Call after
+ * imp_sql_device: fills each entry 0..devices.n-1 from the row of `table`
+ * for that ordinal, as imp_sql_device reads t->device (but neither
+ * has_device nor the meta), and an ordinal the table does not list gets a
+ * copy of t->device, the meta key "devices_unlisted" naming them ("2, 5").
+ * 0, or -1 with err filled (the entries then as they were). */
+int imp_sql_devices(imp_sql *s, trace *t, const char *table, const char *key_col,
+                    const char *strings, const char *str_id);
 
 #endif

@@ -25,7 +25,7 @@
 
 #define IMP_MAX_SMS 1024
 #define IMP_MAX_TIME (INT64_C(1) << 62)
-#define IMP_MAX_GPUS 256
+#define IMP_MAX_GPUS 64
 
 int imp_check_trace(const trace *t, const char *file, char *err, size_t errlen);
 /* The same for a streamed batch (issue 9), whose GPUs the importer lists

@@ -22,6 +22,7 @@
 #include "../../importers/formats.h"
 #include "../../importers/importers.h"
 #include "../../importers/pjson.h"
+#include "../../importers/trace_check.h"
 #include "../../server/app/store.h"
 #include "../../server/formats/trace_json.h"
 #include "test_db_util.h"
@@ -554,8 +555,10 @@ typedef struct gathered { trace rows; size_t batches; } gathered;
 
 static int gather(void *user, const trace *t, size_t kernels, size_t copies, char *err,
                   size_t errlen) {
-    (void)err, (void)errlen;
     gathered *g = user;
+    /* as the store checks each batch (store.c stream_batch): its records'
+     * devices are the trace's already */
+    if (imp_check_trace(t, "batch", err, errlen)) fail_msg("%s", err);
     assert_int_equal(kernels, g->rows.kernels.n);     /* numbered as the run's next ones */
     assert_int_equal(copies, g->rows.copies.n);
     for (size_t i = 0; i < t->kernels.n; i++) *trace_add_kernel(&g->rows) = t->kernels.v[i];
@@ -574,13 +577,14 @@ static bool same_kernel(const trace_kernel *a, const trace_kernel *b) {
            !memcmp(a->grid, b->grid, sizeof a->grid) && !memcmp(a->block, b->block, sizeof a->block) &&
            a->instructions == b->instructions && a->ipc == b->ipc && a->qos_goal == b->qos_goal &&
            a->ipc_isolated == b->ipc_isolated && a->ipc_shared == b->ipc_shared &&
-           a->qos_met == b->qos_met;
+           a->qos_met == b->qos_met && a->device == b->device;
 }
 
 static bool same_copy(const trace_copy *a, const trace_copy *b) {
     return a->name == b->name && a->stream == b->stream && a->process == b->process &&
            a->direction == b->direction && a->engine == b->engine && a->bytes == b->bytes &&
-           a->issue == b->issue && a->start == b->start && a->end == b->end;
+           a->issue == b->issue && a->start == b->start && a->end == b->end &&
+           a->device == b->device;
 }
 
 static void shift(int64_t *x, int64_t d) {
@@ -631,6 +635,9 @@ static size_t same_streamed(const imp_file *f, size_t n, size_t rows) {
     assert_int_equal(st.origin, whole.origin);
     assert_int_equal(st.has_device, whole.has_device);
     assert_memory_equal(&st.device, &whole.device, sizeof st.device);
+    assert_int_equal(st.devices.n, whole.devices.n);
+    if (st.devices.n)
+        assert_memory_equal(st.devices.v, whole.devices.v, st.devices.n * sizeof *st.devices.v);
     assert_string_equal(st.name, whole.name);
     assert_string_equal(st.source, whole.source);
     size_t b = g.batches;
@@ -792,6 +799,90 @@ static void test_streamed_no_tmpdir(void **state) {
     free(keep);
 }
 
+
+/* ---- several GPUs (DESIGN §5: devices, and a device index per record) ------- */
+
+/* Files imported as one run, whole (stream NULL) or streamed. */
+static void import_real(const char *const *names, size_t n, imp_stream *st, trace *t) {
+    imp_file in[2];
+    for (size_t i = 0; i < n; i++) {
+        size_t len;
+        unsigned char *d = read_trace(names[i], &len);
+        in[i] = (imp_file){ names[i], d, len };
+    }
+    trace_init(t);
+    char err[512];
+    imp_options o = { .stream = st };
+    if (imp_import_opts(IMP_UNKNOWN, in, n, &o, t, err, sizeof err)) fail_msg("%s", err);
+    for (size_t i = 0; i < n; i++) free((void *)in[i].data);
+}
+
+/* The DLRM job (SOURCES.md): rank 0's 245 kernels on device 0, rank 1's 310
+ * on device 1, both Tesla V100-SXM2-32GB (80 SMs): two GPUs, in rank order. */
+static void test_dlrm_job_devices(void **state) {
+    (void)state;
+    const char *f[] = { "kineto_param_v100x8_dlrm_rank0of8.pt.trace.json",
+                        "kineto_param_v100x8_dlrm_rank1of8.pt.trace.json" };
+    char p[1024];
+    if (!trace_path(f[0], p, sizeof p)) return;
+    for (int streamed = 0; streamed < 2; streamed++) {
+        gathered g = { .batches = 0 };
+        trace_init(&g.rows);
+        imp_stream s = { .batch = gather, .user = &g, .rows = 100 };
+        trace t;
+        import_real(f, 2, streamed ? &s : NULL, &t);
+        const trace *rows = streamed ? &g.rows : &t;
+        if (streamed) assert_true(g.batches > 2);
+        assert_int_equal(t.devices.n, 2);
+        for (size_t i = 0; i < 2; i++) {
+            assert_string_equal(t.devices.v[i].name, "Tesla V100-SXM2-32GB");
+            assert_int_equal(t.devices.v[i].sms, 80);
+        }
+        assert_null(trace_get_meta(&t, "devices_unlisted"));
+        size_t on[2] = { 0, 0 };
+        for (size_t i = 0; i < rows->kernels.n; i++) {
+            const trace_kernel *k = &rows->kernels.v[i];
+            const char *lane = S(&t, k->process);
+            int want = !strcmp(lane, "rank0 gpu0") ? 0 : !strcmp(lane, "rank1 gpu1") ? 1 : -1;
+            assert_int_equal(k->device, want);
+            on[k->device]++;
+        }
+        assert_int_equal(on[0], 245);
+        assert_int_equal(on[1], 310);
+        for (size_t i = 0; i < rows->copies.n; i++) {
+            const char *lane = S(&t, rows->copies.v[i].process);
+            assert_int_equal(rows->copies.v[i].device, !strcmp(lane, "rank1 gpu1") ? 1 : 0);
+        }
+        trace_free(&g.rows);
+        trace_free(&t);
+    }
+    /* the job's rank files in the other order: the same GPUs, (rank, gpu) order */
+    const char *r[] = { f[1], f[0] };
+    trace t;
+    import_real(r, 2, NULL, &t);
+    assert_int_equal(t.devices.n, 2);
+    for (size_t i = 0; i < t.kernels.n; i++)
+        assert_int_equal(t.kernels.v[i].device,
+                         !strcmp(S(&t, t.kernels.v[i].process), "rank1 gpu1") ? 1 : 0);
+    trace_free(&t);
+}
+
+/* One GPU: no devices, every index 0 (the HTA trace lists 8 A100s in
+ * deviceProperties, its work is on rank 0's one). */
+static void test_one_gpu_no_devices(void **state) {
+    (void)state;
+    const char *f[] = { "kineto_hta_a100pg509_nccl2ranks_rank0_nccl_data.json.gz" };
+    char p[1024];
+    if (!trace_path(f[0], p, sizeof p)) return;
+    trace t;
+    import_real(f, 1, NULL, &t);
+    assert_int_equal(t.devices.n, 0);
+    assert_int_equal(t.kernels.n, 2700);       /* SOURCES.md */
+    for (size_t i = 0; i < t.kernels.n; i++) assert_int_equal(t.kernels.v[i].device, 0);
+    for (size_t i = 0; i < t.copies.n; i++) assert_int_equal(t.copies.v[i].device, 0);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_us_to_ns),
@@ -806,6 +897,8 @@ int main(void) {
         cmocka_unit_test(test_real_dlrm_rank0),
         cmocka_unit_test(test_real_dlrm_rank1),
         cmocka_unit_test(test_real_dlrm_job),
+        cmocka_unit_test(test_dlrm_job_devices),
+        cmocka_unit_test(test_one_gpu_no_devices),
         cmocka_unit_test(test_real_amd_refused),
         cmocka_unit_test(test_streamed_fixtures),
         cmocka_unit_test(test_streamed_real),

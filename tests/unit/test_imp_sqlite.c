@@ -25,11 +25,14 @@
 
 #include "../../importers/formats.h"
 #include "../../importers/importers.h"
+#include "../../importers/trace_check.h"
 #include "test_imp_util.h"
 
 #define KSCHED "nvprof_export_v18_ksched_rtx2080ti_timeline.prof"
 #define T4 "nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite"
 #define CLOVER "nsys2024.5_export_pipit_cloverleaf_a100.sqlite"
+#define BLINK "nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp"
+#define FUSER "nsys2024.6_export_fuser_h100_report2.sqlite"
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -845,6 +848,268 @@ static void test_bad_values(void **state) {
     trace_free(&t);
 }
 
+
+/* ---- several GPUs (DESIGN §5: devices, and a device index per record) ------- */
+
+/* The N of "gpuN" in a lane's process name ("gpu2 ctx3"), -1 when none. */
+static int lane_gpu(const trace *t, trace_str process) {
+    const char *p = trace_str_get(t, process);
+    const char *g = p ? strstr(p, "gpu") : NULL;
+    return g ? atoi(g + 3) : -1;
+}
+
+/* Records per device index, every one on the GPU its lane names. */
+typedef struct per_dev {
+    size_t kernels[8], copies[8];
+    size_t batches;
+} per_dev;
+
+static void count_per_dev(const trace *t, per_dev *c) {
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        const trace_kernel *k = &t->kernels.v[i];
+        assert_int_equal(k->device, lane_gpu(t, k->process));
+        assert_in_range(k->device, 0, 7);
+        c->kernels[k->device]++;
+    }
+    for (size_t i = 0; i < t->copies.n; i++) {
+        const trace_copy *cp = &t->copies.v[i];
+        assert_int_equal(cp->device, lane_gpu(t, cp->process));
+        assert_in_range(cp->device, 0, 7);
+        c->copies[cp->device]++;
+    }
+}
+
+/* A streamed import's batch, checked as the store checks each one
+ * (server/app/store.c stream_batch: imp_check_trace on the batch with the
+ * trace's devices as they are then), then counted. */
+static int per_dev_batch(void *user, const trace *t, size_t kernels, size_t copies, char *err,
+                         size_t errlen) {
+    (void)kernels, (void)copies;
+    if (imp_check_trace(t, "batch", err, errlen)) fail_msg("%s", err);
+    per_dev *c = user;
+    count_per_dev(t, c);
+    c->batches++;
+    return 0;
+}
+
+/* SOURCES.md: "NCCL work on 4 GPUs in one nvprof export ... on devices
+ * 0-3 (contexts 1-4)", 8 Tesla V100-SXM2-32GB listed (80 SMs). */
+static void assert_blinkplus(const trace *t, const per_dev *c) {
+    /* SELECT count(*) FROM CUPTI_ACTIVITY_KIND_DEVICE WHERE id <= 3 AND
+     *   numMultiprocessors = 80 -> 4 (name: StringTable 2, the V100) */
+    assert_int_equal(t->devices.n, 4);
+    for (size_t i = 0; i < 4; i++) {
+        assert_string_equal(t->devices.v[i].name, "Tesla V100-SXM2-32GB");
+        assert_int_equal(t->devices.v[i].sms, 80);
+    }
+    assert_null(trace_get_meta(t, "devices_unlisted"));
+    /* SELECT deviceId, count(*) FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL
+     *   GROUP BY 1 -> 0|8 1|8 2|4 3|4 (24; not 6 per GPU) */
+    static const size_t kernels[4] = { 8, 8, 4, 4 };
+    /* ... FROM CUPTI_ACTIVITY_KIND_MEMCPY -> 38 38 24 24, ..._MEMSET -> 54 54 32 32 */
+    static const size_t copies[4] = { 92, 92, 56, 56 };
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(c->kernels[i], kernels[i]);
+        assert_int_equal(c->copies[i], copies[i]);
+    }
+    /* the run's device: the GPU with the most kernels (0 and 1 tie: the smaller) */
+    assert_string_equal(t->device.name, "Tesla V100-SXM2-32GB");
+    assert_int_equal(t->device.sms, 80);
+}
+
+static void test_nvprof_blinkplus_devices(void **state) {
+    (void)state;
+    trace t;
+    import_shared(imp_nvprof_sqlite, BLINK, &t);
+    per_dev c = { .batches = 0 };
+    count_per_dev(&t, &c);
+    assert_blinkplus(&t, &c);
+    char err[512];
+    assert_int_equal(imp_check_trace(&t, BLINK, err, sizeof err), 0);
+    trace_free(&t);
+
+    /* streamed in batches of 16 rows: every batch already indexes devices
+     * the trace has, and the trace the run is finished with (store.c
+     * db_run_finish) holds the four */
+    size_t len;
+    unsigned char *d = read_trace(BLINK, &len);
+    imp_file f = { BLINK, d, len };
+    per_dev sc = { .batches = 0 };
+    imp_stream st = { .batch = per_dev_batch, .user = &sc, .rows = 16 };
+    imp_options o = { .stream = &st };
+    trace_init(&t);
+    if (imp_import_opts(IMP_NVPROF_SQLITE, &f, 1, &o, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_true(st.streamed);
+    assert_true(sc.batches > 4);
+    assert_blinkplus(&t, &sc);
+    assert_int_equal(imp_check_trace(&t, BLINK, err, sizeof err), 0);
+    trace_free(&t);
+    free(d);
+}
+
+/* One GPU with work: no devices, every index 0 -- though the Fuser export
+ * lists eight H100s (SELECT count(*) FROM TARGET_INFO_GPU -> 8; SELECT
+ * DISTINCT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL -> 0; MEMCPY, MEMSET -> 0). */
+static void test_nsys_one_gpu_no_devices(void **state) {
+    (void)state;
+    static const char *const files[] = { FUSER, T4 };
+    static const size_t nk[] = { 19, 200 };   /* SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL */
+    for (size_t i = 0; i < 2; i++) {
+        trace t;
+        import_shared(imp_nsys_sqlite, files[i], &t);
+        assert_int_equal(t.devices.n, 0);
+        assert_int_equal(trace_device_count(&t), 1);
+        assert_int_equal(t.kernels.n, nk[i]);
+        for (size_t k = 0; k < t.kernels.n; k++) assert_int_equal(t.kernels.v[k].device, 0);
+        for (size_t k = 0; k < t.copies.n; k++) assert_int_equal(t.copies.v[k].device, 0);
+        assert_null(trace_get_meta(&t, "devices_unlisted"));
+        assert_true(t.has_device);
+        trace_free(&t);
+    }
+}
+
+#define NV_DEVICES \
+    "INSERT INTO StringTable VALUES(3, 'GPU Zero'), (4, 'GPU One');" \
+    "CREATE TABLE CUPTI_ACTIVITY_KIND_DEVICE(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, id INT," \
+    " name INT, numMultiprocessors INT, computeCapabilityMajor INT, computeCapabilityMinor INT);" \
+    "INSERT INTO CUPTI_ACTIVITY_KIND_DEVICE(id, name, numMultiprocessors, computeCapabilityMajor," \
+    " computeCapabilityMinor) VALUES (0, 3, 80, 7, 0), (1, 4, 40, 7, 5);"
+
+/* Work on ordinals 0 and 2 of a machine whose DEVICE table lists 0 and 1:
+ * entries 0..2, the one for 1 read from its row though nothing ran there,
+ * 2 a copy of the run's device and named in devices_unlisted. */
+static void test_nvprof_unlisted_device(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    const char *sql =
+        NV_TABLES NV_DEVICES
+        NV_K("CONCURRENT_KERNEL", "(8, 1000, 1900, 0, 1, 13, 1, 1, 1, 64, 1, 1, 0, 0, 1, 2),"
+                                  "(8, 2000, 2100, 2, 3, 14, 1, 1, 1, 64, 1, 1, 0, 0, 2, 2),"
+                                  "(8, 3000, 3100, 0, 1, 13, 1, 1, 1, 64, 1, 1, 0, 0, 3, 2)")
+        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(copyKind, srcKind, dstKind, flags, bytes, start, end,"
+        " deviceId, contextId, streamId, correlationId, runtimeCorrelationId) VALUES"
+        " (1, 2, 3, 0, 4096, 500, 600, 2, 3, 14, 20, 0), (1, 2, 3, 0, 64, 700, 710, NULL, 1, 13, 21, 0);";
+    if (import_sql(imp_nvprof_sqlite, "two.prof", sql, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(t.devices.n, 3);
+    assert_string_equal(trace_get_meta(&t, "devices_unlisted"), "2");
+    /* the run's device: ordinal 0 (two kernels against one) */
+    assert_string_equal(t.device.name, "GPU Zero");
+    assert_int_equal(t.device.sms, 80);
+    assert_string_equal(trace_get_meta(&t, "compute_capability"), "7.0");
+    assert_string_equal(t.devices.v[0].name, "GPU Zero");
+    assert_int_equal(t.devices.v[0].sms, 80);
+    assert_string_equal(t.devices.v[1].name, "GPU One");
+    assert_int_equal(t.devices.v[1].sms, 40);
+    assert_memory_equal(&t.devices.v[2], &t.device, sizeof t.device);
+    assert_memory_equal(&t.devices.v[0], &t.device, sizeof t.device);
+    /* by start: kernels 1000 (dev 0), 2000 (dev 2), 3000 (dev 0); copies
+     * 500 (dev 2), 700 (deviceId NULL: 0) */
+    assert_int_equal(t.kernels.v[0].device, 0);
+    assert_int_equal(t.kernels.v[1].device, 2);
+    assert_int_equal(t.kernels.v[2].device, 0);
+    assert_string_equal(S(&t, t.kernels.v[1].process), "gpu2 ctx3");   /* the lanes as before */
+    assert_int_equal(t.copies.v[0].device, 2);
+    assert_int_equal(t.copies.v[1].device, 0);
+    assert_string_equal(S(&t, t.copies.v[1].process), "ctx1");
+    assert_int_equal(imp_check_trace(&t, "two.prof", err, sizeof err), 0);
+    trace_free(&t);
+
+    /* work on ordinal 0 alone (the DEVICE table lists two): one GPU */
+    sql = NV_TABLES NV_DEVICES
+        NV_K("CONCURRENT_KERNEL", "(8, 1000, 1900, 0, 1, 13, 1, 1, 1, 64, 1, 1, 0, 0, 1, 2)");
+    if (import_sql(imp_nvprof_sqlite, "one.prof", sql, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(t.devices.n, 0);
+    assert_null(trace_get_meta(&t, "devices_unlisted"));
+    assert_string_equal(t.device.name, "GPU Zero");
+    trace_free(&t);
+
+    /* an ordinal no machine has: refused with its row, not indexed wrong */
+    sql = NV_TABLES
+        NV_K("CONCURRENT_KERNEL", "(8, 1000, 1900, 0, 1, 13, 1, 1, 1, 64, 1, 1, 0, 0, 1, 2),"
+                                  "(8, 2000, 2100, 64, 1, 13, 1, 1, 1, 64, 1, 1, 0, 0, 2, 2)");
+    assert_int_equal(import_sql(imp_nvprof_sqlite, "bad.prof", sql, &t, err, sizeof err), -1);
+    assert_string_equal(err, "bad.prof: table CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: row 2: "
+                             "column \"deviceId\": 64 is out of range [0, 63] (a CUDA device "
+                             "ordinal)");
+    trace_free(&t);
+}
+
+/* Seventeen GPUs (one more than the device counts once kept): every one
+ * its own entry, the most-used one the run's device. */
+static void test_nsys_many_devices(void **state) {
+    (void)state;
+    char sql[16384];
+    size_t o = (size_t)snprintf(sql, sizeof sql, "%s", NS_BASE NS_KERNEL
+        "CREATE TABLE TARGET_INFO_GPU(id INTEGER, name TEXT, smCount INTEGER);"
+        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId,"
+        " demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY,"
+        " blockZ, staticSharedMemory, dynamicSharedMemory) VALUES ");
+    for (int d = 0; d < 17; d++)
+        o += (size_t)snprintf(sql + o, sizeof sql - o, "%s(%d, %d, %d, 1, 7, 3, 3, 8, 1, 1, 1, 32,"
+                              " 1, 1, 0, 0)", d ? "," : "", 1000 + 10 * d, 1005 + 10 * d, d);
+    /* ordinal 16 runs a second kernel: the most kernels */
+    o += (size_t)snprintf(sql + o, sizeof sql - o, ", (2000, 2005, 16, 1, 7, 3, 3, 8, 1, 1, 1, 32,"
+                          " 1, 1, 0, 0); INSERT INTO TARGET_INFO_GPU VALUES ");
+    for (int d = 0; d < 17; d++)
+        o += (size_t)snprintf(sql + o, sizeof sql - o, "%s(%d, 'GPU %d', %d)", d ? "," : "", d, d,
+                              10 + d);
+    snprintf(sql + o, sizeof sql - o, ";");
+    trace t;
+    char err[512];
+    if (import_sql(imp_nsys_sqlite, "many.sqlite", sql, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(t.devices.n, 17);
+    for (int d = 0; d < 17; d++) {
+        char name[16];
+        snprintf(name, sizeof name, "GPU %d", d);
+        assert_string_equal(t.devices.v[d].name, name);
+        assert_int_equal(t.devices.v[d].sms, 10 + d);
+        assert_int_equal(t.kernels.v[d].device, d);
+    }
+    assert_string_equal(t.device.name, "GPU 16");
+    assert_null(trace_get_meta(&t, "devices_unlisted"));
+    trace_free(&t);
+}
+
+/* trace_check.c: a kernel's or copy's device names one of the trace's. */
+static void test_check_device_index(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    char err[512];
+    trace_kernel *k = trace_add_kernel(&t);
+    k->first_block = 0;
+    k->end = 10;
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), 0);
+    k->device = 1;                                    /* no devices: one GPU */
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), -1);
+    assert_string_equal(err, "t.json: kernels[0].device: 1 is not a GPU of the trace (it has 1: device 0, or "
+                       "\"devices\" to list several)");
+    sim_device d;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(trace_add_device(&t, &d), 0);
+    assert_int_equal(trace_add_device(&t, &d), 1);
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), 0);
+    trace_copy *c = trace_add_copy(&t);
+    c->start = 0;
+    c->end = 5;
+    c->bytes = 8;
+    c->device = -1;
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), -1);
+    assert_string_equal(err, "t.json: copies[0].device: -1 is not a GPU of the trace (it has 2 in \"devices\")");
+    c->device = 2;
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), -1);
+    assert_string_equal(err, "t.json: copies[0].device: 2 is not a GPU of the trace (it has 2 in \"devices\")");
+    c->device = 1;
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), 0);
+    /* a streamed batch, whose GPUs come at the end: only the bound */
+    c->device = IMP_MAX_GPUS - 1;
+    assert_int_equal(imp_check_batch(&t, "t.json", err, sizeof err), 0);
+    c->device = IMP_MAX_GPUS;
+    assert_int_equal(imp_check_batch(&t, "t.json", err, sizeof err), -1);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nvprof_ksched),
@@ -860,6 +1125,11 @@ int main(void) {
         cmocka_unit_test(test_unknown_sqlite),
         cmocka_unit_test(test_missing_column),
         cmocka_unit_test(test_bad_values),
+        cmocka_unit_test(test_nvprof_blinkplus_devices),
+        cmocka_unit_test(test_nsys_one_gpu_no_devices),
+        cmocka_unit_test(test_nvprof_unlisted_device),
+        cmocka_unit_test(test_nsys_many_devices),
+        cmocka_unit_test(test_check_device_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -367,6 +367,72 @@ static void test_nvprof_errors(void **state) {
                  "run.csv: the GPU trace has no kernel or copy rows");
 }
 
+/* ---- nvprof CSV: several GPUs (DESIGN §5) ----------------------------------- */
+
+/* Work on the GPUs "(0)" and "(2)": devices 0..2 by ordinal, each a copy of
+ * the run's device named as the Device column names it; ordinal 1, in no
+ * row, stays the copy and is named in devices_unlisted. */
+static const char nv_two_gpus[] =
+    "==1== Profiling result:\n"
+    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","
+    "\"Size\",\"Device\",\"Context\",\"Stream\",\"Name\"\n"
+    "ms,ms,,,,,,,B,,,,\n"
+    "1.0,0.5,1,1,1,32,1,1,,\"Tesla V100-SXM2-32GB (0)\",\"1\",\"7\",\"k0\"\n"
+    "1.2,0.1,,,,,,,64,\"Tesla V100-SXM2-32GB (2)\",\"3\",\"13\",\"[CUDA memcpy HtoD]\"\n"
+    "1.5,0.5,1,1,1,32,1,1,,\"Tesla P100-PCIE-16GB (2)\",\"3\",\"13\",\"k2\"\n"
+    "2.0,0.5,1,1,1,32,1,1,,\"Tesla V100-SXM2-32GB (0)\",\"1\",\"7\",\"k0\"\n";
+
+static void test_nvprof_devices(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_NVPROF_CSV, "two.csv", nv_two_gpus, &t, err, sizeof err), 0);
+    assert_int_equal(t.devices.n, 3);
+    assert_string_equal(trace_get_meta(&t, "devices_unlisted"), "1");
+    assert_string_equal(t.devices.v[0].name, "Tesla V100-SXM2-32GB");
+    /* the first row naming ordinal 2 names it */
+    assert_string_equal(t.devices.v[2].name, "Tesla V100-SXM2-32GB");
+    assert_memory_equal(&t.devices.v[1], &t.device, sizeof t.device);
+    sim_device named = t.device;
+    snprintf(named.name, sizeof named.name, "%s", "Tesla V100-SXM2-32GB");
+    assert_memory_equal(&t.devices.v[0], &named, sizeof named);
+    assert_int_equal(t.kernels.n, 3);
+    assert_int_equal(t.kernels.v[0].device, 0);
+    assert_int_equal(t.kernels.v[1].device, 2);
+    assert_int_equal(t.kernels.v[2].device, 0);
+    assert_string_equal(S(&t, t.kernels.v[1].process), "dev2:ctx3");   /* the lanes as before */
+    assert_int_equal(t.copies.n, 1);
+    assert_int_equal(t.copies.v[0].device, 2);
+    assert_string_equal(trace_get_meta(&t, "device"), "Tesla V100-SXM2-32GB");
+    trace_free(&t);
+
+    /* an ordinal past the most GPUs read: refused with its line */
+    char text[1024];
+    snprintf(text, sizeof text, "%sms,ms,,,,,,,B,,,,\n"
+             "1.0,0.5,1,1,1,32,1,1,,\"Tesla V100-SXM2-32GB (64)\",\"1\",\"7\",\"k0\"\n",
+             "==1== Profiling result:\n"
+             "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\","
+             "\"Block Z\",\"Size\",\"Device\",\"Context\",\"Stream\",\"Name\"\n");
+    expect_error(IMP_NVPROF_CSV, "run.csv", text,
+                 "run.csv:4: column \"Device\": \"Tesla V100-SXM2-32GB (64)\" ends in a GPU "
+                 "ordinal out of range [0, 63]");
+}
+
+/* One GPU, "GeForce GTX 1080 Ti (0)" on every row (SOURCES.md): no
+ * devices, every index 0. */
+static void test_nvprof_one_gpu_no_devices(void **state) {
+    (void)state;
+    trace t;
+    import_trace("nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv", &t);
+    assert_int_equal(t.kernels.n, 44);
+    assert_int_equal(t.copies.n, 193);
+    assert_int_equal(t.devices.n, 0);
+    assert_null(trace_get_meta(&t, "devices_unlisted"));
+    for (size_t i = 0; i < t.kernels.n; i++) assert_int_equal(t.kernels.v[i].device, 0);
+    for (size_t i = 0; i < t.copies.n; i++) assert_int_equal(t.copies.v[i].device, 0);
+    trace_free(&t);
+}
+
 /* ---- globaltimer CSV ------------------------------------------------------ */
 
 static const char gt_header[] =
@@ -1341,6 +1407,8 @@ int main(void) {
         cmocka_unit_test(test_nvprof_22_columns),
         cmocka_unit_test(test_nvprof_p2p_units),
         cmocka_unit_test(test_nvprof_errors),
+        cmocka_unit_test(test_nvprof_devices),
+        cmocka_unit_test(test_nvprof_one_gpu_no_devices),
         cmocka_unit_test(test_globaltimer_header),
         cmocka_unit_test(test_globaltimer_positional),
         cmocka_unit_test(test_globaltimer_errors),
