@@ -359,6 +359,24 @@ static void check_multi(const multi *mt) {
     }
     assert_int_equal(kernels, m.kernels.n);
     assert_int_equal(merged.kernels.n, m.kernels.n);
+    /* the measured trace lists its GPUs (DESIGN §5), each record on its
+     * lane's; the merged replay lists the simulated ones in the keys'
+     * order, each record on its own */
+    assert_int_equal(m.devices.n, mt->ndev);
+    assert_int_equal(merged.devices.n, mt->ndev);
+    for (size_t k = 0; k < merged.kernels.n; k++) {
+        const trace_kernel *mk = &merged.kernels.v[k];
+        char kk[REPLAY_DEVICE_KEY];
+        replay_device_key(trace_str_get(&merged, mk->process), kk);
+        assert_true(mk->device >= 0 && (size_t)mk->device < n);
+        assert_string_equal(kk, v[mk->device].key);
+        assert_string_equal(merged.devices.v[mk->device].name, mt->device);
+    }
+    for (size_t k = 0; k < m.kernels.n; k++) {
+        char kk[REPLAY_DEVICE_KEY];
+        replay_device_key(trace_str_get(&m, m.kernels.v[k].process), kk);
+        assert_string_equal(kk, keys[m.kernels.v[k].device]);
+    }
     /* the merged run's lanes are the measured run's: the same processes */
     assert_non_null(trace_get_meta(&merged, "replayed_devices"));
     json_t *rep = NULL;
