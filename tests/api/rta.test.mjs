@@ -243,7 +243,12 @@ test('sweep --progress reports the points done of the shard\'s; options take --o
   assert.ok(existsSync(db));
   const gone = cli(['merge', join(dir, 'no-such-shard.json')]);
   assert.equal(gone.code, 2);
-  assert.equal(gone.stderr, `schedlab: ${join(dir, 'no-such-shard.json')}: cannot read: No such file or directory\n`);
+  // as sweep, rta and simulate say it of their files
+  assert.equal(gone.stderr, `schedlab: ${join(dir, 'no-such-shard.json')}: cannot open: No such file or directory\n`);
+  // a folder is no shard (jansson read it as an empty text)
+  const folder = cli(['merge', dir]);
+  assert.equal(folder.code, 2);
+  assert.equal(folder.stderr, `schedlab: ${dir}: cannot read: Is a directory\n`);
 });
 
 test('a stored sweep is served at /api/experiments/{slug}/sweep', async () => {
