@@ -646,6 +646,14 @@ oom:
     return -1;
 }
 
+/* The track of SM `sm` of the GPU kernel `kernel` ran on: the SM itself,
+ * or in a trace of several GPUs the GPU's SMs after the GPUs before it. */
+static long chrome_sm_tid(const trace *t, const struct tj_chrome_state *st, int32_t kernel,
+                          int32_t sm) {
+    int32_t g = kernel_device(t, kernel);
+    return (g > 0 ? (long)g * (st->top + 1) : 0) + sm;
+}
+
 /* One record of part CH_RECORDS: kernel or copy r. */
 static void chrome_record(tj_chrome *c, struct tj_chrome_state *st, tj_buf *b, size_t r) {
     const trace *t = c->t;
@@ -736,20 +744,28 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
                 memcpy(devname, t->device.name, SIM_DEVICE_NAME_MAX);
                 devname[SIM_DEVICE_NAME_MAX] = '\0';
             }
+            if (t->devices.n) snprintf(devname, sizeof devname, "%zu GPUs", t->devices.n);
             meta_event(b, &c->first, "process_name", 1, -1, devname, " (SMs)");
             c->phase = CH_SMS;
             c->i = 0;
             break;
         }
         case CH_SMS:
-            if ((int64_t)c->i > st->top) { c->phase = CH_BLOCKS; c->i = 0; break; }
+            /* a track per SM; in a trace of several GPUs per SM of each
+             * GPU, GPU by GPU (chrome_sm_tid) */
+            if ((int64_t)c->i >= (st->top + 1) * (int64_t)(t->devices.n ? t->devices.n : 1)) {
+                c->phase = CH_BLOCKS;
+                c->i = 0;
+                break;
+            }
             {
-                char nm[32];
-                int sm = (int)c->i;
-                snprintf(nm, sizeof nm, "SM %d", sm);
-                meta_event(b, &c->first, "thread_name", 1, sm, nm, NULL);
+                char nm[48];
+                int tid = (int)c->i, sm = (int)(c->i % (size_t)(st->top + 1));
+                if (t->devices.n) snprintf(nm, sizeof nm, "GPU %d SM %d", tid / (st->top + 1), sm);
+                else snprintf(nm, sizeof nm, "SM %d", sm);
+                meta_event(b, &c->first, "thread_name", 1, tid, nm, NULL);
                 putf(b, ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":1,\"tid\":%d,"
-                        "\"args\":{\"sort_index\":%d}}", sm, sm);
+                        "\"args\":{\"sort_index\":%d}}", tid, tid);
                 c->i++;
             }
             break;
@@ -774,8 +790,8 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
                 const char *kn = blk->kernel >= 0 && (size_t)blk->kernel < t->kernels.n
                                      ? trace_str_get(t, t->kernels.v[blk->kernel].name)
                                      : NULL;
-                span_event(b, &c->first, kn ? kn : "block", "block", 1, blk->sm, blk->start,
-                           blk->end);
+                span_event(b, &c->first, kn ? kn : "block", "block", 1,
+                           chrome_sm_tid(t, st, blk->kernel, blk->sm), blk->start, blk->end);
                 PUTL(b, ",\"args\":{\"kernel\":");
                 jw_i64_raw(b, blk->kernel);
                 PUTL(b, ",\"index\":");
@@ -803,8 +819,8 @@ int tj_chrome_step(tj_chrome *c, tj_buf *b, size_t until) {
                 const char *kn = co->kernel >= 0 && (size_t)co->kernel < t->kernels.n
                                      ? trace_str_get(t, t->kernels.v[co->kernel].name)
                                      : NULL;
-                span_event(b, &c->first, kn ? kn : "block", "block", 1, co->sm, first.start,
-                           first.end);
+                span_event(b, &c->first, kn ? kn : "block", "block", 1,
+                           chrome_sm_tid(t, st, co->kernel, co->sm), first.start, first.end);
                 PUTL(b, ",\"args\":{\"kernel\":");
                 jw_i64_raw(b, co->kernel);
                 PUTL(b, ",\"index\":");

@@ -344,8 +344,56 @@ static void test_chrome(void **state) {
     trace_free(&t);
 }
 
+/* A trace of several GPUs (DESIGN §5): the Perfetto form gives each GPU's
+ * SMs tracks of their own, so that SM 0 of one GPU is not SM 0 of another. */
+static void test_chrome_gpus(void **state) {
+    (void)state;
+    trace t;
+    build(&t);
+    assert_int_equal(trace_add_device(&t, &t.device), 0);
+    assert_int_equal(trace_add_device(&t, &t.device), 1);
+    t.kernels.v[0].device = 1;   /* K1's blocks, on SMs 1 and 0 of GPU 1 */
+    tj_buf b = {0};
+    assert_int_equal(tj_write_chrome(&t, &b), 0);
+    json_error_t je;
+    json_t *root = json_loadb(b.s, b.len, 0, &je);
+    assert_non_null(root);
+    json_t *ev = json_object_get(root, "traceEvents");
+    json_t *pn = find_event(ev, "M", "process_name", 1);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(pn, "args"), "name")),
+                        "2 GPUs (SMs)");
+    /* tracks 0, 1: GPU 0's SMs; 2, 3: GPU 1's; the blocks on GPU 1's */
+    size_t i;
+    json_t *e;
+    int named = 0, blocks = 0;
+    json_array_foreach(ev, i, e) {
+        const char *nm = json_string_value(json_object_get(e, "name"));
+        json_int_t tid = json_integer_value(json_object_get(e, "tid"));
+        if (strcmp(json_string_value(json_object_get(e, "ph")), "M") == 0 &&
+            strcmp(nm, "thread_name") == 0 && json_integer_value(json_object_get(e, "pid")) == 1) {
+            char want[32];
+            snprintf(want, sizeof want, "GPU %d SM %d", (int)(tid / 2), (int)(tid % 2));
+            assert_string_equal(json_string_value(json_object_get(json_object_get(e, "args"), "name")),
+                                want);
+            named++;
+        }
+        json_t *cat = json_object_get(e, "cat");
+        if (cat && strcmp(json_string_value(cat), "block") == 0) {
+            json_int_t sm = json_integer_value(json_object_get(json_object_get(e, "args"), "index")) ? 0 : 1;
+            assert_int_equal(tid, 2 + sm);
+            blocks++;
+        }
+    }
+    assert_int_equal(named, 4);
+    assert_int_equal(blocks, 2);
+    json_decref(root);
+    tj_buf_free(&b);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_chrome_gpus),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_uvm_direction),
         cmocka_unit_test(test_nulls),
