@@ -170,6 +170,17 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
                  "files one at a time", file_name(&files[1]), many, im->name);
         return -1;
     }
+    /* one recording given twice would be one run with every record twice
+     * (a job's rank file named two times): refused, naming both */
+    for (size_t i = 1; i < nfiles; i++)
+        for (size_t j = 0; j < i; j++)
+            if (files[i].len == files[j].len &&
+                (files[i].data == files[j].data ||
+                 memcmp(files[i].data, files[j].data, files[i].len) == 0)) {
+                snprintf(err, errlen, "%s: the same bytes as %s; a run holds each recording "
+                         "once", file_name(&files[i]), file_name(&files[j]));
+                return -1;
+            }
     int rc;
     if (stream) {
         imp_stream_begin(cx, stream);

@@ -764,6 +764,25 @@ static void test_streamed_store(void **state) {
     for (int i = 0; i < 2; i++) free((void *)f[i].data);
 }
 
+/* One rank file named twice is one recording twice: refused, naming both,
+ * where it imported as a run with every kernel twice (found auditing the
+ * CLI: DLRM rank 0 given twice gave 490 kernels where the file has 245). */
+static void test_same_file_twice(void **state) {
+    (void)state;
+    const char *names[] = { "pytorch_rank1.json", "pytorch_rank1.json" };
+    trace t;
+    char err[512];
+    assert_int_equal(import_fixtures(names, 2, &t, err, sizeof err), -1);
+    assert_string_equal(err, "pytorch_rank1.json: the same bytes as pytorch_rank1.json; a run "
+                             "holds each recording once");
+    assert_int_equal(t.kernels.n, 0);
+    trace_free(&t);
+    /* two different files of a job still make one run */
+    const char *job[] = { "pytorch_2x.json", "pytorch_rank1.json" };
+    if (import_fixtures(job, 2, &t, err, sizeof err)) fail_msg("%s", err);
+    trace_free(&t);
+}
+
 /* No temporary file (TMPDIR unusable): the streamed import fails saying
  * so and asks for the whole import (imp_stream.whole_message), which the
  * store then does: the run is stored all the same. */
@@ -903,6 +922,7 @@ int main(void) {
         cmocka_unit_test(test_streamed_fixtures),
         cmocka_unit_test(test_streamed_real),
         cmocka_unit_test(test_streamed_store),
+        cmocka_unit_test(test_same_file_twice),
         cmocka_unit_test(test_streamed_no_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
