@@ -581,6 +581,11 @@ static int discard_blocks(void *ctx, const trace_block *b, size_t n) {
     return 0;
 }
 
+const sim_block_sink *replay_discard_sink(void) {
+    static const sim_block_sink sink = {.ctx = NULL, .emit = discard_blocks, .batch = 0};
+    return &sink;
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -639,7 +644,6 @@ static int refine(json_t *root, replay_info *info) {
         nk++;
     }
     double best_score = INFINITY;
-    sim_block_sink sink = {.ctx = NULL, .emit = discard_blocks, .batch = 0};
     for (int pass = 0; pass < REPLAY_PASSES; pass++) {
         char *txt = json_dumps(root, JSON_COMPACT);
         if (!txt) goto done;
@@ -652,7 +656,7 @@ static int refine(json_t *root, replay_info *info) {
             scn_free(s);
             break;   /* simulating it will say why */
         }
-        cfg.block_sink = &sink;
+        cfg.block_sink = replay_discard_sink();
         trace tr;
         trace_init(&tr);
         int ran = sim_run(&cfg, &tr, e, sizeof e);

@@ -131,4 +131,11 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
 int replay_scenario(const trace *t, const char *what, const char *device_preset, json_t **out,
                     char *err, size_t errlen);
 
+/* A block sink that keeps nothing: for the simulations of a replay that
+ * compare kernel by kernel (the calibration passes, the held-out
+ * prediction, the fidelity of a trace without block records), whose
+ * blocks would only be memory (38 M of them, 1.8 GB, for CloverLeaf). */
+struct sim_block_sink;
+const struct sim_block_sink *replay_discard_sink(void);
+
 #endif
