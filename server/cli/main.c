@@ -244,6 +244,8 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             if (i + 1 >= argc) die(EXIT_BAD_INPUT, "option %s needs a value", flag);
             val = argv[++i];
         }
+        /* "--name ''" would name a run nothing; no option means anything by "" */
+        if (!*val) die(EXIT_BAD_INPUT, "option %s: the value is empty (leave the option out instead)", flag);
         *dst = val;
     }
 }

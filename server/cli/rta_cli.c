@@ -104,6 +104,8 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
                 return say(-1, "option %s needs a value", flag);
             val = argv[++i];
         }
+        /* as the other commands: no option means anything by "" */
+        if (!*val) return say(-1, "option %s: the value is empty (leave the option out instead)", flag);
         *dst = val;
     }
     return 0;

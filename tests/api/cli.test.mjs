@@ -267,6 +267,22 @@ test('import of a folder says it is a folder, exit 2, nothing stored', () => {
   assert.equal(existsSync(fresh), false);
 });
 
+// "--name ''" named the run nothing (found auditing the CLI); no option
+// means anything by an empty value, in either option parser
+test('an empty option value is refused, exit 2, nothing made', () => {
+  const fresh = join(dir, 'empty-name.db');
+  const present = join(dir, 'named.csv');
+  writeFileSync(present, 'Start,Duration\nms,ms\n');
+  for (const [args, flag] of [[['import', present, '--db', fresh, '--name', ''], '--name'],
+    [['import', present, `--db=${fresh}`, '--experiment='], '--experiment'],
+    [['sweep', present, '--db', ''], '--db']]) {
+    const r = cli(args);
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stderr, `schedlab: option ${flag}: the value is empty (leave the option out instead)\n`);
+    assert.equal(existsSync(fresh), false);
+  }
+});
+
 test('import: an unknown --format is named before any file is read, and makes no database', () => {
   const fresh = join(dir, 'format-typo.db');
   const present = join(dir, 'present.csv');
