@@ -372,6 +372,13 @@ test('a trace with work on two GPUs replays from its page as two simulated GPUs,
   }
   // a fidelity row for each simulated run, as for a one-GPU replay
   assert.equal(await page.locator('#fidelity tbody tr').count(), 2);
+  // the replay's timeline: each GPU's SMs on lanes of their own, every block drawn
+  await page.goto(`${srv.base}/runs/${exp.runs[0].run}?view=timeline`);
+  const tl = await ready(page, 'timeline');
+  const sms = trace.device.sms;
+  assert.deepEqual(tl.lanes.slice(0, 2 * sms),
+    [0, 1].flatMap((g) => Array.from({ length: sms }, (_, i) => `GPU ${g} · SM ${i}`)));
+  assert.equal(tl.drawnBlocks, exp.runs[0].summary.blocks);
   // back on the measured run's page, the button opens that replay
   await reopensReplay(measured, exp, ids);
 });

@@ -20,13 +20,29 @@ test('stream lanes in numeric order, then one lane per copy engine under them', 
   assert.deepEqual(m.lanes.map((l) => l.label), ['stream 7', 'stream 16', 'stream 20', 'CE 0', 'CE 1']);
   assert.deepEqual(m.lanes.map((l) => l.pos), [0, 1, 2, 3, 3 + CE_SIZE]);
   near(m.span, 3 + 2 * CE_SIZE, 'span');
-  assert.deepEqual(m.ce, { base: 3, engines: [0, 1] });
+  assert.deepEqual([m.ce.base, m.ce.engines], [3, [0, 1]]);
   // two processes: "process/stream"
   const two = laneModel({ mode: 'streams', kernels: [{ process: 'b', stream: 1 }, { process: 'a', stream: 2 }], copies: [] });
   assert.deepEqual(two.lanes.map((l) => l.label), ['a/2', 'b/1']);
   // blocks: one lane per SM, the device's count (at least one), one CE lane named "CE"
   const sm = laneModel({ mode: 'blocks', sms: 3, kernels: [], copies: [{ engine: 2, start: 0, end: 1 }] });
   assert.deepEqual(sm.lanes.map((l) => l.label), ['SM 0', 'SM 1', 'SM 2', 'CE']);
+});
+
+// A run of several GPUs (DESIGN §5) whose blocks come whole: each GPU's SMs
+// and copy engines on lanes of their own, GPU by GPU, so that SM 0 of GPU 1
+// is not SM 0 of GPU 0 (an engine is "CE n" where its GPU has more than one
+// copy lane, the UVM lane included, as with one GPU).
+test('several GPUs: lanes per GPU\'s SMs and engines, each block on its kernel\'s GPU', () => {
+  const kernels = [{ id: 0, name: 'A', threads: 256, device: 0 }, { id: 1, name: 'B', threads: 256, device: 1 }];
+  const copies = [{ engine: 0, start: 0, end: 5, device: 1 }, { engine: 0, start: 0, end: 5, device: 0 },
+    { direction: 'uvm_h2d', start: 1, end: 2, device: 1 }];
+  const d = { mode: 'blocks', gpus: [2, 3], kernels, copies, threadsPerSm: 1024, colors: new Map() };
+  const m = laneModel(d);
+  assert.deepEqual(m.lanes.map((l) => l.label), ['GPU 0 · SM 0', 'GPU 0 · SM 1', 'GPU 1 · SM 0', 'GPU 1 · SM 1',
+    'GPU 1 · SM 2', 'GPU 0 · CE', 'GPU 1 · CE 0', 'GPU 1 · UVM']);
+  const bars = blockBars(d, [{ kernel: 0, index: 0, sm: 1, start: 0, end: 9 }, { kernel: 1, index: 0, sm: 1, start: 0, end: 9 }]);
+  assert.deepEqual(bars.map((b) => b.lane), [1, 3]);
 });
 
 test('blocks: height = threads / threads per SM, concurrent blocks stacked from the lane bottom (TX2 Fig. 3)', () => {

@@ -86,16 +86,32 @@ export function laneModel(d) {
     const s = streamLanes(d.streamLanes || d.kernels);
     seen = s.seen;
     for (const label of s.labels) lanes.push({ label });
+  } else if (d.gpus) {
+    // a run of several GPUs (DESIGN §5) whose blocks come whole: each GPU's
+    // SMs, GPU by GPU (smLane)
+    d.gpus.forEach((n, g) => {
+      for (let i = 0; i < n; i++) lanes.push({ label: `GPU ${g} · SM ${i}` });
+    });
   } else {
     const sms = Math.max(d.sms || 0, 1);
     for (let i = 0; i < sms; i++) lanes.push({ label: `SM ${i}` });
   }
+  // with d.gpus each GPU's engines: "GPU:engine" keys, GPU by GPU
+  const keyOf = d.gpus ? (c) => `${c.device || 0}:${engineOf(c)}` : engineOf;
+  const order = (x) => (d.gpus ? String(x).split(':') : [0, x]);
   const engines = d.copyLanes || [...new Set(d.copies.filter((c) => known(c.start) && known(c.end))
-    .map(engineOf))].sort((a, b) => (a === 'uvm') - (b === 'uvm') || a - b);
+    .map(keyOf))].sort((a, b) => {
+    const [ga, ea] = order(a), [gb, eb] = order(b);
+    return ga - gb || (ea === 'uvm') - (eb === 'uvm') || ea - eb;
+  });
   const ceBase = lanes.length;
-  engines.forEach((e, j) => lanes.push({
-    label: e === 'uvm' ? 'UVM' : engines.length > 1 ? `CE ${e}` : 'CE', ce: true, pos: ceBase + j * CE_SIZE, size: CE_SIZE,
-  }));
+  engines.forEach((key, j) => {
+    const [g, e] = order(key);
+    // "CE" where its GPU has one engine lane, else "CE n"
+    const peers = engines.filter((x) => String(order(x)[0]) === String(g)).length;
+    const name = e === 'uvm' ? 'UVM' : peers > 1 ? `CE ${e}` : 'CE';
+    lanes.push({ label: d.gpus ? `GPU ${g} · ${name}` : name, ce: true, pos: ceBase + j * CE_SIZE, size: CE_SIZE });
+  });
   lanes.forEach((l, i) => {
     if (l.pos === undefined) {
       l.pos = i;
@@ -103,15 +119,16 @@ export function laneModel(d) {
     }
   });
   const span = lanes.length ? lanes[lanes.length - 1].pos + lanes[lanes.length - 1].size : 1;
-  return { lanes, span, seen, ce: { base: ceBase, engines } };
+  return { lanes, span, seen, ce: { base: ceBase, engines, keyOf } };
 }
 
 // Copies as bars on their engine's lane, overlapping ones stacked.
 // bars: {x0, x1, y0, y1 (lane units), lane, kind, name, color, label, info}
 export function copyBars(all, lanes, ce) {
-  const copies = all.filter((c) => known(c.start) && known(c.end) && ce.engines.includes(engineOf(c)));
+  const keyOf = ce.keyOf || engineOf;
+  const copies = all.filter((c) => known(c.start) && known(c.end) && ce.engines.includes(keyOf(c)));
   if (!copies.length) return [];
-  const items = copies.map((c) => ({ lane: ce.base + ce.engines.indexOf(engineOf(c)), start: c.start, end: c.end }));
+  const items = copies.map((c) => ({ lane: ce.base + ce.engines.indexOf(keyOf(c)), start: c.start, end: c.end }));
   const st = stackUnits(items);
   return items.map((it, i) => {
     const cap = st.extent.get(it.lane) || 1;
@@ -156,15 +173,25 @@ export function kernelBars(colors, kernels, seen) {
   return bars;
 }
 
+// The lane of SM `sm` of the GPU kernel k ran on: the SM itself, or with
+// d.gpus (SMs per GPU, laneModel) the GPU's SMs after the GPUs before it.
+export function smLane(d, k, sm) {
+  if (!d.gpus) return sm;
+  const g = Math.min(Math.max(k?.device || 0, 0), d.gpus.length - 1);
+  let base = 0;
+  for (let i = 0; i < g; i++) base += d.gpus[i];
+  return base + sm;
+}
+
 // Block rectangles: TX2 §3.1 Fig. 3, height = threads / threads_per_sm.
-// d: the timeline's data (kernels, colors, threadsPerSm, isMarked).
+// d: the timeline's data (kernels, colors, threadsPerSm, isMarked, gpus).
 export function blockBars(d, blocks) {
   const byId = new Map(d.kernels.map((k) => [k.id, k]));
   const allKnown = blocks.every((b) => (byId.get(b.kernel)?.threads || 0) > 0);
   // a cohort's wave (issue 28: a run simulated with cohorts, past the
   // window's limit) is one entry of `count` blocks: one bar as tall as they
   const items = blocks.map((b) => ({
-    sm: b.sm, start: b.start, end: b.end,
+    sm: smLane(d, byId.get(b.kernel), b.sm), start: b.start, end: b.end,
     size: (allKnown ? byId.get(b.kernel).threads : 1) * (b.count || 1),
   }));
   const st = stackBlocks(items);
@@ -181,7 +208,7 @@ export function blockBars(d, blocks) {
       short = shortName(name, 24);
       shorts.set(name, short);
     }
-    const lane = b.sm;
+    const lane = items[i].sm;
     return {
       x0: b.start, x1: b.end, lane, kind: 'block',
       y0: lane + 1 - PAD - ((st.offset[i] + items[i].size) / cap) * u,

@@ -28,7 +28,7 @@ export function tipLines(hit, st, model) {
     return [
       [`${k.name ?? b.kernel}:${b.index}`],
       ['stream', known(k.stream) ? String(k.stream) : '—'],
-      ['block', String(b.index)], ['SM', String(b.sm)],
+      ['block', String(b.index)], ['SM', k.device !== undefined ? `${b.sm} of GPU ${k.device}` : String(b.sm)],
       ['start', f(b.start)], ['end', f(b.end)], ['duration', f(b.end - b.start)],
       ...(b.pauses ? [['paused', b.pauses.map(([ps, pe]) => `${f(ps)}–${f(pe)}`).join(', ')],
         ['ran', f(b.end - b.start - b.pauses.reduce((a2, [ps, pe]) => a2 + pe - ps, 0))]] : []),

@@ -22,6 +22,21 @@ function smCount(c, first) {
   return n;
 }
 
+// SM lanes per GPU of a run of several (DESIGN §5: the run's devices, each
+// kernel's device): each GPU's SM count, at least one past the highest SM
+// its blocks name; null for one GPU.
+function gpuLanes(c) {
+  const devs = c.run.devices;
+  if (!devs || devs.length < 2) return null;
+  const n = devs.map((d) => d.sms || 0);
+  const dev = new Map((c.kernels || []).map((k) => [k.id, k.device || 0]));
+  for (const b of c.blocks || []) {
+    const g = dev.get(b.kernel) || 0;
+    if (g < n.length && b.sm + 1 > n[g]) n[g] = b.sm + 1;
+  }
+  return n.map((x) => Math.max(x, 1));
+}
+
 // Issue 9: each window is fetched once. A run with at most the API's window max
 // blocks comes whole in one request and zooms locally. A bigger one is
 // asked for the URL's window first (never the whole run and then the
@@ -334,6 +349,9 @@ export async function timelineTab(panel, c, route, ctx) {
     streamLanes: big ? big.lanes : null,
     sbins: big && first.mode === 'bins' ? first : null,
     sms: smCount(c, first),
+    // a run of several GPUs whose blocks come whole: lanes per GPU's SMs
+    // (bins, past that, count every GPU's SM n together)
+    gpus: local && !c.bigCopies ? gpuLanes(c) : null,
     threadsPerSm: c.run.device?.threads_per_sm || 0,
     colors, extent, window: { from, to }, hidden, at,
     onWindow() {
