@@ -232,11 +232,15 @@ test('sweep --progress reports the points done of the shard\'s; options take --o
   assert.equal(quiet.code, 0, quiet.stderr);
   assert.deepEqual(lines(quiet.stderr), []);
   assert.match(quiet.stderr, /^schedlab: sweep: 2 points \(/);
-  for (const bad of ['-1', 'soon', '']) {
+  for (const bad of ['-1', 'soon']) {
     const b = cli(['sweep', spec, `--progress=${bad}`]);
     assert.equal(b.code, 2);
     assert.equal(b.stderr, `schedlab: --progress: expected the seconds between reports, 0..86400 (0: none), got "${bad}"\n`);
   }
+  // an empty value is refused as for every option (cli.md)
+  const empty = cli(['sweep', spec, '--progress=']);
+  assert.equal(empty.code, 2);
+  assert.equal(empty.stderr, 'schedlab: option --progress: the value is empty (leave the option out instead)\n');
   const db = join(dir, 'eq.db');
   const eq = cli(['sweep', file('eq.json', { ...SPEC, tasksets: 5 }), `--db=${db}`, '--progress=0']);
   assert.equal(eq.code, 0, eq.stderr);
