@@ -62,17 +62,7 @@ INSERT INTO devices_gpus (run, name,
     l1_assoc, latency_l1, uvm_page_kb, uvm_fault_latency, sm_faults,
     copies_in_flight, l2_kb, l2_assoc, latency_l2, mem_admission,
     l1_sectors, ldst_queue)
-SELECT run, name,
-    sms, threads_per_sm, max_threads_per_block, blocks_per_sm, warps_per_sm,
-    regs_per_sm, max_regs_per_block, smem_per_sm, max_smem_per_block,
-    warp_size, schedulers_per_sm, copy_engines, copy_bandwidth, clock_hz,
-    sm_order_kind, sm_order, mem_bandwidth, latency_alu, latency_sfu,
-    latency_shared, latency_mem, fetch_warps, ibuffer, sm_mem_bandwidth,
-    fp32_rate, dram_sectors, sm_port_sectors, sm_mem_queue, l1_smem_kb,
-    l1_assoc, latency_l1, uvm_page_kb, uvm_fault_latency, sm_faults,
-    copies_in_flight, l2_kb, l2_assoc, latency_l2, mem_admission,
-    l1_sectors, ldst_queue
-FROM devices;
+SELECT * FROM devices;   -- its columns in that order, as the steps before made them
 DROP TABLE devices;
 ALTER TABLE devices_gpus RENAME TO devices;
 ALTER TABLE kernels ADD COLUMN device INTEGER NOT NULL DEFAULT 0;
