@@ -200,17 +200,18 @@ static int parse_kernel(pctx *p, json_t *o, size_t i) {
 }
 
 /* A block's or a cohort's "device" (DESIGN §5: on every block of a trace of
- * several GPUs) is its kernel's: absent, or the same. */
+ * several GPUs) is its kernel's: absent (or null), or the same; any other
+ * value, -1 included, is refused. A kernel whose own index is no GPU
+ * (negative) is named at the kernel by the range check (trace_check.c),
+ * not here at its first block. */
 static int same_device(pctx *p, json_t *o, const char *w, size_t i, int32_t kernel) {
-    int32_t dev;
-    if (get_i32(p, o, w, i, "device", -1, &dev)) return -1;
-    if (dev >= 0 && dev != p->t->kernels.v[kernel].device) {
-        char what[96];
-        snprintf(what, sizeof what, "%d is not its kernel's device (%d)", (int)dev,
-                 (int)p->t->kernels.v[kernel].device);
-        return perr(p, w, i, "device", what);
-    }
-    return dev < -1 ? perr(p, w, i, "device", "out of range") : 0;
+    if (!jr_opt(o, "device")) return 0;
+    int32_t dev, own = p->t->kernels.v[kernel].device;
+    if (get_i32(p, o, w, i, "device", 0, &dev)) return -1;
+    if (own < 0 || dev == own) return 0;
+    char what[96];
+    snprintf(what, sizeof what, "%d is not its kernel's device (%d)", (int)dev, (int)own);
+    return perr(p, w, i, "device", what);
 }
 
 static int parse_block(pctx *p, json_t *o, size_t i) {

@@ -1302,6 +1302,44 @@ static void test_numbers(void **state) {
 
 /* ---- demangler ------------------------------------------------------------ */
 
+/* A trace of several GPUs (DESIGN §5): a block's and a cohort's `device`
+ * is its kernel's, so any other value -- -1 included, which is no GPU --
+ * is refused naming the block; a kernel's own bad index is named at the
+ * kernel, not at the first of its blocks. */
+#define GPUS2 "{\"schema\":\"schedlab-trace/1\",\"device\":{\"name\":\"g\",\"sms\":2}," \
+              "\"devices\":[{\"name\":\"g\",\"sms\":2},{\"name\":\"g\",\"sms\":2}],"
+static void test_trace_block_device(void **state) {
+    (void)state;
+    expect_error(IMP_SCHEDLAB_TRACE, "t.json",
+                 GPUS2 "\"kernels\":[{\"id\":0,\"first_block\":0,\"end\":10,\"device\":1}],"
+                 "\"blocks\":[{\"kernel\":0,\"index\":0,\"sm\":0,\"start\":0,\"end\":10,\"device\":-1}]}",
+                 "t.json: blocks[0].device: -1 is not its kernel's device (1)");
+    expect_error(IMP_SCHEDLAB_TRACE, "t.json",
+                 GPUS2 "\"kernels\":[{\"id\":0,\"first_block\":0,\"end\":10,\"device\":1}],"
+                 "\"cohorts\":[{\"kernel\":0,\"sm\":0,\"index\":0,\"stride\":1,\"count\":1,"
+                 "\"per_wave\":1,\"start\":0,\"end\":10,\"period\":0,\"device\":-1}]}",
+                 "t.json: cohorts[0].device: -1 is not its kernel's device (1)");
+    /* the kernel's -1 is the range check's to name, as the store runs it */
+    trace t;
+    char err[512];
+    assert_int_equal(import_text(IMP_SCHEDLAB_TRACE, "t.json",
+                                 GPUS2 "\"kernels\":[{\"id\":0,\"first_block\":0,\"end\":10,\"device\":-1}],"
+                                 "\"blocks\":[{\"kernel\":0,\"index\":0,\"sm\":0,\"start\":0,\"end\":10,\"device\":0}]}",
+                                 &t, err, sizeof err), 0);
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), -1);
+    assert_string_equal(err, "t.json: kernels[0].device: -1 is not a GPU of the trace (it has 2 in \"devices\")");
+    trace_free(&t);
+    /* absent or null on a block: its kernel's */
+    assert_int_equal(import_text(IMP_SCHEDLAB_TRACE, "t.json",
+                                 GPUS2 "\"kernels\":[{\"id\":0,\"first_block\":0,\"end\":10,\"device\":1}],"
+                                 "\"blocks\":[{\"kernel\":0,\"index\":0,\"sm\":0,\"start\":0,\"end\":10},"
+                                 "{\"kernel\":0,\"index\":1,\"sm\":1,\"start\":0,\"end\":10,\"device\":null}]}",
+                                 &t, err, sizeof err), 0);
+    assert_int_equal(t.blocks.n, 2);
+    assert_int_equal(t.kernels.v[0].device, 1);
+    trace_free(&t);
+}
+
 static void expect_demangled(const char *mangled, const char *want) {
     char buf[1024];
     const char *got = imp_demangle(mangled, buf, sizeof buf);
@@ -1424,6 +1462,7 @@ int main(void) {
         cmocka_unit_test(test_archive_members_mapped),
         cmocka_unit_test(test_archive_no_tmpdir),
         cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_trace_block_device),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_demangle),
     };
