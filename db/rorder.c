@@ -402,6 +402,8 @@ int db_rorder_page(db *d, const char *run, const ror_query *q, trace *out, int64
     ror_build b = {.kind = q->kind, .variant = q->key | (q->desc ? V_DESC : 0) | (q->name ? V_BY_NAME : 0)};
     int rc = dbi_lookup_id(d, "runs", run, &b.run, err, errlen);
     if (rc) return rc;
+    /* a trace of several GPUs: its records say theirs, as in every list */
+    if (!out->devices.n && dbi_load_gpus(d, b.run, out, err, errlen)) return -1;
     sqlite3_stmt *st = NULL;
     if (prepare(d, q->kind == ROR_KERNELS ? "SELECT n_kernels FROM runs WHERE id = ?1"
                                           : "SELECT n_copies FROM runs WHERE id = ?1",

@@ -4,6 +4,7 @@
 #include "api_handlers.h"
 #include "api_ctx.h"
 #include "replay.h"
+#include "replay_devices.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1000,7 +1001,13 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             trace_free(&t);
             goto done;
         }
-        /* occurrence counts per name, via a scratch interner */
+        /* occurrence counts per name, via a scratch interner; in a run of
+         * several GPUs per GPU and name, the GPU by its lanes' "gpuN" /
+         * "rankN" words (replay_devices.h), which a replay keeps, so that
+         * the nth kernel of a name on one GPU meets the nth on the same GPU
+         * (a job's ranks interleave in time, their replay lists them GPU
+         * by GPU) */
+        bool gpus = !cached && replay_device_keys(&t, NULL, 0) > 1;
         trace occ;
         trace_init(&occ);
         int64_t *count = cached ? NULL : calloc(t.kernels.n + 1, sizeof *count);
@@ -1008,11 +1015,16 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             const trace_kernel *k = &t.kernels.v[i];
             const char *name = trace_str_get(&t, k->name);
             name = name ? name : "";
-            trace_str id = trace_intern(&occ, name);
+            char gpu[REPLAY_DEVICE_KEY] = "", on[600], stream[REPLAY_DEVICE_KEY + 64];
+            if (gpus) replay_device_key(trace_str_get(&t, k->process), gpu);
+            snprintf(on, sizeof on, "%s\x1f%s", gpu, name);
+            trace_str id = trace_intern(&occ, on);
             if (!id || id > t.kernels.n) continue;
-            char key[600];
-            snprintf(key, sizeof key, "%s\x1f%" PRId64, name, count[id]++);
-            cmp_krow *row = row_for(&kr, key, name, trace_str_get(&t, k->stream));
+            char key[700];
+            snprintf(key, sizeof key, "%s\x1f%" PRId64, on, count[id]++);
+            const char *sname = trace_str_get(&t, k->stream);
+            if (gpus) snprintf(stream, sizeof stream, "%s/%s", gpu, sname ? sname : "?");
+            cmp_krow *row = row_for(&kr, key, name, gpus ? stream : sname);
             if (!row) continue;
             int64_t from = k->issue != TRACE_NONE ? k->issue : k->first_block;
             row->response[r] = k->end != TRACE_NONE && from != TRACE_NONE ? k->end - from

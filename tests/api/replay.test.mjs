@@ -5,7 +5,10 @@
 // itself exactly), on an nvprof fixture, and on the real traces (each figure
 // printed, the issue's targets asserted).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { fixture, getJson, realTrace, startServer } from './server.mjs';
@@ -201,4 +204,35 @@ test('the 4-GPU NCCL trace replays as 4 simulated devices, a run per placement, 
   const sms = async (r) => new Set((await getJson(`${srv.base}/api/runs/${r}/blocks?max=1000`)).body.blocks.map((b) => b.sm)).size;
   const [mr, rrs] = [await sms(sim), await sms(rr)];
   assert.ok(rrs > mr, `round-robin used ${rrs} SMs, most-room ${mr}`);
+});
+
+// DESIGN §5 and the compare view on a job of two ranks: the DLRM step's
+// rank files (one run; 245 kernels on rank 0's V100, 310 on rank 1's,
+// SOURCES.md) list their two GPUs, and the compare table pairs each kernel
+// with the same kernel of its replay on the same GPU. The ranks' kernels
+// interleave in time and share stream numbers, while the replay lists them
+// GPU by GPU: paired by name and occurrence alone, 555 kernels made 480
+// rows, rank 0's first kernel beside one of rank 1's.
+test('a two-rank PyTorch job lists its GPUs, and its compare table pairs each kernel on its own GPU', async (t) => {
+  const files = ['kineto_param_v100x8_dlrm_rank0of8.pt.trace.json', 'kineto_param_v100x8_dlrm_rank1of8.pt.trace.json'];
+  const paths = files.map((f) => realTrace(t, f));
+  if (paths.includes(null)) return;
+  const dir = mkdtempSync(join(tmpdir(), 'schedlab-dlrm-'));
+  const job = join(dir, 'dlrm_job.tar.gz');
+  execFileSync('tar', ['czf', job, '-C', dirname(paths[0]), ...files]);
+  const run = await importFile(job, 'dlrm_job.tar.gz');
+  rmSync(dir, { recursive: true, force: true });
+  const { body: meas } = await getJson(`${srv.base}/api/runs/${run}`);
+  assert.deepEqual(meas.devices.map((d) => [d.name, d.sms]), [['Tesla V100-SXM2-32GB', 80], ['Tesla V100-SXM2-32GB', 80]]);
+  const { body: ks } = await getJson(`${srv.base}/api/runs/${run}/kernels?limit=1000`);
+  const on = (list, g) => list.filter((k) => k.device === g).length;
+  assert.deepEqual([on(ks.kernels, 0), on(ks.kernels, 1)], [245, 310]);
+  const rp = await replay(run);
+  assert.equal(rp.status, 201, rp.error);
+  const sim = rp.result.runs[0].run;
+  const { body: cmp } = await getJson(`${srv.base}/api/compare?runs=${run},${sim}`);
+  assert.equal(cmp.kernels.length, 555);
+  for (const row of cmp.kernels) assert.ok(!row.start.includes(null), JSON.stringify(row));
+  const gpuRows = (g) => cmp.kernels.filter((row) => row.stream.startsWith(`${g}/`)).length;
+  assert.deepEqual([gpuRows('rank0 gpu0'), gpuRows('rank1 gpu1')], [245, 310]);
 });
