@@ -99,6 +99,10 @@ int units_parse(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *o
             frac++;
     }
     bool anydigit = p > str && !(p - str == 1 && *str == '.');
+    /* "-1ms" is a number and a unit: say what is wrong with it, as for -5 */
+    if (!anydigit && str[0] == '-' &&
+        ((str[1] >= '0' && str[1] <= '9') || (str[1] == '.' && str[2] >= '0' && str[2] <= '9')))
+        return jr_fail(c, path, "\"%s\" must not be negative", str);
     if (!anydigit)
         return jr_fail(c, path, "\"%s\" is not a quantity (write a number and a unit: %s)",
                        str, kind_units[k]);

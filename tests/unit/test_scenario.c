@@ -153,7 +153,13 @@ static void test_bad_units(void **state) {
                  "t.json: ops[0].block_time: \"fast\" is not a quantity (write a number and a "
                  "unit: s, ms, us, ns or cycles)");
     expect_error(one_kernel("'tx2'", "'block_time':'-1s'"),
-                 "t.json: ops[0].block_time: \"-1s\" is not a quantity (write a number and a "
+                 "t.json: ops[0].block_time: \"-1s\" must not be negative");
+    expect_error(one_kernel("'tx2'", "'block_time':'1s','smem':'-4KB'"),
+                 "t.json: ops[0].smem: \"-4KB\" must not be negative");
+    expect_error(one_kernel("'tx2'", "'block_time':'-.5 ms'"),
+                 "t.json: ops[0].block_time: \"-.5 ms\" must not be negative");
+    expect_error(one_kernel("'tx2'", "'block_time':'-'"),
+                 "t.json: ops[0].block_time: \"-\" is not a quantity (write a number and a "
                  "unit: s, ms, us, ns or cycles)");
     expect_error(one_kernel("'tx2'", "'block_time':-5"),
                  "t.json: ops[0].block_time: -5 must not be negative");
