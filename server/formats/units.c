@@ -53,8 +53,12 @@ int units_scale_exact(int64_t mant, int64_t scale, int64_t div, int64_t *out, bo
     return 0;
 }
 
-int units_parse(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *out,
-                bool *cycles) {
+/* units_parse; `dur_cap`: the caller refuses durations past
+ * UNITS_MAX_DURATION, so a value too large for int64 says that limit too. */
+static int parse_quantity(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *out,
+                          bool *cycles, bool dur_cap) {
+    const char *too_large = dur_cap ? "is longer than this build accepts (1000000s)"
+                                    : "is too large";
     if (cycles)
         *cycles = false;
     if (!json_is_string(v)) {
@@ -63,7 +67,13 @@ int units_parse(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *o
                            kind_whole[k], jr_type_name(v));
         if (json_is_real(v)) {
             double d = json_real_value(v);
-            if (!(isfinite(d) && d == floor(d) && fabs(d) < 9.0e18)) {
+            if (isfinite(d) && d == floor(d) && fabs(d) >= 9.0e18) {
+                /* 1e19 is whole: too large (or negative), not a fraction */
+                if (d < 0)
+                    return jr_fail(c, path, "%g must not be negative", d);
+                return jr_fail(c, path, "%g %s", d, too_large);
+            }
+            if (!(isfinite(d) && d == floor(d))) {
                 /* "at": 0.2 almost always means seconds */
                 if (k == UNITS_DURATION && isfinite(d) && d > 0)
                     return jr_fail(c, path, "%g is not a whole number of nanoseconds (a bare "
@@ -147,13 +157,18 @@ int units_parse(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *o
     if (units_scale_exact(mant, scale, pow10_i64(frac), out, &inexact)) {
         if (inexact)
             return jr_fail(c, path, "\"%s\" is not a whole number of %s", str, kind_whole[k]);
-        return jr_fail(c, path, "\"%s\" is too large", str);
+        return jr_fail(c, path, "\"%s\" %s", str, too_large);
     }
     return 0;
 }
 
+int units_parse(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *out,
+                bool *cycles) {
+    return parse_quantity(c, v, path, k, out, cycles, false);
+}
+
 int units_parse_dur(jr_ctx *c, json_t *v, const char *path, units_dur *out) {
-    if (units_parse(c, v, path, UNITS_DURATION, &out->v, &out->cycles))
+    if (parse_quantity(c, v, path, UNITS_DURATION, &out->v, &out->cycles, true))
         return -1;
     if (out->v > UNITS_MAX_DURATION)
         return jr_fail(c, path, "%s is longer than this build accepts (1000000s)",

@@ -186,7 +186,18 @@ static void test_bad_units(void **state) {
     expect_error(one_kernel("'tx2'", "'block_time':'123456789012345678s'"),
                  "t.json: ops[0].block_time: \"123456789012345678s\" has too many digits");
     expect_error(one_kernel("'tx2'", "'block_time':'99999999999s'"),
-                 "t.json: ops[0].block_time: \"99999999999s\" is too large");
+                 "t.json: ops[0].block_time: \"99999999999s\" is longer than this build "
+                 "accepts (1000000s)");
+    /* a bare 1e19 is whole, only too large: no "for seconds write" hint */
+    expect_error(one_kernel("'tx2'", "'block_time':1e19"),
+                 "t.json: ops[0].block_time: 1e+19 is longer than this build accepts "
+                 "(1000000s)");
+    expect_error(one_kernel("'tx2'", "'block_time':-1e19"),
+                 "t.json: ops[0].block_time: -1e+19 must not be negative");
+    expect_error(one_kernel("'tx2'", "'block_time':1,'smem':1e30"),
+                 "t.json: ops[0].smem: 1e+30 is too large");
+    expect_error(one_kernel("'tx2'", "'block_time':1,'smem':'99999999TB'"),
+                 "t.json: ops[0].smem: \"99999999TB\" is too large");
     expect_error(one_kernel("'tx2'", "'block_time':'2000000s'"),
                  "t.json: ops[0].block_time: the duration is longer than this build accepts "
                  "(1000000s)");
