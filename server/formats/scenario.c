@@ -458,7 +458,14 @@ typedef struct stream_in {
 
 static int read_stream_name(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
-    return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->name);
+    const char **name = &((stream_in *)obj)->name;
+    if (jr_get_name(&c->jr, v, path, name)) return -1;
+    /* every process has its NULL stream already, at CUDA's default
+     * priority (TX2 paper §4.1, N1-N2): declaring it would give it another */
+    if (strcmp(*name, "null") == 0)
+        return jr_fail(&c->jr, path, "\"null\" is each process's NULL stream, there without "
+                       "being declared (ops name it by \"stream\": \"null\" and \"process\")");
+    return 0;
 }
 static int read_stream_process(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
@@ -937,12 +944,19 @@ static int read_op_latency(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     return parse_latency(c, v, path, ((op_in *)obj)->op);
 }
+/* A QAWS budget counts warp instructions (QAWS §IV): a kernel of a fixed
+ * block_time issues none, so a budget there would change nothing. */
+#define BUDGET_NEEDS_PROGRAM "runs for a fixed block_time; a budget counts warp instructions " \
+                             "and needs a \"program\" (the warp-level model)"
 static int read_op_budget(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
+    op_in *in = obj;
     int64_t b;
     if (jr_get_count(&c->jr, v, path, 1, 1000000, &b))
         return -1;
-    ((op_in *)obj)->op->budget = (int32_t)b;
+    if (!in->op->has_program)
+        return jr_fail(&c->jr, path, "kernel \"%s\" " BUDGET_NEEDS_PROGRAM, in->name);
+    in->op->budget = (int32_t)b;
     return 0;
 }
 static int read_op_qos_goal(void *ctx, json_t *v, const char *path, void *obj) {
@@ -1249,6 +1263,8 @@ static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
         bool found = false;
         for (size_t i = 0; i < s->nops; i++) {
             if (s->rawops[i].kind == SIM_OP_KERNEL && strcmp(s->rawops[i].name, key) == 0) {
+                if (!s->rawops[i].has_program)
+                    return jr_fail(&c->jr, p, "kernel \"%s\" " BUDGET_NEEDS_PROGRAM, key);
                 run->budgets[i] = (int32_t)b;
                 found = true;
             }

@@ -947,11 +947,34 @@ static void test_reference(void **state) {
     expect_error(with_reference(""), "t.json: reference.rows: must hold 1 to 64 rows, not 0");
 }
 
+/* What would change nothing, or be what CUDA cannot do, is refused
+ * (found by a helper writing scenarios as a user): a QAWS budget on a
+ * kernel of fixed block_time (a budget counts warp instructions, QAWS
+ * §IV), in the op or a variant, and a declared "null" stream (each
+ * process has its NULL stream, TX2 paper §4.1; declared, it took a
+ * priority CUDA cannot give it). */
+static void test_refused_no_effect(void **state) {
+    (void)state;
+    expect_error(one_kernel("'tx2'", "'block_time':'1ms','budget':3"),
+                 "t.json: ops[0].budget: kernel \"K1\" runs for a fixed block_time; a budget counts "
+                 "warp instructions and needs a \"program\" (the warp-level model)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
+                 "'variants':[{'name':'b','policy':{'warp':'qaws'},'budgets':{'K1':3}}]}",
+                 "t.json: variants[0].budgets.K1: kernel \"K1\" runs for a fixed block_time; a budget "
+                 "counts warp instructions and needs a \"program\" (the warp-level model)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','streams':[{'name':'null','priority':'high'}],"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}]}",
+                 "t.json: streams[0].name: \"null\" is each process's NULL stream, there without being "
+                 "declared (ops name it by \"stream\": \"null\" and \"process\")");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
         cmocka_unit_test(test_size_and_rate_units),
         cmocka_unit_test(test_bad_units),
+        cmocka_unit_test(test_refused_no_effect),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_copy_duration_and_memset),
         cmocka_unit_test(test_error_messages_verbatim),
