@@ -102,6 +102,52 @@ test('the case study with its graphics task (issue 27): every analysis\'s bounds
   assert.deepEqual(br.problems, []);
 });
 
+// docs/rta.md's counterexample F: tau, the first task, responds later than
+// the bound of the analysis its run was simulated under. Each analysis the
+// API bounds gets a bound mark of its own colour (a mark is a short line,
+// Chart.js's 'line' point style, which draws no dashes, so its colour is
+// all that tells one analysis's bound from another's) and its legend key
+// in that colour, never the red of "bound exceeded" because the first
+// task's bound is exceeded: before, 10 analyses shared 6 colours (FMLP+ and
+// MPCP drawn as TSG and GCAPS), and the run's own key was red.
+test('every analysis\'s bound has its own colour, and its legend key is that colour even where the first task exceeds it', async () => {
+  const { body } = await srv.api('/api/experiments');
+  const f = body.experiments.find((e) => /counterexample F/.test(e.name));
+  assert.ok(f, 'the shipped counterexample F is stored');
+  const run = f.runs[0].run;
+  const sc = (await srv.api(`/api/experiments/${f.slug}`)).body.scenario;
+  const rta = (await srv.api('/api/rta', { method: 'POST', body: JSON.stringify(sc), headers: { 'Content-Type': 'application/json' } })).body;
+  const analyses = Object.keys(rta.analyses);
+  assert.equal(analyses.length, 10);
+  const meta = (await srv.api(`/api/runs/${run}`)).body.meta;
+  const first = meta.tasks.split(',')[0];
+  const mort = Number(/max=(\d+)/.exec(meta[`task:${first}`])[1]);
+  const wait = meta.gpu_wait === 'busy' ? 'busy' : 'suspend';
+  const own = { 'time-slice': 'tsg_rr', gcaps: 'gcaps', 'fmlp+': 'fmlp', mpcp: 'mpcp' }[meta.contexts] + `_${wait}`;
+  assert.ok(mort > rta.analyses[own].tasks[first].wcrt, `${first}: MORT ${mort} beyond its ${own} bound`);
+  await page.goto(`${srv.base}/runs/${run}?view=tasks`);
+  await ready(page, 'tasks');
+  const seen = await page.evaluate(() => {
+    const ch = window.Chart.getChart(document.querySelector('#task-responses canvas'));
+    const sets = ch.data.datasets.map((d, i) => ({ label: d.label, i }));
+    const bounds = sets.filter((d) => /^bound: /.test(d.label));
+    // the colour a bound mark is drawn in, task by task
+    const drawn = Object.fromEntries(bounds.map((d) => [d.label, ch.getDatasetMeta(d.i).data.map((el) => el.options.borderColor)]));
+    const keys = Object.fromEntries(ch.legend.legendItems.map((it) => [it.text, it.strokeStyle]));
+    return { bounds: bounds.map((d) => d.label), drawn, keys };
+  });
+  assert.equal(seen.bounds.length, analyses.length);
+  const exceeded = seen.keys['bound exceeded'];
+  // the tasks the run's own analysis is not exceeded on: its own colour
+  const colourOf = Object.fromEntries(seen.bounds.map((l) => [l, seen.drawn[l].find((c) => c !== exceeded)]));
+  assert.equal(new Set(Object.values(colourOf)).size, analyses.length, JSON.stringify(colourOf));
+  for (const l of seen.bounds) {
+    assert.notEqual(colourOf[l], exceeded, l);
+    assert.equal(seen.keys[l], colourOf[l], `${l}: its legend key`);
+  }
+  assert.deepEqual(br.problems, []);
+});
+
 test('an analysis that refuses the scenario is named on the page, not left as a missing column', async () => {
   // a task key the analyses' reader does not take: the experiment simulates, the analysis answers 400
   await page.route('**/api/rta', (r) => r.fulfill({ status: 400, contentType: 'application/json',

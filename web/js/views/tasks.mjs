@@ -50,6 +50,16 @@ export const ANALYSES = [
   ['mpcp_busy', 'MPCP GPU lock, busy-wait'],
   ['mpcp_suspend', 'MPCP GPU lock, suspend'],
 ];
+// One colour per analysis, by name (a run's chart shows only the analyses
+// with bounds, so a colour must not follow the position): ten, none of them
+// the red of a bound exceeded (MISS). A bound is drawn as a short line
+// (Chart.js's 'line' point style, which draws no dashes), so its colour is
+// all that tells one analysis's bound from another's.
+export const BOUND_COLORS = {
+  tsg_rr_busy: '#1d4ed8', tsg_rr_suspend: '#047857', gcaps_busy: '#7c3aed', gcaps_suspend: '#b45309',
+  gcaps_busy_gprio: '#0e7490', gcaps_suspend_gprio: '#be185d', fmlp_busy: '#65a30d', fmlp_suspend: '#c026d3',
+  mpcp_busy: '#ca8a04', mpcp_suspend: '#78716c',
+};
 export const DASH_NOTE = '— : no bound. Either the analysis cannot bound the task (its response-time iteration passed the deadline, and every task analysed after it then has none either: GCAPS §6), or the task is best-effort (not analysed), or the run has no analysis (the shared driver, an imported trace).';
 
 export function hasTasks(c) {
@@ -431,12 +441,11 @@ export function responseChart(host, stats, analyses, mine, colors) {
   });
   datasets.push({ label: 'mean', data: stats.map((s, i) => ({ x: i, y: s.mean === null ? null : ms(s.mean) })), pointStyle: 'rectRot', pointRadius: 6, backgroundColor: '#374151', showLine: false });
   datasets.push({ label: 'MORT', data: stats.map((s, i) => ({ x: i, y: s.mort === null ? null : ms(s.mort) })), pointStyle: 'triangle', pointRadius: 7, backgroundColor: '#111827', showLine: false });
-  const dash = [[6, 3], [2, 2], [8, 2, 2, 2], [1, 3], [4, 4], [10, 4]];
   analyses.forEach(([a, label], ai) => {
+    const col = BOUND_COLORS[a] || '#6b7280';
     datasets.push({
-      label: `bound: ${label}`, showLine: false, pointStyle: 'line', pointRadius: 16, pointBorderWidth: a === mine ? 4 : 2,
-      borderColor: stats.map((s) => (a === mine && s.violated ? MISS : ['#1d4ed8', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d'][ai % 6])),
-      backgroundColor: '#1d4ed8', borderDash: dash[ai % dash.length],
+      label: `bound: ${label}`, bound: a, showLine: false, pointStyle: 'line', pointRadius: 16, pointBorderWidth: a === mine ? 4 : 2,
+      borderColor: stats.map((s) => (a === mine && s.violated ? MISS : col)), backgroundColor: col,
       data: stats.map((s, i) => ({ x: i + (ai - (analyses.length - 1) / 2) * 0.06, y: s.bounds[a] === null ? null : ms(s.bounds[a]) })),
     });
   });
@@ -448,7 +457,21 @@ export function responseChart(host, stats, analyses, mine, colors) {
     options: {
       animation: false, responsive: true, maintainAspectRatio: false,
       scales: taskScales(stats.map((s) => s.task)),
-      plugins: { legend: { position: 'top', labels: { usePointStyle: true } } },
+      plugins: {
+        legend: {
+          position: 'top',
+          labels: {
+            usePointStyle: true,
+            // Chart.js draws a key in its dataset's first point's colour: a
+            // bound's key is its analysis's colour even where the first
+            // task's bound is exceeded (drawn red, as "bound exceeded" is)
+            generateLabels: (ch) => Chart.defaults.plugins.legend.labels.generateLabels(ch).map((it) => {
+              const ds = ch.data.datasets[it.datasetIndex];
+              return ds && ds.bound ? { ...it, strokeStyle: BOUND_COLORS[ds.bound] || ds.backgroundColor, fillStyle: BOUND_COLORS[ds.bound] || ds.backgroundColor } : it;
+            }),
+          },
+        },
+      },
     },
   });
   return chart;
