@@ -439,8 +439,10 @@ export function responseChart(host, stats, analyses, mine, colors) {
     label: 'job response', data: stats.flatMap((s, i) => s.responses.map((r, k) => ({ x: i + jitter(k), y: ms(r) }))),
     backgroundColor: stats.flatMap((s) => s.responses.map(() => `${colors.get(s.task)}80`)), pointRadius: 1.5, showLine: false,
   });
-  datasets.push({ label: 'mean', data: stats.map((s, i) => ({ x: i, y: s.mean === null ? null : ms(s.mean) })), pointStyle: 'rectRot', pointRadius: 6, backgroundColor: '#374151', showLine: false });
-  datasets.push({ label: 'MORT', data: stats.map((s, i) => ({ x: i, y: s.mort === null ? null : ms(s.mort) })), pointStyle: 'triangle', pointRadius: 7, backgroundColor: '#111827', showLine: false });
+  // the mean and the MORT in the theme's ink and mark colours (app.css),
+  // resolved at each draw: fixed near-blacks vanished on the dark theme
+  datasets.push({ label: 'mean', data: stats.map((s, i) => ({ x: i, y: s.mean === null ? null : ms(s.mean) })), pointStyle: 'rectRot', pointRadius: 6, backgroundColor: () => chartTheme().ink, showLine: false });
+  datasets.push({ label: 'MORT', data: stats.map((s, i) => ({ x: i, y: s.mort === null ? null : ms(s.mort) })), pointStyle: 'triangle', pointRadius: 7, backgroundColor: () => chartTheme().mark, showLine: false });
   analyses.forEach(([a, label], ai) => {
     const col = BOUND_COLORS[a] || '#6b7280';
     datasets.push({
