@@ -142,9 +142,15 @@ int replay_device_subtrace(const trace *t, const char *key, trace *o) {
     int64_t *bmap = NULL;
     if (gpu < -1 || !kmap || copy_meta(t, o) != 0) goto oom;
     if (gpu >= 0) {
-        /* one GPU of several: its own device record */
-        o->device = t->devices.v[gpu];
-        o->has_device = true;
+        /* one GPU of several: its own device record, a device as the
+         * importers set has_device (its SM count known); a GPU known only
+         * by name (an nvprof CSV's "GeForce GTX 1080 Ti (1)") is named as
+         * such a trace of one GPU names it, by its meta "device", so the
+         * replay finds it by name as it would alone */
+        const sim_device *g = &t->devices.v[gpu];
+        o->device = *g;
+        o->has_device = g->sms > 0;
+        if (!o->has_device && g->name[0] && trace_set_meta(o, "device", g->name) < 0) goto oom;
     }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];

@@ -145,11 +145,45 @@ static void test_idle_gpu_left_out(void **state) {
     trace_free(&m);
 }
 
+/* GPUs known only by name, as an nvprof CSV gives them ("GeForce GTX
+ * 1080 Ti (1)": no SM count, no compute capability; the trace has no
+ * device, its meta "device" the name): each replays on the GPU its name
+ * names, as the trace of one such GPU does, not on a device of 0 SMs. */
+static void test_gpus_known_by_name(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "dev0:ctx1", "dev1:ctx1");
+    memset(&m.device, 0, sizeof m.device);
+    m.has_device = false;
+    for (int g = 0; g < 2; g++) {
+        memset(&m.devices.v[g], 0, sizeof m.devices.v[g]);
+        snprintf(m.devices.v[g].name, sizeof m.devices.v[g].name, "%s", NAMES[g]);
+    }
+    assert_int_equal(trace_set_meta(&m, "device", NAMES[0]), 0);
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    char err[1024] = "";
+    if (replay_devices_run(&m, "two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        int g = strcmp(v[i].key, "device 0") == 0 ? 0 : 1;
+        /* its own name, the SM count its name gives (simcore/cc.c) */
+        assert_string_equal(v[i].info.device, NAMES[g]);
+        assert_int_equal(v[i].simulated.device.sms, SMS[g]);
+    }
+    replay_devices_free(v, n);
+    trace_free(&merged);
+    trace_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lanes_name_the_gpus),
         cmocka_unit_test(test_index_alone),
         cmocka_unit_test(test_idle_gpu_left_out),
+        cmocka_unit_test(test_gpus_known_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
