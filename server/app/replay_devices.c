@@ -74,6 +74,12 @@ static void gpu_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY]) {
     }
 }
 
+char (*replay_gpu_keys(const trace *t))[REPLAY_DEVICE_KEY] {
+    char (*keys)[REPLAY_DEVICE_KEY] = malloc((t->devices.n ? t->devices.n : 1) * sizeof *keys);
+    if (keys) gpu_keys(t, keys);
+    return keys;
+}
+
 /* The GPU index of key `key` in a trace that lists its GPUs, or -1. */
 static int32_t gpu_of_key(const trace *t, const char *key) {
     char (*keys)[REPLAY_DEVICE_KEY] = malloc(t->devices.n * sizeof *keys);

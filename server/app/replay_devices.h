@@ -56,6 +56,13 @@ void replay_device_key(const char *process, char out[REPLAY_DEVICE_KEY]);
  * no key counts 0 or 1 ("" is a key of its own when others exist). */
 size_t replay_device_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY], size_t max);
 
+/* The key of each GPU of a trace that lists its GPUs (t->devices.n
+ * entries, by device index; "" for a GPU without work), as
+ * replay_device_keys names them and a replay's merged run keeps them for
+ * GPUs whose lanes name them. Malloc'ed (the caller frees), NULL out of
+ * memory. */
+char (*replay_gpu_keys(const trace *t))[REPLAY_DEVICE_KEY];
+
 /* The work of device `key` of t: its kernels and copies (and their blocks
  * and pauses; each record's device 0), the GPU's device record, name,
  * source, origin and meta. 0 or -1 (out of memory). `o` is initialised

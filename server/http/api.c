@@ -1006,8 +1006,12 @@ void h_compare(void *app, const http_request *req, http_response *res) {
          * "rankN" words (replay_devices.h), which a replay keeps, so that
          * the nth kernel of a name on one GPU meets the nth on the same GPU
          * (a job's ranks interleave in time, their replay lists them GPU
-         * by GPU) */
+         * by GPU). A run that lists its GPUs (DESIGN §5) names each by its
+         * key (replay_gpu_keys: its lanes' words, else "device N"), as its
+         * replay does: lanes without the words (an nvprof CSV's
+         * "dev1:ctx1") would make every GPU one */
         bool gpus = !cached && replay_device_keys(&t, NULL, 0) > 1;
+        char (*gkeys)[REPLAY_DEVICE_KEY] = gpus && t.devices.n ? replay_gpu_keys(&t) : NULL;
         trace occ;
         trace_init(&occ);
         int64_t *count = cached ? NULL : calloc(t.kernels.n + 1, sizeof *count);
@@ -1016,7 +1020,10 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             const char *name = trace_str_get(&t, k->name);
             name = name ? name : "";
             char gpu[REPLAY_DEVICE_KEY] = "", on[600], stream[REPLAY_DEVICE_KEY + 64];
-            if (gpus) replay_device_key(trace_str_get(&t, k->process), gpu);
+            if (gkeys && k->device >= 0 && (size_t)k->device < t.devices.n)
+                snprintf(gpu, sizeof gpu, "%s", gkeys[k->device]);
+            else if (gpus)
+                replay_device_key(trace_str_get(&t, k->process), gpu);
             snprintf(on, sizeof on, "%s\x1f%s", gpu, name);
             trace_str id = trace_intern(&occ, on);
             if (!id || id > t.kernels.n) continue;
@@ -1033,6 +1040,7 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             row->end[r] = k->end;
         }
         free(count);
+        free(gkeys);
         trace_free(&occ);
         /* tasks: jobs, worst and mean response (end - release), misses */
         for (size_t i = 0; i < t.jobs.n; i++) {

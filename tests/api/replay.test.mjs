@@ -6,7 +6,7 @@
 // printed, the issue's targets asserted).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -235,4 +235,36 @@ test('a two-rank PyTorch job lists its GPUs, and its compare table pairs each ke
   for (const row of cmp.kernels) assert.ok(!row.start.includes(null), JSON.stringify(row));
   const gpuRows = (g) => cmp.kernels.filter((row) => row.stream.startsWith(`${g}/`)).length;
   assert.deepEqual([gpuRows('rank0 gpu0'), gpuRows('rank1 gpu1')], [245, 310]);
+});
+
+// The same pairing where the lanes do not name their GPUs: an nvprof CSV
+// names each GPU only in its Device column ("GeForce GTX 1080 Ti (1)"), its
+// lanes "dev1:ctx1". Its concurrentKernels log with every other row moved
+// to GPU 1 lists two GPUs; they replay by name (the 1080 Ti's 28 SMs), and
+// the compare table pairs each kernel with its own replay on its GPU (by
+// "gpuN" words alone every kernel was on one GPU: the measured second
+// kernel, on GPU 1, beside the replay's second of GPU 0).
+test('an nvprof CSV of two GPUs replays GPU by GPU, and its compare table pairs each kernel on its own GPU', async (t) => {
+  const path = realTrace(t, 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv');
+  if (!path) return;
+  const lines = readFileSync(path, 'utf8').split('\n');
+  let row = 0;
+  const moved = lines.map((l) => (/"GeForce GTX 1080 Ti \(0\)"/.test(l) && row++ % 2 === 1
+    ? l.replace('(0)', '(1)') : l));
+  const dir = mkdtempSync(join(tmpdir(), 'schedlab-csv2-'));
+  const file = join(dir, 'two_gpus.csv');
+  writeFileSync(file, moved.join('\n'));
+  const run = await importFile(file, 'two_gpus.csv');
+  rmSync(dir, { recursive: true, force: true });
+  const { body: meas } = await getJson(`${srv.base}/api/runs/${run}`);
+  assert.deepEqual(meas.devices.map((d) => d.name), ['GeForce GTX 1080 Ti', 'GeForce GTX 1080 Ti']);
+  const rp = await replay(run);
+  assert.equal(rp.status, 201, rp.error);
+  const sim = rp.result.runs[0].run;
+  const { body: cmp } = await getJson(`${srv.base}/api/compare?runs=${run},${sim}`);
+  assert.equal(cmp.kernels.length, 9);
+  // each kernel's replay starts when it did (its launch, on its own GPU)
+  for (const r of cmp.kernels) assert.equal(r.start[0], r.start[1], JSON.stringify(r));
+  const gpuRows = (g) => cmp.kernels.filter((r) => r.stream.startsWith(`${g}/`)).length;
+  assert.deepEqual([gpuRows('device 0'), gpuRows('device 1')], [5, 4]);
 });
