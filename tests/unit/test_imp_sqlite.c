@@ -879,9 +879,11 @@ static void count_per_dev(const trace *t, per_dev *c) {
     }
 }
 
-/* A streamed import's batch, checked as the store checks each one
- * (server/app/store.c stream_batch: imp_check_trace on the batch with the
- * trace's devices as they are then), then counted. */
+/* A streamed import's batch, checked more strictly than the store checks
+ * it (server/app/store.c stream_batch bounds a batch's indices by
+ * IMP_MAX_GPUS, imp_check_batch): against the trace's devices as they are
+ * then, which the importer grows as it goes (imp_devices_reserve), then
+ * counted. */
 static int per_dev_batch(void *user, const trace *t, size_t kernels, size_t copies, char *err,
                          size_t errlen) {
     (void)kernels, (void)copies;
