@@ -227,14 +227,28 @@ static int simulate(const json_t *scn, size_t run, trace *out, char *err, size_t
     return rc;
 }
 
-/* Append simulated run s (device `key`) to the merged run o: its device is
- * the next of o's (DESIGN §5), which its records index; they keep their
+/* The merged run's GPUs numbered as the measured trace m numbers them
+ * (DESIGN §5), so that GPU n of the replay is GPU n of the measurement
+ * (keys and compare rows alike, also where a GPU had no work): m's devices,
+ * each replaced by its simulated device as merge() meets it. A trace
+ * without devices (a run stored before they were listed) gets them in the
+ * keys' order. 0, or -1 out of memory. */
+static int merged_gpus(const trace *m, trace *o) {
+    for (size_t g = 0; g < m->devices.n; g++)
+        if (trace_add_device(o, &m->devices.v[g]) < 0) return -1;
+    return 0;
+}
+
+/* Append simulated run s (GPU `key` of the measured trace m) to the merged
+ * run o: its device is m's index of the GPU (or the next of o's, for an m
+ * without devices), which its records index (DESIGN §5); they keep their
  * process names; queue names get the device key in front, so that one
  * GPU's "ce" is not another's. */
-static int merge(trace *o, const trace *s, const char *key) {
+static int merge(trace *o, const trace *m, const trace *s, const char *key) {
     size_t k0 = o->kernels.n, b0 = o->blocks.n;
-    int32_t gpu = trace_add_device(o, &s->device);
-    if (gpu < 0) return -1;
+    int32_t gpu = m->devices.n ? gpu_of_key(m, key) : trace_add_device(o, &s->device);
+    if (gpu < 0 || (size_t)gpu >= o->devices.n) return -1;
+    o->devices.v[gpu] = s->device;
     for (size_t i = 0; i < s->kernels.n; i++) {
         const trace_kernel *k = &s->kernels.v[i];
         trace_kernel *n = trace_add_kernel(o);
@@ -317,7 +331,9 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
     }
     *out = v;
     *nout = n;
-    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0) goto oom;
+    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0 ||
+        merged_gpus(m, merged) != 0)
+        goto oom;
     char list[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
@@ -342,7 +358,7 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
         if (with_heldout &&
             replay_heldout_run(&d->measured, dwhat, preset, &d->held, err, errlen) != 0)
             goto fail;
-        if (merge(merged, &d->simulated, d->key) != 0) goto oom;
+        if (merge(merged, m, &d->simulated, d->key) != 0) goto oom;
     }
     if (trace_set_meta(merged, "replayed_devices", list) < 0) goto oom;
     free(keys);
@@ -377,7 +393,9 @@ const char *replay_devices_variant_name(const replay_dev *v, size_t n, size_t i)
 int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t i,
                            trace *merged, char *err, size_t errlen) {
     trace_init(merged);
-    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0) goto oom;
+    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0 ||
+        merged_gpus(m, merged) != 0)
+        goto oom;
     char keys[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
     size_t len = 0;
     for (size_t d = 0; d < n; d++) {
@@ -385,7 +403,7 @@ int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t
         trace_init(&sim);
         char e[1024] = "";
         int sr = simulate(v[d].scenario, i + 1, &sim, e, sizeof e);
-        if (sr == 0 && merge(merged, &sim, v[d].key) != 0) sr = -1;
+        if (sr == 0 && merge(merged, m, &sim, v[d].key) != 0) sr = -1;
         trace_free(&sim);
         if (sr < 0) goto oom;
         if (sr > 0) {

@@ -145,6 +145,45 @@ static void test_idle_gpu_left_out(void **state) {
     trace_free(&m);
 }
 
+/* The replay numbers its GPUs as the measurement does (DESIGN §5's
+ * index), also where a GPU had no work and the lanes do not name theirs:
+ * GPUs 1 and 2 of three, lanes "P0", key "device 1" and "device 2" in both,
+ * so that the compare view pairs each GPU's kernels with its own (a
+ * renumbered replay had "device 0" and "device 1"). */
+static void test_numbering_kept(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "P0", "P0");
+    /* a GPU 0 without work before the two: every record one index on */
+    sim_device idle = m.devices.v[0];
+    assert_int_equal(trace_add_device(&m, &m.devices.v[1]), 2);
+    m.devices.v[1] = m.devices.v[0];
+    m.devices.v[0] = idle;
+    for (size_t k = 0; k < m.kernels.n; k++) m.kernels.v[k].device++;
+    for (size_t c = 0; c < m.copies.n; c++) m.copies.v[c].device++;
+    char keys[4][REPLAY_DEVICE_KEY];
+    assert_int_equal(replay_device_keys(&m, keys, 4), 2);
+    assert_string_equal(keys[0], "device 1");
+    assert_string_equal(keys[1], "device 2");
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    char err[1024] = "";
+    if (replay_devices_run(&m, "three gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(merged.devices.n, 3);
+    for (size_t k = 0; k < merged.kernels.n; k++)
+        assert_true(merged.kernels.v[k].device == 1 || merged.kernels.v[k].device == 2);
+    /* GPU 2 is the V100's (80 SMs), as measured */
+    assert_int_equal(merged.devices.v[2].sms, SMS[1]);
+    assert_int_equal(replay_device_keys(&merged, keys, 4), 2);
+    assert_string_equal(keys[0], "device 1");
+    assert_string_equal(keys[1], "device 2");
+    replay_devices_free(v, n);
+    trace_free(&merged);
+    trace_free(&m);
+}
+
 /* GPUs known only by name, as an nvprof CSV gives them ("GeForce GTX
  * 1080 Ti (1)": no SM count, no compute capability; the trace has no
  * device, its meta "device" the name): each replays on the GPU its name
@@ -184,6 +223,7 @@ int main(void) {
         cmocka_unit_test(test_index_alone),
         cmocka_unit_test(test_idle_gpu_left_out),
         cmocka_unit_test(test_gpus_known_by_name),
+        cmocka_unit_test(test_numbering_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
