@@ -24,6 +24,7 @@ before(async () => {
   const find = (re) => experiments.find((e) => re.test(e.name));
   const fig3 = find(/^TX2 basic rules/);
   const qaws = find(/^QAWS Fig\. 3/);
+  const qaws4 = find(/^QAWS Fig\. 4a: 2dc/);   // 2 SMs of 4 sub-cores: the fold buttons, one pressed
   const quota = find(/^ISCA'17 quota sharing/);
   const gcaps = find(/^GCAPS case study/);
   const table1 = find(/^most-room Table 1: memory-intensive/);   // its "Reported beside simulated" card
@@ -31,7 +32,8 @@ before(async () => {
   pages.push(['home', '/', 'experiments'], ['experiment', `/experiments/${fig3.slug}`, 'experiment'],
     ['timeline', `/runs/${run}?view=timeline`, 'timeline'], ['kernels', `/runs/${run}?view=kernels`, 'kernels'],
     ['queues', `/runs/${run}?view=queues`, 'queues'],
-    ['warps', `/runs/${qaws.runs[0].run}?view=warps`, 'warps'], ['qos', `/runs/${quota.runs[0].run}?view=qos`, 'qos'],
+    ['warps', `/runs/${qaws.runs[0].run}?view=warps`, 'warps'],
+    ['warps-folded', `/runs/${qaws4.runs[0].run}?view=warps&fold=1`, 'warps'], ['qos', `/runs/${quota.runs[0].run}?view=qos`, 'qos'],
     ['tasks', `/runs/${gcaps.runs[0].run}?view=tasks`, 'tasks'],
     ['compare', `/compare?runs=${quota.runs.map((r) => r.run).join(',')}`, 'compare'],
     ['compare-tasks', `/compare?runs=${gcaps.runs.map((r) => r.run).join(',')}`, 'compare'],

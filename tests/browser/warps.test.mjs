@@ -113,3 +113,145 @@ test('a run recorded without issues (the ISCA\'17 quota pair, warp_issue_limit 0
   await shot(page, path.join(OUT, 'warps-quota-epochs.png'));
   assert.deepEqual(br.problems, []);
 });
+
+// Folding an SM (the sub-core lanes of one SM drawn as one lane) by the
+// keyboard alone, and kept in the URL (docs/api.md: fold=) so a copied link
+// shows a teammate the same lanes. The run: QAWS Fig. 4a's 2dc pair on 2 SMs
+// of a TITAN V, 4 schedulers (sub-cores) each. What a fold means: the folded
+// SM's sub-core lanes are gone, one lane holds every issue of that SM, and
+// every other SM keeps one lane per sub-core.
+test('an SM folds by the keyboard (Enter, Space), the lanes follow, and a copied link or a reload brings the fold back', async () => {
+  const { body: list } = await srv.api('/api/experiments');
+  const exp = list.experiments.find((e) => /^QAWS Fig\. 4a: 2dc/.test(e.name));
+  assert.ok(exp, 'the shipped QAWS Fig. 4a 2dc scenario is stored');
+  const run = exp.runs[0].run;
+  const { body: meta } = await srv.api(`/api/runs/${run}`);
+  const sms = meta.device.sms;
+  const subs = meta.device.schedulers_per_sm;
+  assert.ok(sms >= 2 && subs >= 2, `${sms} SMs × ${subs} sub-cores`);
+  // the lanes the rule gives for a set of folded SMs: SM s's sub-core
+  // lanes, or its one lane when folded (SM s's label, then the lane's)
+  const subLane = (s, u) => `SM ${s} sub-core ${u}`;
+  const lanesFor = (folded) => {
+    const out = [];
+    for (let s = 0; s < sms; s++) {
+      if (folded.includes(s)) out.push(`SM ${s} all ${subs} sub-cores`);
+      else for (let u = 0; u < subs; u++) out.push(subLane(s, u));
+    }
+    return out;
+  };
+  const issues = (await srv.api(`/api/runs/${run}/warps`)).body.warp_issues;
+  const cellsOf = (st) => Object.values(st.warpCells).reduce((a, b) => a + b, 0);
+  const state = () => page.evaluate(() => ({ ...window.schedlab, warpZoom: undefined }));
+
+  // a link to the cycles the run recorded issues in (its scenario's
+  // warp_issue_limit: past them the tab draws epoch shares, no lanes)
+  const c1 = Math.max(...issues.map((w) => w.cycle)) + 1;
+  let st = await open(run, `&c0=0&c1=${c1}`);
+  assert.equal(st.warpMode, 'slots');
+  assert.deepEqual(st.warpWindow, { c0: 0, c1 });
+  assert.deepEqual(st.warpLanes, lanesFor([]));
+  assert.equal(cellsOf(st), issues.length);
+
+  // the keyboard: Tab from the chart reaches SM 1's fold control, Enter folds it
+  const fold1 = page.getByRole('button', { name: 'fold SM 1\'s sub-core lanes into one' });
+  assert.equal(await fold1.getAttribute('aria-pressed'), 'false');
+  await page.focus('#warp-canvas');
+  const focusedName = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') || document.activeElement?.id);
+  for (let i = 0; i < 12 && (await focusedName()) !== 'fold SM 1\'s sub-core lanes into one'; i++) await page.keyboard.press('Tab');
+  assert.equal(await focusedName(), 'fold SM 1\'s sub-core lanes into one', 'Tab reaches the fold control of SM 1');
+  await page.keyboard.press('Enter');
+  st = await state();
+  assert.equal(await fold1.getAttribute('aria-pressed'), 'true');
+  // SM 1's sub-core lanes are gone, its issues in one lane; SM 0's lanes stay
+  assert.deepEqual(st.warpLanes, lanesFor([1]));
+  for (let u = 0; u < subs; u++) assert.ok(!st.warpLanes.includes(subLane(1, u)));
+  for (let u = 0; u < subs; u++) assert.ok(st.warpLanes.includes(subLane(0, u)));
+  assert.equal(cellsOf(st), issues.length, 'every issue of the folded SM is still drawn');
+  assert.ok(issues.some((w) => w.sm === 1 && w.subcore > 0), 'SM 1 issued from more than one sub-core');
+
+  // Space on SM 0's control folds it too (focus stays on the control)
+  const fold0 = page.getByRole('button', { name: 'fold SM 0\'s sub-core lanes into one' });
+  await fold0.focus();
+  await page.keyboard.press(' ');
+  st = await state();
+  assert.equal(await fold0.getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(st.warpLanes, lanesFor([0, 1]));
+  // and Space again unfolds it
+  await page.keyboard.press(' ');
+  st = await state();
+  assert.equal(await fold0.getAttribute('aria-pressed'), 'false');
+  assert.deepEqual(st.warpLanes, lanesFor([1]));
+
+  // the copied link carries both the window and the fold
+  await page.click('#copy-link');
+  const link = await page.evaluate(() => window.schedlab.copied);
+  assert.equal(link, page.url());
+  const fresh = await br.context.newPage();
+  try {
+    await fresh.goto(link);
+    const again = await ready(fresh, 'warps');
+    assert.equal(again.warpMode, 'slots');
+    assert.deepEqual(again.warpLanes, lanesFor([1]));
+    assert.deepEqual(again.warpWindow, { c0: 0, c1 });
+    assert.equal(cellsOf(again), issues.length);
+    assert.equal(await fresh.getByRole('button', { name: 'fold SM 1\'s sub-core lanes into one' }).getAttribute('aria-pressed'), 'true');
+  } finally {
+    await fresh.close();
+  }
+  // a reload too
+  await page.reload();
+  st = await ready(page, 'warps');
+  assert.deepEqual(st.warpLanes, lanesFor([1]));
+  // unfolding the last SM leaves the URL without a fold, as it was at first
+  await fold1.focus();
+  await page.keyboard.press('Enter');
+  st = await state();
+  assert.deepEqual(st.warpLanes, lanesFor([]));
+  await page.reload();
+  st = await ready(page, 'warps');
+  assert.deepEqual(st.warpLanes, lanesFor([]));
+  assert.ok(!/[?&]fold=/.test(page.url()), page.url());
+  // a click on SM 0's name on the canvas (its row at the top of the lanes)
+  // folds it the same way: the button's state and the URL follow
+  const box = await page.$eval('#warp-canvas', (c) => {
+    const r = c.getBoundingClientRect();
+    return { x: r.x, y: r.y };
+  });
+  await page.mouse.click(box.x + 20, box.y + 4 + 9);
+  st = await state();
+  assert.equal(st.warpMode, 'slots');
+  assert.deepEqual(st.warpLanes, lanesFor([0]));
+  assert.equal(await fold0.getAttribute('aria-pressed'), 'true');
+  await shot(page, path.join(OUT, 'warps-folded.png'), { fullPage: true });
+  await page.reload();
+  st = await ready(page, 'warps');
+  assert.deepEqual(st.warpLanes, lanesFor([0]));
+  assert.deepEqual(br.problems, []);
+});
+
+test('a link naming SMs that are not there, or not a list, folds nothing it should not', async () => {
+  const { body: list } = await srv.api('/api/experiments');
+  const run = list.experiments.find((e) => /^QAWS Fig\. 4a: 2dc/.test(e.name)).runs[0].run;
+  const { body: meta } = await srv.api(`/api/runs/${run}`);
+  const subs = meta.device.schedulers_per_sm;
+  assert.equal(meta.device.sms, 2);
+  // the cycles with recorded issues, where the lanes are drawn
+  const c1 = Math.max(...(await srv.api(`/api/runs/${run}/warps`)).body.warp_issues.map((w) => w.cycle)) + 1;
+  // SM 1 and SMs past the device's last: SM 1 folded, SM 0 not, and the
+  // URL names SM 1 alone from then on
+  let st = await open(run, `&fold=1-9&c0=0&c1=${c1}`);
+  assert.ok(st.warpLanes.includes(`SM 1 all ${subs} sub-cores`));
+  assert.ok(st.warpLanes.includes('SM 0 sub-core 0'));
+  assert.match(page.url(), /[?&]fold=1(&|$)/);
+  st = await open(run, `&fold=x&c0=0&c1=${c1}`);
+  assert.ok(st.warpLanes.includes('SM 1 sub-core 0'));
+  assert.ok(!st.warpLanes.some((l) => /all \d+ sub-cores/.test(l)));
+  assert.ok(!/[?&]fold=/.test(page.url()), page.url());
+  // a run of one sub-core per SM has nothing to fold, and no control for it
+  await open(runs.first, '&fold=0');
+  assert.equal(await page.locator('#warp-folds button').count(), 0);
+  st = await page.evaluate(() => ({ ...window.schedlab }));
+  assert.deepEqual(st.warpLanes, ['SM 0 SM 0 · sub-core 0']);
+  assert.deepEqual(br.problems, []);
+});

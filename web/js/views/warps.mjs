@@ -1,39 +1,45 @@
-// views/warps.mjs -- "/runs/{run}?view=warps&c0=&c1=": a warp-level run's
-// issue slots, drawn as QAWS Fig. 3 draws them: cycles on the x axis, one
-// lane per scheduler (sub-core), lanes grouped by SM (a group collapses to
-// one lane when its name is clicked), each issued instruction a cell of its
+// views/warps.mjs -- "/runs/{run}?view=warps&c0=&c1=&fold=": a warp-level
+// run's issue slots, drawn as QAWS Fig. 3 draws them: cycles on the x axis,
+// one lane per scheduler (sub-core), lanes grouped by SM (an SM of more than
+// one sub-core folds into one lane: its name on the canvas, or its button in
+// the "Fold" row under the chart), each issued instruction a cell of its
 // cycle coloured by its kernel and labelled with its warp ("w2") when the
 // cell is wide enough; a cycle in which the scheduler issued nothing (a
 // stall) is a gap. Data: GET /api/runs/{run}/warps (docs/api.md).
 //
 // Zoom and pan as on the timeline (wheel or +/−, drag or ←/→, Home); the
 // window, in cycles, goes into the URL (c0, c1) so a copied link reopens the
-// same picture. A window holding more issues than one answer carries (the
+// same picture; so do the folded SMs (fold=, index ranges as k= writes them:
+// "fold=1,3-5"). A window holding more issues than one answer carries (the
 // API's max), or lying past the run's recorded issues (a scenario's
 // policy.warp_issue_limit, docs/trace-format.md), is drawn from the run's
 // warp_epochs instead: per epoch, each kernel's share of the device's issue
 // slots.
 //
 // Keyboard: the canvas is focusable; besides the zoom keys, "." and ","
-// select the next / previous issue in the window and show its tooltip.
+// select the next / previous issue in the window and show its tooltip. The
+// canvas's SM names are no controls a keyboard reaches, so each foldable SM
+// has a toggle button (aria-pressed: folded) after the chart.
 //
 // window.schedlab hooks: warpWindow {c0, c1}, warpCells (cells drawn per
-// kernel name), warpLanes (lane labels top down), warpMode ("slots" |
+// kernel name), warpLanes (lane labels drawn, top down), warpMode ("slots" |
 // "epochs"), warpEpochs (epochs drawn), warpTip (the tooltip's lines),
 // warpZoom(factor) -> Promise (one zoom step about the middle).
 
 import { h } from '../dom.mjs';
 import { api } from '../api.mjs';
-import { formatCount } from '../format.mjs';
+import { formatCount, encodeRanges, decodeRanges } from '../format.mjs';
 import { colorMap, textOn, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
-import { parseQuery, queryInt } from '../router.mjs';
+import { parseQuery, queryInt, queryString } from '../router.mjs';
 import { setBusy, setReady, setExtra } from '../state.mjs';
 
 const GUTTER = 120;            // px of lane labels
 const AXIS = 30;               // px under the lanes
 const GROUP_HEAD = 18;         // px of an SM's name row
 const EPOCH_BAND = 180;        // px of the epoch-share chart
+// the URL keys this tab writes (writeUrl); the others are kept as they are
+const OWN_KEYS = ['view', 'c0', 'c1', 'fold'];
 const FONT = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 // A run has a Warps tab when it was simulated warp by warp: its kernels
@@ -58,6 +64,12 @@ function ticks(c0, c1, width) {
   const out = [];
   for (let t = Math.ceil(c0 / step) * step; t <= c1; t += step) out.push(t);
   return out;
+}
+
+// The SMs a link folds (fold=0,2-3), those of 0 .. sms-1; none when the
+// value is not such a list (a hand-edited link draws every lane).
+function foldedFromQuery(query, sms) {
+  return new Set(decodeRanges(queryString(query, 'fold'), sms) || []);
 }
 
 // The whole run's epochs, each kernel's issues in it.
@@ -105,7 +117,9 @@ export async function warpsTab(panel, c, route, ctx) {
     if (w.subcore + 1 > subs) subs = w.subcore + 1;
     if (w.sm + 1 > sms) sms = w.sm + 1;
   }
-  const collapsed = new Set();
+  // folding an SM of one sub-core would change nothing drawn but its label
+  const foldable = subs > 1;
+  const collapsed = foldable ? foldedFromQuery(route.query, sms) : new Set();
 
   // answers kept per window; a complete answer serves any window inside it
   const answers = [];
@@ -125,7 +139,8 @@ export async function warpsTab(panel, c, route, ctx) {
   const tip = h('div', { class: 'tooltip warp-tip', role: 'status', hidden: true });
   wrap.append(canvas, tip);
   const legend = h('ul', { class: 'warp-legend', 'aria-label': 'kernels' });
-  const host = h('div', { class: 'card' }, wrap, legend);
+  const folds = foldControls();
+  const host = h('div', { class: 'card' }, wrap, folds.el, legend);
   let win = null;
   const zoomBy = (f, at) => setWindow(zoomed(win, f, at));
   const reset = h('button', { type: 'button', id: 'warp-reset', onclick: () => setWindow({ c0: 0, c1: end }) }, 'Whole run');
@@ -133,7 +148,7 @@ export async function warpsTab(panel, c, route, ctx) {
     h('button', { type: 'button', id: 'warp-zoom-in', 'aria-label': 'zoom in', onclick: () => zoomBy(0.5) }, '+'),
     h('button', { type: 'button', id: 'warp-zoom-out', 'aria-label': 'zoom out', onclick: () => zoomBy(2) }, '−'),
     reset, windowText,
-    h('span', { class: 'hint' }, 'Issue slots per scheduler, as QAWS Fig. 3 draws them: a cell per issued instruction coloured by kernel, its warp inside; a gap is a cycle with nothing issued (a stall). Click an SM name to fold its sub-cores.')),
+    h('span', { class: 'hint' }, 'Issue slots per scheduler, as QAWS Fig. 3 draws them: a cell per issued instruction coloured by kernel, its warp inside; a gap is a cycle with nothing issued (a stall). Click an SM name, or its button under the chart, to fold its sub-cores into one lane.')),
   host, note);
 
   // ---- window and URL
@@ -154,9 +169,11 @@ export async function warpsTab(panel, c, route, ctx) {
   function writeUrl() {
     const q = parseQuery(location.search);
     const keep = [];
-    for (const [k, v] of q) if (k !== 'c0' && k !== 'c1' && k !== 'view') keep.push(`${k}=${v}`);
+    for (const [k, v] of q) if (!OWN_KEYS.includes(k)) keep.push(`${k}=${v}`);
     const whole = win.c0 === 0 && win.c1 === Math.max(end, 4);
-    const parts = ['view=warps', ...keep, ...(whole ? [] : [`c0=${win.c0}`, `c1=${win.c1}`])];
+    // (a range list holds only digits, "-" and ",": nothing to encode)
+    const fold = collapsed.size ? [`fold=${encodeRanges([...collapsed])}`] : [];
+    const parts = ['view=warps', ...keep, ...fold, ...(whole ? [] : [`c0=${win.c0}`, `c1=${win.c1}`])];
     const url = `${location.pathname}?${parts.join('&')}`;
     if (url !== location.pathname + location.search) history.replaceState(null, '', url);
     setExtra('warpWindow', { ...win });
@@ -164,6 +181,42 @@ export async function warpsTab(panel, c, route, ctx) {
   const u0 = queryInt(route.query, 'c0');
   const u1 = queryInt(route.query, 'c1');
   win = clampWin(u0 !== null && u1 !== null && u1 > u0 ? { c0: u0, c1: u1 } : { c0: 0, c1: end });
+
+  // ---- folding: one toggle button per SM, which a keyboard reaches
+  function foldControls() {
+    if (!foldable) return { el: null, sync() {} };
+    const buttons = [];
+    for (let s = 0; s < sms; s++) {
+      // the name says what pressing does, aria-pressed whether it is folded
+      // (as the legend's kernel toggles); "SM s", the visible text, in it
+      buttons.push(h('button', {
+        type: 'button', class: 'warp-fold', dataset: { sm: String(s) },
+        'aria-label': `fold SM ${s}'s sub-core lanes into one`, onclick: () => toggleFold(s),
+      }, h('span', { 'aria-hidden': 'true', class: 'fold-mark' }), `SM ${s}`));
+    }
+    const el = h('div', { class: 'warp-folds', id: 'warp-folds', role: 'group', 'aria-label': `fold an SM's ${subs} sub-core lanes` },
+      h('span', { class: 'muted', 'aria-hidden': 'true' }, 'Fold'), buttons);
+    function sync() {
+      buttons.forEach((b, s) => {
+        const on = collapsed.has(s);
+        b.setAttribute('aria-pressed', on ? 'true' : 'false');
+        b.title = on ? `SM ${s}: one lane; press to show its ${subs} sub-cores` : `SM ${s}: ${subs} sub-core lanes; press to fold them into one`;
+        b.firstChild.textContent = on ? '▸ ' : '▾ ';
+      });
+    }
+    return { el, sync };
+  }
+  // the one way a fold changes (buttons, canvas click): the set, the
+  // buttons' state, the URL, the lanes
+  function toggleFold(s) {
+    if (!foldable) return;
+    if (collapsed.has(s)) collapsed.delete(s);
+    else collapsed.add(s);
+    folds.sync();
+    writeUrl();
+    draw(cached(win)?.resp || null);
+  }
+  folds.sync();
 
   // ---- drawing
   let model = null;   // what the last draw put where (hover, keyboard)
@@ -175,7 +228,8 @@ export async function warpsTab(panel, c, route, ctx) {
     let y = 4;
     for (let s = 0; s < sms; s++) {
       if (sms > 1 || subs > 1) {
-        lanes.push({ head: true, sm: s, label: `${collapsed.has(s) ? '▸' : '▾'} SM ${s}`, y, hgt: GROUP_HEAD });
+        const mark = !foldable ? '' : collapsed.has(s) ? '▸ ' : '▾ ';
+        lanes.push({ head: true, sm: s, label: `${mark}SM ${s}`, y, hgt: GROUP_HEAD });
         y += GROUP_HEAD;
       }
       if (collapsed.has(s)) {
@@ -288,7 +342,8 @@ export async function warpsTab(panel, c, route, ctx) {
     drawnCells.sort((a, b) => a.w.cycle - b.w.cycle || a.y0 - b.y0);
     model = { drawnCells, lanes, x, plotW, span, epochMode };
     setExtra('warpCells', cells);
-    setExtra('warpLanes', lanes.filter((l) => !l.head).map((l) => `SM ${l.sm} ${l.label}`));
+    // the lanes drawn: none when the window shows epoch shares alone
+    setExtra('warpLanes', epochMode ? [] : lanes.filter((l) => !l.head).map((l) => `SM ${l.sm} ${l.label}`));
     setExtra('warpMode', epochMode ? 'epochs' : 'slots');
     setExtra('warpEpochs', epochsDrawn);
     const f = formatCount;
@@ -400,13 +455,10 @@ export async function warpsTab(panel, c, route, ctx) {
     drag = null;
     if (d.moved) setWindow(win);
     else if (ev.target === canvas) {
-      // a click on an SM's name folds or unfolds its sub-cores
-      const l = model?.lanes.find((x) => x.head && ev.offsetX < GUTTER && ev.offsetY >= x.y && ev.offsetY < x.y + x.hgt);
-      if (l) {
-        if (collapsed.has(l.sm)) collapsed.delete(l.sm);
-        else collapsed.add(l.sm);
-        draw(cached(win)?.resp || null);
-      }
+      // a click on an SM's name folds or unfolds its sub-cores (drawn
+      // only with the lanes: the epoch chart has none)
+      const l = model && !model.epochMode && model.lanes.find((x) => x.head && ev.offsetX < GUTTER && ev.offsetY >= x.y && ev.offsetY < x.y + x.hgt);
+      if (l) toggleFold(l.sm);
     }
   });
   canvas.addEventListener('wheel', (ev) => {
