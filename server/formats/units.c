@@ -53,12 +53,16 @@ int units_scale_exact(int64_t mant, int64_t scale, int64_t div, int64_t *out, bo
     return 0;
 }
 
+/* What a duration past UNITS_MAX_DURATION (10^6 s) is told. */
+#define TOO_LONG "is longer than this build accepts (1000000s)"
+_Static_assert(UNITS_MAX_DURATION == INT64_C(1000000) * INT64_C(1000000000),
+               "TOO_LONG names UNITS_MAX_DURATION in seconds");
+
 /* units_parse; `dur_cap`: the caller refuses durations past
  * UNITS_MAX_DURATION, so a value too large for int64 says that limit too. */
 static int parse_quantity(jr_ctx *c, json_t *v, const char *path, units_kind k, int64_t *out,
                           bool *cycles, bool dur_cap) {
-    const char *too_large = dur_cap ? "is longer than this build accepts (1000000s)"
-                                    : "is too large";
+    const char *too_large = dur_cap ? TOO_LONG : "is too large";
     if (cycles)
         *cycles = false;
     if (!json_is_string(v)) {
@@ -171,7 +175,7 @@ int units_parse_dur(jr_ctx *c, json_t *v, const char *path, units_dur *out) {
     if (parse_quantity(c, v, path, UNITS_DURATION, &out->v, &out->cycles, true))
         return -1;
     if (out->v > UNITS_MAX_DURATION)
-        return jr_fail(c, path, "%s is longer than this build accepts (1000000s)",
+        return jr_fail(c, path, "%s " TOO_LONG,
                        out->cycles ? "the cycle count" : "the duration");
     return 0;
 }
