@@ -765,11 +765,31 @@ static int read_token_file(const char *path, char *tok, size_t n) {
     if (!fgets(tok, (int)n, f)) tok[0] = '\0';
     fclose(f);
     tok[strcspn(tok, "\r\n")] = '\0';
+    size_t len = strlen(tok), lead = strspn(tok, " \t");
+    while (len > lead && (tok[len - 1] == ' ' || tok[len - 1] == '\t')) len--;
+    memmove(tok, tok + lead, len - lead);
+    tok[len - lead] = '\0';
     if (!tok[0]) {
-        snprintf(tok, n, "%s: the file is empty; put the token on its first line", path);
+        snprintf(tok, n, "%s: the first line is empty; put the token on it", path);
         return -1;
     }
     return 0;
+}
+
+/* A token as HTTP carries it: a header value loses its surrounding blanks
+ * on the way (clients and libmicrohttpd strip them), so "s3cret " from
+ * SCHEDLAB_TOKEN or --token could never be matched; the blanks are cut
+ * here too. NULL for none or an all-blank one. */
+static const char *token_trim(const char *t, char *buf, size_t n) {
+    if (!t) return NULL;
+    t += strspn(t, " \t");
+    size_t len = strlen(t);
+    while (len && (t[len - 1] == ' ' || t[len - 1] == '\t')) len--;
+    if (!len) return NULL;
+    if (len >= n) die(EXIT_BAD_INPUT, "token: longer than %zu characters", n - 1);
+    memcpy(buf, t, len);
+    buf[len] = '\0';
+    return buf;
 }
 
 /* Accounts other than ours that can log in (uid >= 1000, not nobody, a
@@ -858,10 +878,11 @@ static int cmd_serve(int argc, char **argv) {
     if (o.read_token && *o.read_token)
         fprintf(stderr, "schedlab: warning: --read-token on the command line can be read by "
                 "every local user; pass it in SCHEDLAB_READ_TOKEN instead\n");
-    const char *token = o.token ? o.token : o.token_file ? filetok : getenv("SCHEDLAB_TOKEN");
-    if (token && !*token) token = NULL;
-    const char *read_token = o.read_token ? o.read_token : getenv("SCHEDLAB_READ_TOKEN");
-    if (read_token && !*read_token) read_token = NULL;
+    static char tokbuf[512], rtokbuf[512];
+    const char *token = token_trim(o.token ? o.token : o.token_file ? filetok : getenv("SCHEDLAB_TOKEN"),
+                                   tokbuf, sizeof tokbuf);
+    const char *read_token = token_trim(o.read_token ? o.read_token : getenv("SCHEDLAB_READ_TOKEN"),
+                                        rtokbuf, sizeof rtokbuf);
     const char *hosts[16];
     size_t nhosts = 0;
     char hostbuf[1024];
