@@ -774,6 +774,12 @@ static bool token_ok(const char *want, const char *auth) {
     return diff == 0;
 }
 
+/* Whether a request sent a bearer token at all (a wrong one is told so,
+ * not asked to send one). */
+static bool bearer_sent(const char *auth) {
+    return auth && strncasecmp(auth, "Bearer ", 7) == 0 && auth[7 + strspn(auth + 7, " ")];
+}
+
 /* A NUL decoded from %00 would cut a name short unseen: such a query
  * argument (or header) is refused. */
 static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -906,9 +912,12 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
         const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
         if (!token_ok(srv->cfg.read_token, auth) &&
             !(srv->cfg.token && *srv->cfg.token && token_ok(srv->cfg.token, auth)))
-            return refuse(conn, cs, 401, 0,
-                          "this server needs a token for reads: send \"Authorization: Bearer "
-                          "TOKEN\" (serve --read-token)");
+            return refuse(conn, cs, 401, 0, "%s",
+                          bearer_sent(auth)
+                              ? "this server needs a token for reads: the token sent is not "
+                                "its read token nor its write token"
+                              : "this server needs a token for reads: send \"Authorization: "
+                                "Bearer TOKEN\" (serve --read-token)");
     }
     if (!read_only) {
         if (rk == 1) return refuse(conn, cs, 405, 0, "%s is not allowed on %s", method, url);
@@ -922,11 +931,18 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
                           "cross-origin write refused (Origin \"%.100s\"): only pages served "
                           "by this schedlab may write to it",
                           origin ? origin : "");
-        if (srv->cfg.token && *srv->cfg.token &&
-            !token_ok(srv->cfg.token, header(conn, MHD_HTTP_HEADER_AUTHORIZATION)))
-            return refuse(conn, cs, 401, 0,
-                          "this server needs a token for writes: send \"Authorization: Bearer "
-                          "TOKEN\" (serve --token)");
+        const char *wauth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
+        if (srv->cfg.token && *srv->cfg.token && !token_ok(srv->cfg.token, wauth))
+            return refuse(conn, cs, 401, 0, "%s",
+                          !bearer_sent(wauth)
+                              ? "this server needs a token for writes: send \"Authorization: "
+                                "Bearer TOKEN\" (serve --token)"
+                          : srv->cfg.read_token && *srv->cfg.read_token &&
+                                  token_ok(srv->cfg.read_token, wauth)
+                              ? "this server needs a token for writes: the token sent is its "
+                                "read token, which only reads"
+                              : "this server needs a token for writes: the token sent is not "
+                                "its write token");
         char mt[96];
         media_type(header(conn, MHD_HTTP_HEADER_CONTENT_TYPE), mt, sizeof mt);
         /* a DELETE without a body has no type to check (issue 15) */

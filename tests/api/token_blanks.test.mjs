@@ -44,3 +44,19 @@ test('--token-file whose first line is blank: refused, saying the first line is 
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--token-file: .*token: the first line is empty/);
 });
+
+test('a wrong token is told so, not asked to send one; the read token sent to write says it only reads', async () => {
+  const s = await serve([], { env: { SCHEDLAB_TOKEN: 'writer', SCHEDLAB_READ_TOKEN: 'reader' } });
+  try {
+    assert.match((await post(s)).body.error, /send "Authorization: Bearer TOKEN"/);
+    const wrong = await post(s, 'nope');
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.body.error, /needs a token for writes: the token sent is not its write token/);
+    const rd = await post(s, 'reader');
+    assert.equal(rd.status, 401);
+    assert.match(rd.body.error, /the token sent is its read token, which only reads/);
+    const r = await fetch(`${s.base}/api/experiments`, { headers: { Authorization: 'Bearer nope' } });
+    assert.equal(r.status, 401);
+    assert.match((await r.json()).error, /needs a token for reads: the token sent is not its read token nor its write token/);
+  } finally { await s.stop(); }
+});
