@@ -750,6 +750,15 @@ static bool is_loopback(const char *bind) {
     return strncmp(bind, "127.", 4) == 0 || strcmp(bind, "::1") == 0 || strcmp(bind, "localhost") == 0;
 }
 
+/* The length of s without its surrounding blanks (spaces, tabs), which
+ * start *lead characters in: a token as HTTP carries it (token_trim). */
+static size_t blanks_cut(const char *s, size_t *lead) {
+    *lead = strspn(s, " \t");
+    size_t len = strlen(s);
+    while (len > *lead && (s[len - 1] == ' ' || s[len - 1] == '\t')) len--;
+    return len - *lead;
+}
+
 /* The first line of a token file, without its line end; -1 with the
  * reason in tok otherwise. */
 static int read_token_file(const char *path, char *tok, size_t n) {
@@ -765,10 +774,9 @@ static int read_token_file(const char *path, char *tok, size_t n) {
     if (!fgets(tok, (int)n, f)) tok[0] = '\0';
     fclose(f);
     tok[strcspn(tok, "\r\n")] = '\0';
-    size_t len = strlen(tok), lead = strspn(tok, " \t");
-    while (len > lead && (tok[len - 1] == ' ' || tok[len - 1] == '\t')) len--;
-    memmove(tok, tok + lead, len - lead);
-    tok[len - lead] = '\0';
+    size_t lead, len = blanks_cut(tok, &lead);
+    memmove(tok, tok + lead, len);
+    tok[len] = '\0';
     if (!tok[0]) {
         snprintf(tok, n, "%s: the first line is empty; put the token on it", path);
         return -1;
@@ -779,13 +787,14 @@ static int read_token_file(const char *path, char *tok, size_t n) {
 /* A token as HTTP carries it: a header value loses its surrounding blanks
  * on the way (clients and libmicrohttpd strip them), so "s3cret " from
  * SCHEDLAB_TOKEN or --token could never be matched; the blanks are cut
- * here too. NULL for none or an all-blank one. */
-static const char *token_trim(const char *t, char *buf, size_t n) {
-    if (!t) return NULL;
-    t += strspn(t, " \t");
-    size_t len = strlen(t);
-    while (len && (t[len - 1] == ' ' || t[len - 1] == '\t')) len--;
-    if (!len) return NULL;
+ * here too. NULL for none (an empty variable); one of blanks only is
+ * refused, naming `what`: taken as none, it would open the server. */
+static const char *token_trim(const char *t, const char *what, char *buf, size_t n) {
+    if (!t || !*t) return NULL;
+    size_t lead, len = blanks_cut(t, &lead);
+    t += lead;
+    if (!len) die(EXIT_BAD_INPUT, "%s: only blanks; give the token, or leave it out to serve "
+                  "without one", what);
     if (len >= n) die(EXIT_BAD_INPUT, "token: longer than %zu characters", n - 1);
     memcpy(buf, t, len);
     buf[len] = '\0';
@@ -880,8 +889,10 @@ static int cmd_serve(int argc, char **argv) {
                 "every local user; pass it in SCHEDLAB_READ_TOKEN instead\n");
     static char tokbuf[512], rtokbuf[512];
     const char *token = token_trim(o.token ? o.token : o.token_file ? filetok : getenv("SCHEDLAB_TOKEN"),
+                                   o.token ? "--token" : o.token_file ? o.token_file : "SCHEDLAB_TOKEN",
                                    tokbuf, sizeof tokbuf);
     const char *read_token = token_trim(o.read_token ? o.read_token : getenv("SCHEDLAB_READ_TOKEN"),
+                                        o.read_token ? "--read-token" : "SCHEDLAB_READ_TOKEN",
                                         rtokbuf, sizeof rtokbuf);
     const char *hosts[16];
     size_t nhosts = 0;

@@ -60,3 +60,16 @@ test('a wrong token is told so, not asked to send one; the read token sent to wr
     assert.match((await r.json()).error, /needs a token for reads: the token sent is not its read token nor its write token/);
   } finally { await s.stop(); }
 });
+
+// A token of blanks only would be cut to nothing, and nothing is no token:
+// the server would open to writes where its owner asked for a token.
+test('a token of blanks only is refused, naming where it came from', () => {
+  const dir = tempDir('tok-blanks-only');
+  for (const [args, env, where] of [[['--token', '  '], {}, '--token'], [[], { SCHEDLAB_TOKEN: ' \t' }, 'SCHEDLAB_TOKEN'],
+    [[], { SCHEDLAB_READ_TOKEN: ' ' }, 'SCHEDLAB_READ_TOKEN']]) {
+    const r = spawnSync(bin, ['serve', '--db', `${dir}/x.db`, '--port', '0', ...args],
+      { encoding: 'utf8', timeout: 10000, env: { ...process.env, ...env } });
+    assert.equal(r.status, 2, where);
+    assert.match(r.stderr, new RegExp(`schedlab: ${where}: only blanks; give the token, or leave it out to serve without one\\n$`));
+  }
+});
