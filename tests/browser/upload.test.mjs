@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, OUT, REPO, shot } from './harness.mjs';
+import { startServer, startBrowser, ready, nvprofCsv, OUT, REPO, shot } from './harness.mjs';
 
 const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
 const CK = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
@@ -110,5 +110,27 @@ test('dropped files go into an existing import experiment', async (t) => {
   assert.equal(exp.runs.length, before + 2);
   assert.deepEqual(exp.runs.slice(-2).map((r) => r.name), ['first.csv', 'second.csv']);
   await shot(page, path.join(OUT, 'upload-drop.png'), { fullPage: true });
+  assert.deepEqual(br.problems, []);
+});
+
+// A small nvprof log of `n` kernels on stream 7, 3 us each (every body is
+// over sync_bytes=1000: imported as a job).
+function smallCsv(n) {
+  const rows = [];
+  for (let i = 0; i < n; i++) rows.push(`${1000 + 4 * i},3,2,1,1,128,1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","7","k${i}"`);
+  return Buffer.from(nvprofCsv(rows));
+}
+
+test('one file uploaded opens its run, whose "Open its replay" shows only once the run has a replay', async () => {
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  await page.setInputFiles('#import-file', [{ name: 'one.csv', mimeType: 'text/csv', buffer: smallCsv(40) }]);
+  await page.click('#import-form button[type=submit]');
+  await ready(page, 'timeline');
+  await page.waitForFunction(() => window.schedlab.replayOffered === true && window.schedlab.replayExisting === null);
+  // no replay yet: the form offers "Replay in simulator" and nothing to open
+  assert.equal(await page.locator('#replay-form button[type=submit]').textContent(), 'Replay in simulator');
+  assert.equal(await page.locator('#replay-open').isVisible(), false);
+  await shot(page, path.join(OUT, 'upload-run-no-replay.png'));
   assert.deepEqual(br.problems, []);
 });
