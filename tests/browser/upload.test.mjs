@@ -134,3 +134,42 @@ test('one file uploaded opens its run, whose "Open its replay" shows only once t
   await shot(page, path.join(OUT, 'upload-run-no-replay.png'));
   assert.deepEqual(br.problems, []);
 });
+
+test('after a batch the home page lists what it stored: the new experiments and the run counts', async () => {
+  const { body: before } = await srv.api('/api/experiments');
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  await page.setInputFiles('#import-file', [
+    { name: 'batch-a.csv', mimeType: 'text/csv', buffer: smallCsv(30) },
+    { name: 'batch-b.csv', mimeType: 'text/csv', buffer: smallCsv(31) },
+  ]);
+  await page.click('#import-form button[type=submit]');
+  await page.waitForFunction(() => (window.schedlab.uploads || []).length === 2
+    && window.schedlab.uploads.every((u) => u.state === 'done' || u.state === 'failed'), null, { timeout: 30000 });
+  const ups = await page.evaluate(() => window.schedlab.uploads);
+  assert.deepEqual(ups.map((u) => u.state), ['done', 'done']);
+  const { body: after } = await srv.api('/api/experiments');
+  assert.equal(after.experiments.length, before.experiments.length + 2);
+  // the list shows both new experiments and the new count, the "Into"
+  // choice offers them; the rows of the batch stay
+  await page.waitForFunction((n) => document.querySelector('#experiment-count')?.textContent === String(n), after.experiments.length);
+  for (const u of ups) {
+    assert.equal(await page.locator(`#experiments-host a[href="/experiments/${u.experiment}"]`).count(), 1);
+    assert.equal(await page.locator(`#import-experiment option[value="${u.experiment}"]`).count(), 1);
+  }
+  assert.equal(await page.locator('#upload-list li').count(), 2);
+  // a second batch into the first one's experiment: its run count says 2
+  await page.selectOption('#import-experiment', ups[0].experiment);
+  await page.setInputFiles('#import-file', [{ name: 'batch-c.csv', mimeType: 'text/csv', buffer: smallCsv(32) },
+    { name: 'batch-d.csv', mimeType: 'text/csv', buffer: Buffer.from('not a trace\n') }]);
+  await page.click('#import-form button[type=submit]');
+  await page.waitForFunction(() => window.schedlab.uploads.length === 2
+    && window.schedlab.uploads.every((u) => u.state === 'done' || u.state === 'failed'), null, { timeout: 30000 });
+  const { body: exp } = await srv.api(`/api/experiments/${ups[0].experiment}?scenario=0`);
+  assert.equal(exp.runs.length, 2);
+  await page.waitForFunction((slug) => /\(2 runs\)$/.test(document.querySelector(`#import-experiment option[value="${slug}"]`)?.textContent || ''), ups[0].experiment);
+  assert.equal(await page.locator('#import-experiment').inputValue(), ups[0].experiment);
+  await shot(page, path.join(OUT, 'upload-batch-list.png'), { fullPage: true });
+  assert.deepEqual(br.problems.filter((p) => !/status of 400/.test(p)), []);
+  br.problems.length = 0;
+});

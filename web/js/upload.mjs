@@ -76,7 +76,9 @@ function fileRow(list, file, states, i) {
   };
 }
 
-// The form; onDone() after a batch (the page refreshes its list).
+// The form; onDone() after a batch: the page refreshes its list, the
+// array `experiments` (the choice of an import experiment to add to
+// follows it once onDone has settled).
 export function uploadArea(experiments, onDone) {
   const input = h('input', { type: 'file', id: 'import-file', name: 'file', multiple: true });
   const format = h('select', { id: 'import-format', name: 'format' }, h('option', { value: '' }, 'detect from content'));
@@ -88,9 +90,20 @@ export function uploadArea(experiments, onDone) {
     const what = (c.importers || []).map((i) => i.hint);
     if (what.length) hint.textContent = `${what.join('; ')}: several at once.`;
   }).catch(() => { /* detection still works; the select offers only it */ });
-  const target = h('select', { id: 'import-experiment', name: 'experiment' },
-    h('option', { value: '' }, 'a new experiment per file'),
-    experiments.filter((e) => e.source === 'import').map((e) => h('option', { value: e.slug }, `${e.name || e.slug} (${(e.runs || []).length} runs)`)));
+  const target = h('select', { id: 'import-experiment', name: 'experiment' });
+  // the import experiments as the list has them now (after a batch too),
+  // the chosen one kept
+  const fillTargets = () => {
+    const chosen = target.value;
+    target.replaceChildren(h('option', { value: '' }, 'a new experiment per file'),
+      ...experiments.filter((e) => e.source === 'import').map((e) => {
+        const n = (e.runs || []).length;
+        return h('option', { value: e.slug }, `${e.name || e.slug} (${n} run${n === 1 ? '' : 's'})`);
+      }));
+    target.value = chosen;
+    if (target.value !== chosen) target.value = '';
+  };
+  fillTargets();
   const list = h('ul', { class: 'upload-list', id: 'upload-list' });
   const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
   const button = h('button', { type: 'submit', class: 'primary' }, 'Upload');
@@ -130,7 +143,8 @@ export function uploadArea(experiments, onDone) {
     }
     busy = false;
     button.disabled = false;
-    if (onDone) onDone(states);
+    if (onDone) await onDone(states);
+    fillTargets();
   }
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();

@@ -73,11 +73,20 @@ export async function renderExperiments(root, route, ctx) {
   root.append(h('div', { class: 'page-head' },
     h('h1', null, 'Experiments'),
     h('p', { class: 'lead' }, 'Simulated scenarios from the papers and traces recorded on real GPUs. Open one to see its runs.')));
-  root.append(uploadArea(exps, (states) => {
+  root.append(uploadArea(exps, async (states) => {
     // one file imported: open it, as the single-file form did; several:
-    // stay, each row links to its run
+    // stay, each row links to its run, and the list shows what was stored
     const ok = states.filter((x) => x.state === 'done');
-    if (states.length === 1 && ok.length === 1) navigate(`/runs/${encodeURIComponent(ok[0].run)}`);
+    if (states.length === 1 && ok.length === 1) {
+      navigate(`/runs/${encodeURIComponent(ok[0].run)}`);
+      return;
+    }
+    if (!ok.length) return;
+    try {
+      const now = await api.experiments(ctx.signal);
+      exps.splice(0, exps.length, ...(now.experiments || []));
+      draw();
+    } catch { /* the list stays as it was; a reload shows it */ }
   }));
   const q = route.query.get('q') ? decodeURIComponent(route.query.get('q').replace(/\+/g, ' ')) : '';
   const search = h('input', { type: 'search', id: 'experiment-search', value: q, placeholder: 'search name, description, source…',
