@@ -29,6 +29,7 @@ typedef struct job {
     int status;
     json_t *result;
     char *error;
+    bool user_cancel;            /* DELETE /api/jobs/{id} while it ran */
     struct job *next;            /* the queue, or the list of all job_queue */
     struct job *all_next;
 } job;
@@ -98,6 +99,13 @@ static void *worker(void *p) {
 #endif
 
         pthread_mutex_lock(&j->mu);
+        /* a running job cancelled from the API ends as docs/api.md says
+         * (409, "cancelled; nothing was stored"), not with the message its
+         * work gave for a stop, which speaks of the server stopping */
+        if (jb->user_cancel && status >= 400) {
+            status = 409;
+            snprintf(err, sizeof err, "cancelled; nothing was stored");
+        }
         jb->status = status;
         jb->result = result;
         if (err[0]) jb->error = strdup(err);
@@ -228,6 +236,7 @@ int jobs_cancel(job_queue *j, const char *id) {
         if (strcmp(jb->id, id) != 0) continue;
         if (jb->state == J_RUNNING) {
             atomic_store(&jb->ctl.cancel, true);
+            jb->user_cancel = true;
             rc = 0;
         } else {
             rc = 1;

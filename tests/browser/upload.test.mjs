@@ -173,3 +173,42 @@ test('after a batch the home page lists what it stored: the new experiments and 
   assert.deepEqual(br.problems.filter((p) => !/status of 400/.test(p)), []);
   br.problems.length = 0;
 });
+
+test('a big upload cancelled while the server imports it: the row says so in the server\'s words, nothing is stored', async () => {
+  // 800,000 kernels (about 70 MB): the import runs for seconds, the page
+  // polls its job from the start
+  const file = path.join(fs.mkdtempSync(path.join(OUT, 'big-')), 'big.csv');
+  const rows = [];
+  for (let i = 0; i < 800000; i++) rows.push(`${1000 + 4 * i},3,2,1,1,128,1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","7","k${i % 50}"`);
+  fs.writeFileSync(file, nvprofCsv(rows));
+  const { body: before } = await srv.api('/api/experiments');
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  // DELETE /api/jobs/{id} once the page has seen its job running
+  let cancel = null;
+  page.on('response', (r) => {
+    const m = /\/api\/jobs\/([^/?]+)$/.exec(new URL(r.url()).pathname);
+    if (!m || cancel) return;
+    cancel = r.json().then((j) => (j.state === 'running'
+      ? srv.api(`/api/jobs/${m[1]}`, { method: 'DELETE' }).then((d) => ({ id: m[1], ...d })) : (cancel = null)));
+  });
+  await page.setInputFiles('#import-file', file);
+  await page.click('#import-form button[type=submit]');
+  await page.waitForFunction(() => (window.schedlab.uploads || []).length === 1
+    && ['done', 'failed'].includes(window.schedlab.uploads[0].state), null, { timeout: 120000 });
+  const del = await cancel;
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  assert.ok(del, 'the page polled its job while it ran');
+  assert.equal(del.status, 202);
+  // docs/api.md: a cancelled job ends "aborted", 409, "cancelled; nothing was stored"
+  const { body: job } = await srv.api(`/api/jobs/${del.id}`);
+  assert.deepEqual([job.state, job.status, job.error], ['aborted', 409, 'cancelled; nothing was stored']);
+  const [u] = await page.evaluate(() => window.schedlab.uploads);
+  assert.deepEqual([u.state, u.error, u.run], ['failed', 'cancelled; nothing was stored', null]);
+  assert.equal(await page.locator('#upload-list li .error').textContent(), 'cancelled; nothing was stored');
+  const { body: after } = await srv.api('/api/experiments');
+  assert.equal(after.experiments.length, before.experiments.length);
+  await shot(page, path.join(OUT, 'upload-cancelled.png'));
+  assert.deepEqual(br.problems.filter((p) => !/status of 409/.test(p)), []);
+  br.problems.length = 0;
+});
