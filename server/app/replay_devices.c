@@ -227,13 +227,15 @@ static int simulate(const json_t *scn, size_t run, trace *out, char *err, size_t
     return rc;
 }
 
-/* The merged run's GPUs numbered as the measured trace m numbers them
- * (DESIGN §5), so that GPU n of the replay is GPU n of the measurement
- * (keys and compare rows alike, also where a GPU had no work): m's devices,
- * each replaced by its simulated device as merge() meets it. A trace
- * without devices (a run stored before they were listed) gets them in the
- * keys' order. 0, or -1 out of memory. */
-static int merged_gpus(const trace *m, trace *o) {
+/* The merged run before any GPU is merged: m's name, device, origin and
+ * meta, source "simulation", and its GPUs numbered as the measured trace m
+ * numbers them (DESIGN §5), so that GPU n of the replay is GPU n of the
+ * measurement (keys and compare rows alike, also where a GPU had no work):
+ * m's devices, each replaced by its simulated device as merge() meets it.
+ * A trace without devices (a run stored before they were listed) gets them
+ * in the keys' order. 0, or -1 out of memory. */
+static int merged_begin(const trace *m, trace *o) {
+    if (copy_meta(m, o) != 0 || trace_set_source(o, "simulation") < 0) return -1;
     for (size_t g = 0; g < m->devices.n; g++)
         if (trace_add_device(o, &m->devices.v[g]) < 0) return -1;
     return 0;
@@ -331,9 +333,7 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
     }
     *out = v;
     *nout = n;
-    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0 ||
-        merged_gpus(m, merged) != 0)
-        goto oom;
+    if (merged_begin(m, merged) != 0) goto oom;
     char list[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
@@ -393,9 +393,7 @@ const char *replay_devices_variant_name(const replay_dev *v, size_t n, size_t i)
 int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t i,
                            trace *merged, char *err, size_t errlen) {
     trace_init(merged);
-    if (copy_meta(m, merged) != 0 || trace_set_source(merged, "simulation") < 0 ||
-        merged_gpus(m, merged) != 0)
-        goto oom;
+    if (merged_begin(m, merged) != 0) goto oom;
     char keys[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
     size_t len = 0;
     for (size_t d = 0; d < n; d++) {
