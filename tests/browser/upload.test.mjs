@@ -212,3 +212,79 @@ test('a big upload cancelled while the server imports it: the row says so in the
   assert.deepEqual(br.problems.filter((p) => !/status of 409/.test(p)), []);
   br.problems.length = 0;
 });
+
+// A CSV of n kernels written to a temporary folder under OUT; its path.
+function bigCsvFile(n) {
+  const file = path.join(fs.mkdtempSync(path.join(OUT, 'big-')), 'big.csv');
+  const rows = [];
+  for (let i = 0; i < n; i++) rows.push(`${1000 + 4 * i},3,2,1,1,128,1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","7","k${i % 50}"`);
+  fs.writeFileSync(file, nvprofCsv(rows));
+  return file;
+}
+
+test('the row\'s Cancel button: a file waiting its turn is skipped, a file the server imports is stopped (DELETE /api/jobs/{id}); nothing of either is stored', async () => {
+  const file = bigCsvFile(800000);
+  const { body: before } = await srv.api('/api/experiments');
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  const deletes = [];
+  page.on('request', (r) => { if (r.method() === 'DELETE') deletes.push(new URL(r.url()).pathname); });
+  const second = path.join(path.dirname(file), 'second.csv');
+  fs.writeFileSync(second, smallCsv(20));
+  await page.setInputFiles('#import-file', [file, second]);
+  await page.click('#import-form button[type=submit]');
+  // the second waits while the first is imported as a job
+  await page.waitForFunction(() => window.schedlab.uploads?.[0]?.state === 'importing', null, { timeout: 60000 });
+  assert.equal((await page.evaluate(() => window.schedlab.uploads))[1].state, 'waiting');
+  await page.click('#upload-list li:nth-child(2) button.cancel');
+  await page.click('#upload-list li:nth-child(1) button.cancel');
+  await page.waitForFunction(() => window.schedlab.uploads.every((u) => !['waiting', 'sending', 'queued', 'importing'].includes(u.state)), null, { timeout: 120000 });
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  const ups = await page.evaluate(() => window.schedlab.uploads);
+  // docs/api.md: a cancelled job ends 409 "cancelled; nothing was stored"
+  assert.deepEqual(ups.map((u) => [u.state, u.error, u.run]), [
+    ['cancelled', 'cancelled; nothing was stored', null],
+    ['cancelled', 'cancelled before it was sent; nothing was stored', null]]);
+  assert.equal(deletes.length, 1);
+  assert.match(deletes[0], /^\/api\/jobs\/[^/]+$/);
+  // the rows say so, without the bars of an import that did not happen and
+  // without a Cancel button left to press
+  const rows = page.locator('#upload-list li');
+  for (let i = 0; i < 2; i++) {
+    assert.equal(await rows.nth(i).locator('.error').textContent(), ups[i].error);
+    assert.equal(await rows.nth(i).locator('.bars').isVisible(), false);
+    assert.equal(await rows.nth(i).locator('button.cancel').count(), 0);
+  }
+  const { body: after } = await srv.api('/api/experiments');
+  assert.equal(after.experiments.length, before.experiments.length);
+  await shot(page, path.join(OUT, 'upload-cancel-button.png'));
+  assert.deepEqual(br.problems.filter((p) => !/status of 409/.test(p)), []);
+  br.problems.length = 0;
+});
+
+test('Cancel while the file is on its way drops the transfer: the server stores nothing and goes on serving', async () => {
+  const { body: before } = await srv.api('/api/experiments');
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  // a slow link (Chromium's network emulation, 256 KiB/s up) so that the
+  // 4 MB body is still going out when Cancel is pressed
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+  try {
+    await page.setInputFiles('#import-file', [{ name: 'slow.csv', mimeType: 'text/csv', buffer: smallCsv(45000) }]);
+    await page.click('#import-form button[type=submit]');
+    await page.waitForFunction(() => window.schedlab.uploads?.[0]?.state === 'sending' && window.schedlab.uploads[0].send > 0.05, null, { timeout: 30000 });
+    await page.click('#upload-list li button.cancel');
+    await page.waitForFunction(() => window.schedlab.uploads[0].state !== 'sending', null, { timeout: 30000 });
+  } finally {
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  }
+  const [u] = await page.evaluate(() => window.schedlab.uploads);
+  assert.ok(u.send < 1, `cancelled at ${u.send} of the transfer`);
+  assert.deepEqual([u.state, u.error, u.run, u.job], ['cancelled', 'cancelled while it was sent; nothing was stored', null, false]);
+  const { body: after } = await srv.api('/api/experiments');
+  assert.equal(after.experiments.length, before.experiments.length);
+  assert.equal((await srv.api('/api/health')).status, 200);
+  assert.deepEqual(br.problems, []);
+});

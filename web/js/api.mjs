@@ -213,15 +213,25 @@ export function postRaw(path, body, contentType, signal, onProgress = null) {
 // upload progress (issue 15): onSend(0..1) while the body goes out, then,
 // when the server imports it as a job (202), onJob(0..1, state) as
 // request() does. Resolves to the 201 body ({run, experiment, format}).
-function xhrPost(path, body, onSend) {
+// onSend(0..1) as the body goes out, then onSent() once all of it has:
+// from then on the server may store it (an import under sync_bytes answers
+// only when stored), so the page no longer offers to cancel it. An abort of
+// `signal` before that drops the connection mid-body, and the server keeps
+// nothing of a body it did not get whole.
+function xhrPost(path, body, onSend, signal, onSent) {
   return new Promise((resolve, reject) => {
     const x = new XMLHttpRequest();
+    const aborted = () => reject(new DOMException('aborted', 'AbortError'));
+    if (signal?.aborted) return aborted();
     x.open('POST', path);
     x.setRequestHeader('Content-Type', 'application/octet-stream');
     x.setRequestHeader('Accept', 'application/json');
     if (savedToken()) x.setRequestHeader('Authorization', `Bearer ${savedToken()}`);
     x.upload.addEventListener('progress', (ev) => {
       if (ev.lengthComputable && onSend) onSend(ev.loaded / ev.total);
+    });
+    x.upload.addEventListener('load', () => {
+      if (onSent) onSent();
     });
     x.addEventListener('load', () => {
       if (onSend) onSend(1);
@@ -230,21 +240,39 @@ function xhrPost(path, body, onSend) {
       resolve({ status: x.status, body: b });
     });
     x.addEventListener('error', () => reject(new ApiError(`Cannot reach the schedlab server (${path})`, 0)));
+    x.addEventListener('abort', aborted);
+    if (signal) signal.addEventListener('abort', () => x.abort(), { once: true });
     x.send(body);
   });
 }
 
-export async function importWithProgress(file, { format, experiment, name } = {}, onSend = null, onJob = null, signal = undefined) {
+// POST /api/imports of one file: onSend(fraction) for the transfer, then
+// onJob(fraction, state, phase) while the server imports it as a job.
+// `signal` cancels: before the body has gone out whole, the transfer is
+// dropped (AbortError); while the job runs, DELETE /api/jobs/{id} asks the
+// server to stop, and the job's own end is the answer -- the import's
+// result when it finished first, else the job's error (409 "cancelled;
+// nothing was stored", docs/api.md). onSent() once the body is out.
+export async function importWithProgress(file, { format, experiment, name } = {}, onSend = null, onJob = null, signal = undefined, onSent = null) {
   const q = new URLSearchParams();
   if (format) q.set('format', format);
   if (experiment) q.set('experiment', experiment);
   if (name) q.set('name', name);
   const path = `/api/imports${q.toString() ? `?${q}` : ''}`;
-  let res = await xhrPost(path, file, onSend);
+  let res = await xhrPost(path, file, onSend, signal, onSent);
   if (res.status === 401 && typeof window !== 'undefined' && window.prompt) {
-    if (askToken()) res = await xhrPost(path, file, onSend);
+    if (askToken()) res = await xhrPost(path, file, onSend, signal, onSent);
   }
-  if (res.status === 202 && res.body && res.body.job) return waitJob(res.body.job, onJob, signal);
+  if (res.status === 202 && res.body && res.body.job) {
+    const job = res.body.job;
+    try {
+      return await waitJob(job, onJob, signal);
+    } catch (e) {
+      if (!signal?.aborted) throw e;
+      await request(`/api/jobs/${encodeURIComponent(job)}`, { method: 'DELETE', headers: { Accept: 'application/json' } }, null, false);
+      return waitJob(job, onJob);
+    }
+  }
   if (res.status >= 200 && res.status < 300 && res.body) return res.body;
   throw new ApiError(res.body && typeof res.body.error === 'string' ? res.body.error : `${path}: HTTP ${res.status}`, res.status);
 }

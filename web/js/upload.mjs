@@ -13,27 +13,58 @@ import { setExtra } from './state.mjs';
 
 function importOne(file, { format, experiment }, row) {
   return importWithProgress(file, { format, experiment, name: file.name },
-    (f) => row.send(f), (f, state, phase) => row.imported(f, state, phase));
+    (f) => row.send(f), (f, state, phase) => row.imported(f, state, phase), row.signal, () => row.sent());
 }
 
-// One row per file: name, two bars, the outcome. Its state goes to
+// One row per file: name, two bars, the outcome, and a Cancel button while
+// cancelling can still keep the file out of the database: before its turn
+// (it is skipped), while its bytes go out (the transfer is dropped: the
+// server keeps nothing of a body it did not get whole) and while the server
+// imports it as a job (DELETE /api/jobs/{id}; the job's end is the answer:
+// docs/api.md's 409 "cancelled; nothing was stored", or the run when the
+// import finished first). Not between the last byte sent and the answer: an
+// import under sync_bytes is stored by then. Its state goes to
 // window.schedlab.uploads for the tests.
 function fileRow(list, file, states, i) {
   const sendBar = h('progress', { class: 'send', max: '1', value: '0', 'aria-label': `${file.name}: transfer` });
   const impBar = h('progress', { class: 'import', max: '1', value: '0', 'aria-label': `${file.name}: import` });
   const pct = h('span', { class: 'pct muted' }, '0 %');
   const outcome = h('div', { class: 'outcome' }, h('span', { class: 'muted' }, 'waiting…'));
+  const ctl = new AbortController();
+  const cancel = h('button', { type: 'button', class: 'cancel', 'aria-label': `Cancel ${file.name}` }, 'Cancel');
+  const bars = h('div', { class: 'bars' }, h('span', { class: 'bar-label' }, 'transfer'), sendBar, h('span', { class: 'bar-label' }, 'import'), impBar, pct);
   const li = h('li', { class: 'upload-file', dataset: { file: file.name } },
     h('div', { class: 'upload-name', title: file.name }, file.name, h('span', { class: 'muted' }, ` · ${(file.size / 1024).toFixed(1)} KiB`)),
-    h('div', { class: 'bars' }, h('span', { class: 'bar-label' }, 'transfer'), sendBar, h('span', { class: 'bar-label' }, 'import'), impBar, pct),
-    outcome);
+    bars, h('div', { class: 'outcome-cell' }, outcome, cancel));
   list.append(li);
   // job: the server imported it as a job (202), with progress
   const st = { name: file.name, send: 0, import: 0, phase: null, state: 'waiting', job: false, format: null, run: null, experiment: null, error: null };
   states[i] = st;
   const publish = () => setExtra('uploads', states.map((s) => ({ ...s })));
   publish();
+  // a row that did not import shows no bars: a part-filled bar would read
+  // as "part imported", and nothing of it was stored
+  const ended = (state, error) => {
+    Object.assign(st, { state, error });
+    cancel.remove();
+    bars.hidden = true;
+    outcome.replaceChildren(errorBox(error));
+    publish();
+  };
+  cancel.addEventListener('click', () => {
+    cancel.disabled = true;
+    cancel.textContent = 'Cancelling…';
+    ctl.abort();
+    // not started yet: nothing to stop, the batch skips it
+    if (st.state === 'waiting') ended('cancelled', 'cancelled before it was sent; nothing was stored');
+  });
   return {
+    signal: ctl.signal,
+    get cancelled() { return ctl.signal.aborted; },
+    // the whole body is out: the server may be storing it already
+    sent() {
+      if (!ctl.signal.aborted) cancel.disabled = true;
+    },
     send(f) {
       st.send = Math.max(st.send, f);
       st.state = 'sending';
@@ -45,6 +76,7 @@ function fileRow(list, file, states, i) {
     // phase: the server's "parsing" (the first 80 % of the bar) or
     // "storing" (the rest), while the job runs
     imported(f, state, phase) {
+      if (!st.job && !ctl.signal.aborted) cancel.disabled = false;   // a job: cancellable again
       st.job = true;
       st.import = Math.max(st.import, f);
       st.state = state === 'queued' ? 'queued' : 'importing';
@@ -57,6 +89,7 @@ function fileRow(list, file, states, i) {
       publish();
     },
     done(res) {
+      cancel.remove();
       Object.assign(st, { send: 1, import: 1, state: 'done', format: res.format || null, run: res.run, experiment: res.experiment });
       sendBar.value = 1;
       impBar.value = 1;
@@ -68,10 +101,9 @@ function fileRow(list, file, states, i) {
       publish();
     },
     fail(e) {
-      st.state = 'failed';
-      st.error = e.message;
-      outcome.replaceChildren(errorBox(e.message));
-      publish();
+      if (st.state === 'cancelled') return;
+      if (e && e.name === 'AbortError') ended('cancelled', 'cancelled while it was sent; nothing was stored');
+      else ended(ctl.signal.aborted && e.status === 409 ? 'cancelled' : 'failed', e.message);
     },
   };
 }
@@ -135,6 +167,7 @@ export function uploadArea(experiments, onDone) {
     // one after another: the server imports one at a time anyway, and the
     // bars then read in order
     for (let i = 0; i < files.length; i++) {
+      if (rows[i].cancelled) continue;
       try {
         rows[i].done(await importOne(files[i], { format: format.value, experiment: target.value }, rows[i]));
       } catch (e) {
