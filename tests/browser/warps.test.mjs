@@ -230,6 +230,60 @@ test('an SM folds by the keyboard (Enter, Space), the lanes follow, and a copied
   assert.deepEqual(br.problems, []);
 });
 
+// Fold all / Unfold all (an 80-SM device has 80 fold buttons), and what a
+// folded lane draws: the issues of one cycle share its height, a strip per
+// issue in sub-core order, so none is drawn over another. The geometry the
+// hover below aims at is the tab's: lanes from y = 4, an SM's name row of
+// 18 px, lanes of 32 px for 8 sub-core lanes with 2 px between, a cell
+// inset 3 px top and bottom; 120 px of labels, 12 px right margin.
+test('Fold all and Unfold all fold every SM at once (URL fold=0,1); a folded lane stacks a cycle\'s issues, one strip per sub-core, none hidden', async () => {
+  const { body: list } = await srv.api('/api/experiments');
+  const run = list.experiments.find((e) => /^QAWS Fig\. 4a: 2dc/.test(e.name)).runs[0].run;
+  const { body: meta } = await srv.api(`/api/runs/${run}`);
+  const { sms, schedulers_per_sm: subs } = meta.device;
+  assert.deepEqual([sms, subs], [2, 4]);
+  const issues = (await srv.api(`/api/runs/${run}/warps`)).body.warp_issues;
+  // a cycle in which SM 1 issued from more than two sub-cores
+  const at = new Map();
+  for (const w of issues) if (w.sm === 1) at.set(w.cycle, [...(at.get(w.cycle) || []), w]);
+  const [cycle, busy] = [...at].find(([, ws]) => ws.length > 2) || [];
+  assert.ok(busy, 'SM 1 issues from three or more sub-cores in some cycle');
+  const c0 = Math.max(0, cycle - 5);
+  await open(run, `&c0=${c0}&c1=${c0 + 10}`);
+  assert.equal(await page.locator('#warp-unfold-all').isDisabled(), true);
+  await page.click('#warp-fold-all');
+  let st = await page.evaluate(() => ({ ...window.schedlab, warpZoom: undefined }));
+  assert.deepEqual(st.warpLanes, [`SM 0 all ${subs} sub-cores`, `SM 1 all ${subs} sub-cores`]);
+  assert.match(page.url(), /[?&]fold=0,1(&|$)/);
+  assert.equal(await page.locator('#warp-fold-all').isDisabled(), true);
+  for (let s = 0; s < sms; s++)
+    assert.equal(await page.locator(`#warp-folds button[data-sm="${s}"]`).getAttribute('aria-pressed'), 'true');
+  // hover the middle of each strip of SM 1's lane in that cycle: each names
+  // its own issue, in sub-core order
+  const box = await page.$eval('#warp-canvas', (c) => {
+    const r = c.getBoundingClientRect();
+    return { x: r.x, y: r.y, w: r.width };
+  });
+  const plotW = box.w - 120 - 12;
+  const cx = box.x + 120 + ((cycle - c0 + 0.5) / 10) * plotW;
+  const laneY = 4 + (18 + 32 + 2) + 18;
+  const k = busy.length;
+  const want = [...busy].sort((a, b) => a.subcore - b.subcore);
+  for (let i = 0; i < k; i++) {
+    await page.mouse.move(cx, box.y + laneY + 3 + (i + 0.5) * (26 / k));
+    const tip = await page.evaluate(() => window.schedlab.warpTip);
+    assert.deepEqual(tip && [tip[1], tip[2]], [`cycle ${cycle}`, `SM 1 · sub-core ${want[i].subcore}`], `strip ${i} of ${k}`);
+    assert.match(tip[0], new RegExp(`^warp ${want[i].warp} `));
+  }
+  await shot(page, path.join(OUT, 'warps-fold-all.png'), { fullPage: true });
+  // Unfold all: every sub-core lane back, the URL without a fold
+  await page.click('#warp-unfold-all');
+  st = await page.evaluate(() => ({ ...window.schedlab, warpZoom: undefined }));
+  assert.equal(st.warpLanes.length, sms * subs);
+  assert.ok(!/[?&]fold=/.test(page.url()), page.url());
+  assert.deepEqual(br.problems, []);
+});
+
 test('a link naming SMs that are not there, or not a list, folds nothing it should not', async () => {
   const { body: list } = await srv.api('/api/experiments');
   const run = list.experiments.find((e) => /^QAWS Fig\. 4a: 2dc/.test(e.name)).runs[0].run;

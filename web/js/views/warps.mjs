@@ -194,8 +194,11 @@ export async function warpsTab(panel, c, route, ctx) {
         'aria-label': `fold SM ${s}'s sub-core lanes into one`, onclick: () => toggleFold(s),
       }, h('span', { 'aria-hidden': 'true', class: 'fold-mark' }), `SM ${s}`));
     }
+    // the whole device at once: an 80-SM GPU is 80 buttons
+    const all = h('button', { type: 'button', class: 'warp-fold-all', id: 'warp-fold-all', onclick: () => foldAll(true) }, 'Fold all');
+    const none = h('button', { type: 'button', class: 'warp-fold-all', id: 'warp-unfold-all', onclick: () => foldAll(false) }, 'Unfold all');
     const el = h('div', { class: 'warp-folds', id: 'warp-folds', role: 'group', 'aria-label': `fold an SM's ${subs} sub-core lanes` },
-      h('span', { class: 'muted', 'aria-hidden': 'true' }, 'Fold'), buttons);
+      h('span', { class: 'muted', 'aria-hidden': 'true' }, 'Fold'), all, none, buttons);
     function sync() {
       buttons.forEach((b, s) => {
         const on = collapsed.has(s);
@@ -203,6 +206,8 @@ export async function warpsTab(panel, c, route, ctx) {
         b.title = on ? `SM ${s}: one lane; press to show its ${subs} sub-cores` : `SM ${s}: ${subs} sub-core lanes; press to fold them into one`;
         b.firstChild.textContent = on ? '▸ ' : '▾ ';
       });
+      all.disabled = collapsed.size === sms;
+      none.disabled = collapsed.size === 0;
     }
     return { el, sync };
   }
@@ -212,6 +217,16 @@ export async function warpsTab(panel, c, route, ctx) {
     if (!foldable) return;
     if (collapsed.has(s)) collapsed.delete(s);
     else collapsed.add(s);
+    refold();
+  }
+  function foldAll(on) {
+    for (let s = 0; s < sms; s++) {
+      if (on) collapsed.add(s);
+      else collapsed.delete(s);
+    }
+    refold();
+  }
+  function refold() {
     folds.sync();
     writeUrl();
     draw(cached(win)?.resp || null);
@@ -292,11 +307,33 @@ export async function warpsTab(panel, c, route, ctx) {
         laneOf.set(l.sub === null ? `${l.sm}:*` : `${l.sm}:${l.sub}`, l);
       }
       const cw = plotW / span;
+      // A folded lane holds its SM's sub-cores: the issues of one cycle
+      // share its height, a strip each in sub-core order, so that a cycle
+      // every sub-core issued in is a full cell and none hides another.
+      // part: [strip, strips]
+      const inCycle = new Map();
+      for (const w of inWin) {
+        if (!collapsed.has(w.sm)) continue;
+        const k = `${w.sm}:${w.cycle}`;
+        const list = inCycle.get(k);
+        if (list) list.push(w);
+        else inCycle.set(k, [w]);
+      }
+      const part = new Map();
+      for (const list of inCycle.values()) {
+        list.sort((a, b) => a.subcore - b.subcore);
+        list.forEach((w, i) => part.set(w, [i, list.length]));
+      }
       // one path per kernel colour; labels after
       const byKernel = new Map();
       for (const w of inWin) {
-        const l = laneOf.get(`${w.sm}:${w.subcore}`) || laneOf.get(`${w.sm}:*`);
+        let l = laneOf.get(`${w.sm}:${w.subcore}`) || laneOf.get(`${w.sm}:*`);
         if (!l) continue;
+        const p = part.get(w);
+        if (p) {
+          const hh = (l.hgt - 6) / p[1];
+          l = { ...l, y: l.y + p[0] * hh, hgt: hh + 6, strip: true };
+        }
         let list = byKernel.get(w.kernel);
         if (!list) byKernel.set(w.kernel, (list = []));
         list.push([w, l]);
@@ -308,15 +345,18 @@ export async function warpsTab(panel, c, route, ctx) {
         for (const [w, l] of list) {
           const x0 = x(w.cycle);
           const wpx = Math.max(1, cw - (cw >= 6 ? 1 : 0));
-          g.rect(x0, l.y + 3, wpx, l.hgt - 6);
-          drawnCells.push({ x0, x1: x0 + Math.max(cw, 1), y0: l.y, y1: l.y + l.hgt, w });
+          // (a strip leaves a pixel to the next: one per issue, visibly)
+          g.rect(x0, l.y + 3, wpx, Math.max(1, l.hgt - 6 - (l.strip ? 1 : 0)));
+          // (a strip's own height: strips of one cycle touch)
+          drawnCells.push({ x0, x1: x0 + Math.max(cw, 1), y0: l.strip ? l.y + 3 : l.y, y1: l.strip ? l.y + l.hgt - 3 : l.y + l.hgt, w });
         }
         g.fill();
         cells[nameOf(kid)] = (cells[nameOf(kid)] || 0) + list.length;
         if (cw >= 18) {
           g.fillStyle = textOn(col);
           g.textAlign = 'center';
-          for (const [w, l] of list) g.fillText(`w${w.warp}`, x(w.cycle) + cw / 2, l.y + l.hgt / 2);
+          // (a strip of a folded lane too thin for the text goes without)
+          for (const [w, l] of list) if (l.hgt - 6 >= 11) g.fillText(`w${w.warp}`, x(w.cycle) + cw / 2, l.y + l.hgt / 2);
         }
       }
       if (partEpochs) epochsDrawn = drawEpochs(g, th, x, lanesH, EPOCH_BAND - 8, Math.max(win.c0, recordedEnd), win.c1);
