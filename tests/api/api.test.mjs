@@ -129,10 +129,10 @@ describe('Fig. 3 scenario', () => {
     assert.equal(r.mode, 'bins');
     assert.equal(r.total, 18);
     assert.equal(r.sms, 2);
-    // about max cells: 5 / 2 SMs -> 2 bins per SM over [0, 5.28 s); bins are
-    // the occupancy pyramid's (issue 9): a power-of-two width >= 2.64 s on a
+    // about max cells: 5 / 2 SMs -> 2 bins per SM over [0, 4.8 s); bins are
+    // the occupancy pyramid's (issue 9): a power-of-two width >= 2.4 s on a
     // grid fixed at 0, the last one cut at `to`
-    assert.equal(r.to - r.from, 5280000000);
+    assert.equal(r.to - r.from, 4800000000);
     assert.equal(r.bin_ns, 2 ** 32);
     assert.equal(r.bins.length, 4);
     assert.deepEqual(r.bins.map((b) => `${b.sm}@${b.t}`), ['0@0', `0@${2 ** 32}`, '1@0', `1@${2 ** 32}`]);
@@ -160,7 +160,7 @@ describe('Fig. 3 scenario', () => {
     const s = (await getJson(`${srv.base}/api/runs/${fig3Run}/queues`)).body;
     const ee = s.queues.find((x) => x.queue === 'ee:P0:low');
     assert.deepEqual(ee.series.slice(0, 4), [[0, 1], [200000000, 2], [400000000, 3], [1000000000, 1]]);
-    assert.deepEqual(ee.series.at(-1), [3960000000, 0]);
+    assert.deepEqual(ee.series.at(-1), [3600000000, 0]);
   });
 
   test('export as trace and as chrome', async () => {
@@ -183,7 +183,7 @@ describe('Fig. 3 scenario', () => {
     assert.equal(spans.filter((e) => e.cat === 'kernel').length, 6);
     assert.equal(spans.filter((e) => e.cat === 'copy').length, 5);
     const k3 = spans.find((e) => e.cat === 'kernel' && e.name === 'K3');
-    assert.equal(k3.ts, 3960000);        // µs
+    assert.equal(k3.ts, 3600000);        // µs
     assert.equal(k3.dur, 1000000);
     const bad = await getJson(`${srv.base}/api/runs/${fig3Run}/export?format=svg`);
     assert.equal(bad.status, 400);

@@ -191,24 +191,26 @@ static void test_replay_order(void **state) {
  *
  * The experiment of test_sim_rules.c's test_tx2_fig3 (same streams, ops and
  * derivation; see there): one address space, streams S1, S2, S3, blocks of
- * 1 s, 256MB copies of 0.32 s, most-room on the TX2's 2 SMs. Here the
- * content of EVERY queue at instants of Fig. 4, derived from the rules:
+ * 1 s, 256MB copies of 0.2 s, most-room on the TX2's 2 SMs. Here the
+ * content of EVERY queue at Fig. 4's instants (a)-(e), 1.1, 2.1, 3.0, 3.32
+ * and 4.0 s on Fig. 3's axis, TX2_FIG3_D = 0.3 s later than Table 1's times
+ * (test_sim_util.h), as the paper's text describes each inset:
  *
- *  0.5 s  S1 holds all six of its ops (G1: K1 heads it and runs). The EE
+ *  (a) 0.8 s  S1 holds all six of its ops (G1: K1 heads it and runs). The EE
  *         queue holds K1 (not yet fully dispatched, G3), K4 (X1 keeps it
  *         off the SMs) and K5. S2: K4; S3: K5 then C5o. No copy has reached
  *         the CE queue, so it does not exist yet.
- *  1.5 s  K1's last blocks and all of K4's were placed at 1 s: both left the
- *         EE queue (G3); K5 waits on shared memory (R3). K1 and K4 still run,
- *         so they still head S1 and S2 (G4).
- *  2.5 s  K1 and K4 ended at 2 s (G4): K2 heads S1, went to the EE queue and
- *         was placed at once, as K5 was; S2 is empty; K5 still runs.
- *  3.1 s  (Fig. 4 d) K5 and K2 ended at 3 s: C5o went to the CE queue and
- *         started (C1-C3: the copy engine serves one copy at a time), C2o
- *         waits behind it. K6 (issued at 2.8 s) runs, C6o behind it.
- *  4.0 s  (Fig. 4 e) C2o and C3i are done (3.64 s, 3.96 s), C5o too (3.32 s):
- *         K3 heads S1 and was placed at 3.96 s. K6 ended at 3.8 s and C6o,
- *         queued behind C3i, started at 3.96 s: the CE queue is empty.
+ *  (b) 1.8 s  K1's last blocks and all of K4's were placed at 1 s: both left
+ *         the EE queue (G3); K5 waits on shared memory (R3). K1 and K4 still
+ *         run, so they still head S1 and S2 (G4).
+ *  (c) 2.7 s  K1 and K4 ended at 2 s (G4): K2 heads S1, went to the EE queue
+ *         and was placed at once, as K5 was; S2 is empty; K5 still runs.
+ *  (d) 3.02 s  K5 and K2 ended at 3 s: C5o went to the CE queue and started
+ *         (C1-C3: the copy engine serves one copy at a time), C2o waits
+ *         behind it. K6 (issued at 2.8 s) runs, C6o behind it.
+ *  (e) 3.7 s  C5o, C2o and C3i are done (3.2, 3.4, 3.6 s): K3 heads S1 and
+ *         was placed at 3.6 s. K6 still runs, C6o behind it in S2: the CE
+ *         queue is empty.
  *  6 s    everything is done: every queue is empty. */
 static void test_tx2_fig3_queues(void **state) {
     (void)state;
@@ -217,29 +219,29 @@ static void test_tx2_fig3_queues(void **state) {
     tb_fig3(&b);
     tb_run(&b, &t);
     char buf[512];
-    assert_string_equal(state_at(&t, 500 * MS, buf, sizeof buf),
+    assert_string_equal(state_at(&t, 1100 * MS - TX2_FIG3_D, buf, sizeof buf),
                         "stream:P0/S1=K1,K2,C2o,C3i,K3,C3o;ee:P0:low=K1,K4,K5;"
                         "stream:P0/S2=K4;stream:P0/S3=K5,C5o;");
-    assert_string_equal(state_at(&t, 1500 * MS, buf, sizeof buf),
+    assert_string_equal(state_at(&t, 2100 * MS - TX2_FIG3_D, buf, sizeof buf),
                         "stream:P0/S1=K1,K2,C2o,C3i,K3,C3o;ee:P0:low=K5;"
                         "stream:P0/S2=K4;stream:P0/S3=K5,C5o;");
-    assert_string_equal(state_at(&t, 2500 * MS, buf, sizeof buf),
+    assert_string_equal(state_at(&t, 3000 * MS - TX2_FIG3_D, buf, sizeof buf),
                         "stream:P0/S1=K2,C2o,C3i,K3,C3o;ee:P0:low=;"
                         "stream:P0/S2=;stream:P0/S3=K5,C5o;");
-    assert_string_equal(state_at(&t, 3100 * MS, buf, sizeof buf),
+    assert_string_equal(state_at(&t, 3320 * MS - TX2_FIG3_D, buf, sizeof buf),
                         "stream:P0/S1=C2o,C3i,K3,C3o;ee:P0:low=;"
                         "stream:P0/S2=K6,C6o;stream:P0/S3=C5o;ce=C2o;");
-    assert_string_equal(state_at(&t, 4000 * MS, buf, sizeof buf),
+    assert_string_equal(state_at(&t, 4000 * MS - TX2_FIG3_D, buf, sizeof buf),
                         "stream:P0/S1=K3,C3o;ee:P0:low=;"
-                        "stream:P0/S2=C6o;stream:P0/S3=;ce=;");
+                        "stream:P0/S2=K6,C6o;stream:P0/S3=;ce=;");
     assert_string_equal(state_at(&t, 6 * SEC, buf, sizeof buf),
                         "stream:P0/S1=;ee:P0:low=;stream:P0/S2=;stream:P0/S3=;ce=;");
 
     /* the lengths over time of the EE and CE queues (ns): the EE queue
      * fills to 3 by 0.4 s, K1 and K4 leave at 1 s, K2 passes through at 2 s
-     * (in behind K5, out right after it), K6 at 2.8 s and K3 at 3.96 s
-     * without waiting; the CE queue holds C2o from 3 s to 3.32 s and C6o
-     * from 3.8 s to 3.96 s, every other copy starting as it arrives. */
+     * (in behind K5, out right after it), K6 at 2.8 s and K3 at 3.6 s
+     * without waiting; the CE queue holds C2o from 3 s to 3.2 s, every
+     * other copy starting as it arrives. */
     sim_qstate s;
     sim_qstate_init(&s, true);
     assert_int_equal(sim_qstate_replay(&s, &t, INT64_MAX), 0);
@@ -248,11 +250,11 @@ static void test_tx2_fig3_queues(void **state) {
     buf[0] = '\0';
     queue_series(sim_qstate_find(&s, trace_intern(&t, "ee:P0:low")), &t, buf, sizeof buf);
     assert_string_equal(buf, "ee:P0:low:0=1,200000000=2,400000000=3,1000000000=1,"
-                             "2000000000=0,2800000000=0,3960000000=0;");
+                             "2000000000=0,2800000000=0,3600000000=0;");
     buf[0] = '\0';
     queue_series(sim_qstate_find(&s, trace_intern(&t, "ce")), &t, buf, sizeof buf);
-    assert_string_equal(buf, "ce:3000000000=1,3320000000=0,3640000000=0,3800000000=1,"
-                             "3960000000=0,4960000000=0;");
+    assert_string_equal(buf, "ce:3000000000=1,3200000000=0,3400000000=0,3800000000=0,"
+                             "4600000000=0;");
     sim_qstate_free(&s);
     trace_free(&t);
 }

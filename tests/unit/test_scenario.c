@@ -131,12 +131,12 @@ static void test_size_and_rate_units(void **state) {
     assert_int_equal(cfg.ops[5].direction, TRACE_COPY_D2D);
     scn_free(s);
 
-    /* 256MB in 0.32 s: the rate the Fig. 3 scenario uses */
+    /* 256MB in 0.2 s: the rate the Fig. 3 scenario uses */
     s = parse_ok("{'schema':'schedlab-scenario/1',"
-                 "'device':{'preset':'tx2','copy_bandwidth':'800MB/s'},"
+                 "'device':{'preset':'tx2','copy_bandwidth':'1280MB/s'},"
                  "'ops':[{'copy':'C','bytes':'256MB','direction':'h2d'}]}");
     cfg = config_of(s, 0);
-    assert_true(cfg.device.copy_bandwidth == 838860800.0);
+    assert_true(cfg.device.copy_bandwidth == 1342177280.0);
     scn_free(s);
 }
 

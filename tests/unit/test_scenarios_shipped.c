@@ -19,6 +19,7 @@
 
 #include "../../server/formats/kernlib.h"
 #include "../../server/formats/scenario.h"
+#include "../../simcore/queue_state.h"
 
 #define MS(x) ((int64_t)(x) * INT64_C(1000000))
 #define SEC(x) MS((x) * 1000)
@@ -241,7 +242,8 @@ static void test_every_scenario_is_checked(void **state) {
 /* ---- TX2 paper, Fig. 3 / Table 1 ------------------------------------------ */
 
 /* Two SMs of 2048 threads and 64KB shared memory; one copy engine at
- * 800MB/s, so a 256MB copy takes exactly 0.32 s.
+ * 1280MB/s, so a 256MB copy takes exactly 0.2 s (the range Fig. 4's insets
+ * allow: test_tx2_fig4_insets).
  * t=0    K1 (6 x 768) heads S1 -> EE queue (G2). 768-thread blocks: two per
  *        SM (R2); most-room alternates SM0, SM1, SM0, SM1. K1:4,5 wait.
  * t=0.2  K4 issued to S2 -> EE queue behind K1; only K1 may place (X1).
@@ -256,11 +258,12 @@ static void test_every_scenario_is_checked(void **state) {
  *        SM0 then SM1 (SM0 then has 768 free, SM1 1280).
  * t=3.0  K5 and K2 end, K5's blocks first (they were placed first): C5o
  *        heads S3 and is queued on the CE before C2o (C1); the single CE
- *        runs C5o 3.00-3.32, then C2o 3.32-3.64 (C2, C3).
- * t=3.64 C2o done and leaves S1 (C4): C3i heads S1, runs 3.64-3.96.
- * t=3.8  K6 ends; C6o waits on the CE queue behind the running C3i.
- * t=3.96 C3i done: K3 (2 x 1024) -> SM0, SM1 on empty SMs; C6o 3.96-4.28.
- * t=4.96 K3 ends; C3o 4.96-5.28. */
+ *        runs C5o 3.0-3.2, then C2o 3.2-3.4 (C2, C3).
+ * t=3.4  C2o done and leaves S1 (C4): C3i heads S1, runs 3.4-3.6.
+ * t=3.6  C3i done: K3 (2 x 1024) -> SM0, SM1, on SMs K6 leaves room on
+ *        (512 threads each).
+ * t=3.8  K6 ends: C6o heads S2, the CE is free: 3.8-4.0.
+ * t=4.6  K3 ends; C3o 4.6-4.8. */
 static void test_tx2_fig3(void **state) {
     (void)state;
     trace t;
@@ -271,7 +274,7 @@ static void test_tx2_fig3(void **state) {
 
     check_kernel(&t, "K1", 0, 0, SEC(1), SEC(2));
     check_kernel(&t, "K2", 0, SEC(2), SEC(2), SEC(3));
-    check_kernel(&t, "K3", 0, MS(3960), MS(3960), MS(4960));
+    check_kernel(&t, "K3", 0, MS(3600), MS(3600), MS(4600));
     check_kernel(&t, "K4", MS(200), SEC(1), SEC(1), SEC(2));
     check_kernel(&t, "K5", MS(400), SEC(2), SEC(2), SEC(3));
     check_kernel(&t, "K6", MS(2800), MS(2800), MS(2800), MS(3800));
@@ -292,15 +295,156 @@ static void test_tx2_fig3(void **state) {
     check_blocks(&t, "K2", 2, two_sm, at2, at3);
     static const int64_t k6_start[] = {MS(2800), MS(2800)}, k6_end[] = {MS(3800), MS(3800)};
     check_blocks(&t, "K6", 2, two_sm, k6_start, k6_end);
-    static const int64_t k3_start[] = {MS(3960), MS(3960)}, k3_end[] = {MS(4960), MS(4960)};
+    static const int64_t k3_start[] = {MS(3600), MS(3600)}, k3_end[] = {MS(4600), MS(4600)};
     check_blocks(&t, "K3", 2, two_sm, k3_start, k3_end);
 
     /* C5o before C2o on the one copy engine (Fig. 4(d)) */
-    check_copy(&t, "C5o", MS(400), SEC(3), MS(3320));
-    check_copy(&t, "C2o", 0, MS(3320), MS(3640));
-    check_copy(&t, "C3i", 0, MS(3640), MS(3960));
-    check_copy(&t, "C6o", MS(2800), MS(3960), MS(4280));
-    check_copy(&t, "C3o", 0, MS(4960), MS(5280));
+    check_copy(&t, "C5o", MS(400), SEC(3), MS(3200));
+    check_copy(&t, "C2o", 0, MS(3200), MS(3400));
+    check_copy(&t, "C3i", 0, MS(3400), MS(3600));
+    check_copy(&t, "C6o", MS(2800), MS(3800), MS(4000));
+    check_copy(&t, "C3o", 0, MS(4600), MS(4800));
+    trace_free(&t);
+}
+
+/* ---- TX2 paper, Fig. 4: the queues at Fig. 3's time points (a)-(e) ------- */
+
+/* What queue `qname` holds at `at` (replayed from the queue events), its
+ * items separated by blanks, head first. */
+static void queue_at(const trace *t, const char *qname, int64_t at, char *out, size_t outlen) {
+    sim_qstate s;
+    sim_qstate_init(&s, false);
+    assert_int_equal(sim_qstate_replay(&s, t, at), 0);
+    assert_int_equal(s.stray, 0);
+    out[0] = '\0';
+    for (size_t i = 0; i < s.n; i++) {
+        const char *name = trace_str_get(t, s.q[i].name);
+        if (!name || strcmp(name, qname) != 0)
+            continue;
+        for (size_t j = 0; j < sim_qstate_len(&s.q[i]); j++) {
+            size_t len = strlen(out);
+            snprintf(out + len, outlen - len, "%s%s", j ? " " : "",
+                     trace_str_get(t, sim_qstate_items(&s.q[i])[j]));
+        }
+    }
+    sim_qstate_free(&s);
+}
+
+static void assert_queue(const trace *t, const char *qname, int64_t at, const char *want) {
+    char got[256];
+    queue_at(t, qname, at, got, sizeof got);
+    if (strcmp(got, want) != 0)
+        fail_msg("%s at %lld ns: \"%s\", the paper's Fig. 4 has \"%s\"", qname, (long long)at,
+                 got, want);
+}
+
+/* Blocks of kernel `name` on SM `sm` at `at` (started, not yet ended). */
+static int blocks_on(const trace *t, const char *name, int32_t sm, int64_t at) {
+    int32_t k = kernel_index(t, name);
+    int n = 0;
+    for (size_t i = 0; i < t->blocks.n; i++) {
+        const trace_block *b = &t->blocks.v[i];
+        n += b->kernel == k && b->sm == sm && b->start <= at && at < b->end;
+    }
+    return n;
+}
+
+/* Copies running on the copy engine at `at`, as "NAME ..." in trace order. */
+static void on_ce(const trace *t, int64_t at, char *out, size_t outlen) {
+    out[0] = '\0';
+    for (size_t i = 0; i < t->copies.n; i++) {
+        const trace_copy *c = &t->copies.v[i];
+        if (c->start <= at && at < c->end) {
+            size_t len = strlen(out);
+            snprintf(out + len, outlen - len, "%s%s", len ? " " : "", trace_str_get(t, c->name));
+        }
+    }
+}
+
+/* The paper's insets (a)-(e) of Fig. 4 are the queues at t = 1.1, 2.1,
+ * 3.0, 3.32 and 4.0 s on Fig. 3's axis. Table 1's start times are "relative
+ * to the end of benchmark initialization", so that axis is Table 1's time
+ * plus the initialization, D. The insets bound D: K5's blocks are assigned
+ * at (c) but K2 and K5 have completed at (d) (2 + D <= 3.0, 3 + D <= 3.32),
+ * and K6, issued at 2.8 + D and running at once, has not completed at (e)
+ * (3.8 + D > 4.0): 0.2 < D <= 0.32. D = 0.3 s puts (d) just after K2 and K5
+ * complete. The insets also bound one 256MB copy, c: C5o is still on the
+ * CE at (d) (3 + D + c > 3.32) and C5o, C2o and C3i are done at (e), K3
+ * being fully dispatched (3 + D + 3c <= 4.0): 0.02 < c <= 0.233 s. So on
+ * the scenario's axis (Table 1's) the insets are at 0.8, 1.8, 2.7, 3.02 and
+ * 3.7 s, and each must show what the paper's text says it shows. */
+static void test_tx2_fig4_insets(void **state) {
+    (void)state;
+    trace t;
+    simulate("tx2-fig3-basic-rules.json", "default", &t);
+    const int64_t D = MS(300);
+    char ce[64];
+
+    /* (a) t = 1.1: "The first five kernels have been launched, and the kernels
+     * at the heads of each stream, K1, K4, and K5, have also been added to
+     * the EE queue, in issue order. K1 remains in the EE queue as it is not
+     * yet fully dispatched"; "Each SM has two blocks of K1 assigned to it." */
+    int64_t a = MS(1100) - D;
+    assert_queue(&t, "ee:P0:low", a, "K1 K4 K5");
+    assert_queue(&t, "stream:P0/S1", a, "K1 K2 C2o C3i K3 C3o");
+    assert_queue(&t, "stream:P0/S2", a, "K4");
+    assert_queue(&t, "stream:P0/S3", a, "K5 C5o");
+    assert_int_equal(blocks_on(&t, "K1", 0, a), 2);
+    assert_int_equal(blocks_on(&t, "K1", 1, a), 2);
+    assert_int_equal(blocks_on(&t, "K4", 0, a) + blocks_on(&t, "K4", 1, a), 0);
+
+    /* (b) t = 2.1: "The first four blocks of K1 have finished executing.
+     * Both K1 and K4 are now fully dispatched, so they have been removed
+     * from the EE queue, but remain at the heads of their stream queues. No
+     * blocks of K5 are able to be dispatched"; two blocks of K4 on each SM. */
+    int64_t b = MS(2100) - D;
+    assert_queue(&t, "ee:P0:low", b, "K5");
+    assert_queue(&t, "stream:P0/S1", b, "K1 K2 C2o C3i K3 C3o");
+    assert_queue(&t, "stream:P0/S2", b, "K4");
+    for (int32_t sm = 0; sm < 2; sm++) {
+        assert_int_equal(blocks_on(&t, "K1", sm, b), 1);
+        assert_int_equal(blocks_on(&t, "K4", sm, b), 2);
+        assert_int_equal(blocks_on(&t, "K5", sm, b), 0);
+    }
+
+    /* (c) t = 3.0: "Upon completion of K1 and K4, both of K5's blocks are
+     * assigned, and K2 is added to the EE queue and immediately becomes fully
+     * dispatched. C2o remains blocked by K2 in its stream queue ... C5o is
+     * similarly blocked." */
+    int64_t c = MS(3000) - D;
+    assert_queue(&t, "ee:P0:low", c, "");
+    assert_queue(&t, "stream:P0/S1", c, "K2 C2o C3i K3 C3o");
+    assert_queue(&t, "stream:P0/S3", c, "K5 C5o");
+    assert_queue(&t, "ce", c, "");
+    assert_int_equal(blocks_on(&t, "K5", 0, c) + blocks_on(&t, "K5", 1, c), 2);
+    assert_int_equal(blocks_on(&t, "K2", 0, c) + blocks_on(&t, "K2", 1, c), 2);
+
+    /* (d) t = 3.32: "K2 and K5 both complete execution, enabling C2o and C5o
+     * to be enqueued on the CE queue. C5o is enqueued first, so it is
+     * assigned to the CE and removed from the CE queue. ... both C3i and K3
+     * are delayed behind C2o. Upon being issued, K6 immediately moved
+     * unhindered through the queues ...; the copies execute concurrently
+     * with the blocks of K6." */
+    int64_t d = MS(3320) - D;
+    assert_queue(&t, "ce", d, "C2o");
+    on_ce(&t, d, ce, sizeof ce);
+    assert_string_equal(ce, "C5o");
+    assert_queue(&t, "stream:P0/S1", d, "C2o C3i K3 C3o");
+    assert_queue(&t, "stream:P0/S3", d, "C5o");
+    assert_queue(&t, "stream:P0/S2", d, "K6 C6o");
+    assert_queue(&t, "ee:P0:low", d, "");
+    assert_int_equal(blocks_on(&t, "K6", 0, d) + blocks_on(&t, "K6", 1, d), 2);
+
+    /* (e) t = 4.0: "K3 and K6 are both fully dispatched. C3o and C6o are
+     * blocked in their stream queues until K3 and K6 complete, respectively.
+     * As a result, the CE and EE queues are empty." */
+    int64_t e = MS(4000) - D;
+    assert_true(t.kernels.v[kernel_index(&t, "K3")].fully_dispatched <= e);
+    assert_true(t.kernels.v[kernel_index(&t, "K6")].end > e);
+    assert_queue(&t, "stream:P0/S1", e, "K3 C3o");
+    assert_queue(&t, "stream:P0/S2", e, "K6 C6o");
+    assert_queue(&t, "ce", e, "");
+    assert_queue(&t, "ee:P0:low", e, "");
     trace_free(&t);
 }
 
@@ -638,6 +782,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_scenario_is_checked),
         cmocka_unit_test(test_tx2_fig3),
+        cmocka_unit_test(test_tx2_fig4_insets),
         cmocka_unit_test(test_tx2_fig5),
         cmocka_unit_test(test_tx2_fig6),
         cmocka_unit_test(test_tx2_fig7),

@@ -18,7 +18,7 @@
 /* ---- TX2 Table 1 / Fig. 3 --------------------------------------------------
  *
  * One address space (two tasks), streams S1 (task 0), S2 and S3 (task 1),
- * every block spins 1 s, copies of 256MB take 0.32 s (bandwidth 256MB/0.32s).
+ * every block spins 1 s, copies of 256MB take 0.2 s (test_sim_util.h).
  * Derivation (most-room on 2 SMs, ascending tie order):
  *  t=0    K1 heads S1 -> EE. 768 threads: 2 per SM fit (R2), blocks 0,2 on
  *         SM0 and 1,3 on SM1; blocks 4,5 wait. K2, C2o, C3i, K3, C3o queue
@@ -33,10 +33,12 @@
  *  t=2.8  K6 issued, S2 empty, EE empty: starts at once on SM0, SM1.
  *  t=3    K5 ends first (its blocks were scheduled first): C5o -> CE and
  *         starts (C1-C3); then K2 ends: C2o waits in the CE queue.
- *  t=3.32 C5o done; C2o starts.   t=3.64 C2o done; C3i starts.
- *  t=3.8  K6 ends; C6o waits behind C3i.
- *  t=3.96 C3i done: C6o starts (3.96-4.28); K3 -> EE, starts on SM0, SM1.
- *  t=4.96 K3 ends; C3o 4.96-5.28. */
+ *  t=3.2  C5o done; C2o starts.   t=3.4 C2o done; C3i starts.
+ *  t=3.6  C3i done: K3 -> EE, starts on SM0, SM1 (beside K6's blocks).
+ *  t=3.8  K6 ends; C6o heads S2 and starts on the idle CE (3.8-4.0).
+ *  t=4.6  K3 ends; C3o 4.6-4.8.
+ * Fig. 4's insets are at 1.1, 2.1, 3.0, 3.32 and 4.0 s on Fig. 3's axis,
+ * TX2_FIG3_D later than these times (test_sim_util.h). */
 static void test_tx2_fig3(void **state) {
     (void)state;
     tb b;
@@ -74,17 +76,17 @@ static void test_tx2_fig3(void **state) {
     const trace_copy *c3i = copy_named(&t, "C3i"), *c6o = copy_named(&t, "C6o");
     const trace_copy *c3o = copy_named(&t, "C3o");
     assert_int_equal(c5o->start, 3 * SEC);
-    assert_int_equal(c5o->end, 3320 * MS);
-    assert_int_equal(c2o->start, 3320 * MS);
-    assert_int_equal(c3i->start, 3640 * MS);
+    assert_int_equal(c5o->end, 3200 * MS);
+    assert_int_equal(c2o->start, 3200 * MS);
+    assert_int_equal(c3i->start, 3400 * MS);
     assert_int_equal(c6o->issue, 2800 * MS);
-    assert_int_equal(c6o->start, 3960 * MS);
-    assert_int_equal(c3o->start, 4960 * MS);
-    assert_int_equal(c3o->end, 5280 * MS);
+    assert_int_equal(c6o->start, 3800 * MS);
+    assert_int_equal(c3o->start, 4600 * MS);
+    assert_int_equal(c3o->end, 4800 * MS);
     assert_true(c5o->start < c2o->start);
     for (size_t i = 0; i < t.copies.n; i++) {
         assert_int_equal(t.copies.v[i].engine, 0);
-        assert_int_equal(t.copies.v[i].end - t.copies.v[i].start, 320 * MS);
+        assert_int_equal(t.copies.v[i].end - t.copies.v[i].start, 200 * MS);
         for (size_t j = 0; j < t.copies.n; j++) {
             if (i == j) continue;
             const trace_copy *x = &t.copies.v[i], *y = &t.copies.v[j];
@@ -93,7 +95,7 @@ static void test_tx2_fig3(void **state) {
     }
 
     /* K3 only after C2o and C3i (stream FIFO) */
-    assert_int_equal(kern(&t, "K3")->first_block, 3960 * MS);
+    assert_int_equal(kern(&t, "K3")->first_block, 3600 * MS);
     assert_true(kern(&t, "K3")->first_block >= c2o->end);
     assert_true(kern(&t, "K3")->first_block >= c3i->end);
     assert_int_equal(blk(&t, "K3", 0)->sm, 0);
@@ -103,19 +105,24 @@ static void test_tx2_fig3(void **state) {
     assert_int_equal(check_sm_limits(&t), 18);
 
     /* queues rebuilt from the queue events, at Fig. 4's instants */
+    const int64_t D = TX2_FIG3_D;
     char q[256];
-    queue_at(&t, "ee:P0:low", 1100 * MS, q, sizeof q);   /* K1 and K4 left at 1 s */
+    queue_at(&t, "ee:P0:low", 1100 * MS - D, q, sizeof q);   /* (a): K1 not yet fully dispatched */
+    assert_string_equal(q, "K1 K4 K5");
+    queue_at(&t, "ee:P0:low", 2100 * MS - D, q, sizeof q);   /* (b): K1 and K4 left */
     assert_string_equal(q, "K5");
-    queue_at(&t, "stream:P0/S1", 1100 * MS, q, sizeof q);
+    queue_at(&t, "stream:P0/S1", 2100 * MS - D, q, sizeof q);
     assert_string_equal(q, "K1 K2 C2o C3i K3 C3o");
-    queue_at(&t, "ce", 3100 * MS, q, sizeof q);          /* (d): C5o on the CE, C2o waits */
+    queue_at(&t, "ce", 3320 * MS - D, q, sizeof q);          /* (d): C5o on the CE, C2o waits */
     assert_string_equal(q, "C2o");
-    queue_at(&t, "stream:P0/S3", 3100 * MS, q, sizeof q);
+    queue_at(&t, "stream:P0/S3", 3320 * MS - D, q, sizeof q);
     assert_string_equal(q, "C5o");
-    queue_at(&t, "ce", 4000 * MS, q, sizeof q);          /* (e): CE queue empty */
+    queue_at(&t, "ce", 4000 * MS - D, q, sizeof q);          /* (e): CE queue empty */
     assert_string_equal(q, "");
-    queue_at(&t, "ee:P0:low", 4000 * MS, q, sizeof q);
+    queue_at(&t, "ee:P0:low", 4000 * MS - D, q, sizeof q);
     assert_string_equal(q, "");
+    queue_at(&t, "stream:P0/S2", 4000 * MS - D, q, sizeof q); /* (e): C6o blocked behind K6 */
+    assert_string_equal(q, "K6 C6o");
     queue_at(&t, "stream:P0/S1", 6 * SEC, q, sizeof q);
     assert_string_equal(q, "");
     trace_free(&t);
@@ -647,7 +654,7 @@ static void test_copy_time_rounding(void **state) {
 
 /* Fig. 3's copy rules (C1-C3) with three copies waiting at once, which
  * Fig. 3 itself never has: streams S1..S4 each hold a kernel and then a
- * 256MB D2H copy (0.32 s at Fig. 3's bandwidth). The kernels (one
+ * 256MB D2H copy (0.32 s at the bandwidth set below). The kernels (one
  * 1024-thread block each, all four fit the TX2) end at 1.0, 1.1, 1.2 and
  * 1.25 s, so C1o starts at 1.0 and C2o, C3o, C4o queue on the one CE in that
  * order; they are served FIFO: 1.32, 1.64, 1.96 s, ending 2.28 s.
