@@ -89,6 +89,15 @@ typedef struct sim_device {
      * sm_order alone. */
     int32_t nwave_order;
     int16_t wave_order[SIM_MAX_SMS];
+    /* The greatest (numerically least) stream priority the device has,
+     * cudaDeviceGetStreamPriorityRange's greatestPriority; its least is 0.
+     * A stream priority outside [greatest_priority, 0] is clamped to the
+     * nearer end, as CUDA clamps it (CUDA Runtime API,
+     * cudaStreamCreateWithPriority): on the TX2 (-1; TX2 paper §4.2: "only
+     * two priority values") -2 is -1 and 5 is 0. A preset field only, as
+     * the carveouts are; 0 (every device but the presets that give it): the
+     * range is unknown and priorities are taken as given (sim.h). */
+    int32_t greatest_priority;
 } sim_device;
 
 /* Every numeric field of sim_device, declared once (as Redis declares its

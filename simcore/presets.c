@@ -126,8 +126,9 @@ static const preset presets[] = {
             .clock_hz = 1300000000,        /* [TX2] §2.1: 1.3-GHz cores */
             .sm_order_kind = SIM_SM_ORDER_ASCENDING, /* Pascal: [MR] §4.3 */
             .sm_order = { 0, 1 },
+            .greatest_priority = -1,       /* [TX2] §4.2: priorities -1 and 0 only */
         },
-        .source = "Amert et al., RTSS'17 (TX2 paper) §2.1-§3.2; blocks/warps per SM: CUDA "
+        .source = "Amert et al., RTSS'17 (TX2 paper) §2.1-§4.2; blocks/warps per SM: CUDA "
                   "Programming Guide, compute capability 6.2; copy bandwidth: Jetson TX2 "
                   "data sheet (59.7 GB/s LPDDR4)",
     },

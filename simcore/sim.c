@@ -271,6 +271,16 @@ static void *policy_state(size_t size) {
     return calloc(1, size ? size : 1);
 }
 
+/* A stream's priority on device d: clamped into [greatest_priority, 0]
+ * where the device knows its range, as CUDA clamps it (CUDA Runtime API,
+ * cudaStreamCreateWithPriority; the TX2's range is -1..0, TX2 paper §4.2);
+ * as given where it does not, and SIM_PRIO_NONE stays none. */
+static int32_t stream_priority(const sim_device *d, int32_t p) {
+    if (p == SIM_PRIO_NONE || d->greatest_priority >= 0) return p;
+    if (p < d->greatest_priority) return d->greatest_priority;
+    return p > 0 ? 0 : p;
+}
+
 /* Processes, streams (one per distinct process/name) and EE levels. */
 static int setup_streams(sim_state *st, char *err, size_t errlen) {
     const sim_config *cfg = st->cfg;
@@ -287,11 +297,13 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
     /* "none" is the lowest level: CUDA's default priority is 0, the least
      * priority, and the TX2 treats none as low (TX2 paper §4.2, Fig. 7).
      * With integer priorities below zero only, none is 0; otherwise it
-     * shares the level of the lowest priority given. */
+     * shares the level of the lowest priority given. A device that knows
+     * its priority range clamps each priority into it first (device.h,
+     * greatest_priority). */
     int32_t none_level = 0;
     st->tx2_levels = true;
     for (size_t i = 0; i < n; i++) {
-        int32_t p = cfg->streams[i].priority;
+        int32_t p = stream_priority(st->dev, cfg->streams[i].priority);
         if (p != SIM_PRIO_NONE && p > none_level) none_level = p;
         if (p != SIM_PRIO_NONE && p != 0 && p != -1) st->tx2_levels = false;
     }
@@ -303,7 +315,8 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
             return -1;
         }
         const char *pn = proc_name(s);
-        int32_t prio = s->priority == SIM_PRIO_NONE ? none_level : s->priority;
+        int32_t given = stream_priority(st->dev, s->priority);
+        int32_t prio = given == SIM_PRIO_NONE ? none_level : given;
         /* the same (process, name) twice is one stream */
         size_t j;
         for (j = 0; j < i; j++) {
@@ -332,7 +345,7 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
         st->stream_of[i] = si;
         sim_sstate *ss = &st->ss[si];
         ss->proc = (int32_t)p;
-        ss->priority = s->priority;
+        ss->priority = given;   /* as cudaStreamGetPriority reports it: clamped */
         ss->level = prio;    /* a priority value for now; an index below */
         ss->is_null = strcmp(s->name, "null") == 0;
         ss->queue = ss->held = SIM_FIFO_EMPTY;

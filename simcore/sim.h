@@ -13,8 +13,10 @@
  *     twice is one stream. A stream named "null" is its process's NULL
  *     stream (rules N1, N2, which act within one process).
  *   - priorities: lower = higher, any number of levels; one EE queue per
- *     (process, level). SIM_PRIO_NONE is the lowest level: it shares the
- *     queue of priority 0 (TX2: none = low), or of the lowest priority given
+ *     (process, level). A device that knows its range (device.h,
+ *     greatest_priority; the TX2: -1..0) clamps a priority into it first,
+ *     as CUDA does. SIM_PRIO_NONE is the lowest level: it shares the queue
+ *     of priority 0 (TX2: none = low), or of the lowest priority given
  *     when some are above 0.
  *   - ops are issued at `at`, in array order on ties ("launched after" of
  *     N1/N2 is this order); a sync op holds the host's later ops of its

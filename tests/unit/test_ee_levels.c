@@ -5,7 +5,9 @@
  * past 64 it walks the levels; both must give the same schedule.
  *
  * The workload, on the TX2 (2 SMs; 1024-thread blocks: 2 per SM, 4 on the
- * GPU at a time), one process:
+ * GPU at a time) without its priority range (greatest_priority 0: the real
+ * TX2 clamps every priority into -1..0, TX2 paper §4.2; a device of unknown
+ * range takes them as given), one process:
  *  t=0    K0 (stream 0, priority 0, the lowest) takes all 4 block slots
  *         for 0.5 s.
  *  t=0.1  K1..Kn-1, one 1-block kernel each on stream i with priority -i
@@ -54,6 +56,7 @@ static void run_levels(int n) {
     assert_non_null(d);
     sim_config cfg = { .name = "levels", .device = *d, .streams = streams,
                        .nstreams = (size_t)n, .ops = ops, .nops = (size_t)n };
+    cfg.device.greatest_priority = 0;   /* as many levels as priorities */
     trace t;
     trace_init(&t);
     char err[256];

@@ -123,11 +123,23 @@ static int32_t canonical_stream(const sim_config *c, int32_t s) {
     return s;
 }
 
+/* A stream's priority as the device takes it: clamped into
+ * [greatest_priority, 0] where the device gives its range (CUDA clamps;
+ * the TX2's is -1..0, TX2 paper §4.2). */
+static int32_t clamped_priority(const sim_config *c, int32_t p) {
+    int32_t g = c->device.greatest_priority;
+    if (p == SIM_PRIO_NONE || g >= 0) return p;
+    return p < g ? g : p > 0 ? 0 : p;
+}
+
 static int32_t level_of_stream(const sim_config *c, int32_t s) {
     int32_t none = 0;
-    for (size_t j = 0; j < c->nstreams; j++)
-        if (c->streams[j].priority != SIM_PRIO_NONE && c->streams[j].priority > none) none = c->streams[j].priority;
-    return c->streams[s].priority == SIM_PRIO_NONE ? none : c->streams[s].priority;
+    for (size_t j = 0; j < c->nstreams; j++) {
+        int32_t p = clamped_priority(c, c->streams[j].priority);
+        if (p != SIM_PRIO_NONE && p > none) none = p;
+    }
+    int32_t p = clamped_priority(c, c->streams[s].priority);
+    return p == SIM_PRIO_NONE ? none : p;
 }
 
 static void collect(const sim_config *c, const trace *t, opinfo *oi) {

@@ -287,6 +287,67 @@ static void test_tx2_fig8_priority_blocking(void **state) {
     trace_free(&t);
 }
 
+/* ---- TX2 §4.2: only two priority levels -----------------------------------
+ * "On the TX2, [cudaDeviceGetStreamPriorityRange] returns only two priority
+ * values: -1 (priority-high) and 0 (priority-low)"; a priority outside that
+ * range "is automatically clamped" to its nearer end (CUDA Runtime API,
+ * cudaDeviceGetStreamPriorityRange / cudaStreamCreateWithPriority). So on
+ * the TX2 -2 is -1 and 5 is 0, and kernels of those streams share an EE
+ * queue (A1) in issue order. 1024-thread blocks, 4 per kernel: one kernel
+ * fills the TX2.
+ *  t=0    K0 (low) fills the GPU until 1 s.
+ *  t=0.1  K1 (-1), 0.2 K2 (-2 = -1): ee high, K1 then K2.
+ *  t=0.3  K3 (5 = 0), 0.4 K4 (0): ee low behind K0, K3 then K4.
+ *  t=1    K1 (A2: high before low; X1: K1 heads the high queue), 2 K2,
+ *         3 K3, 4 K4. Unclamped, -2 would be a third, higher level (K2
+ *         before K1) and 5 a lower one than 0 (K4 before K3). */
+static void test_tx2_priorities_clamped(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t s0 = tb_stream(&b, "S0", "P0", 0);
+    int32_t s1 = tb_stream(&b, "S1", "P0", -1);
+    int32_t s2 = tb_stream(&b, "S2", "P0", -2);
+    int32_t s3 = tb_stream(&b, "S3", "P0", 5);
+    int32_t s4 = tb_stream(&b, "S4", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K0", s0, 0, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K1", s1, 100 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K2", s2, 200 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K3", s3, 300 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K4", s4, 400 * MS, 4, 1024, 0, SEC);
+    tb_run(&b, &t);
+    static const char *names[5] = { "K0", "K1", "K2", "K3", "K4" };
+    for (int i = 0; i < 5; i++) assert_int_equal(kern(&t, names[i])->first_block, i * SEC);
+    assert_string_equal(queue_of(&t, "K2", "ee:"), "ee:P0:high");
+    assert_string_equal(queue_of(&t, "K3", "ee:"), "ee:P0:low");
+    assert_string_equal(queue_of(&t, "K4", "ee:"), "ee:P0:low");
+    /* the stream's priority as the hardware reports it (cudaStreamGetPriority
+     * returns the clamped value); none stays none */
+    assert_int_equal(kern(&t, "K2")->priority, -1);
+    assert_int_equal(kern(&t, "K3")->priority, 0);
+    assert_int_equal(kern(&t, "K4")->priority, SIM_PRIO_NONE);
+    trace_free(&t);
+
+    /* a device of unknown priority range (greatest_priority 0) takes the
+     * priorities as given: -2 above -1, 5 below 0 (and none with 5) */
+    tb_init(&b, "tx2");
+    b.cfg.device.greatest_priority = 0;
+    s0 = tb_stream(&b, "S0", "P0", 0);
+    s1 = tb_stream(&b, "S1", "P0", -1);
+    s2 = tb_stream(&b, "S2", "P0", -2);
+    s3 = tb_stream(&b, "S3", "P0", 5);
+    tb_kernel(&b, "K0", s0, 0, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K1", s1, 100 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K2", s2, 200 * MS, 4, 1024, 0, SEC);
+    tb_kernel(&b, "K3", s3, 300 * MS, 4, 1024, 0, SEC);
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K2")->first_block, SEC);
+    assert_int_equal(kern(&t, "K1")->first_block, 2 * SEC);
+    assert_int_equal(kern(&t, "K3")->first_block, 3 * SEC);
+    trace_free(&t);
+}
+
 /* ---- most-room paper §4.1 / §4.2 (Pascal, 5 SMs) ------------------------------
  * Kernel X: one block per SM, X0 on SM0 ends first (1 s), the others later;
  * Y is issued at 1.5 s when SM0 is empty and SMs 1-4 hold one X block. */
@@ -798,6 +859,7 @@ int main(void) {
         cmocka_unit_test(test_tx2_fig6_priority_starvation),
         cmocka_unit_test(test_tx2_fig7_none_is_low),
         cmocka_unit_test(test_tx2_fig8_priority_blocking),
+        cmocka_unit_test(test_tx2_priorities_clamped),
         cmocka_unit_test(test_most_room_4_1),
         cmocka_unit_test(test_most_room_4_2),
         cmocka_unit_test(test_most_room_5_1_isolated),
