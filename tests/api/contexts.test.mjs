@@ -24,18 +24,18 @@ function simulate(file, variant) {
 test('TX2 appendix A: blocks span the other context\'s slices; the trace lists the pauses', () => {
   const t = simulate(appA);
   assert.equal(t.blocks.length, 8);
-  for (const b of t.blocks.slice(0, 4)) assert.deepEqual([b.start, b.end], [0, 6 * MS]);
-  for (const b of t.blocks.slice(4)) assert.deepEqual([b.start, b.end], [1.25 * MS, 7.25 * MS]);
-  assert.equal(t.pauses.length, 16);
+  for (const b of t.blocks.slice(0, 4)) assert.deepEqual([b.start, b.end], [0, 8.5 * MS]);
+  for (const b of t.blocks.slice(4)) assert.deepEqual([b.start, b.end], [1.25 * MS, 9.75 * MS]);
+  assert.equal(t.pauses.length, 24);
   assert.deepEqual(t.pauses.filter((p) => p.block === 0).map((p) => [p.start, p.end]),
-    [[1 * MS, 2.5 * MS], [3.5 * MS, 5 * MS]]);
+    [[1 * MS, 2.5 * MS], [3.5 * MS, 5 * MS], [6 * MS, 7.5 * MS]]);
   const ctx = t.queue_events.filter((e) => e.queue === 'context').map((e) => `${e.t / 1000}${e.event === 'enqueue' ? '+' : '-'}${e.item}`);
   assert.deepEqual(ctx.slice(0, 4), ['0+P1', '1000-P1', '1250+P2', '2250-P2']);
   assert.equal(t.meta.contexts, 'time-slice');
   // the shared variant: no pause, and no "pauses" key at all
   const s = simulate(appA, 'shared');
   assert.equal('pauses' in s, false);
-  assert.equal(s.blocks[4].start, 3 * MS);
+  assert.equal(s.blocks[4].start, 4 * MS);
 });
 
 test('a trace with pauses round-trips through import and export', () => {
@@ -93,13 +93,13 @@ test('blocks API: each paused block carries its pauses', async () => {
   assert.equal(body.mode, 'blocks');
   const k1 = body.blocks.filter((b) => b.kernel === 0);
   assert.equal(k1.length, 4);
-  for (const b of k1) assert.deepEqual(b.pauses, [[1 * MS, 2.5 * MS], [3.5 * MS, 5 * MS]]);
+  for (const b of k1) assert.deepEqual(b.pauses, [[1 * MS, 2.5 * MS], [3.5 * MS, 5 * MS], [6 * MS, 7.5 * MS]]);
   const shared = e.runs.find((r) => r.name === 'shared').run;
   const s = await getJson(`${srv.base}/api/runs/${shared}/blocks`);
   for (const b of s.body.blocks) assert.equal('pauses' in b, false);
   // the export gives the trace back with its pauses
   const x = await getJson(`${srv.base}/api/runs/${run}/export?format=trace`);
-  assert.equal(x.body.pauses.length, 16);
+  assert.equal(x.body.pauses.length, 24);
 });
 
 test('run summary and comparison: MORT per task per approach next to the analysis bound', async () => {

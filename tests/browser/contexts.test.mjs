@@ -41,7 +41,7 @@ test('appendix A: every block is drawn, paused blocks carry their pauses', async
   const st = await ready(page, 'timeline');
   assert.equal(st.drawnBlocks, 8);
   const { body } = await srv.api(`/api/runs/${run}/blocks`);
-  assert.equal(body.blocks.filter((b) => b.pauses && b.pauses.length === 2).length, 8);
+  assert.equal(body.blocks.filter((b) => b.pauses && b.pauses.length === 3).length, 8);
   await shot(page, path.join(OUT, 'appendix-a-timeline.png'), { fullPage: true });
   assert.deepEqual(br.problems, []);
 });
