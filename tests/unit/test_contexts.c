@@ -217,6 +217,39 @@ static void test_context_switch_idle(void **state) {
     trace_free(&t);
 }
 
+/* TX2 paper appendix A, "Stream priorities in multiple processes":
+ * "assigning priorities to the streams of different processes had no
+ * effect on how the operations in these streams were scheduled". The
+ * appendix A run with P2's stream high and P1's low (and the reverse) is
+ * the run without priorities, block for block and pause for pause. */
+static void test_tx2_appendix_a_priorities_no_effect(void **state) {
+    (void)state;
+    tb b;
+    trace base, t;
+    appa_build(&b);
+    tb_run(&b, &base);
+    for (int hi = 0; hi < 2; hi++) {
+        appa_build(&b);
+        b.streams[0].priority = hi == 0 ? -1 : 0;
+        b.streams[1].priority = hi == 0 ? 0 : -1;
+        tb_run(&b, &t);
+        assert_int_equal(t.blocks.n, base.blocks.n);
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            assert_int_equal(t.blocks.v[i].kernel, base.blocks.v[i].kernel);
+            assert_int_equal(t.blocks.v[i].sm, base.blocks.v[i].sm);
+            assert_int_equal(t.blocks.v[i].start, base.blocks.v[i].start);
+            assert_int_equal(t.blocks.v[i].end, base.blocks.v[i].end);
+        }
+        assert_int_equal(t.pauses.n, base.pauses.n);
+        for (size_t i = 0; i < t.pauses.n; i++) {
+            assert_int_equal(t.pauses.v[i].start, base.pauses.v[i].start);
+            assert_int_equal(t.pauses.v[i].end, base.pauses.v[i].end);
+        }
+        trace_free(&t);
+    }
+    trace_free(&base);
+}
+
 /* The same under the shared driver (one block scheduler for both
  * processes, TX2 §3 rules): no pause, K2 after K1 (3 ms, 6 ms). */
 static void test_tx2_appendix_a_shared(void **state) {
@@ -668,6 +701,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tx2_appendix_a),
         cmocka_unit_test(test_tx2_appendix_a_shared),
+        cmocka_unit_test(test_tx2_appendix_a_priorities_no_effect),
         cmocka_unit_test(test_context_switch_idle),
         cmocka_unit_test(test_sink_gets_final_ends),
         cmocka_unit_test(test_time_slice_one_process),
