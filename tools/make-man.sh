@@ -32,6 +32,12 @@ cat <<TAIL
 .TP
 .B SCHEDLAB_DB
 the database when no \\fB\\-\\-db\\fR is given (default \\fI./schedlab.db\\fR).
+.TP
+.B SCHEDLAB_TOKEN
+the write token of \\fBschedlab serve\\fR when neither \\fB\\-\\-token\\fR nor \\fB\\-\\-token\\-file\\fR is given.
+.TP
+.B SCHEDLAB_READ_TOKEN
+the read token of \\fBschedlab serve\\fR when no \\fB\\-\\-read\\-token\\fR is given.
 .SH FILES
 .TP
 .I PREFIX/share/schedlab/web

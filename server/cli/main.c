@@ -72,7 +72,7 @@ static const char usage_main[] =
     "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET] [--report REPORT.json] [--store]\n"
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
-    "        [--answer-memory SIZE] [--token-file FILE] [--read-token T]\n"
+    "        [--token-file FILE] [--read-token T] [--answer-memory SIZE]\n"
     "        [--header-timeout S] [--min-body-rate BYTES]\n"
     "  rta TASKSET.json\n"
     "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N] [--progress SECONDS]\n"
@@ -80,15 +80,19 @@ static const char usage_main[] =
     "  --version          the version of schedlab and of the libraries it uses\n"
     "\n"
     "The database is ./schedlab.db unless --db or the SCHEDLAB_DB variable names another;\n"
-    "import and serve create it, export and replay only read it.\n"
+    "import, serve, sweep and merge create it, export and replay only read it.\n"
     "Exit status: 0 ok, 2 bad input (one line on stderr says where), 1 other failures.\n";
 
 static const char usage_simulate[] =
     "usage: schedlab simulate SCENARIO.json [-o TRACE.json] [--variant NAME]\n"
     "\n"
     "Simulate one run of a schedlab-scenario/1 file and write its schedlab-trace/1\n"
-    "JSON to stdout, or to TRACE.json with -o. The run is the scenario as written\n"
-    "(\"default\") unless --variant names one of its variants.\n";
+    "JSON. Nothing is stored; the same scenario gives the same bytes.\n"
+    "  -o TRACE.json      write it to this file (default: stdout), created only once\n"
+    "                     the simulation has succeeded\n"
+    "  --variant NAME     the run of that name: one of the scenario's variants, or the\n"
+    "                     base run's own name (default: the scenario as written,\n"
+    "                     \"default\"); an unknown name lists the runs\n";
 
 static const char usage_import[] =
     "usage: schedlab import FILE... [--format F] [--db DB] [--name NAME] [--experiment SLUG]\n"
@@ -98,6 +102,8 @@ static const char usage_import[] =
     "(one file per rank of a job).\n"
     "  --format F         examiner-json, globaltimer-csv, nvprof-csv, nvprof-sqlite,\n"
     "                     nsys-sqlite, schedlab-trace or pytorch; detected from the content if absent\n"
+    "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db), created\n"
+    "                     when missing\n"
     "  --name NAME        the run's name (default: the file name)\n"
     "  --experiment SLUG  add the run to this experiment (default: a new experiment)\n";
 
@@ -106,7 +112,10 @@ static const char usage_export[] =
     "\n"
     "Write a stored run as schedlab-trace/1 JSON (default) or as Chrome/Perfetto\n"
     "trace-event JSON (open it in ui.perfetto.dev or chrome://tracing). The database\n"
-    "is opened read-only: a missing one is an error, never created.\n";
+    "is opened read-only: a missing one is an error, never created.\n"
+    "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db)\n"
+    "  --format F         trace (schedlab-trace/1, the default) or chrome\n"
+    "  -o FILE            write it to this file (default: stdout)\n";
 
 static const char usage_replay[] =
     "usage: schedlab replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET] [--report REPORT.json] [--store]\n"
@@ -123,7 +132,13 @@ static const char usage_replay[] =
     "to stderr, and as schedlab-fidelity/1 JSON to --report. The database is\n"
     "opened read-only, unless --store: then the simulations (one run per policy)\n"
     "are stored as a new experiment with their reports, as the dashboard's replay\n"
-    "does.\n";
+    "does.\n"
+    "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db)\n"
+    "  -o SCENARIO.json   write the scenario to this file (default: stdout)\n"
+    "  --device PRESET    simulate on this preset (default: the trace's own device)\n"
+    "  --report REPORT.json  write the fidelity report to this file too\n"
+    "  --store            store the simulations and their reports (default: nothing\n"
+    "                     is stored)\n";
 
 static const char usage_serve[] =
     "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
@@ -139,6 +154,13 @@ static const char usage_serve[] =
     "the installed ones (PREFIX/share/schedlab/ for PREFIX/bin/schedlab), or those\n"
     "of the checkout the executable is in, else web/ and scenarios/ in the current\n"
     "folder.\n"
+    "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db), created\n"
+    "                     when missing\n"
+    "  --port N           the port (8080; 0: any free port)\n"
+    "  --bind ADDR        the address to answer on (127.0.0.1; 0.0.0.0 or :: for every\n"
+    "                     interface)\n"
+    "  --web DIR          the dashboard's files (default: as above)\n"
+    "  --scenarios DIR    the scenarios stored at start (default: as above)\n"
     "\n"
     "On a shared machine:\n"
     "  --token T          writes (POST) need \"Authorization: Bearer T\"; reads stay open\n"
@@ -158,7 +180,7 @@ static const char usage_serve[] =
     "  --header-timeout S a request's headers must be complete within S seconds (10)\n"
     "                     of the connection's start or its previous answer, else 408\n"
     "                     and closed; connections are limited to 64 per client address\n"
-    "  --min-body-rate R  a request body must keep R bytes/s (1024), averaged, once\n"
+    "  --min-body-rate BYTES  a request body must keep BYTES a second (1024), averaged, once\n"
     "                     --header-timeout seconds have passed, else 408 and closed\n"
     "  --answer-memory SIZE  memory held at once for answers being sent (256MiB): past\n"
     "                     it an answer is 503 with Retry-After, so slow readers cannot\n"

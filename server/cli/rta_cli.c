@@ -39,18 +39,29 @@ static const char usage_sweep[] =
     "every core, and store the schedulable counts as a new experiment (its slug\n"
     "is printed) that the dashboard charts like the paper's Fig. 8. With\n"
     "--shard i/n only the i-th of n disjoint slices is computed and written\n"
-    "(to -o or stdout) for `schedlab merge`; nothing is stored.\n"
-    "\n"
-    "While it runs, a line on stderr every --progress seconds says how many\n"
-    "tasksets (or QoS points) are done, the rate and the time left (default:\n"
-    "10 on a terminal, 60 otherwise, as in a Slurm job's log; 0: none).\n";
+    "(to -o or stdout) for `schedlab merge`; nothing is stored. A spec of\n"
+    "\"kind\": \"qos\" runs the ISCA'17 QoSreach sweep instead (kernel pairs x QoS\n"
+    "goals x schemes, each point a simulation), stored and sharded the same way.\n"
+    "  --shard i/n        compute slice i of n (0 <= i < n) only, and write it\n"
+    "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db), created\n"
+    "                     when missing\n"
+    "  -o RESULT.json     write the result (schedlab-sweep-result/1) to this file too;\n"
+    "                     with --shard instead of stdout\n"
+    "  --threads N        worker threads, 1..256 (default: one per CPU)\n"
+    "  --progress SECONDS a line on stderr every SECONDS says how many tasksets (or\n"
+    "                     QoS points) are done, the rate and the time left (default:\n"
+    "                     10 on a terminal, 60 otherwise, as in a Slurm job's log;\n"
+    "                     0: none)\n";
 
 static const char usage_merge[] =
     "usage: schedlab merge SHARD.json... [--db DB] [-o RESULT.json]\n"
     "\n"
     "Combine the result files of every shard of one sweep into the result of\n"
     "the whole sweep (the same text a one-process sweep writes), store it as a\n"
-    "new experiment and print its slug.\n";
+    "new experiment and print its slug.\n"
+    "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db), created\n"
+    "                     when missing\n"
+    "  -o RESULT.json     write the merged result to this file too\n";
 
 static int say(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int say(int code, const char *fmt, ...) {

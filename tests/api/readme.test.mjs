@@ -89,6 +89,47 @@ test('the synopsis is the binary\'s own usage', () => {
   assert.deepEqual(seen, listed);
 });
 
+// A command's usage: its --help's lines up to the first blank one, joined.
+const usageOf = (cmd) => cli([cmd, '--help']).stdout.split('\n\n')[0].split('\n').map((l) => l.trim()).join(' ').replace(/^usage: /, '');
+
+test('schedlab --help lists each command as its own --help does, wrapped lines too', () => {
+  const main = cli(['--help']).stdout.split('\n\n')[1].split('\n');
+  for (let i = 0; i < main.length; i++) {
+    const m = /^  ([a-z][a-z-]*) /.exec(main[i]);
+    if (!m) continue;
+    const lines = [main[i].trim()];
+    while (i + 1 < main.length && /^ {4,}\[/.test(main[i + 1])) lines.push(main[++i].trim());
+    assert.equal(`schedlab ${lines.join(' ')}`, usageOf(m[1]), `schedlab --help's ${m[1]}`);
+  }
+});
+
+test('docs/cli.md\'s synopsis is the README\'s, and each command\'s section heads with its usage', () => {
+  const md = readFileSync(join(repo, 'docs/cli.md'), 'utf8');
+  const synopsis = /^```\n([\s\S]*?)^```$/m.exec(md)[1].replace(/\n$/, '').split('\n');
+  assert.deepEqual(synopsis, section.find((b) => b.info === '').lines);
+  for (const cmd of ['simulate', 'import', 'export', 'replay', 'serve']) {
+    const m = new RegExp(`\\n## ${cmd}\\n\\n\`(schedlab ${cmd} [^\`]*)\``).exec(md);
+    assert.ok(m, `docs/cli.md: no "## ${cmd}" section opening with its usage`);
+    assert.equal(m[1], usageOf(cmd), `docs/cli.md ## ${cmd}`);
+  }
+});
+
+// Each option a command's usage names has a line of its own in the
+// command's --help (two blanks, the option), and --db states its default.
+test('every option of each command is explained in its --help, --db with its default', () => {
+  for (const cmd of ['simulate', 'import', 'export', 'replay', 'serve', 'sweep', 'merge']) {
+    const help = cli([cmd, '--help']).stdout;
+    const body = help.split('\n\n').slice(1).join('\n\n').split('\n');
+    const options = [...usageOf(cmd).matchAll(/\[(-o|--[a-z-]+)/g)].map((m) => m[1]);
+    assert.ok(options.length > 0, cmd);
+    for (const opt of options) {
+      const line = body.find((l) => l.startsWith(`  ${opt} `));
+      assert.ok(line, `schedlab ${cmd} --help does not explain ${opt}`);
+      if (opt === '--db') assert.match(line, /default: \$SCHEDLAB_DB, else \.\/schedlab\.db/, `${cmd} --db`);
+    }
+  }
+});
+
 test('the examples and the typical session run as the README says', () => {
   let id = null;
   let ran = 0;
