@@ -89,6 +89,13 @@ describe('Fig. 3 scenario', () => {
     assert.equal(run.body.summary.blocks, 18);
     assert.equal(run.body.summary.sms, 2);
     assert.equal(run.body.device.name, 'tx2');
+    // docs/api.md's example of GET /api/runs/{run} is this run: its summary
+    // as the doc prints it, and no field of the answer the doc leaves out
+    const doc = /`GET \/api\/runs\/\{run\}` →\n```json\n([\s\S]*?)```/.exec(readFileSync(join(repo, 'docs/api.md'), 'utf8'))[1];
+    assert.deepEqual(run.body.summary, JSON.parse(/"summary": (\{[^}]*\})/.exec(doc)[1]));
+    const named = new Set([...doc.matchAll(/"([a-z_]+)":/g)].map((m) => m[1]));
+    for (const k of Object.keys(run.body)) assert.ok(named.has(k), `docs/api.md's run answer has no "${k}"`);
+    assert.equal(run.body.trace_name, 'TX2 basic rules (Amert et al. 2017, Fig. 3)');
     const kernels = (await getJson(`${srv.base}/api/runs/${fig3Run}/kernels`)).body.kernels;
     assert.deepEqual(kernels.map((k) => k.name), ['K1', 'K2', 'K3', 'K4', 'K5', 'K6']);
     const blocks = (await getJson(`${srv.base}/api/runs/${fig3Run}/blocks`)).body;
