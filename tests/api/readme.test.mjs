@@ -187,6 +187,12 @@ test('the examples and the typical session run as the README says', () => {
   assert.equal(existsSync(join(dir, 'typo.db')), false);
 });
 
+test('docs/README.md lists every document of docs/', () => {
+  const index = readFileSync(join(repo, 'docs/README.md'), 'utf8');
+  for (const f of readdirSync(join(repo, 'docs')).filter((x) => x.endsWith('.md') && x !== 'README.md'))
+    assert.ok(index.includes(`](${f})`), `docs/README.md does not list ${f}`);
+});
+
 test('README and docs/ link only to files in the repository', () => {
   const files = ['README.md', ...readdirSync(join(repo, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   for (const f of files) {
