@@ -3,11 +3,12 @@
 // (ours against the sqlite3 CLI, 16M against 1M blocks, streamed against in
 // memory) are like for like.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, statSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, writeFileSync, statSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { printQos, printQosPaper, qosPaperSweep, qosSweep } from './qos.mjs';
 import { issue9, printIssue9, timedRun } from './issue9.mjs';
+import { traceRows, tracesDir } from './traces.mjs';
 
 const bin = process.env.BENCH_BIN || 'build/bench';
 const work = 'bench/work';
@@ -119,32 +120,17 @@ for (const line of jsonLines(run(path.join(bin, 'bench_rta'), [quick ? '200' : '
 // (Table 4 taskset, 30 s) per wall-clock second, each of its four runs
 for (const line of jsonLines(run(path.join(bin, 'bench_tasks'), ['scenarios/gcaps-case-study.json', quick ? '5' : '20']))) results.tasks.push(line);
 
-// ---- cohorts (issue 28, cost by kernels, not blocks): the Rodinia Gaussian
-// replay (4.29 G blocks) with cohorts beside a 1/256 grid block by block;
-// skipped (one line) without $SCHEDLAB_TRACES
-results.cohort = jsonLines(run(path.join(bin, 'bench_cohort'), [process.env.SCHEDLAB_TRACES || '']));
-
-// ---- `schedlab replay` end to end, peak RSS by /usr/bin/time: the
-// Gaussian (cohorts) stored with both placements; CloverLeaf (38 M blocks
-// over 1,312 kernels, no block records: every simulation of the derivation,
-// the fidelity and the held-out prediction keeps no blocks) to a file and
-// stored. Target < 300 MB each, the derivation's bound (issue 28).
-results.replay = [];
-if (process.env.SCHEDLAB_TRACES) {
-  const schedlab = process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab');
-  for (const [trace, file, cases] of [
-    ['Rodinia Gaussian, RTX 3090', 'nsys2022.4_export_rodinia_gaussian_rtx3090_8k_kernels_report2.sqlite', [['--store']]],
-    ['CloverLeaf, A100', 'nsys2024.5_export_pipit_cloverleaf_a100.sqlite', [['-o', `${work}/replay.json`], ['--store']]],
-  ]) {
-    const db = `${work}/replay.db`;
-    for (const s of ['', '-wal', '-shm']) rmSync(db + s, { force: true });
-    const id = run(schedlab, ['import', path.join(process.env.SCHEDLAB_TRACES, file), '--db', db]).trim();
-    for (const args of cases) {
-      const r = timedRun(schedlab, ['replay', id, '--db', db, ...args]);
-      results.replay.push({ bench: 'replay', trace, case: `replay ${args[0]}`, seconds: r.seconds, cpu_seconds: r.cpu_seconds, peak_rss_mb: r.rss_mb });
-    }
-  }
-}
+// ---- the rows of the real traces (bench/traces.mjs): cohorts (issue 28,
+// cost by kernels, not blocks: the Rodinia Gaussian replay, 4.29 G blocks,
+// with cohorts beside a 1/256 grid block by block) and `schedlab replay`
+// end to end; each skipped with one line where its trace is not found
+const traceResults = traceRows({
+  bin, schedlab: process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab'), work,
+  traces: tracesDir(), run, timedRun,
+});
+results.cohort = traceResults.cohort;
+results.replay = traceResults.replay;
+results.skipped = traceResults.skipped;
 
 // ---- warp-level model (issue 11): simulated warp instructions per second on
 // one core for a full titanv-gpgpusim GPU (80 SMs x 4 sub-cores) under GTO
@@ -241,6 +227,7 @@ if (results.replay.length) {
   for (const r of results.replay)
     console.log(`  ${r.trace.padEnd(27)}  ${r.case.padEnd(16)}  ${r.seconds.toFixed(2).padStart(6)}  ${r.cpu_seconds.toFixed(2).padStart(6)}   ${r.peak_rss_mb.toFixed(0).padStart(11)}`);
 }
+for (const line of results.skipped) console.log(`\n${line}`);
 
 console.log('\nwarp-level model (titanv-gpgpusim, GTO unless said, compute + memory kernels; M warp instructions/s)');
 console.log('  case        SMs  warps/sub-core  instructions   wall s   M/s wall   M/s CPU   peak RSS MB');

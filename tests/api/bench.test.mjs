@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import { bin, tempDir } from './server.mjs';
 import { parseWrk, get, startNginx, have, median } from '../../bench/http.mjs';
 import { benchScenario } from '../../bench/scenario.mjs';
+import { REPLAY_CASES, traceRows, tracesDir } from '../../bench/traces.mjs';
 
 const WRK_OUT = `Running 5s test @ http://127.0.0.1:8080/api/runs/x/blocks?from=1&to=2
   2 threads and 64 connections
@@ -102,4 +103,37 @@ test('the bench\'s nginx serves the exact bytes it is given, then stops', { skip
   } finally {
     if (!stopped) await ng.stop();
   }
+});
+
+// The rows of the real traces: found where the tests find them (README: by
+// default shared/traces in the folder above the checkout; make bench used
+// to pass no SCHEDLAB_TRACES, and both rows were left out without a word),
+// each skipped with one line naming the file where it is not there.
+test('the cohort and replay rows find the real traces as the tests do, and say when they skip', () => {
+  assert.equal(tracesDir({}, '/x/lab/schedlab'), '/x/lab/shared/traces');
+  assert.equal(tracesDir({ SCHEDLAB_TRACES: '/t' }, '/x/lab/schedlab'), '/t');
+  const work = tempDir('bench-traces');
+  const calls = [];
+  const fake = {
+    bin: 'build/bench', schedlab: 'schedlab', work,
+    run: (cmd, args) => {
+      calls.push([cmd, ...args]);
+      if (cmd.endsWith('bench_cohort')) return `bench_cohort: skipped: ${args[0]}/x.sqlite not found (give the traces folder)\n`;
+      return 'r0\n';
+    },
+    timedRun: (cmd, args) => { calls.push([cmd, ...args]); return { seconds: 1, cpu_seconds: 1, rss_mb: 10 }; },
+  };
+  const none = traceRows({ ...fake, traces: join(work, 'none') });
+  assert.deepEqual(none.cohort, []);
+  assert.deepEqual(none.replay, []);
+  assert.equal(none.skipped.length, 1 + REPLAY_CASES.length);
+  assert.match(none.skipped[0], /^bench_cohort: skipped: /);
+  for (const [i, [, file]] of REPLAY_CASES.entries()) assert.ok(none.skipped[1 + i].includes(join(work, 'none', file)), none.skipped[1 + i]);
+  assert.deepEqual(calls.map((c) => c[0]), ['build/bench/bench_cohort'], 'nothing imported without its trace');
+
+  calls.length = 0;
+  for (const [, file] of REPLAY_CASES) writeFileSync(join(work, file), '');
+  const some = traceRows({ ...fake, traces: work });
+  assert.deepEqual(some.replay.map((r) => `${r.trace}: ${r.case}`), REPLAY_CASES.flatMap(([t, , cases]) => cases.map((c) => `${t}: replay ${c[0]}`)));
+  assert.ok(calls.some((c) => c.join(' ') === `schedlab replay r0 --db ${join(work, 'replay.db')} -o ${join(work, 'replay.json')}`));
 });
