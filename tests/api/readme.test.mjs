@@ -187,6 +187,25 @@ test('the examples and the typical session run as the README says', () => {
   assert.equal(existsSync(join(dir, 'typo.db')), false);
 });
 
+// The README's fidelity sentence quotes docs/replay-fidelity.md's measured
+// table (build/tests/test_replay_traces prints its rows): the largest median
+// and 90th-percentile duration errors of the full replays.
+test('the README\'s replay fidelity is the largest of docs/replay-fidelity.md\'s measured rows', () => {
+  const doc = readFileSync(join(repo, 'docs/replay-fidelity.md'), 'utf8');
+  const head = doc.split('\n').findIndex((l) => l.startsWith('| trace |') && l.includes('full: dur med / p90'));
+  assert.ok(head > 0, 'docs/replay-fidelity.md: no measured table');
+  const col = doc.split('\n')[head].split('|').map((c) => c.trim()).indexOf('full: dur med / p90');
+  let med = 0, p90 = 0;
+  for (const l of doc.split('\n').slice(head + 2)) {
+    if (!l.startsWith('|')) break;
+    const m = /^([\d.]+) \/ ([\d.]+) %/.exec(l.split('|').map((c) => c.trim())[col]);
+    if (!m) continue;
+    med = Math.max(med, Number(m[1]));
+    p90 = Math.max(p90, Number(m[2]));
+  }
+  assert.match(README.replace(/\s+/g, ' '), new RegExp(`durations are within ${med} % \\(median\\) and ${p90} % \\(90th percentile\\)`));
+});
+
 test('docs/README.md lists every document of docs/', () => {
   const index = readFileSync(join(repo, 'docs/README.md'), 'utf8');
   for (const f of readdirSync(join(repo, 'docs')).filter((x) => x.endsWith('.md') && x !== 'README.md'))
