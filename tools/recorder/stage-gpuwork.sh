@@ -1,8 +1,8 @@
 #!/bin/bash
 # stage-gpuwork.sh DEST -- build what gpu-session.sh runs (sm_90 only: the
 # lent machines are H100 / H200) and copy it, with the probe scenarios, into
-# DEST (e.g. /work/main/.gpuwork, which the device tool carries; git ignores
-# it there). Then: run `bash .gpuwork/run.sh` with carry [".gpuwork"].
+# DEST (e.g. .gpuwork at the checkout's root, which the device tool carries;
+# git ignores it). Then: run `bash .gpuwork/run.sh` with carry [".gpuwork"].
 set -eu
 DEST=${1:?usage: stage-gpuwork.sh DEST}
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
