@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { fixture, getJson, realTrace, startServer } from './server.mjs';
 
@@ -122,7 +123,8 @@ test('an nvprof log names its device in its Device column: it replays on that GP
   for (const r of ok.result.runs) assert.equal(r.fidelity.ok, true, JSON.stringify(r.fidelity));
 });
 
-// The real traces: the issue's table, after.
+// The real traces: the issue's table, after. docs/api.md's example of the
+// replay job's result is the first one's.
 const REAL = [
   ['nvprof_export_v18_ksched_rtx2080ti_timeline.prof', {}, 'NVIDIA GeForce RTX 2080 Ti'],
   ['nsys2022.4_export_lianhang_t4_vectorAdd_streams_report2.sqlite', {}, 'Tesla T4'],
@@ -137,6 +139,12 @@ for (const [file, body, device] of REAL) {
     const job = await replay(run, body);
     assert.equal(job.status, 201, job.error);
     assert.equal(job.result.device, device);
+    if (file === REAL[0][0]) {
+      // docs/api.md's example of the job's result is this trace's
+      const doc = /ends with\n```json\n([\s\S]*?)```/.exec(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../docs/api.md'), 'utf8'))[1];
+      assert.ok(doc.includes(`"device": ${JSON.stringify(job.result.device)},`), `docs/api.md's replay example: device ${job.result.device}`);
+      assert.ok(doc.includes(`"device_why": ${JSON.stringify(job.result.device_why)},`), `docs/api.md's replay example: ${job.result.device_why}`);
+    }
     const { body: rep } = await getJson(`${srv.base}/api/runs/${job.result.runs[0].run}/fidelity`);
     const pct = (v) => `${(v * 100).toFixed(3)} %`;
     console.log(`  ${file} on ${device}: duration error median ${pct(rep.duration_error_median)}, p90 ${pct(rep.duration_error_p90)}, `
