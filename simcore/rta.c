@@ -264,6 +264,8 @@ static term hold(const actx *c, size_t h) {
  * start and after each suspension (η^g_i + 1, suspend; 1, busy) by each
  * lower-priority GPU task of its core whose request the lock may be handed
  * to while τ_i does not run. */
+static int64_t fixpoint(int64_t base, const term *t, size_t nt, int64_t limit, int64_t *work);
+
 static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
     const dtask *d = c->d;
     const dtask *me = &d[i];
@@ -273,22 +275,22 @@ static int64_t handoff_blocking(const actx *c, size_t i, bool busy) {
          * overlaps the time they are charged for */
         if (core == me->cpu)
             continue;
-        int64_t delta = 0;
-        for (int guard = 0; guard < 1000; guard++) {
-            int64_t next = 0;
-            for (size_t h = 0; h < c->n; h++) {
-                const dtask *o = &d[h];
-                if (h == i || !o->rt || o->cpu != core || o->prio <= me->prio)
-                    continue;
-                int64_t w = rta_sat_add(rta_sat_add(o->C, busy ? o->G : o->Gm), rta_sat_mul(2 * c->eps, o->eta));
-                int64_t r = (c->gpu_order || c->free_) ? o->D : c->R[h];
-                next = rta_sat_add(next, rta_sat_mul(rta_ceil_div(rta_sat_add(rta_sat_add(delta, c->eps), r - w), o->T), w));
-            }
-            (*c->work)++;
-            if (next == delta || next > me->D)
-                break;
-            delta = next;
+        term t[RTA_MAX_TASKS];
+        size_t nt = 0;
+        for (size_t h = 0; h < c->n; h++) {
+            const dtask *o = &d[h];
+            if (h == i || !o->rt || o->cpu != core || o->prio <= me->prio)
+                continue;
+            int64_t w = rta_sat_add(rta_sat_add(o->C, busy ? o->G : o->Gm), rta_sat_mul(2 * c->eps, o->eta));
+            int64_t r = (c->gpu_order || c->free_) ? o->D : c->R[h];
+            t[nt++] = (term){o->T, rta_sat_add(c->eps, r - w), w};
         }
+        /* The least fixed point, by the loop every bound uses: a wait that
+         * passes D_i (or the work budget, M9) fails τ_i, never stops at the
+         * iterate below it (which was an optimistic bound). */
+        int64_t delta = fixpoint(0, t, nt, me->D, c->work);
+        if (delta == RTA_FAILED)
+            return INT64_MAX;
         if (delta > worst)
             worst = delta;
     }

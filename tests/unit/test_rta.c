@@ -393,6 +393,46 @@ static void test_table4_case_study_verdicts(void **state) {
 }
 
 
+/* K5 (corrected): a lower-priority owner handed the runlist lock asleep
+ * waits for its core's tasks above τ_i, δ_c (the least fixed point of
+ * δ = Σ ⌈(δ + ε + R_h − W_h)/T_h⌉ W_h). When that wait alone passes D_i,
+ * τ_i cannot meet its deadline; the iteration stopped there and kept the
+ * iterate before it, δ = 0, which made the bound optimistic.
+ * Counterexample E (scenarios/gcaps-counterexample-e.json) with hc's CPU
+ * segment 50 ms, tau's deadline 30 ms and w, x of period 1 s; ε = 1 ms,
+ * θ = 0. The simulator (gcaps, suspend) gives tau a response of 54.4 ms
+ * (a deadline miss): w is handed the lock at 1 ms while hc holds core 1
+ * until 50.9 ms, and tau waits for w's update.
+ *   hc: C 50 + one blocking ε at its start (w, lower, on its core): 51.
+ *   tau, printed: G 2 + (3η^g + 1)ε = 6.
+ *   tau, corrected: δ_1 = ⌈(0 + 1 + 51 − 50)/100⌉·50 = 50, a fixed point
+ *   (⌈52/100⌉·50 = 50), past D = 30; each blocking ε + δ = 51, three of
+ *   them (release, Begin, End): 2 + 2ε + 153 = 157 > 30: fails. Before the
+ *   fix: δ = 0, 2 + 2 + 3 = 7, "schedulable". */
+static const tdef handoff[] = {
+    {0, 50, 0, 100 * MS, 0, 1, {0}, {2 * MS}, 0},           /* tau, D = 30 ms */
+    {1, 60, 0, 100 * MS, 50 * MS, 0, {0}, {0}, 0},          /* hc, CPU only */
+    {1, 1, 0, 1000 * MS, 0, 1, {0}, {1 * MS}, 0},           /* w */
+    {2, 2, 0, 1000 * MS, 0, 1, {0}, {1 * MS}, 0},           /* x */
+};
+
+static void test_corrected_handoff_wait_past_the_deadline(void **state) {
+    (void)state;
+    tset s;
+    int64_t w[4];
+    build(&s, handoff, 4, 3, 1 * MS, 0, 1024 * US, RTA_PRINTED);
+    s.t[0].deadline = 30 * MS;
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    assert_int_equal(w[0], 6 * MS);
+    build(&s, handoff, 4, 3, 1 * MS, 0, 1024 * US, RTA_CORRECTED);
+    s.t[0].deadline = 30 * MS;
+    for (int a = RTA_GCAPS_BUSY; a <= RTA_GCAPS_SUSPEND_GPRIO; a++) {
+        assert_false(run(&s, a, w, NULL));
+        assert_int_equal(w[1], 51 * MS);
+        assert_int_equal(w[0], RTA_FAILED);
+    }
+}
+
 /* M9: a taskset built to converge slowly (a higher-priority task using all
  * but 1 ppm of the core, long deadlines below it) stops at the work budget
  * with the open bounds failed, instead of holding the caller for hours. */
@@ -436,6 +476,7 @@ int main(void) {
         cmocka_unit_test(test_check_messages),
         cmocka_unit_test(test_table4_case_study_verdicts),
         cmocka_unit_test(test_work_budget),
+        cmocka_unit_test(test_corrected_handoff_wait_past_the_deadline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
