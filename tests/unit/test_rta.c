@@ -393,6 +393,128 @@ static void test_table4_case_study_verdicts(void **state) {
 }
 
 
+/* ---- two more tasksets worked out by hand (an audit against the paper) ----
+ *
+ * Set H: L = 1.024 ms, θ = 0.2 ms (one slot L + θ = 1.224), ε = 1 ms.
+ *   core 0: A (prio 10, T 50, C 2, one segment G^m 1, G^e 2.5)
+ *           C (prio 7, T 30, C 4, CPU only)
+ *           B (prio 5, T 100, C 3, one segment G^m 1, G^e 1.5)
+ *   core 1: X (prio 8, T 40, C 1, one segment G^m 0.5, G^e 3)
+ *           Z (best effort, T 200, C 1, one segment G^m 1, G^e 10)
+ * Four GPU tasks (Z counts, M2). Slices: A ⌈2.5/1.024⌉ = 3, B ⌈1.5/1.024⌉
+ * = 2, X ⌈3/1.024⌉ = 3 (the ceilings are not multiples of L).
+ * tsg_rr, Lemma 1 (ν = 3 others): A 2 + 3.5 + 1.224·3·3 = 16.516;
+ *   X 1 + 3.5 + 11.016 = 15.516; B's own 3 + 2.5 + 1.224·3·2 = 12.844.
+ * tsg_rr_suspend, Lemma 7 (J = R_h − C_h − G^m_h):
+ *   C = 4 + ⌈(R + 13.516)/50⌉·3 = 7;
+ *   B = 12.844 + ⌈(R + 13.516)/50⌉·3 + ⌈(R + 3)/30⌉·4 = 19.844.
+ * tsg_rr_busy, Lemmas 4-5: A's term per job C_A + G^m_A = 3 plus its 3
+ *   slices with |{τ_k ∉ hpp : η^g_k > 0} ∪ {A}| = |{B, X, Z, A}| = 4
+ *   contenders: 3 + 1.224·4·3 = 17.688 (the same for C and B: hpp(C) and
+ *   hpp(B) hold one GPU task, A).
+ *   C = 4 + ⌈R/50⌉·17.688 = 21.688;
+ *   B = 12.844 + ⌈R/50⌉·17.688 + ⌈R/30⌉·4: 12.844, 34.532, 38.532 (two
+ *   jobs of C), 38.532.
+ * gcaps (base C + G + (3η^g + 1)ε): A 2 + 3.5 + 4 = 9.5; X 8.5 + A's
+ *   G^{e*} 4.5 (jitter 9.5 − 2.5 = 7; Lemmas 10/13 second sum) = 13.
+ * gcaps_suspend: C (CPU-only, no GPU terms, Lemma 8: one ε) = 5 +
+ *   ⌈(R + 6.5)/50⌉·(3 + 2ε) = 10 (Lemma 15, J = 9.5 − 3);
+ *   B = 9.5 + A's Lemma 15 5 (J 6.5) + A's Lemma 13 same core G^e 2.5
+ *   (J 9.5 − 2.5 = 7) + C's 4 + X's G^{e*} 5 (J 13 − 3 = 10, T 40):
+ *   9.5, 22, 26, 26.
+ * gcaps_busy: C = 5 + A's C + G^m 3 (Lemma 12; no G^{e*}: C is CPU-only,
+ *   printed) + X's 5 (Lemma 11, J 10): 5, 10, 13, 13;
+ *   B = 9.5 + A's 3 + 4.5 (Lemmas 12, 10) + C's 4 + X's 5: 14.5, 26, 26.
+ * Released code (its default_driver.py and gcaps.py, run on this set, give
+ * the same numbers):
+ *   tsg_rr_busy: a CPU-only hpp task is skipped, contenders N_id = GPU
+ *   tasks of hp \ hpp (X) + the first n − pos − 1 positions of the sorted
+ *   list A0 X1 C2 B3 Z4: C: 1 + 2 = 3, per job of A 1.224·3·3 + G_A 3.5
+ *   + 3 = 17.516, C = 21.516; B: 1 + 1 = 2, 7.344 + 6.5 = 13.844, B =
+ *   12.844 + 13.844 = 26.688.
+ *   tsg_rr_suspend (J = T_h − C_h − G^m_h): C = 4 + ⌈(R + 47)/50⌉·3 = 10;
+ *   B = 12.844 + ⌈(R + 47)/50⌉·3 + ⌈(R + 26)/30⌉·4 = 26.844.
+ *   gcaps_busy: C is charged A's C + G + 2ε = 7.5: 5 + 5, 17.5, 17.5. */
+static const tdef setH[] = {
+    {0, 10, 0, 50 * MS, 2 * MS, 1, {1 * MS}, {2500 * US}, 0},   /* A */
+    {0, 7, 0, 30 * MS, 4 * MS, 0, {0}, {0}, 0},                 /* C */
+    {0, 5, 0, 100 * MS, 3 * MS, 1, {1 * MS}, {1500 * US}, 0},   /* B */
+    {1, 8, 0, 40 * MS, 1 * MS, 1, {500 * US}, {3 * MS}, 0},     /* X */
+    {1, 0, 0, 200 * MS, 1 * MS, 1, {1 * MS}, {10 * MS}, 1},     /* Z */
+};
+
+static const struct {
+    rta_semantics sem;
+    rta_approach a;
+    int64_t us[4];                      /* A, C, B, X */
+} setH_bounds[] = {
+    {RTA_PRINTED, RTA_TSG_RR_SUSPEND, {16516, 7000, 19844, 15516}},
+    {RTA_PRINTED, RTA_TSG_RR_BUSY, {16516, 21688, 38532, 15516}},
+    {RTA_PRINTED, RTA_GCAPS_SUSPEND, {9500, 10000, 26000, 13000}},
+    {RTA_PRINTED, RTA_GCAPS_BUSY, {9500, 13000, 26000, 13000}},
+    {RTA_PRINTED, RTA_GCAPS_SUSPEND_GPRIO, {9500, 10000, 26000, 13000}},
+    {RTA_RELEASED_CODE, RTA_TSG_RR_SUSPEND, {16516, 10000, 26844, 15516}},
+    {RTA_RELEASED_CODE, RTA_TSG_RR_BUSY, {16516, 21516, 26688, 15516}},
+    {RTA_RELEASED_CODE, RTA_GCAPS_SUSPEND, {9500, 10000, 26000, 13000}},
+    {RTA_RELEASED_CODE, RTA_GCAPS_BUSY, {9500, 17500, 26000, 13000}},
+};
+
+static void test_hand_set_h(void **state) {
+    (void)state;
+    for (size_t k = 0; k < sizeof setH_bounds / sizeof setH_bounds[0]; k++) {
+        tset s;
+        int64_t w[5];
+        build(&s, setH, 5, 2, 1 * MS, 200 * US, 1024 * US, setH_bounds[k].sem);
+        assert_true(run(&s, setH_bounds[k].a, w, NULL));
+        for (int i = 0; i < 4; i++)
+            if (w[i] != setH_bounds[k].us[i] * US)
+                fail_msg("row %zu, task %d: %lld ns, by hand %lld us", k, i, (long long)w[i],
+                         (long long)setH_bounds[k].us[i]);
+        assert_int_equal(w[4], RTA_NOT_ANALYSED);
+    }
+}
+
+/* Set E, the edges: one core, L = 1 ms, θ = ε = 0.5 ms.
+ *   P (prio 2, T 20, C 2, one segment G^m 1, G^e 2: exactly 2 slices)
+ *   Q (prio 1, T = D = 20, C 14, CPU only)
+ * tsg_rr_busy: P = 5 (ν = 0); Q = 14 + ⌈R/20⌉·(3 + 1.5·1·2) = 14, 20, and
+ *   ⌈20/20⌉ = 1: 20 = D passes (a floor + 1 would give 26).
+ * tsg_rr_suspend: Q = 14 + ⌈(R + 2)/20⌉·3 = 17.
+ * gcaps: P = 5 + 4ε = 7. Busy, printed: Q = 14 + ε + ⌈R/20⌉·3 = 17.5;
+ *   released: ⌈R/20⌉·(3 + 2 + 2ε) = 6: 20.5 > 20 fails. Suspend: Q =
+ *   14.5 + ⌈(R + 4)/20⌉·(3 + 2ε): 18.5, then ⌈22.5/20⌉ = 2: 22.5 fails;
+ *   with GPU priorities (D-based jitter 17) the same; P cannot take the
+ *   lowest GPU level above its core's Q (§5.3), so _gprio fails too.
+ * Released tsg_rr_suspend: J = T − 3 = 17: 17, then ⌈34/20⌉ = 2: 20. */
+static const tdef setE[] = {
+    {0, 2, 0, 20 * MS, 2 * MS, 1, {1 * MS}, {2 * MS}, 0},
+    {0, 1, 0, 20 * MS, 14 * MS, 0, {0}, {0}, 0},
+};
+
+static void test_hand_set_e(void **state) {
+    (void)state;
+    tset s;
+    int64_t w[2];
+    build(&s, setE, 2, 1, 500 * US, 500 * US, 1 * MS, RTA_PRINTED);
+    assert_true(run(&s, RTA_TSG_RR_BUSY, w, NULL));
+    assert_int_equal(w[0], 5 * MS);
+    assert_int_equal(w[1], 20 * MS);
+    assert_true(run(&s, RTA_TSG_RR_SUSPEND, w, NULL));
+    assert_int_equal(w[1], 17 * MS);
+    assert_true(run(&s, RTA_GCAPS_BUSY, w, NULL));
+    assert_int_equal(w[0], 7 * MS);
+    assert_int_equal(w[1], 17500 * US);
+    assert_false(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    assert_int_equal(w[0], 7 * MS);
+    assert_int_equal(w[1], RTA_FAILED);
+    assert_false(run(&s, RTA_GCAPS_SUSPEND_GPRIO, w, NULL));
+    build(&s, setE, 2, 1, 500 * US, 500 * US, 1 * MS, RTA_RELEASED_CODE);
+    assert_false(run(&s, RTA_GCAPS_BUSY, w, NULL));
+    assert_int_equal(w[1], RTA_FAILED);
+    assert_true(run(&s, RTA_TSG_RR_SUSPEND, w, NULL));
+    assert_int_equal(w[1], 20 * MS);
+}
+
 /* K5 (corrected): a lower-priority owner handed the runlist lock asleep
  * waits for its core's tasks above τ_i, δ_c (the least fixed point of
  * δ = Σ ⌈(δ + ε + R_h − W_h)/T_h⌉ W_h). When that wait alone passes D_i,
@@ -477,6 +599,8 @@ int main(void) {
         cmocka_unit_test(test_table4_case_study_verdicts),
         cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_corrected_handoff_wait_past_the_deadline),
+        cmocka_unit_test(test_hand_set_h),
+        cmocka_unit_test(test_hand_set_e),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
