@@ -342,6 +342,10 @@ int jr_get_whole(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
             *out = (int64_t)d;
             return 0;
         }
+        /* 1e20 is whole: what is wrong with it is its size */
+        if (isfinite(d) && d == floor(d))
+            return jr_fail(c, path, "%g is %s than this build reads (%s9e18)", d,
+                           d > 0 ? "larger" : "smaller", d > 0 ? "" : "-");
         return jr_fail(c, path, "%g is not a whole number", d);
     }
     return jr_fail(c, path, "must be a number, not %s", jr_type_name(v));
@@ -349,6 +353,12 @@ int jr_get_whole(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
 
 int jr_get_count(jr_ctx *c, json_t *v, const char *path, int64_t min, int64_t max,
                  int64_t *out) {
+    /* a whole number past int64 is past the range too: say which bound */
+    double d = json_is_real(v) ? json_real_value(v) : 0;
+    if (isfinite(d) && d == floor(d) && fabs(d) >= 9.0e18) {
+        if (d < 0) return jr_fail(c, path, "%g must be at least %" PRId64, d, min);
+        return jr_fail(c, path, "%g is more than %" PRId64 ", the most this build accepts", d, max);
+    }
     if (jr_get_whole(c, v, path, out))
         return -1;
     if (*out < min)

@@ -73,6 +73,19 @@ static void test_keys_and_getters(void **state) {
     jr_get_whole(&c, v, "n", &x);
     assert_string_equal(err, "in.json: n: 1.5 is not a whole number");
     json_decref(v);
+    /* whole numbers past int64 are refused for their size, not as fractions */
+    v = js("1e20");
+    assert_int_equal(jr_get_whole(&c, v, "n", &x), -1);
+    assert_string_equal(err, "in.json: n: 1e+20 is larger than this build reads (9e18)");
+    assert_int_equal(jr_get_count(&c, v, "n", 1, 1 << 20, &x), -1);
+    assert_string_equal(err, "in.json: n: 1e+20 is more than 1048576, the most this build accepts");
+    json_decref(v);
+    v = js("-1e300");
+    assert_int_equal(jr_get_whole(&c, v, "n", &x), -1);
+    assert_string_equal(err, "in.json: n: -1e+300 is smaller than this build reads (-9e18)");
+    assert_int_equal(jr_get_count(&c, v, "n", 0, 10, &x), -1);
+    assert_string_equal(err, "in.json: n: -1e+300 must be at least 0");
+    json_decref(v);
     v = js("\"\"");
     const char *s;
     assert_int_equal(jr_get_string(&c, v, "s", &s), 0);
