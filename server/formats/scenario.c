@@ -1400,8 +1400,18 @@ static int read_variant_name(void *ctx, json_t *v, const char *path, void *obj) 
         return jr_oom(&c->jr);
     return 0;
 }
+/* A variant's "policy" or "device" object of no key changes nothing, as
+ * an empty "budgets" (and a variant without them) does not: refused the
+ * same way, or the variant would be a second run of the base. */
+static int variant_empty(pctx *c, json_t *v, const char *path, const char *give) {
+    if (json_is_object(v) && json_object_size(v) == 0)
+        return jr_fail(&c->jr, path, "is empty; give %s", give);
+    return 0;
+}
 static int read_variant_policy(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
+    if (variant_empty(c, v, path, "the policy keys this variant changes"))
+        return -1;
     return parse_policy(c, v, path, &((scn_run *)obj)->raw);
 }
 static int read_variant_budgets(void *ctx, json_t *v, const char *path, void *obj) {
@@ -1411,6 +1421,8 @@ static int read_variant_budgets(void *ctx, json_t *v, const char *path, void *ob
 static int read_variant_device(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     scn_run *run = obj;
+    if (variant_empty(c, v, path, "the device fields this variant changes, or a preset"))
+        return -1;
     if (dj_parse(&c->jr, v, path, &c->s->runs[0].device, &run->device))
         return -1;
     run->device_given = true;

@@ -759,6 +759,22 @@ static void test_variants(void **state) {
                  "'variants':[{'name':'a'}]}",
                  "t.json: variants[0]: changes nothing; give \"policy\", \"device\" and/or "
                  "\"budgets\"");
+    /* a policy or device of no key changes nothing either, as budgets {} */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'a','policy':{}}]}",
+                 "t.json: variants[0].policy: is empty; give the policy keys this variant "
+                 "changes");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'a','device':{}}]}",
+                 "t.json: variants[0].device: is empty; give the device fields this variant "
+                 "changes, or a preset");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
+                 "'variants':[{'name':'a','policy':{},'budgets':{}}]}",
+                 "t.json: variants[0].policy: is empty; give the policy keys this variant "
+                 "changes");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}],"
                  "'variants':[{'name':'default','policy':{}}]}",
