@@ -86,6 +86,13 @@ int imp_check_blocks(const trace_block *v, size_t n, size_t first, size_t nkerne
         const trace_block *ck_rec = b;
         TRACE_BLOCK_FIELDS(CK_ONE_COUNT, TF_NOSEP)
         TRACE_BLOCK_FIELDS(CK_ONE_TIME, TF_NOSEP)
+        /* the store refuses it (blocks: stop >= start); named here, it is the
+         * input's fault and says where, not the database's */
+        if (b->start != TRACE_NONE && b->end != TRACE_NONE && b->end < b->start) {
+            snprintf(err, errlen, "%s: blocks[%zu].end: %" PRId64 " ns is before its start (%"
+                     PRId64 " ns)", file, i, b->end, b->start);
+            return -1;
+        }
     }
     return 0;
 }

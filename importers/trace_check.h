@@ -6,7 +6,8 @@
  *              have some 150 SMs, so 1024 leaves room while a timeline of
  *              one lane per SM stays drawable
  *   times      strictly within +-IMP_MAX_TIME (2^62 ns, 146 years), so any
- *              difference of two times, and any span, fits an int64_t
+ *              difference of two times, and any span, fits an int64_t; a
+ *              block's end not before its start
  *   counts     blocks, threads, bytes, shared memory, registers >= 0
  *   indices    a block's kernel names a kernel of the trace; a kernel's
  *              or copy's device a GPU of it (0..devices.n - 1, or 0 with

@@ -11,6 +11,7 @@
 
 #include "../../server/formats/trace_json.h"
 #include "../../importers/schedlab_trace.h"
+#include "../../importers/trace_check.h"
 
 static void build(trace *t) {
     trace_init(t);
@@ -281,6 +282,23 @@ static void test_parse_errors(void **state) {
     trace_free(&t);
 }
 
+/* Bad records are the input's fault, named at their place: a block that
+ * ends before it starts (the store's CHECK refused it, as the database's
+ * error and exit 1). */
+static void test_bad_records(void **state) {
+    (void)state;
+    char err[256];
+    trace t;
+    trace_init(&t);
+    const char *rev = "{\"schema\":\"schedlab-trace/1\",\"kernels\":[{\"id\":0,\"name\":\"K\"}],"
+                      "\"blocks\":[{\"kernel\":0,\"index\":0,\"sm\":0,\"start\":0,\"end\":5},"
+                      "{\"kernel\":0,\"index\":1,\"sm\":0,\"start\":50,\"end\":20}]}";
+    assert_int_equal(imp_trace_json_parse(rev, strlen(rev), "x.json", &t, err, sizeof err), 0);
+    assert_int_equal(imp_check_trace(&t, "x.json", err, sizeof err), -1);
+    assert_string_equal(err, "x.json: blocks[1].end: 20 ns is before its start (50 ns)");
+    trace_free(&t);
+}
+
 static json_t *find_event(json_t *events, const char *ph, const char *name, json_int_t pid) {
     size_t i;
     json_t *e;
@@ -399,6 +417,7 @@ int main(void) {
         cmocka_unit_test(test_nulls),
         cmocka_unit_test(test_bad_utf8),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_bad_records),
         cmocka_unit_test(test_chrome),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
