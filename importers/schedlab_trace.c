@@ -188,9 +188,28 @@ static int get_bool(pctx *p, json_t *o, const char *where, size_t i, const char 
     if ((v) < 0 || (size_t)(v) >= p->t->kernels.n)        \
         return perr(p, w, i, k, "not the id of a kernel in this trace");
 
+/* A kernel's or copy's "id" is its place in its array, as the writer
+ * writes it: blocks name their kernel by that place, so an id that is not
+ * it (an edited file, kernels reordered) would tie blocks to the wrong
+ * kernels without a word. Absent or null: the place. */
+static int check_id(pctx *p, json_t *o, const char *w, size_t i) {
+    json_t *id = jr_opt(o, "id");
+    if (!id || (json_is_integer(id) && json_integer_value(id) >= 0 &&
+                (uint64_t)json_integer_value(id) == (uint64_t)i))
+        return 0;
+    char what[128];
+    if (json_is_integer(id))
+        snprintf(what, sizeof what, "%" JSON_INTEGER_FORMAT " is not the record's place in "
+                 "\"%s\" (%zu); records are listed by id", json_integer_value(id), w, i);
+    else
+        snprintf(what, sizeof what, "expected %zu (the record's place in \"%s\") or null", i, w);
+    return perr(p, w, i, "id", what);
+}
+
 static int parse_kernel(pctx *p, json_t *o, size_t i) {
     const char *w = "kernels";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    if (check_id(p, o, w, i)) return -1;
     trace_kernel *k = trace_add_kernel(p->t);
     if (!k) return perr(p, w, i, NULL, "out of memory");
     trace_kernel v = *k, *r = &v;
@@ -280,6 +299,7 @@ static int parse_cohort(pctx *p, json_t *o, size_t i) {
 static int parse_copy(pctx *p, json_t *o, size_t i) {
     const char *w = "copies";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    if (check_id(p, o, w, i)) return -1;
     trace_copy *c = trace_add_copy(p->t);
     if (!c) return perr(p, w, i, NULL, "out of memory");
     trace_copy v = *c, *r = &v;

@@ -297,6 +297,25 @@ static void test_bad_records(void **state) {
     assert_int_equal(imp_check_trace(&t, "x.json", err, sizeof err), -1);
     assert_string_equal(err, "x.json: blocks[1].end: 20 ns is before its start (50 ns)");
     trace_free(&t);
+
+    /* an id is the record's place, which blocks refer to: kernels swapped
+     * by hand would have taken each other's blocks */
+    trace_init(&t);
+    const char *swap = "{\"schema\":\"schedlab-trace/1\",\"kernels\":[{\"id\":1,\"name\":\"B\"},"
+                       "{\"id\":0,\"name\":\"A\"}],\"blocks\":[{\"kernel\":0,\"index\":0,"
+                       "\"sm\":0,\"start\":0,\"end\":5}]}";
+    assert_int_equal(imp_trace_json_parse(swap, strlen(swap), "x.json", &t, err, sizeof err), -1);
+    assert_string_equal(err, "x.json: kernels[0].id: 1 is not the record's place in \"kernels\" "
+                             "(0); records are listed by id");
+    trace_free(&t);
+    trace_init(&t);
+    const char *cid = "{\"schema\":\"schedlab-trace/1\",\"copies\":[{\"id\":null,\"name\":\"a\"},"
+                      "{\"id\":\"1\",\"name\":\"b\"}]}";
+    assert_int_equal(imp_trace_json_parse(cid, strlen(cid), "x.json", &t, err, sizeof err), -1);
+    assert_string_equal(err, "x.json: copies[1].id: expected 1 (the record's place in \"copies\") "
+                             "or null");
+    trace_free(&t);
+
 }
 
 static json_t *find_event(json_t *events, const char *ph, const char *name, json_int_t pid) {
