@@ -530,6 +530,7 @@ int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *
     if (pos < len && text[pos] == '}') pos++;
     else for (;;) {
         if (pos >= len || text[pos] != '"') { syntax_err(&p, text, pos, "string or '}' expected"); goto done; }
+        size_t kpos = pos;   /* the key's place, for a duplicate */
         json_t *kj = load_at(&p, text, len, &pos);
         if (!kj) goto done;
         char key[64];
@@ -548,7 +549,12 @@ int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *
             jr_fail_unknown(&p.jr, "", "top-level key", key, top_keys, TOP_N);
             goto done;
         }
-        if (seen[k]) { syntax_err(&p, text, pos, "duplicate object key"); goto done; }
+        if (seen[k]) {
+            char what[96];
+            snprintf(what, sizeof what, "duplicate object key \"%s\"", key);
+            syntax_err(&p, text, kpos, what);
+            goto done;
+        }
         seen[k] = true;
         int a = k - TOP_ARRAYS;
         bool stream = a >= 0 && pos < len && text[pos] == '[' && schema_ok &&

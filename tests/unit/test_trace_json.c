@@ -316,6 +316,13 @@ static void test_bad_records(void **state) {
                              "or null");
     trace_free(&t);
 
+    /* a repeated top-level key is named (the reader walks the top level
+     * itself; jansson names the others) */
+    trace_init(&t);
+    const char *dup = "{\"schema\":\"schedlab-trace/1\",\"name\":\"a\",\"name\":\"b\"}";
+    assert_int_equal(imp_trace_json_parse(dup, strlen(dup), "x.json", &t, err, sizeof err), -1);
+    assert_string_equal(err, "x.json:1:41: JSON: duplicate object key \"name\"");
+    trace_free(&t);
 }
 
 static json_t *find_event(json_t *events, const char *ph, const char *name, json_int_t pid) {
