@@ -231,7 +231,8 @@ unit: $(UNIT_BIN) $(FIXTURES)
 # compiled with clang and the sanitizers, no recovery, in $(ASAN_BUILD).
 # The fuzz harnesses link the same library (FUZZ_BIN below), built once:
 # in this tree (FUZZ_COV=1) the parsers -- importers/ and server/formats/,
-# what the harnesses explore, and the sweep spec readers of server/app/ --
+# what the harnesses explore, the sweep spec and result readers of
+# server/app/ and the request body's prescan of server/http/budget.c --
 # also carry libFuzzer's coverage
 # (fuzzer-no-link: a counter per edge, a callback per comparison), and
 # db/bpage_codec.c, which fuzz_bpage explores and the pyramid tests run hot,
@@ -254,7 +255,7 @@ ASAN_MAKE = $(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CC=clang OPT=-O1 SA
             LDFLAGS="$(CLANG_LDFLAGS)"
 ifeq ($(FUZZ_COV),1)
 $(BUILD)/importers/%.o $(BUILD)/server/formats/%.o $(BUILD)/server/app/sweep.o \
-$(BUILD)/server/app/qos_sweep.o: COV = -fsanitize=fuzzer-no-link
+$(BUILD)/server/app/qos_sweep.o $(BUILD)/server/http/budget.o: COV = -fsanitize=fuzzer-no-link
 $(BUILD)/db/bpage_codec.o: COV = -fsanitize-coverage=inline-8bit-counters,pc-table
 endif
 asan:

@@ -706,7 +706,11 @@ int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, siz
     bool *seen = calloc(n, sizeof *seen);
     int rc = 0;
     uint64_t covered = 0;
-    if (!spec0 || !out || !json_is_object(sum) || !seen) {
+    /* the tasksets of a point: what each count, and each sum of counts, is
+     * at most (a shard file is another machine's output, read as input) */
+    json_t *jper = json_object_get(out, "tasksets");
+    long long per = json_is_integer(jper) ? json_integer_value(jper) : 0;
+    if (!spec0 || !out || !json_is_object(sum) || !seen || per < 1) {
         rc = fail(err, errlen, "merge", "shard 1 is not a sweep result");
         goto done;
     }
@@ -734,9 +738,10 @@ int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, siz
             rc = fail(err, errlen, what, "spec: differs from shard file 1's (another sweep)");
             break;
         }
-        if (i == 0)
-            continue;
-        json_t *add = json_object_get(shards[i], "schedulable");
+        /* the first shard's counts are the sum so far; each later one's
+         * are added. Every count is one of 0..per, and so is every sum: a
+         * count past it (or one near 2^63, whose sum overflowed) is refused */
+        json_t *add = i == 0 ? sum : json_object_get(shards[i], "schedulable");
         const char *key;
         json_t *arr;
         json_object_foreach(sum, key, arr) {
@@ -745,10 +750,20 @@ int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, siz
                 rc = fail(err, errlen, what, "schedulable.%s: missing or of another length", key);
                 break;
             }
-            for (size_t p = 0; p < json_array_size(arr); p++)
-                json_array_set_new(arr, p,
-                                   json_integer(json_integer_value(json_array_get(arr, p)) +
-                                                json_integer_value(json_array_get(b, p))));
+            for (size_t p = 0; p < json_array_size(arr) && rc == 0; p++) {
+                json_t *x = json_array_get(b, p);
+                long long v = json_integer_value(x);
+                long long cur = i == 0 ? 0 : json_integer_value(json_array_get(arr, p));
+                if (!json_is_integer(x) || v < 0 || v > per)
+                    rc = fail(err, errlen, what, "schedulable.%s[%zu]: expected a count of 0..%lld "
+                              "tasksets", key, p, per);
+                else if (v > per - cur)
+                    rc = fail(err, errlen, what, "schedulable.%s[%zu]: the shards count more than "
+                              "the %lld tasksets of a point", key, p, per);
+                else if (i > 0)
+                    json_array_set_new(arr, p, json_integer(cur + v));
+            }
+            if (rc) break;
         }
     }
     if (rc == 0 && n > 1) {

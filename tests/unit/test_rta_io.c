@@ -201,6 +201,25 @@ static void test_shards_sum_to_the_sweep(void **state) {
     assert_int_equal(sweep_merge(sh, 4, &m, err, sizeof err), -1);
     assert_null(m);
     assert_string_equal(err, "merge: the shards say there are 5 of them, 4 given");
+    /* a shard file is input: a count beyond a point's tasksets, or one whose
+     * sum overflowed (signed overflow, UBSan's report), is refused */
+    json_t *keep = json_deep_copy(sh[2]);
+    json_t *c2 = json_object_get(json_object_get(sh[2], "schedulable"), "tsg_rr_busy");
+    json_array_set_new(c2, 1, json_integer(INT64_MAX));
+    assert_int_equal(sweep_merge(sh, 5, &m, err, sizeof err), -1);
+    assert_null(m);
+    assert_string_equal(err, "shard file 3: schedulable.tsg_rr_busy[1]: expected a count of "
+                             "0..37 tasksets");
+    json_array_set_new(c2, 1, json_integer(37));
+    assert_int_equal(sweep_merge(sh, 5, &m, err, sizeof err), -1);
+    assert_string_equal(err, "shard file 3: schedulable.tsg_rr_busy[1]: the shards count more "
+                             "than the 37 tasksets of a point");
+    json_array_set_new(c2, 1, json_string("7"));
+    assert_int_equal(sweep_merge(sh, 5, &m, err, sizeof err), -1);
+    assert_string_equal(err, "shard file 3: schedulable.tsg_rr_busy[1]: expected a count of "
+                             "0..37 tasksets");
+    json_decref(sh[2]);
+    sh[2] = keep;
     free(a);
     free(b);
     json_decref(full);
