@@ -2,13 +2,15 @@
  * Systems SQLite importer (in-memory open, metadata and ENUM tables, schema
  * checks, row readers, sorting). It must return 0 or -1 with a one-line
  * message, never crash, leak or read out of bounds; what it returns must be
- * sorted and re-base without overflow. */
+ * sorted and re-base without overflow. Also differential against the
+ * streamed import (fuzz_sqlite_stream.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../importers/formats.h"
+#include "fuzz_sqlite_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,8 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (t.kernels.v[i - 1].first_block > t.kernels.v[i].first_block) abort();
         for (size_t i = 1; i < t.copies.n; i++)
             if (t.copies.v[i - 1].start > t.copies.v[i].start) abort();
-        trace_rebase(&t);
     }
+    fss_check(IMP_NSYS_SQLITE, &f, rc, &t);
+    if (rc == 0) trace_rebase(&t);
     trace_free(&t);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../importers/formats.h"
+#include "fuzz_sqlite_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,8 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (t.kernels.v[i - 1].first_block > t.kernels.v[i].first_block) abort();
         for (size_t i = 1; i < t.copies.n; i++)
             if (t.copies.v[i - 1].start > t.copies.v[i].start) abort();
-        trace_rebase(&t);
     }
+    fss_check(IMP_NVPROF_SQLITE, &f, rc, &t);
+    if (rc == 0) trace_rebase(&t);
     trace_free(&t);
     return 0;
 }
