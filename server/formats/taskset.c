@@ -58,6 +58,23 @@ static int get_int(jr_ctx *c, json_t *v, const char *path, long long lo, long lo
     return 0;
 }
 
+/* A scenario's task is read as the simulator reads it (scenario_tasks.c),
+ * so that `schedlab rta SCENARIO` (and the run page's bounds, task_bounds.c)
+ * takes every scenario `schedlab simulate` takes: a whole number may be
+ * written 5.0. */
+static int get_int_as(jr_ctx *c, json_t *v, const char *path, long long lo, long long hi,
+                      int32_t *out, bool scenario) {
+    if (!scenario || !json_is_real(v))
+        return get_int(c, v, path, lo, hi, out);
+    int64_t x;
+    if (jr_get_whole(c, v, path, &x))
+        return -1;
+    if (x < lo || x > hi)
+        return jr_fail(c, path, "%lld is out of range (%lld..%lld)", (long long)x, lo, hi);
+    *out = (int32_t)x;
+    return 0;
+}
+
 static int get_bool(jr_ctx *c, json_t *v, const char *path, bool *out) {
     if (!v)
         return 0;
@@ -100,8 +117,10 @@ static tset *alloc_tset(size_t n, size_t nseg) {
 }
 
 /* What both input forms share per task: name, cpu, priorities, period,
- * deadline, best_effort. */
-static int read_common(jr_ctx *c, tset *t, json_t *o, size_t i, const char *path) {
+ * deadline, best_effort. A scenario's task without "cpu" is on core 0, as
+ * the simulator runs it (scenario-format.md, Real-time tasks). */
+static int read_common(jr_ctx *c, tset *t, json_t *o, size_t i, const char *path,
+                       bool scenario) {
     rta_task *k = &t->tasks[i];
     char p[JR_PATH_MAX];
     json_t *name = json_object_get(o, "name");
@@ -119,8 +138,10 @@ static int read_common(jr_ctx *c, tset *t, json_t *o, size_t i, const char *path
         return jr_fail(c, path, "out of memory");
     t->n = i + 1;
     k->name = t->names[i];
-    if (get_int(c, json_object_get(o, "cpu"), jr_join(p, path, "cpu"), 0, t->ts.cpus - 1,
-                &k->cpu))
+    json_t *cpu = json_object_get(o, "cpu");
+    if (!cpu && scenario)
+        k->cpu = 0;
+    else if (get_int_as(c, cpu, jr_join(p, path, "cpu"), 0, t->ts.cpus - 1, &k->cpu, scenario))
         return -1;
     if (get_bool(c, json_object_get(o, "best_effort"), jr_join(p, path, "best_effort"),
                  &k->best_effort))
@@ -130,7 +151,7 @@ static int read_common(jr_ctx *c, tset *t, json_t *o, size_t i, const char *path
         if (prio)
             return jr_fail(c, jr_join(p, path, "priority"),
                         "a best-effort task has no real-time priority; leave it out");
-    } else if (get_int(c, prio, jr_join(p, path, "priority"), 1, 99, &k->priority)) {
+    } else if (get_int_as(c, prio, jr_join(p, path, "priority"), 1, 99, &k->priority, scenario)) {
         return -1;
     }
     json_t *gp = json_object_get(o, "gpu_priority");
@@ -138,8 +159,8 @@ static int read_common(jr_ctx *c, tset *t, json_t *o, size_t i, const char *path
         if (k->best_effort)
             return jr_fail(c, jr_join(p, path, "gpu_priority"),
                         "a best-effort task has no real-time priority; leave it out");
-        if (get_int(c, gp, jr_join(p, path, "gpu_priority"), INT32_MIN + 1, INT32_MAX,
-                    &k->gpu_priority))
+        if (get_int_as(c, gp, jr_join(p, path, "gpu_priority"), INT32_MIN + 1, INT32_MAX,
+                       &k->gpu_priority, scenario))
             return -1;
         k->has_gpu_priority = true;
     }
@@ -267,7 +288,7 @@ static int read_top(jr_ctx *c, json_t *root, tset **out, bool scenario) {
         /* a scenario's task may have what a simulated one may (its keys are
          * declared once, in scenario_tasks.c's table) */
         if ((scenario ? scn_tasks_known_keys(c, o, tp) : jr_check_keys(c, o, tp, tkeys)) ||
-            read_common(c, t, o, i, tp))
+            read_common(c, t, o, i, tp, scenario))
             goto bad;
         rta_task *k = &t->tasks[i];
         /* seg holds every misc, then every exec: each task's are contiguous. */

@@ -124,6 +124,20 @@ static void test_scenario_tasks(void **state) {
     assert_int_equal(ts->tasks[0].cpu_segments, 2);
     assert_int_equal(ts->tasks[0].exec[0], 8000000);
     tset_free(t);
+
+    /* what `schedlab simulate` takes, `schedlab rta` takes: a task without
+     * "cpu" is on core 0, and 5.0 is the whole number 5 (the simulator's
+     * reading, scenario_tasks.c); the analysis' own format keeps both strict */
+    rc = parse("{'schema': 'schedlab-scenario/1', 'cpus': 2, 'tasks': [{'name': 'a', "
+               "'priority': 9.0, 'period': '50ms', 'segments': [{'cpu': '1ms'}]}]}",
+               &t, err);
+    if (rc)
+        fail_msg("%s", err);
+    assert_int_equal(tset_rta(t)->tasks[0].cpu, 0);
+    assert_int_equal(tset_rta(t)->tasks[0].priority, 9);
+    tset_free(t);
+    expect(HEAD "{'priority': 1, 'period': '10ms', 'cpu_segments': ['1ms']}]}",
+           "t.json: tasks[0].cpu: must be an integer, not missing");
 }
 
 /* ---- generator ------------------------------------------------------------ */
