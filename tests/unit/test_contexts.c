@@ -385,6 +385,30 @@ static void test_gcaps_lower_priority_waits(void **state) {
     trace_free(&t);
 }
 
+/* GCAPS §5.3: a task's GPU segments run at its gpu_priority, not its CPU
+ * priority (scenario key "gpu_priority"). test_gcaps_lower_priority_waits
+ * with the GPU priorities the other way round: lo (CPU 40, GPU 60) begins
+ * at 1 ms and takes the GPU from rt (CPU 50, GPU 10), which resumes when
+ * lo ends at 4 ms and finishes its 4 ms left at 8 ms. */
+static void test_gcaps_gpu_priority(void **state) {
+    (void)state;
+    tt s;
+    trace t;
+    tt_init(&s, "tx2", "gcaps");
+    sim_task *rt = tt_task(&s, "rt", 0, 50, 100 * MS, 0);
+    rt->has_gpu_priority = true, rt->gpu_priority = 10;
+    tt_gpu(rt, 0, 5 * MS);
+    sim_task *lo = tt_task(&s, "lo", 1, 40, 100 * MS, 1 * MS);
+    lo->has_gpu_priority = true, lo->gpu_priority = 60;
+    tt_gpu(lo, 0, 3 * MS);
+    s.b.cfg.duration = 2 * MS;
+    tt_run(&s, &t);
+    assert_int_equal(blk(&t, "lo#0", 0)->start, 1 * MS);
+    assert_int_equal(resp(&t, "lo", 0), 3 * MS);
+    assert_int_equal(resp(&t, "rt", 0), 8 * MS);
+    trace_free(&t);
+}
+
 /* ---- Algorithm 1: best-effort only while no real-time segment is active ----
  *
  * eps = 0, theta = 0.1 ms, L = 0.5 ms, tx2. be1 (core 1) and be2 (core 2):
@@ -707,6 +731,7 @@ int main(void) {
         cmocka_unit_test(test_time_slice_one_process),
         cmocka_unit_test(test_gcaps_preempt_at_segment_start),
         cmocka_unit_test(test_gcaps_lower_priority_waits),
+        cmocka_unit_test(test_gcaps_gpu_priority),
         cmocka_unit_test(test_gcaps_best_effort_only_without_rt),
         cmocka_unit_test(test_gcaps_fifo_equal_priorities),
         cmocka_unit_test(test_eps_charged_per_macro),
