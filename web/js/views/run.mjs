@@ -24,7 +24,7 @@
 // the tab bar; each tab is a module of views/run/ listed in run/tabs.mjs.
 
 import { api } from '../api.mjs';
-import { h, errorBox } from '../dom.mjs';
+import { h } from '../dom.mjs';
 import { apiFileLink } from '../exports.mjs';
 import { formatNs, formatCount } from '../format.mjs';
 import { queryString, buildQuery, parseQuery } from '../router.mjs';
@@ -192,10 +192,20 @@ export async function renderRun(root, route, ctx) {
   root.append(header(c, tab, route));
   const panel = h('section', { class: 'panel', id: `panel-${tab}` });
   root.append(panel);
-  // a tab named in the URL opens even on a run its when() leaves out of the bar
+  // A link may name a view this run has not (a typo, or a teammate's link
+  // with another run's id pasted in): said so, with this run's views, never
+  // a tab drawn empty ("0 of undefined QoS kernels").
   const t = TABS.find((x) => x.name === tab);
+  const own = TABS.filter((x) => !x.when || x.when(c));
+  const views = () => [' This run\'s views: ', ...own.flatMap((x, i) => [i ? ', ' : '',
+    h('a', { href: `/runs/${encodeURIComponent(c.run.run)}?view=${x.name}` }, x.label)]), '.'];
   if (!t) {
-    panel.append(errorBox(`Unknown view "${tab}" in the URL: use ${TABS.map((x) => x.name).join(', ')}.`));
+    panel.append(h('div', { class: 'error', role: 'alert', id: 'view-unavailable' }, `Unknown view "${tab}" in the URL.`, ...views()));
+    return { view: 'error' };
+  }
+  if (t.when && !t.when(c)) {
+    panel.append(h('div', { class: 'error', role: 'alert', id: 'view-unavailable' },
+      `This run has no ${t.label} view: it shows ${t.needs(c)}.`, ...views()));
     return { view: 'error' };
   }
   const r = await t.render(panel, c, route, ctx);
