@@ -51,3 +51,49 @@ test('a paper tab named in a link on a run without its data says so and lists th
   assert.doesNotMatch(text, /Warps|QoS|Tasks/);
   assert.deepEqual(br.problems, []);
 });
+
+const noteText = () => page.evaluate(() => document.getElementById('link-note')?.textContent ?? null);
+
+test('a link\'s window past the run\'s end shows the run and says so; one reaching past it keeps its part inside', async () => {
+  const tMax = fig3Run.summary.t_max;    // 5.28 s; the run starts at 0 (its extent: 0 to t_max)
+  const url = (q) => `${srv.base}/runs/${fig3Run.run}?${q}`;
+  // a link made on a longer run (or edited by hand): nothing of it is in this one
+  await page.goto(url(`view=timeline&from=${tMax * 200}&to=${tMax * 400}`));
+  let st = await ready(page, 'timeline');
+  assert.deepEqual(st.window, { from: 0, to: tMax });
+  assert.equal(st.drawnBlocks, fig3Run.summary.blocks);
+  assert.match(await noteText(), /The link's window 1056 s – 2112 s lies outside this run, which spans 0 s – 5.28 s: the whole run is shown/);
+  // the URL says what is shown: a reload or Copy link gives this picture
+  assert.equal(new URL(page.url()).searchParams.has('from'), false);
+  // reaching past the end: the part inside
+  const half = tMax / 2;
+  await page.goto(url(`view=timeline&from=${half}&to=${tMax * 3}`));
+  st = await ready(page, 'timeline');
+  assert.deepEqual(st.window, { from: half, to: tMax });
+  assert.match(await noteText(), /reaches past this run, which spans 0 s – 5.28 s: 2.64 s – 5.28 s is shown/);
+  assert.equal(new URL(page.url()).searchParams.get('from'), String(half));
+  assert.equal(new URL(page.url()).searchParams.get('to'), String(tMax));
+  // not a window at all
+  await page.goto(url('view=timeline&from=abc&to=xyz'));
+  st = await ready(page, 'timeline');
+  assert.deepEqual(st.window, { from: 0, to: tMax });
+  assert.match(await noteText(), /The link's window \(from=abc, to=xyz\) is not a time range/);
+  // a window inside the run: shown as asked, nothing to say
+  await page.goto(url(`view=timeline&from=${tMax / 4}&to=${half}`));
+  st = await ready(page, 'timeline');
+  assert.deepEqual(st.window, { from: tMax / 4, to: half });
+  assert.equal(await noteText(), null);
+  // the Queues tab shares the window (docs/api.md), and the rule
+  await page.goto(url(`view=queues&from=${tMax * 200}&to=${tMax * 400}`));
+  st = await ready(page, 'queues');
+  assert.deepEqual(st.queuesWindow, { from: 0, to: tMax });
+  assert.match(await noteText(), /lies outside this run/);
+  // the compare page's window (its axis: every run's extent)
+  const other = fig3.runs[0].run;
+  await page.goto(`${srv.base}/compare?runs=${fig3Run.run},${other}&from=${tMax * 200}&to=${tMax * 400}`);
+  st = await ready(page, 'compare');
+  assert.deepEqual(st.compareWindow, { from: 0, to: tMax });
+  assert.match(await noteText(), /lies outside this run, which spans 0 s – 5.28 s/);
+  assert.equal(new URL(page.url()).searchParams.get('to'), String(tMax));
+  assert.deepEqual(br.problems, []);
+});

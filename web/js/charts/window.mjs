@@ -43,3 +43,32 @@ export function keyWindow(extent, win, key) {
   if (key === 'Home') return clampWindow(extent, extent.min, extent.max);
   return null;
 }
+
+// The window a share link asks for (its raw from/to query values, ns;
+// undefined when absent) as far as the run's extent {min, max} holds it:
+// {from, to, note}. note is null when the link's window is shown as asked
+// (or it names none: the whole run), else a sentence saying what is shown
+// instead (times written by fmt): a window that is not two whole numbers
+// from below to, one past the run's end (a link made on a longer run, or
+// a hand-edited one), and one reaching past it, which keeps its part
+// inside. A page shows the note: never a blank chart without a word.
+export function linkWindow(extent, rawFrom, rawTo, fmt) {
+  const whole = { from: extent.min, to: extent.max, note: null };
+  if (rawFrom === undefined && rawTo === undefined) return whole;
+  const int = (s) => (s !== undefined && /^-?\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : null);
+  const from = int(rawFrom);
+  const to = int(rawTo);
+  const span = `${fmt(extent.min)} – ${fmt(extent.max)}`;
+  if (from === null || to === null || to <= from) {
+    const said = [['from', rawFrom], ['to', rawTo]].filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join(', ');
+    return { ...whole, note: `The link's window (${said}) is not a time range (from and to, whole ns, from below to): the whole run, ${span}, is shown.` };
+  }
+  const lo = Math.max(from, extent.min);
+  const hi = Math.min(to, extent.max);
+  if (hi <= lo) {
+    return { ...whole, note: `The link's window ${fmt(from)} – ${fmt(to)} lies outside this run, which spans ${span}: the whole run is shown.` };
+  }
+  if (lo === from && hi === to) return { from, to, note: null };
+  const w = clampWindow(extent, lo, hi);
+  return { ...w, note: `The link's window ${fmt(from)} – ${fmt(to)} reaches past this run, which spans ${span}: ${fmt(w.from)} – ${fmt(w.to)} is shown.` };
+}

@@ -17,7 +17,8 @@
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatCount, formatNs } from '../format.mjs';
-import { queryList, navigate } from '../router.mjs';
+import { queryList, queryString, navigate } from '../router.mjs';
+import { linkWindow } from '../charts/window.mjs';
 import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
 import { createCompareChart, createAlignedTimelines, createCdfChart } from '../charts/compare.mjs';
@@ -319,11 +320,11 @@ function axisOf(list, route) {
   if (!Number.isFinite(lo)) lo = 0;
   if (!Number.isFinite(hi) || hi <= lo) hi = lo + 1000;
   const extent = { min: Math.min(0, lo), max: hi };
-  const qFrom = Number(route.query.get('from'));
-  const qTo = Number(route.query.get('to'));
-  const win0 = Number.isSafeInteger(qFrom) && Number.isSafeInteger(qTo) && qTo > qFrom && route.query.has('from')
-    ? { from: qFrom, to: qTo } : { from: extent.min, to: extent.max };
-  return { extent, win0 };
+  // (a link's window past the runs' end, or not a time range: the whole
+  // axis, and a note that says so)
+  const raw = (k) => (route.query.has(k) ? queryString(route.query, k) : undefined);
+  const w = linkWindow(extent, raw('from'), raw('to'), formatNs);
+  return { extent, win0: { from: w.from, to: w.to }, note: w.note };
 }
 
 export async function renderCompare(root, route, ctx) {
@@ -420,7 +421,7 @@ export async function renderCompare(root, route, ctx) {
   setExtra('placementDiffs', diffs.map((d) => (d.known ? d.count : null)));
   setExtra('placementCompared', diffs.map((d) => d.compared));
   const colors = colorMap(loaded.flatMap((L) => (L.big ? L.big.names : L.kernels.map((k) => k.name))));
-  const { extent, win0 } = await axisP;
+  const { extent, win0, note: windowNote } = await axisP;
   // the big runs' first answers: the window shown (asked for already)
   const firsts = await Promise.all(loaded.map((L) => (L.src ? early(L.r.run).first : null)));
 
@@ -444,6 +445,7 @@ export async function renderCompare(root, route, ctx) {
       : h('p', { class: 'muted', id: 'placement-summary' }, base.known ? 'No run has blocks to match against the first.' : 'The first run has no block records (or more than can be matched here): placement is not compared.'));
   const toolbar = h('div', { class: 'toolbar' });
   section.append(toolbar);
+  if (windowNote) section.append(h('p', { class: 'link-note', role: 'status', id: 'link-note' }, windowNote));
   root.append(section);
   const timelines = [];
   let urlTimer = null;
@@ -496,6 +498,11 @@ export async function renderCompare(root, route, ctx) {
     }
     moved(w.from, w.to, 0);
   };
+  const writeWindow = (from, to) => {
+    // runs first, as written; other keys (a replay's) kept
+    const rest = location.search.slice(1).split('&').filter((p) => p && !/^(runs|from|to)=/.test(p));
+    history.replaceState(null, '', `${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`].join('&')}`);
+  };
   const sync = (src, from, to) => {
     for (const t of timelines) if (t !== src) t.setWindow(from, to);
     moved(from, to, 40);
@@ -504,11 +511,7 @@ export async function renderCompare(root, route, ctx) {
     setExtra('compareWindow', { from, to });
     setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
     clearTimeout(urlTimer);
-    urlTimer = setTimeout(() => {
-      // runs first, as written; other keys (a replay's) kept
-      const rest = location.search.slice(1).split('&').filter((p) => p && !/^(runs|from|to)=/.test(p));
-      history.replaceState(null, '', `${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`].join('&')}`);
-    }, 80);
+    urlTimer = setTimeout(() => writeWindow(from, to), 80);
     follow(delay);
   };
   loaded.forEach((L, r) => {
@@ -597,6 +600,8 @@ export async function renderCompare(root, route, ctx) {
   });
   setExtra('timelines', timelines.length);
   setExtra('compareWindow', { ...win0 });
+  // a link's window that could not be shown as asked: the URL says what is
+  if (windowNote) writeWindow(win0.from, win0.to);
   setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
   // Buttons do what the wheel does, on every lane at once.
   if (timelines.length) {

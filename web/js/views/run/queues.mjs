@@ -8,7 +8,7 @@ import { timeFormat } from '../../format.mjs';
 import { queryInt } from '../../router.mjs';
 import { createQueueChart } from '../../charts/queues.mjs';
 import { setExtra } from '../../state.mjs';
-import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlWindow, writeState } from './shared.mjs';
+import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlWindow, linkNote, writeState } from './shared.mjs';
 
 // Queue lengths in the window the timeline shows (from/to of the URL),
 // zoomed and panned like it; the window goes back into the URL.
@@ -29,7 +29,7 @@ export async function queuesTab(panel, c, route, ctx) {
   const reset = h('button', { type: 'button', id: 'reset-zoom', onclick: () => { chart.setWindow(extent.min, extent.max); moved(); } }, 'Reset zoom');
   panel.append(h('div', { class: 'toolbar' }, reset, windowText,
     h('span', { class: 'hint' }, 'Queue lengths over time (TX2 paper §3.2: stream, EE and CE queues). Wheel or +/−: zoom · drag or ←/→: pan · click: what each queue holds.'),
-    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), host);
+    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), ...[linkNote(w0.note), host].filter(Boolean));
   const fmt = () => timeFormat(chart ? chart.window().to - chart.window().from : w0.to - w0.from).format;
   const qp = queuePanel(c, ctx, fmt);
   panel.append(qp.el);
@@ -44,7 +44,7 @@ export async function queuesTab(panel, c, route, ctx) {
     writeState('queues', chart.window(), extent, hidden, c.names, at);
   }
   chart = createQueueChart(host, {
-    series: resp.queues || [], tMin: extent.min, tMax: extent.max, window: w0, at,
+    series: resp.queues || [], tMin: extent.min, tMax: extent.max, window: { from: w0.from, to: w0.to }, at,
     onWindow: moved,
     fetchBins: (from, to, n) => api.queueBins(c.id, from, to, n, ctx.signal),
     onDrawn: (d) => setExtra('queuesDrawn', d),
@@ -55,6 +55,8 @@ export async function queuesTab(panel, c, route, ctx) {
     },
   });
   show();
+  // (a link's window that could not be shown as asked: the URL says what is)
+  if (w0.note) writeState('queues', chart.window(), extent, hidden, c.names, at);
   setExtra('window', chart.window());
   await chart.drawn();
   await qp.show(at);

@@ -7,7 +7,8 @@
 import { api } from '../../api.mjs';
 import { h, errorBox, clear } from '../../dom.mjs';
 import { formatNs, encodeRanges, decodeRanges, encodeBits, decodeBits } from '../../format.mjs';
-import { queryInt, queryList, queryString, replaceQuery } from '../../router.mjs';
+import { queryList, queryString, replaceQuery } from '../../router.mjs';
+import { linkWindow } from '../../charts/window.mjs';
 import { download, safeName } from '../../exports.mjs';
 import { setExtra } from '../../state.mjs';
 
@@ -148,12 +149,18 @@ export function queuePanel(c, ctx, fmt = () => formatNs) {
   };
 }
 
-// The URL's zoom window, or the whole extent.
+// The URL's zoom window, or the whole extent, as far as the run holds it:
+// {from, to, note} (charts/window.mjs linkWindow; note: what a link's
+// window that could not be shown as asked became, for linkNote).
 export function urlWindow(route, extent) {
-  const from = queryInt(route.query, 'from');
-  const to = queryInt(route.query, 'to');
-  if (from === null || to === null || to <= from) return { from: extent.min, to: extent.max };
-  return { from, to };
+  const raw = (k) => (route.query.has(k) ? queryString(route.query, k) : undefined);
+  return linkWindow(extent, raw('from'), raw('to'), formatNs);
+}
+
+// The note above a chart that says what became of the link's window
+// (null: nothing to say).
+export function linkNote(note) {
+  return note ? h('p', { class: 'link-note', role: 'status', id: 'link-note' }, note) : null;
 }
 
 // The URL a view writes: the tab, the window when zoomed, the kernels, at.

@@ -12,7 +12,7 @@ import { queryInt } from '../../router.mjs';
 import { colorMap } from '../../colors.mjs';
 import { createTimeline } from '../../charts/timeline.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../../state.mjs';
-import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlWindow, writeState } from './shared.mjs';
+import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlWindow, linkNote, writeState } from './shared.mjs';
 
 // Lanes for every SM the device has and every SM a block names (an
 // importer may know blocks but not the device).
@@ -171,7 +171,8 @@ export async function timelineTab(panel, c, route, ctx) {
     setExtra('fetches', 1);
   } else if (!hasBlocks || local) setExtra('fetches', 0);
   const extent = extentOf(c);
-  let { from, to } = urlWindow(route, extent);
+  const w0 = urlWindow(route, extent);
+  const { from, to } = w0;
   let at = queryInt(route.query, 'at');
   const names = c.names;
   const colors = colorMap(names);
@@ -217,7 +218,7 @@ export async function timelineTab(panel, c, route, ctx) {
     h('span', { class: 'hint', id: 'timeline-hint' }, hint), status, h('span', { class: 'tab-spacer' }),
     pngButton(c, 'timeline', () => tl)));
   const chartHost = h('div', { class: 'card timeline-card' });
-  panel.append(chartHost);
+  panel.append(...[linkNote(w0.note), chartHost].filter(Boolean));
   const fmt = () => timeFormat(tl ? tl.window().to - tl.window().from : to - from).format;
   const queues = hasQueues ? queuePanel(c, ctx, fmt) : null;
   if (queues) panel.append(queues.el);
@@ -422,6 +423,9 @@ export async function timelineTab(panel, c, route, ctx) {
     return whenReady();
   });
   showWindow();
+  // a link's window that could not be shown as asked: the URL says what is
+  // shown (the note above the chart says what became of the link's)
+  if (w0.note) writeUrl();
   setExtra('mode', first && first.mode !== 'copies' ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
   if (big) setExtra('streams', tl.drawnStreams());
   if (c.bigCopies) setExtra('copies', tl.drawnCopies());
