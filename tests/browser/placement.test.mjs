@@ -42,3 +42,29 @@ test('H100 SM-order probe: K1\'s blocks take the SMs in the recorded order', asy
   await shot(page, path.join(OUT, 'placement-h100.png'), { fullPage: false });
   assert.deepEqual(br.problems, []);
 });
+
+// The GCAPS case study's run has 1,273 kernels of 12 blocks: a chart each
+// was 1,273 Chart.js charts made before the tab showed (13 s on this
+// project's 2-core Xeon, the page frozen meanwhile). The first screen's are
+// drawn; a card's chart when it scrolls near; every kernel is listed.
+test('SM order of 1,273 kernels: the first screen\'s charts at once, the others as they scroll into view', async () => {
+  const { body: list } = await srv.api('/api/experiments');
+  const exp = list.experiments.find((e) => /^GCAPS case study \(/.test(e.name));
+  const run = (await srv.api(`/api/runs/${exp.runs[0].run}`)).body;
+  assert.equal(run.summary.kernels, 1273);
+  const page = br.page;
+  await page.goto(`${srv.base}/runs/${run.run}?view=placement`);
+  const st = await ready(page, 'placement');
+  assert.equal(Object.keys(st.placement).length, run.summary.kernels);
+  assert.equal(await page.locator('.placement-kernel').count(), run.summary.kernels);
+  assert.ok(st.placementCharts >= 1 && st.placementCharts <= 16, `${st.placementCharts} charts drawn before the tab showed`);
+  const chartOn = (loc) => loc.evaluate((c) => !!window.Chart.getChart(c));
+  const first = page.locator('.placement-kernel canvas').first();
+  const last = page.locator('.placement-kernel canvas').last();
+  assert.equal(await chartOn(first), true);
+  assert.equal(await chartOn(last), false);
+  await last.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => window.Chart.getChart([...document.querySelectorAll('.placement-kernel canvas')].pop()));
+  assert.ok(await page.evaluate(() => window.schedlab.placementCharts) < 40);
+  assert.deepEqual(br.problems, []);
+});

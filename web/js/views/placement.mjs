@@ -6,8 +6,8 @@
 // (the order the H100 recording reports, scenarios/h100-sm-order.json),
 // with the device's sm_order (scenario-format.md) beside it.
 //
-// window.schedlab hook: placement = {kernel name#occurrence: [SM of block
-// 0, 1, …]}.
+// window.schedlab hooks: placement = {kernel name#occurrence: [SM of block
+// 0, 1, …]}; placementCharts = the kernels' charts drawn so far.
 
 import { h } from '../dom.mjs';
 import { api } from '../api.mjs';
@@ -15,6 +15,11 @@ import { colorMap } from '../colors.mjs';
 import { setExtra } from '../state.mjs';
 
 const LIST = 64;            // SMs listed as text per kernel
+// A chart per kernel: the GCAPS case study's 1,273 kernels made as many
+// Chart.js charts before the tab showed (13 s on a 2-core Xeon, the page
+// frozen). The first EAGER are drawn at once (the first screen); the
+// others when their card comes near the viewport.
+const EAGER = 8;
 
 export function hasPlacement(c) {
   const n = c.run.summary?.blocks || 0;
@@ -38,6 +43,17 @@ export async function placementTab(panel, c, route, ctx) {
     `The device's sm_order (the order its block scheduler tries SMs in): ${Array.isArray(order) ? order.join(', ') : order || 'not recorded'}.`));
   const charts = [];
   const Chart = window.Chart;
+  const later = new Map();    // chart-wrap -> its chart's maker
+  const near = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      const make = e.isIntersecting ? later.get(e.target) : null;
+      if (!make) continue;
+      later.delete(e.target);
+      near.unobserve(e.target);
+      make();
+    }
+  }, { rootMargin: '600px 0px' }) : null;
+  const counted = () => setExtra('placementCharts', charts.length);
   for (const k of c.kernels) {
     const list = (byKernel.get(k.id) || []).slice().sort((a, b) => a.index - b.index);
     if (!list.length) continue;
@@ -52,8 +68,9 @@ export async function placementTab(panel, c, route, ctx) {
     panel.append(card);
     if (Chart && list.length > 1) {
       const canvas = h('canvas', { role: 'img', 'aria-label': `SM of each block of ${key}, by block index` });
-      card.append(h('div', { class: 'chart-wrap', style: { height: '220px' } }, canvas));
-      charts.push(new Chart(canvas, {
+      const wrap = h('div', { class: 'chart-wrap', style: { height: '220px' } }, canvas);
+      card.append(wrap);
+      const make = () => charts.push(new Chart(canvas, {
         type: 'scatter',
         data: { datasets: [{ label: key, data: list.map((b) => ({ x: b.index, y: b.sm })), backgroundColor: colors.get(k.name), pointRadius: list.length > 500 ? 1.5 : 3 }] },
         options: {
@@ -62,8 +79,21 @@ export async function placementTab(panel, c, route, ctx) {
           plugins: { legend: { display: false } },
         },
       }));
+      if (near && charts.length + later.size >= EAGER) {
+        later.set(wrap, () => {
+          make();
+          counted();
+        });
+        near.observe(wrap);
+      } else make();
     }
   }
   setExtra('placement', out);
-  return { cleanup: () => charts.forEach((ch) => ch.destroy()) };
+  counted();
+  return {
+    cleanup: () => {
+      if (near) near.disconnect();
+      charts.forEach((ch) => ch.destroy());
+    },
+  };
 }
