@@ -97,3 +97,20 @@ test('a link\'s window past the run\'s end shows the run and says so; one reachi
   assert.equal(new URL(page.url()).searchParams.get('to'), String(tMax));
   assert.deepEqual(br.problems, []);
 });
+
+test('a search link with a malformed escape (?q=50%) opens the list, searched for what it says', async () => {
+  await page.goto(`${srv.base}/?q=50%25`);
+  let st = await ready(page, 'experiments');
+  assert.equal(await page.inputValue('#experiment-search'), '50%');
+  await page.goto(`${srv.base}/?q=%zz`);
+  st = await ready(page, 'experiments');
+  assert.equal(await page.inputValue('#experiment-search'), '%zz');
+  assert.equal(await page.locator('.error').count(), 0);
+  assert.match(await page.locator('#experiments-host').innerText(), /No experiment matches “%zz”/);
+  // and a plain word still searches
+  await page.goto(`${srv.base}/?q=${encodeURIComponent('TX2 basic')}`);
+  st = await ready(page, 'experiments');
+  assert.ok(st.experimentsShown.includes(fig3.slug));
+  assert.ok(st.experimentsShown.length < 5, st.experimentsShown.join(' '));
+  assert.deepEqual(br.problems, []);
+});

@@ -7,7 +7,7 @@
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatDate } from '../format.mjs';
-import { navigate } from '../router.mjs';
+import { navigate, queryString } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { uploadArea } from '../upload.mjs';
 
@@ -88,7 +88,9 @@ export async function renderExperiments(root, route, ctx) {
       draw();
     } catch { /* the list stays as it was; a reload shows it */ }
   }));
-  const q = route.query.get('q') ? decodeURIComponent(route.query.get('q').replace(/\+/g, ' ')) : '';
+  // (a malformed escape, "?q=50%", is read as written, as router.mjs reads
+  // every value: it threw "URI malformed" in place of the whole list)
+  const q = queryString(route.query, 'q') || '';
   const search = h('input', { type: 'search', id: 'experiment-search', value: q, placeholder: 'search name, description, source…',
     'aria-label': 'search experiments', autocomplete: 'off' });
   const count = h('span', { class: 'muted', id: 'experiment-count' });
