@@ -204,3 +204,28 @@ test('the keyboard selects a block on the timeline, shows its tooltip and looks 
   assert.match(await page.locator('#queue-panel h3').textContent(), /^Queues at /);
   assert.deepEqual(br.problems, []);
 });
+
+// The legend's "only" (README: 'shows one alone with "only"') floated in on
+// hover alone: hidden (visibility) from everyone else, so no Tab stop
+// reached it. It shows while its row holds the focus.
+test('the keyboard reaches a legend row\'s "only", sees it, and shows that kernel alone', async () => {
+  br.problems.length = 0;
+  const [, p] = pages.find((x) => x[0] === 'timeline');
+  await page.goto(srv.base + p);
+  await ready(page, 'timeline');
+  const item = page.locator('.legend-item[data-k="1"]');
+  const name = await item.getAttribute('data-kernel');
+  await item.focus();
+  await page.keyboard.press('Tab');
+  const f = await page.evaluate(() => {
+    const e = document.activeElement;
+    return { cls: e.className, label: e.getAttribute('aria-label'), visible: getComputedStyle(e).visibility, ring: getComputedStyle(e).outlineStyle };
+  });
+  assert.deepEqual(f, { cls: 'legend-only', label: `only ${name}`, visible: 'visible', ring: f.ring === 'none' ? 'a focus ring' : f.ring });
+  await page.keyboard.press('Enter');
+  await ready(page, 'timeline');
+  assert.equal(new URL(page.url()).searchParams.get('k'), '1');
+  assert.deepEqual(await page.locator('.legend-item').evaluateAll((xs) => xs.map((x) => x.getAttribute('aria-pressed'))),
+    ['false', 'true', 'false', 'false', 'false', 'false']);
+  assert.deepEqual(br.problems, []);
+});
