@@ -219,13 +219,41 @@ test('the keyboard reaches a legend row\'s "only", sees it, and shows that kerne
   await page.keyboard.press('Tab');
   const f = await page.evaluate(() => {
     const e = document.activeElement;
-    return { cls: e.className, label: e.getAttribute('aria-label'), visible: getComputedStyle(e).visibility, ring: getComputedStyle(e).outlineStyle };
+    const cs = getComputedStyle(e);
+    return { cls: e.className, label: e.getAttribute('aria-label'), shown: cs.visibility === 'visible' && cs.opacity === '1', ring: cs.outlineStyle };
   });
-  assert.deepEqual(f, { cls: 'legend-only', label: `only ${name}`, visible: 'visible', ring: f.ring === 'none' ? 'a focus ring' : f.ring });
+  assert.deepEqual(f, { cls: 'legend-only', label: `only ${name}`, shown: true, ring: f.ring === 'none' ? 'a focus ring' : f.ring });
   await page.keyboard.press('Enter');
   await ready(page, 'timeline');
   assert.equal(new URL(page.url()).searchParams.get('k'), '1');
   assert.deepEqual(await page.locator('.legend-item').evaluateAll((xs) => xs.map((x) => x.getAttribute('aria-pressed'))),
     ['false', 'true', 'false', 'false', 'false', 'false']);
+  assert.deepEqual(br.problems, []);
+});
+
+// A kernel's button toggled from the keyboard keeps the focus: the legend
+// rebuilds its rows, and the focus fell to the page's start (the next Tab
+// began again at the legend's first row, a screen reader said nothing).
+test('a legend button pressed from the keyboard keeps the focus', async () => {
+  br.problems.length = 0;
+  const [, p] = pages.find((x) => x[0] === 'timeline');
+  await page.goto(srv.base + p);
+  await ready(page, 'timeline');
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return `${e.className} ${e.dataset.k ?? e.dataset.only ?? ''} ${e.getAttribute('aria-pressed') ?? ''}`.trim();
+  });
+  await page.locator('.legend-item[data-k="2"]').focus();
+  await page.keyboard.press('Enter');
+  await ready(page, 'timeline');
+  assert.equal(await focused(), 'legend-item off 2 false');
+  await page.keyboard.press('Space');
+  await ready(page, 'timeline');
+  assert.equal(await focused(), 'legend-item 2 true');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await ready(page, 'timeline');
+  assert.equal(await focused(), 'legend-only 2');
+  assert.equal(new URL(page.url()).searchParams.get('k'), '2');
   assert.deepEqual(br.problems, []);
 });

@@ -98,9 +98,15 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
     const r1 = Math.ceil((top + scroller.clientHeight) / ROW) + 2;
     const i0 = r0 * cols;
     const i1 = Math.min(shown.length, r1 * cols);
+    // The rows are built anew: a button of theirs that held the focus (a
+    // kernel toggled or shown alone from the keyboard) gets it back, or the
+    // focus fell to the page's start.
+    const had = grid.contains(document.activeElement) ? document.activeElement : null;
+    const again = had ? (had.classList.contains('legend-only') ? `.legend-only[data-only="${had.dataset.only}"]` : `.legend-item[data-k="${had.dataset.k}"]`) : null;
     clear(grid);
     grid.style.transform = `translateY(${r0 * ROW}px)`;
     for (let i = i0; i < i1; i++) grid.append(item(shown[i]));
+    if (again) grid.querySelector(again)?.focus({ preventScroll: true });
     const on = names.length - hid.size;
     status.textContent = query.trim()
       ? `${formatCount(shown.length)} match · ${formatCount(on)} of ${formatCount(names.length)} shown`
