@@ -77,6 +77,49 @@ test('most-room vs round-robin: two aligned timelines, exactly the 2 blocks of Y
   assert.deepEqual(br.problems, []);
 });
 
+// The kernels a legend hides are the view too (DESIGN §6: "Page URLs carry
+// the whole view state"): they were lost on a reload or a link, every
+// kernel shown again. In the URL as on a run page (k=, by index among the
+// runs' distinct kernel names).
+test('kernels hidden in the legend are in the URL: a reload and a link in a fresh page hide them again', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  let st = await ready(page, 'compare');
+  const all = st.drawnBlocks;
+  const pressed = (p) => p.locator('#compare-timelines .legend-item').evaluateAll((xs) => xs.map((x) => `${x.dataset.kernel}:${x.getAttribute('aria-pressed')}`));
+  const names = (await pressed(page)).slice(0, 2).map((x) => x.split(':')[0]);
+  assert.deepEqual(names, ['X', 'Y']);
+  await page.locator('#compare-timelines .legend-item[data-k="0"]').first().click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('k'));
+  assert.equal(new URL(page.url()).searchParams.get('k'), '1');
+  st = await page.evaluate(() => ({ ...window.schedlab }));
+  assert.ok(st.drawnBlocks < all, `${st.drawnBlocks} of ${all} blocks drawn with X hidden`);
+  const hidden = ['X:false', 'Y:true', 'X:false', 'Y:true'];
+  assert.deepEqual(await pressed(page), hidden);
+  const url = page.url();
+  await page.reload();
+  let again = await ready(page, 'compare');
+  assert.deepEqual(await pressed(page), hidden);
+  assert.equal(again.drawnBlocks, st.drawnBlocks);
+  assert.equal(page.url(), url);
+  const other = await br.context.newPage();
+  try {
+    await other.goto(url);
+    again = await ready(other, 'compare');
+    assert.deepEqual(await pressed(other), hidden);
+    assert.equal(again.drawnBlocks, st.drawnBlocks);
+  } finally {
+    await other.close();
+  }
+  // "none", then "all": k= empty, then no k
+  await page.locator('#compare-timelines #legend-none').first().click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('k') === '');
+  await page.locator('#compare-timelines #legend-all').first().click();
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('k'));
+  assert.deepEqual(br.problems, []);
+});
+
 test('zoom on one timeline moves every timeline and the URL', async () => {
   const mr = runOf(pascal, 'most-room');
   const rr = runOf(pascal, 'round-robin');

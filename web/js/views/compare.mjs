@@ -25,6 +25,7 @@ import { createCompareChart, createAlignedTimelines, createCdfChart } from '../c
 import { createTimeline } from '../charts/timeline.mjs';
 import { qosCompareSection } from './qos.mjs';
 import { tasksCompare } from './tasks_compare.mjs';
+import { hiddenFromQuery, kernelsQuery } from './run/shared.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
@@ -421,6 +422,11 @@ export async function renderCompare(root, route, ctx) {
   setExtra('placementDiffs', diffs.map((d) => (d.known ? d.count : null)));
   setExtra('placementCompared', diffs.map((d) => d.compared));
   const colors = colorMap(loaded.flatMap((L) => (L.big ? L.big.names : L.kernels.map((k) => k.name))));
+  // The kernels the legend hides are part of the view (DESIGN §6), in the
+  // URL as on a run page (k=, kb=; docs/api.md "Share links of a run"), by
+  // index among the runs' distinct kernel names, the legend's order.
+  const names = [...colors.keys()];
+  const hidden = hiddenFromQuery(route.query, names);
   const { extent, win0, note: windowNote } = await axisP;
   // the big runs' first answers: the window shown (asked for already)
   const firsts = await Promise.all(loaded.map((L) => (L.src ? early(L.r.run).first : null)));
@@ -500,8 +506,10 @@ export async function renderCompare(root, route, ctx) {
   };
   const writeWindow = (from, to) => {
     // runs first, as written; other keys (a replay's) kept
-    const rest = location.search.slice(1).split('&').filter((p) => p && !/^(runs|from|to)=/.test(p));
-    history.replaceState(null, '', `${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`].join('&')}`);
+    const rest = location.search.slice(1).split('&').filter((p) => p && !/^(runs|from|to|k|kb|kernels)(=|$)/.test(p));
+    const kq = kernelsQuery(hidden, names);
+    const kernels = kq.k !== undefined ? [`k=${[].concat(kq.k).join(',')}`] : kq.kb !== undefined ? [`kb=${kq.kb}`] : [];
+    history.replaceState(null, '', `${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`, ...kernels].join('&')}`);
   };
   const sync = (src, from, to) => {
     for (const t of timelines) if (t !== src) t.setWindow(from, to);
@@ -538,11 +546,18 @@ export async function renderCompare(root, route, ctx) {
       blocks: mode !== 'blocks' ? null : first ? dataOf(first).blocks : L.blocks,
       bins: mode === 'blocks' && first ? dataOf(first).bins : null,
       sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
-      colors, extent, window: win0, hidden: new Set(), at: null,
+      colors, extent, window: win0, hidden, at: null,
       // the first run is the reference: never framed (issue 30)
       isMarked: r === 0 ? undefined : (b) => marked.has(`${b.kernel}/${b.index}`),
       onWindow(from, to) { sync(tl, from, to); },
-      onHidden(set) { for (const t of timelines) if (t !== tl) t.setHidden(set); },
+      onHidden(set) {
+        hidden.clear();
+        for (const n of set) hidden.add(n);
+        for (const t of timelines) if (t !== tl) t.setHidden(set);
+        setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
+        const w = timelines[0].window();
+        writeWindow(w.from, w.to);
+      },
       onToggle() {},
     });
     timelines.push(tl);
