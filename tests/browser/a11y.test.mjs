@@ -38,6 +38,8 @@ before(async () => {
     ['compare', `/compare?runs=${quota.runs.map((r) => r.run).join(',')}`, 'compare'],
     ['compare-tasks', `/compare?runs=${gcaps.runs.map((r) => r.run).join(',')}`, 'compare'],
     ['experiment-reference', `/experiments/${table1.slug}`, 'experiment'],
+    // a link naming a tab the run has not: the message and the run's own tabs as links
+    ['tab-unavailable', `/runs/${run}?view=qos`, 'error'],
     ['notfound', '/nowhere', 'notfound']);
 });
 
