@@ -114,3 +114,30 @@ test('a search link with a malformed escape (?q=50%) opens the list, searched fo
   assert.ok(st.experimentsShown.length < 5, st.experimentsShown.join(' '));
   assert.deepEqual(br.problems, []);
 });
+
+test('an experiment\'s id opened as a run, or a run\'s as an experiment, says which it is and links its page', async () => {
+  const exp = fig3.slug;
+  const run = fig3Run.run;
+  await page.goto(`${srv.base}/runs/${exp}`);
+  let st = await ready(page);
+  assert.equal(st.view, 'error');
+  assert.equal(await alertText(), (await srv.api(`/api/runs/${exp}`)).body.error);
+  await page.waitForSelector('.other-kind a');
+  assert.equal(await page.locator('.other-kind').textContent(), `"${exp}" is an experiment, not a run: open it.`);
+  await page.click('.other-kind a');
+  st = await ready(page, 'experiment');
+  assert.equal(new URL(page.url()).pathname, `/experiments/${exp}`);
+  // the reverse
+  await page.goto(`${srv.base}/experiments/${run}`);
+  st = await ready(page);
+  assert.equal(st.view, 'error');
+  await page.waitForSelector('.other-kind a');
+  assert.equal(await page.locator('.other-kind a').getAttribute('href'), `/runs/${run}`);
+  assert.match(await page.locator('.other-kind').textContent(), /is a run, not an experiment/);
+  // an id of neither gets the 404 alone
+  await page.goto(`${srv.base}/runs/zzzzzzzzzz`);
+  await ready(page);
+  assert.equal(await page.locator('.other-kind').count(), 0);
+  assert.deepEqual(br.problems.filter((p) => !/status of 404/.test(p)), []);
+  br.problems.length = 0;
+});

@@ -9,7 +9,7 @@ import { beginView, setReady, setDrawn, setExtra } from './state.mjs';
 import { watchExports } from './exports.mjs';
 import { VIEWS, loadView, preloadView } from './views.mjs';
 import { loadChart } from './chartlib.mjs';
-import { aheadAsked, aheadLeft, dropAhead } from './api.mjs';
+import { api, aheadAsked, aheadLeft, dropAhead } from './api.mjs';
 
 const app = document.getElementById('app');
 let current = null;   // {abort, cleanup}
@@ -70,9 +70,29 @@ async function show(route) {
     if (current !== me) return;
     root.querySelector(':scope > .loading')?.remove();
     root.append(errorBox(e && e.message ? e.message : String(e)));
+    const other = e && e.status === 404 ? await otherKind(route) : null;
+    if (current !== me) return;
+    if (other) root.append(other);
     beginView('error');
     setReady();
   }
+}
+
+// A 404 for a run that is an experiment's id, or the reverse (a link
+// pasted into the other kind of page): a pointer to the page it is.
+async function otherKind(route) {
+  const open = (id, href, what) => h('p', { class: 'other-kind' }, `"${id}" is ${what}: `, h('a', { href }, 'open it'), '.');
+  try {
+    const id = route.name === 'run' ? route.params.run : route.name === 'experiment' ? route.params.slug : null;
+    if (!id) return null;
+    if (route.name === 'run') {
+      await api.experimentBrief(id);
+      return open(id, `/experiments/${encodeURIComponent(id)}`, 'an experiment, not a run');
+    }
+    await api.run(id);
+    return open(id, `/runs/${encodeURIComponent(id)}`, 'a run, not an experiment');
+  } catch { /* neither: the 404 says it all */ }
+  return null;
 }
 
 // Once the first view is drawn, the other views' modules are fetched and
