@@ -64,7 +64,7 @@ export const VIEWS = {
       'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'views/tasks_compare.mjs',
       'charts/timeline/index.mjs', 'views/tasks.mjs', 'charts/legend.mjs', 'charts/window.mjs',
       'charts/timeline/layout.mjs', 'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs',
-      'canvas.mjs', 'charts/stacking.mjs'],
+      'canvas.mjs', 'charts/stacking.mjs', 'views/run/shared.mjs', 'exports.mjs'],
   },
   sweeps: {
     render: 'renderSweeps',
