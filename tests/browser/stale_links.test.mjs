@@ -55,14 +55,14 @@ test('a paper tab named in a link on a run without its data says so and lists th
 const noteText = () => page.evaluate(() => document.getElementById('link-note')?.textContent ?? null);
 
 test('a link\'s window past the run\'s end shows the run and says so; one reaching past it keeps its part inside', async () => {
-  const tMax = fig3Run.summary.t_max;    // 5.28 s; the run starts at 0 (its extent: 0 to t_max)
+  const tMax = fig3Run.summary.t_max;    // 4.8 s (TX2 Fig. 3 at 0.2 s copies); the run starts at 0 (its extent: 0 to t_max)
   const url = (q) => `${srv.base}/runs/${fig3Run.run}?${q}`;
   // a link made on a longer run (or edited by hand): nothing of it is in this one
   await page.goto(url(`view=timeline&from=${tMax * 200}&to=${tMax * 400}`));
   let st = await ready(page, 'timeline');
   assert.deepEqual(st.window, { from: 0, to: tMax });
   assert.equal(st.drawnBlocks, fig3Run.summary.blocks);
-  assert.match(await noteText(), /The link's window 1056 s – 2112 s lies outside this run, which spans 0 s – 5.28 s: the whole run is shown/);
+  assert.match(await noteText(), /The link's window 960 s – 1920 s lies outside this run, which spans 0 s – 4.8 s: the whole run is shown/);
   // the URL says what is shown: a reload or Copy link gives this picture
   assert.equal(new URL(page.url()).searchParams.has('from'), false);
   // reaching past the end: the part inside
@@ -70,7 +70,7 @@ test('a link\'s window past the run\'s end shows the run and says so; one reachi
   await page.goto(url(`view=timeline&from=${half}&to=${tMax * 3}`));
   st = await ready(page, 'timeline');
   assert.deepEqual(st.window, { from: half, to: tMax });
-  assert.match(await noteText(), /reaches past this run, which spans 0 s – 5.28 s: 2.64 s – 5.28 s is shown/);
+  assert.match(await noteText(), /reaches past this run, which spans 0 s – 4.8 s: 2.4 s – 4.8 s is shown/);
   assert.equal(new URL(page.url()).searchParams.get('from'), String(half));
   assert.equal(new URL(page.url()).searchParams.get('to'), String(tMax));
   // not a window at all
@@ -93,7 +93,7 @@ test('a link\'s window past the run\'s end shows the run and says so; one reachi
   await page.goto(`${srv.base}/compare?runs=${fig3Run.run},${other}&from=${tMax * 200}&to=${tMax * 400}`);
   st = await ready(page, 'compare');
   assert.deepEqual(st.compareWindow, { from: 0, to: tMax });
-  assert.match(await noteText(), /lies outside this run, which spans 0 s – 5.28 s/);
+  assert.match(await noteText(), /lies outside this run, which spans 0 s – 4.8 s/);
   assert.equal(new URL(page.url()).searchParams.get('to'), String(tMax));
   assert.deepEqual(br.problems, []);
 });
@@ -140,4 +140,32 @@ test('an experiment\'s id opened as a run, or a run\'s as an experiment, says wh
   assert.equal(await page.locator('.other-kind').count(), 0);
   assert.deepEqual(br.problems.filter((p) => !/status of 404/.test(p)), []);
   br.problems.length = 0;
+});
+
+test('the Warps and Tasks tabs say what became of a link\'s window past the run\'s end, as the Timeline does', async () => {
+  const { body } = await srv.api('/api/experiments');
+  // QAWS Fig. 3: a warp-level run of 38 cycles (its description)
+  const warpRun = body.experiments.find((e) => /^QAWS Fig\. 3/.test(e.name)).runs[0].run;
+  const last = Math.max(...(await srv.api(`/api/runs/${warpRun}/warps`)).body.warp_issues.map((w) => w.cycle));
+  await page.goto(`${srv.base}/runs/${warpRun}?view=warps&c0=100000&c1=200000`);
+  let st = await ready(page, 'warps');
+  assert.deepEqual(st.warpWindow, { c0: 0, c1: last + 1 });
+  assert.match(await noteText(), new RegExp(`The link's window cycle 100,000 – cycle 200,000 lies outside this run, which spans cycle 0 – cycle ${last + 1}: the whole run is shown`));
+  assert.equal(new URL(page.url()).searchParams.has('c0'), false);
+  await page.goto(`${srv.base}/runs/${warpRun}?view=warps&c0=x&c1=9`);
+  st = await ready(page, 'warps');
+  assert.match(await noteText(), /The link's window \(c0=x, c1=9\) is not a cycle range \(c0 and c1, whole cycles, c0 below c1\)/);
+  await page.goto(`${srv.base}/runs/${warpRun}?view=warps&c0=10&c1=20`);
+  st = await ready(page, 'warps');
+  assert.deepEqual(st.warpWindow, { c0: 10, c1: 20 });
+  assert.equal(await noteText(), null);
+  // the GCAPS case study: real-time tasks
+  const taskRun = body.experiments.find((e) => /^GCAPS case study/.test(e.name)).runs[0].run;
+  const tMax = (await srv.api(`/api/runs/${taskRun}`)).body.summary.t_max;
+  await page.goto(`${srv.base}/runs/${taskRun}?view=tasks&from=${tMax * 100}&to=${tMax * 200}`);
+  st = await ready(page, 'tasks');
+  assert.equal(st.taskWindow.from, 0);
+  assert.match(await noteText(), /lies outside this run, which spans 0 s – .*: the whole run is shown/);
+  assert.equal(new URL(page.url()).searchParams.has('from'), false);
+  assert.deepEqual(br.problems, []);
 });

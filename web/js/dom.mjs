@@ -43,6 +43,12 @@ export function table(columns, rows, attrs = {}) {
       h('tbody', null, rows.map((r) => h('tr', null, columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r))))))));
 }
 
+// The note above a chart that says what became of a share link's state the
+// page could not show as asked (charts/window.mjs linkWindow); null: none.
+export function linkNote(note) {
+  return note ? h('p', { class: 'link-note', role: 'status', id: 'link-note' }, note) : null;
+}
+
 export function errorBox(message) {
   return h('div', { class: 'error', role: 'alert' }, message);
 }

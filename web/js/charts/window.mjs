@@ -52,7 +52,9 @@ export function keyWindow(extent, win, key) {
 // from below to, one past the run's end (a link made on a longer run, or
 // a hand-edited one), and one reaching past it, which keeps its part
 // inside. A page shows the note: never a blank chart without a word.
-export function linkWindow(extent, rawFrom, rawTo, fmt) {
+// keys: the link's names of the two values and what they count (the Warps
+// tab's c0/c1 in cycles; from/to in ns by default).
+export function linkWindow(extent, rawFrom, rawTo, fmt, keys = { from: 'from', to: 'to', unit: 'whole ns', what: 'a time range' }) {
   const whole = { from: extent.min, to: extent.max, note: null };
   if (rawFrom === undefined && rawTo === undefined) return whole;
   const int = (s) => (s !== undefined && /^-?\d+$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : null);
@@ -60,8 +62,8 @@ export function linkWindow(extent, rawFrom, rawTo, fmt) {
   const to = int(rawTo);
   const span = `${fmt(extent.min)} – ${fmt(extent.max)}`;
   if (from === null || to === null || to <= from) {
-    const said = [['from', rawFrom], ['to', rawTo]].filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join(', ');
-    return { ...whole, note: `The link's window (${said}) is not a time range (from and to, whole ns, from below to): the whole run, ${span}, is shown.` };
+    const said = [[keys.from, rawFrom], [keys.to, rawTo]].filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join(', ');
+    return { ...whole, note: `The link's window (${said}) is not ${keys.what} (${keys.from} and ${keys.to}, ${keys.unit}, ${keys.from} below ${keys.to}): the whole run, ${span}, is shown.` };
   }
   const lo = Math.max(from, extent.min);
   const hi = Math.min(to, extent.max);

@@ -24,13 +24,14 @@
 // bounds: {analysis: ns|null}, exceeded: [analyses the MORT is above],
 // violated: the run's own analysis among them}], taskZoom(f), taskTip.
 
-import { h, table } from '../dom.mjs';
+import { h, table, linkNote } from '../dom.mjs';
 import { api } from '../api.mjs';
 import { formatNs, formatCount, timeFormat, formatTick, axisUnit } from '../format.mjs';
 import { colorMap, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
-import { parseQuery, queryInt } from '../router.mjs';
+import { parseQuery, queryString } from '../router.mjs';
 import { setExtra } from '../state.mjs';
+import { linkWindow } from '../charts/window.mjs';
 
 const GUTTER = 150;
 const AXIS = 30;
@@ -177,10 +178,12 @@ export async function tasksTab(panel, c, route, ctx) {
     span = Math.min(span, end - from);
     return { from: Math.floor(from), to: Math.ceil(from + span) };
   };
-  const u0 = queryInt(route.query, 'from');
-  const u1 = queryInt(route.query, 'to');
-  win = clampWin(u0 !== null && u1 !== null && u1 > u0 ? { from: u0, to: u1 } : { from: 0, to: end });
+  // a link's window outside the run, or not a window, says what is shown
+  const raw = (k) => (route.query.has(k) ? queryString(route.query, k) : undefined);
+  const asked = linkWindow({ min: 0, max: end }, raw('from'), raw('to'), formatNs);
+  win = clampWin(asked);
   const zoomed = (f, at = (win.from + win.to) / 2) => clampWin({ from: at - (at - win.from) * f, to: at + (win.to - at) * f });
+  if (asked.note) panel.append(linkNote(asked.note));
   panel.append(h('section', { class: 'card', id: 'task-lanes' },
     h('h2', null, 'Jobs per task'),
     h('div', { class: 'toolbar' },

@@ -26,13 +26,14 @@
 // "epochs"), warpEpochs (epochs drawn), warpTip (the tooltip's lines),
 // warpZoom(factor) -> Promise (one zoom step about the middle).
 
-import { h } from '../dom.mjs';
+import { h, linkNote } from '../dom.mjs';
 import { api } from '../api.mjs';
 import { formatCount, encodeRanges, decodeRanges } from '../format.mjs';
 import { colorMap, textOn, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
-import { parseQuery, queryInt, queryString } from '../router.mjs';
+import { parseQuery, queryString } from '../router.mjs';
 import { setBusy, setReady, setExtra } from '../state.mjs';
+import { linkWindow } from '../charts/window.mjs';
 
 const GUTTER = 120;            // px of lane labels
 const AXIS = 30;               // px under the lanes
@@ -178,9 +179,12 @@ export async function warpsTab(panel, c, route, ctx) {
     if (url !== location.pathname + location.search) history.replaceState(null, '', url);
     setExtra('warpWindow', { ...win });
   }
-  const u0 = queryInt(route.query, 'c0');
-  const u1 = queryInt(route.query, 'c1');
-  win = clampWin(u0 !== null && u1 !== null && u1 > u0 ? { c0: u0, c1: u1 } : { c0: 0, c1: end });
+  // a link's window outside the run, or not a window, says what is shown
+  const raw = (k) => (route.query.has(k) ? queryString(route.query, k) : undefined);
+  const asked = linkWindow({ min: 0, max: Math.max(end, 4) }, raw('c0'), raw('c1'), (cy) => `cycle ${formatCount(cy)}`,
+    { from: 'c0', to: 'c1', unit: 'whole cycles', what: 'a cycle range' });
+  win = clampWin({ c0: asked.from, c1: asked.to });
+  if (asked.note) host.before(linkNote(asked.note));
 
   // ---- folding: one toggle button per SM, which a keyboard reaches
   function foldControls() {

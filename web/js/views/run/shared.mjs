@@ -157,11 +157,8 @@ export function urlWindow(route, extent) {
   return linkWindow(extent, raw('from'), raw('to'), formatNs);
 }
 
-// The note above a chart that says what became of the link's window
-// (null: nothing to say).
-export function linkNote(note) {
-  return note ? h('p', { class: 'link-note', role: 'status', id: 'link-note' }, note) : null;
-}
+// (the note above a chart that says what became of the link's window)
+export { linkNote } from '../../dom.mjs';
 
 // The URL a view writes: the tab, the window when zoomed, the kernels, at.
 export function writeState(view, w, extent, hidden, names, at) {
