@@ -169,3 +169,30 @@ test('the Warps and Tasks tabs say what became of a link\'s window past the run\
   assert.equal(new URL(page.url()).searchParams.has('from'), false);
   assert.deepEqual(br.problems, []);
 });
+
+test('a link\'s kernels (k=) that name none of the run\'s kernels, or are not a list, show every kernel and say so', async () => {
+  const n = fig3Run.summary.kernels;   // TX2 Fig. 3: six kernels (Table 1)
+  assert.equal(n, 6);
+  await page.goto(`${srv.base}/runs/${fig3Run.run}?view=timeline&k=999-1005`);
+  let st = await ready(page, 'timeline');
+  assert.equal(st.drawnBlocks, fig3Run.summary.blocks);
+  assert.equal(await noteText(), 'The link\'s kernels (k=999-1005) are none of this run\'s 6 kernels (numbered 0 to 5): every kernel is shown.');
+  assert.equal(new URL(page.url()).searchParams.has('k'), false);
+  await page.goto(`${srv.base}/runs/${fig3Run.run}?view=queues&k=a-b`);
+  await ready(page, 'queues');
+  assert.match(await noteText(), /The link's kernels \(k=a-b\) are not a list of kernel numbers: every kernel is shown/);
+  // a k= naming some of them: shown as asked, nothing to say; k= empty (every kernel hidden): as asked
+  await page.goto(`${srv.base}/runs/${fig3Run.run}?view=timeline&k=0,9`);
+  st = await ready(page, 'timeline');
+  assert.equal(await noteText(), null);
+  assert.equal(st.drawnBlocks, 6);   // K1's six blocks (Table 1)
+  await page.goto(`${srv.base}/runs/${fig3Run.run}?view=timeline&k=`);
+  st = await ready(page, 'timeline');
+  assert.equal(await noteText(), null);
+  assert.equal(st.drawnBlocks, 0);
+  // the compare page reads k= the same way
+  await page.goto(`${srv.base}/compare?runs=${fig3Run.run},${fig3.runs[0].run}&k=40-50`);
+  await ready(page, 'compare');
+  assert.match(await noteText(), /The link's kernels \(k=40-50\) are none of this run's/);
+  assert.deepEqual(br.problems, []);
+});

@@ -25,7 +25,7 @@ import { createCompareChart, createAlignedTimelines, createCdfChart } from '../c
 import { createTimeline } from '../charts/timeline.mjs';
 import { qosCompareSection } from './qos.mjs';
 import { tasksCompare } from './tasks_compare.mjs';
-import { hiddenFromQuery, kernelsQuery } from './run/shared.mjs';
+import { hiddenFromQuery, kernelsQuery, linkNote } from './run/shared.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
 const TABLE_ROWS = 5000;
@@ -451,7 +451,8 @@ export async function renderCompare(root, route, ctx) {
       : h('p', { class: 'muted', id: 'placement-summary' }, base.known ? 'No run has blocks to match against the first.' : 'The first run has no block records (or more than can be matched here): placement is not compared.'));
   const toolbar = h('div', { class: 'toolbar' });
   section.append(toolbar);
-  if (windowNote) section.append(h('p', { class: 'link-note', role: 'status', id: 'link-note' }, windowNote));
+  const linkSaid = [windowNote, hidden.note].filter(Boolean).join(' ');
+  if (linkSaid) section.append(linkNote(linkSaid));
   root.append(section);
   const timelines = [];
   let urlTimer = null;
@@ -616,7 +617,7 @@ export async function renderCompare(root, route, ctx) {
   setExtra('timelines', timelines.length);
   setExtra('compareWindow', { ...win0 });
   // a link's window that could not be shown as asked: the URL says what is
-  if (windowNote) writeWindow(win0.from, win0.to);
+  if (windowNote || hidden.note) writeWindow(win0.from, win0.to);
   setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
   // Buttons do what the wheel does, on every lane at once.
   if (timelines.length) {

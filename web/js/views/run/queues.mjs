@@ -29,7 +29,7 @@ export async function queuesTab(panel, c, route, ctx) {
   const reset = h('button', { type: 'button', id: 'reset-zoom', onclick: () => { chart.setWindow(extent.min, extent.max); moved(); } }, 'Reset zoom');
   panel.append(h('div', { class: 'toolbar' }, reset, windowText,
     h('span', { class: 'hint' }, 'Queue lengths over time (TX2 paper §3.2: stream, EE and CE queues). Wheel or +/−: zoom · drag or ←/→: pan · click: what each queue holds.'),
-    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), ...[linkNote(w0.note), host].filter(Boolean));
+    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), ...[linkNote([w0.note, hidden.note].filter(Boolean).join(' ')), host].filter(Boolean));
   const fmt = () => timeFormat(chart ? chart.window().to - chart.window().from : w0.to - w0.from).format;
   const qp = queuePanel(c, ctx, fmt);
   panel.append(qp.el);
@@ -56,7 +56,7 @@ export async function queuesTab(panel, c, route, ctx) {
   });
   show();
   // (a link's window that could not be shown as asked: the URL says what is)
-  if (w0.note) writeState('queues', chart.window(), extent, hidden, c.names, at);
+  if (w0.note || hidden.note) writeState('queues', chart.window(), extent, hidden, c.names, at);
   setExtra('window', chart.window());
   await chart.drawn();
   await qp.show(at);

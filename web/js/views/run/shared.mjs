@@ -17,12 +17,23 @@ const RANGES_MAX = 400;       // chars of k= before the bit field (kb=) is short
 // ---- kernels in the URL ----------------------------------------------------
 
 // The hidden kernel names the URL asks for: k= (index ranges), kb= (bits),
-// or an older link's kernels= (names shown).
+// or an older link's kernels= (names shown). A k= that names no kernel of
+// this run (a link made on a run of more kernels, or edited) or is not a
+// list of indices shows every kernel, and the set carries a `note` saying
+// so (linkNote): never an empty chart without a word. (k= empty is the
+// link of a view that hid every kernel: shown as asked.)
 export function hiddenFromQuery(query, names) {
   let shown = null;
+  let note = null;
   if (query.get('k') !== undefined) {
     const raw = queryString(query, 'k');
     shown = raw === '' ? [] : decodeRanges(raw, names.length);
+    const n = `${names.length} kernel${names.length === 1 ? '' : 's'}`;
+    if (shown === null) note = `The link's kernels (k=${raw}) are not a list of kernel numbers: every kernel is shown.`;
+    else if (raw !== '' && !shown.length) {
+      note = `The link's kernels (k=${raw}) are none of this run's ${n} (numbered 0 to ${names.length - 1}): every kernel is shown.`;
+      shown = null;
+    }
   } else if (query.get('kb') !== undefined) {
     shown = decodeBits(queryString(query, 'kb'), names.length);
   }
@@ -30,8 +41,10 @@ export function hiddenFromQuery(query, names) {
     const keep = new Set(shown);
     return new Set(names.filter((_, i) => !keep.has(i)));
   }
-  const byName = queryList(query, 'kernels');
-  return new Set(byName ? names.filter((n) => !byName.includes(n)) : []);
+  const byName = note ? null : queryList(query, 'kernels');
+  const hidden = new Set(byName ? names.filter((n) => !byName.includes(n)) : []);
+  if (note) hidden.note = note;
+  return hidden;
 }
 
 // URL parameters for a hidden set: {k: [...parts]} or {kb: '...'}, or

@@ -218,7 +218,7 @@ export async function timelineTab(panel, c, route, ctx) {
     h('span', { class: 'hint', id: 'timeline-hint' }, hint), status, h('span', { class: 'tab-spacer' }),
     pngButton(c, 'timeline', () => tl)));
   const chartHost = h('div', { class: 'card timeline-card' });
-  panel.append(...[linkNote(w0.note), chartHost].filter(Boolean));
+  panel.append(...[linkNote([w0.note, hidden.note].filter(Boolean).join(' ')), chartHost].filter(Boolean));
   const fmt = () => timeFormat(tl ? tl.window().to - tl.window().from : to - from).format;
   const queues = hasQueues ? queuePanel(c, ctx, fmt) : null;
   if (queues) panel.append(queues.el);
@@ -425,7 +425,7 @@ export async function timelineTab(panel, c, route, ctx) {
   showWindow();
   // a link's window that could not be shown as asked: the URL says what is
   // shown (the note above the chart says what became of the link's)
-  if (w0.note) writeUrl();
+  if (w0.note || hidden.note) writeUrl();
   setExtra('mode', first && first.mode !== 'copies' ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
   if (big) setExtra('streams', tl.drawnStreams());
   if (c.bigCopies) setExtra('copies', tl.drawnCopies());
