@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "tmpfile.h"
@@ -48,14 +49,20 @@ imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len) {
     return IMP_ARCHIVE_NONE;
 }
 
-static bool wanted(const char *path) {
-    /* macOS's Finder zips a "__MACOSX/" tree of resource forks and its tar
-     * adds "._name" next to each file: neither holds results */
-    if (strncmp(path, "__MACOSX/", 9) == 0 || strstr(path, "/__MACOSX/")) return false;
+/* NULL when the member is a result file to read; else why not, for the
+ * import's warning (imp_warn), or "" for what an archiver adds on its own
+ * and nobody put there: macOS's Finder zips a "__MACOSX/" tree of resource
+ * forks, its tar adds "._name" next to each file, and the Finder leaves
+ * ".DS_Store" in every folder. */
+static const char *unwanted(const char *path) {
+    if (strncmp(path, "__MACOSX/", 9) == 0 || strstr(path, "/__MACOSX/")) return "";
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
     size_t n = strlen(b);
-    return b[0] != '.' && n > 5 && strcmp(b + n - 5, ".json") == 0;
+    if (strncmp(b, "._", 2) == 0 || strcmp(b, ".DS_Store") == 0) return "";
+    if (b[0] == '.') return "not read: a hidden file (its name starts with \".\") is not a result file";
+    if (n > 5 && strcmp(b + n - 5, ".json") == 0) return NULL;
+    return "not read: only .json members of an archive are result files";
 }
 
 /* Member names come from the upload; a newline in one would split the
@@ -173,6 +180,23 @@ static int read_member(struct archive *a, struct archive_entry *e, long long bud
 
 int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *err,
                        size_t errlen) {
+    return imp_archive_expand_warn(arc, NULL, out, nout, err, errlen);
+}
+
+/* "ARCHIVE(path): why" as an import warning (importers.h imp_warn). */
+static int warn_member(trace *t, const char *an, const char *path, const char *why) {
+    if (!t || !*why) return 0;
+    size_t need = strlen(an) + strlen(path) + 3;
+    char *shown = malloc(need);
+    if (!shown) return -1;
+    snprintf(shown, need, "%s(%s)", an, path);
+    int rc = imp_warn(t, shown, "%s", why);
+    free(shown);
+    return rc;
+}
+
+int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, size_t *nout,
+                            char *err, size_t errlen) {
     const char *an = arc->name ? arc->name : "archive";
     imp_file *files = NULL;
     size_t n = 0, cap = 0, members = 0;
@@ -220,7 +244,12 @@ int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *
         path = archive_entry_pathname(e);
         if (!path) path = "?";
         snprintf(prev, sizeof prev, "%s", path);
-        if (archive_entry_filetype(e) != AE_IFREG || !wanted(path)) {
+        mode_t type = archive_entry_filetype(e);
+        const char *left = type == AE_IFREG ? unwanted(path)
+                        : type == AE_IFDIR ? ""
+                        : "not read: a link or special file, not a regular file";
+        if (left) {
+            if (warn_member(warn, an, path, left) < 0) goto oom;
             /* skipped bytes still cost decompression time */
             if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0)
                 total += archive_entry_size(e);

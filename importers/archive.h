@@ -58,6 +58,13 @@ imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len);
  *    is not at fault". */
 int imp_archive_expand(const imp_file *arc, imp_file **out, size_t *nout, char *err,
                        size_t errlen);
+/* The same, and every member left out that someone put there (not a
+ * directory, not macOS's "__MACOSX/", "._name" or ".DS_Store") is an
+ * import warning on `warn` (importers.h imp_warn; NULL: none), e.g.
+ *   "results.zip(notes/README.md): not read: only .json members of an
+ *    archive are result files". */
+int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, size_t *nout,
+                            char *err, size_t errlen);
 void imp_archive_free(imp_file *files, size_t n);
 
 /* An entry for a plain file that sits beside archives in one upload: its

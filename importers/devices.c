@@ -13,12 +13,19 @@ int imp_devices_reserve(trace *t, int32_t ord) {
     return 0;
 }
 
-int imp_devices_unlisted(trace *t, uint64_t listed) {
+int imp_devices_unlisted(trace *t, uint64_t listed, const char *file, const char *where) {
     char buf[IMP_MAX_GPUS * 4];
-    size_t o = 0;
+    size_t o = 0, n = 0;
     for (size_t i = 0; i < t->devices.n && i < IMP_MAX_GPUS; i++)
-        if (!(listed >> i & 1))
+        if (!(listed >> i & 1)) {
             o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%zu", o ? ", " : "", i);
+            n++;
+        }
     if (o == 0) return 0;
-    return trace_set_meta(t, "devices_unlisted", buf) < 0 ? -1 : 0;
+    if (trace_set_meta(t, "devices_unlisted", buf) < 0) return -1;
+    /* a guess the user should know of: that GPU's SMs, limits and name are
+     * the run's device's */
+    return imp_warn(t, file, "GPU ordinal%s %s not in %s: %s the run's device (%s)",
+                    n > 1 ? "s" : "", buf, where, n > 1 ? "each taken to be" : "taken to be",
+                    t->device.name[0] ? t->device.name : "unnamed");
 }

@@ -229,9 +229,12 @@ static int import_one(ex_ctx *c, trace *t, json_t *root, const char *stream, siz
         return -1;
     if ((j = jget(root, "block_count")) && int_value(c, j, "block_count", 1, INT32_MAX, &fi.blocks) < 0)
         return -1;
-    if (fi.bench && strcmp(fi.bench, "Matrix Multiply") == 0)
+    if (fi.bench && strcmp(fi.bench, "Matrix Multiply") == 0) {
         trace_set_meta(t, "warning", "Matrix Multiply records block times with clock64() "
                                      "(SM cycles), not globaltimer: its blocks do not line up");
+        imp_warn(t, c->file, "Matrix Multiply records block times with clock64() (SM cycles), "
+                 "not globaltimer: its blocks do not line up");
+    }
     json_t *times = json_object_get(root, "times");
     if (!json_is_array(times)) return efail(c, "no \"times\" array");
     size_t ntimes = json_array_size(times);

@@ -108,10 +108,11 @@ void imp_stream_end(imp_ctx *cx, trace *t);
  * (t->oom).
  * imp_devices_unlisted: the meta key "devices_unlisted" naming the
  * entries whose bit in `listed` is clear ("2, 5": ordinals the file says
- * nothing about, their entry a copy of t->device); none: no key. 0, or -1
- * out of memory. */
+ * nothing about, their entry a copy of t->device), and an import warning
+ * (imp_warn) naming `file` and `where` the ordinals were looked for; none:
+ * neither. 0, or -1 out of memory. */
 int imp_devices_reserve(trace *t, int32_t ord);
-int imp_devices_unlisted(trace *t, uint64_t listed);
+int imp_devices_unlisted(trace *t, uint64_t listed, const char *file, const char *where);
 
 /* Content sniffers behind the descriptors' detect (true when the bytes look
  * like it). */

@@ -73,9 +73,10 @@ static int dispatch(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t n
  * given. Otherwise every entry of *out owns its name -- archive members
  * (mapped temporary files) are moved out of imp_archive_expand's array,
  * plain files borrowed from `files` (imp_archive_borrow) -- so
- * imp_archive_free(*out, *nout) is the one way to release it. */
-static int expand_archives(const imp_file *files, size_t nfiles, imp_file **out, size_t *nout,
-                           char *err, size_t errlen) {
+ * imp_archive_free(*out, *nout) is the one way to release it. The members
+ * left out are import warnings on `warn` (archive.h). */
+static int expand_archives(const imp_file *files, size_t nfiles, trace *warn, imp_file **out,
+                           size_t *nout, char *err, size_t errlen) {
     imp_file *all = NULL;
     size_t n = 0, i;
     *out = NULL;
@@ -87,7 +88,7 @@ static int expand_archives(const imp_file *files, size_t nfiles, imp_file **out,
         imp_file *members = NULL;
         size_t nm = 1;
         if (imp_archive_detect(files[i].data, files[i].len) != IMP_ARCHIVE_NONE &&
-            imp_archive_expand(&files[i], &members, &nm, err, errlen) < 0)
+            imp_archive_expand_warn(&files[i], warn, &members, &nm, err, errlen) < 0)
             goto bad;
         imp_file *grown = realloc(all, (n + nm) * sizeof *grown);
         if (!grown) {
@@ -196,7 +197,7 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
         /* several files come as an archive too */
         imp_file *all;
         size_t n;
-        if (expand_archives(files, nfiles, &all, &n, err, errlen) < 0) return -1;
+        if (expand_archives(files, nfiles, out, &all, &n, err, errlen) < 0) return -1;
         rc = all ? dispatch(cx, fmt, all, n, out, err, errlen)
                  : dispatch(cx, fmt, files, nfiles, out, err, errlen);
         imp_archive_free(all, n);

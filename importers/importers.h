@@ -187,4 +187,24 @@ bool imp_can_stream(imp_format fmt);
 int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,
                     const imp_options *opts, trace *out, char *err, size_t errlen);
 
+/* Import warnings: what an import left out of the user's files (an
+ * archive's members that are not result files, rows without a GPU
+ * interval or timestamps) or filled in by a guess (a GPU the device table
+ * does not list), one line each naming the file (or "ARCHIVE(member)") and
+ * what and why. Kept in the run's meta (docs/trace-format.md, "Import
+ * warnings"): IMP_WARNINGS_KEY holds the first IMP_WARNINGS_SHOWN lines,
+ * joined by "\n"; IMP_WARNINGS_TOTAL_KEY how many there were in all
+ * (decimal), so a file with a million skipped members costs twenty lines.
+ * Both are absent when the import left nothing out. */
+#define IMP_WARNINGS_KEY "import_warnings"
+#define IMP_WARNINGS_TOTAL_KEY "import_warnings_total"
+#define IMP_WARNINGS_SHOWN 20
+
+/* Adds one warning, "FILE: " and the message (control characters
+ * escaped, so it stays one line). 0, or -1 out of memory (t->oom set). */
+int imp_warn(trace *t, const char *file, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The number of warnings t's meta counts (0 when none). */
+long long imp_warnings_total(const trace *t);
+
 #endif

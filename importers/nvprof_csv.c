@@ -407,7 +407,8 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
     imp_csv r;
     imp_csv_init(&r, (const char *)file->data, file->len);
     int ret = -1;
-    int64_t skipped = 0;
+    /* rows left out: no GPU interval, a copy with no byte count */
+    int64_t skipped = 0, no_interval = 0;
     const char *device = NULL;
     char last_dev[128] = "", last_ctx[64] = "";
     trace_str proc = 0;
@@ -448,6 +449,7 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
         }
         if (!*cell(&r, &c, C_DURATION)) {   /* CPU page faults: no GPU interval */
             skipped++;
+            no_interval++;
             continue;
         }
         int64_t start, dur;
@@ -543,9 +545,17 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
         char num[32];
         snprintf(num, sizeof num, "%lld", (long long)skipped);
         trace_set_meta(out, "skipped_rows", num);
+        if (no_interval)
+            imp_warn(out, c.file, "%lld row%s left out: an empty \"Duration\" (no GPU "
+                     "interval, e.g. a CPU page fault)", (long long)no_interval,
+                     no_interval == 1 ? "" : "s");
+        if (skipped > no_interval)
+            imp_warn(out, c.file, "%lld row%s left out: neither a kernel (no grid size) nor a "
+                     "copy with a byte count (\"Size\")", (long long)(skipped - no_interval),
+                     skipped - no_interval == 1 ? "" : "s");
     }
     if (out->devices.n) {
-        if (imp_devices_unlisted(out, named) < 0) {
+        if (imp_devices_unlisted(out, named, c.file, "any row's \"Device\" column") < 0) {
             fail(&c, " out of memory");
             goto done;
         }

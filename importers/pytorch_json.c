@@ -167,6 +167,7 @@ typedef struct pt_file {
     size_t ndevs;
     TRACE_VEC(pt_corr) calls;      /* runtime + driver calls with a correlation */
     size_t hip_calls, cpu_events, runtime_events;
+    size_t before_window, unmatched;  /* this file's share of pt_ctx's counts */
     int64_t min_call_corr;
     size_t k0, c0;                 /* this file's first kernel and copy */
     size_t nk, nc;                 /* this file's kernels and copies */
@@ -977,8 +978,13 @@ static int finish_file(pt_ctx *c, size_t nfiles) {
             if (s->has_corr && find_call(f, s->corr, &ts)) {
                 issue = ts + base;
             } else if (!pass) {
-                if (s->has_corr && f->calls.n && s->corr < f->min_call_corr) c->before_window++;
-                else c->unmatched++;
+                if (s->has_corr && f->calls.n && s->corr < f->min_call_corr) {
+                    c->before_window++;
+                    f->before_window++;
+                } else {
+                    c->unmatched++;
+                    f->unmatched++;
+                }
             }
             trace_str lane = 0;
             int slot = (int)((uint64_t)s->dev & 3);
@@ -1332,9 +1338,13 @@ static int resolve(pt_ctx *c, const pt_side *s, bool kernel, pt_lanes *lc, int64
     } else if (rc < 0) {
         return -1;
     } else if (kernel) {
-        if (s->has_corr && (f->calls.n || f->table_n) && s->corr < f->min_call_corr)
+        if (s->has_corr && (f->calls.n || f->table_n) && s->corr < f->min_call_corr) {
             c->before_window++;
-        else c->unmatched++;
+            f->before_window++;
+        } else {
+            c->unmatched++;
+            f->unmatched++;
+        }
     }
     int slot = (int)(((uint64_t)s->dev + s->file) & 3);
     if (lc->set[slot] && lc->file[slot] == s->file && lc->dev[slot] == s->dev) {
@@ -1618,6 +1628,11 @@ static int list_gpus(pt_ctx *c, pt_file *files) {
         else {
             x = c->t->device;   /* as an ordinal an nvprof export does not list */
             rc = appendf(&unlisted, &ulen, &ucap, "%s%d", ulen ? ", " : "", (int)g[i].index);
+            if (rc == 0)
+                rc = imp_warn(c->t, files[g[i].file].name, "GPU %lld (the run's device %d) is not "
+                              "in its \"deviceProperties\": taken to be the run's device (%s)",
+                              (long long)g[i].dev, (int)g[i].index,
+                              x.name[0] ? x.name : "unnamed");
         }
         if (rc == 0 && trace_add_device(c->t, &x) < 0) rc = -1;
     }
@@ -1662,6 +1677,15 @@ static int set_meta_num(trace *t, const char *key, long long v) {
     return trace_set_meta(t, key, b);
 }
 
+/* The meta "note" (and the warning) on n kernels launched before the window. */
+static const char *note_before_window(char note[200], size_t n) {
+    snprintf(note, 200, "%zu kernel%s launched before the profiling window opened (no "
+             "launch call in the trace; %s below the first call's): kept, with no issue "
+             "time", n, n == 1 ? " was" : "s were",
+             n == 1 ? "its correlation id is" : "their correlation ids are");
+    return note;
+}
+
 static int run_meta(pt_ctx *c, pt_file *files, size_t nfiles) {
     char *ranks = NULL;
     size_t len = 0, cap = 0;
@@ -1669,6 +1693,7 @@ static int run_meta(pt_ctx *c, pt_file *files, size_t nfiles) {
     int64_t world = -1;
     bool worlds_differ = false;
     const char *backend = NULL;
+    char note[200];
     for (size_t i = 0; i < nfiles && rc == 0; i++) {
         if (files[i].has_rank)
             rc = appendf(&ranks, &len, &cap, "%s%lld", len ? ", " : "", (long long)files[i].rank);
@@ -1685,14 +1710,21 @@ static int run_meta(pt_ctx *c, pt_file *files, size_t nfiles) {
     if (rc == 0 && c->comm) rc = set_meta_num(c->t, "communication_kernels", (long long)c->comm);
     if (rc == 0 && c->before_window) {
         rc = set_meta_num(c->t, "kernels_before_window", (long long)c->before_window);
-        char note[200];
-        snprintf(note, sizeof note, "%zu kernels were launched before the profiling window "
-                 "opened (no launch call in the trace; their correlation ids are below the "
-                 "first call's): kept, with no issue time", c->before_window);
-        if (rc == 0) rc = trace_set_meta(c->t, "note", note);
+        if (rc == 0) rc = trace_set_meta(c->t, "note", note_before_window(note, c->before_window));
     }
     if (rc == 0 && c->unmatched)
         rc = set_meta_num(c->t, "kernels_without_launch_call", (long long)c->unmatched);
+    /* the same, for the user (imp_warn): one line per file and kind */
+    for (size_t i = 0; i < nfiles && rc == 0; i++) {
+        const char *name = files[i].name ? files[i].name : "input";
+        if (files[i].before_window)
+            rc = imp_warn(c->t, name, "%s", note_before_window(note, files[i].before_window));
+        if (rc == 0 && files[i].unmatched)
+            rc = imp_warn(c->t, name, "%zu kernel%s without a launch call (no runtime call "
+                          "with %s correlation id): kept, with no issue time",
+                          files[i].unmatched, files[i].unmatched == 1 ? "" : "s",
+                          files[i].unmatched == 1 ? "its" : "their");
+    }
     return rc < 0 ? fail(c, "out of memory") : 0;
 }
 
@@ -1756,9 +1788,10 @@ static void free_expanded(imp_file *all, bool *own, size_t n) {
 }
 
 /* Archives among the files (a job's rank files in a zip or tar) expanded
- * with archive.c, in place, in upload order; gzipped JSON stays as it is. */
-static int expand(const imp_file *files, size_t nfiles, imp_file **out, size_t *nout,
-                  bool **owned, char *err, size_t errlen) {
+ * with archive.c, in place, in upload order; gzipped JSON stays as it is.
+ * The members left out are import warnings on `warn` (archive.h). */
+static int expand(const imp_file *files, size_t nfiles, trace *warn, imp_file **out,
+                  size_t *nout, bool **owned, char *err, size_t errlen) {
     imp_file *all = NULL;
     bool *own = NULL;
     size_t n = 0;
@@ -1768,7 +1801,8 @@ static int expand(const imp_file *files, size_t nfiles, imp_file **out, size_t *
                    !(k == IMP_ARCHIVE_GZIP && !gzip_is_tar(files[i].data, files[i].len));
         imp_file *members = NULL;
         size_t nm = 1;
-        if (arc && imp_archive_expand(&files[i], &members, &nm, err, errlen) < 0) goto bad;
+        if (arc && imp_archive_expand_warn(&files[i], warn, &members, &nm, err, errlen) < 0)
+            goto bad;
         imp_file *ga = realloc(all, (n + nm) * sizeof *ga);
         bool *go = ga ? realloc(own, (n + nm) * sizeof *go) : NULL;
         if (ga) all = ga;
@@ -1806,7 +1840,7 @@ static int read_all(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *ou
     imp_file *all = NULL;
     bool *own = NULL;
     size_t n = 0;
-    if (expand(files, nfiles, &all, &n, &own, err, errlen) < 0) return -1;
+    if (expand(files, nfiles, out, &all, &n, &own, err, errlen) < 0) return -1;
     pt_ctx c;
     memset(&c, 0, sizeof c);
     c.cx = cx;

@@ -1041,7 +1041,9 @@ int imp_sql_devices(imp_sql *s, trace *t, const char *table, const char *key_col
          * named in devices_unlisted (sqlite_util.h) */
         else v[i] = t->device;
     }
-    if (imp_devices_unlisted(t, listed) < 0) {
+    char where[128];
+    snprintf(where, sizeof where, "the device table %s", table);
+    if (imp_devices_unlisted(t, listed, s->file, where) < 0) {
         free(v);
         return imp_sql_fail(s, NULL, "out of memory");
     }
@@ -1074,6 +1076,11 @@ static int finish(imp_sql *s, trace *t, const char *source, size_t skipped, size
     char buf[32];
     snprintf(buf, sizeof buf, "%zu", skipped);
     if (trace_set_source(t, source) < 0 || (skipped && trace_set_meta(t, "skipped_records", buf) < 0))
+        return imp_sql_fail(s, NULL, "out of memory");
+    if (skipped && imp_warn(t, s->file, "%zu kernel, copy or memset record%s left out: no valid "
+                            "start and end timestamps (both zero, negative, an end before its "
+                            "start, or out of range)",
+                            skipped, skipped == 1 ? "" : "s") < 0)
         return imp_sql_fail(s, NULL, "out of memory");
     return 0;
 }

@@ -220,6 +220,12 @@ static void check_2x(const trace *t) {
     assert_string_equal(trace_get_meta(t, "communication_kernels"), "1");
     assert_string_equal(trace_get_meta(t, "kernels_before_window"), "1");
     assert_non_null(trace_get_meta(t, "note"));
+    /* kept with no issue time: a thing the user is told (docs/trace-format.md) */
+    const char *w = trace_get_meta(t, IMP_WARNINGS_KEY);
+    assert_non_null(w);
+    assert_non_null(strstr(w, ": 1 kernel was launched before the profiling window opened "
+                              "(no launch call in the trace; its correlation id is below the "
+                              "first call's): kept, with no issue time"));
 }
 
 static void test_fixture_2x(void **state) {
@@ -320,6 +326,13 @@ static void test_fixture_job(void **state) {
     const char *tgz[] = { "pytorch_job.tar.gz" };
     if (import_fixtures(tgz, 1, &t, err, sizeof err)) fail_msg("%s", err);
     check_job(&t);
+    /* the warning names the member whose early_kernel has no launch call
+     * (make_pytorch_fixtures.sh: rank 0's, before the window) */
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "pytorch_job.tar.gz(pytorch_2x.json): 1 kernel was launched before the "
+                        "profiling window opened (no launch call in the trace; its correlation "
+                        "id is below the first call's): kept, with no issue time");
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_TOTAL_KEY), "1");
     trace_free(&t);
 }
 
@@ -524,6 +537,8 @@ static void test_real_dlrm_job(void **state) {
     assert_string_equal(trace_get_meta(&t, "ranks"), "0, 1");
     assert_string_equal(trace_get_meta(&t, "world_size"), "8");
     assert_string_equal(trace_get_meta(&t, "kernels_before_window"), "64");
+    assert_non_null(strstr(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                           ": 64 kernels were launched before the profiling window opened"));
     assert_non_null(strstr(trace_get_meta(&t, "devices"), "rank0 gpu0: Tesla V100-SXM2-32GB (80 SMs, CC 7.0"));
     assert_non_null(strstr(trace_get_meta(&t, "devices"), "rank1 gpu1: Tesla V100-SXM2-32GB (80 SMs, CC 7.0"));
     trace_free(&t);

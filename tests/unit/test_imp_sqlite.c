@@ -432,6 +432,12 @@ static void test_nvprof_rules(void **state) {
     assert_int_equal(import_sql(imp_nvprof_sqlite, "rules.prof", sql, &t, err, sizeof err), 0);
     assert_int_equal(t.kernels.n, 4);                /* the start = end = 0 row is left out */
     assert_string_equal(trace_get_meta(&t, "skipped_records"), "1");
+    /* and said, as a warning the user sees (docs/trace-format.md) */
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "rules.prof: 1 kernel, copy or memset record left out: no valid start "
+                        "and end timestamps (both zero, negative, an end before its start, or "
+                        "out of range)");
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_TOTAL_KEY), "1");
     /* start order: 1000 (CK row 2), 2000 (CK row 4), 2000 (KERNEL row 1), 3000 */
     assert_int_equal(t.kernels.v[0].first_block, 1000);
     assert_int_equal(t.kernels.v[1].first_block, 2000);
@@ -997,6 +1003,10 @@ static void test_nvprof_unlisted_device(void **state) {
     assert_string_equal(trace_get_meta(&t, "devices_unlisted"), "2");
     /* the run's device: ordinal 0 (two kernels against one) */
     assert_string_equal(t.device.name, "GPU Zero");
+    /* the guess said: ordinal 2's device is taken to be GPU Zero */
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "two.prof: GPU ordinal 2 not in the device table CUPTI_ACTIVITY_KIND_DEVICE: "
+                        "taken to be the run's device (GPU Zero)");
     assert_int_equal(t.device.sms, 80);
     assert_string_equal(trace_get_meta(&t, "compute_capability"), "7.0");
     assert_string_equal(t.devices.v[0].name, "GPU Zero");

@@ -252,6 +252,15 @@ static void test_nvprof_22_columns(void **state) {
     assert_int_equal(t.kernels.n, 2);
     assert_int_equal(t.copies.n, 3);             /* HtoD, UM HtoD, memset */
     assert_string_equal(trace_get_meta(&t, "skipped_rows"), "2");
+    /* the two rows left out are said, each with its reason (docs/trace-format.md,
+     * "Import warnings"): the CPU page fault (no Duration) and the GPU page
+     * fault (neither a kernel nor a copy with a byte count) */
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "cfd.csv: 1 row left out: an empty \"Duration\" (no GPU interval, e.g. "
+                        "a CPU page fault)\n"
+                        "cfd.csv: 1 row left out: neither a kernel (no grid size) nor a copy "
+                        "with a byte count (\"Size\")");
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_TOTAL_KEY), "2");
     assert_int_equal(t.origin, 1183779000);
     const trace_copy *c = &t.copies.v[0];
     assert_int_equal(c->bytes, 20);              /* 0.000019 MB = 19.92 B, rounded */
@@ -389,6 +398,12 @@ static void test_nvprof_devices(void **state) {
     assert_int_equal(import_text(IMP_NVPROF_CSV, "two.csv", nv_two_gpus, &t, err, sizeof err), 0);
     assert_int_equal(t.devices.n, 3);
     assert_string_equal(trace_get_meta(&t, "devices_unlisted"), "1");
+    /* the guess is said: ordinal 1's entry is the run's device */
+    char want[256];
+    snprintf(want, sizeof want, "two.csv: GPU ordinal 1 not in any row's \"Device\" column: "
+             "taken to be the run's device (%s)", t.device.name[0] ? t.device.name : "unnamed");
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY), want);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_TOTAL_KEY), "1");
     assert_string_equal(t.devices.v[0].name, "Tesla V100-SXM2-32GB");
     /* the first row naming ordinal 2 names it */
     assert_string_equal(t.devices.v[2].name, "Tesla V100-SXM2-32GB");
@@ -878,6 +893,14 @@ static void import_archive_ok(const imp_file *f) {
     assert_string_equal(err, "");
     assert_two_streams(&t);
     assert_string_equal(trace_get_meta(&t, "files"), f->name);
+    /* every archive here holds res/README.txt, which is not read: said,
+     * naming the member; the directories and macOS's resource forks are not
+     * something the user put there and go unsaid (archive.h) */
+    char want[256];
+    snprintf(want, sizeof want, "%s(res/README.txt): not read: only .json members of an "
+             "archive are result files", f->name);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY), want);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_TOTAL_KEY), "1");
     trace_free(&t);
 }
 
@@ -998,6 +1021,54 @@ static void test_examiner_tar_compressed(void **state) {
     import_archive_err(&f, "cut.tar.gz: cannot read it as a tar, tar.gz or zip archive: "
                            "truncated gzip input");
     free(gz);
+}
+
+/* Import warnings are capped (importers.h IMP_WARNINGS_SHOWN): an archive
+ * of one result and 25 stray CSVs lists the first 20 in the meta, counts
+ * all 25, and still imports; a hidden ".json" is said as hidden. The
+ * members sort by name in the archive's order of reading (here the order
+ * written). */
+static void test_archive_warnings_capped(void **state) {
+    (void)state;
+    arc_member m[27];
+    char names[25][32];
+    m[0] = (arc_member){"res/k1.json", ex_current};
+    m[1] = (arc_member){"res/.old.json", ex_rtss17};
+    for (int i = 0; i < 25; i++) {
+        snprintf(names[i], sizeof names[i], "res/extra%02d.csv", i);
+        m[2 + i] = (arc_member){names[i], "a,b\n1,2\n"};
+    }
+    size_t len;
+    unsigned char *zip = write_archive(ARC_ZIP, m, 27, &len);
+    imp_file f = {"many.zip", zip, len};
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 1);           /* k1.json alone */
+    const char *w = trace_get_meta(&t, IMP_WARNINGS_KEY);
+    assert_non_null(w);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_TOTAL_KEY), "26");
+    size_t lines = 1;
+    for (const char *p = w; *p; p++) lines += *p == '\n';
+    assert_int_equal(lines, IMP_WARNINGS_SHOWN);
+    const char *first = "many.zip(res/.old.json): not read: a hidden file (its name starts "
+                        "with \".\") is not a result file\n"
+                        "many.zip(res/extra00.csv): not read: only .json members of an "
+                        "archive are result files\n";
+    assert_memory_equal(w, first, strlen(first));
+    /* the 20th line is the 19th CSV; the last six are counted, not listed */
+    assert_non_null(strstr(w, "many.zip(res/extra18.csv)"));
+    assert_null(strstr(w, "extra19"));
+    trace_free(&t);
+
+    /* expanded without a trace to warn on: the same members, no warnings */
+    imp_file *mem = NULL;
+    size_t nm = 0;
+    assert_int_equal(imp_archive_expand(&f, &mem, &nm, err, sizeof err), 0);
+    assert_int_equal(nm, 1);
+    imp_archive_free(mem, nm);
+    free(zip);
 }
 
 /* Zip-bomb guard: the member count is capped whatever the members hold. */
@@ -1459,6 +1530,7 @@ int main(void) {
         cmocka_unit_test(test_examiner_zip),
         cmocka_unit_test(test_examiner_tar_compressed),
         cmocka_unit_test(test_archive_limits),
+        cmocka_unit_test(test_archive_warnings_capped),
         cmocka_unit_test(test_archive_members_mapped),
         cmocka_unit_test(test_archive_no_tmpdir),
         cmocka_unit_test(test_detect),
