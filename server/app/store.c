@@ -597,6 +597,39 @@ static void stream_free(stream_ctx *c) {
     pthread_mutex_destroy(&c->mu);
 }
 
+void store_warnings_free(store_warnings *w) {
+    if (!w) return;
+    free(w->lines);
+    w->lines = NULL;
+    w->total = 0;
+}
+
+json_t *store_warnings_json(const store_warnings *w) {
+    json_t *a = json_array();
+    if (!a || !w || !w->lines) return a;
+    for (const char *p = w->lines; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        json_array_append_new(a, json_stringn(p, n));
+        p += n + (nl ? 1 : 0);
+    }
+    return a;
+}
+
+/* The stored run's warnings into ctl->warnings, when asked for. */
+static int keep_warnings(const store_ctl *ctl, const trace *t, char *err, size_t errlen) {
+    if (!ctl || !ctl->warnings) return 0;
+    store_warnings *w = ctl->warnings;
+    const char *lines = trace_get_meta(t, IMP_WARNINGS_KEY);
+    w->total = imp_warnings_total(t);
+    w->lines = NULL;
+    if (lines && *lines && !(w->lines = strdup(lines))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
 /* 1: imported; *whole set: do it again with import_whole. */
 static int import_stream(db *d, const imp_file *file, size_t nfiles, imp_format fmt,
                          const char *experiment, const char *name, const store_ctl *ctl,
@@ -655,6 +688,7 @@ static int import_stream(db *d, const imp_file *file, size_t nfiles, imp_format 
         rc = STORE_ABORTED;
         goto rollback;
     }
+    if ((rc = keep_warnings(ctl, &t, err, errlen))) goto rollback;
     if ((rc = db_run_shift_times(c.w, st.shift, err, errlen))) goto rollback;
     if (ctl && ctl->done) db_on_rows(d, rows_progress, (void *)ctl);
     rc = db_run_finish(c.w, &t, err, errlen);
@@ -665,6 +699,7 @@ static int import_stream(db *d, const imp_file *file, size_t nfiles, imp_format 
     import_at(ctl, STORE_IMPORT_UNITS);
     goto unlock;
 rollback:
+    if (ctl) store_warnings_free(ctl->warnings);
     db_run_abort(c.w);
     db_rollback(d);
     run[0] = '\0';
@@ -758,6 +793,7 @@ static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format 
         rc = STORE_ABORTED;
         goto rollback;
     }
+    if ((rc = keep_warnings(ctl, &t, err, errlen))) goto rollback;
     if (ctl && ctl->done) db_on_rows(d, rows_progress, (void *)ctl);
     rc = db_store_run(d, exp, name, &t, run, err, errlen);
     db_on_rows(d, NULL, NULL);
@@ -766,6 +802,7 @@ static int import_whole(db *d, const imp_file *files, size_t nfiles, imp_format 
     import_at(ctl, STORE_IMPORT_UNITS);
     goto out;
 rollback:
+    if (ctl) store_warnings_free(ctl->warnings);
     db_rollback(d);
     run[0] = '\0';
     if (!experiment) exp[0] = '\0';

@@ -75,7 +75,20 @@ typedef struct store_ctl {
                                   by the caller; NULL: parsed here */
     const char *description;   /* store_import*: the new experiment's description;
                                   NULL: "Imported from FILE (FORMAT)" */
+    struct store_warnings *warnings; /* store_import*: may be NULL; filled on success */
 } store_ctl;
+
+/* What an import left out or guessed (importers.h imp_warn), as stored in
+ * the run's meta: `lines` the first IMP_WARNINGS_SHOWN warnings joined by
+ * "\n" (malloc'd; NULL when none), `total` how many there were. Free with
+ * store_warnings_free. */
+typedef struct store_warnings {
+    char *lines;
+    long long total;
+} store_warnings;
+void store_warnings_free(store_warnings *w);
+/* The lines as a new JSON array of strings (an empty one when none). */
+json_t *store_warnings_json(const store_warnings *w);
 
 /* `file` names the input in messages; `scenario_file` (may be NULL) marks a
  * shipped scenario. On success the slug is in `slug` and, when runs_out is

@@ -475,6 +475,22 @@ static int cmd_simulate(int argc, char **argv) {
     return 0;
 }
 
+/* "schedlab: warning: LINE" per stored warning on stderr (each line is one
+ * printable line already: importers.h imp_warn), then how many more the
+ * run's meta counts but does not list. */
+static void print_warnings(const store_warnings *w) {
+    long long shown = 0;
+    for (const char *p = w->lines; p && *p; shown++) {
+        const char *nl = strchr(p, '\n');
+        int n = nl ? (int)(nl - p) : (int)strlen(p);
+        fprintf(stderr, "schedlab: warning: %.*s\n", n, p);
+        p += n + (nl ? 1 : 0);
+    }
+    if (w->total > shown)
+        fprintf(stderr, "schedlab: warning: and %lld more (the run's meta counts them in "
+                "import_warnings_total)\n", w->total - shown);
+}
+
 static int cmd_import(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_import, " --format --db --name --experiment ", &o);
@@ -498,7 +514,8 @@ static int cmd_import(int argc, char **argv) {
     db *d = open_db(&o);
     char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[1024];
     /* mapped files let a streaming import drop what it has read (issue 9) */
-    store_ctl sc = {.lock_ms = -1, .files_mapped = true};
+    store_warnings warned = {0};
+    store_ctl sc = {.lock_ms = -1, .files_mapped = true, .warnings = &warned};
     for (int i = 0; i < o.npos; i++) sc.files_mapped = sc.files_mapped && maps[i];
     int rc = store_import_ctl(d, files, (size_t)o.npos, o.format, o.experiment, o.name, &sc, run,
                               exp, err, sizeof err);
@@ -506,6 +523,10 @@ static int cmd_import(int argc, char **argv) {
         die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,
             db_default(&o));
     if (rc) die(rc == STORE_BAD_INPUT ? EXIT_BAD_INPUT : 1, "%s", err);
+    /* what the import left out or guessed, one line each (docs/cli.md); the
+     * run is stored all the same (exit 0) */
+    print_warnings(&warned);
+    store_warnings_free(&warned);
     printf("%s\n", run);
     db_close(d);
     for (int i = 0; i < o.npos; i++) {

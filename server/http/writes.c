@@ -172,8 +172,12 @@ static void do_import(api_ctx *a, const char *data, size_t len, const char *form
     /* the format read, named or detected, so the dashboard can show it per
      * file (issue 15) */
     const char *fname = imp_format_name(format ? imp_format_parse(format) : imp_detect(&f));
-    *result = json_pack("{s:s, s:s, s:s}", "run", run, "experiment", es, "format",
-                        fname ? fname : "unknown");
+    /* what the import left out or guessed (docs/api.md): at most
+     * IMP_WARNINGS_SHOWN lines, and how many there were in all */
+    const store_warnings *w = sc->warnings;
+    *result = json_pack("{s:s, s:s, s:s, s:o, s:I}", "run", run, "experiment", es, "format",
+                        fname ? fname : "unknown", "warnings", store_warnings_json(w),
+                        "warnings_total", (json_int_t)(w ? w->total : 0));
 }
 
 static void imp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
@@ -182,10 +186,13 @@ static void imp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char 
     /* a body past HTTP_BODY_RAM is a mapped temporary file: a streaming
      * import drops the pages it has read, so RSS does not grow by the
      * upload's size (issue 9) */
+    store_warnings warned = {0};
     store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .phase = &ctl->phase,
-                    .lock_ms = -1, .files_mapped = http_body_mapped(ij->body)};
+                    .lock_ms = -1, .files_mapped = http_body_mapped(ij->body),
+                    .warnings = &warned};
     do_import(ij->a, http_body_data(ij->body), http_body_len(ij->body), ij->format, ij->exp,
               ij->name, &sc, status, result, err, errlen);
+    store_warnings_free(&warned);
 }
 
 static const char *arg(const http_request *req, const char *key) {
@@ -217,12 +224,15 @@ void writes_post_import(void *app, const http_request *req, http_response *res) 
     const char *format = arg(req, "format"), *exp = arg(req, "experiment"), *name = arg(req, "name");
     const budget *b = api_budget(a);
     if ((long long)req->body_len <= b->sync_bytes && !store_writing()) {
-        store_ctl sc = {.lock_ms = SYNC_LOCK_MS, .files_mapped = req->body_mapped};
+        store_warnings warned = {0};
+        store_ctl sc = {.lock_ms = SYNC_LOCK_MS, .files_mapped = req->body_mapped,
+                        .warnings = &warned};
         int status = 500;
         json_t *result = NULL;
         char err[1024] = "";
         do_import(a, req->body, req->body_len, format, exp, name, &sc, &status, &result, err,
                   sizeof err);
+        store_warnings_free(&warned);
         if (result) { http_set_json(res, status, result); return; }
         if (status != 503 || strstr(err, "aborted")) { http_set_error(res, status, "%s", err); return; }
     }
