@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startServer, startBrowser, ready, nvprofCsv, OUT, REPO, shot } from './harness.mjs';
 
+const AXE_SRC = fs.readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
 const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
 const CK = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
 const CUBLAS = 'nvprof_gputrace_magus_batchCUBLAS_gtx1080ti.csv';
@@ -286,5 +288,33 @@ test('Cancel while the file is on its way drops the transfer: the server stores 
   const { body: after } = await srv.api('/api/experiments');
   assert.equal(after.experiments.length, before.experiments.length);
   assert.equal((await srv.api('/api/health')).status, 200);
+  assert.deepEqual(br.problems, []);
+});
+
+// issue 30's rule (a11y.test.mjs) on the rows an upload leaves: a11y.test
+// sees the home page before any upload, so its rows were never checked
+test('a done upload row has no serious axe-core violation, light or dark', async () => {
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  const csv = nvprofCsv(['0,10,1,1,1,32,1,1,16,0,0,,,"GeForce GTX 1080 Ti (0)","1","7","k"']);
+  // two files: one alone opens its run, and the rows are gone
+  await page.setInputFiles('#import-file', [{ name: 'ok.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) },
+    { name: 'ok2.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.replace('"k"', '"k2"')) }]);
+  await page.click('#import-form button[type=submit]');
+  await page.waitForFunction(() => window.schedlab.uploads?.length === 2 && window.schedlab.uploads.every((u) => u.state === 'done'), null, { timeout: 30000 });
+  assert.equal(await page.locator('#upload-list li .ok').count(), 2);
+  await page.evaluate(AXE_SRC);
+  const bad = [];
+  try {
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
+        .violations.map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
+      bad.push(...v.filter((x) => x.impact === 'serious' || x.impact === 'critical').map((x) => ({ scheme, ...x })));
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  assert.deepEqual(bad, [], JSON.stringify(bad, null, 1));
   assert.deepEqual(br.problems, []);
 });
