@@ -49,6 +49,36 @@ export function linkNote(note) {
   return note ? h('p', { class: 'link-note', role: 'status', id: 'link-note' }, note) : null;
 }
 
+// What an import left out of the user's files or guessed (docs/trace-format.md,
+// "Import warnings"), one line each: the first lines the server keeps and
+// how many there were in all (`total` may exceed lines.length). A
+// <details> whose summary is summary(n) (default "2 warnings"), the lines
+// under it, then "and N more"; null when there are none.
+export function importWarnings(lines, total, { summary = plural('warning'), id = null, open = false } = {}) {
+  const list = Array.isArray(lines) ? lines : [];
+  const n = Math.max(Number(total) || 0, list.length);
+  if (!n) return null;
+  const more = n - list.length;
+  return h('details', { class: 'import-warnings', id, open },
+    h('summary', null, summary(n)),
+    h('ul', null, list.map((l) => h('li', null, l)),
+      more > 0 ? h('li', { class: 'muted' }, `and ${more} more`) : null));
+}
+
+// n => "1 warning" / "2 warnings"
+export function plural(noun) {
+  return (n) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+// A run's import warnings from its meta (import_warnings: lines joined by
+// "\n"; import_warnings_total: their count in decimal): {lines, total}.
+export function metaWarnings(meta) {
+  const text = meta && typeof meta.import_warnings === 'string' ? meta.import_warnings : '';
+  const lines = text ? text.split('\n') : [];
+  const total = meta && /^\d+$/.test(meta.import_warnings_total || '') ? Number(meta.import_warnings_total) : lines.length;
+  return { lines, total };
+}
+
 export function errorBox(message) {
   return h('div', { class: 'error', role: 'alert' }, message);
 }

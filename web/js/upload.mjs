@@ -3,12 +3,14 @@
 // transfer (XHR upload progress: fetch reports none) and then one for the
 // import, which the server runs as a job for big files (202 {job}, polled
 // at GET /api/jobs/{id}: parsed, then stored; api.mjs importWithProgress
-// does the requests); the detected format and any error per file; into a
+// does the requests); the detected format and any error per file, and what
+// the import left out of it or guessed (its "warnings", listed under the
+// row; a file uploaded alone opens its run, whose header lists them); into a
 // new experiment per file or an existing import experiment
 // (POST /api/imports?experiment=).
 
 import { api, importWithProgress } from './api.mjs';
-import { h, clear, errorBox } from './dom.mjs';
+import { h, clear, errorBox, importWarnings, plural } from './dom.mjs';
 import { setExtra } from './state.mjs';
 
 function importOne(file, { format, experiment }, row) {
@@ -38,7 +40,7 @@ function fileRow(list, file, states, i) {
     bars, h('div', { class: 'outcome-cell' }, outcome, cancel));
   list.append(li);
   // job: the server imported it as a job (202), with progress
-  const st = { name: file.name, send: 0, import: 0, phase: null, state: 'waiting', job: false, format: null, run: null, experiment: null, error: null };
+  const st = { name: file.name, send: 0, import: 0, phase: null, state: 'waiting', job: false, format: null, run: null, experiment: null, error: null, warnings: [], warnings_total: 0 };
   states[i] = st;
   const publish = () => setExtra('uploads', states.map((s) => ({ ...s })));
   publish();
@@ -88,16 +90,24 @@ function fileRow(list, file, states, i) {
       outcome.replaceChildren(h('span', { class: 'muted' }, doing));
       publish();
     },
+    // res: POST /api/imports' answer (or its job's result), with what the
+    // import left out of the file or guessed (docs/api.md "warnings"),
+    // listed under the row
     done(res) {
       cancel.remove();
-      Object.assign(st, { send: 1, import: 1, state: 'done', format: res.format || null, run: res.run, experiment: res.experiment });
+      const warnings = Array.isArray(res.warnings) ? res.warnings : [];
+      const total = Math.max(Number(res.warnings_total) || 0, warnings.length);
+      Object.assign(st, { send: 1, import: 1, state: 'done', format: res.format || null, run: res.run, experiment: res.experiment,
+        warnings, warnings_total: total });
       sendBar.value = 1;
       impBar.value = 1;
       pct.textContent = '100 %';
       outcome.replaceChildren(h('span', null, h('span', { class: 'ok' }, 'imported'),
-        res.format ? [' as ', h('span', { class: 'tag format' }, res.format)] : null, ' · ',
+        res.format ? [' as ', h('span', { class: 'tag format' }, res.format)] : null,
+        total ? [' · ', h('span', { class: 'warn-count' }, plural('warning')(total))] : null, ' · ',
         h('a', { href: `/runs/${encodeURIComponent(res.run)}` }, 'open the run'), ' · ',
-        h('a', { href: `/experiments/${encodeURIComponent(res.experiment)}` }, 'its experiment')));
+        h('a', { href: `/experiments/${encodeURIComponent(res.experiment)}` }, 'its experiment')),
+      importWarnings(warnings, total, { summary: () => 'what the import left out of the file or guessed' }));
       publish();
     },
     fail(e) {

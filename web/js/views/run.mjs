@@ -24,7 +24,7 @@
 // the tab bar; each tab is a module of views/run/ listed in run/tabs.mjs.
 
 import { api } from '../api.mjs';
-import { h } from '../dom.mjs';
+import { h, importWarnings, metaWarnings, plural } from '../dom.mjs';
 import { apiFileLink } from '../exports.mjs';
 import { formatNs, formatCount } from '../format.mjs';
 import { queryString, buildQuery, parseQuery } from '../router.mjs';
@@ -169,6 +169,9 @@ function header(c, tab, route) {
     h('div', { class: 'page-head' },
       title,
       h('dl', { class: 'facts' }, facts.map(([k, v]) => h('div', null, h('dt', null, k), h('dd', null, v ?? '—')))),
+      // what the import left out of the files or guessed (the run's meta,
+      // docs/trace-format.md "Import warnings"): counted, the lines a click away
+      runWarnings(r.meta),
       c.kernels.length || c.big ? replayForm(c) : null),
     // the tabs of run/tabs.mjs, each on the runs that have its data
     h('nav', { class: 'tabs', 'aria-label': 'run views' }, TABS.filter((t) => !t.when || t.when(c)).map((t) => tabLink(t.name, t.label)),
@@ -176,6 +179,12 @@ function header(c, tab, route) {
       copyLinkButton(),
       apiFileLink(api.exportUrl(r.run, 'trace'), 'trace JSON', { class: 'tab-aux' }),
       apiFileLink(api.exportUrl(r.run, 'chrome'), 'Perfetto JSON', { class: 'tab-aux' })));
+}
+
+function runWarnings(meta) {
+  const { lines, total } = metaWarnings(meta);
+  return importWarnings(lines, total, { id: 'import-warnings',
+    summary: (n) => `Import: ${plural('warning')(n)} (what the import left out of the files or guessed)` });
 }
 
 // "4 × Tesla V100-SXM2-32GB (80 SMs)", or each GPU in turn where they differ
