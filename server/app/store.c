@@ -623,7 +623,16 @@ static int keep_warnings(const store_ctl *ctl, const trace *t, char *err, size_t
     const char *lines = trace_get_meta(t, IMP_WARNINGS_KEY);
     w->total = imp_warnings_total(t);
     w->lines = NULL;
-    if (lines && *lines && !(w->lines = strdup(lines))) {
+    if (!lines || !*lines) return 0;
+    /* a schedlab-trace import keeps its meta as written: hold it to the
+     * contract (at most IMP_WARNINGS_SHOWN lines, a total no smaller) */
+    long long n = 1;
+    const char *end = lines;
+    for (; *end; end++)
+        if (*end == '\n' && n++ == IMP_WARNINGS_SHOWN) break;
+    if (n > IMP_WARNINGS_SHOWN) n = IMP_WARNINGS_SHOWN;
+    if (w->total < n) w->total = n;
+    if (!(w->lines = strndup(lines, (size_t)(end - lines)))) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }

@@ -72,6 +72,21 @@ test('schedlab import lists at most 20 warnings, then how many more', () => {
   assert.match(lines[20], /^schedlab: warning: and 3 more /);
 });
 
+test('a schedlab-trace whose meta was edited to 30 warning lines and no count is held to the contract: 20 lines', () => {
+  const db = join(dir, 'edited.db');
+  const imp = cli(['import', fixture('examiner.json'), '--db', db]);
+  assert.equal(imp.code, 0, imp.stderr);
+  const trace = JSON.parse(cli(['export', imp.stdout.trim(), '--db', db]).stdout);
+  trace.meta.import_warnings = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+  trace.meta.import_warnings_total = 'many';
+  const file = join(dir, 'edited.json');
+  writeFileSync(file, JSON.stringify(trace));
+  const r = cli(['import', file, '--db', db]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.deepEqual(lines, Array.from({ length: 20 }, (_, i) => `schedlab: warning: line ${i}`));
+});
+
 test('a real PyTorch rank file: its kernels launched before the profiling window are said', (t) => {
   const path = realTrace(t, 'kineto_param_v100x8_dlrm_rank1of8.pt.trace.json');
   if (!path) return;
