@@ -182,6 +182,10 @@ static int tasks_expand(const sim_config *in, sim_config *out, void **mem, char 
                 if (g->ops[o].kind == SIM_OP_SYNC)
                     EFAIL("tasks[%zu].segments[%zu].ops[%zu]: a sync has no place in a GPU "
                           "segment (the task waits for its GPU work anyway)", i, s, o);
+                else if (g->ops[o].kind == SIM_OP_COPY && g->ops[o].blocking)
+                    EFAIL("tasks[%zu].segments[%zu].ops[%zu]: a blocking copy has no place in "
+                          "a GPU segment (the task waits for its GPU work anyway, by "
+                          "policy.gpu_wait)", i, s, o);
         }
         if (hyper <= SIM_DEFAULT_DURATION_CAP) {
             int64_t g = gcd64(hyper, k->period);

@@ -251,6 +251,7 @@ static void state_free(sim_state *st) {
     free(st->k_ee_next);
     free(st->ss);
     free(st->stream_of);
+    free(st->htasks);
     free(st->procs);
     free(st->cand);
     free(st->levels);
@@ -294,6 +295,17 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
         snprintf(err, errlen, "simulation: out of memory");
         return -1;
     }
+    /* the CPU tasks issuing to the streams (TX2 paper §2.2): stream_of holds
+     * each entry's task until the entry's stream is set up below */
+    int64_t ntasks = sim_stream_tasks(cfg->streams, n, st->stream_of, err, errlen);
+    if (ntasks < 0) return -1;
+    st->htasks = calloc(ntasks ? (size_t)ntasks : 1, sizeof *st->htasks);
+    if (!st->htasks) {
+        snprintf(err, errlen, "simulation: out of memory");
+        return -1;
+    }
+    st->nhtasks = (size_t)ntasks;
+    for (size_t i = 0; i < st->nhtasks; i++) st->htasks[i].held = SIM_FIFO_EMPTY;
     /* "none" is the lowest level: CUDA's default priority is 0, the least
      * priority, and the TX2 treats none as low (TX2 paper §4.2, Fig. 7).
      * With integer priorities below zero only, none is 0; otherwise it
@@ -329,6 +341,12 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
                          "(streams[%zu]) with another priority", i, pn, s->name, j);
                 return -1;
             }
+            const char *tj = cfg->streams[j].task;
+            if ((tj == NULL) != (s->task == NULL) || (tj && strcmp(tj, s->task) != 0)) {
+                snprintf(err, errlen, "streams[%zu].task: stream %s/%s is listed again "
+                         "(streams[%zu]) with another task", i, pn, s->name, j);
+                return -1;
+            }
             st->stream_of[i] = st->stream_of[j];
             continue;
         }
@@ -342,13 +360,15 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
             st->nprocs++;
         }
         int32_t si = (int32_t)st->nstreams++;
+        int32_t task = st->stream_of[i];
         st->stream_of[i] = si;
         sim_sstate *ss = &st->ss[si];
         ss->proc = (int32_t)p;
         ss->priority = given;   /* as cudaStreamGetPriority reports it: clamped */
         ss->level = prio;    /* a priority value for now; an index below */
         ss->is_null = strcmp(s->name, "null") == 0;
-        ss->queue = ss->held = SIM_FIFO_EMPTY;
+        ss->task = task;
+        ss->queue = SIM_FIFO_EMPTY;
         ss->next_in_proc = -1;
         ss->name = trace_intern(st->t, s->name);
         ss->qname = qname_stream(st->t, pn, s->name);

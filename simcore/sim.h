@@ -19,8 +19,13 @@
  *     of priority 0 (TX2: none = low), or of the lowest priority given
  *     when some are above 0.
  *   - ops are issued at `at`, in array order on ties ("launched after" of
- *     N1/N2 is this order); a sync op holds the host's later ops of its
- *     stream until the stream's earlier work has completed.
+ *     N1/N2 is this order), by the CPU task of their stream
+ *     (sim_stream.task; by default each stream has a task of its own). A
+ *     sync op (cudaStreamSynchronize) holds every later op of its task,
+ *     on any of the task's streams, until its stream's earlier work has
+ *     completed; a blocking copy (sim_op.blocking: cudaMemcpy) holds them
+ *     until the copy has completed (TX2 paper §2.3). A held op is issued
+ *     (its `issue`) when its task is released.
  *   - copies take bytes / device.copy_bandwidth, rounded to the ns, or their
  *     `duration` when it is given; with copy_engines 2, d2h copies use
  *     engine 1 and everything else engine 0; memsets and other stream work
@@ -52,6 +57,13 @@ typedef struct sim_stream {
      * [sm_first, sm_first + sm_count) of the device's sm_order; sm_count 0 =
      * every SM. Other placements ignore it. */
     int32_t sm_first, sm_count;
+    /* the CPU task that issues to this stream (TX2 paper §2.2: a "task" is
+     * an OS thread of a process; §3.2, Fig. 3: tau1 issues to S2 and S3):
+     * streams of one name are one task, which lives in one process
+     * (sim_stream_tasks). NULL: a task of its own, issuing to this stream
+     * alone. What blocks the host (a sync, a blocking copy) blocks the
+     * task: every later op it issues, to any of its streams, waits. */
+    const char *task;
 } sim_stream;
 
 /* Warp-level timing (exec_warp.c, the QAWS paper's model): a kernel runs a
@@ -151,6 +163,12 @@ typedef struct sim_op {
     /* copy */
     int64_t bytes;
     int32_t direction;       /* trace_copy_dir */
+    /* copy: a synchronous copy (cudaMemcpy, not ...Async): TX2 paper §2.3,
+     * "By default, copy operations are synchronous with respect to a CPU
+     * program: they do not return until the copy is complete", so the task
+     * issuing it (its stream's, sim_stream.task) issues nothing more until
+     * the copy has completed */
+    bool blocking;
     int64_t duration;        /* ns when > 0: the copy takes exactly this long (a replay's
                                 measured duration) instead of bytes / copy_bandwidth.
                                 A TRACE_COPY_MEMSET, _H2H or _OTHER op uses no copy engine
@@ -441,6 +459,16 @@ int sim_ipc_isolated(const sim_config *cfg, size_t op, sim_ipc_cache *cache, dou
  * over its window: ISCA'17 §3.2 has one IPC_isolated, for the goal told to
  * the GPU and the goal judged). 0, or -1 (not a program kernel, OOM). */
 int sim_ipc_cache_put(sim_ipc_cache *cache, const sim_config *cfg, size_t op, double ipc);
+
+/* The CPU tasks of streams[0..n) (sim_stream.task): task_of[i] (may be
+ * NULL: check only) is the task of streams[i], numbered in order of first
+ * appearance, a stream without a task getting one of its own. A task is
+ * an OS thread of one process (TX2 paper §2.2), so a name on streams of
+ * two processes is refused. Returns the number of tasks, or -1 with
+ * "streams[i].task: why" in err (or "simulation: out of memory").
+ * cpu_tasks.c. */
+int64_t sim_stream_tasks(const sim_stream *streams, size_t n, int32_t *task_of, char *err,
+                         size_t errlen);
 
 /* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
  * with a message in err (a config the simulator cannot run, OOM, or a block

@@ -80,13 +80,20 @@ typedef struct sim_sstate {
     int32_t priority;        /* as configured (SIM_PRIO_NONE kept) */
     bool is_null;            /* the process's NULL stream (N1, N2) */
     bool head_moved;         /* the head op went on to the EE / CE queue */
-    bool host_blocked;       /* a host sync of this stream is pending */
+    int32_t task;            /* the CPU task issuing to it (index in st->htasks) */
     sim_fifo queue;          /* stream queue (ops, via op_next) */
-    sim_fifo held;           /* ops the host issues after the pending sync (op_next) */
     int32_t next_in_proc;    /* streams of one process, linked in config order */
     trace_str name;
     trace_str qname;         /* "stream:P0/S1" */
 } sim_sstate;
+
+/* A CPU task of the host (sim_stream.task; TX2 paper §2.2): while it
+ * waits for a sync or a blocking copy, the ops it issues are held, in
+ * issue order, whichever of its streams they go to. */
+typedef struct sim_htask {
+    bool blocked;            /* a sync or a blocking copy of this task is pending */
+    sim_fifo held;           /* ops the task issues meanwhile (op_next) */
+} sim_htask;
 
 typedef struct sim_proc {
     trace_str name;
@@ -133,6 +140,8 @@ typedef struct sim_state {
     sim_sstate *ss;          /* [nstreams] (deduplicated) */
     size_t nstreams;
     int32_t *stream_of;      /* cfg stream index -> ss index */
+    sim_htask *htasks;       /* the host's CPU tasks (sim_stream_tasks) */
+    size_t nhtasks;
     sim_proc *procs;
     size_t nprocs;
     int32_t *cand;           /* [nprocs] scratch of ee_dispatch: the driver's candidates */

@@ -1,4 +1,5 @@
-/* streams.c -- stream queues, the NULL stream and host syncs. See streams.h. */
+/* streams.c -- stream queues, the NULL stream and what blocks the host's
+ * tasks (syncs, blocking copies). See streams.h. */
 #include "streams.h"
 
 #include "ce.h"
@@ -23,7 +24,13 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
     os->issue_seq = st->next_issue_seq++;
     int64_t *slot = issue_slot(st, op);
     if (slot) *slot = t;
-    if (st->cfg->ops[op].kind == SIM_OP_SYNC) st->ss[os->stream].host_blocked = true;
+    /* TX2 paper §2.3: a synchronisation, and a copy that is not
+     * asynchronous ("they do not return until the copy is complete"),
+     * block the CPU program that calls them: its task (§2.2), not only the
+     * stream, issues nothing more until it returns */
+    const sim_op *o = &st->cfg->ops[op];
+    if (o->kind == SIM_OP_SYNC || (o->kind == SIM_OP_COPY && o->blocking))
+        st->htasks[st->ss[os->stream].task].blocked = true;
     int64_t lat = st->cfg->policy.launch_latency;
     if (inline_ok && lat == 0) {
         streams_arrive(st, op, t);
@@ -33,22 +40,24 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
 }
 
 void streams_host_issue(sim_state *st, int32_t op, int64_t t) {
-    sim_sstate *s = &st->ss[st->ops[op].stream];
-    if (s->host_blocked) {
-        fifo_push(&s->held, st->op_next, op);
+    sim_htask *k = &st->htasks[st->ss[st->ops[op].stream].task];
+    if (k->blocked) {
+        fifo_push(&k->held, st->op_next, op);
         return;
     }
     do_issue(st, op, t, true);
 }
 
-/* The sync at the head of stream s is satisfied: the host goes on and issues
- * what it held, up to the next sync. Arrivals become events so that this
- * never re-enters the settling of the stream queues. */
+/* What blocked the task issuing to stream s has returned (its sync reached
+ * the head of its stream, its blocking copy completed): the task goes on
+ * and issues what it held, in its order, to whichever of its streams, up
+ * to the next op that blocks it. Arrivals become events so that this never
+ * re-enters the settling of the stream queues. */
 static void host_release(sim_state *st, int32_t s, int64_t t) {
-    sim_sstate *ss = &st->ss[s];
-    ss->host_blocked = false;
-    while (!ss->host_blocked && !fifo_empty(&ss->held))
-        do_issue(st, fifo_pop(&ss->held, st->op_next), t, false);
+    sim_htask *k = &st->htasks[st->ss[s].task];
+    k->blocked = false;
+    while (!k->blocked && !fifo_empty(&k->held))
+        do_issue(st, fifo_pop(&k->held, st->op_next), t, false);
 }
 
 static void stream_pop(sim_state *st, int32_t s, int64_t t) {
@@ -137,6 +146,10 @@ void streams_arrive(sim_state *st, int32_t op, int64_t t) {
 
 void streams_complete_head(sim_state *st, int32_t s, int64_t t) {
     /* TX2 paper, rules G4 and C4: dequeued once complete */
+    int32_t h = st->ss[s].queue.head;
     stream_pop(st, s, t);
+    /* a blocking copy returns to its task once complete (TX2 paper §2.3) */
+    const sim_op *o = &st->cfg->ops[h];
+    if (o->kind == SIM_OP_COPY && o->blocking) host_release(st, s, t);
     settle(st, st->ss[s].proc, t);
 }

@@ -6,10 +6,15 @@
  * CE queue (copy, C1) once the NULL-stream rules allow (N1, N2), and leaves
  * the stream queue only when it has completed (G4, C4).
  *
- * A `sync` op models a host synchronisation on its stream: from the moment
- * the host issues it, the host issues nothing more to that stream until all
- * earlier work of the stream has completed, i.e. until the sync reaches the
- * head of the stream queue; the ops held meanwhile are issued then.
+ * The host is CPU tasks (TX2 paper §2.2), each issuing to its streams
+ * (sim_stream.task; by default one task per stream). A `sync` op models a
+ * cudaStreamSynchronize on its stream: from the moment its task issues it,
+ * the task issues nothing more, to any of its streams, until all earlier
+ * work of the stream has completed, i.e. until the sync reaches the head of
+ * the stream queue. A blocking copy (sim_op.blocking, a cudaMemcpy) holds
+ * its task the same way until the copy has completed (TX2 paper §2.3:
+ * "they do not return until the copy is complete"). The ops held meanwhile
+ * are issued then, in the task's order.
  *
  * streams.c calls down into ee.c and ce.c only; completions reach it from
  * sim.c (streams_complete_head). All state lives in the sim_state
@@ -21,7 +26,7 @@
 
 #include "state.h"
 
-/* The host issues op `op` at time t (or holds it behind a pending sync). */
+/* The host issues op `op` at time t (or holds it while its task is blocked). */
 void streams_host_issue(sim_state *st, int32_t op, int64_t t);
 
 /* Op `op` reaches its stream queue at t (G1). */
