@@ -62,6 +62,7 @@ typedef struct scn_rawop {
     int32_t direction;
     units_dur duration;      /* copies: measured duration (replay); 0 = bytes / bandwidth */
     bool has_duration;
+    bool blocking;           /* copies: cudaMemcpy, the task waits (sim_op.blocking) */
 } scn_rawop;
 
 enum {
@@ -452,6 +453,7 @@ static int add_stream(pctx *c, const char *name, const char *process, int32_t pr
 /* A stream's keys (stream_table) as read, before it is added. */
 typedef struct stream_in {
     const char *name, *process;
+    const char *task;        /* the CPU task issuing to it (sim_stream.task); NULL: its own */
     int32_t prio;
     int64_t first, count;    /* "sms" */
 } stream_in;
@@ -474,6 +476,12 @@ static int read_stream_process(void *ctx, json_t *v, const char *path, void *obj
 static int read_stream_priority(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     return parse_priority(c, v, path, &((stream_in *)obj)->prio);
+}
+/* TX2 paper §2.2, §3.2 (Fig. 3: tau1 issues to S2 and S3): the CPU task,
+ * an OS thread of the stream's process, that issues to it */
+static int read_stream_task(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    return jr_get_name(&c->jr, v, path, &((stream_in *)obj)->task);
 }
 static int read_sms_first(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
@@ -508,6 +516,7 @@ static const scn_key stream_table[] = {
     {"name", .read = read_stream_name, .missing = ""},
     {"process", .read = read_stream_process},
     {"priority", .read = read_stream_priority},
+    {"task", .read = read_stream_task},
     {"sms", .read = read_stream_sms, .step = 1},
 };
 #define STREAM_NKEYS SCN_NKEYS(stream_table)
@@ -520,7 +529,7 @@ static int parse_streams(pctx *c, json_t *v, size_t *cap) {
     for (size_t i = 0; i < json_array_size(v); i++) {
         json_t *o = json_array_get(v, i);
         jr_index(p, "streams", i);
-        stream_in in = {NULL, "P0", SIM_PRIO_NONE, 0, 0};
+        stream_in in = {NULL, "P0", NULL, SIM_PRIO_NONE, 0, 0};
         if (scn_keys_check(&c->jr, o, p, stream_table, STREAM_NKEYS) ||
             scn_keys_read(c, o, p, stream_table, STREAM_NKEYS, 0, &in))
             return -1;
@@ -530,9 +539,23 @@ static int parse_streams(pctx *c, json_t *v, size_t *cap) {
         if (j >= 0)
             return jr_fail(&c->jr, jr_join(q, p, "name"), "\"%s\" is already streams[%ld]",
                            in.name, j);
-        if (add_stream(c, in.name, in.process, in.prio, cap) ||
-            scn_keys_read(c, o, p, stream_table, STREAM_NKEYS, 1, &in))
+        if (add_stream(c, in.name, in.process, in.prio, cap))
             return -1;
+        if (in.task && !(c->s->streams[c->s->nstreams - 1].task = own(c, in.task)))
+            return jr_oom(&c->jr);
+        if (scn_keys_read(c, o, p, stream_table, STREAM_NKEYS, 1, &in))
+            return -1;
+    }
+    /* a task is a thread of one process (TX2 paper §2.2): simcore's rule,
+     * checked here so that the scenario is refused where it is read */
+    char err[512];
+    if (sim_stream_tasks(c->s->streams, c->s->nstreams, NULL, err, sizeof err) < 0) {
+        const char *colon = strstr(err, ": ");
+        if (!colon || strncmp(err, "streams[", 8) != 0)
+            return jr_oom(&c->jr);
+        char path[JR_PATH_MAX];
+        snprintf(path, sizeof path, "%.*s", (int)(colon - err), err);
+        return jr_fail(&c->jr, path, "%s", colon + 2);
     }
     return 0;
 }
@@ -1056,6 +1079,17 @@ static int read_op_direction(void *ctx, json_t *v, const char *path, void *obj) 
         }
     return jr_fail_unknown(&c->jr, path, "direction", in->dir, dirs, 5);
 }
+/* TX2 paper §2.3: "By default, copy operations are synchronous with
+ * respect to a CPU program: they do not return until the copy is
+ * complete" -- a cudaMemcpy; false (the default here, as in the paper's
+ * experiments) is a cudaMemcpyAsync */
+static int read_op_blocking(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    if (!json_is_boolean(v))
+        return jr_fail(&c->jr, path, "must be true or false, not %s", jr_type_name(v));
+    ((op_in *)obj)->op->blocking = json_is_true(v);
+    return 0;
+}
 /* read always: a copy that uses no copy engine needs it */
 static int read_op_duration(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
@@ -1101,6 +1135,7 @@ static const scn_key op_table[] = {
     {"direction", .read = read_op_direction, .missing = " (h2d, d2h or d2d)", .step = 2,
      .kinds = OPK_COPY},
     {"duration", .read = read_op_duration, .step = 3, .always = true, .kinds = OPK_COPY},
+    {"blocking", .read = read_op_blocking, .step = 2, .kinds = OPK_COPY},
 };
 #define OP_NKEYS SCN_NKEYS(op_table)
 _Static_assert(OP_NKEYS <= SCN_MAX_KEYS, "op_table: raise SCN_MAX_KEYS");
@@ -1142,6 +1177,15 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
     if (kind < 0)
         return jr_fail(&c->jr, p, "needs \"kernel\", \"copy\" or \"sync\" with the op's name, "
                        "e.g. {\"kernel\": \"K1\", ...}");
+    /* TX2 paper §2.3: "Kernel launches are asynchronous with respect to the
+     * CPU program"; a sync is the call that waits */
+    if (kind != 1 && json_object_get(o, "blocking"))
+        return jr_fail(&c->jr, jr_join(q, p, "blocking"), "%s",
+                       kind == 0 ? "a kernel launch is asynchronous (TX2 paper §2.3): its task "
+                                   "goes on at once; to wait for it, follow it with a \"sync\" "
+                                   "on its stream"
+                                 : "a sync always blocks its task until its stream's earlier "
+                                   "work has completed");
     const char *allowed[OP_NKEYS + 1];
     op_key_names(1u << kind, allowed);
     const char *key;
@@ -1561,6 +1605,7 @@ static int build_run(pctx *c, size_t r) {
             return -1;
         makespan = sat_add(makespan, op->at);
         op->direction = ro->direction;
+        op->blocking = ro->blocking;
         if (ro->kind == SIM_OP_KERNEL) {
             op->blocks = ro->blocks;
             op->threads = ro->threads;

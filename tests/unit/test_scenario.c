@@ -239,12 +239,12 @@ static void test_did_you_mean(void **state) {
                  "t.json: ops[0]: unknown key \"zzzzzz\" (known: kernel, copy, sync, stream, "
                  "process, at, blocks, threads, smem, regs, block_time, program, latency, "
                  "budget, qos_goal, bytes, "
-                 "direction, duration)");
+                 "direction, duration, blocking)");
     /* a key of another op kind is named as such, not as a typo */
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','threads':4}]}",
                  "t.json: ops[0]: \"threads\" does not apply to a copy (a copy takes: copy, "
-                 "stream, process, at, bytes, direction, duration)");
+                 "stream, process, at, bytes, direction, duration, blocking)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2h'}]}",
                  "t.json: ops[0].direction: unknown direction \"h2h\" (did you mean \"h2d\"?)");
@@ -985,6 +985,56 @@ static void test_refused_no_effect(void **state) {
                  "declared (ops name it by \"stream\": \"null\" and \"process\")");
 }
 
+/* "task" on a stream (TX2 paper §2.2, §3.2: tau1 issues to S2 and S3) and
+ * "blocking" on a copy (§2.3: a cudaMemcpy returns when the copy is
+ * complete) reach the simulator; input that contradicts the paper is
+ * refused at its path: a task in two processes (a task is an OS thread of
+ * one address space), a blocking kernel launch (launches are
+ * asynchronous), a blocking sync, a non-boolean. */
+static void test_tasks_and_blocking(void **state) {
+    (void)state;
+    scn_scenario *s = parse_ok(
+        "{'schema':'schedlab-scenario/1','device':'tx2',"
+        "'streams':[{'name':'S1','task':'tau0'},{'name':'S2','task':'tau1'},"
+        "           {'name':'S3','task':'tau1'},{'name':'S4'}],"
+        "'ops':[{'kernel':'K4','stream':'S2','blocks':1,'threads':32,'block_time':1},"
+        "       {'copy':'C','stream':'S3','bytes':1,'direction':'h2d','blocking':true},"
+        "       {'copy':'D','stream':'S3','bytes':1,'direction':'h2d','blocking':false},"
+        "       {'copy':'E','stream':'S4','bytes':1,'direction':'h2d'}]}");
+    sim_config cfg = config_of(s, 0);
+    assert_string_equal(cfg.streams[0].task, "tau0");
+    assert_string_equal(cfg.streams[1].task, "tau1");
+    assert_string_equal(cfg.streams[2].task, "tau1");
+    assert_null(cfg.streams[3].task);
+    assert_true(cfg.ops[1].blocking);
+    assert_false(cfg.ops[2].blocking);
+    assert_false(cfg.ops[3].blocking);
+    scn_free(s);
+
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'streams':[{'name':'S1','task':'tau'},{'name':'S2'},"
+                 "           {'name':'S3','process':'P1','task':'tau'}],"
+                 "'ops':[{'kernel':'K','stream':'S1','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: streams[2].task: task \"tau\" issues to streams[0] of process \"P0\", "
+                 "and a task is an OS thread of one process (TX2 paper §2.2), not of \"P1\"; "
+                 "give each process's threads names of their own");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'streams':[{'name':'S1','task':''}],"
+                 "'ops':[{'kernel':'K','stream':'S1','blocks':1,'threads':1,'block_time':1}]}",
+                 "t.json: streams[0].task: must not be empty");
+    expect_error(one_kernel("'tx2'", "'block_time':'1s','blocking':true"),
+                 "t.json: ops[0].blocking: a kernel launch is asynchronous (TX2 paper §2.3): "
+                 "its task goes on at once; to wait for it, follow it with a \"sync\" on its "
+                 "stream");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'sync':'Y','blocking':true}]}",
+                 "t.json: ops[0].blocking: a sync always blocks its task until its stream's "
+                 "earlier work has completed");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'copy':'C','bytes':1,'direction':'h2d','blocking':1}]}",
+                 "t.json: ops[0].blocking: must be true or false, not an integer");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -992,6 +1042,7 @@ int main(void) {
         cmocka_unit_test(test_bad_units),
         cmocka_unit_test(test_refused_no_effect),
         cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_tasks_and_blocking),
         cmocka_unit_test(test_copy_duration_and_memset),
         cmocka_unit_test(test_error_messages_verbatim),
         cmocka_unit_test(test_streams_and_priorities),
