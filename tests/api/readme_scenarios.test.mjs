@@ -94,6 +94,10 @@ test('the tx2 rows: start times and block counts', () => {
   quotes('tx2-fig3-basic-rules', [`${words[count(k1, 0)]} K1 blocks at 0 and ${words[count(k1, later)]} at ${sec(later)} s`]);
   assert.equal(f3.k.K4.first_block, f3.k.K1.fully_dispatched, 'X1: K4 once K1 is fully dispatched');
 
+  const fs = sim('tx2-fig3-task-sync');
+  assert.equal(fs.k.K5.issue, fs.k.K4.end, 'tau1 launches K5 once its sync on S2 returns');
+  quotes('tx2-fig3-task-sync', [`issued when K4 completes at ${sec(fs.k.K4.end)} s, not at ${sec(f3.k.K5.issue)} s`]);
+
   const f5 = sim('tx2-fig5-null-stream');
   quotes('tx2-fig5-null-stream', [`kernels start at ${f5.kernels.map((k) => sec(k.first_block)).join(', ')} s`]);
 

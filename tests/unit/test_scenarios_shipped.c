@@ -82,6 +82,7 @@ static const char *const shipped[] = {
     "qaws-v-homogeneous-latency.json",   /* ditto */
     "tx2-appendix-a-processes.json",    /* runs checked in test_contexts_shipped.c */
     "tx2-fig3-basic-rules.json",
+    "tx2-fig3-task-sync.json",
     "tx2-fig5-null-stream.json",
     "tx2-fig6-starvation.json",
     "tx2-fig7-priority-none.json",
@@ -336,6 +337,63 @@ static void assert_queue(const trace *t, const char *qname, int64_t at, const ch
     if (strcmp(got, want) != 0)
         fail_msg("%s at %lld ns: \"%s\", the paper's Fig. 4 has \"%s\"", qname, (long long)at,
                  got, want);
+}
+
+/* ---- TX2 paper, Fig. 3 with its CPU tasks and a sync ---------------------- */
+
+/* Fig. 3's program as §3.2 describes it: tau0 issues to S1, tau1 to S2 and
+ * S3 (Fig. 4), and tau1 calls cudaStreamSynchronize(S2) right after
+ * launching K4 (the sync op Y, at 0.2 s after K4). §2.3: a CPU program
+ * that synchronises waits for the GPU operations it issued; a kernel
+ * launch or an asynchronous copy would have returned at once. So:
+ * t=0..1.0  as in Fig. 3 (test_tx2_fig3): K1:0-3 at 0, K4 issued at 0.2
+ *        and queued behind K1 (X1); Y sits behind K4 in S2. tau1 is
+ *        blocked: K5 and C5o (Table 1: 0.4 s) are not issued.
+ * t=1.0  K1:4,5 and K4's four blocks placed as in Fig. 3.
+ * t=2.0  K1 and K4 end (K1's blocks were placed first, so it completes
+ *        first): K2 heads S1 and joins the EE queue (G2). K4 leaves S2
+ *        (G4): Y is at its head, the sync returns, and tau1 issues K5 and
+ *        C5o now (G1); K5 heads S3 and joins the EE queue behind K2.
+ *        K2 (2 x 512) -> SM0, SM1, then K5 (2 x 256, 32KB) -> SM0, SM1:
+ *        all of the GPU is free.
+ * t=2.8  K6 issued by tau1 (no longer blocked) to the empty S2: at once,
+ *        as in Fig. 3.
+ * t=3.0  K2 and K5 end, K2's blocks first (placed first): C2o reaches the
+ *        CE queue before C5o (C1), so C2o 3.0-3.2 and C5o 3.2-3.4 -- the
+ *        other way round from Fig. 4(d). C2o done at 3.2: C3i heads S1,
+ *        queued behind C5o: 3.4-3.6.
+ * t=3.6  K3 as in Fig. 3; K6 ends 3.8, C6o 3.8-4.0; K3 ends 4.6, C3o
+ *        4.6-4.8. */
+static void test_tx2_fig3_task_sync(void **state) {
+    (void)state;
+    trace t;
+    simulate("tx2-fig3-task-sync.json", "default", &t);
+    assert_int_equal(t.kernels.n, 6);
+    assert_int_equal(t.blocks.n, 18);
+    assert_int_equal(t.copies.n, 5);
+    check_kernel(&t, "K1", 0, 0, SEC(1), SEC(2));
+    check_kernel(&t, "K2", 0, SEC(2), SEC(2), SEC(3));
+    check_kernel(&t, "K3", 0, MS(3600), MS(3600), MS(4600));
+    check_kernel(&t, "K4", MS(200), SEC(1), SEC(1), SEC(2));
+    check_kernel(&t, "K5", SEC(2), SEC(2), SEC(2), SEC(3));
+    check_kernel(&t, "K6", MS(2800), MS(2800), MS(2800), MS(3800));
+    static const int32_t two_sm[] = {0, 1};
+    static const int64_t at2[] = {SEC(2), SEC(2)}, at3[] = {SEC(3), SEC(3)};
+    check_blocks(&t, "K2", 2, two_sm, at2, at3);
+    check_blocks(&t, "K5", 2, two_sm, at2, at3);
+    check_copy(&t, "C2o", 0, SEC(3), MS(3200));
+    check_copy(&t, "C5o", SEC(2), MS(3200), MS(3400));
+    check_copy(&t, "C3i", 0, MS(3400), MS(3600));
+    check_copy(&t, "C6o", MS(2800), MS(3800), MS(4000));
+    check_copy(&t, "C3o", 0, MS(4600), MS(4800));
+    /* nothing of tau1's S3 work is anywhere before the sync returns; the
+     * sync waits behind K4 in S2; at 2.0 K2 is ahead of K5 in the EE queue */
+    char q[256];
+    queue_at(&t, "stream:P0/S3", MS(1900), q, sizeof q);
+    assert_string_equal(q, "");
+    queue_at(&t, "stream:P0/S2", MS(1900), q, sizeof q);
+    assert_string_equal(q, "K4 Y");
+    trace_free(&t);
 }
 
 /* Blocks of kernel `name` on SM `sm` at `at` (started, not yet ended). */
@@ -782,6 +840,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_scenario_is_checked),
         cmocka_unit_test(test_tx2_fig3),
+        cmocka_unit_test(test_tx2_fig3_task_sync),
         cmocka_unit_test(test_tx2_fig4_insets),
         cmocka_unit_test(test_tx2_fig5),
         cmocka_unit_test(test_tx2_fig6),
