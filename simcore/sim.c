@@ -368,6 +368,7 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
         ss->level = prio;    /* a priority value for now; an index below */
         ss->is_null = strcmp(s->name, "null") == 0;
         ss->task = task;
+        st->htasks[task].proc = (int32_t)p;
         ss->queue = SIM_FIFO_EMPTY;
         ss->next_in_proc = -1;
         ss->name = trace_intern(st->t, s->name);

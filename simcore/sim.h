@@ -23,8 +23,9 @@
  *     (sim_stream.task; by default each stream has a task of its own). A
  *     sync op (cudaStreamSynchronize) holds every later op of its task,
  *     on any of the task's streams, until its stream's earlier work has
- *     completed; a blocking copy (sim_op.blocking: cudaMemcpy) holds them
- *     until the copy has completed (TX2 paper §2.3). A held op is issued
+ *     completed (sim_op.sync_device: until every kernel and copy issued
+ *     before it in its process has); a blocking copy (sim_op.blocking:
+ *     cudaMemcpy) holds them until the copy has completed (TX2 paper §2.3). A held op is issued
  *     (its `issue`) when its task is released.
  *   - copies take bytes / device.copy_bandwidth, rounded to the ns, or their
  *     `duration` when it is given; with copy_engines 2, d2h copies use
@@ -169,6 +170,12 @@ typedef struct sim_op {
      * issuing it (its stream's, sim_stream.task) issues nothing more until
      * the copy has completed */
     bool blocking;
+    /* sync: a cudaDeviceSynchronize instead of a cudaStreamSynchronize: the
+     * task (of `stream`, which names the caller) waits until every kernel
+     * and copy issued before it in its process, to any stream by any task,
+     * has completed -- TX2 paper §2.3: "explicitly wait for all previously
+     * issued GPU operations to complete". It sits in no stream queue. */
+    bool sync_device;
     int64_t duration;        /* ns when > 0: the copy takes exactly this long (a replay's
                                 measured duration) instead of bytes / copy_bandwidth.
                                 A TRACE_COPY_MEMSET, _H2H or _OTHER op uses no copy engine

@@ -93,6 +93,13 @@ typedef struct sim_sstate {
 typedef struct sim_htask {
     bool blocked;            /* a sync or a blocking copy of this task is pending */
     sim_fifo held;           /* ops the task issues meanwhile (op_next) */
+    int32_t proc;            /* its process (every stream of a task is in one) */
+    /* a pending device sync (sim_op.sync_device): the kernels and copies of
+     * the process issued before it (issue_seq below dsync_seq) not yet
+     * complete; the task goes on when none is left */
+    bool dsync;
+    uint64_t dsync_seq;
+    int64_t dsync_left;
 } sim_htask;
 
 typedef struct sim_proc {
@@ -100,6 +107,8 @@ typedef struct sim_proc {
     int32_t first_stream;
     int32_t null_stream;     /* -1: the process never uses its NULL stream */
     bool stuck;              /* scratch of ee_dispatch: could not place this round */
+    int64_t open;            /* kernels and copies issued and not yet complete (device syncs) */
+    int32_t ndsync;          /* tasks of the process waiting in a device sync */
     uint64_t ee_busy;        /* bit l: EE queue level l of the process holds a kernel
                                 (kept while nlevels <= 64; ee_eligible, ee.h) */
 } sim_proc;

@@ -29,6 +29,21 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
      * block the CPU program that calls them: its task (§2.2), not only the
      * stream, issues nothing more until it returns */
     const sim_op *o = &st->cfg->ops[op];
+    sim_proc *pr = &st->procs[st->ss[os->stream].proc];
+    if (o->kind == SIM_OP_SYNC && o->sync_device) {
+        /* cudaDeviceSynchronize: the caller waits for "all previously issued
+         * GPU operations" (§2.3) of its process, in no stream queue; with
+         * none open it returns at once */
+        if (pr->open > 0) {
+            sim_htask *k = &st->htasks[st->ss[os->stream].task];
+            k->blocked = k->dsync = true;
+            k->dsync_seq = os->issue_seq;
+            k->dsync_left = pr->open;
+            pr->ndsync++;
+        }
+        return;
+    }
+    if (o->kind != SIM_OP_SYNC) pr->open++;
     if (o->kind == SIM_OP_SYNC || (o->kind == SIM_OP_COPY && o->blocking))
         st->htasks[st->ss[os->stream].task].blocked = true;
     int64_t lat = st->cfg->policy.launch_latency;
@@ -48,16 +63,39 @@ void streams_host_issue(sim_state *st, int32_t op, int64_t t) {
     do_issue(st, op, t, true);
 }
 
-/* What blocked the task issuing to stream s has returned (its sync reached
- * the head of its stream, its blocking copy completed): the task goes on
- * and issues what it held, in its order, to whichever of its streams, up
- * to the next op that blocks it. Arrivals become events so that this never
- * re-enters the settling of the stream queues. */
-static void host_release(sim_state *st, int32_t s, int64_t t) {
-    sim_htask *k = &st->htasks[st->ss[s].task];
+/* What blocked task `task` has returned (its sync reached the head of its
+ * stream, its blocking copy or the last work its device sync waited for
+ * completed): the task goes on and issues what it held, in its order, to
+ * whichever of its streams, up to the next op that blocks it. Arrivals
+ * become events so that this never re-enters the settling of the stream
+ * queues. */
+static void task_release(sim_state *st, int32_t task, int64_t t) {
+    sim_htask *k = &st->htasks[task];
     k->blocked = false;
     while (!k->blocked && !fifo_empty(&k->held))
         do_issue(st, fifo_pop(&k->held, st->op_next), t, false);
+}
+
+/* ... the task issuing to stream s */
+static void host_release(sim_state *st, int32_t s, int64_t t) {
+    task_release(st, st->ss[s].task, t);
+}
+
+/* Kernel or copy `op` of process p has completed: one fewer for every
+ * device sync of p issued after it; a sync with none left returns. */
+static void device_syncs_done(sim_state *st, int32_t p, int32_t op, int64_t t) {
+    sim_proc *pr = &st->procs[p];
+    pr->open--;
+    if (pr->ndsync == 0) return;
+    uint64_t seq = st->ops[op].issue_seq;
+    for (size_t i = 0; i < st->nhtasks; i++) {
+        sim_htask *k = &st->htasks[i];
+        if (!k->dsync || k->proc != p || seq > k->dsync_seq) continue;
+        if (--k->dsync_left > 0) continue;
+        k->dsync = false;
+        pr->ndsync--;
+        task_release(st, (int32_t)i, t);
+    }
 }
 
 static void stream_pop(sim_state *st, int32_t s, int64_t t) {
@@ -151,5 +189,6 @@ void streams_complete_head(sim_state *st, int32_t s, int64_t t) {
     /* a blocking copy returns to its task once complete (TX2 paper §2.3) */
     const sim_op *o = &st->cfg->ops[h];
     if (o->kind == SIM_OP_COPY && o->blocking) host_release(st, s, t);
+    device_syncs_done(st, st->ss[s].proc, h, t);
     settle(st, st->ss[s].proc, t);
 }

@@ -11,7 +11,9 @@
  * cudaStreamSynchronize on its stream: from the moment its task issues it,
  * the task issues nothing more, to any of its streams, until all earlier
  * work of the stream has completed, i.e. until the sync reaches the head of
- * the stream queue. A blocking copy (sim_op.blocking, a cudaMemcpy) holds
+ * the stream queue; a device sync (sim_op.sync_device, cudaDeviceSynchronize)
+ * holds it until every kernel and copy its process issued before it has
+ * completed, and sits in no queue. A blocking copy (sim_op.blocking, a cudaMemcpy) holds
  * its task the same way until the copy has completed (TX2 paper §2.3:
  * "they do not return until the copy is complete"). The ops held meanwhile
  * are issued then, in the task's order.

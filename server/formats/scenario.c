@@ -63,6 +63,7 @@ typedef struct scn_rawop {
     units_dur duration;      /* copies: measured duration (replay); 0 = bytes / bandwidth */
     bool has_duration;
     bool blocking;           /* copies: cudaMemcpy, the task waits (sim_op.blocking) */
+    bool sync_device;        /* syncs: "scope": "device" (sim_op.sync_device) */
 } scn_rawop;
 
 enum {
@@ -1090,6 +1091,20 @@ static int read_op_blocking(void *ctx, json_t *v, const char *path, void *obj) {
     ((op_in *)obj)->op->blocking = json_is_true(v);
     return 0;
 }
+/* A sync's "scope": "stream" (cudaStreamSynchronize, the default) or
+ * "device" (cudaDeviceSynchronize: TX2 paper §2.3, "wait for all
+ * previously issued GPU operations to complete") */
+static int read_op_scope(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    const char *sc;
+    if (jr_get_string(&c->jr, v, path, &sc))
+        return -1;
+    static const char *const scopes[] = {"stream", "device"};
+    if (strcmp(sc, "stream") != 0 && strcmp(sc, "device") != 0)
+        return jr_fail_unknown(&c->jr, path, "scope", sc, scopes, 2);
+    ((op_in *)obj)->op->sync_device = strcmp(sc, "device") == 0;
+    return 0;
+}
 /* read always: a copy that uses no copy engine needs it */
 static int read_op_duration(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
@@ -1136,6 +1151,7 @@ static const scn_key op_table[] = {
      .kinds = OPK_COPY},
     {"duration", .read = read_op_duration, .step = 3, .always = true, .kinds = OPK_COPY},
     {"blocking", .read = read_op_blocking, .step = 2, .kinds = OPK_COPY},
+    {"scope", .read = read_op_scope, .step = 2, .kinds = OPK_SYNC},
 };
 #define OP_NKEYS SCN_NKEYS(op_table)
 _Static_assert(OP_NKEYS <= SCN_MAX_KEYS, "op_table: raise SCN_MAX_KEYS");
@@ -1606,6 +1622,7 @@ static int build_run(pctx *c, size_t r) {
         makespan = sat_add(makespan, op->at);
         op->direction = ro->direction;
         op->blocking = ro->blocking;
+        op->sync_device = ro->sync_device;
         if (ro->kind == SIM_OP_KERNEL) {
             op->blocks = ro->blocks;
             op->threads = ro->threads;

@@ -146,6 +146,55 @@ static void test_held_launch_order(void **state) {
     trace_free(&t);
 }
 
+/* A device sync (cudaDeviceSynchronize; §2.3: the CPU program waits "for
+ * all previously issued GPU operations to complete") in Fig. 3's tau1
+ * after K4: it waits for everything issued before it in the address
+ * space, tau0's work included, and for nothing issued after it -- tau0's
+ * K7, launched at 0.3 s behind C3o on S1 and running 10 s. Without K5 in
+ * the way: K2 2-3 s, C2o 3.0-3.2, C3i 3.2-3.4, K3 3.4-4.4, C3o 4.4-4.6,
+ * the last of them; K4 ends at 2 s. So tau1 issues K5, C5o, K6 and C6o at
+ * 4.6 s. */
+static void test_device_sync(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_fig3(&b);
+    b.streams[0].task = "tau0";
+    b.streams[1].task = b.streams[2].task = "tau1";
+    tb_op(&b, SIM_OP_SYNC, "dsync", 1, 200 * MS)->sync_device = true;
+    tb_kernel(&b, "K7", 0, 300 * MS, 1, 256, 0, 10 * SEC);
+    tb_run(&b, &t);
+    int64_t last = 0;
+    const char *before[] = { "K1", "K2", "K3", "K4" }, *cbefore[] = { "C2o", "C3i", "C3o" };
+    for (size_t i = 0; i < 4; i++)
+        if (kern(&t, before[i])->end > last) last = kern(&t, before[i])->end;
+    for (size_t i = 0; i < 3; i++)
+        if (copy_named(&t, cbefore[i])->end > last) last = copy_named(&t, cbefore[i])->end;
+    assert_int_equal(last, 4600 * MS);
+    assert_int_equal(copy_named(&t, "C3o")->end, last);
+    assert_int_equal(kern(&t, "K5")->issue, last);
+    assert_int_equal(copy_named(&t, "C5o")->issue, last);
+    assert_int_equal(kern(&t, "K6")->issue, last);
+    assert_int_equal(kern(&t, "K7")->issue, 300 * MS);
+    assert_true(kern(&t, "K7")->end > last);
+    /* it sits in no stream queue */
+    char q[64];
+    queue_at(&t, "stream:P0/S2", 500 * MS, q, sizeof q);
+    assert_string_equal(q, "K4");
+    trace_free(&t);
+
+    /* with nothing outstanding it returns at once */
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P1", SIM_PRIO_NONE);
+    tb_kernel(&b, "K0", s2, 0, 1, 256, 0, SEC);   /* another process's: not waited for */
+    tb_op(&b, SIM_OP_SYNC, "dsync", s1, 100 * MS)->sync_device = true;
+    tb_kernel(&b, "K1", s1, 100 * MS, 1, 256, 0, SEC);
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K1")->issue, 100 * MS);
+    trace_free(&t);
+}
+
 /* A task is an OS thread of one process (§2.2): one named on streams of
  * two processes is refused, naming the stream; a stream listed twice
  * with two tasks is refused too. */
@@ -195,6 +244,7 @@ int main(void) {
         cmocka_unit_test(test_fig3_sync_separate_task),
         cmocka_unit_test(test_blocking_copy),
         cmocka_unit_test(test_held_launch_order),
+        cmocka_unit_test(test_device_sync),
         cmocka_unit_test(test_task_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -239,7 +239,7 @@ static void test_did_you_mean(void **state) {
                  "t.json: ops[0]: unknown key \"zzzzzz\" (known: kernel, copy, sync, stream, "
                  "process, at, blocks, threads, smem, regs, block_time, program, latency, "
                  "budget, qos_goal, bytes, "
-                 "direction, duration, blocking)");
+                 "direction, duration, blocking, scope)");
     /* a key of another op kind is named as such, not as a typo */
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','threads':4}]}",
@@ -1000,7 +1000,9 @@ static void test_tasks_and_blocking(void **state) {
         "'ops':[{'kernel':'K4','stream':'S2','blocks':1,'threads':32,'block_time':1},"
         "       {'copy':'C','stream':'S3','bytes':1,'direction':'h2d','blocking':true},"
         "       {'copy':'D','stream':'S3','bytes':1,'direction':'h2d','blocking':false},"
-        "       {'copy':'E','stream':'S4','bytes':1,'direction':'h2d'}]}");
+        "       {'copy':'E','stream':'S4','bytes':1,'direction':'h2d'},"
+        "       {'sync':'Y','stream':'S3'},{'sync':'Z','stream':'S3','scope':'device'},"
+        "       {'sync':'W','stream':'S3','scope':'stream'}]}");
     sim_config cfg = config_of(s, 0);
     assert_string_equal(cfg.streams[0].task, "tau0");
     assert_string_equal(cfg.streams[1].task, "tau1");
@@ -1009,6 +1011,9 @@ static void test_tasks_and_blocking(void **state) {
     assert_true(cfg.ops[1].blocking);
     assert_false(cfg.ops[2].blocking);
     assert_false(cfg.ops[3].blocking);
+    assert_false(cfg.ops[4].sync_device);
+    assert_true(cfg.ops[5].sync_device);
+    assert_false(cfg.ops[6].sync_device);
     scn_free(s);
 
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
@@ -1033,6 +1038,13 @@ static void test_tasks_and_blocking(void **state) {
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','blocking':1}]}",
                  "t.json: ops[0].blocking: must be true or false, not an integer");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'sync':'Y','scope':'process'}]}",
+                 "t.json: ops[0].scope: unknown scope \"process\" (known: stream, device)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'copy':'C','bytes':1,'direction':'h2d','scope':'device'}]}",
+                 "t.json: ops[0]: \"scope\" does not apply to a copy (a copy takes: copy, "
+                 "stream, process, at, bytes, direction, duration, blocking)");
 }
 
 int main(void) {
