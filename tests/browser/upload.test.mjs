@@ -208,8 +208,9 @@ test('a big upload cancelled while the server imports it: the row says so in the
   const [u] = await page.evaluate(() => window.schedlab.uploads);
   assert.deepEqual([u.state, u.error, u.run], ['failed', 'cancelled; nothing was stored', null]);
   assert.equal(await page.locator('#upload-list li .error').textContent(), 'cancelled; nothing was stored');
-  const { body: after } = await srv.api('/api/experiments');
-  assert.equal(after.experiments.length, before.experiments.length);
+  const listed = await srv.api('/api/experiments');
+  assert.equal(listed.status, 200, JSON.stringify(listed.body));
+  assert.equal(listed.body.experiments.length, before.experiments.length);
   await shot(page, path.join(OUT, 'upload-cancelled.png'));
   assert.deepEqual(br.problems.filter((p) => !/status of 409/.test(p)), []);
   br.problems.length = 0;
