@@ -546,9 +546,12 @@ static int stream_batch(void *user, const trace *t, size_t kernels, size_t copie
         pthread_mutex_unlock(&c->mu);
         return -1;
     }
-    pthread_mutex_unlock(&c->mu);
-    /* the slot after the full ones is the importer's alone until posted */
+    /* the slot after the full ones is the importer's alone until posted.
+     * Found under the lock: the store thread moves head and count on
+     * together as it finishes a slot, and the two read apart could name a
+     * full slot it has still to store, or one past the free one. */
     stream_slot *sl = &c->slot[(c->head + c->count) % STREAM_SLOTS];
+    pthread_mutex_unlock(&c->mu);
     if (!grow((void **)&sl->k, &sl->capk, t->kernels.n, sizeof *sl->k) ||
         !grow((void **)&sl->c, &sl->capc, t->copies.n, sizeof *sl->c) ||
         !grow((void **)&sl->b, &sl->capb, t->blocks.n, sizeof *sl->b)) {
