@@ -62,7 +62,7 @@ POSTCOMPILE = @touch $@
            $(call obj,$(UNIT_SRC)) $(patsubst fuzz/%.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_SRC)))
 
 .PHONY: all build deps run test unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
-        fuzz-bin recorder bench clean asan web-vendor install
+        fuzz-bin recorder bench clean asan tsan web-vendor install
 .DEFAULT_GOAL := build
 
 all build: $(BUILD)/schedlab schedlab web-vendor $(BUILD)/layers.ok
@@ -260,6 +260,18 @@ $(BUILD)/db/bpage_codec.o: COV = -fsanitize-coverage=inline-8bit-counters,pc-tab
 endif
 asan:
 	+$(ASAN_MAKE) $(ASAN_UNIT_BIN) $(FUZZ_BIN)
+
+# The server under ThreadSanitizer, for the API tests that run its threads
+# at once (tests/api/concurrency.test.mjs, sweep_jobs, kill_restart, ...):
+#   make tsan && SCHEDLAB_BIN=$(TSAN_BUILD)/schedlab SCHEDLAB_SEED_DB=... \
+#     TSAN_OPTIONS=log_path=/tmp/tsan/log node --test tests/api/concurrency.test.mjs
+# then no /tmp/tsan/log.* file. SQLite, jansson and libmicrohttpd are
+# Debian's, not instrumented: their own memory is not watched, their
+# pthread calls are.
+TSAN_BUILD ?= build-tsan
+tsan:
+	+$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) CC=clang OPT=-O1 SAN="-fsanitize=thread" \
+	    LDFLAGS="$(CLANG_LDFLAGS)" $(TSAN_BUILD)/schedlab
 
 # The sanitized unit tests run with a quarantine of 8 MiB instead of ASan's
 # 256: freed memory waits there (a use after free is caught while it does),
