@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* Whether the path still names the database file opened at start. A file
  * removed or replaced under a running server would otherwise split it in
@@ -48,10 +49,12 @@ static void *check_main(void *arg) {
     } else {
         pthread_mutex_lock(&a->mu);
         a->check_db = d;
-        if (a->stopping) sqlite3_interrupt(db_handle(d));   /* api_free came first */
+        bool stopped = a->stopping;   /* api_free came first: no check, no verdict */
         pthread_mutex_unlock(&a->mu);
         sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(db_handle(d), "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
+        if (stopped) {
+            msg[0] = '\0';
+        } else if (sqlite3_prepare_v2(db_handle(d), "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
             snprintf(msg, sizeof msg, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
         } else {
             int rc = sqlite3_step(st);
@@ -134,10 +137,21 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
 void api_free(api_ctx *a) {
     if (!a) return;
     if (a->check_started) {
-        pthread_mutex_lock(&a->mu);
-        a->stopping = true;
-        if (a->check_db) sqlite3_interrupt(db_handle(a->check_db));
-        pthread_mutex_unlock(&a->mu);
+        /* sqlite3_interrupt stops only a statement already running: the
+         * prepare and the first step clear it on an idle connection (SQLite's
+         * vdbeapi.c), so one sent while the check thread opened its
+         * connection or prepared was lost and the stop waited for the whole
+         * check. Sent again until the check has ended. */
+        for (;;) {
+            pthread_mutex_lock(&a->mu);
+            a->stopping = true;
+            bool running = a->checking;
+            if (running && a->check_db) sqlite3_interrupt(db_handle(a->check_db));
+            pthread_mutex_unlock(&a->mu);
+            if (!running) break;
+            struct timespec ts = {0, 5 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
         pthread_join(a->check_thr, NULL);
     }
     jobs_free(a->jobs);
