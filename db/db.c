@@ -6,10 +6,13 @@
 #include "row_ranges.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The migration list: step i brings user_version from i to i + 1. A schema
  * change is a new step appended here, never an edit of an old one. */
@@ -95,6 +98,49 @@ static int migrate(db *d, char *err, size_t errlen) {
     }
 }
 
+/* Why the database at `path` cannot be written here, into why; false when
+ * nothing stops it. The file (when it exists) must be writable, and its
+ * folder too: SQLite makes PATH-wal and PATH-shm beside it. access()
+ * answers EROFS for a read-only mount, for root as for anyone. */
+static bool write_problem(const char *path, char *why, size_t n) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(why, n, "it is a folder, not a database file");
+        return true;
+    }
+    if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
+        snprintf(why, n, "the file cannot be written (%s)", strerror(errno));
+        return true;
+    }
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            snprintf(why, n, "its folder %s does not exist", dir);
+        else
+            snprintf(why, n, "its folder %s cannot be written (%s)", dir, strerror(errno));
+        return true;
+    }
+    return false;
+}
+
+/* The message of a database `serve`, `import` or `replay --store` cannot
+ * write. SQLite opens a file it may not write read-only
+ * without a word, and reports a folder where it cannot make the -wal file
+ * as "unable to open database file (No such file or directory)". */
+static bool readonly_message(const char *path, char *err, size_t errlen) {
+    char why[PATH_MAX + 96];
+    if (!write_problem(path, why, sizeof why)) return false;
+    seterr(err, errlen,
+           "%s: the database cannot be written here: %s (serve, import and replay --store "
+           "write to it, and to %s-wal and %s-shm beside it)",
+           path, why, path, path);
+    return true;
+}
+
 static int open_mode(const char *path, bool readonly, db **out, char *err, size_t errlen) {
     *out = NULL;
     db *d = calloc(1, sizeof *d);
@@ -109,8 +155,21 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
                                  SQLITE_OPEN_NOMUTEX,
                              NULL);
     if (rc != SQLITE_OK) {
-        seterr(err, errlen, "%s: cannot open the database: %s", path,
-               d->h ? sqlite3_errmsg(d->h) : sqlite3_errstr(rc));
+        if (readonly || !readonly_message(path, err, errlen)) {
+            char m[300] = "";
+            if (d->h) dbi_errmsg(d, m, sizeof m);
+            seterr(err, errlen, "%s: cannot open the database: %s", path,
+                   d->h ? (readonly ? sqlite3_errmsg(d->h) : m) : sqlite3_errstr(rc));
+        }
+        db_close(d);
+        return -1;
+    }
+    if (!readonly && sqlite3_db_readonly(d->h, "main") == 1) {
+        /* opened read-only in place of read-write: writes would fail one
+         * by one later ("attempt to write a readonly database") */
+        if (!readonly_message(path, err, errlen))
+            seterr(err, errlen, "%s: the database cannot be written here (SQLite opened it "
+                   "read-only); serve and import write to it", path);
         db_close(d);
         return -1;
     }
@@ -168,6 +227,9 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
         bool busy = err && (strstr(err, "database is locked") || strstr(err, "database is busy") ||
                             strstr(err, "database table is locked"));
         if (!busy || waited >= DB_BUSY_TIMEOUT_MS) {
+            int prim = sqlite3_extended_errcode(d->h) & 0xff;
+            if (prim == SQLITE_CANTOPEN || prim == SQLITE_READONLY)
+                readonly_message(path, err, errlen);
             db_close(d);
             return -1;
         }
