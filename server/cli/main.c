@@ -193,8 +193,9 @@ static const char usage_serve[] =
     "                     queue (16 jobs; past it 503), workers (1 job thread),\n"
     "                     sweep_analyses (5000000), sweep_cycles (25000000) and\n"
     "                     sweep_threads (2) of one sweep job (POST /api/sweeps)\n"
-    "Stops cleanly on SIGINT or SIGTERM: no new writes, queued jobs dropped, running\n"
-    "jobs given 5 s to finish then rolled back, every request in flight answered.\n";
+    "Stops cleanly on SIGINT, SIGTERM or SIGHUP (not under nohup): no new writes,\n"
+    "queued jobs dropped, running jobs given 5 s to finish then rolled back, every\n"
+    "request in flight answered.\n";
 
 static void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void die(int code, const char *fmt, ...) {
@@ -959,6 +960,12 @@ static int cmd_serve(int argc, char **argv) {
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
+    /* SIGHUP (the terminal or ssh session that started it closed) stops
+     * cleanly too: its default killed the server on the spot, the -wal
+     * left behind and a job cut off. Not under nohup: a signal ignored at
+     * start stays ignored (blocked, Linux would queue it for sigwait). */
+    struct sigaction hup;
+    if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN) sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
@@ -1009,7 +1016,8 @@ static int cmd_serve(int argc, char **argv) {
         fprintf(stderr, "schedlab: warning: %s\n", err);
     int sig = 0;
     while (sigwait(&stop, &sig) != 0) {}
-    fprintf(stderr, "schedlab: %s, stopping\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    fprintf(stderr, "schedlab: %s, stopping\n",
+            sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
     /* No new writes; jobs end (finished, or rolled back after the grace);
      * then no new requests, and every one in flight gets its answer. */
     http_refuse_writes(srv);
