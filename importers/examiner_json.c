@@ -239,8 +239,9 @@ static int import_one(ex_ctx *c, trace *t, json_t *root, const char *stream, siz
     if (!json_is_array(times)) return efail(c, "no \"times\" array");
     size_t ntimes = json_array_size(times);
     for (size_t i = 0; i < ntimes; i++) {
-        imp_progress_at(c->cx, c->bytes_before + c->bytes_file * (0.5 + 0.5 * (double)i / (double)ntimes),
-                        c->bytes_all);
+        if (!imp_progress_at(c->cx, c->bytes_before + c->bytes_file * (0.5 + 0.5 * (double)i / (double)ntimes),
+                             c->bytes_all))
+            return efail(c, "%s", IMP_CANCELLED);
         json_t *e = json_array_get(times, i);
         if (!json_is_object(e)) return efail(c, "times[%zu]: expected an object", i);
         if (!is_kernel_entry(e)) continue;  /* times[0] = {} and CPU-time objects */
@@ -278,11 +279,17 @@ int imp_examiner_json(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *
     for (size_t f = 0; f < nfiles; f++) {
         c.file = files[f].name ? files[f].name : "examiner.json";
         c.bytes_file = (double)files[f].len;
-        imp_progress_at(cx, c.bytes_before, c.bytes_all);
+        if (!imp_progress_at(cx, c.bytes_before, c.bytes_all)) {
+            efail(&c, "%s", IMP_CANCELLED);
+            goto done;
+        }
         json_t *root = load(&c, &files[f]);
         if (!root) goto done;
-        imp_progress_at(cx, c.bytes_before + 0.5 * c.bytes_file, c.bytes_all);
         int rc = -1;
+        if (!imp_progress_at(cx, c.bytes_before + 0.5 * c.bytes_file, c.bytes_all)) {
+            efail(&c, "%s", IMP_CANCELLED);
+            goto next;
+        }
         if (!json_is_object(root)) {
             efail(&c, "expected a JSON object (a cuda_scheduling_examiner result file)");
             goto next;

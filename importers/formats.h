@@ -22,6 +22,9 @@ struct imp_ctx {
     imp_progress_fn progress;    /* NULL: no sink */
     void *user;
     double last;                 /* the last fraction reported */
+    imp_cancel_fn cancelled;     /* NULL: never cancelled */
+    unsigned calls;              /* imp_progress_at calls, to ask cancelled every 1,024 */
+    bool stop;                   /* cancelled said true */
     /* stream.c */
     imp_stream *s;               /* NULL: not streaming */
     bool have_base;
@@ -57,10 +60,16 @@ int imp_error(char *err, size_t errlen, const char *file, const char *sep, const
  * in its context. imp_progress_begin/end bracket one imp_import_opts;
  * imp_progress_at reports done/total of the parse, throttled to 1 % steps
  * and kept below 1.0 (only a finished import reports 1.0) and never
- * decreasing. Without a sink (or a context) every call is a cheap no-op. */
+ * decreasing. Without a sink (or a context) every call is a cheap no-op.
+ * It also asks imp_options.cancelled, every 1,024 calls and at every
+ * report: false once the import is to stop (and from then on), when the
+ * format fails with IMP_CANCELLED; true to go on. */
 void imp_progress_begin(imp_ctx *cx, const imp_options *opts);
-void imp_progress_at(imp_ctx *cx, double done, double total);
+bool imp_progress_at(imp_ctx *cx, double done, double total);
 void imp_progress_end(imp_ctx *cx, bool ok);
+/* Ask imp_options.cancelled now (where no row is read for a long time: an
+ * SQLite sort before its first row); true once the import is to stop. */
+bool imp_cancel_now(imp_ctx *cx);
 /* True when the import has a sink: work done only to measure progress
  * (the SQLite formats' count(*)) is skipped without one. */
 bool imp_progress_active(const imp_ctx *cx);

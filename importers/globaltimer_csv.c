@@ -229,7 +229,10 @@ static int scan(gt_ctx *c, const imp_file *file, trace *out, gt_row_fn fn, doubl
     size_t ncols = 0, rows = 0;
     for (;;) {
         /* bytes read (issue 15) */
-        imp_progress_at(c->cx, p0 * (double)r.len + pw * (double)r.pos, (double)r.len);
+        if (!imp_progress_at(c->cx, p0 * (double)r.len + pw * (double)r.pos, (double)r.len)) {
+            gfail(c, "%s", IMP_CANCELLED);
+            goto done;
+        }
         const char *line;
         size_t len;
         if (!imp_csv_peek_line(&r, &line, &len)) break;

@@ -134,6 +134,10 @@ int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,
     imp_progress_begin(&cx, opts);
     imp_stream_begin(&cx, NULL);
     int rc = import_run(&cx, fmt, files, nfiles, opts ? opts->stream : NULL, out, err, errlen);
+    /* stopped by imp_options.cancelled: one message whatever the format
+     * met first (an SQLite statement interrupted, a row cut short) */
+    if (rc && cx.stop && err && errlen)
+        snprintf(err, errlen, "%s: %s", nfiles ? file_name(&files[0]) : "import", IMP_CANCELLED);
     imp_progress_end(&cx, rc == 0);
     return rc;
 }

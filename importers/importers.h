@@ -169,10 +169,19 @@ typedef struct imp_stream {
     bool whole_message;
 } imp_stream;
 
+/* Cancellation of an import under way (a server job cancelled, or the
+ * server stopping): asked on the importing thread at the parse's progress
+ * points (every 1,024 rows or records, whether or not a progress sink is
+ * set); once it answers true the import stops with IMP_CANCELLED in its
+ * message and fails. */
+typedef bool (*imp_cancel_fn)(void *user);
+#define IMP_CANCELLED "the import was cancelled"
+
 typedef struct imp_options {
     imp_progress_fn progress;    /* may be NULL */
-    void *user;                  /* passed back to progress */
+    void *user;                  /* passed back to progress and cancelled */
     imp_stream *stream;          /* may be NULL: the trace is filled whole */
+    imp_cancel_fn cancelled;     /* may be NULL: never cancelled */
 } imp_options;
 
 /* True for the formats that stream (imp_stream; their descriptor's

@@ -427,7 +427,10 @@ int imp_nvprof_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out
     if (find_header(&c, &r) < 0 || map_columns(&c, &r) < 0 || read_units(&c, &r) < 0) goto done;
 
     for (;;) {
-        imp_progress_at(cx, (double)r.pos, (double)r.len);   /* bytes read (issue 15) */
+        if (!imp_progress_at(cx, (double)r.pos, (double)r.len)) {   /* bytes read (issue 15) */
+            fail(&c, "%s", IMP_CANCELLED);
+            goto done;
+        }
         const char *line;
         size_t len;
         if (!imp_csv_peek_line(&r, &line, &len)) break;

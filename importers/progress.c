@@ -13,20 +13,41 @@
 /* the parse never claims to be done before it is */
 #define CAP 0.999
 
+/* how often (in calls of imp_progress_at) cancelled is asked */
+#define CANCEL_EVERY 1024u
+
 void imp_progress_begin(imp_ctx *cx, const imp_options *opts) {
     cx->progress = opts ? opts->progress : NULL;
     cx->user = opts ? opts->user : NULL;
+    cx->cancelled = opts ? opts->cancelled : NULL;
+    cx->calls = 0;
+    cx->stop = false;
     cx->last = 0.0;
     if (cx->progress) cx->progress(cx->user, 0.0);
 }
 
-void imp_progress_at(imp_ctx *cx, double done, double total) {
-    if (!cx || !cx->progress || !(total > 0)) return;
-    double f = done / total;
-    if (f > CAP) f = CAP;
-    if (!(f >= cx->last + STEP)) return;   /* also refuses NaN */
-    cx->last = f;
-    cx->progress(cx->user, f);
+bool imp_progress_at(imp_ctx *cx, double done, double total) {
+    if (!cx) return true;
+    if (cx->stop) return false;
+    /* cancelled is asked every CANCEL_EVERY calls and at every report (a
+     * format that calls rarely, every 4,096 events, still asks each 1 %) */
+    bool ask = cx->cancelled && ++cx->calls % CANCEL_EVERY == 0;
+    if (cx->progress && total > 0) {
+        double f = done / total;
+        if (f > CAP) f = CAP;
+        if (f >= cx->last + STEP) {   /* also refuses NaN */
+            cx->last = f;
+            cx->progress(cx->user, f);
+            ask = cx->cancelled != NULL;
+        }
+    }
+    if (ask && cx->cancelled(cx->user)) cx->stop = true;
+    return !cx->stop;
+}
+
+bool imp_cancel_now(imp_ctx *cx) {
+    if (cx && !cx->stop && cx->cancelled && cx->cancelled(cx->user)) cx->stop = true;
+    return cx && cx->stop;
 }
 
 bool imp_progress_active(const imp_ctx *cx) { return cx && cx->progress != NULL; }
@@ -35,4 +56,5 @@ void imp_progress_end(imp_ctx *cx, bool ok) {
     if (cx->progress && ok) cx->progress(cx->user, 1.0);
     cx->progress = NULL;
     cx->user = NULL;
+    cx->cancelled = NULL;
 }

@@ -599,7 +599,8 @@ static int read_events(pt_ctx *c) {
         if ((c->event & 4095) == 0 && imp_progress_active(c->cx)) {
             double done = c->gz ? (double)archive_filter_bytes(c->gz, -1)
                                 : (double)pj_offset(&c->r);
-            imp_progress_at(c->cx, c->done_before + done, c->total);
+            if (!imp_progress_at(c->cx, c->done_before + done, c->total))
+                return fail(c, "%s", IMP_CANCELLED);
         }
         if (t != PJ_OBJ) {
             if (pj_skip(&c->r, t) < 0) return json_fail(c);

@@ -32,6 +32,7 @@ static bool detect(const imp_file *f) {
 typedef struct pctx {
     jr_ctx jr;
     trace *t;
+    imp_ctx *cx;             /* progress and cancellation (may be NULL) */
 } pctx;
 
 /* "FILE: where[i].field: what"; i == (size_t)-1 leaves out the index. */
@@ -493,6 +494,8 @@ static int stream_array(pctx *p, const char *text, size_t len, size_t *pos, rec_
         return 0;
     }
     for (;;) {
+        /* bytes read; a cancelled import stops here */
+        if (!imp_progress_at(p->cx, (double)at, (double)len)) return jr_fail(&p->jr, "", IMP_CANCELLED);
         json_t *v = load_at(p, text, len, &at);
         if (!v) return -1;
         int bad = parse(p, v, i++);
@@ -507,13 +510,13 @@ static int stream_array(pctx *p, const char *text, size_t len, size_t *pos, rec_
     return 0;
 }
 
-int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *out, char *err,
-                   size_t errlen) {
+static int parse_cx(imp_ctx *cx, const char *text, size_t len, const char *file, trace *out,
+                    char *err, size_t errlen) {
     static const rec_parse parsers[TOP_N - TOP_ARRAYS] = {
         parse_kernel, parse_block, parse_copy, parse_qevent, parse_warp,
         parse_wepoch, parse_job, parse_pause, parse_cohort,
     };
-    pctx p = {.jr = {.file = file, .err = err, .errlen = errlen, .pfx = ""}, .t = out};
+    pctx p = {.jr = {.file = file, .err = err, .errlen = errlen, .pfx = ""}, .t = out, .cx = cx};
     int rc = -1;
     bool seen[TOP_N] = {false}, read[TOP_N] = {false}, schema_ok = false;
     jr_budget_begin(len);
@@ -637,8 +640,13 @@ int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *
         if (bad) goto done;
         if (k == TOP_BLOCKS && arr && trace_reserve_blocks(out, json_array_size(arr)))
             { perr(&p, "blocks", (size_t)-1, NULL, "out of memory"); goto done; }
-        for (size_t i = 0; arr && i < json_array_size(arr); i++)
+        for (size_t i = 0; arr && i < json_array_size(arr); i++) {
+            if (!imp_progress_at(cx, (double)len, (double)len)) {
+                jr_fail(&p.jr, "", IMP_CANCELLED);
+                goto done;
+            }
             if (parsers[k - TOP_ARRAYS](&p, json_array_get(arr, i), i)) goto done;
+        }
     }
     if (out->oom) { jr_oom(&p.jr); goto done; }
     rc = 0;
@@ -648,14 +656,18 @@ done:
     return rc;
 }
 
+int imp_trace_json_parse(const char *text, size_t len, const char *file, trace *out, char *err,
+                   size_t errlen) {
+    return parse_cx(NULL, text, len, file, out, err, errlen);
+}
+
 /* ---- the descriptor --------------------------------------------------------------- */
 
 static int read_trace(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *out, char *err,
                       size_t errlen) {
-    (void)cx;
     (void)nfiles;   /* one: the format is not multi_file */
-    return imp_trace_json_parse((const char *)files[0].data, files[0].len,
-                                files[0].name ? files[0].name : "input", out, err, errlen);
+    return parse_cx(cx, (const char *)files[0].data, files[0].len,
+                    files[0].name ? files[0].name : "input", out, err, errlen);
 }
 
 const imp_importer imp_schedlab_trace_format = {

@@ -688,7 +688,8 @@ static int kernel_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
     static const char *const dim_col[6] = { "gridX", "gridY", "gridZ",
                                             "blockX", "blockY", "blockZ" };
     const char *tb = src->table;
-    imp_progress_at(s->cx, (double)s->rows_done++, (double)s->rows_total);
+    if (!imp_progress_at(s->cx, (double)s->rows_done++, (double)s->rows_total))
+        return imp_sql_fail(s, NULL, "%s", IMP_CANCELLED);
     int64_t row = sqlite3_column_int64(st, IMP_SQL_K_ROWID);
     int64_t start, end, v;
     if (imp_sql_int_range(s, st, IMP_SQL_K_START, tb, row, "start", INT64_MIN, INT64_MAX,
@@ -825,7 +826,8 @@ int imp_sql_read_kernels(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *sr
 static int copy_row(imp_sql *s, trace *t, sqlite3_stmt *st, imp_sql_src *src,
                     trace_str memset_name, name_cache *streams, name_cache *procs) {
     const char *tb = src->table;
-    imp_progress_at(s->cx, (double)s->rows_done++, (double)s->rows_total);
+    if (!imp_progress_at(s->cx, (double)s->rows_done++, (double)s->rows_total))
+        return imp_sql_fail(s, NULL, "%s", IMP_CANCELLED);
     int64_t row = sqlite3_column_int64(st, IMP_SQL_C_ROWID);
     int64_t start, end, bytes;
     if (imp_sql_int_range(s, st, IMP_SQL_C_START, tb, row, "start", INT64_MIN, INT64_MAX, &start) < 0 ||
@@ -1103,7 +1105,9 @@ int imp_sql_finish_stream(imp_sql *s, trace *t, const char *source, size_t skipp
  * cache when read again. */
 static int drop_pages(void *arg) {
     imp_stream_forget(((imp_sql *)arg)->cx, ((imp_sql *)arg)->f);
-    return 0;
+    /* a cancelled import interrupts the statement (a sort of millions of
+     * rows reads none for seconds): SQLITE_INTERRUPT, the import fails */
+    return imp_cancel_now(((imp_sql *)arg)->cx) ? 1 : 0;
 }
 
 int imp_sql_stream_begin(imp_sql *s) {

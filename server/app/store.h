@@ -35,7 +35,8 @@
  * STORE_IMPORT_PARSE of them and the rows stored to the rest, issue 15),
  * *phase (may be NULL) names the import's phase ("parsing", "storing"),
  * *cancel set makes the work stop
- * at its next batch and roll back (STORE_ABORTED), and lock_ms bounds the
+ * at its next batch and roll back (STORE_ABORTED) -- an import's parse
+ * too, within 1,024 rows or records (imp_options.cancelled) -- and lock_ms bounds the
  * wait for the write lock (STORE_BUSY when it passes). */
 #ifndef SERVER_STORE_H
 #define SERVER_STORE_H
