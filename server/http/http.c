@@ -70,6 +70,7 @@ typedef struct conn_state {
     bool drop_body;              /* a GET's body: read, not kept */
     int deferred, deferred_retry;/* a refusal answered once the body is read */
     char deferred_msg[512];
+    char allow[64];              /* a 405's Allow: the methods the path takes */
     bool too_large, answered, counted_body, trim, io_error;
 } conn_state;
 
@@ -501,6 +502,9 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, ra);
     }
     if (res->status == 401) MHD_add_response_header(r, MHD_HTTP_HEADER_WWW_AUTHENTICATE, "Bearer");
+    /* a 405 names the methods the path takes (RFC 9110 15.5.6: MUST) */
+    if (res->status == 405 && cs && cs->allow[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, cs->allow);
     if (close_conn) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(conn, (unsigned)res->status, r);
     MHD_destroy_response(r);
@@ -658,6 +662,31 @@ static int route_kind(http_server *srv, const char *url, const char *m) {
 
 static bool is_api(const char *url) { return strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0; }
 
+/* The methods `url` takes, for a 405's Allow, into cs->allow: its routes'
+ * (GET with HEAD), or GET and HEAD for a page or file. */
+static void set_allow(http_server *srv, conn_state *cs, const char *url) {
+    static const char *const order[] = {"GET", "HEAD", "POST", "DELETE"};
+    bool has[4] = {false};
+    char buf[1024];
+    const char *params[HTTP_MAX_PARAMS];
+    size_t np;
+    bool any = false;
+    for (size_t i = 0; i < srv->cfg.nroutes; i++) {
+        const http_route *rt = &srv->cfg.routes[i];
+        if (!match(rt->pattern, url, buf, sizeof buf, params, &np)) continue;
+        any = true;
+        for (int k = 0; k < 4; k++)
+            if (strcmp(rt->method, order[k]) == 0) has[k] = true;
+    }
+    if (!any) has[0] = true;   /* a page or a file of the web folder */
+    if (has[0]) has[1] = true;
+    size_t o = 0;
+    cs->allow[0] = '\0';
+    for (int k = 0; k < 4; k++)
+        if (has[k] && o < sizeof cs->allow)
+            o += (size_t)snprintf(cs->allow + o, sizeof cs->allow - o, "%s%s", o ? ", " : "", order[k]);
+}
+
 static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, const char *url,
                                 const char *method, conn_state *cs) {
     bool head = strcmp(method, "HEAD") == 0;
@@ -683,9 +712,15 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
                     (int)(res.len < 300 ? res.len : 300), res.body ? res.body : "");
         return send_response(conn, cs, &res, false);
     }
-    if (path_known) return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);
+    if (path_known) {
+        set_allow(srv, cs, url);
+        return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);
+    }
     if (is_api(url)) return send_error(conn, cs, 404, "no such API route: %s %s", method, url);
-    if (strcmp(m, "GET") != 0) return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);
+    if (strcmp(m, "GET") != 0) {
+        set_allow(srv, cs, url);
+        return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);
+    }
     return serve_file(srv, conn, cs, url);
 }
 
@@ -920,10 +955,15 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
                                 "Bearer TOKEN\" (serve --read-token)");
     }
     if (!read_only) {
-        if (rk == 1) return refuse(conn, cs, 405, 0, "%s is not allowed on %s", method, url);
-        if (rk == 2)
+        if (rk == 1) {
+            set_allow(srv, cs, url);
+            return refuse(conn, cs, 405, 0, "%s is not allowed on %s", method, url);
+        }
+        if (rk == 2) {
+            if (!is_api(url)) set_allow(srv, cs, url);
             return refuse(conn, cs, is_api(url) ? 404 : 405, 0, "%s %s: %s", method, url,
                           is_api(url) ? "no such API route" : "not allowed");
+        }
         const char *origin = header(conn, "Origin");
         const char *site = header(conn, "Sec-Fetch-Site");
         if ((origin && !origin_ok(origin, host)) || (site && strcasecmp(site, "cross-site") == 0))
