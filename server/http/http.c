@@ -490,8 +490,17 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
     res->body = NULL;
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
                             res->content_type ? res->content_type : "application/json");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
-                            res->cache_control ? res->cache_control : "no-store");
+    const char *cc = res->cache_control ? res->cache_control : "no-store";
+    char priv[96];
+    if (cs && cs->srv->cfg.read_token && *cs->srv->cfg.read_token && strncmp(cc, "public", 6) == 0) {
+        /* with --read-token an API answer is the token holders' alone: a
+         * shared cache (a proxy's) must not keep it for others, which
+         * "public" allows even for a request with Authorization (RFC 9111
+         * 3.5) */
+        snprintf(priv, sizeof priv, "private%s", cc + 6);
+        cc = priv;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, cc);
     common_headers(r);
     if (res->disposition[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, res->disposition);
