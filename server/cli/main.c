@@ -73,7 +73,7 @@ static const char usage_main[] =
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
     "        [--token-file FILE] [--read-token T] [--answer-memory SIZE]\n"
-    "        [--header-timeout S] [--min-body-rate BYTES]\n"
+    "        [--header-timeout S] [--min-body-rate BYTES] [--max-per-address N]\n"
     "  rta TASKSET.json\n"
     "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N] [--progress SECONDS]\n"
     "  merge SHARD.json... [--db DB] [-o RESULT.json]\n"
@@ -144,7 +144,7 @@ static const char usage_serve[] =
     "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "                      [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
     "                      [--token-file FILE] [--read-token T] [--answer-memory SIZE]\n"
-    "                      [--header-timeout S] [--min-body-rate BYTES]\n"
+    "                      [--header-timeout S] [--min-body-rate BYTES] [--max-per-address N]\n"
     "\n"
     "Serve the dashboard and the HTTP API. A missing database is created; every\n"
     "scenario in the scenarios folder not yet stored is simulated and stored as an\n"
@@ -179,7 +179,10 @@ static const char usage_serve[] =
     "                     localhost (comma-separated), e.g. gpu-lab.example.org\n"
     "  --header-timeout S a request's headers must be complete within S seconds (10)\n"
     "                     of the connection's start or its previous answer, else 408\n"
-    "                     and closed; connections are limited to 64 per client address\n"
+    "                     and closed\n"
+    "  --max-per-address N  connections one client address may hold at once (64; at\n"
+    "                     most 448): more are closed unanswered. Behind a reverse proxy\n"
+    "                     every request comes from the proxy's address: give it more\n"
     "  --min-body-rate BYTES  a request body must keep BYTES a second (1024), averaged, once\n"
     "                     --header-timeout seconds have passed, else 408 and closed\n"
     "  --answer-memory SIZE  memory held at once for answers being sent (256MiB): past\n"
@@ -221,7 +224,8 @@ typedef struct opts {
     int npos;
     const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
         *scenarios, *port, *token, *max_upload, *allow_host, *budget, *report, *store,
-        *answer_memory, *token_file, *read_token, *header_timeout, *min_body_rate;
+        *answer_memory, *token_file, *read_token, *header_timeout, *min_body_rate,
+        *max_per_address;
 } opts;
 
 /* Options take a value; positional arguments are collected. --help prints
@@ -252,7 +256,7 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             {"--allow-host", &o->allow_host}, {"--budget", &o->budget}, {"--report", &o->report},
             {"--answer-memory", &o->answer_memory}, {"--token-file", &o->token_file},
             {"--read-token", &o->read_token}, {"--header-timeout", &o->header_timeout},
-            {"--min-body-rate", &o->min_body_rate},
+            {"--min-body-rate", &o->min_body_rate}, {"--max-per-address", &o->max_per_address},
         };
         char flag[64];
         const char *val = cli_opt_split(a, flag, sizeof flag);
@@ -883,7 +887,8 @@ static int cmd_serve(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_serve,
                " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget "
-               "--answer-memory --token-file --read-token --header-timeout --min-body-rate ", &o);
+               "--answer-memory --token-file --read-token --header-timeout --min-body-rate "
+               "--max-per-address ", &o);
     if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
     long port = 8080;
     if (o.port) {
@@ -914,6 +919,15 @@ static int cmd_serve(int argc, char **argv) {
     if (o.min_body_rate && (parse_size(o.min_body_rate, &min_rate) || !min_rate))
         die(EXIT_BAD_INPUT, "--min-body-rate: expected bytes a second such as 1024 or 4KiB, got \"%s\"",
             o.min_body_rate);
+    unsigned long per_address = HTTP_PER_ADDRESS;
+    if (o.max_per_address) {
+        char *end;
+        per_address = strtoul(o.max_per_address, &end, 10);
+        if (*end || !o.max_per_address[0] || o.max_per_address[0] == '-' || per_address < 1 ||
+            per_address > HTTP_PER_ADDRESS_MAX)
+            die(EXIT_BAD_INPUT, "--max-per-address: expected 1..%d connections, got \"%s\"",
+                HTTP_PER_ADDRESS_MAX, o.max_per_address);
+    }
     budget bud;
     budget_default(&bud);
     char berr[256];
@@ -988,7 +1002,7 @@ static int cmd_serve(int argc, char **argv) {
                         .max_body = max_upload, .token = token, .allow_hosts = hosts,
                         .nallow_hosts = nhosts, .read_token = read_token,
                         .header_s = (unsigned)header_s,
-                        .min_body_rate = min_rate};
+                        .min_body_rate = min_rate, .max_per_address = (unsigned)per_address};
     if (!token && !is_loopback(hcfg.bind))
         fprintf(stderr, "schedlab: warning: serving on %s without --token: anyone who can reach "
                 "this port can store runs (give --token T or SCHEDLAB_TOKEN)\n", hcfg.bind);

@@ -1200,7 +1200,8 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
     /* issue 31: the deadlines and the per-address limits 0.9.75 lacks are
      * conn_guard.h's (an accept policy, a connection notifier, a watchdog) */
     cg_config gc = {.header_s = cfg->header_s, .min_rate = cfg->min_body_rate,
-                    .total = HTTP_MAX_CONNECTIONS, .per_ip = HTTP_MAX_CONNECTIONS / 8,
+                    .total = HTTP_MAX_CONNECTIONS,
+                    .per_ip = cfg->max_per_address ? cfg->max_per_address : HTTP_PER_ADDRESS,
                     .reserve = HTTP_MAX_CONNECTIONS / 8};
     if (cg_start(&gc)) {
         snprintf(err, errlen, "cannot start the connection watchdog");

@@ -70,6 +70,11 @@
 /* one thread each; per address at most an eighth, and the last eighth kept
  * for addresses with few (conn_guard.h, issue 31) */
 #define HTTP_MAX_CONNECTIONS 512
+/* connections per client address by default, and the most --max-per-address
+ * allows: the last HTTP_MAX_CONNECTIONS / 8 are kept for addresses holding
+ * fewer than 4 (conn_guard.h) */
+#define HTTP_PER_ADDRESS (HTTP_MAX_CONNECTIONS / 8)
+#define HTTP_PER_ADDRESS_MAX (HTTP_MAX_CONNECTIONS - HTTP_MAX_CONNECTIONS / 8)
 
 struct MHD_Connection;
 
@@ -133,6 +138,9 @@ typedef struct http_config {
     const char *read_token;      /* reads (GET/HEAD /api/) need it too; NULL: none */
     unsigned header_s;           /* header deadline, s; 0: CG_DEFAULT_HEADER_S */
     size_t min_body_rate;        /* bytes/s a body keeps; 0: CG_DEFAULT_MIN_RATE */
+    /* connections one client address may hold; 0: HTTP_PER_ADDRESS (behind a
+     * reverse proxy every request comes from the proxy's one address) */
+    unsigned max_per_address;
     const char *const *allow_hosts;  /* Host names answered besides IPs and localhost */
     size_t nallow_hosts;
     const char *web_dir;         /* static files; NULL: none */
