@@ -62,7 +62,7 @@ POSTCOMPILE = @touch $@
            $(call obj,$(UNIT_SRC)) $(patsubst fuzz/%.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_SRC)))
 
 .PHONY: all build deps run test unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
-        fuzz-bin recorder bench clean asan tsan web-vendor install
+        fuzz-bin recorder bench clean asan asan-bin tsan web-vendor install
 .DEFAULT_GOAL := build
 
 all build: $(BUILD)/schedlab schedlab web-vendor $(BUILD)/layers.ok
@@ -272,6 +272,19 @@ TSAN_BUILD ?= build-tsan
 tsan:
 	+$(MAKE) --no-print-directory BUILD=$(TSAN_BUILD) CC=clang OPT=-O1 SAN="-fsanitize=thread" \
 	    LDFLAGS="$(CLANG_LDFLAGS)" $(TSAN_BUILD)/schedlab
+
+# An ASan/UBSan `schedlab` for the API and browser suites, in a tree of its
+# own ($(ASAN_BIN_BUILD): the ASan tree's library carries fuzzer coverage
+# and stops at the first error). It recovers instead, so that a server
+# the tests start reports every error and goes on: run the suites with
+# SCHEDLAB_BIN=$$PWD/$(ASAN_BIN_BUILD)/schedlab and
+# ASAN_OPTIONS=halt_on_error=0:log_path=DIR/log (the seed database is the
+# plain binary's: `make build/test-seed.db`).
+ASAN_BIN_BUILD ?= build-asan-bin
+asan-bin:
+	+$(MAKE) --no-print-directory BUILD=$(ASAN_BIN_BUILD) CC=clang OPT=-O1 \
+	    SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fsanitize-recover=address -gline-tables-only" \
+	    $(ASAN_BIN_BUILD)/schedlab
 
 # The sanitized unit tests run with a quarantine of 8 MiB instead of ASan's
 # 256: freed memory waits there (a use after free is caught while it does),
