@@ -205,7 +205,7 @@ static void test_round_trip_every_shipped_scenario(void **state) {
             continue;
         }
         size_t nr = scn_run_count(s);
-        bool tasks[64] = {false}, warp[64] = {false};
+        bool tasks[64] = {false}, warp[64] = {false}, held[64] = {false};
         for (size_t r = 0; r < nr && r < 64; r++) {
             /* real-time tasks (CPU segments, periods: issue 13) are not in a
              * trace: the replay of such a run is its kernels as ops, not the
@@ -216,10 +216,26 @@ static void test_round_trip_every_shipped_scenario(void **state) {
             if (scn_config(s, r, &cfg, err, sizeof err) != 0) fail_msg("%s", err);
             tasks[r] = cfg.ntasks != 0;
             warp[r] = cfg.policy.execution != 0;
+            /* CPU tasks that hold their ops (a sync of the task, a blocking
+             * copy: TX2 §2.3) are not in a trace either: the replay issues
+             * each held op at its recorded issue time, a host event, where
+             * the run released it as its task's sync returned; an instant
+             * shared with a kernel's arrival (tx2-fig3-task-sync: K5 and K2
+             * at 2 s) then falls the other way */
+            for (size_t k = 0; k < cfg.nstreams && r < 64; k++)
+                if (cfg.streams[k].task) held[r] = true;
+            for (size_t k = 0; k < cfg.nops && r < 64; k++)
+                if (cfg.ops[k].blocking) held[r] = true;
         }
         for (size_t r = 0; r < nr; r++) {
             if (r < 64 && tasks[r]) {
                 printf("  round trip %-36s %-12s skipped: its real-time tasks are not in a trace\n",
+                       files[i], scn_run_name(s, r));
+                skipped++;
+                continue;
+            }
+            if (r < 64 && held[r]) {
+                printf("  round trip %-36s %-12s skipped: its CPU tasks' holds are not in a trace\n",
                        files[i], scn_run_name(s, r));
                 skipped++;
                 continue;
@@ -237,7 +253,8 @@ static void test_round_trip_every_shipped_scenario(void **state) {
         free(files[i]);
     }
     printf("  %zu runs of %zu shipped scenarios reproduced exactly (%zu runs of real-time tasks "
-           "skipped; %zu warp-level ones in the plain run only)\n", runs, n, skipped, plain_only);
+           "or held CPU tasks skipped; %zu warp-level ones in the plain run only)\n", runs, n,
+           skipped, plain_only);
     assert_true(runs + plain_only >= 17);
 }
 
