@@ -14,6 +14,29 @@ import { chromium } from 'playwright-core';
 // the API tests' nvprof CSV writer: the big imports of the windowed views
 export { nvprofCsv } from '../api/server.mjs';
 
+// axe-core's (npm axe-core: WCAG 2.x A/AA) critical and serious violations
+// of `page` as it stands, in the light and then the dark theme ({scheme,
+// id, impact, nodes}); the page is left in the light theme. Evaluated
+// through the debugging protocol: the page's CSP allows no script but
+// schedlab's own, and a test must not weaken it.
+let axeSrc = null;
+export async function axeSerious(page) {
+  axeSrc ??= fs.readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSrc);
+  const bad = [];
+  try {
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
+        .violations.map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
+      bad.push(...v.filter((x) => x.impact === 'serious' || x.impact === 'critical').map((x) => ({ scheme, ...x })));
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  return bad;
+}
+
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const OUT = path.join(REPO, 'tests/browser/out');
 

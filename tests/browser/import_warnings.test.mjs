@@ -12,11 +12,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, nvprofCsv, REPO } from './harness.mjs';
+import { startServer, startBrowser, ready, nvprofCsv, axeSerious } from './harness.mjs';
 import { fixture, tempDir } from '../api/server.mjs';
 
 const NOT_JSON = 'not read: only .json members of an archive are result files';
-const AXE_SRC = fs.readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
 let srv;
 let br;
@@ -57,21 +56,6 @@ after(async () => {
   if (srv) await srv.stop();
 });
 
-async function axeSerious() {
-  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(AXE_SRC);
-  const bad = [];
-  try {
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
-        .violations.map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
-      bad.push(...v.filter((x) => x.impact === 'serious' || x.impact === 'critical').map((x) => ({ scheme, ...x })));
-    }
-  } finally {
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
-  return bad;
-}
 
 test('the upload row says how many warnings and lists them; a file without any says none', async () => {
   const arc = tarGz('results.tar.gz', { 'notes/README.md': '# how I ran it\n', 'stray.csv': 'a,b\n' });
@@ -105,7 +89,7 @@ test('the upload row says how many warnings and lists them; a file without any s
   assert.equal(await details.evaluate((d) => d.open), true);
   assert.deepEqual(await details.locator('li').allTextContents(), want[0]);
   assert.ok(await details.locator('li').first().isVisible());
-  assert.deepEqual(await axeSerious(), []);
+  assert.deepEqual(await axeSerious(page), []);
   assert.deepEqual(br.problems, []);
 });
 
@@ -117,7 +101,7 @@ test('the run page shows its import warnings from the meta, capped, and nothing 
   assert.match(await box.locator('summary').textContent(), /^Import: 1 warning /);
   await box.locator('summary').click();
   assert.deepEqual(await box.locator('li').allTextContents(), [CSV_WARNING]);
-  assert.deepEqual(await axeSerious(), []);
+  assert.deepEqual(await axeSerious(page), []);
 
   // 23 stray members: the meta keeps 20 lines and the count
   const extra = {};

@@ -8,9 +8,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, nvprofCsv, OUT, REPO, shot } from './harness.mjs';
+import { startServer, startBrowser, ready, nvprofCsv, OUT, REPO, shot, axeSerious } from './harness.mjs';
 
-const AXE_SRC = fs.readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
 const TRACES = process.env.SCHEDLAB_TRACES || path.join(REPO, '../shared/traces');
 const CK = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
@@ -179,10 +178,7 @@ test('after a batch the home page lists what it stored: the new experiments and 
 test('a big upload cancelled while the server imports it: the row says so in the server\'s words, nothing is stored', async () => {
   // 800,000 kernels (about 70 MB): the import runs for seconds, the page
   // polls its job from the start
-  const file = path.join(fs.mkdtempSync(path.join(OUT, 'big-')), 'big.csv');
-  const rows = [];
-  for (let i = 0; i < 800000; i++) rows.push(`${1000 + 4 * i},3,2,1,1,128,1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","7","k${i % 50}"`);
-  fs.writeFileSync(file, nvprofCsv(rows));
+  const file = bigCsvFile(800000);
   const { body: before } = await srv.api('/api/experiments');
   await page.goto(`${srv.base}/`);
   await ready(page, 'experiments');
@@ -304,18 +300,7 @@ test('a done upload row has no serious axe-core violation, light or dark', async
   await page.click('#import-form button[type=submit]');
   await page.waitForFunction(() => window.schedlab.uploads?.length === 2 && window.schedlab.uploads.every((u) => u.state === 'done'), null, { timeout: 30000 });
   assert.equal(await page.locator('#upload-list li .ok').count(), 2);
-  await page.evaluate(AXE_SRC);
-  const bad = [];
-  try {
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] }))
-        .violations.map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.slice(0, 3).map((n) => n.target.join(' ')) })));
-      bad.push(...v.filter((x) => x.impact === 'serious' || x.impact === 'critical').map((x) => ({ scheme, ...x })));
-    }
-  } finally {
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
+  const bad = await axeSerious(page);
   assert.deepEqual(bad, [], JSON.stringify(bad, null, 1));
   assert.deepEqual(br.problems, []);
 });
