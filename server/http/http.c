@@ -71,6 +71,7 @@ typedef struct conn_state {
     int deferred, deferred_retry;/* a refusal answered once the body is read */
     char deferred_msg[512];
     char allow[64];              /* a 405's Allow: the methods the path takes */
+    int io_errno;                /* why a body could not be kept (io_error) */
     bool too_large, answered, counted_body, trim, io_error;
 } conn_state;
 
@@ -1067,6 +1068,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             return MHD_YES;
         }
         if (body_append(srv, cs->body, upload_data, n)) {
+            cs->io_errno = errno;
             cs->io_error = true;
             http_body_free(cs->body);
             cs->body = NULL;
@@ -1083,9 +1085,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (cs->too_large)
         return send_error_ex(conn, cs, 413, true, 0, "request body over the %zu MiB limit",
                              cs->limit >> 20);
-    if (cs->io_error || (cs->body && body_finish(cs->body)))
+    if (!cs->io_error && cs->body && body_finish(cs->body)) {
+        cs->io_errno = errno;
+        cs->io_error = true;
+    }
+    if (cs->io_error) {
+        /* the reason, and where: the server's log names the folder (an
+         * answer names none), so whoever runs it sees why uploads fail */
+        const char *why = cs->io_errno ? strerror(cs->io_errno) : "out of memory";
+        fprintf(stderr, "schedlab: %s %s -> 503: cannot keep the request body in %s (TMPDIR): %s\n",
+                method, url, srv->tmp_dir, why);
         return send_error_ex(conn, cs, 503, true, 10,
-                             "cannot keep the request body (temporary folder full or unwritable)");
+                             "cannot keep the request body in the server's temporary folder: %s",
+                             why);
+    }
     return dispatch(srv, conn, url, method, cs);
 }
 
@@ -1155,6 +1168,12 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
     const char *tmp = cfg->tmp_dir;
     if (!tmp || !*tmp) tmp = getenv("TMPDIR");
     srv->tmp_dir = strdup(tmp && *tmp ? tmp : "/tmp");
+    /* bodies past HTTP_BODY_RAM are kept there: said at the start, not at
+     * the first refused upload */
+    if (srv->tmp_dir && access(srv->tmp_dir, W_OK | X_OK) != 0)
+        fprintf(stderr, "schedlab: warning: the temporary folder %s (TMPDIR) cannot be written "
+                "(%s): uploads and bodies over %zu KiB will be refused with 503\n",
+                srv->tmp_dir, strerror(errno), HTTP_BODY_RAM >> 10);
     if (cfg->web_dir) {
         char real[PATH_MAX];
         if (realpath(cfg->web_dir, real)) srv->web_real = strdup(real);
