@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -141,6 +142,35 @@ static bool readonly_message(const char *path, char *err, size_t errlen) {
     return true;
 }
 
+/* ---- waiting for another process's lock ---------------------------------- */
+
+static long long mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* when every wait gives up (CLOCK_MONOTONIC ms); LLONG_MAX: never early */
+static _Atomic long long give_up_at = LLONG_MAX;
+
+void db_give_up_waits_after(int ms) {
+    long long at = mono_ms() + (ms > 0 ? ms : 0);
+    if (at < atomic_load(&give_up_at)) atomic_store(&give_up_at, at);
+}
+
+/* SQLite's busy handler: wait DB_BUSY_TIMEOUT_MS in steps of 10 ms, as
+ * sqlite3_busy_timeout did, but give up at give_up_at (a stopping server;
+ * sqlite3_busy_timeout held a request, and the process, for the whole 30 s) */
+static int busy_wait(void *arg, int count) {
+    db *d = arg;
+    long long now = mono_ms();
+    if (count == 0) d->wait_since_ms = now;
+    if (now - d->wait_since_ms >= DB_BUSY_TIMEOUT_MS || now >= atomic_load(&give_up_at)) return 0;
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return 1;
+}
+
 static int open_mode(const char *path, bool readonly, db **out, char *err, size_t errlen) {
     *out = NULL;
     db *d = calloc(1, sizeof *d);
@@ -174,7 +204,7 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
         return -1;
     }
     sqlite3_extended_result_codes(d->h, 1);
-    sqlite3_busy_timeout(d->h, DB_BUSY_TIMEOUT_MS);
+    sqlite3_busy_handler(d->h, busy_wait, d);
     if (readonly) {
         /* no migration: a database of another schema version is refused */
         int v;
@@ -226,7 +256,7 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
             break;
         bool busy = err && (strstr(err, "database is locked") || strstr(err, "database is busy") ||
                             strstr(err, "database table is locked"));
-        if (!busy || waited >= DB_BUSY_TIMEOUT_MS) {
+        if (!busy || waited >= DB_BUSY_TIMEOUT_MS || mono_ms() >= atomic_load(&give_up_at)) {
             int prim = sqlite3_extended_errcode(d->h) & 0xff;
             if (prim == SQLITE_CANTOPEN || prim == SQLITE_READONLY)
                 readonly_message(path, err, errlen);

@@ -95,6 +95,11 @@ int db_open(const char *path, db **out, char *err, size_t errlen);
  * (export, replay); writes through it fail. */
 int db_open_readonly(const char *path, db **out, char *err, size_t errlen);
 void db_close(db *d);                       /* NULL is fine */
+/* Every wait for another process's lock (DB_BUSY_TIMEOUT_MS), in every
+ * connection, gives up `ms` from now at the latest, with SQLite's
+ * "database is locked": `serve` stopping (SIGTERM) waits for its requests
+ * and jobs for seconds, not for a lock some other process holds. */
+void db_give_up_waits_after(int ms);
 const char *db_path(const db *d);
 /* The connection, for tests and EXPLAIN QUERY PLAN; owned by d. */
 struct sqlite3 *db_handle(db *d);

@@ -58,6 +58,7 @@ struct db {
     db_rows_fn rows_fn;
     void *rows_user;
     long long rows_done, rows_total;
+    long long wait_since_ms;     /* busy_wait: when this wait for a lock began */
 };
 
 static inline void seterr(char *err, size_t errlen, const char *fmt, ...)

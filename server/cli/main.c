@@ -1033,7 +1033,10 @@ static int cmd_serve(int argc, char **argv) {
     fprintf(stderr, "schedlab: %s, stopping\n",
             sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
     /* No new writes; jobs end (finished, or rolled back after the grace);
-     * then no new requests, and every one in flight gets its answer. */
+     * then no new requests, and every one in flight gets its answer. A
+     * request or job waiting for another process's lock on the database
+     * gives up with the grace (it held the stop for 30 s). */
+    db_give_up_waits_after(5000);
     http_refuse_writes(srv);
     /* a stop while the shipped scenarios are being stored does not wait for
      * them (tens of seconds): the one being written is rolled back by
