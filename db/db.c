@@ -142,6 +142,23 @@ static bool readonly_message(const char *path, char *err, size_t errlen) {
     return true;
 }
 
+/* ---- writes refused (db_refuse_writes) ------------------------------------ */
+
+static char refuse_why[512];
+static atomic_bool refusing;
+
+void db_refuse_writes(const char *why) {
+    if (atomic_load(&refusing)) return;   /* the first reason stays */
+    snprintf(refuse_why, sizeof refuse_why, "%s", why);
+    atomic_store(&refusing, true);        /* after the text: readers see it whole */
+}
+
+static bool writes_refused(db *d, char *err, size_t errlen) {
+    if (!atomic_load(&refusing)) return false;
+    seterr(err, errlen, "%s: %s", d->path, refuse_why);
+    return true;
+}
+
 /* ---- waiting for another process's lock ---------------------------------- */
 
 static long long mono_ms(void) {
@@ -299,6 +316,7 @@ int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, 
     int rc = look(d, ctx, &has, err, errlen);
     if (rc || has) return rc;
     bool own = sqlite3_get_autocommit(d->h);
+    if (own && writes_refused(d, err, errlen)) return -1;
     char sql[160];
     snprintf(sql, sizeof sql, "SAVEPOINT %s", sp);
     if (exec(d, own ? "BEGIN IMMEDIATE" : sql, err, errlen)) return -1;
@@ -317,7 +335,10 @@ int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, 
     return look(d, ctx, &has, err, errlen);
 }
 
-int db_begin(db *d, char *err, size_t errlen) { return exec(d, "BEGIN IMMEDIATE", err, errlen); }
+int db_begin(db *d, char *err, size_t errlen) {
+    if (writes_refused(d, err, errlen)) return -1;
+    return exec(d, "BEGIN IMMEDIATE", err, errlen);
+}
 int db_commit(db *d, char *err, size_t errlen) { return exec(d, "COMMIT", err, errlen); }
 void db_rollback(db *d) {
     if (!sqlite3_get_autocommit(d->h)) exec(d, "ROLLBACK", NULL, 0);

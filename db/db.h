@@ -100,6 +100,11 @@ void db_close(db *d);                       /* NULL is fine */
  * "database is locked": `serve` stopping (SIGTERM) waits for its requests
  * and jobs for seconds, not for a lock some other process holds. */
 void db_give_up_waits_after(int ms);
+/* From now on every write transaction (db_begin, a lazily built pyramid or
+ * order) of every connection in this process fails with "PATH: why":
+ * `serve` found the file corrupt (PRAGMA quick_check), and writing on
+ * could spread the damage to pages still whole. Reads go on. */
+void db_refuse_writes(const char *why);
 const char *db_path(const db *d);
 /* The connection, for tests and EXPLAIN QUERY PLAN; owned by d. */
 struct sqlite3 *db_handle(db *d);

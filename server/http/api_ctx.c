@@ -61,7 +61,16 @@ static void *check_main(void *arg) {
             const char *v = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
             if (rc == SQLITE_INTERRUPT) msg[0] = '\0';   /* stopped: no verdict */
             else if (!v) snprintf(msg, sizeof msg, "quick_check failed: %s", sqlite3_errmsg(db_handle(d)));
-            else if (strcmp(v, "ok") != 0) snprintf(msg, sizeof msg, "database corrupt: %s", v);
+            else if (strcmp(v, "ok") != 0) {
+                snprintf(msg, sizeof msg, "database corrupt: %s", v);
+                /* no more writes into it: reads (and exports) go on */
+                char why[300];
+                snprintf(why, sizeof why, "the database is corrupt (PRAGMA quick_check: %.120s); "
+                         "writes are refused so as not to spread the damage: export what you "
+                         "need, then restore a backup", v);
+                for (char *c = why; *c; c++) if (*c == '\n') *c = ' ';
+                db_refuse_writes(why);
+            }
             sqlite3_finalize(st);
         }
         pthread_mutex_lock(&a->mu);
