@@ -136,6 +136,10 @@ describe('Fig. 3 scenario', () => {
     assert.equal(r.mode, 'bins');
     assert.equal(r.total, 18);
     assert.equal(r.sms, 2);
+    // (4.8 s, by hand from Table 1 and the rules with the scenario's 0.2 s
+    // copies, which Fig. 4's insets (a)-(e) bound: K2 and K5 end at 3.0 s,
+    // C5o 3.0-3.2, C2o 3.2-3.4, C3i 3.4-3.6, K3 3.6-4.6, C3o 4.6-4.8 s;
+    // test_scenarios_shipped/test_tx2_fig4_insets checks the insets)
     // about max cells: 5 / 2 SMs -> 2 bins per SM over [0, 4.8 s); bins are
     // the occupancy pyramid's (issue 9): a power-of-two width >= 2.4 s on a
     // grid fixed at 0, the last one cut at `to`

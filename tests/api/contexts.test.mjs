@@ -24,6 +24,12 @@ function simulate(file, variant) {
 test('TX2 appendix A: blocks span the other context\'s slices; the trace lists the pauses', () => {
   const t = simulate(appA);
   assert.equal(t.blocks.length, 8);
+  // By hand from the time-slice rule (TX2 appendix A: contexts of separate
+  // processes are multiprogrammed by preemption) with the scenario's own
+  // 1 ms slice, 0.25 ms switch and 4 ms blocks (the paper gives none of the
+  // three; 4 ms makes a block's span over twice the tasks' 4 ms, Fig. 10):
+  // K1 runs 0-1, 2.5-3.5, 5-6, 7.5-8.5 ms; K2 1.25-2.25, 3.75-4.75,
+  // 6.25-7.25, 8.75-9.75 ms; three pauses per block, 8 blocks: 24.
   for (const b of t.blocks.slice(0, 4)) assert.deepEqual([b.start, b.end], [0, 8.5 * MS]);
   for (const b of t.blocks.slice(4)) assert.deepEqual([b.start, b.end], [1.25 * MS, 9.75 * MS]);
   assert.equal(t.pauses.length, 24);
@@ -35,7 +41,7 @@ test('TX2 appendix A: blocks span the other context\'s slices; the trace lists t
   // the shared variant: no pause, and no "pauses" key at all
   const s = simulate(appA, 'shared');
   assert.equal('pauses' in s, false);
-  assert.equal(s.blocks[4].start, 4 * MS);
+  assert.equal(s.blocks[4].start, 4 * MS);   // K2 behind K1's 4 ms blocks (rule X1)
 });
 
 test('a trace with pauses round-trips through import and export', () => {
