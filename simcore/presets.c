@@ -372,6 +372,10 @@ static const preset presets[] = {
              * d2h 55.11-55.17 GB/s (tests/fixtures/h100/probe.txt) */
             .copy_bandwidth = 55.2 * GB,
             .clock_hz = 1980000000,        /* H100 SXM5 data sheet: 1980 MHz max boost */
+            /* measured: cudaDeviceGetStreamPriorityRange "least 0 greatest -5"
+             * (tests/fixtures/h100/probe.txt; the H200 the same,
+             * tests/fixtures/h200/probe.txt): six levels, others clamped */
+            .greatest_priority = -5,
             /* measured: the SMs that blocks 0..131 of a kernel with one block
              * per SM (132 x 1024 threads, 200KB shared memory) start on, on an
              * idle H100 SXM5, identical in 10 runs over two machine sessions

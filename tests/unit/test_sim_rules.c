@@ -348,6 +348,38 @@ static void test_tx2_priorities_clamped(void **state) {
     trace_free(&t);
 }
 
+/* ---- the H100's six priority levels -------------------------------------
+ * cudaDeviceGetStreamPriorityRange on the H100 SXM5 (and the H200) we
+ * recorded: "least 0 greatest -5" (tests/fixtures/h100/probe.txt,
+ * tests/fixtures/h200/probe.txt, schedlab-play --probe), and CUDA clamps a
+ * priority outside it to the nearer end (cudaStreamCreateWithPriority).
+ * 264 blocks of 1024 threads fill the 132 SMs (two per SM, 2048 threads).
+ *  t=0    K0 (0) fills the GPU until 1 s.
+ *  t=0.1  K1 (-5), 0.2 K2 (-7 = -5): one level, K1 then K2 (X1);
+ *  t=0.3  K3 (-4), a level below theirs.
+ *  t=1    K1, 2 K2, 3 K3 (A2: the highest level first). Unclamped, -7
+ *         would be a level above -5: K2 at 1 s, K1 at 2 s. */
+static void test_h100_priorities_clamped(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "h100");
+    int32_t s0 = tb_stream(&b, "S0", "P0", 0);
+    int32_t s1 = tb_stream(&b, "S1", "P0", -5);
+    int32_t s2 = tb_stream(&b, "S2", "P0", -7);
+    int32_t s3 = tb_stream(&b, "S3", "P0", -4);
+    tb_kernel(&b, "K0", s0, 0, 264, 1024, 0, SEC);
+    tb_kernel(&b, "K1", s1, 100 * MS, 264, 1024, 0, SEC);
+    tb_kernel(&b, "K2", s2, 200 * MS, 264, 1024, 0, SEC);
+    tb_kernel(&b, "K3", s3, 300 * MS, 264, 1024, 0, SEC);
+    tb_run(&b, &t);
+    static const char *names[4] = { "K0", "K1", "K2", "K3" };
+    for (int i = 0; i < 4; i++) assert_int_equal(kern(&t, names[i])->first_block, i * SEC);
+    assert_int_equal(kern(&t, "K2")->priority, -5);
+    assert_int_equal(kern(&t, "K3")->priority, -4);
+    trace_free(&t);
+}
+
 /* ---- most-room paper §4.1 / §4.2 (Pascal, 5 SMs) ------------------------------
  * Kernel X: one block per SM, X0 on SM0 ends first (1 s), the others later;
  * Y is issued at 1.5 s when SM0 is empty and SMs 1-4 hold one X block. */
@@ -860,6 +892,7 @@ int main(void) {
         cmocka_unit_test(test_tx2_fig7_none_is_low),
         cmocka_unit_test(test_tx2_fig8_priority_blocking),
         cmocka_unit_test(test_tx2_priorities_clamped),
+        cmocka_unit_test(test_h100_priorities_clamped),
         cmocka_unit_test(test_most_room_4_1),
         cmocka_unit_test(test_most_room_4_2),
         cmocka_unit_test(test_most_room_5_1_isolated),
