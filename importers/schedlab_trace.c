@@ -27,12 +27,25 @@ static bool detect(const imp_file *f) {
 
 /* ---- parsing ---------------------------------------------------------------------- */
 
-/* Traces are machine-written: unknown keys are passed over (a newer writer
- * may add some), and what is absent or null reads as unknown. */
+/* Traces are machine-written: what is absent or null reads as unknown, and
+ * a key a record does not have is passed over (a newer writer may add
+ * some) and said in the import's warnings, once per array and key with how
+ * many records had it and the first (importers.h, imp_warn): a misspelt
+ * "frist_block" is then not silently an unknown first block. */
+#define UNKNOWN_KEYS_TALLIED 16
+typedef struct unknown_key {
+    const char *array;       /* the record array's name: a static string */
+    char key[48];            /* cut to fit; a cut key still tallies alone */
+    size_t first, count;     /* the first record that had it, and how many */
+} unknown_key;
+
 typedef struct pctx {
     jr_ctx jr;
     trace *t;
     imp_ctx *cx;             /* progress and cancellation (may be NULL) */
+    unknown_key unknown[UNKNOWN_KEYS_TALLIED];
+    size_t nunknown;
+    size_t unknown_untallied; /* records with keys past the tally's room */
 } pctx;
 
 /* "FILE: where[i].field: what"; i == (size_t)-1 leaves out the index. */
@@ -193,6 +206,69 @@ static int get_bool(pctx *p, json_t *o, const char *where, size_t i, const char 
  * writes it: blocks name their kernel by that place, so an id that is not
  * it (an edited file, kernels reordered) would tie blocks to the wrong
  * kernels without a word. Absent or null: the place. */
+/* The keys each record has (docs/trace-format.md), those of
+ * trace_fields.h's lists by their JSON names (a dim3's three fields are one
+ * key, listed thrice: harmless) and the ones the writer adds around them. */
+#define TJ_KEY(col, member, kind, check, json, ...) #json,
+static const char *const kernel_keys[] = { "id", TRACE_KERNEL_FIELDS(TJ_KEY, TF_NOSEP) NULL };
+static const char *const copy_keys[] = { "id", TRACE_COPY_FIELDS(TJ_KEY, TF_NOSEP) NULL };
+static const char *const block_keys[] = { TRACE_BLOCK_FIELDS(TJ_KEY, TF_NOSEP) "device", NULL };
+#undef TJ_KEY
+static const char *const pause_keys[] = { "block", "start", "end", NULL };
+static const char *const cohort_keys[] = { "kernel", "sm", "index", "stride", "count", "per_wave",
+                                           "start", "end", "period", "device", NULL };
+static const char *const qevent_keys[] = { "t", "queue", "event", "item", NULL };
+static const char *const warp_keys[] = { "sm", "subcore", "cycle", "warp", "kernel", NULL };
+static const char *const wepoch_keys[] = { "kernel", "cycle", "cycles", "issues", NULL };
+static const char *const job_keys[] = { "task", "job", "release", "start", "end", "deadline", NULL };
+
+static void tally_unknown(pctx *p, const char *w, size_t i, const char *key) {
+    for (size_t u = 0; u < p->nunknown; u++)
+        if (strcmp(p->unknown[u].array, w) == 0 &&
+            strncmp(p->unknown[u].key, key, sizeof p->unknown[u].key - 1) == 0) {
+            p->unknown[u].count++;
+            return;
+        }
+    if (p->nunknown == UNKNOWN_KEYS_TALLIED) {
+        p->unknown_untallied++;
+        return;
+    }
+    unknown_key *u = &p->unknown[p->nunknown++];
+    u->array = w;
+    snprintf(u->key, sizeof u->key, "%s", key);
+    u->first = i;
+    u->count = 1;
+}
+
+/* Each key of record o (of array w, place i) that `known` lacks, tallied. */
+static void note_unknown_keys(pctx *p, json_t *o, const char *w, size_t i,
+                              const char *const *known) {
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v) {
+        const char *const *n = known;
+        while (*n && strcmp(*n, k) != 0) n++;
+        if (!*n) tally_unknown(p, w, i, k);
+    }
+}
+
+/* The tally as warnings, after a whole read. */
+static int say_unknown_keys(pctx *p) {
+    for (size_t u = 0; u < p->nunknown; u++) {
+        const unknown_key *x = &p->unknown[u];
+        char first[JR_PATH_MAX];
+        if (imp_warn(p->t, p->jr.file, "%s.%s: not a key schedlab-trace/1 has (docs/trace-format.md), "
+                     "passed over in %zu record%s, the first %s", x->array, x->key, x->count,
+                     x->count == 1 ? "" : "s", jr_index(first, x->array, x->first)) < 0)
+            return -1;
+    }
+    if (p->unknown_untallied &&
+        imp_warn(p->t, p->jr.file, "%zu more unknown keys passed over in records (only the "
+                 "first %d keys are named)", p->unknown_untallied, UNKNOWN_KEYS_TALLIED) < 0)
+        return -1;
+    return 0;
+}
+
 static int check_id(pctx *p, json_t *o, const char *w, size_t i) {
     json_t *id = jr_opt(o, "id");
     if (!id || (json_is_integer(id) && json_integer_value(id) >= 0 &&
@@ -210,6 +286,7 @@ static int check_id(pctx *p, json_t *o, const char *w, size_t i) {
 static int parse_kernel(pctx *p, json_t *o, size_t i) {
     const char *w = "kernels";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, kernel_keys);
     if (check_id(p, o, w, i)) return -1;
     trace_kernel *k = trace_add_kernel(p->t);
     if (!k) return perr(p, w, i, NULL, "out of memory");
@@ -237,6 +314,7 @@ static int same_device(pctx *p, json_t *o, const char *w, size_t i, int32_t kern
 static int parse_block(pctx *p, json_t *o, size_t i) {
     const char *w = "blocks";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, block_keys);
     trace_block *r = trace_add_block(p->t);
     if (!r) return perr(p, w, i, NULL, "out of memory");
     TRACE_BLOCK_FIELDS(TJ_GET, TF_NOSEP)
@@ -249,6 +327,7 @@ static int parse_block(pctx *p, json_t *o, size_t i) {
 static int parse_pause(pctx *p, json_t *o, size_t i) {
     const char *w = "pauses";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, pause_keys);
     int64_t blk = 0, s = 0, e = 0;
     if (get_int(p, o, w, i, "block", -1, 0, INT64_MAX, &blk) || get_time(p, o, w, i, "start", &s) ||
         get_time(p, o, w, i, "end", &e))
@@ -270,6 +349,7 @@ static int parse_pause(pctx *p, json_t *o, size_t i) {
 static int parse_cohort(pctx *p, json_t *o, size_t i) {
     const char *w = "cohorts";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, cohort_keys);
     trace_cohort v;
     if (get_i32(p, o, w, i, "kernel", -1, &v.kernel) || get_i32(p, o, w, i, "sm", -1, &v.sm) ||
         get_i32(p, o, w, i, "index", -1, &v.index) ||
@@ -300,6 +380,7 @@ static int parse_cohort(pctx *p, json_t *o, size_t i) {
 static int parse_copy(pctx *p, json_t *o, size_t i) {
     const char *w = "copies";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, copy_keys);
     if (check_id(p, o, w, i)) return -1;
     trace_copy *c = trace_add_copy(p->t);
     if (!c) return perr(p, w, i, NULL, "out of memory");
@@ -312,6 +393,7 @@ static int parse_copy(pctx *p, json_t *o, size_t i) {
 static int parse_qevent(pctx *p, json_t *o, size_t i) {
     const char *w = "queue_events";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, qevent_keys);
     int64_t t = 0;
     trace_str q = 0, item = 0;
     if (get_int(p, o, w, i, "t", TRACE_NONE, INT64_MIN + 1, INT64_MAX, &t) ||
@@ -332,6 +414,7 @@ static int parse_qevent(pctx *p, json_t *o, size_t i) {
 static int parse_warp(pctx *p, json_t *o, size_t i) {
     const char *w = "warp_issues";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, warp_keys);
     trace_warp_issue v;
     if (get_i32(p, o, w, i, "sm", 0, &v.sm) || get_i32(p, o, w, i, "subcore", 0, &v.subcore) ||
         get_i32(p, o, w, i, "warp", 0, &v.warp) || get_i32(p, o, w, i, "kernel", 0, &v.kernel) ||
@@ -346,6 +429,7 @@ static int parse_warp(pctx *p, json_t *o, size_t i) {
 static int parse_wepoch(pctx *p, json_t *o, size_t i) {
     const char *w = "warp_epochs";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, wepoch_keys);
     trace_warp_epoch v;
     memset(&v, 0, sizeof v);
     if (get_i32(p, o, w, i, "kernel", 0, &v.kernel) ||
@@ -362,6 +446,7 @@ static int parse_wepoch(pctx *p, json_t *o, size_t i) {
 static int parse_job(pctx *p, json_t *o, size_t i) {
     const char *w = "jobs";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, job_keys);
     trace_job *j = trace_add_job(p->t);
     if (!j) return perr(p, w, i, NULL, "out of memory");
     trace_job v = *j;
@@ -648,7 +733,7 @@ static int parse_cx(imp_ctx *cx, const char *text, size_t len, const char *file,
             if (parsers[k - TOP_ARRAYS](&p, json_array_get(arr, i), i)) goto done;
         }
     }
-    if (out->oom) { jr_oom(&p.jr); goto done; }
+    if (say_unknown_keys(&p) < 0 || out->oom) { jr_oom(&p.jr); goto done; }
     rc = 0;
 done:
     json_decref(root);

@@ -247,6 +247,7 @@ static void test_store_and_json(void **state) {
     trace_init(&back);
     if (imp_trace_json_parse(jb.s, jb.len, "cohort.json", &back, err, sizeof err) != 0) fail_msg("%s", err);
     same_cohorts(&t, &back);
+    assert_null(trace_get_meta(&back, "import_warnings"));   /* every key written is one read */
     trace_free(&back);
     /* a bad cohort is refused, naming the place */
     char *bad = strstr(jb.s, "\"per_wave\":");

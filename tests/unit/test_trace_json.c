@@ -6,12 +6,15 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../server/formats/trace_json.h"
 #include "../../importers/schedlab_trace.h"
 #include "../../importers/trace_check.h"
+#include "../../importers/importers.h"
 
 static void build(trace *t) {
     trace_init(t);
@@ -435,6 +438,106 @@ static void test_chrome_gpus(void **state) {
     trace_free(&t);
 }
 
+/* ---- keys a record does not have ---------------------------------------------
+ * docs/trace-format.md: a reader passes over keys it does not know (a newer
+ * writer may add some) and says so in the import's warnings, once per array
+ * and key, with how many records had it and the first. */
+static void test_unknown_keys_warned(void **state) {
+    (void)state;
+    static const char text[] =
+        "{\"schema\":\"schedlab-trace/1\",\"kernels\":["
+        "{\"id\":0,\"name\":\"K\",\"colour\":\"red\"},"
+        "{\"id\":1,\"name\":\"K2\",\"colour\":\"blue\",\"frist_block\":3}],"
+        "\"blocks\":[{\"kernel\":1,\"index\":0,\"sm\":0,\"start\":0,\"end\":5,\"x\":1}]}";
+    trace t;
+    trace_init(&t);
+    char err[256] = "";
+    assert_int_equal(imp_trace_json_parse(text, sizeof text - 1, "u.json", &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 2);
+    assert_int_equal(t.kernels.v[1].first_block, TRACE_NONE);   /* the misspelt key is not read */
+    assert_int_equal(imp_warnings_total(&t), 3);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+        "u.json: kernels.colour: not a key schedlab-trace/1 has (docs/trace-format.md), passed "
+        "over in 2 records, the first kernels[0]\n"
+        "u.json: kernels.frist_block: not a key schedlab-trace/1 has (docs/trace-format.md), "
+        "passed over in 1 record, the first kernels[1]\n"
+        "u.json: blocks.x: not a key schedlab-trace/1 has (docs/trace-format.md), passed over "
+        "in 1 record, the first blocks[0]");
+    trace_free(&t);
+
+    /* 20 distinct keys on one job: 16 named, then one line for the rest */
+    char many[2048];
+    int n = snprintf(many, sizeof many, "{\"schema\":\"schedlab-trace/1\",\"jobs\":[{\"task\":\"T\"");
+    for (int k = 0; k < 20; k++) n += snprintf(many + n, sizeof many - (size_t)n, ",\"k%02d\":1", k);
+    n += snprintf(many + n, sizeof many - (size_t)n, "}]}");
+    trace_init(&t);
+    assert_int_equal(imp_trace_json_parse(many, (size_t)n, "m.json", &t, err, sizeof err), 0);
+    assert_int_equal(imp_warnings_total(&t), 17);
+    assert_non_null(strstr(trace_get_meta(&t, IMP_WARNINGS_KEY), "jobs.k15: not a key"));
+    assert_null(strstr(trace_get_meta(&t, IMP_WARNINGS_KEY), "jobs.k16: not a key"));
+    assert_non_null(strstr(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                           "m.json: 4 more unknown keys passed over in records"));
+    trace_free(&t);
+}
+
+/* What the writer writes, the reader knows: every shipped scenario's golden
+ * trace (kernels, blocks, copies, pauses, queue events, warp issues and
+ * epochs, jobs) reads back without a warning. */
+static void test_golden_keys_known(void **state) {
+    (void)state;
+    const char *root = getenv("SCHEDLAB_ROOT");
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s%stests/golden/scenarios", root ? root : "", root ? "/" : "");
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int read = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t l = strlen(e->d_name);
+        if (l < 11 || strcmp(e->d_name + l - 11, ".trace.json") != 0) continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        fseek(f, 0, SEEK_END);
+        long len = ftell(f);
+        rewind(f);
+        char *text = malloc((size_t)len + 1);
+        assert_non_null(text);
+        assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+        fclose(f);
+        trace t;
+        trace_init(&t);
+        char err[512] = "";
+        if (imp_trace_json_parse(text, (size_t)len, e->d_name, &t, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        const char *w = trace_get_meta(&t, IMP_WARNINGS_KEY);
+        if (w) fail_msg("%s", w);
+        trace_free(&t);
+        free(text);
+        read++;
+    }
+    closedir(d);
+    assert_true(read >= 100);   /* 144 at the time of writing */
+
+    /* no golden has two GPUs: a block's and a kernel's "device" (DESIGN §5;
+     * cohorts: test_cohort_props) */
+    trace t, u;
+    build(&t);
+    assert_int_equal(trace_add_device(&t, &t.device), 0);
+    assert_int_equal(trace_add_device(&t, &t.device), 1);
+    t.kernels.v[0].device = 1;
+    tj_buf b = {0};
+    assert_int_equal(tj_write_trace(&t, &b), 0);
+    assert_non_null(strstr(b.s, ",\"device\":1}"));
+    trace_init(&u);
+    char err[256] = "";
+    assert_int_equal(imp_trace_json_parse(b.s, b.len, "gpus.json", &u, err, sizeof err), 0);
+    assert_null(trace_get_meta(&u, IMP_WARNINGS_KEY));
+    tj_buf_free(&b);
+    trace_free(&t);
+    trace_free(&u);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_chrome_gpus),
@@ -445,6 +548,8 @@ int main(void) {
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_bad_records),
         cmocka_unit_test(test_chrome),
+        cmocka_unit_test(test_unknown_keys_warned),
+        cmocka_unit_test(test_golden_keys_known),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
