@@ -401,6 +401,38 @@ bool http_etag_fresh(const http_request *req, const char *etag) {
     return req->conn && etag_fresh(req->conn, etag);   /* no connection: a handler called directly */
 }
 
+/* A 304's body reader: never called (MHD sends no body with a 304). */
+static ssize_t no_body_read(void *cls, uint64_t pos, char *buf, size_t max) {
+    (void)cls;
+    (void)pos;
+    (void)buf;
+    (void)max;
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+/* A 304 standing for a 200 of `len200` bytes. libmicrohttpd 0.9.75 writes a
+ * Content-Length into a 304 whenever the response's size is known (its
+ * build_header_response: is_reply_body_headers_needed() is true for 304;
+ * MHD_add_response_header refuses one of ours), and an unknown size gives
+ * "Transfer-Encoding: chunked" instead: it leaves both out only by closing
+ * the connection. So the size is the 200's where it is known, the one value
+ * RFC 9110 8.6 allows in a 304 (15.4.5: the 304 stands for the 200);
+ * "Content-Length: 0" said the representation was empty. */
+static struct MHD_Response *not_modified(uint64_t len200) {
+    struct MHD_Response *r =
+        MHD_create_response_from_callback(len200, 4096, no_body_read, NULL, NULL);
+    /* a length unknown (the handler built no body): "chunked" would have
+     * 0.9.75 send a last chunk, "0\r\n\r\n", after the 304 -- read as the
+     * start of the next answer; without both headers the end of the 304 is
+     * the connection's close */
+    if (r && len200 == MHD_SIZE_UNKNOWN &&
+        MHD_set_response_options(r, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END) != MHD_YES) {
+        MHD_destroy_response(r);
+        return NULL;
+    }
+    return r;
+}
+
 static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs,
                                      http_response *res, bool close_conn) {
     if (res->status >= 500 && res->body) {
@@ -414,7 +446,11 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
     }
     /* An immutable answer the client already holds (res->etag, issue 9):
      * 304 and no body. */
-    if (res->etag[0] && res->status == 200 && !res->stream && etag_fresh(conn, res->etag)) {
+    bool fresh = res->etag[0] && res->status == 200 && !res->stream && etag_fresh(conn, res->etag);
+    /* the 200's length; unknown when the handler saw the tag fresh and
+     * built no body (window.c, occupancy.c, stream_bins.c) */
+    uint64_t len200 = res->body || res->shared ? res->len : MHD_SIZE_UNKNOWN;
+    if (fresh) {
         drop_shared(res);
         free(res->body);
         res->body = NULL;
@@ -441,7 +477,10 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         return send_response(conn, cs, &busy, close_conn);
     }
     struct MHD_Response *r;
-    if (res->stream) {
+    if (fresh) {
+        r = not_modified(len200);
+        if (!r) return MHD_NO;
+    } else if (res->stream) {
         /* built as it is sent: no Content-Length, chunked (http_set_stream) */
         free(res->body);
         res->body = NULL;
@@ -602,7 +641,7 @@ static enum MHD_Result serve_file(http_server *srv, struct MHD_Connection *conn,
     unsigned status;
     if (ims && strcmp(ims, modified) == 0 && !shell404) {
         close(fd);
-        r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        r = not_modified((uint64_t)st.st_size);
         status = MHD_HTTP_NOT_MODIFIED;
     } else {
         r = MHD_create_response_from_fd64((uint64_t)st.st_size, fd);   /* MHD closes fd */

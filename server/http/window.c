@@ -303,12 +303,14 @@ void window_blocks(db *d, const http_request *req, const char *run, int64_t from
     snprintf(res->etag, sizeof res->etag, "\"%s.%" PRId64 ".%" PRId64 ".%" PRId64 ".b1\"", run,
              from, to, max);
     res->cache_control = IMMUTABLE;
+    /* a kept answer first: its 304 then carries the 200's Content-Length and
+     * the connection stays open (http.c not_modified) */
+    if (cache_get(r.id, run, from, to, max, res)) return;
     if (http_etag_fresh(req, res->etag)) {
         res->status = 200;
         res->content_type = "application/json";
         return;
     }
-    if (cache_get(r.id, run, from, to, max, res)) return;
     /* a run simulated with cohorts (issue 28): its blocks and waves */
     if (r.cspan >= 0) {
         if (!window_cohort_blocks(d, run, &r, from, to, max, res))

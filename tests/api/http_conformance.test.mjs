@@ -1,0 +1,121 @@
+// http_conformance.test.mjs -- what RFC 9110 / RFC 9112 say of the framing
+// and the request target, checked on a raw socket (fetch hides the headers
+// and the connection): a 304's Content-Length, refusals decided from the
+// headers alone, a missing Host, the absolute-form target.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import { repo } from './server.mjs';
+import { json, serve } from './serve_opts.mjs';
+
+let srv;
+before(async () => { srv = await serve(['--web', join(repo, 'web')]); });
+after(async () => { assert.equal(await srv.stop(), 0); });
+
+// Send `data` on a new connection; resolves with every byte that came back,
+// whether the server closed the connection (`closed`), and how long until
+// the first byte and until the close (`ms`, `closeMs`) or `wait` ms passed.
+function exchange(port, data, wait = 3000) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const s = net.connect(port, '127.0.0.1');
+    let out = Buffer.alloc(0), first = null, closed = false, closeMs = null;
+    const done = () => {
+      clearTimeout(timer);
+      s.destroy();
+      resolve({ text: out.toString('latin1'), closed, ms: first, closeMs });
+    };
+    const timer = setTimeout(done, wait);
+    s.on('data', (d) => {
+      if (first === null) first = Date.now() - t0;
+      out = Buffer.concat([out, d]);
+    });
+    s.on('end', () => { closed = true; closeMs = Date.now() - t0; done(); });
+    s.on('error', () => done());
+    s.write(data);
+  });
+}
+
+// The header section of the first answer in `text`: {status, headers (lower-case names -> list)}
+function head(text) {
+  const end = text.indexOf('\r\n\r\n');
+  assert.ok(end > 0, `no complete header section in ${JSON.stringify(text.slice(0, 300))}`);
+  const [line, ...fields] = text.slice(0, end).split('\r\n');
+  const headers = {};
+  for (const f of fields) {
+    const i = f.indexOf(':');
+    const k = f.slice(0, i).toLowerCase();
+    (headers[k] = headers[k] || []).push(f.slice(i + 1).trim());
+  }
+  return { status: Number(line.split(' ')[1]), line, headers, rest: text.slice(end + 4) };
+}
+
+async function someRun() {
+  const { body } = await json(`${srv.base}/api/experiments`);
+  for (const e of body.experiments) for (const r of e.runs) if (r.source === 'simulation') return r.run;
+  throw new Error('the seed database has no simulated run');
+}
+
+describe('304 Not Modified (RFC 9110 8.6, 15.4.5)', () => {
+  // a 304 may carry Content-Length only when it is what the 200 would have
+  // carried; libmicrohttpd 0.9.75 wrote "Content-Length: 0" into every one
+  test('a revalidated /blocks window: Content-Length is the 200\'s, no body, the connection goes on', async () => {
+    const run = await someRun();
+    const path = `/api/runs/${run}/blocks?from=0&to=1000000000`;
+    const ok = await fetch(`${srv.base}${path}`);
+    assert.equal(ok.status, 200);
+    const etag = ok.headers.get('etag');
+    const len200 = (await ok.arrayBuffer()).byteLength;
+    assert.ok(etag && len200 > 0);
+    // the 304, then a second request on the same connection
+    const r = await exchange(srv.port,
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: ${etag}\r\n\r\n` +
+      'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    const h = head(r.text);
+    assert.equal(h.status, 304, h.line);
+    assert.deepEqual(h.headers['content-length'], [String(len200)]);
+    assert.equal(h.headers['transfer-encoding'], undefined);
+    assert.deepEqual(h.headers.etag, [etag]);
+    // nothing between the 304's header section and the next answer
+    assert.match(h.rest, /^HTTP\/1\.1 200 /, JSON.stringify(h.rest.slice(0, 80)));
+  });
+
+  test('a tag fresh before the answer is built: neither Content-Length nor Transfer-Encoding, and no body', async () => {
+    // a window never asked for since the start: the handler sees the tag
+    // fresh and builds nothing, so the 200's length is not known here
+    const run = await someRun();
+    const path = `/api/runs/${run}/blocks?from=0&to=1000000001`;
+    const first = await fetch(`${srv.base}${path}`);
+    const etag = first.headers.get('etag');
+    await first.arrayBuffer();
+    const other = `/api/runs/${run}/blocks?from=0&to=1000000001&max=19999`;
+    const tag2 = etag.replace('.20000.', '.19999.');
+    assert.notEqual(tag2, etag);
+    const r = await exchange(srv.port,
+      `GET ${other} HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-None-Match: ${tag2}\r\n\r\n` +
+      'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const h = head(r.text);
+    assert.equal(h.status, 304, h.line);
+    assert.equal(h.headers['content-length'], undefined, 'a Content-Length other than the 200\'s');
+    assert.equal(h.headers['transfer-encoding'], undefined, 'chunked: 0.9.75 then sends a last chunk');
+    // its end is the close, and nothing follows the header section
+    assert.deepEqual(h.headers.connection, ['close']);
+    assert.equal(h.rest, '');
+    assert.ok(r.closed);
+  });
+
+  test('a page revalidated with If-Modified-Since: Content-Length is the file\'s', async () => {
+    const ok = await fetch(`${srv.base}/`);
+    const modified = ok.headers.get('last-modified');
+    const len200 = (await ok.arrayBuffer()).byteLength;
+    const r = await exchange(srv.port,
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nIf-Modified-Since: ${modified}\r\n\r\n` +
+      'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    const h = head(r.text);
+    assert.equal(h.status, 304, h.line);
+    assert.deepEqual(h.headers['content-length'], [String(len200)]);
+    assert.match(h.rest, /^HTTP\/1\.1 200 /);
+  });
+});
