@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@ typedef struct cg_slot {
     socklen_t addrlen;
     double since;            /* the state's start (CLOCK_MONOTONIC s) */
     size_t bytes;            /* body bytes so far */
+    bool linger;             /* refused unread: drain before the close (cg_linger) */
 } cg_slot;
 
 static struct {
@@ -154,6 +156,25 @@ static cg_slot *slot_of(struct MHD_Connection *conn) {
     return ci ? ci->socket_context : NULL;
 }
 
+/* Read and drop what the client still sends, until it closes, an error, or
+ * CG_LINGER_MS in all (called in the connection's own thread, after
+ * libmicrohttpd's shutdown(SHUT_WR) and before its close). */
+static void drain(int fd) {
+    char buf[16384];
+    double end = now_s() + CG_LINGER_MS / 1000.0;
+    for (;;) {
+        double left = end - now_s();
+        if (left <= 0) return;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return;
+        ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
+        if (n <= 0) return;
+    }
+}
+
 void cg_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
                enum MHD_ConnectionNotificationCode toe) {
     (void)cls;
@@ -183,7 +204,15 @@ void cg_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
         *socket_context = s;
     } else if (*socket_context) {
         cg_slot *s = *socket_context;
+        if (s->linger) {
+            /* the slot stays taken (the address's count) while it drains */
+            int fd = s->fd;
+            pthread_mutex_unlock(&G.mu);
+            drain(fd);
+            pthread_mutex_lock(&G.mu);
+        }
         s->state = CG_FREE;
+        s->linger = false;
         G.open--;
         *socket_context = NULL;
     }
@@ -211,6 +240,14 @@ void cg_body_bytes(struct MHD_Connection *conn, size_t n) {
     if (!s) return;
     pthread_mutex_lock(&G.mu);
     s->bytes += n;
+    pthread_mutex_unlock(&G.mu);
+}
+
+void cg_linger(struct MHD_Connection *conn) {
+    cg_slot *s = slot_of(conn);
+    if (!s) return;
+    pthread_mutex_lock(&G.mu);
+    if (s->state != CG_FREE) s->linger = true;
     pthread_mutex_unlock(&G.mu);
 }
 

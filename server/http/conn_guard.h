@@ -39,6 +39,7 @@
 #define CG_DEFAULT_MIN_RATE 1024      /* bytes per second */
 #define CG_TICK_MS 200
 #define CG_RESERVE_PER_IP 4
+#define CG_LINGER_MS 2000
 
 typedef struct cg_config {
     unsigned header_s;       /* 0: CG_DEFAULT_HEADER_S */
@@ -56,6 +57,13 @@ void cg_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 /* A request's headers are complete; a body follows or not. */
 void cg_headers_done(struct MHD_Connection *conn, bool body_coming);
 void cg_body_bytes(struct MHD_Connection *conn, size_t n);
+/* The request was refused before its body was read (its answer queued
+ * at the first callback, the connection to close): once libmicrohttpd has
+ * sent the answer and shut its write side, what the client still sends is
+ * read and dropped for up to CG_LINGER_MS, or until it closes, before the
+ * socket is closed (RFC 9112 9.6: a close with unread bytes sends a reset,
+ * which can destroy the answer in the client's buffers before it is read). */
+void cg_linger(struct MHD_Connection *conn);
 /* The body is in: handled and answered from now on (no deadline). */
 void cg_handling(struct MHD_Connection *conn);
 /* The request is done: the next one's header deadline starts now. */

@@ -68,8 +68,6 @@ typedef struct conn_state {
     size_t discarded;            /* bytes dropped past the cap, or of a refused request */
     bool body_coming;            /* Content-Length > 0 or chunked */
     bool drop_body;              /* a GET's body: read, not kept */
-    int deferred, deferred_retry;/* a refusal answered once the body is read */
-    char deferred_msg[512];
     char allow[64];              /* a 405's Allow: the methods the path takes */
     int io_errno;                /* why a body could not be kept (io_error) */
     bool too_large, answered, counted_body, trim, io_error;
@@ -876,12 +874,13 @@ static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
-/* Check a request from its headers. Returns MHD_YES with cs->answered set
- * when it was refused (the answer is queued), MHD_YES otherwise. */
-/* Refuse a request from its headers. When a body (within the cap) is still
- * to come, the answer waits until that body has been read and dropped: a
- * client still sending it then reads the answer, where closing under it
- * would give it a broken pipe instead. Otherwise it goes at once. */
+/* Refuse a request from its headers: the answer is queued at once, before
+ * any of the body is read (libmicrohttpd then reads none of it, and sends
+ * no "100 Continue" to a client that waits for one), and the connection
+ * closes after it. Reading a refused body first let a slow client that
+ * sent no token hold a connection, and its thread, for as long as its
+ * body took. What a client sent of its body before it read the answer is
+ * drained on the close (cg_linger), so it reads the answer, not a reset. */
 static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int status, int retry,
                               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int status, int retry,
@@ -891,12 +890,7 @@ static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int s
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (cs->body_coming) {
-        cs->deferred = status;
-        cs->deferred_retry = retry;
-        snprintf(cs->deferred_msg, sizeof cs->deferred_msg, "%s", msg);
-        return MHD_YES;
-    }
+    if (cs->body_coming) cg_linger(conn);
     return send_error_ex(conn, cs, status, true, retry, "%s", msg);
 }
 
@@ -968,10 +962,12 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
         char *end;
         errno = 0;
         clen = strtoull(cl, &end, 10);
-        if (errno || *end || cl[0] == '-' || !cl[0] || clen > cs->limit)
+        if (errno || *end || cl[0] == '-' || !cl[0] || clen > cs->limit) {
+            cg_linger(conn);
             return send_error_ex(conn, cs, 413, true, 0,
                                  "request body of %.30s bytes is over the %zu MiB limit", cl,
                                  cs->limit >> 20);
+        }
     }
     cs->body_coming = te || clen > 0;
     cs->drop_body = read_only;
@@ -1084,10 +1080,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         size_t n = *upload_data_size;
         *upload_data_size = 0;
         cg_body_bytes(conn, n);
-        if (cs->too_large || cs->deferred || cs->drop_body) {
-            /* libmicrohttpd 0.9.75 cannot answer before the body has been
-             * read: the rest is read and dropped (no memory, no disk), the
-             * 413 follows; a client that sends on past twice the cap is cut off */
+        if (cs->too_large || cs->drop_body) {
+            /* a body found too big as it arrives (chunked), or a GET's:
+             * the rest is read and dropped (no memory, no disk), the 413
+             * follows; a client that sends on past twice the cap is cut off */
             cs->discarded += n;
             return cs->discarded > cs->limit ? MHD_NO : MHD_YES;
         }
@@ -1118,9 +1114,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (cs->answered) return MHD_YES;
     cg_handling(conn);
     body_done(cs);
-    if (cs->deferred)
-        return send_error_ex(conn, cs, cs->deferred, false, cs->deferred_retry, "%s",
-                             cs->deferred_msg);
     if (cs->too_large)
         return send_error_ex(conn, cs, 413, true, 0, "request body over the %zu MiB limit",
                              cs->limit >> 20);

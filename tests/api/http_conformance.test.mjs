@@ -119,3 +119,43 @@ describe('304 Not Modified (RFC 9110 8.6, 15.4.5)', () => {
     assert.match(h.rest, /^HTTP\/1\.1 200 /);
   });
 });
+
+describe('a write refused from its headers is answered before its body is read', () => {
+  // the refusal waited for the whole body (read and dropped), so a client
+  // without the token that sent its headers and then its body slowly, or
+  // not at all, held a connection and its thread; with Expect:
+  // 100-continue the server even asked for the body it was going to refuse
+  let tok;
+  before(async () => { tok = await serve([], { env: { SCHEDLAB_TOKEN: 's3cret' } }); });
+  after(async () => { await tok.stop(); });
+
+  const big = 'Content-Length: 100000000\r\n';
+  for (const [what, request, status] of [
+    ['no token', `POST /api/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n${big}\r\n`, 401],
+    ['a wrong token', `POST /api/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer nope\r\nContent-Type: application/octet-stream\r\n${big}\r\n`, 401],
+    ['no token, Expect: 100-continue', `POST /api/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nExpect: 100-continue\r\n${big}\r\n`, 401],
+    ['a foreign Origin', `POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\nAuthorization: Bearer s3cret\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n`, 403],
+    ['a Content-Type not JSON', `POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer s3cret\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n`, 415],
+  ]) {
+    test(`${what}: ${status} at once, no body sent, the connection closed`, async () => {
+      const r = await exchange(tok.port, request, 3000);
+      assert.ok(r.ms !== null, `no answer within 3 s: ${JSON.stringify(r.text)}`);
+      const h = head(r.text);
+      // the final answer first: no "100 Continue" for a body that is refused
+      assert.equal(h.status, status, h.line);
+      assert.ok(r.ms < 1000, `answered after ${r.ms} ms`);
+      assert.deepEqual(h.headers.connection, ['close']);
+      assert.ok(r.closed && r.closeMs < 1000, `closed: ${r.closed} after ${r.closeMs} ms`);
+    });
+  }
+
+  test('a client that sent its small body before reading gets the refusal, not a reset', async () => {
+    for (let i = 0; i < 20; i++) {
+      const r = await fetch(`${tok.base}/api/experiments`, {
+        method: 'POST', body: JSON.stringify({ name: 'x'.repeat(60000) }), headers: { 'Content-Type': 'application/json' },
+      });
+      assert.equal(r.status, 401);
+      assert.match((await r.json()).error, /needs a token for writes/);
+    }
+  });
+});
