@@ -69,6 +69,8 @@ typedef struct conn_state {
     bool body_coming;            /* Content-Length > 0 or chunked */
     bool drop_body;              /* a GET's body: read, not kept */
     char allow[64];              /* a 405's Allow: the methods the path takes */
+    const char *path;            /* the target's path: the URL's, or an absolute form's */
+    char authority[256];         /* an absolute-form target's host[:port], else "" */
     int io_errno;                /* why a body could not be kept (io_error) */
     bool too_large, answered, counted_body, trim, io_error;
 } conn_state;
@@ -926,6 +928,40 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
     return MHD_YES;
 }
 
+/* The request target (RFC 9112 3.2): the origin form (/path) as it is; the
+ * absolute form (http://host[:port]/path, 3.2.2: a server MUST accept it)
+ * as its path, its authority kept in cs->authority; the asterisk form
+ * ("*") for OPTIONS. 0, or -1 with the reason in `why`. */
+static int read_target(conn_state *cs, const char *url, const char *method, char *why,
+                       size_t n) {
+    cs->authority[0] = '\0';
+    cs->path = url;
+    if (url[0] == '/') return 0;
+    if (strcmp(url, "*") == 0) {
+        if (strcmp(method, "OPTIONS") == 0) return 0;
+        snprintf(why, n, "the request target \"*\" is only for OPTIONS");
+        return -1;
+    }
+    size_t sl = strncasecmp(url, "http://", 7) == 0 ? 7 : strncasecmp(url, "https://", 8) == 0 ? 8 : 0;
+    if (!sl) {
+        snprintf(why, n, "the request target \"%.100s\" is neither a path (/...) nor an absolute "
+                 "http URL", url);
+        return -1;
+    }
+    const char *a = url + sl, *slash = strchr(a, '/');
+    size_t al = slash ? (size_t)(slash - a) : strlen(a);
+    /* userinfo (user@host) is deprecated and a phishing device (RFC 9110 4.2.4) */
+    if (al == 0 || al >= sizeof cs->authority || memchr(a, '@', al)) {
+        snprintf(why, n, "the request target \"%.100s\" names no host, or a user, or too long a one",
+                 url);
+        return -1;
+    }
+    memcpy(cs->authority, a, al);
+    cs->authority[al] = '\0';
+    cs->path = slash ? slash : "/";
+    return 0;
+}
+
 static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn_state *cs,
                              const char *url, const char *method) {
     /* framing first: with it in doubt, nothing after the headers can be trusted */
@@ -947,6 +983,12 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
     if (te && cl)
         return send_error_ex(conn, cs, 400, true, 0,
                              "a request may not have both Content-Length and Transfer-Encoding");
+    char why[256];
+    if (read_target(cs, url, method, why, sizeof why)) {
+        if (te || cl) cg_linger(conn);
+        return send_error_ex(conn, cs, 400, true, 0, "%s", why);
+    }
+    url = cs->path;
     bool head = strcmp(method, "HEAD") == 0;
     bool read_only = head || strcmp(method, "GET") == 0;
     const char *m = head ? "GET" : method;
@@ -974,7 +1016,10 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
 
     if (atomic_load(&srv->stopping) || (!read_only && atomic_load(&srv->no_writes)))
         return refuse(conn, cs, 503, 5, "the server is stopping; try again shortly");
-    const char *host = header(conn, MHD_HTTP_HEADER_HOST);
+    /* a Host, or an absolute-form target's authority (RFC 9112 3.2.2: it,
+     * not the Host header, names the server), that names another server:
+     * 421, a browser misled by DNS rebinding (issue 16) */
+    const char *host = cs->authority[0] ? cs->authority : header(conn, MHD_HTTP_HEADER_HOST);
     if (!host_allowed(srv, host))
         return refuse(conn, cs, 421, 0,
                       "Host \"%.100s\" is not a name this server answers to (it answers IP "
@@ -1069,6 +1114,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         cs = calloc(1, sizeof *cs);
         if (!cs) return MHD_NO;
         cs->srv = srv;
+        cs->path = url;   /* read_target's, once guard has read it */
         *con_cls = cs;
         atomic_fetch_add(&srv->inflight, 1);
         enum MHD_Result g = guard(srv, conn, cs, url, method);
@@ -1126,12 +1172,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
          * answer names none), so whoever runs it sees why uploads fail */
         const char *why = cs->io_errno ? strerror(cs->io_errno) : "out of memory";
         fprintf(stderr, "schedlab: %s %s -> 503: cannot keep the request body in %s (TMPDIR): %s\n",
-                method, url, srv->tmp_dir, why);
+                method, cs->path, srv->tmp_dir, why);
         return send_error_ex(conn, cs, 503, true, 10,
                              "cannot keep the request body in the server's temporary folder: %s",
                              why);
     }
-    return dispatch(srv, conn, url, method, cs);
+    return dispatch(srv, conn, cs->path, method, cs);
 }
 
 #ifdef __GLIBC__

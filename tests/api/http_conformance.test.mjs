@@ -159,3 +159,48 @@ describe('a write refused from its headers is answered before its body is read',
     }
   });
 });
+
+describe('the absolute-form target (RFC 9112 3.2.2)', () => {
+  // "a server MUST accept the absolute-form in requests"; its authority,
+  // not the Host header, names the server
+  const get = (target, host, version = '1.1') =>
+    `GET ${target} HTTP/${version}\r\n${host === null ? '' : `Host: ${host}\r\n`}Connection: close\r\n\r\n`;
+
+  test('http://ADDRESS:PORT/api/health is routed as /api/health', async () => {
+    const h = head((await exchange(srv.port, get(`http://127.0.0.1:${srv.port}/api/health`, `127.0.0.1:${srv.port}`))).text);
+    assert.equal(h.status, 200, h.line);
+    assert.equal(JSON.parse(h.rest).status, 'ok');
+  });
+
+  test('its query is read; scheme and host in any case; no path is /', async () => {
+    const { body } = await json(`${srv.base}/api/experiments`);
+    const slug = body.experiments[0].slug;
+    const h = head((await exchange(srv.port, get(`HTTP://LocalHost:${srv.port}/api/experiments/${slug}?scenario=0`, '127.0.0.1'))).text);
+    assert.equal(h.status, 200, h.line);
+    const e = JSON.parse(h.rest);
+    assert.equal(e.slug, slug);
+    assert.ok(!('scenario' in e), '?scenario=0 was not read');
+    const root = head((await exchange(srv.port, get('http://127.0.0.1', '127.0.0.1'))).text);
+    assert.equal(root.status, 200, root.line);
+    assert.match(root.headers['content-type'][0], /^text\/html/);
+  });
+
+  test('the authority decides, not Host: another server\'s is 421, ours with any Host is answered', async () => {
+    const evil = head((await exchange(srv.port, get('http://evil.example/api/health', '127.0.0.1'))).text);
+    assert.equal(evil.status, 421, evil.line);
+    assert.match(evil.rest, /evil\.example/);
+    const ours = head((await exchange(srv.port, get(`http://127.0.0.1:${srv.port}/api/health`, 'evil.example'))).text);
+    assert.equal(ours.status, 200, ours.line);
+    // HTTP/1.0 had no Host: the authority is enough
+    const old = head((await exchange(srv.port, get('http://127.0.0.1/api/health', null, '1.0'))).text);
+    assert.equal(old.status, 200, old.line);
+  });
+
+  test('a user in the authority, another scheme, or a target that is no path is 400', async () => {
+    for (const target of ['http://u@127.0.0.1/api/health', 'ftp://127.0.0.1/api/health', 'api/health', 'http:///api/health']) {
+      const h = head((await exchange(srv.port, get(target, '127.0.0.1'))).text);
+      assert.equal(h.status, 400, `${target}: ${h.line}`);
+      assert.match(h.rest, /request target/);
+    }
+  });
+});
