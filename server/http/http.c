@@ -901,7 +901,7 @@ static enum MHD_Result refuse(struct MHD_Connection *conn, conn_state *cs, int s
  * chunked" under a name with a space in it, where it is ignored -- a proxy
  * reading them otherwise would frame the request differently. */
 typedef struct framing {
-    int content_length, transfer_encoding;
+    int content_length, transfer_encoding, host;
     char bad_name[64];           /* a header name that is not an RFC 9110 token */
 } framing;
 
@@ -925,6 +925,7 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
     if (!f->bad_name[0] && key_size == 0) snprintf(f->bad_name, sizeof f->bad_name, "(empty)");
     if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) f->content_length++;
     if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) f->transfer_encoding++;
+    if (strcasecmp(key, MHD_HTTP_HEADER_HOST) == 0) f->host++;
     return MHD_YES;
 }
 
@@ -963,7 +964,7 @@ static int read_target(conn_state *cs, const char *url, const char *method, char
 }
 
 static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn_state *cs,
-                             const char *url, const char *method) {
+                             const char *url, const char *method, const char *version) {
     /* framing first: with it in doubt, nothing after the headers can be trusted */
     framing fr = {0};
     MHD_get_connection_values_n(conn, MHD_HEADER_KIND, count_framing, &fr);
@@ -1016,6 +1017,17 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
 
     if (atomic_load(&srv->stopping) || (!read_only && atomic_load(&srv->no_writes)))
         return refuse(conn, cs, 503, 5, "the server is stopping; try again shortly");
+    /* RFC 9112 3.2: an HTTP/1.1 request without a Host header, or any with
+     * more than one, is a 400 (an absolute-form target does not stand in for
+     * it in HTTP/1.1); HTTP/1.0 had no Host, so there the absolute form's
+     * authority names the server alone, and an origin form without Host
+     * names none: a 400 too (RFC 9110 7.2: a client sends one) */
+    bool http10 = version && strcmp(version, MHD_HTTP_VERSION_1_0) == 0;
+    if (fr.host > 1 || (fr.host == 0 && !(http10 && cs->authority[0])))
+        return refuse(conn, cs, 400, 0, "%s",
+                      fr.host ? "a request may have one Host header, not several"
+                              : "the request has no Host header: name the server in one "
+                                "(RFC 9112 3.2)");
     /* a Host, or an absolute-form target's authority (RFC 9112 3.2.2: it,
      * not the Host header, names the server), that names another server:
      * 421, a browser misled by DNS rebinding (issue 16) */
@@ -1107,7 +1119,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size,
                                   void **con_cls) {
-    (void)version;
     http_server *srv = cls;
     conn_state *cs = *con_cls;
     if (!cs) {
@@ -1117,7 +1128,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         cs->path = url;   /* read_target's, once guard has read it */
         *con_cls = cs;
         atomic_fetch_add(&srv->inflight, 1);
-        enum MHD_Result g = guard(srv, conn, cs, url, method);
+        enum MHD_Result g = guard(srv, conn, cs, url, method, version);
         /* the header deadline is met; a body now has its minimum rate */
         cg_headers_done(conn, cs->body_coming && !cs->answered);
         return g;

@@ -160,6 +160,28 @@ describe('a write refused from its headers is answered before its body is read',
   });
 });
 
+describe('Host (RFC 9112 3.2)', () => {
+  // a missing Host is a malformed request (400), not a misdirected one:
+  // 421 stays for a Host naming another server (DNS rebinding, issue 16)
+  test('an HTTP/1.1 request without Host, or with two, is 400; an HTTP/1.0 one without Host too', async () => {
+    for (const request of [
+      'GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n',
+      'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
+      'GET /api/health HTTP/1.0\r\n\r\n',
+      'POST /api/experiments HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    ]) {
+      const h = head((await exchange(srv.port, request)).text);
+      assert.equal(h.status, 400, `${JSON.stringify(request)}: ${h.line}`);
+      assert.match(h.rest, /Host header/);
+    }
+  });
+
+  test('a Host naming another server is still 421', async () => {
+    const h = head((await exchange(srv.port, 'GET /api/health HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n')).text);
+    assert.equal(h.status, 421, h.line);
+  });
+});
+
 describe('the absolute-form target (RFC 9112 3.2.2)', () => {
   // "a server MUST accept the absolute-form in requests"; its authority,
   // not the Host header, names the server
