@@ -73,6 +73,7 @@ typedef struct conn_state {
     char authority[256];         /* an absolute-form target's host[:port], else "" */
     int io_errno;                /* why a body could not be kept (io_error) */
     bool too_large, answered, counted_body, trim, io_error;
+    bool head_streamed;          /* a HEAD of a streamed answer: no length to give */
 } conn_state;
 
 /* ---- bodies --------------------------------------------------------------------- */
@@ -401,7 +402,8 @@ bool http_etag_fresh(const http_request *req, const char *etag) {
     return req->conn && etag_fresh(req->conn, etag);   /* no connection: a handler called directly */
 }
 
-/* A 304's body reader: never called (MHD sends no body with a 304). */
+/* The body reader of a 304 or a HEAD answer: never called (MHD sends no
+ * body with either). */
 static ssize_t no_body_read(void *cls, uint64_t pos, char *buf, size_t max) {
     (void)cls;
     (void)pos;
@@ -410,21 +412,23 @@ static ssize_t no_body_read(void *cls, uint64_t pos, char *buf, size_t max) {
     return MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
-/* A 304 standing for a 200 of `len200` bytes. libmicrohttpd 0.9.75 writes a
- * Content-Length into a 304 whenever the response's size is known (its
- * build_header_response: is_reply_body_headers_needed() is true for 304;
- * MHD_add_response_header refuses one of ours), and an unknown size gives
- * "Transfer-Encoding: chunked" instead: it leaves both out only by closing
- * the connection. So the size is the 200's where it is known, the one value
- * RFC 9110 8.6 allows in a 304 (15.4.5: the 304 stands for the 200);
- * "Content-Length: 0" said the representation was empty. */
-static struct MHD_Response *not_modified(uint64_t len200) {
+/* A body-less answer (a 304, or a HEAD's) standing for a 200 of `len200`
+ * bytes. libmicrohttpd 0.9.75 writes a Content-Length into either whenever
+ * the response's size is known (its build_header_response:
+ * is_reply_body_headers_needed() is true for them; MHD_add_response_header
+ * refuses one of ours), and an unknown size gives "Transfer-Encoding:
+ * chunked" instead: it leaves both out only by closing the connection. So
+ * the size is the 200's where it is known, the one value RFC 9110 8.6
+ * allows in a 304 or a HEAD answer (15.4.5: the 304 stands for the 200;
+ * 9.3.2: HEAD has the GET's fields); "Content-Length: 0" said the
+ * representation was empty. */
+static struct MHD_Response *no_body(uint64_t len200) {
     struct MHD_Response *r =
         MHD_create_response_from_callback(len200, 4096, no_body_read, NULL, NULL);
-    /* a length unknown (the handler built no body): "chunked" would have
-     * 0.9.75 send a last chunk, "0\r\n\r\n", after the 304 -- read as the
-     * start of the next answer; without both headers the end of the 304 is
-     * the connection's close */
+    /* a length unknown (the handler built no body, or streams it): "chunked"
+     * would have 0.9.75 send a last chunk, "0\r\n\r\n", after the header
+     * section -- read as the start of the next answer; without both headers
+     * the end of the answer is the connection's close */
     if (r && len200 == MHD_SIZE_UNKNOWN &&
         MHD_set_response_options(r, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END) != MHD_YES) {
         MHD_destroy_response(r);
@@ -477,8 +481,8 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
         return send_response(conn, cs, &busy, close_conn);
     }
     struct MHD_Response *r;
-    if (fresh) {
-        r = not_modified(len200);
+    if (fresh || (cs && cs->head_streamed)) {
+        r = no_body(fresh ? len200 : MHD_SIZE_UNKNOWN);
         if (!r) return MHD_NO;
     } else if (res->stream) {
         /* built as it is sent: no Content-Length, chunked (http_set_stream) */
@@ -641,7 +645,7 @@ static enum MHD_Result serve_file(http_server *srv, struct MHD_Connection *conn,
     unsigned status;
     if (ims && strcmp(ims, modified) == 0 && !shell404) {
         close(fd);
-        r = not_modified((uint64_t)st.st_size);
+        r = no_body((uint64_t)st.st_size);
         status = MHD_HTTP_NOT_MODIFIED;
     } else {
         r = MHD_create_response_from_fd64((uint64_t)st.st_size, fd);   /* MHD closes fd */
@@ -755,7 +759,10 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
         /* HEAD: the headers of the GET, no body. libmicrohttpd leaves out a
          * buffered body itself but still sends the chunks of a callback
          * (streamed) one, which a client reads as the next response. */
-        if (head) drop_stream(&res);
+        if (head && res.stream) {
+            drop_stream(&res);
+            cs->head_streamed = true;   /* its length is the stream's: unknown */
+        }
         if (res.status >= 500)
             fprintf(stderr, "schedlab: %s %s -> %d %.*s\n", method, url, res.status,
                     (int)(res.len < 300 ? res.len : 300), res.body ? res.body : "");

@@ -226,3 +226,45 @@ describe('the absolute-form target (RFC 9112 3.2.2)', () => {
     }
   });
 });
+
+describe('HEAD (RFC 9110 9.3.2, 8.6)', () => {
+  // HEAD has the GET's header fields; a Content-Length only when it is the
+  // GET's: a streamed export (chunked) said "Content-Length: 0"
+  async function fields(path, method) {
+    const r = await exchange(srv.port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    const h = head(r.text);
+    delete h.headers.date;
+    return h;
+  }
+
+  test('every API route and page: the GET\'s status and fields, no body', async () => {
+    const run = await someRun();
+    const { body } = await json(`${srv.base}/api/experiments`);
+    for (const path of ['/api/health', '/api/experiments', `/api/experiments/${body.experiments[0].slug}`,
+      `/api/runs/${run}`, `/api/runs/${run}/blocks`, `/api/runs/${run}/kernels`, '/api/capabilities',
+      '/api/presets', '/api/runs/nosuchrun', `/api/runs/${run}/export`, `/api/runs/${run}/export?format=chrome`, '/']) {
+      const g = await fields(path, 'GET'), h = await fields(path, 'HEAD');
+      assert.equal(h.status, g.status, path);
+      assert.equal(h.rest, '', `${path}: HEAD sent a body`);
+      const gl = g.headers['content-length'], hl = h.headers['content-length'];
+      if (gl) assert.deepEqual(hl, gl, `${path}: Content-Length`);
+      else assert.equal(hl, undefined, `${path}: HEAD has Content-Length ${hl}, the GET none`);
+      // the rest as the GET's; chunked framing is the GET body's own
+      for (const k of Object.keys(g.headers)) {
+        if (k === 'transfer-encoding' || k === 'content-length') continue;
+        assert.deepEqual(h.headers[k], g.headers[k], `${path}: ${k}`);
+      }
+    }
+  });
+
+  test('after a HEAD of a streamed answer nothing but the next answer comes', async () => {
+    const run = await someRun();
+    const r = await exchange(srv.port, `HEAD /api/runs/${run}/export HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n` +
+      'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    const h = head(r.text);
+    assert.equal(h.status, 200);
+    // either the connection closes after the HEAD (no length to give) or
+    // the next answer follows at once; never a chunk of the export
+    assert.ok(h.rest === '' || h.rest.startsWith('HTTP/1.1 200 '), JSON.stringify(h.rest.slice(0, 80)));
+  });
+});
