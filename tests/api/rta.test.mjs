@@ -62,6 +62,23 @@ test('rta: given GPU priorities are analysed as §6.4 says (D-based jitter)', ()
   assert.deepEqual(wcrts(out.analyses.gcaps_suspend), { tau1: 26 * MS, tau2: 75 * MS, tau3: 187 * MS, tau4: 143 * MS });
 });
 
+test('rta: the shipped Example 2 / Fig. 5 scenarios are Table 2 as the analysis reads it: (a) fails, (b) passes', () => {
+  // Fig. 5(a) "RT test failed", (b) "RT test passed" (§5.3): the scenarios
+  // the simulator runs (test_gcaps_example2.c) are the taskset above, and
+  // (b) its GPU priorities tau1 > tau2 > tau4 > tau3, answer for answer
+  const a = cli(['rta', join(repo, 'scenarios/gcaps-example2-fig5a.json')]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(a.stdout, cli(['rta', file('t2.json', TABLE2)]).stdout);
+  assert.equal(JSON.parse(a.stdout).analyses.gcaps_suspend.tasks.tau4.wcrt, null);
+  const t = structuredClone(TABLE2);
+  [4, 3, 1, 2].forEach((g, i) => { t.tasks[i].gpu_priority = g; });
+  const b = cli(['rta', join(repo, 'scenarios/gcaps-example2-fig5b.json')]);
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(b.stdout, cli(['rta', file('t2b.json', t)]).stdout);
+  assert.deepEqual(wcrts(JSON.parse(b.stdout).analyses.gcaps_suspend),
+    { tau1: 26 * MS, tau2: 75 * MS, tau3: 187 * MS, tau4: 143 * MS });
+});
+
 test('rta: a scenario with tasks gives the same analysis as the taskset', () => {
   const seg = (t) => {
     const out = [];

@@ -35,6 +35,8 @@ static const char *const shipped[] = {
     "gcaps-counterexample-f.json",      /* ditto (and the corrected bound before K7) */
     "gcaps-counterexample-g.json",      /* ditto (and the corrected bound before K8) */
     "gcaps-counterexample-h.json",      /* ditto (and the corrected bound before K9) */
+    "gcaps-example2-fig5a.json",        /* Example 2 / Fig. 5: test_gcaps_example2.c */
+    "gcaps-example2-fig5b.json",        /* ditto */
     "h100-basic-rules.json",            /* h100: checked against the recordings in test_h100_recordings.c */
     "h100-most-room.json",              /* ditto */
     "h100-priority.json",               /* ditto */
