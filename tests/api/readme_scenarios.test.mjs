@@ -285,6 +285,20 @@ test('the GCAPS rows: MORTs and the bounds they break', () => {
     `\`-h\` (FMLP+ suspend): ${ms(mort(sim(h), 'l'))} against ${bound(h, 'fmlp_suspend', 'printed', 'l')} and ${bound(h, 'fmlp_suspend', 'corrected', 'l')}`]);
 });
 
+test('the GCAPS Example 2 rows: where tau4 loses the GPU, when its kernel and its job end', () => {
+  const a = sim('gcaps-example2-fig5a'), b = sim('gcaps-example2-fig5b');
+  const end = (t, task) => t.jobs.find((j) => j.task === task && j.job === 0).end;
+  const k4 = a.k['tau4#0'];
+  const b0 = a.blocks.findIndex((x) => x.kernel === k4.id && x.index === 0);
+  const lost = Math.min(...a.pauses.filter((p) => p.block === b0).map((p) => p.start));
+  const miss = end(a, 'tau4') > 200e6;
+  assert.ok(miss && end(b, 'tau4') <= 200e6, 'tau4 misses under (a), meets under (b)');
+  const verdict = (name) => JSON.parse(cli(['rta', scenario(name)]).stdout).analyses.gcaps_suspend.schedulable;
+  assert.deepEqual([verdict('gcaps-example2-fig5a'), verdict('gcaps-example2-fig5b')], [false, true]);
+  quotes('gcaps-example2-fig5a', [`τ3 takes the GPU from τ4 at ${ms(lost)} ms, τ4's kernel ends at ${ms(k4.end)} ms`,
+    `τ4 ends at ${ms(end(a, 'tau4'))} ms, past its 200 ms deadline`, `τ4 ends at ${ms(end(b, 'tau4'))} ms;`]);
+});
+
 test('the h100 rows: waves, start times and SMs', () => {
   // SMs in order, a run of three or more consecutive ones written a–b
   const compact = (sms) => {
