@@ -175,14 +175,28 @@ void db_give_up_waits_after(int ms) {
     if (at < atomic_load(&give_up_at)) atomic_store(&give_up_at, at);
 }
 
-/* SQLite's busy handler: wait DB_BUSY_TIMEOUT_MS in steps of 10 ms, as
+/* How long a wait for another connection's lock lasts: DB_BUSY_TIMEOUT_MS,
+ * or SCHEDLAB_TEST_BUSY_MS (tests only, db.h) when set to a positive number. */
+static long long busy_limit_ms(void) {
+    static _Atomic long long limit;   /* 0: not read yet */
+    long long l = atomic_load(&limit);
+    if (l) return l;
+    const char *env = getenv("SCHEDLAB_TEST_BUSY_MS");
+    char *end = NULL;
+    l = env && *env ? strtoll(env, &end, 10) : 0;
+    if (l <= 0 || (end && *end)) l = DB_BUSY_TIMEOUT_MS;
+    atomic_store(&limit, l);
+    return l;
+}
+
+/* SQLite's busy handler: wait busy_limit_ms() in steps of 10 ms, as
  * sqlite3_busy_timeout did, but give up at give_up_at (a stopping server;
  * sqlite3_busy_timeout held a request, and the process, for the whole 30 s) */
 static int busy_wait(void *arg, int count) {
     db *d = arg;
     long long now = mono_ms();
     if (count == 0) d->wait_since_ms = now;
-    if (now - d->wait_since_ms >= DB_BUSY_TIMEOUT_MS || now >= atomic_load(&give_up_at)) return 0;
+    if (now - d->wait_since_ms >= busy_limit_ms() || now >= atomic_load(&give_up_at)) return 0;
     struct timespec ts = {0, 10 * 1000 * 1000};
     nanosleep(&ts, NULL);
     return 1;
@@ -273,7 +287,7 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
             break;
         bool busy = err && (strstr(err, "database is locked") || strstr(err, "database is busy") ||
                             strstr(err, "database table is locked"));
-        if (!busy || waited >= DB_BUSY_TIMEOUT_MS || mono_ms() >= atomic_load(&give_up_at)) {
+        if (!busy || waited >= busy_limit_ms() || mono_ms() >= atomic_load(&give_up_at)) {
             int prim = sqlite3_extended_errcode(d->h) & 0xff;
             if (prim == SQLITE_CANTOPEN || prim == SQLITE_READONLY)
                 readonly_message(path, err, errlen);

@@ -13,7 +13,11 @@
  * pool guarantees (a worker takes a connection for one request and gives it
  * back). SQLite's own per-call mutex would cost ~8% of a bulk store for no
  * protection we need. WAL lets readers run beside the one writer; writers
- * wait up to DB_BUSY_TIMEOUT_MS.
+ * wait up to DB_BUSY_TIMEOUT_MS for another connection's lock (within
+ * `serve`, writers take the store's write lock first, server/app/store.h,
+ * so this wait is for another process). SCHEDLAB_TEST_BUSY_MS=N (tests
+ * only: tests/api/write_queue.test.mjs) makes that wait N ms, so a test can
+ * hold the lock past it without waiting 30 s.
  *
  * Errors: functions return 0, DB_NOT_FOUND (-2) when the slug names nothing,
  * or -1 with one line in `err` naming the database file, the place (table,

@@ -91,6 +91,23 @@ static void unlock_writes(void) {
 
 bool store_writing(void) { return atomic_load(&writing); }
 
+int store_write(db *d, const store_ctl *ctl, store_write_fn fn, void *arg, char *err,
+                size_t errlen) {
+    int rc = lock_writes(ctl, err, errlen);
+    if (rc) return rc;
+    if ((rc = db_begin(d, err, errlen)) == 0) {
+        rc = fn(d, arg, err, errlen);
+        if (rc == 0 && cancelled(ctl)) {
+            snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+            rc = STORE_ABORTED;
+        }
+        if (rc == 0) rc = db_commit(d, err, errlen);
+        if (rc) db_rollback(d);
+    }
+    unlock_writes();
+    return rc;
+}
+
 /* ---- simulated blocks through a temporary file ----------------------------------- */
 
 static FILE *spill_open(void) {
@@ -315,6 +332,10 @@ static int scenario_into(db *d, const char *text, size_t len, const char *file,
         json_array_append_new(runs, json_pack("{s:s, s:o}", "run", run, "name",
                                               tj_string(scn_run_name(s, i))));
     }
+    rc = -1;
+    if (ctl && ctl->with_runs &&
+        (rc = ctl->with_runs(d, slug, runs, ctl->with_runs_user, err, errlen)) != 0)
+        goto rollback;
     rc = -1;
     if (cancelled(ctl)) {
         snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");

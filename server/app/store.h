@@ -77,6 +77,14 @@ typedef struct store_ctl {
     const char *description;   /* store_import*: the new experiment's description;
                                   NULL: "Imported from FILE (FORMAT)" */
     struct store_warnings *warnings; /* store_import*: may be NULL; filled on success */
+    /* store_scenario*: called in the write transaction once every run is
+     * stored, before the commit, with the experiment's slug and the runs
+     * ({"run", "name"}, borrowed; members may be added): what belongs with
+     * the runs (a replay's fidelity reports) is stored with them or, on a
+     * non-zero return (its err), nothing is. May be NULL. */
+    int (*with_runs)(db *d, const char *slug, json_t *runs, void *user, char *err,
+                     size_t errlen);
+    void *with_runs_user;
 } store_ctl;
 
 /* What an import left out or guessed (importers.h imp_warn), as stored in
@@ -134,6 +142,18 @@ int store_import_ctl(db *d, const imp_file *files, size_t nfiles, const char *fo
  * order. Returns the number of files that failed (their first message in
  * err) or -1 when the folder cannot be read; *added counts new ones. */
 int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen);
+
+/* Run fn(d, arg) in one write transaction under the write lock, as every
+ * store above does: the lock waited for as ctl says (lock_ms, cancel; NULL:
+ * as long as it takes), so a result finished behind a long import is
+ * stored once the import is done instead of failing on SQLite's "database
+ * is locked" after DB_BUSY_TIMEOUT_MS (a sweep, a seeded sweep, a replay's
+ * reports). Committed when fn returns 0, else rolled back. Returns 0,
+ * fn's code, STORE_BUSY, STORE_ABORTED (cancelled while waiting or before
+ * the commit: nothing stored) or -1. */
+typedef int (*store_write_fn)(db *d, void *arg, char *err, size_t errlen);
+int store_write(db *d, const store_ctl *ctl, store_write_fn fn, void *arg, char *err,
+                size_t errlen);
 
 /* Whether a write transaction of this process is under way now. */
 bool store_writing(void);

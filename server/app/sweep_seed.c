@@ -9,6 +9,7 @@
 
 #include "../../db/sweep.h"
 #include "../../importers/jsonr.h"
+#include "store.h"
 #include "sweep.h"
 
 /* The sweeps of the default database, in the order they are computed
@@ -71,22 +72,33 @@ static bool stored_already(db *d, const char *name, char file[PATH_MAX]) {
     return db_has_scenario_file(d, file, &have, why, sizeof why) == 0 && have;
 }
 
+typedef struct once_arg {
+    const json_t *res;
+    const char *file;
+    bool have;
+} once_arg;
+
+static int once_fn(db *d, void *arg, char *err, size_t errlen) {
+    once_arg *o = arg;
+    char slug[DB_SLUG_SIZE];
+    int rc = db_has_scenario_file(d, o->file, &o->have, err, errlen);
+    if (rc == 0 && !o->have) rc = sweep_store_result(d, o->res, o->file, slug, err, errlen);
+    return rc;
+}
+
 /* res stored, marked with file, in one write transaction that looks again
  * first: another server seeding the same database meanwhile wins (as
  * store_seed's scenarios; tests/api/shared_machine.test.mjs, two servers
- * at once). *stored: this call stored it. */
+ * at once). *stored: this call stored it. The transaction is the store's
+ * (store_write), under its write lock as the scenarios are: a sweep
+ * computed while a job imports waits for the import, however long, where
+ * SQLite's busy wait gave up after 30 s and the sweep was lost until the
+ * next start. */
 static int store_once(db *d, const json_t *res, const char *file, bool *stored, char *err,
                       size_t errlen) {
-    bool have = false;
-    char slug[DB_SLUG_SIZE];
-    int rc = db_begin(d, err, errlen);
-    if (rc == 0) {
-        rc = db_has_scenario_file(d, file, &have, err, errlen);
-        if (rc == 0 && !have) rc = sweep_store_result(d, res, file, slug, err, errlen);
-        if (rc == 0) rc = db_commit(d, err, errlen);
-        else db_rollback(d);
-    }
-    *stored = rc == 0 && !have;
+    once_arg o = {.res = res, .file = file};
+    int rc = store_write(d, NULL, once_fn, &o, err, errlen);
+    *stored = rc == 0 && !o.have;
     return rc;
 }
 

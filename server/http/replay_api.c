@@ -79,6 +79,38 @@ static int report_one(db *d, const trace *m, const char *measured, const char *r
     return rc;
 }
 
+/* store_ctl.with_runs of a replay: every simulated run's report, in the
+ * transaction that stores the runs; each run gets its summary as
+ * "fidelity". */
+typedef struct reports_arg {
+    const trace *m;
+    const char *measured;
+    const replay_info *info;
+    const replay_heldout *held;
+    job_ctl *ctl;
+} reports_arg;
+
+static int store_reports(db *d, const char *slug, json_t *runs, void *user, char *err,
+                         size_t errlen) {
+    (void)slug;
+    reports_arg *ra = user;
+    size_t i;
+    json_t *r;
+    json_array_foreach(runs, i, r) {
+        const char *rs = json_string_value(json_object_get(r, "run"));
+        json_t *sum = NULL;
+        if (!rs) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (report_one(d, ra->m, ra->measured, rs, ra->info, ra->held, &sum, err, errlen) != 0)
+            return -1;
+        json_object_set_new(r, "fidelity", sum);
+        atomic_fetch_add(&ra->ctl->done, 1);
+    }
+    return 0;
+}
+
 void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, int *status,
                   json_t **result, char *err, size_t errlen) {
     struct { const char *run, *device; } jv = {run_id, device}, *j = &jv;
@@ -130,8 +162,13 @@ void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, i
     bool drop = m.blocks.n == 0 && blocks > REPLAY_KEEP_BLOCKS;
     atomic_store(&ctl->total, (drop ? 1 : 2) * blocks * (long long)nruns + (long long)nruns);
     char slug[DB_SLUG_SIZE];
+    /* the reports are stored in the runs' own transaction, under the
+     * store's write lock: stored after the runs' commit they waited for
+     * SQLite's lock and failed "database is locked" behind an import that
+     * took the write lock meanwhile, leaving the runs without reports */
+    reports_arg ra = {.m = &m, .measured = j->run, .info = &info, .held = &held, .ctl = ctl};
     store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1,
-                    .drop_blocks = drop};
+                    .drop_blocks = drop, .with_runs = store_reports, .with_runs_user = &ra};
     rc = store_scenario_ctl(d, text, strlen(text), "replay", NULL, &sc, slug, &runs, err, errlen);
     if (rc) {
         *status = rc == STORE_BAD_INPUT ? 400 : rc == STORE_ABORTED || rc == STORE_BUSY ? 503 : 500;
@@ -142,15 +179,8 @@ void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, i
     json_t *r;
     json_array_foreach(runs, i, r) {
         const char *rs = json_string_value(json_object_get(r, "run"));
-        json_t *sum = NULL;
-        if (!rs || report_one(d, &m, j->run, rs, &info, &held, &sum, err, errlen) != 0) {
-            *status = 500;
-            goto done;
-        }
-        json_object_set_new(r, "fidelity", sum);
         if (len < sizeof compare)
             len += (size_t)snprintf(compare + len, sizeof compare - len, ",%s", rs);
-        atomic_fetch_add(&ctl->done, 1);
     }
     *status = 201;
     *result = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s}", "slug", slug, "measured", j->run,

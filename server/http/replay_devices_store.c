@@ -36,11 +36,22 @@ static int store_merged(db *d, trace *t, const char *name, const char *tname, co
     return rc ? store_status(rc) : 0;
 }
 
+typedef struct report_arg {
+    const char *srun, *run, *text;
+} report_arg;
+
+static int report_fn(db *d, void *arg, char *err, size_t errlen) {
+    report_arg *r = arg;
+    return db_fidelity_store(d, r->srun, r->run, r->text, err, errlen);
+}
+
 /* Store report rep (taken) of simulated run srun against measured run
  * `run`, and append {run, name, fidelity: its summary} to runs. 0, or the
- * status with err. */
+ * status with err. The report goes through the store's write lock (sc's
+ * wait): in SQLite's busy wait it failed "database is locked" behind an
+ * import that had taken the lock since the run was stored. */
 static int store_report(db *d, const char *run, const char *srun, const char *name, json_t *rep,
-                        json_t *runs, char *err, size_t errlen) {
+                        json_t *runs, const store_ctl *sc, char *err, size_t errlen) {
     json_object_set_new(rep, "measured_run", json_string(run));
     json_object_set_new(rep, "simulated_run", json_string(srun));
     char *text = json_dumps(rep, JSON_COMPACT);
@@ -49,11 +60,12 @@ static int store_report(db *d, const char *run, const char *srun, const char *na
         snprintf(err, errlen, "out of memory writing the fidelity report");
         return 500;
     }
-    int rc = db_fidelity_store(d, srun, run, text, err, errlen);
+    report_arg ra = {.srun = srun, .run = run, .text = text};
+    int rc = store_write(d, sc, report_fn, &ra, err, errlen);
     free(text);
     if (rc) {
         json_decref(rep);
-        return 500;
+        return store_status(rc);
     }
     static const char *const keys[] = {"ok", "duration_error_median", "duration_error_p90",
                                        "start_error_median_share", "makespan_difference"};
@@ -123,7 +135,7 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
         goto drop;
     stored = true;   /* from here a failure takes the experiment back out */
     atomic_fetch_add(&ctl->done, 1);
-    *status = store_report(d, run, srun, base, rep, runs, err, errlen);
+    *status = store_report(d, run, srun, base, rep, runs, &sc, err, errlen);
     rep = NULL;
     if (*status) goto drop;
     atomic_fetch_add(&ctl->done, 1);
@@ -154,7 +166,7 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
                             json_pack("{s:b, s:s}", "done", 0, "why",
                                       "predicted GPU by GPU under the replay's own placement: "
                                       "see the first run's devices[].held_out"));
-        if ((*status = store_report(d, run, vrun, pn, vrep, runs, err, errlen))) goto drop;
+        if ((*status = store_report(d, run, vrun, pn, vrep, runs, &sc, err, errlen))) goto drop;
         if (cl < sizeof compare)
             cl += (size_t)snprintf(compare + cl, sizeof compare - cl, ",%s", vrun);
         atomic_fetch_add(&ctl->done, 1);

@@ -13,6 +13,7 @@
 #include "budget.h"
 #include "jobs.h"
 #include "../../importers/jsonr.h"
+#include "store.h"
 #include "sweep.h"
 #include "writes.h"
 
@@ -221,6 +222,16 @@ static db *job_db(api_ctx *a, char *err, size_t errlen) {
     return d;
 }
 
+typedef struct sw_store {
+    const json_t *res;
+    char slug[DB_SLUG_SIZE];
+} sw_store;
+
+static int sw_store_fn(db *d, void *arg, char *err, size_t errlen) {
+    sw_store *s = arg;
+    return sweep_store_result(d, s->res, NULL, s->slug, err, errlen);
+}
+
 static void sw_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *err,
                    size_t errlen) {
     sw_job *j = arg;
@@ -246,14 +257,20 @@ static void sw_run(void *arg, job_ctl *ctl, int *status, json_t **result, char *
         *status = 500;
         return;
     }
-    char slug[DB_SLUG_SIZE];
-    rc = sweep_store_result(d, res, NULL, slug, err, errlen);
+    /* through the store's write lock, waited for as long as it takes: a
+     * sweep finished behind a long import is stored once the import is
+     * done (SQLite's busy wait failed it "database is locked" after 30 s,
+     * its result lost); a stopping server gives up the wait, nothing stored */
+    sw_store st_arg = {.res = res};
+    store_ctl wc = {.cancel = &ctl->cancel, .lock_ms = -1};
+    rc = store_write(d, &wc, sw_store_fn, &st_arg, err, errlen);
     api_db_release(j->a, d);
     json_decref(res);
     if (rc) {
-        *status = 500;
+        *status = rc == STORE_ABORTED ? 503 : 500;
         return;
     }
+    const char *slug = st_arg.slug;
     *status = 201;
     *result = json_pack("{s:s, s:f, s:i}", "slug", slug, "wall_s", st.wall_s, "threads",
                         st.threads);
