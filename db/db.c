@@ -159,6 +159,10 @@ static bool writes_refused(db *d, char *err, size_t errlen) {
     return true;
 }
 
+bool db_error_full(const char *msg) {
+    return msg && (strstr(msg, "database or disk is full") || strstr(msg, strerror(ENOSPC)));
+}
+
 /* ---- waiting for another process's lock ---------------------------------- */
 
 static long long mono_ms(void) {

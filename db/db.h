@@ -109,6 +109,11 @@ void db_give_up_waits_after(int ms);
  * `serve` found the file corrupt (PRAGMA quick_check), and writing on
  * could spread the damage to pages still whole. Reads go on. */
 void db_refuse_writes(const char *why);
+/* Whether an error message says the disk is full: SQLite's SQLITE_FULL
+ * ("database or disk is full") or the system's ENOSPC ("No space left on
+ * device", as dbi_errmsg and the temporary files word it). `serve` answers
+ * such a failure 507 Insufficient Storage (docs/api.md). NULL: false. */
+bool db_error_full(const char *msg);
 const char *db_path(const db *d);
 /* The connection, for tests and EXPLAIN QUERY PLAN; owned by d. */
 struct sqlite3 *db_handle(db *d);

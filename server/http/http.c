@@ -1,6 +1,7 @@
 /* http.c -- libmicrohttpd glue: routing, the guard, bodies, static files.
  * See http.h. */
 #include "http.h"
+#include "../../db/db.h"
 #include "../../importers/tmpfile.h"
 #include "answer_mem.h"
 #include "conn_guard.h"
@@ -290,6 +291,9 @@ void http_set_error(http_response *res, int status, const char *fmt, ...) {
         else o += (size_t)snprintf(out + o, sizeof out - o, *p == '\n' ? "\\n" : "\\x%02x", *p);
     }
     out[o] = '\0';
+    /* a write the disk has no room for: RFC 4918 §11.5's 507, not a fault of
+     * the server's (docs/api.md) */
+    if (status == 500 && db_error_full(out)) status = 507;
     http_set_json(res, status, json_pack("{s:o}", "error", tj_string(out)));
 }
 

@@ -174,6 +174,8 @@ http_body *http_take_body(const http_request *req);
 
 /* Fill `res`. The JSON is written compactly; the reference is stolen. */
 void http_set_json(http_response *res, int status, json_t *body);
+/* {"error": the message}; a 500 whose message says the disk is full
+ * (db_error_full) is sent as 507 Insufficient Storage (RFC 4918 §11.5). */
 void http_set_error(http_response *res, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Hand a buffer's text over as the body (the buffer is left empty). */

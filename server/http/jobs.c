@@ -14,6 +14,7 @@
 #endif
 
 #include "http.h"
+#include "../../db/db.h"
 
 typedef enum { J_QUEUED, J_RUNNING, J_DONE, J_FAILED, J_ABORTED } job_state;
 static const char *const state_names[] = {"queued", "running", "done", "failed", "aborted"};
@@ -94,6 +95,8 @@ static void *worker(void *p) {
         jb->fn(jb->arg, &jb->ctl, &status, &result, err, sizeof err);
         if (!result && !err[0]) snprintf(err, sizeof err, "the job ended without a result");
         http_scrub_paths(err);
+        /* as a request would answer it (http_set_error): 507, the disk full */
+        if (status == 500 && db_error_full(err)) status = 507;
 #ifdef __GLIBC__
         malloc_trim(0);   /* a job's memory goes back to the system, not to the next one */
 #endif
