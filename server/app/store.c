@@ -381,6 +381,31 @@ int store_scenario_version(db *d, const char *experiment, const char *text, size
                          err, errlen);
 }
 
+/* A deletion the full disk stopped, said so a user can act: SQLite
+ * records every change, a deletion too, in PATH-wal before the database
+ * (WAL mode, db.c), and with no room for that file to grow nothing can be
+ * deleted safely; the rows stay as they were (rolled back). Room comes
+ * from elsewhere on that disk; a deletion then frees pages inside the
+ * database for new runs, the file does not shrink (no auto_vacuum). */
+static void delete_full(db *d, const char *experiment, char *err, size_t errlen) {
+    const char *path = db_path(d), *slash = strrchr(path, '/');
+    size_t pl = strlen(path);
+    char why[300];   /* SQLite's words, without the path they begin with */
+    snprintf(why, sizeof why, "%s",
+             strncmp(err, path, pl) == 0 && err[pl] == ':' && err[pl + 1] == ' ' ? err + pl + 2
+                                                                                 : err);
+    char dir[PATH_MAX];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    snprintf(err, errlen,
+             "%s: experiment \"%s\" not deleted: the disk holding the database (its folder %s) "
+             "is full (%s); SQLite writes even a deletion to %s-wal first and that file cannot "
+             "grow; free space on that disk (files other than the database and its -wal and "
+             "-shm), then delete again (nothing was changed)",
+             path, experiment, dir, why, path);
+}
+
 int store_delete_experiment(db *d, const char *experiment, const store_ctl *ctl, int64_t *runs,
                             char *err, size_t errlen) {
     int rc = lock_writes(ctl, err, errlen);
@@ -390,6 +415,7 @@ int store_delete_experiment(db *d, const char *experiment, const store_ctl *ctl,
         if (rc == DB_NOT_FOUND) snprintf(err, errlen, "no experiment named \"%s\"", experiment);
         if (rc == 0) rc = db_commit(d, err, errlen);
         if (rc) db_rollback(d);
+        if (rc == -1 && db_error_full(err)) delete_full(d, experiment, err, errlen);
     }
     unlock_writes();
     return rc;

@@ -2,8 +2,12 @@
 // filled (a 4 MiB tmpfs in a private mount namespace, tmpfs_serve.mjs; root
 // only, elsewhere skipped with one line). A write the disk has no room for
 // answers 507 Insufficient Storage (RFC 4918 §11.5; docs/api.md), not 500,
-// which says the server is at fault; a deletion too, which changes nothing
-// then, and deletes once there is room.
+// which says the server is at fault. A deletion is a write too: SQLite
+// records it in x.db-wal before the database, and with a full disk and no
+// room in that file nothing can be deleted safely, so DELETE answers 507
+// naming the disk and what to do (it answered 500 "x.db: database or disk
+// is full", which left the user no way forward), changes nothing, and
+// deletes once there is room.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,7 +24,7 @@ const csv = (n) => {
   return rows.join('\n') + '\n';
 };
 
-test('on a disk full of other files: writes are 507, a deletion too, changing nothing, and deletes once there is room', { skip }, async () => {
+test('on a disk full of other files: writes are 507, a deletion is 507 naming the disk and changes nothing, and deletes once there is room', { skip }, async () => {
   const dir = tempDir('diskfull-delete');
   writeFileSync(join(dir, 'mid.csv'), csv(20000));
   for (let i = 0; i < 2; i++) {
@@ -55,7 +59,8 @@ test('on a disk full of other files: writes are 507, a deletion too, changing no
 
     const del = await json(`${s.base}/api/experiments/${slug}`, { method: 'DELETE' });
     assert.equal(del.status, 507, JSON.stringify(del.body));
-    assert.match(del.body.error, /^x\.db: .*database or disk is full/);
+    assert.match(del.body.error, new RegExp(`^x\\.db: experiment "${slug}" not deleted: the disk holding the database \\(its folder mnt\\) is full \\(database or disk is full\\)`));
+    assert.match(del.body.error, /free space on that disk .*then delete again \(nothing was changed\)$/);
     // nothing changed; reads and health go on
     assert.equal((await json(`${s.base}/api/experiments`)).body.experiments.length, 2);
     assert.equal((await json(`${s.base}/api/experiments/${slug}`)).status, 200);
