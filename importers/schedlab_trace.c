@@ -459,6 +459,54 @@ static int parse_job(pctx *p, json_t *o, size_t i) {
     return 0;
 }
 
+/* One of the host's calls (trace.h's trace_host_call): a kernel or a copy of
+ * this trace by its index, or a sync by its name, stream and process. */
+static int parse_host_call(pctx *p, json_t *o, size_t i) {
+    const char *w = "host_calls";
+    if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    trace_host_call v;
+    memset(&v, 0, sizeof v);
+    v.record = -1;
+    json_t *kj = jr_opt(o, "kernel"), *cj = jr_opt(o, "copy"), *sj = jr_opt(o, "sync");
+    if ((kj != NULL) + (cj != NULL) + (sj != NULL) != 1)
+        return perr(p, w, i, NULL, "expected one of \"kernel\", \"copy\" (a record's id) and "
+                                   "\"sync\" (its name)");
+    if (kj || cj) {
+        const char *f = kj ? "kernel" : "copy";
+        size_t n = kj ? p->t->kernels.n : p->t->copies.n;
+        if (get_i32(p, o, w, i, f, -1, &v.record)) return -1;
+        if (v.record < 0 || (size_t)v.record >= n)
+            return perr(p, w, i, f, kj ? "not the id of a kernel in this trace"
+                                       : "not the id of a copy in this trace");
+        v.kind = kj ? TRACE_CALL_KERNEL : TRACE_CALL_COPY;
+        v.issue = v.end = TRACE_NONE;
+    } else {
+        if (!json_is_string(sj)) return perr(p, w, i, "sync", "expected the sync's name");
+        if (get_str(p, o, w, i, "sync", &v.name) || get_str(p, o, w, i, "stream", &v.stream) ||
+            get_str(p, o, w, i, "process", &v.process) ||
+            get_time(p, o, w, i, "issue", &v.issue) || get_time(p, o, w, i, "end", &v.end))
+            return -1;
+        if (!v.stream) return perr(p, w, i, "stream", "missing: a sync names its stream");
+        json_t *sc = jr_opt(o, "scope");
+        const char *scs = json_is_string(sc) ? json_string_value(sc) : sc ? "" : "stream";
+        if (strcmp(scs, "stream") == 0) v.kind = TRACE_CALL_SYNC;
+        else if (strcmp(scs, "device") == 0) v.kind = TRACE_CALL_DEVICE_SYNC;
+        else return perr(p, w, i, "scope", "expected \"stream\" or \"device\"");
+        if (v.end != TRACE_NONE && v.issue != TRACE_NONE && v.end < v.issue)
+            return perr(p, w, i, "end", "before its issue");
+    }
+    if (get_time(p, o, w, i, "at", &v.at) || get_str(p, o, w, i, "task", &v.task) ||
+        get_bool(p, o, w, i, "blocking", &v.blocking))
+        return -1;
+    if (v.blocking && v.kind != TRACE_CALL_COPY)
+        return perr(p, w, i, "blocking", "only a copy blocks its task (TX2 paper §2.3: a kernel "
+                                         "launch is asynchronous; a sync blocks by what it is)");
+    trace_host_call *c = trace_add_host_call(p->t);
+    if (!c) return perr(p, w, i, NULL, "out of memory");
+    *c = v;
+    return 0;
+}
+
 int imp_trace_json_device(jr_ctx *c, json_t *o, const char *path, sim_device *d) {
     char p[JR_PATH_MAX];
     memset(d, 0, sizeof *d);
@@ -530,10 +578,11 @@ int imp_trace_json_device(jr_ctx *c, json_t *o, const char *path, sim_device *d)
 static const char *const top_keys[] = {
     "schema", "name", "source", "origin", "device", "devices", "meta",
     "kernels", "blocks", "copies", "queue_events", "warp_issues", "warp_epochs", "jobs",
-    "pauses", "cohorts", NULL,
+    "pauses", "cohorts", "host_calls", NULL,
 };
 /* the first of the record arrays, those the others refer to, and how many */
-enum { TOP_ARRAYS = 7, TOP_KERNELS = 7, TOP_BLOCKS = 8, TOP_PAUSES = 14, TOP_COHORTS = 15, TOP_N = 16 };
+enum { TOP_ARRAYS = 7, TOP_KERNELS = 7, TOP_BLOCKS = 8, TOP_COPIES = 9, TOP_PAUSES = 14,
+       TOP_COHORTS = 15, TOP_HOST_CALLS = 16, TOP_N = 17 };
 
 static size_t skip_ws(const char *s, size_t i, size_t n) {
     while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) i++;
@@ -599,7 +648,7 @@ static int parse_cx(imp_ctx *cx, const char *text, size_t len, const char *file,
                     char *err, size_t errlen) {
     static const rec_parse parsers[TOP_N - TOP_ARRAYS] = {
         parse_kernel, parse_block, parse_copy, parse_qevent, parse_warp,
-        parse_wepoch, parse_job, parse_pause, parse_cohort,
+        parse_wepoch, parse_job, parse_pause, parse_cohort, parse_host_call,
     };
     pctx p = {.jr = {.file = file, .err = err, .errlen = errlen, .pfx = ""}, .t = out, .cx = cx};
     int rc = -1;
@@ -648,7 +697,8 @@ static int parse_cx(imp_ctx *cx, const char *text, size_t len, const char *file,
         bool stream = a >= 0 && pos < len && text[pos] == '[' && schema_ok &&
                       (k != TOP_BLOCKS || read[TOP_KERNELS]) &&
                       (k != TOP_PAUSES || read[TOP_BLOCKS]) &&
-                      (k != TOP_COHORTS || read[TOP_KERNELS]);
+                      (k != TOP_COHORTS || read[TOP_KERNELS]) &&
+                      (k != TOP_HOST_CALLS || (read[TOP_KERNELS] && read[TOP_COPIES]));
         if (stream) {
             if (stream_array(&p, text, len, &pos, parsers[a])) goto done;
             read[k] = true;

@@ -161,6 +161,12 @@ static int check(const trace *t, size_t ngpus, const char *file, char *err, size
         TIME("jobs", i, j, end);
         TIME("jobs", i, j, deadline);
     }
+    for (size_t i = 0; i < t->host_calls.n; i++) {
+        const trace_host_call *c = &t->host_calls.v[i];
+        TIME("host_calls", i, c, at);
+        TIME("host_calls", i, c, issue);
+        TIME("host_calls", i, c, end);
+    }
     return 0;
 }
 

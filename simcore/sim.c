@@ -448,6 +448,63 @@ static void route_event(sim_state *st, const sim_event *ev) {
     }
 }
 
+static int cmp_call(const void *a, const void *b) {
+    const int64_t *x = a, *y = b;   /* {at, index} */
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The trace's host_calls (trace.h): in a scripted run whose tasks can be
+ * held (a sync or a blocking copy, TX2 paper §2.3), every op in the order
+ * the host called it, with its task, its scripted time and, for a sync,
+ * when it was called and returned: what a trace must carry for a replay to
+ * hold the same ops the same way (server/app/replay.c). Other runs record
+ * none, so their traces are as before. */
+static int record_host_calls(sim_state *st) {
+    const sim_config *cfg = st->cfg;
+    trace *out = st->t;
+    bool holds = false;
+    for (size_t i = 0; i < cfg->nops && !holds; i++)
+        holds = cfg->ops[i].kind == SIM_OP_SYNC ||
+                (cfg->ops[i].kind == SIM_OP_COPY && cfg->ops[i].blocking);
+    if (!holds) return 0;
+    int64_t (*order)[2] = malloc(cfg->nops * sizeof *order);
+    if (!order) return -1;
+    for (size_t i = 0; i < cfg->nops; i++) {
+        order[i][0] = cfg->ops[i].at;
+        order[i][1] = (int64_t)i;
+    }
+    qsort(order, cfg->nops, sizeof *order, cmp_call);   /* host_script.c's order */
+    for (size_t j = 0; j < cfg->nops; j++) {
+        size_t i = (size_t)order[j][1];
+        const sim_op *o = &cfg->ops[i];
+        const sim_opstate *os = &st->ops[i];
+        const sim_sstate *ss = &st->ss[os->stream];
+        trace_host_call *c = trace_add_host_call(out);
+        if (!c) {
+            free(order);
+            return -1;
+        }
+        c->at = o->at;
+        const char *task = cfg->streams[o->stream].task;
+        c->task = task ? trace_intern(out, task) : 0;
+        if (o->kind == SIM_OP_SYNC) {
+            c->kind = o->sync_device ? TRACE_CALL_DEVICE_SYNC : TRACE_CALL_SYNC;
+            c->name = os->item;
+            c->stream = ss->name;
+            c->process = st->procs[ss->proc].name;
+            c->issue = os->called;
+            c->end = os->returned;
+        } else {
+            c->kind = o->kind == SIM_OP_KERNEL ? TRACE_CALL_KERNEL : TRACE_CALL_COPY;
+            c->record = os->rec;
+            c->blocking = o->kind == SIM_OP_COPY && o->blocking;
+        }
+    }
+    free(order);
+    return out->oom ? -1 : 0;
+}
+
 int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     sim_state stv;
     sim_state *st = &stv;
@@ -649,6 +706,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         const sim_op *o = &cfg->ops[i];
         sim_opstate *os = &st->ops[i];
         st->op_next[i] = st->op_ce_next[i] = -1;
+        os->called = os->returned = TRACE_NONE;
         os->stream = st->stream_of[o->stream];
         const sim_sstate *ss = &st->ss[os->stream];
         char fallback[32];
@@ -810,6 +868,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
                  "configuration)", i, trace_str_get(out, st->ops[i].item));
     }
     if (sink_flush(&sink, out, true) != 0) goto sink_fail;
+    if (!st->host->expand && record_host_calls(st) != 0) FAIL("simulation: out of memory");
     if (st->ipc_isolated) {
         /* ISCA'17 §4.1: a goal is reached when the kernel's IPC (§3.2:
          * its instructions over its execution time) is at least the goal

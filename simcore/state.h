@@ -52,6 +52,9 @@ typedef struct sim_opstate {
     int32_t rec;             /* kernel: index in st->ks and t->kernels; copy: in t->copies */
     uint64_t issue_seq;      /* host issue order: "launched after" of N1/N2 */
     trace_str item;          /* the op's name, for queue events */
+    /* a sync: when its task called it and when it returned (TRACE_NONE
+     * until then), for the trace's host_calls */
+    int64_t called, returned;
 } sim_opstate;
 
 typedef struct sim_kstate {
@@ -100,6 +103,7 @@ typedef struct sim_htask {
     bool dsync;
     uint64_t dsync_seq;
     int64_t dsync_left;
+    int32_t dsync_op;        /* the device sync pending (its op) */
 } sim_htask;
 
 typedef struct sim_proc {

@@ -51,6 +51,7 @@ void trace_free(trace *t) {
     free(t->warp_issues.v);
     free(t->warp_epochs.v);
     free(t->jobs.v);
+    free(t->host_calls.v);
     free(t->pauses.v);
     free(t->meta.v);
     free(t->devices.v);
@@ -194,6 +195,15 @@ trace_warp_epoch *trace_add_warp_epoch(trace *t) {
     return w;
 }
 
+trace_host_call *trace_add_host_call(trace *t) {
+    trace_host_call *c = VEC_PUSH(t, t->host_calls);
+    if (!c) return NULL;
+    memset(c, 0, sizeof *c);
+    c->record = -1;
+    c->at = c->issue = c->end = TRACE_NONE;
+    return c;
+}
+
 trace_pause *trace_add_pause(trace *t, int64_t block, int64_t start, int64_t end) {
     trace_pause *p = VEC_PUSH(t, t->pauses);
     if (!p) return NULL;
@@ -306,6 +316,12 @@ void trace_time_span(const trace *t, int64_t *tmin, int64_t *tmax) {
         span(j->end, &lo, &hi);
         /* a deadline is not an event: it does not widen the span */
     }
+    for (size_t i = 0; i < t->host_calls.n; i++) {
+        const trace_host_call *c = &t->host_calls.v[i];
+        span(c->at, &lo, &hi);
+        span(c->issue, &lo, &hi);
+        span(c->end, &lo, &hi);
+    }
     *tmin = lo;
     *tmax = hi;
 }
@@ -348,6 +364,11 @@ int64_t trace_rebase(trace *t) {
         shift(&t->jobs.v[i].start, lo);
         shift(&t->jobs.v[i].end, lo);
         shift(&t->jobs.v[i].deadline, lo);
+    }
+    for (size_t i = 0; i < t->host_calls.n; i++) {
+        shift(&t->host_calls.v[i].at, lo);
+        shift(&t->host_calls.v[i].issue, lo);
+        shift(&t->host_calls.v[i].end, lo);
     }
     t->origin += lo;
     return lo;

@@ -178,6 +178,34 @@ typedef struct trace_job {
     int64_t release, start, end, deadline;
 } trace_job;
 
+/* The host's calls in a simulation whose CPU tasks can be held (a sync, a
+ * blocking copy: TX2 paper §2.3; sim.h, sim_stream.task): every op of the
+ * scenario's script, in the order the host made them (by `at`, array order
+ * on ties), with what the kernels and copies do not carry themselves: the
+ * task that called, the time it was scripted to call (a held op's `issue`
+ * is later: when its task was let go), whether a copy blocked, and the
+ * syncs, which are no record of their own. A replay issues the same calls
+ * from the same tasks (server/app/replay.c), so the same instant falls the
+ * same way. Empty in every other trace. */
+typedef enum trace_call_kind {
+    TRACE_CALL_KERNEL = 0,   /* record: index in kernels */
+    TRACE_CALL_COPY = 1,     /* record: index in copies */
+    TRACE_CALL_SYNC = 2,     /* cudaStreamSynchronize(stream) */
+    TRACE_CALL_DEVICE_SYNC = 3   /* cudaDeviceSynchronize; stream names the caller's */
+} trace_call_kind;
+
+typedef struct trace_host_call {
+    int32_t kind;            /* trace_call_kind */
+    int32_t record;          /* kernel or copy: its index; -1 for a sync */
+    trace_str task;          /* the CPU task that called (sim_stream.task); 0: the
+                                stream's own task */
+    trace_str name, stream, process;   /* a sync's (a kernel's or copy's are its record's) */
+    int64_t at;              /* when the script calls it */
+    int64_t issue, end;      /* a sync: when its task called it (held: later than at),
+                                when it returned; TRACE_NONE for kernels and copies */
+    bool blocking;           /* a copy: cudaMemcpy (blocks its task until complete) */
+} trace_host_call;
+
 typedef struct trace_meta {
     trace_str key, value;
 } trace_meta;
@@ -206,6 +234,7 @@ typedef struct trace {
     TRACE_VEC(trace_warp_issue) warp_issues;
     TRACE_VEC(trace_warp_epoch) warp_epochs;
     TRACE_VEC(trace_job) jobs;
+    TRACE_VEC(trace_host_call) host_calls;
     TRACE_VEC(trace_meta) meta;
 
     /* string table: strs.v[id] points into the arena; id 0 is NULL */
@@ -239,6 +268,8 @@ trace_queue_event *trace_add_queue_event(trace *t, int64_t when, trace_str queue
 trace_warp_issue *trace_add_warp_issue(trace *t);
 trace_warp_epoch *trace_add_warp_epoch(trace *t);
 trace_job *trace_add_job(trace *t);
+/* A call initialised to unknown (TRACE_NONE times, record -1, strings 0). */
+trace_host_call *trace_add_host_call(trace *t);
 trace_pause *trace_add_pause(trace *t, int64_t block, int64_t start, int64_t end);
 int trace_set_meta(trace *t, const char *key, const char *value);
 const char *trace_get_meta(const trace *t, const char *key);

@@ -20,20 +20,27 @@ typedef struct rstream {
     trace_str process, stream;   /* as in the trace (0 = unknown) */
     char *name;                  /* unique scenario name; "null" for a NULL stream */
     int32_t priority;
+    trace_str task;              /* the CPU task the trace's host_calls name for it (0: none) */
 } rstream;
 
 /* One kernel or copy of the trace on its way into the scenario. */
 typedef struct rop {
     int64_t at;                  /* host issue time in the scenario */
     int64_t start, end;          /* measured (TRACE_NONE if unknown) */
-    size_t order;                /* trace order: kernels, then copies */
+    size_t order;                /* trace order: kernels, then copies (then syncs) */
     long stream;                 /* index into the rstream list */
+    bool scripted;               /* issued as the trace's host_calls say (trace.h) */
+    size_t hseq;                 /* then: its place in host_calls */
     json_t *op;
 } rop;
 
+/* By issue time; at one time the calls the trace scripted keep their order
+ * (the host made them so), ahead of the rest. */
 static int cmp_op(const void *a, const void *b) {
     const rop *x = a, *y = b;
     if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    if (x->scripted != y->scripted) return x->scripted ? -1 : 1;
+    if (x->scripted) return (x->hseq > y->hseq) - (x->hseq < y->hseq);
     if (x->start != y->start) return x->start < y->start ? -1 : 1;
     return x->order < y->order ? -1 : x->order > y->order;
 }
@@ -74,7 +81,7 @@ static long stream_of(const trace *t, rstream **v, size_t *n, trace_str process,
             }
     }
     nv[*n] = (rstream){.process = process, .stream = stream, .name = strdup(buf),
-                       .priority = priority};
+                       .priority = priority, .task = 0};
     if (!nv[*n].name) return -1;
     return (long)(*n)++;
 }
@@ -755,8 +762,11 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     }
     rstream *streams = NULL;
     size_t nstreams = 0, nops = 0;
-    rop *ops = calloc(t->kernels.n + t->copies.n + 1, sizeof *ops);
-    rop **ord = calloc(t->kernels.n + t->copies.n + 1, sizeof *ord);
+    size_t nrec = t->kernels.n + t->copies.n + t->host_calls.n;
+    rop *ops = calloc(nrec + 1, sizeof *ops);
+    rop **ord = calloc(nrec + 1, sizeof *ord);
+    /* per kernel, then copy: 1 + its place in the trace's host_calls, or 0 */
+    size_t *call_of = calloc(t->kernels.n + t->copies.n + 1, sizeof *call_of);
     int64_t *kdur = NULL, *paused = NULL;
     int64_t *kshift = NULL;  /* per kernel: its stream's own launch latency - lat */
     host_gap *held = NULL;   /* ops the host held back: issued at their start */
@@ -766,7 +776,21 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     size_t *first = calloc(t->kernels.n + 1, sizeof *first);
     size_t *byk = malloc((t->blocks.n + 1) * sizeof *byk);
     int rc = -1;
-    if (!ops || !ord || !first || !byk) goto oom;
+    if (!ops || !ord || !first || !byk || !call_of) goto oom;
+    /* A simulation whose CPU tasks can be held (trace.h, host_calls) says
+     * which task called each op when, and where it synchronised: the replay
+     * makes the same calls from the same tasks (scenario-format.md, "What
+     * blocks the host"), so what its syncs and blocking copies held is
+     * issued when they return, as in the run, not at the recorded issue
+     * time, where an arrival at the same instant could fall the other way. */
+    for (size_t j = 0; j < t->host_calls.n; j++) {
+        const trace_host_call *hc = &t->host_calls.v[j];
+        if (hc->kind == TRACE_CALL_KERNEL && hc->record >= 0 && (size_t)hc->record < t->kernels.n)
+            call_of[hc->record] = j + 1;
+        else if (hc->kind == TRACE_CALL_COPY && hc->record >= 0 &&
+                 (size_t)hc->record < t->copies.n)
+            call_of[t->kernels.n + (size_t)hc->record] = j + 1;
+    }
     info.copy_engines = dev.copy_engines;
     if (copies_as_measured(t, &devj, &dev, &info) != 0) goto oom;
     kshift = calloc(t->kernels.n + 1, sizeof *kshift);
@@ -821,8 +845,10 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
         if (at == TRACE_NONE) { info.skipped++; continue; }
         /* the simulator adds lat to every op: a stream of its own latency
          * is issued that much later (or earlier) */
+        const trace_host_call *hc = call_of[i] ? &t->host_calls.v[call_of[i] - 1] : NULL;
+        if (hc && hc->at != TRACE_NONE) at = hc->at;
         if (k->issue != TRACE_NONE) at += kshift[i];
-        at = held_at(held, nheld, i, at, lat + kshift[i]);
+        if (!hc) at = held_at(held, nheld, i, at, lat + kshift[i]);
         json_t *bt = block_times(t, byk + first[i], first[i + 1] - first[i], blocks, paused);
         if (!bt) {
             /* no block records: the block time that makes the kernel last
@@ -854,14 +880,19 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
         if (k->regs > 0) json_object_set_new(op, "regs", json_integer(k->regs));
         if (k->smem != TRACE_NONE) json_object_set_new(op, "smem", json_integer(k->smem));
         ops[nops++] = (rop){.at = at, .start = k->first_block, .end = k->end, .order = i,
-                            .stream = si, .op = op};
+                            .stream = si, .scripted = hc != NULL,
+                            .hseq = call_of[i] ? call_of[i] - 1 : 0, .op = op};
+        if (hc && hc->task) streams[si].task = hc->task;
         info.kernels++;
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
         int64_t at = c->issue != TRACE_NONE ? c->issue
                      : c->start != TRACE_NONE ? c->start - lat : TRACE_NONE;
-        if (at != TRACE_NONE) at = held_at(held, nheld, t->kernels.n + i, at, 0);
+        size_t cj = call_of[t->kernels.n + i];
+        const trace_host_call *hc = cj ? &t->host_calls.v[cj - 1] : NULL;
+        if (hc && hc->at != TRACE_NONE) at = hc->at;
+        else if (at != TRACE_NONE) at = held_at(held, nheld, t->kernels.n + i, at, 0);
         const char *dir = copy_direction(c->direction);
         int engine = strcmp(dir, "memset") != 0 && strcmp(dir, "other") != 0;
         int64_t dur = c->start != TRACE_NONE && c->end != TRACE_NONE ? c->end - c->start : -1;
@@ -885,10 +916,34 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
         /* an engine copy holds its engine for the gap the hardware left
          * between back-to-back copies too */
         if (dur > 0) json_object_set_new(op, "duration", json_integer(dur + (engine ? info.copy_gap : 0)));
+        if (hc && hc->blocking) json_object_set_new(op, "blocking", json_true());
         ops[nops++] = (rop){.at = at, .start = c->start, .end = c->end,
-                            .order = t->kernels.n + i, .stream = si, .op = op};
+                            .order = t->kernels.n + i, .stream = si, .scripted = hc != NULL,
+                            .hseq = cj ? cj - 1 : 0, .op = op};
+        if (hc && hc->task) streams[si].task = hc->task;
         if (engine) info.copies++;
         else info.memsets++;
+    }
+    /* the syncs of the trace's host calls (a kernel's or copy's is above) */
+    for (size_t j = 0; j < t->host_calls.n; j++) {
+        const trace_host_call *hc = &t->host_calls.v[j];
+        if (hc->kind != TRACE_CALL_SYNC && hc->kind != TRACE_CALL_DEVICE_SYNC) continue;
+        if (hc->at == TRACE_NONE || !hc->stream) { info.skipped++; continue; }
+        long si = stream_of(t, &streams, &nstreams, hc->process, hc->stream, TRACE_PRIO_NONE);
+        if (si < 0) goto oom;
+        const char *name = trace_str_get(t, hc->name);
+        char fallback[32];
+        if (!name) { snprintf(fallback, sizeof fallback, "sync %zu", j); name = fallback; }
+        json_t *op = json_pack("{s:o, s:s, s:s, s:I}", "sync", tj_string(name), "stream",
+                               streams[si].name, "process", proc_name(t, hc->process), "at",
+                               (json_int_t)0);
+        if (!op) goto oom;
+        if (hc->kind == TRACE_CALL_DEVICE_SYNC)
+            json_object_set_new(op, "scope", json_string("device"));
+        ops[nops++] = (rop){.at = hc->at < 0 ? 0 : hc->at, .start = hc->issue, .end = hc->end,
+                            .order = t->kernels.n + t->copies.n + j, .stream = si,
+                            .scripted = true, .hseq = j, .op = op};
+        if (hc->task) streams[si].task = hc->task;
     }
     /* Each stream keeps its measured order: an op is never issued before
      * the op ahead of it in its stream (Fig. 3's K3 stays behind C2o and
@@ -898,7 +953,10 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     qsort(ord, nops, sizeof *ord, cmp_stream_order);
     for (size_t i = 0; i < nops; i++) {
         if (ord[i]->at < 0) ord[i]->at = 0;
-        if (i && ord[i - 1]->stream == ord[i]->stream && ord[i]->at < ord[i - 1]->at)
+        /* (a scripted call is issued when the host made it: its stream's
+         * order is the host's) */
+        if (i && !ord[i]->scripted && ord[i - 1]->stream == ord[i]->stream &&
+            ord[i]->at < ord[i - 1]->at)
             ord[i]->at = ord[i - 1]->at;
     }
     qsort(ops, nops, sizeof *ops, cmp_op);
@@ -940,10 +998,12 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     json_object_set_new(root, "policy", pol);
     for (size_t i = 0; i < nstreams; i++) {
         if (strcmp(streams[i].name, "null") == 0) continue;   /* implicit in every process */
-        json_array_append_new(jstreams,
-                              json_pack("{s:s, s:s, s:o}", "name", streams[i].name, "process",
-                                        proc_name(t, streams[i].process), "priority",
-                                        priority_json(streams[i].priority)));
+        json_t *js = json_pack("{s:s, s:s, s:o}", "name", streams[i].name, "process",
+                               proc_name(t, streams[i].process), "priority",
+                               priority_json(streams[i].priority));
+        if (js && streams[i].task)
+            json_object_set_new(js, "task", tj_string(trace_str_get(t, streams[i].task)));
+        json_array_append_new(jstreams, js);
     }
     for (size_t i = 0; i < nops; i++) {
         if (ops[i].order < t->kernels.n && kdur[ops[i].order] > 0)
@@ -1011,6 +1071,7 @@ done:
     free(kdur);
     free(paused);
     free(ord);
+    free(call_of);
     free(first);
     free(byk);
     for (size_t i = 0; i < nstreams; i++) free(streams[i].name);

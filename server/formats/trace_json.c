@@ -336,10 +336,45 @@ static void put_cohort(tj_buf *b, const trace_cohort *c, int32_t device) {
     jw_putc(b, '}');
 }
 
+/* One of the host's calls (trace.h's trace_host_call): the kernel or copy
+ * by its index, or the sync by its name, stream and process; the task only
+ * when one was named, the sync's times and a copy's blocking only where
+ * they apply. */
+static void put_host_call(tj_buf *b, const trace *t, const trace_host_call *c) {
+    switch (c->kind) {
+    case TRACE_CALL_KERNEL:
+    case TRACE_CALL_COPY:
+        tj_puts(b, c->kind == TRACE_CALL_KERNEL ? "{\"kernel\":" : "{\"copy\":");
+        jw_i64_raw(b, c->record);
+        break;
+    default:
+        tj_puts(b, "{\"sync\":");
+        tj_put_str(b, trace_str_get(t, c->name));
+        PUTL(b, ",\"stream\":");
+        tj_put_str(b, trace_str_get(t, c->stream));
+        PUTL(b, ",\"process\":");
+        tj_put_str(b, trace_str_get(t, c->process));
+        tj_puts(b, c->kind == TRACE_CALL_DEVICE_SYNC ? ",\"scope\":\"device\""
+                                                     : ",\"scope\":\"stream\"");
+        break;
+    }
+    key(b, "at", false); tj_put_i64(b, c->at);
+    if (c->kind == TRACE_CALL_SYNC || c->kind == TRACE_CALL_DEVICE_SYNC) {
+        key(b, "issue", false); tj_put_i64(b, c->issue);
+        key(b, "end", false); tj_put_i64(b, c->end);
+    }
+    if (c->task) {
+        PUTL(b, ",\"task\":");
+        tj_put_str(b, trace_str_get(t, c->task));
+    }
+    if (c->blocking) PUTL(b, ",\"blocking\":true");
+    jw_putc(b, '}');
+}
+
 /* The parts of schedlab-trace/1 in the order they are written. */
 enum {
     TS_HEAD, TS_KERNELS, TS_BLOCKS, TS_COPIES, TS_QUEUE_EVENTS, TS_WARP_ISSUES,
-    TS_WARP_EPOCHS, TS_JOBS, TS_PAUSES, TS_COHORTS, TS_TAIL, TS_DONE
+    TS_WARP_EPOCHS, TS_JOBS, TS_PAUSES, TS_COHORTS, TS_HOST_CALLS, TS_TAIL, TS_DONE
 };
 
 static const char *const part_name[] = {
@@ -352,6 +387,7 @@ static const char *const part_name[] = {
     [TS_JOBS] = ",\n\"jobs\":[",
     [TS_PAUSES] = ",\n\"pauses\":[",
     [TS_COHORTS] = ",\n\"cohorts\":[",
+    [TS_HOST_CALLS] = ",\n\"host_calls\":[",
 };
 
 void tj_stream_init(tj_stream *s, const trace *t, const tj_block_src *blocks) {
@@ -371,6 +407,7 @@ static size_t part_count(const tj_stream *s) {
     case TS_JOBS: return t->jobs.n;
     case TS_PAUSES: return t->pauses.n;
     case TS_COHORTS: return t->cohorts.n;
+    case TS_HOST_CALLS: return t->host_calls.n;
     default: return 0;
     }
 }
@@ -433,11 +470,11 @@ int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
             break;
         default: {
             /* only warp-level runs have epochs, only preempted runs
-             * pauses, only cohort runs cohorts: other traces read as they
-             * always did */
+             * pauses, only cohort runs cohorts, only runs whose tasks can
+             * be held host calls: other traces read as they always did */
             size_t n = part_count(s);
-            if ((s->part == TS_WARP_EPOCHS || s->part == TS_PAUSES || s->part == TS_COHORTS) &&
-                !n) {
+            if ((s->part == TS_WARP_EPOCHS || s->part == TS_PAUSES || s->part == TS_COHORTS ||
+                 s->part == TS_HOST_CALLS) && !n) {
                 s->part++;
                 break;
             }
@@ -473,6 +510,7 @@ int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
                 case TS_COHORTS:
                     put_cohort(b, &t->cohorts.v[s->i], kernel_device(t, t->cohorts.v[s->i].kernel));
                     break;
+                case TS_HOST_CALLS: put_host_call(b, t, &t->host_calls.v[s->i]); break;
                 default: put_pause(b, &t->pauses.v[s->i]); break;
                 }
                 s->i++;

@@ -328,6 +328,93 @@ static void test_bad_records(void **state) {
     trace_free(&t);
 }
 
+/* host_calls (trace.h; docs/trace-format.md): a run's calls read back as
+ * written and write out byte for byte the same, before or after the
+ * records they name; a call naming no record, two kinds, an unknown scope,
+ * an end before its issue or a blocking kernel is refused, naming it. */
+static void test_host_calls(void **state) {
+    (void)state;
+    char err[256];
+    trace t;
+    const char *head = "{\"schema\":\"schedlab-trace/1\",\"name\":\"h\",\"source\":\"simulation\","
+                       "\"origin\":0,\"device\":null,\"meta\":{},";
+    const char *recs = "\n\"kernels\":[{\"id\":0,\"name\":\"K4\"}],\n\"copies\":[{\"id\":0,"
+                       "\"name\":\"C\"}]";
+    const char *calls = "\n\"host_calls\":[{\"kernel\":0,\"at\":200,\"task\":\"tau1\"},\n"
+                        "{\"sync\":\"Y\",\"stream\":\"S2\",\"process\":\"P0\",\"scope\":\"device\","
+                        "\"at\":200,\"issue\":300,\"end\":2000,\"task\":\"tau1\"},\n"
+                        "{\"copy\":0,\"at\":400,\"blocking\":true}]";
+    char text[2048];
+    for (int order = 0; order < 2; order++) {
+        /* written order, then the calls before the records they name */
+        snprintf(text, sizeof text, "%s%s,%s}", head, order ? calls + 1 : recs + 1,
+                 order ? recs + 1 : calls + 1);
+        trace_init(&t);
+        int rc = imp_trace_json_parse(text, strlen(text), "h.json", &t, err, sizeof err);
+        if (rc) fprintf(stderr, "%s\n", err);
+        assert_int_equal(rc, 0);
+        assert_int_equal(t.host_calls.n, 3);
+        const trace_host_call *c = t.host_calls.v;
+        assert_int_equal(c[0].kind, TRACE_CALL_KERNEL);
+        assert_int_equal(c[0].record, 0);
+        assert_int_equal(c[0].at, 200);
+        assert_string_equal(trace_str_get(&t, c[0].task), "tau1");
+        assert_int_equal(c[1].kind, TRACE_CALL_DEVICE_SYNC);
+        assert_string_equal(trace_str_get(&t, c[1].name), "Y");
+        assert_string_equal(trace_str_get(&t, c[1].stream), "S2");
+        assert_int_equal(c[1].issue, 300);
+        assert_int_equal(c[1].end, 2000);
+        assert_int_equal(c[2].kind, TRACE_CALL_COPY);
+        assert_true(c[2].blocking);
+        assert_int_equal(c[2].task, 0);
+        tj_buf b = {0};
+        assert_int_equal(tj_write_trace(&t, &b), 0);
+        assert_non_null(strstr(b.s, calls));
+        if (order == 0) {
+            trace u;
+            trace_init(&u);
+            assert_int_equal(imp_trace_json_parse(b.s, b.len, "h.json", &u, err, sizeof err), 0);
+            tj_buf b2 = {0};
+            assert_int_equal(tj_write_trace(&u, &b2), 0);
+            assert_int_equal(b2.len, b.len);
+            assert_memory_equal(b2.s, b.s, b.len);
+            tj_buf_free(&b2);
+            trace_free(&u);
+        }
+        tj_buf_free(&b);
+        trace_free(&t);
+    }
+    static const struct { const char *call, *msg; } bad[] = {
+        {"{\"kernel\":1,\"at\":0}", "h.json: host_calls[0].kernel: not the id of a kernel in this trace"},
+        {"{\"copy\":3,\"at\":0}", "h.json: host_calls[0].copy: not the id of a copy in this trace"},
+        {"{\"kernel\":0,\"copy\":0}", "h.json: host_calls[0]: expected one of \"kernel\", \"copy\" "
+                                      "(a record's id) and \"sync\" (its name)"},
+        {"{\"sync\":\"Y\",\"stream\":\"S\",\"scope\":\"task\"}",
+         "h.json: host_calls[0].scope: expected \"stream\" or \"device\""},
+        {"{\"sync\":\"Y\"}", "h.json: host_calls[0].stream: missing: a sync names its stream"},
+        {"{\"sync\":\"Y\",\"stream\":\"S\",\"issue\":5,\"end\":4}",
+         "h.json: host_calls[0].end: before its issue"},
+        {"{\"kernel\":0,\"blocking\":true}",
+         "h.json: host_calls[0].blocking: only a copy blocks its task (TX2 paper §2.3: a kernel "
+         "launch is asynchronous; a sync blocks by what it is)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(text, sizeof text, "%s%s,\"host_calls\":[%s]}", head, recs + 1, bad[i].call);
+        trace_init(&t);
+        assert_int_equal(imp_trace_json_parse(text, strlen(text), "h.json", &t, err, sizeof err), -1);
+        assert_string_equal(err, bad[i].msg);
+        trace_free(&t);
+    }
+    /* a time out of range is the range check's (as every record's) */
+    snprintf(text, sizeof text, "%s%s,\"host_calls\":[{\"kernel\":0,\"at\":%lld}]}", head,
+             recs + 1, (long long)INT64_MAX);
+    trace_init(&t);
+    assert_int_equal(imp_trace_json_parse(text, strlen(text), "h.json", &t, err, sizeof err), 0);
+    assert_int_equal(imp_check_trace(&t, "h.json", err, sizeof err), -1);
+    assert_non_null(strstr(err, "host_calls[0].at:"));
+    trace_free(&t);
+}
+
 static json_t *find_event(json_t *events, const char *ph, const char *name, json_int_t pid) {
     size_t i;
     json_t *e;
@@ -547,6 +634,7 @@ int main(void) {
         cmocka_unit_test(test_bad_utf8),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_bad_records),
+        cmocka_unit_test(test_host_calls),
         cmocka_unit_test(test_chrome),
         cmocka_unit_test(test_unknown_keys_warned),
         cmocka_unit_test(test_golden_keys_known),
