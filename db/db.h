@@ -36,7 +36,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 24     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 25     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -84,6 +84,9 @@ extern const char db_ldst_queue_sql[];
 /* db/gpus.sql: a device row per GPU of a trace of several, and each
  * kernel's and copy's GPU (DESIGN §5). */
 extern const char db_gpus_sql[];
+/* db/host_calls.sql: the host's calls of a run whose CPU tasks can be held
+ * (trace.h, trace_host_call). */
+extern const char db_host_calls_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 

@@ -40,7 +40,7 @@ enum {
 };
 
 /* The tables db_store_run fills from the trace's arrays (bulk_tables). */
-#define DB_NBULK 11
+#define DB_NBULK 12
 
 struct db {
     sqlite3 *h;

@@ -254,6 +254,22 @@ static bool row_job(trace *t, const strmap *m, sqlite3_stmt *st) {
     return !t->oom;
 }
 
+static bool row_host_call(trace *t, const strmap *m, sqlite3_stmt *st) {
+    trace_host_call *c = trace_add_host_call(t);
+    if (!c) return false;
+    c->kind = sqlite3_column_int(st, 0);
+    c->record = sqlite3_column_int(st, 1);
+    c->task = col_str(m, st, 2);
+    c->name = col_str(m, st, 3);
+    c->stream = col_str(m, st, 4);
+    c->process = col_str(m, st, 5);
+    c->at = col_t(st, 6);
+    c->issue = col_t(st, 7);
+    c->end = col_t(st, 8);
+    c->blocking = sqlite3_column_int(st, 9) != 0;
+    return !t->oom;
+}
+
 int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, size_t errlen) {
     sqlite3_stmt *st;
     /* n_blocks counts a cohort run's cohorts as the blocks they stand for
@@ -344,6 +360,14 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
                   "SELECT task, job, release, start, stop, deadline FROM jobs WHERE run = ?1 "
                   "ORDER BY seq",
                   out, &m, row_job, "jobs", err, errlen))
+        goto out;
+    /* the host's calls name kernels and copies: they come with both (a
+     * replay, an export) */
+    if ((parts & DB_LOAD_KERNELS) && (parts & DB_LOAD_COPIES) &&
+        load_rows(d, id,
+                  "SELECT kind, record, task, name, stream, process, at, issue, stop, blocking "
+                  "FROM host_calls WHERE run = ?1 ORDER BY seq",
+                  out, &m, row_host_call, "host_calls", err, errlen))
         goto out;
     if (out->oom) {
         seterr(err, errlen, "%s: out of memory loading run \"%s\"", d->path, run);

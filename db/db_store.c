@@ -300,6 +300,10 @@ static int used_strings(const trace *t, bulk_src *src, const unsigned char *stre
     for (size_t i = 0; i < t->queue_events.n; i++)
         MARK(t->queue_events.v[i].queue), MARK(t->queue_events.v[i].item);
     for (size_t i = 0; i < t->jobs.n; i++) MARK(t->jobs.v[i].task);
+    for (size_t i = 0; i < t->host_calls.n; i++) {
+        const trace_host_call *c = &t->host_calls.v[i];
+        MARK(c->task), MARK(c->name), MARK(c->stream), MARK(c->process);
+    }
 #undef MARK
     size_t n = 0;
     for (size_t id = 1; id < t->strs.n; id++) n += used[id];
@@ -326,6 +330,7 @@ static size_t count_wepochs(const bulk_src *s) { return s->t->warp_epochs.n; }
 static size_t count_jobs(const bulk_src *s) { return s->t->jobs.n; }
 static size_t count_pauses(const bulk_src *s) { return s->t->pauses.n; }
 static size_t count_cohorts(const bulk_src *s) { return s->t->cohorts.n; }
+static size_t count_host_calls(const bulk_src *s) { return s->t->host_calls.n; }
 
 static void bind_string(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     sqlite3_bind_int64(s, p, src->strs[i]);
@@ -423,6 +428,23 @@ static void bind_cohort(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
     sqlite3_bind_int64(s, p + 9, c->period);
 }
 
+/* trace.h's trace_host_call (db/host_calls.sql) */
+static void bind_host_call(sqlite3_stmt *s, int p, const bulk_src *src, size_t i) {
+    const trace *t = src->t;
+    const trace_host_call *c = &t->host_calls.v[i];
+    sqlite3_bind_int64(s, p, (int64_t)i);
+    sqlite3_bind_int(s, p + 1, c->kind);
+    sqlite3_bind_int(s, p + 2, c->record);
+    bind_id(s, p + 3, t, c->task);
+    bind_id(s, p + 4, t, c->name);
+    bind_id(s, p + 5, t, c->stream);
+    bind_id(s, p + 6, t, c->process);
+    bind_t(s, p + 7, c->at);
+    bind_t(s, p + 8, c->issue);
+    bind_t(s, p + 9, c->end);
+    sqlite3_bind_int(s, p + 10, c->blocking ? 1 : 0);
+}
+
 static const bulk_table bulk_tables[DB_NBULK] = {
     {"strings", "INSERT INTO strings(run, id, text)", 2, count_strings, bind_string, false},
     {"meta", "INSERT INTO run_meta(run, seq, key, value)", 3, count_meta, bind_meta, false},
@@ -442,6 +464,8 @@ static const bulk_table bulk_tables[DB_NBULK] = {
      count_wepochs, bind_wepoch, false},
     {"cohorts", "INSERT INTO cohorts(run, seq, kernel, sm, first, stride, count, per_wave, start, "
      "stop, period)", 10, count_cohorts, bind_cohort, false},
+    {"host_calls", "INSERT INTO host_calls(run, seq, kind, record, task, name, stream, process, "
+     "at, issue, stop, blocking)", 11, count_host_calls, bind_host_call, false},
 };
 
 static size_t bulk_rows(const bulk_table *tb) { return (size_t)(BULK_PARAMS / tb->ncols); }

@@ -260,6 +260,61 @@ static int on_run(void *ctx, const db_run *r) {
     return 0;
 }
 
+/* host_calls (trace.h; db/host_calls.sql) are stored and loaded as the run
+ * had them, with kernels and copies (a replay's, an export's load), so a
+ * stored run's replay makes the same calls as the run; without them the
+ * replay of a stored tx2-fig3-task-sync issued its held ops at their
+ * recorded times (docs/trace-format.md, "host_calls"). */
+static void test_host_calls_roundtrip(void **state) {
+    fixture *f = *state;
+    trace t, u;
+    build_full(&t);
+    trace_host_call *c = trace_add_host_call(&t);
+    c->kind = TRACE_CALL_KERNEL;
+    c->record = 0;
+    c->at = 3;
+    c->task = trace_intern(&t, "tau1");
+    c = trace_add_host_call(&t);
+    c->kind = TRACE_CALL_DEVICE_SYNC;
+    c->name = trace_intern(&t, "Y");
+    c->stream = trace_intern(&t, "S2");   /* a string no record has */
+    c->process = trace_intern(&t, "P0");
+    c->task = trace_intern(&t, "tau1");
+    c->at = 4;
+    c->issue = 5;
+    c->end = 1000;
+    c = trace_add_host_call(&t);
+    c->kind = TRACE_CALL_COPY;
+    c->record = 1;
+    c->blocking = true;   /* at unknown */
+    assert_false(t.oom);
+    char err[256], slug[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "calls", &t, slug, err, sizeof err), 0);
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_ALL, &u, err, sizeof err), 0);
+    assert_int_equal(u.host_calls.n, 3);
+    for (size_t i = 0; i < 3; i++) {
+        const trace_host_call *x = &t.host_calls.v[i], *y = &u.host_calls.v[i];
+        assert_int_equal(x->kind, y->kind);
+        assert_int_equal(x->record, y->record);
+        assert_str(&t, x->task, &u, y->task);
+        assert_str(&t, x->name, &u, y->name);
+        assert_str(&t, x->stream, &u, y->stream);
+        assert_str(&t, x->process, &u, y->process);
+        assert_int_equal(x->at, y->at);
+        assert_int_equal(x->issue, y->issue);
+        assert_int_equal(x->end, y->end);
+        assert_int_equal(x->blocking, y->blocking);
+    }
+    trace_free(&u);
+    /* they name kernels and copies: not loaded without both */
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_KERNELS, &u, err, sizeof err), 0);
+    assert_int_equal(u.host_calls.n, 0);
+    trace_free(&u);
+    trace_free(&t);
+}
+
 static void test_summary_and_listing(void **state) {
     fixture *f = *state;
     trace t;
@@ -1094,6 +1149,7 @@ static void test_experiments_and_slugs(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_host_calls_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_store_leaves_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_window, setup, teardown),
