@@ -171,13 +171,40 @@ static const scn_key copy_table[] = {
 _Static_assert(COPY_NKEYS <= SCN_MAX_KEYS, "copy_table: raise SCN_MAX_KEYS");
 
 /* One kernel or copy of a GPU segment into op (zeroed). */
+/* Why a GPU segment has no call that waits inside it (a sync, a blocking
+ * copy): GCAPS §4 models a segment as its misc CPU time G^m and its pure
+ * GPU time G^e ("data copy and kernel execution, during which task can
+ * either busy-wait or self-suspend"), which "may execute in parallel in
+ * asynchronous mode": the task issues the segment's work, runs G^m beside
+ * it, and waits once, at the segment's end, for all of it (GCAPS brackets
+ * that with gcapsGpuSegBegin/End). A call that waits in the middle has no
+ * place in that model (how much of G^m comes before it, whether the wait
+ * is busy or suspended, whether the runlist is updated around it), and
+ * nothing for it to do: the segment's ops are one stream's, which runs
+ * them in order anyway (TX2 paper rule G4, C4). Two GPU segments say it. */
+#define SEGMENT_WAITS_ONCE \
+    "a GPU segment waits for its GPU work once, at its end (GCAPS §4: the task busy-waits " \
+    "or self-suspends during the segment's copies and kernels, G^e, while its misc CPU " \
+    "time G^m runs beside them in asynchronous mode), and its ops run in order on the " \
+    "task's one stream anyway; to wait in between, end the segment there and begin another " \
+    "GPU segment"
+
 static int parse_op(tctx *c, json_t *o, const char *p, sim_op *op) {
     if (jr_need_object(c->jr, o, p)) return -1;
     bool kernel = json_object_get(o, "kernel") != NULL, copy = json_object_get(o, "copy") != NULL;
+    if (!kernel && !copy && json_object_get(o, "sync"))
+        return jr_fail(c->jr, p, "a \"sync\" has no place in a real-time task's GPU segment: "
+                       SEGMENT_WAITS_ONCE);
     if (kernel == copy)
         return jr_fail(c->jr, p, kernel ? "has both \"kernel\" and \"copy\"; an op is one of them"
-                                        : "needs \"kernel\" or \"copy\" with the op's name (a task "
-                                          "waits for its GPU work itself: no \"sync\")");
+                                        : "needs \"kernel\" or \"copy\" with the op's name");
+    if (json_object_get(o, "blocking")) {
+        char q[JR_PATH_MAX];
+        return jr_fail(c->jr, jr_join(q, p, "blocking"),
+                       "%s: " SEGMENT_WAITS_ONCE,
+                       kernel ? "a kernel launch is asynchronous (TX2 paper §2.3)"
+                              : "a GPU segment's copy is asynchronous (cudaMemcpyAsync)");
+    }
     const scn_key *t = kernel ? kernel_table : copy_table;
     size_t n = kernel ? KERNEL_NKEYS : COPY_NKEYS;
     op->kind = kernel ? SIM_OP_KERNEL : SIM_OP_COPY;

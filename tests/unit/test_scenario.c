@@ -1047,6 +1047,44 @@ static void test_tasks_and_blocking(void **state) {
                  "stream, process, at, bytes, direction, duration, blocking)");
 }
 
+/* A sync or a blocking copy inside a real-time task's GPU segment is
+ * refused with the reason: GCAPS §4's segment is its misc CPU time G^m
+ * beside its pure GPU time G^e, "in asynchronous mode", waited for once at
+ * the segment's end; a call that waits in between has no place in it (the
+ * message says to split the segment). Before, the sync's message gave no
+ * reason and "blocking" was an unknown key. */
+static void test_segment_waits_once(void **state) {
+    (void)state;
+    const char *head = "{'schema':'schedlab-scenario/1','device':'tx2','duration':'100ms',"
+                       "'tasks':[{'name':'a','priority':10,'period':'50ms','segments':[{'gpu':"
+                       "{'misc':'1ms','ops':[";
+    const char *why = "a GPU segment waits for its GPU work once, at its end (GCAPS §4: the task "
+                      "busy-waits or self-suspends during the segment's copies and kernels, G^e, "
+                      "while its misc CPU time G^m runs beside them in asynchronous mode), and "
+                      "its ops run in order on the task's one stream anyway; to wait in between, "
+                      "end the segment there and begin another GPU segment";
+    char src[1024], want[1024];
+    snprintf(src, sizeof src, "%s{'copy':'c','bytes':'1MB','direction':'h2d','blocking':true},"
+             "{'kernel':'K','blocks':1,'threads':32,'block_time':'1ms'}]}}]}]}", head);
+    snprintf(want, sizeof want, "t.json: tasks[0].segments[0].gpu.ops[0].blocking: a GPU "
+             "segment's copy is asynchronous (cudaMemcpyAsync): %s", why);
+    expect_error(src, want);
+    snprintf(src, sizeof src, "%s{'kernel':'K','blocks':1,'threads':32,'block_time':'1ms',"
+             "'blocking':false}]}}]}]}", head);
+    snprintf(want, sizeof want, "t.json: tasks[0].segments[0].gpu.ops[0].blocking: a kernel "
+             "launch is asynchronous (TX2 paper §2.3): %s", why);
+    expect_error(src, want);
+    snprintf(src, sizeof src, "%s{'kernel':'K','blocks':1,'threads':32,'block_time':'1ms'},"
+             "{'sync':'s'}]}}]}]}", head);
+    snprintf(want, sizeof want, "t.json: tasks[0].segments[0].gpu.ops[1]: a \"sync\" has no "
+             "place in a real-time task's GPU segment: %s", why);
+    expect_error(src, want);
+    /* without a name of either kind, as before */
+    snprintf(src, sizeof src, "%s{'blocks':1}]}}]}]}", head);
+    expect_error(src, "t.json: tasks[0].segments[0].gpu.ops[0]: needs \"kernel\" or \"copy\" "
+                      "with the op's name");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -1066,6 +1104,7 @@ int main(void) {
         cmocka_unit_test(test_parse_file),
         cmocka_unit_test(test_program_access),
         cmocka_unit_test(test_reference),
+        cmocka_unit_test(test_segment_waits_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
