@@ -369,6 +369,7 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
         ss->is_null = strcmp(s->name, "null") == 0;
         ss->task = task;
         st->htasks[task].proc = (int32_t)p;
+        st->htasks[task].name = s->task;
         ss->queue = SIM_FIFO_EMPTY;
         ss->next_in_proc = -1;
         ss->name = trace_intern(st->t, s->name);
@@ -486,7 +487,7 @@ static int record_host_calls(sim_state *st) {
             return -1;
         }
         c->at = o->at;
-        const char *task = cfg->streams[o->stream].task;
+        const char *task = o->task ? o->task : cfg->streams[o->stream].task;
         c->task = task ? trace_intern(out, task) : 0;
         if (o->kind == SIM_OP_SYNC) {
             c->kind = o->sync_device ? TRACE_CALL_DEVICE_SYNC : TRACE_CALL_SYNC;
@@ -503,6 +504,45 @@ static int record_host_calls(sim_state *st) {
     }
     free(order);
     return out->oom ? -1 : 0;
+}
+
+/* The CPU task that calls op i of a NULL stream naming one (sim_op.task):
+ * the task of that name in the op's process, added when it issues to the
+ * NULL stream alone; -1 with the message when the name is a task of
+ * another process (TX2 paper §2.2: a task is an OS thread of one process),
+ * or out of memory. */
+static int32_t op_task(sim_state *st, size_t i, char *err, size_t errlen) {
+    const sim_op *o = &st->cfg->ops[i];
+    const sim_sstate *ss = &st->ss[st->ops[i].stream];
+    if (!*o->task) {
+        snprintf(err, errlen, "ops[%zu].task: empty; name the CPU task that calls it, or leave "
+                 "the key out (the NULL stream's own task)", i);
+        return -1;
+    }
+    for (size_t k = 0; k < st->nhtasks; k++) {
+        const sim_htask *h = &st->htasks[k];
+        if (!h->name || strcmp(h->name, o->task) != 0) continue;
+        if (h->proc != ss->proc) {
+            snprintf(err, errlen, "ops[%zu].task: task \"%s\" is a thread of process \"%s\" "
+                     "(TX2 paper §2.2: a task is an OS thread of one process), and this op "
+                     "goes to the NULL stream of \"%s\"", i, o->task,
+                     trace_str_get(st->t, st->procs[h->proc].name),
+                     trace_str_get(st->t, st->procs[ss->proc].name));
+            return -1;
+        }
+        return (int32_t)k;
+    }
+    sim_htask *nv = realloc(st->htasks, (st->nhtasks + 1) * sizeof *nv);
+    if (!nv) {
+        snprintf(err, errlen, "simulation: out of memory");
+        return -1;
+    }
+    st->htasks = nv;
+    memset(&nv[st->nhtasks], 0, sizeof *nv);
+    nv[st->nhtasks].held = SIM_FIFO_EMPTY;
+    nv[st->nhtasks].proc = ss->proc;
+    nv[st->nhtasks].name = o->task;
+    return (int32_t)st->nhtasks++;
 }
 
 int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
@@ -709,6 +749,17 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         os->called = os->returned = TRACE_NONE;
         os->stream = st->stream_of[o->stream];
         const sim_sstate *ss = &st->ss[os->stream];
+        os->task = ss->task;
+        if (o->task) {
+            /* TX2 paper §2.3: every CPU program issues to the one default
+             * stream; an op of any other names no task (its stream's calls) */
+            if (!ss->is_null)
+                FAIL("ops[%zu].task: stream \"%s\" is issued to by its own task "
+                     "(streams[].task); only an op of the NULL stream names the task that calls "
+                     "it, since every CPU program of a process issues to that one default "
+                     "stream (TX2 paper §2.3)", i, trace_str_get(out, ss->name));
+            if ((os->task = op_task(st, i, err, errlen)) < 0) goto fail;
+        }
         char fallback[32];
         const char *name = o->name;
         if (!name) {

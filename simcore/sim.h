@@ -176,6 +176,14 @@ typedef struct sim_op {
      * has completed -- TX2 paper §2.3: "explicitly wait for all previously
      * issued GPU operations to complete". It sits in no stream queue. */
     bool sync_device;
+    /* an op of a NULL stream: the CPU task that calls it (NULL: the NULL
+     * stream's own task). TX2 paper §2.3: "By default, GPU operations from
+     * all CPU programs are inserted into the single default stream", so the
+     * NULL stream is no one task's: each call names its caller, a task of
+     * the stream's process (a name on declared streams' `task`, or one that
+     * issues to the NULL stream alone). Ops of other streams leave it NULL:
+     * their stream's task calls them. */
+    const char *task;
     int64_t duration;        /* ns when > 0: the copy takes exactly this long (a replay's
                                 measured duration) instead of bytes / copy_bandwidth.
                                 A TRACE_COPY_MEMSET, _H2H or _OTHER op uses no copy engine

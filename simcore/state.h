@@ -52,6 +52,7 @@ typedef struct sim_opstate {
     int32_t rec;             /* kernel: index in st->ks and t->kernels; copy: in t->copies */
     uint64_t issue_seq;      /* host issue order: "launched after" of N1/N2 */
     trace_str item;          /* the op's name, for queue events */
+    int32_t task;            /* the CPU task that calls it (index in st->htasks) */
     /* a sync: when its task called it and when it returned (TRACE_NONE
      * until then), for the trace's host_calls */
     int64_t called, returned;
@@ -97,6 +98,7 @@ typedef struct sim_htask {
     bool blocked;            /* a sync or a blocking copy of this task is pending */
     sim_fifo held;           /* ops the task issues meanwhile (op_next) */
     int32_t proc;            /* its process (every stream of a task is in one) */
+    const char *name;        /* as named (sim_stream.task, sim_op.task); NULL: a stream's own */
     /* a pending device sync (sim_op.sync_device): the kernels and copies of
      * the process issued before it (issue_seq below dsync_seq) not yet
      * complete; the task goes on when none is left */

@@ -36,7 +36,7 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
          * GPU operations" (§2.3) of its process, in no stream queue; with
          * none open it returns at once */
         if (pr->open > 0) {
-            sim_htask *k = &st->htasks[st->ss[os->stream].task];
+            sim_htask *k = &st->htasks[os->task];
             k->blocked = k->dsync = true;
             k->dsync_seq = os->issue_seq;
             k->dsync_left = pr->open;
@@ -49,7 +49,7 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
     }
     if (o->kind != SIM_OP_SYNC) pr->open++;
     if (o->kind == SIM_OP_SYNC || (o->kind == SIM_OP_COPY && o->blocking))
-        st->htasks[st->ss[os->stream].task].blocked = true;
+        st->htasks[os->task].blocked = true;
     int64_t lat = st->cfg->policy.launch_latency;
     if (inline_ok && lat == 0) {
         streams_arrive(st, op, t);
@@ -59,7 +59,7 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
 }
 
 void streams_host_issue(sim_state *st, int32_t op, int64_t t) {
-    sim_htask *k = &st->htasks[st->ss[st->ops[op].stream].task];
+    sim_htask *k = &st->htasks[st->ops[op].task];
     if (k->blocked) {
         fifo_push(&k->held, st->op_next, op);
         return;
@@ -80,9 +80,9 @@ static void task_release(sim_state *st, int32_t task, int64_t t) {
         do_issue(st, fifo_pop(&k->held, st->op_next), t, false);
 }
 
-/* ... the task issuing to stream s */
-static void host_release(sim_state *st, int32_t s, int64_t t) {
-    task_release(st, st->ss[s].task, t);
+/* ... the task that called op `op` */
+static void host_release(sim_state *st, int32_t op, int64_t t) {
+    task_release(st, st->ops[op].task, t);
 }
 
 /* Kernel or copy `op` of process p has completed: one fewer for every
@@ -163,7 +163,7 @@ static void settle(sim_state *st, int32_t p, int64_t t) {
             /* at the head, all earlier work of the stream has completed */
             stream_pop(st, best, t);
             st->ops[h].returned = t;
-            host_release(st, best, t);
+            host_release(st, h, t);
             break;
         case SIM_OP_KERNEL:
             ss->head_moved = true;
@@ -194,7 +194,7 @@ void streams_complete_head(sim_state *st, int32_t s, int64_t t) {
     stream_pop(st, s, t);
     /* a blocking copy returns to its task once complete (TX2 paper §2.3) */
     const sim_op *o = &st->cfg->ops[h];
-    if (o->kind == SIM_OP_COPY && o->blocking) host_release(st, s, t);
+    if (o->kind == SIM_OP_COPY && o->blocking) host_release(st, h, t);
     device_syncs_done(st, st->ss[s].proc, h, t);
     settle(st, st->ss[s].proc, t);
 }

@@ -7,7 +7,8 @@
  * the stream queue only when it has completed (G4, C4).
  *
  * The host is CPU tasks (TX2 paper §2.2), each issuing to its streams
- * (sim_stream.task; by default one task per stream). A `sync` op models a
+ * (sim_stream.task; by default one task per stream), and to the NULL stream
+ * the task each of its ops names (sim_op.task; by default its own). A `sync` op models a
  * cudaStreamSynchronize on its stream: from the moment its task issues it,
  * the task issues nothing more, to any of its streams, until all earlier
  * work of the stream has completed, i.e. until the sync reaches the head of

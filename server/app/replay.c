@@ -86,6 +86,18 @@ static long stream_of(const trace *t, rstream **v, size_t *n, trace_str process,
     return (long)(*n)++;
 }
 
+/* The CPU task the trace's host_calls name for an op of stream si: a
+ * declared stream's is the stream's (streams[].task), a NULL stream's the
+ * op's own "task" (scenario-format.md: every task of a process may issue
+ * to its one default stream, TX2 paper §2.3). */
+static void take_task(const trace *t, rstream *st, json_t *op, trace_str task) {
+    if (!task) return;
+    if (strcmp(st->name, "null") == 0)
+        json_object_set_new(op, "task", tj_string(trace_str_get(t, task)));
+    else
+        st->task = task;
+}
+
 static json_t *priority_json(int32_t p) {
     return p == TRACE_PRIO_NONE ? json_string("none") : json_integer(p);
 }
@@ -882,7 +894,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
         ops[nops++] = (rop){.at = at, .start = k->first_block, .end = k->end, .order = i,
                             .stream = si, .scripted = hc != NULL,
                             .hseq = call_of[i] ? call_of[i] - 1 : 0, .op = op};
-        if (hc && hc->task) streams[si].task = hc->task;
+        if (hc) take_task(t, &streams[si], op, hc->task);
         info.kernels++;
     }
     for (size_t i = 0; i < t->copies.n; i++) {
@@ -920,7 +932,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
         ops[nops++] = (rop){.at = at, .start = c->start, .end = c->end,
                             .order = t->kernels.n + i, .stream = si, .scripted = hc != NULL,
                             .hseq = cj ? cj - 1 : 0, .op = op};
-        if (hc && hc->task) streams[si].task = hc->task;
+        if (hc) take_task(t, &streams[si], op, hc->task);
         if (engine) info.copies++;
         else info.memsets++;
     }
@@ -943,7 +955,7 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
         ops[nops++] = (rop){.at = hc->at < 0 ? 0 : hc->at, .start = hc->issue, .end = hc->end,
                             .order = t->kernels.n + t->copies.n + j, .stream = si,
                             .scripted = true, .hseq = j, .op = op};
-        if (hc->task) streams[si].task = hc->task;
+        take_task(t, &streams[si], op, hc->task);
     }
     /* Each stream keeps its measured order: an op is never issued before
      * the op ahead of it in its stream (Fig. 3's K3 stays behind C2o and

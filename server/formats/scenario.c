@@ -64,6 +64,7 @@ typedef struct scn_rawop {
     bool has_duration;
     bool blocking;           /* copies: cudaMemcpy, the task waits (sim_op.blocking) */
     bool sync_device;        /* syncs: "scope": "device" (sim_op.sync_device) */
+    const char *task;        /* an op of a NULL stream: its caller (sim_op.task); NULL: none */
 } scn_rawop;
 
 enum {
@@ -952,6 +953,19 @@ static int read_op_stream(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     return jr_get_name(&c->jr, v, path, &((op_in *)obj)->stream);
 }
+/* TX2 paper §2.3: "By default, GPU operations from all CPU programs are
+ * inserted into the single default stream": an op of the NULL stream names
+ * the CPU task that calls it (sim_op.task); checked against its stream
+ * once that is known */
+static int read_op_task(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    const char *task = NULL;
+    if (jr_get_name(&c->jr, v, path, &task))
+        return -1;
+    if (!(((op_in *)obj)->op->task = own(c, task)))
+        return jr_oom(&c->jr);
+    return 0;
+}
 static int read_op_process(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     return jr_get_name(&c->jr, v, path, &((op_in *)obj)->process);
@@ -1136,6 +1150,7 @@ static const scn_key op_table[] = {
     {"sync", .read = read_op_name, .kinds = OPK_SYNC},
     {"stream", .read = read_op_stream, .kinds = OPK_ANY},
     {"process", .read = read_op_process, .kinds = OPK_ANY},
+    {"task", .read = read_op_task, .step = 1, .kinds = OPK_ANY},
     {"at", .read = read_op_at, .step = 1, .kinds = OPK_ANY},
     {"blocks", .read = read_op_blocks, .missing = "", .step = 3, .kinds = OPK_KERNEL},
     {"threads", .read = read_op_threads, .missing = "", .step = 3, .kinds = OPK_KERNEL},
@@ -1226,6 +1241,13 @@ static int parse_op_obj(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *
                        &op->stream) ||
         scn_keys_read(c, o, p, op_table, OP_NKEYS, 1, &in))
         return -1;
+    /* TX2 paper §2.3: the default stream is every CPU program's; a declared
+     * stream is its task's (streams[].task) */
+    if (op->task && strcmp(in.stream, "null") != 0)
+        return jr_fail(&c->jr, jr_join(q, p, "task"), "stream \"%s\" is issued to by its own "
+                       "task (streams[].task); only an op of the NULL stream names the task "
+                       "that calls it, since every CPU program of a process issues to that one "
+                       "default stream (TX2 paper §2.3)", in.stream);
     const char *name = in.name;
 
     /* a kernel's block time is given (block_time) or comes out of its
@@ -1623,6 +1645,7 @@ static int build_run(pctx *c, size_t r) {
         op->direction = ro->direction;
         op->blocking = ro->blocking;
         op->sync_device = ro->sync_device;
+        op->task = ro->task;
         if (ro->kind == SIM_OP_KERNEL) {
             op->blocks = ro->blocks;
             op->threads = ro->threads;

@@ -238,6 +238,94 @@ static void test_task_refusals(void **state) {
     assert_int_equal(of[3], 2);
 }
 
+/* The NULL stream is every CPU program's (TX2 paper §2.3: "By default, GPU
+ * operations from all CPU programs are inserted into the single default
+ * stream"), so an op of it names its caller (sim_op.task). tau0 launches K1
+ * on the NULL stream; tau1 calls cudaStreamSynchronize(0) at 0.1 s, which
+ * returns when K1, the NULL stream's earlier work, has completed (1 s), so
+ * tau1's K2 to S2 (called at 0.2 s) is issued then; tau0's K3 to S1 is
+ * issued at 0.2 s and waits in S1 for K1 by rule N2. Without the op's task
+ * the sync would be the NULL stream's own task's, and K2 issued at 0.2 s. */
+static void test_null_stream_op_task(void **state) {
+    (void)state;
+    for (int named = 0; named <= 1; named++) {
+        tb b;
+        trace t;
+        tb_init(&b, "tx2");
+        int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+        int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+        int32_t nul = tb_stream(&b, "null", "P0", SIM_PRIO_NONE);
+        b.streams[s1].task = "tau0";
+        b.streams[s2].task = "tau1";
+        tb_kernel(&b, "K1", nul, 0, 2, 1024, 0, SEC)->task = named ? "tau0" : NULL;
+        tb_op(&b, SIM_OP_SYNC, "Y", nul, 100 * MS)->task = named ? "tau1" : NULL;
+        tb_kernel(&b, "K2", s2, 200 * MS, 2, 1024, 0, SEC);
+        tb_kernel(&b, "K3", s1, 200 * MS, 2, 1024, 0, SEC);
+        tb_run(&b, &t);
+        assert_int_equal(kern(&t, "K1")->end, SEC);
+        assert_int_equal(kern(&t, "K2")->issue, named ? SEC : 200 * MS);
+        assert_int_equal(kern(&t, "K2")->first_block, SEC);   /* N2 either way */
+        assert_int_equal(kern(&t, "K3")->issue, 200 * MS);
+        assert_int_equal(kern(&t, "K3")->first_block, SEC);
+        /* the trace says who called what */
+        assert_int_equal(t.host_calls.n, 4);
+        const char *who = trace_str_get(&t, t.host_calls.v[1].task);
+        assert_string_equal(who ? who : "", named ? "tau1" : "");
+        assert_int_equal(t.host_calls.v[1].end, SEC);
+        trace_free(&t);
+    }
+    /* a task that issues to the NULL stream alone is a task too: its sync
+     * holds its own later NULL-stream op only */
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t nul = tb_stream(&b, "null", "P0", SIM_PRIO_NONE);
+    b.streams[s1].task = "tau0";
+    tb_kernel(&b, "K1", s1, 0, 1, 1024, 0, SEC);
+    tb_op(&b, SIM_OP_SYNC, "Y", nul, 0)->task = "main";
+    tb_kernel(&b, "K2", nul, 100 * MS, 1, 1024, 0, SEC)->task = "main";
+    tb_kernel(&b, "K3", s1, 100 * MS, 1, 1024, 0, SEC);
+    tb_run(&b, &t);
+    /* the sync on the empty NULL stream returns at once: K2 is issued at
+     * 0.1 s, and waits (N1) for K1, launched before it, to end at 1 s */
+    assert_int_equal(kern(&t, "K2")->issue, 100 * MS);
+    assert_int_equal(kern(&t, "K2")->first_block, SEC);
+    trace_free(&t);
+}
+
+/* An op's task: on the NULL stream only, and a thread of the op's own
+ * process (§2.2). */
+static void test_null_stream_task_refusals(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    char err[320];
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    b.streams[s1].task = "tau";
+    tb_kernel(&b, "K", s1, 0, 1, 256, 0, SEC)->task = "tau";
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "ops[0].task: stream \"S1\" is issued to by its own task "
+                             "(streams[].task); only an op of the NULL stream names the task "
+                             "that calls it, since every CPU program of a process issues to "
+                             "that one default stream (TX2 paper §2.3)");
+    trace_free(&t);
+
+    tb_init(&b, "tx2");
+    s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t nul = tb_stream(&b, "null", "P1", SIM_PRIO_NONE);
+    b.streams[s1].task = "tau";
+    tb_kernel(&b, "K", nul, 0, 1, 256, 0, SEC)->task = "tau";
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "ops[0].task: task \"tau\" is a thread of process \"P0\" (TX2 "
+                             "paper §2.2: a task is an OS thread of one process), and this op "
+                             "goes to the NULL stream of \"P1\"");
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig3_sync_blocks_task),
@@ -246,6 +334,8 @@ int main(void) {
         cmocka_unit_test(test_held_launch_order),
         cmocka_unit_test(test_device_sync),
         cmocka_unit_test(test_task_refusals),
+        cmocka_unit_test(test_null_stream_op_task),
+        cmocka_unit_test(test_null_stream_task_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,6 +228,32 @@ static void test_round_trip_device_sync_and_blocking_copy(void **state) {
     unlink(path);
 }
 
+/* An op of the NULL stream names its caller (scenario-format.md, Streams;
+ * TX2 paper §2.3): tau1's cudaStreamSynchronize(0) holds tau1's K2 on S2
+ * until K1 ends at 1 s. The replay writes the task on the NULL stream's
+ * ops (the stream is not declared); without it the sync would be the NULL
+ * stream's own task's and K2 issued at 0.2 s. */
+static void test_round_trip_null_stream_task(void **state) {
+    (void)state;
+    char path[] = "/tmp/schedlab-nulltask-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\","
+          "\"streams\":[{\"name\":\"S1\",\"task\":\"tau0\"},{\"name\":\"S2\",\"task\":\"tau1\"}],"
+          "\"ops\":["
+          "{\"kernel\":\"K1\",\"task\":\"tau0\",\"blocks\":2,\"threads\":1024,\"block_time\":\"1s\"},"
+          "{\"sync\":\"Y\",\"task\":\"tau1\",\"at\":\"0.1s\"},"
+          "{\"kernel\":\"K2\",\"stream\":\"S2\",\"at\":\"0.2s\",\"blocks\":2,\"threads\":1024,"
+          "\"block_time\":\"1s\"},"
+          "{\"kernel\":\"K3\",\"stream\":\"S1\",\"at\":\"0.2s\",\"blocks\":2,\"threads\":1024,"
+          "\"block_time\":\"1s\"}]}", f);
+    assert_int_equal(fclose(f), 0);
+    round_trip_at(path, "null_stream_task", 0);
+    unlink(path);
+}
+
 static void test_round_trip_every_shipped_scenario(void **state) {
     (void)state;
     char dir[1024];
@@ -485,6 +511,7 @@ int main(void) {
         cmocka_unit_test(test_fig3_k3_stays_behind_its_copies),
         cmocka_unit_test(test_round_trip_context_switch_idle),
         cmocka_unit_test(test_round_trip_device_sync_and_blocking_copy),
+        cmocka_unit_test(test_round_trip_null_stream_task),
         cmocka_unit_test(test_round_trip_every_shipped_scenario),
         cmocka_unit_test(test_block_traces_compare_block_by_block),
         cmocka_unit_test(test_real_0),

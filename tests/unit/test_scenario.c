@@ -237,14 +237,14 @@ static void test_did_you_mean(void **state) {
     /* nothing close: the full list instead of a guess */
     expect_error(one_kernel("'tx2'", "'zzzzzz':1,'block_time':'1s'"),
                  "t.json: ops[0]: unknown key \"zzzzzz\" (known: kernel, copy, sync, stream, "
-                 "process, at, blocks, threads, smem, regs, block_time, program, latency, "
+                 "process, task, at, blocks, threads, smem, regs, block_time, program, latency, "
                  "budget, qos_goal, bytes, "
                  "direction, duration, blocking, scope)");
     /* a key of another op kind is named as such, not as a typo */
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','threads':4}]}",
                  "t.json: ops[0]: \"threads\" does not apply to a copy (a copy takes: copy, "
-                 "stream, process, at, bytes, direction, duration, blocking)");
+                 "stream, process, task, at, bytes, direction, duration, blocking)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2h'}]}",
                  "t.json: ops[0].direction: unknown direction \"h2h\" (did you mean \"h2d\"?)");
@@ -1044,7 +1044,7 @@ static void test_tasks_and_blocking(void **state) {
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','scope':'device'}]}",
                  "t.json: ops[0]: \"scope\" does not apply to a copy (a copy takes: copy, "
-                 "stream, process, at, bytes, direction, duration, blocking)");
+                 "stream, process, task, at, bytes, direction, duration, blocking)");
 }
 
 /* A sync or a blocking copy inside a real-time task's GPU segment is
@@ -1085,6 +1085,33 @@ static void test_segment_waits_once(void **state) {
                       "with the op's name");
 }
 
+/* An op of the NULL stream may name the CPU task that calls it (TX2 paper
+ * §2.3: every CPU program issues to the one default stream); an op of a
+ * declared stream may not (its stream's task calls it). */
+static void test_null_stream_op_task(void **state) {
+    (void)state;
+    scn_scenario *s = parse_ok(
+        "{'schema':'schedlab-scenario/1','device':'tx2','streams':[{'name':'S1','task':'t0'}],"
+        "'ops':[{'kernel':'K','task':'t0','blocks':1,'threads':32,'block_time':1},"
+        "       {'sync':'Y','stream':'null','task':'t1','scope':'device'},"
+        "       {'copy':'C','stream':'S1','bytes':1,'direction':'h2d'}]}");
+    sim_config cfg = config_of(s, 0);
+    assert_string_equal(cfg.ops[0].task, "t0");
+    assert_string_equal(cfg.ops[1].task, "t1");
+    assert_null(cfg.ops[2].task);
+    scn_free(s);
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','streams':[{'name':'S1'}],"
+                 "'ops':[{'kernel':'K','stream':'S1','task':'t0','blocks':1,'threads':32,"
+                 "'block_time':1}]}",
+                 "t.json: ops[0].task: stream \"S1\" is issued to by its own task "
+                 "(streams[].task); only an op of the NULL stream names the task that calls "
+                 "it, since every CPU program of a process issues to that one default stream "
+                 "(TX2 paper §2.3)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K','task':'','blocks':1,'threads':32,'block_time':1}]}",
+                 "t.json: ops[0].task: must not be empty");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -1105,6 +1132,7 @@ int main(void) {
         cmocka_unit_test(test_program_access),
         cmocka_unit_test(test_reference),
         cmocka_unit_test(test_segment_waits_once),
+        cmocka_unit_test(test_null_stream_op_task),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
