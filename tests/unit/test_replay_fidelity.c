@@ -31,6 +31,7 @@
 #include "../../importers/importers.h"
 #include "../../server/app/fidelity.h"
 #include "../../server/app/replay.h"
+#include "../../server/formats/kernlib.h"
 #include "../../server/formats/scenario.h"
 #include "../../server/formats/trace_json.h"
 #include "../../importers/schedlab_trace.h"
@@ -270,15 +271,18 @@ static void test_round_trip_every_shipped_scenario(void **state) {
     }
     closedir(d);
     assert_true(n >= 11);
-    size_t runs = 0, skipped = 0, plain_only = 0, held_runs = 0;
+    size_t runs = 0, skipped = 0, plain_only = 0, held_runs = 0, unparsed = 0;
     for (size_t i = 0; i < n; i++) {
         char path[1200], err[512];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         scn_scenario *s = NULL;
         if (scn_parse_file(path, &s, err, sizeof err) != 0) {
-            /* test_scenarios_shipped fails it; here it has no runs to replay */
+            /* test_scenarios_shipped fails it too; here it has no runs to
+             * replay, and is counted: none may be passed over unseen (the
+             * qaws-fig4* ones were, while this test loaded no kernel library) */
             printf("  round trip %-36s skipped: it does not parse in this build: %s\n", files[i],
                    err);
+            unparsed++;
             free(files[i]);
             continue;
         }
@@ -329,6 +333,7 @@ static void test_round_trip_every_shipped_scenario(void **state) {
     assert_true(runs + plain_only >= 17);
     /* tx2-fig3-task-sync at least: none is skipped */
     assert_true(held_runs >= 1);
+    assert_int_equal(unparsed, 0);
 }
 
 /* Fig. 3: K3 shares its issue time with C2o and C3i, behind them in S1; a
@@ -522,5 +527,16 @@ int main(void) {
         cmocka_unit_test(test_real_5),
         cmocka_unit_test(test_real_6),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* the kernel library the qaws-fig4* scenarios name (scenarios/kernels):
+     * without it they do not parse and the round trip passed them over */
+    char dir[1024], err[512];
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(dir, sizeof dir, "%s%sscenarios/kernels", root ? root : "", root ? "/" : "");
+    if (kl_open(dir, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    kl_close();
+    return rc;
 }
