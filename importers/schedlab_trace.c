@@ -221,6 +221,9 @@ static const char *const qevent_keys[] = { "t", "queue", "event", "item", NULL }
 static const char *const warp_keys[] = { "sm", "subcore", "cycle", "warp", "kernel", NULL };
 static const char *const wepoch_keys[] = { "kernel", "cycle", "cycles", "issues", NULL };
 static const char *const job_keys[] = { "task", "job", "release", "start", "end", "deadline", NULL };
+static const char *const host_call_keys[] = { "kernel", "copy", "sync", "stream", "process",
+                                              "scope", "at", "issue", "end", "task", "blocking",
+                                              NULL };
 
 static void tally_unknown(pctx *p, const char *w, size_t i, const char *key) {
     for (size_t u = 0; u < p->nunknown; u++)
@@ -464,6 +467,7 @@ static int parse_job(pctx *p, json_t *o, size_t i) {
 static int parse_host_call(pctx *p, json_t *o, size_t i) {
     const char *w = "host_calls";
     if (!json_is_object(o)) return perr(p, w, i, NULL, "expected an object");
+    note_unknown_keys(p, o, w, i, host_call_keys);
     trace_host_call v;
     memset(&v, 0, sizeof v);
     v.record = -1;

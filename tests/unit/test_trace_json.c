@@ -569,7 +569,7 @@ static void test_unknown_keys_warned(void **state) {
 
 /* What the writer writes, the reader knows: every shipped scenario's golden
  * trace (kernels, blocks, copies, pauses, queue events, warp issues and
- * epochs, jobs) reads back without a warning. */
+ * epochs, jobs, host calls) reads back without a warning. */
 static void test_golden_keys_known(void **state) {
     (void)state;
     const char *root = getenv("SCHEDLAB_ROOT");
