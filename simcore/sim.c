@@ -245,6 +245,7 @@ static void state_free(sim_state *st) {
     bq_free(&st->bq);
     sms_free(&st->sms);
     free(st->ops);
+    free(st->sync_times);
     free(st->op_next);
     free(st->op_ce_next);
     free(st->ks);
@@ -494,8 +495,8 @@ static int record_host_calls(sim_state *st) {
             c->name = os->item;
             c->stream = ss->name;
             c->process = st->procs[ss->proc].name;
-            c->issue = os->called;
-            c->end = os->returned;
+            c->issue = st->sync_times[os->rec][0];
+            c->end = st->sync_times[os->rec][1];
         } else {
             c->kind = o->kind == SIM_OP_KERNEL ? TRACE_CALL_KERNEL : TRACE_CALL_COPY;
             c->record = os->rec;
@@ -720,8 +721,13 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     st->op_ce_next = malloc(nops1 * sizeof *st->op_ce_next);
     st->ks = calloc(nk1, sizeof *st->ks);
     st->k_ee_next = malloc(nk1 * sizeof *st->k_ee_next);
-    if (!st->ops || !st->op_next || !st->op_ce_next || !st->ks || !st->k_ee_next)
+    size_t nsync = 0;
+    for (size_t i = 0; i < cfg->nops; i++) nsync += cfg->ops[i].kind == SIM_OP_SYNC;
+    st->sync_times = malloc((nsync ? nsync : 1) * sizeof *st->sync_times);
+    if (!st->ops || !st->op_next || !st->op_ce_next || !st->ks || !st->k_ee_next ||
+        !st->sync_times)
         FAIL("simulation: out of memory");
+    nsync = 0;
     if (sms_init(&st->sms, st->dev) != 0) FAIL("simulation: out of memory");
     if (goals) {
         /* ISCA'17 §3.6: the equal per-SM share of each co-running kernel
@@ -746,7 +752,6 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         const sim_op *o = &cfg->ops[i];
         sim_opstate *os = &st->ops[i];
         st->op_next[i] = st->op_ce_next[i] = -1;
-        os->called = os->returned = TRACE_NONE;
         os->stream = st->stream_of[o->stream];
         const sim_sstate *ss = &st->ss[os->stream];
         os->task = ss->task;
@@ -811,7 +816,9 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
             c->bytes = o->bytes;
             os->rec = (int32_t)(out->copies.n - 1);
         } else {
-            os->rec = -1;
+            os->rec = (int32_t)nsync;
+            st->sync_times[nsync][0] = st->sync_times[nsync][1] = TRACE_NONE;
+            nsync++;
         }
     }
 

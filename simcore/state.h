@@ -49,14 +49,12 @@ enum {
 
 typedef struct sim_opstate {
     int32_t stream;          /* internal stream index */
-    int32_t rec;             /* kernel: index in st->ks and t->kernels; copy: in t->copies */
+    int32_t rec;             /* kernel: index in st->ks and t->kernels; copy: in t->copies;
+                                sync: in st->sync_times */
     uint64_t issue_seq;      /* host issue order: "launched after" of N1/N2 */
     trace_str item;          /* the op's name, for queue events */
     int32_t task;            /* the CPU task that calls it (index in st->htasks) */
-    /* a sync: when its task called it and when it returned (TRACE_NONE
-     * until then), for the trace's host_calls */
-    int64_t called, returned;
-} sim_opstate;
+} sim_opstate;               /* 24 bytes: one per op of a replay of millions */
 
 typedef struct sim_kstate {
     int32_t op;
@@ -147,6 +145,10 @@ typedef struct sim_state {
     void *placement_state, *exec_state, *driver_state, *host_state;
 
     sim_opstate *ops;        /* [cfg->nops] */
+    /* each sync op's (its rec) call and return (TRACE_NONE until then), for
+     * the trace's host_calls: [0] when its task called it, [1] when it
+     * returned */
+    int64_t (*sync_times)[2];
     int32_t *op_next;        /* [cfg->nops] stream queue / held list links */
     int32_t *op_ce_next;     /* [cfg->nops] CE queue links */
     sim_kstate *ks;          /* [nkernels] */

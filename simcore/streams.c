@@ -30,7 +30,7 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
      * stream, issues nothing more until it returns */
     const sim_op *o = &st->cfg->ops[op];
     sim_proc *pr = &st->procs[st->ss[os->stream].proc];
-    if (o->kind == SIM_OP_SYNC) os->called = t;
+    if (o->kind == SIM_OP_SYNC) st->sync_times[os->rec][0] = t;
     if (o->kind == SIM_OP_SYNC && o->sync_device) {
         /* cudaDeviceSynchronize: the caller waits for "all previously issued
          * GPU operations" (§2.3) of its process, in no stream queue; with
@@ -43,7 +43,7 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
             k->dsync_op = op;
             pr->ndsync++;
         } else {
-            os->returned = t;
+            st->sync_times[os->rec][1] = t;
         }
         return;
     }
@@ -98,7 +98,7 @@ static void device_syncs_done(sim_state *st, int32_t p, int32_t op, int64_t t) {
         if (--k->dsync_left > 0) continue;
         k->dsync = false;
         pr->ndsync--;
-        st->ops[k->dsync_op].returned = t;
+        st->sync_times[st->ops[k->dsync_op].rec][1] = t;
         task_release(st, (int32_t)i, t);
     }
 }
@@ -162,7 +162,7 @@ static void settle(sim_state *st, int32_t p, int64_t t) {
         case SIM_OP_SYNC:
             /* at the head, all earlier work of the stream has completed */
             stream_pop(st, best, t);
-            st->ops[h].returned = t;
+            st->sync_times[st->ops[h].rec][1] = t;
             host_release(st, h, t);
             break;
         case SIM_OP_KERNEL:
