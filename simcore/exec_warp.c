@@ -284,6 +284,10 @@ typedef struct ew_state {
     int32_t *fe_last;        /* [sms] slot fetched last */
     int32_t *fe_sub;         /* [sms * EW_SLOTS] sub-core of each held slot */
     int32_t *fe_pos;         /* [sms * EW_SLOTS] its warp's position in that sub-core */
+    int64_t *fe_at;          /* [sms * EW_SLOTS] a warp waiting for a fetch: its fe_done, and */
+    int32_t *fe_nb;          /* [sms * EW_SLOTS] the instructions the fetch decodes, both
+                                known when its buffer empties (fe_want; the warp cannot issue
+                                until the fetch), so that fe_fetch reads nothing of it */
     int32_t sm_words;        /* 64-bit words of a bitset of SMs */
     uint64_t *fe_sms;        /* [sm_words] SMs with a warp to fetch for */
     int32_t fe_nsms;         /* how many */
@@ -736,6 +740,12 @@ static void block_done(ew_state *E, sim_state *st, int32_t b) {
  * buffer: it waits for a fetch. */
 static void fe_want(ew_state *E, warp_sub *w, int32_t p, int32_t sm) {
     w->ready[p] = EW_NEVER;
+    const warp_info *wi = &w->info[p];
+    const ew_kernel *K = &E->ks[wi->kernel];
+    int64_t left = (int64_t)(K->len - wi->pc) + (wi->iters - 1) * K->len;
+    size_t at = (size_t)sm * EW_SLOTS + (size_t)w->fe_slot[p];
+    E->fe_nb[at] = left < E->fe_ibuf ? (int32_t)left : E->fe_ibuf;
+    E->fe_at[at] = w->fe_done[p];
     if (!E->fe_want[sm]) {
         E->fe_sms[sm >> 6] |= 1ULL << (sm & 63);
         E->fe_nsms++;
@@ -758,11 +768,9 @@ static void fe_fetch(ew_state *E, sim_state *st, int32_t sm, int64_t c) {
         int32_t s = E->fe_sub[sm * EW_SLOTS + slot];
         warp_sub *w = &E->subs[s];
         int32_t p = E->fe_pos[sm * EW_SLOTS + slot];
-        const warp_info *wi = &w->info[p];
-        const ew_kernel *K = &E->ks[wi->kernel];
-        int64_t left = (int64_t)(K->len - wi->pc) + (wi->iters - 1) * K->len;
-        w->fe_ibuf[p] = left < E->fe_ibuf ? (int32_t)left : E->fe_ibuf;
-        int64_t r = w->fe_done[p] > c + 2 ? w->fe_done[p] : c + 2;
+        w->fe_ibuf[p] = E->fe_nb[sm * EW_SLOTS + slot];
+        int64_t done = E->fe_at[sm * EW_SLOTS + slot];
+        int64_t r = done > c + 2 ? done : c + 2;
         w->ready[p] = r;
         if (r < E->due[s] && set_due(E, s, r) != 0) st->failed = true;
     }
@@ -1878,6 +1886,8 @@ static void warp_fini(void *self) {
     free(E->fe_last);
     free(E->fe_sub);
     free(E->fe_pos);
+    free(E->fe_at);
+    free(E->fe_nb);
     free(E->fe_sms);
     free(E->port_next);
     free(E->mq_next);
@@ -2037,8 +2047,11 @@ static int warp_init(void *self, sim_state *st) {
         E->fe_last = calloc(sms, sizeof *E->fe_last);
         E->fe_sub = calloc(sms * EW_SLOTS, sizeof *E->fe_sub);
         E->fe_pos = calloc(sms * EW_SLOTS, sizeof *E->fe_pos);
+        E->fe_at = calloc(sms * EW_SLOTS, sizeof *E->fe_at);
+        E->fe_nb = calloc(sms * EW_SLOTS, sizeof *E->fe_nb);
         E->fe_sms = calloc((size_t)E->sm_words, sizeof *E->fe_sms);
         if (!E->fe_used || !E->fe_want || !E->fe_last || !E->fe_sub || !E->fe_pos ||
+            !E->fe_at || !E->fe_nb ||
             !E->fe_sms)
             return -1;
         /* [GS] m_last_warp_fetched starts at 0: the first fetch tries slot 1 */
