@@ -199,6 +199,7 @@ static long long busy_limit_ms(void) {
  * sqlite3_busy_timeout held a request, and the process, for the whole 30 s) */
 static int busy_wait(void *arg, int count) {
     db *d = arg;
+    if (d->no_wait) return 0;
     long long now = mono_ms();
     if (count == 0) d->wait_since_ms = now;
     if (now - d->wait_since_ms >= busy_limit_ms() || now >= atomic_load(&give_up_at)) return 0;
@@ -329,33 +330,193 @@ void db_close(db *d) {
 const char *db_path(const db *d) { return d->path; }
 struct sqlite3 *db_handle(db *d) { return d->h; }
 
-int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, void *ctx,
-                   char *err, size_t errlen) {
+/* ---- lazy builds ---------------------------------------------------------- */
+
+typedef bool (*gate_enter_fn)(void);
+typedef void (*gate_leave_fn)(void);
+static _Atomic(gate_enter_fn) gate_enter;
+static _Atomic(gate_leave_fn) gate_leave;
+
+void db_set_build_gate(bool (*enter)(void), void (*leave)(void)) {
+    atomic_store(&gate_leave, leave);
+    atomic_store(&gate_enter, enter);
+}
+
+static bool in_list(const char *const *tables, const char *t) {
+    for (size_t i = 0; tables && tables[i]; i++)
+        if (!strcmp(tables[i], t)) return true;
+    return false;
+}
+
+/* Drop the scratch tables in `tables` (NULL: all). A cached read left
+ * stepping would keep its table locked: they are reset first. */
+static int drop_scratch(db *d, const char *const *tables, char *err, size_t errlen) {
+    if (!d->nscratch) return 0;
+    for (int q = 0; q < DBI_NCACHED; q++)
+        if (d->cached[q]) sqlite3_reset(d->cached[q]);
+    size_t keep = 0;
+    int rc = 0;
+    for (size_t i = 0; i < d->nscratch; i++) {
+        const char *t = d->scratch[i];
+        if (tables && !in_list(tables, t)) {
+            d->scratch[keep++] = t;
+            continue;
+        }
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP TABLE IF EXISTS temp.\"%s\"", t);
+        if (!rc && exec(d, sql, err, errlen)) rc = -1;
+        if (rc) d->scratch[keep++] = t;   /* still there: tried again next time */
+    }
+    d->nscratch = keep;
+    return rc;
+}
+
+void db_drop_scratch(db *d) {
+    if (d) drop_scratch(d, NULL, NULL, 0);
+}
+
+/* A TEMP copy of main's table t, empty, with its indexes (sqlite_schema
+ * keeps each CREATE as "CREATE TABLE name ..." / "CREATE [UNIQUE] INDEX
+ * name ON ...", the SQLite file format's normal form). */
+static int make_scratch(db *d, const char *t, char *err, size_t errlen) {
+    sqlite3_stmt *st;
+    if (prepare(d, "SELECT type, name, sql FROM main.sqlite_schema WHERE tbl_name = ?1 AND "
+                   "sql IS NOT NULL AND type IN ('table', 'index') ORDER BY type = 'index'",
+                &st, err, errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+    int rc, made = 0;
+    char *sql = NULL;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *type = col_s(st, 0), *name = col_s(st, 1), *def = col_s(st, 2);
+        bool table = !strcmp(type, "table");
+        const char *pre = table ? "CREATE TABLE " : NULL;
+        const char *on = table ? NULL : strstr(def, " ON ");
+        if (table ? strncmp(def, pre, strlen(pre)) : !on) {
+            seterr(err, errlen, "%s: %s: cannot copy its definition for a read: %.80s", d->path,
+                   name, def);
+            rc = -1;
+            break;
+        }
+        sql = table ? sqlite3_mprintf("CREATE TEMP TABLE %s", def + strlen(pre))
+                    : sqlite3_mprintf("CREATE %sINDEX temp.\"%w\"%s",
+                                      strncmp(def, "CREATE UNIQUE ", 14) ? "" : "UNIQUE ", name,
+                                      on);
+        if (!sql || exec(d, sql, err, errlen)) {
+            if (!sql) seterr(err, errlen, "%s: %s: out of memory", d->path, name);
+            rc = -1;
+            break;
+        }
+        sqlite3_free(sql);
+        sql = NULL;
+        made += table;
+    }
+    sqlite3_free(sql);
+    if (rc != -1 && rc != SQLITE_DONE) rc = sqlfail(d, "sqlite_schema", err, errlen);
+    else if (rc == SQLITE_DONE && !made) {
+        seterr(err, errlen, "%s: no table %s to build into", d->path, t);
+        rc = -1;
+    } else if (rc == SQLITE_DONE) {
+        rc = 0;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* While a build writes its scratch tables, a write to any other table
+ * (one missing from its list) is refused, never made without the lock. */
+static int temp_only(void *arg, int op, const char *a, const char *b, const char *dbname,
+                     const char *trigger) {
+    (void)arg, (void)a, (void)b, (void)trigger;
+    bool write = op == SQLITE_INSERT || op == SQLITE_UPDATE || op == SQLITE_DELETE;
+    return write && dbname && strcmp(dbname, "temp") ? SQLITE_DENY : SQLITE_OK;
+}
+
+/* build into TEMP copies of tables, for this read alone */
+static int build_scratch(db *d, const char *const *tables, dbi_look_fn look, dbi_build_fn build,
+                         void *ctx, char *err, size_t errlen) {
+    size_t n = 0;
+    while (tables && tables[n]) n++;
+    if (!n || n > DBI_SCRATCH_MAX - d->nscratch) {
+        seterr(err, errlen, "%s: a build for one read: %zu tables to copy", d->path, n);
+        return -1;
+    }
+    /* deferred: main is read from one snapshot, only TEMP is written */
+    if (exec(d, "BEGIN", err, errlen)) return -1;
+    int rc = 0;
+    size_t had = d->nscratch;
+    for (size_t i = 0; i < n && !rc; i++) {
+        rc = make_scratch(d, tables[i], err, errlen);
+        if (!rc) d->scratch[d->nscratch++] = tables[i];
+    }
+    bool has = false;
+    if (!rc) {
+        sqlite3_set_authorizer(d->h, temp_only, NULL);
+        d->no_wait = true;
+        rc = build(d, ctx, err, errlen);
+        d->no_wait = false;
+        sqlite3_set_authorizer(d->h, NULL, NULL);
+    }
+    if (!rc) rc = exec(d, "COMMIT", err, errlen);
+    if (rc) {
+        exec(d, "ROLLBACK", NULL, 0);
+        d->nscratch = had;   /* the rollback took the new tables back */
+        return rc;
+    }
+    return look(d, ctx, &has, err, errlen);
+}
+
+int dbi_build_once(db *d, const char *sp, const char *const *tables, dbi_look_fn look,
+                   dbi_build_fn build, void *ctx, char *err, size_t errlen) {
+    /* copies made for an earlier read would hide the stored tables */
+    if (drop_scratch(d, tables, err, errlen)) return -1;
     bool has;
     int rc = look(d, ctx, &has, err, errlen);
     if (rc || has) return rc;
     bool own = sqlite3_get_autocommit(d->h);
-    if (own && writes_refused(d, err, errlen)) return -1;
     char sql[160];
-    snprintf(sql, sizeof sql, "SAVEPOINT %s", sp);
-    if (exec(d, own ? "BEGIN IMMEDIATE" : sql, err, errlen)) return -1;
+    if (!own) {
+        /* within the caller's write transaction: its lock is ours */
+        snprintf(sql, sizeof sql, "SAVEPOINT %s", sp);
+        if (exec(d, sql, err, errlen)) return -1;
+    } else {
+        /* never wait: for the gate, for another connection's lock */
+        gate_enter_fn enter = atomic_load(&gate_enter);
+        gate_leave_fn leave = atomic_load(&gate_leave);
+        if (atomic_load(&refusing) || sqlite3_db_readonly(d->h, "main") == 1 ||
+            (enter && !enter()))
+            return build_scratch(d, tables, look, build, ctx, err, errlen);
+        d->no_wait = true;
+        rc = exec(d, "BEGIN IMMEDIATE", err, errlen);
+        d->no_wait = false;
+        if (rc) {
+            bool busy = (sqlite3_extended_errcode(d->h) & 0xff) == SQLITE_BUSY;
+            if (enter && leave) leave();
+            return busy ? build_scratch(d, tables, look, build, ctx, err, errlen) : -1;
+        }
+        rc = look(d, ctx, &has, err, errlen);
+        if (!rc && !has) rc = build(d, ctx, err, errlen);
+        if (!rc && exec(d, "COMMIT", err, errlen)) rc = -1;
+        if (rc) exec(d, "ROLLBACK", NULL, 0);
+        if (enter && leave) leave();
+        return rc ? rc : look(d, ctx, &has, err, errlen);
+    }
     rc = look(d, ctx, &has, err, errlen);
     if (!rc && !has) rc = build(d, ctx, err, errlen);
     if (rc) {
         snprintf(sql, sizeof sql, "ROLLBACK TO %s; RELEASE %s", sp, sp);
-        exec(d, own ? "ROLLBACK" : sql, NULL, 0);
+        exec(d, sql, NULL, 0);
         return rc;
     }
     snprintf(sql, sizeof sql, "RELEASE %s", sp);
-    if (exec(d, own ? "COMMIT" : sql, err, errlen)) {
-        if (own) exec(d, "ROLLBACK", NULL, 0);
-        return -1;
-    }
+    if (exec(d, sql, err, errlen)) return -1;
     return look(d, ctx, &has, err, errlen);
 }
 
 int db_begin(db *d, char *err, size_t errlen) {
     if (writes_refused(d, err, errlen)) return -1;
+    /* a write goes to the stored tables, never to a read's copies */
+    if (drop_scratch(d, NULL, err, errlen)) return -1;
     return exec(d, "BEGIN IMMEDIATE", err, errlen);
 }
 int db_commit(db *d, char *err, size_t errlen) { return exec(d, "COMMIT", err, errlen); }

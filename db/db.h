@@ -107,11 +107,28 @@ void db_close(db *d);                       /* NULL is fine */
  * "database is locked": `serve` stopping (SIGTERM) waits for its requests
  * and jobs for seconds, not for a lock some other process holds. */
 void db_give_up_waits_after(int ms);
-/* From now on every write transaction (db_begin, a lazily built pyramid or
- * order) of every connection in this process fails with "PATH: why":
- * `serve` found the file corrupt (PRAGMA quick_check), and writing on
- * could spread the damage to pages still whole. Reads go on. */
+/* From now on every write transaction (db_begin) of every connection in
+ * this process fails with "PATH: why": `serve` found the file corrupt
+ * (PRAGMA quick_check), and writing on could spread the damage to pages
+ * still whole. Reads go on: a lazily built pyramid or order is then made
+ * for each read alone (db_set_build_gate), never stored. */
 void db_refuse_writes(const char *why);
+/* The lazy builds (a run's sort orders, its stream, copy, queue and
+ * occupancy pyramids, built on the first read that needs them) write, and
+ * a read must never wait for a write (docs/shared-machine.md). `serve`
+ * passes its write lock here (server/app/store.h): enter() takes it only
+ * when no other write holds it (true: taken), leave() gives it back. A
+ * build whose lock is held, or whose database another process is writing
+ * (SQLite's lock is not waited for), or that cannot write at all (a
+ * read-only connection, writes refused), is made for this read alone in a
+ * scratch copy of its tables in the connection's TEMP schema, by the same
+ * code and so the same rows, and stored by a later read; db_drop_scratch
+ * removes such copies. NULL, NULL (the default): no gate but SQLite's
+ * lock. */
+void db_set_build_gate(bool (*enter)(void), void (*leave)(void));
+/* Drop the scratch tables a lazy build made on this connection for one
+ * read (above); a pooled connection is handed back with none. */
+void db_drop_scratch(db *d);
 /* Whether an error message says the disk is full: SQLite's SQLITE_FULL
  * ("database or disk is full") or the system's ENOSPC ("No space left on
  * device", as dbi_errmsg and the temporary files word it). `serve` answers

@@ -41,6 +41,9 @@ enum {
 
 /* The tables db_store_run fills from the trace's arrays (bulk_tables). */
 #define DB_NBULK 12
+/* The most tables the lazy builds copy for reads on one connection at once
+ * (dbi_build_once: 15 in all) */
+#define DBI_SCRATCH_MAX 16
 
 struct db {
     sqlite3 *h;
@@ -59,6 +62,11 @@ struct db {
     void *rows_user;
     long long rows_done, rows_total;
     long long wait_since_ms;     /* busy_wait: when this wait for a lock began */
+    bool no_wait;                /* busy_wait gives up at once (a lazy build) */
+    /* tables a lazy build copied into TEMP for one read (dbi_build_once),
+     * static names, dropped by db_drop_scratch */
+    const char *scratch[DBI_SCRATCH_MAX];
+    size_t nscratch;
 };
 
 static inline void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -149,16 +157,23 @@ int dbi_insert_with_slug(db *d, sqlite3_stmt *st, char slug[DB_SLUG_SIZE], const
  * named `slug`; DB_NOT_FOUND with a message naming it when none is. */
 int dbi_lookup_id(db *d, const char *table, const char *slug, int64_t *id, char *err,
                   size_t errlen);
-/* A derived table's row for a run stored before that table (the pyramids):
- * look(ctx) reads it (*has = whether there is one); when missing, build(ctx)
- * writes it under the write lock, taken first (BEGIN IMMEDIATE outside a
- * transaction, else SAVEPOINT `sp`: a deferred one could not upgrade after
- * another writer's commit), after looking again (another request may have
- * built it meanwhile); then look once more. */
+/* A derived table's row for a run (the pyramids, the sort orders), built
+ * on the first read: look(ctx) reads it (*has = whether there is one); when
+ * missing, build(ctx) writes it -- into `tables` (NULL-terminated, at most
+ * DBI_SCRATCH_MAX in all builds: every table build writes) -- under the write lock:
+ * the build gate's (db_set_build_gate) and SQLite's, taken without waiting
+ * (BEGIN IMMEDIATE outside a transaction, else SAVEPOINT `sp`: a deferred
+ * one could not upgrade after another writer's commit), after looking
+ * again (another request may have built it meanwhile); then look once
+ * more. When either lock is held elsewhere (or the connection cannot
+ * write), build writes into TEMP copies of `tables` made for this read
+ * alone, which hide the stored ones on this connection until
+ * db_drop_scratch or the next dbi_build_once of those tables: the same
+ * rows, stored by a later read. */
 typedef int (*dbi_look_fn)(db *d, void *ctx, bool *has, char *err, size_t errlen);
 typedef int (*dbi_build_fn)(db *d, void *ctx, char *err, size_t errlen);
-int dbi_build_once(db *d, const char *sp, dbi_look_fn look, dbi_build_fn build, void *ctx,
-                   char *err, size_t errlen);
+int dbi_build_once(db *d, const char *sp, const char *const *tables, dbi_look_fn look,
+                   dbi_build_fn build, void *ctx, char *err, size_t errlen);
 
 /* ---- db_load.c ------------------------------------------------------------- */
 

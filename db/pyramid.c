@@ -1195,11 +1195,16 @@ static int build_pyramid(db *d, void *ctx, char *err, size_t errlen) {
     return dbi_pyramid_build(d, ((pyr_look *)ctx)->out->id, err, errlen);
 }
 
+/* the tables its build writes (dbi_build_once) */
+static const char *const pyr_tables[] = {"pyramids", "pyramid_tiles", "kernel_pyramids",
+                                         "kernel_tiles", NULL};
+
 /* A run stored before pyramids gets its pyramid on the first read, once. */
 static int pyramid_run(db *d, const char *run, pyr_run *out, bool kernels, char *err,
                        size_t errlen) {
     pyr_look l = { run, out, kernels };
-    return dbi_build_once(d, "pyramid_build", look_pyramid, build_pyramid, &l, err, errlen);
+    return dbi_build_once(d, "pyramid_build", pyr_tables, look_pyramid, build_pyramid, &l, err,
+                          errlen);
 }
 
 int db_pyramid_run(db *d, const char *run, pyr_run *out, char *err, size_t errlen) {

@@ -226,6 +226,9 @@ void qpyr_bins_free(qpyr_bins *b) {
     memset(b, 0, sizeof *b);
 }
 
+/* the tables its build writes (dbi_build_once) */
+static const char *const qpyr_tables[] = {"queue_bins", "queue_pyramids", NULL};
+
 int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t want,
                      qpyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
@@ -235,7 +238,9 @@ int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t w
     if (rc) return rc;
     /* the levels, built first for a run stored before queue pyramids */
     qlevels lv = {id, 0, 0, 0};
-    if (dbi_build_once(d, "qpyramid_build", levels_row, levels_build, &lv, err, errlen)) return -1;
+    if (dbi_build_once(d, "qpyramid_build", qpyr_tables, levels_row, levels_build, &lv, err,
+                       errlen))
+        return -1;
     int z0 = lv.z0, ztop = lv.ztop;
     size_t nq = lv.nq;
     lvl_window w;

@@ -394,6 +394,9 @@ static int name_bound(ror_perm *p, sqlite3_stmt *nst, const char *name, bool aft
     return 0;
 }
 
+/* the tables its build writes (dbi_build_once) */
+static const char *const order_tables[] = {"record_orders", NULL};
+
 int db_rorder_page(db *d, const char *run, const ror_query *q, trace *out, int64_t **ids,
                    size_t *n, int64_t *total, char *err, size_t errlen) {
     *ids = NULL;
@@ -418,7 +421,8 @@ int db_rorder_page(db *d, const char *run, const ror_query *q, trace *out, int64
     if (b.n == 0) return 0;
     /* by id, unfiltered: position is id (or n - 1 - id), no order to store */
     bool by_id = q->key == 0 && !q->name;
-    if (!by_id && dbi_build_once(d, "rorder_build", look_order, build_order, &b, err, errlen))
+    if (!by_id && dbi_build_once(d, "rorder_build", order_tables, look_order, build_order, &b, err,
+                                 errlen))
         return -1;
 
     ror_perm *p = malloc(sizeof *p);

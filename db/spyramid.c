@@ -557,12 +557,17 @@ int db_spyramid_count(db *d, const char *run, int64_t *n, char *err, size_t errl
     return rc ? rc : run_count(d, KERNEL_COUNT, id, n, err, errlen);
 }
 
+/* the tables its build writes (dbi_build_once) */
+static const char *const spyr_tables[] = {"stream_bins", "stream_cells", "stream_lanes",
+                                          "stream_names", "stream_pyramids", NULL};
+
 int db_spyramid_info(db *d, const char *run, spyr_info *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     int rc = dbi_lookup_id(d, "runs", run, &out->id, err, errlen);
     if (rc) return rc;
     /* built when missing */
-    if (dbi_build_once(d, "spyramid_build", info_row, info_build, out, err, errlen)) return -1;
+    if (dbi_build_once(d, "spyramid_build", spyr_tables, info_row, info_build, out, err, errlen))
+        return -1;
     out->process = calloc(out->nlanes + 1, sizeof *out->process);
     out->stream = calloc(out->nlanes + 1, sizeof *out->stream);
     out->names = calloc(out->nnames + 1, sizeof *out->names);
@@ -967,11 +972,15 @@ int db_spyramid_copy_count(db *d, const char *run, int64_t *n, char *err, size_t
     return rc ? rc : run_count(d, COPY_COUNT, id, n, err, errlen);
 }
 
+/* the tables its build writes (dbi_build_once) */
+static const char *const cpyr_tables[] = {"copy_bins", "copy_cells", "copy_pyramids", NULL};
+
 int db_spyramid_copy_info(db *d, const char *run, cpyr_info *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     int rc = dbi_lookup_id(d, "runs", run, &out->id, err, errlen);
     if (rc) return rc;
-    if (dbi_build_once(d, "cpyramid_build", copy_info_row, copy_info_build, out, err, errlen))
+    if (dbi_build_once(d, "cpyramid_build", cpyr_tables, copy_info_row, copy_info_build, out, err,
+                       errlen))
         return -1;
     sqlite3_stmt *st;
     if (prepare(d, "SELECT DISTINCT engine FROM copy_cells WHERE run = ?1 ORDER BY engine", &st, err,

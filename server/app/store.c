@@ -91,6 +91,14 @@ static void unlock_writes(void) {
 
 bool store_writing(void) { return atomic_load(&writing); }
 
+bool store_write_trylock(void) {
+    if (pthread_mutex_trylock(&write_lock) != 0) return false;
+    atomic_store(&writing, true);
+    return true;
+}
+
+void store_write_unlock(void) { unlock_writes(); }
+
 int store_write(db *d, const store_ctl *ctl, store_write_fn fn, void *arg, char *err,
                 size_t errlen) {
     int rc = lock_writes(ctl, err, errlen);

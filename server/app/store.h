@@ -158,4 +158,12 @@ int store_write(db *d, const store_ctl *ctl, store_write_fn fn, void *arg, char 
 /* Whether a write transaction of this process is under way now. */
 bool store_writing(void);
 
+/* Take the write lock only when no other write holds it, never waiting
+ * (true: taken; give it back with store_write_unlock): the gate of the
+ * database's lazy builds (db.h db_set_build_gate), so that a read that
+ * builds a sort order or a pyramid behind an import neither waits for it
+ * nor meets SQLite's "database is locked". */
+bool store_write_trylock(void);
+void store_write_unlock(void);
+
 #endif

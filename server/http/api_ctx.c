@@ -3,6 +3,8 @@
  * to every handler as `app`. See api_ctx.h. */
 #include "api_ctx.h"
 
+#include "../app/store.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -113,6 +115,9 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
         const char *slash = strrchr(a->db_path, '/');
         a->db_name = slash ? slash + 1 : a->db_path;
     }
+    /* a read's lazy build takes the write lock only when it is free
+     * (docs/shared-machine.md: readers never wait) */
+    db_set_build_gate(store_write_trylock, store_write_unlock);
     db *d;
     if (!a->db_path || !a->version || db_open(a->db_path, &d, err, errlen)) {
         if (!a->db_path || !a->version) snprintf(err, errlen, "out of memory");
@@ -195,6 +200,7 @@ db *api_db_acquire(api_ctx *a, http_response *res) {
 void api_db_release(api_ctx *a, db *d) {
     if (!d) return;
     db_rollback(d);   /* a handler never leaves a transaction open */
+    db_drop_scratch(d);   /* nor a lazy build's copies made for its read alone */
     /* A big request grew this connection's page cache: give it back, so the
      * server's memory returns after it (the OS page cache still holds the
      * file). Small caches are kept for the next request. */

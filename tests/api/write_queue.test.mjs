@@ -1,10 +1,15 @@
 // write_queue.test.mjs -- results finished behind a long import are stored
-// once the import is done. Within `serve` every write takes the store's
+// once the import is done, and reads that build something on first use
+// answer at once beside it. Within `serve` every write takes the store's
 // write lock (server/app/store.h) and waits for it as long as it takes;
 // a sweep job's result and a replay's fidelity reports went to SQLite
 // straight, waited SQLite's busy handler (DB_BUSY_TIMEOUT_MS, 30 s) for the
 // import's write transaction and failed "database is locked", the sweep's
-// computed result lost, the replay's runs left without their reports.
+// computed result lost, the replay's runs left without their reports; a
+// read that builds and stores a sort order or a pyramid on first use did the
+// same and answered 500 "database is locked" (docs/shared-machine.md: now
+// it builds for itself alone while the lock is held, and a later read
+// stores the same rows).
 //
 // The import holds the lock for a second or two here, not for the minutes
 // of a several-hundred-MB upload: SCHEDLAB_TEST_BUSY_MS (tests only, db/db.h)
@@ -127,5 +132,82 @@ test('a replay\'s fidelity reports are stored with its runs, though an import ta
     }
     const ij = await waitJob(s.base, imp);
     assert.equal(ij.status, 201, JSON.stringify(ij));
+  } finally { assert.equal(await s.stop(), 0); }
+});
+
+// A kernel-level trace whose table orders and pyramids are built on first
+// read: kernels in four streams, copies on two engines, a queue's events.
+function lazyTrace() {
+  let x = 99;
+  const r = (n) => { x = (x * 1103515245 + 12345) & 0x7fffffff; return (x >> 8) % n; };
+  const kernels = [], copies = [], queue_events = [];
+  for (let i = 0; i < 3000; i++) {
+    const s = 1000 * i + r(700), d = 1 + r(4000);
+    kernels.push({ id: i, name: `K${r(5)}`, stream: `${7 + r(4)}`, process: 'P0', priority: 'none',
+      issue: i % 7 ? s - r(300) : null, first_block: s, fully_dispatched: s + 1, end: s + d,
+      blocks: 1 + r(8), threads: 256, smem: 0, regs: 32 });
+    const queue = `stream:P0/${7 + (i % 4)}`;
+    queue_events.push({ t: s - 300, queue, event: 'enqueue', item: `K${i}` });
+    queue_events.push({ t: s, queue, event: 'dequeue', item: `K${i}` });
+  }
+  for (let i = 0; i < 1200; i++) {
+    const s = 2500 * i + r(900);
+    copies.push({ id: i, name: `C${r(3)}`, stream: '7', process: 'P0', direction: ['h2d', 'd2h'][r(2)],
+      bytes: 4096 * (1 + r(64)), issue: s - r(50), start: s, end: s + 1 + r(2000), engine: r(2) });
+  }
+  return JSON.stringify({ schema: 'schedlab-trace/1', name: 'lazy', source: 'import', origin: 0,
+    kernels, blocks: [], copies, queue_events, warp_issues: [], jobs: [] });
+}
+
+test('reads that build a sort order or a pyramid on first use answer at once, the same rows, while an import holds the write lock past the busy limit', async () => {
+  const s = await serve(['--budget', 'workers=2'], { env });
+  try {
+    const r = await json(`${s.base}/api/imports?format=schedlab-trace&name=lazy.json`, {
+      method: 'POST', headers: JSON_BODY, body: lazyTrace(),
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const run = r.body.run;
+    // every read here builds something the first time: a kernel and a copy
+    // order (db/rorder.h), the stream pyramid (bins and a window's
+    // kernels), the copy pyramid, the queue pyramid (db/spyramid.h,
+    // db/qpyramid.h)
+    const reads = [
+      `kernels?offset=0&limit=100&sort=response&order=desc`,
+      `kernels?offset=100&limit=200&sort=name&order=asc&name=K3`,
+      `copies?offset=100&limit=100&sort=bytes&order=desc`,
+      `streams?max=400`,
+      `kernels?max=50`,
+      `kernels?from=1000000&to=1100000&max=1000`,
+      `copies?max=20`,
+      `queues?from=0&to=3000000&bins=60`,
+    ];
+    const imp = await postImport(s.base, csv(3_000_000), 'long');
+    await untilImporting(s.base, imp);
+    const during = [];
+    for (const q of reads) {
+      const t0 = Date.now();
+      const a = await json(`${s.base}/api/runs/${run}/${q}`);
+      assert.equal(a.status, 200, `${q} during the import: ${JSON.stringify(a.body)}`);
+      assert.ok(Date.now() - t0 < 3000, `${q} took ${Date.now() - t0} ms`);
+      during.push(a.body);
+    }
+    const ij = await job(s.base, imp);
+    assert.equal(ij.state, 'running', 'the import ended before the reads (too short to test this)');
+    assert.equal((await waitJob(s.base, imp)).status, 201);
+    // after the import the orders and pyramids are stored by the first read
+    // (then read back by the second): both give what the reads during the
+    // import gave
+    for (const [i, q] of reads.entries()) {
+      for (let k = 0; k < 2; k++) {
+        const b = await json(`${s.base}/api/runs/${run}/${q}`);
+        assert.equal(b.status, 200, `${q} after the import: ${JSON.stringify(b.body)}`);
+        assert.deepEqual(during[i], b.body, `${q}: during the import and after differ`);
+      }
+    }
+    assert.ok(during[0].kernels.length === 100 && during[1].kernels.length === 200 && during[2].copies.length === 100);
+    assert.equal(during[3].mode, 'bins');
+    assert.equal(during[4].mode, 'bins');
+    assert.ok(during[5].kernels.length > 0);
+    assert.equal(during[6].mode, 'bins');
   } finally { assert.equal(await s.stop(), 0); }
 });
