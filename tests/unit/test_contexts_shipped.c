@@ -30,18 +30,9 @@
 
 #include "../../db/db.h"
 #include "../../server/formats/scenario.h"
+#include "test_scn_util.h"
 
 #define US INT64_C(1000)
-#define MS (1000 * US)
-
-static scn_scenario *load(const char *file) {
-    char path[1024], err[512] = "";
-    const char *root = getenv("SCHEDLAB_ROOT");
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
-    scn_scenario *s = NULL;
-    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    return s;
-}
 
 static void run(scn_scenario *s, const char *name, trace *t) {
     int r = scn_find_run(s, name);
@@ -80,7 +71,7 @@ static int64_t worst_block_time(const trace *t, int32_t kernel) {
 
 static void test_appendix_a_paper(void **state) {
     (void)state;
-    scn_scenario *s = load("tx2-appendix-a-processes.json");
+    scn_scenario *s = scn_load("tx2-appendix-a-processes.json");
     trace proc, task;
     run(s, "time-slice", &proc);
     run(s, "shared", &task);
@@ -108,7 +99,7 @@ static void test_appendix_a_paper(void **state) {
 
 static void test_appendix_a(void **state) {
     (void)state;
-    scn_scenario *s = load("tx2-appendix-a-processes.json");
+    scn_scenario *s = scn_load("tx2-appendix-a-processes.json");
     assert_int_equal(scn_run_count(s), 2);
     assert_string_equal(scn_run_name(s, 0), "time-slice");
     trace t;
@@ -143,7 +134,7 @@ static void test_case_study(void **state) {
         { 13000, 24800, 72200, 45300, 53900 },
         { 13000, 24800, 91800, 45300, 62900 },
     };
-    scn_scenario *s = load("gcaps-case-study.json");
+    scn_scenario *s = scn_load("gcaps-case-study.json");
     assert_int_equal(scn_run_count(s), 4);
     int64_t got[4][5];
     for (int r = 0; r < 4; r++) {
@@ -210,7 +201,7 @@ static void test_pauses_in_db(void **state) {
     assert_int_equal(db_open(path, &d, err, sizeof err), 0);
     assert_int_equal(db_create_experiment(d, "a", NULL, "scenario", NULL, NULL, exp, err,
                                           sizeof err), 0);
-    scn_scenario *s = load("tx2-appendix-a-processes.json");
+    scn_scenario *s = scn_load("tx2-appendix-a-processes.json");
     sim_config cfg;
     assert_int_equal(scn_config(s, 0, &cfg, err, sizeof err), 0);
     wsink k;

@@ -55,18 +55,9 @@
 #include <cmocka.h>
 
 #include "../../server/formats/scenario.h"
+#include "test_scn_util.h"
 
 #define US INT64_C(1000)
-#define MS (1000 * US)
-
-static scn_scenario *load(const char *file) {
-    char path[1024], err[512] = "";
-    const char *root = getenv("SCHEDLAB_ROOT");
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
-    scn_scenario *s = NULL;
-    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    return s;
-}
 
 /* ---- the parameters, against Table 2, Example 2 and Fig. 5 --------------- */
 
@@ -134,7 +125,7 @@ static void check_parameters(const sim_config *c, bool fig5b) {
 /* ---- the trace ----------------------------------------------------------- */
 
 static void run(const char *file, trace *t, bool fig5b) {
-    scn_scenario *s = load(file);
+    scn_scenario *s = scn_load(file);
     assert_int_equal(scn_run_count(s), 1);
     sim_config cfg;
     char err[512];

@@ -1,7 +1,8 @@
 /* test_scn_util.h -- a shipped scenario's run, from its file through
  * scn_parse_file and sim_run, for the tests that check a scenario against
  * its paper or recording (test_warp_scenarios, test_warp_appendix_b,
- * test_h100_recordings). Paths are from $SCHEDLAB_ROOT, or the current
+ * test_h100_recordings, test_table5, test_contexts_shipped,
+ * test_gcaps_example2). Paths are from $SCHEDLAB_ROOT, or the current
  * folder. The kernels of the trace by name: test_sim_util.h's kern(). */
 #ifndef TEST_SCN_UTIL_H
 #define TEST_SCN_UTIL_H
@@ -11,6 +12,17 @@
 
 #include "../../server/formats/scenario.h"
 #include "test_sim_util.h"
+
+/* scenarios/FILE (from $SCHEDLAB_ROOT, or .), parsed; the caller frees it
+ * (scn_free). */
+static inline scn_scenario *scn_load(const char *file) {
+    const char *root = getenv("SCHEDLAB_ROOT");
+    char path[1024], err[512] = "";
+    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+    scn_scenario *s = NULL;
+    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    return s;
+}
 
 /* The scenario at REL (a path from the repository root: $SCHEDLAB_ROOT,
  * or .), parsed, and the configuration of its run `run_name` in *cfg; the

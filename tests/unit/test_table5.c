@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "../../server/formats/scenario.h"
+#include "test_scn_util.h"
 #include "test_sanitizer.h"
 
 /* (3 under the sanitizers, which check the runs' memory, not the table:
@@ -61,15 +62,6 @@ static const double paper_wcrt[NTASKS][NRUNS] = {
 static double ours[NTASKS][NRUNS];
 static bool measured;
 
-static scn_scenario *load(const char *file) {
-    char path[1024], err[512] = "";
-    const char *root = getenv("SCHEDLAB_ROOT");
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
-    scn_scenario *s = NULL;
-    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    return s;
-}
-
 static int64_t mort(const trace *t, const char *task) {
     int64_t m = -1;
     for (size_t i = 0; i < t->jobs.n; i++)
@@ -81,7 +73,7 @@ static int64_t mort(const trace *t, const char *task) {
 
 static void measure(void) {
     if (measured) return;
-    scn_scenario *s = load("gcaps-case-study-variation.json");
+    scn_scenario *s = scn_load("gcaps-case-study-variation.json");
     for (int r = 0; r < NRUNS; r++) {
         int idx = scn_find_run(s, runs[r]);
         if (idx < 0) fail_msg("no run \"%s\"", runs[r]);
