@@ -1045,9 +1045,9 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
     const char *host = cs->authority[0] ? cs->authority : header(conn, MHD_HTTP_HEADER_HOST);
     if (!host_allowed(srv, host))
         return refuse(conn, cs, 421, 0,
-                      "Host \"%.100s\" is not a name this server answers to (it answers IP "
+                      "%s \"%.100s\" is not a name this server answers to (it answers IP "
                       "addresses, localhost and the names given with --allow-host)",
-                      host ? host : "");
+                      cs->authority[0] ? "the request target's host" : "Host", host ? host : "");
     const char *nul = NULL;
     MHD_get_connection_values_n(conn, MHD_GET_ARGUMENT_KIND | MHD_HEADER_KIND, find_nul, &nul);
     if (nul)

@@ -210,7 +210,7 @@ describe('the absolute-form target (RFC 9112 3.2.2)', () => {
   test('the authority decides, not Host: another server\'s is 421, ours with any Host is answered', async () => {
     const evil = head((await exchange(srv.port, get('http://evil.example/api/health', '127.0.0.1'))).text);
     assert.equal(evil.status, 421, evil.line);
-    assert.match(evil.rest, /evil\.example/);
+    assert.match(evil.rest, /the request target's host \\"evil\.example\\" is not a name this server answers to/);
     const ours = head((await exchange(srv.port, get(`http://127.0.0.1:${srv.port}/api/health`, 'evil.example'))).text);
     assert.equal(ours.status, 200, ours.line);
     // HTTP/1.0 had no Host: the authority is enough
