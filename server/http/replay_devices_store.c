@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../db/fidelity_db.h"
+#include "../../importers/trace_check.h"
 #include "../../simcore/sim.h"
 #include "replay_devices.h"
 #include "store.h"
@@ -17,13 +18,21 @@ static int store_status(int rc) {
     return rc == STORE_BAD_INPUT ? 400 : rc == STORE_BUSY || rc == STORE_ABORTED ? 503 : 500;
 }
 
-/* Store merged run t, named `name` (run) and `tname` (its trace), as a
- * schedlab-trace/1 import: one run with every GPU's lanes (store_import
- * reads it back exactly), into experiment `into` or, when NULL, a new one
- * (its slug in exp). 0, or the status with err. */
-static int store_merged(db *d, trace *t, const char *name, const char *tname, const char *into,
-                        const store_ctl *sc, char srun[DB_SLUG_SIZE], char exp[DB_SLUG_SIZE],
-                        char *err, size_t errlen) {
+/* One simulated run of the replay, ready to store: the merged run read back
+ * as a schedlab-trace/1 import reads it (every GPU's lanes; the run an
+ * import of the written file stores), its name (the placement) and its
+ * report; its slug once stored. */
+typedef struct dev_run {
+    trace t;
+    const char *name;            /* borrowed */
+    json_t *rep;                 /* owned */
+    char slug[DB_SLUG_SIZE];
+} dev_run;
+
+/* Merged run t, named `tname`, written as schedlab-trace/1 and read back
+ * into r->t with its numbers range-checked, as an import of it is
+ * (store.h store_import). 0, or the status with err. */
+static int read_back(trace *t, const char *tname, dev_run *r, char *err, size_t errlen) {
     tj_buf b = {0};
     if (trace_set_name(t, tname) < 0 || tj_write_trace(t, &b) != 0) {
         tj_buf_free(&b);
@@ -31,54 +40,53 @@ static int store_merged(db *d, trace *t, const char *name, const char *tname, co
         return 500;
     }
     imp_file f = {"replay.json", (const unsigned char *)b.s, b.len};
-    int rc = store_import_ctl(d, &f, 1, NULL, into, name, sc, srun, exp, err, errlen);
+    int rc = imp_import(IMP_SCHEDLAB_TRACE, &f, 1, &r->t, err, errlen) != 0 ||
+             imp_check_trace(&r->t, f.name, err, errlen) != 0;
     tj_buf_free(&b);
-    return rc ? store_status(rc) : 0;
+    return rc ? 400 : 0;
 }
 
-typedef struct report_arg {
-    const char *srun, *run, *text;
-} report_arg;
+/* store_write's work: the experiment, then each run and its report, all in
+ * the one transaction (as a one-GPU replay's store_ctl.with_runs), so that
+ * no failure, cancel or SIGKILL leaves runs without their reports. */
+typedef struct store_arg {
+    const char *measured, *name, *desc;
+    dev_run *runs;
+    size_t n;
+    job_ctl *ctl;
+    char exp[DB_SLUG_SIZE];
+} store_arg;
 
-static int report_fn(db *d, void *arg, char *err, size_t errlen) {
-    report_arg *r = arg;
-    return db_fidelity_store(d, r->srun, r->run, r->text, err, errlen);
+static int store_all(db *d, void *arg, char *err, size_t errlen) {
+    store_arg *a = arg;
+    int rc = db_create_experiment(d, a->name, a->desc, "import", NULL, NULL, a->exp, err, errlen);
+    for (size_t i = 0; rc == 0 && i < a->n; i++) {
+        dev_run *r = &a->runs[i];
+        if ((rc = db_store_run(d, a->exp, r->name, &r->t, r->slug, err, errlen)) != 0) break;
+        char *text = NULL;
+        if (json_object_set_new(r->rep, "measured_run", json_string(a->measured)) != 0 ||
+            json_object_set_new(r->rep, "simulated_run", json_string(r->slug)) != 0 ||
+            !(text = json_dumps(r->rep, JSON_COMPACT))) {
+            snprintf(err, errlen, "out of memory writing the fidelity report");
+            return -1;
+        }
+        rc = db_fidelity_store(d, r->slug, a->measured, text, err, errlen);
+        free(text);
+        atomic_fetch_add(&a->ctl->done, 1);
+    }
+    return rc;
 }
 
-/* Store report rep (taken) of simulated run srun against measured run
- * `run`, and append {run, name, fidelity: its summary} to runs. 0, or the
- * status with err. The report goes through the store's write lock (sc's
- * wait): in SQLite's busy wait it failed "database is locked" behind an
- * import that had taken the lock since the run was stored. */
-static int store_report(db *d, const char *run, const char *srun, const char *name, json_t *rep,
-                        json_t *runs, const store_ctl *sc, char *err, size_t errlen) {
-    json_object_set_new(rep, "measured_run", json_string(run));
-    json_object_set_new(rep, "simulated_run", json_string(srun));
-    char *text = json_dumps(rep, JSON_COMPACT);
-    if (!text) {
-        json_decref(rep);
-        snprintf(err, errlen, "out of memory writing the fidelity report");
-        return 500;
-    }
-    report_arg ra = {.srun = srun, .run = run, .text = text};
-    int rc = store_write(d, sc, report_fn, &ra, err, errlen);
-    free(text);
-    if (rc) {
-        json_decref(rep);
-        return store_status(rc);
-    }
+/* {run, name, fidelity: the report's summary} appended to list; 0 or -1. */
+static int list_run(json_t *list, const dev_run *r) {
     static const char *const keys[] = {"ok", "duration_error_median", "duration_error_p90",
                                        "start_error_median_share", "makespan_difference"};
     json_t *sum = json_object();
     for (size_t i = 0; sum && i < sizeof keys / sizeof *keys; i++)
-        json_object_set(sum, keys[i], json_object_get(rep, keys[i]));
-    json_decref(rep);
-    if (!sum || json_array_append_new(runs, json_pack("{s:s, s:s, s:o}", "run", srun, "name",
-                                                      name, "fidelity", sum)) != 0) {
-        snprintf(err, errlen, "out of memory");
-        return 500;
-    }
-    return 0;
+        json_object_set(sum, keys[i], json_object_get(r->rep, keys[i]));
+    return sum ? json_array_append_new(list, json_pack("{s:s, s:s, s:o}", "run", r->slug, "name",
+                                                       r->name, "fidelity", sum))
+               : -1;
 }
 
 void replay_devices_store(db *d, const trace *m, const char *run, const char *device,
@@ -87,33 +95,30 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     char what[64];
     snprintf(what, sizeof what, "run %s", run);
     replay_dev *v = NULL;
-    size_t n = 0;
+    size_t n = 0, nvar = 0, nruns = 0;
     trace merged;
-    json_t *rep = NULL, *runs = json_array();
+    json_t *rep = NULL, *devices = NULL, *held = NULL, *list = NULL;
+    dev_run *runs = NULL;
     replay_info all;
-    bool stored = false;
-    char exp[DB_SLUG_SIZE] = "";
     atomic_store(&ctl->total, 3);
-    if (!runs) {
-        *status = 500;
-        snprintf(err, errlen, "out of memory");
-        return;
-    }
     int rc = replay_devices_run(m, what, device, 1, &v, &n, &merged, err, errlen);
     if (rc) {
         *status = rc > 0 ? 400 : 500;
-        json_decref(runs);
         return;
     }
-    size_t nvar = replay_devices_variants(v, n);
+    /* progress: the GPUs replayed, each run merged and read back, then
+     * each run stored with its report */
+    nvar = replay_devices_variants(v, n);
     atomic_fetch_add(&ctl->total, 2 * (long long)nvar);
     atomic_fetch_add(&ctl->done, 1);
-    if (replay_devices_report(m, v, n, &merged, &rep, &all, err, errlen) != 0) {
-        *status = 500;
+    *status = 500;
+    if (!(runs = calloc(nvar + 1, sizeof *runs)) || !(list = json_array())) {
+        snprintf(err, errlen, "out of memory");
         goto done;
     }
-    json_t *devices = json_incref(json_object_get(rep, "devices"));
-    json_t *held = json_incref(json_object_get(rep, "held_out"));
+    if (replay_devices_report(m, v, n, &merged, &rep, &all, err, errlen) != 0) goto done;
+    devices = json_incref(json_object_get(rep, "devices"));
+    held = json_incref(json_object_get(rep, "held_out"));
     /* the experiment says what it is, as a one-GPU replay's scenario does
      * (replay.c), not "Imported from" the merged file */
     char name[256], desc[1024];
@@ -125,68 +130,88 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
              "couples the GPUs (NCCL's waits, NVLink) is not simulated.",
              what, m->source ? m->source : "unknown", all.device_why, all.kernels,
              all.calibrated, all.copies, all.memsets);
-    store_ctl sc = {.cancel = &ctl->cancel, .lock_ms = -1, .description = desc};
     /* each run is named by its placement, as a one-GPU replay's are */
     const char *base = json_string_value(
         json_object_get(json_object_get(v[0].scenario, "policy"), "placement"));
-    if (!base) base = sim_placement_name(0);
-    char srun[DB_SLUG_SIZE];
-    if ((*status = store_merged(d, &merged, base, name, NULL, &sc, srun, exp, err, errlen)))
-        goto drop;
-    stored = true;   /* from here a failure takes the experiment back out */
-    atomic_fetch_add(&ctl->done, 1);
-    *status = store_report(d, run, srun, base, rep, runs, &sc, err, errlen);
+    runs[0].name = base ? base : sim_placement_name(0);
+    runs[0].rep = rep;
     rep = NULL;
-    if (*status) goto drop;
+    trace_init(&runs[0].t);
+    nruns = 1;
+    if ((*status = read_back(&merged, name, &runs[0], err, errlen))) goto done;
+    trace_free(&merged);   /* read back: not needed again */
     atomic_fetch_add(&ctl->done, 1);
     /* each placement variant of the replay (replay.c: every placement a
      * replay can use), its GPUs simulated under it and merged the same way,
      * a run of the same experiment with its own report beside the replay
      * (the per-GPU errors and held-out predictions are the replay's) */
-    char compare[1024];
-    size_t cl = (size_t)snprintf(compare, sizeof compare, "/compare?runs=%s,%s", run, srun);
     for (size_t i = 0; i < nvar; i++) {
-        const char *pn = replay_devices_variant_name(v, n, i);
+        dev_run *r = &runs[i + 1];
+        r->name = replay_devices_variant_name(v, n, i);
+        trace_init(&r->t);
+        nruns++;
+        if (atomic_load(&ctl->cancel)) {
+            snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+            *status = 503;
+            goto done;
+        }
         trace vm;
         if ((rc = replay_devices_variant(m, v, n, i, &vm, err, errlen))) {
             *status = rc > 0 ? 400 : 500;
-            goto drop;
+            goto done;
         }
-        char tname[300], vrun[DB_SLUG_SIZE], vexp[DB_SLUG_SIZE];
-        snprintf(tname, sizeof tname, "%s [%s]", name, pn);
-        json_t *vrep = NULL;
-        *status = store_merged(d, &vm, pn, tname, exp, &sc, vrun, vexp, err, errlen);
-        if (!*status && replay_devices_report(m, v, n, &vm, &vrep, NULL, err, errlen) != 0)
-            *status = 500;
+        char tname[300];
+        snprintf(tname, sizeof tname, "%s [%s]", name, r->name);
+        *status = 500;
+        if (replay_devices_report(m, v, n, &vm, &r->rep, NULL, err, errlen) == 0)
+            *status = read_back(&vm, tname, r, err, errlen);
         trace_free(&vm);
-        if (*status) goto drop;
-        atomic_fetch_add(&ctl->done, 1);
-        json_object_del(vrep, "devices");
-        json_object_set_new(vrep, "held_out",
+        if (*status) goto done;
+        json_object_del(r->rep, "devices");
+        json_object_set_new(r->rep, "held_out",
                             json_pack("{s:b, s:s}", "done", 0, "why",
                                       "predicted GPU by GPU under the replay's own placement: "
                                       "see the first run's devices[].held_out"));
-        if ((*status = store_report(d, run, vrun, pn, vrep, runs, &sc, err, errlen))) goto drop;
-        if (cl < sizeof compare)
-            cl += (size_t)snprintf(compare + cl, sizeof compare - cl, ",%s", vrun);
         atomic_fetch_add(&ctl->done, 1);
     }
-    *result = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:O, s:O}", "slug", exp, "measured", run,
-                        "device", all.device, "device_why", all.device_why, "runs", runs,
+    /* the experiment, its runs and their reports in one transaction under
+     * the store's write lock (store_write): a failure, a cancel (the server
+     * stopping) or a SIGKILL leaves nothing of it. Stored run by run, each
+     * report after its run, a failed report or a crash between them left
+     * runs without reports (and the delete that was to take them back out
+     * fails too on the full disk that failed the report). */
+    store_ctl sc = {.cancel = &ctl->cancel, .lock_ms = -1};
+    store_arg sa = {.measured = run, .name = name, .desc = desc, .runs = runs, .n = nruns,
+                    .ctl = ctl};
+    if ((rc = store_write(d, &sc, store_all, &sa, err, errlen)) != 0) {
+        *status = store_status(rc);
+        goto done;
+    }
+    char compare[1024];
+    size_t cl = (size_t)snprintf(compare, sizeof compare, "/compare?runs=%s", run);
+    for (size_t i = 0; i < nruns; i++) {
+        if (list_run(list, &runs[i]) != 0) {
+            snprintf(err, errlen, "out of memory");
+            *status = 500;
+            goto done;
+        }
+        if (cl < sizeof compare)
+            cl += (size_t)snprintf(compare + cl, sizeof compare - cl, ",%s", runs[i].slug);
+    }
+    *result = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:O, s:O}", "slug", sa.exp, "measured",
+                        run, "device", all.device, "device_why", all.device_why, "runs", list,
                         "compare", compare, "devices", devices, "held_out", held);
     *status = *result ? 201 : 500;
     if (!*result) snprintf(err, errlen, "out of memory");
-drop:
+done:
+    for (size_t i = 0; runs && i < nruns; i++) {
+        trace_free(&runs[i].t);
+        json_decref(runs[i].rep);
+    }
+    free(runs);
+    json_decref(list);
     json_decref(devices);
     json_decref(held);
-done:
-    if (stored && !*result) {
-        /* nothing half-written: the replay's runs go with their experiment */
-        char e2[256];
-        store_ctl del = {.lock_ms = -1};
-        store_delete_experiment(d, exp, &del, NULL, e2, sizeof e2);
-    }
-    json_decref(runs);
     json_decref(rep);
     trace_free(&merged);
     replay_devices_free(v, n);

@@ -7,8 +7,15 @@
  * prediction) stored beside it. Each placement variant of a one-GPU replay
  * (round-robin) is one more run of the experiment, every GPU simulated
  * under it and merged the same way, named by its placement. The result is
- * replay_store's (replay_api.h) with "devices" added. A failure after the
- * experiment was created deletes it: nothing half-written is left. */
+ * replay_store's (replay_api.h) with "devices" added. Every run is
+ * simulated, merged and reported on before anything is stored; then the
+ * experiment, its runs and all their reports are stored in one write
+ * transaction under the store's write lock (store.h store_write), as a
+ * one-GPU replay's runs and reports are (store_ctl.with_runs): a failed
+ * write, the server stopping (the job cancelled) or a SIGKILL leaves
+ * nothing of it, never runs without their reports. Each run is held in
+ * memory, read back from its schedlab-trace/1 text as an import of that
+ * text would store it, until the transaction. */
 #ifndef SERVER_REPLAY_DEVICES_STORE_H
 #define SERVER_REPLAY_DEVICES_STORE_H
 
