@@ -251,6 +251,39 @@ void cg_linger(struct MHD_Connection *conn) {
     pthread_mutex_unlock(&G.mu);
 }
 
+int cg_answer_now(struct MHD_Connection *conn, const char *msg, size_t len) {
+    const union MHD_ConnectionInfo *fi =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!fi) return -1;
+    int fd = fi->connect_fd;
+    cg_slot *s = slot_of(conn);
+    if (s) {
+        /* the socket is ours from now: the watchdog writes no 408 on it */
+        pthread_mutex_lock(&G.mu);
+        bool mine = s->state == CG_BODY || s->state == CG_WAIT_HEADERS;
+        if (mine) s->state = CG_HANDLING;
+        pthread_mutex_unlock(&G.mu);
+        if (!mine) return -1;
+    }
+    double end = now_s() + CG_LINGER_MS / 1000.0;
+    while (len) {
+        ssize_t w = send(fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (w > 0) {
+            msg += w;
+            len -= (size_t)w;
+            continue;
+        }
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return -1;
+        double left = end - now_s();
+        if (left <= 0) return -1;
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        if (poll(&p, 1, (int)(left * 1000) + 1) < 0 && errno != EINTR) return -1;
+    }
+    cg_linger(conn);
+    return 0;
+}
+
 void cg_handling(struct MHD_Connection *conn) { set_state(conn, CG_HANDLING); }
 void cg_idle(struct MHD_Connection *conn) { set_state(conn, CG_WAIT_HEADERS); }
 

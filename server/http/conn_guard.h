@@ -64,6 +64,15 @@ void cg_body_bytes(struct MHD_Connection *conn, size_t n);
  * socket is closed (RFC 9112 9.6: a close with unread bytes sends a reset,
  * which can destroy the answer in the client's buffers before it is read). */
 void cg_linger(struct MHD_Connection *conn);
+/* Answer now, while libmicrohttpd is still reading the request's body: 0.9.75
+ * queues no answer then (MHD_queue_response refuses in the body-reading
+ * state, connection.c), so `msg` (a whole response with "Connection: close")
+ * is written straight to the socket, as the watchdog's 408 is; the caller
+ * then returns MHD_NO from its handler, libmicrohttpd shuts the write side
+ * and closes, and what the client still sends is drained first (cg_linger).
+ * 0, or -1 when the whole answer could not be written within CG_LINGER_MS
+ * or the watchdog has answered the connection already. */
+int cg_answer_now(struct MHD_Connection *conn, const char *msg, size_t len);
 /* The body is in: handled and answered from now on (no deadline). */
 void cg_handling(struct MHD_Connection *conn);
 /* The request is done: the next one's header deadline starts now. */

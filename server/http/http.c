@@ -66,14 +66,14 @@ typedef struct conn_state {
     http_server *srv;
     http_body *body;
     size_t limit;                /* the cap for this request's body */
-    size_t discarded;            /* bytes dropped past the cap, or of a refused request */
+    size_t discarded;            /* a GET's body bytes, read and dropped */
     bool body_coming;            /* Content-Length > 0 or chunked */
     bool drop_body;              /* a GET's body: read, not kept */
     char allow[64];              /* a 405's Allow: the methods the path takes */
     const char *path;            /* the target's path: the URL's, or an absolute form's */
     char authority[256];         /* an absolute-form target's host[:port], else "" */
     int io_errno;                /* why a body could not be kept (io_error) */
-    bool too_large, answered, counted_body, trim, io_error;
+    bool answered, counted_body, trim, io_error;
     bool head_streamed;          /* a HEAD of a streamed answer: no length to give */
 } conn_state;
 
@@ -373,12 +373,18 @@ void http_scrub_paths(char *s) {
     *w = '\0';
 }
 
+/* every answer's (also answer_now's, written without libmicrohttpd) */
+static const char *const COMMON_HEADERS[][2] = {
+    {"X-Content-Type-Options", "nosniff"},
+    {"Content-Security-Policy", CSP},
+    {"X-Frame-Options", "DENY"},
+    {"Referrer-Policy", "same-origin"},
+    {"Cross-Origin-Resource-Policy", "same-origin"},
+};
+
 static void common_headers(struct MHD_Response *r) {
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "Content-Security-Policy", CSP);
-    MHD_add_response_header(r, "X-Frame-Options", "DENY");
-    MHD_add_response_header(r, "Referrer-Policy", "same-origin");
-    MHD_add_response_header(r, "Cross-Origin-Resource-Policy", "same-origin");
+    for (size_t i = 0; i < sizeof COMMON_HEADERS / sizeof *COMMON_HEADERS; i++)
+        MHD_add_response_header(r, COMMON_HEADERS[i][0], COMMON_HEADERS[i][1]);
 }
 
 /* If-None-Match holds `etag` (a list of entity tags, weak ones compared
@@ -585,6 +591,53 @@ static enum MHD_Result send_error_ex(struct MHD_Connection *conn, conn_state *cs
 }
 
 #define send_error(conn, cs, status, ...) send_error_ex(conn, cs, status, false, 0, __VA_ARGS__)
+
+/* The handler's MHD_NO after answer_now: libmicrohttpd logs it as "Application
+ * reported internal error", which it is not (mhd_log leaves it out once). */
+static _Thread_local bool closing_answered;
+
+/* An error answered while libmicrohttpd is still reading the body, which
+ * 0.9.75 cannot queue an answer in (MHD_queue_response refuses until the
+ * whole request is in): the answer, with the fields send_response gives an
+ * error, is written straight to the socket (cg_answer_now), the connection
+ * closes and what the client still sends is drained for up to 2 s first.
+ * Returns MHD_NO, which makes libmicrohttpd stop reading and close; when
+ * the answer cannot be written the connection closes unanswered. */
+static enum MHD_Result answer_now(struct MHD_Connection *conn, conn_state *cs, int status,
+                                  const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static enum MHD_Result answer_now(struct MHD_Connection *conn, conn_state *cs, int status,
+                                  const char *reason, const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    http_response res = {0};
+    http_set_error(&res, status, "%s", msg);
+    cs->answered = true;
+    if (!res.body) return MHD_NO;
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&now, &tm));
+    char out[4096];
+    int n = snprintf(out, sizeof out,
+                     "HTTP/1.1 %d %s\r\nConnection: close\r\nDate: %s\r\n"
+                     "Content-Type: application/json\r\nCache-Control: no-store\r\n",
+                     status, reason, date);
+    for (size_t i = 0; i < sizeof COMMON_HEADERS / sizeof *COMMON_HEADERS && n > 0 &&
+                       (size_t)n < sizeof out; i++)
+        n += snprintf(out + n, sizeof out - (size_t)n, "%s: %s\r\n", COMMON_HEADERS[i][0],
+                      COMMON_HEADERS[i][1]);
+    if (n > 0 && (size_t)n < sizeof out)
+        n += snprintf(out + n, sizeof out - (size_t)n, "Content-Length: %zu\r\n\r\n%s", res.len,
+                      res.body);
+    free(res.body);
+    if (n > 0 && (size_t)n < sizeof out) cg_answer_now(conn, out, (size_t)n);
+    closing_answered = true;
+    return MHD_NO;
+}
 
 /* ---- static files ---------------------------------------------------------------- */
 
@@ -1148,12 +1201,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         size_t n = *upload_data_size;
         *upload_data_size = 0;
         cg_body_bytes(conn, n);
-        if (cs->too_large || cs->drop_body) {
-            /* a body found too big as it arrives (chunked), or a GET's:
-             * the rest is read and dropped (no memory, no disk), the 413
-             * follows; a client that sends on past twice the cap is cut off */
+        if (cs->drop_body) {
+            /* a GET's body: read and dropped (no memory, no disk) up to the cap */
             cs->discarded += n;
-            return cs->discarded > cs->limit ? MHD_NO : MHD_YES;
+            if (cs->discarded <= cs->limit) return MHD_YES;
+            return answer_now(conn, cs, 413, "Content Too Large",
+                              "request body over the %zu MiB limit", cs->limit >> 20);
         }
         if (cs->answered || cs->io_error) return MHD_YES;   /* discarded */
         if (!cs->body) {
@@ -1162,13 +1215,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             cs->body->fd = -1;
         }
         if (n > cs->limit - cs->body->len) {
-            /* the cap, as bytes arrive (chunked bodies have no length to check first) */
-            cs->too_large = true;
-            cs->discarded = n;
+            /* the cap, as bytes arrive (chunked bodies have no length to
+             * check first): 413 at once, nothing of the body kept; it was
+             * read and dropped up to twice the cap first (and a client
+             * that sent on past that was cut off unanswered) */
             http_body_free(cs->body);
             cs->body = NULL;
             body_done(cs);
-            return MHD_YES;
+            return answer_now(conn, cs, 413, "Content Too Large",
+                              "request body over the %zu MiB limit", cs->limit >> 20);
         }
         if (body_append(srv, cs->body, upload_data, n)) {
             cs->io_errno = errno;
@@ -1182,9 +1237,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (cs->answered) return MHD_YES;
     cg_handling(conn);
     body_done(cs);
-    if (cs->too_large)
-        return send_error_ex(conn, cs, 413, true, 0, "request body over the %zu MiB limit",
-                             cs->limit >> 20);
     if (!cs->io_error && cs->body && body_finish(cs->body)) {
         cs->io_errno = errno;
         cs->io_error = true;
@@ -1250,6 +1302,10 @@ static void mhd_log(void *cls, const char *fmt, va_list ap) {
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (strncmp(buf, "Failed to send ", 15) == 0) return;
+    if (closing_answered && strncmp(buf, "Application reported internal error", 35) == 0) {
+        closing_answered = false;
+        return;
+    }
     fputs(buf, stderr);
 }
 

@@ -268,3 +268,93 @@ describe('HEAD (RFC 9110 9.3.2, 8.6)', () => {
     assert.ok(h.rest === '' || h.rest.startsWith('HTTP/1.1 200 '), JSON.stringify(h.rest.slice(0, 80)));
   });
 });
+
+describe('a chunked upload past --max-upload (RFC 9110 15.5.14)', () => {
+  // a body without Content-Length has no size to refuse from the headers:
+  // the server read and dropped it up to twice the cap and only then
+  // answered 413 (or, for a client that sent on, cut the connection with
+  // no answer at all), so any client could make it read 2x the limit
+  const CAP = 1 << 20;
+  let cap;
+  before(async () => { cap = await serve(['--max-upload', String(CAP)]); });
+  after(async () => { await cap.stop(); });
+
+  const headers = 'POST /api/imports?format=globaltimer-csv&name=cap.csv HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+    'Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n';
+
+  // Send the headers, then 16 KiB chunks (each once the last is written; past
+  // the cap 5 ms apart, time for an answer to come) up to 3x the cap; resolves
+  // with what came back and how much of the body had been written when its
+  // first byte came
+  function sendOn(request = headers, limit = CAP) {
+    return new Promise((resolve) => {
+      const s = net.connect(cap.port, '127.0.0.1');
+      let out = Buffer.alloc(0), sent = 0, sentAtAnswer = null, stopped = false;
+      const chunk = `${(16384).toString(16)}\r\n${'x'.repeat(16384)}\r\n`;
+      const finish = () => {
+        if (stopped) return;
+        stopped = true;
+        clearTimeout(timer);
+        s.destroy();
+        resolve({ text: out.toString('latin1'), sent, sentAtAnswer });
+      };
+      const timer = setTimeout(finish, 10000);
+      s.on('data', (d) => {
+        if (sentAtAnswer === null) sentAtAnswer = sent;
+        out = Buffer.concat([out, d]);
+        if (out.includes('\r\n\r\n') && out.toString('latin1').includes('}')) finish();
+      });
+      s.on('end', finish);
+      s.on('error', finish);
+      const next = () => {
+        if (stopped || sentAtAnswer !== null) return;
+        if (sent >= 3 * limit) return;
+        s.write(chunk, () => {
+          sent += 16384;
+          if (sent > limit) setTimeout(next, 5); else next();
+        });
+      };
+      s.write(request, next);
+    });
+  }
+
+  test('the 413 comes once the cap is passed, before 1.2x the cap is sent, and the connection closes', async () => {
+    const r = await sendOn();
+    assert.ok(r.sentAtAnswer !== null,
+      `no answer after ${r.sent} bytes (${(r.sent / CAP).toFixed(2)}x the cap): ${JSON.stringify(r.text.slice(0, 200))}`);
+    assert.ok(r.sentAtAnswer <= 1.2 * CAP,
+      `the answer came after ${r.sentAtAnswer} bytes, ${(r.sentAtAnswer / CAP).toFixed(2)}x the cap`);
+    const h = head(r.text);
+    assert.equal(h.status, 413, h.line);
+    assert.deepEqual(h.headers.connection, ['close']);
+    assert.deepEqual(h.headers['content-type'], ['application/json']);
+    assert.deepEqual(h.headers['x-frame-options'], ['DENY']);
+    assert.equal(Number(h.headers['content-length'][0]), Buffer.byteLength(h.rest));
+    assert.match(JSON.parse(h.rest).error, /over the 1 MiB limit/);
+    // the server goes on answering
+    assert.equal((await fetch(`${cap.base}/api/health`)).status, 200);
+  });
+
+  test('a GET\'s chunked body past the 64 MiB JSON cap: 413 as soon, not read to twice the cap', async () => {
+    const JSON_CAP = 64 << 20;
+    const r = await sendOn('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n', JSON_CAP);
+    assert.ok(r.sentAtAnswer !== null && r.sentAtAnswer <= 1.2 * JSON_CAP,
+      `answered after ${r.sentAtAnswer} bytes, ${r.sent} sent: ${JSON.stringify(r.text.slice(0, 200))}`);
+    assert.equal(head(r.text).status, 413, r.text.slice(0, 80));
+  });
+
+  test('a body of exactly the cap is imported; one byte more is 413', async () => {
+    // a globaltimer CSV padded to CAP bytes by its last kernel's name
+    let csv = 'kernel,block,sm,start_ns,end_ns,stream,threads\n';
+    for (let i = 0; csv.length < CAP - 200; i++) csv += `K${i % 7},${i},${i % 4},${1000 + i},${2000 + i},s1,256\n`;
+    const tail = (name) => `${name},0,0,1,2,s1,256\n`;
+    csv += tail('P'.repeat(CAP - csv.length - tail('').length));
+    assert.equal(Buffer.byteLength(csv), CAP);
+    const post = (body) => exchange(cap.port, headers.replace('HTTP/1.1\r\n', 'HTTP/1.1\r\nConnection: close\r\n') +
+      `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`, 20000);
+    const at = head((await post(csv)).text);
+    assert.equal(at.status, 201, `${at.line} ${at.rest.slice(0, 300)}`);
+    const over = head((await post(`${csv}\n`)).text);
+    assert.equal(over.status, 413, over.line);
+  });
+});
