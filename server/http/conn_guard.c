@@ -157,8 +157,8 @@ static cg_slot *slot_of(struct MHD_Connection *conn) {
 }
 
 /* Read and drop what the client still sends, until it closes, an error, or
- * CG_LINGER_MS in all (called in the connection's own thread, after
- * libmicrohttpd's shutdown(SHUT_WR) and before its close). */
+ * CG_LINGER_MS in all (cg_completed: in the connection's own thread, after
+ * the answer is sent and before libmicrohttpd closes the socket). */
 static void drain(int fd) {
     char buf[16384];
     double end = now_s() + CG_LINGER_MS / 1000.0;
@@ -203,14 +203,10 @@ void cg_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
         }
         *socket_context = s;
     } else if (*socket_context) {
+        /* (no drain here: libmicrohttpd 0.9.75 notifies the close from its
+         * one polling thread, which accepts every connection -- a drain here
+         * held every new connection back for up to CG_LINGER_MS) */
         cg_slot *s = *socket_context;
-        if (s->linger) {
-            /* the slot stays taken (the address's count) while it drains */
-            int fd = s->fd;
-            pthread_mutex_unlock(&G.mu);
-            drain(fd);
-            pthread_mutex_lock(&G.mu);
-        }
         s->state = CG_FREE;
         s->linger = false;
         G.open--;
@@ -282,6 +278,22 @@ int cg_answer_now(struct MHD_Connection *conn, const char *msg, size_t len) {
     }
     cg_linger(conn);
     return 0;
+}
+
+void cg_completed(struct MHD_Connection *conn) {
+    cg_slot *s = slot_of(conn);
+    if (!s) return;
+    pthread_mutex_lock(&G.mu);
+    bool linger = s->state != CG_FREE && s->linger;
+    int fd = s->fd;
+    s->linger = false;
+    pthread_mutex_unlock(&G.mu);
+    if (!linger) return;
+    /* the answer is all sent: the client sees its end (libmicrohttpd's own
+     * shutdown follows, a no-op then), and what it sends on is dropped; the
+     * slot stays taken (the address's count) while it drains */
+    shutdown(fd, SHUT_WR);
+    drain(fd);
 }
 
 void cg_handling(struct MHD_Connection *conn) { set_state(conn, CG_HANDLING); }

@@ -58,8 +58,8 @@ void cg_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 void cg_headers_done(struct MHD_Connection *conn, bool body_coming);
 void cg_body_bytes(struct MHD_Connection *conn, size_t n);
 /* The request was refused before its body was read (its answer queued
- * at the first callback, the connection to close): once libmicrohttpd has
- * sent the answer and shut its write side, what the client still sends is
+ * at the first callback, the connection to close): once the answer is sent
+ * (cg_completed), the write side is shut and what the client still sends is
  * read and dropped for up to CG_LINGER_MS, or until it closes, before the
  * socket is closed (RFC 9112 9.6: a close with unread bytes sends a reset,
  * which can destroy the answer in the client's buffers before it is read). */
@@ -68,11 +68,17 @@ void cg_linger(struct MHD_Connection *conn);
  * queues no answer then (MHD_queue_response refuses in the body-reading
  * state, connection.c), so `msg` (a whole response with "Connection: close")
  * is written straight to the socket, as the watchdog's 408 is; the caller
- * then returns MHD_NO from its handler, libmicrohttpd shuts the write side
- * and closes, and what the client still sends is drained first (cg_linger).
+ * then returns MHD_NO from its handler and libmicrohttpd closes the
+ * connection; what the client still sends is drained first (cg_linger,
+ * cg_completed).
  * 0, or -1 when the whole answer could not be written within CG_LINGER_MS
  * or the watchdog has answered the connection already. */
 int cg_answer_now(struct MHD_Connection *conn, const char *msg, size_t len);
+/* A request is done (MHD_OPTION_NOTIFY_COMPLETED, in the connection's own
+ * thread, after its answer is sent or the handler's MHD_NO): for a
+ * connection marked by cg_linger, its write side is shut and what the client
+ * still sends is drained, before libmicrohttpd closes the socket. */
+void cg_completed(struct MHD_Connection *conn);
 /* The body is in: handled and answered from now on (no deadline). */
 void cg_handling(struct MHD_Connection *conn);
 /* The request is done: the next one's header deadline starts now. */

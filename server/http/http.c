@@ -1268,7 +1268,8 @@ static bool idle_trim_due(http_server *srv) {
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
     (void)toe;
-    cg_idle(conn);   /* the next request's header deadline starts now */
+    cg_completed(conn);   /* a refused request's drain (cg_linger) */
+    cg_idle(conn);        /* the next request's header deadline starts now */
     http_server *srv = cls;
     conn_state *cs = *con_cls;
     if (cs) {

@@ -160,6 +160,31 @@ describe('a write refused from its headers is answered before its body is read',
   });
 });
 
+describe('the drain after a refusal holds no one else up', () => {
+  // what a refused client sends on is read and dropped for up to 2 s after
+  // the answer; that drain ran in libmicrohttpd's one accepting thread, so a
+  // client that kept sending held every new connection back for those 2 s
+  test('while a refused client trickles on after the close, /api/health answers at once', async () => {
+    const s = net.connect({ port: srv.port, host: '127.0.0.1', allowHalfOpen: true });
+    s.on('error', () => {});
+    let answered = '';
+    s.on('data', (d) => { answered += d.toString('latin1'); });
+    s.write('POST /api/imports HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n' +
+      'Content-Length: 8589934592\r\n\r\n');
+    const iv = setInterval(() => s.write('x'.repeat(100)), 50);
+    try {
+      const t0 = Date.now();
+      while (!answered && Date.now() - t0 < 3000) await new Promise((ok) => setTimeout(ok, 10));
+      assert.match(answered, /^HTTP\/1\.1 413 /);
+      await new Promise((ok) => setTimeout(ok, 300));   // the drain is under way
+      // on a new connection (fetch's pool may hold one already accepted)
+      const r = await exchange(srv.port, 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      assert.equal(head(r.text).status, 200);
+      assert.ok(r.ms < 500, `/api/health answered after ${r.ms} ms`);
+    } finally { clearInterval(iv); s.destroy(); }
+  });
+});
+
 describe('Host (RFC 9112 3.2)', () => {
   // a missing Host is a malformed request (400), not a misdirected one:
   // 421 stays for a Host naming another server (DNS rebinding, issue 16)
