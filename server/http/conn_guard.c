@@ -1,5 +1,6 @@
 /* conn_guard.c -- deadlines and per-address limits. See conn_guard.h. */
 #include "conn_guard.h"
+#include "headers.h"
 
 #include <errno.h>
 #include <microhttpd.h>
@@ -55,12 +56,14 @@ static bool same_addr(const struct sockaddr *a, const struct sockaddr_storage *b
 }
 
 static void expire(cg_slot *s, const char *why) {
-    char body[300], msg[512];
+    char body[300], common[1024], msg[1536];
     int bl = snprintf(body, sizeof body, "{\"error\":\"%s\"}", why);
+    hdr_raw(common, sizeof common);   /* the fields every answer carries (headers.h) */
     int ml = snprintf(msg, sizeof msg,
                       "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
-                      "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
-                      bl, body);
+                      "Content-Type: application/json\r\nCache-Control: no-store\r\n%s"
+                      "Content-Length: %d\r\n\r\n%s",
+                      common, bl, body);
     if (ml > 0) {
         ssize_t w = send(s->fd, msg, (size_t)ml, MSG_DONTWAIT | MSG_NOSIGNAL);
         (void)w;   /* best effort: the client may be gone */

@@ -5,6 +5,7 @@
 #include "../../importers/tmpfile.h"
 #include "answer_mem.h"
 #include "conn_guard.h"
+#include "headers.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -30,12 +31,6 @@
 #include <malloc.h>
 #endif
 
-
-/* Only our own scripts; styles may be set inline by Chart.js; the favicon is
- * a data: URL. No framing, no plugins, no <base>, forms only to us. */
-#define CSP "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " \
-            "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "        \
-            "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 /* Requests or responses this big return their memory to the system after. */
 #define HTTP_TRIM_BYTES ((size_t)1 << 20)
@@ -373,18 +368,11 @@ void http_scrub_paths(char *s) {
     *w = '\0';
 }
 
-/* every answer's (also answer_now's, written without libmicrohttpd) */
-static const char *const COMMON_HEADERS[][2] = {
-    {"X-Content-Type-Options", "nosniff"},
-    {"Content-Security-Policy", CSP},
-    {"X-Frame-Options", "DENY"},
-    {"Referrer-Policy", "same-origin"},
-    {"Cross-Origin-Resource-Policy", "same-origin"},
-};
+/* every answer's (headers.h; answer_now's and the watchdog's as raw lines) */
 
 static void common_headers(struct MHD_Response *r) {
-    for (size_t i = 0; i < sizeof COMMON_HEADERS / sizeof *COMMON_HEADERS; i++)
-        MHD_add_response_header(r, COMMON_HEADERS[i][0], COMMON_HEADERS[i][1]);
+    for (size_t i = 0; i < HDR_NCOMMON; i++)
+        MHD_add_response_header(r, hdr_common[i][0], hdr_common[i][1]);
 }
 
 /* If-None-Match holds `etag` (a list of entity tags, weak ones compared
@@ -617,19 +605,15 @@ static enum MHD_Result answer_now(struct MHD_Connection *conn, conn_state *cs, i
     http_set_error(&res, status, "%s", msg);
     cs->answered = true;
     if (!res.body) return MHD_NO;
-    char date[64];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&now, &tm));
     char out[4096];
     int n = snprintf(out, sizeof out,
-                     "HTTP/1.1 %d %s\r\nConnection: close\r\nDate: %s\r\n"
+                     "HTTP/1.1 %d %s\r\nConnection: close\r\n"
                      "Content-Type: application/json\r\nCache-Control: no-store\r\n",
-                     status, reason, date);
-    for (size_t i = 0; i < sizeof COMMON_HEADERS / sizeof *COMMON_HEADERS && n > 0 &&
-                       (size_t)n < sizeof out; i++)
-        n += snprintf(out + n, sizeof out - (size_t)n, "%s: %s\r\n", COMMON_HEADERS[i][0],
-                      COMMON_HEADERS[i][1]);
+                     status, reason);
+    if (n > 0 && (size_t)n < sizeof out) {
+        size_t h = hdr_raw(out + n, sizeof out - (size_t)n);
+        n = h ? n + (int)h : -1;
+    }
     if (n > 0 && (size_t)n < sizeof out)
         n += snprintf(out + n, sizeof out - (size_t)n, "Content-Length: %zu\r\n\r\n%s", res.len,
                       res.body);
@@ -1072,8 +1056,8 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
         if (errno || *end || cl[0] == '-' || !cl[0] || clen > cs->limit) {
             cg_linger(conn);
             return send_error_ex(conn, cs, 413, true, 0,
-                                 "request body of %.30s bytes is over the %zu MiB limit", cl,
-                                 cs->limit >> 20);
+                                 "request body of %.30s bytes is over the %s limit", cl,
+                                 hdr_size_buf(cs->limit).s);
         }
     }
     cs->body_coming = te || clen > 0;
@@ -1206,7 +1190,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             cs->discarded += n;
             if (cs->discarded <= cs->limit) return MHD_YES;
             return answer_now(conn, cs, 413, "Content Too Large",
-                              "request body over the %zu MiB limit", cs->limit >> 20);
+                              "request body over the %s limit",
+                              hdr_size_buf(cs->limit).s);
         }
         if (cs->answered || cs->io_error) return MHD_YES;   /* discarded */
         if (!cs->body) {
@@ -1223,7 +1208,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             cs->body = NULL;
             body_done(cs);
             return answer_now(conn, cs, 413, "Content Too Large",
-                              "request body over the %zu MiB limit", cs->limit >> 20);
+                              "request body over the %s limit",
+                              hdr_size_buf(cs->limit).s);
         }
         if (body_append(srv, cs->body, upload_data, n)) {
             cs->io_errno = errno;

@@ -277,6 +277,12 @@ describe('4. no header or body deadline', () => {
       const secs = (performance.now() - t0) / 1000;
       assert.match(out, /^HTTP\/1\.1 408 /);
       assert.match(out, /under the 200 bytes\/s/);
+      // the fields every answer carries (docs/api.md): the watchdog writes
+      // this one itself, and it lacked them
+      for (const f of [/\r\nDate: /, /\r\nContent-Security-Policy: default-src 'self'/,
+        /\r\nX-Frame-Options: DENY\r\n/, /\r\nX-Content-Type-Options: nosniff\r\n/,
+        /\r\nReferrer-Policy: same-origin\r\n/, /\r\nCache-Control: no-store\r\n/])
+        assert.match(out.slice(0, out.indexOf('\r\n\r\n') + 2), f);
       assert.ok(secs < 6, `closed after ${secs} s`);
       const ok = await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY });
       assert.equal(ok.status, 201, JSON.stringify(ok.body));
