@@ -170,7 +170,6 @@ static const scn_key copy_table[] = {
 #define COPY_NKEYS SCN_NKEYS(copy_table)
 _Static_assert(COPY_NKEYS <= SCN_MAX_KEYS, "copy_table: raise SCN_MAX_KEYS");
 
-/* One kernel or copy of a GPU segment into op (zeroed). */
 /* Why a GPU segment has no call that waits inside it (a sync, a blocking
  * copy): GCAPS §4 models a segment as its misc CPU time G^m and its pure
  * GPU time G^e ("data copy and kernel execution, during which task can
@@ -189,6 +188,7 @@ _Static_assert(COPY_NKEYS <= SCN_MAX_KEYS, "copy_table: raise SCN_MAX_KEYS");
     "task's one stream anyway; to wait in between, end the segment there and begin another " \
     "GPU segment"
 
+/* One kernel or copy of a GPU segment into op (zeroed). */
 static int parse_op(tctx *c, json_t *o, const char *p, sim_op *op) {
     if (jr_need_object(c->jr, o, p)) return -1;
     bool kernel = json_object_get(o, "kernel") != NULL, copy = json_object_get(o, "copy") != NULL;
