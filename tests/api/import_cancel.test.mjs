@@ -19,10 +19,14 @@ function traceText(n) {
 }
 
 test('DELETE of an import job mid-parse ends it at once, aborted, nothing stored', async () => {
+  // the body first: made between two requests, under load (seconds), it
+  // left the client's keep-alive connection idle past the server's 10 s
+  // header deadline, which closes it (408), and the POST was written into
+  // the closed socket (EPIPE, "fetch failed": a CI run at load 20)
+  const body = traceText(1_500_000);
   const s = await serve();
   try {
     const before = (await json(`${s.base}/api/experiments`)).body.experiments.length;
-    const body = traceText(1_500_000);
     const post = await json(`${s.base}/api/imports?format=schedlab-trace`, {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body,
     });

@@ -40,6 +40,12 @@ function csv(n, kernels = 50) {
 // million rows, its lock held for about a second, ten busy limits
 const REPLAY_BLOCKS = 200000;
 const IMPORT_BODY = csv(1000000);
+// the imports that hold the lock for many busy limits. Made once, here: made
+// between two requests, under load (seconds), it left the client's
+// keep-alive connection idle past the server's 10 s header deadline, which
+// closes it (408), and the client wrote the POST into the closed socket
+// (EPIPE, "fetch failed": a CI run with two suites at once, load 20)
+const LONG_BODY = csv(3_000_000);
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
 async function postImport(base, body, name) {
@@ -67,7 +73,7 @@ async function untilImporting(base, id) {
 test('a sweep finished behind an import holding the write lock past the busy limit is stored once the import is done', async () => {
   const s = await serve(['--budget', 'workers=2'], { env });
   try {
-    const imp = await postImport(s.base, csv(3_000_000), 'long');
+    const imp = await postImport(s.base, LONG_BODY, 'long');
     await untilImporting(s.base, imp);
     const spec = {
       schema: 'schedlab-sweep/1', name: 'behind the import', seed: 5, tasksets: 20,
@@ -181,7 +187,7 @@ test('reads that build a sort order or a pyramid on first use answer at once, th
       `copies?max=20`,
       `queues?from=0&to=3000000&bins=60`,
     ];
-    const imp = await postImport(s.base, csv(3_000_000), 'long');
+    const imp = await postImport(s.base, LONG_BODY, 'long');
     await untilImporting(s.base, imp);
     const during = [];
     for (const q of reads) {
