@@ -153,26 +153,35 @@ static void round_trip(const char *file, size_t run) {
     round_trip_at(path, file, run);
 }
 
+/* A scenario's text in a new temporary file (TMPDIR, else /tmp) named
+ * schedlab-NAME-XXXXXX; its path in path. The caller unlinks it. */
+static void scenario_file(char *path, size_t n, const char *name, const char *text) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, n, "%s/schedlab-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* policy.context_switch_idle (issue 27) travels with a time-sliced run: two
  * processes of one 3 ms kernel each, L = 1 ms, theta = 0.25 ms, the switch
  * after P1's kernel ends free (test_contexts.c, test_context_switch_idle:
  * K2 ends at 7 ms, not 7.25); a replay that dropped it would end K2 later. */
 static void test_round_trip_context_switch_idle(void **state) {
     (void)state;
-    char path[] = "/tmp/schedlab-csidle-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs("{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\","
-          "\"policy\":{\"contexts\":\"time-slice\",\"time_slice\":\"1ms\","
-          "\"context_switch\":\"250us\",\"context_switch_idle\":\"0us\"},"
-          "\"streams\":[{\"name\":\"S1\",\"process\":\"P1\"},"
-          "{\"name\":\"S2\",\"process\":\"P2\"}],"
-          "\"ops\":[{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":4,\"threads\":1024,"
-          "\"block_time\":\"3ms\"},{\"kernel\":\"K2\",\"stream\":\"S2\",\"blocks\":4,"
-          "\"threads\":1024,\"block_time\":\"3ms\"}]}", f);
-    assert_int_equal(fclose(f), 0);
+    char path[1024];
+    scenario_file(path, sizeof path, "csidle",
+                  "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\","
+                  "\"policy\":{\"contexts\":\"time-slice\",\"time_slice\":\"1ms\","
+                  "\"context_switch\":\"250us\",\"context_switch_idle\":\"0us\"},"
+                  "\"streams\":[{\"name\":\"S1\",\"process\":\"P1\"},"
+                  "{\"name\":\"S2\",\"process\":\"P2\"}],"
+                  "\"ops\":[{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":4,\"threads\":1024,"
+                  "\"block_time\":\"3ms\"},{\"kernel\":\"K2\",\"stream\":\"S2\",\"blocks\":4,"
+                  "\"threads\":1024,\"block_time\":\"3ms\"}]}");
     round_trip_at(path, "context_switch_idle", 0);
     unlink(path);
 }
@@ -188,26 +197,22 @@ static void test_round_trip_context_switch_idle(void **state) {
  * host_calls), K3 reached the EE queue first and ran 1-2 s, K2 2-3 s. */
 static void test_round_trip_device_sync_and_blocking_copy(void **state) {
     (void)state;
-    char path[] = "/tmp/schedlab-dsync-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs("{\"schema\":\"schedlab-scenario/1\",\"device\":{\"preset\":\"tx2\","
-          "\"copy_bandwidth\":\"1280MB/s\"},"
-          "\"streams\":[{\"name\":\"S1\",\"task\":\"tau0\"},{\"name\":\"S2\",\"task\":\"tau1\"},"
-          "{\"name\":\"S3\",\"task\":\"tau1\"},{\"name\":\"S4\",\"task\":\"tau0\"}],"
-          "\"ops\":["
-          "{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":2,\"threads\":1024,\"block_time\":\"1s\"},"
-          "{\"kernel\":\"Ka\",\"stream\":\"S2\",\"blocks\":2,\"threads\":1024,\"block_time\":\"1s\"},"
-          "{\"sync\":\"D\",\"stream\":\"S2\",\"scope\":\"device\"},"
-          "{\"copy\":\"C\",\"stream\":\"S4\",\"at\":\"0.1s\",\"bytes\":\"256MB\",\"direction\":\"h2d\","
-          "\"blocking\":true},"
-          "{\"kernel\":\"K2\",\"stream\":\"S1\",\"at\":\"0.1s\",\"blocks\":4,\"threads\":1024,"
-          "\"block_time\":\"1s\"},"
-          "{\"kernel\":\"K3\",\"stream\":\"S3\",\"at\":\"0.5s\",\"blocks\":4,\"threads\":1024,"
-          "\"block_time\":\"1s\"}]}", f);
-    assert_int_equal(fclose(f), 0);
+    char path[1024];
+    scenario_file(path, sizeof path, "dsync",
+                  "{\"schema\":\"schedlab-scenario/1\",\"device\":{\"preset\":\"tx2\","
+                  "\"copy_bandwidth\":\"1280MB/s\"},"
+                  "\"streams\":[{\"name\":\"S1\",\"task\":\"tau0\"},{\"name\":\"S2\",\"task\":\"tau1\"},"
+                  "{\"name\":\"S3\",\"task\":\"tau1\"},{\"name\":\"S4\",\"task\":\"tau0\"}],"
+                  "\"ops\":["
+                  "{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":2,\"threads\":1024,\"block_time\":\"1s\"},"
+                  "{\"kernel\":\"Ka\",\"stream\":\"S2\",\"blocks\":2,\"threads\":1024,\"block_time\":\"1s\"},"
+                  "{\"sync\":\"D\",\"stream\":\"S2\",\"scope\":\"device\"},"
+                  "{\"copy\":\"C\",\"stream\":\"S4\",\"at\":\"0.1s\",\"bytes\":\"256MB\",\"direction\":\"h2d\","
+                  "\"blocking\":true},"
+                  "{\"kernel\":\"K2\",\"stream\":\"S1\",\"at\":\"0.1s\",\"blocks\":4,\"threads\":1024,"
+                  "\"block_time\":\"1s\"},"
+                  "{\"kernel\":\"K3\",\"stream\":\"S3\",\"at\":\"0.5s\",\"blocks\":4,\"threads\":1024,"
+                  "\"block_time\":\"1s\"}]}");
     scn_scenario *s = NULL;
     char err[512] = "";
     if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
@@ -236,21 +241,17 @@ static void test_round_trip_device_sync_and_blocking_copy(void **state) {
  * stream's own task's and K2 issued at 0.2 s. */
 static void test_round_trip_null_stream_task(void **state) {
     (void)state;
-    char path[] = "/tmp/schedlab-nulltask-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fputs("{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\","
-          "\"streams\":[{\"name\":\"S1\",\"task\":\"tau0\"},{\"name\":\"S2\",\"task\":\"tau1\"}],"
-          "\"ops\":["
-          "{\"kernel\":\"K1\",\"task\":\"tau0\",\"blocks\":2,\"threads\":1024,\"block_time\":\"1s\"},"
-          "{\"sync\":\"Y\",\"task\":\"tau1\",\"at\":\"0.1s\"},"
-          "{\"kernel\":\"K2\",\"stream\":\"S2\",\"at\":\"0.2s\",\"blocks\":2,\"threads\":1024,"
-          "\"block_time\":\"1s\"},"
-          "{\"kernel\":\"K3\",\"stream\":\"S1\",\"at\":\"0.2s\",\"blocks\":2,\"threads\":1024,"
-          "\"block_time\":\"1s\"}]}", f);
-    assert_int_equal(fclose(f), 0);
+    char path[1024];
+    scenario_file(path, sizeof path, "nulltask",
+                  "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\","
+                  "\"streams\":[{\"name\":\"S1\",\"task\":\"tau0\"},{\"name\":\"S2\",\"task\":\"tau1\"}],"
+                  "\"ops\":["
+                  "{\"kernel\":\"K1\",\"task\":\"tau0\",\"blocks\":2,\"threads\":1024,\"block_time\":\"1s\"},"
+                  "{\"sync\":\"Y\",\"task\":\"tau1\",\"at\":\"0.1s\"},"
+                  "{\"kernel\":\"K2\",\"stream\":\"S2\",\"at\":\"0.2s\",\"blocks\":2,\"threads\":1024,"
+                  "\"block_time\":\"1s\"},"
+                  "{\"kernel\":\"K3\",\"stream\":\"S1\",\"at\":\"0.2s\",\"blocks\":2,\"threads\":1024,"
+                  "\"block_time\":\"1s\"}]}");
     round_trip_at(path, "null_stream_task", 0);
     unlink(path);
 }
