@@ -184,6 +184,9 @@ typedef struct db_summary {
      * ipc_shared / ipc_isolated (NaN when there is none) */
     int64_t qos_kernels, qos_met;
     double nonqos_throughput;
+    /* the host's calls of a run whose CPU tasks can be held (db/host_calls.sql;
+     * 0 elsewhere) */
+    int64_t host_calls;
 } db_summary;
 
 typedef struct db_run {
@@ -297,7 +300,11 @@ enum {
     /* the pauses of preempted blocks without the blocks (DB_LOAD_BLOCKS loads
      * both): a caller that reads the blocks by db_read_blocks (issue 31);
      * a cohort run's cohorts (issue 28) come with either */
-    DB_LOAD_PAUSES = 1u << 6
+    DB_LOAD_PAUSES = 1u << 6,
+    /* the host's calls (db/host_calls.sql) without the kernels and copies
+     * they name by index (the two together load them too): GET
+     * /api/runs/{run}/host_calls */
+    DB_LOAD_HOST_CALLS = 1u << 7
 };
 
 /* Rebuild a stored run into `out` (trace_init'ed, empty; the caller owns it

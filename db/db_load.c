@@ -362,8 +362,8 @@ int db_load_run(db *d, const char *run, unsigned parts, trace *out, char *err, s
                   out, &m, row_job, "jobs", err, errlen))
         goto out;
     /* the host's calls name kernels and copies: they come with both (a
-     * replay, an export) */
-    if ((parts & DB_LOAD_KERNELS) && (parts & DB_LOAD_COPIES) &&
+     * replay, an export), or alone when asked for (the dashboard's) */
+    if (((parts & DB_LOAD_HOST_CALLS) || ((parts & DB_LOAD_KERNELS) && (parts & DB_LOAD_COPIES))) &&
         load_rows(d, id,
                   "SELECT kind, record, task, name, stream, process, at, issue, stop, blocking "
                   "FROM host_calls WHERE run = ?1 ORDER BY seq",

@@ -72,7 +72,7 @@ int db_has_scenario_file(db *d, const char *file, bool *found, char *err, size_t
     "r.id, r.slug, e.slug, r.name, r.source, r.created, r.trace_name, r.origin, "         \
     "r.n_kernels, r.n_blocks, r.n_copies, r.n_queue_events, r.n_warp_issues, r.n_jobs, " \
     "r.t_min, r.t_max, r.sms, r.max_block_dur, r.n_qos, r.n_qos_met, r.nonqos_throughput, " \
-    "r.version"
+    "r.version, (SELECT count(*) FROM host_calls h WHERE h.run = r.id)"
 #define RUN_FROM " FROM runs r JOIN experiments e ON e.id = r.experiment "
 
 static int run_rows(db *d, sqlite3_stmt *st, db_run_cb cb, void *ctx, bool one, char *err,
@@ -98,6 +98,7 @@ static int run_rows(db *d, sqlite3_stmt *st, db_run_cb cb, void *ctx, bool one, 
         r.summary.qos_met = sqlite3_column_int64(st, 19);
         r.summary.nonqos_throughput = sqlite3_column_type(st, 20) == SQLITE_NULL
                                     ? NAN : sqlite3_column_double(st, 20);
+        r.summary.host_calls = sqlite3_column_int64(st, 22);
         if (dbi_load_device(d, sqlite3_column_int64(st, 0), &r.device, &r.has_device, err,
                             errlen)) {
             sqlite3_finalize(st);

@@ -110,6 +110,7 @@ static void summarize(const trace *t, const block_stats *bs, const row_stats *rs
     s->queue_events = (int64_t)t->queue_events.n;
     s->warp_issues = (int64_t)t->warp_issues.n;
     s->jobs = (int64_t)t->jobs.n;
+    s->host_calls = (int64_t)t->host_calls.n;
     block_stats span = *bs;
     int64_t lo, hi;
     trace_time_span(t, &lo, &hi);

@@ -340,7 +340,8 @@ static void put_cohort(tj_buf *b, const trace_cohort *c, int32_t device) {
  * by its index, or the sync by its name, stream and process; the task only
  * when one was named, the sync's times and a copy's blocking only where
  * they apply. */
-static void put_host_call(tj_buf *b, const trace *t, const trace_host_call *c) {
+void tj_put_host_call(tj_buf *b, const trace *t, size_t i) {
+    const trace_host_call *c = &t->host_calls.v[i];
     switch (c->kind) {
     case TRACE_CALL_KERNEL:
     case TRACE_CALL_COPY:
@@ -510,7 +511,7 @@ int tj_stream_step(tj_stream *s, tj_buf *b, size_t until) {
                 case TS_COHORTS:
                     put_cohort(b, &t->cohorts.v[s->i], kernel_device(t, t->cohorts.v[s->i].kernel));
                     break;
-                case TS_HOST_CALLS: put_host_call(b, t, &t->host_calls.v[s->i]); break;
+                case TS_HOST_CALLS: tj_put_host_call(b, t, s->i); break;
                 default: put_pause(b, &t->pauses.v[s->i]); break;
                 }
                 s->i++;

@@ -48,6 +48,9 @@ void tj_put_queue_event(tj_buf *b, const trace *t, size_t i);
 void tj_put_warp_issue(tj_buf *b, const trace_warp_issue *w);
 void tj_put_warp_epoch(tj_buf *b, const trace_warp_epoch *w);
 void tj_put_job(tj_buf *b, const trace *t, size_t i);
+/* host_calls[i] (docs/trace-format.md "host_calls"): the export's and
+ * GET /api/runs/{run}/host_calls' one writer */
+void tj_put_host_call(tj_buf *b, const trace *t, size_t i);
 
 /* A new reference to the device object (NULL on OOM). */
 json_t *tj_device_json(const sim_device *d);

@@ -22,6 +22,7 @@
 #include "../../importers/trace_check.h"
 #include "budget.h"
 #include "device_json.h"
+#include "idset.h"
 #include "jobs.h"
 #include "store.h"
 #include "seed_bg.h"
@@ -55,6 +56,8 @@ static json_t *summary_json(const db_summary *s) {
                      (json_int_t)s->copies, "queue_events", (json_int_t)s->queue_events,
                      "warp_issues", (json_int_t)s->warp_issues, "jobs", (json_int_t)s->jobs,
                      "t_min", jtime(s->t_min), "t_max", jtime(s->t_max), "sms", (int)s->sms);
+    /* runs whose CPU tasks can be held only (their host's calls: /host_calls) */
+    if (o && s->host_calls > 0) json_object_set_new(o, "host_calls", json_integer((json_int_t)s->host_calls));
     /* runs with QoS goals only (ISCA'17 quota policies) */
     if (o && s->qos_kernels > 0) {
         json_object_set_new(o, "qos_kernels", json_integer((json_int_t)s->qos_kernels));
@@ -236,7 +239,8 @@ static bool load_url_run(db *d, const http_request *req, unsigned part, trace *t
     return rc == 0;
 }
 
-/* kernels / copies / jobs: the records as the trace export writes them */
+/* kernels / copies / jobs / host_calls: the records as the trace export
+ * writes them */
 /* Lists of at least this many records are streamed (http_set_stream). */
 #define RECORDS_STREAM_MIN 4096
 
@@ -255,6 +259,7 @@ static int rs_fill_some(jw_buf *b, const trace *t, unsigned part, const char *ke
         if (*i) tj_putc(b, ',');
         if (part == DB_LOAD_KERNELS) tj_put_kernel(b, t, *i);
         else if (part == DB_LOAD_COPIES) tj_put_copy(b, t, *i);
+        else if (part == DB_LOAD_HOST_CALLS) tj_put_host_call(b, t, *i);
         else tj_put_job(b, t, *i);
     }
     if (*i == n) {
@@ -295,7 +300,8 @@ static void list_records(void *app, const http_request *req, http_response *res,
     trace t;
     trace_init(&t);
     if (load_url_run(d, req, part, &t, res)) {
-        size_t n = part == DB_LOAD_KERNELS ? t.kernels.n : part == DB_LOAD_COPIES ? t.copies.n : t.jobs.n;
+        size_t n = part == DB_LOAD_KERNELS ? t.kernels.n : part == DB_LOAD_COPIES ? t.copies.n
+                 : part == DB_LOAD_HOST_CALLS ? t.host_calls.n : t.jobs.n;
         record_stream *rs = n >= RECORDS_STREAM_MIN ? malloc(sizeof *rs) : NULL;
         if (rs) {
             /* a big run's list (a 1 M-row import): streamed, never whole */
@@ -369,6 +375,18 @@ void h_copies(void *app, const http_request *req, http_response *res) {
 }
 void h_jobs(void *app, const http_request *req, http_response *res) {
     list_records(app, req, res, DB_LOAD_JOBS, "jobs");
+}
+
+/* GET /host_calls: the host's calls of a run whose CPU tasks can be held
+ * (docs/trace-format.md "host_calls": each op's task and scripted time, the
+ * syncs with when they were called and returned); [] for any other run. A
+ * stored run never changes: named by its slug (never reused), kept by the
+ * client as /blocks is. */
+void h_host_calls(void *app, const http_request *req, http_response *res) {
+    list_records(app, req, res, DB_LOAD_HOST_CALLS, "host_calls");
+    if (res->status != 200) return;
+    snprintf(res->etag, sizeof res->etag, "\"%s.hc1\"", req->params[0]);
+    res->cache_control = IDSET_IMMUTABLE;
 }
 
 /* GET /tasks?bins=N: per-task response-time statistics and histogram of a

@@ -22,6 +22,7 @@ void h_tile(void *app, const http_request *req, http_response *res);
 void h_kernels(void *app, const http_request *req, http_response *res);
 void h_copies(void *app, const http_request *req, http_response *res);
 void h_jobs(void *app, const http_request *req, http_response *res);
+void h_host_calls(void *app, const http_request *req, http_response *res);
 void h_task_stats(void *app, const http_request *req, http_response *res);
 void h_warps(void *app, const http_request *req, http_response *res);
 void h_queues(void *app, const http_request *req, http_response *res);

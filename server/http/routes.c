@@ -32,6 +32,7 @@ static const http_route routes[] = {
     {"GET", "/api/runs/*/kernels", h_kernels},
     {"GET", "/api/runs/*/copies", h_copies},
     {"GET", "/api/runs/*/jobs", h_jobs},
+    {"GET", "/api/runs/*/host_calls", h_host_calls},
     {"GET", "/api/runs/*/tasks", h_task_stats},
     {"GET", "/api/runs/*/warps", h_warps},
     {"GET", "/api/runs/*/queues", h_queues},
