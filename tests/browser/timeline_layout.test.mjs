@@ -7,7 +7,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { laneModel, blockBars, PAD, CE_SIZE, hitAt, nextHit, pickTime } from '../../web/js/charts/timeline/layout.mjs';
+import { laneModel, blockBars, PAD, CE_SIZE, TASK_SIZE, hitAt, nextHit, pickTime } from '../../web/js/charts/timeline/layout.mjs';
+import { waitBars, waitKinds } from '../../web/js/charts/timeline/host.mjs';
 import { clampWindow, keyWindow, wheelWindow, dragWindow, MIN_SPAN } from '../../web/js/charts/window.mjs';
 
 const near = (a, b, msg) => assert.ok(Math.abs(a - b) < 1e-9, `${msg}: ${a} != ${b}`);
@@ -102,4 +103,44 @@ test('hit testing: the last drawn box wins; the keyboard walks left to right, to
   assert.equal(nextHit(hits, area, null, -1), c);
   assert.equal(nextHit([], area, null, 1), null);
   assert.deepEqual([a, b, c].map((r) => pickTime(r.info)), [7, 9, 3]);
+});
+
+// A run whose CPU tasks can be held (host.mjs; docs/trace-format.md
+// "host_calls", scenario-format.md "What blocks the host"): a lane per CPU
+// task under the copy engines, each wait a bar on its task's lane from the
+// call to its return -- a stream sync and a device sync from their issue to
+// their end, a blocking copy (cudaMemcpy returns when the copy has
+// completed) from the copy's issue to its end; a sync the run stopped
+// before returning runs on to the right; a stream without a task is a task
+// of its own, named after it.
+test('host calls: a lane per CPU task under the copy engines, each wait from its call to its return', () => {
+  const copies = [{ id: 0, name: 'Cb', stream: 'S1', process: 'P0', issue: 30, start: 40, end: 70, engine: 0 }];
+  const hostCalls = [
+    { kernel: 0, at: 0, task: 'tau0' },
+    { sync: 'Y', stream: 'S1', process: 'P0', scope: 'stream', at: 0, issue: 5, end: 20, task: 'tau1' },
+    { copy: 0, at: 10, task: 'tau1', blocking: true },
+    { sync: 'D', stream: 'S2', process: 'P0', scope: 'device', at: 80, issue: 80, end: null },
+  ];
+  const m = laneModel({ mode: 'blocks', sms: 1, kernels: [], copies, hostCalls });
+  assert.deepEqual(m.lanes.map((l) => l.label), ['SM 0', 'CE', 'task tau0', 'task tau1', 'task S2']);
+  assert.deepEqual(m.lanes.slice(2).map((l) => l.pos), [1 + CE_SIZE, 1 + CE_SIZE + TASK_SIZE, 1 + CE_SIZE + 2 * TASK_SIZE]);
+  near(m.span, 1 + CE_SIZE + 3 * TASK_SIZE, 'span');
+  assert.deepEqual(m.host.waits.map(({ task, kind, start, end, label }) => ({ task, kind, start, end, label })), [
+    { task: 'tau1', kind: 'stream', start: 5, end: 20, label: 'cudaStreamSynchronize(S1)' },
+    { task: 'tau1', kind: 'copy', start: 30, end: 70, label: 'cudaMemcpy Cb' },
+    { task: 'S2', kind: 'device', start: 80, end: null, label: 'cudaDeviceSynchronize()' },
+  ]);
+  const bars = waitBars(m.host.waits, m.lanes, m.host, PAD);
+  assert.deepEqual(bars.map((b) => [b.lane, b.x0]), [[3, 5], [3, 30], [4, 80]]);
+  assert.ok(bars[2].x1 > Number.MAX_SAFE_INTEGER / 2, 'a sync that never returned runs on to the right');
+  near(bars[0].y0, 1 + CE_SIZE + TASK_SIZE + TASK_SIZE * PAD, 'top');
+  near(bars[0].y1, 1 + CE_SIZE + 2 * TASK_SIZE - TASK_SIZE * PAD, 'bottom');
+  assert.deepEqual(waitKinds(m.host.waits), ['stream', 'device', 'copy']);
+  // the picked time of a wait is its call
+  assert.equal(pickTime(bars[1].info), 30);
+  // an asynchronous copy and kernel launches block nothing; no calls, no lanes
+  const none = laneModel({ mode: 'blocks', sms: 1, kernels: [], copies, hostCalls: [{ copy: 0, at: 10 }] });
+  assert.deepEqual(none.host.waits, []);
+  assert.deepEqual(laneModel({ mode: 'blocks', sms: 1, kernels: [], copies }).lanes.map((l) => l.label), ['SM 0', 'CE']);
+  assert.deepEqual(waitKinds([]), []);
 });

@@ -360,6 +360,9 @@ export const api = {
   health: (signal) => getJSON('/api/health', signal),
   summary: (run, signal) => getJSON(`/api/runs/${enc(run)}/summary`, signal),
   jobs: (run, signal) => getJSON(`/api/runs/${enc(run)}/jobs`, signal),
+  // the host's calls of a run whose CPU tasks can be held (its summary's
+  // host_calls): {host_calls: [each op's call, the syncs' call and return]}
+  hostCalls: (run, signal) => getJSON(`/api/runs/${enc(run)}/host_calls`, signal),
   // a run's warp issue slots (issue 30): {from, to, max} as given, each optional
   warps: (run, { from, to, max } = {}, signal) => getJSON(`/api/runs/${enc(run)}/warps${query({ max, from, to })}`, signal),
   // POST /api/rta: every analysis' bound of a taskset or scenario (text);

@@ -46,7 +46,7 @@ export const VIEWS = {
       'views/summary.mjs', 'views/warps.mjs', 'views/qos.mjs', 'views/tasks.mjs', 'views/placement.mjs', 'colors.mjs',
       'charts/timeline.mjs', 'views/run/shared.mjs', 'vtable.mjs', 'ptable.mjs', 'exports.mjs', 'charts/queues.mjs',
       'canvas.mjs', 'charts/timeline/index.mjs', 'charts/window.mjs', 'charts/legend.mjs', 'charts/timeline/layout.mjs',
-      'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs', 'charts/stacking.mjs'],
+      'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs', 'charts/timeline/host.mjs', 'charts/stacking.mjs'],
   },
   compare: {
     render: 'renderCompare',
@@ -64,6 +64,7 @@ export const VIEWS = {
       'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'views/tasks_compare.mjs',
       'charts/timeline/index.mjs', 'views/tasks.mjs', 'charts/legend.mjs', 'charts/window.mjs',
       'charts/timeline/layout.mjs', 'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs',
+      'charts/timeline/host.mjs',
       'canvas.mjs', 'charts/stacking.mjs', 'views/run/shared.mjs', 'exports.mjs'],
   },
   sweeps: {

@@ -16,7 +16,9 @@
 // fetches (GET /blocks requests of this view), legendRows/legendRendered,
 // lanes (lane labels top down), tip (the last tooltip's lines), tableRows,
 // tableOrder (kernel ids of the table's first 50 rows), queuesWindow,
-// queuesDrawn (what the Queues chart drew: steps, or the pyramid's bins), and
+// queuesDrawn (what the Queues chart drew: steps, or the pyramid's bins),
+// waits (the CPU tasks' syncs and blocking copies the timeline drew: [{task,
+// kind, label, start, end}]; [] for a run without host calls), and
 // zoom(factor) -> Promise: one zoom step about the window's middle
 // (factor 0.5 = in), resolved once it is drawn (bench: issue 9's zoom step).
 //
@@ -48,8 +50,10 @@ async function loadRun(id, signal) {
   runP.catch(() => {});   // (a failure is reported where it is awaited, below)
   const limits = await api.limits();
   const max = limits.window_max_default;
-  const [run, listed, copies] = await Promise.all([
-    runP, api.kernelsWindow(id, { max }, signal), api.copiesWindow(id, { max }, signal),
+  // a run whose CPU tasks can be held: where they waited (asked only of those)
+  const hostP = runP.then((r) => ((r.summary?.host_calls || 0) > 0 ? api.hostCalls(id, signal) : { host_calls: [] }));
+  const [run, listed, copies, host] = await Promise.all([
+    runP, api.kernelsWindow(id, { max }, signal), api.copiesWindow(id, { max }, signal), hostP,
   ]);
   // past the max: the whole run's copy bins, and copies by window after
   const bigCopies = copies.mode === 'bins' ? copies : null;
@@ -73,7 +77,7 @@ async function loadRun(id, signal) {
   // page draws (asked beside the kernels, it slowed them on a busy server).
   const expP = (run.experiment ? api.experimentBrief(run.experiment, signal) : Promise.resolve(null))
     .catch(() => null);     // the run still shows; only the breadcrumb loses its name
-  const c = { id, run, limits, experiment: null, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined, big, bigCopies };
+  const c = { id, run, limits, experiment: null, kernels: kernels.kernels || [], copies: copies.copies || [], blocks: undefined, big, bigCopies, hostCalls: host.host_calls || [] };
   c.experimentP = expP.then((e) => {
     c.experiment = e;
     return e;

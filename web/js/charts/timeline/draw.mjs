@@ -1,8 +1,8 @@
 // charts/timeline/draw.mjs -- painting the timeline on Chart.js's canvas,
 // one function per layer, bottom up: the lanes' bands (under the axes'
 // grid), then in the chart area the occupancy bins, the stream busy bins,
-// the copy bins, the blocks, the kernel and copy bars and the picked
-// time's line, then the launch arrows under the axis (TX2 paper §3.1
+// the copy bins, the blocks, the kernel and copy bars, the CPU tasks' waits
+// (host.mjs) and the picked time's line, then the launch arrows under the axis (TX2 paper §3.1
 // Fig. 3). The state (state.mjs) is read, never written: what a paint
 // drew (hit boxes for hover, counts for window.schedlab) goes into the
 // paint record `out` (state.mjs emptyPaint) the caller stores.
@@ -47,7 +47,7 @@ export function drawLanes(chart, model, theme) {
   for (let i = 0; i < model.lanes.length; i++) {
     const y0 = scales.y.getPixelForValue(model.lanes[i].pos);
     const y1 = scales.y.getPixelForValue(model.lanes[i].pos + model.lanes[i].size);
-    ctx.fillStyle = model.lanes[i].ce ? theme.ce : i % 2 ? theme.alt : theme.bg;
+    ctx.fillStyle = model.lanes[i].ce || model.lanes[i].task ? theme.ce : i % 2 ? theme.alt : theme.bg;
     ctx.fillRect(a.left, y0, a.right - a.left, y1 - y0);
     ctx.strokeStyle = theme.line;
     ctx.lineWidth = 1;
@@ -290,6 +290,19 @@ function drawKernelsAndCopies(P, small, st) {
   flushSmall(P.ctx, small);
 }
 
+// The CPU tasks' waits (a run with host calls: host.mjs), each a bar on
+// its task's lane from the call to its return, labelled with the call.
+function drawWaits(P, small, st) {
+  const { win, out } = P;
+  for (const b of st.waitBars) {
+    if (!(b.x0 < win.to && b.x1 > win.from)) continue;
+    const w = b.info.wait;
+    out.waits.push({ task: w.task, kind: w.kind, label: w.label, start: w.start, end: w.end });
+    drawBar(P, small, b);
+  }
+  flushSmall(P.ctx, small);
+}
+
 // The picked time (at) as a dashed line across the lanes.
 function drawAt(P, at) {
   const { ctx, a, px, win, theme } = P;
@@ -315,6 +328,7 @@ export function drawData(chart, st, model, threadsPerSm, out) {
   const small = new Map();   // colour -> Path2D
   if (!st.bins) drawBlocks(P, small, st);
   drawKernelsAndCopies(P, small, st);
+  drawWaits(P, small, st);
   drawAt(P, st.at);
   ctx.restore();
 }

@@ -2,7 +2,9 @@
 // TX2 paper's Fig. 3 (§3.1): one lane per SM, each block a rectangle from
 // its start to its end whose height is its share of the SM's threads,
 // concurrent blocks stacked, labelled "Kk:j", arrows under the axis at
-// kernel launch times. Copies get a "CE" lane under the SMs. Traces
+// kernel launch times. Copies get a "CE" lane under the SMs; a run whose
+// CPU tasks can be held (d.hostCalls) a lane per task under those, with
+// each sync or blocking copy its task waited in (host.mjs). Traces
 // without blocks (nvprof) show kernels as bars per stream instead. Past
 // the API's block limit the server sends per-SM occupancy bins, drawn as a
 // heat strip per SM.
@@ -20,7 +22,8 @@
 //
 // The parts: layout.mjs (lanes, bar geometry, x mapping, hit testing:
 // pure), state.mjs (what changes, and the only code that changes it),
-// draw.mjs (the canvas layers), tip.mjs (the tooltip's lines). This module
+// draw.mjs (the canvas layers), tip.mjs (the tooltip's lines), host.mjs
+// (the CPU tasks' waits). This module
 // wires them to Chart.js, the legend and the pointer and keys.
 
 import { h, clear } from '../../dom.mjs';
@@ -32,11 +35,13 @@ import { laneModel, laneHeight, copyColor, known, hitAt, binAt, nextHit, pickTim
 import * as S from './state.mjs';
 import { drawLanes, drawData, drawMarkers } from './draw.mjs';
 import { tipLines } from './tip.mjs';
+import { WAIT_KINDS, waitKinds } from './host.mjs';
 
 export function createTimeline(host, d) {
   // d: {mode: 'blocks'|'streams', kernels, copies, blocks|null, bins|null,
   //     sms, threadsPerSm, colors, extent:{min,max}, window:{from,to},
-  //     hidden:Set, at, onWindow(from,to), onPick(t), onHidden(Set),
+  //     hostCalls (GET /host_calls' list, or none), hidden:Set, at,
+  //     onWindow(from,to), onPick(t), onHidden(Set),
   //     onLegend({rows, rendered}), onTip(lines of the tooltip shown)}
   const Chart = window.Chart;
   const model = laneModel(d);
@@ -53,8 +58,12 @@ export function createTimeline(host, d) {
   const wrap = h('div', { class: 'chart-wrap timeline-wrap', style: { height: `${Math.round(model.span * laneHeight(nLanes)) + 110}px` } }, canvas, tip);
   host.append(legendHost, wrap);
 
-  // Copy directions have fixed colours; they sit beside the search box.
+  // Copy directions have fixed colours; they sit beside the search box, and
+  // so do the kinds of wait the CPU tasks have (none: no entry).
   const copyDirs = d.copyDirs || [...new Set(d.copies.filter((c) => known(c.start)).map((c) => c.direction))];
+  const waits = waitKinds(model.host.waits);
+  const swatch = (color, text) => h('span', { class: 'legend-static' },
+    h('span', { class: 'swatch', style: { background: color } }), text);
   const legend = createLegend(legendHost, {
     names: [...d.colors.keys()], colors: d.colors, hidden: st.hidden,
     kernels: d.kernelTotal ?? (d.kernels || []).length,
@@ -64,8 +73,10 @@ export function createTimeline(host, d) {
       if (d.onHidden) d.onHidden(st.hidden);
     },
     onStats: d.onLegend,
-    extras: copyDirs.length ? h('span', { class: 'legend-copies' }, copyDirs.map((dir) => h('span', { class: 'legend-static' },
-      h('span', { class: 'swatch', style: { background: copyColor(dir) } }), `copy ${dir ?? ''}`))) : null,
+    extras: copyDirs.length || waits.length ? [
+      copyDirs.length ? h('span', { class: 'legend-copies' }, copyDirs.map((dir) => swatch(copyColor(dir), `copy ${dir ?? ''}`))) : null,
+      waits.length ? h('span', { class: 'legend-copies legend-waits' }, waits.map((k) => swatch(WAIT_KINDS[k].color, WAIT_KINDS[k].legend))) : null,
+    ].filter(Boolean) : null,
   });
 
   // Per-kernel block counts of the loaded data, and the occupancy note.
@@ -302,6 +313,8 @@ export function createTimeline(host, d) {
     drawnStreams: () => ({ kernels: st.paint.kernels, bins: st.paint.bins }),
     // the copies' last paint: copy bars and copy bins (bins with copy-ns) drawn
     drawnCopies: () => ({ copies: st.paint.copyBars, bins: st.paint.copyBins }),
+    // the CPU tasks' waits of the last paint: [{task, kind, label, start, end}]
+    drawnWaits: () => st.paint.waits,
     window: () => ({ ...st.win }),
     // data (optional, as setData's): the new window's own answer, when the
     // caller already has it (a prefetch), so the step is one redraw with

@@ -7,14 +7,16 @@
 // found from the data). Nothing here touches the canvas or the state.
 //
 // Lane grouping lives in one place, laneModel (its lane list: SMs or
-// streams, then the copy engines); a new grouping of lanes is a change
-// there and nowhere else.
+// streams, then the copy engines, then the CPU tasks of a run whose tasks
+// can be held); a new grouping of lanes is a change there and nowhere else.
 
 import { shortName } from '../../format.mjs';
 import { stackBlocks, stackUnits } from '../stacking.mjs';
+import { hostWaits, hostTasks } from './host.mjs';
 
 export const PAD = 0.08;             // empty share of a lane above and below its bars
 export const CE_SIZE = 0.55;         // a copy-engine lane, relative to an SM lane
+export const TASK_SIZE = 0.55;       // a CPU task's lane (host.mjs), the same
 // unified-memory migrations (issue 28) on their own lane, in their own colours
 const COPY_COLORS = { h2d: '#8da9c9', d2h: '#c9a88d', uvm_h2d: '#9fc98d', uvm_d2h: '#c98dba', uvm_d2d: '#a8a0d0' };
 const COPY_OTHER = '#b5b5b5';
@@ -74,11 +76,14 @@ function streamLanes(items) {
   return { seen, labels };
 }
 
-// The lanes, top down: {label, pos, size (lane units), ce (a copy engine)}.
-// mode 'streams': one lane per stream (seen maps a stream to its lane);
-// else one per SM. Copy engines: one lane each, under the SMs (or
-// streams); a run of many copies (issue 9) names every engine (copyLanes),
-// whatever the window holds. ce: {base (the first CE lane), engines}.
+// The lanes, top down: {label, pos, size (lane units), ce (a copy engine),
+// task (a CPU task)}. mode 'streams': one lane per stream (seen maps a
+// stream to its lane); else one per SM. Copy engines: one lane each, under
+// the SMs (or streams); a run of many copies (issue 9) names every engine
+// (copyLanes), whatever the window holds. ce: {base (the first CE lane),
+// engines}. A run with host calls (d.hostCalls) has a lane per CPU task
+// under them, where its waits are drawn (host.mjs): host {base (the first
+// task lane), tasks, waits}; none without.
 export function laneModel(d) {
   const lanes = [];
   let seen = null;
@@ -112,6 +117,13 @@ export function laneModel(d) {
     const name = e === 'uvm' ? 'UVM' : peers > 1 ? `CE ${e}` : 'CE';
     lanes.push({ label: d.gpus ? `GPU ${g} · ${name}` : name, ce: true, pos: ceBase + j * CE_SIZE, size: CE_SIZE });
   });
+  const waits = hostWaits(d.hostCalls, d.copies);
+  const tasks = hostTasks(d.hostCalls, waits);
+  const hostBase = lanes.length;
+  const top = ceBase + engines.length * CE_SIZE;
+  tasks.forEach((name, j) => {
+    lanes.push({ label: `task ${name}`, task: true, pos: top + j * TASK_SIZE, size: TASK_SIZE });
+  });
   lanes.forEach((l, i) => {
     if (l.pos === undefined) {
       l.pos = i;
@@ -119,7 +131,7 @@ export function laneModel(d) {
     }
   });
   const span = lanes.length ? lanes[lanes.length - 1].pos + lanes[lanes.length - 1].size : 1;
-  return { lanes, span, seen, ce: { base: ceBase, engines, keyOf } };
+  return { lanes, span, seen, ce: { base: ceBase, engines, keyOf }, host: { base: hostBase, tasks, waits } };
 }
 
 // Copies as bars on their engine's lane, overlapping ones stacked.
@@ -298,7 +310,7 @@ export function nextHit(hits, area, selected, dir) {
 }
 
 // The time a picked hit stands for: a block's start, a copy's start, a
-// kernel's first block or issue; null when it has none.
+// kernel's first block or issue, a task's wait's call; null when it has none.
 export function pickTime(info) {
-  return info.block ? info.block.start : known(info.start) ? info.start : known(info.first_block) ? info.first_block : known(info.issue) ? info.issue : null;
+  return info.block ? info.block.start : info.wait ? info.wait.start : known(info.start) ? info.start : known(info.first_block) ? info.first_block : known(info.issue) ? info.issue : null;
 }

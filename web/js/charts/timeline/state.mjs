@@ -9,17 +9,19 @@
 // kernels and copies (a big run's: the window's), bins (SM occupancy),
 // sbins (a big kernel-level run's per-stream busy bins), cbins (per-engine
 // copy bins) -- and the bars made of it (blockBars, kernelBars, copyBars:
-// layout.mjs), paint (what the last paint drew: hit boxes and counts),
+// layout.mjs; waitBars, the CPU tasks' waits: host.mjs), paint (what the last paint drew: hit boxes and counts),
 // tipWindow (the window the tooltip was shown in), selected (the
 // keyboard's block, kernel or copy), theme (the page's chart colours),
 // legendNote (the legend's note shown: 'sm', 'stream' or null) and drag
 // (a pointer drag under way, or null).
 
-import { known, blockBars, kernelBars, copyBars } from './layout.mjs';
+import { PAD, known, blockBars, kernelBars, copyBars } from './layout.mjs';
+import { waitBars } from './host.mjs';
 
-// A paint's record before it starts: draw.mjs fills it.
+// A paint's record before it starts: draw.mjs fills it (waits: the CPU
+// tasks' waits drawn, {task, kind, label, start, end}).
 export function emptyPaint() {
-  return { hits: [], blocks: 0, kernels: 0, bins: 0, copyBars: 0, copyBins: 0 };
+  return { hits: [], blocks: 0, kernels: 0, bins: 0, copyBars: 0, copyBins: 0, waits: [] };
 }
 
 // d: the caller's data (createTimeline); model: layout.mjs laneModel(d).
@@ -42,6 +44,8 @@ export function createState(d, model, theme) {
     // (one array, pushed one by one: a spread of a run's 800,000 copies
     // overflows the stack)
     copyBars: copyBars(d.copies, model.lanes, model.ce),
+    // the run's whole (a run with host calls is a simulation: never by window)
+    waitBars: waitBars(model.host.waits, model.lanes, model.host, PAD),
     paint: emptyPaint(),
     tipWindow: { from: null, to: null },
     selected: null,

@@ -44,6 +44,18 @@ export function tipLines(hit, st, model) {
     return [[i.name], ['stream', i.stream ?? '—'], ['issue', f(i.issue)], ['start', f(start)],
       ['end', f(i.end)], ['duration', f(i.end - start)]];
   }
+  if (hit.kind === 'wait') {
+    // a CPU task blocked in a sync or a blocking copy (host.mjs)
+    const w = i.wait;
+    const c = i.call;
+    const stream = (s) => (s.process && s.process !== 'P0' ? `${s.process}/${s.stream}` : String(s.stream ?? '—'));
+    return [[w.label], ['task', w.task],
+      ...(c.sync !== undefined ? [['sync', c.sync], ['scope', c.scope === 'device' ? `device (every earlier op of ${c.process ?? 'its process'})` : `stream ${stream(c)}`]]
+        : [['copy', i.copy.name || String(c.copy)], ['stream', stream(i.copy)]]),
+      ['scripted at', f(c.at)], ['called', f(w.start)],
+      ['returned', known(w.end) ? f(w.end) : '— (the run ended first)'],
+      ['blocked', known(w.end) ? f(w.end - w.start) : '—']];
+  }
   if (hit.kind === 'launch') {
     return [['kernel launch'], ...i.map((k) => [shortName(k.name, 40), `${f(k.issue)}${known(k.stream) ? ` · stream ${k.stream}` : ''}`])];
   }

@@ -1,5 +1,6 @@
 // views/run/timeline.mjs -- the run view's Timeline tab: blocks (or a
-// kernel-level run's kernels) per SM lane and copies per copy engine
+// kernel-level run's kernels) per SM lane, copies per copy engine, and the
+// syncs and blocking copies of a run's CPU tasks per task
 // (charts/timeline.mjs), zoomed and panned with the window in the URL, the
 // legend's kernels shown or hidden, and the queue panel under it. A big run
 // is read window by window (blockSource); the limits are the server's
@@ -198,6 +199,7 @@ export async function timelineTab(panel, c, route, ctx) {
     setDrawn(tl.drawnBlocks());
     if (big) setExtra('streams', tl.drawnStreams());
     if (c.bigCopies) setExtra('copies', tl.drawnCopies());
+    setExtra('waits', tl.drawnWaits());
   };
   let first = null;
   if (src) {
@@ -339,6 +341,8 @@ export async function timelineTab(panel, c, route, ctx) {
   tl = createTimeline(chartHost, {
     mode, kernels: big ? (first.mode === 'kernels' ? first.kernels : []) : c.kernels,
     copies: first && first.copyWin ? copyData(first).copies : c.copies,
+    // a run whose CPU tasks can be held: a lane per task, its waits on it
+    hostCalls: c.hostCalls,
     // a run of many copies: every engine's lane whatever the window holds,
     // the window's copies or per-engine copy bins (cbins)
     copyLanes: c.bigCopies ? c.bigCopies.lanes.map((l) => l.engine) : null,
@@ -429,6 +433,7 @@ export async function timelineTab(panel, c, route, ctx) {
   setExtra('mode', first && first.mode !== 'copies' ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
   if (big) setExtra('streams', tl.drawnStreams());
   if (c.bigCopies) setExtra('copies', tl.drawnCopies());
+  setExtra('waits', tl.drawnWaits());
   if (first) modeText(first);
   // (a page just opened has no burst to wait out: the next level is asked
   // for at once, as the first step is the likeliest)
