@@ -8,42 +8,58 @@
 
 #include "../../simcore/sim.h"
 #include "fidelity.h"
+#include "replay_calls.h"
 #include "replay.h"
 #include "scenario.h"
 
 /* A copy of t's kernels and copies that start in [from, to), with its
- * device, name, source and meta (strings interned anew). */
+ * device, name, source and meta (strings interned anew), and the host's
+ * calls of those ops (replay_calls.h: the rest of t is left out of the
+ * half, on its GPU); the caller frees o. 0, or -1 out of memory. */
 static int subtrace(const trace *t, int64_t from, int64_t to, trace *o) {
-    if (trace_set_name(o, t->name) < 0 || trace_set_source(o, t->source) < 0) return -1;
+    int32_t *kmap = malloc((t->kernels.n + 1) * sizeof *kmap);
+    int32_t *cmap = malloc((t->copies.n + 1) * sizeof *cmap);
+    int rc = -1;
+    if (!kmap || !cmap) goto done;
+    if (trace_set_name(o, t->name) < 0 || trace_set_source(o, t->source) < 0) goto done;
     o->device = t->device;
     o->has_device = t->has_device;
     o->origin = t->origin;
     for (size_t i = 0; i < t->meta.n; i++)
         if (trace_set_meta(o, trace_str_get(t, t->meta.v[i].key),
                            trace_str_get(t, t->meta.v[i].value)) < 0)
-            return -1;
+            goto done;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
+        kmap[i] = REPLAY_CALLS_OUT;
         if (k->first_block == TRACE_NONE || k->first_block < from || k->first_block >= to) continue;
         trace_kernel *n = trace_add_kernel(o);
-        if (!n) return -1;
+        if (!n) goto done;
         *n = *k;
         n->name = trace_intern(o, trace_str_get(t, k->name));
         n->raw_name = trace_intern(o, trace_str_get(t, k->raw_name));
         n->stream = trace_intern(o, trace_str_get(t, k->stream));
         n->process = trace_intern(o, trace_str_get(t, k->process));
+        kmap[i] = (int32_t)(o->kernels.n - 1);
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
+        cmap[i] = REPLAY_CALLS_OUT;
         if (c->start == TRACE_NONE || c->start < from || c->start >= to) continue;
         trace_copy *n = trace_add_copy(o);
-        if (!n) return -1;
+        if (!n) goto done;
         *n = *c;
         n->name = trace_intern(o, trace_str_get(t, c->name));
         n->stream = trace_intern(o, trace_str_get(t, c->stream));
         n->process = trace_intern(o, trace_str_get(t, c->process));
+        cmap[i] = (int32_t)(o->copies.n - 1);
     }
-    return o->oom ? -1 : 0;
+    if (replay_calls_subset(t, kmap, cmap, NULL, o) != 0) goto done;
+    rc = o->oom ? -1 : 0;
+done:
+    free(kmap);
+    free(cmap);
+    return rc;
 }
 
 /* One calibrated kernel op of the first half. */
@@ -101,7 +117,16 @@ static int simulate_json(const json_t *scn, trace *out, char *err, size_t errlen
 
 int replay_heldout_run(const trace *m, const char *what, const char *device_preset,
                        replay_heldout *h, char *err, size_t errlen) {
+    return replay_heldout_halves(m, what, device_preset, h, NULL, NULL, NULL, err, errlen);
+}
+
+int replay_heldout_halves(const trace *m, const char *what, const char *device_preset,
+                          replay_heldout *h, trace *first, trace *second, trace *predicted,
+                          char *err, size_t errlen) {
     memset(h, 0, sizeof *h);
+    if (first) trace_init(first);
+    if (second) trace_init(second);
+    if (predicted) trace_init(predicted);
     if (m->blocks.n) {
         snprintf(h->why, sizeof h->why, "the trace has block records, which the replay runs "
                  "as measured: a held-out half would replay the blocks it predicts");
@@ -222,6 +247,18 @@ done:
     free(scratch);
     json_decref(s1);
     json_decref(s2);
+    if (first) {
+        *first = t1;
+        trace_init(&t1);
+    }
+    if (second) {
+        *second = t2;
+        trace_init(&t2);
+    }
+    if (predicted) {
+        *predicted = sim;
+        trace_init(&sim);
+    }
     trace_free(&sim);
     trace_free(&t1);
     trace_free(&t2);

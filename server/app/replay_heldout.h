@@ -6,8 +6,9 @@
  * construction. The held-out prediction tests the model instead: the trace
  * is cut at the middle of its span (by time); the first half is replayed
  * and calibrated as usual; the second half is replayed from its own issue
- * times, but each of its kernels runs with the block time the first half
- * calibrated for a kernel of the same name (and grid and block size where
+ * times (a run whose CPU tasks can be held: from the host's calls of its
+ * ops, replay_calls.h), but each of its kernels runs with the block time
+ * the first half calibrated for a kernel of the same name (and grid and block size where
  * one matches; else the median over that name). The second half is then
  * simulated and compared with its measurement (fidelity.h), over the
  * kernels the first half could predict. A kernel whose name the first half
@@ -42,6 +43,16 @@ typedef struct replay_heldout {
  * with out->done 0 and out->why), or -1 with err (out of memory). */
 int replay_heldout_run(const trace *m, const char *what, const char *device_preset,
                        replay_heldout *out, char *err, size_t errlen);
+
+/* replay_heldout_run, and the halves as measured (the kernels and copies of
+ * m that start before the cut, and from it, each with the host's calls of
+ * its ops: replay_calls.h) in *first and *second, and the second as the
+ * prediction simulated it in *predicted, each where not NULL: traces the
+ * caller frees, set whatever the result (empty where it stopped before
+ * them). */
+int replay_heldout_halves(const trace *m, const char *what, const char *device_preset,
+                          replay_heldout *out, trace *first, trace *second, trace *predicted,
+                          char *err, size_t errlen);
 
 /* The result as JSON (a new reference; NULL on OOM). */
 json_t *replay_heldout_json(const replay_heldout *h);
