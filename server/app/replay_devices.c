@@ -10,6 +10,7 @@
 
 #include "../../simcore/sim.h"
 #include "fidelity_causes.h"
+#include "replay_calls.h"
 #include "scenario.h"
 
 /* A word "rankN" or "gpuN" (N decimal digits). */
@@ -141,12 +142,103 @@ static int on_device(const trace *t, trace_str process, int32_t device, int32_t 
     return strcmp(k, key) == 0;
 }
 
+/* A kernel or copy as syncs are placed by it: its lane, stream, call. */
+typedef struct srec {
+    trace_str process, stream;
+    int64_t issue;
+    int32_t device;
+} srec;
+
+static int cmp_srec_stream(const void *a, const void *b) {
+    const srec *x = a, *y = b;
+    if (x->process != y->process) return x->process < y->process ? -1 : 1;
+    if (x->stream != y->stream) return x->stream < y->stream ? -1 : 1;
+    return (x->issue > y->issue) - (x->issue < y->issue);
+}
+
+static int cmp_srec_process(const void *a, const void *b) {
+    const srec *x = a, *y = b;
+    if (x->process != y->process) return x->process < y->process ? -1 : 1;
+    return (x->issue > y->issue) - (x->issue < y->issue);
+}
+
+/* The last of v (n, sorted by cmp) that matches `key` by cmp_key (its lane
+ * and stream, or its lane) and was called at or before key->issue; NULL
+ * when none was. */
+static const srec *last_before(const srec *v, size_t n, const srec *key,
+                               int (*cmp)(const void *, const void *)) {
+    size_t lo = 0, hi = n;   /* the first after key */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp(&v[mid], key) <= 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!lo) return NULL;
+    const srec *r = &v[lo - 1];
+    bool same = r->process == key->process && (cmp == cmp_srec_process || r->stream == key->stream);
+    return same ? r : NULL;
+}
+
+/* Per host call of t: whether it is a sync of GPU `key` (gpu: its index
+ * where t lists its GPUs). A sync names a lane and a stream, no GPU: by
+ * its lane, as every record, where t does not list its GPUs; where it
+ * does, on the GPU of the kernel or copy called last before it on its
+ * stream (what a stream sync waits for, and the stream's GPU: a CUDA
+ * stream belongs to one device), else in its lane (a device sync waits
+ * for its calling thread's current device); a sync called before any
+ * work of its lane waited for nothing and is no GPU's (replay_calls.h:
+ * its task's later calls are made when it returned). here[j] for each
+ * call; 0, or -1 out of memory. */
+static int syncs_here(const trace *t, int32_t gpu, const char *key, bool *here) {
+    size_t nrec = t->kernels.n + t->copies.n, nv = 0;
+    srec *by_stream = NULL, *by_process = NULL;
+    if (t->devices.n) {
+        by_stream = malloc((nrec + 1) * sizeof *by_stream);
+        by_process = malloc((nrec + 1) * sizeof *by_process);
+        if (!by_stream || !by_process) {
+            free(by_stream);
+            free(by_process);
+            return -1;
+        }
+        for (size_t i = 0; i < nrec; i++) {
+            bool kern = i < t->kernels.n;
+            const trace_kernel *k = kern ? &t->kernels.v[i] : NULL;
+            const trace_copy *c = kern ? NULL : &t->copies.v[i - t->kernels.n];
+            int64_t issue = kern ? k->issue : c->issue;
+            if (issue == TRACE_NONE) continue;   /* never called */
+            by_stream[nv++] = (srec){kern ? k->process : c->process, kern ? k->stream : c->stream,
+                                     issue, kern ? k->device : c->device};
+        }
+        memcpy(by_process, by_stream, nv * sizeof *by_stream);
+        qsort(by_stream, nv, sizeof *by_stream, cmp_srec_stream);
+        qsort(by_process, nv, sizeof *by_process, cmp_srec_process);
+    }
+    for (size_t j = 0; j < t->host_calls.n; j++) {
+        const trace_host_call *c = &t->host_calls.v[j];
+        here[j] = false;
+        if (c->kind != TRACE_CALL_SYNC && c->kind != TRACE_CALL_DEVICE_SYNC) continue;
+        if (!t->devices.n) {
+            here[j] = on_device(t, c->process, -1, gpu, key);
+            continue;
+        }
+        srec k = {c->process, c->stream, c->issue != TRACE_NONE ? c->issue : c->at, -1};
+        const srec *r = last_before(by_stream, nv, &k, cmp_srec_stream);
+        if (!r) r = last_before(by_process, nv, &k, cmp_srec_process);
+        here[j] = r && r->device == gpu;
+    }
+    free(by_stream);
+    free(by_process);
+    return 0;
+}
+
 int replay_device_subtrace(const trace *t, const char *key, trace *o) {
     trace_init(o);
     int32_t gpu = t->devices.n ? gpu_of_key(t, key) : -1;
     int32_t *kmap = calloc(t->kernels.n + 1, sizeof *kmap);
+    int32_t *cmap = calloc(t->copies.n + 1, sizeof *cmap);
+    bool *here = calloc(t->host_calls.n + 1, sizeof *here);
     int64_t *bmap = NULL;
-    if (gpu < -1 || !kmap || copy_meta(t, o) != 0) goto oom;
+    if (gpu < -1 || !kmap || !cmap || !here || copy_meta(t, o) != 0) goto oom;
     if (gpu >= 0) {
         /* one GPU of several: its own device record, a device as the
          * importers set has_device (its SM count known); a GPU known only
@@ -160,7 +252,7 @@ int replay_device_subtrace(const trace *t, const char *key, trace *o) {
     }
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
-        kmap[i] = -1;
+        kmap[i] = REPLAY_CALLS_ELSEWHERE;
         if (!on_device(t, k->process, k->device, gpu, key)) continue;
         trace_kernel *n = trace_add_kernel(o);
         if (!n) goto oom;
@@ -174,6 +266,7 @@ int replay_device_subtrace(const trace *t, const char *key, trace *o) {
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];
+        cmap[i] = REPLAY_CALLS_ELSEWHERE;
         if (!on_device(t, c->process, c->device, gpu, key)) continue;
         trace_copy *n = trace_add_copy(o);
         if (!n) goto oom;
@@ -182,7 +275,13 @@ int replay_device_subtrace(const trace *t, const char *key, trace *o) {
         n->name = trace_intern(o, trace_str_get(t, c->name));
         n->stream = trace_intern(o, trace_str_get(t, c->stream));
         n->process = trace_intern(o, trace_str_get(t, c->process));
+        cmap[i] = (int32_t)(o->copies.n - 1);
     }
+    /* the host's calls of this GPU's work (replay_calls.h): another GPU's
+     * sync or blocking copy held the task that calls here too where the
+     * task issues to both */
+    if (syncs_here(t, gpu, key, here) != 0 || replay_calls_subset(t, kmap, cmap, here, o) != 0)
+        goto oom;
     if (t->blocks.n) {
         bmap = malloc(t->blocks.n * sizeof *bmap);
         if (!bmap) goto oom;
@@ -203,10 +302,18 @@ int replay_device_subtrace(const trace *t, const char *key, trace *o) {
         }
     }
     free(kmap);
+    free(cmap);
+    free(here);
     free(bmap);
-    return o->oom ? -1 : 0;
+    if (o->oom) {
+        trace_free(o);
+        return -1;
+    }
+    return 0;
 oom:
     free(kmap);
+    free(cmap);
+    free(here);
     free(bmap);
     trace_free(o);
     return -1;

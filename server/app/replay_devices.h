@@ -64,9 +64,10 @@ size_t replay_device_keys(const trace *t, char (*keys)[REPLAY_DEVICE_KEY], size_
 char (*replay_gpu_keys(const trace *t))[REPLAY_DEVICE_KEY];
 
 /* The work of device `key` of t: its kernels and copies (and their blocks
- * and pauses; each record's device 0), the GPU's device record, name,
- * source, origin and meta. 0 or -1 (out of memory). `o` is initialised
- * here. */
+ * and pauses; each record's device 0), the host's calls of that work and
+ * the GPU's syncs (replay_calls.h; replay_devices.c, syncs_here, says
+ * which GPU a sync is on), the GPU's device record, name, source, origin
+ * and meta. 0 or -1 (out of memory). `o` is initialised here. */
 int replay_device_subtrace(const trace *t, const char *key, trace *o);
 
 typedef struct replay_dev {

@@ -9,7 +9,12 @@
  *    whose CPU tasks are held replay as the run went;
  *  - a sync that waited for work of the other half is left out of the half
  *    (it would return at once there), its task's later calls made when it
- *    returned.
+ *    returned;
+ *  - a replay GPU by GPU (replay_devices.h): each GPU of a run of two with
+ *    held tasks replays as it ran, whether the trace lists its GPUs or
+ *    tells them by lane;
+ *  - a task whose calls go to two GPUs: another GPU's sync held its calls
+ *    here until it returned.
  *
  * The runs are simulated here from scenarios written in the test, and each
  * expected time follows by hand from the TX2 paper's rules (§2.3, §3.2),
@@ -26,26 +31,34 @@
 #include <string.h>
 
 #include "../../server/app/replay.h"
+#include "../../server/app/replay_devices.h"
 #include "../../server/app/replay_heldout.h"
 #include "../../server/formats/scenario.h"
+#include "test_scn_util.h"
 #include "test_sim_util.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/* Scenario text `txt` simulated (run 0) into t, its blocks discarded as
- * the held-out prediction discards them (a trace with block records gets
- * none: replay_heldout.h). */
-static void simulate_text(const char *txt, trace *t) {
-    scn_scenario *s = NULL;
-    char err[512] = "";
-    if (scn_parse(txt, strlen(txt), "test", &s, err, sizeof err) != 0) fail_msg("%s", err);
+/* Scenario s simulated (run 0) into t, its blocks discarded as the
+ * held-out prediction discards them (a trace with block records gets none:
+ * replay_heldout.h); s is freed. */
+static void simulate_scn(scn_scenario *s, trace *t) {
     sim_config cfg;
+    char err[512] = "";
     if (scn_config(s, 0, &cfg, err, sizeof err) != 0) fail_msg("%s", err);
     cfg.block_sink = replay_discard_sink();
     trace_init(t);
     if (sim_run(&cfg, t, err, sizeof err) != 0) fail_msg("sim_run: %s", err);
     assert_int_equal(t->blocks.n, 0);
     scn_free(s);
+}
+
+/* Scenario text `txt` simulated, as simulate_scn. */
+static void simulate_text(const char *txt, trace *t) {
+    scn_scenario *s = NULL;
+    char err[512] = "";
+    if (scn_parse(txt, strlen(txt), "test", &s, err, sizeof err) != 0) fail_msg("%s", err);
+    simulate_scn(s, t);
 }
 
 /* Trace t replayed (replay_scenario) and simulated into out. */
@@ -233,10 +246,182 @@ static void test_heldout_sync_across_the_cut(void **state) {
     trace_free(&m);
 }
 
+/* ---- GPU by GPU ---------------------------------------------------------- */
+
+/* test_replay_fidelity's device sync and blocking copy (TWICE's first run)
+ * on GPU `g`: every stream in lane "gpuG". */
+static void one_gpu(int g, trace *t) {
+    char txt[4096];
+    snprintf(txt, sizeof txt,
+             "{\"schema\":\"schedlab-scenario/1\",\"device\":{\"preset\":\"tx2\","
+             "\"copy_bandwidth\":\"1280MB/s\"},"
+             "\"streams\":[{\"name\":\"S1\",\"process\":\"gpu%d\",\"task\":\"tau0\"},"
+             "{\"name\":\"S2\",\"process\":\"gpu%d\",\"task\":\"tau1\"},"
+             "{\"name\":\"S3\",\"process\":\"gpu%d\",\"task\":\"tau1\"},"
+             "{\"name\":\"S4\",\"process\":\"gpu%d\",\"task\":\"tau0\"}],"
+             "\"ops\":[%s]}",
+             g, g, g, g, ONCE("0s", "0.1s", "0.5s"));
+    simulate_text(txt, t);
+}
+
+static int cmp_call_at(const void *a, const void *b) {
+    const int64_t *x = a, *y = b;   /* {at, part, index} */
+    for (int i = 0; i < 3; i++)
+        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
+
+/* One trace of the runs p[0..n) (n <= 2), run p[g] on GPU g: with the GPUs
+ * listed (devices, each record's index) or told by their lanes alone; the
+ * host's calls of all in the order of their `at`. */
+static void gpus_trace(const trace *const *p, size_t n, bool listed, trace *m) {
+    trace_init(m);
+    trace_set_name(m, "two gpus");
+    trace_set_source(m, "simulation");
+    m->device = p[0]->device;
+    m->has_device = true;
+    size_t k0[2], c0[2], nc = 0;
+    int64_t (*order)[3] = calloc(p[0]->host_calls.n + p[n - 1]->host_calls.n + 1, sizeof *order);
+    assert_non_null(order);
+    for (size_t g = 0; g < n; g++) {
+        if (listed) assert_int_equal(trace_add_device(m, &p[g]->device), (int32_t)g);
+        k0[g] = m->kernels.n;
+        c0[g] = m->copies.n;
+        for (size_t i = 0; i < p[g]->kernels.n; i++) {
+            const trace_kernel *k = &p[g]->kernels.v[i];
+            trace_kernel *d = trace_add_kernel(m);
+            *d = *k;
+            d->name = trace_intern(m, trace_str_get(p[g], k->name));
+            d->stream = trace_intern(m, trace_str_get(p[g], k->stream));
+            d->process = trace_intern(m, trace_str_get(p[g], k->process));
+            d->raw_name = 0;
+            d->device = listed ? (int32_t)g : 0;
+        }
+        for (size_t i = 0; i < p[g]->copies.n; i++) {
+            const trace_copy *c = &p[g]->copies.v[i];
+            trace_copy *d = trace_add_copy(m);
+            *d = *c;
+            d->name = trace_intern(m, trace_str_get(p[g], c->name));
+            d->stream = trace_intern(m, trace_str_get(p[g], c->stream));
+            d->process = trace_intern(m, trace_str_get(p[g], c->process));
+            d->device = listed ? (int32_t)g : 0;
+        }
+        for (size_t j = 0; j < p[g]->host_calls.n; j++, nc++) {
+            order[nc][0] = p[g]->host_calls.v[j].at;
+            order[nc][1] = (int64_t)g;
+            order[nc][2] = (int64_t)j;
+        }
+    }
+    qsort(order, nc, sizeof *order, cmp_call_at);
+    for (size_t i = 0; i < nc; i++) {
+        const trace *src = p[order[i][1]];
+        const trace_host_call *c = &src->host_calls.v[order[i][2]];
+        trace_host_call *d = trace_add_host_call(m);
+        *d = *c;
+        d->task = trace_intern(m, trace_str_get(src, c->task));
+        d->name = trace_intern(m, trace_str_get(src, c->name));
+        d->stream = trace_intern(m, trace_str_get(src, c->stream));
+        d->process = trace_intern(m, trace_str_get(src, c->process));
+        if (c->kind == TRACE_CALL_KERNEL) d->record += (int32_t)k0[order[i][1]];
+        if (c->kind == TRACE_CALL_COPY) d->record += (int32_t)c0[order[i][1]];
+    }
+    free(order);
+    assert_false(m->oom);
+}
+
+/* Two GPUs, each running the device sync and blocking copy on its own
+ * (K2 1-2 s, K3 2-3 s by hand, as in TWICE): each GPU's replay runs each
+ * of its kernels and copies as it ran, the trace listing its GPUs or not
+ * (before, without the calls: K3 1-2 s, K2 2-3 s on both). */
+static void test_gpus_make_their_host_calls(void **state) {
+    (void)state;
+    trace g0, g1;
+    one_gpu(0, &g0);
+    one_gpu(1, &g1);
+    assert_int_equal(kernel_from(&g1, "K2", 0)->first_block, 1 * SEC);
+    assert_int_equal(kernel_from(&g1, "K3", 0)->first_block, 2 * SEC);
+    const trace *parts[2] = {&g0, &g1};
+    for (int listed = 1; listed >= 0; listed--) {
+        trace m;
+        gpus_trace(parts, 2, listed, &m);
+        replay_dev *v = NULL;
+        size_t n = 0;
+        trace merged;
+        char err[1024] = "";
+        if (replay_devices_run(&m, "two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_int_equal(n, 2);
+        for (size_t i = 0; i < n; i++) {
+            char what[128];
+            snprintf(what, sizeof what, "%s (%s)", v[i].key, listed ? "listed" : "by lane");
+            assert_string_equal(v[i].key, i ? "gpu1" : "gpu0");
+            /* its six calls, D among them */
+            assert_int_equal(v[i].measured.host_calls.n, 6);
+            same_times(&v[i].measured, &v[i].simulated, what);
+        }
+        replay_devices_free(v, n);
+        trace_free(&merged);
+        trace_free(&m);
+    }
+    trace_free(&g0);
+    trace_free(&g1);
+}
+
+/* tx2-fig3-task-sync with tau1's S3 on a second GPU: tau1 synchronises
+ * on S2 (Y, GPU 0) and its K5 and C5o on S3 (GPU 1), called at 0.4 s,
+ * wait until Y returns at 2 s, when K4 ends (the scenario's description).
+ * GPU 1's replay has nothing that holds tau1, so it makes K5's call when
+ * Y returned: K5 issued and started at 2 s as measured, not at 0.4 s. */
+static void test_gpu_task_across_gpus(void **state) {
+    (void)state;
+    trace t;
+    simulate_scn(scn_load("tx2-fig3-task-sync.json"), &t);
+    trace m;
+    const trace *parts[1] = {&t};
+    gpus_trace(parts, 1, true, &m);
+    assert_int_equal(trace_add_device(&m, &t.device), 1);
+    for (size_t i = 0; i < m.kernels.n; i++)
+        m.kernels.v[i].device = strcmp(trace_str_get(&m, m.kernels.v[i].stream), "S3") == 0;
+    for (size_t i = 0; i < m.copies.n; i++)
+        m.copies.v[i].device = strcmp(trace_str_get(&m, m.copies.v[i].stream), "S3") == 0;
+    const trace_kernel *k5 = kernel_from(&m, "K5", 0);
+    assert_int_equal(k5->issue, 2 * SEC);
+    assert_int_equal(k5->first_block, 2 * SEC);
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    char err[1024] = "";
+    if (replay_devices_run(&m, "fig3 on two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    assert_string_equal(v[1].key, "device 1");
+    /* GPU 1: K5's and C5o's calls, made when Y returned; Y is GPU 0's */
+    const trace *g1 = &v[1].measured;
+    assert_int_equal(g1->host_calls.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_not_equal(g1->host_calls.v[i].kind, TRACE_CALL_SYNC);
+        assert_int_equal(g1->host_calls.v[i].at, 2 * SEC);
+    }
+    const trace_kernel *r5 = kernel_from(&v[1].simulated, "K5", 0);
+    assert_int_equal(r5->issue, 2 * SEC);
+    assert_int_equal(r5->first_block, 2 * SEC);
+    /* GPU 0 keeps Y, which holds K6's call (2.8 s) no longer */
+    size_t syncs = 0;
+    for (size_t i = 0; i < v[0].measured.host_calls.n; i++)
+        syncs += v[0].measured.host_calls.v[i].kind == TRACE_CALL_SYNC;
+    assert_int_equal(syncs, 1);
+    replay_devices_free(v, n);
+    trace_free(&merged);
+    trace_free(&m);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heldout_halves_make_the_host_calls),
         cmocka_unit_test(test_heldout_sync_across_the_cut),
+        cmocka_unit_test(test_gpus_make_their_host_calls),
+        cmocka_unit_test(test_gpu_task_across_gpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
