@@ -3,7 +3,9 @@
 #include "replay_devices.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,9 +321,51 @@ oom:
     return -1;
 }
 
+static bool cancelled(atomic_bool *cancel) { return cancel && atomic_load(cancel); }
+
+/* The block sink of a GPU's simulation: the job's cancel asked at every
+ * batch of blocks, as a stored scenario's simulation asks it (store.c,
+ * spill_emit), so that a cancel stops the run within a batch; each batch
+ * kept, in the order emitted (sim.h: the order trace->blocks would have had
+ * without a sink), and handed back to the trace once the run is over. */
+typedef struct keep_sink {
+    atomic_bool *cancel;         /* may be NULL */
+    trace_block *v;
+    size_t n, cap;
+    bool oom;
+} keep_sink;
+
+static int keep_emit(void *ctx, const trace_block *b, size_t n) {
+    keep_sink *k = ctx;
+    if (cancelled(k->cancel)) return -1;
+    if (n > k->cap - k->n) {
+        size_t cap = k->cap ? k->cap : n;
+        while (cap - k->n < n) {
+            if (cap > SIZE_MAX / 2 / sizeof *k->v) {
+                k->oom = true;
+                return -1;
+            }
+            cap *= 2;
+        }
+        trace_block *v = realloc(k->v, cap * sizeof *v);
+        if (!v) {
+            k->oom = true;
+            return -1;
+        }
+        k->v = v;
+        k->cap = cap;
+    }
+    memcpy(k->v + k->n, b, n * sizeof *b);
+    k->n += n;
+    return 0;
+}
+
 /* Simulate a scenario's run `run` (0: the scenario itself, then its
- * variants): 0, 1 (it does not simulate: err), -1 (OOM). */
-static int simulate(const json_t *scn, size_t run, trace *out, char *err, size_t errlen) {
+ * variants), stopping within a batch of blocks once *cancel is set (cancel
+ * may be NULL): 0, 1 (it does not simulate: err), REPLAY_CANCELLED, -1
+ * (OOM). */
+static int simulate(const json_t *scn, size_t run, atomic_bool *cancel, trace *out, char *err,
+                    size_t errlen) {
     char *txt = json_dumps(scn, JSON_COMPACT);
     if (!txt) return -1;
     scn_scenario *s = NULL;
@@ -329,8 +373,24 @@ static int simulate(const json_t *scn, size_t run, trace *out, char *err, size_t
     free(txt);
     if (rc != 0) return 1;
     sim_config cfg;
-    rc = scn_config(s, run, &cfg, err, errlen) != 0 ? 1 : sim_run(&cfg, out, err, errlen) != 0 ? 1 : 0;
+    keep_sink keep = {.cancel = cancel};
+    sim_block_sink sink = {.ctx = &keep, .emit = keep_emit, .batch = 0};
+    rc = scn_config(s, run, &cfg, err, errlen) != 0 ? 1 : 0;
+    if (rc == 0) {
+        cfg.block_sink = &sink;
+        if (sim_run(&cfg, out, err, errlen) != 0)
+            rc = keep.oom ? -1 : cancelled(cancel) ? REPLAY_CANCELLED : 1;
+    }
     scn_free(s);
+    if (rc == 0) {
+        /* the run is over: its blocks went to the sink, every one (sim.h) */
+        free(out->blocks.v);
+        out->blocks.v = keep.v;
+        out->blocks.n = keep.n;
+        out->blocks.cap = keep.cap;
+    } else {
+        free(keep.v);
+    }
     return rc;
 }
 
@@ -419,7 +479,8 @@ void replay_devices_free(replay_dev *v, size_t n) {
 }
 
 int replay_devices_run(const trace *m, const char *what, const char *preset, int with_heldout,
-                       replay_dev **out, size_t *nout, trace *merged, char *err, size_t errlen) {
+                       atomic_bool *cancel, replay_dev **out, size_t *nout, trace *merged,
+                       char *err, size_t errlen) {
     *out = NULL;
     *nout = 0;
     trace_init(merged);
@@ -445,6 +506,7 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
         replay_dev *d = &v[i];
+        if (cancelled(cancel)) goto cancel;
         snprintf(d->key, sizeof d->key, "%s", keys[i]);
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", d->key);
         if (replay_device_subtrace(m, d->key, &d->measured) != 0) goto oom;
@@ -454,14 +516,16 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
             snprintf(err, errlen, "%s", e);
             goto fail;
         }
-        int sr = simulate(d->scenario, 0, &d->simulated, e, sizeof e);
+        int sr = simulate(d->scenario, 0, cancel, &d->simulated, e, sizeof e);
         if (sr < 0) goto oom;
+        if (sr == REPLAY_CANCELLED) goto cancel;
         if (sr > 0) {
             snprintf(err, errlen, "%s: does not simulate: %s", dwhat, e);
             goto fail;
         }
         if (fidelity_compare(&d->measured, &d->simulated, &d->fid, err, errlen) != 0) goto fail;
         d->ok = 1;
+        if (cancelled(cancel)) goto cancel;
         if (with_heldout &&
             replay_heldout_run(&d->measured, dwhat, preset, &d->held, err, errlen) != 0)
             goto fail;
@@ -478,6 +542,14 @@ oom:
     *nout = 0;
     trace_free(merged);
     return -1;
+cancel:
+    snprintf(err, errlen, "%s: cancelled", what);
+    free(keys);
+    replay_devices_free(*out, *nout);
+    *out = NULL;
+    *nout = 0;
+    trace_free(merged);
+    return REPLAY_CANCELLED;
 fail:
     free(keys);
     replay_devices_free(*out, *nout);
@@ -498,7 +570,7 @@ const char *replay_devices_variant_name(const replay_dev *v, size_t n, size_t i)
 }
 
 int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t i,
-                           trace *merged, char *err, size_t errlen) {
+                           atomic_bool *cancel, trace *merged, char *err, size_t errlen) {
     trace_init(merged);
     if (merged_begin(m, merged) != 0) goto oom;
     char keys[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
@@ -507,10 +579,16 @@ int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t
         trace sim;
         trace_init(&sim);
         char e[1024] = "";
-        int sr = simulate(v[d].scenario, i + 1, &sim, e, sizeof e);
+        int sr = cancelled(cancel) ? REPLAY_CANCELLED
+                                   : simulate(v[d].scenario, i + 1, cancel, &sim, e, sizeof e);
         if (sr == 0 && merge(merged, m, &sim, v[d].key) != 0) sr = -1;
         trace_free(&sim);
         if (sr < 0) goto oom;
+        if (sr == REPLAY_CANCELLED) {
+            snprintf(err, errlen, "%s: cancelled", replay_devices_variant_name(v, n, i));
+            trace_free(merged);
+            return REPLAY_CANCELLED;
+        }
         if (sr > 0) {
             snprintf(err, errlen, "%s, %s: does not simulate: %s",
                      replay_devices_variant_name(v, n, i), v[d].key, e);

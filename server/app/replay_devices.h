@@ -36,6 +36,7 @@
 #define SERVER_REPLAY_DEVICES_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "../../simcore/trace.h"
@@ -82,15 +83,24 @@ typedef struct replay_dev {
     json_t *scenario;            /* the device's scenario (owned) */
 } replay_dev;
 
+/* What replay_devices_run and replay_devices_variant return once *cancel
+ * is set (a server job cancelled, or the server stopping: jobs.h): they
+ * stop within a batch of SIM_SINK_BATCH simulated blocks, as a stored
+ * scenario's simulation does (store.h, store_ctl.cancel), or between one
+ * GPU's steps; nothing is left allocated. */
+#define REPLAY_CANCELLED 2
+
 /* Replay each device of m on its own simulated GPU (preset: NULL for the
  * trace's own device), compute each one's fidelity and held-out
  * prediction, and merge the simulated runs into `merged` (initialised
  * here; meta "replayed_devices": the keys, ", "-separated). with_heldout 0 skips the
- * held-out predictions. *out is a new array of *n devices. 0, 1 (a device
- * does not replay: err says which and why; nothing is left allocated), or
- * -1 (out of memory). */
+ * held-out predictions. cancel (may be NULL) stops it (REPLAY_CANCELLED).
+ * *out is a new array of *n devices. 0, 1 (a device does not replay: err
+ * says which and why; nothing is left allocated), REPLAY_CANCELLED, or -1
+ * (out of memory). */
 int replay_devices_run(const trace *m, const char *what, const char *preset, int with_heldout,
-                       replay_dev **out, size_t *n, trace *merged, char *err, size_t errlen);
+                       atomic_bool *cancel, replay_dev **out, size_t *n, trace *merged,
+                       char *err, size_t errlen);
 void replay_devices_free(replay_dev *v, size_t n);
 
 /* The placement variants every device's replay scenario has (replay.h:
@@ -100,9 +110,10 @@ const char *replay_devices_variant_name(const replay_dev *v, size_t n, size_t i)
 
 /* Variant i of the replay: every device's scenario simulated under it and
  * merged into `merged` (initialised here) as replay_devices_run merges the
- * replay itself. 0, 1 (a device does not simulate: err), -1 (OOM). */
+ * replay itself; cancel (may be NULL) as there. 0, 1 (a device does not
+ * simulate: err), REPLAY_CANCELLED, -1 (OOM). */
 int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t i,
-                           trace *merged, char *err, size_t errlen);
+                           atomic_bool *cancel, trace *merged, char *err, size_t errlen);
 
 /* Each device's report entry: {device, name, sms, device_why, kernels,
  * copies, ok, duration_error_median, duration_error_p90,

@@ -641,7 +641,7 @@ static void replay_devices_cli(const trace *t, const char *what, const opts *o) 
     replay_dev *v = NULL;
     size_t n = 0;
     trace merged;
-    int rc = replay_devices_run(t, what, o->device, 1, &v, &n, &merged, err, sizeof err);
+    int rc = replay_devices_run(t, what, o->device, 1, NULL, &v, &n, &merged, err, sizeof err);
     if (rc) die(rc > 0 ? EXIT_BAD_INPUT : 1, "%s", err);
     json_t *rep = NULL;
     replay_info all;

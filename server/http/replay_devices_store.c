@@ -2,6 +2,7 @@
  * reports. See replay_devices_store.h. */
 #include "replay_devices_store.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,18 @@ static int store_status(int rc) {
     return rc == STORE_BAD_INPUT ? 400 : rc == STORE_BUSY || rc == STORE_ABORTED ? 503 : 500;
 }
 
+/* The job's cancel (a DELETE of the job, or the server stopping), asked
+ * as a one-GPU replay's store asks it (store.h: store_ctl.cancel). */
+static bool cancelled(job_ctl *ctl) { return atomic_load(&ctl->cancel); }
+static bool parse_cancelled(void *user) { return cancelled(user); }
+
+/* A cancelled replay's answer, a one-GPU replay's (store.c): 503 with
+ * the store's message (jobs.c answers a DELETE's 409 for it). */
+static int aborted(char *err, size_t errlen) {
+    snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+    return 503;
+}
+
 /* One simulated run of the replay, ready to store: the merged run read back
  * as a schedlab-trace/1 import reads it (every GPU's lanes; the run an
  * import of the written file stores), its name (the placement) and its
@@ -31,18 +44,24 @@ typedef struct dev_run {
 
 /* Merged run t, named `tname`, written as schedlab-trace/1 and read back
  * into r->t with its numbers range-checked, as an import of it is
- * (store.h store_import). 0, or the status with err. */
-static int read_back(trace *t, const char *tname, dev_run *r, char *err, size_t errlen) {
+ * (store.h store_import); the read stops within 1,024 records once the job
+ * is cancelled, as an import's parse does (imp_options.cancelled). 0, or
+ * the status with err. */
+static int read_back(trace *t, const char *tname, dev_run *r, job_ctl *ctl, char *err,
+                     size_t errlen) {
     tj_buf b = {0};
+    if (cancelled(ctl)) return aborted(err, errlen);
     if (trace_set_name(t, tname) < 0 || tj_write_trace(t, &b) != 0) {
         tj_buf_free(&b);
         snprintf(err, errlen, "out of memory writing the replay");
         return 500;
     }
     imp_file f = {"replay.json", (const unsigned char *)b.s, b.len};
-    int rc = imp_import(IMP_SCHEDLAB_TRACE, &f, 1, &r->t, err, errlen) != 0 ||
+    imp_options o = {.cancelled = parse_cancelled, .user = ctl};
+    int rc = imp_import_opts(IMP_SCHEDLAB_TRACE, &f, 1, &o, &r->t, err, errlen) != 0 ||
              imp_check_trace(&r->t, f.name, err, errlen) != 0;
     tj_buf_free(&b);
+    if (rc && cancelled(ctl)) return aborted(err, errlen);
     return rc ? 400 : 0;
 }
 
@@ -62,6 +81,10 @@ static int store_all(db *d, void *arg, char *err, size_t errlen) {
     int rc = db_create_experiment(d, a->name, a->desc, "import", NULL, NULL, a->exp, err, errlen);
     for (size_t i = 0; rc == 0 && i < a->n; i++) {
         dev_run *r = &a->runs[i];
+        if (cancelled(a->ctl)) {   /* rolled back: store_write */
+            aborted(err, errlen);
+            return STORE_ABORTED;
+        }
         if ((rc = db_store_run(d, a->exp, r->name, &r->t, r->slug, err, errlen)) != 0) break;
         char *text = NULL;
         if (json_object_set_new(r->rep, "measured_run", json_string(a->measured)) != 0 ||
@@ -101,9 +124,9 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     dev_run *runs = NULL;
     replay_info all;
     atomic_store(&ctl->total, 3);
-    int rc = replay_devices_run(m, what, device, 1, &v, &n, &merged, err, errlen);
+    int rc = replay_devices_run(m, what, device, 1, &ctl->cancel, &v, &n, &merged, err, errlen);
     if (rc) {
-        *status = rc > 0 ? 400 : 500;
+        *status = rc == REPLAY_CANCELLED ? aborted(err, errlen) : rc > 0 ? 400 : 500;
         return;
     }
     /* progress: the GPUs replayed, each run merged and read back, then
@@ -138,7 +161,7 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     rep = NULL;
     trace_init(&runs[0].t);
     nruns = 1;
-    if ((*status = read_back(&merged, name, &runs[0], err, errlen))) goto done;
+    if ((*status = read_back(&merged, name, &runs[0], ctl, err, errlen))) goto done;
     trace_free(&merged);   /* read back: not needed again */
     atomic_fetch_add(&ctl->done, 1);
     /* each placement variant of the replay (replay.c: every placement a
@@ -150,21 +173,20 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
         r->name = replay_devices_variant_name(v, n, i);
         trace_init(&r->t);
         nruns++;
-        if (atomic_load(&ctl->cancel)) {
-            snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
-            *status = 503;
+        if (cancelled(ctl)) {
+            *status = aborted(err, errlen);
             goto done;
         }
         trace vm;
-        if ((rc = replay_devices_variant(m, v, n, i, &vm, err, errlen))) {
-            *status = rc > 0 ? 400 : 500;
+        if ((rc = replay_devices_variant(m, v, n, i, &ctl->cancel, &vm, err, errlen))) {
+            *status = rc == REPLAY_CANCELLED ? aborted(err, errlen) : rc > 0 ? 400 : 500;
             goto done;
         }
         char tname[300];
         snprintf(tname, sizeof tname, "%s [%s]", name, r->name);
         *status = 500;
         if (replay_devices_report(m, v, n, &vm, &r->rep, NULL, err, errlen) == 0)
-            *status = read_back(&vm, tname, r, err, errlen);
+            *status = read_back(&vm, tname, r, ctl, err, errlen);
         trace_free(&vm);
         if (*status) goto done;
         json_object_del(r->rep, "devices");

@@ -7,14 +7,18 @@
  * replay that gave both GPUs one device record would show it. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "../../server/app/replay_devices.h"
+#include "../../server/formats/scenario.h"
+#include "../../simcore/sim.h"
 
 static const char *const NAMES[2] = {"NVIDIA GeForce RTX 3090", "Tesla V100-SXM2-32GB"};
 static const int SMS[2] = {82, 80};
@@ -75,7 +79,7 @@ static void check_replay(const trace *m, const char *key0, const char *key1) {
     size_t n = 0;
     trace merged;
     char err[1024] = "";
-    if (replay_devices_run(m, "two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+    if (replay_devices_run(m, "two gpus", NULL, 0, NULL, &v, &n, &merged, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(n, 2);
     for (size_t i = 0; i < n; i++) {
@@ -169,7 +173,7 @@ static void test_numbering_kept(void **state) {
     size_t n = 0;
     trace merged;
     char err[1024] = "";
-    if (replay_devices_run(&m, "three gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+    if (replay_devices_run(&m, "three gpus", NULL, 0, NULL, &v, &n, &merged, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(merged.devices.n, 3);
     for (size_t k = 0; k < merged.kernels.n; k++)
@@ -203,7 +207,7 @@ static void test_gpus_known_by_name(void **state) {
     size_t n = 0;
     trace merged;
     char err[1024] = "";
-    if (replay_devices_run(&m, "two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+    if (replay_devices_run(&m, "two gpus", NULL, 0, NULL, &v, &n, &merged, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(n, 2);
     for (size_t i = 0; i < n; i++) {
@@ -217,6 +221,92 @@ static void test_gpus_known_by_name(void **state) {
     trace_free(&m);
 }
 
+/* Each GPU's simulation hands its blocks to a sink that asks the job's
+ * cancel at every batch (replay_devices.h, REPLAY_CANCELLED) and keeps
+ * them: the blocks kept are those the same simulation keeps without a
+ * sink, in the same order (simcore/sim.h: a sink gets "exactly the order
+ * they would have had in trace->blocks"), over several batches
+ * (SIM_SINK_BATCH) of kernels of 80,000 to 120,000 blocks. */
+static void test_blocks_as_without_a_sink(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "gpu0", "gpu1");
+    for (size_t k = 0; k < m.kernels.n; k++) {
+        m.kernels.v[k].blocks *= 500;
+        m.kernels.v[k].grid[0] = (int32_t)m.kernels.v[k].blocks;
+    }
+    atomic_bool cancel = false;
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    char err[1024] = "";
+    if (replay_devices_run(&m, "two gpus", NULL, 0, &cancel, &v, &n, &merged, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        char *txt = json_dumps(v[i].scenario, JSON_COMPACT);
+        assert_non_null(txt);
+        scn_scenario *s = NULL;
+        sim_config cfg;
+        trace alone;
+        trace_init(&alone);
+        if (scn_parse(txt, strlen(txt), "replay", &s, err, sizeof err) != 0 ||
+            scn_config(s, 0, &cfg, err, sizeof err) != 0 || sim_run(&cfg, &alone, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        free(txt);
+        scn_free(s);
+        assert_true(alone.blocks.n > 4 * SIM_SINK_BATCH);
+        assert_int_equal(v[i].simulated.blocks.n, alone.blocks.n);
+        for (size_t b = 0; b < alone.blocks.n; b++) {
+            const trace_block *x = &v[i].simulated.blocks.v[b], *y = &alone.blocks.v[b];
+            if (x->kernel != y->kernel || x->index != y->index || x->sm != y->sm ||
+                x->start != y->start || x->end != y->end)
+                fail_msg("GPU %zu, blocks[%zu]: kernel %d block %d on SM %d %lld..%lld, without a "
+                         "sink kernel %d block %d on SM %d %lld..%lld", i, b, x->kernel, x->index,
+                         x->sm, (long long)x->start, (long long)x->end, y->kernel, y->index, y->sm,
+                         (long long)y->start, (long long)y->end);
+        }
+        trace_free(&alone);
+    }
+    assert_int_equal(merged.blocks.n, v[0].simulated.blocks.n + v[1].simulated.blocks.n);
+    replay_devices_free(v, n);
+    trace_free(&merged);
+    trace_free(&m);
+}
+
+/* A cancelled replay stops (REPLAY_CANCELLED, err saying so) and leaves
+ * nothing allocated (the ASan build checks): the replay, and a placement
+ * variant of one that ran. */
+static void test_cancelled(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "gpu0", "gpu1");
+    atomic_bool cancel = true;
+    replay_dev *v = NULL;
+    size_t n = 0;
+    trace merged;
+    char err[1024] = "";
+    assert_int_equal(replay_devices_run(&m, "two gpus", NULL, 0, &cancel, &v, &n, &merged, err,
+                                        sizeof err),
+                     REPLAY_CANCELLED);
+    assert_null(v);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(err, "cancelled"));
+    atomic_store(&cancel, false);
+    if (replay_devices_run(&m, "two gpus", NULL, 0, &cancel, &v, &n, &merged, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(replay_devices_variants(v, n) > 0);
+    trace vm;
+    atomic_store(&cancel, true);
+    err[0] = '\0';
+    assert_int_equal(replay_devices_variant(&m, v, n, 0, &cancel, &vm, err, sizeof err),
+                     REPLAY_CANCELLED);
+    assert_non_null(strstr(err, "cancelled"));
+    replay_devices_free(v, n);
+    trace_free(&merged);
+    trace_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lanes_name_the_gpus),
@@ -224,6 +314,8 @@ int main(void) {
         cmocka_unit_test(test_idle_gpu_left_out),
         cmocka_unit_test(test_gpus_known_by_name),
         cmocka_unit_test(test_numbering_kept),
+        cmocka_unit_test(test_blocks_as_without_a_sink),
+        cmocka_unit_test(test_cancelled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -319,7 +319,7 @@ static void check_multi(const multi *mt) {
     size_t n = 0;
     trace merged;
     char err[1024] = "";
-    if (replay_devices_run(&m, mt->files[0], NULL, 1, &v, &n, &merged, err, sizeof err) != 0)
+    if (replay_devices_run(&m, mt->files[0], NULL, 1, NULL, &v, &n, &merged, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(n, mt->ndev);
     size_t kernels = 0;
