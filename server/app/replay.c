@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -605,6 +606,19 @@ const sim_block_sink *replay_discard_sink(void) {
     return &sink;
 }
 
+static bool cancelled(atomic_bool *cancel) { return cancel && atomic_load(cancel); }
+
+/* discard_blocks, unless the job is cancelled (ctx: its cancel) */
+static int discard_unless_cancelled(void *ctx, const trace_block *b, size_t n) {
+    (void)b;
+    (void)n;
+    return cancelled(ctx) ? -1 : 0;
+}
+
+void replay_discard_sink_cancel(sim_block_sink *sink, atomic_bool *cancel) {
+    *sink = (sim_block_sink){.ctx = cancel, .emit = discard_unless_cancelled, .batch = 0};
+}
+
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -641,9 +655,11 @@ static void replay_cohorts(json_t *root) {
  * its base policy and scale each calibrated kernel's block time by measured
  * / simulated duration; keep the pass whose duration errors are smallest.
  * Calibrated kernel ops carry their measured duration in "measured" on the
- * way in; it is removed here. Returns 0, or -1 out of memory. A scenario
- * the simulator refuses is left as it is (simulating it says why). */
-static int refine(json_t *root, replay_info *info) {
+ * way in; it is removed here. Each pass asks *cancel (may be NULL) at every
+ * batch of blocks. Returns 0, REPLAY_CANCELLED, or -1 out of memory. A
+ * scenario the simulator refuses is left as it is (simulating it says
+ * why). */
+static int refine(json_t *root, replay_info *info, atomic_bool *cancel) {
     json_t *jops = json_object_get(root, "ops");
     size_t n = json_array_size(jops), nk = 0, nc = 0;
     json_t **kop = calloc(n + 1, sizeof *kop);        /* the kernel ops, in order */
@@ -663,7 +679,13 @@ static int refine(json_t *root, replay_info *info) {
         nk++;
     }
     double best_score = INFINITY;
+    sim_block_sink sink;
+    replay_discard_sink_cancel(&sink, cancel);
     for (int pass = 0; pass < REPLAY_PASSES; pass++) {
+        if (cancelled(cancel)) {
+            rc = REPLAY_CANCELLED;
+            goto done;
+        }
         char *txt = json_dumps(root, JSON_COMPACT);
         if (!txt) goto done;
         scn_scenario *s = NULL;
@@ -675,11 +697,16 @@ static int refine(json_t *root, replay_info *info) {
             scn_free(s);
             break;   /* simulating it will say why */
         }
-        cfg.block_sink = replay_discard_sink();
+        cfg.block_sink = &sink;
         trace tr;
         trace_init(&tr);
         int ran = sim_run(&cfg, &tr, e, sizeof e);
         scn_free(s);
+        if (ran != 0 && cancelled(cancel)) {
+            trace_free(&tr);
+            rc = REPLAY_CANCELLED;
+            goto done;
+        }
         if (ran != 0 || tr.kernels.n != nk) {
             trace_free(&tr);
             break;
@@ -763,6 +790,12 @@ int replay_scenario(const trace *t, const char *what, const char *device_preset,
 
 int replay_scenario_info(const trace *t, const char *what, const char *device_preset,
                          json_t **out, replay_info *info_out, char *err, size_t errlen) {
+    return replay_scenario_info_ctl(t, what, device_preset, NULL, out, info_out, err, errlen);
+}
+
+int replay_scenario_info_ctl(const trace *t, const char *what, const char *device_preset,
+                             atomic_bool *cancel, json_t **out, replay_info *info_out, char *err,
+                             size_t errlen) {
     *out = NULL;
     replay_info info;
     memset(&info, 0, sizeof info);
@@ -1037,9 +1070,13 @@ int replay_scenario_info(const trace *t, const char *what, const char *device_pr
     if (variants && json_array_size(variants)) json_object_set_new(root, "variants", variants);
     else json_decref(variants);
     replay_cohorts(root);
-    if (info.calibrated && refine(root, &info) != 0) {
+    int refined_rc = info.calibrated ? refine(root, &info, cancel) : 0;
+    if (refined_rc != 0) {
         json_decref(root);
-        goto oom;
+        if (refined_rc != REPLAY_CANCELLED) goto oom;
+        snprintf(err, errlen, "%s: cancelled", what);
+        rc = REPLAY_CANCELLED;
+        goto done;
     }
     char desc[2048], refined[256] = "";
     if (info.passes > 1)

@@ -71,6 +71,7 @@
 #define SERVER_REPLAY_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -128,6 +129,19 @@ const char *replay_trace_device_name(const trace *t);
  * was named). */
 int replay_scenario_info(const trace *t, const char *what, const char *device_preset,
                          json_t **out, replay_info *info, char *err, size_t errlen);
+
+/* What a replay's work that takes a cancel returns once *cancel is set (a
+ * server job cancelled, or the server stopping: jobs.h): it stops within a
+ * batch of SIM_SINK_BATCH simulated blocks, as a stored scenario's
+ * simulation does (store.h, store_ctl.cancel), with err saying "cancelled";
+ * nothing is left allocated. */
+#define REPLAY_CANCELLED 2
+
+/* replay_scenario_info whose calibration passes stop once *cancel is set
+ * (cancel may be NULL: never): also REPLAY_CANCELLED. */
+int replay_scenario_info_ctl(const trace *t, const char *what, const char *device_preset,
+                             atomic_bool *cancel, json_t **out, replay_info *info, char *err,
+                             size_t errlen);
 int replay_scenario(const trace *t, const char *what, const char *device_preset, json_t **out,
                     char *err, size_t errlen);
 
@@ -137,5 +151,8 @@ int replay_scenario(const trace *t, const char *what, const char *device_preset,
  * blocks would only be memory (38 M of them, 1.8 GB, for CloverLeaf). */
 struct sim_block_sink;
 const struct sim_block_sink *replay_discard_sink(void);
+/* The same that asks *cancel at every batch and stops the run once it is
+ * set (sim.h: sim_run then fails); cancel NULL: never. Fills *sink. */
+void replay_discard_sink_cancel(struct sim_block_sink *sink, atomic_bool *cancel);
 
 #endif

@@ -512,7 +512,10 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
         if (replay_device_subtrace(m, d->key, &d->measured) != 0) goto oom;
         char dwhat[160], e[1024] = "";
         snprintf(dwhat, sizeof dwhat, "%s, %s", what, *d->key ? d->key : "the device without a key");
-        if (replay_scenario_info(&d->measured, dwhat, preset, &d->scenario, &d->info, e, sizeof e) != 0) {
+        int ir = replay_scenario_info_ctl(&d->measured, dwhat, preset, cancel, &d->scenario,
+                                          &d->info, e, sizeof e);
+        if (ir == REPLAY_CANCELLED) goto cancel;
+        if (ir != 0) {
             snprintf(err, errlen, "%s", e);
             goto fail;
         }
@@ -526,9 +529,11 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
         if (fidelity_compare(&d->measured, &d->simulated, &d->fid, err, errlen) != 0) goto fail;
         d->ok = 1;
         if (cancelled(cancel)) goto cancel;
-        if (with_heldout &&
-            replay_heldout_run(&d->measured, dwhat, preset, &d->held, err, errlen) != 0)
-            goto fail;
+        int hr = with_heldout ? replay_heldout_run_ctl(&d->measured, dwhat, preset, cancel,
+                                                       &d->held, err, errlen)
+                              : 0;
+        if (hr == REPLAY_CANCELLED) goto cancel;
+        if (hr != 0) goto fail;
         if (merge(merged, m, &d->simulated, d->key) != 0) goto oom;
     }
     if (trace_set_meta(merged, "replayed_devices", list) < 0) goto oom;

@@ -83,18 +83,13 @@ typedef struct replay_dev {
     json_t *scenario;            /* the device's scenario (owned) */
 } replay_dev;
 
-/* What replay_devices_run and replay_devices_variant return once *cancel
- * is set (a server job cancelled, or the server stopping: jobs.h): they
- * stop within a batch of SIM_SINK_BATCH simulated blocks, as a stored
- * scenario's simulation does (store.h, store_ctl.cancel), or between one
- * GPU's steps; nothing is left allocated. */
-#define REPLAY_CANCELLED 2
-
 /* Replay each device of m on its own simulated GPU (preset: NULL for the
  * trace's own device), compute each one's fidelity and held-out
  * prediction, and merge the simulated runs into `merged` (initialised
  * here; meta "replayed_devices": the keys, ", "-separated). with_heldout 0 skips the
- * held-out predictions. cancel (may be NULL) stops it (REPLAY_CANCELLED).
+ * held-out predictions. cancel (may be NULL) stops it (REPLAY_CANCELLED,
+ * replay.h: each GPU's calibration, simulation and held-out prediction
+ * within a batch of blocks, or between them).
  * *out is a new array of *n devices. 0, 1 (a device does not replay: err
  * says which and why; nothing is left allocated), REPLAY_CANCELLED, or -1
  * (out of memory). */

@@ -98,7 +98,9 @@ static int64_t lookup(const cal *v, size_t n, const char *name, int64_t threads,
     return b ? b : predicted_time(v, n, name, threads, blocks, 0, scratch);
 }
 
-static int simulate_json(const json_t *scn, trace *out, char *err, size_t errlen) {
+/* 0, 1 (it does not simulate: err), REPLAY_CANCELLED or -1 (OOM) */
+static int simulate_json(const json_t *scn, atomic_bool *cancel, trace *out, char *err,
+                         size_t errlen) {
     char *txt = json_dumps(scn, JSON_COMPACT);
     if (!txt) return -1;
     scn_scenario *s = NULL;
@@ -109,20 +111,28 @@ static int simulate_json(const json_t *scn, trace *out, char *err, size_t errlen
     trace_init(out);
     rc = scn_config(s, 0, &cfg, err, errlen) != 0 ? 1 : 0;
     /* the prediction is kernel by kernel (a trace with blocks has none) */
-    cfg.block_sink = replay_discard_sink();
-    if (rc == 0) rc = sim_run(&cfg, out, err, errlen) != 0 ? 1 : 0;
+    sim_block_sink sink;
+    replay_discard_sink_cancel(&sink, cancel);
+    cfg.block_sink = &sink;
+    if (rc == 0 && sim_run(&cfg, out, err, errlen) != 0)
+        rc = cancel && atomic_load(cancel) ? REPLAY_CANCELLED : 1;
     scn_free(s);
     return rc;
 }
 
 int replay_heldout_run(const trace *m, const char *what, const char *device_preset,
                        replay_heldout *h, char *err, size_t errlen) {
-    return replay_heldout_halves(m, what, device_preset, h, NULL, NULL, NULL, err, errlen);
+    return replay_heldout_run_ctl(m, what, device_preset, NULL, h, err, errlen);
+}
+
+int replay_heldout_run_ctl(const trace *m, const char *what, const char *device_preset,
+                           atomic_bool *cancel, replay_heldout *h, char *err, size_t errlen) {
+    return replay_heldout_halves(m, what, device_preset, cancel, h, NULL, NULL, NULL, err, errlen);
 }
 
 int replay_heldout_halves(const trace *m, const char *what, const char *device_preset,
-                          replay_heldout *h, trace *first, trace *second, trace *predicted,
-                          char *err, size_t errlen) {
+                          atomic_bool *cancel, replay_heldout *h, trace *first, trace *second,
+                          trace *predicted, char *err, size_t errlen) {
     memset(h, 0, sizeof *h);
     if (first) trace_init(first);
     if (second) trace_init(second);
@@ -165,8 +175,11 @@ int replay_heldout_halves(const trace *m, const char *what, const char *device_p
         goto done;
     }
     char e[512] = "";
-    if (replay_scenario_info(&t1, what, device_preset, &s1, NULL, e, sizeof e) != 0 ||
-        replay_scenario_info(&t2, what, device_preset, &s2, NULL, e, sizeof e) != 0) {
+    int hr = replay_scenario_info_ctl(&t1, what, device_preset, cancel, &s1, NULL, e, sizeof e);
+    if (hr == 0)
+        hr = replay_scenario_info_ctl(&t2, what, device_preset, cancel, &s2, NULL, e, sizeof e);
+    if (hr == REPLAY_CANCELLED) goto cancelled;
+    if (hr != 0) {
         snprintf(h->why, sizeof h->why, "a half does not replay: %.200s", e);
         rc = 0;
         goto done;
@@ -198,8 +211,9 @@ int replay_heldout_halves(const trace *m, const char *what, const char *device_p
                            json_integer_value(json_object_get(op, "blocks")), scratch);
         if (b > 0) json_object_set_new(op, "block_time", json_integer(b));
     }
-    int sr = simulate_json(s2, &sim, e, sizeof e);
+    int sr = simulate_json(s2, cancel, &sim, e, sizeof e);
     if (sr < 0) goto oom;
+    if (sr == REPLAY_CANCELLED) goto cancelled;
     if (sr > 0) {
         snprintf(h->why, sizeof h->why, "the second half does not simulate: %.200s", e);
         rc = 0;
@@ -236,6 +250,10 @@ int replay_heldout_halves(const trace *m, const char *what, const char *device_p
     h->makespan_diff = f.makespan_diff;
     h->done = 1;
     rc = 0;
+    goto done;
+cancelled:
+    snprintf(err, errlen, "%s: cancelled", what);
+    rc = REPLAY_CANCELLED;
     goto done;
 oom:
     snprintf(err, errlen, "%s: out of memory predicting the held-out half", what);

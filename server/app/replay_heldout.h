@@ -21,6 +21,7 @@
 #define SERVER_REPLAY_HELDOUT_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,16 +44,21 @@ typedef struct replay_heldout {
  * with out->done 0 and out->why), or -1 with err (out of memory). */
 int replay_heldout_run(const trace *m, const char *what, const char *device_preset,
                        replay_heldout *out, char *err, size_t errlen);
+/* The same, its simulations (each half's calibration, the second half's
+ * run) stopping once *cancel is set (cancel may be NULL: never): also
+ * REPLAY_CANCELLED (replay.h). */
+int replay_heldout_run_ctl(const trace *m, const char *what, const char *device_preset,
+                           atomic_bool *cancel, replay_heldout *out, char *err, size_t errlen);
 
-/* replay_heldout_run, and the halves as measured (the kernels and copies of
+/* replay_heldout_run_ctl, and the halves as measured (the kernels and copies of
  * m that start before the cut, and from it, each with the host's calls of
  * its ops: replay_calls.h) in *first and *second, and the second as the
  * prediction simulated it in *predicted, each where not NULL: traces the
  * caller frees, set whatever the result (empty where it stopped before
  * them). */
 int replay_heldout_halves(const trace *m, const char *what, const char *device_preset,
-                          replay_heldout *out, trace *first, trace *second, trace *predicted,
-                          char *err, size_t errlen);
+                          atomic_bool *cancel, replay_heldout *out, trace *first, trace *second,
+                          trace *predicted, char *err, size_t errlen);
 
 /* The result as JSON (a new reference; NULL on OOM). */
 json_t *replay_heldout_json(const replay_heldout *h);

@@ -133,13 +133,19 @@ void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, i
     char what[64];
     snprintf(what, sizeof what, "run %s", j->run);
     replay_info info;
-    if (replay_scenario_info(&m, what, j->device, &scn, &info, err, errlen) != 0) {
+    /* the calibration's passes and the held-out prediction's simulations
+     * stop at the job's cancel as the store's do (replay.h REPLAY_CANCELLED) */
+    rc = replay_scenario_info_ctl(&m, what, j->device, &ctl->cancel, &scn, &info, err, errlen);
+    if (rc == REPLAY_CANCELLED) goto aborted;
+    if (rc != 0) {
         *status = 400;
         goto done;
     }
     /* the held-out prediction, once for every run of the replay */
     replay_heldout held;
-    if (replay_heldout_run(&m, what, j->device, &held, err, errlen) != 0) {
+    rc = replay_heldout_run_ctl(&m, what, j->device, &ctl->cancel, &held, err, errlen);
+    if (rc == REPLAY_CANCELLED) goto aborted;
+    if (rc != 0) {
         *status = 500;
         goto done;
     }
@@ -188,6 +194,10 @@ void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, i
                         "compare", compare);
     if (*result && held.done)
         json_object_set_new(*result, "held_out", replay_heldout_json(&held));
+    goto done;
+aborted:   /* as store_scenario_ctl answers a cancel (store.c) */
+    snprintf(err, errlen, "aborted: the server is stopping; nothing was stored");
+    *status = 503;
 done:
     json_decref(runs);
     json_decref(scn);

@@ -15,6 +15,7 @@
  *    "rtx2080ti"). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -31,6 +32,7 @@
 #include "../../importers/importers.h"
 #include "../../server/app/fidelity.h"
 #include "../../server/app/replay.h"
+#include "../../server/app/replay_heldout.h"
 #include "../../server/formats/kernlib.h"
 #include "../../server/formats/scenario.h"
 #include "../../server/formats/trace_json.h"
@@ -511,8 +513,83 @@ REAL_TEST(5)
 REAL_TEST(6)
 _Static_assert(sizeof reals / sizeof reals[0] == 7, "one REAL_TEST per row of reals[]");
 
+/* ---- cancel ------------------------------------------------------------- */
+
+/* A trace whose calibration refines (replay.c refine): beside each big
+ * kernel a kernel of 24 blocks on another stream holds half the GPU (a
+ * Xavier NX: 6 SMs, 8 blocks of 256 threads an SM) as long as it runs, so
+ * calibrated alone the big kernel runs twice as long as measured. */
+static void sharing_trace(trace *t) {
+    static const char dev[] =
+        "{\"name\": \"xavier-nx\", \"sms\": 6, \"threads_per_sm\": 2048, "
+        "\"max_threads_per_block\": 1024, \"blocks_per_sm\": 32, \"warps_per_sm\": 64, "
+        "\"regs_per_sm\": 65536, \"max_regs_per_block\": 65536, \"smem_per_sm\": 98304, "
+        "\"max_smem_per_block\": 98304, \"warp_size\": 32, \"schedulers_per_sm\": 4, "
+        "\"copy_engines\": 1, \"copy_bandwidth\": 59700000000, \"clock\": 1100000000, "
+        "\"sm_order\": \"ascending\"}";
+    char js[8192];
+    size_t n = (size_t)snprintf(js, sizeof js,
+                                "{\"schema\": \"schedlab-trace/1\", \"name\": \"sharing\", "
+                                "\"source\": \"nsys-sqlite\", \"device\": %s, \"kernels\": [",
+                                dev);
+    int64_t t0 = 1000;
+    for (int p = 0; p < 4; p++) {
+        int64_t dur = 4800 / 48 * 400 * 3 / 2;
+        for (int k = 0; k < 2; k++)
+            n += (size_t)snprintf(
+                js + n, sizeof js - n,
+                "%s{\"id\": %d, \"name\": \"%s%d\", \"stream\": \"%d\", \"process\": \"P0\", "
+                "\"priority\": \"none\", \"issue\": %lld, \"first_block\": %lld, "
+                "\"fully_dispatched\": null, \"end\": %lld, \"blocks\": %d, \"threads\": 256, "
+                "\"smem\": 0, \"regs\": 32, \"grid\": [%d, 1, 1], \"block\": [256, 1, 1]}",
+                p || k ? ", " : "", 2 * p + k, k ? "big" : "hold", p, k + 1, (long long)(t0 - 500),
+                (long long)t0, (long long)(t0 + dur), k ? 4800 : 24, k ? 4800 : 24);
+        t0 += dur + 3000;
+    }
+    n += (size_t)snprintf(js + n, sizeof js - n, "]}");
+    assert_true(n < sizeof js);
+    char err[512] = "";
+    trace_init(t);
+    if (imp_trace_json_parse(js, n, "sharing.json", t, err, sizeof err) != 0) fail_msg("%s", err);
+}
+
+/* The calibration's passes and the held-out prediction ask the job's
+ * cancel (replay.h REPLAY_CANCELLED): the server's replay job passes it, so
+ * that a DELETE of the job or the server stopping ends them (docs/api.md:
+ * a replay stops within a batch of 65,536 simulated blocks). Cancelled,
+ * they return REPLAY_CANCELLED with nothing allocated (the ASan build);
+ * not cancelled, the same trace refines over several passes. */
+static void test_calibration_and_held_out_cancelled(void **state) {
+    (void)state;
+    trace m;
+    sharing_trace(&m);
+    atomic_bool cancel = false;
+    json_t *scn = NULL;
+    replay_info info;
+    char err[1024] = "";
+    if (replay_scenario_info_ctl(&m, "sharing", NULL, &cancel, &scn, &info, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(info.passes > 1);
+    json_decref(scn);
+    scn = NULL;
+    atomic_store(&cancel, true);
+    assert_int_equal(
+        replay_scenario_info_ctl(&m, "sharing", NULL, &cancel, &scn, &info, err, sizeof err),
+        REPLAY_CANCELLED);
+    assert_null(scn);
+    assert_string_equal(err, "sharing: cancelled");
+    replay_heldout h;
+    err[0] = '\0';
+    assert_int_equal(replay_heldout_run_ctl(&m, "sharing", NULL, &cancel, &h, err, sizeof err),
+                     REPLAY_CANCELLED);
+    assert_string_equal(err, "sharing: cancelled");
+    assert_false(h.done);
+    trace_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_calibration_and_held_out_cancelled),
         cmocka_unit_test(test_device_names_match_whole_words),
         cmocka_unit_test(test_fig3_k3_stays_behind_its_copies),
         cmocka_unit_test(test_round_trip_context_switch_idle),

@@ -171,7 +171,7 @@ static void test_heldout_halves_make_the_host_calls(void **state) {
     replay_heldout h;
     trace first, second, predicted;
     char err[512] = "";
-    assert_int_equal(replay_heldout_halves(&m, "twice", NULL, &h, &first, &second, &predicted,
+    assert_int_equal(replay_heldout_halves(&m, "twice", NULL, NULL, &h, &first, &second, &predicted,
                                            err, sizeof err), 0);
     assert_true(h.done);
     assert_int_equal(h.split, 6500 * MS);
@@ -232,7 +232,7 @@ static void test_heldout_sync_across_the_cut(void **state) {
     replay_heldout h;
     trace second, predicted;
     char err[512] = "";
-    assert_int_equal(replay_heldout_halves(&m, "across", NULL, &h, NULL, &second, &predicted,
+    assert_int_equal(replay_heldout_halves(&m, "across", NULL, NULL, &h, NULL, &second, &predicted,
                                            err, sizeof err), 0);
     assert_int_equal(h.split, 3500 * MS);
     assert_int_equal(second.kernels.n, 1);
@@ -348,7 +348,7 @@ static void test_gpus_make_their_host_calls(void **state) {
         size_t n = 0;
         trace merged;
         char err[1024] = "";
-        if (replay_devices_run(&m, "two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+        if (replay_devices_run(&m, "two gpus", NULL, 0, NULL, &v, &n, &merged, err, sizeof err) != 0)
             fail_msg("%s", err);
         assert_int_equal(n, 2);
         for (size_t i = 0; i < n; i++) {
@@ -391,7 +391,7 @@ static void test_gpu_task_across_gpus(void **state) {
     size_t n = 0;
     trace merged;
     char err[1024] = "";
-    if (replay_devices_run(&m, "fig3 on two gpus", NULL, 0, &v, &n, &merged, err, sizeof err) != 0)
+    if (replay_devices_run(&m, "fig3 on two gpus", NULL, 0, NULL, &v, &n, &merged, err, sizeof err) != 0)
         fail_msg("%s", err);
     assert_int_equal(n, 2);
     assert_string_equal(v[1].key, "device 1");
