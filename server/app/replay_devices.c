@@ -414,7 +414,7 @@ static int merged_begin(const trace *m, trace *o) {
  * process names; queue names get the device key in front, so that one
  * GPU's "ce" is not another's. */
 static int merge(trace *o, const trace *m, const trace *s, const char *key) {
-    size_t k0 = o->kernels.n, b0 = o->blocks.n;
+    size_t k0 = o->kernels.n, c0 = o->copies.n, b0 = o->blocks.n;
     int32_t gpu = m->devices.n ? gpu_of_key(m, key) : trace_add_device(o, &s->device);
     if (gpu < 0 || (size_t)gpu >= o->devices.n) return -1;
     o->devices.v[gpu] = s->device;
@@ -456,6 +456,20 @@ static int merge(trace *o, const trace *m, const trace *s, const char *key) {
         if (!trace_add_pause(o, s->pauses.v[i].block + (int64_t)b0, s->pauses.v[i].start,
                              s->pauses.v[i].end))
             return -1;
+    /* the host's calls of its tasks, their records renumbered; put back in
+     * order of `at` once every GPU is in (merged_calls_sort) */
+    for (size_t i = 0; i < s->host_calls.n; i++) {
+        const trace_host_call *c = &s->host_calls.v[i];
+        trace_host_call *n = trace_add_host_call(o);
+        if (!n) return -1;
+        *n = *c;
+        if (c->kind == TRACE_CALL_KERNEL) n->record += (int32_t)k0;
+        else if (c->kind == TRACE_CALL_COPY) n->record += (int32_t)c0;
+        n->task = trace_intern(o, trace_str_get(s, c->task));
+        n->name = trace_intern(o, trace_str_get(s, c->name));
+        n->stream = trace_intern(o, trace_str_get(s, c->stream));
+        n->process = trace_intern(o, trace_str_get(s, c->process));
+    }
     for (size_t i = 0; i < s->queue_events.n; i++) {
         const trace_queue_event *q = &s->queue_events.v[i];
         char qn[512];
@@ -466,6 +480,32 @@ static int merge(trace *o, const trace *m, const trace *s, const char *key) {
             return -1;
     }
     return o->oom ? -1 : 0;
+}
+
+typedef struct seq_call {
+    trace_host_call c;
+    size_t seq;
+} seq_call;
+
+static int cmp_seq_call(const void *a, const void *b) {
+    const seq_call *x = a, *y = b;
+    if (x->c.at != y->c.at) return x->c.at < y->c.at ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The merged run's host calls, GPU after GPU as merge() appended them, in
+ * order of `at`, GPU order on ties (trace.h keeps them so). 0, or -1 out
+ * of memory. */
+static int merged_calls_sort(trace *o) {
+    size_t n = o->host_calls.n;
+    if (n < 2) return 0;
+    seq_call *v = malloc(n * sizeof *v);
+    if (!v) return -1;
+    for (size_t i = 0; i < n; i++) v[i] = (seq_call){o->host_calls.v[i], i};
+    qsort(v, n, sizeof *v, cmp_seq_call);
+    for (size_t i = 0; i < n; i++) o->host_calls.v[i] = v[i].c;
+    free(v);
+    return 0;
 }
 
 void replay_devices_free(replay_dev *v, size_t n) {
@@ -536,7 +576,8 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
         if (hr != 0) goto fail;
         if (merge(merged, m, &d->simulated, d->key) != 0) goto oom;
     }
-    if (trace_set_meta(merged, "replayed_devices", list) < 0) goto oom;
+    if (merged_calls_sort(merged) != 0 || trace_set_meta(merged, "replayed_devices", list) < 0)
+        goto oom;
     free(keys);
     return 0;
 oom:
@@ -602,7 +643,8 @@ int replay_devices_variant(const trace *m, const replay_dev *v, size_t n, size_t
         }
         len += (size_t)snprintf(keys + len, sizeof keys - len, "%s%s", d ? ", " : "", v[d].key);
     }
-    if (trace_set_meta(merged, "replayed_devices", keys) < 0) goto oom;
+    if (merged_calls_sort(merged) != 0 || trace_set_meta(merged, "replayed_devices", keys) < 0)
+        goto oom;
     return 0;
 oom:
     snprintf(err, errlen, "out of memory replaying the GPUs");
