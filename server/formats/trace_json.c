@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../importers/schedlab_trace.h"
+
 #define TRACE_SCHEMA TJ_SCHEMA
 
 /* ---- buffer: jw (jw.h) ---------------------------------------------------------- */
@@ -295,6 +297,176 @@ json_t *tj_string(const char *s) {
     j = b.oom ? NULL : json_loadb(b.s, b.len, JSON_DECODE_ANY, NULL);
     tj_buf_free(&b);
     return j;
+}
+
+/* ---- a trace as written and read back (tj_as_read) ----------------------------- */
+
+/* The strings of the trace read back: `map[id]` is old string id's id in
+ * `n` (0 not yet met), interned in the order the reader meets them. */
+typedef struct as_read {
+    const trace *t;
+    trace n;
+    trace_str *map;
+    char *err;
+    size_t errlen;
+    bool failed;
+} as_read;
+
+/* String `id` of the old table as the reader interns it: its JSON text
+ * (tj_put_str: null for none, bad UTF-8 repaired) read back. */
+static trace_str as_read_str(as_read *a, trace_str id) {
+    if (!id || id >= a->t->strs.n || a->failed) return 0;
+    if (a->map[id]) return a->map[id];
+    tj_buf b = {0};
+    tj_put_str(&b, a->t->strs.v[id]);
+    json_t *j = b.oom ? NULL : json_loadb(b.s, b.len, JSON_DECODE_ANY, NULL);
+    tj_buf_free(&b);
+    trace_str n = json_is_string(j) ? trace_intern_n(&a->n, json_string_value(j),
+                                                     json_string_length(j))
+                                    : 0;
+    json_decref(j);
+    if (!n) {
+        a->failed = true;
+        snprintf(a->err, a->errlen, "out of memory reading the trace's strings");
+        return 0;
+    }
+    return a->map[id] = n;
+}
+
+/* A device as its JSON object reads back (tj_put_device,
+ * imp_trace_json_device): 0, -1 refused (err), -2 out of memory. */
+static int as_read_device(sim_device *d, const char *path, char *err, size_t errlen) {
+    tj_buf b = {0};
+    tj_put_device(&b, d);
+    json_t *j = b.oom ? NULL : json_loadb(b.s, b.len, 0, NULL);
+    tj_buf_free(&b);
+    if (!j) return -2;
+    jr_ctx c = {.file = "trace", .err = err, .errlen = errlen, .pfx = ""};
+    int rc = imp_trace_json_device(&c, j, path, d);
+    json_decref(j);
+    return rc ? -1 : 0;
+}
+
+/* One field of record r (its values before: o; the record's default: def)
+ * as the reader gives it back: the default where the writer leaves the
+ * field out (its `when`), else the value as its JSON says it. */
+#define TJ_AS_READ(col, member, kind, check, json, jkind, when, sort) \
+    if (!TJ_WHEN(when, (&o), o.member)) {                             \
+        r->member = def.member;                                       \
+    } else {                                                          \
+        TJA_##jkind(r->member, def.member)                            \
+    }
+#define TJA_TJ_STR(v, d) (v) = as_read_str(&a, v);
+#define TJA_TJ_PRIO(v, d)
+#define TJA_TJ_TIME(v, d)
+#define TJA_TJ_SIZE(v, d)
+#define TJA_TJ_COUNT(v, d)
+#define TJA_TJ_INT(v, d)
+#define TJA_TJ_INDEX(v, d) if ((v) < 0) (v) = -1;
+#define TJA_TJ_DIR(v, d) (v) = trace_copy_dir_parse(trace_copy_dir_name(v));
+#define TJA_TJ_DIM3(v, d)
+#define TJA_TJ_DIM3_REST(v, d)
+#define TJA_TJ_F64(v, d) if (!isfinite(v)) (v) = (d);
+#define TJA_TJ_FRACTION(v, d) if (!isfinite(v)) (v) = (d);
+#define TJA_TJ_BOOL(v, d)
+#define TJA_TJ_DEVICE(v, d)
+
+int tj_as_read(trace *t, char *err, size_t errlen) {
+    as_read a = {.t = t, .err = err, .errlen = errlen};
+    trace_init(&a.n);
+    if (t->oom || !(a.map = calloc(t->strs.n + 1, sizeof *a.map))) {
+        snprintf(err, errlen, "out of memory reading the trace back");
+        return -1;
+    }
+    /* the head: the devices, then (read after every record) the meta */
+    int dr = 0;
+    if (!t->has_device) memset(&t->device, 0, sizeof t->device);
+    else dr = as_read_device(&t->device, "device", err, errlen);
+    for (size_t i = 0; i < t->devices.n && !dr; i++) {
+        char path[32];
+        snprintf(path, sizeof path, "devices[%zu]", i);
+        dr = as_read_device(&t->devices.v[i], path, err, errlen);
+    }
+    if (dr == -2) goto oom;
+    if (dr) goto refused;
+    /* the records in the order the writer writes them (tj_stream_step) */
+    trace_kernel kdef;
+    trace_copy cdef;
+    {
+        trace d;
+        trace_init(&d);
+        trace_kernel *k = trace_add_kernel(&d);
+        trace_copy *c = trace_add_copy(&d);
+        if (k) kdef = *k;
+        if (c) cdef = *c;
+        bool oom = !k || !c;
+        trace_free(&d);
+        if (oom) goto oom;
+    }
+    for (size_t i = 0; i < t->kernels.n; i++) {
+        trace_kernel *r = &t->kernels.v[i], o = *r, def = kdef;
+        TRACE_KERNEL_FIELDS(TJ_AS_READ, TF_NOSEP)
+    }
+    for (size_t i = 0; i < t->copies.n; i++) {
+        trace_copy *r = &t->copies.v[i], o = *r, def = cdef;
+        (void)o;   /* no copy field is written on a condition of the record */
+        TRACE_COPY_FIELDS(TJ_AS_READ, TF_NOSEP)
+    }
+    for (size_t i = 0; i < t->queue_events.n; i++) {
+        trace_queue_event *q = &t->queue_events.v[i];
+        q->queue = as_read_str(&a, q->queue);
+        q->item = as_read_str(&a, q->item);
+        q->event = q->event == TRACE_DEQUEUE ? TRACE_DEQUEUE : TRACE_ENQUEUE;
+    }
+    for (size_t i = 0; i < t->warp_epochs.n; i++) t->warp_epochs.v[i].pad_ = 0;
+    for (size_t i = 0; i < t->jobs.n; i++) t->jobs.v[i].task = as_read_str(&a, t->jobs.v[i].task);
+    for (size_t i = 0; i < t->host_calls.n; i++) {
+        /* a kernel or copy by its index alone; a sync by its name, stream,
+         * process and times (tj_put_host_call) */
+        trace_host_call *c = &t->host_calls.v[i];
+        if (c->kind == TRACE_CALL_KERNEL || c->kind == TRACE_CALL_COPY) {
+            c->name = c->stream = c->process = 0;
+            c->issue = c->end = TRACE_NONE;
+        } else {
+            c->kind = c->kind == TRACE_CALL_DEVICE_SYNC ? TRACE_CALL_DEVICE_SYNC : TRACE_CALL_SYNC;
+            c->record = -1;
+            c->name = as_read_str(&a, c->name);
+            c->stream = as_read_str(&a, c->stream);
+            c->process = as_read_str(&a, c->process);
+        }
+        c->task = as_read_str(&a, c->task);
+    }
+    for (size_t i = 0; i < t->meta.n; i++) {
+        t->meta.v[i].key = as_read_str(&a, t->meta.v[i].key);
+        t->meta.v[i].value = as_read_str(&a, t->meta.v[i].value);
+    }
+    if (a.failed) goto fail;
+    /* the new string table in place of the old */
+    for (size_t i = 0; i < t->strs.n; i++) free(t->strs.v[i]);
+    free(t->strs.v);
+    if (t->strhash) {
+        trace tmp;
+        trace_init(&tmp);
+        tmp.strhash = t->strhash;
+        trace_free(&tmp);
+    }
+    t->strs.v = a.n.strs.v;
+    t->strs.n = a.n.strs.n;
+    t->strs.cap = a.n.strs.cap;
+    t->strhash = a.n.strhash;
+    memset(&a.n.strs, 0, sizeof a.n.strs);
+    a.n.strhash = NULL;
+    trace_free(&a.n);
+    free(a.map);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory reading the trace back");
+fail:
+    t->oom = true;
+refused:   /* a device the reader refuses (more SMs than it keeps): err says which */
+    trace_free(&a.n);
+    free(a.map);
+    return -1;
 }
 
 /* ---- schedlab-trace/1 ---------------------------------------------------------- */

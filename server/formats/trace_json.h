@@ -62,6 +62,27 @@ json_t *tj_string(const char *s);
  * the text goes out as it is made: memory is the trace plus one chunk. */
 int tj_write_trace(const trace *t, tj_buf *out);
 
+/* Make t, in place, the trace that writing it with tj_write_trace and
+ * reading the text back with the schedlab-trace/1 importer
+ * (IMP_SCHEDLAB_TRACE, importers/schedlab_trace.c) gives, without the text:
+ * what the writer leaves out (a kernel's warp and QoS fields outside those
+ * runs, a record's device in a trace of one GPU, a host call's fields of
+ * another kind) back to the record's default; what JSON cannot say (a
+ * non-finite number, an index below -1, an unknown copy direction or queue
+ * event) as the reader takes its null or name; each device through its
+ * JSON object (the fields it leaves out 0, its SM order refilled); every
+ * string as its JSON text reads back (bad UTF-8 repaired), interned anew in
+ * the order the reader meets them (so the string ids, which the database
+ * keeps, are the reader's) and the strings no record uses dropped. What the
+ * reader refuses (a negative dim3 or number, a pause outside its block, a
+ * malformed cohort, a blocking call that is no copy, a queue event without
+ * a time or queue) is not checked: a simulation does not make them, and
+ * imp_check_trace's range checks are the caller's. 0, or -1 with err:
+ * out of memory (t->oom then), or a device the reader refuses (more SMs
+ * than it keeps; "trace: devices[1].sms: ..."). Blocks are not touched:
+ * O(records other than blocks) plus O(strings). */
+int tj_as_read(trace *t, char *err, size_t errlen);
+
 /* Where the blocks of a streamed trace come from when they are not in
  * trace->blocks (a simulation's blocks spilled to a file, see
  * `schedlab simulate`): next() sets *v, *n to the next batch (borrowed until

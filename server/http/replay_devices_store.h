@@ -14,8 +14,9 @@
  * one-GPU replay's runs and reports are (store_ctl.with_runs): a failed
  * write, the server stopping (the job cancelled) or a SIGKILL leaves
  * nothing of it, never runs without their reports. Each run is held in
- * memory, read back from its schedlab-trace/1 text as an import of that
- * text would store it, until the transaction. */
+ * memory until the transaction, as an import of its schedlab-trace/1 text
+ * would store it (trace_json.h tj_as_read, then the import's range checks;
+ * the text is not written). */
 #ifndef SERVER_REPLAY_DEVICES_STORE_H
 #define SERVER_REPLAY_DEVICES_STORE_H
 
