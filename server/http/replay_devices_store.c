@@ -130,6 +130,12 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     }
     /* progress: the GPUs replayed, each run merged and made ready, then
      * each run stored with its report */
+    /* each GPU's simulated run is in the merged one now, which the report
+     * and the store read (the devices' report entries take their numbers
+     * from fid, info and measured): its own copy of the blocks is not read
+     * again, and was held beside the merged run's to the end (64 MB of
+     * 2 M blocks) */
+    for (size_t i = 0; i < n; i++) trace_free(&v[i].simulated);
     nvar = replay_devices_variants(v, n);
     atomic_fetch_add(&ctl->total, 2 * (long long)nvar);
     atomic_fetch_add(&ctl->done, 1);
