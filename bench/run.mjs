@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { printQos, printQosPaper, qosPaperSweep, qosSweep } from './qos.mjs';
 import { issue9, printIssue9, timedRun } from './issue9.mjs';
-import { traceRows, tracesDir } from './traces.mjs';
+import { gpusReplay, traceRows, tracesDir } from './traces.mjs';
 
 const bin = process.env.BENCH_BIN || 'build/bench';
 const work = 'bench/work';
@@ -123,13 +123,17 @@ for (const line of jsonLines(run(path.join(bin, 'bench_tasks'), ['scenarios/gcap
 // ---- the rows of the real traces (bench/traces.mjs): cohorts (issue 28,
 // cost by kernels, not blocks: the Rodinia Gaussian replay, 4.29 G blocks,
 // with cohorts beside a 1/256 grid block by block) and `schedlab replay`
-// end to end; each skipped with one line where its trace is not found
+// end to end; each skipped with one line where its trace is not found;
+// then the replay of several GPUs stored, on a generated trace
+// (gpusReplay; BENCH_BASE_SCHEDLAB: a before beside it)
 const traceResults = traceRows({
   bin, schedlab: process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab'), work,
   traces: tracesDir(), run, timedRun,
 });
 results.cohort = traceResults.cohort;
-results.replay = traceResults.replay;
+results.replay = [...traceResults.replay, ...gpusReplay({
+  schedlab: process.env.SCHEDLAB_BIN || path.join(path.dirname(bin), 'schedlab'), work, run, timedRun, quick,
+})];
 results.skipped = traceResults.skipped;
 
 // ---- warp-level model (issue 11): simulated warp instructions per second on
@@ -223,9 +227,11 @@ if (results.cohort.length) {
 }
 if (results.replay.length) {
   console.log('\nschedlab replay end to end (target: < 300 MB peak RSS each)');
-  console.log('  trace                        case              wall s   cpu s   peak RSS MB');
-  for (const r of results.replay)
-    console.log(`  ${r.trace.padEnd(27)}  ${r.case.padEnd(16)}  ${r.seconds.toFixed(2).padStart(6)}  ${r.cpu_seconds.toFixed(2).padStart(6)}   ${r.peak_rss_mb.toFixed(0).padStart(11)}`);
+  console.log('  trace                        case              wall s   cpu s   peak RSS MB   (min; median of repeats where there are)');
+  for (const r of results.replay) {
+    const med = r.repeat ? `   median ${r.seconds_median.toFixed(2)} s, ${r.cpu_seconds_median.toFixed(2)} cpu s, ${r.peak_rss_mb_median.toFixed(0)} MB (${r.repeat} repeats)` : '';
+    console.log(`  ${r.trace.padEnd(27)}  ${r.case.padEnd(16)}  ${r.seconds.toFixed(2).padStart(6)}  ${r.cpu_seconds.toFixed(2).padStart(6)}   ${r.peak_rss_mb.toFixed(0).padStart(11)}${med}`);
+  }
 }
 for (const line of results.skipped) console.log(`\n${line}`);
 

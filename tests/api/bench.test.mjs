@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { bin, tempDir } from './server.mjs';
 import { parseWrk, get, startNginx, have, median } from '../../bench/http.mjs';
 import { benchScenario } from '../../bench/scenario.mjs';
-import { REPLAY_CASES, traceRows, tracesDir } from '../../bench/traces.mjs';
+import { gpusReplay, REPLAY_CASES, traceRows, tracesDir } from '../../bench/traces.mjs';
 
 const WRK_OUT = `Running 5s test @ http://127.0.0.1:8080/api/runs/x/blocks?from=1&to=2
   2 threads and 64 connections
@@ -136,4 +136,34 @@ test('the cohort and replay rows find the real traces as the tests do, and say w
   const some = traceRows({ ...fake, traces: work });
   assert.deepEqual(some.replay.map((r) => `${r.trace}: ${r.case}`), REPLAY_CASES.flatMap(([t, , cases]) => cases.map((c) => `${t}: replay ${c[0]}`)));
   assert.ok(calls.some((c) => c.join(' ') === `schedlab replay r0 --db ${join(work, 'replay.db')} -o ${join(work, 'replay.json')}`));
+});
+
+// The replay row of several GPUs (bench/traces.mjs gpusReplay): each repeat
+// on a fresh database, this build and the base one taking turns, min and
+// median of what /usr/bin/time measured (faked here: what is checked is
+// the row's arithmetic and its order of runs, not a speed).
+test('the multi-GPU replay row runs each build in turn on a fresh database, min and median', () => {
+  const work = tempDir('bench-gpus');
+  const calls = [];
+  const times = { new: [3, 1, 2], base: [9, 8, 7] };
+  const fake = {
+    schedlab: 'new', work, quick: true, env: { BENCH_BASE_SCHEDLAB: 'base' },
+    run: (cmd, args) => {
+      calls.push([cmd, ...args]);
+      assert.equal(existsSync(join(work, 'gpus4.db')), false, 'a fresh database for every repeat');
+      writeFileSync(join(work, 'gpus4.db'), '');
+      return 'r1\n';
+    },
+    timedRun: (cmd, args) => {
+      calls.push([cmd, ...args]);
+      const s = times[cmd].shift();
+      return { seconds: s, cpu_seconds: s / 2, rss_mb: 10 * s };
+    },
+  };
+  const rows = gpusReplay(fake);
+  assert.deepEqual(calls.filter((c) => c[1] === 'replay').map((c) => c[0]), ['new', 'base', 'new', 'base', 'new', 'base']);
+  assert.ok(calls.every((c) => c[1] !== 'replay' || c.slice(2).join(' ') === `r1 --db ${join(work, 'gpus4.db')} --store -o /dev/null`));
+  assert.deepEqual(rows.map((r) => [r.trace, r.repeat, r.seconds, r.seconds_median, r.cpu_seconds, r.peak_rss_mb_median]),
+    [['4 GPUs x 0.5 M blocks', 3, 1, 2, 0.5, 20], ['4 GPUs x 0.5 M blocks (base)', 3, 7, 8, 3.5, 80]]);
+  assert.equal(existsSync(join(work, 'gpus4.json')), false, 'the generated trace removed');
 });
