@@ -127,12 +127,8 @@ static FILE *spill_open(void) {
 }
 
 /* One simulated run waiting to be stored: its trace without blocks and the
- * blocks in a temporary file. */
-typedef struct sim_done {
-    trace t;
-    FILE *blocks;
-    size_t nblocks;
-} sim_done;
+ * blocks in a temporary file (store.h store_spilled). */
+typedef store_spilled sim_done;
 
 typedef struct spill_sink {
     FILE *f;
@@ -237,6 +233,45 @@ static int store_done(db *d, sim_done *sd, const char *slug, const char *name,
     }
     free(buf);
     return db_run_finish(w, &sd->t, err, errlen);
+}
+
+int store_spill(trace *t, store_spilled *s, char *err, size_t errlen) {
+    memset(s, 0, sizeof *s);
+    s->t = *t;
+    trace_init(t);
+    if (!(s->blocks = spill_open())) {
+        snprintf(err, errlen, "cannot open a temporary file for the run's blocks: %s",
+                 strerror(errno));
+        return -1;
+    }
+    trace *r = &s->t;
+    if (r->blocks.n && fwrite(r->blocks.v, sizeof *r->blocks.v, r->blocks.n, s->blocks) !=
+                           r->blocks.n) {
+        snprintf(err, errlen, "cannot write the run's blocks to a temporary file: %s",
+                 strerror(errno));
+        return -1;
+    }
+    s->nblocks = r->blocks.n;
+    free(r->blocks.v);
+    r->blocks.v = NULL;
+    r->blocks.n = r->blocks.cap = 0;
+    if (fflush(s->blocks) != 0 || fseek(s->blocks, 0, SEEK_SET) != 0) {
+        snprintf(err, errlen, "cannot read back the run's blocks: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int store_spilled_run(db *d, store_spilled *s, const char *experiment, const char *name,
+                      const store_ctl *ctl, char run[DB_SLUG_SIZE], char *err, size_t errlen) {
+    return store_done(d, s, experiment, name, ctl, run, err, errlen);
+}
+
+void store_spilled_free(store_spilled *s) {
+    trace_free(&s->t);
+    if (s->blocks) fclose(s->blocks);
+    s->blocks = NULL;
+    s->nblocks = 0;
 }
 
 static int exp_source(void *ctx, const db_experiment *e) {

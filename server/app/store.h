@@ -45,6 +45,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "../../db/db.h"
 #include "../../importers/importers.h"
@@ -154,6 +155,25 @@ int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen);
 typedef int (*store_write_fn)(db *d, void *arg, char *err, size_t errlen);
 int store_write(db *d, const store_ctl *ctl, store_write_fn fn, void *arg, char *err,
                 size_t errlen);
+
+/* A run whose blocks wait in an unlinked temporary file ($TMPDIR, else
+ * /tmp), as a scenario's simulated runs wait for their transaction
+ * (store_scenario), so that no run's blocks are held in memory while the
+ * next is made: store_spill moves trace *t (left empty) into s->t and its
+ * blocks into the file; store_spilled_run stores it inside an open write
+ * transaction (store_write's fn) as db_store_run(t with those blocks)
+ * would, its blocks read back a batch (SIM_SINK_BATCH) at a time, the
+ * ctl's cancel asked at each (STORE_ABORTED); store_spilled_free releases
+ * it (also after a failure; a zeroed one is fine). 0 or -1 with err. */
+typedef struct store_spilled {
+    trace t;                   /* without its blocks */
+    FILE *blocks;
+    size_t nblocks;
+} store_spilled;
+int store_spill(trace *t, store_spilled *s, char *err, size_t errlen);
+int store_spilled_run(db *d, store_spilled *s, const char *experiment, const char *name,
+                      const store_ctl *ctl, char run[DB_SLUG_SIZE], char *err, size_t errlen);
+void store_spilled_free(store_spilled *s);
 
 /* Whether a write transaction of this process is under way now. */
 bool store_writing(void);

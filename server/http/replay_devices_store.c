@@ -32,23 +32,26 @@ static int aborted(char *err, size_t errlen) {
 
 /* One simulated run of the replay, ready to store: the merged run as an
  * import of it written as schedlab-trace/1 stores it (every GPU's lanes;
- * as_stored), its name (the placement) and its report; its slug once
- * stored. */
+ * as_stored), its blocks waiting in a temporary file as a one-GPU
+ * replay's do (store.h store_spilled), its name (the placement) and its
+ * report; its slug once stored. */
 typedef struct dev_run {
-    trace t;
+    store_spilled run;
     const char *name;            /* borrowed */
     json_t *rep;                 /* owned */
     char slug[DB_SLUG_SIZE];
 } dev_run;
 
-/* Merged run t, named `tname`, moved into r->t as the run an import of it
- * written as schedlab-trace/1 stores: what writing it out and reading it
- * back changes, done on the trace itself (tj_as_read: the fields the
+/* Merged run t, named `tname`, moved into r->run as the run an import of
+ * it written as schedlab-trace/1 stores: what writing it out and reading
+ * it back changes, done on the trace itself (tj_as_read: the fields the
  * writer leaves out, the devices, the strings in the reader's order), and
  * an import's range checks (store.h store_import: imp_check_trace). It
  * wrote the whole run out as JSON and parsed it back, which took 3.8 s and
- * some 600 MB for 2 M blocks, against 0.2 s to simulate them. 0, or the
- * status with err. */
+ * some 600 MB for 2 M blocks, against 0.2 s to simulate them. Its blocks
+ * then wait in a temporary file (store_spill), so that the next run is
+ * simulated and merged without this one's (each was held until the
+ * store). 0, or the status with err. */
 static int as_stored(trace *t, const char *tname, dev_run *r, job_ctl *ctl, char *err,
                      size_t errlen) {
     if (cancelled(ctl)) return aborted(err, errlen);
@@ -59,9 +62,7 @@ static int as_stored(trace *t, const char *tname, dev_run *r, job_ctl *ctl, char
     if (tj_as_read(t, err, errlen) != 0) return t->oom ? 500 : 400;
     if (cancelled(ctl)) return aborted(err, errlen);
     if (imp_check_trace(t, "replay.json", err, errlen) != 0) return 400;
-    r->t = *t;
-    trace_init(t);
-    return 0;
+    return store_spill(t, &r->run, err, errlen) != 0 ? 500 : 0;
 }
 
 /* store_write's work: the experiment, then each run and its report, all in
@@ -72,6 +73,7 @@ typedef struct store_arg {
     dev_run *runs;
     size_t n;
     job_ctl *ctl;
+    const store_ctl *sc;         /* the job's cancel, for the blocks' batches */
     char exp[DB_SLUG_SIZE];
 } store_arg;
 
@@ -84,7 +86,9 @@ static int store_all(db *d, void *arg, char *err, size_t errlen) {
             aborted(err, errlen);
             return STORE_ABORTED;
         }
-        if ((rc = db_store_run(d, a->exp, r->name, &r->t, r->slug, err, errlen)) != 0) break;
+        if ((rc = store_spilled_run(d, &r->run, a->exp, r->name, a->sc, r->slug, err, errlen)) !=
+            0)
+            break;
         char *text = NULL;
         if (json_object_set_new(r->rep, "measured_run", json_string(a->measured)) != 0 ||
             json_object_set_new(r->rep, "simulated_run", json_string(r->slug)) != 0 ||
@@ -164,7 +168,6 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     runs[0].name = base ? base : sim_placement_name(0);
     runs[0].rep = rep;
     rep = NULL;
-    trace_init(&runs[0].t);
     nruns = 1;
     if ((*status = as_stored(&merged, name, &runs[0], ctl, err, errlen))) goto done;
     atomic_fetch_add(&ctl->done, 1);
@@ -175,7 +178,6 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     for (size_t i = 0; i < nvar; i++) {
         dev_run *r = &runs[i + 1];
         r->name = replay_devices_variant_name(v, n, i);
-        trace_init(&r->t);
         nruns++;
         if (cancelled(ctl)) {
             *status = aborted(err, errlen);
@@ -208,7 +210,7 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
      * fails too on the full disk that failed the report). */
     store_ctl sc = {.cancel = &ctl->cancel, .lock_ms = -1};
     store_arg sa = {.measured = run, .name = name, .desc = desc, .runs = runs, .n = nruns,
-                    .ctl = ctl};
+                    .ctl = ctl, .sc = &sc};
     if ((rc = store_write(d, &sc, store_all, &sa, err, errlen)) != 0) {
         *status = store_status(rc);
         goto done;
@@ -231,7 +233,7 @@ void replay_devices_store(db *d, const trace *m, const char *run, const char *de
     if (!*result) snprintf(err, errlen, "out of memory");
 done:
     for (size_t i = 0; runs && i < nruns; i++) {
-        trace_free(&runs[i].t);
+        store_spilled_free(&runs[i].run);
         json_decref(runs[i].rep);
     }
     free(runs);

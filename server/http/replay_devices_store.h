@@ -13,10 +13,12 @@
  * transaction under the store's write lock (store.h store_write), as a
  * one-GPU replay's runs and reports are (store_ctl.with_runs): a failed
  * write, the server stopping (the job cancelled) or a SIGKILL leaves
- * nothing of it, never runs without their reports. Each run is held in
- * memory until the transaction, as an import of its schedlab-trace/1 text
- * would store it (trace_json.h tj_as_read, then the import's range checks;
- * the text is not written). */
+ * nothing of it, never runs without their reports. Each run is made the
+ * run an import of its schedlab-trace/1 text would store (trace_json.h
+ * tj_as_read, then the import's range checks; the text is not written),
+ * and waits for the transaction with its blocks in a temporary file, as a
+ * one-GPU replay's runs do (store.h store_spilled): no more than the run
+ * being made holds its blocks in memory. */
 #ifndef SERVER_REPLAY_DEVICES_STORE_H
 #define SERVER_REPLAY_DEVICES_STORE_H
 
