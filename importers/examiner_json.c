@@ -236,7 +236,28 @@ static int import_one(ex_ctx *c, trace *t, json_t *root, const char *stream, siz
                  "not globaltimer: its blocks do not line up");
     }
     json_t *times = json_object_get(root, "times");
-    if (!json_is_array(times)) return efail(c, "no \"times\" array");
+    if (!json_is_array(times)) {
+        /* schedlab's own documents are JSON objects too, and come here by
+         * detection (only "schedlab-trace/1" is a trace): say what the file
+         * is rather than what an examiner result would have (cli.md: an
+         * error names the problem) */
+        const char *schema = json_string_value(json_object_get(root, "schema"));
+        if (schema && strncmp(schema, "schedlab-", 9) == 0) {
+            const char *what = "not a trace";
+            if (strcmp(schema, "schedlab-scenario/1") == 0 ||
+                strcmp(schema, "schedlab-replay-devices/1") == 0)
+                what = "a scenario, not a trace: `schedlab simulate` runs it";
+            else if (strcmp(schema, "schedlab-taskset/1") == 0)
+                what = "a taskset, not a trace: `schedlab rta` analyses it";
+            else if (strcmp(schema, "schedlab-sweep/1") == 0)
+                what = "a sweep spec, not a trace: `schedlab sweep` runs it";
+            else if (strcmp(schema, "schedlab-sweep-result/1") == 0)
+                what = "a sweep result, not a trace: `schedlab merge` stores it";
+            return efail(c, "schema: \"%.60s\" is %s (a trace to import is \"schedlab-trace/1\" "
+                         "or a profiler's file)", schema, what);
+        }
+        return efail(c, "no \"times\" array");
+    }
     size_t ntimes = json_array_size(times);
     for (size_t i = 0; i < ntimes; i++) {
         if (!imp_progress_at(c->cx, c->bytes_before + c->bytes_file * (0.5 + 0.5 * (double)i / (double)ntimes),

@@ -684,6 +684,18 @@ static int parse_cx(imp_ctx *cx, const char *text, size_t len, const char *file,
         int k = -1;
         for (int j = 0; j < TOP_N && !key_cut; j++)
             if (strcmp(key, top_keys[j]) == 0) k = j;
+        if (k < 0 && !key_cut && (strcmp(key, "displayTimeUnit") == 0 ||
+                                  strcmp(key, "traceEvents") == 0 || strcmp(key, "otherData") == 0)) {
+            /* `export --format chrome` names "schedlab-trace/1" in its
+             * otherData (server/formats/trace_json.c), which detection
+             * finds: that file is for viewing in Perfetto, not a trace this
+             * importer reads, and the unknown key alone said nothing of it */
+            jr_fail(&p.jr, "", "a Chrome/Perfetto trace (\"%s\") as `schedlab export --format chrome` "
+                    "writes it for viewing, not a trace to import: import the run's "
+                    "schedlab-trace/1 export (`schedlab export RUN`, the dashboard's \"trace JSON\")",
+                    key);
+            goto done;
+        }
         if (k < 0) {
             /* every key is known (issue 31): a misspelt "kernel" would
              * otherwise import an empty run */

@@ -296,3 +296,38 @@ test('import: an unknown --format is named before any file is read, and makes no
     assert.equal(existsSync(fresh), false, file);
   }
 });
+
+// schedlab's other documents are JSON objects too, and detection handed them
+// to the examiner importer ("no \"times\" array") or, for the Chrome export
+// that names schedlab-trace/1 in its otherData, to the trace importer
+// ("unknown top-level key \"displayTimeUnit\" (known: schema, …)"): neither
+// said what the file is (cli.md: an error names the problem). Found auditing
+// the CLI with the shipped scenarios and a run's own exports.
+test('import of a scenario, a sweep spec, a fidelity report or a Chrome export says what the file is, exit 2', () => {
+  const fresh = join(dir, 'wrong-kind.db');
+  const sim = cli(['simulate', FIG3]);
+  assert.equal(sim.code, 0, sim.stderr);
+  const trace = writeIn(dir, 'fig3.trace.json', sim.stdout);
+  const imp = cli(['import', trace, '--db', fresh]);
+  assert.equal(imp.code, 0, imp.stderr);
+  const chrome = join(dir, 'fig3.chrome.json');
+  const ex = cli(['export', imp.stdout.trim(), '--db', fresh, '--format', 'chrome', '-o', chrome]);
+  assert.equal(ex.code, 0, ex.stderr);
+  const report = join(dir, 'fig3.fidelity.json');
+  const rep = cli(['replay', imp.stdout.trim(), '--db', fresh, '-o', join(dir, 'fig3.replay.json'), '--report', report]);
+  assert.equal(rep.code, 0, rep.stderr);
+  const cases = [
+    [FIG3, /: schema: "schedlab-scenario\/1" is a scenario, not a trace: `schedlab simulate` runs it/],
+    [join(repo, 'sweeps/gcaps-fig8a-tasks.json'), /: schema: "schedlab-sweep\/1" is a sweep spec, not a trace: `schedlab sweep` runs it/],
+    [report, /: schema: "schedlab-fidelity\/1" is not a trace/],
+    [chrome, /: a Chrome\/Perfetto trace \("displayTimeUnit"\) as `schedlab export --format chrome` writes it for viewing, not a trace to import/],
+  ];
+  for (const [file, re] of cases) {
+    const r = cli(['import', file, '--db', fresh]);
+    assert.equal(r.code, 2, file);
+    assert.equal(r.stdout, '', file);
+    assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+    assert.ok(r.stderr.startsWith(`schedlab: ${file}: `), r.stderr);
+    assert.match(r.stderr, re);
+  }
+});
