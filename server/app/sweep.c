@@ -299,13 +299,19 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
         return 0;
     }
     json_object_del(root, "kind");
-    if (check_keys(root, "", keys, err, errlen, file))
-        goto bad;
+    /* the schema first: another document (a scenario, a taskset) is named
+     * as such, not by the first of its keys a spec has not ("device:
+     * unknown key") */
     const char *schema = json_string_value(json_object_get(root, "schema"));
     if (!schema || strcmp(schema, "schedlab-sweep/1") != 0) {
-        fail(err, errlen, file, "schema: expected \"schedlab-sweep/1\"");
+        if (schema)
+            fail(err, errlen, file, "schema: expected \"schedlab-sweep/1\", got \"%.60s\"", schema);
+        else
+            fail(err, errlen, file, "schema: expected \"schedlab-sweep/1\"");
         goto bad;
     }
+    if (check_keys(root, "", keys, err, errlen, file))
+        goto bad;
     const char *name = json_string_value(json_object_get(root, "name"));
     if (!name || !*name) {
         fail(err, errlen, file, "name: missing (a string naming the experiment)");
