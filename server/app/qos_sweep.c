@@ -1590,6 +1590,11 @@ static int point_cmp(const void *a, const void *b) {
 }
 
 int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen) {
+    return qos_merge_named(shards, NULL, n, merged, err, errlen);
+}
+
+int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, json_t **merged,
+                    char *err, size_t errlen) {
     *merged = NULL;
     json_t *first = shards[0];
     json_t *sh0 = json_object_get(first, "shard");
@@ -1610,8 +1615,9 @@ int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
         json_t *sh = json_object_get(shards[i], "shard");
-        char what[32];
-        snprintf(what, sizeof what, "shard file %zu", i + 1);
+        char buf[32];
+        snprintf(buf, sizeof buf, "shard file %zu", i + 1);
+        const char *what = names ? names[i] : buf;
         long long idx = n == 1 && !sh ? 0 : json_integer_value(json_object_get(sh, "index"));
         if ((n > 1 && !sh) || idx < 0 || (size_t)idx >= n) {
             rc = fail(err, errlen, what, "shard: not one of %zu shards", n);
@@ -1626,7 +1632,10 @@ int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_
         bool same = spec && strcmp(spec, spec0) == 0;
         free(spec);
         if (!same) {
-            rc = fail(err, errlen, what, "spec: differs from shard file 1's (another sweep)");
+            if (names)
+                rc = fail(err, errlen, what, "spec: differs from %s's (another sweep)", names[0]);
+            else
+                rc = fail(err, errlen, what, "spec: differs from shard file 1's (another sweep)");
             break;
         }
         size_t k;

@@ -93,6 +93,9 @@ uint64_t qos_shard_points(const qos_spec *s, int index, int count);
 uint64_t qos_cycles(const qos_spec *s);
 
 int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen);
+/* names[i]: shard i's file for its errors, as sweep_merge_named */
+int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, json_t **merged,
+                    char *err, size_t errlen);
 
 /* Spart's search (ISCA'17 §2.3 and §4.1, after Aguilera et al. [3]):
  * SMs 1..n-1 for the QoS kernel, the rest for the other. eval(m) simulates

@@ -690,17 +690,27 @@ char *sweep_text(const json_t *result) {
 }
 
 int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen) {
+    return sweep_merge_named(shards, NULL, n, merged, err, errlen);
+}
+
+int sweep_merge_named(json_t *const *shards, const char *const *names, size_t n,
+                      json_t **merged, char *err, size_t errlen) {
     *merged = NULL;
     if (n == 0)
         return fail(err, errlen, "merge", "no shard files");
     json_t *first = shards[0];
     const char *kind = json_string_value(json_object_get(first, "kind"));
     if (kind && !strcmp(kind, "qos"))
-        return qos_merge(shards, n, merged, err, errlen);
+        return qos_merge_named(shards, names, n, merged, err, errlen);
     json_t *sh0 = json_object_get(first, "shard");
     const char *schema = json_string_value(json_object_get(first, "schema"));
-    if (!schema || strcmp(schema, "schedlab-sweep-result/1") != 0)
-        return fail(err, errlen, "shard 1", "schema: expected \"schedlab-sweep-result/1\"");
+    if (!schema || strcmp(schema, "schedlab-sweep-result/1") != 0) {
+        if (schema)
+            return fail(err, errlen, names ? names[0] : "shard 1",
+                        "schema: expected \"schedlab-sweep-result/1\", got \"%.60s\"", schema);
+        return fail(err, errlen, names ? names[0] : "shard 1",
+                    "schema: expected \"schedlab-sweep-result/1\"");
+    }
     long long count = sh0 ? json_integer_value(json_object_get(sh0, "count")) : 1;
     if (count < 1 || (size_t)count != n)
         return fail(err, errlen, "merge", "the shards say there are %lld of them, %zu given",
@@ -717,13 +727,15 @@ int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, siz
     json_t *jper = json_object_get(out, "tasksets");
     long long per = json_is_integer(jper) ? json_integer_value(jper) : 0;
     if (!spec0 || !out || !json_is_object(sum) || !seen || per < 1) {
-        rc = fail(err, errlen, "merge", "shard 1 is not a sweep result");
+        rc = names ? fail(err, errlen, names[0], "not a sweep result")
+                   : fail(err, errlen, "merge", "shard 1 is not a sweep result");
         goto done;
     }
     for (size_t i = 0; i < n && rc == 0; i++) {
         json_t *sh = json_object_get(shards[i], "shard");
-        char what[32];
-        snprintf(what, sizeof what, "shard file %zu", i + 1);
+        char buf[32];
+        snprintf(buf, sizeof buf, "shard file %zu", i + 1);
+        const char *what = names ? names[i] : buf;
         long long idx = n == 1 && !sh ? 0 : json_integer_value(json_object_get(sh, "index"));
         if ((n > 1 && !sh) || idx < 0 || (size_t)idx >= n ||
             json_integer_value(json_object_get(sh, "count")) != (long long)n * (sh != NULL)) {
@@ -741,7 +753,10 @@ int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, siz
         bool same = spec && strcmp(spec, spec0) == 0;
         free(spec);
         if (!same) {
-            rc = fail(err, errlen, what, "spec: differs from shard file 1's (another sweep)");
+            if (names)
+                rc = fail(err, errlen, what, "spec: differs from %s's (another sweep)", names[0]);
+            else
+                rc = fail(err, errlen, what, "spec: differs from shard file 1's (another sweep)");
             break;
         }
         /* the first shard's counts are the sum so far; each later one's

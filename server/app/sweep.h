@@ -101,8 +101,13 @@ uint64_t sweep_work(const sweep_spec *s);
 int sweep_reference_check(json_t *v, const char *what, size_t npoints, const char *file,
                           char *err, size_t errlen);
 
-/* Check the shards belong to one spec and cover it exactly once; sum. */
+/* Check the shards belong to one spec and cover it exactly once; sum.
+ * sweep_merge_named names a shard's problem by names[i] (its file, as
+ * `schedlab merge` was given it; docs/cli.md: the error names the file),
+ * sweep_merge by its place among the shards ("shard file 2"). */
 int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen);
+int sweep_merge_named(json_t *const *shards, const char *const *names, size_t n,
+                      json_t **merged, char *err, size_t errlen);
 
 /* The canonical text of a result (sorted keys, newline-terminated);
  * malloc'ed. */

@@ -310,7 +310,7 @@ int rta_cli_merge(int argc, char **argv) {
     }
     json_t *m = NULL;
     char err[1024];
-    if (!rc && sweep_merge(sh, (size_t)n, &m, err, sizeof err))
+    if (!rc && sweep_merge_named(sh, o.pos, (size_t)n, &m, err, sizeof err))
         rc = say(EXIT_BAD_INPUT, "%s", err);
     for (int i = 0; i < n; i++)
         json_decref(sh[i]);

@@ -228,6 +228,18 @@ test('sweep --shard i/n then merge gives the one-process sweep byte for byte', (
   const twice = cli(['merge', shards[0], shards[0], shards[1], shards[2], '--db', db]);
   assert.equal(twice.code, 2);
   assert.match(twice.stderr, /given twice/);
+  // a shard's problem names its file (docs/cli.md: exactly one line names
+  // the file, the place and the problem): it said "shard 1" / "shard file 2",
+  // the place among the arguments, which the user has to count out
+  assert.equal(twice.stderr, `schedlab: ${shards[0]}: shard 2/4 given twice\n`);
+  const fig3 = join(repo, 'scenarios/tx2-fig3-basic-rules.json');
+  const scn = cli(['merge', fig3, '--db', db]);
+  assert.equal(scn.code, 2);
+  assert.equal(scn.stderr, `schedlab: ${fig3}: schema: expected "schedlab-sweep-result/1", got "schedlab-scenario/1"\n`);
+  const other = file('other-spec.json', { ...JSON.parse(readFileSync(shards[1], 'utf8')), spec: { ...SPEC, seed: 99 } });
+  const diff = cli(['merge', shards[0], other, shards[2], shards[3], '--db', db]);
+  assert.equal(diff.code, 2);
+  assert.equal(diff.stderr, `schedlab: ${other}: spec: differs from ${shards[0]}'s (another sweep)\n`);
 });
 
 // A long sweep says how far it is (docs/cli.md): a line on stderr every
