@@ -965,6 +965,20 @@ static int cmd_serve(int argc, char **argv) {
     }
     char webbuf[PATH_MAX], scnbuf[PATH_MAX];
     const char *web = o.web ? o.web : find_dir("web", webbuf, sizeof webbuf);
+    if (o.web) {
+        /* a folder named but absent (a typo) served every page as a JSON
+         * 404 "no web folder", with nothing said at the start: bad input,
+         * before the database is made (cli.md) */
+        struct stat wst;
+        char index[PATH_MAX];
+        if (stat(o.web, &wst) != 0)
+            die(EXIT_BAD_INPUT, "--web: %s: %s", o.web, strerror(errno));
+        if (!S_ISDIR(wst.st_mode)) die(EXIT_BAD_INPUT, "--web: %s: not a folder", o.web);
+        if (snprintf(index, sizeof index, "%s/index.html", o.web) >= (int)sizeof index ||
+            access(index, R_OK) != 0)
+            die(EXIT_BAD_INPUT, "--web: %s: no index.html in it (the dashboard's folder: web/ "
+                "of a checkout, PREFIX/share/schedlab/web installed)", o.web);
+    }
     const char *scenarios = o.scenarios ? o.scenarios : find_dir("scenarios", scnbuf, sizeof scnbuf);
     if (o.scenarios) open_kernels(o.scenarios);   /* --scenarios DIR: DIR/kernels */
 

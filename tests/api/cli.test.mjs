@@ -1,6 +1,6 @@
 // cli.test.mjs -- the command line of DESIGN §3: simulate, import, export, replay.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -329,5 +329,23 @@ test('import of a scenario, a sweep spec, a fidelity report or a Chrome export s
     assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
     assert.ok(r.stderr.startsWith(`schedlab: ${file}: `), r.stderr);
     assert.match(r.stderr, re);
+  }
+});
+
+// `serve --web DIR` with a DIR that is not there (a typo) started and
+// served every page as a JSON 404 ("no web folder: /"), nothing said at
+// the start; --web is an option whose value is bad input then (cli.md),
+// refused before the database is made. Found auditing `serve`'s options.
+test('serve --web naming no dashboard folder exits 2 with one line, no database made', () => {
+  const fresh = join(dir, 'web-typo.db');
+  const notDir = writeIn(dir, 'web-typo.html', '<!doctype html>');
+  const empty = join(dir, 'web-empty');
+  mkdirSync(empty);
+  for (const [web, msg] of [[join(dir, 'no-such-web'), 'No such file or directory'], [notDir, 'not a folder'],
+    [empty, 'no index.html in it (the dashboard\'s folder: web/ of a checkout, PREFIX/share/schedlab/web installed)']]) {
+    const r = cli(['serve', '--db', fresh, '--port', '0', '--web', web], { timeout: 10000 });
+    assert.equal(r.code, 2, `${web}: ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: --web: ${web}: ${msg}\n`);
+    assert.equal(existsSync(fresh), false, web);
   }
 });
