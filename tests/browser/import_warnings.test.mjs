@@ -82,6 +82,10 @@ test('the upload row says how many warnings and lists them; a file without any s
   assert.equal(await rows.nth(1).locator('.warn-count').textContent(), '1 warning');
   assert.equal(await rows.nth(2).locator('.warn-count').count(), 0);
   assert.equal(await rows.nth(2).locator('details.import-warnings').count(), 0);
+  // and nothing after its links: DOM replaceChildren wrote the absent
+  // warnings list (null) as the text "null" ("… · its experimentnull")
+  assert.equal(await rows.nth(2).locator('.outcome').textContent(), 'imported as nvprof-csv · open the run · its experiment');
+  assert.equal(await rows.nth(1).locator('.outcome > span').textContent(), 'imported as nvprof-csv · 1 warning · open the run · its experiment');
   // listed a click away, each line as the server said it
   const details = rows.nth(0).locator('details.import-warnings');
   assert.equal(await details.evaluate((d) => d.open), false);

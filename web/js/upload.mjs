@@ -107,7 +107,8 @@ function fileRow(list, file, states, i) {
         total ? [' · ', h('span', { class: 'warn-count' }, plural('warning')(total))] : null, ' · ',
         h('a', { href: `/runs/${encodeURIComponent(res.run)}` }, 'open the run'), ' · ',
         h('a', { href: `/experiments/${encodeURIComponent(res.experiment)}` }, 'its experiment')),
-      importWarnings(warnings, total, { summary: () => 'what the import left out of the file or guessed' }));
+      // (none without warnings: replaceChildren writes a null as the text "null")
+      ...[importWarnings(warnings, total, { summary: () => 'what the import left out of the file or guessed' })].filter(Boolean));
       publish();
     },
     fail(e) {
