@@ -345,6 +345,19 @@ static void write_out(const char *path, const char *data, size_t len) {
         die(1, "%s: write failed: %s", path ? path : "stdout", strerror(errno));
 }
 
+/* `replay --report FILE`: the report's JSON and a newline, its failure
+ * named as -o's are (it said "cannot write the report", not why) */
+static void write_report(const char *path, const json_t *rep) {
+    char *js = json_dumps(rep, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    size_t n = js ? strlen(js) : 0;
+    char *text = js ? realloc(js, n + 2) : NULL;
+    if (!text) die(1, "out of memory");
+    text[n] = '\n';
+    text[n + 1] = '\0';
+    write_out(path, text, n + 1);
+    free(text);
+}
+
 /* ---- streamed output (simulate, export) ----------------------------------------- */
 
 /* The output file (or stdout) with a jw writer flushing to it in chunks. */
@@ -618,14 +631,7 @@ static void replay_report(const trace *t, const json_t *scn, const char *what,
     if (!text) die(1, "out of memory");
     fputs(text, stderr);
     free(text);
-    if (path) {
-        char *js = json_dumps(rep, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        if (!js) die(1, "out of memory");
-        FILE *fp = fopen(path, "w");
-        if (!fp || fputs(js, fp) < 0 || fputc('\n', fp) == EOF || fclose(fp) != 0)
-            die(1, "%s: cannot write the report", path);
-        free(js);
-    }
+    if (path) write_report(path, rep);
     json_decref(rep);
     fidelity_free(&f);
     trace_free(&sim);
@@ -656,13 +662,7 @@ static void replay_devices_cli(const trace *t, const char *what, const opts *o) 
                 "error median %.3f %% of the span; makespan %+.2f %%\n", v[i].key,
                 v[i].measured.kernels.n, v[i].fid.dur_median * 100, v[i].fid.dur_p90 * 100,
                 v[i].fid.start_median_share * 100, v[i].fid.makespan_diff * 100);
-    if (o->report) {
-        char *js = json_dumps(rep, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        FILE *fp = js ? fopen(o->report, "w") : NULL;
-        if (!fp || fputs(js, fp) < 0 || fputc('\n', fp) == EOF || fclose(fp) != 0)
-            die(1, "%s: cannot write the report", o->report);
-        free(js);
-    }
+    if (o->report) write_report(o->report, rep);
     json_t *all_scn = json_pack("{s:s, s:[]}", "schema", SCN_REPLAY_DEVICES_SCHEMA, "devices");
     for (size_t i = 0; all_scn && i < n; i++)
         json_array_append_new(json_object_get(all_scn, "devices"),

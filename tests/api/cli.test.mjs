@@ -349,3 +349,18 @@ test('serve --web naming no dashboard folder exits 2 with one line, no database 
     assert.equal(existsSync(fresh), false, web);
   }
 });
+
+// `replay --report FILE` that cannot be written said "FILE: cannot write
+// the report", not why, where -o says "cannot write: No such file or
+// directory" (cli.md: the error names the problem; exit 1, not bad input).
+test('replay --report into a missing folder names the reason, exit 1', () => {
+  const fresh = join(dir, 'report.db');
+  const sim = cli(['simulate', FIG3]);
+  assert.equal(sim.code, 0, sim.stderr);
+  const imp = cli(['import', writeIn(dir, 'report.trace.json', sim.stdout), '--db', fresh]);
+  assert.equal(imp.code, 0, imp.stderr);
+  const report = join(dir, 'no-such-folder', 'r.json');
+  const r = cli(['replay', imp.stdout.trim(), '--db', fresh, '-o', join(dir, 'report.replay.json'), '--report', report]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr.trim().split('\n').pop(), `schedlab: ${report}: cannot write: No such file or directory`);
+});
