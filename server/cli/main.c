@@ -597,7 +597,8 @@ static int cmd_export(int argc, char **argv) {
 
 /* Simulate the replay's base run, compare it with the measured run and
  * print the fidelity report (fidelity_causes.h) to stderr; write it as JSON
- * to `path` when given. A scenario that does not simulate says why. */
+ * to `path` when given. A scenario that does not simulate says why (and
+ * ends the command when `path` asked for the report). */
 static void replay_report(const trace *t, const json_t *scn, const char *what,
                           const char *device, const replay_info *info, const char *path) {
     char err[1024] = "";
@@ -614,6 +615,11 @@ static void replay_report(const trace *t, const json_t *scn, const char *what,
      * the simulated blocks would only be memory */
     if (!bad && !t->blocks.n && !t->cohorts.n) cfg.block_sink = replay_discard_sink();
     if (bad || sim_run(&cfg, &sim, err, sizeof err) != 0) {
+        /* a report asked for and not made is a failed command, as the
+         * several-GPU replay (replay_devices_cli) and --store are: exit 2
+         * with nothing written, not 0 with no FILE */
+        if (path)
+            die(EXIT_BAD_INPUT, "%s: no fidelity report: the replay does not simulate: %s", path, err);
         fprintf(stderr, "schedlab: no fidelity report: the replay does not simulate: %s\n", err);
         scn_free(s);
         trace_free(&sim);

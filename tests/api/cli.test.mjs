@@ -364,3 +364,27 @@ test('replay --report into a missing folder names the reason, exit 1', () => {
   assert.equal(r.code, 1);
   assert.equal(r.stderr.trim().split('\n').pop(), `schedlab: ${report}: cannot write: No such file or directory`);
 });
+
+// `replay --device PRESET --report FILE` of a run the preset cannot run (a
+// 64 KB block on the TX2's 48 KB) said "no fidelity report: …" and exited 0
+// with no FILE, where the same replay of a several-GPU run, and with
+// --store, exit 2 (cli.md: a scenario that does not validate is bad input).
+test('replay --report of a replay that does not simulate on the device exits 2, writing nothing', () => {
+  const fresh = join(dir, 'nosim.db');
+  const scn = writeIn(dir, 'big-smem.json', {
+    schema: 'schedlab-scenario/1', name: 'big smem', device: 'h100', streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'K1', stream: 'S1', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' }],
+  });
+  const sim = cli(['simulate', scn]);
+  assert.equal(sim.code, 0, sim.stderr);
+  const imp = cli(['import', writeIn(dir, 'big-smem.trace.json', sim.stdout), '--db', fresh]);
+  assert.equal(imp.code, 0, imp.stderr);
+  const report = join(dir, 'nosim-report.json');
+  const out = join(dir, 'nosim-replay.json');
+  const r = cli(['replay', imp.stdout.trim(), '--db', fresh, '--device', 'tx2', '--report', report, '-o', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trim().split('\n').pop(), `schedlab: ${report}: no fidelity report: the replay does not simulate: `
+    + 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block)');
+  assert.equal(existsSync(report), false);
+  assert.equal(existsSync(out), false);
+});
