@@ -34,6 +34,9 @@ typedef struct ex_ctx {
      * bytes, and all files' bytes; the JSON parse counts for half a file,
      * its "times" entries for the other half */
     double bytes_before, bytes_file, bytes_all;
+    /* this file's kernels whose blocks had no block_smids (the format
+     * before 2017-03-23), and the first of them (its times[] index) */
+    size_t no_smids, no_smids_first;
 } ex_ctx;
 
 static int efail(ex_ctx *c, const char *fmt, ...) {
@@ -192,6 +195,14 @@ static int add_kernel(ex_ctx *c, trace *t, json_t *e, size_t ti, const ex_file_i
         k->first_block = first;
         k->fully_dispatched = last_start;
         k->end = end;
+    }
+    if (!sm && nb) {
+        /* no block_smids (examiner-json-format.md §1.4: added 2017-03-23):
+         * a stored block has its SM (docs/trace-format.md: 0..1023), which
+         * these never had, so the kernel keeps its times from them and
+         * its block count, and the blocks are left out (said once a file) */
+        t->blocks.n -= nb;
+        if (c->no_smids++ == 0) c->no_smids_first = ti;
     }
     return 0;
 }
@@ -362,7 +373,14 @@ int imp_examiner_json(imp_ctx *cx, const imp_file *files, size_t nfiles, trace *
             efail(&c, "out of memory");
             goto next;
         }
+        c.no_smids = 0;
         rc = import_one(&c, out, root, sbuf, &nkernels);
+        if (rc == 0 && c.no_smids &&
+            imp_warn(out, c.file, "times[%zu]: no \"block_smids\" (the result format before "
+                     "2017-03-23), so the blocks' SMs are unknown: %zu kernel%s kept with %s "
+                     "start, end and block count, without block records", c.no_smids_first,
+                     c.no_smids, c.no_smids == 1 ? "" : "s", c.no_smids == 1 ? "its" : "their") < 0)
+            rc = efail(&c, "out of memory");
     next:
         json_decref(root);
         if (rc < 0) goto done;

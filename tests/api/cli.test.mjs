@@ -388,3 +388,23 @@ test('replay --report of a replay that does not simulate on the device exits 2, 
   assert.equal(existsSync(report), false);
   assert.equal(existsSync(out), false);
 });
+
+// cuda_scheduling_examiner results of March 2017 have no block_smids
+// (../shared/docs/examiner-json-format.md §1.4; the importer reads "every
+// version", docs/trace-format.md), and their blocks came out of the parse
+// with SM -1, which the check before storing refuses ("blocks[0].sm: -1 is
+// out of range"): no such file imported. Now the kernel keeps its times and
+// block count, the blocks are left out and the warning says so.
+test('import of an early examiner result without block_smids stores the kernel and warns', () => {
+  const fresh = join(dir, 'early.db');
+  const early = writeIn(dir, 'early-examiner.json', '{"benchmark_name": "Timer Spin", "thread_count": 256, '
+    + '"block_count": 2, "data_size": 0, "PID": 77, "TID": 78, "times": [{}, {"kernel times": [10.000100, 10.000900], '
+    + '"block times": [10.000100, 10.000500, 10.000200, 10.000900]}]}');
+  const r = cli(['import', early, '--db', fresh]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, `schedlab: warning: ${early}: times[1]: no "block_smids" (the result format before 2017-03-23), `
+    + 'so the blocks\' SMs are unknown: 1 kernel kept with its start, end and block count, without block records\n');
+  const t = JSON.parse(cli(['export', r.stdout.trim(), '--db', fresh]).stdout);
+  assert.deepEqual(t.kernels.map((k) => [k.name, k.blocks, k.threads, k.first_block, k.end]), [['Timer Spin', 2, 256, 0, 800000]]);
+  assert.deepEqual(t.blocks, []);
+});
