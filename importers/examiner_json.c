@@ -145,6 +145,7 @@ static int add_kernel(ex_ctx *c, trace *t, json_t *e, size_t ti, const ex_file_i
         if (sec_to_ns(c, json_array_get(kt, 0), where, 0, &s) < 0 ||
             sec_to_ns(c, json_array_get(kt, 1), where, 1, &en) < 0)
             return -1;
+        if (en < s) return efail(c, "%s: the kernel ends before it starts", where);
         k->first_block = s;
         k->end = en;
     }

@@ -130,6 +130,15 @@ static int check(const trace *t, size_t ngpus, const char *file, char *err, size
         TRACE_KERNEL_FIELDS(CK_ONE_TIME, TF_NOSEP)
         TRACE_KERNEL_FIELDS(CK_ONE_COUNT, TF_NOSEP)
         TRACE_KERNEL_FIELDS(CK_ONE_DEVICE, TF_NOSEP)
+        /* as a block's (imp_check_blocks): a kernel that ends before its
+         * first block was stored, and its duration came out negative
+         * (a summary left it out, a replay missed it by 100 %) */
+        if (ck_rec->first_block != TRACE_NONE && ck_rec->end != TRACE_NONE &&
+            ck_rec->end < ck_rec->first_block) {
+            snprintf(err, errlen, "%s: kernels[%zu].end: %" PRId64 " ns is before its first_block (%"
+                     PRId64 " ns)", file, i, ck_rec->end, ck_rec->first_block);
+            return -1;
+        }
     }
     if (imp_check_blocks(t->blocks.v, t->blocks.n, 0, t->kernels.n, file, err, errlen))
         return -1;

@@ -408,3 +408,24 @@ test('import of an early examiner result without block_smids stores the kernel a
   assert.deepEqual(t.kernels.map((k) => [k.name, k.blocks, k.threads, k.first_block, k.end]), [['Timer Spin', 2, 256, 0, 800000]]);
   assert.deepEqual(t.blocks, []);
 });
+
+// A kernel that ends before it starts was stored: an examiner result's
+// kernel_times [1.2, 1.1] (exit 0, the kernel's end 100 ms before its start;
+// the run's summary left it out, a replay missed it by 100 %), and a
+// schedlab-trace/1 kernel whose end is before its first_block, where a
+// block's is refused (docs/trace-format.md). Now both are bad input naming
+// the place.
+test('import refuses a kernel that ends before it starts, naming the place, exit 2', () => {
+  const fresh = join(dir, 'backwards.db');
+  const ex = writeIn(dir, 'backwards-examiner.json', '{"times": [{}, {"kernel_times": [1.2, 1.1]}]}');
+  const r = cli(['import', ex, '--db', fresh]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr, `schedlab: ${ex}: times[1].kernel_times: the kernel ends before it starts\n`);
+  const t = JSON.parse(cli(['simulate', FIG3]).stdout);
+  t.blocks = t.blocks.filter((b) => b.kernel !== 0);
+  t.kernels[0].end = t.kernels[0].first_block - 5;
+  const tr = writeIn(dir, 'backwards.trace.json', t);
+  const r2 = cli(['import', tr, '--db', fresh]);
+  assert.equal(r2.code, 2, r2.stderr);
+  assert.equal(r2.stderr, `schedlab: ${tr}: kernels[0].end: ${t.kernels[0].end} ns is before its first_block (${t.kernels[0].first_block} ns)\n`);
+});
