@@ -149,6 +149,12 @@ static int check(const trace *t, size_t ngpus, const char *file, char *err, size
         TRACE_COPY_FIELDS(CK_ONE_TIME, TF_NOSEP)
         TRACE_COPY_FIELDS(CK_ONE_COUNT, TF_NOSEP)
         TRACE_COPY_FIELDS(CK_ONE_DEVICE, TF_NOSEP)
+        /* as a block's and a kernel's: no copy runs backwards */
+        if (ck_rec->start != TRACE_NONE && ck_rec->end != TRACE_NONE && ck_rec->end < ck_rec->start) {
+            snprintf(err, errlen, "%s: copies[%zu].end: %" PRId64 " ns is before its start (%" PRId64
+                     " ns)", file, i, ck_rec->end, ck_rec->start);
+            return -1;
+        }
     }
     for (size_t i = 0; i < t->queue_events.n; i++) {
         const trace_queue_event *q = &t->queue_events.v[i];

@@ -428,4 +428,10 @@ test('import refuses a kernel that ends before it starts, naming the place, exit
   const r2 = cli(['import', tr, '--db', fresh]);
   assert.equal(r2.code, 2, r2.stderr);
   assert.equal(r2.stderr, `schedlab: ${tr}: kernels[0].end: ${t.kernels[0].end} ns is before its first_block (${t.kernels[0].first_block} ns)\n`);
+  const c = JSON.parse(cli(['simulate', FIG3]).stdout);
+  c.copies[0].end = c.copies[0].start - 7;
+  const trc = writeIn(dir, 'backwards-copy.trace.json', c);
+  const r3 = cli(['import', trc, '--db', fresh]);
+  assert.equal(r3.code, 2, r3.stderr);
+  assert.equal(r3.stderr, `schedlab: ${trc}: copies[0].end: ${c.copies[0].end} ns is before its start (${c.copies[0].start} ns)\n`);
 });
