@@ -287,9 +287,11 @@ static int import_target(db *d, const char *experiment, char *err, size_t errlen
     int rc = db_get_experiment(d, experiment, exp_source, source, err, errlen);
     if (rc) return rc;
     if (strcmp(source, "import") != 0) {
+        /* what it holds: a sweep's experiment has no runs at all */
         snprintf(err, errlen,
-                 "experiment: \"%s\" holds the runs of a scenario; imports may only add to "
-                 "experiments made by imports", experiment);
+                 "experiment: \"%s\" holds %s; imports may only add to experiments made by "
+                 "imports", experiment,
+                 strcmp(source, "sweep") == 0 ? "a sweep's results" : "the runs of a scenario");
         return STORE_FORBIDDEN;
     }
     return 0;

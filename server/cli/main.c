@@ -540,6 +540,9 @@ static int cmd_import(int argc, char **argv) {
     if (rc == DB_NOT_FOUND)
         die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,
             db_default(&o));
+    /* a slug of an experiment imports may not add to is a wrong slug, as
+     * an unknown one is (the API answers 409): bad input, named by the flag */
+    if (rc == STORE_FORBIDDEN) die(EXIT_BAD_INPUT, "--%s", err);
     if (rc) die(rc == STORE_BAD_INPUT ? EXIT_BAD_INPUT : 1, "%s", err);
     /* what the import left out or guessed, one line each (docs/cli.md); the
      * run is stored all the same (exit 0) */

@@ -435,3 +435,27 @@ test('import refuses a kernel that ends before it starts, naming the place, exit
   assert.equal(r3.code, 2, r3.stderr);
   assert.equal(r3.stderr, `schedlab: ${trc}: copies[0].end: ${c.copies[0].end} ns is before its start (${c.copies[0].start} ns)\n`);
 });
+
+// `import --experiment SLUG` naming a simulated experiment (a stored replay)
+// or a sweep's exited 1, "anything else" (cli.md), for what is a wrong slug
+// as an unknown one is (exit 2; the API answers 409), and called a sweep's
+// experiment "the runs of a scenario".
+test('import --experiment of a replay or a sweep experiment is bad input naming the flag, exit 2', () => {
+  const fresh = join(dir, 'target.db');
+  const sim = cli(['simulate', FIG3]);
+  const trace = writeIn(dir, 'target.trace.json', sim.stdout);
+  const imp = cli(['import', trace, '--db', fresh]);
+  assert.equal(imp.code, 0, imp.stderr);
+  const rep = cli(['replay', imp.stdout.trim(), '--db', fresh, '--store', '-o', join(dir, 'target.replay.json')]);
+  assert.equal(rep.code, 0, rep.stderr);
+  const replayed = /stored the replay as experiment ([a-z0-9]{10})/.exec(rep.stderr)[1];
+  const spec = writeIn(dir, 'target-sweep.json', { schema: 'schedlab-sweep/1', name: 'tiny', seed: 1, tasksets: 4, x: { param: 'tasks', values: [4] } });
+  const sw = cli(['sweep', spec, '--db', fresh]);
+  assert.equal(sw.code, 0, sw.stderr);
+  const swept = sw.stdout.trim();
+  for (const [slug, holds] of [[replayed, 'the runs of a scenario'], [swept, 'a sweep\'s results']]) {
+    const r = cli(['import', trace, '--db', fresh, '--experiment', slug]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `schedlab: --experiment: "${slug}" holds ${holds}; imports may only add to experiments made by imports\n`);
+  }
+});
