@@ -239,9 +239,12 @@ int trace_summarize(const trace *t, trace_summary *s) {
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
         if (!known(k->first_block, k->end)) continue;
-        const char *nm = trace_str_get(t, k->raw_name ? k->raw_name : k->name);
-        v[n++] = (ivl){ k->first_block, k->end, k->process, k->stream,
-                        trace_is_comm_kernel(nm) ? C_COMM : C_COMPUTE };
+        /* the name as shown or as the source wrote it: nvprof and Nsight
+         * keep the mangled name as the raw one ("_Z33ncclBroadcast…"),
+         * which alone read every NCCL kernel of such a trace as compute */
+        bool comm = trace_is_comm_kernel(trace_str_get(t, k->name)) ||
+                    (k->raw_name && trace_is_comm_kernel(trace_str_get(t, k->raw_name)));
+        v[n++] = (ivl){ k->first_block, k->end, k->process, k->stream, comm ? C_COMM : C_COMPUTE };
     }
     for (size_t i = 0; i < t->copies.n; i++) {
         const trace_copy *c = &t->copies.v[i];

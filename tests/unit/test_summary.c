@@ -263,8 +263,43 @@ static void test_by_hand(void **state) {
     trace_free(&t);
 }
 
+/* An nvprof or Nsight export keeps a kernel's mangled name as its raw name
+ * and the demangled one as its name (the blinkplus NCCL trace of the real
+ * traces: "ncclAllReduceTreeLLKernel_sum_i32(ncclColl)", raw
+ * "_Z32ncclAllReduceTreeLLKernel_sum_i328ncclColl"): it is communication
+ * (docs/api.md: NCCL kernels, `nccl…` after an optional `void `). The raw
+ * name alone was read, and every kernel of that trace counted as compute
+ * (communication 0 s). A raw name that is the NCCL one counts too. */
+static void test_nccl_by_either_name(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    static const char *const names[3][2] = {
+        { "ncclAllReduceTreeLLKernel_sum_i32(ncclColl)", "_Z32ncclAllReduceTreeLLKernel_sum_i328ncclColl" },
+        { "ncclKernel_AllReduce_RING_LL_Sum_float", "void ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)" },
+        { "gemm(float*)", "_Z4gemmPf" },
+    };
+    for (int i = 0; i < 3; i++) {
+        trace_kernel *k = trace_add_kernel(&t);
+        k->name = trace_intern(&t, names[i][0]);
+        k->raw_name = trace_intern(&t, names[i][1]);
+        k->process = trace_intern(&t, "gpu0");
+        k->stream = trace_intern(&t, "7");
+        k->first_block = 100 * i;
+        k->end = 100 * i + 50;
+    }
+    trace_summary s;
+    assert_int_equal(trace_summarize(&t, &s), 0);
+    assert_int_equal(s.ndevices, 1);
+    assert_int_equal(s.devices[0].comm, 100);
+    assert_int_equal(s.devices[0].compute, 50);
+    trace_summary_free(&s);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nccl_by_either_name),
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_random_against_brute_force),
     };
