@@ -1128,3 +1128,24 @@ done:
     if (info_out) *info_out = info;
     return rc;
 }
+
+void replay_name_op(const json_t *scn, char *err, size_t errlen) {
+    const char *at = err ? strstr(err, "ops[") : NULL;
+    if (!at || errlen == 0) return;
+    char *end = NULL;
+    unsigned long long i = strtoull(at + 4, &end, 10);
+    if (end == at + 4 || *end != ']') return;
+    const json_t *op = json_array_get(json_object_get(scn, "ops"), (size_t)i);
+    if (!op) return;
+    static const char *const kinds[] = {"kernel", "copy", "memset", "other"};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        const char *name = json_string_value(json_object_get(op, kinds[k]));
+        if (!name) continue;
+        const char *stream = json_string_value(json_object_get(op, "stream"));
+        size_t len = strlen(err);
+        if (len + 1 < errlen)
+            snprintf(err + len, errlen - len, " (ops[%llu]: %s \"%.200s\"%s%.60s%s)", i, kinds[k], name,
+                     stream ? " on stream \"" : "", stream ? stream : "", stream ? "\"" : "");
+        return;
+    }
+}

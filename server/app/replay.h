@@ -145,6 +145,14 @@ int replay_scenario_info_ctl(const trace *t, const char *what, const char *devic
 int replay_scenario(const trace *t, const char *what, const char *device_preset, json_t **out,
                     char *err, size_t errlen);
 
+/* err holds why a replay's scenario does not parse or simulate, naming its
+ * place in the derived scenario ("replay: ops[4].smem: a block needs …"),
+ * which the user never sees: the first "ops[N]" in it gets the op's
+ * kernel (or copy) name and stream appended, ` (ops[4]: kernel "NAME" on
+ * stream "7")`, kept within errlen. Nothing changes when err names no op
+ * of scn. */
+void replay_name_op(const json_t *scn, char *err, size_t errlen);
+
 /* A block sink that keeps nothing: for the simulations of a replay that
  * compare kernel by kernel (the calibration passes, the held-out
  * prediction, the fidelity of a trace without block records), whose

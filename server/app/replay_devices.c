@@ -371,7 +371,10 @@ static int simulate(const json_t *scn, size_t run, atomic_bool *cancel, trace *o
     scn_scenario *s = NULL;
     int rc = scn_parse(txt, strlen(txt), "replay", &s, err, errlen);
     free(txt);
-    if (rc != 0) return 1;
+    if (rc != 0) {
+        replay_name_op(scn, err, errlen);
+        return 1;
+    }
     sim_config cfg;
     keep_sink keep = {.cancel = cancel};
     sim_block_sink sink = {.ctx = &keep, .emit = keep_emit, .batch = 0};
@@ -381,6 +384,7 @@ static int simulate(const json_t *scn, size_t run, atomic_bool *cancel, trace *o
         if (sim_run(&cfg, out, err, errlen) != 0)
             rc = keep.oom ? -1 : cancelled(cancel) ? REPLAY_CANCELLED : 1;
     }
+    if (rc == 1) replay_name_op(scn, err, errlen);
     scn_free(s);
     if (rc == 0) {
         /* the run is over: its blocks went to the sink, every one (sim.h) */

@@ -618,6 +618,7 @@ static void replay_report(const trace *t, const json_t *scn, const char *what,
      * the simulated blocks would only be memory */
     if (!bad && !t->blocks.n && !t->cohorts.n) cfg.block_sink = replay_discard_sink();
     if (bad || sim_run(&cfg, &sim, err, sizeof err) != 0) {
+        replay_name_op(scn, err, sizeof err);
         /* a report asked for and not made is a failed command, as the
          * several-GPU replay (replay_devices_cli) and --store are: exit 2
          * with nothing written, not 0 with no FILE */

@@ -176,6 +176,7 @@ void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, i
     store_ctl sc = {.cancel = &ctl->cancel, .done = &ctl->done, .lock_ms = -1,
                     .drop_blocks = drop, .with_runs = store_reports, .with_runs_user = &ra};
     rc = store_scenario_ctl(d, text, strlen(text), "replay", NULL, &sc, slug, &runs, err, errlen);
+    if (rc == STORE_BAD_INPUT) replay_name_op(scn, err, errlen);
     if (rc) {
         *status = rc == STORE_BAD_INPUT ? 400 : rc == STORE_ABORTED || rc == STORE_BUSY ? 503 : 500;
         goto done;

@@ -384,7 +384,8 @@ test('replay --report of a replay that does not simulate on the device exits 2, 
   const r = cli(['replay', imp.stdout.trim(), '--db', fresh, '--device', 'tx2', '--report', report, '-o', out]);
   assert.equal(r.code, 2, r.stderr);
   assert.equal(r.stderr.trim().split('\n').pop(), `schedlab: ${report}: no fidelity report: the replay does not simulate: `
-    + 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block)');
+    + 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block)'
+    + ' (ops[0]: kernel "K1" on stream "S1")');
   assert.equal(existsSync(report), false);
   assert.equal(existsSync(out), false);
 });

@@ -110,6 +110,21 @@ test('the device: a preset by name; an unknown one, a bad body and an unknown ru
   assert.deepEqual([none.status, none.body], [200, { replay: false }]);
 });
 
+// A replay on a device its kernels do not fit ("what if it ran on…") is
+// refused with the derived scenario's place ("replay: ops[0].smem: a block
+// needs 64KB but the device allows 48KB per block"), a scenario the page
+// never shows: the op's kernel and stream are named after it.
+test('a replay on a device a kernel does not fit names the kernel, not only its op in the derived scenario', async () => {
+  const scn = { schema: 'schedlab-scenario/1', name: 'big smem', device: 'h100', streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'K1', stream: 'S1', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' }] };
+  const made = await getJson(`${srv.base}/api/experiments`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(scn) });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const job = await replay(made.body.runs[0].run, { device: 'tx2' });
+  assert.equal(job.status, 400, JSON.stringify(job));
+  assert.equal(job.error, 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block)'
+    + ' (ops[0]: kernel "K1" on stream "S1")');
+});
+
 test('an nvprof log names its device in its Device column: it replays on that GPU (issue 28), or on a preset asked for', async () => {
   const run = await importFile(fixture('nvprof.csv'), 'nvprof.csv');
   const job = await replay(run);
