@@ -1265,6 +1265,9 @@ static void test_detect(void **state) {
     expect_error(IMP_UNKNOWN, "x.txt", "hello world\n",
                  "x.txt: cannot tell the format from the content; name it (examiner-json, "
                  "globaltimer-csv, nvprof-csv, nvprof-sqlite, nsys-sqlite, schedlab-trace, pytorch)");
+    /* an empty file (a profiler that died before writing, an empty pipe):
+     * naming a format would not help; it said "cannot tell the format" */
+    expect_error(IMP_UNKNOWN, "run.csv", "", "run.csv: the file is empty (0 bytes): nothing to import");
 
     /* schedlab's own trace JSON is detected apart from examiner results
      * (both are objects), and imp_import reads it like every format, as
