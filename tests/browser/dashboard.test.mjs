@@ -337,6 +337,36 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   assert.equal(none.replay, false);
 });
 
+// A "what if it ran on…" replay (a preset asked for) is not the replay on
+// the trace's own device: found as "this run's replay", the button then
+// read "Replay again" and, on the trace's own device, opened the preset's
+// simulation as the trace's own (replay_form.mjs: "a what if device makes a
+// new replay"). Found auditing the replay of the real traces on presets.
+test('a replay on a "what if" preset is not offered as the run\'s own replay', async () => {
+  const trace = (await srv.api(`/api/runs/${fig3.run}/export?format=trace`)).body;
+  trace.source = 'nsys-sqlite';
+  const measured = await importMeasured(trace, 'fig3-what-if.json');
+  const r = await srv.api(`/api/runs/${measured}/replay`, { method: 'POST', body: JSON.stringify({ device: 'v100' }), headers: { 'Content-Type': 'application/json' } });
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  let job;
+  for (;;) {
+    job = (await srv.api(r.body.url)).body;
+    if (!['queued', 'running'].includes(job.state)) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.equal(job.status, 201, job.error);
+  await page.goto(`${srv.base}/runs/${measured}?view=timeline`);
+  await ready(page, 'timeline');
+  await page.waitForFunction(() => window.schedlab.replayChecked === true);
+  assert.equal(await page.evaluate(() => window.schedlab.replayExisting), null);
+  assert.equal(await page.locator('#replay-open').isVisible(), false);
+  assert.equal(await page.locator('#replay-form button[type=submit]').textContent(), 'Replay in simulator');
+  // and the replay on its own device, made from the page, is found again
+  const { ids, exp } = await replayFromPage(measured);
+  assert.notEqual(exp.slug, job.result.slug);
+  await reopensReplay(measured, exp, ids);
+});
+
 test('a trace with work on two GPUs replays from its page as two simulated GPUs, under each placement, and is found again', async () => {
   // Fig. 3's trace with its kernels split between two GPUs, as the
   // importers write them: each GPU in `devices`, each record's index, the

@@ -15,7 +15,8 @@
 //   pick instead.
 //
 // window.schedlab hook: replayExisting (the slug of this run's replay, or
-// null), replayOffered (true when the form is shown).
+// null), replayChecked (true once the lookup of it has ended), replayOffered
+// (true when the form is shown).
 
 import { api } from '../api.mjs';
 import { h, errorBox } from '../dom.mjs';
@@ -36,13 +37,19 @@ export function pageWords(message) {
     .replace(/--device/g, 'the device choice');
 }
 
-// This run's replay experiment, if any: {slug, runs} or null. A trace with
-// work on several GPUs replays as "Replay of NAME on N simulated GPUs".
+// This run's replay experiment on its own device, if any: {slug, runs} or
+// null. A trace with work on several GPUs replays as "Replay of NAME on N
+// simulated GPUs". A "what if" replay (a preset asked for) is no such
+// replay: the server's description says "on the preset NAME, as asked"
+// (server/app/replay.c device_why; "each the preset NAME, as asked" for
+// several GPUs), and opening it for "the trace's own device" showed another
+// device's simulation as this one's.
 async function existingReplay(c, signal) {
   const want = `Replay of ${c.run.trace_name || c.run.name || ''}`;
   const list = await api.experiments(signal);
   const named = (n) => n === want || (n || '').startsWith(`${want} on `);
-  const cands = (list.experiments || []).filter((e) => named(e.name) && (e.runs || []).length);
+  const whatIf = (d) => /\bthe preset [^,:]*, as asked\b/.test(d || '');
+  const cands = (list.experiments || []).filter((e) => named(e.name) && !whatIf(e.description) && (e.runs || []).length);
   for (const e of cands.reverse()) {
     const rep = await api.fidelity(e.runs[0].run, signal).catch(() => null);
     if (rep && rep.replay && rep.measured_run === c.id) return { slug: e.slug, runs: e.runs.map((r) => r.run) };
@@ -73,6 +80,7 @@ export function replayForm(c, signal) {
   });
   let existing = null;
   setExtra('replayExisting', null);
+  setExtra('replayChecked', false);
   const found = existingReplay(c, signal).then((x) => {
     existing = x;
     setExtra('replayExisting', x ? x.slug : null);
@@ -82,6 +90,7 @@ export function replayForm(c, signal) {
       button.textContent = 'Replay again';
       button.title = 'on the trace\'s own device this opens the replay made already; a "what if" device makes a new one';
     }
+    setExtra('replayChecked', true);
   }).catch(() => {});
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
