@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, docShot, OUT, REPO, shot } from './harness.mjs';
+import { startServer, startBrowser, ready, docShot, nvprofCsv, OUT, REPO, shot } from './harness.mjs';
 
 let srv;
 let br;
@@ -201,6 +201,26 @@ test('the picker adds a run of another experiment and removes one', async () => 
   st = await ready(page, 'compare');
   assert.equal(new URL(page.url()).searchParams.get('runs'), f3);
   assert.equal(st.timelines, 0);
+  assert.deepEqual(br.problems, []);
+});
+
+// Runs without block records (an nvprof log: kernels only) have no
+// placement to compare: the summary said "…: 0 of 0 blocks placed
+// differently (0 on another SM, 0 starting at another time)", which reads as
+// "placed the same". Found comparing two imports of the real traces.
+test('runs without block records are not compared block by block', async () => {
+  const csv = nvprofCsv(['0,10,1,1,1,32,1,1,16,0,0,,,"GeForce GTX 1080 Ti (0)","1","7","k"']);
+  const a = await srv.importNvprof('a.csv', csv);
+  const b = await srv.importNvprof('b.csv', csv);
+  await page.goto(`${srv.base}/compare?runs=${a},${b}`);
+  let st = await ready(page, 'compare');
+  assert.deepEqual(st.placementDiffs, [null, null]);
+  assert.equal(await page.locator('#placement-summary').textContent(),
+    'The first run has no block records (or more than can be matched here): placement is not compared.');
+  await page.goto(`${srv.base}/compare?runs=${fig3.runs[0].run},${a}`);
+  st = await ready(page, 'compare');
+  assert.equal(st.placementDiffs[1], null);
+  assert.equal(await page.locator('#placement-summary').textContent(), 'No run has blocks to match against the first.');
   assert.deepEqual(br.problems, []);
 });
 

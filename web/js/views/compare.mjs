@@ -158,14 +158,17 @@ function blockKeys(kernels) {
 function placementDiffs(loaded) {
   const base = loaded[0];
   const out = loaded.map(() => ({ marked: new Set(), count: 0, compared: 0, sm: 0, start: 0, known: false }));
-  if (!base.blocks) return out;
+  // a run without block records (nvprof, Nsight, PyTorch: kernels only)
+  // has no placement: "0 of 0 blocks placed differently" read as "placed
+  // the same", so it is not compared, as a run too big to match is not
+  if (!base.blocks || !base.blocks.length) return out;
   const bk = blockKeys(base.kernels);
   const baseBy = new Map();
   for (const b of base.blocks) baseBy.set(`${bk.get(b.kernel)}/${b.index}`, b);
   out[0].known = true;
   for (let r = 1; r < loaded.length; r++) {
     const L = loaded[r];
-    if (!L.blocks) continue;
+    if (!L.blocks || !L.blocks.length) continue;
     const o = out[r];
     o.known = true;
     const rk = blockKeys(L.kernels);
