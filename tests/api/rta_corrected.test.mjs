@@ -18,7 +18,7 @@ const cases = [
   // file, approach, task, MORT by hand, printed bound by hand[, variant,
   // corrected bound before the correction by hand]
   ['a', 'tsg_rr_suspend', 'rt', 23.78 * MS, 22.48 * MS],
-  ['b', 'gcaps_suspend', 'tau', 11.98 * MS, 11 * MS],
+  ['b', 'gcaps_suspend', 'tau', 11.96 * MS, 11 * MS],
   ['c', 'gcaps_suspend', 'v', 15.5 * MS, 6 * MS],
   ['d', 'gcaps_busy', 'c', 17 * MS, 6 * MS],
   ['e', 'gcaps_suspend', 'tau', 14.4 * MS, 6 * MS],
