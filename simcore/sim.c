@@ -3,11 +3,21 @@
  * themselves live in streams.c (G1, G4, C4, N1, N2, syncs), ee.c (G2, G3,
  * X1, A1, A2, R1-R3), ce.c (C1-C4), sms.c and the policies (policy.h).
  *
- * Order within one instant t (deterministic, DESIGN §8): first the host
- * acts (every op due at t, in (time, array index) order), then every event
- * due at t in the order it was scheduled, then block dispatch. Dispatch
- * waits for the whole instant so that blocks finishing together are all
- * gone before the scheduler looks for room.
+ * Order within one instant t (deterministic, DESIGN §8): first every
+ * event of the device due at t in the order it was scheduled (blocks,
+ * kernels and copies that end, arrivals, the driver's slices and
+ * switches), then the host acts (every op due at t, in (time, array index)
+ * order, and every CPU task's step due at t), then the events its actions
+ * made due at t, then block dispatch. The device goes first because the
+ * host learns of a completion at the instant it happens: a task that waits
+ * for its kernel (GCAPS paper §4: it busy-waits or self-suspends for G^e)
+ * and whose G^m ends with the kernel does not wait at all, rather than
+ * suspend for no time and let a lower-priority task of its core start a
+ * non-preemptive runlist update first (Example 2, Fig. 5(b) at 95 ms,
+ * docs/rta.md); and a call the host makes at t reaches the GPU after what
+ * the GPU itself does at t (its launch latency, zero at the least).
+ * Dispatch waits for the whole instant so that blocks finishing together
+ * are all gone before the scheduler looks for room.
  *
  * sim.c is the top of the call graph: the layers below report completions
  * by return value (ee_block_done) or by the event that fired, and sim.c
@@ -405,6 +415,15 @@ static int setup_streams(sim_state *st, char *err, size_t errlen) {
     return 0;
 }
 
+/* Report a completed op to a host that waits for its work (policy.h:
+ * op_done); the event loop then asks it again within the instant. */
+static inline void tell_host(sim_state *st, int32_t op, int64_t t) {
+    if (st->host->op_done) {
+        st->host->op_done(st->host_state, st, op, t);
+        st->host_told = true;
+    }
+}
+
 /* An event is passed to the layer that owns it; what it completes goes up
  * from here (the one-way rule of state.h). */
 static void route_event(sim_state *st, const sim_event *ev) {
@@ -421,20 +440,20 @@ static void route_event(sim_state *st, const sim_event *ev) {
         } else if (ee_block_done(st, ev->a, (int32_t)ev->b, t)) {
             int32_t op = st->ks[ev->a].op;
             streams_complete_head(st, st->ops[op].stream, t);   /* TX2 paper, rule G4 */
-            if (st->host->op_done) st->host->op_done(st->host_state, st, op, t);
+            tell_host(st, op, t);
         }
         break;
     case EV_KERNEL_DONE: {
         int32_t op = st->ks[ev->a].op;
         st->t->kernels.v[ev->a].end = t;
         streams_complete_head(st, st->ops[op].stream, t);       /* TX2 paper, rule G4 */
-        if (st->host->op_done) st->host->op_done(st->host_state, st, op, t);
+        tell_host(st, op, t);
         break;
     }
     case EV_COPY_DONE:
         ce_copy_done(st, ev->a, (int32_t)ev->b, t);
         streams_complete_head(st, st->ops[ev->b].stream, t);     /* TX2 paper, rule C4 */
-        if (st->host->op_done) st->host->op_done(st->host_state, st, (int32_t)ev->b, t);
+        tell_host(st, (int32_t)ev->b, t);
         break;
     case EV_BLOCK_PREEMPTED:
         ee_block_preempted(st, ev->a, (int32_t)ev->b, t);
@@ -879,12 +898,24 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         if (t_host == INT64_MAX && t_ev == INT64_MAX) break;
         int64_t t = t_host < t_ev ? t_host : t_ev;
         if (cfg->stop > 0 && t >= cfg->stop) break;   /* sim.h: the stop time */
-        if (t_host == t) st->host->issue(st->host_state, st, t);
-        /* the fast path's blocks ending at t first: giving SMs back and
-         * counting commutes with every event of the instant (blockq.h) */
+        /* the device's events due at t before the host acts at t (the
+         * head of this file says why); the fast path's blocks ending at t
+         * first: giving SMs back and counting commutes with every event of
+         * the instant (blockq.h) */
+        st->host_told = false;
         if (st->bq.next == t) ee_blocks_due(st, t);
         sim_event ev;
         while (!st->failed && sim_engine_pop_at(&st->eng, t, &ev)) route_event(st, &ev);
+        /* t_host as asked before the events: a completion reported to the
+         * host since (tell_host) may have made it due at t (a task that
+         * waited for it goes on); otherwise it keeps its time */
+        if (!st->failed && (t_host == t || (st->host_told &&
+                                            st->host->next_time(st->host_state) == t))) {
+            st->host->issue(st->host_state, st, t);
+            /* what the host's actions made due at t (an op without launch
+             * latency reaches its queue at once; a zero-time completion) */
+            while (!st->failed && sim_engine_pop_at(&st->eng, t, &ev)) route_event(st, &ev);
+        }
         /* the fast path inline (ee.h); it has no dispatch latency, so no
          * sched_free_at to wait for */
         while (!st->failed && (st->fast_dispatch ? ee_dispatch_fast(st, t) : ee_dispatch(st, t))

@@ -142,6 +142,7 @@ typedef struct sim_state {
     const exec_policy *exec;
     const driver_policy *driver;
     const host_policy *host;
+    bool host_told;          /* an op_done reported in this instant (sim.c, tell_host) */
     void *placement_state, *exec_state, *driver_state, *host_state;
 
     sim_opstate *ops;        /* [cfg->nops] */

@@ -269,10 +269,9 @@ test('the GCAPS rows: MORTs and the bounds they break', () => {
   const g = ['gcaps-suspend', 'gcaps-busy'].map((r) => sim(n, r));
   const ts = ['time-slice-suspend', 'time-slice-busy'].map((r) => sim(n, r));
   const tasks = ['histogram', 'mmul_gpu_1'];
-  const gm = tasks.map((t) => ms(mort(g[0], t)));
-  assert.deepEqual(tasks.map((t) => ms(mort(g[1], t))), gm, 'GCAPS busy and suspend alike for tasks 1 and 2');
+  const [gs, gb] = g.map((r) => tasks.map((t) => ms(mort(r, t))));
   const tsm = ts.flatMap((r) => tasks.map((t) => mort(r, t) / 1e6));
-  quotes(n, [`tasks 1 and 2 respond in ${gm.join(' and ')} ms under GCAPS, ${Math.round(Math.min(...tsm))}–${Math.round(Math.max(...tsm))} ms under time slicing`]);
+  quotes(n, [`tasks 1 and 2 respond in ${gb.join(' and ')} ms under GCAPS (${gs.join(' and ')} self-suspending), ${Math.round(Math.min(...tsm))}–${Math.round(Math.max(...tsm))} ms under time slicing`]);
 
   // a counterexample's MORT beside its printed and corrected bounds
   const bound = (name, analysis, semantics, task) => {

@@ -308,33 +308,54 @@ static void test_fig5a(void **state) {
  * takes it at 82.8 (tau4: 8.8 ms done); tau1's End 87-88 hands it to the
  * highest pending, tau4 (2 > 1), at 88.0: tau4's kernel is done at 89.2.
  * tau1 holds core 0 (C 88-92, Begin 92-93: tau4, which has not called End,
- * goes to pending; kernel 93-95 with G^m). At 95 tau1's G^m and kernel end
- * together; whichever End runs first, tau1's (95-96, then C 96-99) or,
- * as the simulator orders the instant, tau4's (95-96, a pending task
- * leaving: the runlist stays), tau4's End is over by 100 and its C4,2 runs
- * 100-102 (tau1's C 96/97-99/100 first): tau4#0 ends at 102, within 200
- * ("Task 4 met deadline"). tau3's and tau1#1's times depend on that tie
- * (docs/rta.md), so they are not asserted here. */
+ * goes to pending; kernel 93-95 with G^m).
+ *   95     tau1's G^m and kernel end together. The GPU's completion comes
+ *          first at an instant (simcore/sim.c: a task that waits for its
+ *          kernel learns at once that it is done), so tau1 does not
+ *          suspend: its End 95-96 (the lock is free; tau4, ready to call
+ *          End since 89.2, is below it on core 0): tau1 off at 95.8 and
+ *          the highest pending, tau4 (2 > 1), on. C 96-99: tau1#1 ends at
+ *          99, as in (a).
+ *   99     tau4 End 99-100: off at 99.8, tau3 (the only one pending) on;
+ *          C4,2 100-102: tau4#0 ends at 102, within 200 ("Task 4 met
+ *          deadline"). tau3's kernel from 100.0 (80 ms).
+ *   150    as (a): tau2#1 150-160; tau1#2 C 160-162, Begin 162-163 (tau3
+ *          off at 162.8, 62.8 done), kernel 163-167 (tau2 165-167), End
+ *          167-168 (tau3 back at 168.0), C 168-172, Begin 172-173 (tau3
+ *          off at 172.8, 67.6 done), kernel 173-175, End 175-176 (tau3
+ *          back at 176.0), C 176-179: tau1#2 ends at 179; tau2#1 179-207.
+ *   188.4  tau3's kernel done (12.4 ms more); End 188.4-189.4 (off at
+ *          189.2); C3,2 189.4-219.4: tau3#0 ends at 219.4, within 270. */
 static void test_fig5b(void **state) {
     (void)state;
     trace t;
     run("gcaps-example2-fig5b.json", &t, true);
     check_job(&t, "tau1", 0, 0, 19 * MS);
+    check_job(&t, "tau1", 1, 80 * MS, 99 * MS);
+    check_job(&t, "tau1", 2, 160 * MS, 179 * MS);
     check_job(&t, "tau2", 0, 0, 57 * MS);
+    check_job(&t, "tau2", 1, 150 * MS, 207 * MS);
+    check_job(&t, "tau3", 0, 70 * MS, T(219, 400));
     check_job(&t, "tau4", 0, 0, 102 * MS);
     assert_int_equal(t.jobs.n, 7);
     for (size_t i = 0; i < t.jobs.n; i++)
         assert_true(t.jobs.v[i].end <= t.jobs.v[i].deadline);
     static const int64_t p4[][2] = { { T(82, 800), 88 * MS } };
     check_kernel(&t, "tau4#0", 74 * MS, 74 * MS, T(89, 200), 1, p4);
+    static const int64_t p3[][2] = { { T(162, 800), 168 * MS }, { T(172, 800), 176 * MS } };
+    check_kernel(&t, "tau3#0", 75 * MS, 100 * MS, T(188, 400), 2, p3);
+    check_kernel(&t, "tau1#1.1", 93 * MS, 93 * MS, 95 * MS, 0, NULL);
     static const rl want[] = {
-        { T(2, 800), "+tau1" },  { T(7, 800), "-tau1" },  { T(12, 800), "+tau1" },
-        { T(15, 800), "-tau1" }, { T(73, 800), "+tau4" }, { T(82, 800), "+tau1" },
-        { T(82, 800), "-tau4" }, { T(87, 800), "-tau1" }, { T(87, 800), "+tau4" },
-        { T(92, 800), "+tau1" }, { T(92, 800), "-tau4" },
+        { T(2, 800), "+tau1" },   { T(7, 800), "-tau1" },   { T(12, 800), "+tau1" },
+        { T(15, 800), "-tau1" },  { T(73, 800), "+tau4" },  { T(82, 800), "+tau1" },
+        { T(82, 800), "-tau4" },  { T(87, 800), "-tau1" },  { T(87, 800), "+tau4" },
+        { T(92, 800), "+tau1" },  { T(92, 800), "-tau4" },  { T(95, 800), "-tau1" },
+        { T(95, 800), "+tau4" },  { T(99, 800), "+tau3" },  { T(99, 800), "-tau4" },
+        { T(162, 800), "+tau1" }, { T(162, 800), "-tau3" }, { T(167, 800), "-tau1" },
+        { T(167, 800), "+tau3" }, { T(172, 800), "+tau1" }, { T(172, 800), "-tau3" },
+        { T(175, 800), "-tau1" }, { T(175, 800), "+tau3" }, { T(189, 200), "-tau3" },
     };
-    /* the changes up to 92.8; after it, the tie at 95 */
-    check_runlist(&t, sizeof want / sizeof want[0], want, true);
+    check_runlist(&t, sizeof want / sizeof want[0], want, false);
     for (size_t i = 0; i < 4; i++) assert_int_equal(meta_misses(&t, table2[i].name), 0);
     trace_free(&t);
 }
