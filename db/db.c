@@ -43,6 +43,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_ldst_queue_sql, /* db/ldst_queue.sql: the LD/ST queue of a sub-core (issue 25) */
     db_gpus_sql,     /* db/gpus.sql: the GPUs of a trace of several (DESIGN §5) */
     db_host_calls_sql, /* db/host_calls.sql: the host's calls of runs with held tasks */
+    db_replay_kind_sql, /* db/replay_kind.sql: a several-GPU replay's experiment is a replay's */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

@@ -36,7 +36,7 @@
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 25     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 26     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -87,6 +87,9 @@ extern const char db_gpus_sql[];
 /* db/host_calls.sql: the host's calls of a run whose CPU tasks can be held
  * (trace.h, trace_host_call). */
 extern const char db_host_calls_sql[];
+/* db/replay_kind.sql: the experiment of a several-GPU replay, stored as
+ * "import" before, is a replay's ("scenario") as a one-GPU replay's. */
+extern const char db_replay_kind_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 

@@ -79,7 +79,11 @@ typedef struct store_arg {
 
 static int store_all(db *d, void *arg, char *err, size_t errlen) {
     store_arg *a = arg;
-    int rc = db_create_experiment(d, a->name, a->desc, "import", NULL, NULL, a->exp, err, errlen);
+    /* a replay's experiment, as a one-GPU replay's (replay_api.c): its runs
+     * are simulated, so imports may not add to it (store.c import_target);
+     * (the home page and the upload form go by the kind too) */
+    int rc =
+        db_create_experiment(d, a->name, a->desc, "scenario", NULL, NULL, a->exp, err, errlen);
     for (size_t i = 0; rc == 0 && i < a->n; i++) {
         dev_run *r = &a->runs[i];
         if (cancelled(a->ctl)) {   /* rolled back: store_write */

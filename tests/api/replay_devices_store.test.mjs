@@ -62,6 +62,17 @@ test('a replay of two GPUs stores its experiment with every run and each run\'s 
   assert.deepEqual(job.result.runs.map((r) => r.name), ['most-room', 'round-robin']);
   const { body: exp } = await getJson(`${srv.base}/api/experiments/${job.result.slug}`);
   assert.deepEqual(exp.runs.map((r) => r.run).sort(), job.result.runs.map((r) => r.run).sort());
+  // a replay's experiment, as a one-GPU replay's (docs/api.md "Replay": the
+  // runs are simulated into a new experiment): "scenario", not "import"
+  const listed = (await getJson(`${srv.base}/api/experiments`)).body.experiments.find((e) => e.slug === job.result.slug);
+  assert.equal(listed.source, 'scenario');
+  assert.equal(exp.source, 'scenario');
+  // so imports may not add to it, refused as into a one-GPU replay's
+  // (store.c import_target; shared-machine.md: imports add only to imports')
+  const csv = 'kernel,block,sm,start_ns,end_ns,stream,threads\nK1,0,0,1000,2000,s1,256\n';
+  const imp = await getJson(`${srv.base}/api/imports?format=globaltimer-csv&experiment=${job.result.slug}`, { method: 'POST', headers: RAW, body: csv });
+  assert.equal(imp.status, 409, JSON.stringify(imp.body));
+  assert.equal(imp.body.error, `experiment: "${job.result.slug}" holds the runs of a scenario; imports may only add to experiments made by imports`);
   for (const r of job.result.runs) {
     assert.equal(typeof r.fidelity.duration_error_median, 'number');
     const { status, body: rep } = await getJson(`${srv.base}/api/runs/${r.run}/fidelity`);

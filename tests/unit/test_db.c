@@ -16,6 +16,7 @@
 
 #include "../../db/bpage.h"
 #include "../../db/db.h"
+#include "../../db/fidelity_db.h"
 #include "test_db_util.h"
 
 /* cmocka's assert_float_equal compares floats; occupancy is a double */
@@ -1103,6 +1104,56 @@ static void test_migrations(void **state) {
     }
 }
 
+/* The experiment's kind ("scenario", "import", "sweep") into ctx (16 bytes). */
+static int on_source(void *ctx, const db_experiment *e) {
+    snprintf(ctx, 16, "%s", e->source);
+    return 0;
+}
+
+/* Migration 26 (db/replay_kind.sql): a several-GPU replay's experiment,
+ * which replay_devices_store.c stored as "import" before, becomes a
+ * replay's ("scenario", as a one-GPU replay's: replay_api.c) by its runs'
+ * fidelity reports, which only a replay writes; an import's stays one. */
+static void test_replay_kind_migration(void **state) {
+    fixture *f = *state;
+    char err[256], measured_exp[DB_SLUG_SIZE], replay_exp[DB_SLUG_SIZE], import_exp[DB_SLUG_SIZE];
+    char measured[DB_SLUG_SIZE], sim[DB_SLUG_SIZE], other[DB_SLUG_SIZE];
+    trace t;
+    build_full(&t);
+    assert_int_equal(db_create_experiment(f->d, "measured", NULL, "import", NULL, NULL,
+                                          measured_exp, err, sizeof err), 0);
+    assert_int_equal(db_store_run(f->d, measured_exp, "job", &t, measured, err, sizeof err), 0);
+    /* as the several-GPU replay stored its experiment before the fix */
+    assert_int_equal(db_create_experiment(f->d, "Replay of job on 2 simulated GPUs", NULL,
+                                          "import", NULL, NULL, replay_exp, err, sizeof err), 0);
+    assert_int_equal(db_store_run(f->d, replay_exp, "most-room", &t, sim, err, sizeof err), 0);
+    assert_int_equal(db_fidelity_store(f->d, sim, measured, "{\"replay\":true}", err, sizeof err),
+                     0);
+    assert_int_equal(db_create_experiment(f->d, "imported", NULL, "import", NULL, NULL,
+                                          import_exp, err, sizeof err), 0);
+    assert_int_equal(db_store_run(f->d, import_exp, "x", &t, other, err, sizeof err), 0);
+    trace_free(&t);
+    /* back to the schema before step 26, then reopened */
+    assert_int_equal(sqlite3_exec(db_handle(f->d), "PRAGMA user_version = 25", NULL, NULL, NULL),
+                     SQLITE_OK);
+    db_close(f->d);
+    f->d = f->t.d = NULL;
+    assert_int_equal(db_open(f->t.path, &f->t.d, err, sizeof err), 0);
+    f->d = f->t.d;
+    int v = -1;
+    assert_int_equal(db_user_version(f->d, &v, err, sizeof err), 0);
+    assert_int_equal(v, DB_SCHEMA_VERSION);
+    char source[16] = "";
+    assert_int_equal(db_get_experiment(f->d, replay_exp, on_source, source, err, sizeof err), 0);
+    assert_string_equal(source, "scenario");
+    assert_int_equal(db_get_experiment(f->d, import_exp, on_source, source, err, sizeof err), 0);
+    assert_string_equal(source, "import");
+    assert_int_equal(db_get_experiment(f->d, measured_exp, on_source, source, err, sizeof err), 0);
+    assert_string_equal(source, "import");
+    assert_int_equal(db_get_experiment(f->d, f->exp, on_source, source, err, sizeof err), 0);
+    assert_string_equal(source, "scenario");
+}
+
 typedef struct exp_seen {
     int n;
     char names[4][32];
@@ -1157,6 +1208,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bins, setup, teardown),
         cmocka_unit_test_setup_teardown(test_queues, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replay_kind_migration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_experiments_and_slugs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bulk_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bulk_failure_names_row, setup, teardown),
