@@ -600,8 +600,8 @@ static int cmd_export(int argc, char **argv) {
 
 /* Simulate the replay's base run, compare it with the measured run and
  * print the fidelity report (fidelity_causes.h) to stderr; write it as JSON
- * to `path` when given. A scenario that does not simulate says why (and
- * ends the command when `path` asked for the report). */
+ * to `path` when given. A scenario that does not simulate ends the command
+ * with exit 2 and nothing written, saying why. */
 static void replay_report(const trace *t, const json_t *scn, const char *what,
                           const char *device, const replay_info *info, const char *path) {
     char err[1024] = "";
@@ -619,15 +619,13 @@ static void replay_report(const trace *t, const json_t *scn, const char *what,
     if (!bad && !t->blocks.n && !t->cohorts.n) cfg.block_sink = replay_discard_sink();
     if (bad || sim_run(&cfg, &sim, err, sizeof err) != 0) {
         replay_name_op(scn, err, sizeof err);
-        /* a report asked for and not made is a failed command, as the
-         * several-GPU replay (replay_devices_cli) and --store are: exit 2
-         * with nothing written, not 0 with no FILE */
+        /* a scenario that does not validate on its device is bad input
+         * (docs/cli.md "Exit status"): `schedlab simulate` of it exits 2, so
+         * it is not written, with or without --report, as the several-GPU
+         * replay (replay_devices_cli) and --store refuse it */
         if (path)
             die(EXIT_BAD_INPUT, "%s: no fidelity report: the replay does not simulate: %s", path, err);
-        fprintf(stderr, "schedlab: no fidelity report: the replay does not simulate: %s\n", err);
-        scn_free(s);
-        trace_free(&sim);
-        return;
+        die(EXIT_BAD_INPUT, "%s: does not simulate: %s", what, err);
     }
     scn_free(s);
     fidelity f;

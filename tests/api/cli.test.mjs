@@ -460,3 +460,77 @@ test('import --experiment of a replay or a sweep experiment is bad input naming 
     assert.equal(r.stderr, `schedlab: --experiment: "${slug}" holds ${holds}; imports may only add to experiments made by imports\n`);
   }
 });
+
+// `replay --device PRESET` of a run the preset cannot run, without
+// --report: one GPU said "no fidelity report: …", wrote the scenario (which
+// `schedlab simulate` then refuses, exit 2) and exited 0, while a run of
+// several GPUs exited 2 with nothing written. docs/cli.md "Exit status": a
+// scenario that does not validate is bad input, exit 2 with one line naming
+// the place; both paths now refuse it so, writing nothing.
+function bigSmemRuns() {
+  const db = join(dir, 'nosim-noreport.db');
+  rmSync(db, { force: true });
+  const scn = writeIn(dir, 'big-smem-2.json', {
+    schema: 'schedlab-scenario/1', name: 'big smem', device: 'h100', streams: [{ name: 'S1' }, { name: 'S2' }],
+    ops: [{ kernel: 'K1', stream: 'S1', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' },
+      { kernel: 'K2', stream: 'S2', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' }],
+  });
+  const sim = cli(['simulate', scn]);
+  assert.equal(sim.code, 0, sim.stderr);
+  const one = cli(['import', writeIn(dir, 'big-smem-one.trace.json', sim.stdout), '--db', db]);
+  assert.equal(one.code, 0, one.stderr);
+  // the same kernels on two GPUs: their processes' "gpuN" words
+  // (docs/api.md "Replay": lanes "gpu0 ctx1", "rank1 gpu1")
+  const t = JSON.parse(sim.stdout);
+  t.kernels[0].process = 'gpu0';
+  t.kernels[1].process = 'gpu1';
+  const two = cli(['import', writeIn(dir, 'big-smem-two.trace.json', t), '--db', db]);
+  assert.equal(two.code, 0, two.stderr);
+  return { db, one: one.stdout.trim(), two: two.stdout.trim() };
+}
+
+const smemLine = 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block) (ops[0]: kernel "K1" on stream "S1")';
+
+test('replay --device of a one-GPU run the preset cannot run exits 2, writing nothing', () => {
+  const { db, one } = bigSmemRuns();
+  const out = join(dir, 'nosim-one.json');
+  rmSync(out, { force: true });
+  const r = cli(['replay', one, '--db', db, '--device', 'tx2', '-o', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trim().split('\n').pop(), `schedlab: run ${one}: does not simulate: ${smemLine}`);
+  assert.equal(existsSync(out), false);
+  const piped = cli(['replay', one, '--db', db, '--device', 'tx2']);
+  assert.equal(piped.code, 2);
+  assert.equal(piped.stdout, '');
+});
+
+test('replay --device of a several-GPU run the preset cannot run exits 2, writing nothing', () => {
+  const { db, two } = bigSmemRuns();
+  const out = join(dir, 'nosim-two.json');
+  rmSync(out, { force: true });
+  const r = cli(['replay', two, '--db', db, '--device', 'tx2', '-o', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trim().split('\n').pop(), `schedlab: run ${two}, gpu0: does not simulate: ${smemLine}`);
+  assert.equal(existsSync(out), false);
+});
+
+// the real traces of the audit: the nvFuser H100 run on the V100 preset (a
+// 213,180-byte block, 96 KB an SM) and the blinkplus 8xV100 NCCL run on the
+// TX2 preset (a 544 x 96-register block, 32,768 per block)
+test('replay --device of the real H100 and 8xV100 traces on presets they do not fit exits 2, writing nothing', (t) => {
+  const fuser = realTrace(t, 'nsys2024.6_export_fuser_h100_report2.sqlite');
+  const blink = fuser && realTrace(t, 'nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp');
+  if (!blink) return;
+  const db = join(dir, 'nosim-real.db');
+  rmSync(db, { force: true });
+  for (const [path, device, what] of [[fuser, 'v100', /^schedlab: run [a-z0-9]{10}: does not simulate: replay: ops\[\d+\]\.smem: /],
+    [blink, 'tx2', /^schedlab: run [a-z0-9]{10}, gpu0: does not simulate: replay: ops\[\d+\]\.regs: /]]) {
+    const imp = cli(['import', path, '--db', db]);
+    assert.equal(imp.code, 0, imp.stderr);
+    const out = join(dir, `nosim-real-${device}.json`);
+    const r = cli(['replay', imp.stdout.trim(), '--db', db, '--device', device, '-o', out]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr.trim().split('\n').pop(), what);
+    assert.equal(existsSync(out), false);
+  }
+});
