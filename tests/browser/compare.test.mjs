@@ -305,3 +305,41 @@ test('two runs past the whole-run limit: each asks for the window shown, the too
   }
   assert.deepEqual(br.problems, []);
 });
+
+// A link naming more runs than one comparison takes (GET /api/capabilities
+// limits.compare_max_runs, 8; GET /api/compare refuses 9 with "runs: at
+// most 8 run ids…") showed only that error, with no run to remove: the page
+// now offers every run as a removable chip, the first 8 to compare at
+// once, and names the one that leaves out.
+test('a link of 9 runs offers the 9 to remove one, and the first 8 to compare', async () => {
+  const { body: caps } = await srv.api('/api/capabilities');
+  const max = caps.limits.compare_max_runs;
+  assert.equal(max, 8);
+  const f3 = fig3.runs[0].run;
+  const mr = runOf(pascal, 'most-room');
+  // a run may be compared with itself (the view's own rule): 8 of Pascal's
+  // most-room, then Fig. 3's run, the one left out
+  const ids = [...Array(max).fill(mr), f3];
+  await page.goto(`${srv.base}/compare?runs=${ids.join(',')}`);
+  let st = await ready(page, 'compare');
+  assert.equal(await page.locator('#compare-runs .run-chip').count(), 9);
+  assert.deepEqual(st.compareDropped, [f3]);
+  assert.equal(await page.locator('.error').count(), 0);
+  const note = await page.locator('#compare-too-many').textContent();
+  assert.equal(note, `At most 8 runs are compared at once, and this link names 9: remove 1 above, or compare the first 8 (leaving out run 9, ${fig3.name} · ${fig3.runs[0].name}).`);
+  assert.equal(await page.locator('#compare-runs .run-label').last().getAttribute('title'), `${fig3.name} · ${fig3.runs[0].name}`);
+  // removing one (the first) compares the other 8, Fig. 3's run among them
+  await page.locator('#compare-runs .chip-remove').first().click();
+  st = await ready(page, 'compare');
+  assert.equal(new URL(page.url()).searchParams.get('runs'), ids.slice(1).join(','));
+  assert.equal(st.timelines, 8);
+  assert.deepEqual(st.compareDropped, []);
+  // and "compare the first 8" leaves Fig. 3's run out
+  await page.goto(`${srv.base}/compare?runs=${ids.join(',')}`);
+  await ready(page, 'compare');
+  await page.locator('#compare-first').click();
+  st = await ready(page, 'compare');
+  assert.equal(new URL(page.url()).searchParams.get('runs'), ids.slice(0, 8).join(','));
+  assert.equal(st.timelines, 8);
+  assert.deepEqual(br.problems, []);
+});

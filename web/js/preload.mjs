@@ -10,5 +10,5 @@ import { api, askAhead } from './api.mjs';
 const route = matchRoute(location.pathname, location.search);
 preloadView(route.name);
 const early = VIEWS[route.name]?.early;
-if (early) askAhead(() => early(route, api));
+if (early) askAhead(() => early(route, api, askAhead));
 loadChart().catch(() => {});   // (a view that needs it says so)

@@ -51,14 +51,19 @@ export const VIEWS = {
   compare: {
     render: 'renderCompare',
     // (views/compare.mjs: the limits, each run and its replay report, the
-    // comparison; none with fewer than two runs, the picker's page)
-    early: (route, api) => {
+    // comparison; none with fewer than two runs, the picker's page). The
+    // comparison once the limits have come: a link of more runs than one
+    // comparison takes (compare_max_runs) is refused with a 400, and the
+    // view offers its runs to remove instead (compare.mjs tooMany).
+    early: (route, api, ahead) => {
       const ids = queryList(route.query, 'runs') || [];
       if (ids.length < 2) return;
-      api.capabilities();
+      const caps = api.capabilities();
       for (const id of ids) api.run(id);
       for (const id of ids) api.fidelity(id);
-      api.compare(ids);
+      caps.then((c) => {
+        if (ids.length <= c.limits.compare_max_runs) ahead(() => api.compare(ids));
+      }, () => {});
     },
     modules: ['views/compare.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'colors.mjs', 'state.mjs',
       'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'views/tasks_compare.mjs',

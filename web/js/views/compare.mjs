@@ -331,6 +331,25 @@ function axisOf(list, route) {
   return { extent, win0: { from: w.from, to: w.to }, note: w.note };
 }
 
+// More runs than one comparison takes: every run named offered as a chip
+// (each removable, labelled "experiment · run" as the comparison labels
+// them), the first `max` to compare at once and the ones that leaves out.
+async function tooMany(root, ids, max, ctx) {
+  const exps = await api.experiments(ctx.signal).catch((e) => { if (e.name === 'AbortError') throw e; return null; });
+  const runs = [];
+  for (const e of (exps && exps.experiments) || [])
+    for (const r of e.runs || []) runs.push({ run: r.run, label: `${e.name || e.slug} · ${r.name || r.run}` });
+  const kept = ids.slice(0, max);
+  const dropped = ids.slice(max);
+  setExtra('compareDropped', dropped);
+  root.append(picker(ids, runs, ctx.signal),
+    h('p', { class: 'empty', id: 'compare-too-many' },
+      `At most ${max} runs are compared at once, and this link names ${ids.length}: remove ${dropped.length} above, or `,
+      h('a', { id: 'compare-first', href: `/compare?runs=${kept.map(encodeURIComponent).join(',')}` }, `compare the first ${max}`),
+      ` (leaving out ${dropped.map((id, i) => `run ${max + i + 1}, ${(runs.find((r) => r.run === id) || { label: id }).label}`).join('; ')}).`));
+  return { view: 'compare', cleanup: null };
+}
+
 export async function renderCompare(root, route, ctx) {
   const ids = queryList(route.query, 'runs') || [];   // a run may be compared with itself
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
@@ -339,6 +358,7 @@ export async function renderCompare(root, route, ctx) {
   setExtra('placementDiffs', []);
   setExtra('cdfPoints', []);
   setExtra('compareOrder', []);
+  setExtra('compareDropped', []);
   if (ids.length < 2) {
     root.append(picker(ids, [], ctx.signal),
       h('p', { class: 'empty', id: 'compare-empty' }, 'Pick at least two runs, from any experiments, to compare them.'));
@@ -349,6 +369,14 @@ export async function renderCompare(root, route, ctx) {
   // requests (issue 30: a round trip of the case study's first paint).
   const limP = api.limits();
   limP.catch(() => {});
+  // A link naming more runs than GET /api/compare takes (the limits'
+  // compare_max_runs) showed only the API's "runs: at most 8 run ids…",
+  // with nothing to remove one by: the runs are offered, each removable,
+  // with the first ones to compare at once and the rest named.
+  // (the comparison itself is asked for once they have come, as views.mjs
+  // asks it ahead: the limits arrive long before the view's modules do)
+  const maxRuns = (await limP.catch(() => null))?.compare_max_runs;
+  if (maxRuns && ids.length > maxRuns) return tooMany(root, ids, maxRuns, ctx);
   // Each run's summary, kernels and (for a run small enough to match block
   // by block) its blocks are asked for at once, beside the comparison: one
   // round of requests before the first paint, not three (issue 15: the
