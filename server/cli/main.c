@@ -527,7 +527,11 @@ static int cmd_import(int argc, char **argv) {
         size_t len;
         if (!(bufs[i] = map_file(o.pos[i], &len, &maps[i])))
             die(EXIT_BAD_INPUT, "%s: cannot read: %s", o.pos[i], strerror(errno));
-        files[i] = (imp_file){.name = o.pos[i], .data = (const unsigned char *)bufs[i], .len = len};
+        /* stdin ("-") is named "stdin", as an upload is "upload"
+         * (writes.c): the run's default name, its experiment's and the
+         * place an error names, never "-" */
+        files[i] = (imp_file){.name = strcmp(o.pos[i], "-") == 0 ? "stdin" : o.pos[i],
+                              .data = (const unsigned char *)bufs[i], .len = len};
     }
     db *d = open_db(&o);
     char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[1024];

@@ -534,3 +534,27 @@ test('replay --device of the real H100 and 8xV100 traces on presets they do not 
     assert.equal(existsSync(out), false);
   }
 });
+
+// `cat x.csv | schedlab import -` named the run, its experiment and its
+// trace "-" ("Imported from - (globaltimer-csv)"); docs/cli.md: --name
+// defaults to the file name, and stdin's is "stdin", as an upload without
+// a name is "upload" (docs/api.md, writes.c).
+test('import - names the run, its experiment and an error\'s place "stdin"; --name still wins', () => {
+  const fresh = join(dir, 'stdin.db');
+  rmSync(fresh, { force: true });
+  const csv = 'kernel,block,sm,start_ns,end_ns,stream,threads\nK1,0,0,1000,2000,s1,256\n';
+  const r = cli(['import', '-', '--db', fresh], { input: csv });
+  assert.equal(r.code, 0, r.stderr);
+  const run = r.stdout.trim();
+  const sql = (q) => spawnSync('sqlite3', [fresh, q], { encoding: 'utf8' }).stdout.trim();
+  assert.equal(sql(`SELECT runs.name || '|' || experiments.name || '|' || experiments.description FROM runs JOIN experiments ON experiments.id = runs.experiment WHERE runs.slug = '${run}'`),
+    'stdin|stdin|Imported from stdin (globaltimer-csv)');
+  const t = JSON.parse(cli(['export', run, '--db', fresh]).stdout);
+  assert.equal(t.name, 'stdin');
+  const named = cli(['import', '-', '--db', fresh, '--name', 'mine'], { input: csv });
+  assert.equal(named.code, 0, named.stderr);
+  assert.equal(sql(`SELECT name FROM runs WHERE slug = '${named.stdout.trim()}'`), 'mine');
+  const bad = cli(['import', '-', '--db', fresh], { input: csv.replace('K1,0,0,', 'K1,0,x,') });
+  assert.equal(bad.code, 2);
+  assert.equal(bad.stderr, 'schedlab: stdin:2: column "sm": expected an integer in [0, 1023], got "x"\n');
+});
