@@ -279,6 +279,20 @@ static int exp_source(void *ctx, const db_experiment *e) {
     return 0;
 }
 
+/* An experiment's kind and whether it keeps a scenario to edit and re-run
+ * (a several-GPU replay's keeps none: a scenario per GPU, not stored). */
+typedef struct exp_kind {
+    char source[16];
+    bool has_scenario;
+} exp_kind;
+
+static int exp_kind_of(void *ctx, const db_experiment *e) {
+    exp_kind *k = ctx;
+    snprintf(k->source, sizeof k->source, "%s", e->source ? e->source : "");
+    k->has_scenario = e->scenario_json != NULL;
+    return 0;
+}
+
 /* An import may add runs only to an experiment made by imports: a
  * simulated experiment is its scenario's runs, nothing else. 0, or the
  * error (STORE_FORBIDDEN, DB_NOT_FOUND, -1) in err. */
@@ -347,15 +361,22 @@ static int scenario_into(db *d, const char *text, size_t len, const char *file,
         }
     }
     if (into) {
-        char source[16] = "";
-        if ((rc = db_get_experiment(d, into, exp_source, source, err, errlen)) != 0) {
+        exp_kind k = {0};
+        if ((rc = db_get_experiment(d, into, exp_kind_of, &k, err, errlen)) != 0) {
             if (rc == DB_NOT_FOUND) snprintf(err, errlen, "no experiment named \"%s\"", into);
             goto rollback;
         }
-        if (strcmp(source, "scenario") != 0) {
+        if (strcmp(k.source, "scenario") != 0) {
             /* an import's runs are recorded, not simulated: nothing to re-run */
             snprintf(err, errlen, "experiment: \"%s\" is not a scenario experiment (%s); only "
-                     "scenarios can be edited and re-run", into, source);
+                     "scenarios can be edited and re-run", into, k.source);
+            rc = STORE_FORBIDDEN;
+            goto rollback;
+        }
+        if (!k.has_scenario) {
+            /* a several-GPU replay's runs: simulated, from no one scenario */
+            snprintf(err, errlen, "experiment: \"%s\" keeps no scenario (a replay of several "
+                     "GPUs, one scenario per GPU); only scenarios can be edited and re-run", into);
             rc = STORE_FORBIDDEN;
             goto rollback;
         }

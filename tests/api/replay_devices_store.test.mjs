@@ -73,6 +73,14 @@ test('a replay of two GPUs stores its experiment with every run and each run\'s 
   const imp = await getJson(`${srv.base}/api/imports?format=globaltimer-csv&experiment=${job.result.slug}`, { method: 'POST', headers: RAW, body: csv });
   assert.equal(imp.status, 409, JSON.stringify(imp.body));
   assert.equal(imp.body.error, `experiment: "${job.result.slug}" holds the runs of a scenario; imports may only add to experiments made by imports`);
+  // nor is it edited and re-run (docs/api.md: 409 for an experiment with
+  // nothing to re-run): it keeps no scenario, one per GPU being replayed
+  const scn = { schema: 'schedlab-scenario/1', name: 'x', device: 'tx2', streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'K1', stream: 'S1', blocks: 1, threads: 64, block_time: '1ms' }] };
+  const ver = await getJson(`${srv.base}/api/experiments/${job.result.slug}/versions`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(scn) });
+  assert.equal(ver.status, 409, JSON.stringify(ver.body));
+  assert.match(ver.body.error, /only scenarios can be edited and re-run/);
+  assert.equal(exp.scenario ?? null, null);
   for (const r of job.result.runs) {
     assert.equal(typeof r.fidelity.duration_error_median, 'number');
     const { status, body: rep } = await getJson(`${srv.base}/api/runs/${r.run}/fidelity`);
