@@ -817,10 +817,13 @@ typedef struct rows {
 } rows;
 
 /* A row of the kernel table: the kernel's name and stream (as the first
- * run that has it names them) and, per run, its response, start and end. */
+ * run that has it names them) and, per run, its issue, start (first block)
+ * and end; `seen` marks the runs that have it. The response is written
+ * from them (kernel_rows_text), one definition for the whole row. */
 typedef struct cmp_krow {
     char *name, *stream;
-    int64_t response[COMPARE_MAX_RUNS], start[COMPARE_MAX_RUNS], end[COMPARE_MAX_RUNS];
+    int64_t issue[COMPARE_MAX_RUNS], start[COMPARE_MAX_RUNS], end[COMPARE_MAX_RUNS];
+    bool seen[COMPARE_MAX_RUNS];
 } cmp_krow;
 
 /* A row of the task table: per run its jobs, its worst, mean (the sum of
@@ -862,7 +865,7 @@ static void *row_for(rows *r, const char *key, const char *label, const char *ex
     if (!r->tasks) {
         cmp_krow *k = row;
         *k = (cmp_krow){.name = lab, .stream = ext};
-        cells_none(k->response);
+        cells_none(k->issue);
         cells_none(k->start);
         cells_none(k->end);
     } else {
@@ -891,16 +894,33 @@ static void put_cells(jw_buf *w, const char *k, const int64_t *v, size_t nruns) 
 }
 
 /* The kernel rows as the array compare_cache.h keeps (malloc'd; NULL when
- * out of memory). */
+ * out of memory). A row compares one quantity in every run (docs/api.md):
+ * the response from the issue (end - issue) where each run that has the
+ * kernel knows its issue, else from the first block (end - first_block) in
+ * all of them. A measured kernel launched before the profiler's window
+ * has no issue time (the DLRM rank-1 PyTorch trace's 64), while its replay
+ * always has one: end - issue against end - first_block would count the
+ * launch latency on one side only. */
 static char *kernel_rows_text(const rows *kr, size_t nruns, size_t *len) {
     jw_buf w = {0};
     jw_arr(&w);
     for (size_t i = 0; i < kr->n; i++) {
         const cmp_krow *k = (const cmp_krow *)kr->v + i;
+        bool from_issue = true;
+        for (size_t r = 0; r < nruns; r++)
+            if (k->seen[r] && k->issue[r] == TRACE_NONE) from_issue = false;
+        int64_t response[COMPARE_MAX_RUNS];
+        for (size_t r = 0; r < nruns; r++) {
+            int64_t from = from_issue ? k->issue[r] : k->start[r];
+            response[r] = k->seen[r] && k->end[r] != TRACE_NONE && from != TRACE_NONE
+                              ? k->end[r] - from
+                              : TRACE_NONE;
+        }
         jw_obj(&w);
         jw_kv_str(&w, "name", k->name);
         jw_kv_str(&w, "stream", k->stream);
-        put_cells(&w, "response", k->response, nruns);
+        put_cells(&w, "response", response, nruns);
+        jw_kv_str(&w, "response_from", from_issue ? "issue" : "first_block");
         put_cells(&w, "start", k->start, nruns);
         put_cells(&w, "end", k->end, nruns);
         jw_end(&w);
@@ -1051,9 +1071,8 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             if (gpus) snprintf(stream, sizeof stream, "%s/%s", gpu, sname ? sname : "?");
             cmp_krow *row = row_for(&kr, key, name, gpus ? stream : sname);
             if (!row) continue;
-            int64_t from = k->issue != TRACE_NONE ? k->issue : k->first_block;
-            row->response[r] = k->end != TRACE_NONE && from != TRACE_NONE ? k->end - from
-                                                                            : TRACE_NONE;
+            row->seen[r] = true;
+            row->issue[r] = k->issue;
             row->start[r] = k->first_block;
             row->end[r] = k->end;
         }

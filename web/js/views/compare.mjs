@@ -710,7 +710,7 @@ export async function renderCompare(root, route, ctx) {
       }
     });
     const card = h('section', { class: 'card', id: 'compare-kernels' }, h('h2', null, 'Kernels'),
-      h('p', { class: 'muted' }, 'Start is the first block’s start, duration first block to end, response issue to end. Click a heading to sort.'),
+      h('p', { class: 'muted' }, 'Start is the first block’s start, duration first block to end, response issue to end (first block to end in every run for a kernel a run has no issue time for: docs/api.md). Click a heading to sort.'),
       sortableTable(cols, rows, {
         id: 'compare-table', head: h('tr', null, group),
         onSort: (list, sort) => {
