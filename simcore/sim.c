@@ -59,6 +59,15 @@ static int check_op(const sim_config *cfg, const sim_device *d, size_t i, char *
                  (long long)SIM_TIME_LIMIT);
         return -1;
     }
+    if (o->own_latency && (o->kind == SIM_OP_SYNC || o->launch_latency < 0 ||
+                           o->launch_latency > SIM_TIME_LIMIT)) {
+        if (o->kind == SIM_OP_SYNC)
+            snprintf(err, errlen, "ops[%zu].launch_latency: a sync has no launch latency of its own", i);
+        else
+            snprintf(err, errlen, "ops[%zu].launch_latency: %lld ns is outside 0..%lld ns", i,
+                     (long long)o->launch_latency, (long long)SIM_TIME_LIMIT);
+        return -1;
+    }
     switch (o->kind) {
     case SIM_OP_KERNEL: {
         if (o->blocks < 1 || o->blocks > INT32_MAX) {

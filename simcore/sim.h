@@ -188,6 +188,12 @@ typedef struct sim_op {
                                 measured duration) instead of bytes / copy_bandwidth.
                                 A TRACE_COPY_MEMSET, _H2H or _OTHER op uses no copy engine
                                 (engine -1): it holds its stream for `duration` */
+    /* kernel or copy: its own issue -> stream queue latency instead of
+     * policy.launch_latency (a replay's work launched before the trace's
+     * window opened, which reached its stream sooner than a launch made at
+     * the trace's start could: server/app/replay.c) */
+    bool own_latency;
+    int64_t launch_latency;  /* ns, with own_latency */
 } sim_op;
 
 /* Each field below names an entry of one policy table (policy.h); 0 is the

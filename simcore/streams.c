@@ -50,7 +50,7 @@ static void do_issue(sim_state *st, int32_t op, int64_t t, bool inline_ok) {
     if (o->kind != SIM_OP_SYNC) pr->open++;
     if (o->kind == SIM_OP_SYNC || (o->kind == SIM_OP_COPY && o->blocking))
         st->htasks[os->task].blocked = true;
-    int64_t lat = st->cfg->policy.launch_latency;
+    int64_t lat = o->own_latency ? o->launch_latency : st->cfg->policy.launch_latency;
     if (inline_ok && lat == 0) {
         streams_arrive(st, op, t);
     } else if (sim_engine_push(&st->eng, t + lat, EV_ARRIVE, op, 0) != 0) {

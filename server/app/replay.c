@@ -990,14 +990,29 @@ int replay_scenario_info_ctl(const trace *t, const char *what, const char *devic
                             .scripted = true, .hseq = j, .op = op};
         take_task(t, &streams[si], op, hc->task);
     }
+    /* Early ops: the scenario keeps the trace's time axis, and an op whose
+     * issue falls before its start (t = 0, the earliest record) -- a kernel
+     * launched before the profiler's window opened has no launch call and
+     * is issued at its start less the launch latency (the DLRM rank-1
+     * PyTorch trace's first kernel, at 0 - 7 us); a stream of a shorter
+     * latency than lat, near the start -- issued at 0 would arrive -at late
+     * (the simulator adds the latency to every op, streams.c). It is issued
+     * at 0 with the part of the latency left as its own (the op's
+     * "launch_latency"), so it reaches its stream when it did: a kernel
+     * without issue at its measured start. */
+    for (size_t i = 0; i < nops; i++) {
+        if (ops[i].at >= 0) continue;   /* (a sync's is 0 at least: above) */
+        int64_t own = lat + ops[i].at > 0 ? lat + ops[i].at : 0;
+        json_object_set_new(ops[i].op, "launch_latency", json_integer(own));
+        ops[i].at = 0;
+        info.early++;
+    }
     /* Each stream keeps its measured order: an op is never issued before
      * the op ahead of it in its stream (Fig. 3's K3 stays behind C2o and
-     * C3i, which share its issue time). Times before 0 become 0, so the
-     * scenario keeps the trace's time axis. */
+     * C3i, which share its issue time). */
     for (size_t i = 0; i < nops; i++) ord[i] = &ops[i];
     qsort(ord, nops, sizeof *ord, cmp_stream_order);
     for (size_t i = 0; i < nops; i++) {
-        if (ord[i]->at < 0) ord[i]->at = 0;
         /* (a scripted call is issued when the host made it: its stream's
          * order is the host's) */
         if (i && !ord[i]->scripted && ord[i - 1]->stream == ord[i]->stream &&
@@ -1097,6 +1112,14 @@ int replay_scenario_info_ctl(const trace *t, const char *what, const char *devic
         snprintf(desc + dl, sizeof desc - dl,
                  " %zu streams launch with their own latency (the median of their kernels "
                  "nothing held back).", info.latency_streams);
+    }
+    if (info.early) {
+        size_t dl = strlen(desc);
+        snprintf(desc + dl, sizeof desc - dl,
+                 " %zu ops whose issue falls before the trace's start (e.g. launched before the "
+                 "profiler's window: no launch call) are issued at 0 with the rest of the launch "
+                 "latency as their own, so they reach their stream when they did.",
+                 info.early);
     }
     if (info.host_gaps) {
         size_t dl = strlen(desc);

@@ -104,6 +104,9 @@ typedef struct replay_info {
     int64_t host_gap_max;
     /* streams whose kernels launch with their own fitted latency */
     size_t latency_streams;
+    /* ops whose issue falls before the trace's start, issued at 0 with
+     * the rest of the launch latency as their own (replay.c, "early ops") */
+    size_t early;
 } replay_info;
 
 /* Simulation passes the refinement runs at most. */

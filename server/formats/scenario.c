@@ -64,6 +64,8 @@ typedef struct scn_rawop {
     bool has_duration;
     bool blocking;           /* copies: cudaMemcpy, the task waits (sim_op.blocking) */
     bool sync_device;        /* syncs: "scope": "device" (sim_op.sync_device) */
+    bool own_latency;        /* kernels, copies: "launch_latency" given (sim_op.own_latency) */
+    units_dur launch_latency;
     const char *task;        /* an op of a NULL stream: its caller (sim_op.task); NULL: none */
 } scn_rawop;
 
@@ -974,6 +976,15 @@ static int read_op_at(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     return units_parse_dur(&c->jr, v, path, &((op_in *)obj)->op->at);
 }
+/* The op's own issue -> stream queue latency (sim_op.own_latency) */
+static int read_op_launch_latency(void *ctx, json_t *v, const char *path, void *obj) {
+    pctx *c = ctx;
+    scn_rawop *op = ((op_in *)obj)->op;
+    if (units_parse_dur(&c->jr, v, path, &op->launch_latency))
+        return -1;
+    op->own_latency = true;
+    return 0;
+}
 static int read_op_program(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     return parse_program(c, v, path, ((op_in *)obj)->op);
@@ -1152,6 +1163,7 @@ static const scn_key op_table[] = {
     {"process", .read = read_op_process, .kinds = OPK_ANY},
     {"task", .read = read_op_task, .step = 1, .kinds = OPK_ANY},
     {"at", .read = read_op_at, .step = 1, .kinds = OPK_ANY},
+    {"launch_latency", .read = read_op_launch_latency, .step = 1, .kinds = OPK_KERNEL | OPK_COPY},
     {"blocks", .read = read_op_blocks, .missing = "", .step = 3, .kinds = OPK_KERNEL},
     {"threads", .read = read_op_threads, .missing = "", .step = 3, .kinds = OPK_KERNEL},
     {"smem", .read = read_op_smem, .step = 3, .kinds = OPK_KERNEL},
@@ -1642,6 +1654,13 @@ static int build_run(pctx *c, size_t r) {
         if (units_resolve(&c->jr, ro->at, d, jr_join(q, p, "at"), &op->at))
             return -1;
         makespan = sat_add(makespan, op->at);
+        if (ro->own_latency) {
+            if (units_resolve(&c->jr, ro->launch_latency, d, jr_join(q, p, "launch_latency"),
+                              &op->launch_latency))
+                return -1;
+            op->own_latency = true;
+            makespan = sat_add(makespan, op->launch_latency);
+        }
         op->direction = ro->direction;
         op->blocking = ro->blocking;
         op->sync_device = ro->sync_device;

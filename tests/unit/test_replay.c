@@ -135,7 +135,10 @@ static void test_replay_scenario(void **state) {
                         "measured duration alone), 1 copies and 1 memsets at their measured "
                         "durations (copies plus the 0 ns the engine left between copies), "
                         "launch latency 500 ns; 0 records without the times a scenario needs "
-                        "were left out.");
+                        "were left out. 1 ops whose issue falls before the trace's start (e.g. "
+                        "launched before the profiler's window: no launch call) are issued at 0 "
+                        "with the rest of the launch latency as their own, so they reach their "
+                        "stream when they did.");
     s = dump(json_object_get(scn, "policy"));
     assert_string_equal(s, "{\"launch_latency\":500,\"placement\":\"most-room\"}");
     free(s);
@@ -150,14 +153,16 @@ static void test_replay_scenario(void **state) {
      * "foo<float, 128>", not the mangled form whose T_ refers back to them
      * (mutant: replay-raw-name). Block 1's time is the mean of the recorded
      * ones (mutant: replay-mean-all-blocks); times start at 0 (mutant:
-     * replay-no-clamp); kernels issued and started together keep trace order
+     * replay-no-clamp), K0, issued at -100, at 0 with the 400 ns of the
+     * 500 ns launch latency left as its own, so it still reaches its stream
+     * at 400 (docs/replay-fidelity.md); kernels issued and started together keep trace order
      * (mutant: replay-tie-reversed); the memset keeps its place with its
      * measured duration. */
     json_t *ops = json_object_get(scn, "ops");
     assert_int_equal(json_array_size(ops), 5);
     static const char *want[5] = {
-        "{\"at\":0,\"block_time\":100,\"blocks\":1,\"kernel\":\"K0\",\"process\":\"P0\","
-        "\"regs\":16,\"stream\":\"null\",\"threads\":32}",
+        "{\"at\":0,\"block_time\":100,\"blocks\":1,\"kernel\":\"K0\",\"launch_latency\":400,"
+        "\"process\":\"P0\",\"regs\":16,\"stream\":\"null\",\"threads\":32}",
         "{\"at\":500,\"block_time\":[300,400,500],\"blocks\":3,"
         "\"kernel\":\"void foo<float, 128>(float*)\",\"process\":\"P0\",\"smem\":0,"
         "\"stream\":\"S1\",\"threads\":128}",

@@ -237,14 +237,14 @@ static void test_did_you_mean(void **state) {
     /* nothing close: the full list instead of a guess */
     expect_error(one_kernel("'tx2'", "'zzzzzz':1,'block_time':'1s'"),
                  "t.json: ops[0]: unknown key \"zzzzzz\" (known: kernel, copy, sync, stream, "
-                 "process, task, at, blocks, threads, smem, regs, block_time, program, latency, "
-                 "budget, qos_goal, bytes, "
+                 "process, task, at, launch_latency, blocks, threads, smem, regs, block_time, "
+                 "program, latency, budget, qos_goal, bytes, "
                  "direction, duration, blocking, scope)");
     /* a key of another op kind is named as such, not as a typo */
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','threads':4}]}",
                  "t.json: ops[0]: \"threads\" does not apply to a copy (a copy takes: copy, "
-                 "stream, process, task, at, bytes, direction, duration, blocking)");
+                 "stream, process, task, at, launch_latency, bytes, direction, duration, blocking)");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2h'}]}",
                  "t.json: ops[0].direction: unknown direction \"h2h\" (did you mean \"h2d\"?)");
@@ -1044,7 +1044,7 @@ static void test_tasks_and_blocking(void **state) {
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
                  "'ops':[{'copy':'C','bytes':1,'direction':'h2d','scope':'device'}]}",
                  "t.json: ops[0]: \"scope\" does not apply to a copy (a copy takes: copy, "
-                 "stream, process, task, at, bytes, direction, duration, blocking)");
+                 "stream, process, task, at, launch_latency, bytes, direction, duration, blocking)");
 }
 
 /* A sync or a blocking copy inside a real-time task's GPU segment is
