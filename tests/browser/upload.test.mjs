@@ -114,6 +114,37 @@ test('dropped files go into an existing import experiment', async (t) => {
   assert.deepEqual(br.problems, []);
 });
 
+// The ranks of one PyTorch job chosen together (traces/SOURCES.md: the
+// DLRM rank-0 and rank-1 files of one 8-rank job) with "one run of all the
+// files": one upload (a .tar of them, upload.mjs tarOf) and one run of two
+// GPUs, as the .tar.gz of them makes (pytorch.test.mjs); without it, a run
+// each. The hint says which.
+test('several PyTorch rank files with "one run of all the files": one upload, one run of both GPUs', async (t) => {
+  const R0 = 'kineto_param_v100x8_dlrm_rank0of8.pt.trace.json';
+  const R1 = 'kineto_param_v100x8_dlrm_rank1of8.pt.trace.json';
+  if (!fs.existsSync(path.join(TRACES, R0)) || !fs.existsSync(path.join(TRACES, R1))) return t.skip(`needs ${R0} and ${R1} in ${TRACES}`);
+  const { body: before } = await srv.api('/api/experiments');
+  await page.goto(`${srv.base}/`);
+  await ready(page, 'experiments');
+  await page.waitForFunction(() => /pytorch/.test(document.querySelector('#import-form .hint')?.textContent || ''));
+  const hint = await page.locator('#import-form .hint').textContent();
+  assert.match(hint, /Several files at once make a run each; with “one run of all the files” they go up as one archive and make one run \(examiner-json, pytorch: e\.g\. the ranks of one job\)\.$/);
+  await page.setInputFiles('#import-file', [R0, R1].map((n) => ({ name: n, mimeType: 'application/json', buffer: fs.readFileSync(path.join(TRACES, n)) })));
+  await page.check('#import-join');
+  await page.click('#import-form button[type=submit]');
+  await page.waitForFunction(() => (window.schedlab.uploads || []).length === 1
+    && ['done', 'failed'].includes(window.schedlab.uploads[0].state), null, { timeout: 60000 });
+  const [up] = await page.evaluate(() => window.schedlab.uploads);
+  assert.deepEqual([up.name, up.state, up.format, up.error], [`${R0} + 1 more`, 'done', 'pytorch', null]);
+  const s = (await srv.api(`/api/runs/${up.run}/summary`)).body;
+  assert.deepEqual(s.devices.map((d) => d.process).sort(), ['rank0 gpu0', 'rank1 gpu1']);
+  const { body: after } = await srv.api('/api/experiments');
+  assert.equal(after.experiments.length, before.experiments.length + 1);
+  const { body: run } = await srv.api(`/api/runs/${up.run}`);
+  assert.equal(run.name, `${R0} + 1 more`);
+  assert.deepEqual(br.problems, []);
+});
+
 // A small nvprof log of `n` kernels on stream 7, 3 us each (every body is
 // over sync_bytes=1000: imported as a job).
 function smallCsv(n) {

@@ -7,7 +7,8 @@
 // the import left out of it or guessed (its "warnings", listed under the
 // row; a file uploaded alone opens its run, whose header lists them); into a
 // new experiment per file or an existing import experiment
-// (POST /api/imports?experiment=).
+// (POST /api/imports?experiment=). Several files make a run each, or, with
+// "one run of all the files", one run (tarOf).
 
 import { api, importWithProgress } from './api.mjs';
 import { h, clear, errorBox, importWarnings, plural } from './dom.mjs';
@@ -16,6 +17,39 @@ import { setExtra } from './state.mjs';
 function importOne(file, { format, experiment }, row) {
   return importWithProgress(file, { format, experiment, name: file.name },
     (f) => row.send(f), (f, state, phase) => row.imported(f, state, phase), row.signal, () => row.sent());
+}
+
+// Several files as one upload: a POSIX ustar archive of them (a Blob of
+// their headers, the files themselves and the padding: nothing is read
+// here), which the server's importers of several files (examiner-json, one
+// file per stream; pytorch, one file per rank) expand and join into one run
+// as they do an uploaded .tar (docs/api.md, importers/archive.c); the API
+// takes one body per request. Named after the first file. A name of more
+// than 100 bytes does not fit a ustar header: an Error saying so.
+export function tarOf(files) {
+  const enc = new TextEncoder();
+  const parts = [];
+  for (const f of files) {
+    const name = enc.encode(f.name);
+    if (name.length > 100) throw new Error(`${f.name}: a name of more than 100 bytes cannot go into one upload of several files; rename it`);
+    const hd = new Uint8Array(512);
+    const put = (at, text) => hd.set(enc.encode(text), at);
+    hd.set(name, 0);
+    put(100, '0000644\0');
+    put(108, '0000000\0');
+    put(116, '0000000\0');
+    put(124, `${f.size.toString(8).padStart(11, '0')}\0`);
+    put(136, `${Math.floor((f.lastModified || 0) / 1000).toString(8).padStart(11, '0')}\0`);
+    put(148, '        ');   // the checksum counts its own field as spaces
+    put(156, '0');
+    put(257, 'ustar\0');
+    put(263, '00');
+    const sum = hd.reduce((a, b) => a + b, 0);
+    put(148, `${sum.toString(8).padStart(6, '0')}\0 `);
+    parts.push(hd, f, new Uint8Array((512 - (f.size % 512)) % 512));
+  }
+  parts.push(new Uint8Array(1024));   // the end: two empty records
+  return new File(parts, `${files[0].name} + ${files.length - 1} more`, { type: 'application/x-tar' });
 }
 
 // One row per file: name, two bars, the outcome, and a Cancel button while
@@ -127,11 +161,16 @@ export function uploadArea(experiments, onDone) {
   const format = h('select', { id: 'import-format', name: 'format' }, h('option', { value: '' }, 'detect from content'));
   // the formats and what each file is come from the server's importer table
   // (GET /api/capabilities, "importers"): a new importer shows here unedited
-  const hint = h('p', { class: 'hint' }, 'Trace files of any format below: several at once.');
+  // several files make a run each, unless joined (tarOf): the formats of
+  // several files per recording are the importers marked multi_file
+  const several = (multi) => `Several files at once make a run each; with “one run of all the files” they go up as one archive and make one run${multi.length ? ` (${multi.join(', ')}: e.g. the ranks of one job)` : ''}.`;
+  const hint = h('p', { class: 'hint' }, `Trace files of any format below. ${several([])}`);
+  const join = h('input', { type: 'checkbox', id: 'import-join', name: 'join' });
   api.capabilities().then((c) => {
     for (const f of c.formats || []) format.append(h('option', { value: f }, f));
     const what = (c.importers || []).map((i) => i.hint);
-    if (what.length) hint.textContent = `${what.join('; ')}: several at once.`;
+    const multi = (c.importers || []).filter((i) => i.multi_file).map((i) => i.name);
+    if (what.length) hint.textContent = `${what.join('; ')}. ${several(multi)}`;
   }).catch(() => { /* detection still works; the select offers only it */ });
   const target = h('select', { id: 'import-experiment', name: 'experiment' });
   // the import experiments as the list has them now (after a batch too),
@@ -160,15 +199,25 @@ export function uploadArea(experiments, onDone) {
     drop,
     h('div', { class: 'row' },
       h('div', null, h('label', { for: 'import-format' }, 'Format'), format),
-      h('div', null, h('label', { for: 'import-experiment' }, 'Into'), target)),
+      h('div', null, h('label', { for: 'import-experiment' }, 'Into'), target),
+      h('div', null, h('label', { for: 'import-join' }, join, ' one run of all the files'))),
     h('div', { class: 'actions' }, button), msg, list);
   let busy = false;
-  async function run(files) {
-    if (!files.length) {
+  async function run(chosen) {
+    if (!chosen.length) {
       msg.replaceChildren(errorBox('Choose or drop trace files first.'));
       return;
     }
     if (busy) return;
+    let files = chosen;
+    if (join.checked && chosen.length > 1) {
+      try {
+        files = [tarOf(chosen)];
+      } catch (e) {
+        msg.replaceChildren(errorBox(e.message));
+        return;
+      }
+    }
     busy = true;
     button.disabled = true;
     msg.replaceChildren();
