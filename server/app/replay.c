@@ -1152,6 +1152,39 @@ done:
     return rc;
 }
 
+int replay_check(const json_t *scn, const char *what, char *err, size_t errlen) {
+    char *txt = json_dumps(scn, JSON_COMPACT);
+    if (!txt) {
+        snprintf(err, errlen, "%s: out of memory checking the scenario", what);
+        return -1;
+    }
+    char e[1024] = "";
+    scn_scenario *s = NULL;
+    sim_config cfg;
+    int bad = scn_parse(txt, strlen(txt), "replay", &s, e, sizeof e) != 0 ||
+              scn_config(s, 0, &cfg, e, sizeof e) != 0;
+    free(txt);
+    scn_free(s);
+    if (!bad) return 0;
+    replay_name_op(scn, e, sizeof e);
+    snprintf(err, errlen, "%s: does not simulate: %s", what, e);
+    return 1;
+}
+
+char *replay_text(const json_t *doc) {
+    char *js = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (!js) return NULL;
+    size_t len = strlen(js);
+    char *full = realloc(js, len + 2);
+    if (!full) {
+        free(js);
+        return NULL;
+    }
+    full[len] = '\n';
+    full[len + 1] = '\0';
+    return full;
+}
+
 void replay_name_op(const json_t *scn, char *err, size_t errlen) {
     const char *at = err ? strstr(err, "ops[") : NULL;
     if (!at || errlen == 0) return;

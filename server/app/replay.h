@@ -156,6 +156,20 @@ int replay_scenario(const trace *t, const char *what, const char *device_preset,
  * of scn. */
 void replay_name_op(const json_t *scn, char *err, size_t errlen);
 
+/* Whether a replay's scenario is one the simulator takes, read as
+ * `schedlab simulate` reads it (scn_parse and scn_config of its base run:
+ * every op fits the device, simcore/check.c), without simulating it. 0; 1
+ * when it is not, err "WHAT: does not simulate: ERR" with its op named
+ * (replay_name_op), the words of `schedlab replay` (cli.md "Exit status":
+ * bad input); -1 out of memory. */
+int replay_check(const json_t *scn, const char *what, char *err, size_t errlen);
+
+/* What `schedlab replay` prints of a scenario, or of the several-GPU
+ * replay's schedlab-replay-devices/1 object (replay_devices.h): the JSON
+ * indented by 2 in its keys' order, then a newline. Malloc'ed; NULL out of
+ * memory. GET /api/runs/{run}/replay answers the same bytes. */
+char *replay_text(const json_t *doc);
+
 /* A block sink that keeps nothing: for the simulations of a replay that
  * compare kernel by kernel (the calibration passes, the held-out
  * prediction, the fidelity of a trace without block records), whose

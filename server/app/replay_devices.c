@@ -522,6 +522,11 @@ void replay_devices_free(replay_dev *v, size_t n) {
     free(v);
 }
 
+/* How messages name device `key` of the run `what`: "run X, gpu0". */
+static void device_what(char *buf, size_t n, const char *what, const char *key) {
+    snprintf(buf, n, "%s, %s", what, *key ? key : "the device without a key");
+}
+
 int replay_devices_run(const trace *m, const char *what, const char *preset, int with_heldout,
                        atomic_bool *cancel, replay_dev **out, size_t *nout, trace *merged,
                        char *err, size_t errlen) {
@@ -555,7 +560,7 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", d->key);
         if (replay_device_subtrace(m, d->key, &d->measured) != 0) goto oom;
         char dwhat[160], e[1024] = "";
-        snprintf(dwhat, sizeof dwhat, "%s, %s", what, *d->key ? d->key : "the device without a key");
+        device_what(dwhat, sizeof dwhat, what, d->key);
         int ir = replay_scenario_info_ctl(&d->measured, dwhat, preset, cancel, &d->scenario,
                                           &d->info, e, sizeof e);
         if (ir == REPLAY_CANCELLED) goto cancel;
@@ -736,4 +741,74 @@ int replay_devices_report(const trace *m, const replay_dev *v, size_t n, const t
     *out = rep;
     if (combined) *combined = c;
     return 0;
+}
+
+json_t *replay_devices_scenarios(const replay_dev *v, size_t n) {
+    json_t *doc = json_pack("{s:s, s:[]}", "schema", SCN_REPLAY_DEVICES_SCHEMA, "devices");
+    json_t *devs = json_object_get(doc, "devices");
+    for (size_t i = 0; doc && i < n; i++) {
+        if (json_array_append_new(devs, json_pack("{s:s, s:O}", "device", v[i].key, "scenario",
+                                                  v[i].scenario)) != 0) {
+            json_decref(doc);
+            return NULL;
+        }
+    }
+    return doc;
+}
+
+int replay_document(const trace *m, const char *what, const char *preset, json_t **out,
+                    char *err, size_t errlen) {
+    *out = NULL;
+    if (replay_device_keys(m, NULL, 0) <= 1) {
+        json_t *scn = NULL;
+        if (replay_scenario(m, what, preset, &scn, err, errlen) != 0) return 1;
+        int rc = replay_check(scn, what, err, errlen);
+        if (rc == 0) *out = scn;
+        else json_decref(scn);
+        return rc;
+    }
+    /* the GPUs as replay_devices_run takes them, without simulating them */
+    char (*keys)[REPLAY_DEVICE_KEY] = calloc(REPLAY_MAX_DEVICES, sizeof *keys);
+    if (!keys) goto oom;
+    size_t n = replay_device_keys(m, keys, REPLAY_MAX_DEVICES);
+    if (n > REPLAY_MAX_DEVICES) {
+        snprintf(err, errlen, "%s: work on %zu GPUs; a replay simulates at most %d", what, n,
+                 REPLAY_MAX_DEVICES);
+        free(keys);
+        return 1;
+    }
+    replay_dev *v = calloc(n + 1, sizeof *v);
+    if (!v) goto oom;
+    for (size_t i = 0; i < n; i++) {
+        trace_init(&v[i].measured);
+        trace_init(&v[i].simulated);
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        replay_dev *d = &v[i];
+        snprintf(d->key, sizeof d->key, "%s", keys[i]);
+        if (replay_device_subtrace(m, d->key, &d->measured) != 0) {
+            snprintf(err, errlen, "%s: out of memory replaying its GPUs", what);
+            rc = -1;
+            break;
+        }
+        char dwhat[160];
+        device_what(dwhat, sizeof dwhat, what, d->key);
+        if (replay_scenario_info(&d->measured, dwhat, preset, &d->scenario, &d->info, err,
+                                 errlen) != 0)
+            rc = 1;
+        else
+            rc = replay_check(d->scenario, dwhat, err, errlen);
+    }
+    if (rc == 0 && !(*out = replay_devices_scenarios(v, n))) {
+        snprintf(err, errlen, "%s: out of memory writing the scenarios", what);
+        rc = -1;
+    }
+    replay_devices_free(v, n);
+    free(keys);
+    return rc;
+oom:
+    free(keys);
+    snprintf(err, errlen, "%s: out of memory replaying its GPUs", what);
+    return -1;
 }

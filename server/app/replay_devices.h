@@ -129,4 +129,22 @@ int replay_devices_explain(json_t *rep, const replay_dev *v, size_t n);
 int replay_devices_report(const trace *m, const replay_dev *v, size_t n, const trace *merged,
                           json_t **out, replay_info *combined, char *err, size_t errlen);
 
+/* The scenarios of a several-GPU replay as `schedlab replay` writes them:
+ * {"schema": "schedlab-replay-devices/1", "devices": [{"device": KEY,
+ * "scenario": SCENARIO}]} (scenario-format.md), each device's scenario
+ * (borrowed from v). A new object; NULL out of memory. */
+json_t *replay_devices_scenarios(const replay_dev *v, size_t n);
+
+/* What `schedlab replay RUN [--device PRESET]` prints, without the
+ * simulations behind its fidelity report (GET /api/runs/{run}/replay): for
+ * a trace of one GPU its scenario (replay_scenario), for several GPUs
+ * replay_devices_scenarios of each GPU's, derived as replay_devices_run
+ * derives them; every scenario checked as the simulator reads it
+ * (replay_check), so a run whose kernels do not fit the device is refused
+ * with the CLI's words ("run X, gpu0: does not simulate: …"). 0 with *out a
+ * new object; 1 bad input (err: the run cannot be replayed so, e.g. no
+ * such preset, or it does not simulate on it); -1 out of memory (err). */
+int replay_document(const trace *m, const char *what, const char *preset, json_t **out,
+                    char *err, size_t errlen);
+
 #endif

@@ -675,18 +675,10 @@ static void replay_devices_cli(const trace *t, const char *what, const opts *o) 
                 v[i].measured.kernels.n, v[i].fid.dur_median * 100, v[i].fid.dur_p90 * 100,
                 v[i].fid.start_median_share * 100, v[i].fid.makespan_diff * 100);
     if (o->report) write_report(o->report, rep);
-    json_t *all_scn = json_pack("{s:s, s:[]}", "schema", SCN_REPLAY_DEVICES_SCHEMA, "devices");
-    for (size_t i = 0; all_scn && i < n; i++)
-        json_array_append_new(json_object_get(all_scn, "devices"),
-                              json_pack("{s:s, s:O}", "device", v[i].key, "scenario", v[i].scenario));
-    char *js = all_scn ? json_dumps(all_scn, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
-    if (!js) die(1, "out of memory writing the scenarios");
-    size_t len = strlen(js);
-    char *full = realloc(js, len + 2);
+    json_t *all_scn = replay_devices_scenarios(v, n);
+    char *full = all_scn ? replay_text(all_scn) : NULL;
     if (!full) die(1, "out of memory writing the scenarios");
-    full[len] = '\n';
-    full[len + 1] = '\0';
-    write_out(o->out, full, len + 1);
+    write_out(o->out, full, strlen(full));
     free(full);
     json_decref(all_scn);
     json_decref(rep);
@@ -711,14 +703,9 @@ static int cmd_replay(int argc, char **argv) {
             die(EXIT_BAD_INPUT, "%s", err);
         fprintf(stderr, "schedlab: replaying on %s\n", info.device_why);
         replay_report(&t, scn, what, o.device, &info, o.report);
-        char *text = json_dumps(scn, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        if (!text) die(1, "out of memory writing the scenario");
-        size_t len = strlen(text);
-        char *full = realloc(text, len + 2);
+        char *full = replay_text(scn);
         if (!full) die(1, "out of memory writing the scenario");
-        full[len] = '\n';
-        full[len + 1] = '\0';
-        write_out(o.out, full, len + 1);
+        write_out(o.out, full, strlen(full));
         free(full);
         json_decref(scn);
     }

@@ -774,8 +774,12 @@ void h_export(void *app, const http_request *req, http_response *res) {
              fname, chrome ? "chrome" : "trace");
 }
 
-/* The scenario a measured run replays as (replay.h), so the dashboard can
- * POST it to /api/experiments and re-simulate the hardware's workload. */
+/* What `schedlab replay RUN` prints (replay_devices.h replay_document):
+ * the scenario a measured run replays as (replay.h), so the dashboard can
+ * POST it to /api/experiments and re-simulate the hardware's workload, or
+ * for a run of several GPUs the scenario of each; the same bytes. A run
+ * that cannot be replayed on the device (a kernel that does not fit it) is
+ * bad input: 400 with the CLI's words, as the replay job refuses it. */
 void h_replay(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *preset = http_query(req, "device");
@@ -787,14 +791,23 @@ void h_replay(void *app, const http_request *req, http_response *res) {
     bool ok = load_url_run(d, req, DB_LOAD_KERNELS | DB_LOAD_BLOCKS | DB_LOAD_COPIES, &t, res);
     api_db_release(a, d);
     if (ok) {
-        char err[512];
+        char err[1024];
         char what[64];
         snprintf(what, sizeof what, "run %s", req->params[0]);
-        json_t *scn = NULL;
-        if (replay_scenario(&t, what, preset, &scn, err, sizeof err) != 0)
-            http_set_error(res, 400, "%s", err);
-        else
-            http_set_json(res, 200, scn);   /* steals scn */
+        json_t *doc = NULL;
+        int rc = replay_document(&t, what, preset, &doc, err, sizeof err);
+        char *text = rc == 0 ? replay_text(doc) : NULL;
+        json_decref(doc);
+        if (rc != 0) {
+            http_set_error(res, rc > 0 ? 400 : 500, "%s", err);
+        } else if (!text) {
+            http_set_error(res, 500, "out of memory writing the response");
+        } else {
+            tj_buf b = {0};
+            tj_puts(&b, text);
+            free(text);
+            http_set_buf(res, 200, &b, "application/json");
+        }
     }
     trace_free(&t);
 }

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, fixture, realTrace, repo, tempDir, writeIn } from './server.mjs';
+import { BIG_SMEM_LINE, bigSmemTraces, cli, fixture, realTrace, repo, tempDir, writeIn } from './server.mjs';
 
 const FIG3 = join(repo, 'scenarios/tx2-fig3-basic-rules.json');
 const NVPROF_CSV = 'nvprof_gputrace_magus_concurrentKernels_gtx1080ti.csv';
@@ -470,26 +470,15 @@ test('import --experiment of a replay or a sweep experiment is bad input naming 
 function bigSmemRuns() {
   const db = join(dir, 'nosim-noreport.db');
   rmSync(db, { force: true });
-  const scn = writeIn(dir, 'big-smem-2.json', {
-    schema: 'schedlab-scenario/1', name: 'big smem', device: 'h100', streams: [{ name: 'S1' }, { name: 'S2' }],
-    ops: [{ kernel: 'K1', stream: 'S1', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' },
-      { kernel: 'K2', stream: 'S2', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' }],
-  });
-  const sim = cli(['simulate', scn]);
-  assert.equal(sim.code, 0, sim.stderr);
-  const one = cli(['import', writeIn(dir, 'big-smem-one.trace.json', sim.stdout), '--db', db]);
+  const files = bigSmemTraces(dir);
+  const one = cli(['import', files.one, '--db', db]);
   assert.equal(one.code, 0, one.stderr);
-  // the same kernels on two GPUs: their processes' "gpuN" words
-  // (docs/api.md "Replay": lanes "gpu0 ctx1", "rank1 gpu1")
-  const t = JSON.parse(sim.stdout);
-  t.kernels[0].process = 'gpu0';
-  t.kernels[1].process = 'gpu1';
-  const two = cli(['import', writeIn(dir, 'big-smem-two.trace.json', t), '--db', db]);
+  const two = cli(['import', files.two, '--db', db]);
   assert.equal(two.code, 0, two.stderr);
   return { db, one: one.stdout.trim(), two: two.stdout.trim() };
 }
 
-const smemLine = 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block) (ops[0]: kernel "K1" on stream "S1")';
+const smemLine = BIG_SMEM_LINE;
 
 test('replay --device of a one-GPU run the preset cannot run exits 2, writing nothing', () => {
   const { db, one } = bigSmemRuns();

@@ -197,6 +197,28 @@ export function cli(args, opts = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+// Two kernels of 64 KB of shared memory per block (more than the TX2
+// preset's 48 KB a block, simcore/presets.c) on two streams, simulated on
+// the H100 preset: written into dir as the trace of one GPU (`one`) and of
+// the same kernels on two GPUs (`two`: their processes' "gpuN" words, as
+// docs/api.md "Replay" names a run's GPUs). {one, two}: the files' paths.
+// BIG_SMEM_LINE: why a replay of either on tx2 does not simulate, its op
+// named (server/app/replay.c replay_name_op).
+export function bigSmemTraces(dir) {
+  const scn = writeIn(dir, 'big-smem-2.json', {
+    schema: 'schedlab-scenario/1', name: 'big smem', device: 'h100', streams: [{ name: 'S1' }, { name: 'S2' }],
+    ops: [{ kernel: 'K1', stream: 'S1', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' },
+      { kernel: 'K2', stream: 'S2', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' }],
+  });
+  const sim = cli(['simulate', scn]);
+  if (sim.code !== 0) throw new Error(`simulate ${scn}: ${sim.stderr}`);
+  const t = JSON.parse(sim.stdout);
+  t.kernels[0].process = 'gpu0';
+  t.kernels[1].process = 'gpu1';
+  return { one: writeIn(dir, 'big-smem-one.trace.json', sim.stdout), two: writeIn(dir, 'big-smem-two.trace.json', t) };
+}
+export const BIG_SMEM_LINE = 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block) (ops[0]: kernel "K1" on stream "S1")';
+
 // An nvprof --print-gpu-trace --csv log of the given data lines, times in
 // us: the lines nvprof writes before them, then one per line.
 export function nvprofCsv(lines) {
