@@ -343,3 +343,56 @@ test('a link of 9 runs offers the 9 to remove one, and the first 8 to compare', 
   assert.equal(st.timelines, 8);
   assert.deepEqual(br.problems, []);
 });
+
+// The picker said "Add a run (up to 8)" and disabled its add buttons at 8
+// runs, numbers typed in the page, where the runs one comparison takes are
+// the server's (GET /api/capabilities limits.compare_max_runs, docs/api.md;
+// the 9-run note above already reads them). The server's limit is a
+// constant (COMPARE_MAX_RUNS), so the page is given another one: its
+// capabilities answer with compare_max_runs 3.
+test('the picker\'s limit is the server\'s: its label and its add buttons follow the capabilities', async () => {
+  const caps = async (route) => {
+    const r = await route.fetch();
+    const body = await r.json();
+    body.limits.compare_max_runs = 3;
+    await route.fulfill({ response: r, json: body });
+  };
+  await page.route('**/api/capabilities', caps);
+  try {
+    const mr = runOf(pascal, 'most-room');
+    const rr = runOf(pascal, 'round-robin');
+    const f3 = fig3.runs[0].run;
+    // one run: the empty comparison's picker
+    await page.goto(`${srv.base}/compare?runs=${mr}`);
+    await ready(page, 'compare');
+    await page.locator('#compare-empty').waitFor();
+    const label = page.locator('label[for="compare-search"]');
+    await page.waitForFunction(() => /\(up to \d+\)/.test(document.querySelector('label[for="compare-search"]').textContent));
+    assert.equal(await label.textContent(), 'Add a run (up to 3)');
+    await page.fill('#compare-search', 'basic rules Amert');
+    await page.locator(`#compare-results button[data-run="${f3}"]`).waitFor();
+    assert.equal(await page.locator(`#compare-results button[data-run="${f3}"]`).isDisabled(), false);
+    // two runs: one more may be added; three: none
+    await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+    await ready(page, 'compare');
+    assert.equal(await label.textContent(), 'Add a run (up to 3)');
+    await page.fill('#compare-search', 'basic rules Amert');
+    await page.locator(`#compare-results button[data-run="${f3}"]`).waitFor();
+    assert.equal(await page.locator(`#compare-results button[data-run="${f3}"]`).isDisabled(), false);
+    await page.goto(`${srv.base}/compare?runs=${mr},${rr},${mr}`);
+    const st = await ready(page, 'compare');
+    assert.equal(st.timelines, 3);
+    assert.equal(await label.textContent(), 'Add a run (up to 3)');
+    await page.fill('#compare-search', 'basic rules Amert');
+    await page.locator(`#compare-results button[data-run="${f3}"]`).waitFor();
+    assert.equal(await page.locator(`#compare-results button[data-run="${f3}"]`).isDisabled(), true);
+    // four: past it, the runs to remove one by (the note's limit, the same)
+    await page.goto(`${srv.base}/compare?runs=${mr},${rr},${mr},${f3}`);
+    await ready(page, 'compare');
+    assert.match(await page.locator('#compare-too-many').textContent(), /^At most 3 runs are compared at once, and this link names 4: /);
+    assert.equal(await label.textContent(), 'Add a run (up to 3)');
+  } finally {
+    await page.unroute('**/api/capabilities', caps);
+  }
+  assert.deepEqual(br.problems, []);
+});

@@ -193,7 +193,16 @@ function placementDiffs(loaded) {
 
 // The picker: the runs compared (each removable) and a search over every
 // experiment's runs to add more. Changing the set opens the new URL.
-function picker(ids, runs, signal) {
+// max: the runs one comparison takes, the server's (GET /api/capabilities
+// limits.compare_max_runs, docs/api.md), or null where the page has not
+// waited for them (fewer than two runs): asked for here then; until they
+// come the label says no number and no add button is held back.
+function picker(ids, runs, signal, max = null) {
+  const label = h('label', { for: 'compare-search' }, 'Add a run');
+  const limited = () => {
+    if (max) label.textContent = `Add a run (up to ${max})`;
+  };
+  limited();
   const go = (list) => navigate(list.length ? `/compare?runs=${list.map(encodeURIComponent).join(',')}` : '/compare');
   const chips = h('ul', { class: 'run-chips', id: 'compare-runs' });
   ids.forEach((id, i) => {
@@ -226,7 +235,7 @@ function picker(ids, runs, signal) {
     for (const x of hits.slice(0, 40)) {
       const added = ids.includes(x.r.run);
       results.append(h('li', null,
-        h('button', { type: 'button', class: 'add-run', disabled: added || ids.length >= 8, dataset: { run: x.r.run },
+        h('button', { type: 'button', class: 'add-run', disabled: added || (max > 0 && ids.length >= max), dataset: { run: x.r.run },
           onclick: () => go([...ids, x.r.run]) }, added ? 'added' : 'add'), ' ',
         h('span', { class: 'run-label', title: x.label }, midEllipsis(x.label, 70))));
     }
@@ -240,9 +249,16 @@ function picker(ids, runs, signal) {
   }).catch((e) => {
     if (e.name !== 'AbortError') results.replaceChildren(h('li', null, errorBox(e.message)));
   });
+  // (a failed request leaves no limit here: the comparison's own 400 names it)
+  if (!max) {
+    api.limits().then((lim) => {
+      max = lim.compare_max_runs;
+      limited();
+      show();
+    }, () => {});
+  }
   return h('section', { class: 'card', id: 'compare-picker' },
-    h('h2', null, `Runs compared (${ids.length})`), chips,
-    h('label', { for: 'compare-search' }, 'Add a run (up to 8)'), search, results);
+    h('h2', null, `Runs compared (${ids.length})`), chips, label, search, results);
 }
 
 // A table whose headers sort it (click again: the other direction). cols:
@@ -342,7 +358,7 @@ async function tooMany(root, ids, max, ctx) {
   const kept = ids.slice(0, max);
   const dropped = ids.slice(max);
   setExtra('compareDropped', dropped);
-  root.append(picker(ids, runs, ctx.signal),
+  root.append(picker(ids, runs, ctx.signal, max),
     h('p', { class: 'empty', id: 'compare-too-many' },
       `At most ${max} runs are compared at once, and this link names ${ids.length}: remove ${dropped.length} above, or `,
       h('a', { id: 'compare-first', href: `/compare?runs=${kept.map(encodeURIComponent).join(',')}` }, `compare the first ${max}`),
@@ -427,7 +443,7 @@ export async function renderCompare(root, route, ctx) {
   const labels = runs.map((r) => r.label || r.name || r.run);
   setExtra('runLabels', labels);
   document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
-  root.append(picker(ids, runs, ctx.signal));
+  root.append(picker(ids, runs, ctx.signal, lim.compare_max_runs));
 
   const replay = await replaySection(root, runs, ids, ctx, reportsP, lim);
   const cleanups = [replay].filter(Boolean);
