@@ -62,7 +62,7 @@ static void simulate_text(const char *txt, trace *t) {
 }
 
 /* Trace t replayed (replay_scenario) and simulated into out. */
-static void replay_text(const trace *t, trace *out) {
+static void replay_via_scenario(const trace *t, trace *out) {
     json_t *scn = NULL;
     char err[512] = "";
     if (replay_scenario(t, "part", NULL, &scn, err, sizeof err) != 0) fail_msg("%s", err);
@@ -192,7 +192,7 @@ static void test_heldout_halves_make_the_host_calls(void **state) {
                 h.makespan_diff == 0);
     /* the first half, replayed as the prediction's calibration replays it */
     trace r1;
-    replay_text(&first, &r1);
+    replay_via_scenario(&first, &r1);
     same_times(&first, &r1, "held-out first half");
     trace_free(&r1);
     trace_free(&first);
