@@ -1040,6 +1040,13 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
     url = cs->path;
     bool head = strcmp(method, "HEAD") == 0;
     bool read_only = head || strcmp(method, "GET") == 0;
+    /* POST /api/rta computes an analysis and stores nothing (rta_api.c): the
+     * Tasks tab and a sweep's page ask it for the bounds they draw, so it
+     * needs what a read needs (the read token, if any), never the write
+     * token: README's team section, "reads (every page, every shared link)
+     * are open". The checks against other pages (Origin, Content-Type) and
+     * the body limits stay a write's. */
+    bool computes = !read_only && strcmp(method, "POST") == 0 && strcmp(cs->path, "/api/rta") == 0;
     const char *m = head ? "GET" : method;
     int rk = route_kind(srv, url, m);
     bool upload = is_upload_path(url);
@@ -1092,7 +1099,7 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
                       "%.60s: a NUL byte (%%00) is not allowed in a query argument or header", nul);
     /* --read-token (issue 31): the API's reads need a token too (the read
      * or the write one); /api/health stays open for monitors */
-    if (read_only && srv->cfg.read_token && *srv->cfg.read_token && is_api(url) &&
+    if ((read_only || computes) && srv->cfg.read_token && *srv->cfg.read_token && is_api(url) &&
         strcmp(url, "/api/health") != 0) {
         const char *auth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
         if (!token_ok(srv->cfg.read_token, auth) &&
@@ -1122,7 +1129,7 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
                           "by this schedlab may write to it",
                           origin ? origin : "");
         const char *wauth = header(conn, MHD_HTTP_HEADER_AUTHORIZATION);
-        if (srv->cfg.token && *srv->cfg.token && !token_ok(srv->cfg.token, wauth))
+        if (!computes && srv->cfg.token && *srv->cfg.token && !token_ok(srv->cfg.token, wauth))
             return refuse(conn, cs, 401, 0, "%s",
                           !bearer_sent(wauth)
                               ? "this server needs a token for writes: send \"Authorization: "
