@@ -92,6 +92,13 @@ export function errorLine(text, message) {
   if (!p) return null;
   const path = parsePath(p[1]);
   const map = lineMap(text);
+  // a key named after its object's path ('ops[3]: "threads" does not apply
+  // to a copy', 'ops[2]: unknown key "kernelx"'): that key's own line
+  const k = /^(?:unknown key )?"((?:[^"\\]|\\.)+)"/.exec(message.slice(p[0].length));
+  if (k) {
+    const l = map.get([...path, k[1].replace(/\\(.)/g, '$1')].join('\u0000'));
+    if (l !== undefined) return l;
+  }
   for (let n = path.length; n >= 1; n--) {
     const l = map.get(path.slice(0, n).join('\u0000'));
     if (l !== undefined) return l;
