@@ -622,7 +622,10 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     pairs_norm = NULL;
     if (s->norm && s->full_runs) json_object_set_new(s->norm, "full_runs", json_true());
     /* the paper's QoSreach per scheme, drawn beside ours (issue 30) */
-    if (sweep_reference_check(json_object_get(root, "reference"), "qosreach", 0, file, err, errlen))
+    const char *snames[QOS_MAX_SCHEMES];
+    for (size_t i = 0; i < s->nsch; i++) snames[i] = s->sch[i].name;
+    if (sweep_reference_check(json_object_get(root, "reference"), "qosreach", 0, snames, s->nsch,
+                              file, err, errlen))
         goto bad;
     if (s->norm && json_object_get(root, "reference"))
         json_object_set(s->norm, "reference", json_object_get(root, "reference"));

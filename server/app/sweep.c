@@ -70,8 +70,9 @@ const char *sweep_spec_name(const sweep_spec *s) {
     return s->name;
 }
 
-int sweep_reference_check(json_t *v, const char *what, size_t npoints, const char *file,
-                          char *err, size_t errlen) {
+int sweep_reference_check(json_t *v, const char *what, size_t npoints,
+                          const char *const *names, size_t nnames, const char *file, char *err,
+                          size_t errlen) {
     if (!v)
         return 0;
     if (!json_is_object(v))
@@ -92,6 +93,22 @@ int sweep_reference_check(json_t *v, const char *what, size_t npoints, const cha
         const char *name;
         json_t *vals;
         json_object_foreach(x, name, vals) {
+            size_t n = 0;
+            while (n < nnames && strcmp(names[n], name))
+                n++;
+            if (n == nnames) {
+                char known[512];
+                size_t at = 0;
+                known[0] = '\0';
+                for (size_t k = 0; k < nnames && at < sizeof known; k++) {
+                    int w = snprintf(known + at, sizeof known - at, "%s%s", k ? ", " : "",
+                                     names[k]);
+                    at += w > 0 ? (size_t)w : 0;
+                }
+                return fail(err, errlen, file,
+                            "reference.%s.%s: not one this sweep computes (it computes: %s)", what,
+                            name, known);
+            }
             bool arr = npoints > 0;
             if (arr && (!json_is_array(vals) || json_array_size(vals) != npoints))
                 return fail(err, errlen, file,
@@ -453,8 +470,11 @@ int sweep_spec_parse(const char *text, size_t len, const char *file, sweep_spec 
     }
     /* the paper's (or the authors' code's) numbers per point, drawn beside
      * ours (issue 30); carried in the normalised spec, never computed with */
-    if (sweep_reference_check(json_object_get(root, "reference"), "schedulable", s->npoints, file,
-                              err, errlen)) {
+    const char *anames[RTA_NAPPROACHES];
+    for (size_t k = 0; k < s->napproaches; k++)
+        anames[k] = rta_approach_name(s->approaches[k]);
+    if (sweep_reference_check(json_object_get(root, "reference"), "schedulable", s->npoints, anames,
+                              s->napproaches, file, err, errlen)) {
         json_decref(nvals);
         goto bad;
     }

@@ -97,9 +97,13 @@ uint64_t sweep_work(const sweep_spec *s);
 /* A spec's optional "reference" (issue 30): the paper's or the authors'
  * code's numbers, carried into the result's spec and drawn beside ours:
  * {"source": string, WHAT: {NAME: percentages}}; npoints > 0: an array of
- * npoints per name, else one number per name. */
-int sweep_reference_check(json_t *v, const char *what, size_t npoints, const char *file,
-                          char *err, size_t errlen);
+ * npoints per name, else one number per name. Each NAME must be one of the
+ * nnames names (the approaches or schemes the spec computes): the page
+ * draws a reference only beside a series of ours, so another name (a typo)
+ * would be dropped without a word. */
+int sweep_reference_check(json_t *v, const char *what, size_t npoints,
+                          const char *const *names, size_t nnames, const char *file, char *err,
+                          size_t errlen);
 
 /* Check the shards belong to one spec and cover it exactly once; sum.
  * sweep_merge_named names a shard's problem by names[i] (its file, as
