@@ -1024,11 +1024,15 @@ void h_compare(void *app, const http_request *req, http_response *res) {
         snprintf(ckey + kl, sizeof ckey - kl, "%s@%s;", slugs[r], created ? created : "");
         const char *e = json_string_value(json_object_get(c.obj, "experiment"));
         snprintf(experiment, 64, "%s", e ? e : "");
-        /* runs of any experiments: each labelled "experiment · run" (issue 15) */
-        char ename[256], label[600];
+        /* runs of any experiments: each labelled "experiment · run" (issue 15),
+         * and "(vN)" after it in an experiment edited and re-run: its
+         * versions' runs keep their names */
+        char ename[256], label[600], vtag[32] = "";
         expedit_experiment_name(d, experiment, ename, sizeof ename);
-        snprintf(label, sizeof label, "%s \u00b7 %s", ename[0] ? ename : experiment,
-                 name ? name : slugs[r]);
+        int64_t version = expedit_run_version(d, experiment, slugs[r]);
+        if (version > 0) snprintf(vtag, sizeof vtag, " (v%lld)", (long long)version);
+        snprintf(label, sizeof label, "%s \u00b7 %s%s", ename[0] ? ename : experiment,
+                 name ? name : slugs[r], vtag);
         jw_obj(&b);
         jw_kv_str(&b, "run", slugs[r]);
         jw_kv_str(&b, "name", name);
@@ -1036,6 +1040,8 @@ void h_compare(void *app, const http_request *req, http_response *res) {
         jw_kv_str(&b, "experiment", experiment);
         jw_kv_str(&b, "experiment_name", ename);
         jw_kv_str(&b, "label", label);
+        jw_key(&b, "version");
+        jw_i64(&b, version > 0 ? version : 1);
         jw_end(&b);
         json_decref(c.obj);
     }

@@ -164,6 +164,26 @@ void expedit_experiment_name(db *d, const char *slug, char *buf, size_t size) {
     if (db_get_experiment(d, slug, copy_name, range, err, sizeof err)) buf[0] = '\0';
 }
 
+typedef struct {
+    const char *run;
+    int64_t version;
+} run_version_find;
+
+static int find_run_version(void *ctx, const char *run, int64_t version) {
+    run_version_find *f = ctx;
+    if (strcmp(run, f->run) == 0) f->version = version;
+    return 0;
+}
+
+int64_t expedit_run_version(db *d, const char *slug, const char *run) {
+    char err[256];
+    int64_t latest = 1;
+    if (db_version_latest(d, slug, &latest, err, sizeof err) || latest < 2) return 0;
+    run_version_find f = {.run = run, .version = 0};
+    if (db_list_run_versions(d, slug, find_run_version, &f, err, sizeof err)) return 0;
+    return f.version;
+}
+
 /* ---- DELETE /api/experiments/{slug} ---------------------------------------------- */
 
 void expedit_delete(void *app, const http_request *req, http_response *res) {

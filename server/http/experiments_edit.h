@@ -29,4 +29,8 @@ int expedit_annotate(db *d, json_t *exp, char *err, size_t errlen);
 /* The name of experiment `slug` into buf ("" when it has none). */
 void expedit_experiment_name(db *d, const char *slug, char *buf, size_t size);
 
+/* The version run `run` of experiment `slug` was simulated from, 0 when
+ * the experiment has one version only (nothing to tell apart) or on error. */
+int64_t expedit_run_version(db *d, const char *slug, const char *run);
+
 #endif
