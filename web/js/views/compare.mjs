@@ -442,7 +442,9 @@ export async function renderCompare(root, route, ctx) {
   const kernels = data.kernels || [];
   const labels = runs.map((r) => r.label || r.name || r.run);
   setExtra('runLabels', labels);
-  document.title = `Compare ${runs.map((r) => r.name).join(' vs ')} · schedlab`;
+  // a version's runs keep their names: "(vN)" where the experiment was re-run (the API's label, docs/api.md)
+  const versioned = (r) => / \(v\d+\)$/.test(r.label || '');
+  document.title = `Compare ${runs.map((r) => (versioned(r) ? `${r.name} (v${r.version})` : r.name)).join(' vs ')} · schedlab`;
   root.append(picker(ids, runs, ctx.signal, lim.compare_max_runs));
 
   const replay = await replaySection(root, runs, ids, ctx, reportsP, lim);
