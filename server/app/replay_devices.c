@@ -527,36 +527,52 @@ static void device_what(char *buf, size_t n, const char *what, const char *key) 
     snprintf(buf, n, "%s, %s", what, *key ? key : "the device without a key");
 }
 
-int replay_devices_run(const trace *m, const char *what, const char *preset, int with_heldout,
-                       atomic_bool *cancel, replay_dev **out, size_t *nout, trace *merged,
+/* m's GPUs as a replay takes them (replay_device_keys), one entry each in
+ * *out (freed with replay_devices_free), its key set, its traces empty:
+ * 0, 1 (more GPUs than a replay simulates: err), -1 (out of memory: err). */
+static int devices_new(const trace *m, const char *what, replay_dev **out, size_t *nout,
                        char *err, size_t errlen) {
     *out = NULL;
     *nout = 0;
-    trace_init(merged);
     char (*keys)[REPLAY_DEVICE_KEY] = calloc(REPLAY_MAX_DEVICES, sizeof *keys);
-    if (!keys) goto oom;
-    size_t n = replay_device_keys(m, keys, REPLAY_MAX_DEVICES);
-    if (n > REPLAY_MAX_DEVICES) {
+    size_t n = keys ? replay_device_keys(m, keys, REPLAY_MAX_DEVICES) : 0;
+    if (keys && n > REPLAY_MAX_DEVICES) {
         snprintf(err, errlen, "%s: work on %zu GPUs; a replay simulates at most %d", what, n,
                  REPLAY_MAX_DEVICES);
         free(keys);
         return 1;
     }
-    replay_dev *v = calloc(n + 1, sizeof *v);
-    if (!v) goto oom;
+    replay_dev *v = keys ? calloc(n + 1, sizeof *v) : NULL;
+    if (!v) {
+        free(keys);
+        snprintf(err, errlen, "%s: out of memory replaying its GPUs", what);
+        return -1;
+    }
     for (size_t i = 0; i < n; i++) {
         trace_init(&v[i].measured);
         trace_init(&v[i].simulated);
+        snprintf(v[i].key, sizeof v[i].key, "%s", keys[i]);
     }
+    free(keys);
     *out = v;
     *nout = n;
+    return 0;
+}
+
+int replay_devices_run(const trace *m, const char *what, const char *preset, int with_heldout,
+                       atomic_bool *cancel, replay_dev **out, size_t *nout, trace *merged,
+                       char *err, size_t errlen) {
+    trace_init(merged);
+    int dr = devices_new(m, what, out, nout, err, errlen);
+    if (dr != 0) return dr;
+    replay_dev *v = *out;
+    size_t n = *nout;
     if (merged_begin(m, merged) != 0) goto oom;
     char list[REPLAY_MAX_DEVICES * (REPLAY_DEVICE_KEY + 2)] = "";
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
         replay_dev *d = &v[i];
         if (cancelled(cancel)) goto cancel;
-        snprintf(d->key, sizeof d->key, "%s", keys[i]);
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", d->key);
         if (replay_device_subtrace(m, d->key, &d->measured) != 0) goto oom;
         char dwhat[160], e[1024] = "";
@@ -587,11 +603,9 @@ int replay_devices_run(const trace *m, const char *what, const char *preset, int
     }
     if (merged_calls_sort(merged) != 0 || trace_set_meta(merged, "replayed_devices", list) < 0)
         goto oom;
-    free(keys);
     return 0;
 oom:
     snprintf(err, errlen, "%s: out of memory replaying its GPUs", what);
-    free(keys);
     replay_devices_free(*out, *nout);
     *out = NULL;
     *nout = 0;
@@ -599,14 +613,12 @@ oom:
     return -1;
 cancel:
     snprintf(err, errlen, "%s: cancelled", what);
-    free(keys);
     replay_devices_free(*out, *nout);
     *out = NULL;
     *nout = 0;
     trace_free(merged);
     return REPLAY_CANCELLED;
 fail:
-    free(keys);
     replay_devices_free(*out, *nout);
     *out = NULL;
     *nout = 0;
@@ -768,25 +780,11 @@ int replay_document(const trace *m, const char *what, const char *preset, json_t
         return rc;
     }
     /* the GPUs as replay_devices_run takes them, without simulating them */
-    char (*keys)[REPLAY_DEVICE_KEY] = calloc(REPLAY_MAX_DEVICES, sizeof *keys);
-    if (!keys) goto oom;
-    size_t n = replay_device_keys(m, keys, REPLAY_MAX_DEVICES);
-    if (n > REPLAY_MAX_DEVICES) {
-        snprintf(err, errlen, "%s: work on %zu GPUs; a replay simulates at most %d", what, n,
-                 REPLAY_MAX_DEVICES);
-        free(keys);
-        return 1;
-    }
-    replay_dev *v = calloc(n + 1, sizeof *v);
-    if (!v) goto oom;
-    for (size_t i = 0; i < n; i++) {
-        trace_init(&v[i].measured);
-        trace_init(&v[i].simulated);
-    }
-    int rc = 0;
+    replay_dev *v;
+    size_t n;
+    int rc = devices_new(m, what, &v, &n, err, errlen);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         replay_dev *d = &v[i];
-        snprintf(d->key, sizeof d->key, "%s", keys[i]);
         if (replay_device_subtrace(m, d->key, &d->measured) != 0) {
             snprintf(err, errlen, "%s: out of memory replaying its GPUs", what);
             rc = -1;
@@ -805,10 +803,5 @@ int replay_document(const trace *m, const char *what, const char *preset, json_t
         rc = -1;
     }
     replay_devices_free(v, n);
-    free(keys);
     return rc;
-oom:
-    free(keys);
-    snprintf(err, errlen, "%s: out of memory replaying its GPUs", what);
-    return -1;
 }
