@@ -12,10 +12,9 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { fixture, getJson, realTrace, startServer } from './server.mjs';
+import { fixture, getJson, importFile, realTrace, startServer } from './server.mjs';
 
 const JSON_BODY = { 'Content-Type': 'application/json' };
-const RAW = { 'Content-Type': 'application/octet-stream' };
 
 let srv;
 let fig3Run;
@@ -46,18 +45,6 @@ async function replay(run, body = {}) {
     await new Promise((res) => setTimeout(res, 100));
   }
   throw new Error('the replay job did not finish');
-}
-
-async function importFile(path, name) {
-  const r = await getJson(`${srv.base}/api/imports?name=${name}`, { method: 'POST', headers: RAW, body: readFileSync(path) });
-  assert.ok(r.status === 201 || r.status === 202, JSON.stringify(r.body));
-  if (r.status === 201) return r.body.run;
-  for (;;) {
-    const j = await getJson(`${srv.base}${r.body.url}`);
-    if (j.body.state === 'done') return j.body.result.run;
-    assert.ok(['queued', 'running'].includes(j.body.state), JSON.stringify(j.body));
-    await new Promise((res) => setTimeout(res, 100));
-  }
 }
 
 test('a simulated run replays into itself: the hardware run is kept, every report is exact', async () => {
@@ -126,7 +113,7 @@ test('a replay on a device a kernel does not fit names the kernel, not only its 
 });
 
 test('an nvprof log names its device in its Device column: it replays on that GPU (issue 28), or on a preset asked for', async () => {
-  const run = await importFile(fixture('nvprof.csv'), 'nvprof.csv');
+  const run = await importFile(srv.base, fixture('nvprof.csv'), 'nvprof.csv');
   const job = await replay(run);
   // the GTX 1080 Ti: 28 SMs of compute capability 6.1 (simcore/cc.c), not a preset
   assert.equal(job.status, 201, job.error);
@@ -150,7 +137,7 @@ for (const [file, body, device] of REAL) {
   test(`the real trace ${file} replays within the issue's targets`, async (t) => {
     const path = realTrace(t, file);
     if (!path) return;
-    const run = await importFile(path, file);
+    const run = await importFile(srv.base, path, file);
     const job = await replay(run, body);
     assert.equal(job.status, 201, job.error);
     assert.equal(job.result.device, device);
@@ -180,7 +167,7 @@ test('the 4-GPU NCCL trace replays as 4 simulated devices, a run per placement, 
   const file = 'nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp';
   const path = realTrace(t, file);
   if (!path) return;
-  const run = await importFile(path, file);
+  const run = await importFile(srv.base, path, file);
   const job = await replay(run);
   assert.equal(job.status, 201, job.error);
   assert.equal(job.result.device, 'Tesla V100-SXM2-32GB');
@@ -243,7 +230,7 @@ test('a two-rank PyTorch job lists its GPUs, and its compare table pairs each ke
   const dir = mkdtempSync(join(tmpdir(), 'schedlab-dlrm-'));
   const job = join(dir, 'dlrm_job.tar.gz');
   execFileSync('tar', ['czf', job, '-C', dirname(paths[0]), ...files]);
-  const run = await importFile(job, 'dlrm_job.tar.gz');
+  const run = await importFile(srv.base, job, 'dlrm_job.tar.gz');
   rmSync(dir, { recursive: true, force: true });
   const { body: meas } = await getJson(`${srv.base}/api/runs/${run}`);
   assert.deepEqual(meas.devices.map((d) => [d.name, d.sms]), [['Tesla V100-SXM2-32GB', 80], ['Tesla V100-SXM2-32GB', 80]]);
@@ -277,7 +264,7 @@ test('an nvprof CSV of two GPUs replays GPU by GPU, and its compare table pairs 
   const dir = mkdtempSync(join(tmpdir(), 'schedlab-csv2-'));
   const file = join(dir, 'two_gpus.csv');
   writeFileSync(file, moved.join('\n'));
-  const run = await importFile(file, 'two_gpus.csv');
+  const run = await importFile(srv.base, file, 'two_gpus.csv');
   rmSync(dir, { recursive: true, force: true });
   const { body: meas } = await getJson(`${srv.base}/api/runs/${run}`);
   assert.deepEqual(meas.devices.map((d) => d.name), ['GeForce GTX 1080 Ti', 'GeForce GTX 1080 Ti']);

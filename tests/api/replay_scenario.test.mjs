@@ -7,30 +7,17 @@
 // bigSmemTraces (server.mjs), kernels of 64 KB a block, which the TX2
 // preset's 48 KB cannot hold.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { BIG_SMEM_LINE, bigSmemTraces, cli, getJson, realTrace, startServer, tempDir } from './server.mjs';
+import { BIG_SMEM_LINE, bigSmemTraces, cli, getJson, importFile, realTrace, startServer, tempDir } from './server.mjs';
 
 let srv, one, two;
-
-async function importFile(path) {
-  const r = await getJson(`${srv.base}/api/imports?name=big-smem`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: readFileSync(path) });
-  assert.ok(r.status === 201 || r.status === 202, JSON.stringify(r.body));
-  if (r.status === 201) return r.body.run;
-  for (;;) {
-    const j = await getJson(`${srv.base}${r.body.url}`);
-    if (j.body.state === 'done') return j.body.result.run;
-    assert.ok(['queued', 'running'].includes(j.body.state), JSON.stringify(j.body));
-    await new Promise((res) => setTimeout(res, 100));
-  }
-}
 
 before(async () => {
   srv = await startServer();
   const files = bigSmemTraces(tempDir('replay-scenario'));
-  one = await importFile(files.one);
-  two = await importFile(files.two);
+  one = await importFile(srv.base, files.one, 'big-smem');
+  two = await importFile(srv.base, files.two, 'big-smem');
 });
 
 after(async () => {
@@ -81,7 +68,7 @@ test('the replay of a run is the CLI\'s output byte for byte: one scenario for o
 test('the real 4-GPU NCCL run: the CLI\'s document byte for byte, and the CLI\'s refusal on tx2', async (t) => {
   const path = realTrace(t, 'nvprof_export_v16_blinkplus_8xv100_nccl_output.nvvp');
   if (!path) return;
-  const run = await importFile(path);
+  const run = await importFile(srv.base, path, 'big-smem');
   const c = cliReplay(run);
   assert.equal(c.code, 0, c.stderr);
   const r = await fetch(`${srv.base}/api/runs/${run}/replay`);

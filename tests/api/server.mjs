@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -189,6 +189,22 @@ export async function postScenario(base, scenario) {
   }
   if (r.status !== 201) throw new Error(`POST /api/experiments: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
+}
+
+// POST a file's bytes to /api/imports as `name` and wait for it: the
+// 201's run, or the job's when the server queued the import (202).
+export async function importFile(base, path, name) {
+  const r = await getJson(`${base}/api/imports?name=${encodeURIComponent(name)}`, {
+    method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: readFileSync(path),
+  });
+  assert.ok(r.status === 201 || r.status === 202, JSON.stringify(r.body));
+  if (r.status === 201) return r.body.run;
+  for (;;) {
+    const j = await getJson(`${base}${r.body.url}`);
+    if (j.body.state === 'done') return j.body.result.run;
+    assert.ok(['queued', 'running'].includes(j.body.state), JSON.stringify(j.body));
+    await new Promise((res) => setTimeout(res, 100));
+  }
 }
 
 // Run the CLI synchronously.
