@@ -141,6 +141,14 @@ void replay_store(db *d, const char *run_id, const char *device, job_ctl *ctl, i
         *status = 400;
         goto done;
     }
+    /* a run the preset cannot hold is refused in the CLI's and the GET's
+     * words ("run X: does not simulate: …"), before the held-out prediction
+     * simulates anything (replay.h replay_check) */
+    rc = replay_check(scn, what, err, errlen);
+    if (rc != 0) {
+        *status = rc == 1 ? 400 : 500;
+        goto done;
+    }
     /* the held-out prediction, once for every run of the replay */
     replay_heldout held;
     rc = replay_heldout_run_ctl(&m, what, j->device, &ctl->cancel, &held, err, errlen);

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { waitJob } from './serve_opts.mjs';
 import { BIG_SMEM_LINE, bigSmemTraces, cli, getJson, importFile, realTrace, startServer, tempDir } from './server.mjs';
 
 let srv, one, two;
@@ -38,6 +39,19 @@ test('a replay on a preset the kernels do not fit is a 400 with the CLI\'s line,
     const r = await getJson(`${srv.base}/api/runs/${run}/replay?device=tx2`);
     assert.equal(r.status, 400, JSON.stringify(r.body).slice(0, 300));
     assert.deepEqual(r.body, { error: want });
+  }
+});
+
+// docs/api.md "Runs": the replay job's 400 is the same line; for one GPU
+// it was the simulator's words alone, without "run X: does not simulate:"
+test('the replay job refuses such a run with the CLI\'s line, for one GPU and for two', async () => {
+  for (const [run, what] of [[one, `run ${one}`], [two, `run ${two}, gpu0`]]) {
+    const r = await getJson(`${srv.base}/api/runs/${run}/replay`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device": "tx2"}',
+    });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    const j = await waitJob(srv.base, r.body.job);
+    assert.deepEqual([j.state, j.status, j.error], ['failed', 400, `${what}: does not simulate: ${BIG_SMEM_LINE}`]);
   }
 });
 
