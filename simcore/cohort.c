@@ -81,6 +81,7 @@ static bool sole_eligible(const sim_state *st, int32_t k) {
 static void record(sim_state *st, int32_t k, int32_t sm, int64_t index, int32_t stride,
                    int64_t count, int64_t per_wave, int64_t t, int64_t d) {
     trace *tr = st->t;
+    st->cohort_blocks += count;
     int64_t li = st->coh_last[sm];
     if (li >= 0) {
         trace_cohort *c = &tr->cohorts.v[li];

@@ -215,7 +215,19 @@ typedef struct sink_state {
     bool hold_open;          /* keep blocks whose end is unknown (TRACE_NONE): a driver
                                 that switches contexts, or an execution model whose
                                 blocks end later (exec_warp), sets it when they finish */
+    int64_t next_placed;     /* call the sink's placed() once this many are placed */
 } sink_state;
+
+/* The sink's placed() (sim.h), once `batch` more blocks are placed since
+ * its last call: those handed to emit(), those still in the trace and those
+ * kept as cohorts. Returns -1 when it stopped the run. */
+static int sink_placed(sink_state *k, const sim_state *st, const trace *t) {
+    if (!k->sink || !k->sink->placed) return 0;
+    int64_t placed = (int64_t)(k->emitted + t->blocks.n) + st->cohort_blocks;
+    if (placed < k->next_placed) return 0;
+    k->next_placed = placed + (int64_t)k->batch;
+    return k->sink->placed(k->sink->ctx, placed) != 0 ? -1 : 0;
+}
 
 static int sink_flush(sink_state *k, trace *t, bool final) {
     if (!k->sink) return 0;
@@ -655,6 +667,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     if (sink.sink) {
         if (!sink.sink->emit) FAIL("block_sink.emit: missing; a sink needs a function to call");
         sink.batch = sink.sink->batch ? sink.sink->batch : SIM_SINK_BATCH;
+        sink.next_placed = (int64_t)sink.batch;
         st->block_limit = sink.batch;
         /* paused blocks end later than placed: dispatch never waits for the
          * sink, which takes only blocks that have ended */
@@ -951,6 +964,9 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
         if (sink.sink) {
             if (sink_flush(&sink, out, false) != 0) goto sink_fail;
             st->blocks_flushed = sink.emitted;
+            if (sink_placed(&sink, st, out) != 0)
+                FAIL("the block sink stopped the run after %lld blocks placed",
+                     (long long)(sink.emitted + out->blocks.n) + (long long)st->cohort_blocks);
         }
     }
 

@@ -335,6 +335,15 @@ typedef struct sim_block_sink {
     void *ctx;
     int (*emit)(void *ctx, const trace_block *blocks, size_t n);
     size_t batch;
+    /* Optional (NULL: never called): called once at least `batch` more
+     * blocks have been placed since its last call, with the blocks placed
+     * so far, those kept as cohorts (sim_config.cohorts) counted block by
+     * block. A run of cohorts hands emit() few blocks however many it
+     * places (the Rodinia Gaussian's replay: 4.29 G blocks, a few thousand
+     * emitted), so this is where a caller learns how far such a run got
+     * and can stop it (a cancelled job, server/app/store.c): non-zero stops
+     * the run as a refused batch does, sim_run returning -1. */
+    int (*placed)(void *ctx, int64_t placed);
 } sim_block_sink;
 
 typedef struct sim_config {

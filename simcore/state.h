@@ -207,6 +207,7 @@ typedef struct sim_state {
      * wave that continues it extends */
     bool cohorts;
     int64_t *coh_last;
+    int64_t cohort_blocks;   /* the blocks placed as cohorts so far (sim.h sink's placed) */
 } sim_state;
 
 /* The ranks [*lo, *hi) of sm_order that stream str's kernels may use now

@@ -615,8 +615,15 @@ static int discard_unless_cancelled(void *ctx, const trace_block *b, size_t n) {
     return cancelled(ctx) ? -1 : 0;
 }
 
+/* asked as often in a run of cohorts, which emits few blocks (sim.h) */
+static int go_on_unless_cancelled(void *ctx, int64_t placed) {
+    (void)placed;
+    return cancelled(ctx) ? -1 : 0;
+}
+
 void replay_discard_sink_cancel(sim_block_sink *sink, atomic_bool *cancel) {
-    *sink = (sim_block_sink){.ctx = cancel, .emit = discard_unless_cancelled, .batch = 0};
+    *sink = (sim_block_sink){.ctx = cancel, .emit = discard_unless_cancelled, .batch = 0,
+                             .placed = go_on_unless_cancelled};
 }
 
 static int cmp_double(const void *a, const void *b) {

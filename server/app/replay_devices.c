@@ -360,6 +360,13 @@ static int keep_emit(void *ctx, const trace_block *b, size_t n) {
     return 0;
 }
 
+/* the cancel, asked as often in a run of cohorts, which emits few
+ * blocks (sim.h) */
+static int keep_placed(void *ctx, int64_t placed) {
+    (void)placed;
+    return cancelled(((keep_sink *)ctx)->cancel) ? -1 : 0;
+}
+
 /* Simulate a scenario's run `run` (0: the scenario itself, then its
  * variants), stopping within a batch of blocks once *cancel is set (cancel
  * may be NULL): 0, 1 (it does not simulate: err), REPLAY_CANCELLED, -1
@@ -377,7 +384,7 @@ static int simulate(const json_t *scn, size_t run, atomic_bool *cancel, trace *o
     }
     sim_config cfg;
     keep_sink keep = {.cancel = cancel};
-    sim_block_sink sink = {.ctx = &keep, .emit = keep_emit, .batch = 0};
+    sim_block_sink sink = {.ctx = &keep, .emit = keep_emit, .batch = 0, .placed = keep_placed};
     rc = scn_config(s, run, &cfg, err, errlen) != 0 ? 1 : 0;
     if (rc == 0) {
         cfg.block_sink = &sink;

@@ -134,17 +134,31 @@ typedef struct spill_sink {
     FILE *f;
     size_t n;
     const store_ctl *ctl;
+    long long emitted;       /* blocks handed over, kept or dropped */
+    long long counted;       /* blocks counted in the progress so far */
     char err[200];
 } spill_sink;
 
+static int spill_cancelled(spill_sink *s) {
+    if (!cancelled(s->ctl)) return 0;
+    snprintf(s->err, sizeof s->err, "aborted: the server is stopping; nothing was stored");
+    return -1;
+}
+
+/* The progress counts the blocks simulated: those emitted, or those placed
+ * (spill_placed) where that is more, as in a run of cohorts */
+static void spill_count(spill_sink *s, long long simulated) {
+    if (simulated <= s->counted) return;
+    progress(s->ctl, simulated - s->counted);
+    s->counted = simulated;
+}
+
 static int spill_emit(void *ctx, const trace_block *b, size_t n) {
     spill_sink *s = ctx;
-    if (cancelled(s->ctl)) {
-        snprintf(s->err, sizeof s->err, "aborted: the server is stopping; nothing was stored");
-        return -1;
-    }
+    if (spill_cancelled(s)) return -1;
+    s->emitted += (long long)n;
     if (s->ctl && s->ctl->drop_blocks) {   /* counted, not kept */
-        progress(s->ctl, (long long)n);
+        spill_count(s, s->emitted);
         return 0;
     }
     if (fwrite(b, sizeof *b, n, s->f) != n) {
@@ -153,7 +167,16 @@ static int spill_emit(void *ctx, const trace_block *b, size_t n) {
         return -1;
     }
     s->n += n;
-    progress(s->ctl, (long long)n);
+    spill_count(s, s->emitted);
+    return 0;
+}
+
+/* a run of cohorts emits few of the blocks it places (sim.h): its cancel
+ * and its progress are asked and counted here */
+static int spill_placed(void *ctx, int64_t placed) {
+    spill_sink *s = ctx;
+    if (spill_cancelled(s)) return -1;
+    spill_count(s, (long long)placed);
     return 0;
 }
 
@@ -174,7 +197,7 @@ static int simulate_run(const scn_scenario *s, size_t i, const char *file, const
         return -1;
     }
     spill_sink ss = {.f = out->blocks, .ctl = ctl};
-    sim_block_sink sink = {.ctx = &ss, .emit = spill_emit, .batch = 0};
+    sim_block_sink sink = {.ctx = &ss, .emit = spill_emit, .batch = 0, .placed = spill_placed};
     cfg.block_sink = &sink;
     if (sim_run(&cfg, &out->t, why, sizeof why)) {
         if (ss.err[0]) {

@@ -317,6 +317,84 @@ static void test_failing_sink(void **state) {
     free(b);
 }
 
+/* ---- placed(): how far a run got, cohorts counted block by block ----------------- */
+
+/* What emit() and placed() saw: the blocks emitted, each count placed()
+ * was given, and the call of placed() to refuse (1-based; 0 never). */
+typedef struct placed_seen {
+    size_t emitted;
+    int64_t v[64];
+    size_t calls;
+    size_t fail_at_call;
+} placed_seen;
+
+static int count_emitted(void *ctx, const trace_block *b, size_t n) {
+    (void)b;
+    ((placed_seen *)ctx)->emitted += n;
+    return 0;
+}
+
+static int count_placed(void *ctx, int64_t placed) {
+    placed_seen *p = ctx;
+    assert_true(p->calls < sizeof p->v / sizeof p->v[0]);
+    p->v[p->calls++] = placed;
+    return p->fail_at_call && p->calls == p->fail_at_call ? -1 : 0;
+}
+
+/* 10 kernels of 80 blocks one after another on the idle TX2 (2 SMs, 4
+ * blocks of 512 threads each; cohort.c places each kernel's waves as a
+ * few records): sim.h's placed() is called once `batch` (50) more blocks
+ * are placed since its last call, with all placed so far, cohorts' blocks
+ * counted, with cohorts on and off alike. A cohort run emits few of its
+ * 800 blocks, so a caller that asked only at emit() could not stop it (a
+ * cancelled replay of the Rodinia Gaussian, 4.29 G blocks, ran its
+ * simulations to their end). Non-zero stops the run. */
+static void test_placed(void **state) {
+    (void)state;
+    for (int cohorts = 1; cohorts >= 0; cohorts--) {
+        tb *b = malloc(sizeof *b);
+        assert_non_null(b);
+        tb_init(b, "tx2");
+        int32_t s1 = tb_stream(b, "S1", "P0", SIM_PRIO_NONE);
+        for (int k = 0; k < 10; k++) tb_kernel(b, "K", s1, 0, 80, 512, 0, 1000);
+        b->cfg.cohorts = cohorts;
+        placed_seen p = {0};
+        sim_block_sink sink = {.ctx = &p, .emit = count_emitted, .batch = 50,
+                               .placed = count_placed};
+        b->cfg.block_sink = &sink;
+        char err[256];
+        trace t;
+        trace_init(&t);
+        assert_int_equal(sim_run(tb_config(b), &t, err, sizeof err), 0);
+        assert_int_equal(t.kernels.v[9].end, 10 * 10000);   /* 10 waves of 1000 ns each */
+        int64_t kept = (int64_t)p.emitted;
+        for (size_t i = 0; i < t.cohorts.n; i++) kept += t.cohorts.v[i].count;
+        assert_int_equal(kept, 800);
+        if (cohorts) assert_true(p.emitted <= 80);   /* the rest are cohorts */
+        else assert_int_equal(p.emitted, 800);
+        assert_true(p.calls >= 2);
+        assert_true(p.v[0] >= 50);
+        for (size_t i = 1; i < p.calls; i++) assert_true(p.v[i] >= p.v[i - 1] + 50);
+        /* the last call: within a batch and the last kernel of the end */
+        assert_true(p.v[p.calls - 1] <= 800);
+        assert_true(p.v[p.calls - 1] > 800 - 50 - 80);
+        trace_free(&t);
+
+        /* refused on its second call: the run stops there */
+        p = (placed_seen){.fail_at_call = 2};
+        trace_init(&t);
+        assert_int_equal(sim_run(tb_config(b), &t, err, sizeof err), -1);
+        char want[128];
+        snprintf(want, sizeof want, "the block sink stopped the run after %lld blocks placed",
+                 (long long)p.v[1]);
+        assert_string_equal(err, want);
+        assert_int_equal(p.calls, 2);
+        assert_true(p.v[1] < 800);
+        trace_free(&t);
+        free(b);
+    }
+}
+
 /* ---- streamed into SQLite ----------------------------------------------------------- */
 
 typedef struct db_sink {
@@ -415,6 +493,7 @@ int main(void) {
         cmocka_unit_test(test_shipped_scenarios),
         cmocka_unit_test(test_random_scenarios),
         cmocka_unit_test(test_failing_sink),
+        cmocka_unit_test(test_placed),
         cmocka_unit_test(test_stream_to_db),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
