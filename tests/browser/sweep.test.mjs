@@ -258,3 +258,64 @@ test('a QoS sweep lists its points: filtered by scheme, sorted by what the QoS k
   assert.equal(lines[1], [pr.qos, pr.other, pr.classes, low.goal, 'rollover', low.attained, low.qos_met ? 1 : 0, low.throughput].join(','));
   assert.deepEqual(problems, []);
 });
+
+// DESIGN §6: a page's URL holds its whole view, so a link a teammate opens
+// shows the same picture. The Points table's filter and sort are the URL's
+// (`q`, `sort`, `order`; docs/api.md "Share links"): set them, take the
+// URL, open it in a fresh page: the same rows, in the same order.
+test('a QoS sweep\'s Points table keeps its filter and sort in the URL: a fresh page of that link shows the same rows', async () => {
+  const { page, problems, context } = br;
+  await page.goto(`${base}/experiments/${qslug}`);
+  await ready(page, 'sweep');
+  await page.fill('#qos-points-table-filter', 'm-light');
+  const shown = qresult.points.filter((p) => [qresult.pairs[p.pair].qos, qresult.pairs[p.pair].other].includes('m-light'));
+  await page.waitForFunction((n) => window.schedlab.sweepPoints.rows === n, shown.length);
+  // throughput, largest first (one click on a number column)
+  await page.click('#qos-points .th-sort[data-key=throughput]');
+  assert.equal((await page.evaluate(() => window.schedlab.sweepPoints)).sort, 'throughput desc');
+  const rowsOf = (p) => p.locator('#qos-points-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent).join('|')));
+  const want = await rowsOf(page);
+  const url = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(url.searchParams), { q: 'm-light', sort: 'throughput', order: 'desc' });
+  const fresh = await context.newPage();
+  fresh.on('pageerror', (e) => problems.push(`fresh page error: ${e.message}`));
+  try {
+    await fresh.goto(url.href);
+    const st = await ready(fresh, 'sweep');
+    assert.deepEqual(st.sweepPoints, { rows: shown.length, sort: 'throughput desc' });
+    assert.equal(await fresh.locator('#qos-points-table-filter').inputValue(), 'm-light');
+    assert.equal(await fresh.locator('#qos-points .th-sort[data-key=throughput]').evaluate((b) => b.closest('th').getAttribute('aria-sort')), 'descending');
+    // the rows against the result's points: m-light's, by throughput, largest first
+    const thr = (p) => (p.throughput === null ? '—' : p.throughput.toFixed(3));
+    const order = [...shown.filter((p) => p.throughput !== null).sort((a, b) => b.throughput - a.throughput),
+      ...shown.filter((p) => p.throughput === null)].map(thr);
+    const got = await rowsOf(fresh);
+    assert.deepEqual(got, want);
+    assert.deepEqual(got.map((r) => r.split('|').pop()), order);
+    assert.equal(fresh.url(), url.href);
+    // a sort back to the stored order (ascending, the default) leaves `order` out
+    await fresh.click('#qos-points .th-sort[data-key=throughput]');
+    assert.deepEqual(Object.fromEntries(new URL(fresh.url()).searchParams), { q: 'm-light', sort: 'throughput' });
+    await fresh.fill('#qos-points-table-filter', '');
+    assert.deepEqual(Object.fromEntries(new URL(fresh.url()).searchParams), { sort: 'throughput' });
+  } finally {
+    await fresh.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('a QoS sweep link with a sort the Points table does not have says so and shows the points in their order', async () => {
+  const { page, problems } = br;
+  await page.goto(`${base}/experiments/${qslug}?sort=nope&order=sideways&q=rollover`);
+  const st = await ready(page, 'sweep');
+  const rollover = qresult.points.filter((p) => p.scheme === 'rollover');
+  assert.deepEqual(st.sweepPoints, { rows: rollover.length, sort: null });
+  const note = await page.locator('#qos-points #link-note').textContent();
+  assert.match(note, /sort=nope is not a column this table sorts by \(qos, other, class, goal, scheme, attained, met, throughput\)/);
+  assert.match(note, /order=sideways is neither asc nor desc/);
+  // the URL says what is shown
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { q: 'rollover' });
+  const goals = await page.locator('#qos-points-table tbody tr td:nth-child(4)').allTextContents();
+  assert.deepEqual(goals, rollover.map((p) => p.goal.toFixed(2)));
+  assert.deepEqual(problems, []);
+});

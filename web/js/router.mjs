@@ -120,3 +120,16 @@ export function replaceQuery(obj) {
   const url = location.pathname + buildQuery(obj);
   if (url !== location.pathname + location.search) history.replaceState(null, '', url);
 }
+
+// Same page, some keys changed (null/undefined: removed), the others kept as
+// they are (raw, already encoded, in their order): a table's sort and
+// filter beside whatever else the page's URL holds. replaceState, as
+// replaceQuery.
+export function updateQuery(obj) {
+  const kept = location.search.slice(1).split('&')
+    .filter((p) => p && !Object.hasOwn(obj, decodeItem(p.split('=')[0])));
+  const mine = buildQuery(obj).slice(1);
+  const search = [...kept, ...(mine ? [mine] : [])].join('&');
+  const url = `${location.pathname}${search ? `?${search}` : ''}`;
+  if (url !== location.pathname + location.search) history.replaceState(null, '', url);
+}

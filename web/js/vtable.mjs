@@ -9,10 +9,13 @@
 //
 // columns: [{key, label, cell(row) -> Node|string, sort(row) -> number|string
 // (absent: not sortable), csv(row) -> raw value, num, width: '12%', text(row)
-// -> string searched by the filter}]
+// -> string searched by the filter}]; sort: {key, dir} and filter: the
+// filter's text to start with (a share link's); onState({rows, rendered,
+// sort, dir, filter}) after every change.
 
 import { h, clear } from './dom.mjs';
 import { formatCount } from './format.mjs';
+import { queryString } from './router.mjs';
 
 const ROW = 30;           // px, fixed row height (app.css .vtable td)
 const MAX_VISIBLE = 18;   // rows before the body scrolls
@@ -38,12 +41,12 @@ export function toCsv(columns, rows) {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-export function createVTable(host, { id, columns, rows, sort, filterLabel, onState }) {
+export function createVTable(host, { id, columns, rows, sort, filter: initialFilter, filterLabel, onState }) {
   let order = rows.slice();
   let view = order;
   let sortKey = sort ? sort.key : null;
   let sortDir = sort ? sort.dir : 1;
-  let query = '';
+  let query = initialFilter || '';
 
   const colgroup = () => h('colgroup', null, columns.map((c) => h('col', { style: c.width ? { width: c.width } : null })));
   const ths = columns.map((c) => h('th', {
@@ -59,6 +62,7 @@ export function createVTable(host, { id, columns, rows, sort, filterLabel, onSta
     type: 'search', class: 'vtable-filter', id: `${id}-filter`, placeholder: filterLabel || 'filter',
     'aria-label': filterLabel || 'filter rows', autocomplete: 'off', spellcheck: 'false',
   });
+  filter.value = query;
   const count = h('span', { class: 'muted vtable-count', id: `${id}-count` });
   const el = h('div', { class: 'vtable-wrap' }, h('div', { class: 'vtable-bar' }, filter, count), head, body);
   host.append(el);
@@ -103,7 +107,7 @@ export function createVTable(host, { id, columns, rows, sort, filterLabel, onSta
       const r = view[i];
       tbody.append(h('tr', null, columns.map((c) => h('td', { class: c.num ? 'num' : null }, c.cell(r)))));
     }
-    if (onState) onState({ rows: view.length, rendered: i1 - i0, sort: sortKey, dir: sortDir });
+    if (onState) onState({ rows: view.length, rendered: i1 - i0, sort: sortKey, dir: sortDir, filter: query });
   }
 
   head.addEventListener('click', (ev) => {
@@ -141,5 +145,37 @@ export function createVTable(host, { id, columns, rows, sort, filterLabel, onSta
       applyFilter();
       render();
     },
+  };
+}
+
+// A table's sort and filter in its page's URL (docs/api.md "Share links"),
+// so a link reopens the same rows in the same order: keys names the
+// parameters ({sort, order, filter}, e.g. {sort: 'sort', order: 'order',
+// filter: 'q'}); `sort` a sortable column's key (absent: the rows' own
+// order), `order` asc (left out) or desc, `filter` the filter's text (left
+// out when empty). tableFromQuery answers createVTable's {sort, filter} and
+// a note saying what of the link could not be used and what is shown
+// instead (dom.mjs linkNote), or null; tableQuery the parameters of a
+// state (onState's), for router.mjs updateQuery.
+export function tableFromQuery(query, columns, keys) {
+  const notes = [];
+  const key = queryString(query, keys.sort);
+  const ord = queryString(query, keys.order);
+  let sort = null;
+  if (key !== null) {
+    const sortable = columns.filter((c) => c.sort).map((c) => c.key);
+    if (sortable.includes(key)) sort = { key, dir: ord === 'desc' ? -1 : 1 };
+    else notes.push(`The link's ${keys.sort}=${key} is not a column this table sorts by (${sortable.join(', ')}): the rows are in their own order.`);
+  }
+  if (ord !== null && ord !== 'asc' && ord !== 'desc') notes.push(`The link's ${keys.order}=${ord} is neither asc nor desc: ascending.`);
+  const filter = queryString(query, keys.filter) || '';
+  return { sort, filter, note: notes.length ? notes.join(' ') : null };
+}
+
+export function tableQuery(keys, { sort, dir, filter }) {
+  return {
+    [keys.sort]: sort || null,
+    [keys.order]: sort && dir < 0 ? 'desc' : null,
+    [keys.filter]: filter && filter.trim() ? filter : null,
   };
 }

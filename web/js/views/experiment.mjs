@@ -22,7 +22,7 @@ function duration(s) {
 
 export async function renderExperiment(root, route, ctx) {
   const e = await api.experiment(route.params.slug, ctx.signal);
-  if (e.source === 'sweep') return renderSweep(root, e, ctx);   // a sweep has a chart, not runs
+  if (e.source === 'sweep') return renderSweep(root, e, route, ctx);   // a sweep has a chart, not runs
   const runs = e.runs || [];
   document.title = `${e.name} · schedlab`;
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),

@@ -12,20 +12,20 @@
 // goals, points, qosreach}.
 
 import { api } from '../api.mjs';
-import { h, table } from '../dom.mjs';
+import { h, table, linkNote } from '../dom.mjs';
 import { createEditor, errorLine } from '../editor.mjs';
 import { download, safeName } from '../exports.mjs';
 import { formatDate } from '../format.mjs';
-import { navigate } from '../router.mjs';
+import { navigate, updateQuery } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { PAPER_FIGS, createQosCharts, createQosFigures, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
 import { rtaCard } from './rta.mjs';
-import { createVTable, toCsv } from '../vtable.mjs';
+import { createVTable, tableFromQuery, tableQuery, toCsv } from '../vtable.mjs';
 
-export async function renderSweep(root, e, ctx) {
+export async function renderSweep(root, e, route, ctx) {
   const r = await api.sweepResult(e.slug, ctx.signal);
   document.title = `${e.name} · schedlab`;
-  if (r.kind === 'qos') return renderQos(root, e, r);
+  if (r.kind === 'qos') return renderQos(root, e, r, route);
   const spec = r.spec || {};
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
     h('div', { class: 'page-head' },
@@ -64,7 +64,7 @@ const gain = (a, b) => (a == null || b == null || !(b > 0) ? null : (a / b - 1) 
 const signed = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)} %`);
 const percent = (v) => (v === null || v === undefined ? '—' : `${(Math.round(v * 1000) / 10).toFixed(1)}`);
 
-function renderQos(root, e, r) {
+function renderQos(root, e, r, route) {
   const spec = r.spec || {};
   // a trio sweep: one QoS kernel beside two others, or two beside one
   const trio = r.pairs.some((p) => p.qos2) ? 2 : r.pairs.some((p) => p.other2) ? 1 : 0;
@@ -138,7 +138,7 @@ function renderQos(root, e, r) {
         { label: 'paper', num: true, cell: (x) => signed(x.paper) }], rows, { id: 'qos-trio-table', class: 'list' }),
       h('p', { class: 'hint' }, `ISCA'17 §4.2-4.3, Figs. ${p.figs}, over its 60 trios of Parboil kernels: relative gains, as its "12.2 % improvement over Spart" for pairs is 88.4 % over 78.8 %.`)));
   }
-  root.append(pointsCard(e, r, trio));
+  root.append(pointsCard(e, r, trio, route.query));
   const kcols = [{ label: 'kernel', cell: (k) => k.name }, { label: 'class', cell: (k) => k.class },
     { label: 'isolated IPC as QoS kernel', num: true, cell: (k) => k.ipc_isolated.toFixed(2) },
     { label: 'isolated IPC as non-QoS kernel', num: true, cell: (k) => k.ipc_isolated_other.toFixed(2) },
@@ -154,8 +154,12 @@ function renderQos(root, e, r) {
 // goal, the scheme, what the QoS kernel(s) attained of the isolated IPC,
 // whether the goal was met, and what the non-QoS kernel(s) kept: sortable,
 // filtered by kernel, class or scheme, and as CSV (the shown rows, in
-// their order). window.schedlab.sweepPoints = {rows, sort} as shown.
-function pointsCard(e, r, trio) {
+// their order). The sort and the filter are the page's URL's (POINTS_KEYS:
+// `sort`, `order`, `q`; docs/api.md "Share links"), so a link reopens the
+// same rows. window.schedlab.sweepPoints = {rows, sort} as shown.
+const POINTS_KEYS = { sort: 'sort', order: 'order', filter: 'q' };
+
+function pointsCard(e, r, trio, query) {
   const pair = (p) => r.pairs[p.pair];
   const qosOf = (p) => [pair(p).qos, pair(p).qos2].filter(Boolean).join(' + ');
   const otherOf = (p) => [pair(p).other, pair(p).other2].filter(Boolean).join(' + ');
@@ -185,9 +189,16 @@ function pointsCard(e, r, trio) {
     onclick: () => download(new Blob([toCsv(columns, t.rows())], { type: 'text/csv' }), `${safeName(e.name || e.slug) || 'sweep'}-points.csv`),
   }, 'CSV');
   const wrap = h('section', { id: 'qos-points' }, h('div', { class: 'section-head' }, h('h2', null, `Points (${r.points.length.toLocaleString('en')})`), csv), host);
+  const linked = tableFromQuery(query, columns, POINTS_KEYS);
+  const note = linkNote(linked.note);
+  if (note) host.prepend(note);
   t = createVTable(host, {
     id: 'qos-points-table', columns, rows: r.points, filterLabel: 'filter by kernel, class or scheme',
-    onState({ rows, sort, dir }) { setExtra('sweepPoints', { rows, sort: sort ? `${sort} ${dir > 0 ? 'asc' : 'desc'}` : null }); },
+    sort: linked.sort, filter: linked.filter,
+    onState(st) {
+      setExtra('sweepPoints', { rows: st.rows, sort: st.sort ? `${st.sort} ${st.dir > 0 ? 'asc' : 'desc'}` : null });
+      updateQuery(tableQuery(POINTS_KEYS, st));
+    },
   });
   return wrap;
 }
