@@ -182,3 +182,48 @@ for (const scheme of ['light', 'dark']) {
     assert.deepEqual(br.problems, []);
   });
 }
+
+// DESIGN §6: the spec chosen on /sweeps is the URL's `spec` (docs/api.md
+// "Share links"): a link a teammate opens shows the same spec in the
+// editor, and a link naming no shipped spec says so.
+test('the spec chosen on /sweeps is in the URL: a fresh page of that link shows the same spec', async () => {
+  await page.goto(`${srv.base}/sweeps`);
+  const { sweepSpecShown: first } = await ready(page, 'sweeps');
+  const specs = (await srv.api('/api/sweeps/specs')).body.specs;
+  // a spec that fits one job and is not the one shown first
+  const other = specs.find((s) => s.fits && s.file !== first.file);
+  assert.ok(other, JSON.stringify(specs.map((s) => [s.file, s.fits])));
+  await page.selectOption('#sweep-spec', other.file);
+  await page.waitForFunction((n) => window.schedlab.sweepSpecShown.n > n, first.n);
+  const url = new URL(page.url());
+  assert.equal(url.pathname, '/sweeps');
+  assert.deepEqual(Object.fromEntries(url.searchParams), { spec: other.file });
+  const want = (await srv.api(`/api/sweeps/specs/${encodeURIComponent(other.file)}`)).body;
+  const fresh = await br.context.newPage();
+  fresh.on('pageerror', (e) => br.problems.push(`fresh page error: ${e.message}`));
+  try {
+    await fresh.goto(url.href);
+    const st = await ready(fresh, 'sweeps');
+    assert.equal(st.sweepSpecShown.file, other.file);
+    assert.equal(await fresh.locator('#sweep-spec').inputValue(), other.file);
+    assert.deepEqual(JSON.parse(await fresh.locator('#sweep-editor').inputValue()), want);
+    assert.equal(await fresh.locator('#sweep-form #link-note').count(), 0);
+    assert.equal(fresh.url(), url.href);
+  } finally {
+    await fresh.close();
+  }
+  assert.deepEqual(br.problems, []);
+});
+
+test('a /sweeps link naming no shipped spec says so and shows the first spec', async () => {
+  await page.goto(`${srv.base}/sweeps?spec=gcaps-fig8z.json`);
+  const st = await ready(page, 'sweeps');
+  const specs = (await srv.api('/api/sweeps/specs')).body.specs;
+  const first = specs.find((s) => s.fits);
+  assert.equal(st.sweepSpecShown.file, first.file);
+  assert.equal(await page.locator('#sweep-form #link-note').textContent(),
+    `The link's spec=gcaps-fig8z.json is not one of the shipped specs: showing ${first.file}.`);
+  // the URL says what is shown
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { spec: first.file });
+  assert.deepEqual(br.problems, []);
+});

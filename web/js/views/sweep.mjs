@@ -16,7 +16,7 @@ import { h, table, linkNote } from '../dom.mjs';
 import { createEditor, errorLine } from '../editor.mjs';
 import { download, safeName } from '../exports.mjs';
 import { formatDate } from '../format.mjs';
-import { navigate, updateQuery } from '../router.mjs';
+import { navigate, queryString, updateQuery } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { PAPER_FIGS, createQosCharts, createQosFigures, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
 import { rtaCard } from './rta.mjs';
@@ -207,9 +207,14 @@ function pointsCard(e, r, trio, query) {
 // A shipped spec (GET /api/sweeps/specs) as it is, or edited in the JSON
 // editor, started as a job (POST /api/sweeps): a progress bar in tasksets
 // or points, a cancel button (DELETE /api/jobs/{id}), and once stored the
-// page moves to the sweep's chart. window.schedlab.sweepJob = {id, state,
-// progress, done, total} while it runs; sweepSpecs = the specs listed;
-// sweepSpecShown = the spec in the editor.
+// page moves to the sweep's chart. The spec chosen is the URL's `spec`
+// (its file name, as the list names it; absent = the first that fits one
+// job; written whenever a spec is shown, so a link names it even once the
+// list has changed; docs/api.md "Share links"), and a link opens the same
+// spec.
+// window.schedlab.sweepJob = {id, state, progress, done, total} while it
+// runs; sweepSpecs = the specs listed; sweepSpecShown = the spec in the
+// editor.
 
 export async function renderSweeps(root, route, ctx) {
   document.title = 'Sweeps · schedlab';
@@ -241,6 +246,7 @@ export async function renderSweeps(root, route, ctx) {
   const load = async () => {
     const file = select.value;
     const n = ++chosen;
+    updateQuery({ spec: file });
     const spec = await api.sweepSpec(file, ctx.signal);
     if (n !== chosen) return;
     const area = editor.el.querySelector('textarea');
@@ -250,8 +256,24 @@ export async function renderSweeps(root, route, ctx) {
   };
   select.addEventListener('change', () => { load().catch(() => {}); });
   const first = list.specs.find((s) => s.fits);
-  if (first) select.value = first.file;
+  // the link's spec: one listed that fits one job, else the first that
+  // does, with a note saying why (a spec renamed or removed since, one
+  // that does not read or has grown past a job's limits)
+  const asked = queryString(route.query, 'spec');
+  const linked = asked === null ? null : list.specs.find((s) => s.file === asked);
+  let note = null;
+  if (linked && linked.fits) select.value = linked.file;
+  else {
+    if (first) select.value = first.file;
+    if (asked !== null) {
+      const instead = first ? `showing ${first.file}` : 'no spec fits one job';
+      note = linkNote(!linked ? `The link's spec=${asked} is not one of the shipped specs: ${instead}.`
+        : linked.error ? `The link's spec ${asked} does not read (${linked.error}): ${instead}.`
+          : `The link's spec ${asked} is too big for one job (schedlab sweep runs it in shards): ${instead}.`);
+    }
+  }
   if (list.specs.length) await load();
+  else if (asked !== null) updateQuery({ spec: null });
   const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
   const start = h('button', { type: 'submit', class: 'primary', id: 'sweep-start' }, 'Start sweep');
   const cancel = h('button', { type: 'button', id: 'sweep-cancel', disabled: true }, 'Cancel');
@@ -269,7 +291,7 @@ export async function renderSweeps(root, route, ctx) {
   const form = h('form', { class: 'card form', id: 'sweep-form' },
     h('h2', null, 'Start a sweep'),
     h('p', { class: 'hint' }, 'Pick a shipped spec; edit it below if you like (tasksets per point, x values, approaches, …). The server checks it with the same messages as `schedlab sweep`.'),
-    h('label', { for: 'sweep-spec' }, 'Shipped spec'), select,
+    note, h('label', { for: 'sweep-spec' }, 'Shipped spec'), select,
     editor.el, h('div', { class: 'actions' }, start, ' ', cancel), jobRow, msg);
   root.append(form);
   form.addEventListener('submit', async (ev) => {
