@@ -175,6 +175,53 @@ test('the kernels table sorts by a column, both ways', async () => {
   assert.deepEqual(br.problems, []);
 });
 
+// DESIGN §6: the page's URL holds its whole view. The kernels table's sort
+// is the URL's (`sort` a column's key, `order`; docs/api.md "Share
+// links"): a fresh page of the link shows the rows in the same order, and a
+// zoom after keeps it in the URL.
+test('the kernels table\'s sort is in the URL: a fresh page of that link shows the same order', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  await ready(page, 'compare');
+  const startHead = page.locator('#compare-table thead tr').nth(1).locator('th').nth(2).locator('button');
+  await startHead.click();
+  await startHead.click();
+  const url = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(url.searchParams), { runs: `${mr},${rr}`, sort: 'start-1', order: 'desc' });
+  // the order the API's first-run starts give, latest first
+  const { body } = await srv.api(`/api/compare?runs=${mr},${rr}`);
+  const want = [...body.kernels].sort((a, b) => b.start[0] - a.start[0]).map((k) => k.name);
+  assert.deepEqual(want, ['Y', 'X']);
+  const fresh = await br.context.newPage();
+  fresh.on('pageerror', (e) => br.problems.push(`fresh page error: ${e.message}`));
+  try {
+    await fresh.goto(url.href);
+    const st = await ready(fresh, 'compare');
+    assert.deepEqual(st.compareOrder, want);
+    assert.deepEqual(st.compareSort, { column: 'start', index: 2, dir: 'desc' });
+    assert.equal(await fresh.locator('#compare-table thead tr').nth(1).locator('th').nth(2).getAttribute('aria-sort'), 'descending');
+    assert.equal(fresh.url(), url.href);
+    // a zoom writes its window beside the sort
+    await fresh.click('#zoom-in');
+    await fresh.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+    const after = new URL(fresh.url()).searchParams;
+    assert.equal(after.get('sort'), 'start-1');
+    assert.equal(after.get('order'), 'desc');
+  } finally {
+    await fresh.close();
+  }
+  // a column the table does not have: said, the comparison's order, the URL without it
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}&sort=delta-1&order=up`);
+  const st = await ready(page, 'compare');
+  assert.deepEqual(st.compareOrder, ['X', 'Y']);
+  assert.equal(st.compareSort, null);
+  assert.equal(await page.locator('#compare-sort-note').textContent(),
+    'The link\'s sort=delta-1 is not a column of this table (kernel, stream, start-1, duration-1, response-1, start-2, duration-2, response-2, delta-2): the kernels are in the comparison\'s order. The link\'s order=up is neither asc nor desc: ascending.');
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { runs: `${mr},${rr}` });
+  assert.deepEqual(br.problems, []);
+});
+
 test('the picker adds a run of another experiment and removes one', async () => {
   const mr = runOf(pascal, 'most-room');
   const f3 = fig3.runs[0].run;

@@ -17,7 +17,7 @@
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatCount, formatNs } from '../format.mjs';
-import { queryList, queryString, navigate } from '../router.mjs';
+import { queryList, queryString, navigate, updateQuery } from '../router.mjs';
 import { linkWindow } from '../charts/window.mjs';
 import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
@@ -262,9 +262,10 @@ function picker(ids, runs, signal, max = null) {
 }
 
 // A table whose headers sort it (click again: the other direction). cols:
-// [{label, num, value(row) (sort key), cell(row)}]; head: an extra header
-// row above. onSort(order of rows) after every sort.
-function sortableTable(cols, rows, { id, head, onSort }) {
+// [{key, label, num, value(row) (sort key), cell(row)}]; head: an extra header
+// row above; sort: {col, dir} to start with (a share link's). onSort(order
+// of rows, {col, dir}) after every sort.
+function sortableTable(cols, rows, { id, head, sort: sort0, onSort }) {
   const tbody = h('tbody');
   let sort = { col: -1, dir: 1 };
   const ths = cols.map((c, i) => h('th', { scope: 'col', class: `${c.num ? 'num ' : ''}sortable`, 'aria-sort': 'none' },
@@ -297,8 +298,8 @@ function sortableTable(cols, rows, { id, head, onSort }) {
     }
     if (onSort) onSort(list, sort);
   };
-  function apply(i) {
-    sort = { col: i, dir: sort.col === i ? -sort.dir : 1 };
+  function apply(i, dir = sort.col === i ? -sort.dir : 1) {
+    sort = { col: i, dir };
     const c = cols[i];
     const list = rows.map((r, j) => [r, j]).sort(([a, ja], [b, jb]) => {
       const va = c.value(a);
@@ -313,7 +314,8 @@ function sortableTable(cols, rows, { id, head, onSort }) {
     ths.forEach((th, j) => th.setAttribute('aria-sort', j === i ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none'));
     fill(list);
   }
-  fill(rows);
+  if (sort0 && sort0.col >= 0) apply(sort0.col, sort0.dir);
+  else fill(rows);
   // (off screen, as a long table below the charts is, it is not laid out)
   return h('div', { class: 'table-wrap', style: rows.length > TABLE_FIRST ? { contentVisibility: 'auto', containIntrinsicSize: `auto ${rows.length * 36}px` } : null },
     h('table', { id, class: 'list dense' },
@@ -710,30 +712,43 @@ export async function renderCompare(root, route, ctx) {
     const rows = kernels.slice(0, TABLE_ROWS).map((k, i) => ({ k, label: klabels[i] }));
     const at = (r, f, i) => (r.k[f] ? r.k[f][i] ?? null : null);
     const dur = (r, i) => (known(at(r, 'start', i)) && known(at(r, 'end', i)) ? at(r, 'end', i) - at(r, 'start', i) : null);
+    // each column's key names it in the URL's sort (docs/api.md "Share
+    // links"): kernel, stream, and start-N, duration-N, response-N,
+    // delta-N of the Nth run compared (1-based, the picker's order)
     const cols = [
-      { label: 'Kernel', value: (r) => r.label, cell: (r) => h('span', { class: 'strong kname', title: r.label }, midEllipsis(r.label, 48)) },
-      { label: 'Stream', value: (r) => r.k.stream ?? null, cell: (r) => r.k.stream ?? '—' },
+      { key: 'kernel', label: 'Kernel', value: (r) => r.label, cell: (r) => h('span', { class: 'strong kname', title: r.label }, midEllipsis(r.label, 48)) },
+      { key: 'stream', label: 'Stream', value: (r) => r.k.stream ?? null, cell: (r) => r.k.stream ?? '—' },
     ];
     const group = [h('th', { colspan: 2 })];
     runs.forEach((run, i) => {
       const n = i > 0 ? 4 : 3;
       group.push(h('th', { colspan: n, class: 'run-group', scope: 'colgroup' }, runLabel(run, 36)));
-      cols.push({ label: 'start', num: true, value: (r) => at(r, 'start', i), cell: (r) => formatNs(at(r, 'start', i)) });
-      cols.push({ label: 'duration', num: true, value: (r) => dur(r, i), cell: (r) => formatNs(dur(r, i)) });
-      cols.push({ label: 'response', num: true, value: (r) => at(r, 'response', i), cell: (r) => formatNs(at(r, 'response', i)) });
+      const num = `-${i + 1}`;
+      cols.push({ key: `start${num}`, label: 'start', num: true, value: (r) => at(r, 'start', i), cell: (r) => formatNs(at(r, 'start', i)) });
+      cols.push({ key: `duration${num}`, label: 'duration', num: true, value: (r) => dur(r, i), cell: (r) => formatNs(dur(r, i)) });
+      cols.push({ key: `response${num}`, label: 'response', num: true, value: (r) => at(r, 'response', i), cell: (r) => formatNs(at(r, 'response', i)) });
       if (i > 0) {
-        cols.push({ label: 'Δ vs first', num: true,
+        cols.push({ key: `delta${num}`, label: 'Δ vs first', num: true,
           value: (r) => (known(at(r, 'response', i)) && known(at(r, 'response', 0)) ? at(r, 'response', i) - at(r, 'response', 0) : null),
           cell: (r) => delta(at(r, 'response', i), at(r, 'response', 0)) });
       }
     });
+    // the sort is the URL's (sort, order), as a run page's table keeps it
+    const asked = queryString(route.query, 'sort');
+    const order = queryString(route.query, 'order');
+    const col = asked === null ? -1 : cols.findIndex((c) => c.key === asked);
+    const said = [];
+    if (asked !== null && col < 0) said.push(`The link's sort=${asked} is not a column of this table (${cols.map((c) => c.key).join(', ')}): the kernels are in the comparison's order.`);
+    if (order !== null && order !== 'asc' && order !== 'desc') said.push(`The link's order=${order} is neither asc nor desc: ascending.`);
     const card = h('section', { class: 'card', id: 'compare-kernels' }, h('h2', null, 'Kernels'),
       h('p', { class: 'muted' }, 'Start is the first block’s start, duration first block to end, response issue to end (first block to end in every run for a kernel a run has no issue time for: docs/api.md). Click a heading to sort.'),
+      said.length ? Object.assign(linkNote(said.join(' ')), { id: 'compare-sort-note' }) : null,
       sortableTable(cols, rows, {
-        id: 'compare-table', head: h('tr', null, group),
+        id: 'compare-table', head: h('tr', null, group), sort: { col, dir: order === 'desc' ? -1 : 1 },
         onSort: (list, sort) => {
           setExtra('compareOrder', list.map((r) => r.label));
           setExtra('compareSort', sort.col < 0 ? null : { column: cols[sort.col].label, index: sort.col, dir: sort.dir > 0 ? 'asc' : 'desc' });
+          updateQuery({ sort: sort.col < 0 ? null : cols[sort.col].key, order: sort.col >= 0 && sort.dir < 0 ? 'desc' : null });
         },
       }));
     if (kernels.length > TABLE_ROWS) card.append(h('p', { class: 'muted' }, `The first ${TABLE_ROWS} of ${kernels.length} kernels.`));
