@@ -296,6 +296,81 @@ test('the kernels table holds every kernel, sorts, filters and fits 1280 px', as
   assert.deepEqual(br.problems, []);
 });
 
+// DESIGN §6: a page's URL holds its whole view. The Kernels tab's tables
+// keep their sort and filter in it (docs/api.md "Share links": sort, order,
+// q; csort, corder, cq for the copies), as a big run's paged table keeps
+// its page and sort: a fresh page of the link shows the same rows in the
+// same order, and back from another tab comes to them again.
+test('the kernels and copies tables keep their sort and filter in the URL: a fresh page of the link shows the same rows', async () => {
+  await page.goto(`${srv.base}/runs/${many.run}?view=kernels`);
+  await ready(page, 'kernels');
+  await page.click('th[data-key="response"] .th-sort');
+  await page.fill('#kernels-filter', 'instance 1');
+  const shown = many.kernels.filter((k) => k.name.includes('instance 1'));
+  const want = [...shown].sort((p, q) => (q.end - q.issue) - (p.end - p.issue) || p.id - q.id).map((k) => k.id);
+  let st = await state();
+  assert.equal(st.tableRows, shown.length);
+  assert.deepEqual(st.tableOrder, want.slice(0, 50));
+  const url = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(url.searchParams), { view: 'kernels', sort: 'response', order: 'desc', q: 'instance 1' });
+  const fresh = await br.context.newPage();
+  fresh.on('pageerror', (e) => br.problems.push(`fresh page error: ${e.message}`));
+  try {
+    await fresh.goto(url.href);
+    const got = await ready(fresh, 'kernels');
+    assert.equal(got.tableRows, shown.length);
+    assert.equal(got.tableSort, 'response desc');
+    assert.deepEqual(got.tableOrder, want.slice(0, 50));
+    assert.equal(await fresh.locator('#kernels-filter').inputValue(), 'instance 1');
+    assert.equal(await fresh.locator('th[data-key="response"]').getAttribute('aria-sort'), 'descending');
+    assert.equal(fresh.url(), url.href);
+  } finally {
+    await fresh.close();
+  }
+  // another tab, then back: the same table
+  await page.click('.tabs a[data-tab="timeline"]');
+  await ready(page, 'timeline');
+  await page.goBack();
+  st = await ready(page, 'kernels');
+  assert.equal(st.tableSort, 'response desc');
+  assert.equal(st.tableRows, shown.length);
+  assert.equal(await page.locator('#kernels-filter').inputValue(), 'instance 1');
+
+  // the copies table of TX2 Fig. 3: its own keys beside the kernels'
+  const copies = (await srv.api(`/api/runs/${fig3.run}/copies`)).body.copies;
+  assert.ok(copies.length >= 2, `${copies.length} copies`);
+  await page.goto(`${srv.base}/runs/${fig3.run}?view=kernels`);
+  await ready(page, 'kernels');
+  // (bytes: a column of the copies table only)
+  await page.click('.vtable-head th[data-key="bytes"] .th-sort');
+  const sorted = [...copies].sort((p, q) => q.bytes - p.bytes || p.id - q.id);
+  const curl = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(curl.searchParams), { view: 'kernels', csort: 'bytes', corder: 'desc' });
+  const cfresh = await br.context.newPage();
+  try {
+    await cfresh.goto(curl.href);
+    await ready(cfresh, 'kernels');
+    const bytes = await cfresh.locator('#copies tbody tr td:nth-child(4)').allTextContents();
+    const fmt = await page.locator('#copies tbody tr td:nth-child(4)').allTextContents();
+    assert.deepEqual(bytes, fmt);
+    assert.equal(bytes.length, copies.length);
+    assert.equal(await cfresh.locator('.vtable-head th[data-key="bytes"]').getAttribute('aria-sort'), 'descending');
+    // against the API's copies, largest first: the same names in that order
+    assert.deepEqual(await cfresh.locator('#copies tbody tr td:nth-child(1)').allTextContents(), sorted.map((x) => x.name || '—'));
+  } finally {
+    await cfresh.close();
+  }
+
+  // a link with a column the table has not: said, the rows in their own order
+  await page.goto(`${srv.base}/runs/${many.run}?view=kernels&sort=colour&order=desc`);
+  st = await ready(page, 'kernels');
+  assert.equal(st.tableSort, null);
+  assert.deepEqual(st.tableOrder, many.kernels.slice(0, 50).map((k) => k.id));
+  assert.match(await page.locator('#kernels-link-note').textContent(), /sort=colour is not a column this table sorts by \(id, name, stream, priority, blocks, issue, first_block, fully_dispatched, end, response\)/);
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { view: 'kernels' });
+  assert.deepEqual(br.problems, []);
+});
+
 test('a short kernel\'s issue, first block and end read as distinct numbers in the table', async () => {
   await page.goto(`${srv.base}/runs/${many.run}?view=kernels`);
   await ready(page, 'kernels');

@@ -3,10 +3,10 @@
 // run's a page at a time, sorted by the server (pagedTables).
 
 import { api } from '../../api.mjs';
-import { h } from '../../dom.mjs';
+import { h, linkNote } from '../../dom.mjs';
 import { formatCount, formatPriority, formatBytes, timeFormat, shortName } from '../../format.mjs';
-import { queryInt, queryString, encodeItem } from '../../router.mjs';
-import { createVTable, toCsv } from '../../vtable.mjs';
+import { queryInt, queryString, updateQuery } from '../../router.mjs';
+import { createVTable, tableFromQuery, tableQuery, toCsv } from '../../vtable.mjs';
 import { createPTable, PAGE_ROWS } from '../../ptable.mjs';
 import { download } from '../../exports.mjs';
 import { setExtra } from '../../state.mjs';
@@ -17,6 +17,27 @@ function responseOf(k) {
   if (k.issue !== null && k.issue !== undefined) return k.end - k.issue;
   if (k.first_block !== null && k.first_block !== undefined) return k.end - k.first_block;
   return null;
+}
+
+// The URL's keys of the whole-list tables' sort and filter (docs/api.md
+// "Share links"): the kernels' as the paged table's (sort, order) and q
+// for the filter's text; the copies' csort, corder, cq.
+const KERNEL_KEYS = { sort: 'sort', order: 'order', filter: 'q' };
+const COPY_KEYS = { sort: 'csort', order: 'corder', filter: 'cq' };
+
+// A whole-list table whose sort and filter are the URL's (keys), with a
+// note (id noteId) above it where the link's could not be used.
+function linkedTable(host, query, keys, noteId, opts) {
+  const linked = tableFromQuery(query, opts.columns, keys);
+  const note = linkNote(linked.note);
+  if (note) host.append(Object.assign(note, { id: noteId }));
+  return createVTable(host, {
+    ...opts, sort: linked.sort, filter: linked.filter,
+    onState(st) {
+      if (opts.onState) opts.onState(st);
+      updateQuery(tableQuery(keys, st));
+    },
+  });
 }
 
 // The kernels table: every kernel, virtualised, sortable by any column,
@@ -75,7 +96,7 @@ function kernelsTable(panel, c, route, ks = c.kernels) {
   }, 'CSV');
   panel.append(h('div', { class: 'section-head' }, h('h2', null, `Kernels (${formatCount(ks.length)})`), csv), host);
   const t0 = performance.now();
-  t = createVTable(host, {
+  t = linkedTable(host, route.query, KERNEL_KEYS, 'kernels-link-note', {
     id: 'kernels', columns: shownCols, rows: ks, filterLabel: 'filter by kernel name or stream',
     onState({ rows, sort, dir }) {
       setExtra('tableRows', rows);
@@ -103,7 +124,7 @@ function kernelsTable(panel, c, route, ks = c.kernels) {
       onclick: async () => download(new Blob([toCsv(copyCols, ct.rows())], { type: 'text/csv' }), `${await namedBase(c)}-copies.csv`),
     }, 'CSV');
     panel.append(h('div', { class: 'section-head' }, h('h2', null, `Copies (${formatCount(copies.length)})`), ccsv), chost);
-    ct = createVTable(chost, { id: 'copies', columns: copyCols, rows: copies, filterLabel: 'filter by copy name or stream' });
+    ct = linkedTable(chost, route.query, COPY_KEYS, 'copies-link-note', { id: 'copies', columns: copyCols, rows: copies, filterLabel: 'filter by copy name or stream' });
   }
   return {};
 }
@@ -115,7 +136,6 @@ function kernelsTable(panel, c, route, ks = c.kernels) {
 // kernels keeps the whole-list table above. The page, sort and name are in
 // the URL: page, sort, order, name for kernels; cpage, csort, corder for
 // copies (defaults: page 1 by id ascending, left out).
-const PAGED_KEYS = ['page', 'sort', 'order', 'name', 'cpage', 'csort', 'corder'];
 
 function pagedTables(panel, c, route) {
   const extent = extentOf(c);
@@ -131,13 +151,9 @@ function pagedTables(panel, c, route) {
   };
   const q = route.query;
   const url = { page: null, sort: null, order: null, name: null, cpage: null, csort: null, corder: null };
-  const writeUrl = () => {
-    // the other keys (window, hidden kernels) as they are
-    const rest = location.search.slice(1).split('&').filter((p) => p && !PAGED_KEYS.includes(decodeURIComponent(p.split('=')[0])));
-    const mine = Object.entries(url).filter(([, v]) => v !== null).map(([k, v]) => `${k}=${encodeItem(v)}`);
-    const search = [...rest, ...mine].join('&');
-    history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}`);
-  };
+  // a table's own keys; the other keys (window, hidden kernels, the
+  // whole-list kernels table's sort and filter beside paged copies) as they are
+  const writeUrl = (keys) => updateQuery(Object.fromEntries(keys.map((k) => [k, url[k]])));
   const stateOf = (p, sortKey, orderKey, keys) => {
     const page = queryInt(q, p);
     const sort = queryString(q, sortKey);
@@ -189,7 +205,7 @@ function pagedTables(panel, c, route) {
       onState(s) {
         remember('page', 'sort', 'order', s);
         url.name = s.name;
-        writeUrl();
+        writeUrl(['page', 'sort', 'order', 'name']);
         setExtra('tablePage', { page: s.page, sort: s.sort, order: s.order, name: s.name, total: s.total, ids: s.rows.map((k) => k.id) });
       },
     });
@@ -228,7 +244,7 @@ function pagedTables(panel, c, route) {
       },
       onState(s) {
         remember('cpage', 'csort', 'corder', s);
-        writeUrl();
+        writeUrl(['cpage', 'csort', 'corder']);
         setExtra('copiesPage', { page: s.page, sort: s.sort, order: s.order, total: s.total, ids: s.rows.map((x) => x.id) });
       },
     });
