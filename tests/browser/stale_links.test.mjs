@@ -7,16 +7,18 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServerAndBrowser, stopServerAndBrowser, ready } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startServerAndBrowser, stopServerAndBrowser, ready, REPO } from './harness.mjs';
 
 let srv;
 let br;
 let page;
 let fig3;     // TX2 Fig. 3: blocks, queues; no warps, QoS kernels or tasks
 let fig3Run;
+let experiments;
 
 before(async () => {
-  let experiments;
   ({ srv, br, page, experiments } = await startServerAndBrowser());
   fig3 = experiments.find((e) => /^TX2 basic rules/.test(e.name));
   fig3Run = (await srv.api(`/api/runs/${fig3.runs[0].run}`)).body;
@@ -138,6 +140,38 @@ test('an experiment\'s id opened as a run, or a run\'s as an experiment, says wh
   await page.goto(`${srv.base}/runs/zzzzzzzzzz`);
   await ready(page);
   assert.equal(await page.locator('.other-kind').count(), 0);
+  assert.deepEqual(br.problems.filter((p) => !/status of 404/.test(p)), []);
+  br.problems.length = 0;
+});
+
+// A comparison shared before one of its runs was deleted: the server's 404
+// for that run, and the runs named offered (as a link of too many runs
+// is), the gone one to remove, with a link to compare the others; never
+// the error alone with no way on.
+test('a compare link naming a run that was deleted says which and offers the others', async () => {
+  const made = await srv.api('/api/experiments', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: fs.readFileSync(path.join(REPO, 'scenarios/tx2-fig3-basic-rules.json'), 'utf8') });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const doomed = made.body.runs[0].run;
+  // two runs of blocks (Most-room placement on Pascal: most-room, round-robin)
+  const [a, b] = experiments.find((e) => /^Most-room placement on Pascal/.test(e.name)).runs.map((r) => r.run);
+  const del = await fetch(`${srv.base}/api/experiments/${made.body.slug}`, { method: 'DELETE' });
+  assert.equal(del.status, 200);
+  const gone = await srv.api(`/api/compare?runs=${a},${doomed},${b}`);
+  assert.equal(gone.status, 404);
+  await page.goto(`${srv.base}/compare?runs=${a},${doomed},${b}`);
+  const st = await ready(page, 'compare');
+  assert.deepEqual(st.compareMissing, [doomed]);
+  assert.equal(await alertText(), gone.body.error);
+  // every run named is a chip; the gone one removable
+  assert.equal(await page.locator('#compare-runs li').count(), 3);
+  assert.equal(await page.locator('#compare-missing').textContent(),
+    `This link names a run the server does not have ("${doomed}": deleted since, or mistyped): remove it above, or compare the other 2.`);
+  await page.click('#compare-others');
+  const st2 = await ready(page, 'compare');
+  assert.equal(new URL(page.url()).search, `?runs=${a},${b}`);
+  assert.deepEqual(st2.compareMissing, []);
+  assert.deepEqual(st2.runLabels.length, 2);
   assert.deepEqual(br.problems.filter((p) => !/status of 404/.test(p)), []);
   br.problems.length = 0;
 });

@@ -368,6 +368,25 @@ async function tooMany(root, ids, max, ctx) {
   return { view: 'compare', cleanup: null };
 }
 
+// Runs named by the link that the server does not have (404: deleted since
+// the link was made, or a mistyped id): the server's message, every run
+// named offered as a chip (each removable), and a link to compare the others.
+async function gone(root, ids, missing, lim, message, ctx) {
+  const exps = await api.experiments(ctx.signal).catch((e) => { if (e.name === 'AbortError') throw e; return null; });
+  const runs = [];
+  for (const e of (exps && exps.experiments) || [])
+    for (const r of e.runs || []) runs.push({ run: r.run, label: `${e.name || e.slug} · ${r.name || r.run}` });
+  const left = ids.filter((id) => !missing.includes(id));
+  setExtra('compareMissing', missing);
+  const them = missing.length === 1 ? 'it' : 'them';
+  root.append(errorBox(message), picker(ids, runs, ctx.signal, lim ? lim.compare_max_runs : null),
+    h('p', { class: 'empty', id: 'compare-missing' },
+      `This link names ${missing.length === 1 ? 'a run' : `${missing.length} runs`} the server does not have (${missing.map((id) => `"${id}"`).join(', ')}: deleted since, or mistyped): remove ${them} above`,
+      ...(left.length >= 2 ? [', or ', h('a', { id: 'compare-others', href: `/compare?runs=${left.map(encodeURIComponent).join(',')}` }, `compare the other ${left.length}`), '.']
+        : ['.'])));
+  return { view: 'compare', cleanup: null };
+}
+
 export async function renderCompare(root, route, ctx) {
   const ids = queryList(route.query, 'runs') || [];   // a run may be compared with itself
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
@@ -377,6 +396,7 @@ export async function renderCompare(root, route, ctx) {
   setExtra('cdfPoints', []);
   setExtra('compareOrder', []);
   setExtra('compareDropped', []);
+  setExtra('compareMissing', []);
   if (ids.length < 2) {
     root.append(picker(ids, [], ctx.signal),
       h('p', { class: 'empty', id: 'compare-empty' }, 'Pick at least two runs, from any experiments, to compare them.'));
@@ -438,7 +458,18 @@ export async function renderCompare(root, route, ctx) {
   axisP.catch(() => {});
   // the replay reports beside the comparison, not after it
   const reportsP = ids.map((id) => api.fidelity(id, ctx.signal).then((x) => (x && x.replay ? x : null), () => null));
-  const data = await api.compare(ids, ctx.signal);
+  let data;
+  try {
+    data = await api.compare(ids, ctx.signal);
+  } catch (e) {
+    // a link naming a run that is gone (deleted since the link was made,
+    // or mistyped): the runs offered, that one to remove (gone below)
+    if (e.status !== 404) throw e;
+    const missing = (await Promise.all(ids.map((id) => early(id).info.then(() => null, (err) => (err.status === 404 ? id : null)))))
+      .filter((id) => id !== null);
+    if (!missing.length) throw e;
+    return gone(root, ids, missing, await limP.catch(() => null), e.message, ctx);
+  }
   const lim = await limP;
   const runs = data.runs || [];
   const kernels = data.kernels || [];
