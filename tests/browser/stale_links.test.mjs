@@ -230,3 +230,23 @@ test('a link\'s kernels (k=) that name none of the run\'s kernels, or are not a 
   assert.match(await noteText(), /The link's kernels \(k=40-50\) are none of this run's/);
   assert.deepEqual(br.problems, []);
 });
+
+// A link's picked time (at=) that is not a whole number of ns (an edited
+// link, a time pasted with its unit) picks none and says so, the URL
+// rewritten to what is shown, on the Timeline and the Queues tab alike; a
+// whole number is shown as asked with nothing to say.
+test('a link\'s time (at=) that is not a whole number of ns says so and picks none', async () => {
+  for (const view of ['timeline', 'queues']) {
+    await page.goto(`${srv.base}/runs/${fig3Run.run}?view=${view}&at=1.5ms`);
+    await ready(page, view);
+    assert.equal(await noteText(), 'The link\'s time (at=1.5ms) is not a whole number of ns: no time is picked.', view);
+    assert.equal(new URL(page.url()).searchParams.has('at'), false, view);
+    assert.match(await page.locator('#queue-panel').textContent(), /Click the chart to see what every queue holds/);
+  }
+  await page.goto(`${srv.base}/runs/${fig3Run.run}?view=timeline&at=1500000`);
+  await ready(page, 'timeline');
+  assert.equal(await noteText(), null);
+  assert.equal(new URL(page.url()).searchParams.get('at'), '1500000');
+  await page.waitForFunction(() => /Queues at/.test(document.querySelector('#queue-panel').textContent));
+  assert.deepEqual(br.problems, []);
+});

@@ -5,10 +5,9 @@
 import { api } from '../../api.mjs';
 import { h } from '../../dom.mjs';
 import { timeFormat } from '../../format.mjs';
-import { queryInt } from '../../router.mjs';
 import { createQueueChart } from '../../charts/queues.mjs';
 import { setExtra } from '../../state.mjs';
-import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlWindow, linkNote, writeState } from './shared.mjs';
+import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlAt, urlWindow, linkNote, writeState } from './shared.mjs';
 
 // Queue lengths in the window the timeline shows (from/to of the URL),
 // zoomed and panned like it; the window goes back into the URL.
@@ -22,14 +21,15 @@ export async function queuesTab(panel, c, route, ctx) {
   const extent = extentOf(c);
   const w0 = urlWindow(route, extent);
   const hidden = hiddenFromQuery(route.query, c.names);
-  let at = queryInt(route.query, 'at');
+  const linkAt = urlAt(route);
+  let { at } = linkAt;
   const host = h('div', { class: 'card' });
   const windowText = h('span', { class: 'window-text', id: 'window-text' });
   let chart = null;
   const reset = h('button', { type: 'button', id: 'reset-zoom', onclick: () => { chart.setWindow(extent.min, extent.max); moved(); } }, 'Reset zoom');
   panel.append(h('div', { class: 'toolbar' }, reset, windowText,
     h('span', { class: 'hint' }, 'Queue lengths over time (TX2 paper §3.2: stream, EE and CE queues). Wheel or +/−: zoom · drag or ←/→: pan · click: what each queue holds.'),
-    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), ...[linkNote([w0.note, hidden.note].filter(Boolean).join(' ')), host].filter(Boolean));
+    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), ...[linkNote([w0.note, hidden.note, linkAt.note].filter(Boolean).join(' ')), host].filter(Boolean));
   const fmt = () => timeFormat(chart ? chart.window().to - chart.window().from : w0.to - w0.from).format;
   const qp = queuePanel(c, ctx, fmt);
   panel.append(qp.el);
@@ -56,7 +56,7 @@ export async function queuesTab(panel, c, route, ctx) {
   });
   show();
   // (a link's window that could not be shown as asked: the URL says what is)
-  if (w0.note || hidden.note) writeState('queues', chart.window(), extent, hidden, c.names, at);
+  if (w0.note || hidden.note || linkAt.note) writeState('queues', chart.window(), extent, hidden, c.names, at);
   setExtra('window', chart.window());
   await chart.drawn();
   await qp.show(at);

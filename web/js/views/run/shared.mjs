@@ -7,7 +7,7 @@
 import { api } from '../../api.mjs';
 import { h, errorBox, clear } from '../../dom.mjs';
 import { formatNs, encodeRanges, decodeRanges, encodeBits, decodeBits } from '../../format.mjs';
-import { queryList, queryString, replaceQuery } from '../../router.mjs';
+import { queryInt, queryList, queryString, replaceQuery } from '../../router.mjs';
 import { linkWindow } from '../../charts/window.mjs';
 import { download, safeName } from '../../exports.mjs';
 import { setExtra } from '../../state.mjs';
@@ -168,6 +168,15 @@ export function queuePanel(c, ctx, fmt = () => formatNs) {
 export function urlWindow(route, extent) {
   const raw = (k) => (route.query.has(k) ? queryString(route.query, k) : undefined);
   return linkWindow(extent, raw('from'), raw('to'), formatNs);
+}
+
+// The URL's picked time `at` (ns): {at, note}; a value that is not a whole
+// number of ns picks none and says so (note, for linkNote), never silently.
+export function urlAt(route) {
+  if (!route.query.has('at')) return { at: null, note: null };
+  const at = queryInt(route.query, 'at');
+  if (at !== null) return { at, note: null };
+  return { at: null, note: `The link's time (at=${queryString(route.query, 'at')}) is not a whole number of ns: no time is picked.` };
 }
 
 // (the note above a chart that says what became of the link's window)

@@ -9,11 +9,10 @@
 import { api } from '../../api.mjs';
 import { h } from '../../dom.mjs';
 import { formatCount, timeFormat, encodeRanges } from '../../format.mjs';
-import { queryInt } from '../../router.mjs';
 import { colorMap } from '../../colors.mjs';
 import { createTimeline } from '../../charts/timeline.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../../state.mjs';
-import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlWindow, linkNote, writeState } from './shared.mjs';
+import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlAt, urlWindow, linkNote, writeState } from './shared.mjs';
 
 // Lanes for every SM the device has and every SM a block names (an
 // importer may know blocks but not the device).
@@ -174,7 +173,8 @@ export async function timelineTab(panel, c, route, ctx) {
   const extent = extentOf(c);
   const w0 = urlWindow(route, extent);
   const { from, to } = w0;
-  let at = queryInt(route.query, 'at');
+  const linkAt = urlAt(route);
+  let { at } = linkAt;
   const names = c.names;
   const colors = colorMap(names);
   const hidden = hiddenFromQuery(route.query, names);
@@ -220,7 +220,7 @@ export async function timelineTab(panel, c, route, ctx) {
     h('span', { class: 'hint', id: 'timeline-hint' }, hint), status, h('span', { class: 'tab-spacer' }),
     pngButton(c, 'timeline', () => tl)));
   const chartHost = h('div', { class: 'card timeline-card' });
-  panel.append(...[linkNote([w0.note, hidden.note].filter(Boolean).join(' ')), chartHost].filter(Boolean));
+  panel.append(...[linkNote([w0.note, hidden.note, linkAt.note].filter(Boolean).join(' ')), chartHost].filter(Boolean));
   const fmt = () => timeFormat(tl ? tl.window().to - tl.window().from : to - from).format;
   const queues = hasQueues ? queuePanel(c, ctx, fmt) : null;
   if (queues) panel.append(queues.el);
@@ -429,7 +429,7 @@ export async function timelineTab(panel, c, route, ctx) {
   showWindow();
   // a link's window that could not be shown as asked: the URL says what is
   // shown (the note above the chart says what became of the link's)
-  if (w0.note || hidden.note) writeUrl();
+  if (w0.note || hidden.note || linkAt.note) writeUrl();
   setExtra('mode', first && first.mode !== 'copies' ? first.mode : mode === 'blocks' ? 'blocks' : 'streams');
   if (big) setExtra('streams', tl.drawnStreams());
   if (c.bigCopies) setExtra('copies', tl.drawnCopies());
