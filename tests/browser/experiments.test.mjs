@@ -66,6 +66,48 @@ test('search narrows the list as you type, and the query is in the URL', async (
   assert.deepEqual(br.problems, []);
 });
 
+// DESIGN §6: the page's URL holds its view. The runs selected to compare
+// are the URL's `runs` where they differ from the page's own choice (docs/
+// api.md "Share links"): a fresh page of the link ticks the same boxes and
+// its Compare runs link compares the same runs.
+test('the runs selected to compare are in the URL: a fresh page of the link selects the same', async () => {
+  const { body } = await srv.api('/api/experiments');
+  const exp = body.experiments.find((e) => e.source !== 'sweep' && e.runs.length >= 3 && e.runs.every((r) => (r.version ?? 1) === 1));
+  assert.ok(exp, 'an experiment of three runs or more');
+  const ids = exp.runs.map((r) => r.run);
+  await page.goto(`${srv.base}/experiments/${exp.slug}`);
+  let st = await ready(page, 'experiment');
+  assert.deepEqual(st.selectedRuns, ids);           // one version: every run
+  assert.equal(new URL(page.url()).search, '');
+  await page.locator('#runs tbody tr').nth(1).locator('input[type=checkbox]').uncheck();
+  const want = ids.filter((_, i) => i !== 1);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('runs'), want.join(','));
+  const fresh = await br.context.newPage();
+  fresh.on('pageerror', (e) => br.problems.push(`fresh page error: ${e.message}`));
+  try {
+    await fresh.goto(url.href);
+    st = await ready(fresh, 'experiment');
+    assert.deepEqual(st.selectedRuns, want);
+    assert.deepEqual(await fresh.locator('#runs tbody input[type=checkbox]').evaluateAll((xs) => xs.map((x) => x.checked)),
+      ids.map((_, i) => i !== 1));
+    assert.equal(await fresh.locator('#compare-link').getAttribute('href'), `/compare?runs=${want.join(',')}`);
+    assert.equal(fresh.url(), url.href);
+  } finally {
+    await fresh.close();
+  }
+  // ticked again: the page's own choice, left out of the URL
+  await page.locator('#runs tbody tr').nth(1).locator('input[type=checkbox]').check();
+  assert.equal(new URL(page.url()).search, '');
+  // a run the experiment has not: said, the others selected
+  await page.goto(`${srv.base}/experiments/${exp.slug}?runs=zzzzzzzzzz,${ids[0]}`);
+  st = await ready(page, 'experiment');
+  assert.deepEqual(st.selectedRuns, [ids[0]]);
+  assert.equal(await page.locator('#selection-note').textContent(), 'The link\'s runs= names zzzzzzzzzz, not a run of this experiment: the others are selected.');
+  assert.equal(new URL(page.url()).searchParams.get('runs'), ids[0]);
+  assert.deepEqual(br.problems, []);
+});
+
 test('a bad edit shows the server\'s message at the line it names; a good one re-runs as version 2', async () => {
   await page.goto(`${srv.base}/experiments/${pascal.slug}`);
   let st = await ready(page, 'experiment');

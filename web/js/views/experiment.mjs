@@ -6,9 +6,9 @@
 // 15), and delete.
 
 import { api } from '../api.mjs';
-import { h, table, errorBox } from '../dom.mjs';
+import { h, table, errorBox, linkNote } from '../dom.mjs';
 import { apiFileLink } from '../exports.mjs';
-import { navigate } from '../router.mjs';
+import { navigate, queryList, updateQuery } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { createEditor, errorLine } from '../editor.mjs';
 import { formatNs, formatCount, formatDate } from '../format.mjs';
@@ -34,12 +34,21 @@ export async function renderExperiment(root, route, ctx) {
   const versions = (e.versions || []).length || 1;
   setExtra('versions', versions);
   root.querySelector('.page-head').append(deleteButton(e));
-  // of a re-run experiment, the newest version's runs start selected
+  // of a re-run experiment, the newest version's runs start selected; the
+  // runs selected to compare are the URL's `runs` where they differ from
+  // that (docs/api.md "Share links"), so a link opens the same selection
   const latest = Math.max(1, ...runs.map((r) => r.version ?? 1));
-  const selected = new Set(runs.filter((r) => (r.version ?? 1) === latest || runs.length <= 2).map((r) => r.run));
+  const byDefault = runs.filter((r) => (r.version ?? 1) === latest || runs.length <= 2).map((r) => r.run);
+  const asked = route.query.has('runs') ? (queryList(route.query, 'runs') || []) : null;
+  const unknown = asked ? asked.filter((id) => !runs.some((r) => r.run === id)) : [];
+  const selected = new Set(asked ? asked.filter((id) => !unknown.includes(id)) : byDefault);
+  const selNote = unknown.length ? Object.assign(linkNote(`The link's runs= names ${unknown.join(', ')}, ${unknown.length === 1 ? 'not a run' : 'not runs'} of this experiment: ${selected.size ? 'the others are selected' : 'none is selected'}.`), { id: 'selection-note' }) : null;
   const compareLink = h('a', { class: 'button', id: 'compare-link' }, 'Compare runs');
   const syncLink = () => {
     const ids = runs.map((r) => r.run).filter((id) => selected.has(id));
+    const same = ids.length === byDefault.length && ids.every((id, i) => id === byDefault[i]);
+    updateQuery({ runs: same ? null : ids });
+    setExtra('selectedRuns', ids);
     compareLink.href = `/compare?runs=${ids.map(encodeURIComponent).join(',')}`;
     compareLink.classList.toggle('disabled', ids.length < 2);
     compareLink.setAttribute('aria-disabled', ids.length < 2 ? 'true' : 'false');
@@ -77,7 +86,7 @@ export async function renderExperiment(root, route, ctx) {
   ];
   root.append(h('section', { class: 'card' },
     h('div', { class: 'section-head' }, h('h2', null, `Runs (${runs.length})`), runs.length > 1 ? compareLink : null),
-    runs.length ? table(cols, runs, { id: 'runs', class: 'list' }) : h('p', { class: 'empty' }, 'This experiment has no runs.')));
+    selNote, runs.length ? table(cols, runs, { id: 'runs', class: 'list' }) : h('p', { class: 'empty' }, 'This experiment has no runs.')));
   syncLink();
 
   // the paper's (or a recording's) numbers beside the runs' (a scenario's "reference")
