@@ -319,3 +319,53 @@ test('a QoS sweep link with a sort the Points table does not have says so and sh
   assert.deepEqual(goals, rollover.map((p) => p.goal.toFixed(2)));
   assert.deepEqual(problems, []);
 });
+
+// DESIGN §6: a series hidden by a click on the Fig. 8 chart's legend is in
+// the URL (`hide`, its label; docs/api.md "Share links"): a fresh page of
+// the link draws the chart without it.
+test('a sweep chart\'s series hidden from its legend are in the URL: a fresh page of that link hides them too', async () => {
+  const { page, problems, context } = br;
+  await page.goto(`${base}/experiments/${slug}`);
+  await ready(page, 'sweep');
+  const visible = (p) => p.evaluate(() => {
+    const c = window.Chart.getChart(document.querySelector('#sweep-chart canvas'));
+    return c.data.datasets.map((d, i) => [d.label, c.isDatasetVisible(i)]);
+  });
+  // a real click on the legend's second item (gcaps_suspend)
+  const box = await page.evaluate(() => {
+    const canvas = document.querySelector('#sweep-chart canvas');
+    const c = window.Chart.getChart(canvas);
+    const hb = c.legend.legendHitBoxes[1];
+    const r = canvas.getBoundingClientRect();
+    return { x: r.left + hb.left + hb.width / 2, y: r.top + hb.top + hb.height / 2, label: c.legend.legendItems[1].text };
+  });
+  assert.equal(box.label, 'gcaps_suspend');
+  // (Chart.js takes canvas events on the next animation frame)
+  await page.mouse.click(box.x, box.y);
+  await page.waitForFunction(() => location.search !== '', null, { timeout: 5000 });
+  const want = [['tsg_rr_suspend', true], ['gcaps_suspend', false], ['gcaps_suspend_gprio', true]];
+  assert.deepEqual(await visible(page), want);
+  const url = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(url.searchParams), { hide: 'gcaps_suspend' });
+  const fresh = await context.newPage();
+  fresh.on('pageerror', (e) => problems.push(`fresh page error: ${e.message}`));
+  try {
+    await fresh.goto(url.href);
+    await ready(fresh, 'sweep');
+    assert.deepEqual(await visible(fresh), want);
+    assert.equal(fresh.url(), url.href);
+  } finally {
+    await fresh.close();
+  }
+  // shown again: left out of the URL
+  await page.mouse.click(box.x, box.y);
+  await page.waitForFunction(() => location.search === '', null, { timeout: 5000 });
+  // a label the chart has not: said, dropped from the URL
+  await page.goto(`${base}/experiments/${slug}?hide=gcaps_busy,tsg_rr_suspend`);
+  await ready(page, 'sweep');
+  assert.deepEqual(await visible(page), [['tsg_rr_suspend', false], ['gcaps_suspend', true], ['gcaps_suspend_gprio', true]]);
+  assert.equal(await page.locator('#sweep-chart #link-note').textContent(),
+    'The link\'s hide= names "gcaps_busy", not a series of this chart (tsg_rr_suspend, gcaps_suspend, gcaps_suspend_gprio): it is left out.');
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { hide: 'tsg_rr_suspend' });
+  assert.deepEqual(problems, []);
+});

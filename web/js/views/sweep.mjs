@@ -18,7 +18,7 @@ import { download, safeName } from '../exports.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate, queryString, updateQuery } from '../router.mjs';
 import { setExtra } from '../state.mjs';
-import { PAPER_FIGS, createQosCharts, createQosFigures, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
+import { PAPER_FIGS, createQosCharts, createQosFigures, createReachReference, createSweepChart, legendInUrl, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
 import { rtaCard } from './rta.mjs';
 import { createVTable, tableFromQuery, tableQuery, toCsv } from '../vtable.mjs';
 
@@ -37,6 +37,9 @@ export async function renderSweep(root, e, route, ctx) {
   const host = h('section', { class: 'card', id: 'sweep-chart' }, h('h2', null, `Schedulable tasksets against ${r.x.label}`));
   root.append(host);
   const chart = createSweepChart(host, r);
+  // the series hidden from the legend are the URL's `hide` (docs/api.md "Share links")
+  const hideNote = linkNote(legendInUrl(chart.chart, route.query, 'hide'));
+  if (hideNote) host.insertBefore(hideNote, host.querySelector('.chart-wrap'));
   const series = sweepSeries(r);
   const ref = referenceSeries(r);
   if (ref.length) host.append(h('p', { class: 'hint', id: 'sweep-reference' }, `Dashed: ${r.spec.reference.source}.`));
