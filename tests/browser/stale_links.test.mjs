@@ -250,3 +250,25 @@ test('a link\'s time (at=) that is not a whole number of ns says so and picks no
   await page.waitForFunction(() => /Queues at/.test(document.querySelector('#queue-panel').textContent));
   assert.deepEqual(br.problems, []);
 });
+
+// The Warps tab's folded SMs (fold=): a value that is not a list of SM
+// numbers, or names none of the run's SMs, folds nothing and says so, as a
+// k= of the same kind does; one naming some of them folds those, silently.
+test('a Warps link\'s fold= that is not a list of the run\'s SMs says so and folds nothing', async () => {
+  const { body } = await srv.api('/api/experiments');
+  const run = body.experiments.find((e) => /^QAWS Fig\. 4a: 2dc/.test(e.name)).runs[0].run;
+  const { body: meta } = await srv.api(`/api/runs/${run}`);
+  assert.equal(meta.device.sms, 2);
+  for (const [fold, said] of [['x', 'The link\'s fold=x is not a list of SM numbers: no SM is folded.'],
+    ['5-9', 'The link\'s fold=5-9 names none of this run\'s 2 SMs (0 to 1): no SM is folded.']]) {
+    await page.goto(`${srv.base}/runs/${run}?view=warps&fold=${fold}`);
+    const st = await ready(page, 'warps');
+    assert.equal(await noteText(), said);
+    assert.ok(!st.warpLanes.some((l) => /all \d+ sub-cores/.test(l)), JSON.stringify(st.warpLanes));
+    assert.equal(new URL(page.url()).searchParams.has('fold'), false);
+  }
+  await page.goto(`${srv.base}/runs/${run}?view=warps&fold=1-9`);
+  await ready(page, 'warps');
+  assert.equal(await noteText(), null);
+  assert.deepEqual(br.problems, []);
+});

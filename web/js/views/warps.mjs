@@ -68,9 +68,15 @@ function ticks(c0, c1, width) {
 }
 
 // The SMs a link folds (fold=0,2-3), those of 0 .. sms-1; none when the
-// value is not such a list (a hand-edited link draws every lane).
+// value is not such a list (a hand-edited link draws every lane), or names
+// none of the run's SMs, and a note then says so ({set, note}).
 function foldedFromQuery(query, sms) {
-  return new Set(decodeRanges(queryString(query, 'fold'), sms) || []);
+  if (!query.has('fold')) return { set: new Set(), note: null };
+  const raw = queryString(query, 'fold');
+  const ids = decodeRanges(raw, sms);
+  if (ids === null) return { set: new Set(), note: `The link's fold=${raw} is not a list of SM numbers: no SM is folded.` };
+  if (!ids.length) return { set: new Set(), note: `The link's fold=${raw} names none of this run's ${sms} SMs (0 to ${sms - 1}): no SM is folded.` };
+  return { set: new Set(ids), note: null };
 }
 
 // The whole run's epochs, each kernel's issues in it.
@@ -120,7 +126,8 @@ export async function warpsTab(panel, c, route, ctx) {
   }
   // folding an SM of one sub-core would change nothing drawn but its label
   const foldable = subs > 1;
-  const collapsed = foldable ? foldedFromQuery(route.query, sms) : new Set();
+  const linkFold = foldable ? foldedFromQuery(route.query, sms) : { set: new Set(), note: null };
+  const collapsed = linkFold.set;
 
   // answers kept per window; a complete answer serves any window inside it
   const answers = [];
@@ -184,7 +191,8 @@ export async function warpsTab(panel, c, route, ctx) {
   const asked = linkWindow({ min: 0, max: Math.max(end, 4) }, raw('c0'), raw('c1'), (cy) => `cycle ${formatCount(cy)}`,
     { from: 'c0', to: 'c1', unit: 'whole cycles', what: 'a cycle range' });
   win = clampWin({ c0: asked.from, c1: asked.to });
-  if (asked.note) host.before(linkNote(asked.note));
+  const said = [asked.note, linkFold.note].filter(Boolean).join(' ');
+  if (said) host.before(linkNote(said));
 
   // ---- folding: one toggle button per SM, which a keyboard reaches
   function foldControls() {
