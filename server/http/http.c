@@ -1141,9 +1141,17 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
                               : "this server needs a token for writes: the token sent is not "
                                 "its write token");
         char mt[96];
-        media_type(header(conn, MHD_HTTP_HEADER_CONTENT_TYPE), mt, sizeof mt);
-        /* a DELETE without a body has no type to check (issue 15) */
-        bool bodiless = strcmp(m, "DELETE") == 0 && !cs->body_coming;
+        const char *ctype = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE);
+        media_type(ctype, mt, sizeof mt);
+        /* A write without a body has no type to check: a DELETE (issue
+         * 15), or a POST with neither body nor Content-Type (POST
+         * /api/sweeps?spec=FILE, `curl -X POST URL`). What the type check
+         * keeps out, a cross-site HTML form, always sends a Content-Type,
+         * even for an empty form (HTML, form submission: the enctype), and
+         * a browser's bodiless cross-site fetch carries its Origin (Fetch,
+         * "append a request Origin header": every non-GET/HEAD request),
+         * which is 403 above; a typed empty body is checked as before. */
+        bool bodiless = !cs->body_coming && (strcmp(m, "DELETE") == 0 || !ctype);
         if (!bodiless && (upload ? !upload_type(mt) : strcmp(mt, "application/json") != 0))
             return refuse(conn, cs, 415, 0,
                           upload ? "Content-Type \"%s\" is not an upload type: send the raw "
