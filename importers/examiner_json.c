@@ -17,6 +17,7 @@
 #include "csv.h"
 #include "formats.h"
 #include "sqlite_util.h"
+#include "jsonr.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -219,7 +220,7 @@ static json_t *load(ex_ctx *c, const imp_file *f) {
         efail(c, "truncated at line %d (the run did not finish writing it)", je.line);
     else if (je.line >= 1)
         /* the place goes right after the file name, as everywhere */
-        snprintf(c->err, c->errlen, "%s:%d:%d: invalid JSON: %s", c->file, je.line, je.column,
+        snprintf(c->err, c->errlen, "%s:%d:%d: invalid JSON: %s", c->file, je.line, jr_error_column(&je),
                  text);
     else
         efail(c, "invalid JSON: %s", text);

@@ -168,6 +168,8 @@ json_t *jr_load_value(jr_ctx *c, const char *text, size_t len, size_t *used) {
     return NULL;
 }
 
+int jr_error_column(const json_error_t *e) { return e->column == 0 ? 1 : e->column; }
+
 json_t *jr_load(jr_ctx *c, const char *text, size_t len) {
     json_error_t jerr;
     jr_budget_begin(len);
@@ -175,7 +177,7 @@ json_t *jr_load(jr_ctx *c, const char *text, size_t len) {
     jr_budget_end();
     if (!root && budget_fail(c, len)) return NULL;
     if (!root && c->err && c->errlen) {
-        snprintf(c->err, c->errlen, "%s:%d:%d: JSON: %s", c->file, jerr.line, jerr.column,
+        snprintf(c->err, c->errlen, "%s:%d:%d: JSON: %s", c->file, jerr.line, jr_error_column(&jerr),
                  jerr.text);
         jr_one_line(c->err, c->errlen);   /* jansson quotes the bad token, newlines and all */
     }

@@ -65,6 +65,13 @@ void jr_one_line(char *msg, size_t cap);
 #define JR_PARSE_FLOOR ((size_t)16 << 20)
 #define JR_PARSE_MAX ((size_t)512 << 20)
 json_t *jr_load(jr_ctx *c, const char *text, size_t len);
+/* The 1-based column of a jansson error, for "FILE:LINE:COL:". jansson
+ * counts the column of the last character it read and sets it to 0 when
+ * that was a newline, so an error at the end of a text ending in one
+ * ('{"a": 1' and a newline: '}' expected) came out as "2:0"; it is column 1
+ * of that line, where the next character would go (as
+ * importers/schedlab_trace.c counts its own places). */
+int jr_error_column(const json_error_t *e);
 /* Whether the last jr_load (or budgeted parse) on this thread was refused
  * for its budget. */
 bool jr_over_budget(void);

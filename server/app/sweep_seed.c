@@ -156,7 +156,7 @@ static int seed_result(db *d, const char *dir, const char *name, bool *added, ch
     json_t *res = json_loadb(text, len, 0, &je);
     free(text);
     if (!res) {
-        snprintf(err, errlen, "%.512s:%d:%d: %s", path, je.line, je.column, je.text);
+        snprintf(err, errlen, "%.512s:%d:%d: %s", path, je.line, jr_error_column(&je), je.text);
         return -1;
     }
     const char *schema = json_string_value(json_object_get(res, "schema"));

@@ -304,7 +304,7 @@ int rta_cli_merge(int argc, char **argv) {
         sh[n] = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
         free(text);
         if (!sh[n]) {
-            rc = say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line, je.column, je.text);
+            rc = say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line, jr_error_column(&je), je.text);
             break;
         }
     }
