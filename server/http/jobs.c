@@ -109,6 +109,15 @@ static void *worker(void *p) {
             status = 409;
             snprintf(err, sizeof err, "cancelled; nothing was stored");
         }
+        /* a job that did its work did all of it: its counts may fall
+         * short of an estimated total (a simulation's total counts its
+         * commit, which no step adds; cohorts' blocks are estimated) or
+         * pass it, and docs/api.md's progress is done / total */
+        if (status < 400 && !atomic_load(&jb->ctl.cancel)) {
+            long long d = atomic_load(&jb->ctl.done), t = atomic_load(&jb->ctl.total);
+            if (d < t) atomic_store(&jb->ctl.done, t);
+            else if (d > t) atomic_store(&jb->ctl.total, d);
+        }
         jb->status = status;
         jb->result = result;
         if (err[0]) jb->error = strdup(err);
