@@ -809,11 +809,13 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
                     (int)(res.len < 300 ? res.len : 300), res.body ? res.body : "");
         return send_response(conn, cs, &res, false);
     }
+    /* a HEAD's error names GET, the method it is answered as: its
+     * Content-Length is then the GET's (RFC 9110 9.3.2, docs/api.md) */
     if (path_known) {
         set_allow(srv, cs, url);
-        return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);
+        return send_error(conn, cs, 405, "%s is not allowed on %s", m, url);
     }
-    if (is_api(url)) return send_error(conn, cs, 404, "no such API route: %s %s", method, url);
+    if (is_api(url)) return send_error(conn, cs, 404, "no such API route: %s %s", m, url);
     if (strcmp(m, "GET") != 0) {
         set_allow(srv, cs, url);
         return send_error(conn, cs, 405, "%s is not allowed on %s", method, url);

@@ -58,3 +58,21 @@ test('HEAD answers the GET\'s status and headers without a body', async () => {
     await g.arrayBuffer();
   }
 });
+
+// RFC 9110 9.3.2 and docs/api.md ("HEAD is GET without the body, its
+// Content-Length the GET's"): an error's text named the method, so HEAD of
+// an unknown API route or of a write-only one said "HEAD" where the GET
+// said "GET", one byte more than the GET it stands for
+test('HEAD of an error answers the GET\'s Content-Length', async () => {
+  for (const [path, status] of [['/api/nope', 404], ['/api/runs/nosuchrun/nope', 404],
+    ['/api/imports', 405], ['/api/sweeps', 405], ['/api/runs/nosuchrun', 404]]) {
+    const h = await fetch(`${srv.base}${path}`, { method: 'HEAD' });
+    const g = await fetch(`${srv.base}${path}`);
+    const body = await g.text();
+    assert.equal(h.status, status, path);
+    assert.equal(g.status, status, path);
+    assert.equal(h.headers.get('content-length'), String(Buffer.byteLength(body)), `HEAD ${path}`);
+    assert.equal(g.headers.get('content-length'), String(Buffer.byteLength(body)), `GET ${path}`);
+    assert.equal(await h.text(), '');
+  }
+});
