@@ -85,7 +85,13 @@ void expedit_post_version(void *app, const http_request *req, http_response *res
         json_t *result = NULL;
         err[0] = '\0';
         ver_store(a, slug, req->body, req->body_len, &sc, &status, &result, err, sizeof err);
-        if (result) { scn_free(s); http_set_json(res, status, result); return; }
+        if (result) {
+            scn_free(s);
+            /* the experiment, which now has the version */
+            snprintf(res->location, sizeof res->location, "/api/experiments/%s", slug);
+            http_set_json(res, status, result);
+            return;
+        }
         if (status != 503 || strstr(err, "aborted")) {
             scn_free(s);
             http_set_error(res, status, "%s", err);

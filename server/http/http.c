@@ -547,6 +547,8 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, conn_state *cs
     if (res->disposition[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_DISPOSITION, res->disposition);
     if (res->etag[0]) MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, res->etag);
+    if (res->location[0] && res->status == 201)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, res->location);
     if (res->retry_after > 0) {
         char ra[16];
         snprintf(ra, sizeof ra, "%d", res->retry_after);

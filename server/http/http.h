@@ -110,6 +110,9 @@ typedef struct http_response {
     /* ETag of an answer that never changes ("" for none): a 200 whose
      * request's If-None-Match holds it is sent as 304 without a body */
     char etag[80];
+    /* Location of a 201: the URL of what it created ("" for none; RFC
+     * 9110 15.3.2: without it the created resource is the target URI) */
+    char location[96];
     /* a streamed body (http_set_stream) instead of `body`; NULL: none */
     struct http_stream *stream;
     /* a body shared with others (http_set_shared) instead of `body`: sent

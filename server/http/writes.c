@@ -114,6 +114,7 @@ void writes_post_experiment(void *app, const http_request *req, http_response *r
         if (rc == 0) {
             scn_free(s);
             http_set_json(res, 201, json_pack("{s:s, s:o}", "slug", slug, "runs", runs));
+            snprintf(res->location, sizeof res->location, "/api/experiments/%s", slug);
             return;
         }
         if (rc != STORE_BUSY) {
@@ -233,7 +234,12 @@ void writes_post_import(void *app, const http_request *req, http_response *res) 
         do_import(a, req->body, req->body_len, format, exp, name, &sc, &status, &result, err,
                   sizeof err);
         store_warnings_free(&warned);
-        if (result) { http_set_json(res, status, result); return; }
+        if (result) {
+            snprintf(res->location, sizeof res->location, "/api/runs/%s",
+                     json_string_value(json_object_get(result, "run")));
+            http_set_json(res, status, result);
+            return;
+        }
         if (status != 503 || strstr(err, "aborted")) { http_set_error(res, status, "%s", err); return; }
     }
     imp_job *ij = calloc(1, sizeof *ij);
