@@ -69,9 +69,11 @@ static json_t *summary_json(const db_summary *s) {
     return o;
 }
 
-/* A query argument as an integer; false (with a 400 in res) when malformed. */
+/* A query argument as an integer; false (with a 400 in res) when malformed.
+ * `unit`: what it counts ("ns", "cycles"), NULL for a count (max, bins), so
+ * the message asks for what the argument is. */
 static bool q_i64(const http_request *req, http_response *res, const char *key, int64_t *out,
-                  bool *given) {
+                  bool *given, const char *unit) {
     const char *v = http_query(req, key);
     *given = v && *v;
     if (!*given) return true;
@@ -79,7 +81,11 @@ static bool q_i64(const http_request *req, http_response *res, const char *key, 
     errno = 0;
     long long x = strtoll(v, &end, 10);
     if (errno || *end) {
-        http_set_error(res, 400, "%s: expected an integer number of ns, got \"%s\"", key, v);
+        if (unit)
+            http_set_error(res, 400, "%s: expected an integer number of %s, got \"%s\"", key,
+                           unit, v);
+        else
+            http_set_error(res, 400, "%s: expected a whole number, got \"%s\"", key, v);
         return false;
     }
     *out = x;
@@ -426,8 +432,9 @@ void h_warps(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int64_t from = 0, to = INT64_MAX, max = WARPS_MAX_DEFAULT;
     bool has_from, has_to, has_max;
-    if (!q_i64(req, res, "from", &from, &has_from) || !q_i64(req, res, "to", &to, &has_to) ||
-        !q_i64(req, res, "max", &max, &has_max))
+    if (!q_i64(req, res, "from", &from, &has_from, "cycles") ||
+        !q_i64(req, res, "to", &to, &has_to, "cycles") ||
+        !q_i64(req, res, "max", &max, &has_max, NULL))
         return;
     if (max < 0 || max > WARPS_MAX_CEILING) {
         http_set_error(res, 400, "max: %" PRId64 " is out of range (0..%d)", max,
@@ -480,8 +487,8 @@ void h_warps(void *app, const http_request *req, http_response *res) {
 static bool window_args(const http_request *req, http_response *res, int64_t *from,
                         bool *has_from, int64_t *to, bool *has_to, int64_t *max, int64_t max_lo) {
     bool has_max;
-    if (!q_i64(req, res, "from", from, has_from) || !q_i64(req, res, "to", to, has_to) ||
-        !q_i64(req, res, "max", max, &has_max))
+    if (!q_i64(req, res, "from", from, has_from, "ns") ||
+        !q_i64(req, res, "to", to, has_to, "ns") || !q_i64(req, res, "max", max, &has_max, NULL))
         return false;
     if (has_max && (*max < max_lo || *max > BLOCKS_MAX_CEILING)) {
         http_set_error(res, 400, "max: %" PRId64 " is out of range (%" PRId64 "..%d)", *max,
@@ -558,8 +565,10 @@ void h_queues(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     int64_t at = 0, from = 0, to = 0, bins = 0;
     bool has_at, has_from, has_to, has_bins;
-    if (!q_i64(req, res, "at", &at, &has_at) || !q_i64(req, res, "from", &from, &has_from) ||
-        !q_i64(req, res, "to", &to, &has_to) || !q_i64(req, res, "bins", &bins, &has_bins))
+    if (!q_i64(req, res, "at", &at, &has_at, "ns") ||
+        !q_i64(req, res, "from", &from, &has_from, "ns") ||
+        !q_i64(req, res, "to", &to, &has_to, "ns") ||
+        !q_i64(req, res, "bins", &bins, &has_bins, NULL))
         return;
     if (has_bins && (has_at || !has_from || !has_to)) {
         http_set_error(res, 400, "bins: needs from and to, and no at");

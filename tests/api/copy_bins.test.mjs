@@ -136,7 +136,7 @@ test('immutable answers with an ETag; errors name the parameter', async () => {
   await expectImmutable(`${srv.base}/api/runs/${run}/copies?from=0&to=100000&max=40`);
   const bad = (path, status, msg) => expectError(srv.base, path, status, msg);
   await bad(`/api/runs/${run}/copies?from=10&to=5`, 400, 'to: 5 is not after from (10)');
-  await bad(`/api/runs/${run}/copies?max=x`, 400, 'max: expected an integer number of ns, got "x"');
+  await bad(`/api/runs/${run}/copies?max=x`, 400, 'max: expected a whole number, got "x"');
   // max=0, as /kernels': every window is bins
   assert.equal((await getJson(`${srv.base}/api/runs/${run}/copies?from=0&to=30000&max=0`)).body.mode, 'bins');
   await bad(`/api/runs/${run}/copies?max=-1`, 400, 'max: -1 is out of range (0..200000)');

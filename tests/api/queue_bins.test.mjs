@@ -99,7 +99,7 @@ test('bad parameters are one-line 400s, an unknown run a 404', async () => {
   assert.equal(r.body.error, 'from/to: the window [10, 10) is empty');
   r = await q('bins=x&from=0&to=10');
   assert.equal(r.status, 400);
-  assert.equal(r.body.error, 'bins: expected an integer number of ns, got "x"');
+  assert.equal(r.body.error, 'bins: expected a whole number, got "x"');
   r = await getJson(`${srv.base}/api/runs/nosuchrun/queues?from=0&to=10&bins=4`);
   assert.equal(r.status, 404);
 });
