@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../db/fidelity_db.h"
+#include "../../importers/jsonr.h"
 #include "fidelity.h"
 #include "fidelity_causes.h"
 #include "replay.h"
@@ -231,8 +232,15 @@ void replay_api_post(void *app, const http_request *req, http_response *res) {
     const char *device = http_query(req, "device");
     json_t *body = NULL;
     if (req->body && req->body_len) {
-        json_error_t je;
-        body = json_loadb(req->body, req->body_len, 0, &je);
+        /* as every JSON body: a syntax error or a key given twice named
+         * with its line and column ("replay:1:10: JSON: ...") */
+        char jerr[512];
+        jr_ctx jc = {.file = "replay", .err = jerr, .errlen = sizeof jerr};
+        body = jr_load(&jc, req->body, req->body_len);
+        if (!body) {
+            http_set_error(res, jr_over_budget() ? 413 : 400, "%s", jerr);
+            return;
+        }
         if (!json_is_object(body)) {
             json_decref(body);
             http_set_error(res, 400, "replay: the body is a JSON object {\"device\": PRESET} or empty");
