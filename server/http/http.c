@@ -928,6 +928,55 @@ static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
+/* The API's query arguments, to find one given twice (repeated_arg). */
+typedef struct arg_keys {
+    const char **k;
+    size_t n, cap;
+    bool oom;
+} arg_keys;
+
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   const char *value) {
+    (void)kind;
+    (void)value;
+    arg_keys *a = cls;
+    if (!key || !*key) return MHD_YES;   /* "?&&": empty pieces, no arguments */
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 16;
+        const char **k = realloc(a->k, cap * sizeof *k);
+        if (!k) {
+            a->oom = true;
+            return MHD_NO;
+        }
+        a->k = k;
+        a->cap = cap;
+    }
+    a->k[a->n++] = key;
+    return MHD_YES;
+}
+
+static int cmp_key(const void *x, const void *y) {
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* An API query argument given twice (?max=5&max=200000, ?runs=a&runs=b):
+ * its name, or NULL. Every route reads one value per name (http_query: the
+ * first), so the second was dropped without a word and the answer was to
+ * another question than the one asked. */
+static const char *repeated_arg(struct MHD_Connection *conn, bool *oom) {
+    arg_keys a = {0};
+    MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &a);
+    *oom = a.oom;
+    const char *dup = NULL;
+    if (!a.oom && a.n > 1) {
+        qsort(a.k, a.n, sizeof *a.k, cmp_key);
+        for (size_t i = 1; i < a.n && !dup; i++)
+            if (strcmp(a.k[i - 1], a.k[i]) == 0) dup = a.k[i];
+    }
+    free(a.k);
+    return dup;
+}
+
 /* Refuse a request from its headers: the answer is queued at once, before
  * any of the body is read (libmicrohttpd then reads none of it, and sends
  * no "100 Continue" to a client that waits for one), and the connection
@@ -1101,6 +1150,14 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
     if (nul)
         return refuse(conn, cs, 400, 0,
                       "%.60s: a NUL byte (%%00) is not allowed in a query argument or header", nul);
+    if (is_api(url)) {
+        bool oom;
+        const char *dup = repeated_arg(conn, &oom);
+        if (oom) return refuse(conn, cs, 503, 5, "out of memory reading the query; try again");
+        if (dup)
+            return refuse(conn, cs, 400, 0,
+                          "%.60s: given more than once; give each query argument once", dup);
+    }
     /* --read-token (issue 31): the API's reads need a token too (the read
      * or the write one); /api/health stays open for monitors */
     if ((read_only || computes) && srv->cfg.read_token && *srv->cfg.read_token && is_api(url) &&
