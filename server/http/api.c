@@ -992,19 +992,27 @@ void h_compare(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *list = http_query(req, "runs");
     char slugs[COMPARE_MAX_RUNS][64];
-    size_t nruns = 0;
+    size_t nruns = 0, given = 0;
     for (const char *p = list; p && *p;) {
         const char *e = strchr(p, ',');
         size_t l = e ? (size_t)(e - p) : strlen(p);
-        if (l) {
-            if (nruns == COMPARE_MAX_RUNS || l >= sizeof slugs[0]) {
-                http_set_error(res, 400, "runs: at most %d run ids of [a-z0-9]", COMPARE_MAX_RUNS);
+        if (l) given++;
+        if (l && nruns < COMPARE_MAX_RUNS) {
+            /* an id longer than any run's names no run: a 404, as any
+             * unknown id, not "too many" */
+            if (l >= sizeof slugs[0]) {
+                http_set_error(res, 404, "no run named \"%.*s...\"", 40, p);
                 return;
             }
             memcpy(slugs[nruns], p, l);
             slugs[nruns++][l] = '\0';
         }
         p += l + (e ? 1 : 0);
+    }
+    if (given > COMPARE_MAX_RUNS) {
+        http_set_error(res, 400, "runs: %zu run ids, at most %d may be compared at once", given,
+                       COMPARE_MAX_RUNS);
+        return;
     }
     if (nruns < 1) { http_set_error(res, 400, "runs: give run ids, e.g. ?runs=a,b"); return; }
     char experiments[COMPARE_MAX_RUNS][64];

@@ -1,0 +1,37 @@
+// compare_runs_arg.test.mjs -- /api/compare's `runs` errors name the
+// problem: one id too long to be a run's ("a run id of 70 characters") was
+// answered "runs: at most 8 run ids of [a-z0-9]" (there was one id), so a
+// script that pasted a URL instead of an id was told to send fewer; it is a
+// run there is none of (404, as any unknown id: docs/api.md), and nine ids
+// say how many were given against the limit (capabilities'
+// compare_max_runs).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { json, serve } from './serve_opts.mjs';
+
+let srv, run;
+before(async () => {
+  srv = await serve();
+  const { body } = await json(`${srv.base}/api/experiments`);
+  run = body.experiments.find((e) => e.source === 'scenario' && e.runs.length).runs[0].run;
+});
+after(async () => { assert.equal(await srv.stop(), 0); });
+
+test('an id too long to be a run is a run there is none of', async () => {
+  const long = `http://example/runs/${run}/x`.replace(/[^a-z0-9]/g, 'z').padEnd(70, 'z');
+  const r = await json(`${srv.base}/api/compare?runs=${run},${long}`);
+  assert.equal(r.status, 404);
+  assert.match(r.body.error, /^no run named "httpzzzexample/);
+});
+
+test('more ids than the limit says how many were given', async () => {
+  const { body: caps } = await json(`${srv.base}/api/capabilities`);
+  const max = caps.limits.compare_max_runs;
+  const ids = Array.from({ length: max + 1 }, () => run);
+  const r = await json(`${srv.base}/api/compare?runs=${ids.join(',')}`);
+  assert.equal(r.status, 400);
+  assert.equal(r.body.error, `runs: ${max + 1} run ids, at most ${max} may be compared at once`);
+  const ok = await json(`${srv.base}/api/compare?runs=${ids.slice(1).join(',')}`);
+  assert.equal(ok.status, 200);
+});
