@@ -280,7 +280,15 @@ static void rows_window(const rows_kind *k, db *d, const http_request *req, cons
     }
     if (!win && count <= max) {
         /* every row, those without times too, as the plain list; no
-         * pyramid is built for a run this small */
+         * pyramid is built for a run this small. A stored run never
+         * changes: cached as the other answers of this form */
+        snprintf(res->etag, sizeof res->etag, "\"%s.%sa.%" PRId64 "\"", run, k->tag, max);
+        res->cache_control = IDSET_IMMUTABLE;
+        if (http_etag_fresh(req, res->etag)) {
+            res->status = 200;
+            res->content_type = "application/json";
+            return;
+        }
         trace t;
         trace_init(&t);
         rc = db_load_run(d, run, k->load, &t, err, sizeof err);
