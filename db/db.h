@@ -35,6 +35,9 @@
 #define DB_SLUG_LEN 10
 #define DB_SLUG_SIZE (DB_SLUG_LEN + 1)
 #define DB_NOT_FOUND (-2)
+/* a binned read's window is more than its pyramid holds (bins wider than
+ * its coarsest level, or too many): the asker's error, HTTP 400 */
+#define DB_TOO_WIDE (-6)
 #define DB_BUSY_TIMEOUT_MS 30000
 #define DB_SCHEMA_VERSION 26     /* the number of migration steps */
 

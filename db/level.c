@@ -93,7 +93,7 @@ int lvl_window_of(const char *what, int64_t from, int64_t to, int64_t want, int 
     if (z > maxz) {
         seterr(err, errlen, "%s: bins of 2^%d ns are wider than the largest, 2^%d ns", what, z,
                maxz);
-        return -1;
+        return DB_TOO_WIDE;
     }
     w->z = z;
     w->bin_ns = (int64_t)1 << z;
@@ -101,7 +101,7 @@ int lvl_window_of(const char *what, int64_t from, int64_t to, int64_t want, int 
     int64_t nb = lvl_bin(to - 1, z) - w->k0 + 1;
     if (nb > maxbins) {
         seterr(err, errlen, "%s: %lld bins asked, at most %d", what, (long long)nb, maxbins);
-        return -1;
+        return DB_TOO_WIDE;
     }
     w->nbins = (size_t)nb;
     return 0;

@@ -84,8 +84,9 @@ int lvl_window_args(const char *what, int64_t from, int64_t to, int64_t want, ch
 /* The bins of a window read [from, to) in about `want` bins: level z, the
  * finest whose 2^z ns bins cover the span in at most want, no finer than
  * the stored z0 (when a level is stored: z0 <= ztop); bin k0 the first,
- * nbins of them. At most level maxz and maxbins bins, else an error that
- * `what` starts. */
+ * nbins of them. At most level maxz and maxbins bins, else DB_TOO_WIDE
+ * (db.h) and an error that `what` starts: the window asked for is more
+ * than the pyramid holds, the asker's error where -1 is the database's. */
 typedef struct lvl_window {
     int z;
     int64_t bin_ns, k0;

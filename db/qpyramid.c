@@ -244,9 +244,9 @@ int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t w
     int z0 = lv.z0, ztop = lv.ztop;
     size_t nq = lv.nq;
     lvl_window w;
-    if (lvl_window_of("queue bins", from, to, want, z0, ztop, QPYR_MAX_Z, QPYR_MAX_BINS, &w, err,
-                        errlen))
-        return -1;
+    rc = lvl_window_of("queue bins", from, to, want, z0, ztop, QPYR_MAX_Z, QPYR_MAX_BINS, &w, err,
+                       errlen);
+    if (rc) return rc;
     int z = w.z;
     out->z = z, out->bin_ns = w.bin_ns, out->k0 = w.k0, out->nbins = w.nbins;
     out->nqueues = nq;

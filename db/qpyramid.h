@@ -52,7 +52,8 @@ typedef struct qpyr_bins {
  * coarsest of the run's z0 and the level whose 2^z * want >= to - from
  * (want >= 1). Builds the run's queue pyramid first when it was stored
  * before queue pyramids existed (once: it is stored). DB_NOT_FOUND: no run
- * of that slug. */
+ * of that slug; DB_TOO_WIDE: a window wider than the pyramid's coarsest
+ * bins hold (level.h). */
 int db_qpyramid_bins(db *d, const char *run, int64_t from, int64_t to, int64_t want,
                      qpyr_bins *out, char *err, size_t errlen);
 void qpyr_bins_free(qpyr_bins *b);

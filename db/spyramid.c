@@ -620,10 +620,10 @@ int db_spyramid_bins(db *d, const spyr_info *info, int64_t from, int64_t to, int
                      const uint8_t *shown, spyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     lvl_window w;
-    if (lvl_window_args("stream bins", from, to, want, err, errlen) ||
-        lvl_window_of("stream bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
-                        SPYR_MAX_BINS, &w, err, errlen))
-        return -1;
+    if (lvl_window_args("stream bins", from, to, want, err, errlen)) return -1;
+    int wrc = lvl_window_of("stream bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
+                            SPYR_MAX_BINS, &w, err, errlen);
+    if (wrc) return wrc;
     int z = w.z;
     out->z = z, out->bin_ns = w.bin_ns, out->k0 = w.k0, out->nbins = w.nbins;
     out->nlanes = info->nlanes;
@@ -1031,10 +1031,10 @@ int db_spyramid_copy_bins(db *d, const cpyr_info *info, int64_t from, int64_t to
                           cpyr_bins *out, char *err, size_t errlen) {
     memset(out, 0, sizeof *out);
     lvl_window w;
-    if (lvl_window_args("copy bins", from, to, want, err, errlen) ||
-        lvl_window_of("copy bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
-                        SPYR_MAX_BINS, &w, err, errlen))
-        return -1;
+    if (lvl_window_args("copy bins", from, to, want, err, errlen)) return -1;
+    int wrc = lvl_window_of("copy bins", from, to, want, info->z0, info->ztop, SPYR_MAX_Z,
+                            SPYR_MAX_BINS, &w, err, errlen);
+    if (wrc) return wrc;
     int z = w.z;
     out->z = z, out->bin_ns = w.bin_ns, out->k0 = w.k0, out->nbins = w.nbins;
     out->nlanes = info->nengines;

@@ -71,7 +71,8 @@ typedef struct spyr_bins {
 /* The whole bins of level z that cover [from, to) (from < to), z the
  * coarsest of the run's z0 and the level whose 2^z * want >= to - from
  * (want >= 1). shown: a bit per name of info (NULL: every name); only
- * kernels of shown names count. */
+ * kernels of shown names count. DB_TOO_WIDE: a window wider than the
+ * pyramid's coarsest bins hold (level.h). */
 int db_spyramid_bins(db *d, const spyr_info *info, int64_t from, int64_t to, int64_t want,
                      const uint8_t *shown, spyr_bins *out, char *err, size_t errlen);
 void spyr_bins_free(spyr_bins *b);

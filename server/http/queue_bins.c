@@ -21,6 +21,11 @@ void queue_bins(db *d, const char *run, int64_t from, int64_t to, int64_t bins,
     char err[512];
     int rc = db_qpyramid_bins(d, run, from, to, bins, &b, err, sizeof err);
     if (rc == DB_NOT_FOUND) { http_set_error(res, 404, "no run named \"%s\"", run); return; }
+    if (rc == DB_TOO_WIDE) {
+        http_set_error(res, 400, "from/to: the window [%lld, %lld) is too wide: %s",
+                       (long long)from, (long long)to, err);
+        return;
+    }
     if (rc) { http_set_error(res, 500, "%s", err); return; }
     json_t *queues = json_array();
     for (size_t q = 0; q < b.nqueues; q++) {

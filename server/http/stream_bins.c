@@ -88,6 +88,7 @@ static void fail(http_response *res, int rc, const char *err, const char *run) {
     res->etag[0] = '\0';
     res->cache_control = NULL;
     if (rc == DB_NOT_FOUND && run) http_set_error(res, 404, "no run named \"%s\"", run);
+    else if (rc == DB_TOO_WIDE) http_set_error(res, 400, "%s", err);
     else http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
 }
 
@@ -107,6 +108,17 @@ static bool window(int64_t t_min, int64_t t_max, int64_t *from, bool has_from, i
 
 /* about `max` values in all over nlanes lanes (streams or copy engines):
  * at least one bin per lane, at most WINDOW_BINS_MAX, as /blocks' bins */
+/* err, the pyramid's "stream bins: bins of 2^63 ns are wider than ...",
+ * as the 400 names it: the window asked for */
+static void too_wide(char *err, size_t errlen, int64_t from, int64_t to) {
+    char why[200];
+    size_t n = strnlen(err, sizeof why - 1);
+    memcpy(why, err, n);
+    why[n] = '\0';
+    snprintf(err, errlen, "from/to: the window [%" PRId64 ", %" PRId64 ") is too wide: %s", from,
+             to, why);
+}
+
 static int64_t want_bins(size_t nlanes, int64_t max) {
     int64_t want = max / (int64_t)(nlanes ? nlanes : 1);
     if (want < 1) want = 1;
@@ -120,6 +132,7 @@ static void answer_bins(db *d, const spyr_info *in, int64_t from, int64_t to, in
     spyr_bins sb;
     int rc = db_spyramid_bins(d, in, from, to, want_bins(in->nlanes, max), shown, &sb, err,
                               sizeof err);
+    if (rc == DB_TOO_WIDE) too_wide(err, sizeof err, from, to);
     if (rc) {
         fail(res, rc, err, NULL);
         return;
@@ -210,6 +223,7 @@ static void answer_copy_bins(db *d, const cpyr_info *in, int64_t from, int64_t t
     cpyr_bins cb;
     int rc = db_spyramid_copy_bins(d, in, from, to, want_bins(in->nengines, max), &cb, err,
                                    sizeof err);
+    if (rc == DB_TOO_WIDE) too_wide(err, sizeof err, from, to);
     if (rc) {
         fail(res, rc, err, NULL);
         return;
