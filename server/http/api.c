@@ -77,10 +77,8 @@ static bool q_i64(const http_request *req, http_response *res, const char *key, 
     const char *v = http_query(req, key);
     *given = v && *v;
     if (!*given) return true;
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (errno || *end) {
+    int64_t x;
+    if (!http_parse_int(v, &x)) {
         if (unit)
             http_set_error(res, 400, "%s: expected an integer number of %s, got \"%s\"", key,
                            unit, v);
@@ -402,9 +400,8 @@ void h_task_stats(void *app, const http_request *req, http_response *res) {
     int bins = TASK_STATS_BINS_DEFAULT;
     const char *q = http_query(req, "bins");
     if (q) {
-        char *end;
-        long v = strtol(q, &end, 10);
-        if (*q == '\0' || *end || v < 1 || v > TASK_STATS_BINS_MAX) {
+        int64_t v;
+        if (!http_parse_int(q, &v) || v < 1 || v > TASK_STATS_BINS_MAX) {
             http_set_error(res, 400, "bins: expected a whole number 1..%d", TASK_STATS_BINS_MAX);
             return;
         }

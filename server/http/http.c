@@ -309,6 +309,17 @@ void http_set_buf(http_response *res, int status, tj_buf *buf, const char *conte
     memset(buf, 0, sizeof *buf);
 }
 
+bool http_parse_int(const char *s, int64_t *out) {
+    const char *d = s && *s == '-' ? s + 1 : s;
+    if (!d || *d < '0' || *d > '9') return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end) return false;
+    *out = v;
+    return true;
+}
+
 const char *http_query(const http_request *req, const char *key) {
     return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, key);
 }

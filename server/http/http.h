@@ -171,6 +171,10 @@ void http_stop(http_server *s);
 
 /* A query argument (decoded), or NULL. */
 const char *http_query(const http_request *req, const char *key);
+/* s as a whole decimal number: digits, maybe after a '-', and nothing
+ * else; false when it is not one or does not fit 64 bits. (strtoll alone
+ * skips leading blanks and takes a '+': "%205" and "+5" read as 5.) */
+bool http_parse_int(const char *s, int64_t *out);
 /* Take the request body over (NULL when there is none); req->body stays
  * valid only until the handler returns, the taken body until freed. */
 http_body *http_take_body(const http_request *req);

@@ -27,16 +27,14 @@ static bool q_count(const http_request *req, http_response *res, const char *key
                     int64_t hi, int64_t *out) {
     const char *v = http_query(req, key);
     if (!v) return true;
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (!*v || errno || *end) {
+    int64_t x;
+    if (!http_parse_int(v, &x)) {
         http_set_error(res, 400, "%s: expected a whole number, got \"%s\"", key, v);
         return false;
     }
     if (x < lo || x > hi) {
-        http_set_error(res, 400, "%s: %lld is out of range (%" PRId64 "..%" PRId64 ")", key, x, lo,
-                       hi);
+        http_set_error(res, 400, "%s: %" PRId64 " is out of range (%" PRId64 "..%" PRId64 ")",
+                       key, x, lo, hi);
         return false;
     }
     *out = x;

@@ -295,16 +295,15 @@ void sweep_api_post(void *app, const http_request *req, http_response *res) {
     const char *th = http_query(req, "threads");
     long long threads = b->sweep_threads;
     if (th) {
-        char *end;
-        long long t = strtoll(th, &end, 10);
-        if (*end || end == th || t < 1) {
+        int64_t t;
+        if (!http_parse_int(th, &t) || t < 1) {
             http_set_error(res, 400, "threads: expected a whole number from 1, got \"%.40s\"", th);
             return;
         }
         if (t > b->sweep_threads) {
             char msg[200];
             snprintf(msg, sizeof msg, "threads: %lld is over the budget's sweep_threads %lld "
-                     "(serve --budget sweep_threads=N)", t, b->sweep_threads);
+                     "(serve --budget sweep_threads=N)", (long long)t, b->sweep_threads);
             http_set_json(res, 422, json_pack("{s:s, s:{s:I}, s:o}", "error", msg, "work",
                                               "sweep_threads", (json_int_t)t, "budget",
                                               budget_json(b)));

@@ -372,10 +372,8 @@ void window_tile_info(db *d, const char *run, http_response *res) {
 
 /* A URL segment as a whole decimal integer within [lo, hi]. */
 static bool seg_i64(const char *s, int64_t lo, int64_t hi, int64_t *out) {
-    if (!*s) return false;
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (*end || v < lo || v > hi) return false;
+    int64_t v;
+    if (!http_parse_int(s, &v) || v < lo || v > hi) return false;
     *out = v;
     return true;
 }
