@@ -68,5 +68,5 @@ test('GET /api/capabilities serves the limits the routes enforce', async () => {
   assert.notEqual((await getJson(`${srv.base}/api/compare?runs=${runs(L.compare_max_runs)}`)).status, 400);
   const c = await getJson(`${srv.base}/api/compare?runs=${runs(L.compare_max_runs + 1)}`);
   assert.equal(c.status, 400);
-  assert.match(c.body.error, new RegExp(`at most ${L.compare_max_runs} run`));
+  assert.match(c.body.error, new RegExp(`^runs: ${L.compare_max_runs + 1} run ids, at most ${L.compare_max_runs} may be compared`));
 });
