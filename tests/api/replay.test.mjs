@@ -98,7 +98,8 @@ test('the device: a preset by name; an unknown one, a bad body and an unknown ru
 });
 
 // A replay on a device its kernels do not fit ("what if it ran on…") is
-// refused with the derived scenario's place ("replay: ops[0].smem: a block
+// refused, as the CLI refuses it, with the run and the derived scenario's
+// place ("run X: does not simulate: replay: ops[0].smem: a block
 // needs 64KB but the device allows 48KB per block"), a scenario the page
 // never shows: the op's kernel and stream are named after it.
 test('a replay on a device a kernel does not fit names the kernel, not only its op in the derived scenario', async () => {
@@ -106,9 +107,12 @@ test('a replay on a device a kernel does not fit names the kernel, not only its 
     ops: [{ kernel: 'K1', stream: 'S1', blocks: 4, threads: 256, smem: 65536, block_time: '1ms' }] };
   const made = await getJson(`${srv.base}/api/experiments`, { method: 'POST', headers: JSON_BODY, body: JSON.stringify(scn) });
   assert.equal(made.status, 201, JSON.stringify(made.body));
-  const job = await replay(made.body.runs[0].run, { device: 'tx2' });
+  const run = made.body.runs[0].run;
+  const job = await replay(run, { device: 'tx2' });
   assert.equal(job.status, 400, JSON.stringify(job));
-  assert.equal(job.error, 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block)'
+  // in the CLI's and GET /api/runs/{run}/replay's words (docs/api.md)
+  assert.equal(job.error, `run ${run}: does not simulate: `
+    + 'replay: ops[0].smem: a block needs 64KB but the device allows 48KB per block (max_smem_per_block)'
     + ' (ops[0]: kernel "K1" on stream "S1")');
 });
 
