@@ -638,12 +638,29 @@ static enum MHD_Result answer_now(struct MHD_Connection *conn, conn_state *cs, i
 
 /* ---- static files ---------------------------------------------------------------- */
 
+/* The dashboard's pages, as web/js/router.mjs's ROUTES match them (tests/
+ * api/page_routes.test.mjs holds the two to each other): "/", "/compare"
+ * and "/sweeps", "/experiments/ID" and "/runs/ID" (one non-empty segment),
+ * each with or without a trailing slash; and "/index.html" itself. A path
+ * the router shows as "not found" (/experiments, /runs/a/b) is no page:
+ * a browser gets the shell with status 404, other clients JSON 404. */
 static bool is_page(const char *path) {
-    return strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0 ||
-           strncmp(path, "/experiments/", 13) == 0 || strncmp(path, "/runs/", 6) == 0 ||
-           strcmp(path, "/compare") == 0 || strncmp(path, "/compare/", 9) == 0 ||
-           strcmp(path, "/experiments") == 0 || strcmp(path, "/sweeps") == 0 ||
-           strcmp(path, "/sweeps/") == 0;
+    static const char *const fixed[] = {"/compare", "/sweeps"};
+    static const char *const with_id[] = {"/experiments/", "/runs/"};
+    if (strcmp(path, "/") == 0 || strcmp(path, "/index.html") == 0) return true;
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        size_t f = strlen(fixed[i]);
+        if (strncmp(path, fixed[i], f) == 0 && (n == f || (n == f + 1 && path[f] == '/')))
+            return true;
+    }
+    for (size_t i = 0; i < sizeof with_id / sizeof *with_id; i++) {
+        size_t f = strlen(with_id[i]);
+        if (strncmp(path, with_id[i], f) != 0) continue;
+        const char *id = path + f, *slash = strchr(id, '/');
+        return *id && *id != '/' && (!slash || slash[1] == '\0');
+    }
+    return false;
 }
 
 /* A path is served only when no segment is "." or "..", it has no

@@ -41,6 +41,26 @@ test('every page of router.mjs is answered with the app shell, and main.mjs has 
   assert.equal((await fetch(`${srv.base}/nowhere`, { headers: { Accept: 'application/json' } })).status, 404);
 });
 
+// The server's pages are the router's, near misses included: a path the
+// dashboard shows as "not found" was answered 200 with the app shell where
+// it began like a page (/experiments/x/y, /runs/a/b, /compare/x, and
+// /experiments, which no route matches), against docs/api.md "Pages": any
+// other path answers the shell with status 404 to a browser, JSON 404 to
+// other clients.
+test('the server answers as a page exactly the paths the router shows as one', async () => {
+  const paths = ['/', '/experiments', '/experiments/', '/experiments/abc', '/experiments/abc/',
+    '/experiments/abc/def', '/experiments//abc', '/runs', '/runs/', '/runs/abc', '/runs/abc/', '/runs/abc/timeline',
+    '/compare', '/compare/', '/compare/abc', '/compares', '/sweeps', '/sweeps/', '/sweeps/abc', '/sweepsx'];
+  for (const p of paths) {
+    const page = matchRoute(p, '').name !== 'notfound';
+    const json = await fetch(srv.base + p, { headers: { Accept: 'application/json' } });
+    assert.equal(json.status, page ? 200 : 404, `${p}: the router says ${page ? 'a page' : 'not found'}`);
+    const html = await fetch(srv.base + p, { headers: { Accept: 'text/html' } });
+    assert.equal(html.status, page ? 200 : 404, `${p} from a browser`);
+    assert.match(html.headers.get('content-type'), /^text\/html/, p);
+  }
+});
+
 test('GET /api/capabilities serves the limits the routes enforce', async () => {
   const { status, body } = await getJson(`${srv.base}/api/capabilities`);
   assert.equal(status, 200);
