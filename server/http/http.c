@@ -2,6 +2,7 @@
  * See http.h. */
 #include "http.h"
 #include "../../db/db.h"
+#include "../../importers/jsonr.h"
 #include "../../importers/tmpfile.h"
 #include "answer_mem.h"
 #include "conn_guard.h"
@@ -784,6 +785,19 @@ static int route_kind(http_server *srv, const char *url, const char *m) {
     return kind;
 }
 
+/* The route that takes (url, method), or NULL. */
+static const http_route *route_find(http_server *srv, const char *url, const char *m) {
+    char buf[1024];
+    const char *params[HTTP_MAX_PARAMS];
+    size_t np;
+    for (size_t i = 0; i < srv->cfg.nroutes; i++) {
+        const http_route *rt = &srv->cfg.routes[i];
+        if (strcmp(rt->method, m) == 0 && match(rt->pattern, url, buf, sizeof buf, params, &np))
+            return rt;
+    }
+    return NULL;
+}
+
 static bool is_api(const char *url) { return strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0; }
 
 /* The methods `url` takes, for a 405's Allow, into cs->allow: its routes'
@@ -987,22 +1001,50 @@ static int cmp_key(const void *x, const void *y) {
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* An API query argument given twice (?max=5&max=200000, ?runs=a&runs=b):
- * its name, or NULL. Every route reads one value per name (http_query: the
- * first), so the second was dropped without a word and the answer was to
- * another question than the one asked. */
-static const char *repeated_arg(struct MHD_Connection *conn, bool *oom) {
+/* The API's query arguments checked against the route's (http_route.args):
+ * into msg the first one given twice (?max=5&max=200000, ?runs=a&runs=b:
+ * every route reads one value per name, http_query's first, so the second
+ * was dropped without a word and the answer was to another question than
+ * the one asked), or the first the route does not read (its name, what the
+ * route takes and the nearest of those to a typo). rt NULL (no route takes
+ * the request: a 404 or 405 follows) checks repeats only. Returns 0, 400
+ * with msg, or 503 out of memory. */
+static int query_check(struct MHD_Connection *conn, const http_route *rt, const char *url,
+                       const char *method, char *msg, size_t msglen) {
     arg_keys a = {0};
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &a);
-    *oom = a.oom;
-    const char *dup = NULL;
-    if (!a.oom && a.n > 1) {
+    if (a.oom) {
+        free(a.k);
+        return 503;
+    }
+    int status = 0;
+    for (size_t i = 0; rt && i < a.n && !status; i++) {
+        size_t n = rt->args ? jr_count(rt->args) : 0;
+        size_t j = 0;
+        while (j < n && strcmp(a.k[i], rt->args[j]) != 0) j++;
+        if (j < n) continue;
+        char known[256];
+        const char *near = n ? jr_suggest(a.k[i], rt->args, n) : NULL;
+        if (n) jr_list_names(known, sizeof known, rt->args, n, "");
+        if (near)
+            snprintf(msg, msglen, "%.60s: not an argument of %s %.150s (did you mean \"%s\"?)",
+                     a.k[i], method, url, near);
+        else
+            snprintf(msg, msglen, "%.60s: not an argument of %s %.150s (it takes %.200s)", a.k[i],
+                     method, url, n ? known : "none");
+        status = 400;
+    }
+    if (!status && a.n > 1) {
         qsort(a.k, a.n, sizeof *a.k, cmp_key);
-        for (size_t i = 1; i < a.n && !dup; i++)
-            if (strcmp(a.k[i - 1], a.k[i]) == 0) dup = a.k[i];
+        for (size_t i = 1; i < a.n && !status; i++)
+            if (strcmp(a.k[i - 1], a.k[i]) == 0) {
+                snprintf(msg, msglen, "%.60s: given more than once; give each query argument once",
+                         a.k[i]);
+                status = 400;
+            }
     }
     free(a.k);
-    return dup;
+    return status;
 }
 
 /* Refuse a request from its headers: the answer is queued at once, before
@@ -1179,12 +1221,10 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
         return refuse(conn, cs, 400, 0,
                       "%.60s: a NUL byte (%%00) is not allowed in a query argument or header", nul);
     if (is_api(url)) {
-        bool oom;
-        const char *dup = repeated_arg(conn, &oom);
-        if (oom) return refuse(conn, cs, 503, 5, "out of memory reading the query; try again");
-        if (dup)
-            return refuse(conn, cs, 400, 0,
-                          "%.60s: given more than once; give each query argument once", dup);
+        char bad[512];
+        int qs = query_check(conn, route_find(srv, url, m), url, m, bad, sizeof bad);
+        if (qs == 503) return refuse(conn, cs, 503, 5, "out of memory reading the query; try again");
+        if (qs) return refuse(conn, cs, 400, 0, "%s", bad);
     }
     /* --read-token (issue 31): the API's reads need a token too (the read
      * or the write one); /api/health stays open for monitors */

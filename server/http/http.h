@@ -128,6 +128,11 @@ typedef struct http_route {
     const char *method;          /* "GET", "POST" */
     const char *pattern;
     http_handler fn;
+    /* the query arguments it reads, NULL-terminated; NULL: none. Any other
+     * is refused with 400 before the handler runs (http.c, query_check):
+     * an argument a route does not read was dropped without a word, so
+     * /blocks?limit=5 answered every block as if no limit had been asked */
+    const char *const *args;
 } http_route;
 
 typedef struct http_config {
