@@ -136,6 +136,26 @@ test('a shared link reopens the same page', async () => {
   const q = await waitPage({ page: 80, name: 'gemm_a' });
   assert.deepEqual(q.ids, kernels.filter((k) => k.name === 'gemm_a').slice(7900).map((k) => k.id));
   assert.match(page.url(), /[?&]page=80&name=gemm_a$/);
+  assert.equal(await page.locator('#link-note').count(), 0);
+  assert.deepEqual(br.problems, []);
+});
+
+// docs/api.md "Share links": a link that cannot be shown as it is says so
+// on the page. The paged table read a sort, order, page or name it could
+// not use as the default without a word, where the whole-list table (and
+// every other page) names it.
+test('a link the paged table cannot use as it is says so, and shows the defaults', async () => {
+  await page.goto(`${srv.base}/runs/${run}?view=kernels&page=two&sort=colour&order=up&name=nope_kernel`);
+  await ready(page, 'kernels');
+  const p = await waitPage({ page: 1, sort: 'id', order: 'asc', name: null });
+  assert.deepEqual(p.ids, [...Array(100).keys()]);
+  assert.equal(await page.locator('#link-note').textContent(),
+    "The link's page=two is not a page number: page 1. "
+    + "The link's sort=colour is not a column this table sorts by (id, name, stream, priority, blocks, issue, first_block, fully_dispatched, end, response): by id. "
+    + "The link's order=up is neither asc nor desc: ascending. "
+    + "The link's name=nope_kernel is no kernel of this run: every kernel.");
+  // the URL keeps what is shown: the defaults, left out
+  assert.deepEqual([...new URL(page.url()).searchParams.keys()], ['view']);
   assert.deepEqual(br.problems, []);
 });
 

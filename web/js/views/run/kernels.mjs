@@ -154,13 +154,23 @@ function pagedTables(panel, c, route) {
   // a table's own keys; the other keys (window, hidden kernels, the
   // whole-list kernels table's sort and filter beside paged copies) as they are
   const writeUrl = (keys) => updateQuery(Object.fromEntries(keys.map((k) => [k, url[k]])));
+  // a table's state from the link, and a note naming what of it could not
+  // be used and what is shown instead (docs/api.md "Share links": a link
+  // that cannot be shown as it is says so on the page)
   const stateOf = (p, sortKey, orderKey, keys) => {
+    const rawPage = queryString(q, p);
     const page = queryInt(q, p);
     const sort = queryString(q, sortKey);
+    const order = queryString(q, orderKey);
+    const notes = [];
+    if (rawPage !== null && !(page && page > 0)) notes.push(`The link's ${p}=${rawPage} is not a page number: page 1.`);
+    if (sort !== null && !keys.includes(sort)) notes.push(`The link's ${sortKey}=${sort} is not a column this table sorts by (${keys.join(', ')}): by id.`);
+    if (order !== null && order !== 'asc' && order !== 'desc') notes.push(`The link's ${orderKey}=${order} is neither asc nor desc: ascending.`);
     return {
       page: page && page > 0 ? page : 1,
       sort: sort && keys.includes(sort) ? sort : 'id',
-      order: queryString(q, orderKey) === 'desc' ? 'desc' : 'asc',
+      order: order === 'desc' ? 'desc' : 'asc',
+      notes,
     };
   };
   const remember = (p, sortKey, orderKey, st) => {
@@ -187,7 +197,8 @@ function pagedTables(panel, c, route) {
     const st = stateOf('page', 'sort', 'order', columns.map((x) => x.key));
     const name = queryString(q, 'name');
     st.name = name && c.names.includes(name) ? name : null;
-    const host = h('div', { class: 'card table-card' });
+    if (name !== null && !st.name) st.notes.push(`The link's name=${name} is no kernel of this run: every kernel.`);
+    const host = h('div', { class: 'card table-card' }, linkNote(st.notes.join(' ')));
     let t = null;
     const csv = h('button', {
       type: 'button', id: 'kernels-csv', class: 'export-csv', title: 'the kernels of this page, in this order, as CSV (times in ns)',
@@ -227,7 +238,9 @@ function pagedTables(panel, c, route) {
       { key: 'start', label: 'Start', num: true, width: '14%', sortable: true, cell: (x) => f(x.start) },
       { key: 'end', label: 'End', num: true, width: '14%', sortable: true, cell: (x) => f(x.end) },
     ];
-    const chost = h('div', { class: 'card table-card' });
+    const cst = stateOf('cpage', 'csort', 'corder', columns.map((x) => x.key));
+    const chost = h('div', { class: 'card table-card' },
+      cst.notes.length ? h('p', { class: 'link-note', role: 'status', id: 'copies-link-note' }, cst.notes.join(' ')) : null);
     let ct = null;
     const ccsv = h('button', {
       type: 'button', id: 'copies-csv', class: 'export-csv', title: 'the copies of this page, in this order, as CSV (times in ns)',
@@ -236,7 +249,7 @@ function pagedTables(panel, c, route) {
     panel.append(h('div', { class: 'section-head' }, h('h2', null, `Copies (${formatCount(c.bigCopies.copies_total)})`), ccsv),
       h('p', { class: 'muted', id: 'copies-paged-note' }, `More than ${formatCount(c.limits.window_max_default)} copies: shown ${PAGE_ROWS} at a time, sorted by the server.`), chost);
     ct = createPTable(chost, {
-      id: 'copies', columns, names: null, state: stateOf('cpage', 'csort', 'corder', columns.map((x) => x.key)),
+      id: 'copies', columns, names: null, state: cst,
       async fetchPage(a) {
         const r = await api.recordsPage(c.id, 'copies', a, c.pageSignal);
         formatFor(r.copies, (x) => [[x.start, x.end]]);
