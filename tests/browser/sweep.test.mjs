@@ -369,3 +369,54 @@ test('a sweep chart\'s series hidden from its legend are in the URL: a fresh pag
   assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { hide: 'tsg_rr_suspend' });
   assert.deepEqual(problems, []);
 });
+
+// DESIGN §6, and docs/api.md "Share links": each QoS chart's series hidden
+// from its legend are in the URL, a key a chart (hide_reach,
+// hide_throughput, hide_class, …): a click hid a scheme in the page only,
+// so a link opened with every series drawn.
+test('a QoS sweep\'s charts keep the series hidden from their legends in the URL, each chart its own', async () => {
+  const { page, problems, context } = br;
+  await page.goto(`${base}/experiments/${qslug}`);
+  await ready(page, 'sweep');
+  const visible = (p, id) => p.evaluate((sel) => {
+    const c = window.Chart.getChart(document.querySelector(`${sel} canvas`));
+    return c.data.datasets.map((d, i) => [d.label, c.isDatasetVisible(i)]);
+  }, id);
+  // a real click on the QoSreach chart's legend item "naive"
+  const box = await page.evaluate(() => {
+    const canvas = document.querySelector('#qos-reach-chart canvas');
+    const c = window.Chart.getChart(canvas);
+    const i = c.legend.legendItems.findIndex((x) => x.text === 'naive');
+    const hb = c.legend.legendHitBoxes[i];
+    const r = canvas.getBoundingClientRect();
+    return { x: r.left + hb.left + hb.width / 2, y: r.top + hb.top + hb.height / 2 };
+  });
+  await page.mouse.click(box.x, box.y);
+  await page.waitForFunction(() => location.search !== '', null, { timeout: 5000 });
+  const url = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(url.searchParams), { hide_reach: 'naive' });
+  const reach = [['naive', false], ['rollover', true], ['spart', true]];
+  const all = [['naive', true], ['rollover', true], ['spart', true]];
+  assert.deepEqual(await visible(page, '#qos-reach-chart'), reach);
+  const fresh = await context.newPage();
+  fresh.on('pageerror', (e) => problems.push(`fresh page error: ${e.message}`));
+  try {
+    await fresh.goto(url.href);
+    await ready(fresh, 'sweep');
+    assert.deepEqual(await visible(fresh, '#qos-reach-chart'), reach);
+    // the other charts as they were
+    assert.deepEqual(await visible(fresh, '#qos-throughput-chart'), all);
+    assert.equal(fresh.url(), url.href);
+  } finally {
+    await fresh.close();
+  }
+  // another chart's key, and a label that chart has not: said, dropped
+  await page.goto(`${base}/experiments/${qslug}?hide_throughput=spart&hide_class=elastic`);
+  await ready(page, 'sweep');
+  assert.deepEqual(await visible(page, '#qos-throughput-chart'), [['naive', true], ['rollover', true], ['spart', false]]);
+  assert.deepEqual(await visible(page, '#qos-reach-chart'), all);
+  assert.match(await page.locator('#qos-class-chart-link-note').textContent(),
+    /^The link's hide_class= names "elastic", not a series of this chart \(naive, rollover, spart.*\): it is left out\.$/);
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { hide_throughput: 'spart' });
+  assert.deepEqual(problems, []);
+});

@@ -67,6 +67,13 @@ const gain = (a, b) => (a == null || b == null || !(b > 0) ? null : (a / b - 1) 
 const signed = (v) => (v == null ? '—' : `${v >= 0 ? '+' : '−'}${Math.abs(v).toFixed(1)} %`);
 const percent = (v) => (v === null || v === undefined ? '—' : `${(Math.round(v * 1000) / 10).toFixed(1)}`);
 
+// The URL key of each QoS chart's hidden series, by its card's id
+const QOS_LEGEND_KEYS = {
+  'qos-reach-chart': 'hide_reach', 'qos-throughput-chart': 'hide_throughput', 'qos-reference-chart': 'hide_reference',
+  'qos-class-chart': 'hide_class', 'qos-gain-chart': 'hide_gain', 'qos-overshoot-chart': 'hide_overshoot',
+  'qos-misses-chart': 'hide_misses',
+};
+
 function renderQos(root, e, r, route) {
   const spec = r.spec || {};
   // a trio sweep: one QoS kernel beside two others, or two beside one
@@ -109,6 +116,14 @@ function renderQos(root, e, r, route) {
   };
   root.append(...Object.values(hosts).filter(Boolean));
   const figures = createQosFigures(hosts, r, trio);
+  // each chart's series hidden from its legend are the URL's, a key a chart
+  // (QOS_LEGEND_KEYS; docs/api.md "Share links")
+  for (const c of [...charts.charts, ...(refChart ? [refChart.chart] : []), ...figures.charts]) {
+    const host = c.canvas.closest('section');
+    const key = QOS_LEGEND_KEYS[host.id];
+    const note = linkNote(legendInUrl(c, route.query, key));
+    if (note) host.insertBefore(Object.assign(note, { id: `${host.id}-link-note` }), c.canvas.closest('.chart-wrap'));
+  }
   setExtra('sweep', {
     reference: ref ? Object.keys(ref.qosreach).length : 0,
     kind: 'qos', schemes: r.schemes.length, goals: r.goals.length, points: r.points.length,
