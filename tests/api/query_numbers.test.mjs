@@ -7,13 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { json, serve } from './serve_opts.mjs';
+import { json, scenarioRun, serve } from './serve_opts.mjs';
 
 let srv, run;
 before(async () => {
   srv = await serve();
-  const { body } = await json(`${srv.base}/api/experiments`);
-  run = body.experiments.find((e) => e.source === 'scenario' && e.runs.length).runs[0].run;
+  run = await scenarioRun(srv.base);
 });
 after(async () => { assert.equal(await srv.stop(), 0); });
 

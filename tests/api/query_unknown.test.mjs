@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { scenarioRun } from './serve_opts.mjs';
 import { getJson, startServer } from './server.mjs';
 
 let srv, run;
 before(async () => {
   srv = await startServer();
-  const exps = (await getJson(`${srv.base}/api/experiments`)).body.experiments;
-  run = exps.find((e) => e.source === 'scenario' && e.runs.length).runs[0].run;
+  run = await scenarioRun(srv.base);
 });
 after(async () => { assert.equal(await srv.stop(), 0); });
 

@@ -49,6 +49,15 @@ function trace() {
   return { schema: 'schedlab-trace/1', name: 'shared-gpu', source: 'nsys-sqlite', device: COHORT_DEVICE, kernels };
 }
 
+// DELETE the job (202, it was running) and wait for its end: {end, took ms}
+async function cancel(base, id) {
+  const t0 = Date.now();
+  const c = await json(`${base}/api/jobs/${id}`, { method: 'DELETE' });
+  assert.equal(c.status, 202, JSON.stringify(c.body));
+  const end = await waitJob(base, id, { timeout: 120000 });
+  return { end, took: Date.now() - t0 };
+}
+
 const sql = (db, text) => execFileSync('sqlite3', ['-cmd', '.timeout 10000', db, text], { encoding: 'utf8' }).trim();
 
 test('a replay cancelled while it calibrates ends aborted within 5 s and stores nothing', async () => {
@@ -72,11 +81,7 @@ test('a replay cancelled while it calibrates ends aborted within 5 s and stores 
     await new Promise((ok) => setTimeout(ok, 300));
     // still calibrating: nothing simulated for the store yet
     assert.equal((await json(`${srv.base}/api/jobs/${r.body.job}`)).body.done, 0);
-    const t0 = Date.now();
-    const c = await json(`${srv.base}/api/jobs/${r.body.job}`, { method: 'DELETE' });
-    assert.equal(c.status, 202, JSON.stringify(c.body));
-    const end = await waitJob(srv.base, r.body.job, { timeout: 120000 });
-    const took = Date.now() - t0;
+    const { end, took } = await cancel(srv.base, r.body.job);
     assert.equal(end.state, 'aborted', JSON.stringify(end));
     assert.equal(end.status, 409);
     assert.equal(end.error, 'cancelled; nothing was stored');
@@ -117,11 +122,7 @@ test('a replay of cohorts shows its progress while it simulates, and a cancel th
       await new Promise((ok) => setTimeout(ok, 20));
     }
     assert.ok(j.done < j.total / 2, `already past its first simulation: ${JSON.stringify(j)}`);
-    const t0 = Date.now();
-    const c = await json(`${srv.base}/api/jobs/${r.body.job}`, { method: 'DELETE' });
-    assert.equal(c.status, 202, JSON.stringify(c.body));
-    const end = await waitJob(srv.base, r.body.job, { timeout: 120000 });
-    const took = Date.now() - t0;
+    const { end, took } = await cancel(srv.base, r.body.job);
     assert.equal(end.state, 'aborted', JSON.stringify(end));
     assert.equal(end.error, 'cancelled; nothing was stored');
     // a simulation stops within a kernel's blocks: well under a second

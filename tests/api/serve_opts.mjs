@@ -66,6 +66,20 @@ export async function json(url, init) {
 }
 
 // Poll a job until it has ended; returns its last state object.
+// The first run of a shipped scenario experiment in the server's database
+// (the seed database's), for tests that need any simulated run; with
+// `want`, the first whose summary (GET /api/runs/{run}) it accepts; null
+// when none does.
+export async function scenarioRun(base, want = null) {
+  const { body } = await json(`${base}/api/experiments`);
+  for (const e of body.experiments.filter((x) => x.source === 'scenario')) {
+    for (const r of e.runs) {
+      if (!want || want((await json(`${base}/api/runs/${r.run}`)).body.summary)) return r.run;
+    }
+  }
+  return null;
+}
+
 export async function waitJob(base, id, { timeout = 120000 } = {}) {
   const deadline = Date.now() + timeout;
   for (;;) {

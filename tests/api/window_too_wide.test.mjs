@@ -8,19 +8,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { json, serve } from './serve_opts.mjs';
+import { json, scenarioRun, serve } from './serve_opts.mjs';
 
 let srv, run;
 before(async () => {
   srv = await serve();
-  const { body } = await json(`${srv.base}/api/experiments`);
-  for (const e of body.experiments.filter((x) => x.source === 'scenario')) {
-    for (const r of e.runs) {
-      const s = (await json(`${srv.base}/api/runs/${r.run}`)).body.summary;
-      if (s.kernels > 0 && s.copies > 0 && s.queue_events > 0) { run = r.run; break; }
-    }
-    if (run) break;
-  }
+  run = await scenarioRun(srv.base, (s) => s.kernels > 0 && s.copies > 0 && s.queue_events > 0);
   assert.ok(run);
 });
 after(async () => { assert.equal(await srv.stop(), 0); });
