@@ -219,6 +219,19 @@ static void die(int code, const char *fmt, ...) {
     exit(code);
 }
 
+/* What went to stdout reached it: a run's id, the analysis, a shard's
+ * result or the version lost to a full disk or a closed descriptor
+ * (`schedlab rta T > /dev/full` exited 0 with nothing written) is a
+ * failure, exit 1 (docs/cli.md "Exit status": anything else), named as a
+ * failed -o is. rc: the command's status, kept when it failed already. */
+static int stdout_checked(int rc) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    if (rc) return rc;
+    fprintf(stderr, "schedlab: stdout: write failed: %s\n", strerror(errno ? errno : EIO));
+    return 1;
+}
+
 typedef struct opts {
     const char *pos[64];
     int npos;
@@ -236,7 +249,7 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage, stdout);
-            exit(0);
+            exit(stdout_checked(0));
         }
         if (strcmp(a, "--store") == 0 && strstr(allowed, " --store ")) {
             o->store = a;   /* a flag: takes no value */
@@ -1086,11 +1099,11 @@ int main(int argc, char **argv) {
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage_main, stdout);
-        return 0;
+        return stdout_checked(0);
     }
     if (strcmp(cmd, "--version") == 0) {
         print_version();
-        return 0;
+        return stdout_checked(0);
     }
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"simulate", cmd_simulate}, {"import", cmd_import}, {"export", cmd_export},
@@ -1100,7 +1113,7 @@ int main(int argc, char **argv) {
     char scnbuf[PATH_MAX];
     open_kernels(find_dir("scenarios", scnbuf, sizeof scnbuf));
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-        if (strcmp(cmd, cmds[i].name) == 0) return cmds[i].fn(argc - 2, argv + 2);
+        if (strcmp(cmd, cmds[i].name) == 0) return stdout_checked(cmds[i].fn(argc - 2, argv + 2));
     die(EXIT_BAD_INPUT, "unknown command \"%s\" (commands: simulate, import, export, replay, serve, rta, sweep, merge)",
         cmd);
 }
