@@ -268,7 +268,9 @@ int rta_cli_sweep(int argc, char **argv) {
         json_decref(res);
         return say(1, "out of memory");
     }
-    if (count > 1) {
+    /* a shard, even the one of 1 (a Slurm array of one task), is written
+     * for `schedlab merge`, never stored (docs/cli.md) */
+    if (o.shard) {
         rc = write_text(o.out, out);
     } else {
         rc = o.out ? write_text(o.out, out) : 0;

@@ -242,6 +242,28 @@ test('sweep --shard i/n then merge gives the one-process sweep byte for byte', (
   assert.equal(diff.stderr, `schedlab: ${other}: spec: differs from ${shards[0]}'s (another sweep)\n`);
 });
 
+// docs/cli.md: "With --shard i/n it computes only the i-th of n disjoint
+// slices and writes that result (to -o or stdout) instead of storing it";
+// the one shard of 1 (tools/slurm/sweep.sbatch on --array=0-0) was stored
+// instead, its slug on stdout, and merged again into a second experiment
+test('sweep --shard 0/1 writes the result and stores nothing, as every shard', () => {
+  const spec = file('spec01.json', SPEC);
+  const db = join(dir, 'shard01.db');
+  const r = cli(['sweep', spec, '--shard', '0/1', '--db', db, '--progress', '0']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).schema, 'schedlab-sweep-result/1');
+  assert.equal(existsSync(db), false, 'a shard opens no database');
+  const out = join(dir, 'shard01.json');
+  const o = cli(['sweep', spec, '--shard', '0/1', '--db', db, '--progress', '0', '-o', out]);
+  assert.equal(o.code, 0, o.stderr);
+  assert.equal(o.stdout, '');
+  assert.equal(readFileSync(out, 'utf8'), r.stdout);
+  assert.equal(existsSync(db), false);
+  const m = cli(['merge', out, '--db', db]);
+  assert.equal(m.code, 0, m.stderr);
+  assert.match(m.stdout, /^[a-z0-9]{10}\n$/);
+});
+
 // A long sweep says how far it is (docs/cli.md): a line on stderr every
 // --progress seconds with the points done of its shard's and, once some
 // are, the rate and the time left; none with --progress 0. Options take
