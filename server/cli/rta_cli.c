@@ -180,6 +180,30 @@ int rta_cli_rta(int argc, char **argv) {
     return rc;
 }
 
+/* One number of "i/n": decimal digits only, at most 9 of them (no sign,
+ * blank or base prefix: sscanf's %d took " 0/+2" and wrapped
+ * 0/4294967298 round to 0/2). The character after it in *end. */
+static int shard_number(const char *s, const char **end, int *v) {
+    long n = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (p - s == 9) return -1;
+        n = n * 10 + (*p - '0');
+    }
+    if (p == s) return -1;
+    *end = p;
+    *v = (int)n;
+    return 0;
+}
+
+/* "i/n" with 0 <= i < n; -1 otherwise. */
+static int shard_parse(const char *s, int *index, int *count) {
+    const char *p;
+    if (shard_number(s, &p, index) || *p != '/' || shard_number(p + 1, &p, count) || *p)
+        return -1;
+    return *count >= 1 && *index < *count ? 0 : -1;
+}
+
 int rta_cli_sweep(int argc, char **argv) {
     copts o;
     if (parse(argc, argv, " --shard --db -o --output --threads --progress ", &o))
@@ -189,13 +213,8 @@ int rta_cli_sweep(int argc, char **argv) {
     if (o.npos != 1)
         return say(EXIT_BAD_INPUT, "sweep needs one SPEC.json (see --help)");
     int index = 0, count = 1, threads = 0;
-    if (o.shard) {
-        char tail;
-        if (sscanf(o.shard, "%d/%d%c", &index, &count, &tail) != 2 || count < 1 || index < 0 ||
-            index >= count)
-            return say(EXIT_BAD_INPUT, "--shard: expected i/n with 0 <= i < n, got \"%s\"",
-                       o.shard);
-    }
+    if (o.shard && shard_parse(o.shard, &index, &count))
+        return say(EXIT_BAD_INPUT, "--shard: expected i/n with 0 <= i < n, got \"%s\"", o.shard);
     if (o.threads) {
         char *end;
         long t = strtol(o.threads, &end, 10);

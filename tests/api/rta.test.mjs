@@ -264,6 +264,20 @@ test('sweep --shard 0/1 writes the result and stores nothing, as every shard', (
   assert.match(m.stdout, /^[a-z0-9]{10}\n$/);
 });
 
+// --shard is i/n in decimal, 0 <= i < n (docs/cli.md): sscanf's %d took a
+// sign or a blank ("0/+2", " 0/2") and wrapped 4294967298 round to 2, so
+// "0/4294967298" computed shard 0 of 2
+test('sweep --shard: anything but i/n in digits with 0 <= i < n is bad input', () => {
+  const spec = file('spec-shard-bad.json', SPEC);
+  for (const v of ['0/4294967298', '4294967296/4294967297', ' 0/2', '0/+2', '+0/2', '0/2 ', '3/2', '2/2',
+    '2x', '-1/2', '1/0', '0x1/2', '1/2/3']) {
+    const r = cli(['sweep', spec, '--shard', v, '--progress', '0']);
+    assert.equal(r.code, 2, `--shard ${v}: ${r.stderr}`);
+    assert.equal(r.stdout, '', v);
+    assert.equal(r.stderr, `schedlab: --shard: expected i/n with 0 <= i < n, got "${v}"\n`);
+  }
+});
+
 // A long sweep says how far it is (docs/cli.md): a line on stderr every
 // --progress seconds with the points done of its shard's and, once some
 // are, the rate and the time left; none with --progress 0. Options take
