@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
 #include <archive.h>
 #include <jansson.h>
 #include <microhttpd.h>
@@ -908,6 +909,15 @@ static int cmd_serve(int argc, char **argv) {
         port = strtol(o.port, &end, 10);
         if (*end || port < 0 || port > 65535)
             die(EXIT_BAD_INPUT, "--port: expected 0..65535, got \"%s\"", o.port);
+    }
+    /* the address is checked before anything is said or made: http_start
+     * refused it only after the database was created and a warning about
+     * serving "on nosuchhost without --token" printed, exit 1 */
+    if (o.bind) {
+        unsigned char a[sizeof(struct in6_addr)];
+        if (inet_pton(AF_INET, o.bind, a) != 1 && inet_pton(AF_INET6, o.bind, a) != 1)
+            die(EXIT_BAD_INPUT, "--bind: \"%s\" is not an IPv4 or IPv6 address (127.0.0.1 for this "
+                "machine alone, 0.0.0.0 or :: for every interface)", o.bind);
     }
     size_t max_upload = HTTP_DEFAULT_MAX_BODY;
     if (o.max_upload && parse_size(o.max_upload, &max_upload))

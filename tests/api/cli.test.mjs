@@ -350,6 +350,21 @@ test('serve --web naming no dashboard folder exits 2 with one line, no database 
   }
 });
 
+// --bind of no address (a typo, or a host name: http_start takes only IPv4
+// and IPv6 addresses) was refused only once the database was made and a
+// warning printed that the server was "serving on nosuchhost without
+// --token", exit 1; a bad option value is bad input, exit 2, one line,
+// refused before anything is made (cli.md)
+test('serve --bind naming no address exits 2 with one line, no database made', () => {
+  const fresh = join(dir, 'bind-typo.db');
+  for (const bind of ['1.2.3.4.5', 'localhost', 'nosuchhost', '[::1]']) {
+    const r = cli(['serve', '--db', fresh, '--port', '0', '--bind', bind], { timeout: 10000 });
+    assert.equal(r.code, 2, `${bind}: ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: --bind: "${bind}" is not an IPv4 or IPv6 address (127.0.0.1 for this machine alone, 0.0.0.0 or :: for every interface)\n`);
+    assert.equal(existsSync(fresh), false, bind);
+  }
+});
+
 // `replay --report FILE` that cannot be written said "FILE: cannot write
 // the report", not why, where -o says "cannot write: No such file or
 // directory" (cli.md: the error names the problem; exit 1, not bad input).
