@@ -54,6 +54,7 @@
 #include "fidelity_causes.h"
 #include "rta_cli.h"
 #include "cli_opt.h"
+#include "cli_out.h"
 #include "kernlib.h"
 #include "scenario.h"
 #include "trace_json.h"
@@ -352,11 +353,10 @@ static char *map_file(const char *path, size_t *len, size_t *maplen) {
     return read_file(path, len);
 }
 
+/* data as path (whole or not at all: cli_out.h), or to stdout for NULL */
 static void write_out(const char *path, const char *data, size_t len) {
-    FILE *f = path ? fopen(path, "wb") : stdout;
-    if (!f) die(1, "%s: cannot write: %s", path, strerror(errno));
-    if (fwrite(data, 1, len, f) != len || (path ? fclose(f) : fflush(f)) != 0)
-        die(1, "%s: write failed: %s", path ? path : "stdout", strerror(errno));
+    char err[PATH_MAX + 256];
+    if (cli_out_write(path, data, len, err, sizeof err)) die(1, "%s", err);
 }
 
 /* `replay --report FILE`: the report's JSON and a newline, its failure
@@ -379,6 +379,7 @@ typedef struct stream_out {
     const char *path;   /* NULL: stdout */
     int fd;
     int err;            /* errno of a failed write */
+    cli_out file;       /* the -o file, put in place once whole (cli_out.h) */
     jw_buf w;
 } stream_out;
 
@@ -392,21 +393,25 @@ static int out_sink(void *ctx, const char *p, size_t n) {
 }
 
 static void out_open(stream_out *o, const char *path) {
+    char err[PATH_MAX + 256];
     o->path = path;
     o->err = 0;
-    o->fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : STDOUT_FILENO;
-    if (o->fd < 0) die(1, "%s: cannot write: %s", path, strerror(errno));
+    o->fd = STDOUT_FILENO;
+    if (path) {
+        if (cli_out_open(&o->file, path, err, sizeof err)) die(1, "%s", err);
+        o->fd = o->file.fd;
+    }
     jw_init_sink(&o->w, out_sink, o, OUT_CHUNK);
 }
 
-/* rc: the writer's result. A failed write names the file and its errno. */
+/* rc: the writer's result. A failed write names the file and its errno,
+ * and leaves no part of the file (cli_out.h). */
 static void out_close(stream_out *o, int rc) {
+    char err[PATH_MAX + 256];
     if (rc == 0) rc = jw_finish(&o->w);
-    if (rc == 0 && o->path && close(o->fd) != 0) {
-        o->err = errno;
-        rc = -1;
-    }
     jw_free(&o->w);
+    if (rc == 0 && o->path && cli_out_commit(&o->file, err, sizeof err) != 0) die(1, "%s", err);
+    if (rc && o->path) cli_out_abort(&o->file);
     if (rc && o->err)
         die(1, "%s: write failed: %s", o->path ? o->path : "stdout", strerror(o->err));
     if (rc) die(1, "out of memory writing the output");

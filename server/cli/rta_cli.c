@@ -13,6 +13,7 @@
 #include "../../db/db.h"
 #include "../../db/sweep.h"
 #include "cli_opt.h"
+#include "cli_out.h"
 #include "cli_progress.h"
 #include "sweep.h"
 #include "sweep_api.h"
@@ -122,13 +123,11 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
     return 0;
 }
 
+/* text as path, whole or not at all (cli_out.h), or to stdout for NULL */
 static int write_text(const char *path, const char *text) {
-    FILE *f = path ? fopen(path, "wb") : stdout;
-    if (!f)
-        return say(1, "%s: cannot write: %s", path, strerror(errno));
-    size_t n = strlen(text);
-    if (fwrite(text, 1, n, f) != n || (path ? fclose(f) : fflush(f)) != 0)
-        return say(1, "%s: write failed: %s", path ? path : "stdout", strerror(errno));
+    char err[PATH_MAX + 256];
+    if (cli_out_write(path, text, strlen(text), err, sizeof err))
+        return say(1, "%s", err);
     return 0;
 }
 

@@ -3,11 +3,13 @@
 // input with one line on stderr, 1 anything else; bad input never leaves
 // half a result behind).
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 
-import { cli, fixture, repo, tempDir } from './server.mjs';
+import { bin, cli, fixture, repo, tempDir, writeIn } from './server.mjs';
 
 const CASE_STUDY = join(repo, 'scenarios/gcaps-case-study.json');
 
@@ -35,4 +37,63 @@ test('an answer that cannot be written to stdout exits 1 naming stdout', { skip:
   const ok = cli(['rta', CASE_STUDY]);
   assert.equal(ok.code, 0, ok.stderr);
   assert.equal(JSON.parse(ok.stdout).schema, 'schedlab-rta/1');
+});
+
+// A scenario whose trace is large (a kernel of `blocks` blocks of 1 us on
+// the V100 preset: about 67 bytes of text a block).
+function bigScenario(blocks) {
+  return writeIn(dir, `big-${blocks}.json`, {
+    schema: 'schedlab-scenario/1', name: 'big', device: 'v100', streams: [{ name: 'S1' }],
+    ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks, threads: 128, block_time: '1us' }],
+  });
+}
+
+const unshareProbe = spawnSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /mnt'], { encoding: 'utf8' });
+const noTmpfs = (process.getuid?.() !== 0 || unshareProbe.status !== 0) &&
+  'needs root and a private mount namespace (unshare -m) to mount a small tmpfs';
+
+// docs/cli.md: "a failed write names it (out.json: write failed: No space
+// left on device, exit 1)" -- and it left the first megabyte of the trace
+// as out.json, a file that reads as a truncated trace; a file of that name
+// already there was truncated too. Now it is written beside it and put in
+// place once whole (server/cli/cli_out.h).
+test('-o on a full disk: exit 1 naming the file, no part of it left, an older file kept', { skip: noTmpfs }, () => {
+  const scn = bigScenario(200000);   // about 13 MB of text onto 1 MiB
+  const mnt = join(dir, 'full-mnt');
+  mkdirSync(mnt, { recursive: true });
+  const script = `set -e; mount -t tmpfs -o size=1m tmpfs "${mnt}"; printf old > "${mnt}/kept.json"
+"${bin}" simulate "${scn}" -o "${mnt}/new.json" 2>"${dir}/err1" && echo rc=0 || echo "rc=$?"
+"${bin}" simulate "${scn}" -o "${mnt}/kept.json" 2>"${dir}/err2" && echo rc=0 || echo "rc=$?"
+cat "${dir}/err1" "${dir}/err2"; ls -A "${mnt}"; cat "${mnt}/kept.json"`;
+  const r = spawnSync('unshare', ['-m', 'sh', '-c', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), [
+    'rc=1', 'rc=1',
+    `schedlab: ${mnt}/new.json: write failed: No space left on device`,
+    `schedlab: ${mnt}/kept.json: write failed: No space left on device`,
+    'kept.json',   // only the older file: no new.json, no temporary file
+    'old',
+  ]);
+});
+
+// Ctrl-C while the trace is being written left the part written so far as
+// TRACE.json (65 MB of a 2 GB trace, cut mid-line); now nothing is left,
+// and the process still ends by the signal, as the shell expects of Ctrl-C
+test('SIGINT or SIGTERM during simulate -o leaves no file behind', async () => {
+  const scn = bigScenario(6000000);   // about 400 MB of text: long enough to be stopped mid-write
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    const out = join(dir, `stopped-${sig}`);
+    mkdirSync(out);
+    const child = spawn(bin, ['simulate', scn, '-o', join(out, 'trace.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = once(child, 'exit');
+    // the file (or its temporary) appears once the simulation is done and writing starts
+    for (const deadline = Date.now() + 60000; readdirSync(out).length === 0;) {
+      assert.ok(Date.now() < deadline, 'the output never appeared');
+      await new Promise((ok) => setTimeout(ok, 2));
+    }
+    child.kill(sig);
+    const [code, signal] = await exited;
+    assert.equal(signal, sig, `ended by ${sig} while writing (code ${code})`);
+    assert.deepEqual(readdirSync(out), [], `${sig}: nothing left in the folder`);
+  }
 });
