@@ -528,6 +528,28 @@ static void print_warnings(const store_warnings *w) {
                 "import_warnings_total)\n", w->total - shown);
 }
 
+static int count_experiment(void *ctx, const db_experiment *e) {
+    (void)e;
+    ++*(int64_t *)ctx;
+    return 0;
+}
+
+/* Whether d holds no run and no experiment; false when that cannot be told. */
+static bool db_is_empty(db *d) {
+    int64_t runs = -1, exps = 0;
+    char err[256];
+    return db_count_runs(d, &runs, err, sizeof err) == 0 && runs == 0 &&
+           db_list_experiments(d, count_experiment, &exps, err, sizeof err) == 0 && exps == 0;
+}
+
+/* A database this process made and left empty, with its -wal and -shm. */
+static void remove_db_files(const char *path) {
+    char side[PATH_MAX];
+    unlink(path);
+    if (snprintf(side, sizeof side, "%s-wal", path) < (int)sizeof side) unlink(side);
+    if (snprintf(side, sizeof side, "%s-shm", path) < (int)sizeof side) unlink(side);
+}
+
 static int cmd_import(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_import, " --format --db --name --experiment ", &o);
@@ -552,6 +574,8 @@ static int cmd_import(int argc, char **argv) {
         files[i] = (imp_file){.name = strcmp(o.pos[i], "-") == 0 ? "stdin" : o.pos[i],
                               .data = (const unsigned char *)bufs[i], .len = len};
     }
+    struct stat dbst;
+    bool db_made = stat(db_default(&o), &dbst) != 0 && errno == ENOENT;
     db *d = open_db(&o);
     char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[1024];
     /* mapped files let a streaming import drop what it has read (issue 9) */
@@ -560,6 +584,15 @@ static int cmd_import(int argc, char **argv) {
     for (int i = 0; i < o.npos; i++) sc.files_mapped = sc.files_mapped && maps[i];
     int rc = store_import_ctl(d, files, (size_t)o.npos, o.format, o.experiment, o.name, &sc, run,
                               exp, err, sizeof err);
+    /* a refused import leaves nothing behind: the database closed (its
+     * -wal and -shm files go with it), and removed when this import made
+     * it and it holds nothing (a typo in --db with a bad file made an
+     * empty database), as a file that cannot be read makes none */
+    if (rc) {
+        bool empty = db_made && db_is_empty(d);
+        db_close(d);
+        if (empty) remove_db_files(db_default(&o));
+    }
     if (rc == DB_NOT_FOUND)
         die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,
             db_default(&o));

@@ -256,6 +256,37 @@ test('import of a malformed file exits 2 and stores nothing', () => {
   assert.match(ex.stderr, /no run named "zzzzzzzzzz"/);
 });
 
+// A file that is read but refused (a bad row at its end, an unknown
+// --experiment, a format not told from the content) left a database made
+// for it, empty, with its -wal and -shm beside it (the database was opened
+// first); a file that cannot be read makes none (the test below), and the
+// import's transaction leaves nothing in a database there already, so a
+// refused import leaves nothing at all: no new database, no -wal or -shm
+test('a refused import makes no database and leaves no -wal or -shm beside one', (t) => {
+  const csv = realTrace(t, NVPROF_CSV);
+  if (!csv) return;
+  const late = writeIn(dir, 'late-bad-row.csv', readFileSync(csv, 'utf8') + '1.5,abc,,,,,,,,,,,,,,,,,"x"\n');
+  const garbage = writeIn(dir, 'garbage.csv', 'garbage\n');
+  const fresh = join(dir, 'refused.db');
+  const files = () => ['', '-wal', '-shm'].filter((x) => existsSync(fresh + x));
+  for (const args of [[late], [garbage], [csv, '--experiment', 'zzzzzzzzzz']]) {
+    const r = cli(['import', ...args, '--db', fresh]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+    assert.deepEqual(files(), [], `${args.join(' ')}: nothing made`);
+  }
+  assert.match(cli(['import', late, '--db', fresh]).stderr, /late-bad-row\.csv:16: 19 fields, but the header \(line 4\) has 17/);
+  const ok = cli(['import', csv, '--db', fresh]);
+  assert.equal(ok.code, 0, ok.stderr);
+  for (const args of [[late], [garbage], [csv, '--experiment', 'zzzzzzzzzz']]) {
+    assert.equal(cli(['import', ...args, '--db', fresh]).code, 2);
+    assert.deepEqual(files(), [''], `${args.join(' ')}: the database there, no -wal or -shm`);
+  }
+  const exp = cli(['export', ok.stdout.trim(), '--db', fresh]);
+  assert.equal(exp.code, 0, exp.stderr);
+  assert.equal(JSON.parse(exp.stdout).kernels.length, 9);   // the run stored before, whole
+});
+
 // A folder named as the file: the read fails with EISDIR, which the message
 // turned into "Input/output error" (simulate says "Is a directory").
 test('import of a folder says it is a folder, exit 2, nothing stored', () => {
