@@ -840,7 +840,9 @@ static int parse_size(const char *s, size_t *out) {
     }
     if (mult > 1 && *end == 'i') end++;
     if (*end == 'B' || *end == 'b') end++;
-    if (*end || v * mult > 1e15) return -1;
+    /* under a byte is none: "--max-upload 0.5" came out 0, which the server
+     * reads as "the default" (512MiB) */
+    if (*end || v * mult > 1e15 || v * mult < 1) return -1;
     *out = (size_t)(v * mult);
     return 0;
 }

@@ -396,6 +396,23 @@ test('serve --bind naming no address exits 2 with one line, no database made', (
   }
 });
 
+// a size under one byte is no size: "--max-upload 0.5" came out 0 bytes,
+// which the server takes for "the default" (512MiB), and it served, where
+// --answer-memory and --min-body-rate of 0.5 are refused (cli.md: a bad
+// option value is bad input)
+test('serve: a size option under one byte exits 2 naming it, no database made', () => {
+  const fresh = join(dir, 'size-typo.db');
+  for (const [flag, what] of [['--max-upload', 'a size such as 512MiB, 2GB or 1000000'],
+    ['--answer-memory', 'a size such as 256MiB or 1GiB'], ['--min-body-rate', 'bytes a second such as 1024 or 4KiB']]) {
+    for (const v of ['0.5', '0.0001KiB']) {
+      const r = cli(['serve', '--db', fresh, '--port', '0', flag, v], { timeout: 10000 });
+      assert.equal(r.code, 2, `${flag} ${v}: ${r.stderr}`);
+      assert.equal(r.stderr, `schedlab: ${flag}: expected ${what}, got "${v}"\n`);
+      assert.equal(existsSync(fresh), false, `${flag} ${v}`);
+    }
+  }
+});
+
 // `replay --report FILE` that cannot be written said "FILE: cannot write
 // the report", not why, where -o says "cannot write: No such file or
 // directory" (cli.md: the error names the problem; exit 1, not bad input).
