@@ -257,6 +257,9 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             o->store = a;   /* a flag: takes no value */
             continue;
         }
+        /* "--store=yes" was "unknown option --store", an option --help lists */
+        if (strncmp(a, "--store=", 8) == 0 && strstr(allowed, " --store "))
+            die(EXIT_BAD_INPUT, "option --store takes no value, got \"%s\"", a + 8);
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             if (o->npos == 64) die(EXIT_BAD_INPUT, "too many arguments");
             o->pos[o->npos++] = a;

@@ -413,6 +413,15 @@ test('serve: a size option under one byte exits 2 naming it, no database made', 
   }
 });
 
+// --store is a flag (cli.md: `replay RUN … [--store]`); "--store=yes" was
+// refused as "unknown option --store", an option replay --help lists
+test('replay --store=VALUE says the flag takes no value, exit 2', () => {
+  const r = cli(['replay', 'zzzzzzzzzz', '--db', join(dir, 'absent.db'), '--store=yes']);
+  assert.equal(r.code, 2);
+  assert.equal(r.stderr, 'schedlab: option --store takes no value, got "yes"\n');
+  assert.equal(cli(['simulate', FIG3, '--store']).stderr, 'schedlab: unknown option --store (see --help)\n');
+});
+
 // `replay --report FILE` that cannot be written said "FILE: cannot write
 // the report", not why, where -o says "cannot write: No such file or
 // directory" (cli.md: the error names the problem; exit 1, not bad input).
