@@ -164,16 +164,20 @@ int cli_out_write(const char *path, const char *data, size_t len, char *err, siz
     }
     cli_out o;
     if (cli_out_open(&o, path, err, n)) return -1;
+    return cli_out_finish(&o, data, len, err, n);
+}
+
+int cli_out_finish(cli_out *o, const char *data, size_t len, char *err, size_t n) {
     while (len) {
-        ssize_t k = write(o.fd, data, len);
+        ssize_t k = write(o->fd, data, len);
         if (k < 0 && errno == EINTR) continue;
         if (k < 0) {
-            snprintf(err, n, "%s: write failed: %s", path, strerror(errno));
-            cli_out_abort(&o);
+            snprintf(err, n, "%s: write failed: %s", o->path, strerror(errno));
+            cli_out_abort(o);
             return -1;
         }
         data += k;
         len -= (size_t)k;
     }
-    return cli_out_commit(&o, err, n);
+    return cli_out_commit(o, err, n);
 }

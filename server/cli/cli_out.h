@@ -31,6 +31,11 @@ int cli_out_open(cli_out *o, const char *path, char *err, size_t n);
  * err, nothing left of it. */
 int cli_out_commit(cli_out *o, char *err, size_t n);
 
+/* Writes the whole of data[0..len) and commits (a file opened at a long
+ * command's start, so that a name it cannot write is said before the
+ * work); -1 with the reason, named, in err, nothing left of it. */
+int cli_out_finish(cli_out *o, const char *data, size_t len, char *err, size_t n);
+
 /* Closes and removes what was written (after a failed write). */
 void cli_out_abort(cli_out *o);
 

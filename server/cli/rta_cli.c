@@ -138,14 +138,14 @@ static const char *db_default(const copts *o) {
     return env && *env ? env : "schedlab.db";
 }
 
-/* Store a result as a new sweep experiment; prints the slug. */
-static int store(const copts *o, const json_t *result, const char *text) {
+/* Store a result as a new sweep experiment, in d when given (opened before
+ * the work; closed here) or in the database the options name; prints the
+ * slug. */
+static int store(const copts *o, db *d, const json_t *result) {
     char err[1024], slug[DB_SLUG_SIZE];
-    db *d;
-    if (db_open(db_default(o), &d, err, sizeof err))
+    if (!d && db_open(db_default(o), &d, err, sizeof err))
         return say(1, "%s", err);
     /* the page's sweeps store the same way (sweep_api.h) */
-    (void)text;
     int rc = sweep_store_result(d, result, NULL, slug, err, sizeof err);
     db_close(d);
     if (rc)
@@ -242,6 +242,20 @@ int rta_cli_sweep(int argc, char **argv) {
     free(text);
     if (rc)
         return say(EXIT_BAD_INPUT, "%s", err);
+    /* where the result goes is settled before the work: a -o or a --db
+     * that cannot be written (a typo'd folder) was found only once the
+     * sweep was done, hours of a paper-scale QoS sweep, and its result lost */
+    cli_out outf;
+    if (o.out && cli_out_open(&outf, o.out, err, sizeof err)) {
+        sweep_spec_free(s);
+        return say(1, "%s", err);
+    }
+    db *d = NULL;
+    if (!o.shard && db_open(db_default(&o), &d, err, sizeof err)) {
+        if (o.out) cli_out_abort(&outf);
+        sweep_spec_free(s);
+        return say(1, "%s", err);
+    }
     json_t *res;
     sweep_stats st;
     /* the units done, as the run counts them (the server's jobs count the
@@ -258,8 +272,11 @@ int rta_cli_sweep(int argc, char **argv) {
     rc = sweep_run_ctl(s, index, count, threads, &ctl, &res, &st, err, sizeof err);
     progress_stop(pr);
     sweep_spec_free(s);
-    if (rc)
+    if (rc) {
+        if (o.out) cli_out_abort(&outf);
+        db_close(d);
         return say(1, "%s", err);
+    }
     if (st.qos) {
         /* the kernels alone run first, once per kernel whatever the points;
          * the points' own rate is what a larger sweep scales by */
@@ -283,18 +300,21 @@ int rta_cli_sweep(int argc, char **argv) {
     }
     char *out = sweep_text(res);
     if (!out) {
+        if (o.out) cli_out_abort(&outf);
+        db_close(d);
         json_decref(res);
         return say(1, "out of memory");
     }
     /* a shard, even the one of 1 (a Slurm array of one task), is written
      * for `schedlab merge`, never stored (docs/cli.md) */
-    if (o.shard) {
-        rc = write_text(o.out, out);
-    } else {
-        rc = o.out ? write_text(o.out, out) : 0;
-        if (!rc)
-            rc = store(&o, res, out);
-    }
+    if (o.out && cli_out_finish(&outf, out, strlen(out), err, sizeof err))
+        rc = say(1, "%s", err);
+    else if (o.shard && !o.out)
+        rc = write_text(NULL, out);
+    if (!rc && d)
+        rc = store(&o, d, res);
+    else
+        db_close(d);
     free(out);
     json_decref(res);
     return rc;
@@ -340,7 +360,7 @@ int rta_cli_merge(int argc, char **argv) {
     if (!out)
         rc = say(1, "out of memory");
     else if (!(rc = o.out ? write_text(o.out, out) : 0))
-        rc = store(&o, m, out);
+        rc = store(&o, NULL, m);
     free(out);
     json_decref(m);
     return rc;

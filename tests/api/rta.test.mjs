@@ -278,6 +278,29 @@ test('sweep --shard: anything but i/n in digits with 0 <= i < n is bad input', (
   }
 });
 
+// Where a sweep's result goes is known before it runs: a --db or -o that
+// cannot be written (a folder typed wrong) was found only after the whole
+// sweep had been computed, and the result was lost -- hours for the
+// paper-scale QoS sweeps (docs/qos.md). Now it is refused at once, before
+// the work: the error is the only line (no "sweep: N tasksets … in S s")
+test('sweep: a --db or -o that cannot be written is refused before the sweep runs', () => {
+  const spec = file('spec-nowhere.json', SPEC);
+  const nowhere = join(dir, 'no-such-folder');
+  for (const [args, line] of [
+    [['--db', join(nowhere, 'x.db')], new RegExp(`^schedlab: ${nowhere}/x\\.db: the database cannot be written here: its folder ${nowhere} does not exist`)],
+    [['--db', join(dir, 'ok.db'), '-o', join(nowhere, 'r.json')], new RegExp(`^schedlab: ${nowhere}/r\\.json: cannot write: No such file or directory$`)],
+    [['--shard', '0/2', '-o', join(nowhere, 'r.json')], new RegExp(`^schedlab: ${nowhere}/r\\.json: cannot write: No such file or directory$`)],
+  ]) {
+    const r = cli(['sweep', spec, '--progress', '0', ...args]);
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    assert.equal(lines.length, 1, `the sweep did not run first: ${r.stderr}`);
+    assert.match(lines[0], line);
+    assert.equal(r.stdout, '');
+  }
+  assert.equal(existsSync(join(dir, 'ok.db')), false, 'no database made for a sweep that did not run');
+});
+
 // A long sweep says how far it is (docs/cli.md): a line on stderr every
 // --progress seconds with the points done of its shard's and, once some
 // are, the rate and the time left; none with --progress 0. Options take
