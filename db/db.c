@@ -209,8 +209,34 @@ static int busy_wait(void *arg, int count) {
     return 1;
 }
 
+/* Whether path names something that is no database: a folder, or a file
+ * with content that does not start with SQLite's header ("SQLite format
+ * 3\0", fileformat2.html §1.3.1; an empty file is a new database to
+ * SQLite). Read-only, SQLite said "disk I/O error" of a folder and
+ * "reading PRAGMA user_version: file is not a database" of a README. */
+static bool not_a_database(const char *path, char *err, size_t errlen) {
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    if (S_ISDIR(st.st_mode)) {
+        seterr(err, errlen, "%s: a folder, not a database file (--db or SCHEDLAB_DB names the "
+               "database file)", path);
+        return true;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size == 0) return false;
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;   /* SQLite says why it cannot read it */
+    char hdr[16];
+    size_t n = fread(hdr, 1, sizeof hdr, f);
+    fclose(f);
+    if (n == sizeof hdr && memcmp(hdr, "SQLite format 3", sizeof hdr) == 0) return false;
+    seterr(err, errlen, "%s: not a database: the file does not start with \"SQLite format 3\" "
+           "(--db or SCHEDLAB_DB names the database file)", path);
+    return true;
+}
+
 static int open_mode(const char *path, bool readonly, db **out, char *err, size_t errlen) {
     *out = NULL;
+    if (not_a_database(path, err, errlen)) return DB_NOT_A_DATABASE;
     db *d = calloc(1, sizeof *d);
     if (!d || !(d->path = strdup(path))) {
         free(d);

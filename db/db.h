@@ -38,6 +38,7 @@
 /* a binned read's window is more than its pyramid holds (bins wider than
  * its coarsest level, or too many): the asker's error, HTTP 400 */
 #define DB_TOO_WIDE (-6)
+#define DB_NOT_A_DATABASE (-3)  /* db_open*: the path is a folder or another kind of file */
 #define DB_BUSY_TIMEOUT_MS 30000
 #define DB_SCHEMA_VERSION 26     /* the number of migration steps */
 
@@ -101,7 +102,9 @@ struct sqlite3;
 
 /* Open (creating the file when missing) and migrate to DB_SCHEMA_VERSION.
  * A database written by a newer schedlab (user_version above ours) is an
- * error, never downgraded. */
+ * error, never downgraded. Both opens answer DB_NOT_A_DATABASE, saying
+ * which, for a path that is a folder or a file of another kind (not
+ * starting with SQLite's header), -1 for every other failure. */
 int db_open(const char *path, db **out, char *err, size_t errlen);
 /* Open an existing database for reading only: never creates the file, never
  * migrates (another schema version is an error). For the read commands

@@ -452,10 +452,13 @@ static int spill_next(void *ctx, const trace_block **v, size_t *n) {
     return 0;
 }
 
+/* a --db naming a folder or another kind of file is bad input (a database
+ * that does not exist, docs/cli.md "Exit status") */
 static db *open_db(const opts *o) {
     char err[1024];
     db *d;
-    if (db_open(db_default(o), &d, err, sizeof err)) die(1, "%s", err);
+    int rc = db_open(db_default(o), &d, err, sizeof err);
+    if (rc) die(rc == DB_NOT_A_DATABASE ? EXIT_BAD_INPUT : 1, "%s", err);
     return d;
 }
 
@@ -626,7 +629,8 @@ static db *open_db_readonly(const opts *o) {
             "`schedlab import` or `schedlab serve` creates one)", path);
     char err[1024];
     db *d;
-    if (db_open_readonly(path, &d, err, sizeof err)) die(1, "%s", err);
+    int rc = db_open_readonly(path, &d, err, sizeof err);
+    if (rc) die(rc == DB_NOT_A_DATABASE ? EXIT_BAD_INPUT : 1, "%s", err);
     return d;
 }
 

@@ -143,8 +143,9 @@ static const char *db_default(const copts *o) {
  * slug. */
 static int store(const copts *o, db *d, const json_t *result) {
     char err[1024], slug[DB_SLUG_SIZE];
-    if (!d && db_open(db_default(o), &d, err, sizeof err))
-        return say(1, "%s", err);
+    int orc = d ? 0 : db_open(db_default(o), &d, err, sizeof err);
+    if (orc)
+        return say(orc == DB_NOT_A_DATABASE ? EXIT_BAD_INPUT : 1, "%s", err);
     /* the page's sweeps store the same way (sweep_api.h) */
     int rc = sweep_store_result(d, result, NULL, slug, err, sizeof err);
     db_close(d);
@@ -251,10 +252,11 @@ int rta_cli_sweep(int argc, char **argv) {
         return say(1, "%s", err);
     }
     db *d = NULL;
-    if (!o.shard && db_open(db_default(&o), &d, err, sizeof err)) {
+    int orc = o.shard ? 0 : db_open(db_default(&o), &d, err, sizeof err);
+    if (orc) {
         if (o.out) cli_out_abort(&outf);
         sweep_spec_free(s);
-        return say(1, "%s", err);
+        return say(orc == DB_NOT_A_DATABASE ? EXIT_BAD_INPUT : 1, "%s", err);
     }
     json_t *res;
     sweep_stats st;

@@ -1,6 +1,6 @@
 // cli.test.mjs -- the command line of DESIGN §3: simulate, import, export, replay.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -285,6 +285,34 @@ test('a refused import makes no database and leaves no -wal or -shm beside one',
   const exp = cli(['export', ok.stdout.trim(), '--db', fresh]);
   assert.equal(exp.code, 0, exp.stderr);
   assert.equal(JSON.parse(exp.stdout).kernels.length, 9);   // the run stored before, whole
+});
+
+// --db naming something that is no database (a README, a folder): export
+// and replay said "reading PRAGMA user_version: file is not a database" and
+// "cannot open the database: disk I/O error", import "file is not a
+// database", all exit 1 ("anything else"); a database that does not exist
+// is bad input (docs/cli.md "Exit status"), exit 2, and now each says what
+// the path is
+test('--db naming a folder or a file that is no database exits 2 saying so, the file untouched', () => {
+  const readme = join(dir, 'not-a-db.md');
+  const text = readFileSync(join(repo, 'README.md'), 'utf8');
+  writeFileSync(readme, text);
+  const folder = join(dir, 'db-folder');
+  mkdirSync(folder, { recursive: true });
+  const sweepSpec = writeIn(dir, 'db-typo-spec.json', {
+    schema: 'schedlab-sweep/1', name: 'db typo', seed: 1, tasksets: 2, x: { param: 'tasks', values: [4] },
+  });
+  for (const cmd of [['export', 'zzzzzzzzzz'], ['replay', 'zzzzzzzzzz'], ['import', fixture('nvprof.csv')],
+    ['sweep', sweepSpec, '--progress', '0']]) {
+    const a = cli([...cmd, '--db', readme]);
+    assert.equal(a.code, 2, `${cmd[0]}: ${a.stderr}`);
+    assert.equal(a.stderr, `schedlab: ${readme}: not a database: the file does not start with "SQLite format 3" (--db or SCHEDLAB_DB names the database file)\n`);
+    const f = cli([...cmd, '--db', folder]);
+    assert.equal(f.code, 2, `${cmd[0]}: ${f.stderr}`);
+    assert.equal(f.stderr, `schedlab: ${folder}: a folder, not a database file (--db or SCHEDLAB_DB names the database file)\n`);
+  }
+  assert.equal(readFileSync(readme, 'utf8'), text);
+  assert.deepEqual(readdirSync(folder), []);
 });
 
 // A folder named as the file: the read fails with EISDIR, which the message
