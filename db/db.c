@@ -354,6 +354,24 @@ void db_close(db *d) {
     free(d);
 }
 
+void db_remove_files(const char *path) {
+    char side[PATH_MAX];
+    unlink(path);
+    if (snprintf(side, sizeof side, "%s-wal", path) < (int)sizeof side) unlink(side);
+    if (snprintf(side, sizeof side, "%s-shm", path) < (int)sizeof side) unlink(side);
+}
+
+int db_check_writable(const char *path, char *err, size_t errlen) {
+    struct stat st;
+    bool made = stat(path, &st) != 0 && errno == ENOENT;
+    db *d;
+    int rc = db_open(path, &d, err, errlen);
+    if (rc) return rc;
+    db_close(d);
+    if (made) db_remove_files(path);
+    return 0;
+}
+
 const char *db_path(const db *d) { return d->path; }
 struct sqlite3 *db_handle(db *d) { return d->h; }
 

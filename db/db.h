@@ -111,6 +111,14 @@ int db_open(const char *path, db **out, char *err, size_t errlen);
  * (export, replay); writes through it fail. */
 int db_open_readonly(const char *path, db **out, char *err, size_t errlen);
 void db_close(db *d);                       /* NULL is fine */
+/* Removes the database file at path and its -wal and -shm (one a command
+ * made and left empty). */
+void db_remove_files(const char *path);
+/* Whether the database at path can be opened for writing, as db_open
+ * would (its codes and messages), without keeping it: one db_open made
+ * is removed again, so a long command that stores at its end can say at
+ * its start that it cannot, and leave nothing when stopped meanwhile. */
+int db_check_writable(const char *path, char *err, size_t errlen);
 /* Every wait for another process's lock (DB_BUSY_TIMEOUT_MS), in every
  * connection, gives up `ms` from now at the latest, with SQLite's
  * "database is locked": `serve` stopping (SIGTERM) waits for its requests

@@ -548,14 +548,6 @@ static bool db_is_empty(db *d) {
            db_list_experiments(d, count_experiment, &exps, err, sizeof err) == 0 && exps == 0;
 }
 
-/* A database this process made and left empty, with its -wal and -shm. */
-static void remove_db_files(const char *path) {
-    char side[PATH_MAX];
-    unlink(path);
-    if (snprintf(side, sizeof side, "%s-wal", path) < (int)sizeof side) unlink(side);
-    if (snprintf(side, sizeof side, "%s-shm", path) < (int)sizeof side) unlink(side);
-}
-
 static int cmd_import(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_import, " --format --db --name --experiment ", &o);
@@ -597,7 +589,7 @@ static int cmd_import(int argc, char **argv) {
     if (rc) {
         bool empty = db_made && db_is_empty(d);
         db_close(d);
-        if (empty) remove_db_files(db_default(&o));
+        if (empty) db_remove_files(db_default(&o));
     }
     if (rc == DB_NOT_FOUND)
         die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,

@@ -138,12 +138,11 @@ static const char *db_default(const copts *o) {
     return env && *env ? env : "schedlab.db";
 }
 
-/* Store a result as a new sweep experiment, in d when given (opened before
- * the work; closed here) or in the database the options name; prints the
- * slug. */
-static int store(const copts *o, db *d, const json_t *result) {
+/* Store a result as a new sweep experiment; prints the slug. */
+static int store(const copts *o, const json_t *result) {
     char err[1024], slug[DB_SLUG_SIZE];
-    int orc = d ? 0 : db_open(db_default(o), &d, err, sizeof err);
+    db *d;
+    int orc = db_open(db_default(o), &d, err, sizeof err);
     if (orc)
         return say(orc == DB_NOT_A_DATABASE ? EXIT_BAD_INPUT : 1, "%s", err);
     /* the page's sweeps store the same way (sweep_api.h) */
@@ -251,8 +250,9 @@ int rta_cli_sweep(int argc, char **argv) {
         sweep_spec_free(s);
         return say(1, "%s", err);
     }
-    db *d = NULL;
-    int orc = o.shard ? 0 : db_open(db_default(&o), &d, err, sizeof err);
+    /* the database is checked, not kept: stopped meanwhile (Ctrl-C), the
+     * sweep leaves no database it made */
+    int orc = o.shard ? 0 : db_check_writable(db_default(&o), err, sizeof err);
     if (orc) {
         if (o.out) cli_out_abort(&outf);
         sweep_spec_free(s);
@@ -276,7 +276,6 @@ int rta_cli_sweep(int argc, char **argv) {
     sweep_spec_free(s);
     if (rc) {
         if (o.out) cli_out_abort(&outf);
-        db_close(d);
         return say(1, "%s", err);
     }
     if (st.qos) {
@@ -303,7 +302,6 @@ int rta_cli_sweep(int argc, char **argv) {
     char *out = sweep_text(res);
     if (!out) {
         if (o.out) cli_out_abort(&outf);
-        db_close(d);
         json_decref(res);
         return say(1, "out of memory");
     }
@@ -313,10 +311,8 @@ int rta_cli_sweep(int argc, char **argv) {
         rc = say(1, "%s", err);
     else if (o.shard && !o.out)
         rc = write_text(NULL, out);
-    if (!rc && d)
-        rc = store(&o, d, res);
-    else
-        db_close(d);
+    if (!rc && !o.shard)
+        rc = store(&o, res);
     free(out);
     json_decref(res);
     return rc;
@@ -362,7 +358,7 @@ int rta_cli_merge(int argc, char **argv) {
     if (!out)
         rc = say(1, "out of memory");
     else if (!(rc = o.out ? write_text(o.out, out) : 0))
-        rc = store(&o, NULL, m);
+        rc = store(&o, m);
     free(out);
     json_decref(m);
     return rc;

@@ -5,11 +5,13 @@
 // byte for byte; and Fig. 8's six shipped sweeps against the authors' released
 // code, every curve within 5 points at every point (issue 27).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { cli, getJson, repo, startServer, tempDir, writeIn } from './server.mjs';
+import { bin, cli, getJson, repo, startServer, tempDir, writeIn } from './server.mjs';
 
 const MS = 1e6;
 // Table 2 of the paper (§5.3), RM priorities, tau1, tau2, tau4 on core 0.
@@ -299,6 +301,35 @@ test('sweep: a --db or -o that cannot be written is refused before the sweep run
     assert.equal(r.stdout, '');
   }
   assert.equal(existsSync(join(dir, 'ok.db')), false, 'no database made for a sweep that did not run');
+});
+
+// Ctrl-C during a sweep that would store its result: nothing of it is
+// left, neither the -o file (cli_out.h) nor a database the sweep made to
+// check, at its start, that it could store there (the commit before kept
+// that database open through the sweep, and it stayed, empty, with its
+// -wal and -shm)
+test('sweep stopped by SIGINT leaves no database it made and no -o file', async () => {
+  const spec = file('stopped.json', {
+    schema: 'schedlab-sweep/1', kind: 'qos', name: 'stopped',
+    template: join(repo, 'sweeps/isca17-pair-paper.json'), kernels: join(repo, 'sweeps/isca17-parboil.json'),
+    pairs: [['histo', 'spmv'], ['spmv', 'histo']], goals: [0.5, 0.9],
+    schemes: [{ name: 'rollover', policy: { warp: 'quota-rollover' } }], other_repeat: 1,
+  });
+  const out = join(dir, 'stopped');
+  mkdirSync(out);
+  const child = spawn(bin, ['sweep', spec, '--db', join(out, 'x.db'), '-o', join(out, 'r.json'), '--progress', '0',
+    '--threads', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const exited = once(child, 'exit');
+  // the -o file is opened, then the database checked, before the work (seconds a point)
+  for (const deadline = Date.now() + 30000; readdirSync(out).length === 0;) {
+    assert.ok(Date.now() < deadline, 'the -o file never appeared');
+    await new Promise((ok) => setTimeout(ok, 5));
+  }
+  await new Promise((ok) => setTimeout(ok, 500));
+  child.kill('SIGINT');
+  const [code, signal] = await exited;
+  assert.equal(signal, 'SIGINT', `stopped mid-sweep (code ${code})`);
+  assert.deepEqual(readdirSync(out), []);
 });
 
 // A long sweep says how far it is (docs/cli.md): a line on stderr every
