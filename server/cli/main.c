@@ -1146,7 +1146,23 @@ int main(int argc, char **argv) {
         return EXIT_BAD_INPUT;
     }
     const char *cmd = argv[1];
+    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+        {"simulate", cmd_simulate}, {"import", cmd_import}, {"export", cmd_export},
+        {"replay", cmd_replay},     {"serve", cmd_serve},
+        {"rta", rta_cli_rta},       {"sweep", rta_cli_sweep},   {"merge", rta_cli_merge},
+    };
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        /* "schedlab help simulate" printed the overview, not simulate's
+         * usage: COMMAND --help is what it asks for */
+        if (argc == 3) {
+            char help[] = "--help";
+            char *hargv[] = {help, NULL};
+            for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+                if (strcmp(argv[2], cmds[i].name) == 0) return stdout_checked(cmds[i].fn(1, hargv));
+            die(EXIT_BAD_INPUT, "%s: unknown command \"%s\" (commands: simulate, import, export, "
+                "replay, serve, rta, sweep, merge)", cmd, argv[2]);
+        }
+        if (argc > 3) die(EXIT_BAD_INPUT, "%s takes at most one COMMAND (see schedlab --help)", cmd);
         fputs(usage_main, stdout);
         return stdout_checked(0);
     }
@@ -1154,11 +1170,6 @@ int main(int argc, char **argv) {
         print_version();
         return stdout_checked(0);
     }
-    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-        {"simulate", cmd_simulate}, {"import", cmd_import}, {"export", cmd_export},
-        {"replay", cmd_replay},     {"serve", cmd_serve},
-        {"rta", rta_cli_rta},       {"sweep", rta_cli_sweep},   {"merge", rta_cli_merge},
-    };
     char scnbuf[PATH_MAX];
     open_kernels(find_dir("scenarios", scnbuf, sizeof scnbuf));
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)

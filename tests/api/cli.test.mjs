@@ -71,6 +71,25 @@ test('every command has --help', () => {
   assert.equal(cli(['rta']).code, 2);
 });
 
+// "schedlab help simulate" (or --help simulate) printed the overview, the
+// command it named dropped; it is that command's --help now, and a name
+// that is no command is bad input (cli.md: a wrong number of arguments is)
+test('help COMMAND prints the command\'s usage', () => {
+  for (const c of ['simulate', 'import', 'export', 'replay', 'serve', 'rta', 'sweep', 'merge']) {
+    const own = cli([c, '--help']);
+    for (const h of ['help', '--help', '-h']) {
+      const r = cli([h, c]);
+      assert.equal(r.code, 0, `${h} ${c}: ${r.stderr}`);
+      assert.equal(r.stdout, own.stdout, `${h} ${c}`);
+    }
+  }
+  const bad = cli(['help', 'simulat']);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.stderr, 'schedlab: help: unknown command "simulat" (commands: simulate, import, export, replay, serve, rta, sweep, merge)\n');
+  assert.equal(cli(['help', 'simulate', 'import']).code, 2);
+  assert.match(cli(['help']).stdout, /^usage: schedlab COMMAND/);
+});
+
 test('import prints a slug; export gives it back; replay gives a scenario simulate accepts', () => {
   // the nvprof CSV fixture: two kernels on streams 7 and 13, two copies on 7
   const imp = cli(['import', fixture('nvprof.csv'), '--db', db, '--name', 'fx']);
