@@ -1167,6 +1167,9 @@ int main(int argc, char **argv) {
         return stdout_checked(0);
     }
     if (strcmp(cmd, "--version") == 0) {
+        /* "schedlab --version simulate" printed the version, its argument
+         * dropped (docs/cli.md: a wrong number of arguments is bad input) */
+        if (argc > 2) die(EXIT_BAD_INPUT, "--version takes no arguments, got \"%s\"", argv[2]);
         print_version();
         return stdout_checked(0);
     }

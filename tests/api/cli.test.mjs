@@ -205,6 +205,12 @@ test('--version names schedlab and the libraries it runs with', () => {
   assert.equal(lines[3], `libmicrohttpd ${modversion('libmicrohttpd')}`);
   assert.equal(lines[4], `libarchive ${modversion('libarchive')}`);
   assert.match(lines[5], /^libiberty \S+ \(GNU C\+\+ demangler, linked statically\)$/);
+  // an argument after it was dropped (exit 0); cli.md: a wrong number of
+  // arguments is bad input
+  const extra = cli(['--version', 'simulate']);
+  assert.equal(extra.code, 2);
+  assert.equal(extra.stdout, '');
+  assert.equal(extra.stderr, 'schedlab: --version takes no arguments, got "simulate"\n');
 });
 
 test('a simulated trace round-trips through import, and replays with its own device', () => {
