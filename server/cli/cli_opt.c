@@ -2,6 +2,7 @@
 #include "cli_opt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *cli_opt_split(const char *arg, char *flag, size_t len) {
@@ -13,4 +14,31 @@ const char *cli_opt_split(const char *arg, char *flag, size_t len) {
     }
     snprintf(flag, len, "%s", arg);
     return NULL;
+}
+
+int cli_opt_long(const char *s, long min, long max, long *out) {
+    long v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (p - s == 18) return -1;   /* past any option's range, never an overflow */
+        v = v * 10 + (*p - '0');
+    }
+    if (p == s || *p || v < min || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_opt_decimal(const char *s, const char **end, double *out) {
+    const char *p = s;
+    while (*p >= '0' && *p <= '9') p++;
+    if (p == s) return -1;
+    if (*p == '.' && p[1] >= '0' && p[1] <= '9')
+        for (p++; *p >= '0' && *p <= '9'; p++) {}
+    char buf[64];
+    if ((size_t)(p - s) >= sizeof buf) return -1;
+    memcpy(buf, s, (size_t)(p - s));
+    buf[p - s] = '\0';
+    *out = strtod(buf, NULL);
+    *end = p;
+    return 0;
 }

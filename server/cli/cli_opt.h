@@ -11,4 +11,15 @@
  * name too long for flag is cut there (and is no option's). */
 const char *cli_opt_split(const char *arg, char *flag, size_t len);
 
+/* An option's whole number: decimal digits only (no sign, blank, base
+ * prefix or trailing text: strtol took " 80", "+2" and "8080 "), within
+ * min..max; -1 otherwise. */
+int cli_opt_long(const char *s, long min, long max, long *out);
+
+/* An option's decimal number at the start of s: digits, then optionally
+ * '.' and digits (no sign, blank, exponent or hex: strtod took " 5",
+ * "1e1" and "0x10"); *end is the character after it. -1 when s does not
+ * start with a digit. */
+int cli_opt_decimal(const char *s, const char **end, double *out);
+
 #endif

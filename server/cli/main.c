@@ -825,10 +825,9 @@ static void open_kernels(const char *scenarios) {
 
 /* "512MiB", "100MB", "2G", "1000000" -> bytes (K/M/G/T binary). */
 static int parse_size(const char *s, size_t *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || !(v > 0)) return -1;
+    const char *end;
+    double v;
+    if (cli_opt_decimal(s, &end, &v) || !(v > 0)) return -1;
     double mult = 1;
     switch (*end) {
     case 'k': case 'K': mult = 1024.0; end++; break;
@@ -943,12 +942,8 @@ static int cmd_serve(int argc, char **argv) {
                "--max-per-address ", &o);
     if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
     long port = 8080;
-    if (o.port) {
-        char *end;
-        port = strtol(o.port, &end, 10);
-        if (*end || port < 0 || port > 65535)
-            die(EXIT_BAD_INPUT, "--port: expected 0..65535, got \"%s\"", o.port);
-    }
+    if (o.port && cli_opt_long(o.port, 0, 65535, &port))
+        die(EXIT_BAD_INPUT, "--port: expected 0..65535, got \"%s\"", o.port);
     /* the address is checked before anything is said or made: http_start
      * refused it only after the database was created and a warning about
      * serving "on nosuchhost without --token" printed, exit 1 */
@@ -967,28 +962,18 @@ static int cmd_serve(int argc, char **argv) {
         die(EXIT_BAD_INPUT, "--answer-memory: expected a size such as 256MiB or 1GiB, got \"%s\"",
             o.answer_memory);
     amem_set_cap(answer_mem);
-    unsigned long header_s = CG_DEFAULT_HEADER_S;
-    if (o.header_timeout) {
-        char *end;
-        header_s = strtoul(o.header_timeout, &end, 10);
-        if (*end || !o.header_timeout[0] || o.header_timeout[0] == '-' || header_s < 1 ||
-            header_s > 3600)
-            die(EXIT_BAD_INPUT, "--header-timeout: expected 1..3600 seconds, got \"%s\"",
-                o.header_timeout);
-    }
+    long header_s = CG_DEFAULT_HEADER_S;
+    if (o.header_timeout && cli_opt_long(o.header_timeout, 1, 3600, &header_s))
+        die(EXIT_BAD_INPUT, "--header-timeout: expected 1..3600 seconds, got \"%s\"",
+            o.header_timeout);
     size_t min_rate = CG_DEFAULT_MIN_RATE;
     if (o.min_body_rate && (parse_size(o.min_body_rate, &min_rate) || !min_rate))
         die(EXIT_BAD_INPUT, "--min-body-rate: expected bytes a second such as 1024 or 4KiB, got \"%s\"",
             o.min_body_rate);
-    unsigned long per_address = HTTP_PER_ADDRESS;
-    if (o.max_per_address) {
-        char *end;
-        per_address = strtoul(o.max_per_address, &end, 10);
-        if (*end || !o.max_per_address[0] || o.max_per_address[0] == '-' || per_address < 1 ||
-            per_address > HTTP_PER_ADDRESS_MAX)
-            die(EXIT_BAD_INPUT, "--max-per-address: expected 1..%d connections, got \"%s\"",
-                HTTP_PER_ADDRESS_MAX, o.max_per_address);
-    }
+    long per_address = HTTP_PER_ADDRESS;
+    if (o.max_per_address && cli_opt_long(o.max_per_address, 1, HTTP_PER_ADDRESS_MAX, &per_address))
+        die(EXIT_BAD_INPUT, "--max-per-address: expected 1..%d connections, got \"%s\"",
+            HTTP_PER_ADDRESS_MAX, o.max_per_address);
     budget bud;
     budget_default(&bud);
     char berr[256];

@@ -215,17 +215,16 @@ int rta_cli_sweep(int argc, char **argv) {
     if (o.shard && shard_parse(o.shard, &index, &count))
         return say(EXIT_BAD_INPUT, "--shard: expected i/n with 0 <= i < n, got \"%s\"", o.shard);
     if (o.threads) {
-        char *end;
-        long t = strtol(o.threads, &end, 10);
-        if (*end || t < 1 || t > 256)
+        long t;
+        if (cli_opt_long(o.threads, 1, 256, &t))
             return say(EXIT_BAD_INPUT, "--threads: expected 1..256, got \"%s\"", o.threads);
         threads = (int)t;
     }
     double every = isatty(STDERR_FILENO) ? 10 : 60;
     if (o.progress) {
-        char *end;
-        double v = strtod(o.progress, &end);
-        if (end == o.progress || *end || !(v >= 0) || v > 86400)
+        const char *end;
+        double v;
+        if (cli_opt_decimal(o.progress, &end, &v) || *end || v > 86400)
             return say(EXIT_BAD_INPUT,
                        "--progress: expected the seconds between reports, 0..86400 (0: none), "
                        "got \"%s\"",

@@ -466,6 +466,40 @@ test('serve: a size option under one byte exits 2 naming it, no database made', 
   }
 });
 
+// the numeric options took what strtol/strtod take besides digits: a
+// blank, a sign, an exponent or hex ("--port ' 80'", "--threads +2",
+// "--max-upload 0x10" = 16 bytes, "--progress 1e1"); an option's value is
+// its digits (and a size's unit), else bad input (cli.md)
+test('numeric options take digits only: a blank, sign, exponent or hex is bad input', () => {
+  const fresh = join(dir, 'numeric-junk.db');
+  for (const [flag, v, what] of [['--port', ' 80', 'expected 0..65535'], ['--port', '+80', 'expected 0..65535'],
+    ['--port', '80 ', 'expected 0..65535'], ['--header-timeout', ' 5', 'expected 1..3600 seconds'],
+    ['--max-per-address', '+5', 'expected 1..448 connections'],
+    ['--max-upload', '0x10', 'expected a size such as 512MiB, 2GB or 1000000'],
+    ['--max-upload', '1e6', 'expected a size such as 512MiB, 2GB or 1000000'],
+    ['--max-upload', ' 5MB', 'expected a size such as 512MiB, 2GB or 1000000'],
+    ['--answer-memory', '+1GiB', 'expected a size such as 256MiB or 1GiB']]) {
+    const r = cli(['serve', '--db', fresh, '--port', '0', flag, v], { timeout: 10000 });
+    assert.equal(r.code, 2, `${flag} '${v}': ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: ${flag}: ${what}, got "${v}"\n`);
+    assert.equal(existsSync(fresh), false);
+  }
+  const spec = writeIn(dir, 'numeric-spec.json', {
+    schema: 'schedlab-sweep/1', name: 'numeric', seed: 1, tasksets: 2, x: { param: 'tasks', values: [4] },
+  });
+  for (const [flag, v, what] of [['--threads', '+2', 'expected 1..256'], ['--threads', ' 2', 'expected 1..256'],
+    ['--progress', '1e1', 'expected the seconds between reports, 0..86400 (0: none)'],
+    ['--progress', '0x10', 'expected the seconds between reports, 0..86400 (0: none)'],
+    ['--progress', ' 5', 'expected the seconds between reports, 0..86400 (0: none)']]) {
+    const r = cli(['sweep', spec, '--shard', '0/1', flag, v]);
+    assert.equal(r.code, 2, `${flag} '${v}': ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: ${flag}: ${what}, got "${v}"\n`);
+  }
+  // what the options documented take still goes
+  const ok = cli(['sweep', spec, '--shard', '0/1', '--threads', '2', '--progress', '0.5']);
+  assert.equal(ok.code, 0, ok.stderr);
+});
+
 // --store is a flag (cli.md: `replay RUN … [--store]`); "--store=yes" was
 // refused as "unknown option --store", an option replay --help lists
 test('replay --store=VALUE says the flag takes no value, exit 2', () => {
