@@ -179,28 +179,21 @@ int rta_cli_rta(int argc, char **argv) {
     return rc;
 }
 
-/* One number of "i/n": decimal digits only, at most 9 of them (no sign,
- * blank or base prefix: sscanf's %d took " 0/+2" and wrapped
- * 0/4294967298 round to 0/2). The character after it in *end. */
-static int shard_number(const char *s, const char **end, int *v) {
-    long n = 0;
-    const char *p = s;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (p - s == 9) return -1;
-        n = n * 10 + (*p - '0');
-    }
-    if (p == s) return -1;
-    *end = p;
-    *v = (int)n;
-    return 0;
-}
-
-/* "i/n" with 0 <= i < n; -1 otherwise. */
+/* "i/n" with 0 <= i < n, each in decimal digits alone (cli_opt_long: no
+ * sign, blank or trailing text: sscanf's %d took " 0/+2" and wrapped
+ * 0/4294967298 round to 0/2); -1 otherwise. */
 static int shard_parse(const char *s, int *index, int *count) {
-    const char *p;
-    if (shard_number(s, &p, index) || *p != '/' || shard_number(p + 1, &p, count) || *p)
+    const char *slash = strchr(s, '/');
+    char left[24];
+    long i, n;
+    if (!slash || (size_t)(slash - s) >= sizeof left) return -1;
+    memcpy(left, s, (size_t)(slash - s));
+    left[slash - s] = '\0';
+    if (cli_opt_long(left, 0, 999999999, &i) || cli_opt_long(slash + 1, 1, 999999999, &n) || i >= n)
         return -1;
-    return *count >= 1 && *index < *count ? 0 : -1;
+    *index = (int)i;
+    *count = (int)n;
+    return 0;
 }
 
 int rta_cli_sweep(int argc, char **argv) {
