@@ -866,11 +866,28 @@ static int read_token_file(const char *path, char *tok, size_t n) {
         snprintf(tok, n, "%s: %s", path, strerror(errno));
         return -1;
     }
+    /* a folder opens, and its read fails: it said "the first line is
+     * empty", after a warning that others can read it */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && (st.st_mode & 077))
-        fprintf(stderr, "schedlab: warning: --token-file %s can be read by other users "
-                "(chmod 600 it)\n", path);
-    if (!fgets(tok, (int)n, f)) tok[0] = '\0';
+    bool others = false;
+    if (fstat(fileno(f), &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fclose(f);
+            snprintf(tok, n, "%s: a folder, not a file", path);
+            return -1;
+        }
+        others = (st.st_mode & 077) != 0;
+    }
+    errno = 0;
+    if (!fgets(tok, (int)n, f)) {
+        if (ferror(f)) {
+            int e = errno ? errno : EIO;
+            fclose(f);
+            snprintf(tok, n, "%s: %s", path, strerror(e));
+            return -1;
+        }
+        tok[0] = '\0';
+    }
     fclose(f);
     tok[strcspn(tok, "\r\n")] = '\0';
     size_t lead, len = blanks_cut(tok, &lead);
@@ -880,6 +897,10 @@ static int read_token_file(const char *path, char *tok, size_t n) {
         snprintf(tok, n, "%s: the first line is empty; put the token on it", path);
         return -1;
     }
+    /* said of a token read, not of a file refused (one line then) */
+    if (others)
+        fprintf(stderr, "schedlab: warning: --token-file %s can be read by other users "
+                "(chmod 600 it)\n", path);
     return 0;
 }
 

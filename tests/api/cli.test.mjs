@@ -500,6 +500,23 @@ test('numeric options take digits only: a blank, sign, exponent or hex is bad in
   assert.equal(ok.code, 0, ok.stderr);
 });
 
+// --token-file naming a folder said "the first line is empty; put the
+// token on it", after a warning that other users can read it: two lines,
+// the second wrong; a file refused is one line saying why (cli.md), the
+// warning is for a token read from a file others can read
+test('serve --token-file of a folder or an empty file: one line saying why, exit 2', () => {
+  const fresh = join(dir, 'token-file.db');
+  const folder = join(dir, 'token-folder');
+  mkdirSync(folder, { recursive: true });
+  const empty = writeIn(dir, 'empty-token', '');
+  for (const [file, why] of [[folder, 'a folder, not a file'], [empty, 'the first line is empty; put the token on it']]) {
+    const r = cli(['serve', '--db', fresh, '--port', '0', '--token-file', file], { timeout: 10000 });
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `schedlab: --token-file: ${file}: ${why}\n`);
+    assert.equal(existsSync(fresh), false);
+  }
+});
+
 // --store is a flag (cli.md: `replay RUN … [--store]`); "--store=yes" was
 // refused as "unknown option --store", an option replay --help lists
 test('replay --store=VALUE says the flag takes no value, exit 2', () => {
