@@ -1025,7 +1025,16 @@ static int cmd_serve(int argc, char **argv) {
     if (o.allow_host) {
         if (strlen(o.allow_host) >= sizeof hostbuf) die(EXIT_BAD_INPUT, "--allow-host: too long");
         snprintf(hostbuf, sizeof hostbuf, "%s", o.allow_host);
-        for (char *save = NULL, *h = strtok_r(hostbuf, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
+        /* each a host name as a Host header carries it, without its port
+         * (http.c host_allowed): "gpu-lab:8080" or "http://gpu-lab" never
+         * matched, and every request by that name was 421; "," allowed none */
+        for (char *h = hostbuf, *next; h; h = next) {
+            next = strchr(h, ',');
+            if (next) *next++ = '\0';
+            if (!*h) die(EXIT_BAD_INPUT, "--allow-host: an empty name in \"%s\"", o.allow_host);
+            if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-") != strlen(h))
+                die(EXIT_BAD_INPUT, "--allow-host: \"%s\" is not a host name (the name alone, as "
+                    "gpu-lab.example.org: no scheme, port or path)", h);
             if (nhosts == sizeof hosts / sizeof *hosts) die(EXIT_BAD_INPUT, "--allow-host: at most 16 names");
             hosts[nhosts++] = h;
         }

@@ -517,6 +517,22 @@ test('serve --token-file of a folder or an empty file: one line saying why, exit
   }
 });
 
+// --allow-host is compared with the Host header's name without its port
+// (http.c host_allowed), so "gpu-lab:8080" or "http://gpu-lab" never
+// matched: the server started and answered every request by that name 421;
+// and "," or "a,,b" were taken with their empty names dropped
+test('serve --allow-host of no host name (a port, a scheme, an empty name) exits 2 naming it', () => {
+  const fresh = join(dir, 'allow-host.db');
+  const notName = (h) => `"${h}" is not a host name (the name alone, as gpu-lab.example.org: no scheme, port or path)`;
+  for (const [hosts, why] of [['gpu-lab:8080', notName('gpu-lab:8080')], ['http://gpu-lab.example.org', notName('http://gpu-lab.example.org')],
+    ['lab.example,gpu lab', notName('gpu lab')], [',', 'an empty name in ","'], ['a,,b', 'an empty name in "a,,b"']]) {
+    const r = cli(['serve', '--db', fresh, '--port', '0', '--allow-host', hosts], { timeout: 10000 });
+    assert.equal(r.code, 2, `${hosts}: ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: --allow-host: ${why}\n`);
+    assert.equal(existsSync(fresh), false);
+  }
+});
+
 // --store is a flag (cli.md: `replay RUN … [--store]`); "--store=yes" was
 // refused as "unknown option --store", an option replay --help lists
 test('replay --store=VALUE says the flag takes no value, exit 2', () => {
