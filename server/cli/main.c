@@ -195,9 +195,10 @@ static const char usage_serve[] =
     "                     (100000000), seconds (1000000 simulated), streams (4096),\n"
     "                     processes (256), tasks (4096), sync (200000 events:\n"
     "                     above it the work runs as a job, 202), sync_bytes (4194304),\n"
-    "                     queue (16 jobs; past it 503), workers (1 job thread),\n"
-    "                     sweep_analyses (5000000), sweep_cycles (25000000) and\n"
-    "                     sweep_threads (2) of one sweep job (POST /api/sweeps)\n"
+    "                     queue (16 jobs queued or running; past it 503),\n"
+    "                     workers (1 job thread), sweep_analyses (5000000),\n"
+    "                     sweep_cycles (25000000) and sweep_threads (2) of one\n"
+    "                     sweep job (POST /api/sweeps)\n"
     "Stops cleanly on SIGINT, SIGTERM or SIGHUP (not under nohup): no new writes,\n"
     "queued jobs dropped, running jobs given 5 s to finish then rolled back, every\n"
     "request in flight answered.\n";
