@@ -209,26 +209,26 @@ static int busy_wait(void *arg, int count) {
     return 1;
 }
 
-/* Whether path names something that is no database: a folder, or a file
- * with content that does not start with SQLite's header ("SQLite format
- * 3\0", fileformat2.html §1.3.1; an empty file is a new database to
- * SQLite). Read-only, SQLite said "disk I/O error" of a folder and
- * "reading PRAGMA user_version: file is not a database" of a README. */
-static bool not_a_database(const char *path, char *err, size_t errlen) {
+/* Whether path names a folder, which SQLite reads as "disk I/O error" (or
+ * "unable to open database file"): said as what it is. Only stat(): this
+ * process may hold the database open on other connections (the server's),
+ * and closing any descriptor of the file would drop their POSIX locks
+ * (sqlite.org/howtocorrupt.html §2.2), so a file's header is left to SQLite
+ * (not_a_database_file). */
+static bool a_folder(const char *path, char *err, size_t errlen) {
     struct stat st;
-    if (stat(path, &st) != 0) return false;
-    if (S_ISDIR(st.st_mode)) {
-        seterr(err, errlen, "%s: a folder, not a database file (--db or SCHEDLAB_DB names the "
-               "database file)", path);
-        return true;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size == 0) return false;
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;   /* SQLite says why it cannot read it */
-    char hdr[16];
-    size_t n = fread(hdr, 1, sizeof hdr, f);
-    fclose(f);
-    if (n == sizeof hdr && memcmp(hdr, "SQLite format 3", sizeof hdr) == 0) return false;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return false;
+    seterr(err, errlen, "%s: a folder, not a database file (--db or SCHEDLAB_DB names the "
+           "database file)", path);
+    return true;
+}
+
+/* After a failed first statement: a file that is no database (SQLite's
+ * header "SQLite format 3\0" missing, fileformat2.html §1.3.1) said as
+ * such, where SQLite said "file is not a database" under "reading PRAGMA
+ * user_version" or the migration. */
+static bool not_a_database_file(db *d, const char *path, char *err, size_t errlen) {
+    if ((sqlite3_extended_errcode(d->h) & 0xff) != SQLITE_NOTADB) return false;
     seterr(err, errlen, "%s: not a database: the file does not start with \"SQLite format 3\" "
            "(--db or SCHEDLAB_DB names the database file)", path);
     return true;
@@ -236,7 +236,7 @@ static bool not_a_database(const char *path, char *err, size_t errlen) {
 
 static int open_mode(const char *path, bool readonly, db **out, char *err, size_t errlen) {
     *out = NULL;
-    if (not_a_database(path, err, errlen)) return DB_NOT_A_DATABASE;
+    if (a_folder(path, err, errlen)) return DB_NOT_A_DATABASE;
     db *d = calloc(1, sizeof *d);
     if (!d || !(d->path = strdup(path))) {
         free(d);
@@ -273,6 +273,10 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
         /* no migration: a database of another schema version is refused */
         int v;
         if (db_user_version(d, &v, err, errlen)) {
+            if (not_a_database_file(d, path, err, errlen)) {
+                db_close(d);
+                return DB_NOT_A_DATABASE;
+            }
             /* a WAL database read where its -shm cannot be made: SQLite says
              * only "unable to open database file" (issue 31) */
             int prim = sqlite3_extended_errcode(d->h) & 0xff;
@@ -321,6 +325,10 @@ static int open_mode(const char *path, bool readonly, db **out, char *err, size_
         bool busy = err && (strstr(err, "database is locked") || strstr(err, "database is busy") ||
                             strstr(err, "database table is locked"));
         if (!busy || waited >= busy_limit_ms() || mono_ms() >= atomic_load(&give_up_at)) {
+            if (not_a_database_file(d, path, err, errlen)) {
+                db_close(d);
+                return DB_NOT_A_DATABASE;
+            }
             int prim = sqlite3_extended_errcode(d->h) & 0xff;
             if (prim == SQLITE_CANTOPEN || prim == SQLITE_READONLY)
                 readonly_message(path, err, errlen);
