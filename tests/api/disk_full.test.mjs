@@ -26,8 +26,14 @@ test('an import onto a full disk names the full disk and leaves the database who
   for (let i = 0; i < 200000; i++) rows.push(`K${i % 7},${i},${i % 80},${i * 1000},${i * 1000 + 900}`);
   const csv = join(dir, 'big.csv');
   writeFileSync(csv, rows.join('\n') + '\n');
+  // the database holds one small run first: the one that fails must leave
+  // it whole, that run and nothing more (a refused import into a database
+  // it made itself removes that database: cli.test.mjs)
+  const small = join(dir, 'small.csv');
+  writeFileSync(small, `${rows[0]}\nK0,0,0,0,900\n`);
   const mnt = join(dir, 'mnt');
   const script = `set -e; mkdir -p "${mnt}"; mount -t tmpfs -o size=2m tmpfs "${mnt}"
+"${bin}" import "${small}" --db "${mnt}/x.db" >/dev/null
 "${bin}" import "${csv}" --db "${mnt}/x.db" >"${dir}/out" 2>"${dir}/err" && echo imported || echo "rc=$?"
 cat "${dir}/err"
 sqlite3 "${mnt}/x.db" 'PRAGMA integrity_check; SELECT count(*) FROM runs;'`;
@@ -39,5 +45,5 @@ sqlite3 "${mnt}/x.db" 'PRAGMA integrity_check; SELECT count(*) FROM runs;'`;
                `the message names the full disk: ${message}`);
   assert.doesNotMatch(message, /disk I\/O error$/);
   assert.equal(integrity, 'ok');
-  assert.equal(runs, '0', 'no partial run is left behind');
+  assert.equal(runs, '1', 'the run before it, and no partial run');
 });
