@@ -371,10 +371,13 @@ int jr_get_count(jr_ctx *c, json_t *v, const char *path, int64_t min, int64_t ma
     return 0;
 }
 
+const char *jr_path_name(const char *path) { return strcmp(path, "-") == 0 ? "stdin" : path; }
+
 char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, char *err,
                    size_t errlen) {
     bool in = strcmp(path, "-") == 0;
     FILE *f = in ? stdin : fopen(path, "rb");
+    const char *name = jr_path_name(path);
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
@@ -398,12 +401,12 @@ char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, 
     int read_err = ferror(f) ? errno : 0;
     if (!in) fclose(f);
     if (why) {
-        snprintf(err, errlen, "%s: larger than %zu MB; not a %s", path, max >> 20, what);
+        snprintf(err, errlen, "%s: larger than %zu MB; not a %s", name, max >> 20, what);
     } else if (!buf || n == cap) {
-        snprintf(err, errlen, "%s: out of memory", path);
+        snprintf(err, errlen, "%s: out of memory", name);
         why = "oom";
     } else if (read_err) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(read_err));
+        snprintf(err, errlen, "%s: cannot read: %s", name, strerror(read_err));
         why = "read";
     }
     if (why) {

@@ -89,6 +89,10 @@ json_t *jr_load_value(jr_ctx *c, const char *text, size_t len, size_t *used);
 /* Install the counting allocator (jr_load does; idempotent). */
 void jr_alloc_init(void);
 
+/* What errors call `path`: "stdin" for "-" (the standard input, as an
+ * import of "-" names it), the path itself otherwise. */
+const char *jr_path_name(const char *path);
+
 /* A JSON input file ("-": standard input) whole in memory, NUL-terminated,
  * refused past `max` bytes ("larger than N MB; not a WHAT"). Returns a
  * malloc'ed buffer (the caller frees it) with its length in *len, or NULL

@@ -55,6 +55,7 @@
 #include "rta_cli.h"
 #include "cli_opt.h"
 #include "cli_out.h"
+#include "../../importers/jsonr.h"
 #include "kernlib.h"
 #include "scenario.h"
 #include "trace_json.h"
@@ -292,7 +293,8 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
         }
         /* "--name ''" would name a run nothing; no option means anything by "" */
         if (!*val) die(EXIT_BAD_INPUT, "option %s: the value is empty (leave the option out instead)", flag);
-        *dst = val;
+        /* "-o -" is stdout, as an input "-" is stdin (it made a file named "-") */
+        *dst = dst == &o->out && strcmp(val, "-") == 0 ? NULL : val;
     }
 }
 
@@ -479,7 +481,7 @@ static int cmd_simulate(int argc, char **argv) {
         for (size_t i = 0; i < scn_run_count(s) && l < sizeof names; i++)
             l += (size_t)snprintf(names + l, sizeof names - l, "%s%s", i ? ", " : "",
                                   scn_run_name(s, i));
-        die(EXIT_BAD_INPUT, "%s: --variant: no run named \"%s\" (runs: %s)", o.pos[0], o.variant,
+        die(EXIT_BAD_INPUT, "%s: --variant: no run named \"%s\" (runs: %s)", jr_path_name(o.pos[0]), o.variant,
             names);
     }
     sim_config cfg;
@@ -494,12 +496,12 @@ static int cmd_simulate(int argc, char **argv) {
         die(1, "cannot open a temporary file for simulated blocks: %s", strerror(errno));
     sim_block_sink sink = {.ctx = &sp, .emit = spill_emit, .batch = 0};
     if (scn_config(s, (size_t)run, &cfg, err, sizeof err))
-        die(EXIT_BAD_INPUT, "%s: run \"%s\": %s", o.pos[0], scn_run_name(s, (size_t)run), err);
+        die(EXIT_BAD_INPUT, "%s: run \"%s\": %s", jr_path_name(o.pos[0]), scn_run_name(s, (size_t)run), err);
     cfg.block_sink = &sink;
     if (sim_run(&cfg, &t, err, sizeof err)) {
         if (sp.failed)
             die(1, "cannot write simulated blocks to a temporary file: %s", strerror(sp.failed));
-        die(EXIT_BAD_INPUT, "%s: run \"%s\": %s", o.pos[0], scn_run_name(s, (size_t)run), err);
+        die(EXIT_BAD_INPUT, "%s: run \"%s\": %s", jr_path_name(o.pos[0]), scn_run_name(s, (size_t)run), err);
     }
     if (!t.name) trace_set_name(&t, scn_name(s));
     if (fflush(sp.f) != 0 || fseek(sp.f, 0, SEEK_SET) != 0)

@@ -118,7 +118,8 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
         }
         /* as the other commands: no option means anything by "" */
         if (!*val) return say(-1, "option %s: the value is empty (leave the option out instead)", flag);
-        *dst = val;
+        /* "-o -" is stdout, as an input "-" is stdin (it made a file named "-") */
+        *dst = dst == &o->out && strcmp(val, "-") == 0 ? NULL : val;
     }
     return 0;
 }
@@ -230,7 +231,7 @@ int rta_cli_sweep(int argc, char **argv) {
     if (!text)
         return say(EXIT_BAD_INPUT, "%s", err);
     sweep_spec *s;
-    int rc = sweep_spec_parse(text, len, o.pos[0], &s, err, sizeof err);
+    int rc = sweep_spec_parse(text, len, jr_path_name(o.pos[0]), &s, err, sizeof err);
     free(text);
     if (rc)
         return say(EXIT_BAD_INPUT, "%s", err);

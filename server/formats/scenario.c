@@ -2075,7 +2075,7 @@ int scn_parse_file(const char *path, scn_scenario **out, char *err, size_t errle
     char *buf = jr_read_file(path, SCN_MAX_FILE, "scenario", &len, err, errlen);
     if (!buf)
         return -1;
-    int rc = scn_parse(buf, len, path, out, err, errlen);
+    int rc = scn_parse(buf, len, jr_path_name(path), out, err, errlen);
     free(buf);
     return rc;
 }

@@ -448,7 +448,7 @@ int tset_parse_file(const char *path, tset **out, char *err, size_t errlen) {
     char *buf = jr_read_file(path, 64u << 20, "task set", &n, err, errlen);
     if (!buf)
         return -1;
-    int rc = tset_parse(buf, n, path, out, err, errlen);
+    int rc = tset_parse(buf, n, jr_path_name(path), out, err, errlen);
     free(buf);
     return rc;
 }

@@ -97,3 +97,24 @@ test('SIGINT or SIGTERM during simulate -o leaves no file behind', async () => {
     assert.deepEqual(readdirSync(out), [], `${sig}: nothing left in the folder`);
   }
 });
+
+// "-" is the standard stream on both sides: an input "-" is stdin, named
+// "stdin" in its errors as `import -` names it (simulate, rta and sweep
+// said "-:2:1"), and "-o -" is stdout (it made a file named "-").
+test('stdin is named "stdin" in every command\'s errors, and -o - writes to stdout', () => {
+  const dir = tempDir('cli-dash');
+  for (const [cmd, want] of [['simulate', "schedlab: stdin:2:1: JSON: '}' expected near end of file"],
+    ['rta', "schedlab: stdin:2:1: JSON: '}' expected near end of file"],
+    ['sweep', "schedlab: stdin:2:1: JSON: '}' expected near end of file"]]) {
+    const r = cli([cmd, '-'], { input: '{"schema": 1\n', cwd: dir });
+    assert.equal(r.code, 2, `${cmd}: ${r.stderr}`);
+    assert.equal(r.stderr.trim(), want, cmd);
+  }
+  const scn = join(repo, 'scenarios/tx2-fig3-basic-rules.json');
+  const plain = cli(['simulate', scn], { cwd: dir });
+  const dash = cli(['simulate', scn, '-o', '-'], { cwd: dir });
+  assert.equal(dash.code, 0, dash.stderr);
+  assert.equal(dash.stdout, plain.stdout);
+  assert.equal(JSON.parse(dash.stdout).schema, 'schedlab-trace/1');
+  assert.deepEqual(readdirSync(dir), [], 'no file named "-"');
+});
