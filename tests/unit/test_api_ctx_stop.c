@@ -14,7 +14,7 @@
  * Measured against the check itself on the same file, so the test holds on
  * a fast or a slow machine: the check run to its end takes T; a context
  * freed at once after api_init (the check thread not yet in its step) must
- * be gone in well under T. */
+ * be gone in well under T (half of it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,13 +83,16 @@ static void stop_before_the_check_runs(void **state) {
     api_free(a);
 
     /* freed at once, three times: each stop comes before or as the check
-     * thread opens its connection and prepares */
+     * thread opens its connection and prepares. A lost stop waits for the
+     * whole check (at least `whole`); half of it is the bound, as a
+     * quarter failed once on a stop that was not lost (0.036 s against
+     * 0.138, under ASan beside a second test run on 2 cores) */
     for (int i = 0; i < 3; i++) {
         t0 = now();
         assert_int_equal(api_init(&cfg, &a, err, sizeof err), 0);
         api_free(a);
         double stop = now() - t0;
-        if (stop > whole / 4) {
+        if (stop > whole / 2) {
             drop_db();
             fail_msg("api_free took %.3f s; the check alone takes %.3f s", stop, whole);
         }
