@@ -371,6 +371,20 @@ int jr_get_count(jr_ctx *c, json_t *v, const char *path, int64_t min, int64_t ma
     return 0;
 }
 
+char *jr_dumps_line(const json_t *j, size_t flags) {
+    char *t = json_dumps(j, flags);
+    if (!t) return NULL;
+    size_t n = strlen(t);
+    char *full = realloc(t, n + 2);
+    if (!full) {
+        free(t);
+        return NULL;
+    }
+    full[n] = '\n';
+    full[n + 1] = '\0';
+    return full;
+}
+
 const char *jr_path_name(const char *path) { return strcmp(path, "-") == 0 ? "stdin" : path; }
 
 char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, char *err,

@@ -89,6 +89,10 @@ json_t *jr_load_value(jr_ctx *c, const char *text, size_t len, size_t *used);
 /* Install the counting allocator (jr_load does; idempotent). */
 void jr_alloc_init(void);
 
+/* json_dumps(j, flags) with a newline after it, as a file or an answer
+ * ends (malloc'ed; NULL out of memory). */
+char *jr_dumps_line(const json_t *j, size_t flags);
+
 /* What errors call `path`: "stdin" for "-" (the standard input, as an
  * import of "-" names it), the path itself otherwise. */
 const char *jr_path_name(const char *path);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../importers/jsonr.h"
 #include "../../simcore/cc.h"
 #include "../../simcore/sim.h"
 #include "host_gaps.h"
@@ -1179,17 +1180,7 @@ int replay_check(const json_t *scn, const char *what, char *err, size_t errlen) 
 }
 
 char *replay_text(const json_t *doc) {
-    char *js = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    if (!js) return NULL;
-    size_t len = strlen(js);
-    char *full = realloc(js, len + 2);
-    if (!full) {
-        free(js);
-        return NULL;
-    }
-    full[len] = '\n';
-    full[len + 1] = '\0';
-    return full;
+    return jr_dumps_line(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
 void replay_name_op(const json_t *scn, char *err, size_t errlen) {

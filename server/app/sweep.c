@@ -695,18 +695,7 @@ int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const 
 }
 
 char *sweep_text(const json_t *result) {
-    char *t = json_dumps(result, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-    if (!t)
-        return NULL;
-    size_t n = strlen(t);
-    char *full = realloc(t, n + 2);
-    if (!full) {
-        free(t);
-        return NULL;
-    }
-    full[n] = '\n';
-    full[n + 1] = '\0';
-    return full;
+    return jr_dumps_line(result, JSON_SORT_KEYS | JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 }
 
 int sweep_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_t errlen) {

@@ -368,13 +368,9 @@ static void write_out(const char *path, const char *data, size_t len) {
 /* `replay --report FILE`: the report's JSON and a newline, its failure
  * named as -o's are (it said "cannot write the report", not why) */
 static void write_report(const char *path, const json_t *rep) {
-    char *js = json_dumps(rep, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    size_t n = js ? strlen(js) : 0;
-    char *text = js ? realloc(js, n + 2) : NULL;
+    char *text = replay_text(rep);   /* as the scenario is written */
     if (!text) die(1, "out of memory");
-    text[n] = '\n';
-    text[n + 1] = '\0';
-    write_out(path, text, n + 1);
+    write_out(path, text, strlen(text));
     free(text);
 }
 
