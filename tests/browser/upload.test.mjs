@@ -210,7 +210,9 @@ test('a big upload cancelled while the server imports it: the row says so in the
   // 800,000 kernels (about 70 MB): the import runs for seconds, the page
   // polls its job from the start
   const file = bigCsvFile(800000);
-  const { body: before } = await srv.api('/api/experiments');
+  const listedBefore = await srv.api('/api/experiments');
+  assert.equal(listedBefore.status, 200, `${JSON.stringify(listedBefore.body)}\n${srv.log().slice(-3000)}`);
+  const before = listedBefore.body;
   await page.goto(`${srv.base}/`);
   await ready(page, 'experiments');
   // DELETE /api/jobs/{id} once the page has seen its job running
