@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, docShot, nvprofCsv, OUT, REPO, shot } from './harness.mjs';
+import { startServer, startBrowser, ready, docShot, nvprofCsv, OUT, REPO, shot, chartVisible, clickLegend } from './harness.mjs';
 
 let srv;
 let br;
@@ -117,6 +117,53 @@ test('kernels hidden in the legend are in the URL: a reload and a link in a fres
   await page.waitForFunction(() => new URL(location.href).searchParams.get('k') === '');
   await page.locator('#compare-timelines #legend-all').first().click();
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('k'));
+  assert.deepEqual(br.problems, []);
+});
+
+// DESIGN §6 and docs/api.md "Share links": the runs the response-time
+// chart's and the CDF chart's legends hide are in the URL (hide_response,
+// hide_cdf: the legend's labels), as the sweeps' charts keep theirs, beside
+// the window and k=. Before, a legend click hid a run in the page only and
+// the link drew every run.
+test('the runs hidden from the response-time and CDF charts\' legends are in the URL', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  await ready(page, 'compare');
+  const resp = await chartVisible(page, '#compare-chart');
+  const cdf = await chartVisible(page, '#compare-cdf');
+  assert.equal(resp.length, 2);
+  assert.equal(cdf.length, 2);
+  const second = resp[1][0];
+  assert.match(second, /round-robin$/);
+  await clickLegend(page, '#compare-chart', second);
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'), null, { timeout: 5000 });
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('runs'), `${mr},${rr}`);
+  assert.equal(url.searchParams.get('hide_response'), second);
+  assert.deepEqual(await chartVisible(page, '#compare-chart'), [[resp[0][0], true], [second, false]]);
+  // a zoom keeps it (the window's rewrite keeps the other keys)
+  await page.click('#zoom-in');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+  assert.equal(new URL(page.url()).searchParams.get('hide_response'), second);
+  const other = await br.context.newPage();
+  try {
+    await other.goto(page.url());
+    await ready(other, 'compare');
+    assert.deepEqual(await chartVisible(other, '#compare-chart'), [[resp[0][0], true], [second, false]]);
+    assert.deepEqual(await chartVisible(other, '#compare-cdf'), cdf);
+  } finally {
+    await other.close();
+  }
+  // the CDF's key: a link hides its run; a label it has not is said and dropped
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}&hide_cdf=${encodeURIComponent(cdf[0][0])},nobody`);
+  await ready(page, 'compare');
+  assert.deepEqual(await chartVisible(page, '#compare-cdf'), [[cdf[0][0], false], [cdf[1][0], true]]);
+  assert.deepEqual(await chartVisible(page, '#compare-chart'), resp);
+  assert.match(await page.locator('#compare-cdf-link-note').textContent(), /^The link's hide_cdf= names "nobody", not a series of this chart .*: it is left out\.$/);
+  assert.equal(new URL(page.url()).searchParams.get('hide_cdf'), cdf[0][0]);
+  await clickLegend(page, '#compare-cdf', cdf[0][0]);
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('hide_cdf'), null, { timeout: 5000 });
   assert.deepEqual(br.problems, []);
 });
 

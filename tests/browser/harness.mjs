@@ -260,3 +260,31 @@ export async function zoomInFromMemory(page, srv, run, kind, drawn, asked) {
   assert.equal(asked.length, before);
   return st;
 }
+
+// A Chart.js chart's series, [label, visible] each, in the element `sel`
+// (the chart's card) of page `p`.
+export function chartVisible(p, sel) {
+  return p.evaluate((s) => {
+    const c = window.Chart.getChart(document.querySelector(`${s} canvas`));
+    return c.data.datasets.map((d, i) => [d.label, c.isDatasetVisible(i)]);
+  }, sel);
+}
+
+// A real mouse click on the legend item of the series labelled `text` of
+// the chart in `sel`.
+export async function clickLegend(p, sel, text) {
+  const box = await p.evaluate(([s, t]) => {
+    const canvas = document.querySelector(`${s} canvas`);
+    canvas.scrollIntoView();
+    const c = window.Chart.getChart(canvas);
+    // (by its series' label: a legend may shorten its text)
+    const ds = c.data.datasets.findIndex((d) => d.label === t);
+    const i = c.legend.legendItems.findIndex((x) => x.datasetIndex === ds);
+    if (i < 0) return null;
+    const hb = c.legend.legendHitBoxes[i];
+    const r = canvas.getBoundingClientRect();
+    return { x: r.left + hb.left + hb.width / 2, y: r.top + hb.top + hb.height / 2 };
+  }, [sel, text]);
+  if (!box) throw new Error(`${sel}: no legend item "${text}"`);
+  await p.mouse.click(box.x, box.y);
+}

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO, shot } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO, shot, chartVisible, clickLegend } from './harness.mjs';
 
 let srv;
 let br;
@@ -72,6 +72,65 @@ test('compare of the four schemes: attained share per scheme against the goal, �
   assert.ok(rows[3].nonqos[0].share < rows[0].nonqos[0].share);
   assert.equal(await page.locator('#qos-compare-table tbody tr').count(), 4);
   await shot(page.locator('#qos-compare'), docShot('img/qos-compare.png'));   // the README's picture
+  assert.deepEqual(br.problems, []);
+});
+
+// DESIGN §6 (a page's URL holds its whole view) and docs/api.md "Share
+// links": the series a QoS chart's legend hides are in the URL, a key a
+// chart, as the QoS sweep's charts keep theirs (hide_reach, …): the QoS
+// tab's hide_qos1 (its first QoS kernel's chart) and hide_nonqos, the
+// compare page's hide_qos. Before, a legend click hid a series in the page
+// only: the URL stayed ?view=qos and a link opened with every series drawn.
+test('the QoS charts keep the series hidden from their legends in the URL: the QoS tab and the compare page', async () => {
+  const run = runOf('quota-naive');
+  await page.goto(`${srv.base}/runs/${run}?view=qos`);
+  let st = await ready(page, 'qos');
+  const labels = st.qosLines[0].labels;
+  const goal = labels[1];
+  assert.match(goal, /^goal /);
+  await clickLegend(page, '#qos-kernel-1', goal);
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos1'), null, { timeout: 5000 });
+  const url = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(url.searchParams), { view: 'qos', hide_qos1: goal });
+  const hid = labels.map((l) => [l, l !== goal]);
+  assert.deepEqual(await chartVisible(page, '#qos-kernel-1'), hid);
+  const fresh = await br.context.newPage();
+  try {
+    await fresh.goto(url.href);
+    await ready(fresh, 'qos');
+    assert.deepEqual(await chartVisible(fresh, '#qos-kernel-1'), hid);
+    assert.deepEqual(await chartVisible(fresh, '#qos-nonqos'), [['C IPC per epoch', true]]);
+    assert.equal(fresh.url(), url.href);
+  } finally {
+    await fresh.close();
+  }
+  // the other chart's key, and a label the chart has not: said, dropped
+  await page.goto(`${srv.base}/runs/${run}?view=qos&hide_nonqos=C%20IPC%20per%20epoch&hide_qos1=bogus`);
+  await ready(page, 'qos');
+  assert.deepEqual(await chartVisible(page, '#qos-nonqos'), [['C IPC per epoch', false]]);
+  assert.deepEqual(await chartVisible(page, '#qos-kernel-1'), labels.map((l) => [l, true]));
+  assert.match(await page.locator('#qos-kernel-1-link-note').textContent(), /^The link's hide_qos1= names "bogus", not a series of this chart \(Q IPC per epoch, goal .*\): it is left out\.$/);
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { view: 'qos', hide_nonqos: 'C IPC per epoch' });
+
+  // the compare page's QoS chart: hide_qos, beside the runs
+  const ids = ['quota-naive', 'quota-rollover'].map(runOf);
+  await page.goto(`${srv.base}/compare?runs=${ids.join(',')}`);
+  st = await ready(page, 'compare');
+  const all = await chartVisible(page, '#qos-compare');
+  assert.deepEqual(all.map(([l]) => l), ['Q (QoS)', 'Q goal', 'C (non-QoS)']);
+  await clickLegend(page, '#qos-compare', 'Q goal');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos'), null, { timeout: 5000 });
+  const curl = new URL(page.url());
+  assert.equal(curl.searchParams.get('runs'), ids.join(','));
+  assert.equal(curl.searchParams.get('hide_qos'), 'Q goal');
+  const other = await br.context.newPage();
+  try {
+    await other.goto(curl.href);
+    await ready(other, 'compare');
+    assert.deepEqual(await chartVisible(other, '#qos-compare'), [['Q (QoS)', true], ['Q goal', false], ['C (non-QoS)', true]]);
+  } finally {
+    await other.close();
+  }
   assert.deepEqual(br.problems, []);
 });
 

@@ -33,7 +33,7 @@ export const VIEWS = {
     render: 'renderExperiment',
     early: (route, api) => api.experiment(route.params.slug),
     modules: ['views/experiment.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'router.mjs', 'state.mjs', 'editor.mjs', 'format.mjs',
-      'views/reference.mjs', 'views/sweep.mjs', 'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
+      'views/reference.mjs', 'views/sweep.mjs', 'charts/sweep.mjs', 'charts/hidden.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
   },
   run: {
     render: 'renderRun',
@@ -43,7 +43,7 @@ export const VIEWS = {
     },
     modules: ['views/run.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'state.mjs', 'views/run/tabs.mjs',
       'views/replay_form.mjs', 'views/run/timeline.mjs', 'views/run/kernels.mjs', 'views/run/queues.mjs',
-      'views/summary.mjs', 'views/warps.mjs', 'views/qos.mjs', 'views/tasks.mjs', 'views/placement.mjs', 'colors.mjs',
+      'views/summary.mjs', 'views/warps.mjs', 'views/qos.mjs', 'charts/hidden.mjs', 'views/tasks.mjs', 'views/placement.mjs', 'colors.mjs',
       'charts/timeline.mjs', 'views/run/shared.mjs', 'vtable.mjs', 'ptable.mjs', 'exports.mjs', 'charts/queues.mjs',
       'canvas.mjs', 'charts/timeline/index.mjs', 'charts/window.mjs', 'charts/legend.mjs', 'charts/timeline/layout.mjs',
       'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs', 'charts/timeline/host.mjs', 'charts/stacking.mjs'],
@@ -66,7 +66,7 @@ export const VIEWS = {
       }, () => {});
     },
     modules: ['views/compare.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'format.mjs', 'router.mjs', 'colors.mjs', 'state.mjs',
-      'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'views/tasks_compare.mjs',
+      'charts/compare.mjs', 'charts/timeline.mjs', 'views/qos.mjs', 'charts/hidden.mjs', 'views/tasks_compare.mjs',
       'charts/timeline/index.mjs', 'views/tasks.mjs', 'charts/legend.mjs', 'charts/window.mjs',
       'charts/timeline/layout.mjs', 'charts/timeline/state.mjs', 'charts/timeline/draw.mjs', 'charts/timeline/tip.mjs',
       'charts/timeline/host.mjs',
@@ -75,7 +75,7 @@ export const VIEWS = {
   sweeps: {
     render: 'renderSweeps',
     modules: ['views/sweep.mjs', 'api.mjs', 'chartlib.mjs', 'dom.mjs', 'editor.mjs', 'format.mjs', 'router.mjs', 'state.mjs',
-      'charts/sweep.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
+      'charts/sweep.mjs', 'charts/hidden.mjs', 'views/rta.mjs', 'colors.mjs', 'exports.mjs', 'vtable.mjs'],
   },
 };
 

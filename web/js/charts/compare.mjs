@@ -41,6 +41,7 @@ export function createCompareChart(host, { labels, runs, values }) {
     },
   });
   return {
+    chart,
     destroy() {
       chart.destroy();
       wrap.remove();

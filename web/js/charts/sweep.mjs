@@ -4,7 +4,6 @@
 
 import { h } from '../dom.mjs';
 import { colorAt } from '../colors.mjs';
-import { queryList, updateQuery } from '../router.mjs';
 
 const POINT_STYLES = ['circle', 'rect', 'triangle', 'rectRot', 'crossRot', 'star'];
 
@@ -66,36 +65,6 @@ export function createSweepChart(host, result) {
       wrap.remove();
     },
   };
-}
-
-// The series a chart's legend hides (a click on a legend item, Chart.js's
-// own toggle) in the page's URL: `key` lists their labels (docs/api.md
-// "Share links"), hidden as the chart is drawn, written again
-// (replaceState) after each click. Answers a note naming the link's labels
-// the chart has not (they are dropped from the URL), or null.
-export function legendInUrl(chart, query, key) {
-  const Chart = window.Chart;
-  const sets = chart.data.datasets;
-  const asked = queryList(query, key) || [];
-  const unknown = asked.filter((l) => !sets.some((d) => d.label === l));
-  sets.forEach((d, i) => {
-    if (asked.includes(d.label)) chart.setDatasetVisibility(i, false);
-  });
-  chart.update();
-  const write = () => {
-    const hidden = sets.filter((d, i) => !chart.isDatasetVisible(i)).map((d) => d.label);
-    updateQuery({ [key]: hidden.length ? hidden : null });
-  };
-  const toggle = Chart.defaults.plugins.legend.onClick;
-  chart.options.plugins.legend.onClick = function onClick(e, item, legend) {
-    toggle.call(this, e, item, legend);
-    write();
-  };
-  chart.update();
-  if (unknown.length) write();
-  return unknown.length
-    ? `The link's ${key}= names ${unknown.map((l) => `"${l}"`).join(', ')}, not ${unknown.length === 1 ? 'a series' : 'series'} of this chart (${sets.map((d) => d.label).join(', ')}): ${unknown.length === 1 ? 'it is' : 'they are'} left out.`
-    : null;
 }
 
 // ---- the ISCA'17 QoS sweep (kind "qos"), drawn like the paper's Fig. 6(a)

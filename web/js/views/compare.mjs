@@ -25,6 +25,7 @@ import { createCompareChart, createAlignedTimelines, createCdfChart } from '../c
 import { createTimeline } from '../charts/timeline.mjs';
 import { qosCompareSection } from './qos.mjs';
 import { tasksCompare } from './tasks_compare.mjs';
+import { legendInUrlNoted } from '../charts/hidden.mjs';
 import { hiddenFromQuery, kernelsQuery, linkNote } from './run/shared.mjs';
 
 const CHART_KERNELS = 80;     // more bars than this are unreadable
@@ -480,11 +481,11 @@ export async function renderCompare(root, route, ctx) {
   document.title = `Compare ${runs.map((r) => (versioned(r) ? `${r.name} (v${r.version})` : r.name)).join(' vs ')} · schedlab`;
   root.append(picker(ids, runs, ctx.signal, lim.compare_max_runs));
 
-  const replay = await replaySection(root, runs, ids, ctx, reportsP, lim);
+  const replay = await replaySection(root, runs, ids, ctx, reportsP, lim, route.query);
   const cleanups = [replay].filter(Boolean);
   // runs of real-time tasks (issue 30): tasks compared, not blocks
   if ((await axisP).allTasks && data.tasks && data.tasks.length) {
-    const t = await tasksCompare(root, data, runs, labels, ctx.signal);
+    const t = await tasksCompare(root, data, runs, labels, route.query);
     cleanups.push(t);
     return { view: 'compare', drawnBlocks: 0, cleanup: () => cleanups.forEach((c) => c.destroy()) };
   }
@@ -515,7 +516,7 @@ export async function renderCompare(root, route, ctx) {
 
   // runs with QoS goals (issue 30): the schemes side by side against the goal
   if (loaded.some((L) => (L.run.summary?.qos_kernels || 0) > 0)) {
-    const q = qosCompareSection(loaded.map((L, i) => ({ run: L.r.run, label: labels[i], name: L.r.name || L.r.run, experiment: L.r.experiment, kernels: L.kernels })));
+    const q = qosCompareSection(loaded.map((L, i) => ({ run: L.r.run, label: labels[i], name: L.r.name || L.r.run, experiment: L.r.experiment, kernels: L.kernels })), route.query);
     root.append(q.el);
     cleanups.push(q);
   }
@@ -732,11 +733,13 @@ export async function renderCompare(root, route, ctx) {
     const shown = kernels.slice(0, CHART_KERNELS);
     const host = h('section', { class: 'card', id: 'compare-chart' }, h('h2', null, 'Response time per kernel'));
     root.append(host);
-    cleanups.push(createCompareChart(host, {
+    const response = createCompareChart(host, {
       labels: klabels.slice(0, CHART_KERNELS).map((l) => midEllipsis(l, 40)),
       runs: short,
       values: runs.map((_, i) => shown.map((k) => (k.response ? k.response[i] ?? null : null))),
-    }));
+    });
+    cleanups.push(response);
+    legendInUrlNoted(response.chart, route.query, 'hide_response', 'compare-chart-link-note');
     if (kernels.length > CHART_KERNELS) {
       host.append(h('p', { class: 'muted' }, `The chart shows the first ${CHART_KERNELS} of ${kernels.length} kernels; the table has them all.`));
     }
@@ -795,6 +798,7 @@ export async function renderCompare(root, route, ctx) {
     const cdf = createCdfChart(cdfHost, withBlocks.map(({ L, i }) => ({
       label: labels[i], color: colorAt(i), durations: L.blocks.map((b) => b.end - b.start),
     })));
+    legendInUrlNoted(cdf.chart, route.query, 'hide_cdf', 'compare-cdf-link-note');
     setExtra('cdfPoints', loaded.map((L, i) => {
       const j = withBlocks.findIndex((x) => x.i === i);
       return j < 0 ? 0 : cdf.points()[j];
@@ -854,7 +858,7 @@ function timelineLink(run, start, end, label) {
   return h('a', { href: `/runs/${encodeURIComponent(run)}?view=timeline&from=${Math.max(0, start - pad)}&to=${end + pad}` }, label);
 }
 
-async function replaySection(root, runs, ids, ctx, reportsP, lim) {
+async function replaySection(root, runs, ids, ctx, reportsP, lim, query) {
   // (the API answers the runs in the order asked: reportsP[i] is runs[i]'s)
   const reports = await Promise.all(reportsP || runs.map((r) => api.fidelity(r.run, ctx.signal).then((x) => (x && x.replay ? x : null), () => null)));
   const measured = reports.find(Boolean)?.measured_run;
@@ -897,6 +901,7 @@ async function replaySection(root, runs, ids, ctx, reportsP, lim) {
       h('a', { href: `/runs/${encodeURIComponent(x.r.run)}?view=timeline` }, 'its timeline'), ' draws them by window).')),
     host);
   const chart = createAlignedTimelines(host, rows);
+  legendInUrlNoted(chart.chart, query, 'hide_replay', 'replay-timelines-link-note');
 
   // the kernels that differ most, linked to both timelines
   const first = sims[0];

@@ -18,6 +18,7 @@ import { api } from '../api.mjs';
 import { formatCount } from '../format.mjs';
 import { colorMap } from '../colors.mjs';
 import { setExtra } from '../state.mjs';
+import { legendInUrlNoted } from '../charts/hidden.mjs';
 
 export function hasQos(c) {
   return (c.run.summary?.qos_kernels || 0) > 0;
@@ -83,8 +84,11 @@ export async function qosTab(panel, c, route, ctx) {
   panel.append(h('p', { class: 'lead', id: 'qos-verdict' },
     `${s.qos_met ?? 0} of ${s.qos_kernels} QoS kernel${s.qos_kernels > 1 ? 's' : ''} met ${s.qos_kernels > 1 ? 'their goals' : 'its goal'} under ${c.run.meta?.warp || 'this policy'}. `,
     'A QoS kernel meets its goal when its IPC over its execution time reaches the goal, a share of the IPC it reaches alone on the device (ISCA\'17 §3.2). The IPC per epoch below counts its warp instructions issued in each epoch over all SMs.'));
-  for (const q of qos) {
-    const card = h('section', { class: 'card qos-kernel', dataset: { kernel: q.name } });
+  // each chart's series hidden from its legend are the URL's, a key a
+  // chart: hide_qos1, hide_qos2, … (the QoS kernels in this order) and
+  // hide_nonqos (docs/api.md "Share links")
+  for (const [i, q] of qos.entries()) {
+    const card = h('section', { class: 'card qos-kernel', id: `qos-kernel-${i + 1}`, dataset: { kernel: q.name } });
     card.append(h('h2', null, `${q.name}: `, h('span', { class: q.met ? 'met' : 'missed' }, q.met ? 'met its goal' : 'missed its goal')),
       h('p', { class: 'muted' }, `IPC ${num(q.ipc)} against a goal of ${num(q.goal_ipc)} (${pct(q.goal)} of its isolated IPC ${num(q.isolated_ipc)}): it reached ${pct(q.attained)} of its isolated IPC.`));
     panel.append(card);
@@ -98,6 +102,7 @@ export async function qosTab(panel, c, route, ctx) {
       { label: `${q.name} IPC over its run ${num(q.ipc)}`, data: [{ x: 0, y: q.ipc }, { x: end, y: q.ipc }], borderColor: col, backgroundColor: col, borderDash: [10, 3], borderWidth: 1 },
     ];
     charts.push(lineChart(card, { datasets: ds, xMax: end, yTitle: 'IPC (warp instructions per cycle)', aria: `IPC of ${q.name} per epoch against its goal and its isolated IPC` }));
+    legendInUrlNoted(charts[charts.length - 1], route.query, `hide_qos${i + 1}`, `${card.id}-link-note`);
     lines.push({ kernel: q.name, epochs: pts.length, goal: q.goal_ipc, isolated: q.isolated_ipc, labels: ds.map((d) => d.label) });
     q.epochs = pts.length;
   }
@@ -113,6 +118,7 @@ export async function qosTab(panel, c, route, ctx) {
     panel.append(card);
     const ds = nonqos.map((k) => ({ label: `${k.name} IPC per epoch`, data: ipc.get(k.id) || [], borderColor: colors.get(k.name), backgroundColor: colors.get(k.name), borderWidth: 2, stepped: 'before' }));
     charts.push(lineChart(card, { datasets: ds, xMax: Math.max(x1, 1), yTitle: 'IPC (warp instructions per cycle)', aria: 'IPC of the non-QoS kernels per epoch' }));
+    legendInUrlNoted(charts[charts.length - 1], route.query, 'hide_nonqos', 'qos-nonqos-link-note');
   }
   if (!resp.warp_epochs?.length) panel.append(h('p', { class: 'muted' }, 'This run recorded no epochs: only the totals above are known.'));
   panel.append(h('p', { class: 'muted' }, `Epochs of ${formatCount(resp.warp_epochs?.[0]?.cycles || 0)} cycles.`));
@@ -125,7 +131,8 @@ export async function qosTab(panel, c, route, ctx) {
 // (scheme), per QoS kernel its attained share against its goal, met or
 // missed, and the non-QoS kernels' share, with a bar chart of both.
 // runsKernels: [{label, name, experiment, run, kernels}] in the page's order.
-export function qosCompareSection(runsKernels) {
+// query: the page's URL query (the chart's hidden series: hide_qos).
+export function qosCompareSection(runsKernels, query) {
   const rows = runsKernels.map((r) => ({ ...r, ...qosFacts(r.kernels) }));
   const oneExp = rows.every((r) => r.experiment && r.experiment === rows[0].experiment);
   const names = [...new Set(rows.flatMap((r) => r.qos.map((q) => q.name)))];
@@ -165,6 +172,7 @@ export function qosCompareSection(runsKernels) {
       plugins: { legend: { position: 'top' } },
     },
   });
+  legendInUrlNoted(chart, query, 'hide_qos', 'qos-compare-link-note');
   setExtra('qosCompare', rows.map((r) => ({ run: r.run, qos: r.qos.map((q) => ({ name: q.name, attained: q.attained, goal: q.goal, met: q.met })), nonqos: r.nonqos.map((q) => ({ name: q.name, share: q.share })) })));
   return { el: card, destroy: () => chart.destroy() };
 }

@@ -18,7 +18,8 @@ import { download, safeName } from '../exports.mjs';
 import { formatDate } from '../format.mjs';
 import { navigate, queryString, updateQuery } from '../router.mjs';
 import { setExtra } from '../state.mjs';
-import { PAPER_FIGS, createQosCharts, createQosFigures, createReachReference, createSweepChart, legendInUrl, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
+import { PAPER_FIGS, createQosCharts, createQosFigures, createReachReference, createSweepChart, qosSeries, referenceSeries, sweepSeries } from '../charts/sweep.mjs';
+import { legendInUrl } from '../charts/hidden.mjs';
 import { rtaCard } from './rta.mjs';
 import { createVTable, tableFromQuery, tableQuery, toCsv } from '../vtable.mjs';
 

@@ -13,11 +13,13 @@ import { colorAt } from '../colors.mjs';
 import { setExtra } from '../state.mjs';
 import { tasksCard } from './compare.mjs';
 import { DASH_NOTE, taskScales } from './tasks.mjs';
+import { legendInUrlNoted } from '../charts/hidden.mjs';
 
 const MISS = '#d92d20';
 const POINTS = ['triangle', 'rectRot', 'circle', 'rect', 'star', 'crossRot'];
 
-export async function tasksCompare(root, data, runs, labels) {
+// query: the page's URL query (the chart's hidden series: hide_tasks)
+export async function tasksCompare(root, data, runs, labels, query) {
   const tasks = data.tasks;
   const exceeded = [];
   tasks.forEach((t) => runs.forEach((r, i) => {
@@ -63,6 +65,7 @@ export async function tasksCompare(root, data, runs, labels) {
       plugins: { legend: { position: 'top', labels: { usePointStyle: true, filter: (item) => !/: mean$/.test(item.text) } } },
     },
   });
+  legendInUrlNoted(chart, query, 'hide_tasks', 'compare-task-chart-link-note');
   root.append(tasksCard(tasks, runs), h('p', { class: 'muted', id: 'bound-note' }, DASH_NOTE));
   setExtra('compareTasks', { runs: runs.map((r) => r.run), tasks: tasks.map((t) => t.task), exceeded });
   setExtra('timelines', 0);
