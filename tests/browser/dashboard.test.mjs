@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startServer, startBrowser, ready, inWindow, docShot, OUT, SHOTS, shot } from './harness.mjs';
+import { startServer, startBrowser, ready, inWindow, docShot, OUT, SHOTS, shot, chartVisible, clickLegend } from './harness.mjs';
 
 let srv;
 let br;
@@ -329,6 +329,14 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
     return c.data.datasets[0].backgroundColor;
   });
   assert.ok(!JSON.stringify(reds).includes('#d62728'), JSON.stringify(reds).slice(0, 200));   // charts/compare.mjs DIFFER
+  // a run hidden from the chart's legend is the URL's hide_replay
+  // (DESIGN §6, docs/api.md "Share links"), kept by a reload
+  await clickLegend(page, '#replay-timelines', sets[2][0]);
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_replay'), null, { timeout: 5000 });
+  assert.equal(new URL(page.url()).searchParams.get('hide_replay'), sets[2][0]);
+  await page.reload();
+  await ready(page, 'compare');
+  assert.deepEqual(await chartVisible(page, '#replay-timelines'), sets.map(([l], i) => [l, i !== 2]));
   // one replay per measured run: back on its page, the button opens it
   await reopensReplay(measured, exp, ids);
   // a run that is no replay has no report

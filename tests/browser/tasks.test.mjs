@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, shot } from './harness.mjs';
+import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, shot, chartVisible, clickLegend } from './harness.mjs';
 
 let srv;
 let br;
@@ -188,6 +188,29 @@ test('the case study\'s compare opened from a link asks for its data beside its 
   } finally {
     await fresh.close();
   }
+});
+
+// DESIGN §6 and docs/api.md "Share links": the series the task chart's
+// legend hides are the compare URL's hide_tasks (before: the page's only).
+test('the compare of task runs keeps the series its chart\'s legend hides in the URL (hide_tasks)', async () => {
+  const ids = exp.runs.slice(0, 2).map((r) => r.run);
+  await page.goto(`${srv.base}/compare?runs=${ids.join(',')}`);
+  await ready(page, 'compare');
+  const all = await chartVisible(page, '#compare-task-chart');
+  const bound = all.find(([l]) => /: bound$/.test(l))[0];
+  await clickLegend(page, '#compare-task-chart', bound);
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_tasks'), null, { timeout: 5000 });
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('hide_tasks'), bound);
+  const fresh = await br.context.newPage();
+  try {
+    await fresh.goto(url.href);
+    await ready(fresh, 'compare');
+    assert.deepEqual(await chartVisible(fresh, '#compare-task-chart'), all.map(([l]) => [l, l !== bound]));
+  } finally {
+    await fresh.close();
+  }
+  assert.deepEqual(br.problems, []);
 });
 
 test('compare of the four policies on the case study compares tasks, not blocks, in under 1 s', async () => {
