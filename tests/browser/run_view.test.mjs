@@ -149,6 +149,44 @@ test('a legend of 120 long template names: short labels, virtualised, search, on
   assert.deepEqual(br.problems, []);
 });
 
+// DESIGN §6 (the URL holds the whole view) and docs/api.md "Share links of
+// a run": the legend's search box text is the URL's `search`, as typed, so
+// a link reopens the legend narrowed to the same rows (its hidden kernels
+// were already k=). Before, the search was the page's only: the URL had no
+// trace of it and a link listed all 120 names.
+test('the legend\'s search text is in the URL: a link reopens the legend searched, a zoom keeps it, clearing drops it', async () => {
+  await page.goto(`${srv.base}/runs/${many.run}`);
+  await ready(page, 'timeline');
+  await page.fill('#legend-search', 'instance 7');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('search'), null, { timeout: 5000 });
+  const url = new URL(page.url());
+  assert.deepEqual(Object.fromEntries(url.searchParams), { view: 'timeline', search: 'instance 7' });
+  const other = await br.context.newPage();
+  try {
+    await other.goto(url.href);
+    const st = await ready(other, 'timeline');
+    assert.equal(await other.locator('#legend-search').inputValue(), 'instance 7');
+    assert.equal(st.legendRows, 11);
+    assert.equal(await other.locator('.legend-item').count(), 11);
+    assert.match(await other.locator('#legend-status').textContent(), /^11 match · 120 of 120 shown$/);
+    assert.equal(st.drawnBlocks, 2 * N, 'a search hides nothing');
+    assert.equal(other.url(), url.href);
+  } finally {
+    await other.close();
+  }
+  // a zoom rewrites the URL with the search kept; a kernel hidden too
+  await page.click('#zoom-in');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+  assert.equal(new URL(page.url()).searchParams.get('search'), 'instance 7');
+  await page.locator('.legend-item').first().click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('k'));
+  assert.equal(new URL(page.url()).searchParams.get('search'), 'instance 7');
+  await page.fill('#legend-search', '');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('search'), null, { timeout: 5000 });
+  assert.ok(new URL(page.url()).searchParams.has('k'));
+  assert.deepEqual(br.problems, []);
+});
+
 test('share links name kernels by id ranges, stay short, and old name links still open', async () => {
   // hide every third kernel: the worst case for ranges the legend allows by hand
   const names = [...new Set(many.kernels.map((k) => k.name))];

@@ -29,10 +29,12 @@ function measureChar(el) {
 // onStats({rows, rendered}) after each render (window.schedlab hooks).
 // kernels: how many kernels the names stand for (the search box says
 // "search 9 kernels (2 names)"; issue 30), names.length when not given.
-export function createLegend(host, { names, colors, hidden, onChange, onStats, extras, kernels }) {
+// search: the search box's text to start with (a link's); onSearch(text)
+// when the user changes it.
+export function createLegend(host, { names, colors, hidden, onChange, onStats, extras, kernels, search: searched, onSearch }) {
   let hid = new Set(hidden || []);
   let counts = null;
-  let query = '';
+  let query = searched || '';
   const list = names.map((name, i) => ({ name, i, short: null, lower: name.toLowerCase() }));
   let shown = list;
   let cols = 1;
@@ -41,7 +43,7 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
 
   const search = h('input', {
     type: 'search', class: 'legend-search', id: 'legend-search', placeholder: searchText(names.length, kernels),
-    'aria-label': 'search kernels', autocomplete: 'off', spellcheck: 'false',
+    'aria-label': 'search kernels', autocomplete: 'off', spellcheck: 'false', value: query,
   });
   const all = h('button', { type: 'button', class: 'legend-all', id: 'legend-all' }, 'all');
   const none = h('button', { type: 'button', class: 'legend-all', id: 'legend-none' }, 'none');
@@ -124,6 +126,7 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
     query = search.value;
     scroller.scrollTop = 0;
     refresh();
+    if (onSearch) onSearch(query);
   });
   all.addEventListener('click', () => {
     hid = new Set();

@@ -41,6 +41,7 @@ export function createTimeline(host, d) {
   // d: {mode: 'blocks'|'streams', kernels, copies, blocks|null, bins|null,
   //     sms, threadsPerSm, colors, extent:{min,max}, window:{from,to},
   //     hostCalls (GET /host_calls' list, or none), hidden:Set, at,
+  //     search (the legend's search text), onSearch(text),
   //     onWindow(from,to), onPick(t), onHidden(Set),
   //     onLegend({rows, rendered}), onTip(lines of the tooltip shown)}
   const Chart = window.Chart;
@@ -67,6 +68,7 @@ export function createTimeline(host, d) {
   const legend = createLegend(legendHost, {
     names: [...d.colors.keys()], colors: d.colors, hidden: st.hidden,
     kernels: d.kernelTotal ?? (d.kernels || []).length,
+    search: d.search, onSearch: d.onSearch,
     onChange(set) {
       S.setHidden(st, set);
       redraw();

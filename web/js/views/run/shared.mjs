@@ -182,8 +182,9 @@ export function urlAt(route) {
 // (the note above a chart that says what became of the link's window)
 export { linkNote } from '../../dom.mjs';
 
-// The URL a view writes: the tab, the window when zoomed, the kernels, at.
-export function writeState(view, w, extent, hidden, names, at) {
+// The URL a view writes: the tab, the window when zoomed, the kernels, at,
+// and the tab's own keys (extra: key -> value, null left out).
+export function writeState(view, w, extent, hidden, names, at, extra = {}) {
   const zoomed = w.from !== extent.min || w.to !== extent.max;
   replaceQuery({
     view,
@@ -191,6 +192,7 @@ export function writeState(view, w, extent, hidden, names, at) {
     to: zoomed ? w.to : null,
     ...kernelsQuery(hidden, names),
     at,
+    ...extra,
   });
   setExtra('window', { from: w.from, to: w.to });
 }

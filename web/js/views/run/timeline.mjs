@@ -13,6 +13,7 @@ import { colorMap } from '../../colors.mjs';
 import { createTimeline } from '../../charts/timeline.mjs';
 import { setBusy, setReady, setDrawn, setExtra, whenReady } from '../../state.mjs';
 import { hiddenFromQuery, pngButton, extentOf, queuePanel, urlAt, urlWindow, linkNote, writeState } from './shared.mjs';
+import { queryString } from '../../router.mjs';
 
 // Lanes for every SM the device has and every SM a block names (an
 // importer may know blocks but not the device).
@@ -225,7 +226,9 @@ export async function timelineTab(panel, c, route, ctx) {
   const queues = hasQueues ? queuePanel(c, ctx, fmt) : null;
   if (queues) panel.append(queues.el);
 
-  const writeUrl = () => writeState('timeline', tl.window(), extent, hidden, names, at);
+  // the legend's search box text, as typed (`search`; docs/api.md "Share links of a run")
+  let search = queryString(route.query, 'search') || '';
+  const writeUrl = () => writeState('timeline', tl.window(), extent, hidden, names, at, { search: search || null });
   const showWindow = () => {
     const w = tl.window();
     const f = timeFormat(w.to - w.from).format;
@@ -358,7 +361,11 @@ export async function timelineTab(panel, c, route, ctx) {
     // (bins, past that, count every GPU's SM n together)
     gpus: local && !c.bigCopies ? gpuLanes(c) : null,
     threadsPerSm: c.run.device?.threads_per_sm || 0,
-    colors, extent, window: { from, to }, hidden, at,
+    colors, extent, window: { from, to }, hidden, at, search,
+    onSearch(text) {
+      search = text;
+      writeUrl();
+    },
     onWindow() {
       showWindow();
       clearTimeout(urlTimer);
