@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO, shot } from './harness.mjs';
+import { startServer, startServerAndBrowser, stopServerAndBrowser, ready, docShot, OUT, REPO, shot } from './harness.mjs';
 
 const AXE_SRC = fs.readFileSync(path.join(REPO, 'node_modules/axe-core/axe.min.js'), 'utf8');
 let srv;
@@ -225,5 +225,43 @@ test('a /sweeps link naming no shipped spec says so and shows the first spec', a
     `The link's spec=gcaps-fig8z.json is not one of the shipped specs: showing ${first.file}.`);
   // the URL says what is shown
   assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { spec: first.file });
+  assert.deepEqual(br.problems, []);
+});
+
+// docs/api.md "Share links": an empty spec= is read as absent (the first
+// spec that fits, nothing to say), and the URL then names the spec shown.
+// Before, spec= empty was "not one of the shipped specs" in a note.
+test('a /sweeps link with spec= empty opens as /sweeps does, without a note', async () => {
+  await page.goto(`${srv.base}/sweeps?spec=`);
+  const st = await ready(page, 'sweeps');
+  const first = (await srv.api('/api/sweeps/specs')).body.specs.find((s) => s.fits);
+  assert.equal(st.sweepSpecShown.file, first.file);
+  assert.equal(await page.locator('#link-note').count(), 0);
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { spec: first.file });
+  assert.deepEqual(br.problems, []);
+});
+
+// ... and a page with no spec to show (each one too big for one job) writes
+// no spec= at all, never an empty one: the link opens the same page.
+test('a /sweeps page whose specs are all too big for one job writes no spec=', async () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-sweeps-big-'));
+  fs.mkdirSync(path.join(d, 'scenarios'));
+  fs.mkdirSync(path.join(d, 'sweeps'));
+  fs.writeFileSync(path.join(d, 'sweeps', 'huge.json'), JSON.stringify({
+    schema: 'schedlab-sweep/1', name: 'huge', tasksets: 2000000, x: { param: 'tasks', values: [4, 8, 12, 16] } }));
+  const other = await startServer(['--scenarios', path.join(d, 'scenarios')]);
+  try {
+    const specs = (await other.api('/api/sweeps/specs')).body.specs;
+    assert.deepEqual(specs.map((x) => [x.file, x.fits]), [['huge.json', false]]);
+    for (const q of ['', '?spec=', '?spec=huge.json']) {
+      await page.goto(`${other.base}/sweeps${q}`);
+      await ready(page, 'sweeps');
+      assert.equal(new URL(page.url()).search, '', q);
+    }
+    assert.match(await page.locator('#link-note').textContent(), /^The link's spec huge\.json is too big for one job .*: no spec fits one job\.$/);
+  } finally {
+    await other.stop();
+    fs.rmSync(d, { recursive: true, force: true });
+  }
   assert.deepEqual(br.problems, []);
 });

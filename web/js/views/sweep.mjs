@@ -265,7 +265,10 @@ export async function renderSweeps(root, route, ctx) {
   const load = async () => {
     const file = select.value;
     const n = ++chosen;
-    updateQuery({ spec: file });
+    // (no spec to show, every one too big for a job: no spec= at all,
+    // never an empty one)
+    updateQuery({ spec: file || null });
+    if (!file) return;
     const spec = await api.sweepSpec(file, ctx.signal);
     if (n !== chosen) return;
     const area = editor.el.querySelector('textarea');
@@ -277,8 +280,9 @@ export async function renderSweeps(root, route, ctx) {
   const first = list.specs.find((s) => s.fits);
   // the link's spec: one listed that fits one job, else the first that
   // does, with a note saying why (a spec renamed or removed since, one
-  // that does not read or has grown past a job's limits)
-  const asked = queryString(route.query, 'spec');
+  // that does not read or has grown past a job's limits); spec= empty is
+  // read as absent (docs/api.md "Share links")
+  const asked = queryString(route.query, 'spec') || null;
   const linked = asked === null ? null : list.specs.find((s) => s.file === asked);
   let note = null;
   if (linked && linked.fits) select.value = linked.file;
@@ -292,7 +296,7 @@ export async function renderSweeps(root, route, ctx) {
     }
   }
   if (list.specs.length) await load();
-  else if (asked !== null) updateQuery({ spec: null });
+  else updateQuery({ spec: null });
   const msg = h('div', { class: 'form-msg', 'aria-live': 'polite' });
   const start = h('button', { type: 'submit', class: 'primary', id: 'sweep-start' }, 'Start sweep');
   const cancel = h('button', { type: 'button', id: 'sweep-cancel', disabled: true }, 'Cancel');
