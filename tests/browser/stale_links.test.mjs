@@ -251,6 +251,33 @@ test('a link\'s time (at=) that is not a whole number of ns says so and picks no
   assert.deepEqual(br.problems, []);
 });
 
+// A link's picked time (at=) outside the run (a link made on a longer run,
+// or edited) picks the run's end, or its start, says so as a window past
+// the end does, and the URL is rewritten to the time picked (docs/api.md
+// "Share links of a run"), on the Timeline and the Queues tab alike.
+// Before, at= far past the end was taken silently: no note, the URL kept
+// it, and the queue panel answered for a time the run never reached.
+test('a link\'s time (at=) outside the run picks its end or start, says so and rewrites the URL', async () => {
+  const tMax = fig3Run.summary.t_max;    // 4.8 s; the run's extent is 0 to t_max (above)
+  for (const view of ['timeline', 'queues']) {
+    await page.goto(`${srv.base}/runs/${fig3Run.run}?view=${view}&at=${tMax * 200}`);
+    await ready(page, view);
+    assert.equal(await noteText(), `The link's time 960 s (at=${tMax * 200}) lies outside this run, which spans 0 s – 4.8 s: its end, 4.8 s, is picked.`, view);
+    assert.equal(new URL(page.url()).searchParams.get('at'), String(tMax), view);
+    await page.waitForFunction(() => /Queues at/.test(document.querySelector('#queue-panel').textContent));
+    await page.goto(`${srv.base}/runs/${fig3Run.run}?view=${view}&at=-5`);
+    await ready(page, view);
+    assert.equal(await noteText(), 'The link\'s time -5 ns (at=-5) lies outside this run, which spans 0 s – 4.8 s: its start, 0 s, is picked.', view);
+    assert.equal(new URL(page.url()).searchParams.get('at'), '0', view);
+  }
+  // the end itself is inside: nothing to say
+  await page.goto(`${srv.base}/runs/${fig3Run.run}?view=timeline&at=${tMax}`);
+  await ready(page, 'timeline');
+  assert.equal(await noteText(), null);
+  assert.equal(new URL(page.url()).searchParams.get('at'), String(tMax));
+  assert.deepEqual(br.problems, []);
+});
+
 // The Warps tab's folded SMs (fold=): a value that is not a list of SM
 // numbers, or names none of the run's SMs, folds nothing and says so, as a
 // k= of the same kind does; one naming some of them folds those, silently.

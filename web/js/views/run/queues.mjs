@@ -21,7 +21,7 @@ export async function queuesTab(panel, c, route, ctx) {
   const extent = extentOf(c);
   const w0 = urlWindow(route, extent);
   const hidden = hiddenFromQuery(route.query, c.names);
-  const linkAt = urlAt(route);
+  const linkAt = urlAt(route, extent);
   let { at } = linkAt;
   const host = h('div', { class: 'card' });
   const windowText = h('span', { class: 'window-text', id: 'window-text' });

@@ -171,12 +171,19 @@ export function urlWindow(route, extent) {
 }
 
 // The URL's picked time `at` (ns): {at, note}; a value that is not a whole
-// number of ns picks none and says so (note, for linkNote), never silently.
-export function urlAt(route) {
+// number of ns picks none and says so (note, for linkNote), never silently;
+// one outside the run's extent (a link made on a longer run, or edited)
+// picks the run's end (or start) and says so, as a window past the end is
+// (charts/window.mjs linkWindow). The caller writes the URL again when
+// there is a note.
+export function urlAt(route, extent) {
   if (!route.query.has('at')) return { at: null, note: null };
   const at = queryInt(route.query, 'at');
-  if (at !== null) return { at, note: null };
-  return { at: null, note: `The link's time (at=${queryString(route.query, 'at')}) is not a whole number of ns: no time is picked.` };
+  if (at === null) return { at: null, note: `The link's time (at=${queryString(route.query, 'at')}) is not a whole number of ns: no time is picked.` };
+  if (at >= extent.min && at <= extent.max) return { at, note: null };
+  const past = at > extent.max;
+  const t = past ? extent.max : extent.min;
+  return { at: t, note: `The link's time ${formatNs(at)} (at=${at}) lies outside this run, which spans ${formatNs(extent.min)} – ${formatNs(extent.max)}: its ${past ? 'end' : 'start'}, ${formatNs(t)}, is picked.` };
 }
 
 // (the note above a chart that says what became of the link's window)

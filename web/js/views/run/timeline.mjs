@@ -174,7 +174,7 @@ export async function timelineTab(panel, c, route, ctx) {
   const extent = extentOf(c);
   const w0 = urlWindow(route, extent);
   const { from, to } = w0;
-  const linkAt = urlAt(route);
+  const linkAt = urlAt(route, extent);
   let { at } = linkAt;
   const names = c.names;
   const colors = colorMap(names);
