@@ -71,6 +71,16 @@ typedef struct conn_state {
     int io_errno;                /* why a body could not be kept (io_error) */
     bool answered, counted_body, trim, io_error;
     bool head_streamed;          /* a HEAD of a streamed answer: no length to give */
+    /* the route table looked up once per request (route_lookup), by the
+     * guard, and answered from by dispatch: the route that takes the
+     * request (NULL: none), whether another method's takes its path, and
+     * the route's `*` segments (copies in params_buf) */
+    bool routed;
+    const http_route *route;
+    bool path_known;
+    const char *params[HTTP_MAX_PARAMS];
+    size_t nparams;
+    char params_buf[1024];
 } conn_state;
 
 /* ---- bodies --------------------------------------------------------------------- */
@@ -769,33 +779,28 @@ static bool match(const char *pattern, const char *path, char *buf, size_t bufle
     return true;
 }
 
-/* 0: a route takes (method, url); 1: the path is known, not the method;
- * 2: no route has the path. */
-static int route_kind(http_server *srv, const char *url, const char *m) {
-    char buf[1024];
+/* The route that takes (url, method) into cs->route (NULL when none), its
+ * `*` segments into cs->params, and cs->path_known: whether some route
+ * (of any method) has the path. One pass over the table, once per request:
+ * the guard checks the route's arguments and dispatch calls its handler. */
+static void route_lookup(http_server *srv, const char *url, const char *m, conn_state *cs) {
     const char *params[HTTP_MAX_PARAMS];
     size_t np;
-    int kind = 2;
+    cs->routed = true;
+    cs->route = NULL;
+    cs->path_known = false;
+    cs->nparams = 0;
     for (size_t i = 0; i < srv->cfg.nroutes; i++) {
         const http_route *rt = &srv->cfg.routes[i];
-        if (!match(rt->pattern, url, buf, sizeof buf, params, &np)) continue;
-        if (strcmp(rt->method, m) == 0) return 0;
-        kind = 1;
+        if (!match(rt->pattern, url, cs->params_buf, sizeof cs->params_buf, params, &np))
+            continue;
+        cs->path_known = true;
+        if (strcmp(rt->method, m) != 0) continue;
+        cs->route = rt;
+        memcpy(cs->params, params, np * sizeof *params);
+        cs->nparams = np;
+        return;
     }
-    return kind;
-}
-
-/* The route that takes (url, method), or NULL. */
-static const http_route *route_find(http_server *srv, const char *url, const char *m) {
-    char buf[1024];
-    const char *params[HTTP_MAX_PARAMS];
-    size_t np;
-    for (size_t i = 0; i < srv->cfg.nroutes; i++) {
-        const http_route *rt = &srv->cfg.routes[i];
-        if (strcmp(rt->method, m) == 0 && match(rt->pattern, url, buf, sizeof buf, params, &np))
-            return rt;
-    }
-    return NULL;
 }
 
 static bool is_api(const char *url) { return strncmp(url, "/api/", 5) == 0 || strcmp(url, "/api") == 0; }
@@ -829,16 +834,14 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
                                 const char *method, conn_state *cs) {
     bool head = strcmp(method, "HEAD") == 0;
     const char *m = head ? "GET" : method;
-    char buf[1024];
     http_request req = {.method = m, .path = url, .conn = conn, .priv = cs,
                         .body = http_body_data(cs->body), .body_len = http_body_len(cs->body),
                         .body_mapped = http_body_mapped(cs->body)};
-    bool path_known = false;
-    for (size_t i = 0; i < srv->cfg.nroutes; i++) {
-        const http_route *rt = &srv->cfg.routes[i];
-        if (!match(rt->pattern, url, buf, sizeof buf, req.params, &req.nparams)) continue;
-        path_known = true;
-        if (strcmp(rt->method, m) != 0) continue;
+    if (!cs->routed) route_lookup(srv, url, m, cs);   /* the guard looked it up */
+    const http_route *rt = cs->route;
+    if (rt) {
+        memcpy(req.params, cs->params, cs->nparams * sizeof *cs->params);
+        req.nparams = cs->nparams;
         http_response res = {.status = 500};
         rt->fn(srv->cfg.app, &req, &res);
         /* HEAD: the headers of the GET, no body. libmicrohttpd leaves out a
@@ -855,7 +858,7 @@ static enum MHD_Result dispatch(http_server *srv, struct MHD_Connection *conn, c
     }
     /* a HEAD's error names GET, the method it is answered as: its
      * Content-Length is then the GET's (RFC 9110 9.3.2, docs/api.md) */
-    if (path_known) {
+    if (cs->path_known) {
         set_allow(srv, cs, url);
         return send_error(conn, cs, 405, "%s is not allowed on %s", m, url);
     }
@@ -1171,7 +1174,10 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
      * the body limits stay a write's. */
     bool computes = !read_only && strcmp(method, "POST") == 0 && strcmp(cs->path, "/api/rta") == 0;
     const char *m = head ? "GET" : method;
-    int rk = route_kind(srv, url, m);
+    route_lookup(srv, url, m, cs);
+    /* 0: a route takes (method, url); 1: the path is known, not the method;
+     * 2: no route has the path */
+    int rk = cs->route ? 0 : cs->path_known ? 1 : 2;
     bool upload = is_upload_path(url);
     /* a GET needs no body: one is read (up to the JSON cap) and dropped */
     cs->limit = read_only ? HTTP_MAX_JSON_BODY
@@ -1222,7 +1228,7 @@ static enum MHD_Result guard(http_server *srv, struct MHD_Connection *conn, conn
                       "%.60s: a NUL byte (%%00) is not allowed in a query argument or header", nul);
     if (is_api(url)) {
         char bad[512];
-        int qs = query_check(conn, route_find(srv, url, m), url, m, bad, sizeof bad);
+        int qs = query_check(conn, cs->route, url, m, bad, sizeof bad);
         if (qs == 503) return refuse(conn, cs, 503, 5, "out of memory reading the query; try again");
         if (qs) return refuse(conn, cs, 400, 0, "%s", bad);
     }
