@@ -75,7 +75,7 @@ static json_t *summary_json(const db_summary *s) {
 static bool q_i64(const http_request *req, http_response *res, const char *key, int64_t *out,
                   bool *given, const char *unit) {
     const char *v = http_query(req, key);
-    *given = v && *v;
+    *given = v != NULL;   /* never empty: http.c's query_check refuses that */
     if (!*given) return true;
     int64_t x;
     if (!http_parse_int(v, &x)) {
@@ -727,7 +727,7 @@ static int export_top_sm(export_stream *es, int32_t *top) {
 void h_export(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *format = http_query(req, "format");
-    if (!format || !*format) format = "trace";
+    if (!format) format = "trace";
     bool chrome = strcmp(format, "chrome") == 0;
     if (!chrome && strcmp(format, "trace") != 0) {
         http_set_error(res, 400, "format: expected \"trace\" or \"chrome\", got \"%s\"", format);
@@ -789,7 +789,6 @@ void h_export(void *app, const http_request *req, http_response *res) {
 void h_replay(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     const char *preset = http_query(req, "device");
-    if (preset && !*preset) preset = NULL;
     db *d = api_db_acquire(a, res);
     if (!d) return;
     trace t;

@@ -973,9 +973,10 @@ static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *
     return MHD_YES;
 }
 
-/* The API's query arguments, to find one given twice (repeated_arg). */
+/* The API's query arguments as given: names (to find one given twice) and
+ * values (NULL for a name without '='). */
 typedef struct arg_keys {
-    const char **k;
+    const char **k, **v;
     size_t n, cap;
     bool oom;
 } arg_keys;
@@ -983,20 +984,22 @@ typedef struct arg_keys {
 static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key,
                                    const char *value) {
     (void)kind;
-    (void)value;
     arg_keys *a = cls;
     if (!key || !*key) return MHD_YES;   /* "?&&": empty pieces, no arguments */
     if (a->n == a->cap) {
         size_t cap = a->cap ? 2 * a->cap : 16;
         const char **k = realloc(a->k, cap * sizeof *k);
-        if (!k) {
+        if (k) a->k = k;
+        const char **v = k ? realloc(a->v, cap * sizeof *v) : NULL;
+        if (!v) {
             a->oom = true;
             return MHD_NO;
         }
-        a->k = k;
+        a->v = v;
         a->cap = cap;
     }
-    a->k[a->n++] = key;
+    a->k[a->n] = key;
+    a->v[a->n++] = value;
     return MHD_YES;
 }
 
@@ -1004,20 +1007,30 @@ static int cmp_key(const void *x, const void *y) {
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+static bool name_in(const char *name, const char *const *list) {
+    for (size_t i = 0; list && list[i]; i++)
+        if (strcmp(name, list[i]) == 0) return true;
+    return false;
+}
+
 /* The API's query arguments checked against the route's (http_route.args):
- * into msg the first one given twice (?max=5&max=200000, ?runs=a&runs=b:
- * every route reads one value per name, http_query's first, so the second
- * was dropped without a word and the answer was to another question than
- * the one asked), or the first the route does not read (its name, what the
- * route takes and the nearest of those to a typo). rt NULL (no route takes
- * the request: a 404 or 405 follows) checks repeats only. Returns 0, 400
- * with msg, or 503 out of memory. */
+ * into msg the first the route does not read (its name, what the route
+ * takes and the nearest of those to a typo), else the first given with an
+ * empty value or without '=' that has no empty value of its own
+ * (http_route.empty_ok: ?max= was read as the default, ?limit= and
+ * ?scenario= as bad values, ?max as left out: one rule now, docs/api.md),
+ * else the first one given twice (?max=5&max=200000, ?runs=a&runs=b: every
+ * route reads one value per name, http_query's first, so the second was
+ * dropped without a word and the answer was to another question than the
+ * one asked). rt NULL (no route takes the request: a 404 or 405 follows)
+ * checks repeats only. Returns 0, 400 with msg, or 503 out of memory. */
 static int query_check(struct MHD_Connection *conn, const http_route *rt, const char *url,
                        const char *method, char *msg, size_t msglen) {
     arg_keys a = {0};
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_arg, &a);
     if (a.oom) {
         free(a.k);
+        free(a.v);
         return 503;
     }
     int status = 0;
@@ -1037,6 +1050,19 @@ static int query_check(struct MHD_Connection *conn, const http_route *rt, const 
                      method, url, n ? known : "none");
         status = 400;
     }
+    for (size_t i = 0; rt && i < a.n && !status; i++) {
+        bool empty_ok = name_in(a.k[i], rt->empty_ok);
+        if (a.v[i] && (*a.v[i] || empty_ok)) continue;
+        if (empty_ok)
+            snprintf(msg, msglen, "%.60s: no value (no '='): \"%.60s=\" is the empty list; leave "
+                     "the argument out for the default", a.k[i], a.k[i]);
+        else if (name_in(a.k[i], rt->needed))
+            snprintf(msg, msglen, "%.60s: empty value; it has no default: give one", a.k[i]);
+        else
+            snprintf(msg, msglen, "%.60s: empty value; leave the argument out for the default",
+                     a.k[i]);
+        status = 400;
+    }
     if (!status && a.n > 1) {
         qsort(a.k, a.n, sizeof *a.k, cmp_key);
         for (size_t i = 1; i < a.n && !status; i++)
@@ -1047,6 +1073,7 @@ static int query_check(struct MHD_Connection *conn, const http_route *rt, const 
             }
     }
     free(a.k);
+    free(a.v);
     return status;
 }
 

@@ -133,6 +133,15 @@ typedef struct http_route {
      * an argument a route does not read was dropped without a word, so
      * /blocks?limit=5 answered every block as if no limit had been asked */
     const char *const *args;
+    /* Of args, those whose empty value is a value of its own (kernels=: no
+     * kernel; NULL: none). Any other given with an empty value, or any
+     * given without '=', is refused with 400 naming it (query_check): the
+     * routes read such an argument as left out, or as a bad value, each
+     * its own way (?max= was the default, ?limit= a 400) */
+    const char *const *empty_ok;
+    /* Of args, those without a default (runs): told to give a value, not
+     * to leave the argument out. NULL: none. */
+    const char *const *needed;
 } http_route;
 
 typedef struct http_config {

@@ -73,11 +73,7 @@ void rpage_records(db *d, const http_request *req, const char *run, bool copies,
         return;
     }
     q.desc = order && !strcmp(order, "desc");
-    q.name = http_query(req, "name");
-    if (q.name && !*q.name) {
-        http_set_error(res, 400, "name: empty: give the %s name to show, exactly", copies ? "copy" : "kernel");
-        return;
-    }
+    q.name = http_query(req, "name");   /* never empty: http.c's query_check */
 
     trace t;
     trace_init(&t);

@@ -196,14 +196,9 @@ static void imp_run(void *arg, job_ctl *ctl, int *status, json_t **result, char 
     store_warnings_free(&warned);
 }
 
-static const char *arg(const http_request *req, const char *key) {
-    const char *v = http_query(req, key);
-    return v && *v ? v : NULL;
-}
-
 /* A query value must not hide a NUL (it would cut the name short). */
 static bool has_nul(const http_request *req, const char *key, http_response *res) {
-    const char *v = arg(req, key);
+    const char *v = http_query(req, key);
     if (!v) return false;
     for (const unsigned char *p = (const unsigned char *)v; *p; p++)
         if (*p < 0x20 || *p == 0x7f) {
@@ -222,7 +217,9 @@ void writes_post_import(void *app, const http_request *req, http_response *res) 
     }
     if (has_nul(req, "name", res) || has_nul(req, "experiment", res) || has_nul(req, "format", res))
         return;
-    const char *format = arg(req, "format"), *exp = arg(req, "experiment"), *name = arg(req, "name");
+    /* each never empty: http.c's query_check refuses that */
+    const char *format = http_query(req, "format"), *exp = http_query(req, "experiment"),
+               *name = http_query(req, "name");
     const budget *b = api_budget(a);
     if ((long long)req->body_len <= b->sync_bytes && !store_writing()) {
         store_warnings warned = {0};

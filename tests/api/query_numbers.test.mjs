@@ -19,10 +19,10 @@ after(async () => { assert.equal(await srv.stop(), 0); });
 const get = (path) => json(`${srv.base}/api/runs/${run}/${path}`);
 
 test('a blank or a plus before the digits is refused, as one after them', async () => {
-  for (const junk of ['%205', '+5', '%2B5', '5%20', '%09' + '5', '']) {
+  // (an empty value is refused before any route reads it: query_empty.test.mjs)
+  for (const junk of ['%205', '+5', '%2B5', '5%20', '%09' + '5']) {
     for (const [path, key] of [[`blocks?max=${junk}`, 'max'], [`kernels?limit=${junk}`, 'limit'],
       [`kernels?offset=${junk}`, 'offset'], [`queues?at=${junk}`, 'at'], [`warps?from=${junk}`, 'from']]) {
-      if (junk === '' && ['max', 'at', 'from'].includes(key)) continue;   // empty: the default
       const r = await get(path);
       assert.equal(r.status, 400, `${path}: ${JSON.stringify(r.body)}`);
       assert.match(r.body.error, new RegExp(`^${key}: expected `), path);
