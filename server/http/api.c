@@ -989,11 +989,20 @@ void h_compare(void *app, const http_request *req, http_response *res) {
     const char *list = http_query(req, "runs");
     char slugs[COMPARE_MAX_RUNS][64];
     size_t nruns = 0, given = 0;
-    for (const char *p = list; p && *p;) {
+    /* (never empty: http.c's query_check) */
+    for (const char *p = list; p;) {
         const char *e = strchr(p, ',');
         size_t l = e ? (size_t)(e - p) : strlen(p);
-        if (l) given++;
-        if (l && nruns < COMPARE_MAX_RUNS) {
+        if (!l) {
+            /* "a,,b", "a,b,", ",a": a run id left out, not skipped (the
+             * answer would compare other runs than asked, each column in
+             * another place) */
+            http_set_error(res, 400, "runs: run id %zu (at character %zu) is empty; separate the "
+                           "ids with one comma", given + 1, (size_t)(p - list) + 1);
+            return;
+        }
+        given++;
+        if (nruns < COMPARE_MAX_RUNS) {
             /* an id longer than any run's names no run: a 404, as any
              * unknown id, not "too many" */
             if (l >= sizeof slugs[0]) {
@@ -1003,7 +1012,7 @@ void h_compare(void *app, const http_request *req, http_response *res) {
             memcpy(slugs[nruns], p, l);
             slugs[nruns++][l] = '\0';
         }
-        p += l + (e ? 1 : 0);
+        p = e ? e + 1 : NULL;
     }
     if (given > COMPARE_MAX_RUNS) {
         http_set_error(res, 400, "runs: %zu run ids, at most %d may be compared at once", given,

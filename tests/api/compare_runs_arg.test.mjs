@@ -34,3 +34,15 @@ test('more ids than the limit says how many were given', async () => {
   const ok = await json(`${srv.base}/api/compare?runs=${ids.slice(1).join(',')}`);
   assert.equal(ok.status, 200);
 });
+
+// "a,,b" compared a and b, "a,b," a and b, each column then in another
+// place than the link's (docs/api.md: a bad entry of `runs` is a 400
+// naming it): the empty id is named by its place in the list
+test('an empty id in the list is 400 naming its place, not skipped', async () => {
+  for (const [list, n, at] of [[`${run},,${run}`, 2, run.length + 2], [`${run},${run},`, 3, 2 * run.length + 3],
+    [`,${run},${run}`, 1, 1]]) {
+    const r = await json(`${srv.base}/api/compare?runs=${list}`);
+    assert.deepEqual([r.status, r.body], [400, { error: `runs: run id ${n} (at character ${at}) is empty; separate the ids with one comma` }], list);
+  }
+  assert.equal((await json(`${srv.base}/api/compare?runs=${run},${run}`)).status, 200);
+});

@@ -49,6 +49,14 @@ export function queryList(query, key) {
   return raw.split(',').map(decodeItem);
 }
 
+// A list of ids ("runs=a,b"): queryList without empty items, so that a
+// link with a doubled or trailing comma ("a,,b", typed or pasted) names the
+// runs it lists; GET /api/compare refuses an empty id (docs/api.md).
+export function queryIds(query, key) {
+  const list = queryList(query, key);
+  return list ? list.filter((id) => id !== '') : null;
+}
+
 // Integer query values (ns times); null when absent or not an integer.
 export function queryInt(query, key) {
   const s = queryString(query, key);

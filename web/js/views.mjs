@@ -21,7 +21,7 @@
 // their answers in flight. A request listed here that the view does not
 // make is wasted, never wrong (tests/browser/compare.test.mjs checks the
 // case study's are all taken).
-import { queryList } from './router.mjs';
+import { queryIds } from './router.mjs';
 
 export const VIEWS = {
   experiments: {
@@ -56,7 +56,7 @@ export const VIEWS = {
     // comparison takes (compare_max_runs) is refused with a 400, and the
     // view offers its runs to remove instead (compare.mjs tooMany).
     early: (route, api, ahead) => {
-      const ids = queryList(route.query, 'runs') || [];
+      const ids = queryIds(route.query, 'runs') || [];
       if (ids.length < 2) return;
       const caps = api.capabilities();
       for (const id of ids) api.run(id);

@@ -17,7 +17,7 @@
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatCount, formatNs } from '../format.mjs';
-import { queryList, queryString, navigate, updateQuery } from '../router.mjs';
+import { queryIds, queryString, navigate, updateQuery } from '../router.mjs';
 import { linkWindow } from '../charts/window.mjs';
 import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
@@ -389,7 +389,7 @@ async function gone(root, ids, missing, lim, message, ctx) {
 }
 
 export async function renderCompare(root, route, ctx) {
-  const ids = queryList(route.query, 'runs') || [];   // a run may be compared with itself
+  const ids = queryIds(route.query, 'runs') || [];   // a run may be compared with itself
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
     h('div', { class: 'page-head' }, h('h1', null, 'Compare runs')));
   setExtra('timelines', 0);
