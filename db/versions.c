@@ -79,11 +79,13 @@ int db_list_versions(db *d, const char *experiment, db_version_cb cb, void *ctx,
     int rc = dbi_lookup_id(d, "experiments", experiment, &id, err, errlen);
     if (rc) return rc;
     sqlite3_stmt *st;
-    /* versions with runs, and recorded versions (a version whose runs were
-     * all deleted still has its text) */
+    /* version 1, every experiment's first (an import's, a sweep's: neither
+     * is ever edited; a sweep has no runs, and listed no version, where
+     * db_version_latest says 1), versions with runs, and recorded versions
+     * (a version whose runs were all deleted still has its text) */
     if (prepare(d,
-                "WITH v(version) AS (SELECT version FROM runs WHERE experiment = ?1 UNION "
-                "SELECT version FROM experiment_versions WHERE experiment = ?1) "
+                "WITH v(version) AS (SELECT 1 UNION SELECT version FROM runs WHERE experiment = ?1 "
+                "UNION SELECT version FROM experiment_versions WHERE experiment = ?1) "
                 "SELECT v.version, (SELECT created FROM experiment_versions x WHERE "
                 "x.experiment = ?1 AND x.version = v.version), (SELECT count(*) FROM runs r "
                 "WHERE r.experiment = ?1 AND r.version = v.version) FROM v ORDER BY v.version",

@@ -111,6 +111,29 @@ test('an import answers the format it read; ?experiment= adds to an import exper
   assert.deepEqual(exp.runs.map((r) => [r.name, r.version]), [['one.csv', 1], ['again.csv', 1]]);
 });
 
+// docs/api.md: a run's `version` is "1 for imports", and `versions` lists
+// "version 1 ... `created` null for a version 1 never edited": every
+// experiment has its version 1. A sweep (no runs, never edited) answered
+// [] where an import answered its version 1, and its page still read "version 1".
+test('a sweep, an import and a scenario never edited each list version 1', async () => {
+  const { body } = await getJson(`${srv.base}/api/experiments`);
+  const sweep = body.experiments.find((e) => e.source === 'sweep');
+  assert.ok(sweep, 'the seed database holds a sweep');
+  assert.deepEqual(sweep.runs, []);
+  const v = await getJson(`${srv.base}/api/experiments/${sweep.slug}/versions`);
+  assert.deepEqual([v.status, v.body], [200, { versions: [{ version: 1, created: null, runs: 0 }] }]);
+  assert.deepEqual((await getJson(`${srv.base}/api/experiments/${sweep.slug}`)).body.versions,
+    [{ version: 1, created: null, runs: 0 }]);
+  const imp = await post('/api/imports?name=v1.csv', CSV, RAW);
+  assert.equal(imp.status, 201);
+  assert.deepEqual((await getJson(`${srv.base}/api/experiments/${imp.body.experiment}/versions`)).body,
+    { versions: [{ version: 1, created: null, runs: 1 }] });
+  const scn = await post('/api/experiments', PASCAL);
+  assert.equal(scn.status, 201);
+  assert.deepEqual((await getJson(`${srv.base}/api/experiments/${scn.body.slug}/versions`)).body,
+    { versions: [{ version: 1, created: null, runs: scn.body.runs.length }] });
+});
+
 test('delete removes the experiment, its runs and every row of theirs', async () => {
   const keep = (await post('/api/experiments', PASCAL)).body.slug;
   const slug = (await post('/api/experiments', PASCAL)).body.slug;

@@ -146,6 +146,26 @@ static void test_versions(void **state) {
     assert_int_equal(db_run_set_version(f->d, "zzzzzzzzzz", 2, err, sizeof err), DB_NOT_FOUND);
 }
 
+/* docs/api.md: each run's `version` is "1 for imports", and `versions` has
+ * "version 1 ... created null for a version 1 never edited": every
+ * experiment has its version 1, the one db_version_latest says; an
+ * experiment without runs (a sweep: db/sweep.c stores none) listed none */
+static void test_version_one_without_runs(void **state) {
+    fixture *f = *state;
+    char err[256], sweep[DB_SLUG_SIZE];
+    assert_int_equal(db_create_experiment(f->d, "sweep", NULL, "sweep", NULL, NULL, sweep, err,
+                                          sizeof err), 0);
+    int64_t v = 0;
+    assert_int_equal(db_version_latest(f->d, sweep, &v, err, sizeof err), 0);
+    assert_int_equal(v, 1);
+    seen s = {0};
+    assert_int_equal(db_list_versions(f->d, sweep, on_version, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    assert_int_equal(s.version[0], 1);
+    assert_int_equal(s.runs[0], 0);
+    assert_false(s.dated[0]);
+}
+
 static void test_delete(void **state) {
     fixture *f = *state;
     char err[256], run[DB_SLUG_SIZE], keep[DB_SLUG_SIZE];
@@ -187,6 +207,7 @@ static void test_delete(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_versions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_version_one_without_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_delete, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
