@@ -163,7 +163,8 @@ static const char usage_serve[] =
     "  --bind ADDR        the address to answer on (127.0.0.1; 0.0.0.0 or :: for every\n"
     "                     interface)\n"
     "  --web DIR          the dashboard's files (default: as above)\n"
-    "  --scenarios DIR    the scenarios stored at start (default: as above)\n"
+    "  --scenarios DIR    the scenarios stored at start (default: as above; an empty\n"
+    "                     folder: none)\n"
     "\n"
     "On a shared machine:\n"
     "  --token T          writes (POST) need \"Authorization: Bearer T\"; reads stay open\n"
@@ -1053,6 +1054,15 @@ static int cmd_serve(int argc, char **argv) {
             access(index, R_OK) != 0)
             die(EXIT_BAD_INPUT, "--web: %s: no index.html in it (the dashboard's folder: web/ "
                 "of a checkout, PREFIX/share/schedlab/web installed)", o.web);
+    }
+    if (o.scenarios) {
+        /* as --web: a folder named but absent (a typo) was a warning after
+         * the database was made, and a server without the scenarios meant
+         * ("no scenarios" is an empty folder) */
+        struct stat sst;
+        if (stat(o.scenarios, &sst) != 0)
+            die(EXIT_BAD_INPUT, "--scenarios: %s: %s", o.scenarios, strerror(errno));
+        if (!S_ISDIR(sst.st_mode)) die(EXIT_BAD_INPUT, "--scenarios: %s: not a folder", o.scenarios);
     }
     const char *scenarios = o.scenarios ? o.scenarios : find_dir("scenarios", scnbuf, sizeof scnbuf);
     if (o.scenarios) open_kernels(o.scenarios);   /* --scenarios DIR: DIR/kernels */

@@ -434,6 +434,22 @@ test('serve --web naming no dashboard folder exits 2 with one line, no database 
   }
 });
 
+// `serve --scenarios DIR` with a DIR that is not there (a typo) warned
+// and served without the scenarios it was given; a named folder that is
+// missing or no folder is bad input, as --web's is, refused before the
+// database is made (cli.md; the CLI audit's list). An empty folder is how
+// to serve no scenarios.
+test('serve --scenarios naming no folder exits 2 with one line, no database made', () => {
+  const fresh = join(dir, 'scenarios-typo.db');
+  const notDir = writeIn(dir, 'scenarios-typo.json', '{}');
+  for (const [scn, msg] of [[join(dir, 'no-such-scenarios'), 'No such file or directory'], [notDir, 'not a folder']]) {
+    const r = cli(['serve', '--db', fresh, '--port', '0', '--scenarios', scn], { timeout: 10000 });
+    assert.equal(r.code, 2, `${scn}: ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: --scenarios: ${scn}: ${msg}\n`);
+    assert.equal(existsSync(fresh), false, scn);
+  }
+});
+
 // --bind of no address (a typo, or a host name: http_start takes only IPv4
 // and IPv6 addresses) was refused only once the database was made and a
 // warning printed that the server was "serving on nosuchhost without

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
 import { bin, freePort, tempDir } from './server.mjs';
@@ -27,8 +27,11 @@ function makeDb(dir) {
 function serveFails(prefix, db) {
   return freePort().then((port) => {
     const [exe, ...pre] = prefix.length ? prefix : [bin];
+    // an empty scenarios folder beside the database: none to store
+    const none = join(dirname(db), 'none');
+    mkdirSync(none, { recursive: true, mode: 0o755 });
     const args = [...pre, ...(prefix.length ? [bin] : []), 'serve', '--db', db, '--port', String(port),
-                  '--scenarios', '/nonexistent-scenarios'];
+                  '--scenarios', none];
     return spawnSync(exe, args, { encoding: 'utf8', timeout: 15000, killSignal: 'SIGTERM' });
   });
 }
@@ -87,10 +90,11 @@ test('serve on a database on a read-only mount: refused at start, "Read-only fil
   const { db } = makeDb(dir);
   const mnt = join(dir, 'mnt');
   mkdirSync(mnt);
+  mkdirSync(join(dir, 'none'));   // an empty scenarios folder: none to store
   const port = await freePort();
   const script = `set -e; mount -t tmpfs -o size=16m tmpfs "${mnt}"; cp "${db}" "${mnt}/ro.db"
 mount -o remount,ro "${mnt}"
-timeout -s TERM 15 "${bin}" serve --db "${mnt}/ro.db" --port ${port} --scenarios /nonexistent-scenarios && echo "rc=0" || echo "rc=$?"`;
+timeout -s TERM 15 "${bin}" serve --db "${mnt}/ro.db" --port ${port} --scenarios "${dir}/none" && echo "rc=0" || echo "rc=$?"`;
   const r = spawnSync('unshare', ['-m', 'sh', '-c', script], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^rc=1$/m, `serve exits 1: ${r.stdout} ${r.stderr}`);

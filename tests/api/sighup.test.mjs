@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -14,7 +14,9 @@ import { bin, freePort, tempDir } from './server.mjs';
 async function start(dir, prefix = []) {
   const port = await freePort();
   const db = join(dir, 'x.db');
-  const argv = [...prefix, bin, 'serve', '--db', db, '--port', String(port), '--scenarios', join(dir, 'none')];
+  const none = join(dir, 'none');   // an empty scenarios folder: none to store
+  mkdirSync(none, { recursive: true });
+  const argv = [...prefix, bin, 'serve', '--db', db, '--port', String(port), '--scenarios', none];
   const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
