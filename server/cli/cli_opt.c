@@ -42,3 +42,21 @@ int cli_opt_decimal(const char *s, const char **end, double *out) {
     *end = p;
     return 0;
 }
+
+int cli_opt_once(cli_opt_seen *s, const void *slot, const char *flag, char *err, size_t n) {
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->slot[i] != slot) continue;
+        if (strcmp(s->flag[i], flag) == 0)
+            snprintf(err, n, "option %s given twice (it takes one value)", flag);
+        else
+            snprintf(err, n, "option %s given twice (as %s, then %s; it takes one value)", flag,
+                     s->flag[i], flag);
+        return -1;
+    }
+    if (s->n < sizeof s->slot / sizeof *s->slot) {
+        s->slot[s->n] = slot;
+        snprintf(s->flag[s->n], sizeof s->flag[s->n], "%s", flag);
+        s->n++;
+    }
+    return 0;
+}

@@ -250,6 +250,7 @@ typedef struct opts {
  * the command's usage. */
 static void parse_opts(int argc, char **argv, const char *usage, const char *allowed, opts *o) {
     memset(o, 0, sizeof *o);
+    cli_opt_seen seen = {.n = 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -294,6 +295,14 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
         }
         /* "--name ''" would name a run nothing; no option means anything by "" */
         if (!*val) die(EXIT_BAD_INPUT, "option %s: the value is empty (leave the option out instead)", flag);
+        /* "--db a.db --db b.db" used b.db, saying nothing; a list is one
+         * option's value, comma-separated */
+        char twice[160];
+        if (cli_opt_once(&seen, dst, flag, twice, sizeof twice))
+            die(EXIT_BAD_INPUT, "%s%s", twice,
+                dst == &o->allow_host ? "; give the names comma-separated: --allow-host NAME,NAME"
+                : dst == &o->budget   ? "; give the keys comma-separated: --budget KEY=N,KEY=N"
+                                      : "");
         /* "-o -" is stdout, as an input "-" is stdin (it made a file named "-") */
         *dst = dst == &o->out && strcmp(val, "-") == 0 ? NULL : val;
     }

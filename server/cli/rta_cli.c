@@ -85,6 +85,7 @@ typedef struct copts {
 /* -1 with a message on a bad option */
 static int parse(int argc, char **argv, const char *allowed, copts *o) {
     memset(o, 0, sizeof *o);
+    cli_opt_seen seen = {.n = 0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -118,6 +119,10 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
         }
         /* as the other commands: no option means anything by "" */
         if (!*val) return say(-1, "option %s: the value is empty (leave the option out instead)", flag);
+        /* as the other commands: one value an option (cli_opt.h) */
+        char twice[160];
+        if (cli_opt_once(&seen, dst, flag, twice, sizeof twice))
+            return say(-1, "%s", twice);
         /* "-o -" is stdout, as an input "-" is stdin (it made a file named "-") */
         *dst = dst == &o->out && strcmp(val, "-") == 0 ? NULL : val;
     }

@@ -495,7 +495,9 @@ test('numeric options take digits only: a blank, sign, exponent or hex is bad in
     ['--max-upload', '1e6', 'expected a size such as 512MiB, 2GB or 1000000'],
     ['--max-upload', ' 5MB', 'expected a size such as 512MiB, 2GB or 1000000'],
     ['--answer-memory', '+1GiB', 'expected a size such as 256MiB or 1GiB']]) {
-    const r = cli(['serve', '--db', fresh, '--port', '0', flag, v], { timeout: 10000 });
+    // --port 0 but where --port is the option tried (given twice is refused)
+    const port = flag === '--port' ? [] : ['--port', '0'];
+    const r = cli(['serve', '--db', fresh, ...port, flag, v], { timeout: 10000 });
     assert.equal(r.code, 2, `${flag} '${v}': ${r.stderr}`);
     assert.equal(r.stderr, `schedlab: ${flag}: ${what}, got "${v}"\n`);
     assert.equal(existsSync(fresh), false);
@@ -514,6 +516,48 @@ test('numeric options take digits only: a blank, sign, exponent or hex is bad in
   // what the options documented take still goes
   const ok = cli(['sweep', spec, '--shard', '0/1', '--threads', '2', '--progress', '0.5']);
   assert.equal(ok.code, 0, ok.stderr);
+});
+
+// an option given twice took its last value, saying nothing ("--db a.db
+// --db b.db" used b.db); every option takes one value (docs/cli.md), so
+// the second is bad input naming the option, for every command's every
+// option, before anything is read or made (the CLI audit's list)
+test('an option given twice is bad input naming it, for every option of every command', () => {
+  const fresh = join(dir, 'twice.db');
+  const spec = writeIn(dir, 'twice-spec.json', {
+    schema: 'schedlab-sweep/1', name: 'twice', seed: 1, tasksets: 2, x: { param: 'tasks', values: [4] },
+  });
+  const commands = {
+    simulate: [[FIG3], ['-o', '--variant']],
+    import: [[spec], ['--format', '--db', '--name', '--experiment']],
+    export: [['run'], ['--db', '--format', '-o']],
+    replay: [['run'], ['--db', '-o', '--device', '--report']],
+    serve: [[], ['--db', '--port', '--bind', '--web', '--scenarios', '--token', '--max-upload', '--allow-host',
+      '--budget', '--token-file', '--read-token', '--answer-memory', '--header-timeout', '--min-body-rate',
+      '--max-per-address']],
+    sweep: [[spec], ['--shard', '--db', '-o', '--threads', '--progress']],
+    merge: [[spec], ['--db', '-o']],
+  };
+  for (const [cmd, [pos, flags]] of Object.entries(commands)) {
+    for (const flag of flags) {
+      const hint = flag === '--allow-host' ? '; give the names comma-separated: --allow-host NAME,NAME'
+        : flag === '--budget' ? '; give the keys comma-separated: --budget KEY=N,KEY=N' : '';
+      for (const args of [[flag, 'x1', flag, 'x2'], [`${flag}=x1`, flag, 'x2']]) {
+        const db1 = cmd === 'simulate' || flag === '--db' ? [] : ['--db', fresh];
+        const r = cli([cmd, ...pos, ...db1, ...args], { timeout: 10000 });
+        assert.equal(r.code, 2, `${cmd} ${args.join(' ')}: ${r.stderr}`);
+        assert.equal(r.stderr, `schedlab: option ${flag} given twice (it takes one value)${hint}\n`, `${cmd} ${args.join(' ')}`);
+      }
+    }
+    assert.equal(existsSync(fresh), false, cmd);
+  }
+  // -o and --output are one option
+  const r = cli(['export', 'run', '--db', fresh, '-o', join(dir, 'a.json'), '--output', join(dir, 'b.json')]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr, 'schedlab: option --output given twice (as -o, then --output; it takes one value)\n');
+  const m = cli(['merge', spec, '--output=-', '-o', '-']);
+  assert.equal(m.code, 2, m.stderr);
+  assert.equal(m.stderr, 'schedlab: option -o given twice (as --output, then -o; it takes one value)\n');
 });
 
 // --token-file naming a folder said "the first line is empty; put the
