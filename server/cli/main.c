@@ -380,7 +380,7 @@ static void write_out(const char *path, const char *data, size_t len) {
 static void write_report(const char *path, const json_t *rep) {
     char *text = replay_text(rep);   /* as the scenario is written */
     if (!text) die(1, "out of memory");
-    write_out(path, text, strlen(text));
+    write_out(strcmp(path, "-") == 0 ? NULL : path, text, strlen(text));   /* "-": stdout */
     free(text);
 }
 
@@ -688,7 +688,8 @@ static void replay_report(const trace *t, const json_t *scn, const char *what,
          * it is not written, with or without --report, as the several-GPU
          * replay (replay_devices_cli) and --store refuse it */
         if (path)
-            die(EXIT_BAD_INPUT, "%s: no fidelity report: the replay does not simulate: %s", path, err);
+            die(EXIT_BAD_INPUT, "%s: no fidelity report: the replay does not simulate: %s",
+                strcmp(path, "-") == 0 ? "stdout" : path, err);
         die(EXIT_BAD_INPUT, "%s: does not simulate: %s", what, err);
     }
     scn_free(s);
@@ -750,6 +751,11 @@ static int cmd_replay(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_replay, " --db -o --output --device --report --store ", &o);
     if (o.npos != 1) die(EXIT_BAD_INPUT, "replay needs one RUN id (see --help)");
+    /* "--report -" is stdout, as "-o -" is (it made a file named "-"); the
+     * scenario goes there too unless -o names a file: one of them must */
+    if (o.report && strcmp(o.report, "-") == 0 && !o.out)
+        die(EXIT_BAD_INPUT, "--report -: the report and the scenario would both go to stdout "
+            "(give -o SCENARIO.json, or --report REPORT.json)");
     trace t;
     load_or_die(&o, o.pos[0], &t);
     char what[64], err[1024];

@@ -79,6 +79,7 @@ typedef struct copts {
     const char *pos[256];
     int npos;
     const char *out, *db, *shard, *threads, *progress;
+    bool out_stdout;   /* "-o -" (out is NULL then, as without -o) */
     bool help;
 } copts;
 
@@ -125,8 +126,18 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
             return say(-1, "%s", twice);
         /* "-o -" is stdout, as an input "-" is stdin (it made a file named "-") */
         *dst = dst == &o->out && strcmp(val, "-") == 0 ? NULL : val;
+        if (dst == &o->out && !*dst) o->out_stdout = true;
     }
     return 0;
+}
+
+/* "-o -" where stdout is the experiment's slug (sweep without --shard,
+ * merge): the result would be lost (it was, saying nothing) or mixed with
+ * the slug; -1 having said so */
+static int out_stdout_refused(const copts *o) {
+    if (!o->out_stdout || o->shard) return 0;
+    return say(-1, "-o -: the result and the stored experiment's slug would both go to stdout "
+               "(give -o RESULT.json)");
 }
 
 /* text as path, whole or not at all (cli_out.h), or to stdout for NULL */
@@ -210,6 +221,8 @@ int rta_cli_sweep(int argc, char **argv) {
         return fputs(usage_sweep, stdout), 0;
     if (o.npos != 1)
         return say(EXIT_BAD_INPUT, "sweep needs one SPEC.json (see --help)");
+    if (out_stdout_refused(&o))
+        return EXIT_BAD_INPUT;
     int index = 0, count = 1, threads = 0;
     if (o.shard && shard_parse(o.shard, &index, &count))
         return say(EXIT_BAD_INPUT, "--shard: expected i/n with 0 <= i < n, got \"%s\"", o.shard);
@@ -324,6 +337,8 @@ int rta_cli_merge(int argc, char **argv) {
         return fputs(usage_merge, stdout), 0;
     if (o.npos < 1)
         return say(EXIT_BAD_INPUT, "merge needs the shard result files (see --help)");
+    if (out_stdout_refused(&o))
+        return EXIT_BAD_INPUT;
     json_t *sh[256];
     int rc = 0, n = 0;
     for (; n < o.npos; n++) {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 
@@ -117,4 +117,49 @@ test('stdin is named "stdin" in every command\'s errors, and -o - writes to stdo
   assert.equal(dash.stdout, plain.stdout);
   assert.equal(JSON.parse(dash.stdout).schema, 'schedlab-trace/1');
   assert.deepEqual(readdirSync(dir), [], 'no file named "-"');
+});
+
+// "--report -" made a file named "-" (3b864fa made "-o -" stdout, not
+// --report); it is stdout now, as "-o -" is, and where stdout already
+// carries the command's answer (replay's scenario without -o FILE; the
+// slug sweep and merge print, against "-o -", whose result was dropped
+// without a word) the second use is refused, exit 2, nothing written
+test('--report - writes the report to stdout; a second answer for stdout is refused', () => {
+  const dir = tempDir('cli-report-dash');
+  const db = join(dir, 'r.db');
+  const trace = join(dir, 'fig3.trace.json');
+  assert.equal(cli(['simulate', join(repo, 'scenarios/tx2-fig3-basic-rules.json'), '-o', trace]).code, 0);
+  const imp = cli(['import', trace, '--db', db]);
+  assert.equal(imp.code, 0, imp.stderr);
+  const run = imp.stdout.trim();
+  const file = join(dir, 'report.json');
+  const toFile = cli(['replay', run, '--db', db, '-o', join(dir, 'a.json'), '--report', file], { cwd: dir });
+  assert.equal(toFile.code, 0, toFile.stderr);
+  const dash = cli(['replay', run, '--db', db, '-o', join(dir, 'b.json'), '--report', '-'], { cwd: dir });
+  assert.equal(dash.code, 0, dash.stderr);
+  assert.equal(dash.stdout, readFileSync(file, 'utf8'));
+  assert.equal(JSON.parse(dash.stdout).schema, 'schedlab-fidelity/1');
+  for (const args of [['--report', '-'], ['--report', '-', '-o', '-'], ['--report=-']]) {
+    const r = cli(['replay', run, '--db', db, ...args], { cwd: dir });
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'schedlab: --report -: the report and the scenario would both go to stdout '
+      + '(give -o SCENARIO.json, or --report REPORT.json)\n');
+  }
+  const spec = writeIn(dir, 'spec.json', {
+    schema: 'schedlab-sweep/1', name: 'dash', seed: 1, tasksets: 2, x: { param: 'tasks', values: [4] },
+  });
+  const shard = cli(['sweep', spec, '--shard', '0/1', '--progress', '0', '-o', '-'], { cwd: dir });
+  assert.equal(shard.code, 0, shard.stderr);
+  assert.equal(JSON.parse(shard.stdout).schema, 'schedlab-sweep-result/1');
+  const shardFile = writeIn(dir, 'shard.json', shard.stdout);
+  for (const args of [['sweep', spec, '--progress', '0', '-o', '-'], ['merge', shardFile, '-o', '-']]) {
+    const r = cli([...args, '--db', join(dir, 'no.db')], { cwd: dir });
+    assert.equal(r.code, 2, args.join(' '));
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, 'schedlab: -o -: the result and the stored experiment\'s slug would both go to '
+      + 'stdout (give -o RESULT.json)\n');
+    assert.equal(existsSync(join(dir, 'no.db')), false);
+  }
+  assert.equal(existsSync(join(dir, '-')), false, 'no file named "-"');
 });
