@@ -2,6 +2,7 @@
 #include "budget.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@ static const struct { const char *key; size_t off; } keys[] = {
 
 int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
     const char *p = spec;
+    unsigned seen = 0;   /* the keys set: one given twice is refused, as an option is */
     while (p && *p) {
         const char *e = strchr(p, ',');
         size_t l = e ? (size_t)(e - p) : strlen(p);
@@ -68,17 +70,27 @@ int budget_parse(const char *spec, budget *b, char *err, size_t errlen) {
                      "queue, workers, sweep_analyses, sweep_cycles, sweep_threads", shown);
             return -1;
         }
-        char *end;
-        errno = 0;
-        double v = strtod(eq + 1, &end);
-        if (errno || *end || end == eq + 1 || !(v >= 0) || v > 9e18 || v != floor(v) ||
-            ((strcmp(item, "workers") == 0 || strcmp(item, "queue") == 0) && (v < 1 || v > 64)) ||
-            (strcmp(item, "sweep_threads") == 0 && (v < 1 || v > 256))) {
-            snprintf(err, errlen, "--budget: %s: \"%s\" is not a whole number in range", item,
-                     eq + 1);
+        /* decimal digits alone, as the CLI's other numbers (docs/cli.md):
+         * strtod took "0x10" (16), "1e3", " 5" and "+5" */
+        long long lo = 0, hi = 999999999999999999LL;
+        if (strcmp(item, "workers") == 0 || strcmp(item, "queue") == 0) lo = 1, hi = 64;
+        if (strcmp(item, "sweep_threads") == 0) lo = 1, hi = 256;
+        const char *d = eq + 1;
+        long long v = 0;
+        size_t nd = strspn(d, "0123456789");
+        bool ok = nd > 0 && !d[nd] && nd <= 18;
+        for (size_t i = 0; ok && i < nd; i++) v = v * 10 + (d[i] - '0');
+        if (!ok || v < lo || v > hi) {
+            snprintf(err, errlen, "--budget: %s: expected a whole number %lld..%lld in digits, got \"%s\"",
+                     item, lo, hi, d);
             return -1;
         }
-        *(long long *)((char *)b + keys[k].off) = (long long)v;
+        if (seen & (1u << k)) {
+            snprintf(err, errlen, "--budget: %s given twice", item);
+            return -1;
+        }
+        seen |= 1u << k;
+        *(long long *)((char *)b + keys[k].off) = v;
         p += l + (e ? 1 : 0);
     }
     return 0;

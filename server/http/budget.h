@@ -34,7 +34,8 @@
  * (POST /api/sweeps, sweep_api.h) sweep_analyses (tasksets x points x
  * approaches of a schedulability sweep), sweep_cycles (simulated cycles of a
  * QoS sweep: (pair, goal, scheme) points x the template's window) and sweep_threads (threads of one sweep job).
- * Numbers may be written 2e7. */
+ * Numbers are decimal digits alone (no sign, exponent or hex: strtod took
+ * "0x10"), each key at most once. */
 #ifndef SERVER_BUDGET_H
 #define SERVER_BUDGET_H
 

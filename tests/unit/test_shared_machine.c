@@ -132,7 +132,7 @@ static void test_budget(void **state) {
     budget b;
     budget_default(&b);
     char err[256];
-    assert_int_equal(budget_parse("blocks=1e6,ops=10,workers=2", &b, err, sizeof err), 0);
+    assert_int_equal(budget_parse("blocks=1000000,ops=10,workers=2", &b, err, sizeof err), 0);
     assert_int_equal(b.blocks, 1000000);
     assert_int_equal(b.ops, 10);
     assert_int_equal(b.workers, 2);
@@ -140,6 +140,23 @@ static void test_budget(void **state) {
     assert_non_null(strstr(err, "bloks=1"));
     assert_int_equal(budget_parse("ops=-1", &b, err, sizeof err), -1);
     assert_int_equal(budget_parse("queue=0", &b, err, sizeof err), -1);
+    /* digits alone, as every number of the command line (docs/cli.md):
+     * strtod took each of these, "0x10" as 16 */
+    static const char *const junk[] = {"blocks=0x10", "blocks=1e6", "blocks= 5", "blocks=+5",
+                                       "blocks=5 ", "blocks=1.0", "blocks=", "blocks=9999999999999999999"};
+    for (size_t i = 0; i < sizeof junk / sizeof *junk; i++) {
+        budget_default(&b);
+        assert_int_equal(budget_parse(junk[i], &b, err, sizeof err), -1);
+        char want[128];
+        snprintf(want, sizeof want, "--budget: blocks: expected a whole number 0..999999999999999999 "
+                 "in digits, got \"%s\"", junk[i] + 7);
+        assert_string_equal(err, want);
+        assert_int_equal(b.blocks, 20000000);
+    }
+    assert_int_equal(budget_parse("workers=65", &b, err, sizeof err), -1);
+    assert_string_equal(err, "--budget: workers: expected a whole number 1..64 in digits, got \"65\"");
+    assert_int_equal(budget_parse("sync=1,ops=2,sync=3", &b, err, sizeof err), -1);
+    assert_string_equal(err, "--budget: sync given twice");
 
     static const char scn[] =
         "{\"schema\": \"schedlab-scenario/1\", \"name\": \"big\", \"device\": \"tx2\","
