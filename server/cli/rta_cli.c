@@ -20,6 +20,7 @@
 #include "taskset.h"
 
 #define EXIT_BAD_INPUT 2
+#define PROGRESS_MIN_S 0.05   /* --progress: the shortest interval between lines */
 
 static const char usage_rta[] =
     "usage: schedlab rta TASKSET.json\n"
@@ -52,7 +53,7 @@ static const char usage_sweep[] =
     "  --progress SECONDS a line on stderr every SECONDS says how many tasksets (or\n"
     "                     QoS points) are done, the rate and the time left (default:\n"
     "                     10 on a terminal, 60 otherwise, as in a Slurm job's log;\n"
-    "                     0: none)\n";
+    "                     0: none; else at least 0.05)\n";
 
 static const char usage_merge[] =
     "usage: schedlab merge SHARD.json... [--db DB] [-o RESULT.json]\n"
@@ -241,6 +242,13 @@ int rta_cli_sweep(int argc, char **argv) {
                        "--progress: expected the seconds between reports, 0..86400 (0: none), "
                        "got \"%s\"",
                        o.progress);
+        /* a line each 0.0001 s flooded stderr (10,000 lines a second, the
+         * sweep slowed by its own log): 20 a second is already more than
+         * anyone reads */
+        if (v > 0 && v < PROGRESS_MIN_S)
+            return say(EXIT_BAD_INPUT,
+                       "--progress: must be at least %g seconds (0: none), got \"%s\"",
+                       PROGRESS_MIN_S, o.progress);
         every = v;
     }
     size_t len;

@@ -516,6 +516,17 @@ test('numeric options take digits only: a blank, sign, exponent or hex is bad in
   // what the options documented take still goes
   const ok = cli(['sweep', spec, '--shard', '0/1', '--threads', '2', '--progress', '0.5']);
   assert.equal(ok.code, 0, ok.stderr);
+  // a line every 0.0001 s flooded stderr: the interval has a floor, 0.05 s
+  // (docs/cli.md), and 0 still means none
+  for (const v of ['0.0001', '0.04', '0.049']) {
+    const r = cli(['sweep', spec, '--shard', '0/1', '--progress', v]);
+    assert.equal(r.code, 2, `--progress ${v}: ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: --progress: must be at least 0.05 seconds (0: none), got "${v}"\n`);
+  }
+  for (const v of ['0.05', '0']) {
+    const r = cli(['sweep', spec, '--shard', '0/1', '--progress', v]);
+    assert.equal(r.code, 0, `--progress ${v}: ${r.stderr}`);
+  }
 });
 
 // an option given twice took its last value, saying nothing ("--db a.db
