@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,10 +78,45 @@ static int open_in_place(cli_out *o, char *err, size_t n) {
     return 0;
 }
 
+int cli_out_check(const char *path, char *err, size_t n) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+        snprintf(err, n, "%s: has %ju hard links: it would be replaced under this name alone, "
+                 "the other names keeping the old text (write to another name, or remove "
+                 "the other links)", path, (uintmax_t)st.st_nlink);
+        return CLI_OUT_REFUSED;
+    }
+    return 0;
+}
+
+/* path as its folder's real path and its last name ("./r.json" and
+ * "r.json" alike); -1 when the folder is not there or it is too long */
+static int canonical_name(const char *path, char *buf, size_t n) {
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], real[PATH_MAX];
+    if ((size_t)snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
+                         slash ? (slash == path ? "/" : path) : ".") >= sizeof dir ||
+        !realpath(dir, real))
+        return -1;
+    int w = snprintf(buf, n, "%s/%s", real, slash ? slash + 1 : path);
+    return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+bool cli_out_same_file(const char *path, const char *other) {
+    struct stat a, b;
+    bool ha = stat(path, &a) == 0, hb = stat(other, &b) == 0;
+    if (ha && hb) return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    if (ha || hb) return false;
+    char ca[PATH_MAX + 256], cb[PATH_MAX + 256];
+    return canonical_name(path, ca, sizeof ca) == 0 && canonical_name(other, cb, sizeof cb) == 0 &&
+           strcmp(ca, cb) == 0;
+}
+
 int cli_out_open(cli_out *o, const char *path, char *err, size_t n) {
     memset(o, 0, sizeof *o);
     o->path = path;
     o->fd = -1;
+    if (cli_out_check(path, err, n)) return CLI_OUT_REFUSED;
     struct stat st, lst;
     bool exists = stat(path, &st) == 0;
     /* a device or FIFO is written as it is: it cannot be replaced */
@@ -163,7 +199,8 @@ int cli_out_write(const char *path, const char *data, size_t len, char *err, siz
         return 0;
     }
     cli_out o;
-    if (cli_out_open(&o, path, err, n)) return -1;
+    int rc = cli_out_open(&o, path, err, n);
+    if (rc) return rc;
     return cli_out_finish(&o, data, len, err, n);
 }
 

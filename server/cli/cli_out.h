@@ -16,6 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* cli_out_open's and cli_out_check's answer for a name refused as bad
+ * input (docs/cli.md: exit 2), not a failure to write it */
+#define CLI_OUT_REFUSED (-2)
+
 typedef struct cli_out {
     const char *path;       /* the name given */
     char target[PATH_MAX];  /* what the rename replaces (a symlink's file) */
@@ -23,8 +27,22 @@ typedef struct cli_out {
     int fd;                 /* write here */
 } cli_out;
 
-/* Opens the file to write at o->fd; -1 with "PATH: cannot write: REASON"
- * in err. */
+/* Whether path may be replaced: CLI_OUT_REFUSED, said in err, for a
+ * regular file with other hard links (st_nlink > 1): the rename would put
+ * the new text under this name alone and leave the other names the old
+ * text, and writing in place instead would lose the whole-or-nothing
+ * promise, so neither is done; 0 otherwise (also for a name not there). */
+int cli_out_check(const char *path, char *err, size_t n);
+
+/* Whether path names the same file as other: where both exist, one
+ * st_dev and st_ino (symlinks followed); where neither does, one folder
+ * (its real path) and one name. An output onto a command's input database
+ * would replace the database (export -o x.db of x.db). */
+bool cli_out_same_file(const char *path, const char *other);
+
+/* Opens the file to write at o->fd, an existing file's permission bits
+ * kept; -1 with "PATH: cannot write: REASON" in err, or CLI_OUT_REFUSED
+ * (cli_out_check). */
 int cli_out_open(cli_out *o, const char *path, char *err, size_t n);
 
 /* Closes it and puts it in place; -1 with "PATH: write failed: REASON" in
@@ -39,8 +57,8 @@ int cli_out_finish(cli_out *o, const char *data, size_t len, char *err, size_t n
 /* Closes and removes what was written (after a failed write). */
 void cli_out_abort(cli_out *o);
 
-/* The whole of data[0..len) as path, or to stdout for NULL; -1 with the
- * reason, named, in err. */
+/* The whole of data[0..len) as path, or to stdout for NULL; -1 (or
+ * CLI_OUT_REFUSED) with the reason, named, in err. */
 int cli_out_write(const char *path, const char *data, size_t len, char *err, size_t n);
 
 #endif

@@ -314,6 +314,29 @@ static const char *db_default(const opts *o) {
     return env && *env ? env : "schedlab.db";
 }
 
+/* The files a command will write (-o, --report; "-" is stdout), refused
+ * before anything is read or made (docs/cli.md): a file with other hard
+ * links (cli_out_check); the database the command reads (reads_db: it
+ * takes --db), symlinks followed: `export RUN --db x.db -o x.db` replaced
+ * the database by its own export; and -o and --report naming one file,
+ * one replacing the other. */
+static void check_outputs(const opts *o, bool reads_db) {
+    char err[PATH_MAX + 256];
+    const char *names[2] = {o->out, o->report && strcmp(o->report, "-") != 0 ? o->report : NULL};
+    const char *flags[2] = {"-o", "--report"};
+    for (int i = 0; i < 2; i++) {
+        if (!names[i]) continue;
+        if (cli_out_check(names[i], err, sizeof err)) die(EXIT_BAD_INPUT, "%s", err);
+        if (reads_db && cli_out_same_file(names[i], db_default(o)))
+            die(EXIT_BAD_INPUT, "%s %s: the database %s itself: writing it would replace the "
+                "database (give %s another name)", flags[i], names[i], db_default(o), flags[i]);
+    }
+    if (names[0] && names[1] &&
+        cli_out_same_file(names[0], names[1]))
+        die(EXIT_BAD_INPUT, "-o %s and --report %s: one file: the report would replace the scenario "
+            "(give them two names)", names[0], names[1]);
+}
+
 /* The whole file in memory; NULL with errno set on failure. */
 static char *read_file(const char *path, size_t *len) {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
@@ -372,7 +395,8 @@ static char *map_file(const char *path, size_t *len, size_t *maplen) {
 /* data as path (whole or not at all: cli_out.h), or to stdout for NULL */
 static void write_out(const char *path, const char *data, size_t len) {
     char err[PATH_MAX + 256];
-    if (cli_out_write(path, data, len, err, sizeof err)) die(1, "%s", err);
+    int rc = cli_out_write(path, data, len, err, sizeof err);
+    if (rc) die(rc == CLI_OUT_REFUSED ? EXIT_BAD_INPUT : 1, "%s", err);
 }
 
 /* `replay --report FILE`: the report's JSON and a newline, its failure
@@ -410,7 +434,8 @@ static void out_open(stream_out *o, const char *path) {
     o->err = 0;
     o->fd = STDOUT_FILENO;
     if (path) {
-        if (cli_out_open(&o->file, path, err, sizeof err)) die(1, "%s", err);
+        int rc = cli_out_open(&o->file, path, err, sizeof err);
+        if (rc) die(rc == CLI_OUT_REFUSED ? EXIT_BAD_INPUT : 1, "%s", err);
         o->fd = o->file.fd;
     }
     jw_init_sink(&o->w, out_sink, o, OUT_CHUNK);
@@ -476,6 +501,7 @@ static db *open_db(const opts *o) {
 static int cmd_simulate(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_simulate, " -o --output --variant ", &o);
+    check_outputs(&o, false);
     if (o.npos != 1) die(EXIT_BAD_INPUT, "simulate needs one SCENARIO.json (see --help)");
     char err[1024];
     scn_scenario *s;
@@ -648,6 +674,7 @@ static void load_or_die(const opts *o, const char *run, trace *t) {
 static int cmd_export(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_export, " --db --format -o --output ", &o);
+    check_outputs(&o, true);
     if (o.npos != 1) die(EXIT_BAD_INPUT, "export needs one RUN id (see --help)");
     const char *fmt = o.format ? o.format : "trace";
     bool chrome = strcmp(fmt, "chrome") == 0;
@@ -750,6 +777,7 @@ static void replay_devices_cli(const trace *t, const char *what, const opts *o) 
 static int cmd_replay(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_replay, " --db -o --output --device --report --store ", &o);
+    check_outputs(&o, true);
     if (o.npos != 1) die(EXIT_BAD_INPUT, "replay needs one RUN id (see --help)");
     /* "--report -" is stdout, as "-o -" is (it made a file named "-"); the
      * scenario goes there too unless -o names a file: one of them must */

@@ -132,6 +132,26 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
     return 0;
 }
 
+static const char *db_default(const copts *o) {
+    if (o->db)
+        return o->db;
+    const char *env = getenv("SCHEDLAB_DB");
+    return env && *env ? env : "schedlab.db";
+}
+
+/* -o FILE refused before any work (docs/cli.md; cli_out.h): a file with
+ * other hard links, or the database the result is stored in (symlinks
+ * followed), which it would replace; -1 having said so */
+static int out_refused(const copts *o) {
+    char err[PATH_MAX + 256];
+    if (!o->out) return 0;
+    if (cli_out_check(o->out, err, sizeof err)) return say(-1, "%s", err);
+    if (!o->shard && cli_out_same_file(o->out, db_default(o)))
+        return say(-1, "-o %s: the database %s itself: writing it would replace the database "
+                   "(give -o another name)", o->out, db_default(o));
+    return 0;
+}
+
 /* "-o -" where stdout is the experiment's slug (sweep without --shard,
  * merge): the result would be lost (it was, saying nothing) or mixed with
  * the slug; -1 having said so */
@@ -144,17 +164,12 @@ static int out_stdout_refused(const copts *o) {
 /* text as path, whole or not at all (cli_out.h), or to stdout for NULL */
 static int write_text(const char *path, const char *text) {
     char err[PATH_MAX + 256];
-    if (cli_out_write(path, text, strlen(text), err, sizeof err))
-        return say(1, "%s", err);
+    int rc = cli_out_write(path, text, strlen(text), err, sizeof err);
+    if (rc)
+        return say(rc == CLI_OUT_REFUSED ? EXIT_BAD_INPUT : 1, "%s", err);
     return 0;
 }
 
-static const char *db_default(const copts *o) {
-    if (o->db)
-        return o->db;
-    const char *env = getenv("SCHEDLAB_DB");
-    return env && *env ? env : "schedlab.db";
-}
 
 /* Store a result as a new sweep experiment; prints the slug. */
 static int store(const copts *o, const json_t *result) {
@@ -222,7 +237,7 @@ int rta_cli_sweep(int argc, char **argv) {
         return fputs(usage_sweep, stdout), 0;
     if (o.npos != 1)
         return say(EXIT_BAD_INPUT, "sweep needs one SPEC.json (see --help)");
-    if (out_stdout_refused(&o))
+    if (out_stdout_refused(&o) || out_refused(&o))
         return EXIT_BAD_INPUT;
     int index = 0, count = 1, threads = 0;
     if (o.shard && shard_parse(o.shard, &index, &count))
@@ -265,9 +280,10 @@ int rta_cli_sweep(int argc, char **argv) {
      * that cannot be written (a typo'd folder) was found only once the
      * sweep was done, hours of a paper-scale QoS sweep, and its result lost */
     cli_out outf;
-    if (o.out && cli_out_open(&outf, o.out, err, sizeof err)) {
+    int orc0 = o.out ? cli_out_open(&outf, o.out, err, sizeof err) : 0;
+    if (orc0) {
         sweep_spec_free(s);
-        return say(1, "%s", err);
+        return say(orc0 == CLI_OUT_REFUSED ? EXIT_BAD_INPUT : 1, "%s", err);
     }
     /* the database is checked, not kept: stopped meanwhile (Ctrl-C), the
      * sweep leaves no database it made */
@@ -345,7 +361,7 @@ int rta_cli_merge(int argc, char **argv) {
         return fputs(usage_merge, stdout), 0;
     if (o.npos < 1)
         return say(EXIT_BAD_INPUT, "merge needs the shard result files (see --help)");
-    if (out_stdout_refused(&o))
+    if (out_stdout_refused(&o) || out_refused(&o))
         return EXIT_BAD_INPUT;
     json_t *sh[256];
     int rc = 0, n = 0;

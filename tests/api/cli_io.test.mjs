@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 
@@ -162,4 +162,51 @@ test('--report - writes the report to stdout; a second answer for stdout is refu
     assert.equal(existsSync(join(dir, 'no.db')), false);
   }
   assert.equal(existsSync(join(dir, '-')), false, 'no file named "-"');
+});
+
+// `export RUN --db x.db -o x.db` replaced the database it read by its own
+// export, through a symlink too; an output onto the input database is bad
+// input, refused before anything is read or written (exit 2, the database
+// byte for byte as it was). An -o file with other hard links is refused
+// too (the atomic rename would part its names: cli_out.h), and a file
+// replaced keeps its permission bits.
+test('-o onto the database read, or onto a hard-linked file, is refused; a replaced file keeps its mode', () => {
+  const dir = tempDir('cli-o-db');
+  const db = join(dir, 'x.db');
+  const trace = join(dir, 'fig3.trace.json');
+  assert.equal(cli(['simulate', join(repo, 'scenarios/tx2-fig3-basic-rules.json'), '-o', trace]).code, 0);
+  const imp = cli(['import', trace, '--db', db]);
+  assert.equal(imp.code, 0, imp.stderr);
+  const run = imp.stdout.trim();
+  symlinkSync('x.db', join(dir, 'link.db'));
+  const before = readFileSync(db);
+  const listed = readdirSync(dir).sort();
+  for (const [args, flag, out] of [
+    [['export', run, '--db', db, '-o', db], '-o', db],
+    [['export', run, '--db', db, '-o', join(dir, 'link.db')], '-o', join(dir, 'link.db')],
+    [['export', run, '--db', join(dir, 'link.db'), '--output', db], '-o', db],
+    [['replay', run, '--db', db, '-o', join(dir, 's.json'), '--report', join(dir, 'link.db')], '--report', join(dir, 'link.db')],
+    [['sweep', writeIn(dir, 'spec.json', { schema: 'schedlab-sweep/1', name: 'o', seed: 1, tasksets: 2, x: { param: 'tasks', values: [4] } }),
+      '--db', db, '--progress', '0', '-o', join(dir, 'link.db')], '-o', join(dir, 'link.db')]]) {
+    const r = cli(args, { cwd: dir });
+    const dbName = args[args.indexOf('--db') + 1];
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr, `schedlab: ${flag} ${out}: the database ${dbName} itself: writing it would replace the database (give ${flag} another name)\n`);
+    assert.ok(readFileSync(db).equals(before), args.join(' '));
+  }
+  assert.deepEqual(readdirSync(dir).filter((f) => f !== 'spec.json').sort(), listed);
+  // a hard-linked -o file: refused, both names as they were
+  const out = writeIn(dir, 'out.json', 'old\n');
+  linkSync(out, join(dir, 'other.json'));
+  const r = cli(['export', run, '--db', db, '-o', out]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr, `schedlab: ${out}: has 2 hard links: it would be replaced under this name alone, the other names keeping the old text (write to another name, or remove the other links)\n`);
+  assert.equal(readFileSync(out, 'utf8'), 'old\n');
+  // one name: replaced, its mode kept
+  rmSync(join(dir, 'other.json'));
+  chmodSync(out, 0o640);
+  const ok = cli(['export', run, '--db', db, '-o', out]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.equal(JSON.parse(readFileSync(out, 'utf8')).schema, 'schedlab-trace/1');
+  assert.equal(statSync(out).mode & 0o7777, 0o640);
 });
