@@ -139,7 +139,8 @@ static const char usage_replay[] =
     "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db)\n"
     "  -o SCENARIO.json   write the scenario to this file (default: stdout)\n"
     "  --device PRESET    simulate on this preset (default: the trace's own device)\n"
-    "  --report REPORT.json  write the fidelity report to this file too\n"
+    "  --report REPORT.json  write the fidelity report to this file too (-: to stdout,\n"
+    "                     the scenario then to -o SCENARIO.json)\n"
     "  --store            store the simulations and their reports (default: nothing\n"
     "                     is stored)\n";
 
