@@ -405,8 +405,11 @@ static void write_out(const char *path, const char *data, size_t len) {
 static void write_report(const char *path, const json_t *rep) {
     char *text = replay_text(rep);   /* as the scenario is written */
     if (!text) die(1, "out of memory");
-    write_out(strcmp(path, "-") == 0 ? NULL : path, text, strlen(text));   /* "-": stdout */
-    free(text);
+    char err[PATH_MAX + 256];
+    int rc = cli_out_write(strcmp(path, "-") == 0 ? NULL : path, text, strlen(text), err,
+                           sizeof err);   /* "-": stdout */
+    free(text);   /* before die(): it exits, and the text would be a leak at exit */
+    if (rc) die(rc == CLI_OUT_REFUSED ? EXIT_BAD_INPUT : 1, "%s", err);
 }
 
 /* ---- streamed output (simulate, export) ----------------------------------------- */
