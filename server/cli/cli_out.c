@@ -94,9 +94,10 @@ int cli_out_check(const char *path, char *err, size_t n) {
 static int canonical_name(const char *path, char *buf, size_t n) {
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX], real[PATH_MAX];
-    if ((size_t)snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
-                         slash ? (slash == path ? "/" : path) : ".") >= sizeof dir ||
-        !realpath(dir, real))
+    /* "/x" is in "/", "x" in ".", "a/b/x" in "a/b" */
+    int dlen = slash && slash != path ? (int)(slash - path) : 1;
+    const char *d = !slash ? "." : slash == path ? "/" : path;
+    if ((size_t)snprintf(dir, sizeof dir, "%.*s", dlen, d) >= sizeof dir || !realpath(dir, real))
         return -1;
     int w = snprintf(buf, n, "%s/%s", real, slash ? slash + 1 : path);
     return w < 0 || (size_t)w >= n ? -1 : 0;

@@ -136,6 +136,10 @@ static void test_same_file(void **state) {
     path_in(dot, sizeof dot, "other.json");
     assert_false(cli_out_same_file(a, dot));
     assert_false(cli_out_same_file(a, db));   /* one there, one not */
+    /* a name in the root folder, and one in the current folder */
+    assert_true(cli_out_same_file("/schedlab-test-no-such-file", "//schedlab-test-no-such-file"));
+    assert_false(cli_out_same_file("/schedlab-test-no-such-file", "/schedlab-test-no-such-other"));
+    assert_true(cli_out_same_file("schedlab-test-no-such-file", "./schedlab-test-no-such-file"));
     unlink(ln);
     unlink(db);
     unlink(other);
