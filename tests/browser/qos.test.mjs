@@ -111,6 +111,17 @@ test('the QoS charts keep the series hidden from their legends in the URL: the Q
   assert.deepEqual(await chartVisible(page, '#qos-kernel-1'), labels.map((l) => [l, true]));
   assert.match(await page.locator('#qos-kernel-1-link-note').textContent(), /^The link's hide_qos1= names "bogus", not a series of this chart \(Q IPC per epoch, goal .*\): it is left out\.$/);
   assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { view: 'qos', hide_nonqos: 'C IPC per epoch' });
+  // to the Timeline and back through the tab links (docs/api.md "Share
+  // links of a run": a tab link carries its tab's keys as last shown): the
+  // Timeline's URL without hide_nonqos, the QoS tab's with it, the series
+  // hidden again (before: the QoS tab came back with every series drawn)
+  await page.click('.tabs a[data-tab="timeline"]');
+  await ready(page, 'timeline');
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { view: 'timeline' });
+  await page.click('.tabs a[data-tab="qos"]');
+  await ready(page, 'qos');
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { view: 'qos', hide_nonqos: 'C IPC per epoch' });
+  assert.deepEqual(await chartVisible(page, '#qos-nonqos'), [['C IPC per epoch', false]]);
 
   // the compare page's QoS chart: hide_qos, beside the runs
   const ids = ['quota-naive', 'quota-rollover'].map(runOf);

@@ -187,6 +187,68 @@ test('the legend\'s search text is in the URL: a link reopens the legend searche
   assert.deepEqual(br.problems, []);
 });
 
+// DESIGN §6 and docs/api.md "Share links of a run": a tab link carries the
+// window (from, to, k, at) and the keys its own tab had when this page last
+// showed it, so Timeline -> Kernels -> Timeline through the tab links comes
+// back to the Timeline as it was left (as Back does), and one tab's keys
+// never go into another tab's URL. Before, the tab links carried the window
+// only: the Timeline came back with its search gone, the Kernels tab
+// unsorted and unfiltered.
+test('tab links carry each tab\'s own keys as the page last showed them, never another tab\'s', async () => {
+  const params = (u) => Object.fromEntries(new URL(u, srv.base).searchParams);
+  const tabHref = (name) => page.locator(`.tabs a[data-tab="${name}"]`).getAttribute('href');
+  await page.goto(`${srv.base}/runs/${many.run}`);
+  await ready(page, 'timeline');
+  await page.fill('#legend-search', 'instance 7');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('search'), null, { timeout: 5000 });
+  await page.click('#zoom-in');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+  const tl = params(page.url());
+  assert.deepEqual(Object.keys(tl).sort(), ['from', 'search', 'to', 'view']);
+  const win = { from: tl.from, to: tl.to };
+  await page.click('.tabs a[data-tab="kernels"]');
+  await ready(page, 'kernels');
+  // the window, not the Timeline's search
+  assert.deepEqual(params(page.url()), { view: 'kernels', ...win });
+  await page.click('th[data-key="response"] .th-sort');
+  await page.fill('#kernels-filter', 'instance 1');
+  const kn = params(page.url());
+  assert.deepEqual(kn, { view: 'kernels', ...win, sort: 'response', order: 'desc', q: 'instance 1' });
+  // the Timeline's link names its search as left; a tab not shown yet, the window only
+  assert.deepEqual(params(await tabHref('timeline')), tl);
+  assert.deepEqual(params(await tabHref('queues')), { view: 'queues', ...win });
+  await page.click('.tabs a[data-tab="timeline"]');
+  let st = await ready(page, 'timeline');
+  assert.deepEqual(params(page.url()), tl);
+  assert.equal(await page.locator('#legend-search').inputValue(), 'instance 7');
+  assert.equal(st.legendRows, 11);
+  // the Kernels tab's link: its sort and filter as left, no search
+  assert.deepEqual(params(await tabHref('kernels')), kn);
+  assert.deepEqual(params(await tabHref('timeline')), tl);
+  await page.click('.tabs a[data-tab="kernels"]');
+  st = await ready(page, 'kernels');
+  assert.deepEqual(params(page.url()), kn);
+  assert.equal(st.tableSort, 'response desc');
+  assert.equal(await page.locator('#kernels-filter').inputValue(), 'instance 1');
+  // the Kernels tab's filter cleared: the Timeline's link keeps its search,
+  // a later Kernels link has no q
+  await page.fill('#kernels-filter', '');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('q'));
+  await page.click('.tabs a[data-tab="timeline"]');
+  await ready(page, 'timeline');
+  assert.deepEqual(params(page.url()), tl);
+  assert.deepEqual(params(await tabHref('kernels')), { view: 'kernels', ...win, sort: 'response', order: 'desc' });
+  // another page, then Back: the page starts afresh, each tab link the
+  // window and that tab's keys of the URL opened only
+  await page.click('nav.crumbs a[href="/"]');
+  await ready(page, 'experiments');
+  await page.goBack();
+  await ready(page, 'timeline');
+  assert.deepEqual(params(await tabHref('kernels')), { view: 'kernels', ...win });
+  assert.deepEqual(params(await tabHref('timeline')), tl);
+  assert.deepEqual(br.problems, []);
+});
+
 test('share links name kernels by id ranges, stay short, and old name links still open', async () => {
   // hide every third kernel: the worst case for ranges the legend allows by hand
   const names = [...new Set(many.kernels.map((k) => k.name))];

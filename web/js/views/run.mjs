@@ -2,7 +2,8 @@
 // Everything the picture depends on is in the URL: the zoom window (from,
 // to), the kernels shown and the picked time (at), so a copied link reopens
 // the same picture. Zooming rewrites the URL with replaceState; switching
-// tabs is a normal navigation and keeps the window.
+// tabs is a normal navigation and keeps the window (KEEP, below), and each
+// tab link carries its own tab's keys as this page last showed them.
 //
 // Kernels in the URL (issue 15; docs/api.md "Share links"): `k=0-3,7`
 // lists the shown kernels by their index among the run's distinct kernel
@@ -29,12 +30,24 @@ import { api } from '../api.mjs';
 import { h, importWarnings, metaWarnings, plural } from '../dom.mjs';
 import { apiFileLink } from '../exports.mjs';
 import { formatNs, formatCount } from '../format.mjs';
-import { queryString, buildQuery, parseQuery } from '../router.mjs';
+import { queryString, buildQuery, parseQuery, currentRoute } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { TABS } from './run/tabs.mjs';
 import { replayForm } from './replay_form.mjs';
 
-const KEEP = ['from', 'to', 'k', 'kb', 'kernels', 'at'];   // what tab links carry over
+const KEEP = ['from', 'to', 'k', 'kb', 'kernels', 'at'];   // what every tab link carries over
+
+// A tab's own keys are the others (but view): the Timeline's search, the
+// Kernels tab's sort, order, q, page, …, the QoS tab's hide_qos1, …, the
+// Warps tab's c0, c1, fold (docs/api.md "Share links of a run"). A tab link
+// carries those its tab had when this page last showed it (as opened, and
+// as left through a tab link), so Timeline -> Kernels -> Timeline comes
+// back to the Timeline as it was left, as Back does; one tab's keys never
+// go into another tab's link. Kept while the page shows this run (a tab
+// switch); another page forgets them (tabKeys.run: the run's id).
+let tabKeys = null;   // {run, tabs: Map tab name -> [[key, raw value]]}
+
+const ownKeys = (query) => [...query].filter(([k]) => k !== 'view' && !KEEP.includes(k));
 
 // The last run's static data, so switching tabs does not refetch it.
 let cache = null;
@@ -120,25 +133,25 @@ function header(c, tab, route) {
   const r = c.run;
   const s = r.summary || {};
   const dev = r.device;
-  const keep = {};
-  for (const k of KEEP) {
-    const v = route.query.get(k);
-    if (v !== undefined) keep[k] = v;
-  }
-  // keep the raw (already encoded) values of the other parameters
-  const hrefFor = (name, kept) => `/runs/${encodeURIComponent(r.run)}?view=${name}${
-    Object.entries(kept).map(([k, v]) => `&${k}=${v}`).join('')}`;
+  if (!tabKeys || tabKeys.run !== route.params.run) tabKeys = { run: route.params.run, tabs: new Map() };
+  const { tabs } = tabKeys;
+  tabs.set(tab, ownKeys(route.query));
+  // the window (KEEP) of the URL `query`, then the tab's own keys, as
+  // their raw (already encoded) values
+  const hrefFor = (name, query) => `/runs/${encodeURIComponent(r.run)}?view=${name}${
+    [...KEEP.filter((k) => query.get(k) !== undefined).map((k) => [k, query.get(k)]), ...(tabs.get(name) || [])]
+      .map(([k, v]) => `&${encodeURIComponent(k)}=${v}`).join('')}`;
   const tabLink = (name, label) => h('a', {
-    href: hrefFor(name, keep),
+    href: hrefFor(name, route.query),
     class: `tab${name === tab ? ' active' : ''}`, 'aria-current': name === tab ? 'page' : null,
     dataset: { tab: name },
-    // the view may have moved the window since (replaceState): carry the
-    // URL as it is now, so the next tab opens on the same window
+    // the view may have moved the window or changed its own keys since
+    // (replaceState): the URL as it is now is this tab as left, and the
+    // next tab opens on its window
     onclick: (ev) => {
       const now = parseQuery(location.search);
-      const kept = {};
-      for (const k of KEEP) if (now.get(k) !== undefined) kept[k] = now.get(k);
-      ev.currentTarget.setAttribute('href', hrefFor(name, kept));
+      tabs.set(tab, ownKeys(now));
+      ev.currentTarget.setAttribute('href', hrefFor(name, now));
     },
   }, label);
   const facts = [
@@ -205,6 +218,12 @@ export async function renderRun(root, route, ctx) {
   root.append(header(c, tab, route));
   const panel = h('section', { class: 'panel', id: `panel-${tab}` });
   root.append(panel);
+  // (run before the next page draws, the URL already its): another page
+  // than this run's forgets the tabs' keys
+  const forget = () => {
+    const next = currentRoute();
+    if (next.name !== 'run' || next.params.run !== route.params.run) tabKeys = null;
+  };
   // A link may name a view this run has not (a typo, or a teammate's link
   // with another run's id pasted in): said so, with this run's views, never
   // a tab drawn empty ("0 of undefined QoS kernels").
@@ -214,15 +233,21 @@ export async function renderRun(root, route, ctx) {
     h('a', { href: `/runs/${encodeURIComponent(c.run.run)}?view=${x.name}` }, x.label)]), '.'];
   if (!t) {
     panel.append(h('div', { class: 'error', role: 'alert', id: 'view-unavailable' }, `Unknown view "${tab}" in the URL.`, ...views()));
-    return { view: 'error' };
+    return { view: 'error', cleanup: forget };
   }
   if (t.when && !t.when(c)) {
     panel.append(h('div', { class: 'error', role: 'alert', id: 'view-unavailable' },
       `This run has no ${t.label} view: it shows ${t.needs(c)}.`, ...views()));
-    return { view: 'error' };
+    return { view: 'error', cleanup: forget };
   }
   const r = await t.render(panel, c, route, ctx);
-  return { view: tab, drawnBlocks: r?.drawn, cleanup: r?.cleanup };
+  return {
+    view: tab, drawnBlocks: r?.drawn,
+    cleanup: () => {
+      if (r?.cleanup) r.cleanup();
+      forget();
+    },
+  };
 }
 
 // Used by the compare page's links: the run page URL for a state.
