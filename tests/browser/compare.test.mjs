@@ -120,6 +120,61 @@ test('kernels hidden in the legend are in the URL: a reload and a link in a fres
   assert.deepEqual(br.problems, []);
 });
 
+// DESIGN §6 and docs/api.md "Share links": each lane's legend lists every
+// compared run's kernel names under one hidden set (k=), and its search box
+// is one too: typed in any lane, every lane's box and list follow, and the
+// text is the URL's `search` (as on a run page), kept by a zoom, a hidden
+// kernel and the table's sort. Before, the search was the lane's only: the
+// URL never had it, a link listed every name.
+test('the lanes\' legend search is the URL\'s search, in step in every lane: a link reopens it, zooms and hiding keep it', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  const st = await ready(page, 'compare');
+  const boxes = (p) => p.locator('#compare-timelines .legend-search').evaluateAll((xs) => xs.map((x) => x.value));
+  const listed = (p) => p.locator('#compare-timelines .compare-lane').evaluateAll((ls) => ls.map((l) => [...l.querySelectorAll('.legend-item')].map((x) => x.dataset.kernel)));
+  const params = () => Object.fromEntries(new URL(page.url()).searchParams);
+  assert.deepEqual(await listed(page), [['X', 'Y'], ['X', 'Y']]);
+  // typed in the second lane's box (lower case: the search ignores case)
+  await page.locator('#compare-timelines .legend-search').nth(1).fill('y');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('search'), null, { timeout: 5000 });
+  assert.deepEqual(params(), { runs: `${mr},${rr}`, search: 'y' });
+  assert.deepEqual(await boxes(page), ['y', 'y']);
+  assert.deepEqual(await listed(page), [['Y'], ['Y']]);
+  assert.equal((await page.evaluate(() => window.schedlab.drawnBlocks)), st.drawnBlocks, 'a search hides nothing');
+  const url = page.url();
+  const other = await br.context.newPage();
+  try {
+    await other.goto(url);
+    const again = await ready(other, 'compare');
+    assert.deepEqual(await boxes(other), ['y', 'y']);
+    assert.deepEqual(await listed(other), [['Y'], ['Y']]);
+    assert.equal(again.drawnBlocks, st.drawnBlocks);
+    assert.equal(other.url(), url);
+  } finally {
+    await other.close();
+  }
+  // a zoom, a kernel hidden (Y, in the first lane) and the table's sort
+  // rewrite the URL with the search kept
+  await page.click('#zoom-in');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
+  assert.equal(params().search, 'y');
+  await page.locator('#compare-timelines .legend-item[data-kernel="Y"]').first().click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('k'));
+  assert.equal(params().search, 'y');
+  assert.deepEqual(await boxes(page), ['y', 'y']);
+  await page.locator('#compare-kernels th .sort').first().click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('sort'));
+  assert.equal(params().search, 'y');
+  // cleared in the first lane: no key, every name in both lanes again
+  await page.locator('#compare-timelines .legend-search').first().fill('');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('search'), null, { timeout: 5000 });
+  assert.deepEqual(await boxes(page), ['', '']);
+  assert.deepEqual(await listed(page), [['X', 'Y'], ['X', 'Y']]);
+  assert.ok(new URL(page.url()).searchParams.has('k'));
+  assert.deepEqual(br.problems, []);
+});
+
 // DESIGN §6 and docs/api.md "Share links": the runs the response-time
 // chart's and the CDF chart's legends hide are in the URL (hide_response,
 // hide_cdf: the legend's labels), as the sweeps' charts keep theirs, beside

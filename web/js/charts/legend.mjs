@@ -30,7 +30,8 @@ function measureChar(el) {
 // kernels: how many kernels the names stand for (the search box says
 // "search 9 kernels (2 names)"; issue 30), names.length when not given.
 // search: the search box's text to start with (a link's); onSearch(text)
-// when the user changes it.
+// when the user changes it (setSearch(text) changes it from outside, and
+// calls no onSearch).
 export function createLegend(host, { names, colors, hidden, onChange, onStats, extras, kernels, search: searched, onSearch }) {
   let hid = new Set(hidden || []);
   let counts = null;
@@ -193,6 +194,15 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
     setHidden(set) {
       hid = new Set(set);
       render();
+    },
+    // Another legend's search text (the compare page's lanes keep theirs in
+    // step): the box shows it and the list is narrowed to it.
+    setSearch(text) {
+      if (text === query) return;
+      query = text;
+      search.value = text;
+      scroller.scrollTop = 0;
+      refresh();
     },
     // A line beside the search box (occupancy mode's colour scale).
     setNote(node) {

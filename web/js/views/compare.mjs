@@ -510,6 +510,10 @@ export async function renderCompare(root, route, ctx) {
   // index among the runs' distinct kernel names, the legend's order.
   const names = [...colors.keys()];
   const hidden = hiddenFromQuery(route.query, names);
+  // Each lane's legend lists these names with one hidden set: its search
+  // box is one too, in step in every lane, in the URL as the run page's
+  // (`search`, as typed; absent = empty; docs/api.md "Share links")
+  let search = queryString(route.query, 'search') || '';
   const { extent, win0, note: windowNote } = await axisP;
   // the big runs' first answers: the window shown (asked for already)
   const firsts = await Promise.all(loaded.map((L) => (L.src ? early(L.r.run).first : null)));
@@ -630,7 +634,7 @@ export async function renderCompare(root, route, ctx) {
       blocks: mode !== 'blocks' ? null : first ? dataOf(first).blocks : L.blocks,
       bins: mode === 'blocks' && first ? dataOf(first).bins : null,
       sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
-      colors, extent, window: win0, hidden, at: null,
+      colors, extent, window: win0, hidden, at: null, search,
       // the first run is the reference: never framed (issue 30)
       isMarked: r === 0 ? undefined : (b) => marked.has(`${b.kernel}/${b.index}`),
       onWindow(from, to) { sync(tl, from, to); },
@@ -641,6 +645,12 @@ export async function renderCompare(root, route, ctx) {
         setDrawn(timelines.reduce((a, t) => a + t.drawnBlocks(), 0));
         const w = timelines[0].window();
         writeWindow(w.from, w.to);
+      },
+      onSearch(text) {
+        search = text;
+        for (const t of timelines) if (t !== tl) t.setSearch(text);
+        // (writeWindow keeps it, as the other keys it does not write)
+        updateQuery({ search: text || null });
       },
       onToggle() {},
     });

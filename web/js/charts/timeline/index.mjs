@@ -331,6 +331,10 @@ export function createTimeline(host, d) {
       legend.setHidden(st.hidden);
       redraw();
     },
+    // the legend's search text, set from outside (no onSearch)
+    setSearch(text) {
+      legend.setSearch(text);
+    },
     // lane labels, top down
     lanes: () => model.lanes.map((l) => l.label),
     // the window setWindow(from, to) would show (clamped to the run, whole ns)
