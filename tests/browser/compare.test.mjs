@@ -112,10 +112,11 @@ test('kernels hidden in the legend are in the URL: a reload and a link in a fres
   } finally {
     await other.close();
   }
-  // "none", then "all": k= empty, then no k
-  await page.locator('#compare-timelines #legend-none').first().click();
+  // "none", then "all": k= empty, then no k (each lane's legend has ids
+  // of its own: the first lane's "none", the second's "all")
+  await page.locator('#compare-lane-1-legend-none').click();
   await page.waitForFunction(() => new URL(location.href).searchParams.get('k') === '');
-  await page.locator('#compare-timelines #legend-all').first().click();
+  await page.locator('#compare-lane-2-legend-all').click();
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('k'));
   assert.deepEqual(br.problems, []);
 });

@@ -31,8 +31,11 @@ function measureChar(el) {
 // "search 9 kernels (2 names)"; issue 30), names.length when not given.
 // search: the search box's text to start with (a link's); onSearch(text)
 // when the user changes it (setSearch(text) changes it from outside, and
-// calls no onSearch).
-export function createLegend(host, { names, colors, hidden, onChange, onStats, extras, kernels, search: searched, onSearch }) {
+// calls no onSearch). ids: the prefix of its elements' ids ('' gives
+// #legend, #legend-search, #legend-all, #legend-none, #legend-status): a
+// page of several legends (the compare view's lanes) gives each its own, as
+// an id is unique in a document (HTML §3.2.6.1).
+export function createLegend(host, { names, colors, hidden, onChange, onStats, extras, kernels, search: searched, onSearch, ids = '' }) {
   let hid = new Set(hidden || []);
   let counts = null;
   let query = searched || '';
@@ -43,18 +46,18 @@ export function createLegend(host, { names, colors, hidden, onChange, onStats, e
   let charPx = 0;
 
   const search = h('input', {
-    type: 'search', class: 'legend-search', id: 'legend-search', placeholder: searchText(names.length, kernels),
+    type: 'search', class: 'legend-search', id: `${ids}legend-search`, placeholder: searchText(names.length, kernels),
     'aria-label': 'search kernels', autocomplete: 'off', spellcheck: 'false', value: query,
   });
-  const all = h('button', { type: 'button', class: 'legend-all', id: 'legend-all' }, 'all');
-  const none = h('button', { type: 'button', class: 'legend-all', id: 'legend-none' }, 'none');
-  const status = h('span', { class: 'legend-status muted', id: 'legend-status', 'aria-live': 'polite' });
+  const all = h('button', { type: 'button', class: 'legend-all', id: `${ids}legend-all` }, 'all');
+  const none = h('button', { type: 'button', class: 'legend-all', id: `${ids}legend-none` }, 'none');
+  const status = h('span', { class: 'legend-status muted', id: `${ids}legend-status`, 'aria-live': 'polite' });
   const note = h('span', { class: 'legend-note' });
   const sizer = h('div', { class: 'legend-sizer' });
   const grid = h('div', { class: 'legend-grid' });
   const scroller = h('div', { class: 'legend-list', role: 'group', 'aria-label': 'kernels' }, sizer, grid);
   const tip = h('div', { class: 'legend-tip', hidden: true, role: 'tooltip' });
-  const el = h('div', { class: 'legend', id: 'legend' },
+  const el = h('div', { class: 'legend', id: `${ids}legend` },
     h('div', { class: 'legend-bar' }, search, all, none, status, note, extras || null), scroller, tip);
   host.append(el);
 

@@ -635,6 +635,8 @@ export async function renderCompare(root, route, ctx) {
       bins: mode === 'blocks' && first ? dataOf(first).bins : null,
       sms: L.run.summary?.sms || L.run.device?.sms || 1, threadsPerSm: L.run.device?.threads_per_sm || 0,
       colors, extent, window: win0, hidden, at: null, search,
+      // each lane's legend its own ids (#compare-lane-2-legend-search, …)
+      legendIds: `compare-lane-${r + 1}-`,
       // the first run is the reference: never framed (issue 30)
       isMarked: r === 0 ? undefined : (b) => marked.has(`${b.kernel}/${b.index}`),
       onWindow(from, to) { sync(tl, from, to); },

@@ -42,6 +42,7 @@ export function createTimeline(host, d) {
   //     sms, threadsPerSm, colors, extent:{min,max}, window:{from,to},
   //     hostCalls (GET /host_calls' list, or none), hidden:Set, at,
   //     search (the legend's search text), onSearch(text),
+  //     legendIds (the prefix of the legend's ids, legend.mjs; '' when absent),
   //     onWindow(from,to), onPick(t), onHidden(Set),
   //     onLegend({rows, rendered}), onTip(lines of the tooltip shown)}
   const Chart = window.Chart;
@@ -68,7 +69,7 @@ export function createTimeline(host, d) {
   const legend = createLegend(legendHost, {
     names: [...d.colors.keys()], colors: d.colors, hidden: st.hidden,
     kernels: d.kernelTotal ?? (d.kernels || []).length,
-    search: d.search, onSearch: d.onSearch,
+    search: d.search, onSearch: d.onSearch, ids: d.legendIds || '',
     onChange(set) {
       S.setHidden(st, set);
       redraw();
