@@ -354,6 +354,90 @@ test('the picker adds a run of another experiment and removes one', async () => 
   assert.deepEqual(br.problems, []);
 });
 
+// Adding or removing a run in the picker opened a bare /compare?runs=…,
+// dropping the rest of the view (DESIGN §6: the URL is the whole view).
+// docs/api.md "Share links": the new comparison keeps the window, the
+// search, the kernels hidden (by name: k= is written anew for the new runs'
+// names, the legend's order), the table's sort by a run's column
+// renumbered to that run's new place (dropped with its run, and a Δ
+// column's when the first run changes) and the charts' hidden series whose
+// runs are still compared, the others dropped without a note.
+test('the picker keeps the view: window, search, hidden kernels by name, sort renumbered, hidden series of the runs left', async () => {
+  const mr = runOf(pascal, 'most-room');
+  const rr = runOf(pascal, 'round-robin');
+  const f3 = fig3.runs[0].run;
+  // the legend's names: the runs' distinct kernel names in order of first
+  // appearance, run by run (X, Y for Pascal's runs), from the API
+  const { body: k3 } = await srv.api(`/api/runs/${f3}/kernels`);
+  const f3Names = [...new Set(k3.kernels.map((k) => k.name))];
+  assert.ok(f3Names.length >= 2 && !f3Names.includes('X') && !f3Names.includes('Y'));
+  const n3 = 2 + f3Names.length;
+  const pressed = () => page.locator('#compare-timelines .legend-item').evaluateAll((xs) => xs.map((x) => `${x.dataset.kernel}:${x.getAttribute('aria-pressed')}`));
+  const params = () => Object.fromEntries(new URL(page.url()).searchParams);
+  const notes = () => page.locator('.link-note').allTextContents().then((x) => x.join(' | '));
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}`);
+  await ready(page, 'compare');
+  // (the response chart shortens its labels, the CDFs' are whole)
+  const [lmr, lrr] = (await chartVisible(page, '#compare-chart')).map(([l]) => l);
+  const cmr = (await chartVisible(page, '#compare-cdf'))[0][0];
+  // a window inside both runs (their summaries' span, the API's)
+  const spans = await Promise.all([mr, rr].map(async (id) => (await srv.api(`/api/runs/${id}`)).body.summary));
+  const end = Math.min(...spans.map((x) => x.t_max));
+  const win = { from: String(Math.round(end / 4)), to: String(Math.round(end / 2)) };
+  // Y hidden (k=0: X shown), the search x, sorted by round-robin's response
+  // latest first, round-robin hidden from the response chart, most-room
+  // from the CDFs
+  const enc = encodeURIComponent;
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}&from=${win.from}&to=${win.to}&k=0&search=x&sort=response-2&order=desc&hide_response=${enc(lrr)}&hide_cdf=${enc(cmr)}`);
+  await ready(page, 'compare');
+  assert.equal(await notes(), '');
+  // add Fig. 3's run: its names come after X, Y, all shown
+  await page.fill('#compare-search', 'basic rules Amert');
+  await page.locator(`#compare-results button[data-run="${f3}"]`).click();
+  let st = await ready(page, 'compare');
+  assert.equal(st.timelines, 3);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('k') !== '0');
+  assert.deepEqual(params(), {
+    runs: `${mr},${rr},${f3}`, ...win, k: `0,2-${n3 - 1}`, search: 'x', sort: 'response-2', order: 'desc',
+    hide_response: lrr, hide_cdf: cmr,
+  });
+  // (the search lists X alone in each lane's legend, shown)
+  assert.deepEqual(await pressed(), ['X:true', 'X:true', 'X:true']);
+  assert.deepEqual(await page.locator('#compare-timelines .legend-search').evaluateAll((xs) => xs.map((x) => x.value)), ['x', 'x', 'x']);
+  assert.deepEqual(st.compareSort, { column: 'response', index: 7, dir: 'desc' });
+  const resp3 = await chartVisible(page, '#compare-chart');
+  assert.deepEqual(resp3.slice(0, 2), [[lmr, true], [lrr, false]]);
+  assert.equal(resp3.length, 3);
+  assert.equal(resp3[2][1], true);
+  assert.deepEqual((await chartVisible(page, '#compare-cdf'))[0], [cmr, false]);
+  assert.equal(await notes(), '');
+  // remove most-room (the first): round-robin's response is column 1 now;
+  // most-room's hidden CDF is gone with it, without a note; Y still hidden
+  await page.locator('#compare-runs .chip-remove').first().click();
+  st = await ready(page, 'compare');
+  assert.deepEqual(params(), {
+    runs: `${rr},${f3}`, ...win, k: `0,2-${n3 - 1}`, search: 'x', sort: 'response-1', order: 'desc', hide_response: lrr,
+  });
+  assert.equal(await notes(), '');
+  assert.deepEqual(st.compareSort, { column: 'response', index: 4, dir: 'desc' });
+  assert.deepEqual((await chartVisible(page, '#compare-chart'))[0], [lrr, false]);
+  assert.ok((await chartVisible(page, '#compare-cdf')).every(([, on]) => on));
+  // Fig. 3's run first, Y hidden (index n3 - 1), sorted by round-robin's Δ
+  // against it: removing it leaves X, Y numbered 0, 1 (k=0, not the old
+  // 0-…), and a Δ against another first run is no sort of the link's
+  await page.goto(`${srv.base}/compare?runs=${f3},${mr},${rr}&k=0-${n3 - 2}&sort=delta-3`);
+  await ready(page, 'compare');
+  assert.deepEqual((await pressed()).slice(-2), ['X:true', 'Y:false']);
+  await page.locator('#compare-runs .chip-remove').first().click();
+  st = await ready(page, 'compare');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('k') === '0');
+  assert.deepEqual(params(), { runs: `${mr},${rr}`, k: '0' });
+  assert.deepEqual(await pressed(), ['X:true', 'Y:false', 'X:true', 'Y:false']);
+  assert.equal(st.compareSort, null);
+  assert.equal(await notes(), '');
+  assert.deepEqual(br.problems, []);
+});
+
 // Runs without block records (an nvprof log: kernels only) have no
 // placement to compare: the summary said "…: 0 of 0 blocks placed
 // differently (0 on another SM, 0 starting at another time)", which reads as
@@ -484,12 +568,13 @@ test('a link of 9 runs offers the 9 to remove one, and the first 8 to compare', 
   assert.equal(new URL(page.url()).searchParams.get('runs'), ids.slice(1).join(','));
   assert.equal(st.timelines, 8);
   assert.deepEqual(st.compareDropped, []);
-  // and "compare the first 8" leaves Fig. 3's run out
-  await page.goto(`${srv.base}/compare?runs=${ids.join(',')}`);
+  // and "compare the first 8" leaves Fig. 3's run out, the link's other
+  // keys kept (docs/api.md "Share links"): a sort by its column goes with it
+  await page.goto(`${srv.base}/compare?runs=${ids.join(',')}&search=y&sort=response-9&order=desc`);
   await ready(page, 'compare');
   await page.locator('#compare-first').click();
   st = await ready(page, 'compare');
-  assert.equal(new URL(page.url()).searchParams.get('runs'), ids.slice(0, 8).join(','));
+  assert.deepEqual(Object.fromEntries(new URL(page.url()).searchParams), { runs: ids.slice(0, 8).join(','), search: 'y' });
   assert.equal(st.timelines, 8);
   assert.deepEqual(br.problems, []);
 });

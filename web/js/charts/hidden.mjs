@@ -10,8 +10,10 @@ import { queryList, updateQuery } from '../router.mjs';
 // own toggle) in the page's URL: `key` lists their labels (docs/api.md
 // "Share links"), hidden as the chart is drawn, written again
 // (replaceState) after each click. Answers a note naming the link's labels
-// the chart has not (they are dropped from the URL), or null.
-export function legendInUrl(chart, query, key) {
+// the chart has not (they are dropped from the URL), or null; quiet: they
+// are dropped and no note said (the compare page opened from a comparison
+// of other runs, whose hidden series it carried: views/compare.mjs).
+export function legendInUrl(chart, query, key, quiet = false) {
   const Chart = window.Chart;
   const sets = chart.data.datasets;
   const asked = queryList(query, key) || [];
@@ -31,14 +33,14 @@ export function legendInUrl(chart, query, key) {
   };
   chart.update();
   if (unknown.length) write();
-  return unknown.length
+  return unknown.length && !quiet
     ? `The link's ${key}= names ${unknown.map((l) => `"${l}"`).join(', ')}, not ${unknown.length === 1 ? 'a series' : 'series'} of this chart (${sets.map((d) => d.label).join(', ')}): ${unknown.length === 1 ? 'it is' : 'they are'} left out.`
     : null;
 }
 
 // legendInUrl, and its note (if any) above the chart, with the id `id`
-// (a page of several charts has a note per chart).
-export function legendInUrlNoted(chart, query, key, id) {
-  const note = linkNote(legendInUrl(chart, query, key));
+// (a page of several charts has a note per chart); quiet as legendInUrl's.
+export function legendInUrlNoted(chart, query, key, id, quiet = false) {
+  const note = linkNote(legendInUrl(chart, query, key, quiet));
   if (note) chart.canvas.closest('.chart-wrap').before(Object.assign(note, { id }));
 }

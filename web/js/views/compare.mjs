@@ -192,19 +192,72 @@ function placementDiffs(loaded) {
   return out;
 }
 
+// A comparison's link for another set of runs (the picker's add and
+// remove, "compare the first N", "compare the other N", the replay's "Add
+// to the comparison"; docs/api.md "Share links"): runs=list, and every
+// other key of this page's URL as it stands (the window, the kernels shown,
+// the legend's search, the table's sort, the charts' hidden series), but
+// the Kernels table's sort by a run's column (start-N, duration-N,
+// response-N, delta-N: N the run's place from 1) renumbered to that run's
+// new place; with its `order` dropped when that run leaves, or for a Δ
+// column when the first run, the one Δ is against, is not first any more.
+// from: for each run of the list, its place (0-based) in this page's runs,
+// null for one added. The new page drops what does not fit its runs: the
+// hidden series whose labels its charts have not, silently (handed below),
+// and says what of the window lies past them, as of any link.
+export function compareUrl(list, from, search = location.search) {
+  if (!list.length) return '/compare';
+  const parts = search.replace(/^\?/, '').split('&').filter((p) => p && !/^runs(=|$)/.test(p));
+  const value = (key) => {
+    const p = parts.find((x) => x.split('=')[0] === key);
+    if (p === undefined) return null;
+    try {
+      return decodeURIComponent(p.slice(key.length + 1));
+    } catch {
+      return null;
+    }
+  };
+  const sort = value('sort');
+  const m = sort === null ? null : /^(start|duration|response|delta)-(\d+)$/.exec(sort);
+  let out = parts;
+  if (m) {
+    const place = from.indexOf(Number(m[2]) - 1);
+    const keep = place >= 0 && !(m[1] === 'delta' && from[0] !== 0);
+    out = parts.filter((p) => !/^(sort|order)(=|$)/.test(p));
+    if (keep) out.push(`sort=${m[1]}-${place + 1}`, ...parts.filter((p) => /^order(=|$)/.test(p)));
+  }
+  return `/compare?${[`runs=${list.map(encodeURIComponent).join(',')}`, ...out].join('&')}`;
+}
+
+// What a page of this view hands the comparison it opens with compareUrl
+// (set as it navigates, taken by renderCompare for that URL only): the
+// kernels its legend hid, by name (the k= indexes change with the runs'
+// names: the new page hides those of the names its runs have and writes
+// its own k=), and that the URL's hide_* are carried, not a shared link's
+// (a label of a run that left is dropped without a note).
+let handed = null;
+function openCompare(list, from, view) {
+  const url = compareUrl(list, from);
+  handed = { url, hidden: view && view.hidden ? new Set(view.hidden) : null };
+  navigate(url);
+}
+
 // The picker: the runs compared (each removable) and a search over every
-// experiment's runs to add more. Changing the set opens the new URL.
+// experiment's runs to add more. Changing the set opens the new URL, with
+// the page's other keys (compareUrl). view: {hidden} (the live set of the
+// kernels the lanes' legend hides, once there are lanes).
 // max: the runs one comparison takes, the server's (GET /api/capabilities
 // limits.compare_max_runs, docs/api.md), or null where the page has not
 // waited for them (fewer than two runs): asked for here then; until they
 // come the label says no number and no add button is held back.
-function picker(ids, runs, signal, max = null) {
+function picker(ids, runs, signal, max = null, view = null) {
   const label = h('label', { for: 'compare-search' }, 'Add a run');
   const limited = () => {
     if (max) label.textContent = `Add a run (up to ${max})`;
   };
   limited();
-  const go = (list) => navigate(list.length ? `/compare?runs=${list.map(encodeURIComponent).join(',')}` : '/compare');
+  const places = ids.map((_, j) => j);
+  const go = (list, from) => openCompare(list, from, view);
   const chips = h('ul', { class: 'run-chips', id: 'compare-runs' });
   ids.forEach((id, i) => {
     const r = runs.find((x) => x.run === id) || { run: id };
@@ -212,7 +265,7 @@ function picker(ids, runs, signal, max = null) {
       h('span', { class: 'swatch', style: { background: colorAt(i) } }),
       h('a', { href: `/runs/${encodeURIComponent(id)}` }, runLabel(r, 40)),
       h('button', { type: 'button', class: 'chip-remove', 'aria-label': `remove ${r.label || id} from the comparison`, title: 'remove',
-        onclick: () => go(ids.filter((x, j) => j !== i)) }, '×')));
+        onclick: () => go(ids.filter((x, j) => j !== i), places.filter((j) => j !== i)) }, '×')));
   });
   const search = h('input', { type: 'search', id: 'compare-search', placeholder: 'search experiments and runs to add…',
     'aria-label': 'search experiments and runs', autocomplete: 'off' });
@@ -237,7 +290,7 @@ function picker(ids, runs, signal, max = null) {
       const added = ids.includes(x.r.run);
       results.append(h('li', null,
         h('button', { type: 'button', class: 'add-run', disabled: added || (max > 0 && ids.length >= max), dataset: { run: x.r.run },
-          onclick: () => go([...ids, x.r.run]) }, added ? 'added' : 'add'), ' ',
+          onclick: () => go([...ids, x.r.run], [...places, null]) }, added ? 'added' : 'add'), ' ',
         h('span', { class: 'run-label', title: x.label }, midEllipsis(x.label, 70))));
     }
     if (hits.length > 40) results.append(h('li', { class: 'muted' }, `${hits.length - 40} more: type to narrow the search`));
@@ -364,7 +417,7 @@ async function tooMany(root, ids, max, ctx) {
   root.append(picker(ids, runs, ctx.signal, max),
     h('p', { class: 'empty', id: 'compare-too-many' },
       `At most ${max} runs are compared at once, and this link names ${ids.length}: remove ${dropped.length} above, or `,
-      h('a', { id: 'compare-first', href: `/compare?runs=${kept.map(encodeURIComponent).join(',')}` }, `compare the first ${max}`),
+      h('a', { id: 'compare-first', href: compareUrl(kept, kept.map((_, j) => j)) }, `compare the first ${max}`),
       ` (leaving out ${dropped.map((id, i) => `run ${max + i + 1}, ${(runs.find((r) => r.run === id) || { label: id }).label}`).join('; ')}).`));
   return { view: 'compare', cleanup: null };
 }
@@ -383,13 +436,19 @@ async function gone(root, ids, missing, lim, message, ctx) {
   root.append(errorBox(message), picker(ids, runs, ctx.signal, lim ? lim.compare_max_runs : null),
     h('p', { class: 'empty', id: 'compare-missing' },
       `This link names ${missing.length === 1 ? 'a run' : `${missing.length} runs`} the server does not have (${missing.map((id) => `"${id}"`).join(', ')}: deleted since, or mistyped): remove ${them} above`,
-      ...(left.length >= 2 ? [', or ', h('a', { id: 'compare-others', href: `/compare?runs=${left.map(encodeURIComponent).join(',')}` }, `compare the other ${left.length}`), '.']
+      ...(left.length >= 2 ? [', or ', h('a', { id: 'compare-others', href: compareUrl(left, ids.map((id, j) => (missing.includes(id) ? -1 : j)).filter((j) => j >= 0)) }, `compare the other ${left.length}`), '.']
         : ['.'])));
   return { view: 'compare', cleanup: null };
 }
 
 export async function renderCompare(root, route, ctx) {
   const ids = queryIds(route.query, 'runs') || [];   // a run may be compared with itself
+  // opened by a page of this view for this URL (openCompare): its hidden
+  // kernels by name, its hide_* carried
+  const hand = handed && handed.url === location.pathname + location.search ? handed : null;
+  handed = null;
+  const carried = !!hand;
+  const view = { hidden: null };   // the lanes' hidden kernels, once there are lanes
   root.append(h('nav', { class: 'crumbs', 'aria-label': 'breadcrumb' }, h('a', { href: '/' }, 'Experiments'), ' / '),
     h('div', { class: 'page-head' }, h('h1', null, 'Compare runs')));
   setExtra('timelines', 0);
@@ -479,13 +538,13 @@ export async function renderCompare(root, route, ctx) {
   // a version's runs keep their names: "(vN)" where the experiment was re-run (the API's label, docs/api.md)
   const versioned = (r) => / \(v\d+\)$/.test(r.label || '');
   document.title = `Compare ${runs.map((r) => (versioned(r) ? `${r.name} (v${r.version})` : r.name)).join(' vs ')} · schedlab`;
-  root.append(picker(ids, runs, ctx.signal, lim.compare_max_runs));
+  root.append(picker(ids, runs, ctx.signal, lim.compare_max_runs, view));
 
-  const replay = await replaySection(root, runs, ids, ctx, reportsP, lim, route.query);
+  const replay = await replaySection(root, runs, ids, ctx, reportsP, lim, route.query, view, carried);
   const cleanups = [replay].filter(Boolean);
   // runs of real-time tasks (issue 30): tasks compared, not blocks
   if ((await axisP).allTasks && data.tasks && data.tasks.length) {
-    const t = await tasksCompare(root, data, runs, labels, route.query);
+    const t = await tasksCompare(root, data, runs, labels, route.query, carried);
     cleanups.push(t);
     return { view: 'compare', drawnBlocks: 0, cleanup: () => cleanups.forEach((c) => c.destroy()) };
   }
@@ -509,7 +568,14 @@ export async function renderCompare(root, route, ctx) {
   // URL as on a run page (k=, kb=; docs/api.md "Share links of a run"), by
   // index among the runs' distinct kernel names, the legend's order.
   const names = [...colors.keys()];
-  const hidden = hiddenFromQuery(route.query, names);
+  // (opened from a comparison of other runs: the kernels it hid that these
+  // runs have, k= written anew for these runs' names)
+  const hidden = hand && hand.hidden ? new Set(names.filter((n) => hand.hidden.has(n))) : hiddenFromQuery(route.query, names);
+  if (hand && hand.hidden) {
+    const kq = kernelsQuery(hidden, names);
+    updateQuery({ k: kq.k !== undefined ? kq.k : null, kb: kq.kb !== undefined ? kq.kb : null, kernels: null });
+  }
+  view.hidden = hidden;
   // Each lane's legend lists these names with one hidden set: its search
   // box is one too, in step in every lane, in the URL as the run page's
   // (`search`, as typed; absent = empty; docs/api.md "Share links")
@@ -520,7 +586,7 @@ export async function renderCompare(root, route, ctx) {
 
   // runs with QoS goals (issue 30): the schemes side by side against the goal
   if (loaded.some((L) => (L.run.summary?.qos_kernels || 0) > 0)) {
-    const q = qosCompareSection(loaded.map((L, i) => ({ run: L.r.run, label: labels[i], name: L.r.name || L.r.run, experiment: L.r.experiment, kernels: L.kernels })), route.query);
+    const q = qosCompareSection(loaded.map((L, i) => ({ run: L.r.run, label: labels[i], name: L.r.name || L.r.run, experiment: L.r.experiment, kernels: L.kernels })), route.query, carried);
     root.append(q.el);
     cleanups.push(q);
   }
@@ -751,7 +817,7 @@ export async function renderCompare(root, route, ctx) {
       values: runs.map((_, i) => shown.map((k) => (k.response ? k.response[i] ?? null : null))),
     });
     cleanups.push(response);
-    legendInUrlNoted(response.chart, route.query, 'hide_response', 'compare-chart-link-note');
+    legendInUrlNoted(response.chart, route.query, 'hide_response', 'compare-chart-link-note', carried);
     if (kernels.length > CHART_KERNELS) {
       host.append(h('p', { class: 'muted' }, `The chart shows the first ${CHART_KERNELS} of ${kernels.length} kernels; the table has them all.`));
     }
@@ -810,7 +876,7 @@ export async function renderCompare(root, route, ctx) {
     const cdf = createCdfChart(cdfHost, withBlocks.map(({ L, i }) => ({
       label: labels[i], color: colorAt(i), durations: L.blocks.map((b) => b.end - b.start),
     })));
-    legendInUrlNoted(cdf.chart, route.query, 'hide_cdf', 'compare-cdf-link-note');
+    legendInUrlNoted(cdf.chart, route.query, 'hide_cdf', 'compare-cdf-link-note', carried);
     setExtra('cdfPoints', loaded.map((L, i) => {
       const j = withBlocks.findIndex((x) => x.i === i);
       return j < 0 ? 0 : cdf.points()[j];
@@ -870,7 +936,9 @@ function timelineLink(run, start, end, label) {
   return h('a', { href: `/runs/${encodeURIComponent(run)}?view=timeline&from=${Math.max(0, start - pad)}&to=${end + pad}` }, label);
 }
 
-async function replaySection(root, runs, ids, ctx, reportsP, lim, query) {
+// view, carried: renderCompare's (the replay's "Add to the comparison"
+// opens the runs with the page's keys, as the picker)
+async function replaySection(root, runs, ids, ctx, reportsP, lim, query, view, carried) {
   // (the API answers the runs in the order asked: reportsP[i] is runs[i]'s)
   const reports = await Promise.all(reportsP || runs.map((r) => api.fidelity(r.run, ctx.signal).then((x) => (x && x.replay ? x : null), () => null)));
   const measured = reports.find(Boolean)?.measured_run;
@@ -913,7 +981,7 @@ async function replaySection(root, runs, ids, ctx, reportsP, lim, query) {
       h('a', { href: `/runs/${encodeURIComponent(x.r.run)}?view=timeline` }, 'its timeline'), ' draws them by window).')),
     host);
   const chart = createAlignedTimelines(host, rows);
-  legendInUrlNoted(chart.chart, query, 'hide_replay', 'replay-timelines-link-note');
+  legendInUrlNoted(chart.chart, query, 'hide_replay', 'replay-timelines-link-note', carried);
 
   // the kernels that differ most, linked to both timelines
   const first = sims[0];
@@ -942,7 +1010,10 @@ async function replaySection(root, runs, ids, ctx, reportsP, lim, query) {
   more.append(h('label', { for: 'replay-more-run' }, 'replay under another policy'), pick, add,
     h('label', { for: 'replay-more-device' }, 'or on device'), dev, again, msg);
   section.append(more);
-  const go = (extra) => navigate(`/compare?runs=${[...ids, ...extra.filter((x) => !ids.includes(x))].map(encodeURIComponent).join(',')}`);
+  const go = (extra) => {
+    const add = extra.filter((x, i) => !ids.includes(x) && extra.indexOf(x) === i);
+    openCompare([...ids, ...add], [...ids.map((_, j) => j), ...add.map(() => null)], view);
+  };
   add.addEventListener('click', () => { if (pick.value) go([pick.value]); });
   again.addEventListener('click', async () => {
     again.disabled = true;

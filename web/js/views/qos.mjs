@@ -131,8 +131,9 @@ export async function qosTab(panel, c, route, ctx) {
 // (scheme), per QoS kernel its attained share against its goal, met or
 // missed, and the non-QoS kernels' share, with a bar chart of both.
 // runsKernels: [{label, name, experiment, run, kernels}] in the page's order.
-// query: the page's URL query (the chart's hidden series: hide_qos).
-export function qosCompareSection(runsKernels, query) {
+// query: the page's URL query (the chart's hidden series: hide_qos);
+// carried: hide_qos came from a comparison of other runs (legendInUrl's quiet).
+export function qosCompareSection(runsKernels, query, carried = false) {
   const rows = runsKernels.map((r) => ({ ...r, ...qosFacts(r.kernels) }));
   const oneExp = rows.every((r) => r.experiment && r.experiment === rows[0].experiment);
   const names = [...new Set(rows.flatMap((r) => r.qos.map((q) => q.name)))];
@@ -172,7 +173,7 @@ export function qosCompareSection(runsKernels, query) {
       plugins: { legend: { position: 'top' } },
     },
   });
-  legendInUrlNoted(chart, query, 'hide_qos', 'qos-compare-link-note');
+  legendInUrlNoted(chart, query, 'hide_qos', 'qos-compare-link-note', carried);
   setExtra('qosCompare', rows.map((r) => ({ run: r.run, qos: r.qos.map((q) => ({ name: q.name, attained: q.attained, goal: q.goal, met: q.met })), nonqos: r.nonqos.map((q) => ({ name: q.name, share: q.share })) })));
   return { el: card, destroy: () => chart.destroy() };
 }

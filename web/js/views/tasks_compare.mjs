@@ -18,8 +18,9 @@ import { legendInUrlNoted } from '../charts/hidden.mjs';
 const MISS = '#d92d20';
 const POINTS = ['triangle', 'rectRot', 'circle', 'rect', 'star', 'crossRot'];
 
-// query: the page's URL query (the chart's hidden series: hide_tasks)
-export async function tasksCompare(root, data, runs, labels, query) {
+// query: the page's URL query (the chart's hidden series: hide_tasks);
+// carried: hide_tasks came from a comparison of other runs (legendInUrl's quiet)
+export async function tasksCompare(root, data, runs, labels, query, carried = false) {
   const tasks = data.tasks;
   const exceeded = [];
   tasks.forEach((t) => runs.forEach((r, i) => {
@@ -65,7 +66,7 @@ export async function tasksCompare(root, data, runs, labels, query) {
       plugins: { legend: { position: 'top', labels: { usePointStyle: true, filter: (item) => !/: mean$/.test(item.text) } } },
     },
   });
-  legendInUrlNoted(chart, query, 'hide_tasks', 'compare-task-chart-link-note');
+  legendInUrlNoted(chart, query, 'hide_tasks', 'compare-task-chart-link-note', carried);
   root.append(tasksCard(tasks, runs), h('p', { class: 'muted', id: 'bound-note' }, DASH_NOTE));
   setExtra('compareTasks', { runs: runs.map((r) => r.run), tasks: tasks.map((t) => t.task), exceeded });
   setExtra('timelines', 0);
