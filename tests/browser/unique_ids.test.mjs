@@ -92,11 +92,24 @@ test('no page has an id twice, and every id reference names exactly one element'
     ['/sweeps', 'sweeps'], [`/experiments/${fig8a.slug}`, 'sweep'], [`/experiments/${qosSweep.slug}`, 'sweep'],
     // a tab the run has not: the message and the run's tabs as links
     [`/runs/${run}?view=qos`, 'error'], ['/nowhere', 'notfound'],
+    // links the pages cannot show as asked: each says so in a note (two
+    // notes on a page must not share an id either)
+    [`/runs/${run}?view=timeline&from=abc&k=zz&at=nope`, 'timeline', 'note'], [`/runs/${run}?view=kernels&sort=nope&csort=nope&order=up`, 'kernels', 'note'],
+    [`/runs/${run}?view=queues&from=5&to=1`, 'queues', 'note'],
+    [`/runs/${big}?view=kernels&page=two&sort=colour&order=up&name=nope`, 'kernels', 'note'],
+    [`/runs/${qaws.runs[0].run}?view=warps&c0=abc&fold=zz`, 'warps', 'note'], [`/runs/${quota.runs[0].run}?view=qos&hide_qos1=nobody&hide_nonqos=nobody`, 'qos', 'note'],
+    [`/runs/${gcaps.runs[0].run}?view=tasks&from=abc`, 'tasks', 'note'],
+    [`/compare?runs=${ids(pascal, 2)}&from=abc&k=zz&sort=nope&order=up&hide_response=nobody&hide_cdf=nobody`, 'compare', 'note'],
+    [`/compare?runs=${ids(quota, 2)}&hide_qos=nobody`, 'compare', 'note'], [`/compare?runs=${ids(gcapsVar, 2)}&hide_tasks=nobody`, 'compare', 'note'],
+    [`/compare?runs=${run},nope`, 'compare'], [`/compare?runs=${Array(9).fill(run).join(',')}`, 'compare'], [`/compare?runs=${run}`, 'compare'],
+    [`/experiments/${fig3.slug}?runs=nope`, 'experiment', 'note'], [`/experiments/${fig8a.slug}?hide=nobody`, 'sweep', 'note'],
+    [`/experiments/${qosSweep.slug}?sort=nope&q=x&hide_reach=nobody&hide_throughput=nobody`, 'sweep', 'note'], ['/sweeps?spec=nope', 'sweeps', 'note'],
   ];
   const found = {};
-  for (const [p, view] of pages) {
+  for (const [p, view, note] of pages) {
     await page.goto(srv.base + p);
     await ready(page, view);
+    if (note) assert.ok(await page.locator('.link-note').count() >= 1, `${p}: a note says what of the link is not shown`);
     const r = await idProblems();
     assert.ok(r.ids > 0, `${p}: the page has ids`);
     if (r.dup.length || r.bad.length) found[p] = [...r.dup, ...r.bad];
