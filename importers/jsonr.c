@@ -265,13 +265,23 @@ size_t jr_count(const char *const *list) {
 
 void jr_list_names(char *buf, size_t n, const char *const *cands, size_t ncands,
                    const char *quote) {
+    static const char more[] = ", \u2026";   /* ", ..." (one character) */
     size_t used = 0;
+    if (n == 0)
+        return;
     buf[0] = '\0';
-    for (size_t i = 0; i < ncands && used < n; i++) {
-        int w = snprintf(buf + used, n - used, "%s%s%s%s", i ? ", " : "", quote, cands[i], quote);
-        if (w < 0)
-            break;
-        used += (size_t)w;
+    for (size_t i = 0; i < ncands; i++) {
+        /* a name fits whole, with room left for the mark of the ones after
+         * it, or the list ends at the one before: never half a name */
+        size_t w = (i ? 2 : 0) + 2 * strlen(quote) + strlen(cands[i]);
+        size_t after = i + 1 < ncands ? sizeof more - 1 : 0;
+        if (used + w + after >= n) {
+            if (used + sizeof more <= n)
+                memcpy(buf + used, i ? more : more + 2, sizeof more - (i ? 0 : 2));
+            return;
+        }
+        snprintf(buf + used, n - used, "%s%s%s%s", i ? ", " : "", quote, cands[i], quote);
+        used += w;
     }
 }
 
@@ -280,7 +290,7 @@ int jr_fail_unknown(jr_ctx *c, const char *path, const char *what, const char *w
     const char *near = jr_suggest(word, cands, ncands);
     if (near)
         return jr_fail(c, path, "unknown %s \"%s\" (did you mean \"%s\"?)", what, word, near);
-    char list[512];
+    char list[800];   /* a device's 41 keys: 620 bytes */
     jr_list_names(list, sizeof list, cands, ncands, "");
     return jr_fail(c, path, "unknown %s \"%s\" (known: %s)", what, word, list);
 }

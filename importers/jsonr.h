@@ -123,7 +123,9 @@ const char *jr_type_name(const json_t *v);
  * characters, 2 up to 6, else 3); NULL otherwise. */
 const char *jr_suggest(const char *word, const char *const *cands, size_t n);
 
-/* `buf` = the candidates joined by ", ", each between `quote`s. */
+/* `buf` = the candidates joined by ", ", each between `quote`s; where the
+ * next one does not fit whole the list ends with ", \u2026" (never half a
+ * name). */
 void jr_list_names(char *buf, size_t n, const char *const *cands, size_t ncands,
                    const char *quote);
 

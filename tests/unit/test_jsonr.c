@@ -47,6 +47,40 @@ static void test_paths_and_messages(void **state) {
     assert_int_equal(jr_fail(&quiet, "p", "dropped"), -1);
 }
 
+/* "known: ..." lists every name, whole: a device object's unknown key
+ * lists all its keys (docs/scenario-format.md "Device": the preset, name,
+ * every field of simcore's table, sm_order), which once ended half-way
+ * through "mem_admission" ("..., copies_in_flight, m)"), the list's 512
+ * bytes spent; a list that cannot fit ends with ", \u2026", never half a
+ * name. */
+static void test_known_list_whole(void **state) {
+    (void)state;
+    char big[2048];
+    jr_ctx c = {"in.json", big, sizeof big, ""};
+    json_t *o = js("{\"preset\":\"tx2\",\"zzzzzzzzzzzzz\":1}");
+    sim_device d;
+    assert_int_equal(dj_parse(&c, o, "device", NULL, &d), -1);
+    json_decref(o);
+    char want[2048];
+    int n = snprintf(want, sizeof want,
+                     "in.json: device: unknown key \"zzzzzzzzzzzzz\" (known: preset, name");
+    for (size_t i = 0; i < sim_device_nfields; i++)
+        n += snprintf(want + n, sizeof want - (size_t)n, ", %s", sim_device_fields[i].key);
+    snprintf(want + n, sizeof want - (size_t)n, ", sm_order)");
+    assert_string_equal(big, want);
+
+    static const char *const names[] = {"alpha", "beta", "gamma"};
+    char buf[20];
+    jr_list_names(buf, sizeof buf, names, 3, "");
+    assert_string_equal(buf, "alpha, beta, gamma");
+    jr_list_names(buf, 17, names, 3, "");
+    assert_string_equal(buf, "alpha, beta, \u2026");
+    jr_list_names(buf, 13, names, 3, "\"");
+    assert_string_equal(buf, "\"alpha\", \u2026");
+    jr_list_names(buf, 6, names, 3, "");
+    assert_string_equal(buf, "\u2026");
+}
+
 static void test_keys_and_getters(void **state) {
     (void)state;
     static const char *const known[] = {"threads", "blocks", "block_time", NULL};
@@ -205,6 +239,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paths_and_messages),
         cmocka_unit_test(test_keys_and_getters),
+        cmocka_unit_test(test_known_list_whole),
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_device_from_table),
     };
