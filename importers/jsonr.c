@@ -241,19 +241,46 @@ static size_t edit_distance(const char *a, const char *b) {
     return prev[lb];
 }
 
-const char *jr_suggest(const char *word, const char *const *cands, size_t n) {
-    const char *best = NULL;
-    size_t bestd = SIZE_MAX;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = edit_distance(word, cands[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = cands[i];
-        }
+void jr_near_init(jr_near *n, const char *word) {
+    n->word = word;
+    n->best = NULL;
+    n->d = SIZE_MAX;
+    n->tie = false;
+}
+
+void jr_near_add(jr_near *n, const char *cand) {
+    if (!cand)
+        return;
+    size_t d = edit_distance(n->word, cand);
+    if (d < n->d) {
+        n->d = d;
+        n->best = cand;
+        n->tie = false;
+    } else if (d == n->d && d != SIZE_MAX) {
+        n->tie = true;
     }
-    size_t len = strlen(word);
+}
+
+/* best, when it is near enough for a typo of the word: a word all of
+ * whose letters are changed is no typo of it ("C" is not "A" mistyped) */
+static const char *near_pick(const jr_near *n) {
+    size_t len = strlen(n->word);
     size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
-    return bestd <= limit ? best : NULL;
+    return n->d <= limit && n->d < len ? n->best : NULL;
+}
+
+const char *jr_near_get(const jr_near *n) {
+    /* of two of the scenario's names as near, neither is the one meant
+     * ("K3" beside K1 and K2, "S4" beside S1, S2, S3) */
+    return n->tie ? NULL : near_pick(n);
+}
+
+const char *jr_suggest(const char *word, const char *const *cands, size_t n) {
+    jr_near near;
+    jr_near_init(&near, word);
+    for (size_t i = 0; i < n; i++)
+        jr_near_add(&near, cands[i]);
+    return near_pick(&near);   /* a fixed vocabulary: the first of a tie */
 }
 
 size_t jr_count(const char *const *list) {

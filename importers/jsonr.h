@@ -120,8 +120,23 @@ const char *jr_type_name(const json_t *v);
 
 /* The candidate nearest to `word` (case-insensitive edit distance) when it
  * is close enough to be a typo of it (1 edit for words of up to 3
- * characters, 2 up to 6, else 3); NULL otherwise. */
+ * characters, 2 up to 6, else 3, and fewer edits than the word has
+ * characters; of candidates as near, the first); NULL otherwise. */
 const char *jr_suggest(const char *word, const char *const *cands, size_t n);
+
+/* jr_suggest over candidates given one at a time (names held in a
+ * scenario's own structures): init, add each (NULL is skipped), get; where
+ * two are as near, none (the scenario's own names come in series: "K3" is
+ * as near K1 as K2). */
+typedef struct jr_near {
+    const char *word;
+    const char *best;
+    size_t d;
+    bool tie;   /* another candidate is as near as best */
+} jr_near;
+void jr_near_init(jr_near *n, const char *word);
+void jr_near_add(jr_near *n, const char *cand);
+const char *jr_near_get(const jr_near *n);
 
 /* `buf` = the candidates joined by ", ", each between `quote`s; where the
  * next one does not fit whole the list ends with ", \u2026" (never half a

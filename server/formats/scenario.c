@@ -596,7 +596,14 @@ static int resolve_stream(pctx *c, const char *name, const char *process, const 
             break;
         used += (size_t)w;
     }
-    return jr_fail(&c->jr, path, "no stream named \"%s\" (streams: %s)", name,
+    jr_near n;
+    jr_near_init(&n, name);
+    for (size_t j = 0; j < ndeclared; j++)
+        jr_near_add(&n, s->streams[j].name);
+    jr_near_add(&n, "null");
+    const char *near = jr_near_get(&n);
+    return jr_fail(&c->jr, path, "no stream named \"%s\" (%s%s%sstreams: %s)", name,
+                   near ? "did you mean \"" : "", near ? near : "", near ? "\"? " : "",
                    ndeclared ? list : "none declared; only \"null\"");
 }
 
@@ -1336,6 +1343,20 @@ out:
 
 /* ---- variants and run names ---------------------------------------------- */
 
+/* the ops' kernel names: a kernel named `name`, or (false) *near */
+static bool has_kernel(const scn_scenario *s, const char *name, const char **near) {
+    jr_near n;
+    jr_near_init(&n, name);
+    for (size_t i = 0; i < s->nops; i++) {
+        if (s->rawops[i].kind != SIM_OP_KERNEL || !s->rawops[i].name)
+            continue;
+        if (strcmp(s->rawops[i].name, name) == 0)
+            return true;
+        jr_near_add(&n, s->rawops[i].name);
+    }
+    *near = jr_near_get(&n);
+    return false;
+}
 /* A variant's "budgets": {"K2": 6}: QAWS budgets by kernel name. */
 static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
     char p[JR_PATH_MAX];
@@ -1363,8 +1384,10 @@ static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
                 found = true;
             }
         }
-        if (!found)
-            return jr_fail(&c->jr, p, "no kernel named \"%s\" in ops", key);
+        const char *near;
+        if (!found && !has_kernel(s, key, &near))
+            return jr_fail(&c->jr, p, "no kernel named \"%s\" in ops%s%s%s", key,
+                           near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
     }
     run->raw.given |= POL_BUDGETS;
     return 0;
@@ -1843,21 +1866,30 @@ static int read_top_seed(void *ctx, json_t *v, const char *path, void *obj) {
 /* "reference": what the paper (or a recording) reports beside what the runs
  * give (scenario_reference.h): checked once the runs are named (step 5),
  * never simulated */
-static bool ref_run(const void *ctx, const char *name) {
-    return scn_find_run(ctx, name) >= 0;
-}
-static bool ref_kernel(const void *ctx, const char *name) {
+static bool ref_run(const void *ctx, const char *name, const char **near) {
     const scn_scenario *s = ctx;
-    for (size_t i = 0; i < s->nops; i++)
-        if (s->rawops[i].kind == SIM_OP_KERNEL && s->rawops[i].name && strcmp(s->rawops[i].name, name) == 0)
-            return true;
+    if (scn_find_run(s, name) >= 0)
+        return true;
+    jr_near n;
+    jr_near_init(&n, name);
+    for (size_t i = 0; i < scn_run_count(s); i++)
+        jr_near_add(&n, scn_run_name(s, i));
+    *near = jr_near_get(&n);
     return false;
 }
-static bool ref_task(const void *ctx, const char *name) {
+static bool ref_kernel(const void *ctx, const char *name, const char **near) {
+    return has_kernel(ctx, name, near);
+}
+static bool ref_task(const void *ctx, const char *name, const char **near) {
     const scn_scenario *s = ctx;
-    for (size_t i = 0; i < s->tasks.ntasks; i++)
+    jr_near n;
+    jr_near_init(&n, name);
+    for (size_t i = 0; i < s->tasks.ntasks; i++) {
         if (s->tasks.tasks[i].name && strcmp(s->tasks.tasks[i].name, name) == 0)
             return true;
+        jr_near_add(&n, s->tasks.tasks[i].name);
+    }
+    *near = jr_near_get(&n);
     return false;
 }
 static int read_top_reference(void *ctx, json_t *v, const char *path, void *obj) {

@@ -19,10 +19,18 @@ static int number(jr_ctx *c, json_t *v, const char *path, double lo, bool or_equ
     return 0;
 }
 
+/* "no run named ...", with the nearest run's name where one is near */
+static int no_run(jr_ctx *c, const char *path, const char *run, const char *near) {
+    if (near)
+        return jr_fail(c, path, "no run named \"%s\" in the scenario (did you mean \"%s\"?)", run,
+                       near);
+    return jr_fail(c, path, "no run named \"%s\" in the scenario (the base run or a variant)", run);
+}
+
 /* One side of a ratio: a kernel name (of the row's run) or {"run", "kernel"}. */
 static int kernel_ref(jr_ctx *c, json_t *v, const char *path, const scn_ref_names *n) {
     char p[JR_PATH_MAX];
-    const char *name;
+    const char *name, *near;
     if (json_is_object(v)) {
         static const char *const keys[] = {"run", "kernel", NULL};
         const char *run;
@@ -32,8 +40,8 @@ static int kernel_ref(jr_ctx *c, json_t *v, const char *path, const scn_ref_name
             return jr_fail(c, path, "needs \"run\" and \"kernel\" (or give the kernel's name alone)");
         if (jr_get_name(c, json_object_get(v, "run"), jr_join(p, path, "run"), &run))
             return -1;
-        if (!n->run(n->ctx, run))
-            return jr_fail(c, p, "no run named \"%s\" in the scenario (the base run or a variant)", run);
+        if (!n->run(n->ctx, run, &near))
+            return no_run(c, p, run, near);
         jr_join(p, path, "kernel");
         v = json_object_get(v, "kernel");
         path = p;
@@ -43,8 +51,9 @@ static int kernel_ref(jr_ctx *c, json_t *v, const char *path, const scn_ref_name
     }
     if (jr_get_name(c, v, path, &name))
         return -1;
-    if (!n->kernel(n->ctx, name))
-        return jr_fail(c, path, "no kernel named \"%s\" in the scenario's ops", name);
+    if (!n->kernel(n->ctx, name, &near))
+        return jr_fail(c, path, "no kernel named \"%s\" in the scenario's ops%s%s%s", name,
+                       near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
     return 0;
 }
 
@@ -66,6 +75,7 @@ static int sm_list(jr_ctx *c, json_t *v, const char *path) {
 }
 
 static int row(jr_ctx *c, json_t *r, const char *path, const scn_ref_names *n) {
+    const char *near;
     static const char *const keys[] = {"label", "run", "ratio", "mort", "start", "end", "sms",
                                        "reported", "below", "above", "within", "within_ms", NULL};
     char p[JR_PATH_MAX];
@@ -82,8 +92,8 @@ static int row(jr_ctx *c, json_t *r, const char *path, const scn_ref_names *n) {
     if (run) {
         if (jr_get_name(c, run, jr_join(p, path, "run"), &s))
             return -1;
-        if (!n->run(n->ctx, s))
-            return jr_fail(c, p, "no run named \"%s\" in the scenario (the base run or a variant)", s);
+        if (!n->run(n->ctx, s, &near))
+            return no_run(c, p, s, near);
     }
     int kind = -1;
     for (int k = 0; k < RK_N; k++) {
@@ -109,8 +119,9 @@ static int row(jr_ctx *c, json_t *r, const char *path, const scn_ref_names *n) {
     } else if (kind == RK_MORT) {
         if (jr_get_name(c, what, p, &s))
             return -1;
-        if (!n->task(n->ctx, s))
-            return jr_fail(c, p, "no task named \"%s\" in the scenario's tasks", s);
+        if (!n->task(n->ctx, s, &near))
+            return jr_fail(c, p, "no task named \"%s\" in the scenario's tasks%s%s%s", s,
+                           near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
     } else if (kernel_ref(c, what, p, n)) {
         return -1;
     }

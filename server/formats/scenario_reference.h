@@ -40,17 +40,20 @@
 #include "../../importers/jsonr.h"
 
 /* What the scenario has, for the checks: each answers whether the name is
- * one of its runs, of its kernels (the ops' "kernel" names), of its tasks. */
+ * one of its runs, of its kernels (the ops' "kernel" names), of its tasks;
+ * when it is not, *near is the nearest one by spelling (jr_suggest), or
+ * NULL, for the message's "did you mean". */
 typedef struct scn_ref_names {
     const void *ctx;
-    bool (*run)(const void *ctx, const char *name);
-    bool (*kernel)(const void *ctx, const char *name);
-    bool (*task)(const void *ctx, const char *name);
+    bool (*run)(const void *ctx, const char *name, const char **near);
+    bool (*kernel)(const void *ctx, const char *name, const char **near);
+    bool (*task)(const void *ctx, const char *name, const char **near);
 } scn_ref_names;
 
 /* v (the "reference" value at `path`) is a block as above whose names are
  * all the scenario's: 0, or -1 with "reference.rows[2].ratio[1]: no kernel
- * named \"B-serail\" in the scenario's ops" in c. */
+ * named \"B-serail\" in the scenario's ops (did you mean \"B-serial\"?)" in
+ * c. */
 int scn_ref_check(jr_ctx *c, json_t *v, const char *path, const scn_ref_names *names);
 
 #endif

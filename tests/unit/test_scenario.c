@@ -900,6 +900,52 @@ static char *with_reference(const char *rows) {
     return buf;
 }
 
+/* A name the scenario does not have, one typo from one it has, is refused
+ * with that name (docs/scenario-format.md: errors come "with a 'did you
+ * mean' hint"), as a preset, policy, key or library kernel always was: a
+ * reference row's kernel, run and task, a variant's budget's kernel, an
+ * op's stream. A name as near two of them ("K3" beside K1 and K2) or with
+ * every letter changed ("C" beside A and B) gets none. */
+static void test_names_near(void **state) {
+    (void)state;
+    expect_error(with_reference("{'label':'x','ratio':['A','Bb'],'reported':1}"),
+                 "t.json: reference.rows[0].ratio[1]: no kernel named \"Bb\" in the scenario's ops "
+                 "(did you mean \"B\"?)");
+    expect_error(with_reference("{'label':'x','run':'round-robbin','ratio':['A','B'],'reported':1}"),
+                 "t.json: reference.rows[0].run: no run named \"round-robbin\" in the scenario (did "
+                 "you mean \"round-robin\"?)");
+    expect_error(with_reference("{'label':'x','ratio':[{'run':'most-rom','kernel':'A'},'B'],"
+                                "'reported':1}"),
+                 "t.json: reference.rows[0].ratio[0].run: no run named \"most-rom\" in the scenario "
+                 "(did you mean \"most-room\"?)");
+    expect_error("{'schema':'schedlab-scenario/1','device':'xavier-nx','tasks':[{'name':'render',"
+                 "'priority':5,'period':'10ms','segments':[{'cpu':'1ms'}]}],"
+                 "'reference':{'source':'s','rows':[{'label':'x','mort':'rendr','reported':1}]}}",
+                 "t.json: reference.rows[0].mort: no task named \"rendr\" in the scenario's tasks "
+                 "(did you mean \"render\"?)");
+    const char *two = "{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim',"
+                      "'streams':[{'name':'S1'},{'name':'S2'}],'ops':["
+                      "{'kernel':'K1','stream':'S1','blocks':1,'threads':32,"
+                      "'program':{'body':[{'op':'alu'}]}},"
+                      "{'kernel':'K2','stream':'%s','blocks':1,'threads':32,"
+                      "'program':{'body':[{'op':'alu'}]}}],"
+                      "'policy':{'warp':'qaws'},'variants':[{'name':'v','budgets':{'%s':2}}]}";
+    char buf[1024];
+    snprintf(buf, sizeof buf, two, "S2", "K22");
+    expect_error(buf, "t.json: variants[0].budgets.K22: no kernel named \"K22\" in ops (did you "
+                      "mean \"K2\"?)");
+    snprintf(buf, sizeof buf, two, "S2", "K3");
+    expect_error(buf, "t.json: variants[0].budgets.K3: no kernel named \"K3\" in ops");
+    snprintf(buf, sizeof buf, two, "s2", "K2");
+    expect_error(buf, "t.json: ops[1].stream: no stream named \"s2\" (did you mean \"S2\"? streams: "
+                      "S1, S2)");
+    snprintf(buf, sizeof buf, two, "nul", "K2");
+    expect_error(buf, "t.json: ops[1].stream: no stream named \"nul\" (did you mean \"null\"? "
+                      "streams: S1, S2)");
+    snprintf(buf, sizeof buf, two, "S3", "K2");
+    expect_error(buf, "t.json: ops[1].stream: no stream named \"S3\" (streams: S1, S2)");
+}
+
 static void test_reference(void **state) {
     (void)state;
     /* every kind of row, names the scenario has (the base run is "most-room") */
@@ -1131,6 +1177,7 @@ int main(void) {
         cmocka_unit_test(test_parse_file),
         cmocka_unit_test(test_program_access),
         cmocka_unit_test(test_reference),
+        cmocka_unit_test(test_names_near),
         cmocka_unit_test(test_segment_waits_once),
         cmocka_unit_test(test_null_stream_op_task),
     };
