@@ -84,24 +84,51 @@ export function lineMap(text) {
 
 // The line a server message is about, or null. The deepest prefix of the
 // path that exists in the text counts (a missing key: the line of the
-// object that lacks it).
+// object that lacks it, the whole scenario's first line for a top-level
+// one). A run's own check ('run "gto": policy.tb_adjust: …', server/app/
+// store.c) is about the variant of that name where it gives the key, else
+// about the scenario's own; a top-level key has no path ('unknown key
+// "stream"'): its own line.
 export function errorLine(text, message) {
   const m = /^[^:\s]*:(\d+):(\d+): JSON:/.exec(message);
   if (m) return Number(m[1]);
-  const p = /^[^:]*: (?:[a-z]+ )?((?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*): /.exec(message);
-  if (!p) return null;
-  const path = parsePath(p[1]);
+  const head = /^[^:]*: (?:run "((?:[^"\\]|\\.)*)": )?/.exec(message);
+  if (!head) return null;
+  const rest = message.slice(head[0].length);
+  const keyOf = (s) => {
+    const k = /^(?:unknown key )?"((?:[^"\\]|\\.)+)"/.exec(s);
+    return k ? k[1].replace(/\\(.)/g, '$1') : null;
+  };
   const map = lineMap(text);
+  const at = (path) => map.get(path.join('\u0000'));
+  const p = /^(?:[a-z]+ )?((?:[A-Za-z_][\w-]*|\[\d+\])(?:\.[A-Za-z_][\w-]*|\[\d+\])*): /.exec(rest);
+  if (!p) {
+    const k = keyOf(rest);
+    return k !== null ? at([k]) ?? null : null;
+  }
+  const path = parsePath(p[1]);
+  // where a run's check points into: the variant named so, then the top
+  const roots = [[]];
+  if (head[1] !== undefined) {
+    const name = head[1].replace(/\\(.)/g, '$1');
+    let doc = null;
+    try { doc = JSON.parse(text); } catch { doc = null; }
+    const i = Array.isArray(doc?.variants) ? doc.variants.findIndex((v) => v?.name === name) : -1;
+    if (i >= 0) roots.unshift(['variants', i]);
+  }
   // a key named after its object's path ('ops[3]: "threads" does not apply
   // to a copy', 'ops[2]: unknown key "kernelx"'): that key's own line
-  const k = /^(?:unknown key )?"((?:[^"\\]|\\.)+)"/.exec(message.slice(p[0].length));
-  if (k) {
-    const l = map.get([...path, k[1].replace(/\\(.)/g, '$1')].join('\u0000'));
-    if (l !== undefined) return l;
-  }
-  for (let n = path.length; n >= 1; n--) {
-    const l = map.get(path.slice(0, n).join('\u0000'));
-    if (l !== undefined) return l;
+  const k = keyOf(rest.slice(p[0].length));
+  for (const root of roots) {
+    if (k !== null) {
+      const l = at([...root, ...path, k]);
+      if (l !== undefined) return l;
+    }
+    // in a variant only what it gives itself; at the top, down to the root
+    for (let n = path.length; n >= (root.length ? 1 : 0); n--) {
+      const l = at([...root, ...path.slice(0, n)]);
+      if (l !== undefined) return l;
+    }
   }
   return null;
 }
