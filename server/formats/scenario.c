@@ -818,7 +818,7 @@ static int read_instr_fu(void *ctx, json_t *v, const char *path, void *obj) {
 
 /* An entry of a program's body: {"op": "mem", "count": 4, "access": ...} */
 static const scn_key instr_table[] = {
-    {"op", .read = read_instr_op, .missing = " (alu, sfu, shared or mem)"},
+    {"op", .read = read_instr_op, .missing = " (alu, sfu, shared, mem or barrier)"},
     {"count", .read = read_instr_count, .always = true},
     {"access", .read = read_instr_access},
     {"store", .read = read_instr_store},
@@ -1181,8 +1181,8 @@ static const scn_key op_table[] = {
     {"budget", .read = read_op_budget, .step = 2, .kinds = OPK_KERNEL},
     {"qos_goal", .read = read_op_qos_goal, .step = 2, .kinds = OPK_KERNEL},
     {"bytes", .read = read_op_bytes, .missing = "", .step = 2, .kinds = OPK_COPY},
-    {"direction", .read = read_op_direction, .missing = " (h2d, d2h or d2d)", .step = 2,
-     .kinds = OPK_COPY},
+    {"direction", .read = read_op_direction, .missing = " (h2d, d2h, d2d, memset or other)",
+     .step = 2, .kinds = OPK_COPY},
     {"duration", .read = read_op_duration, .step = 3, .always = true, .kinds = OPK_COPY},
     {"blocking", .read = read_op_blocking, .step = 2, .kinds = OPK_COPY},
     {"scope", .read = read_op_scope, .step = 2, .kinds = OPK_SYNC},

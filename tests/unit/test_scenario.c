@@ -386,7 +386,13 @@ static void test_error_messages_verbatim(void **state) {
                  "t.json: ops[0].regs: 256 is more than 255 registers per thread");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
                  "{'copy':'C','bytes':'1KB'}]}",
-                 "t.json: ops[0]: copy \"C\" is missing \"direction\" (h2d, d2h or d2d)");
+                 "t.json: ops[0]: copy \"C\" is missing \"direction\" (h2d, d2h, d2d, memset or "
+                 "other)");
+    /* the values the hints name are every value the key takes
+     * (docs/scenario-format.md: a copy's direction, a body's classes) */
+    expect_error("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim','ops':[{'kernel':'K1',"
+                 "'blocks':1,'threads':32,'program':{'body':[{'count':2}]}}]}",
+                 "t.json: ops[0].program.body[0]: missing \"op\" (alu, sfu, shared, mem or barrier)");
 }
 
 /* ---- streams ----------------------------------------------------------------- */
