@@ -1415,6 +1415,32 @@ static size_t kebab(char *p, size_t n) {
     return o;
 }
 
+/* policy.warp orders the warps of kernels with a "program" (the
+ * warp-level model, docs/scenario-format.md Policy: "for kernels with a
+ * program"); where no kernel has one, every kernel runs for its
+ * block_time and the warp policy changes nothing: refused where it is
+ * given, the base's or a variant's, as a budget on such a kernel is. */
+static int check_warp_applies(pctx *c) {
+    const scn_scenario *s = c->s;
+    for (size_t i = 0; i < s->nops; i++)
+        if (s->rawops[i].kind == SIM_OP_KERNEL && s->rawops[i].has_program)
+            return 0;
+    for (size_t r = 0; r < s->nruns; r++) {
+        if (!(s->runs[r].raw.given & POL_WARP))
+            continue;
+        char p[JR_PATH_MAX];
+        if (r == 0)
+            snprintf(p, sizeof p, "policy.warp");
+        else
+            snprintf(p, sizeof p, "variants[%zu].policy.warp", r - 1);
+        return jr_fail(&c->jr, p, "\"%s\" schedules the warps of kernels with a \"program\" (the "
+                       "warp-level model); every kernel here runs for a fixed block_time, on which "
+                       "a warp policy has no effect",
+                       sim_policy_name(SIM_TABLE_WARP, s->runs[r].raw.warp));
+    }
+    return 0;
+}
+
 static int name_base_run(pctx *c) {
     scn_scenario *s = c->s;
     unsigned given = 0;
@@ -2034,7 +2060,8 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
-    if (name_base_run(c) || scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
+    if (check_warp_applies(c) || name_base_run(c) ||
+        scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;
 
     char buf[256];

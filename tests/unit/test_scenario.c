@@ -580,7 +580,7 @@ static void test_policy(void **state) {
     scn_scenario *s = parse_ok(
         "{'schema':'schedlab-scenario/1','device':'tx2',"
         "'policy':{'placement':'round-robin','launch_latency':'40us',"
-        "          'dispatch_latency':'13cycles','warp':'lrr','contexts':'shared',"
+        "          'dispatch_latency':'13cycles','contexts':'shared',"
         "          'time_slice':0,'context_switch':'0s','runlist_update':'0us'},"
         "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}");
     sim_config cfg = config_of(s, 0);
@@ -1031,6 +1031,26 @@ static void test_refused_no_effect(void **state) {
                  "'variants':[{'name':'b','policy':{'warp':'qaws'},'budgets':{'K1':3}}]}",
                  "t.json: variants[0].budgets.K1: kernel \"K1\" runs for a fixed block_time; a budget "
                  "counts warp instructions and needs a \"program\" (the warp-level model)");
+    /* a warp policy where no kernel has a program (docs/scenario-format.md
+     * Policy: "the warp scheduler of every sub-core, for kernels with a
+     * program"): every block runs its block_time whatever it says */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'warp':'qaws'},"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}]}",
+                 "t.json: policy.warp: \"qaws\" schedules the warps of kernels with a \"program\" "
+                 "(the warp-level model); every kernel here runs for a fixed block_time, on which a "
+                 "warp policy has no effect");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
+                 "'variants':[{'name':'rr','policy':{'placement':'round-robin'}},"
+                 "{'name':'q','policy':{'warp':'quota-naive'}}]}",
+                 "t.json: variants[1].policy.warp: \"quota-naive\" schedules the warps of kernels "
+                 "with a \"program\" (the warp-level model); every kernel here runs for a fixed "
+                 "block_time, on which a warp policy has no effect");
+    /* with one kernel of a program, it orders that kernel's warps */
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim',"
+                      "'policy':{'warp':'lrr'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
+                      "'block_time':'1ms'},{'kernel':'K2','blocks':1,'threads':32,"
+                      "'program':{'body':[{'op':'alu'}]}}]}"));
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','streams':[{'name':'null','priority':'high'}],"
                  "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}]}",
                  "t.json: streams[0].name: \"null\" is each process's NULL stream, there without being "
