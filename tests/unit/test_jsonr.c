@@ -16,6 +16,7 @@
 #include "../../server/formats/trace_json.h"
 #include "../../importers/schedlab_trace.h"
 #include "../../server/formats/units.h"
+#include "../../importers/unit_table.h"
 
 static char err[512];
 static jr_ctx ctx(void) {
@@ -79,6 +80,43 @@ static void test_known_list_whole(void **state) {
     assert_string_equal(buf, "\"alpha\", \u2026");
     jr_list_names(buf, 6, names, 3, "");
     assert_string_equal(buf, "\u2026");
+}
+
+/* Every unit a scenario's quantity takes is in docs/scenario-format.md's
+ * "Quantities and units" table, as `NAME` (the table says what a string
+ * may hold; "cycle" and "KHz" were read but not written there). Read from
+ * the checkout's docs (the tests run at its root). */
+static void test_units_documented(void **state) {
+    (void)state;
+    FILE *f = fopen("docs/scenario-format.md", "r");
+    assert_non_null(f);
+    static char doc[1 << 17];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    char *from = strstr(doc, "\n| kind | base unit of a plain number | units in strings |");
+    assert_non_null(from);
+    char *to = strstr(from, "\n\n");
+    assert_non_null(to);
+    *to = '\0';
+    const imp_unit *tables[] = {imp_time_units, imp_size_units, imp_freq_units};
+    for (size_t t = 0; t < 3; t++)
+        for (const imp_unit *u = tables[t]; u->name; u++) {
+            char want[32];
+            snprintf(want, sizeof want, "`%s`", u->name);
+            if (!strstr(from, want))
+                fail_msg("docs/scenario-format.md's units table lacks %s", want);
+        }
+    /* and the cycles, read beside the time units (units.c) */
+    jr_ctx c = ctx();
+    json_t *v = js("\"13cycle\"");
+    int64_t x;
+    bool cyc;
+    assert_int_equal(units_parse(&c, v, "at", UNITS_DURATION, &x, &cyc), 0);
+    assert_true(cyc);
+    json_decref(v);
+    assert_non_null(strstr(from, "`cycles`"));
+    assert_non_null(strstr(from, "`cycle`"));
 }
 
 static void test_keys_and_getters(void **state) {
@@ -240,6 +278,7 @@ int main(void) {
         cmocka_unit_test(test_paths_and_messages),
         cmocka_unit_test(test_keys_and_getters),
         cmocka_unit_test(test_known_list_whole),
+        cmocka_unit_test(test_units_documented),
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_device_from_table),
     };
