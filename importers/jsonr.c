@@ -177,8 +177,14 @@ json_t *jr_load(jr_ctx *c, const char *text, size_t len) {
     jr_budget_end();
     if (!root && budget_fail(c, len)) return NULL;
     if (!root && c->err && c->errlen) {
-        snprintf(c->err, c->errlen, "%s:%d:%d: JSON: %s", c->file, jerr.line, jr_error_column(&jerr),
-                 jerr.text);
+        if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+            /* jansson's own words quote the invisible U+FEFF: "expected near ''" */
+            snprintf(c->err, c->errlen, "%s:1:1: JSON: the text begins with a byte order mark "
+                     "(EF BB BF), which RFC 8259 \u00a78.1 says JSON text is not to be sent "
+                     "with; save it as UTF-8 without one", c->file);
+        else
+            snprintf(c->err, c->errlen, "%s:%d:%d: JSON: %s", c->file, jerr.line,
+                     jr_error_column(&jerr), jerr.text);
         jr_one_line(c->err, c->errlen);   /* jansson quotes the bad token, newlines and all */
     }
     return root;

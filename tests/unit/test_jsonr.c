@@ -44,6 +44,13 @@ static void test_paths_and_messages(void **state) {
     c = ctx();
     assert_null(jr_load(&c, "{\"a\":1,\n\"a\":2}", 14));
     assert_non_null(strstr(err, "in.json:2:"));
+    /* a UTF-8 byte order mark (a Windows editor's), which jansson's own
+     * message quoted invisibly ("'[' or '{' expected near '\xef\xbb\xbf'") */
+    c = ctx();
+    assert_null(jr_load(&c, "\xef\xbb\xbf{\"a\":1}", 10));
+    assert_string_equal(err, "in.json:1:1: JSON: the text begins with a byte order mark (EF BB BF), "
+                        "which RFC 8259 \u00a78.1 says JSON text is not to be sent with; save it as "
+                        "UTF-8 without one");
     jr_ctx quiet = {"x", NULL, 0, NULL};
     assert_int_equal(jr_fail(&quiet, "p", "dropped"), -1);
 }
