@@ -124,6 +124,13 @@ static int parse_quantity(jr_ctx *c, json_t *v, const char *path, units_kind k, 
         return jr_fail(c, path, "\"%s\": a decimal point needs digits after it", str);
     if (frac > 17)
         return jr_fail(c, path, "\"%s\" has too many digits", str);
+    /* "1e3ns": an exponent is a JSON number's, not a quantity string's (its
+     * unit would read "e3ns") */
+    if ((*p == 'e' || *p == 'E') &&
+        ((p[1] >= '0' && p[1] <= '9') ||
+         ((p[1] == '-' || p[1] == '+') && p[2] >= '0' && p[2] <= '9')))
+        return jr_fail(c, path, "\"%s\": a quantity string takes no exponent (write out its "
+                       "digits, or give a plain number of %s)", str, kind_whole[k]);
     if (*p == ' ')
         p++;
     if (!*p)

@@ -204,6 +204,18 @@ static void test_units(void **state) {
     assert_int_equal(qty("\"1.5ns\"", UNITS_DURATION), -1);
     assert_string_equal(err, "in.json: q: \"1.5ns\" is not a whole number of nanoseconds");
     assert_int_equal(qty("\"1.3 GHz/s\"", UNITS_FREQUENCY), -1);
+    /* an exponent in a string: said so (before: 'has an unknown unit "e3ns"');
+     * docs/scenario-format.md: a string is "a number and a unit" */
+    assert_int_equal(qty("\"1e3ns\"", UNITS_DURATION), -1);
+    assert_string_equal(err, "in.json: q: \"1e3ns\": a quantity string takes no exponent (write out "
+                        "its digits, or give a plain number of nanoseconds)");
+    assert_int_equal(qty("\"2.5E-3 s\"", UNITS_DURATION), -1);
+    assert_non_null(strstr(err, "takes no exponent"));
+    assert_int_equal(qty("\"64E+1KB\"", UNITS_SIZE), -1);
+    assert_non_null(strstr(err, "a plain number of bytes"));
+    assert_int_equal(qty("\"5 eggs\"", UNITS_DURATION), -1);   /* a unit, unknown */
+    assert_string_equal(err, "in.json: q: \"5 eggs\" has an unknown unit \"eggs\" (s, ms, us, ns or "
+                        "cycles)");
 
     int64_t out;
     bool inexact;
