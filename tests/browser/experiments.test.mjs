@@ -140,6 +140,23 @@ test('a bad edit shows the server\'s message at the line it names; a good one re
   await page.waitForFunction(() => window.schedlab.editorErrorLine === 7);
   assert.match(await page.locator('#editor-msg .error').textContent(), /^line 7: scenario:7:\d+: JSON: /);
 
+  // a top-level key (a message without a path) and a run's own check
+  // ('run "round-robin": policy.tb_adjust: …'): each at its key's line
+  for (const [edit, needle, said] of [
+    [(s) => { s.devise = 'tx2'; }, '"devise"', /^scenario: unknown key "devise"/],
+    [(s) => { s.variants[0].policy.tb_adjust = true; }, '"tb_adjust"', /^scenario: run "round-robin": policy\.tb_adjust: /]]) {
+    const e = JSON.parse(text);
+    edit(e);
+    const t = JSON.stringify(e, null, 2);
+    const l = t.split('\n').findIndex((x) => x.includes(needle)) + 1;
+    await page.fill('#scenario-editor', t);
+    await page.click('#rerun');
+    await page.waitForFunction((n) => window.schedlab.editorErrorLine === n, l);
+    const shown = await page.locator('#editor-msg .error').textContent();
+    assert.ok(shown.startsWith(`line ${l}: `), shown);
+    assert.match(shown.slice(`line ${l}: `.length), said);
+  }
+
   // a good edit: X gets 4 blocks instead of 5 -> version 2 of the same experiment
   const good = JSON.parse(text);
   good.ops[0].blocks = 4;
