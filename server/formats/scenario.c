@@ -1415,6 +1415,24 @@ static size_t kebab(char *p, size_t n) {
     return o;
 }
 
+/* "cpus" and "duration" say how the real-time tasks run (docs/scenario-
+ * format.md Real-time tasks: their cores, when their jobs are released);
+ * without "tasks" nothing reads them (the ops run to their end whatever
+ * "duration" says): refused where they are given. (policy.gpu_wait is
+ * kept: a replay of a task run's trace, ops alone, gives it so that its
+ * trace says what the run's did, server/app/replay.c.) */
+static int check_tasks_keys(pctx *c, json_t *root) {
+    static const char *const why[] = {
+        "cpus", "gives the real-time tasks' cores",
+        "duration", "bounds when the real-time tasks release jobs (ops run to their end)"};
+    if (c->s->tasks.ntasks)
+        return 0;
+    for (size_t i = 0; i < 4; i += 2)
+        if (jr_opt(root, why[i]))
+            return jr_fail(&c->jr, why[i], "%s, and this scenario has no \"tasks\"", why[i + 1]);
+    return 0;
+}
+
 /* policy.warp orders the warps of kernels with a "program" (the
  * warp-level model, docs/scenario-format.md Policy: "for kernels with a
  * program"); where no kernel has one, every kernel runs for its
@@ -2060,7 +2078,7 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
-    if (check_warp_applies(c) || name_base_run(c) ||
+    if (check_warp_applies(c) || check_tasks_keys(c, root) || name_base_run(c) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;
 

@@ -1046,6 +1046,20 @@ static void test_refused_no_effect(void **state) {
                  "t.json: variants[1].policy.warp: \"quota-naive\" schedules the warps of kernels "
                  "with a \"program\" (the warp-level model); every kernel here runs for a fixed "
                  "block_time, on which a warp policy has no effect");
+    /* "cpus" and "duration" are the real-time tasks' (docs/scenario-format.md
+     * Real-time tasks); without tasks the ops ran to their end whatever
+     * "duration" said */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','duration':'1ms',"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'5ms'}]}",
+                 "t.json: duration: bounds when the real-time tasks release jobs (ops run to their "
+                 "end), and this scenario has no \"tasks\"");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','cpus':4,'tasks':null,"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'5ms'}]}",
+                 "t.json: cpus: gives the real-time tasks' cores, and this scenario has no "
+                 "\"tasks\"");
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','cpus':4,'duration':null,"
+                      "'tasks':[{'name':'a','cpu':3,'priority':10,'period':'50ms',"
+                      "'segments':[{'cpu':'1ms'}]}]}"));
     /* with one kernel of a program, it orders that kernel's warps */
     scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim',"
                       "'policy':{'warp':'lrr'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
