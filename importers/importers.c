@@ -148,18 +148,21 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
         snprintf(err, errlen, "import: no input file given");
         return -1;
     }
+    /* An empty file, whatever the format named or guessed from its name
+     * (a profiler that died before writing, a pipe that carried nothing):
+     * said as such, as the upload's "the request body is empty", rather
+     * than as the format's first expectation it fails ("truncated at line
+     * 1", "no nvprof GPU-trace header", "byte 0: the input ends") */
+    for (size_t i = 0; i < nfiles; i++)
+        if (files[i].len == 0) {
+            snprintf(err, errlen, "%s: the file is empty (0 bytes): nothing to import",
+                     file_name(&files[i]));
+            return -1;
+        }
     if (fmt == IMP_UNKNOWN) {
         fmt = imp_detect(&files[0]);
         if (fmt == IMP_UNKNOWN && imp_sql_is_sqlite(files[0].data, files[0].len))
             return imp_sqlite_unknown(&files[0], err, errlen);
-        if (fmt == IMP_UNKNOWN && files[0].len == 0) {
-            /* naming a format would not help (a profiler that died before
-             * writing, a pipe that carried nothing); as the upload's
-             * "the request body is empty" */
-            snprintf(err, errlen, "%s: the file is empty (0 bytes): nothing to import",
-                     file_name(&files[0]));
-            return -1;
-        }
         if (fmt == IMP_UNKNOWN) {
             char names[256];
             snprintf(err, errlen, "%s: cannot tell the format from the content; name it (%s)",

@@ -1268,6 +1268,26 @@ static void test_detect(void **state) {
     /* an empty file (a profiler that died before writing, an empty pipe):
      * naming a format would not help; it said "cannot tell the format" */
     expect_error(IMP_UNKNOWN, "run.csv", "", "run.csv: the file is empty (0 bytes): nothing to import");
+    /* the same whatever the format named (--format, ?format=) or guessed
+     * from the name: it said "run.json: truncated at line 1 (the run did
+     * not finish writing it)" for a .json (examiner-json by its suffix),
+     * "no nvprof GPU-trace header ...", "byte 0: the input ends where a
+     * value should come", ... -- guesses at a file that has nothing in it */
+    expect_error(IMP_UNKNOWN, "run.json", "", "run.json: the file is empty (0 bytes): nothing to import");
+    for (int fmt = 0; fmt < IMP_FORMAT_COUNT; fmt++)
+        expect_error((imp_format)fmt, "run.csv", "",
+                     "run.csv: the file is empty (0 bytes): nothing to import");
+    /* one empty file among a job's rank files is named */
+    {
+        imp_file two[2] = { text_file("rank0.json", "{\"traceEvents\": []}"),
+                            text_file("rank1.json", "") };
+        trace t2;
+        char e2[512];
+        trace_init(&t2);
+        assert_int_equal(imp_import(IMP_PYTORCH, two, 2, &t2, e2, sizeof e2), -1);
+        assert_string_equal(e2, "rank1.json: the file is empty (0 bytes): nothing to import");
+        trace_free(&t2);
+    }
 
     /* schedlab's own trace JSON is detected apart from examiner results
      * (both are objects), and imp_import reads it like every format, as
