@@ -10,6 +10,12 @@ void imp_csv_init(imp_csv *r, const char *data, size_t len) {
     r->data = data;
     r->len = len;
     r->line = 1;
+    /* a UTF-8 byte order mark, which Windows tools (Excel's "CSV UTF-8",
+     * PowerShell's Out-File) put before the first line, is no part of the
+     * first field: "\xEF\xBB\xBFkernel" is no column name, and a '#' or
+     * '"' after it would not be seen; a column in a message counts from
+     * after it, as an editor shows the line */
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) r->pos = r->line_start = 3;
 }
 
 void imp_csv_free(imp_csv *r) {
