@@ -43,9 +43,30 @@ static bool header_line(const char *s, size_t len) {
     return start && end;
 }
 
+bool imp_nvprof_header_line(const char *s, size_t len) {
+    bool start = false, duration = false;
+    size_t a = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && s[i] != ',') continue;
+        size_t b = i;
+        while (a < b && (s[a] == ' ' || s[a] == '\t')) a++;
+        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == '\r')) b--;
+        if (b - a >= 2 && s[a] == '"' && s[b - 1] == '"') {
+            a++;
+            b--;
+        }
+        if (b - a == 5 && memcmp(s + a, "Start", 5) == 0) start = true;
+        if (b - a == 8 && memcmp(s + a, "Duration", 8) == 0) duration = true;
+        a = i + 1;
+    }
+    return start && duration;
+}
+
 /* nvprof's live preamble is "==<pid>== ", its import-mode one "======== ". */
 static bool nvprof_marker(const char *s, size_t len) {
-    if (has_prefix(s, len, "\"Start\",") || has_prefix(s, len, "Start,\"Duration\"")) return true;
+    if (has_prefix(s, len, "\"Start\",") || has_prefix(s, len, "Start,\"Duration\"") ||
+        imp_nvprof_header_line(s, len))
+        return true;
     if (!has_prefix(s, len, "==")) return false;
     size_t i = 2;
     while (i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '=')) i++;

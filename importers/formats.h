@@ -137,6 +137,12 @@ int imp_sqlite_unknown(const imp_file *f, char *err, size_t errlen);
  * depends on where in it each one's markers come first. */
 bool imp_sniff_json_object(const unsigned char *d, size_t len, bool *schema);
 imp_format imp_sniff_text(const unsigned char *d, size_t len);
+/* detect.c: whether one line (without its newline) is an nvprof GPU-trace
+ * header: fields named exactly "Start" and "Duration", quoted or not, in
+ * any order and among any others. nvprof prints Start first, quoted; the
+ * columns are read by name (nvprof_csv.c), so a table saved by pandas
+ * (unquoted) or with its columns reordered is the same table. */
+bool imp_nvprof_header_line(const char *s, size_t len);
 
 /* demangle.c: Itanium C++ ABI names ("_Z9vectorAddPKfS0_Pfi") to a display
  * form ("vectorAdd(float const*, float const*, float*, int)"). Writes into

@@ -2,7 +2,9 @@
  *
  * Layout (../shared/docs/profiler-trace-formats.md §1.2-1.5): "==PID==" or
  * "========" preamble lines (which may hold commas, so they are skipped
- * before tokenising), a quoted header whose first field is "Start", a units
+ * before tokenising), a header naming "Start" and "Duration" (nvprof
+ * quotes them and puts Start first; a table saved again by pandas or a
+ * spreadsheet may not, imp_nvprof_header_line), a units
  * row chosen per column per file, then one row per GPU activity. Columns are
  * found by name: 17-, 20-, 22- and wider variants (SrcMemType/DstMemType,
  * Unified Memory, P2P and metric columns) all carry the same named ones.
@@ -166,7 +168,8 @@ static int find_header(nv_ctx *c, imp_csv *r) {
             imp_csv_skip_line(r);
             continue;
         }
-        if (starts_with(line, len, "\"Start\"") || starts_with(line, len, "Start,")) {
+        if (starts_with(line, len, "\"Start\"") || starts_with(line, len, "Start,") ||
+            imp_nvprof_header_line(line, len)) {
             char e[256];
             if (imp_csv_next(r, e, sizeof e) < 0) return fail(c, "%s", e);
             return 0;

@@ -423,6 +423,59 @@ static void test_csv_bom(void **state) {
                  "stream, threads)");
 }
 
+/* ---- nvprof CSV: the columns in another order, unquoted ------------------- */
+
+/* The columns are found by name (nvprof prints what it was asked, in its
+ * order), so a table whose header does not start with "Start" -- columns
+ * reordered or dropped in a spreadsheet, or written back by pandas'
+ * to_csv, which quotes nothing -- is the same table. Before, find_header
+ * looked only for a line starting with "Start" (quoted, or `Start,`) and
+ * detection for `"Start",` / `Start,"Duration"`: the reordered one was
+ * "no nvprof GPU-trace header", the unquoted one "cannot tell the format
+ * from the content". Expectations: the rows' own values by their units
+ * (ms), rebased to the first start (1.0 ms). */
+static void test_nvprof_column_order(void **state) {
+    (void)state;
+    static const char reordered[] =
+        "==7== Profiling result:\n"
+        "\"Name\",\"Stream\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\","
+        "\"Block Z\",\"Size\",\"Duration\",\"Start\",\"SM Efficiency\"\n"
+        ",,,,,,,,B,ms,ms,%\n"
+        "\"k0\",\"7\",2,1,1,32,1,1,,0.5,1.0,50.0\n"
+        "\"[CUDA memcpy HtoD]\",\"13\",,,,,,,64,0.25,2.0,\n";
+    static const char pandas[] =
+        "Start,Duration,Grid X,Grid Y,Grid Z,Block X,Block Y,Block Z,Size,Stream,Name\n"
+        "ms,ms,,,,,,,B,,\n"
+        "1.0,0.5,2,1,1,32,1,1,,7,k0\n"
+        "2.0,0.25,,,,,,,64,13,[CUDA memcpy HtoD]\n";
+    const char *texts[] = { reordered, pandas };
+    for (size_t i = 0; i < 2; i++) {
+        trace t;
+        char err[512];
+        imp_file f = text_file("saved.csv", texts[i]);
+        assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
+        int rc = import_text(IMP_UNKNOWN, "saved.csv", texts[i], &t, err, sizeof err);
+        if (rc) fail_msg("%s", err);
+        assert_int_equal(t.kernels.n, 1);
+        assert_string_equal(S(&t, t.kernels.v[0].name), "k0");
+        assert_string_equal(S(&t, t.kernels.v[0].stream), "7");
+        assert_int_equal(t.kernels.v[0].blocks, 2);
+        assert_int_equal(t.kernels.v[0].threads, 32);
+        assert_int_equal(t.kernels.v[0].first_block, 0);
+        assert_int_equal(t.kernels.v[0].end, 500000);
+        assert_int_equal(t.copies.n, 1);
+        assert_int_equal(t.copies.v[0].bytes, 64);
+        assert_string_equal(S(&t, t.copies.v[0].stream), "13");
+        assert_int_equal(t.copies.v[0].start, 1000000);
+        assert_int_equal(t.copies.v[0].end, 1250000);
+        trace_free(&t);
+    }
+    /* a header naming Start but no Duration is still not a table */
+    expect_error(IMP_NVPROF_CSV, "run.csv", "\"Name\",\"Start\"\n,ms\n",
+                 "run.csv: no nvprof GPU-trace header (a line starting with \"Start\"); record "
+                 "the log with nvprof --print-gpu-trace --csv");
+}
+
 /* ---- nvprof CSV: several GPUs (DESIGN §5) ----------------------------------- */
 
 /* Work on the GPUs "(0)" and "(2)": devices 0..2 by ordinal, each a copy of
@@ -1595,6 +1648,7 @@ int main(void) {
         cmocka_unit_test(test_nvprof_p2p_units),
         cmocka_unit_test(test_nvprof_errors),
         cmocka_unit_test(test_csv_bom),
+        cmocka_unit_test(test_nvprof_column_order),
         cmocka_unit_test(test_nvprof_devices),
         cmocka_unit_test(test_nvprof_one_gpu_no_devices),
         cmocka_unit_test(test_globaltimer_header),
