@@ -21,6 +21,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "formats.h"
+#include "importers.h"
+#include "sqlite_util.h"
 #include "tmpfile.h"
 
 /* A member is copied from libarchive to its temporary file this many bytes
@@ -195,6 +198,75 @@ static int warn_member(trace *t, const char *an, const char *path, const char *w
     return rc;
 }
 
+/* A compressed stream that is no tar (libarchive found no archive in it, or
+ * no first member): one file compressed on its own, e.g. run.csv.gz. Say
+ * what it holds, from its first inflated bytes, rather than libarchive's
+ * "Unrecognized archive format", which reads as if the bytes were wrong:
+ * only a PyTorch trace is read compressed on its own (pytorch.md), any
+ * other format wants the file decompressed first. Damage in the stream
+ * itself (cut short, a bad CRC) is said as libarchive said it (`why`).
+ * Fills err. */
+static void compressed_not_tar(const imp_file *arc, imp_archive_kind kind, const char *why,
+                               char *err, size_t errlen) {
+    const char *an = arc->name ? arc->name : "archive";
+    bool gz = kind == IMP_ARCHIVE_GZIP, bz = kind == IMP_ARCHIVE_BZIP2;
+    const char *how = gz ? "a gzip" : bz ? "a bzip2" : "an xz";
+    const char *unpack = gz ? "gunzip" : bz ? "bunzip2" : "unxz";
+    enum { PEEK = 64 << 10 };
+    unsigned char *buf = malloc(PEEK);
+    struct archive *a = buf ? archive_read_new() : NULL;
+    if (!a) {
+        free(buf);
+        snprintf(err, errlen, "%s: out of memory", an);
+        return;
+    }
+    archive_read_support_format_raw(a);
+    archive_read_support_format_empty(a);       /* nothing compressed: no entry */
+    archive_read_support_filter_gzip(a);
+    archive_read_support_filter_bzip2(a);
+    archive_read_support_filter_xz(a);
+    struct archive_entry *e;
+    size_t n = 0;
+    bool damaged = false;
+    int r0 = archive_read_open_memory(a, arc->data, arc->len);
+    if (r0 == ARCHIVE_OK) r0 = archive_read_next_header(a, &e);
+    if (r0 != ARCHIVE_OK) {
+        damaged = r0 != ARCHIVE_EOF;
+    } else {
+        while (n < PEEK) {
+            la_ssize_t r = archive_read_data(a, buf + n, PEEK - n);
+            if (r < 0) damaged = true;
+            if (r <= 0) break;
+            n += (size_t)r;
+        }
+    }
+    bool schema;
+    if (damaged)
+        snprintf(err, errlen, "%s: cannot read it as a tar, tar.gz or zip archive: %s", an, why);
+    else if (n == 0)
+        snprintf(err, errlen, "%s: %s-compressed empty file: nothing to import", an, how);
+    else if (imp_sql_is_sqlite(buf, n))
+        snprintf(err, errlen, "%s: %s-compressed SQLite database (an nvprof or Nsight Systems "
+                 "export), not a tar or zip of result files; %s it and import the database", an,
+                 how, unpack);
+    else if (imp_pytorch_detect(buf, n))
+        snprintf(err, errlen, "%s: %s-compressed PyTorch profiler trace, not a tar or zip of "
+                 "examiner results; import it as format pytorch", an, how);
+    else if (imp_sniff_text(buf, n) != IMP_UNKNOWN)
+        snprintf(err, errlen, "%s: %s-compressed %s file, not a tar or zip of result files; %s "
+                 "it first (only PyTorch traces are read compressed)", an, how,
+                 imp_format_name(imp_sniff_text(buf, n)), unpack);
+    else if (imp_sniff_json_object(buf, n, &schema))
+        snprintf(err, errlen, "%s: %s-compressed %s, not a tar or zip of result files; %s it "
+                 "first (only PyTorch traces are read compressed)", an, how,
+                 schema ? "schedlab trace" : "JSON document", unpack);
+    else
+        snprintf(err, errlen, "%s: %s-compressed file that is neither a tar archive nor a "
+                 "trace this reads", an, how);
+    archive_read_free(a);
+    free(buf);
+}
+
 int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, size_t *nout,
                             char *err, size_t errlen) {
     const char *an = arc->name ? arc->name : "archive";
@@ -218,8 +290,13 @@ int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, si
     archive_read_support_filter_gzip(a);
     archive_read_support_filter_bzip2(a);
     archive_read_support_filter_xz(a);
+    imp_archive_kind kind = imp_archive_detect(arc->data, arc->len);
+    bool compressed =
+        kind == IMP_ARCHIVE_GZIP || kind == IMP_ARCHIVE_BZIP2 || kind == IMP_ARCHIVE_XZ;
     if (archive_read_open_memory(a, arc->data, arc->len) != ARCHIVE_OK) {
-        snprintf(err, errlen, "%s: cannot read it as a tar, tar.gz or zip archive: %s", an, la_msg(a));
+        if (compressed) compressed_not_tar(arc, kind, la_msg(a), err, errlen);
+        else snprintf(err, errlen, "%s: cannot read it as a tar, tar.gz or zip archive: %s", an,
+                      la_msg(a));
         goto bad;
     }
     for (;;) {

@@ -1131,6 +1131,84 @@ static void test_examiner_tar_compressed(void **state) {
     free(gz);
 }
 
+/* One file compressed on its own (libarchive's raw writer: no tar inside). */
+static unsigned char *compress_one(int kind, const char *body, size_t blen, size_t *len) {
+    size_t cap = blen + 4096;
+    unsigned char *buf = malloc(cap);
+    assert_non_null(buf);
+    struct archive *a = archive_write_new();
+    assert_non_null(a);
+    assert_int_equal(archive_write_set_format_raw(a), ARCHIVE_OK);
+    int r = kind == ARC_TAR_GZ ? archive_write_add_filter_gzip(a) : archive_write_add_filter_xz(a);
+    assert_int_equal(r, ARCHIVE_OK);
+    size_t used = 0;
+    assert_int_equal(archive_write_open_memory(a, buf, cap, &used), ARCHIVE_OK);
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, "x");
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_size(e, (la_int64_t)blen);
+    assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
+    if (blen) assert_int_equal(archive_write_data(a, body, blen), (la_ssize_t)blen);
+    archive_entry_free(e);
+    assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+    archive_write_free(a);
+    *len = used;
+    return buf;
+}
+
+/* A .gz (or .xz) that is one file compressed, no tar: run.csv.gz, a gzipped
+ * Nsight export, a gzipped PyTorch trace named as examiner-json. Detection
+ * takes any compressed stream but a PyTorch one for an examiner archive;
+ * before, every such file was "cannot read it as a tar, tar.gz or zip
+ * archive: Unrecognized archive format", as if its bytes were damaged. Now
+ * the error says what the stream holds and what to do (only PyTorch traces
+ * are read compressed, docs/trace-format.md). */
+static void test_compressed_single_file(void **state) {
+    (void)state;
+    char csv[1024];
+    snprintf(csv, sizeof csv, "%sms,ms,,,,,,,B,,\n1.0,0.5,2,1,1,32,1,1,,\"7\",\"k0\"\n", nv_head);
+    static const char sqlite_head[32] = "SQLite format 3";
+    static const char pt[] = "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": []}";
+    static const char doc[] = "{\"scenario_name\": \"x\"}";
+    struct {
+        int kind;
+        const char *name, *body;
+        size_t blen;
+        imp_format fmt;
+        const char *want;
+    } cases[] = {
+        {ARC_TAR_GZ, "run.csv.gz", csv, strlen(csv), IMP_UNKNOWN,
+         "run.csv.gz: a gzip-compressed nvprof-csv file, not a tar or zip of result files; "
+         "gunzip it first (only PyTorch traces are read compressed)"},
+        {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_UNKNOWN,
+         "run.csv.xz: an xz-compressed nvprof-csv file, not a tar or zip of result files; "
+         "unxz it first (only PyTorch traces are read compressed)"},
+        {ARC_TAR_GZ, "report.sqlite.gz", sqlite_head, sizeof sqlite_head, IMP_UNKNOWN,
+         "report.sqlite.gz: a gzip-compressed SQLite database (an nvprof or Nsight Systems "
+         "export), not a tar or zip of result files; gunzip it and import the database"},
+        {ARC_TAR_GZ, "trace.json.gz", pt, strlen(pt), IMP_EXAMINER_JSON,
+         "trace.json.gz: a gzip-compressed PyTorch profiler trace, not a tar or zip of examiner "
+         "results; import it as format pytorch"},
+        {ARC_TAR_GZ, "k1.json.gz", doc, strlen(doc), IMP_UNKNOWN,
+         "k1.json.gz: a gzip-compressed JSON document, not a tar or zip of result files; "
+         "gunzip it first (only PyTorch traces are read compressed)"},
+        {ARC_TAR_GZ, "none.json.gz", "", 0, IMP_UNKNOWN,
+         "none.json.gz: a gzip-compressed empty file: nothing to import"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        unsigned char *d = compress_one(cases[i].kind, cases[i].body, cases[i].blen, &len);
+        imp_file f = {cases[i].name, d, len};
+        trace t;
+        trace_init(&t);
+        char err[512] = "";
+        assert_int_equal(imp_import(cases[i].fmt, &f, 1, &t, err, sizeof err), -1);
+        assert_string_equal(err, cases[i].want);
+        trace_free(&t);
+        free(d);
+    }
+}
+
 /* Import warnings are capped (importers.h IMP_WARNINGS_SHOWN): an archive
  * of one result and 25 stray CSVs lists the first 20 in the meta, counts
  * all 25, and still imports; a hidden ".json" is said as hidden. The
@@ -1662,6 +1740,7 @@ int main(void) {
         cmocka_unit_test(test_examiner_tar),
         cmocka_unit_test(test_examiner_zip),
         cmocka_unit_test(test_examiner_tar_compressed),
+        cmocka_unit_test(test_compressed_single_file),
         cmocka_unit_test(test_archive_limits),
         cmocka_unit_test(test_archive_warnings_capped),
         cmocka_unit_test(test_archive_members_mapped),
