@@ -39,6 +39,35 @@ int imp_sql_fail(imp_sql *s, const char *table, const char *fmt, ...) {
     return -1;
 }
 
+/* A file shorter than its own header says (a copy, download or upload that
+ * stopped midway): SQLite would answer "database disk image is malformed",
+ * which reads as damage, when the cause is a missing end. The header
+ * (sqlite.org/fileformat2.html §1.3) gives the page size at offset 16
+ * (1 = 65536) and, at 28, the database's size in pages, valid when the
+ * "version-valid-for" number at 92 equals the change counter at 24 (every
+ * SQLite since 3.7.0 writes it so); an SQLite file is whole pages. Returns
+ * whether it is cut short, with what was found in why. */
+static bool cut_short(const unsigned char *d, size_t len, char *why, size_t whylen) {
+    if (len < 100) return false;
+    uint32_t ps = (uint32_t)d[16] << 8 | d[17];
+    if (ps == 1) ps = 65536;
+    if (ps < 512 || ps > 65536 || (ps & (ps - 1))) return false;
+#define BE32(p) ((uint32_t)(p)[0] << 24 | (uint32_t)(p)[1] << 16 | (uint32_t)(p)[2] << 8 | (p)[3])
+    uint32_t pages = BE32(d + 28), change = BE32(d + 24), valid_for = BE32(d + 92);
+#undef BE32
+    uint64_t want = (uint64_t)pages * ps;
+    if (pages && valid_for == change && want > len) {
+        snprintf(why, whylen, "its header says %u pages of %u bytes (%llu bytes), the file has %zu",
+                 pages, ps, (unsigned long long)want, len);
+        return true;
+    }
+    if (len % ps) {
+        snprintf(why, whylen, "its %zu bytes are not a whole number of its %u-byte pages", len, ps);
+        return true;
+    }
+    return false;
+}
+
 int imp_sql_open(imp_sql *s, const imp_file *f, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     s->file = (f && f->name) ? f->name : "input";
@@ -48,6 +77,10 @@ int imp_sql_open(imp_sql *s, const imp_file *f, char *err, size_t errlen) {
     if (!f || !imp_sql_is_sqlite(f->data, f->len))
         return imp_sql_fail(s, NULL, "not an SQLite database (the file does not start with "
                                      "\"SQLite format 3\")");
+    char why[160];
+    if (cut_short(f->data, f->len, why, sizeof why))
+        return imp_sql_fail(s, NULL, "the SQLite database is cut short: %s (a copy or download "
+                                     "that did not finish?)", why);
     sqlite3 *db = NULL;
     int rc = sqlite3_open_v2(":memory:", &db,
                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);

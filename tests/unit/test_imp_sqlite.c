@@ -711,6 +711,73 @@ static void test_not_sqlite(void **state) {
     trace_free(&t);
 }
 
+/* An export cut short (an scp, a download or a copy off the cluster that
+ * stopped midway) is said as such, with the sizes: before, SQLite's
+ * "not a readable SQLite database: database disk image is malformed",
+ * which reads as damage. The page count and size are SQLite's own (PRAGMA
+ * page_count and page_size of the database before it was serialised). */
+static void test_sqlite_cut_short(void **state) {
+    (void)state;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA page_size=512; CREATE TABLE StringIds(id, value);"
+                                      "CREATE TABLE META_DATA_EXPORT(name, value);"
+                                      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                                      "WHERE i < 200) INSERT INTO StringIds SELECT i, 'kernel_' || i "
+                                      "FROM n;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    long pages = (long)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_int64 n = 0;
+    unsigned char *d = sqlite3_serialize(db, "main", &n, 0);
+    assert_non_null(d);
+    sqlite3_close(db);
+    assert_int_equal(n, pages * 512);
+    assert_true(pages > 4);
+
+    size_t cuts[] = { (size_t)(pages / 2) * 512, (size_t)n - 77 };
+    for (size_t i = 0; i < 2; i++) {
+        imp_file f = { "report.sqlite", d, cuts[i] };
+        char want[512], err[512];
+        snprintf(want, sizeof want, "report.sqlite: the SQLite database is cut short: its header "
+                 "says %ld pages of 512 bytes (%ld bytes), the file has %zu (a copy or download "
+                 "that did not finish?)", pages, pages * 512, cuts[i]);
+        trace t;
+        trace_init(&t);
+        assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), -1);
+        assert_string_equal(err, want);
+        trace_free(&t);
+        trace_init(&t);
+        assert_int_equal(imp_nsys_sqlite(NULL, &f, 1, &t, err, sizeof err), -1);
+        assert_string_equal(err, want);
+        trace_free(&t);
+    }
+    /* a header whose page count is not valid (its version-valid-for number,
+     * offset 92, is not the change counter: SQLite before 3.7.0): a length
+     * that is not whole pages still tells */
+    d[92] ^= 0xFF;
+    imp_file f = { "old.sqlite", d, (size_t)n - 77 };
+    char want[256], err[512];
+    snprintf(want, sizeof want, "old.sqlite: the SQLite database is cut short: its %zu bytes are "
+             "not a whole number of its 512-byte pages (a copy or download that did not "
+             "finish?)", (size_t)n - 77);
+    trace t;
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    trace_free(&t);
+    d[92] ^= 0xFF;
+    /* whole, it is read (and refused for what it is: no activity tables) */
+    f = (imp_file){ "report.sqlite", d, (size_t)n };
+    trace_init(&t);
+    assert_int_equal(imp_nsys_sqlite(NULL, &f, 1, &t, err, sizeof err), -1);
+    assert_null(strstr(err, "cut short"));
+    trace_free(&t);
+    sqlite3_free(d);
+}
+
 static void test_foreign_sqlite(void **state) {
     (void)state;
     trace t;
@@ -1133,6 +1200,7 @@ int main(void) {
         cmocka_unit_test(test_nsys_enum_tables),
         cmocka_unit_test(test_wal_header),
         cmocka_unit_test(test_not_sqlite),
+        cmocka_unit_test(test_sqlite_cut_short),
         cmocka_unit_test(test_foreign_sqlite),
         cmocka_unit_test(test_unknown_sqlite),
         cmocka_unit_test(test_missing_column),
