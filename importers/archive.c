@@ -199,19 +199,23 @@ static int warn_member(trace *t, const char *an, const char *path, const char *w
 }
 
 /* A compressed stream that is no tar (libarchive found no archive in it, or
- * no first member): one file compressed on its own, e.g. run.csv.gz. Say
- * what it holds, from its first inflated bytes, rather than libarchive's
- * "Unrecognized archive format", which reads as if the bytes were wrong:
- * only a PyTorch trace is read compressed on its own (pytorch.md), any
- * other format wants the file decompressed first. Damage in the stream
- * itself (cut short, a bad CRC) is said as libarchive said it (`why`).
- * Fills err. */
-static void compressed_not_tar(const imp_file *arc, imp_archive_kind kind, const char *why,
-                               char *err, size_t errlen) {
+ * no first member), or one given to a format that reads no archive: one
+ * file compressed on its own, e.g. run.csv.gz. Say what it holds, from its
+ * first inflated bytes, rather than libarchive's "Unrecognized archive
+ * format" or the format's own first complaint, which read as if the bytes
+ * were wrong: only a PyTorch trace is read compressed on its own
+ * (pytorch.md), any other format wants the file decompressed first. Damage
+ * in the stream itself (cut short, a bad CRC) is said as libarchive said
+ * it. */
+void imp_archive_explain_compressed(const imp_file *arc, bool of_results, char *err,
+                                    size_t errlen) {
     const char *an = arc->name ? arc->name : "archive";
+    imp_archive_kind kind = imp_archive_detect(arc->data, arc->len);
     bool gz = kind == IMP_ARCHIVE_GZIP, bz = kind == IMP_ARCHIVE_BZIP2;
     const char *how = gz ? "a gzip" : bz ? "a bzip2" : "an xz";
     const char *unpack = gz ? "gunzip" : bz ? "bunzip2" : "unxz";
+    /* what it is not, where the caller wanted an archive of examiner results */
+    const char *not_tar = of_results ? ", not a tar or zip of result files" : "";
     enum { PEEK = 64 << 10 };
     unsigned char *buf = malloc(PEEK);
     struct archive *a = buf ? archive_read_new() : NULL;
@@ -242,24 +246,29 @@ static void compressed_not_tar(const imp_file *arc, imp_archive_kind kind, const
     }
     bool schema;
     if (damaged)
-        snprintf(err, errlen, "%s: cannot read it as a tar, tar.gz or zip archive: %s", an, why);
+        snprintf(err, errlen, "%s: %s: %s", an,
+                 of_results ? "cannot read it as a tar, tar.gz or zip archive"
+                            : gz ? "gzip" : bz ? "bzip2" : "xz",
+                 la_msg(a));
     else if (n == 0)
         snprintf(err, errlen, "%s: %s-compressed empty file: nothing to import", an, how);
+    else if (imp_archive_detect(buf, n) == IMP_ARCHIVE_TAR)   /* a format that reads none */
+        snprintf(err, errlen, "%s: %s-compressed tar archive; extract it first (only "
+                 "examiner-json and pytorch read archives)", an, how);
     else if (imp_sql_is_sqlite(buf, n))
         snprintf(err, errlen, "%s: %s-compressed SQLite database (an nvprof or Nsight Systems "
-                 "export), not a tar or zip of result files; %s it and import the database", an,
-                 how, unpack);
+                 "export)%s; %s it and import the database", an, how, not_tar, unpack);
     else if (imp_pytorch_detect(buf, n))
-        snprintf(err, errlen, "%s: %s-compressed PyTorch profiler trace, not a tar or zip of "
-                 "examiner results; import it as format pytorch", an, how);
+        snprintf(err, errlen, "%s: %s-compressed PyTorch profiler trace%s; import it as format "
+                 "pytorch", an, how, of_results ? ", not a tar or zip of examiner results" : "");
     else if (imp_sniff_text(buf, n) != IMP_UNKNOWN)
-        snprintf(err, errlen, "%s: %s-compressed %s file, not a tar or zip of result files; %s "
-                 "it first (only PyTorch traces are read compressed)", an, how,
-                 imp_format_name(imp_sniff_text(buf, n)), unpack);
+        snprintf(err, errlen, "%s: %s-compressed %s file%s; %s it first (only PyTorch traces are "
+                 "read compressed)", an, how, imp_format_name(imp_sniff_text(buf, n)), not_tar,
+                 unpack);
     else if (imp_sniff_json_object(buf, n, &schema))
-        snprintf(err, errlen, "%s: %s-compressed %s, not a tar or zip of result files; %s it "
-                 "first (only PyTorch traces are read compressed)", an, how,
-                 schema ? "schedlab trace" : "JSON document", unpack);
+        snprintf(err, errlen, "%s: %s-compressed %s%s; %s it first (only PyTorch traces are read "
+                 "compressed)", an, how, schema ? "schedlab trace" : "JSON document", not_tar,
+                 unpack);
     else
         snprintf(err, errlen, "%s: %s-compressed file that is neither a tar archive nor a "
                  "trace this reads", an, how);
@@ -294,7 +303,7 @@ int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, si
     bool compressed =
         kind == IMP_ARCHIVE_GZIP || kind == IMP_ARCHIVE_BZIP2 || kind == IMP_ARCHIVE_XZ;
     if (archive_read_open_memory(a, arc->data, arc->len) != ARCHIVE_OK) {
-        if (compressed) compressed_not_tar(arc, kind, la_msg(a), err, errlen);
+        if (compressed) imp_archive_explain_compressed(arc, true, err, errlen);
         else snprintf(err, errlen, "%s: cannot read it as a tar, tar.gz or zip archive: %s", an,
                       la_msg(a));
         goto bad;

@@ -67,6 +67,14 @@ int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, si
                             char *err, size_t errlen);
 void imp_archive_free(imp_file *files, size_t n);
 
+/* One line in err saying what the compressed stream `f` (gzip, bzip2 or
+ * xz, with no tar inside) holds and what to do instead, from its first
+ * inflated bytes: "run.csv.gz: a gzip-compressed nvprof-csv file; gunzip
+ * it first (only PyTorch traces are read compressed)". `of_results`: an
+ * archive of examiner results was wanted, which the message says it is
+ * not. A damaged stream is said as libarchive says it. */
+void imp_archive_explain_compressed(const imp_file *f, bool of_results, char *err, size_t errlen);
+
 /* An entry for a plain file that sits beside archives in one upload: its
  * own name, the caller's bytes (not copied; they must outlive the entry),
  * so that imp_archive_free releases the name only. 0, or -1 out of memory. */

@@ -186,6 +186,25 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
                  "files one at a time", file_name(&files[1]), many, im->name);
         return -1;
     }
+    /* A compressed file or an archive named as a format that reads neither
+     * (run.csv.gz --format nvprof-csv): said as what it is, rather than as
+     * the format's first complaint about its bytes ("no nvprof GPU-trace
+     * header", "1:2: JSON: invalid token near '\x1f'", "NUL byte in a
+     * field"). Only examiner-json and pytorch read archives (multi_file)
+     * and only pytorch a compressed file on its own. */
+    if (!im->multi_file) {
+        imp_archive_kind kind = imp_archive_detect(files[0].data, files[0].len);
+        if (kind == IMP_ARCHIVE_GZIP || kind == IMP_ARCHIVE_BZIP2 || kind == IMP_ARCHIVE_XZ) {
+            imp_archive_explain_compressed(&files[0], false, err, errlen);
+            return -1;
+        }
+        if (kind == IMP_ARCHIVE_TAR || kind == IMP_ARCHIVE_ZIP) {
+            snprintf(err, errlen, "%s: a %s archive; %s reads one file, not an archive: extract "
+                     "it first (only examiner-json and pytorch read archives)",
+                     file_name(&files[0]), kind == IMP_ARCHIVE_TAR ? "tar" : "zip", im->name);
+            return -1;
+        }
+    }
     /* one recording given twice would be one run with every record twice
      * (a job's rank file named two times): refused, naming both */
     for (size_t i = 1; i < nfiles; i++)

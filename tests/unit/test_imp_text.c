@@ -1209,6 +1209,74 @@ static void test_compressed_single_file(void **state) {
     }
 }
 
+/* The same files, and archives, named as a format that reads neither
+ * (--format nvprof-csv on run.csv.gz): before, the format's first
+ * complaint about the compressed bytes -- "no nvprof GPU-trace header (a
+ * line starting with \"Start\")", "not an SQLite database (the file does
+ * not start with \"SQLite format 3\")", "1:2: JSON: invalid token near
+ * '\x1f'", "1:4: NUL byte in a field" -- none saying it was compressed. */
+static void test_compressed_named_format(void **state) {
+    (void)state;
+    char csv[1024];
+    snprintf(csv, sizeof csv, "%sms,ms,,,,,,,B,,\n1.0,0.5,2,1,1,32,1,1,,\"7\",\"k0\"\n", nv_head);
+    static const char sqlite_head[32] = "SQLite format 3";
+    static const char pt[] = "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": []}";
+    struct {
+        int kind;
+        const char *name, *body;
+        size_t blen;
+        imp_format fmt;
+        const char *want;
+    } cases[] = {
+        {ARC_TAR_GZ, "run.csv.gz", csv, strlen(csv), IMP_NVPROF_CSV,
+         "run.csv.gz: a gzip-compressed nvprof-csv file; gunzip it first (only PyTorch traces "
+         "are read compressed)"},
+        {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_GLOBALTIMER_CSV,
+         "run.csv.xz: an xz-compressed nvprof-csv file; unxz it first (only PyTorch traces are "
+         "read compressed)"},
+        {ARC_TAR_GZ, "report.sqlite.gz", sqlite_head, sizeof sqlite_head, IMP_NSYS_SQLITE,
+         "report.sqlite.gz: a gzip-compressed SQLite database (an nvprof or Nsight Systems "
+         "export); gunzip it and import the database"},
+        {ARC_TAR_GZ, "trace.json.gz", pt, strlen(pt), IMP_SCHEDLAB_TRACE,
+         "trace.json.gz: a gzip-compressed PyTorch profiler trace; import it as format pytorch"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        unsigned char *d = compress_one(cases[i].kind, cases[i].body, cases[i].blen, &len);
+        imp_file f = {cases[i].name, d, len};
+        trace t;
+        trace_init(&t);
+        char err[512] = "";
+        assert_int_equal(imp_import(cases[i].fmt, &f, 1, &t, err, sizeof err), -1);
+        assert_string_equal(err, cases[i].want);
+        trace_free(&t);
+        free(d);
+    }
+    /* archives: a zip and a tar.gz of examiner results */
+    size_t len;
+    unsigned char *zip = write_archive(ARC_ZIP, two_streams,
+                                       sizeof two_streams / sizeof two_streams[0], &len);
+    imp_file f = {"results.zip", zip, len};
+    trace t;
+    char err[512];
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_GLOBALTIMER_CSV, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "results.zip: a zip archive; globaltimer-csv reads one file, not an "
+                             "archive: extract it first (only examiner-json and pytorch read "
+                             "archives)");
+    trace_free(&t);
+    free(zip);
+    unsigned char *tgz = write_archive(ARC_TAR_GZ, two_streams,
+                                       sizeof two_streams / sizeof two_streams[0], &len);
+    f = (imp_file){"results.tar.gz", tgz, len};
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_NVPROF_SQLITE, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "results.tar.gz: a gzip-compressed tar archive; extract it first "
+                             "(only examiner-json and pytorch read archives)");
+    trace_free(&t);
+    free(tgz);
+}
+
 /* Import warnings are capped (importers.h IMP_WARNINGS_SHOWN): an archive
  * of one result and 25 stray CSVs lists the first 20 in the meta, counts
  * all 25, and still imports; a hidden ".json" is said as hidden. The
@@ -1741,6 +1809,7 @@ int main(void) {
         cmocka_unit_test(test_examiner_zip),
         cmocka_unit_test(test_examiner_tar_compressed),
         cmocka_unit_test(test_compressed_single_file),
+        cmocka_unit_test(test_compressed_named_format),
         cmocka_unit_test(test_archive_limits),
         cmocka_unit_test(test_archive_warnings_capped),
         cmocka_unit_test(test_archive_members_mapped),
