@@ -294,7 +294,8 @@ static int import(ctx *c, imp_sql_name_cache *names) {
     if (!has) {
         if (imp_sql_has_table(s, "StringTable") == 1)
             return imp_sql_fail(s, NULL, "not an Nsight Systems export: table StringIds missing "
-                                         "(this is an nvprof export: use --format nvprof-sqlite)");
+                                         "(this is an nvprof export: import it as format "
+                                         "nvprof-sqlite)");
         return imp_sql_fail(s, NULL, "not an Nsight Systems export: table StringIds missing");
     }
     imp_sql_col strcols[] = { { "id", true, false }, { "value", true, false } };

@@ -177,7 +177,8 @@ static int import(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_map *
     if (!has) {
         if (imp_sql_has_table(s, "StringIds") == 1)
             return imp_sql_fail(s, NULL, "not an nvprof export: table StringTable missing "
-                                         "(this is an Nsight Systems export: use --format nsys-sqlite)");
+                                         "(this is an Nsight Systems export: import it as "
+                                         "format nsys-sqlite)");
         return imp_sql_fail(s, NULL, "not an nvprof export: table StringTable missing");
     }
     imp_sql_col strcols[] = { { "_id_", true, false }, { "value", true, false } };

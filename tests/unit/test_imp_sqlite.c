@@ -794,11 +794,11 @@ static void test_foreign_sqlite(void **state) {
     assert_int_equal(import_sql(imp_nvprof_sqlite, "report.sqlite", NS_BASE NS_KERNEL, &t, err,
                                 sizeof err), -1);
     assert_string_equal(err, "report.sqlite: not an nvprof export: table StringTable missing "
-                             "(this is an Nsight Systems export: use --format nsys-sqlite)");
+                             "(this is an Nsight Systems export: import it as format nsys-sqlite)");
     trace_free(&t);
     assert_int_equal(import_sql(imp_nsys_sqlite, "x.prof", NV_TABLES, &t, err, sizeof err), -1);
     assert_string_equal(err, "x.prof: not an Nsight Systems export: table StringIds missing "
-                             "(this is an nvprof export: use --format nvprof-sqlite)");
+                             "(this is an nvprof export: import it as format nvprof-sqlite)");
     trace_free(&t);
 
     /* the string table alone: no activity tables at all */
