@@ -289,7 +289,13 @@ static int fail(pt_ctx *c, const char *fmt, ...) {
 }
 
 static int json_fail(pt_ctx *c) {
-    return fail(c, "%s", c->r.err[0] ? c->r.err : "malformed JSON");
+    const char *m = c->r.err[0] ? c->r.err : "malformed JSON";
+    /* a .json.gz's offsets count the inflated text, which the file on disk
+     * is not: "byte 500000" of a 60 KB file is no place anyone can find */
+    const char *colon = c->gz && strncmp(m, "byte ", 5) == 0 ? strchr(m, ':') : NULL;
+    if (colon)
+        return fail(c, "%.*s of the decompressed JSON%s", (int)(colon - m), m, colon);
+    return fail(c, "%s", m);
 }
 
 static int event_fail(pt_ctx *c, const char *field, const char *what) {

@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include "../../importers/formats.h"
 #include "../../importers/importers.h"
 #include "../../importers/pjson.h"
@@ -364,6 +367,49 @@ static void test_refusals(void **state) {
     refused(t.d, "pytorch_cpu.json", "a CPU-only trace");
     refused(t.d, "pytorch_nogpu.json", "no GPU events");
     tdb_close(&t);
+}
+
+/* A .json.gz cut short inside its JSON (gzip intact): the byte offset is
+ * the decompressed text's, which the file on disk is not, and the message
+ * says so; before, "t.json.gz: byte 2000: the input ends ..." of a file of
+ * a few hundred bytes. The same text unzipped keeps the plain offset. The
+ * offset where the input ends is the cut's length by construction. */
+static void test_gz_offset_named(void **state) {
+    (void)state;
+    size_t len;
+    unsigned char *doc = read_fixture("pytorch_2x.json", &len);
+    size_t cut = len / 2;
+    unsigned char gz[65536];
+    size_t used = 0;
+    struct archive *a = archive_write_new();
+    assert_int_equal(archive_write_set_format_raw(a), ARCHIVE_OK);
+    assert_int_equal(archive_write_add_filter_gzip(a), ARCHIVE_OK);
+    assert_int_equal(archive_write_open_memory(a, gz, sizeof gz, &used), ARCHIVE_OK);
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, "t.json");
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_size(e, (la_int64_t)cut);
+    assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
+    assert_int_equal(archive_write_data(a, doc, cut), (la_ssize_t)cut);
+    archive_entry_free(e);
+    assert_int_equal(archive_write_close(a), ARCHIVE_OK);
+    archive_write_free(a);
+    assert_true(used < cut);
+
+    imp_file plain = { "t.json", doc, cut }, zipped = { "t.json.gz", gz, used };
+    char err[512], want[128];
+    trace t;
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_PYTORCH, &plain, 1, &t, err, sizeof err), -1);
+    snprintf(want, sizeof want, "t.json: byte %zu: the input ends", cut);
+    assert_true(strncmp(err, want, strlen(want)) == 0);
+    trace_free(&t);
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_PYTORCH, &zipped, 1, &t, err, sizeof err), -1);
+    snprintf(want, sizeof want, "t.json.gz: byte %zu of the decompressed JSON: the input ends", cut);
+    if (strncmp(err, want, strlen(want)) != 0) fail_msg("got \"%s\", want \"%s...\"", err, want);
+    trace_free(&t);
+    free(doc);
 }
 
 /* ---- the real traces against kineto_counts.py ------------------------------------ */
@@ -926,6 +972,7 @@ int main(void) {
         cmocka_unit_test(test_fixture_2021),
         cmocka_unit_test(test_fixture_job),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_gz_offset_named),
         cmocka_unit_test(test_real_hta_a100),
         cmocka_unit_test(test_real_resnet_2021),
         cmocka_unit_test(test_real_dlrm_rank0),
