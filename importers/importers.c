@@ -159,6 +159,27 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
                      file_name(&files[i]));
             return -1;
         }
+    /* The file `nsys profile` writes is its own report, not the SQLite
+     * export this reads (profiler-trace-formats.md §3.1): said by its name,
+     * which is all there is to go on, unless the bytes are SQLite after all */
+    for (size_t i = 0; i < nfiles; i++) {
+        const char *nm = file_name(&files[i]);
+        size_t nl = strlen(nm);
+        bool nsys_rep = (nl > 9 && strcmp(nm + nl - 9, ".nsys-rep") == 0) ||
+                        (nl > 6 && strcmp(nm + nl - 6, ".qdrep") == 0);
+        bool ncu_rep = nl > 8 && strcmp(nm + nl - 8, ".ncu-rep") == 0;
+        if ((nsys_rep || ncu_rep) && !imp_sql_is_sqlite(files[i].data, files[i].len)) {
+            if (nsys_rep)
+                snprintf(err, errlen, "%s: an Nsight Systems report, which only Nsight reads; "
+                         "export it (nsys export --type sqlite %s) and import the .sqlite file",
+                         nm, strrchr(nm, '/') ? strrchr(nm, '/') + 1 : nm);
+            else
+                snprintf(err, errlen, "%s: an Nsight Compute report (per-kernel metrics, no "
+                         "timeline); record the run with Nsight Systems (nsys profile) and "
+                         "import its SQLite export", nm);
+            return -1;
+        }
+    }
     if (fmt == IMP_UNKNOWN) {
         fmt = imp_detect(&files[0]);
         if (fmt == IMP_UNKNOWN && imp_sql_is_sqlite(files[0].data, files[0].len))

@@ -376,6 +376,47 @@ static void test_nvprof_errors(void **state) {
                  "run.csv: the GPU trace has no kernel or copy rows");
 }
 
+/* ---- Nsight's own reports ------------------------------------------------- */
+
+/* report1.nsys-rep is what `nsys profile` writes; the SQLite export is a
+ * second step (profiler-trace-formats.md §3.1). Before: "cannot tell the
+ * format from the content; name it (...)", and with nsys-sqlite named "not
+ * an SQLite database (the file does not start with \"SQLite format 3\")",
+ * neither saying what to do. The bytes are made up: only the name tells,
+ * and a file so named that is SQLite is read (the nsys.sqlite fixture's
+ * two kernels, make_fixtures.sh). */
+static void test_nsight_reports(void **state) {
+    (void)state;
+    static const char rep[] = "\x01\x02not SQLite, Nsight's own bytes";
+    const char *want_rep = "%s: an Nsight Systems report, which only Nsight reads; export it "
+                           "(nsys export --type sqlite %s) and import the .sqlite file";
+    const char *names[] = { "report1.nsys-rep", "old.qdrep" };
+    for (size_t i = 0; i < 2; i++) {
+        char want[512];
+        snprintf(want, sizeof want, want_rep, names[i], names[i]);
+        expect_error(IMP_UNKNOWN, names[i], rep, want);
+        expect_error(IMP_NSYS_SQLITE, names[i], rep, want);
+    }
+    /* a path keeps its folder in the place, not in the command */
+    expect_error(IMP_UNKNOWN, "runs/report1.nsys-rep", rep,
+                 "runs/report1.nsys-rep: an Nsight Systems report, which only Nsight reads; "
+                 "export it (nsys export --type sqlite report1.nsys-rep) and import the .sqlite "
+                 "file");
+    expect_error(IMP_UNKNOWN, "k.ncu-rep", rep,
+                 "k.ncu-rep: an Nsight Compute report (per-kernel metrics, no timeline); record "
+                 "the run with Nsight Systems (nsys profile) and import its SQLite export");
+    size_t len;
+    unsigned char *d = read_fixture("nsys.sqlite", &len);
+    imp_file f = {"renamed.nsys-rep", d, len};
+    trace t;
+    char err[512];
+    trace_init(&t);
+    if (imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(t.kernels.n, 2);
+    trace_free(&t);
+    free(d);
+}
+
 /* ---- a UTF-8 byte order mark before the first line ------------------------ */
 
 /* Excel's "CSV UTF-8" and PowerShell's Out-File write EF BB BF first; a
@@ -1794,6 +1835,7 @@ int main(void) {
         cmocka_unit_test(test_nvprof_p2p_units),
         cmocka_unit_test(test_nvprof_errors),
         cmocka_unit_test(test_csv_bom),
+        cmocka_unit_test(test_nsight_reports),
         cmocka_unit_test(test_nvprof_column_order),
         cmocka_unit_test(test_nvprof_devices),
         cmocka_unit_test(test_nvprof_one_gpu_no_devices),
