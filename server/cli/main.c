@@ -587,6 +587,56 @@ static bool db_is_empty(db *d) {
            db_list_experiments(d, count_experiment, &exps, err, sizeof err) == 0 && exps == 0;
 }
 
+/* A stop signal (SIGINT, SIGTERM, SIGHUP) during an import: the import is
+ * cancelled (store_ctl.cancel) and rolled back like a bad input, the
+ * database closed (its -wal and -shm go) and removed when this import made
+ * it, and the process then ends by that signal. Before, the default action
+ * killed it mid-transaction: nothing was stored, but a new database was
+ * left with its -wal (18 MB for a 1.5 M-row log) and -shm. The signals are
+ * blocked in every thread (the store's and the streaming parser's inherit
+ * the mask) and taken by sigwait in one; a signal ignored at start (nohup,
+ * a background job of a script) stays ignored. */
+static atomic_bool import_stop;
+static atomic_int import_sig;
+static sigset_t import_sigs;
+
+static void *import_watch(void *arg) {
+    (void)arg;
+    int sig = 0;
+    while (sigwait(&import_sigs, &sig) != 0) {}
+    atomic_store(&import_sig, sig);
+    atomic_store(&import_stop, true);
+    return NULL;
+}
+
+static void import_watch_start(void) {
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    sigemptyset(&import_sigs);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction cur;
+        if (sigaction(sigs[i], NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+            sigaddset(&import_sigs, sigs[i]);
+    }
+    pthread_sigmask(SIG_BLOCK, &import_sigs, NULL);
+    pthread_t th;
+    if (pthread_create(&th, NULL, import_watch, NULL) == 0) pthread_detach(th);
+}
+
+/* End by the signal that stopped the import, as its default action would. */
+static void import_watch_reraise(void) {
+    int sig = atomic_load(&import_sig);
+    fprintf(stderr, "schedlab: %s: the import was stopped; nothing was stored\n",
+            sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
+    fflush(stderr);
+    signal(sig, SIG_DFL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    raise(sig);
+    pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    _exit(128 + sig);
+}
+
 static int cmd_import(int argc, char **argv) {
     opts o;
     parse_opts(argc, argv, usage_import, " --format --db --name --experiment ", &o);
@@ -611,13 +661,15 @@ static int cmd_import(int argc, char **argv) {
         files[i] = (imp_file){.name = strcmp(o.pos[i], "-") == 0 ? "stdin" : o.pos[i],
                               .data = (const unsigned char *)bufs[i], .len = len};
     }
+    import_watch_start();
     struct stat dbst;
     bool db_made = stat(db_default(&o), &dbst) != 0 && errno == ENOENT;
     db *d = open_db(&o);
     char run[DB_SLUG_SIZE], exp[DB_SLUG_SIZE], err[1024];
     /* mapped files let a streaming import drop what it has read (issue 9) */
     store_warnings warned = {0};
-    store_ctl sc = {.lock_ms = -1, .files_mapped = true, .warnings = &warned};
+    store_ctl sc = {.cancel = &import_stop, .lock_ms = -1, .files_mapped = true,
+                    .warnings = &warned};
     for (int i = 0; i < o.npos; i++) sc.files_mapped = sc.files_mapped && maps[i];
     int rc = store_import_ctl(d, files, (size_t)o.npos, o.format, o.experiment, o.name, &sc, run,
                               exp, err, sizeof err);
@@ -629,6 +681,7 @@ static int cmd_import(int argc, char **argv) {
         bool empty = db_made && db_is_empty(d);
         db_close(d);
         if (empty) db_remove_files(db_default(&o));
+        if (atomic_load(&import_stop)) import_watch_reraise();
     }
     if (rc == DB_NOT_FOUND)
         die(EXIT_BAD_INPUT, "--experiment: no experiment named \"%s\" in %s", o.experiment,
