@@ -108,7 +108,9 @@ static const char usage_import[] =
     "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db), created\n"
     "                     when missing\n"
     "  --name NAME        the run's name (default: the file name)\n"
-    "  --experiment SLUG  add the run to this experiment (default: a new experiment)\n";
+    "  --experiment SLUG  add the run to this experiment (default: a new experiment)\n"
+    "Stops cleanly on SIGINT, SIGTERM or SIGHUP (not under nohup): nothing stored,\n"
+    "a database it made removed.\n";
 
 static const char usage_export[] =
     "usage: schedlab export RUN [--db DB] [--format trace|chrome] [-o FILE]\n"
