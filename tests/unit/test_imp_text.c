@@ -1318,6 +1318,48 @@ static void test_compressed_named_format(void **state) {
     free(tgz);
 }
 
+/* ---- one run's files of two formats ---------------------------------------- */
+
+/* `schedlab import rank0.json run.csv`: the rank file makes the run a
+ * PyTorch job, and the CSV was read as a rank file ("run.csv: byte 0:
+ * unexpected '=' where a value should come"). Now a file whose content
+ * names another format beyond doubt is said as such. */
+static void test_mixed_formats(void **state) {
+    (void)state;
+    char csv[1024];
+    snprintf(csv, sizeof csv, "%sms,ms,,,,,,,B,,\n1.0,0.5,2,1,1,32,1,1,,\"7\",\"k0\"\n", nv_head);
+    size_t len;
+    unsigned char *pt = read_fixture("pytorch_2x.json", &len);
+    unsigned char *ns = NULL;
+    size_t nlen;
+    ns = read_fixture("nsys.sqlite", &nlen);
+    imp_file two[2] = { {"rank0.json", pt, len}, text_file("run.csv", csv) };
+    trace t;
+    char err[512];
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, two, 2, &t, err, sizeof err), -1);
+    assert_string_equal(err, "run.csv: format nvprof-csv, not pytorch as the other file; the files "
+                             "of one run are of one format: import it on its own");
+    trace_free(&t);
+    imp_file three[3] = { {"rank0.json", pt, len}, {"report.sqlite", ns, nlen},
+                          text_file("gt.csv", "kernel,block,sm,start_ns,end_ns\nK,0,1,5,6\n") };
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_PYTORCH, three, 3, &t, err, sizeof err), -1);
+    assert_string_equal(err, "report.sqlite: format nsys-sqlite, not pytorch as the other files; "
+                             "the files of one run are of one format: import it on its own");
+    trace_free(&t);
+    /* examiner results beside a globaltimer trace, named */
+    imp_file ex[2] = { text_file("k1.json", ex_current),
+                       text_file("gt.csv", "kernel,block,sm,start_ns,end_ns\nK,0,1,5,6\n") };
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_EXAMINER_JSON, ex, 2, &t, err, sizeof err), -1);
+    assert_string_equal(err, "gt.csv: format globaltimer-csv, not examiner-json as the other file; "
+                             "the files of one run are of one format: import it on its own");
+    trace_free(&t);
+    free(pt);
+    free(ns);
+}
+
 /* Import warnings are capped (importers.h IMP_WARNINGS_SHOWN): an archive
  * of one result and 25 stray CSVs lists the first 20 in the meta, counts
  * all 25, and still imports; a hidden ".json" is said as hidden. The
@@ -1836,6 +1878,7 @@ int main(void) {
         cmocka_unit_test(test_nvprof_errors),
         cmocka_unit_test(test_csv_bom),
         cmocka_unit_test(test_nsight_reports),
+        cmocka_unit_test(test_mixed_formats),
         cmocka_unit_test(test_nvprof_column_order),
         cmocka_unit_test(test_nvprof_devices),
         cmocka_unit_test(test_nvprof_one_gpu_no_devices),
