@@ -211,12 +211,15 @@ static int add_kernel(ex_ctx *c, trace *t, json_t *e, size_t ti, const ex_file_i
 
 static json_t *load(ex_ctx *c, const imp_file *f) {
     json_error_t je;
-    json_t *root = json_loadb((const char *)f->data, f->len, 0, &je);
+    /* a UTF-8 byte order mark (Windows tools write one) is passed over, as
+     * RFC 8259 §8.1 lets a parser; jansson refuses it */
+    size_t bom = f->len >= 3 && memcmp(f->data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    json_t *root = json_loadb((const char *)f->data + bom, f->len - bom, 0, &je);
     if (root) return root;
     char text[sizeof je.text + 4];
     imp_quote_value(text, sizeof text, je.text, sizeof je.text);  /* it may quote raw input */
     if (json_error_code(&je) == json_error_premature_end_of_input ||
-        (je.position >= 0 && (size_t)je.position >= f->len && f->len > 0))
+        (je.position >= 0 && (size_t)je.position >= f->len - bom && f->len > bom))
         efail(c, "truncated at line %d (the run did not finish writing it)", je.line);
     else if (je.line >= 1)
         /* the place goes right after the file name, as everywhere */

@@ -660,7 +660,9 @@ static int parse_cx(imp_ctx *cx, const char *text, size_t len, const char *file,
     jr_budget_begin(len);
     json_t *root = json_object();   /* the small members and any array kept whole */
     if (!root) { jr_budget_end(); return jr_oom(&p.jr); }
-    size_t pos = skip_ws(text, 0, len);
+    /* past a UTF-8 byte order mark, as detection (detect.c) and RFC 8259
+     * §8.1 allow: a trace saved again by a Windows tool has one */
+    size_t pos = skip_ws(text, len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, len);
     if (pos >= len || text[pos] != '{') {
         json_t *v = load_at(&p, text, len, &pos);
         if (v) jr_fail(&p.jr, "", "expected a JSON object (schedlab-trace/1)");

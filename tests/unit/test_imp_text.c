@@ -1360,6 +1360,75 @@ static void test_mixed_formats(void **state) {
     free(ns);
 }
 
+/* A JSON file saved by a Windows tool (PowerShell's Out-File -Encoding
+ * utf8, Notepad) starts with a UTF-8 byte order mark, which detection
+ * passes over (detect.c) and RFC 8259 §8.1 lets a parser ignore; the three
+ * JSON readers refused it ("k1.json:1:1: invalid JSON: '[' or '{' expected
+ * near ...", "byte 0: unexpected byte 0xef where a value should come",
+ * "1:4: JSON: invalid token"). Each now reads it as without the mark, and
+ * pytorch's byte offsets still count the file's bytes. */
+static void test_json_bom(void **state) {
+    (void)state;
+    char buf[4096];
+    trace t;
+    char err[512];
+    snprintf(buf, sizeof buf, "\xEF\xBB\xBF%s", ex_current);
+    imp_file f = text_file("k1.json", buf);
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    trace_init(&t);
+    if (imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err)) fail_msg("%s", err);
+    trace plain;
+    imp_file pf = text_file("k1.json", ex_current);
+    trace_init(&plain);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &pf, 1, &plain, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, plain.kernels.n);
+    assert_int_equal(t.blocks.n, plain.blocks.n);
+    trace_free(&plain);
+    trace_free(&t);
+
+    static const char ours[] = "\xEF\xBB\xBF{\"schema\":\"schedlab-trace/1\",\"name\":\"t\","
+                               "\"origin\":5,\"kernels\":[{\"id\":0,\"first_block\":100,\"end\":200}]}";
+    f = text_file("t.json", ours);
+    assert_int_equal(imp_detect(&f), IMP_SCHEDLAB_TRACE);
+    trace_init(&t);
+    if (imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(t.kernels.n, 1);
+    assert_int_equal(t.kernels.v[0].end, 200);
+    trace_free(&t);
+
+    size_t len;
+    unsigned char *doc = read_fixture("pytorch_2x.json", &len);
+    unsigned char *bom = malloc(len + 3);
+    assert_non_null(bom);
+    memcpy(bom, "\xEF\xBB\xBF", 3);
+    memcpy(bom + 3, doc, len);
+    imp_file a = {"plain.json", doc, len}, b = {"bom.json", bom, len + 3};
+    trace_init(&plain);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &a, 1, &plain, err, sizeof err), 0);
+    trace_init(&t);
+    if (imp_import(IMP_UNKNOWN, &b, 1, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(t.kernels.n, plain.kernels.n);
+    assert_int_equal(t.copies.n, plain.copies.n);
+    trace_free(&t);
+    trace_free(&plain);
+    size_t glen;
+    unsigned char *gz = compress_one(ARC_TAR_GZ, (const char *)bom, len + 3, &glen);
+    imp_file g = {"bom.json.gz", gz, glen};
+    trace_init(&t);
+    if (imp_import(IMP_UNKNOWN, &g, 1, &t, err, sizeof err)) fail_msg("%s", err);
+    trace_free(&t);
+    free(gz);
+    /* an offset counts the mark: the document cut after its first byte
+     * ends at byte 4 of the file */
+    b.len = 4;
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_PYTORCH, &b, 1, &t, err, sizeof err), -1);
+    assert_true(strncmp(err, "bom.json: byte 4: ", 18) == 0);
+    trace_free(&t);
+    free(bom);
+    free(doc);
+}
+
 /* Import warnings are capped (importers.h IMP_WARNINGS_SHOWN): an archive
  * of one result and 25 stray CSVs lists the first 20 in the meta, counts
  * all 25, and still imports; a hidden ".json" is said as hidden. The
@@ -1879,6 +1948,7 @@ int main(void) {
         cmocka_unit_test(test_csv_bom),
         cmocka_unit_test(test_nsight_reports),
         cmocka_unit_test(test_mixed_formats),
+        cmocka_unit_test(test_json_bom),
         cmocka_unit_test(test_nvprof_column_order),
         cmocka_unit_test(test_nvprof_devices),
         cmocka_unit_test(test_nvprof_one_gpu_no_devices),
