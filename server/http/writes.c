@@ -211,12 +211,20 @@ static bool has_nul(const http_request *req, const char *key, http_response *res
 void writes_post_import(void *app, const http_request *req, http_response *res) {
     api_ctx *a = app;
     if (!api_db_ok(a, res)) return;
-    if (!req->body || !req->body_len) {
-        http_set_error(res, 400, "import: the request body is empty; send the trace file as the body");
-        return;
-    }
     if (has_nul(req, "name", res) || has_nul(req, "experiment", res) || has_nul(req, "format", res))
         return;
+    if (!req->body || !req->body_len) {
+        /* named (the dashboard names every file it sends): an empty file,
+         * said as `schedlab import` says it; else a request sent without
+         * its body (curl -X POST, a --data-binary without @) */
+        if (http_query(req, "name"))
+            http_set_error(res, 400, "%s: the file is empty (0 bytes): nothing to import",
+                           http_query(req, "name"));
+        else
+            http_set_error(res, 400, "import: the request body is empty; send the trace file as "
+                                     "the body");
+        return;
+    }
     /* each never empty: http.c's query_check refuses that */
     const char *format = http_query(req, "format"), *exp = http_query(req, "experiment"),
                *name = http_query(req, "name");

@@ -1,0 +1,62 @@
+// import_mistakes.test.mjs -- POST /api/imports with the files people get
+// wrong (docs/api.md "Imports": 400 {"error"} naming the file and the
+// problem; nothing stored). The importers' own tests (test_imp_*.c) cover
+// each message; this checks that the upload, named as the dashboard names
+// it (?name=FILE), answers it and stores nothing.
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+
+import { fixture } from './server.mjs';
+import { RAW, json, serve } from './serve_opts.mjs';
+
+let srv;
+before(async () => { srv = await serve(); });
+after(async () => { assert.equal(await srv.stop(), 0); });
+
+const post = (q, body) => json(`${srv.base}/api/imports?${q}`, { method: 'POST', body, headers: RAW });
+const counts = async () => {
+  const r = await json(`${srv.base}/api/experiments`);
+  return { exps: r.body.experiments.length, runs: r.body.experiments.reduce((n, e) => n + e.runs.length, 0) };
+};
+
+// An empty file sent from the dashboard (it names every file it sends) was
+// "import: the request body is empty; send the trace file as the body", as
+// if the request had been sent without its body; `schedlab import` says
+// "run.csv: the file is empty (0 bytes): nothing to import". Now the named
+// upload says so too; an unnamed empty request keeps its words.
+test('an empty file named by the upload is named as empty; an unnamed empty body keeps its message', async () => {
+  const before = await counts();
+  const named = await post('name=run.csv', Buffer.alloc(0));
+  assert.equal(named.status, 400);
+  assert.deepEqual(named.body, { error: 'run.csv: the file is empty (0 bytes): nothing to import' });
+  const typed = await post('name=run.csv&format=nvprof-csv', Buffer.alloc(0));
+  assert.deepEqual(typed.body, { error: 'run.csv: the file is empty (0 bytes): nothing to import' });
+  const bare = await post('', Buffer.alloc(0));
+  assert.equal(bare.status, 400);
+  assert.deepEqual(bare.body, { error: 'import: the request body is empty; send the trace file as the body' });
+  assert.deepEqual(await counts(), before);
+});
+
+// The other mistakes, end to end: each a 400 naming the file, nothing stored.
+test('a gzipped CSV, a .nsys-rep and a cut SQLite export: 400 naming the file, nothing stored', async () => {
+  const before = await counts();
+  const csv = readFileSync(fixture('nvprof.csv'));
+  const gz = await post('name=run.csv.gz&format=nvprof-csv', gzipSync(csv));
+  assert.equal(gz.status, 400);
+  assert.equal(gz.body.error, 'run.csv.gz: a gzip-compressed nvprof-csv file; gunzip it first (only PyTorch traces are read compressed)');
+  const rep = await post('name=report1.nsys-rep', Buffer.from('\x01\x02Nsight\'s own bytes, not SQLite'));
+  assert.equal(rep.status, 400);
+  assert.equal(rep.body.error, 'report1.nsys-rep: an Nsight Systems report, which only Nsight reads; export it (nsys export --type sqlite report1.nsys-rep) and import the .sqlite file');
+  const sql = readFileSync(fixture('nsys.sqlite'));
+  const cut = await post('name=report.sqlite', sql.subarray(0, sql.length / 2));
+  assert.equal(cut.status, 400);
+  assert.match(cut.body.error, /^report\.sqlite: the SQLite database is cut short: its header says \d+ pages of \d+ bytes \(\d+ bytes\), the file has \d+ \(a copy or download that did not finish\?\)$/);
+  assert.deepEqual(await counts(), before);
+  // and the file itself, whole, imports (its two kernels, make_fixtures.sh)
+  const ok = await post('name=run.csv', csv);
+  assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  const run = await json(`${srv.base}/api/runs/${ok.body.run}/summary`);
+  assert.equal(run.body.kernels.reduce((n, k) => n + k.count, 0), 2);
+});
