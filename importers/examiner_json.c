@@ -260,6 +260,11 @@ static int import_one(ex_ctx *c, trace *t, json_t *root, const char *stream, siz
         const char *schema = json_string_value(json_object_get(root, "schema"));
         if (schema && strncmp(schema, "schedlab-", 9) == 0) {
             const char *what = "not a trace";
+            /* our own trace, with examiner-json named for it */
+            if (strcmp(schema, "schedlab-trace/1") == 0)
+                return efail(c, "schema: \"schedlab-trace/1\": a schedlab trace, not "
+                             "cuda_scheduling_examiner results; import it as format "
+                             "schedlab-trace");
             if (strcmp(schema, "schedlab-scenario/1") == 0 ||
                 strcmp(schema, "schedlab-replay-devices/1") == 0)
                 what = "a scenario, not a trace: `schedlab simulate` runs it";

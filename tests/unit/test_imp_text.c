@@ -1318,6 +1318,23 @@ static void test_compressed_named_format(void **state) {
     free(tgz);
 }
 
+/* schedlab's own trace with examiner-json named for it (the upload form's
+ * format list, --format) said "schema: \"schedlab-trace/1\" is not a trace
+ * (a trace to import is \"schedlab-trace/1\" or a profiler's file)": a
+ * sentence that contradicts itself. */
+static void test_examiner_given_our_trace(void **state) {
+    (void)state;
+    expect_error(IMP_EXAMINER_JSON, "t.json",
+                 "{\"schema\":\"schedlab-trace/1\",\"name\":\"t\",\"kernels\":[]}",
+                 "t.json: schema: \"schedlab-trace/1\": a schedlab trace, not "
+                 "cuda_scheduling_examiner results; import it as format schedlab-trace");
+    /* the other schedlab documents keep their words */
+    expect_error(IMP_EXAMINER_JSON, "s.json", "{\"schema\":\"schedlab-taskset/1\"}",
+                 "s.json: schema: \"schedlab-taskset/1\" is a taskset, not a trace: `schedlab "
+                 "rta` analyses it (a trace to import is \"schedlab-trace/1\" or a profiler's "
+                 "file)");
+}
+
 /* ---- one run's files of two formats ---------------------------------------- */
 
 /* `schedlab import rank0.json run.csv`: the rank file makes the run a
@@ -1966,6 +1983,7 @@ int main(void) {
         cmocka_unit_test(test_nsight_reports),
         cmocka_unit_test(test_mixed_formats),
         cmocka_unit_test(test_json_bom),
+        cmocka_unit_test(test_examiner_given_our_trace),
         cmocka_unit_test(test_nvprof_column_order),
         cmocka_unit_test(test_nvprof_devices),
         cmocka_unit_test(test_nvprof_one_gpu_no_devices),
