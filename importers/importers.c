@@ -180,7 +180,6 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
             return -1;
         }
     }
-    bool named = fmt != IMP_UNKNOWN;    /* --format, ?format=: else detected from files[0] */
     if (fmt == IMP_UNKNOWN) {
         fmt = imp_detect(&files[0]);
         if (fmt == IMP_UNKNOWN && imp_sql_is_sqlite(files[0].data, files[0].len))
@@ -232,20 +231,14 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
      * trace), given with a job's rank files, is said as such rather than
      * as the format's first complaint about it ("nv.csv: byte 0:
      * unexpected '='"). Archives are expanded and read member by member. */
-    for (size_t i = named ? 0 : 1; im->multi_file && nfiles > 1 && i < nfiles; i++) {
+    for (size_t i = 0; im->multi_file && nfiles > 1 && i < nfiles; i++) {
         if (imp_archive_detect(files[i].data, files[i].len) != IMP_ARCHIVE_NONE) continue;
         imp_format g = imp_detect(&files[i]);
         if (g == fmt || (g != IMP_NVPROF_CSV && g != IMP_GLOBALTIMER_CSV &&
                          g != IMP_NVPROF_SQLITE && g != IMP_NSYS_SQLITE && g != IMP_SCHEDLAB_TRACE))
             continue;
-        if (named)
-            snprintf(err, errlen, "%s: format %s, not %s as named; the files of one run are of "
-                     "one format: import it on its own", file_name(&files[i]),
-                     imp_format_name(g), im->name);
-        else
-            snprintf(err, errlen, "%s: format %s, not %s as the other file%s; the files of one "
-                     "run are of one format: import it on its own", file_name(&files[i]),
-                     imp_format_name(g), im->name, nfiles > 2 ? "s" : "");
+        snprintf(err, errlen, "%s: format %s, not %s; the files of one run are of one format: "
+                 "import it on its own", file_name(&files[i]), imp_format_name(g), im->name);
         return -1;
     }
     /* one recording given twice would be one run with every record twice

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
-import { fixture } from './server.mjs';
+import { cli, fixture, tempDir } from './server.mjs';
 import { RAW, json, serve } from './serve_opts.mjs';
 
 let srv;
@@ -59,4 +59,19 @@ test('a gzipped CSV, a .nsys-rep and a cut SQLite export: 400 naming the file, n
   assert.equal(ok.status, 201, JSON.stringify(ok.body));
   const run = await json(`${srv.base}/api/runs/${ok.body.run}/summary`);
   assert.equal(run.body.kernels.reduce((n, k) => n + k.count, 0), 2);
+});
+
+// A job's rank file and an nvprof log in one `schedlab import`: the command
+// line detects the format before the importer runs (store.c), so the words
+// cannot depend on how it was chosen; 8014bcb said "not pytorch as named"
+// of a format detected. Nothing is stored, and no database is made.
+test('schedlab import of a rank file and a CSV names the CSV and its format, stores nothing', () => {
+  const dir = tempDir('mixed');
+  const db = `${dir}/runs.db`;
+  for (const extra of [[], ['--format', 'pytorch']]) {
+    const r = cli(['import', fixture('pytorch_2x.json'), fixture('nvprof.csv'), '--db', db, ...extra]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `schedlab: ${fixture('nvprof.csv')}: format nvprof-csv, not pytorch; the files of one run are of one format: import it on its own\n`);
+  }
+  assert.equal(cli(['export', 'x', '--db', db]).code, 2, 'no database was made');
 });

@@ -1355,40 +1355,39 @@ static void test_mixed_formats(void **state) {
     char err[512];
     trace_init(&t);
     assert_int_equal(imp_import(IMP_UNKNOWN, two, 2, &t, err, sizeof err), -1);
-    assert_string_equal(err, "run.csv: format nvprof-csv, not pytorch as the other file; the files "
-                             "of one run are of one format: import it on its own");
+    assert_string_equal(err, "run.csv: format nvprof-csv, not pytorch; the files of one run are of "
+                             "one format: import it on its own");
     trace_free(&t);
     imp_file three[3] = { {"rank0.json", pt, len}, {"report.sqlite", ns, nlen},
                           text_file("gt.csv", "kernel,block,sm,start_ns,end_ns\nK,0,1,5,6\n") };
     trace_init(&t);
     assert_int_equal(imp_import(IMP_PYTORCH, three, 3, &t, err, sizeof err), -1);
-    assert_string_equal(err, "report.sqlite: format nsys-sqlite, not pytorch as named; the files "
-                             "of one run are of one format: import it on its own");
+    assert_string_equal(err, "report.sqlite: format nsys-sqlite, not pytorch; the files of one run "
+                             "are of one format: import it on its own");
     trace_free(&t);
     /* examiner results beside a globaltimer trace, named */
     imp_file ex[2] = { text_file("k1.json", ex_current),
                        text_file("gt.csv", "kernel,block,sm,start_ns,end_ns\nK,0,1,5,6\n") };
     trace_init(&t);
     assert_int_equal(imp_import(IMP_EXAMINER_JSON, ex, 2, &t, err, sizeof err), -1);
-    assert_string_equal(err, "gt.csv: format globaltimer-csv, not examiner-json as named; the "
-                             "files of one run are of one format: import it on its own");
+    assert_string_equal(err, "gt.csv: format globaltimer-csv, not examiner-json; the files of one "
+                             "run are of one format: import it on its own");
     trace_free(&t);
     /* one file is no run of several: a CSV named pytorch is pytorch's to
      * refuse (it said "format globaltimer-csv, not pytorch as the other
-     * file" of a file given alone) */
+     * file" of a file given alone, d896c8c) */
     imp_file one = text_file("gt.csv", "kernel,block,sm,start_ns,end_ns\nK,0,1,5,6\n");
     trace_init(&t);
     assert_int_equal(imp_import(IMP_PYTORCH, &one, 1, &t, err, sizeof err), -1);
-    assert_null(strstr(err, "other file"));
-    assert_null(strstr(err, "as named"));
+    assert_null(strstr(err, "the files of one run"));
     trace_free(&t);
-    /* detected from the first of three files: "the other files" */
+    /* detected from the first of three files */
     imp_file three_d[3] = { {"rank0.json", pt, len}, {"rank1.json", pt, len - 1},
                             text_file("gt.csv", "kernel,block,sm,start_ns,end_ns\nK,0,1,5,6\n") };
     trace_init(&t);
     assert_int_equal(imp_import(IMP_UNKNOWN, three_d, 3, &t, err, sizeof err), -1);
-    assert_string_equal(err, "gt.csv: format globaltimer-csv, not pytorch as the other files; the "
-                             "files of one run are of one format: import it on its own");
+    assert_string_equal(err, "gt.csv: format globaltimer-csv, not pytorch; the files of one run are "
+                             "of one format: import it on its own");
     trace_free(&t);
     free(pt);
     free(ns);
