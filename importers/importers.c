@@ -142,6 +142,27 @@ int imp_import_opts(imp_format fmt, const imp_file *files, size_t nfiles,
     return rc;
 }
 
+/* A file refused as the format named for it (--format, ?format=, the
+ * upload form's list) whose content another format's detection takes
+ * beyond doubt -- a CSV of either kind, an nvprof or Nsight export, a
+ * schedlab trace, a PyTorch trace (examiner results are any JSON object,
+ * so never) -- gets that format named after the refusal: "nvprof.csv:1: 2
+ * fields; expected kernel,block,... (its content is nvprof-csv's: import
+ * it as format nvprof-csv)". A detected format is its own detection's. */
+static void wrong_format_hint(const imp_ctx *cx, imp_format fmt, const imp_file *files,
+                              size_t nfiles, char *err, size_t errlen) {
+    if (cx->stop || nfiles != 1 || !err || !errlen) return;
+    imp_format g = imp_detect(&files[0]);
+    if (g == fmt || (g != IMP_NVPROF_CSV && g != IMP_GLOBALTIMER_CSV && g != IMP_NVPROF_SQLITE &&
+                     g != IMP_NSYS_SQLITE && g != IMP_SCHEDLAB_TRACE && g != IMP_PYTORCH))
+        return;
+    size_t n = strlen(err);
+    if (strstr(err, "import it as format")) return;   /* the refusal named it already */
+    if (n + 1 < errlen)
+        snprintf(err + n, errlen - n, " (its content is %s's: import it as format %s)",
+                 imp_format_name(g), imp_format_name(g));
+}
+
 static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t nfiles,
                       imp_stream *stream, trace *out, char *err, size_t errlen) {
     if (!files || nfiles == 0) {
@@ -279,6 +300,7 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
          * meet need not be the first by rowid that the whole-file import
          * names */
         if (stream && im->out_of_order) stream->whole_message = true;
+        wrong_format_hint(cx, fmt, files, nfiles, err, errlen);
         return -1;
     }
     imp_stream_end(cx, out);

@@ -1335,6 +1335,45 @@ static void test_examiner_given_our_trace(void **state) {
                  "file)");
 }
 
+/* A format named for a file whose content another format takes beyond
+ * doubt: the refusal said only what the named format missed ("nvprof.csv:1:
+ * 2 fields; expected kernel,block,sm,..."), not what the file is. Now the
+ * format its content reads as follows the refusal. Examiner results (any
+ * JSON object) are never named so; a refusal that named the format
+ * already is not said twice. */
+static void test_wrong_format_hint(void **state) {
+    (void)state;
+    char csv[1024];
+    snprintf(csv, sizeof csv, "%sms,ms,,,,,,,B,,\n1.0,0.5,2,1,1,32,1,1,,\"7\",\"k0\"\n", nv_head);
+    expect_error(IMP_GLOBALTIMER_CSV, "nvprof.csv", csv,
+                 "nvprof.csv:1: 1 fields; expected kernel,block,sm,start_ns,end_ns[,stream]"
+                 "[,threads] (its content is nvprof-csv's: import it as format nvprof-csv)");
+    expect_error(IMP_NVPROF_CSV, "gt.csv", "kernel,block,sm,start_ns,end_ns\nK,0,1,5,6\n",
+                 "gt.csv: no nvprof GPU-trace header (a line starting with \"Start\"); record the "
+                 "log with nvprof --print-gpu-trace --csv (its content is globaltimer-csv's: "
+                 "import it as format globaltimer-csv)");
+    size_t len;
+    unsigned char *d = read_fixture("nsys.sqlite", &len);
+    imp_file f = {"report.sqlite", d, len};
+    trace t;
+    char err[512];
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_PYTORCH, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "report.sqlite: byte 0: unexpected 'S' where a value should come "
+                             "(its content is nsys-sqlite's: import it as format nsys-sqlite)");
+    trace_free(&t);
+    /* named once only */
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_NVPROF_SQLITE, &f, 1, &t, err, sizeof err), -1);
+    assert_string_equal(err, "report.sqlite: not an nvprof export: table StringTable missing (this "
+                             "is an Nsight Systems export: import it as format nsys-sqlite)");
+    trace_free(&t);
+    free(d);
+    /* examiner results are not named: any JSON object would be */
+    expect_error(IMP_PYTORCH, "k1.json", ex_current,
+                 "k1.json: not a PyTorch profiler trace: no traceEvents array");
+}
+
 /* ---- one run's files of two formats ---------------------------------------- */
 
 /* `schedlab import rank0.json run.csv`: the rank file makes the run a
@@ -1983,6 +2022,7 @@ int main(void) {
         cmocka_unit_test(test_mixed_formats),
         cmocka_unit_test(test_json_bom),
         cmocka_unit_test(test_examiner_given_our_trace),
+        cmocka_unit_test(test_wrong_format_hint),
         cmocka_unit_test(test_nvprof_column_order),
         cmocka_unit_test(test_nvprof_devices),
         cmocka_unit_test(test_nvprof_one_gpu_no_devices),
