@@ -20,9 +20,6 @@ void pj_init(pj_reader *r, const unsigned char *data, size_t len, pj_refill_fn r
     memset(r, 0, sizeof *r);
     r->chunk = r->p = data;
     r->end = data ? data + len : NULL;
-    /* a UTF-8 byte order mark (Windows tools write one) before the value:
-     * passed over, as RFC 8259 §8.1 lets a parser; offsets still count it */
-    if (data && len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) r->p += 3;
     r->refill = refill;
     r->user = user;
     r->state = ST_VALUE;
@@ -72,8 +69,6 @@ static int fill(pj_reader *r) {
         }
         r->chunk = r->p = b;
         r->end = b + n;
-        /* the first chunk of a refilled (inflated) input: a BOM as above */
-        if (r->before == 0 && n >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) r->p += 3;
         return 1;
     }
     return 0;

@@ -234,6 +234,7 @@ typedef struct pt_ctx {
     /* progress over all files: compressed bytes */
     double done_before, total;
     struct archive *gz;
+    bool gz_started;        /* the first inflated block was handed over (its BOM passed) */
     const imp_file *file;
     /* the current event */
     char ph[4], cat[24];
@@ -762,15 +763,28 @@ static int gz_refill(void *user, const unsigned char **buf, size_t *len) {
     const void *b;
     size_t n;
     la_int64_t off;
-    int r = archive_read_data_block(c->gz, &b, &n, &off);
-    if (r == ARCHIVE_EOF) {
-        *len = 0;
-        return 0;
-    }
-    if (r < ARCHIVE_WARN) {
-        const char *m = archive_error_string(c->gz);
-        pj_fail(&c->r, "gzip: %s", m ? m : "unreadable compressed data");
-        return -1;
+    int r;
+    for (;;) {
+        r = archive_read_data_block(c->gz, &b, &n, &off);
+        if (r == ARCHIVE_EOF) {
+            *len = 0;
+            return 0;
+        }
+        if (r < ARCHIVE_WARN) {
+            const char *m = archive_error_string(c->gz);
+            pj_fail(&c->r, "gzip: %s", m ? m : "unreadable compressed data");
+            return -1;
+        }
+        /* a UTF-8 byte order mark opening the document (read_file): passed
+         * over, the reader's offsets still counting it (pj_offset adds
+         * `before`, which fill() has set for this chunk already) */
+        if (!c->gz_started && n >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) {
+            b = (const unsigned char *)b + 3;
+            n -= 3;
+            c->r.before += 3;
+        }
+        c->gz_started = true;
+        if (n) break;           /* a block of the mark alone: the next one */
     }
     *buf = b;
     *len = n;
@@ -909,10 +923,17 @@ static int read_file(pt_ctx *c, const imp_file *file) {
     c->f->c0 = c->t->copies.n;
     c->f->min_call_corr = INT64_MAX;
     c->gz = NULL;
+    c->gz_started = false;
     if (is_gzip(file->data, file->len)) {
         c->gz = gz_open(file->data, file->len);
         if (!c->gz) return fail(c, "not a readable gzip file");
         pj_init(&c->r, NULL, 0, gz_refill, c);
+    } else if (file->len >= 3 && memcmp(file->data, "\xEF\xBB\xBF", 3) == 0) {
+        /* a UTF-8 byte order mark (Windows tools write one) before the
+         * document: passed over, as RFC 8259 §8.1 lets a parser; the
+         * reader's offsets still count the file's bytes */
+        pj_init(&c->r, file->data + 3, file->len - 3, NULL, NULL);
+        c->r.before = 3;
     } else {
         pj_init(&c->r, file->data, file->len, NULL, NULL);
     }
