@@ -1197,46 +1197,18 @@ static unsigned char *compress_one(int kind, const char *body, size_t blen, size
     return buf;
 }
 
-/* A .gz (or .xz) that is one file compressed, no tar: run.csv.gz, a gzipped
- * Nsight export, a gzipped PyTorch trace named as examiner-json. Detection
- * takes any compressed stream but a PyTorch one for an examiner archive;
- * before, every such file was "cannot read it as a tar, tar.gz or zip
- * archive: Unrecognized archive format", as if its bytes were damaged. Now
- * the error says what the stream holds and what to do (only PyTorch traces
- * are read compressed, docs/trace-format.md). */
-static void test_compressed_single_file(void **state) {
-    (void)state;
-    char csv[1024];
-    snprintf(csv, sizeof csv, "%sms,ms,,,,,,,B,,\n1.0,0.5,2,1,1,32,1,1,,\"7\",\"k0\"\n", nv_head);
-    static const char sqlite_head[32] = "SQLite format 3";
-    static const char pt[] = "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": []}";
-    static const char doc[] = "{\"scenario_name\": \"x\"}";
-    struct {
-        int kind;
-        const char *name, *body;
-        size_t blen;
-        imp_format fmt;
-        const char *want;
-    } cases[] = {
-        {ARC_TAR_GZ, "run.csv.gz", csv, strlen(csv), IMP_UNKNOWN,
-         "run.csv.gz: a gzip-compressed nvprof-csv file, not a tar or zip of result files; "
-         "gunzip it first (only PyTorch traces are read compressed)"},
-        {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_UNKNOWN,
-         "run.csv.xz: an xz-compressed nvprof-csv file, not a tar or zip of result files; "
-         "unxz it first (only PyTorch traces are read compressed)"},
-        {ARC_TAR_GZ, "report.sqlite.gz", sqlite_head, sizeof sqlite_head, IMP_UNKNOWN,
-         "report.sqlite.gz: a gzip-compressed SQLite database (an nvprof or Nsight Systems "
-         "export), not a tar or zip of result files; gunzip it and import the database"},
-        {ARC_TAR_GZ, "trace.json.gz", pt, strlen(pt), IMP_EXAMINER_JSON,
-         "trace.json.gz: a gzip-compressed PyTorch profiler trace, not a tar or zip of examiner "
-         "results; import it as format pytorch"},
-        {ARC_TAR_GZ, "k1.json.gz", doc, strlen(doc), IMP_UNKNOWN,
-         "k1.json.gz: a gzip-compressed JSON document, not a tar or zip of result files; "
-         "gunzip it first (only PyTorch traces are read compressed)"},
-        {ARC_TAR_GZ, "none.json.gz", "", 0, IMP_UNKNOWN,
-         "none.json.gz: a gzip-compressed empty file: nothing to import"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+/* One compressed file imported as fmt: refused with want (the cases of the
+ * two tests below). */
+typedef struct compressed_case {
+    int kind;
+    const char *name, *body;
+    size_t blen;
+    imp_format fmt;
+    const char *want;
+} compressed_case;
+
+static void check_compressed(const compressed_case *cases, size_t n) {
+    for (size_t i = 0; i < n; i++) {
         size_t len;
         unsigned char *d = compress_one(cases[i].kind, cases[i].body, cases[i].blen, &len);
         imp_file f = {cases[i].name, d, len};
@@ -1250,6 +1222,50 @@ static void test_compressed_single_file(void **state) {
     }
 }
 
+/* What the cases compress: an nvprof log of one kernel, an SQLite file's
+ * header, an empty PyTorch trace. */
+static const char *compressed_csv(void) {
+    static char csv[1024];
+    snprintf(csv, sizeof csv, "%sms,ms,,,,,,,B,,\n1.0,0.5,2,1,1,32,1,1,,\"7\",\"k0\"\n", nv_head);
+    return csv;
+}
+static const char compressed_sqlite[32] = "SQLite format 3";
+static const char compressed_pt[] =
+    "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": []}";
+
+/* A .gz (or .xz) that is one file compressed, no tar: run.csv.gz, a gzipped
+ * Nsight export, a gzipped PyTorch trace named as examiner-json. Detection
+ * takes any compressed stream but a PyTorch one for an examiner archive;
+ * before, every such file was "cannot read it as a tar, tar.gz or zip
+ * archive: Unrecognized archive format", as if its bytes were damaged. Now
+ * the error says what the stream holds and what to do (only PyTorch traces
+ * are read compressed, docs/trace-format.md). */
+static void test_compressed_single_file(void **state) {
+    (void)state;
+    const char *csv = compressed_csv();
+    static const char doc[] = "{\"scenario_name\": \"x\"}";
+    const compressed_case cases[] = {
+        {ARC_TAR_GZ, "run.csv.gz", csv, strlen(csv), IMP_UNKNOWN,
+         "run.csv.gz: a gzip-compressed nvprof-csv file, not a tar or zip of result files; "
+         "gunzip it first (only PyTorch traces are read compressed)"},
+        {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_UNKNOWN,
+         "run.csv.xz: an xz-compressed nvprof-csv file, not a tar or zip of result files; "
+         "unxz it first (only PyTorch traces are read compressed)"},
+        {ARC_TAR_GZ, "report.sqlite.gz", compressed_sqlite, sizeof compressed_sqlite, IMP_UNKNOWN,
+         "report.sqlite.gz: a gzip-compressed SQLite database (an nvprof or Nsight Systems "
+         "export), not a tar or zip of result files; gunzip it and import the database"},
+        {ARC_TAR_GZ, "trace.json.gz", compressed_pt, strlen(compressed_pt), IMP_EXAMINER_JSON,
+         "trace.json.gz: a gzip-compressed PyTorch profiler trace, not a tar or zip of examiner "
+         "results; import it as format pytorch"},
+        {ARC_TAR_GZ, "k1.json.gz", doc, strlen(doc), IMP_UNKNOWN,
+         "k1.json.gz: a gzip-compressed JSON document, not a tar or zip of result files; "
+         "gunzip it first (only PyTorch traces are read compressed)"},
+        {ARC_TAR_GZ, "none.json.gz", "", 0, IMP_UNKNOWN,
+         "none.json.gz: a gzip-compressed empty file: nothing to import"},
+    };
+    check_compressed(cases, sizeof cases / sizeof cases[0]);
+}
+
 /* The same files, and archives, named as a format that reads neither
  * (--format nvprof-csv on run.csv.gz): before, the format's first
  * complaint about the compressed bytes -- "no nvprof GPU-trace header (a
@@ -1258,41 +1274,21 @@ static void test_compressed_single_file(void **state) {
  * '\x1f'", "1:4: NUL byte in a field" -- none saying it was compressed. */
 static void test_compressed_named_format(void **state) {
     (void)state;
-    char csv[1024];
-    snprintf(csv, sizeof csv, "%sms,ms,,,,,,,B,,\n1.0,0.5,2,1,1,32,1,1,,\"7\",\"k0\"\n", nv_head);
-    static const char sqlite_head[32] = "SQLite format 3";
-    static const char pt[] = "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": []}";
-    struct {
-        int kind;
-        const char *name, *body;
-        size_t blen;
-        imp_format fmt;
-        const char *want;
-    } cases[] = {
+    const char *csv = compressed_csv();
+    const compressed_case cases[] = {
         {ARC_TAR_GZ, "run.csv.gz", csv, strlen(csv), IMP_NVPROF_CSV,
          "run.csv.gz: a gzip-compressed nvprof-csv file; gunzip it first (only PyTorch traces "
          "are read compressed)"},
         {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_GLOBALTIMER_CSV,
          "run.csv.xz: an xz-compressed nvprof-csv file; unxz it first (only PyTorch traces are "
          "read compressed)"},
-        {ARC_TAR_GZ, "report.sqlite.gz", sqlite_head, sizeof sqlite_head, IMP_NSYS_SQLITE,
+        {ARC_TAR_GZ, "report.sqlite.gz", compressed_sqlite, sizeof compressed_sqlite, IMP_NSYS_SQLITE,
          "report.sqlite.gz: a gzip-compressed SQLite database (an nvprof or Nsight Systems "
          "export); gunzip it and import the database"},
-        {ARC_TAR_GZ, "trace.json.gz", pt, strlen(pt), IMP_SCHEDLAB_TRACE,
+        {ARC_TAR_GZ, "trace.json.gz", compressed_pt, strlen(compressed_pt), IMP_SCHEDLAB_TRACE,
          "trace.json.gz: a gzip-compressed PyTorch profiler trace; import it as format pytorch"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t len;
-        unsigned char *d = compress_one(cases[i].kind, cases[i].body, cases[i].blen, &len);
-        imp_file f = {cases[i].name, d, len};
-        trace t;
-        trace_init(&t);
-        char err[512] = "";
-        assert_int_equal(imp_import(cases[i].fmt, &f, 1, &t, err, sizeof err), -1);
-        assert_string_equal(err, cases[i].want);
-        trace_free(&t);
-        free(d);
-    }
+    check_compressed(cases, sizeof cases / sizeof cases[0]);
     /* archives: a zip and a tar.gz of examiner results */
     size_t len;
     unsigned char *zip = write_archive(ARC_ZIP, two_streams,
