@@ -155,7 +155,8 @@ static int prepare_kernels(ctx *c, sqlite3_stmt **st) {
         { "dynamicSharedMemory", false, false }, { "demangledName", true, false },
     };
     char sel[SQL_MAX] = "SELECT k.rowid", from[512];
-    if (imp_sql_columns(c->s, T_KERNEL, "k", cols, sizeof cols / sizeof *cols, sel, sizeof sel) < 0)
+    if (imp_sql_columns(c->s, T_KERNEL, "k", cols, sizeof cols / sizeof *cols, sel, sizeof sel) < 0 ||
+        imp_sql_absent_cols(c->s, c->t, T_KERNEL, cols, sizeof cols / sizeof *cols) < 0)
         return -1;
     bool corr, pid, green;
     if (present_cols(c, T_KERNEL, &corr, &pid, &green) < 0) return -1;
@@ -192,7 +193,8 @@ static int prepare_copies(ctx *c, const char *table, bool memset_, sqlite3_stmt 
         { memset_ ? NULL : "dstKind", false, false },
     };
     char sel[SQL_MAX] = "SELECT k.rowid", from[128];
-    if (imp_sql_columns(c->s, table, "k", cols, sizeof cols / sizeof *cols, sel, sizeof sel) < 0)
+    if (imp_sql_columns(c->s, table, "k", cols, sizeof cols / sizeof *cols, sel, sizeof sel) < 0 ||
+        imp_sql_absent_cols(c->s, c->t, table, cols, sizeof cols / sizeof *cols) < 0)
         return -1;
     bool corr, pid, green;
     if (present_cols(c, table, &corr, &pid, &green) < 0) return -1;

@@ -49,7 +49,7 @@ static int prepare_rows(imp_sql *s, const char *table, char *sql, size_t cap, co
     return imp_sql_prepare(s, table, sql, st);
 }
 
-static int prepare_kernels(imp_sql *s, const char *table, sqlite3_stmt **st) {
+static int prepare_kernels(imp_sql *s, trace *t, const char *table, sqlite3_stmt **st) {
     imp_sql_col cols[] = {
         { "start", true, false }, { "end", true, false }, { "deviceId", false, false },
         { "contextId", false, false }, { "streamId", false, false },
@@ -59,7 +59,8 @@ static int prepare_kernels(imp_sql *s, const char *table, sqlite3_stmt **st) {
         { "dynamicSharedMemory", false, false }, { "name", true, false },
     };
     char sql[SQL_MAX] = "SELECT k.rowid";
-    if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
+    if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0 ||
+        imp_sql_absent_cols(s, t, table, cols, sizeof cols / sizeof *cols) < 0)
         return -1;
     return prepare_rows(s, table, sql, sizeof sql, ", NULL", ", NULL, NULL", st);
 }
@@ -67,14 +68,15 @@ static int prepare_kernels(imp_sql *s, const char *table, sqlite3_stmt **st) {
 static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_cache *names,
                         imp_sql_src *src) {
     sqlite3_stmt *st;
-    if (prepare_kernels(s, table, &st) < 0) return -1;
+    if (prepare_kernels(s, t, table, &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_kernels(s, t, st, src, names);
     sqlite3_finalize(st);
     return r;
 }
 
-static int prepare_copies(imp_sql *s, const char *table, bool memset_, sqlite3_stmt **st) {
+static int prepare_copies(imp_sql *s, trace *t, const char *table, bool memset_,
+                          sqlite3_stmt **st) {
     imp_sql_col cols[] = {
         { "start", true, false }, { "end", true, false }, { "deviceId", false, false },
         { "contextId", false, false }, { "streamId", false, false }, { "bytes", true, false },
@@ -83,14 +85,15 @@ static int prepare_copies(imp_sql *s, const char *table, bool memset_, sqlite3_s
         { memset_ ? NULL : "dstKind", false, false },
     };
     char sql[SQL_MAX] = "SELECT k.rowid";
-    if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0)
+    if (imp_sql_columns(s, table, "k", cols, sizeof cols / sizeof *cols, sql, sizeof sql) < 0 ||
+        imp_sql_absent_cols(s, t, table, cols, sizeof cols / sizeof *cols) < 0)
         return -1;
     return prepare_rows(s, table, sql, sizeof sql, "", ", NULL, NULL", st);
 }
 
 static int read_copies(imp_sql *s, trace *t, const char *table, bool memset_, imp_sql_src *src) {
     sqlite3_stmt *st;
-    if (prepare_copies(s, table, memset_, &st) < 0) return -1;
+    if (prepare_copies(s, t, table, memset_, &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_copies(s, t, st, src, memset_);
     sqlite3_finalize(st);
@@ -154,7 +157,8 @@ static int stream_rows(imp_sql *s, trace *t, imp_sql_name_cache *names, imp_sql_
             if (!present[k]) continue;
             tables[n] = all[k];
             memset_[n] = k == 3;
-            r = part ? prepare_copies(s, all[k], k == 3, &st[n]) : prepare_kernels(s, all[k], &st[n]);
+            r = part ? prepare_copies(s, t, all[k], k == 3, &st[n])
+                     : prepare_kernels(s, t, all[k], &st[n]);
             if (r == 0) n++;
         }
         /* CUPTI's memory-kind numbers as they are, as read_copies has them */

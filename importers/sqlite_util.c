@@ -222,6 +222,58 @@ int imp_sql_columns(imp_sql *s, const char *table, const char *alias,
     return 0;
 }
 
+/* What an activity row's optional column stands for when the table lacks
+ * it (docs/trace-format.md, "Columns an export lacks"). */
+static const struct { const char *name, *assumed; } absent_cols[] = {
+    { "blockX", "threads per block unknown (no occupancy limit by threads)" },
+    { "blockY", "threads per block unknown (no occupancy limit by threads)" },
+    { "blockZ", "threads per block unknown (no occupancy limit by threads)" },
+    { "registersPerThread", "registers per thread unknown (no occupancy limit by registers)" },
+    { "staticSharedMemory", "static shared memory taken as 0 bytes" },
+    { "dynamicSharedMemory", "dynamic shared memory taken as 0 bytes" },
+    { "streamId", "no stream: the records are not told apart by stream" },
+    { "deviceId", "device 0 (CUDA ordinal) taken for every record" },
+    { "contextId", "no context: stream priorities not matched" },
+};
+
+int imp_sql_absent_cols(imp_sql *s, trace *t, const char *table, const imp_sql_col *cols,
+                        size_t n) {
+    static const char *const grid[3] = { "gridX", "gridY", "gridZ" };
+    for (size_t i = 0; i < n; i++) {
+        if (!cols[i].name || cols[i].present) continue;
+        for (int g = 0; g < 3; g++)
+            if (strcmp(cols[i].name, grid[g]) == 0)
+                return imp_sql_fail(s, table, "column \"%s\" missing (a kernel's grid gives its "
+                                    "blocks: without it the run has none to schedule)",
+                                    cols[i].name);
+    }
+    bool ssmem = true, dsmem = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!cols[i].name) continue;
+        if (strcmp(cols[i].name, "staticSharedMemory") == 0) ssmem = cols[i].present;
+        if (strcmp(cols[i].name, "dynamicSharedMemory") == 0) dsmem = cols[i].present;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!cols[i].name || cols[i].present) continue;
+        const char *assumed = NULL;
+        for (size_t a = 0; a < sizeof absent_cols / sizeof *absent_cols; a++)
+            if (strcmp(cols[i].name, absent_cols[a].name) == 0) assumed = absent_cols[a].assumed;
+        if (!assumed) continue;
+        /* neither shared-memory column: the total is unknown, said once */
+        if (!ssmem && !dsmem && strcmp(cols[i].name, "dynamicSharedMemory") == 0) continue;
+        if (!ssmem && !dsmem && strcmp(cols[i].name, "staticSharedMemory") == 0) {
+            if (imp_warn(t, s->file, "table %s: no columns \"staticSharedMemory\" and "
+                         "\"dynamicSharedMemory\": shared memory per block unknown", table) < 0)
+                return imp_sql_fail(s, NULL, "out of memory");
+            continue;
+        }
+        if (imp_warn(t, s->file, "table %s: no column \"%s\": %s", table, cols[i].name,
+                     assumed) < 0)
+            return imp_sql_fail(s, NULL, "out of memory");
+    }
+    return 0;
+}
+
 int imp_sql_table_has(imp_sql *s, const char *table, const char *const *names) {
     int has = imp_sql_has_table(s, table);
     if (has <= 0) return has;

@@ -854,6 +854,55 @@ static void test_missing_column(void **state) {
                                 &t, err, sizeof err), -1);
     assert_string_equal(err, "trace.sqlite: table CUPTI_ACTIVITY_KIND_MEMCPY: column \"bytes\" missing");
     trace_free(&t);
+    /* a kernel table without a grid column: no blocks to schedule, refused */
+    assert_int_equal(import_sql(imp_nvprof_sqlite, "trace.prof",
+                                NV_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(_id_ INTEGER PRIMARY"
+                                        " KEY, start INT, end INT, gridX INT, gridZ INT, name INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
+                                        " (1, 100, 200, 4, 1, 2);",
+                                &t, err, sizeof err), -1);
+    assert_string_equal(err, "trace.prof: table CUPTI_ACTIVITY_KIND_KERNEL: column \"gridY\" "
+                             "missing (a kernel's grid gives its blocks: without it the run has "
+                             "none to schedule)");
+    trace_free(&t);
+    /* one without registers, dynamic shared memory and stream: imported,
+     * each named in an import warning with what was assumed */
+    assert_int_equal(import_sql(imp_nsys_sqlite, "trace.sqlite",
+                                NS_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INT, end INT,"
+                                        " deviceId INT, contextId INT, demangledName INT, gridX INT,"
+                                        " gridY INT, gridZ INT, blockX INT, blockY INT, blockZ INT,"
+                                        " staticSharedMemory INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
+                                        " (100, 200, 0, 1, 1, 4, 1, 1, 128, 1, 1, 512);",
+                                &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 1);
+    assert_int_equal(t.kernels.v[0].blocks, 4);
+    assert_int_equal(t.kernels.v[0].threads, 128);
+    assert_int_equal(t.kernels.v[0].smem, 512);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "trace.sqlite: table CUPTI_ACTIVITY_KIND_KERNEL: no column \"streamId\": "
+                        "no stream: the records are not told apart by stream\n"
+                        "trace.sqlite: table CUPTI_ACTIVITY_KIND_KERNEL: no column "
+                        "\"registersPerThread\": registers per thread unknown (no occupancy "
+                        "limit by registers)\n"
+                        "trace.sqlite: table CUPTI_ACTIVITY_KIND_KERNEL: no column "
+                        "\"dynamicSharedMemory\": dynamic shared memory taken as 0 bytes");
+    trace_free(&t);
+    /* neither shared-memory column: one warning, the size unknown */
+    assert_int_equal(import_sql(imp_nsys_sqlite, "trace.sqlite",
+                                NS_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INT, end INT,"
+                                        " deviceId INT, contextId INT, streamId INT,"
+                                        " demangledName INT, gridX INT, gridY INT, gridZ INT,"
+                                        " blockX INT, blockY INT, blockZ INT,"
+                                        " registersPerThread INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES"
+                                        " (100, 200, 0, 1, 7, 1, 4, 1, 1, 128, 1, 1, 32);",
+                                &t, err, sizeof err), 0);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "trace.sqlite: table CUPTI_ACTIVITY_KIND_KERNEL: no columns "
+                        "\"staticSharedMemory\" and \"dynamicSharedMemory\": shared memory per "
+                        "block unknown");
+    trace_free(&t);
     /* a StringTable without its value column */
     assert_int_equal(import_sql(imp_nvprof_sqlite, "t.prof",
                                 "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, text TEXT);"
