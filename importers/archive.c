@@ -207,6 +207,44 @@ static int warn_member(trace *t, const char *an, const char *path, const char *w
  * (pytorch.md), any other format wants the file decompressed first. Damage
  * in the stream itself (cut short, a bad CRC) is said as libarchive said
  * it. */
+/* The first bytes (up to 64 KiB) of the compressed stream `arc` inflated
+ * into *buf (malloc'd; the caller frees it), their count in *n. 0; 1 when
+ * the stream is damaged, libarchive's words in why; -1 out of memory. */
+static int peek_inflated(const imp_file *arc, unsigned char **buf, size_t *n, char *why,
+                         size_t whylen) {
+    enum { PEEK = 64 << 10 };
+    *n = 0;
+    *buf = malloc(PEEK);
+    struct archive *a = *buf ? archive_read_new() : NULL;
+    if (!a) {
+        free(*buf);
+        *buf = NULL;
+        return -1;
+    }
+    archive_read_support_format_raw(a);
+    archive_read_support_format_empty(a);       /* nothing compressed: no entry */
+    archive_read_support_filter_gzip(a);
+    archive_read_support_filter_bzip2(a);
+    archive_read_support_filter_xz(a);
+    struct archive_entry *e;
+    bool damaged = false;
+    int r0 = archive_read_open_memory(a, arc->data, arc->len);
+    if (r0 == ARCHIVE_OK) r0 = archive_read_next_header(a, &e);
+    if (r0 != ARCHIVE_OK) {
+        damaged = r0 != ARCHIVE_EOF;
+    } else {
+        while (*n < PEEK) {
+            la_ssize_t r = archive_read_data(a, *buf + *n, PEEK - *n);
+            if (r < 0) damaged = true;
+            if (r <= 0) break;
+            *n += (size_t)r;
+        }
+    }
+    if (damaged) snprintf(why, whylen, "%s", la_msg(a));
+    archive_read_free(a);
+    return damaged ? 1 : 0;
+}
+
 void imp_archive_explain_compressed(const imp_file *arc, bool of_results, char *err,
                                     size_t errlen) {
     const char *an = arc->name ? arc->name : "archive";
@@ -216,40 +254,20 @@ void imp_archive_explain_compressed(const imp_file *arc, bool of_results, char *
     const char *unpack = gz ? "gunzip" : bz ? "bunzip2" : "unxz";
     /* what it is not, where the caller wanted an archive of examiner results */
     const char *not_tar = of_results ? ", not a tar or zip of result files" : "";
-    enum { PEEK = 64 << 10 };
-    unsigned char *buf = malloc(PEEK);
-    struct archive *a = buf ? archive_read_new() : NULL;
-    if (!a) {
-        free(buf);
+    unsigned char *buf;
+    size_t n;
+    char why[256];
+    int pr = peek_inflated(arc, &buf, &n, why, sizeof why);
+    if (pr < 0) {
         snprintf(err, errlen, "%s: out of memory", an);
         return;
     }
-    archive_read_support_format_raw(a);
-    archive_read_support_format_empty(a);       /* nothing compressed: no entry */
-    archive_read_support_filter_gzip(a);
-    archive_read_support_filter_bzip2(a);
-    archive_read_support_filter_xz(a);
-    struct archive_entry *e;
-    size_t n = 0;
-    bool damaged = false;
-    int r0 = archive_read_open_memory(a, arc->data, arc->len);
-    if (r0 == ARCHIVE_OK) r0 = archive_read_next_header(a, &e);
-    if (r0 != ARCHIVE_OK) {
-        damaged = r0 != ARCHIVE_EOF;
-    } else {
-        while (n < PEEK) {
-            la_ssize_t r = archive_read_data(a, buf + n, PEEK - n);
-            if (r < 0) damaged = true;
-            if (r <= 0) break;
-            n += (size_t)r;
-        }
-    }
     bool schema;
-    if (damaged)
+    if (pr)
         snprintf(err, errlen, "%s: %s: %s", an,
                  of_results ? "cannot read it as a tar, tar.gz or zip archive"
                             : gz ? "gzip" : bz ? "bzip2" : "xz",
-                 la_msg(a));
+                 why);
     else if (n == 0)
         snprintf(err, errlen, "%s: %s-compressed empty file: nothing to import", an, how);
     else if (imp_archive_detect(buf, n) == IMP_ARCHIVE_TAR)   /* a format that reads none */
@@ -272,8 +290,34 @@ void imp_archive_explain_compressed(const imp_file *arc, bool of_results, char *
     else
         snprintf(err, errlen, "%s: %s-compressed file that is neither a tar archive nor a "
                  "trace this reads", an, how);
-    archive_read_free(a);
     free(buf);
+}
+
+void imp_archive_hint_compressed(const imp_file *f, char *err, size_t errlen) {
+    if (imp_archive_detect(f->data, f->len) != IMP_ARCHIVE_GZIP || !err || !errlen) return;
+    unsigned char *buf;
+    size_t n;
+    char why[256];
+    if (peek_inflated(f, &buf, &n, why, sizeof why) != 0) return;
+    bool schema = false;
+    imp_format g = imp_sniff_text(buf, n);
+    const char *what = NULL;
+    if (imp_pytorch_detect(buf, n)) what = NULL;              /* its own: the refusal stands */
+    else if (imp_sql_is_sqlite(buf, n))
+        what = "an SQLite database (an nvprof or Nsight Systems export): gunzip it and import "
+               "the database";
+    else if (g != IMP_UNKNOWN) what = imp_format_name(g);
+    else if (imp_sniff_json_object(buf, n, &schema) && schema)
+        what = "a schedlab trace: gunzip it and import it as format schedlab-trace";
+    free(buf);
+    if (!what) return;
+    size_t used = strlen(err);
+    if (used + 1 >= errlen) return;
+    if (g != IMP_UNKNOWN)
+        snprintf(err + used, errlen - used, " (its content is %s's: gunzip it and import it as "
+                 "format %s)", what, what);
+    else
+        snprintf(err + used, errlen - used, " (its content is %s)", what);
 }
 
 int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, size_t *nout,

@@ -75,6 +75,15 @@ void imp_archive_free(imp_file *files, size_t n);
  * not. A damaged stream is said as libarchive says it. */
 void imp_archive_explain_compressed(const imp_file *f, bool of_results, char *err, size_t errlen);
 
+/* After a reader that inflates gzip itself (pytorch) refused the gzip
+ * file `f` for its first bytes: when the inflated content is another
+ * format's beyond doubt (a CSV of either kind, an SQLite export, a
+ * schedlab trace), that is appended to err as 1bc5d03's hint is for a
+ * plain file, with the unpacking to do: "run.csv.gz: byte 0 of the
+ * decompressed JSON: unexpected '=' ... (its content is nvprof-csv's:
+ * gunzip it and import it as format nvprof-csv)". Else err as it was. */
+void imp_archive_hint_compressed(const imp_file *f, char *err, size_t errlen);
+
 /* An entry for a plain file that sits beside archives in one upload: its
  * own name, the caller's bytes (not copied; they must outlive the entry),
  * so that imp_archive_free releases the name only. 0, or -1 out of memory. */

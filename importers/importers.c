@@ -301,6 +301,11 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
          * names */
         if (stream && im->out_of_order) stream->whole_message = true;
         wrong_format_hint(cx, fmt, files, nfiles, err, errlen);
+        /* pytorch reads a .json.gz itself: a gzip of another format's file
+         * is refused for its inflated bytes, which are named likewise */
+        if (fmt == IMP_PYTORCH && nfiles == 1 && !cx->stop && err && errlen &&
+            !strstr(err, "(its content is"))
+            imp_archive_hint_compressed(&files[0], err, errlen);
         return -1;
     }
     imp_stream_end(cx, out);

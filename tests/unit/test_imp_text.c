@@ -1230,6 +1230,8 @@ static const char *compressed_csv(void) {
     return csv;
 }
 static const char compressed_sqlite[32] = "SQLite format 3";
+static const char compressed_ours[] =
+    "{\"schema\": \"schedlab-trace/1\", \"kernels\": []}";
 static const char compressed_pt[] =
     "{\"schemaVersion\": 1, \"deviceProperties\": [], \"traceEvents\": []}";
 
@@ -1287,6 +1289,23 @@ static void test_compressed_named_format(void **state) {
          "export); gunzip it and import the database"},
         {ARC_TAR_GZ, "trace.json.gz", compressed_pt, strlen(compressed_pt), IMP_SCHEDLAB_TRACE,
          "trace.json.gz: a gzip-compressed PyTorch profiler trace; import it as format pytorch"},
+        /* pytorch reads a .gz itself: refused for the inflated bytes, which
+         * are named as a plain file's are (test_wrong_format_hint), with the
+         * gunzip to do; before, "byte 0 of the decompressed JSON:
+         * unexpected '=' where a value should come" alone */
+        {ARC_TAR_GZ, "run.csv.gz", csv, strlen(csv), IMP_PYTORCH,
+         "run.csv.gz: byte 0 of the decompressed JSON: unexpected '=' where a value should come "
+         "(its content is nvprof-csv's: gunzip it and import it as format nvprof-csv)"},
+        {ARC_TAR_GZ, "report.sqlite.gz", compressed_sqlite, sizeof compressed_sqlite, IMP_PYTORCH,
+         "report.sqlite.gz: byte 0 of the decompressed JSON: unexpected 'S' where a value should "
+         "come (its content is an SQLite database (an nvprof or Nsight Systems export): gunzip it "
+         "and import the database)"},
+        {ARC_TAR_GZ, "t.json.gz", compressed_ours, strlen(compressed_ours), IMP_PYTORCH,
+         "t.json.gz: not a PyTorch profiler trace: no traceEvents array (its content is a "
+         "schedlab trace: gunzip it and import it as format schedlab-trace)"},
+        /* a PyTorch trace cut short: its own refusal, nothing added */
+        {ARC_TAR_GZ, "cut.json.gz", compressed_pt, 30, IMP_PYTORCH,
+         "cut.json.gz: byte 30 of the decompressed JSON: the input ends inside a string"},
     };
     check_compressed(cases, sizeof cases / sizeof cases[0]);
     /* archives: a zip and a tar.gz of examiner results */
