@@ -298,7 +298,11 @@ void imp_archive_hint_compressed(const imp_file *f, char *err, size_t errlen) {
     unsigned char *buf;
     size_t n;
     char why[256];
-    if (peek_inflated(f, &buf, &n, why, sizeof why) != 0) return;
+    int pr = peek_inflated(f, &buf, &n, why, sizeof why);
+    if (pr) {                             /* damaged: the reader said so already */
+        free(buf);
+        return;
+    }
     bool schema = false;
     imp_format g = imp_sniff_text(buf, n);
     const char *what = NULL;
