@@ -117,3 +117,24 @@ test('no page has an id twice, and every id reference names exactly one element'
   assert.deepEqual(found, {}, JSON.stringify(found, null, 1));
   assert.deepEqual(br.problems.filter((x) => !/status of 404/.test(x)), []);
 });
+
+// A share link's note (dom.mjs linkNote) had the id `link-note` unless its
+// caller changed it afterwards: two notes on one page, each made without
+// thought of the other, would have shared it. Now the caller names it, and
+// a note asked for without an id is refused; each page's notes are checked
+// above (the QoS sweep: its Points card's note beside a note per chart).
+test('a link note is made with its own id, never a shared default', async () => {
+  await page.goto(`${srv.base}/`);
+  const r = await page.evaluate(async () => {
+    const { linkNote } = await import('/js/dom.mjs');
+    let refused = null;
+    try { linkNote('The link\'s sort=nope is not a column.'); } catch (e) { refused = e.message; }
+    const a = linkNote('The link\'s window is not a time range.', 'link-note');
+    const b = linkNote('The link\'s sort=nope is not a column.', 'kernels-link-note');
+    return { refused, ids: [a.id, b.id], cls: [a.className, b.className], none: linkNote(null, 'x') };
+  });
+  assert.equal(r.refused, 'linkNote: the note needs its own id');
+  assert.deepEqual(r.ids, ['link-note', 'kernels-link-note']);
+  assert.deepEqual(r.cls, ['link-note', 'link-note']);   // the CSS's class, on both
+  assert.equal(r.none, null);
+});

@@ -45,8 +45,14 @@ export function table(columns, rows, attrs = {}) {
 
 // The note above a chart that says what became of a share link's state the
 // page could not show as asked (charts/window.mjs linkWindow); null: none.
-export function linkNote(note) {
-  return note ? h('p', { class: 'link-note', role: 'status', id: 'link-note' }, note) : null;
+// Its id is the caller's, never a default: two notes on one page must not
+// share one (a page of several charts or tables names each note after its
+// own card: `${card.id}-link-note`). `link-note` is the one note of a
+// page's main view: the run page's tab (one shown at a time), the sweep's
+// chart or Points card, the sweeps form, the compare page's window.
+export function linkNote(note, id) {
+  if (typeof id !== 'string' || !id) throw new TypeError('linkNote: the note needs its own id');
+  return note ? h('p', { class: 'link-note', role: 'status', id }, note) : null;
 }
 
 // What an import left out of the user's files or guessed (docs/trace-format.md,

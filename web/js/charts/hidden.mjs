@@ -41,6 +41,6 @@ export function legendInUrl(chart, query, key, quiet = false) {
 // legendInUrl, and its note (if any) above the chart, with the id `id`
 // (a page of several charts has a note per chart); quiet as legendInUrl's.
 export function legendInUrlNoted(chart, query, key, id, quiet = false) {
-  const note = linkNote(legendInUrl(chart, query, key, quiet));
-  if (note) chart.canvas.closest('.chart-wrap').before(Object.assign(note, { id }));
+  const note = linkNote(legendInUrl(chart, query, key, quiet), id);
+  if (note) chart.canvas.closest('.chart-wrap').before(note);
 }

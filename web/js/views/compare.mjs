@@ -605,7 +605,7 @@ export async function renderCompare(root, route, ctx) {
   const toolbar = h('div', { class: 'toolbar' });
   section.append(toolbar);
   const linkSaid = [windowNote, hidden.note].filter(Boolean).join(' ');
-  if (linkSaid) section.append(linkNote(linkSaid));
+  if (linkSaid) section.append(linkNote(linkSaid, 'link-note'));
   root.append(section);
   const timelines = [];
   let urlTimer = null;
@@ -854,7 +854,7 @@ export async function renderCompare(root, route, ctx) {
     if (order !== null && order !== 'asc' && order !== 'desc') said.push(`The link's order=${order} is neither asc nor desc: ascending.`);
     const card = h('section', { class: 'card', id: 'compare-kernels' }, h('h2', null, 'Kernels'),
       h('p', { class: 'muted' }, 'Start is the first block’s start, duration first block to end, response issue to end (first block to end in every run for a kernel a run has no issue time for: docs/api.md). Click a heading to sort.'),
-      said.length ? Object.assign(linkNote(said.join(' ')), { id: 'compare-sort-note' }) : null,
+      said.length ? linkNote(said.join(' '), 'compare-sort-note') : null,
       sortableTable(cols, rows, {
         id: 'compare-table', head: h('tr', null, group), sort: { col, dir: order === 'desc' ? -1 : 1 },
         onSort: (list, sort) => {

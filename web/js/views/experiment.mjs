@@ -42,7 +42,7 @@ export async function renderExperiment(root, route, ctx) {
   const asked = route.query.has('runs') ? (queryList(route.query, 'runs') || []) : null;
   const unknown = asked ? asked.filter((id) => !runs.some((r) => r.run === id)) : [];
   const selected = new Set(asked ? asked.filter((id) => !unknown.includes(id)) : byDefault);
-  const selNote = unknown.length ? Object.assign(linkNote(`The link's runs= names ${unknown.join(', ')}, ${unknown.length === 1 ? 'not a run' : 'not runs'} of this experiment: ${selected.size ? 'the others are selected' : 'none is selected'}.`), { id: 'selection-note' }) : null;
+  const selNote = unknown.length ? linkNote(`The link's runs= names ${unknown.join(', ')}, ${unknown.length === 1 ? 'not a run' : 'not runs'} of this experiment: ${selected.size ? 'the others are selected' : 'none is selected'}.`, 'selection-note') : null;
   const compareLink = h('a', { class: 'button', id: 'compare-link' }, 'Compare runs');
   const syncLink = () => {
     const ids = runs.map((r) => r.run).filter((id) => selected.has(id));

@@ -39,7 +39,7 @@ export async function renderSweep(root, e, route, ctx) {
   root.append(host);
   const chart = createSweepChart(host, r);
   // the series hidden from the legend are the URL's `hide` (docs/api.md "Share links")
-  const hideNote = linkNote(legendInUrl(chart.chart, route.query, 'hide'));
+  const hideNote = linkNote(legendInUrl(chart.chart, route.query, 'hide'), 'link-note');
   if (hideNote) host.insertBefore(hideNote, host.querySelector('.chart-wrap'));
   const series = sweepSeries(r);
   const ref = referenceSeries(r);
@@ -122,8 +122,8 @@ function renderQos(root, e, r, route) {
   for (const c of [...charts.charts, ...(refChart ? [refChart.chart] : []), ...figures.charts]) {
     const host = c.canvas.closest('section');
     const key = QOS_LEGEND_KEYS[host.id];
-    const note = linkNote(legendInUrl(c, route.query, key));
-    if (note) host.insertBefore(Object.assign(note, { id: `${host.id}-link-note` }), c.canvas.closest('.chart-wrap'));
+    const note = linkNote(legendInUrl(c, route.query, key), `${host.id}-link-note`);
+    if (note) host.insertBefore(note, c.canvas.closest('.chart-wrap'));
   }
   setExtra('sweep', {
     reference: ref ? Object.keys(ref.qosreach).length : 0,
@@ -209,7 +209,7 @@ function pointsCard(e, r, trio, query) {
   }, 'CSV');
   const wrap = h('section', { id: 'qos-points' }, h('div', { class: 'section-head' }, h('h2', null, `Points (${r.points.length.toLocaleString('en')})`), csv), host);
   const linked = tableFromQuery(query, columns, POINTS_KEYS);
-  const note = linkNote(linked.note);
+  const note = linkNote(linked.note, 'link-note');
   if (note) host.prepend(note);
   t = createVTable(host, {
     id: 'qos-points-table', columns, rows: r.points, filterLabel: 'filter by kernel, class or scheme',
@@ -292,7 +292,7 @@ export async function renderSweeps(root, route, ctx) {
       const instead = first ? `showing ${first.file}` : 'no spec fits one job';
       note = linkNote(!linked ? `The link's spec=${asked} is not one of the shipped specs: ${instead}.`
         : linked.error ? `The link's spec ${asked} does not read (${linked.error}): ${instead}.`
-          : `The link's spec ${asked} is too big for one job (schedlab sweep runs it in shards): ${instead}.`);
+          : `The link's spec ${asked} is too big for one job (schedlab sweep runs it in shards): ${instead}.`, 'link-note');
     }
   }
   if (list.specs.length) await load();

@@ -183,7 +183,7 @@ export async function tasksTab(panel, c, route, ctx) {
   const asked = linkWindow({ min: 0, max: end }, raw('from'), raw('to'), formatNs);
   win = clampWin(asked);
   const zoomed = (f, at = (win.from + win.to) / 2) => clampWin({ from: at - (at - win.from) * f, to: at + (win.to - at) * f });
-  if (asked.note) panel.append(linkNote(asked.note));
+  if (asked.note) panel.append(linkNote(asked.note, 'link-note'));
   panel.append(h('section', { class: 'card', id: 'task-lanes' },
     h('h2', null, 'Jobs per task'),
     h('div', { class: 'toolbar' },

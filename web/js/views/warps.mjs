@@ -192,7 +192,7 @@ export async function warpsTab(panel, c, route, ctx) {
     { from: 'c0', to: 'c1', unit: 'whole cycles', what: 'a cycle range' });
   win = clampWin({ c0: asked.from, c1: asked.to });
   const said = [asked.note, linkFold.note].filter(Boolean).join(' ');
-  if (said) host.before(linkNote(said));
+  if (said) host.before(linkNote(said, 'link-note'));
 
   // ---- folding: one toggle button per SM, which a keyboard reaches
   function foldControls() {

@@ -29,8 +29,8 @@ const COPY_KEYS = { sort: 'csort', order: 'corder', filter: 'cq' };
 // note (id noteId) above it where the link's could not be used.
 function linkedTable(host, query, keys, noteId, opts) {
   const linked = tableFromQuery(query, opts.columns, keys);
-  const note = linkNote(linked.note);
-  if (note) host.append(Object.assign(note, { id: noteId }));
+  const note = linkNote(linked.note, noteId);
+  if (note) host.append(note);
   return createVTable(host, {
     ...opts, sort: linked.sort, filter: linked.filter,
     onState(st) {
@@ -198,7 +198,7 @@ function pagedTables(panel, c, route) {
     const name = queryString(q, 'name');
     st.name = name && c.names.includes(name) ? name : null;
     if (name !== null && !st.name) st.notes.push(`The link's name=${name} is no kernel of this run: every kernel.`);
-    const host = h('div', { class: 'card table-card' }, linkNote(st.notes.join(' ')));
+    const host = h('div', { class: 'card table-card' }, linkNote(st.notes.join(' '), 'link-note'));
     let t = null;
     const csv = h('button', {
       type: 'button', id: 'kernels-csv', class: 'export-csv', title: 'the kernels of this page, in this order, as CSV (times in ns)',

@@ -29,7 +29,7 @@ export async function queuesTab(panel, c, route, ctx) {
   const reset = h('button', { type: 'button', id: 'reset-zoom', onclick: () => { chart.setWindow(extent.min, extent.max); moved(); } }, 'Reset zoom');
   panel.append(h('div', { class: 'toolbar' }, reset, windowText,
     h('span', { class: 'hint' }, 'Queue lengths over time (TX2 paper §3.2: stream, EE and CE queues). Wheel or +/−: zoom · drag or ←/→: pan · click: what each queue holds.'),
-    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), ...[linkNote([w0.note, hidden.note, linkAt.note].filter(Boolean).join(' ')), host].filter(Boolean));
+    h('span', { class: 'tab-spacer' }), pngButton(c, 'queues', () => chart)), ...[linkNote([w0.note, hidden.note, linkAt.note].filter(Boolean).join(' '), 'link-note'), host].filter(Boolean));
   const fmt = () => timeFormat(chart ? chart.window().to - chart.window().from : w0.to - w0.from).format;
   const qp = queuePanel(c, ctx, fmt);
   panel.append(qp.el);

@@ -221,7 +221,7 @@ export async function timelineTab(panel, c, route, ctx) {
     h('span', { class: 'hint', id: 'timeline-hint' }, hint), status, h('span', { class: 'tab-spacer' }),
     pngButton(c, 'timeline', () => tl)));
   const chartHost = h('div', { class: 'card timeline-card' });
-  panel.append(...[linkNote([w0.note, hidden.note, linkAt.note].filter(Boolean).join(' ')), chartHost].filter(Boolean));
+  panel.append(...[linkNote([w0.note, hidden.note, linkAt.note].filter(Boolean).join(' '), 'link-note'), chartHost].filter(Boolean));
   const fmt = () => timeFormat(tl ? tl.window().to - tl.window().from : to - from).format;
   const queues = hasQueues ? queuePanel(c, ctx, fmt) : null;
   if (queues) panel.append(queues.el);
