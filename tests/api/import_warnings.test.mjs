@@ -7,7 +7,7 @@
 // with tar(1) from the synthetic examiner fixture, so the file stands alone.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -132,4 +132,32 @@ test('POST /api/imports answers the warnings, the run\'s meta keeps them, and a 
   assert.equal(job.state, 'done', JSON.stringify(job));
   assert.deepEqual(job.result.warnings, want);
   assert.equal(job.result.warnings_total, 1);
+});
+
+// docs/trace-format.md "Columns an export lacks": an Nsight export edited
+// by hand. Without registersPerThread it is imported, the column named in
+// a warning with what was taken; without gridX it is refused (no blocks to
+// schedule), nothing stored. Before, both imported silently.
+test('an Nsight export without a launch column is imported with a warning; one without its grid is refused', () => {
+  const edited = (name, col) => {
+    const path = join(dir, name);
+    copyFileSync(fixture('nsys.sqlite'), path);
+    const r = spawnSync('sqlite3', [path, `ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN ${col}`], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return path;
+  };
+  const db = join(dir, 'cols.db');
+  const noRegs = edited('noregs.sqlite', 'registersPerThread');
+  const r = cli(['import', noRegs, '--db', db]);
+  assert.equal(r.code, 0, r.stderr);
+  const line = `${noRegs}: table CUPTI_ACTIVITY_KIND_KERNEL: no column "registersPerThread": registers per thread unknown (no occupancy limit by registers)`;
+  assert.equal(r.stderr, `schedlab: warning: ${line}\n`);
+  const meta = JSON.parse(cli(['export', r.stdout.trim(), '--db', db]).stdout).meta;
+  assert.equal(meta.import_warnings, line);
+
+  const noGrid = edited('nogrid.sqlite', 'gridX');
+  const g = cli(['import', noGrid, '--db', join(dir, 'nogrid.db')]);
+  assert.equal(g.code, 2);
+  assert.equal(g.stderr, `schedlab: ${noGrid}: table CUPTI_ACTIVITY_KIND_KERNEL: column "gridX" missing (a kernel's grid gives its blocks: without it the run has none to schedule)\n`);
+  assert.equal(existsSync(join(dir, 'nogrid.db')), false);
 });
