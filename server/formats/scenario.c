@@ -1459,6 +1459,45 @@ static int check_warp_applies(pctx *c) {
     return 0;
 }
 
+/* policy.time_slice, context_switch and runlist_update are the TSG
+ * runlist's (docs/scenario-format.md Policy: contexts "time-slice" serves
+ * each process "up to time_slice each, context_switch per switch"; gcaps,
+ * fmlp+ and mpcp time-slice the runlist as it does; runlist_update is ε of
+ * GCAPS Def. 2, recorded in a run's meta for its bounds); under contexts
+ * "shared" there is no runlist and none of them changes anything. The
+ * base's value reaches every run that does not give its own; refused
+ * where it is given when no run it reaches has another contexts mode. */
+static int check_contexts_keys(pctx *c) {
+    static const struct { const char *key; unsigned bit; } keys[] = {
+        {"time_slice", POL_TIME_SLICE},
+        {"context_switch", POL_CONTEXT_SWITCH},
+        {"runlist_update", POL_RUNLIST_UPDATE},
+    };
+    const scn_scenario *s = c->s;
+    int32_t shared = sim_policy_find(SIM_TABLE_DRIVER, "shared");
+    for (size_t r = 0; r < s->nruns; r++)
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            if (!(s->runs[r].raw.given & keys[k].bit))
+                continue;
+            bool reads = false;
+            for (size_t q = 0; q < s->nruns && !reads; q++)
+                if (q == r || (r == 0 && !(s->runs[q].raw.given & keys[k].bit)))
+                    reads = s->runs[q].raw.driver != shared;
+            if (reads)
+                continue;
+            char p[JR_PATH_MAX];
+            if (r == 0)
+                snprintf(p, sizeof p, "policy.%s", keys[k].key);
+            else
+                snprintf(p, sizeof p, "variants[%zu].policy.%s", r - 1, keys[k].key);
+            return jr_fail(&c->jr, p, "is the runlist's, read under contexts \"time-slice\", "
+                           "\"gcaps\", \"fmlp+\" or \"mpcp\"; %s contexts \"shared\" (one "
+                           "order across processes, no runlist), on which it has no effect",
+                           r == 0 && s->nruns > 1 ? "every run it reaches has" : "this run has");
+        }
+    return 0;
+}
+
 static int name_base_run(pctx *c) {
     scn_scenario *s = c->s;
     unsigned given = 0;
@@ -2078,7 +2117,8 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
-    if (check_warp_applies(c) || check_tasks_keys(c, root) || name_base_run(c) ||
+    if (check_warp_applies(c) || check_contexts_keys(c) || check_tasks_keys(c, root) ||
+        name_base_run(c) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;
 

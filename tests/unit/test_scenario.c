@@ -580,8 +580,7 @@ static void test_policy(void **state) {
     scn_scenario *s = parse_ok(
         "{'schema':'schedlab-scenario/1','device':'tx2',"
         "'policy':{'placement':'round-robin','launch_latency':'40us',"
-        "          'dispatch_latency':'13cycles','contexts':'shared',"
-        "          'time_slice':0,'context_switch':'0s','runlist_update':'0us'},"
+        "          'dispatch_latency':'13cycles','contexts':'shared'},"
         "'ops':[{'kernel':'K','blocks':1,'threads':1,'block_time':1}]}");
     sim_config cfg = config_of(s, 0);
     assert_int_equal(cfg.policy.placement, sim_placement_find("round-robin"));
@@ -1060,6 +1059,36 @@ static void test_refused_no_effect(void **state) {
     scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','cpus':4,'duration':null,"
                       "'tasks':[{'name':'a','cpu':3,'priority':10,'period':'50ms',"
                       "'segments':[{'cpu':'1ms'}]}]}"));
+    /* the runlist's keys under contexts "shared" (docs/scenario-format.md
+     * Policy: time_slice and context_switch are the TSG round robin's,
+     * runlist_update GCAPS's ε): no run reads them */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'time_slice':'2ms'},"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}]}",
+                 "t.json: policy.time_slice: is the runlist's, read under contexts \"time-slice\", "
+                 "\"gcaps\", \"fmlp+\" or \"mpcp\"; this run has contexts \"shared\" (one order "
+                 "across processes, no runlist), on which it has no effect");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'context_switch':'1us'},"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
+                 "'variants':[{'name':'rr','policy':{'placement':'round-robin'}}]}",
+                 "t.json: policy.context_switch: is the runlist's, read under contexts "
+                 "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; every run it reaches has "
+                 "contexts \"shared\" (one order across processes, no runlist), on which it has no "
+                 "effect");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'time-slice'},"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
+                 "'variants':[{'name':'s','policy':{'contexts':'shared','runlist_update':'1us'}}]}",
+                 "t.json: variants[0].policy.runlist_update: is the runlist's, read under contexts "
+                 "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; this run has contexts "
+                 "\"shared\" (one order across processes, no runlist), on which it has no effect");
+    /* a base's time_slice reaches a variant that slices; a base that slices
+     * keeps its own beside a shared variant (tx2-appendix-a-processes) */
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'time_slice':'2ms'},"
+                      "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
+                      "'variants':[{'name':'ts','policy':{'contexts':'time-slice'}}]}"));
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':"
+                      "'time-slice','time_slice':'1ms'},'ops':[{'kernel':'K1','blocks':2,"
+                      "'threads':256,'block_time':'1ms'}],'variants':[{'name':'sh','policy':"
+                      "{'contexts':'shared'}}]}"));
     /* with one kernel of a program, it orders that kernel's warps */
     scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim',"
                       "'policy':{'warp':'lrr'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
