@@ -1357,6 +1357,28 @@ static bool has_kernel(const scn_scenario *s, const char *name, const char **nea
     *near = jr_near_get(&n);
     return false;
 }
+/* How many kernel ops are named `name` (names may repeat: a kernel launched
+ * again); where there are several, "ops[0], ops[2]" (the first eight) in
+ * where. A budget or a reference row names one kernel: several are refused. */
+static size_t kernel_ops(const scn_scenario *s, const char *name, char *where, size_t n) {
+    size_t count = 0, used = 0;
+    where[0] = '\0';
+    for (size_t i = 0; i < s->nops; i++) {
+        if (s->rawops[i].kind != SIM_OP_KERNEL || !s->rawops[i].name ||
+            strcmp(s->rawops[i].name, name) != 0)
+            continue;
+        if (count < 8) {
+            int w = snprintf(where + used, n - used, "%sops[%zu]", count ? ", " : "", i);
+            if (w > 0 && (size_t)w < n - used) used += (size_t)w;
+        } else if (count == 8) {
+            int w = snprintf(where + used, n - used, ", ...");
+            if (w > 0 && (size_t)w < n - used) used += (size_t)w;
+        }
+        count++;
+    }
+    return count;
+}
+
 /* A variant's "budgets": {"K2": 6}: QAWS budgets by kernel name. */
 static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
     char p[JR_PATH_MAX];
@@ -1375,6 +1397,10 @@ static int parse_budgets(pctx *c, json_t *v, const char *path, scn_run *run) {
         int64_t b;
         if (jr_get_count(&c->jr, val, p, 1, 1000000, &b))
             return -1;
+        char where[160];
+        if (kernel_ops(s, key, where, sizeof where) > 1)
+            return jr_fail(&c->jr, p, "kernel \"%s\" names several ops (%s); a budget is one "
+                           "kernel's: give them distinct names", key, where);
         bool found = false;
         for (size_t i = 0; i < s->nops; i++) {
             if (s->rawops[i].kind == SIM_OP_KERNEL && strcmp(s->rawops[i].name, key) == 0) {
@@ -1963,6 +1989,9 @@ static bool ref_run(const void *ctx, const char *name, const char **near) {
 static bool ref_kernel(const void *ctx, const char *name, const char **near) {
     return has_kernel(ctx, name, near);
 }
+static size_t ref_kernel_ops(const void *ctx, const char *name, char *where, size_t n) {
+    return kernel_ops(ctx, name, where, n);
+}
 static bool ref_task(const void *ctx, const char *name, const char **near) {
     const scn_scenario *s = ctx;
     jr_near n;
@@ -1978,7 +2007,7 @@ static bool ref_task(const void *ctx, const char *name, const char **near) {
 static int read_top_reference(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     (void)obj;
-    const scn_ref_names names = {c->s, ref_run, ref_kernel, ref_task};
+    const scn_ref_names names = {c->s, ref_run, ref_kernel, ref_task, ref_kernel_ops};
     return scn_ref_check(&c->jr, v, path, &names);
 }
 /* "cohorts": true (issue 28): runs place identical blocks as cohorts

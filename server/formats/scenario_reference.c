@@ -54,6 +54,10 @@ static int kernel_ref(jr_ctx *c, json_t *v, const char *path, const scn_ref_name
     if (!n->kernel(n->ctx, name, &near))
         return jr_fail(c, path, "no kernel named \"%s\" in the scenario's ops%s%s%s", name,
                        near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+    char where[160];
+    if (n->kernel_ops(n->ctx, name, where, sizeof where) > 1)
+        return jr_fail(c, path, "kernel \"%s\" names several ops (%s); a row names one kernel: "
+                       "give them distinct names", name, where);
     return 0;
 }
 

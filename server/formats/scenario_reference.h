@@ -48,6 +48,8 @@ typedef struct scn_ref_names {
     bool (*run)(const void *ctx, const char *name, const char **near);
     bool (*kernel)(const void *ctx, const char *name, const char **near);
     bool (*task)(const void *ctx, const char *name, const char **near);
+    /* how many kernel ops share the name; several: "ops[0], ops[2]" in where */
+    size_t (*kernel_ops)(const void *ctx, const char *name, char *where, size_t n);
 } scn_ref_names;
 
 /* v (the "reference" value at `path`) is a block as above whose names are

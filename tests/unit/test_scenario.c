@@ -905,6 +905,40 @@ static char *with_reference(const char *rows) {
     return buf;
 }
 
+/* Kernel names may repeat (an op's name is "shown in traces", not a key:
+ * docs/scenario-format.md Ops), but a reference row's kernel and a
+ * variant's budget name one kernel: a name of several is refused with
+ * the ops it names; a name of one is taken as before. */
+static void test_ambiguous_kernel_names(void **state) {
+    (void)state;
+    const char *dup = "{'schema':'schedlab-scenario/1','device':'%s','ops':["
+                      "{'kernel':'A','blocks':2,'threads':256,%s},"
+                      "{'kernel':'B','blocks':2,'threads':256,%s},"
+                      "{'kernel':'A','blocks':1,'threads':256,%s}],%s}";
+    char buf[2048];
+    const char *bt = "'block_time':'1ms'";
+    snprintf(buf, sizeof buf, dup, "tx2", bt, bt, bt,
+             "'reference':{'source':'s','rows':[{'label':'x','ratio':['B','A'],'reported':1}]}");
+    expect_error(buf, "t.json: reference.rows[0].ratio[1]: kernel \"A\" names several ops (ops[0], "
+                      "ops[2]); a row names one kernel: give them distinct names");
+    snprintf(buf, sizeof buf, dup, "tx2", bt, bt, bt,
+             "'reference':{'source':'s','rows':[{'label':'x','start':{'run':'default','kernel':'A'},"
+             "'reported':1}]}");
+    expect_error(buf, "t.json: reference.rows[0].start.kernel: kernel \"A\" names several ops "
+                      "(ops[0], ops[2]); a row names one kernel: give them distinct names");
+    snprintf(buf, sizeof buf, dup, "tx2", bt, bt, bt,
+             "'reference':{'source':'s','rows':[{'label':'x','end':'B','reported':1}]}");
+    scn_free(parse_ok(buf));
+    const char *pg = "'program':{'body':[{'op':'alu'}]}";
+    snprintf(buf, sizeof buf, dup, "titanv-gpgpusim", pg, pg, pg,
+             "'policy':{'warp':'qaws'},'variants':[{'name':'b','budgets':{'A':3}}]");
+    expect_error(buf, "t.json: variants[0].budgets.A: kernel \"A\" names several ops (ops[0], "
+                      "ops[2]); a budget is one kernel's: give them distinct names");
+    snprintf(buf, sizeof buf, dup, "titanv-gpgpusim", pg, pg, pg,
+             "'policy':{'warp':'qaws'},'variants':[{'name':'b','budgets':{'B':3}}]");
+    scn_free(parse_ok(buf));
+}
+
 /* A name the scenario does not have, one typo from one it has, is refused
  * with that name (docs/scenario-format.md: errors come "with a 'did you
  * mean' hint"), as a preset, policy, key or library kernel always was: a
@@ -1247,6 +1281,7 @@ int main(void) {
         cmocka_unit_test(test_program_access),
         cmocka_unit_test(test_reference),
         cmocka_unit_test(test_names_near),
+        cmocka_unit_test(test_ambiguous_kernel_names),
         cmocka_unit_test(test_segment_waits_once),
         cmocka_unit_test(test_null_stream_op_task),
     };
