@@ -448,7 +448,9 @@ int scn_tasks_read(jr_ctx *jr, json_t *v, const char *path, scn_tasks *t) {
     if (!v || json_is_null(v)) return 0;
     if (jr_need_array(jr, v, path)) return -1;
     size_t n = json_array_size(v);
-    if (n == 0) return jr_fail(jr, path, "must not be an empty array (leave it out)");
+    /* an optional list given empty is the key left out, as "streams" and
+     * "variants" are (docs/scenario-format.md Top level) */
+    if (n == 0) return 0;
     if (!(t->tasks = calloc(n, sizeof *t->tasks))) return jr_oom(jr);
     tctx c = {jr, t, 0, 0, 0, 0};
     for (size_t i = 0; i < n; i++) {

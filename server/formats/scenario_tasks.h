@@ -53,7 +53,7 @@ typedef struct scn_tasks {
 
 /* The scenario's top-level "cpus", "duration" and "tasks" (scenario.c's
  * top_table reads them, in that order, into its zeroed scn_tasks): v is
- * the key's value at `path`; NULL or JSON null is absent. 0, or -1 with the
+ * the key's value at `path`; NULL, JSON null or an empty "tasks" is absent. 0, or -1 with the
  * message in c. Each object under "tasks" has its keys in a table
  * (scenario_tasks.c, scn_keys.h). */
 int scn_tasks_read_cpus(jr_ctx *c, json_t *v, const char *path, scn_tasks *t);

@@ -905,6 +905,35 @@ static char *with_reference(const char *rows) {
     return buf;
 }
 
+/* One rule for the optional lists (docs/scenario-format.md Top level): an
+ * empty "streams", "tasks" or "variants" is the key left out; "ops",
+ * needed without tasks, needs one entry. */
+static void test_empty_lists(void **state) {
+    (void)state;
+    const char *k = "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}]";
+    char buf[1024];
+    static const char *const lists[] = {"streams", "tasks", "variants"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(buf, sizeof buf, "{'schema':'schedlab-scenario/1','device':'tx2',%s,'%s':[]}", k,
+                 lists[i]);
+        scn_scenario *s = parse_ok(buf);
+        assert_int_equal(scn_run_count(s), 1);
+        sim_config cfg = config_of(s, 0);
+        assert_int_equal(cfg.ntasks, 0);
+        assert_int_equal(cfg.nops, 1);
+        scn_free(s);
+    }
+    /* as without "tasks": nothing reads "cpus" */
+    snprintf(buf, sizeof buf, "{'schema':'schedlab-scenario/1','device':'tx2',%s,'cpus':2,"
+             "'tasks':[]}", k);
+    expect_error(buf, "t.json: cpus: gives the real-time tasks' cores, and this scenario has no "
+                      "\"tasks\"");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','tasks':[]}",
+                 "t.json: ops: missing (the kernels, copies and syncs to run, or \"tasks\")");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':[],'streams':[]}",
+                 "t.json: ops: is empty; give at least one kernel or copy");
+}
+
 /* Kernel names may repeat (an op's name is "shown in traces", not a key:
  * docs/scenario-format.md Ops), but a reference row's kernel and a
  * variant's budget name one kernel: a name of several is refused with
@@ -1282,6 +1311,7 @@ int main(void) {
         cmocka_unit_test(test_reference),
         cmocka_unit_test(test_names_near),
         cmocka_unit_test(test_ambiguous_kernel_names),
+        cmocka_unit_test(test_empty_lists),
         cmocka_unit_test(test_segment_waits_once),
         cmocka_unit_test(test_null_stream_op_task),
     };
