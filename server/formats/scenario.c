@@ -50,6 +50,7 @@ typedef struct scn_rawop {
     size_t nblock_time;
     /* warp-level kernels (simcore/exec_warp.c) */
     bool has_program;
+    bool lib_program;        /* the program is the kernel library's ("program": NAME) */
     sim_program program;     /* latency[] filled per run (units_resolve) */
     sim_instr *body;         /* program.body, owned */
     sim_access *access;      /* program.access, owned; NULL when no op has one */
@@ -1332,6 +1333,7 @@ static int parse_op(pctx *c, json_t *o, size_t i, size_t ndeclared, size_t *cap,
             goto oom;
     }
     rc = parse_op_obj(c, o2, i, ndeclared, cap, total_blocks, op);
+    op->lib_program = rc == 0;
     goto out;
 oom:
     rc = jr_oom(&c->jr);
@@ -1456,6 +1458,36 @@ static int check_tasks_keys(pctx *c, json_t *root) {
     for (size_t i = 0; i < 4; i += 2)
         if (jr_opt(root, why[i]))
             return jr_fail(&c->jr, why[i], "%s, and this scenario has no \"tasks\"", why[i + 1]);
+    return 0;
+}
+
+/* A mem op's "access" says how its addresses fall into the sectors of the
+ * device's memory system (docs/scenario-format.md Warp-level timing: "With
+ * the device's memory system on ... a mem op may add \"access\""), which
+ * device.dram_sectors > 0 turns on (Device table); where no run's device
+ * has it, every mem op costs latency_mem alone and "access" changes
+ * nothing: refused at the op's own program. A library kernel's program
+ * ("program": NAME) is written for every device and keeps its access. */
+static int check_access_applies(pctx *c) {
+    const scn_scenario *s = c->s;
+    for (size_t r = 0; r < s->nruns; r++)
+        if (s->runs[r].device.dram_sectors > 0)
+            return 0;
+    for (size_t i = 0; i < s->nops; i++) {
+        const scn_rawop *op = &s->rawops[i];
+        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->access)
+            continue;
+        for (size_t j = 0; j < op->program.nbody; j++) {
+            if (op->access[j].sectors == 0)
+                continue;
+            char p[JR_PATH_MAX];
+            snprintf(p, sizeof p, "ops[%zu].program.body[%zu].access", i, j);
+            return jr_fail(&c->jr, p, "says how the op's addresses fall into the sectors of the "
+                           "device's memory system, which is off here (device.dram_sectors is 0"
+                           "%s): every mem op costs latency_mem, on which it has no effect",
+                           s->nruns > 1 ? " in every run" : "");
+        }
+    }
     return 0;
 }
 
@@ -2146,7 +2178,8 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
-    if (check_warp_applies(c) || check_contexts_keys(c) || check_tasks_keys(c, root) ||
+    if (check_warp_applies(c) || check_contexts_keys(c) || check_access_applies(c) ||
+        check_tasks_keys(c, root) ||
         name_base_run(c) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;

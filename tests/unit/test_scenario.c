@@ -845,7 +845,7 @@ static void test_parse_file(void **state) {
  * store, footprint, scope, managed, fu; bad values name the place. */
 static void test_program_access(void **state) {
     (void)state;
-    scn_scenario *s = parse_ok(one_kernel("{'preset':'titanv-gpgpusim'}",
+    scn_scenario *s = parse_ok(one_kernel("{'preset':'v100'}",
         "'program':{'body':[{'op':'alu','fu':'fp32'},{'op':'mem','access':'strided:2'},"
         "{'op':'mem','access':'random','store':true,'footprint':'4KB','scope':'block'},"
         "{'op':'mem','access':'coalesced','managed':true,'scope':'kernel'},"
@@ -1152,6 +1152,29 @@ static void test_refused_no_effect(void **state) {
                       "'time-slice','time_slice':'1ms'},'ops':[{'kernel':'K1','blocks':2,"
                       "'threads':256,'block_time':'1ms'}],'variants':[{'name':'sh','policy':"
                       "{'contexts':'shared'}}]}"));
+    /* a mem op's access without the memory system (docs/scenario-format.md
+     * Warp-level timing: "With the device's memory system on ... a mem op
+     * may add \"access\""; Device: dram_sectors > 0 turns it on) */
+    const char *acc = "{'schema':'schedlab-scenario/1','device':'%s','ops':[{'kernel':'K1',"
+                      "'blocks':1,'threads':32,'program':{'body':[{'op':'alu'},{'op':'mem',"
+                      "'access':'random'}]}}]%s}";
+    char ab[1024];
+    snprintf(ab, sizeof ab, acc, "titanv-gpgpusim", "");
+    expect_error(ab, "t.json: ops[0].program.body[1].access: says how the op's addresses fall into "
+                     "the sectors of the device's memory system, which is off here "
+                     "(device.dram_sectors is 0): every mem op costs latency_mem, on which it has "
+                     "no effect");
+    snprintf(ab, sizeof ab, acc, "titanv-gpgpusim",
+             ",'variants':[{'name':'q','policy':{'warp':'qaws'}}]");
+    expect_error(ab, "t.json: ops[0].program.body[1].access: says how the op's addresses fall into "
+                     "the sectors of the device's memory system, which is off here "
+                     "(device.dram_sectors is 0 in every run): every mem op costs latency_mem, on "
+                     "which it has no effect");
+    /* on with the device, or a variant's */
+    snprintf(ab, sizeof ab, acc, "v100", "");
+    scn_free(parse_ok(ab));
+    snprintf(ab, sizeof ab, acc, "titanv-gpgpusim", ",'variants':[{'name':'m','device':'v100'}]");
+    scn_free(parse_ok(ab));
     /* with one kernel of a program, it orders that kernel's warps */
     scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim',"
                       "'policy':{'warp':'lrr'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
