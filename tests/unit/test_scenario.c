@@ -1175,6 +1175,21 @@ static void test_refused_no_effect(void **state) {
     scn_free(parse_ok(ab));
     snprintf(ab, sizeof ab, acc, "titanv-gpgpusim", ",'variants':[{'name':'m','device':'v100'}]");
     scn_free(parse_ok(ab));
+    /* a variant's device that is the scenario's own (docs/scenario-format.md
+     * Variants: the device is applied over the scenario's own) changes
+     * nothing; a policy of the base's own values stays a repeat run */
+    static const char *const same[] = {"'tx2'", "{'sms':2}", "{'preset':'tx2'}"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(ab, sizeof ab, "{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':"
+                 "'K1','blocks':2,'threads':256,'block_time':'1ms'}],'variants':[{'name':'rr',"
+                 "'policy':{'placement':'round-robin'}},{'name':'d','device':%s}]}", same[i]);
+        expect_error(ab, "t.json: variants[1].device: makes the scenario's own device (\"tx2\"), so "
+                         "it changes nothing; give the fields or preset this variant changes, or "
+                         "leave \"device\" out");
+    }
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','ops':[{'kernel':'K1',"
+                      "'blocks':2,'threads':256,'block_time':'1ms'}],'variants':[{'name':'d',"
+                      "'device':{'sms':1}},{'name':'again','policy':{'placement':'most-room'}}]}"));
     /* with one kernel of a program, it orders that kernel's warps */
     scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim',"
                       "'policy':{'warp':'lrr'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
