@@ -14,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { CG_FREE, CG_WAIT_HEADERS, CG_BODY, CG_HANDLING };
+/* CG_WAIT_HEADERS: a new connection's first request; CG_IDLE: a kept-alive
+ * one after an answer (conn_guard.h) */
+enum { CG_FREE, CG_WAIT_HEADERS, CG_IDLE, CG_BODY, CG_HANDLING };
 
 typedef struct cg_slot {
     int state;
@@ -82,7 +84,11 @@ static void *watchdog(void *arg) {
         for (unsigned i = 0; i < G.nslots; i++) {
             cg_slot *s = &G.slots[i];
             double age = t - s->since;
-            if (s->state == CG_WAIT_HEADERS && age > G.cfg.header_s) {
+            if (s->state == CG_IDLE && age > G.cfg.idle_s) {
+                /* idle past idle_s: closed without a word (conn_guard.h) */
+                shutdown(s->fd, SHUT_RDWR);
+                s->state = CG_HANDLING;   /* once */
+            } else if (s->state == CG_WAIT_HEADERS && age > G.cfg.header_s) {
                 char why[160];
                 snprintf(why, sizeof why, "request headers not complete within %u s; closed",
                          G.cfg.header_s);
@@ -111,6 +117,7 @@ int cg_start(const cg_config *cfg) {
     }
     G.cfg = *cfg;
     if (!G.cfg.header_s) G.cfg.header_s = CG_DEFAULT_HEADER_S;
+    if (G.cfg.idle_s < G.cfg.header_s) G.cfg.idle_s = G.cfg.header_s;
     if (!G.cfg.min_rate) G.cfg.min_rate = CG_DEFAULT_MIN_RATE;
     G.nslots = G.cfg.total;
     G.slots = calloc(G.nslots, sizeof *G.slots);
@@ -259,7 +266,7 @@ int cg_answer_now(struct MHD_Connection *conn, const char *msg, size_t len) {
     if (s) {
         /* the socket is ours from now: the watchdog writes no 408 on it */
         pthread_mutex_lock(&G.mu);
-        bool mine = s->state == CG_BODY || s->state == CG_WAIT_HEADERS;
+        bool mine = s->state == CG_BODY || s->state == CG_WAIT_HEADERS || s->state == CG_IDLE;
         if (mine) s->state = CG_HANDLING;
         pthread_mutex_unlock(&G.mu);
         if (!mine) return -1;
@@ -300,7 +307,7 @@ void cg_completed(struct MHD_Connection *conn) {
 }
 
 void cg_handling(struct MHD_Connection *conn) { set_state(conn, CG_HANDLING); }
-void cg_idle(struct MHD_Connection *conn) { set_state(conn, CG_WAIT_HEADERS); }
+void cg_idle(struct MHD_Connection *conn) { set_state(conn, CG_IDLE); }
 
 unsigned cg_open(void) {
     pthread_mutex_lock(&G.mu);

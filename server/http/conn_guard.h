@@ -10,9 +10,17 @@
  *                                   everyone: 4 addresses x 64 filled all 256;
  *   MHD_OPTION_CONNECTION_LIMIT     the hard cap, with nothing kept back.
  * What is done here instead:
- *   - a header deadline: from the connection's start, or the end of its
- *     previous request, the next request's headers must be complete within
- *     `header_s` seconds;
+ *   - a header deadline: from the connection's start the first request's
+ *     headers must be complete within `header_s` seconds;
+ *   - a kept-alive connection, from the end of its previous answer, is
+ *     idle: after `idle_s` seconds with no request complete it is closed
+ *     without a word (RFC 9112 §9.6), not answered 408. Nothing tells an
+ *     idle connection from one whose next request has begun (libmicrohttpd
+ *     reports a request once its headers are in), and a 408 written on an
+ *     idle one is read by a client that sends its next request at that
+ *     moment as the answer to it: Node's fetch, its event loop held for
+ *     seconds past header_s between two requests, got "408 request headers
+ *     not complete within 10 s" for a GET it had just sent;
  *   - a minimum body rate: a request body must arrive at `min_rate` bytes a
  *     second or more, averaged from the end of its headers, once `header_s`
  *     seconds have passed;
@@ -43,6 +51,7 @@
 
 typedef struct cg_config {
     unsigned header_s;       /* 0: CG_DEFAULT_HEADER_S */
+    unsigned idle_s;         /* 0: header_s (never less than it) */
     size_t min_rate;         /* 0: CG_DEFAULT_MIN_RATE */
     unsigned total, per_ip, reserve;
 } cg_config;

@@ -1432,7 +1432,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
     (void)toe;
     cg_completed(conn);   /* a refused request's drain (cg_linger) */
-    cg_idle(conn);        /* the next request's header deadline starts now */
+    cg_idle(conn);        /* kept alive: idle from now (conn_guard.h) */
     http_server *srv = cls;
     conn_state *cs = *con_cls;
     if (cs) {
@@ -1538,7 +1538,8 @@ int http_start(const http_config *cfg, http_server **out, char *err, size_t errl
      * some 500 query parameters unanswered). */
     /* issue 31: the deadlines and the per-address limits 0.9.75 lacks are
      * conn_guard.h's (an accept policy, a connection notifier, a watchdog) */
-    cg_config gc = {.header_s = cfg->header_s, .min_rate = cfg->min_body_rate,
+    cg_config gc = {.header_s = cfg->header_s, .idle_s = HTTP_TIMEOUT_S,
+                    .min_rate = cfg->min_body_rate,
                     .total = HTTP_MAX_CONNECTIONS,
                     .per_ip = cfg->max_per_address ? cfg->max_per_address : HTTP_PER_ADDRESS,
                     .reserve = HTTP_MAX_CONNECTIONS / 8};

@@ -21,7 +21,7 @@ function traceText(n) {
 test('DELETE of an import job mid-parse ends it at once, aborted, nothing stored', async () => {
   // the body first: made between two requests, under load (seconds), it
   // left the client's keep-alive connection idle past the server's 10 s
-  // header deadline, which closes it (408), and the POST was written into
+  // header deadline, which closed it (408; now 30 s idle, conn_guard.h), and the POST was written into
   // the closed socket (EPIPE, "fetch failed": a CI run at load 20)
   const body = traceText(1_500_000);
   const s = await serve();

@@ -42,7 +42,7 @@ const REPLAY_BLOCKS = 200000;
 const IMPORT_BODY = csv(1000000);
 // the imports that hold the lock for many busy limits. Made once, here: made
 // between two requests, under load (seconds), it left the client's
-// keep-alive connection idle past the server's 10 s header deadline, which
+// keep-alive connection idle past the server's 10 s header deadline (30 s now: conn_guard.h), which
 // closes it (408), and the client wrote the POST into the closed socket
 // (EPIPE, "fetch failed": a CI run with two suites at once, load 20)
 const LONG_BODY = csv(3_000_000);
