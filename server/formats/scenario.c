@@ -1517,12 +1517,17 @@ static int check_warp_applies(pctx *c) {
     return 0;
 }
 
-/* policy.time_slice, context_switch and runlist_update are the TSG
- * runlist's (docs/scenario-format.md Policy: contexts "time-slice" serves
- * each process "up to time_slice each, context_switch per switch"; gcaps,
- * fmlp+ and mpcp time-slice the runlist as it does; runlist_update is ε of
- * GCAPS Def. 2, recorded in a run's meta for its bounds); under contexts
- * "shared" there is no runlist and none of them changes anything. The
+/* policy.time_slice, context_switch, context_switch_idle, runlist_update
+ * and ioctl_bookkeeping are the TSG runlist's (docs/scenario-format.md
+ * Policy: contexts "time-slice" serves each process "up to time_slice
+ * each, context_switch per switch"; gcaps, fmlp+ and mpcp time-slice the
+ * runlist as it does; context_switch_idle is a switch away from a context
+ * with no work left, simcore/tsg.c; runlist_update is ε of GCAPS Def. 2,
+ * ioctl_bookkeeping the cost of a GCAPS macro that leaves the runlist as
+ * it is, issue 27, both recorded in a run's meta); under contexts
+ * "shared" there is no runlist and none of them changes anything (the
+ * shared driver has no TSG and no segment_switches, and sim.c records the
+ * runlist's meta only for another driver). The
  * base's value reaches every run that does not give its own; refused
  * where it is given when no run it reaches has another contexts mode. */
 static int check_contexts_keys(pctx *c) {
@@ -1530,6 +1535,8 @@ static int check_contexts_keys(pctx *c) {
         {"time_slice", POL_TIME_SLICE},
         {"context_switch", POL_CONTEXT_SWITCH},
         {"runlist_update", POL_RUNLIST_UPDATE},
+        {"ioctl_bookkeeping", POL_IOCTL_BOOKKEEPING},
+        {"context_switch_idle", POL_CONTEXT_SWITCH_IDLE},
     };
     const scn_scenario *s = c->s;
     int32_t shared = sim_policy_find(SIM_TABLE_DRIVER, "shared");

@@ -1143,6 +1143,34 @@ static void test_refused_no_effect(void **state) {
                  "t.json: variants[0].policy.runlist_update: is the runlist's, read under contexts "
                  "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; this run has contexts "
                  "\"shared\" (one order across processes, no runlist), on which it has no effect");
+    /* context_switch_idle (simcore/tsg.c) and ioctl_bookkeeping (a GCAPS
+     * macro's, simcore/host_tasks.c) likewise: docs/scenario-format.md
+     * Policy gives both to the runlist */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':"
+                 "{'context_switch_idle':'0us'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
+                 "'block_time':'1ms'}]}",
+                 "t.json: policy.context_switch_idle: is the runlist's, read under contexts "
+                 "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; this run has contexts "
+                 "\"shared\" (one order across processes, no runlist), on which it has no effect");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':"
+                 "{'ioctl_bookkeeping':'38us'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
+                 "'block_time':'1ms'}],'variants':[{'name':'rr','policy':{'placement':"
+                 "'round-robin'}}]}",
+                 "t.json: policy.ioctl_bookkeeping: is the runlist's, read under contexts "
+                 "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; every run it reaches has "
+                 "contexts \"shared\" (one order across processes, no runlist), on which it has no "
+                 "effect");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'gcaps'},"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
+                 "'variants':[{'name':'s','policy':{'contexts':'shared','ioctl_bookkeeping':'38us'}}]}",
+                 "t.json: variants[0].policy.ioctl_bookkeeping: is the runlist's, read under contexts "
+                 "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; this run has contexts "
+                 "\"shared\" (one order across processes, no runlist), on which it has no effect");
+    /* the base's reaches a gcaps variant (gcaps-case-study-variation's shape) */
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','policy':"
+                      "{'ioctl_bookkeeping':'38us','context_switch_idle':'0us'},'ops':[{'kernel':"
+                      "'K1','blocks':2,'threads':256,'block_time':'1ms'}],'variants':[{'name':'g',"
+                      "'policy':{'contexts':'gcaps'}}]}"));
     /* a base's time_slice reaches a variant that slices; a base that slices
      * keeps its own beside a shared variant (tx2-appendix-a-processes) */
     scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'time_slice':'2ms'},"
