@@ -54,6 +54,8 @@ typedef struct scn_rawop {
     sim_program program;     /* latency[] filled per run (units_resolve) */
     sim_instr *body;         /* program.body, owned */
     sim_access *access;      /* program.access, owned; NULL when no op has one */
+    unsigned char *mem_keys; /* per body entry, the MK_* keys of the memory system given;
+                                owned, NULL when no entry gives one */
     sim_dep *dep;            /* program.dep, owned; NULL when no entry has "dep" */
     units_dur latency[SIM_NICLASS];
     bool latency_given[SIM_NICLASS];
@@ -695,6 +697,19 @@ static sim_access *instr_access(pctx *c, instr_in *in) {
     return in->op->access ? &in->op->access[in->i] : NULL;
 }
 
+/* The keys of a mem op that the device's memory system reads
+ * (docs/scenario-format.md Program: "With the device's memory system on
+ * ... a mem op may add"), in instr_table's order; check_mem_keys_apply
+ * refuses them where no run has it. */
+enum { MK_ACCESS = 1u << 0, MK_STORE = 1u << 1, MK_FOOTPRINT = 1u << 2, MK_SCOPE = 1u << 3,
+       MK_MANAGED = 1u << 4 };
+static int mem_key_given(pctx *c, instr_in *in, unsigned bit) {
+    if (!in->op->mem_keys && !(in->op->mem_keys = calloc(in->n, sizeof *in->op->mem_keys)))
+        return jr_oom(&c->jr);
+    in->op->mem_keys[in->i] |= (unsigned char)bit;
+    return 0;
+}
+
 static int read_instr_op(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     instr_in *in = obj;
@@ -732,7 +747,9 @@ static int read_instr_access(void *ctx, json_t *v, const char *path, void *obj) 
         return -1;
     if (in->ic != SIM_ICLASS_MEM)
         return jr_fail(&c->jr, path, "only a mem op has an access pattern");
-    return parse_access(c, v, path, &a->sectors);
+    if (parse_access(c, v, path, &a->sectors))
+        return -1;
+    return mem_key_given(c, in, MK_ACCESS);
 }
 /* A mem op's true/false key (store, managed): true on another op is an
  * error, "only a mem op WHAT". */
@@ -748,7 +765,9 @@ static int read_mem_flag(pctx *c, json_t *v, const char *path, const instr_in *i
 static int read_instr_store(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     sim_access *a = instr_access(c, obj);
-    return a ? read_mem_flag(c, v, path, obj, "is a store", &a->store) : -1;
+    if (!a || read_mem_flag(c, v, path, obj, "is a store", &a->store))
+        return -1;
+    return mem_key_given(c, obj, MK_STORE);
 }
 static int read_instr_footprint(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
@@ -762,7 +781,7 @@ static int read_instr_footprint(void *ctx, json_t *v, const char *path, void *ob
         return -1;
     if (a->footprint > (INT64_C(1) << 40))
         return jr_fail(&c->jr, path, "more than 1 TiB");
-    return 0;
+    return mem_key_given(c, in, MK_FOOTPRINT);
 }
 static int read_instr_scope(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
@@ -781,12 +800,14 @@ static int read_instr_scope(void *ctx, json_t *v, const char *path, void *obj) {
         a->scope = SIM_SCOPE_KERNEL;
     else
         return jr_fail(&c->jr, path, "\"%s\" is not a scope (warp, block or kernel)", sc);
-    return 0;
+    return mem_key_given(c, in, MK_SCOPE);
 }
 static int read_instr_managed(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
     sim_access *a = instr_access(c, obj);
-    return a ? read_mem_flag(c, v, path, obj, "reads or writes managed memory", &a->managed) : -1;
+    if (!a || read_mem_flag(c, v, path, obj, "reads or writes managed memory", &a->managed))
+        return -1;
+    return mem_key_given(c, obj, MK_MANAGED);
 }
 static int read_instr_dep(void *ctx, json_t *v, const char *path, void *obj) {
     pctx *c = ctx;
@@ -1461,31 +1482,48 @@ static int check_tasks_keys(pctx *c, json_t *root) {
     return 0;
 }
 
-/* A mem op's "access" says how its addresses fall into the sectors of the
- * device's memory system (docs/scenario-format.md Warp-level timing: "With
- * the device's memory system on ... a mem op may add \"access\""), which
- * device.dram_sectors > 0 turns on (Device table); where no run's device
- * has it, every mem op costs latency_mem alone and "access" changes
- * nothing: refused at the op's own program. A library kernel's program
- * ("program": NAME) is written for every device and keeps its access. */
+/* A mem op's "access", "store", "footprint", "scope" and "managed" are
+ * the device's memory system's (docs/scenario-format.md Warp-level timing:
+ * "With the device's memory system on ... a mem op may add" them), which
+ * device.dram_sectors > 0 turns on (Device table; simcore/exec_warp.c
+ * reads a store, the working set and managed pages only then, E->mx);
+ * where no run's device has it, every mem op costs latency_mem alone and
+ * each of them changes nothing: refused at the op's own program. A
+ * library kernel's program ("program": NAME) is written for every device
+ * and keeps its keys. */
 static int check_access_applies(pctx *c) {
+    static const struct { unsigned bit; const char *key, *what; } keys[] = {
+        {MK_ACCESS, "access", "says how the op's addresses fall into the sectors of the "
+                              "device's memory system"},
+        {MK_STORE, "store", "makes the op a store, whose warp goes on after issue in the "
+                            "device's memory system"},
+        {MK_FOOTPRINT, "footprint", "gives the working set the op walks in the caches of the "
+                                    "device's memory system"},
+        {MK_SCOPE, "scope", "says whose working set the op walks in the caches of the "
+                            "device's memory system"},
+        {MK_MANAGED, "managed", "puts the op's data in unified memory, whose pages the "
+                                "device's memory system migrates"},
+    };
     const scn_scenario *s = c->s;
     for (size_t r = 0; r < s->nruns; r++)
         if (s->runs[r].device.dram_sectors > 0)
             return 0;
     for (size_t i = 0; i < s->nops; i++) {
         const scn_rawop *op = &s->rawops[i];
-        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->access)
+        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->mem_keys)
             continue;
         for (size_t j = 0; j < op->program.nbody; j++) {
-            if (op->access[j].sectors == 0)
+            if (op->program.body[j].iclass != SIM_ICLASS_MEM)
                 continue;
-            char p[JR_PATH_MAX];
-            snprintf(p, sizeof p, "ops[%zu].program.body[%zu].access", i, j);
-            return jr_fail(&c->jr, p, "says how the op's addresses fall into the sectors of the "
-                           "device's memory system, which is off here (device.dram_sectors is 0"
-                           "%s): every mem op costs latency_mem, on which it has no effect",
-                           s->nruns > 1 ? " in every run" : "");
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+                if (!(op->mem_keys[j] & keys[k].bit))
+                    continue;
+                char p[JR_PATH_MAX];
+                snprintf(p, sizeof p, "ops[%zu].program.body[%zu].%s", i, j, keys[k].key);
+                return jr_fail(&c->jr, p, "%s, which is off here (device.dram_sectors is 0%s): "
+                               "every mem op costs latency_mem, on which it has no effect",
+                               keys[k].what, s->nruns > 1 ? " in every run" : "");
+            }
         }
     }
     return 0;
@@ -2287,6 +2325,7 @@ void scn_free(scn_scenario *s) {
         free(s->rawops[i].block_time);
         free(s->rawops[i].body);
         free(s->rawops[i].access);
+        free(s->rawops[i].mem_keys);
         free(s->rawops[i].dep);
     }
     free(s->rawops);

@@ -1203,6 +1203,51 @@ static void test_refused_no_effect(void **state) {
     scn_free(parse_ok(ab));
     snprintf(ab, sizeof ab, acc, "titanv-gpgpusim", ",'variants':[{'name':'m','device':'v100'}]");
     scn_free(parse_ok(ab));
+    /* so are "store", "footprint", "scope" and "managed" (the docs' body
+     * row gives them with "access"; simcore/exec_warp.c reads them only
+     * with dram_sectors), "store": false and "scope": "warp" too, as
+     * "access": "coalesced" is */
+    static const struct { const char *key, *what; } mk[] = {
+        {"'store':true", "store: makes the op a store, whose warp goes on after issue in the "
+                         "device's memory system"},
+        {"'store':false", "store: makes the op a store, whose warp goes on after issue in the "
+                          "device's memory system"},
+        {"'footprint':'64KB'", "footprint: gives the working set the op walks in the caches of "
+                               "the device's memory system"},
+        {"'scope':'warp'", "scope: says whose working set the op walks in the caches of the "
+                           "device's memory system"},
+        {"'scope':'kernel'", "scope: says whose working set the op walks in the caches of the "
+                             "device's memory system"},
+        {"'managed':true", "managed: puts the op's data in unified memory, whose pages the "
+                           "device's memory system migrates"},
+    };
+    const char *mkf = "{'schema':'schedlab-scenario/1','device':'%s','ops':[{'kernel':'K1',"
+                      "'blocks':1,'threads':32,'program':{'body':[{'op':'alu'},{'op':'mem',"
+                      "%s}]}}]%s}";
+    for (size_t i = 0; i < sizeof mk / sizeof mk[0]; i++) {
+        char want[512];
+        snprintf(ab, sizeof ab, mkf, "titanv-gpgpusim", mk[i].key, "");
+        snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which is off here "
+                 "(device.dram_sectors is 0): every mem op costs latency_mem, on which it has no "
+                 "effect", mk[i].what);
+        expect_error(ab, want);
+        snprintf(ab, sizeof ab, mkf, "titanv-gpgpusim", mk[i].key,
+                 ",'variants':[{'name':'q','policy':{'warp':'qaws'}}]");
+        snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which is off here "
+                 "(device.dram_sectors is 0 in every run): every mem op costs latency_mem, on "
+                 "which it has no effect", mk[i].what);
+        expect_error(ab, want);
+        snprintf(ab, sizeof ab, mkf, "v100", mk[i].key, "");
+        scn_free(parse_ok(ab));
+        snprintf(ab, sizeof ab, mkf, "titanv-gpgpusim", mk[i].key,
+                 ",'variants':[{'name':'m','device':'v100'}]");
+        scn_free(parse_ok(ab));
+    }
+    /* "store": false on another op is no mem op's setting */
+    snprintf(ab, sizeof ab, "{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim','ops':"
+             "[{'kernel':'K1','blocks':1,'threads':32,'program':{'body':[{'op':'alu',"
+             "'store':false}]}}]}");
+    scn_free(parse_ok(ab));
     /* a variant's device that is the scenario's own (docs/scenario-format.md
      * Variants: the device is applied over the scenario's own) changes
      * nothing; a policy of the base's own values stays a repeat run */
