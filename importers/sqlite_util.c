@@ -234,6 +234,12 @@ static const struct { const char *name, *assumed; } absent_cols[] = {
     { "streamId", "no stream: the records are not told apart by stream" },
     { "deviceId", "device 0 (CUDA ordinal) taken for every record" },
     { "contextId", "no context: stream priorities not matched" },
+    { "copyKind", "each copy's direction taken from srcKind and dstKind, its name \"[CUDA memcpy "
+                  "Unknown]\" (the unified-memory and peer-to-peer kinds are copyKind's alone)" },
+    { "srcKind", "a copy's direction is its copyKind's alone (one of copyKind 0, unknown, is "
+                 "\"other\": served by no copy engine)" },
+    { "dstKind", "a copy's direction is its copyKind's alone (one of copyKind 0, unknown, is "
+                 "\"other\": served by no copy engine)" },
 };
 
 int imp_sql_absent_cols(imp_sql *s, trace *t, const char *table, const imp_sql_col *cols,
@@ -246,6 +252,27 @@ int imp_sql_absent_cols(imp_sql *s, trace *t, const char *table, const imp_sql_c
                 return imp_sql_fail(s, table, "column \"%s\" missing (a kernel's grid gives its "
                                     "blocks: without it the run has none to schedule)",
                                     cols[i].name);
+    }
+    /* a copy's direction (profiler-trace-formats.md §2.4, §3.3): copyKind
+     * is the memcpy's operation (HtoD, DtoH, ..., Nsight's unified-memory
+     * kinds 11..13; NOT NULL in Nsight's schema), srcKind and dstKind the
+     * memory kinds of its two sides, from which imp_sql_copy_direction
+     * gives one where copyKind does not (0, unknown). Without copyKind and
+     * either side no copy has a direction: refused, as a grid is. */
+    int kind_col[3] = { -1, -1, -1 };
+    static const char *const kind_name[3] = { "copyKind", "srcKind", "dstKind" };
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            if (cols[i].name && strcmp(cols[i].name, kind_name[k]) == 0) kind_col[k] = (int)i;
+    if (kind_col[0] >= 0 && kind_col[1] >= 0 && kind_col[2] >= 0 && !cols[kind_col[0]].present &&
+        (!cols[kind_col[1]].present || !cols[kind_col[2]].present)) {
+        bool src = cols[kind_col[1]].present, dst = cols[kind_col[2]].present;
+        return imp_sql_fail(s, table, "column%s \"copyKind\"%s%s%s%s missing (a copy's direction "
+                            "is its copyKind's, or its srcKind's and dstKind's: without them no "
+                            "copy has one)", src && dst ? "" : "s",
+                            !src && !dst ? ", " : !src || !dst ? " and " : "",
+                            !src ? "\"srcKind\"" : "", !src && !dst ? " and " : "",
+                            !dst ? "\"dstKind\"" : "");
     }
     bool ssmem = true, dsmem = true;
     for (size_t i = 0; i < n; i++) {
@@ -261,6 +288,17 @@ int imp_sql_absent_cols(imp_sql *s, trace *t, const char *table, const imp_sql_c
         if (!assumed) continue;
         /* neither shared-memory column: the total is unknown, said once */
         if (!ssmem && !dsmem && strcmp(cols[i].name, "dynamicSharedMemory") == 0) continue;
+        /* neither memory-kind column: said once */
+        if (kind_col[1] >= 0 && kind_col[2] >= 0 && !cols[kind_col[1]].present &&
+            !cols[kind_col[2]].present) {
+            if (i == (size_t)kind_col[2]) continue;
+            if (i == (size_t)kind_col[1]) {
+                if (imp_warn(t, s->file, "table %s: no columns \"srcKind\" and \"dstKind\": %s",
+                             table, assumed) < 0)
+                    return imp_sql_fail(s, NULL, "out of memory");
+                continue;
+            }
+        }
         if (!ssmem && !dsmem && strcmp(cols[i].name, "staticSharedMemory") == 0) {
             if (imp_warn(t, s->file, "table %s: no columns \"staticSharedMemory\" and "
                          "\"dynamicSharedMemory\": shared memory per block unknown", table) < 0)

@@ -73,8 +73,10 @@ int imp_sql_columns(imp_sql *s, const char *table, const char *alias,
                     imp_sql_col *cols, size_t n, char *sel, size_t selcap);
 
 /* After imp_sql_columns on an activity table: a kernel table without
- * gridX, gridY or gridZ is refused (-1, err naming table and column);
- * each other launch, stream, device or context column it lacks is an
+ * gridX, gridY or gridZ is refused (-1, err naming table and column), and
+ * a memcpy table without copyKind and srcKind or dstKind (no copy has a
+ * direction); each other launch, stream, device, context or copy-kind
+ * column it lacks is an
  * import warning on t naming table, column and what was assumed
  * (docs/trace-format.md). Real exports have them all. */
 int imp_sql_absent_cols(imp_sql *s, trace *t, const char *table, const imp_sql_col *cols,

@@ -161,3 +161,36 @@ test('an Nsight export without a launch column is imported with a warning; one w
   assert.equal(g.stderr, `schedlab: ${noGrid}: table CUPTI_ACTIVITY_KIND_KERNEL: column "gridX" missing (a kernel's grid gives its blocks: without it the run has none to schedule)\n`);
   assert.equal(existsSync(join(dir, 'nogrid.db')), false);
 });
+
+// The same for a memcpy table (profiler-trace-formats.md §3.3: copyKind is
+// the copy's operation, srcKind and dstKind its sides' memory kinds): the
+// fixture's one copy, copyKind 2 (Device-to-Host), srcKind 2 (Device),
+// dstKind 0 (Pageable). Without copyKind its direction is its memory
+// kinds', said in a warning; without copyKind and dstKind it has none and
+// the file is refused. Before, both imported silently (the second with
+// its copy's direction "other").
+test('an Nsight export without copyKind is imported with a warning; one without copyKind and dstKind is refused', () => {
+  const edited = (name, cols) => {
+    const path = join(dir, name);
+    copyFileSync(fixture('nsys.sqlite'), path);
+    const sql = cols.map((c) => `ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY DROP COLUMN ${c};`).join(' ');
+    const r = spawnSync('sqlite3', [path, sql], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return path;
+  };
+  const db = join(dir, 'kinds.db');
+  const noKind = edited('nokind.sqlite', ['copyKind']);
+  const r = cli(['import', noKind, '--db', db]);
+  assert.equal(r.code, 0, r.stderr);
+  const line = `${noKind}: table CUPTI_ACTIVITY_KIND_MEMCPY: no column "copyKind": each copy's direction taken from srcKind and dstKind, its name "[CUDA memcpy Unknown]" (the unified-memory and peer-to-peer kinds are copyKind's alone)`;
+  assert.equal(r.stderr, `schedlab: warning: ${line}\n`);
+  const tr = JSON.parse(cli(['export', r.stdout.trim(), '--db', db]).stdout);
+  assert.equal(tr.meta.import_warnings, line);
+  assert.deepEqual(tr.copies.map((c) => c.direction), ['d2h']);
+
+  const noDir = edited('nodir.sqlite', ['copyKind', 'dstKind']);
+  const g = cli(['import', noDir, '--db', join(dir, 'nodir.db')]);
+  assert.equal(g.code, 2);
+  assert.equal(g.stderr, `schedlab: ${noDir}: table CUPTI_ACTIVITY_KIND_MEMCPY: columns "copyKind" and "dstKind" missing (a copy's direction is its copyKind's, or its srcKind's and dstKind's: without them no copy has one)\n`);
+  assert.equal(existsSync(join(dir, 'nodir.db')), false);
+});

@@ -903,6 +903,83 @@ static void test_missing_column(void **state) {
                         "\"staticSharedMemory\" and \"dynamicSharedMemory\": shared memory per "
                         "block unknown");
     trace_free(&t);
+    /* a memcpy table without copyKind: each copy's direction from its
+     * memory kinds (profiler-trace-formats.md §3.3: srcKind, dstKind of
+     * ENUM_CUDA_MEM_KIND, 0 Pageable, 2 Device), said in a warning */
+    assert_int_equal(import_sql(imp_nsys_sqlite, "trace.sqlite",
+                                NS_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INT, end INT,"
+                                        " deviceId INT, contextId INT, streamId INT, bytes INT,"
+                                        " srcKind INT, dstKind INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+                                        " (100, 200, 0, 1, 7, 4096, 0, 2),"
+                                        " (300, 400, 0, 1, 7, 4096, 2, 0);",
+                                &t, err, sizeof err), 0);
+    assert_int_equal(t.copies.n, 2);
+    assert_int_equal(t.copies.v[0].direction, TRACE_COPY_H2D);
+    assert_int_equal(t.copies.v[1].direction, TRACE_COPY_D2H);
+    assert_non_null(trace_get_meta(&t, IMP_WARNINGS_KEY));
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "trace.sqlite: table CUPTI_ACTIVITY_KIND_MEMCPY: no column \"copyKind\": "
+                        "each copy's direction taken from srcKind and dstKind, its name \"[CUDA "
+                        "memcpy Unknown]\" (the unified-memory and peer-to-peer kinds are "
+                        "copyKind's alone)");
+    assert_string_equal(trace_str_get(&t, t.copies.v[0].name), "[CUDA memcpy Unknown]");
+    trace_free(&t);
+    /* with copyKind but no memory kinds: copyKind gives the direction
+     * (§2.4: 1 HTOD, 2 DTOH), one warning for the two columns */
+    assert_int_equal(import_sql(imp_nvprof_sqlite, "trace.prof",
+                                NV_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(_id_ INTEGER PRIMARY"
+                                        " KEY, copyKind INT, bytes INT, start INT, end INT,"
+                                        " deviceId INT, contextId INT, streamId INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+                                        " (1, 1, 4096, 100, 200, 0, 1, 7), (2, 2, 4096, 300, 400, 0, 1, 7);",
+                                &t, err, sizeof err), 0);
+    assert_int_equal(t.copies.n, 2);
+    assert_int_equal(t.copies.v[0].direction, TRACE_COPY_H2D);
+    assert_int_equal(t.copies.v[1].direction, TRACE_COPY_D2H);
+    assert_non_null(trace_get_meta(&t, IMP_WARNINGS_KEY));
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "trace.prof: table CUPTI_ACTIVITY_KIND_MEMCPY: no columns \"srcKind\" and "
+                        "\"dstKind\": a copy's direction is its copyKind's alone (one of copyKind "
+                        "0, unknown, is \"other\": served by no copy engine)");
+    trace_free(&t);
+    /* one of them: the warning names it */
+    assert_int_equal(import_sql(imp_nvprof_sqlite, "trace.prof",
+                                NV_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(_id_ INTEGER PRIMARY"
+                                        " KEY, copyKind INT, srcKind INT, bytes INT, start INT,"
+                                        " end INT, deviceId INT, contextId INT, streamId INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+                                        " (1, 1, 1, 4096, 100, 200, 0, 1, 7);",
+                                &t, err, sizeof err), 0);
+    assert_non_null(trace_get_meta(&t, IMP_WARNINGS_KEY));
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "trace.prof: table CUPTI_ACTIVITY_KIND_MEMCPY: no column \"dstKind\": a "
+                        "copy's direction is its copyKind's alone (one of copyKind 0, unknown, is "
+                        "\"other\": served by no copy engine)");
+    trace_free(&t);
+    /* neither copyKind nor both memory kinds: no copy has a direction */
+    assert_int_equal(import_sql(imp_nvprof_sqlite, "trace.prof",
+                                NV_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(_id_ INTEGER PRIMARY"
+                                        " KEY, srcKind INT, bytes INT, start INT, end INT,"
+                                        " deviceId INT, contextId INT, streamId INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+                                        " (1, 1, 4096, 100, 200, 0, 1, 7);",
+                                &t, err, sizeof err), -1);
+    assert_string_equal(err, "trace.prof: table CUPTI_ACTIVITY_KIND_MEMCPY: columns \"copyKind\" "
+                             "and \"dstKind\" missing (a copy's direction is its copyKind's, or "
+                             "its srcKind's and dstKind's: without them no copy has one)");
+    trace_free(&t);
+    assert_int_equal(import_sql(imp_nsys_sqlite, "trace.sqlite",
+                                NS_BASE "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INT, end INT,"
+                                        " deviceId INT, contextId INT, streamId INT, bytes INT);"
+                                        "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES"
+                                        " (100, 200, 0, 1, 7, 4096);",
+                                &t, err, sizeof err), -1);
+    assert_string_equal(err, "trace.sqlite: table CUPTI_ACTIVITY_KIND_MEMCPY: columns "
+                             "\"copyKind\", \"srcKind\" and \"dstKind\" missing (a copy's "
+                             "direction is its copyKind's, or its srcKind's and dstKind's: without "
+                             "them no copy has one)");
+    trace_free(&t);
     /* a StringTable without its value column */
     assert_int_equal(import_sql(imp_nvprof_sqlite, "t.prof",
                                 "CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY, text TEXT);"
