@@ -245,15 +245,21 @@ static int peek_inflated(const imp_file *arc, unsigned char **buf, size_t *n, ch
     return damaged ? 1 : 0;
 }
 
-void imp_archive_explain_compressed(const imp_file *arc, bool of_results, char *err,
+void imp_archive_explain_compressed(const imp_file *arc, imp_archive_want want, char *err,
                                     size_t errlen) {
     const char *an = arc->name ? arc->name : "archive";
     imp_archive_kind kind = imp_archive_detect(arc->data, arc->len);
     bool gz = kind == IMP_ARCHIVE_GZIP, bz = kind == IMP_ARCHIVE_BZIP2;
     const char *how = gz ? "a gzip" : bz ? "a bzip2" : "an xz";
     const char *unpack = gz ? "gunzip" : bz ? "bunzip2" : "unxz";
-    /* what it is not, where the caller wanted an archive of examiner results */
-    const char *not_tar = of_results ? ", not a tar or zip of result files" : "";
+    bool of_results = want == IMP_WANT_RESULTS, pt = want == IMP_WANT_PYTORCH;
+    /* what it is not: what the caller wanted */
+    const char *not_tar = of_results ? ", not a tar or zip of result files"
+                        : pt ? ", not a PyTorch trace or a zip or tar of rank files" : "";
+    /* pytorch inflates gzip alone (pytorch_json.c expand: a gzip with no
+     * tar is its file; docs/pytorch.md) */
+    const char *only = gz ? "(only PyTorch traces are read compressed)"
+                          : "(only PyTorch traces are read compressed, and only with gzip)";
     unsigned char *buf;
     size_t n;
     char why[256];
@@ -263,6 +269,7 @@ void imp_archive_explain_compressed(const imp_file *arc, bool of_results, char *
         return;
     }
     bool schema;
+    imp_format text = pr || n == 0 ? IMP_UNKNOWN : imp_sniff_text(buf, n);
     if (pr)
         snprintf(err, errlen, "%s: %s: %s", an,
                  of_results ? "cannot read it as a tar, tar.gz or zip archive"
@@ -276,17 +283,27 @@ void imp_archive_explain_compressed(const imp_file *arc, bool of_results, char *
     else if (imp_sql_is_sqlite(buf, n))
         snprintf(err, errlen, "%s: %s-compressed SQLite database (an nvprof or Nsight Systems "
                  "export)%s; %s it and import the database", an, how, not_tar, unpack);
-    else if (imp_pytorch_detect(buf, n))
+    else if (imp_pytorch_detect(buf, n) && pt)
+        snprintf(err, errlen, "%s: %s-compressed PyTorch profiler trace; pytorch reads a trace "
+                 "plain or gzip-compressed: %s it first", an, how, unpack);
+    else if (imp_pytorch_detect(buf, n) && gz)
         snprintf(err, errlen, "%s: %s-compressed PyTorch profiler trace%s; import it as format "
                  "pytorch", an, how, of_results ? ", not a tar or zip of examiner results" : "");
-    else if (imp_sniff_text(buf, n) != IMP_UNKNOWN)
-        snprintf(err, errlen, "%s: %s-compressed %s file%s; %s it first (only PyTorch traces are "
-                 "read compressed)", an, how, imp_format_name(imp_sniff_text(buf, n)), not_tar,
-                 unpack);
+    else if (imp_pytorch_detect(buf, n))
+        snprintf(err, errlen, "%s: %s-compressed PyTorch profiler trace%s; %s it and import it "
+                 "as format pytorch (which reads a trace plain or gzip-compressed)", an, how,
+                 of_results ? ", not a tar or zip of examiner results" : "", unpack);
+    else if (text != IMP_UNKNOWN && pt)
+        snprintf(err, errlen, "%s: %s-compressed %s file%s; %s it first and import it as "
+                 "format %s", an, how, imp_format_name(text), not_tar, unpack,
+                 imp_format_name(text));
+    else if (text != IMP_UNKNOWN)
+        snprintf(err, errlen, "%s: %s-compressed %s file%s; %s it first %s", an, how,
+                 imp_format_name(text), not_tar, unpack, only);
     else if (imp_sniff_json_object(buf, n, &schema))
-        snprintf(err, errlen, "%s: %s-compressed %s%s; %s it first (only PyTorch traces are read "
-                 "compressed)", an, how, schema ? "schedlab trace" : "JSON document", not_tar,
-                 unpack);
+        snprintf(err, errlen, "%s: %s-compressed %s%s; %s it first%s%s", an, how,
+                 schema ? "schedlab trace" : "JSON document", not_tar, unpack,
+                 pt ? "" : " ", pt ? "" : only);
     else
         snprintf(err, errlen, "%s: %s-compressed file that is neither a tar archive nor a "
                  "trace this reads", an, how);
@@ -326,6 +343,11 @@ void imp_archive_hint_compressed(const imp_file *f, char *err, size_t errlen) {
 
 int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, size_t *nout,
                             char *err, size_t errlen) {
+    return imp_archive_expand_for(arc, IMP_WANT_RESULTS, warn, out, nout, err, errlen);
+}
+
+int imp_archive_expand_for(const imp_file *arc, imp_archive_want want, trace *warn,
+                           imp_file **out, size_t *nout, char *err, size_t errlen) {
     const char *an = arc->name ? arc->name : "archive";
     imp_file *files = NULL;
     size_t n = 0, cap = 0, members = 0;
@@ -351,7 +373,7 @@ int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, si
     bool compressed =
         kind == IMP_ARCHIVE_GZIP || kind == IMP_ARCHIVE_BZIP2 || kind == IMP_ARCHIVE_XZ;
     if (archive_read_open_memory(a, arc->data, arc->len) != ARCHIVE_OK) {
-        if (compressed) imp_archive_explain_compressed(arc, true, err, errlen);
+        if (compressed) imp_archive_explain_compressed(arc, want, err, errlen);
         else snprintf(err, errlen, "%s: cannot read it as a tar, tar.gz or zip archive: %s", an,
                       la_msg(a));
         goto bad;

@@ -67,13 +67,33 @@ int imp_archive_expand_warn(const imp_file *arc, trace *warn, imp_file **out, si
                             char *err, size_t errlen);
 void imp_archive_free(imp_file *files, size_t n);
 
+/* What the caller of imp_archive_explain_compressed wanted of the file:
+ * one file (a format that reads no archive), an archive of examiner
+ * results, or what pytorch reads (a trace, plain or gzip-compressed, or a
+ * zip or tar of rank files: docs/pytorch.md). */
+typedef enum {
+    IMP_WANT_FILE,
+    IMP_WANT_RESULTS,
+    IMP_WANT_PYTORCH
+} imp_archive_want;
+
+/* imp_archive_expand_warn for the caller's format: a compressed stream
+ * with no tar inside is said as imp_archive_explain_compressed says it
+ * for `want` (imp_archive_expand_warn: IMP_WANT_RESULTS). */
+int imp_archive_expand_for(const imp_file *arc, imp_archive_want want, trace *warn,
+                           imp_file **out, size_t *nout, char *err, size_t errlen);
+
 /* One line in err saying what the compressed stream `f` (gzip, bzip2 or
  * xz, with no tar inside) holds and what to do instead, from its first
  * inflated bytes: "run.csv.gz: a gzip-compressed nvprof-csv file; gunzip
- * it first (only PyTorch traces are read compressed)". `of_results`: an
- * archive of examiner results was wanted, which the message says it is
- * not. A damaged stream is said as libarchive says it. */
-void imp_archive_explain_compressed(const imp_file *f, bool of_results, char *err, size_t errlen);
+ * it first (only PyTorch traces are read compressed)". `want`: what the
+ * caller wanted, which the message says it is not ("..., not a tar or zip
+ * of result files; ...", "..., not a PyTorch trace or a zip or tar of rank
+ * files; unxz it first and import it as format nvprof-csv"). Only gzip is
+ * read on its own (pytorch): a bzip2 or xz PyTorch trace is told to be
+ * decompressed. A damaged stream is said as libarchive says it. */
+void imp_archive_explain_compressed(const imp_file *f, imp_archive_want want, char *err,
+                                    size_t errlen);
 
 /* After a reader that inflates gzip itself (pytorch) refused the gzip
  * file `f` for its first bytes: when the inflated content is another

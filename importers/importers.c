@@ -237,7 +237,7 @@ static int import_run(imp_ctx *cx, imp_format fmt, const imp_file *files, size_t
     if (!im->multi_file) {
         imp_archive_kind kind = imp_archive_detect(files[0].data, files[0].len);
         if (kind == IMP_ARCHIVE_GZIP || kind == IMP_ARCHIVE_BZIP2 || kind == IMP_ARCHIVE_XZ) {
-            imp_archive_explain_compressed(&files[0], false, err, errlen);
+            imp_archive_explain_compressed(&files[0], IMP_WANT_FILE, err, errlen);
             return -1;
         }
         if (kind == IMP_ARCHIVE_TAR || kind == IMP_ARCHIVE_ZIP) {

@@ -1829,7 +1829,8 @@ static int expand(const imp_file *files, size_t nfiles, trace *warn, imp_file **
                    !(k == IMP_ARCHIVE_GZIP && !gzip_is_tar(files[i].data, files[i].len));
         imp_file *members = NULL;
         size_t nm = 1;
-        if (arc && imp_archive_expand_warn(&files[i], warn, &members, &nm, err, errlen) < 0)
+        if (arc && imp_archive_expand_for(&files[i], IMP_WANT_PYTORCH, warn, &members, &nm,
+                                          err, errlen) < 0)
             goto bad;
         imp_file *ga = realloc(all, (n + nm) * sizeof *ga);
         bool *go = ga ? realloc(own, (n + nm) * sizeof *go) : NULL;

@@ -5,7 +5,8 @@
 // it (?name=FILE), answers it and stores nothing.
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
 import { cli, fixture, tempDir } from './server.mjs';
@@ -72,6 +73,36 @@ test('schedlab import of a rank file and a CSV names the CSV and its format, sto
     const r = cli(['import', fixture('pytorch_2x.json'), fixture('nvprof.csv'), '--db', db, ...extra]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stderr, `schedlab: ${fixture('nvprof.csv')}: format nvprof-csv, not pytorch; the files of one run are of one format: import it on its own\n`);
+  }
+  assert.equal(cli(['export', 'x', '--db', db]).code, 2, 'no database was made');
+});
+
+// An xz or bzip2 file named as pytorch: pytorch reads a trace, plain or
+// gzip-compressed, or a zip or tar of a job's rank files (docs/pytorch.md),
+// so it takes the stream for a compressed tar; with no tar inside it said
+// "not a tar or zip of result files; unxz it first (only PyTorch traces are
+// read compressed)", an examiner archive's words, and of an xz'd PyTorch
+// trace "import it as format pytorch", the format it was named as. Now
+// what pytorch reads, and the unpacking to do; nothing stored.
+test('schedlab import of an xz or bzip2 file as pytorch says what pytorch reads and what to unpack', () => {
+  const dir = tempDir('ptxz');
+  const db = `${dir}/runs.db`;
+  const packed = (src, tool, ext) => {
+    const r = spawnSync(tool, ['-c', fixture(src)], { maxBuffer: 64 << 20 });
+    assert.equal(r.status, 0, String(r.stderr));
+    const out = `${dir}/${src}.${ext}`;
+    writeFileSync(out, r.stdout);
+    return out;
+  };
+  const cases = [
+    [packed('nvprof.csv', 'xz', 'xz'), (f) => `${f}: an xz-compressed nvprof-csv file, not a PyTorch trace or a zip or tar of rank files; unxz it first and import it as format nvprof-csv`],
+    [packed('nvprof.csv', 'bzip2', 'bz2'), (f) => `${f}: a bzip2-compressed nvprof-csv file, not a PyTorch trace or a zip or tar of rank files; bunzip2 it first and import it as format nvprof-csv`],
+    [packed('pytorch_2x.json', 'xz', 'xz'), (f) => `${f}: an xz-compressed PyTorch profiler trace; pytorch reads a trace plain or gzip-compressed: unxz it first`],
+  ];
+  for (const [f, want] of cases) {
+    const r = cli(['import', f, '--format', 'pytorch', '--db', db]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `schedlab: ${want(f)}\n`);
   }
   assert.equal(cli(['export', 'x', '--db', db]).code, 2, 'no database was made');
 });

@@ -1252,7 +1252,14 @@ static void test_compressed_single_file(void **state) {
          "gunzip it first (only PyTorch traces are read compressed)"},
         {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_UNKNOWN,
          "run.csv.xz: an xz-compressed nvprof-csv file, not a tar or zip of result files; "
-         "unxz it first (only PyTorch traces are read compressed)"},
+         "unxz it first (only PyTorch traces are read compressed, and only with gzip)"},
+        /* an xz PyTorch trace: pytorch reads gzip alone (docs/pytorch.md;
+         * pytorch_json.c expand), so not "import it as format pytorch"
+         * alone, which pytorch then refused in the same words */
+        {ARC_TAR_XZ, "trace.json.xz", compressed_pt, strlen(compressed_pt), IMP_UNKNOWN,
+         "trace.json.xz: an xz-compressed PyTorch profiler trace, not a tar or zip of examiner "
+         "results; unxz it and import it as format pytorch (which reads a trace plain or "
+         "gzip-compressed)"},
         {ARC_TAR_GZ, "report.sqlite.gz", compressed_sqlite, sizeof compressed_sqlite, IMP_UNKNOWN,
          "report.sqlite.gz: a gzip-compressed SQLite database (an nvprof or Nsight Systems "
          "export), not a tar or zip of result files; gunzip it and import the database"},
@@ -1283,7 +1290,26 @@ static void test_compressed_named_format(void **state) {
          "are read compressed)"},
         {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_GLOBALTIMER_CSV,
          "run.csv.xz: an xz-compressed nvprof-csv file; unxz it first (only PyTorch traces are "
-         "read compressed)"},
+         "read compressed, and only with gzip)"},
+        /* an xz file named pytorch: pytorch takes it for a compressed tar
+         * of rank files (docs/pytorch.md: a trace, plain or .gz, or a zip
+         * or tar of a job's rank files); before, "not a tar or zip of
+         * result files" and "only PyTorch traces are read compressed", an
+         * examiner archive's words, and of an xz PyTorch trace "import it
+         * as format pytorch", the format it was named as */
+        {ARC_TAR_XZ, "run.csv.xz", csv, strlen(csv), IMP_PYTORCH,
+         "run.csv.xz: an xz-compressed nvprof-csv file, not a PyTorch trace or a zip or tar of "
+         "rank files; unxz it first and import it as format nvprof-csv"},
+        {ARC_TAR_XZ, "report.sqlite.xz", compressed_sqlite, sizeof compressed_sqlite, IMP_PYTORCH,
+         "report.sqlite.xz: an xz-compressed SQLite database (an nvprof or Nsight Systems "
+         "export), not a PyTorch trace or a zip or tar of rank files; unxz it and import the "
+         "database"},
+        {ARC_TAR_XZ, "trace.json.xz", compressed_pt, strlen(compressed_pt), IMP_PYTORCH,
+         "trace.json.xz: an xz-compressed PyTorch profiler trace; pytorch reads a trace plain or "
+         "gzip-compressed: unxz it first"},
+        {ARC_TAR_XZ, "t.json.xz", compressed_ours, strlen(compressed_ours), IMP_PYTORCH,
+         "t.json.xz: an xz-compressed schedlab trace, not a PyTorch trace or a zip or tar of "
+         "rank files; unxz it first"},
         {ARC_TAR_GZ, "report.sqlite.gz", compressed_sqlite, sizeof compressed_sqlite, IMP_NSYS_SQLITE,
          "report.sqlite.gz: a gzip-compressed SQLite database (an nvprof or Nsight Systems "
          "export); gunzip it and import the database"},
