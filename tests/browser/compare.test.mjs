@@ -178,7 +178,7 @@ test('the lanes\' legend search is the URL\'s search, in step in every lane: a l
 
 // DESIGN §6 and docs/api.md "Share links": the runs the response-time
 // chart's and the CDF chart's legends hide are in the URL (hide_response,
-// hide_cdf: the legend's labels), as the sweeps' charts keep theirs, beside
+// hide_cdf: the runs' ids), as the sweeps' charts keep theirs, beside
 // the window and k=. Before, a legend click hid a run in the page only and
 // the link drew every run.
 test('the runs hidden from the response-time and CDF charts\' legends are in the URL', async () => {
@@ -196,12 +196,12 @@ test('the runs hidden from the response-time and CDF charts\' legends are in the
   await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'), null, { timeout: 5000 });
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('runs'), `${mr},${rr}`);
-  assert.equal(url.searchParams.get('hide_response'), second);
+  assert.equal(url.searchParams.get('hide_response'), rr);
   assert.deepEqual(await chartVisible(page, '#compare-chart'), [[resp[0][0], true], [second, false]]);
   // a zoom keeps it (the window's rewrite keeps the other keys)
   await page.click('#zoom-in');
   await page.waitForFunction(() => new URL(location.href).searchParams.has('from'));
-  assert.equal(new URL(page.url()).searchParams.get('hide_response'), second);
+  assert.equal(new URL(page.url()).searchParams.get('hide_response'), rr);
   const other = await br.context.newPage();
   try {
     await other.goto(page.url());
@@ -211,13 +211,13 @@ test('the runs hidden from the response-time and CDF charts\' legends are in the
   } finally {
     await other.close();
   }
-  // the CDF's key: a link hides its run; a label it has not is said and dropped
-  await page.goto(`${srv.base}/compare?runs=${mr},${rr}&hide_cdf=${encodeURIComponent(cdf[0][0])},nobody`);
+  // the CDF's key: a link hides its run; an entry it has not is said and dropped
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}&hide_cdf=${mr},nobody`);
   await ready(page, 'compare');
   assert.deepEqual(await chartVisible(page, '#compare-cdf'), [[cdf[0][0], false], [cdf[1][0], true]]);
   assert.deepEqual(await chartVisible(page, '#compare-chart'), resp);
   assert.match(await page.locator('#compare-cdf-link-note').textContent(), /^The link's hide_cdf= names "nobody", not a series of this chart .*: it is left out\.$/);
-  assert.equal(new URL(page.url()).searchParams.get('hide_cdf'), cdf[0][0]);
+  assert.equal(new URL(page.url()).searchParams.get('hide_cdf'), mr);
   await clickLegend(page, '#compare-cdf', cdf[0][0]);
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('hide_cdf'), null, { timeout: 5000 });
   assert.deepEqual(br.problems, []);
@@ -387,8 +387,7 @@ test('the picker keeps the view: window, search, hidden kernels by name, sort re
   // Y hidden (k=0: X shown), the search x, sorted by round-robin's response
   // latest first, round-robin hidden from the response chart, most-room
   // from the CDFs
-  const enc = encodeURIComponent;
-  await page.goto(`${srv.base}/compare?runs=${mr},${rr}&from=${win.from}&to=${win.to}&k=0&search=x&sort=response-2&order=desc&hide_response=${enc(lrr)}&hide_cdf=${enc(cmr)}`);
+  await page.goto(`${srv.base}/compare?runs=${mr},${rr}&from=${win.from}&to=${win.to}&k=0&search=x&sort=response-2&order=desc&hide_response=${rr}&hide_cdf=${mr}`);
   await ready(page, 'compare');
   assert.equal(await notes(), '');
   // add Fig. 3's run: its names come after X, Y, all shown
@@ -399,7 +398,7 @@ test('the picker keeps the view: window, search, hidden kernels by name, sort re
   await page.waitForFunction(() => new URL(location.href).searchParams.get('k') !== '0');
   assert.deepEqual(params(), {
     runs: `${mr},${rr},${f3}`, ...win, k: `0,2-${n3 - 1}`, search: 'x', sort: 'response-2', order: 'desc',
-    hide_response: lrr, hide_cdf: cmr,
+    hide_response: rr, hide_cdf: mr,
   });
   // (the search lists X alone in each lane's legend, shown)
   assert.deepEqual(await pressed(), ['X:true', 'X:true', 'X:true']);
@@ -416,7 +415,7 @@ test('the picker keeps the view: window, search, hidden kernels by name, sort re
   await page.locator('#compare-runs .chip-remove').first().click();
   st = await ready(page, 'compare');
   assert.deepEqual(params(), {
-    runs: `${rr},${f3}`, ...win, k: `0,2-${n3 - 1}`, search: 'x', sort: 'response-1', order: 'desc', hide_response: lrr,
+    runs: `${rr},${f3}`, ...win, k: `0,2-${n3 - 1}`, search: 'x', sort: 'response-1', order: 'desc', hide_response: rr,
   });
   assert.equal(await notes(), '');
   assert.deepEqual(st.compareSort, { column: 'response', index: 4, dir: 'desc' });

@@ -329,11 +329,11 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
     return c.data.datasets[0].backgroundColor;
   });
   assert.ok(!JSON.stringify(reds).includes('#d62728'), JSON.stringify(reds).slice(0, 200));   // charts/compare.mjs DIFFER
-  // a run hidden from the chart's legend is the URL's hide_replay
-  // (DESIGN §6, docs/api.md "Share links"), kept by a reload
+  // a run hidden from the chart's legend is the URL's hide_replay, by its
+  // run id (DESIGN §6, docs/api.md "Share links"), kept by a reload
   await clickLegend(page, '#replay-timelines', sets[2][0]);
   await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_replay'), null, { timeout: 5000 });
-  assert.equal(new URL(page.url()).searchParams.get('hide_replay'), sets[2][0]);
+  assert.equal(new URL(page.url()).searchParams.get('hide_replay'), ids[2]);
   await page.reload();
   await ready(page, 'compare');
   assert.deepEqual(await chartVisible(page, '#replay-timelines'), sets.map(([l], i) => [l, i !== 2]));

@@ -17,7 +17,7 @@
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatCount, formatNs } from '../format.mjs';
-import { queryIds, queryString, navigate, updateQuery } from '../router.mjs';
+import { queryIds, queryString, navigate, updateQuery, encodeItem } from '../router.mjs';
 import { linkWindow } from '../charts/window.mjs';
 import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
@@ -192,6 +192,40 @@ function placementDiffs(loaded) {
   return out;
 }
 
+// The name of each compared run in the charts' hide_* keys (docs/api.md
+// "Share links"): its id, the stable thing in runs= (two runs of one label
+// are two entries), and ID~N for the Nth time one id is listed (a run
+// compared with itself: each lane its own series). Run ids are [a-z0-9]
+// (db.c), so "~" and the tasks chart's ".mort" never are part of one.
+export function runKeys(ids) {
+  const seen = new Map();
+  return ids.map((id) => {
+    const n = (seen.get(id) || 0) + 1;
+    seen.set(id, n);
+    return n > 1 ? `${id}~${n}` : id;
+  });
+}
+
+// The compare charts whose series are runs (hide_qos's are kernels'): an
+// entry names a run (runKeys), with the tasks chart's ".mort", ".mean" or
+// ".bound" after it.
+const RUN_HIDES = ['hide_response', 'hide_cdf', 'hide_replay', 'hide_tasks'];
+
+// An entry of RUN_HIDES for the runs `list` (ids, in order) opened from a
+// page of runs `old` (from: each new run's place in old, null if added):
+// renamed for its run's place in list (ID~N as it counts there), or null
+// where its run left. An entry naming no run of old (a label: the older
+// links' form, or none at all) is kept as it is, for the new page to read.
+function renameHide(entry, old, list, from) {
+  const m = /^([a-z0-9]+)(?:~(\d+))?(\.[a-z]+)?$/.exec(entry);
+  if (!m || !old.includes(m[1])) return entry;
+  const places = old.map((id, j) => (id === m[1] ? j : -1)).filter((j) => j >= 0);
+  const place = places[(m[2] ? Number(m[2]) : 1) - 1];
+  if (place === undefined) return entry;
+  const at = from.indexOf(place);
+  return at < 0 ? null : `${runKeys(list)[at]}${m[3] || ''}`;
+}
+
 // A comparison's link for another set of runs (the picker's add and
 // remove, "compare the first N", "compare the other N", the replay's "Add
 // to the comparison"; docs/api.md "Share links"): runs=list, and every
@@ -200,7 +234,9 @@ function placementDiffs(loaded) {
 // the Kernels table's sort by a run's column (start-N, duration-N,
 // response-N, delta-N: N the run's place from 1) renumbered to that run's
 // new place; with its `order` dropped when that run leaves, or for a Δ
-// column when the first run, the one Δ is against, is not first any more.
+// column when the first run, the one Δ is against, is not first any more;
+// and the hidden series of runs (RUN_HIDES: by run id) renamed for their
+// runs' places, those of a run that leaves dropped (a key left empty too).
 // from: for each run of the list, its place (0-based) in this page's runs,
 // null for one added. The new page drops what does not fit its runs: the
 // hidden series whose labels its charts have not, silently (handed below),
@@ -219,11 +255,35 @@ export function compareUrl(list, from, search = location.search) {
   };
   const sort = value('sort');
   const m = sort === null ? null : /^(start|duration|response|delta)-(\d+)$/.exec(sort);
-  let out = parts;
+  const runsPart = search.replace(/^\?/, '').split('&').find((p) => /^runs=/.test(p));
+  const old = runsPart ? runsPart.slice(5).split(',').map((x) => {
+    try {
+      return decodeURIComponent(x);
+    } catch {
+      return x;
+    }
+  }).filter((x) => x !== '') : [];
+  let out = parts.map((p) => {
+    const k = p.split('=')[0];
+    if (!RUN_HIDES.includes(k) || p.length === k.length) return p;
+    const v = p.slice(k.length + 1);
+    if (v === '') return p;
+    const kept = v.split(',').map((x) => {
+      let e;
+      try {
+        e = decodeURIComponent(x);
+      } catch {
+        return x;
+      }
+      const r = renameHide(e, old, list, from);
+      return r === null ? null : r === e ? x : encodeItem(r);
+    }).filter((x) => x !== null);
+    return kept.length ? `${k}=${kept.join(',')}` : null;
+  }).filter((p) => p !== null);
   if (m) {
     const place = from.indexOf(Number(m[2]) - 1);
     const keep = place >= 0 && !(m[1] === 'delta' && from[0] !== 0);
-    out = parts.filter((p) => !/^(sort|order)(=|$)/.test(p));
+    out = out.filter((p) => !/^(sort|order)(=|$)/.test(p));
     if (keep) out.push(`sort=${m[1]}-${place + 1}`, ...parts.filter((p) => /^order(=|$)/.test(p)));
   }
   return `/compare?${[`runs=${list.map(encodeURIComponent).join(',')}`, ...out].join('&')}`;
@@ -403,6 +463,17 @@ function axisOf(list, route) {
   return { extent, win0: { from: w.from, to: w.to }, note: w.note };
 }
 
+// A link to compare `list` (compareUrl's) that, clicked, opens it as the
+// picker does (openCompare): the link's hide_* of the runs it leaves out
+// dropped without a note, an older link's labels among them too.
+function carriedLink(id, list, from, text) {
+  return h('a', { id, href: compareUrl(list, from), onclick: (e) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    openCompare(list, from, null);
+  } }, text);
+}
+
 // More runs than one comparison takes: every run named offered as a chip
 // (each removable, labelled "experiment · run" as the comparison labels
 // them), the first `max` to compare at once and the ones that leaves out.
@@ -417,7 +488,7 @@ async function tooMany(root, ids, max, ctx) {
   root.append(picker(ids, runs, ctx.signal, max),
     h('p', { class: 'empty', id: 'compare-too-many' },
       `At most ${max} runs are compared at once, and this link names ${ids.length}: remove ${dropped.length} above, or `,
-      h('a', { id: 'compare-first', href: compareUrl(kept, kept.map((_, j) => j)) }, `compare the first ${max}`),
+      carriedLink('compare-first', kept, kept.map((_, j) => j), `compare the first ${max}`),
       ` (leaving out ${dropped.map((id, i) => `run ${max + i + 1}, ${(runs.find((r) => r.run === id) || { label: id }).label}`).join('; ')}).`));
   return { view: 'compare', cleanup: null };
 }
@@ -436,7 +507,7 @@ async function gone(root, ids, missing, lim, message, ctx) {
   root.append(errorBox(message), picker(ids, runs, ctx.signal, lim ? lim.compare_max_runs : null),
     h('p', { class: 'empty', id: 'compare-missing' },
       `This link names ${missing.length === 1 ? 'a run' : `${missing.length} runs`} the server does not have (${missing.map((id) => `"${id}"`).join(', ')}: deleted since, or mistyped): remove ${them} above`,
-      ...(left.length >= 2 ? [', or ', h('a', { id: 'compare-others', href: compareUrl(left, ids.map((id, j) => (missing.includes(id) ? -1 : j)).filter((j) => j >= 0)) }, `compare the other ${left.length}`), '.']
+      ...(left.length >= 2 ? [', or ', carriedLink('compare-others', left, ids.map((id, j) => (missing.includes(id) ? -1 : j)).filter((j) => j >= 0), `compare the other ${left.length}`), '.']
         : ['.'])));
   return { view: 'compare', cleanup: null };
 }
@@ -535,6 +606,8 @@ export async function renderCompare(root, route, ctx) {
   const kernels = data.kernels || [];
   const labels = runs.map((r) => r.label || r.name || r.run);
   setExtra('runLabels', labels);
+  // (the API answers the runs in the order asked: runs[i] is ids[i])
+  const keys = runKeys(runs.map((r) => r.run));
   // a version's runs keep their names: "(vN)" where the experiment was re-run (the API's label, docs/api.md)
   const versioned = (r) => / \(v\d+\)$/.test(r.label || '');
   document.title = `Compare ${runs.map((r) => (versioned(r) ? `${r.name} (v${r.version})` : r.name)).join(' vs ')} · schedlab`;
@@ -817,7 +890,7 @@ export async function renderCompare(root, route, ctx) {
       values: runs.map((_, i) => shown.map((k) => (k.response ? k.response[i] ?? null : null))),
     });
     cleanups.push(response);
-    legendInUrlNoted(response.chart, route.query, 'hide_response', 'compare-chart-link-note', carried);
+    legendInUrlNoted(response.chart, route.query, 'hide_response', 'compare-chart-link-note', carried, keys);
     if (kernels.length > CHART_KERNELS) {
       host.append(h('p', { class: 'muted' }, `The chart shows the first ${CHART_KERNELS} of ${kernels.length} kernels; the table has them all.`));
     }
@@ -876,7 +949,7 @@ export async function renderCompare(root, route, ctx) {
     const cdf = createCdfChart(cdfHost, withBlocks.map(({ L, i }) => ({
       label: labels[i], color: colorAt(i), durations: L.blocks.map((b) => b.end - b.start),
     })));
-    legendInUrlNoted(cdf.chart, route.query, 'hide_cdf', 'compare-cdf-link-note', carried);
+    legendInUrlNoted(cdf.chart, route.query, 'hide_cdf', 'compare-cdf-link-note', carried, withBlocks.map(({ i }) => keys[i]));
     setExtra('cdfPoints', loaded.map((L, i) => {
       const j = withBlocks.findIndex((x) => x.i === i);
       return j < 0 ? 0 : cdf.points()[j];
@@ -981,7 +1054,8 @@ async function replaySection(root, runs, ids, ctx, reportsP, lim, query, view, c
       h('a', { href: `/runs/${encodeURIComponent(x.r.run)}?view=timeline` }, 'its timeline'), ' draws them by window).')),
     host);
   const chart = createAlignedTimelines(host, rows);
-  legendInUrlNoted(chart.chart, query, 'hide_replay', 'replay-timelines-link-note', carried);
+  const keys = runKeys(runs.map((r) => r.run));
+  legendInUrlNoted(chart.chart, query, 'hide_replay', 'replay-timelines-link-note', carried, order.map((x) => keys[x.i]));
 
   // the kernels that differ most, linked to both timelines
   const first = sims[0];

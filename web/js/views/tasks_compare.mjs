@@ -11,14 +11,16 @@
 import { h } from '../dom.mjs';
 import { colorAt } from '../colors.mjs';
 import { setExtra } from '../state.mjs';
-import { tasksCard } from './compare.mjs';
+import { tasksCard, runKeys } from './compare.mjs';
 import { DASH_NOTE, taskScales } from './tasks.mjs';
 import { legendInUrlNoted } from '../charts/hidden.mjs';
 
 const MISS = '#d92d20';
 const POINTS = ['triangle', 'rectRot', 'circle', 'rect', 'star', 'crossRot'];
 
-// query: the page's URL query (the chart's hidden series: hide_tasks);
+// query: the page's URL query (the chart's hidden series: hide_tasks, each
+// run's by its id: ID.mort, ID.mean, ID.bound, runKeys's ID~N for a run
+// listed again; the red crosses "bound exceeded" by that label);
 // carried: hide_tasks came from a comparison of other runs (legendInUrl's quiet)
 export async function tasksCompare(root, data, runs, labels, query, carried = false) {
   const tasks = data.tasks;
@@ -66,7 +68,9 @@ export async function tasksCompare(root, data, runs, labels, query, carried = fa
       plugins: { legend: { position: 'top', labels: { usePointStyle: true, filter: (item) => !/: mean$/.test(item.text) } } },
     },
   });
-  legendInUrlNoted(chart, query, 'hide_tasks', 'compare-task-chart-link-note', carried);
+  const ids = runKeys(runs.map((r) => r.run));
+  const keys = [...ids.flatMap((id) => [`${id}.mort`, `${id}.mean`, `${id}.bound`]), null];
+  legendInUrlNoted(chart, query, 'hide_tasks', 'compare-task-chart-link-note', carried, keys);
   root.append(tasksCard(tasks, runs), h('p', { class: 'muted', id: 'bound-note' }, DASH_NOTE));
   setExtra('compareTasks', { runs: runs.map((r) => r.run), tasks: tasks.map((t) => t.task), exceeded });
   setExtra('timelines', 0);
