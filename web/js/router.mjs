@@ -122,11 +122,29 @@ export function navigate(url) {
   onChange(currentRoute());
 }
 
-// Same page, new state (zoom window, hidden kernels): replaceState so the
-// back button is not flooded with every wheel step, and no re-render.
+// Every rewrite of the page's own URL (a view key changed: zoom window,
+// hidden kernels, a search, a sort, …) goes through replaceUrl, so the
+// history entry always holds the view as it is now (Back and Forward land
+// on it so) and a page that remembers its URL hears of each rewrite:
+// listen(url) after each (the run page's tab links, views/run.mjs: a page
+// cannot read the URL it leaves on popstate, location is the next one's).
+const rewriteListeners = new Set();
+export function onRewrite(listen) {
+  rewriteListeners.add(listen);
+  return () => rewriteListeners.delete(listen);
+}
+
+// Same page, new state: replaceState so the back button is not flooded
+// with every wheel step, and no re-render.
+export function replaceUrl(url) {
+  if (url === location.pathname + location.search) return;
+  history.replaceState(null, '', url);
+  for (const listen of rewriteListeners) listen(url);
+}
+
+// Same page, new state (zoom window, hidden kernels): replaceUrl.
 export function replaceQuery(obj) {
-  const url = location.pathname + buildQuery(obj);
-  if (url !== location.pathname + location.search) history.replaceState(null, '', url);
+  replaceUrl(location.pathname + buildQuery(obj));
 }
 
 // Same page, some keys changed (null/undefined: removed), the others kept as
@@ -138,6 +156,5 @@ export function updateQuery(obj) {
     .filter((p) => p && !Object.hasOwn(obj, decodeItem(p.split('=')[0])));
   const mine = buildQuery(obj).slice(1);
   const search = [...kept, ...(mine ? [mine] : [])].join('&');
-  const url = `${location.pathname}${search ? `?${search}` : ''}`;
-  if (url !== location.pathname + location.search) history.replaceState(null, '', url);
+  replaceUrl(`${location.pathname}${search ? `?${search}` : ''}`);
 }

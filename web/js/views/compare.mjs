@@ -17,7 +17,7 @@
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatCount, formatNs } from '../format.mjs';
-import { queryIds, queryString, navigate, updateQuery, encodeItem } from '../router.mjs';
+import { queryIds, queryString, navigate, updateQuery, encodeItem, replaceUrl } from '../router.mjs';
 import { linkWindow } from '../charts/window.mjs';
 import { colorAt, colorMap } from '../colors.mjs';
 import { setExtra, setDrawn, setBusy, setReady } from '../state.mjs';
@@ -736,7 +736,7 @@ export async function renderCompare(root, route, ctx) {
     const rest = location.search.slice(1).split('&').filter((p) => p && !/^(runs|from|to|k|kb|kernels)(=|$)/.test(p));
     const kq = kernelsQuery(hidden, names);
     const kernels = kq.k !== undefined ? [`k=${[].concat(kq.k).join(',')}`] : kq.kb !== undefined ? [`kb=${kq.kb}`] : [];
-    history.replaceState(null, '', `${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`, ...kernels].join('&')}`);
+    replaceUrl(`${location.pathname}?${[`runs=${ids.map(encodeURIComponent).join(',')}`, ...rest, `from=${from}`, `to=${to}`, ...kernels].join('&')}`);
   };
   const sync = (src, from, to) => {
     for (const t of timelines) if (t !== src) t.setWindow(from, to);

@@ -7,7 +7,7 @@
 import { api } from '../api.mjs';
 import { h, table, errorBox, clear } from '../dom.mjs';
 import { formatDate } from '../format.mjs';
-import { navigate, queryString } from '../router.mjs';
+import { navigate, queryString, replaceUrl } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { uploadArea } from '../upload.mjs';
 
@@ -120,7 +120,7 @@ export async function renderExperiments(root, route, ctx) {
     draw();
     // the search is part of the URL, so a link to it opens the same list
     const v = search.value.trim();
-    history.replaceState(null, '', v ? `/?q=${encodeURIComponent(v)}` : '/');
+    replaceUrl(v ? `/?q=${encodeURIComponent(v)}` : '/');
   });
   root.append(h('div', { class: 'section-head search-head' }, h('h2', null, 'All experiments ', count),
     h('label', { class: 'search' }, h('span', { class: 'visually-hidden' }, 'search experiments'), search)), host);

@@ -30,7 +30,7 @@ import { api } from '../api.mjs';
 import { h, importWarnings, metaWarnings, plural } from '../dom.mjs';
 import { apiFileLink } from '../exports.mjs';
 import { formatNs, formatCount } from '../format.mjs';
-import { queryString, buildQuery, parseQuery, currentRoute } from '../router.mjs';
+import { queryString, buildQuery, parseQuery, currentRoute, onRewrite } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { TABS } from './run/tabs.mjs';
 import { replayForm } from './replay_form.mjs';
@@ -41,13 +41,26 @@ const KEEP = ['from', 'to', 'k', 'kb', 'kernels', 'at'];   // what every tab lin
 // Kernels tab's sort, order, q, page, …, the QoS tab's hide_qos1, …, the
 // Warps tab's c0, c1, fold (docs/api.md "Share links of a run"). A tab link
 // carries those its tab had when this page last showed it (as opened, and
-// as left through a tab link), so Timeline -> Kernels -> Timeline comes
-// back to the Timeline as it was left, as Back does; one tab's keys never
-// go into another tab's link. Kept while the page shows this run (a tab
-// switch); another page forgets them (tabKeys.run: the run's id).
+// as changed since: each rewrite of the URL, below), so Timeline -> Kernels
+// -> Timeline comes back to the Timeline as it was left, as Back does; one
+// tab's keys never go into another tab's link. Kept while the page shows
+// this run (a tab switch); another page forgets them (tabKeys.run: the
+// run's id).
 let tabKeys = null;   // {run, tabs: Map tab name -> [[key, raw value]]}
 
 const ownKeys = (query) => [...query].filter(([k]) => k !== 'view' && !KEEP.includes(k));
+
+// A tab's keys as they are whenever its view rewrites the URL (a search
+// typed, a series hidden, a sort: replaceState, router.mjs replaceUrl), not
+// only when a tab link leaves it: left through Back or Forward (popstate,
+// where location is already the entry landed on, so the URL left cannot be
+// read then), its link still carries its keys as left, as the history
+// entry does.
+onRewrite(() => {
+  const now = currentRoute();
+  if (!tabKeys || now.name !== 'run' || now.params.run !== tabKeys.run) return;
+  tabKeys.tabs.set(queryString(now.query, 'view') || 'timeline', ownKeys(now.query));
+});
 
 // The last run's static data, so switching tabs does not refetch it.
 let cache = null;

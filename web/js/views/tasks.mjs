@@ -29,7 +29,7 @@ import { api } from '../api.mjs';
 import { formatNs, formatCount, timeFormat, formatTick, axisUnit } from '../format.mjs';
 import { colorMap, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
-import { parseQuery, queryString } from '../router.mjs';
+import { parseQuery, queryString, replaceUrl } from '../router.mjs';
 import { setExtra } from '../state.mjs';
 import { linkWindow } from '../charts/window.mjs';
 
@@ -286,7 +286,7 @@ export async function tasksTab(panel, c, route, ctx) {
     for (const [k, v] of q) if (!['from', 'to', 'view'].includes(k)) keep.push(`${k}=${v}`);
     const whole = win.from === 0 && win.to === end;
     const url = `${location.pathname}?${['view=tasks', ...keep, ...(whole ? [] : [`from=${win.from}`, `to=${win.to}`])].join('&')}`;
-    if (url !== location.pathname + location.search) history.replaceState(null, '', url);
+    replaceUrl(url);
     draw();
     return Promise.resolve();
   }

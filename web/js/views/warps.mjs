@@ -31,7 +31,7 @@ import { api } from '../api.mjs';
 import { formatCount, encodeRanges, decodeRanges } from '../format.mjs';
 import { colorMap, textOn, chartTheme } from '../colors.mjs';
 import { canvasContext } from '../canvas.mjs';
-import { parseQuery, queryString } from '../router.mjs';
+import { parseQuery, queryString, replaceUrl } from '../router.mjs';
 import { setBusy, setReady, setExtra } from '../state.mjs';
 import { linkWindow } from '../charts/window.mjs';
 
@@ -183,7 +183,7 @@ export async function warpsTab(panel, c, route, ctx) {
     const fold = collapsed.size ? [`fold=${encodeRanges([...collapsed])}`] : [];
     const parts = ['view=warps', ...keep, ...fold, ...(whole ? [] : [`c0=${win.c0}`, `c1=${win.c1}`])];
     const url = `${location.pathname}?${parts.join('&')}`;
-    if (url !== location.pathname + location.search) history.replaceState(null, '', url);
+    replaceUrl(url);
     setExtra('warpWindow', { ...win });
   }
   // a link's window outside the run, or not a window, says what is shown
