@@ -214,18 +214,16 @@ TEST_ENV = SCHEDLAB_TRACES=$(abspath $(SCHEDLAB_TRACES)) SCHEDLAB_FIXTURES=$(CUR
 SHOTS ?=
 
 # tools/run-units.sh runs the binaries JOBS at a time, each into its own log
-# (printed when it fails), and names the slowest. glibc's malloc asks for
-# transparent huge pages for their memory (a kernel whose
-# transparent_hugepage is "madvise", as on this project's machines, gives
-# them on request; "always" gives them anyway, "never" not at all): the
-# replay and pyramid tests write hundreds of megabytes of fresh block
-# records, a page fault each 4 KiB, and the 68 plain tests took 91 CPU-s
-# instead of 129 (test_cohort_view 6.6 against 15.3, test_replay_traces 13
-# against 22). Only the unit tests: the API tests measure their servers'
-# peak memory.
-UNIT_ENV = GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+# (printed when it fails), and names the slowest, with glibc's default
+# malloc: asking it for transparent huge pages (GLIBC_TUNABLES
+# glibc.malloc.hugetlb=1, here until 2026-12-02) once saved the replay and
+# pyramid tests page faults, but on a machine whose memory has been in use
+# a while each huge page costs the kernel a compaction (transparent_hugepage
+# defrag "madvise"), and the 82 plain tests took 129.5 CPU-s with it against
+# 114.6 without (25.0 s of system time against 9.0; test_replay_traces 21.3
+# against 10.9 CPU-s; JOBS=2, Intel Xeon, 2026-12-02).
 unit: $(UNIT_BIN) $(FIXTURES)
-	@$(UNIT_ENV) $(TEST_ENV) tools/run-units.sh $(JOBS) $(UNIT_ORDER)
+	@$(TEST_ENV) tools/run-units.sh $(JOBS) $(UNIT_ORDER)
 
 # The unit tests again under ASan/UBSan: each test and the library (LIB_SRC)
 # compiled with clang and the sanitizers, no recovery, in $(ASAN_BUILD).
@@ -293,7 +291,7 @@ asan-bin:
 # half the page faults).
 ASAN_TEST_OPTIONS = detect_leaks=1:quarantine_size_mb=8
 unit-asan: asan $(FIXTURES)
-	@ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(UNIT_ENV) $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_ORDER)
+	@ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(TEST_ENV) tools/run-units.sh $(JOBS) $(ASAN_UNIT_ORDER)
 
 # The servers of the API and browser tests start on a copy of one seeded
 # database (tests/api/seed.mjs) instead of each storing every shipped
@@ -419,7 +417,7 @@ test: deps
 	$(MAKE) --no-print-directory -j$(JOBS) recorder    # before api-test: recorder_play.test.mjs runs it
 	$(call test_phase,built)
 	@t0=$$(cat $(TEST_T0)); \
-	 { ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(UNIT_ENV) $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ALL_UNIT_ORDER) \
+	 { ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ALL_UNIT_ORDER) \
 	       > $(BUILD)/units.log 2>&1; \
 	   echo "$$?" > $(BUILD)/units.rc; \
 	   echo "-- make test: unit tests done at +$$(( $$(date +%s) - t0 )) s" >> $(BUILD)/units.log; \

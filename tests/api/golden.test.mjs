@@ -3,13 +3,16 @@
 // (written before the simcore seams refactor of issue 7). A difference means
 // the simulator's behaviour or the trace writer changed: if that is intended,
 // regenerate with tests/golden/make_golden.sh and say why in the commit.
+// (The traces are simulated through sim_cache.mjs: readme_scenarios.test.mjs
+// reads many of the same runs, and the one simulation serves both.)
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { cli, repo } from './server.mjs';
+import { repo } from './server.mjs';
+import { simulate } from './sim_cache.mjs';
 
 const scenarios = readdirSync(join(repo, 'scenarios')).filter((f) => f.endsWith('.json')).sort();
 
@@ -24,9 +27,7 @@ for (const file of scenarios) {
     const base = file.replace(/\.json$/, '');
     const golden = join(repo, 'tests/golden/scenarios', `${base}${run ? `--${run}` : ''}.trace.json`);
     test(`${file}${run ? ` --variant ${run}` : ''} matches its golden trace byte for byte`, () => {
-      const args = ['simulate', join(repo, 'scenarios', file)];
-      if (run) args.push('--variant', run);
-      const r = cli(args);
+      const r = simulate(join(repo, 'scenarios', file), run);
       assert.equal(r.code, 0, r.stderr);
       // a large trace is pinned by its SHA-256 and length (make_golden.sh)
       const pinned = golden.replace(/\.json$/, '.sha256');
