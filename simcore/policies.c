@@ -122,3 +122,4 @@ bool sim_placement_partitioned(int32_t id) { return placement_get(id) && placeme
 bool sim_placement_cohorts(int32_t id) { return placement_get(id) && placement_get(id)->wave; }
 bool sim_warp_quota(int32_t id) { return warp_get(id) && warp_get(id)->quota; }
 bool sim_placement_qos(int32_t id) { return placement_get(id) && placement_get(id)->qos_epoch; }
+bool sim_driver_bookkeeping(int32_t id) { return driver_get(id) && driver_get(id)->segment_switches; }

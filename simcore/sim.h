@@ -448,6 +448,11 @@ bool sim_warp_quota(int32_t id);
 /* Does placement `id` pursue QoS goals itself (spart-climb: ops may carry a
  * qos_goal under any warp policy; policy.h's `qos_epoch`)? */
 bool sim_placement_qos(int32_t id);
+/* Does contexts policy `id` (the driver table) read policy.ioctl_bookkeeping:
+ * does it say which of its macros leave the runlist as it is (policy.h's
+ * `segment_switches`: gcaps, GCAPS paper §7.2, issue 27)? The host charges
+ * the bookkeeping cost only there (host_tasks.c). false out of range. */
+bool sim_driver_bookkeeping(int32_t id);
 
 /* Does one block of a kernel (threads, smem bytes, regs per thread) fit an
  * empty SM of device d (TX2 paper, rules R1-R3)? Returns 0, or -1 with a

@@ -1060,6 +1060,17 @@ int replay_scenario_info_ctl(const trace *t, const char *what, const char *devic
         long long cins = ci ? strtoll(ci, &cend, 10) : -1;
         if (ci && cend && !*cend && cins >= 0)
             json_object_set_new(pol, "context_switch_idle", json_integer(cins));
+        /* issue 27: a GCAPS macro's bookkeeping cost, recorded when the
+         * run gave it (> 0); carried where the run's driver reads it
+         * (gcaps), as the scenario parser refuses it elsewhere. A replay's
+         * ops call no macro, so it moves none of them: the replay's
+         * policy and meta are the run's, as runlist_update's are */
+        const char *bk = trace_get_meta(t, "ioctl_bookkeeping");
+        char *bend = NULL;
+        long long bkns = bk ? strtoll(bk, &bend, 10) : 0;
+        if (bk && bend && !*bend && bkns > 0 &&
+            sim_driver_bookkeeping(sim_policy_find(SIM_TABLE_DRIVER, ctxs)))
+            json_object_set_new(pol, "ioctl_bookkeeping", json_integer(bkns));
         const char *gw = trace_get_meta(t, "gpu_wait");
         if (gw && strcmp(gw, "busy") == 0) json_object_set_new(pol, "gpu_wait", json_string(gw));
     }

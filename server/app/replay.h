@@ -41,7 +41,9 @@
  *   - copies: their measured duration plus the median gap the trace's copy
  *     engine left between back-to-back copies (replay_info.copy_gap);
  *   - a simulated run's GPU-context policy (meta "contexts", "time_slice",
- *     "context_switch", "runlist_update") is kept, and a preempted block's
+ *     "context_switch", "runlist_update", "context_switch_idle", and
+ *     "ioctl_bookkeeping" under gcaps, the one driver that reads it) is
+ *     kept, and a preempted block's
  *     time is its run time without its pauses, so a time-sliced run
  *     replays into itself.
  *

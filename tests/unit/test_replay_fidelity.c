@@ -188,6 +188,79 @@ static void test_round_trip_context_switch_idle(void **state) {
     unlink(path);
 }
 
+/* policy.ioctl_bookkeeping (issue 27; GCAPS paper §7.2, Fig. 12's lower
+ * mode) travels with a gcaps run: the run's meta records it, and its
+ * replay's policy gives it again, so the replay's run records it too (as
+ * runlist_update). A replay's ops call no GCAPS macro, so it moves none of
+ * them: a gcaps run of scripted ops with it still replays into itself.
+ * Under time-slice no driver reads it (simcore/host_tasks.c: only a
+ * driver with segment_switches), so the base run's replay leaves it out,
+ * though sim.c records it in every runlist driver's meta. */
+static void test_replay_keeps_ioctl_bookkeeping(void **state) {
+    (void)state;
+    char path[1024], err[1024] = "";
+    scenario_file(path, sizeof path, "ioctlbk",
+                  "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\",\"cpus\":2,"
+                  "\"duration\":\"40ms\",\"policy\":{\"contexts\":\"time-slice\","
+                  "\"runlist_update\":\"100us\",\"ioctl_bookkeeping\":\"38us\"},"
+                  "\"tasks\":[{\"name\":\"hi\",\"cpu\":0,\"priority\":2,\"period\":\"10ms\","
+                  "\"segments\":[{\"cpu\":\"1ms\"},{\"gpu\":{\"misc\":\"0.1ms\",\"exec\":\"2ms\"}}]},"
+                  "{\"name\":\"lo\",\"cpu\":1,\"priority\":1,\"period\":\"20ms\","
+                  "\"segments\":[{\"cpu\":\"0.5ms\"},{\"gpu\":{\"misc\":\"0.1ms\",\"exec\":\"5ms\"}}]}],"
+                  "\"variants\":[{\"name\":\"gcaps\",\"policy\":{\"contexts\":\"gcaps\"}}]}");
+    scn_scenario *s = NULL;
+    if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
+    for (size_t run = 0; run < 2; run++) {
+        trace a;
+        simulate(s, run, &a);
+        assert_string_equal(trace_get_meta(&a, "ioctl_bookkeeping"), "38000");
+        tj_buf b = {0};
+        assert_int_equal(tj_write_trace(&a, &b), 0);
+        trace a2;
+        trace_init(&a2);
+        if (imp_trace_json_parse(b.s, b.len, "trace.json", &a2, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        tj_buf_free(&b);
+        json_t *scn = NULL;
+        if (replay_scenario(&a2, "ioctl_bookkeeping", NULL, &scn, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        json_t *pol = json_object_get(scn, "policy");
+        assert_string_equal(json_string_value(json_object_get(pol, "contexts")),
+                            run ? "gcaps" : "time-slice");
+        json_t *bk = json_object_get(pol, "ioctl_bookkeeping");
+        scn_scenario *r = parse_json(scn);
+        trace c;
+        simulate(r, 0, &c);
+        if (run) {
+            assert_int_equal(json_integer_value(bk), 38000);
+            assert_string_equal(trace_get_meta(&c, "ioctl_bookkeeping"), "38000");
+        } else {
+            assert_null(bk);
+            assert_null(trace_get_meta(&c, "ioctl_bookkeeping"));
+        }
+        assert_string_equal(trace_get_meta(&c, "runlist_update"), "100000");
+        trace_free(&c);
+        scn_free(r);
+        json_decref(scn);
+        trace_free(&a2);
+        trace_free(&a);
+    }
+    scn_free(s);
+    unlink(path);
+    scenario_file(path, sizeof path, "ioctlbk-ops",
+                  "{\"schema\":\"schedlab-scenario/1\",\"device\":\"tx2\","
+                  "\"policy\":{\"contexts\":\"gcaps\",\"time_slice\":\"1ms\","
+                  "\"context_switch\":\"250us\",\"runlist_update\":\"100us\","
+                  "\"ioctl_bookkeeping\":\"38us\"},"
+                  "\"streams\":[{\"name\":\"S1\",\"process\":\"P1\"},"
+                  "{\"name\":\"S2\",\"process\":\"P2\"}],"
+                  "\"ops\":[{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":4,\"threads\":1024,"
+                  "\"block_time\":\"3ms\"},{\"kernel\":\"K2\",\"stream\":\"S2\",\"blocks\":4,"
+                  "\"threads\":1024,\"block_time\":\"3ms\"}]}");
+    round_trip_at(path, "ioctl_bookkeeping", 0);
+    unlink(path);
+}
+
 /* A device-scope sync (cudaDeviceSynchronize: in no stream queue, so no
  * queue event) and a blocking copy (cudaMemcpy) hold their tasks' later
  * ops (TX2 paper §2.3); the trace's host_calls carry both. tau0's C blocks
@@ -593,6 +666,7 @@ int main(void) {
         cmocka_unit_test(test_device_names_match_whole_words),
         cmocka_unit_test(test_fig3_k3_stays_behind_its_copies),
         cmocka_unit_test(test_round_trip_context_switch_idle),
+        cmocka_unit_test(test_replay_keeps_ioctl_bookkeeping),
         cmocka_unit_test(test_round_trip_device_sync_and_blocking_copy),
         cmocka_unit_test(test_round_trip_null_stream_task),
         cmocka_unit_test(test_round_trip_every_shipped_scenario),
