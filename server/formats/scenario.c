@@ -1555,26 +1555,34 @@ static int check_warp_applies(pctx *c) {
     return 0;
 }
 
-/* policy.time_slice, context_switch, context_switch_idle, runlist_update
- * and ioctl_bookkeeping are the TSG runlist's (docs/scenario-format.md
- * Policy: contexts "time-slice" serves each process "up to time_slice
- * each, context_switch per switch"; gcaps, fmlp+ and mpcp time-slice the
- * runlist as it does; context_switch_idle is a switch away from a context
- * with no work left, simcore/tsg.c; runlist_update is ε of GCAPS Def. 2,
- * ioctl_bookkeeping the cost of a GCAPS macro that leaves the runlist as
- * it is, issue 27, both recorded in a run's meta); under contexts
+/* policy.time_slice, context_switch, context_switch_idle and
+ * runlist_update are the TSG runlist's (docs/scenario-format.md Policy:
+ * contexts "time-slice" serves each process "up to time_slice each,
+ * context_switch per switch"; gcaps, fmlp+ and mpcp time-slice the runlist
+ * as it does; context_switch_idle is a switch away from a context with no
+ * work left, simcore/tsg.c; runlist_update is ε of GCAPS Def. 2, recorded
+ * in a run's meta for its bounds, server/app/task_bounds.c); under contexts
  * "shared" there is no runlist and none of them changes anything (the
- * shared driver has no TSG and no segment_switches, and sim.c records the
- * runlist's meta only for another driver). The
- * base's value reaches every run that does not give its own; refused
- * where it is given when no run it reaches has another contexts mode. */
+ * shared driver has no TSG, and sim.c records the runlist's meta only for
+ * another driver). ioctl_bookkeeping is the cost of a GCAPS macro that
+ * leaves the runlist as it is (GCAPS paper §7.2, issue 27): the host
+ * charges it only under a driver that says which macros switch
+ * (simcore/host_tasks.c, sim_driver_bookkeeping: gcaps), no analysis reads
+ * it (schedlab rta charges ε per macro) and replay gives it again under
+ * gcaps alone, so under "time-slice", "fmlp+", "mpcp" and "shared" it
+ * changes nothing. The base's value reaches every run that does not give
+ * its own; refused where it is given when no run it reaches reads it. */
+static bool reads_contexts_key(int32_t driver, bool gcaps_only, int32_t shared) {
+    return gcaps_only ? sim_driver_bookkeeping(driver) : driver != shared;
+}
+
 static int check_contexts_keys(pctx *c) {
-    static const struct { const char *key; unsigned bit; } keys[] = {
-        {"time_slice", POL_TIME_SLICE},
-        {"context_switch", POL_CONTEXT_SWITCH},
-        {"runlist_update", POL_RUNLIST_UPDATE},
-        {"ioctl_bookkeeping", POL_IOCTL_BOOKKEEPING},
-        {"context_switch_idle", POL_CONTEXT_SWITCH_IDLE},
+    static const struct { const char *key; unsigned bit; bool gcaps_only; } keys[] = {
+        {"time_slice", POL_TIME_SLICE, false},
+        {"context_switch", POL_CONTEXT_SWITCH, false},
+        {"runlist_update", POL_RUNLIST_UPDATE, false},
+        {"ioctl_bookkeeping", POL_IOCTL_BOOKKEEPING, true},
+        {"context_switch_idle", POL_CONTEXT_SWITCH_IDLE, false},
     };
     const scn_scenario *s = c->s;
     int32_t shared = sim_policy_find(SIM_TABLE_DRIVER, "shared");
@@ -1583,9 +1591,14 @@ static int check_contexts_keys(pctx *c) {
             if (!(s->runs[r].raw.given & keys[k].bit))
                 continue;
             bool reads = false;
+            /* the contexts modes of the runs it reaches, for the message */
+            bool modes[32] = {false};
             for (size_t q = 0; q < s->nruns && !reads; q++)
-                if (q == r || (r == 0 && !(s->runs[q].raw.given & keys[k].bit)))
-                    reads = s->runs[q].raw.driver != shared;
+                if (q == r || (r == 0 && !(s->runs[q].raw.given & keys[k].bit))) {
+                    int32_t d = s->runs[q].raw.driver;
+                    reads = reads_contexts_key(d, keys[k].gcaps_only, shared);
+                    if (d >= 0 && d < 32) modes[d] = true;
+                }
             if (reads)
                 continue;
             char p[JR_PATH_MAX];
@@ -1593,10 +1606,30 @@ static int check_contexts_keys(pctx *c) {
                 snprintf(p, sizeof p, "policy.%s", keys[k].key);
             else
                 snprintf(p, sizeof p, "variants[%zu].policy.%s", r - 1, keys[k].key);
-            return jr_fail(&c->jr, p, "is the runlist's, read under contexts \"time-slice\", "
-                           "\"gcaps\", \"fmlp+\" or \"mpcp\"; %s contexts \"shared\" (one "
-                           "order across processes, no runlist), on which it has no effect",
-                           r == 0 && s->nruns > 1 ? "every run it reaches has" : "this run has");
+            const char *who = r == 0 && s->nruns > 1 ? "every run it reaches has" : "this run has";
+            if (!keys[k].gcaps_only)
+                return jr_fail(&c->jr, p, "is the runlist's, read under contexts \"time-slice\", "
+                               "\"gcaps\", \"fmlp+\" or \"mpcp\"; %s contexts \"shared\" (one "
+                               "order across processes, no runlist), on which it has no effect",
+                               who);
+            char list[256] = "";
+            size_t used = 0, nm = 0, count = sim_policy_count(SIM_TABLE_DRIVER);
+            for (size_t d = 0; d < count && d < 32; d++)
+                nm += modes[d];
+            for (size_t d = 0, i = 0; d < count && d < 32; d++) {
+                if (!modes[d])
+                    continue;
+                int w = snprintf(list + used, sizeof list - used, "%s\"%s\"",
+                                 i == 0 ? "" : i + 1 == nm ? " or " : ", ",
+                                 sim_policy_name(SIM_TABLE_DRIVER, (int32_t)d));
+                if (w > 0 && (size_t)w < sizeof list - used)
+                    used += (size_t)w;
+                i++;
+            }
+            return jr_fail(&c->jr, p, "is a GCAPS macro's (the cost of a gcapsGpuSegBegin/End "
+                           "that leaves the runlist as it is), read under contexts \"gcaps\" "
+                           "alone; %s contexts %s (no GCAPS macro), on which it has no effect",
+                           who, list);
         }
     return 0;
 }

@@ -1156,16 +1156,53 @@ static void test_refused_no_effect(void **state) {
                  "{'ioctl_bookkeeping':'38us'},'ops':[{'kernel':'K1','blocks':2,'threads':256,"
                  "'block_time':'1ms'}],'variants':[{'name':'rr','policy':{'placement':"
                  "'round-robin'}}]}",
-                 "t.json: policy.ioctl_bookkeeping: is the runlist's, read under contexts "
-                 "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; every run it reaches has "
-                 "contexts \"shared\" (one order across processes, no runlist), on which it has no "
-                 "effect");
+                 "t.json: policy.ioctl_bookkeeping: is a GCAPS macro's (the cost of a "
+                 "gcapsGpuSegBegin/End that leaves the runlist as it is), read under contexts "
+                 "\"gcaps\" alone; every run it reaches has contexts \"shared\" (no GCAPS "
+                 "macro), on which it has no effect");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'gcaps'},"
                  "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
                  "'variants':[{'name':'s','policy':{'contexts':'shared','ioctl_bookkeeping':'38us'}}]}",
-                 "t.json: variants[0].policy.ioctl_bookkeeping: is the runlist's, read under contexts "
-                 "\"time-slice\", \"gcaps\", \"fmlp+\" or \"mpcp\"; this run has contexts "
-                 "\"shared\" (one order across processes, no runlist), on which it has no effect");
+                 "t.json: variants[0].policy.ioctl_bookkeeping: is a GCAPS macro's (the cost of a "
+                 "gcapsGpuSegBegin/End that leaves the runlist as it is), read under contexts "
+                 "\"gcaps\" alone; this run has contexts \"shared\" (no GCAPS macro), on which "
+                 "it has no effect");
+    /* ioctl_bookkeeping is read under gcaps alone (simcore/host_tasks.c:
+     * only a driver with segment_switches; no analysis reads it): under
+     * time-slice, fmlp+ and mpcp it is refused too */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':"
+                 "'time-slice','ioctl_bookkeeping':'38us'},'ops':[{'kernel':'K1','blocks':2,"
+                 "'threads':256,'block_time':'1ms'}]}",
+                 "t.json: policy.ioctl_bookkeeping: is a GCAPS macro's (the cost of a "
+                 "gcapsGpuSegBegin/End that leaves the runlist as it is), read under contexts "
+                 "\"gcaps\" alone; this run has contexts \"time-slice\" (no GCAPS macro), on "
+                 "which it has no effect");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':"
+                 "'fmlp+','ioctl_bookkeeping':'38us'},'ops':[{'kernel':'K1','blocks':2,"
+                 "'threads':256,'block_time':'1ms'}],'variants':[{'name':'m','policy':"
+                 "{'contexts':'mpcp'}},{'name':'s','policy':{'contexts':'shared'}}]}",
+                 "t.json: policy.ioctl_bookkeeping: is a GCAPS macro's (the cost of a "
+                 "gcapsGpuSegBegin/End that leaves the runlist as it is), read under contexts "
+                 "\"gcaps\" alone; every run it reaches has contexts \"shared\", \"fmlp+\" "
+                 "or \"mpcp\" (no GCAPS macro), on which it has no effect");
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':'gcaps'},"
+                 "'ops':[{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms'}],"
+                 "'variants':[{'name':'m','policy':{'contexts':'mpcp','ioctl_bookkeeping':'38us'}}]}",
+                 "t.json: variants[0].policy.ioctl_bookkeeping: is a GCAPS macro's (the cost of a "
+                 "gcapsGpuSegBegin/End that leaves the runlist as it is), read under contexts "
+                 "\"gcaps\" alone; this run has contexts \"mpcp\" (no GCAPS macro), on which "
+                 "it has no effect");
+    /* a base time-slice run's value reaching a gcaps variant parses
+     * (scenarios/gcaps-case-study-variation.json), as does a gcaps base's
+     * beside an fmlp+ variant */
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':"
+                      "'time-slice','ioctl_bookkeeping':'38us'},'ops':[{'kernel':'K1','blocks':2,"
+                      "'threads':256,'block_time':'1ms'}],'variants':[{'name':'f','policy':"
+                      "{'contexts':'fmlp+'}},{'name':'g','policy':{'contexts':'gcaps'}}]}"));
+    scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'contexts':"
+                      "'gcaps','ioctl_bookkeeping':'38us'},'ops':[{'kernel':'K1','blocks':2,"
+                      "'threads':256,'block_time':'1ms'}],'variants':[{'name':'f','policy':"
+                      "{'contexts':'fmlp+'}}]}"));
     /* the base's reaches a gcaps variant (gcaps-case-study-variation's shape) */
     scn_free(parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','policy':"
                       "{'ioctl_bookkeeping':'38us','context_switch_idle':'0us'},'ops':[{'kernel':"
