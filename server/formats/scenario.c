@@ -1491,7 +1491,7 @@ static int check_tasks_keys(pctx *c, json_t *root) {
  * each of them changes nothing: refused at the op's own program. A
  * library kernel's program ("program": NAME) is written for every device
  * and keeps its keys. */
-static int check_access_applies(pctx *c) {
+static int check_mem_keys_apply(pctx *c) {
     static const struct { unsigned bit; const char *key, *what; } keys[] = {
         {MK_ACCESS, "access", "says how the op's addresses fall into the sectors of the "
                               "device's memory system"},
@@ -2270,7 +2270,7 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 3, &in) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
-    if (check_warp_applies(c) || check_contexts_keys(c) || check_access_applies(c) ||
+    if (check_warp_applies(c) || check_contexts_keys(c) || check_mem_keys_apply(c) ||
         check_tasks_keys(c, root) ||
         name_base_run(c) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
