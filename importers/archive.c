@@ -37,6 +37,40 @@
 /* the data of an empty member: nothing mapped, nothing to release */
 static const unsigned char empty_member[1];
 
+/* A ustar header block (POSIX.1 pax, "ustar Interchange Format"): "ustar"
+ * at byte 257 and the checksum field (bytes 148..155: octal digits, after
+ * leading spaces or NULs, ended by a space or NUL) equal to the sum of the
+ * block's 512 bytes with the field itself counted as eight spaces, taken
+ * unsigned or, as some old tars wrote it, signed (libarchive accepts
+ * both). The magic alone is five bytes that a file of another format can
+ * hold there (an nvprof SQLite export's first page did, under
+ * fuzz_nvprof_sqlite: the import refused it as "a tar archive", while the
+ * nvprof reader took it). */
+bool imp_archive_tar_header(const unsigned char *h, size_t len) {
+    if (len < 512 || memcmp(h + 257, "ustar", 5) != 0) return false;
+    unsigned long want = 0;
+    int digits = 0;
+    for (int i = 148; i < 156; i++) {
+        if (h[i] >= '0' && h[i] <= '7') {
+            want = want * 8 + (unsigned long)(h[i] - '0');
+            digits++;
+        } else if (h[i] == ' ' || h[i] == '\0') {
+            if (digits) break;
+        } else {
+            return false;
+        }
+    }
+    if (!digits) return false;
+    unsigned long sum = 0;
+    long ssum = 0;
+    for (int i = 0; i < 512; i++) {
+        unsigned char c = i >= 148 && i < 156 ? ' ' : h[i];
+        sum += c;
+        ssum += (signed char)c;
+    }
+    return sum == want || (ssum >= 0 && (unsigned long)ssum == want);
+}
+
 imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len) {
     if (!data) return IMP_ARCHIVE_NONE;
     if (len >= 4 && memcmp(data, "PK\x03\x04", 4) == 0) return IMP_ARCHIVE_ZIP;
@@ -48,7 +82,17 @@ imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len) {
         memcmp(data + 4, "\x31\x41\x59\x26\x53\x59", 6) == 0)
         return IMP_ARCHIVE_BZIP2;
     if (len >= 6 && memcmp(data, "\xfd" "7zXZ\x00", 6) == 0) return IMP_ARCHIVE_XZ;
-    if (len >= 512 && memcmp(data + 257, "ustar", 5) == 0) return IMP_ARCHIVE_TAR;
+    if (len >= 512 && memcmp(data + 257, "ustar", 5) == 0) {
+        if (imp_archive_tar_header(data, len)) return IMP_ARCHIVE_TAR;
+        /* the magic alone: a damaged tar (libarchive then says how), unless
+         * the file opens as a format of its own that can hold those five
+         * bytes there, a SQLite database or a JSON document */
+        if (memcmp(data, "SQLite format 3", 16) == 0) return IMP_ARCHIVE_NONE;
+        size_t i = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        while (i < 257 && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+            i++;
+        return data[i] == '{' || data[i] == '[' ? IMP_ARCHIVE_NONE : IMP_ARCHIVE_TAR;
+    }
     return IMP_ARCHIVE_NONE;
 }
 

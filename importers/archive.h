@@ -45,9 +45,15 @@ typedef enum imp_archive_kind {
     IMP_ARCHIVE_XZ               /* read as tar.xz */
 } imp_archive_kind;
 
-/* From the magic bytes only: ustar at offset 257, "PK\3\4" (or "PK\5\6",
- * an empty zip), and the gzip, bzip2 and xz stream headers. */
+/* From the first bytes: "ustar" at offset 257 (a tar: its header, or a
+ * damaged one, unless the file opens as a SQLite database or a JSON
+ * document: imp_archive_tar_header), "PK\3\4" (or "PK\5\6", an empty
+ * zip), and the gzip, bzip2 and xz stream headers. */
 imp_archive_kind imp_archive_detect(const unsigned char *data, size_t len);
+
+/* Is h (len bytes) a tar header block: "ustar" at offset 257 and its
+ * checksum right? */
+bool imp_archive_tar_header(const unsigned char *h, size_t len);
 
 /* Expand an archive. Returns 0 with *out and *nout set (at least one
  * member), or -1 with one line in err, e.g.

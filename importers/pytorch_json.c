@@ -892,7 +892,7 @@ static bool archive_first_member_is_pytorch(const unsigned char *d, size_t len) 
 static bool gzip_is_tar(const unsigned char *d, size_t len) {
     unsigned char buf[512];
     size_t n = peek_doc(d, len, buf, sizeof buf);
-    return n >= 262 && memcmp(buf + 257, "ustar", 5) == 0;
+    return imp_archive_detect(buf, n) == IMP_ARCHIVE_TAR;
 }
 
 bool imp_pytorch_detect(const unsigned char *d, size_t len) {

@@ -1139,6 +1139,44 @@ static void test_examiner_zip(void **state) {
     import_archive_err(&f, "r.zip: first member: Truncated ZIP file header");
 }
 
+/* A tar is told by its header block: "ustar" at byte 257 and the header's
+ * checksum (POSIX ustar format; libarchive checks both). The five bytes
+ * alone are not one: an nvprof SQLite export holding them there
+ * (fuzz_nvprof_sqlite's input, fuzz/corpus/nvprof_sqlite) was refused as
+ * "a tar archive" by the import while its reader took it. */
+static void test_tar_header_checksum(void **state) {
+    (void)state;
+    unsigned char tar[2048];
+    size_t n = tar_member(tar, "res/k1.json", "{}");
+    assert_true(imp_archive_tar_header(tar, n));
+    assert_int_equal(imp_archive_detect(tar, n), IMP_ARCHIVE_TAR);
+    /* the checksum written as an old tar did: leading spaces, then NUL */
+    unsigned char old[512];
+    memcpy(old, tar, 512);
+    unsigned sum = 0;
+    for (size_t i = 0; i < 512; i++) sum += (i >= 148 && i < 156) ? ' ' : old[i];
+    snprintf((char *)old + 148, 8, "%7o", sum);
+    assert_true(imp_archive_tar_header(old, sizeof old));
+    /* one byte of the name changed: the checksum no longer holds, and the
+     * file is a damaged tar (libarchive says how: test_examiner_tar) */
+    tar[0] ^= 1;
+    assert_false(imp_archive_tar_header(tar, n));
+    assert_int_equal(imp_archive_detect(tar, n), IMP_ARCHIVE_TAR);
+    /* "ustar" at 257 of a SQLite file's first page, or of a JSON document
+     * (after a byte order mark and blanks): not a tar */
+    unsigned char db[1024] = "SQLite format 3";
+    memcpy(db + 257, "ustar", 5);
+    assert_false(imp_archive_tar_header(db, sizeof db));
+    assert_int_equal(imp_archive_detect(db, sizeof db), IMP_ARCHIVE_NONE);
+    unsigned char js[600];
+    memset(js, ' ', sizeof js);
+    memcpy(js, "\xEF\xBB\xBF\n {\"kernels\": \"", 17);
+    memcpy(js + 257, "ustar", 5);
+    assert_int_equal(imp_archive_detect(js, sizeof js), IMP_ARCHIVE_NONE);
+    /* too short for a header block */
+    assert_false(imp_archive_tar_header(tar, 511));
+}
+
 static void test_examiner_tar_compressed(void **state) {
     (void)state;
     static const struct {
@@ -2076,6 +2114,7 @@ int main(void) {
         cmocka_unit_test(test_examiner_times_rounded),
         cmocka_unit_test(test_examiner_errors),
         cmocka_unit_test(test_examiner_tar),
+        cmocka_unit_test(test_tar_header_checksum),
         cmocka_unit_test(test_examiner_zip),
         cmocka_unit_test(test_examiner_tar_compressed),
         cmocka_unit_test(test_compressed_single_file),
