@@ -1529,6 +1529,37 @@ static int check_mem_keys_apply(pctx *c) {
     return 0;
 }
 
+/* An alu op's "fu": "fp32" puts it on its sub-core's fp32 pipe
+ * (docs/scenario-format.md Program body), which device.fp32_rate > 0
+ * models (Device table: "0 = not modelled"); simcore/exec_warp.c marks an
+ * instruction for the pipe only with it (EW_X_FP32 needs E->fp_iv), so
+ * where no run's device has it every alu op issues and costs latency_alu
+ * as any other and "fu" changes nothing: refused at the op's own program.
+ * A library kernel's program ("program": NAME) is written for every
+ * device and keeps it, as it keeps its memory keys. */
+static int check_fu_applies(pctx *c) {
+    const scn_scenario *s = c->s;
+    for (size_t r = 0; r < s->nruns; r++)
+        if (s->runs[r].device.fp32_rate > 0)
+            return 0;
+    for (size_t i = 0; i < s->nops; i++) {
+        const scn_rawop *op = &s->rawops[i];
+        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->access)
+            continue;
+        for (size_t j = 0; j < op->program.nbody; j++) {
+            if (!op->access[j].fp32)
+                continue;
+            char p[JR_PATH_MAX];
+            snprintf(p, sizeof p, "ops[%zu].program.body[%zu].fu", i, j);
+            return jr_fail(&c->jr, p, "runs the op on the sub-core's fp32 pipe, which is not "
+                           "modelled here (device.fp32_rate is 0%s): every alu op costs "
+                           "latency_alu, on which it has no effect",
+                           s->nruns > 1 ? " in every run" : "");
+        }
+    }
+    return 0;
+}
+
 /* policy.warp orders the warps of kernels with a "program" (the
  * warp-level model, docs/scenario-format.md Policy: "for kernels with a
  * program"); where no kernel has one, every kernel runs for its
@@ -2271,7 +2302,7 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
     if (check_warp_applies(c) || check_contexts_keys(c) || check_mem_keys_apply(c) ||
-        check_tasks_keys(c, root) ||
+        check_fu_applies(c) || check_tasks_keys(c, root) ||
         name_base_run(c) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;

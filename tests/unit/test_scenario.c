@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "../../server/formats/kernlib.h"
 #include "../../server/formats/scenario.h"
 
 /* Scenarios are written with ' for " so they stay readable here. */
@@ -48,6 +49,18 @@ static void expect_error(const char *src, const char *want) {
     assert_int_equal(rc, -1);
     assert_null(s);
     assert_string_equal(err, want);
+}
+
+/* parse_ok with the shipped kernel library (scenarios/kernels, under
+ * $SCHEDLAB_ROOT when set) loaded for "program": NAME. */
+static void parse_ok_with_library(const char *src) {
+    const char *root = getenv("SCHEDLAB_ROOT");
+    char dir[1024], err[512];
+    snprintf(dir, sizeof dir, "%s%sscenarios/kernels", root ? root : "", root ? "/" : "");
+    if (kl_open(dir, err, sizeof err))
+        fail_msg("%s", err);
+    scn_free(parse_ok(src));
+    kl_close();
 }
 
 /* A one-kernel scenario on the TX2 whose kernel takes `kernel_tail`. */
@@ -1285,6 +1298,31 @@ static void test_refused_no_effect(void **state) {
              "[{'kernel':'K1','blocks':1,'threads':32,'program':{'body':[{'op':'alu',"
              "'store':false}]}}]}");
     scn_free(parse_ok(ab));
+    /* an alu op's "fu": "fp32" without the fp32 pipes (Device fp32_rate:
+     * "0 = not modelled"; simcore/exec_warp.c marks an instruction for the
+     * pipe only with it, EW_X_FP32 needing fp_iv) */
+    const char *fuf = "{'schema':'schedlab-scenario/1','device':%s,'ops':[{'kernel':'K1',"
+                      "'blocks':1,'threads':32,'program':{'body':[{'op':'mem'},{'op':'alu',"
+                      "'fu':'fp32'}]}}]%s}";
+    snprintf(ab, sizeof ab, fuf, "'titanv-gpgpusim'", "");
+    expect_error(ab, "t.json: ops[0].program.body[1].fu: runs the op on the sub-core's fp32 pipe, "
+                     "which is not modelled here (device.fp32_rate is 0): every alu op costs "
+                     "latency_alu, on which it has no effect");
+    snprintf(ab, sizeof ab, fuf, "'titanv-gpgpusim'", ",'variants':[{'name':'h','device':'h100'}]");
+    expect_error(ab, "t.json: ops[0].program.body[1].fu: runs the op on the sub-core's fp32 pipe, "
+                     "which is not modelled here (device.fp32_rate is 0 in every run): every alu "
+                     "op costs latency_alu, on which it has no effect");
+    /* modelled by the device, or a variant's (most-room-h100-compute gives
+     * h100 fp32_rate 1) */
+    snprintf(ab, sizeof ab, fuf, "'v100'", "");
+    scn_free(parse_ok(ab));
+    snprintf(ab, sizeof ab, fuf, "{'preset':'h100','fp32_rate':1}", "");
+    scn_free(parse_ok(ab));
+    snprintf(ab, sizeof ab, fuf, "'titanv-gpgpusim'", ",'variants':[{'name':'m','device':'v100'}]");
+    scn_free(parse_ok(ab));
+    /* a library kernel's program keeps its "fu" (vectorAdd's alu entry) */
+    parse_ok_with_library("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim','ops':"
+                          "[{'kernel':'K1','blocks':1,'threads':32,'program':'vectorAdd'}]}");
     /* a variant's device that is the scenario's own (docs/scenario-format.md
      * Variants: the device is applied over the scenario's own) changes
      * nothing; a policy of the base's own values stays a repeat run */
