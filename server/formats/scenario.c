@@ -1529,6 +1529,58 @@ static int check_mem_keys_apply(pctx *c) {
     return 0;
 }
 
+/* A mem op's "footprint" and "scope" give the working set its addresses
+ * walk (docs/memory.md), which simcore/exec_warp.c reads only to place
+ * them in a cache or a page: the L1 (l1_access, device.l1_smem_kb), the L2
+ * (l2_addrs, l2_kb) and, for a managed op, unified memory's pages
+ * (uvm_touch, uvm_wait, uvm_page_kb); K->ws, which holds it, is made only
+ * with one of them. With the memory system on but none of them in any run
+ * (the v100, rtx2080ti and pascal-gilman presets as shipped) every sector
+ * goes to DRAM at its share, and the two keys change nothing: refused at
+ * the op's own program (check_mem_keys_apply has refused them already
+ * where the memory system is off in every run). A library kernel's
+ * program keeps them. */
+static int check_working_set_applies(pctx *c) {
+    static const struct { unsigned bit; const char *key, *what; } keys[] = {
+        {MK_FOOTPRINT, "footprint", "gives the working set the op walks in the caches of the "
+                                    "device's memory system"},
+        {MK_SCOPE, "scope", "says whose working set the op walks in the caches of the "
+                            "device's memory system"},
+    };
+    const scn_scenario *s = c->s;
+    bool uvm = false;
+    for (size_t r = 0; r < s->nruns; r++) {
+        const sim_device *d = &s->runs[r].device;
+        if (!(d->dram_sectors > 0))
+            continue;
+        if (d->l1_smem_kb > 0 || d->l2_kb > 0)
+            return 0;
+        uvm |= d->uvm_page_kb > 0;
+    }
+    for (size_t i = 0; i < s->nops; i++) {
+        const scn_rawop *op = &s->rawops[i];
+        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->mem_keys)
+            continue;
+        for (size_t j = 0; j < op->program.nbody; j++) {
+            bool managed = op->access && op->access[j].managed;
+            if (op->program.body[j].iclass != SIM_ICLASS_MEM || (managed && uvm))
+                continue;
+            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+                if (!(op->mem_keys[j] & keys[k].bit))
+                    continue;
+                char p[JR_PATH_MAX];
+                snprintf(p, sizeof p, "ops[%zu].program.body[%zu].%s", i, j, keys[k].key);
+                return jr_fail(&c->jr, p, "%s, which has no cache here (device.l1_smem_kb and "
+                               "l2_kb are 0%s)%s: every sector of the op goes to DRAM, on which "
+                               "it has no effect", keys[k].what,
+                               s->nruns > 1 ? " in every run" : "",
+                               managed ? " nor unified memory (device.uvm_page_kb is 0)" : "");
+            }
+        }
+    }
+    return 0;
+}
+
 /* An alu op's "fu": "fp32" puts it on its sub-core's fp32 pipe
  * (docs/scenario-format.md Program body), which device.fp32_rate > 0
  * models (Device table: "0 = not modelled"); simcore/exec_warp.c marks an
@@ -2302,7 +2354,7 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
     if (check_warp_applies(c) || check_contexts_keys(c) || check_mem_keys_apply(c) ||
-        check_fu_applies(c) || check_tasks_keys(c, root) ||
+        check_working_set_applies(c) || check_fu_applies(c) || check_tasks_keys(c, root) ||
         name_base_run(c) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;

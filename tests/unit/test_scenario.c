@@ -858,7 +858,10 @@ static void test_parse_file(void **state) {
  * store, footprint, scope, managed, fu; bad values name the place. */
 static void test_program_access(void **state) {
     (void)state;
-    scn_scenario *s = parse_ok(one_kernel("{'preset':'v100'}",
+    /* on v100 with an L2: "footprint" and "scope" are a cache's to read
+     * (simcore/exec_warp.c ws_where: L1, L2 or a managed op's pages) */
+    scn_scenario *s = parse_ok(one_kernel("{'preset':'v100','l2_kb':6144,'l2_assoc':16,"
+                                          "'latency_l2':160}",
         "'program':{'body':[{'op':'alu','fu':'fp32'},{'op':'mem','access':'strided:2'},"
         "{'op':'mem','access':'random','store':true,'footprint':'4KB','scope':'block'},"
         "{'op':'mem','access':'coalesced','managed':true,'scope':'kernel'},"
@@ -1271,26 +1274,30 @@ static void test_refused_no_effect(void **state) {
         {"'managed':true", "managed: puts the op's data in unified memory, whose pages the "
                            "device's memory system migrates"},
     };
-    const char *mkf = "{'schema':'schedlab-scenario/1','device':'%s','ops':[{'kernel':'K1',"
+    const char *mkf = "{'schema':'schedlab-scenario/1','device':%s,'ops':[{'kernel':'K1',"
                       "'blocks':1,'threads':32,'program':{'body':[{'op':'alu'},{'op':'mem',"
                       "%s}]}}]%s}";
+    /* the working set's keys are read with a cache (below) */
+    const char *v100_l2 = "{'preset':'v100','l2_kb':6144,'l2_assoc':16,'latency_l2':160}";
     for (size_t i = 0; i < sizeof mk / sizeof mk[0]; i++) {
         char want[512];
-        snprintf(ab, sizeof ab, mkf, "titanv-gpgpusim", mk[i].key, "");
+        snprintf(ab, sizeof ab, mkf, "'titanv-gpgpusim'", mk[i].key, "");
         snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which is off here "
                  "(device.dram_sectors is 0): every mem op costs latency_mem, on which it has no "
                  "effect", mk[i].what);
         expect_error(ab, want);
-        snprintf(ab, sizeof ab, mkf, "titanv-gpgpusim", mk[i].key,
+        snprintf(ab, sizeof ab, mkf, "'titanv-gpgpusim'", mk[i].key,
                  ",'variants':[{'name':'q','policy':{'warp':'qaws'}}]");
         snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which is off here "
                  "(device.dram_sectors is 0 in every run): every mem op costs latency_mem, on "
                  "which it has no effect", mk[i].what);
         expect_error(ab, want);
-        snprintf(ab, sizeof ab, mkf, "v100", mk[i].key, "");
+        bool ws = strstr(mk[i].key, "footprint") || strstr(mk[i].key, "scope");
+        snprintf(ab, sizeof ab, mkf, ws ? v100_l2 : "'v100'", mk[i].key, "");
         scn_free(parse_ok(ab));
-        snprintf(ab, sizeof ab, mkf, "titanv-gpgpusim", mk[i].key,
-                 ",'variants':[{'name':'m','device':'v100'}]");
+        char var[256];
+        snprintf(var, sizeof var, ",'variants':[{'name':'m','device':%s}]", ws ? v100_l2 : "'v100'");
+        snprintf(ab, sizeof ab, mkf, "'titanv-gpgpusim'", mk[i].key, var);
         scn_free(parse_ok(ab));
     }
     /* "store": false on another op is no mem op's setting */
@@ -1323,6 +1330,60 @@ static void test_refused_no_effect(void **state) {
     /* a library kernel's program keeps its "fu" (vectorAdd's alu entry) */
     parse_ok_with_library("{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim','ops':"
                           "[{'kernel':'K1','blocks':1,'threads':32,'program':'vectorAdd'}]}");
+    /* a mem op's "footprint" and "scope" with the memory system on but
+     * nothing that reads the working set: no L1 (l1_smem_kb), no L2 (l2_kb)
+     * and, for a managed op, no unified memory (uvm_page_kb); simcore/
+     * exec_warp.c ws_where is called from l1_access, l2_addrs, uvm_touch
+     * and uvm_wait alone. v100 as shipped is such a device. */
+    static const struct { const char *key, *what; } wk[] = {
+        {"'footprint':'64KB'", "footprint: gives the working set the op walks in the caches of "
+                               "the device's memory system"},
+        {"'scope':'warp'", "scope: says whose working set the op walks in the caches of the "
+                           "device's memory system"},
+        {"'scope':'kernel'", "scope: says whose working set the op walks in the caches of the "
+                             "device's memory system"},
+    };
+    for (size_t i = 0; i < sizeof wk / sizeof wk[0]; i++) {
+        char want[512], key[128];
+        snprintf(ab, sizeof ab, mkf, "'v100'", wk[i].key, "");
+        snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which has no cache here "
+                 "(device.l1_smem_kb and l2_kb are 0): every sector of the op goes to DRAM, on "
+                 "which it has no effect", wk[i].what);
+        expect_error(ab, want);
+        /* a base without the memory system and a variant without a cache */
+        snprintf(ab, sizeof ab, mkf, "'titanv-gpgpusim'", wk[i].key,
+                 ",'variants':[{'name':'m','device':'v100'}]");
+        snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which has no cache here "
+                 "(device.l1_smem_kb and l2_kb are 0 in every run): every sector of the op goes "
+                 "to DRAM, on which it has no effect", wk[i].what);
+        expect_error(ab, want);
+        /* unified memory reads a managed op's working set alone */
+        snprintf(key, sizeof key, "%s,'managed':true", wk[i].key);
+        snprintf(ab, sizeof ab, mkf, "'v100'", key, "");
+        snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which has no cache here "
+                 "(device.l1_smem_kb and l2_kb are 0) nor unified memory (device.uvm_page_kb is "
+                 "0): every sector of the op goes to DRAM, on which it has no effect", wk[i].what);
+        expect_error(ab, want);
+        const char *uvm = "{'preset':'v100','uvm_page_kb':64,'uvm_fault_latency':1000}";
+        snprintf(ab, sizeof ab, mkf, uvm, key, "");
+        scn_free(parse_ok(ab));
+        snprintf(ab, sizeof ab, mkf, uvm, wk[i].key, "");
+        snprintf(want, sizeof want, "t.json: ops[0].program.body[1].%s, which has no cache here "
+                 "(device.l1_smem_kb and l2_kb are 0): every sector of the op goes to DRAM, on "
+                 "which it has no effect", wk[i].what);
+        expect_error(ab, want);
+        /* an L1 or an L2 reads it (most-room-table4-l1's L1) */
+        snprintf(ab, sizeof ab, mkf, "{'preset':'v100','l1_smem_kb':128,'l1_assoc':4,"
+                 "'latency_l1':20}", wk[i].key, "");
+        scn_free(parse_ok(ab));
+        snprintf(ab, sizeof ab, mkf, "'v100'", wk[i].key,
+                 ",'variants':[{'name':'c','device':{'l2_kb':6144,'l2_assoc':16,"
+                 "'latency_l2':160}}]");
+        scn_free(parse_ok(ab));
+    }
+    /* a library kernel's program keeps them (matrixMul's footprint, scope) */
+    parse_ok_with_library("{'schema':'schedlab-scenario/1','device':'v100','ops':[{'kernel':"
+                          "'K1','blocks':1,'threads':32,'program':'matrixMul'}]}");
     /* a variant's device that is the scenario's own (docs/scenario-format.md
      * Variants: the device is applied over the scenario's own) changes
      * nothing; a policy of the base's own values stays a repeat run */
