@@ -1581,6 +1581,39 @@ static int check_working_set_applies(pctx *c) {
     return 0;
 }
 
+/* A mem op's "managed" puts its data in unified memory, whose pages
+ * device.uvm_page_kb models (Device table: "0 = managed memory not
+ * modelled"); simcore/exec_warp.c marks the op managed only with it
+ * (EW_X_MANAGED needs E->uvm_page, set with the memory system on and
+ * uvm_page_kb > 0). With the memory system on but no run's device with
+ * unified memory (every preset as shipped: most-room-*-transfer add it),
+ * the op's sectors go as any other's and the key changes nothing: refused
+ * at the op's own program, given at all ("managed": false too), as
+ * check_mem_keys_apply refuses it without the memory system. A library
+ * kernel's program keeps it. */
+static int check_managed_applies(pctx *c) {
+    const scn_scenario *s = c->s;
+    for (size_t r = 0; r < s->nruns; r++)
+        if (s->runs[r].device.dram_sectors > 0 && s->runs[r].device.uvm_page_kb > 0)
+            return 0;
+    for (size_t i = 0; i < s->nops; i++) {
+        const scn_rawop *op = &s->rawops[i];
+        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->mem_keys)
+            continue;
+        for (size_t j = 0; j < op->program.nbody; j++) {
+            if (op->program.body[j].iclass != SIM_ICLASS_MEM || !(op->mem_keys[j] & MK_MANAGED))
+                continue;
+            char p[JR_PATH_MAX];
+            snprintf(p, sizeof p, "ops[%zu].program.body[%zu].managed", i, j);
+            return jr_fail(&c->jr, p, "puts the op's data in unified memory, whose pages the "
+                           "device's memory system migrates, which has no unified memory here "
+                           "(device.uvm_page_kb is 0%s): the op's sectors go as any other's, on "
+                           "which it has no effect", s->nruns > 1 ? " in every run" : "");
+        }
+    }
+    return 0;
+}
+
 /* An alu op's "fu": "fp32" puts it on its sub-core's fp32 pipe
  * (docs/scenario-format.md Program body), which device.fp32_rate > 0
  * models (Device table: "0 = not modelled"); simcore/exec_warp.c marks an
@@ -2354,7 +2387,8 @@ static int parse_root(pctx *c, json_t *root) {
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 4, &in))
         return -1;
     if (check_warp_applies(c) || check_contexts_keys(c) || check_mem_keys_apply(c) ||
-        check_working_set_applies(c) || check_fu_applies(c) || check_tasks_keys(c, root) ||
+        check_working_set_applies(c) ||
+        check_managed_applies(c) || check_fu_applies(c) || check_tasks_keys(c, root) ||
         name_base_run(c) ||
         scn_keys_read(c, root, "", top_table, TOP_NKEYS, 5, &in))
         return -1;

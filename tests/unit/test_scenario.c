@@ -858,10 +858,12 @@ static void test_parse_file(void **state) {
  * store, footprint, scope, managed, fu; bad values name the place. */
 static void test_program_access(void **state) {
     (void)state;
-    /* on v100 with an L2: "footprint" and "scope" are a cache's to read
-     * (simcore/exec_warp.c ws_where: L1, L2 or a managed op's pages) */
+    /* on v100 with an L2 and unified memory: "footprint" and "scope" are a
+     * cache's to read (simcore/exec_warp.c ws_where: L1, L2 or a managed
+     * op's pages), "managed" unified memory's (EW_X_MANAGED: uvm_page) */
     scn_scenario *s = parse_ok(one_kernel("{'preset':'v100','l2_kb':6144,'l2_assoc':16,"
-                                          "'latency_l2':160}",
+                                          "'latency_l2':160,'uvm_page_kb':64,"
+                                          "'uvm_fault_latency':1000}",
         "'program':{'body':[{'op':'alu','fu':'fp32'},{'op':'mem','access':'strided:2'},"
         "{'op':'mem','access':'random','store':true,'footprint':'4KB','scope':'block'},"
         "{'op':'mem','access':'coalesced','managed':true,'scope':'kernel'},"
@@ -1279,6 +1281,8 @@ static void test_refused_no_effect(void **state) {
                       "%s}]}}]%s}";
     /* the working set's keys are read with a cache (below) */
     const char *v100_l2 = "{'preset':'v100','l2_kb':6144,'l2_assoc':16,'latency_l2':160}";
+    /* and "managed" with unified memory (below) */
+    const char *v100_uvm = "{'preset':'v100','uvm_page_kb':64,'uvm_fault_latency':1000}";
     for (size_t i = 0; i < sizeof mk / sizeof mk[0]; i++) {
         char want[512];
         snprintf(ab, sizeof ab, mkf, "'titanv-gpgpusim'", mk[i].key, "");
@@ -1292,11 +1296,12 @@ static void test_refused_no_effect(void **state) {
                  "(device.dram_sectors is 0 in every run): every mem op costs latency_mem, on "
                  "which it has no effect", mk[i].what);
         expect_error(ab, want);
-        bool ws = strstr(mk[i].key, "footprint") || strstr(mk[i].key, "scope");
-        snprintf(ab, sizeof ab, mkf, ws ? v100_l2 : "'v100'", mk[i].key, "");
+        const char *on = strstr(mk[i].key, "footprint") || strstr(mk[i].key, "scope") ? v100_l2
+                       : strstr(mk[i].key, "managed") ? v100_uvm : "'v100'";
+        snprintf(ab, sizeof ab, mkf, on, mk[i].key, "");
         scn_free(parse_ok(ab));
         char var[256];
-        snprintf(var, sizeof var, ",'variants':[{'name':'m','device':%s}]", ws ? v100_l2 : "'v100'");
+        snprintf(var, sizeof var, ",'variants':[{'name':'m','device':%s}]", on);
         snprintf(ab, sizeof ab, mkf, "'titanv-gpgpusim'", mk[i].key, var);
         scn_free(parse_ok(ab));
     }
@@ -1379,6 +1384,28 @@ static void test_refused_no_effect(void **state) {
         snprintf(ab, sizeof ab, mkf, "'v100'", wk[i].key,
                  ",'variants':[{'name':'c','device':{'l2_kb':6144,'l2_assoc':16,"
                  "'latency_l2':160}}]");
+        scn_free(parse_ok(ab));
+    }
+    /* a mem op's "managed" with the memory system on but no unified memory
+     * in any run (uvm_page_kb 0: simcore/exec_warp.c sets EW_X_MANAGED
+     * only with uvm_page), given at all */
+    static const char *const mg[] = {"'managed':true", "'managed':false"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(ab, sizeof ab, mkf, "'v100'", mg[i], "");
+        expect_error(ab, "t.json: ops[0].program.body[1].managed: puts the op's data in unified "
+                         "memory, whose pages the device's memory system migrates, which has no "
+                         "unified memory here (device.uvm_page_kb is 0): the op's sectors go as "
+                         "any other's, on which it has no effect");
+        snprintf(ab, sizeof ab, mkf, "'titanv-gpgpusim'", mg[i],
+                 ",'variants':[{'name':'m','device':'v100'}]");
+        expect_error(ab, "t.json: ops[0].program.body[1].managed: puts the op's data in unified "
+                         "memory, whose pages the device's memory system migrates, which has no "
+                         "unified memory here (device.uvm_page_kb is 0 in every run): the op's "
+                         "sectors go as any other's, on which it has no effect");
+        /* a variant's unified memory reads it (most-room-table4-transfer's) */
+        snprintf(ab, sizeof ab, mkf, "'v100'", mg[i],
+                 ",'variants':[{'name':'u','device':{'uvm_page_kb':64,"
+                 "'uvm_fault_latency':174420,'sm_faults':1}}]");
         scn_free(parse_ok(ab));
     }
     /* a library kernel's program keeps them (matrixMul's footprint, scope) */
