@@ -347,7 +347,7 @@ static int check_template(qos_spec *s, const char *file, char *err, size_t errle
         }
         scn_scenario *scn;
         char serr[1024];
-        int rc = scn_parse_json(j, "template", &scn, serr, sizeof serr);
+        int rc = scn_parse_json_portable(j, "template", &scn, serr, sizeof serr);
         json_decref(j);
         if (rc) {
             json_decref(plain.policy);
@@ -926,7 +926,7 @@ static int simulate(wctx *w, json_t *j, size_t pair, const double *iso, run_out 
     for (int x = 0; x < QOS_ROLES; x++)
         if (w->s->has[x]) names[x] = w->s->k[w->s->pair[pair][x]].name;
     scn_scenario *sc;
-    if (scn_parse_json(j, "template", &sc, err, errlen)) return -1;
+    if (scn_parse_json_portable(j, "template", &sc, err, errlen)) return -1;
     sim_config cfg;
     if (scn_config(sc, 0, &cfg, err, errlen)) {
         scn_free(sc);

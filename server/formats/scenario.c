@@ -156,6 +156,9 @@ typedef struct pctx {
      * streams took 56 s) */
     uint32_t *sidx;
     size_t sidx_cap;
+    /* every program was written for any device (scn_parse_json_portable):
+     * the checks of a program's keys against the runs' devices pass it */
+    bool portable;
 } pctx;
 
 /* ---- owned strings ------------------------------------------------------- */
@@ -1492,6 +1495,8 @@ static int check_tasks_keys(pctx *c, json_t *root) {
  * library kernel's program ("program": NAME) is written for every device
  * and keeps its keys. */
 static int check_mem_keys_apply(pctx *c) {
+    if (c->portable)
+        return 0;
     static const struct { unsigned bit; const char *key, *what; } keys[] = {
         {MK_ACCESS, "access", "says how the op's addresses fall into the sectors of the "
                               "device's memory system"},
@@ -1541,6 +1546,8 @@ static int check_mem_keys_apply(pctx *c) {
  * where the memory system is off in every run). A library kernel's
  * program keeps them. */
 static int check_working_set_applies(pctx *c) {
+    if (c->portable)
+        return 0;
     static const struct { unsigned bit; const char *key, *what; } keys[] = {
         {MK_FOOTPRINT, "footprint", "gives the working set the op walks in the caches of the "
                                     "device's memory system"},
@@ -1592,6 +1599,8 @@ static int check_working_set_applies(pctx *c) {
  * check_mem_keys_apply refuses it without the memory system. A library
  * kernel's program keeps it. */
 static int check_managed_applies(pctx *c) {
+    if (c->portable)
+        return 0;
     const scn_scenario *s = c->s;
     for (size_t r = 0; r < s->nruns; r++)
         if (s->runs[r].device.dram_sectors > 0 && s->runs[r].device.uvm_page_kb > 0)
@@ -1623,6 +1632,8 @@ static int check_managed_applies(pctx *c) {
  * A library kernel's program ("program": NAME) is written for every
  * device and keeps it, as it keeps its memory keys. */
 static int check_fu_applies(pctx *c) {
+    if (c->portable)
+        return 0;
     const scn_scenario *s = c->s;
     for (size_t r = 0; r < s->nruns; r++)
         if (s->runs[r].device.fp32_rate > 0)
@@ -2429,14 +2440,14 @@ int scn_parse(const char *text, size_t len, const char *file, scn_scenario **out
     return rc;
 }
 
-int scn_parse_json(json_t *root, const char *file, scn_scenario **out, char *err,
-                   size_t errlen) {
+static int parse_json(json_t *root, const char *file, bool portable, scn_scenario **out,
+                      char *err, size_t errlen) {
     *out = NULL;
     if (err && errlen)
         err[0] = '\0';
     if (!file)
         file = "scenario";
-    pctx c = {{file, err, errlen, ""}, NULL, NULL, 0};
+    pctx c = {{file, err, errlen, ""}, NULL, NULL, 0, portable};
     scn_scenario *s = calloc(1, sizeof *s);
     if (!s) {
         if (err && errlen)
@@ -2452,6 +2463,16 @@ int scn_parse_json(json_t *root, const char *file, scn_scenario **out, char *err
     }
     *out = s;
     return 0;
+}
+
+int scn_parse_json(json_t *root, const char *file, scn_scenario **out, char *err,
+                   size_t errlen) {
+    return parse_json(root, file, false, out, err, errlen);
+}
+
+int scn_parse_json_portable(json_t *root, const char *file, scn_scenario **out, char *err,
+                            size_t errlen) {
+    return parse_json(root, file, true, out, err, errlen);
 }
 
 /* Scenarios are small; anything past this is not a scenario. */

@@ -91,6 +91,16 @@ int scn_parse_file(const char *path, scn_scenario **out, char *err, size_t errle
  * programs, more than jr_load's budget for a text of its length. */
 int scn_parse_json(json_t *root, const char *file, scn_scenario **out, char *err,
                    size_t errlen);
+/* scn_parse_json for a scenario whose programs were written for any device,
+ * as the kernel library's are: a QoS sweep's pair (its kernel set runs on
+ * every device its templates name, the library's programs resolved into
+ * it: server/app/qos_sweep.c from_library). A program's keys that no run's
+ * device reads (a mem op's "access", "store", "footprint", "scope" or
+ * "managed" without the memory system, its caches or unified memory; an
+ * alu op's "fu" without fp32 pipes) are taken, as a library kernel's are in
+ * a scenario, not refused. */
+int scn_parse_json_portable(json_t *root, const char *file, scn_scenario **out, char *err,
+                            size_t errlen);
 void scn_free(scn_scenario *s);
 
 const char *scn_name(const scn_scenario *s);

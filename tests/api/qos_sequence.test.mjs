@@ -112,6 +112,23 @@ test('a sequence of one launch is that kernel', () => {
   assert.deepEqual(res.spec.kernels[1].sequence[0].program, lib('histo').program);
 });
 
+// The kernel library's programs are written for any device (docs/scenario-format.md):
+// a QoS sweep takes them on its template's device whatever keys they carry
+// for a memory system the device may not have (vectorAdd's mem ops give an
+// "access", which a scenario's own program may not give on a device without
+// it, docs/scenario-format.md Program), as a scenario naming them does.
+test('a library kernel whose program reads a memory system the template\'s device has not: swept', () => {
+  assert.ok(lib('vectorAdd').program.body.some((e) => e.access), 'vectorAdd gives an access');
+  const { code, stderr, res } = sweep('library-keys', {
+    template: template(),
+    kernels: [{ name: 'va', class: 'memory', program: 'vectorAdd' }, { name: 'sg', class: 'compute', program: 'sgemm' }],
+    pairs: [['va', 'sg']],
+  });
+  assert.equal(code, 0, stderr);
+  assert.equal(res.points.length, 1);
+  assert.ok(res.kernels[0].ipc_isolated > 0);
+});
+
 test('a bad sequence: one line naming the place and the problem', () => {
   const cases = [
     [{ name: 'w', class: 'memory', sequence: ['histo-prescan', 'histo-fina'] },
