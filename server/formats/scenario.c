@@ -1485,53 +1485,72 @@ static int check_tasks_keys(pctx *c, json_t *root) {
     return 0;
 }
 
+/* The keys of a mem op that the device's memory system reads, what each
+ * does there (the refusals below say it). */
+static const struct { unsigned bit; const char *key, *what; } mem_key_table[] = {
+    {MK_ACCESS, "access", "says how the op's addresses fall into the sectors of the "
+                          "device's memory system"},
+    {MK_STORE, "store", "makes the op a store, whose warp goes on after issue in the "
+                        "device's memory system"},
+    {MK_FOOTPRINT, "footprint", "gives the working set the op walks in the caches of the "
+                                "device's memory system"},
+    {MK_SCOPE, "scope", "says whose working set the op walks in the caches of the "
+                        "device's memory system"},
+    {MK_MANAGED, "managed", "puts the op's data in unified memory, whose pages the "
+                            "device's memory system migrates"},
+};
+
+/* The first of the keys in `mask` given on a mem op of the scenario's own
+ * program (a library kernel's, "program": NAME, is written for every
+ * device and keeps them), skipping a managed op where `managed_ok`: its
+ * place in p ("ops[i].program.body[j].KEY"), the op's entry in *op and
+ * *entry, and its mem_key_table index; -1 when none is. */
+static int own_mem_key(const scn_scenario *s, unsigned mask, bool managed_ok, char *p,
+                       size_t plen, const scn_rawop **op_out, size_t *entry) {
+    for (size_t i = 0; i < s->nops; i++) {
+        const scn_rawop *op = &s->rawops[i];
+        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->mem_keys)
+            continue;
+        for (size_t j = 0; j < op->program.nbody; j++) {
+            if (op->program.body[j].iclass != SIM_ICLASS_MEM ||
+                (managed_ok && op->access && op->access[j].managed))
+                continue;
+            for (size_t k = 0; k < sizeof mem_key_table / sizeof mem_key_table[0]; k++)
+                if (mask & op->mem_keys[j] & mem_key_table[k].bit) {
+                    snprintf(p, plen, "ops[%zu].program.body[%zu].%s", i, j, mem_key_table[k].key);
+                    *op_out = op;
+                    *entry = j;
+                    return (int)k;
+                }
+        }
+    }
+    return -1;
+}
+
 /* A mem op's "access", "store", "footprint", "scope" and "managed" are
  * the device's memory system's (docs/scenario-format.md Warp-level timing:
  * "With the device's memory system on ... a mem op may add" them), which
  * device.dram_sectors > 0 turns on (Device table; simcore/exec_warp.c
  * reads a store, the working set and managed pages only then, E->mx);
  * where no run's device has it, every mem op costs latency_mem alone and
- * each of them changes nothing: refused at the op's own program. A
- * library kernel's program ("program": NAME) is written for every device
- * and keeps its keys. */
+ * each of them changes nothing: refused at the op's own program. */
 static int check_mem_keys_apply(pctx *c) {
     if (c->portable)
         return 0;
-    static const struct { unsigned bit; const char *key, *what; } keys[] = {
-        {MK_ACCESS, "access", "says how the op's addresses fall into the sectors of the "
-                              "device's memory system"},
-        {MK_STORE, "store", "makes the op a store, whose warp goes on after issue in the "
-                            "device's memory system"},
-        {MK_FOOTPRINT, "footprint", "gives the working set the op walks in the caches of the "
-                                    "device's memory system"},
-        {MK_SCOPE, "scope", "says whose working set the op walks in the caches of the "
-                            "device's memory system"},
-        {MK_MANAGED, "managed", "puts the op's data in unified memory, whose pages the "
-                                "device's memory system migrates"},
-    };
     const scn_scenario *s = c->s;
     for (size_t r = 0; r < s->nruns; r++)
         if (s->runs[r].device.dram_sectors > 0)
             return 0;
-    for (size_t i = 0; i < s->nops; i++) {
-        const scn_rawop *op = &s->rawops[i];
-        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->mem_keys)
-            continue;
-        for (size_t j = 0; j < op->program.nbody; j++) {
-            if (op->program.body[j].iclass != SIM_ICLASS_MEM)
-                continue;
-            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-                if (!(op->mem_keys[j] & keys[k].bit))
-                    continue;
-                char p[JR_PATH_MAX];
-                snprintf(p, sizeof p, "ops[%zu].program.body[%zu].%s", i, j, keys[k].key);
-                return jr_fail(&c->jr, p, "%s, which is off here (device.dram_sectors is 0%s): "
-                               "every mem op costs latency_mem, on which it has no effect",
-                               keys[k].what, s->nruns > 1 ? " in every run" : "");
-            }
-        }
-    }
-    return 0;
+    char p[JR_PATH_MAX];
+    const scn_rawop *op;
+    size_t j;
+    int k = own_mem_key(s, MK_ACCESS | MK_STORE | MK_FOOTPRINT | MK_SCOPE | MK_MANAGED, false, p,
+                        sizeof p, &op, &j);
+    if (k < 0)
+        return 0;
+    return jr_fail(&c->jr, p, "%s, which is off here (device.dram_sectors is 0%s): every mem op "
+                   "costs latency_mem, on which it has no effect", mem_key_table[k].what,
+                   s->nruns > 1 ? " in every run" : "");
 }
 
 /* A mem op's "footprint" and "scope" give the working set its addresses
@@ -1543,17 +1562,10 @@ static int check_mem_keys_apply(pctx *c) {
  * (the v100, rtx2080ti and pascal-gilman presets as shipped) every sector
  * goes to DRAM at its share, and the two keys change nothing: refused at
  * the op's own program (check_mem_keys_apply has refused them already
- * where the memory system is off in every run). A library kernel's
- * program keeps them. */
+ * where the memory system is off in every run). */
 static int check_working_set_applies(pctx *c) {
     if (c->portable)
         return 0;
-    static const struct { unsigned bit; const char *key, *what; } keys[] = {
-        {MK_FOOTPRINT, "footprint", "gives the working set the op walks in the caches of the "
-                                    "device's memory system"},
-        {MK_SCOPE, "scope", "says whose working set the op walks in the caches of the "
-                            "device's memory system"},
-    };
     const scn_scenario *s = c->s;
     bool uvm = false;
     for (size_t r = 0; r < s->nruns; r++) {
@@ -1564,28 +1576,18 @@ static int check_working_set_applies(pctx *c) {
             return 0;
         uvm |= d->uvm_page_kb > 0;
     }
-    for (size_t i = 0; i < s->nops; i++) {
-        const scn_rawop *op = &s->rawops[i];
-        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->mem_keys)
-            continue;
-        for (size_t j = 0; j < op->program.nbody; j++) {
-            bool managed = op->access && op->access[j].managed;
-            if (op->program.body[j].iclass != SIM_ICLASS_MEM || (managed && uvm))
-                continue;
-            for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-                if (!(op->mem_keys[j] & keys[k].bit))
-                    continue;
-                char p[JR_PATH_MAX];
-                snprintf(p, sizeof p, "ops[%zu].program.body[%zu].%s", i, j, keys[k].key);
-                return jr_fail(&c->jr, p, "%s, which has no cache here (device.l1_smem_kb and "
-                               "l2_kb are 0%s)%s: every sector of the op goes to DRAM, on which "
-                               "it has no effect", keys[k].what,
-                               s->nruns > 1 ? " in every run" : "",
-                               managed ? " nor unified memory (device.uvm_page_kb is 0)" : "");
-            }
-        }
-    }
-    return 0;
+    char p[JR_PATH_MAX];
+    const scn_rawop *op;
+    size_t j;
+    int k = own_mem_key(s, MK_FOOTPRINT | MK_SCOPE, uvm, p, sizeof p, &op, &j);
+    if (k < 0)
+        return 0;
+    /* a managed op's, where no run has unified memory either */
+    bool managed = op->access && op->access[j].managed;
+    return jr_fail(&c->jr, p, "%s, which has no cache here (device.l1_smem_kb and l2_kb are 0%s)"
+                   "%s: every sector of the op goes to DRAM, on which it has no effect",
+                   mem_key_table[k].what, s->nruns > 1 ? " in every run" : "",
+                   managed ? " nor unified memory (device.uvm_page_kb is 0)" : "");
 }
 
 /* A mem op's "managed" puts its data in unified memory, whose pages
@@ -1596,8 +1598,7 @@ static int check_working_set_applies(pctx *c) {
  * unified memory (every preset as shipped: most-room-*-transfer add it),
  * the op's sectors go as any other's and the key changes nothing: refused
  * at the op's own program, given at all ("managed": false too), as
- * check_mem_keys_apply refuses it without the memory system. A library
- * kernel's program keeps it. */
+ * check_mem_keys_apply refuses it without the memory system. */
 static int check_managed_applies(pctx *c) {
     if (c->portable)
         return 0;
@@ -1605,22 +1606,15 @@ static int check_managed_applies(pctx *c) {
     for (size_t r = 0; r < s->nruns; r++)
         if (s->runs[r].device.dram_sectors > 0 && s->runs[r].device.uvm_page_kb > 0)
             return 0;
-    for (size_t i = 0; i < s->nops; i++) {
-        const scn_rawop *op = &s->rawops[i];
-        if (op->kind != SIM_OP_KERNEL || !op->has_program || op->lib_program || !op->mem_keys)
-            continue;
-        for (size_t j = 0; j < op->program.nbody; j++) {
-            if (op->program.body[j].iclass != SIM_ICLASS_MEM || !(op->mem_keys[j] & MK_MANAGED))
-                continue;
-            char p[JR_PATH_MAX];
-            snprintf(p, sizeof p, "ops[%zu].program.body[%zu].managed", i, j);
-            return jr_fail(&c->jr, p, "puts the op's data in unified memory, whose pages the "
-                           "device's memory system migrates, which has no unified memory here "
-                           "(device.uvm_page_kb is 0%s): the op's sectors go as any other's, on "
-                           "which it has no effect", s->nruns > 1 ? " in every run" : "");
-        }
-    }
-    return 0;
+    char p[JR_PATH_MAX];
+    const scn_rawop *op;
+    size_t j;
+    int k = own_mem_key(s, MK_MANAGED, false, p, sizeof p, &op, &j);
+    if (k < 0)
+        return 0;
+    return jr_fail(&c->jr, p, "%s, which has no unified memory here (device.uvm_page_kb is 0%s): "
+                   "the op's sectors go as any other's, on which it has no effect",
+                   mem_key_table[k].what, s->nruns > 1 ? " in every run" : "");
 }
 
 /* An alu op's "fu": "fp32" puts it on its sub-core's fp32 pipe
