@@ -24,7 +24,7 @@
 #include "test_sanitizer.h"
 
 static const char *const stream_names[] = { "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7" };
-static char op_names[TB_MAX_OPS][8];
+static char op_names[TB_MAX_OPS][24];   /* "K" and any size_t (gcc -O1 cannot bound i) */
 
 /* A random scenario of `nops` kernels on the h100 preset. Shared memory is
  * 0 (the 1 KB reserve alone), near a carveout's edge, or anywhere up to

@@ -1,9 +1,12 @@
 /* test_replay_fidelity.c -- issue 10: replay reproduces what it replays.
  *
- *  - Round trip: every shipped scenario and each of its variants is
- *    simulated, written as schedlab-trace/1, read back, replayed, and the
- *    replay simulated under the same placement: kernels, every block (start,
- *    end, SM) and every copy (start, end, engine) come out identical.
+ *  - Round trip: every shipped scenario and each of its variants, as
+ *    simulated and written as schedlab-trace/1 (its golden trace, which
+ *    golden.test.mjs holds the binary to byte for byte), read back,
+ *    replayed, and the replay simulated under the same placement: kernels,
+ *    every block (start, end, SM) and every copy (start, end, engine) come
+ *    out identical. The scenarios this file writes itself are simulated
+ *    here and written and read back the same way.
  *  - Real traces (../shared/traces, SCHEDLAB_TRACES): imported, replayed
  *    (device as the CLI picks it, or the preset the issue's table used
  *    where the trace names none), simulated, and compared (fidelity.h):
@@ -69,23 +72,43 @@ static int cmp_block(const void *a, const void *b) {
 
 /* ---- round trip ---------------------------------------------------------- */
 
-static void round_trip_at(const char *path, const char *file, size_t run) {
+/* Reads schedlab-trace/1 text into t (trace_init'ed here). */
+static void parse_trace(const char *txt, size_t len, const char *name, trace *t) {
+    char err[1024] = "";
+    trace_init(t);
+    if (imp_trace_json_parse(txt, len, name, t, err, sizeof err) != 0) fail_msg("%s", err);
+}
+
+/* The run simulated, `a`, and as `schedlab export` writes it and `import`
+ * reads it, `a2`. Where `golden` is given (a shipped scenario's committed
+ * trace, tests/golden/scenarios/), the two are read from it instead: it is
+ * what the binary writes for that run byte for byte, golden.test.mjs
+ * asserts, so the warp-level runs, most of this test's time, are not
+ * simulated a second time here (only their replays are, whose blocks take
+ * the times the trace gives). */
+static void round_trip_at(const char *path, const char *file, size_t run, const char *golden) {
     char err[1024] = "";
     scn_scenario *s = NULL;
     if (scn_parse_file(path, &s, err, sizeof err) != 0) fail_msg("%s", err);
-    trace a;
-    simulate(s, run, &a);
+    trace a, a2;
     sim_config cfg;
     assert_int_equal(scn_config(s, run, &cfg, err, sizeof err), 0);
     const char *placement = sim_placement_name(cfg.policy.placement);
-
-    /* as `schedlab export` writes it and `import` reads it */
-    tj_buf b = {0};
-    assert_int_equal(tj_write_trace(&a, &b), 0);
-    trace a2;
-    trace_init(&a2);
-    if (imp_trace_json_parse(b.s, b.len, "trace.json", &a2, err, sizeof err) != 0) fail_msg("%s", err);
-    tj_buf_free(&b);
+    if (golden) {
+        FILE *f = fopen(golden, "rb");
+        if (!f) fail_msg("cannot open %s", golden);
+        size_t len;
+        unsigned char *txt = test_slurp(f, &len);
+        parse_trace((const char *)txt, len, golden, &a);
+        parse_trace((const char *)txt, len, golden, &a2);
+        free(txt);
+    } else {
+        simulate(s, run, &a);
+        tj_buf b = {0};
+        assert_int_equal(tj_write_trace(&a, &b), 0);
+        parse_trace(b.s, b.len, "trace.json", &a2);
+        tj_buf_free(&b);
+    }
 
     json_t *scn = NULL;
     if (replay_scenario(&a2, file, NULL, &scn, err, sizeof err) != 0) fail_msg("%s", err);
@@ -152,7 +175,43 @@ static void round_trip(const char *file, size_t run) {
     char path[1024];
     const char *root = getenv("SCHEDLAB_ROOT");
     snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
-    round_trip_at(path, file, run);
+    round_trip_at(path, file, run, NULL);
+}
+
+/* A shipped scenario's run, from its golden trace where one is committed
+ * (make_golden.sh: NAME.trace.json for the base run, NAME--VARIANT for a
+ * variant; a trace over 1 MB is pinned by its digest instead, and that run
+ * is simulated here). True when the golden trace was read. */
+static void golden_path(const char *file, const scn_scenario *s, size_t run, char *golden, size_t n) {
+    const char *root = getenv("SCHEDLAB_ROOT");
+    const char *pre = root ? root : "", *sep = root ? "/" : "";
+    int base = (int)(strlen(file) - strlen(".json"));
+    if (run == 0)
+        snprintf(golden, n, "%s%stests/golden/scenarios/%.*s.trace.json", pre, sep, base, file);
+    else
+        snprintf(golden, n, "%s%stests/golden/scenarios/%.*s--%s.trace.json", pre, sep, base, file,
+                 scn_run_name(s, run));
+}
+static bool golden_text(const char *file, const scn_scenario *s, size_t run) {
+    char golden[1400];
+    golden_path(file, s, run, golden, sizeof golden);
+    return access(golden, R_OK) == 0;
+}
+static bool round_trip_shipped(const char *file, const scn_scenario *s, size_t run) {
+    char path[1024], golden[1400];
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+    golden_path(file, s, run, golden, sizeof golden);
+    bool text = access(golden, R_OK) == 0;
+    if (!text) {
+        /* the pinned one's digest is there instead; neither: the names
+         * make_golden.sh writes and these are not the same */
+        char pin[1400];
+        snprintf(pin, sizeof pin, "%.*s.sha256", (int)(strlen(golden) - strlen(".json")), golden);
+        if (access(pin, R_OK) != 0) fail_msg("%s %s: no golden trace (%s nor %s)", file, scn_run_name(s, run), golden, pin);
+    }
+    round_trip_at(path, file, run, text ? golden : NULL);
+    return text;
 }
 
 /* A scenario's text in a new temporary file (TMPDIR, else /tmp) named
@@ -184,7 +243,7 @@ static void test_round_trip_context_switch_idle(void **state) {
                   "\"ops\":[{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":4,\"threads\":1024,"
                   "\"block_time\":\"3ms\"},{\"kernel\":\"K2\",\"stream\":\"S2\",\"blocks\":4,"
                   "\"threads\":1024,\"block_time\":\"3ms\"}]}");
-    round_trip_at(path, "context_switch_idle", 0);
+    round_trip_at(path, "context_switch_idle", 0, NULL);
     unlink(path);
 }
 
@@ -257,7 +316,7 @@ static void test_replay_keeps_ioctl_bookkeeping(void **state) {
                   "\"ops\":[{\"kernel\":\"K1\",\"stream\":\"S1\",\"blocks\":4,\"threads\":1024,"
                   "\"block_time\":\"3ms\"},{\"kernel\":\"K2\",\"stream\":\"S2\",\"blocks\":4,"
                   "\"threads\":1024,\"block_time\":\"3ms\"}]}");
-    round_trip_at(path, "ioctl_bookkeeping", 0);
+    round_trip_at(path, "ioctl_bookkeeping", 0, NULL);
     unlink(path);
 }
 
@@ -305,7 +364,7 @@ static void test_round_trip_device_sync_and_blocking_copy(void **state) {
     assert_true(t.host_calls.v[3].blocking);
     trace_free(&t);
     scn_free(s);
-    round_trip_at(path, "device_sync_and_blocking_copy", 0);
+    round_trip_at(path, "device_sync_and_blocking_copy", 0, NULL);
     unlink(path);
 }
 
@@ -327,7 +386,7 @@ static void test_round_trip_null_stream_task(void **state) {
                   "\"block_time\":\"1s\"},"
                   "{\"kernel\":\"K3\",\"stream\":\"S1\",\"at\":\"0.2s\",\"blocks\":2,\"threads\":1024,"
                   "\"block_time\":\"1s\"}]}");
-    round_trip_at(path, "null_stream_task", 0);
+    round_trip_at(path, "null_stream_task", 0, NULL);
     unlink(path);
 }
 
@@ -347,7 +406,7 @@ static void test_round_trip_every_shipped_scenario(void **state) {
     }
     closedir(d);
     assert_true(n >= 11);
-    size_t runs = 0, skipped = 0, plain_only = 0, held_runs = 0, unparsed = 0;
+    size_t runs = 0, skipped = 0, plain_only = 0, held_runs = 0, unparsed = 0, from_golden = 0;
     for (size_t i = 0; i < n; i++) {
         char path[1200], err[512];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
@@ -390,13 +449,15 @@ static void test_round_trip_every_shipped_scenario(void **state) {
                 skipped++;
                 continue;
             }
-            /* (warp-level runs, most of this test's time, in the plain run
-             * only: test_sanitizer.h) */
-            if (r < 64 && warp[r] && TEST_UNDER_ASAN) {
+            /* (warp-level runs are read from their golden traces, and
+             * their replays take the traces' block times: under the
+             * sanitizers too. One without a golden text would be simulated
+             * here, in the plain run only: test_sanitizer.h) */
+            if (r < 64 && warp[r] && TEST_UNDER_ASAN && !golden_text(files[i], s, r)) {
                 plain_only++;
                 continue;
             }
-            round_trip(files[i], r);
+            from_golden += round_trip_shipped(files[i], s, r);
             runs++;
             if (r < 64 && held[r]) held_runs++;
         }
@@ -404,8 +465,9 @@ static void test_round_trip_every_shipped_scenario(void **state) {
         free(files[i]);
     }
     printf("  %zu runs of %zu shipped scenarios reproduced exactly, %zu of them with syncs or "
-           "blocking copies (%zu runs of real-time tasks skipped; %zu warp-level ones in the "
-           "plain run only)\n", runs, n, held_runs, skipped, plain_only);
+           "blocking copies, %zu read from their golden trace (%zu runs of real-time tasks "
+           "skipped; %zu warp-level ones in the plain run only)\n",
+           runs, n, held_runs, from_golden, skipped, plain_only);
     assert_true(runs + plain_only >= 17);
     /* tx2-fig3-task-sync at least: none is skipped */
     assert_true(held_runs >= 1);
