@@ -178,10 +178,10 @@ static void round_trip(const char *file, size_t run) {
     round_trip_at(path, file, run, NULL);
 }
 
-/* A shipped scenario's run, from its golden trace where one is committed
- * (make_golden.sh: NAME.trace.json for the base run, NAME--VARIANT for a
- * variant; a trace over 1 MB is pinned by its digest instead, and that run
- * is simulated here). True when the golden trace was read. */
+/* Where the golden trace of a shipped scenario's run is (make_golden.sh:
+ * NAME.trace.json for the base run, NAME--VARIANT.trace.json for a variant;
+ * a trace over 1 MB is pinned by its digest instead, NAME[--VARIANT].trace.
+ * sha256) */
 static void golden_path(const char *file, const scn_scenario *s, size_t run, char *golden, size_t n) {
     const char *root = getenv("SCHEDLAB_ROOT");
     const char *pre = root ? root : "", *sep = root ? "/" : "";
@@ -197,6 +197,9 @@ static bool golden_text(const char *file, const scn_scenario *s, size_t run) {
     golden_path(file, s, run, golden, sizeof golden);
     return access(golden, R_OK) == 0;
 }
+/* A shipped scenario's run round-tripped from its golden trace where the
+ * text is committed, else (a pinned one) simulated here. True when the
+ * golden trace was read. */
 static bool round_trip_shipped(const char *file, const scn_scenario *s, size_t run) {
     char path[1024], golden[1400];
     const char *root = getenv("SCHEDLAB_ROOT");
@@ -208,7 +211,8 @@ static bool round_trip_shipped(const char *file, const scn_scenario *s, size_t r
          * make_golden.sh writes and these are not the same */
         char pin[1400];
         snprintf(pin, sizeof pin, "%.*s.sha256", (int)(strlen(golden) - strlen(".json")), golden);
-        if (access(pin, R_OK) != 0) fail_msg("%s %s: no golden trace (%s nor %s)", file, scn_run_name(s, run), golden, pin);
+        if (access(pin, R_OK) != 0)
+            fail_msg("%s %s: no golden trace (%s nor %s)", file, scn_run_name(s, run), golden, pin);
     }
     round_trip_at(path, file, run, text ? golden : NULL);
     return text;
