@@ -75,7 +75,7 @@ static const char usage_main[] =
     "  replay RUN [--db DB] [-o SCENARIO.json] [--device PRESET] [--report REPORT.json] [--store]\n"
     "  serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "        [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
-    "        [--token-file FILE] [--read-token T] [--answer-memory SIZE]\n"
+    "        [--token-file FILE] [--read-token T] [--answer-memory SIZE] [--no-check]\n"
     "        [--header-timeout S] [--min-body-rate BYTES] [--max-per-address N]\n"
     "  rta TASKSET.json\n"
     "  sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N] [--progress SECONDS]\n"
@@ -149,7 +149,7 @@ static const char usage_replay[] =
 static const char usage_serve[] =
     "usage: schedlab serve [--db DB] [--port 8080] [--bind 127.0.0.1] [--web DIR] [--scenarios DIR]\n"
     "                      [--token T] [--max-upload SIZE] [--allow-host NAME,...] [--budget KEY=N,...]\n"
-    "                      [--token-file FILE] [--read-token T] [--answer-memory SIZE]\n"
+    "                      [--token-file FILE] [--read-token T] [--answer-memory SIZE] [--no-check]\n"
     "                      [--header-timeout S] [--min-body-rate BYTES] [--max-per-address N]\n"
     "\n"
     "Serve the dashboard and the HTTP API. A missing database is created; every\n"
@@ -168,6 +168,10 @@ static const char usage_serve[] =
     "  --web DIR          the dashboard's files (default: as above)\n"
     "  --scenarios DIR    the scenarios stored at start (default: as above; an empty\n"
     "                     folder: none)\n"
+    "  --no-check         skip the check of the whole database file at start (PRAGMA\n"
+    "                     quick_check, about a second per 100 MB; /api/health reports\n"
+    "                     a corrupt file once it is done): for a file just copied from\n"
+    "                     one that passed it\n"
     "\n"
     "On a shared machine:\n"
     "  --token T          writes (POST) need \"Authorization: Bearer T\"; reads stay open\n"
@@ -246,7 +250,7 @@ typedef struct opts {
     const char *out, *variant, *format, *db, *name, *experiment, *device, *bind, *web,
         *scenarios, *port, *token, *max_upload, *allow_host, *budget, *report, *store,
         *answer_memory, *token_file, *read_token, *header_timeout, *min_body_rate,
-        *max_per_address;
+        *max_per_address, *no_check;
 } opts;
 
 /* Options take a value; positional arguments are collected. --help prints
@@ -260,13 +264,25 @@ static void parse_opts(int argc, char **argv, const char *usage, const char *all
             fputs(usage, stdout);
             exit(stdout_checked(0));
         }
-        if (strcmp(a, "--store") == 0 && strstr(allowed, " --store ")) {
-            o->store = a;   /* a flag: takes no value */
-            continue;
+        /* flags: they take no value */
+        struct { const char *flag; const char **dst; } flags[] = {
+            {"--store", &o->store}, {"--no-check", &o->no_check},
+        };
+        bool is_flag = false;
+        for (size_t f = 0; f < sizeof flags / sizeof *flags && !is_flag; f++) {
+            size_t len = strlen(flags[f].flag);
+            char needle[32];
+            snprintf(needle, sizeof needle, " %s ", flags[f].flag);
+            if (strncmp(a, flags[f].flag, len) != 0 || !strstr(allowed, needle)) continue;
+            if (a[len] == '\0') {
+                *flags[f].dst = a;
+                is_flag = true;
+            } else if (a[len] == '=') {
+                /* "--store=yes" was "unknown option --store", an option --help lists */
+                die(EXIT_BAD_INPUT, "option %s takes no value, got \"%s\"", flags[f].flag, a + len + 1);
+            }
         }
-        /* "--store=yes" was "unknown option --store", an option --help lists */
-        if (strncmp(a, "--store=", 8) == 0 && strstr(allowed, " --store "))
-            die(EXIT_BAD_INPUT, "option --store takes no value, got \"%s\"", a + 8);
+        if (is_flag) continue;
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             if (o->npos == 64) die(EXIT_BAD_INPUT, "too many arguments");
             o->pos[o->npos++] = a;
@@ -1062,7 +1078,7 @@ static int cmd_serve(int argc, char **argv) {
     parse_opts(argc, argv, usage_serve,
                " --db --port --bind --web --scenarios --token --max-upload --allow-host --budget "
                "--answer-memory --token-file --read-token --header-timeout --min-body-rate "
-               "--max-per-address ", &o);
+               "--max-per-address --no-check ", &o);
     if (o.npos) die(EXIT_BAD_INPUT, "serve takes no arguments, got \"%s\" (see --help)", o.pos[0]);
     long port = 8080;
     if (o.port && cli_opt_long(o.port, 0, 65535, &port))
@@ -1187,7 +1203,7 @@ static int cmd_serve(int argc, char **argv) {
     char err[1024];
     api_ctx *api;
     api_config acfg = {.db_path = db_default(&o), .scenarios_dir = scenarios,
-                       .version = SCHEDLAB_VERSION, .budget = &bud};
+                       .version = SCHEDLAB_VERSION, .budget = &bud, .no_check = o.no_check != NULL};
     if (api_init(&acfg, &api, err, sizeof err)) die(1, "%s", err);
     /* the shipped sweeps (issue 30; sweep_api.h): the sweeps folder beside
      * the scenarios folder, listed by the API and seeded after them */

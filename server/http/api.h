@@ -15,6 +15,7 @@
 #define SERVER_API_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../../db/db.h"
@@ -28,6 +29,7 @@ typedef struct api_config {
     const char *scenarios_dir;   /* shipped scenarios; may be NULL */
     const char *version;
     const struct budget *budget; /* work limits (budget.h); NULL: the defaults */
+    bool no_check;               /* no PRAGMA quick_check at start (serve --no-check) */
 } api_config;
 
 /* Opens (creating and migrating) the database once to fail early. */

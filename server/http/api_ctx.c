@@ -40,7 +40,8 @@ bool api_db_same_file(api_ctx *a, char *why, size_t n) {
  * "ok" once the check is done ("checking": true until then). It reads every
  * page, a second per 100 MB here, so the port no longer waits for it (a
  * researcher's database of gigabytes kept the port shut for a minute); a
- * stop meanwhile interrupts it (api_free). */
+ * stop meanwhile interrupts it (api_free). Not at all with serve
+ * --no-check (api_config.no_check): "checking" is false from the start. */
 static void *check_main(void *arg) {
     api_ctx *a = arg;
     char msg[sizeof a->health] = "";
@@ -133,13 +134,15 @@ int api_init(const api_config *cfg, api_ctx **out, char *err, size_t errlen) {
     }
     a->db_dev = st.st_dev;
     a->db_ino = st.st_ino;
-    a->checking = true;
-    if (pthread_create(&a->check_thr, NULL, check_main, a) != 0) {
-        snprintf(err, errlen, "cannot start the database check: %s", strerror(errno));
-        api_free(a);
-        return -1;
+    if (!cfg->no_check) {
+        a->checking = true;
+        if (pthread_create(&a->check_thr, NULL, check_main, a) != 0) {
+            snprintf(err, errlen, "cannot start the database check: %s", strerror(errno));
+            api_free(a);
+            return -1;
+        }
+        a->check_started = true;
     }
-    a->check_started = true;
     if (jobs_start((unsigned)a->budget.workers, (size_t)a->budget.queue, &a->jobs, err, errlen)) {
         api_free(a);
         return -1;

@@ -16,10 +16,13 @@ export const RAW = { 'Content-Type': 'application/octet-stream' };
 // database starts as a copy of the seed (server.mjs), like startServer's.
 export async function serve(args = [], { env = {}, dir = null, db = null, keep = false } = {}) {
   dir = dir || tempDir('h16');
-  if (!db && seedDb) copyFileSync(seedDb, join(dir, 'test.db'));
+  // a copy of the seed is not checked again (--no-check, as startServer's)
+  const seeded = !db && !!seedDb;
+  if (seeded) copyFileSync(seedDb, join(dir, 'test.db'));
   db = db || join(dir, 'test.db');
   const port = await freePort();
-  const child = spawn(bin, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
+  const child = spawn(bin, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1',
+    ...(seeded ? ['--no-check'] : []), ...args], {
     cwd: dir,
     // (a new database seeds the shipped sweeps at the tests' reduced size,
     // as startServer's: server.mjs)

@@ -111,6 +111,10 @@ export const seedDb = process.env.SCHEDLAB_SEED_DB || null;
 // binary under test; `fresh: true` (or another binary) starts on an empty
 // file, which the server seeds itself. `args`: more options for `serve`
 // (e.g. ['--scenarios', EMPTY_DIR] to skip the shipped scenarios).
+// A copy of the seed is served with --no-check: the seed passed PRAGMA
+// quick_check when seed.mjs made it, and the same check of every copy (a
+// second per 100 MB, 0.25 CPU-s here) came with each of the some 250
+// servers of a test run. The tests of the check make databases of their own.
 // waitMs: how long to wait for /api/health with the shipped scenarios stored
 // (seeding: ~10 s alone, ~50 s on a loaded shared machine; a seed copy: at once).
 // from: a database file to start on a copy of (whatever `exe` is).
@@ -120,10 +124,13 @@ export const seedDb = process.env.SCHEDLAB_SEED_DB || null;
 export async function startServer({ exe = bin, fresh = false, from = null, waitMs = 180000, args = [], env = {} } = {}) {
   const dir = tempDir('api');
   const db = join(dir, 'test.db');
+  // a copy of the seed is not checked again (--no-check): seed.mjs checked it
+  const seeded = !from && seedDb && !fresh && exe === bin;
   if (from) copyFileSync(from, db);
-  else if (seedDb && !fresh && exe === bin) copyFileSync(seedDb, db);
+  else if (seeded) copyFileSync(seedDb, db);
   const port = await freePort();
-  const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1', ...args], {
+  const child = spawn(exe, ['serve', '--db', db, '--port', String(port), '--bind', '127.0.0.1',
+    ...(seeded ? ['--no-check'] : []), ...args], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, SCHEDLAB_SEED_SWEEP_TASKSETS: process.env.SCHEDLAB_SEED_SWEEP_TASKSETS ?? '20', ...env },

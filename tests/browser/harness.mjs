@@ -81,9 +81,12 @@ export async function startServer(extra = []) {
   if (!fs.existsSync(bin)) throw new Error(`${bin} does not exist: build it (make build) or set SCHEDLAB_BIN`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schedlab-web-'));
   // the API tests' seed database, when make made one (tests/api/server.mjs)
-  if (process.env.SCHEDLAB_SEED_DB) fs.copyFileSync(process.env.SCHEDLAB_SEED_DB, path.join(dir, 't.db'));
+  // (a copy of the seed, which seed.mjs checked, is not checked again: --no-check)
+  const seeded = !!process.env.SCHEDLAB_SEED_DB;
+  if (seeded) fs.copyFileSync(process.env.SCHEDLAB_SEED_DB, path.join(dir, 't.db'));
   const port = await freePort();
-  const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1', ...extra],
+  const child = spawn(bin, ['serve', '--db', path.join(dir, 't.db'), '--port', String(port), '--bind', '127.0.0.1',
+    ...(seeded ? ['--no-check'] : []), ...extra],
     // the shipped sweeps seeded small (tests/api/server.mjs, server/sweep_seed.h)
     { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, SCHEDLAB_SEED_SWEEP_TASKSETS: process.env.SCHEDLAB_SEED_SWEEP_TASKSETS ?? '20' } });
