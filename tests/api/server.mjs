@@ -112,9 +112,9 @@ export const seedDb = process.env.SCHEDLAB_SEED_DB || null;
 // file, which the server seeds itself. `args`: more options for `serve`
 // (e.g. ['--scenarios', EMPTY_DIR] to skip the shipped scenarios).
 // A copy of the seed is served with --no-check: the seed passed PRAGMA
-// quick_check when seed.mjs made it, and the same check of every copy (a
-// second per 100 MB, 0.25 CPU-s here) came with each of the some 250
-// servers of a test run. The tests of the check make databases of their own.
+// quick_check when seed.mjs made it, and the same check of each copy (0.32-
+// 0.39 CPU-s a server here, when it runs to its end) told nothing more. The
+// tests of the check make databases of their own.
 // waitMs: how long to wait for /api/health with the shipped scenarios stored
 // (seeding: ~10 s alone, ~50 s on a loaded shared machine; a seed copy: at once).
 // from: a database file to start on a copy of (whatever `exe` is).
