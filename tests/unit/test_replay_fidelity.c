@@ -171,10 +171,15 @@ static void round_trip_at(const char *path, const char *file, size_t run, const 
     trace_free(&c);
 }
 
+/* A shipped scenario's file, under $SCHEDLAB_ROOT or the current folder */
+static void scenario_path(const char *file, char *path, size_t n) {
+    const char *root = getenv("SCHEDLAB_ROOT");
+    snprintf(path, n, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+}
+
 static void round_trip(const char *file, size_t run) {
     char path[1024];
-    const char *root = getenv("SCHEDLAB_ROOT");
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+    scenario_path(file, path, sizeof path);
     round_trip_at(path, file, run, NULL);
 }
 
@@ -202,8 +207,7 @@ static bool golden_text(const char *file, const scn_scenario *s, size_t run) {
  * golden trace was read. */
 static bool round_trip_shipped(const char *file, const scn_scenario *s, size_t run) {
     char path[1024], golden[1400];
-    const char *root = getenv("SCHEDLAB_ROOT");
-    snprintf(path, sizeof path, "%s%sscenarios/%s", root ? root : "", root ? "/" : "", file);
+    scenario_path(file, path, sizeof path);
     golden_path(file, s, run, golden, sizeof golden);
     bool text = access(golden, R_OK) == 0;
     if (!text) {
