@@ -61,7 +61,7 @@ POSTCOMPILE = @touch $@
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/cli/main.o \
            $(call obj,$(UNIT_SRC)) $(patsubst fuzz/%.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_SRC)))
 
-.PHONY: all build deps run test unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
+.PHONY: all build deps run test test-run unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
         fuzz-bin recorder bench clean asan asan-bin tsan web-vendor install
 .DEFAULT_GOAL := build
 
@@ -418,7 +418,15 @@ recorder:
 # test: ... at +N s")
 TEST_T0 = $(BUILD)/.test-start
 test_phase = @echo "-- make test: $(1) at +$$(( $$(date +%s) - $$(cat $(TEST_T0)) )) s"
+# The phases run under tools/keep-warm.sh, which keeps Chromium's headless
+# shell, node and clang's libraries in memory while they do: the test
+# machine pages out file pages left untouched for a minute and reads its
+# disk slowly, and those three were read back from it again and again
+# (the script says what it cost). `make test-run` runs the phases alone.
 test: deps
+	@tools/keep-warm.sh $(MAKE) --no-print-directory test-run
+
+test-run:
 	@mkdir -p $(BUILD) && date +%s > $(TEST_T0)
 	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) asan $(SEED_DB)
 	$(MAKE) --no-print-directory -j$(JOBS) recorder    # before api-test: recorder_play.test.mjs runs it

@@ -19,7 +19,8 @@ debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
       slurm-wlm munge    # a throw-away single-node Slurm for the sweep job-array test
       nginx-light wrk    # make bench only: the static-file ceiling and the load generator
                          # (the bench starts its own nginx on loopback, never the service)
-      time)              # make bench only: /usr/bin/time, a command's peak RSS
+      time               # make bench only: /usr/bin/time, a command's peak RSS
+      vmtouch)           # make test: keeps the browser, node and clang in memory (tools/keep-warm.sh)
 
 missing=()
 for p in "${debs[@]}"; do
