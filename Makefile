@@ -61,7 +61,7 @@ POSTCOMPILE = @touch $@
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(BUILD)/server/cli/main.o \
            $(call obj,$(UNIT_SRC)) $(patsubst fuzz/%.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_SRC)))
 
-.PHONY: all build deps run test test-run unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
+.PHONY: all build deps run test test-run test-checks unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
         fuzz-bin recorder bench clean asan asan-bin tsan web-vendor install
 .DEFAULT_GOAL := build
 
@@ -419,10 +419,11 @@ recorder:
 TEST_T0 = $(BUILD)/.test-start
 test_phase = @echo "-- make test: $(1) at +$$(( $$(date +%s) - $$(cat $(TEST_T0)) )) s"
 # The phases run under tools/keep-warm.sh, which keeps Chromium's headless
-# shell, node and clang's libraries in memory while they do: the test
-# machine pages out file pages left untouched for a minute and reads its
-# disk slowly, and those three were read back from it again and again
-# (the script says what it cost). `make test-run` runs the phases alone.
+# shell, node and clang's libraries in memory while they do, and the tests
+# once built (test-checks below): the test machine pages out file pages
+# left untouched for a minute and reads its disk slowly, and all of these
+# were read back from it again and again (the script says what it cost).
+# `make test-run` runs the phases without the first.
 test: deps
 	@tools/keep-warm.sh $(MAKE) --no-print-directory test-run
 
@@ -431,6 +432,15 @@ test-run:
 	$(MAKE) --no-print-directory -j$(JOBS) build $(UNIT_BIN) $(FIXTURES) asan $(SEED_DB)
 	$(MAKE) --no-print-directory -j$(JOBS) recorder    # before api-test: recorder_play.test.mjs runs it
 	$(call test_phase,built)
+	@tools/keep-warm.sh $(ALL_UNIT_ORDER) $(FUZZ_BIN) fuzz/corpus -- $(MAKE) --no-print-directory test-checks
+	$(call test_phase,unit and API and browser tests and fuzzing passed)
+	@echo "make test: all suites passed"
+
+# make test's tests, once built (test-run): the unit tests, their binaries
+# and the fuzz harnesses with their corpus locked in memory from the start
+# (tools/keep-warm.sh: most run minutes after they were built, and were read
+# back from disk in the run's last two minutes, both cores waiting on it).
+test-checks:
 	@t0=$$(cat $(TEST_T0)); \
 	 { ASAN_OPTIONS=$(ASAN_TEST_OPTIONS) $(TEST_ENV) nice -n 10 tools/run-units.sh $(JOBS) $(ALL_UNIT_ORDER) \
 	       > $(BUILD)/units.log 2>&1; \
@@ -448,8 +458,6 @@ test-run:
 	 [ "$$units" = 0 ] || echo "make test: unit tests failed (above)"; \
 	 [ "$$fuzz" = 0 ] || echo "make test: a fuzz harness failed (above)"; \
 	 [ "$$suites" = 0 ] && [ "$$units" = 0 ] && [ "$$fuzz" = 0 ]
-	$(call test_phase,unit and API and browser tests and fuzzing passed)
-	@echo "make test: all suites passed"
 
 bench: deps build
 	$(MAKE) --no-print-directory -f bench/bench.mk BUILD=$(BUILD) PKGS="$(PKGS)"
