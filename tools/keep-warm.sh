@@ -15,15 +15,19 @@
 # fresh Chromium process all through the suites -- and the unit tests and
 # fuzz harnesses built at the start are run minutes later: all were read
 # from disk again, page fault by page fault, with both cores waiting on
-# it. In one `.ci/run` (AMD EPYC, 2026-12-02) 92 CPU-s of I/O wait and 53
-# idle, 646 s; with the three programs kept in memory 68 and 29, 623 s,
-# the wait then all in the last two minutes, the unit tests' and the
-# harnesses' reads. A cold start of the headless shell alone took 13 s
-# against 0.1 s warm.
+# it. `.ci/run` on an AMD EPYC, 2026-12-02, one after the other: without
+# this, 92 CPU-s of I/O wait and 53 idle, 646 s; the three programs locked,
+# 68 and 29, 623 s, the wait then all in the last two minutes, the unit
+# tests' and the harnesses' reads; the programs and the tests locked (make
+# test-checks), 4 and 14, 574 s; without this again, right after, 20 and
+# 21, 608 s (how much is read back depends on what the machine did just
+# before). A cold start of the headless shell alone took 13 s against 0.1
+# s warm.
 #
 # Best effort: without vmtouch, or where mlock is refused (a user without
 # CAP_IPC_LOCK and a small RLIMIT_MEMLOCK), COMMAND runs as it would
-# anyway. The locking reads the files in the background, beside COMMAND.
+# anyway. The locking reads the files in the background, beside COMMAND,
+# and no lock outlives this script, however it ends.
 set -u
 usage() { echo "usage: tools/keep-warm.sh [PATH... --] COMMAND [ARG...]" >&2; exit 2; }
 [ $# -gt 0 ] || usage
@@ -53,26 +57,24 @@ else
     fi
 fi
 
-locker= pidfile=
-if command -v vmtouch >/dev/null && [ ${#files[@]} -gt 0 ]; then
-    pidfile=$(mktemp)
-    # -d: a daemon that holds the lock; -w: it returns once every page is
-    # locked and the pidfile written, so the one in the background here
-    # ends then, and the cleanup below waits for it before it reads the
-    # pidfile
-    vmtouch -q -l -d -w -P "$pidfile" "${files[@]}" > /dev/null 2>&1 &
+# vmtouch -l (no -d) locks every page, then holds them until it is killed;
+# setpriv --pdeathsig has it killed with this script however the script
+# ends (SIGKILL too), so no lock outlives the run
+locker=
+if command -v vmtouch > /dev/null && [ ${#files[@]} -gt 0 ]; then
+    pdeath=()
+    command -v setpriv > /dev/null && pdeath=(setpriv --pdeathsig TERM)
+    "${pdeath[@]+"${pdeath[@]}"}" vmtouch -q -l "${files[@]}" > /dev/null 2>&1 &
     locker=$!
 fi
 unlock() {
     [ -n "$locker" ] || return 0
+    kill "$locker" 2> /dev/null
     wait "$locker" 2> /dev/null
-    local pid
-    pid=$(cat "$pidfile" 2> /dev/null)
-    [ -n "$pid" ] && kill "$pid" 2> /dev/null
-    rm -f "$pidfile"
     locker=
 }
 trap unlock EXIT
+trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
