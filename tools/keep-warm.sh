@@ -3,8 +3,8 @@
 # it will come back to locked in memory (vmtouch -l), and unlock them when
 # it ends; exits with COMMAND's status. The PATHs (files, or folders and
 # all below them) before `--`; without them, the big read-only programs
-# make test keeps coming back to: Chromium's headless shell, node, clang
-# and the libraries it loads.
+# make test keeps coming back to: Chromium's headless shell and what it
+# loads, node, clang and the libraries it loads.
 #
 # Why: this project's 2-core test machine pages out every file page that
 # has not been touched for a minute (a DAMON "pageout" scheme: min age 12
@@ -46,8 +46,16 @@ if printf '%s\n' "$@" | grep -qx -- --; then
     [ $# -gt 0 ] || usage
 else
     # the headless shell that tests/browser/harness.mjs starts (Debian's
-    # /usr/bin/chromium-headless-shell is a script that runs this one)
-    add /usr/lib/chromium/chromium-headless-shell
+    # /usr/bin/chromium-headless-shell is a script that runs this one), the
+    # libraries it loads and the files it opens as it starts and draws
+    # (strace: ICU's data, V8's snapshot, its .pak resources, the software
+    # Vulkan, the fonts the pages fall back to)
+    shell=/usr/lib/chromium/chromium-headless-shell
+    if [ -x "$shell" ]; then
+        add "$shell" $(ldd "$shell" 2>/dev/null | awk '$3 ~ /^\// { print $3 }') \
+            /usr/lib/chromium/{icudtl.dat,v8_context_snapshot.bin,libvk_swiftshader.so,libvulkan.so.1} \
+            /usr/lib/chromium/headless_lib_*.pak /usr/share/fonts/truetype/{dejavu,liberation}
+    fi
     command -v node >/dev/null && add "$(command -v node)"
     # clang and the shared libraries it loads (the ASan/UBSan tree, the
     # fuzz harnesses), as ldd names them
