@@ -8,7 +8,8 @@
 # and Chromium's headless shell for the browser tests (chromium itself for
 # `make bench`'s browser rows). npm: Chart.js and playwright-core,
 # from the committed package-lock.json. nginx-light and wrk are for `make
-# bench`'s HTTP rows, time for its peak-RSS rows (docs/bench.md).
+# bench`'s HTTP rows, time for its peak-RSS rows (docs/bench.md); vmtouch
+# keeps the files `make test` comes back to in memory (tools/keep-warm.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
