@@ -45,6 +45,15 @@ if printf '%s\n' "$@" | grep -qx -- --; then
     shift
     [ $# -gt 0 ] || usage
 else
+    # in the order the run first needs them (the locking reads them one
+    # after the other): clang and the libraries it loads, as ldd names them
+    # (the ASan/UBSan tree, later the fuzz harnesses), node (the seed
+    # database, then the suites), then the browser (the suites)
+    if command -v clang >/dev/null; then
+        clang=$(command -v clang)
+        add "$clang" $(ldd "$(readlink -f "$clang")" 2>/dev/null | awk '$3 ~ /^\// { print $3 }')
+    fi
+    command -v node >/dev/null && add "$(command -v node)"
     # the headless shell that tests/browser/harness.mjs starts (Debian's
     # /usr/bin/chromium-headless-shell is a script that runs this one), the
     # libraries it loads and the files it opens as it starts and draws
@@ -56,13 +65,6 @@ else
             /usr/lib/chromium/{icudtl.dat,v8_context_snapshot.bin,libvk_swiftshader.so,libvulkan.so.1} \
             /usr/lib/chromium/headless_lib_*.pak /usr/share/fonts/truetype/{dejavu,liberation}
     fi
-    command -v node >/dev/null && add "$(command -v node)"
-    # clang and the shared libraries it loads (the ASan/UBSan tree, the
-    # fuzz harnesses), as ldd names them
-    if command -v clang >/dev/null; then
-        clang=$(command -v clang)
-        add "$clang" $(ldd "$(readlink -f "$clang")" 2>/dev/null | awk '$3 ~ /^\// { print $3 }')
-    fi
 fi
 
 # vmtouch -l (no -d) locks every page, then holds them until it is killed;
@@ -72,7 +74,11 @@ locker=
 if command -v vmtouch > /dev/null && [ ${#files[@]} -gt 0 ]; then
     pdeath=()
     command -v setpriv > /dev/null && pdeath=(setpriv --pdeathsig TERM)
-    "${pdeath[@]+"${pdeath[@]}"}" vmtouch -q -l "${files[@]}" > /dev/null 2>&1 &
+    # its reads in the idle I/O class, behind those of the work it is there
+    # to speed up (the disk's mq-deadline scheduler honours the class)
+    idle=()
+    command -v ionice > /dev/null && idle=(ionice -c 3)
+    "${pdeath[@]+"${pdeath[@]}"}" "${idle[@]+"${idle[@]}"}" vmtouch -q -l "${files[@]}" > /dev/null 2>&1 &
     locker=$!
 fi
 unlock() {
