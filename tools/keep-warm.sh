@@ -24,9 +24,9 @@
 # before). A cold start of the headless shell alone took 13 s against 0.1
 # s warm.
 #
-# Best effort: without vmtouch, or where mlock is refused (a user without
-# CAP_IPC_LOCK and a small RLIMIT_MEMLOCK), COMMAND runs as it would
-# anyway. The locking reads the files in the background, beside COMMAND,
+# Best effort: without vmtouch, where mlock is refused (a user without
+# CAP_IPC_LOCK and a small RLIMIT_MEMLOCK) or where memory is short (below),
+# COMMAND runs as it would anyway. The locking reads the files in the background, beside COMMAND,
 # and no lock outlives this script, however it ends.
 set -u
 usage() { echo "usage: tools/keep-warm.sh [PATH... --] COMMAND [ARG...]" >&2; exit 2; }
@@ -71,7 +71,16 @@ fi
 # setpriv --pdeathsig has it killed with this script however the script
 # ends (SIGKILL too), so no lock outlives the run
 locker=
-if command -v vmtouch > /dev/null && [ ${#files[@]} -gt 0 ]; then
+# only where the lock is small beside the memory left to the run: at most
+# an eighth of what the kernel counts available (make test locks about
+# 1.1 GB, so a machine with under ~9 GB available runs without it)
+enough() {
+    local need avail
+    need=$(du -cLk --apparent-size -- "${files[@]}" 2> /dev/null | awk 'END { print $1 }')
+    avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2> /dev/null)
+    [ -n "$need" ] && [ -n "$avail" ] && [ $((need * 8)) -le "$avail" ]
+}
+if command -v vmtouch > /dev/null && [ ${#files[@]} -gt 0 ] && enough; then
     pdeath=()
     command -v setpriv > /dev/null && pdeath=(setpriv --pdeathsig TERM)
     # its reads in the idle I/O class, behind those of the work it is there

@@ -2,10 +2,11 @@
 // phases under: it exits with its command's status, refuses a call without
 // a command, and holds the files it is given locked in memory (a vmtouch
 // whose locked size covers them) exactly while the command runs: the lock
-// goes when the command ends, and when the script itself is killed.
+// goes when the command ends, and when the script itself is killed; and it
+// locks nothing that would take over an eighth of the memory available.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 
@@ -97,4 +98,26 @@ test('keep-warm.sh killed outright (SIGKILL): its lock goes with it', { skip: lo
   } finally {
     if (orphan) spawnSync('kill', [orphan]);
   }
+});
+
+test('keep-warm.sh locks nothing over an eighth of the memory available, and still runs the command', { skip: lockSkip }, async () => {
+  const dir = tempDir('keep-warm');
+  const f = join(dir, 'big.bin');
+  // a sparse file of a quarter of MemAvailable: twice what it may lock
+  const avail = Number(/^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'))[1]);
+  const fd = openSync(f, 'w');
+  ftruncateSync(fd, Math.floor(avail / 4) * 1024);
+  closeSync(fd);
+  // the command looks for a vmtouch on its file for a second, then says
+  // what it saw and exits 0
+  const look = (file) => ['sh', '-c', `for i in $(seq 20); do pgrep -f '^vmtouch -q -l ${file}$' > /dev/null && ` +
+    `{ echo locked; exit 0; }; sleep 0.05; done; echo ran`];
+  const r = spawnSync(SCRIPT, [f, '--', ...look(f)], { encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, 'ran\n');
+  // the same command on a small file does see it locked (the look above
+  // is not one that never finds a vmtouch)
+  const g = join(dir, 'small.bin');
+  writeFileSync(g, Buffer.alloc(1 << 20, 1));
+  assert.equal(spawnSync(SCRIPT, [g, '--', ...look(g)], { encoding: 'utf8' }).stdout, 'locked\n');
 });
