@@ -15,19 +15,21 @@
 # fresh Chromium process all through the suites -- and the unit tests and
 # fuzz harnesses built at the start are run minutes later: all were read
 # from disk again, page fault by page fault, with both cores waiting on
-# it. `.ci/run` on an AMD EPYC, 2026-12-02, one after the other: without
-# this, 92 CPU-s of I/O wait and 53 idle, 646 s; the three programs locked,
-# 68 and 29, 623 s, the wait then all in the last two minutes, the unit
-# tests' and the harnesses' reads; the programs and the tests locked (make
-# test-checks), 4 and 14, 574 s; without this again, right after, 20 and
-# 21, 608 s (how much is read back depends on what the machine did just
-# before). A cold start of the headless shell alone took 13 s against 0.1
-# s warm.
+# it. `.ci/run` on an AMD EPYC, 2026-12-02: the day's first run, its
+# files cold, 646 s with 92 CPU-s of I/O wait and 53 idle, 52 of the wait
+# while the suites and the last unit tests ran; with this, 574-606 s and
+# 0-11 CPU-s of wait in those phases (what is left is in the first two
+# minutes: the dependency checks and the first reads). Runs started right
+# after another found most files still in memory and the disk fast, and
+# took 568-608 s with or without this: it is insurance for the cold case,
+# not a gain on a warm machine. A cold start of the headless shell alone
+# took 13 s against 0.1 s warm.
 #
 # Best effort: without vmtouch, where mlock is refused (a user without
-# CAP_IPC_LOCK and a small RLIMIT_MEMLOCK) or where memory is short (below),
-# COMMAND runs as it would anyway. The locking reads the files in the background, beside COMMAND,
-# and no lock outlives this script, however it ends.
+# CAP_IPC_LOCK and a small RLIMIT_MEMLOCK) or where memory is short
+# (below), COMMAND runs as it would anyway. The locking reads the files in
+# the background, beside COMMAND, and no lock outlives this script,
+# however it ends.
 set -u
 usage() { echo "usage: tools/keep-warm.sh [PATH... --] COMMAND [ARG...]" >&2; exit 2; }
 [ $# -gt 0 ] || usage
