@@ -41,6 +41,10 @@ add() {
         f=$(readlink -f "$f" 2>/dev/null) && [ -e "$f" ] && files+=("$f")
     done
 }
+# a program and the shared libraries it loads, as ldd names them
+add_program() {
+    add "$1" $(ldd "$(readlink -f "$1")" 2>/dev/null | awk '$3 ~ /^\// { print $3 }')
+}
 # PATHs before the first `--`; none: the programs above
 if printf '%s\n' "$@" | grep -qx -- --; then
     while [ "$1" != -- ]; do add "$1"; shift; done
@@ -51,10 +55,7 @@ else
     # after the other): clang and the libraries it loads, as ldd names them
     # (the ASan/UBSan tree, later the fuzz harnesses), node (the seed
     # database, then the suites), then the browser (the suites)
-    if command -v clang >/dev/null; then
-        clang=$(command -v clang)
-        add "$clang" $(ldd "$(readlink -f "$clang")" 2>/dev/null | awk '$3 ~ /^\// { print $3 }')
-    fi
+    command -v clang >/dev/null && add_program "$(command -v clang)"
     command -v node >/dev/null && add "$(command -v node)"
     # the headless shell that tests/browser/harness.mjs starts (Debian's
     # /usr/bin/chromium-headless-shell is a script that runs this one), the
@@ -63,25 +64,26 @@ else
     # Vulkan, the fonts the pages fall back to)
     shell=/usr/lib/chromium/chromium-headless-shell
     if [ -x "$shell" ]; then
-        add "$shell" $(ldd "$shell" 2>/dev/null | awk '$3 ~ /^\// { print $3 }') \
-            /usr/lib/chromium/{icudtl.dat,v8_context_snapshot.bin,libvk_swiftshader.so,libvulkan.so.1} \
+        add_program "$shell"
+        add /usr/lib/chromium/{icudtl.dat,v8_context_snapshot.bin,libvk_swiftshader.so,libvulkan.so.1} \
             /usr/lib/chromium/headless_lib_*.pak /usr/share/fonts/truetype/{dejavu,liberation}
     fi
 fi
 
-# vmtouch -l (no -d) locks every page, then holds them until it is killed;
-# setpriv --pdeathsig has it killed with this script however the script
-# ends (SIGKILL too), so no lock outlives the run
-locker=
 # only where the lock is small beside the memory left to the run: at most
-# an eighth of what the kernel counts available (make test locks about
-# 1.1 GB, so a machine with under ~9 GB available runs without it)
+# an eighth of what the kernel counts available (make test's two locks,
+# ~600 and ~500 MB, each checked when it starts: under ~5 GB available the
+# run goes without them)
 enough() {
     local need avail
     need=$(du -cLk --apparent-size -- "${files[@]}" 2> /dev/null | awk 'END { print $1 }')
     avail=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2> /dev/null)
     [ -n "$need" ] && [ -n "$avail" ] && [ $((need * 8)) -le "$avail" ]
 }
+# vmtouch -l (no -d) locks every page, then holds them until it is killed;
+# setpriv --pdeathsig has it killed with this script however the script
+# ends (SIGKILL too), so no lock outlives the run
+locker=
 if command -v vmtouch > /dev/null && [ ${#files[@]} -gt 0 ] && enough; then
     pdeath=()
     command -v setpriv > /dev/null && pdeath=(setpriv --pdeathsig TERM)
