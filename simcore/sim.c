@@ -586,6 +586,71 @@ static int32_t op_task(sim_state *st, size_t i, char *err, size_t errlen) {
     return (int32_t)st->nhtasks++;
 }
 
+/* The policy's own checks: what sim_run refuses before it simulates
+ * anything (sim.h, sim_check_policy). */
+int sim_check_policy(const sim_config *cfg, char *err, size_t errlen) {
+    const placement_policy *placement = placement_get(cfg->policy.placement);
+    const exec_policy *exec = exec_get(cfg->policy.execution);
+    const driver_policy *driver = driver_get(cfg->policy.driver);
+    const host_policy *host = host_get(cfg->policy.host);
+    if (!placement) FAIL("policy.placement: %d is not a placement policy (0..%zu)",
+                         (int)cfg->policy.placement, sim_placement_count() - 1);
+    if (!exec) FAIL("policy.execution: %d is not an execution model (0..%zu)",
+                    (int)cfg->policy.execution, sim_policy_count(SIM_TABLE_EXECUTION) - 1);
+    if (!driver) FAIL("policy.driver: %d is not a driver policy (0..%zu)",
+                      (int)cfg->policy.driver, sim_policy_count(SIM_TABLE_DRIVER) - 1);
+    if (!host) FAIL("policy.host: %d is not a host policy (0..%zu)",
+                    (int)cfg->policy.host, sim_policy_count(SIM_TABLE_HOST) - 1);
+    if (cfg->ntasks && !host->expand)
+        FAIL("tasks: the host policy \"%s\" runs no tasks (host \"tasks\" does)", host->name);
+    if (driver->block_placed && exec != exec_get(0))
+        FAIL("policy.contexts: \"%s\" pauses blocks, which needs each block's time known when "
+             "it is placed (execution \"%s\")", driver->name, exec_get(0)->name);
+    if (cfg->policy.launch_latency < 0 || cfg->policy.launch_latency > SIM_TIME_LIMIT)
+        FAIL("policy.launch_latency: %lld ns is outside 0..%lld ns",
+             (long long)cfg->policy.launch_latency, (long long)SIM_TIME_LIMIT);
+    if (cfg->policy.dispatch_latency < 0 || cfg->policy.dispatch_latency > SIM_TIME_LIMIT)
+        FAIL("policy.dispatch_latency: %lld ns is outside 0..%lld ns",
+             (long long)cfg->policy.dispatch_latency, (long long)SIM_TIME_LIMIT);
+    if (cfg->policy.tb_adjust) {
+        const warp_policy *wp = warp_get(cfg->policy.warp);
+        if (strcmp(exec->name, "warp") != 0 || !wp || !wp->quota)
+            FAIL("policy.tb_adjust: ISCA'17 §3.6's TB adjustment is the quota schemes' "
+                 "(execution \"warp\", policy.warp quota-*)");
+        if (!cfg->policy.has_sm_preempt)
+            FAIL("policy.tb_adjust: TBs are swapped out by preemption; give policy.sm_preempt "
+                 "(the time to save an SM's context)");
+    }
+    if (cfg->policy.has_quota_history) {
+        const warp_policy *wp = warp_get(cfg->policy.warp);
+        if (strcmp(exec->name, "warp") != 0 || !wp || !wp->quota)
+            FAIL("policy.quota_history: ISCA'17 §3.4.2's history-based adjustment is the quota "
+                 "schemes' (execution \"warp\", policy.warp quota-*)");
+    }
+    if (cfg->policy.spart_take_last && (!placement || !placement->qos_epoch))
+        FAIL("policy.spart_take_last: only placement \"spart-climb\" moves SMs between "
+             "partitions (here \"%s\")", placement ? placement->name : "?");
+    if (cfg->policy.spart_take_only && (!placement || !placement->qos_epoch))
+        FAIL("policy.spart_take_only: only placement \"spart-climb\" moves SMs between "
+             "partitions (here \"%s\")", placement ? placement->name : "?");
+    /* a preempted warp would take its place in a memory queue with it
+     * (exec_warp.c, mq_turn): the two are not modelled together */
+    if (cfg->policy.has_sm_preempt && cfg->device.mem_admission)
+        FAIL("device.mem_admission: arrival order is not modelled with preemption "
+             "(policy.sm_preempt)");
+    if (cfg->policy.has_sm_preempt &&
+        (cfg->policy.sm_preempt < 0 || cfg->policy.sm_preempt > SIM_TIME_LIMIT))
+        FAIL("policy.sm_preempt: %lld ns is outside 0..%lld ns",
+             (long long)cfg->policy.sm_preempt, (long long)SIM_TIME_LIMIT);
+    if (cfg->policy.has_context_switch_idle &&
+        (cfg->policy.context_switch_idle < 0 || cfg->policy.context_switch_idle > SIM_TIME_LIMIT))
+        FAIL("policy.context_switch_idle: %lld ns is outside 0..%lld ns",
+             (long long)cfg->policy.context_switch_idle, (long long)SIM_TIME_LIMIT);
+    return 0;
+fail:
+    return -1;
+}
+
 int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     sim_state stv;
     sim_state *st = &stv;
@@ -600,56 +665,7 @@ int sim_run(const sim_config *cfg, trace *out, char *err, size_t errlen) {
     st->exec = exec_get(cfg->policy.execution);
     st->driver = driver_get(cfg->policy.driver);
     st->host = host_get(cfg->policy.host);
-    if (!st->placement) FAIL("policy.placement: %d is not a placement policy (0..%zu)",
-                             (int)cfg->policy.placement, sim_placement_count() - 1);
-    if (!st->exec) FAIL("policy.execution: %d is not an execution model (0..%zu)",
-                        (int)cfg->policy.execution, sim_policy_count(SIM_TABLE_EXECUTION) - 1);
-    if (!st->driver) FAIL("policy.driver: %d is not a driver policy (0..%zu)",
-                          (int)cfg->policy.driver, sim_policy_count(SIM_TABLE_DRIVER) - 1);
-    if (!st->host) FAIL("policy.host: %d is not a host policy (0..%zu)",
-                        (int)cfg->policy.host, sim_policy_count(SIM_TABLE_HOST) - 1);
-    if (cfg->ntasks && !st->host->expand)
-        FAIL("tasks: the host policy \"%s\" runs no tasks (host \"tasks\" does)", st->host->name);
-    if (st->driver->block_placed && st->exec != exec_get(0))
-        FAIL("policy.contexts: \"%s\" pauses blocks, which needs each block's time known when "
-             "it is placed (execution \"%s\")", st->driver->name, exec_get(0)->name);
-    if (cfg->policy.launch_latency < 0 || cfg->policy.launch_latency > SIM_TIME_LIMIT)
-        FAIL("policy.launch_latency: %lld ns is outside 0..%lld ns",
-             (long long)cfg->policy.launch_latency, (long long)SIM_TIME_LIMIT);
-    if (cfg->policy.dispatch_latency < 0 || cfg->policy.dispatch_latency > SIM_TIME_LIMIT)
-        FAIL("policy.dispatch_latency: %lld ns is outside 0..%lld ns",
-             (long long)cfg->policy.dispatch_latency, (long long)SIM_TIME_LIMIT);
-    if (cfg->policy.tb_adjust) {
-        const warp_policy *wp = warp_get(cfg->policy.warp);
-        if (strcmp(st->exec->name, "warp") != 0 || !wp || !wp->quota)
-            FAIL("policy.tb_adjust: ISCA'17 §3.6's TB adjustment is the quota schemes' "
-                 "(execution \"warp\", policy.warp quota-*)");
-        if (!cfg->policy.has_sm_preempt)
-            FAIL("policy.tb_adjust: TBs are swapped out by preemption; give policy.sm_preempt "
-                 "(the time to save an SM's context)");
-    }
-    if (cfg->policy.has_quota_history) {
-        const warp_policy *wp = warp_get(cfg->policy.warp);
-        if (strcmp(st->exec->name, "warp") != 0 || !wp || !wp->quota)
-            FAIL("policy.quota_history: ISCA'17 §3.4.2's history-based adjustment is the quota "
-                 "schemes' (execution \"warp\", policy.warp quota-*)");
-    }
-    if (cfg->policy.spart_take_last && (!st->placement || !st->placement->qos_epoch))
-        FAIL("policy.spart_take_last: only placement \"spart-climb\" moves SMs between "
-             "partitions (here \"%s\")", st->placement ? st->placement->name : "?");
-    /* a preempted warp would take its place in a memory queue with it
-     * (exec_warp.c, mq_turn): the two are not modelled together */
-    if (cfg->policy.has_sm_preempt && cfg->device.mem_admission)
-        FAIL("device.mem_admission: arrival order is not modelled with preemption "
-             "(policy.sm_preempt)");
-    if (cfg->policy.has_sm_preempt &&
-        (cfg->policy.sm_preempt < 0 || cfg->policy.sm_preempt > SIM_TIME_LIMIT))
-        FAIL("policy.sm_preempt: %lld ns is outside 0..%lld ns",
-             (long long)cfg->policy.sm_preempt, (long long)SIM_TIME_LIMIT);
-    if (cfg->policy.has_context_switch_idle &&
-        (cfg->policy.context_switch_idle < 0 || cfg->policy.context_switch_idle > SIM_TIME_LIMIT))
-        FAIL("policy.context_switch_idle: %lld ns is outside 0..%lld ns",
-             (long long)cfg->policy.context_switch_idle, (long long)SIM_TIME_LIMIT);
+    if (sim_check_policy(cfg, err, errlen) != 0) goto fail;
     st->devcopy = cfg->device;
     sim_device_fill_order(&st->devcopy);
     st->dev = &st->devcopy;

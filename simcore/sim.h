@@ -234,6 +234,9 @@ typedef struct sim_policy {
     bool spart_take_last;    /* placement spart-climb: a QoS kernel below its goal may take
                                 the last SM of a stream without goals (spart.c; false: each
                                 keeps one) */
+    bool spart_take_only;    /* placement spart-climb: a QoS kernel keeps the SMs it holds,
+                                the climb only takes (spart.c; false: one that would still
+                                meet its goal with one fewer gives one back) */
     /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */
@@ -504,6 +507,12 @@ int sim_ipc_cache_put(sim_ipc_cache *cache, const sim_config *cfg, size_t op, do
  * cpu_tasks.c. */
 int64_t sim_stream_tasks(const sim_stream *streams, size_t n, int32_t *task_of, char *err,
                          size_t errlen);
+
+/* The checks of cfg's policy that sim_run makes before it simulates (each
+ * table's entry exists, the options are ones its policies take, durations
+ * in range): 0, or -1 with "policy.KEY: why" in err. Cheap: a caller about
+ * to run many configs (a sweep) refuses a bad one before running any. */
+int sim_check_policy(const sim_config *cfg, char *err, size_t errlen);
 
 /* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
  * with a message in err (a config the simulator cannot run, OOM, or a block

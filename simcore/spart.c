@@ -41,7 +41,10 @@
  *   - IPC_epoch x (n - 1) / n >= IPC_goal, n its SMs: one SM back, to the
  *     stream without goals that has the fewest (IPC taken as proportional
  *     to SMs: the goal is predicted to hold with one fewer; the non-QoS
- *     kernels' objective is their throughput, §3);
+ *     kernels' objective is their throughput, §3); under
+ *     policy.spart_take_only never: the climb only takes, and a QoS kernel
+ *     keeps the SMs it has (docs/qos.md, "Spart's give-back": measured,
+ *     the two rules bracket §4.4's 11.6 % overshoot);
  *   - else nothing. A stream's first epoch with instructions (it began
  *     within it) decides nothing.
  *
@@ -221,7 +224,8 @@ static bool climb_epoch(void *self, sim_state *st, const int64_t *issued, int64_
                 st->part_count[s]++;
                 st->part_count[peer]--;
             }
-        } else if (n > 1 && ipc * (double)(n - 1) / (double)n >= goal) {
+        } else if (!cfg->policy.spart_take_only && n > 1 &&
+                   ipc * (double)(n - 1) / (double)n >= goal) {
             peer = climb_peer(p, st, true);
             if (peer >= 0) {
                 st->part_count[s]--;

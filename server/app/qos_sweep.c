@@ -358,10 +358,18 @@ static int check_template(qos_spec *s, const char *file, char *err, size_t errle
         sim_config cfg;
         rc = scn_config(scn, 0, &cfg, serr, sizeof serr);
         if (!rc) s->sms = cfg.device.sms;
+        /* and what the simulator refuses of the policy, here rather than
+         * at the scheme's first point, maybe hours into the sweep */
+        bool refused = !rc && sim_check_policy(&cfg, serr, sizeof serr) != 0;
         scn_free(scn);
         if (rc) {
             json_decref(plain.policy);
             return fail(err, errlen, file, "%s", serr);
+        }
+        if (refused) {
+            json_decref(plain.policy);
+            if (k == 0) return fail(err, errlen, file, "template: %s", serr);
+            return fail(err, errlen, file, "schemes[%zu] \"%s\": %s", k - 1, sc->name, serr);
         }
     }
     json_decref(plain.policy);

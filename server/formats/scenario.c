@@ -88,7 +88,8 @@ enum {
     POL_SM_PREEMPT = 1u << 12,
     POL_TB_ADJUST = 1u << 13,
     POL_QUOTA_HISTORY = 1u << 14,
-    POL_SPART_TAKE_LAST = 1u << 15
+    POL_SPART_TAKE_LAST = 1u << 15,
+    POL_SPART_TAKE_ONLY = 1u << 16
 };
 
 typedef struct scn_rawpolicy {
@@ -111,6 +112,7 @@ typedef struct scn_rawpolicy {
     bool quota_history;      /* ISCA'17 §3.4.2's alpha_k, when has_quota_history */
     bool has_quota_history;  /* absent: the quota scheme's own */
     bool spart_take_last;    /* spart-climb may take a stream's last SM */
+    bool spart_take_only;    /* spart-climb never gives an SM back */
     unsigned given;          /* POL_* keys this object wrote */
 } scn_rawpolicy;
 
@@ -249,6 +251,10 @@ static const pol_key policy_table[] = {
      * goals (simcore/spart.c; docs/qos.md, "Spart's floor") */
     {"spart_take_last", PK_BOOL, PK_AT(spart_take_last), POL_SPART_TAKE_LAST,
      .name_rank = 15},
+    /* spart-climb: a QoS kernel never gives an SM back (simcore/spart.c;
+     * docs/qos.md, "Spart's give-back") */
+    {"spart_take_only", PK_BOOL, PK_AT(spart_take_only), POL_SPART_TAKE_ONLY,
+     .name_rank = 16},
     /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
     {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
      .name_rank = 4},
@@ -266,7 +272,7 @@ static const pol_key policy_table[] = {
      .name_rank = 10},
 };
 #define POLICY_NKEYS (sizeof policy_table / sizeof *policy_table)
-#define PK_NAME_RANKS 15   /* the highest name_rank */
+#define PK_NAME_RANKS 16   /* the highest name_rank */
 
 /* the keys' names, in the table's order, NULL-terminated (jr_check_keys) */
 static void policy_key_names(const char *names[POLICY_NKEYS + 1]) {

@@ -1107,6 +1107,74 @@ static void test_spart_climb_take_last(void **state) {
                       "partitions (here \"spart\")");
 }
 
+/* spart-climb with policy.spart_take_only (docs/qos.md, "Spart's
+ * give-back"; ISCA'17 §4.4: "Spart exceeds the given goal by 11.6% on
+ * average ... because the QoS kernel uses more resources than it actually
+ * needs"). Q at goal 0.1 on 2 of 4 SMs would meet it on one: at cycle
+ * 2,000 (the first boundary decides nothing) the climb gives rank 1 back
+ * to A, whose waiting blocks take its room as Q's blocks there end (it
+ * drains). With the option Q keeps both: A never runs on SMs 0-1. */
+static void test_spart_climb_take_only(void **state) {
+    (void)state;
+    for (int only = 0; only <= 1; only++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":{\"preset\":"
+                 "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
+                 "\"gto\",\"placement\":\"spart-climb\",\"quota_epoch\":1000%s},\"streams\":["
+                 "{\"name\":\"QOS\",\"process\":\"P0\",\"sms\":{\"first\":0,\"count\":2}},"
+                 "{\"name\":\"BE\",\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],"
+                 "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":400,\"threads\":128,"
+                 "\"qos_goal\":0.1,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
+                 "\"repeat\":4}},"
+                 "{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":400,\"threads\":128,"
+                 "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],\"repeat\":4}}]}",
+                 only ? ",\"spart_take_only\":true" : "");
+        sim_config cfg;
+        trace t;
+        scn_scenario *sc = run_text(text, "spart-climb take only", &cfg, &t);
+        assert_int_equal(cfg.policy.spart_take_only, only);
+        double hz = (double)cfg.device.clock_hz;
+        /* blocks by kernel and SM; A's on SM 1, and Q's there started
+         * after the boundary at 2,000 */
+        int a01 = 0, a1 = 0, q0 = 0, q1_late = 0, q_late = 0;
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            const trace_block *b = &t.blocks.v[i];
+            bool q = !strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q");
+            double cyc = (double)b->start * hz / 1e9;
+            if (q) {
+                assert_true(b->sm < 2);   /* A keeps ranks 2-3 either way */
+                q0 += b->sm == 0;
+                q1_late += b->sm == 1 && cyc > 2001;
+                q_late += cyc > 2001;
+            } else {
+                a01 += b->sm < 2;
+                a1 += b->sm == 1;
+            }
+        }
+        /* Q runs long past the boundary, so that the rule has its say */
+        assert_true(q_late > 100);
+        assert_true(q0 > 0);
+        if (only) {
+            assert_int_equal(a01, 0);
+            if (q1_late == 0) fail_msg("Q placed no block on SM 1 after cycle 2,001");
+        } else {
+            if (a1 == 0) fail_msg("A placed no block on SM 1, which Q gave back at cycle 2,000");
+            assert_int_equal(q1_late, 0);   /* the SM is A's from the boundary */
+            assert_int_equal(a01, a1);      /* and SM 0 stays Q's */
+        }
+        trace_free(&t);
+        scn_free(sc);
+    }
+    /* the option belongs to spart-climb: refused elsewhere, naming it */
+    const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":"
+                       "\"isca17-gpgpusim\",\"policy\":{\"placement\":\"most-room\","
+                       "\"spart_take_only\":true},\"ops\":[{\"kernel\":\"K\",\"blocks\":1,"
+                       "\"threads\":32,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}";
+    run_refused(text, "policy.spart_take_only: only placement \"spart-climb\" moves SMs between "
+                      "partitions (here \"most-room\")");
+}
+
 /* spart-climb with policy.sm_preempt (ISCA'17 §2.3: an SM changes hands
  * by "saving context of a running kernel one SM at a time [31, 37]"):
  * A's blocks are long (1,024 threads, 2 per SM, about 15K cycles each),
@@ -1387,6 +1455,7 @@ int main(void) {
         cmocka_unit_test(test_spart_climb),
         cmocka_unit_test(test_spart_climb_preempt),
         cmocka_unit_test(test_spart_climb_take_last),
+        cmocka_unit_test(test_spart_climb_take_only),
         cmocka_unit_test(test_trace_json_both_ways),
         cmocka_unit_test(test_goal_errors),
         cmocka_unit_test(test_scenario_goal_errors),
