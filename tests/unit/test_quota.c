@@ -1034,6 +1034,24 @@ static void test_spart_climb(void **state) {
                       "between partitions that do not");
 }
 
+/* Two streams of 400 blocks of 8 ALU instructions x 4 on 4 SMs, 2 each:
+ * Q (a QoS kernel at `goal`) and A, under spart-climb with 1,000-cycle
+ * epochs; `policy` more policy keys (",\"key\":value" or ""). */
+static void climb_pair(char *text, size_t n, const char *goal, const char *policy) {
+    snprintf(text, n,
+             "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":{\"preset\":"
+             "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
+             "\"gto\",\"placement\":\"spart-climb\",\"quota_epoch\":1000%s},\"streams\":["
+             "{\"name\":\"QOS\",\"process\":\"P0\",\"sms\":{\"first\":0,\"count\":2}},"
+             "{\"name\":\"BE\",\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],"
+             "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":400,\"threads\":128,"
+             "\"qos_goal\":%s,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
+             "\"repeat\":4}},"
+             "{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":400,\"threads\":128,"
+             "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],\"repeat\":4}}]}",
+             policy, goal);
+}
+
 /* spart-climb with policy.spart_take_last (docs/qos.md, "Spart's floor";
  * ISCA'17 §4.2: "For C+C kernels, Spart and Rollover meet QoS goals in all
  * cases", which an issue-bound kernel at goal 0.95 meets only on every SM).
@@ -1047,18 +1065,7 @@ static void test_spart_climb_take_last(void **state) {
     (void)state;
     for (int take = 0; take <= 1; take++) {
         char text[2048];
-        snprintf(text, sizeof text,
-                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":{\"preset\":"
-                 "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
-                 "\"gto\",\"placement\":\"spart-climb\",\"quota_epoch\":1000%s},\"streams\":["
-                 "{\"name\":\"QOS\",\"process\":\"P0\",\"sms\":{\"first\":0,\"count\":2}},"
-                 "{\"name\":\"BE\",\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],"
-                 "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":400,\"threads\":128,"
-                 "\"qos_goal\":1,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
-                 "\"repeat\":4}},"
-                 "{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":400,\"threads\":128,"
-                 "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],\"repeat\":4}}]}",
-                 take ? ",\"spart_take_last\":true" : "");
+        climb_pair(text, sizeof text, "1", take ? ",\"spart_take_last\":true" : "");
         sim_config cfg;
         trace t;
         scn_scenario *sc = run_text(text, "spart-climb take last", &cfg, &t);
@@ -1118,18 +1125,7 @@ static void test_spart_climb_take_only(void **state) {
     (void)state;
     for (int only = 0; only <= 1; only++) {
         char text[2048];
-        snprintf(text, sizeof text,
-                 "{\"schema\":\"schedlab-scenario/1\",\"name\":\"climb\",\"device\":{\"preset\":"
-                 "\"isca17-gpgpusim\",\"sms\":4,\"sm_order\":[0,1,2,3]},\"policy\":{\"warp\":"
-                 "\"gto\",\"placement\":\"spart-climb\",\"quota_epoch\":1000%s},\"streams\":["
-                 "{\"name\":\"QOS\",\"process\":\"P0\",\"sms\":{\"first\":0,\"count\":2}},"
-                 "{\"name\":\"BE\",\"process\":\"P1\",\"sms\":{\"first\":2,\"count\":2}}],"
-                 "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"QOS\",\"blocks\":400,\"threads\":128,"
-                 "\"qos_goal\":0.1,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],"
-                 "\"repeat\":4}},"
-                 "{\"kernel\":\"A\",\"stream\":\"BE\",\"blocks\":400,\"threads\":128,"
-                 "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":8}],\"repeat\":4}}]}",
-                 only ? ",\"spart_take_only\":true" : "");
+        climb_pair(text, sizeof text, "0.1", only ? ",\"spart_take_only\":true" : "");
         sim_config cfg;
         trace t;
         scn_scenario *sc = run_text(text, "spart-climb take only", &cfg, &t);
