@@ -510,8 +510,9 @@ int64_t sim_stream_tasks(const sim_stream *streams, size_t n, int32_t *task_of, 
 
 /* The checks of cfg's policy that sim_run makes before it simulates (each
  * table's entry exists, the options are ones its policies take, durations
- * in range): 0, or -1 with "policy.KEY: why" in err. Cheap: a caller about
- * to run many configs (a sweep) refuses a bad one before running any. */
+ * in range): 0, or -1 with "KEY: why" in err (policy.KEY, tasks or
+ * device.mem_admission). Cheap: a caller about to run many configs (a
+ * sweep) refuses a bad one before running any. */
 int sim_check_policy(const sim_config *cfg, char *err, size_t errlen);
 
 /* Run the simulation into `out` (trace_init'ed, empty). Returns 0, or -1
