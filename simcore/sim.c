@@ -627,12 +627,11 @@ int sim_check_policy(const sim_config *cfg, char *err, size_t errlen) {
             FAIL("policy.quota_history: ISCA'17 §3.4.2's history-based adjustment is the quota "
                  "schemes' (execution \"warp\", policy.warp quota-*)");
     }
-    if (cfg->policy.spart_take_last && (!placement || !placement->qos_epoch))
-        FAIL("policy.spart_take_last: only placement \"spart-climb\" moves SMs between "
-             "partitions (here \"%s\")", placement ? placement->name : "?");
-    if (cfg->policy.spart_take_only && (!placement || !placement->qos_epoch))
-        FAIL("policy.spart_take_only: only placement \"spart-climb\" moves SMs between "
-             "partitions (here \"%s\")", placement ? placement->name : "?");
+    /* the climb's options (spart.c) belong to the placement that climbs */
+    if ((cfg->policy.spart_take_last || cfg->policy.spart_take_only) && !placement->qos_epoch)
+        FAIL("policy.%s: only placement \"spart-climb\" moves SMs between partitions "
+             "(here \"%s\")", cfg->policy.spart_take_last ? "spart_take_last" : "spart_take_only",
+             placement->name);
     /* a preempted warp would take its place in a memory queue with it
      * (exec_warp.c, mq_turn): the two are not modelled together */
     if (cfg->policy.has_sm_preempt && cfg->device.mem_admission)
