@@ -628,10 +628,14 @@ int sim_check_policy(const sim_config *cfg, char *err, size_t errlen) {
                  "schemes' (execution \"warp\", policy.warp quota-*)");
     }
     /* the climb's options (spart.c) belong to the placement that climbs */
-    if ((cfg->policy.spart_take_last || cfg->policy.spart_take_only) && !placement->qos_epoch)
+    const sim_policy *pol = &cfg->policy;
+    if ((pol->spart_take_last || pol->spart_take_only || pol->spart_trial) && !placement->qos_epoch)
         FAIL("policy.%s: only placement \"spart-climb\" moves SMs between partitions "
-             "(here \"%s\")", cfg->policy.spart_take_last ? "spart_take_last" : "spart_take_only",
-             placement->name);
+             "(here \"%s\")", pol->spart_take_last ? "spart_take_last" :
+             pol->spart_take_only ? "spart_take_only" : "spart_trial", placement->name);
+    if (pol->spart_trial && pol->spart_take_only)
+        FAIL("policy.spart_trial: the climb gives SMs back by trial, and spart_take_only says it "
+             "gives none back; give one of the two");
     /* a preempted warp would take its place in a memory queue with it
      * (exec_warp.c, mq_turn): the two are not modelled together */
     if (cfg->policy.has_sm_preempt && cfg->device.mem_admission)

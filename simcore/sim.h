@@ -237,6 +237,10 @@ typedef struct sim_policy {
     bool spart_take_only;    /* placement spart-climb: a QoS kernel keeps the SMs it holds,
                                 the climb only takes (spart.c; false: one that would still
                                 meet its goal with one fewer gives one back) */
+    bool spart_trial;        /* placement spart-climb: the climb gives back by trial: a QoS
+                                kernel that met its goal gives one SM back, takes it back
+                                if the next epoch misses, and never again goes below that
+                                count in the launch (spart.c; false: by prediction) */
     /* GPU contexts (time-slice and gcaps drivers, GCAPS paper §2, §5) */
     int64_t time_slice;      /* L, the TSG time slice, ns; 0 = SIM_DEFAULT_TIME_SLICE */
     int64_t context_switch;  /* theta (Def. 1), ns */

@@ -45,6 +45,13 @@
  *     policy.spart_take_only never: the climb only takes, and a QoS kernel
  *     keeps the SMs it has (docs/qos.md, "Spart's give-back": measured,
  *     the two rules bracket §4.4's 11.6 % overshoot);
+ *   - under policy.spart_trial the give-back is trial and error instead,
+ *     what hill climbing is without a model of the slope: IPC_epoch >=
+ *     IPC_goal on n > 1 SMs gives one back (no prediction), unless n - 1
+ *     is below the launch's floor; when the epoch after such a trial misses
+ *     the goal, the SM comes back (the first rule) and n + 1, the count
+ *     the goal was met on, becomes the floor: the launch (op) never tries
+ *     fewer again, and a new launch on the stream climbs afresh;
  *   - else nothing. A stream's first epoch with instructions (it began
  *     within it) decides nothing.
  *
@@ -67,6 +74,10 @@ typedef struct spart_state {
     bool *qos;               /* some op of the stream has a goal */
     int32_t *order;          /* the partitioned streams by first rank */
     int32_t nord;
+    /* policy.spart_trial, by cfg stream index: */
+    bool *trial;             /* gave an SM back at the last boundary, on trial */
+    int32_t *floor;          /* the fewest SMs the launch may try (0: none yet) */
+    int32_t *launch;         /* the op the floor is of; -1 none */
 } spart_state;
 
 static int spart_init(void *self, const sim_state *st, char *err, size_t errlen) {
@@ -145,6 +156,9 @@ static void climb_fini(void *self) {
     free(p->now);
     free(p->qos);
     free(p->order);
+    free(p->trial);
+    free(p->floor);
+    free(p->launch);
 }
 
 static int climb_init(void *self, const sim_state *st, char *err, size_t errlen) {
@@ -156,10 +170,14 @@ static int climb_init(void *self, const sim_state *st, char *err, size_t errlen)
     p->now = calloc(n, sizeof *p->now);
     p->qos = calloc(n, sizeof *p->qos);
     p->order = calloc(n, sizeof *p->order);
-    if (!p->last || !p->now || !p->qos || !p->order) {
+    p->trial = calloc(n, sizeof *p->trial);
+    p->floor = calloc(n, sizeof *p->floor);
+    p->launch = malloc(n * sizeof *p->launch);
+    if (!p->last || !p->now || !p->qos || !p->order || !p->trial || !p->floor || !p->launch) {
         snprintf(err, errlen, "simulation: out of memory");
         return -1;
     }
+    for (size_t i = 0; i < n; i++) p->launch[i] = -1;
     for (size_t i = 0; i < cfg->nops; i++)
         if (cfg->ops[i].qos_goal > 0) p->qos[cfg->ops[i].stream] = true;
     /* the partitioned streams by first rank (insertion sort: a few) */
@@ -198,6 +216,17 @@ static int32_t climb_peer(const spart_state *p, const sim_state *st, bool fewest
     return best;
 }
 
+/* Does a QoS kernel that met its goal over the epoch on n SMs give one
+ * back? By prediction (IPC proportional to SMs), never
+ * (policy.spart_take_only), or on trial down to the launch's floor
+ * (policy.spart_trial). */
+static bool climb_gives_back(const sim_policy *pol, int32_t n, int32_t least, double ipc,
+                             double goal) {
+    if (pol->spart_take_only || n <= 1) return false;
+    if (pol->spart_trial) return n - 1 >= least;
+    return ipc * (double)(n - 1) / (double)n >= goal;
+}
+
 static bool climb_epoch(void *self, sim_state *st, const int64_t *issued, int64_t cycles) {
     spart_state *p = self;
     const sim_config *cfg = st->cfg;
@@ -209,27 +238,38 @@ static bool climb_epoch(void *self, sim_state *st, const int64_t *issued, int64_
         if (!p->qos[s]) continue;
         /* the stream's live QoS kernel (blocks resident), its IPC_goal */
         double goal = 0;
+        int32_t op = -1;
         for (size_t k = 0; k < st->nkernels; k++) {
             const sim_kstate *K = &st->ks[k];
             const sim_op *o = &cfg->ops[K->op];
-            if (o->stream == s && o->qos_goal > 0 && K->placed > K->done)
+            if (o->stream == s && o->qos_goal > 0 && K->placed > K->done) {
                 goal = o->qos_goal * st->ipc_isolated[k];
+                op = K->op;
+            }
         }
         if (goal <= 0 || p->last[s] == 0) continue;
         double ipc = (double)(p->now[s] - p->last[s]) / (double)cycles;
         int32_t n = st->part_count[s], peer = -1;
+        bool tried = p->trial[s];
+        p->trial[s] = false;
+        if (p->launch[s] != op) {   /* policy.spart_trial: a new launch climbs afresh */
+            p->launch[s] = op;
+            p->floor[s] = 0;
+            tried = false;
+        }
         if (ipc < goal) {
+            if (tried) p->floor[s] = n + 1;   /* the trial missed: n + 1 is the fewest */
             peer = climb_peer(p, st, false);
             if (peer >= 0) {
                 st->part_count[s]++;
                 st->part_count[peer]--;
             }
-        } else if (!cfg->policy.spart_take_only && n > 1 &&
-                   ipc * (double)(n - 1) / (double)n >= goal) {
+        } else if (climb_gives_back(&cfg->policy, n, p->floor[s], ipc, goal)) {
             peer = climb_peer(p, st, true);
             if (peer >= 0) {
                 st->part_count[s]--;
                 st->part_count[peer]++;
+                p->trial[s] = cfg->policy.spart_trial;
             }
         }
         moved |= peer >= 0;

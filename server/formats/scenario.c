@@ -89,7 +89,8 @@ enum {
     POL_TB_ADJUST = 1u << 13,
     POL_QUOTA_HISTORY = 1u << 14,
     POL_SPART_TAKE_LAST = 1u << 15,
-    POL_SPART_TAKE_ONLY = 1u << 16
+    POL_SPART_TAKE_ONLY = 1u << 16,
+    POL_SPART_TRIAL = 1u << 17
 };
 
 typedef struct scn_rawpolicy {
@@ -113,6 +114,7 @@ typedef struct scn_rawpolicy {
     bool has_quota_history;  /* absent: the quota scheme's own */
     bool spart_take_last;    /* spart-climb may take a stream's last SM */
     bool spart_take_only;    /* spart-climb never gives an SM back */
+    bool spart_trial;        /* spart-climb gives an SM back by trial */
     unsigned given;          /* POL_* keys this object wrote */
 } scn_rawpolicy;
 
@@ -255,6 +257,9 @@ static const pol_key policy_table[] = {
      * docs/qos.md, "Spart's give-back") */
     {"spart_take_only", PK_BOOL, PK_AT(spart_take_only), POL_SPART_TAKE_ONLY,
      .name_rank = 16},
+    /* spart-climb: an SM is given back by trial and error (simcore/spart.c;
+     * docs/qos.md, "Spart's give-back") */
+    {"spart_trial", PK_BOOL, PK_AT(spart_trial), POL_SPART_TRIAL, .name_rank = 17},
     /* the driver table (simcore/policy.h): shared, time-slice, gcaps */
     {"contexts", PK_TABLE, PK_AT(driver), POL_CONTEXTS, SIM_TABLE_DRIVER, "contexts",
      .name_rank = 4},
@@ -272,7 +277,7 @@ static const pol_key policy_table[] = {
      .name_rank = 10},
 };
 #define POLICY_NKEYS (sizeof policy_table / sizeof *policy_table)
-#define PK_NAME_RANKS 16   /* the highest name_rank */
+#define PK_NAME_RANKS 17   /* the highest name_rank */
 
 /* the keys' names, in the table's order, NULL-terminated (jr_check_keys) */
 static void policy_key_names(const char *names[POLICY_NKEYS + 1]) {

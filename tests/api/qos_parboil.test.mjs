@@ -336,9 +336,9 @@ test('ISCA\'17 §4.2: the Spart-floor spec is the paper spec\'s Rollover and Spa
 // Spart's give-back at the paper's parameters, as one spec (docs/qos.md,
 // "Spart's give-back", gives its numbers, the whole 90 pairs at the ten
 // goals; hours, so not run here): the paper spec's Rollover and Spart, and
-// that Spart with exactly one thing changed, no SM given back
-// (policy.spart_take_only).
-test('ISCA\'17 §4.4: the Spart give-back spec is the paper spec\'s Rollover and Spart, and that Spart only taking', () => {
+// that Spart with exactly one thing changed each time: no SM given back
+// (policy.spart_take_only), or SMs given back by trial (policy.spart_trial).
+test('ISCA\'17 §4.4: the Spart give-back spec is the paper spec\'s Rollover and Spart, that Spart only taking, and by trial', () => {
   const gb = load('isca17-parboil-paper-spart-give-back.json'), full = load('isca17-parboil-paper.json');
   for (const k of ['kind', 'template', 'kernels', 'pairs', 'goals', 'other_repeat']) assert.deepEqual(gb[k], full[k], k);
   const spart = full.schemes.find((x) => x.name === 'spart');
@@ -346,6 +346,7 @@ test('ISCA\'17 §4.4: the Spart give-back spec is the paper spec\'s Rollover and
     full.schemes.find((x) => x.name === 'rollover'),
     spart,
     { name: 'spart-take-only', policy: { ...spart.policy, spart_take_only: true } },
+    { name: 'spart-trial', policy: { ...spart.policy, spart_trial: true } },
   ]);
   // the option reaches the simulator's checks, which a sweep makes before
   // it runs anything: on another placement it is refused with exit 2,
@@ -357,6 +358,14 @@ test('ISCA\'17 §4.4: the Spart give-back spec is the paper spec\'s Rollover and
   const r = cli(['sweep', bad, '--db', join(dir, 'take-only-bad.db')]);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /take-only-bad\.json: schemes\[0\] "x": policy\.spart_take_only: only placement "spart-climb" moves SMs between partitions \(here "most-room"\)\n$/);
+  assert.ok(!existsSync(join(dir, 'take-only-bad.db')));
+  // the two options contradict each other: refused the same way
+  writeFileSync(bad, JSON.stringify({ ...gb, template: join(SWEEPS, gb.template), kernels: join(SWEEPS, gb.kernels),
+    pairs: [['sgemm', 'lbm']], goals: [0.5],
+    schemes: [{ name: 'both', policy: { ...spart.policy, spart_take_only: true, spart_trial: true } }] }));
+  const r2 = cli(['sweep', bad, '--db', join(dir, 'take-only-bad.db')]);
+  assert.equal(r2.code, 2, r2.stderr);
+  assert.match(r2.stderr, /take-only-bad\.json: schemes\[0\] "both": policy\.spart_trial: the climb gives SMs back by trial, and spart_take_only says it gives none back; give one of the two\n$/);
   assert.ok(!existsSync(join(dir, 'take-only-bad.db')));
 });
 

@@ -1171,6 +1171,68 @@ static void test_spart_climb_take_only(void **state) {
                       "partitions (here \"most-room\")");
 }
 
+/* spart-climb with policy.spart_trial (docs/qos.md, "Spart's give-back":
+ * hill climbing by trial and error). Q at goal 0.45 on 2 of 4 SMs issues
+ * about half its isolated IPC (the 4 SMs'): the prediction (one SM fewer,
+ * a quarter) says keep both, so without the option A never runs on SMs
+ * 0-1. On trial Q gives rank 1 back at cycle 2,000 (the first boundary
+ * decides nothing), misses its goal over the next epoch, takes the SM
+ * back at 3,000 and, its floor now 2, never tries again: A's blocks start
+ * on SM 1 only between the two boundaries, and Q's there again after. */
+static void test_spart_climb_trial(void **state) {
+    (void)state;
+    for (int trial = 0; trial <= 1; trial++) {
+        char text[2048];
+        climb_pair(text, sizeof text, "0.45", trial ? ",\"spart_trial\":true" : "");
+        sim_config cfg;
+        trace t;
+        scn_scenario *sc = run_text(text, "spart-climb trial", &cfg, &t);
+        assert_int_equal(cfg.policy.spart_trial, trial);
+        double hz = (double)cfg.device.clock_hz;
+        /* A's blocks on SMs 0-1, on SM 1 within the trial's epoch and
+         * after it; Q's on SM 1 after the take-back, and late in the run */
+        int a01 = 0, a1_trial = 0, a1_after = 0, q1_after = 0, q_late = 0;
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            const trace_block *b = &t.blocks.v[i];
+            bool q = !strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q");
+            double cyc = (double)b->start * hz / 1e9;
+            if (q) {
+                assert_true(b->sm < 2);   /* A keeps ranks 2-3 either way */
+                q1_after += b->sm == 1 && cyc > 3001;
+                q_late += cyc > 6000;
+            } else {
+                a01 += b->sm < 2;
+                a1_trial += b->sm == 1 && cyc > 2000 && cyc <= 3001;
+                a1_after += b->sm == 1 && cyc > 3001;
+            }
+        }
+        /* Q runs long past the take-back, so that a second trial would show */
+        assert_true(q_late > 50);
+        if (trial) {
+            if (a1_trial == 0) fail_msg("A placed no block on SM 1, which Q gave back on trial "
+                                        "at cycle 2,000");
+            assert_int_equal(a1_after, 0);   /* Q took it back at 3,000, for good */
+            assert_int_equal(a01, a1_trial); /* SM 0 stays Q's */
+            if (q1_after == 0) fail_msg("Q placed no block on SM 1 after it took it back");
+        } else {
+            assert_int_equal(a01, 0);        /* predicted: Q needs both */
+        }
+        trace_free(&t);
+        scn_free(sc);
+    }
+    /* the option belongs to spart-climb, and contradicts spart_take_only */
+    const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":"
+                       "\"isca17-gpgpusim\",\"policy\":{\"placement\":\"spart\","
+                       "\"spart_trial\":true},\"ops\":[{\"kernel\":\"K\",\"blocks\":1,"
+                       "\"threads\":32,\"program\":{\"body\":[{\"op\":\"alu\"}]}}]}";
+    run_refused(text, "policy.spart_trial: only placement \"spart-climb\" moves SMs between "
+                      "partitions (here \"spart\")");
+    char both[2048];
+    climb_pair(both, sizeof both, "0.45", ",\"spart_trial\":true,\"spart_take_only\":true");
+    run_refused(both, "policy.spart_trial: the climb gives SMs back by trial, and spart_take_only "
+                      "says it gives none back; give one of the two");
+}
+
 /* spart-climb with policy.sm_preempt (ISCA'17 §2.3: an SM changes hands
  * by "saving context of a running kernel one SM at a time [31, 37]"):
  * A's blocks are long (1,024 threads, 2 per SM, about 15K cycles each),
@@ -1452,6 +1514,7 @@ int main(void) {
         cmocka_unit_test(test_spart_climb_preempt),
         cmocka_unit_test(test_spart_climb_take_last),
         cmocka_unit_test(test_spart_climb_take_only),
+        cmocka_unit_test(test_spart_climb_trial),
         cmocka_unit_test(test_trace_json_both_ways),
         cmocka_unit_test(test_goal_errors),
         cmocka_unit_test(test_scenario_goal_errors),
