@@ -1052,6 +1052,37 @@ static void climb_pair(char *text, size_t n, const char *goal, const char *polic
              policy, goal);
 }
 
+/* A block of a climb_run: Q's or A's, its SM, its start and end (cycles). */
+typedef struct climb_block {
+    bool q;
+    int32_t sm;
+    double start, end;
+} climb_block;
+
+/* climb_pair's scenario run at `goal` with `policy`: its policy into *pol,
+ * its blocks into *v (the count returned; free it). */
+static size_t climb_run(const char *goal, const char *policy, sim_policy *pol, climb_block **v) {
+    char text[2048];
+    climb_pair(text, sizeof text, goal, policy);
+    sim_config cfg;
+    trace t;
+    scn_scenario *sc = run_text(text, "spart-climb", &cfg, &t);
+    *pol = cfg.policy;
+    double hz = (double)cfg.device.clock_hz;
+    size_t n = t.blocks.n;
+    *v = malloc((n ? n : 1) * sizeof **v);
+    assert_non_null(*v);
+    for (size_t i = 0; i < n; i++) {
+        const trace_block *b = &t.blocks.v[i];
+        (*v)[i] = (climb_block){
+            .q = !strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q"),
+            .sm = b->sm, .start = (double)b->start * hz / 1e9, .end = (double)b->end * hz / 1e9};
+    }
+    trace_free(&t);
+    scn_free(sc);
+    return n;
+}
+
 /* spart-climb with policy.spart_take_last (docs/qos.md, "Spart's floor";
  * ISCA'17 §4.2: "For C+C kernels, Spart and Rollover meet QoS goals in all
  * cases", which an issue-bound kernel at goal 0.95 meets only on every SM).
@@ -1064,33 +1095,25 @@ static void climb_pair(char *text, size_t n, const char *goal, const char *polic
 static void test_spart_climb_take_last(void **state) {
     (void)state;
     for (int take = 0; take <= 1; take++) {
-        char text[2048];
-        climb_pair(text, sizeof text, "1", take ? ",\"spart_take_last\":true" : "");
-        sim_config cfg;
-        trace t;
-        scn_scenario *sc = run_text(text, "spart-climb take last", &cfg, &t);
-        assert_int_equal(cfg.policy.spart_take_last, take);
-        double hz = (double)cfg.device.clock_hz;
-        int64_t q_end = 0;
-        for (size_t i = 0; i < t.blocks.n; i++) {
-            const trace_block *b = &t.blocks.v[i];
-            if (!strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q") && b->end > q_end)
-                q_end = b->end;
-        }
-        assert_true((double)q_end * hz / 1e9 > 4000);   /* Q runs well past the move */
+        sim_policy pol;
+        climb_block *v;
+        size_t n = climb_run("1", take ? ",\"spart_take_last\":true" : "", &pol, &v);
+        assert_int_equal(pol.spart_take_last, take);
+        double q_end = 0;
+        for (size_t i = 0; i < n; i++)
+            if (v[i].q && v[i].end > q_end) q_end = v[i].end;
+        assert_true(q_end > 4000);   /* Q runs well past the move */
         /* blocks started on SM 3 from cycle 3,001 until Q's end, by kernel;
          * A's blocks in all, and after Q's end */
         int q3 = 0, a_during = 0, a_all = 0, a_after = 0;
-        for (size_t i = 0; i < t.blocks.n; i++) {
-            const trace_block *b = &t.blocks.v[i];
-            bool q = !strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q");
-            double cyc = (double)b->start * hz / 1e9;
-            if (q) {
-                q3 += b->sm == 3 && cyc >= 3001 - 1e-6;
+        for (size_t i = 0; i < n; i++) {
+            const climb_block *b = &v[i];
+            if (b->q) {
+                q3 += b->sm == 3 && b->start >= 3001 - 1e-6;
                 continue;
             }
             a_all++;
-            if (cyc >= 3001 - 1e-6 && b->start < q_end) a_during++;
+            if (b->start >= 3001 - 1e-6 && b->start < q_end) a_during++;
             if (b->start >= q_end) a_after++;
         }
         assert_int_equal(a_all, 400);
@@ -1102,8 +1125,7 @@ static void test_spart_climb_take_last(void **state) {
             assert_int_equal(q3, 0);        /* A keeps rank 3 */
             assert_true(a_during > 0);
         }
-        trace_free(&t);
-        scn_free(sc);
+        free(v);
     }
     /* the option belongs to spart-climb: refused elsewhere, naming it */
     const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":"
@@ -1124,25 +1146,20 @@ static void test_spart_climb_take_last(void **state) {
 static void test_spart_climb_take_only(void **state) {
     (void)state;
     for (int only = 0; only <= 1; only++) {
-        char text[2048];
-        climb_pair(text, sizeof text, "0.1", only ? ",\"spart_take_only\":true" : "");
-        sim_config cfg;
-        trace t;
-        scn_scenario *sc = run_text(text, "spart-climb take only", &cfg, &t);
-        assert_int_equal(cfg.policy.spart_take_only, only);
-        double hz = (double)cfg.device.clock_hz;
+        sim_policy pol;
+        climb_block *v;
+        size_t n = climb_run("0.1", only ? ",\"spart_take_only\":true" : "", &pol, &v);
+        assert_int_equal(pol.spart_take_only, only);
         /* blocks by kernel and SM; A's on SM 1, and Q's there started
          * after the boundary at 2,000 */
         int a01 = 0, a1 = 0, q0 = 0, q1_late = 0, q_late = 0;
-        for (size_t i = 0; i < t.blocks.n; i++) {
-            const trace_block *b = &t.blocks.v[i];
-            bool q = !strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q");
-            double cyc = (double)b->start * hz / 1e9;
-            if (q) {
+        for (size_t i = 0; i < n; i++) {
+            const climb_block *b = &v[i];
+            if (b->q) {
                 assert_true(b->sm < 2);   /* A keeps ranks 2-3 either way */
                 q0 += b->sm == 0;
-                q1_late += b->sm == 1 && cyc > 2001;
-                q_late += cyc > 2001;
+                q1_late += b->sm == 1 && b->start > 2001;
+                q_late += b->start > 2001;
             } else {
                 a01 += b->sm < 2;
                 a1 += b->sm == 1;
@@ -1159,8 +1176,7 @@ static void test_spart_climb_take_only(void **state) {
             assert_int_equal(q1_late, 0);   /* the SM is A's from the boundary */
             assert_int_equal(a01, a1);      /* and SM 0 stays Q's */
         }
-        trace_free(&t);
-        scn_free(sc);
+        free(v);
     }
     /* the option belongs to spart-climb: refused elsewhere, naming it */
     const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":"
@@ -1182,28 +1198,23 @@ static void test_spart_climb_take_only(void **state) {
 static void test_spart_climb_trial(void **state) {
     (void)state;
     for (int trial = 0; trial <= 1; trial++) {
-        char text[2048];
-        climb_pair(text, sizeof text, "0.45", trial ? ",\"spart_trial\":true" : "");
-        sim_config cfg;
-        trace t;
-        scn_scenario *sc = run_text(text, "spart-climb trial", &cfg, &t);
-        assert_int_equal(cfg.policy.spart_trial, trial);
-        double hz = (double)cfg.device.clock_hz;
+        sim_policy pol;
+        climb_block *v;
+        size_t n = climb_run("0.45", trial ? ",\"spart_trial\":true" : "", &pol, &v);
+        assert_int_equal(pol.spart_trial, trial);
         /* A's blocks on SMs 0-1, on SM 1 within the trial's epoch and
          * after it; Q's on SM 1 after the take-back, and late in the run */
         int a01 = 0, a1_trial = 0, a1_after = 0, q1_after = 0, q_late = 0;
-        for (size_t i = 0; i < t.blocks.n; i++) {
-            const trace_block *b = &t.blocks.v[i];
-            bool q = !strcmp(trace_str_get(&t, t.kernels.v[b->kernel].name), "Q");
-            double cyc = (double)b->start * hz / 1e9;
-            if (q) {
+        for (size_t i = 0; i < n; i++) {
+            const climb_block *b = &v[i];
+            if (b->q) {
                 assert_true(b->sm < 2);   /* A keeps ranks 2-3 either way */
-                q1_after += b->sm == 1 && cyc > 3001;
-                q_late += cyc > 6000;
+                q1_after += b->sm == 1 && b->start > 3001;
+                q_late += b->start > 6000;
             } else {
                 a01 += b->sm < 2;
-                a1_trial += b->sm == 1 && cyc > 2000 && cyc <= 3001;
-                a1_after += b->sm == 1 && cyc > 3001;
+                a1_trial += b->sm == 1 && b->start > 2000 && b->start <= 3001;
+                a1_after += b->sm == 1 && b->start > 3001;
             }
         }
         /* Q runs long past the take-back, so that a second trial would show */
@@ -1217,8 +1228,7 @@ static void test_spart_climb_trial(void **state) {
         } else {
             assert_int_equal(a01, 0);        /* predicted: Q needs both */
         }
-        trace_free(&t);
-        scn_free(sc);
+        free(v);
     }
     /* the option belongs to spart-climb, and contradicts spart_take_only */
     const char *text = "{\"schema\":\"schedlab-scenario/1\",\"name\":\"x\",\"device\":"
