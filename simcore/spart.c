@@ -46,7 +46,7 @@
  *     keeps the SMs it has (docs/qos.md, "Spart's give-back": measured,
  *     the two rules bracket §4.4's 11.6 % overshoot);
  *   - under policy.spart_trial the give-back is trial and error instead,
- *     what hill climbing is without a model of the slope: IPC_epoch >=
+ *     §2.3's "hill-climbing [3]" without a model of the slope: IPC_epoch >=
  *     IPC_goal on n > 1 SMs gives one back (no prediction), unless n - 1
  *     is below the launch's floor; when the epoch after such a trial misses
  *     the goal, the SM comes back (the first rule) and n + 1, the count
