@@ -337,8 +337,10 @@ test('ISCA\'17 §4.2: the Spart-floor spec is the paper spec\'s Rollover and Spa
 // "Spart's give-back", gives its numbers, the whole 90 pairs at the ten
 // goals; hours, so not run here): the paper spec's Rollover and Spart, and
 // that Spart with exactly one thing changed each time: no SM given back
-// (policy.spart_take_only), or SMs given back by trial (policy.spart_trial).
-test('ISCA\'17 §4.4: the Spart give-back spec is the paper spec\'s Rollover and Spart, that Spart only taking, and by trial', () => {
+// (policy.spart_take_only), or SMs given back by trial (policy.spart_trial);
+// then by trial with the other kernel's last SM taken too
+// (policy.spart_take_last, §4.2's C+C reading, "Spart's floor").
+test('ISCA\'17 §4.4: the Spart give-back spec is the paper spec\'s Rollover and Spart, that Spart only taking, by trial, and by trial taking the last SM', () => {
   const gb = load('isca17-parboil-paper-spart-give-back.json'), full = load('isca17-parboil-paper.json');
   for (const k of ['kind', 'template', 'kernels', 'pairs', 'goals', 'other_repeat']) assert.deepEqual(gb[k], full[k], k);
   const spart = full.schemes.find((x) => x.name === 'spart');
@@ -347,6 +349,7 @@ test('ISCA\'17 §4.4: the Spart give-back spec is the paper spec\'s Rollover and
     spart,
     { name: 'spart-take-only', policy: { ...spart.policy, spart_take_only: true } },
     { name: 'spart-trial', policy: { ...spart.policy, spart_trial: true } },
+    { name: 'spart-trial-take-last', policy: { ...spart.policy, spart_trial: true, spart_take_last: true } },
   ]);
   // the option reaches the simulator's checks, which a sweep makes before
   // it runs anything: on another placement it is refused with exit 2,
