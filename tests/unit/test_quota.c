@@ -919,6 +919,75 @@ static void test_equal_share_trio(void **state) {
     }
 }
 
+/* todo (issue 26): ISCA'17 §3.6's equal share, "an equal number of threads
+ * are assigned to the kernels on that SM", counts as live on an SM every
+ * kernel with blocks resident or at the head of an EE queue now
+ * (simcore/ee.c, share_live), but reads the heads from the block
+ * scheduler's round (st->cand), which drops a process that could not place
+ * a block in it: a head that found no room stops counting, and the kernel
+ * over its share keeps the room. On one SM of 2048 threads: X (no goal)
+ * fills it alone with 8 blocks of 256 threads; N (no goal, one block of
+ * 1024) arrives at 1 us and finds no room; Q (goal 0.6, 256-thread blocks)
+ * arrives at 2 us. Three kernels are then live, 682 threads each, so Q
+ * should hold at most 2 blocks while X and N are; the model gives it 4
+ * (half the SM: N is tried first, as the older head, and is not counted
+ * when Q places). Reading the heads with ee_eligible gives 2 and starts
+ * N's block once four of X's have ended (checked). The one-line fix moves
+ * 37 of the 270 Parboil pair points at §4.1's parameters and 14 of 36
+ * trio points sampled, so it lands with the shipped results run again
+ * (docs/qos.md, "A waiting head drops out of the count"). This test
+ * passes while the gap stays; when it closes, it fails and becomes an
+ * assertion. */
+static void test_equal_share_waiting_head_todo(void **state) {
+    (void)state;
+    const char *text =
+        "{\"schema\":\"schedlab-scenario/1\",\"name\":\"head\",\"device\":{\"preset\":"
+        "\"isca17-gpgpusim\",\"sms\":1},\"policy\":{\"warp\":\"quota-rollover\","
+        "\"quota_epoch\":1000},\"streams\":[{\"name\":\"X\",\"process\":\"P0\"},"
+        "{\"name\":\"N\",\"process\":\"P1\"},{\"name\":\"Q\",\"process\":\"P2\"}],"
+        "\"ops\":[{\"kernel\":\"X\",\"stream\":\"X\",\"blocks\":8,\"threads\":256,"
+        "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":16}],\"repeat\":200}},"
+        "{\"kernel\":\"N\",\"stream\":\"N\",\"at\":\"1us\",\"blocks\":1,\"threads\":1024,"
+        "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":16}],\"repeat\":20}},"
+        "{\"kernel\":\"Q\",\"stream\":\"Q\",\"at\":\"2us\",\"blocks\":64,\"threads\":256,"
+        "\"qos_goal\":0.6,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":16}],"
+        "\"repeat\":20}}]}";
+    sim_config cfg;
+    trace t;
+    scn_scenario *sc = run_text(text, "waiting head", &cfg, &t);
+    assert_int_equal(t.kernels.n, 3);
+    int64_t n_start = -1, n_end = -1, x_end = 0;
+    for (size_t i = 0; i < t.blocks.n; i++) {
+        const trace_block *b = &t.blocks.v[i];
+        if (b->kernel == 1) {
+            n_start = b->start;
+            n_end = b->end;
+        }
+        if (b->kernel == 0 && b->end > x_end) x_end = b->end;
+    }
+    assert_true(n_start > 2000);   /* N waited: X filled the SM */
+    /* the most blocks of Q at once while X and N are both live */
+    int64_t both = n_end < x_end ? n_end : x_end;
+    int most = 0;
+    for (size_t i = 0; i < t.blocks.n; i++) {
+        const trace_block *b = &t.blocks.v[i];
+        if (b->kernel != 2 || b->start >= both) continue;
+        int n = 0;
+        for (size_t j = 0; j < t.blocks.n; j++) {
+            const trace_block *c = &t.blocks.v[j];
+            n += c->kernel == 2 && c->start <= b->start && c->end > b->start;
+        }
+        if (n > most) most = n;
+    }
+    print_message("Q holds up to %d blocks while X and N are live; §3.6's third of the SM "
+                  "is 2\n", most);
+    if (most == 2) fail_msg("Q now holds §3.6's 2 blocks: make this test an assertion");
+    /* the gap as measured: half the SM */
+    assert_int_equal(most, 4);
+    trace_free(&t);
+    scn_free(sc);
+}
+
 /* ---- the run-time Spart (placement spart-climb, simcore/spart.c) ---------------------
  * Q (QoS, stream QOS) and A (stream BE) on 4 SMs of the ISCA'17 device,
  * ranks 0-1 and 2-3 to begin with, epochs of 1,000 cycles; both kernels
@@ -1520,6 +1589,7 @@ int main(void) {
         cmocka_unit_test(test_skipped_looks),
         cmocka_unit_test(test_reexecuted_pair_records),
         cmocka_unit_test(test_equal_share_trio),
+        cmocka_unit_test(test_equal_share_waiting_head_todo),
         cmocka_unit_test(test_spart_climb),
         cmocka_unit_test(test_spart_climb_preempt),
         cmocka_unit_test(test_spart_climb_take_last),
