@@ -933,9 +933,9 @@ static void test_equal_share_trio(void **state) {
  * (half the SM: N is tried first, as the older head, and is not counted
  * when Q places). Reading the heads with ee_eligible gives 2 and starts
  * N's block once four of X's have ended (checked). The one-line fix moves
- * 37 of the 270 Parboil pair points at §4.1's parameters and 14 of 36
- * trio points sampled, so it lands with the shipped results run again
- * (docs/qos.md, "A waiting head drops out of the count"). This test
+ * 129 of the 900 Parboil pair points at §4.1's parameters under Rollover
+ * and 140 of trio1's 600, so it lands with the shipped results run again
+ * (docs/qos.md, "A waiting head drops out of the equal share"). This test
  * passes while the gap stays; when it closes, it fails and becomes an
  * assertion. */
 static void test_equal_share_waiting_head_todo(void **state) {
