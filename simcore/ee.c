@@ -100,7 +100,10 @@ static size_t share_live(sim_state *st, int32_t *live) {
     for (size_t j = 0; j < st->nkernels; j++) {
         const sim_kstate *J = &st->ks[j];
         bool on = J->placed > J->done;
-        for (size_t p = 0; !on && p < st->nprocs; p++) on = st->cand[p] == (int32_t)j;
+        /* a head that could not place a block this round still counts
+         * (st->cand is -1 for it): ee_eligible, not the round's cand */
+        for (size_t p = 0; !on && p < st->nprocs; p++)
+            on = ee_eligible(st, (int32_t)p) == (int32_t)j;
         if (!on) continue;
         live[n++] = (int32_t)j;
         qos |= st->cfg->ops[J->op].qos_goal > 0;
