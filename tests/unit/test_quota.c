@@ -920,6 +920,11 @@ static void test_equal_share_trio(void **state) {
     }
 }
 
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* ISCA'17 §3.6's equal share, "an equal number of threads are assigned to
  * the kernels on that SM", counts as live on an SM every kernel with blocks
  * resident or at the head of an EE queue now (simcore/ee.c, share_live),
@@ -936,11 +941,6 @@ static void test_equal_share_trio(void **state) {
  * process that found no room), N dropped out of the count and Q held 4
  * (half the SM); docs/qos.md, "A waiting head drops out of the equal
  * share", has what the fix moved in the shipped sweeps. */
-static int cmp_i64(const void *a, const void *b) {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void test_equal_share_waiting_head(void **state) {
     (void)state;
     const char *text =
