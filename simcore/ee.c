@@ -99,14 +99,19 @@ static size_t share_live(sim_state *st, int32_t *live) {
     bool qos = false;
     for (size_t j = 0; j < st->nkernels; j++) {
         const sim_kstate *J = &st->ks[j];
-        bool on = J->placed > J->done;
-        /* a head that could not place a block this round still counts
-         * (st->cand is -1 for it): ee_eligible, not the round's cand */
-        for (size_t p = 0; !on && p < st->nprocs; p++)
-            on = ee_eligible(st, (int32_t)p) == (int32_t)j;
-        if (!on) continue;
+        if (J->placed <= J->done) continue;
         live[n++] = (int32_t)j;
         qos |= st->cfg->ops[J->op].qos_goal > 0;
+    }
+    /* each process's head with none resident, read from the EE queues: one
+     * that could not place a block this round still shares the SM (the
+     * round's st->cand is -1 for it). A kernel is one process's, so no head
+     * is counted twice; share_pick reads live[] as a set. */
+    for (size_t p = 0; p < st->nprocs; p++) {
+        int32_t h = ee_eligible(st, (int32_t)p);
+        if (h < 0 || st->ks[h].placed > st->ks[h].done) continue;
+        live[n++] = h;
+        qos |= st->cfg->ops[st->ks[h].op].qos_goal > 0;
     }
     return qos && n >= 2 ? n : 0;
 }
