@@ -260,6 +260,9 @@ test('a /sweeps page whose specs are all too big for one job writes no spec=', a
     }
     assert.match(await page.locator('#link-note').textContent(), /^The link's spec huge\.json is too big for one job .*: no spec fits one job\.$/);
   } finally {
+    // leave the other server's page first: it polls its jobs, and a poll
+    // to a stopped server is a console error (ERR_CONNECTION_REFUSED)
+    await page.goto('about:blank');
     await other.stop();
     fs.rmSync(d, { recursive: true, force: true });
   }
