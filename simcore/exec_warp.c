@@ -2283,7 +2283,11 @@ static void join_warp(ew_state *E, sim_state *st, int32_t b, warp_info wi, int64
         owed_of(E, w)[n >> 6] &= ~(1ULL << (n & 63));
         w->quota_k[n] = E->qk[k];
     }
-    if (K->dep) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = from };
+    /* every warp's, with or without a scoreboard of its own: its place may
+     * be read as any warp's (preempt_block), and malloc's memory is not
+     * cleared (before 2026-12-03 a non-scoreboarded warp's was left as
+     * found, and a preempted block of it could wait on garbage) */
+    if (E->sb) E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)n] = (ew_sb){ .last = from };
     if (E->tba_held) E->tba_held[(size_t)s * (size_t)E->tba_cap + (size_t)n] = 0;
     w->info[n] = wi;
     if (E->quota) quota_join(&E->q, s / E->nsub, E->qk[k], 1, c);
@@ -2414,7 +2418,7 @@ static void preempt_block(ew_state *E, sim_state *st, int32_t b, int64_t c, int6
             if (wi->block != b) continue;
             int64_t r = w->fe_ibuf ? w->fe_done[p] : w->ready[p];
             if (r == EW_NEVER || r < c) r = c;
-            if (E->sb) {
+            if (K->dep) {
                 const ew_sb *sb = &E->sb[(size_t)s * (size_t)E->sb_cap + (size_t)p];
                 if (sb->last > r) r = sb->last;
             }
