@@ -120,6 +120,20 @@ typedef struct ew_sb {
     int64_t n;               /* instructions issued */
 } ew_sb;
 
+/* A quota charge waiting for its instruction to complete (a scoreboarded
+ * warp under a quota policy: "Quota charges in flight" below). */
+typedef struct ew_charge {
+    int64_t done;            /* the instruction completes */
+    uint64_t seq;            /* issue order on the sub-core: equal completions go in it */
+    int32_t k, lanes;        /* the QoS manager's kernel, the threads charged */
+} ew_charge;
+
+typedef struct ew_charges {
+    ew_charge *h;            /* a binary heap, the earliest completion on top */
+    int32_t n, cap;
+    uint64_t seq;
+} ew_charges;
+
 typedef struct ew_kernel {
     uint32_t *code;          /* [len] latency << 1 | is_mem; NULL: block_time kernel */
     uint16_t *ext;           /* [len] sectors << 4 | ldst << 3 | managed << 2 | store << 1 | fp32 (EW_X_*), with the
@@ -345,6 +359,8 @@ typedef struct ew_state {
     ew_sb *sb;               /* [nsubs * warps_per_sm] each warp's scoreboard, by position
                                 (moved with ready[]); NULL when no kernel has program.dep */
     int32_t sb_cap;          /* warps_per_sm */
+    ew_charges *chq;         /* [nsubs] the charges in flight of scoreboarded warps under a
+                                quota policy; NULL when no kernel has program.dep or no quota */
     /* the LD/ST queue (device.ldst_queue, with l1_sectors): each sub-core's
      * memory instructions issued and not yet taken by its SM's L1 */
     int32_t lq_n;            /* slots per sub-core; 0 = not modelled */
@@ -399,8 +415,6 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                  "of at most 9 GHz", d->clock_hz <= 0 ? "unknown" : "more than 9 GHz");
         return -1;
     }
-    const warp_policy *wpol = warp_get(cfg->policy.warp);
-    bool quota = wpol && wpol->quota;
     /* every time the model computes stays far from int64 (cycles << 16 for
      * memory slots): bound the run by its instructions times the longest
      * each can take. A run that stops (cfg->stop: the QoS sweep's window)
@@ -535,12 +549,6 @@ static int warp_check(const sim_config *cfg, const sim_device *d, bool driver_pa
                          "1..%d instructions back", i, j, SIM_DEP_MAX, SIM_DEP_FAR);
                 return -1;
             }
-        }
-        if (p->dep && quota) {
-            snprintf(err, errlen, "ops[%zu].program: a scoreboard (dep) and a quota warp policy "
-                     "cannot go together (the quota charges an instruction when its warp may "
-                     "issue again)", i);
-            return -1;
         }
     }
     return 0;
@@ -686,6 +694,56 @@ static void owed_remove(uint64_t *b, int32_t words, int32_t p) {
         b[i] |= (b[i + 1] & 1) << 63;
         b[i + 1] >>= 1;
     }
+}
+
+/* ---- quota charges in flight ----------------------------------------------
+ * ISCA'17 §3.4.1: "When a warp instruction of k is completed, C_k is
+ * decremented by the number of instructions that are actually executed".
+ * Without a scoreboard a warp's next instruction waits for the one before
+ * it, so a warp owes one charge at a time (quota_owe), due when it may
+ * issue again. With one (program.dep: GPGPU-Sim's scoreboard.cc lets a warp
+ * issue while its earlier instructions are in flight) a warp owes a charge
+ * for each instruction in flight, each due at its own completion and in
+ * any order (a load issued before an add completes after it): they wait in
+ * their sub-core's heap, earliest first, equal completions in issue order. */
+static bool charge_before(const ew_charge *a, const ew_charge *b) {
+    return a->done < b->done || (a->done == b->done && a->seq < b->seq);
+}
+
+static int charge_push(ew_charges *q, int64_t done, int32_t k, int32_t lanes) {
+    if (q->n == q->cap) {
+        int32_t cap = q->cap ? 2 * q->cap : 64;
+        ew_charge *h = realloc(q->h, (size_t)cap * sizeof *h);
+        if (!h) return -1;
+        q->h = h;
+        q->cap = cap;
+    }
+    ew_charge x = { .done = done, .seq = q->seq++, .k = k, .lanes = lanes };
+    int32_t i = q->n++;
+    while (i > 0 && charge_before(&x, &q->h[(i - 1) / 2])) {
+        q->h[i] = q->h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    q->h[i] = x;
+    return 0;
+}
+
+/* Charges SM sm's counters for the instructions of q completed by cycle c,
+ * earliest first; returns the next completion (INT64_MAX: none in flight). */
+static int64_t charge_due(ew_state *E, ew_charges *q, int32_t sm, int64_t c) {
+    while (q->n > 0 && q->h[0].done <= c) {
+        ew_charge top = q->h[0], x = q->h[--q->n];
+        int32_t i = 0;
+        for (int32_t ch = 1; q->n > 0 && ch < q->n; ch = 2 * i + 1) {
+            if (ch + 1 < q->n && charge_before(&q->h[ch + 1], &q->h[ch])) ch++;
+            if (!charge_before(&q->h[ch], &x)) break;
+            q->h[i] = q->h[ch];
+            i = ch;
+        }
+        if (q->n > 0) q->h[i] = x;
+        quota_charge(&E->q, sm, top.k, top.lanes, c);
+    }
+    return q->n > 0 ? q->h[0].done : INT64_MAX;
 }
 
 static void remove_warp(ew_state *E, warp_sub *w, int32_t p) {
@@ -1420,7 +1478,11 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
             w->ready[p] = EW_BAR;
             if (++B->at_bar == B->warps_left) bar_release(E, st, wi->block, r);
         }
-        if (E->quota) {
+        if (E->quota && sb) {
+            /* in flight beside the warp's next instructions (above) */
+            if (charge_push(&E->chq[s], r, E->qk[k], lanes) != 0) st->failed = true;
+            if (r < w->owe_due) w->owe_due = r;
+        } else if (E->quota) {
             w->quota_owe[p] = lanes;
             uint64_t *ob = owed_of(E, w) + (p >> 6), bit = 1ULL << (p & 63);
             *ob = lanes ? *ob | bit : *ob & ~bit;
@@ -1623,6 +1685,11 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
                 }
             }
         }
+        /* and the scoreboarded warps' instructions in flight */
+        if (E->chq) {
+            int64_t h = charge_due(E, &E->chq[s], sm, c);
+            next = h < next ? h : next;
+        }
         w->owe_due = next;
     }
     quota_begin(&E->q, sm, c);
@@ -1645,6 +1712,9 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     if (w->n == 0) {
         E->due[s] = INT64_MAX;
         qpoll_raised(E, st, sm, s, c);
+        /* its last warps' instructions still in flight are charged when
+         * they complete */
+        if (E->chq && E->chq[s].n > 0 && set_due(E, s, w->owe_due) != 0) st->failed = true;
         return;
     }
     const int64_t *r = w->ready, *cnt = w->quota_cnt;
@@ -1695,7 +1765,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     /* with a front end a warp may wait for its fetch past its instruction's
      * completion, when the charge is due (§3.4.1): wake for it */
-    if (w->fe_done && w->owe_due < d) d = w->owe_due;
+    if ((w->fe_done || E->chq) && w->owe_due < d) d = w->owe_due;
     if (d <= c) d = c + 1;
     if (E->lq_n) {
         /* every LD/ST slot held until f: nothing issues before it, but the
@@ -1825,6 +1895,8 @@ static void warp_fini(void *self) {
         if (E->t) quota_record(E);
         quota_free(&E->q);
     }
+    for (int32_t i = 0; E->chq && i < E->nsubs; i++) free(E->chq[i].h);
+    free(E->chq);
     free(E->owe);
     free(E->owed);
     free(E->wqk);
@@ -2212,6 +2284,10 @@ static int warp_init(void *self, sim_state *st) {
                 E->sb_cap = d->warps_per_sm;
                 E->sb = malloc((size_t)E->nsubs * (size_t)E->sb_cap * sizeof *E->sb);
                 if (!E->sb) return -1;
+            }
+            if (E->wp->quota && !E->chq) {
+                E->chq = calloc((size_t)E->nsubs, sizeof *E->chq);
+                if (!E->chq) return -1;
             }
         }
         for (size_t j = 0; j < p->nbody && !K->bar; j++) {

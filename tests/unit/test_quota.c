@@ -921,6 +921,80 @@ static void test_equal_share_trio(void **state) {
     }
 }
 
+/* ISCA'17 §3.4.1 charges a quota "when a warp instruction of k is
+ * completed", and with a scoreboard (program.dep; GPGPU-Sim scoreboard.cc)
+ * a warp issues while its earlier instructions are in flight, so what it
+ * issues past its quota is what was in flight when the counter ran out.
+ * Worked by hand: one warp of Q alone on one sub-core without a front
+ * end, each of its instructions reading nothing (dep 0): sfu, alu, alu,
+ * alu, repeated; latencies 100 and 4 (isca17-gpgpusim: GPGPU-Sim's).
+ * IPC_isolated told 5/512 warp instructions a cycle and goal 0.5, so
+ * Quota = 0.5 x 5/512 x 32 lanes x 1024 cycles = 160 lanes, five
+ * instructions an epoch. From Q's first cycle c0 one issues every cycle
+ * (each turn charges the completed ones first, then picks):
+ *   c0    I1 sfu (done c0+100)      c0+5  I2 charged (128), I6 alu
+ *   c0+1  I2 alu (done c0+5)        c0+6  I3 charged (96),  I7 alu
+ *   c0+2  I3 alu (done c0+6)        c0+7  I4 charged (64),  I8 alu
+ *   c0+3  I4 alu (done c0+7)        c0+8  nothing done,     I9 sfu
+ *   c0+4  I5 sfu (done c0+104)      c0+9  I6 charged (32),  I10 alu
+ *   c0+10 I7 charged: 0, Q holds.
+ * Ten issued, 320 lanes: the counter ends the epoch at 160 - 320 = -160
+ * once I8, I10, I1, I5 and I9 complete (by c0+108), carried (quota.h: the
+ * debt); Naive's boundary at c0+1024 adds 160 (0: still held), the one at
+ * c0+2048 160 more, and I11 issues then. Charged when the warp may issue
+ * again, as without a scoreboard, I1 would be charged at c0+1 and the
+ * fifth charge, at c0+5, would hold Q after six issues. */
+static void test_charge_at_completion_scoreboard(void **state) {
+    (void)state;
+    static const sim_instr body[] = { { .iclass = SIM_ICLASS_SFU, .count = 1 },
+                                      { .iclass = SIM_ICLASS_ALU, .count = 3 } };
+    static const sim_dep none[] = { { .n = 0 }, { .n = 0 } };
+    static const sim_program prog = { .body = body, .nbody = 2, .repeat = 8, .dep = none };
+    for (int naive = 1; naive >= 0; naive--) {
+        tb b;
+        tb_init(&b, "isca17-gpgpusim");
+        b.cfg.device.sms = 1;
+        b.cfg.device.schedulers_per_sm = 1;
+        b.cfg.device.fetch_warps = 0;
+        b.cfg.device.ibuffer = 0;
+        b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+        /* History's alpha is 1 at every boundary here (320 lanes by c0+108:
+         * IPC_history at least the goal's 0.15625 lanes a cycle until
+         * c0+2048), so it issues as Naive does */
+        b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, naive ? "quota-naive" : "quota-history");
+        b.cfg.policy.quota_epoch = 1024;
+        int32_t st = tb_stream(&b, "QOS", "P0", SIM_PRIO_NONE);
+        sim_op *o = tb_op(&b, SIM_OP_KERNEL, "Q", st, 0);
+        o->blocks = 1;
+        o->threads = 32;
+        o->program = &prog;
+        o->qos_goal = 0.5;
+        tb_config(&b);
+        sim_ipc_cache cache;
+        sim_ipc_cache_init(&cache);
+        assert_int_equal(sim_ipc_cache_put(&cache, &b.cfg, 0, 5.0 / 512), 0);
+        b.cfg.ipc_cache = &cache;
+        trace t;
+        tb_run(&b, &t);
+        assert_true(t.warp_issues.n >= 11);
+        int64_t c0 = t.warp_issues.v[0].cycle;
+        for (size_t i = 0; i < 10; i++)
+            if (t.warp_issues.v[i].cycle != c0 + (int64_t)i)
+                fail_msg("%s: instruction %zu issued at c0 + %lld, §3.4.1 at c0 + %zu",
+                         naive ? "naive" : "history", i + 1,
+                         (long long)(t.warp_issues.v[i].cycle - c0), i);
+        if (t.warp_issues.v[10].cycle != c0 + 2048)
+            fail_msg("%s: instruction 11 issued at c0 + %lld; the debt of the ten in flight "
+                     "holds Q until c0 + 2048", naive ? "naive" : "history",
+                     (long long)(t.warp_issues.v[10].cycle - c0));
+        /* the looks a run skips change nothing, with charges in flight */
+        b.cfg.every_quota_look = true;
+        same_with_every_look(&b.cfg, &t, "charges in flight");
+        trace_free(&t);
+        sim_ipc_cache_free(&cache);
+    }
+}
+
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return x < y ? -1 : x > y;
@@ -1452,9 +1526,10 @@ static void test_random_configs(void **state) {
                                         "quota-rollover" };
     sim_ipc_cache cache;
     sim_ipc_cache_init(&cache);
-    for (uint64_t seed = 1; seed <= 60; seed++) {
+    for (uint64_t seed = 1; seed <= 90; seed++) {
         uint64_t x = seed * 0x9E3779B97F4A7C15ULL;
         sim_instr body[3][3];
+        sim_dep dep[3][3];
         sim_program prog[3];
         tb b;
         tb_init(&b, "isca17-gpgpusim");
@@ -1483,6 +1558,17 @@ static void test_random_configs(void **state) {
             }
             prog[k] = (sim_program){ .body = body[k], .nbody = (size_t)n,
                                      .repeat = 1 + (int64_t)(rnd(&x) % 6) };
+            /* every third configuration's kernels have a scoreboard: each
+             * instruction reads none, or one or two results up to 4 back
+             * (their charges then wait for completions in any order) */
+            if (seed % 3 == 0) {
+                for (int j = 0; j < n; j++) {
+                    dep[k][j] = (sim_dep){ .n = (int32_t)(rnd(&x) % 3) };
+                    for (int32_t d = 0; d < dep[k][j].n; d++)
+                        dep[k][j].on[d] = 1 + (int32_t)(rnd(&x) % 4);
+                }
+                prog[k].dep = dep[k];
+            }
             int32_t s = tb_stream(&b, k == 0 ? "S0" : k == 1 ? "S1" : "S2", "P0", SIM_PRIO_NONE);
             sim_op *o = tb_op(&b, SIM_OP_KERNEL, k == 0 ? "K0" : k == 1 ? "K1" : "K2", s,
                               (int64_t)(rnd(&x) % 3000));
@@ -1627,6 +1713,7 @@ int main(void) {
         cmocka_unit_test(test_reexecuted_pair_records),
         cmocka_unit_test(test_equal_share_trio),
         cmocka_unit_test(test_equal_share_waiting_head),
+        cmocka_unit_test(test_charge_at_completion_scoreboard),
         cmocka_unit_test(test_spart_climb),
         cmocka_unit_test(test_spart_climb_preempt),
         cmocka_unit_test(test_spart_climb_take_last),
