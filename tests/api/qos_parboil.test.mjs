@@ -63,9 +63,35 @@ test('the 10 Parboil kernels are in the library, each from its CUDA source, and 
     // which source file and which kernel it follows
     assert.match(f.source, new RegExp(`Parboil.*benchmarks/${k.name}/src/cuda/[\\w.]+\\.cu, \\w+`), k.name);
     assert.ok(f.blocks > 0 && f.threads > 0 && f.program.repeat > 0, k.name);
-    // no scoreboard: the shipped ISCA'17 results were made so (mri-q-scoreboard is
-    // the set's mri-q with one: docs/qos.md, "A scoreboard under the quota schemes")
+    // no scoreboard: the shipped ISCA'17 results were made so (NAME-scoreboard is
+    // the set's NAME with one, below: docs/qos.md, "A scoreboard under the quota schemes")
     for (const e of f.program.body) assert.equal(e.dep, undefined, k.name);
+  }
+});
+
+// a program's instruction stream, each entry's count expanded, its dep left out
+const stream = (p) => p.body.flatMap((e) => {
+  const { count = 1, dep: _dep, ...op } = e;
+  return Array.from({ length: count }, () => JSON.stringify(op));
+});
+
+test('each Parboil kernel with its scoreboard is the kernel, the same instructions, each with what it reads', () => {
+  const sb = load('isca17-parboil-scoreboard.json');
+  assert.deepEqual(sb.kernels.map((k) => [k.name, k.class]), kset.kernels.map((k) => [k.name, k.class]));
+  for (const k of sb.kernels) {
+    assert.equal(k.program, `${k.name}-scoreboard`);
+    const f = lib(k.program), base = lib(k.name);
+    assert.equal(f.name, k.program);
+    for (const key of ['source', 'blocks', 'threads', 'smem', 'registers']) assert.deepEqual(f[key], base[key], `${k.program}: ${key}`);
+    assert.equal(f.program.repeat, base.program.repeat, k.program);
+    assert.deepEqual(stream(f.program), stream(base.program), `${k.program}: the instructions of ${k.name}`);
+    // every entry says what it reads (docs/scenario-format.md: at most 3
+    // distances, each 1..31; 0 or [] for nothing pending)
+    for (const [i, e] of f.program.body.entries()) {
+      assert.ok(e.dep !== undefined, `${k.program}: body[${i}] has no dep`);
+      const d = Array.isArray(e.dep) ? e.dep : e.dep === 0 ? [] : [e.dep];
+      assert.ok(d.length <= 3 && d.every((x) => Number.isInteger(x) && x >= 1 && x <= 31), `${k.program}: body[${i}].dep`);
+    }
   }
 });
 
