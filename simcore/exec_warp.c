@@ -734,7 +734,7 @@ static int64_t charge_due(ew_state *E, ew_charges *q, int32_t sm, int64_t c) {
     while (q->n > 0 && q->h[0].done <= c) {
         ew_charge top = q->h[0], x = q->h[--q->n];
         int32_t i = 0;
-        for (int32_t ch = 1; q->n > 0 && ch < q->n; ch = 2 * i + 1) {
+        for (int32_t ch = 1; ch < q->n; ch = 2 * i + 1) {
             if (ch + 1 < q->n && charge_before(&q->h[ch + 1], &q->h[ch])) ch++;
             if (!charge_before(&q->h[ch], &x)) break;
             q->h[i] = q->h[ch];
