@@ -44,6 +44,7 @@ static const char *const migrations[DB_SCHEMA_VERSION] = {
     db_gpus_sql,     /* db/gpus.sql: the GPUs of a trace of several (DESIGN §5) */
     db_host_calls_sql, /* db/host_calls.sql: the host's calls of runs with held tasks */
     db_replay_kind_sql, /* db/replay_kind.sql: a several-GPU replay's experiment is a replay's */
+    db_dram_share_sql, /* db/dram_share.sql: which SMs share DRAM (issue 26) */
 };
 
 /* ---- open, migrate, transactions ------------------------------------------ */

@@ -40,7 +40,7 @@
 #define DB_TOO_WIDE (-6)
 #define DB_NOT_A_DATABASE (-3)  /* db_open*: the path is a folder or another kind of file */
 #define DB_BUSY_TIMEOUT_MS 30000
-#define DB_SCHEMA_VERSION 26     /* the number of migration steps */
+#define DB_SCHEMA_VERSION 27     /* the number of migration steps */
 
 /* db/schema.sql, embedded by the Makefile (tools/embed.sh): migration v1. */
 extern const char db_schema_sql[];
@@ -94,6 +94,8 @@ extern const char db_host_calls_sql[];
 /* db/replay_kind.sql: the experiment of a several-GPU replay, stored as
  * "import" before, is a replay's ("scenario") as a one-GPU replay's. */
 extern const char db_replay_kind_sql[];
+/* db/dram_share.sql: which SMs share DRAM equally (issue 26). */
+extern const char db_dram_share_sql[];
 /* db/qos.sql: QoS goals and isolated IPCs of kernels (issue 12). */
 extern const char db_qos_sql[];
 

@@ -217,6 +217,12 @@ int sim_device_validate(const sim_device *d, char *err, size_t errlen) {
     if (d->mem_admission > 0 && !(d->dram_sectors > 0))
         FAIL("device.dram_sectors: with mem_admission the memory queue needs the memory system "
              "(dram_sectors > 0)");
+    if (d->dram_share < 0 || d->dram_share > 1)
+        FAIL("device.dram_share: %d is neither 0 (the SMs with memory warps) nor 1 (the SMs "
+             "with sectors waiting)", (int)d->dram_share);
+    if (d->dram_share > 0 && !(d->dram_sectors > 0))
+        FAIL("device.dram_sectors: with dram_share DRAM's share needs the memory system "
+             "(dram_sectors > 0)");
     if (d->uvm_page_kb > 0 && !(d->dram_sectors > 0))
         FAIL("device.dram_sectors: with uvm_page_kb managed memory needs the memory system "
              "(dram_sectors > 0)");

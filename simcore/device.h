@@ -70,6 +70,8 @@ typedef struct sim_device {
                                      together; 0 = no limit */
     int32_t ldst_queue;           /* memory instructions a sub-core holds issued and not yet
                                      taken by its SM's L1; 0 = no limit */
+    int32_t dram_share;           /* which SMs share DRAM equally: 0 those with memory warps,
+                                     1 those with sectors waiting (exec_warp.c) */
     sim_sm_order_kind sm_order_kind;
     int16_t sm_order[SIM_MAX_SMS];/* the tie-break order, always filled for sms entries */
     /* The L1 / shared memory splits (carveouts) an SM can be configured
@@ -161,7 +163,8 @@ typedef struct sim_device {
     X(copies_in_flight,      int32_t, SIM_DF_OPTION,    "copies_in_flight",      0, "copies one copy engine runs at once, each for its own duration (a replay's measured one): copies from pageable memory are staged by the driver through pinned buffers, so copies of one direction on different streams overlap; 0 = one at a time (TX2 paper 2.2)") \
     X(mem_admission,         int32_t, SIM_DF_OPTION,    "mem_admission",         0, "which warp a sub-core's full memory queue takes next: 0 = the one the warp scheduler picks first (under GTO its greedy warp), 1 = the waiting warps in the order they came (measured on an H200: docs/most-room-h100.md); read with dram_sectors") \
     X(l1_sectors,            double,  SIM_DF_RATE,      "l1_sectors",            0, "32-byte sectors an SM's L1 serves per cycle, hits and misses, all its warps together, while each warp access takes one 128-byte line a cycle (measured on an H200: docs/most-room-h100.md); 0 = no limit; read with l1_smem_kb") \
-    X(ldst_queue,            int32_t, SIM_DF_OPTION,    "ldst_queue",            0, "memory instructions one sub-core holds issued but not yet taken by its SM's L1 (GPGPU-Sim SM7_TITANV: 2 operand collectors and the ID_OC and OC_EX pipeline registers, 4); while all are held the sub-core issues nothing; 0 = no limit; read with l1_sectors")
+    X(ldst_queue,            int32_t, SIM_DF_OPTION,    "ldst_queue",            0, "memory instructions one sub-core holds issued but not yet taken by its SM's L1 (GPGPU-Sim SM7_TITANV: 2 operand collectors and the ID_OC and OC_EX pipeline registers, 4); while all are held the sub-core issues nothing; 0 = no limit; read with l1_sectors") \
+    X(dram_share,            int32_t, SIM_DF_OPTION,    "dram_share",            0, "which SMs DRAM is shared equally between: 0 = those with resident warps of kernels that have mem instructions, 1 = those with sectors waiting in their queues when a request joins, so an SM with none takes no share (GPGPU-Sim's crossbar grants round robin among the inputs that hold a packet, iSLIP); an SM's share is split between its sub-cores with memory warps either way; read with dram_sectors")
 
 typedef enum sim_device_kind {
     SIM_DF_COUNT = 0,

@@ -8,7 +8,8 @@
  *   - a load's warp waits for its last sector plus latency_mem, a store's
  *     goes on after latency_alu; a full queue (sm_mem_queue) stalls it;
  *   - DRAM is shared equally by the SMs with memory warps, whatever their
- *     warp counts (GPGPU-Sim's crossbar arbitrates round robin);
+ *     warp counts (GPGPU-Sim's crossbar arbitrates round robin), or with
+ *     dram_share 1 by those with sectors waiting;
  *   - one fp32 warp instruction per 1/fp32_rate cycles on a sub-core;
  *   - the L2: a hit passes the port alone and waits latency_l2; a store
  *     allocates dirty, an evicted dirty line goes to DRAM;
@@ -77,7 +78,7 @@ static int64_t run_one(tb *b, const sim_program *p, int32_t threads, int64_t blo
 
 /* Coalescing: one warp, one load. Coalesced: 4 sectors at 1 a cycle, the
  * last served at cycle 4, data at 4 + 100. Random: 32 sectors, 32 + 100.
- * strided:2: 8 sectors. */
+ * strided:2: 8 sectors. (The program's mem_requests: below.) */
 static void test_sectors(void **state) {
     (void)state;
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
@@ -89,6 +90,27 @@ static void test_sectors(void **state) {
         mem_bench(&b, 1, 100, 256);
         assert_int_equal(run_one(&b, &p, 32, 1), want[i]);
     }
+    /* without an access pattern, a program's mem_requests requests of 4
+     * sectors each: 3 make 12, 12 + 100; more than a mem op's 1024
+     * sectors are refused */
+    sim_program p3 = { .body = body, .nbody = 1, .repeat = 1, .mem_requests = 3 };
+    tb b;
+    mem_bench(&b, 1, 100, 256);
+    assert_int_equal(run_one(&b, &p3, 32, 1), 112);
+    p3.mem_requests = 257;
+    mem_bench(&b, 1, 100, 256);
+    int32_t st = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", st, 0);
+    k->blocks = 1;
+    k->threads = 32;
+    k->program = &p3;
+    trace t;
+    char err[256];
+    trace_init(&t);
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "ops[0].program.mem_requests: 257 requests of 4 sectors are more "
+                             "than a mem op's 1024 with the memory system on (dram_sectors)");
+    trace_free(&t);
 }
 
 /* A store's warp goes on after latency_alu: ten random stores (320
@@ -148,6 +170,66 @@ static void test_fair_between_sms(void **state) {
     assert_int_equal(blk(&t, "Small", 0)->sm, 1);
     assert_int_equal(kern(&t, "Small")->end, 108);
     assert_int_equal(kern(&t, "Big")->end, 132);
+    trace_free(&t);
+}
+
+/* Who shares DRAM (device.dram_share): DRAM 1 sector/cycle, port 1, two
+ * SMs. "Mem" on SM 0 loads 32 sectors at cycle 0; "Late" on SM 1 runs 50
+ * ALU instructions (latency 4: cycles 0..196) and then loads 4 sectors at
+ * 200. With dram_share 0 both SMs have warps of kernels with mem
+ * instructions from cycle 0, so Mem's sectors come at 2 cycles each, the
+ * last at 64, and it ends at 64 + 100; Late alone by 200 (Mem left at 164),
+ * 204 + 100. With 1 SM 1 has nothing waiting when Mem's load joins: Mem
+ * takes DRAM whole, a sector a cycle, 32 + 100; Late the same 304.
+ *
+ * Both SMs sending, test_fair_between_sms's pair under dram_share 1: Big's
+ * first warp joins at cycle 0 alone (Small's SM, the second in the cycle,
+ * has nothing waiting yet) and keeps DRAM whole for its 4 sectors (0..4);
+ * Small's 4 sectors join with Big's SM waiting: 2 cycles each, 8 + 100;
+ * Big's three other warps issue at 1, 2, 3 with Small's SM waiting, 2
+ * cycles a sector after the first's 4: the last at 4 + 3 * 8 = 28, 128
+ * (the share a request joined with holds for its sectors: memory.md). */
+static void share_ends(int32_t share, int64_t *mem, int64_t *late) {
+    static const sim_instr body_mem[] = { { SIM_ICLASS_MEM, 1 } };
+    static const sim_access acc_mem[] = { { .sectors = 32 } };
+    sim_program pm = { .body = body_mem, .nbody = 1, .repeat = 1, .access = acc_mem };
+    static const sim_instr body_late[] = { { SIM_ICLASS_ALU, 50 }, { SIM_ICLASS_MEM, 1 } };
+    sim_program pl = { .body = body_late, .nbody = 2, .repeat = 1 };
+    tb b;
+    mem_bench(&b, 2, 1, 256);
+    b.cfg.device.dram_share = share;
+    one_block(&b, "Mem", "S1", &pm, 32);
+    one_block(&b, "Late", "S2", &pl, 32);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(blk(&t, "Mem", 0)->sm, 0);
+    assert_int_equal(blk(&t, "Late", 0)->sm, 1);
+    *mem = kern(&t, "Mem")->end;
+    *late = kern(&t, "Late")->end;
+    trace_free(&t);
+}
+
+static void test_dram_share(void **state) {
+    (void)state;
+    int64_t mem, late;
+    share_ends(0, &mem, &late);
+    assert_int_equal(mem, 164);
+    assert_int_equal(late, 304);
+    share_ends(1, &mem, &late);
+    assert_int_equal(mem, 132);
+    assert_int_equal(late, 304);
+    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
+    sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
+    tb b;
+    mem_bench(&b, 2, 1, 256);
+    b.cfg.device.dram_share = 1;
+    one_block(&b, "Big", "S1", &p, 128);
+    one_block(&b, "Small", "S2", &p, 32);
+    trace t;
+    tb_run(&b, &t);
+    assert_int_equal(blk(&t, "Big", 0)->sm, 0);
+    assert_int_equal(kern(&t, "Small")->end, 108);
+    assert_int_equal(kern(&t, "Big")->end, 128);
     trace_free(&t);
 }
 
@@ -626,6 +708,13 @@ static void test_errors(void **state) {
     assert_refused(&d, "device.dram_sectors: with mem_admission the memory queue needs the "
                        "memory system (dram_sectors > 0)");
     d.mem_admission = 0;
+    d.dram_share = 2;
+    assert_refused(&d, "device.dram_share: 2 is neither 0 (the SMs with memory warps) nor 1 "
+                       "(the SMs with sectors waiting)");
+    d.dram_share = 1;
+    assert_refused(&d, "device.dram_sectors: with dram_share DRAM's share needs the memory "
+                       "system (dram_sectors > 0)");
+    d.dram_share = 0;
     d.l1_sectors = -1;
     assert_refused(&d, "device.l1_sectors: -1 sectors per cycle is outside 0.001..65536 "
                        "(0: no limit)");
@@ -645,6 +734,7 @@ int main(void) {
         cmocka_unit_test(test_sectors),
         cmocka_unit_test(test_store_backpressure),
         cmocka_unit_test(test_fair_between_sms),
+        cmocka_unit_test(test_dram_share),
         cmocka_unit_test(test_fp32_rate),
         cmocka_unit_test(test_partial_warp),
         cmocka_unit_test(test_l1),
