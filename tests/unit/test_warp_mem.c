@@ -99,11 +99,7 @@ static void test_sectors(void **state) {
     assert_int_equal(run_one(&b, &p3, 32, 1), 112);
     p3.mem_requests = 257;
     mem_bench(&b, 1, 100, 256);
-    int32_t st = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
-    sim_op *k = tb_op(&b, SIM_OP_KERNEL, "K", st, 0);
-    k->blocks = 1;
-    k->threads = 32;
-    k->program = &p3;
+    one_block(&b, "K", "S1", &p3, 32);
     trace t;
     char err[256];
     trace_init(&t);
