@@ -893,9 +893,8 @@ static inline int64_t mq_interval(const ew_state *E, int32_t s, int64_t at) {
  * between two sectors of sub-core s's share of its SM's port, and of its
  * SM's equal share of DRAM, each split between the SM's sub-cores with
  * memory warps as above. */
-static inline int64_t mq_port_interval(const ew_state *E, int32_t s, int64_t at) {
-    int64_t nsm, n;
-    mq_sharers(E, s, at, &nsm, &n);
+static inline int64_t mq_port_interval(const ew_state *E, int32_t s) {
+    int32_t n = E->mq_subs[s / E->nsub];
     return n > 1 ? E->port_iv * n : E->port_iv;
 }
 
@@ -1400,7 +1399,7 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
              * for both when it missed, for the port alone when it hit */
             dram = l2_access(E, n, store, &wb);
             int64_t pt = at > E->mq_port[s] ? at : E->mq_port[s];
-            pt += n * mq_port_interval(E, s, at);
+            pt += n * mq_port_interval(E, s);
             E->mq_port[s] = pt;
             int64_t done = pt;
             if (dram + wb > 0) {
