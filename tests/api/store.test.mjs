@@ -42,7 +42,7 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
     'copy_bandwidth', 'clock', 'mem_bandwidth', 'sm_mem_bandwidth', 'latency_alu', 'latency_sfu', 'latency_shared',
     'latency_mem', 'fetch_warps', 'ibuffer', 'fp32_rate', 'dram_sectors', 'sm_port_sectors',
     'sm_mem_queue', 'l1_smem_kb', 'l1_assoc', 'latency_l1', 'l2_kb', 'l2_assoc', 'latency_l2',
-    'uvm_page_kb', 'uvm_fault_latency', 'sm_faults', 'copies_in_flight', 'mem_admission', 'l1_sectors', 'ldst_queue']);
+    'uvm_page_kb', 'uvm_fault_latency', 'sm_faults', 'copies_in_flight', 'mem_admission', 'l1_sectors', 'ldst_queue', 'dram_share']);
   // the device object of /api/presets has exactly the same keys, plus name and sm_order;
   // the warp-level model's fields only where the preset knows them (the front end
   // and the SMs' memory ports: only isca17-gpgpusim's)
@@ -54,8 +54,9 @@ test('GET /api/capabilities names every format, policy table entry, preset and d
   const mem = new RegExp('^(fp32_rate|dram_sectors|sm_port_sectors|sm_mem_queue|l1_smem_kb|l1_assoc|' +
     'latency_l1|l2_kb|l2_assoc|latency_l2|uvm_page_kb|uvm_fault_latency|sm_faults|' +
     // (copies one engine runs at once, issue 28: a replay's, from its trace;
-    // the memory queue's admission order and the L1's rate, issue 25: a scenario's)
-    'copies_in_flight|mem_admission|l1_sectors|ldst_queue)$');
+    // the memory queue's admission order and the L1's rate, issue 25, and who
+    // shares DRAM, issue 26: a scenario's)
+    'copies_in_flight|mem_admission|l1_sectors|ldst_queue|dram_share)$');
   assert.deepEqual(Object.keys(device('isca17-gpgpusim')),
     ['name', ...keys.filter((k) => !mem.test(k)), 'sm_order']);
   assert.deepEqual(Object.keys(device('titanv-gpgpusim')),
