@@ -1602,16 +1602,18 @@ static bool gated(ew_state *E, int32_t s, warp_sub *w, int32_t p, int64_t c) {
             int64_t f = uvm_wait(E, s / E->nsub, K, wi, n, c);
             if (f > c && (f << EW_FRAC) > t) t = f << EW_FRAC;
         }
+        /* the queue's drain rate now (with dram_share 1 a scan of the SMs:
+         * taken once for both uses below) */
+        int64_t iv = mq_interval(E, s, at);
         if (E->l1_sets > 0 && !(x & EW_X_STORE)) {
             /* the load's misses need room; where there is room for all its
              * sectors (and nobody waits for it) the count cannot hold the
              * warp back, and the probe is skipped */
-            bool fits = !wi->mq_ticket && E->mq_next[s] - (E->mq_cap - n) * mq_interval(E, s, at) <= at &&
+            bool fits = !wi->mq_ticket && E->mq_next[s] - (E->mq_cap - n) * iv <= at &&
                         (!E->mq_arrival || E->mq_head[s] > E->mq_tail[s]);
             n = fits ? 0 : l1_access(E, s / E->nsub, K, wi, n, false, true);
         }
         if (n > 0 || wi->mq_ticket) {
-            int64_t iv = mq_interval(E, s, at);
             int64_t room = E->mq_next[s] - (E->mq_cap - n) * iv;
             if (E->mq_arrival) room = mq_turn(E, s, wi, room, n, iv, at);
             if (room > t) t = room;
