@@ -65,6 +65,24 @@ test('histo\'s four kernels are in the library, each from its CUDA source', () =
   assert.deepEqual(set.kernels.find((k) => k.name === 'histo-whole').sequence, HISTO);
 });
 
+// main.cu's launches (util.h: PRESCAN_BLOCKS_X 64, PRESCAN_THREADS 512,
+// BLOCK_X 14, THREADS 768 for KB 24, UNROLL 16) for the files' image, the
+// large dataset's 996 x 1040, and histo_main's 3 ranges (ranges_h[1] -
+// ranges_h[0] + 1, as the files take it)
+test('histo\'s four launches are main.cu\'s for the 996 x 1040 image', () => {
+  const [w, h, ranges] = [996, 1040, 3];
+  const launch = {
+    'histo-prescan': [64, 512],
+    'histo-intermediates': [Math.floor((h + 16 - 1) / 16), Math.floor((w + 1) / 2)],
+    histo: [14 * ranges, 768],
+    'histo-final': [14 * 3, 512],
+  };
+  for (const name of HISTO) {
+    const k = lib(name);
+    assert.deepEqual([k.blocks, k.threads], launch[name], name);
+  }
+});
+
 test('a sequence is measured as one kernel: its launches\' instructions over their cycles', () => {
   const alone = HISTO.map((name, i) => ({ name: `k${i}`, class: 'memory', program: name }));
   const { code, stderr, res } = sweep('whole', {
