@@ -152,21 +152,31 @@ static void test_store_backpressure(void **state) {
  * 4 sectors take 8 cycles (ends 108) whatever SM 0's 4 warps do; SM 0's 16
  * sectors take 32 cycles (ends 132). First come first served it would
  * depend on issue order. */
-static void test_fair_between_sms(void **state) {
-    (void)state;
+/* The ends of "Big" (4 warps, SM 0) and "Small" (one warp, SM 1), one
+ * coalesced load a warp, with device.dram_share `share`. */
+static void big_small_ends(int32_t share, int64_t *big, int64_t *small) {
     static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
     sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
     tb b;
     mem_bench(&b, 2, 1, 256);
+    b.cfg.device.dram_share = share;
     one_block(&b, "Big", "S1", &p, 128);
     one_block(&b, "Small", "S2", &p, 32);
     trace t;
     tb_run(&b, &t);
     assert_int_equal(blk(&t, "Big", 0)->sm, 0);
     assert_int_equal(blk(&t, "Small", 0)->sm, 1);
-    assert_int_equal(kern(&t, "Small")->end, 108);
-    assert_int_equal(kern(&t, "Big")->end, 132);
+    *big = kern(&t, "Big")->end;
+    *small = kern(&t, "Small")->end;
     trace_free(&t);
+}
+
+static void test_fair_between_sms(void **state) {
+    (void)state;
+    int64_t big, small;
+    big_small_ends(0, &big, &small);
+    assert_int_equal(small, 108);
+    assert_int_equal(big, 132);
 }
 
 /* Who shares DRAM (device.dram_share): DRAM 1 sector/cycle, port 1, two
@@ -214,19 +224,10 @@ static void test_dram_share(void **state) {
     share_ends(1, &mem, &late);
     assert_int_equal(mem, 132);
     assert_int_equal(late, 304);
-    static const sim_instr body[] = { { SIM_ICLASS_MEM, 1 } };
-    sim_program p = { .body = body, .nbody = 1, .repeat = 1 };
-    tb b;
-    mem_bench(&b, 2, 1, 256);
-    b.cfg.device.dram_share = 1;
-    one_block(&b, "Big", "S1", &p, 128);
-    one_block(&b, "Small", "S2", &p, 32);
-    trace t;
-    tb_run(&b, &t);
-    assert_int_equal(blk(&t, "Big", 0)->sm, 0);
-    assert_int_equal(kern(&t, "Small")->end, 108);
-    assert_int_equal(kern(&t, "Big")->end, 128);
-    trace_free(&t);
+    int64_t big, small;
+    big_small_ends(1, &big, &small);
+    assert_int_equal(small, 108);
+    assert_int_equal(big, 128);
 }
 
 /* fp32 pipe: 4 warps on one sub-core, each 10 dependent fp32 instructions
