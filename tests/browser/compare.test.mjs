@@ -138,7 +138,7 @@ test('the lanes\' legend search is the URL\'s search, in step in every lane: a l
   assert.deepEqual(await listed(page), [['X', 'Y'], ['X', 'Y']]);
   // typed in the second lane's box (lower case: the search ignores case)
   await page.locator('#compare-timelines .legend-search').nth(1).fill('y');
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('search'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('search'));
   assert.deepEqual(params(), { runs: `${mr},${rr}`, search: 'y' });
   assert.deepEqual(await boxes(page), ['y', 'y']);
   assert.deepEqual(await listed(page), [['Y'], ['Y']]);
@@ -169,7 +169,7 @@ test('the lanes\' legend search is the URL\'s search, in step in every lane: a l
   assert.equal(params().search, 'y');
   // cleared in the first lane: no key, every name in both lanes again
   await page.locator('#compare-timelines .legend-search').first().fill('');
-  await page.waitForFunction(() => !new URL(location.href).searchParams.has('search'), null, { timeout: 5000 });
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('search'));
   assert.deepEqual(await boxes(page), ['', '']);
   assert.deepEqual(await listed(page), [['X', 'Y'], ['X', 'Y']]);
   assert.ok(new URL(page.url()).searchParams.has('k'));
@@ -193,7 +193,7 @@ test('the runs hidden from the response-time and CDF charts\' legends are in the
   const second = resp[1][0];
   assert.match(second, /round-robin$/);
   await clickLegend(page, '#compare-chart', second);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'));
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('runs'), `${mr},${rr}`);
   assert.equal(url.searchParams.get('hide_response'), rr);
@@ -219,7 +219,7 @@ test('the runs hidden from the response-time and CDF charts\' legends are in the
   assert.match(await page.locator('#compare-cdf-link-note').textContent(), /^The link's hide_cdf= names "nobody", not a series of this chart .*: it is left out\.$/);
   assert.equal(new URL(page.url()).searchParams.get('hide_cdf'), mr);
   await clickLegend(page, '#compare-cdf', cdf[0][0]);
-  await page.waitForFunction(() => !new URL(location.href).searchParams.has('hide_cdf'), null, { timeout: 5000 });
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('hide_cdf'));
   assert.deepEqual(br.problems, []);
 });
 

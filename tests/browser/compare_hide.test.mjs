@@ -81,13 +81,13 @@ test('two runs of one label: the one hidden is named by its id, and a link hides
   assert.deepEqual(st.runLabels, [label, label]);
   // the response chart: the second run hidden, its id in the URL
   await clickSeries(page, '#compare-chart', 1);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'));
   assert.equal(params().hide_response, b);
   const resp = await chartVisible(page, '#compare-chart');
   assert.deepEqual(resp.map(([, on]) => on), [true, false]);
   // the CDFs: the first run hidden, its id
   await clickSeries(page, '#compare-cdf', 0);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_cdf'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_cdf'));
   assert.equal(params().hide_cdf, a);
   // the link in a fresh page: the same runs hidden, and only those
   // (before: hide_response and hide_cdf were the label, both runs hidden)
@@ -104,7 +104,7 @@ test('a run compared with itself: its second series is ID~2, hidden alone', asyn
   await page.goto(`${srv.base}/compare?runs=${mr},${mr}`);
   await ready(page, 'compare');
   await clickSeries(page, '#compare-chart', 1);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_response'));
   assert.equal(params().hide_response, `${mr}~2`);
   await inFreshPage(page.url(), async (p) => {
     assert.deepEqual((await chartVisible(p, '#compare-chart')).map(([, on]) => on), [true, false]);

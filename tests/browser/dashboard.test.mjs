@@ -332,7 +332,7 @@ test('"Replay in simulator" opens the hardware run beside its simulations on one
   // a run hidden from the chart's legend is the URL's hide_replay, by its
   // run id (DESIGN §6, docs/api.md "Share links"), kept by a reload
   await clickLegend(page, '#replay-timelines', sets[2][0]);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_replay'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_replay'));
   assert.equal(new URL(page.url()).searchParams.get('hide_replay'), ids[2]);
   await page.reload();
   await ready(page, 'compare');

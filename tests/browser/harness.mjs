@@ -217,10 +217,12 @@ export async function stopServerAndBrowser(srv, br) {
 
 // Resolves once the view named `view` has finished drawing; on a timeout
 // the message says which view is shown and what error it displays.
+// (Playwright's default timeout, the context's 90 s above: a view that is
+// slow on a busy 2-core machine is not what any test asserts)
 export async function ready(page, view) {
   try {
     await page.waitForFunction((v) => window.schedlab && window.schedlab.ready === true
-      && (!v || window.schedlab.view === v), view, { timeout: 20000 });
+      && (!v || window.schedlab.view === v), view);
   } catch (e) {
     const seen = await page.evaluate(() => ({
       url: location.href,

@@ -89,7 +89,7 @@ test('the QoS charts keep the series hidden from their legends in the URL: the Q
   const goal = labels[1];
   assert.match(goal, /^goal /);
   await clickLegend(page, '#qos-kernel-1', goal);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos1'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos1'));
   const url = new URL(page.url());
   assert.deepEqual(Object.fromEntries(url.searchParams), { view: 'qos', hide_qos1: goal });
   const hid = labels.map((l) => [l, l !== goal]);
@@ -130,7 +130,7 @@ test('the QoS charts keep the series hidden from their legends in the URL: the Q
   const all = await chartVisible(page, '#qos-compare');
   assert.deepEqual(all.map(([l]) => l), ['Q (QoS)', 'Q goal', 'C (non-QoS)']);
   await clickLegend(page, '#qos-compare', 'Q goal');
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos'));
   const curl = new URL(page.url());
   assert.equal(curl.searchParams.get('runs'), ids.join(','));
   assert.equal(curl.searchParams.get('hide_qos'), 'Q goal');

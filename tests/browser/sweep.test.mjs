@@ -342,7 +342,7 @@ test('a sweep chart\'s series hidden from its legend are in the URL: a fresh pag
   assert.equal(box.label, 'gcaps_suspend');
   // (Chart.js takes canvas events on the next animation frame)
   await page.mouse.click(box.x, box.y);
-  await page.waitForFunction(() => location.search !== '', null, { timeout: 5000 });
+  await page.waitForFunction(() => location.search !== '');
   const want = [['tsg_rr_suspend', true], ['gcaps_suspend', false], ['gcaps_suspend_gprio', true]];
   assert.deepEqual(await visible(page), want);
   const url = new URL(page.url());
@@ -359,7 +359,7 @@ test('a sweep chart\'s series hidden from its legend are in the URL: a fresh pag
   }
   // shown again: left out of the URL
   await page.mouse.click(box.x, box.y);
-  await page.waitForFunction(() => location.search === '', null, { timeout: 5000 });
+  await page.waitForFunction(() => location.search === '');
   // a label the chart has not: said, dropped from the URL
   await page.goto(`${base}/experiments/${slug}?hide=gcaps_busy,tsg_rr_suspend`);
   await ready(page, 'sweep');
@@ -392,7 +392,7 @@ test('a QoS sweep\'s charts keep the series hidden from their legends in the URL
     return { x: r.left + hb.left + hb.width / 2, y: r.top + hb.top + hb.height / 2 };
   });
   await page.mouse.click(box.x, box.y);
-  await page.waitForFunction(() => location.search !== '', null, { timeout: 5000 });
+  await page.waitForFunction(() => location.search !== '');
   const url = new URL(page.url());
   assert.deepEqual(Object.fromEntries(url.searchParams), { hide_reach: 'naive' });
   const reach = [['naive', false], ['rollover', true], ['spart', true]];

@@ -80,7 +80,7 @@ test('a sweep started from the page shows its progress and can be cancelled', as
   assert.ok(shown > 0 && shown < 1, `the bar moves: ${shown}`);
   assert.match(await page.locator('#sweep-status').textContent(), /running.*of 400000 tasksets/);
   await page.click('#sweep-cancel');
-  await page.waitForFunction(() => window.schedlab.sweepJob && window.schedlab.sweepJob.state === 'aborted', null, { timeout: 5000 });
+  await page.waitForFunction(() => window.schedlab.sweepJob && window.schedlab.sweepJob.state === 'aborted');
   assert.match(await page.locator('#sweep-form .form-msg').textContent(), /cancelled; nothing was stored/);
   assert.equal((await srv.api('/api/experiments')).body.experiments.length, before);
   assert.deepEqual(br.problems, []);

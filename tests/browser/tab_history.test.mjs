@@ -33,7 +33,7 @@ test('Back then Forward between two tabs restores each with its own keys, and th
   await ready(page, 'timeline');
   // the Timeline: its legend searched
   await page.fill('#legend-search', 'q');
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('search') === 'q', null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('search') === 'q');
   // the QoS tab (a tab link): its goal line hidden from its legend
   await page.click('.tabs a[data-tab="qos"]');
   let st = await ready(page, 'qos');
@@ -41,7 +41,7 @@ test('Back then Forward between two tabs restores each with its own keys, and th
   const goal = labels[1];
   assert.match(goal, /^goal /);
   await clickLegend(page, '#qos-kernel-1', goal);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos1'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_qos1'));
   const qos = { view: 'qos', hide_qos1: goal };
   assert.deepEqual(params(page.url()), qos);
 
@@ -63,15 +63,15 @@ test('Back then Forward between two tabs restores each with its own keys, and th
   // shown again and the isolated IPC hidden, Back, the search changed,
   // Forward, Back
   await clickLegend(page, '#qos-kernel-1', goal);
-  await page.waitForFunction(() => !new URL(location.href).searchParams.has('hide_qos1'), null, { timeout: 5000 });
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('hide_qos1'));
   await clickLegend(page, '#qos-kernel-1', labels[2]);
-  await page.waitForFunction((l) => new URL(location.href).searchParams.get('hide_qos1') === l, labels[2], { timeout: 5000 });
+  await page.waitForFunction((l) => new URL(location.href).searchParams.get('hide_qos1') === l, labels[2]);
   const qos2 = { view: 'qos', hide_qos1: labels[2] };
   await page.goBack();
   await ready(page, 'timeline');
   assert.deepEqual(params(await tabHref('qos')), qos2);
   await page.fill('#legend-search', 'c');
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('search') === 'c', null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('search') === 'c');
   await page.goForward();
   await ready(page, 'qos');
   assert.deepEqual(params(page.url()), qos2);

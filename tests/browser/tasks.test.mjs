@@ -203,7 +203,7 @@ test('the compare of task runs keeps the series its chart\'s legend hides in the
   // (three series a run: MORT, mean, bound)
   assert.equal(at % 3, 2);
   await clickLegend(page, '#compare-task-chart', bound);
-  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_tasks'), null, { timeout: 5000 });
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('hide_tasks'));
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('hide_tasks'), `${ids[(at - 2) / 3]}.bound`);
   const fresh = await br.context.newPage();
