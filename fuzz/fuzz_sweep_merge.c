@@ -3,16 +3,50 @@
  * come from other machines (a cluster's jobs) and are read as the CLI reads
  * them. The input is split at NUL bytes into up to 8 shards; every set of
  * shards either merges into a result that writes out (sweep_text), or is
- * refused with one line. */
+ * refused with one line. The first file is also what `schedlab sweep
+ * --reuse` reads (qos_sweep.h's qos_reuse_plan), matched against a small
+ * QoS spec of its own: planned (every group reused or run) or refused with
+ * one line. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "../server/app/qos_sweep.h"
 #include "../server/app/sweep.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
+
+/* two kernels of inline programs on the ISCA'17 device: nothing read from
+ * files */
+static const char reuse_spec[] =
+    "{\"schema\": \"schedlab-sweep/1\", \"kind\": \"qos\", \"name\": \"fuzz\", \"template\": "
+    "{\"schema\": \"schedlab-scenario/1\", \"name\": \"t\", \"device\": \"isca17-gpgpusim\", "
+    "\"policy\": {\"warp\": \"gto\"}, \"window\": 1000, \"streams\": [{\"name\": \"Q\"}, "
+    "{\"name\": \"B\"}], \"ops\": [{\"kernel\": \"$qos\", \"stream\": \"Q\", \"at\": 0, "
+    "\"runs\": 2}, {\"kernel\": \"$other\", \"stream\": \"B\", \"at\": 0}]}, "
+    "\"kernels\": [{\"name\": \"a\", \"class\": \"compute\", \"blocks\": 2, \"threads\": 64, "
+    "\"program\": {\"body\": [{\"op\": \"alu\", \"count\": 4}], \"repeat\": 2}}, "
+    "{\"name\": \"b\", \"class\": \"memory\", \"blocks\": 2, \"threads\": 64, "
+    "\"program\": {\"body\": [{\"op\": \"mem\", \"count\": 1}], \"repeat\": 2}}], "
+    "\"pairs\": \"all\", \"goals\": [0.5, 0.9], \"schemes\": [{\"name\": \"naive\", "
+    "\"policy\": {\"warp\": \"quota-naive\"}}]}";
+
+static void reuse_plan(json_t *old) {
+    static sweep_spec *s;
+    char err[1024] = "";
+    if (!s && sweep_spec_parse(reuse_spec, sizeof reuse_spec - 1, "fuzz.json", &s, err, sizeof err))
+        abort();   /* the harness's own spec */
+    struct qos_reuse *r = NULL;
+    err[0] = '\0';
+    if (sweep_reuse_plan(s, old, "old.json", &r, err, sizeof err) == 0) {
+        if (!r || qos_reuse_todo(r) + qos_reuse_reused(r) != 4) abort();
+        qos_reuse_free(r);
+    } else if (r || err[0] == '\0' || strchr(err, '\n')) {
+        abort();
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
     json_t *sh[8];
@@ -29,6 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len) {
         if (!nul) break;
         p = nul + 1;
     }
+    if (!bad && n > 0) reuse_plan(sh[0]);
     if (!bad && n > 0) {
         json_t *m = NULL;
         char err[1024] = "";

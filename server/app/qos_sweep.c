@@ -63,7 +63,8 @@ typedef struct qos_scheme {
 struct qos_spec {
     json_t *norm;            /* normalised spec (kernels and template resolved) */
     char *name;
-    json_t *tmpl;            /* the template scenario */
+    json_t *tmpl;            /* the template scenario, its "window" and "runs" taken out */
+    json_t *tmpl_given;      /* the template as the spec gave it (the normal form's) */
     qos_kernel k[QOS_MAX_KERNELS];
     size_t nk;
     int32_t pair[QOS_MAX_PAIRS][QOS_ROLES];   /* the kernel in each role, -1 none */
@@ -100,6 +101,7 @@ void qos_spec_free(qos_spec *s) {
     if (!s) return;
     json_decref(s->norm);
     json_decref(s->tmpl);
+    json_decref(s->tmpl_given);
     for (size_t i = 0; i < s->nk; i++) json_decref(s->k[i].def);
     for (size_t i = 0; i < s->nsch; i++) json_decref(s->sch[i].policy);
     free(s->name);
@@ -523,7 +525,11 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
              "\"$other\", or its file name)");
         goto bad;
     }
-    s->tmpl = load_ref(v, file, "scenario template", err, errlen);
+    /* the result's spec keeps the template whole: its window and runs are
+     * what every point measured (without them two results of different
+     * windows read as one sweep's, to `schedlab merge` and --reuse) */
+    s->tmpl_given = load_ref(v, file, "scenario template", err, errlen);
+    s->tmpl = s->tmpl_given ? json_deep_copy(s->tmpl_given) : NULL;
     if (!s->tmpl || parse_template(s, file, err, errlen)) goto bad;
     {
         /* every role's op launched runs times, each the largest kernel */
@@ -623,7 +629,7 @@ int qos_spec_parse(json_t *root, const char *file, qos_spec **out, char *err, si
     for (size_t i = 0; i < s->ngoals; i++) json_array_append_new(gn, json_real(s->goal[i]));
     s->norm = json_pack("{s:s, s:s, s:s, s:O?, s:O, s:o, s:O, s:o, s:o, s:I}", "schema",
                         "schedlab-sweep/1", "kind", "qos", "name", name, "description",
-                        json_object_get(root, "description"), "template", s->tmpl, "kernels", kn,
+                        json_object_get(root, "description"), "template", s->tmpl_given, "kernels", kn,
                         "pairs", pairs_norm, "goals", gn, "schemes", schn, "other_repeat",
                         (json_int_t)s->other_repeat);
     json_decref(pairs_norm);
@@ -1472,8 +1478,17 @@ int qos_run(const qos_spec *s, int index, int count, int threads, json_t **resul
     return qos_run_ctl(s, index, count, threads, NULL, result, st, err, errlen);
 }
 
-int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
-                json_t **result, qos_stats *st, char *err, size_t errlen) {
+struct qos_reuse {
+    json_t *old;             /* the earlier result (a reference) */
+    int64_t from[QOS_MAX_PAIRS];   /* each group's index in it, -1: simulated again */
+    uint64_t todo, reused;   /* points simulated, points taken */
+};
+
+/* qos_run_ctl, leaving out the groups `reuse` takes from an earlier result
+ * (NULL: none): their points are not in *result, the kernels alone are. */
+static int run_units(const qos_spec *s, int index, int count, const qos_reuse *reuse, int threads,
+                     const sweep_ctl *ctl, json_t **result, qos_stats *st, char *err,
+                     size_t errlen) {
     *result = NULL;
     if (count < 1 || index < 0 || index >= count)
         return fail(err, errlen, "--shard", "expected i/n with 0 <= i < n");
@@ -1502,7 +1517,8 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
     /* shard i of n: pairs i, i + n, ... (every scheme of a pair together:
      * Spart's partitions are shared across its goals) */
     for (size_t p = (size_t)index; p < s->npairs; p += (size_t)count)
-        for (size_t k = 0; k < s->nsch; k++) units[jb->nunits++] = p * s->nsch + k;
+        for (size_t k = 0; k < s->nsch && !(reuse && reuse->from[p] >= 0); k++)
+            units[jb->nunits++] = p * s->nsch + k;
     if (ctl && ctl->phase) atomic_store(ctl->phase, "isolated IPC");
     int rc = run_phase(jb, 1, threads < (int)(QOS_ROLES * s->nk) ? threads : (int)(QOS_ROLES * s->nk));
     double iso_s = now() - t0;
@@ -1591,6 +1607,11 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
     free(units);
     free(pts);
     return rc;
+}
+
+int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
+                json_t **result, qos_stats *st, char *err, size_t errlen) {
+    return run_units(s, index, count, NULL, threads, ctl, result, st, err, errlen);
 }
 
 static int point_cmp(const void *a, const void *b) {
@@ -1682,4 +1703,164 @@ done:
     free(all);
     free(spec0);
     return rc;
+}
+
+/* ---- --reuse: an earlier result's points for the groups that did not change ---- */
+
+/* The spec keys a point does not depend on (what the experiment is called,
+ * the paper's numbers drawn beside it) and the two reuse compares itself:
+ * the groups and the kernels, one by one. */
+static bool reuse_free_key(const char *k) {
+    return !strcmp(k, "name") || !strcmp(k, "description") || !strcmp(k, "reference") ||
+           !strcmp(k, "pairs") || !strcmp(k, "kernels");
+}
+
+/* A kernel of the earlier spec by name, NULL when it had none. */
+static json_t *old_kernel(json_t *ospec, const char *name) {
+    size_t i;
+    json_t *k;
+    json_array_foreach(json_object_get(ospec, "kernels"), i, k)
+        if (json_is_string(json_object_get(k, "name")) &&
+            !strcmp(json_string_value(json_object_get(k, "name")), name))
+            return k;
+    return NULL;
+}
+
+int qos_reuse_plan(const qos_spec *s, json_t *old, const char *oldname, qos_reuse **out,
+                   char *err, size_t errlen) {
+    *out = NULL;
+    json_t *ospec = json_object_get(old, "spec");
+    json_t *opairs = json_object_get(ospec, "pairs"), *opts = json_object_get(old, "points");
+    const char *schema = json_string_value(json_object_get(old, "schema"));
+    const char *kind = json_string_value(json_object_get(old, "kind"));
+    if (!json_is_object(old) || !schema || strcmp(schema, "schedlab-sweep-result/1"))
+        return fail(err, errlen, oldname, "schema: not a sweep result (schedlab-sweep-result/1)");
+    if (!kind || strcmp(kind, "qos"))
+        return fail(err, errlen, oldname, "kind: not a QoS sweep's result");
+    if (json_object_get(old, "shard"))
+        return fail(err, errlen, oldname, "shard: one shard's result, not the whole sweep's "
+                    "(merge the shards first)");
+    if (!json_is_object(ospec) || !json_is_array(opairs) ||
+        !json_is_array(json_object_get(ospec, "kernels")) || !json_is_array(opts))
+        return fail(err, errlen, oldname, "spec, pairs, kernels or points: missing");
+    /* what every point depends on but its group: the same, or nothing is
+     * reusable (another template, scheme, goal or repeat is another sweep) */
+    const char *key;
+    json_t *v;
+    json_object_foreach(s->norm, key, v)
+        if (!reuse_free_key(key) && !json_equal(v, json_object_get(ospec, key)))
+            return fail(err, errlen, oldname, "spec: its %s is not this sweep's (nothing of it "
+                        "can be reused)", key);
+    json_object_foreach(ospec, key, v)
+        if (!reuse_free_key(key) && !json_object_get(s->norm, key))
+            return fail(err, errlen, oldname, "spec: has %s, which this sweep has not (nothing "
+                        "of it can be reused)", key);
+    size_t nold = json_array_size(opairs);
+    if (json_array_size(opts) != nold * s->nsch * s->ngoals)
+        return fail(err, errlen, oldname, "points: %zu, where its %zu groups x %zu schemes x "
+                    "%zu goals are %zu (not a whole result)", json_array_size(opts), nold,
+                    s->nsch, s->ngoals, nold * s->nsch * s->ngoals);
+    if (nold > QOS_MAX_PAIRS)
+        return fail(err, errlen, oldname, "spec.pairs: more than %d groups", QOS_MAX_PAIRS);
+    /* every point once, a (group, scheme, goal) of the sweep with its
+     * numbers: what is taken goes into the result as it is */
+    unsigned char *seen = calloc(nold * s->nsch * s->ngoals + 1, 1);
+    if (!seen) return fail(err, errlen, "sweep", "out of memory");
+    size_t at;
+    json_t *pt;
+    json_array_foreach(opts, at, pt) {
+        json_t *pv = json_object_get(pt, "pair"), *gv = json_object_get(pt, "goal");
+        const char *sn = json_string_value(json_object_get(pt, "scheme"));
+        size_t k = 0, g = 0;
+        while (sn && k < s->nsch && strcmp(sn, s->sch[k].name)) k++;
+        while (json_is_number(gv) && g < s->ngoals && fabs(json_number_value(gv) - s->goal[g]) > 1e-9)
+            g++;
+        bool ok = json_is_integer(pv) && json_integer_value(pv) >= 0 &&
+                  (size_t)json_integer_value(pv) < nold && sn && k < s->nsch &&
+                  json_is_number(gv) && g < s->ngoals &&
+                  json_is_boolean(json_object_get(pt, "qos_met")) &&
+                  json_is_number(json_object_get(pt, "attained")) &&
+                  json_is_number(json_object_get(pt, "throughput"));
+        size_t c = ok ? ((size_t)json_integer_value(pv) * s->nsch + k) * s->ngoals + g : 0;
+        if (!ok || seen[c]++) {
+            free(seen);
+            return fail(err, errlen, oldname, "points[%zu]: %s", at,
+                        ok ? "its group, scheme and goal a second time"
+                           : "not a point of this sweep (pair, scheme, goal, qos_met, attained, "
+                             "throughput)");
+        }
+    }
+    free(seen);
+    qos_reuse *r = calloc(1, sizeof *r);
+    if (!r) return fail(err, errlen, "sweep", "out of memory");
+    json_t *kn = json_object_get(s->norm, "kernels");
+    bool same[QOS_MAX_KERNELS];
+    for (size_t i = 0; i < s->nk; i++) {
+        json_t *o = old_kernel(ospec, s->k[i].name);
+        same[i] = o && json_equal(o, json_array_get(kn, i));
+    }
+    json_t *npairs = json_object_get(s->norm, "pairs");
+    for (size_t p = 0; p < s->npairs; p++) {
+        r->from[p] = -1;
+        bool unchanged = true;
+        for (int x = 0; x < QOS_ROLES; x++)
+            if (s->has[x]) unchanged = unchanged && same[s->pair[p][x]];
+        for (size_t q = 0; unchanged && q < nold && r->from[p] < 0; q++)
+            if (json_equal(json_array_get(opairs, q), json_array_get(npairs, p)))
+                r->from[p] = (int64_t)q;
+        if (r->from[p] >= 0) r->reused += s->nsch * s->ngoals;
+        else r->todo += s->nsch * s->ngoals;
+    }
+    r->old = json_incref(old);
+    *out = r;
+    return 0;
+}
+
+uint64_t qos_reuse_todo(const qos_reuse *r) { return r->todo; }
+uint64_t qos_reuse_reused(const qos_reuse *r) { return r->reused; }
+
+void qos_reuse_free(qos_reuse *r) {
+    if (!r) return;
+    json_decref(r->old);
+    free(r);
+}
+
+/* The whole result: the run of the changed groups (sub: every kernel alone
+ * and those groups' points) with the earlier result's points of the others,
+ * in the order a whole run writes them, and summarised again. */
+static int reuse_join(const qos_spec *s, const qos_reuse *r, json_t *sub) {
+    json_t *opts = json_object_get(r->old, "points"), *spts = json_object_get(sub, "points");
+    json_t *points = json_array();
+    if (!points) return -1;
+    for (size_t p = 0; p < s->npairs; p++) {
+        bool again = r->from[p] < 0;
+        json_int_t src = again ? (json_int_t)p : (json_int_t)r->from[p];
+        size_t i;
+        json_t *pt;
+        json_array_foreach(again ? spts : opts, i, pt) {
+            if (json_integer_value(json_object_get(pt, "pair")) != src) continue;
+            json_t *c = json_deep_copy(pt);
+            if (!c || json_object_set_new(c, "pair", json_integer((json_int_t)p)) ||
+                json_array_append_new(points, c)) {
+                json_decref(points);
+                return -1;
+            }
+        }
+    }
+    if (json_object_set_new(sub, "points", points)) return -1;
+    return summarise(sub);
+}
+
+int qos_run_reuse(const qos_spec *s, const qos_reuse *r, int threads,
+                  const struct sweep_ctl *ctl, json_t **result, qos_stats *st, char *err,
+                  size_t errlen) {
+    /* every kernel alone again (seconds: two simulations a kernel and
+     * role), then the changed groups' points */
+    if (run_units(s, 0, 1, r, threads, ctl, result, st, err, errlen)) return -1;
+    if (reuse_join(s, r, *result)) {
+        json_decref(*result);
+        *result = NULL;
+        return fail(err, errlen, "sweep", "out of memory");
+    }
+    return 0;
 }

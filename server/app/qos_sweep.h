@@ -97,6 +97,26 @@ int qos_merge(json_t *const *shards, size_t n, json_t **merged, char *err, size_
 int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, json_t **merged,
                     char *err, size_t errlen);
 
+/* --reuse (docs/qos.md, "Running a sweep again after a change"): an
+ * earlier whole result of this sweep (`old`, borrowed: kept referenced by
+ * the plan) gives the points of every group whose kernels are the same as
+ * it ran them (their normal form, program and launch: json_equal), when
+ * everything else a point depends on is the same too (template, schemes,
+ * goals, other_repeat; otherwise an error naming `oldname` and the key);
+ * qos_run_reuse simulates the other groups alone and joins the two into
+ * the result a whole run writes, to the digit: a point simulates its own
+ * group's kernels only, deterministically. todo: the points it simulates;
+ * reused: those it takes. */
+typedef struct qos_reuse qos_reuse;
+int qos_reuse_plan(const qos_spec *s, json_t *old, const char *oldname, qos_reuse **out,
+                   char *err, size_t errlen);
+uint64_t qos_reuse_todo(const qos_reuse *r);
+uint64_t qos_reuse_reused(const qos_reuse *r);
+int qos_run_reuse(const qos_spec *s, const qos_reuse *r, int threads,
+                  const struct sweep_ctl *ctl, json_t **result, qos_stats *st, char *err,
+                  size_t errlen);
+void qos_reuse_free(qos_reuse *r);
+
 /* Spart's search (ISCA'17 §2.3 and §4.1, after Aguilera et al. [3]):
  * SMs 1..n-1 for the QoS kernel, the rest for the other. eval(m) simulates
  * the pair with m SMs for the QoS kernel and says whether its goal is met

@@ -594,6 +594,26 @@ int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **r
     return sweep_run_ctl(s, index, count, threads, NULL, result, st, err, errlen);
 }
 
+int sweep_reuse_plan(const sweep_spec *s, json_t *old, const char *oldname, qos_reuse **out,
+                     char *err, size_t errlen) {
+    *out = NULL;
+    if (!s->qos)
+        return fail(err, errlen, "--reuse", "only a QoS sweep's points are reused (a "
+                    "schedulability sweep draws every taskset again from its seed)");
+    return qos_reuse_plan(s->qos, old, oldname, out, err, errlen);
+}
+
+int sweep_run_reuse(const sweep_spec *s, const qos_reuse *r, int threads, const sweep_ctl *ctl,
+                    json_t **result, sweep_stats *st, char *err, size_t errlen) {
+    qos_stats q;
+    int rc = qos_run_reuse(s->qos, r, threads, ctl, result, &q, err, errlen);
+    if (st)
+        *st = (sweep_stats){.wall_s = q.wall_s, .threads = q.threads, .qos = true,
+                            .points = q.points, .sims = q.sims, .iso_s = q.iso_s,
+                            .iso_sims = q.iso_sims};
+    return rc;
+}
+
 int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
                   json_t **result, sweep_stats *st, char *err, size_t errlen) {
     *result = NULL;

@@ -84,6 +84,17 @@ typedef struct sweep_ctl {
 int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const sweep_ctl *ctl,
                   json_t **result, sweep_stats *st, char *err, size_t errlen);
 
+/* `schedlab sweep --reuse OLD.json` (qos_sweep.h's qos_reuse): a QoS
+ * sweep run again after a change simulates only the groups whose kernels
+ * changed and takes the rest from OLD; a schedulability sweep is refused.
+ * qos_reuse_todo(plan) is what ctl->done counts to. */
+struct qos_reuse;
+int sweep_reuse_plan(const sweep_spec *s, json_t *old, const char *oldname,
+                     struct qos_reuse **out, char *err, size_t errlen);
+int sweep_run_reuse(const sweep_spec *s, const struct qos_reuse *r, int threads,
+                    const sweep_ctl *ctl, json_t **result, sweep_stats *st, char *err,
+                    size_t errlen);
+
 /* The units sweep_ctl.done counts to for the whole sweep (shard 0 of 1). */
 uint64_t sweep_units(const sweep_spec *s);
 /* ... and for shard `index` of `count`. */

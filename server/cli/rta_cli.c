@@ -15,6 +15,7 @@
 #include "cli_opt.h"
 #include "cli_out.h"
 #include "cli_progress.h"
+#include "qos_sweep.h"
 #include "sweep.h"
 #include "sweep_api.h"
 #include "taskset.h"
@@ -33,8 +34,8 @@ static const char usage_rta[] =
     "(null where the iteration passed the deadline).\n";
 
 static const char usage_sweep[] =
-    "usage: schedlab sweep SPEC.json [--shard i/n] [--db DB] [-o RESULT.json] [--threads N] "
-    "[--progress SECONDS]\n"
+    "usage: schedlab sweep SPEC.json [--shard i/n] [--reuse OLD.json] [--db DB] [-o RESULT.json]\n"
+    "                      [--threads N] [--progress SECONDS]\n"
     "\n"
     "Generate tasksets per point of the spec's swept parameter (schedlab-sweep/1,\n"
     "the GCAPS paper's Table 3 by default), analyse each with every approach on\n"
@@ -45,6 +46,10 @@ static const char usage_sweep[] =
     "\"kind\": \"qos\" runs the ISCA'17 QoSreach sweep instead (kernel pairs x QoS\n"
     "goals x schemes, each point a simulation), stored and sharded the same way.\n"
     "  --shard i/n        compute slice i of n (0 <= i < n) only, and write it\n"
+    "  --reuse OLD.json   a QoS sweep run again after a change: simulate only the kernel\n"
+    "                     groups whose kernels changed since OLD.json (an earlier whole\n"
+    "                     result of this sweep) and take every other point from it; the\n"
+    "                     result is the whole run's, to the digit\n"
     "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db), created\n"
     "                     when missing\n"
     "  -o RESULT.json     write the result (schedlab-sweep-result/1) to this file too;\n"
@@ -79,7 +84,7 @@ static int say(int code, const char *fmt, ...) {
 typedef struct copts {
     const char *pos[256];
     int npos;
-    const char *out, *db, *shard, *threads, *progress;
+    const char *out, *db, *shard, *threads, *progress, *reuse;
     bool out_stdout;   /* "-o -" (out is NULL then, as without -o) */
     bool help;
 } copts;
@@ -109,6 +114,7 @@ static int parse(int argc, char **argv, const char *allowed, copts *o) {
                            : !strcmp(flag, "--shard")                        ? &o->shard
                            : !strcmp(flag, "--threads")                      ? &o->threads
                            : !strcmp(flag, "--progress")                     ? &o->progress
+                           : !strcmp(flag, "--reuse")                        ? &o->reuse
                                                                              : NULL;
         char needle[40];
         snprintf(needle, sizeof needle, " %s ", flag);
@@ -229,9 +235,28 @@ static int shard_parse(const char *s, int *index, int *count) {
     return 0;
 }
 
+/* A result file read whole (merge's shards, sweep --reuse): NULL, *rc
+ * EXIT_BAD_INPUT, having said where it went wrong. */
+static json_t *read_result(const char *path, int *rc) {
+    json_error_t je;
+    size_t len;
+    char rerr[1024];
+    /* read first, so a folder or an unreadable file says so (jansson
+     * reads a folder as an empty text: "'[' or '{' expected") */
+    char *text = jr_read_file(path, 1024u << 20, "sweep result", &len, rerr, sizeof rerr);
+    if (!text) {
+        *rc = say(EXIT_BAD_INPUT, "%s", rerr);
+        return NULL;
+    }
+    json_t *j = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    free(text);
+    if (!j) *rc = say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", path, je.line, jr_error_column(&je), je.text);
+    return j;
+}
+
 int rta_cli_sweep(int argc, char **argv) {
     copts o;
-    if (parse(argc, argv, " --shard --db -o --output --threads --progress ", &o))
+    if (parse(argc, argv, " --shard --reuse --db -o --output --threads --progress ", &o))
         return EXIT_BAD_INPUT;
     if (o.help)
         return fputs(usage_sweep, stdout), 0;
@@ -276,12 +301,28 @@ int rta_cli_sweep(int argc, char **argv) {
     free(text);
     if (rc)
         return say(EXIT_BAD_INPUT, "%s", err);
+    /* --reuse: the earlier result read and matched to the spec before any
+     * work, as the -o and the database below */
+    qos_reuse *plan = NULL;
+    if (o.reuse) {
+        if (o.shard) rc = say(EXIT_BAD_INPUT, "--reuse and --shard: one or the other (a shard "
+                              "of a changed sweep is its whole run's; merge first, then reuse)");
+        json_t *old = rc ? NULL : read_result(o.reuse, &rc);
+        if (old && sweep_reuse_plan(s, old, o.reuse, &plan, err, sizeof err))
+            rc = say(EXIT_BAD_INPUT, "%s", err);
+        json_decref(old);
+        if (rc) {
+            sweep_spec_free(s);
+            return rc;
+        }
+    }
     /* where the result goes is settled before the work: a -o or a --db
      * that cannot be written (a typo'd folder) was found only once the
      * sweep was done, hours of a paper-scale QoS sweep, and its result lost */
     cli_out outf;
     int orc0 = o.out ? cli_out_open(&outf, o.out, err, sizeof err) : 0;
     if (orc0) {
+        qos_reuse_free(plan);
         sweep_spec_free(s);
         return say(orc0 == CLI_OUT_REFUSED ? EXIT_BAD_INPUT : 1, "%s", err);
     }
@@ -290,6 +331,7 @@ int rta_cli_sweep(int argc, char **argv) {
     int orc = o.shard ? 0 : db_check_writable(db_default(&o), err, sizeof err);
     if (orc) {
         if (o.out) cli_out_abort(&outf);
+        qos_reuse_free(plan);
         sweep_spec_free(s);
         return say(orc == DB_NOT_A_DATABASE ? EXIT_BAD_INPUT : 1, "%s", err);
     }
@@ -302,12 +344,15 @@ int rta_cli_sweep(int argc, char **argv) {
     _Atomic(const char *) phase = NULL;
     sweep_ctl ctl = {.done = &done, .phase = &phase};
     bool qos = sweep_is_qos(s);
-    progress *pr = every > 0 ? progress_start("sweep", qos ? "points" : "tasksets",
-                                              sweep_shard_units(s, index, count), every, &done,
-                                              &phase, qos ? "points" : NULL)
-                             : NULL;
-    rc = sweep_run_ctl(s, index, count, threads, &ctl, &res, &st, err, sizeof err);
+    uint64_t units = plan ? qos_reuse_todo(plan) : sweep_shard_units(s, index, count);
+    progress *pr = every > 0 && units ? progress_start("sweep", qos ? "points" : "tasksets", units,
+                                                       every, &done, &phase, qos ? "points" : NULL)
+                                      : NULL;
+    uint64_t reused = plan ? qos_reuse_reused(plan) : 0;
+    rc = plan ? sweep_run_reuse(s, plan, threads, &ctl, &res, &st, err, sizeof err)
+              : sweep_run_ctl(s, index, count, threads, &ctl, &res, &st, err, sizeof err);
     progress_stop(pr);
+    qos_reuse_free(plan);
     sweep_spec_free(s);
     if (rc) {
         if (o.out) cli_out_abort(&outf);
@@ -325,6 +370,9 @@ int rta_cli_sweep(int argc, char **argv) {
                 st.threads, st.wall_s > 0 ? (double)st.points / st.wall_s : 0.0,
                 (unsigned long long)st.iso_sims, st.iso_s,
                 pts_s > 0 ? (double)st.points / pts_s : 0.0);
+        if (o.reuse)
+            fprintf(stderr, "schedlab: sweep: %llu points taken from %s (their groups' kernels "
+                    "unchanged)\n", (unsigned long long)reused, o.reuse);
     } else {
         fprintf(stderr,
                 "schedlab: sweep: %llu tasksets x %llu analyses in %.3f s on %d threads: %.0f "
@@ -365,24 +413,8 @@ int rta_cli_merge(int argc, char **argv) {
         return EXIT_BAD_INPUT;
     json_t *sh[256];
     int rc = 0, n = 0;
-    for (; n < o.npos; n++) {
-        json_error_t je;
-        size_t len;
-        char rerr[1024];
-        /* read first, so a folder or an unreadable file says so (jansson
-         * reads a folder as an empty text: "'[' or '{' expected") */
-        char *text = jr_read_file(o.pos[n], 1024u << 20, "sweep result", &len, rerr, sizeof rerr);
-        if (!text) {
-            rc = say(EXIT_BAD_INPUT, "%s", rerr);
-            break;
-        }
-        sh[n] = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-        free(text);
-        if (!sh[n]) {
-            rc = say(EXIT_BAD_INPUT, "%s:%d:%d: JSON: %s", o.pos[n], je.line, jr_error_column(&je), je.text);
-            break;
-        }
-    }
+    for (; n < o.npos; n++)
+        if (!(sh[n] = read_result(o.pos[n], &rc))) break;
     json_t *m = NULL;
     char err[1024];
     if (!rc && sweep_merge_named(sh, o.pos, (size_t)n, &m, err, sizeof err))

@@ -11,8 +11,9 @@
 // digit, with the spec (kernel programs, template, schemes) the same as
 // the shipped spec file gives now. When a change to the model moves them,
 // run the spec again (docs/qos.md, "The 90 Parboil pairs, Rollover and
-// Spart, whole" and "The trios at the paper's parameters, whole") and ship
-// the new result.
+// Spart, whole" and "The trios at the paper's parameters, whole"; a changed
+// kernel program: `schedlab sweep SPEC --reuse` the shipped file, which
+// simulates only its groups) and ship the new result.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
