@@ -34,8 +34,9 @@ static const char usage_rta[] =
     "(null where the iteration passed the deadline).\n";
 
 static const char usage_sweep[] =
-    "usage: schedlab sweep SPEC.json [--shard i/n] [--reuse OLD.json] [--db DB] [-o RESULT.json]\n"
-    "                      [--threads N] [--progress SECONDS]\n"
+    "usage: schedlab sweep SPEC.json [--shard i/n] [--reuse OLD.json] [--db DB] [-o RESULT.json] "
+    "[--threads N]\n"
+    "                      [--progress SECONDS]\n"
     "\n"
     "Generate tasksets per point of the spec's swept parameter (schedlab-sweep/1,\n"
     "the GCAPS paper's Table 3 by default), analyse each with every approach on\n"
