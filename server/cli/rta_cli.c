@@ -346,9 +346,11 @@ int rta_cli_sweep(int argc, char **argv) {
     sweep_ctl ctl = {.done = &done, .phase = &phase};
     bool qos = sweep_is_qos(s);
     uint64_t units = plan ? qos_reuse_todo(plan) : sweep_shard_units(s, index, count);
-    progress *pr = every > 0 && units ? progress_start("sweep", qos ? "points" : "tasksets", units,
-                                                       every, &done, &phase, qos ? "points" : NULL)
-                                      : NULL;
+    /* (nothing to simulate but the kernels alone: no count to report) */
+    bool report = every > 0 && (units > 0 || !plan);
+    progress *pr = report ? progress_start("sweep", qos ? "points" : "tasksets", units, every, &done,
+                                           &phase, qos ? "points" : NULL)
+                          : NULL;
     uint64_t reused = plan ? qos_reuse_reused(plan) : 0;
     rc = plan ? sweep_run_reuse(s, plan, threads, &ctl, &res, &st, err, sizeof err)
               : sweep_run_ctl(s, index, count, threads, &ctl, &res, &st, err, sizeof err);
