@@ -41,7 +41,7 @@ static void reuse_plan(json_t *old) {
     struct qos_reuse *r = NULL;
     err[0] = '\0';
     if (sweep_reuse_plan(s, old, "old.json", &r, err, sizeof err) == 0) {
-        if (!r || qos_reuse_todo(r) + qos_reuse_reused(r) != 4) abort();
+        if (!r || qos_reuse_to_run(r) + qos_reuse_reused(r) != 4) abort();
         qos_reuse_free(r);
     } else if (r || err[0] == '\0' || strchr(err, '\n')) {
         abort();

@@ -1481,7 +1481,7 @@ int qos_run(const qos_spec *s, int index, int count, int threads, json_t **resul
 struct qos_reuse {
     json_t *old;             /* the earlier result (a reference) */
     int64_t from[QOS_MAX_PAIRS];   /* each group's index in it, -1: simulated again */
-    uint64_t todo, reused;   /* points simulated, points taken */
+    uint64_t to_run, reused;   /* points simulated, points taken */
 };
 
 /* qos_run_ctl, leaving out the groups `reuse` takes from an earlier result
@@ -1809,14 +1809,14 @@ int qos_reuse_plan(const qos_spec *s, json_t *old, const char *oldname, qos_reus
             if (json_equal(json_array_get(opairs, q), json_array_get(npairs, p)))
                 r->from[p] = (int64_t)q;
         if (r->from[p] >= 0) r->reused += s->nsch * s->ngoals;
-        else r->todo += s->nsch * s->ngoals;
+        else r->to_run += s->nsch * s->ngoals;
     }
     r->old = json_incref(old);
     *out = r;
     return 0;
 }
 
-uint64_t qos_reuse_todo(const qos_reuse *r) { return r->todo; }
+uint64_t qos_reuse_to_run(const qos_reuse *r) { return r->to_run; }
 uint64_t qos_reuse_reused(const qos_reuse *r) { return r->reused; }
 
 void qos_reuse_free(qos_reuse *r) {
@@ -1825,29 +1825,51 @@ void qos_reuse_free(qos_reuse *r) {
     free(r);
 }
 
+/* The points of `pts` by group: order[] lists their indices grouped by
+ * "pair" (0..ngroups-1, each group's in file order), group g's from
+ * start[g] to start[g + 1]; the caller frees both. -1: out of memory. */
+static int by_group(json_t *pts, size_t ngroups, size_t **order, size_t **start) {
+    size_t n = json_array_size(pts);
+    *order = calloc(n + 1, sizeof **order);
+    *start = calloc(ngroups + 2, sizeof **start);
+    if (!*order || !*start) return -1;
+    size_t i;
+    json_t *pt;
+    json_array_foreach(pts, i, pt) (*start)[json_integer_value(json_object_get(pt, "pair")) + 2]++;
+    for (size_t g = 2; g < ngroups + 2; g++) (*start)[g] += (*start)[g - 1];
+    json_array_foreach(pts, i, pt) (*order)[(*start)[json_integer_value(json_object_get(pt, "pair")) + 1]++] = i;
+    return 0;
+}
+
 /* The whole result: the run of the changed groups (sub: every kernel alone
  * and those groups' points) with the earlier result's points of the others,
- * in the order a whole run writes them, and summarised again. */
+ * in the order a whole run writes them, and summarised again. The points'
+ * groups are in range: the earlier result's checked by qos_reuse_plan, the
+ * run's its own. */
 static int reuse_join(const qos_spec *s, const qos_reuse *r, json_t *sub) {
     json_t *opts = json_object_get(r->old, "points"), *spts = json_object_get(sub, "points");
+    size_t nold = json_array_size(json_object_get(json_object_get(r->old, "spec"), "pairs"));
+    size_t *oo = NULL, *os = NULL, *so = NULL, *ss = NULL;
     json_t *points = json_array();
-    if (!points) return -1;
-    for (size_t p = 0; p < s->npairs; p++) {
+    int rc = !points || by_group(opts, nold, &oo, &os) || by_group(spts, s->npairs, &so, &ss);
+    for (size_t p = 0; p < s->npairs && !rc; p++) {
         bool again = r->from[p] < 0;
-        json_int_t src = again ? (json_int_t)p : (json_int_t)r->from[p];
-        size_t i;
-        json_t *pt;
-        json_array_foreach(again ? spts : opts, i, pt) {
-            if (json_integer_value(json_object_get(pt, "pair")) != src) continue;
-            json_t *c = json_deep_copy(pt);
-            if (!c || json_object_set_new(c, "pair", json_integer((json_int_t)p)) ||
-                json_array_append_new(points, c)) {
-                json_decref(points);
-                return -1;
-            }
+        size_t g = again ? p : (size_t)r->from[p];
+        const size_t *order = again ? so : oo, *start = again ? ss : os;
+        for (size_t k = start[g]; k < start[g + 1] && !rc; k++) {
+            json_t *c = json_deep_copy(json_array_get(again ? spts : opts, order[k]));
+            rc = !c || json_object_set_new(c, "pair", json_integer((json_int_t)p)) ||
+                 json_array_append_new(points, c);
         }
     }
-    if (json_object_set_new(sub, "points", points)) return -1;
+    free(oo);
+    free(os);
+    free(so);
+    free(ss);
+    if (rc || json_object_set_new(sub, "points", points)) {
+        if (rc) json_decref(points);
+        return -1;
+    }
     return summarise(sub);
 }
 

@@ -105,12 +105,12 @@ int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, j
  * goals, other_repeat; otherwise an error naming `oldname` and the key);
  * qos_run_reuse simulates the other groups alone and joins the two into
  * the result a whole run writes, to the digit: a point simulates its own
- * group's kernels only, deterministically. todo: the points it simulates;
+ * group's kernels only, deterministically. to_run: the points it simulates;
  * reused: those it takes. */
 typedef struct qos_reuse qos_reuse;
 int qos_reuse_plan(const qos_spec *s, json_t *old, const char *oldname, qos_reuse **out,
                    char *err, size_t errlen);
-uint64_t qos_reuse_todo(const qos_reuse *r);
+uint64_t qos_reuse_to_run(const qos_reuse *r);
 uint64_t qos_reuse_reused(const qos_reuse *r);
 int qos_run_reuse(const qos_spec *s, const qos_reuse *r, int threads,
                   const struct sweep_ctl *ctl, json_t **result, qos_stats *st, char *err,

@@ -594,6 +594,14 @@ int sweep_run(const sweep_spec *s, int index, int count, int threads, json_t **r
     return sweep_run_ctl(s, index, count, threads, NULL, result, st, err, errlen);
 }
 
+/* A QoS sweep's stats as a sweep's (sweep_run_ctl, sweep_run_reuse). */
+static void from_qos(const qos_stats *q, sweep_stats *st) {
+    if (st)
+        *st = (sweep_stats){.wall_s = q->wall_s, .threads = q->threads, .qos = true,
+                            .points = q->points, .sims = q->sims, .iso_s = q->iso_s,
+                            .iso_sims = q->iso_sims};
+}
+
 int sweep_reuse_plan(const sweep_spec *s, json_t *old, const char *oldname, qos_reuse **out,
                      char *err, size_t errlen) {
     *out = NULL;
@@ -605,12 +613,9 @@ int sweep_reuse_plan(const sweep_spec *s, json_t *old, const char *oldname, qos_
 
 int sweep_run_reuse(const sweep_spec *s, const qos_reuse *r, int threads, const sweep_ctl *ctl,
                     json_t **result, sweep_stats *st, char *err, size_t errlen) {
-    qos_stats q;
+    qos_stats q = {0};
     int rc = qos_run_reuse(s->qos, r, threads, ctl, result, &q, err, errlen);
-    if (st)
-        *st = (sweep_stats){.wall_s = q.wall_s, .threads = q.threads, .qos = true,
-                            .points = q.points, .sims = q.sims, .iso_s = q.iso_s,
-                            .iso_sims = q.iso_sims};
+    from_qos(&q, st);
     return rc;
 }
 
@@ -618,12 +623,9 @@ int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const 
                   json_t **result, sweep_stats *st, char *err, size_t errlen) {
     *result = NULL;
     if (s->qos) {
-        qos_stats q;
+        qos_stats q = {0};
         int rc = qos_run_ctl(s->qos, index, count, threads, ctl, result, &q, err, errlen);
-        if (st)
-            *st = (sweep_stats){.wall_s = q.wall_s, .threads = q.threads, .qos = true,
-                                .points = q.points, .sims = q.sims, .iso_s = q.iso_s,
-                                .iso_sims = q.iso_sims};
+        from_qos(&q, st);
         return rc;
     }
     if (count < 1 || index < 0 || index >= count)

@@ -87,7 +87,7 @@ int sweep_run_ctl(const sweep_spec *s, int index, int count, int threads, const 
 /* `schedlab sweep --reuse OLD.json` (qos_sweep.h's qos_reuse): a QoS
  * sweep run again after a change simulates only the groups whose kernels
  * changed and takes the rest from OLD; a schedulability sweep is refused.
- * qos_reuse_todo(plan) is what ctl->done counts to. */
+ * qos_reuse_to_run(plan) is what ctl->done counts to. */
 struct qos_reuse;
 int sweep_reuse_plan(const sweep_spec *s, json_t *old, const char *oldname,
                      struct qos_reuse **out, char *err, size_t errlen);

@@ -345,7 +345,7 @@ int rta_cli_sweep(int argc, char **argv) {
     _Atomic(const char *) phase = NULL;
     sweep_ctl ctl = {.done = &done, .phase = &phase};
     bool qos = sweep_is_qos(s);
-    uint64_t units = plan ? qos_reuse_todo(plan) : sweep_shard_units(s, index, count);
+    uint64_t units = plan ? qos_reuse_to_run(plan) : sweep_shard_units(s, index, count);
     /* (nothing to simulate but the kernels alone: no count to report) */
     bool report = every > 0 && (units > 0 || !plan);
     progress *pr = report ? progress_start("sweep", qos ? "points" : "tasksets", units, every, &done,
