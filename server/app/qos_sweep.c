@@ -1381,17 +1381,22 @@ static int summarise(json_t *res) {
     json_t *schemes = json_object_get(res, "schemes"), *goals = json_object_get(res, "goals");
     json_t *pts = json_object_get(res, "points");
     size_t ns = json_array_size(schemes), ng = json_array_size(goals);
+    /* (a merged file's goals beyond a spec's most: not counted) */
+    if (ng > QOS_MAX_GOALS) ng = QOS_MAX_GOALS;
     json_t *reach = json_object(), *reachg = json_object(), *thr = json_object(),
            *thrg = json_object(), *miss = json_object(), *over = json_object();
     for (size_t k = 0; k < ns; k++) {
         const char *sn = json_string_value(json_array_get(schemes, k));
+        if (!sn) continue;
         double met = 0, all = 0, tsum = 0, osum = 0;
         double gm[QOS_MAX_GOALS] = {0}, ga[QOS_MAX_GOALS] = {0}, gt[QOS_MAX_GOALS] = {0};
         json_int_t bins[QOS_NBINS] = {0};
         size_t i;
         json_t *p;
         json_array_foreach(pts, i, p) {
-            if (strcmp(json_string_value(json_object_get(p, "scheme")), sn)) continue;
+            /* (a merged shard's point without a scheme counts for none) */
+            const char *ps = json_string_value(json_object_get(p, "scheme"));
+            if (!ps || strcmp(ps, sn)) continue;
             double goal = json_number_value(json_object_get(p, "goal"));
             size_t g = 0;
             while (g < ng && fabs(json_number_value(json_array_get(goals, g)) - goal) > 1e-9) g++;
