@@ -1217,6 +1217,7 @@ static int cmd_serve(int argc, char **argv) {
     const http_route *routes = api_routes(&nroutes);
     http_config hcfg = {.bind = o.bind ? o.bind : "127.0.0.1", .port = (uint16_t)port,
                         .web_dir = web, .routes = routes, .nroutes = nroutes, .app = api,
+                        .on_idle = api_idle,
                         .max_body = max_upload, .token = token, .allow_hosts = hosts,
                         .nallow_hosts = nhosts, .read_token = read_token,
                         .header_s = (unsigned)header_s,

@@ -1242,9 +1242,14 @@ void h_health(void *app, const http_request *req, http_response *res) {
                                           health, "version", a->version, "db", a->db_name));
         return;
     }
-    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I, s:b, s:b}", "status", "ok", "version", a->version,
+    /* cache_bytes: the answers kept for the next asker (window.c's /blocks,
+     * compare_cache.c's kernel tables), part of the server's memory that
+     * is no leak (each is bounded) */
+    json_int_t cached = (json_int_t)(window_cache_bytes() + cmpcache_bytes());
+    http_set_json(res, 200, json_pack("{s:s, s:s, s:s, s:I, s:b, s:b, s:I}", "status", "ok", "version", a->version,
                                       "db", a->db_name, "jobs", (json_int_t)jobs_pending(a->jobs),
-                                      "seeding", seedbg_pending(), "checking", checking));
+                                      "seeding", seedbg_pending(), "checking", checking,
+                                      "cache_bytes", cached));
 }
 
 /* What this build can do, so the dashboard lists formats, policies and

@@ -38,6 +38,10 @@ void api_free(api_ctx *a);
 /* SIGTERM: queued jobs are dropped, running ones get grace_ms to finish and
  * are then cancelled (rolled back); returns once every job has ended. */
 void api_stop_jobs(api_ctx *a, int grace_ms);
+/* http_config.on_idle: the pooled connections give back their page caches
+ * (the server has no request in flight; the next one reads its pages from
+ * the OS's cache of the file). */
+void api_idle(void *app);
 /* The route table for http_config.routes (static storage). */
 const http_route *api_routes(size_t *n);
 

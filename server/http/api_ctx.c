@@ -221,6 +221,13 @@ void api_db_release(api_ctx *a, db *d) {
 }
 
 
+void api_idle(void *app) {
+    api_ctx *a = app;
+    pthread_mutex_lock(&a->mu);   /* a pooled connection is no request's while here */
+    for (size_t i = 0; i < a->npool; i++) sqlite3_db_release_memory(db_handle(a->pool[i]));
+    pthread_mutex_unlock(&a->mu);
+}
+
 bool api_db_ok(api_ctx *a, http_response *res) {
     char why[400];
     if (api_db_same_file(a, why, sizeof why)) return true;

@@ -88,6 +88,13 @@ void cmpcache_put(const char *key, const char *text, size_t len) {
     pthread_mutex_unlock(&cc.mu);
 }
 
+size_t cmpcache_bytes(void) {
+    pthread_mutex_lock(&cc.mu);
+    size_t n = cc.bytes;
+    pthread_mutex_unlock(&cc.mu);
+    return n;
+}
+
 size_t cmpcache_count(void) {
     pthread_mutex_lock(&cc.mu);
     size_t n = 0;

@@ -28,6 +28,8 @@ bool cmpcache_get(const char *key, char **text, size_t *len);
 /* Keep a copy of `len` bytes of text under key (replacing an entry of the
  * same key); silently nothing when it is too big or memory is short. */
 void cmpcache_put(const char *key, const char *text, size_t len);
+/* Bytes of text held now (/api/health's cache_bytes). */
+size_t cmpcache_bytes(void);
 /* Entries held now (tests). */
 size_t cmpcache_count(void);
 

@@ -1417,16 +1417,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return dispatch(srv, conn, cs->path, method, cs);
 }
 
-#ifdef __GLIBC__
-/* True at most once a second (CLOCK_MONOTONIC), for the idle trim. */
-static bool idle_trim_due(http_server *srv) {
+/* True at most once a second (CLOCK_MONOTONIC), for the idle work. */
+static bool idle_due(http_server *srv) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     long long now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
     long long last = atomic_load(&srv->trimmed_ms);
     return now - last >= 1000 && atomic_compare_exchange_strong(&srv->trimmed_ms, &last, now);
 }
-#endif
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
@@ -1441,17 +1439,21 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         http_body_free(cs->body);
         free(cs);
         *con_cls = NULL;
-        bool idle = atomic_fetch_sub(&srv->inflight, 1) == 1;
+        /* When a request leaves none in flight, at most once a second, the
+         * application drops what it keeps between requests (on_idle: the
+         * pooled connections' page caches) and the allocator hands back
+         * everything the last requests left in its per-thread arenas; a big
+         * request's memory goes back at once. A server that has answered a
+         * burst goes back to its size (issue 24: a fuzz run of 1,200 small
+         * requests left 7 MB in the arenas on a loaded machine). */
+        if (atomic_fetch_sub(&srv->inflight, 1) == 1 && idle_due(srv)) {
+            if (srv->cfg.on_idle) srv->cfg.on_idle(srv->cfg.app);
+            trim = true;
+        }
 #ifdef __GLIBC__
-        /* hand a big request's memory back to the system; and, at most once
-         * a second, everything the last requests left in the allocator's
-         * per-thread arenas when none is left in flight: a server that has
-         * answered a burst goes back to its size (issue 24: a fuzz run of
-         * 1,200 small requests left 7 MB in the arenas on a loaded machine) */
-        if (trim || (idle && idle_trim_due(srv))) malloc_trim(0);
+        if (trim) malloc_trim(0);
 #else
         (void)trim;
-        (void)idle;
 #endif
     }
 }

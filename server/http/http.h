@@ -164,6 +164,11 @@ typedef struct http_config {
     const http_route *routes;
     size_t nroutes;
     void *app;                   /* handed to every handler */
+    /* Called with app on the thread of the request that left none in
+     * flight, at most once a second, just before the allocator gives its
+     * free memory back (the idle trim): the application lets go of caches
+     * it keeps between requests. NULL: none. */
+    void (*on_idle)(void *app);
 } http_config;
 
 typedef struct http_server http_server;

@@ -279,6 +279,13 @@ static void cache_put(int64_t id, const char *slug, int64_t from, int64_t to, in
     pthread_mutex_unlock(&cache.mu);
 }
 
+size_t window_cache_bytes(void) {
+    pthread_mutex_lock(&cache.mu);
+    size_t n = cache.bytes;
+    pthread_mutex_unlock(&cache.mu);
+    return n;
+}
+
 /* ---- the blocks API --------------------------------------------------------------------- */
 
 void window_blocks(db *d, const http_request *req, const char *run, int64_t from, bool has_from,

@@ -24,6 +24,8 @@
  * in a small process-wide cache of recent answers (thread-safe). */
 void window_blocks(db *d, const http_request *req, const char *run, int64_t from, bool has_from,
                    int64_t to, bool has_to, int64_t max_blocks, http_response *res);
+/* Bytes of answers that cache holds now (/api/health's cache_bytes). */
+size_t window_cache_bytes(void);
 /* The bins answer ({from, to, mode: "bins", total, bin_ns, sms, bins: [{sm,
  * t, threads, blocks}]}, docs/api.md) of pb over [from, to), appended to w;
  * means with six decimals at most. /blocks past `max` and /occupancy

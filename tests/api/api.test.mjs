@@ -50,6 +50,14 @@ test('health', async () => {
   assert.equal(r.body.status, 'ok');
   assert.match(r.body.db, /test\.db$/);
   assert.equal(typeof r.body.version, 'string');
+  // cache_bytes: the /blocks answers kept for their next asker; a window
+  // not asked before adds its answer's bytes (docs/api.md)
+  assert.equal(typeof r.body.cache_bytes, 'number');
+  const w = await fetch(`${srv.base}/api/runs/${fig3Run}/blocks?from=0&to=987654321`);
+  assert.equal(w.status, 200);
+  const len = Buffer.byteLength(await w.text());
+  const after = await getJson(`${srv.base}/api/health`);
+  assert.equal(after.body.cache_bytes, r.body.cache_bytes + len);
 });
 
 test('a fresh start lists every shipped scenario as an experiment', async () => {
