@@ -1619,6 +1619,30 @@ int qos_run_ctl(const qos_spec *s, int index, int count, int threads, const swee
     return run_units(s, index, count, NULL, threads, ctl, result, st, err, errlen);
 }
 
+/* The cell ((group * nsch + scheme) * ngoals + goal) of a result's point,
+ * or -1 when it is not a point of the sweep: its pair not one of its
+ * ngroups, its scheme or goal not one of its, or its verdict and numbers
+ * (qos_met, attained, throughput) missing. merge and --reuse take points
+ * only so. */
+static long long point_cell(json_t *pt, size_t ngroups, const char *const *sch, size_t nsch,
+                            const double *goal, size_t ngoals) {
+    json_t *pv = json_object_get(pt, "pair"), *gv = json_object_get(pt, "goal");
+    const char *sn = json_string_value(json_object_get(pt, "scheme"));
+    size_t k = 0, g = 0;
+    while (sn && k < nsch && strcmp(sn, sch[k])) k++;
+    while (json_is_number(gv) && g < ngoals && fabs(json_number_value(gv) - goal[g]) > 1e-9) g++;
+    bool ok = json_is_integer(pv) && json_integer_value(pv) >= 0 &&
+              (size_t)json_integer_value(pv) < ngroups && sn && k < nsch && json_is_number(gv) &&
+              g < ngoals && json_is_boolean(json_object_get(pt, "qos_met")) &&
+              json_is_number(json_object_get(pt, "attained")) &&
+              json_is_number(json_object_get(pt, "throughput"));
+    return ok ? ((long long)json_integer_value(pv) * (long long)nsch + (long long)k) * (long long)ngoals +
+                    (long long)g
+              : -1;
+}
+
+#define POINT_NOT_OURS "not a point of this sweep (pair, scheme, goal, qos_met, attained, throughput)"
+
 static int point_cmp(const void *a, const void *b) {
     json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
     long long px = json_integer_value(json_object_get(x, "pair")),
@@ -1639,14 +1663,43 @@ int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, j
     if (count < 1 || (size_t)count != n)
         return fail(err, errlen, "merge", "the shards say there are %lld of them, %zu given",
                     count, n);
-    char *spec0 = json_dumps(json_object_get(first, "spec"), JSON_SORT_KEYS | JSON_COMPACT);
+    /* the sweep's groups, schemes and goals, which every point is one of */
+    json_t *spec = json_object_get(first, "spec");
+    json_t *pairs = json_object_get(spec, "pairs"), *schemes = json_object_get(spec, "schemes"),
+           *goals = json_object_get(spec, "goals");
+    size_t ngroups = json_array_size(pairs), nsch = json_array_size(schemes),
+           ngoals = json_array_size(goals);
+    if (!json_is_array(pairs) || !json_is_array(schemes) || !json_is_array(goals) || !ngroups ||
+        ngroups > QOS_MAX_PAIRS || !nsch || nsch > QOS_MAX_SCHEMES || !ngoals ||
+        ngoals > QOS_MAX_GOALS)
+        return fail(err, errlen, names ? names[0] : "shard file 1",
+                    "spec: its pairs (1-%d), schemes (1-%d) or goals (1-%d) are not a sweep's",
+                    QOS_MAX_PAIRS, QOS_MAX_SCHEMES, QOS_MAX_GOALS);
+    const char *sch[QOS_MAX_SCHEMES];
+    double goal[QOS_MAX_GOALS];
+    for (size_t k = 0; k < nsch; k++) {
+        sch[k] = json_string_value(json_object_get(json_array_get(schemes, k), "name"));
+        if (!sch[k])
+            return fail(err, errlen, names ? names[0] : "shard file 1",
+                        "spec.schemes[%zu].name: not a string", k);
+    }
+    for (size_t g = 0; g < ngoals; g++) {
+        if (!json_is_number(json_array_get(goals, g)))
+            return fail(err, errlen, names ? names[0] : "shard file 1",
+                        "spec.goals[%zu]: not a number", g);
+        goal[g] = json_number_value(json_array_get(goals, g));
+    }
+    char *spec0 = json_dumps(spec, JSON_SORT_KEYS | JSON_COMPACT);
     bool seen[256] = {false};
     size_t total = 0;
     for (size_t i = 0; i < n; i++) total += json_array_size(json_object_get(shards[i], "points"));
     json_t **all = calloc(total ? total : 1, sizeof *all);
+    /* which shard holds each cell: every point once, in its own shard */
+    size_t ncells = ngroups * nsch * ngoals;
+    unsigned char *cell_of = calloc(ncells, 1);
     int rc = 0;
     size_t at = 0;
-    if (!spec0 || !all || n > 256) {
+    if (!spec0 || !all || !cell_of || n > 256) {
         rc = fail(err, errlen, "merge", n > 256 ? "at most 256 shards" : "out of memory");
         goto done;
     }
@@ -1665,9 +1718,9 @@ int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, j
             break;
         }
         seen[idx] = true;
-        char *spec = json_dumps(json_object_get(shards[i], "spec"), JSON_SORT_KEYS | JSON_COMPACT);
-        bool same = spec && strcmp(spec, spec0) == 0;
-        free(spec);
+        char *text = json_dumps(json_object_get(shards[i], "spec"), JSON_SORT_KEYS | JSON_COMPACT);
+        bool same = text && strcmp(text, spec0) == 0;
+        free(text);
         if (!same) {
             if (names)
                 rc = fail(err, errlen, what, "spec: differs from %s's (another sweep)", names[0]);
@@ -1677,15 +1730,24 @@ int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, j
         }
         size_t k;
         json_t *p;
-        json_array_foreach(json_object_get(shards[i], "points"), k, p) all[at++] = p;
+        json_array_foreach(json_object_get(shards[i], "points"), k, p) {
+            long long c = point_cell(p, ngroups, sch, nsch, goal, ngoals);
+            long long pair = c < 0 ? 0 : json_integer_value(json_object_get(p, "pair"));
+            if (c < 0)
+                rc = fail(err, errlen, what, "points[%zu]: " POINT_NOT_OURS, k);
+            else if (pair % (long long)n != idx)   /* shard i holds pairs i, i + n, ... */
+                rc = fail(err, errlen, what, "points[%zu]: pair %lld is shard %lld/%zu's, not "
+                          "this one's (%lld/%zu)", k, pair, pair % (long long)n, n, idx, n);
+            else if (cell_of[c]++)
+                rc = fail(err, errlen, what, "points[%zu]: its pair, scheme and goal a second time",
+                          k);
+            if (rc) break;
+            all[at++] = p;
+        }
     }
     if (rc == 0) {
-        json_t *spec = json_object_get(first, "spec");
-        size_t want = json_array_size(json_object_get(spec, "pairs")) *
-                      json_array_size(json_object_get(spec, "schemes")) *
-                      json_array_size(json_object_get(spec, "goals"));
-        if (at != want) {
-            rc = fail(err, errlen, "merge", "the shards cover %zu of %zu points", at, want);
+        if (at != ncells) {
+            rc = fail(err, errlen, "merge", "the shards cover %zu of %zu points", at, ncells);
             goto done;
         }
         /* the one-process order: by pair, and within a pair as each shard
@@ -1705,6 +1767,7 @@ int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, j
         *merged = out;
     }
 done:
+    free(cell_of);
     free(all);
     free(spec0);
     return rc;
@@ -1773,26 +1836,14 @@ int qos_reuse_plan(const qos_spec *s, json_t *old, const char *oldname, qos_reus
     if (!seen) return fail(err, errlen, "sweep", "out of memory");
     size_t at;
     json_t *pt;
+    const char *sch[QOS_MAX_SCHEMES];
+    for (size_t k = 0; k < s->nsch; k++) sch[k] = s->sch[k].name;
     json_array_foreach(opts, at, pt) {
-        json_t *pv = json_object_get(pt, "pair"), *gv = json_object_get(pt, "goal");
-        const char *sn = json_string_value(json_object_get(pt, "scheme"));
-        size_t k = 0, g = 0;
-        while (sn && k < s->nsch && strcmp(sn, s->sch[k].name)) k++;
-        while (json_is_number(gv) && g < s->ngoals && fabs(json_number_value(gv) - s->goal[g]) > 1e-9)
-            g++;
-        bool ok = json_is_integer(pv) && json_integer_value(pv) >= 0 &&
-                  (size_t)json_integer_value(pv) < nold && sn && k < s->nsch &&
-                  json_is_number(gv) && g < s->ngoals &&
-                  json_is_boolean(json_object_get(pt, "qos_met")) &&
-                  json_is_number(json_object_get(pt, "attained")) &&
-                  json_is_number(json_object_get(pt, "throughput"));
-        size_t c = ok ? ((size_t)json_integer_value(pv) * s->nsch + k) * s->ngoals + g : 0;
-        if (!ok || seen[c]++) {
+        long long c = point_cell(pt, nold, sch, s->nsch, s->goal, s->ngoals);
+        if (c < 0 || seen[c]++) {
             free(seen);
             return fail(err, errlen, oldname, "points[%zu]: %s", at,
-                        ok ? "its group, scheme and goal a second time"
-                           : "not a point of this sweep (pair, scheme, goal, qos_met, attained, "
-                             "throughput)");
+                        c >= 0 ? "its group, scheme and goal a second time" : POINT_NOT_OURS);
         }
     }
     free(seen);

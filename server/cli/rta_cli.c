@@ -66,7 +66,8 @@ static const char usage_merge[] =
     "\n"
     "Combine the result files of every shard of one sweep into the result of\n"
     "the whole sweep (the same text a one-process sweep writes), store it as a\n"
-    "new experiment and print its slug.\n"
+    "new experiment and print its slug. Each point must be one of the sweep's,\n"
+    "in its own shard, once; a shard that is not is refused, naming the point.\n"
     "  --db DB            the database (default: $SCHEDLAB_DB, else ./schedlab.db), created\n"
     "                     when missing\n"
     "  -o RESULT.json     write the merged result to this file too\n";

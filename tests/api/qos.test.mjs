@@ -9,7 +9,7 @@
 // the result is served as a sweep experiment, and bad specs get one line
 // naming the place.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -247,6 +247,27 @@ test('QoS sweep shards merge into the one-process result byte for byte', () => {
   const short = cli(['merge', parts[0], '--db', db]);
   assert.equal(short.code, 2);
   assert.equal(short.stderr, 'schedlab: merge: the shards say there are 2 of them, 1 given\n');
+  // every point of a shard is one of the sweep's, in its own shard, once:
+  // a shard edited by hand is refused naming the file and the point, and
+  // nothing is written (shard 0 holds pairs 0 and 2, shard 1 pair 1)
+  const s0 = JSON.parse(readFileSync(parts[1], 'utf8'));
+  const bad = [
+    [(j) => { j.points[1] = j.points[0]; }, 'points[1]: its pair, scheme and goal a second time'],
+    [(j) => { j.points[0].pair = 1; }, 'points[0]: pair 1 is shard 1/2\'s, not this one\'s (0/2)'],
+    [(j) => { j.points[2].scheme = 'elastic'; }, 'points[2]: not a point of this sweep (pair, scheme, goal, qos_met, attained, throughput)'],
+    [(j) => { j.points[3].goal = 0.8; }, 'points[3]: not a point of this sweep (pair, scheme, goal, qos_met, attained, throughput)'],
+    [(j) => { delete j.points[0].attained; }, 'points[0]: not a point of this sweep (pair, scheme, goal, qos_met, attained, throughput)'],
+  ];
+  for (const [edit, why] of bad) {
+    const j = structuredClone(s0);
+    edit(j);
+    const f = join(dir, 'qshard-edited.json'), o = join(dir, 'qshard-edited-merged.json');
+    writeFileSync(f, JSON.stringify(j));
+    const r = cli(['merge', parts[0], f, '--db', db, '-o', o]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr, `schedlab: ${f}: ${why}\n`);
+    assert.ok(!existsSync(o), 'nothing written');
+  }
 });
 
 // Each simulation stops where the window ends (sim_config.stop, sweep
