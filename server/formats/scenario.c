@@ -33,6 +33,10 @@
 #include "../../importers/jsonr.h"
 #include "units.h"
 
+/* A program's body entries (each one op with its own count and keys): a
+ * source loop whose steps differ in a fixed pattern is written out whole
+ * (sgemm-scoreboard: 31 steps of 148 entries, its DRAM load in 12 of them) */
+#define SCN_MAX_BODY 8192
 #define SCN_SCHEMA "schedlab-scenario/1"
 
 /* ---- raw (device-free) values ------------------------------------------ */
@@ -876,9 +880,9 @@ static int read_program_body(void *ctx, json_t *v, const char *path, void *obj) 
     size_t n = json_array_size(v);
     if (n == 0)
         return jr_fail(&c->jr, path, "is empty; give at least one instruction");
-    if (n > 4096)
-        return jr_fail(&c->jr, path, "has %zu entries; at most 4096 (use \"count\" and "
-                       "\"repeat\")", n);
+    if (n > SCN_MAX_BODY)
+        return jr_fail(&c->jr, path, "has %zu entries; at most %d (use \"count\" and "
+                       "\"repeat\")", n, SCN_MAX_BODY);
     op->body = calloc(n, sizeof *op->body);
     if (!op->body)
         return jr_oom(&c->jr);

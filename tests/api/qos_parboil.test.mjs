@@ -183,7 +183,7 @@ test('ISCA\'17 §4.2 on the reduced Parboil sweep: Naive <= 25 %, Rollover >= Sp
 // kernel gets more issue slots; docs/qos.md has Elastic at §4.1's own
 // parameters.
 test('ISCA\'17 §4.2 on the reduced Parboil sweep: Spart >= Elastic',
-  { todo: 'measured Elastic 100 % (overshoot 14.7 %) against Spart 91.7 %' }, () => {
+  { todo: 'measured Elastic 100 % (overshoot 14.8 %) against Spart 91.7 %' }, () => {
     assert.ok(res.qosreach.spart >= res.qosreach.elastic, `Spart ${res.qosreach.spart}, Elastic ${res.qosreach.elastic}`);
   });
 
@@ -231,12 +231,14 @@ test('ISCA\'17 §4.2, Fig. 6a: Rollover >= Spart + 5 points in QoSreach', () => 
 // points; the paper does not say which average it took, and the per-goal
 // readings give other verdicts (docs/qos.md, "How Fig. 8's average is
 // read").
-test('ISCA\'17 §4.3, Fig. 8a: Rollover\'s non-QoS throughput >= 1.08 x Spart\'s', { todo: 'measured 42.5 % against 40.3 % (1.05 x) on the reduced Parboil sweep' }, () => {
+// (1.085 x: 43.5 % against 40.1 %, since sgemm's B load is written at its
+// compulsory DRAM traffic; before, 1.05 x and a todo)
+test('ISCA\'17 §4.3, Fig. 8a: Rollover\'s non-QoS throughput >= 1.08 x Spart\'s', () => {
   assert.ok(res.throughput.rollover >= 1.08 * res.throughput.spart,
     `Rollover ${res.throughput.rollover}, Spart ${res.throughput.spart}`);
 });
 
-test('ISCA\'17 §4.3, Fig. 8a: Rollover\'s throughput lead over Spart larger at goal 0.9 than at 0.5', { todo: 'measured 12.2 - 15.9 = -3.7 points at 0.9, 61.6 - 54.3 = +7.3 points at 0.5' }, () => {
+test('ISCA\'17 §4.3, Fig. 8a: Rollover\'s throughput lead over Spart larger at goal 0.9 than at 0.5', { todo: 'measured 12.4 - 15.4 = -3.1 points at 0.9, 62.3 - 53.9 = +8.3 points at 0.5' }, () => {
   const at = (g) => tpAt('rollover', g) - tpAt('spart', g);
   assert.ok(at(0.9) > at(0.5), `lead at 0.9 ${at(0.9)}, at 0.5 ${at(0.5)}`);
 });
@@ -282,9 +284,11 @@ test('ISCA\'17 §3.6: with the run-time TB adjustment Rollover meets mri-q at 0.
 // the scheme the paper carries through §4.2-4.7: on the reduced sweep's 12
 // points it must meet fewer without it (asserted), and with it at least
 // 1.432 times as many (half the paper's +86.4 %, the tolerance the trio
-// tests take; 100 against 58.3 %, 1.71 x, since the counters carry their
-// debt: 1.20 x before, docs/qos.md "§4.8: the history-based adjustment
-// turned off").
+// tests take). Measured 100 against 75.0 %, 1.33 x, since sgemm's B load
+// is written at its compulsory DRAM traffic (without the adjustment
+// Rollover now also meets sgemm + mri-q and lbm + sgemm at 0.9); 1.71 x
+// before it, and 1.20 x before the counters carried their debt
+// (docs/qos.md "§4.8: the history-based adjustment turned off").
 let noHistory;
 const noHistoryReach = () => {
   if (!noHistory) {
@@ -305,7 +309,8 @@ test('ISCA\'17 §4.8: without the history-based adjustment Rollover meets fewer 
   assert.ok(without < res.qosreach.rollover, `with ${res.qosreach.rollover}, without ${without}`);
 });
 
-test('ISCA\'17 §4.8: with the history-based adjustment Rollover meets >= 1.432 x as many goals (paper 1.864 x)', () => {
+test('ISCA\'17 §4.8: with the history-based adjustment Rollover meets >= 1.432 x as many goals (paper 1.864 x)',
+  { todo: 'measured 100 % against 75.0 % (1.33 x) on the reduced Parboil sweep' }, () => {
   const without = noHistoryReach();
   assert.ok(res.qosreach.rollover >= 1.432 * without, `with ${res.qosreach.rollover}, without ${without}`);
 });
