@@ -1694,7 +1694,7 @@ int qos_merge_named(json_t *const *shards, const char *const *names, size_t n, j
     size_t total = 0;
     for (size_t i = 0; i < n; i++) total += json_array_size(json_object_get(shards[i], "points"));
     json_t **all = calloc(total ? total : 1, sizeof *all);
-    /* which shard holds each cell: every point once, in its own shard */
+    /* each (pair, scheme, goal) cell taken once: a second point for it is refused */
     size_t ncells = ngroups * nsch * ngoals;
     unsigned char *cell_of = calloc(ncells, 1);
     int rc = 0;

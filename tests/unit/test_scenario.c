@@ -1564,6 +1564,34 @@ static void test_null_stream_op_task(void **state) {
                  "t.json: ops[0].task: must not be empty");
 }
 
+/* A program body of up to 8,192 entries (scenario.c SCN_MAX_BODY: a source
+ * loop written out whole, sgemm-scoreboard's 4,588) is read; one more is an
+ * error naming the place and the limit. */
+static char *body_of(int n) {
+    const char *head = "{'schema':'schedlab-scenario/1','device':'titanv-gpgpusim',"
+                       "'ops':[{'kernel':'K','blocks':1,'threads':32,'program':{'body':[";
+    const char *one = "{'op':'alu'},";
+    size_t len = strlen(head) + (size_t)n * strlen(one) + 16;
+    char *src = malloc(len);
+    assert_non_null(src);
+    char *at = src + sprintf(src, "%s", head);
+    for (int i = 0; i < n; i++) at += sprintf(at, "%s", one);
+    at[-1] = ']';
+    strcpy(at, "}}]}");
+    return src;
+}
+
+static void test_program_body_limit(void **state) {
+    (void)state;
+    char *src = body_of(8192);
+    scn_free(parse_ok(src));
+    free(src);
+    src = body_of(8193);
+    expect_error(src, "t.json: ops[0].program.body: has 8193 entries; at most 8192 "
+                      "(use \"count\" and \"repeat\")");
+    free(src);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -1588,6 +1616,7 @@ int main(void) {
         cmocka_unit_test(test_empty_lists),
         cmocka_unit_test(test_segment_waits_once),
         cmocka_unit_test(test_null_stream_op_task),
+        cmocka_unit_test(test_program_body_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
