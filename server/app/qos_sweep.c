@@ -725,7 +725,16 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
         size_t n = seq ? json_array_size(seq) : 1;
         json_t *run = json_array();
         for (size_t e = 0; e < n; e++) {
-            json_t *o = json_deep_copy(seq ? json_array_get(seq, e) : k->def);
+            /* (the launch's own keys are set here, its program shared with
+             * the kernel set's: a copy of a Parboil program is thousands
+             * of objects, and a deep copy of each run's took 45 % of a
+             * spec's check, GET /api/sweeps/specs 2.6 s) */
+            json_t *o = json_copy(seq ? json_array_get(seq, e) : k->def);
+            if (!o) {
+                json_decref(run);
+                json_decref(j);
+                return NULL;
+            }
             json_object_del(o, "$name");
             json_object_set_new(o, "kernel", json_string(k->name));
             json_object_set(o, "stream", json_object_get(t, "stream"));
@@ -736,10 +745,11 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
                 /* the non-QoS kernel outlasts the QoS one, so that both
                  * share the GPU for the QoS kernel's whole life (ISCA'17
                  * §4.1 re-runs whichever program ends first) */
-                json_t *prog = json_object_get(o, "program");
+                json_t *prog = json_copy(json_object_get(o, "program"));
                 json_t *r = json_object_get(prog, "repeat");
                 json_int_t rep = json_is_integer(r) ? json_integer_value(r) : 1;
                 json_object_set_new(prog, "repeat", json_integer(rep * s->other_repeat));
+                json_object_set_new(o, "program", prog);
             }
             if (role_qos(role) && (sc->quota || sc->climb))
                 json_object_set_new(o, "qos_goal", json_real(goal));
@@ -747,11 +757,12 @@ static json_t *build(const qos_spec *s, size_t pair, double goal, const qos_sche
         }
         /* the run's first launch takes the template op's place; the rest,
          * and the runs after it, follow at the end (in order on the
-         * stream) */
+         * stream): the same launch objects again, which nothing changes
+         * from here on (the scenario reader only reads them) */
         if (only < 0 || only == role)
             for (int64_t r = 0; r < s->runs[role]; r++)
                 for (size_t e = r == 0; e < n; e++)
-                    json_array_append_new(ops, json_deep_copy(json_array_get(run, e)));
+                    json_array_append(ops, json_array_get(run, e));
         json_array_set(ops, at, json_array_get(run, 0));
         json_decref(run);
     }

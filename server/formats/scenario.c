@@ -61,6 +61,7 @@ typedef struct scn_rawop {
     unsigned char *mem_keys; /* per body entry, the MK_* keys of the memory system given;
                                 owned, NULL when no entry gives one */
     sim_dep *dep;            /* program.dep, owned; NULL when no entry has "dep" */
+    const json_t *program_json; /* while parsing: the "program" object read (parse_program) */
     units_dur latency[SIM_NICLASS];
     bool latency_given[SIM_NICLASS];
     int32_t budget;          /* QAWS budget; 0 = 1 */
@@ -937,10 +938,55 @@ static const scn_key program_table[] = {
 #define PROGRAM_NKEYS SCN_NKEYS(program_table)
 _Static_assert(PROGRAM_NKEYS <= SCN_MAX_KEYS, "program_table: raise SCN_MAX_KEYS");
 
+/* A copy of n elements of `size` at p (NULL for NULL); false on OOM. */
+static bool dup_array(void *dst, const void *p, size_t n, size_t size) {
+    void *d = NULL;
+    if (p && !(d = malloc(n * size)))
+        return false;
+    if (p)
+        memcpy(d, p, n * size);
+    *(void **)dst = d;
+    return true;
+}
+
+/* The same "program" object as an earlier op's: that op's reading of it,
+ * copied. A QoS sweep's scenario launches each kernel a run at a time, all
+ * of them one shared object (qos_sweep.c build): the Parboil sgemm's 4,588
+ * instructions read again for each run took three quarters of a spec's
+ * check. (A library kernel's program, read from a copy freed after its op,
+ * is never matched: its address may be another's by then.) 1 when copied,
+ * 0 when no earlier op has it, -1 on OOM. */
+static int copy_read_program(pctx *c, const json_t *v, scn_rawop *op) {
+    const scn_rawop *e = NULL;
+    for (size_t i = 0; i < c->s->nops && !e; i++)
+        if (c->s->rawops[i].has_program && !c->s->rawops[i].lib_program &&
+            c->s->rawops[i].program_json == v)
+            e = &c->s->rawops[i];
+    if (!e)
+        return 0;
+    size_t n = e->program.nbody;
+    if (!dup_array(&op->body, e->body, n, sizeof *e->body) ||
+        !dup_array(&op->access, e->access, n, sizeof *e->access) ||
+        !dup_array(&op->mem_keys, e->mem_keys, n, sizeof *e->mem_keys) ||
+        !dup_array(&op->dep, e->dep, n, sizeof *e->dep))
+        return jr_oom(&c->jr);
+    op->program = e->program;
+    op->program.body = op->body;
+    op->program.access = op->access;
+    op->program.dep = op->dep;
+    op->program_json = v;
+    op->has_program = true;
+    return 1;
+}
+
 static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
+    int copied = copy_read_program(c, v, op);
+    if (copied)
+        return copied < 0 ? -1 : 0;
     if (scn_keys_check(&c->jr, v, path, program_table, PROGRAM_NKEYS) ||
         scn_keys_read(c, v, path, program_table, PROGRAM_NKEYS, 0, op))
         return -1;
+    op->program_json = v;
     op->has_program = true;
     return 0;
 }

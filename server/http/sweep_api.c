@@ -3,11 +3,13 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../../db/sweep.h"
 #include "budget.h"
@@ -120,24 +122,10 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void sweep_api_specs(void *app, const http_request *req, http_response *res) {
-    (void)req;
-    const budget *b = api_budget(app);
+/* The listing of the folder's files `names` (sorted). */
+static json_t *specs_list(const budget *b, char **names, size_t n) {
     json_t *list = json_array();
-    DIR *dp = sweeps_dir ? opendir(sweeps_dir) : NULL;
-    char **names = NULL;
-    size_t n = 0;
-    struct dirent *e;
-    while (dp && (e = readdir(dp))) {
-        if (!plain_name(e->d_name)) continue;
-        char **nn = realloc(names, (n + 1) * sizeof *nn);
-        if (!nn) break;
-        names = nn;
-        if ((names[n] = strdup(e->d_name))) n++;
-    }
-    if (dp) closedir(dp);
-    if (n) qsort(names, n, sizeof *names, cmp_str);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; list && i < n; i++) {
         size_t len;
         char path[PATH_MAX], err[1024];
         snprintf(path, sizeof path, "%s/%s", sweeps_dir, names[i]);
@@ -170,14 +158,86 @@ void sweep_api_specs(void *app, const http_request *req, http_response *res) {
         sweep_spec_free(s);
         json_decref(root);
         free(text);
-        free(names[i]);
     }
+    if (!list) return NULL;
+    return json_pack("{s:o, s:{s:I, s:I, s:I}}", "specs", list, "limits", "sweep_analyses",
+                     (json_int_t)b->sweep_analyses, "sweep_cycles", (json_int_t)b->sweep_cycles,
+                     "sweep_threads", (json_int_t)b->sweep_threads);
+}
+
+/* The listing is kept, with what it was made of: the folder's files (name,
+ * size, modification time, inode: a spec, template or kernel set edited,
+ * added or removed makes it again) and the budget's limits. Checking a QoS
+ * spec builds and reads its template with each scheme (qos_sweep.c), a
+ * second of CPU for the shipped folder, and the sweeps page asks for the
+ * list each time it is drawn. One request makes it at a time; the others
+ * wait for it rather than make it too. (The kernel library, which the
+ * specs' programs name, is loaded once per process: kernlib.h.) */
+static pthread_mutex_t specs_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *specs_made_of;
+static json_t *specs_kept;
+
+/* What the listing of `names` under budget b is made of, as text; NULL on OOM. */
+static char *specs_key(const budget *b, char **names, size_t n) {
+    char *key = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&key, &len);
+    if (!f) return NULL;
+    fprintf(f, "%lld %lld %lld\n", b->sweep_analyses, b->sweep_cycles, b->sweep_threads);
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", sweeps_dir, names[i]);
+        if (stat(path, &st) != 0) memset(&st, 0, sizeof st);
+        fprintf(f, "%s %lld %lld.%09ld %llu\n", names[i], (long long)st.st_size,
+                (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+                (unsigned long long)st.st_ino);
+    }
+    if (fclose(f) != 0) {
+        free(key);
+        return NULL;
+    }
+    return key;
+}
+
+void sweep_api_specs(void *app, const http_request *req, http_response *res) {
+    (void)req;
+    const budget *b = api_budget(app);
+    DIR *dp = sweeps_dir ? opendir(sweeps_dir) : NULL;
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while (dp && (e = readdir(dp))) {
+        if (!plain_name(e->d_name)) continue;
+        char **nn = realloc(names, (n + 1) * sizeof *nn);
+        if (!nn) break;
+        names = nn;
+        if ((names[n] = strdup(e->d_name))) n++;
+    }
+    if (dp) closedir(dp);
+    if (n) qsort(names, n, sizeof *names, cmp_str);
+    char *key = specs_key(b, names, n);
+    json_t *answer = NULL;
+    pthread_mutex_lock(&specs_lock);
+    if (key && specs_made_of && strcmp(key, specs_made_of) == 0) {
+        answer = json_deep_copy(specs_kept);
+    } else if ((answer = specs_list(b, names, n)) != NULL && key) {
+        json_decref(specs_kept);
+        free(specs_made_of);
+        specs_kept = json_deep_copy(answer);
+        specs_made_of = specs_kept ? key : NULL;
+        if (specs_made_of) key = NULL;
+    }
+    pthread_mutex_unlock(&specs_lock);
+    free(key);
+    for (size_t i = 0; i < n; i++) free(names[i]);
     free(names);
+    if (!answer) {
+        http_set_error(res, 500, "out of memory listing the sweep specs");
+        return;
+    }
     res->cache_control = "public, max-age=60";
-    http_set_json(res, 200, json_pack("{s:o, s:{s:I, s:I, s:I}}", "specs", list, "limits",
-                                      "sweep_analyses", (json_int_t)b->sweep_analyses,
-                                      "sweep_cycles", (json_int_t)b->sweep_cycles,
-                                      "sweep_threads", (json_int_t)b->sweep_threads));
+    http_set_json(res, 200, answer);
 }
 
 void sweep_api_spec(void *app, const http_request *req, http_response *res) {

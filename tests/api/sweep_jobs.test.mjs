@@ -198,3 +198,41 @@ test('the shipped sweeps are in the default database, the paper\'s numbers besid
     else assert.equal(s.spec.reference.schedulable.gcaps_suspend_gprio.length, s.x.values.length);
   }
 });
+
+// The listing is kept between requests (sweep_api.c: a QoS spec's check
+// reads its template under each scheme, a second of CPU for the shipped
+// folder) and made again when a file of the folder is edited, added or
+// removed: never an answer of files that are no longer there.
+test('the specs listing follows the folder: a spec edited, added, broken, removed', async () => {
+  const d = mkdtempSync(join(tmpdir(), 'schedlab-speclist-'));
+  mkdirSync(join(d, 'scenarios'));
+  mkdirSync(join(d, 'sweeps'));
+  const a = JSON.parse(readFileSync(join(SWEEPS, 'gcaps-fig8a-tasks.json'), 'utf8'));
+  const put = (name, obj) => writeFileSync(join(d, 'sweeps', name), typeof obj === 'string' ? obj : JSON.stringify(obj));
+  put('a.json', a);
+  const s = await startServer({ fresh: true, args: ['--scenarios', join(d, 'scenarios')] });
+  const list = async () => {
+    const r = await getJson(`${s.base}/api/sweeps/specs`);
+    assert.equal(r.status, 200);
+    return r.body;
+  };
+  const brief = (l) => l.specs.map((x) => [x.file, x.name, x.units ?? x.error]);
+  try {
+    const first = await list();
+    assert.deepEqual(brief(first), [['a.json', a.name, a.x.values.length * a.tasksets]]);
+    assert.deepEqual(await list(), first, 'asked again: the same answer');
+    put('a.json', { ...a, name: 'edited', tasksets: 7 });
+    assert.deepEqual(brief(await list()), [['a.json', 'edited', a.x.values.length * 7]]);
+    put('b.json', { ...a, name: 'added' });
+    put('c.json', '{"schema": "schedlab-sweep/1", "name": "broken", "tasksets": -1}');
+    const three = brief(await list());
+    assert.deepEqual(three.map((x) => x.slice(0, 2)), [['a.json', 'edited'], ['b.json', 'added'], ['c.json', 'broken']]);
+    assert.match(three[2][2], /^c\.json: /, 'a spec that does not read: listed with the reason');
+    rmSync(join(d, 'sweeps', 'b.json'));
+    rmSync(join(d, 'sweeps', 'c.json'));
+    assert.deepEqual(brief(await list()), [['a.json', 'edited', a.x.values.length * 7]]);
+  } finally {
+    await s.stop();
+    rmSync(d, { recursive: true, force: true });
+  }
+});

@@ -35,6 +35,19 @@ static void test_paths_and_messages(void **state) {
     char a[JR_PATH_MAX], b[JR_PATH_MAX];
     assert_string_equal(jr_join(b, jr_index(a, "ops", 3), "threads"), "ops[3].threads");
     assert_string_equal(jr_join(a, "", "device"), "device");
+    assert_string_equal(jr_index(a, "body", 0), "body[0]");
+    assert_string_equal(jr_index(a, "", 18446744073709551615u), "[18446744073709551615]");
+    /* a path too long is cut where snprintf cut it: JR_PATH_MAX - 1 bytes */
+    char longer[300], want[JR_PATH_MAX];
+    memset(longer, 'k', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    memcpy(want, "ops[1].", 7);
+    memset(want + 7, 'k', JR_PATH_MAX - 8);
+    want[JR_PATH_MAX - 1] = '\0';
+    assert_string_equal(jr_join(b, jr_index(a, "ops", 1), longer), want);
+    memset(want, 'k', 155);
+    memcpy(want + 155, "[123", 5);   /* of "[12345]", the 4 bytes that fit, and the NUL */
+    assert_string_equal(jr_index(a, longer + 144, 12345), want);
     jr_ctx c = ctx();
     assert_int_equal(jr_fail(&c, "ops[3]", "bad \"%s\"", "a\nb"), -1);
     assert_string_equal(err, "in.json: ops[3]: bad \"a\\nb\"");

@@ -1592,6 +1592,70 @@ static void test_program_body_limit(void **state) {
     free(src);
 }
 
+/* Three launches of one "program" object (a QoS sweep's runs of a kernel,
+ * qos_sweep.c build) read as three launches of copies of it: the earlier
+ * launch's reading is copied (scenario.c copy_read_program), arrays of
+ * their own, every field as a reading of its own would give. */
+static void test_shared_program(void **state) {
+    (void)state;
+    char *src = jq("{'schema':'schedlab-scenario/1','device':{'preset':'v100','l2_kb':6144,"
+                   "'l2_assoc':16,'latency_l2':160},"
+                   "'ops':[{'kernel':'A','blocks':2,'threads':64,'program':"
+                   "{'body':[{'op':'alu','count':3,'fu':'fp32'},{'op':'mem','access':'strided:2',"
+                   "'footprint':'4KB','scope':'block','dep':1},{'op':'sfu','dep':[1,2]}],"
+                   "'repeat':5,'mem_requests':2}},{'kernel':'B','blocks':1,'threads':32,"
+                   "'program':{'body':[{'op':'alu'}]}}]}");
+    char err[512] = "";
+    json_t *own = json_loads(src, 0, NULL);
+    free(src);
+    assert_non_null(own);
+    /* ops: A, B, then A twice more: the shared one's object in each A */
+    json_t *shared = json_deep_copy(own), *ops = json_object_get(shared, "ops");
+    json_t *a = json_array_get(ops, 0);
+    json_array_append(ops, a);
+    json_array_append(ops, a);
+    /* and the same with a copy of its own in each */
+    json_t *copies = json_deep_copy(shared);
+    assert_ptr_not_equal(json_array_get(json_object_get(copies, "ops"), 2), json_array_get(json_object_get(copies, "ops"), 0));
+    scn_scenario *x = NULL, *y = NULL;
+    assert_int_equal(scn_parse_json_portable(shared, "t.json", &x, err, sizeof err), 0);
+    assert_int_equal(scn_parse_json_portable(copies, "t.json", &y, err, sizeof err), 0);
+    sim_config cx = config_of(x, 0), cy = config_of(y, 0);
+    assert_int_equal(cx.nops, 4);
+    assert_int_equal(cy.nops, 4);
+    for (size_t i = 0; i < 4; i++) {
+        const sim_program *p = cx.ops[i].program, *q = cy.ops[i].program;
+        assert_non_null(p);
+        assert_int_equal(p->nbody, q->nbody);
+        assert_int_equal(p->repeat, q->repeat);
+        assert_int_equal(p->mem_requests, q->mem_requests);
+        assert_int_equal(p->persistent, q->persistent);
+        assert_memory_equal(p->latency, q->latency, sizeof p->latency);
+        assert_memory_equal(p->body, q->body, p->nbody * sizeof *p->body);
+        assert_int_equal(p->access != NULL, q->access != NULL);
+        assert_int_equal(p->dep != NULL, q->dep != NULL);
+        if (p->access) assert_memory_equal(p->access, q->access, p->nbody * sizeof *p->access);
+        if (p->dep) assert_memory_equal(p->dep, q->dep, p->nbody * sizeof *p->dep);
+    }
+    /* the third launch is A's: 3 entries, repeat 5, its own arrays */
+    const sim_program *p0 = cx.ops[0].program, *p2 = cx.ops[2].program;
+    assert_int_equal(p2->nbody, 3);
+    assert_int_equal(p2->repeat, 5);
+    assert_int_equal(p2->mem_requests, 2);
+    assert_non_null(p2->access);
+    assert_non_null(p2->dep);
+    assert_ptr_not_equal(p2->body, p0->body);
+    assert_ptr_not_equal(p2->access, p0->access);
+    assert_ptr_not_equal(p2->dep, p0->dep);
+    assert_int_equal(p2->access[1].sectors, 8);
+    assert_int_equal(p2->access[1].footprint, 4096);
+    scn_free(x);
+    scn_free(y);
+    json_decref(own);
+    json_decref(shared);
+    json_decref(copies);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -1617,6 +1681,7 @@ int main(void) {
         cmocka_unit_test(test_segment_waits_once),
         cmocka_unit_test(test_null_stream_op_task),
         cmocka_unit_test(test_program_body_limit),
+        cmocka_unit_test(test_shared_program),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
