@@ -158,9 +158,10 @@ UNIT_BIN = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 ASAN_UNIT_BIN = $(patsubst tests/unit/%.c,$(ASAN_BUILD)/tests/%,$(UNIT_SRC))
 # tools/run-units.sh starts the binaries in the order given, JOBS at a
 # time: the slow ones first, ASan's and the plain build's (CPU seconds
-# alone on the 2-core AMD EPYC: under ASan test_imp_pytorch 30,
-# test_h200_mostroom 16; plain test_sim_stream 16, test_contexts_xcheck
-# 15, test_replay_traces 13), so that none starts last and runs on alone.
+# alone on the 2-core AMD EPYC: under ASan test_imp_pytorch 10,
+# test_h200_mostroom 10; plain test_contexts_xcheck 15, test_replay_traces
+# 13, test_h200_mostroom 10, test_sim_stream 6), so that none starts last
+# and runs on alone.
 # make test runs them niced beside the API tests; in alphabetical order,
 # ASan's first, the plain test_sim_stream started last and the unit phase
 # ended 175 s after the API tests; slow ones first, 122 s (2026-11-30,
