@@ -168,6 +168,12 @@ typedef struct pctx {
     /* every program was written for any device (scn_parse_json_portable):
      * the checks of a program's keys against the runs' devices pass it */
     bool portable;
+    /* the "program" objects read so far, by address: the op that read each
+     * (copy_read_program); a slot is overwritten by a later one */
+    struct {
+        const json_t *v;
+        size_t op;
+    } programs[64];
 } pctx;
 
 /* ---- owned strings ------------------------------------------------------- */
@@ -956,13 +962,16 @@ static bool dup_array(void *dst, const void *p, size_t n, size_t size) {
  * check. (A library kernel's program, read from a copy freed after its op,
  * is never matched: its address may be another's by then.) 1 when copied,
  * 0 when no earlier op has it, -1 on OOM. */
+static size_t program_slot(const json_t *v) {
+    return (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ULL >> 58);   /* 0..63 */
+}
+
 static int copy_read_program(pctx *c, const json_t *v, scn_rawop *op) {
-    const scn_rawop *e = NULL;
-    for (size_t i = 0; i < c->s->nops && !e; i++)
-        if (c->s->rawops[i].has_program && !c->s->rawops[i].lib_program &&
-            c->s->rawops[i].program_json == v)
-            e = &c->s->rawops[i];
-    if (!e)
+    size_t h = program_slot(v), i = c->programs[h].op;
+    if (c->programs[h].v != v || i >= c->s->nops)
+        return 0;
+    const scn_rawop *e = &c->s->rawops[i];
+    if (!e->has_program || e->lib_program || e->program_json != v)
         return 0;
     size_t n = e->program.nbody;
     if (!dup_array(&op->body, e->body, n, sizeof *e->body) ||
@@ -988,6 +997,11 @@ static int parse_program(pctx *c, json_t *v, const char *path, scn_rawop *op) {
         return -1;
     op->program_json = v;
     op->has_program = true;
+    {   /* (op is rawops[i]: parse_op, from read_top_ops) */
+        size_t h = program_slot(v);
+        c->programs[h].v = v;
+        c->programs[h].op = (size_t)(op - c->s->rawops);
+    }
     return 0;
 }
 
@@ -2502,7 +2516,7 @@ static int parse_json(json_t *root, const char *file, bool portable, scn_scenari
         err[0] = '\0';
     if (!file)
         file = "scenario";
-    pctx c = {{file, err, errlen, ""}, NULL, NULL, 0, portable};
+    pctx c = {.jr = {file, err, errlen, ""}, .portable = portable};
     scn_scenario *s = calloc(1, sizeof *s);
     if (!s) {
         if (err && errlen)

@@ -165,9 +165,10 @@ static json_t *specs_list(const budget *b, char **names, size_t n) {
                      "sweep_threads", (json_int_t)b->sweep_threads);
 }
 
-/* The listing is kept, with what it was made of: the folder's files (name,
- * size, modification time, inode: a spec, template or kernel set edited,
- * added or removed makes it again) and the budget's limits. Checking a QoS
+/* The listing is kept, with what it was made of: the folder and its files
+ * (name, size, modification time, inode: a spec, template or kernel set
+ * edited, added or removed makes it again; the shipped specs name only
+ * files of the folder) and the budget's limits. Checking a QoS
  * spec builds and reads its template with each scheme (qos_sweep.c), a
  * second of CPU for the shipped folder, and the sweeps page asks for the
  * list each time it is drawn. One request makes it at a time; the others
@@ -183,7 +184,8 @@ static char *specs_key(const budget *b, char **names, size_t n) {
     size_t len = 0;
     FILE *f = open_memstream(&key, &len);
     if (!f) return NULL;
-    fprintf(f, "%lld %lld %lld\n", b->sweep_analyses, b->sweep_cycles, b->sweep_threads);
+    fprintf(f, "%s\n%lld %lld %lld\n", sweeps_dir ? sweeps_dir : "", b->sweep_analyses,
+            b->sweep_cycles, b->sweep_threads);
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX];
         struct stat st;
