@@ -173,7 +173,7 @@ static void test_shipped_scenarios(void **state) {
              * only: test_sanitizer.h; test_warp* take them under it. Of a
              * warp-level scenario the base run only: its variants move a
              * device field or the warp policy, not the sink's path, and
-             * the h100 Table 1 ones simulate 131 SMs) */
+             * the h100 Table 1 ones simulate 132 SMs) */
             if (TEST_UNDER_ASAN && cfg.policy.execution != 0) continue;
             if (r > 0 && cfg.policy.execution != 0) continue;
             /* (nor the h100's 132-SM most-room runs and Table 4's L1 one:
