@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -188,6 +189,52 @@ json_t *jr_load(jr_ctx *c, const char *text, size_t len) {
         jr_one_line(c->err, c->errlen);   /* jansson quotes the bad token, newlines and all */
     }
     return root;
+}
+
+/* ---- folders of JSON files ----------------------------------------------------- */
+
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void jr_free_names(char **names, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+int jr_json_files(const char *dir, char ***names, size_t *n) {
+    *names = NULL;
+    *n = 0;
+    DIR *dp = dir ? opendir(dir) : NULL;
+    if (!dp) {
+        if (!dir)
+            errno = ENOENT;
+        return -1;
+    }
+    char **v = NULL;
+    size_t k = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || e->d_name[0] == '.' || strcmp(e->d_name + l - 5, ".json") != 0)
+            continue;
+        char **nv = k == cap ? realloc(v, (cap = cap ? cap * 2 : 16) * sizeof *v) : v;
+        if (!nv || !(nv[k] = strdup(e->d_name))) {
+            jr_free_names(nv ? nv : v, k);
+            closedir(dp);
+            errno = ENOMEM;
+            return -1;
+        }
+        v = nv;
+        k++;
+    }
+    closedir(dp);
+    if (k)
+        qsort(v, k, sizeof *v, cmp_name);   /* readdir's order is the file system's */
+    *names = v;
+    *n = k;
+    return 0;
 }
 
 /* ---- paths ------------------------------------------------------------------- */

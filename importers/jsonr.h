@@ -105,6 +105,13 @@ const char *jr_path_name(const char *path);
 char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, char *err,
                    size_t errlen);
 
+/* The names of the *.json files of folder `dir` (not starting with '.'),
+ * sorted: the scenarios, the kernel library and the sweeps folder are read
+ * in this order. 0 with *names (malloc'ed, free with jr_free_names) and
+ * *n, or -1 with errno (the folder cannot be read, or ENOMEM) and none. */
+int jr_json_files(const char *dir, char ***names, size_t *n);
+void jr_free_names(char **names, size_t n);
+
 /* ---- paths ------------------------------------------------------------------- */
 
 /* buf = "base.key" ("key" when base is ""); returns buf. */

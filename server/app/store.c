@@ -2,7 +2,6 @@
  * imports, shipped scenarios seeded. See store.h. */
 #include "store.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../importers/jsonr.h"
 #include "../../importers/tmpfile.h"
 #include "../../importers/trace_check.h"
 #include "../../simcore/sim.h"
@@ -984,34 +984,15 @@ int store_import(db *d, const imp_file *files, size_t nfiles, const char *format
                             errlen);
 }
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen) {
     *added = 0;
-    DIR *dp = opendir(dir);
-    if (!dp) {
+    char **names;
+    size_t n;
+    if (jr_json_files(dir, &names, &n) != 0) {
         snprintf(err, errlen, "%s: cannot read the scenarios folder: %s", dir, strerror(errno));
         return -1;
     }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(dp))) {
-        size_t l = strlen(e->d_name);
-        if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.') continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) break;
-            names = nn;
-        }
-        if (!(names[n] = strdup(e->d_name))) break;
-        n++;
-    }
-    closedir(dp);
-    if (n) qsort(names, n, sizeof *names, cmp_str);
     int failed = 0;
     err[0] = '\0';
     for (size_t i = 0; i < n; i++) {
@@ -1036,7 +1017,6 @@ int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen) {
         if (f) fclose(f);
         free(text);
     }
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
+    jr_free_names(names, n);
     return failed;
 }

@@ -3,7 +3,7 @@
 #include "kernlib.h"
 
 #include <ctype.h>
-#include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,10 +78,6 @@ const char *kl_suggest(const char *word) {
             near = L.names[i];
     }
     return near;
-}
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* names[] gets `name` for kernel k, unless a kernel already has it */
@@ -185,30 +181,15 @@ int kl_open(const char *dir, char *err, size_t errlen) {
     kl_close();
     if (err && errlen)
         err[0] = '\0';
-    DIR *dp = opendir(dir);
-    if (!dp)
-        return 0;   /* no library: scenarios that name a kernel say so */
-    char **files = NULL;
-    size_t nf = 0;
-    struct dirent *e;
+    char **files;
+    size_t nf;
     int rc = 0;
-    while ((e = readdir(dp))) {
-        size_t l = strlen(e->d_name);
-        if (l < 6 || e->d_name[0] == '.' || strcmp(e->d_name + l - 5, ".json") != 0)
-            continue;
-        char **nfs = realloc(files, (nf + 1) * sizeof *nfs);
-        if (!nfs || !(nfs[nf] = strdup(e->d_name))) {
-            files = nfs ? nfs : files;
-            rc = -1;
-            snprintf(err, errlen, "%s: out of memory", dir);
-            break;
-        }
-        files = nfs;
-        nf++;
+    if (jr_json_files(dir, &files, &nf) != 0) {
+        if (errno != ENOMEM)
+            return 0;   /* no library: scenarios that name a kernel say so */
+        snprintf(err, errlen, "%s: out of memory", dir);
+        return -1;
     }
-    closedir(dp);
-    if (nf)
-        qsort(files, nf, sizeof *files, cmp_str);   /* readdir's order is the file system's */
     if (!rc && !(L.dir = strdup(dir)))
         rc = -1;
     if (!rc && nf) {
@@ -243,9 +224,7 @@ int kl_open(const char *dir, char *err, size_t errlen) {
             snprintf(err, errlen, "%s: out of memory", path);
         }
     }
-    for (size_t i = 0; i < nf; i++)
-        free(files[i]);
-    free(files);
+    jr_free_names(files, nf);
     if (rc) {
         kl_close();
         return -1;

@@ -6,7 +6,6 @@
 #include "replay.h"
 #include "replay_devices.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -19,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "../../simcore/sim.h"
+#include "../../importers/jsonr.h"
 #include "../../importers/trace_check.h"
 #include "budget.h"
 #include "device_json.h"
@@ -90,9 +90,6 @@ static bool q_i64(const http_request *req, http_response *res, const char *key, 
     return true;
 }
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* ---- experiments ---------------------------------------------------------------------- */
 
@@ -1197,20 +1194,9 @@ void h_scenarios(void *app, const http_request *req, http_response *res) {
     (void)req;
     api_ctx *a = app;
     json_t *list = json_array();
-    DIR *dp = a->scenarios_dir ? opendir(a->scenarios_dir) : NULL;
-    char **names = NULL;
-    size_t n = 0;
-    struct dirent *e;
-    while (dp && (e = readdir(dp))) {
-        size_t l = strlen(e->d_name);
-        if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0 || e->d_name[0] == '.') continue;
-        char **nn = realloc(names, (n + 1) * sizeof *nn);
-        if (!nn) break;
-        names = nn;
-        if ((names[n] = strdup(e->d_name))) n++;
-    }
-    if (dp) closedir(dp);
-    if (n) qsort(names, n, sizeof *names, cmp_str);
+    char **names;
+    size_t n;
+    jr_json_files(a->scenarios_dir, &names, &n);   /* none: an empty list */
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", a->scenarios_dir, names[i]);
@@ -1219,9 +1205,8 @@ void h_scenarios(void *app, const http_request *req, http_response *res) {
                                               json_object_get(root, "name"), "description",
                                               json_object_get(root, "description")));
         json_decref(root);
-        free(names[i]);
     }
-    free(names);
+    jr_free_names(names, n);
     http_set_json(res, 200, json_pack("{s:o}", "scenarios", list));
 }
 

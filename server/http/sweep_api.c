@@ -1,7 +1,6 @@
 /* sweep_api.c -- sweeps started from the page. See sweep_api.h. */
 #include "sweep_api.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -118,9 +117,6 @@ static json_t *over_budget(const budget *b, const sweep_spec *s, const char *lab
 
 /* ---- GET /api/sweeps/specs ------------------------------------------------ */
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* The listing of the folder's files `names` (sorted). */
 static json_t *specs_list(const budget *b, char **names, size_t n) {
@@ -205,19 +201,13 @@ static char *specs_key(const budget *b, char **names, size_t n) {
 void sweep_api_specs(void *app, const http_request *req, http_response *res) {
     (void)req;
     const budget *b = api_budget(app);
-    DIR *dp = sweeps_dir ? opendir(sweeps_dir) : NULL;
-    char **names = NULL;
-    size_t n = 0;
-    struct dirent *e;
-    while (dp && (e = readdir(dp))) {
-        if (!plain_name(e->d_name)) continue;
-        char **nn = realloc(names, (n + 1) * sizeof *nn);
-        if (!nn) break;
-        names = nn;
-        if ((names[n] = strdup(e->d_name))) n++;
+    char **names;
+    size_t all, n = 0;
+    jr_json_files(sweeps_dir, &names, &all);   /* none: an empty list */
+    for (size_t i = 0; i < all; i++) {   /* the plain names only, in order */
+        if (plain_name(names[i])) names[n++] = names[i];
+        else free(names[i]);
     }
-    if (dp) closedir(dp);
-    if (n) qsort(names, n, sizeof *names, cmp_str);
     char *key = specs_key(b, names, n);
     json_t *answer = NULL;
     pthread_mutex_lock(&specs_lock);
@@ -232,8 +222,7 @@ void sweep_api_specs(void *app, const http_request *req, http_response *res) {
     }
     pthread_mutex_unlock(&specs_lock);
     free(key);
-    for (size_t i = 0; i < n; i++) free(names[i]);
-    free(names);
+    jr_free_names(names, n);
     if (!answer) {
         http_set_error(res, 500, "out of memory listing the sweep specs");
         return;

@@ -10,6 +10,10 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../server/formats/device_json.h"
 #include "../../importers/jsonr.h"
@@ -305,9 +309,47 @@ static void test_device_from_table(void **state) {
     json_decref(fields);
 }
 
+/* A folder's *.json files, sorted, without hidden ones or other files
+ * (the scenarios, the kernel library, the sweeps folder); a folder that
+ * is not there is -1 with its errno. */
+static void test_json_files(void **state) {
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/jr-files-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    const char *files[] = {"b.json", "a.json", ".hidden.json", "c.txt", ".json", "x.json.bak", "Z.json"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    char **names;
+    size_t n;
+    assert_int_equal(jr_json_files(dir, &names, &n), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(names[0], "Z.json");
+    assert_string_equal(names[1], "a.json");
+    assert_string_equal(names[2], "b.json");
+    jr_free_names(names, n);
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+    errno = 0;
+    assert_int_equal(jr_json_files(dir, &names, &n), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_null(names);
+    assert_int_equal(n, 0);
+    assert_int_equal(jr_json_files(NULL, &names, &n), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paths_and_messages),
+        cmocka_unit_test(test_json_files),
         cmocka_unit_test(test_keys_and_getters),
         cmocka_unit_test(test_known_list_whole),
         cmocka_unit_test(test_units_documented),
