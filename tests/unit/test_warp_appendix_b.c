@@ -25,6 +25,7 @@
 
 #include <cmocka.h>
 
+#include "test_sanitizer.h"
 #include "test_scn_util.h"
 
 static int64_t exec_time(const trace *t, const char *name) {
@@ -115,11 +116,20 @@ static void test_table3(void **state) {
 }
 
 /* Table 4: Volta V100, 80 SMs; A on SMs 0-78, B's eight blocks isolated on
- * SM 79 */
+ * SM 79. Under the sanitizers (test_sanitizer.h) the L1 row is left out:
+ * it is four fifths of the table's time (A's 79 blocks re-reading through
+ * the L1), Table 3's L1 row runs the same code, and the other three rows
+ * run the 80 SMs' code (more sub-cores than one word of a bitmap). */
 static void test_table4(void **state) {
     (void)state;
     printf("  most-room Table 4 (Volta V100, 80 SMs)\n");
-    for (size_t i = 0; i < sizeof table4 / sizeof table4[0]; i++) row(&table4[i], 79);
+    for (size_t i = 0; i < sizeof table4 / sizeof table4[0]; i++) {
+        if (TEST_UNDER_ASAN && strstr(table4[i].file, "-l1")) {
+            printf("  %-20s (left out under the sanitizers: the plain run checks it)\n", table4[i].what);
+            continue;
+        }
+        row(&table4[i], 79);
+    }
 }
 
 int main(void) {
