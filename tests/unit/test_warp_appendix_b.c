@@ -118,8 +118,9 @@ static void test_table3(void **state) {
 /* Table 4: Volta V100, 80 SMs; A on SMs 0-78, B's eight blocks isolated on
  * SM 79. Under the sanitizers (test_sanitizer.h) the L1 row is left out:
  * it is four fifths of the table's time (A's 79 blocks re-reading through
- * the L1), Table 3's L1 row runs the same code, and the other three rows
- * run the 80 SMs' code (more sub-cores than one word of a bitmap). */
+ * the L1), Table 3's L1 row runs the same code (and test_h200_mostroom's
+ * L1 model on 132 SMs), and the other three rows run the 80 SMs' code
+ * (more sub-cores than one word of a bitmap). */
 static void test_table4(void **state) {
     (void)state;
     printf("  most-room Table 4 (Volta V100, 80 SMs)\n");
