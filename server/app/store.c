@@ -984,7 +984,6 @@ int store_import(db *d, const imp_file *files, size_t nfiles, const char *format
                             errlen);
 }
 
-
 int store_seed(db *d, const char *dir, int *added, char *err, size_t errlen) {
     *added = 0;
     char **names;

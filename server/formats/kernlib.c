@@ -190,8 +190,10 @@ int kl_open(const char *dir, char *err, size_t errlen) {
         snprintf(err, errlen, "%s: out of memory", dir);
         return -1;
     }
-    if (!rc && !(L.dir = strdup(dir)))
+    if (!(L.dir = strdup(dir))) {
         rc = -1;
+        snprintf(err, errlen, "%s: out of memory", dir);
+    }
     if (!rc && nf) {
         L.k = calloc(nf, sizeof *L.k);
         L.names = calloc(nf * (KL_MAX_ALIASES + 1) + 1, sizeof *L.names);

@@ -90,7 +90,6 @@ static bool q_i64(const http_request *req, http_response *res, const char *key, 
     return true;
 }
 
-
 /* ---- experiments ---------------------------------------------------------------------- */
 
 typedef struct exp_ctx {

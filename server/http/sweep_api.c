@@ -117,7 +117,6 @@ static json_t *over_budget(const budget *b, const sweep_spec *s, const char *lab
 
 /* ---- GET /api/sweeps/specs ------------------------------------------------ */
 
-
 /* The listing of the folder's files `names` (sorted). */
 static json_t *specs_list(const budget *b, char **names, size_t n) {
     json_t *list = json_array();
