@@ -312,7 +312,7 @@ int db_pauses_window(db *d, const char *run, int64_t from, int64_t to, db_pause_
     sqlite3_finalize(st);
     free(s.v);
     if (!cr && rc != SQLITE_DONE) cr = sqlfail(d, "pauses", err, errlen);
-    if (!cr) {
+    if (!cr && np) {
         qsort(p, np, sizeof *p, cmp_wpause);
         for (size_t i = 0; i < np && !cr; i++)
             cr = cb(ctx, p[i].kernel, p[i].index, p[i].start, p[i].stop);

@@ -4,6 +4,7 @@
  * blocks API uses, on the connection's cached statements. */
 #include "pyramid.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,6 +404,7 @@ static bool acc_relayout(pyr_acc *a, int z, int64_t klo, int64_t nb, int32_t nsm
     a->c = c;
     /* spans at the new level: the coarse bins they cover whole stay a span,
      * the (at most two) they cover in part become cells */
+    assert(a->multi || a->nsp == 0);   /* spans are kept for a second kernel's cells */
     size_t m2 = 0;
     for (size_t x = 0; x < a->nsp; x++) {
         kspan sp = a->sp[x];

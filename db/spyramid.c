@@ -6,6 +6,7 @@
  * db_spyramid_copies (copies). */
 #include "spyramid.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,9 +209,11 @@ static bool sb_add(sbuild *b, int64_t rid, skern k) {
         b->ks = nks, b->capk = nc;
     }
     b->ks[b->nk++] = k;
+    assert(rid >= 0);   /* a rowid: its chunk, + 1, is no overflow */
     size_t ch = (size_t)(rid / SPYR_CHUNK);
     if (ch >= b->nchunks) {
-        size_t nc = ch + 1 > 2 * b->nchunks ? ch + 1 : 2 * b->nchunks;
+        size_t nc = 2 * b->nchunks;
+        if (nc <= ch) nc = ch + 1;
         int64_t *nch = realloc(b->chunks, nc * CW * sizeof *nch);
         if (!nch) return false;
         for (size_t i = b->nchunks; i < nc; i++)
@@ -285,6 +288,7 @@ static int sb_levels(db *d, int64_t id, sbuild *b, int nv, const char *bins_sql,
         size_t nb = (size_t)(fl(cells[c].t1, z0) - fl(cells[c].t0, z0) + 1);
         if (nb > maxbins) maxbins = nb;
     }
+    assert(maxn > 0 && maxbins > 0);   /* nk > 0 records, each in two cells */
     int rc = -1;
     sqlite3_stmt *ins = NULL;
     sev *ev = malloc(2 * maxn * sizeof *ev);
@@ -787,11 +791,12 @@ static int window_rows(db *d, int64_t id, int64_t nrows, const char *what,
         seterr(err, errlen, "%s window: out of memory", what);
         return -1;
     }
-    for (size_t i = 0; i < CW * nch; i++) {
-        uint64_t u = 0;
-        for (int b = 0; b < 8; b++) u |= (uint64_t)p[8 * i + b] << (8 * b);
-        ch[i] = (int64_t)u;
-    }
+    for (size_t c = 0; c < nch; c++)   /* chunk by chunk, CW words each */
+        for (size_t i = CW * c; i < CW * c + CW; i++) {
+            uint64_t u = 0;
+            for (int b = 0; b < 8; b++) u |= (uint64_t)p[8 * i + b] << (8 * b);
+            ch[i] = (int64_t)u;
+        }
     sqlite3_finalize(st);
     st = NULL;
     strmap m = {NULL, 0};

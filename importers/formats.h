@@ -85,7 +85,7 @@ bool imp_progress_active(const imp_ctx *cx);
  * in err. imp_stream_end sets t->origin, shift and range_ok. A format
  * counts its rows itself: t's kernels and copies are emptied per batch. */
 void imp_stream_begin(imp_ctx *cx, imp_stream *s);
-bool imp_stream_active(const imp_ctx *cx);
+static inline bool imp_stream_active(const imp_ctx *cx) { return cx && cx->s != NULL; }
 int imp_stream_rows(imp_ctx *cx, trace *t, const imp_file *file, size_t read, char *err,
                     size_t errlen);
 int imp_stream_flush(imp_ctx *cx, trace *t, char *err, size_t errlen);

@@ -194,7 +194,7 @@ static int parse_row(gt_ctx *c, const imp_csv *r, trace *t, trace_block *b) {
 }
 
 static int add_row(gt_ctx *c, const imp_csv *r, trace *t) {
-    trace_block row;
+    trace_block row = {0};
     if (parse_row(c, r, t, &row) < 0) return -1;
     trace_block *b = trace_add_block(t);
     if (!b) return gfail(c, "%ld: out of memory", r->rec_line);
@@ -447,7 +447,7 @@ int imp_globaltimer_csv(imp_ctx *cx, const imp_file *files, size_t nfiles, trace
         gfail(&c, " no block rows (expected kernel,block,sm,start_ns,end_ns lines)");
         goto done;
     }
-    qsort(c.refs, c.nrefs, sizeof *c.refs, cmp_ref);
+    if (c.nrefs > 1) qsort(c.refs, c.nrefs, sizeof *c.refs, cmp_ref);
     for (size_t i = 1; i < c.nrefs; i++)
         if (c.refs[i].kernel == c.refs[i - 1].kernel && c.refs[i].index == c.refs[i - 1].index) {
             const trace_kernel *k = &out->kernels.v[c.refs[i].kernel];

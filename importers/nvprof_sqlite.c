@@ -67,7 +67,7 @@ static int prepare_kernels(imp_sql *s, trace *t, const char *table, sqlite3_stmt
 
 static int read_kernels(imp_sql *s, trace *t, const char *table, imp_sql_name_cache *names,
                         imp_sql_src *src) {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     if (prepare_kernels(s, t, table, &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_kernels(s, t, st, src, names);
@@ -92,7 +92,7 @@ static int prepare_copies(imp_sql *s, trace *t, const char *table, bool memset_,
 }
 
 static int read_copies(imp_sql *s, trace *t, const char *table, bool memset_, imp_sql_src *src) {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     if (prepare_copies(s, t, table, memset_, &st) < 0) return -1;
     src->table = table;
     int r = imp_sql_read_copies(s, t, st, src, memset_);

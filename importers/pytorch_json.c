@@ -280,14 +280,17 @@ static int32_t gpu_index(const pt_ctx *c, uint32_t file, int64_t dev) {
     (vec).v[(vec).n++] = (val); \
 } while (0)
 
-static int fail(pt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(pt_ctx *c, const char *fmt, ...) {
+/* "FILE: message" into the caller's buffer. fail() is -1, written at the
+ * call so that every reader of `rc = ok ? 0 : fail(...)` sees it, the
+ * static analyzer too (`make analyze`: it does not follow variadic calls). */
+static void fail_msg(pt_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_msg(pt_ctx *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    int r = imp_verror(c->err, c->errlen, c->f ? c->f->name : "input", ": ", fmt, ap);
+    imp_verror(c->err, c->errlen, c->f ? c->f->name : "input", ": ", fmt, ap);
     va_end(ap);
-    return r;
 }
+#define fail(c, ...) (fail_msg((c), __VA_ARGS__), -1)
 
 static int json_fail(pt_ctx *c) {
     const char *m = c->r.err[0] ? c->r.err : "malformed JSON";
@@ -381,18 +384,15 @@ static int read_args(pt_ctx *c) {
         } else if (strcmp(k, "registers per thread") == 0) {
             r = want_int(c, pj_next(&c->r), "args.registers per thread", &v);
             if (r == 0 && (v < 0 || v > 65536)) r = event_fail(c, "args.registers per thread", "out of range");
-            c->regs = v;
-            c->has_regs = true;
+            if (r == 0) { c->regs = v; c->has_regs = true; }   /* kept only when read */
         } else if (strcmp(k, "shared memory") == 0) {
             r = want_int(c, pj_next(&c->r), "args.shared memory", &v);
             if (r == 0 && (v < 0 || v > ((int64_t)1 << 40))) r = event_fail(c, "args.shared memory", "out of range");
-            c->smem = v;
-            c->has_smem = true;
+            if (r == 0) { c->smem = v; c->has_smem = true; }   /* kept only when read */
         } else if (strcmp(k, "bytes") == 0) {
             r = want_int(c, pj_next(&c->r), "args.bytes", &v);
             if (r == 0 && (v < 0 || v > ((int64_t)1 << 50))) r = event_fail(c, "args.bytes", "out of range");
-            c->bytes = v;
-            c->has_bytes = true;
+            if (r == 0) { c->bytes = v; c->has_bytes = true; }   /* kept only when read */
         } else {
             r = pj_skip(&c->r, pj_next(&c->r)) < 0 ? json_fail(c) : 0;
         }
@@ -1184,6 +1184,7 @@ static int stream_calls(pt_ctx *c) {
     for (size_t i = 0; i < nr; i++) total += f->call_runs.v[i].n;
     size_t maxblocks = total / CALL_BLOCK + 1;
     if (rc == 0 && !(f->index = malloc(maxblocks * sizeof *f->index))) rc = fail(c, "out of memory");
+    f->table_n = f->nindex = 0;   /* a file's calls stream once, at its end */
     for (size_t i = 0; i < nr && rc == 0; i++) {
         cur[i].run = &f->call_runs.v[i];
         call_load(c, &cur[i], &rc);
@@ -1238,7 +1239,7 @@ static bool find_call_s(pt_ctx *c, pt_file *f, int64_t corr, int64_t *ts, int *r
     size_t b = lo - 1;
     size_t n = f->table_n - b * CALL_BLOCK < CALL_BLOCK ? f->table_n - b * CALL_BLOCK : CALL_BLOCK;
     if (f->block_no != b + 1) {
-        if (!f->block && !(f->block = malloc(CALL_BLOCK * sizeof *f->block))) {
+        if (!f->block && !(f->block = calloc(CALL_BLOCK, sizeof *f->block))) {
             *rc = fail(c, "out of memory");
             return false;
         }

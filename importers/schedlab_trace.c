@@ -53,7 +53,8 @@ static int perr(pctx *p, const char *where, size_t i, const char *field, const c
     char a[JR_PATH_MAX], b[JR_PATH_MAX];
     const char *path = i == (size_t)-1 ? where : jr_index(a, where, i);
     if (field) path = jr_join(b, path, field);
-    return jr_fail(&p->jr, path, "%s", what);
+    jr_fail(&p->jr, path, "%s", what);
+    return -1;
 }
 
 /* Integer field: absent or null gives `unknown`. */

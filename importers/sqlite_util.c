@@ -317,7 +317,7 @@ int imp_sql_table_has(imp_sql *s, const char *table, const char *const *names) {
     if (has <= 0) return has;
     imp_sql_col cols[16];
     size_t n = 0;
-    for (; names[n] && n < 16; n++) cols[n] = (imp_sql_col){ names[n], false, false };
+    for (; n < 16 && names[n]; n++) cols[n] = (imp_sql_col){ names[n], false, false };
     struct mark_ctx m = { cols, n };
     if (each_column(s, table, mark_col, &m) < 0) return -1;
     for (size_t i = 0; i < n; i++)

@@ -46,8 +46,6 @@ void imp_stream_begin(imp_ctx *cx, imp_stream *s) {
     s->whole_message = false;
 }
 
-bool imp_stream_active(const imp_ctx *cx) { return cx && cx->s != NULL; }
-
 static void seen(imp_ctx *cx, int64_t x) {
     if (x == TRACE_NONE) return;
     if (!cx->have_base || x < cx->lo) cx->lo = x;

@@ -87,6 +87,7 @@
  * Memory: everything is allocated in init (sized by the device: warps_per_sm
  * per sub-core, blocks_per_sm per SM) and freed in fini; nothing is
  * allocated per cycle or per instruction, only the trace's own records. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1185,7 +1186,7 @@ static int64_t l2_access(ew_state *E, int64_t m, bool store, int64_t *wb) {
         uint64_t addr = E->l2_addr[i];
         uint64_t line = addr >> 2;
         uint8_t bit = (uint8_t)(1u << (addr & 3));
-        if (line + 1 != last) {
+        if (i == 0 || line + 1 != last) {
             /* a new line (a coalesced access's sectors share one) */
             size_t set = (size_t)(line % (uint64_t)E->l2_sets) * (size_t)A;
             tag = E->l2_tag + set;
@@ -1359,15 +1360,15 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
     int32_t k = wi->kernel;
     ew_kernel *K = &E->ks[k];
     uint32_t op = K->code[wi->pc];
+    /* the instruction's EW_X_* bits: a device with a gate (the memory
+     * system, the LD/ST unit, fp32 pipes) gives every program them */
+    uint32_t ext = K->ext ? K->ext[wi->pc] : 0;
     int64_t r;
-    if (K->ext) {
-        uint32_t x = K->ext[wi->pc];
-        if (x & EW_X_FP32) {
-            /* the sub-core's fp32 pipe takes the instruction (gated() waited for it) */
-            int64_t at = c << EW_FRAC;
-            if (E->fp_next[s] > at) at = E->fp_next[s];
-            E->fp_next[s] = at + E->fp_iv;
-        }
+    if (ext & EW_X_FP32) {
+        /* the sub-core's fp32 pipe takes the instruction (gated() waited for it) */
+        int64_t at = c << EW_FRAC;
+        if (E->fp_next[s] > at) at = E->fp_next[s];
+        E->fp_next[s] = at + E->fp_iv;
     }
     if ((op & 1) && E->mx) {
         /* the sectored memory system (docs/memory.md): the access's sectors
@@ -1376,7 +1377,8 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
          * (GPGPU-Sim's crossbar arbitrates round robin between SMs); a
          * load's warp waits for its last sector plus latency_mem, a
          * store's goes on after issue (write-through, no allocate) */
-        uint32_t x = K->ext[wi->pc];
+        assert(K->ext);   /* E->mx sets E->gate (warp_init) */
+        uint32_t x = ext;
         int64_t n = mq_sectors(E, K, wi, x);
         bool store = x & EW_X_STORE;
         if (wi->mq_ticket) {
@@ -1453,7 +1455,7 @@ static inline __attribute__((always_inline)) void issue(ew_state *E, sim_state *
             if (pt > at) at = pt;
         }
         r = ((at + (1 << EW_FRAC) - 1) >> EW_FRAC) + (op >> 1);
-    } else if (E->lq_n && (K->ext[wi->pc] & EW_X_LDST)) {
+    } else if (E->lq_n && (ext & EW_X_LDST)) {
         /* a shared-memory access passes the SM's LD/ST unit too, one a
          * cycle in issue order (GPGPU-Sim ldst_unit::shared_cycle, on the
          * same dispatch register as global accesses), and its latency runs
@@ -1821,9 +1823,7 @@ static void run_subcore_quota(ew_state *E, sim_state *st, int32_t s, int64_t c) 
     }
     if (poll && !st->cfg->every_quota_look) {
         if (w->owe_due < da) da = w->owe_due;
-        if (da <= c + 1) {
-            poll = false;
-        } else {
+        if (da > c + 1) {   /* else the next cycle's turn looks anyway */
             d = da;
             E->qpoll[s] = 1;
             E->nqpoll++;
@@ -2374,7 +2374,7 @@ static int warp_init(void *self, sim_state *st) {
                                          .scope = acc.scope };
                 }
                 if (K->ext) K->ext[at] = x;
-                if (K->dep) {
+                if (p->dep) {   /* K->dep made for it above */
                     uint16_t dv = 0;
                     for (int32_t q = p->dep[j].n - 1; q >= 0; q--)
                         dv = (uint16_t)(dv << 5 | (uint32_t)p->dep[j].on[q]);

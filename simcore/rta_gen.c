@@ -3,6 +3,7 @@
  * step (names in comments), in integer units of 10 us. */
 #include "rta_gen.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -187,6 +188,7 @@ size_t rta_gen_taskset(const rta_gen_params *p, uint64_t seed, uint32_t point, u
     }
     /* best-effort tasks: int(be_pct * n) of them, chosen uniformly */
     size_t nbe = (size_t)p->be_pct * n / 100;
+    assert(nbe <= n);   /* be_pct <= 100: rta_gen_check */
     if (nbe) {
         size_t pick[RTA_MAX_TASKS];
         for (size_t i = 0; i < n; i++)

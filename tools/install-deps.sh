@@ -21,6 +21,7 @@ debs=(build-essential pkg-config libmicrohttpd-dev libjansson-dev libsqlite3-dev
       nginx-light wrk    # make bench only: the static-file ceiling and the load generator
                          # (the bench starts its own nginx on loopback, never the service)
       time               # make bench only: /usr/bin/time, a command's peak RSS
+      clang-tools        # make analyze only: scan-build, clang's static analyzer
       vmtouch)           # make test: keeps the browser, node and clang in memory (tools/keep-warm.sh)
 
 missing=()

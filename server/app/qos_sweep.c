@@ -1201,7 +1201,6 @@ static int hill_climb_group(hctx *h, int32_t *m, int *met, double *thr) {
             if (ok2 && t2 > t) {
                 memcpy(m, c, sizeof c);
                 t = t2;
-                r = r2;
                 moved = true;
             }
         }

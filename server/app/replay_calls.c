@@ -1,6 +1,7 @@
 /* replay_calls.c -- the host's calls of part of a trace. See replay_calls.h. */
 #include "replay_calls.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,7 @@ int replay_calls_subset(const trace *t, const int32_t *kmap, const int32_t *cmap
         bool kern = i < t->kernels.n;
         const trace_kernel *k = kern ? &t->kernels.v[i] : NULL;
         const trace_copy *cp = kern ? NULL : &t->copies.v[i - t->kernels.n];
+        assert(kern || t->copies.v);   /* i < nrec: copies.n > 0 */
         trace_str proc = kern ? k->process : cp->process;
         trace_str stream = kern ? k->stream : cp->stream;
         if (null_stream(t, stream)) nullp[nnull++] = proc;

@@ -421,7 +421,6 @@ static int scenario_into(db *d, const char *text, size_t len, const char *file,
         json_array_append_new(runs, json_pack("{s:s, s:o}", "run", run, "name",
                                               tj_string(scn_run_name(s, i))));
     }
-    rc = -1;
     if (ctl && ctl->with_runs &&
         (rc = ctl->with_runs(d, slug, runs, ctl->with_runs_user, err, errlen)) != 0)
         goto rollback;

@@ -245,7 +245,7 @@ static int parse_params(json_t *o, rta_gen_params *p, char *err, size_t errlen, 
 
 static int apply_x(rta_gen_params *p, xparam x, json_t *v, const char *path, char *err,
                    size_t errlen, const char *file) {
-    int32_t h;
+    int32_t h = 0;
     switch (x) {
     case X_TASKS:
         return whole(v, path, 1, RTA_MAX_TASKS, &p->tasks, err, errlen, file);

@@ -34,8 +34,10 @@ struct tset {
 /* ---- durations ------------------------------------------------------------ */
 
 static int dur(jr_ctx *c, json_t *v, const char *path, int64_t *out) {
-    if (!v)
-        return jr_fail(c, path, "missing (a duration: a number of ns or a string like \"2.5ms\")");
+    if (!v) {
+        jr_fail(c, path, "missing (a duration: a number of ns or a string like \"2.5ms\")");
+        return -1;
+    }
     /* no device clock here: "12cycles" is refused with the reason */
     return units_parse(c, v, path, UNITS_DURATION, out, NULL);
 }

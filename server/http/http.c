@@ -115,9 +115,10 @@ static int write_all(int fd, const char *p, size_t n) {
     return 0;
 }
 
-/* Append; past HTTP_BODY_RAM the bytes go to a temporary file. */
+/* Append; past HTTP_BODY_RAM the bytes go to a temporary file. In memory
+ * len + 1 <= HTTP_BODY_RAM (the '\0'), so the test cannot wrap. */
 static int body_append(http_server *srv, http_body *b, const char *p, size_t n) {
-    if (b->fd < 0 && b->len + n + 1 <= HTTP_BODY_RAM) {
+    if (b->fd < 0 && n < HTTP_BODY_RAM - b->len) {
         if (b->len + n + 1 > b->cap) {
             size_t nc = b->cap ? b->cap : 16384;
             while (nc < b->len + n + 1) nc *= 2;
