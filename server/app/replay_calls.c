@@ -130,9 +130,9 @@ int replay_calls_subset(const trace *t, const int32_t *kmap, const int32_t *cmap
     size_t nout = 0, nnull = 0;
     for (size_t i = 0; i < nrec; i++) {
         bool kern = i < t->kernels.n;
+        assert(kern ? t->kernels.v != NULL : t->copies.v != NULL);   /* i < nrec: the vector's n > 0 */
         const trace_kernel *k = kern ? &t->kernels.v[i] : NULL;
         const trace_copy *cp = kern ? NULL : &t->copies.v[i - t->kernels.n];
-        assert(kern || t->copies.v);   /* i < nrec: copies.n > 0 */
         trace_str proc = kern ? k->process : cp->process;
         trace_str stream = kern ? k->stream : cp->stream;
         if (null_stream(t, stream)) nullp[nnull++] = proc;
