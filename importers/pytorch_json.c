@@ -36,6 +36,7 @@
  * Refused, with the reason: a ROCm trace (hip* runtime calls), a CPU-only
  * trace, a trace without GPU events. */
 #include <archive.h>
+#include <assert.h>
 #include <errno.h>
 #include <archive_entry.h>
 #include <stdarg.h>
@@ -1184,7 +1185,7 @@ static int stream_calls(pt_ctx *c) {
     for (size_t i = 0; i < nr; i++) total += f->call_runs.v[i].n;
     size_t maxblocks = total / CALL_BLOCK + 1;
     if (rc == 0 && !(f->index = malloc(maxblocks * sizeof *f->index))) rc = fail(c, "out of memory");
-    f->table_n = f->nindex = 0;   /* a file's calls stream once, at its end */
+    assert(f->table_n == 0 && f->nindex == 0);   /* a file's calls stream once, at its end */
     for (size_t i = 0; i < nr && rc == 0; i++) {
         cur[i].run = &f->call_runs.v[i];
         call_load(c, &cur[i], &rc);
