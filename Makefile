@@ -5,6 +5,7 @@
 #   make bench   speed and memory table -> bench/results.json
 #   make fuzz    run every importer's libFuzzer harness for FUZZ_SECONDS each
 #   make analyze clang's static analyzer over the C, failing on any report
+#   make mutation  single-line bugs the unit tests must catch (tests/mutation/)
 #   make install PREFIX=/usr/local   binary, dashboard, scenarios, man page
 #
 # BUILD names the output folder, so two builds (or two people) never write
@@ -63,7 +64,7 @@ POSTCOMPILE = @touch $@
            $(call obj,$(UNIT_SRC)) $(patsubst fuzz/%.c,$(BUILD)/fuzz-obj/%.o,$(FUZZ_SRC)))
 
 .PHONY: all build deps run test test-run test-checks unit unit-asan api-test browser-test suites screenshots fuzz fuzz-smoke \
-        analyze \
+        analyze mutation \
         fuzz-bin recorder bench clean asan asan-bin tsan web-vendor install
 .DEFAULT_GOAL := build
 
@@ -290,6 +291,16 @@ analyze: deps
 	@rm -rf $(ANALYZE_BUILD)
 	scan-build -o $(ANALYZE_BUILD)/report --status-bugs --use-cc=clang \
 	    $(MAKE) --no-print-directory BUILD=$(ANALYZE_BUILD) $(ANALYZE_BUILD)/schedlab
+
+# The mutation run: each single-line bug of tests/mutation/mutants.txt (a
+# scheduling rule, an analysis term, an importer's unit) applied in turn to
+# a copy of the tree, whose unit tests must catch it; fails when one
+# survives or its pattern went stale (tests/mutation/run.sh says more; its
+# --check finds stale patterns in a second). About 20 minutes on two
+# cores, so `make test` leaves it out; run it after changing a rule or its
+# tests.
+mutation: deps
+	JOBS=$(JOBS) tests/mutation/run.sh
 
 # An ASan/UBSan `schedlab` for the API and browser suites, in a tree of its
 # own ($(ASAN_BIN_BUILD): the ASan tree's library carries fuzzer coverage

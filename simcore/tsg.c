@@ -118,7 +118,6 @@ static void start_switch(tsg *g, sim_state *st, int32_t to, int64_t t) {
     int64_t cost = g->loaded < 0                      ? 0
                    : tsg_has_work(g, st, g->loaded) ? g->theta
                                                       : g->theta_idle;
-    if (g->loaded >= 0) g->switches++;
     g->switching = true;
     g->target = to;
     /* always an event, also at cost 0: the blocks that finished at t give

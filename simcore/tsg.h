@@ -83,7 +83,6 @@ typedef struct tsg {
     sim_event_id slice_ev;
     int64_t L, theta;
     int64_t theta_idle;      /* a switch away from a context with no work left */
-    int64_t switches;        /* context switches that cost theta */
     trace_str q_runlist, q_context;
     tsg_member_fn member;
     void *drv;

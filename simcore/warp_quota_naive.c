@@ -5,7 +5,7 @@
  * debt, what the instructions charged at completion took below zero, is
  * carried (quota.h quota_debt). The
  * non-QoS kernels' quotas follow §3.5 with alpha_k = 1, and they are
- * refilled once every QoS kernel on the SM has used its quota. The
+ * refilled once every kernel on the SM has used its quota. The
  * machinery is quota.c's. */
 #include "quota.h"
 

@@ -7,9 +7,10 @@
  * Rollover's (§3.4.4 with §3.4.2's alpha_k: the unused quota is added to
  * the next epoch's). A non-QoS kernel's counter starts every epoch at 0, so
  * it may not issue on an SM; once every QoS kernel on the SM has used its
- * quota, §3.4.1's refill gives it its §3.5 quota, and again each time it
- * runs out, until the epoch ends (quota.c refill). On an SM without a QoS
- * kernel it runs from the epoch's start. The machinery is quota.c's. */
+ * quota, §3.4.1's refill gives it its §3.5 quota, and again each time
+ * every kernel there has used its own, until the epoch ends (quota.c
+ * refill). On an SM without a QoS kernel it runs from the epoch's start.
+ * The machinery is quota.c's. */
 #include "quota.h"
 
 static int64_t rollover_time_renew(int64_t left, int64_t alloc, bool qos) {

@@ -470,10 +470,11 @@ static void test_gcaps_best_effort_only_without_rt(void **state) {
 /* ---- Algorithm 1: FIFO among equal priorities, highest pending first ------
  *
  * eps = theta = 0, tx2, one GPU segment of 2 ms each: a (10) at 0 on core
- * 0, d (5) at 0.5 on core 3, b (10) at 1 on core 1, c (10) at 2 on core 2.
- * a runs 0-2; d, b, c wait (d lower; b and c not strictly higher). At 2,
- * a ends: the highest pending is b and c (10); b asked first: b 2-4;
- * then c 4-6 (10 beats the earlier d), then d 6-8. */
+ * 0, d (5) at 0.5 on core 3, b (10) at 1 on core 1, c (10) at 1.5 on core
+ * 2. a runs 0-2; d, b, c wait (d lower; b and c not strictly higher). At
+ * 2, a ends: the highest pending is b and c (10); b asked first: b 2-4;
+ * then c 4-6 (10 beats the earlier d), then d 6-8. (c at 2, the instant a
+ * ends, would not test the tie: a's end takes b before c asks.) */
 static void test_gcaps_fifo_equal_priorities(void **state) {
     (void)state;
     tt s;
@@ -481,7 +482,7 @@ static void test_gcaps_fifo_equal_priorities(void **state) {
     tt_init(&s, "tx2", "gcaps");
     tt_gpu(tt_task(&s, "a", 0, 10, 100 * MS, 0), 0, 2 * MS);
     tt_gpu(tt_task(&s, "b", 1, 10, 100 * MS, 1 * MS), 0, 2 * MS);
-    tt_gpu(tt_task(&s, "c", 2, 10, 100 * MS, 2 * MS), 0, 2 * MS);
+    tt_gpu(tt_task(&s, "c", 2, 10, 100 * MS, 1500 * US), 0, 2 * MS);
     tt_gpu(tt_task(&s, "d", 3, 5, 100 * MS, 500 * US), 0, 2 * MS);
     s.b.cfg.duration = 5 * MS;
     tt_run(&s, &t);
@@ -698,6 +699,29 @@ static void test_fixed_priority_and_misses(void **state) {
     trace_free(&t);
 }
 
+/* Equal priorities on one core are SCHED_FIFO's (sched(7): a thread that
+ * becomes runnable goes to the end of the list for its priority; one
+ * preempted by a higher priority stays at its head). Core 0, CPU only: x
+ * (10) 2 ms at 0, y (10) 2 ms at 1, z (20) 1 ms at 0.5. x runs 0-0.5, z
+ * 0.5-1.5 (y became ready at 1, behind x), x 1.5-3, y 3-5: responses x 3,
+ * y 4, z 1. */
+static void test_equal_priorities_fifo_on_core(void **state) {
+    (void)state;
+    tt s;
+    trace t;
+    tt_init(&s, "tx2", "shared");
+    tt_cpu(tt_task(&s, "x", 0, 10, 50 * MS, 0), 2 * MS);
+    tt_cpu(tt_task(&s, "y", 0, 10, 50 * MS, 1 * MS), 2 * MS);
+    tt_cpu(tt_task(&s, "z", 0, 20, 50 * MS, 500 * US), 1 * MS);
+    s.b.cfg.duration = 5 * MS;
+    tt_run(&s, &t);
+    assert_int_equal(resp(&t, "x", 0), 3 * MS);
+    assert_int_equal(job(&t, "y", 0)->start, 3 * MS);
+    assert_int_equal(resp(&t, "y", 0), 4 * MS);
+    assert_int_equal(resp(&t, "z", 0), 1 * MS);
+    trace_free(&t);
+}
+
 /* Configuration errors name the field. */
 static void test_task_errors(void **state) {
     (void)state;
@@ -742,6 +766,7 @@ int main(void) {
         cmocka_unit_test(test_busy_vs_suspend),
         cmocka_unit_test(test_task_mode_overrides_policy),
         cmocka_unit_test(test_fixed_priority_and_misses),
+        cmocka_unit_test(test_equal_priorities_fifo_on_core),
         cmocka_unit_test(test_task_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

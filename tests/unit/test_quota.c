@@ -118,6 +118,40 @@ static void test_naive_fig4a(void **state) {
     quota_free(&f.q);
 }
 
+/* §3.4.1's refill with two non-QoS kernels on the SM: "The naïve scheme
+ * checks if C_ks for all ks in the SM are zero or negative, to ensure all
+ * QoS kernels have exhausted their quotas. If so, some quantity, e.g.,
+ * quota_k, is added to C_k for all non-QoS kernels". Fig. 4a's K0 (QoS,
+ * 100) and two non-QoS kernels K1 and K2 (§3.5's first quota, 1 x 50
+ * each), one SM, 32 thread instructions a charge: K0 and K1 use theirs
+ * (-28, -14) while K2 has 18 left: no refill, K1 waits; K2 runs out (-14):
+ * every counter is out, both non-QoS kernels get their 50 (36, 36), K0
+ * none. */
+static void test_naive_refill_waits_for_every_kernel(void **state) {
+    (void)state;
+    quota_state q;
+    assert_int_equal(quota_init(&q, warp_quota_naive.quota, 3, 1, 50), 0);
+    quota_kernel_set(&q, 0, 2.0, 32);
+    quota_kernel_set(&q, 1, 0, 32);
+    quota_kernel_set(&q, 2, 0, 32);
+    for (int32_t k = 0; k < 3; k++) quota_join(&q, 0, k, 1, 0);
+    quota_epoch(&q, 0);
+    assert_int_equal(quota_counter(&q, 0, 0), 100);
+    assert_int_equal(quota_counter(&q, 0, 1), 50);
+    assert_int_equal(quota_counter(&q, 0, 2), 50);
+    quota_charge(&q, 0, 2, 32, 1);
+    for (int i = 0; i < 2; i++) quota_charge(&q, 0, 1, 32, 2);
+    for (int i = 0; i < 4; i++) quota_charge(&q, 0, 0, 32, 3);
+    assert_int_equal(quota_counter(&q, 0, 0), -28);
+    assert_int_equal(quota_counter(&q, 0, 1), -14);
+    assert_int_equal(quota_counter(&q, 0, 2), 18);
+    quota_charge(&q, 0, 2, 32, 4);
+    assert_int_equal(quota_counter(&q, 0, 0), -28);
+    assert_int_equal(quota_counter(&q, 0, 1), 36);
+    assert_int_equal(quota_counter(&q, 0, 2), 36);
+    quota_free(&q);
+}
+
 /* History (§3.4.2): K0 issues one warp instruction (32) in the first
  * epoch, so IPC_history = 32 / 50 = 0.64 and alpha = 2 / 0.64 = 3.125:
  * Quota = 3.125 x 2 x 50 = 312.5 -> 312. K1 issued nothing: IPC_epoch 0,
@@ -1703,6 +1737,7 @@ int main(void) {
         cmocka_unit_test(test_rollover_time_per_sm),
         cmocka_unit_test(test_preset_56),
         cmocka_unit_test(test_leave_refills),
+        cmocka_unit_test(test_naive_refill_waits_for_every_kernel),
         cmocka_unit_test(test_split_over_subcores),
         cmocka_unit_test(test_pair_rollover_meets_naive_misses),
         cmocka_unit_test(test_quota_history_setting),

@@ -555,6 +555,78 @@ static void test_corrected_handoff_wait_past_the_deadline(void **state) {
     }
 }
 
+/* K5 (corrected) counts the hand-off wait on the cores other than τ_i's:
+ * on τ_i's own core the tasks above it are its P^C already (docs/rta.md,
+ * K5). tau (core 0, priority 50, G^e 2 ms) shares its core with hc
+ * (priority 60, CPU only, 50 ms); the lower-priority GPU task w is on core
+ * 1, where nothing is above tau: δ_1 = 0, each of tau's 2η^g + 1 = 3
+ * blockings is ε = 1 ms. tau = G 2 + 2εη^g 2 + 3 + hc's ⌈R/100⌉ · 50 = 57
+ * ms (printed: 2 + (3η^g + 1)ε 4 + 50 = 56). Counting core 0 as well
+ * would charge hc's 50 ms again in every blocking (3 × 51 ms) and fail tau.
+ * hc = C 50 + one blocking ε at its start (tau, lower, on its core) = 51. */
+static const tdef own_core[] = {
+    {0, 50, 0, 100 * MS, 0, 1, {0}, {2 * MS}, 0},           /* tau */
+    {0, 60, 0, 100 * MS, 50 * MS, 0, {0}, {0}, 0},          /* hc, CPU only */
+    {1, 1, 0, 1000 * MS, 0, 1, {0}, {1 * MS}, 0},           /* w */
+};
+
+static void test_corrected_handoff_not_on_own_core(void **state) {
+    (void)state;
+    tset s;
+    int64_t w[3];
+    build(&s, own_core, 3, 2, 1 * MS, 0, 1 * MS, RTA_PRINTED);
+    assert_true(run(&s, RTA_GCAPS_SUSPEND, w, NULL));
+    assert_int_equal(w[0], 56 * MS);
+    build(&s, own_core, 3, 2, 1 * MS, 0, 1 * MS, RTA_CORRECTED);
+    for (int a = RTA_GCAPS_BUSY; a <= RTA_GCAPS_SUSPEND; a++) {
+        assert_true(run(&s, a, w, NULL));
+        assert_int_equal(w[0], 57 * MS);
+        assert_int_equal(w[1], 51 * MS);
+    }
+}
+
+/* M8: Audsley's search offers the lowest free GPU level only to a task
+ * with no unassigned task of lower CPU priority on its core, so no order it
+ * returns puts a task below a lower-CPU-priority task of its core on the
+ * GPU (§5.3: such an order can deadlock, test_same_core_inversion_is_
+ * infeasible). ε = θ = 0, one segment each (µs):
+ *   a  core 0, priority 3, T 1000, C 10, G^e 100
+ *   c  core 1, priority 2, T  230, C 10, G^e 100
+ *   b  core 0, priority 1, T  200, C 10, G^e 10
+ * Busy (self-suspending, the same tasks fail): the plain test fails b (C
+ * 10 + G 10, a on its core 110, and c's G^e 100 twice, jitter R_c − G^e =
+ * 110: 330 > 200). With the search's jitters D − G^e, lowest level, lowest CPU
+ * priority first: b fails as before; c with a and b above it: 110 + 2 ×
+ * 100 (J = 900) + 2 × 10 (J = 190) = 330 > 230; a is not offered (b is
+ * free on its core). No order with a above b passes (b lowest and c lowest
+ * both fail as above), so the taskset is not schedulable. Offered a, the
+ * search would pass it at the lowest level (450 ≤ 1000), then c (130) and
+ * b (130), and return a below b on core 0. The corrected semantics only add
+ * to the bounds, and agree. */
+static const tdef m8[] = {
+    {0, 3, 0, 1000 * US, 10 * US, 1, {0}, {100 * US}, 0},   /* a */
+    {1, 2, 0, 230 * US, 10 * US, 1, {0}, {100 * US}, 0},    /* c */
+    {0, 1, 0, 200 * US, 10 * US, 1, {0}, {10 * US}, 0},     /* b */
+};
+
+static void test_audsley_keeps_same_core_order(void **state) {
+    (void)state;
+    tset s;
+    int64_t w[3];
+    int32_t gp[3];
+    static const rta_semantics sems[] = {RTA_PRINTED, RTA_CORRECTED};
+    for (size_t k = 0; k < 2; k++) {
+        build(&s, m8, 3, 2, 0, 0, 1 * MS, sems[k]);
+        for (int a = RTA_GCAPS_BUSY_GPRIO; a <= RTA_GCAPS_SUSPEND_GPRIO; a++) {
+            rta_result r = {.wcrt = w, .gpu_priority = gp};
+            rta_analyse(&s.ts, (rta_approach)a, &r);
+            assert_false(r.schedulable);
+            assert_false(r.gpu_assigned);
+            assert_int_equal(w[2], RTA_FAILED);
+        }
+    }
+}
+
 /* M9: a taskset built to converge slowly (a higher-priority task using all
  * but 1 ppm of the core, long deadlines below it) stops at the work budget
  * with the open bounds failed, instead of holding the caller for hours. */
@@ -599,6 +671,8 @@ int main(void) {
         cmocka_unit_test(test_table4_case_study_verdicts),
         cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_corrected_handoff_wait_past_the_deadline),
+        cmocka_unit_test(test_corrected_handoff_not_on_own_core),
+        cmocka_unit_test(test_audsley_keeps_same_core_order),
         cmocka_unit_test(test_hand_set_h),
         cmocka_unit_test(test_hand_set_e),
     };

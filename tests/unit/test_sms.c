@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "../../simcore/sim.h"
 #include "../../simcore/sms.h"
 
 static uint64_t lcg(uint64_t *s) {
@@ -209,9 +210,41 @@ static void test_room_exact_multiples(void **state) {
     sms_free(&s);
 }
 
+/* The first resource to run out limits the room (most-room §4.2), shared
+ * memory included: on an H100 SM (2048 threads, 64 warps, 32 blocks,
+ * 65536 registers, 228 KB; CUDA C++ Programming Guide, compute capability
+ * 9.0) a block of 128 threads, 32 registers a thread and 50 KB of shared
+ * memory fits 16 times by threads, warps and registers and 4 times by
+ * shared memory (5 x 50 KB > 228 KB): 4, on an idle SM, on each SM of the
+ * index, by the plain division and in half an SM (114 KB: 2). */
+static void test_room_shared_memory_binds(void **state) {
+    (void)state;
+    sim_device d = *sim_preset_find("h100");
+    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
+    d.sms = 4;
+    d.sm_order_kind = SIM_SM_ORDER_ASCENDING;   /* fewer SMs than the preset's order */
+    sim_device_fill_order(&d);
+    assert_int_equal(sim_room_empty(&d, 128, 32, 50 * 1024), 4);
+    assert_int_equal(sim_room_empty(&d, 128, 32, 0), 16);
+    sim_sms s;
+    assert_int_equal(sms_init(&s, &d), 0);
+    const sim_need k = sms_need(&d, 128, 32, 50 * 1024);
+    sms_index(&s, 0, &k);
+    for (int32_t sm = 0; sm < s.n; sm++) {
+        assert_int_equal(sms_room(&s, sm, &k), 4);
+        assert_int_equal(s.room[s.rank[sm]], 4);
+    }
+    assert_int_equal(sms_share(&s, &k, 2), 2);
+    sms_take(&s, 1, &k);
+    assert_int_equal(sms_room(&s, 1, &k), 3);
+    assert_int_equal(s.room[s.rank[1]], 3);
+    sms_free(&s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_room_index_h100),
+        cmocka_unit_test(test_room_shared_memory_binds),
         cmocka_unit_test(test_room_index_same_need),
         cmocka_unit_test(test_room_index_large_device),
         cmocka_unit_test(test_room_exact_multiples),

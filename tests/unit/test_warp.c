@@ -50,7 +50,10 @@ typedef struct fig3_result {
     int64_t instr1, instr2;
 } fig3_result;
 
-static void fig3_run(const char *policy, int32_t budget2, fig3_result *r) {
+/* The figure's two kernels under `policy` with budgets budget1 and budget2,
+ * K2 launched at cycle k2_at (the figure's: 1). */
+static void fig3_run_at(const char *policy, int32_t budget1, int32_t budget2, int64_t k2_at,
+                        fig3_result *r) {
     static const sim_program prog = {
         .body = fig3_body, .nbody = 6, .repeat = 1,
         .latency = { [SIM_ICLASS_ALU] = 1, [SIM_ICLASS_SFU] = 2, [SIM_ICLASS_MEM] = 5 },
@@ -67,11 +70,11 @@ static void fig3_run(const char *policy, int32_t budget2, fig3_result *r) {
     int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
     int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
     sim_op *k1 = tb_op(&b, SIM_OP_KERNEL, "K1", s1, 0);
-    sim_op *k2 = tb_op(&b, SIM_OP_KERNEL, "K2", s2, 1);
+    sim_op *k2 = tb_op(&b, SIM_OP_KERNEL, "K2", s2, k2_at);
     k1->blocks = k2->blocks = 1;
     k1->threads = k2->threads = 64;
     k1->program = k2->program = &prog;
-    k1->budget = 1;
+    k1->budget = budget1;
     k2->budget = budget2;
     trace t;
     tb_run(&b, &t);
@@ -99,8 +102,12 @@ static void fig3_run(const char *policy, int32_t budget2, fig3_result *r) {
     /* one block each, ending with its kernel */
     assert_int_equal(blk(&t, "K1", 0)->end, r->end1);
     assert_int_equal(blk(&t, "K2", 0)->end, r->end2);
-    assert_int_equal(blk(&t, "K2", 0)->start, 1);
+    assert_int_equal(blk(&t, "K2", 0)->start, k2_at);
     trace_free(&t);
+}
+
+static void fig3_run(const char *policy, int32_t budget2, fig3_result *r) {
+    fig3_run_at(policy, 1, budget2, 1, r);
 }
 
 static void test_fig3_qaws_budget4(void **state) {
@@ -125,6 +132,20 @@ static void test_fig3_qaws_budget4(void **state) {
     assert_int_equal(r.end2, 28);
     assert_int_equal(r.instr1, 18);
     assert_int_equal(r.instr2, 18);
+}
+
+/* QAWS §IV-A: "g0 is the group that was prioritized in the previous cycle.
+ * When there is no history, g0 is the group with the higher budget." Both
+ * kernels launched at cycle 0, so the first pick has no history: the warps
+ * of the kernel with the larger budget issue first, whichever kernel it
+ * is (Fig. 3's program; w0, w1 are K1's, w2, w3 K2's). */
+static void test_qaws_no_history_higher_budget_first(void **state) {
+    (void)state;
+    fig3_result r;
+    fig3_run_at("qaws", 1, 4, 0, &r);
+    assert_true(r.issue[0] == '2' || r.issue[0] == '3');
+    fig3_run_at("qaws", 4, 1, 0, &r);
+    assert_true(r.issue[0] == '0' || r.issue[0] == '1');
 }
 
 static void test_fig3_qaws_budget6(void **state) {
@@ -841,6 +862,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig3_qaws_budget4),
         cmocka_unit_test(test_fig3_qaws_budget6),
+        cmocka_unit_test(test_qaws_no_history_higher_budget_first),
         cmocka_unit_test(test_fig3_gto),
         cmocka_unit_test(test_fig3_lrr),
         cmocka_unit_test(test_fig3_lrr_gpgpusim),
