@@ -555,6 +555,32 @@ static void test_corrected_handoff_wait_past_the_deadline(void **state) {
     }
 }
 
+/* K1 (corrected, Eq. (3)): between two slices of τ_i the GPU switches into
+ * each of the ν other TSGs and back, ν (L + θ) + θ a slice (docs/rta.md,
+ * counterexample A). Two GPU tasks on two cores, L = 1 ms, θ = 0.2 ms, no
+ * CPU work: a (G^e 2 ms, 2 slices) printed 2 + 2 × 1.2 = 4.4 ms, corrected
+ * 2 + 2 × 1.4 = 4.8; b (1 ms, 1 slice) 2.2 and 2.4. */
+static const tdef k1_pair[] = {
+    {0, 2, 0, 100 * MS, 0, 1, {0}, {2 * MS}, 0},
+    {1, 1, 0, 100 * MS, 0, 1, {0}, {1 * MS}, 0},
+};
+
+static void test_corrected_switch_back_per_slice(void **state) {
+    (void)state;
+    tset s;
+    int64_t w[2];
+    for (int a = RTA_TSG_RR_BUSY; a <= RTA_TSG_RR_SUSPEND; a++) {
+        build(&s, k1_pair, 2, 2, 1 * MS, 200 * US, 1 * MS, RTA_PRINTED);
+        assert_true(run(&s, a, w, NULL));
+        assert_int_equal(w[0], 4400 * US);
+        assert_int_equal(w[1], 2200 * US);
+        build(&s, k1_pair, 2, 2, 1 * MS, 200 * US, 1 * MS, RTA_CORRECTED);
+        assert_true(run(&s, a, w, NULL));
+        assert_int_equal(w[0], 4800 * US);
+        assert_int_equal(w[1], 2400 * US);
+    }
+}
+
 /* K5 (corrected) counts the hand-off wait on the cores other than τ_i's:
  * on τ_i's own core the tasks above it are its P^C already (docs/rta.md,
  * K5). tau (core 0, priority 50, G^e 2 ms) shares its core with hc
@@ -671,6 +697,7 @@ int main(void) {
         cmocka_unit_test(test_table4_case_study_verdicts),
         cmocka_unit_test(test_work_budget),
         cmocka_unit_test(test_corrected_handoff_wait_past_the_deadline),
+        cmocka_unit_test(test_corrected_switch_back_per_slice),
         cmocka_unit_test(test_corrected_handoff_not_on_own_core),
         cmocka_unit_test(test_audsley_keeps_same_core_order),
         cmocka_unit_test(test_hand_set_h),
