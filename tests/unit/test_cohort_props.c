@@ -171,6 +171,40 @@ static void test_waves_by_hand(void **state) {
     trace_free(&t);
 }
 
+/* By hand: waves jumped over stop before the next thing that happens (a
+ * host op), not at it. The TX2 of test_waves_by_hand, K1's 80 blocks of
+ * 1000 ns on a low-priority stream; K2 (one block of 512 threads) on a
+ * high-priority stream is issued at 3000 ns, when K1's third wave ends.
+ * At that instant the ends come first (blockq.h), then K2 arrives, then
+ * dispatch serves the high-priority EE queue first (TX2 paper rule A2):
+ * K2's block starts at 3000 ns, and K1 places the 7 blocks left room
+ * for. Placing K1's fourth wave with the three before it would leave K2
+ * no room until 4000 ns. */
+static void test_wave_stops_before_host_op(void **state) {
+    (void)state;
+    for (int coh = 0; coh < 2; coh++) {
+        tb b;
+        tb_init(&b, "tx2");
+        int32_t lo = tb_stream(&b, "LO", "P0", 0);
+        int32_t hi = tb_stream(&b, "HI", "P0", -1);
+        tb_kernel(&b, "K1", lo, 0, 80, 512, 0, 1000);
+        tb_kernel(&b, "K2", hi, 3000, 1, 512, 0, 1000);
+        b.cfg.cohorts = coh;
+        trace t;
+        tb_run(&b, &t);
+        if (coh) assert_true(t.cohorts.n > 0);
+        if (t.kernels.v[1].first_block != 3000)
+            fail_msg("cohorts %s: K2's block starts at %lld; rule A2 gives it the room at "
+                     "3000 ns", coh ? "on" : "off", (long long)t.kernels.v[1].first_block);
+        assert_int_equal(trace_expand_cohorts(&t), 0);
+        int at3000 = 0;
+        for (size_t i = 0; i < t.blocks.n; i++)
+            at3000 += t.blocks.v[i].kernel == 0 && t.blocks.v[i].start == 3000;
+        assert_int_equal(at3000, 7);
+        trace_free(&t);
+    }
+}
+
 /* By hand, against round-robin's rule (most-room paper §4.1's "pure
  * round-robin policy"; round_robin.c: the next SM after the last one used
  * that has room): on the idle TX2, K1's 3 blocks go to ranks 0, 1, 0 and
@@ -346,6 +380,7 @@ int main(void) {
         cmocka_unit_test(test_random_other_placements),
         cmocka_unit_test(test_waves_by_hand),
         cmocka_unit_test(test_round_robin_by_hand),
+        cmocka_unit_test(test_wave_stops_before_host_op),
         cmocka_unit_test(test_store_and_json),
         cmocka_unit_test(test_scenario_limits),
     };

@@ -153,7 +153,8 @@ static void test_held_launch_order(void **state) {
  * K7, launched at 0.3 s behind C3o on S1 and running 10 s. Without K5 in
  * the way: K2 2-3 s, C2o 3.0-3.2, C3i 3.2-3.4, K3 3.4-4.4, C3o 4.4-4.6,
  * the last of them; K4 ends at 2 s. So tau1 issues K5, C5o, K6 and C6o at
- * 4.6 s. */
+ * 4.6 s. Work of another process, ending before it, is not waited for
+ * (its address space's, §2.3). */
 static void test_device_sync(void **state) {
     (void)state;
     tb b;
@@ -192,6 +193,26 @@ static void test_device_sync(void **state) {
     tb_kernel(&b, "K1", s1, 100 * MS, 1, 256, 0, SEC);
     tb_run(&b, &t);
     assert_int_equal(kern(&t, "K1")->issue, 100 * MS);
+    trace_free(&t);
+
+    /* ... and another process's work ending does not count towards it: P1's
+     * K0 (0-1 s) ends first and returns P1's own device sync (K3 behind it
+     * is issued at 1 s); P0's own K1 (0-2 s) is what P0's sync waits for,
+     * so K2, issued after it, is issued at 2 s */
+    tb_init(&b, "tx2");
+    s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    s2 = tb_stream(&b, "S2", "P1", SIM_PRIO_NONE);
+    tb_kernel(&b, "K0", s2, 0, 1, 256, 0, SEC);
+    tb_kernel(&b, "K1", s1, 0, 1, 256, 0, 2 * SEC);
+    tb_op(&b, SIM_OP_SYNC, "dsync", s1, 100 * MS)->sync_device = true;
+    tb_op(&b, SIM_OP_SYNC, "dsync1", s2, 100 * MS)->sync_device = true;
+    tb_kernel(&b, "K2", s1, 100 * MS, 1, 256, 0, SEC);
+    tb_kernel(&b, "K3", s2, 100 * MS, 1, 256, 0, SEC);
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K0")->end, SEC);
+    assert_int_equal(kern(&t, "K1")->end, 2 * SEC);
+    assert_int_equal(kern(&t, "K3")->issue, SEC);
+    assert_int_equal(kern(&t, "K2")->issue, 2 * SEC);
     trace_free(&t);
 }
 

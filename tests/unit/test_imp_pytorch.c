@@ -412,6 +412,61 @@ static void test_gz_offset_named(void **state) {
     free(doc);
 }
 
+/* Calls, shapes and directions, by docs/trace-format.md's PyTorch rules:
+ * a kernel's issue is the start of the runtime or driver call with the
+ * same args.correlation, the earliest when there are both (cudaLaunchKernel
+ * at 10 us calls cuLaunchKernel at 11 us, listed first here); a kernel
+ * with no args.correlation has no call (no issue time, counted in
+ * meta.kernels_without_launch_call), whatever the event before it had;
+ * blocks are grid x * y * z; "Memcpy DtoH" is a device-to-host copy; a
+ * grid of two numbers is refused. */
+static void test_calls_and_shapes(void **state) {
+    (void)state;
+    static const char doc[] =
+        "{\"schemaVersion\":1,\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":\"cuLaunchKernel\",\"pid\":1,\"tid\":1,"
+        "\"ts\":11,\"dur\":1,\"args\":{\"correlation\":7}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,"
+        "\"ts\":10,\"dur\":3,\"args\":{\"correlation\":7}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"pid\":1,\"tid\":1,"
+        "\"ts\":14,\"dur\":1,\"args\":{\"correlation\":8}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k_rt\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":1,"
+        "\"args\":{\"device\":0,\"stream\":7,\"correlation\":7,\"grid\":[2,3,4],\"block\":[32,1,1]}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k_none\",\"pid\":0,\"tid\":7,\"ts\":30,\"dur\":1,"
+        "\"args\":{\"device\":0,\"stream\":7,\"grid\":[1,1,1],\"block\":[32,1,1]}},"
+        "{\"ph\":\"X\",\"cat\":\"gpu_memcpy\",\"name\":\"Memcpy DtoH (Device -> Pinned)\",\"pid\":0,"
+        "\"tid\":7,\"ts\":40,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,\"correlation\":8,"
+        "\"bytes\":4096}}]}";
+    imp_file f = { "calls.json", (const unsigned char *)doc, sizeof doc - 1 };
+    trace t;
+    trace_init(&t);
+    char err[512];
+    if (imp_import(IMP_PYTORCH, &f, 1, &t, err, sizeof err) != 0) fail_msg("%s", err);
+    const trace_kernel *k = kernel_named(&t, "k_rt");
+    if (k->first_block - k->issue != 10000)
+        fail_msg("k_rt issued %lld ns before its start; the runtime call (the earliest of "
+                 "correlation 7) began 10000 ns before", (long long)(k->first_block - k->issue));
+    assert_int_equal(k->blocks, 24);
+    assert_int_equal(kernel_named(&t, "k_none")->issue, TRACE_NONE);
+    assert_string_equal(trace_get_meta(&t, "kernels_without_launch_call"), "1");
+    assert_int_equal(t.copies.n, 1);
+    assert_int_equal(t.copies.v[0].direction, TRACE_COPY_D2H);
+    assert_int_equal(t.copies.v[0].start - t.copies.v[0].issue, 26000);
+    trace_free(&t);
+
+    static const char two[] =
+        "{\"schemaVersion\":1,\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":20,\"dur\":1,"
+        "\"args\":{\"device\":0,\"stream\":7,\"correlation\":1,\"grid\":[4,2],\"block\":[32,1,1]}}]}";
+    imp_file g = { "two.json", (const unsigned char *)two, sizeof two - 1 };
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_PYTORCH, &g, 1, &t, err, sizeof err), -1);
+    if (!strstr(err, "two.json") || !strstr(err, "grid") ||
+        !strstr(err, "expected three dimensions"))
+        fail_msg("a grid of two numbers: \"%s\"", err);
+    trace_free(&t);
+}
+
 /* ---- the real traces against kineto_counts.py ------------------------------------ */
 
 typedef struct lane_count { char lane[64]; char stream[24]; int kind; long n; } lane_count;
@@ -973,6 +1028,7 @@ int main(void) {
         cmocka_unit_test(test_fixture_job),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_gz_offset_named),
+        cmocka_unit_test(test_calls_and_shapes),
         cmocka_unit_test(test_real_hta_a100),
         cmocka_unit_test(test_real_resnet_2021),
         cmocka_unit_test(test_real_dlrm_rank0),

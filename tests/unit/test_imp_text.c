@@ -1970,6 +1970,11 @@ static void test_trace_block_device(void **state) {
                  "\"cohorts\":[{\"kernel\":0,\"sm\":0,\"index\":0,\"stride\":1,\"count\":1,"
                  "\"per_wave\":1,\"start\":0,\"end\":10,\"period\":0,\"device\":-1}]}",
                  "t.json: cohorts[0].device: -1 is not its kernel's device (1)");
+    /* another GPU of the trace is not its kernel's either */
+    expect_error(IMP_SCHEDLAB_TRACE, "t.json",
+                 GPUS2 "\"kernels\":[{\"id\":0,\"first_block\":0,\"end\":10,\"device\":1}],"
+                 "\"blocks\":[{\"kernel\":0,\"index\":0,\"sm\":0,\"start\":0,\"end\":10,\"device\":0}]}",
+                 "t.json: blocks[0].device: 0 is not its kernel's device (1)");
     /* the kernel's -1 is the range check's to name, as the store runs it */
     trace t;
     char err[512];

@@ -1113,6 +1113,93 @@ static void test_equal_share_waiting_head(void **state) {
     scn_free(sc);
 }
 
+/* ISCA'17 §3.6 shares an SM "when a QoS kernel is running": once the QoS
+ * kernel has ended, the other kernels are placed as without goals. One SM
+ * of 2048 threads, three processes: Q (goal 0.6, one block of 256, short)
+ * and A and B (no goal, 24 blocks of 256 each, A's far longer), all at 0.
+ * While Q runs, three kernels share the SM: 682 threads, two blocks each.
+ * Once Q has ended nothing is shared: A, the earliest in the EE order,
+ * takes the room each of B's short blocks gives back, and while B is still
+ * live holds more than the half of the SM that a share between A and B
+ * would leave it (4 blocks of 256 threads). (The most blocks of A at once
+ * on the SM, at a start of one of A's blocks after Q's end and before B's.) */
+static void test_equal_share_needs_qos(void **state) {
+    (void)state;
+    const char *text =
+        "{\"schema\":\"schedlab-scenario/1\",\"name\":\"after\",\"device\":{\"preset\":"
+        "\"isca17-gpgpusim\",\"sms\":1},\"policy\":{\"warp\":\"quota-rollover\","
+        "\"quota_epoch\":1000},\"streams\":[{\"name\":\"Q\",\"process\":\"P0\"},"
+        "{\"name\":\"A\",\"process\":\"P1\"},{\"name\":\"B\",\"process\":\"P2\"}],"
+        "\"ops\":[{\"kernel\":\"Q\",\"stream\":\"Q\",\"blocks\":1,\"threads\":256,"
+        "\"qos_goal\":0.6,\"program\":{\"body\":[{\"op\":\"alu\",\"count\":4}],\"repeat\":5}},"
+        "{\"kernel\":\"A\",\"stream\":\"A\",\"blocks\":24,\"threads\":256,"
+        "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":16}],\"repeat\":100}},"
+        "{\"kernel\":\"B\",\"stream\":\"B\",\"blocks\":24,\"threads\":256,"
+        "\"program\":{\"body\":[{\"op\":\"alu\",\"count\":4}],\"repeat\":5}}]}";
+    sim_config cfg;
+    trace t;
+    scn_scenario *sc = run_text(text, "after the QoS kernel", &cfg, &t);
+    assert_int_equal(t.kernels.n, 3);
+    int64_t q_end = t.kernels.v[0].end, b_end = t.kernels.v[2].end;
+    int during = 0, after = 0;
+    for (size_t i = 0; i < t.blocks.n; i++) {
+        const trace_block *b = &t.blocks.v[i];
+        if (b->kernel != 1) continue;
+        int n = 0;
+        for (size_t j = 0; j < t.blocks.n; j++) {
+            const trace_block *c = &t.blocks.v[j];
+            n += c->kernel == 1 && c->start <= b->start && c->end > b->start;
+        }
+        if (b->start < q_end && n > during) during = n;
+        if (b->start >= q_end && b->start < b_end && n > after) after = n;
+    }
+    if (during != 2)
+        fail_msg("while Q runs A holds at most %d blocks; §3.6's third of the SM is 2", during);
+    if (after <= 4)
+        fail_msg("after Q ended A holds at most %d blocks at once: the SM is still shared "
+                 "(§3.6 shares it while a QoS kernel runs)", after);
+    trace_free(&t);
+    scn_free(sc);
+}
+
+/* IPC_isolated is cached by the kernel's shape (qos.c): a kernel that
+ * differs in its block count or its program's repeat is another shape, and
+ * gets the IPC it has alone, not the cached one of a kernel like it. A and
+ * A2 as in test_isolated_cached_per_shape, A2 with 2 blocks (on 16 SMs a
+ * far lower IPC alone), then with 16 blocks and its program repeated 2
+ * times instead of 20 (its first loads' latency weighs more). */
+static void test_isolated_key_is_the_shape(void **state) {
+    (void)state;
+    static const sim_program pm = { .body = mem_body, .nbody = 2, .repeat = 20 };
+    static const sim_program pm2 = { .body = mem_body, .nbody = 2, .repeat = 2 };
+    static const sim_program pa = { .body = alu_body, .nbody = 1, .repeat = 10 };
+    for (int which = 0; which < 2; which++) {
+        tb b;
+        build_three(&b, &pm, &pa, "quota-rollover");
+        if (which == 0) b.ops[1].blocks = 2;
+        else b.ops[1].program = &pm2;
+        tb_config(&b);
+        char err[256];
+        double a, a2;
+        assert_int_equal(sim_ipc_isolated(&b.cfg, 0, NULL, &a, err, sizeof err), 0);
+        assert_int_equal(sim_ipc_isolated(&b.cfg, 1, NULL, &a2, err, sizeof err), 0);
+        assert_true(a2 < a);   /* the two shapes differ alone */
+        sim_ipc_cache cache;
+        sim_ipc_cache_init(&cache);
+        b.cfg.ipc_cache = &cache;
+        trace t;
+        trace_init(&t);
+        if (sim_run(&b.cfg, &t, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_int_equal(cache.runs, 3);
+        if (t.kernels.v[1].ipc_isolated != a2)
+            fail_msg("A2 with %s got IPC_isolated %.4f from the cache, %.4f alone",
+                     which ? "repeat 2" : "2 blocks", t.kernels.v[1].ipc_isolated, a2);
+        assert_true(t.kernels.v[0].ipc_isolated == a);
+        trace_free(&t);
+        sim_ipc_cache_free(&cache);
+    }
+}
+
 /* ---- the run-time Spart (placement spart-climb, simcore/spart.c) ---------------------
  * Q (QoS, stream QOS) and A (stream BE) on 4 SMs of the ISCA'17 device,
  * ranks 0-1 and 2-3 to begin with, epochs of 1,000 cycles; both kernels
@@ -1748,6 +1835,8 @@ int main(void) {
         cmocka_unit_test(test_reexecuted_pair_records),
         cmocka_unit_test(test_equal_share_trio),
         cmocka_unit_test(test_equal_share_waiting_head),
+        cmocka_unit_test(test_equal_share_needs_qos),
+        cmocka_unit_test(test_isolated_key_is_the_shape),
         cmocka_unit_test(test_charge_at_completion_scoreboard),
         cmocka_unit_test(test_spart_climb),
         cmocka_unit_test(test_spart_climb_preempt),

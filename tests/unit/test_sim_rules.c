@@ -576,6 +576,36 @@ static void test_latencies(void **state) {
     trace_free(&t);
 }
 
+/* An op's own launch_latency (docs/scenario-format.md, ops: "for this op
+ * alone, default the policy's"; what a replay writes for work issued
+ * before its trace's start) replaces the policy's for that op only: with
+ * a policy latency of 5 us, K1 (its own) enters its stream at 1 us, K3
+ * (its own 8 us) at 8 us, K2 (none) at 5 us. No dispatch latency: each
+ * one's block starts as it arrives (three streams, room for all). */
+static void test_op_own_latency(void **state) {
+    (void)state;
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    b.cfg.policy.launch_latency = 5000;
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+    int32_t s3 = tb_stream(&b, "S3", "P0", SIM_PRIO_NONE);
+    sim_op *k1 = tb_kernel(&b, "K1", s1, 0, 1, 256, 0, 1000);
+    k1->own_latency = true;
+    k1->launch_latency = 1000;
+    tb_kernel(&b, "K2", s2, 0, 1, 256, 0, 1000);
+    sim_op *k3 = tb_kernel(&b, "K3", s3, 0, 1, 256, 0, 1000);
+    k3->own_latency = true;
+    k3->launch_latency = 8000;
+    tb_run(&b, &t);
+    assert_int_equal(kern(&t, "K1")->issue, 0);
+    assert_int_equal(kern(&t, "K1")->first_block, 1000);
+    assert_int_equal(kern(&t, "K2")->first_block, 5000);
+    assert_int_equal(kern(&t, "K3")->first_block, 8000);
+    trace_free(&t);
+}
+
 /* Block times cycle by block index. */
 static void test_block_time_cycle(void **state) {
     (void)state;
@@ -902,6 +932,7 @@ int main(void) {
         cmocka_unit_test(test_two_copy_engines),
         cmocka_unit_test(test_host_sync),
         cmocka_unit_test(test_latencies),
+        cmocka_unit_test(test_op_own_latency),
         cmocka_unit_test(test_block_time_cycle),
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_policies),

@@ -319,6 +319,34 @@ static void test_bad_records(void **state) {
                              "or null");
     trace_free(&t);
 
+    /* ... and so is an id repeated (kernel 1 listed as 0) */
+    trace_init(&t);
+    const char *rep = "{\"schema\":\"schedlab-trace/1\",\"kernels\":[{\"id\":0,\"name\":\"A\"},"
+                      "{\"id\":0,\"name\":\"B\"}]}";
+    assert_int_equal(imp_trace_json_parse(rep, strlen(rep), "x.json", &t, err, sizeof err), -1);
+    assert_string_equal(err, "x.json: kernels[1].id: 0 is not the record's place in \"kernels\" "
+                             "(1); records are listed by id");
+    trace_free(&t);
+
+    /* a cohort of one wave (per_wave = count, docs/trace-format.md: 1..count)
+     * is read: three blocks from index 2, stride 1, all at 10-40 ns */
+    trace_init(&t);
+    const char *one = "{\"schema\":\"schedlab-trace/1\",\"kernels\":[{\"id\":0,\"name\":\"K\","
+                      "\"blocks\":5}],\"cohorts\":[{\"kernel\":0,\"sm\":1,\"index\":2,"
+                      "\"stride\":1,\"count\":3,\"per_wave\":3,\"start\":10,\"end\":40,"
+                      "\"period\":30}]}";
+    if (imp_trace_json_parse(one, strlen(one), "x.json", &t, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(imp_check_trace(&t, "x.json", err, sizeof err), 0);
+    assert_int_equal(trace_expand_cohorts(&t), 0);
+    assert_int_equal(t.blocks.n, 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(t.blocks.v[i].index, (int32_t)(2 + i));
+        assert_int_equal(t.blocks.v[i].start, 10);
+        assert_int_equal(t.blocks.v[i].end, 40);
+    }
+    trace_free(&t);
+
     /* a repeated top-level key is named (the reader walks the top level
      * itself; jansson names the others) */
     trace_init(&t);
