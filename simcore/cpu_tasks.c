@@ -60,10 +60,9 @@ int64_t sim_stream_tasks(const sim_stream *streams, size_t n, int32_t *task_of, 
     for (size_t a = 0, b; a < m; a = b) {
         for (b = a + 1; b < m && strcmp(v[b].task, v[a].task) == 0; b++) {
             if (strcmp(v[b].process, v[a].process) != 0) {
-                /* the earliest stream in conflict with the task's first one */
+                /* v is in stream order within a task (cmp_named), so b is
+                 * the earliest stream in conflict with the task's first */
                 size_t worst = b;
-                for (size_t c = b + 1; c < m && strcmp(v[c].task, v[a].task) == 0; c++)
-                    if (strcmp(v[c].process, v[a].process) != 0 && v[c].i < v[worst].i) worst = c;
                 snprintf(err, errlen, "streams[%zu].task: task \"%s\" issues to streams[%zu] of "
                          "process \"%s\", and a task is an OS thread of one process (TX2 paper "
                          "§2.2), not of \"%s\"; give each process's threads names of their "

@@ -50,6 +50,16 @@ static void test_carve_need(void **state) {
         assert_int_equal(k.smem, c[i].need);
         assert_int_equal(k.threads, c[i].threads);
     }
+    /* registers bound the blocks too (C1a's occupancy, as CUDA's occupancy
+     * calculator counts them): 256 threads x 128 registers = 32768, two
+     * blocks of 64K, 2 x 9KB = 18KB asks 32KB where 8 blocks would ask 100 */
+    sim_need r = sms_need(&d, 256, 128, 8 * KB);
+    carve_need(&d, &r);
+    assert_int_equal(r.carve_kb, 32);
+    assert_int_equal(r.smem, 9 * KB);
+    r = sms_need(&d, 256, 32, 8 * KB);   /* 8192 a block: 8 blocks, threads bound */
+    carve_need(&d, &r);
+    assert_int_equal(r.carve_kb, 100);
     /* no carveouts: nothing changes */
     d.nsmem_carveouts = 0;
     sim_need k = need(&d, 256, 8 * KB);

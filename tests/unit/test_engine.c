@@ -158,6 +158,34 @@ static void test_tie_across_heap_and_wheel(void **state) {
     sim_engine_free(&e);
 }
 
+/* The window's far edge is open: with 1 ns slots the window is [0, 4096),
+ * so t = 4096 shares slot 0 with t = 0 and must wait in the heap; on the
+ * wheel it would come out first (the scan from base's slot finds slot 0
+ * first). Pushed and scheduled both, and the edge's neighbour 4095 stays on
+ * the wheel. */
+static void test_window_edge(void **state) {
+    (void)state;
+    sim_engine e;
+    sim_engine_init(&e);
+    sim_engine_set_span(&e, SIM_WHEEL_SLOTS);       /* window [0, 4096) */
+    assert_int_equal(sim_engine_push(&e, SIM_WHEEL_SLOTS, 1, 1, 0), 0);
+    assert_int_not_equal(sim_engine_schedule(&e, SIM_WHEEL_SLOTS, 1, 2, 0), 0);
+    assert_int_equal(e.nheap, 2);
+    assert_int_equal(sim_engine_push(&e, SIM_WHEEL_SLOTS - 1, 1, 3, 0), 0);
+    assert_int_equal(sim_engine_push(&e, 7, 1, 4, 0), 0);
+    assert_int_equal(e.nwheel, 2);
+    const int32_t want[] = { 4, 3, 1, 2 };
+    const int64_t when[] = { 7, SIM_WHEEL_SLOTS - 1, SIM_WHEEL_SLOTS, SIM_WHEEL_SLOTS };
+    sim_event ev;
+    for (int i = 0; i < 4; i++) {
+        assert_true(sim_engine_pop(&e, &ev));
+        assert_int_equal(ev.a, want[i]);
+        assert_int_equal(ev.t, when[i]);
+    }
+    assert_false(sim_engine_pop(&e, &ev));
+    sim_engine_free(&e);
+}
+
 /* Events pushed out of order into one wheel slot (16 ns wide by default),
  * and one pushed before the window's base (the past: the heap takes it). */
 static void test_slot_order_and_past(void **state) {
@@ -370,6 +398,7 @@ int main(void) {
         cmocka_unit_test(test_pop_at),
         cmocka_unit_test(test_cancel_many_keeps_order),
         cmocka_unit_test(test_tie_across_heap_and_wheel),
+        cmocka_unit_test(test_window_edge),
         cmocka_unit_test(test_slot_order_and_past),
         cmocka_unit_test(test_cancel_wheel_and_heap),
         cmocka_unit_test(test_crowded_slot),
