@@ -126,10 +126,28 @@ static void test_pjson(void **state) {
         assert_int_equal(pj_next(&r), PJ_END);
         pj_free(&r);
     }
-    /* RFC 8259 violations, each refused with the place */
+    /* RFC 8259 §6: an exponent's sign may be '+' as well as '-'; §7: the
+     * two-character escapes each stand for their own character (\r is
+     * U+000D, not a newline) */
+    const char *doc2 = "[1e+5, 2E-3, 7e9, \"a\\rb\\t\\/\\b\\f\\n\"]";
+    pj_reader r2;
+    pj_init(&r2, (const unsigned char *)doc2, strlen(doc2), NULL, NULL);
+    assert_int_equal(pj_next(&r2), PJ_ARR);
+    static const char *const nums[] = { "1e+5", "2E-3", "7e9" };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(pj_next(&r2), PJ_NUMBER);
+        assert_string_equal(r2.str, nums[i]);
+    }
+    assert_int_equal(pj_next(&r2), PJ_STRING);
+    assert_string_equal(r2.str, "a\rb\t/\b\f\n");
+    assert_int_equal(pj_next(&r2), PJ_ARR_END);
+    assert_int_equal(pj_next(&r2), PJ_END);
+    pj_free(&r2);
+    /* RFC 8259 violations, each refused with the place (a close bracket
+     * must match the open one: "[1}" is not JSON) */
     static const char *const bad[] = { "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "01", "1.", "-", "[tru]",
                                        "\"a\tb\"", "\"\\x\"", "\"\\ud800\"", "{} {}", "[", "{\"a\":}",
-                                       "NaN", "[1,]" };
+                                       "NaN", "[1,]", "[1}", "{\"a\":1]", "[{]}" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         pj_reader r;
         pj_init(&r, (const unsigned char *)bad[i], strlen(bad[i]), NULL, NULL);

@@ -296,6 +296,50 @@ static void test_nvprof_22_columns(void **state) {
     trace_free(&t);
 }
 
+/* A unified-memory migration back to the host keeps its direction and
+ * its kind. docs/trace-format.md (issue 28): migrations are copies of their
+ * own kind, nvprof's "[Unified Memory Memcpy ...]" rows import as uvm_h2d,
+ * uvm_d2h or uvm_d2d as CUPTI's copyKind 11/12/13 (UVM HtoD, DtoH, DtoD)
+ * do, so a "[Unified Memory Memcpy DtoH]" row is uvm_d2h -- not an ordinary
+ * d2h copy, which a replay would queue on a copy engine. The row is laid
+ * out as the TITAN Xp log's UM HtoD row above (no Size, Context or Stream;
+ * the bytes in "Unified Memory"), its name nvprof's UM HtoD name with the
+ * direction DtoH; an ordinary "[CUDA memcpy DtoH]" (a name
+ * profiler-trace-formats.md §1.3 lists from real files) stays d2h. */
+static const char nvprof_uvm_d2h[] =
+    "======== Profiling result:\r\n"
+    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","
+    "\"Registers Per Thread\",\"Static SMem\",\"Dynamic SMem\",\"Size\",\"Throughput\",\"SrcMemType\","
+    "\"DstMemType\",\"Device\",\"Context\",\"Stream\",\"Unified Memory\",\"Virtual Address\",\"Name\","
+    "\"Correlation_ID\"\r\n"
+    "s,ms,,,,,,,,B,KB,MB,GB/s,,,,,,B,,,\r\n"
+    "1.000000,0.004512,,,,,,,,,,,,,,\"TITAN Xp (0)\",,,65536.000000,\"0x7f54d8800000\",\"[Unified Memory Memcpy HtoD]\",\r\n"
+    "1.000100,0.002000,,,,,,,,,,,,,,\"TITAN Xp (0)\",,,4096.000000,\"0x7f54d8800000\",\"[Unified Memory Memcpy DtoH]\",\r\n"
+    "1.000200,0.000992,,,,,,,,,,0.000019,0.018777,\"Device\",\"Pageable\",\"TITAN Xp (0)\",\"1\",\"7\",,,\"[CUDA memcpy DtoH]\",150\r\n";
+
+static void test_nvprof_uvm_d2h(void **state) {
+    (void)state;
+    trace t;
+    char err[512];
+    if (import_text(IMP_UNKNOWN, "uvm.csv", nvprof_uvm_d2h, &t, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(t.kernels.n, 0);
+    assert_int_equal(t.copies.n, 3);
+    const trace_copy *c = &t.copies.v[0];
+    assert_string_equal(S(&t, c->name), "[Unified Memory Memcpy HtoD]");
+    assert_int_equal(c->direction, TRACE_COPY_UVM_H2D);
+    c = &t.copies.v[1];
+    assert_string_equal(S(&t, c->name), "[Unified Memory Memcpy DtoH]");
+    assert_int_equal(c->direction, TRACE_COPY_UVM_D2H);
+    assert_true(TRACE_COPY_IS_UVM(c->direction));
+    assert_int_equal(c->bytes, 4096);
+    assert_int_equal(c->start, 100000);              /* 1.000100 s - 1.000000 s */
+    assert_int_equal(c->end, 102000);                /* + 0.002000 ms */
+    c = &t.copies.v[2];
+    assert_string_equal(S(&t, c->name), "[CUDA memcpy DtoH]");
+    assert_int_equal(c->direction, TRACE_COPY_D2H);
+    trace_free(&t);
+}
+
 /* Multi-GPU columns (Src Dev .. Dst Ctx), units us,ns and GB, a metric
  * column nobody asked for, and rows out of time order. */
 static const char nvprof_p2p[] =
@@ -1628,6 +1672,58 @@ static void test_archive_warnings_capped(void **state) {
     free(zip);
 }
 
+/* Which members are results goes by the name's end: "k1.json.bak" holds
+ * ".json" but is not a .json file (a backup an editor left), so it is not
+ * read, and said; and the members not read still count towards the
+ * expansion limit (archive.h: skipped bytes cost decompression time too),
+ * summed: two 9 MB CSVs that gzip to a few KB pass the 16 MiB floor
+ * together though each alone is under it. */
+#define SKIPPED_MEMBER (9u << 20)
+static void test_archive_skipped_members(void **state) {
+    (void)state;
+    arc_member m[3] = { {"res/k1.json.bak", "not json"}, {"res/k1.json", ex_current} };
+    size_t len;
+    unsigned char *tgz = write_archive(ARC_TAR_GZ, m, 2, &len);
+    imp_file f = {"res.tar.gz", tgz, len};
+    trace t;
+    trace_init(&t);
+    char err[512] = "";
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 1);
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "res.tar.gz(res/k1.json.bak): not read: only .json members of an "
+                        "archive are result files");
+    trace_free(&t);
+    free(tgz);
+
+    char *big = malloc(SKIPPED_MEMBER + 1);
+    assert_non_null(big);
+    memset(big, 'a', SKIPPED_MEMBER);
+    big[SKIPPED_MEMBER] = '\0';
+    m[0] = (arc_member){"res/a.csv", big};
+    m[1] = (arc_member){"res/k1.json", ex_current};
+    tgz = write_archive(ARC_TAR_GZ, m, 2, &len);      /* one: 9 MB, under the floor */
+    assert_true(len < 256 * 1024);                    /* the limit is the 16 MiB floor */
+    f = (imp_file){"big.tar.gz", tgz, len};
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
+    assert_int_equal(t.kernels.n, 1);
+    trace_free(&t);
+    free(tgz);
+    m[1] = (arc_member){"res/b.csv", big};
+    m[2] = (arc_member){"res/k1.json", ex_current};
+    tgz = write_archive(ARC_TAR_GZ, m, 3, &len);      /* two: 18 MB, over it */
+    f = (imp_file){"big.tar.gz", tgz, len};
+    trace_init(&t);
+    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), -1);
+    const char *want = "big.tar.gz: member \"res/b.csv\": the archive expands to more than "
+                       "16 MiB (at most 100 times its ";
+    if (strncmp(err, want, strlen(want)) != 0) fail_msg("%s", err);
+    trace_free(&t);
+    free(tgz);
+    free(big);
+}
+
 /* Zip-bomb guard: the member count is capped whatever the members hold. */
 static void test_archive_limits(void **state) {
     (void)state;
@@ -1763,6 +1859,30 @@ static void test_archive_no_tmpdir(void **state) {
 
 
 /* ---- detection ------------------------------------------------------------ */
+
+/* Only the first significant line decides the globaltimer format
+ * (docs/trace-format.md, "The formats schedlab imports": a globaltimer
+ * block trace "when its first line that is not a `#` comment is its header
+ * or a block row"; detect.c), while an nvprof log may start with
+ * application output and is recognised by its "==PID==" preamble further
+ * down. So an application that prints a comma-separated line of numbers
+ * (here "size,1024,1,32,4", five fields, the 2nd to 5th integers: a block
+ * row's shape) before nvprof's preamble is still an nvprof log, and a text
+ * whose block-row-shaped line is not its first is no globaltimer trace. */
+static void test_detect_first_line(void **state) {
+    (void)state;
+    imp_file f;
+    f = text_file("x", "Running vectorAdd\nsize,1024,1,32,4\n"
+                       "==1234== NVPROF is profiling process 1234, command: ./vectorAdd\n");
+    assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
+    f = text_file("x", "hello world\nK1,0,3,100,200\n");
+    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
+    f = text_file("x", "hello world\nkernel,block,sm,start_ns,end_ns\nK1,0,3,100,200\n");
+    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
+    /* a '#' comment is not the first line; the row after it is */
+    f = text_file("x", "# recorded on sm_86\nK1,0,3,100,200\n");
+    assert_int_equal(imp_detect(&f), IMP_GLOBALTIMER_CSV);
+}
 
 static void test_detect(void **state) {
     (void)state;
@@ -2099,6 +2219,7 @@ int main(void) {
         cmocka_unit_test(test_nvprof_concurrent_kernels),
         cmocka_unit_test(test_nvprof_batch_cublas),
         cmocka_unit_test(test_nvprof_22_columns),
+        cmocka_unit_test(test_nvprof_uvm_d2h),
         cmocka_unit_test(test_nvprof_p2p_units),
         cmocka_unit_test(test_nvprof_errors),
         cmocka_unit_test(test_csv_bom),
@@ -2124,11 +2245,13 @@ int main(void) {
         cmocka_unit_test(test_examiner_tar_compressed),
         cmocka_unit_test(test_compressed_single_file),
         cmocka_unit_test(test_compressed_named_format),
+        cmocka_unit_test(test_archive_skipped_members),
         cmocka_unit_test(test_archive_limits),
         cmocka_unit_test(test_archive_warnings_capped),
         cmocka_unit_test(test_archive_members_mapped),
         cmocka_unit_test(test_archive_no_tmpdir),
         cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_detect_first_line),
         cmocka_unit_test(test_trace_block_device),
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_demangle),

@@ -56,6 +56,21 @@ static void test_check_ranges(void **state) {
     trace_free(&t);
 
     /* the widest span allowed still fits an int64_t */
+    /* the bound itself: a block's sm is 0..1023 (trace_check.h: 0 <= sm <
+     * IMP_MAX_SMS; docs/trace-format.md: "a block's or warp issue's `sm` is
+     * 0..1023"), so SM 1023 is the last one stored and 1024 one past it */
+    one_block_trace(&t, IMP_MAX_SMS - 1, 0, 1000);
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), 0);
+    trace_free(&t);
+    one_block_trace(&t, IMP_MAX_SMS, 0, 1000);
+    assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), -1);
+    assert_string_equal(err, "t.json: blocks[0].sm: 1024 is out of range (0..1023, the most SMs "
+                             "schedlab stores)");
+    /* a streamed batch's blocks are held to the same bound */
+    assert_int_equal(imp_check_blocks(t.blocks.v, 1, 5, 1, "t.json", err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.json: blocks[5].sm: 1024 is out of range (0..1023"));
+    trace_free(&t);
+
     one_block_trace(&t, 0, -IMP_MAX_TIME + 1, IMP_MAX_TIME - 1);
     assert_int_equal(imp_check_trace(&t, "t.json", err, sizeof err), 0);
     assert_true(t.blocks.v[0].end - t.blocks.v[0].start > 0);

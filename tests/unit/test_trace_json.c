@@ -301,6 +301,34 @@ static void test_bad_records(void **state) {
     assert_string_equal(err, "x.json: blocks[1].end: 20 ns is before its start (50 ns)");
     trace_free(&t);
 
+    /* ... and so is a copy (docs/trace-format.md: "a block's or copy's
+     * `end` is not before its `start`"; the CLI's backwards-copy case in
+     * tests/api/cli.test.mjs): its end is held to its start, not to its
+     * `issue` (when the host issued it, "as a kernel's": at or before the
+     * start). A copy issued at 0 that starts at 100 and "ends" at 50 ran
+     * backwards; one that ends at 150 did not; one with no issue is held
+     * to its start all the same. */
+    const char *cpy[] = {
+        "{\"schema\":\"schedlab-trace/1\",\"copies\":[{\"id\":0,\"name\":\"c\",\"bytes\":8,"
+        "\"issue\":0,\"start\":100,\"end\":50}]}",
+        "{\"schema\":\"schedlab-trace/1\",\"copies\":[{\"id\":0,\"name\":\"c\",\"bytes\":8,"
+        "\"issue\":null,\"start\":100,\"end\":50}]}",
+        "{\"schema\":\"schedlab-trace/1\",\"copies\":[{\"id\":0,\"name\":\"c\",\"bytes\":8,"
+        "\"issue\":0,\"start\":100,\"end\":150}]}",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        trace_init(&t);
+        if (imp_trace_json_parse(cpy[i], strlen(cpy[i]), "x.json", &t, err, sizeof err))
+            fail_msg("%s", err);
+        if (i < 2) {
+            assert_int_equal(imp_check_trace(&t, "x.json", err, sizeof err), -1);
+            assert_string_equal(err, "x.json: copies[0].end: 50 ns is before its start (100 ns)");
+        } else {
+            assert_int_equal(imp_check_trace(&t, "x.json", err, sizeof err), 0);
+        }
+        trace_free(&t);
+    }
+
     /* an id is the record's place, which blocks refer to: kernels swapped
      * by hand would have taken each other's blocks */
     trace_init(&t);
