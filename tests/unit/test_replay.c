@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../server/app/replay.h"
+#include "../../server/app/replay_heldout.h"
 
 /* Kernel `name` (raw_name `raw` unless NULL) on process/stream. */
 static trace_kernel *add_kernel(trace *t, const char *name, const char *raw, const char *proc,
@@ -182,9 +183,270 @@ static void test_replay_scenario(void **state) {
     trace_free(&t);
 }
 
+/* A kernel of one block of `threads` threads on P0/`stream`, issued at
+ * `issue`, running from `first` to `end`, no block records. */
+static trace_kernel *kernel_at(trace *t, const char *name, const char *stream, int64_t issue,
+                               int64_t first, int64_t end, int64_t threads) {
+    trace_kernel *k = add_kernel(t, name, NULL, "P0", stream, issue);
+    k->blocks = 1;
+    k->threads = threads;
+    k->first_block = first;
+    k->end = end;
+    return k;
+}
+
+/* An engine copy (or memset) on P0/`stream` with its measured times. */
+static void copy_at(trace *t, const char *name, const char *stream, int64_t issue, int64_t start,
+                    int64_t end, trace_copy_dir dir) {
+    add_copy(t, name, "P0", stream, issue, 4096, dir);
+    trace_copy *c = &t->copies.v[t->copies.n - 1];
+    c->start = start;
+    c->end = end;
+}
+
+/* The op of the scenario named `name` (a kernel's or a copy's). */
+static json_t *op_named(json_t *scn, const char *name) {
+    json_t *ops = json_object_get(scn, "ops"), *op;
+    size_t i;
+    json_array_foreach(ops, i, op) {
+        const char *n = json_string_value(json_object_get(op, "kernel"));
+        if (!n) n = json_string_value(json_object_get(op, "copy"));
+        if (n && strcmp(n, name) == 0) return op;
+    }
+    fail_msg("no op named %s", name);
+    return NULL;
+}
+
+static json_t *replay_tx2(const trace *t, replay_info *info) {
+    json_t *scn = NULL;
+    char err[256] = "";
+    if (replay_scenario_info(t, "synthetic", "tx2", &scn, info, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return scn;
+}
+
+/* Per-stream launch latency (docs/replay-fidelity.md, scenario-format.md:
+ * "a stream with three such kernels or more whose own median differs from
+ * it by more than 10 us and 50 % launches with its own"). Stream A's five
+ * kernels start 1 us after their issue, stream B's three 100 us after, one
+ * at a time (nothing held back): the latency is the median of the eight
+ * gaps, 1 us, and B -- exactly three kernels, REPLAY_STREAM_LATENCY_MIN --
+ * launches with its own 100 us: its kernels are issued 99 us later (mutant:
+ * rp-latency-min-four, which asks for more than three). */
+static void test_stream_of_three_kernels_has_its_own_latency(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    char name[16];
+    for (int i = 0; i < 8; i++) {
+        int a = i < 5;
+        int64_t issue = (int64_t)i * 1000000, gap = a ? 1000 : 100000;
+        snprintf(name, sizeof name, "%c%d", a ? 'A' : 'B', i);
+        kernel_at(&t, name, a ? "A" : "B", issue, issue + gap, issue + gap + 1000, 32);
+    }
+    replay_info info;
+    json_t *scn = replay_tx2(&t, &info);
+    assert_int_equal(info.launch_latency, 1000);
+    assert_int_equal(info.latency_streams, 1);
+    /* A's kernels at their issue; B's 99 us later (their own 100 us less
+     * the policy's 1 us, which the simulator adds to every op) */
+    assert_int_equal(json_integer_value(json_object_get(op_named(scn, "A0"), "at")), 0);
+    for (int i = 5; i < 8; i++) {
+        snprintf(name, sizeof name, "B%d", i);
+        assert_int_equal(json_integer_value(json_object_get(op_named(scn, name), "at")),
+                         (int64_t)i * 1000000 + 99000);
+    }
+    json_decref(scn);
+    trace_free(&t);
+}
+
+/* A kernel issued while the copy ahead of it in its stream was still
+ * running waited for that copy, not for its launch (launch_latency: "the
+ * previous op of their stream had ended by their issue"; Fig. 3's K3 behind
+ * C2o): its issue -> start gap is no launch latency, even though the copy
+ * had ended by the kernel's start. K0 starts 500 ns after its issue on an
+ * idle stream; K1, issued at 1100 behind copy C (1000..1200), starts at
+ * 1300: the latency stays 500, not the median of 500 and 200 (mutant:
+ * rp-latency-copy-ahead, which compares the copy's end with the kernel's
+ * start). */
+static void test_kernel_behind_a_copy_fits_no_latency(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    kernel_at(&t, "K0", "S", 0, 500, 600, 32);
+    kernel_at(&t, "K1", "S", 1100, 1300, 1400, 32);
+    copy_at(&t, "C", "S", 1000, 1000, 1200, TRACE_COPY_H2D);
+    replay_info info;
+    json_t *scn = replay_tx2(&t, &info);
+    assert_int_equal(info.launch_latency, 500);
+    json_decref(scn);
+    trace_free(&t);
+}
+
+/* An op whose issue is earlier than the whole launch latency before 0 is
+ * issued at 0 with what is left of the latency as its own
+ * (docs/replay-fidelity.md, "Early ops"): nothing is left, so its own
+ * launch_latency is 0 -- the earliest it can reach its stream -- not the
+ * whole latency, which would start it that much late (the DLRM rank-1
+ * trace's 7 us). K0, issued at -1000 and started at -500 (latency 500),
+ * gets 0 (mutant: rp-early-op-whole-latency). */
+static void test_early_op_past_the_latency_gets_none(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    kernel_at(&t, "K0", "S", -1000, -500, 0, 32);
+    replay_info info;
+    json_t *scn = replay_tx2(&t, &info);
+    assert_int_equal(info.launch_latency, 500);
+    assert_int_equal(info.early, 1);
+    json_t *op = op_named(scn, "K0");
+    assert_int_equal(json_integer_value(json_object_get(op, "at")), 0);
+    assert_int_equal(json_integer_value(json_object_get(op, "launch_latency")), 0);
+    json_decref(scn);
+    trace_free(&t);
+}
+
+/* The copy engine's gap (copy_gap; scenario-format.md: "the median gap the
+ * trace's copy engine left between back-to-back copies") counts only a copy
+ * that was issued by the time the one before it on its engine ended, so it
+ * waited only for the engine. On the tx2's one engine: C0 runs 0..1000; C1,
+ * issued at 500, waited and starts 200 ns after C0's end; C2 is issued at
+ * 2010, after C1 ended at 2000 (the engine idle), and starts at 2050: its
+ * 50 ns are its own call's, not the engine's. The gap is 200 (mutant:
+ * rp-copy-gap-idle-engine, which takes C2's 50 as well and the median of
+ * both). Each copy's duration is its measured one plus the gap; the memset
+ * M is on no engine ("memsets become memset ops with their measured
+ * durations") and keeps its 100 ns (mutant: rp-memset-engine-gap). */
+static void test_copy_gap_of_waiting_copies_only(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    copy_at(&t, "C0", "S1", 0, 0, 1000, TRACE_COPY_H2D);
+    copy_at(&t, "C1", "S2", 500, 1200, 2000, TRACE_COPY_H2D);
+    copy_at(&t, "C2", "S3", 2010, 2050, 3000, TRACE_COPY_H2D);
+    copy_at(&t, "M", "S1", 4000, 4000, 4100, TRACE_COPY_MEMSET);
+    replay_info info;
+    json_t *scn = replay_tx2(&t, &info);
+    assert_int_equal(info.copy_gap, 200);
+    assert_int_equal(json_integer_value(json_object_get(op_named(scn, "C0"), "duration")), 1200);
+    assert_int_equal(json_integer_value(json_object_get(op_named(scn, "C2"), "duration")), 1150);
+    assert_int_equal(json_integer_value(json_object_get(op_named(scn, "M"), "duration")), 100);
+    json_decref(scn);
+    trace_free(&t);
+}
+
+static void host_call(trace *t, trace_call_kind kind, int32_t record, const char *task,
+                      int64_t at) {
+    trace_str tk = trace_intern(t, task);
+    trace_host_call *hc = trace_add_host_call(t);
+    assert_non_null(hc);
+    hc->kind = kind;
+    hc->record = record;
+    hc->task = tk;
+    hc->at = at;
+    hc->issue = hc->end = TRACE_NONE;
+}
+
+/* A scripted call is issued when the host's script made it (trace.h,
+ * host_calls: "the time it was scripted to call"; replay.c: "its stream's
+ * order is the host's"), even when the op ahead of it in its stream was
+ * called later. Tasks A and B share P0's NULL stream (TX2 paper §2.3): B
+ * launches K0 at 0, synchronises (held until K0 ends at 1000) and launches
+ * K1, scripted at 0 too; A launches KA at 500, which runs 1000..2000, ahead
+ * of K1 (2000..3000). K1 stays at 0, where B's script called it -- the
+ * replayed sync holds it -- and is not moved to KA's 500 (mutant:
+ * rp-scripted-call-reordered). */
+static void test_scripted_call_keeps_its_time(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    kernel_at(&t, "K0", "null", 0, 100, 1000, 32);
+    kernel_at(&t, "K1", "null", 1000, 2000, 3000, 32);
+    kernel_at(&t, "KA", "null", 500, 1000, 2000, 32);
+    host_call(&t, TRACE_CALL_KERNEL, 0, "B", 0);
+    host_call(&t, TRACE_CALL_SYNC, -1, "B", 0);
+    trace_str sn = trace_intern(&t, "sync"), ss = trace_intern(&t, "null"),
+              sp = trace_intern(&t, "P0");
+    trace_host_call *sync = &t.host_calls.v[1];
+    sync->name = sn;
+    sync->stream = ss;
+    sync->process = sp;
+    sync->issue = 0;
+    sync->end = 1000;
+    host_call(&t, TRACE_CALL_KERNEL, 1, "B", 0);
+    host_call(&t, TRACE_CALL_KERNEL, 2, "A", 500);
+    replay_info info;
+    json_t *scn = replay_tx2(&t, &info);
+    assert_int_equal(json_integer_value(json_object_get(op_named(scn, "KA"), "at")), 500);
+    json_t *k1 = op_named(scn, "K1");
+    assert_string_equal(json_string_value(json_object_get(k1, "task")), "B");
+    assert_int_equal(json_integer_value(json_object_get(k1, "at")), 0);
+    json_decref(scn);
+    trace_free(&t);
+}
+
+/* A trace that names its GPU but records no device (an nvprof CSV) runs
+ * on the device its name names (simcore/cc.c), and "a GPU known only by
+ * name is a discrete one, with an engine per direction" (replay.c; ce.h:
+ * the driver's asyncEngineCount, 2 on discrete GPUs): a Tesla V100 gets
+ * two copy engines, not the one an integrated GPU has (mutant:
+ * rp-named-gpu-one-engine). */
+static void test_named_gpu_has_two_copy_engines(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    assert_int_equal(trace_set_meta(&t, "device", "Tesla V100-SXM2-16GB"), 0);
+    kernel_at(&t, "K0", "S", 0, 500, 1500, 32);
+    json_t *scn = NULL;
+    replay_info info;
+    char err[256] = "";
+    if (replay_scenario_info(&t, "named", NULL, &scn, &info, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(info.copy_engines, 2);
+    json_t *dev = json_object_get(scn, "device");
+    assert_true(json_is_object(dev));
+    assert_int_equal(json_integer_value(json_object_get(dev, "sms")), 80);
+    assert_int_equal(json_integer_value(json_object_get(dev, "copy_engines")), 2);
+    json_decref(scn);
+    trace_free(&t);
+}
+
+/* The held-out prediction puts on a second-half kernel the block time the
+ * first half calibrated for a kernel of the same name "and grid and block
+ * size where one matches; else the median over that name"
+ * (replay_heldout.h). Kernel "k" of one block runs 1 us with 32 threads and
+ * 5 and 6 us with 64 in the first half; the second half's 32-thread "k",
+ * 1 us again, is predicted with the 1 us of its own size -- no duration
+ * error -- not the name's median of 5 us (mutant:
+ * rp-heldout-any-size-first). */
+static void test_heldout_prefers_the_same_size(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    kernel_at(&t, "k", "S", 0, 100, 1100, 32);
+    kernel_at(&t, "k", "S", 10000, 10100, 15100, 64);
+    kernel_at(&t, "k", "S", 20000, 20100, 26100, 64);
+    kernel_at(&t, "k", "S", 60000, 60100, 61100, 32);
+    replay_heldout h;
+    char err[256] = "";
+    if (replay_heldout_run(&t, "sizes", "tx2", &h, err, sizeof err) != 0) fail_msg("%s", err);
+    if (!h.done) fail_msg("not done: %s", h.why);
+    assert_int_equal(h.first_kernels, 3);
+    assert_int_equal(h.predicted, 1);
+    if (!(h.dur_median < 0.01)) fail_msg("duration error %g", h.dur_median);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replay_scenario),
+        cmocka_unit_test(test_stream_of_three_kernels_has_its_own_latency),
+        cmocka_unit_test(test_kernel_behind_a_copy_fits_no_latency),
+        cmocka_unit_test(test_early_op_past_the_latency_gets_none),
+        cmocka_unit_test(test_copy_gap_of_waiting_copies_only),
+        cmocka_unit_test(test_scripted_call_keeps_its_time),
+        cmocka_unit_test(test_named_gpu_has_two_copy_engines),
+        cmocka_unit_test(test_heldout_prefers_the_same_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

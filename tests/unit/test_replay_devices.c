@@ -307,6 +307,39 @@ static void test_cancelled(void **state) {
     trace_free(&m);
 }
 
+/* What `schedlab replay` prints for a trace whose work is all on one GPU
+ * (replay_devices.h, replay_document: "for a trace of one GPU its scenario
+ * (replay_scenario), for several GPUs replay_devices_scenarios";
+ * scenario-format.md: several GPUs give one scenario per GPU): a trace that
+ * lists two GPUs but worked on the first only (the second idle, so not
+ * replayed: test_idle_gpu_left_out) prints a plain schedlab-scenario/1, not
+ * a schedlab-replay-devices/1 of one device (mutant:
+ * rp-devices-one-gpu-as-several). */
+static void test_one_gpu_prints_its_scenario(void **state) {
+    (void)state;
+    trace m;
+    two_gpus(&m, "gpu0", "gpu1");
+    trace_str lane0 = trace_intern(&m, "gpu0");
+    for (size_t i = 0; i < m.kernels.n; i++) {
+        m.kernels.v[i].device = 0;
+        m.kernels.v[i].process = lane0;
+    }
+    for (size_t i = 0; i < m.copies.n; i++) {
+        m.copies.v[i].device = 0;
+        m.copies.v[i].process = lane0;
+    }
+    char keys[4][REPLAY_DEVICE_KEY];
+    assert_int_equal(replay_device_keys(&m, keys, 4), 1);
+    json_t *doc = NULL;
+    char err[1024] = "";
+    if (replay_document(&m, "one gpu", NULL, &doc, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_string_equal(json_string_value(json_object_get(doc, "schema")), "schedlab-scenario/1");
+    assert_null(json_object_get(doc, "devices"));
+    assert_int_equal(json_array_size(json_object_get(doc, "ops")), 8);
+    json_decref(doc);
+    trace_free(&m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lanes_name_the_gpus),
@@ -316,6 +349,7 @@ int main(void) {
         cmocka_unit_test(test_numbering_kept),
         cmocka_unit_test(test_blocks_as_without_a_sink),
         cmocka_unit_test(test_cancelled),
+        cmocka_unit_test(test_one_gpu_prints_its_scenario),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
