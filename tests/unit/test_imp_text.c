@@ -1679,48 +1679,52 @@ static void test_archive_warnings_capped(void **state) {
  * summed: two 9 MB CSVs that gzip to a few KB pass the 16 MiB floor
  * together though each alone is under it. */
 #define SKIPPED_MEMBER (9u << 20)
+
+/* The members as a tar.gz named `name`, imported into *t (its return code;
+ * the archive is freed, *t is the caller's to free). */
+static int import_tgz(const arc_member *m, size_t nm, const char *name, trace *t, char *err,
+                      size_t errlen) {
+    size_t len;
+    unsigned char *tgz = write_archive(ARC_TAR_GZ, m, nm, &len);
+    imp_file f = {name, tgz, len};
+    trace_init(t);
+    err[0] = '\0';
+    int rc = imp_import(IMP_UNKNOWN, &f, 1, t, err, errlen);
+    free(tgz);
+    return rc;
+}
+
 static void test_archive_skipped_members(void **state) {
     (void)state;
     arc_member m[3] = { {"res/k1.json.bak", "not json"}, {"res/k1.json", ex_current} };
-    size_t len;
-    unsigned char *tgz = write_archive(ARC_TAR_GZ, m, 2, &len);
-    imp_file f = {"res.tar.gz", tgz, len};
     trace t;
-    trace_init(&t);
-    char err[512] = "";
-    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
+    char err[512];
+    if (import_tgz(m, 2, "res.tar.gz", &t, err, sizeof err) != 0) fail_msg("%s", err);
     assert_int_equal(t.kernels.n, 1);
     assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
                         "res.tar.gz(res/k1.json.bak): not read: only .json members of an "
                         "archive are result files");
     trace_free(&t);
-    free(tgz);
 
     char *big = malloc(SKIPPED_MEMBER + 1);
     assert_non_null(big);
     memset(big, 'a', SKIPPED_MEMBER);
     big[SKIPPED_MEMBER] = '\0';
+    /* one: 9 MB, under the floor (the archive is a few KB, so the floor,
+     * not 100 times its size, is the limit) */
     m[0] = (arc_member){"res/a.csv", big};
     m[1] = (arc_member){"res/k1.json", ex_current};
-    tgz = write_archive(ARC_TAR_GZ, m, 2, &len);      /* one: 9 MB, under the floor */
-    assert_true(len < 256 * 1024);                    /* the limit is the 16 MiB floor */
-    f = (imp_file){"big.tar.gz", tgz, len};
-    trace_init(&t);
-    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), 0);
+    if (import_tgz(m, 2, "big.tar.gz", &t, err, sizeof err) != 0) fail_msg("%s", err);
     assert_int_equal(t.kernels.n, 1);
     trace_free(&t);
-    free(tgz);
+    /* two: 18 MB, over it */
     m[1] = (arc_member){"res/b.csv", big};
     m[2] = (arc_member){"res/k1.json", ex_current};
-    tgz = write_archive(ARC_TAR_GZ, m, 3, &len);      /* two: 18 MB, over it */
-    f = (imp_file){"big.tar.gz", tgz, len};
-    trace_init(&t);
-    assert_int_equal(imp_import(IMP_UNKNOWN, &f, 1, &t, err, sizeof err), -1);
+    assert_int_equal(import_tgz(m, 3, "big.tar.gz", &t, err, sizeof err), -1);
     const char *want = "big.tar.gz: member \"res/b.csv\": the archive expands to more than "
                        "16 MiB (at most 100 times its ";
     if (strncmp(err, want, strlen(want)) != 0) fail_msg("%s", err);
     trace_free(&t);
-    free(tgz);
     free(big);
 }
 
