@@ -1875,17 +1875,18 @@ static void test_archive_no_tmpdir(void **state) {
  * whose block-row-shaped line is not its first is no globaltimer trace. */
 static void test_detect_first_line(void **state) {
     (void)state;
-    imp_file f;
-    f = text_file("x", "Running vectorAdd\nsize,1024,1,32,4\n"
-                       "==1234== NVPROF is profiling process 1234, command: ./vectorAdd\n");
-    assert_int_equal(imp_detect(&f), IMP_NVPROF_CSV);
-    f = text_file("x", "hello world\nK1,0,3,100,200\n");
-    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
-    f = text_file("x", "hello world\nkernel,block,sm,start_ns,end_ns\nK1,0,3,100,200\n");
-    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
-    /* a '#' comment is not the first line; the row after it is */
-    f = text_file("x", "# recorded on sm_86\nK1,0,3,100,200\n");
-    assert_int_equal(imp_detect(&f), IMP_GLOBALTIMER_CSV);
+    static const struct { const char *text; imp_format want; } cases[] = {
+        { "Running vectorAdd\nsize,1024,1,32,4\n"
+          "==1234== NVPROF is profiling process 1234, command: ./vectorAdd\n", IMP_NVPROF_CSV },
+        { "hello world\nK1,0,3,100,200\n", IMP_UNKNOWN },
+        { "hello world\nkernel,block,sm,start_ns,end_ns\nK1,0,3,100,200\n", IMP_UNKNOWN },
+        /* a '#' comment is not the first line; the row after it is */
+        { "# recorded on sm_86\nK1,0,3,100,200\n", IMP_GLOBALTIMER_CSV },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        imp_file f = text_file("x", cases[i].text);
+        if (imp_detect(&f) != cases[i].want) fail_msg("case %zu: detected %d", i, (int)imp_detect(&f));
+    }
 }
 
 static void test_detect(void **state) {
