@@ -51,8 +51,9 @@ static void test_carve_need(void **state) {
         assert_int_equal(k.threads, c[i].threads);
     }
     /* registers bound the blocks too (C1a's occupancy, as CUDA's occupancy
-     * calculator counts them): 256 threads x 128 registers = 32768, two
-     * blocks of 64K, 2 x 9KB = 18KB asks 32KB where 8 blocks would ask 100 */
+     * calculator counts them): 256 threads x 128 registers = 32768 a
+     * block, so two fill the SM's 65536, and 2 x 9KB = 18KB asks 32KB where
+     * the 8 blocks the threads allow would ask 100 */
     sim_need r = sms_need(&d, 256, 128, 8 * KB);
     carve_need(&d, &r);
     assert_int_equal(r.carve_kb, 32);
