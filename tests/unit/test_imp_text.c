@@ -225,17 +225,22 @@ static void test_nvprof_batch_cublas(void **state) {
 
 /* ---- nvprof CSV: synthetic variants and errors --------------------------- */
 
+/* nvprof's 22-column CUDA 10 table head: the preamble's last line, the
+ * column names and the units row */
+#define NVPROF22_HEAD                                                                            \
+    "======== Profiling result:\r\n"                                                             \
+    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","    \
+    "\"Registers Per Thread\",\"Static SMem\",\"Dynamic SMem\",\"Size\",\"Throughput\",\"SrcMemType\","  \
+    "\"DstMemType\",\"Device\",\"Context\",\"Stream\",\"Unified Memory\",\"Virtual Address\",\"Name\","   \
+    "\"Correlation_ID\"\r\n"                                                                      \
+    "s,ms,,,,,,,,B,KB,MB,GB/s,,,,,,B,,,\r\n"
+
 /* The 22-column CUDA 10 layout (SrcMemType/DstMemType, Unified Memory,
  * Virtual Address, Correlation_ID), units s,ms and MB, CRLF line ends, a
  * mangled name, a warning line after the preamble. */
 static const char nvprof22[] =
     "======== Warning: 2 records have invalid timestamps due to insufficient device buffer space.\r\n"
-    "======== Profiling result:\r\n"
-    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","
-    "\"Registers Per Thread\",\"Static SMem\",\"Dynamic SMem\",\"Size\",\"Throughput\",\"SrcMemType\","
-    "\"DstMemType\",\"Device\",\"Context\",\"Stream\",\"Unified Memory\",\"Virtual Address\",\"Name\","
-    "\"Correlation_ID\"\r\n"
-    "s,ms,,,,,,,,B,KB,MB,GB/s,,,,,,B,,,\r\n"
+    NVPROF22_HEAD
     "1.183779,0.000992,,,,,,,,,,0.000019,0.018777,\"Pageable\",\"Device\",\"TITAN Xp (0)\",\"1\",\"7\",,,\"[CUDA memcpy HtoD]\",105\r\n"
     "1.204081,,,,,,,,,,,,,,,,,,\"PC 0x5e240510\",\"0x7f54d8000000\",\"[Unified Memory CPU page faults]\",\r\n"
     "1.801239,0.276608,,,,,,,,,,,,,,\"TITAN Xp (0)\",,,\"18\",\"0x7f54d8800000\",\"[Unified Memory GPU page faults]\",\r\n"
@@ -307,12 +312,7 @@ static void test_nvprof_22_columns(void **state) {
  * direction DtoH; an ordinary "[CUDA memcpy DtoH]" (a name
  * profiler-trace-formats.md §1.3 lists from real files) stays d2h. */
 static const char nvprof_uvm_d2h[] =
-    "======== Profiling result:\r\n"
-    "\"Start\",\"Duration\",\"Grid X\",\"Grid Y\",\"Grid Z\",\"Block X\",\"Block Y\",\"Block Z\","
-    "\"Registers Per Thread\",\"Static SMem\",\"Dynamic SMem\",\"Size\",\"Throughput\",\"SrcMemType\","
-    "\"DstMemType\",\"Device\",\"Context\",\"Stream\",\"Unified Memory\",\"Virtual Address\",\"Name\","
-    "\"Correlation_ID\"\r\n"
-    "s,ms,,,,,,,,B,KB,MB,GB/s,,,,,,B,,,\r\n"
+    NVPROF22_HEAD
     "1.000000,0.004512,,,,,,,,,,,,,,\"TITAN Xp (0)\",,,65536.000000,\"0x7f54d8800000\",\"[Unified Memory Memcpy HtoD]\",\r\n"
     "1.000100,0.002000,,,,,,,,,,,,,,\"TITAN Xp (0)\",,,4096.000000,\"0x7f54d8800000\",\"[Unified Memory Memcpy DtoH]\",\r\n"
     "1.000200,0.000992,,,,,,,,,,0.000019,0.018777,\"Device\",\"Pageable\",\"TITAN Xp (0)\",\"1\",\"7\",,,\"[CUDA memcpy DtoH]\",150\r\n";
