@@ -251,6 +251,37 @@ static void test_units(void **state) {
     d.clock_hz = 0;
     assert_int_equal(units_resolve(&c, (units_dur){13, true}, &d, "p", &ns), -1);
     char b[32];
+    /* docs/scenario-format.md Units: cycles become "the nearest
+     * nanosecond": "1cycles" at the TX2's 1.3 GHz is 1 ns, not 0
+     * (mutant: units-cycles-truncate) */
+    d.clock_hz = sim_preset_find("tx2")->clock_hz;
+    assert_int_equal(units_resolve(&c, (units_dur){1, true}, &d, "p", &ns), 0);
+    assert_int_equal(ns, 1);
+    /* "Negative quantities are errors", a plain integer's too
+     * (mutant: units-negative-int) */
+    assert_int_equal(qty("-1", UNITS_DURATION), -1);
+    assert_string_equal(err, "in.json: q: -1 must not be negative");
+    /* a duration of exactly 10^6 s is the longest accepted, one second
+     * more is refused (units.h UNITS_MAX_DURATION; mutant:
+     * units-dur-cap-edge) */
+    units_dur u;
+    json_t *v = js("\"1000000s\"");
+    assert_int_equal(units_parse_dur(&c, v, "q", &u), 0);
+    assert_int_equal(u.v, UNITS_MAX_DURATION);
+    json_decref(v);
+    v = js("\"1000001s\"");
+    assert_int_equal(units_parse_dur(&c, v, "q", &u), -1);
+    assert_string_equal(err, "in.json: q: the duration is longer than this build accepts "
+                        "(1000000s)");
+    json_decref(v);
+    /* a lone point is no number at all: said so, not "needs digits after
+     * it", which tells the user to add digits to a number they never wrote
+     * (mutant: units-leading-dot) */
+    assert_int_equal(qty("\".ms\"", UNITS_DURATION), -1);
+    assert_string_equal(err, "in.json: q: \".ms\" is not a quantity (write a number and a unit: "
+                        "s, ms, us, ns or cycles)");
+    assert_int_equal(qty("\"5.ms\"", UNITS_DURATION), -1);
+    assert_string_equal(err, "in.json: q: \"5.ms\": a decimal point needs digits after it");
     assert_string_equal(units_fmt_ns(b, sizeof b, 40000), "40us");
     assert_string_equal(units_fmt_ns(b, sizeof b, 7), "7ns");
 }

@@ -1656,6 +1656,163 @@ static void test_shared_program(void **state) {
     json_decref(copies);
 }
 
+/* The limits docs/scenario-format.md gives, at their edges: a stream's
+ * priority (Streams: -1000000 to 1000000), a variant's QAWS budget (Ops:
+ * "1 to 1000000") and an op's latency given as a time ("to the nearest
+ * cycle", at least one). */
+static void test_documented_limits(void **state) {
+    (void)state;
+    const char *prio = "{'schema':'schedlab-scenario/1','device':'tx2',"
+                       "'streams':[{'name':'S','priority':%d}],"
+                       "'ops':[{'kernel':'K','stream':'S','blocks':1,'threads':32,"
+                       "'block_time':1}]}";
+    char src[1024];
+    /* the range's ends are in it (mutant: scn-prio-range) */
+    snprintf(src, sizeof src, prio, 1000000);
+    scn_scenario *s = parse_ok(src);
+    assert_int_equal(config_of(s, 0).streams[0].priority, 1000000);
+    scn_free(s);
+    snprintf(src, sizeof src, prio, -1000000);
+    scn_free(parse_ok(src));
+    snprintf(src, sizeof src, prio, 1000001);
+    expect_error(src, "t.json: streams[0].priority: 1000001 is out of range "
+                      "(-1000000..1000000)");
+
+    /* a budget of 0 is refused, not read as "the base's" (mutant:
+     * scn-budget-range) */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','policy':{'warp':'qaws'},"
+                 "'ops':[{'kernel':'K1','blocks':1,'threads':32,"
+                 "'program':{'body':[{'op':'alu'}]}}],"
+                 "'variants':[{'name':'b','budgets':{'K1':0}}]}",
+                 "t.json: variants[0].budgets.K1: 0 must be at least 1");
+
+    /* a latency as a time becomes the nearest cycle: 2 ns at the TX2's
+     * 1.3 GHz is 2.6 cycles, so 3, not 2 (mutant: scn-latency-truncate) */
+    const char *lat = "{'schema':'schedlab-scenario/1','device':'tx2',"
+                      "'ops':[{'kernel':'K','blocks':1,'threads':32,"
+                      "'program':{'body':[{'op':'alu'}]},'latency':{'alu':'%s'}}]}";
+    snprintf(src, sizeof src, lat, "2ns");
+    s = parse_ok(src);
+    sim_config cfg = config_of(s, 0);
+    assert_non_null(cfg.ops[0].program);
+    assert_int_equal(cfg.ops[0].program->latency[SIM_ICLASS_ALU], 3);
+    scn_free(s);
+    /* and a time shorter than half a cycle rounds to 0 cycles, which is
+     * refused as 0 given as an integer is (mutant: scn-latency-zero) */
+    snprintf(src, sizeof src, lat, "0ns");
+    expect_error(src, "t.json: ops[0].latency.alu: 0 cycles is outside 1..1000000000");
+}
+
+/* A real-time task's keys (docs/scenario-format.md Real-time tasks): its
+ * core one of cpus', its priority 1..99, a deadline at most its period,
+ * names distinct, a segment one of cpu or gpu; an op of a task's GPU
+ * segment as an op of "ops" (a copy's direction, regs at most 255); the
+ * scenario's duration positive. And each segment's ops are its own. */
+static void test_task_keys(void **state) {
+    (void)state;
+    const char *one = "{'schema':'schedlab-scenario/1','device':'tx2','cpus':2,"
+                      "'tasks':[{'name':'a',%s,'segments':[%s]}]}";
+    const char *keys = "'cpu':0,'priority':10,'period':'50ms'";
+    const char *seg = "{'cpu':'1ms'}";
+    char src[1024], k[256];
+    /* cores 0..cpus-1 (mutant: stasks-cpu-edge) */
+    snprintf(k, sizeof k, "'cpu':1,'priority':10,'period':'50ms'");
+    snprintf(src, sizeof src, one, k, seg);
+    scn_scenario *s = parse_ok(src);
+    assert_int_equal(config_of(s, 0).tasks[0].cpu, 1);
+    scn_free(s);
+    snprintf(k, sizeof k, "'cpu':2,'priority':10,'period':'50ms'");
+    snprintf(src, sizeof src, one, k, seg);
+    expect_error(src, "t.json: tasks[0].cpu: 2 is not a core (cpus is 2: cores 0..1)");
+    /* SCHED_FIFO's 1..99 (mutant: stasks-prio-zero) */
+    snprintf(k, sizeof k, "'cpu':0,'priority':0,'period':'50ms'");
+    snprintf(src, sizeof src, one, k, seg);
+    expect_error(src, "t.json: tasks[0].priority: 0 is outside 1..99");
+    /* constrained deadlines (mutant: stasks-deadline-past-period) */
+    snprintf(k, sizeof k, "'cpu':0,'priority':10,'period':'50ms','deadline':'50ms'");
+    snprintf(src, sizeof src, one, k, seg);
+    scn_free(parse_ok(src));
+    snprintf(k, sizeof k, "'cpu':0,'priority':10,'period':'50ms','deadline':'51ms'");
+    snprintf(src, sizeof src, one, k, seg);
+    expect_error(src, "t.json: tasks[0].deadline: must be positive and at most the period "
+                      "(constrained deadlines)");
+    /* a segment is one of the two (mutant: stasks-cpu-and-gpu) */
+    snprintf(src, sizeof src, one, keys, "{'cpu':'1ms','gpu':{'misc':'1ms','exec':'1ms'}}");
+    expect_error(src, "t.json: tasks[0].segments[0]: must be {\"cpu\": duration} or {\"gpu\": "
+                      "{\"misc\": d, \"exec\": d}}");
+    /* regs per thread at most 255, as for an op of "ops" (mutant:
+     * stasks-regs-max) */
+    snprintf(src, sizeof src, one, keys,
+             "{'gpu':{'misc':'1ms','ops':[{'kernel':'K','blocks':1,'threads':32,'regs':256,"
+             "'block_time':'1ms'}]}}");
+    expect_error(src, "t.json: tasks[0].segments[0].gpu.ops[0].regs: 256 is more than 255, the "
+                      "most this build accepts");
+    /* the scenario's duration is positive (mutant: stasks-duration-zero) */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','duration':0,"
+                 "'tasks':[{'name':'a','priority':10,'period':'50ms','segments':[{'cpu':'1ms'}]}]}",
+                 "t.json: duration: must be positive");
+    /* names are distinct, the first one's too (mutant: stasks-dup-name) */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2',"
+                 "'tasks':[{'name':'a','priority':10,'period':'50ms','segments':[{'cpu':'1ms'}]},"
+                 "{'name':'a','priority':11,'period':'50ms','segments':[{'cpu':'1ms'}]}]}",
+                 "t.json: tasks[1].name: \"a\" is also tasks[0]'s name");
+
+    /* every segment points at its own ops, in order, and a copy keeps the
+     * direction it names (mutants: stasks-ops-offset, stasks-copy-dirs) */
+    s = parse_ok("{'schema':'schedlab-scenario/1','device':'tx2','cpus':2,"
+                 "'tasks':[{'name':'a','cpu':0,'priority':10,'period':'50ms','segments':["
+                 "{'gpu':{'misc':'1ms','ops':[{'copy':'a_in','bytes':'1MB','direction':'h2d'},"
+                 "{'kernel':'a_k','blocks':1,'threads':32,'block_time':'1ms'}]}},"
+                 "{'cpu':'1ms'},"
+                 "{'gpu':{'misc':'1ms','ops':[{'copy':'a_out','bytes':'1MB','direction':'d2h'}]}}]},"
+                 "{'name':'b','cpu':1,'priority':20,'period':'50ms','segments':["
+                 "{'gpu':{'misc':'1ms','ops':[{'kernel':'b_k','blocks':1,'threads':32,"
+                 "'block_time':'1ms'}]}}]}]}");
+    sim_config cfg = config_of(s, 0);
+    assert_int_equal(cfg.ntasks, 2);
+    const sim_task *a = &cfg.tasks[0], *b = &cfg.tasks[1];
+    assert_int_equal(a->nsegments, 3);
+    assert_int_equal(a->segments[0].nops, 2);
+    assert_string_equal(a->segments[0].ops[0].name, "a_in");
+    assert_int_equal(a->segments[0].ops[0].direction, TRACE_COPY_H2D);
+    assert_string_equal(a->segments[0].ops[1].name, "a_k");
+    assert_int_equal(a->segments[1].kind, SIM_SEG_CPU);
+    assert_int_equal(a->segments[2].nops, 1);
+    assert_string_equal(a->segments[2].ops[0].name, "a_out");
+    assert_int_equal(a->segments[2].ops[0].direction, TRACE_COPY_D2H);
+    assert_int_equal(b->nsegments, 1);
+    assert_string_equal(b->segments[0].ops[0].name, "b_k");
+    scn_free(s);
+}
+
+/* "null" is each process's own NULL stream (TX2 paper §4.1, N1-N2; docs/
+ * scenario-format.md Streams): with 48 processes, each issuing one kernel
+ * to "null", there are 48 NULL streams, op i's of process Pi, however the
+ * stream index happens to hash them (mutant: scn-null-shared). */
+static void test_null_stream_per_process(void **state) {
+    (void)state;
+    enum { NP = 48 };
+    static char src[NP * 96 + 256];
+    size_t n = (size_t)snprintf(src, sizeof src, "{'schema':'schedlab-scenario/1','device':"
+                                "'tx2','ops':[");
+    for (int i = 0; i < NP; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "%s{'kernel':'K%d','stream':'null',"
+                              "'process':'P%d','blocks':1,'threads':32,'block_time':1}",
+                              i ? "," : "", i, i);
+    snprintf(src + n, sizeof src - n, "]}");
+    scn_scenario *s = parse_ok(src);
+    sim_config cfg = config_of(s, 0);
+    assert_int_equal(cfg.nstreams, NP);
+    for (int i = 0; i < NP; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "P%d", i);
+        const sim_stream *st = &cfg.streams[cfg.ops[i].stream];
+        assert_string_equal(st->name, "null");
+        assert_string_equal(st->process, want);
+    }
+    scn_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duration_units),
@@ -1682,6 +1839,9 @@ int main(void) {
         cmocka_unit_test(test_null_stream_op_task),
         cmocka_unit_test(test_program_body_limit),
         cmocka_unit_test(test_shared_program),
+        cmocka_unit_test(test_documented_limits),
+        cmocka_unit_test(test_task_keys),
+        cmocka_unit_test(test_null_stream_per_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
