@@ -532,8 +532,8 @@ static void test_chrome(void **state) {
     json_decref(root);
     tj_buf_free(&b);
     /* times lie within +-2^62 ns of the origin (docs/trace-format.md), so
-     * before it too: a copy issued before the trace's start keeps its
-     * sign, -2030 ns is -2.030 us (mutant: tj-us-sign) */
+     * before it too: a copy that ran before the origin keeps its sign,
+     * -2030 ns is -2.030 us (mutant: tj-us-sign) */
     t.copies.v[0].start = -2030;
     t.copies.v[0].end = -20;
     assert_int_equal(tj_write_chrome(&t, &b), 0);
