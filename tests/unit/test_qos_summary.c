@@ -39,8 +39,18 @@ static json_t *summarised(const char *goals, const char *points) {
     return m;
 }
 
+/* summary `key`'s entry for scheme "s" */
+static json_t *of_s(json_t *m, const char *key) {
+    return json_object_get(json_object_get(m, key), "s");
+}
+
+/* Fig. 5's count of misses in bin b */
+static json_int_t misses(json_t *m, size_t b) {
+    return json_integer_value(json_array_get(of_s(m, "misses"), b));
+}
+
 static double num(json_t *o, const char *key) {
-    json_t *v = json_object_get(json_object_get(o, key), "s");
+    json_t *v = of_s(o, key);
     if (!json_is_number(v)) fail_msg("%s.s is not a number", key);
     return json_number_value(v);
 }
@@ -64,19 +74,18 @@ static void test_pair(void **state) {
     assert_near(num(m, "throughput"), 0.8);
     /* Fig. 9: 0.6 / 0.5 - 1 */
     assert_near(num(m, "overshoot"), 0.2);
-    json_t *by = json_object_get(json_object_get(m, "qosreach_by_goal"), "s");
+    json_t *by = of_s(m, "qosreach_by_goal");
     assert_near(json_number_value(json_array_get(by, 0)), 1.0);
     assert_near(json_number_value(json_array_get(by, 1)), 0.0);
-    json_t *tg = json_object_get(json_object_get(m, "throughput_by_goal"), "s");
+    json_t *tg = of_s(m, "throughput_by_goal");
     assert_near(json_number_value(json_array_get(tg, 0)), 0.8);
     assert_true(json_is_null(json_array_get(tg, 1)));   /* no met case at 0.9 */
     /* Fig. 5's bins: (0, 5 %], (5, 10 %], (10, 20 %], over 20 % */
     json_t *edges = json_object_get(m, "shortfall_bins");
     assert_int_equal(json_array_size(edges), 3);
-    json_t *mi = json_object_get(json_object_get(m, "misses"), "s");
-    assert_int_equal(json_array_size(mi), 4);
-    assert_int_equal(json_integer_value(json_array_get(mi, 0)), 1);
-    for (size_t b = 1; b < 4; b++) assert_int_equal(json_integer_value(json_array_get(mi, b)), 0);
+    assert_int_equal(json_array_size(of_s(m, "misses")), 4);
+    assert_int_equal(misses(m, 0), 1);
+    for (size_t b = 1; b < 4; b++) assert_int_equal(misses(m, b), 0);
     json_decref(m);
 }
 
@@ -93,13 +102,11 @@ static void test_bins(void **state) {
         "\"throughput\":1},"
         "{\"pair\":0,\"scheme\":\"s\",\"goal\":0.9,\"qos_met\":false,\"attained\":0.702,"
         "\"throughput\":1}");
-    json_t *mi = json_object_get(json_object_get(m, "misses"), "s");
     for (size_t b = 0; b < 4; b++)
-        if (json_integer_value(json_array_get(mi, b)) != 1)
-            fail_msg("misses[%zu] = %lld, not 1", b, (long long)json_integer_value(json_array_get(mi, b)));
+        if (misses(m, b) != 1) fail_msg("misses[%zu] = %lld, not 1", b, (long long)misses(m, b));
     assert_near(num(m, "qosreach"), 0.0);
-    assert_true(json_is_null(json_object_get(json_object_get(m, "throughput"), "s")));
-    assert_true(json_is_null(json_object_get(json_object_get(m, "overshoot"), "s")));
+    assert_true(json_is_null(of_s(m, "throughput")));
+    assert_true(json_is_null(of_s(m, "overshoot")));
     json_decref(m);
 }
 
@@ -116,9 +123,8 @@ static void test_trio(void **state) {
     /* (0.55 / 0.5 - 1 + 0.65 / 0.5 - 1) / 2 = (0.1 + 0.3) / 2 */
     assert_near(num(m, "overshoot"), 0.2);
     /* the second kernel's 1 - 0.7 / 0.9 = 22 %, not the first's 2.2 % */
-    json_t *mi = json_object_get(json_object_get(m, "misses"), "s");
-    assert_int_equal(json_integer_value(json_array_get(mi, 0)), 0);
-    assert_int_equal(json_integer_value(json_array_get(mi, 3)), 1);
+    assert_int_equal(misses(m, 0), 0);
+    assert_int_equal(misses(m, 3), 1);
     json_decref(m);
 }
 
