@@ -97,6 +97,26 @@ static void same_bins(const pyr_bins *a, const pyr_bins *b, uint64_t seed, const
     }
 }
 
+/* Every level's tiles over the run, of a block run (a) and a cohort run (c)
+ * of the same blocks, cell for cell (levels of at most 4096 bins). */
+static void same_tiles(db *d, const pyr_run *a, const pyr_run *c, uint64_t seed) {
+    char err[512];
+    int64_t t0 = a->t_min, t1 = a->t_max + 1;
+    for (int z = a->z0; z <= a->ztop + 1; z++) {
+        int64_t k0 = lvl_bin(t0, z), k1 = lvl_bin(t1, z) + 1;
+        if (k1 - k0 > 4096) continue;
+        pyr_bins x = {.z = z, .k0 = k0, .nbins = (size_t)(k1 - k0), .sms = a->sms};
+        pyr_bins y = x;
+        x.cells = calloc(x.nbins * (size_t)a->sms, sizeof *x.cells);
+        y.cells = calloc(y.nbins * (size_t)a->sms, sizeof *y.cells);
+        assert_int_equal(db_pyramid_cells(d, a, z, k0, k1, x.cells, err, sizeof err), 0);
+        assert_int_equal(db_pyramid_cells(d, c, z, k0, k1, y.cells, err, sizeof err), 0);
+        same_bins(&x, &y, seed, "tiles");
+        free(x.cells);
+        free(y.cells);
+    }
+}
+
 /* The body of GET /blocks of a window (a handler called directly). */
 static char *blocks_answer(db *d, const char *run, int64_t from, int64_t to, int64_t max) {
     http_request req;
@@ -158,20 +178,7 @@ static void check_seed(db *d, uint64_t seed, totals *tt) {
     if (a.z0 > a.ztop || a.t_min == TRACE_NONE) goto out;
     uint64_t s = seed * 7919;
     int64_t t0 = a.t_min, t1 = a.t_max + 1;
-    /* every level's tiles over the run */
-    for (int z = a.z0; z <= a.ztop + 1; z++) {
-        int64_t k0 = lvl_bin(t0, z), k1 = lvl_bin(t1, z) + 1;
-        if (k1 - k0 > 4096) continue;
-        pyr_bins x = {.z = z, .k0 = k0, .nbins = (size_t)(k1 - k0), .sms = a.sms};
-        pyr_bins y = x;
-        x.cells = calloc(x.nbins * (size_t)a.sms, sizeof *x.cells);
-        y.cells = calloc(y.nbins * (size_t)a.sms, sizeof *y.cells);
-        assert_int_equal(db_pyramid_cells(d, &a, z, k0, k1, x.cells, err, sizeof err), 0);
-        assert_int_equal(db_pyramid_cells(d, &c, z, k0, k1, y.cells, err, sizeof err), 0);
-        same_bins(&x, &y, seed, "tiles");
-        free(x.cells);
-        free(y.cells);
-    }
+    same_tiles(d, &a, &c, seed);
     static const int64_t wants[] = {1, 5, 40, 300, 2000};
     uint8_t bits[8];
     for (int w = 0; w < 12; w++) {
@@ -239,6 +246,99 @@ static void test_random_views(void **state) {
     tdb_close(&x);
 }
 
+/* Cohorts as a trace may hold them and the simulator's scenarios above
+ * seldom do: a last wave with fewer blocks than the others (count not a
+ * multiple of per_wave), many short waves in one bin (the closed forms of
+ * acc_add_waves), waves that start exactly on a bin's first ns (running at
+ * a bin's start is what started before it: pyramid.h), zero-length waves.
+ * The pyramid of a run of them against that of the same blocks one by one
+ * (trace_cohort_block), every level's tiles and random windows' bins, cell
+ * for cell (mutants: pyr-cohort-last, pyr-waves-live). */
+static void random_cohorts(trace *t, uint64_t seed, bool as_blocks) {
+    uint64_t s = seed;
+    trace_init(t);
+    trace_set_name(t, "cohorts");
+    trace_set_source(t, "test");
+    t->has_device = true;
+    const sim_device *h100 = sim_preset_find("h100");
+    assert_non_null(h100);
+    t->device = *h100;
+    t->device.sms = 8;
+    for (int k = 0; k < 6; k++) {
+        trace_kernel *kk = trace_add_kernel(t);
+        kk->threads = 64 * (k + 1);
+        kk->blocks = 1;
+        kk->priority = TRACE_PRIO_NONE;
+        kk->issue = kk->first_block = kk->fully_dispatched = kk->end = TRACE_NONE;
+        kk->smem = TRACE_NONE;
+    }
+    for (int i = 0; i < 40; i++) {
+        trace_cohort c = {0};
+        c.kernel = (int32_t)tb_rng_range(&s, 0, 5);
+        c.sm = (int32_t)tb_rng_range(&s, 0, 7);
+        c.index = 1000 * i;
+        c.stride = 1;
+        c.count = tb_rng_range(&s, 1, 300);
+        c.per_wave = tb_rng_range(&s, 1, 7);
+        if (c.per_wave > c.count) c.per_wave = c.count;
+        int64_t kind = tb_rng_range(&s, 0, 9);
+        int64_t d = kind == 0 ? 0 : kind < 6 ? (int64_t)1 << tb_rng_range(&s, 3, 6)
+                                               : tb_rng_range(&s, 1, 5000);
+        /* on a multiple of 2^16 ns: with a power-of-two length every bin's
+         * first ns up to 2^16 wide inside the cohort is a wave's start */
+        c.start = kind < 6 ? tb_rng_range(&s, 0, 30) << 16 : tb_rng_range(&s, 0, 2000000);
+        c.end = c.start + d;
+        c.period = d;   /* what simcore/cohort.c records */
+        if (!as_blocks) {
+            *trace_add_cohort(t) = c;
+            continue;
+        }
+        for (int64_t j = 0; j < c.count; j++) *trace_add_block(t) = trace_cohort_block(&c, j);
+    }
+    assert_false(t->oom);
+}
+
+static void test_random_cohorts(void **state) {
+    (void)state;
+    tdb x;
+    assert_int_equal(tdb_open(&x, "cohortpyr"), 0);
+    char err[512];
+    int64_t partial = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        trace plain, coh;
+        random_cohorts(&plain, seed, true);
+        random_cohorts(&coh, seed, false);
+        for (size_t i = 0; i < coh.cohorts.n; i++)
+            partial += coh.cohorts.v[i].count % coh.cohorts.v[i].per_wave != 0;
+        char rp[DB_SLUG_SIZE], rc[DB_SLUG_SIZE];
+        tdb_store_whole(x.d, &plain, "plain.json", rp);
+        tdb_store_whole(x.d, &coh, "cohorts.json", rc);
+        pyr_run a, c;
+        assert_int_equal(db_pyramid_run_k(x.d, rp, &a, err, sizeof err), 0);
+        assert_int_equal(db_pyramid_run_k(x.d, rc, &c, err, sizeof err), 0);
+        assert_int_equal(a.n_blocks, c.n_blocks);
+        assert_int_equal(a.z0, c.z0);
+        assert_int_equal(a.ztop, c.ztop);
+        same_tiles(x.d, &a, &c, seed);
+        uint64_t s = seed * 104729;
+        static const int64_t wants[] = {1, 7, 64, 900};
+        for (int w = 0; w < 16; w++) {
+            int64_t from = a.t_min - 5 + tb_rng_range(&s, 0, a.t_max - a.t_min);
+            int64_t to = from + 1 + tb_rng_range(&s, 0, (a.t_max - a.t_min) / (w % 2 ? 1 : 40));
+            pyr_bins p, q;
+            assert_int_equal(db_pyramid_bins(x.d, &a, from, to, wants[w % 4], &p, err, sizeof err), 0);
+            assert_int_equal(db_pyramid_bins(x.d, &c, from, to, wants[w % 4], &q, err, sizeof err), 0);
+            same_bins(&p, &q, seed, "bins");
+            pyr_bins_free(&p);
+            pyr_bins_free(&q);
+        }
+        trace_free(&plain);
+        trace_free(&coh);
+    }
+    assert_true(partial > 100);   /* the partial last waves were there */
+    tdb_close(&x);
+}
+
 /* The Chrome export of a cohort run: one slice per wave of a cohort on its
  * SM, args.count its blocks. 10 waves of 4 blocks per SM on a TX2 (2 SMs,
  * 4 blocks of 512 threads each; test_cohort_props.c's waves by hand): 20
@@ -300,6 +400,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_random_views),
+        cmocka_unit_test(test_random_cohorts),
         cmocka_unit_test(test_chrome),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

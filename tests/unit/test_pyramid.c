@@ -125,6 +125,8 @@ static int check_run(fixture *f, const char *slug, const char *what) {
             assert_true((pb.k0 + (int64_t)pb.nbins) * pb.bin_ns >= b);
             /* as fine as asked (or the finest level), never much coarser */
             if (pb.z > r.z0) assert_true(((int64_t)1 << (pb.z - 1)) * wants[wi] < b - a);
+            /* and as coarse (pyramid.h: 2^z at least (to - from) / want) */
+            if (pb.z > r.z0) assert_true(((int64_t)1 << pb.z) * wants[wi] >= b - a);
             int64_t A = pb.k0 * pb.bin_ns, B = (pb.k0 + (int64_t)pb.nbins) * pb.bin_ns, total = 0;
             for (size_t k = 0; k < x.t.blocks.n; k++) {
                 const trace_block *bl = &x.t.blocks.v[k];
@@ -391,6 +393,12 @@ static void test_imported(void **state) {
     assert_int_equal(pb.bin_ns, 128);   /* 1000 / 10 -> the next power of two */
     assert_int_equal(pb.nbins, 8);
     for (size_t i = 0; i < pb.nbins * (size_t)pb.sms; i++) assert_int_equal(pb.cells[i].blk, 0);
+    pyr_bins_free(&pb);
+    /* 1281 / 10 = 128.1 ns a bin: 128 is less, so 256 (pyramid.h: 2^z at
+     * least (to - from) / want), 6 bins, not 11 (mutant: pyr-bins-need) */
+    assert_int_equal(db_pyramid_bins(f->d, &r, 0, 1281, 10, &pb, err, sizeof err), 0);
+    assert_int_equal(pb.bin_ns, 256);
+    assert_int_equal(pb.nbins, 6);
     pyr_bins_free(&pb);
 }
 

@@ -13,6 +13,7 @@
 
 #include "../../server/app/sweep.h"
 #include "../../server/formats/taskset.h"
+#include "../../simcore/rta.h"
 #include "../../simcore/rta_gen.h"
 
 /* JSON written with ' for " */
@@ -42,12 +43,14 @@ static void test_units_are_exact(void **state) {
     int rc = parse(HEAD "{'name': 'a', 'cpu': 1, 'priority': 50, 'period': '0.1s', "
                    "'deadline': '99.5ms', 'cpu_segments': ['1ms', '250us', '3ns', 7], "
                    "'gpu_segments': [{'misc': '1.5us', 'exec': '2ms'}]},"
-                   "{'cpu': 0, 'best_effort': true, 'period': '1s', 'cpu_segments': ['1ms']}]}",
+                   "{'cpu': 0, 'best_effort': true, 'period': '1s', 'cpu_segments': ['1ms']},"
+                   "{'name': 'c', 'cpu': 0, 'priority': 7, 'gpu_priority': 3, 'period': '1s', "
+                   "'gpu_segments': [{'misc': 11, 'exec': 12}, {'misc': 13, 'exec': 14}]}]}",
                    &t, err);
     if (rc)
         fail_msg("%s", err);
     const rta_taskset *ts = tset_rta(t);
-    assert_int_equal(ts->n, 2);
+    assert_int_equal(ts->n, 3);
     assert_int_equal(ts->epsilon, 500000);
     assert_int_equal(ts->theta, 250000);
     assert_int_equal(ts->time_slice, 1000000);
@@ -61,7 +64,35 @@ static void test_units_are_exact(void **state) {
     assert_string_equal(ts->tasks[1].name, "t2");
     assert_true(ts->tasks[1].best_effort);
     assert_int_equal(ts->tasks[1].deadline, 1000000000);
+    assert_false(ts->tasks[0].has_gpu_priority);
+    /* each task's GPU segments its own, after another task's (mutant:
+     * tset-used); a GPU priority given is used (GCAPS §5.3; tset-gprio-flag) */
+    assert_int_equal(ts->tasks[2].gpu_segments, 2);
+    assert_int_equal(ts->tasks[2].cpu_segments, 0);
+    assert_int_equal(ts->tasks[2].misc[0], 11);
+    assert_int_equal(ts->tasks[2].exec[0], 12);
+    assert_int_equal(ts->tasks[2].misc[1], 13);
+    assert_int_equal(ts->tasks[2].exec[1], 14);
+    assert_int_equal(ts->tasks[0].misc[0], 1500);
+    assert_int_equal(ts->tasks[0].exec[0], 2000000);
+    assert_true(ts->tasks[2].has_gpu_priority);
+    assert_int_equal(ts->tasks[2].gpu_priority, 3);
+    assert_int_equal(ts->semantics, RTA_PRINTED);   /* without "semantics" */
     tset_free(t);
+    /* "semantics" picks the lemmas as printed, the released code or the
+     * corrected analysis (docs/rta.md; mutant: tset-semantics) */
+    static const char *const sems[] = {"printed", "released-code", "corrected"};
+    static const rta_semantics want[] = {RTA_PRINTED, RTA_RELEASED_CODE, RTA_CORRECTED};
+    for (int i = 0; i < 3; i++) {
+        char src[512];
+        snprintf(src, sizeof src, "{'schema': 'schedlab-taskset/1', 'cpus': 1, 'epsilon': 0, "
+                 "'theta': 0, 'time_slice': 1, 'semantics': '%s', 'tasks': [{'cpu': 0, "
+                 "'priority': 1, 'period': 10, 'cpu_segments': [1]}]}", sems[i]);
+        if (parse(src, &t, err))
+            fail_msg("%s", err);
+        assert_int_equal(tset_rta(t)->semantics, want[i]);
+        tset_free(t);
+    }
 }
 
 static void expect(const char *src, const char *want) {
@@ -84,6 +115,11 @@ static void test_errors_name_the_place(void **state) {
            "'cpu_segments': ['1ms']}]}",
            "t.json: tasks[0].deadline: must be positive and at most the period (constrained "
            "deadlines)");
+    /* Linux real-time priorities are 1..99 (mutant: tset-prio-range) */
+    expect(HEAD "{'cpu': 0, 'priority': 0, 'period': '10ms', 'cpu_segments': ['1ms']}]}",
+           "t.json: tasks[0].priority: 0 is out of range (1..99)");
+    expect(HEAD "{'cpu': 0, 'priority': 1, 'period': '10ms', 'cpu_segments': []}]}",
+           "t.json: tasks[0]: has no segments");
     expect(HEAD "{'cpu': 0, 'best_effort': true, 'priority': 3, 'period': '10ms'}]}",
            "t.json: tasks[0].priority: a best-effort task has no real-time priority; leave it out");
     expect(HEAD "{'cpu': 0, 'priority': 1, 'period': '10ms', 'cpu_segments': ['1ms'], "
@@ -138,6 +174,81 @@ static void test_scenario_tasks(void **state) {
     tset_free(t);
     expect(HEAD "{'priority': 1, 'period': '10ms', 'cpu_segments': ['1ms']}]}",
            "t.json: tasks[0].cpu: must be an integer, not missing");
+}
+
+/* ---- the analysis' answer (schedlab-rta/1) ---------------------------------------- */
+
+/* What tset_analyse_json writes is what the analysis says: for each
+ * semantics, by_semantics[sem] holds rta_analyse's verdict and bounds under
+ * it (the analysis itself is tested in test_rta.c), and "analyses" those of
+ * the taskset's own semantics; a task the analysis could not bound is null
+ * (docs/rta.md, item 7), a best-effort one absent. On the generator's
+ * Table 3 tasksets (a third of them with best-effort tasks), of which some
+ * are bounded differently by the printed lemmas and the released code, and
+ * some cannot be bounded: the check can fail. (mutants: tset-out-null,
+ * tset-out-semantics) */
+static void test_analysis_json(void **state) {
+    (void)state;
+    static rta_gen_buf buf;
+    static const char *const names[] = {"t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8",
+                                        "t9", "t10", "t11", "t12", "t13", "t14", "t15",
+                                        "t16", "t17", "t18", "t19", "t20", "t21", "t22",
+                                        "t23", "t24"};
+    static const char *const sems[] = {"printed", "released-code", "corrected"};
+    static const rta_semantics sv[] = {RTA_PRINTED, RTA_RELEASED_CODE, RTA_CORRECTED};
+    rta_gen_params p;
+    rta_gen_defaults(&p);
+    size_t differ = 0, nulls = 0, absent = 0;
+    for (uint64_t k = 0; k < 60; k++) {
+        p.be_pct = k % 3 ? 0 : 20;
+        rta_taskset ts = {0};
+        size_t n = rta_gen_taskset(&p, 4, 0, k, &buf, &ts);
+        assert_true(n <= 24);
+        for (size_t i = 0; i < n; i++) buf.t[i].name = names[i];
+        ts.epsilon = 1000000;   /* Table 3's ε; §7.1's θ and L for tsg_rr */
+        ts.theta = 200000;
+        ts.time_slice = 1024000;
+        ts.semantics = sv[k % 3];
+        json_t *out = tset_analyse_json(&ts);
+        assert_non_null(out);
+        assert_string_equal(json_string_value(json_object_get(out, "semantics")), sems[k % 3]);
+        int64_t w[3][RTA_NAPPROACHES][RTA_MAX_TASKS];
+        for (int si = 0; si < 3; si++) {
+            rta_taskset under = ts;
+            under.semantics = sv[si];
+            json_t *by = json_object_get(json_object_get(out, "by_semantics"), sems[si]);
+            for (int a = 0; a < RTA_NAPPROACHES; a++) {
+                rta_result r = {.wcrt = w[si][a]};
+                rta_analyse(&under, (rta_approach)a, &r);
+                const char *an = rta_approach_name((rta_approach)a);
+                json_t *one = json_object_get(by, an), *bounds = json_object_get(one, "wcrt");
+                assert_int_equal(json_is_true(json_object_get(one, "schedulable")), r.schedulable);
+                json_t *own = json_object_get(json_object_get(json_object_get(out, "analyses"), an),
+                                              "tasks");
+                for (size_t i = 0; i < n; i++) {
+                    json_t *b = json_object_get(bounds, names[i]);
+                    int64_t x = w[si][a][i];
+                    if (x == RTA_NOT_ANALYSED) {
+                        assert_null(b);
+                        absent++;
+                        continue;
+                    }
+                    if (x < 0) {
+                        assert_true(json_is_null(b));
+                        nulls++;
+                    } else {
+                        assert_int_equal(json_integer_value(b), x);
+                    }
+                    if (si == (int)(k % 3))   /* the taskset's own semantics */
+                        assert_true(json_equal(
+                            json_object_get(json_object_get(own, names[i]), "wcrt"), b));
+                }
+            }
+        }
+        differ += memcmp(w[0], w[1], sizeof w[0]) != 0;
+        json_decref(out);
+    }
+    assert_true(differ > 0 && nulls > 0 && absent > 0);
 }
 
 /* ---- generator ------------------------------------------------------------ */
@@ -312,6 +423,7 @@ int main(void) {
         cmocka_unit_test(test_units_are_exact),
         cmocka_unit_test(test_errors_name_the_place),
         cmocka_unit_test(test_scenario_tasks),
+        cmocka_unit_test(test_analysis_json),
         cmocka_unit_test(test_generator_is_deterministic_and_in_range),
         cmocka_unit_test(test_shards_sum_to_the_sweep),
         cmocka_unit_test(test_spec_errors),

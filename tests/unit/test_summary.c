@@ -147,6 +147,20 @@ static void check_one(const trace *t) {
         assert_int_equal(s.streams[i].comm, want.comm);
         assert_int_equal(s.streams[i].copy, want.copy);
         assert_int_equal(s.streams[i].idle, want.idle);
+        /* its records, communication kernels among the kernels (mutant:
+         * sum-copy-count) */
+        size_t nk = 0, nc = 0;
+        for (size_t j = 0; j < t->kernels.n + t->copies.n; j++) {
+            trace_str p, st;
+            int64_t a, b;
+            rec(t, j, &p, &st, &a, &b);
+            if (p == s.streams[i].process && st == s.streams[i].stream) {
+                if (cls(t, j) == 4) nc++;
+                else nk++;
+            }
+        }
+        assert_int_equal(s.streams[i].kernels, nk);
+        assert_int_equal(s.streams[i].copies, nc);
         records += s.streams[i].kernels + s.streams[i].copies;
     }
     assert_int_equal(records, t->kernels.n + t->copies.n);
@@ -156,15 +170,19 @@ static void check_one(const trace *t) {
     assert_int_equal(s.kernel_time, all);
     size_t named = 0;
     for (size_t m = 0; m < s.nnames; m++) {
-        int64_t d[64], total = 0;
+        int64_t d[64], total = 0, mn = INT64_MAX, mx = INT64_MIN;
         size_t n = 0;
         for (size_t i = 0; i < t->kernels.n; i++)
             if (t->kernels.v[i].name == s.names[m].name) {
                 d[n++] = t->kernels.v[i].end - t->kernels.v[i].first_block;
                 total += d[n - 1];
+                if (d[n - 1] < mn) mn = d[n - 1];
+                if (d[n - 1] > mx) mx = d[n - 1];
             }
         assert_int_equal(s.names[m].count, n);
         assert_int_equal(s.names[m].total, total);
+        assert_int_equal(s.names[m].min, mn);
+        assert_int_equal(s.names[m].max, mx);   /* (mutant: sum-name-max) */
         assert_int_equal(s.names[m].p50, brute_pct(d, n, 50));
         assert_int_equal(s.names[m].p95, brute_pct(d, n, 95));
         assert_true(fabs(s.names[m].mean - (double)total / (double)n) < 1e-9);
@@ -269,17 +287,20 @@ static void test_by_hand(void **state) {
  * "_Z32ncclAllReduceTreeLLKernel_sum_i328ncclColl"): it is communication
  * (docs/api.md: NCCL kernels, `nccl…` after an optional `void `). The raw
  * name alone was read, and every kernel of that trace counted as compute
- * (communication 0 s). A raw name that is the NCCL one counts too. */
+ * (communication 0 s). A raw name that is the NCCL one counts too: a
+ * kernel shown by a label of its own, its symbol NCCL's (the fourth;
+ * mutant: sum-raw-name). */
 static void test_nccl_by_either_name(void **state) {
     (void)state;
     trace t;
     trace_init(&t);
-    static const char *const names[3][2] = {
+    static const char *const names[4][2] = {
         { "ncclAllReduceTreeLLKernel_sum_i32(ncclColl)", "_Z32ncclAllReduceTreeLLKernel_sum_i328ncclColl" },
         { "ncclKernel_AllReduce_RING_LL_Sum_float", "void ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)" },
         { "gemm(float*)", "_Z4gemmPf" },
+        { "AllReduce_Sum_f32", "ncclDevKernel_AllReduce_Sum_f32_RING_LL" },
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         trace_kernel *k = trace_add_kernel(&t);
         k->name = trace_intern(&t, names[i][0]);
         k->raw_name = trace_intern(&t, names[i][1]);
@@ -291,7 +312,7 @@ static void test_nccl_by_either_name(void **state) {
     trace_summary s;
     assert_int_equal(trace_summarize(&t, &s), 0);
     assert_int_equal(s.ndevices, 1);
-    assert_int_equal(s.devices[0].comm, 100);
+    assert_int_equal(s.devices[0].comm, 150);
     assert_int_equal(s.devices[0].compute, 50);
     trace_summary_free(&s);
     trace_free(&t);
