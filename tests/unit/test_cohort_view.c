@@ -249,21 +249,15 @@ static void test_random_views(void **state) {
 /* Cohorts as a trace may hold them and the simulator's scenarios above
  * seldom do: a last wave with fewer blocks than the others (count not a
  * multiple of per_wave), many short waves in one bin (the closed forms of
- * acc_add_waves), waves that start exactly on a bin's first ns (running at
- * a bin's start is what started before it: pyramid.h), zero-length waves.
+ * acc_add_waves), waves that start exactly on a bin's first ns t (not
+ * running at its start: live counts start < t < end, pyramid.h),
+ * zero-length waves.
  * The pyramid of a run of them against that of the same blocks one by one
  * (trace_cohort_block), every level's tiles and random windows' bins, cell
  * for cell (mutants: pyr-cohort-last, pyr-waves-live). */
 static void random_cohorts(trace *t, uint64_t seed, bool as_blocks) {
     uint64_t s = seed;
-    trace_init(t);
-    trace_set_name(t, "cohorts");
-    trace_set_source(t, "test");
-    t->has_device = true;
-    const sim_device *h100 = sim_preset_find("h100");
-    assert_non_null(h100);
-    t->device = *h100;
-    t->device.sms = 8;
+    tdb_h100_trace(t, "cohorts", 8);
     for (int k = 0; k < 6; k++) {
         trace_kernel *kk = trace_add_kernel(t);
         kk->threads = 64 * (k + 1);

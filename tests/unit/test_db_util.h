@@ -19,6 +19,7 @@
 
 #include "../../db/db.h"
 #include "../../server/formats/trace_json.h"
+#include "../../simcore/device.h"
 
 typedef struct tdb {
     char dir[64];
@@ -120,6 +121,19 @@ static inline void tdb_same_runs(db *d, const char *a, const char *b, const char
     free(eb);
     for (size_t i = 0; i < ncols; i++)
         assert_int_equal(tdb_run_int(d, a, cols[i]), tdb_run_int(d, b, cols[i]));
+}
+
+/* An empty trace named `name` (source "test") on an H100 cut to `sms`
+ * SMs: the device of the synthetic runs the pyramid tests store. */
+static inline void tdb_h100_trace(trace *t, const char *name, int32_t sms) {
+    trace_init(t);
+    trace_set_name(t, name);
+    trace_set_source(t, "test");
+    t->has_device = true;
+    const sim_device *h100 = sim_preset_find("h100");
+    assert_non_null(h100);
+    t->device = *h100;
+    t->device.sms = sms;
 }
 
 /* Trace t stored whole with db_store_run, as every run was before issue 9,

@@ -160,14 +160,7 @@ static void check_run(fixture *f, const char *slug, const char *what) {
  * in its own stretch of time (as kernels do), 6000 blocks: short, long
  * (many finest bins), zero-length, before time 0, without an end. */
 static void synthetic(trace *t) {
-    trace_init(t);
-    trace_set_name(t, "synthetic");
-    trace_set_source(t, "test");
-    t->has_device = true;
-    const sim_device *h100 = sim_preset_find("h100");
-    assert_non_null(h100);
-    t->device = *h100;
-    t->device.sms = 24;
+    tdb_h100_trace(t, "synthetic", 24);
     for (int k = 0; k < 60; k++) {
         ref_synthetic_kernel(t, k);
     }

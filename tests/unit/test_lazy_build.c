@@ -39,14 +39,7 @@ static const char *const built[] = {
 /* 400 kernels in three streams with their blocks on 8 SMs, 300 copies on
  * two engines, each kernel's queue events */
 static void build(trace *t) {
-    trace_init(t);
-    trace_set_name(t, "lazy");
-    trace_set_source(t, "test");
-    t->has_device = true;
-    const sim_device *h100 = sim_preset_find("h100");
-    assert_non_null(h100);
-    t->device = *h100;
-    t->device.sms = 8;
+    tdb_h100_trace(t, "lazy", 8);
     uint64_t s = 7;
 #define RND(n) \
     ((s = s * 6364136223846793005ull + 1442695040888963407ull), (int64_t)((s >> 33) % (n)))

@@ -182,14 +182,7 @@ static int check_run(fixture *f, const char *slug, const char *what) {
  * threads, 20000 blocks: short, long (thousands of finest bins: the
  * difference path), zero-length, before time 0, without an end. */
 static void synthetic(trace *t) {
-    trace_init(t);
-    trace_set_name(t, "synthetic");
-    trace_set_source(t, "test");
-    t->has_device = true;
-    const sim_device *h100 = sim_preset_find("h100");
-    assert_non_null(h100);
-    t->device = *h100;
-    t->device.sms = 40;
+    tdb_h100_trace(t, "synthetic", 40);
     for (int k = 0; k < 300; k++) {
         ref_synthetic_kernel(t, k);
     }
