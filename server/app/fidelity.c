@@ -65,17 +65,19 @@ static int cmp_i64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* the q-quantile of sorted v (nearest rank) */
-static double quantile_d(const double *v, size_t n, double q) {
-    if (!n) return 0;
+/* the index of sorted v[0..n)'s q-quantile, by nearest rank: the
+ * ceil(q n)-th value (the first for n = 0, which has none) */
+static size_t nearest_rank(size_t n, double q) {
     size_t r = (size_t)ceil(q * (double)n);
-    return v[r ? r - 1 : 0];
+    return r ? r - 1 : 0;
+}
+
+static double quantile_d(const double *v, size_t n, double q) {
+    return n ? v[nearest_rank(n, q)] : 0;
 }
 
 static int64_t quantile_i(const int64_t *v, size_t n, double q) {
-    if (!n) return 0;
-    size_t r = (size_t)ceil(q * (double)n);
-    return v[r ? r - 1 : 0];
+    return n ? v[nearest_rank(n, q)] : 0;
 }
 
 static int64_t makespan(const trace *t) {
@@ -93,40 +95,45 @@ static int64_t makespan(const trace *t) {
     return hi >= lo ? hi - lo : 0;
 }
 
-typedef struct ispan {
-    int64_t s, e;
-} ispan;
+/* a kernel's start (+1) or end (-1) */
+typedef struct edge {
+    int64_t t;
+    int32_t d;
+} edge;
 
-static int cmp_ispan(const void *a, const void *b) {
-    const ispan *x = a, *y = b;
-    if (x->s != y->s) return x->s < y->s ? -1 : 1;
-    return x->e < y->e ? -1 : x->e > y->e;
+static int cmp_edge(const void *a, const void *b) {
+    const edge *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t;   /* at one instant the order adds nothing */
 }
 
-/* The share of kernel time in t during which another kernel also ran. */
+/* The share of kernel time in t during which another kernel also ran:
+ * between consecutive edges, c kernels running add c x the interval to
+ * the kernel time, and to the shared time when c >= 2 (exact for any
+ * number of kernels at once). */
 static double overlap_share(const trace *t) {
     size_t n = 0;
-    ispan *v = calloc(t->kernels.n + 1, sizeof *v);
+    edge *v = calloc(2 * t->kernels.n + 1, sizeof *v);
     if (!v) return 0;
     for (size_t i = 0; i < t->kernels.n; i++) {
         const trace_kernel *k = &t->kernels.v[i];
         if (k->first_block == TRACE_NONE || k->end == TRACE_NONE || k->end <= k->first_block)
             continue;
-        v[n++] = (ispan){k->first_block, k->end};
+        v[n++] = (edge){k->first_block, 1};
+        v[n++] = (edge){k->end, -1};
     }
-    qsort(v, n, sizeof *v, cmp_ispan);
+    qsort(v, n, sizeof *v, cmp_edge);
     double total = 0, shared = 0;
-    int64_t reach = INT64_MIN;   /* latest end so far */
+    int64_t c = 0;   /* kernels running since the last edge */
     for (size_t i = 0; i < n; i++) {
-        total += (double)(v[i].e - v[i].s);
-        if (reach > v[i].s) {
-            int64_t e = reach < v[i].e ? reach : v[i].e;
-            shared += 2.0 * (double)(e - v[i].s);   /* both kernels' time */
+        if (i > 0 && c > 0) {
+            double len = (double)(v[i].t - v[i - 1].t) * (double)c;
+            total += len;
+            if (c >= 2) shared += len;
         }
-        if (v[i].e > reach) reach = v[i].e;
+        c += v[i].d;
     }
     free(v);
-    return total > 0 ? (shared > total ? 1.0 : shared / total) : 0;
+    return total > 0 ? shared / total : 0;
 }
 
 int fidelity_compare(const trace *m, const trace *s, fidelity *out, char *err, size_t errlen) {

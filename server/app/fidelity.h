@@ -37,7 +37,7 @@ typedef struct fid_kernel {
 } fid_kernel;
 
 typedef struct fidelity {
-    fid_kernel *k;               /* matched kernels, in measured id order */
+    fid_kernel *k;               /* matched kernels, by (process, stream, start) */
     size_t nk;
     size_t unmatched_measured, unmatched_simulated;
     double dur_median, dur_p90;  /* fractions: 0.02 = 2 % */

@@ -22,6 +22,7 @@ json_t *task_bounds(const char *scenario_json, const trace *run) {
     const char *ctx = trace_get_meta(run, "contexts"), *wait = trace_get_meta(run, "gpu_wait");
     if (!scenario_json || !ctx || !wait) return NULL;
     bool busy = strcmp(wait, "busy") == 0;
+    if (!busy && strcmp(wait, "suspend") != 0) return NULL;
     rta_approach a;
     if (strcmp(ctx, "time-slice") == 0) a = busy ? RTA_TSG_RR_BUSY : RTA_TSG_RR_SUSPEND;
     else if (strcmp(ctx, "gcaps") == 0) a = busy ? RTA_GCAPS_BUSY : RTA_GCAPS_SUSPEND;

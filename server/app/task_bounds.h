@@ -14,7 +14,8 @@
  * Returns a new object {TASK: ns | null} (null: the analysis finds no bound
  * for it; best-effort tasks are left out), or NULL when the run has no
  * analysis: no tasks, the shared driver, or a taskset the analysis cannot
- * read (a segment given as "ops" has no WCET). */
+ * read (a segment given as "ops" has no WCET), or a gpu_wait that is
+ * neither busy nor suspend. */
 #ifndef SERVER_TASK_BOUNDS_H
 #define SERVER_TASK_BOUNDS_H
 

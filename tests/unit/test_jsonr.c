@@ -377,6 +377,89 @@ static void test_json_files(void **state) {
     assert_int_equal(jr_json_files(NULL, &names, &n), -1);
 }
 
+
+/* Each kind of device field within its bounds, and the error that names
+ * the place and the problem past them (docs/scenario-format.md, "device"):
+ * a rate is a number per cycle from 0 to 65536; a latency a whole number
+ * of cycles (or "260cycles") up to 10^9; sms from 1 to SIM_MAX_SMS; an
+ * explicit sm_order lists every SM (a variant that changes sms must give a
+ * new one); a preset's measured wave order (H100-W1) is dropped for
+ * another SM count. */
+static void device_err(const char *text, const sim_device *base, const char *want) {
+    jr_ctx c = ctx();
+    json_t *o = js(text);
+    sim_device d;
+    assert_int_equal(dj_parse(&c, o, "device", base, &d), -1);
+    if (strcmp(err, want) != 0) fail_msg("%s: \"%s\", not \"%s\"", text, err, want);
+    json_decref(o);
+}
+
+static sim_device device_ok(const char *text, const sim_device *base) {
+    jr_ctx c = ctx();
+    json_t *o = js(text);
+    sim_device d;
+    if (dj_parse(&c, o, "device", base, &d)) fail_msg("%s: %s", text, err);
+    json_decref(o);
+    return d;
+}
+
+static void test_device_bounds(void **state) {
+    (void)state;
+    sim_device d = device_ok("{\"preset\":\"tx2\",\"mem_bandwidth\":65536,\"fp32_rate\":0}", NULL);
+    assert_true(d.mem_bandwidth == 65536 && d.fp32_rate == 0);
+    static const char rate[] = "in.json: device.mem_bandwidth: must be a number from 0 to 65536 "
+                               "(per cycle)";
+    device_err("{\"preset\":\"tx2\",\"mem_bandwidth\":65536.5}", NULL, rate);
+    device_err("{\"preset\":\"tx2\",\"mem_bandwidth\":-0.5}", NULL, rate);
+    device_err("{\"preset\":\"tx2\",\"mem_bandwidth\":\"4\"}", NULL, rate);
+
+    d = device_ok("{\"preset\":\"tx2\",\"latency_mem\":\"260cycles\",\"latency_alu\":1000000000}",
+                  NULL);
+    assert_int_equal(d.latency_mem, 260);
+    assert_int_equal(d.latency_alu, 1000000000);
+    device_err("{\"preset\":\"tx2\",\"latency_mem\":\"260ns\"}", NULL,
+               "in.json: device.latency_mem: a latency is counted in cycles: write a number or "
+               "\"260cycles\"");
+    device_err("{\"preset\":\"tx2\",\"latency_mem\":\"1000000001cycles\"}", NULL,
+               "in.json: device.latency_mem: 1000000001 cycles is more than 1000000000");
+
+    d = device_ok("{\"preset\":\"tx2\",\"sms\":256}", NULL);
+    assert_int_equal(d.sms, SIM_MAX_SMS);
+    device_err("{\"preset\":\"tx2\",\"sms\":257}", NULL,
+               "in.json: device.sms: 257 is more than 256, the most this build accepts");
+    device_err("{\"preset\":\"tx2\",\"sms\":0}", NULL, "in.json: device.sms: 0 must be at least 1");
+
+    /* explicit orders */
+    d = device_ok("{\"preset\":\"tx2\",\"sm_order\":[1,0]}", NULL);
+    assert_int_equal(d.sm_order_kind, SIM_SM_ORDER_EXPLICIT);
+    assert_true(d.sm_order[0] == 1 && d.sm_order[1] == 0);
+    device_err("{\"preset\":\"tx2\",\"sm_order\":[0]}", NULL,
+               "in.json: device.sm_order: lists 1 SMs but the device has 2");
+    device_err("{\"preset\":\"tx2\",\"sm_order\":[0,1,2]}", NULL,
+               "in.json: device.sm_order: lists 3 SMs but the device has 2");
+    char big[8 * (SIM_MAX_SMS + 1) + 64];
+    size_t n = (size_t)snprintf(big, sizeof big, "{\"preset\":\"tx2\",\"sm_order\":[0");
+    for (int i = 1; i <= SIM_MAX_SMS; i++) n += (size_t)snprintf(big + n, sizeof big - n, ",%d", i % 2);
+    snprintf(big + n, sizeof big - n, "]}");
+    device_err(big, NULL, "in.json: device.sm_order: lists 257 SMs; this build handles at most 256");
+    /* a variant of a device with an explicit order that changes its SMs */
+    sim_device base = device_ok("{\"preset\":\"tx2\",\"sm_order\":[1,0]}", NULL);
+    device_err("{\"sms\":3}", &base,
+               "in.json: device.sms: the device's sm_order lists SMs explicitly; give a new "
+               "\"sm_order\" with the new SM count");
+    d = device_ok("{\"sms\":3,\"sm_order\":[2,0,1]}", &base);
+    assert_true(d.sms == 3 && d.sm_order[0] == 2 && d.sm_order[2] == 1);
+
+    /* the H100's measured wave order holds for its own 132 SMs only */
+    d = device_ok("{\"preset\":\"h100\"}", NULL);
+    assert_int_equal(d.nwave_order, 132);
+    n = (size_t)snprintf(big, sizeof big, "{\"preset\":\"h100\",\"sms\":66,\"sm_order\":[0");
+    for (int i = 1; i < 66; i++) n += (size_t)snprintf(big + n, sizeof big - n, ",%d", i);
+    snprintf(big + n, sizeof big - n, "]}");
+    d = device_ok(big, NULL);
+    assert_int_equal(d.nwave_order, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paths_and_messages),
@@ -386,6 +469,7 @@ int main(void) {
         cmocka_unit_test(test_units_documented),
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_device_from_table),
+        cmocka_unit_test(test_device_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

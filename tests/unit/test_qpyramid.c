@@ -156,13 +156,37 @@ static void levels_of(fixture *f, const char *slug, int *z0, int *ztop) {
     *ztop = (int)tdb_scalar(f->t.d, sql);
 }
 
+/* The levels qpyramid.h says are stored, from the events: z0 the finest
+ * at which all queues' bins of the event span fit in QPYR_MAX_CELLS and in
+ * the steps (one a queue and time) + 64 x the queues; ztop the first at
+ * which that span is one bin. */
+static void want_levels(const ref *r, int *z0, int *ztop) {
+    size_t steps = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        bool seen = false;   /* an earlier event of the same queue at the same time */
+        for (size_t j = i; j-- > 0 && r->e[j].t == r->e[i].t;) seen |= r->e[j].q == r->e[i].q;
+        steps += !seen;
+    }
+    size_t cells = steps + 64 * r->nq;
+    if (cells > QPYR_MAX_CELLS) cells = QPYR_MAX_CELLS;
+    int64_t t0 = r->e[0].t, t1 = r->e[r->n - 1].t;
+    int z = 0;
+    while (z < QPYR_MAX_Z && (size_t)((t1 >> z) - (t0 >> z) + 1) * r->nq > cells) z++;
+    *z0 = z;
+    while (z < QPYR_MAX_Z && (t1 >> z) != (t0 >> z)) z++;
+    *ztop = z;
+}
+
 /* every level z0 .. ztop + 2, windows at random places, and finer ones */
 static void check_levels(fixture *f, const char *slug, uint64_t *s) {
     ref r;
     ref_load(f, slug, &r);
-    int z0, ztop;
+    int z0, ztop, wz0, wztop;
     levels_of(f, slug, &z0, &ztop);
     assert_true(z0 <= ztop);
+    want_levels(&r, &wz0, &wztop);
+    assert_int_equal(z0, wz0);
+    assert_int_equal(ztop, wztop);
     int64_t t1 = r.e[r.n - 1].t;
     for (int z = z0; z <= ztop + 2; z++)
         for (int k = 0; k < 3; k++) {

@@ -418,6 +418,176 @@ static void test_spec_errors(void **state) {
     }
 }
 
+
+/* A sweep's spec as docs/rta.md gives it: unset keys are the GCAPS paper's
+ * (Table 3 and §7.1.1: epsilon 1 ms, theta 200 us, L 1024 us), seed 1,
+ * 1000 tasksets a point, every analysis in rta.h's order, the printed
+ * semantics, the paper's generator; the normalised spec the result
+ * carries says so. */
+static void test_spec_defaults(void **state) {
+    (void)state;
+    char *j = jq("{'schema': 'schedlab-sweep/1', 'name': 'd', 'x': {'param': 'tasks', 'values': "
+                 "[3]}}"), err[512];
+    sweep_spec *s;
+    if (sweep_spec_parse(j, strlen(j), "d.json", &s, err, sizeof err)) fail_msg("%s", err);
+    free(j);
+    assert_int_equal(sweep_units(s), 1000);
+    json_t *r;
+    assert_int_equal(sweep_run(s, 0, 1, 2, &r, NULL, err, sizeof err), 0);
+    const json_t *spec = json_object_get(r, "spec");
+    assert_int_equal(json_integer_value(json_object_get(spec, "seed")), 1);
+    assert_int_equal(json_integer_value(json_object_get(spec, "tasksets")), 1000);
+    assert_int_equal(json_integer_value(json_object_get(r, "tasksets")), 1000);
+    assert_int_equal(json_integer_value(json_object_get(spec, "epsilon")), 1000000);
+    assert_int_equal(json_integer_value(json_object_get(spec, "theta")), 200000);
+    assert_int_equal(json_integer_value(json_object_get(spec, "time_slice")), 1024000);
+    assert_string_equal(json_string_value(json_object_get(spec, "semantics")), "printed");
+    assert_string_equal(json_string_value(json_object_get(spec, "generator")), "paper");
+    const json_t *ap = json_object_get(spec, "approaches");
+    assert_int_equal(json_array_size(ap), RTA_NAPPROACHES);
+    for (int a = 0; a < RTA_NAPPROACHES; a++)
+        assert_string_equal(json_string_value(json_array_get(ap, (size_t)a)),
+                            rta_approach_name((rta_approach)a));
+    assert_int_equal(json_object_size(json_object_get(r, "schedulable")), RTA_NAPPROACHES);
+    json_decref(r);
+    sweep_spec_free(s);
+    /* an approach listed twice, first or later, is refused */
+    static const char *const twice[] = {"['gcaps_busy', 'gcaps_busy']",
+                                        "['tsg_rr_busy', 'gcaps_busy', 'gcaps_busy']"};
+    for (size_t i = 0; i < 2; i++) {
+        char src[256];
+        snprintf(src, sizeof src, "{'schema': 'schedlab-sweep/1', 'name': 'd', 'approaches': %s, "
+                 "'x': {'param': 'tasks', 'values': [3]}}", twice[i]);
+        j = jq(src);
+        assert_int_equal(sweep_spec_parse(j, strlen(j), "d.json", &s, err, sizeof err), -1);
+        free(j);
+        char want[64];
+        snprintf(want, sizeof want, "d.json: approaches[%zu]: listed twice", i + 1);
+        assert_string_equal(err, want);
+    }
+}
+
+/* What a sweep counts: at point p, taskset i drawn by the generator (seed,
+ * p, i) from the spec's parameters with the point's x applied, analysed
+ * with the spec's epsilon, theta, L and semantics by each approach; the
+ * count of schedulable ones. An independent loop computes the same counts
+ * here, and each of the spec's settings is shown to matter (the loop with
+ * that one left at its default counts otherwise), so none can be lost. */
+typedef struct sw_ref {
+    uint64_t seed;
+    bool released_code;
+    int64_t epsilon, theta, time_slice;
+    rta_semantics semantics;
+} sw_ref;
+
+static const rta_approach SW_APPROACHES[] = {RTA_GCAPS_SUSPEND, RTA_TSG_RR_BUSY, RTA_FMLP_SUSPEND};
+static const int32_t SW_UTIL[] = {20, 50};   /* x: util_per_cpu 0.2, 0.5 */
+#define SW_SETS 20
+
+/* the counts of shard `index` of `count`: the tasksets numbered index,
+ * index + count, ... over the points (a point's tasksets numbered
+ * consecutively, point by point) */
+static void sw_count_shard(const sw_ref *r, int index, int count, int64_t out[2][3]) {
+    static rta_gen_buf buf;
+    for (uint32_t p = 0; p < 2; p++) {
+        rta_gen_params g;
+        rta_gen_defaults(&g);
+        g.released_code = r->released_code;
+        g.cpus = 2;
+        g.util_cpu_lo = g.util_cpu_hi = SW_UTIL[p];
+        for (size_t k = 0; k < 3; k++) out[p][k] = 0;
+        for (uint64_t i = 0; i < SW_SETS; i++) {
+            if ((p * SW_SETS + i) % (uint64_t)count != (uint64_t)index) continue;
+            rta_taskset ts;
+            rta_gen_taskset(&g, r->seed, p, i, &buf, &ts);
+            ts.epsilon = r->epsilon;
+            ts.theta = r->theta;
+            ts.time_slice = r->time_slice;
+            ts.semantics = r->semantics;
+            int64_t wcrt[RTA_MAX_TASKS];
+            for (size_t k = 0; k < 3; k++) {
+                rta_result res = {.wcrt = wcrt};
+                rta_analyse(&ts, SW_APPROACHES[k], &res);
+                out[p][k] += res.schedulable;
+            }
+        }
+    }
+}
+
+static void sw_count(const sw_ref *r, int64_t out[2][3]) {
+    sw_count_shard(r, 0, 1, out);
+}
+
+/* result r's counts equal want */
+static void sw_expect(const json_t *r, int64_t want[2][3]) {
+    const json_t *sched = json_object_get(r, "schedulable");
+    for (size_t k = 0; k < 3; k++) {
+        const json_t *c = json_object_get(sched, rta_approach_name(SW_APPROACHES[k]));
+        assert_int_equal(json_array_size(c), 2);
+        for (size_t p = 0; p < 2; p++)
+            assert_int_equal(json_integer_value(json_array_get(c, p)), want[p][k]);
+    }
+}
+
+static void test_sweep_counts(void **state) {
+    (void)state;
+    char *j = jq("{'schema': 'schedlab-sweep/1', 'name': 'c', 'seed': 77, 'tasksets': 20, "
+                 "'semantics': 'corrected', 'generator': 'released-code', 'epsilon': '500us', "
+                 "'theta': '1500us', 'time_slice': '3ms', 'params': {'cpus': 2}, "
+                 "'x': {'param': 'util_per_cpu', 'values': [0.2, 0.5]}, "
+                 "'approaches': ['gcaps_suspend', 'tsg_rr_busy', 'fmlp_suspend']}"),
+         err[512];
+    sweep_spec *s;
+    if (sweep_spec_parse(j, strlen(j), "c.json", &s, err, sizeof err)) fail_msg("%s", err);
+    free(j);
+    const sw_ref spec = {77, true, 500000, 1500000, 3000000, RTA_CORRECTED};
+    int64_t want[2][3];
+    sw_count(&spec, want);
+    for (size_t k = 0; k < 3; k++)
+        for (size_t p = 0; p < 2; p++)
+            printf("  %-14s util %.1f: %lld of %d schedulable\n", rta_approach_name(SW_APPROACHES[k]),
+                   SW_UTIL[p] / 100.0, (long long)want[p][k], SW_SETS);
+    for (int threads = 1; threads <= 3; threads++) {
+        json_t *r;
+        assert_int_equal(sweep_run(s, 0, 1, threads, &r, NULL, err, sizeof err), 0);
+        sw_expect(r, want);
+        json_decref(r);
+    }
+    /* shard i of 3 (Slurm's array, docs/slurm.md), on 1 to 3 threads each:
+     * its tasksets, as many as sweep_shard_units says; there is no 3rd */
+    for (int i = 0; i < 3; i++) {
+        int64_t part[2][3];
+        sw_count_shard(&spec, i, 3, part);
+        json_t *r;
+        assert_int_equal(sweep_run(s, i, 3, 1 + i, &r, NULL, err, sizeof err), 0);
+        sw_expect(r, part);
+        uint64_t mine = (2 * SW_SETS - (uint64_t)i + 2) / 3;   /* 14, 13, 13 of 40 */
+        assert_int_equal(sweep_shard_units(s, i, 3), mine);
+        assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "shard"), "tasksets")),
+                         mine);
+        json_decref(r);
+    }
+    json_t *r = NULL;
+    assert_int_equal(sweep_run(s, 3, 3, 1, &r, NULL, err, sizeof err), -1);
+    assert_null(r);
+    assert_non_null(strstr(err, "--shard: expected i/n with 0 <= i < n"));
+    /* each setting changes the counts: the spec's seed, generator, epsilon,
+     * theta, L and semantics, each in turn at its default */
+    for (int f = 0; f < 6; f++) {
+        sw_ref o = spec;
+        if (f == 0) o.seed = 1;
+        if (f == 1) o.released_code = false;
+        if (f == 2) o.epsilon = 1000000;
+        if (f == 3) o.theta = 200000;
+        if (f == 4) o.time_slice = 1024000;
+        if (f == 5) o.semantics = RTA_PRINTED;
+        int64_t other[2][3];
+        sw_count(&o, other);
+        if (memcmp(other, want, sizeof want) == 0) fail_msg("setting %d changes no count", f);
+    }
+    sweep_spec_free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_units_are_exact),
@@ -426,6 +596,8 @@ int main(void) {
         cmocka_unit_test(test_analysis_json),
         cmocka_unit_test(test_generator_is_deterministic_and_in_range),
         cmocka_unit_test(test_shards_sum_to_the_sweep),
+        cmocka_unit_test(test_spec_defaults),
+        cmocka_unit_test(test_sweep_counts),
         cmocka_unit_test(test_spec_errors),
         cmocka_unit_test(test_progress_and_cancel),
     };
