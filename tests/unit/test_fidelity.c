@@ -132,16 +132,22 @@ static void simulated(trace *s) {
 
 /* ---- the comparison ---------------------------------------------------- */
 
+/* the two runs above, compared */
+static void by_hand(trace *m, trace *s, fidelity *f) {
+    char err[128];
+    measured(m);
+    simulated(s);
+    assert_int_equal(fidelity_compare(m, s, f, err, sizeof err), 0);
+}
+
 /* Matching by stream and start, the errors, their quantiles, the span, the
  * makespans, the overlap and the blocks, each worked out above. */
 static void test_compare_by_hand(void **state) {
     (void)state;
     trace m, s;
-    measured(&m);
-    simulated(&s);
     fidelity f;
     char err[128];
-    assert_int_equal(fidelity_compare(&m, &s, &f, err, sizeof err), 0);
+    by_hand(&m, &s, &f);
     assert_int_equal(f.nk, 4);
     assert_int_equal(f.unmatched_measured, 1);   /* m3 */
     assert_int_equal(f.unmatched_simulated, 1);  /* s4 */
@@ -326,11 +332,9 @@ static double num(const json_t *o, const char *key) {
 static void test_report(void **state) {
     (void)state;
     trace m, s;
-    measured(&m);
-    simulated(&s);
     fidelity f;
     char err[128];
-    assert_int_equal(fidelity_compare(&m, &s, &f, err, sizeof err), 0);
+    by_hand(&m, &s, &f);
     json_t *r = fidelity_json(&f, &m, &s, 3);
     assert_non_null(r);
     assert_string_equal(json_string_value(json_object_get(r, "schema")), "schedlab-fidelity/1");
