@@ -5,8 +5,8 @@
  *    written by hand: tasks in first-job order, jobs, completed ones,
  *    deadline misses (end past the deadline), min, mean and MORT (the
  *    largest end - release) of the completed ones, and the histogram of
- *    `bins` equal bins of floor(MORT / bins) + 1 ns from 0, so that MORT
- *    falls in the last;
+ *    `bins` equal bins of floor(MORT / bins) + 1 ns from 0, which cover
+ *    0..MORT;
  *  - the analysis bound of each task (server/app/task_bounds.c): the
  *    approach the run's meta names (contexts time-slice / gcaps / fmlp+ /
  *    mpcp x gpu_wait busy / suspend -> tsg_rr_*, gcaps_* (plain), fmlp_*,
