@@ -1,6 +1,6 @@
 /* bpage.c -- a run's blocks in pages (bpage.h, db/block_pages.sql): the
- * page writer, the three reads (all in seq order, a window, one block by
- * seq) and the migration of the old row-per-block table. */
+ * page writer, the three reads (all in seq order, a window, whole pages
+ * for the export) and the migration of the old row-per-block table. */
 #include "db_int.h"
 #include "bpage.h"
 
@@ -308,47 +308,6 @@ int bpage_window(db *d, int64_t run, int64_t lo, int64_t to, int64_t from, bool 
     free(p.v);
     if (cr) return cr;
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : sqlfail(d, "blocks", err, errlen);
-}
-
-void bpage_cache_init(bpage_cache *c) {
-    c->run = 0;
-    c->page = -1;
-    c->n = 0;
-}
-
-int bpage_get(db *d, bpage_cache *c, int64_t run, int64_t seq, trace_block *b, bool *found,
-              char *err, size_t errlen) {
-    *found = false;
-    if (seq < 0) return 0;
-    int64_t page = seq / BPAGE_BLOCKS;
-    if (c->page != page || c->run != run) {
-        sqlite3_stmt *st;
-        if (dbi_cached(d, DBI_Q_PAGE, "SELECT n, cells FROM block_pages WHERE run = ?1 AND page = ?2",
-                       &st, err, errlen))
-            return -1;
-        sqlite3_bind_int64(st, 1, run);
-        sqlite3_bind_int64(st, 2, page);
-        int rc = sqlite3_step(st);
-        c->page = -1;
-        if (rc == SQLITE_ROW) {
-            int64_t n = sqlite3_column_int64(st, 0);
-            if (decode_col(d, st, 1, run, page, n, c->v, err, errlen)) {
-                sqlite3_reset(st);
-                return -1;
-            }
-            c->run = run;
-            c->page = page;
-            c->n = (size_t)n;
-        }
-        sqlite3_reset(st);
-        if (rc == SQLITE_DONE) return 0;
-        if (rc != SQLITE_ROW) return sqlfail(d, "blocks", err, errlen);
-    }
-    size_t i = (size_t)(seq - page * BPAGE_BLOCKS);
-    if (i >= c->n) return 0;
-    *b = c->v[i];
-    *found = true;
-    return 0;
 }
 
 /* ---- migration ------------------------------------------------------------------ */

@@ -2,8 +2,9 @@
  * in trace order per row of `block_pages`, varint-encoded in one blob, with
  * each page's start/stop bounds in indexed columns. db/block_pages.sql has
  * the tables and the reasons; this is the one module that reads or writes
- * them (db_store.c writes through bpage_writer, db_query.c, db_load.c and
- * pyramid.c read through bpage_scan / bpage_window / bpage_get).
+ * them (db_store.c writes through bpage_writer; db_query.c, db_load.c and
+ * pyramid.c read through bpage_scan / bpage_window, the export through
+ * db_read_blocks).
  *
  * Why pages: streamed into one row per block, every block cost two b-tree
  * inserts (the table and its covering window index) with seven columns
@@ -95,18 +96,6 @@ int bpage_window(db *d, int64_t run, int64_t lo, int64_t to, int64_t from, bool 
 /* The SQL that finds a window's candidate pages (?1 run, ?2 lowest s_lo,
  * ?3 to, ?4 lo, ?5 from), so a test can check its query plan. */
 const char *bpage_window_sql(void);
-
-/* Block `seq` of a run, through a one-page cache (a caller's lookups are
- * mostly in the same page). *found = false when the run has no such block. */
-typedef struct bpage_cache {
-    int64_t run, page;           /* page -1: empty */
-    size_t n;
-    trace_block v[BPAGE_BLOCKS];
-} bpage_cache;
-
-void bpage_cache_init(bpage_cache *c);
-int bpage_get(db *d, bpage_cache *c, int64_t run, int64_t seq, trace_block *b, bool *found,
-              char *err, size_t errlen);
 
 /* Migration: every run's rows of the old `blocks` table into pages, then
  * the table dropped (db.c runs it after db/block_pages.sql). */

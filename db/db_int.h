@@ -33,7 +33,6 @@ enum {
     DBI_Q_KTILES,       /* a range of kernel tiles (kpyramid.sql) */
     DBI_Q_KLEVEL,       /* a kernel's stored level at or below a level */
     DBI_Q_SPAN,         /* a run's widest block page (bpage.c) */
-    DBI_Q_PAGE,         /* one block page by number (bpage_get) */
     DBI_Q_PAGE_INSERT,  /* the block page INSERT (bpage_writer) */
     DBI_Q_COHORTS,      /* a window's cohorts (cohort_window.c) */
     DBI_NCACHED

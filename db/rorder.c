@@ -59,12 +59,16 @@ int ror_key_parse(ror_kind kind, const char *s) {
 
 const char *ror_key_list(ror_kind kind, char *buf, size_t len) {
     size_t n = 0;
-    if (len) buf[0] = '\0';
+    if (!len) return buf;
+    buf[0] = '\0';
     for (int i = 0; i < key_count(kind); i++) {
         const ror_col *c = col_of(kind, i);
         if (!c) continue;
         int w = snprintf(buf + n, len - n, "%s%s", n ? ", " : "", c->key);
-        if (w < 0 || (size_t)w >= len - n) break;
+        if (w < 0 || (size_t)w >= len - n) {
+            buf[n] = '\0';   /* the list ends at the last whole name */
+            break;
+        }
         n += (size_t)w;
     }
     return buf;

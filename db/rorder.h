@@ -42,7 +42,8 @@ enum { ROR_C_ID = 0, ROR_C_N = 8 };
 /* The column named s of kind's table, -1 when none is. */
 int ror_key_parse(ror_kind kind, const char *s);
 /* The names of kind's sort columns in their numbers' order, ", "-separated
- * (error messages), into buf (len bytes); buf. */
+ * (error messages), into buf (len bytes; the list ends at the last name
+ * that fits whole); buf. */
 const char *ror_key_list(ror_kind kind, char *buf, size_t len);
 
 typedef struct ror_query {

@@ -510,21 +510,23 @@ char *jr_read_file(const char *path, size_t max, const char *what, size_t *len, 
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
+    /* room for max + 1 bytes at most: a file of max bytes is read whole,
+     * one of more is refused when its byte max + 1 is read */
+    size_t cap = max < (1 << 16) ? max + 1 : 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     const char *why = NULL;
     while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap) break;                 /* end of file, or an error below */
-        if (cap >= max) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n > max) {
             why = "too large";
             break;
         }
-        char *nb = realloc(buf, cap * 2 + 1);
+        if (n < cap) break;                 /* end of file, or an error below */
+        size_t nc = cap > max / 2 ? max + 1 : cap * 2;
+        char *nb = realloc(buf, nc + 1);
         if (!nb) break;
         buf = nb;
-        cap *= 2;
+        cap = nc;
     }
     int read_err = ferror(f) ? errno : 0;
     if (!in) fclose(f);

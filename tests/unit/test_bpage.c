@@ -7,7 +7,10 @@
  * block orders, equal the computation from the raw blocks (which blocks, in
  * which order), as do counts, limits and the pauses join; streamed batches
  * that do not line up with pages read back identical; and a database of
- * the old row-per-block layout is migrated to pages with every block kept. */
+ * the old row-per-block layout is migrated to pages with every block kept.
+ * By hand: a page's stored bounds, the export's page reads and their
+ * errors, and the scan's and window's own contracts (seq, lo, limit, a
+ * callback that stops). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -556,6 +559,194 @@ static void test_migrate_old_layout(void **state) {
     sqlite3_close(h);
 }
 
+/* ---- a page's stored bounds, the reads' own contracts ---------------------------- */
+
+/* What a page stores beside its cells (db/block_pages.sql): s_lo/s_hi/e_hi
+ * "the least and greatest start and the greatest stop" of its blocks with
+ * both times, NULL when it has none; the run's span the widest s_hi - s_lo;
+ * and a block that ends before it starts refused (stop >= start). */
+static void test_page_bounds(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE], want[256];
+    trace t;
+    trace_init(&t);
+    trace_set_source(&t, "simulation");
+    trace_add_kernel(&t)->threads = 64;
+    /* page 0: a start without a stop (50, before the others), a stop
+     * without a start, [100, 120), [80, 90), then blocks with neither;
+     * page 1: one start without a stop */
+    const trace_block first[] = {{0, 0, 0, 50, TRACE_NONE}, {0, 1, 0, TRACE_NONE, 10},
+                                 {0, 2, 0, 100, 120},       {0, 3, 0, 80, 90}};
+    for (int i = 0; i < BPAGE_BLOCKS + 1; i++)
+        *trace_add_block(&t) = i < 4 ? first[i] : i == BPAGE_BLOCKS
+                                   ? (trace_block){0, i, 0, 7, TRACE_NONE}
+                                   : (trace_block){0, i, 0, TRACE_NONE, TRACE_NONE};
+    assert_int_equal(db_store_run(f->d, f->exp, "bounds", &t, slug, err, sizeof err), 0);
+    assert_int_equal(tdb_scalar(f->d, "SELECT s_lo FROM block_pages WHERE page = 0"), 80);
+    assert_int_equal(tdb_scalar(f->d, "SELECT s_hi FROM block_pages WHERE page = 0"), 100);
+    assert_int_equal(tdb_scalar(f->d, "SELECT e_hi FROM block_pages WHERE page = 0"), 120);
+    assert_int_equal(tdb_scalar(f->d, "SELECT s_lo IS NULL AND s_hi IS NULL AND e_hi IS NULL "
+                                      "FROM block_pages WHERE page = 1"),
+                     1);
+    assert_int_equal(tdb_scalar(f->d, "SELECT span FROM block_spans"), 20);
+    trace_free(&t);
+
+    /* a stop one before its start: refused, naming the block */
+    trace_init(&t);
+    trace_set_source(&t, "simulation");
+    trace_add_kernel(&t)->threads = 64;
+    *trace_add_block(&t) = (trace_block){0, 0, 0, 5, 5};   /* a stop at its start is fine */
+    *trace_add_block(&t) = (trace_block){0, 1, 0, 40, 39};
+    assert_int_equal(db_store_run(f->d, f->exp, "backwards", &t, slug, err, sizeof err), -1);
+    snprintf(want, sizeof want,
+             "%s: blocks[1]: the database refused the row: CHECK constraint failed: stop >= "
+             "start (it ends at 39, before its start 40)",
+             f->t.path);
+    assert_string_equal(err, want);
+    trace_free(&t);
+}
+
+/* The export's read (db.h, db_read_blocks): whole pages from a page's first
+ * block, at most max blocks, in stored order; nothing past the last page;
+ * an error for a read that starts off a page or has room for less than
+ * one, for a run that is not there, and for pages that are not numbered
+ * 0, 1, 2, ... each full but the last (the run changed under the reader). */
+static void test_read_blocks(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE], want[256];
+    trace t;
+    build_run(&t, 2 * BPAGE_BLOCKS + 3, true, 5);
+    assert_int_equal(db_store_run(f->d, f->exp, "export", &t, slug, err, sizeof err), 0);
+    trace_block *out = malloc(4 * BPAGE_BLOCKS * sizeof *out);
+    size_t n = 99;
+    assert_int_equal(db_read_blocks(f->d, slug, 0, out, BPAGE_BLOCKS, &n, err, sizeof err), 0);
+    assert_int_equal(n, BPAGE_BLOCKS);   /* room for one page: one page */
+    for (size_t i = 0; i < n; i++) assert_block_equal(&out[i], &t.blocks.v[i]);
+    assert_int_equal(db_read_blocks(f->d, slug, BPAGE_BLOCKS, out, 4 * BPAGE_BLOCKS, &n, err,
+                                    sizeof err),
+                     0);
+    assert_int_equal(n, BPAGE_BLOCKS + 3);   /* page 1 and the short last one */
+    for (size_t i = 0; i < n; i++) assert_block_equal(&out[i], &t.blocks.v[BPAGE_BLOCKS + i]);
+    n = 99;
+    assert_int_equal(db_read_blocks(f->d, slug, 3 * BPAGE_BLOCKS, out, BPAGE_BLOCKS, &n, err,
+                                    sizeof err),
+                     0);
+    assert_int_equal(n, 0);
+
+    snprintf(want, sizeof want, "%s: blocks: a read must start at a page and take one at least",
+             f->t.path);
+    assert_int_equal(db_read_blocks(f->d, slug, 3, out, BPAGE_BLOCKS, &n, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    assert_int_equal(db_read_blocks(f->d, slug, 0, out, BPAGE_BLOCKS - 1, &n, err, sizeof err),
+                     -1);
+    assert_string_equal(err, want);
+    assert_int_equal(db_read_blocks(f->d, "nosuchrun", 0, out, BPAGE_BLOCKS, &n, err, sizeof err),
+                     DB_NOT_FOUND);
+    snprintf(want, sizeof want, "%s: no run named \"nosuchrun\"", f->t.path);
+    assert_string_equal(err, want);
+
+    /* page 0 made short (the last page's 3 blocks), page 1 still after it */
+    snprintf(want, sizeof want, "%s: run \"%s\": block page 1 missing", f->t.path, slug);
+    assert_int_equal(sqlite3_exec(db_handle(f->d),
+                                  "UPDATE block_pages SET n = 3, cells = (SELECT cells FROM "
+                                  "block_pages WHERE page = 2) WHERE page = 0",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(db_read_blocks(f->d, slug, 0, out, 4 * BPAGE_BLOCKS, &n, err, sizeof err),
+                     -1);
+    assert_string_equal(err, want);
+    /* page 1 gone: page 2 follows page 0 */
+    assert_int_equal(sqlite3_exec(db_handle(f->d),
+                                  "UPDATE block_pages SET n = 256, cells = (SELECT cells FROM "
+                                  "block_pages WHERE page = 1) WHERE page = 0;"
+                                  "DELETE FROM block_pages WHERE page = 1",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(db_read_blocks(f->d, slug, 0, out, 4 * BPAGE_BLOCKS, &n, err, sizeof err),
+                     -1);
+    assert_string_equal(err, want);
+    free(out);
+    trace_free(&t);
+}
+
+/* A callback's record of what bpage_scan / bpage_window handed it. */
+typedef struct calls {
+    int64_t seq[1024];
+    int32_t index[1024];
+    int n, stop_at;   /* stop_at: the call that returns 7 (0: none) */
+} calls;
+
+static int on_call(void *ctx, const trace_block *b, int64_t seq) {
+    calls *c = ctx;
+    assert_true(c->n < 1024);
+    c->seq[c->n] = seq;
+    c->index[c->n] = b->index;
+    return ++c->n == c->stop_at ? 7 : 0;
+}
+
+/* bpage_scan and bpage_window as bpage.h states them: every block with its
+ * seq (its number in the run); a window of lo <= start < to and end > from
+ * (lo need not be from minus the longest block), at most `limit`, ordered
+ * or not; a callback's non-zero stops either and is returned; a page whose
+ * count is 0 is damaged. */
+static void test_scan_and_window(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE], want[256];
+    trace t;
+    trace_init(&t);
+    trace_set_source(&t, "simulation");
+    trace_add_kernel(&t)->threads = 64;
+    /* block i: [10 i, 10 i + 500), index 1000 + i; three pages */
+    for (int i = 0; i < 2 * BPAGE_BLOCKS + 88; i++)
+        *trace_add_block(&t) = (trace_block){0, 1000 + i, i % 4, 10 * i, 10 * i + 500};
+    assert_int_equal(db_store_run(f->d, f->exp, "scan", &t, slug, err, sizeof err), 0);
+    pyr_run r;
+    assert_int_equal(db_pyramid_run(f->d, slug, &r, err, sizeof err), 0);
+    calls *c = calloc(1, sizeof *c);
+    assert_int_equal(bpage_scan(f->d, r.id, on_call, c, err, sizeof err), 0);
+    assert_int_equal(c->n, 2 * BPAGE_BLOCKS + 88);
+    for (int i = 0; i < c->n; i++) {
+        assert_int_equal(c->seq[i], i);
+        assert_int_equal(c->index[i], 1000 + i);
+    }
+    *c = (calls){.stop_at = 300};
+    assert_int_equal(bpage_scan(f->d, r.id, on_call, c, err, sizeof err), 7);
+    assert_int_equal(c->n, 300);
+
+    /* starts in [1000, 2000) (blocks 100..199), lo = from: blocks 51..99,
+     * which also overlap [1000, 2000), start before lo and are left out */
+    for (int ordered = 0; ordered < 2; ordered++) {
+        *c = (calls){0};
+        assert_int_equal(bpage_window(f->d, r.id, 1000, 2000, 1000, ordered, -1, on_call, c, err,
+                                      sizeof err),
+                         0);
+        assert_int_equal(c->n, 100);
+        for (int i = 0; i < 100; i++) assert_int_equal(c->seq[i], 100 + i);
+        *c = (calls){0};
+        assert_int_equal(bpage_window(f->d, r.id, 1000, 2000, 1000, ordered, 5, on_call, c, err,
+                                      sizeof err),
+                         0);
+        assert_int_equal(c->n, 5);
+        *c = (calls){.stop_at = 3};
+        assert_int_equal(bpage_window(f->d, r.id, 1000, 2000, 1000, ordered, -1, on_call, c, err,
+                                      sizeof err),
+                         7);
+        assert_int_equal(c->n, 3);
+    }
+
+    assert_int_equal(sqlite3_exec(db_handle(f->d),
+                                  "UPDATE block_pages SET n = 0, cells = x'' WHERE page = 2", NULL,
+                                  NULL, NULL),
+                     SQLITE_OK);
+    *c = (calls){0};
+    assert_int_equal(bpage_scan(f->d, r.id, on_call, c, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: run %lld: block page 2 is damaged (0 blocks in 0 bytes)",
+             f->t.path, (long long)r.id);
+    assert_string_equal(err, want);
+    free(c);
+    trace_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_codec_bytes),
@@ -567,6 +758,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pauses_window, tdb_exp_setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_page, tdb_exp_setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_old_layout, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_page_bounds, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_blocks, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scan_and_window, tdb_exp_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,6 +100,9 @@ static void test_known_list_whole(void **state) {
     assert_string_equal(buf, "alpha, beta, gamma");
     jr_list_names(buf, 17, names, 3, "");
     assert_string_equal(buf, "alpha, beta, \u2026");
+    /* ", beta" and the mark after it take 16 bytes, the NUL a 17th */
+    jr_list_names(buf, 16, names, 3, "");
+    assert_string_equal(buf, "alpha, \u2026");
     jr_list_names(buf, 13, names, 3, "\"");
     assert_string_equal(buf, "\"alpha\", \u2026");
     jr_list_names(buf, 6, names, 3, "");
@@ -148,6 +151,18 @@ static void test_keys_and_getters(void **state) {
     static const char *const known[] = {"threads", "blocks", "block_time", NULL};
     assert_string_equal(jr_suggest("thread", known, 3), "threads");
     assert_null(jr_suggest("zzzzzz", known, 3));
+    /* every letter changed is no typo ("C" is not "A" mistyped); names
+     * past 64 bytes are not compared (edit_distance's rows) */
+    static const char *const letters[] = {"A", "ab"};
+    assert_null(jr_suggest("C", letters, 2));
+    assert_string_equal(jr_suggest("cb", letters, 2), "ab");
+    char w64[65], w65[66];
+    memset(w64, 'a', 64), w64[64] = '\0';
+    memset(w65, 'a', 65), w65[65] = '\0';
+    const char *const longer[] = {w65};
+    assert_null(jr_suggest(w64, longer, 1));
+    const char *const same[] = {w64};
+    assert_string_equal(jr_suggest(w64, same, 1), w64);
     json_t *o = js("{\"threads\":1,\"Blocks\":2}");
     jr_ctx c = ctx();
     assert_int_equal(jr_check_keys(&c, o, "ops[0]", known), -1);
@@ -349,7 +364,9 @@ static void test_json_files(void **state) {
     char dir[512], path[600];
     snprintf(dir, sizeof dir, "%s/jr-files-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     assert_non_null(mkdtemp(dir));
-    const char *files[] = {"b.json", "a.json", ".hidden.json", "c.txt", ".json", "x.json.bak", "Z.json"};
+    /* made in an order that is not the sorted one either way round (a
+     * folder lists its files in its own order: tmpfs newest first) */
+    const char *files[] = {"a.json", ".hidden.json", "Z.json", "c.txt", ".json", "x.json.bak", "b.json"};
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         FILE *f = fopen(path, "w");
@@ -460,6 +477,167 @@ static void test_device_bounds(void **state) {
     assert_int_equal(d.nwave_order, 0);
 }
 
+/* A file of `max` bytes is read whole, one of max + 1 refused (jsonr.h:
+ * "refused past max bytes"), at a size past the first read's 64 KB. */
+static void test_read_file_edges(void **state) {
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    char path[512], e[256];
+    snprintf(path, sizeof path, "%s/jr-read-%d.json", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+    const size_t max = 1u << 20;
+    for (size_t size = max - 1; size <= max + 1; size++) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        for (size_t i = 0; i < size; i++) fputc(i % 61 ? ' ' : '\n', f);
+        fclose(f);
+        size_t len = 0;
+        char *text = jr_read_file(path, max, "sweep spec", &len, e, sizeof e);
+        if (size <= max) {
+            if (!text) fail_msg("%zu bytes: %s", size, e);
+            assert_int_equal(len, size);
+            assert_int_equal(text[len], '\0');
+            assert_int_equal(text[60], ' ');
+            assert_int_equal(text[61], '\n');
+            free(text);
+        } else {
+            assert_null(text);
+            char want[600];
+            snprintf(want, sizeof want, "%s: larger than 1 MB; not a sweep spec", path);
+            assert_string_equal(e, want);
+        }
+    }
+    /* a small limit: the whole file or nothing */
+    size_t len;
+    char *text = jr_read_file(path, 10, "kernel", &len, e, sizeof e);
+    assert_null(text);
+    unlink(path);
+    assert_null(jr_read_file(path, 10, "kernel", &len, e, sizeof e));
+    assert_non_null(strstr(e, ": cannot open: No such file or directory"));
+    assert_string_equal(jr_path_name("-"), "stdin");
+    assert_string_equal(jr_path_name("a.json"), "a.json");
+}
+
+/* One printable line (jsonr.h): control characters and DEL escaped, a
+ * byte as two hex digits, high first; an error column of 0 (jansson's,
+ * after a newline) is column 1; a type named as the message names it; a
+ * line written ends in a newline; a whole number below int64 refused for
+ * its size, as the one above it. */
+static void test_messages_exact(void **state) {
+    (void)state;
+    char m[64] = "a\x1b\x7f" "b\tc\rd\ne";
+    jr_one_line(m, sizeof m);
+    assert_string_equal(m, "a\\x1b\\x7fb\\tc\\rd\\ne");
+    jr_ctx c = ctx();
+    assert_null(jr_load(&c, "{\"a\": 1\n", 8));
+    assert_non_null(strstr(err, "in.json:2:1: JSON: "));
+    json_t *v = js("1.5");
+    assert_int_equal(jr_need_object(&c, v, "x"), -1);
+    assert_string_equal(err, "in.json: x: must be an object, not a number");
+    json_decref(v);
+    v = js("[1, {\"a\": 2}]");
+    char *line = jr_dumps_line(v, JSON_COMPACT);
+    assert_string_equal(line, "[1,{\"a\":2}]\n");
+    free(line);
+    json_decref(v);
+    int64_t x;
+    v = js("-1e19");
+    assert_int_equal(jr_get_count(&c, v, "n", 1, 10, &x), -1);
+    assert_string_equal(err, "in.json: n: -1e+19 must be at least 1");
+    json_decref(v);
+    /* a key of exactly JR_PATH_MAX bytes: cut to JR_PATH_MAX - 1, as
+     * snprintf cuts */
+    char key[JR_PATH_MAX + 1], buf[JR_PATH_MAX + 8];
+    memset(key, 'q', JR_PATH_MAX);
+    key[JR_PATH_MAX] = '\0';
+    memset(buf, 'x', sizeof buf);
+    assert_int_equal(strlen(jr_join(buf, "", key)), JR_PATH_MAX - 1);
+    assert_int_equal(buf[JR_PATH_MAX], 'x');
+}
+
+/* "[{},{},...]" of n objects, NUL-terminated (malloc'ed) */
+static char *objects(size_t n, size_t *len) {
+    char *t = malloc(3 * n + 2);
+    size_t k = 0;
+    t[k++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i) t[k++] = ',';
+        t[k++] = '{';
+        t[k++] = '}';
+    }
+    t[k++] = ']';
+    t[k] = '\0';
+    *len = k;
+    return t;
+}
+
+/* The parse budget (jsonr.h, issue 31): JR_PARSE_FACTOR times the text
+ * plus JR_PARSE_FLOOR, never past JR_PARSE_MAX (a length whose product
+ * would wrap takes the cap); what a parse frees is taken off; the peak is
+ * the most held at once. */
+static void test_parse_budget(void **state) {
+    (void)state;
+    jr_ctx c = ctx();
+    size_t len, used;
+    char *t = objects(20000, &len);   /* 60 KB, some 80 times that held */
+    /* a claimed length whose 16 times plus 16 MiB wraps to 1 KiB */
+    jr_budget_begin((((size_t)1 << 60) - ((size_t)1 << 20)) + 64);
+    json_t *v = jr_load_value(&c, t, len, &used);
+    jr_budget_end();
+    if (!v) fail_msg("%s", err);
+    assert_false(jr_over_budget());
+    json_decref(v);
+    /* the same text parsed 8 times over in one budget, each tree freed: the
+     * budget (16 x 60 KB + 16 MiB) holds one tree at a time */
+    jr_budget_begin(len);
+    size_t peak_one = 0;
+    for (int i = 0; i < 8; i++) {
+        v = jr_load_value(&c, t, len, &used);
+        if (!v) fail_msg("parse %d: %s", i, err);
+        if (i == 0) peak_one = jr_budget_peak();
+        json_decref(v);
+    }
+    json_t *small = json_integer(1);   /* allocated after the frees */
+    jr_budget_end();
+    json_decref(small);
+    assert_false(jr_over_budget());
+    assert_true(peak_one > 40 * len);           /* ~80 bytes a "{}" */
+    assert_true(jr_budget_peak() >= peak_one);  /* the peak, not the last */
+    assert_true(jr_budget_peak() < 2 * peak_one);
+    free(t);
+    /* a text whose tree needs more than it plus the floor but less than 16
+     * times it plus the floor is read: 100,000 "{}" (~250 bytes each held,
+     * 25 MB) and a string of 1 MB (held once), 1.3 MB of text: under
+     * 16 x 1.3 MB + 16 MiB = 37.5 MB, past 1.3 MB + 16 MiB */
+    char *o = objects(100000, &len);
+    const size_t sl = 1u << 20;
+    t = malloc(len + sl + 8);
+    memcpy(t, o, len - 1);   /* without its ']' */
+    size_t k = len - 1;
+    t[k++] = ',';
+    t[k++] = '"';
+    memset(t + k, 's', sl);
+    k += sl;
+    t[k++] = '"';
+    t[k++] = ']';
+    free(o);
+    c = ctx();
+    jr_budget_begin(k);
+    v = jr_load_value(&c, t, k, &used);
+    jr_budget_end();
+    if (!v) fail_msg("%s", err);
+    assert_true(jr_budget_peak() > k + JR_PARSE_FLOOR);
+    assert_true(jr_budget_peak() < JR_PARSE_FACTOR * k + JR_PARSE_FLOOR);
+    json_decref(v);
+    free(t);
+    t = objects(400000, &len);   /* 1.2 MB: ~96 MB, past 16 x 1.2 MB + 16 MiB */
+    assert_null(jr_load(&c, t, len));
+    assert_true(jr_over_budget());
+    assert_non_null(strstr(err, "in.json: JSON: the document needs more than 34 MiB of memory to "
+                                "read (16 times its 1200001 bytes plus 16 MiB, at most 512 MiB); "
+                                "refused"));
+    free(t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paths_and_messages),
@@ -470,6 +648,9 @@ int main(void) {
         cmocka_unit_test(test_units),
         cmocka_unit_test(test_device_from_table),
         cmocka_unit_test(test_device_bounds),
+        cmocka_unit_test(test_read_file_edges),
+        cmocka_unit_test(test_messages_exact),
+        cmocka_unit_test(test_parse_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

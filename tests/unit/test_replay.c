@@ -10,11 +10,13 @@
 #include <cmocka.h>
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../server/app/replay.h"
+#include "../../server/app/fidelity.h"
 #include "../../server/app/replay_heldout.h"
 
 /* Kernel `name` (raw_name `raw` unless NULL) on process/stream. */
@@ -414,26 +416,162 @@ static void test_named_gpu_has_two_copy_engines(void **state) {
 /* The held-out prediction puts on a second-half kernel the block time the
  * first half calibrated for a kernel of the same name "and grid and block
  * size where one matches; else the median over that name"
- * (replay_heldout.h). Kernel "k" of one block runs 1 us with 32 threads and
- * 5 and 6 us with 64 in the first half; the second half's 32-thread "k",
+ * (replay_heldout.h). Kernel "k" of one block runs 1 us with 32 threads,
+ * 0.5 us with two blocks of 32, 5 and 6 us with 64 in the first half (and
+ * "z", another name, 0.3 us); the second half's 32-thread one-block "k",
  * 1 us again, is predicted with the 1 us of its own size -- no duration
- * error -- not the name's median of 5 us (mutant:
- * rp-heldout-any-size-first). */
+ * error -- not the name's median, nor the two-block one's or "z"'s
+ * (mutant: rp-heldout-any-size-first). Its 128-thread "k", of no size the
+ * first half ran, gets the name's median over every size, 1 us (the lower
+ * middle of 0.5, 1, 5, 6), though it measured 2. The halves are cut at
+ * the middle of the kernels' span (the first kernel in the list is not the
+ * first to start) into [.., cut) and [cut, ..): "y", starting at the cut,
+ * is the second half's, unpredicted; a copy of the first half is not the
+ * second's. */
 static void test_heldout_prefers_the_same_size(void **state) {
     (void)state;
     trace t;
     trace_init(&t);
+    kernel_at(&t, "k", "S", 60000, 60100, 61100, 32);
     kernel_at(&t, "k", "S", 0, 100, 1100, 32);
     kernel_at(&t, "k", "S", 10000, 10100, 15100, 64);
     kernel_at(&t, "k", "S", 20000, 20100, 26100, 64);
-    kernel_at(&t, "k", "S", 60000, 60100, 61100, 32);
+    kernel_at(&t, "k", "S", 27000, 27100, 27600, 32)->blocks = 2;
+    kernel_at(&t, "z", "S", 28000, 28100, 28400, 32);
+    kernel_at(&t, "y", "S", 32000, 32100, 33100, 32);   /* 100 + (64100 - 100) / 2 */
+    kernel_at(&t, "k", "S", 62000, 62100, 64100, 128);
+    copy_at(&t, "c", "C", 500, 600, 900, TRACE_COPY_H2D);
     replay_heldout h;
+    trace half, pred;
     char err[256] = "";
-    if (replay_heldout_run(&t, "sizes", "tx2", &h, err, sizeof err) != 0) fail_msg("%s", err);
+    if (replay_heldout_halves(&t, "sizes", "tx2", NULL, &h, NULL, &half, &pred, err, sizeof err))
+        fail_msg("%s", err);
     if (!h.done) fail_msg("not done: %s", h.why);
-    assert_int_equal(h.first_kernels, 3);
-    assert_int_equal(h.predicted, 1);
+    assert_int_equal(h.split, 32100);
+    assert_int_equal(h.first_kernels, 5);
+    assert_int_equal(h.predicted, 2);
+    assert_int_equal(h.unpredicted, 1);
+    assert_int_equal(half.kernels.n, 3);
+    assert_int_equal(half.copies.n, 0);
     if (!(h.dur_median < 0.01)) fail_msg("duration error %g", h.dur_median);
+    int seen = 0;
+    for (size_t i = 0; i < pred.kernels.n; i++) {
+        const trace_kernel *k = &pred.kernels.v[i];
+        if (k->threads != 128) continue;
+        seen++;
+        int64_t d = k->end - k->first_block;
+        if (d < 990 || d > 1010) fail_msg("the 128-thread k ran %lld ns, not the median 1000", (long long)d);
+    }
+    assert_int_equal(seen, 1);
+    trace_free(&half);
+    trace_free(&pred);
+    trace_free(&t);
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The held-out report's numbers (replay_heldout.h) from its own halves:
+ * the first half's four 32-thread "a" (3000, 1000, 4000, 2000 ns, in that
+ * order) calibrate "a" at their median, 2000 ns (the lower of the middle
+ * two, as fidelity.h's medians); the second half's ten "a" run 2000 ns
+ * each whatever they measured, its "b" is unpredicted; an op issued before
+ * the cut is issued at the cut. The duration errors' median and 90th
+ * percentile (nearest rank), the start errors' median as a share of the
+ * second half's span and the makespan difference are then those of the
+ * second half as measured against as predicted, and "ok" holds only
+ * where all four meet fidelity.h's targets. */
+static void test_heldout_numbers(void **state) {
+    (void)state;
+    trace t;
+    trace_init(&t);
+    static const int64_t first[4][3] = {
+        {0, 100, 3100}, {4000, 4100, 5100}, {6000, 6100, 10100}, {11000, 11100, 13100}};
+    for (int i = 0; i < 4; i++) kernel_at(&t, "a", "S", first[i][0], first[i][1], first[i][2], 32);
+    /* issue, first block, duration (errors 0, 1, 0, 0.5, 0, 0.2, 0.25, 0.2,
+     * 0, 0); from the third on each is issued while the one before runs,
+     * so the predicted durations move their starts */
+    static const int64_t second[10][3] = {
+        {30000, 36100, 2000}, {39000, 39100, 1000}, {39150, 40100, 2000}, {40150, 42100, 4000},
+        {42150, 46100, 2000}, {46150, 48100, 2500}, {48150, 50600, 1600}, {50650, 52200, 2500},
+        {52250, 54700, 2000}, {54750, 56700, 2000}};
+    for (int i = 0; i < 10; i++)
+        kernel_at(&t, "a", "S", second[i][0], second[i][1], second[i][1] + second[i][2], 32);
+    kernel_at(&t, "b", "S", 60000, 60100, 61100, 32);
+    replay_heldout h;
+    trace half, pred;
+    char err[256] = "";
+    if (replay_heldout_halves(&t, "numbers", "tx2", NULL, &h, NULL, &half, &pred, err, sizeof err))
+        fail_msg("%s", err);
+    if (!h.done) fail_msg("not done: %s", h.why);
+    assert_int_equal(h.split, 100 + (61100 - 100) / 2);
+    assert_int_equal(h.first_kernels, 4);
+    assert_int_equal(h.predicted, 10);
+    assert_int_equal(h.unpredicted, 1);
+    assert_int_equal(half.kernels.n, 11);
+    assert_int_equal(pred.kernels.n, 11);
+    assert_int_equal(pred.kernels.v[0].issue, h.split);   /* issued at 30000, before the cut */
+    double dur[10], start[10];
+    for (int i = 0; i < 10; i++) {
+        const trace_kernel *m = &half.kernels.v[i], *p = &pred.kernels.v[i];
+        assert_string_equal(trace_str_get(&pred, p->name), "a");
+        int64_t d = p->end - p->first_block;
+        if (d < 1980 || d > 2020) fail_msg("a[%d] ran %lld ns, not the first half's 2000", i, (long long)d);
+        dur[i] = fabs((double)d - (double)(m->end - m->first_block)) / (double)(m->end - m->first_block);
+        start[i] = fabs((double)(p->first_block - m->first_block));
+    }
+    qsort(dur, 10, sizeof *dur, cmp_d);
+    qsort(start, 10, sizeof *start, cmp_d);
+    assert_true(dur[4] < 0.01 && dur[5] > 0.19);   /* the two middle ones differ */
+    assert_true(fabs(h.dur_median - dur[4]) < 1e-12);
+    assert_true(fabs(h.dur_p90 - dur[8]) < 1e-12);   /* rank ceil(0.9 x 10) = 9 */
+    assert_true(dur[8] < dur[9]);
+    int64_t lo, hi;
+    trace_time_span(&half, &lo, &hi);
+    assert_true(start[4] > 0 && start[4] != start[5]);
+    assert_true(fabs(h.start_median_share - start[4] / (double)(hi - lo)) < 1e-12);
+    int64_t ms_m = half.kernels.v[10].end - half.kernels.v[0].first_block;
+    int64_t ms_p = pred.kernels.v[10].end - pred.kernels.v[0].first_block;
+    assert_true(ms_p != ms_m);
+    assert_true(fabs(h.makespan_diff - (double)(ms_p - ms_m) / (double)ms_m) < 1e-12);
+    json_t *j = replay_heldout_json(&h);
+    bool ok = h.dur_median <= FID_DUR_MEDIAN && h.dur_p90 <= FID_DUR_P90 &&
+              h.start_median_share <= FID_START_MEDIAN && fabs(h.makespan_diff) <= FID_MAKESPAN;
+    assert_int_equal(json_is_true(json_object_get(j, "ok")), ok);
+    assert_false(ok);   /* a p90 of 0.5 */
+    json_decref(j);
+    /* the duration and makespan targets alone, each missed */
+    h.dur_median = h.start_median_share = h.makespan_diff = 0;
+    h.dur_p90 = FID_DUR_P90 * 2;
+    j = replay_heldout_json(&h);
+    assert_false(json_is_true(json_object_get(j, "ok")));
+    json_decref(j);
+    h.dur_p90 = 0;
+    h.makespan_diff = -2 * FID_MAKESPAN;
+    j = replay_heldout_json(&h);
+    assert_false(json_is_true(json_object_get(j, "ok")));
+    json_decref(j);
+    h.makespan_diff = 0;
+    j = replay_heldout_json(&h);
+    assert_true(json_is_true(json_object_get(j, "ok")));
+    json_decref(j);
+    trace_free(&half);
+    trace_free(&pred);
+
+    /* with block records: skipped, saying why; one kernel: skipped */
+    trace_block *b = trace_add_block(&t);
+    *b = (trace_block){0, 0, 0, 100, 3100};
+    assert_int_equal(replay_heldout_run(&t, "blocks", "tx2", &h, err, sizeof err), 0);
+    assert_int_equal(h.done, 0);
+    assert_non_null(strstr(h.why, "the trace has block records"));
+    trace_free(&t);
+    trace_init(&t);
+    kernel_at(&t, "a", "S", 0, 100, 3100, 32);
+    assert_int_equal(replay_heldout_run(&t, "one", "tx2", &h, err, sizeof err), 0);
+    assert_int_equal(h.done, 0);
+    assert_string_equal(h.why, "fewer than two kernels with times");
     trace_free(&t);
 }
 
@@ -447,6 +585,7 @@ int main(void) {
         cmocka_unit_test(test_scripted_call_keeps_its_time),
         cmocka_unit_test(test_named_gpu_has_two_copy_engines),
         cmocka_unit_test(test_heldout_prefers_the_same_size),
+        cmocka_unit_test(test_heldout_numbers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,8 @@
  * stored pages of 1,024 ids, against a plain sort of the same rows here;
  * a few orders spelled out by hand (no value last either way, ties by
  * id, text by digit value); the orders stored once and deleted with the
- * experiment; the natural text order exactly. */
+ * experiment; the natural text order exactly; a P0 stream shown bare, a
+ * damaged order page and a miscounted run as errors. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -358,6 +359,78 @@ static void test_strcmp(void **state) {
     assert_int_equal(ror_strcmp("B", "a"), -1);
 }
 
+/* A kernel's stream as the table shows it, "process/stream" but in P0
+ * (rorder.c read_rows): a P0 stream "Z" sorts after P1's "P1/1", not
+ * before it as "P0/Z" would. A row count the run's row does not hold and
+ * a stored order page cut short are errors naming them. A key list cut at
+ * a whole name. */
+static void test_shown_and_damaged(void **state) {
+    (void)state;
+    tdb t;
+    assert_int_equal(tdb_open(&t, "rorder-shown"), 0);
+    trace tr;
+    trace_init(&tr);
+    trace_set_source(&tr, "nvprof-csv");
+    static const char *const proc[] = {"P0", "P1", "P0"}, *const stream[] = {"Z", "1", "A"};
+    for (int i = 0; i < 3; i++) {
+        trace_kernel *k = trace_add_kernel(&tr);
+        k->name = trace_intern(&tr, "K");
+        k->process = trace_intern(&tr, proc[i]);
+        k->stream = trace_intern(&tr, stream[i]);
+        k->threads = 32, k->blocks = 1, k->regs = 8;
+        k->first_block = 10 * i;
+        k->end = 10 * i + 5;
+    }
+    char exp[DB_SLUG_SIZE], run[DB_SLUG_SIZE], err[256], want[256];
+    store(&t, &tr, exp, run);
+    ror_query q = {.kind = ROR_KERNELS, .key = ROR_K_STREAM, .limit = 10};
+    trace out;
+    trace_init(&out);
+    int64_t *ids, total;
+    size_t n;
+    if (db_rorder_page(t.d, run, &q, &out, &ids, &n, &total, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(n, 3);
+    assert_int_equal(ids[0], 2);   /* "A" */
+    assert_int_equal(ids[1], 1);   /* "P1/1" */
+    assert_int_equal(ids[2], 0);   /* "Z" */
+    free(ids);
+    trace_free(&out);
+
+    /* the stored order cut to two ids: reading its third is an error */
+    int64_t id = tdb_scalar(t.d, "SELECT id FROM runs");
+    assert_int_equal(sqlite3_exec(db_handle(t.d), "UPDATE record_orders SET ids = substr(ids, 1, 8)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    trace_init(&out);
+    assert_int_equal(db_rorder_page(t.d, run, &q, &out, &ids, &n, &total, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: record_orders: page 0 of an order of run %lld is short",
+             t.path, (long long)id);
+    assert_string_equal(err, want);
+    assert_null(ids);
+    trace_free(&out);
+
+    /* the run's row counting more kernels than it holds, for an order not
+     * stored yet */
+    assert_int_equal(sqlite3_exec(db_handle(t.d), "UPDATE runs SET n_kernels = 5", NULL, NULL,
+                                  NULL),
+                     SQLITE_OK);
+    q.key = ROR_K_END;
+    trace_init(&out);
+    assert_int_equal(db_rorder_page(t.d, run, &q, &out, &ids, &n, &total, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: run %lld holds 3 kernels, not the 5 its row says", t.path,
+             (long long)id);
+    assert_string_equal(err, want);
+    trace_free(&out);
+
+    /* "id, name" is 8 bytes; ", stream" would pass the 12 */
+    char buf[64];
+    memset(buf, 'x', sizeof buf);
+    assert_string_equal(ror_key_list(ROR_KERNELS, buf, 12), "id, name");
+    for (size_t i = 12; i < sizeof buf; i++) assert_int_equal(buf[i], 'x');
+    trace_free(&tr);
+    tdb_close(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_key_numbers),
@@ -365,6 +438,7 @@ int main(void) {
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_stored_pages),
         cmocka_unit_test(test_every_order_matches),
+        cmocka_unit_test(test_shown_and_damaged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <string.h>
+
 #include "test_sim_util.h"
 
 /* ---- TX2 Table 1 / Fig. 3 --------------------------------------------------
@@ -849,6 +852,107 @@ static void test_presets(void **state) {
     assert_int_equal(sim_preset_find("h100")->smem_per_sm, 228 * 1024);
 }
 
+/* a derived rate within the two decimals simcore/presets.c writes it with */
+static void assert_rate(double got, double want) {
+    if (fabs(got - want) > 0.005) fail_msg("%.4f, the source's numbers give %.4f", got, want);
+}
+
+/* Each preset's numbers against the sources presets.c cites for them: the
+ * values those print, and the bandwidths derived here from the data
+ * sheets' bytes per second, the clock and the request size (a 128-byte
+ * warp request, or a 32-byte sector). */
+static void test_preset_sources(void **state) {
+    (void)state;
+    /* ISCA'17 Table 1: 16 SMs, 4 warp schedulers, 1216 MHz, 2048 threads,
+     * TB limit 32, 256KB registers, 96KB shared memory; 4 memory
+     * controllers at 7 GHz, 64 bits each (the GTX 980's bus, presets.c) */
+    const sim_device *i = sim_preset_find("isca17-gpgpusim");
+    assert_int_equal(i->sms, 16);
+    assert_int_equal(i->schedulers_per_sm, 4);
+    assert_int_equal(i->clock_hz, 1216000000);
+    assert_int_equal(i->threads_per_sm, 2048);
+    assert_int_equal(i->blocks_per_sm, 32);
+    assert_int_equal(i->regs_per_sm * 4, 256 * 1024);
+    assert_int_equal(i->smem_per_sm, 96 * 1024);
+    assert_rate(i->mem_bandwidth, 4 * 8 * 7e9 / 1216e6 / 128);
+    /* GPGPU-Sim: one warp fetched per SM and cycle into a 2-entry buffer;
+     * a 128-byte reply and its 8-byte header in 32-byte flits, one a cycle;
+     * latencies of SM7_TITANV (L2/ROP 160 + DRAM 100) */
+    assert_int_equal(i->fetch_warps, 1);
+    assert_int_equal(i->ibuffer, 2);
+    assert_rate(i->sm_mem_bandwidth, 1.0 / ((128 + 8 + 31) / 32));
+    assert_int_equal(i->latency_alu, 4);
+    assert_int_equal(i->latency_sfu, 100);
+    assert_int_equal(i->latency_shared, 20);
+    assert_int_equal(i->latency_mem, 160 + 100);
+    /* §4.6: 56 SMs of two schedulers, "other simulation parameters are the
+     * same as the ones in Table 1" */
+    sim_device d56 = *sim_preset_find("isca17-gpgpusim-56");
+    assert_int_equal(d56.sms, 56);
+    assert_int_equal(d56.schedulers_per_sm, 2);
+    memcpy(d56.name, i->name, sizeof d56.name);
+    d56.sms = i->sms;
+    d56.schedulers_per_sm = i->schedulers_per_sm;
+    memcpy(d56.sm_order, i->sm_order, sizeof d56.sm_order);
+    assert_memory_equal(&d56, i, sizeof d56);
+
+    /* GPGPU-Sim SM7_TITANV: 24 channels x 16 bytes x 2 (DDR) x 850 MHz at
+     * a 1200-MHz core; 64KB shared memory per block, 96KB per SM */
+    const sim_device *tv = sim_preset_find("titanv-gpgpusim");
+    assert_int_equal(tv->clock_hz, 1200000000);
+    assert_rate(tv->mem_bandwidth, 24 * 16 * 2 * 850e6 / 1200e6 / 128);
+    assert_int_equal(tv->max_smem_per_block, 65536);
+    assert_int_equal(tv->smem_per_sm, 98304);
+    assert_int_equal(tv->latency_mem, 160 + 100);
+
+    /* the warp model on most-room's three GPUs: GPGPU-Sim's configs and
+     * the whitepapers' bandwidths, in 32-byte sectors per SM cycle */
+    const sim_device *pa = sim_preset_find("pascal-gilman");
+    assert_int_equal(pa->latency_mem, 120 + 100);   /* SM6_GTX1080: rop 120 + dram 100 */
+    assert_rate(pa->fp32_rate, 1);                  /* 32 FP32 lanes per block */
+    assert_int_equal(pa->sm_mem_queue, 128);
+    assert_rate(pa->dram_sectors, 320e9 / 1733e6 / 32);
+    const sim_device *v = sim_preset_find("v100");
+    assert_rate(v->fp32_rate, 0.5);                 /* 16 FP32 lanes per block */
+    assert_int_equal(v->sm_mem_queue, 256);
+    assert_rate(v->dram_sectors, 900e9 / 1530e6 / 32);
+    const sim_device *tu = sim_preset_find("rtx2080ti");
+    assert_int_equal(tu->threads_per_sm, 1024);     /* most-room Table 2 */
+    assert_int_equal(tu->blocks_per_sm, 16);
+    assert_int_equal(tu->warps_per_sm, 32);
+    assert_int_equal(tu->sm_order_kind, SIM_SM_ORDER_EVENS_THEN_ODDS);   /* most-room §4.3 */
+    assert_rate(tu->dram_sectors, 616e9 / 1545e6 / 32);
+
+    /* the Jetsons' data sheets: CUDA cores / cores per SM, the GPU clock,
+     * the memory's bandwidth; one copy engine as on the TX2 (RTSS'17 §2.2) */
+    const sim_device *x = sim_preset_find("xavier-nx");
+    assert_int_equal(x->sms, 384 / 64);
+    assert_int_equal(x->clock_hz, 1100000000);
+    assert_int_equal(x->copy_engines, 1);
+    assert_rate(x->copy_bandwidth / 1e9, 59.7);
+    const sim_device *o = sim_preset_find("orin-nano");
+    assert_int_equal(o->sms, 1024 / 128);
+    assert_int_equal(o->threads_per_sm, 1536);      /* compute capability 8.7 */
+    assert_int_equal(o->warps_per_sm, 1536 / 32);
+    assert_int_equal(o->clock_hz, 625000000);
+    assert_rate(o->copy_bandwidth / 1e9, 68);
+    /* the TX2 (RTSS'17): 1.3-GHz cores, a block's registers half the SM's,
+     * priorities -1 and 0 */
+    const sim_device *t = sim_preset_find("tx2");
+    assert_int_equal(t->clock_hz, 1300000000);
+    assert_int_equal(t->max_regs_per_block, 32768);
+    assert_int_equal(t->greatest_priority, -1);
+    /* the H100, measured (tests/fixtures/h100/probe.txt): copies at
+     * 55.11-55.25 GB/s, priorities 0..-5, 1 KB reserved per block */
+    const sim_device *h = sim_preset_find("h100");
+    assert_true(h->copy_bandwidth >= 55.11e9 && h->copy_bandwidth <= 55.25e9);
+    assert_int_equal(h->greatest_priority, -5);
+    assert_int_equal(h->smem_reserved_per_block, 1024);
+    assert_int_equal(h->clock_hz, 1980000000);
+    /* no name is no preset */
+    assert_null(sim_preset_find(NULL));
+}
+
 static void test_policies(void **state) {
     (void)state;
     assert_int_equal(sim_placement_count(), 4);
@@ -935,6 +1039,7 @@ int main(void) {
         cmocka_unit_test(test_op_own_latency),
         cmocka_unit_test(test_block_time_cycle),
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_preset_sources),
         cmocka_unit_test(test_policies),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_tx2_n2_release_in_launch_order),
