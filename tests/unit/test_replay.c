@@ -413,6 +413,16 @@ static void test_named_gpu_has_two_copy_engines(void **state) {
     trace_free(&t);
 }
 
+/* t's held-out prediction on the TX2, done: the report, the second half
+ * as measured and as predicted */
+static void heldout_done(const trace *t, const char *what, replay_heldout *h, trace *half,
+                         trace *pred) {
+    char err[256] = "";
+    if (replay_heldout_halves(t, what, "tx2", NULL, h, NULL, half, pred, err, sizeof err))
+        fail_msg("%s", err);
+    if (!h->done) fail_msg("not done: %s", h->why);
+}
+
 /* The held-out prediction puts on a second-half kernel the block time the
  * first half calibrated for a kernel of the same name "and grid and block
  * size where one matches; else the median over that name"
@@ -443,10 +453,7 @@ static void test_heldout_prefers_the_same_size(void **state) {
     copy_at(&t, "c", "C", 500, 600, 900, TRACE_COPY_H2D);
     replay_heldout h;
     trace half, pred;
-    char err[256] = "";
-    if (replay_heldout_halves(&t, "sizes", "tx2", NULL, &h, NULL, &half, &pred, err, sizeof err))
-        fail_msg("%s", err);
-    if (!h.done) fail_msg("not done: %s", h.why);
+    heldout_done(&t, "sizes", &h, &half, &pred);
     assert_int_equal(h.split, 32100);
     assert_int_equal(h.first_kernels, 5);
     assert_int_equal(h.predicted, 2);
@@ -502,10 +509,7 @@ static void test_heldout_numbers(void **state) {
     kernel_at(&t, "b", "S", 60000, 60100, 61100, 32);
     replay_heldout h;
     trace half, pred;
-    char err[256] = "";
-    if (replay_heldout_halves(&t, "numbers", "tx2", NULL, &h, NULL, &half, &pred, err, sizeof err))
-        fail_msg("%s", err);
-    if (!h.done) fail_msg("not done: %s", h.why);
+    heldout_done(&t, "numbers", &h, &half, &pred);
     assert_int_equal(h.split, 100 + (61100 - 100) / 2);
     assert_int_equal(h.first_kernels, 4);
     assert_int_equal(h.predicted, 10);
@@ -561,6 +565,7 @@ static void test_heldout_numbers(void **state) {
     trace_free(&pred);
 
     /* with block records: skipped, saying why; one kernel: skipped */
+    char err[256] = "";
     trace_block *b = trace_add_block(&t);
     *b = (trace_block){0, 0, 0, 100, 3100};
     assert_int_equal(replay_heldout_run(&t, "blocks", "tx2", &h, err, sizeof err), 0);

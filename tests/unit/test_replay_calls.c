@@ -159,42 +159,34 @@ static void test_what_a_sync_waited_for(void **state) {
     expect(&p, (want[]){{K, 0, 20}, {S, -1, 30}, {K, 1, 40}}, 3, "never ended");
 }
 
+/* k0 left out on S2 (issued at 10, ended at 80), k1 (part index 0) on
+ * `stream`; a sync (kind) of `stream` called at 30, returning at 100; k1
+ * called at 40. */
+static void scope_case(part *p, int kind, const char *stream) {
+    part_init(p);
+    kern(p, "P0", "S2", 10, 80, OUT);
+    kern(p, "P0", stream, 100, 150, 0);
+    call(p, K, 0, NULL, 10, false);
+    sync_call(p, kind, "P0", stream, NULL, 30, 100);
+    call(p, K, 1, NULL, 40, false);
+}
+
 static void test_scope(void **state) {
     (void)state;
     part p;
     /* a device sync waits for every stream of its process */
-    part_init(&p);
-    kern(&p, "P0", "S2", 10, 80, OUT);
-    kern(&p, "P0", "S1", 100, 150, 0);
-    call(&p, K, 0, NULL, 10, false);
-    sync_call(&p, D, "P0", "S1", NULL, 30, 100);
-    call(&p, K, 1, NULL, 40, false);
+    scope_case(&p, D, "S1");
     expect(&p, (want[]){{K, 0, 100}}, 1, "device sync");
     /* so does a sync of the NULL stream */
-    part_init(&p);
-    kern(&p, "P0", "S2", 10, 80, OUT);
-    kern(&p, "P0", "null", 100, 150, 0);
-    call(&p, K, 0, NULL, 10, false);
-    sync_call(&p, S, "P0", "null", NULL, 30, 100);
-    call(&p, K, 1, NULL, 40, false);
+    scope_case(&p, S, "null");
     expect(&p, (want[]){{K, 0, 100}}, 1, "NULL stream's sync");
     /* and a stream's sync in a process whose NULL stream has work (k2) */
-    part_init(&p);
-    kern(&p, "P0", "S2", 10, 80, OUT);
-    kern(&p, "P0", "S1", 100, 150, 0);
+    scope_case(&p, S, "S1");
     kern(&p, "P0", "null", 200, 250, 1);
-    call(&p, K, 0, NULL, 10, false);
-    sync_call(&p, S, "P0", "S1", NULL, 30, 100);
-    call(&p, K, 1, NULL, 40, false);
     call(&p, K, 2, NULL, 200, false);
     expect(&p, (want[]){{K, 0, 100}, {K, 1, 200}}, 2, "NULL stream busy");
     /* without k2 the same sync is its stream's only */
-    part_init(&p);
-    kern(&p, "P0", "S2", 10, 80, OUT);
-    kern(&p, "P0", "S1", 100, 150, 0);
-    call(&p, K, 0, NULL, 10, false);
-    sync_call(&p, S, "P0", "S1", NULL, 30, 100);
-    call(&p, K, 1, NULL, 40, false);
+    scope_case(&p, S, "S1");
     expect(&p, (want[]){{S, -1, 30}, {K, 0, 40}}, 2, "NULL stream idle");
 }
 

@@ -325,6 +325,8 @@ static void test_exact(void **state) {
     assert_string_equal(in.names[1], "b");
     assert_int_equal(in.t_min, 2);
     assert_int_equal(in.t_max, 14);
+    /* ztop: the first level whose one bin holds [2, 14]: 2^4 (2 >> 4 == 14 >> 4) */
+    assert_int_equal(in.ztop, 4);
     /* [0, 16) in 4 bins of 4 ns, stream 7: [0,4): a 2 ns; [4,8): a 2 + b 4
      * = 6 kernel-ns, max 2 kernels, 2*(2*32*2... threads: a 64, b 128 */
     spyr_bins sb;
@@ -409,6 +411,26 @@ static void test_untimed(void **state) {
     for (size_t i = 0; i < 8; i++) assert_int_equal(sb.kernel_ns[i] + sb.max_kernels[i], 0);
     spyr_bins_free(&sb);
     expect_kernels(f, &in, 0, 100, 10, 0, NULL, 0);
+    spyr_info_free(&in);
+
+    /* the timed ones' bounds whatever their order: [40, 50) before [10, 20),
+     * and one without times */
+    trace_init(&t);
+    static const int64_t se[3][2] = {{40, 50}, {10, 20}, {TRACE_NONE, TRACE_NONE}};
+    for (int i = 0; i < 3; i++) {
+        trace_kernel *k = trace_add_kernel(&t);
+        k->name = trace_intern(&t, "k"), k->stream = trace_intern(&t, "1");
+        k->threads = 32, k->blocks = 1;
+        k->issue = k->first_block = se[i][0], k->end = se[i][1];
+    }
+    tdb_exp_store(f, "v", &t, slug);
+    trace_free(&t);
+    if (db_spyramid_info(f->t.d, slug, &in, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(in.nkernels, 2);
+    assert_int_equal(in.total_kernels, 3);
+    assert_int_equal(in.t_min, 10);
+    assert_int_equal(in.t_max, 50);
+    assert_int_equal(in.ztop, 6);   /* 10 >> 6 == 50 >> 6 == 0; at 2^5, 0 and 1 */
     spyr_info_free(&in);
 }
 
