@@ -635,6 +635,65 @@ static void test_isolated_cached_per_shape(void **state) {
     sim_ipc_cache_free(&cache);
 }
 
+/* The cache key is every value the isolated run depends on (qos.c, "the
+ * device's fields, the policies, the kernel's shape"; the blocks and the
+ * repeat, test_isolated_key_is_the_shape): a kernel that
+ * differs from a cached one in any of them -- its threads, an instruction
+ * count, a memory access's sectors, a latency, the warp policy, a device
+ * field, the SM order -- is simulated alone anew, not given the other's
+ * entry; one that differs only in its goal or its launch time is the same
+ * shape (ISCA'17 §3.2: one IPC_isolated per kernel). */
+static void test_isolated_key_fields(void **state) {
+    (void)state;
+    sim_instr body[2] = {{SIM_ICLASS_ALU, 3}, {SIM_ICLASS_MEM, 1}};
+    sim_access acc[2] = {{0}, {.sectors = 4}};
+    sim_program pm = {.body = body, .nbody = 2, .repeat = 5, .access = acc};
+    tb b;
+    tb_init(&b, "isca17-gpgpusim");
+    b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto");
+    b.cfg.policy.warp_issue_limit = -1;
+    sim_op *a = tb_op(&b, SIM_OP_KERNEL, "A", tb_stream(&b, "S1", "P0", SIM_PRIO_NONE), 0);
+    a->blocks = 16;
+    a->threads = 256;
+    a->program = &pm;
+    tb_config(&b);
+    sim_ipc_cache cache;
+    sim_ipc_cache_init(&cache);
+    assert_int_equal(sim_ipc_cache_put(&cache, &b.cfg, 0, 1.25), 0);
+    char err[256];
+    double iso;
+    /* the same shape: the cached entry, whatever the goal and launch time */
+    a->qos_goal = 0.7;
+    a->at = 1000;
+    assert_int_equal(sim_ipc_isolated(&b.cfg, 0, &cache, &iso, err, sizeof err), 0);
+    assert_true(iso == 1.25);
+    assert_int_equal(cache.runs, 0);
+    int runs = 0;
+#define MISS(what, change, undo)                                                               \
+    do {                                                                                       \
+        change;                                                                                \
+        if (sim_ipc_isolated(&b.cfg, 0, &cache, &iso, err, sizeof err)) fail_msg("%s", err); \
+        if (cache.runs != ++runs) fail_msg("%s: the cached entry was read", what);             \
+        undo;                                                                                  \
+    } while (0)
+    MISS("threads", a->threads = 128, a->threads = 256);
+    MISS("an instruction count", body[0].count = 4, body[0].count = 3);
+    MISS("a mem access's sectors", acc[1].sectors = 8, acc[1].sectors = 4);
+    MISS("a latency", pm.latency[SIM_ICLASS_MEM] = 300, pm.latency[SIM_ICLASS_MEM] = 0);
+    MISS("the warp policy", b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "lrr"),
+         b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "gto"));
+    MISS("a device field", b.cfg.device.latency_mem += 40, b.cfg.device.latency_mem -= 40);
+    MISS("the SM order", (b.cfg.device.sm_order[0] = 1, b.cfg.device.sm_order[1] = 0),
+         (b.cfg.device.sm_order[0] = 0, b.cfg.device.sm_order[1] = 1));
+#undef MISS
+    /* and each is cached under its own key: the first shape still reads 1.25 */
+    assert_int_equal(sim_ipc_isolated(&b.cfg, 0, &cache, &iso, err, sizeof err), 0);
+    assert_true(iso == 1.25);
+    assert_int_equal(cache.runs, runs);
+    sim_ipc_cache_free(&cache);
+}
+
 /* ---- determinism and records ----------------------------------------------------- */
 
 static void test_deterministic(void **state) {
@@ -1829,6 +1888,7 @@ int main(void) {
         cmocka_unit_test(test_pair_rollover_meets_naive_misses),
         cmocka_unit_test(test_quota_history_setting),
         cmocka_unit_test(test_isolated_cached_per_shape),
+        cmocka_unit_test(test_isolated_key_fields),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_random_configs),
         cmocka_unit_test(test_skipped_looks),
