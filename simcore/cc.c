@@ -151,9 +151,11 @@ int sim_cc_complete(sim_device *d, const sim_cc *cc) {
     FILL(schedulers_per_sm, cc->schedulers_per_sm)
 #undef FILL
     /* [CCT]: above 48 KB per block only by opt-in, which the profiler's
-     * sharedMemPerBlock does not show; a kernel that opted in got more */
-    if (d->max_smem_per_block < cc->smem_per_block) {
-        d->max_smem_per_block = cc->smem_per_block;
+     * sharedMemPerBlock does not show; a kernel that opted in got more, up
+     * to the SM's shared memory (counted only where it raised the field) */
+    int64_t opt_in = cc->smem_per_block < d->smem_per_sm ? cc->smem_per_block : d->smem_per_sm;
+    if (d->max_smem_per_block < opt_in) {
+        d->max_smem_per_block = opt_in;
         n++;
     }
     if (d->max_smem_per_block > d->smem_per_sm) d->max_smem_per_block = d->smem_per_sm;

@@ -62,7 +62,7 @@ int sim_name_has_words(const char *name, const char *target);
 
 /* Fill every limit d lacks (0) from compute capability cc; raise
  * max_smem_per_block to cc's opt-in maximum where the trace recorded the
- * 48 KB default (nvprof's maxSharedMemoryPerBlock); a missing warp size
+ * 48 KB default (nvprof's maxSharedMemoryPerBlock), never past the SM's; a missing warp size
  * is 32. Returns how many fields it set. */
 int sim_cc_complete(sim_device *d, const sim_cc *cc);
 
