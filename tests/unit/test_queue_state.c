@@ -127,6 +127,38 @@ static void test_apply(void **state) {
     sim_qstate_free(&s);
     assert_int_equal(s.n, 0);
     assert_true(s.series);
+
+    /* distinct items through a queue that slides many times: the contents,
+     * head first, against a plain list kept here (enqueue appends, dequeue
+     * takes the first equal one); without a series, no points */
+    sim_qstate_init(&s, false);
+    trace_str ids[600], ref[600];
+    size_t nref = 0;
+    for (int i = 0; i < 600; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "k%d", i);
+        ids[i] = trace_intern(&t, name);
+    }
+    for (int i = 0; i < 600; i++) {
+        assert_int_equal(sim_qstate_apply(&s, i, ce, ids[i], TRACE_ENQUEUE), 0);
+        ref[nref++] = ids[i];
+        if (i % 5 == 4) {   /* the oldest two, then one from the middle */
+            trace_str out[3] = {ref[0], ref[1], ref[nref / 2]};
+            for (int j = 0; j < 3; j++) {
+                assert_int_equal(sim_qstate_apply(&s, i, ce, out[j], TRACE_DEQUEUE), 0);
+                size_t at = 0;
+                while (ref[at] != out[j]) at++;
+                memmove(ref + at, ref + at + 1, (nref - at - 1) * sizeof *ref);
+                nref--;
+            }
+        }
+    }
+    q = sim_qstate_find(&s, ce);
+    assert_int_equal(sim_qstate_len(q), nref);
+    for (size_t i = 0; i < nref; i++) assert_int_equal(sim_qstate_items(q)[i], ref[i]);
+    assert_int_equal(q->np, 0);
+    assert_int_equal(s.stray, 0);
+    sim_qstate_free(&s);
     trace_free(&t);
 }
 
