@@ -427,13 +427,13 @@ static void heldout_done(const trace *t, const char *what, replay_heldout *h, tr
  * first half calibrated for a kernel of the same name "and grid and block
  * size where one matches; else the median over that name"
  * (replay_heldout.h). Kernel "k" of one block runs 1 us with 32 threads,
- * 0.5 us with two blocks of 32, 5 and 6 us with 64 in the first half (and
- * "z", another name, 0.3 us); the second half's 32-thread one-block "k",
- * 1 us again, is predicted with the 1 us of its own size -- no duration
- * error -- not the name's median, nor the two-block one's or "z"'s
- * (mutant: rp-heldout-any-size-first). Its 128-thread "k", of no size the
- * first half ran, gets the name's median over every size, 1 us (the lower
- * middle of 0.5, 1, 5, 6), though it measured 2. The halves are cut at
+ * 0.5 us with two blocks of 32, 5, 6 and 7 us with 64 in the first half
+ * (and "z", another name, 0.3 us); the second half's 32-thread one-block
+ * "k", 1 us again, is predicted with the 1 us of its own size -- no
+ * duration error -- not the name's median of 5 us, nor with the two-block
+ * one's or "z"'s (mutant: rp-heldout-any-size-first). Its 128-thread "k",
+ * of no size the first half ran, gets the name's median over every size,
+ * 5 us (the middle of 0.5, 1, 5, 6, 7), though it measured 2. The halves are cut at
  * the middle of the kernels' span (the first kernel in the list is not the
  * first to start) into [.., cut) and [cut, ..): "y", starting at the cut,
  * is the second half's, unpredicted; a copy of the first half is not the
@@ -448,6 +448,7 @@ static void test_heldout_prefers_the_same_size(void **state) {
     kernel_at(&t, "k", "S", 20000, 20100, 26100, 64);
     kernel_at(&t, "k", "S", 27000, 27100, 27600, 32)->blocks = 2;
     kernel_at(&t, "z", "S", 28000, 28100, 28400, 32);
+    kernel_at(&t, "k", "T", 28400, 28500, 35500, 64);
     kernel_at(&t, "y", "S", 32000, 32100, 33100, 32);   /* 100 + (64100 - 100) / 2 */
     kernel_at(&t, "k", "S", 62000, 62100, 64100, 128);
     copy_at(&t, "c", "C", 500, 600, 900, TRACE_COPY_H2D);
@@ -455,7 +456,7 @@ static void test_heldout_prefers_the_same_size(void **state) {
     trace half, pred;
     heldout_done(&t, "sizes", &h, &half, &pred);
     assert_int_equal(h.split, 32100);
-    assert_int_equal(h.first_kernels, 5);
+    assert_int_equal(h.first_kernels, 6);
     assert_int_equal(h.predicted, 2);
     assert_int_equal(h.unpredicted, 1);
     assert_int_equal(half.kernels.n, 3);
@@ -467,7 +468,7 @@ static void test_heldout_prefers_the_same_size(void **state) {
         if (k->threads != 128) continue;
         seen++;
         int64_t d = k->end - k->first_block;
-        if (d < 990 || d > 1010) fail_msg("the 128-thread k ran %lld ns, not the median 1000", (long long)d);
+        if (d < 4950 || d > 5050) fail_msg("the 128-thread k ran %lld ns, not the median 5000", (long long)d);
     }
     assert_int_equal(seen, 1);
     trace_free(&half);
