@@ -150,15 +150,22 @@ int db_delete_experiment(db *d, const char *experiment, int64_t *runs, char *err
                            -1, &st, NULL) != SQLITE_OK)
         return sqlfail(d, "listing tables", err, errlen);
     char tables[64][2][64];
-    size_t n = 0;
+    size_t n = 0, most = sizeof tables / sizeof *tables;
     int s;
-    while ((s = sqlite3_step(st)) == SQLITE_ROW && n < 64) {
+    while ((s = sqlite3_step(st)) == SQLITE_ROW && n < most) {
         snprintf(tables[n][0], sizeof tables[n][0], "%s", col_s(st, 0));
         snprintf(tables[n][1], sizeof tables[n][1], "%s", col_s(st, 1));
         n++;
     }
     sqlite3_finalize(st);
-    if (s != SQLITE_DONE && s != SQLITE_ROW) return sqlfail(d, "listing tables", err, errlen);
+    /* a table past the list would keep the deleted runs' rows: refused
+     * before anything is deleted (the schema has about half that many) */
+    if (s == SQLITE_ROW) {
+        seterr(err, errlen, "%s: more than %zu tables name a run; deleting an experiment "
+               "lists at most %zu (db/versions.c)", d->path, most, most);
+        return -1;
+    }
+    if (s != SQLITE_DONE) return sqlfail(d, "listing tables", err, errlen);
     for (size_t i = 0; i < n; i++)
         if (delete_rows(d, tables[i][0], tables[i][1], id, err, errlen)) return -1;
     /* kernels and copies have no run column: their rows are the runs' ranges */

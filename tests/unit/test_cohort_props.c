@@ -205,6 +205,89 @@ static void test_wave_stops_before_host_op(void **state) {
     }
 }
 
+/* By hand: a wave that comes after a gap is a record of its own. On the
+ * TX2 of test_waves_by_hand, K1 (80 blocks of 512 threads, 1000 ns, low
+ * priority) runs waves at 0, 1000 and 2000 ns; K2 (4 blocks of 1024
+ * threads, high priority) is issued at 2500 ns, when the GPU is full. At
+ * 3000 ns K1's third wave ends and rule A2 gives K2 the whole GPU (R2:
+ * 2048 threads a SM); K1's fourth wave (blocks 24-31) waits for K2's end,
+ * 4000 ns. K2's block times are listed as five (1000 ns for each of its
+ * four blocks, a fifth never used), so it is placed block by block and
+ * leaves no cohort record: K1's record of 0-3000 ns stays the last on each
+ * SM, and K1's next blocks continue its indices on the same SMs. Only the
+ * time tells the two apart. Both ways, block by block. */
+static void test_wave_after_a_gap(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t lo = tb_stream(&b, "LO", "P0", 0);
+    int32_t hi = tb_stream(&b, "HI", "P0", -1);
+    tb_kernel(&b, "K1", lo, 0, 80, 512, 0, 1000);
+    static const int64_t k2_times[] = { 1000, 1000, 1000, 1000, 7 };
+    tb_times(&b, tb_kernel(&b, "K2", hi, 2500, 4, 1024, 0, 1000), k2_times, 5);
+    trace plain, coh;
+    b.cfg.cohorts = false;
+    tb_run(&b, &plain);
+    b.cfg.cohorts = true;
+    tb_run(&b, &coh);
+    /* K2 as blocks, K1 as cohorts on both sides of it */
+    assert_int_equal(coh.blocks.n, 4);
+    size_t k1_records = 0;
+    for (size_t i = 0; i < coh.cohorts.n; i++) k1_records += coh.cohorts.v[i].kernel == 0;
+    assert_int_equal(k1_records, 4);
+    assert_int_equal(plain.kernels.v[1].first_block, 3000);
+    assert_int_equal(plain.kernels.v[1].end, 4000);
+    for (size_t i = 0; i < plain.blocks.n; i++) {
+        const trace_block *x = &plain.blocks.v[i];
+        if (x->kernel == 0 && x->index >= 24 && x->index < 32) assert_int_equal(x->start, 4000);
+    }
+    assert_int_equal(plain.kernels.v[0].end, 4000 + 7 * 1000);
+    stats sx = {0, 0, 0};
+    compare(&plain, &coh, 0, &sx);
+    trace_free(&plain);
+    trace_free(&coh);
+}
+
+/* Where cohorts apply (sim_cohorts_apply; cohort.c's "Where it does not
+ * apply", which budget.c's estimate of a run's records reads too): asked
+ * for, under the shared driver with fixed block times, no dispatch
+ * latency, a placement with a wave, and a device without carveouts. */
+static void test_where_cohorts_apply(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 80, 512, 0, 1000);
+    assert_false(sim_cohorts_apply(tb_config(&b)));   /* not asked for */
+    b.cfg.cohorts = true;
+    assert_true(sim_cohorts_apply(&b.cfg));
+    b.cfg.policy.placement = sim_placement_find("round-robin");
+    assert_true(sim_cohorts_apply(&b.cfg));
+    b.cfg.policy.placement = sim_placement_find("spart");
+    assert_false(sim_cohorts_apply(&b.cfg));
+    b.cfg.policy.placement = 0;
+    b.cfg.policy.dispatch_latency = 1;
+    assert_false(sim_cohorts_apply(&b.cfg));
+    b.cfg.policy.dispatch_latency = 0;
+    b.cfg.policy.driver = sim_policy_find(SIM_TABLE_DRIVER, "time-slice");
+    assert_false(sim_cohorts_apply(&b.cfg));
+    b.cfg.policy.driver = 0;
+    b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    assert_false(sim_cohorts_apply(&b.cfg));
+    b.cfg.policy.execution = 0;
+    assert_true(sim_cohorts_apply(&b.cfg));
+    /* the H100's shared-memory carveouts (H100-C1, carveout.h): an SM's
+     * configuration changes with what it runs */
+    tb_init(&b, "h100");
+    s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 8000, 512, 0, 1000);
+    b.cfg.cohorts = true;
+    assert_true(tb_config(&b)->device.nsmem_carveouts > 0);
+    assert_false(sim_cohorts_apply(&b.cfg));
+    b.cfg.device.nsmem_carveouts = 0;
+    assert_true(sim_cohorts_apply(&b.cfg));
+}
+
 /* By hand, against round-robin's rule (most-room paper §4.1's "pure
  * round-robin policy"; round_robin.c: the next SM after the last one used
  * that has room): on the idle TX2, K1's 3 blocks go to ranks 0, 1, 0 and
@@ -381,6 +464,8 @@ int main(void) {
         cmocka_unit_test(test_waves_by_hand),
         cmocka_unit_test(test_round_robin_by_hand),
         cmocka_unit_test(test_wave_stops_before_host_op),
+        cmocka_unit_test(test_wave_after_a_gap),
+        cmocka_unit_test(test_where_cohorts_apply),
         cmocka_unit_test(test_store_and_json),
         cmocka_unit_test(test_scenario_limits),
     };

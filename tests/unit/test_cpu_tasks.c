@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -31,6 +32,20 @@ static void fig3_tasks(tb *b, const char *s3_task) {
     b->streams[1].task = "tau1";
     b->streams[2].task = s3_task;
     tb_op(b, SIM_OP_SYNC, "sync", 1, 200 * MS);
+}
+
+/* The host's call of a sync named `name` (trace_host_call: a sync is no
+ * record of its own, only a call with when it was called and returned). */
+static const trace_host_call *sync_call(const trace *t, const char *name) {
+    for (size_t i = 0; i < t->host_calls.n; i++) {
+        const trace_host_call *c = &t->host_calls.v[i];
+        const char *n = trace_str_get(t, c->name);
+        if ((c->kind == TRACE_CALL_SYNC || c->kind == TRACE_CALL_DEVICE_SYNC) && n &&
+            strcmp(n, name) == 0)
+            return c;
+    }
+    fail_msg("no sync call named %s", name);
+    return NULL;
 }
 
 /* K5 is issued to S3 by tau1 after its sync on S2: it waits in the CPU
@@ -52,6 +67,10 @@ static void test_fig3_sync_blocks_task(void **state) {
     assert_int_equal(kern(&t, "K1")->issue, 0);
     assert_int_equal(kern(&t, "K3")->issue, 0);
     assert_int_equal(kern(&t, "K6")->issue, 2800 * MS);
+    /* the sync was called at 0.2 s (tau1 was not held) and returned when
+     * K4, S2's earlier work, completed */
+    assert_int_equal(sync_call(&t, "sync")->issue, 200 * MS);
+    assert_int_equal(sync_call(&t, "sync")->end, k4->end);
     /* K5 is nowhere before it is issued: S3 is empty at 0.5 s and 1.9 s */
     char q[64];
     queue_at(&t, "stream:P0/S3", 500 * MS, q, sizeof q);
@@ -178,6 +197,9 @@ static void test_device_sync(void **state) {
     assert_int_equal(kern(&t, "K6")->issue, last);
     assert_int_equal(kern(&t, "K7")->issue, 300 * MS);
     assert_true(kern(&t, "K7")->end > last);
+    /* called at 0.2 s, returned with the last of that work */
+    assert_int_equal(sync_call(&t, "dsync")->issue, 200 * MS);
+    assert_int_equal(sync_call(&t, "dsync")->end, last);
     /* it sits in no stream queue */
     char q[64];
     queue_at(&t, "stream:P0/S2", 500 * MS, q, sizeof q);
@@ -193,6 +215,8 @@ static void test_device_sync(void **state) {
     tb_kernel(&b, "K1", s1, 100 * MS, 1, 256, 0, SEC);
     tb_run(&b, &t);
     assert_int_equal(kern(&t, "K1")->issue, 100 * MS);
+    assert_int_equal(sync_call(&t, "dsync")->issue, 100 * MS);
+    assert_int_equal(sync_call(&t, "dsync")->end, 100 * MS);
     trace_free(&t);
 
     /* ... and another process's work ending does not count towards it: P1's
@@ -213,6 +237,28 @@ static void test_device_sync(void **state) {
     assert_int_equal(kern(&t, "K1")->end, 2 * SEC);
     assert_int_equal(kern(&t, "K3")->issue, SEC);
     assert_int_equal(kern(&t, "K2")->issue, 2 * SEC);
+    assert_int_equal(sync_call(&t, "dsync1")->end, SEC);
+    assert_int_equal(sync_call(&t, "dsync")->end, 2 * SEC);
+    trace_free(&t);
+
+    /* a stream sync is no GPU operation a device sync waits for (§2.3:
+     * "all previously issued GPU operations"): one task calls K1 (0-1 s),
+     * cudaStreamSynchronize (returns at 1 s), K2 (issued then, 1-2 s),
+     * cudaDeviceSynchronize (returns when K2 completes, 2 s) and K3 */
+    tb_init(&b, "tx2");
+    s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 1, 256, 0, SEC);
+    tb_op(&b, SIM_OP_SYNC, "sync", s1, 0);
+    tb_kernel(&b, "K2", s1, 0, 1, 256, 0, SEC);
+    tb_op(&b, SIM_OP_SYNC, "dsync", s1, 0)->sync_device = true;
+    tb_kernel(&b, "K3", s1, 0, 1, 256, 0, SEC);
+    tb_run(&b, &t);
+    assert_int_equal(sync_call(&t, "sync")->issue, 0);
+    assert_int_equal(sync_call(&t, "sync")->end, SEC);
+    assert_int_equal(kern(&t, "K2")->issue, SEC);
+    assert_int_equal(sync_call(&t, "dsync")->issue, SEC);
+    assert_int_equal(sync_call(&t, "dsync")->end, 2 * SEC);
+    assert_int_equal(kern(&t, "K3")->issue, 2 * SEC);
     trace_free(&t);
 }
 

@@ -573,7 +573,10 @@ static char *objects(size_t n, size_t *len) {
 /* The parse budget (jsonr.h, issue 31): JR_PARSE_FACTOR times the text
  * plus JR_PARSE_FLOOR, never past JR_PARSE_MAX (a length whose product
  * would wrap takes the cap); what a parse frees is taken off; the peak is
- * the most held at once. */
+ * the most held at once. The sizes held below are glibc's: jsonr.c counts
+ * a block at malloc_usable_size where the C library is glibc, at the size
+ * asked for elsewhere (16 bytes of header either way); Debian, the
+ * supported platform, is glibc. */
 static void test_parse_budget(void **state) {
     (void)state;
     jr_ctx c = ctx();

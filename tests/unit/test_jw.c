@@ -76,6 +76,20 @@ static void test_strings(void **state) {
     expect(&w, "\"x\xef\xbf\xbdy\xef\xbf\xbd\xef\xbf\xbdz\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
     jw_strn(&w, "a\0b\xe2\x82", 5);   /* NUL kept as \u0000; "€" cut short */
     expect(&w, "\"a\\u0000b\xef\xbf\xbd\xef\xbf\xbd\"");
+    /* the other ways a sequence is bad, each byte of it one U+FFFD where
+     * no valid sequence starts: an overlong three-byte "¢" (E0 82 A2), a
+     * lead byte past F4 (F5), a code point past U+10FFFF (F4 90 80 80), a
+     * lead byte followed by another lead byte (E2 C2 AC: then C2 AC is
+     * "¬", whole) */
+    jw_str(&w, "\xe0\x82\xa2|\xf5\x80\x80\x80|\xf4\x90\x80\x80|\xe2\xc2\xac");
+    expect(&w, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+               "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+               "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|"
+               "\xef\xbf\xbd\xc2\xac\"");
+    /* a length that cuts a whole "€" (E2 82 AC) before its last byte: what
+     * lies past the length is not read */
+    jw_strn(&w, "\xe2\x82\xac", 2);
+    expect(&w, "\"\xef\xbf\xbd\xef\xbf\xbd\"");
     jw_str(&w, NULL);
     expect(&w, "null");
     /* the trace writer's strings are jw's */
@@ -125,6 +139,11 @@ static void test_doubles(void **state) {
     expect(&w, "1e20");
     jw_f64_prec(&w, 1.0, 10);
     expect(&w, "1.0");
+    /* a precision below 1 is %.17g's, one past 30 is 30 digits */
+    jw_f64_prec(&w, 0.1, 0);
+    expect(&w, "0.10000000000000001");
+    jw_f64_prec(&w, 0.1, 50);
+    expect(&w, "0.100000000000000005551115123126");
 }
 
 static void test_nesting(void **state) {
@@ -288,6 +307,19 @@ static void test_pull_streaming(void **state) {
     char *rest = jw_take(&w, &len);
     assert_string_equal(rest, "cdef");
     assert_int_equal(len, 4);
+    free(rest);
+    /* a read takes at most what it is given room for */
+    jw_puts(&w, "abcdef");
+    char five[7] = "------";
+    assert_int_equal(jw_read(&w, five, 5), 5);
+    assert_memory_equal(five, "abcde-", 6);
+    assert_int_equal(jw_pending(&w), 1);
+    jw_free(&w);
+    /* nothing written: an empty text, not none */
+    rest = jw_take(&w, &len);
+    assert_non_null(rest);
+    assert_string_equal(rest, "");
+    assert_int_equal(len, 0);
     free(rest);
     jw_free(&whole);
 }

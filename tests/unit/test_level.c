@@ -120,6 +120,16 @@ static void test_coarsen(void **state) {
     free(up.v);
 }
 
+/* past the stored bins: ctx a ns (an integral of 2^z ns), ctx at most,
+ * 100 + ctx running */
+static void after_first(const void *ctx, int z, bool after, int64_t *v) {
+    if (!after) return;
+    int64_t c = *(const int64_t *)ctx;
+    v[0] = c * ((int64_t)1 << z);
+    v[1] = c;
+    v[2] = 100 + c;
+}
+
 static void test_fold(void **state) {
     (void)state;
     /* stored level 2 bins 3..5 (integral, max); bin 1 of level 4 is bins
@@ -134,6 +144,29 @@ static void test_fold(void **state) {
     lvl_fold(&Q, &last, v, 3, 3, 2, 2, -1, out);
     assert_int_equal(out[0], 0);
     assert_int_equal(out[1], 0);
+    /* with a first value, and an outside cell whose maximum passes the
+     * stored ones (7 against 3): stored level 2 bins 3..5 as above, with
+     * what ran at each bin's start 30, 40, 50; past them 7 a ns, 7 at
+     * most, 107 running */
+    const lvl_kind F = {3, {LVL_SUM, LVL_MAX, LVL_FIRST}, after_first};
+    const int64_t f[] = {8, 2, 30,   4, 1, 40,   12, 3, 50};
+    int64_t seven = 7, o3[3];
+    /* bin 1 of level 4 (level-2 bins 4..7): 4 and 5 stored, 6 and 7 past;
+     * what runs at its start is bin 4's */
+    lvl_fold(&F, &seven, f, 3, 3, 2, 2, 1, o3);
+    assert_int_equal(o3[0], 4 + 12 + 2 * (7 * 4));
+    assert_int_equal(o3[1], 7);
+    assert_int_equal(o3[2], 40);
+    /* bin 2 (8..11), wholly past the stored: four bins of the outside */
+    lvl_fold(&F, &seven, f, 3, 3, 2, 2, 2, o3);
+    assert_int_equal(o3[0], 4 * (7 * 4));
+    assert_int_equal(o3[1], 7);
+    assert_int_equal(o3[2], 107);
+    /* bin 0 (0..3): only bin 3 stored, and no stored bin at its start */
+    lvl_fold(&F, &seven, f, 3, 3, 2, 2, 0, o3);
+    assert_int_equal(o3[0], 8);
+    assert_int_equal(o3[1], 2);
+    assert_int_equal(o3[2], 0);
 }
 
 static void test_window(void **state) {
@@ -154,6 +187,23 @@ static void test_window(void **state) {
                      DB_TOO_WIDE);
     assert_non_null(strstr(err, "at most 100"));
     assert_int_equal(lvl_window_args("t", 5, 5, 1, err, sizeof err), -1);
+    /* a span of exactly want bins of 2^z: that z, want bins, none more */
+    assert_int_equal(lvl_window_of("t", 0, 1024, 8, 1, 0, 40, 8, &w, err, sizeof err), 0);
+    assert_int_equal(w.z, 7);
+    assert_int_equal(w.bin_ns, 128);
+    assert_int_equal(w.nbins, 8);
+    /* one bin more than the most allowed, one level past the largest */
+    assert_int_equal(lvl_window_of("t", 0, 1024, 8, 1, 0, 40, 7, &w, err, sizeof err),
+                     DB_TOO_WIDE);
+    assert_string_equal(err, "t: 8 bins asked, at most 7");
+    assert_int_equal(lvl_window_of("t", 0, 1000, 10, 1, 0, 7, 100, &w, err, sizeof err), 0);
+    assert_int_equal(lvl_window_of("t", 0, 1000, 10, 1, 0, 6, 100, &w, err, sizeof err),
+                     DB_TOO_WIDE);
+    assert_string_equal(err, "t: bins of 2^7 ns are wider than the largest, 2^6 ns");
+    /* the arguments: from < to and at least one bin */
+    assert_int_equal(lvl_window_args("t", 0, 5, 1, err, sizeof err), 0);
+    assert_int_equal(lvl_window_args("t", 0, 5, 0, err, sizeof err), -1);
+    assert_string_equal(err, "t: need from < to and bins >= 1");
 }
 
 int main(void) {

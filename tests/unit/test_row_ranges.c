@@ -141,7 +141,18 @@ static void columns(sqlite3 *h, const char *s, const char *t, const char *skip1,
 /* old_path: the database of `from` (this schema) written back as steps 1-11
  * left it: kernels and copies keyed (run, id), runs without the bases.
  * `gap`: kernel 1 of the first run with kernels is stored as id 5. */
-static void write_old(const char *from, const char *old_path, bool gap) {
+/* How write_old damages the first run's rows (run a: 5 kernels, 7 copies),
+ * each a way a schema-11 table is not as schedlab wrote it. */
+typedef enum damage {
+    INTACT,
+    KERNEL_GAP,        /* ids 0, 2, 3, 4, 5 */
+    KERNEL_NEGATIVE,   /* ids -1, 1, 2, 3, 4: the last is n - 1, the first is not 0 */
+    COPY_GAP,          /* copies 0, 2, ..., 6, 9 */
+    KERNEL_COUNT,      /* ids 0..4 where runs.n_kernels says 6 */
+    KERNELS_GONE,      /* none where runs.n_kernels says 5 */
+} damage;
+
+static void write_old(const char *from, const char *old_path, damage gap) {
     unlink(old_path);
     sqlite3 *h;
     assert_int_equal(sqlite3_open(old_path, &h), SQLITE_OK);
@@ -190,9 +201,18 @@ static void write_old(const char *from, const char *old_path, bool gap) {
                  tb, cols, a, base, pcols, tb, a, a, base, base, ranged[i].count, a);
         exec_ok(h, sql);
     }
-    if (gap)
-        exec_ok(h, "UPDATE main.kernels SET id = 5 WHERE id = 1 AND "
-                   "run = (SELECT min(run) FROM main.kernels)");
+    static const char *const harm[] = {
+        [KERNEL_GAP] = "UPDATE main.kernels SET id = 5 WHERE id = 1 AND "
+                       "run = (SELECT min(run) FROM main.kernels)",
+        [KERNEL_NEGATIVE] = "UPDATE main.kernels SET id = -1 WHERE id = 0 AND "
+                            "run = (SELECT min(run) FROM main.kernels)",
+        [COPY_GAP] = "UPDATE main.copies SET id = 9 WHERE id = 1 AND "
+                     "run = (SELECT min(run) FROM main.copies)",
+        [KERNEL_COUNT] = "UPDATE main.runs SET n_kernels = 6 WHERE id = "
+                         "(SELECT min(run) FROM main.kernels)",
+        [KERNELS_GONE] = "DELETE FROM main.kernels WHERE run = (SELECT min(run) FROM main.kernels)",
+    };
+    if (gap != INTACT) exec_ok(h, harm[gap]);
     exec_ok(h, "COMMIT");
     exec_ok(h, "DETACH n");
     sqlite3_close(h);
@@ -318,7 +338,7 @@ static void test_migrate_schema_11(void **state) {
     world_make(&w);
     char old[160], err[512];
     snprintf(old, sizeof old, "%s/old.db", w.t.dir);
-    write_old(w.t.path, old, false);
+    write_old(w.t.path, old, INTACT);
     db *d;
     if (db_open(old, &d, err, sizeof err)) fail_msg("%s", err);
     int v = 0;
@@ -369,21 +389,47 @@ static void test_migrate_schema_11(void **state) {
     world_free(&w);
 }
 
-/* Kernels not numbered 0 .. n - 1: the step stops, names the run, and the
- * database stays at version 11. */
+/* Kernels or copies not numbered 0 .. n - 1 with n runs.n_kernels (or
+ * n_copies): the step stops, names the run, and the database stays at
+ * version 11. Each way a numbering can be off: a gap, a first id that is
+ * not 0 though the last is n - 1, the copies' table, a count that is not
+ * runs' and no rows at all. */
 static void test_migrate_refuses_gaps(void **state) {
     (void)state;
+    static const struct { damage how; const char *says; } cases[] = {
+        {KERNEL_GAP, "5 kernels numbered 0..5 where runs.n_kernels says 5, numbered from 0; "
+                     "the kernels table"},
+        {KERNEL_NEGATIVE, "5 kernels numbered -1..4 where runs.n_kernels says 5, numbered "
+                          "from 0; the kernels table"},
+        {COPY_GAP, "7 copies numbered 0..9 where runs.n_copies says 7, numbered from 0; the "
+                   "copies table"},
+        {KERNEL_COUNT, "5 kernels numbered 0..4 where runs.n_kernels says 6, numbered from 0; "
+                       "the kernels table"},
+        {KERNELS_GONE, "no kernels where runs.n_kernels says 5; the kernels table"},
+    };
+    for (size_t c = 1; c < sizeof cases / sizeof *cases; c++) {
+        world w;
+        world_make(&w);
+        char old[160], err[512], want[512];
+        snprintf(old, sizeof old, "%s/old.db", w.t.dir);
+        write_old(w.t.path, old, cases[c].how);
+        db *d = NULL;
+        assert_int_equal(db_open(old, &d, err, sizeof err), -1);
+        snprintf(want, sizeof want, "%s: run %s: %s is not as schedlab wrote it", old, w.run[0],
+                 cases[c].says);
+        assert_string_equal(err, want);
+        unlink_db(old);
+        world_free(&w);
+    }
     world w;
     world_make(&w);
     char old[160], err[512], want[512];
     snprintf(old, sizeof old, "%s/old.db", w.t.dir);
-    write_old(w.t.path, old, true);
+    write_old(w.t.path, old, KERNEL_GAP);
     db *d = NULL;
     assert_int_equal(db_open(old, &d, err, sizeof err), -1);
-    snprintf(want, sizeof want,
-             "%s: run %s: 5 kernels numbered 0..5 where runs.n_kernels says 5, numbered from 0; "
-             "the kernels table is not as schedlab wrote it",
-             old, w.run[0]);
+    snprintf(want, sizeof want, "%s: run %s: %s is not as schedlab wrote it", old, w.run[0],
+             cases[0].says);
     assert_string_equal(err, want);
     sqlite3 *h;
     assert_int_equal(sqlite3_open(old, &h), SQLITE_OK);

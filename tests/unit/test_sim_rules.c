@@ -1018,6 +1018,139 @@ static void test_errors(void **state) {
     expect_error(&b, "device.sm_order[1]: SM 1 appears twice");
 }
 
+static void expect_ok(tb *b) {
+    char err[256] = "";
+    trace t;
+    trace_init(&t);
+    if (sim_run(tb_config(b), &t, err, sizeof err) != 0) fail_msg("refused: %s", err);
+    trace_free(&t);
+}
+
+/* Each bound sim_run checks (sim.c: check_op, check_goals and
+ * sim_check_policy), from both sides: a value at the limit runs, one past
+ * it is refused with a message naming the field and the value. Times are
+ * 0..1e15 ns (sim.c's SIM_TIME_LIMIT, about 11.6 days). */
+#define TIME_LIMIT 1000000000000000LL
+static void test_error_bounds(void **state) {
+    (void)state;
+    tb b;
+    tb_init(&b, "tx2");
+    int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    sim_op *k = tb_kernel(&b, "K", s1, 0, 1, 256, 0, SEC);
+    expect_ok(&b);
+    /* when the host calls it */
+    k->at = TIME_LIMIT;
+    expect_ok(&b);
+    k->at = TIME_LIMIT + 1;
+    expect_error(&b, "ops[0].at: 1000000000000001 ns is outside 0..1000000000000000 ns");
+    k->at = -1;
+    expect_error(&b, "ops[0].at: -1 ns is outside");
+    k->at = 0;
+    /* an op's own launch latency */
+    k->own_latency = true;
+    k->launch_latency = TIME_LIMIT;
+    expect_ok(&b);
+    k->launch_latency = TIME_LIMIT + 1;
+    expect_error(&b, "ops[0].launch_latency: 1000000000000001 ns is outside");
+    k->launch_latency = -1;
+    expect_error(&b, "ops[0].launch_latency: -1 ns is outside");
+    k->own_latency = false;
+    /* every listed block time is checked, used or not (one block here) */
+    const int64_t times_ok[] = { SEC, TIME_LIMIT }, times_bad[] = { SEC, TIME_LIMIT + 1 };
+    tb_times(&b, k, times_ok, 2);
+    expect_ok(&b);
+    tb_times(&b, k, times_bad, 2);
+    expect_error(&b, "ops[0].block_time[1]: 1000000000000001 ns is outside");
+    tb_times(&b, k, times_ok, 1);
+    /* a sync has no launch latency of its own (it is no launch) */
+    sim_op *y = tb_op(&b, SIM_OP_SYNC, "Y", s1, 0);
+    y->own_latency = true;
+    expect_error(&b, "ops[1].launch_latency: a sync has no launch latency of its own");
+    y->own_latency = false;
+    expect_ok(&b);
+    /* copies: no bytes is a copy; fewer is not; every direction up to
+     * "other" (past it, trace.h's unified-memory migrations, which are no
+     * stream op); no longer than the time limit at the device's bandwidth
+     * (the TX2's 59.7 GB/s: 1.5e15 ns is about 8.96e16 bytes) */
+    sim_op *c = tb_copy(&b, "C", s1, 0, 0, TRACE_COPY_H2D);
+    expect_ok(&b);
+    c->bytes = -1;
+    expect_error(&b, "ops[2].bytes: -1 is negative");
+    c->bytes = 1024;
+    c->direction = TRACE_COPY_OTHER;
+    expect_ok(&b);
+    c->direction = TRACE_COPY_UVM_H2D;
+    expect_error(&b, "ops[2].direction: 7 is not a copy direction");
+    c->direction = -1;
+    expect_error(&b, "ops[2].direction: -1 is not a copy direction");
+    c->direction = TRACE_COPY_H2D;
+    c->bytes = (int64_t)(1.5e6 * b.cfg.device.copy_bandwidth);
+    expect_error(&b, "ops[2].bytes: ");
+    c->bytes = (int64_t)(0.5e6 * b.cfg.device.copy_bandwidth);
+    expect_ok(&b);
+    c->bytes = 1024;
+    /* a QoS goal belongs to a kernel (ISCA'17 §3.2) */
+    c->qos_goal = 0.5;
+    expect_error(&b, "ops[2].qos_goal: only kernels have QoS goals");
+    c->qos_goal = 0;
+    /* a stream listed twice is one stream, so it has one priority and one
+     * task */
+    int32_t again = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+    expect_ok(&b);
+    b.streams[again].priority = 0;
+    expect_error(&b, "streams[1].priority: stream P0/S1 is listed again (streams[0]) with "
+                     "another priority");
+    b.streams[again].priority = SIM_PRIO_NONE;
+    b.streams[s1].task = b.streams[again].task = "tau";
+    expect_ok(&b);
+    b.streams[again].task = "tau2";
+    expect_error(&b, "streams[1].task: stream P0/S1 is listed again (streams[0]) with another "
+                     "task");
+    b.streams[again].task = NULL;
+    expect_error(&b, "streams[1].task:");
+    b.streams[s1].task = NULL;
+    /* the policy's latencies */
+    b.cfg.policy.launch_latency = TIME_LIMIT;
+    expect_ok(&b);
+    b.cfg.policy.launch_latency = TIME_LIMIT + 1;
+    expect_error(&b, "policy.launch_latency: 1000000000000001 ns is outside");
+    b.cfg.policy.launch_latency = 0;
+    b.cfg.policy.dispatch_latency = -1;
+    expect_error(&b, "policy.dispatch_latency: -1 ns is outside");
+    b.cfg.policy.dispatch_latency = 0;
+    /* preemption's and the idle switch's times */
+    b.cfg.policy.has_sm_preempt = true;
+    b.cfg.policy.sm_preempt = TIME_LIMIT;
+    expect_ok(&b);
+    b.cfg.policy.sm_preempt = TIME_LIMIT + 1;
+    expect_error(&b, "policy.sm_preempt: 1000000000000001 ns is outside");
+    b.cfg.policy.sm_preempt = 0;
+    /* a preempted warp would take its place in a memory queue with it */
+    b.cfg.device.mem_admission = 1;
+    expect_error(&b, "device.mem_admission: arrival order is not modelled with preemption");
+    b.cfg.device.mem_admission = 0;
+    b.cfg.policy.has_sm_preempt = false;
+    b.cfg.policy.has_context_switch_idle = true;
+    b.cfg.policy.context_switch_idle = TIME_LIMIT;
+    expect_ok(&b);
+    b.cfg.policy.context_switch_idle = TIME_LIMIT + 1;
+    expect_error(&b, "policy.context_switch_idle: 1000000000000001 ns is outside");
+    b.cfg.policy.has_context_switch_idle = false;
+    /* a driver that pauses blocks needs each block's time when placed */
+    b.cfg.policy.driver = sim_policy_find(SIM_TABLE_DRIVER, "time-slice");
+    expect_ok(&b);
+    b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "warp");
+    expect_error(&b, "policy.contexts: \"time-slice\" pauses blocks");
+    b.cfg.policy.driver = 0;
+    /* ISCA'17 §3.6's TB adjustment: the quota schemes', by preemption */
+    b.cfg.policy.tb_adjust = true;
+    expect_error(&b, "policy.tb_adjust: ISCA'17 §3.6's TB adjustment is the quota schemes'");
+    b.cfg.policy.warp = sim_policy_find(SIM_TABLE_WARP, "quota-rollover");
+    expect_error(&b, "policy.tb_adjust: TBs are swapped out by preemption");
+    b.cfg.policy.execution = 0;
+    expect_error(&b, "policy.tb_adjust: ISCA'17 §3.6's TB adjustment is the quota schemes'");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tx2_fig3),
@@ -1042,6 +1175,7 @@ int main(void) {
         cmocka_unit_test(test_preset_sources),
         cmocka_unit_test(test_policies),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_error_bounds),
         cmocka_unit_test(test_tx2_n2_release_in_launch_order),
         cmocka_unit_test(test_two_processes_earliest_ee_first),
         cmocka_unit_test(test_two_processes_stuck_does_not_hold_others),

@@ -169,6 +169,21 @@ static void test_fixed_stop(void **state) {
     check_prefix(&w, &s, 2500, 0);
     /* K4 is issued at 20000: never launched before the stop */
     assert_true(s.kernels.v[3].first_block == TRACE_NONE);
+    trace_free(&s);
+    /* a stop at an instant where things happen: at 3100 ns K2's first two
+     * blocks (100-3100) end and K3's four start in the room they leave
+     * (K3 waited behind K2 in the EE queue since K1 ended at 1000 ns);
+     * "no event at or after it fires" (sim.h): K3 never starts */
+    int64_t k3_first = 0, k2_ends_at_3100 = 0;
+    for (size_t i = 0; i < w.blocks.n; i++) {
+        if (w.blocks.v[i].kernel == 2 && w.blocks.v[i].index == 0) k3_first = w.blocks.v[i].start;
+        k2_ends_at_3100 += w.blocks.v[i].kernel == 1 && w.blocks.v[i].end == 3100;
+    }
+    assert_int_equal(k3_first, 3100);
+    assert_int_equal(k2_ends_at_3100, 2);
+    run(&b, 3100, &s);
+    check_prefix(&w, &s, 3100, 0);
+    assert_true(s.kernels.v[2].first_block == TRACE_NONE);
     trace_free(&w);
     trace_free(&s);
 }

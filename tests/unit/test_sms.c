@@ -81,8 +81,9 @@ typedef struct placed {
 } placed;
 
 /* Random steps over `dev`: place a block of a random kernel on its
- * most-room SM (the index switched to it), or finish a random placed
- * block, checking the index after each. Returns the blocks placed. */
+ * most-room SM (the index switched to it), place one of another kernel
+ * with the index left on the last, or finish a random placed block,
+ * checking the index after each. Returns the blocks placed. */
 static int run_random(const sim_device *dev, const sim_need *needs, int nneeds, uint64_t seed,
                       bool expect_fast) {
     static placed live[1 << 16];
@@ -91,11 +92,23 @@ static int run_random(const sim_device *dev, const sim_need *needs, int nneeds, 
     int nlive = 0, placed_total = 0;
     for (int step = 0; step < 6000; step++) {
         int32_t k = (int32_t)(lcg(&seed) % (uint64_t)nneeds);
-        bool finish = nlive > 0 && (lcg(&seed) % 100 < 45);
+        uint64_t dice = lcg(&seed) % 100;
+        bool finish = nlive > 0 && dice < 45;
         if (finish) {
             int i = (int)(lcg(&seed) % (uint64_t)nlive);
             sms_give(&s, live[i].sm, &needs[live[i].kernel]);
             live[i] = live[--nlive];
+        } else if (dice < 60 && s.kernel >= 0 && k != s.kernel) {
+            /* a block of a kernel the index does not describe (another
+             * process's, placed while the index still holds this one's):
+             * the indexed kernel's room on that SM is recomputed, which
+             * may take it down by more than one, or to 0 */
+            int32_t sm = brute_most_room(&s, &needs[k]);
+            if (sm >= 0) {
+                sms_take(&s, sm, &needs[k]);
+                live[nlive++] = (placed){ .sm = sm, .kernel = k };
+                placed_total++;
+            }
         } else {
             sms_index(&s, k, &needs[k]);
             assert_true(s.fast == expect_fast);
@@ -241,10 +254,67 @@ static void test_room_shared_memory_binds(void **state) {
     sms_free(&s);
 }
 
+/* Each of the other limits binds in its turn (most-room §4.2: "the first
+ * resource to run out"; TX2 paper rules R1-R2), on the same H100 SM:
+ * - warps: 65 threads take 3 warps (warps are allocated whole), 64 / 3 =
+ *   21 blocks, where threads allow 2048 / 65 = 31, blocks 32 and registers
+ *   (8 a thread) 65536 / 520 = 126;
+ * - blocks: 32 threads (1 warp), 32 blocks, where threads and warps allow
+ *   64 and registers 256;
+ * - threads: no shipped device has fewer threads than 32 x its warps (the
+ *   warp count then binds first, as above), so a device given 1024 threads
+ *   and 64 warps: blocks of 256 threads, 4 by threads, 8 by warps.
+ * Half an SM (ISCA'17 §3.6's share of two kernels) halves every limit: two
+ * kernels of 32-thread blocks could not both hold 32 under the SM's 32, so
+ * each holds 16 (threads alone would allow 32). Each on an idle SM, by the
+ * division, in the index (reciprocals), and under random placements. */
+static void test_room_other_limits_bind(void **state) {
+    (void)state;
+    sim_device d = *sim_preset_find("h100");
+    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
+    d.sms = 4;
+    d.sm_order_kind = SIM_SM_ORDER_ASCENDING;   /* fewer SMs than the preset's order */
+    sim_device_fill_order(&d);
+    assert_int_equal(d.threads_per_sm, 2048);
+    assert_int_equal(d.warps_per_sm, 64);
+    assert_int_equal(d.blocks_per_sm, 32);
+    assert_int_equal(d.regs_per_sm, 65536);
+    assert_int_equal(sim_room_empty(&d, 65, 8, 0), 21);
+    assert_int_equal(sim_room_empty(&d, 32, 8, 0), 32);
+    sim_sms s;
+    assert_int_equal(sms_init(&s, &d), 0);
+    const sim_need w = sms_need(&d, 65, 8, 0), b = sms_need(&d, 32, 8, 0);
+    assert_int_equal(sms_share(&s, &b, 2), 16);
+    assert_int_equal(sms_share(&s, &w, 2), 10);   /* 32 warps / 3 */
+    sms_index(&s, 0, &w);
+    assert_true(s.fast);
+    for (int32_t sm = 0; sm < s.n; sm++) {
+        assert_int_equal(sms_room(&s, sm, &w), 21);
+        assert_int_equal(s.room[s.rank[sm]], 21);
+    }
+    sms_index(&s, 1, &b);
+    for (int32_t sm = 0; sm < s.n; sm++) assert_int_equal(s.room[s.rank[sm]], 32);
+    sms_free(&s);
+    const sim_need both[2] = { w, b };
+    assert_true(run_random(&d, both, 2, 5, true) > 1000);
+
+    d.threads_per_sm = 1024;
+    assert_int_equal(sim_room_empty(&d, 256, 8, 0), 4);
+    assert_int_equal(sms_init(&s, &d), 0);
+    const sim_need t = sms_need(&d, 256, 8, 0);
+    sms_index(&s, 0, &t);
+    for (int32_t sm = 0; sm < s.n; sm++) assert_int_equal(s.room[s.rank[sm]], 4);
+    assert_int_equal(sms_share(&s, &t, 2), 2);
+    sms_free(&s);
+    const sim_need threads[2] = { t, w };
+    assert_true(run_random(&d, threads, 2, 6, true) > 1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_room_index_h100),
         cmocka_unit_test(test_room_shared_memory_binds),
+        cmocka_unit_test(test_room_other_limits_bind),
         cmocka_unit_test(test_room_index_same_need),
         cmocka_unit_test(test_room_index_large_device),
         cmocka_unit_test(test_room_exact_multiples),

@@ -103,6 +103,16 @@ static int on_run_version(void *ctx, const char *run, int64_t version) {
     return 0;
 }
 
+static int stop_after_one(void *ctx, int64_t version, const char *created, int64_t runs) {
+    on_version(ctx, version, created, runs);
+    return 7;
+}
+
+static int stop_run_after_one(void *ctx, const char *run, int64_t version) {
+    on_run_version(ctx, run, version);
+    return 7;
+}
+
 static void test_versions(void **state) {
     fixture *f = *state;
     char err[256], r1[DB_SLUG_SIZE], r2[DB_SLUG_SIZE], r3[DB_SLUG_SIZE];
@@ -140,6 +150,31 @@ static void test_versions(void **state) {
     assert_int_equal(s.version[0], 1);
     assert_int_equal(s.version[1], 1);
     assert_int_equal(s.version[2], 2);
+    /* version 3 recorded, no run of it yet: the newest all the same, and
+     * listed with none */
+    assert_int_equal(db_version_add(f->d, f->exp, 3, "{\"v\":3}", err, sizeof err), 0);
+    assert_int_equal(db_version_latest(f->d, f->exp, &v, err, sizeof err), 0);
+    assert_int_equal(v, 3);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(db_list_versions(f->d, f->exp, on_version, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.version[2], 3);
+    assert_int_equal(s.runs[2], 0);
+    assert_true(s.dated[2]);
+    /* a run marked with a version no text was recorded for: the newest is
+     * the runs' when theirs is larger */
+    assert_int_equal(db_run_set_version(f->d, r3, 4, err, sizeof err), 0);
+    assert_int_equal(db_version_latest(f->d, f->exp, &v, err, sizeof err), 0);
+    assert_int_equal(v, 4);
+    assert_int_equal(db_run_set_version(f->d, r3, 2, err, sizeof err), 0);
+    /* a callback that says stop stops the listing, its value returned */
+    memset(&s, 0, sizeof s);
+    assert_int_equal(db_list_versions(f->d, f->exp, stop_after_one, &s, err, sizeof err), 7);
+    assert_int_equal(s.n, 1);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(db_list_run_versions(f->d, f->exp, stop_run_after_one, &s, err, sizeof err),
+                     7);
+    assert_int_equal(s.n, 1);
     /* a version number taken twice is refused */
     assert_int_equal(db_version_add(f->d, f->exp, 2, "{}", err, sizeof err), -1);
     assert_int_equal(db_version_latest(f->d, "zzzzzzzzzz", &v, err, sizeof err), DB_NOT_FOUND);
@@ -204,11 +239,45 @@ static void test_delete(void **state) {
     assert_int_equal(db_delete_experiment(f->d, f->exp, &n, err, sizeof err), DB_NOT_FOUND);
 }
 
+/* More tables naming a run than the delete lists: refused, naming why,
+ * and nothing deleted (a table left out would keep the deleted runs'
+ * rows). */
+static void test_delete_too_many_tables(void **state) {
+    fixture *f = *state;
+    char err[256], run[DB_SLUG_SIZE], want[256];
+    store(f, f->exp, "a", 0, run);
+    int64_t tables = tdb_scalar(f->d, "SELECT count(*) FROM sqlite_schema m, "
+                                      "pragma_table_info(m.name) p WHERE m.type = 'table' AND "
+                                      "m.name <> 'runs' AND (p.name = 'run' OR "
+                                      "(m.name = 'fidelity' AND p.name = 'measured'))");
+    assert_true(tables > 0 && tables <= 64);
+    for (int64_t i = tables; i <= 64; i++) {   /* to 65 */
+        char sql[96];
+        snprintf(sql, sizeof sql, "CREATE TABLE extra_%d(run INTEGER)", (int)i);
+        assert_int_equal(sqlite3_exec(db_handle(f->d), sql, NULL, NULL, NULL), SQLITE_OK);
+    }
+    int64_t kernels = tdb_scalar(f->d, "SELECT count(*) FROM kernels");
+    int64_t n = -1;
+    assert_int_equal(db_delete_experiment(f->d, f->exp, &n, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: more than 64 tables name a run; deleting an experiment "
+             "lists at most 64 (db/versions.c)", db_path(f->d));
+    assert_string_equal(err, want);
+    assert_int_equal(n, -1);
+    assert_int_equal(tdb_scalar(f->d, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(tdb_scalar(f->d, "SELECT count(*) FROM kernels"), kernels);
+    /* one table fewer: the delete goes through */
+    assert_int_equal(sqlite3_exec(db_handle(f->d), "DROP TABLE extra_64", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(db_delete_experiment(f->d, f->exp, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_versions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_version_one_without_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_delete, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_delete_too_many_tables, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
