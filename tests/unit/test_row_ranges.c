@@ -138,9 +138,6 @@ static void columns(sqlite3 *h, const char *s, const char *t, const char *skip1,
     sqlite3_finalize(st);
 }
 
-/* old_path: the database of `from` (this schema) written back as steps 1-11
- * left it: kernels and copies keyed (run, id), runs without the bases.
- * `gap`: kernel 1 of the first run with kernels is stored as id 5. */
 /* How write_old damages the first run's rows (run a: 5 kernels, 7 copies),
  * each a way a schema-11 table is not as schedlab wrote it. */
 typedef enum damage {
@@ -152,7 +149,10 @@ typedef enum damage {
     KERNELS_GONE,      /* none where runs.n_kernels says 5 */
 } damage;
 
-static void write_old(const char *from, const char *old_path, damage gap) {
+/* old_path: the database of `from` (this schema) written back as steps 1-11
+ * left it: kernels and copies keyed (run, id), runs without the bases;
+ * damaged as `how` says. */
+static void write_old(const char *from, const char *old_path, damage how) {
     unlink(old_path);
     sqlite3 *h;
     assert_int_equal(sqlite3_open(old_path, &h), SQLITE_OK);
@@ -212,7 +212,7 @@ static void write_old(const char *from, const char *old_path, damage gap) {
                          "(SELECT min(run) FROM main.kernels)",
         [KERNELS_GONE] = "DELETE FROM main.kernels WHERE run = (SELECT min(run) FROM main.kernels)",
     };
-    if (gap != INTACT) exec_ok(h, harm[gap]);
+    if (how != INTACT) exec_ok(h, harm[how]);
     exec_ok(h, "COMMIT");
     exec_ok(h, "DETACH n");
     sqlite3_close(h);

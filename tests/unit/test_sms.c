@@ -223,6 +223,18 @@ static void test_room_exact_multiples(void **state) {
     sms_free(&s);
 }
 
+/* The H100 cut to `sms` SMs in ascending order (fewer than the preset's
+ * order names), without its carveouts: the room index alone (carveout.h
+ * has the carveout rule). */
+static sim_device h100_sms(int32_t sms) {
+    sim_device d = *sim_preset_find("h100");
+    d.nsmem_carveouts = 0;
+    d.sms = sms;
+    d.sm_order_kind = SIM_SM_ORDER_ASCENDING;
+    sim_device_fill_order(&d);
+    return d;
+}
+
 /* The first resource to run out limits the room (most-room §4.2), shared
  * memory included: on an H100 SM (2048 threads, 64 warps, 32 blocks,
  * 65536 registers, 228 KB; CUDA C++ Programming Guide, compute capability
@@ -232,11 +244,7 @@ static void test_room_exact_multiples(void **state) {
  * index, by the plain division and in half an SM (114 KB: 2). */
 static void test_room_shared_memory_binds(void **state) {
     (void)state;
-    sim_device d = *sim_preset_find("h100");
-    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
-    d.sms = 4;
-    d.sm_order_kind = SIM_SM_ORDER_ASCENDING;   /* fewer SMs than the preset's order */
-    sim_device_fill_order(&d);
+    sim_device d = h100_sms(4);
     assert_int_equal(sim_room_empty(&d, 128, 32, 50 * 1024), 4);
     assert_int_equal(sim_room_empty(&d, 128, 32, 0), 16);
     sim_sms s;
@@ -270,11 +278,7 @@ static void test_room_shared_memory_binds(void **state) {
  * division, in the index (reciprocals), and under random placements. */
 static void test_room_other_limits_bind(void **state) {
     (void)state;
-    sim_device d = *sim_preset_find("h100");
-    d.nsmem_carveouts = 0;   /* the room index alone: no carveout rule (carveout.h) */
-    d.sms = 4;
-    d.sm_order_kind = SIM_SM_ORDER_ASCENDING;   /* fewer SMs than the preset's order */
-    sim_device_fill_order(&d);
+    sim_device d = h100_sms(4);
     assert_int_equal(d.threads_per_sm, 2048);
     assert_int_equal(d.warps_per_sm, 64);
     assert_int_equal(d.blocks_per_sm, 32);
