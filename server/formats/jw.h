@@ -46,7 +46,8 @@
  * jw_f64_prec(w, v, p) writes what jansson's json_dumps with
  * JSON_REAL_PRECISION(p) writes ("%.*g", ".0" added to integral values,
  * exponent without '+' and leading zeros), so a handler moved off jansson
- * answers the same bytes. Non-finite doubles are written as null.
+ * answers the same bytes; p below 1 is jansson's default, 17, and p past
+ * 30 is taken as 30. Non-finite doubles are written as null.
  *
  * Strings: UTF-8 is copied as is; '"', '\\' and control characters are
  * escaped (\n, \t, \r, else \u00XX); bytes that are not valid UTF-8 become

@@ -139,7 +139,13 @@ static void test_doubles(void **state) {
     expect(&w, "1e20");
     jw_f64_prec(&w, 1.0, 10);
     expect(&w, "1.0");
-    /* a precision below 1 is %.17g's, one past 30 is 30 digits */
+    /* a precision below 1 is jansson's default (JSON_REAL_PRECISION(0):
+     * 17 digits), one past 30 is 30 digits (jw.h) */
+    json_t *tenth = json_real(0.1);
+    char *deflt = json_dumps(tenth, JSON_ENCODE_ANY | JSON_REAL_PRECISION(0));
+    assert_string_equal(deflt, "0.10000000000000001");
+    free(deflt);
+    json_decref(tenth);
     jw_f64_prec(&w, 0.1, 0);
     expect(&w, "0.10000000000000001");
     jw_f64_prec(&w, 0.1, 50);
