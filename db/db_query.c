@@ -360,7 +360,7 @@ static int bin_block(void *ctx, const trace_block *blk, int64_t seq) {
     if (b1 >= nbins) b1 = nbins - 1;
     for (size_t b = b0; b <= b1; b++) {
         int64_t lo = from + (int64_t)b * bin_ns;
-        int64_t hi = (b + 1 == nbins || to - lo < bin_ns) ? to : lo + bin_ns;
+        int64_t hi = to - lo < bin_ns ? to : lo + bin_ns;   /* db.h: min(to, lo + bin_ns) */
         int64_t ov = (e < hi ? e : hi) - (s > lo ? s : lo);
         if (ov <= 0) continue;
         double frac = (double)ov / (double)(hi - lo);

@@ -4,7 +4,12 @@
  *
  * The cache key is the bytes of every value the isolated run depends on,
  * written one after another (never a struct's memory, whose padding is
- * unspecified): the device's fields, the policies, the kernel's shape. */
+ * unspecified): the device's fields, the policies, the kernel's shape.
+ * Every part whose length varies follows what says how long it is (the
+ * device's SM count before its SM order, the body's length before the
+ * body, whether there is a scoreboard and each entry's count of reads
+ * before the reads), so no key is the start of another: two keys of one
+ * length are one shape exactly when their bytes are equal. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +71,8 @@ static void key_of(keybuf *b, const sim_config *cfg, const sim_op *o) {
     const sim_program *g = o->program;
     uint64_t nbody = g->nbody;
     PUT(b, nbody);
+    uint8_t scoreboard = g->dep != NULL;
+    PUT(b, scoreboard);
     for (size_t j = 0; j < g->nbody; j++) {
         PUT(b, g->body[j].iclass);
         PUT(b, g->body[j].count);
@@ -76,7 +83,7 @@ static void key_of(keybuf *b, const sim_config *cfg, const sim_op *o) {
         PUT(b, a.scope);
         PUT(b, a.footprint);
         PUT(b, a.managed);
-        if (g->dep) {   /* the scoreboard (a program without one keys as before) */
+        if (g->dep) {   /* the scoreboard */
             PUT(b, g->dep[j].n);
             for (int32_t q = 0; q < g->dep[j].n; q++) PUT(b, g->dep[j].on[q]);
         }

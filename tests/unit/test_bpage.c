@@ -403,6 +403,61 @@ static void test_pauses_window(void **state) {
     trace_free(&t);
 }
 
+static int stop_at_first(void *ctx, int32_t kernel, int32_t index, int64_t start, int64_t end) {
+    on_pause(ctx, kernel, index, start, end);
+    return 7;
+}
+
+/* A window's pauses are those of the blocks in it, found by the blocks'
+ * rows (their order in the trace), which need not be the order they start
+ * in: rows 0-3 start at 500, 0, 1000 and 100, each paused once. The window
+ * [0, 600) holds rows 1, 3 and 0 (in that order of start): their three
+ * pauses, not row 2's (a row between theirs, outside the window). A
+ * callback that answers non-zero stops the listing, and its answer is
+ * returned. */
+static void test_pauses_window_rows(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE];
+    trace t;
+    trace_init(&t);
+    trace_set_source(&t, "simulation");
+    trace_add_kernel(&t)->threads = 64;
+    static const int64_t start[4] = {500, 0, 1000, 100};
+    for (int i = 0; i < 4; i++)
+        *trace_add_block(&t) = (trace_block){0, i, 0, start[i], start[i] + 5};
+    for (int i = 0; i < 4; i++) trace_add_pause(&t, i, start[i] + 1, start[i] + 2);
+    assert_int_equal(db_store_run(f->d, f->exp, "rows", &t, slug, err, sizeof err), 0);
+    pseen p = {0};
+    assert_int_equal(db_pauses_window(f->d, slug, 0, 600, on_pause, &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(p.index[0], 0);
+    assert_int_equal(p.index[1], 1);
+    assert_int_equal(p.index[2], 3);
+    memset(&p, 0, sizeof p);
+    assert_int_equal(db_pauses_window(f->d, slug, 0, 600, stop_at_first, &p, err, sizeof err), 7);
+    assert_int_equal(p.n, 1);
+    trace_free(&t);
+    /* two pages whose second starts first: the window reads the second
+     * page's rows before the first's; the pauses of row 0 and of row
+     * BPAGE_BLOCKS, the first of each page, both found */
+    trace_init(&t);
+    trace_set_source(&t, "simulation");
+    trace_add_kernel(&t)->threads = 64;
+    for (int i = 0; i < 2 * BPAGE_BLOCKS; i++) {
+        int64_t at = i < BPAGE_BLOCKS ? 10000 + i : i - BPAGE_BLOCKS;
+        *trace_add_block(&t) = (trace_block){0, i, 0, at, at + 5};
+    }
+    trace_add_pause(&t, 0, 10001, 10002);
+    trace_add_pause(&t, BPAGE_BLOCKS, 1, 2);
+    assert_int_equal(db_store_run(f->d, f->exp, "pages", &t, slug, err, sizeof err), 0);
+    memset(&p, 0, sizeof p);
+    assert_int_equal(db_pauses_window(f->d, slug, 0, 20000, on_pause, &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 2);
+    assert_int_equal(p.index[0], 0);
+    assert_int_equal(p.index[1], BPAGE_BLOCKS);
+    trace_free(&t);
+}
+
 /* A damaged page (a foreign or broken file) is an error naming it, never a
  * wrong answer. */
 static void test_damaged_page(void **state) {
@@ -756,6 +811,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_windows_shuffled, tdb_exp_setup, teardown),
         cmocka_unit_test_setup_teardown(test_stream_batches, tdb_exp_setup, teardown),
         cmocka_unit_test_setup_teardown(test_pauses_window, tdb_exp_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pauses_window_rows, tdb_exp_setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_page, tdb_exp_setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrate_old_layout, tdb_exp_setup, teardown),
         cmocka_unit_test_setup_teardown(test_page_bounds, tdb_exp_setup, teardown),

@@ -149,6 +149,17 @@ static void test_roundtrip(void **state) {
     fixture *f = *state;
     trace t, u;
     build_full(&t);
+    /* and what build_full leaves out: a meta key set after the others that
+     * sorts before them, a queue event recorded after a later one (an
+     * import's order is kept), a warp epoch, a double field with a
+     * fraction */
+    trace_set_meta(&t, "a_last", "set third");
+    trace_add_queue_event(&t, 5, trace_intern(&t, "stream:P0/S1"), trace_intern(&t, "K2"),
+                          TRACE_ENQUEUE);
+    *trace_add_warp_epoch(&t) = (trace_warp_epoch){.kernel = 0, .cycle = 1000, .cycles = 500,
+                                                   .issues = 77};
+    t.device.l1_sectors = 2.5;
+    assert_false(t.oom);
     char err[256], slug[DB_SLUG_SIZE];
     assert_int_equal(db_store_run(f->d, f->exp, "default", &t, slug, err, sizeof err), 0);
     assert_int_equal(strlen(slug), DB_SLUG_LEN);
@@ -160,9 +171,10 @@ static void test_roundtrip(void **state) {
     assert_int_equal(u.origin, 123456789);
     assert_true(u.has_device);
     assert_memory_equal(&u.device, &t.device, sizeof t.device);
-    assert_int_equal(u.meta.n, 2);
+    assert_int_equal(u.meta.n, 3);
     assert_string_equal(trace_get_meta(&u, "origin_ns"), "42");
     assert_string_equal(trace_get_meta(&u, "tool"), "unit");
+    assert_string_equal(trace_str_get(&u, u.meta.v[2].key), "a_last");   /* in the order set */
 
     assert_int_equal(u.kernels.n, 2);
     for (size_t i = 0; i < 2; i++) {
@@ -210,8 +222,8 @@ static void test_roundtrip(void **state) {
     }
     assert_int_equal(u.copies.v[1].engine, -1);
     assert_int_equal(u.copies.v[1].bytes, TRACE_NONE);
-    assert_int_equal(u.queue_events.n, 2);
-    for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(u.queue_events.n, 3);
+    for (size_t i = 0; i < 3; i++) {
         assert_int_equal(u.queue_events.v[i].t, t.queue_events.v[i].t);
         assert_int_equal(u.queue_events.v[i].event, t.queue_events.v[i].event);
         assert_str(&t, t.queue_events.v[i].queue, &u, u.queue_events.v[i].queue);
@@ -223,6 +235,11 @@ static void test_roundtrip(void **state) {
     assert_int_equal(u.warp_issues.v[0].warp, 17);
     assert_int_equal(u.warp_issues.v[0].kernel, 0);
     assert_int_equal(u.warp_issues.v[0].cycle, 99);
+    assert_int_equal(u.warp_epochs.n, 1);
+    assert_int_equal(u.warp_epochs.v[0].kernel, 0);
+    assert_int_equal(u.warp_epochs.v[0].cycle, 1000);
+    assert_int_equal(u.warp_epochs.v[0].cycles, 500);
+    assert_int_equal(u.warp_epochs.v[0].issues, 77);
     assert_int_equal(u.jobs.n, 2);
     for (size_t i = 0; i < 2; i++) {
         const trace_job *a = &t.jobs.v[i], *b = &u.jobs.v[i];
@@ -241,8 +258,73 @@ static void test_roundtrip(void **state) {
     assert_int_equal(u.kernels.n, 2);
     assert_int_equal(u.blocks.n, 0);
     assert_int_equal(u.copies.n, 0);
+    assert_int_equal(u.warp_epochs.n, 0);   /* they come with the warp issues */
+    assert_int_equal(u.jobs.n, 0);
     trace_free(&u);
     trace_free(&t);
+}
+
+/* The host's calls load alone when asked for (the dashboard's), and with
+ * kernels and copies both (db.h DB_LOAD_HOST_CALLS) */
+static void test_load_host_calls_alone(void **state) {
+    fixture *f = *state;
+    trace t, u;
+    build_full(&t);
+    trace_host_call *c = trace_add_host_call(&t);
+    c->kind = TRACE_CALL_KERNEL;
+    c->record = 0;
+    c->at = 3;
+    char err[256], slug[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "calls", &t, slug, err, sizeof err), 0);
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_HOST_CALLS, &u, err, sizeof err), 0);
+    assert_int_equal(u.host_calls.n, 1);
+    assert_int_equal(u.kernels.n, 0);
+    trace_free(&u);
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_KERNELS, &u, err, sizeof err), 0);
+    assert_int_equal(u.host_calls.n, 0);
+    trace_free(&u);
+    trace_free(&t);
+}
+
+/* A device row written by something else (a damaged or foreign file)
+ * loads what is well formed: an SM order read entry by entry up to the
+ * first that is not a number after a comma, and never more than
+ * SIM_MAX_SMS entries (the field after sm_order stays as it was). */
+static void test_damaged_device_row(void **state) {
+    fixture *f = *state;
+    trace t;
+    build_full(&t);
+    char err[256], slug[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "damaged", &t, slug, err, sizeof err), 0);
+    trace_free(&t);
+    sqlite3 *h = db_handle(f->d);
+    char sql[4096];
+    static const struct {
+        const char *order;
+        int16_t want[3];
+    } cases[] = { {"3,1,x,2", {3, 1, 0}}, {"3;1", {3, 0, 0}}, {"5,,6", {5, 0, 0}} };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(sql, sizeof sql, "UPDATE devices SET sm_order = '%s'", cases[i].order);
+        assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+        trace u;
+        trace_init(&u);
+        assert_int_equal(db_load_run(f->d, slug, DB_LOAD_KERNELS, &u, err, sizeof err), 0);
+        for (int j = 0; j < 3; j++) assert_int_equal(u.device.sm_order[j], cases[i].want[j]);
+        trace_free(&u);
+    }
+    int n = snprintf(sql, sizeof sql, "UPDATE devices SET sm_order = '");
+    for (int j = 0; j <= SIM_MAX_SMS; j++)
+        n += snprintf(sql + n, sizeof sql - (size_t)n, "%s%d", j ? "," : "", j < SIM_MAX_SMS ? j : 7);
+    snprintf(sql + n, sizeof sql - (size_t)n, "'");
+    assert_int_equal(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    trace u;
+    trace_init(&u);
+    assert_int_equal(db_load_run(f->d, slug, DB_LOAD_KERNELS, &u, err, sizeof err), 0);
+    assert_int_equal(u.device.sm_order[SIM_MAX_SMS - 1], SIM_MAX_SMS - 1);
+    assert_int_equal(u.device.nsmem_carveouts, 0);
+    trace_free(&u);
 }
 
 typedef struct run_seen {
@@ -259,6 +341,23 @@ static int on_run(void *ctx, const db_run *r) {
     snprintf(s->name, sizeof s->name, "%s", r->name);
     snprintf(s->exp, sizeof s->exp, "%s", r->experiment);
     return 0;
+}
+
+typedef struct meta_seen {
+    char keys[128];
+} meta_seen;
+
+static int on_meta(void *ctx, const char *key, const char *value) {
+    (void)value;
+    meta_seen *m = ctx;
+    size_t n = strlen(m->keys);
+    snprintf(m->keys + n, sizeof m->keys - n, "%s,", key);
+    return 0;
+}
+
+static int stop_run(void *ctx, const db_run *r) {
+    on_run(ctx, r);
+    return 5;
 }
 
 /* host_calls (trace.h; db/host_calls.sql) are stored and loaded as the run
@@ -288,9 +387,17 @@ static void test_host_calls_roundtrip(void **state) {
     c->kind = TRACE_CALL_COPY;
     c->record = 1;
     c->blocking = true;   /* at unknown */
+    trace_set_meta(&t, "a_last", "set after origin_ns and tool");
     assert_false(t.oom);
     char err[256], slug[DB_SLUG_SIZE];
     assert_int_equal(db_store_run(f->d, f->exp, "calls", &t, slug, err, sizeof err), 0);
+    /* the run's summary counts them; its meta keeps the order it was set in */
+    run_seen rs = {0};
+    assert_int_equal(db_get_run(f->d, slug, on_run, &rs, err, sizeof err), 0);
+    assert_int_equal(rs.r.summary.host_calls, 3);
+    meta_seen ms = {0};
+    assert_int_equal(db_run_meta(f->d, slug, on_meta, &ms, err, sizeof err), 0);
+    assert_string_equal(ms.keys, "origin_ns,tool,a_last,");
     trace_init(&u);
     assert_int_equal(db_load_run(f->d, slug, DB_LOAD_ALL, &u, err, sizeof err), 0);
     assert_int_equal(u.host_calls.n, 3);
@@ -340,14 +447,47 @@ static void test_summary_and_listing(void **state) {
     assert_true(s.r.has_device);
     assert_int_equal(s.r.device.threads_per_sm, 2048);
 
+    assert_int_equal(s.r.summary.qos_kernels, 0);
+    assert_true(isnan(s.r.summary.nonqos_throughput));   /* no kernel to average */
+    assert_int_equal(s.r.version, 1);
+
     run_seen l = {0};
     assert_int_equal(db_list_runs(f->d, f->exp, on_run, &l, err, sizeof err), 0);
     assert_int_equal(l.n, 1);
+    /* a second run, with QoS figures (db_store.c qos_add): two QoS kernels,
+     * one met, and a non-QoS one at 0.25 of its isolated IPC */
+    trace q;
+    build_full(&q);
+    for (size_t i = 0; i < q.kernels.n; i++) {
+        q.kernels.v[i].ipc_isolated = 2;
+        q.kernels.v[i].qos_goal = 0.5;
+        q.kernels.v[i].qos_met = i == 0;
+    }
+    trace_kernel *nq = trace_add_kernel(&q);
+    nq->ipc_isolated = 2;
+    nq->ipc_shared = 0.5;
+    char slug2[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "qos", &q, slug2, err, sizeof err), 0);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(db_get_run(f->d, slug2, on_run, &s, err, sizeof err), 0);
+    assert_int_equal(s.r.summary.qos_kernels, 2);
+    assert_int_equal(s.r.summary.qos_met, 1);
+    assert_near(s.r.summary.nonqos_throughput, 0.25);
+    /* listed in the order stored; a callback that says stop stops it */
+    memset(&l, 0, sizeof l);
+    assert_int_equal(db_list_runs(f->d, f->exp, on_run, &l, err, sizeof err), 0);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.name, "qos");
+    memset(&l, 0, sizeof l);
+    assert_int_equal(db_list_runs(f->d, f->exp, stop_run, &l, err, sizeof err), 5);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.name, "most-room");
+    trace_free(&q);
     assert_int_equal(db_get_run(f->d, "nosuchrun0", on_run, &l, err, sizeof err), DB_NOT_FOUND);
     assert_non_null(strstr(err, "nosuchrun0"));
     assert_int_equal(db_store_run(f->d, "nosuchexp0", "x", &t, slug, err, sizeof err),
                      DB_NOT_FOUND);
-    assert_int_equal(count_rows(f->d, "runs"), 1);
+    assert_int_equal(count_rows(f->d, "runs"), 2);
     trace_free(&t);
 }
 
@@ -949,6 +1089,9 @@ static void test_window(void **state) {
     assert_int_equal(n, 0);
     assert_int_equal(db_blocks_count(f->d, slug, -10, 10000, &n, err, sizeof err), 0);
     assert_int_equal(n, 8);
+    /* from the first instant there is: the bound on starts stops there */
+    assert_int_equal(db_blocks_count(f->d, slug, INT64_MIN, INT64_MAX, &n, err, sizeof err), 0);
+    assert_int_equal(n, 8);
     assert_int_equal(db_blocks_count(f->d, "nosuchrun0", 0, 1, &n, err, sizeof err),
                      DB_NOT_FOUND);
 }
@@ -1003,6 +1146,54 @@ static void test_bins(void **state) {
     assert_int_equal(db_block_bins(f->d, slug, 0, 150, 100, 2, 2, t2, b2, err, sizeof err), 0);
     assert_near(b2[1], 0.0);   /* SM 0 over [100,150): nothing */
     assert_near(b2[3], 2.0);   /* SM 1: blocks 1 and 3 */
+    /* a window from 200: block 1 [0, 1000), begun two bins before it,
+     * fills both bins; block 4 [150, 300) the first on SM 0 */
+    double t3[4], b3[4];
+    assert_int_equal(db_block_bins(f->d, slug, 200, 400, 100, 2, 2, t3, b3, err, sizeof err), 0);
+    assert_near(b3[0], 1.0);
+    assert_near(b3[1], 0.01);
+    assert_near(b3[2], 1.0);
+    assert_near(b3[3], 2.0);
+    /* 3 bins of 100 over [0, 400): bin i covers [100 i, min(400, 100 i +
+     * 100)) (db.h), so [300, 400) is in none: block 5 [300, 400) and block
+     * 6 [399, 401) count nowhere (until 2026-12-06 the last bin took the
+     * rest, [200, 400), and dropped the blocks that started past 300, 6
+     * among them), and nothing past the 3 x 2 cells is written */
+    double t4[8], b4[8];
+    t4[6] = t4[7] = b4[6] = b4[7] = -1;
+    assert_int_equal(db_block_bins(f->d, slug, 0, 400, 100, 3, 2, t4, b4, err, sizeof err), 0);
+    assert_near(b4[0], 1.1);
+    assert_near(b4[1], 0.5);
+    assert_near(b4[2], 1.0);
+    assert_near(b4[3], 1.0);
+    assert_near(b4[4], 2.0);
+    assert_near(b4[5], 1.0);
+    assert_true(t4[6] == -1 && t4[7] == -1 && b4[6] == -1 && b4[7] == -1);
+    /* one SM asked for: SM 1's blocks are nobody's, and nothing past the
+     * cells asked for is written */
+    double t5[8], b5[8];
+    for (int i = 0; i < 8; i++) t5[i] = b5[i] = -1;
+    assert_int_equal(db_block_bins(f->d, slug, 0, 400, 100, 4, 1, t5, b5, err, sizeof err), 0);
+    assert_near(b5[0], 1.1);
+    assert_near(b5[3], 0.01);
+    for (int i = 4; i < 8; i++) assert_true(t5[i] == -1 && b5[i] == -1);
+    /* a block whose kernel the run does not list (the database does not
+     * refuse one) counts as a block of no threads */
+    trace u;
+    trace_init(&u);
+    trace_set_source(&u, "simulation");
+    trace_add_kernel(&u)->threads = 256;
+    *trace_add_block(&u) = (trace_block){.kernel = 0, .index = 0, .sm = 0, .start = 0, .end = 100};
+    *trace_add_block(&u) = (trace_block){.kernel = 3, .index = 0, .sm = 0, .start = 0, .end = 100};
+    char slug2[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "unlisted", &u, slug2, err, sizeof err), 0);
+    trace_free(&u);
+    assert_int_equal(db_block_bins(f->d, slug2, 0, 100, 100, 1, 1, t5, b5, err, sizeof err), 0);
+    assert_near(b5[0], 2.0);
+    assert_near(t5[0], 256);
+    /* an empty window is refused */
+    assert_int_equal(db_block_bins(f->d, slug, 100, 100, 100, 1, 2, t5, b5, err, sizeof err), -1);
+    assert_string_equal(err, "bins: need from < to, bin_ns > 0, nbins > 0 and sms > 0");
 }
 
 typedef struct qseen {
@@ -1171,6 +1362,11 @@ static int on_exp(void *ctx, const db_experiment *e) {
     return 0;
 }
 
+static int stop_exp(void *ctx, const db_experiment *e) {
+    on_exp(ctx, e);
+    return 6;
+}
+
 static void test_experiments_and_slugs(void **state) {
     fixture *f = *state;
     char err[256], slug[DB_SLUG_SIZE], slug2[DB_SLUG_SIZE];
@@ -1184,6 +1380,9 @@ static void test_experiments_and_slugs(void **state) {
     assert_int_equal(s.n, 2);
     assert_string_equal(s.names[0], "second");   /* newest first */
     assert_string_equal(s.names[1], "exp");
+    memset(&s, 0, sizeof s);   /* a callback that says stop stops the listing */
+    assert_int_equal(db_list_experiments(f->d, stop_exp, &s, err, sizeof err), 6);
+    assert_int_equal(s.n, 1);
     memset(&s, 0, sizeof s);
     assert_int_equal(db_get_experiment(f->d, f->exp, on_exp, &s, err, sizeof err), 0);
     assert_int_equal(s.n, 1);
@@ -1203,6 +1402,8 @@ static void test_experiments_and_slugs(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_host_calls_alone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_damaged_device_row, setup, teardown),
         cmocka_unit_test_setup_teardown(test_host_calls_roundtrip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_summary_and_listing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_store_leaves_nothing, setup, teardown),

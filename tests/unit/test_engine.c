@@ -391,6 +391,94 @@ static void test_random_against_reference(void **state) {
     }
 }
 
+/* The window follows the last event popped forward only: popping an event
+ * pushed into the past (it waited in the heap) leaves base where it was,
+ * so the wheel's events stay inside the window and its scan from base's
+ * slot stays in time order. 1 ns slots, window [10, 4106) after the pop at
+ * 10: 4105 waits on the wheel (slot 9), 5 in the heap; after 5 pops, 20
+ * goes to slot 20 and fires before 4105 (a window moved back to [5, 4101)
+ * would scan slot 9 first). */
+static void test_base_never_back(void **state) {
+    (void)state;
+    sim_engine e;
+    sim_engine_init(&e);
+    sim_engine_set_span(&e, SIM_WHEEL_SLOTS);
+    sim_event ev;
+    assert_int_equal(sim_engine_push(&e, 10, 1, 10, 0), 0);
+    assert_true(sim_engine_pop(&e, &ev));
+    assert_int_equal(e.base, 10);
+    assert_int_equal(sim_engine_push(&e, 4105, 1, 4105, 0), 0);
+    assert_int_equal(sim_engine_push(&e, 5, 1, 5, 0), 0);
+    assert_int_equal(e.nwheel, 1);
+    assert_int_equal(e.nheap, 1);
+    assert_true(sim_engine_pop(&e, &ev));
+    assert_int_equal(ev.a, 5);
+    assert_int_equal(e.base, 10);
+    assert_int_equal(sim_engine_push(&e, 20, 1, 20, 0), 0);
+    const int32_t want[] = { 20, 4105 };
+    for (int i = 0; i < 2; i++) {
+        assert_true(sim_engine_pop(&e, &ev));
+        assert_int_equal(ev.a, want[i]);
+    }
+    sim_engine_free(&e);
+}
+
+/* A wider slot after events have been popped: base is rounded down to the
+ * new slot width, so the window is whole slots. 1 ns slots, an event at 5
+ * popped (base 5), then 32 ns slots (window [0, 131072)): 131075 lies past
+ * the window (the heap), 100 on the wheel, and 100 fires first (a window
+ * [5, 131077) would put 131075 in slot 0, which the scan from base's slot
+ * 0 reaches before 100's slot 3). */
+static void test_span_rounds_base(void **state) {
+    (void)state;
+    sim_engine e;
+    sim_engine_init(&e);
+    sim_engine_set_span(&e, 1);
+    sim_event ev;
+    assert_int_equal(sim_engine_push(&e, 5, 1, 5, 0), 0);
+    assert_true(sim_engine_pop(&e, &ev));
+    assert_int_equal(e.base, 5);
+    sim_engine_set_span(&e, 100000);
+    assert_int_equal(e.shift, 5);
+    assert_int_equal(e.base, 0);
+    assert_int_equal(sim_engine_push(&e, 131075, 1, 2, 0), 0);
+    assert_int_equal(sim_engine_push(&e, 100, 1, 1, 0), 0);
+    assert_int_equal(e.nheap, 1);
+    for (int i = 1; i <= 2; i++) {
+        assert_true(sim_engine_pop(&e, &ev));
+        assert_int_equal(ev.a, i);
+    }
+    sim_engine_free(&e);
+}
+
+/* engine.h's limits: at most 2^24 events pending (a reserve past it
+ * fails), 2^40 scheduled (the last sequence number, 2^40 - 1, is the last
+ * push that succeeds: set by hand, as 2^40 pushes would take hours), and a
+ * sequence number handed to sim_engine_push_seq must have been taken. A
+ * span just over a power of two of slots takes the next width. */
+static void test_limits(void **state) {
+    (void)state;
+    sim_engine e;
+    sim_engine_init(&e);
+    assert_int_equal(sim_engine_reserve(&e, ((size_t)1 << 24) + 1), -1);
+    assert_int_equal(e.cap, 0);
+    sim_engine_set_span(&e, SIM_WHEEL_SLOTS);
+    assert_int_equal(e.shift, 0);
+    sim_engine_set_span(&e, SIM_WHEEL_SLOTS + 1);
+    assert_int_equal(e.shift, 1);
+    uint64_t seq;
+    assert_true(sim_engine_take_seq(&e, &seq));
+    assert_int_equal(seq, 0);
+    assert_int_equal(sim_engine_push_seq(&e, 7, 1, 1, 0, 0), -1);   /* 1 was never taken */
+    assert_int_equal(sim_engine_push_seq(&e, 7, 0, 1, 0, 0), 0);
+    e.next_seq = SIM_ENGINE_MAX_SEQ - 1;
+    assert_int_not_equal(sim_engine_schedule(&e, 8, 1, 2, 0), 0);
+    assert_int_equal(sim_engine_schedule(&e, 9, 1, 3, 0), 0);
+    assert_int_equal(sim_engine_push(&e, 9, 1, 3, 0), -1);
+    assert_int_equal(sim_engine_size(&e), 2);
+    sim_engine_free(&e);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_time_then_scheduling),
@@ -403,6 +491,9 @@ int main(void) {
         cmocka_unit_test(test_cancel_wheel_and_heap),
         cmocka_unit_test(test_crowded_slot),
         cmocka_unit_test(test_set_span),
+        cmocka_unit_test(test_base_never_back),
+        cmocka_unit_test(test_span_rounds_base),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_random_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

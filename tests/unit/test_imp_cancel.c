@@ -82,7 +82,7 @@ static void test_globaltimer_whole_and_streamed(void **state) {
         char err[512] = "";
         assert_int_not_equal(import_cancelled(IMP_GLOBALTIMER_CSV, "gt.csv", csv, len, stream, &c,
                                               err, sizeof err), 0);
-        assert_non_null(strstr(err, IMP_CANCELLED));
+        assert_string_equal(err, "gt.csv: " IMP_CANCELLED);
         assert_true(c.asked >= 1);
         assert_true(c.last < 0.5);   /* stopped early, not at the end */
     }
@@ -130,9 +130,13 @@ static void test_fixtures(void **state) {
             cancel_state c = {0};
             char err[512] = "";
             int rc = import_cancelled(fx[i].fmt, fx[i].file, data, len, stream, &c, err, sizeof err);
-            if (rc == 0 || !strstr(err, IMP_CANCELLED))
-                fail_msg("%s (%s): not cancelled: rc %d, asked %d, \"%s\"", fx[i].file,
-                         stream ? "streamed" : "whole", rc, c.asked, err);
+            /* one message, whatever the format met first (an SQLite
+             * statement interrupted, a row cut short): importers.c */
+            char want[256];
+            snprintf(want, sizeof want, "%s: %s", fx[i].file, IMP_CANCELLED);
+            if (rc == 0 || strcmp(err, want) != 0)
+                fail_msg("%s (%s): not cancelled as \"%s\": rc %d, asked %d, \"%s\"", fx[i].file,
+                         stream ? "streamed" : "whole", want, rc, c.asked, err);
         }
         free(data);
     }

@@ -446,6 +446,10 @@ static void test_nsight_reports(void **state) {
                  "runs/report1.nsys-rep: an Nsight Systems report, which only Nsight reads; "
                  "export it (nsys export --type sqlite report1.nsys-rep) and import the .sqlite "
                  "file");
+    /* the shortest such names, one character before the suffix */
+    expect_error(IMP_UNKNOWN, "a.nsys-rep", rep,
+                 "a.nsys-rep: an Nsight Systems report, which only Nsight reads; export it (nsys "
+                 "export --type sqlite a.nsys-rep) and import the .sqlite file");
     expect_error(IMP_UNKNOWN, "k.ncu-rep", rep,
                  "k.ncu-rep: an Nsight Compute report (per-kernel metrics, no timeline); record "
                  "the run with Nsight Systems (nsys profile) and import its SQLite export");
@@ -1889,6 +1893,33 @@ static void test_detect_first_line(void **state) {
     }
 }
 
+/* The format table's edges (importers.h): a name for IMP_UNKNOWN, no
+ * format for no name; an import of no file; detection by a name's suffix
+ * (examiner-json's ".json") only where the content says nothing, never for
+ * a name that is only the suffix, and never for an SQLite file (one of
+ * neither export is nobody's). */
+static void test_format_table_edges(void **state) {
+    (void)state;
+    assert_string_equal(imp_format_name(IMP_UNKNOWN), "unknown");
+    assert_null(imp_importer_get(IMP_UNKNOWN));
+    assert_int_equal(imp_format_parse(NULL), IMP_UNKNOWN);
+    assert_int_equal(imp_format_parse("nvprof-csv"), IMP_NVPROF_CSV);
+    trace t;
+    trace_init(&t);
+    char err[256];
+    imp_file none = {"x.csv", (const unsigned char *)"a", 1};
+    assert_int_equal(imp_import(IMP_UNKNOWN, &none, 0, &t, err, sizeof err), -1);
+    assert_string_equal(err, "import: no input file given");
+    trace_free(&t);
+    imp_file f = text_file("run.json", "no format's content");
+    assert_int_equal(imp_detect(&f), IMP_EXAMINER_JSON);
+    f = text_file(".json", "no format's content");
+    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
+    static const unsigned char sqlite[32] = "SQLite format 3";   /* and its NUL */
+    f = (imp_file){"run.json", sqlite, sizeof sqlite};
+    assert_int_equal(imp_detect(&f), IMP_UNKNOWN);
+}
+
 static void test_detect(void **state) {
     (void)state;
     imp_file f;
@@ -2255,6 +2286,7 @@ int main(void) {
         cmocka_unit_test(test_archive_warnings_capped),
         cmocka_unit_test(test_archive_members_mapped),
         cmocka_unit_test(test_archive_no_tmpdir),
+        cmocka_unit_test(test_format_table_edges),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_detect_first_line),
         cmocka_unit_test(test_trace_block_device),

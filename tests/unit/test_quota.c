@@ -691,6 +691,63 @@ static void test_isolated_key_fields(void **state) {
     assert_int_equal(sim_ipc_isolated(&b.cfg, 0, &cache, &iso, err, sizeof err), 0);
     assert_true(iso == 1.25);
     assert_int_equal(cache.runs, runs);
+    /* every other value of the key, without a run each: an entry told to
+     * the cache for a shape that differs in it (sim_ipc_cache_put) is its
+     * own, and leaves the first shape's 1.25 where it was (a key without
+     * the value would have replaced it) */
+    sim_dep dep[2] = {{0}, {.n = 1, .on = {1}}};
+    const sim_sm_order_kind kind0 = b.cfg.device.sm_order_kind;
+    const sim_policy pol0 = b.cfg.policy;
+    double want = 1.25;
+#define APART(what, change, undo)                                                              \
+    do {                                                                                       \
+        change;                                                                                \
+        assert_int_equal(sim_ipc_cache_put(&cache, &b.cfg, 0, 9.5), 0);                       \
+        undo;                                                                                  \
+        if (sim_ipc_isolated(&b.cfg, 0, &cache, &iso, err, sizeof err)) fail_msg("%s", err); \
+        if (iso != want) fail_msg("%s: the other shape's entry was read", what);              \
+    } while (0)
+    APART("the SM order's kind",
+          b.cfg.device.sm_order_kind = kind0 == SIM_SM_ORDER_EVENS_THEN_ODDS
+                                           ? SIM_SM_ORDER_ASCENDING : SIM_SM_ORDER_EVENS_THEN_ODDS,
+          b.cfg.device.sm_order_kind = kind0);
+    assert_true(sim_policy_find(SIM_TABLE_PLACEMENT, "spart") != pol0.placement);
+    assert_true(sim_policy_find(SIM_TABLE_EXECUTION, "fixed") != pol0.execution);
+    APART("the placement", b.cfg.policy.placement = sim_policy_find(SIM_TABLE_PLACEMENT, "spart"),
+          b.cfg.policy = pol0);
+    APART("the execution", b.cfg.policy.execution = sim_policy_find(SIM_TABLE_EXECUTION, "fixed"),
+          b.cfg.policy = pol0);
+    APART("the driver", b.cfg.policy.driver = pol0.driver + 1, b.cfg.policy = pol0);
+    APART("the launch latency", b.cfg.policy.launch_latency = 5000, b.cfg.policy = pol0);
+    APART("the dispatch latency", b.cfg.policy.dispatch_latency = 7, b.cfg.policy = pol0);
+    APART("shared memory", a->smem = 4096, a->smem = 0);
+    APART("registers", a->regs = 64, a->regs = 0);
+    APART("the QAWS budget", a->budget = 4, a->budget = 0);
+    APART("the body's length", pm.nbody = 1, pm.nbody = 2);
+    APART("an instruction's class", body[0].iclass = SIM_ICLASS_SFU,
+          body[0].iclass = SIM_ICLASS_ALU);
+    APART("a store", acc[1].store = 1, acc[1].store = 0);
+    APART("fp32", acc[0].fp32 = 1, acc[0].fp32 = 0);
+    APART("a working set's scope", acc[1].scope = SIM_SCOPE_KERNEL, acc[1].scope = SIM_SCOPE_WARP);
+    APART("a working set's footprint", acc[1].footprint = 1 << 20, acc[1].footprint = 0);
+    APART("unified memory", acc[1].managed = 1, acc[1].managed = 0);
+    APART("a scoreboard", pm.dep = dep, pm.dep = NULL);
+    pm.dep = dep;
+    assert_int_equal(sim_ipc_cache_put(&cache, &b.cfg, 0, 2.5), 0);   /* that shape's own */
+    want = 2.5;
+    APART("a scoreboard's reads", dep[1].n = 0, dep[1].n = 1);
+    APART("a scoreboard's distance", dep[1].on[0] = 2, dep[1].on[0] = 1);
+    pm.dep = NULL;
+    want = 1.25;
+    APART("the memory requests", pm.mem_requests = 8, pm.mem_requests = 0);
+    APART("persistent threads", pm.persistent = 1, pm.persistent = 0);
+#undef APART
+    /* only a kernel has an isolated IPC, a program or not: a copy given
+     * one by hand is refused both ways */
+    a->kind = SIM_OP_COPY;
+    assert_int_equal(sim_ipc_cache_put(&cache, &b.cfg, 0, 9.5), -1);
+    assert_int_equal(sim_ipc_isolated(&b.cfg, 0, &cache, &iso, err, sizeof err), -1);
+    a->kind = SIM_OP_KERNEL;
     sim_ipc_cache_free(&cache);
 }
 

@@ -116,6 +116,18 @@ static void test_partition_off_device(void **state) {
     assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
     assert_string_equal(err, "streams[0].sms: ranks 3..4 of sm_order are not on the device's "
                              "4 SMs");
+    /* a first rank or a count below 0 (the scenario reader refuses them;
+     * a sim_config built by hand is checked again) */
+    b.streams[s1].sm_first = -1;
+    b.streams[s1].sm_count = 2;
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "streams[0].sms: ranks -1..0 of sm_order are not on the device's "
+                             "4 SMs");
+    b.streams[s1].sm_first = 2;
+    b.streams[s1].sm_count = -1;
+    assert_int_equal(sim_run(tb_config(&b), &t, err, sizeof err), -1);
+    assert_string_equal(err, "streams[0].sms: ranks 2..0 of sm_order are not on the device's "
+                             "4 SMs");
     trace_free(&t);
 }
 

@@ -141,6 +141,134 @@ static void test_victim_order(void **state) {
     assert_int_equal(m[0].n, 2);
 }
 
+/* A TB fits where the SM has each of its resources free: a block slot,
+ * threads, warps, registers and shared memory, each alone enough to
+ * refuse it (no victim allowed here: swap false). */
+static void test_room_each_resource(void **state) {
+    (void)state;
+    tba_kernel ks[2] = { kern(true, 10, 20, 256, 8), kern(false, 0, 0, 128, 8) };
+    ks[0].need.regs = 8192;
+    ks[0].need.smem = 4096;
+    double iw[2] = { 0, 0 };
+    int32_t res[2] = { 4, 8 };
+    tba_move m[4];
+    sim_sm_free f = sm_with(256);
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 1);
+    f.blocks = 0;
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 0);
+    f = sm_with(256);
+    f.threads = 255;
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 0);
+    f = sm_with(256);
+    f.warps = 7;
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 0);
+    f = sm_with(256);
+    f.regs = 8191;
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 0);
+    f = sm_with(256);
+    f.smem = 4095;
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 0);
+}
+
+/* Two QoS kernels behind their goals on one SM: each TB granted takes its
+ * resources from what the next sees. Room for one TB by registers (or by
+ * shared memory) alone: the first kernel gets it, the second none. */
+static void test_grants_share_the_room(void **state) {
+    (void)state;
+    tba_kernel ks[2] = { kern(true, 10, 20, 256, 8), kern(true, 10, 20, 256, 8) };
+    double iw[2] = { 0, 0 };
+    int32_t res[2] = { 4, 4 };
+    tba_move m[4];
+    sim_sm_free f = sm_with(2048);
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 2);
+    ks[0].need.regs = ks[1].need.regs = 32768;
+    f.regs = 40000;
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 1);
+    assert_int_equal(m[0].k, 0);
+    ks[0].need.regs = ks[1].need.regs = 0;
+    ks[0].need.smem = ks[1].need.smem = 48 * 1024;
+    f = sm_with(2048);
+    f.smem = 64 * 1024;
+    assert_int_equal(decide(ks, iw, res, &f, false, m), 1);
+    assert_int_equal(m[0].k, 0);
+}
+
+/* A swap credits what the victim's TBs free: 64 threads free, QoS K0's
+ * 256-thread TB takes 2 of non-QoS K2's 128-thread TBs (64 + 256 - 256 =
+ * 64 left), and QoS K1's 64-thread TB then fits in what is left, with no
+ * victim. */
+static void test_swap_frees_room(void **state) {
+    (void)state;
+    tba_kernel ks[3] = { kern(true, 10, 20, 256, 8), kern(true, 10, 20, 64, 8),
+                         kern(false, 0, 0, 128, 8) };
+    double iw[3] = { 0, 0, 0 };
+    int32_t res[3] = { 4, 4, 8 };
+    sim_sm_free f = sm_with(64);
+    tba_move m[4];
+    bool ok[1] = { true };
+    assert_int_equal(tba_decide(ks, 3, 1, iw, res, &f, ok, m, 4), 2);
+    assert_int_equal(m[0].k, 0);
+    assert_int_equal(m[0].victim, 2);
+    assert_int_equal(m[0].n, 2);
+    assert_int_equal(m[1].k, 1);
+    assert_int_equal(m[1].victim, -1);
+}
+
+/* n may be every TB the victim has on the SM: 64 threads free, 2 TBs of
+ * 128 threads there make the 256 needed. */
+static void test_victim_gives_all(void **state) {
+    (void)state;
+    tba_kernel ks[2] = { kern(true, 10, 20, 256, 8), kern(false, 0, 0, 128, 8) };
+    double iw[2] = { 0, 0 };
+    int32_t res[2] = { 4, 2 };
+    sim_sm_free f = sm_with(64);
+    tba_move m[4];
+    assert_int_equal(decide(ks, iw, res, &f, true, m), 1);
+    assert_int_equal(m[0].victim, 1);
+    assert_int_equal(m[0].n, 2);
+}
+
+/* Among victims of one kind, the one with the most TBs on the SM, then the
+ * lowest index (tb_adjust.h). Two non-QoS kernels of 128 threads: 3 and 5
+ * TBs there: the second; 5 and 5: the first. And §3.6's margin is strict
+ * ("IPChistory x (1 - n/N) > IPCgoal"): a QoS victim at 28 x (1 - 2/8) =
+ * 21 with a goal of 21 is kept. */
+static void test_victim_most_tbs(void **state) {
+    (void)state;
+    tba_kernel ks[3] = { kern(true, 10, 20, 256, 8), kern(false, 0, 0, 128, 8),
+                         kern(false, 0, 0, 128, 8) };
+    double iw[3] = { 0, 0, 0 };
+    int32_t res[3] = { 4, 3, 5 };
+    sim_sm_free f = sm_with(64);
+    tba_move m[4];
+    bool ok[1] = { true };
+    assert_int_equal(tba_decide(ks, 3, 1, iw, res, &f, ok, m, 4), 1);
+    assert_int_equal(m[0].victim, 2);
+    res[1] = 5;
+    assert_int_equal(tba_decide(ks, 3, 1, iw, res, &f, ok, m, 4), 1);
+    assert_int_equal(m[0].victim, 1);
+
+    tba_kernel kq[2] = { kern(true, 10, 20, 256, 8), kern(true, 28, 21, 128, 8) };
+    int32_t rq[2] = { 4, 8 };
+    assert_int_equal(decide(kq, iw, rq, &f, true, m), 0);
+    kq[1].goal = 20.9;
+    assert_int_equal(decide(kq, iw, rq, &f, true, m), 1);
+}
+
+/* A QoS kernel the manager does not see running (none of its TBs resident
+ * or swapped out: exec_warp.c's `live`, between two of its waves) has no
+ * idle warps sampled and asks for nothing, though it has TBs to place. */
+static void test_not_running_asks_nothing(void **state) {
+    (void)state;
+    tba_kernel ks[2] = { kern(true, 10, 20, 256, 8), kern(false, 0, 0, 128, 8) };
+    ks[0].live = false;
+    double iw[2] = { 0, 0 };
+    int32_t res[2] = { 0, 8 };
+    sim_sm_free f = sm_with(256);
+    tba_move m[4];
+    assert_int_equal(decide(ks, iw, res, &f, true, m), 0);
+}
+
 /* Simulated: Q (QoS, goal 0.9) and A share 4 SMs of the ISCA'17 device
  * under Rollover; §3.6's equal share holds each to half an SM (4 TBs of
  * 256 threads), and Q's 64 TBs need more: its warps are latency-bound
@@ -363,6 +491,12 @@ int main(void) {
         cmocka_unit_test(test_victim_non_qos),
         cmocka_unit_test(test_victim_qos),
         cmocka_unit_test(test_victim_order),
+        cmocka_unit_test(test_room_each_resource),
+        cmocka_unit_test(test_grants_share_the_room),
+        cmocka_unit_test(test_swap_frees_room),
+        cmocka_unit_test(test_victim_gives_all),
+        cmocka_unit_test(test_victim_most_tbs),
+        cmocka_unit_test(test_not_running_asks_nothing),
         cmocka_unit_test(test_simulated),
         cmocka_unit_test(test_simulated_memory_bound),
         cmocka_unit_test(test_random_preemption),

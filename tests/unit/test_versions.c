@@ -113,6 +113,11 @@ static int stop_run_after_one(void *ctx, const char *run, int64_t version) {
     return 7;
 }
 
+static int run_version(void *ctx, const db_run *r) {
+    *(int64_t *)ctx = r->version;
+    return 0;
+}
+
 static void test_versions(void **state) {
     fixture *f = *state;
     char err[256], r1[DB_SLUG_SIZE], r2[DB_SLUG_SIZE], r3[DB_SLUG_SIZE];
@@ -134,6 +139,9 @@ static void test_versions(void **state) {
     assert_int_equal(db_run_set_version(f->d, r3, 2, err, sizeof err), 0);
     assert_int_equal(db_version_latest(f->d, f->exp, &v, err, sizeof err), 0);
     assert_int_equal(v, 2);
+    int64_t rv = 0;
+    assert_int_equal(db_get_run(f->d, r3, run_version, &rv, err, sizeof err), 0);
+    assert_int_equal(rv, 2);   /* the run as the API lists it (docs/api.md: `version`) */
     memset(&s, 0, sizeof s);
     assert_int_equal(db_list_versions(f->d, f->exp, on_version, &s, err, sizeof err), 0);
     assert_int_equal(s.n, 2);
