@@ -43,8 +43,9 @@ static void pair_one_sm(quota_state *q, const warp_policy *wp) {
     quota_epoch(q, 0);
 }
 
-/* §3.5 throttles the non-QoS kernels to protect the QoS kernels' goals:
- * "nothing to protect while no QoS kernel runs". Naive, one SM: the QoS
+/* §3.5 throttles the non-QoS kernels to protect the QoS kernels' goals,
+ * so with no QoS kernel running nothing is throttled (quota.c: "nothing
+ * to protect while no QoS kernel runs"). Naive, one SM: the QoS
  * kernel K0 ends at cycle 10; at the boundary at 50 neither K0 (ended) nor
  * the non-QoS K1 is throttled, and K1 may issue. */
 static void test_no_qos_kernel_left(void **state) {
