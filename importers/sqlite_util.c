@@ -554,7 +554,7 @@ typedef struct row_ids {
 } row_ids;
 
 static size_t slot_of(const int64_t *k, size_t n) {
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
     for (size_t i = 0; i < n; i++) h = (h ^ (uint64_t)k[i]) * 1099511628211ULL;
     return (size_t)(h ^ (h >> 32));
 }

@@ -11,7 +11,7 @@ struct trace_strhash {
 };
 
 static uint64_t str_hash(const char *s, size_t n) {
-    uint64_t h = 1469598103934665603ULL;            /* FNV-1a */
+    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
     for (size_t i = 0; i < n; i++) {
         h ^= (unsigned char)s[i];
         h *= 1099511628211ULL;

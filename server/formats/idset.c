@@ -74,7 +74,7 @@ bool idset_parse(const idset_words *w, const char *s, int64_t n, uint8_t *bits, 
 }
 
 uint64_t idset_hash(const uint8_t *bits, size_t nbytes) {
-    uint64_t h = 1469598103934665603u;
+    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
     for (size_t i = 0; i < nbytes; i++) h = (h ^ bits[i]) * 1099511628211u;
     return h;
 }

@@ -413,7 +413,7 @@ static int parse_priority(pctx *c, json_t *v, const char *path, int32_t *out) {
 }
 
 static uint64_t stream_hash(const char *name, const char *process) {
-    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         h = (h ^ *p) * 1099511628211ull;
     if (strcmp(name, "null") == 0)          /* "null" is one per process */

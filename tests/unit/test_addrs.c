@@ -65,10 +65,27 @@ static void test_wildcard_lists_interfaces(void **state) {
     free(s);
 }
 
+/* the wildcard's other spellings: no bind and "" are 0.0.0.0, "[::]" is
+ * "::" (which lists the IPv6 addresses too, none link-local: a fe80::
+ * address needs a %zone nobody can paste) */
+static void test_wildcard_spellings(void **state) {
+    (void)state;
+    char *any = printed("0.0.0.0"), *empty = printed(""), *none = printed(NULL);
+    assert_string_equal(empty, any);
+    assert_string_equal(none, any);
+    char *v6 = printed("::"), *br = printed("[::]");
+    assert_string_equal(br, v6);
+    assert_non_null(strstr(v6, "http://[::1]:8080/ (x)\n"));
+    assert_null(strstr(v6, "[fe80:"));
+    assert_null(strstr(v6, "[::]"));
+    free(any), free(empty), free(none), free(v6), free(br);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_named_bind_as_given),
         cmocka_unit_test(test_wildcard_lists_interfaces),
+        cmocka_unit_test(test_wildcard_spellings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,6 +88,22 @@ static void test_codec_bytes(void **state) {
     trace_block back[3];
     assert_int_equal(bpage_decode(out, n, 3, back), 0);
     for (int i = 0; i < 3; i++) assert_block_equal(&back[i], &b[i]);
+    /* kernel, index and sm are 32-bit fields: a varint of 2^32 in any of
+     * them is damage (80 80 80 80 10), in start or duration it is not */
+    for (int field = 0; field < 5; field++) {
+        uint8_t page[16];
+        size_t len = 0;
+        for (int g = 0; g < 5; g++) {
+            if (g == field) {
+                const uint8_t big[] = {0x80, 0x80, 0x80, 0x80, 0x10};
+                memcpy(page + len, big, sizeof big);
+                len += sizeof big;
+            } else {
+                page[len++] = 0x00;
+            }
+        }
+        assert_int_equal(bpage_decode(page, len, 1, back), field < 3 ? -1 : 0);
+    }
 }
 
 static void test_codec_roundtrip(void **state) {

@@ -333,6 +333,79 @@ static void test_random_cohorts(void **state) {
     tdb_close(&x);
 }
 
+/* db_window_cohorts and db_scan_cohorts (db/cohort_window.c) by hand: three
+ * cohorts stored in this order (seq 0, 1, 2) --
+ *   A: kernel 0 on SM 0, waves of 2 at 1000 and 1100, 100 ns each (to 1200)
+ *   B: kernel 1 on SM 1, one block at 500 (to 600)
+ *   C: kernel 0 on SM 2, one block at 1150, 50 ns (to 1200)
+ * A window [from, to) gets the cohorts with a wave overlapping it, by
+ * first start; a wave ending at `from` is not in it; a callback's nonzero
+ * answer stops the scan and is returned; the whole scan goes by seq. */
+typedef struct seen {
+    int n, stop_at;
+    int32_t sms[8];
+} seen;
+
+static int seen_cb(void *ctx, const trace_cohort *c, int64_t seq) {
+    seen *s = ctx;
+    (void)seq;
+    if (s->n < 8) s->sms[s->n] = c->sm;
+    return ++s->n == s->stop_at ? 7 : 0;
+}
+
+static void test_window_by_hand(void **state) {
+    (void)state;
+    tdb x;
+    assert_int_equal(tdb_open(&x, "cohortwin"), 0);
+    trace t;
+    tdb_h100_trace(&t, "cohorts", 4);
+    for (int k = 0; k < 2; k++) {
+        trace_kernel *kk = trace_add_kernel(&t);
+        kk->threads = 64;
+        kk->blocks = k ? 1 : 5;
+        kk->priority = TRACE_PRIO_NONE;
+        kk->issue = kk->first_block = kk->fully_dispatched = kk->end = TRACE_NONE;
+        kk->smem = TRACE_NONE;
+    }
+    static const trace_cohort cs[] = {
+        { .kernel = 0, .sm = 0, .index = 0, .stride = 1, .count = 4, .per_wave = 2,
+          .start = 1000, .end = 1100, .period = 100 },
+        { .kernel = 1, .sm = 1, .index = 0, .stride = 1, .count = 1, .per_wave = 1,
+          .start = 500, .end = 600, .period = 100 },
+        { .kernel = 0, .sm = 2, .index = 4, .stride = 1, .count = 1, .per_wave = 1,
+          .start = 1150, .end = 1200, .period = 50 },
+    };
+    for (size_t i = 0; i < 3; i++) *trace_add_cohort(&t) = cs[i];
+    char slug[DB_SLUG_SIZE], err[512];
+    tdb_store_whole(x.d, &t, "win.json", slug);
+    trace_free(&t);
+    pyr_run r;
+    assert_int_equal(db_pyramid_run_k(x.d, slug, &r, err, sizeof err), 0);
+    seen s = {0};
+    assert_int_equal(db_window_cohorts(x.d, &r, 1200, 2000, seen_cb, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 0);                           /* A and C end at 1200 */
+    s = (seen){0};
+    assert_int_equal(db_window_cohorts(x.d, &r, 550, 1150, seen_cb, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.sms[0], 1);                      /* B (500) before A (1000) */
+    assert_int_equal(s.sms[1], 0);
+    s = (seen){0};
+    assert_int_equal(db_window_cohorts(x.d, &r, 1199, 1200, seen_cb, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);                           /* A's second wave, C */
+    s = (seen){ .stop_at = 1 };
+    assert_int_equal(db_window_cohorts(x.d, &r, 0, 2000, seen_cb, &s, err, sizeof err), 7);
+    assert_int_equal(s.n, 1);
+    s = (seen){0};
+    assert_int_equal(db_scan_cohorts(x.d, r.id, seen_cb, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.sms[0], 0);                      /* by seq: A, B, C */
+    assert_int_equal(s.sms[1], 1);
+    assert_int_equal(s.sms[2], 2);
+    s = (seen){ .stop_at = 2 };
+    assert_int_equal(db_scan_cohorts(x.d, r.id, seen_cb, &s, err, sizeof err), 7);
+    tdb_close(&x);
+}
+
 /* The Chrome export of a cohort run: one slice per wave of a cohort on its
  * SM, args.count its blocks. 10 waves of 4 blocks per SM on a TX2 (2 SMs,
  * 4 blocks of 512 threads each; test_cohort_props.c's waves by hand): 20
@@ -393,6 +466,7 @@ static void test_chrome(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_closed_forms),
+        cmocka_unit_test(test_window_by_hand),
         cmocka_unit_test(test_random_views),
         cmocka_unit_test(test_random_cohorts),
         cmocka_unit_test(test_chrome),

@@ -17,6 +17,7 @@
 #include "../../db/bpage.h"
 #include "../../db/db.h"
 #include "../../db/fidelity_db.h"
+#include "../../db/sweep.h"
 #include "test_db_util.h"
 
 /* cmocka's assert_float_equal compares floats; occupancy is a double */
@@ -1295,6 +1296,49 @@ static void test_migrations(void **state) {
     }
 }
 
+/* A sweep's result (db/sweep.c) and a replay's fidelity report
+ * (db/fidelity_db.c): stored and read back whole; a store that fails
+ * leaves no experiment behind (the savepoint is rolled back); an unknown
+ * slug, or a run without a report, is DB_NOT_FOUND with a message. */
+static void test_sweeps_and_fidelity(void **state) {
+    fixture *f = *state;
+    char err[256], slug[DB_SLUG_SIZE], *out = NULL, *meas = NULL;
+    assert_int_equal(db_sweep_store(f->d, "sw", "a sweep", "{\"points\":[1,2]}", slug, err,
+                                    sizeof err), 0);
+    assert_int_equal(db_sweep_result(f->d, slug, &out, err, sizeof err), 0);
+    assert_string_equal(out, "{\"points\":[1,2]}");
+    free(out);
+    assert_int_equal(db_sweep_result(f->d, "nosuchsweep", &out, err, sizeof err), DB_NOT_FOUND);
+    assert_null(out);
+    int64_t exps = count_rows(f->d, "experiments");
+    /* the result is NOT NULL: the insert fails after the experiment's */
+    assert_int_equal(db_sweep_store(f->d, "bad", NULL, NULL, slug, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sweeps"));
+    assert_int_equal(count_rows(f->d, "experiments"), exps);
+
+    trace t;
+    build_full(&t);
+    char measured[DB_SLUG_SIZE], sim[DB_SLUG_SIZE];
+    assert_int_equal(db_store_run(f->d, f->exp, "job", &t, measured, err, sizeof err), 0);
+    assert_int_equal(db_store_run(f->d, f->exp, "most-room", &t, sim, err, sizeof err), 0);
+    trace_free(&t);
+    assert_int_equal(db_fidelity_get(f->d, sim, &out, &meas, err, sizeof err), DB_NOT_FOUND);
+    char want[256];
+    snprintf(want, sizeof want, "run \"%s\" has no fidelity report (it is not a replay)", sim);
+    assert_string_equal(err, want);
+    assert_null(out);
+    assert_int_equal(db_fidelity_store(f->d, sim, "nosuchrun", "{}", err, sizeof err),
+                     DB_NOT_FOUND);
+    assert_non_null(strstr(err, ": no run named \""));
+    assert_int_equal(db_fidelity_store(f->d, sim, measured, "{\"a\":1}", err, sizeof err), 0);
+    assert_int_equal(db_fidelity_store(f->d, sim, measured, "{\"a\":2}", err, sizeof err), 0);
+    assert_int_equal(db_fidelity_get(f->d, sim, &out, &meas, err, sizeof err), 0);
+    assert_string_equal(out, "{\"a\":2}");   /* replaced */
+    assert_string_equal(meas, measured);
+    free(out);
+    free(meas);
+}
+
 /* The experiment's kind ("scenario", "import", "sweep") into ctx (16 bytes). */
 static int on_source(void *ctx, const db_experiment *e) {
     snprintf(ctx, 16, "%s", e->source);
@@ -1412,6 +1456,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_bins, setup, teardown),
         cmocka_unit_test_setup_teardown(test_queues, setup, teardown),
         cmocka_unit_test_setup_teardown(test_migrations, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sweeps_and_fidelity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replay_kind_migration, setup, teardown),
         cmocka_unit_test_setup_teardown(test_experiments_and_slugs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bulk_roundtrip, setup, teardown),

@@ -55,12 +55,33 @@ static void test_errors(void **state) {
     expect_error(&names, "0", 0, "names: 0 is not a kernel name of the run (it has none)");
     /* a control byte from the URL never breaks the message's line */
     expect_error(&kernels, "-\n2", 4, "kernels: \"-?2\" at character 1: expected a kernel id");
+    expect_error(&kernels, "-\x7f" "2", 4, "kernels: \"-?2\" at character 1: expected a kernel id");
+    /* ids within 0..INT32_MAX: the largest is read (and is past the run) */
+    expect_error(&kernels, "2147483647", 16, "kernels: 2147483647 is not a kernel of the run (ids 0..15)");
+    expect_error(&kernels, "2147483648", 16,
+                 "kernels: \"2147483648\" at character 1: expected a kernel id");
+    /* a range one short of empty is backwards too */
+    expect_error(&kernels, "3-2", 16, "kernels: range 3-2 at character 1 runs backwards");
+    /* the echo stops at 40 characters */
+    expect_error(&kernels, "1,x123456789012345678901234567890123456789EXTRA", 16,
+                 "kernels: \"x123456789012345678901234567890123456789\" at character 3: "
+                 "expected a kernel id");
+}
+
+/* idset_hash is 64-bit FNV-1a (offset basis 14695981039346656037, prime
+ * 1099511628211; the published test vector: "a" -> 0xaf63dc4c8601ec8c) */
+static void test_hash_fnv1a(void **state) {
+    (void)state;
+    const uint8_t a[] = {'a'};
+    assert_true(idset_hash(a, 0) == UINT64_C(14695981039346656037));
+    assert_true(idset_hash(a, 1) == UINT64_C(0xaf63dc4c8601ec8c));
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sets),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_hash_fnv1a),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

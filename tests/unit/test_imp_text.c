@@ -1898,6 +1898,53 @@ static void test_detect_first_line(void **state) {
  * (examiner-json's ".json") only where the content says nothing, never for
  * a name that is only the suffix, and never for an SQLite file (one of
  * neither export is nobody's). */
+/* The importers' shared helpers (errors.c, warnings.c, devices.c): one
+ * printable line whatever bytes the file held; the warnings' total as
+ * stored; the GPUs a trace uses but does not describe. */
+static void test_import_helpers(void **state) {
+    (void)state;
+    char err[64];
+    /* no file name: "input"; a tab or newline is a space; other control
+     * bytes and DEL as \xNN, both hex digits */
+    imp_error(err, sizeof err, NULL, ": ", "a\tb\nc\x01\x7f\x1b|");
+    assert_string_equal(err, "input: a b c\\x01\\x7f\\x1b|");
+    /* cut short of the end (room for a whole escape and the NUL), never
+     * within an escape: 8 bytes keep "f: a" and no part of the \x01 */
+    char small[16];
+    memset(small, '#', sizeof small);
+    imp_error(small, 8, "f", ": ", "a\x01" "bcdef");
+    assert_string_equal(small, "f: ");
+    assert_int_equal(small[8], '#');
+    imp_error(small, 9, "f", ": ", "a\x01" "bcdef");
+    assert_string_equal(small, "f: a");
+    imp_error(small, 10, "f", ": ", "a\x01" "bcdef");
+    assert_string_equal(small, "f: a\\x01");
+
+    trace t;
+    trace_init(&t);
+    assert_int_equal(imp_warnings_total(&t), 0);
+    assert_int_equal(trace_set_meta(&t, IMP_WARNINGS_TOTAL_KEY, "12"), 0);
+    assert_int_equal(imp_warnings_total(&t), 12);
+    assert_int_equal(trace_set_meta(&t, IMP_WARNINGS_TOTAL_KEY, "12x"), 0);
+    assert_int_equal(imp_warnings_total(&t), 0);   /* not a count: none */
+    assert_int_equal(trace_set_meta(&t, IMP_WARNINGS_TOTAL_KEY, "-3"), 0);
+    assert_int_equal(imp_warnings_total(&t), 0);
+    trace_free(&t);
+
+    /* ordinals 0..3, 0 and 1 listed: 2 and 3 taken to be the run's device */
+    trace_init(&t);
+    assert_int_equal(imp_devices_reserve(&t, 3), 0);
+    assert_int_equal(t.devices.n, 4);
+    assert_int_equal(imp_devices_unlisted(&t, 0x3, "a.prof", "the device table"), 0);
+    assert_string_equal(trace_get_meta(&t, "devices_unlisted"), "2, 3");
+    assert_string_equal(trace_get_meta(&t, IMP_WARNINGS_KEY),
+                        "a.prof: GPU ordinals 2, 3 not in the device table: each taken to be the "
+                        "run's device (unnamed)");
+    assert_int_equal(imp_devices_unlisted(&t, 0xf, "a.prof", "the device table"), 0);
+    assert_int_equal(imp_warnings_total(&t), 1);   /* every GPU listed: nothing said */
+    trace_free(&t);
+}
+
 static void test_format_table_edges(void **state) {
     (void)state;
     assert_string_equal(imp_format_name(IMP_UNKNOWN), "unknown");
@@ -2286,6 +2333,7 @@ int main(void) {
         cmocka_unit_test(test_archive_warnings_capped),
         cmocka_unit_test(test_archive_members_mapped),
         cmocka_unit_test(test_archive_no_tmpdir),
+        cmocka_unit_test(test_import_helpers),
         cmocka_unit_test(test_format_table_edges),
         cmocka_unit_test(test_detect),
         cmocka_unit_test(test_detect_first_line),

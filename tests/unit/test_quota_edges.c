@@ -18,7 +18,7 @@
 #include "../../simcore/quota.h"
 
 extern const warp_policy warp_quota_naive, warp_quota_history, warp_quota_elastic,
-    warp_quota_rollover;
+    warp_quota_rollover, warp_quota_rollover_time;
 
 /* n warp instructions of kernel k complete on SM s at cycle c */
 static void charge(quota_state *q, int32_t s, int32_t k, int n, int64_t c) {
@@ -327,6 +327,39 @@ static void test_ipc_over_part_of_epoch(void **state) {
     quota_free(&q);
 }
 
+/* Rollover-Time's non-QoS kernel carries its debt too (§3.4.1: "C_k is
+ * decremented by the number of instructions that are actually executed",
+ * quota.h quota_debt): an instruction issued before a boundary completes
+ * after it. One SM: K0 (QoS) uses its 100 by cycle 2 (-28), so K1 gets
+ * its quota (the refill, §4.5) and issues; at the boundary at 50 K1's
+ * counter goes back to 0 (blocked behind K0's new 72), and an
+ * instruction K1 had in flight completes at 51: -32, no refill while K0
+ * has quota. At the boundary at 100 K1 keeps the -32 (not 0), and when K0
+ * has used its quota K1's refill is its new quota less that debt. */
+static void test_rollover_time_debt(void **state) {
+    (void)state;
+    quota_state q;
+    pair_one_sm(&q, &warp_quota_rollover_time);
+    assert_int_equal(quota_counter(&q, 0, 1), 0);
+    charge(&q, 0, 0, 4, 2);
+    assert_int_equal(quota_counter(&q, 0, 0), -28);
+    assert_int_equal(quota_counter(&q, 0, 1), 50);
+    charge(&q, 0, 1, 1, 3);
+    quota_epoch(&q, 50);
+    assert_int_equal(quota_counter(&q, 0, 0), 72);
+    assert_int_equal(quota_counter(&q, 0, 1), 0);
+    charge(&q, 0, 1, 1, 51);
+    assert_int_equal(quota_counter(&q, 0, 1), -32);
+    quota_epoch(&q, 100);
+    assert_int_equal(quota_counter(&q, 0, 1), -32);
+    int64_t k0 = quota_counter(&q, 0, 0), k1 = quota_alloc(&q, 0, 1);
+    assert_true(k0 > 72);                  /* 72 rolled over, a new quota added */
+    assert_true(k1 > 0);
+    charge(&q, 0, 0, (int)(k0 / 32) + 1, 101);
+    assert_int_equal(quota_counter(&q, 0, 1), k1 - 32);
+    quota_free(&q);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_no_qos_kernel_left),
@@ -339,6 +372,7 @@ int main(void) {
         cmocka_unit_test(test_elastic_left_sm),
         cmocka_unit_test(test_elastic_join_nothing),
         cmocka_unit_test(test_ipc_over_part_of_epoch),
+        cmocka_unit_test(test_rollover_time_debt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

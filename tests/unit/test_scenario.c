@@ -309,6 +309,11 @@ static void test_copy_duration_and_memset(void **state) {
 
 static void test_error_messages_verbatim(void **state) {
     (void)state;
+    /* a key given as null is no default: it is refused with its type
+     * (scn_keys.c: only the _opt readers take null as absent) */
+    expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
+                 "{'kernel':'K1','blocks':2,'threads':256,'block_time':'1ms','smem':null}]}",
+                 "t.json: ops[0].smem: must be a number (bytes) or a string with a unit, not null");
     expect_error("{'schema':'schedlab-scenario/1','device':'tx2','ops':["
                  "{'kernel':'K1','blocks':1,'threads':32,'block_time':1},"
                  "{'kernel':'K2','blocks':1,'threads':32,'block_time':1},"
@@ -1703,6 +1708,71 @@ static void test_documented_limits(void **state) {
     expect_error(src, "t.json: ops[0].latency.alu: 0 cycles is outside 1..1000000000");
 }
 
+/* Execution-time variation (docs/scenario-format.md, "Real-time tasks";
+ * exec_dist.c): a duration, {"min", "max"} uniform, or {"min", "max",
+ * "mean", "sd"} a normal clipped to min..max; the WCET the analysis uses
+ * is max. Each way one can be wrong, with its message. */
+static void test_exec_distributions(void **state) {
+    (void)state;
+    const char *one = "{'schema':'schedlab-scenario/1','device':'tx2','cpus':1,"
+                      "'tasks':[{'name':'a','cpu':0,'priority':10,'period':'50ms',"
+                      "'segments':[{'cpu':%s},{'gpu':{'misc':'1ms','exec':'2ms'}}]}]}";
+    char src[1024];
+    snprintf(src, sizeof src, one, "'3ms'");
+    scn_scenario *s = parse_ok(src);
+    sim_config cfg = config_of(s, 0);
+    const sim_segment *g = &cfg.tasks[0].segments[0];
+    assert_int_equal(g->cpu, 3000000);
+    assert_int_equal(g->cpu_var.kind, SIM_DIST_NONE);
+    scn_free(s);
+    snprintf(src, sizeof src, one, "{'min':'1ms','max':'3ms'}");
+    s = parse_ok(src);
+    cfg = config_of(s, 0);
+    g = &cfg.tasks[0].segments[0];
+    assert_int_equal(g->cpu, 3000000);                 /* the WCET: max */
+    assert_int_equal(g->cpu_var.kind, SIM_DIST_UNIFORM);
+    assert_int_equal(g->cpu_var.min, 1000000);
+    assert_int_equal(g->cpu_var.max, 3000000);
+    scn_free(s);
+    snprintf(src, sizeof src, one, "{'min':'1ms','max':'3ms','mean':'2ms','sd':'0.5ms'}");
+    s = parse_ok(src);
+    cfg = config_of(s, 0);
+    g = &cfg.tasks[0].segments[0];
+    assert_int_equal(g->cpu_var.kind, SIM_DIST_NORMAL);
+    assert_int_equal(g->cpu_var.mean, 2000000);
+    assert_int_equal(g->cpu_var.sd, 500000);
+    scn_free(s);
+    /* a normal with min left out: min 0 */
+    snprintf(src, sizeof src, one, "{'max':'3ms','mean':'2ms','sd':'0.5ms'}");
+    s = parse_ok(src);
+    assert_int_equal(config_of(s, 0).tasks[0].segments[0].cpu_var.min, 0);
+    scn_free(s);
+    static const struct { const char *v, *msg; } bad[] = {
+        { "{'min':'1ms','max':'3ms','median':'2ms'}",
+          "unknown key \"median\" (a distribution has min, max, mean, sd)" },
+        { "{'min':'1ms'}", "segments[0].cpu.max: missing (the WCET)" },
+        { "{'max':'3ms'}", "segments[0].cpu.min: missing (uniform on min..max)" },
+        { "{'min':'1ms','max':'3ms','mean':'2ms'}", "a normal needs both \"mean\" and \"sd\"" },
+        { "{'min':'1ms','max':'3ms','sd':'1ms'}", "a normal needs both \"mean\" and \"sd\"" },
+        { "{'min':'1ms','max':'3ms','mean':'0.5ms','sd':'1ms'}",
+          "segments[0].cpu.mean: must lie within min..max" },
+        { "{'min':'1ms','max':'3ms','mean':'4ms','sd':'1ms'}",
+          "segments[0].cpu.mean: must lie within min..max" },
+        { "{'min':'4ms','max':'3ms'}", "needs 0 <= min <= max" },
+        { "{'min':-1,'max':'3ms'}", "segments[0].cpu.min: -1 must not be negative" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[512] = "";
+        scn_scenario *x = NULL;
+        snprintf(src, sizeof src, one, bad[i].v);
+        if (parse(src, &x, err, sizeof err) == 0) {
+            scn_free(x);
+            fail_msg("%s accepted", bad[i].v);
+        }
+        if (!strstr(err, bad[i].msg)) fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].v, err, bad[i].msg);
+    }
+}
+
 /* A real-time task's keys (docs/scenario-format.md Real-time tasks): its
  * core one of cpus', its priority 1..99, a deadline at most its period,
  * names distinct, a segment one of cpu or gpu; an op of a task's GPU
@@ -1840,6 +1910,7 @@ int main(void) {
         cmocka_unit_test(test_program_body_limit),
         cmocka_unit_test(test_shared_program),
         cmocka_unit_test(test_documented_limits),
+        cmocka_unit_test(test_exec_distributions),
         cmocka_unit_test(test_task_keys),
         cmocka_unit_test(test_null_stream_per_process),
     };

@@ -534,6 +534,97 @@ static void test_two_copy_engines(void **state) {
     trace_free(&t);
 }
 
+/* Copies an engine runs at once (ce.c in_flight_max): one by default (TX2
+ * paper §2.2), device.copies_in_flight for pageable staging (the GTX 950
+ * trace: three 19.07 MB HtoD copies at once). A host-to-host copy (or a
+ * memset) is no engine copy: it holds its stream for its measured
+ * duration and waits behind no copy. */
+static void test_copies_in_flight(void **state) {
+    (void)state;
+    for (int32_t fl = 1; fl <= 2; fl++) {
+        tb b;
+        trace t;
+        tb_init(&b, "pascal-gilman");
+        b.cfg.device.copy_bandwidth = 1e9;   /* 1 byte per ns */
+        b.cfg.device.copies_in_flight = fl;
+        int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+        int32_t s2 = tb_stream(&b, "S2", "P0", SIM_PRIO_NONE);
+        int32_t s3 = tb_stream(&b, "S3", "P0", SIM_PRIO_NONE);
+        int32_t s4 = tb_stream(&b, "S4", "P0", SIM_PRIO_NONE);
+        tb_copy(&b, "A", s1, 0, 1000, TRACE_COPY_H2D);
+        tb_copy(&b, "B", s2, 0, 500, TRACE_COPY_H2D);
+        tb_copy(&b, "C", s3, 0, 300, TRACE_COPY_H2D);
+        tb_copy(&b, "H", s4, 0, 0, TRACE_COPY_H2H)->duration = 700;
+        tb_run(&b, &t);
+        const trace_copy *a = copy_named(&t, "A"), *bb = copy_named(&t, "B"),
+                         *c = copy_named(&t, "C"), *h = copy_named(&t, "H");
+        assert_int_equal(a->start, 0);
+        assert_int_equal(bb->start, fl == 1 ? 1000 : 0);
+        assert_int_equal(c->start, fl == 1 ? 1500 : 500);
+        assert_int_equal(c->end, fl == 1 ? 1800 : 800);
+        assert_int_equal(h->engine, -1);
+        assert_int_equal(h->start, 0);
+        assert_int_equal(h->end, 700);
+        trace_free(&t);
+    }
+}
+
+/* EE queue names (qnames.c): "high"/"low" where the priorities are the
+ * TX2's two levels (0 and -1), else the priority's number (the
+ * device's range clamps it first: sim.c stream_priority); a process name
+ * longer than the stack buffer is kept whole. */
+static void test_queue_names(void **state) {
+    (void)state;
+    char longp[3001];
+    memset(longp, 'p', sizeof longp - 1);
+    longp[sizeof longp - 1] = '\0';
+    tb b;
+    trace t;
+    tb_init(&b, "tx2");
+    b.cfg.device.greatest_priority = -5;   /* three levels: no longer the TX2's two */
+    int32_t s1 = tb_stream(&b, "S1", "P0", -2);
+    int32_t s2 = tb_stream(&b, "S2", longp, SIM_PRIO_NONE);
+    tb_kernel(&b, "K1", s1, 0, 1, 256, 0, MS);
+    tb_kernel(&b, "K2", s2, 0, 1, 256, 0, MS);
+    tb_run(&b, &t);
+    assert_string_equal(queue_of(&t, "K1", "ee"), "ee:P0:-2");
+    char want[3100];
+    snprintf(want, sizeof want, "stream:%s/S2", longp);
+    assert_string_equal(queue_of(&t, "K2", "stream"), want);
+    trace_free(&t);
+}
+
+/* H100-W1 (sms.h; the H200 probes, test_h200_probes.c): a grid smaller
+ * than the GPU goes to the first n SMs of the device's wave order, one
+ * block each. Most-room places such a kernel block by block even where
+ * cohorts are asked for (most_room.c: a preferred wave is no fixed
+ * visiting order), so the run with cohorts puts every block where the
+ * run without them does. */
+static void test_wave_order_with_cohorts(void **state) {
+    (void)state;
+    for (int co = 0; co <= 1; co++) {
+        tb b;
+        trace t;
+        tb_init(&b, "h100");
+        b.cfg.cohorts = co;
+        b.cfg.device.nsmem_carveouts = 0;   /* H100-C1's carveouts rule cohorts out (cohort.c) */
+        int32_t s1 = tb_stream(&b, "S1", "P0", SIM_PRIO_NONE);
+        tb_kernel(&b, "K", s1, 0, 44, 1024, 0, MS);
+        assert_true(sim_cohorts_apply(tb_config(&b)) == co);
+        tb_run(&b, &t);
+        const sim_device *d = &b.cfg.device;
+        assert_true(d->nwave_order == 132);
+        assert_int_equal(t.blocks.n, 44);
+        for (size_t i = 0; i < t.blocks.n; i++) {
+            int32_t sm = t.blocks.v[i].sm, w = 0;
+            while (w < 44 && d->wave_order[w] != sm) w++;
+            if (w == 44) fail_msg("cohorts %d: block %zu on SM %d, outside the wave's first 44", co,
+                                  i, (int)sm);
+        }
+        trace_free(&t);
+    }
+}
+
 /* A sync holds the host's later ops of its stream until the stream's earlier
  * work is done; other streams are not held. */
 static void test_host_sync(void **state) {
@@ -970,6 +1061,41 @@ static void test_policies(void **state) {
     assert_true(sim_placement_qos(3));
     assert_false(sim_placement_qos(2));
     assert_false(sim_placement_qos(4));
+    /* the generic table view (GET /api/policies lists it, docs/api.md) */
+    static const struct { sim_policy_table t; const char *key; size_t n; const char *last; } tabs[] = {
+        { SIM_TABLE_PLACEMENT, "placement", 4, "spart-climb" },
+        { SIM_TABLE_EXECUTION, "execution", 2, "warp" },
+        { SIM_TABLE_DRIVER, "contexts", 5, "mpcp" },
+        { SIM_TABLE_HOST, "host", 2, "tasks" },
+        { SIM_TABLE_WARP, "warp", 9, "lrr-gpgpusim" },
+    };
+    for (size_t i = 0; i < sizeof tabs / sizeof tabs[0]; i++) {
+        assert_string_equal(sim_policy_table_name(tabs[i].t), tabs[i].key);
+        assert_int_equal(sim_policy_count(tabs[i].t), tabs[i].n);
+        int32_t n = (int32_t)tabs[i].n;
+        assert_string_equal(sim_policy_name(tabs[i].t, n - 1), tabs[i].last);
+        assert_null(sim_policy_name(tabs[i].t, -1));
+        assert_null(sim_policy_name(tabs[i].t, n));
+        assert_null(sim_policy_doc(tabs[i].t, n));
+        assert_int_equal(sim_policy_find(tabs[i].t, NULL), -1);
+        for (int32_t id = 0; id < n; id++) {
+            const char *name = sim_policy_name(tabs[i].t, id), *doc = sim_policy_doc(tabs[i].t, id);
+            assert_int_equal(sim_policy_find(tabs[i].t, name), id);
+            /* a doc is a sentence, not the name again */
+            assert_non_null(doc);
+            assert_true(strlen(doc) > strlen(name) + 20);
+        }
+    }
+    assert_non_null(strstr(sim_policy_doc(SIM_TABLE_WARP,
+                                          sim_policy_find(SIM_TABLE_WARP, "quota-rollover")),
+                           "ISCA'17 §3.4.4"));
+    /* which placements place cohorts (policy.h's wave: most-room and round-robin
+     * visit the SMs in a fixed order; Spart's partitions do not) */
+    assert_true(sim_placement_cohorts(sim_placement_find("most-room")));
+    assert_true(sim_placement_cohorts(sim_placement_find("round-robin")));
+    assert_false(sim_placement_cohorts(sim_placement_find("spart")));
+    assert_false(sim_placement_cohorts(sim_placement_find("spart-climb")));
+    assert_false(sim_placement_cohorts(-1));
 }
 
 static void expect_error(tb *b, const char *needle) {
@@ -980,6 +1106,65 @@ static void expect_error(tb *b, const char *needle) {
     if (!strstr(err, needle)) fail_msg("error \"%s\" does not name \"%s\"", err, needle);
     assert_null(strchr(err, '\n'));
     trace_free(&t);
+}
+
+/* sim_kernel_fits at each limit (TX2 paper, rules R1-R3; most-room §4.2: a
+ * block larger than any SM is refused up front): a block exactly at a limit
+ * fits, one unit past it is refused, with the message the scenario parser
+ * and sim_run both give. */
+static void expect_fits(const sim_device *d, int32_t threads, int64_t smem, int32_t regs,
+                        const char *path, const char *want) {
+    char err[256] = "";
+    int rc = sim_kernel_fits(d, threads, smem, regs, path, err, sizeof err);
+    if (!want) {
+        if (rc != 0) fail_msg("%d threads, %lld bytes, %d regs refused: %s", (int)threads,
+                              (long long)smem, (int)regs, err);
+        return;
+    }
+    assert_int_equal(rc, -1);
+    assert_string_equal(err, want);
+}
+
+static void test_kernel_fits_limits(void **state) {
+    (void)state;
+    sim_device a = { .threads_per_sm = 2048, .max_threads_per_block = 1024, .warp_size = 32,
+                     .warps_per_sm = 64, .smem_per_sm = 64 * KIB, .max_smem_per_block = 48 * KIB,
+                     .regs_per_sm = 65536, .max_regs_per_block = 32768 };
+    expect_fits(&a, 1024, 48 * KIB, 32, NULL, NULL);
+    expect_fits(&a, 1, 0, 0, "ops[2]", NULL);
+    expect_fits(&a, 0, 0, 0, NULL, "threads: 0 is not a positive thread count");
+    expect_fits(&a, 1025, 0, 0, "ops[2]",
+                "ops[2].threads: 1025 is more than the device's max_threads_per_block (1024)");
+    expect_fits(&a, 32, -1, 0, NULL, "smem: -1 bytes is negative");
+    expect_fits(&a, 32, 48 * KIB + 1, 0, NULL,
+                "smem: a block needs 49153 bytes but the device allows 48KB per block "
+                "(max_smem_per_block)");
+    expect_fits(&a, 32, 0, -1, NULL, "regs: -1 registers per thread is negative");
+    expect_fits(&a, 1024, 0, 33, NULL,
+                "regs: a block needs 33792 registers (1024 threads x 33) but the device allows "
+                "32768 per block (max_regs_per_block)");
+    expect_fits(&a, 3, 0, 10922, NULL, NULL);   /* 32766 */
+    expect_fits(&a, 3, 0, 10923, NULL,
+                "regs: a block needs 32769 registers (3 threads x 10923) but the device allows "
+                "32768 per block (max_regs_per_block)");
+    /* no per-block limits: the SM's own */
+    sim_device b = { .threads_per_sm = 1536, .warp_size = 32, .warps_per_sm = 48,
+                     .smem_per_sm = 48 * KIB, .regs_per_sm = 32768 };
+    expect_fits(&b, 1536, 48 * KIB, 21, NULL, NULL);
+    expect_fits(&b, 1537, 0, 0, NULL,
+                "threads: 1537 is more than the device's threads_per_sm (1536)");
+    expect_fits(&b, 32, 48 * KIB + 1, 0, NULL, "smem: a block needs 49153 bytes but an SM has 48KB");
+    expect_fits(&b, 1024, 0, 32, NULL, NULL);
+    expect_fits(&b, 1024, 0, 33, NULL,
+                "regs: a block needs 33792 registers (1024 threads x 33) but an SM has 32768");
+    expect_fits(&b, 3, 0, 10923, NULL,
+                "regs: a block needs 32769 registers (3 threads x 10923) but an SM has 32768");
+    /* warps: a partial warp is a whole one */
+    sim_device c = { .threads_per_sm = 2048, .warp_size = 32, .warps_per_sm = 8,
+                     .smem_per_sm = 48 * KIB, .regs_per_sm = 65536 };
+    expect_fits(&c, 256, 0, 0, NULL, NULL);
+    expect_fits(&c, 257, 0, 0, NULL,
+                "threads: a block of 257 threads needs 9 warps but an SM has 8 (warps_per_sm)");
 }
 
 static void test_errors(void **state) {
@@ -1167,6 +1352,9 @@ int main(void) {
         cmocka_unit_test(test_most_room_5_1_nine),
         cmocka_unit_test(test_round_robin_5_1),
         cmocka_unit_test(test_two_copy_engines),
+        cmocka_unit_test(test_copies_in_flight),
+        cmocka_unit_test(test_queue_names),
+        cmocka_unit_test(test_wave_order_with_cohorts),
         cmocka_unit_test(test_host_sync),
         cmocka_unit_test(test_latencies),
         cmocka_unit_test(test_op_own_latency),
@@ -1174,6 +1362,7 @@ int main(void) {
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_preset_sources),
         cmocka_unit_test(test_policies),
+        cmocka_unit_test(test_kernel_fits_limits),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_error_bounds),
         cmocka_unit_test(test_tx2_n2_release_in_launch_order),
