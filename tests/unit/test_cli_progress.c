@@ -10,6 +10,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "../../server/cli/cli_progress.h"
 
 static void said(double d, const char *want) {
@@ -50,10 +56,57 @@ static void test_not_asked(void **state) {
     progress_stop(p);
 }
 
+/* What a reporter printed on stderr over ~0.15 s at a line every 0.02 s
+ * (caller frees). The counts and the percentage are fixed; the elapsed
+ * time, rate and time left are the clock's, so only the fixed part is
+ * checked. */
+static char *lines_of(const char *what, uint64_t total, long long done_now,
+                      _Atomic(const char *) *phase, const char *timed) {
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_true(saved >= 0 && dup2(fileno(f), 2) == 2);
+    atomic_llong done = done_now;
+    progress *p = progress_start(what, "points", total, 0.02, &done, phase, timed);
+    assert_non_null(p);
+    struct timespec ts = {0, 150000000};
+    nanosleep(&ts, NULL);
+    progress_stop(p);
+    fflush(stderr);
+    assert_int_equal(dup2(saved, 2), 2);
+    close(saved);
+    long n = ftell(f);
+    char *buf = calloc(1, (size_t)n + 1);
+    assert_non_null(buf);
+    rewind(f);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return buf;
+}
+
+static void test_lines(void **state) {
+    (void)state;
+    /* counts grouped by thousands, the percentage truncated (12.5 -> 12) */
+    char *s = lines_of("sweep", 1000000, 125000, NULL, NULL);
+    if (strncmp(s, "schedlab: sweep: 125,000 of 1,000,000 points (12 %) in ", 55) != 0)
+        fail_msg("first line: %s", s);
+    assert_non_null(strstr(s, " points/s: about "));
+    free(s);
+    /* before the timed phase: what runs, nothing counted yet */
+    static const char *loading = "loading";
+    _Atomic(const char *) phase = loading;
+    s = lines_of("qos", 1000, 0, &phase, "simulating");
+    if (strncmp(s, "schedlab: qos: 0 of 1,000 points in ", 36) != 0) fail_msg("first line: %s", s);
+    assert_non_null(strstr(s, " (loading first)\n"));
+    free(s);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_durations),
         cmocka_unit_test(test_not_asked),
+        cmocka_unit_test(test_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

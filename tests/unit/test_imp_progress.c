@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../importers/formats.h"
 #include "../../importers/importers.h"
 #include "test_imp_util.h"
 
@@ -157,6 +158,84 @@ static void test_progress_null_options(void **st) {
     free(d);
 }
 
+/* The sink itself (importers/progress.c), called by hand: it starts at 0;
+ * a report goes out when the fraction grew by 1 % or more, never above
+ * 0.999 before the end (nor for a total of 0: no fraction); cancelled is
+ * asked every 1,024 calls and at every report; once it said yes the
+ * import stops for good, with no further report; the end says 1 only
+ * when the import succeeded. */
+typedef struct asker {
+    seen s;
+    int asked, yes_after;
+} asker;
+
+static void asker_record(void *user, double f) { record(&((asker *)user)->s, f); }
+
+static bool asker_cancelled(void *user) {
+    asker *a = user;
+    return ++a->asked > a->yes_after && a->yes_after >= 0;
+}
+
+static void test_progress_sink(void **st) {
+    (void)st;
+    asker *a = calloc(1, sizeof *a);
+    assert_non_null(a);
+    a->yes_after = -1;
+    imp_options o = {.progress = asker_record, .user = a, .cancelled = asker_cancelled};
+    imp_ctx cx = {0};
+    imp_progress_begin(&cx, &o);
+    assert_int_equal(a->s.n, 1);
+    assert_true(a->s.v[0] == 0.0);
+    assert_true(imp_progress_at(&cx, 5, 1000));      /* 0.5 %: no report */
+    assert_int_equal(a->s.n, 1);
+    assert_true(imp_progress_at(&cx, 5, 0));         /* no total: no fraction */
+    assert_int_equal(a->s.n, 1);
+    assert_true(imp_progress_at(&cx, 10, 1000));     /* 1 %: reported, cancelled asked */
+    assert_int_equal(a->s.n, 2);
+    assert_true(a->s.v[1] == 0.01);
+    assert_int_equal(a->asked, 1);
+    assert_true(imp_progress_at(&cx, 1000, 1000));   /* done, but not before the end */
+    assert_true(a->s.v[2] == 0.999);
+    imp_progress_end(&cx, true);
+    assert_true(a->s.v[3] == 1.0);
+    assert_int_equal(a->s.n, 4);
+
+    /* no sink: cancelled is asked on the 1,024th call, not before */
+    memset(a, 0, sizeof *a);
+    a->yes_after = 0;
+    imp_options q = {.user = a, .cancelled = asker_cancelled};
+    imp_progress_begin(&cx, &q);
+    for (int i = 1; i < 1024; i++) assert_true(imp_progress_at(&cx, i, 2048));
+    assert_int_equal(a->asked, 0);
+    assert_false(imp_progress_at(&cx, 1024, 2048));
+    assert_int_equal(a->asked, 1);
+    /* stopped for good: not asked again */
+    for (int i = 0; i < 2048; i++) assert_false(imp_progress_at(&cx, 1024, 2048));
+    assert_int_equal(a->asked, 1);
+    assert_true(imp_cancel_now(&cx));
+    imp_progress_end(&cx, false);
+
+    /* a stopped import reports nothing more, and a failed one no 1 */
+    memset(a, 0, sizeof *a);
+    a->yes_after = 0;
+    imp_progress_begin(&cx, &o);
+    assert_false(imp_progress_at(&cx, 500, 1000));   /* reported 0.5, then told to stop */
+    assert_int_equal(a->s.n, 2);
+    assert_false(imp_progress_at(&cx, 900, 1000));
+    assert_int_equal(a->s.n, 2);
+    imp_progress_end(&cx, false);
+    assert_int_equal(a->s.n, 2);
+
+    /* imp_cancel_now asks at once */
+    memset(a, 0, sizeof *a);
+    a->yes_after = 0;
+    imp_progress_begin(&cx, &q);
+    assert_true(imp_cancel_now(&cx));
+    assert_int_equal(a->asked, 1);
+    imp_progress_end(&cx, false);
+    free(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_progress_nvprof_csv),
@@ -167,6 +246,7 @@ int main(void) {
         cmocka_unit_test(test_progress_throttled),
         cmocka_unit_test(test_progress_failed_import),
         cmocka_unit_test(test_progress_null_options),
+        cmocka_unit_test(test_progress_sink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

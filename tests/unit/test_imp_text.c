@@ -27,6 +27,7 @@
 #include "../../importers/csv.h"
 #include "../../importers/formats.h"
 #include "../../importers/importers.h"
+#include "../../importers/tmpfile.h"
 #include "test_imp_util.h"
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -1943,6 +1944,17 @@ static void test_import_helpers(void **state) {
     assert_int_equal(imp_devices_unlisted(&t, 0xf, "a.prof", "the device table"), 0);
     assert_int_equal(imp_warnings_total(&t), 1);   /* every GPU listed: nothing said */
     trace_free(&t);
+
+    /* spill files go to $TMPDIR, or /tmp when it is unset or empty */
+    const char *was = getenv("TMPDIR");
+    char *keep = was ? strdup(was) : NULL;
+    assert_int_equal(setenv("TMPDIR", "", 1), 0);
+    assert_string_equal(imp_tmp_dir(), "/tmp");
+    assert_int_equal(setenv("TMPDIR", "/var/tmp", 1), 0);
+    assert_string_equal(imp_tmp_dir(), "/var/tmp");
+    if (keep) setenv("TMPDIR", keep, 1);
+    else unsetenv("TMPDIR");
+    free(keep);
 }
 
 static void test_format_table_edges(void **state) {

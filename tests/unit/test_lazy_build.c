@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "../../db/db.h"
+#include "../../db/db_int.h"
 #include "../../db/pyramid.h"
 #include "../../db/qpyramid.h"
 #include "../../db/rorder.h"
@@ -273,9 +274,132 @@ static void test_lazy_builds_never_wait(void **state) {
     tdb_close(&t);
 }
 
+/* dbi_build_once's rules on a table of the test's own, lz (a UNIQUE
+ * index on v): look counts lz's rows with k = 1; build inserts `rows`. */
+typedef struct lz {
+    int looks, builds, has_from;   /* look says "has" from its has_from-th call on (0: never) */
+    const char *rows;
+} lz;
+
+static int lz_look(db *d, void *ctx, bool *has, char *err, size_t errlen) {
+    lz *z = ctx;
+    z->looks++;
+    if (z->has_from) {
+        *has = z->looks >= z->has_from;
+        return 0;
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db_handle(d), "SELECT count(*) FROM lz WHERE k = 1", -1, &st, NULL)) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db_handle(d)));
+        return -1;
+    }
+    *has = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
+    sqlite3_finalize(st);
+    return 0;
+}
+
+static int lz_build(db *d, void *ctx, char *err, size_t errlen) {
+    lz *z = ctx;
+    z->builds++;
+    char sql[128];
+    snprintf(sql, sizeof sql, "INSERT INTO lz(k, v) VALUES %s", z->rows);
+    if (sqlite3_exec(db_handle(d), sql, NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "%s", sqlite3_errmsg(db_handle(d)));
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const lz_tables[] = {"lz", NULL};
+
+static int once(db *d, lz *z, const char *const *tables, char *err, size_t errlen) {
+    return dbi_build_once(d, "lz_build", tables, lz_look, lz_build, z, err, errlen);
+}
+
+static void test_build_once_rules(void **state) {
+    (void)state;
+    tdb t;
+    assert_int_equal(tdb_open(&t, "lazyrules"), 0);
+    char err[512];
+    assert_int_equal(sqlite3_exec(db_handle(t.d), "CREATE TABLE lz(k INTEGER PRIMARY KEY, v TEXT);"
+                                  "CREATE UNIQUE INDEX lz_v ON lz(v)", NULL, NULL, NULL), SQLITE_OK);
+    db *other;
+    assert_int_equal(db_open(t.path, &other, err, sizeof err), 0);
+
+    /* another connection holds the write lock: a copy for this read, whose
+     * UNIQUE index is copied too; a failed copy build takes its table back */
+    assert_int_equal(db_begin(other, err, sizeof err), 0);
+    lz dup = {.rows = "(1, 'a'), (2, 'a')"};
+    assert_int_equal(once(t.d, &dup, lz_tables, err, sizeof err), -1);
+    assert_non_null(strstr(err, "UNIQUE constraint failed"));
+    assert_int_equal(t.d->nscratch, 0);
+    lz z = {.rows = "(1, 'a')"};
+    assert_int_equal(once(t.d, &z, lz_tables, err, sizeof err), 0);
+    assert_int_equal(z.builds, 1);
+    assert_int_equal(t.d->nscratch, 1);
+    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM lz"), 1);        /* the copy */
+    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM main.lz"), 0);
+    /* a table that is not there, and more tables than a connection copies */
+    static const char *const nosuch[] = {"nosuch", NULL};
+    lz n = {.rows = "(1, 'a')", .has_from = 100};   /* look: never there */
+    assert_int_equal(once(t.d, &n, nosuch, err, sizeof err), -1);
+    char want[1200];
+    snprintf(want, sizeof want, "%s: no table nosuch to build into", t.path);
+    assert_string_equal(err, want);
+    assert_int_equal(t.d->nscratch, 1);   /* lz's copy is another build's: kept */
+    const char *many[DBI_SCRATCH_MAX + 2];
+    for (int i = 0; i <= DBI_SCRATCH_MAX; i++) many[i] = "lz";
+    many[DBI_SCRATCH_MAX + 1] = NULL;
+    assert_int_equal(once(t.d, &n, many, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: a build for one read: %d tables to copy", t.path,
+             DBI_SCRATCH_MAX + 1);
+    assert_string_equal(err, want);
+    assert_int_equal(n.builds, 0);
+    /* the gate open, the lock still the other's: the gate is left again */
+    db_set_build_gate(gate_open, gate_leave);
+    entered = left = 0;
+    lz g = {.rows = "(1, 'a')"};
+    assert_int_equal(once(t.d, &g, lz_tables, err, sizeof err), 0);
+    assert_int_equal(entered, 1);
+    assert_int_equal(left, 1);
+    db_set_build_gate(NULL, NULL);
+    db_rollback(other);
+    /* a write (db_begin) drops the copies: the stored table again */
+    assert_int_equal(db_begin(t.d, err, sizeof err), 0);
+    assert_int_equal(t.d->nscratch, 0);
+    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM lz"), 0);
+    db_rollback(t.d);
+
+    /* a read-only connection builds a copy, without asking for the lock */
+    db *ro;
+    assert_int_equal(db_open_readonly(t.path, &ro, err, sizeof err), 0);
+    lz r = {.rows = "(1, 'a')"};
+    if (once(ro, &r, lz_tables, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(ro->nscratch, 1);
+    db_close(ro);
+    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM main.lz"), 0);
+
+    /* the lock taken, it looks again: what another writer built meanwhile
+     * is not built twice */
+    lz late = {.rows = "(1, 'a')", .has_from = 2};
+    assert_int_equal(once(t.d, &late, lz_tables, err, sizeof err), 0);
+    assert_int_equal(late.builds, 0);
+    assert_int_equal(late.looks, 3);
+    /* stored, and found by the next read */
+    lz s = {.rows = "(1, 'a')"};
+    assert_int_equal(once(t.d, &s, lz_tables, err, sizeof err), 0);
+    assert_int_equal(s.builds, 1);
+    assert_int_equal(tdb_scalar(t.d, "SELECT count(*) FROM main.lz"), 1);
+    assert_int_equal(once(t.d, &s, lz_tables, err, sizeof err), 0);
+    assert_int_equal(s.builds, 1);
+    db_close(other);
+    tdb_close(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lazy_builds_never_wait),
+        cmocka_unit_test(test_build_once_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
