@@ -10,8 +10,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +147,99 @@ static void test_same_file(void **state) {
     unlink(other);
 }
 
+/* What is written where: a FIFO (or device) as it is, in place (it cannot
+ * be replaced); a symlink's file replaced, the link kept; a new file with
+ * the umask's bits; an aborted file leaves nothing; stdout's failure said,
+ * the buffered part included (fflush). */
+static void test_what_is_replaced(void **state) {
+    (void)state;
+    char p[PATH_MAX + 32], t[PATH_MAX + 32], err[PATH_MAX + 256];
+    path_in(p, sizeof p, "fifo");
+    assert_int_equal(mkfifo(p, 0600), 0);
+    int rd = open(p, O_RDWR | O_NONBLOCK);   /* a reader, so the write does not block */
+    assert_true(rd >= 0);
+    assert_int_equal(cli_out_write(p, "piped", 5, err, sizeof err), 0);
+    char buf[16] = "";
+    assert_int_equal(read(rd, buf, sizeof buf - 1), 5);
+    assert_string_equal(buf, "piped");
+    close(rd);
+    struct stat st;
+    assert_int_equal(lstat(p, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(p);
+
+    path_in(p, sizeof p, "link.json");
+    path_in(t, sizeof t, "target.json");
+    put(t, "old");
+    assert_int_equal(symlink("target.json", p), 0);
+    assert_int_equal(cli_out_write(p, "new", 3, err, sizeof err), 0);
+    assert_int_equal(lstat(p, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    has(t, "new");
+    unlink(p);
+    unlink(t);
+
+    mode_t was = umask(027);
+    path_in(p, sizeof p, "fresh.json");
+    assert_int_equal(cli_out_write(p, "x", 1, err, sizeof err), 0);
+    umask(was);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    unlink(p);
+
+    cli_out o;
+    path_in(p, sizeof p, "aborted.json");
+    assert_int_equal(cli_out_open(&o, p, err, sizeof err), 0);
+    assert_int_equal(write(o.fd, "part", 4), 4);
+    cli_out_abort(&o);
+    entries(0);
+
+    fflush(stdout);
+    int saved = dup(1), full = open("/dev/full", O_WRONLY);
+    assert_true(saved >= 0 && full >= 0);
+    assert_int_equal(dup2(full, 1), 1);
+    int rc = cli_out_write(NULL, "x", 1, err, sizeof err);
+    clearerr(stdout);
+    assert_int_equal(dup2(saved, 1), 1);
+    close(saved);
+    close(full);
+    assert_int_equal(rc, -1);
+    char want[128];
+    snprintf(want, sizeof want, "stdout: write failed: %s", strerror(ENOSPC));
+    assert_string_equal(err, want);
+}
+
+/* While a file is pending its stop signals remove it, except one ignored
+ * at start (nohup: it stays ignored); the handlers are put back after. */
+static void test_signals_put_back(void **state) {
+    (void)state;
+    char p[PATH_MAX + 32], err[PATH_MAX + 256];
+    struct sigaction ign = {0}, cur;
+    ign.sa_handler = SIG_IGN;
+    struct sigaction hup0, term0;
+    assert_int_equal(sigaction(SIGHUP, &ign, &hup0), 0);
+    assert_int_equal(sigaction(SIGTERM, NULL, &term0), 0);
+    cli_out o;
+    path_in(p, sizeof p, "sig.json");
+    assert_int_equal(cli_out_open(&o, p, err, sizeof err), 0);
+    assert_int_equal(sigaction(SIGHUP, NULL, &cur), 0);
+    assert_true(cur.sa_handler == SIG_IGN);
+    assert_int_equal(sigaction(SIGTERM, NULL, &cur), 0);
+    assert_true(cur.sa_handler != term0.sa_handler);
+    assert_int_equal(cli_out_finish(&o, "x", 1, err, sizeof err), 0);
+    assert_int_equal(sigaction(SIGTERM, NULL, &cur), 0);
+    assert_true(cur.sa_handler == term0.sa_handler);
+    assert_int_equal(sigaction(SIGHUP, &hup0, NULL), 0);
+    unlink(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mode_kept),
         cmocka_unit_test(test_hard_link_refused),
         cmocka_unit_test(test_same_file),
+        cmocka_unit_test(test_what_is_replaced),
+        cmocka_unit_test(test_signals_put_back),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
