@@ -1100,6 +1100,65 @@ static void test_reference(void **state) {
     expect_error(with_reference(""), "t.json: reference.rows: must hold 1 to 64 rows, not 0");
 }
 
+/* The reference block's bounds and the rest of its rules, each with its
+ * message (docs/scenario-format.md, "reference"). */
+static void test_reference_edges(void **state) {
+    (void)state;
+    expect_error(with_reference("{'label':'x','ratio':[{'kernel':'A'},'B'],'reported':1}"),
+                 "t.json: reference.rows[0].ratio[0]: needs \"run\" and \"kernel\" (or give the "
+                 "kernel's name alone)");
+    expect_error(with_reference("{'label':'x','ratio':['A','B','A'],'reported':1}"),
+                 "t.json: reference.rows[0].ratio: must be [kernel, kernel]: the first's time over the "
+                 "second's");
+    expect_error(with_reference("{'label':'x','ratio':['A','B'],'below':2,'above':1}"),
+                 "t.json: reference.rows[0]: give \"below\" or \"above\", not both");
+    expect_error(with_reference("{'label':'x','ratio':['A','B'],'below':0}"),
+                 "t.json: reference.rows[0].below: 0 must be more than 0");
+    scn_free(parse_ok(with_reference("{'label':'x','ratio':['A','B'],'above':0}")));
+    scn_free(parse_ok(with_reference("{'label':'x','end':'B','reported':2,'within_ms':0.5}")));
+    expect_error(with_reference("{'label':'x','sms':'A','reported':[]}"),
+                 "t.json: reference.rows[0].reported: must be the SM of each block, in block order: 1 to "
+                 "4096 SM numbers");
+    scn_free(parse_ok(with_reference("{'label':'x','sms':'A','reported':[4095]}")));
+    expect_error(with_reference("{'label':'x','sms':'A','reported':[4096]}"),
+                 "t.json: reference.rows[0].reported[0]: 4096 is more than 4095, the most this build "
+                 "accepts");
+    const char *head = "{'schema':'schedlab-scenario/1','device':'tx2',"
+                       "'ops':[{'kernel':'A','blocks':2,'threads':256,'block_time':'1ms'}],"
+                       "'reference':";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s{'rows':[{'label':'x','start':'A','reported':1}]}}", head);
+    expect_error(buf, "t.json: reference: missing \"source\" (the paper and its table or figure, or "
+                      "the recording)");
+    snprintf(buf, sizeof buf, "%s{'source':'s'}}", head);
+    expect_error(buf, "t.json: reference: missing \"rows\"");
+    /* 4,096 SMs listed, then 4,097; 64 rows, then 65 */
+    size_t cap = 40000;
+    char *big = malloc(cap), *rows = malloc(cap);
+    assert_non_null(big);
+    assert_non_null(rows);
+    for (int n = 4096; n <= 4097; n++) {
+        size_t o = (size_t)snprintf(rows, cap, "{'label':'x','sms':'A','reported':[0");
+        for (int i = 1; i < n; i++) o += (size_t)snprintf(rows + o, cap - o, ",0");
+        snprintf(rows + o, cap - o, "]}");
+        snprintf(big, cap, "%s{'source':'s','rows':[%s]}}", head, rows);
+        if (n == 4096) scn_free(parse_ok(big));
+        else expect_error(big, "t.json: reference.rows[0].reported: must be the SM of each block, "
+                               "in block order: 1 to 4096 SM numbers");
+    }
+    for (int n = 64; n <= 65; n++) {
+        size_t o = 0;
+        for (int i = 0; i < n; i++)
+            o += (size_t)snprintf(rows + o, cap - o, "%s{'label':'x','start':'A','reported':1}",
+                                  i ? "," : "");
+        snprintf(big, cap, "%s{'source':'s','rows':[%s]}}", head, rows);
+        if (n == 64) scn_free(parse_ok(big));
+        else expect_error(big, "t.json: reference.rows: must hold 1 to 64 rows, not 65");
+    }
+    free(big);
+    free(rows);
+}
+
 /* What would change nothing, or be what CUDA cannot do, is refused
  * (found by a helper writing scenarios as a user): a QAWS budget on a
  * kernel of fixed block_time (a budget counts warp instructions, QAWS
@@ -1902,6 +1961,7 @@ int main(void) {
         cmocka_unit_test(test_parse_file),
         cmocka_unit_test(test_program_access),
         cmocka_unit_test(test_reference),
+        cmocka_unit_test(test_reference_edges),
         cmocka_unit_test(test_names_near),
         cmocka_unit_test(test_ambiguous_kernel_names),
         cmocka_unit_test(test_empty_lists),
