@@ -1767,6 +1767,17 @@ static void test_documented_limits(void **state) {
     expect_error(src, "t.json: ops[0].latency.alu: 0 cycles is outside 1..1000000000");
 }
 
+/* The first CPU segment of the one-task scenario `one` with `v` as its
+ * "cpu" (a copy: the scenario is freed). */
+static sim_segment cpu_segment(const char *one, const char *v) {
+    char src[1024];
+    snprintf(src, sizeof src, one, v);
+    scn_scenario *s = parse_ok(src);
+    sim_segment g = config_of(s, 0).tasks[0].segments[0];
+    scn_free(s);
+    return g;
+}
+
 /* Execution-time variation (docs/scenario-format.md, "Real-time tasks";
  * exec_dist.c): a duration, {"min", "max"} uniform, or {"min", "max",
  * "mean", "sd"} a normal clipped to min..max; the WCET the analysis uses
@@ -1777,35 +1788,20 @@ static void test_exec_distributions(void **state) {
                       "'tasks':[{'name':'a','cpu':0,'priority':10,'period':'50ms',"
                       "'segments':[{'cpu':%s},{'gpu':{'misc':'1ms','exec':'2ms'}}]}]}";
     char src[1024];
-    snprintf(src, sizeof src, one, "'3ms'");
-    scn_scenario *s = parse_ok(src);
-    sim_config cfg = config_of(s, 0);
-    const sim_segment *g = &cfg.tasks[0].segments[0];
-    assert_int_equal(g->cpu, 3000000);
-    assert_int_equal(g->cpu_var.kind, SIM_DIST_NONE);
-    scn_free(s);
-    snprintf(src, sizeof src, one, "{'min':'1ms','max':'3ms'}");
-    s = parse_ok(src);
-    cfg = config_of(s, 0);
-    g = &cfg.tasks[0].segments[0];
-    assert_int_equal(g->cpu, 3000000);                 /* the WCET: max */
-    assert_int_equal(g->cpu_var.kind, SIM_DIST_UNIFORM);
-    assert_int_equal(g->cpu_var.min, 1000000);
-    assert_int_equal(g->cpu_var.max, 3000000);
-    scn_free(s);
-    snprintf(src, sizeof src, one, "{'min':'1ms','max':'3ms','mean':'2ms','sd':'0.5ms'}");
-    s = parse_ok(src);
-    cfg = config_of(s, 0);
-    g = &cfg.tasks[0].segments[0];
-    assert_int_equal(g->cpu_var.kind, SIM_DIST_NORMAL);
-    assert_int_equal(g->cpu_var.mean, 2000000);
-    assert_int_equal(g->cpu_var.sd, 500000);
-    scn_free(s);
+    sim_segment g = cpu_segment(one, "'3ms'");
+    assert_int_equal(g.cpu, 3000000);
+    assert_int_equal(g.cpu_var.kind, SIM_DIST_NONE);
+    g = cpu_segment(one, "{'min':'1ms','max':'3ms'}");
+    assert_int_equal(g.cpu, 3000000);                 /* the WCET: max */
+    assert_int_equal(g.cpu_var.kind, SIM_DIST_UNIFORM);
+    assert_int_equal(g.cpu_var.min, 1000000);
+    assert_int_equal(g.cpu_var.max, 3000000);
+    g = cpu_segment(one, "{'min':'1ms','max':'3ms','mean':'2ms','sd':'0.5ms'}");
+    assert_int_equal(g.cpu_var.kind, SIM_DIST_NORMAL);
+    assert_int_equal(g.cpu_var.mean, 2000000);
+    assert_int_equal(g.cpu_var.sd, 500000);
     /* a normal with min left out: min 0 */
-    snprintf(src, sizeof src, one, "{'max':'3ms','mean':'2ms','sd':'0.5ms'}");
-    s = parse_ok(src);
-    assert_int_equal(config_of(s, 0).tasks[0].segments[0].cpu_var.min, 0);
-    scn_free(s);
+    assert_int_equal(cpu_segment(one, "{'max':'3ms','mean':'2ms','sd':'0.5ms'}").cpu_var.min, 0);
     static const struct { const char *v, *msg; } bad[] = {
         { "{'min':'1ms','max':'3ms','median':'2ms'}",
           "unknown key \"median\" (a distribution has min, max, mean, sd)" },
