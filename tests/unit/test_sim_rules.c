@@ -536,9 +536,10 @@ static void test_two_copy_engines(void **state) {
 
 /* Copies an engine runs at once (ce.c in_flight_max): one by default (TX2
  * paper §2.2), device.copies_in_flight for pageable staging (the GTX 950
- * trace: three 19.07 MB HtoD copies at once). A host-to-host copy (or a
- * memset) is no engine copy: it holds its stream for its measured
- * duration and waits behind no copy. */
+ * trace: three 19.07 MB HtoD copies at once); here 1, then 2: three copies
+ * one after another, then two at once and the third when the shorter of
+ * them ends. A host-to-host copy (or a memset) is no engine copy: it holds
+ * its stream for its measured duration and waits behind no copy. */
 static void test_copies_in_flight(void **state) {
     (void)state;
     for (int32_t fl = 1; fl <= 2; fl++) {
@@ -581,7 +582,7 @@ static void test_queue_names(void **state) {
     tb b;
     trace t;
     tb_init(&b, "tx2");
-    b.cfg.device.greatest_priority = -5;   /* three levels: no longer the TX2's two */
+    b.cfg.device.greatest_priority = -5;   /* -5..0: no longer the TX2's two levels */
     int32_t s1 = tb_stream(&b, "S1", "P0", -2);
     int32_t s2 = tb_stream(&b, "S2", longp, SIM_PRIO_NONE);
     tb_kernel(&b, "K1", s1, 0, 1, 256, 0, MS);
