@@ -321,8 +321,11 @@ static void test_build_once_rules(void **state) {
     tdb t;
     assert_int_equal(tdb_open(&t, "lazyrules"), 0);
     char err[512];
-    assert_int_equal(sqlite3_exec(db_handle(t.d), "CREATE TABLE lz(k INTEGER PRIMARY KEY, v TEXT);"
-                                  "CREATE UNIQUE INDEX lz_v ON lz(v)", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db_handle(t.d),
+                                  "CREATE TABLE lz(k INTEGER PRIMARY KEY, v TEXT);"
+                                  "CREATE UNIQUE INDEX lz_v ON lz(v)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
     db *other;
     assert_int_equal(db_open(t.path, &other, err, sizeof err), 0);
 

@@ -1824,7 +1824,8 @@ static void test_exec_distributions(void **state) {
             scn_free(x);
             fail_msg("%s accepted", bad[i].v);
         }
-        if (!strstr(err, bad[i].msg)) fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].v, err, bad[i].msg);
+        if (!strstr(err, bad[i].msg))
+            fail_msg("%s: \"%s\" does not say \"%s\"", bad[i].v, err, bad[i].msg);
     }
 }
 
