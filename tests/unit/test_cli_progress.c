@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,10 +57,10 @@ static void test_not_asked(void **state) {
     progress_stop(p);
 }
 
-/* What a reporter printed on stderr over ~0.15 s at a line every 0.02 s
- * (caller frees). The counts and the percentage are fixed; the elapsed
- * time, rate and time left are the clock's, so only the fixed part is
- * checked. */
+/* What a reporter printed on stderr, a line every 0.02 s, by the time its
+ * first line was out (caller frees). The counts and the percentage are
+ * fixed; the elapsed time, rate and time left are the clock's, so only the
+ * fixed part is checked. */
 static char *lines_of(const char *what, uint64_t total, long long done_now,
                       _Atomic(const char *) *phase, const char *timed) {
     fflush(stderr);
@@ -70,8 +71,12 @@ static char *lines_of(const char *what, uint64_t total, long long done_now,
     atomic_llong done = done_now;
     progress *p = progress_start(what, "points", total, 0.02, &done, phase, timed);
     assert_non_null(p);
-    struct timespec ts = {0, 150000000};
-    nanosleep(&ts, NULL);
+    /* until its first line is out (10 s at most, on a loaded machine) */
+    struct stat st;
+    for (int i = 0; i < 500 && fstat(fileno(f), &st) == 0 && st.st_size == 0; i++) {
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+    }
     progress_stop(p);
     fflush(stderr);
     assert_int_equal(dup2(saved, 2), 2);
