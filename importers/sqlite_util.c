@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "../simcore/fnv.h"
 #include "sort_records.h"
 
 /* Timestamps beyond this are not ones a profiler writes (2^62 ns is year
@@ -554,8 +555,8 @@ typedef struct row_ids {
 } row_ids;
 
 static size_t slot_of(const int64_t *k, size_t n) {
-    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
-    for (size_t i = 0; i < n; i++) h = (h ^ (uint64_t)k[i]) * 1099511628211ULL;
+    uint64_t h = FNV1A_OFFSET;   /* FNV-1a over whole 64-bit words */
+    for (size_t i = 0; i < n; i++) h = (h ^ (uint64_t)k[i]) * FNV1A_PRIME;
     return (size_t)(h ^ (h >> 32));
 }
 

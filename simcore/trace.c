@@ -5,16 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
+
 struct trace_strhash {
     uint32_t *slots;         /* string ids; 0 = empty */
     size_t cap;              /* power of two */
 };
 
 static uint64_t str_hash(const char *s, size_t n) {
-    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
+    uint64_t h = FNV1A_OFFSET;
     for (size_t i = 0; i < n; i++) {
         h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
+        h *= FNV1A_PRIME;
     }
     return h;
 }

@@ -4,6 +4,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "../../simcore/fnv.h"
+
 /* a decimal id at *p (advanced), within 0..INT32_MAX */
 static bool read_id(const char **p, int64_t *out) {
     const char *s = *p;
@@ -74,7 +76,7 @@ bool idset_parse(const idset_words *w, const char *s, int64_t n, uint8_t *bits, 
 }
 
 uint64_t idset_hash(const uint8_t *bits, size_t nbytes) {
-    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
-    for (size_t i = 0; i < nbytes; i++) h = (h ^ bits[i]) * 1099511628211u;
+    uint64_t h = FNV1A_OFFSET;
+    for (size_t i = 0; i < nbytes; i++) h = (h ^ bits[i]) * FNV1A_PRIME;
     return h;
 }

@@ -31,6 +31,7 @@
 #include "scn_keys.h"
 #include "trace_json.h"
 #include "../../importers/jsonr.h"
+#include "../../simcore/fnv.h"
 #include "units.h"
 
 /* A program's body entries (each one op with its own count and keys): a
@@ -413,12 +414,12 @@ static int parse_priority(pctx *c, json_t *v, const char *path, int32_t *out) {
 }
 
 static uint64_t stream_hash(const char *name, const char *process) {
-    uint64_t h = UINT64_C(14695981039346656037);   /* FNV-1a */
+    uint64_t h = FNV1A_OFFSET;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        h = (h ^ *p) * 1099511628211ull;
+        h = (h ^ *p) * FNV1A_PRIME;
     if (strcmp(name, "null") == 0)          /* "null" is one per process */
         for (const unsigned char *p = (const unsigned char *)process; *p; p++)
-            h = (h ^ *p) * 1099511628211ull;
+            h = (h ^ *p) * FNV1A_PRIME;
     return h;
 }
 

@@ -222,6 +222,13 @@ static size_t raw_window(const trace *t, int64_t maxdur, int64_t from, int64_t t
     return n;
 }
 
+/* a simulated trace of one 64-thread kernel, its blocks still to add */
+static void one_kernel_trace(trace *t) {
+    trace_init(t);
+    trace_set_source(t, "simulation");
+    trace_add_kernel(t)->threads = 64;
+}
+
 /* A run of n blocks: sorted by start (as a simulation emits them) or in a
  * shuffled order (as an importer may), with ties, unknown times and a few
  * long blocks that span many pages. */
@@ -385,9 +392,7 @@ static void test_pauses_window(void **state) {
     fixture *f = *state;
     char err[256], slug[DB_SLUG_SIZE];
     trace t;
-    trace_init(&t);
-    trace_set_source(&t, "simulation");
-    trace_add_kernel(&t)->threads = 64;
+    one_kernel_trace(&t);
     /* block i runs [10 i, 10 i + 5): three pages */
     for (int i = 0; i < 3 * BPAGE_BLOCKS; i++)
         *trace_add_block(&t) = (trace_block){0, i, i % 4, 10 * i, 10 * i + 5};
@@ -435,9 +440,7 @@ static void test_pauses_window_rows(void **state) {
     fixture *f = *state;
     char err[256], slug[DB_SLUG_SIZE];
     trace t;
-    trace_init(&t);
-    trace_set_source(&t, "simulation");
-    trace_add_kernel(&t)->threads = 64;
+    one_kernel_trace(&t);
     static const int64_t start[4] = {500, 0, 1000, 100};
     for (int i = 0; i < 4; i++)
         *trace_add_block(&t) = (trace_block){0, i, 0, start[i], start[i] + 5};
@@ -456,9 +459,7 @@ static void test_pauses_window_rows(void **state) {
     /* two pages whose second starts first: the window reads the second
      * page's rows before the first's; the pauses of row 0 and of row
      * BPAGE_BLOCKS, the first of each page, both found */
-    trace_init(&t);
-    trace_set_source(&t, "simulation");
-    trace_add_kernel(&t)->threads = 64;
+    one_kernel_trace(&t);
     for (int i = 0; i < 2 * BPAGE_BLOCKS; i++) {
         int64_t at = i < BPAGE_BLOCKS ? 10000 + i : i - BPAGE_BLOCKS;
         *trace_add_block(&t) = (trace_block){0, i, 0, at, at + 5};
@@ -640,9 +641,7 @@ static void test_page_bounds(void **state) {
     fixture *f = *state;
     char err[256], slug[DB_SLUG_SIZE], want[256];
     trace t;
-    trace_init(&t);
-    trace_set_source(&t, "simulation");
-    trace_add_kernel(&t)->threads = 64;
+    one_kernel_trace(&t);
     /* page 0: a start without a stop (50, before the others), a stop
      * without a start, [100, 120), [80, 90), then blocks with neither;
      * page 1: one start without a stop */
@@ -663,9 +662,7 @@ static void test_page_bounds(void **state) {
     trace_free(&t);
 
     /* a stop one before its start: refused, naming the block */
-    trace_init(&t);
-    trace_set_source(&t, "simulation");
-    trace_add_kernel(&t)->threads = 64;
+    one_kernel_trace(&t);
     *trace_add_block(&t) = (trace_block){0, 0, 0, 5, 5};   /* a stop at its start is fine */
     *trace_add_block(&t) = (trace_block){0, 1, 0, 40, 39};
     assert_int_equal(db_store_run(f->d, f->exp, "backwards", &t, slug, err, sizeof err), -1);
@@ -764,9 +761,7 @@ static void test_scan_and_window(void **state) {
     fixture *f = *state;
     char err[256], slug[DB_SLUG_SIZE], want[256];
     trace t;
-    trace_init(&t);
-    trace_set_source(&t, "simulation");
-    trace_add_kernel(&t)->threads = 64;
+    one_kernel_trace(&t);
     /* block i: [10 i, 10 i + 500), index 1000 + i; three pages */
     for (int i = 0; i < 2 * BPAGE_BLOCKS + 88; i++)
         *trace_add_block(&t) = (trace_block){0, 1000 + i, i % 4, 10 * i, 10 * i + 500};

@@ -265,16 +265,22 @@ static void test_roundtrip(void **state) {
     trace_free(&t);
 }
 
+/* build_full's trace with a host call: kernel record 0 launched at 3 */
+static trace_host_call *kernel_call(trace *t) {
+    build_full(t);
+    trace_host_call *c = trace_add_host_call(t);
+    c->kind = TRACE_CALL_KERNEL;
+    c->record = 0;
+    c->at = 3;
+    return c;
+}
+
 /* The host's calls load alone when asked for (the dashboard's), and with
  * kernels and copies both (db.h DB_LOAD_HOST_CALLS) */
 static void test_load_host_calls_alone(void **state) {
     fixture *f = *state;
     trace t, u;
-    build_full(&t);
-    trace_host_call *c = trace_add_host_call(&t);
-    c->kind = TRACE_CALL_KERNEL;
-    c->record = 0;
-    c->at = 3;
+    kernel_call(&t);
     char err[256], slug[DB_SLUG_SIZE];
     assert_int_equal(db_store_run(f->d, f->exp, "calls", &t, slug, err, sizeof err), 0);
     trace_init(&u);
@@ -369,11 +375,7 @@ static int stop_run(void *ctx, const db_run *r) {
 static void test_host_calls_roundtrip(void **state) {
     fixture *f = *state;
     trace t, u;
-    build_full(&t);
-    trace_host_call *c = trace_add_host_call(&t);
-    c->kind = TRACE_CALL_KERNEL;
-    c->record = 0;
-    c->at = 3;
+    trace_host_call *c = kernel_call(&t);
     c->task = trace_intern(&t, "tau1");
     c = trace_add_host_call(&t);
     c->kind = TRACE_CALL_DEVICE_SYNC;
