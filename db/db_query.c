@@ -50,7 +50,9 @@ int db_get_experiment(db *d, const char *slug, db_experiment_cb cb, void *ctx, c
     if (prepare(d, "SELECT " EXP_COLS " FROM experiments WHERE slug = ?1", &st, err, errlen))
         return -1;
     bind_s(st, 1, slug);
-    return experiment_rows(d, st, cb, ctx, true, err, errlen);
+    int rc = experiment_rows(d, st, cb, ctx, true, err, errlen);
+    if (rc == DB_NOT_FOUND) seterr(err, errlen, "%s: no experiment named \"%s\"", d->path, slug);
+    return rc;
 }
 
 int db_has_scenario_file(db *d, const char *file, bool *found, char *err, size_t errlen) {

@@ -1037,6 +1037,17 @@ static void test_bad_values(void **state) {
     assert_string_equal(err, "t.prof: no kernels, copies or memsets with timestamps "
                              "(2 records had none)");
     trace_free(&t);
+    /* nor with a start before 0 or an end past 2^62 ns (year 2116 as epoch
+     * time: no profiler writes it, and differences stay inside int64) */
+    assert_int_equal(import_sql(imp_nvprof_sqlite, "t.prof",
+                                NV_TABLES NV_K("KERNEL",
+                                               "(8, -5, 40, 0, 1, 7, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1),"
+                                               "(8, 50, 4611686018427387905, 0, 1, 7, 1, 1, 1, 1, 1,"
+                                               " 1, 0, 0, 1, 1)"),
+                                &t, err, sizeof err), -1);
+    assert_string_equal(err, "t.prof: no kernels, copies or memsets with timestamps "
+                             "(2 records had none)");
+    trace_free(&t);
     /* a view posing as an activity table is not run */
     assert_int_equal(import_sql(imp_nsys_sqlite, "v.sqlite",
                                 NS_BASE "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS SELECT 1 AS start;",

@@ -173,6 +173,7 @@ static void stream_late_origin(void **state) {
 typedef struct collect {
     size_t calls, max_rows, kernels, copies;
     int64_t first_kernel_start[8];   /* of the first kernel of each batch */
+    char source[32], name[32];       /* the trace's, as the first batch sees them */
 } collect;
 
 static int on_batch(void *user, const trace *t, size_t kernels, size_t copies, char *err,
@@ -184,6 +185,10 @@ static int on_batch(void *user, const trace *t, size_t kernels, size_t copies, c
     size_t n = t->kernels.n + t->copies.n;
     if (n > c->max_rows) c->max_rows = n;
     if (c->calls < 8 && t->kernels.n) c->first_kernel_start[c->calls] = t->kernels.v[0].first_block;
+    if (c->calls == 0) {
+        snprintf(c->source, sizeof c->source, "%s", t->source ? t->source : "(none)");
+        snprintf(c->name, sizeof c->name, "%s", t->name ? t->name : "(none)");
+    }
     c->calls++;
     c->kernels += t->kernels.n;
     c->copies += t->copies.n;
@@ -196,13 +201,19 @@ static void batches(void **state) {
     (void)state;
     size_t len;
     char *csv = make_csv(10000, -1, -1, &len);
-    imp_file f = {"run.csv", (const unsigned char *)csv, len};
+    imp_file f = {"profiles/run.csv", (const unsigned char *)csv, len};
     collect c = {0};
     imp_stream st = {.batch = on_batch, .user = &c, .rows = 3000};
     trace t;
     imp_stream_file(IMP_NVPROF_CSV, &f, &st, &t);
     assert_int_equal(c.calls, 7);             /* 20000 rows by 3000 */
     assert_int_equal(c.max_rows, 3000);
+    /* the receiver of the first batch (the store, which names the run
+     * then) sees the name and source the trace ends with (importers.c) */
+    assert_string_equal(c.source, "nvprof-csv");
+    assert_string_equal(c.name, "run.csv");
+    assert_string_equal(t.source, "nvprof-csv");
+    assert_string_equal(t.name, "run.csv");
     assert_int_equal(c.kernels, 13333);
     assert_int_equal(c.copies, 6667);
     assert_int_equal(st.kernels, 13333);
