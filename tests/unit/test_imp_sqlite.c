@@ -59,15 +59,9 @@ typedef struct db_bytes {
 } db_bytes;
 
 static db_bytes make_db(const char *sql) {
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-    char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) fail_msg("test SQL: %s", msg);
-    sqlite3_int64 n = 0;
-    unsigned char *d = sqlite3_serialize(db, "main", &n, 0);
-    assert_non_null(d);
-    sqlite3_close(db);
-    return (db_bytes){ d, (size_t)n };
+    db_bytes b;
+    b.data = test_sql_bytes(sql, &b.len);
+    return b;
 }
 
 /* Run an importer on SQL-built bytes named `name`; returns its result and

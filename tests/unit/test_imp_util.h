@@ -1,6 +1,7 @@
 /* test_imp_util.h -- helpers shared by the importer tests (test_imp_*.c,
- * test_fixtures.c, test_demangle_traces.c). Include after <cmocka.h>;
- * static inline, so each test binary carries only what it uses.
+ * test_fixtures.c, test_demangle_traces.c, test_sqlite_util.c). Include
+ * after <cmocka.h>; static inline, so each test binary carries only what it
+ * uses.
  *
  * Two kinds of input files:
  *
@@ -19,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
 
 static inline unsigned char *test_slurp(FILE *f, size_t *len) {
     fseek(f, 0, SEEK_END);
@@ -151,5 +154,20 @@ static inline void imp_expect_refused(db *d, imp_format fmt, const imp_file *f, 
     assert_string_equal(exp, "");
 }
 #endif
+
+/* The bytes of an SQLite database built from `sql` (sqlite3_free them):
+ * the SQLite importers' tests build each case's export so. */
+static inline unsigned char *test_sql_bytes(const char *sql, size_t *len) {
+    sqlite3 *mem;
+    assert_int_equal(sqlite3_open(":memory:", &mem), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(mem, sql, NULL, NULL, &msg) != SQLITE_OK) fail_msg("test SQL: %s", msg);
+    sqlite3_int64 n = 0;
+    unsigned char *d = sqlite3_serialize(mem, "main", &n, 0);
+    assert_non_null(d);
+    sqlite3_close(mem);
+    *len = (size_t)n;
+    return d;
+}
 
 #endif

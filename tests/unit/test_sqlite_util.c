@@ -22,31 +22,29 @@
 #include <sqlite3.h>
 
 #include "../../importers/sqlite_util.h"
+#include "test_imp_util.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
-/* The bytes of a database built from `sql` (sqlite3_free them). */
-static unsigned char *make_db(const char *sql, size_t *len) {
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
-    char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) fail_msg("test SQL: %s", msg);
-    sqlite3_int64 n = 0;
-    unsigned char *d = sqlite3_serialize(db, "main", &n, 0);
-    assert_non_null(d);
-    sqlite3_close(db);
-    *len = (size_t)n;
-    return d;
+/* A database of `sql` opened as the importers open an upload, with the
+ * bytes it reads and the buffer its messages go to. */
+typedef struct sqldb {
+    imp_sql s;
+    imp_file f;
+    unsigned char *bytes;
+    char err[512];
+} sqldb;
+
+static void sqldb_open(sqldb *o, const char *sql) {
+    size_t len;
+    o->bytes = test_sql_bytes(sql, &len);
+    o->f = (imp_file){ "t.sqlite", o->bytes, len };
+    if (imp_sql_open(&o->s, &o->f, o->err, sizeof o->err) != 0) fail_msg("%s", o->err);
 }
 
-/* A database of `sql` opened as the importers open an upload; the bytes
- * are kept in *bytes (sqlite3_free them after imp_sql_close). */
-static void open_sql(imp_sql *s, const char *sql, unsigned char **bytes, imp_file *f, char *err,
-                     size_t errlen) {
-    size_t len;
-    *bytes = make_db(sql, &len);
-    *f = (imp_file){ "t.sqlite", *bytes, len };
-    if (imp_sql_open(s, f, err, errlen) != 0) fail_msg("%s", err);
+static void sqldb_close(sqldb *o) {
+    imp_sql_close(&o->s);
+    sqlite3_free(o->bytes);
 }
 
 /* imp_sql_open's answer for `len` bytes of `d`: 0, or -1 with err. */
@@ -79,7 +77,8 @@ static void test_cut_short(void **state) {
     (void)state;
     char err[512];
     size_t len;
-    unsigned char *d = make_db("PRAGMA page_size=4096; CREATE TABLE a(x); CREATE TABLE b(y);", &len);
+    unsigned char *d =
+        test_sql_bytes("PRAGMA page_size=4096; CREATE TABLE a(x); CREATE TABLE b(y);", &len);
     assert_int_equal(len, 3 * 4096);
     /* 200 bytes: past the header, short of a page */
     assert_int_equal(open_bytes(d, 200, err, sizeof err), -1);
@@ -88,7 +87,7 @@ static void test_cut_short(void **state) {
                              "that did not finish?)");
     sqlite3_free(d);
 
-    d = make_db("PRAGMA page_size=65536; CREATE TABLE a(x);", &len);
+    d = test_sql_bytes("PRAGMA page_size=65536; CREATE TABLE a(x);", &len);
     assert_int_equal(d[16], 0);
     assert_int_equal(d[17], 1);   /* 65536, as the format writes it */
     assert_int_equal(len, 2 * 65536);
@@ -108,7 +107,7 @@ static void test_wal_bytes(void **state) {
     (void)state;
     char err[512];
     size_t len;
-    unsigned char *d = make_db("CREATE TABLE a(x); INSERT INTO a VALUES (1);", &len);
+    unsigned char *d = test_sql_bytes("CREATE TABLE a(x); INSERT INTO a VALUES (1);", &len);
     for (int which = 18; which <= 19; which++) {
         d[18] = d[19] = 1;
         d[which] = 2;
@@ -129,76 +128,65 @@ static void test_wal_bytes(void **state) {
  * file cannot make SQLite allocate more for it. */
 static void test_value_limit(void **state) {
     (void)state;
-    char err[512], v[8];
-    imp_sql s;
-    imp_file f;
-    unsigned char *bytes;
-    open_sql(&s, "CREATE TABLE big(v); INSERT INTO big VALUES (zeroblob(64 * 1024 * 1024 + 1));"
-                 "CREATE TABLE small(v); INSERT INTO small VALUES (zeroblob(1024));",
-             &bytes, &f, err, sizeof err);
-    assert_int_equal(imp_sql_text1(&s, "small", "SELECT length(v) FROM small", v, sizeof v), 0);
+    char v[8];
+    sqldb o;
+    sqldb_open(&o, "CREATE TABLE big(v); INSERT INTO big VALUES (zeroblob(64 * 1024 * 1024 + 1));"
+                   "CREATE TABLE small(v); INSERT INTO small VALUES (zeroblob(1024));");
+    assert_int_equal(imp_sql_text1(&o.s, "small", "SELECT length(v) FROM small", v, sizeof v), 0);
     assert_string_equal(v, "1024");
-    assert_int_equal(imp_sql_text1(&s, "big", "SELECT v FROM big", v, sizeof v), -1);
-    assert_string_equal(err, "t.sqlite: table big: cannot be read: string or blob too big");
-    imp_sql_close(&s);
-    sqlite3_free(bytes);
+    assert_int_equal(imp_sql_text1(&o.s, "big", "SELECT v FROM big", v, sizeof v), -1);
+    assert_string_equal(o.err, "t.sqlite: table big: cannot be read: string or blob too big");
+    sqldb_close(&o);
 }
 
 /* ---- schema questions ----------------------------------------------------- */
 
 static void test_tables(void **state) {
     (void)state;
-    char err[512];
-    imp_sql s;
-    imp_file f;
-    unsigned char *bytes;
-    open_sql(&s, "CREATE TABLE StringTable(_id_ INTEGER, value TEXT);"
-                 "CREATE VIEW Version AS SELECT 12 AS version;"
-                 "CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_KERNEL USING fts5(start);",
-             &bytes, &f, err, sizeof err);
+    sqldb o;
+    sqldb_open(&o, "CREATE TABLE StringTable(_id_ INTEGER, value TEXT);"
+                   "CREATE VIEW Version AS SELECT 12 AS version;"
+                   "CREATE VIRTUAL TABLE CUPTI_ACTIVITY_KIND_KERNEL USING fts5(start);");
     /* SQLite's names are case-insensitive: a query of STRINGTABLE reads it */
-    assert_int_equal(imp_sql_has_table(&s, "StringTable"), 1);
-    assert_int_equal(imp_sql_has_table(&s, "STRINGTABLE"), 1);
+    assert_int_equal(imp_sql_has_table(&o.s, "StringTable"), 1);
+    assert_int_equal(imp_sql_has_table(&o.s, "STRINGTABLE"), 1);
     /* views and virtual tables do not count (sqlite_util.h) */
-    assert_int_equal(imp_sql_has_table(&s, "Version"), 0);
-    assert_int_equal(imp_sql_has_table(&s, "CUPTI_ACTIVITY_KIND_KERNEL"), 0);
-    assert_int_equal(imp_sql_has_table(&s, "nothing"), 0);
+    assert_int_equal(imp_sql_has_table(&o.s, "Version"), 0);
+    assert_int_equal(imp_sql_has_table(&o.s, "CUPTI_ACTIVITY_KIND_KERNEL"), 0);
+    assert_int_equal(imp_sql_has_table(&o.s, "nothing"), 0);
     /* every column named, or 0 */
-    const char *const both[] = { "_id_", "value", NULL }, *const one_more[] = { "_id_", "name", NULL },
-                      *const first_absent[] = { "name", "value", NULL };
-    assert_int_equal(imp_sql_table_has(&s, "StringTable", both), 1);
-    assert_int_equal(imp_sql_table_has(&s, "StringTable", one_more), 0);
-    assert_int_equal(imp_sql_table_has(&s, "StringTable", first_absent), 0);
-    assert_int_equal(imp_sql_table_has(&s, "nothing", both), 0);
-    imp_sql_close(&s);
-    sqlite3_free(bytes);
+    const char *const both[] = { "_id_", "value", NULL };
+    const char *const one_more[] = { "_id_", "name", NULL };
+    const char *const first_absent[] = { "name", "value", NULL };
+    assert_int_equal(imp_sql_table_has(&o.s, "StringTable", both), 1);
+    assert_int_equal(imp_sql_table_has(&o.s, "StringTable", one_more), 0);
+    assert_int_equal(imp_sql_table_has(&o.s, "StringTable", first_absent), 0);
+    assert_int_equal(imp_sql_table_has(&o.s, "nothing", both), 0);
+    sqldb_close(&o);
 }
 
 static void test_columns(void **state) {
     (void)state;
-    char err[512], sel[64];
-    imp_sql s;
-    imp_file f;
-    unsigned char *bytes;
-    open_sql(&s, "CREATE TABLE K(start INT, gridX INT);", &bytes, &f, err, sizeof err);
+    char sel[64];
+    sqldb o;
+    sqldb_open(&o, "CREATE TABLE K(start INT, gridX INT);");
     /* present: alias."name"; absent: NULL; a placeholder (no name): NULL */
     imp_sql_col cols[] = { { "start", true, false }, { "blockX", false, false },
                            { NULL, false, false }, { "gridX", false, false } };
     strcpy(sel, "x");
-    assert_int_equal(imp_sql_columns(&s, "K", "k", cols, 4, sel, sizeof sel), 0);
+    assert_int_equal(imp_sql_columns(&o.s, "K", "k", cols, 4, sel, sizeof sel), 0);
     assert_string_equal(sel, "x, k.\"start\", NULL, NULL, k.\"gridX\"");
     assert_true(cols[0].present && !cols[1].present && !cols[2].present && cols[3].present);
     /* a select list that does not fit */
     char small[16] = "x";
-    assert_int_equal(imp_sql_columns(&s, "K", "k", cols, 4, small, sizeof small), -1);
-    assert_string_equal(err, "t.sqlite: table K: query too long");
+    assert_int_equal(imp_sql_columns(&o.s, "K", "k", cols, 4, small, sizeof small), -1);
+    assert_string_equal(o.err, "t.sqlite: table K: query too long");
     /* a required column missing */
     imp_sql_col need[] = { { "end", true, false } };
     sel[0] = '\0';
-    assert_int_equal(imp_sql_columns(&s, "K", "k", need, 1, sel, sizeof sel), -1);
-    assert_string_equal(err, "t.sqlite: table K: column \"end\" missing");
-    imp_sql_close(&s);
-    sqlite3_free(bytes);
+    assert_int_equal(imp_sql_columns(&o.s, "K", "k", need, 1, sel, sizeof sel), -1);
+    assert_string_equal(o.err, "t.sqlite: table K: column \"end\" missing");
+    sqldb_close(&o);
 }
 
 /* A kernel table without any one of gridX, gridY, gridZ is refused
@@ -226,50 +214,50 @@ static void test_absent_grid(void **state) {
 
 static void test_ints(void **state) {
     (void)state;
-    char err[512];
-    imp_sql s;
-    imp_file f;
-    unsigned char *bytes;
-    open_sql(&s, "CREATE TABLE v(x); INSERT INTO v VALUES (3.0), (1.5), (NULL), ('7'), (10), (9), (11);",
-             &bytes, &f, err, sizeof err);
+    sqldb o;
+    sqldb_open(&o, "CREATE TABLE v(x);"
+                   "INSERT INTO v VALUES (3.0), (1.5), (NULL), ('7'), (10), (9), (11);");
     sqlite3_stmt *st;
-    assert_int_equal(imp_sql_prepare(&s, "v", "SELECT x FROM v ORDER BY rowid", &st), 0);
+    assert_int_equal(imp_sql_prepare(&o.s, "v", "SELECT x FROM v ORDER BY rowid", &st), 0);
     int64_t v;
     /* a real with an exact integer value is an integer */
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_ROW);
-    assert_int_equal(imp_sql_int(&s, st, 0, "v", 1, "x", &v), 0);
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_ROW);
+    assert_int_equal(imp_sql_int(&o.s, st, 0, "v", 1, "x", &v), 0);
     assert_int_equal(v, 3);
     /* one with a fraction is not */
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_ROW);
-    assert_int_equal(imp_sql_int(&s, st, 0, "v", 2, "x", &v), -1);
-    assert_string_equal(err, "t.sqlite: table v: row 2: column \"x\": expected an integer, got a "
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_ROW);
+    assert_int_equal(imp_sql_int(&o.s, st, 0, "v", 2, "x", &v), -1);
+    assert_string_equal(o.err, "t.sqlite: table v: row 2: column \"x\": expected an integer, got a "
                              "real number");
     /* NULL: 1 from imp_sql_int, an error from imp_sql_int_range */
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_ROW);
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_ROW);
     v = 5;
-    assert_int_equal(imp_sql_int(&s, st, 0, "v", 3, "x", &v), 1);
+    assert_int_equal(imp_sql_int(&o.s, st, 0, "v", 3, "x", &v), 1);
     assert_int_equal(v, 0);
-    assert_int_equal(imp_sql_int_range(&s, st, 0, "v", 3, "x", 0, 10, &v), -1);
-    assert_string_equal(err, "t.sqlite: table v: row 3: column \"x\": expected an integer, got NULL");
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_ROW);
-    assert_int_equal(imp_sql_int(&s, st, 0, "v", 4, "x", &v), -1);
-    assert_string_equal(err, "t.sqlite: table v: row 4: column \"x\": expected an integer, got text");
+    assert_int_equal(imp_sql_int_range(&o.s, st, 0, "v", 3, "x", 0, 10, &v), -1);
+    assert_string_equal(o.err,
+                        "t.sqlite: table v: row 3: column \"x\": expected an integer, got NULL");
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_ROW);
+    assert_int_equal(imp_sql_int(&o.s, st, 0, "v", 4, "x", &v), -1);
+    assert_string_equal(o.err,
+                        "t.sqlite: table v: row 4: column \"x\": expected an integer, got text");
     /* [lo, hi] holds both ends */
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_ROW);
-    assert_int_equal(imp_sql_int_range(&s, st, 0, "v", 5, "x", 0, 10, &v), 0);
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_ROW);
+    assert_int_equal(imp_sql_int_range(&o.s, st, 0, "v", 5, "x", 0, 10, &v), 0);
     assert_int_equal(v, 10);
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_ROW);
-    assert_int_equal(imp_sql_int_range(&s, st, 0, "v", 6, "x", 9, 10, &v), 0);
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_ROW);
+    assert_int_equal(imp_sql_int_range(&o.s, st, 0, "v", 6, "x", 9, 10, &v), 0);
     assert_int_equal(v, 9);
-    assert_int_equal(imp_sql_int_range(&s, st, 0, "v", 6, "x", 10, 20, &v), -1);
-    assert_string_equal(err, "t.sqlite: table v: row 6: column \"x\": 9 is out of range [10, 20]");
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_ROW);
-    assert_int_equal(imp_sql_int_range(&s, st, 0, "v", 7, "x", 0, 10, &v), -1);
-    assert_string_equal(err, "t.sqlite: table v: row 7: column \"x\": 11 is out of range [0, 10]");
-    assert_int_equal(imp_sql_step(&s, "v", st), SQLITE_DONE);
+    assert_int_equal(imp_sql_int_range(&o.s, st, 0, "v", 6, "x", 10, 20, &v), -1);
+    assert_string_equal(o.err,
+                        "t.sqlite: table v: row 6: column \"x\": 9 is out of range [10, 20]");
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_ROW);
+    assert_int_equal(imp_sql_int_range(&o.s, st, 0, "v", 7, "x", 0, 10, &v), -1);
+    assert_string_equal(o.err,
+                        "t.sqlite: table v: row 7: column \"x\": 11 is out of range [0, 10]");
+    assert_int_equal(imp_sql_step(&o.s, "v", st), SQLITE_DONE);
     sqlite3_finalize(st);
-    imp_sql_close(&s);
-    sqlite3_free(bytes);
+    sqldb_close(&o);
 }
 
 /* ---- CUPTI's enums -------------------------------------------------------- */
@@ -325,17 +313,13 @@ static void test_copy_name(void **state) {
 
 static void test_map(void **state) {
     (void)state;
-    char err[512];
-    imp_sql s;
-    imp_file f;
-    unsigned char *bytes;
+    sqldb o;
     /* rows in order but the last; one with a text key, left out */
-    open_sql(&s, "CREATE TABLE m(a, b, c, v);"
-                 "INSERT INTO m VALUES (5, 0, 0, 20), (5, 0, 0, 21), (6, 0, 0, 30), (7, 'x', 0, 1),"
-                 " (8, 0, 0, 40), (1, 0, 0, 10);",
-             &bytes, &f, err, sizeof err);
+    sqldb_open(&o, "CREATE TABLE m(a, b, c, v);"
+                   "INSERT INTO m VALUES (5, 0, 0, 20), (5, 0, 0, 21), (6, 0, 0, 30),"
+                   " (7, 'x', 0, 1), (8, 0, 0, 40), (1, 0, 0, 10);");
     imp_sql_map m = { 0 };
-    assert_int_equal(imp_sql_map_load(&s, &m, "m", "SELECT a, b, c, v FROM m ORDER BY rowid"), 0);
+    assert_int_equal(imp_sql_map_load(&o.s, &m, "m", "SELECT a, b, c, v FROM m ORDER BY rowid"), 0);
     assert_int_equal(m.n, 5);
     imp_sql_map_sort(&m);
     int64_t v, k[1];
@@ -356,8 +340,7 @@ static void test_map(void **state) {
     assert_int_equal(v, 40);
     imp_sql_map_free(&m);
     assert_null(m.v);
-    imp_sql_close(&s);
-    sqlite3_free(bytes);
+    sqldb_close(&o);
 }
 
 /* The streaming import's launch-time table keeps what the map keeps: a
@@ -365,18 +348,15 @@ static void test_map(void **state) {
  * INTEGER column would turn into one. */
 static void test_api_temp(void **state) {
     (void)state;
-    char err[512];
-    imp_sql s;
-    imp_file f;
-    unsigned char *bytes;
-    open_sql(&s, "CREATE TABLE r(corr, pid, part, t);"
-                 "INSERT INTO r VALUES ('1', 2, 3, 5), (1, '2', 3, 6), (1, 2, '3', 4), (1, 2, 3, 7);",
-             &bytes, &f, err, sizeof err);
+    sqldb o;
+    sqldb_open(&o, "CREATE TABLE r(corr, pid, part, t);"
+                   "INSERT INTO r VALUES ('1', 2, 3, 5), (1, '2', 3, 6), (1, 2, '3', 4),"
+                   " (1, 2, 3, 7);");
     sqlite3_stmt *q;
-    assert_int_equal(imp_sql_api_index(&s, &q), 0);
+    assert_int_equal(imp_sql_api_index(&o.s, &q), 0);
     assert_null(q);   /* no table yet */
-    assert_int_equal(imp_sql_api_temp(&s, "r", "SELECT corr, pid, part, t FROM r"), 0);
-    assert_int_equal(imp_sql_api_index(&s, &q), 0);
+    assert_int_equal(imp_sql_api_temp(&o.s, "r", "SELECT corr, pid, part, t FROM r"), 0);
+    assert_int_equal(imp_sql_api_index(&o.s, &q), 0);
     assert_non_null(q);
     sqlite3_bind_int64(q, 1, 1);
     sqlite3_bind_int64(q, 2, 2);
@@ -384,8 +364,7 @@ static void test_api_temp(void **state) {
     assert_int_equal(sqlite3_step(q), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int64(q, 0), 7);
     sqlite3_finalize(q);
-    imp_sql_close(&s);
-    sqlite3_free(bytes);
+    sqldb_close(&o);
 }
 
 /* The device most records ran on; the smaller ordinal on a tie; the
@@ -410,7 +389,7 @@ static void test_main_device(void **state) {
 
 static int kind_of(const char *sql) {
     size_t len;
-    unsigned char *d = make_db(sql, &len);
+    unsigned char *d = test_sql_bytes(sql, &len);
     int k = imp_sqlite_kind(d, len);
     sqlite3_free(d);
     return k;
@@ -428,8 +407,8 @@ static void test_kind(void **state) {
                      IMP_NSYS_SQLITE);
     assert_int_equal(kind_of("CREATE TABLE StringIds(s); CREATE TABLE EXPORT_META_DATA(m);"),
                      IMP_NSYS_SQLITE);
-    assert_int_equal(kind_of("CREATE TABLE StringIds(s); CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(k);"),
-                     IMP_NSYS_SQLITE);
+    assert_int_equal(kind_of("CREATE TABLE StringIds(s);"
+                             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(k);"), IMP_NSYS_SQLITE);
     assert_int_equal(kind_of("CREATE TABLE StringIds(s);"), IMP_UNKNOWN);
 }
 
@@ -440,7 +419,7 @@ static void test_unknown(void **state) {
     (void)state;
     char err[1024];
     size_t len;
-    unsigned char *d = make_db("CREATE TABLE a(x); DROP TABLE a;", &len);
+    unsigned char *d = test_sql_bytes("CREATE TABLE a(x); DROP TABLE a;", &len);
     imp_file f = { "t.sqlite", d, len };
     assert_int_equal(imp_sqlite_unknown(&f, err, sizeof err), -1);
     assert_string_equal(err, "t.sqlite: an SQLite database of 0 tables that is neither an nvprof "
@@ -453,7 +432,7 @@ static void test_unknown(void **state) {
                              "not imported; checkpoint it beside its -wal file (sqlite3 FILE "
                              "'PRAGMA wal_checkpoint(TRUNCATE)') and import it again");
     sqlite3_free(d);
-    d = make_db("CREATE TABLE a(x);", &len);
+    d = test_sql_bytes("CREATE TABLE a(x);", &len);
     d[18] = d[19] = 2;
     f = (imp_file){ "t.sqlite", d, len };
     assert_int_equal(imp_sqlite_unknown(&f, err, sizeof err), -1);
