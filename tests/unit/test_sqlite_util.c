@@ -99,7 +99,7 @@ static void test_cut_short(void **state) {
     sqlite3_free(d);
 }
 
-/* WAL mode is the read version (byte 19) at 2 (fileformat2 §1.3.4; SQLite
+/* WAL mode is the read version (byte 19) at 2 (fileformat2 §1.3.3; SQLite
  * opens the WAL when it is 2, whatever byte 18 says): such a file is read
  * as a rollback-journal database, and so is one whose write version alone
  * is 2. */
