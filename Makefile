@@ -296,7 +296,7 @@ analyze: deps
 # scheduling rule, an analysis term, an importer's unit) applied in turn to
 # a copy of the tree, whose unit tests must catch it; fails when one
 # survives or its pattern went stale (tests/mutation/run.sh says more; its
-# --check finds stale patterns in a second). Nearly two hours on two cores,
+# --check finds stale patterns in a second). About two hours on two cores,
 # so `make test` leaves it out; run it after changing a rule or its
 # tests.
 mutation: deps

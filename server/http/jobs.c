@@ -31,6 +31,7 @@ typedef struct job {
     json_t *result;
     char *error;
     bool user_cancel;            /* DELETE /api/jobs/{id} while it ran */
+    unsigned long long ended;    /* its place in the order jobs ended (1, 2, ...) */
     struct job *next;            /* the queue, or the list of all job_queue */
     struct job *all_next;
 } job;
@@ -41,6 +42,7 @@ struct job_queue {
     job *head, *tail;            /* queued, in order */
     job *all;                    /* every job known, newest first */
     size_t queued, running, finished, max_queue;
+    unsigned long long ends;     /* jobs ended so far */
     bool stopping;
     pthread_t *threads;
     unsigned nthreads;
@@ -53,12 +55,15 @@ static void job_free(job *jb) {
     free(jb);
 }
 
-/* Forget the oldest finished jobs past JOBS_KEEP (mu held). */
+/* Forget the jobs that ended first past JOBS_KEEP ended ones (mu held):
+ * docs/api.md keeps "the last 256 ended ones", so a long job submitted
+ * before many short ones keeps its answer when it ends. */
 static void forget_old(job_queue *j) {
     while (j->finished > JOBS_KEEP) {
         job **pp = &j->all, **oldest = NULL;
         for (; *pp; pp = &(*pp)->all_next)
-            if ((*pp)->state >= J_DONE) oldest = pp;
+            if ((*pp)->state >= J_DONE && (!oldest || (*pp)->ended < (*oldest)->ended))
+                oldest = pp;
         if (!oldest) return;
         job *o = *oldest;
         *oldest = o->all_next;
@@ -69,6 +74,7 @@ static void forget_old(job_queue *j) {
 
 static void finish(job_queue *j, job *jb, job_state st) {
     jb->state = st;
+    jb->ended = ++j->ends;
     if (jb->arg && jb->free_arg) jb->free_arg(jb->arg);
     jb->arg = NULL;
     j->finished++;

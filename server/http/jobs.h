@@ -5,8 +5,8 @@
  * A job is a function with an argument; it reports progress through its
  * job_ctl (done of total units) and stops early when ctl->cancel is set.
  * What it returns (an HTTP status, a JSON result or an error line) is kept
- * with the job for GET /api/jobs/{id}: at most JOBS_KEEP finished jobs, the
- * oldest forgotten first.
+ * with the job for GET /api/jobs/{id}: the last JOBS_KEEP jobs that ended,
+ * the one that ended first forgotten first (docs/api.md).
  *
  * Threads: every function is safe to call from any thread. The job
  * function runs on a worker; the argument is the queue's once submitted and
