@@ -294,7 +294,8 @@ analyze: deps
 
 # The mutation run: each single-line bug of tests/mutation/mutants.txt (a
 # scheduling rule, an analysis term, an importer's unit) applied in turn to
-# a copy of the tree, whose unit tests must catch it; fails when one
+# a copy of the tree, whose unit tests (for the HTTP handlers, the API
+# test files its "#@node" lines name) must catch it; fails when one
 # survives or its pattern went stale (tests/mutation/run.sh says more; its
 # --check finds stale patterns in a second). About two hours on two cores,
 # so `make test` leaves it out; run it after changing a rule or its

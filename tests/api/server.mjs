@@ -282,4 +282,6 @@ export async function checkWindow(base, run, kind, a, w, want, checkBins) {
   assert.deepEqual([r.from, r.to, r.total], [a, a + w, want.length]);
   assert.deepEqual(r[kind], want);
   if (want.length > 1) checkBins((await getJson(`${u}&max=${want.length - 1}`)).body, a, a + w);
+  // max is how many rows may come as rows: exactly max still do
+  if (want.length > 0) assert.deepEqual((await getJson(`${u}&max=${want.length}`)).body[kind], want);
 }

@@ -147,6 +147,22 @@ describe('2. one small request holds the server for minutes', () => {
     } finally { await s.stop(); }
   });
 
+  // docs/api.md: past the queue's length a write is 503 with Retry-After
+  // (RFC 9110 §10.2.3: delay-seconds, a positive number here); one long job
+  // fills a queue of 1, so the next write that needs a job is refused
+  test('a full job queue: 503 with a Retry-After of some seconds', async () => {
+    const s = await serve(['--budget', 'sync=1000,queue=1']);
+    try {
+      const r = await json(`${s.base}/api/experiments`, { method: 'POST', body: JSON.stringify(scenario(18000000)), headers: JSON_BODY });
+      assert.equal(r.status, 202);
+      const full = await json(`${s.base}/api/experiments`, { method: 'POST', body: JSON.stringify(scenario(3000)), headers: JSON_BODY });
+      assert.equal(full.status, 503, JSON.stringify(full.body));
+      assert.match(full.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+      assert.match(full.body.error, /queue is full/);
+      assert.equal((await json(`${s.base}/api/jobs/${r.body.job}`, { method: 'DELETE' })).status, 202);
+    } finally { assert.equal(await s.stop(), 0); }
+  });
+
   test('SIGTERM during a job: the job is rolled back, in-flight clients get answers, exit 0, no partial run', async () => {
     const dir = tempDir('h16-term');
     const s = await serve(['--budget', 'sync=1000'], { dir, keep: true });

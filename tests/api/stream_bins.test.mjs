@@ -135,10 +135,23 @@ test('/streams: every level\'s bins equal the kernels\', with names hidden too',
       checkBins(r.body, from, to, (n) => on.has(n));
     }
   }
+  // however large max, at most 2000 bins a lane (docs/api.md), of the finest
+  // power of two that keeps to that: more than 1000, and one more than 2000
+  // where the window straddles a bin's edge (max alone asks 200000 / lanes)
+  const wide = await getJson(`${srv.base}/api/runs/${run}/streams?from=0&to=${2 ** 40}&max=200000`);
+  assert.equal(wide.status, 200, JSON.stringify(wide.body));
+  assert.equal(wide.body.lanes.length, lanesOf().length);
+  assert.ok(wide.body.nbins > 1000 && wide.body.nbins <= 2001, `nbins ${wide.body.nbins}`);
 });
 
 test('immutable answers with an ETag; errors name the parameter', async () => {
   await expectImmutable(`${srv.base}/api/runs/${run}/streams?from=0&to=100000&max=40&names=1`);
+  // each name set has its own ETag: one set's does not validate another's answer
+  const one = `${srv.base}/api/runs/${run}/streams?from=0&to=100000&max=40&names=`;
+  const tag0 = (await fetch(`${one}0`)).headers.get('etag');
+  assert.notEqual(tag0, (await fetch(`${one}1`)).headers.get('etag'));
+  assert.equal((await fetch(`${one}1`, { headers: { 'if-none-match': tag0 } })).status, 200);
+  assert.equal((await fetch(`${one}0`, { headers: { 'if-none-match': tag0 } })).status, 304);
   const bad = (path, status, msg) => expectError(srv.base, path, status, msg);
   await bad(`/api/runs/${run}/streams?names=0-x`, 400, 'names: "0-x" at character 1: expected a name index after \'-\'');
   await bad(`/api/runs/${run}/streams?names=2-1`, 400, 'names: range 2-1 at character 1 runs backwards');
@@ -147,10 +160,37 @@ test('immutable answers with an ETag; errors name the parameter', async () => {
   await bad(`/api/runs/${run}/streams?max=0`, 400, 'max: 0 is out of range (1..200000)');
   await bad(`/api/runs/${run}/streams?from=10&to=5`, 400, 'to: 5 is not after from (10)');
   await bad(`/api/runs/${run}/kernels?from=10&to=5`, 400, 'to: 5 is not after from (10)');
+  // (an empty window: to must be after from, not at it)
+  await bad(`/api/runs/${run}/streams?from=10&to=10`, 400, 'to: 10 is not after from (10)');
+  await bad(`/api/runs/${run}/kernels?from=10&to=10`, 400, 'to: 10 is not after from (10)');
   await bad(`/api/runs/${run}/kernels?max=x`, 400, (await getJson(`${srv.base}/api/runs/${run}/blocks?max=x`)).body.error);
   await bad(`/api/runs/${run}/kernels?from=${2 ** 62}`, 400, `from: ${2 ** 62} ns is out of range (times are within +-2^62 ns)`);
   const nf = await getJson(`${srv.base}/api/runs/nosuchrun0/streams`);
   assert.equal(nf.status, 404);
   const nk = await getJson(`${srv.base}/api/runs/nosuchrun0/kernels?max=5`);
   assert.equal(nk.status, 404);
+});
+
+// The run's extent ends with a zero-length kernel, which no window [from,
+// to) holds: /kernels?max=1 (two kernels: bins) and the same extent as a
+// window (one kernel: the list) are different answers, so their ETags
+// differ and one does not validate the other.
+test('a window at the run\'s extent is its own answer, with its own ETag', async () => {
+  const row = (start, dur) => `${start}.0,${dur}.0,1,1,1,32,1,1,32,0,0,,,"GeForce GTX 1080 Ti (0)","1","7","gemm"`;
+  const r = await getJson(`${srv.base}/api/imports?format=nvprof-csv&name=edge.csv`, {
+    method: 'POST', body: nvprofCsv([row(100, 5), row(200, 0)]), headers: { 'Content-Type': 'text/csv' },
+  });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const u = `${srv.base}/api/runs/${r.body.run}/kernels`;
+  const whole = await fetch(`${u}?max=1`);
+  const wb = await whole.json();
+  assert.equal(wb.mode, 'bins');
+  const at = `${u}?from=${wb.from}&to=${wb.to}&max=1`;
+  const win = await fetch(at);
+  const vb = await win.json();
+  assert.deepEqual([vb.mode, vb.total], ['kernels', 1]);
+  assert.deepEqual([wb.from, wb.to], [vb.from, vb.to]);
+  assert.notEqual(whole.headers.get('etag'), win.headers.get('etag'));
+  const again = await fetch(at, { headers: { 'if-none-match': whole.headers.get('etag') } });
+  assert.equal(again.status, 200);
 });

@@ -52,6 +52,9 @@ test('a sweep from the page is the CLI\'s sweep, stored the same way', async () 
   const seen = [];
   const j = await finish(r.body.job, seen);
   assert.equal(j.state, 'done', JSON.stringify(j));
+  // docs/api.md: "it ends 201 with "result": {"slug", "wall_s", "threads"}"
+  assert.equal(j.status, 201, JSON.stringify(j));
+  assert.deepEqual(Object.keys(j.result).sort(), ['slug', 'threads', 'wall_s']);
   assert.equal(j.kind, 'sweep');
   assert.equal(j.total, 60, 'progress counts tasksets: 2 points x 30');
   assert.equal(j.done, 60);
@@ -112,6 +115,7 @@ test('cancel stops a running sweep within a second and stores nothing', async ()
   const t0 = Date.now();
   const c = await getJson(`${srv.base}/api/jobs/${id}`, { method: 'DELETE' });
   assert.equal(c.status, 202, JSON.stringify(c.body));
+  assert.equal(c.body.cancelled, true);
   const j = await finish(id);
   const took = Date.now() - t0;
   assert.equal(j.state, 'aborted', JSON.stringify(j));
@@ -120,8 +124,13 @@ test('cancel stops a running sweep within a second and stores nothing', async ()
   assert.ok(j.done < j.total, 'stopped before the end');
   assert.ok(took < 1000, `cancel took ${took} ms`);
   assert.equal((await getJson(`${srv.base}/api/experiments`)).body.experiments.length, before);
-  assert.equal((await getJson(`${srv.base}/api/jobs/${id}`, { method: 'DELETE' })).status, 200, 'a finished job: nothing to cancel');
+  const ended = await getJson(`${srv.base}/api/jobs/${id}`, { method: 'DELETE' });
+  assert.equal(ended.status, 200, 'a finished job: nothing to cancel');
+  assert.deepEqual([ended.body.job, ended.body.state, ended.body.cancelled], [id, 'aborted', false]);
   assert.equal((await getJson(`${srv.base}/api/jobs/nosuchjob`, { method: 'DELETE' })).status, 404);
+  const gone = await getJson(`${srv.base}/api/jobs/nosuchjob`);
+  assert.equal(gone.status, 404);
+  assert.match(gone.body.error, /^no job named "nosuchjob"/);
 });
 
 test('a bad spec: 400 with the CLI\'s message and its place', async () => {
@@ -140,7 +149,20 @@ test('a bad spec: 400 with the CLI\'s message and its place', async () => {
   const t = await post('', { ...q, template: '/etc/passwd' });
   assert.equal(t.status, 400);
   assert.match(t.body.error, /^sweep: template: "\/etc\/passwd" is not a file of the shipped sweeps folder/);
+  const k = await post('', { ...q, kernels: '../scenarios/kernels/lbm.json' });
+  assert.equal(k.status, 400);
+  assert.match(k.body.error, /^sweep: kernels: "\.\.\/scenarios\/kernels\/lbm\.json" is not a file of the shipped sweeps folder/);
   assert.equal((await post('?spec=nosuch.json')).status, 404);
+  // a body whose tree would need more memory than the JSON reader's budget
+  // (16 times its size plus 16 MiB: an empty object costs some 80 times its
+  // 3 bytes) is 413 (docs/api.md), as a scenario's is
+  const huge = `{"schema": "schedlab-sweep/1", "pad": [${'{},'.repeat(200000)}{}]}`;
+  const h = await post('', huge);
+  assert.equal(h.status, 413, JSON.stringify(h.body));
+  assert.match(h.body.error, /^sweep: JSON: the document needs more than \d+ MiB of memory to read/);
+  const both = await post('?spec=gcaps-fig8a-tasks.json', SMALL);
+  assert.equal(both.status, 400);
+  assert.equal(both.body.error, 'sweep: give a spec in the body or ?spec=FILE, not both');
   assert.equal((await post('', '')).status, 400);
 });
 
@@ -163,6 +185,13 @@ test('too big for one job: 422 naming the limit', async () => {
   const t = await post('?threads=999', SMALL);
   assert.equal(t.status, 422);
   assert.match(t.body.error, /^threads: 999 is over the budget's sweep_threads \d+/);
+  // the default sweep_threads is 2 (docs/cli.md): 3 is past it; 0 is no count of threads
+  const t3 = await post('?threads=3', SMALL);
+  assert.equal(t3.status, 422);
+  assert.match(t3.body.error, /^threads: 3 is over the budget's sweep_threads 2 /);
+  const t0 = await post('?threads=0', SMALL);
+  assert.equal(t0.status, 400);
+  assert.equal(t0.body.error, 'threads: expected a whole number from 1, got "0"');
 });
 
 test('the shipped sweeps are in the default database, the paper\'s numbers beside', async () => {

@@ -34,6 +34,15 @@
 # only write to DIR). --check only tells, without building, which mutants
 # are stale or ambiguous (for a refactor).
 #
+# The HTTP server's and the sweeps' files are tested by the API's node tests
+# (tests/api/*.test.mjs), not by a unit binary: a line "#@node FILE..." in
+# the list names the API test files for the mutants after it, up to the
+# next such line or "# ----" section header. For those mutants the run also
+# builds the server (BUILD=$B schedlab, its seed database once, as `make
+# api-test`) and runs each named file (node --test, TAP), the named files
+# first, as it runs a binary: a test that passed in the baseline and fails
+# is a kill ("node:FILE:DEPTH:test" in the table, "node:FILE" in killers.txt).
+#
 # Otherwise the source tree itself is only read (rsync from it); everything
 # is written under the temporary directory, which is removed at the end
 # unless --keep. JOBS (default 2) is make's parallelism and the number of
@@ -57,7 +66,7 @@ while [ $# -gt 0 ]; do
         --keep) keep=1; shift ;;
         --check) check=1; shift ;;
         --save-hints) save_hints=1; shift ;;
-        -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "run.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -95,6 +104,14 @@ find_variant() {
 }
 
 ids=$(grep -v '^#' "$list" | grep -v '^[[:space:]]*$' | cut -f1 | awk '!seen[$0]++')
+# each mutant's API test files ("#@node" above it, within its section)
+declare -A node_of=()
+while IFS=$'\t' read -r id files; do
+    node_of[$id]=$files
+done < <(awk -F'\t' '/^# ----/ { cur = ""; next }
+                     /^#@node/ { cur = $0; sub(/^#@node[ \t]*/, "", cur); next }
+                     /^#/ || /^[[:space:]]*$/ { next }
+                     cur != "" && !seen[$1]++ { print $1 "\t" cur }' "$list")
 
 if [ "$check" = 1 ]; then   # no copy, no build: where each mutant applies
     cd "$src" || exit 2
@@ -148,17 +165,54 @@ make_bins() {
     make -j"$JOBS" --no-print-directory BUILD=$B "${@/#/$B/tests/}" >>"$log" 2>&1
 }
 
-# run_one DIR NAME -- run one binary; DIR/NAME.ok gets "NAME:test" for each
-# passing test, DIR/NAME.log its output, DIR/NAME.time its wall seconds
+# nkey NAME -- the name of an entry's files: a binary's own name, an API test
+# file's "node:FILE" without its slashes
+nkey() {
+    case $1 in
+        node:*) local k=${1#node:}; echo "node_${k//\//_}" ;;
+        *) echo "$1" ;;
+    esac
+}
+
+# run_one DIR NAME -- run one binary, or one API test file (NAME "node:FILE",
+# as `make api-test` runs it); DIR/KEY.ok gets "NAME:test" for each passing
+# test (an API test "node:FILE:depth:test", todo and skipped ones left out),
+# DIR/KEY.log its output, DIR/KEY.time its wall seconds (KEY: nkey NAME)
 run_one() {
-    local dir=$1 name=$2 s e
+    local dir=$1 name=$2 key s e
+    key=$(nkey "$name")
     s=$(date +%s.%N)
-    SCHEDLAB_SHARED=$shared SCHEDLAB_TRACES=$shared/traces SCHEDLAB_ROOT=$tree \
-        SCHEDLAB_FIXTURES=$tree/$B/fixtures TMPDIR=$testtmp \
-        timeout "$TIMEOUT" "$B/tests/$name" >"$dir/$name.log" 2>&1
+    if [ "${name#node:}" != "$name" ]; then
+        SCHEDLAB_BIN=$tree/schedlab SCHEDLAB_BUILD=$B SCHEDLAB_SEED_DB=$work/seed.db \
+            SCHEDLAB_SHARED=$shared SCHEDLAB_TRACES=$shared/traces \
+            SCHEDLAB_FIXTURES=$tree/$B/fixtures TMPDIR=$testtmp \
+            timeout "$TIMEOUT" node --test --test-reporter=tap "${name#node:}" >"$dir/$key.log" 2>&1
+        # TAP: "ok N - test" at each depth, 4 spaces a level
+        awk -v f="$name" '/^ *ok [0-9]+ - / && !/# (TODO|SKIP)/ {
+                d = (match($0, /[^ ]/) - 1) / 4; t = $0; sub(/^ *ok [0-9]+ - /, "", t)
+                print f ":" d ":" t }' "$dir/$key.log" | sort >"$dir/$key.ok"
+    else
+        SCHEDLAB_SHARED=$shared SCHEDLAB_TRACES=$shared/traces SCHEDLAB_ROOT=$tree \
+            SCHEDLAB_FIXTURES=$tree/$B/fixtures TMPDIR=$testtmp \
+            timeout "$TIMEOUT" "$B/tests/$name" >"$dir/$key.log" 2>&1
+        sed -n 's/^\[ *OK *\] \(.*\)$/\1/p' "$dir/$key.log" | sed "s/^/$name:/" | sort >"$dir/$key.ok"
+    fi
     e=$(date +%s.%N)
-    sed -n 's/^\[ *OK *\] \(.*\)$/\1/p' "$dir/$name.log" | sed "s/^/$name:/" | sort >"$dir/$name.ok"
-    awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f\n", b - a }' >"$dir/$name.time"
+    awk -v a="$s" -v b="$e" 'BEGIN { printf "%.2f\n", b - a }' >"$dir/$key.time"
+}
+
+# make_entries LOG NAME... -- build what these entries run: the unit binaries
+# among them, the server when an API test file is among them
+make_entries() {
+    local log=$1 n bins=() server=0; shift
+    for n in "$@"; do
+        case $n in node:*) server=1 ;; *) bins+=("$n") ;; esac
+    done
+    if [ "${#bins[@]}" -gt 0 ]; then make_bins "$log" "${bins[@]}" || return 1; fi
+    if [ "$server" = 1 ]; then
+        make -j"$JOBS" --no-print-directory BUILD=$B schedlab >>"$log" 2>&1 || return 1
+    fi
+    return 0
 }
 
 # run_batch DIR NAME... -- run these binaries JOBS at a time (all at once:
@@ -183,6 +237,29 @@ while [ "$i" -lt "${#names[@]}" ]; do
     run_batch "$work/base" "${names[@]:i:JOBS}"
     i=$((i + JOBS))
 done
+# the API test files of the mutants to run, with the server and its seed
+# database built once (the seed is the baseline's: a mutant's server starts
+# on a copy of it, as in `make api-test`)
+nodes=()
+for id in $ids; do
+    case "$only" in ''|*",$id,"*) ;; *) continue ;; esac
+    for f in ${node_of[$id]:-}; do
+        case " ${nodes[*]} " in *" node:$f "*) ;; *) nodes+=("node:$f") ;; esac
+    done
+done
+if [ "${#nodes[@]}" -gt 0 ]; then
+    if ! make -j"$JOBS" --no-print-directory BUILD=$B "$B/test-seed.db" >>"$work/logs/baseline-build" 2>&1; then
+        echo "run.sh: the unmutated server or its seed database does not build:" >&2
+        tail -20 "$work/logs/baseline-build" >&2
+        exit 2
+    fi
+    cp "$B/test-seed.db" "$work/seed.db"
+    i=0
+    while [ "$i" -lt "${#nodes[@]}" ]; do
+        run_batch "$work/base" "${nodes[@]:i:JOBS}"
+        i=$((i + JOBS))
+    done
+fi
 nbase=$(cat "$work"/base/*.ok | wc -l)
 tbase=$(( $(date +%s) - t0 ))
 echo "mutation: baseline: $nbase tests pass (${tbase} s with the build)" >&2
@@ -207,6 +284,20 @@ run_mutant() {
     for h in $( [ -f "$hints" ] && awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$hints"); do
         for n in "${order[@]}"; do [ "$n" = "$h" ] && seq+=("$n"); done
     done
+    # (a hint may name an API test file: kept when this mutant names it)
+    for h in $( [ -f "$hints" ] && awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$hints"); do
+        case $h in node:*)
+            case " ${node_of[$id]:-} " in *" ${h#node:} "*)
+                [ -s "$work/base/$(nkey "$h").ok" ] && seq+=("$h") ;;
+            esac ;;
+        esac
+    done
+    # then its API test files that pass in the baseline, then the binaries
+    for n in ${node_of[$id]:-}; do
+        n=node:$n
+        [ -s "$work/base/$(nkey "$n").ok" ] || continue
+        case " ${seq[*]} " in *" $n "*) ;; *) seq+=("$n") ;; esac
+    done
     for n in "${order[@]}"; do
         case " ${seq[*]} " in *" $n "*) ;; *) seq+=("$n") ;; esac
     done
@@ -214,7 +305,7 @@ run_mutant() {
     while [ "$i" -lt "${#seq[@]}" ]; do
         batch=("${seq[@]:i:JOBS}")
         i=$((i + JOBS))
-        if ! make_bins "$log" "${batch[@]}"; then
+        if ! make_entries "$log" "${batch[@]}"; then
             result=invalid
             detail=$(grep -m1 'error:' "$log" | cut -c1-100)
             return
@@ -222,7 +313,7 @@ run_mutant() {
         run_batch "$work/mut" "${batch[@]}"
         ran=$((ran + ${#batch[@]}))
         for n in "${batch[@]}"; do
-            lost="$lost$(comm -23 "$work/base/$n.ok" "$work/mut/$n.ok")"$'\n'
+            lost="$lost$(comm -23 "$work/base/$(nkey "$n").ok" "$work/mut/$(nkey "$n").ok")"$'\n'
         done
         lost=$(grep -v '^$' <<<"$lost")
         if [ -n "$lost" ]; then
@@ -233,7 +324,7 @@ run_mutant() {
             [ "$nlost" -gt 4 ] && detail="$detail(+$((nlost - 4)) more) "
             detail="${detail}[$ran of ${#seq[@]} binaries run]"
             # the hint for next time: the binaries that lost a test
-            printf '%s\t%s\n' "$id" "$(echo "$lost" | cut -d: -f1 | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')" >>"$work/killers"
+            printf '%s\t%s\n' "$id" "$(echo "$lost" | awk -F: '{ print $1 == "node" ? $1 ":" $2 : $1 }' | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')" >>"$work/killers"
             return
         fi
     done

@@ -10,7 +10,7 @@
 #include "test_sim_util.h"
 
 static const char *const stream_names[] = { "S0", "S1", "S2", "S3", "S4", "S5" };
-static char op_names[TB_MAX_OPS][8];
+static char op_names[TB_MAX_OPS][24];   /* "K" or "C" and any size_t */
 
 static const char *const presets[] = { "tx2", "v100", "rtx2080ti", "xavier-nx" };
 
