@@ -176,7 +176,8 @@ nkey() {
 
 # run_one DIR NAME -- run one binary, or one API test file (NAME "node:FILE",
 # as `make api-test` runs it); DIR/KEY.ok gets "NAME:test" for each passing
-# test (an API test "node:FILE:depth:test", todo and skipped ones left out),
+# test (an API test "node:FILE:depth:test"; its tests marked todo or skip
+# are not counted),
 # DIR/KEY.log its output, DIR/KEY.time its wall seconds (KEY: nkey NAME)
 run_one() {
     local dir=$1 name=$2 key s e
@@ -187,7 +188,8 @@ run_one() {
             SCHEDLAB_SHARED=$shared SCHEDLAB_TRACES=$shared/traces \
             SCHEDLAB_FIXTURES=$tree/$B/fixtures TMPDIR=$testtmp \
             timeout "$TIMEOUT" node --test --test-reporter=tap "${name#node:}" >"$dir/$key.log" 2>&1
-        # TAP: "ok N - test" at each depth, 4 spaces a level
+        # TAP: "ok N - test" at each depth, 4 spaces a level (a test marked
+        # todo or skip has its directive after "#": not counted)
         awk -v f="$name" '/^ *ok [0-9]+ - / && !/# (TODO|SKIP)/ {
                 d = (match($0, /[^ ]/) - 1) / 4; t = $0; sub(/^ *ok [0-9]+ - /, "", t)
                 print f ":" d ":" t }' "$dir/$key.log" | sort >"$dir/$key.ok"
@@ -281,15 +283,15 @@ run_mutant() {
     log=$work/logs/$id.build
     : >"$log"
     rm -f "$work"/mut/*
+    # (a hint may name an API test file: kept when this mutant names it and
+    # it passes in the baseline)
     for h in $( [ -f "$hints" ] && awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$hints"); do
-        for n in "${order[@]}"; do [ "$n" = "$h" ] && seq+=("$n"); done
-    done
-    # (a hint may name an API test file: kept when this mutant names it)
-    for h in $( [ -f "$hints" ] && awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$hints"); do
-        case $h in node:*)
-            case " ${node_of[$id]:-} " in *" ${h#node:} "*)
-                [ -s "$work/base/$(nkey "$h").ok" ] && seq+=("$h") ;;
-            esac ;;
+        case $h in
+            node:*)
+                case " ${node_of[$id]:-} " in *" ${h#node:} "*)
+                    [ -s "$work/base/$(nkey "$h").ok" ] && seq+=("$h") ;;
+                esac ;;
+            *) for n in "${order[@]}"; do [ "$n" = "$h" ] && seq+=("$n"); done ;;
         esac
     done
     # then its API test files that pass in the baseline, then the binaries
