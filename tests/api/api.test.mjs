@@ -282,6 +282,8 @@ test('POST /api/imports of an nvprof CSV; a malformed import stores nothing', as
   assert.match(unknown.body.error, /^format: unknown format "nope"/);
   const noexp = await getJson(`${srv.base}/api/imports?experiment=zzzzzzzzzz`, { method: 'POST', body: csv, headers: RAW });
   assert.equal(noexp.status, 404);
+  // the experiment named, as docs/api.md's Imports says of a 404
+  assert.deepEqual(noexp.body, { error: 'experiment: no experiment named "zzzzzzzzzz"' });
   assert.equal(await runCount(), before);
 });
 

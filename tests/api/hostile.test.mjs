@@ -279,9 +279,12 @@ describe('4. no header or body deadline', () => {
       assert.match(out, /under the 200 bytes\/s/);
       // the fields every answer carries (docs/api.md): the watchdog writes
       // this one itself, and it lacked them
-      for (const f of [/\r\nDate: /, /\r\nContent-Security-Policy: default-src 'self'/,
+      // (Date as RFC 9110's IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT")
+      for (const f of [/\r\nDate: (Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT\r\n/,
+        /\r\nContent-Security-Policy: default-src 'self'/,
         /\r\nX-Frame-Options: DENY\r\n/, /\r\nX-Content-Type-Options: nosniff\r\n/,
-        /\r\nReferrer-Policy: same-origin\r\n/, /\r\nCache-Control: no-store\r\n/])
+        /\r\nReferrer-Policy: same-origin\r\n/, /\r\nCross-Origin-Resource-Policy: same-origin\r\n/,
+        /\r\nCache-Control: no-store\r\n/])
         assert.match(out.slice(0, out.indexOf('\r\n\r\n') + 2), f);
       assert.ok(secs < 6, `closed after ${secs} s`);
       const ok = await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY });

@@ -386,23 +386,24 @@ describe('a chunked upload past --max-upload (RFC 9110 15.5.14)', () => {
 
 describe('a cap under 1 MiB is named in bytes', () => {
   // the 413's message printed the cap as whole MiB: "--max-upload 100000"
-  // said "over the 0 MiB limit"
+  // said "over the 0 MiB limit"; a cap in whole KiB but not whole MiB
+  // (102400, 100 KiB) is named in bytes too
   let small;
-  before(async () => { small = await serve(['--max-upload', '100000']); });
+  before(async () => { small = await serve(['--max-upload', '102400']); });
   after(async () => { await small.stop(); });
 
-  test('a Content-Length past it, and a chunked body past it, say "100000 bytes"', async () => {
+  test('a Content-Length past it, and a chunked body past it, say "102400 bytes"', async () => {
     const byLength = head((await exchange(small.port,
       'POST /api/imports?format=globaltimer-csv&name=x.csv HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
       'Content-Type: application/octet-stream\r\nContent-Length: 200000\r\n\r\n')).text);
     assert.equal(byLength.status, 413, byLength.line);
-    assert.match(JSON.parse(byLength.rest).error, /is over the 100000 bytes limit/);
+    assert.match(JSON.parse(byLength.rest).error, /is over the 102400 bytes limit/);
     const chunk = 'x'.repeat(60000);
     const body = `${chunk.length.toString(16)}\r\n${chunk}\r\n`.repeat(3);
     const chunked = head((await exchange(small.port,
       'POST /api/imports?format=globaltimer-csv&name=x.csv HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
       `Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n${body}`)).text);
     assert.equal(chunked.status, 413, chunked.line);
-    assert.match(JSON.parse(chunked.rest).error, /over the 100000 bytes limit/);
+    assert.match(JSON.parse(chunked.rest).error, /over the 102400 bytes limit/);
   });
 });

@@ -60,6 +60,21 @@ test('a gzipped CSV, a .nsys-rep and a cut SQLite export: 400 naming the file, n
   assert.equal(ok.status, 201, JSON.stringify(ok.body));
   const run = await json(`${srv.base}/api/runs/${ok.body.run}/summary`);
   assert.equal(run.body.kernels.reduce((n, k) => n + k.count, 0), 2);
+  // docs/api.md (summary): "`share` is of the sum of all kernel durations";
+  // "Shares are `null` where the whole is 0, the launch delay's numbers
+  // `null` when no kernel has an issue time": this file has no NCCL kernel
+  // and no launch call
+  const sum = run.body;
+  for (const k of sum.kernels) assert.ok(Math.abs(k.share - k.total_ns / sum.kernel_time_ns) < 1e-9, `${k.name}: share ${k.share}`);
+  assert.deepEqual(sum.communication, { total_ns: 0, overlapped_ns: 0, overlap_share: null });
+  assert.ok(sum.devices.length > 0 && sum.devices.every((d) => d.communication_ns === 0 && d.communication_overlap_share === null));
+  assert.deepEqual(sum.launch_delay, { count: 0, min_ns: null, p50_ns: null, p95_ns: null, p99_ns: null, max_ns: null, mean_ns: null });
+  // and no blocks, so no pyramid levels (docs/api.md: "`z0`/`ztop` are null
+  // for a run without blocks")
+  const tiles = (await json(`${srv.base}/api/runs/${ok.body.run}/tiles`)).body;
+  assert.equal(tiles.blocks, 0);
+  assert.equal(tiles.z0, null);
+  assert.equal(tiles.ztop, null);
 });
 
 // A job's rank file and an nvprof log in one `schedlab import`: the command
@@ -105,4 +120,37 @@ test('schedlab import of an xz or bzip2 file as pytorch says what pytorch reads 
     assert.equal(r.stderr, `schedlab: ${want(f)}\n`);
   }
   assert.equal(cli(['export', 'x', '--db', db]).code, 2, 'no database was made');
+});
+
+// A name is a file's name, shown on the dashboard and in every message: a
+// control character in ?name=, ?experiment= or ?format= (below 0x20, or
+// DEL, 0x7f) is 400 naming the field (docs/api.md, Imports), before the
+// body is read for anything.
+test('a control character (DEL among them) in name, experiment or format: 400 naming the field, nothing stored', async () => {
+  const before = await counts();
+  const csv = readFileSync(fixture('nvprof.csv'));
+  for (const [q, field] of [['name=run%7F.csv', 'name'], ['name=run%1B.csv', 'name'],
+    ['experiment=x%7Fy', 'experiment'], ['format=nvprof-csv%7F', 'format'], ['format=nvprof%09csv', 'format']]) {
+    const r = await post(q, csv);
+    assert.equal(r.status, 400, `${q}: ${JSON.stringify(r.body)}`);
+    assert.deepEqual(r.body, { error: `${field}: control characters are not allowed in names` }, q);
+  }
+  assert.deepEqual(await counts(), before);
+});
+
+// The format answered is the one read (docs/api.md: "the format read, as
+// named or detected"): an nvprof log whose table comes after 64 KB of the
+// application's own output is not recognised from its content (detect.c
+// looks at the first 200 lines and 64 KB), so it is imported only as
+// named, and the answer names it so.
+test('an nvprof log behind 64 KB of application output: unknown unnamed, and as named the answer says nvprof-csv', async () => {
+  const log = Buffer.concat([Buffer.from(Array.from({ length: 5000 }, (_, i) => `app output line ${i + 1}\n`).join('')),
+    readFileSync(fixture('nvprof.csv'))]);
+  assert.ok(log.length > 65536);
+  const unnamed = await post('name=app.log', log);
+  assert.equal(unnamed.status, 400);
+  assert.match(unnamed.body.error, /^app\.log: cannot tell the format from the content; name it \(/);
+  const named = await post('name=app.log&format=nvprof-csv', log);
+  assert.equal(named.status, 201, JSON.stringify(named.body));
+  assert.equal(named.body.format, 'nvprof-csv');
 });

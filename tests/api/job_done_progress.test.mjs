@@ -30,8 +30,32 @@ test('a simulation job that ended done has done == total and progress done/total
   const j = await waitJob(srv.base, r.body.job);
   assertEnded(j);
   assert.equal(j.status, 201);
+  // its total (docs/api.md, Jobs: "A simulation counts blocks simulated
+  // plus blocks stored"), and one for the commit: 2 x blocks + 1
+  const blocks = JSON.parse(body).ops.reduce((n, op) => n + (op.blocks ?? 0), 0);
+  assert.ok(blocks > 0);
+  assert.equal(j.total, 2 * blocks + 1);
   // an edit and re-run (the versions route) counts the same way
   const v = await json(`${srv.base}/api/experiments/${j.result.slug}/versions`, { method: 'POST', body, headers: JSON_BODY });
   assert.equal(v.status, 202, JSON.stringify(v.body));
   assertEnded(await waitJob(srv.base, v.body.job));
+});
+
+// A job's scenario that the simulator refuses ends "failed" with the 400 a
+// synchronous answer gives (docs/api.md, Jobs: `"status"`, "what the
+// request would have answered: 201, 400, …"): a program repeated 10^12 times, past the
+// warp model's bound on a run's times (simcore/exec_warp.c, warp_check).
+test('a simulation job the simulator refuses ends failed with status 400 naming the op', async () => {
+  const body = JSON.stringify({
+    schema: 'schedlab-scenario/1', name: 'endless', device: { preset: 'titanv-gpgpusim' }, policy: { warp: 'gto' },
+    streams: [{ name: 'S1' }, { name: 'S2' }],
+    ops: ['S1', 'S2'].map((s) => ({ kernel: `K${s}`, stream: s, at: 0, blocks: 1, threads: 32,
+      program: { body: [{ op: 'alu', count: 1 }], repeat: 1e12 } })),
+  });
+  const r = await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY });
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  const j = await waitJob(srv.base, r.body.job);
+  assert.equal(j.state, 'failed', JSON.stringify(j));
+  assert.equal(j.status, 400);
+  assert.match(j.error, /^scenario: run "default": ops\[0\]\.program: the run could take [\d.e+]+ cycles, more than the model's 1e\+13 /);
 });

@@ -37,3 +37,20 @@ test('other places are as jansson counts them: the last character read, from 1',
   r = await post('/api/experiments', '{\n  "schema": "schedlab-scenario/1",\n  ,\n}');
   assert.equal(r.body.error, "scenario:3:3: JSON: string or '}' expected near ','");
 });
+
+// Every route that reads a JSON body reads it under one memory budget (16
+// times its size plus 16 MiB; an empty object costs some 78 times its 3
+// bytes), and a body whose tree would pass it is 413 there, named as the
+// parse errors above are (docs/api.md, POST /api/experiments' 413): 600 KB
+// of [{},{},...] is past it.
+test('a body past the JSON reader\'s budget is 413 on every route that reads JSON, named as its parse errors', async () => {
+  const { body: list } = await json(`${srv.base}/api/experiments`);
+  const slug = list.experiments.find((e) => e.source === 'scenario').slug;
+  const huge = `{"schema": "x", "pad": [${'{},'.repeat(200000)}{}]}`;
+  for (const [path, name] of [['/api/experiments', 'scenario'], [`/api/experiments/${slug}/versions`, 'scenario'],
+    ['/api/sweeps', 'sweep'], ['/api/rta', 'taskset']]) {
+    const r = await post(path, huge);
+    assert.equal(r.status, 413, `${path}: ${JSON.stringify(r.body)}`);
+    assert.match(r.body.error, new RegExp(`^${name}: JSON: the document needs more than \\d+ MiB of memory to read`), path);
+  }
+});

@@ -48,6 +48,11 @@ function raw(set, lo, hi) {
   return { thr, blk };
 }
 
+// docs/api.md: the means are "exact to 6 decimals", rounded there: within
+// half a unit of the sixth of the exact ratio (and a hair for the double
+// the ratio is computed in here)
+const HALF_E6 = 5.0001e-7;
+
 function checkBins(r, set, from, to) {
   assert.equal(r.mode, 'bins');
   assert.equal(r.from, from);
@@ -63,8 +68,8 @@ function checkBins(r, set, from, to) {
   for (const bin of r.bins) {
     const len = Math.min(bin.t + r.bin_ns, to) - Math.max(bin.t, from);
     const want = cut.get(bin.t);
-    assert.ok(Math.abs(bin.blocks - want.blk[bin.sm] / len) <= 1.5e-6, `sm ${bin.sm} t ${bin.t}: blocks ${bin.blocks} vs ${want.blk[bin.sm] / len}`);
-    assert.ok(Math.abs(bin.threads - want.thr[bin.sm] / len) <= 1.5e-6, `sm ${bin.sm} t ${bin.t}: threads ${bin.threads} vs ${want.thr[bin.sm] / len}`);
+    assert.ok(Math.abs(bin.blocks - want.blk[bin.sm] / len) <= HALF_E6, `sm ${bin.sm} t ${bin.t}: blocks ${bin.blocks} vs ${want.blk[bin.sm] / len}`);
+    assert.ok(Math.abs(bin.threads - want.thr[bin.sm] / len) <= HALF_E6, `sm ${bin.sm} t ${bin.t}: threads ${bin.threads} vs ${want.thr[bin.sm] / len}`);
     busy += bin.blocks > 0;
   }
   return busy;
@@ -122,6 +127,65 @@ describe('GET /api/runs/{run}/occupancy', () => {
     const again = await fetch(`${srv.base}/api/runs/${run}/occupancy?${q}&kernels=1-3,5`,
       { headers: { 'if-none-match': a.headers.get('etag') } });
     assert.equal(again.status, 304);
+  });
+
+  // docs/api.md: "defaults: the whole run, max 20000, every kernel"; a
+  // `from` given alone runs to the run's end, or one ns past it when it is
+  // there already; the ETag names the window and max as well as the set
+  test('defaults: the whole run, max 20000, every kernel; from alone runs to the end', async () => {
+    const def = await fetch(`${srv.base}/api/runs/${run}/occupancy`);
+    assert.equal(def.status, 200);
+    const d = await def.json();
+    assert.equal(d.from, summary.t_min);
+    assert.equal(d.to, summary.t_max);
+    const q = `from=${summary.t_min}&to=${summary.t_max}&max=20000`;
+    const given = await fetch(`${srv.base}/api/runs/${run}/occupancy?${q}&kernels=0-15`);
+    assert.deepEqual(d, await given.json());
+    assert.equal(def.headers.get('etag'), given.headers.get('etag'));
+    const other = await fetch(`${srv.base}/api/runs/${run}/occupancy?from=${summary.t_min}&to=${summary.t_max}&max=19999`);
+    assert.notEqual(other.headers.get('etag'), def.headers.get('etag'), 'max is part of the ETag');
+    const mid = Math.round((summary.t_min + summary.t_max) / 2);
+    const tail = (await occ(`from=${mid}`)).body;
+    assert.equal(tail.to, summary.t_max);
+    checkBins(tail, new Set(kernels.map((_, i) => i)), mid, summary.t_max);
+    const end = await occ(`from=${summary.t_max}`);
+    assert.equal(end.status, 200, JSON.stringify(end.body));
+    assert.equal(end.body.to, summary.t_max + 1);
+    const at = await occ(`from=${mid}&to=${mid}`);
+    assert.equal(at.status, 400);
+    assert.equal(at.body.error, `to: ${mid} is not after from (${mid})`);
+  });
+
+  // A GPU of two SMs (tx2) with 20,000 short blocks from 50 us on: its
+  // window does not start at 0, and its finest level has thousands of bins
+  // an SM, so the cap shows (docs/api.md: "at least 1 and at most 2000 bins
+  // per SM"), on /blocks' bins and on these alike
+  test('a run that starts late defaults to its own start; at most 2000 bins an SM however large max', async () => {
+    const late = (await postScenario(srv.base, { schema: 'schedlab-scenario/1', name: 'late', device: 'tx2',
+      streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: '50us', blocks: 20000, threads: 1024,
+        block_time: ['1us', '2us', '3us'] }] })).runs[0].run;
+    const info = (await getJson(`${srv.base}/api/runs/${late}/tiles`)).body;
+    assert.ok(info.t_min >= 50000, `t_min ${info.t_min}`);
+    assert.ok((info.t_max - info.t_min) / 2 ** info.z0 > 8000, `finest level ${info.z0}: too coarse to show the cap`);
+    const d = (await getJson(`${srv.base}/api/runs/${late}/occupancy`)).body;
+    assert.equal(d.from, info.t_min);
+    assert.equal(d.to, info.t_max);
+    for (const path of ['occupancy?max=200000', 'blocks?max=19999']) {
+      const r = (await getJson(`${srv.base}/api/runs/${late}/${path}`)).body;
+      assert.equal(r.mode, 'bins', path);
+      assert.deepEqual([r.from, r.to], [info.t_min, info.t_max], path);
+      assert.equal(r.sms, 2);
+      const per = r.bins.length / r.sms;
+      assert.ok(per <= 2000 && per > 1000, `${path}: ${per} bins an SM`);
+    }
+    // /blocks' window as /occupancy's (docs/api.md): from alone at the
+    // run's end runs one ns past it; from = to is refused
+    const end = await getJson(`${srv.base}/api/runs/${late}/blocks?from=${info.t_max}`);
+    assert.equal(end.status, 200, JSON.stringify(end.body));
+    assert.deepEqual([end.body.from, end.body.to], [info.t_max, info.t_max + 1]);
+    const at = await getJson(`${srv.base}/api/runs/${late}/blocks?from=${info.t_max}&to=${info.t_max}`);
+    assert.equal(at.status, 400);
+    assert.equal(at.body.error, `to: ${info.t_max} is not after from (${info.t_max})`);
   });
 
   test('errors: one line naming the place', async () => {

@@ -46,6 +46,11 @@ function raw(lo, hi) {
   return { thr, blk };
 }
 
+// docs/api.md: the means are "exact to 6 decimals", rounded there: within
+// half a unit of the sixth of the exact ratio (and a hair for the double
+// the ratio is computed in here)
+const HALF_E6 = 5.0001e-7;
+
 function checkBins(r, from, to) {
   assert.equal(r.mode, 'bins');
   assert.equal(r.from, from);
@@ -64,8 +69,8 @@ function checkBins(r, from, to) {
   for (const bin of r.bins) {
     const len = Math.min(bin.t + r.bin_ns, to) - Math.max(bin.t, from);
     const want = cut.get(bin.t);
-    assert.ok(Math.abs(bin.blocks - want.blk[bin.sm] / len) <= 1.5e-6, `sm ${bin.sm} t ${bin.t}: blocks ${bin.blocks} vs ${want.blk[bin.sm] / len}`);
-    assert.ok(Math.abs(bin.threads - want.thr[bin.sm] / len) <= 1.5e-6, `sm ${bin.sm} t ${bin.t}: threads ${bin.threads} vs ${want.thr[bin.sm] / len}`);
+    assert.ok(Math.abs(bin.blocks - want.blk[bin.sm] / len) <= HALF_E6, `sm ${bin.sm} t ${bin.t}: blocks ${bin.blocks} vs ${want.blk[bin.sm] / len}`);
+    assert.ok(Math.abs(bin.threads - want.thr[bin.sm] / len) <= HALF_E6, `sm ${bin.sm} t ${bin.t}: threads ${bin.threads} vs ${want.thr[bin.sm] / len}`);
   }
 }
 
@@ -77,6 +82,41 @@ describe('GET /api/runs/{run}/blocks from the pyramid', () => {
     // about max cells: 2000 / 132 SMs -> 15 bins wanted, a power of two at least span/15
     const span = run0.t_max - run0.t_min;
     assert.ok(r.bin_ns >= span / 15 && r.bin_ns / 2 < span / 15, `bin_ns ${r.bin_ns} for span ${span}`);
+  });
+
+  // fewer cells than SMs asked for: still one bin an SM (docs/api.md: "at
+  // least 1 ... bins per SM"), so bin_ns is the smallest power of two
+  // holding the whole window
+  test('max under the SMs\' count: one bin an SM, the smallest power of two holding the window', async () => {
+    const run0 = (await getJson(`${srv.base}/api/runs/${run}`)).body.summary;
+    const from = run0.t_min + 1000, to = run0.t_max - 1000;
+    const r = (await getJson(`${srv.base}/api/runs/${run}/blocks?from=${from}&to=${to}&max=${sms - 1}`)).body;
+    checkBins(r, from, to);
+    assert.ok(r.bin_ns >= to - from && r.bin_ns / 2 < to - from, `bin_ns ${r.bin_ns} for the window ${to - from}`);
+  });
+
+  // A mean just under a whole number rounds up to it, the carry into the
+  // integer part (docs/api.md: "exact to 6 decimals"): two blocks of
+  // 2^21 - 1 ns from 0 on a tx2's two SMs, in the window [0, 2^21), are
+  // resident 0.99999952 of it, which is 1 to six decimals
+  test('a mean within half a millionth under 1 is answered 1; max blocks that all start in the window are blocks', async () => {
+    const tx2 = (await postScenario(srv.base, { schema: 'schedlab-scenario/1', name: 'carry', device: 'tx2',
+      streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 2, threads: 1024, block_time: '2097151ns' }] })).runs[0].run;
+    const text = await (await fetch(`${srv.base}/api/runs/${tx2}/blocks?from=0&to=2097152&max=1`)).text();
+    const r = JSON.parse(text);
+    assert.equal(r.mode, 'bins');
+    const mine = r.bins.filter((b) => b.t === 0);
+    assert.equal(mine.length, 2);
+    for (const b of mine) {
+      assert.equal(b.blocks, 1, text.slice(0, 300));
+      assert.equal(b.threads, 1023.999512);   // 1024 x (2^21 - 1) / 2^21 = 1023.99951171875
+    }
+    // and a window of exactly max blocks, every one starting inside it (in
+    // a whole bin of the finest level, not the one holding `from`), is its
+    // blocks ("Past `max` blocks": bins; not at max)
+    const exact = (await getJson(`${srv.base}/api/runs/${tx2}/blocks?from=${-(2 ** 30)}&to=${2 ** 30}&max=2`)).body;
+    assert.equal(exact.mode, 'blocks');
+    assert.equal(exact.total, 2);
   });
 
   test('zoomed windows at odd edges, at several zoom levels', async () => {
@@ -176,6 +216,12 @@ describe('GET /api/runs/{run}/tiles/{z}/{index}', () => {
     const far = await getJson(`${srv.base}/api/runs/${run}/tiles/56/1`);
     assert.equal(far.status, 400);
     assert.match(far.body.error, /^tile: "1"/);
+    // docs/api.md: "index such that the tile lies within ±2^62 ns": at level
+    // 56 a tile is 2^62 ns, so -1 ([-2^62, 0)) and 0 are the two there are
+    assert.equal((await getJson(`${srv.base}/api/runs/${run}/tiles/56/-1`)).status, 200);
+    const below = await getJson(`${srv.base}/api/runs/${run}/tiles/56/-2`);
+    assert.equal(below.status, 400);
+    assert.equal(below.body.error, 'tile: "-2" is not a tile index of level 56 (-1..0)');
     const fine = await getJson(`${srv.base}/api/runs/${run}/tiles/${z0 - 1}/0`);
     assert.equal(fine.status, 404);
     assert.match(fine.body.error, new RegExp(`finest level .* is ${z0}`));
@@ -248,6 +294,14 @@ describe('the blocks answer is immutable', () => {
     const d = await fetch(`${srv.base}/api/runs/${run}/blocks?max=1501`);
     assert.notEqual(d.headers.get('etag'), etag);
     await d.text();
+    // and other answers: windows that differ only in from (or only in to)
+    // are each their own, the second not the first's kept bytes
+    const tMax = all.reduce((m, x) => Math.max(m, x.end), 0);
+    for (const [f1, t1, f2, t2] of [[1000, tMax, 2000, tMax], [1000, tMax - 1000, 1000, tMax - 2000]]) {
+      const one = (await getJson(`${srv.base}/api/runs/${run}/blocks?from=${f1}&to=${t1}&max=1500`)).body;
+      const two = (await getJson(`${srv.base}/api/runs/${run}/blocks?from=${f2}&to=${t2}&max=1500`)).body;
+      assert.deepEqual([one.from, one.to, two.from, two.to], [f1, t1, f2, t2]);
+    }
     // errors are not cached or tagged
     const e = await fetch(`${srv.base}/api/runs/${run}/blocks?from=10&to=5`);
     assert.equal(e.status, 400);

@@ -57,6 +57,11 @@ function sameSummary(s, ref) {
   assert.deepEqual(s.kernels.map((k) => [k.name, k.count, k.total_ns, k.p50_ns, k.p95_ns]).map(key).sort(),
     ref.kernels.map(key).sort());
   assert.equal(s.kernel_time_ns, ref.kernel_time_ns);
+  // the shares, of their wholes (docs/api.md; printed to 10 digits)
+  const share = (part, whole, got, what) => assert.ok(whole > 0 ? Math.abs(got - part / whole) < 1e-9 : got === null, `${what}: ${got}`);
+  for (const k of s.kernels) share(k.total_ns, ref.kernel_time_ns, k.share, k.name);
+  for (const d of s.devices) share(d.communication_overlapped_ns, d.communication_ns, d.communication_overlap_share, d.process);
+  share(ref.communication.overlapped_ns, ref.communication.total_ns, s.communication.overlap_share, 'communication');
   const { mean_ns: _m, ...launch } = s.launch_delay;
   assert.deepEqual(launch, ref.launch_delay);
   assert.equal(s.communication.total_ns, ref.communication.total_ns);

@@ -94,6 +94,13 @@ test('bad parameters are one-line 400s, an unknown run a 404', async () => {
   r = await q('bins=0&from=0&to=10');
   assert.equal(r.status, 400);
   assert.equal(r.body.error, 'bins: expected 1 to 10000 bins, got 0');
+  // 1 to 10000 bins (docs/api.md): the last allowed is answered
+  r = await q('bins=10001&from=0&to=10');
+  assert.equal(r.status, 400);
+  assert.equal(r.body.error, 'bins: expected 1 to 10000 bins, got 10001');
+  r = await q(`bins=10000&from=0&to=${tMax}`);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.ok(r.body.queues[0].integral.length <= 10001);
   r = await q('bins=5&from=10&to=10');
   assert.equal(r.status, 400);
   assert.equal(r.body.error, 'from/to: the window [10, 10) is empty');

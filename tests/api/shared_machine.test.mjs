@@ -372,7 +372,7 @@ describe('9. errors that quote input escape control characters', () => {
 });
 
 describe('10. headers, paths, health, NUL, body limits', () => {
-  test('CSP, X-Frame-Options, Referrer-Policy on pages, files, API answers and errors', async () => {
+  test('CSP, X-Frame-Options, Referrer-Policy, nosniff, CORP on pages, files, API answers and errors', async () => {
     for (const p of ['/', '/js/main.mjs', '/api/health', '/api/nope', '/no-such-file.js']) {
       const r = await fetch(`${srv.base}${p}`);
       await r.arrayBuffer();
@@ -380,7 +380,10 @@ describe('10. headers, paths, health, NUL, body limits', () => {
       assert.match(csp, /script-src 'self'(;|$)/, p);
       assert.match(csp, /frame-ancestors 'none'/, p);
       assert.equal(r.headers.get('x-frame-options'), 'DENY', p);
-      assert.ok(r.headers.get('referrer-policy'), p);
+      // the rest of docs/shared-machine.md's list, as it gives them
+      assert.equal(r.headers.get('referrer-policy'), 'same-origin', p);
+      assert.equal(r.headers.get('x-content-type-options'), 'nosniff', p);
+      assert.equal(r.headers.get('cross-origin-resource-policy'), 'same-origin', p);
     }
   });
 
