@@ -43,8 +43,9 @@ test('a simulation job that ended done has done == total and progress done/total
 
 // A job's scenario that the simulator refuses ends "failed" with the 400 a
 // synchronous answer gives (docs/api.md, Jobs: `"status"`, "what the
-// request would have answered: 201, 400, …"): a program repeated 10^12 times, past the
-// warp model's bound on a run's times (simcore/exec_warp.c, warp_check).
+// request would have answered: 201, 400, …"): a program repeated 10^12
+// times, past the warp model's bound on a run's times (simcore/exec_warp.c,
+// warp_check).
 test('a simulation job the simulator refuses ends failed with status 400 naming the op', async () => {
   const body = JSON.stringify({
     schema: 'schedlab-scenario/1', name: 'endless', device: { preset: 'titanv-gpgpusim' }, policy: { warp: 'gto' },
