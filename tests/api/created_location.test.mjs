@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { repo } from './server.mjs';
+import { ENDLESS_ERROR, endlessScenario, repo } from './server.mjs';
 import { JSON_BODY, RAW, json, serve } from './serve_opts.mjs';
 
 let srv;
@@ -55,21 +55,15 @@ test('answers that create nothing carry no Location', async () => {
 
 // A scenario that parses and fits the budget but that the simulator refuses
 // is the client's mistake, answered as every other (docs/api.md: "The 400
-// names the place"): here a program repeated 10^12 times, which the warp
-// model's bound on a run's times refuses (simcore/exec_warp.c, warp_check);
-// and a body whose JSON tree would pass the reader's memory budget (16 times
-// its size plus 16 MiB; an empty object costs some 78 times its 3 bytes) is
-// 413 (docs/api.md). Neither creates anything, so neither has a Location.
-const ENDLESS = JSON.stringify({
-  schema: 'schedlab-scenario/1', name: 'endless', device: { preset: 'titanv-gpgpusim' }, policy: { warp: 'gto' },
-  streams: [{ name: 'S1' }],
-  ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, program: { body: [{ op: 'alu', count: 1 }], repeat: 1e12 } }],
-});
+// names the place": server.mjs, endlessScenario); and a body whose JSON tree
+// would pass the reader's memory budget (16 times its size plus 16 MiB; an
+// empty object costs some 78 times its 3 bytes) is 413 (docs/api.md).
+// Neither creates anything, so neither has a Location.
 test('a scenario the simulator refuses is 400 naming the run and the op; a body past the JSON budget 413; no Location', async () => {
   const before = (await json(`${srv.base}/api/experiments`)).body.experiments.length;
-  const r = await json(`${srv.base}/api/experiments`, { method: 'POST', body: ENDLESS, headers: JSON_BODY });
+  const r = await json(`${srv.base}/api/experiments`, { method: 'POST', body: endlessScenario(), headers: JSON_BODY });
   assert.equal(r.status, 400, JSON.stringify(r.body));
-  assert.match(r.body.error, /^scenario: run "default": ops\[0\]\.program: the run could take [\d.e+]+ cycles, more than the model's 1e\+13 /);
+  assert.match(r.body.error, ENDLESS_ERROR);
   assert.equal(r.headers.get('location'), null);
   const huge = `{"schema": "schedlab-scenario/1", "pad": [${'{},'.repeat(200000)}{}]}`;
   const h = await json(`${srv.base}/api/experiments`, { method: 'POST', body: huge, headers: JSON_BODY });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { repo } from './server.mjs';
+import { ENDLESS_ERROR, endlessScenario, repo } from './server.mjs';
 import { JSON_BODY, json, serve, waitJob } from './serve_opts.mjs';
 
 let srv;
@@ -43,20 +43,14 @@ test('a simulation job that ended done has done == total and progress done/total
 
 // A job's scenario that the simulator refuses ends "failed" with the 400 a
 // synchronous answer gives (docs/api.md, Jobs: `"status"`, "what the
-// request would have answered: 201, 400, …"): a program repeated 10^12
-// times, past the warp model's bound on a run's times (simcore/exec_warp.c,
-// warp_check).
+// request would have answered: 201, 400, …"), for server.mjs's
+// endlessScenario (two kernels: past the one event `sync=1` answers at once).
 test('a simulation job the simulator refuses ends failed with status 400 naming the op', async () => {
-  const body = JSON.stringify({
-    schema: 'schedlab-scenario/1', name: 'endless', device: { preset: 'titanv-gpgpusim' }, policy: { warp: 'gto' },
-    streams: [{ name: 'S1' }, { name: 'S2' }],
-    ops: ['S1', 'S2'].map((s) => ({ kernel: `K${s}`, stream: s, at: 0, blocks: 1, threads: 32,
-      program: { body: [{ op: 'alu', count: 1 }], repeat: 1e12 } })),
-  });
+  const body = endlessScenario(['S1', 'S2']);
   const r = await json(`${srv.base}/api/experiments`, { method: 'POST', body, headers: JSON_BODY });
   assert.equal(r.status, 202, JSON.stringify(r.body));
   const j = await waitJob(srv.base, r.body.job);
   assert.equal(j.state, 'failed', JSON.stringify(j));
   assert.equal(j.status, 400);
-  assert.match(j.error, /^scenario: run "default": ops\[0\]\.program: the run could take [\d.e+]+ cycles, more than the model's 1e\+13 /);
+  assert.match(j.error, ENDLESS_ERROR);
 });

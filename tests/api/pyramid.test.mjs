@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { getJson, startServer, postScenario } from './server.mjs';
+import { HALF_E6, getJson, startServer, postScenario } from './server.mjs';
 
 let srv, run, all, kernels, sms;
 
@@ -45,11 +45,6 @@ function raw(lo, hi) {
   }
   return { thr, blk };
 }
-
-// docs/api.md: the means are "exact to 6 decimals", rounded there: within
-// half a unit of the sixth of the exact ratio (and a hair for the double
-// the ratio is computed in here)
-const HALF_E6 = 5.0001e-7;
 
 function checkBins(r, from, to) {
   assert.equal(r.mode, 'bins');

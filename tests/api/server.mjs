@@ -285,3 +285,22 @@ export async function checkWindow(base, run, kind, a, w, want, checkBins) {
   // max is how many rows may come as rows: exactly max still do
   if (want.length > 0) assert.deepEqual((await getJson(`${u}&max=${want.length}`)).body[kind], want);
 }
+
+// docs/api.md: a window's bin means are "exact to 6 decimals", rounded
+// there: within half a unit of the sixth of the exact ratio (and a hair for
+// the double the ratio is computed in by a test)
+export const HALF_E6 = 5.0001e-7;
+
+// A scenario that parses and fits the budget but that the simulator refuses:
+// each of its `streams` runs one kernel of a program repeated 10^12 times,
+// past the warp model's bound on a run's times (simcore/exec_warp.c,
+// warp_check). The 400 names run "default" and ops[0].
+export function endlessScenario(streams = ['S1']) {
+  return JSON.stringify({
+    schema: 'schedlab-scenario/1', name: 'endless', device: { preset: 'titanv-gpgpusim' }, policy: { warp: 'gto' },
+    streams: streams.map((name) => ({ name })),
+    ops: streams.map((s) => ({ kernel: `K${s}`, stream: s, at: 0, blocks: 1, threads: 32,
+      program: { body: [{ op: 'alu', count: 1 }], repeat: 1e12 } })),
+  });
+}
+export const ENDLESS_ERROR = /^scenario: run "default": ops\[0\]\.program: the run could take [\d.e+]+ cycles, more than the model's 1e\+13 /;
