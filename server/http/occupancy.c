@@ -31,13 +31,7 @@ void occupancy_bins(db *d, const http_request *req, const char *run, int64_t fro
         window_db_fail(d, res, rc, err);
         return;
     }
-    if (!has_from) from = r.t_min != TRACE_NONE ? r.t_min : 0;
-    if (!has_to) to = r.t_max != TRACE_NONE ? r.t_max : from;
-    if (!has_to && to <= from) to = from + 1;
-    if (to <= from) {
-        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", to, from);
-        return;
-    }
+    if (!window_range(r.t_min, r.t_max, &from, has_from, &to, has_to, res)) return;
     size_t nbytes = (size_t)(r.n_kernels + 7) / 8;
     uint8_t *bits = calloc(nbytes ? nbytes : 1, 1);
     if (!bits) {

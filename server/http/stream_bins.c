@@ -92,20 +92,6 @@ static void fail(http_response *res, int rc, const char *err, const char *run) {
     else http_set_error(res, rc == DB_NOT_FOUND ? 404 : 500, "%s", err);
 }
 
-/* from/to of the window: the extent [t_min, t_max] of the run's kernels
- * (or copies) where not given */
-static bool window(int64_t t_min, int64_t t_max, int64_t *from, bool has_from, int64_t *to,
-                   bool has_to, http_response *res) {
-    if (!has_from) *from = t_min != TRACE_NONE ? t_min : 0;
-    if (!has_to) *to = t_max != TRACE_NONE ? t_max : *from;
-    if (!has_to && *to <= *from) *to = *from + 1;
-    if (*to <= *from) {
-        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", *to, *from);
-        return false;
-    }
-    return true;
-}
-
 /* about `max` values in all over nlanes lanes (streams or copy engines):
  * at least one bin per lane, at most WINDOW_BINS_MAX, as /blocks' bins */
 /* err, the pyramid's "stream bins: bins of 2^63 ns are wider than ...",
@@ -163,7 +149,7 @@ void sbin_streams(db *d, const http_request *req, const char *run, int64_t from,
         free(bits);
         bits = NULL;
     }
-    if (bits && window(in.t_min, in.t_max, &from, has_from, &to, has_to, res)) {
+    if (bits && window_range(in.t_min, in.t_max, &from, has_from, &to, has_to, res)) {
         snprintf(res->etag, sizeof res->etag,
                  "\"%s.s%" PRId64 ".%" PRId64 ".%" PRId64 ".n%016" PRIx64 "\"", run, from, to, max,
                  idset_hash(bits, nbytes));
@@ -324,7 +310,7 @@ static void rows_window(const rows_kind *k, db *d, const http_request *req, cons
     }
     int64_t t_min, t_max;
     k->extent(&in, &t_min, &t_max);
-    if (!window(t_min, t_max, &from, has_from, &to, has_to, res)) {
+    if (!window_range(t_min, t_max, &from, has_from, &to, has_to, res)) {
         k->info_free(&in);
         return;
     }

@@ -288,6 +288,18 @@ size_t window_cache_bytes(void) {
 
 /* ---- the blocks API --------------------------------------------------------------------- */
 
+bool window_range(int64_t t_min, int64_t t_max, int64_t *from, bool has_from, int64_t *to,
+                  bool has_to, http_response *res) {
+    if (!has_from) *from = t_min != TRACE_NONE ? t_min : 0;
+    if (!has_to) *to = t_max != TRACE_NONE ? t_max : *from;
+    if (!has_to && *to <= *from) *to = *from + 1;
+    if (*to <= *from) {
+        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", *to, *from);
+        return false;
+    }
+    return true;
+}
+
 void window_blocks(db *d, const http_request *req, const char *run, int64_t from, bool has_from,
                    int64_t to, bool has_to, int64_t max, http_response *res) {
     char err[512];
@@ -297,13 +309,7 @@ void window_blocks(db *d, const http_request *req, const char *run, int64_t from
         window_db_fail(d, res, rc, err);
         return;
     }
-    if (!has_from) from = r.t_min != TRACE_NONE ? r.t_min : 0;
-    if (!has_to) to = r.t_max != TRACE_NONE ? r.t_max : from;
-    if (!has_to && to <= from) to = from + 1;
-    if (to <= from) {
-        http_set_error(res, 400, "to: %" PRId64 " is not after from (%" PRId64 ")", to, from);
-        return;
-    }
+    if (!window_range(r.t_min, r.t_max, &from, has_from, &to, has_to, res)) return;
     /* A stored run never changes: the answer is named by the window alone
      * (the slug, never reused, and the run's row id, which can be after a
      * delete), and the client may keep it. */

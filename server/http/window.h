@@ -33,6 +33,12 @@ size_t window_cache_bytes(void);
 struct jw_buf;
 struct pyr_bins;
 void window_bins_json(struct jw_buf *w, const struct pyr_bins *pb, int64_t from, int64_t to);
+/* The window [*from, *to) of a read: from defaults to t_min (0 for a run
+ * with nothing, TRACE_NONE), to to t_max, or from + 1 where that leaves the
+ * window empty; a given to not after from is a 400 in res (false). t_min and
+ * t_max: the extent of what the read draws (blocks, kernels or copies). */
+bool window_range(int64_t t_min, int64_t t_max, int64_t *from, bool has_from, int64_t *to,
+                  bool has_to, http_response *res);
 /* The answer to db/'s error rc (DB_NOT_FOUND: 404, else 500) with its
  * message err, less the database's path that db/ puts before it. */
 void window_db_fail(db *d, http_response *res, int rc, const char *err);

@@ -46,3 +46,15 @@ test('an empty id in the list is 400 naming its place, not skipped', async () =>
   }
   assert.equal((await json(`${srv.base}/api/compare?runs=${run},${run}`)).status, 200);
 });
+
+// docs/api.md ("…; `runs: empty value; it has no default: give one`"):
+// `runs` has no default, so an empty one is not told to leave it out --
+// left out it is 400 too
+test('runs= empty: no default to fall back on, and the message says so', async () => {
+  const r = await json(`${srv.base}/api/compare?runs=`);
+  assert.equal(r.status, 400);
+  assert.equal(r.body.error, 'runs: empty value; it has no default: give one');
+  const none = await json(`${srv.base}/api/compare`);
+  assert.equal(none.status, 400);
+  assert.equal(none.body.error, 'runs: give run ids, e.g. ?runs=a,b');
+});

@@ -292,6 +292,80 @@ describe('4. no header or body deadline', () => {
     } finally { await srv.stop(); }
   });
 
+  test('a body that starts fast and then trickles is 408 once its average since the headers falls under the rate', async () => {
+    // "1024 B/s averaged" (docs/api.md "Limits per connection"): the bytes
+    // so far against the time since the headers, not the bytes alone --
+    // 300 bytes at once and then 10 a second fall under 200 B/s after
+    // about 1.6 s, though they are past 200 bytes from the start
+    const srv = await serve(['--header-timeout', '1', '--min-body-rate', '200']);
+    try {
+      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'x'.repeat(400), device: 'tx2', streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
+      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
+      let out = '';
+      s.on('data', (d) => { out += d; });
+      s.on('error', () => {});
+      await new Promise((ok) => s.once('connect', ok));
+      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+      s.write(body.slice(0, 300));
+      let i = 300;
+      const t = setInterval(() => { if (i < body.length) s.write(body[i++]); }, 100);   // 10 bytes/s
+      const t0 = performance.now();
+      await new Promise((ok) => s.on('close', ok));
+      clearInterval(t);
+      const secs = (performance.now() - t0) / 1000;
+      assert.match(out, /^HTTP\/1\.1 408 /, out.slice(0, 300));
+      assert.match(out, /under the 200 bytes\/s/);
+      assert.ok(secs > 1 && secs < 5, `closed after ${secs} s`);
+    } finally { await srv.stop(); }
+  });
+
+  test('a body arriving in small pieces well above the rate is read whole: the rate counts every byte so far', async () => {
+    // 100 bytes every 100 ms (1000 B/s against --min-body-rate 200) for
+    // about 3 s, past --header-timeout 1: the average is the body's bytes
+    // so far over the time since the headers (docs/api.md "Limits per
+    // connection"), not the last piece's
+    const srv = await serve(['--header-timeout', '1', '--min-body-rate', '200']);
+    try {
+      const ops = [];
+      for (let k = 0; k < 30; k++) ops.push({ kernel: `K${k}`, stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' });
+      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'pieces', device: 'tx2', streams: [{ name: 'S1' }], ops });
+      assert.ok(body.length > 2500, `${body.length} bytes`);
+      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
+      let out = '';
+      s.on('data', (d) => { out += d; });
+      s.on('error', () => {});
+      await new Promise((ok) => s.once('connect', ok));
+      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      let i = 0;
+      const t = setInterval(() => { if (i < body.length) { s.write(body.slice(i, i + 100)); i += 100; } }, 100);
+      await new Promise((ok) => s.on('close', ok));
+      clearInterval(t);
+      assert.match(out, /^HTTP\/1\.1 201 /, out.slice(0, 300));
+    } finally { await srv.stop(); }
+  });
+
+  test('a body that starts late but within --header-timeout is read: the rate counts only after the deadline', async () => {
+    // docs/api.md "Limits per connection": a body slower than
+    // --min-body-rate "averaged once that time has passed" is 408 -- a client
+    // that waits after its headers (for a 100 Continue, or to read its
+    // file) and then sends the body whole is within the rule
+    const srv = await serve(['--header-timeout', '3', '--min-body-rate', '200']);
+    try {
+      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'late', device: 'tx2', streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
+      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
+      let out = '';
+      s.on('data', (d) => { out += d; });
+      s.on('error', () => {});
+      await new Promise((ok) => s.once('connect', ok));
+      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      await sleep(1200);   // no body byte for 6 of the watchdog's 200-ms ticks
+      assert.equal(out, '', 'answered before the body came');
+      s.write(body);
+      await new Promise((ok) => s.on('close', ok));
+      assert.match(out, /^HTTP\/1\.1 201 /, out.slice(0, 300));
+    } finally { await srv.stop(); }
+  });
+
   test('a kept-alive connection idle past --header-timeout is not answered 408: its next request is served; a new connection that sends nothing still is', async () => {
     // A 408 written on an idle kept-alive connection is read by a client
     // that sends its next request at that moment as the answer to it: the

@@ -49,6 +49,47 @@ test('by default one address gets 64 of 120', async () => {
     assert.ok(ok <= 64 && ok >= 32, `${ok} of 120 answered`);
     // another address still gets in
     assert.equal((await fetch(`${s.base}/api/health`)).status, 200);
+    // and so does this one once its connections are closed: the limit
+    // counts the connections it holds now, not those it held (docs/api.md
+    // "Limits per connection")
+    await sleep(500);
+    assert.equal(await answered(s.port, 10, '127.0.0.9'), 10);
+  } finally { assert.equal(await s.stop(), 0); }
+});
+
+// n connections from one address that send nothing; those still open after
+// a second (the others were closed at accept)
+async function hold(port, n, from) {
+  const socks = [];
+  for (let i = 0; i < n; i++) {
+    const s = net.connect({ port, host: '127.0.0.1', localAddress: from });
+    s.on('error', () => {});
+    socks.push(s);
+  }
+  await sleep(1000);
+  return socks.filter((s) => !s.destroyed && s.readyState === 'open');
+}
+
+test('--max-per-address 448: the last 64 of the 512 connections stay for other addresses, 4 each; closed ones free their room', async () => {
+  // docs/shared-machine.md: "512 connections, at most 64 per address
+  // (`--max-per-address N`, up to 448 …), the last 64 only for addresses
+  // holding fewer than 4" (conn_guard.h); the counts are of connections
+  // open now
+  const s = await serve(['--max-per-address', '448']);
+  try {
+    // 448 at most: one address may hold 448, and past 448 open in all only
+    // an address holding fewer than 4 gets in (the test's own client may
+    // hold one or two kept-alive connections from 127.0.0.1: 446 or 447)
+    const held = await hold(s.port, 460, '127.0.0.10');
+    assert.ok(held.length >= 444 && held.length <= 448, `${held.length} of 460 held`);
+    // 448 open: the reserve's rule now holds for every other address
+    assert.equal(await answered(s.port, 8, '127.0.0.11'), 4);
+    assert.equal((await fetch(`${s.base}/api/health`)).status, 200);
+    // (440, not 448: the fetch's kept-alive connection is still open, and
+    // at 448 open in all the reserve's rule holds again)
+    for (const h of held) h.destroy();
+    await sleep(500);
+    assert.equal(await answered(s.port, 440, '127.0.0.10'), 440);
   } finally { assert.equal(await s.stop(), 0); }
 });
 

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { COHORT_DEVICE } from '../fixtures/cohort_trace.mjs';
 import { fixture, getJson, importFile, realTrace, startServer } from './server.mjs';
 
 const JSON_BODY = { 'Content-Type': 'application/json' };
@@ -57,6 +58,9 @@ test('a simulated run replays into itself: the hardware run is kept, every repor
   assert.match(res.device_why, /the trace's own device "tx2"/);
   assert.deepEqual(res.runs.map((r) => r.name), ['most-room', 'round-robin']);
   assert.equal(res.compare, `/compare?runs=${[fig3Run, ...res.runs.map((r) => r.run)].join(',')}`);
+  // its trace has block records: no held-out prediction, and no `held_out`
+  // (docs/api.md "Replay": "when the trace allowed one")
+  assert.equal(res.held_out, undefined);
   for (const r of res.runs) {
     assert.deepEqual(r.fidelity, { ok: true, duration_error_median: 0, duration_error_p90: 0, start_error_median_share: 0, makespan_difference: 0 });
     const { status, body: rep } = await getJson(`${srv.base}/api/runs/${r.run}/fidelity`);
@@ -127,6 +131,30 @@ test('an nvprof log names its device in its Device column: it replays on that GP
   const ok = await replay(run, { device: 'pascal-gilman' });
   assert.equal(ok.status, 201, ok.error);
   for (const r of ok.result.runs) assert.equal(r.fidelity.ok, true, JSON.stringify(r.fidelity));
+});
+
+// A kernel-level trace allows the held-out prediction (docs/api.md
+// "Replay": "`held_out` when the trace allowed one"): cut at "the middle of
+// its kernels' span", the second half predicted from the block times the
+// first half calibrated for kernels of the same name
+// (docs/replay-fidelity.md). Four launches of one kernel, generated (what
+// is checked is the cut and the counts, not a GPU's timing): two each side.
+test('a kernel-level trace gets a held-out prediction cut at the middle of its kernels\' span', async () => {
+  const common = { process: 'P0', priority: 'none', fully_dispatched: null, threads: 256, smem: 0, regs: 32,
+    block: [256, 1, 1], blocks: 12, grid: [12, 1, 1], stream: '1', name: 'K' };
+  const kernels = [0, 1, 2, 3].map((i) => ({ ...common, id: i, issue: 500 + i * 110000, first_block: 1000 + i * 110000,
+    end: 101000 + i * 110000 }));
+  const trace = { schema: 'schedlab-trace/1', name: 'four-k', source: 'nsys-sqlite', device: COHORT_DEVICE, kernels };
+  const imp = await getJson(`${srv.base}/api/imports?name=four-k.json`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: JSON.stringify(trace) });
+  assert.equal(imp.status, 201, JSON.stringify(imp.body));
+  const job = await replay(imp.body.run);
+  assert.equal(job.status, 201, job.error);
+  const ho = job.result.held_out;
+  assert.equal(ho?.done, true, JSON.stringify(job.result));
+  assert.equal(ho.split_ns, 1000 + Math.floor((331000 + 100000 - 1000) / 2));
+  assert.equal(ho.first_half_kernels, 2);
+  assert.equal(ho.predicted, 2);
+  assert.equal(ho.unpredicted, 0);
 });
 
 // The real traces: the issue's table, after. docs/api.md's example of the
