@@ -22,22 +22,21 @@
 # or invalid.
 #
 # Speed (the verdict is the same as running every binary: a mutant is killed
-# by the first lost test, and a survivor still runs every binary): the
-# binaries run JOBS at a time, in batches, and the run stops at the first
+# by the first lost test, and a survivor still runs every binary it changed):
+# the binaries run JOBS at a time, in batches, and the run stops at the first
 # batch that loses a test. The order: first the binaries that killed this
-# mutant last time (tests/mutation/killers.txt, "ID<TAB>binary..."; names
-# that no longer exist are ignored), then the rest fastest first (their
-# baseline times). Each batch links only its own binaries (the library is
-# rebuilt once per mutant by make's dependency files), a binary with no
-# passing test in the baseline is not run (it cannot lose one), and neither
-# is one that links byte for byte as in the baseline (a static library's
-# member is linked only where a symbol of it is used: a mutant of an HTTP
-# handler changes one unit binary of the hundred, or none; the binaries read
-# scenarios and fixtures, never the C sources a mutant changes, so the same
-# bytes give the same results). --save-hints
-# writes this run's killers back to tests/mutation/killers.txt in DIR (the
-# only write to DIR). --check only tells, without building, which mutants
-# are stale or ambiguous (for a refactor).
+# mutant last time (tests/mutation/killers.txt, "ID<TAB>binary..."; names that
+# no longer exist are ignored), then the rest fastest first (their baseline
+# times). Each batch links only its own binaries (the library is rebuilt once
+# per mutant by make's dependency files), a binary with no passing test in the
+# baseline is not run (it cannot lose one), and neither is one that links byte
+# for byte as in the baseline (a static library's member is linked only where
+# a symbol of it is used: a mutant of an HTTP handler changes one unit binary
+# of the hundred, or none; the binaries read scenarios and fixtures, never the
+# C sources a mutant changes, so the same bytes give the same results).
+# --save-hints writes this run's killers back to tests/mutation/killers.txt in
+# DIR (the only write to DIR). --check only tells, without building, which
+# mutants are stale or ambiguous (for a refactor).
 #
 # The HTTP server's and the sweeps' files are tested by the API's node tests
 # (tests/api/*.test.mjs), not by a unit binary: a line "#@node FILE..." in
