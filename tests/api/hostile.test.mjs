@@ -260,21 +260,34 @@ describe('4. no header or body deadline', () => {
     } finally { await srv.stop(); }
   });
 
+  // a scenario of n one-block kernels, as a POST body
+  const scenarioBody = (name, n = 1) => JSON.stringify({ schema: 'schedlab-scenario/1', name, device: 'tx2', streams: [{ name: 'S1' }],
+    ops: Array.from({ length: n }, (_, k) => ({ kernel: `K${k}`, stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' })) });
+  // a raw connection that has sent a POST of body's headers (the body is
+  // the caller's to send): {s, out() the bytes answered so far, closed}
+  async function postHeaders(port, body) {
+    const s = net.connect({ port, host: '127.0.0.1' });
+    let out = '';
+    s.on('data', (d) => { out += d; });
+    s.on('error', () => {});
+    const closed = new Promise((ok) => s.on('close', ok));
+    await new Promise((ok) => s.once('connect', ok));
+    s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+    return { s, out: () => out, closed };
+  }
+
   test('a body trickling under --min-body-rate is 408 and closed; writes work meanwhile', async () => {
     const srv = await serve(['--header-timeout', '2', '--min-body-rate', '200']);
     try {
-      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'x', device: 'tx2', streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
-      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
-      let out = '';
-      s.on('data', (d) => { out += d; });
-      s.on('error', () => {});
-      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+      const body = scenarioBody('x');
+      const c = await postHeaders(srv.port, body);
       let i = 0;
-      const t = setInterval(() => { if (i < body.length) s.write(body[i++]); }, 100);   // 10 bytes/s
+      const t = setInterval(() => { if (i < body.length) c.s.write(body[i++]); }, 100);   // 10 bytes/s
       const t0 = performance.now();
-      await new Promise((ok) => s.on('close', ok));
+      await c.closed;
       clearInterval(t);
       const secs = (performance.now() - t0) / 1000;
+      const out = c.out();
       assert.match(out, /^HTTP\/1\.1 408 /);
       assert.match(out, /under the 200 bytes\/s/);
       // the fields every answer carries (docs/api.md): the watchdog writes
@@ -299,22 +312,17 @@ describe('4. no header or body deadline', () => {
     // about 1.6 s, though they are past 200 bytes from the start
     const srv = await serve(['--header-timeout', '1', '--min-body-rate', '200']);
     try {
-      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'x'.repeat(400), device: 'tx2', streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
-      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
-      let out = '';
-      s.on('data', (d) => { out += d; });
-      s.on('error', () => {});
-      await new Promise((ok) => s.once('connect', ok));
-      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
-      s.write(body.slice(0, 300));
+      const body = scenarioBody('x'.repeat(400));
+      const c = await postHeaders(srv.port, body);
+      c.s.write(body.slice(0, 300));
       let i = 300;
-      const t = setInterval(() => { if (i < body.length) s.write(body[i++]); }, 100);   // 10 bytes/s
+      const t = setInterval(() => { if (i < body.length) c.s.write(body[i++]); }, 100);   // 10 bytes/s
       const t0 = performance.now();
-      await new Promise((ok) => s.on('close', ok));
+      await c.closed;
       clearInterval(t);
       const secs = (performance.now() - t0) / 1000;
-      assert.match(out, /^HTTP\/1\.1 408 /, out.slice(0, 300));
-      assert.match(out, /under the 200 bytes\/s/);
+      assert.match(c.out(), /^HTTP\/1\.1 408 /, c.out().slice(0, 300));
+      assert.match(c.out(), /under the 200 bytes\/s/);
       assert.ok(secs > 1 && secs < 5, `closed after ${secs} s`);
     } finally { await srv.stop(); }
   });
@@ -326,21 +334,14 @@ describe('4. no header or body deadline', () => {
     // connection"), not the last piece's
     const srv = await serve(['--header-timeout', '1', '--min-body-rate', '200']);
     try {
-      const ops = [];
-      for (let k = 0; k < 30; k++) ops.push({ kernel: `K${k}`, stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' });
-      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'pieces', device: 'tx2', streams: [{ name: 'S1' }], ops });
+      const body = scenarioBody('pieces', 30);
       assert.ok(body.length > 2500, `${body.length} bytes`);
-      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
-      let out = '';
-      s.on('data', (d) => { out += d; });
-      s.on('error', () => {});
-      await new Promise((ok) => s.once('connect', ok));
-      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      const c = await postHeaders(srv.port, body);
       let i = 0;
-      const t = setInterval(() => { if (i < body.length) { s.write(body.slice(i, i + 100)); i += 100; } }, 100);
-      await new Promise((ok) => s.on('close', ok));
+      const t = setInterval(() => { if (i < body.length) { c.s.write(body.slice(i, i + 100)); i += 100; } }, 100);
+      await c.closed;
       clearInterval(t);
-      assert.match(out, /^HTTP\/1\.1 201 /, out.slice(0, 300));
+      assert.match(c.out(), /^HTTP\/1\.1 201 /, c.out().slice(0, 300));
     } finally { await srv.stop(); }
   });
 
@@ -351,18 +352,13 @@ describe('4. no header or body deadline', () => {
     // file) and then sends the body whole is within the rule
     const srv = await serve(['--header-timeout', '3', '--min-body-rate', '200']);
     try {
-      const body = JSON.stringify({ schema: 'schedlab-scenario/1', name: 'late', device: 'tx2', streams: [{ name: 'S1' }], ops: [{ kernel: 'K', stream: 'S1', at: 0, blocks: 1, threads: 32, block_time: '1us' }] });
-      const s = net.connect({ port: srv.port, host: '127.0.0.1' });
-      let out = '';
-      s.on('data', (d) => { out += d; });
-      s.on('error', () => {});
-      await new Promise((ok) => s.once('connect', ok));
-      s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      const body = scenarioBody('late');
+      const c = await postHeaders(srv.port, body);
       await sleep(1200);   // no body byte for 6 of the watchdog's 200-ms ticks
-      assert.equal(out, '', 'answered before the body came');
-      s.write(body);
-      await new Promise((ok) => s.on('close', ok));
-      assert.match(out, /^HTTP\/1\.1 201 /, out.slice(0, 300));
+      assert.equal(c.out(), '', 'answered before the body came');
+      c.s.write(body);
+      await c.closed;
+      assert.match(c.out(), /^HTTP\/1\.1 201 /, c.out().slice(0, 300));
     } finally { await srv.stop(); }
   });
 
