@@ -275,18 +275,23 @@ describe('4. no header or body deadline', () => {
     s.write(`POST /api/experiments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
     return { s, out: () => out, closed };
   }
+  // body from byte `from` on, 10 bytes a second, until the server closes
+  // c; the seconds that took
+  async function trickleBody(c, body, from) {
+    let i = from;
+    const t = setInterval(() => { if (i < body.length) c.s.write(body[i++]); }, 100);
+    const t0 = performance.now();
+    await c.closed;
+    clearInterval(t);
+    return (performance.now() - t0) / 1000;
+  }
 
   test('a body trickling under --min-body-rate is 408 and closed; writes work meanwhile', async () => {
     const srv = await serve(['--header-timeout', '2', '--min-body-rate', '200']);
     try {
       const body = scenarioBody('x');
       const c = await postHeaders(srv.port, body);
-      let i = 0;
-      const t = setInterval(() => { if (i < body.length) c.s.write(body[i++]); }, 100);   // 10 bytes/s
-      const t0 = performance.now();
-      await c.closed;
-      clearInterval(t);
-      const secs = (performance.now() - t0) / 1000;
+      const secs = await trickleBody(c, body, 0);
       const out = c.out();
       assert.match(out, /^HTTP\/1\.1 408 /);
       assert.match(out, /under the 200 bytes\/s/);
@@ -315,12 +320,7 @@ describe('4. no header or body deadline', () => {
       const body = scenarioBody('x'.repeat(400));
       const c = await postHeaders(srv.port, body);
       c.s.write(body.slice(0, 300));
-      let i = 300;
-      const t = setInterval(() => { if (i < body.length) c.s.write(body[i++]); }, 100);   // 10 bytes/s
-      const t0 = performance.now();
-      await c.closed;
-      clearInterval(t);
-      const secs = (performance.now() - t0) / 1000;
+      const secs = await trickleBody(c, body, 300);
       assert.match(c.out(), /^HTTP\/1\.1 408 /, c.out().slice(0, 300));
       assert.match(c.out(), /under the 200 bytes\/s/);
       assert.ok(secs > 1 && secs < 5, `closed after ${secs} s`);
